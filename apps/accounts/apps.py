@@ -1,0 +1,19 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class AccountsConfig(AppConfig):
+    name = "apps.accounts"
+    label = "accounts"
+    verbose_name = _("People")
+
+    def ready(self) -> None:
+        from apps.core import navigation
+        from apps.core.navigation import NavItem
+
+        from .permissions import PeoplePerm, RolesPerm
+
+        navigation.register(NavItem("profile", _("Profile"), "settings:home", order=0))
+        navigation.register(NavItem("tokens", _("Access tokens"), "settings:tokens", order=10))
+        navigation.register(NavItem("people", _("People"), "settings:people", PeoplePerm.VIEW, order=80))
+        navigation.register(NavItem("roles", _("Roles"), "settings:roles", RolesPerm.VIEW, order=90))

@@ -1,0 +1,81 @@
+from typing import Any
+
+from django import forms
+from django.contrib.auth.forms import AuthenticationForm
+from django.utils.translation import gettext_lazy as _
+
+from apps.accounts.models import Role
+from apps.core import permissions
+
+
+class SignInForm(AuthenticationForm):
+    username = forms.EmailField(
+        label=_("Email"), widget=forms.EmailInput(attrs={"autofocus": True, "autocomplete": "email"})
+    )
+    password = forms.CharField(
+        label=_("Password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    # One message whether the address is unknown or the password wrong: the form must not
+    # tell a stranger who has an account here.
+    error_messages = {
+        "invalid_login": _("The email or password is not right."),
+        "inactive": _("The email or password is not right."),
+    }
+
+
+class AccessTokenForm(forms.Form):
+    name = forms.CharField(
+        label=_("Name"),
+        max_length=100,
+        help_text=_("What will use it, for example “CI script” or “Claude Desktop”."),
+    )
+
+
+class PersonForm(forms.Form):
+    email = forms.EmailField(label=_("Email"))
+    full_name = forms.CharField(label=_("Full name"), max_length=150, required=False)
+    role = forms.ModelChoiceField(label=_("Role"), queryset=Role.objects.none())
+    password = forms.CharField(
+        label=_("Initial password"),
+        widget=forms.PasswordInput,
+        strip=False,
+        help_text=_("Share it with them safely; they can change it later."),
+    )
+
+    def __init__(self, *args: Any, roles: list[Role], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["role"].queryset = Role.objects.filter(pk__in=[role.pk for role in roles])
+
+
+class PersonRoleForm(forms.Form):
+    role = forms.ModelChoiceField(label=_("Role"), queryset=Role.objects.none())
+
+    def __init__(self, *args: Any, roles: list[Role], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["role"].queryset = Role.objects.filter(pk__in=[role.pk for role in roles])
+
+
+def permission_choices() -> list[tuple[Any, list[tuple[str, Any]]]]:
+    """Permissions grouped by area, for a checkbox list."""
+    groups: dict[str, list[tuple[str, Any]]] = {}
+    for member in permissions.all_permissions():
+        groups.setdefault(member.area, []).append((member.value, f"{member.value} — {member.label}"))
+    return [
+        ((permissions.get_area(area).title if permissions.get_area(area) else area), choices)  # type: ignore[union-attr]
+        for area, choices in sorted(groups.items())
+    ]
+
+
+class RoleForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=100)
+    description = forms.CharField(label=_("Description"), max_length=300, required=False)
+    permissions = forms.MultipleChoiceField(
+        label=_("Permissions"), required=False, widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["permissions"].choices = permission_choices()

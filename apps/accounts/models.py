@@ -1,0 +1,161 @@
+"""People, roles and personal access tokens. Workspace schema (and, for operators, public)."""
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
+from django.contrib.postgres.fields import ArrayField
+from django.db import connection, models
+from django.db.models import Q
+from django.db.models.functions import Lower
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from apps.core import permissions
+from apps.core.permissions import Level
+
+
+class Role(models.Model):
+    """A named set of permissions "<area>.<action>".
+
+    The four system roles grant every permission up to their level (so areas added later extend
+    them); custom roles, made by admins, list theirs.
+    """
+
+    SYSTEM_LEVELS = {"owner": Level.OWNER, "admin": Level.ADMIN, "member": Level.WRITE, "viewer": Level.READ}
+
+    key = models.SlugField(_("key"), max_length=64, unique=True)
+    name = models.CharField(_("name"), max_length=100)
+    description = models.CharField(_("description"), max_length=300, blank=True)
+    is_system = models.BooleanField(_("built in"), default=False)
+    permissions = ArrayField(
+        models.CharField(max_length=100), default=list, blank=True, verbose_name=_("permissions")
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-is_system", "name"]
+        verbose_name = _("role")
+        verbose_name_plural = _("roles")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def granted_permissions(self) -> frozenset[str]:
+        if self.is_system:
+            return permissions.permissions_up_to(self.SYSTEM_LEVELS[self.key])
+        return frozenset(code for code in self.permissions if permissions.get_permission(code))
+
+    @property
+    def permission_list(self) -> list[str]:
+        return sorted(self.granted_permissions())
+
+
+class UserManager(BaseUserManager["User"]):
+    use_in_migrations = True
+
+    def get_by_natural_key(self, username: str | None) -> "User":
+        return self.get(email=(username or "").strip().lower())
+
+    def create_user(self, email: str, password: str | None = None, **fields: Any) -> "User":
+        user = self.model(email=email.strip().lower(), **fields)
+        user.set_password(password)
+        user.save(using=self._db)
+        return user
+
+    def create_superuser(self, email: str, password: str | None = None, **fields: Any) -> "User":
+        fields.update(is_staff=True, is_superuser=True)
+        return self.create_user(email, password, **fields)
+
+
+class User(AbstractBaseUser, PermissionsMixin):
+    """A person of one workspace (or, in the public schema, an operator). E-mail is the login."""
+
+    email = models.EmailField(_("email"), max_length=254, unique=True)
+    full_name = models.CharField(_("full name"), max_length=150, blank=True)
+    # Null only for operators in the public schema; every workspace person has a role.
+    role = models.ForeignKey(
+        Role, on_delete=models.PROTECT, null=True, blank=True, related_name="users", verbose_name=_("role")
+    )
+    is_active = models.BooleanField(_("active"), default=True)
+    is_staff = models.BooleanField(
+        _("operator"), default=False, help_text=_("May sign in to the operators' admin site.")
+    )
+    date_joined = models.DateTimeField(_("joined"), default=timezone.now)
+
+    objects = UserManager()
+
+    USERNAME_FIELD = "email"
+    EMAIL_FIELD = "email"
+    REQUIRED_FIELDS: list[str] = []
+
+    class Meta:
+        ordering = ["email"]
+        verbose_name = _("person")
+        verbose_name_plural = _("people")
+        constraints = [
+            # E-mail addresses are compared without case: store them lower-cased, always.
+            models.CheckConstraint(condition=Q(email=Lower("email")), name="accounts_user_email_lower"),
+        ]
+
+    def __str__(self) -> str:
+        return self.email
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.email = self.email.strip().lower()
+        super().save(*args, **kwargs)
+
+    def has_perm(self, perm: str, obj: Any = None) -> bool:
+        """In a workspace, roles decide (through `access.can`), superuser flag or not."""
+        if connection.schema_name == "public":
+            return super().has_perm(perm, obj)
+        from apps.accounts.access import can
+
+        return can(self, perm)
+
+    def has_module_perms(self, app_label: str) -> bool:
+        if connection.schema_name == "public":
+            return super().has_module_perms(app_label)
+        from apps.accounts.access import effective_permissions
+
+        return any(code.startswith(f"{app_label}.") for code in effective_permissions(self))
+
+    def get_full_name(self) -> str:
+        return self.full_name or self.email
+
+    def get_short_name(self) -> str:
+        return self.full_name.split(" ")[0] if self.full_name else self.email
+
+
+class PersonalAccessToken(models.Model):
+    """SPEC 5.2's `Authorization: Bearer` of the second scheme. Only a digest is stored."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="access_tokens")
+    name = models.CharField(_("name"), max_length=100)
+    digest = models.CharField(max_length=64, unique=True)
+    last_four = models.CharField(max_length=4)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires"))
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("personal access token")
+        verbose_name_plural = _("personal access tokens")
+        indexes = [models.Index(fields=["expires_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} (…{self.last_four})"
+
+    @property
+    def status(self) -> str:
+        if self.revoked_at is not None:
+            return "revoked"
+        if self.expires_at <= timezone.now():
+            return "expired"
+        return "active"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == "active"

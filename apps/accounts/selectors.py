@@ -1,0 +1,54 @@
+"""Reads about people, roles and tokens, filtered to what the actor may see.
+
+Something the actor may not see is "not found", never "forbidden".
+"""
+
+from django.db.models import Count, QuerySet
+
+from apps.accounts.access import can
+from apps.accounts.models import PersonalAccessToken, Role, User
+from apps.accounts.permissions import PeoplePerm, RolesPerm
+from apps.core.errors import NotFound
+
+
+def user_list(*, actor: User) -> QuerySet[User]:
+    if not can(actor, PeoplePerm.VIEW):
+        return User.objects.none()
+    return User.objects.select_related("role").order_by("email")
+
+
+def user_get(*, actor: User, user_id: int) -> User:
+    user = user_list(actor=actor).filter(pk=user_id).first()
+    if user is None:
+        raise NotFound()
+    return user
+
+
+def role_list(*, actor: User) -> QuerySet[Role]:
+    if not can(actor, RolesPerm.VIEW):
+        return Role.objects.none()
+    return Role.objects.annotate(people=Count("users"))
+
+
+def role_get(*, actor: User, role_id: int) -> Role:
+    role = role_list(actor=actor).filter(pk=role_id).first()
+    if role is None:
+        raise NotFound()
+    return role
+
+
+def assignable_roles(*, actor: User) -> list[Role]:
+    """The roles `actor` may hand out: none that allows more than their own."""
+    own = actor.role.granted_permissions() if actor.role else frozenset()
+    return [role for role in Role.objects.all() if role.granted_permissions() <= own]
+
+
+def access_token_list(*, user: User) -> QuerySet[PersonalAccessToken]:
+    return PersonalAccessToken.objects.filter(user=user)
+
+
+def access_token_get(*, user: User, token_id: int) -> PersonalAccessToken:
+    token = access_token_list(user=user).filter(pk=token_id).first()
+    if token is None:
+        raise NotFound()
+    return token

@@ -1,0 +1,204 @@
+"""Writes about people, roles and personal access tokens."""
+
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from apps.accounts import errors
+from apps.accounts.access import can
+from apps.accounts.models import PersonalAccessToken, Role, User
+from apps.accounts.permissions import PeoplePerm, RolesPerm
+from apps.core import permissions, secrets
+from apps.core.errors import Forbidden, ValidationFailed
+
+logger = logging.getLogger(__name__)
+
+
+def _require(actor: User, permission: str) -> None:
+    if not can(actor, permission):
+        raise Forbidden()
+
+
+def _role_permissions(user: User) -> frozenset[str]:
+    return user.role.granted_permissions() if user.role else frozenset()
+
+
+def _check_may_hand_out(actor: User, role: Role) -> None:
+    """Nobody gives (or takes away) a role that allows more than their own."""
+    if not role.granted_permissions() <= _role_permissions(actor):
+        raise errors.RoleNotAssignable()
+
+
+def _active_owners() -> int:
+    return User.objects.filter(role__key="owner", is_active=True).count()
+
+
+# --- people -------------------------------------------------------------------------------------
+
+
+def user_create_owner(*, email: str, password: str | None = None) -> User:
+    """The first person of a new workspace."""
+    return User.objects.create_user(email=email, password=password, role=Role.objects.get(key="owner"))
+
+
+def user_create(
+    *, actor: User, email: str, role: Role, full_name: str = "", password: str | None = None
+) -> User:
+    _require(actor, PeoplePerm.MANAGE)
+    _check_may_hand_out(actor, role)
+    email = email.strip().lower()
+    if User.objects.filter(email=email).exists():
+        raise ValidationFailed(
+            _("Someone with this e-mail address is already in the workspace."),
+            details={"email": [_("already in use")]},
+        )
+    if password:
+        try:
+            validate_password(password, User(email=email, full_name=full_name))
+        except ValidationError as error:
+            raise ValidationFailed(" ".join(error.messages), details={"password": error.messages}) from error
+    user = User.objects.create_user(email=email, password=password, full_name=full_name.strip(), role=role)
+    logger.info("user %s added by %s", user.pk, actor.pk)
+    return user
+
+
+@transaction.atomic
+def user_change_role(*, actor: User, user: User, role: Role) -> User:
+    _require(actor, PeoplePerm.MANAGE)
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if user.role:
+        _check_may_hand_out(actor, user.role)
+    _check_may_hand_out(actor, role)
+    if user.role and user.role.key == "owner" and role.key != "owner" and _active_owners() <= 1:
+        raise errors.LastOwner()
+    user.role = role
+    user.save(update_fields=["role"])
+    logger.info("user %s given role %s by %s", user.pk, role.pk, actor.pk)
+    return user
+
+
+@transaction.atomic
+def user_set_active(*, actor: User, user: User, active: bool) -> User:
+    _require(actor, PeoplePerm.MANAGE)
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if user.role:
+        _check_may_hand_out(actor, user.role)
+    if not active and user.role and user.role.key == "owner" and user.is_active and _active_owners() <= 1:
+        raise errors.LastOwner()
+    user.is_active = active
+    user.save(update_fields=["is_active"])
+    if not active:
+        # A deactivated person's tokens stop at once, not when they would have expired.
+        PersonalAccessToken.objects.filter(user=user, revoked_at__isnull=True).update(
+            revoked_at=timezone.now()
+        )
+    logger.info("user %s %s by %s", user.pk, "activated" if active else "deactivated", actor.pk)
+    return user
+
+
+# --- roles --------------------------------------------------------------------------------------
+
+
+def _clean_role_permissions(actor: User, codes: list[str]) -> list[str]:
+    unknown = permissions.unknown_permissions(codes)
+    if unknown:
+        raise ValidationFailed(
+            _("Unknown permissions: %(codes)s") % {"codes": ", ".join(unknown)},
+            details={"permissions": unknown},
+        )
+    beyond = sorted(set(codes) - _role_permissions(actor))
+    if beyond:
+        raise errors.RoleNotAssignable(details={"permissions": beyond})
+    return sorted(set(codes))
+
+
+def role_create(*, actor: User, name: str, permissions: list[str], description: str = "") -> Role:
+    _require(actor, RolesPerm.MANAGE)
+    name = name.strip()
+    key = slugify(name)[:64]
+    if not key:
+        raise ValidationFailed(_("A role needs a name."), details={"name": [_("required")]})
+    if key in Role.SYSTEM_LEVELS or Role.objects.filter(key=key).exists():
+        raise ValidationFailed(_("A role with this name already exists."), details={"name": [name]})
+    role = Role.objects.create(
+        key=key,
+        name=name,
+        description=description.strip(),
+        permissions=_clean_role_permissions(actor, permissions),
+    )
+    logger.info("role %s created by %s", role.pk, actor.pk)
+    return role
+
+
+def role_update(*, actor: User, role: Role, name: str, permissions: list[str], description: str = "") -> Role:
+    _require(actor, RolesPerm.MANAGE)
+    if role.is_system:
+        raise Forbidden(_("Built-in roles cannot be changed; create a custom role instead."))
+    _check_may_hand_out(actor, role)
+    role.name = name.strip() or role.name
+    role.description = description.strip()
+    role.permissions = _clean_role_permissions(actor, permissions)
+    role.save()
+    logger.info("role %s changed by %s", role.pk, actor.pk)
+    return role
+
+
+def role_delete(*, actor: User, role: Role) -> None:
+    _require(actor, RolesPerm.MANAGE)
+    if role.is_system:
+        raise Forbidden(_("Built-in roles cannot be deleted."))
+    if role.users.exists():
+        raise errors.RoleInUse()
+    role.delete()
+    logger.info("role %s deleted by %s", role.pk, actor.pk)
+
+
+# --- personal access tokens ---------------------------------------------------------------------
+
+
+def access_token_create(
+    *, user: User, name: str, lifetime: timedelta | None = None
+) -> tuple[PersonalAccessToken, str]:
+    """Returns the token row and the secret itself, which is never stored and never shown again."""
+    name = name.strip()
+    if not name:
+        raise ValidationFailed(
+            _("Give the token a name, so you know later what uses it."), details={"name": [_("required")]}
+        )
+    if len(name) > 100:
+        raise ValidationFailed(_("Token names are at most 100 characters."), details={"name": [name[:100]]})
+    raw = secrets.generate(settings.ACCESS_TOKEN_PREFIX)
+    token = PersonalAccessToken.objects.create(
+        user=user,
+        name=name,
+        digest=secrets.digest(raw),
+        last_four=raw[-4:],
+        expires_at=timezone.now() + (lifetime or timedelta(days=settings.ACCESS_TOKEN_LIFETIME_DAYS)),
+    )
+    logger.info("access token %s created for user %s", token.pk, user.pk)
+    return token, raw
+
+
+def access_token_revoke(*, actor: User, token: PersonalAccessToken) -> PersonalAccessToken:
+    if token.user_id != actor.pk:
+        raise Forbidden()
+    if token.revoked_at is None:
+        token.revoked_at = timezone.now()
+        token.save(update_fields=["revoked_at"])
+        logger.info("access token %s revoked", token.pk)
+    return token
+
+
+def access_tokens_purge(*, older_than: timedelta = timedelta(days=30)) -> int:
+    """Deletes tokens that expired or were revoked more than `older_than` ago."""
+    cutoff = timezone.now() - older_than
+    deleted, _ = PersonalAccessToken.objects.filter(expires_at__lt=cutoff).delete()
+    revoked, _ = PersonalAccessToken.objects.filter(revoked_at__lt=cutoff).delete()
+    return deleted + revoked

@@ -1,0 +1,187 @@
+"""Sign-in, sign-out and the settings pages about oneself, people and roles."""
+
+import functools
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from apps.accounts import selectors, services
+from apps.accounts.access import can
+from apps.accounts.forms import AccessTokenForm, PersonForm, PersonRoleForm, RoleForm, SignInForm
+from apps.accounts.permissions import PeoplePerm, RolesPerm
+from apps.core.errors import AppError, Forbidden, NotFound
+
+
+class SignInView(auth_views.LoginView):
+    template_name = "accounts/sign_in.html"
+    authentication_form = SignInForm
+    redirect_authenticated_user = True
+
+
+sign_out = auth_views.LogoutView.as_view()
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """The workspace's front door: the sign-in page, or the settings once signed in."""
+    if request.user.is_authenticated:
+        return redirect("settings:home")
+    return SignInView.as_view()(request)
+
+
+def _page_errors(back: str | None = None) -> Any:
+    """Turns service errors into what a page shows: 404 for what the person may not see, 403 for
+    what their role does not allow, and otherwise the refusal as a message on the page they
+    came from (`back`, a URL name; default: this page)."""
+
+    def decorator(function: Any) -> Any:
+        @functools.wraps(function)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            try:
+                return function(request, *args, **kwargs)
+            except NotFound as error:
+                raise Http404 from error
+            except Forbidden as error:
+                raise PermissionDenied from error
+            except AppError as error:
+                messages.error(request, str(error.message))
+                return redirect(back or request.path)
+
+        return login_required(wrapper)
+
+    return decorator
+
+
+@_page_errors()
+def profile(request: HttpRequest) -> HttpResponse:
+    return render(request, "accounts/profile.html", {"nav": "profile"})
+
+
+@_page_errors()
+def tokens(request: HttpRequest) -> HttpResponse:
+    created = None
+    form = AccessTokenForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        token, raw = services.access_token_create(user=request.user, name=form.cleaned_data["name"])
+        created = {"token": token, "raw": raw}
+        form = AccessTokenForm()
+    response = render(
+        request,
+        "accounts/tokens.html",
+        {
+            "nav": "tokens",
+            "form": form,
+            "created": created,
+            "tokens": selectors.access_token_list(user=request.user),
+        },
+    )
+    if created:
+        response["Cache-Control"] = "no-store"  # the page holds a secret
+    return response
+
+
+@require_POST
+@_page_errors(back="settings:tokens")
+def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    token = selectors.access_token_get(user=request.user, token_id=token_id)
+    services.access_token_revoke(actor=request.user, token=token)
+    messages.success(request, _("Token “%(name)s” revoked.") % {"name": token.name})
+    return redirect("settings:tokens")
+
+
+@_page_errors()
+def people(request: HttpRequest) -> HttpResponse:
+    if not can(request.user, PeoplePerm.VIEW):
+        raise Forbidden()
+    may_manage = can(request.user, PeoplePerm.MANAGE)
+    roles = selectors.assignable_roles(actor=request.user) if may_manage else []
+    form = PersonForm(request.POST or None, roles=roles)
+    if request.method == "POST":
+        if not may_manage:
+            raise Forbidden()
+        if form.is_valid():
+            person = services.user_create(actor=request.user, **form.cleaned_data)
+            messages.success(request, _("%(email)s added.") % {"email": person.email})
+            return redirect("settings:people")
+    return render(
+        request,
+        "accounts/people.html",
+        {
+            "nav": "people",
+            "people": selectors.user_list(actor=request.user),
+            "form": form if may_manage else None,
+            "roles": roles,
+            "may_manage": may_manage,
+        },
+    )
+
+
+@require_POST
+@_page_errors(back="settings:people")
+def person_update(request: HttpRequest, user_id: int) -> HttpResponse:
+    person = selectors.user_get(actor=request.user, user_id=user_id)
+    action = request.POST.get("action")
+    if action == "role":
+        form = PersonRoleForm(request.POST, roles=selectors.assignable_roles(actor=request.user))
+        if not form.is_valid():
+            raise Forbidden()
+        services.user_change_role(actor=request.user, user=person, role=form.cleaned_data["role"])
+        messages.success(request, _("Role of %(email)s changed.") % {"email": person.email})
+    elif action in {"deactivate", "activate"}:
+        services.user_set_active(actor=request.user, user=person, active=action == "activate")
+        messages.success(request, _("%(email)s updated.") % {"email": person.email})
+    return redirect("settings:people")
+
+
+@_page_errors()
+def roles(request: HttpRequest) -> HttpResponse:
+    if not can(request.user, RolesPerm.VIEW):
+        raise Forbidden()
+    may_manage = can(request.user, RolesPerm.MANAGE)
+    form = RoleForm(request.POST or None)
+    if request.method == "POST":
+        if not may_manage:
+            raise Forbidden()
+        if form.is_valid():
+            role = services.role_create(actor=request.user, **form.cleaned_data)
+            messages.success(request, _("Role “%(name)s” created.") % {"name": role.name})
+            return redirect("settings:roles")
+    return render(
+        request,
+        "accounts/roles.html",
+        {
+            "nav": "roles",
+            "roles": selectors.role_list(actor=request.user),
+            "form": form if may_manage else None,
+        },
+    )
+
+
+@_page_errors()
+def role_edit(request: HttpRequest, role_id: int) -> HttpResponse:
+    role = selectors.role_get(actor=request.user, role_id=role_id)
+    if not can(request.user, RolesPerm.MANAGE) or role.is_system:
+        raise Forbidden()
+    if request.method == "POST" and request.POST.get("action") == "delete":
+        services.role_delete(actor=request.user, role=role)
+        messages.success(request, _("Role “%(name)s” deleted.") % {"name": role.name})
+        return redirect("settings:roles")
+    form = RoleForm(
+        request.POST or None,
+        initial={
+            "name": role.name,
+            "description": role.description,
+            "permissions": role.permissions,
+        },
+    )
+    if request.method == "POST" and form.is_valid():
+        services.role_update(actor=request.user, role=role, **form.cleaned_data)
+        messages.success(request, _("Role “%(name)s” saved.") % {"name": role.name})
+        return redirect("settings:roles")
+    return render(request, "accounts/role_edit.html", {"nav": "roles", "role": role, "form": form})

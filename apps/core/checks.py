@@ -1,0 +1,27 @@
+"""Start-up checks of the registries (django-oauth-toolkit's checks.py shows the way)."""
+
+from typing import Any
+
+from django.core import checks
+
+from apps.core import permissions
+
+
+@checks.register()
+def check_permissions(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    problems: list[checks.CheckMessage] = []
+    for member in permissions.all_permissions():
+        area, _, action = member.value.partition(".")
+        if not action:
+            problems.append(
+                checks.Error(f"permission {member.value!r} is not '<area>.<action>'", id="atrium.E001")
+            )
+        elif permissions.get_area(area) is None:
+            problems.append(
+                checks.Error(
+                    f"permission {member.value!r} names an unregistered area",
+                    hint="Call register_area() in the app's permissions module.",
+                    id="atrium.E002",
+                )
+            )
+    return problems

@@ -1,0 +1,91 @@
+"""The one base error of Atrium. Each app declares its own failures in its `errors.py`.
+
+An AppError carries what every door needs: a stable machine code, a message a person can read,
+the HTTP status for JSON APIs, and optional details (field errors). The DRF exception handler
+(`apps.core.api.exceptions`) turns it into SPEC 7.1's body; MCP turns it into a tool error.
+"""
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+
+class AppError(Exception):
+    code: str = "ERROR"
+    message: Any = _("Something went wrong.")
+    http_status: int = 400
+
+    def __init__(
+        self,
+        message: Any = None,
+        *,
+        code: str | None = None,
+        http_status: int | None = None,
+        details: Any = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        if message is not None:
+            self.message = message
+        if code is not None:
+            self.code = code
+        if http_status is not None:
+            self.http_status = http_status
+        self.details = details
+        self.headers = headers or {}
+        super().__init__(str(self.message))
+
+    def as_body(self) -> dict[str, Any]:
+        error: dict[str, Any] = {"code": self.code, "message": str(self.message)}
+        if self.details is not None:
+            error["details"] = self.details
+        return {"error": error}
+
+
+class BadRequest(AppError):
+    code = "BAD_REQUEST"
+    message = _("The request could not be read.")
+    http_status = 400
+
+
+class Unauthenticated(AppError):
+    code = "UNAUTHENTICATED"
+    message = _("Access token missing or invalid.")
+    http_status = 401
+
+
+class Forbidden(AppError):
+    code = "FORBIDDEN"
+    message = _("You do not have permission to do this.")
+    http_status = 403
+
+
+class NotFound(AppError):
+    code = "NOT_FOUND"
+    message = _("Not found.")
+    http_status = 404
+
+
+class Conflict(AppError):
+    code = "CONFLICT"
+    message = _("The request conflicts with the current state.")
+    http_status = 409
+
+
+class ValidationFailed(AppError):
+    """SPEC 7.1: 422 whose message explains; `details` maps each field to its problems."""
+
+    code = "VALIDATION_ERROR"
+    message = _("The request is not valid.")
+    http_status = 422
+
+
+class RateLimited(AppError):
+    code = "RATE_LIMITED"
+    message = _("Too many requests; slow down.")
+    http_status = 429
+
+
+class ServiceUnavailable(AppError):
+    code = "UNAVAILABLE"
+    message = _("The service is temporarily unavailable; try again shortly.")
+    http_status = 503

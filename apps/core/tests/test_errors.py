@@ -1,0 +1,138 @@
+"""Every JSON API error has SPEC 7.1's body, made by the one exception handler."""
+
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from rest_framework import serializers
+from rest_framework.exceptions import Throttled
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.test import APIRequestFactory
+from rest_framework.views import APIView
+
+from apps.core import errors
+
+
+class Payload(serializers.Serializer):
+    message = serializers.CharField(max_length=10)
+
+
+def view_raising(exc: Exception | None = None, *, validate: bool = False):
+    class Probe(APIView):
+        permission_classes = [AllowAny]
+        authentication_classes = []
+
+        def post(self, request):
+            if validate:
+                Payload(data=request.data).is_valid(raise_exception=True)
+            if exc is not None:
+                raise exc
+            return Response({"ok": True})
+
+    return Probe.as_view()
+
+
+def call(view, data=None, **extra):
+    request = APIRequestFactory().post("/api/probe", data if data is not None else {}, format="json", **extra)
+    return view(request)
+
+
+@pytest.mark.parametrize(
+    ("exc", "status", "code"),
+    [
+        (errors.Unauthenticated(), 401, "UNAUTHENTICATED"),
+        (errors.NotFound(), 404, "NOT_FOUND"),
+        (errors.Forbidden(), 403, "FORBIDDEN"),
+        (errors.AppError("Key revoked", code="KEY_REVOKED", http_status=403), 403, "KEY_REVOKED"),
+        (Http404(), 404, "NOT_FOUND"),
+        (PermissionDenied(), 403, "FORBIDDEN"),
+        (Throttled(wait=7), 429, "RATE_LIMITED"),
+    ],
+)
+def test_errors_have_the_spec_body(exc, status, code):
+    response = call(view_raising(exc))
+
+    assert response.status_code == status
+    assert set(response.data) == {"error"}
+    assert response.data["error"]["code"] == code
+    assert isinstance(response.data["error"]["message"], str) and response.data["error"]["message"]
+
+
+def test_an_app_error_keeps_its_message_and_headers():
+    exc = errors.AppError(
+        "Budget spent; resets at midnight.",
+        code="BUDGET_EXCEEDED",
+        http_status=429,
+        headers={"Retry-After": "3600"},
+    )
+
+    response = call(view_raising(exc))
+
+    assert response.data == {
+        "error": {"code": "BUDGET_EXCEEDED", "message": "Budget spent; resets at midnight."}
+    }
+    assert response["Retry-After"] == "3600"
+
+
+def test_validation_errors_are_422_and_the_message_names_the_field():
+    response = call(view_raising(validate=True), {"message": "x" * 11})
+
+    assert response.status_code == 422
+    error = response.data["error"]
+    assert error["code"] == "VALIDATION_ERROR"
+    assert error["message"].startswith("message: ")
+    assert "10 characters" in error["message"]
+    assert "message" in error["details"]
+
+
+def test_a_missing_field_is_named_too():
+    response = call(view_raising(validate=True), {})
+
+    assert response.status_code == 422
+    assert response.data["error"]["message"] == "message: This field is required."
+
+
+def test_malformed_json_is_a_400_in_the_same_format():
+    request = APIRequestFactory().post("/api/probe", b"{not json", content_type="application/json")
+
+    response = view_raising(validate=True)(request)
+
+    assert response.status_code == 400
+    assert response.data["error"]["code"] == "BAD_REQUEST"
+
+
+def test_an_unexpected_exception_is_a_500_without_details(caplog):
+    response = call(view_raising(RuntimeError("secret internals")))
+
+    assert response.status_code == 500
+    assert response.data == {
+        "error": {"code": "INTERNAL_ERROR", "message": "Internal error; it has been logged."}
+    }
+    assert "secret internals" in caplog.text  # logged for operators, not shown to callers
+
+
+@pytest.mark.django_db
+def test_unknown_api_paths_answer_json(acme_client):
+    response = acme_client.get("/api/does-not-exist")
+
+    assert response.status_code == 404
+    assert response.json() == {"error": {"code": "NOT_FOUND", "message": "No such endpoint."}}
+
+
+@pytest.mark.django_db
+def test_a_wrong_method_is_405_in_the_same_format(acme_client, people):
+    acme_client.force_login(people["viewer"])
+
+    response = acme_client.delete("/api/me")
+
+    assert response.status_code == 405
+    assert response.json()["error"]["code"] == "METHOD_NOT_ALLOWED"
+
+
+@pytest.mark.django_db
+def test_no_credential_is_401_with_a_bearer_challenge(acme_client):
+    response = acme_client.get("/api/me")
+
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "UNAUTHENTICATED"
+    assert response["WWW-Authenticate"] == 'Bearer realm="atrium"'

@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class TenancyConfig(AppConfig):
+    name = "apps.tenancy"
+    label = "tenancy"
+    verbose_name = "Workspaces"
+
+    def ready(self) -> None:
+        from . import signals  # noqa: F401

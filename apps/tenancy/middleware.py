@@ -1,0 +1,29 @@
+"""Selects the workspace schema from the request's host (django-tenants), with our routing cache
+and a plain 404 for hosts that are no workspace's."""
+
+from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
+from django_tenants.middleware.main import TenantMainMiddleware
+
+from apps.tenancy import routing
+
+# Probes from load balancers and orchestrators may use any host name (or an IP).
+HEALTH_PATHS = frozenset({"/healthz", "/readyz"})
+
+NOT_FOUND_PAGE = (
+    "<!doctype html><html lang=en><meta charset=utf-8><title>Not found</title>"
+    "<h1>Not found</h1><p>There is no workspace at this address.</p></html>"
+)
+
+
+class WorkspaceMiddleware(TenantMainMiddleware):
+    def get_tenant(self, domain_model, hostname):  # type: ignore[no-untyped-def]
+        workspace = routing.workspace_for_host(hostname)
+        if workspace is None:
+            raise domain_model.DoesNotExist
+        return workspace
+
+    def no_tenant_found(self, request: HttpRequest, hostname: str) -> HttpResponse | None:
+        if request.path in HEALTH_PATHS:
+            self.setup_url_routing(request=request, force_public=True)
+            return None
+        return HttpResponseNotFound(NOT_FOUND_PAGE)

@@ -1,0 +1,65 @@
+"""Workspaces (the tenants) and the host names that route to them. Public schema."""
+
+import zoneinfo
+
+from django.contrib.postgres.fields import ArrayField
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django_tenants.models import DomainMixin, TenantMixin
+
+from apps.core import permissions
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(_("%(value)s is not a known time zone."), params={"value": value})
+
+
+class Workspace(TenantMixin):
+    name = models.CharField(_("name"), max_length=100)
+    # What MCP clients, the server card and the consent page show (SPEC rule 2).
+    brand_name = models.CharField(_("brand name"), max_length=100)
+    # Keys of the optional areas this workspace uses; core areas are always on.
+    installed_areas = ArrayField(
+        models.CharField(max_length=64), default=list, blank=True, verbose_name=_("installed areas")
+    )
+    time_zone = models.CharField(
+        _("time zone"), max_length=64, default="UTC", validators=[validate_time_zone]
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    auto_create_schema = True
+    # Deleting the row never drops data by accident; `workspace_delete` drops the schema on purpose.
+    auto_drop_schema = False
+
+    class Meta:
+        verbose_name = _("workspace")
+        verbose_name_plural = _("workspaces")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        unknown = sorted(set(self.installed_areas) - set(permissions.optional_area_keys()))
+        if unknown:
+            raise ValidationError(
+                {"installed_areas": _("Unknown areas: %(areas)s") % {"areas": ", ".join(unknown)}}
+            )
+
+    @property
+    def is_public(self) -> bool:
+        return self.schema_name == "public"
+
+    def has_area(self, key: str) -> bool:
+        area = permissions.get_area(key)
+        return area is not None and (area.core or key in self.installed_areas)
+
+
+class Domain(DomainMixin):
+    class Meta:
+        verbose_name = _("domain")
+        verbose_name_plural = _("domains")
+
+    def __str__(self) -> str:
+        return self.domain

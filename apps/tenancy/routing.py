@@ -1,0 +1,51 @@
+"""Host name -> workspace, with a short per-process cache.
+
+Every request resolves its host; the domain table is indexed, but the lookup still costs a
+round trip. A few seconds of caching keeps that off the hot path. Changes made in this process
+are seen at once (signals clear the cache); other processes see them within ROUTE_TTL.
+"""
+
+import copy
+import threading
+import time
+
+from apps.tenancy.models import Domain, Workspace
+
+ROUTE_TTL = 10.0
+_routes: dict[str, tuple[float, Workspace | None]] = {}
+_lock = threading.Lock()
+
+
+def workspace_for_host(hostname: str) -> Workspace | None:
+    now = time.monotonic()
+    cached = _routes.get(hostname)
+    if cached is None or cached[0] < now:
+        domain = Domain.objects.select_related("tenant").filter(domain=hostname).first()
+        cached = (now + ROUTE_TTL, domain.tenant if domain else None)
+        with _lock:
+            if len(_routes) > 10_000:  # a flood of made-up host names must not grow memory
+                _routes.clear()
+            _routes[hostname] = cached
+    workspace = cached[1]
+    # A copy per request: the middleware annotates it, and requests must not share that.
+    return copy.copy(workspace) if workspace is not None else None
+
+
+def forget() -> None:
+    with _lock:
+        _routes.clear()
+        _by_schema.clear()
+
+
+_by_schema: dict[str, tuple[float, Workspace | None]] = {}
+
+
+def workspace_for_schema(schema_name: str) -> Workspace | None:
+    """The workspace of a schema name, cached like hosts (background tasks know only the name)."""
+    now = time.monotonic()
+    cached = _by_schema.get(schema_name)
+    if cached is None or cached[0] < now:
+        cached = (now + ROUTE_TTL, Workspace.objects.filter(schema_name=schema_name).first())
+        with _lock:
+            _by_schema[schema_name] = cached
+    return cached[1]

@@ -1,0 +1,169 @@
+"""Creating, migrating and removing workspaces."""
+
+import logging
+import re
+import shutil
+from pathlib import Path
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.management import call_command
+from django.core.validators import validate_email
+from django.db import connection, transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django_tenants.utils import get_tenant_base_schema, schema_context, schema_exists
+
+from apps.core import permissions
+from apps.core.errors import ValidationFailed
+from apps.tenancy.models import Domain, Workspace
+
+logger = logging.getLogger(__name__)
+
+SCHEMA_NAME = re.compile(r"^[a-z][a-z0-9_]{0,62}$")
+RESERVED_SCHEMAS = {"public", "information_schema", settings.TENANT_BASE_SCHEMA}
+# A host name (RFC 1123 labels) or an IPv4 address; no port, no scheme.
+HOST_NAME = re.compile(
+    r"^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$"
+)
+
+
+def schema_name_for(name: str) -> str:
+    base = slugify(name).replace("-", "_")[:50] or "workspace"
+    if not base[0].isalpha():
+        base = f"w_{base}"
+    candidate, suffix = base, 2
+    while candidate in RESERVED_SCHEMAS or Workspace.objects.filter(schema_name=candidate).exists():
+        candidate, suffix = f"{base}_{suffix}", suffix + 1
+    return candidate
+
+
+def _normalise_domains(domains: list[str]) -> list[str]:
+    cleaned = []
+    for raw in domains:
+        domain = raw.strip().lower().rstrip(".")
+        if not HOST_NAME.match(domain):
+            raise ValidationFailed(
+                _("%(domain)s is not a valid host name.") % {"domain": raw}, details={"domains": [raw]}
+            )
+        if domain in cleaned:
+            continue
+        cleaned.append(domain)
+    if not cleaned:
+        raise ValidationFailed(_("A workspace needs at least one domain."), details={"domains": []})
+    taken = list(Domain.objects.filter(domain__in=cleaned).values_list("domain", flat=True))
+    if taken:
+        raise ValidationFailed(
+            _("Already in use: %(domains)s") % {"domains": ", ".join(taken)}, details={"domains": taken}
+        )
+    return cleaned
+
+
+def workspace_create(
+    *,
+    name: str,
+    domains: list[str],
+    owner_email: str,
+    schema_name: str | None = None,
+    brand_name: str | None = None,
+    time_zone: str = "UTC",
+    installed_areas: list[str] | None = None,
+    owner_password: str | None = None,
+) -> Workspace:
+    """Creates a workspace by cloning the migrated base schema, with its domains and its owner.
+
+    All of it happens in one transaction: a failure leaves neither a row nor a schema behind.
+    """
+    from apps.accounts.services import user_create_owner
+
+    name = name.strip()
+    if not name:
+        raise ValidationFailed(_("A workspace needs a name."), details={"name": []})
+    try:
+        validate_email(owner_email)
+    except ValidationError as error:
+        raise ValidationFailed(
+            _("The owner's e-mail address is not valid."), details={"owner_email": error.messages}
+        ) from error
+    domains = _normalise_domains(domains)
+    if schema_name is None:
+        schema_name = schema_name_for(name)
+    elif not SCHEMA_NAME.match(schema_name) or schema_name in RESERVED_SCHEMAS:
+        raise ValidationFailed(
+            _("%(schema)s cannot be a schema name (lower-case letters, digits and _).")
+            % {"schema": schema_name},
+            details={"schema_name": [schema_name]},
+        )
+    elif Workspace.objects.filter(schema_name__iexact=schema_name).exists() or schema_exists(schema_name):
+        raise ValidationFailed(
+            _("A workspace with the schema %(schema)s already exists.") % {"schema": schema_name},
+            details={"schema_name": [schema_name]},
+        )
+
+    workspace = Workspace(
+        schema_name=schema_name,
+        name=name,
+        brand_name=(brand_name or name).strip(),
+        time_zone=time_zone,
+        installed_areas=permissions.optional_area_keys() if installed_areas is None else installed_areas,
+    )
+    try:
+        workspace.full_clean(exclude=["schema_name"])
+    except ValidationError as error:
+        raise ValidationFailed(" ".join(error.messages), details=error.message_dict) from error
+
+    ensure_base_schema()
+    with transaction.atomic():
+        workspace.save(verbosity=0)
+        for index, domain in enumerate(domains):
+            Domain.objects.create(domain=domain, tenant=workspace, is_primary=index == 0)
+        with schema_context(workspace.schema_name):
+            user_create_owner(email=owner_email, password=owner_password)
+    logger.info("workspace %s created", workspace.schema_name)
+    return workspace
+
+
+def workspace_delete(*, workspace: Workspace) -> None:
+    """Removes a workspace: its schema (every record), its domains, and its stored files."""
+    if workspace.is_public:
+        raise ValidationFailed(_("The public schema cannot be deleted."))
+    schema_name = workspace.schema_name
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            # Deferred foreign-key checks still pending in this transaction would block DROP.
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        workspace.delete(force_drop=True)
+    media = Path(settings.MEDIA_ROOT) / (settings.MULTITENANT_RELATIVE_MEDIA_ROOT % schema_name)
+    shutil.rmtree(media, ignore_errors=True)
+    logger.info("workspace %s deleted", schema_name)
+
+
+def ensure_base_schema(verbosity: int = 0) -> None:
+    """Creates the template schema new workspaces are cloned from, if it is missing."""
+    base = get_tenant_base_schema()
+    if schema_exists(base):
+        return
+    migrate_base_schema(verbosity=verbosity)
+
+
+def migrate_base_schema(verbosity: int = 0) -> None:
+    base = get_tenant_base_schema()
+    with connection.cursor() as cursor:
+        cursor.execute(f'CREATE SCHEMA IF NOT EXISTS "{base}"')
+    call_command("migrate_schemas", tenant=True, schema_name=base, interactive=False, verbosity=verbosity)
+    connection.set_schema_to_public()
+
+
+def ensure_public_workspace(domains: list[str]) -> Workspace:
+    """The public schema's tenant row and its host names (the operators' admin site)."""
+    public, _created = Workspace.objects.get_or_create(
+        schema_name="public", defaults={"name": "Atrium", "brand_name": "Atrium"}
+    )
+    for domain in domains:
+        domain = domain.strip().lower()
+        existing = Domain.objects.filter(domain=domain).first()
+        if existing is None:
+            Domain.objects.create(domain=domain, tenant=public, is_primary=not public.domains.exists())
+        elif existing.tenant_id != public.pk:
+            logger.warning("public domain %s already belongs to workspace %s", domain, existing.tenant_id)
+    return public

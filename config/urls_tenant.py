@@ -1,0 +1,16 @@
+"""URLs of a workspace host."""
+
+from django.urls import include, path, re_path
+
+from apps.core import views as core_views
+
+urlpatterns = [
+    path("", include("apps.core.urls")),
+    path("", include("apps.accounts.urls")),
+    path("api/", include("apps.accounts.api.urls")),
+    # Anything else under /api/ answers in the JSON error format, never an HTML page.
+    re_path(r"^api/", core_views.api_not_found),
+]
+
+handler404 = "apps.core.views.not_found"
+handler500 = "apps.core.views.server_error"

@@ -1,0 +1,110 @@
+"""Shared fixtures.
+
+Workspaces are made once per test session (cloning a schema is DDL, and a schema per test
+would make the suite crawl): `seed_demo` creates Acme (localhost, 127.0.0.1) and Globex
+(127.0.0.2) with one person per built-in role, exactly like `make run`. Each test then runs in
+a transaction that is rolled back (pytest-django's `db`), inside the workspace it asks for.
+
+Tests whose server runs in another process (the `live_http` fixture: Daphne on loopback)
+cannot see uncommitted rows, so they use `committed` instead of `db`, and create what they
+need with unique names.
+"""
+
+import os
+from collections.abc import Iterator
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+
+from apps.core.testing import LiveServer, database_url, start_daphne
+
+ROLES = ("owner", "admin", "member", "viewer")
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
+    from apps.tenancy.services import ensure_public_workspace, migrate_base_schema
+
+    with django_db_blocker.unblock():
+        ensure_public_workspace(settings.ATRIUM_PUBLIC_DOMAINS)
+        migrate_base_schema()
+        call_command("seed_demo", verbosity=0)
+        connection.set_schema_to_public()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_routes() -> Iterator[None]:
+    """Rolled-back rows must not survive in the per-process host cache."""
+    from apps.tenancy import routing
+
+    routing.forget()
+    yield
+    routing.forget()
+    connection.set_schema_to_public()
+
+
+def _workspace(schema_name: str):  # type: ignore[no-untyped-def]
+    from apps.tenancy.models import Workspace
+
+    return Workspace.objects.get(schema_name=schema_name)
+
+
+@pytest.fixture
+def acme(db):  # type: ignore[no-untyped-def]
+    """Acme, activated: ORM queries in the test body go to its schema."""
+    workspace = _workspace("acme")
+    connection.set_tenant(workspace)
+    yield workspace
+    connection.set_schema_to_public()
+
+
+@pytest.fixture
+def globex(db):  # type: ignore[no-untyped-def]
+    """Globex, not activated (use `with schema_context("globex")` or `in_workspace`)."""
+    return _workspace("globex")
+
+
+@pytest.fixture
+def people(acme):  # type: ignore[no-untyped-def]
+    """Acme's demo people by role key: people["viewer"] is viewer@acme.example."""
+    from apps.accounts.models import User
+
+    return {role: User.objects.select_related("role").get(email=f"{role}@acme.example") for role in ROLES}
+
+
+@pytest.fixture
+def acme_client() -> Client:
+    return Client(HTTP_HOST="127.0.0.1")
+
+
+@pytest.fixture
+def globex_client() -> Client:
+    return Client(HTTP_HOST="127.0.0.2")
+
+
+@pytest.fixture
+def public_client() -> Client:
+    return Client(HTTP_HOST=settings.ATRIUM_PUBLIC_DOMAINS[0])
+
+
+@pytest.fixture
+def committed(django_db_blocker) -> Iterator[None]:  # type: ignore[no-untyped-def]
+    """Database access that commits, for tests talking to the live server."""
+    with django_db_blocker.unblock():
+        yield
+        connection.set_schema_to_public()
+
+
+@pytest.fixture(scope="session")
+def live_http(django_db_setup, django_db_blocker) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
+    """Daphne serving config.asgi on 127.0.0.1 and 127.0.0.2, on the test database."""
+    with django_db_blocker.unblock():
+        url = database_url()
+    server = start_daphne(
+        {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
+    )
+    yield server
+    server.stop()
