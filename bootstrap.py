@@ -45,6 +45,10 @@ REDIS_DIR = DATA / "redis"
 STATE = RUN / "services.json"
 SUPERVISOR_PID = RUN / "atrium.pid"
 REQUIREMENTS = [ROOT / "requirements" / name for name in ("base.txt", "dev.txt", "constraints.txt")]
+# What the test suite drives besides Python: Debian packages (a real browser) and the official
+# MCP clients and tools from npm (tests/node/package-lock.json pins them).
+TEST_DEBIAN_PACKAGES = {"chromium": "/usr/bin/chromium"}
+NODE_DIR = ROOT / "tests" / "node"
 DB_NAME = "atrium"
 DB_USER = "atrium"
 # PostgreSQL refuses to run as root; when we are root, the cluster runs as this system user.
@@ -96,6 +100,41 @@ def ensure_venv() -> None:
         command += ["-c", str(constraints)]
     subprocess.run(command, check=True)
     stamp.write_text(digest.hexdigest())
+
+
+def ensure_test_tools() -> None:
+    """Installs what the tests need from Debian and npm, once (each step is skipped when done)."""
+    missing = [name for name, path in TEST_DEBIAN_PACKAGES.items() if not Path(path).exists()]
+    if missing:
+        if os.geteuid() != 0 or not shutil.which("apt-get"):
+            fail(
+                f"the tests need the Debian packages {', '.join(missing)}; install them (apt-get install "
+                f"{' '.join(missing)}) or run as root so that this step can"
+            )
+        say(f"installing {', '.join(missing)} from Debian's packages")
+        apt_env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        if (
+            subprocess.run(
+                ["apt-get", "install", "-y", "-q", *missing], env=apt_env, stdout=subprocess.DEVNULL
+            ).returncode
+            != 0
+        ):
+            subprocess.run(["apt-get", "update", "-q"], env=apt_env, stdout=subprocess.DEVNULL, check=True)
+            subprocess.run(
+                ["apt-get", "install", "-y", "-q", *missing],
+                env=apt_env,
+                stdout=subprocess.DEVNULL,
+                check=True,
+            )
+    lock = NODE_DIR / "package-lock.json"
+    stamp = NODE_DIR / "node_modules" / ".lock.sha256"
+    digest = hashlib.sha256(lock.read_bytes()).hexdigest()
+    if not stamp.exists() or stamp.read_text() != digest:
+        if not shutil.which("npm"):
+            fail("the tests need Node.js and npm (Debian: apt-get install nodejs npm)")
+        say("installing the MCP clients of tests/node from npm (only when the lock file changes)")
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=NODE_DIR, check=True)
+        stamp.write_text(digest)
 
 
 def site_packages() -> Path:
@@ -657,6 +696,7 @@ def cmd_down() -> int:
 
 def cmd_test(args: list[str]) -> int:
     ensure_venv()
+    ensure_test_tools()
     services = Services()
     try:
         env = django_env(services.start(), settings="config.settings.test")

