@@ -9,5 +9,7 @@ class CoreConfig(AppConfig):
     def ready(self) -> None:
         from . import checks  # noqa: F401  (registers the system checks)
 
-        # Every app declares its areas and permissions in a `permissions` module.
+        # Every app declares its areas and permissions in a `permissions` module, and the
+        # credential schemes it provides in a `credentials` module.
         autodiscover_modules("permissions")
+        autodiscover_modules("credentials")

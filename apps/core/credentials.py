@@ -1,0 +1,81 @@
+"""Credentials of the agent doors: one check that every scheme plugs into.
+
+The MCP endpoint takes two schemes (SPEC 5): an OAuth access token, or a personal access token
+together with an `X-Api-Key`. Each scheme lives in its own app and registers an authenticator in
+that app's `credentials` module (autodiscovered at start-up):
+
+    @credentials.register(order=10)
+    def oauth_bearer(request: CredentialRequest) -> Principal | None:
+        ...
+
+An authenticator returns None when the request does not use its scheme, a Principal when it
+does and the credential is good, and raises an AppError (Unauthenticated, or the scheme's own
+error such as KEY_REVOKED) when it does but the credential is not good. `authenticate` asks them
+in order and returns the first Principal; None means "no credential at all" and the door answers
+with its challenge (MCP: 401 with WWW-Authenticate, SPEC 4.1).
+
+Authenticators are synchronous (they read the database); async doors call `authenticate`
+through `asgiref.sync.sync_to_async`. They run with the request's workspace schema active.
+"""
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class CredentialRequest:
+    """What an authenticator may look at."""
+
+    # Header names lower-cased, as ASGI gives them.
+    headers: Mapping[str, str]
+    # The workspace's origin as the client reached it: "http://127.0.0.1:8000" (no trailing slash).
+    base_url: str
+    # Which door is asking: "mcp", "gateway", "quick-setup", ...
+    door: str
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who is calling, through which credential. Every permission check still goes through
+    `apps.accounts.access.can(principal.user, ...)`: the credential only narrows."""
+
+    user: Any
+    # "oauth" or "access_token" (personal access token + API key).
+    scheme: str
+    # OAuth scopes granted to the token; the access-token scheme has {"mcp"} (everything the role allows).
+    scopes: frozenset[str]
+    # Identifies the credential in the audit log without revealing it: "oauth:<pk>", "pat:<pk>".
+    credential: str
+    # The OAuth client's self-declared name, or the API key's label.
+    client: str = ""
+    api_key_id: int | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+Authenticator = Callable[[CredentialRequest], Principal | None]
+
+_authenticators: list[tuple[int, str, Authenticator]] = []
+
+
+def register(order: int = 100) -> Callable[[Authenticator], Authenticator]:
+    def decorator(function: Authenticator) -> Authenticator:
+        name = f"{function.__module__}.{function.__qualname__}"
+        if not any(existing == name for _order, existing, _fn in _authenticators):
+            _authenticators.append((order, name, function))
+            _authenticators.sort(key=lambda entry: (entry[0], entry[1]))
+        return function
+
+    return decorator
+
+
+def authenticate(request: CredentialRequest) -> Principal | None:
+    for _order, _name, authenticator in _authenticators:
+        principal = authenticator(request)
+        if principal is not None:
+            return principal
+    return None
+
+
+def registered() -> list[str]:
+    return [name for _order, name, _fn in _authenticators]
