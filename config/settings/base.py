@@ -59,6 +59,7 @@ TENANT_APPS = [
     "django.contrib.sessions",
     "django.contrib.admin",
     "apps.accounts",
+    "apps.mcp",
 ]
 INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_APPS]
 
@@ -183,6 +184,28 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "apps.core.api.exceptions.exception_handler",
 }
 
+# --- MCP endpoint (apps.mcp) --------------------------------------------------------------------
+
+# The catalogue the transport dispatches tools/list and tools/call to (docs/architecture.md).
+MCP_DISPATCHER = "apps.catalogue.dispatch"
+# Browser origins allowed besides the workspace's own hosts (DNS-rebinding protection); requests
+# without an Origin header (non-browser clients) always pass.
+MCP_ALLOWED_ORIGINS = env_list("ATRIUM_MCP_ALLOWED_ORIGINS", [])
+# A session unused this long is over (404; the client initializes again).
+MCP_SESSION_IDLE_SECONDS = int(env("ATRIUM_MCP_SESSION_IDLE_SECONDS", str(24 * 3600)))
+# A good credential is trusted this long in each web process before it is checked again.
+MCP_CREDENTIAL_CACHE_SECONDS = float(env("ATRIUM_MCP_CREDENTIAL_CACHE_SECONDS", "5"))
+MCP_KEEPALIVE_SECONDS = float(env("ATRIUM_MCP_KEEPALIVE_SECONDS", "15"))
+# Server-to-client messages kept per session for Last-Event-ID, and for how long.
+MCP_EVENT_BUFFER = 100
+MCP_EVENT_BUFFER_SECONDS = 3600
+MCP_TOOLS_PAGE_SIZE = int(env("ATRIUM_MCP_TOOLS_PAGE_SIZE", "100"))
+MCP_ELICITATION_TIMEOUT_SECONDS = 600
+MCP_MAX_BODY_BYTES = 4 * 1024 * 1024
+# Threads per web process running the synchronous part of MCP requests (ORM, tools); a tool
+# waiting for the user's answer to an elicitation holds one.
+MCP_WORKER_THREADS = int(env("ATRIUM_MCP_WORKER_THREADS", "16"))
+
 # --- background work ----------------------------------------------------------------------------
 
 CELERY_BROKER_URL = REDIS_URL
@@ -197,6 +220,10 @@ CELERY_BEAT_SCHEDULE = {
     "purge-expired-access-tokens": {
         "task": "apps.accounts.tasks.purge_expired_access_tokens",
         "schedule": crontab(minute=17, hour=3),
+    },
+    "purge-mcp-sessions": {
+        "task": "apps.mcp.tasks.purge_mcp_sessions",
+        "schedule": crontab(minute=37, hour=3),
     },
 }
 
