@@ -7,20 +7,18 @@ method. The consumer (`apps.mcp.consumers`) does the I/O.
 import asyncio
 import concurrent.futures
 import hashlib
-import importlib
 import logging
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
-from types import ModuleType
 from typing import Any
 
 from django.conf import settings
 from django.db import connection
 from django.utils.translation import gettext as _
 
+from apps.catalogue import dispatch
 from apps.core import permissions
 from apps.core.credentials import Principal
 from apps.core.errors import NotFound
@@ -73,12 +71,6 @@ class Reply:
 
 def jsonrpc_error(status: int, request_id: Any, code: int, message: str, data: Any = None) -> Reply:
     return Reply(status, protocol.error(request_id, code, message, data))
-
-
-@cache
-def dispatcher() -> ModuleType:
-    """The catalogue's dispatcher (docs/architecture.md: `apps.catalogue.dispatch`)."""
-    return importlib.import_module(settings.MCP_DISPATCHER)
 
 
 # --- the entry point ----------------------------------------------------------------------------
@@ -270,7 +262,7 @@ def _initialize(message: Message, workspace: Workspace, principal: Principal) ->
 
 def _instructions(principal: Principal) -> str:
     try:
-        return dispatcher().server_instructions(principal)
+        return dispatch.server_instructions(principal)
     except Exception:
         logger.exception("the catalogue's instructions failed; initialize goes on without them")
         return ""
@@ -323,7 +315,7 @@ def decode_cursor(cursor: Any, fingerprint: str) -> int:
 
 def _tools_list(request: Request, message: Message, principal: Principal) -> dict[str, Any]:
     toolsets, read_only = narrowing(request)
-    tools = dispatcher().list_tools(principal=principal, toolsets=toolsets, read_only=read_only)
+    tools = dispatch.list_tools(principal=principal, toolsets=toolsets, read_only=read_only)
     size = settings.MCP_TOOLS_PAGE_SIZE
     fingerprint = _fingerprint(tools)
     cursor = message.params.get("cursor")
@@ -351,11 +343,10 @@ def _tools_call(
     meta = params.get("_meta") or {}
     token = meta.get("progressToken") if isinstance(meta, dict) else None
     capabilities = session.client_capabilities or {}
-    module = dispatcher()
     if call is not None:
         call.key = hub.key(session.digest, message.id)
         hub.calls[call.key] = call
-    context = module.ToolContext(
+    context = dispatch.ToolContext(
         principal=principal,
         session=sessions.StoredSessionState(session),
         client_capabilities=capabilities,
@@ -365,8 +356,8 @@ def _tools_call(
         request_id=message.id,
     )
     try:
-        return module.call_tool(context, name, arguments)
-    except module.ToolNotFound:
+        return dispatch.call_tool(context, name, arguments)
+    except dispatch.ToolNotFound:
         raise ProtocolError(INVALID_PARAMS, f"Unknown tool: {name}") from None
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from django.db import transaction
 from django_tenants.utils import schema_context
 
+from apps.catalogue.signals import tool_list_changed
 from apps.mcp import protocol, sessions, streams
 from apps.mcp.access import forget_principals
 
@@ -44,9 +45,4 @@ def on_tool_list_changed(sender: Any, *, schema_name: str, user_ids: list[int] |
     transaction.on_commit(send)
 
 
-try:
-    from apps.catalogue.signals import tool_list_changed
-except ImportError:  # the catalogue is not installed: no tool list to change
-    tool_list_changed = None
-else:
-    tool_list_changed.connect(on_tool_list_changed, dispatch_uid="apps.mcp.list_changed")
+tool_list_changed.connect(on_tool_list_changed, dispatch_uid="apps.mcp.list_changed")

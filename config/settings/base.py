@@ -188,8 +188,6 @@ REST_FRAMEWORK = {
 
 # --- MCP endpoint (apps.mcp) --------------------------------------------------------------------
 
-# The catalogue the transport dispatches tools/list and tools/call to (docs/architecture.md).
-MCP_DISPATCHER = "apps.catalogue.dispatch"
 # Browser origins allowed besides the workspace's own hosts (DNS-rebinding protection); requests
 # without an Origin header (non-browser clients) always pass.
 MCP_ALLOWED_ORIGINS = env_list("ATRIUM_MCP_ALLOWED_ORIGINS", [])

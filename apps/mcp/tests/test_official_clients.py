@@ -38,7 +38,7 @@ def test_python_sdk_connects_sees_the_brand_lists_and_calls(mcp_server, mode):
     assert (info.name, info.title) == ("Acme Workspace", "Acme Workspace")
     assert version == "2025-06-18"
     assert "whoAmI" in [tool.name for tool in tools.tools]
-    assert "manageRoles" not in [tool.name for tool in tools.tools]
+    assert "readCallLog" not in [tool.name for tool in tools.tools]
     assert result.structured_content == {"email": "member@acme.example", "workspace": "acme"}
 
 
@@ -59,15 +59,15 @@ def test_python_sdk_receives_progress_and_answers_an_elicitation(mcp_server):
             f"{mcp_server.url()}/api/mcp", "test:member@acme.example", "legacy", elicitation_callback=answer
         ) as client:
             counted = await client.call_tool("countSlowly", {"steps": 3}, progress_callback=on_progress)
-            confirmed = await client.call_tool("confirmSomething", {})
+            confirmed = await client.call_tool("eraseEverything", {})
         return seen, counted, confirmed
 
     seen, counted, confirmed = asyncio.run(scenario())
 
     assert seen == [0, 1, 2, 3]
     assert counted.content[0].text == "counted to 3"
-    assert asked == ["Really do it?"]
-    assert confirmed.content[0].text == "answer: accept {'confirm': True}"
+    assert len(asked) == 1 and "eraseEverything" in asked[0]
+    assert confirmed.content[0].text == "erased (not really)"
 
 
 def test_python_sdk_hears_list_changed_on_its_stream(mcp_server, committed):
@@ -132,7 +132,7 @@ def test_typescript_sdk_connects_lists_and_calls(mcp_server):
 
     assert outcome["server"]["name"] == "Acme Workspace"
     assert outcome["protocolVersion"] == "2025-06-18"
-    assert "whoAmI" in outcome["tools"] and "manageRoles" not in outcome["tools"]
+    assert "whoAmI" in outcome["tools"] and "readCallLog" not in outcome["tools"]
     assert outcome["call"]["structuredContent"] == {"email": "member@acme.example", "workspace": "acme"}
     assert outcome["progress"] == [0, 50, 100]
 
@@ -156,5 +156,5 @@ def test_inspector_cli_lists_and_calls(mcp_server):
     listed = inspector(url, *auth, "--method", "tools/list")
     called = inspector(url, *auth, "--method", "tools/call", "--tool-name", "whoAmI")
 
-    assert "manageRoles" in [tool["name"] for tool in listed["tools"]]
+    assert "readCallLog" in [tool["name"] for tool in listed["tools"]]
     assert called["structuredContent"]["email"] == "admin@acme.example"
