@@ -239,7 +239,7 @@ def run(argv: list[str]) -> None:
     env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": "config.settings.bench"}
     atrium = start_daphne(env)
     sdk_port = free_port()
-    sdk = subprocess.Popen(  # noqa: S603  (our own fixed command line)
+    sdk = subprocess.Popen(
         [
             sys.executable,
             "-m",
@@ -250,7 +250,7 @@ def run(argv: list[str]) -> None:
             database_url,
             "--schema",
             workspace.schema_name,
-        ],  # fmt: skip
+        ],
         cwd=Path(__file__).resolve().parents[1],
         env=env,
     )
@@ -294,9 +294,8 @@ def run(argv: list[str]) -> None:
         print(f"  {summary(samples)}  (goal p50 < 20 ms)")
         list_body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
         outcome = wrk_run(wrk, url, sessions["atrium"], headers, list_body, args.seconds)
-        print(
-            f"tools/list under load, {args.connections} connections: {outcome['rate']:.0f}/s p50 {outcome['p50']}"
-        )
+        rate, p50 = outcome["rate"], outcome["p50"]
+        print(f"tools/list under load, {args.connections} connections: {rate:.0f}/s p50 {p50}")
     finally:
         sdk.terminate()
         sdk.wait(10)

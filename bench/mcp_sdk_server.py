@@ -15,7 +15,10 @@ import uvicorn
 from mcp.server.mcpserver import MCPServer
 from psycopg.rows import dict_row
 
-COLUMNS = "id, kind, first_name, last_name, organisation_name, email, phone, job_title, city, country, lifecycle_stage"
+COLUMNS = (
+    "id, kind, first_name, last_name, organisation_name, email, phone, job_title, city, "
+    "country, lifecycle_stage"
+)
 
 
 def build(database_url: str, schema: str, connections: int = 4) -> Any:
@@ -32,7 +35,7 @@ def build(database_url: str, schema: str, connections: int = 4) -> Any:
         return await pool.get()
 
     @server.tool()
-    async def getContact(contactId: int) -> dict[str, Any]:  # noqa: N802, N803  (the catalogue's names)
+    async def getContact(contactId: int) -> dict[str, Any]:
         """Fetch one contact by id."""
         conn = await connection()
         try:
