@@ -20,9 +20,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from oauth2_provider import views as dot_views
 from oauth2_provider.exceptions import OAuthToolkitError
@@ -155,7 +153,6 @@ class AuthorizationView(dot_views.AuthorizationView):
         )
 
 
-@method_decorator(never_cache, name="dispatch")
 class TokenView(dot_views.TokenView):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         # One transaction: the code or refresh token is locked while it is used, and the
