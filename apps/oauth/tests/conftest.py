@@ -1,9 +1,6 @@
 import pytest
-from django_tenants.utils import schema_context
 
-from apps.core import credentials
-from apps.core.credentials import CredentialRequest
-from apps.oauth.tests.oauth_client import OAuthClient
+from apps.oauth.tests.oauth_client import OAuthClient, present_to_mcp
 
 
 @pytest.fixture
@@ -28,13 +25,5 @@ def confidential_client(acme_url) -> OAuthClient:  # type: ignore[no-untyped-def
 
 @pytest.fixture
 def at_mcp(committed):  # type: ignore[no-untyped-def]
-    """Presents a bearer token to the MCP door's credential check (apps.core.credentials), in a
-    workspace as reached at an origin: what /api/mcp does with every request."""
-
-    def present(token: str, base_url: str, schema_name: str = "acme"):  # type: ignore[no-untyped-def]
-        with schema_context(schema_name):
-            return credentials.authenticate(
-                CredentialRequest(headers={"authorization": f"Bearer {token}"}, base_url=base_url, door="mcp")
-            )
-
-    return present
+    """`present_to_mcp`, with database access that sees what the live server wrote."""
+    return present_to_mcp

@@ -5,7 +5,6 @@ headless redirect handler."""
 
 import base64
 import hashlib
-import re
 import secrets
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -208,6 +207,16 @@ class OAuthClient:
         return response.json()
 
 
-def field_of(html: str, name: str) -> str | None:
-    match = re.search(rf'name="{re.escape(name)}"[^>]*value="([^"]*)"', html)
-    return match.group(1) if match else None
+def present_to_mcp(token: str, base_url: str, schema_name: str = "acme") -> Any:
+    """Presents a bearer token to the MCP door's credential check (apps.core.credentials), in a
+    workspace as reached at an origin: what /api/mcp does with every request. Needs database
+    access that sees the live server's rows (the `committed` fixture)."""
+    from django_tenants.utils import schema_context
+
+    from apps.core import credentials
+    from apps.core.credentials import CredentialRequest
+
+    with schema_context(schema_name):
+        return credentials.authenticate(
+            CredentialRequest(headers={"authorization": f"Bearer {token}"}, base_url=base_url, door="mcp")
+        )
