@@ -8,6 +8,7 @@ urlpatterns = [
     path("", include("apps.core.urls")),
     path("", include("apps.accounts.urls")),
     path("api/", include("apps.accounts.api.urls")),
+    path("", include("apps.catalogue.urls")),
     path("api/", include("apps.core.api.urls")),
     path("", include("apps.apikeys.urls")),
     # Anything else under /api/ answers in the JSON error format, never an HTML page.

@@ -61,6 +61,8 @@ TENANT_APPS = [
     "django.contrib.sessions",
     "django.contrib.admin",
     "apps.accounts",
+    "apps.catalogue",
+    "apps.contacts",
     "apps.apikeys",
 ]
 INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_APPS]
@@ -187,6 +189,44 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
 
+# --- background work ----------------------------------------------------------------------------
+
+CELERY_BROKER_URL = REDIS_URL
+CELERY_TASK_IGNORE_RESULT = True
+# A task is acknowledged once it has run, and handed back if its worker dies mid-way.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE = {
+    "purge-expired-access-tokens": {
+        "task": "apps.accounts.tasks.purge_expired_access_tokens",
+        "schedule": crontab(minute=17, hour=3),
+    },
+}
+
+# --- tool catalogue (apps.catalogue) and contacts (apps.contacts) ---------------------------------
+
+# Extra tool modules imported at start-up. Only the test settings list any (fixture tools, such as
+# those the MCP conformance suite calls); production never loads tools from outside the apps.
+ATRIUM_EXTRA_TOOL_MODULES: list[str] = []
+# The tool-call log is written in batches, off the request path: every this many seconds, or
+# sooner once ATRIUM_AUDIT_BATCH_SIZE calls wait. 0 writes each call at once (tests).
+ATRIUM_AUDIT_FLUSH_SECONDS = float(env("ATRIUM_AUDIT_FLUSH_SECONDS", "1.0"))
+ATRIUM_AUDIT_BATCH_SIZE = int(env("ATRIUM_AUDIT_BATCH_SIZE", "500"))
+ATRIUM_AUDIT_RETENTION_DAYS = int(env("ATRIUM_AUDIT_RETENTION_DAYS", "180"))
+# How long a confirmation token of a GATED / HIGH RISK / DESTRUCTIVE tool stays valid.
+ATRIUM_CONFIRMATION_TTL_SECONDS = int(env("ATRIUM_CONFIRMATION_TTL_SECONDS", "600"))
+# The credit bureau behind getContactCreditCheck (docs/catalogue.md); unset: the tool says so.
+ATRIUM_CREDIT_BUREAU_URL = env("ATRIUM_CREDIT_BUREAU_URL")
+ATRIUM_CREDIT_BUREAU_KEY = env("ATRIUM_CREDIT_BUREAU_KEY")
+ATRIUM_CREDIT_BUREAU_TIMEOUT = float(env("ATRIUM_CREDIT_BUREAU_TIMEOUT", "10"))
+CELERY_BEAT_SCHEDULE["purge-old-tool-calls"] = {
+    "task": "apps.catalogue.tasks.purge_old_tool_calls",
+    "schedule": crontab(minute=41, hour=3),
+}
+
 # --- API keys, budgets, webhooks' targets, the OpenAPI schema (apps.apikeys) ----------------------
 
 # SPEC 5.2's X-Api-Key and the webhook signing secret: fixed prefixes (GitHub-style, scannable).
@@ -222,29 +262,9 @@ SPECTACULAR_SETTINGS = {
     # "APPEND_PATHS": {"/api/agent": {...}}; see docs/api-keys.md, "The OpenAPI schema".
     "APPEND_PATHS": {},
 }
-CELERY_BEAT_SCHEDULE_APIKEYS = {
-    "release-stale-budget-reservations": {
-        "task": "apps.apikeys.tasks.release_stale_reservations",
-        "schedule": 60.0,
-    },
-}
-
-# --- background work ----------------------------------------------------------------------------
-
-CELERY_BROKER_URL = REDIS_URL
-CELERY_TASK_IGNORE_RESULT = True
-# A task is acknowledged once it has run, and handed back if its worker dies mid-way.
-CELERY_TASK_ACKS_LATE = True
-CELERY_TASK_REJECT_ON_WORKER_LOST = True
-CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE = {
-    "purge-expired-access-tokens": {
-        "task": "apps.accounts.tasks.purge_expired_access_tokens",
-        "schedule": crontab(minute=17, hour=3),
-    },
-    **CELERY_BEAT_SCHEDULE_APIKEYS,
+CELERY_BEAT_SCHEDULE["release-stale-budget-reservations"] = {
+    "task": "apps.apikeys.tasks.release_stale_reservations",
+    "schedule": 60.0,
 }
 
 # --- language, time, e-mail, logs ---------------------------------------------------------------
