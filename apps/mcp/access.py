@@ -149,6 +149,6 @@ def _challenge(url: str, error: AppError, *, token_presented: bool) -> Refusal:
 def refusal_for(url: str, error: AppError) -> Refusal:
     headers = dict(error.headers)
     if error.http_status == 401:
-        # Every 401 carries a challenge (RFC 9110); it also tells OAuth clients where to go.
-        headers.setdefault("WWW-Authenticate", f"Bearer {_resource_metadata(url)}")
+        # At this door every 401 is SPEC 4.1's challenge: it tells OAuth clients where to go.
+        headers["WWW-Authenticate"] = f"Bearer {_resource_metadata(url)}"
     return Refusal(error.http_status, headers, error.as_body())

@@ -203,6 +203,15 @@ def _post(request: Request, workspace: Workspace, principal: Principal, call: Ru
         return Reply(200, protocol.result(message.id, _method(request, message, principal, session, call)))
     except ProtocolError as error:
         return _failed(error, request_id)
+    except Exception:
+        reference = secrets.token_hex(4)
+        logger.exception("MCP %s failed (reference %s)", request_id, reference)
+        return jsonrpc_error(
+            200,
+            request_id,
+            protocol.INTERNAL_ERROR,
+            f"Internal error; it has been logged (reference {reference}).",
+        )
 
 
 def _notification(message: Message, session: McpSession) -> Reply:

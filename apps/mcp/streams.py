@@ -180,12 +180,20 @@ class Hub:
                 CONTROL_GROUP, {"type": "mcp.control", "kind": kind, "key": list(key), "message": message}
             )
 
-    async def listening(self) -> None:
-        """Makes sure this process is subscribed to the control group (once)."""
+    async def listening(self, timeout: float = 2.0) -> bool:
+        """Makes sure this process is subscribed to the control group (once). Without Redis,
+        calls still run; only answers and cancellations POSTed to other processes miss them."""
         if self._ready is None:
             self._ready = asyncio.Event()
             self._listener = asyncio.ensure_future(self._listen())
-        await self._ready.wait()
+        if self._ready.is_set():
+            return True
+        try:
+            await asyncio.wait_for(self._ready.wait(), timeout)
+        except TimeoutError:
+            logger.warning("not subscribed to the MCP control group yet (is Redis reachable?)")
+            return False
+        return True
 
     async def _listen(self) -> None:
         layer = get_channel_layer()
