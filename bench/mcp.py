@@ -181,6 +181,21 @@ def list_latency(url: str, headers: dict[str, str], session: str, count: int) ->
     return samples, tools, pages
 
 
+def tool_statements(owner, contact_id: int) -> list[str]:  # type: ignore[no-untyped-def]
+    """The SQL Atrium's getContact runs (as executed, parameters in), for the SDK's equivalent."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from apps.catalogue import dispatch
+    from apps.catalogue.testing import context_for
+
+    with CaptureQueriesContext(connection) as captured:
+        result = dispatch.call_tool(context_for(owner), "getContact", {"contactId": contact_id})
+    assert not result["isError"], result
+    skip = ("SET ", "BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK", "INSERT", "UPDATE")
+    return [query["sql"] for query in captured.captured_queries if not query["sql"].startswith(skip)]
+
+
 def run(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="bench mcp")
     parser.add_argument("--connections", type=int, default=16)
@@ -227,7 +242,10 @@ def run(argv: list[str]) -> None:
         )
         _token, raw_token = access_token_create(user=owner, name="bench")
         key = api_key_create(user=owner, label="bench")
+        statements = tool_statements(owner, contact.pk)
     connection.close()
+    statements_file = Path(tempfile.mkstemp(suffix=".json")[1])
+    statements_file.write_text(json.dumps(statements))
     atrium_headers = {"Authorization": f"Bearer {raw_token}", "X-Api-Key": key.raw_key}
     call_body = {
         "jsonrpc": "2.0",
@@ -250,6 +268,8 @@ def run(argv: list[str]) -> None:
             database_url,
             "--schema",
             workspace.schema_name,
+            "--statements",
+            str(statements_file),
         ],
         cwd=Path(__file__).resolve().parents[1],
         env=env,
@@ -297,6 +317,7 @@ def run(argv: list[str]) -> None:
         rate, p50 = outcome["rate"], outcome["p50"]
         print(f"tools/list under load, {args.connections} connections: {rate:.0f}/s p50 {p50}")
     finally:
+        statements_file.unlink()
         sdk.terminate()
         sdk.wait(10)
         atrium.stop()

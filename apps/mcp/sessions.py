@@ -54,7 +54,7 @@ def session_open(
 def session_find(*, digest: str, user: Any) -> McpSession | None:
     """The live session with this digest opened by `user`, or None (unknown, ended, idle too
     long, or someone else's: all answered alike)."""
-    row = McpSession.objects.filter(digest=digest).first()
+    row = _load(digest)
     now = timezone.now()
     if (
         row is None
@@ -67,6 +67,32 @@ def session_find(*, digest: str, user: Any) -> McpSession | None:
         McpSession.objects.filter(digest=digest).update(last_seen_at=now)
         row.last_seen_at = now
     return row
+
+
+_COLUMNS = (
+    "user_id",
+    "protocol_version",
+    "client_capabilities",
+    "state",
+    "ready_at",
+    "last_seen_at",
+    "ended_at",
+)
+
+
+def _load(digest: str) -> McpSession | None:
+    """One indexed read on every request: plain SQL, no queryset to build."""
+    table = connection.ops.quote_name(McpSession._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {', '.join(_COLUMNS)} FROM {table} WHERE digest = %s", [digest])  # noqa: S608
+        found = cursor.fetchone()
+    if found is None:
+        return None
+    values = dict(zip(_COLUMNS, found, strict=True))
+    for key in ("client_capabilities", "state"):
+        if isinstance(values[key], str):
+            values[key] = json.loads(values[key])
+    return McpSession(digest=digest, **values)
 
 
 def session_mark_ready(*, session: McpSession) -> None:
