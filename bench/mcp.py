@@ -189,11 +189,25 @@ def tool_statements(owner, contact_id: int) -> list[str]:  # type: ignore[no-unt
     from apps.catalogue import dispatch
     from apps.catalogue.testing import context_for
 
+    context = context_for(owner)
+    dispatch.call_tool(
+        context, "getContact", {"contactId": contact_id}
+    )  # warm: caches filled, as in a server
     with CaptureQueriesContext(connection) as captured:
-        result = dispatch.call_tool(context_for(owner), "getContact", {"contactId": contact_id})
+        result = dispatch.call_tool(context, "getContact", {"contactId": contact_id})
     assert not result["isError"], result
     skip = ("SET ", "BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK", "INSERT", "UPDATE")
     return [query["sql"] for query in captured.captured_queries if not query["sql"].startswith(skip)]
+
+
+def describe(owner) -> dict:  # type: ignore[no-untyped-def]
+    """Atrium's describeTool answer about getContact, for the SDK's equivalent."""
+    from apps.catalogue import dispatch
+    from apps.catalogue.testing import context_for
+
+    result = dispatch.call_tool(context_for(owner), "describeTool", {"name": "getContact"})
+    assert not result["isError"], result
+    return result["structuredContent"]
 
 
 def run(argv: list[str]) -> None:
@@ -243,9 +257,15 @@ def run(argv: list[str]) -> None:
         _token, raw_token = access_token_create(user=owner, name="bench")
         key = api_key_create(user=owner, label="bench")
         statements = tool_statements(owner, contact.pk)
+        description = describe(owner)
     connection.close()
     statements_file = Path(tempfile.mkstemp(suffix=".json")[1])
     statements_file.write_text(json.dumps(statements))
+    description_file = Path(tempfile.mkstemp(suffix=".json")[1])
+    description_file.write_text(json.dumps(description))
+    print(
+        f"getContact runs {len(statements)} statements:", *(f"  {sql[:90]}" for sql in statements), sep="\n"
+    )
     atrium_headers = {"Authorization": f"Bearer {raw_token}", "X-Api-Key": key.raw_key}
     call_body = {
         "jsonrpc": "2.0",
@@ -270,6 +290,8 @@ def run(argv: list[str]) -> None:
             workspace.schema_name,
             "--statements",
             str(statements_file),
+            "--description",
+            str(description_file),
         ],
         cwd=Path(__file__).resolve().parents[1],
         env=env,
@@ -280,33 +302,42 @@ def run(argv: list[str]) -> None:
             "sdk": (f"http://127.0.0.1:{sdk_port}/mcp", {}),
             "atrium": (f"{atrium.url()}/api/mcp", atrium_headers),
         }
+        describe_body = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": "describeTool", "arguments": {"name": "getContact"}},
+        }
         sessions = {}
         for name, (url, headers) in servers.items():
             sessions[name] = open_sessions(url, headers, args.connections)
             answer = call(url, headers, sessions[name][0], "tools/call", call_body["params"])
-            structured = answer["result"].get("structuredContent") or {}
-            assert "ada@bench.test" in json.dumps(structured), answer
-        # Warm both up (imports, caches, connections), then measure in alternating rounds.
-        for name, (url, headers) in servers.items():
-            wrk_run(wrk, url, sessions[name], headers, call_body, 2)
-        load_before = os.getloadavg()
-        results: dict[str, list[dict]] = {"sdk": [], "atrium": []}
-        for _round in range(args.rounds):
+            assert "ada@bench.test" in json.dumps(answer["result"].get("structuredContent")), answer
+            answer = call(url, headers, sessions[name][0], "tools/call", describe_body["params"])
+            assert answer["result"].get("structuredContent") == description, answer
+        for tool, body in (("getContact", call_body), ("describeTool", describe_body)):
+            # Warm both up (imports, caches, connections), then measure in alternating rounds.
             for name, (url, headers) in servers.items():
-                outcome = wrk_run(wrk, url, sessions[name], headers, call_body, args.seconds)
-                results[name].append(outcome)
-                print(
-                    f"tools/call getContact  {name:7} {outcome['rate']:8.0f} calls/s  p50 {outcome['p50']}",
-                    flush=True,
-                )
-        load_after = os.getloadavg()
-        sdk_rate = statistics.median(r["rate"] for r in results["sdk"])
-        atrium_rate = statistics.median(r["rate"] for r in results["atrium"])
-        print(
-            f"median: atrium {atrium_rate:.0f} calls/s, sdk {sdk_rate:.0f} calls/s, "
-            f"ratio {atrium_rate / sdk_rate:.2f} (goal >= 1.0)"
-        )
-        print(f"load average (1, 5, 15 min) before {load_before}, after {load_after}")
+                wrk_run(wrk, url, sessions[name], headers, body, 2)
+            load_before = os.getloadavg()
+            results: dict[str, list[dict]] = {"sdk": [], "atrium": []}
+            for _round in range(args.rounds):
+                for name, (url, headers) in servers.items():
+                    outcome = wrk_run(wrk, url, sessions[name], headers, body, args.seconds)
+                    results[name].append(outcome)
+                    rate, p50 = outcome["rate"], outcome["p50"]
+                    print(f"tools/call {tool:12} {name:7} {rate:8.0f} calls/s  p50 {p50}", flush=True)
+            load_after = os.getloadavg()
+            sdk_rate = statistics.median(r["rate"] for r in results["sdk"])
+            atrium_rate = statistics.median(r["rate"] for r in results["atrium"])
+            before = tuple(round(x, 1) for x in load_before)
+            after = tuple(round(x, 1) for x in load_after)
+            print(
+                f"{tool}: median atrium {atrium_rate:.0f} calls/s, sdk {sdk_rate:.0f} calls/s, "
+                f"ratio {atrium_rate / sdk_rate:.2f} (goal >= 1.0); load average (1, 5, 15 min) "
+                f"before {before}, after {after}",
+                flush=True,
+            )
 
         url, headers = servers["atrium"]
         samples, tools, pages = list_latency(url, headers, sessions["atrium"][0], args.list_requests)
@@ -318,6 +349,7 @@ def run(argv: list[str]) -> None:
         print(f"tools/list under load, {args.connections} connections: {rate:.0f}/s p50 {p50}")
     finally:
         statements_file.unlink()
+        description_file.unlink()
         sdk.terminate()
         sdk.wait(10)
         atrium.stop()

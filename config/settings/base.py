@@ -77,6 +77,10 @@ TENANT_DOMAIN_MODEL = "tenancy.Domain"
 # New workspaces are cloned from this migrated schema instead of running every migration.
 TENANT_BASE_SCHEMA = "workspace_template"
 TENANT_CREATION_FAKES_MIGRATIONS = True
+# `SET search_path` once per connection and schema, not before every query (django-tenants
+# forgets it on set_tenant, close, rollback and savepoint rollback, where PostgreSQL may undo it).
+# Measured on the MCP endpoint (bench/RESULTS.md): it halves the round trips of a tool call.
+TENANT_LIMIT_SET_CALLS = True
 PUBLIC_SCHEMA_URLCONF = "config.urls_public"
 ROOT_URLCONF = "config.urls_tenant"
 # Hosts of the public site (operators' admin); `migrate_workspaces` keeps them in the domain table.
