@@ -243,9 +243,9 @@ OAUTH_UNUSED_CLIENT_HOURS = int(env("ATRIUM_OAUTH_UNUSED_CLIENT_HOURS", "24"))
 OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
 OAUTH2_PROVIDER = {
     "SCOPES": {
-        "mcp": _("Use every tool your role allows"),
+        "mcp": _("Use every tool your role allows: read, create, change and delete data"),
         "mcp:read": _("Read your workspace's data (read-only tools)"),
-        "mcp:write": _("Create, change and delete your workspace's data"),
+        "mcp:write": _("Use every tool your role allows, including those that change data"),
         "offline_access": _("Stay connected while you are away, until you disconnect it"),
     },
     # No `scope` on the authorization request: everything the role allows, no refresh token.

@@ -223,6 +223,26 @@ def test_a_code_obtained_at_one_origin_cannot_be_exchanged_at_another(public_cli
     assert response.status_code == 400 and response.json()["error"] == "invalid_target"
 
 
+def test_a_person_who_was_deactivated_gets_no_new_tokens(public_client, acme_url, at_mcp):
+    from apps.accounts.models import User
+
+    first = public_client.obtain(email="admin@acme.example", scope="mcp offline_access")
+    redirect, verifier = public_client.authorize(email="admin@acme.example")
+    with schema_context("acme"):
+        User.objects.filter(email="admin@acme.example").update(is_active=False)
+    try:
+        exchange = public_client.exchange(redirect.params["code"], verifier)
+        refresh = public_client.refresh(first["refresh_token"])
+        message = refused_at_mcp(at_mcp, first["access_token"], acme_url)
+    finally:
+        with schema_context("acme"):
+            User.objects.filter(email="admin@acme.example").update(is_active=True)
+
+    assert exchange.status_code == 400 and exchange.json()["error"] == "invalid_grant"
+    assert refresh.status_code == 400 and refresh.json()["error"] == "invalid_grant"
+    assert message == "The access token does not stand for an active person of this workspace."
+
+
 @pytest.mark.parametrize("grant_type", ["password", "client_credentials", "implicit"])
 def test_no_other_grant_type_exists(confidential_client, grant_type):
     response = confidential_client.token(
