@@ -298,6 +298,8 @@ CORS_ALLOW_HEADERS = (*cors_default_headers, "mcp-protocol-version")
 CELERY_BEAT_SCHEDULE["sweep-oauth"] = {
     "task": "apps.oauth.tasks.sweep_oauth",
     "schedule": crontab(minute=23),
+}
+
 # --- API keys, budgets, webhooks' targets, the OpenAPI schema (apps.apikeys) ----------------------
 
 # SPEC 5.2's X-Api-Key and the webhook signing secret: fixed prefixes (GitHub-style, scannable).
