@@ -46,6 +46,8 @@ SHARED_APPS = [
     "django.contrib.admin",
     "django.contrib.staticfiles",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "channels",
     "corsheaders",
     "apps.core",
@@ -65,6 +67,7 @@ TENANT_APPS = [
     "apps.contacts",
     "oauth2_provider",
     "apps.oauth",
+    "apps.apikeys",
 ]
 INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_APPS]
 
@@ -188,6 +191,7 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "apps.core.api.exceptions.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
 
 # --- background work ----------------------------------------------------------------------------
@@ -294,6 +298,46 @@ CORS_ALLOW_HEADERS = (*cors_default_headers, "mcp-protocol-version")
 CELERY_BEAT_SCHEDULE["sweep-oauth"] = {
     "task": "apps.oauth.tasks.sweep_oauth",
     "schedule": crontab(minute=23),
+}
+
+# --- API keys, budgets, webhooks' targets, the OpenAPI schema (apps.apikeys) ----------------------
+
+# SPEC 5.2's X-Api-Key and the webhook signing secret: fixed prefixes (GitHub-style, scannable).
+API_KEY_PREFIX = "atr"
+SIGNING_SECRET_PREFIX = "atw"  # noqa: S105  (a prefix, not a secret)
+# When a signing secret is rolled, the old one keeps signing (X-Signature-Previous) this long.
+SIGNING_SECRET_ROLL_OVERLAP_HOURS = int(env("ATRIUM_SIGNING_SECRET_ROLL_OVERLAP_HOURS", "24"))
+# A budget reservation not settled within this time belongs to a worker that died: the sweeper
+# releases it. Longer than any model call.
+BUDGET_RESERVATION_TTL_SECONDS = int(env("ATRIUM_BUDGET_RESERVATION_TTL_SECONDS", "900"))
+# Webhook targets (an API key's response_url) must be https to a public address. Development may
+# allow http to loopback (local.py and test.py turn it on; production leaves it off).
+WEBHOOKS_ALLOW_LOOPBACK = env_bool("ATRIUM_WEBHOOKS_ALLOW_LOOPBACK", False)
+# Fernet keys (urlsafe base64, 32 bytes) for secrets kept encrypted at rest; the first encrypts,
+# all decrypt, so a new key is put first and the old one kept until everything is re-encrypted.
+ATRIUM_ENCRYPTION_KEYS = env_list("ATRIUM_ENCRYPTION_KEYS", [])
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Atrium API",
+    "DESCRIPTION": (
+        "The JSON APIs of a workspace: API keys, credential quick-setup, the message gateway and "
+        'the data-rights endpoint. Errors have the body {"error": {"code", "message"}}.'
+    ),
+    "VERSION": ATRIUM_VERSION,
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": r"/api/",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {"BudgetPeriodEnum": "apps.apikeys.models.BudgetPeriod.values"},
+    # Endpoints that are not DRF views (lean ASGI doors) describe themselves here:
+    # "APPEND_PATHS": {"/api/agent": {...}}; see docs/api-keys.md, "The OpenAPI schema".
+    "APPEND_PATHS": {},
+}
+CELERY_BEAT_SCHEDULE["release-stale-budget-reservations"] = {
+    "task": "apps.apikeys.tasks.release_stale_reservations",
+    "schedule": 60.0,
 }
 
 # --- language, time, e-mail, logs ---------------------------------------------------------------
