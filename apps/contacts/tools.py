@@ -250,9 +250,21 @@ def get_contact_health(ctx: ToolContext, *, contact_id: ContactId) -> HealthOut:
 
 
 EventKind = Literal[
-    "created", "updated", "deleted", "restored", "merged", "merged_into", "shared", "owner_changed",
-    "health_updated", "linked", "unlinked", "key_contacts_updated", "conflict_resolved", "credit_checked",
-]  # fmt: skip
+    "created",
+    "updated",
+    "deleted",
+    "restored",
+    "merged",
+    "merged_into",
+    "shared",
+    "owner_changed",
+    "health_updated",
+    "linked",
+    "unlinked",
+    "key_contacts_updated",
+    "conflict_resolved",
+    "credit_checked",
+]
 
 
 @tool("getContactHistory", permission=ContactsPerm.VIEW, title="Get a contact's history", read_only=True)
