@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class DataRightsConfig(AppConfig):
+    name = "apps.datarights"
+    label = "datarights"
+    verbose_name = _("Data rights")
