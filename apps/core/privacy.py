@@ -387,7 +387,7 @@ def check_coverage() -> list[checks.CheckMessage]:
                     f"{label} is neither registered for export and erasure of personal data nor "
                     "declared as holding none",
                     hint=(
-                        f"In {model._meta.app_config.name}/privacy.py add "  # type: ignore[union-attr]
+                        f"In {model._meta.app_config.name.replace('.', '/')}/privacy.py add "  # type: ignore[union-attr]
                         f"privacy.register({model.__name__}, user=... or email=...) or "
                         f'privacy.not_personal({model.__name__}, reason="..."); see docs/privacy.md.'
                     ),

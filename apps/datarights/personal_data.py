@@ -202,10 +202,9 @@ def personal_data_erase(
             raise ErasureRefused(" ".join(reasons))
         try:
             with transaction.atomic():
-                for handler in handlers:
-                    handler.soft_delete(subject)
+                disabled = {handler.label: handler.soft_delete(subject) for handler in handlers}
             with transaction.atomic():
-                counts = {handler.label: handler.erase(subject) for handler in handlers}
+                erased = {handler.label: handler.erase(subject) for handler in handlers}
         except Exception as error:
             _record(outcome=PersonalDataOperation.Outcome.FAILED, problem=type(error).__name__, **record)
             # The class name only: an error's text (a database key, say) can quote personal data.
@@ -215,7 +214,10 @@ def personal_data_erase(
                 type(error).__name__,
             )
             raise
-    counts = {label: count for label, count in counts.items() if count}
+    # Rows a soft delete already removed (signed-out sessions) count where the erasure finds none.
+    counts = {
+        label: max(erased[label], disabled[label]) for label in erased if erased[label] or disabled[label]
+    }
     operation = _record(outcome=PersonalDataOperation.Outcome.DONE, counts=counts, **record)
     logger.info(
         "personal data erased in workspace %s: %s records (operation %s)",

@@ -1,7 +1,6 @@
 """Exports everything a workspace holds about a person (SPEC 10.3; docs/privacy.md)."""
 
 import os
-import sys
 import tempfile
 from typing import Any
 
@@ -45,8 +44,7 @@ class Command(BaseCommand):
             if output == "-":
                 if summary.format != "json":
                     raise CommandError("The export holds files: give --output PATH.zip to write the zip.")
-                sys.stdout.buffer.write(out.read())
-                sys.stdout.buffer.flush()
+                self.stdout.write(out.read().decode(), ending="\n")
                 return
             # Personal data on disk: readable by its owner only, from the first byte.
             descriptor = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
