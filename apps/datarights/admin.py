@@ -82,7 +82,9 @@ class DataRequestAdmin(admin.ModelAdmin):
         "duplicates",
     ]
     list_filter = ["status", "type", "notification", "workspace"]
-    search_fields = ["reference", "email", "name", "account"]
+    # By reference only: a search is a GET, and a query string with an address would end up in
+    # the web server's access log. A person's requests are found through the personal-data page.
+    search_fields = ["reference"]
     date_hierarchy = "created_at"
     actions = ["handle_personal_data"]
     inlines = [OperationInline]

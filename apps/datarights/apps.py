@@ -6,3 +6,6 @@ class DataRightsConfig(AppConfig):
     name = "apps.datarights"
     label = "datarights"
     verbose_name = _("Data rights")
+
+    def ready(self) -> None:
+        from . import checks  # noqa: F401  (registers the deployment checks)

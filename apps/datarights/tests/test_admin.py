@@ -67,11 +67,10 @@ def test_the_list_shows_each_request_with_its_status_and_receiving_host(operator
     assert received.reference not in filtered
 
 
-def test_the_data_team_searches_by_the_requesters_address(operator_client, received):
-    assert received.reference in operator_client.get(CHANGELIST, {"q": EMAIL}).content.decode()
-    assert (
-        received.reference not in operator_client.get(CHANGELIST, {"q": "someone@else.org"}).content.decode()
-    )
+def test_the_data_team_finds_a_request_by_its_reference_not_by_an_address(operator_client, received):
+    assert received.reference in operator_client.get(CHANGELIST, {"q": received.reference}).content.decode()
+    # An address in a query string would land in access logs: the search does not take one.
+    assert received.reference not in operator_client.get(CHANGELIST, {"q": EMAIL}).content.decode()
 
 
 def test_the_data_team_sets_status_and_notes_but_not_what_was_sent(operator_client, received):
