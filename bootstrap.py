@@ -656,7 +656,8 @@ def cmd_up() -> int:
     ensure_venv()
     LOGS.mkdir(parents=True, exist_ok=True)
     log_path = LOGS / "atrium.log"
-    say(f"starting in the background (log: {log_path.relative_to(ROOT)})")
+    shown = log_path.relative_to(ROOT) if log_path.is_relative_to(ROOT) else log_path
+    say(f"starting in the background (log: {shown})")
     with open(log_path, "a") as log:
         child = subprocess.Popen(
             [sys.executable, str(Path(__file__).resolve()), "run", "--detached"],

@@ -1,0 +1,79 @@
+"""`make up` / `make down` for real: bootstrap.py starts the web server, a Celery worker and beat
+in the background, answers on both demo hosts, and stops everything it started.
+
+It runs on a database of its own and on the PostgreSQL and Redis the suite already uses (the
+embedded servers are what `make test` itself proves by running at all).
+"""
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+import psycopg
+import pytest
+from django.conf import settings
+
+from apps.core.testing import ROOT, database_url, free_port
+
+pytestmark = pytest.mark.live
+
+
+@pytest.fixture
+def scratch_database(committed):
+    parts = urlsplit(database_url())
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    name = "atrium_up_check"
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}"')
+    yield urlunsplit(parts._replace(path=f"/{name}"))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def port_open(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+def test_up_serves_both_workspaces_and_down_stops_everything(scratch_database, tmp_path: Path):
+    port = free_port()
+    redis = urlsplit(settings.REDIS_URL)
+    env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
+    env.update(
+        {
+            "ATRIUM_DATA_DIR": str(tmp_path),
+            "ATRIUM_PORT": str(port),
+            "DATABASE_URL": scratch_database,
+            "REDIS_URL": urlunsplit(redis._replace(path="/9")),  # its own Redis database
+        }
+    )
+    bootstrap = [sys.executable, str(ROOT / "bootstrap.py")]
+
+    up = subprocess.run([*bootstrap, "up"], env=env, capture_output=True, text=True, timeout=300)
+    try:
+        assert up.returncode == 0, up.stdout + up.stderr
+        assert f"http://127.0.0.2:{port}/" in up.stdout and "owner@acme.example" in up.stdout
+        acme = httpx.get(f"http://127.0.0.1:{port}/", timeout=10)
+        globex = httpx.get(f"http://127.0.0.2:{port}/", timeout=10)
+        assert "<h1>Acme Workspace</h1>" in acme.text
+        assert "<h1>Globex Hub</h1>" in globex.text
+        pid = int((tmp_path / "run" / "atrium.pid").read_text())
+        log = (tmp_path / "logs" / "atrium.log").read_text()
+        assert "celery@" in log and "beat" in log  # worker and beat are up too
+        again = subprocess.run([*bootstrap, "up"], env=env, capture_output=True, text=True, timeout=60)
+        assert again.returncode == 0 and "already running" in again.stderr
+    finally:
+        down = subprocess.run([*bootstrap, "down"], env=env, capture_output=True, text=True, timeout=120)
+
+    assert down.returncode == 0, down.stdout + down.stderr
+    assert not port_open(port)
+    assert not (tmp_path / "run" / "atrium.pid").exists()
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    leftovers = subprocess.run(["pgrep", "-f", str(tmp_path)], capture_output=True, text=True).stdout
+    assert leftovers == "", f"processes left running: {leftovers}"
