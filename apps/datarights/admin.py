@@ -32,7 +32,10 @@ class PersonalDataForm(forms.Form):
         queryset=Workspace.objects.exclude(schema_name="public").order_by("name"),
         label=gettext_lazy("Workspace"),
     )
-    email = forms.EmailField(label=gettext_lazy("The person's e-mail address"))
+    email = forms.EmailField(
+        label=gettext_lazy("The person's e-mail address"),
+        widget=forms.EmailInput(attrs={"class": "vTextField"}),
+    )
     action = forms.ChoiceField(
         label=gettext_lazy("What to do"),
         choices=[
@@ -43,7 +46,9 @@ class PersonalDataForm(forms.Form):
         initial=EXPORT,
     )
     confirm_email = forms.CharField(
-        label=gettext_lazy("To erase, type the e-mail address again"), required=False
+        label=gettext_lazy("To erase, type the e-mail address again"),
+        required=False,
+        widget=forms.TextInput(attrs={"class": "vTextField", "autocomplete": "off"}),
     )
     data_request = forms.ModelChoiceField(
         queryset=DataRequest.objects.all(), required=False, widget=forms.HiddenInput

@@ -23,7 +23,7 @@ def check_data_request_settings(app_configs: Any = None, **kwargs: Any) -> list[
         problems.append(
             checks.Warning(
                 f"DATA_REQUEST_SHARED_SECRET is shorter than {MIN_SECRET_LENGTH} characters.",
-                hint="Use a random value, for example: python -c 'import secrets; print(secrets.token_urlsafe(32))'",
+                hint="Use a random value: python -c 'import secrets; print(secrets.token_urlsafe(32))'",
                 id="datarights.W002",
             )
         )

@@ -149,7 +149,7 @@ def notification_message(request: DataRequest) -> EmailMessage:
         _("A data-rights request has been received."),
         "",
         f"{_('Reference')}: {request.reference}",
-        f"{_('Type')}: {request.type} ({request.get_type_display()})",
+        f"{_('Type')}: {request.type}",
         f"{_('Received (as sent)')}: {request.received_at.isoformat()}",
         f"{_('Stored')}: {request.created_at.isoformat()}",
         f"{_('Receiving host')}: {request.host}",

@@ -212,7 +212,9 @@ DATA_REQUEST_SHARED_SECRET = env("DATA_REQUEST_SHARED_SECRET")
 # Where the data team is notified. Never shown to a caller, never logged.
 DATA_TEAM_EMAIL = env("DATA_TEAM_EMAIL")
 # The public site's admin, for the link in the data team's e-mail.
-DATA_REQUEST_ADMIN_URL = env("DATA_REQUEST_ADMIN_URL", "http://admin.localhost:8000/admin/")
+DATA_REQUEST_ADMIN_URL = env(
+    "DATA_REQUEST_ADMIN_URL", f"http://{ATRIUM_PUBLIC_DOMAINS[0]}:{env('ATRIUM_PORT', '8000')}/admin/"
+)
 # Requests per client address per window (every attempt counts, a wrong secret too).
 DATA_REQUEST_RATE_LIMIT = int(env("DATA_REQUEST_RATE_LIMIT", "20"))
 DATA_REQUEST_RATE_WINDOW_SECONDS = int(env("DATA_REQUEST_RATE_WINDOW_SECONDS", "60"))
