@@ -10,6 +10,7 @@ import pytest
 from django.contrib.sessions.models import Session
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
+from django.db import connection, models
 from django.test import Client
 from django_tenants.utils import schema_context
 
@@ -259,3 +260,54 @@ def test_an_export_with_files_is_a_zip_of_the_document_and_the_files(acme, erin)
     finally:
         with schema_context("acme"):
             default_storage.delete(stored)
+
+
+class Upload(models.Model):
+    """Stands for a files area's model (an app label outside the project: no registration needed)."""
+
+    owner = models.ForeignKey(User, on_delete=models.CASCADE)
+    document = models.FileField(upload_to="uploads/")
+
+    class Meta:
+        app_label = "test_files_area"
+
+    def __str__(self) -> str:
+        return self.document.name
+
+
+@pytest.fixture
+def upload_table(acme):
+    # DDL is transactional in PostgreSQL: the table goes with the test's rollback.
+    with connection.schema_editor() as editor:
+        editor.create_model(Upload)
+    return Upload
+
+
+def test_a_registered_models_files_are_exported_in_the_zip_and_deleted_on_erasure(
+    acme, erin, upload_table, django_capture_on_commit_callbacks
+):
+    upload = Upload(owner=erin["user"])
+    upload.document.save("erin-passport.txt", ContentFile(b"scan\n"))
+    stored = upload.document.name
+    try:
+        with privacy.temporarily(privacy.ModelHandler(Upload, user="owner")):
+            summary, content = export_of(acme)
+            with zipfile.ZipFile(io.BytesIO(content)) as archive:
+                document = json.loads(archive.read("personal-data.json"))
+                payload = archive.read(
+                    f"files/test_files_area.upload/{upload.pk}/document/{stored.rsplit('/', 1)[-1]}"
+                )
+            assert (summary.format, summary.files, payload) == ("zip", 1, b"scan\n")
+            assert document["records"]["test_files_area.upload"] == [
+                {"id": upload.pk, "owner_id": erin["user"].pk, "document": stored}
+            ]
+
+            with django_capture_on_commit_callbacks(execute=True):
+                counts = personal_data_erase(workspace=acme, email=EMAIL, performed_by="test")
+                # The commit may come later, under another schema: the files are still Acme's.
+                connection.set_schema_to_public()
+            connection.set_tenant(acme)
+            assert counts["test_files_area.upload"] == 1
+            assert not default_storage.exists(stored)
+    finally:
+        default_storage.delete(stored)

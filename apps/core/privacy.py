@@ -43,9 +43,10 @@ from django.apps import apps as django_apps
 from django.conf import settings
 from django.core import checks
 from django.core.exceptions import FieldDoesNotExist
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django_tenants.utils import schema_context
 
 
 @dataclass(frozen=True)
@@ -236,15 +237,17 @@ class ModelHandler(Handler):
             return rows.update(
                 **{name: value() if callable(value) else value for name, value in rule.items()}
             )
+        file_fields = self._file_fields()
         stored = [
             (file.storage, file.name)
-            for obj in rows
-            for model_field in self._file_fields()
+            for obj in (rows if file_fields else [])
+            for model_field in file_fields
             if (file := getattr(obj, model_field.attname))
         ]
         _total, per_model = rows.delete()
         if stored:
-            transaction.on_commit(lambda: _delete_files(stored))
+            schema_name = connection.schema_name
+            transaction.on_commit(lambda: _delete_files(schema_name, stored))
         return per_model.get(self.model._meta.label, 0)
 
     # --- start-up check --------------------------------------------------------------------
@@ -287,9 +290,11 @@ def _opener(storage: Any, name: str) -> Callable[[], IO[bytes]]:
     return lambda: storage.open(name, "rb")
 
 
-def _delete_files(stored: Iterable[tuple[Any, str]]) -> None:
-    for storage, name in stored:
-        storage.delete(name)
+def _delete_files(schema_name: str, stored: Iterable[tuple[Any, str]]) -> None:
+    # A workspace's storage prefix follows the active schema, which may differ by commit time.
+    with schema_context(schema_name):
+        for storage, name in stored:
+            storage.delete(name)
 
 
 # --- the registry -----------------------------------------------------------------------------

@@ -203,7 +203,8 @@ class DataRequestAdmin(admin.ModelAdmin):
     @staticmethod
     def _initial(request: HttpRequest) -> dict[str, Any]:
         initial: dict[str, Any] = {}
-        data_request = DataRequest.objects.filter(pk=request.GET.get("request") or 0).first()
+        request_id = request.GET.get("request", "")
+        data_request = DataRequest.objects.filter(pk=request_id).first() if request_id.isdigit() else None
         if data_request is not None:
             initial.update(
                 data_request=data_request.pk, email=data_request.email, workspace=data_request.workspace_id

@@ -189,6 +189,13 @@ def test_a_refused_erasure_is_shown_on_the_page(operator_client, acme_workspace)
     assert "last owner" in response.content.decode()
 
 
+def test_a_malformed_request_id_only_leaves_the_form_empty(operator_client):
+    response = operator_client.get(PAGE, {"request": "DR-0000-0000"})
+
+    assert response.status_code == 200
+    assert 'name="email"' in response.content.decode()
+
+
 def test_operators_without_the_permissions_cannot_reach_the_page(public_client, acme_workspace):
     staff = User.objects.create_user(email="helper@atrium.example", is_staff=True)
     staff.user_permissions.add(Permission.objects.get(codename="view_datarequest"))
