@@ -9,6 +9,7 @@ urlpatterns = [
     path("", include("apps.accounts.urls")),
     path("api/", include("apps.accounts.api.urls")),
     path("api/", include("apps.datarights.api.urls")),
+    path("", include("apps.catalogue.urls")),
     # Anything else under /api/ answers in the JSON error format, never an HTML page.
     re_path(r"^api/", core_views.api_not_found),
 ]

@@ -311,3 +311,64 @@ def test_a_registered_models_files_are_exported_in_the_zip_and_deleted_on_erasur
             assert not default_storage.exists(stored)
     finally:
         default_storage.delete(stored)
+
+
+def test_erasure_reaches_the_persons_contact_records_and_cuts_them_from_the_tool_call_log(acme, erin):
+    from django.utils import timezone
+
+    from apps.catalogue.models import ToolCall
+    from apps.contacts.models import Contact, ContactEvent, OwnershipChange
+    from apps.contacts.services import contact_create
+
+    owner = User.objects.get(email="owner@acme.example")
+    # Erin is also a contact of the workspace (made through the contacts service, with its
+    # history), and she owns a contact about someone else, which stays the workspace's.
+    as_contact, _conflicts = contact_create(
+        actor=owner, fields={"first_name": "Erin", "last_name": "Vale", "email": EMAIL.upper()}
+    )
+    theirs, _conflicts = contact_create(
+        actor=erin["user"], fields={"first_name": "Quentin", "email": "quentin@example.org"}
+    )
+    call = ToolCall.objects.create(
+        at=timezone.now(),
+        user=erin["user"],
+        scheme="oauth",
+        credential="oauth:7",
+        client="Erin's laptop",
+        tool="getContact",
+        outcome="ok",
+        duration_ms=3.5,
+    )
+
+    _summary, content = export_of(acme)
+    records = json.loads(content)["records"]
+    assert [row["id"] for row in records["contacts.contact"]] == [as_contact.pk]
+    assert records["contacts.contactevent"][0]["kind"] == "created"
+    assert records["catalogue.toolcall"][0]["tool"] == "getContact"
+
+    counts = personal_data_erase(workspace=acme, email=EMAIL, performed_by="test")
+
+    assert counts["contacts.contact"] == 1 and counts["contacts.contactevent"] == 1
+    assert counts["catalogue.toolcall"] == 1
+    assert not Contact.objects.filter(pk=as_contact.pk).exists()
+    assert not ContactEvent.objects.filter(contact_id=as_contact.pk).exists()
+    assert not OwnershipChange.objects.filter(contact_id=as_contact.pk).exists()
+    # Her contact about someone else stays, without her as its owner.
+    theirs.refresh_from_db()
+    assert theirs.owner_id is None and theirs.deleted_at is None
+    # The log keeps that a call happened, not by whom.
+    call.refresh_from_db()
+    assert (call.user_id, call.credential, call.client, call.tool) == (None, "", "", "getContact")
+
+
+def test_a_contact_is_soft_deleted_in_the_first_phase(acme, erin):
+    from apps.contacts.models import Contact
+    from apps.contacts.services import contact_create
+
+    as_contact, _conflicts = contact_create(
+        actor=User.objects.get(email="owner@acme.example"), fields={"first_name": "Erin", "email": EMAIL}
+    )
+    with privacy.temporarily(BrokenApp()), pytest.raises(RuntimeError):
+        personal_data_erase(workspace=acme, email=EMAIL, performed_by="test")
+
+    assert Contact.objects.get(pk=as_contact.pk).deleted_at is not None

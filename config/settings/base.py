@@ -60,6 +60,8 @@ TENANT_APPS = [
     "django.contrib.sessions",
     "django.contrib.admin",
     "apps.accounts",
+    "apps.catalogue",
+    "apps.contacts",
 ]
 INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_APPS]
 
@@ -223,6 +225,27 @@ DATA_REQUEST_DUPLICATE_WINDOW_SECONDS = int(env("DATA_REQUEST_DUPLICATE_WINDOW_S
 DATA_REQUEST_DETAILS_MAX_LENGTH = 5000
 DATA_REQUEST_MAX_BODY_BYTES = 64 * 1024
 DATA_REQUEST_SMTP_TIMEOUT = 30
+
+# --- tool catalogue (apps.catalogue) and contacts (apps.contacts) ---------------------------------
+
+# Extra tool modules imported at start-up. Only the test settings list any (fixture tools, such as
+# those the MCP conformance suite calls); production never loads tools from outside the apps.
+ATRIUM_EXTRA_TOOL_MODULES: list[str] = []
+# The tool-call log is written in batches, off the request path: every this many seconds, or
+# sooner once ATRIUM_AUDIT_BATCH_SIZE calls wait. 0 writes each call at once (tests).
+ATRIUM_AUDIT_FLUSH_SECONDS = float(env("ATRIUM_AUDIT_FLUSH_SECONDS", "1.0"))
+ATRIUM_AUDIT_BATCH_SIZE = int(env("ATRIUM_AUDIT_BATCH_SIZE", "500"))
+ATRIUM_AUDIT_RETENTION_DAYS = int(env("ATRIUM_AUDIT_RETENTION_DAYS", "180"))
+# How long a confirmation token of a GATED / HIGH RISK / DESTRUCTIVE tool stays valid.
+ATRIUM_CONFIRMATION_TTL_SECONDS = int(env("ATRIUM_CONFIRMATION_TTL_SECONDS", "600"))
+# The credit bureau behind getContactCreditCheck (docs/catalogue.md); unset: the tool says so.
+ATRIUM_CREDIT_BUREAU_URL = env("ATRIUM_CREDIT_BUREAU_URL")
+ATRIUM_CREDIT_BUREAU_KEY = env("ATRIUM_CREDIT_BUREAU_KEY")
+ATRIUM_CREDIT_BUREAU_TIMEOUT = float(env("ATRIUM_CREDIT_BUREAU_TIMEOUT", "10"))
+CELERY_BEAT_SCHEDULE["purge-old-tool-calls"] = {
+    "task": "apps.catalogue.tasks.purge_old_tool_calls",
+    "schedule": crontab(minute=41, hour=3),
+}
 
 # --- language, time, e-mail, logs ---------------------------------------------------------------
 

@@ -16,3 +16,5 @@ STORAGES = {
 CACHES["default"]["KEY_PREFIX"] = "atrium-test"
 CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = "atrium-test"
 LOGGING["root"]["level"] = env("ATRIUM_LOG_LEVEL", "WARNING")  # noqa: F405
+# Tool calls are logged at once, inside the test's transaction (set the variable to try batching).
+ATRIUM_AUDIT_FLUSH_SECONDS = float(env("ATRIUM_AUDIT_FLUSH_SECONDS", "0"))
