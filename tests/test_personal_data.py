@@ -372,3 +372,99 @@ def test_a_contact_is_soft_deleted_in_the_first_phase(acme, erin):
         personal_data_erase(workspace=acme, email=EMAIL, performed_by="test")
 
     assert Contact.objects.get(pk=as_contact.pk).deleted_at is not None
+
+
+@pytest.fixture
+def erin_credentials(acme, erin):
+    """Erin's API key, and an OAuth client's access and refresh tokens with its connection."""
+    import secrets
+    from datetime import timedelta
+
+    from django.utils import timezone
+    from oauth2_provider.models import (
+        get_access_token_model,
+        get_application_model,
+        get_refresh_token_model,
+        set_token_value,
+    )
+
+    from apps.apikeys.services import api_key_create
+    from apps.oauth.models import Connection
+
+    key = api_key_create(user=erin["user"], label="erin's script")
+    client = get_application_model().objects.create(
+        name="Editor",
+        client_type="public",
+        authorization_grant_type="authorization-code",
+        redirect_uris="http://127.0.0.1:9/cb",
+        registration_source="dcr",
+    )
+    access = get_access_token_model()(
+        user=erin["user"],
+        application=client,
+        scope="mcp",
+        resource=["http://127.0.0.1:8000/api/mcp"],
+        expires=timezone.now() + timedelta(hours=1),
+    )
+    raw_access = secrets.token_urlsafe(24)
+    set_token_value(access, raw_access)
+    access.save()
+    refresh = get_refresh_token_model()(user=erin["user"], application=client, access_token=access)
+    set_token_value(refresh, secrets.token_urlsafe(24))
+    refresh.save()
+    Connection.objects.create(user=erin["user"], application=client, scope="mcp")
+    return {"key": key, "client": client, "access": access, "raw_access": raw_access, "refresh": refresh}
+
+
+def oauth_principal(raw_token):
+    from apps.core import credentials
+    from apps.core.credentials import CredentialRequest
+
+    request = CredentialRequest(
+        headers={"authorization": f"Bearer {raw_token}"}, base_url="http://127.0.0.1:8000", door="mcp"
+    )
+    return credentials.authenticate(request)
+
+
+def test_the_first_phase_disables_every_key_and_token_of_the_person(acme, erin, erin_credentials):
+    from apps.apikeys.models import ApiKey
+    from apps.core.errors import AppError
+    from apps.oauth.models import Connection
+
+    assert oauth_principal(erin_credentials["raw_access"]).user == erin["user"]
+
+    with privacy.temporarily(BrokenApp()), pytest.raises(RuntimeError):
+        personal_data_erase(workspace=acme, email=EMAIL, performed_by="test")
+
+    assert ApiKey.objects.get(pk=erin_credentials["key"].key.pk).revoked_at is not None
+    erin_credentials["refresh"].refresh_from_db()
+    assert erin_credentials["refresh"].revoked is not None
+    assert Connection.objects.get(user=erin["user"]).revoked_at is not None
+    with pytest.raises(AppError):
+        oauth_principal(erin_credentials["raw_access"])
+
+
+def test_erasure_removes_every_key_and_token_and_exports_none_of_their_secrets(acme, erin, erin_credentials):
+    from oauth2_provider.models import get_access_token_model, get_refresh_token_model
+
+    from apps.apikeys.models import ApiKey
+    from apps.oauth.models import Connection
+
+    _summary, content = export_of(acme)
+    records = json.loads(content)["records"]
+    assert records["apikeys.apikey"][0]["label"] == "erin's script"
+    assert "digest" not in records["apikeys.apikey"][0]
+    assert "signing_secret_encrypted" not in records["apikeys.apikey"][0]
+    assert "token" not in records["oauth2_provider.accesstoken"][0]
+    assert records["oauth.connection"][0]["scope"] == "mcp"
+    text = content.decode()
+    assert erin_credentials["key"].raw_key not in text and erin_credentials["key"].signing_secret not in text
+    assert erin_credentials["raw_access"] not in text
+
+    counts = personal_data_erase(workspace=acme, email=EMAIL, performed_by="test")
+
+    assert counts["apikeys.apikey"] == 1 and counts["oauth2_provider.accesstoken"] == 1
+    assert not ApiKey.objects.filter(user_id=erin["user"].pk).exists()
+    assert not get_access_token_model().objects.filter(pk=erin_credentials["access"].pk).exists()
+    assert not get_refresh_token_model().objects.filter(pk=erin_credentials["refresh"].pk).exists()
+    assert not Connection.objects.filter(application=erin_credentials["client"]).exists()

@@ -1,7 +1,7 @@
 """Development: what `make run` and `make up` use."""
 
 from .base import *  # noqa: F403
-from .base import DATA_DIR, env, env_bool
+from .base import DATA_DIR, env, env_bool, env_list
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
 SECRET_KEY = env("DJANGO_SECRET_KEY", "insecure-development-key-do-not-use-in-production")
@@ -10,3 +10,7 @@ SECRET_KEY = env("DJANGO_SECRET_KEY", "insecure-development-key-do-not-use-in-pr
 EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.filebased.EmailBackend")
 EMAIL_FILE_PATH = env("EMAIL_FILE_PATH", str(DATA_DIR / "mail"))
 DATA_TEAM_EMAIL = env("DATA_TEAM_EMAIL", "data-team@atrium.invalid")
+
+# API keys (development): webhooks may go to http on loopback; a fixed encryption key that is not secret.
+WEBHOOKS_ALLOW_LOOPBACK = env_bool("ATRIUM_WEBHOOKS_ALLOW_LOOPBACK", True)
+ATRIUM_ENCRYPTION_KEYS = env_list("ATRIUM_ENCRYPTION_KEYS", ["ZGV2ZWxvcG1lbnQta2V5LW5vdC1hLXNlY3JldC0wMDA="])
