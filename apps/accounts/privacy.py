@@ -56,10 +56,7 @@ def sessions_of(subject: privacy.Subject) -> QuerySet:
     return Session.objects.filter(session_key__in=keys)
 
 
-privacy.register(PersonalAccessToken, user="user", exclude=["digest"], soft_delete=revoke)
-privacy.register(User, email="email", export=user_export, soft_delete={"is_active": False}, veto=last_owner)
-privacy.not_personal(Role, reason="a named set of permissions; people point at roles, not the reverse")
-# Django's own tables in the workspace schema that point at a person.
+# Django's own tables in the workspace schema that point at a person, then ours (sorted).
 privacy.register(LogEntry, user="user")
 privacy.register(
     Session,
@@ -68,3 +65,6 @@ privacy.register(
     # Signing the person out is part of disabling them, before anything is erased.
     soft_delete=lambda sessions: sessions.delete()[0],
 )
+privacy.register(PersonalAccessToken, user="user", exclude=["digest"], soft_delete=revoke)
+privacy.not_personal(Role, reason="a named set of permissions; people point at roles, not the reverse")
+privacy.register(User, email="email", export=user_export, soft_delete={"is_active": False}, veto=last_owner)
