@@ -237,7 +237,7 @@ def from_address(address: str, base_url: str) -> httpx.Client:
     return httpx.Client(transport=httpx.HTTPTransport(local_address=address), base_url=base_url, timeout=10)
 
 
-def test_registrations_are_rate_limited_per_client_address(django_db_blocker):
+def test_registrations_are_rate_limited_per_client_address(django_db_setup, django_db_blocker):
     """A server of its own with a limit of 3 an hour; each test run registers from an address of
     its own (all of 127.0.0.0/8 is loopback), since the count lives in Redis across runs."""
     with django_db_blocker.unblock():
