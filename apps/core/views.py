@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
 
 from apps.core import errors
 
@@ -54,6 +55,8 @@ def wants_json(request: HttpRequest) -> bool:
     return request.path.startswith("/api/") or request.path.startswith("/.well-known/")
 
 
+# Exempt: an unknown path answers 404 in the JSON format whatever the method, not a CSRF page.
+@csrf_exempt
 def api_not_found(request: HttpRequest, *args: object, **kwargs: object) -> JsonResponse:
     return JsonResponse(errors.NotFound(_("No such endpoint.")).as_body(), status=404)
 
