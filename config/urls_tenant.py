@@ -7,6 +7,7 @@ from apps.core import views as core_views
 urlpatterns = [
     path("", include("apps.core.urls")),
     path("", include("apps.accounts.urls")),
+    path("", include("apps.oauth.urls")),
     path("api/", include("apps.accounts.api.urls")),
     path("", include("apps.catalogue.urls")),
     path("api/", include("apps.core.api.urls")),

@@ -18,6 +18,9 @@ CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = "atrium-test"
 LOGGING["root"]["level"] = env("ATRIUM_LOG_LEVEL", "WARNING")  # noqa: F405
 # Tool calls are logged at once, inside the test's transaction (set the variable to try batching).
 ATRIUM_AUDIT_FLUSH_SECONDS = float(env("ATRIUM_AUDIT_FLUSH_SECONDS", "0"))
+# The suite registers many OAuth clients from 127.0.0.1; the rate-limit test starts its own
+# server with a small limit (ATRIUM_OAUTH_REGISTRATIONS_PER_HOUR).
+OAUTH_REGISTRATIONS_PER_HOUR = int(env("ATRIUM_OAUTH_REGISTRATIONS_PER_HOUR", "100000"))
 
 # API keys (tests): webhooks may go to http on loopback; a fixed encryption key that is not secret.
 WEBHOOKS_ALLOW_LOOPBACK = env_bool("ATRIUM_WEBHOOKS_ALLOW_LOOPBACK", True)
