@@ -55,6 +55,7 @@ def wants_json(request: HttpRequest) -> bool:
     return request.path.startswith("/api/") or request.path.startswith("/.well-known/")
 
 
+# Exempt: an unknown path answers 404 in the JSON format whatever the method, not a CSRF page.
 @csrf_exempt
 def api_not_found(request: HttpRequest, *args: object, **kwargs: object) -> JsonResponse:
     return JsonResponse(errors.NotFound(_("No such endpoint.")).as_body(), status=404)
