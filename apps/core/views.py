@@ -1,12 +1,16 @@
 """Health checks and the error pages every host shares."""
 
+import functools
 import logging
+from collections.abc import Callable
+from typing import Any
 
 import redis
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.urls import set_urlconf
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
@@ -51,6 +55,24 @@ def readyz(request: HttpRequest) -> JsonResponse:
     )
 
 
+def in_request_workspace(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Under ASGI, Django renders the response to a resolver 404 (and to other exceptions) with
+    `sync_to_async(thread_sensitive=False)`: another thread, whose database connection and URL
+    conf are not the request's. An error page that reads the session there would find nothing
+    in the public schema and make the session middleware delete the person's cookie."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        workspace = getattr(request, "tenant", None)
+        if workspace is not None and connection.schema_name != workspace.schema_name:
+            connection.set_tenant(workspace)
+        if getattr(request, "urlconf", None):
+            set_urlconf(request.urlconf)
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
 def wants_json(request: HttpRequest) -> bool:
     return request.path.startswith("/api/") or request.path.startswith("/.well-known/")
 
@@ -61,6 +83,7 @@ def api_not_found(request: HttpRequest, *args: object, **kwargs: object) -> Json
     return JsonResponse(errors.NotFound(_("No such endpoint.")).as_body(), status=404)
 
 
+@in_request_workspace
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """A refused cross-site form post: JSON for the APIs, Django's page elsewhere."""
     if wants_json(request):
@@ -71,12 +94,14 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     return django_csrf_failure(request, reason=reason)
 
 
+@in_request_workspace
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if wants_json(request):
         return api_not_found(request)
     return render(request, "404.html", status=404)
 
 
+@in_request_workspace
 def server_error(request: HttpRequest) -> HttpResponse:
     if wants_json(request):
         error = errors.AppError(_("Internal error; it has been logged."), code="INTERNAL_ERROR")
