@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from apps.core import errors
+from apps.core import metrics as operator_metrics
 
 logger = logging.getLogger(__name__)
 _redis: redis.Redis | None = None
@@ -48,6 +49,21 @@ def readyz(request: HttpRequest) -> JsonResponse:
     return JsonResponse(
         {"status": "ok" if ready else "unavailable", "checks": checks}, status=200 if ready else 503
     )
+
+
+@never_cache
+def metrics(request: HttpRequest) -> HttpResponse:
+    """Prometheus metrics for operators, with `Authorization: Bearer $ATRIUM_METRICS_TOKEN`.
+    Without a configured token the endpoint does not exist."""
+    token = settings.ATRIUM_METRICS_TOKEN
+    if not token:
+        return not_found(request)
+    if not operator_metrics.authorized(request.headers.get("Authorization"), token):
+        response = HttpResponse("a bearer token is required\n", status=401, content_type="text/plain")
+        response["WWW-Authenticate"] = 'Bearer realm="metrics"'
+        return response
+    body, content_type = operator_metrics.exposition()
+    return HttpResponse(body, content_type=content_type)
 
 
 def wants_json(request: HttpRequest) -> bool:
