@@ -22,11 +22,11 @@ def use_django_logging(**kwargs):  # type: ignore[no-untyped-def]
 
 
 @signals.worker_ready.connect
-def serve_worker_metrics(**kwargs):  # type: ignore[no-untyped-def]
-    """The worker's main process reports what its pool processes counted (docs/deploy.md)."""
+def serve_worker_http(**kwargs):  # type: ignore[no-untyped-def]
+    """The worker's probes and metrics, from its main process (apps.core.worker_http)."""
     from django.conf import settings
 
-    if settings.ATRIUM_WORKER_METRICS_PORT and settings.ATRIUM_METRICS_TOKEN:
-        from apps.core import metrics
+    if settings.ATRIUM_WORKER_HTTP_PORT:
+        from apps.core import worker_http
 
-        metrics.serve(settings.ATRIUM_WORKER_METRICS_PORT, token=settings.ATRIUM_METRICS_TOKEN)
+        worker_http.serve(settings.ATRIUM_WORKER_HTTP_PORT, address=settings.ATRIUM_WORKER_HTTP_ADDRESS)

@@ -152,6 +152,29 @@ def test_tasks_spread_over_both_workers_and_carry_the_request_id(cluster: Cluste
         assert all(line["workspace"] == "acme" for line in probes)
 
 
+def test_each_worker_answers_its_probes_and_one_scrape_counts_every_pool(cluster: Cluster, sender, store):
+    for _ in range(4):
+        sender.send_task("cluster.record", args=["counted"])
+    finished(store, "counted", 4)
+    auth = {"Authorization": f"Bearer {METRICS_TOKEN}"}
+
+    for worker in cluster.workers:
+        base = f"http://127.0.0.1:{worker.http_port}"
+        assert httpx.get(f"{base}/healthz").json() == {"status": "ok"}
+        assert httpx.get(f"{base}/readyz").json()["checks"] == {"database": "ok", "redis": "ok"}
+        assert httpx.get(f"{base}/metrics").status_code == 401
+    scrape = httpx.get(f"http://127.0.0.1:{cluster.workers[0].http_port}/metrics", headers=auth).text
+    tasks = {
+        sample.labels["outcome"]: sample.value
+        for family in text_string_to_metric_families(scrape)
+        for sample in family.samples
+        if sample.name == "atrium_celery_tasks_total" and sample.labels["task"] == "cluster.record"
+    }
+    # Both workers' pools wrote to the machine's metrics directory; one scrape sums them.
+    assert tasks["succeeded"] >= 12 + 4
+    assert "atrium_http_requests_total" in scrape  # the web processes' figures too, same machine
+
+
 def test_beat_sends_its_schedule_to_the_workers(cluster: Cluster, store):
     runs = finished(store, "beat", 2, at_least=True)
 

@@ -28,10 +28,6 @@ from __future__ import annotations
 
 import hmac
 import os
-import threading
-from collections.abc import Callable, Iterable
-from typing import Any
-from wsgiref.simple_server import WSGIRequestHandler, make_server
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -41,10 +37,8 @@ from prometheus_client import (
     Gauge,
     Histogram,
     generate_latest,
-    make_wsgi_app,
     multiprocess,
 )
-from prometheus_client.exposition import ThreadingWSGIServer
 
 MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
 
@@ -247,25 +241,3 @@ def process_exited(pid: int | None = None) -> None:
     """Drops a finished process's share of the live gauges (multiprocess mode only)."""
     if MULTIPROCESS:
         multiprocess.mark_process_dead(pid or os.getpid())
-
-
-class _QuietHandler(WSGIRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        """Scrapes are not worth a log line each."""
-
-
-def serve(port: int, *, token: str, address: str = "0.0.0.0") -> ThreadingWSGIServer:  # noqa: S104
-    """Serves /metrics on its own port from a background thread, for processes without a web
-    server (the Celery worker's main process: it reports what its pool processes counted).
-    Same rule as the web endpoint: a bearer token is required."""
-    exporter = make_wsgi_app(registry())
-
-    def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        if not authorized(environ.get("HTTP_AUTHORIZATION"), token):
-            start_response("401 Unauthorized", [("WWW-Authenticate", 'Bearer realm="metrics"')])
-            return [b"a bearer token is required\n"]
-        return exporter(environ, start_response)
-
-    server = make_server(address, port, app, ThreadingWSGIServer, handler_class=_QuietHandler)
-    threading.Thread(target=server.serve_forever, name="metrics-exporter", daemon=True).start()
-    return server

@@ -176,7 +176,7 @@ class Process:
         )
 
 
-def _spawn(name: str, command: list[str], env: dict[str, str], log: Path) -> Process:
+def spawn(name: str, command: list[str], env: dict[str, str], log: Path) -> Process:
     with open(log, "ab") as output:
         process = subprocess.Popen(  # noqa: S603  (our own fixed command lines)
             command,
@@ -236,7 +236,7 @@ http {{
     if not Path(NGINX).exists():
         raise RuntimeError(f"{NGINX} is missing: `make test` installs Debian's nginx package")
     command = [NGINX, "-p", str(workdir), "-c", str(workdir / "nginx.conf"), "-e", str(workdir / "error.log")]
-    proxy = _spawn("nginx", command, dict(os.environ), workdir / "nginx.out")
+    proxy = spawn("nginx", command, dict(os.environ), workdir / "nginx.out")
     proxy.port = port  # type: ignore[attr-defined]
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
@@ -253,7 +253,10 @@ http {{
 def start_celery_worker(
     env: dict[str, str], workdir: Path, name: str, *, app: str = "config", concurrency: int = 1
 ) -> Process:
-    """A Celery worker (prefork pool), named `name@<host>`; returns once it is ready."""
+    """A Celery worker (prefork pool), named `name@<host>`, with its probes and metrics on
+    127.0.0.1:`worker.http_port` (apps.core.worker_http); returns once it is ready."""
+    http_port = free_port()
+    env = {**env, "ATRIUM_WORKER_HTTP_PORT": str(http_port), "ATRIUM_WORKER_HTTP_ADDRESS": "127.0.0.1"}
     command = [
         str(Path(sys.executable).parent / "celery"),
         "-A",
@@ -268,7 +271,8 @@ def start_celery_worker(
         "--without-mingle",
         "--without-gossip",
     ]
-    worker = _spawn(name, command, env, workdir / f"{name}.log")
+    worker = spawn(name, command, env, workdir / f"{name}.log")
+    worker.http_port = http_port  # type: ignore[attr-defined]
     worker.wait_for_log(" ready.")
     return worker
 
@@ -284,7 +288,7 @@ def start_celery_beat(env: dict[str, str], workdir: Path, *, app: str = "config"
         "--pidfile",
         str(workdir / "celerybeat.pid"),
     ]
-    beat = _spawn("beat", command, env, workdir / "beat.log")
+    beat = spawn("beat", command, env, workdir / "beat.log")
     beat.wait_for_log("Starting")
     return beat
 

@@ -30,9 +30,8 @@ def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok"})
 
 
-@never_cache
-def readyz(request: HttpRequest) -> JsonResponse:
-    """PostgreSQL and Redis both answer: this process can serve traffic."""
+def readiness() -> dict[str, str]:
+    """Whether PostgreSQL and Redis answer (also the Celery worker's /readyz, apps.core.worker_http)."""
     checks = {"database": "ok", "redis": "ok"}
     try:
         with connection.cursor() as cursor:
@@ -45,6 +44,13 @@ def readyz(request: HttpRequest) -> JsonResponse:
     except Exception:
         logger.warning("readiness: redis does not answer", exc_info=True)
         checks["redis"] = "unavailable"
+    return checks
+
+
+@never_cache
+def readyz(request: HttpRequest) -> JsonResponse:
+    """PostgreSQL and Redis both answer: this process can serve traffic."""
+    checks = readiness()
     ready = all(value == "ok" for value in checks.values())
     return JsonResponse(
         {"status": "ok" if ready else "unavailable", "checks": checks}, status=200 if ready else 503

@@ -218,12 +218,16 @@ EMAIL_PORT = int(env("EMAIL_PORT", "25"))
 
 # /metrics answers only with `Authorization: Bearer <this>`; unset, it does not exist (404).
 ATRIUM_METRICS_TOKEN = env("ATRIUM_METRICS_TOKEN")
-# The Celery worker's main process serves its pool's metrics on this port (0: not at all).
-ATRIUM_WORKER_METRICS_PORT = int(env("ATRIUM_WORKER_METRICS_PORT", "0"))
+# The Celery worker's main process answers /healthz, /readyz and /metrics on this port (0: off).
+ATRIUM_WORKER_HTTP_PORT = int(env("ATRIUM_WORKER_HTTP_PORT", "0"))
+ATRIUM_WORKER_HTTP_ADDRESS = env("ATRIUM_WORKER_HTTP_ADDRESS", "0.0.0.0")  # noqa: S104  (probes come from outside)
 # One log line per HTTP request (method, path without query, route, status, duration, request id).
 ATRIUM_ACCESS_LOG = env_bool("ATRIUM_ACCESS_LOG", False)
 # "console" (readable) or "json" (one object per line; production's default).
 ATRIUM_LOG_FORMAT = env("ATRIUM_LOG_FORMAT", "console")
+# migrate_workspaces --executor=multiprocessing: processes, and schemas handed to each at a time.
+TENANT_MULTIPROCESSING_MAX_PROCESSES = int(env("ATRIUM_MIGRATION_PROCESSES", "4"))
+TENANT_MULTIPROCESSING_CHUNKS = int(env("ATRIUM_MIGRATION_CHUNKS", "8"))
 # Celery logs through the LOGGING below (request ids, JSON) instead of its own set-up.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
