@@ -9,6 +9,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -63,8 +64,12 @@ def test_up_serves_both_workspaces_and_down_stops_everything(scratch_database, t
         assert "<h1>Acme Workspace</h1>" in acme.text
         assert "<h1>Globex Hub</h1>" in globex.text
         pid = int((tmp_path / "run" / "atrium.pid").read_text())
-        log = (tmp_path / "logs" / "atrium.log").read_text()
-        assert "celery@" in log and "beat" in log  # worker and beat are up too
+        # The worker and beat are up too (on a busy machine their banners may follow /readyz).
+        log_path = tmp_path / "logs" / "atrium.log"
+        deadline = time.monotonic() + 60
+        while not ("celery@" in log_path.read_text() and "beat" in log_path.read_text()):
+            assert time.monotonic() < deadline, log_path.read_text()[-3000:]
+            time.sleep(0.2)
         again = subprocess.run([*bootstrap, "up"], env=env, capture_output=True, text=True, timeout=60)
         assert again.returncode == 0 and "already running" in again.stderr
     finally:
