@@ -7,7 +7,11 @@ from apps.core import views as core_views
 urlpatterns = [
     path("", include("apps.core.urls")),
     path("", include("apps.accounts.urls")),
+    path("", include("apps.oauth.urls")),
     path("api/", include("apps.accounts.api.urls")),
+    path("", include("apps.catalogue.urls")),
+    path("api/", include("apps.core.api.urls")),
+    path("", include("apps.apikeys.urls")),
     # Anything else under /api/ answers in the JSON error format, never an HTML page.
     re_path(r"^api/", core_views.api_not_found),
 ]

@@ -130,7 +130,13 @@ def test_every_pod_takes_its_secrets_from_the_secret_made_outside_and_runs_unpri
             )
             assert "env" not in container  # nothing set inline, least of all a secret
     assert not by_kind("Secret"), "secrets are made from the environment, never committed"
-    secret_names = {"DJANGO_SECRET_KEY", "DATABASE_URL", "REDIS_URL", "ATRIUM_METRICS_TOKEN"}
+    secret_names = {
+        "DJANGO_SECRET_KEY",
+        "ATRIUM_ENCRYPTION_KEYS",
+        "DATABASE_URL",
+        "REDIS_URL",
+        "ATRIUM_METRICS_TOKEN",
+    }
     assert not secret_names & set(config_maps["atrium-config"]["data"])
     assert config_maps["atrium-config"]["data"]["ATRIUM_BEHIND_TLS_PROXY"] == "true"
 
@@ -197,7 +203,7 @@ def test_compose_runs_every_process_of_atrium_behind_a_tls_proxy():
 def test_compose_takes_every_secret_from_the_environment():
     text = COMPOSE.read_text()
 
-    for secret in ("DJANGO_SECRET_KEY", "POSTGRES_PASSWORD"):
+    for secret in ("DJANGO_SECRET_KEY", "ATRIUM_ENCRYPTION_KEYS", "POSTGRES_PASSWORD"):
         assert f"${{{secret}:?" in text  # required, never defaulted
     assert compose()["services"]["web"]["environment"]["ATRIUM_METRICS_TOKEN"] == "${ATRIUM_METRICS_TOKEN:-}"
 

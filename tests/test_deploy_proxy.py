@@ -17,6 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 from cryptography import x509
+from cryptography.fernet import Fernet
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
@@ -78,6 +79,7 @@ def stack(django_db_setup, django_db_blocker, tmp_path_factory):
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
         "DJANGO_SETTINGS_MODULE": "config.settings.production",
         "DJANGO_SECRET_KEY": "proxy-test-secret-key-not-used-elsewhere",
+        "ATRIUM_ENCRYPTION_KEYS": Fernet.generate_key().decode(),
         "DATABASE_URL": url,
         "ATRIUM_BEHIND_TLS_PROXY": "true",
         "ATRIUM_METRICS_TOKEN": TOKEN,
@@ -211,7 +213,12 @@ def test_the_proxy_logs_json_with_the_request_id_and_without_the_query_or_the_cl
     ("behind", "header"), [("true", "('HTTP_X_FORWARDED_PROTO', 'https')"), ("", "None"), ("false", "None")]
 )
 def test_forwarded_headers_are_trusted_only_behind_the_proxy_and_logs_are_json(behind, header):
-    env = {**os.environ, "DJANGO_SECRET_KEY": "settings-check", "ATRIUM_BEHIND_TLS_PROXY": behind}
+    env = {
+        **os.environ,
+        "DJANGO_SECRET_KEY": "settings-check",
+        "ATRIUM_ENCRYPTION_KEYS": Fernet.generate_key().decode(),
+        "ATRIUM_BEHIND_TLS_PROXY": behind,
+    }
     code = (
         "import config.settings.production as s;"
         "print(getattr(s, 'SECURE_PROXY_SSL_HEADER', None));"

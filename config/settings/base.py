@@ -5,6 +5,7 @@ from pathlib import Path
 
 import dj_database_url
 from celery.schedules import crontab
+from corsheaders.defaults import default_headers as cors_default_headers
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parents[2]
@@ -45,7 +46,10 @@ SHARED_APPS = [
     "django.contrib.admin",
     "django.contrib.staticfiles",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "channels",
+    "corsheaders",
     "apps.core",
     "apps.tenancy",
     "apps.accounts",
@@ -59,6 +63,11 @@ TENANT_APPS = [
     "django.contrib.sessions",
     "django.contrib.admin",
     "apps.accounts",
+    "apps.catalogue",
+    "apps.contacts",
+    "oauth2_provider",
+    "apps.oauth",
+    "apps.apikeys",
 ]
 INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_APPS]
 
@@ -75,6 +84,7 @@ ATRIUM_PUBLIC_DOMAINS = env_list("ATRIUM_PUBLIC_DOMAINS", ["admin.localhost"])
 MIDDLEWARE = [
     "apps.tenancy.middleware.WorkspaceMiddleware",
     "apps.core.observability.RequestRouteMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -182,6 +192,7 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "apps.core.api.exceptions.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
 
 # --- background work ----------------------------------------------------------------------------
@@ -199,6 +210,135 @@ CELERY_BEAT_SCHEDULE = {
         "task": "apps.accounts.tasks.purge_expired_access_tokens",
         "schedule": crontab(minute=17, hour=3),
     },
+}
+
+# --- tool catalogue (apps.catalogue) and contacts (apps.contacts) ---------------------------------
+
+# Extra tool modules imported at start-up. Only the test settings list any (fixture tools, such as
+# those the MCP conformance suite calls); production never loads tools from outside the apps.
+ATRIUM_EXTRA_TOOL_MODULES: list[str] = []
+# The tool-call log is written in batches, off the request path: every this many seconds, or
+# sooner once ATRIUM_AUDIT_BATCH_SIZE calls wait. 0 writes each call at once (tests).
+ATRIUM_AUDIT_FLUSH_SECONDS = float(env("ATRIUM_AUDIT_FLUSH_SECONDS", "1.0"))
+ATRIUM_AUDIT_BATCH_SIZE = int(env("ATRIUM_AUDIT_BATCH_SIZE", "500"))
+ATRIUM_AUDIT_RETENTION_DAYS = int(env("ATRIUM_AUDIT_RETENTION_DAYS", "180"))
+# How long a confirmation token of a GATED / HIGH RISK / DESTRUCTIVE tool stays valid.
+ATRIUM_CONFIRMATION_TTL_SECONDS = int(env("ATRIUM_CONFIRMATION_TTL_SECONDS", "600"))
+# The credit bureau behind getContactCreditCheck (docs/catalogue.md); unset: the tool says so.
+ATRIUM_CREDIT_BUREAU_URL = env("ATRIUM_CREDIT_BUREAU_URL")
+ATRIUM_CREDIT_BUREAU_KEY = env("ATRIUM_CREDIT_BUREAU_KEY")
+ATRIUM_CREDIT_BUREAU_TIMEOUT = float(env("ATRIUM_CREDIT_BUREAU_TIMEOUT", "10"))
+CELERY_BEAT_SCHEDULE["purge-old-tool-calls"] = {
+    "task": "apps.catalogue.tasks.purge_old_tool_calls",
+    "schedule": crontab(minute=41, hour=3),
+}
+
+# --- OAuth 2.1 authorization server for MCP (apps.oauth, on django-oauth-toolkit) -------------
+
+# Redirect URIs a client may register: https anywhere, http on loopback only (127.0.0.1, [::1],
+# localhost; any port), and these custom schemes of desktop and editor clients.
+OAUTH_REDIRECT_URI_SCHEMES = env_list(
+    "ATRIUM_OAUTH_REDIRECT_SCHEMES", ["claude", "cursor", "vscode", "vscode-insiders", "windsurf", "zed"]
+)
+# Dynamic client registration is open, but each client address may register this many per hour.
+OAUTH_REGISTRATIONS_PER_HOUR = int(env("ATRIUM_OAUTH_REGISTRATIONS_PER_HOUR", "20"))
+# Clients that registered but never obtained a token are removed after this many hours.
+OAUTH_UNUSED_CLIENT_HOURS = int(env("ATRIUM_OAUTH_UNUSED_CLIENT_HOURS", "24"))
+# The toolkit's own client model (named so migrations can refer to it).
+OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
+OAUTH2_PROVIDER = {
+    "SCOPES": {
+        "mcp": _("Use every tool your role allows"),
+        "mcp:read": _("Read your workspace's data (read-only tools)"),
+        "mcp:write": _("Create, change and delete your workspace's data"),
+        "offline_access": _("Stay connected while you are away, until you disconnect it"),
+    },
+    # No `scope` on the authorization request: everything the role allows, no refresh token.
+    "DEFAULT_SCOPES": ["mcp"],
+    # Only authorization_code (PKCE S256) and refresh_token; tokens bound to {base_url}/api/mcp.
+    "OAUTH2_SERVER_CLASS": "apps.oauth.server.Server",
+    "OAUTH2_VALIDATOR_CLASS": "apps.oauth.validators.Validator",
+    "OAUTH2_BACKEND_CLASS": "apps.oauth.server.OAuthLibCore",
+    "PKCE_REQUIRED": True,
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": 60,
+    "ACCESS_TOKEN_EXPIRE_SECONDS": 3600,
+    # A refresh token dies this long after its last access token expired (it slides with use).
+    "REFRESH_TOKEN_EXPIRE_SECONDS": 30 * 24 * 3600,
+    "ROTATE_REFRESH_TOKEN": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "REFRESH_TOKEN_GRACE_PERIOD_SECONDS": 0,
+    "REQUEST_APPROVAL_PROMPT": "force",
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["https", "http", *OAUTH_REDIRECT_URI_SCHEMES],
+    "ALLOW_LOCALHOST_LOOPBACK": True,
+    "DCR_ENABLED": True,
+    "DCR_REGISTRATION_PERMISSION_CLASSES": ("oauth2_provider.dcr.AllowAllDCRPermission",),
+    "DCR_REGISTRATION_TOKEN_EXPIRE_SECONDS": 90 * 24 * 3600,
+    # RFC 8414 metadata says only what is true.
+    "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
+    "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
+    "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": ["none", "client_secret_basic", "client_secret_post"],
+    # RFC 9700 (security best current practice), enforced. `http` stays an allowed redirect
+    # scheme for loopback callbacks (RFC 8252), which the registration rules confine.
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "COMPLIANT_BCP_RFC9700_REFRESH_TOKEN": True,
+    "COMPLIANT_BCP_RFC9700_REDIRECT_URI_MATCHING": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_REQUIRED": True,
+}
+# CORS for browser-based MCP clients: the discovery documents, token, registration, revocation.
+CORS_URLS_REGEX = (
+    r"^/(\.well-known/oauth-(authorization-server|protected-resource)(/.*)?"
+    r"|oauth/(token|revoke|register(/[^/]+)?))$"
+)
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_HEADERS = (*cors_default_headers, "mcp-protocol-version")
+CELERY_BEAT_SCHEDULE["sweep-oauth"] = {
+    "task": "apps.oauth.tasks.sweep_oauth",
+    "schedule": crontab(minute=23),
+}
+
+# --- API keys, budgets, webhooks' targets, the OpenAPI schema (apps.apikeys) ----------------------
+
+# SPEC 5.2's X-Api-Key and the webhook signing secret: fixed prefixes (GitHub-style, scannable).
+API_KEY_PREFIX = "atr"
+SIGNING_SECRET_PREFIX = "atw"  # noqa: S105  (a prefix, not a secret)
+# When a signing secret is rolled, the old one keeps signing (X-Signature-Previous) this long.
+SIGNING_SECRET_ROLL_OVERLAP_HOURS = int(env("ATRIUM_SIGNING_SECRET_ROLL_OVERLAP_HOURS", "24"))
+# A budget reservation not settled within this time belongs to a worker that died: the sweeper
+# releases it. Longer than any model call.
+BUDGET_RESERVATION_TTL_SECONDS = int(env("ATRIUM_BUDGET_RESERVATION_TTL_SECONDS", "900"))
+# Webhook targets (an API key's response_url) must be https to a public address. Development may
+# allow http to loopback (local.py and test.py turn it on; production leaves it off).
+WEBHOOKS_ALLOW_LOOPBACK = env_bool("ATRIUM_WEBHOOKS_ALLOW_LOOPBACK", False)
+# Fernet keys (urlsafe base64, 32 bytes) for secrets kept encrypted at rest; the first encrypts,
+# all decrypt, so a new key is put first and the old one kept until everything is re-encrypted.
+ATRIUM_ENCRYPTION_KEYS = env_list("ATRIUM_ENCRYPTION_KEYS", [])
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Atrium API",
+    "DESCRIPTION": (
+        "The JSON APIs of a workspace: API keys, credential quick-setup, the message gateway and "
+        'the data-rights endpoint. Errors have the body {"error": {"code", "message"}}.'
+    ),
+    "VERSION": ATRIUM_VERSION,
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": r"/api/",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {"BudgetPeriodEnum": "apps.apikeys.models.BudgetPeriod.values"},
+    # Endpoints that are not DRF views (lean ASGI doors) describe themselves here:
+    # "APPEND_PATHS": {"/api/agent": {...}}; see docs/api-keys.md, "The OpenAPI schema".
+    "APPEND_PATHS": {},
+}
+CELERY_BEAT_SCHEDULE["release-stale-budget-reservations"] = {
+    "task": "apps.apikeys.tasks.release_stale_reservations",
+    "schedule": 60.0,
 }
 
 # --- language, time, e-mail, logs ---------------------------------------------------------------

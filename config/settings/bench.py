@@ -10,3 +10,4 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 LOGGING["root"]["level"] = "WARNING"  # noqa: F405
+ATRIUM_ENCRYPTION_KEYS = [env("ATRIUM_ENCRYPTION_KEYS", "YmVuY2htYXJrLWtleS1ub3QtYS1zZWNyZXQtMDAwMDA=")]

@@ -1,8 +1,12 @@
 """Development: what `make run` and `make up` use."""
 
 from .base import *  # noqa: F403
-from .base import env, env_bool
+from .base import env, env_bool, env_list
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
 SECRET_KEY = env("DJANGO_SECRET_KEY", "insecure-development-key-do-not-use-in-production")
 EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+
+# API keys (development): webhooks may go to http on loopback; a fixed encryption key that is not secret.
+WEBHOOKS_ALLOW_LOOPBACK = env_bool("ATRIUM_WEBHOOKS_ALLOW_LOOPBACK", True)
+ATRIUM_ENCRYPTION_KEYS = env_list("ATRIUM_ENCRYPTION_KEYS", ["ZGV2ZWxvcG1lbnQta2V5LW5vdC1hLXNlY3JldC0wMDA="])

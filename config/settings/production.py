@@ -3,10 +3,15 @@
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
-from .base import LOGGING, SECRET_KEY, env, env_bool, env_list
+from .base import ATRIUM_ENCRYPTION_KEYS, LOGGING, SECRET_KEY, env, env_bool, env_list
 
 if not SECRET_KEY:
     raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set in production.")
+if not ATRIUM_ENCRYPTION_KEYS:
+    raise ImproperlyConfigured(
+        "ATRIUM_ENCRYPTION_KEYS must be set in production (comma-separated Fernet keys; "
+        "see docs/api-keys.md)."
+    )
 
 DEBUG = False
 SESSION_COOKIE_SECURE = True

@@ -1,7 +1,7 @@
 """The test suite (pytest-django creates its own database next to DATABASE_URL's)."""
 
 from .base import *  # noqa: F403
-from .base import CACHES, CHANNEL_LAYERS, DATA_DIR, env
+from .base import CACHES, CHANNEL_LAYERS, DATA_DIR, env, env_bool, env_list
 
 DEBUG = False
 SECRET_KEY = "test-secret-key"  # noqa: S105
@@ -16,3 +16,15 @@ STORAGES = {
 CACHES["default"]["KEY_PREFIX"] = "atrium-test"
 CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = "atrium-test"
 LOGGING["root"]["level"] = env("ATRIUM_LOG_LEVEL", "WARNING")  # noqa: F405
+# Tool calls are logged at once, inside the test's transaction (set the variable to try batching).
+ATRIUM_AUDIT_FLUSH_SECONDS = float(env("ATRIUM_AUDIT_FLUSH_SECONDS", "0"))
+# The suite registers many OAuth clients from 127.0.0.1; the rate-limit test starts its own
+# server with a small limit (ATRIUM_OAUTH_REGISTRATIONS_PER_HOUR).
+OAUTH_REGISTRATIONS_PER_HOUR = int(env("ATRIUM_OAUTH_REGISTRATIONS_PER_HOUR", "100000"))
+
+# API keys (tests): webhooks may go to http on loopback; a fixed encryption key that is not secret.
+WEBHOOKS_ALLOW_LOOPBACK = env_bool("ATRIUM_WEBHOOKS_ALLOW_LOOPBACK", True)
+ATRIUM_ENCRYPTION_KEYS = env_list("ATRIUM_ENCRYPTION_KEYS", ["ZGV2ZWxvcG1lbnQta2V5LW5vdC1hLXNlY3JldC0wMDA="])
+# Serve static files from the source folders: a fresh clone has no collectstatic output, and pages
+# whose script 404s would not behave as they do in a real deployment.
+WHITENOISE_USE_FINDERS = True

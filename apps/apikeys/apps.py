@@ -1,0 +1,17 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class ApiKeysConfig(AppConfig):
+    name = "apps.apikeys"
+    label = "apikeys"
+    verbose_name = _("API keys")
+
+    def ready(self) -> None:
+        from apps.core import navigation
+        from apps.core.navigation import NavItem
+
+        navigation.register(
+            NavItem("agent-connection", _("Agent connection"), "apikeys:agent-connection", order=20)
+        )
+        navigation.register(NavItem("api-keys", _("API keys"), "apikeys:list", order=30))

@@ -1,0 +1,30 @@
+"""The MCP endpoint's second scheme (SPEC 5.2): a personal access token with an API key.
+
+Recognised by `Authorization: Bearer atp_…`; the OAuth scheme (order 10) leaves such tokens alone.
+"""
+
+from django.conf import settings
+
+from apps.accounts.authentication import bearer_value
+from apps.apikeys.authentication import authenticate_token_and_key
+from apps.core import credentials
+from apps.core.credentials import CredentialRequest, Principal
+
+
+@credentials.register(order=20)
+def access_token_and_api_key(request: CredentialRequest) -> Principal | None:
+    authorization = request.headers.get("authorization", "")
+    value = bearer_value(authorization)
+    if value is None or not value.startswith(f"{settings.ACCESS_TOKEN_PREFIX}_"):
+        return None
+    credential = authenticate_token_and_key(
+        authorization=authorization, api_key=request.headers.get("x-api-key")
+    )
+    return Principal(
+        user=credential.user,
+        scheme="access_token",
+        scopes=frozenset({"mcp"}),
+        credential=f"pat:{credential.token.pk}",
+        client=credential.key.label,
+        api_key_id=credential.key.pk,
+    )

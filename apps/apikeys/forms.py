@@ -1,0 +1,74 @@
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from apps.apikeys import clients
+from apps.apikeys.models import MAX_BUDGET_USD_CENTS, BudgetPeriod
+
+OVERLAP_CHOICES = [
+    (0, _("none: the old secret stops at once")),
+    (1, _("1 hour")),
+    (24, _("24 hours")),
+    (72, _("3 days")),
+    (168, _("7 days")),
+]
+
+
+class ApiKeyForm(forms.Form):
+    label = forms.CharField(
+        label=_("Label"),
+        max_length=100,
+        required=False,
+        help_text=_("What will use it, for example “Nightly report” or “Support inbox”."),
+    )
+    response_url = forms.CharField(
+        label=_("Webhook URL"),
+        max_length=2000,
+        required=False,
+        help_text=_("Where replies are sent (https). Leave empty to poll for replies instead."),
+        widget=forms.TextInput(attrs={"placeholder": "https://", "inputmode": "url"}),
+    )
+    budget_usd = forms.DecimalField(
+        label=_("Budget (USD)"),
+        required=False,
+        min_value=Decimal(0),
+        max_value=Decimal(MAX_BUDGET_USD_CENTS) / 100,
+        decimal_places=2,
+        help_text=_("Most the gateway's AI may spend with this key per period. Empty: no limit."),
+        widget=forms.NumberInput(attrs={"step": "0.01", "min": "0"}),
+    )
+    budget_period = forms.ChoiceField(
+        label=_("Budget period"),
+        choices=[
+            (BudgetPeriod.DAILY, _("per day (resets at midnight)")),
+            (BudgetPeriod.MONTHLY, _("per month (resets on the 1st)")),
+            (BudgetPeriod.TOTAL, _("in total (never resets)")),
+        ],
+        initial=BudgetPeriod.MONTHLY,
+    )
+
+    def service_fields(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        budget = data.get("budget_usd")
+        return {
+            "label": data.get("label", ""),
+            "response_url": data.get("response_url", ""),
+            "budget_usd_cents": None if budget is None else int((budget * 100).to_integral_value()),
+            "budget_period": data["budget_period"],
+        }
+
+
+class RollSecretForm(forms.Form):
+    overlap_hours = forms.TypedChoiceField(
+        label=_("Keep the old secret valid for"), choices=OVERLAP_CHOICES, coerce=int, initial=24
+    )
+
+
+class AgentConnectionForm(forms.Form):
+    client = forms.ChoiceField(
+        label=_("Client"),
+        choices=[(kind.name, kind.title) for kind in sorted(clients.CLIENTS.values(), key=lambda k: k.name)],
+        initial="desktop-assistant",
+    )

@@ -1,0 +1,125 @@
+"""`POST /api/mcp/quick-setup` (SPEC 4.2): a fresh token and key and the client's configuration."""
+
+import json
+
+import pytest
+
+from apps.accounts.models import PersonalAccessToken
+from apps.apikeys.authentication import authenticate_token_and_key
+from apps.apikeys.models import ApiKey
+
+pytestmark = pytest.mark.django_db
+
+
+def quick_setup(client, body, **headers):
+    return client.post(
+        "/api/mcp/quick-setup", data=json.dumps(body), content_type="application/json", **headers
+    )
+
+
+def test_generic_gives_mcp_servers_with_the_brand_name_url_and_both_headers(acme_client, bearer):
+    response = quick_setup(acme_client, {"client": "generic"}, **bearer("viewer"))
+
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["client"] == "generic"
+    assert body["server_name"] == "Acme Workspace"
+    assert body["mcp_url"] == "http://127.0.0.1/api/mcp"
+    assert body["config"] == {
+        "mcpServers": {
+            "Acme Workspace": {
+                "url": "http://127.0.0.1/api/mcp",
+                "headers": {"Authorization": f"Bearer {body['access_token']}", "X-Api-Key": body["api_key"]},
+            }
+        }
+    }
+    assert body["access_token"].startswith("atp_") and body["api_key"].startswith("atr_")
+    assert body["signing_secret"].startswith("atw_")
+    assert body["instructions"] and body["config_format"]
+    assert response["Cache-Control"] == "no-store"
+
+
+def test_the_credentials_are_new_and_pass_the_token_and_key_check(acme_client, bearer, people):
+    caller = bearer("member")
+    before = PersonalAccessToken.objects.filter(user=people["member"]).count()
+
+    body = quick_setup(acme_client, {"client": "generic"}, **caller).json()
+
+    assert PersonalAccessToken.objects.filter(user=people["member"]).count() == before + 1
+    assert body["access_token"] != caller["HTTP_AUTHORIZATION"].split()[1]
+    headers = body["config"]["mcpServers"]["Acme Workspace"]["headers"]
+    credential = authenticate_token_and_key(
+        authorization=headers["Authorization"], api_key=headers["X-Api-Key"]
+    )
+    assert credential.user == people["member"]
+    assert credential.key.pk == body["api_key_id"]
+    assert credential.token.pk == body["access_token_id"]
+    assert ApiKey.objects.get(pk=body["api_key_id"]).budget_usd_cents is None
+
+
+def test_the_editor_variant_nests_under_mcp_servers_with_type_http(acme_client, bearer):
+    body = quick_setup(acme_client, {"client": "editor"}, **bearer()).json()
+
+    server = body["config"]["mcp"]["servers"]["Acme Workspace"]
+    assert server["type"] == "http"
+    assert server["url"] == body["mcp_url"]
+    assert set(server["headers"]) == {"Authorization", "X-Api-Key"}
+    assert "mcpServers" not in body["config"]
+
+
+@pytest.mark.parametrize(
+    ("client", "typed"), [("desktop-assistant", False), ("command-line", True), ("generic", False)]
+)
+def test_each_mcp_servers_variant_has_url_and_headers(acme_client, bearer, client, typed):
+    body = quick_setup(acme_client, {"client": client}, **bearer()).json()
+
+    server = body["config"]["mcpServers"]["Acme Workspace"]
+    assert server["url"] == body["mcp_url"]
+    assert server["headers"]["X-Api-Key"] == body["api_key"]
+    assert ("type" in server) is typed
+
+
+def test_the_server_name_is_the_workspaces_own_brand(globex_client):
+    from django_tenants.utils import schema_context
+
+    from apps.accounts.models import User
+    from apps.accounts.services import access_token_create
+
+    with schema_context("globex"):
+        _token, raw = access_token_create(user=User.objects.get(email="member@globex.example"), name="t")
+
+    body = quick_setup(globex_client, {"client": "generic"}, HTTP_AUTHORIZATION=f"Bearer {raw}").json()
+
+    assert list(body["config"]["mcpServers"]) == ["Globex Hub"]
+    assert body["mcp_url"] == "http://127.0.0.2/api/mcp"
+
+
+def test_without_a_client_the_generic_configuration_is_given(acme_client, bearer):
+    assert quick_setup(acme_client, {}, **bearer()).json()["client"] == "generic"
+
+
+@pytest.mark.parametrize("client", ["emacs", "", 7, None, ["generic"]])
+def test_an_unknown_client_is_422_naming_the_accepted_values(acme_client, bearer, client):
+    before = ApiKey.objects.count()
+
+    response = quick_setup(acme_client, {"client": client}, **bearer())
+
+    assert response.status_code == 422
+    error = response.json()["error"]
+    assert error["code"] == "VALIDATION_ERROR"
+    for name in ("command-line", "desktop-assistant", "editor", "generic"):
+        assert name in error["message"]
+    assert "client" in error["details"]
+    assert ApiKey.objects.count() == before
+
+
+def test_quick_setup_needs_the_access_token(acme_client):
+    response = quick_setup(acme_client, {"client": "generic"})
+
+    assert response.status_code == 401 and response.json()["error"]["code"] == "UNAUTHENTICATED"
+
+
+def test_only_post_is_allowed(acme_client, bearer):
+    response = acme_client.get("/api/mcp/quick-setup", **bearer())
+
+    assert response.status_code == 405 and response.json()["error"]["code"] == "METHOD_NOT_ALLOWED"

@@ -1,0 +1,167 @@
+"""The settings pages: API keys, and the agent connection (quick-setup in the browser)."""
+
+import functools
+import json
+from datetime import timedelta
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from apps.apikeys import clients, selectors, services
+from apps.apikeys.forms import AgentConnectionForm, ApiKeyForm, RollSecretForm
+from apps.core.errors import AppError, Forbidden, NotFound, ValidationFailed
+
+
+def _pages(function: Any) -> Any:
+    """Signed-in people only; a key that is not theirs is 404, a refusal is a message."""
+
+    @functools.wraps(function)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return function(request, *args, **kwargs)
+        except NotFound as error:
+            raise Http404 from error
+        except Forbidden as error:
+            raise PermissionDenied from error
+        except AppError as error:
+            messages.error(request, str(error.message))
+            return redirect(request.path)
+
+    return login_required(wrapper)
+
+
+def _no_store(response: HttpResponse) -> HttpResponse:
+    response["Cache-Control"] = "no-store"  # the page holds a secret
+    return response
+
+
+def _form_error(form: Any, error: ValidationFailed) -> None:
+    """A service's refusal, shown on the form field it is about."""
+    fields = error.details if isinstance(error.details, dict) else {}
+    placed = False
+    for field, problems in fields.items():
+        name = "budget_usd" if field == "budget_usd_cents" else field
+        if name in form.fields:
+            form.add_error(name, problems if isinstance(problems, list) else [str(problems)])
+            placed = True
+    if not placed:
+        form.add_error(None, str(error.message))
+
+
+@_pages
+def key_list(request: HttpRequest) -> HttpResponse:
+    created = None
+    form = ApiKeyForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            created = services.api_key_create(user=request.user, **form.service_fields())
+        except ValidationFailed as error:
+            _form_error(form, error)
+        else:
+            form = ApiKeyForm()
+    keys = list(selectors.api_key_list(user=request.user))
+    usage = selectors.key_usage_many(keys)
+    response = render(
+        request,
+        "apikeys/list.html",
+        {
+            "nav": "api-keys",
+            "form": form,
+            "created": created,
+            "rows": [{"key": key, "usage": usage[key.pk]} for key in keys],
+        },
+    )
+    return _no_store(response) if created else response
+
+
+def _detail(request: HttpRequest, key: Any, form: ApiKeyForm, rolled: str | None = None) -> HttpResponse:
+    response = render(
+        request,
+        "apikeys/detail.html",
+        {
+            "nav": "api-keys",
+            "key": key,
+            "usage": selectors.key_usage(key=key),
+            "days": selectors.usage_days(key=key, days=14),
+            "form": form,
+            "roll_form": RollSecretForm(),
+            "rolled": rolled,
+        },
+    )
+    return _no_store(response) if rolled else response
+
+
+@_pages
+def key_detail(request: HttpRequest, key_id: int) -> HttpResponse:
+    key = selectors.api_key_get(user=request.user, key_id=key_id)
+    initial = {
+        "label": key.label,
+        "response_url": key.response_url,
+        "budget_usd": None if key.budget_usd_cents is None else key.budget_usd_cents / 100,
+        "budget_period": key.budget_period,
+    }
+    form = ApiKeyForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            key = services.api_key_update(actor=request.user, key=key, **form.service_fields())
+        except ValidationFailed as error:
+            _form_error(form, error)
+        else:
+            messages.success(request, _("Key “%(label)s” saved.") % {"label": key.label})
+            return redirect("apikeys:detail", key_id=key.pk)
+    return _detail(request, key, form)
+
+
+@require_POST
+@_pages
+def key_roll(request: HttpRequest, key_id: int) -> HttpResponse:
+    key = selectors.api_key_get(user=request.user, key_id=key_id)
+    form = RollSecretForm(request.POST)
+    if not form.is_valid():
+        raise ValidationFailed(_("Choose how long the old secret stays valid."))
+    key, secret = services.signing_secret_roll(
+        actor=request.user, key=key, overlap=timedelta(hours=form.cleaned_data["overlap_hours"])
+    )
+    return _detail(request, key, ApiKeyForm(initial={"label": key.label}), rolled=secret)
+
+
+@require_POST
+@_pages
+def key_revoke(request: HttpRequest, key_id: int) -> HttpResponse:
+    key = selectors.api_key_get(user=request.user, key_id=key_id)
+    services.api_key_revoke(actor=request.user, key=key)
+    messages.success(request, _("Key “%(label)s” revoked.") % {"label": key.label})
+    return redirect("apikeys:list")
+
+
+@_pages
+def agent_connection(request: HttpRequest) -> HttpResponse:
+    form = AgentConnectionForm(request.POST or None)
+    setup = None
+    if request.method == "POST" and form.is_valid():
+        workspace = getattr(request, "tenant", None)
+        setup = services.quick_setup(
+            user=request.user,
+            client=form.cleaned_data["client"],
+            base_url=request.build_absolute_uri("/").rstrip("/"),
+            server_name=workspace.brand_name if workspace else "Atrium",
+        )
+    response = render(
+        request,
+        "apikeys/agent_connection.html",
+        {
+            "nav": "agent-connection",
+            "form": form,
+            "setup": setup,
+            "config_json": json.dumps(setup.config, indent=2) if setup else "",
+            "mcp_url": request.build_absolute_uri("/api/mcp"),
+            "kinds": sorted(clients.CLIENTS.values(), key=lambda kind: kind.name),
+        },
+    )
+    return _no_store(response) if setup else response

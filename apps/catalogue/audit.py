@@ -1,0 +1,194 @@
+"""Recording tool calls without paying a row insert per call.
+
+`record()` appends an entry to a per-process buffer; a daemon thread writes the buffer every
+`ATRIUM_AUDIT_FLUSH_SECONDS` (or sooner once `ATRIUM_AUDIT_BATCH_SIZE` entries wait), one
+bulk insert per workspace schema, on its own database connection, which it closes after each
+batch. With `ATRIUM_AUDIT_FLUSH_SECONDS = 0` (the tests' default) each entry is written at once
+on the caller's connection, inside the caller's transaction.
+
+What a crash can lose: the entries of the last interval (one second by default). A process that
+exits normally writes what is left (atexit). If the database is unreachable, entries are kept up
+to `MAX_PENDING` and the oldest are dropped beyond that, with a warning in the log.
+"""
+
+import atexit
+import logging
+import threading
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+from django.db import connection, connections
+from django.utils import timezone
+from django_tenants.utils import schema_context
+
+logger = logging.getLogger(__name__)
+
+MAX_PENDING = 50_000
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    schema_name: str
+    at: datetime
+    user_id: int | None
+    scheme: str
+    credential: str
+    client: str
+    tool: str
+    outcome: str
+    error_code: str
+    duration_ms: float
+
+
+class AuditBuffer:
+    def __init__(self) -> None:
+        self._pending: list[Entry] = []
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._flush_lock = threading.Lock()
+
+    @property
+    def interval(self) -> float:
+        return float(getattr(settings, "ATRIUM_AUDIT_FLUSH_SECONDS", 1.0))
+
+    @property
+    def batch_size(self) -> int:
+        return int(getattr(settings, "ATRIUM_AUDIT_BATCH_SIZE", 500))
+
+    def record(self, entry: Entry) -> None:
+        if self.interval <= 0:
+            self._write_inline(entry)
+            return
+        with self._lock:
+            self._pending.append(entry)
+            if len(self._pending) > MAX_PENDING:
+                dropped = len(self._pending) - MAX_PENDING
+                del self._pending[:dropped]
+                logger.warning("audit buffer full: %d tool-call records dropped", dropped)
+            full = len(self._pending) >= self.batch_size
+        if self._thread is None or not self._thread.is_alive():
+            self._start()
+        if full:
+            self._wake.set()
+
+    def pending(self) -> int:
+        with self._lock:
+            return len(self._pending)
+
+    def flush(self) -> int:
+        """Writes every waiting entry now, on this thread's connection. Returns how many."""
+        with self._flush_lock:
+            with self._lock:
+                batch, self._pending = self._pending, []
+            if not batch:
+                return 0
+            try:
+                _write(batch)
+            except Exception:
+                with self._lock:
+                    # Put them back in front, to try again with the next batch.
+                    self._pending[:0] = batch
+                raise
+            return len(batch)
+
+    def _write_inline(self, entry: Entry) -> None:
+        from apps.catalogue.models import ToolCall
+
+        try:
+            if connection.schema_name == entry.schema_name:
+                ToolCall.objects.create(**_fields(entry))
+            else:
+                with schema_context(entry.schema_name):
+                    ToolCall.objects.create(**_fields(entry))
+        except Exception:
+            # An audit failure never turns a tool's answer into an error.
+            logger.exception("could not record a call of %s", entry.tool)
+
+    def _start(self) -> None:
+        with self._lock:
+            if self._thread is not None and self._thread.is_alive():
+                return
+            self._thread = threading.Thread(target=self._run, name="atrium-audit", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            self._wake.wait(self.interval)
+            self._wake.clear()
+            try:
+                self.flush()
+            except Exception:
+                logger.exception("could not write the tool-call log; will retry")
+            finally:
+                # Never hold a connection between batches (tests drop their database at the end).
+                connections.close_all()
+
+
+def _fields(entry: Entry) -> dict[str, object]:
+    return {
+        "at": entry.at,
+        "user_id": entry.user_id,
+        "scheme": entry.scheme[:20],
+        "credential": entry.credential[:64],
+        "client": entry.client[:200],
+        "tool": entry.tool[:100],
+        "outcome": entry.outcome,
+        "error_code": entry.error_code[:64],
+        "duration_ms": round(entry.duration_ms, 3),
+    }
+
+
+def _write(batch: list[Entry]) -> None:
+    from apps.catalogue.models import ToolCall
+
+    by_schema: dict[str, list[Entry]] = defaultdict(list)
+    for entry in batch:
+        by_schema[entry.schema_name].append(entry)
+    for schema_name, entries in by_schema.items():
+        with schema_context(schema_name):
+            ToolCall.objects.bulk_create([ToolCall(**_fields(entry)) for entry in entries])
+
+
+buffer = AuditBuffer()
+
+
+def record(
+    *,
+    schema_name: str,
+    principal: object,
+    tool: str,
+    outcome: str,
+    duration_ms: float,
+    error_code: str = "",
+) -> None:
+    user = getattr(principal, "user", None)
+    buffer.record(
+        Entry(
+            schema_name=schema_name,
+            at=timezone.now(),
+            user_id=getattr(user, "pk", None),
+            scheme=getattr(principal, "scheme", "") or "",
+            credential=getattr(principal, "credential", "") or "",
+            client=getattr(principal, "client", "") or "",
+            tool=tool,
+            outcome=outcome,
+            error_code=error_code,
+            duration_ms=duration_ms,
+        )
+    )
+
+
+def flush() -> int:
+    return buffer.flush()
+
+
+@atexit.register
+def _flush_at_exit() -> None:
+    if buffer.pending():
+        try:
+            buffer.flush()
+        except Exception:
+            logger.exception("could not write the last tool-call records")

@@ -1,0 +1,439 @@
+"""Where the doors (the MCP transport, the gateway's agent) meet the catalogue.
+
+The interface is fixed in docs/architecture.md ("MCP transport → catalogue dispatcher"):
+`SessionState`, `ToolContext`, `list_tools`, `call_tool`, `server_instructions`, `ToolNotFound`.
+Everything here is synchronous (ORM) and runs with the workspace's schema active.
+
+The hot path of `call_tool`: a dict lookup for the tool, a cached set of the tools this role may
+use (keyed by workspace, installed areas, role and its last change, scope), pydantic validation
+of the arguments against a model built at import, one transaction around the tool, one
+serialisation of the result, and an audit entry appended to an in-memory buffer.
+"""
+
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from django.core.exceptions import ObjectDoesNotExist
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import DatabaseError, IntegrityError, connection, transaction
+from pydantic import BaseModel, ValidationError
+from pydantic.alias_generators import to_camel
+
+from apps.accounts.access import current_workspace, effective_permissions
+from apps.catalogue import audit, policy, registry
+from apps.catalogue.registry import CONFIRMATION_ARGUMENT, ToolSpec
+from apps.catalogue.shapes import RawResult
+from apps.core.credentials import Principal
+from apps.core.errors import AppError
+from apps.core.permissions import get_area
+
+logger = logging.getLogger(__name__)
+
+
+class ToolNotFound(Exception):
+    """No such tool, or not one this principal may use now: the two are told apart nowhere."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(f"Unknown tool: {name}")
+
+
+class SessionState(Protocol):
+    """Provided by the transport (the gateway: the conversation)."""
+
+    session_id: str
+
+    def get(self, key: str, default: Any = None) -> Any: ...
+
+    def set(self, key: str, value: Any) -> None: ...
+
+
+class MemorySession:
+    """A SessionState held in a dict: for tests and for callers without a stored session."""
+
+    def __init__(self, session_id: str | None = None, data: dict[str, Any] | None = None) -> None:
+        self.session_id = session_id or secrets.token_urlsafe(16)
+        self.data: dict[str, Any] = dict(data or {})
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.data.get(key, default)
+
+    def set(self, key: str, value: Any) -> None:
+        self.data[key] = value
+
+
+def _never() -> bool:
+    return False
+
+
+@dataclass
+class ToolContext:
+    principal: Principal
+    session: SessionState
+    # From `initialize` (e.g. {"elicitation": {}}).
+    client_capabilities: dict[str, Any] = field(default_factory=dict)
+    # (progress, total, message); None when the request asked for no progress.
+    progress: Callable[[float, float | None, str | None], None] | None = None
+    # (message, requestedSchema) -> {"action": ..., "content": ...}; None if the client cannot.
+    elicit: Callable[[str, dict[str, Any]], dict[str, Any]] | None = None
+    is_cancelled: Callable[[], bool] = _never
+    request_id: str | int | None = None
+
+    actor = property(lambda self: self.principal.user)
+
+    def report_progress(
+        self, progress: float, total: float | None = None, message: str | None = None
+    ) -> None:
+        if self.progress is not None:
+            self.progress(progress, total, message)
+
+    @property
+    def can_elicit(self) -> bool:
+        return self.elicit is not None and "elicitation" in (self.client_capabilities or {})
+
+
+# --- who may use what ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Allowed:
+    specs: tuple[ToolSpec, ...]
+    names: frozenset[str]
+
+
+_NOTHING = _Allowed((), frozenset())
+_CACHE_LIMIT = 4096
+_allowed_cache: dict[tuple[Any, ...], _Allowed] = {}
+_listing_cache: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+
+
+def scope_mode(principal: Principal) -> str:
+    """SPEC 5.1 scopes narrow, never widen: `mcp` or `mcp:write` reach every tool the role
+    allows, `mcp:read` only the read-only ones, anything else none."""
+    scopes = principal.scopes
+    if "mcp" in scopes or "mcp:write" in scopes:
+        return "full"
+    if "mcp:read" in scopes:
+        return "read"
+    return "none"
+
+
+def _access_key(principal: Principal) -> tuple[Any, ...] | None:
+    user = principal.user
+    workspace = current_workspace()
+    if workspace is None or user is None or not getattr(user, "is_authenticated", False):
+        return None
+    role = getattr(user, "role", None)
+    if role is None:
+        return None
+    # Everything `effective_permissions` depends on, so a change of any of them is a new entry:
+    # a role edited (updated_at), a person given another role, areas installed or removed.
+    return (
+        workspace.schema_name,
+        tuple(workspace.installed_areas),
+        role.pk,
+        role.updated_at,
+        bool(user.is_active),
+        scope_mode(principal),
+        registry.version(),
+    )
+
+
+def _allowed(principal: Principal) -> tuple[tuple[Any, ...] | None, _Allowed]:
+    key = _access_key(principal)
+    if key is None:
+        return None, _NOTHING
+    cached = _allowed_cache.get(key)
+    if cached is None:
+        granted = effective_permissions(principal.user)
+        mode = key[5]
+        specs = tuple(
+            spec
+            for spec in registry.all_tools()
+            if spec.permission.value in granted and (mode == "full" or (mode == "read" and spec.read_only))
+        )
+        cached = _Allowed(specs, frozenset(spec.name for spec in specs))
+        if len(_allowed_cache) >= _CACHE_LIMIT:
+            _allowed_cache.clear()
+        _allowed_cache[key] = cached
+    return key, cached
+
+
+def forget_cached_lists() -> None:
+    """Drops the per-role caches (signals call it when roles or areas change; entries are keyed
+    so that a change never reuses a stale one, this only frees memory sooner)."""
+    _allowed_cache.clear()
+    _listing_cache.clear()
+
+
+def usable_tools(principal: Principal) -> tuple[ToolSpec, ...]:
+    return _allowed(principal)[1].specs
+
+
+def may_use(principal: Principal, name: str) -> bool:
+    return name in _allowed(principal)[1].names
+
+
+# --- the interface ------------------------------------------------------------------------------
+
+
+def list_tools(
+    *, principal: Principal, toolsets: set[str] | None = None, read_only: bool = False
+) -> list[dict[str, Any]]:
+    """Every tool the principal may use now, in a stable order, as `tools/list` entries.
+
+    `toolsets` (area keys) and `read_only` narrow the list for clients that cope with few tools;
+    the catalogue's own tools (searchTools, describeTool) stay in it, so the rest can be found.
+    Narrowing only shortens the list: `call_tool` still accepts every tool the principal may use.
+    The entries are shared: do not change them.
+    """
+    key, allowed = _allowed(principal)
+    if key is None:
+        return []
+    wanted = frozenset(toolsets) if toolsets else None
+    listing_key = (*key, wanted, read_only)
+    listing = _listing_cache.get(listing_key)
+    if listing is None:
+        listing = [
+            spec.definition
+            for spec in allowed.specs
+            if (wanted is None or spec.area in wanted or spec.area == "catalogue")
+            and (not read_only or spec.read_only)
+        ]
+        if len(_listing_cache) >= _CACHE_LIMIT:
+            _listing_cache.clear()
+        _listing_cache[listing_key] = listing
+    return list(listing)
+
+
+def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
+    """Runs one tool for `ctx.principal` and returns an MCP CallToolResult.
+
+    Raises ToolNotFound for a tool that does not exist or that the principal may not use now
+    (role, installed area, scope): both answer the same. Every other failure is a result with
+    `isError: true` whose text tells the agent what to do next.
+    """
+    started = time.perf_counter()
+    schema_name = connection.schema_name
+    spec = registry.get(name) if isinstance(name, str) else None
+    if spec is None or not may_use(ctx.principal, name):
+        audit.record(
+            schema_name=schema_name,
+            principal=ctx.principal,
+            tool=str(name)[:100],
+            outcome="not_found",
+            duration_ms=(time.perf_counter() - started) * 1000,
+        )
+        raise ToolNotFound(str(name))
+    outcome, error_code, result = "failed", "", None
+    try:
+        outcome, error_code, result = _call(ctx, spec, arguments)
+    finally:
+        audit.record(
+            schema_name=schema_name,
+            principal=ctx.principal,
+            tool=name,
+            outcome=outcome,
+            error_code=error_code,
+            duration_ms=(time.perf_counter() - started) * 1000,
+        )
+    return result
+
+
+def _call(ctx: ToolContext, spec: ToolSpec, arguments: Any) -> tuple[str, str, dict[str, Any]]:
+    if arguments is None:
+        arguments = {}
+    if not isinstance(arguments, dict):
+        return "invalid_arguments", "", error_result(f"The arguments of {spec.name} must be a JSON object.")
+    token = None
+    if spec.needs_confirmation and CONFIRMATION_ARGUMENT in arguments:
+        arguments = dict(arguments)
+        token = arguments.pop(CONFIRMATION_ARGUMENT)
+    try:
+        validated = spec.input_model.model_validate(arguments)
+    except ValidationError as error:
+        return "invalid_arguments", "", error_result(invalid_arguments_message(spec, error))
+
+    first = policy.missing_first_call(spec, ctx.session)
+    if first is not None:
+        return "first_call_required", "", error_result(policy.first_call_message(spec, first))
+
+    if spec.needs_confirmation:
+        refusal = _confirm(ctx, spec, validated, token)
+        if refusal is not None:
+            return refusal
+    if ctx.is_cancelled():
+        return (
+            "cancelled",
+            "",
+            error_result(f"{spec.name} was cancelled before it started; nothing was done."),
+        )
+
+    kwargs = {parameter: getattr(validated, parameter) for parameter in spec.parameters}
+    try:
+        with transaction.atomic():
+            result = spec.function(ctx, **kwargs)
+    except AppError as error:
+        return "error", error.code, error_result(_app_error_message(error))
+    except DjangoValidationError as error:
+        return "error", "VALIDATION_ERROR", error_result(" ".join(error.messages) + " Nothing was changed.")
+    except ObjectDoesNotExist:
+        return "error", "NOT_FOUND", error_result("Not found: check the ids you passed; nothing was changed.")
+    except IntegrityError:
+        logger.warning("tool %s hit a database constraint", spec.name, exc_info=True)
+        return (
+            "error",
+            "CONFLICT",
+            error_result(
+                f"{spec.name} conflicts with data saved at the same moment; nothing was changed. "
+                "Read the record again and retry."
+            ),
+        )
+    except DatabaseError:
+        reference = secrets.token_hex(4)
+        logger.exception("tool %s: database error (reference %s)", spec.name, reference)
+        return "failed", "DATABASE", error_result(_failure_message(spec, reference))
+    except Exception:
+        reference = secrets.token_hex(4)
+        logger.exception("tool %s failed (reference %s)", spec.name, reference)
+        return "failed", "INTERNAL", error_result(_failure_message(spec, reference))
+
+    if spec.is_first_call:
+        policy.note_first_call(spec, ctx.session)
+    return "ok", "", success_result(result)
+
+
+def _confirm(
+    ctx: ToolContext, spec: ToolSpec, validated: BaseModel, token: Any
+) -> tuple[str, str, dict[str, Any]] | None:
+    """None when the user has confirmed this call; otherwise the answer to give instead."""
+    shown = validated.model_dump(mode="json", by_alias=True, exclude_defaults=True)
+    digest = policy.arguments_digest(spec, getattr(ctx.actor, "pk", None), validated.model_dump(mode="json"))
+    if isinstance(token, str) and token and policy.redeem_token(ctx.session, token, digest):
+        return None
+    retry = token is not None
+    if ctx.can_elicit and not retry:
+        try:
+            answer = ctx.elicit(policy.elicitation_message(spec, shown), policy.CONFIRM_SCHEMA)  # type: ignore[misc]
+        except Exception:
+            # The question did not reach the user (time-out, stream closed): fall back to tokens.
+            logger.info("elicitation for %s failed; answering with a confirmation token", spec.name)
+        else:
+            action = (answer or {}).get("action")
+            content = (answer or {}).get("content") or {}
+            if action == "accept" and content.get("confirm") is True:
+                return None
+            return "declined", "", error_result(policy.declined_message(spec, action or "decline"))
+    new_token = policy.issue_token(ctx.session, digest)
+    message = policy.confirmation_required_message(spec, shown, new_token, retry=retry)
+    return "confirmation_required", "CONFIRMATION_REQUIRED", error_result(message)
+
+
+# --- results ------------------------------------------------------------------------------------
+
+
+def success_result(result: Any) -> dict[str, Any]:
+    if isinstance(result, RawResult):
+        answer: dict[str, Any] = {"content": result.content, "isError": result.is_error}
+        if result.structured is not None:
+            answer["structuredContent"] = result.structured
+        if result.meta:
+            answer["_meta"] = result.meta
+        return answer
+    if not isinstance(result, BaseModel):
+        raise TypeError(f"a tool returned {type(result).__name__}, not its output model")
+    serializer = type(result).__pydantic_serializer__
+    structured = serializer.to_python(result, mode="json", by_alias=True)
+    text = serializer.to_json(result, by_alias=True).decode()
+    return {"content": [{"type": "text", "text": text}], "structuredContent": structured, "isError": False}
+
+
+def error_result(message: str) -> dict[str, Any]:
+    return {"content": [{"type": "text", "text": message}], "isError": True}
+
+
+def _app_error_message(error: AppError) -> str:
+    message = str(error.message)
+    if isinstance(error.details, dict) and error.details:
+        fields = "; ".join(
+            f"`{to_camel(str(key))}`: {_listed(value)}" for key, value in error.details.items()
+        )
+        message = f"{message} ({fields})"
+    return message
+
+
+def _listed(value: Any) -> str:
+    return ", ".join(map(str, value)) if isinstance(value, list | tuple) else str(value)
+
+
+def _failure_message(spec: ToolSpec, reference: str) -> str:
+    return (
+        f"{spec.name} failed because of an error on the server; nothing was changed. Try again in a "
+        f"moment; if it fails again, tell the user (error reference {reference})."
+    )
+
+
+def invalid_arguments_message(spec: ToolSpec, error: ValidationError) -> str:
+    problems = []
+    for item in error.errors(include_url=False, include_context=False, include_input=False):
+        where = ".".join(str(part) for part in item["loc"]) or "arguments"
+        kind = item["type"]
+        if kind == "extra_forbidden":
+            problems.append(f"`{where}` is not an argument it takes")
+        elif kind == "missing":
+            problems.append(f"`{where}` is required")
+        else:
+            problems.append(f"`{where}`: {item['msg']}")
+    known = list(spec.definition["inputSchema"].get("properties", {}))
+    takes = ", ".join(f"`{argument}`" for argument in known) if known else "no arguments"
+    return (
+        f"Invalid arguments for {spec.name}: {'; '.join(problems)}. It takes {takes}. Nothing was done; "
+        f"fix the arguments and call it again (describeTool gives the full schema)."
+    )
+
+
+# --- instructions -------------------------------------------------------------------------------
+
+
+def server_instructions(principal: Principal) -> str:
+    """What `initialize` tells an agent about this catalogue, for this principal."""
+    specs = usable_tools(principal)
+    workspace = current_workspace()
+    brand = workspace.brand_name if workspace is not None else "this workspace"
+    areas: dict[str, int] = {}
+    for spec in specs:
+        areas[spec.area] = areas.get(spec.area, 0) + 1
+    lines = [
+        f"You are connected to {brand}. Its tools are grouped in areas; you can use {len(specs)} tools "
+        "now, as your role, the workspace's installed areas and your token's scope allow.",
+    ]
+    if areas:
+        listed = ", ".join(
+            f"{get_area(area).title if get_area(area) else area} ({area}: {count})"
+            for area, count in sorted(areas.items())
+        )
+        lines.append(f"Areas: {listed}.")
+    lines.append(
+        "searchTools finds tools by keyword and describeTool shows one tool's full definition, so "
+        "you need not list everything. Clients with a small tool budget can list only some areas "
+        "(toolsets) or only read-only tools."
+    )
+    lines.append(
+        "Arguments and results are camelCase JSON. A failed call answers with isError and says what "
+        "to do next; nothing is half-written."
+    )
+    lines.append(
+        "Some descriptions start with a marker. GATED, HIGH RISK and DESTRUCTIVE tools act only "
+        "after the user confirms: the user is asked directly when your client supports elicitation; "
+        "otherwise the first call answers with a confirmation token, and you repeat the same call "
+        "with `confirmationToken` once the user has agreed. A MANDATORY FIRST CALL tool must be "
+        "called once per session before any other tool of its area."
+    )
+    firsts = sorted({spec.name for spec in specs if spec.is_first_call})
+    if firsts:
+        lines.append(f"Mandatory first calls here: {', '.join(firsts)}.")
+    return "\n".join(lines)

@@ -1,0 +1,56 @@
+"""The audit log of tool calls. Workspace schema.
+
+One row per `tools/call` (MCP or the gateway's agent): who, through which credential and client,
+which tool, the outcome and how long it took. Never the arguments or the result: they may hold
+personal data (SPEC 10.3). Rows are written in batches (apps.catalogue.audit).
+"""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class ToolCall(models.Model):
+    class Outcome(models.TextChoices):
+        OK = "ok", _("done")
+        ERROR = "error", _("refused by the tool")
+        INVALID_ARGUMENTS = "invalid_arguments", _("invalid arguments")
+        FIRST_CALL_REQUIRED = "first_call_required", _("mandatory first call missing")
+        CONFIRMATION_REQUIRED = "confirmation_required", _("waiting for confirmation")
+        DECLINED = "declined", _("declined by the user")
+        CANCELLED = "cancelled", _("cancelled")
+        FAILED = "failed", _("failed")
+        NOT_FOUND = "not_found", _("unknown or not allowed")
+
+    at = models.DateTimeField(_("when"), db_index=True)
+    # No database constraint: rows arrive in batches, and a person removed in between must not
+    # make the whole batch fail. Django still sets it to null when the person is deleted.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        db_constraint=False,
+        related_name="+",
+        verbose_name=_("person"),
+    )
+    scheme = models.CharField(_("credential scheme"), max_length=20, blank=True)
+    credential = models.CharField(_("credential"), max_length=64, blank=True)
+    client = models.CharField(_("client"), max_length=200, blank=True)
+    tool = models.CharField(_("tool"), max_length=100)
+    outcome = models.CharField(_("outcome"), max_length=24, choices=Outcome.choices)
+    error_code = models.CharField(_("error code"), max_length=64, blank=True)
+    duration_ms = models.FloatField(_("duration (ms)"))
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("tool call")
+        verbose_name_plural = _("tool calls")
+        indexes = [
+            models.Index(fields=["tool", "-at"], name="catalogue_call_tool_at"),
+            models.Index(fields=["user", "-at"], name="catalogue_call_user_at"),
+            models.Index(fields=["outcome", "-at"], name="catalogue_call_outcome_at"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tool} {self.outcome} at {self.at:%Y-%m-%d %H:%M:%S}"

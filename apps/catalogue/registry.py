@@ -1,0 +1,330 @@
+"""The tool registry: one entry per tool, filled by the `@tool` decorator at import time.
+
+Each area app declares its tools in its `tools` module (autodiscovered by `CatalogueConfig.ready`):
+
+    @tool("getContact", permission=ContactsPerm.VIEW, title="Get a contact", read_only=True)
+    def get_contact(ctx: ToolContext, *,
+                    contact_id: Annotated[int, Field(ge=1, description="The contact's id")]) -> ContactOut:
+        \"\"\"Fetch one contact with every field ...\"\"\"
+
+- the name is the catalogue's camelCase name; the Python function stays snake_case;
+- the docstring is the description; the decorator puts the leading marker in front of it;
+- the input schema comes from the keyword-only annotated parameters (arguments in camelCase, extra
+  arguments refused), the output schema from the return model; both are built here, once;
+- the permission is a member of the area's `PermissionEnum`; the tool belongs to that area;
+- markers map to MCP annotations, and `apps.catalogue.dispatch` enforces them.
+
+Schemas and the `tools/list` entry of every tool are computed here, at import, so that listing
+and calling never build them again.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Flag
+from typing import Any, get_type_hints
+
+from pydantic import BaseModel, ConfigDict, create_model
+from pydantic.alias_generators import to_camel
+from pydantic.json_schema import GenerateJsonSchema
+
+from apps.core.permissions import PermissionEnum
+
+
+class Marker(Flag):
+    """The leading markers of SPEC 4.7, in the order they are written in front of a description."""
+
+    NONE = 0
+    MANDATORY_FIRST_CALL = 1
+    GATED = 2
+    HIGH_RISK = 4
+    DESTRUCTIVE = 8
+
+    @property
+    def labels(self) -> list[str]:
+        return [MARKER_LABELS[member] for member in MARKER_ORDER if member in self]
+
+
+MARKER_ORDER = (Marker.MANDATORY_FIRST_CALL, Marker.GATED, Marker.HIGH_RISK, Marker.DESTRUCTIVE)
+MARKER_LABELS = {
+    Marker.MANDATORY_FIRST_CALL: "MANDATORY FIRST CALL",
+    Marker.GATED: "GATED",
+    Marker.HIGH_RISK: "HIGH RISK",
+    Marker.DESTRUCTIVE: "DESTRUCTIVE",
+}
+# Markers whose tools act only after the user confirms (dispatch.py, docs/catalogue.md).
+CONFIRMATION_MARKERS = Marker.GATED | Marker.HIGH_RISK | Marker.DESTRUCTIVE
+# The argument through which an agent passes back the user's confirmation (no elicitation).
+CONFIRMATION_ARGUMENT = "confirmationToken"
+
+CAMEL_CASE = re.compile(r"^[a-z][a-zA-Z0-9]{1,63}$")
+# What MCP clients accept as a tool name; only test-settings fixtures may use more than camelCase.
+TOOL_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
+
+
+class ArgumentsModel(BaseModel):
+    """Base of every generated input model: camelCase on the wire, nothing unknown accepted."""
+
+    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, validate_by_name=False)
+
+
+class _SchemaWithoutTitles(GenerateJsonSchema):
+    """Pydantic titles every property after its Python name ("Contact Id"): noise for an agent,
+    and bytes on every `tools/list`. Descriptions say what matters."""
+
+    def field_title_should_be_set(self, schema: Any) -> bool:
+        return False
+
+
+def json_schema(model: type[BaseModel], *, mode: str = "validation") -> dict[str, Any]:
+    schema = model.model_json_schema(by_alias=True, mode=mode, schema_generator=_SchemaWithoutTitles)  # type: ignore[arg-type]
+    schema.pop("title", None)
+    return schema
+
+
+@dataclass(frozen=True, eq=False)
+class ToolSpec:
+    name: str
+    function: Callable[..., Any]
+    permission: PermissionEnum
+    area: str
+    title: str
+    description: str
+    markers: Marker
+    read_only: bool
+    idempotent: bool
+    open_world: bool
+    input_model: type[BaseModel]
+    output_model: type[BaseModel] | None
+    # Python names of the keyword-only parameters, in order.
+    parameters: tuple[str, ...]
+    # The `tools/list` entry, built once; callers must not change it.
+    definition: dict[str, Any]
+    module: str
+    # Registered from settings.ATRIUM_EXTRA_TOOL_MODULES (test settings only): may bend naming rules.
+    fixture: bool = False
+
+    @property
+    def needs_confirmation(self) -> bool:
+        return bool(self.markers & CONFIRMATION_MARKERS)
+
+    @property
+    def is_first_call(self) -> bool:
+        return Marker.MANDATORY_FIRST_CALL in self.markers
+
+    @property
+    def annotations(self) -> dict[str, Any]:
+        return self.definition["annotations"]
+
+
+class RegistryError(TypeError):
+    """A tool declaration that cannot work (raised at import, so it never reaches a client)."""
+
+
+_tools: dict[str, ToolSpec] = {}
+_lock = threading.Lock()
+# Bumped on every change, so caches built from the registry know they are stale.
+_version = 0
+# Set while settings.ATRIUM_EXTRA_TOOL_MODULES are imported (apps.catalogue.apps).
+_loading_fixtures = False
+
+
+def version() -> int:
+    return _version
+
+
+def get(name: str) -> ToolSpec | None:
+    return _tools.get(name)
+
+
+def all_tools() -> list[ToolSpec]:
+    return sorted(_tools.values(), key=sort_key)
+
+
+def sort_key(spec: ToolSpec) -> tuple[int, str, str]:
+    # The catalogue's own tools (search, describe) first: they are how an agent finds the rest.
+    return (0 if spec.area == "catalogue" else 1, spec.area, spec.name)
+
+
+def register(spec: ToolSpec) -> None:
+    global _version
+    with _lock:
+        existing = _tools.get(spec.name)
+        if existing is not None and existing.function is not spec.function:
+            same_place = (existing.module, existing.function.__qualname__) == (
+                spec.module,
+                spec.function.__qualname__,
+            )
+            if not same_place:
+                raise RegistryError(
+                    f"tool {spec.name!r} is declared twice: in {existing.module} and in {spec.module}"
+                )
+        _tools[spec.name] = spec
+        _version += 1
+
+
+def unregister(name: str) -> None:
+    """For tests that declare tools of their own for a while (`apps.catalogue.testing`)."""
+    global _version
+    with _lock:
+        if _tools.pop(name, None) is not None:
+            _version += 1
+
+
+def tool(
+    name: str,
+    *,
+    permission: PermissionEnum,
+    title: str,
+    markers: Marker = Marker.NONE,
+    read_only: bool = False,
+    idempotent: bool | None = None,
+    open_world: bool = False,
+    register_it: bool = True,
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Declares a catalogue tool (see the module docstring). Returns the function unchanged, with
+    its ToolSpec on `function.tool_spec`."""
+
+    def decorator(function: Callable[..., Any]) -> Callable[..., Any]:
+        spec = build_spec(
+            function,
+            name=name,
+            permission=permission,
+            title=title,
+            markers=markers,
+            read_only=read_only,
+            idempotent=idempotent,
+            open_world=open_world,
+        )
+        function.tool_spec = spec  # type: ignore[attr-defined]
+        if register_it:
+            register(spec)
+        return function
+
+    return decorator
+
+
+def build_spec(
+    function: Callable[..., Any],
+    *,
+    name: str,
+    permission: PermissionEnum,
+    title: str,
+    markers: Marker = Marker.NONE,
+    read_only: bool = False,
+    idempotent: bool | None = None,
+    open_world: bool = False,
+) -> ToolSpec:
+    where = f"{function.__module__}.{function.__qualname__}"
+    if not TOOL_NAME.match(name):
+        raise RegistryError(f"{where}: {name!r} is not a valid tool name")
+    if not isinstance(permission, PermissionEnum):
+        raise RegistryError(f"{where}: the permission must be a member of a PermissionEnum")
+    docstring = _unwrap(inspect.getdoc(function) or "")
+    input_model, parameters = _input_model(function, name, where)
+    output_model = _output_model(function, where)
+    description = " ".join(f"{label}:" for label in markers.labels)
+    description = f"{description} {docstring}".strip() if description else docstring
+    confirmable = bool(markers & CONFIRMATION_MARKERS)
+    idempotent = read_only if idempotent is None else idempotent
+    annotations = {
+        "title": title,
+        "readOnlyHint": read_only,
+        # Meaningful only for tools that change something; DESTRUCTIVE and HIGH RISK say so.
+        "destructiveHint": (not read_only) and bool(markers & (Marker.DESTRUCTIVE | Marker.HIGH_RISK)),
+        "idempotentHint": idempotent,
+        "openWorldHint": open_world,
+    }
+    input_schema = json_schema(input_model)
+    if confirmable:
+        input_schema.setdefault("properties", {})[CONFIRMATION_ARGUMENT] = {
+            "type": "string",
+            "description": (
+                "Leave out on the first call. If the answer says the user must confirm, ask them; "
+                "only if they agree, call again with the same arguments and this token from that answer."
+            ),
+        }
+    definition: dict[str, Any] = {
+        "name": name,
+        "title": title,
+        "description": description,
+        "inputSchema": input_schema,
+    }
+    if output_model is not None:
+        definition["outputSchema"] = json_schema(output_model, mode="serialization")
+    definition["annotations"] = annotations
+    return ToolSpec(
+        name=name,
+        function=function,
+        permission=permission,
+        area=permission.area,
+        title=title,
+        description=description,
+        markers=markers,
+        read_only=read_only,
+        idempotent=idempotent,
+        open_world=open_world,
+        input_model=input_model,
+        output_model=output_model,
+        parameters=parameters,
+        definition=definition,
+        module=function.__module__,
+        fixture=_loading_fixtures,
+    )
+
+
+def _unwrap(text: str) -> str:
+    """Docstrings are wrapped for the source; descriptions are read by agents: one line per paragraph."""
+    paragraphs = re.split(r"\n\s*\n", text.strip())
+    return "\n\n".join(" ".join(line.strip() for line in paragraph.splitlines()) for paragraph in paragraphs)
+
+
+def _input_model(
+    function: Callable[..., Any], name: str, where: str
+) -> tuple[type[BaseModel], tuple[str, ...]]:
+    signature = inspect.signature(function)
+    try:
+        hints = get_type_hints(function, include_extras=True)
+    except Exception as error:
+        raise RegistryError(f"{where}: its type hints cannot be resolved ({error})") from error
+    parameters = list(signature.parameters.values())
+    if not parameters or parameters[0].kind not in (
+        inspect.Parameter.POSITIONAL_ONLY,
+        inspect.Parameter.POSITIONAL_OR_KEYWORD,
+    ):
+        raise RegistryError(f"{where}: the first parameter must be the ToolContext (`ctx`)")
+    fields: dict[str, Any] = {}
+    for parameter in parameters[1:]:
+        if parameter.kind is not inspect.Parameter.KEYWORD_ONLY:
+            raise RegistryError(f"{where}: parameter {parameter.name!r} must be keyword-only (after `*`)")
+        if parameter.name not in hints:
+            raise RegistryError(f"{where}: parameter {parameter.name!r} has no type")
+        if to_camel(parameter.name) == CONFIRMATION_ARGUMENT:
+            raise RegistryError(f"{where}: {CONFIRMATION_ARGUMENT!r} is reserved for confirmations")
+        default = ... if parameter.default is inspect.Parameter.empty else parameter.default
+        fields[parameter.name] = (hints[parameter.name], default)
+    model = create_model(  # type: ignore[call-overload]
+        f"{name[:1].upper()}{name[1:]}Arguments",
+        __base__=ArgumentsModel,
+        __module__=function.__module__,
+        **fields,
+    )
+    return model, tuple(fields)
+
+
+def _output_model(function: Callable[..., Any], where: str) -> type[BaseModel] | None:
+    from apps.catalogue.shapes import RawResult
+
+    try:
+        returned = get_type_hints(function).get("return")
+    except Exception as error:
+        raise RegistryError(f"{where}: its return type cannot be resolved ({error})") from error
+    if returned is RawResult:
+        return None
+    if not (inspect.isclass(returned) and issubclass(returned, BaseModel)):
+        raise RegistryError(f"{where}: the return type must be a pydantic model (the output schema)")
+    return returned

@@ -1,0 +1,24 @@
+"""Reads of the tool-call log, for the people who may see it."""
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from apps.accounts.access import can
+from apps.catalogue.models import ToolCall
+from apps.catalogue.permissions import CataloguePerm
+
+
+def tool_call_list(
+    *, actor: Any, tool: str = "", outcome: str = "", user_id: int | None = None
+) -> QuerySet[ToolCall]:
+    if not can(actor, CataloguePerm.AUDIT):
+        return ToolCall.objects.none()
+    calls = ToolCall.objects.select_related("user").order_by("-at", "-id")
+    if tool:
+        calls = calls.filter(tool=tool)
+    if outcome:
+        calls = calls.filter(outcome=outcome)
+    if user_id:
+        calls = calls.filter(user_id=user_id)
+    return calls

@@ -1,0 +1,127 @@
+"""Shapes every area reuses: the output base model, paging, and small common results.
+
+Areas keep their tools small by building on these:
+
+    @tool("listContacts", ...)
+    def list_contacts(ctx, *, limit: Limit = 25, offset: Offset = 0, ...) -> Page[ContactSummary]:
+        return paginate(selectors.contact_list(actor=ctx.actor), limit=limit, offset=offset,
+                        item=ContactSummary.of)
+
+Everything an agent reads is camelCase (`Out` aliases the snake_case attributes).
+"""
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Annotated, Any, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+# --- outputs ------------------------------------------------------------------------------------
+
+
+class Out(BaseModel):
+    """Base of output models: camelCase on the wire, read from attributes."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel, validate_by_name=True, serialize_by_alias=True, from_attributes=True
+    )
+
+
+class In(BaseModel):
+    """Base of nested input objects (a list of filters, a set of changes): camelCase, strict."""
+
+    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, validate_by_name=False)
+
+
+class Changes(In):
+    """Partial updates: only the fields the agent sent are changed; an explicit null clears one."""
+
+    def given(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.model_fields_set}
+
+
+ItemT = TypeVar("ItemT")
+
+
+class Page(Out, Generic[ItemT]):
+    items: list[ItemT]
+    total: int = Field(description="How many match in all")
+    limit: int
+    offset: int
+    next_offset: int | None = Field(description="Pass as `offset` for the next page; null on the last page")
+
+
+class Done(Out):
+    """The result of an action that has nothing else to say."""
+
+    ok: bool = True
+    message: str
+
+
+class RefOut(Out):
+    id: int
+    name: str
+
+
+@dataclass
+class RawResult:
+    """For fixture tools of the test settings only (the MCP conformance suite): content blocks
+    given as they are, with no output schema. Catalogue tools return pydantic models."""
+
+    content: list[dict[str, Any]]
+    structured: dict[str, Any] | None = None
+    is_error: bool = False
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+# --- inputs -------------------------------------------------------------------------------------
+
+MAX_OFFSET = 10_000
+
+Limit = Annotated[int, Field(ge=1, le=100, description="How many to return (1-100)")]
+Offset = Annotated[
+    int,
+    Field(ge=0, le=MAX_OFFSET, description="How many to skip, for paging: the `nextOffset` of the last page"),
+]
+EntityId = Annotated[int, Field(ge=1, le=2**63 - 1)]
+
+
+def paginate(
+    rows: Any,
+    *,
+    limit: int,
+    offset: int,
+    item: Callable[[Any], ItemT],
+) -> Page[ItemT]:
+    """One page of a queryset (or a list), counted, with the offset of the next page."""
+    total = rows.count() if hasattr(rows, "count") and not isinstance(rows, list) else len(rows)
+    window = list(rows[offset : offset + limit])
+    end = offset + len(window)
+    return Page[Any](
+        items=[item(row) for row in window],
+        total=total,
+        limit=limit,
+        offset=offset,
+        next_offset=end if end < total and end <= MAX_OFFSET else None,
+    )
+
+
+def page_of(items: Sequence[ItemT], *, total: int, limit: int, offset: int) -> Page[ItemT]:
+    end = offset + len(items)
+    return Page[Any](
+        items=list(items),
+        total=total,
+        limit=limit,
+        offset=offset,
+        next_offset=end if end < total and end <= MAX_OFFSET else None,
+    )
+
+
+def iso(value: datetime | date | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def first(values: Iterable[Any]) -> Any:
+    return next(iter(values), None)

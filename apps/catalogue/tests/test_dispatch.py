@@ -1,0 +1,320 @@
+"""list_tools / call_tool / server_instructions through a real ToolContext, in a real workspace."""
+
+import json
+import logging
+from typing import Annotated
+
+import pytest
+from jsonschema import validate
+from pydantic import Field
+
+from apps.accounts.models import Role
+from apps.accounts.services import user_change_role
+from apps.catalogue import registry
+from apps.catalogue.dispatch import ToolNotFound, call_tool, list_tools, server_instructions
+from apps.catalogue.models import ToolCall
+from apps.catalogue.registry import tool
+from apps.catalogue.shapes import Done
+from apps.catalogue.signals import tool_list_changed
+from apps.catalogue.testing import (
+    call,
+    context_for,
+    person_with,
+    principal_for,
+    structured,
+    temporary_tools,
+    text_of,
+)
+from apps.contacts.models import Contact
+from apps.contacts.permissions import ContactsPerm
+from apps.core.errors import ValidationFailed
+
+
+def names(principal, **narrowing):
+    return [entry["name"] for entry in list_tools(principal=principal, **narrowing)]
+
+
+# --- listing ------------------------------------------------------------------------------------
+
+
+def test_a_viewer_lists_only_tools_their_role_allows(people):
+    listed = names(principal_for(people["viewer"]))
+
+    assert "getContact" in listed
+    assert "searchTools" in listed
+    assert "createContact" not in listed
+    assert "updateContact" not in listed
+    assert all(registry.get(name).read_only for name in listed)
+
+
+def test_a_member_lists_the_write_tools_too(people):
+    listed = names(principal_for(people["member"]))
+
+    assert {"createContact", "updateContact", "getContact"} <= set(listed)
+
+
+def test_the_list_is_ordered_with_the_catalogue_tools_first(people):
+    listed = names(principal_for(people["owner"]))
+
+    assert listed[:2] == ["describeTool", "searchTools"]
+    contacts = [name for name in listed if registry.get(name).area == "contacts"]
+    assert contacts == sorted(contacts)
+
+
+def test_entries_are_complete_mcp_tool_definitions(people):
+    for entry in list_tools(principal=principal_for(people["owner"])):
+        assert set(entry) >= {"name", "title", "description", "inputSchema", "outputSchema", "annotations"}
+        assert entry["inputSchema"]["type"] == "object"
+        assert entry["annotations"]["title"] == entry["title"]
+
+
+def test_a_role_without_the_permission_does_not_list_the_tool(acme):
+    person = person_with({"contacts.view"}, email="reader@acme.example")
+
+    listed = names(principal_for(person))
+
+    assert "getContact" in listed
+    assert "createContact" not in listed
+    assert "searchTools" not in listed  # catalogue.discover was not granted either
+
+
+def test_an_area_that_is_not_installed_hides_its_tools(acme, people):
+    acme.installed_areas = [area for area in acme.installed_areas if area != "contacts"]
+    acme.save()
+
+    listed = names(principal_for(people["owner"]))
+
+    assert not [name for name in listed if registry.get(name).area == "contacts"]
+    assert "searchTools" in listed  # a core area is always there
+
+
+def test_the_read_scope_lists_only_read_only_tools(people):
+    listed = names(principal_for(people["owner"], scopes={"mcp:read", "offline_access"}))
+
+    assert "getContact" in listed
+    assert "createContact" not in listed
+
+
+def test_a_token_without_an_mcp_scope_lists_nothing(people):
+    assert names(principal_for(people["owner"], scopes={"offline_access"})) == []
+
+
+def test_toolsets_narrow_the_list_to_some_areas_but_keep_the_catalogue_tools(people):
+    principal = principal_for(people["owner"])
+
+    listed = names(principal, toolsets={"catalogue"})
+
+    assert listed == ["describeTool", "searchTools"]
+    assert "getContact" in names(principal, toolsets={"contacts"})
+
+
+def test_read_only_narrowing_keeps_read_only_tools(people):
+    listed = names(principal_for(people["owner"]), read_only=True)
+
+    assert "getContact" in listed
+    assert "createContact" not in listed
+
+
+# --- the cache follows changes ------------------------------------------------------------------
+
+
+def test_editing_a_custom_role_changes_the_list_at_once(acme):
+    person = person_with({"contacts.view"}, email="editor@acme.example")
+    principal = principal_for(person)
+    assert "createContact" not in names(principal)
+
+    role = person.role
+    role.permissions = ["contacts.view", "contacts.create"]
+    role.save()
+    person.refresh_from_db()
+
+    assert "createContact" in names(principal_for(person))
+
+
+def test_giving_a_person_another_role_changes_their_list_and_says_so(people):
+    heard = []
+
+    def listener(sender, **kwargs):
+        heard.append(kwargs)
+
+    tool_list_changed.connect(listener)
+    try:
+        viewer = people["viewer"]
+        assert "createContact" not in names(principal_for(viewer))
+        user_change_role(actor=people["owner"], user=viewer, role=Role.objects.get(key="member"))
+        viewer.refresh_from_db()
+
+        assert "createContact" in names(principal_for(viewer))
+        assert heard == [{"signal": tool_list_changed, "schema_name": "acme", "user_ids": [viewer.pk]}]
+    finally:
+        tool_list_changed.disconnect(listener)
+
+
+def test_changing_the_installed_areas_says_so_for_the_whole_workspace(acme):
+    heard = []
+
+    def listener(sender, **kwargs):
+        heard.append((kwargs["schema_name"], kwargs["user_ids"]))
+
+    tool_list_changed.connect(listener)
+    try:
+        acme.installed_areas = []
+        acme.save(update_fields=["installed_areas"])
+    finally:
+        tool_list_changed.disconnect(listener)
+
+    assert heard == [("acme", None)]
+
+
+# --- calling ------------------------------------------------------------------------------------
+
+
+def test_a_call_answers_structured_content_and_the_same_json_as_text(people):
+    result = call(
+        people["member"], "createContact", {"contact": {"firstName": "Ada", "lastName": "Lovelace"}}
+    )
+
+    answer = structured(result)
+    assert json.loads(result["content"][0]["text"]) == answer
+    assert result["content"][0]["type"] == "text"
+    validate(answer, registry.get("createContact").definition["outputSchema"])
+    assert answer["contact"]["displayName"] == "Ada Lovelace"
+
+
+def test_an_unknown_tool_and_a_forbidden_tool_answer_the_same(people):
+    with pytest.raises(ToolNotFound) as unknown:
+        call(people["viewer"], "noSuchTool")
+    with pytest.raises(ToolNotFound) as forbidden:
+        call(people["viewer"], "createContact", {"contact": {"firstName": "X"}})
+
+    assert str(unknown.value) == "Unknown tool: noSuchTool"
+    assert str(forbidden.value) == "Unknown tool: createContact"
+    assert not Contact.objects.filter(first_name="X").exists()
+
+
+def test_a_write_tool_fails_closed_under_the_read_scope(people):
+    with pytest.raises(ToolNotFound):
+        call(people["owner"], "createContact", {"contact": {"firstName": "X"}}, scopes={"mcp:read"})
+
+
+def test_invalid_arguments_name_the_field_and_why(people):
+    result = call(people["member"], "getContact", {"contactId": "twelve", "colour": "red"})
+
+    assert result["isError"] is True
+    message = text_of(result)
+    assert "Invalid arguments for getContact" in message
+    assert "`contactId`: Input should be a valid integer" in message
+    assert "`colour` is not an argument it takes" in message
+    assert "`includeArchived`" in message
+
+
+def test_a_missing_argument_is_named(people):
+    message = text_of(call(people["member"], "getContact", {}))
+
+    assert "`contactId` is required" in message
+
+
+def test_a_nested_field_is_named_with_its_path(people):
+    message = text_of(call(people["member"], "createContact", {"contact": {"firstName": 5, "nickname": "x"}}))
+
+    assert "`contact.firstName`: Input should be a valid string" in message
+    assert "`contact.nickname` is not an argument it takes" in message
+
+
+def test_arguments_that_are_not_an_object_are_refused(people):
+    result = call_tool(context_for(people["member"]), "getContact", ["contactId", 1])
+
+    assert result["isError"] is True
+    assert "must be a JSON object" in text_of(result)
+
+
+class Explosion(Exception):
+    pass
+
+
+@tool("writeThenRefuse", permission=ContactsPerm.CREATE, title="Write then refuse", register_it=False)
+def write_then_refuse(ctx, *, name: Annotated[str, Field(description="The name to write")]) -> Done:
+    """Writes a contact, then refuses, to prove nothing of it stays."""
+    Contact.objects.create(first_name=name)
+    raise ValidationFailed("The tool refused after writing.", details={"name": ["refused"]})
+
+
+@tool("writeThenCrash", permission=ContactsPerm.CREATE, title="Write then crash", register_it=False)
+def write_then_crash(ctx, *, name: Annotated[str, Field(description="The name to write")]) -> Done:
+    """Writes a contact, then fails unexpectedly, to prove nothing of it stays."""
+    Contact.objects.create(first_name=name)
+    raise Explosion("secret internals /srv/atrium/db.py line 12")
+
+
+def test_a_refusal_inside_a_tool_is_a_tool_error_and_nothing_is_written(people):
+    with temporary_tools(write_then_refuse):
+        result = call(people["member"], "writeThenRefuse", {"name": "Half"})
+
+    assert result["isError"] is True
+    assert text_of(result) == "The tool refused after writing. (`name`: refused)"
+    assert not Contact.objects.filter(first_name="Half").exists()
+
+
+def test_a_crash_inside_a_tool_is_a_tool_error_without_a_stack_trace(people, caplog):
+    with temporary_tools(write_then_crash), caplog.at_level(logging.ERROR):
+        result = call(people["member"], "writeThenCrash", {"name": "Crash"})
+
+    message = text_of(result)
+    assert result["isError"] is True
+    assert "writeThenCrash failed because of an error on the server; nothing was changed" in message
+    assert "secret internals" not in message and "Traceback" not in message
+    assert not Contact.objects.filter(first_name="Crash").exists()
+    reference = message.rsplit("error reference ", 1)[1].rstrip(").")
+    assert any(reference in record.getMessage() for record in caplog.records)
+
+
+def test_a_cancelled_call_does_not_run(people):
+    result = call(
+        people["member"], "createContact", {"contact": {"firstName": "Late"}}, is_cancelled=lambda: True
+    )
+
+    assert result["isError"] is True
+    assert not Contact.objects.filter(first_name="Late").exists()
+
+
+# --- audit --------------------------------------------------------------------------------------
+
+
+def test_every_call_is_recorded_without_its_arguments(people):
+    member = people["member"]
+    call(member, "createContact", {"contact": {"firstName": "Grace", "email": "grace@navy.example"}})
+    call(member, "getContact", {"contactId": "x"})
+    with pytest.raises(ToolNotFound):
+        call(member, "transferEverything")
+
+    rows = list(ToolCall.objects.filter(user=member).order_by("id"))
+    assert [(row.tool, row.outcome) for row in rows] == [
+        ("createContact", "ok"),
+        ("getContact", "invalid_arguments"),
+        ("transferEverything", "not_found"),
+    ]
+    first = rows[0]
+    assert (first.scheme, first.credential, first.client) == ("access_token", "pat:test", "test client")
+    assert first.duration_ms > 0
+    stored = json.dumps([list(row.__dict__.values()) for row in rows], default=str)
+    assert "grace" not in stored.lower()
+
+
+def test_a_tool_error_is_recorded_with_its_code(people):
+    call(people["member"], "getContact", {"contactId": 999999})
+
+    row = ToolCall.objects.get(user=people["member"])
+    assert (row.outcome, row.error_code) == ("error", "NOT_FOUND")
+
+
+# --- instructions -------------------------------------------------------------------------------
+
+
+def test_server_instructions_tell_how_the_catalogue_works(acme, people):
+    text = server_instructions(principal_for(people["viewer"]))
+
+    assert "Acme Workspace" in text
+    assert "Contacts (contacts:" in text
+    assert "searchTools" in text and "describeTool" in text
+    assert "confirmationToken" in text
+    assert "MANDATORY FIRST CALL" in text

@@ -1,0 +1,206 @@
+"""Declaring tools: schemas, descriptions, annotations, and the start-up check."""
+
+from typing import Annotated
+
+import pytest
+from django.core.management import call_command
+from jsonschema import Draft202012Validator
+from pydantic import Field
+
+from apps.catalogue import registry
+from apps.catalogue.checks import check_catalogue, problems_of
+from apps.catalogue.registry import Marker, RegistryError, build_spec, tool
+from apps.catalogue.shapes import Done, Out
+from apps.catalogue.testing import temporary_tools
+from apps.contacts.permissions import ContactsPerm
+
+
+class Echo(Out):
+    said: str
+
+
+def echo(
+    ctx,
+    *,
+    words: Annotated[str, Field(max_length=10, description="What to say back")],
+    loud: Annotated[bool, Field(description="Shout it")] = False,
+) -> Echo:
+    """Say the words back, exactly as they came, so the caller can check the round trip."""
+    return Echo(said=words.upper() if loud else words)
+
+
+def test_the_input_schema_comes_from_the_keyword_only_parameters_in_camel_case():
+    spec = build_spec(echo, name="echoWords", permission=ContactsPerm.VIEW, title="Echo", read_only=True)
+    schema = spec.definition["inputSchema"]
+
+    assert schema["type"] == "object"
+    assert schema["additionalProperties"] is False
+    assert schema["required"] == ["words"]
+    assert schema["properties"]["words"] == {
+        "type": "string",
+        "maxLength": 10,
+        "description": "What to say back",
+    }
+    assert schema["properties"]["loud"]["default"] is False
+    Draft202012Validator.check_schema(schema)
+
+
+def test_the_output_schema_comes_from_the_return_model():
+    spec = build_spec(echo, name="echoWords", permission=ContactsPerm.VIEW, title="Echo", read_only=True)
+
+    assert spec.definition["outputSchema"]["properties"] == {"said": {"type": "string"}}
+    assert spec.output_model is Echo
+
+
+def test_the_docstring_is_the_description_behind_its_markers():
+    spec = build_spec(
+        echo,
+        name="echoWords",
+        permission=ContactsPerm.EDIT,
+        title="Echo",
+        markers=Marker.GATED | Marker.DESTRUCTIVE,
+    )
+
+    assert spec.description == (
+        "GATED: DESTRUCTIVE: Say the words back, exactly as they came, "
+        "so the caller can check the round trip."
+    )
+
+
+@pytest.mark.parametrize(
+    ("options", "annotations"),
+    [
+        (
+            {"read_only": True},
+            {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False},
+        ),
+        (
+            {},
+            {
+                "readOnlyHint": False,
+                "destructiveHint": False,
+                "idempotentHint": False,
+                "openWorldHint": False,
+            },
+        ),
+        (
+            {"markers": Marker.DESTRUCTIVE},
+            {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": False},
+        ),
+        (
+            {"markers": Marker.HIGH_RISK, "open_world": True, "idempotent": True},
+            {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": True, "openWorldHint": True},
+        ),
+        (
+            {"markers": Marker.GATED},
+            {
+                "readOnlyHint": False,
+                "destructiveHint": False,
+                "idempotentHint": False,
+                "openWorldHint": False,
+            },
+        ),
+    ],
+)
+def test_markers_and_options_map_to_mcp_annotations(options, annotations):
+    spec = build_spec(echo, name="echoWords", permission=ContactsPerm.EDIT, title="Echo the words", **options)
+
+    assert spec.annotations == {"title": "Echo the words", **annotations}
+
+
+def test_confirmable_tools_declare_the_confirmation_token_argument():
+    plain = build_spec(echo, name="echoWords", permission=ContactsPerm.EDIT, title="Echo")
+    gated = build_spec(
+        echo, name="echoWords", permission=ContactsPerm.EDIT, title="Echo", markers=Marker.GATED
+    )
+
+    assert "confirmationToken" not in plain.definition["inputSchema"]["properties"]
+    assert gated.definition["inputSchema"]["properties"]["confirmationToken"]["type"] == "string"
+
+
+def test_a_positional_parameter_is_refused_at_import():
+    def positional(ctx, words: Annotated[str, Field(description="x")]) -> Echo:
+        """Not keyword-only, so the schema could not be trusted."""
+
+    with pytest.raises(RegistryError, match="keyword-only"):
+        build_spec(positional, name="bad", permission=ContactsPerm.VIEW, title="Bad")
+
+
+def test_a_tool_without_an_output_model_is_refused_at_import():
+    def no_model(ctx, *, words: Annotated[str, Field(description="x")]) -> dict:
+        """Returns a dict, which has no schema."""
+
+    with pytest.raises(RegistryError, match="pydantic model"):
+        build_spec(no_model, name="bad", permission=ContactsPerm.VIEW, title="Bad")
+
+
+def test_two_tools_with_one_name_are_refused():
+    @tool("getContact", permission=ContactsPerm.VIEW, title="Another", read_only=True, register_it=False)
+    def another(ctx) -> Done:
+        """A second tool that claims an existing name."""
+
+    with pytest.raises(RegistryError, match="declared twice"):
+        registry.register(another.tool_spec)
+
+
+def test_the_system_check_passes_for_the_whole_catalogue():
+    assert check_catalogue() == []
+    call_command("check", "--fail-level", "ERROR")
+
+
+def test_the_system_check_names_what_is_wrong_with_a_tool():
+    @tool(
+        "Bad_name",
+        permission=ContactsPerm.VIEW,
+        title="",
+        read_only=True,
+        markers=Marker.DESTRUCTIVE,
+        register_it=False,
+    )
+    def bad(ctx, *, thing: int = 1) -> Done:
+        """Short."""
+
+    problems = problems_of(bad.tool_spec)
+
+    assert "its name is not camelCase" in problems
+    assert "it has no title" in problems
+    assert any("description" in problem for problem in problems)
+    assert "a read-only tool cannot be GATED, HIGH RISK or DESTRUCTIVE" in problems
+    assert "its argument 'thing' has no description" in problems
+    with temporary_tools(bad):
+        assert any("Bad_name" in message.msg for message in check_catalogue())
+
+
+def test_the_system_check_refuses_a_marker_written_in_the_docstring_but_not_declared():
+    @tool("sneakyTool", permission=ContactsPerm.EDIT, title="Sneaky", register_it=False)
+    def sneaky(ctx) -> Done:
+        """DESTRUCTIVE: removes things, but the dispatcher was never told so."""
+
+    assert any("DESTRUCTIVE" in problem for problem in problems_of(sneaky.tool_spec))
+
+
+def test_two_mandatory_first_calls_in_one_area_are_refused():
+    @tool(
+        "firstOne",
+        permission=ContactsPerm.VIEW,
+        title="First",
+        read_only=True,
+        markers=Marker.MANDATORY_FIRST_CALL,
+        register_it=False,
+    )
+    def first_one(ctx) -> Done:
+        """The first of two tools that both claim to be the first call."""
+
+    @tool(
+        "firstTwo",
+        permission=ContactsPerm.VIEW,
+        title="Second",
+        read_only=True,
+        markers=Marker.MANDATORY_FIRST_CALL,
+        register_it=False,
+    )
+    def first_two(ctx) -> Done:
+        """The second of two tools that both claim to be the first call."""
+
+    with temporary_tools(first_one, first_two):
+        assert [message.id for message in check_catalogue()] == ["atrium.E102"]

@@ -1,0 +1,179 @@
+"""The catalogue's own tools: finding the long tail without listing all of it."""
+
+import re
+from typing import Annotated, Any
+
+from pydantic import Field
+
+from apps.catalogue import registry
+from apps.catalogue.dispatch import ToolContext, usable_tools
+from apps.catalogue.permissions import CataloguePerm
+from apps.catalogue.registry import ToolSpec, tool
+from apps.catalogue.shapes import Out
+from apps.core.errors import NotFound
+from apps.core.permissions import get_area
+
+
+class ToolBrief(Out):
+    name: str
+    title: str
+    area: str
+    summary: str = Field(description="The first sentence of the description")
+    read_only: bool
+    markers: list[str]
+
+
+class AreaCount(Out):
+    area: str = Field(description="The area's key, usable as a toolset")
+    title: str
+    tools: int
+
+
+class ToolSearchOut(Out):
+    query: str
+    total: int = Field(description="How many tools match in all")
+    matches: list[ToolBrief]
+    areas: list[AreaCount] = Field(
+        description="Every area you can use, with how many tools you may use in it"
+    )
+
+
+class ToolDescriptionOut(Out):
+    name: str
+    title: str
+    area: str
+    description: str
+    markers: list[str]
+    permission: str
+    input_schema: dict[str, Any]
+    output_schema: dict[str, Any] | None
+    annotations: dict[str, Any]
+    requires_confirmation: bool
+    first_call: str | None = Field(description="The tool to call first in this area in each session, if any")
+
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _words(text: str) -> list[str]:
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text)
+    return _WORD.findall(spaced.lower())
+
+
+def _summary(spec: ToolSpec) -> str:
+    text = spec.description
+    for label in spec.markers.labels:
+        text = text.removeprefix(f"{label}:").lstrip()
+    first = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
+    return first[:300]
+
+
+def _brief(spec: ToolSpec) -> ToolBrief:
+    return ToolBrief(
+        name=spec.name,
+        title=spec.title,
+        area=spec.area,
+        summary=_summary(spec),
+        read_only=spec.read_only,
+        markers=spec.markers.labels,
+    )
+
+
+def _score(spec: ToolSpec, terms: list[str]) -> tuple[int, int]:
+    name_words = set(_words(spec.name))
+    title_words = set(_words(spec.title))
+    area_words = set(_words(spec.area))
+    text = spec.description.lower()
+    matched = score = 0
+    for term in terms:
+        points = 0
+        if term in name_words:
+            points += 6
+        elif any(word.startswith(term) for word in name_words):
+            points += 4
+        if term in title_words or term in area_words:
+            points += 3
+        if term in text:
+            points += 1
+        if points:
+            matched += 1
+            score += points
+    return matched, score
+
+
+@tool("searchTools", permission=CataloguePerm.DISCOVER, title="Search the tool catalogue", read_only=True)
+def search_tools(
+    ctx: ToolContext,
+    *,
+    query: Annotated[
+        str,
+        Field(
+            max_length=200, description="Words to look for in tool names and descriptions; empty lists all"
+        ),
+    ] = "",
+    areas: Annotated[
+        list[Annotated[str, Field(max_length=64)]] | None,
+        Field(max_length=50, description="Only tools of these areas (keys such as `contacts`)"),
+    ] = None,
+    limit: Annotated[int, Field(ge=1, le=100, description="How many matches to return (1-100)")] = 20,
+) -> ToolSearchOut:
+    """Find the tools you may use by keyword, best matches first, among all tools of the
+    workspace's installed areas that your role allows. Use it instead of listing every tool; then
+    describeTool gives one tool's full argument schema. The answer also counts your tools per area."""
+    specs = usable_tools(ctx.principal)
+    counts: dict[str, int] = {}
+    for spec in specs:
+        counts[spec.area] = counts.get(spec.area, 0) + 1
+    if areas:
+        specs = tuple(spec for spec in specs if spec.area in set(areas))
+    terms = _words(query)
+    if terms:
+        scored = [(_score(spec, terms), spec) for spec in specs]
+        ranked = sorted(
+            ((score, spec) for score, spec in scored if score[0]),
+            key=lambda item: (-item[0][0], -item[0][1], item[1].name),
+        )
+        found = [spec for _score_, spec in ranked]
+    else:
+        found = list(specs)
+    return ToolSearchOut(
+        query=query,
+        total=len(found),
+        matches=[_brief(spec) for spec in found[:limit]],
+        areas=[
+            AreaCount(area=area, title=str(get_area(area).title if get_area(area) else area), tools=count)
+            for area, count in sorted(counts.items())
+        ],
+    )
+
+
+@tool("describeTool", permission=CataloguePerm.DISCOVER, title="Describe a tool", read_only=True)
+def describe_tool(
+    ctx: ToolContext,
+    *,
+    name: Annotated[
+        str, Field(min_length=1, max_length=100, description="The tool's exact name, e.g. getContact")
+    ],
+) -> ToolDescriptionOut:
+    """Show one tool's full definition: description, argument and result schemas, annotations,
+    whether it needs the user's confirmation and which tool must be called first in its area.
+    Only tools you may use are described."""
+    from apps.catalogue.policy import first_call_tool
+
+    spec = registry.get(name)
+    if spec is None or spec not in usable_tools(ctx.principal):
+        raise NotFound(f"No tool named {name!r} is available to you. Use searchTools to find the right name.")
+    first = first_call_tool(spec.area)
+    return ToolDescriptionOut(
+        name=spec.name,
+        title=spec.title,
+        area=spec.area,
+        description=spec.description,
+        markers=spec.markers.labels,
+        permission=spec.permission.value,
+        input_schema=spec.definition["inputSchema"],
+        output_schema=spec.definition.get("outputSchema"),
+        annotations=spec.annotations,
+        requires_confirmation=spec.needs_confirmation,
+        first_call=first.name if first is not None and first.name != spec.name else None,
+    )

@@ -1,0 +1,591 @@
+"""Writes about contacts. Each checks the actor's permission itself (every door goes through
+here), records what happened in the contact's history, and logs ids only, never names."""
+
+import json
+import logging
+from datetime import date, datetime
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator, validate_email
+from django.db.models import Q
+from django.utils import timezone
+
+from apps.accounts.access import can
+from apps.accounts.models import User
+from apps.contacts import countries, errors, selectors
+from apps.contacts.models import (
+    Contact,
+    ContactConflict,
+    ContactEvent,
+    ContactLink,
+    ContactShare,
+    KeyContact,
+    OwnershipChange,
+)
+from apps.contacts.permissions import ContactsPerm
+from apps.core.errors import Forbidden, ValidationFailed
+
+logger = logging.getLogger(__name__)
+
+TEXT_FIELDS = {
+    "first_name": 100,
+    "last_name": 100,
+    "organisation_name": 200,
+    "job_title": 150,
+    "company": 200,
+    "street": 200,
+    "city": 100,
+    "region": 100,
+    "postal_code": 20,
+    "source": 100,
+    "notes": 10_000,
+}
+# Fields a create or an update may set (through the tools' arguments).
+EDITABLE = {
+    *TEXT_FIELDS,
+    "kind",
+    "email",
+    "phone",
+    "mobile",
+    "organisation_id",
+    "website",
+    "country",
+    "birthday",
+    "tags",
+    "lifecycle_stage",
+    "visibility",
+    "last_contacted_at",
+    "data",
+    "owner_email",
+}
+MAX_TAGS = 30
+MAX_DATA_BYTES = 16_384
+
+
+def require(actor: Any, permission: str) -> None:
+    if not can(actor, permission):
+        raise Forbidden()
+
+
+def _invalid(field: str, message: str) -> errors.InvalidContact:
+    return errors.InvalidContact(f"{field}: {message}.", details={field: [message]})
+
+
+def person_by_email(email: str) -> User:
+    user = User.objects.filter(email=email.strip().lower(), is_active=True).select_related("role").first()
+    if user is None or user.role is None:
+        raise errors.PersonNotFound(email)
+    return user
+
+
+def record(
+    contact: Contact, actor: Any, kind: str, summary: str = "", changes: dict[str, Any] | None = None
+) -> None:
+    ContactEvent.objects.create(
+        contact=contact,
+        actor=actor if getattr(actor, "pk", None) else None,
+        kind=kind,
+        summary=summary[:300],
+        changes=changes or {},
+    )
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if isinstance(value, Contact):
+        return value.pk
+    return value
+
+
+# --- cleaning -----------------------------------------------------------------------------------
+
+
+def clean_fields(*, actor: Any, fields: dict[str, Any], contact: Contact | None = None) -> dict[str, Any]:
+    """Validated, normalised model values for `fields` (unknown keys are a programming error)."""
+    unknown = set(fields) - EDITABLE
+    if unknown:
+        raise ValueError(f"not contact fields: {sorted(unknown)}")
+    cleaned: dict[str, Any] = {}
+    for name, limit in TEXT_FIELDS.items():
+        if name in fields:
+            value = (fields[name] or "").strip()
+            if len(value) > limit:
+                raise _invalid(name, f"at most {limit} characters")
+            cleaned[name] = value
+    if "kind" in fields:
+        if fields["kind"] not in Contact.Kind.values:
+            raise _invalid("kind", f"one of {', '.join(Contact.Kind.values)}")
+        cleaned["kind"] = fields["kind"]
+    if "country" in fields:
+        value = (fields["country"] or "").strip()
+        if value:
+            country = countries.resolve(value)
+            if country is None:
+                raise _invalid("country", f"{value!r} is not a country; lookupCountry finds the code")
+            value = country.alpha2
+        cleaned["country"] = value
+    if "email" in fields:
+        value = (fields["email"] or "").strip().lower()
+        if value:
+            try:
+                validate_email(value)
+            except ValidationError as error:
+                raise _invalid("email", f"{value!r} is not an e-mail address") from error
+        cleaned["email"] = value
+    region = cleaned.get("country", contact.country if contact else "")
+    for name in ("phone", "mobile"):
+        if name in fields:
+            value = (fields[name] or "").strip()
+            if value:
+                try:
+                    value = countries.normalise_phone(value, region)
+                except ValueError as error:
+                    raise _invalid(name, f"{fields[name]!r} {error}") from error
+            cleaned[name] = value
+    if "website" in fields:
+        value = (fields["website"] or "").strip()
+        if value and "://" not in value:
+            value = f"https://{value}"
+        if value:
+            try:
+                URLValidator(schemes=["http", "https"])(value)
+            except ValidationError as error:
+                raise _invalid("website", f"{fields['website']!r} is not a web address") from error
+        cleaned["website"] = value[:200]
+    if "tags" in fields:
+        tags: list[str] = []
+        for tag in fields["tags"] or []:
+            tag = " ".join(str(tag).split()).lower()
+            if not tag:
+                continue
+            if len(tag) > 50:
+                raise _invalid("tags", f"{tag[:20]!r}… is longer than 50 characters")
+            if tag not in tags:
+                tags.append(tag)
+        if len(tags) > MAX_TAGS:
+            raise _invalid("tags", f"at most {MAX_TAGS} tags")
+        cleaned["tags"] = tags
+    if "lifecycle_stage" in fields:
+        value = fields["lifecycle_stage"] or Contact.Stage.LEAD
+        if value not in Contact.Stage.values:
+            raise _invalid("lifecycle_stage", f"one of {', '.join(Contact.Stage.values)}")
+        cleaned["lifecycle_stage"] = value
+    if "visibility" in fields:
+        value = fields["visibility"] or Contact.Visibility.EVERYONE
+        if value not in Contact.Visibility.values:
+            raise _invalid("visibility", f"one of {', '.join(Contact.Visibility.values)}")
+        cleaned["visibility"] = value
+    if "birthday" in fields:
+        value = fields["birthday"]
+        if value is not None and value > timezone.localdate():
+            raise _invalid("birthday", "cannot be in the future")
+        cleaned["birthday"] = value
+    if "last_contacted_at" in fields:
+        value = fields["last_contacted_at"]
+        if value is not None and value > timezone.now() + timezone.timedelta(minutes=5):
+            raise _invalid("last_contacted_at", "cannot be in the future")
+        cleaned["last_contacted_at"] = value
+    if "data" in fields:
+        cleaned["data"] = _clean_data(fields["data"], contact.data if contact else {})
+    if "organisation_id" in fields:
+        cleaned["organisation"] = _clean_organisation(actor, fields["organisation_id"], contact)
+    if "owner_email" in fields:
+        cleaned["owner"] = _clean_owner(fields["owner_email"])
+    return cleaned
+
+
+def _clean_data(value: Any, current: dict[str, Any]) -> dict[str, Any]:
+    """`data` changes are merged into what is there; a key set to null is removed."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise _invalid("data", "must be an object of business fields")
+    merged = dict(current)
+    for key, item in value.items():
+        if not isinstance(key, str) or not key.strip() or len(key) > 64:
+            raise _invalid("data", "keys are names of 1-64 characters")
+        if item is None:
+            merged.pop(key, None)
+        else:
+            merged[key] = item
+    if len(json.dumps(merged, default=str)) > MAX_DATA_BYTES:
+        raise _invalid("data", f"at most {MAX_DATA_BYTES} bytes of business fields")
+    return merged
+
+
+def _clean_organisation(actor: Any, organisation_id: int | None, contact: Contact | None) -> Contact | None:
+    if organisation_id is None:
+        return None
+    organisation = selectors.contact_get(actor=actor, contact_id=organisation_id)
+    if organisation.kind != Contact.Kind.ORGANISATION:
+        raise _invalid("organisation_id", f"contact {organisation_id} is a person, not an organisation")
+    if contact is not None and organisation.pk == contact.pk:
+        raise _invalid("organisation_id", "a contact cannot belong to itself")
+    return organisation
+
+
+def _clean_owner(email: str | None) -> User | None:
+    if not email:
+        return None
+    owner = person_by_email(email)
+    if not can(owner, ContactsPerm.VIEW):
+        raise _invalid("owner_email", f"{owner.email} may not see contacts, so cannot own one")
+    return owner
+
+
+def _check_complete(contact: Contact) -> None:
+    if contact.kind == Contact.Kind.ORGANISATION:
+        if not contact.organisation_name:
+            raise _invalid("organisation_name", "an organisation needs its name")
+        if contact.organisation_id is not None:
+            raise _invalid("organisation_id", "an organisation cannot belong to another organisation")
+    elif not any((contact.first_name, contact.last_name, contact.email, contact.phone, contact.mobile)):
+        raise _invalid("first_name", "a person needs at least a name, an e-mail address or a phone number")
+
+
+# --- duplicates ---------------------------------------------------------------------------------
+
+
+def find_duplicates(contact: Contact) -> list[tuple[Contact, str]]:
+    """Live contacts that look like the same person or organisation, with the reason."""
+    others = Contact.objects.filter(deleted_at__isnull=True).exclude(pk=contact.pk)
+    found: dict[int, tuple[Contact, str]] = {}
+    if contact.email:
+        for other in others.filter(email__iexact=contact.email)[:10]:
+            found.setdefault(other.pk, (other, ContactConflict.Reason.SAME_EMAIL))
+    numbers = [number for number in (contact.phone, contact.mobile) if number]
+    if numbers:
+        for other in others.filter(Q(phone__in=numbers) | Q(mobile__in=numbers))[:10]:
+            found.setdefault(other.pk, (other, ContactConflict.Reason.SAME_PHONE))
+    if contact.kind == Contact.Kind.ORGANISATION:
+        same = others.filter(kind=contact.kind, organisation_name__iexact=contact.organisation_name)
+    elif contact.first_name and contact.last_name:
+        same = others.filter(
+            kind=contact.kind,
+            first_name__iexact=contact.first_name,
+            last_name__iexact=contact.last_name,
+            company__iexact=contact.company,
+            organisation=contact.organisation,
+        )
+    else:
+        same = others.none()
+    for other in same[:10]:
+        found.setdefault(other.pk, (other, ContactConflict.Reason.SAME_NAME))
+    return list(found.values())
+
+
+def flag_duplicates(contact: Contact) -> list[ContactConflict]:
+    """Opens a possible-duplicate conflict for each look-alike, unless people already decided
+    that these two are different (keep_both)."""
+    conflicts = []
+    for other, reason in find_duplicates(contact):
+        pair = Q(contact=contact, other=other) | Q(contact=other, other=contact)
+        existing = ContactConflict.objects.filter(pair).first()
+        if existing is not None:
+            if existing.status == ContactConflict.Status.OPEN:
+                conflicts.append(existing)
+            continue
+        conflicts.append(ContactConflict.objects.create(contact=contact, other=other, reason=reason))
+    return conflicts
+
+
+# --- create, update, archive, restore -------------------------------------------------------------
+
+
+def contact_create(*, actor: Any, fields: dict[str, Any]) -> tuple[Contact, list[ContactConflict]]:
+    require(actor, ContactsPerm.CREATE)
+    cleaned = clean_fields(actor=actor, fields=fields)
+    owner = cleaned.pop("owner", None) if "owner" in cleaned else actor
+    contact = Contact(**cleaned, owner=owner, created_by=actor)
+    _check_complete(contact)
+    contact.save()
+    record(contact, actor, ContactEvent.Kind.CREATED, "created")
+    OwnershipChange.objects.create(contact=contact, new_owner=owner, changed_by=actor, reason="created")
+    conflicts = flag_duplicates(contact)
+    logger.info("contact %s created by %s", contact.pk, actor.pk)
+    return contact, conflicts
+
+
+def contact_update(
+    *, actor: Any, contact: Contact, fields: dict[str, Any], reason: str = ""
+) -> tuple[Contact, list[str]]:
+    """Applies the given fields; returns the contact and the names of the fields that changed."""
+    require(actor, ContactsPerm.EDIT)
+    contact = selectors.contact_get_for_edit(actor=actor, contact_id=contact.pk)
+    contact = Contact.objects.select_for_update().get(pk=contact.pk)
+    cleaned = clean_fields(actor=actor, fields=fields, contact=contact)
+    new_owner = cleaned.pop("owner", contact.owner) if "owner" in cleaned else contact.owner
+    changes: dict[str, list[Any]] = {}
+    for name, value in cleaned.items():
+        before = getattr(contact, name)
+        if before != value:
+            label = "organisation_id" if name == "organisation" else name
+            changes[label] = [_jsonable(before), _jsonable(value)]
+            setattr(contact, name, value)
+    if "kind" in changes and contact.kind == Contact.Kind.PERSON and contact.people.exists():
+        raise _invalid("kind", "people belong to this organisation; move them first")
+    _check_complete(contact)
+    if changes:
+        contact.save()
+        record(contact, actor, ContactEvent.Kind.UPDATED, f"changed {', '.join(sorted(changes))}", changes)
+        if {"email", "phone", "mobile", "first_name", "last_name", "organisation_name"} & set(changes):
+            flag_duplicates(contact)
+    if new_owner != contact.owner:
+        contact_set_owner(actor=actor, contact=contact, owner=new_owner, reason=reason)
+        changes["owner"] = []
+    return contact, sorted(changes)
+
+
+def contact_set_owner(*, actor: Any, contact: Contact, owner: User | None, reason: str = "") -> None:
+    previous = contact.owner
+    contact.owner = owner
+    contact.save(update_fields=["owner", "updated_at"])
+    OwnershipChange.objects.create(
+        contact=contact, previous_owner=previous, new_owner=owner, changed_by=actor, reason=reason[:300]
+    )
+    record(
+        contact,
+        actor,
+        ContactEvent.Kind.OWNER_CHANGED,
+        "owner changed",
+        {"owner_id": [getattr(previous, "pk", None), getattr(owner, "pk", None)]},
+    )
+
+
+def contact_delete(*, actor: Any, contact: Contact) -> Contact:
+    """Archives (soft-deletes) a contact; restoreContact brings it back."""
+    require(actor, ContactsPerm.DELETE)
+    contact = selectors.contact_get_for_edit(actor=actor, contact_id=contact.pk)
+    contact.deleted_at = timezone.now()
+    contact.deleted_by = actor
+    contact.save(update_fields=["deleted_at", "deleted_by", "updated_at"])
+    record(contact, actor, ContactEvent.Kind.DELETED, "archived")
+    logger.info("contact %s archived by %s", contact.pk, actor.pk)
+    return contact
+
+
+def contact_restore(*, actor: Any, contact: Contact) -> Contact:
+    require(actor, ContactsPerm.DELETE)
+    contact = selectors.contact_get_for_edit(actor=actor, contact_id=contact.pk, include_deleted=True)
+    if contact.deleted_at is None:
+        raise ValidationFailed(
+            f"Contact {contact.pk} is not archived; there is nothing to restore.",
+            details={"contact_id": ["not archived"]},
+        )
+    merged_into = contact.merged_into_id
+    contact.deleted_at = None
+    contact.deleted_by = None
+    contact.merged_into = None
+    contact.save(update_fields=["deleted_at", "deleted_by", "merged_into", "updated_at"])
+    record(
+        contact,
+        actor,
+        ContactEvent.Kind.RESTORED,
+        "restored" + (f" (had been merged into {merged_into})" if merged_into else ""),
+        {"merged_into": merged_into} if merged_into else {},
+    )
+    flag_duplicates(contact)
+    logger.info("contact %s restored by %s", contact.pk, actor.pk)
+    return contact
+
+
+# --- sharing ------------------------------------------------------------------------------------
+
+
+def contact_share(*, actor: Any, contact: Contact, person: User, access: str) -> Contact:
+    """Shares a contact with a person ("view" or "edit"), or stops sharing it ("none")."""
+    require(actor, ContactsPerm.SHARE)
+    contact = selectors.contact_get_for_edit(actor=actor, contact_id=contact.pk)
+    if person.pk == contact.owner_id:
+        raise ValidationFailed(
+            "That person owns the contact already.", details={"person_email": ["is the owner"]}
+        )
+    if access != "none" and not can(person, ContactsPerm.VIEW):
+        raise ValidationFailed(
+            f"{person.email} may not see contacts (their role does not allow it), so sharing would not help.",
+            details={"person_email": ["role cannot see contacts"]},
+        )
+    share = ContactShare.objects.filter(contact=contact, user=person).first()
+    before = share.access if share else "none"
+    if access == "none":
+        if share is not None:
+            share.delete()
+    elif share is None:
+        ContactShare.objects.create(contact=contact, user=person, access=access, shared_by=actor)
+    elif share.access != access:
+        share.access = access
+        share.save(update_fields=["access"])
+    if before != access:
+        record(
+            contact,
+            actor,
+            ContactEvent.Kind.SHARED,
+            f"sharing changed to {access}",
+            {"user_id": person.pk, "access": [before, access]},
+        )
+    return contact
+
+
+# --- links to other areas -----------------------------------------------------------------------
+
+
+def contact_link(
+    *, actor: Any, contact: Contact, kind: str, target_id: int, title: str, remove: bool = False
+) -> bool:
+    """Links (or unlinks) an item of another area; True when something changed."""
+    require(actor, ContactsPerm.EDIT)
+    contact = selectors.contact_get_for_edit(actor=actor, contact_id=contact.pk)
+    existing = ContactLink.objects.filter(contact=contact, kind=kind, target_id=target_id).first()
+    if remove:
+        if existing is None:
+            return False
+        existing.delete()
+        record(
+            contact,
+            actor,
+            ContactEvent.Kind.UNLINKED,
+            f"{kind} {target_id} unlinked",
+            {"kind": kind, "id": target_id},
+        )
+        return True
+    if existing is not None:
+        return False
+    ContactLink.objects.create(
+        contact=contact, kind=kind, target_id=target_id, title=title[:300], linked_by=actor
+    )
+    record(
+        contact,
+        actor,
+        ContactEvent.Kind.LINKED,
+        f"{kind} {target_id} linked",
+        {"kind": kind, "id": target_id},
+    )
+    return True
+
+
+# --- health -------------------------------------------------------------------------------------
+
+
+def contact_set_health(
+    *,
+    actor: Any,
+    contact: Contact,
+    status: str | None,
+    score: int | None,
+    note: str | None,
+    reset: bool = False,
+) -> Contact:
+    require(actor, ContactsPerm.EDIT)
+    contact = selectors.contact_get_for_edit(actor=actor, contact_id=contact.pk)
+    before = [contact.health_status or None, contact.health_score]
+    if reset:
+        contact.health_status, contact.health_score, contact.health_note = "", None, ""
+        contact.health_set_by, contact.health_set_at = None, None
+    else:
+        if status is None and score is None and note is None:
+            raise ValidationFailed(
+                "Give a status, a score or a note (or reset: true to go back to the health computed "
+                "from activity).",
+                details={"status": ["required"]},
+            )
+        if status is not None:
+            contact.health_status = status
+        elif not contact.health_status and score is not None:
+            contact.health_status = health_status_for(score)
+        if score is not None:
+            contact.health_score = score
+        if note is not None:
+            contact.health_note = note.strip()[:500]
+        contact.health_set_by, contact.health_set_at = actor, timezone.now()
+    contact.save()
+    record(
+        contact,
+        actor,
+        ContactEvent.Kind.HEALTH_UPDATED,
+        "health reset to activity" if reset else f"health set to {contact.health_status}",
+        {"health": [before, [contact.health_status or None, contact.health_score]]},
+    )
+    return contact
+
+
+def health_status_for(score: int) -> str:
+    if score >= 75:
+        return Contact.Health.HEALTHY
+    if score >= 50:
+        return Contact.Health.NEEDS_ATTENTION
+    if score >= 20:
+        return Contact.Health.AT_RISK
+    return Contact.Health.COLD
+
+
+# --- key contacts -------------------------------------------------------------------------------
+
+
+def key_contacts_set(
+    *, actor: Any, organisation: Contact, entries: list[tuple[int, str]]
+) -> list[KeyContact]:
+    """Replaces an organisation's key contacts by `entries` (person id, role), in that order."""
+    require(actor, ContactsPerm.EDIT)
+    organisation = selectors.contact_get_for_edit(actor=actor, contact_id=organisation.pk)
+    if organisation.kind != Contact.Kind.ORGANISATION:
+        raise ValidationFailed(
+            f"Contact {organisation.pk} is a person; key contacts belong to organisations.",
+            details={"contact_id": ["not an organisation"]},
+        )
+    seen: set[int] = set()
+    people = []
+    for person_id, role in entries:
+        if person_id in seen:
+            raise _invalid("key_contacts", f"contact {person_id} is listed twice")
+        seen.add(person_id)
+        person = selectors.contact_get(actor=actor, contact_id=person_id)
+        if person.kind != Contact.Kind.PERSON:
+            raise _invalid("key_contacts", f"contact {person_id} is an organisation, not a person")
+        people.append((person, role.strip()[:100]))
+    before = list(KeyContact.objects.filter(organisation=organisation).values_list("person_id", flat=True))
+    KeyContact.objects.filter(organisation=organisation).delete()
+    created = KeyContact.objects.bulk_create(
+        [
+            KeyContact(organisation=organisation, person=person, role=role, position=index)
+            for index, (person, role) in enumerate(people)
+        ]
+    )
+    record(
+        organisation,
+        actor,
+        ContactEvent.Kind.KEY_CONTACTS_UPDATED,
+        f"{len(created)} key contacts",
+        {"key_contacts": [before, [person.pk for person, _role in people]]},
+    )
+    return created
+
+
+# --- possible duplicates ------------------------------------------------------------------------
+
+
+def conflict_resolve(
+    *, actor: Any, conflict: ContactConflict, resolution: str, note: str = ""
+) -> ContactConflict:
+    require(actor, ContactsPerm.EDIT)
+    selectors.contact_get_for_edit(actor=actor, contact_id=conflict.contact_id, include_deleted=True)
+    if resolution == "reopen":
+        if conflict.status == ContactConflict.Status.OPEN:
+            return conflict
+        conflict.status, conflict.resolution = ContactConflict.Status.OPEN, ""
+        conflict.resolved_by, conflict.resolved_at = None, None
+    else:
+        conflict.status, conflict.resolution = ContactConflict.Status.RESOLVED, resolution
+        conflict.resolved_by, conflict.resolved_at = actor, timezone.now()
+    conflict.note = note.strip()[:500]
+    conflict.save()
+    for contact in (conflict.contact, conflict.other):
+        record(
+            contact,
+            actor,
+            ContactEvent.Kind.CONFLICT_RESOLVED,
+            f"possible duplicate {conflict.pk}: {resolution}",
+            {"conflict_id": conflict.pk, "resolution": resolution},
+        )
+    return conflict

@@ -1,0 +1,307 @@
+"""What the contact tools answer (camelCase JSON; apps.catalogue.shapes.Out)."""
+
+from datetime import date, datetime
+from typing import Any
+
+from django.utils import timezone
+from pydantic import Field
+
+from apps.catalogue.shapes import Out
+from apps.contacts import selectors
+from apps.contacts.models import (
+    Contact,
+    ContactConflict,
+    ContactEvent,
+    ContactShare,
+    KeyContact,
+    OwnershipChange,
+)
+
+
+class PersonRef(Out):
+    """A person of the workspace (a user), not a contact."""
+
+    id: int
+    email: str
+    name: str
+
+    @classmethod
+    def of(cls, user: Any) -> "PersonRef | None":
+        if user is None:
+            return None
+        return cls(id=user.pk, email=user.email, name=user.full_name or user.email)
+
+
+class ContactRef(Out):
+    id: int
+    kind: str
+    display_name: str
+
+    @classmethod
+    def of(cls, contact: Contact) -> "ContactRef":
+        return cls(id=contact.pk, kind=contact.kind, display_name=contact.display_name)
+
+
+class Address(Out):
+    street: str
+    city: str
+    region: str
+    postal_code: str
+    country: str = Field(description="ISO 3166-1 alpha-2 code, or empty")
+
+
+class ContactSummary(Out):
+    id: int
+    kind: str
+    display_name: str
+    email: str
+    phone: str
+    company: str = Field(description="The organisation's name, or the company written on the contact")
+    job_title: str
+    lifecycle_stage: str
+    tags: list[str]
+    owner: PersonRef | None
+    archived: bool
+    updated_at: datetime
+
+    @classmethod
+    def of(cls, contact: Contact) -> "ContactSummary":
+        organisation = contact.organisation if contact.organisation_id else None
+        return cls(
+            id=contact.pk,
+            kind=contact.kind,
+            display_name=contact.display_name,
+            email=contact.email,
+            phone=contact.phone or contact.mobile,
+            company=organisation.organisation_name if organisation else contact.company,
+            job_title=contact.job_title,
+            lifecycle_stage=contact.lifecycle_stage,
+            tags=list(contact.tags),
+            owner=PersonRef.of(contact.owner) if contact.owner_id else None,
+            archived=contact.deleted_at is not None,
+            updated_at=contact.updated_at,
+        )
+
+
+class HealthOut(Out):
+    contact_id: int
+    status: str = Field(description="healthy, needs_attention, at_risk or cold")
+    score: int = Field(description="0-100")
+    basis: str = Field(description="`manual` when a person set it, `activity` when computed")
+    note: str
+    set_by: PersonRef | None
+    set_at: datetime | None
+    last_interaction_at: datetime | None
+    days_since_last_interaction: int | None
+    factors: list[str] = Field(description="What the status is based on")
+
+
+class ConflictOut(Out):
+    id: int
+    contact: ContactRef
+    other: ContactRef
+    reason: str = Field(description="same_email, same_phone or same_name")
+    status: str = Field(description="open or resolved")
+    resolution: str = Field(description="keep_both, dismissed, merged, or empty while open")
+    note: str
+    created_at: datetime
+    resolved_at: datetime | None
+
+    @classmethod
+    def of(cls, conflict: ContactConflict) -> "ConflictOut":
+        return cls(
+            id=conflict.pk,
+            contact=ContactRef.of(conflict.contact),
+            other=ContactRef.of(conflict.other),
+            reason=conflict.reason,
+            status=conflict.status,
+            resolution=conflict.resolution,
+            note=conflict.note,
+            created_at=conflict.created_at,
+            resolved_at=conflict.resolved_at,
+        )
+
+
+class ShareOut(Out):
+    person: PersonRef
+    access: str = Field(description="view or edit")
+
+
+class KeyContactOut(Out):
+    contact: ContactRef
+    role: str
+    position: int
+
+    @classmethod
+    def of(cls, key: KeyContact) -> "KeyContactOut":
+        return cls(contact=ContactRef.of(key.person), role=key.role, position=key.position)
+
+
+class ContactOut(Out):
+    id: int
+    kind: str = Field(description="person or organisation")
+    display_name: str
+    first_name: str
+    last_name: str
+    organisation_name: str
+    email: str
+    phone: str = Field(description="E.164")
+    mobile: str = Field(description="E.164")
+    job_title: str
+    company: str
+    organisation: ContactRef | None
+    website: str
+    address: Address
+    birthday: date | None
+    notes: str
+    tags: list[str]
+    lifecycle_stage: str
+    source: str
+    owner: PersonRef | None
+    visibility: str = Field(description="everyone, or private (the owner and the people it is shared with)")
+    your_access: str = Field(description="What you may do with it: admin, owner, edit or view")
+    shared_with: list[ShareOut]
+    last_contacted_at: datetime | None
+    health: str
+    data: dict[str, Any] = Field(description="The workspace's own business fields")
+    key_contacts: list[KeyContactOut] = Field(description="Organisations: their key people, in order")
+    open_conflicts: list[ConflictOut] = Field(description="Possible duplicates waiting for a decision")
+    created_at: datetime
+    updated_at: datetime
+    archived_at: datetime | None
+    merged_into: ContactRef | None
+
+    @classmethod
+    def of(cls, contact: Contact, actor: Any) -> "ContactOut":
+        shares = ContactShare.objects.filter(contact=contact).select_related("user").order_by("user__email")
+        keys = KeyContact.objects.filter(
+            organisation=contact, person__deleted_at__isnull=True
+        ).select_related("person")
+        return cls(
+            id=contact.pk,
+            kind=contact.kind,
+            display_name=contact.display_name,
+            first_name=contact.first_name,
+            last_name=contact.last_name,
+            organisation_name=contact.organisation_name,
+            email=contact.email,
+            phone=contact.phone,
+            mobile=contact.mobile,
+            job_title=contact.job_title,
+            company=contact.company,
+            organisation=ContactRef.of(contact.organisation) if contact.organisation_id else None,
+            website=contact.website,
+            address=Address(
+                street=contact.street,
+                city=contact.city,
+                region=contact.region,
+                postal_code=contact.postal_code,
+                country=contact.country,
+            ),
+            birthday=contact.birthday,
+            notes=contact.notes,
+            tags=list(contact.tags),
+            lifecycle_stage=contact.lifecycle_stage,
+            source=contact.source,
+            owner=PersonRef.of(contact.owner) if contact.owner_id else None,
+            visibility=contact.visibility,
+            your_access=selectors.access_of(actor, contact),
+            shared_with=[ShareOut(person=PersonRef.of(share.user), access=share.access) for share in shares],  # type: ignore[arg-type]
+            last_contacted_at=contact.last_contacted_at,
+            health=health_of(contact).status,
+            data=contact.data or {},
+            key_contacts=[KeyContactOut.of(key) for key in keys],
+            open_conflicts=[ConflictOut.of(conflict) for conflict in selectors.open_conflicts(contact)],
+            created_at=contact.created_at,
+            updated_at=contact.updated_at,
+            archived_at=contact.deleted_at,
+            merged_into=ContactRef.of(contact.merged_into) if contact.merged_into_id else None,
+        )
+
+
+def health_of(contact: Contact) -> HealthOut:
+    """The relationship's health: what a person set, or what the activity says."""
+    now = timezone.now()
+    last = contact.last_contacted_at
+    days = (now - last).days if last else None
+    factors = []
+    if last is None:
+        factors.append("no interaction recorded yet")
+    else:
+        factors.append(f"last interaction {days} days ago")
+    if not contact.email and not contact.phone and not contact.mobile:
+        factors.append("no e-mail address or phone number")
+    conflicts = selectors.open_conflicts(contact).count() if contact.pk else 0
+    if conflicts:
+        factors.append(f"{conflicts} possible duplicate(s) open")
+    if contact.health_status:
+        status = contact.health_status
+        score = contact.health_score if contact.health_score is not None else _score_for_status(status)
+        basis = "manual"
+    else:
+        age = days if days is not None else (now - contact.created_at).days if contact.created_at else 0
+        if last is None and age > 30:
+            age = max(age, 181)
+        score = max(0, min(100, round(100 - age * 100 / 200)))
+        if not contact.email and not contact.phone and not contact.mobile:
+            score = max(0, score - 10)
+        score = max(0, score - 5 * conflicts)
+        status = next(
+            (value for limit, value in selectors.HEALTH_THRESHOLDS if age <= limit),
+            Contact.Health.COLD,
+        )
+        basis = "activity"
+    return HealthOut(
+        contact_id=contact.pk,
+        status=str(status),
+        score=score,
+        basis=basis,
+        note=contact.health_note,
+        set_by=PersonRef.of(contact.health_set_by) if contact.health_set_by_id else None,
+        set_at=contact.health_set_at,
+        last_interaction_at=last,
+        days_since_last_interaction=days,
+        factors=factors,
+    )
+
+
+def _score_for_status(status: str) -> int:
+    return {"healthy": 85, "needs_attention": 60, "at_risk": 35, "cold": 10}.get(status, 50)
+
+
+class EventOut(Out):
+    id: int
+    at: datetime
+    kind: str
+    summary: str
+    actor: PersonRef | None
+    changes: dict[str, Any]
+
+    @classmethod
+    def of(cls, event: ContactEvent) -> "EventOut":
+        return cls(
+            id=event.pk,
+            at=event.at,
+            kind=event.kind,
+            summary=event.summary,
+            actor=PersonRef.of(event.actor) if event.actor_id else None,
+            changes=event.changes or {},
+        )
+
+
+class OwnershipOut(Out):
+    changed_at: datetime
+    previous_owner: PersonRef | None
+    new_owner: PersonRef | None
+    changed_by: PersonRef | None
+    reason: str
+
+    @classmethod
+    def of(cls, change: OwnershipChange) -> "OwnershipOut":
+        return cls(
+            changed_at=change.changed_at,
+            previous_owner=PersonRef.of(change.previous_owner),
+            new_owner=PersonRef.of(change.new_owner),
+            changed_by=PersonRef.of(change.changed_by),
+            reason=change.reason,
+        )

@@ -1,0 +1,37 @@
+"""Reads of the OAuth app."""
+
+import hashlib
+from typing import Any
+
+from django.db.models import QuerySet
+from oauth2_provider.models import AbstractAccessToken, get_access_token_model
+
+from apps.core.errors import NotFound
+from apps.oauth.models import Connection
+
+
+def connection_list(*, user: Any) -> QuerySet[Connection]:
+    """The clients `user` has connected and not disconnected."""
+    return Connection.objects.filter(user=user, revoked_at__isnull=True).select_related("application")
+
+
+def connection_get(*, user: Any, connection_id: int) -> Connection:
+    connection = connection_list(user=user).filter(pk=connection_id).first()
+    if connection is None:
+        raise NotFound()
+    return connection
+
+
+def access_token_by_value(raw: str) -> AbstractAccessToken | None:
+    """The stored access token `raw` stands for (only its checksum is stored), with its client,
+    person and role."""
+    return (
+        get_access_token_model()
+        .objects.select_related("application", "user", "user__role")
+        .filter(token_checksum=_checksum(raw))
+        .first()
+    )
+
+
+def _checksum(raw: str) -> str:
+    return hashlib.sha256(raw.encode("utf-8")).hexdigest()
