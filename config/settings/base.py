@@ -388,6 +388,8 @@ LOGGING = {
     },
     "root": {"handlers": ["console"], "level": env("ATRIUM_LOG_LEVEL", "INFO")},
     "loggers": {
+        # Django's own console handler (DEBUG only) would print every django.* line a second time.
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
         "django.db.backends": {"level": "WARNING"},
         "django_tenants": {"level": "WARNING"},
     },
