@@ -16,6 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 
 from apps.core import errors
+from apps.core import metrics as operator_metrics
 
 logger = logging.getLogger(__name__)
 _redis: redis.Redis | None = None
@@ -34,9 +35,8 @@ def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok"})
 
 
-@never_cache
-def readyz(request: HttpRequest) -> JsonResponse:
-    """PostgreSQL and Redis both answer: this process can serve traffic."""
+def readiness() -> dict[str, str]:
+    """Whether PostgreSQL and Redis answer (also the Celery worker's /readyz, apps.core.worker_http)."""
     checks = {"database": "ok", "redis": "ok"}
     try:
         with connection.cursor() as cursor:
@@ -49,6 +49,13 @@ def readyz(request: HttpRequest) -> JsonResponse:
     except Exception:
         logger.warning("readiness: redis does not answer", exc_info=True)
         checks["redis"] = "unavailable"
+    return checks
+
+
+@never_cache
+def readyz(request: HttpRequest) -> JsonResponse:
+    """PostgreSQL and Redis both answer: this process can serve traffic."""
+    checks = readiness()
     ready = all(value == "ok" for value in checks.values())
     return JsonResponse(
         {"status": "ok" if ready else "unavailable", "checks": checks}, status=200 if ready else 503
@@ -71,6 +78,19 @@ def in_request_workspace(view: Callable[..., HttpResponse]) -> Callable[..., Htt
         return view(request, *args, **kwargs)
 
     return wrapper
+@never_cache
+def metrics(request: HttpRequest) -> HttpResponse:
+    """Prometheus metrics for operators, with `Authorization: Bearer $ATRIUM_METRICS_TOKEN`.
+    Without a configured token the endpoint does not exist."""
+    token = settings.ATRIUM_METRICS_TOKEN
+    if not token:
+        return not_found(request)
+    if not operator_metrics.authorized(request.headers.get("Authorization"), token):
+        response = HttpResponse("a bearer token is required\n", status=401, content_type="text/plain")
+        response["WWW-Authenticate"] = 'Bearer realm="metrics"'
+        return response
+    body, content_type = operator_metrics.exposition()
+    return HttpResponse(body, content_type=content_type)
 
 
 def wants_json(request: HttpRequest) -> bool:
