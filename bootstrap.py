@@ -45,9 +45,10 @@ REDIS_DIR = DATA / "redis"
 STATE = RUN / "services.json"
 SUPERVISOR_PID = RUN / "atrium.pid"
 REQUIREMENTS = [ROOT / "requirements" / name for name in ("base.txt", "dev.txt", "constraints.txt")]
-# What the test suite drives besides Python: Debian packages (a real browser) and the official
-# MCP clients and tools from npm (tests/node/package-lock.json pins them).
-TEST_DEBIAN_PACKAGES = {"chromium": "/usr/bin/chromium"}
+# What the test suite drives besides Python: Debian packages (a real browser; nginx, the load
+# balancer of the multi-process tests) and the official MCP clients and tools from npm
+# (tests/node/package-lock.json pins them).
+TEST_DEBIAN_PACKAGES = {"chromium": "/usr/bin/chromium", "nginx": "/usr/sbin/nginx"}
 NODE_DIR = ROOT / "tests" / "node"
 DB_NAME = "atrium"
 DB_USER = "atrium"
@@ -479,7 +480,7 @@ class Supervisor:
         endpoints = [f"tcp:port={PORT}:interface={address}" for address in LISTEN]
         if socket.has_ipv6 and ipv6_loopback():
             endpoints.append(f"tcp6:port={PORT}:interface=\\:\\:1")
-        web = [str(VENV / "bin" / "daphne"), "--proxy-headers"]
+        web = [str(VENV / "bin" / "daphne")]
         for endpoint in endpoints:
             web += ["-e", endpoint]
         web.append("config.asgi:application")

@@ -26,3 +26,8 @@ async def http_application(scope, receive, send):  # type: ignore[no-untyped-def
 
 
 application = ProtocolTypeRouter({"http": http_application})
+
+from apps.core.observability import RequestObservabilityMiddleware  # noqa: E402
+
+# Outermost: request ids and HTTP metrics for everything, including what is routed before Django.
+application = RequestObservabilityMiddleware(application)

@@ -9,6 +9,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -40,6 +41,16 @@ def port_open(port: int) -> bool:
         return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
+def wait_for_log(path: Path, *needles: str, seconds: float = 90) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        text = path.read_text()
+        if all(needle in text for needle in needles):
+            return True
+        time.sleep(0.5)
+    return False
+
+
 def test_up_serves_both_workspaces_and_down_stops_everything(scratch_database, tmp_path: Path):
     port = free_port()
     redis = urlsplit(settings.REDIS_URL)
@@ -63,8 +74,9 @@ def test_up_serves_both_workspaces_and_down_stops_everything(scratch_database, t
         assert "<h1>Acme Workspace</h1>" in acme.text
         assert "<h1>Globex Hub</h1>" in globex.text
         pid = int((tmp_path / "run" / "atrium.pid").read_text())
-        log = (tmp_path / "logs" / "atrium.log").read_text()
-        assert "celery@" in log and "beat" in log  # worker and beat are up too
+        # `up` returns once the web server is ready; the worker and beat finish starting a little
+        # later (longer on a loaded machine).
+        assert wait_for_log(tmp_path / "logs" / "atrium.log", "celery@", "beat: Starting")
         again = subprocess.run([*bootstrap, "up"], env=env, capture_output=True, text=True, timeout=60)
         assert again.returncode == 0 and "already running" in again.stderr
     finally:

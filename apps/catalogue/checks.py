@@ -3,8 +3,6 @@
 from typing import Any
 
 from django.core import checks
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
 
 from apps.catalogue import registry
 from apps.catalogue.registry import CAMEL_CASE, CONFIRMATION_MARKERS, MARKER_LABELS, Marker, ToolSpec
@@ -13,6 +11,10 @@ from apps.core import permissions
 
 def problems_of(spec: ToolSpec) -> list[str]:
     """What is wrong with one tool's declaration (empty when nothing is)."""
+    # Imported here: the web and worker processes should not pay for it at every start.
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
     problems = []
     if not spec.fixture and not CAMEL_CASE.match(spec.name):
         problems.append("its name is not camelCase")

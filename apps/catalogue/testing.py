@@ -95,7 +95,8 @@ class Sample:
     arguments: dict[str, Any]
     # Strings of the data the sample created, which must never appear in another workspace.
     private: list[str] = field(default_factory=list)
-    # Set up what the call needs in the session (a provider, a first call) and undo it after.
+    # A context manager factory for what the call needs around it (a provider of another area,
+    # an outside service on loopback); entered for the calls in both workspaces.
     around: Callable[[], Any] | None = None
 
 

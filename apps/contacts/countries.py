@@ -71,7 +71,10 @@ def search(query: str, limit: int = 10) -> list[Country]:
     digits = query.removeprefix("+").replace(" ", "")
     if query.startswith("+") and digits.isdigit():
         code = int(digits)
-        return [country for country in all_countries() if country.calling_code == code][:limit]
+        # The code's main country first (+44: the United Kingdom, then Guernsey, Jersey...).
+        main = phonenumbers.region_code_for_country_code(code)
+        sharing = [country for country in all_countries() if country.calling_code == code]
+        return sorted(sharing, key=lambda country: country.alpha2 != main)[:limit]
     exact = get(query) if len(query) <= 3 else None
     if exact is not None:
         return [exact]

@@ -89,13 +89,19 @@ def contact_get(*, actor: Any, contact_id: int, include_deleted: bool = False) -
     return contact
 
 
-def access_of(actor: Any, contact: Contact) -> str:
-    """ "admin", "owner", "edit" or "view": what `actor` may do with a contact they can see."""
+def access_of(actor: Any, contact: Contact, shares: list[ContactShare] | None = None) -> str:
+    """What `actor` may do with a contact they can see: "admin", "owner", "edit" or "view"
+    (`shares`: the contact's shares, when the caller has them already)."""
     if is_admin(actor):
         return "admin"
     if contact.owner_id == actor.pk:
         return "owner"
-    share = ContactShare.objects.filter(contact=contact, user=actor).values_list("access", flat=True).first()
+    if shares is not None:
+        share = next((item.access for item in shares if item.user_id == actor.pk), None)
+    else:
+        share = (
+            ContactShare.objects.filter(contact=contact, user=actor).values_list("access", flat=True).first()
+        )
     if share == ContactShare.Access.EDIT:
         return "edit"
     if contact.visibility == Contact.Visibility.EVERYONE and can(actor, ContactsPerm.EDIT):

@@ -589,3 +589,227 @@ def conflict_resolve(
             {"conflict_id": conflict.pk, "resolution": resolution},
         )
     return conflict
+
+
+# --- merge --------------------------------------------------------------------------------------
+
+# Fields a merge fills from the duplicates when the primary has none (or as `prefer` says).
+MERGED_FIELDS = (
+    "first_name",
+    "last_name",
+    "organisation_name",
+    "email",
+    "phone",
+    "mobile",
+    "job_title",
+    "company",
+    "organisation",
+    "website",
+    "street",
+    "city",
+    "region",
+    "postal_code",
+    "country",
+    "birthday",
+    "source",
+)
+
+
+def contacts_merge(
+    *, actor: Any, primary: Contact, duplicates: list[Contact], prefer: dict[str, int] | None = None
+) -> tuple[Contact, list[str]]:
+    """Merges `duplicates` into `primary`: empty fields of the primary are filled from the
+    duplicates (or taken from the contact `prefer` names per field), tags, business fields, notes,
+    people, links, shares, key contacts and credit checks move over, and the duplicates are
+    archived with `merged_into` set (restoreContact brings one back). Returns the primary and the
+    fields it took from the duplicates."""
+    require(actor, ContactsPerm.MERGE)
+    ids = [contact.pk for contact in duplicates]
+    if not ids:
+        raise _invalid("duplicate_ids", "name at least one contact to merge")
+    if len(set(ids)) != len(ids) or primary.pk in ids:
+        raise _invalid("duplicate_ids", "each contact once, and not the primary itself")
+    primary = selectors.contact_get_for_edit(actor=actor, contact_id=primary.pk)
+    duplicates = selectors.contacts_get_many(actor=actor, contact_ids=ids, for_edit=True)
+    for duplicate in duplicates:
+        if duplicate.kind != primary.kind:
+            raise _invalid(
+                "duplicate_ids", f"contact {duplicate.pk} is a {duplicate.kind}, the primary a {primary.kind}"
+            )
+    locked = {
+        contact.pk: contact
+        for contact in Contact.objects.select_for_update().filter(pk__in=[primary.pk, *ids])
+    }
+    primary = locked[primary.pk]
+    duplicates = [locked[pk] for pk in ids]
+    by_id = {primary.pk: primary, **{contact.pk: contact for contact in duplicates}}
+    prefer = prefer or {}
+    for field_name, source_id in prefer.items():
+        if field_name not in MERGED_FIELDS and field_name != "organisation_id":
+            raise _invalid("prefer", f"{field_name!r} is not a field a merge can choose")
+        if source_id not in by_id:
+            raise _invalid("prefer", f"contact {source_id} is not part of this merge")
+    taken: list[str] = []
+    for field_name in MERGED_FIELDS:
+        source_id = prefer.get(field_name) or prefer.get(f"{field_name}_id")
+        if source_id is not None:
+            value = getattr(by_id[source_id], field_name)
+        elif getattr(primary, field_name) in ("", None):
+            value = next(
+                (getattr(d, field_name) for d in duplicates if getattr(d, field_name) not in ("", None)), None
+            )
+            if value is None:
+                continue
+        else:
+            continue
+        if value == primary or getattr(primary, field_name) == value:
+            continue
+        setattr(primary, field_name, value)
+        taken.append(field_name)
+    tags = list(primary.tags)
+    for duplicate in duplicates:
+        tags += [tag for tag in duplicate.tags if tag not in tags]
+    primary.tags = tags[:MAX_TAGS]
+    data: dict[str, Any] = {}
+    for duplicate in reversed(duplicates):
+        data.update(duplicate.data or {})
+    primary.data = {**data, **(primary.data or {})}
+    notes = [primary.notes] + [d.notes for d in duplicates if d.notes and d.notes not in primary.notes]
+    primary.notes = "\n\n".join(note for note in notes if note)[:10_000]
+    contacted = [c.last_contacted_at for c in (primary, *duplicates) if c.last_contacted_at]
+    primary.last_contacted_at = max(contacted) if contacted else None
+    primary.save()
+
+    Contact.objects.filter(organisation_id__in=ids).update(organisation=primary)
+    for link in ContactLink.objects.filter(contact_id__in=ids):
+        if not ContactLink.objects.filter(contact=primary, kind=link.kind, target_id=link.target_id).exists():
+            ContactLink.objects.filter(pk=link.pk).update(contact=primary)
+    for share in ContactShare.objects.filter(contact_id__in=ids).exclude(user_id=primary.owner_id):
+        mine = ContactShare.objects.filter(contact=primary, user_id=share.user_id).first()
+        if mine is None:
+            ContactShare.objects.filter(pk=share.pk).update(contact=primary)
+        elif share.access == ContactShare.Access.EDIT and mine.access != share.access:
+            ContactShare.objects.filter(pk=mine.pk).update(access=share.access)
+    for key in KeyContact.objects.filter(organisation_id__in=ids):
+        if (
+            key.person_id != primary.pk
+            and not KeyContact.objects.filter(organisation=primary, person_id=key.person_id).exists()
+        ):
+            KeyContact.objects.filter(pk=key.pk).update(organisation=primary, position=key.position + 100)
+    for key in KeyContact.objects.filter(person_id__in=ids):
+        if (
+            key.organisation_id != primary.pk
+            and not KeyContact.objects.filter(organisation_id=key.organisation_id, person=primary).exists()
+        ):
+            KeyContact.objects.filter(pk=key.pk).update(person=primary)
+    from apps.contacts.models import CreditCheck
+
+    CreditCheck.objects.filter(contact_id__in=ids).update(contact=primary)
+    now = timezone.now()
+    ContactConflict.objects.filter(
+        (Q(contact=primary) & Q(other_id__in=ids))
+        | (Q(contact_id__in=ids) & Q(other=primary))
+        | (Q(contact_id__in=ids) & Q(other_id__in=ids)),
+        status=ContactConflict.Status.OPEN,
+    ).update(
+        status=ContactConflict.Status.RESOLVED,
+        resolution=ContactConflict.Resolution.MERGED,
+        resolved_by=actor,
+        resolved_at=now,
+    )
+    for duplicate in duplicates:
+        duplicate.deleted_at, duplicate.deleted_by, duplicate.merged_into = now, actor, primary
+        duplicate.save(update_fields=["deleted_at", "deleted_by", "merged_into", "updated_at"])
+        record(
+            duplicate,
+            actor,
+            ContactEvent.Kind.MERGED_INTO,
+            f"merged into {primary.pk}",
+            {"merged_into": primary.pk},
+        )
+    record(
+        primary,
+        actor,
+        ContactEvent.Kind.MERGED,
+        f"merged {', '.join(map(str, ids))}",
+        {"merged": ids, "fields_taken": taken},
+    )
+    logger.info("contacts %s merged into %s by %s", ids, primary.pk, actor.pk)
+    return primary, taken
+
+
+# --- transfer -----------------------------------------------------------------------------------
+
+
+def contacts_transfer(
+    *,
+    actor: Any,
+    from_user: User,
+    to_user: User,
+    contact_ids: list[int] | None,
+    include_people: bool,
+    reason: str,
+) -> list[Contact]:
+    """Hands contacts owned by `from_user` (all of them, or the ones named) to `to_user`; with
+    `include_people`, the people of the organisations handed over that `from_user` owns go too."""
+    require(actor, ContactsPerm.TRANSFER)
+    if from_user.pk == to_user.pk:
+        raise _invalid("to_email", "the new owner is the current owner")
+    if not can(to_user, ContactsPerm.VIEW):
+        raise _invalid("to_email", f"{to_user.email} may not see contacts, so cannot own any")
+    visible = selectors.contact_visible(actor=actor)
+    if contact_ids:
+        contacts = selectors.contacts_get_many(actor=actor, contact_ids=contact_ids, for_edit=True)
+        others = [contact.pk for contact in contacts if contact.owner_id != from_user.pk]
+        if others:
+            raise _invalid("contact_ids", f"not owned by {from_user.email}: {', '.join(map(str, others))}")
+    else:
+        contacts = list(visible.filter(owner=from_user).order_by("id"))
+    if include_people:
+        organisations = [contact.pk for contact in contacts if contact.kind == Contact.Kind.ORGANISATION]
+        known = {contact.pk for contact in contacts}
+        contacts += [
+            p for p in visible.filter(organisation_id__in=organisations, owner=from_user) if p.pk not in known
+        ]
+    for contact in contacts:
+        contact_set_owner(actor=actor, contact=contact, owner=to_user, reason=reason or "transferred")
+    logger.info(
+        "%d contacts transferred from %s to %s by %s", len(contacts), from_user.pk, to_user.pk, actor.pk
+    )
+    return contacts
+
+
+# --- credit checks ------------------------------------------------------------------------------
+
+
+def credit_check_run(*, actor: Any, contact: Contact, purpose: str) -> Any:
+    """Asks the configured credit bureau about a contact and keeps its answer."""
+    from apps.contacts import credit
+    from apps.contacts.models import CreditCheck
+
+    require(actor, ContactsPerm.CREDIT_CHECK)
+    contact = selectors.contact_get(actor=actor, contact_id=contact.pk)
+    bureau = credit.configured_bureau()
+    if bureau is None:
+        raise errors.CreditCheckNotConfigured()
+    report = bureau.check(credit.CreditSubject.of(contact), purpose=purpose)
+    check = CreditCheck.objects.create(
+        contact=contact,
+        provider=bureau.name[:50],
+        reference=report.reference[:100],
+        purpose=purpose,
+        score=report.score,
+        band=report.band[:20],
+        summary=report.summary[:500],
+        requested_by=actor,
+        checked_at=report.checked_at or timezone.now(),
+    )
+    record(
+        contact,
+        actor,
+        ContactEvent.Kind.CREDIT_CHECKED,
+        f"credit checked ({purpose})",
+        {"check_id": check.pk},
+    )
+    logger.info("credit check %s of contact %s by %s", check.pk, contact.pk, actor.pk)
+    return check

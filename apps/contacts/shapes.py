@@ -173,10 +173,20 @@ class ContactOut(Out):
 
     @classmethod
     def of(cls, contact: Contact, actor: Any) -> "ContactOut":
-        shares = ContactShare.objects.filter(contact=contact).select_related("user").order_by("user__email")
-        keys = KeyContact.objects.filter(
-            organisation=contact, person__deleted_at__isnull=True
-        ).select_related("person")
+        # Each related list is read once (a read tool's speed is mostly its round trips).
+        shares = list(
+            ContactShare.objects.filter(contact=contact).select_related("user").order_by("user__email")
+        )
+        conflicts = list(selectors.open_conflicts(contact))
+        keys = (
+            list(
+                KeyContact.objects.filter(
+                    organisation=contact, person__deleted_at__isnull=True
+                ).select_related("person")
+            )
+            if contact.kind == Contact.Kind.ORGANISATION
+            else []
+        )
         return cls(
             id=contact.pk,
             kind=contact.kind,
@@ -205,13 +215,13 @@ class ContactOut(Out):
             source=contact.source,
             owner=PersonRef.of(contact.owner) if contact.owner_id else None,
             visibility=contact.visibility,
-            your_access=selectors.access_of(actor, contact),
+            your_access=selectors.access_of(actor, contact, shares),
             shared_with=[ShareOut(person=PersonRef.of(share.user), access=share.access) for share in shares],  # type: ignore[arg-type]
             last_contacted_at=contact.last_contacted_at,
-            health=health_of(contact).status,
+            health=health_of(contact, conflicts=len(conflicts)).status,
             data=contact.data or {},
             key_contacts=[KeyContactOut.of(key) for key in keys],
-            open_conflicts=[ConflictOut.of(conflict) for conflict in selectors.open_conflicts(contact)],
+            open_conflicts=[ConflictOut.of(conflict) for conflict in conflicts],
             created_at=contact.created_at,
             updated_at=contact.updated_at,
             archived_at=contact.deleted_at,
@@ -219,8 +229,9 @@ class ContactOut(Out):
         )
 
 
-def health_of(contact: Contact) -> HealthOut:
-    """The relationship's health: what a person set, or what the activity says."""
+def health_of(contact: Contact, conflicts: int | None = None) -> HealthOut:
+    """The relationship's health: what a person set, or what the activity says (`conflicts`:
+    the number of open possible duplicates, when the caller counted them already)."""
     now = timezone.now()
     last = contact.last_contacted_at
     days = (now - last).days if last else None
@@ -231,7 +242,8 @@ def health_of(contact: Contact) -> HealthOut:
         factors.append(f"last interaction {days} days ago")
     if not contact.email and not contact.phone and not contact.mobile:
         factors.append("no e-mail address or phone number")
-    conflicts = selectors.open_conflicts(contact).count() if contact.pk else 0
+    if conflicts is None:
+        conflicts = selectors.open_conflicts(contact).count() if contact.pk else 0
     if conflicts:
         factors.append(f"{conflicts} possible duplicate(s) open")
     if contact.health_status:

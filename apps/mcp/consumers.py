@@ -13,6 +13,7 @@ stream only); DELETE closes it.
 """
 
 import asyncio
+import contextvars
 import logging
 import secrets
 from concurrent.futures import ThreadPoolExecutor
@@ -23,6 +24,7 @@ from channels.generic.http import AsyncHttpConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
 
+from apps.core import observability
 from apps.mcp import protocol, streams
 from apps.mcp.handlers import ALLOWED_METHODS, Reply, Request, jsonrpc_error, serve
 from apps.mcp.streams import CancelledByClient, RunningCall, hub
@@ -59,6 +61,7 @@ class McpConsumer(AsyncHttpConsumer):
         # stream needs one, so requests are routed here by hand.
         self.scope = scope
         self.base_send = send
+        observability.set_route("api/mcp")
         method = scope["method"]
         if method not in {"GET", "POST", "DELETE", "OPTIONS"}:
             await self.reply(
@@ -98,7 +101,9 @@ class McpConsumer(AsyncHttpConsumer):
             await self.after(reply)
 
     async def serve(self, request: Request) -> Reply:
-        return await asyncio.get_running_loop().run_in_executor(executor(), serve, request, None)
+        # The request's context (its id, for logs and metrics) goes along to the worker thread.
+        context = contextvars.copy_context()
+        return await asyncio.get_running_loop().run_in_executor(executor(), context.run, serve, request, None)
 
     async def read_body(self, receive: Any) -> bytes | None:
         chunks, size, limit = [], 0, settings.MCP_MAX_BODY_BYTES
@@ -148,7 +153,7 @@ class McpConsumer(AsyncHttpConsumer):
         if b"tools/call" in request.body:
             # A cancellation may be POSTed to another process: be subscribed before running.
             await hub.listening()
-        loop.run_in_executor(executor(), _job, request, call)
+        loop.run_in_executor(executor(), contextvars.copy_context().run, _job, request, call)
         streaming = False
         watcher: asyncio.Future | None = None
         try:

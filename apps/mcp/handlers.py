@@ -19,7 +19,7 @@ from django.db import connection
 from django.utils.translation import gettext as _
 
 from apps.catalogue import dispatch
-from apps.core import permissions
+from apps.core import observability, permissions
 from apps.core.credentials import Principal
 from apps.core.errors import NotFound
 from apps.mcp import protocol, sessions, streams
@@ -117,6 +117,7 @@ def _serve(request: Request, call: RunningCall | None) -> Reply:
     if workspace is None or workspace.is_public:
         return Reply(404, NotFound(_("There is no workspace at this address.")).as_body())
     _activate(workspace)
+    observability.set_workspace(workspace.schema_name)
 
     origin = request.headers.get("origin")
     if not origin_allowed(origin, workspace):

@@ -53,6 +53,7 @@ SHARED_APPS = [
     "apps.core",
     "apps.tenancy",
     "apps.accounts",
+    "apps.datarights",
 ]
 # Each workspace schema. Apps listed in both get tables in both (users exist on both sides:
 # operators in public, workspace people in each workspace). django.contrib.admin is here too so
@@ -88,6 +89,7 @@ ATRIUM_PUBLIC_DOMAINS = env_list("ATRIUM_PUBLIC_DOMAINS", ["admin.localhost"])
 
 MIDDLEWARE = [
     "apps.tenancy.middleware.WorkspaceMiddleware",
+    "apps.core.observability.RequestRouteMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -176,6 +178,7 @@ SESSION_COOKIE_NAME = "atrium_session"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_NAME = "atrium_csrf"
+CSRF_FAILURE_VIEW = "apps.core.views.csrf_failure"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
@@ -238,7 +241,30 @@ CELERY_BEAT_SCHEDULE = {
         "task": "apps.mcp.tasks.purge_mcp_sessions",
         "schedule": crontab(minute=37, hour=3),
     },
+    "retry-data-team-notifications": {
+        "task": "apps.datarights.tasks.retry_data_team_notifications",
+        "schedule": crontab(minute="*/5"),
+    },
 }
+
+# --- data-rights requests (apps.datarights; SPEC 1 rule 5, 2.6, 4.6, 5.4, 10) -------------------
+
+# The bearer secret of POST /api/data-request. Empty: every request is refused.
+DATA_REQUEST_SHARED_SECRET = env("DATA_REQUEST_SHARED_SECRET")
+# Where the data team is notified. Never shown to a caller, never logged.
+DATA_TEAM_EMAIL = env("DATA_TEAM_EMAIL")
+# The public site's admin, for the link in the data team's e-mail.
+DATA_REQUEST_ADMIN_URL = env(
+    "DATA_REQUEST_ADMIN_URL", f"http://{ATRIUM_PUBLIC_DOMAINS[0]}:{env('ATRIUM_PORT', '8000')}/admin/"
+)
+# Requests per client address per window (every attempt counts, a wrong secret too).
+DATA_REQUEST_RATE_LIMIT = int(env("DATA_REQUEST_RATE_LIMIT", "20"))
+DATA_REQUEST_RATE_WINDOW_SECONDS = int(env("DATA_REQUEST_RATE_WINDOW_SECONDS", "60"))
+# The same request sent again within this many seconds is recognised, not stored or notified again.
+DATA_REQUEST_DUPLICATE_WINDOW_SECONDS = int(env("DATA_REQUEST_DUPLICATE_WINDOW_SECONDS", "600"))
+DATA_REQUEST_DETAILS_MAX_LENGTH = 5000
+DATA_REQUEST_MAX_BODY_BYTES = 64 * 1024
+DATA_REQUEST_SMTP_TIMEOUT = 30
 
 # --- tool catalogue (apps.catalogue) and contacts (apps.contacts) ---------------------------------
 
@@ -276,9 +302,9 @@ OAUTH_UNUSED_CLIENT_HOURS = int(env("ATRIUM_OAUTH_UNUSED_CLIENT_HOURS", "24"))
 OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
 OAUTH2_PROVIDER = {
     "SCOPES": {
-        "mcp": _("Use every tool your role allows"),
+        "mcp": _("Use every tool your role allows: read, create, change and delete data"),
         "mcp:read": _("Read your workspace's data (read-only tools)"),
-        "mcp:write": _("Create, change and delete your workspace's data"),
+        "mcp:write": _("Use every tool your role allows, including those that change data"),
         "offline_access": _("Stay connected while you are away, until you disconnect it"),
     },
     # No `scope` on the authorization request: everything the role allows, no refresh token.
@@ -382,13 +408,42 @@ EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBacken
 EMAIL_HOST = env("EMAIL_HOST", "localhost")
 EMAIL_PORT = int(env("EMAIL_PORT", "25"))
 
+# --- operators: metrics, request ids, logs (docs/deploy.md) ------------------------------------
+
+# /metrics answers only with `Authorization: Bearer <this>`; unset, it does not exist (404).
+ATRIUM_METRICS_TOKEN = env("ATRIUM_METRICS_TOKEN")
+# The Celery worker's main process answers /healthz, /readyz and /metrics on this port (0: off).
+ATRIUM_WORKER_HTTP_PORT = int(env("ATRIUM_WORKER_HTTP_PORT", "0"))
+ATRIUM_WORKER_HTTP_ADDRESS = env("ATRIUM_WORKER_HTTP_ADDRESS", "0.0.0.0")  # noqa: S104  (probes come from outside)
+# One log line per HTTP request (method, path without query, route, status, duration, request id).
+ATRIUM_ACCESS_LOG = env_bool("ATRIUM_ACCESS_LOG", False)
+# "console" (readable) or "json" (one object per line; production's default).
+ATRIUM_LOG_FORMAT = env("ATRIUM_LOG_FORMAT", "console")
+# migrate_workspaces --executor=multiprocessing: processes, and schemas handed to each at a time.
+TENANT_MULTIPROCESSING_MAX_PROCESSES = int(env("ATRIUM_MIGRATION_PROCESSES", "4"))
+TENANT_MULTIPROCESSING_CHUNKS = int(env("ATRIUM_MIGRATION_CHUNKS", "8"))
+# Celery logs through the LOGGING below (request ids, JSON) instead of its own set-up.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"request_context": {"()": "apps.core.observability.RequestContextFilter"}},
+    "formatters": {
+        "console": {"()": "apps.core.observability.ConsoleFormatter"},
+        "json": {"()": "apps.core.observability.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": ATRIUM_LOG_FORMAT,
+            "filters": ["request_context"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env("ATRIUM_LOG_LEVEL", "INFO")},
     "loggers": {
+        # Django's own console handler (DEBUG only) would print every django.* line a second time.
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
         "django.db.backends": {"level": "WARNING"},
         "django_tenants": {"level": "WARNING"},
     },

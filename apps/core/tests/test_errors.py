@@ -120,6 +120,18 @@ def test_unknown_api_paths_answer_json(acme_client):
 
 
 @pytest.mark.django_db
+def test_unknown_api_paths_answer_json_for_writes_too_not_a_csrf_page():
+    from django.test import Client
+
+    client = Client(HTTP_HOST="127.0.0.1", enforce_csrf_checks=True)
+
+    response = client.put("/api/api-keys/-5", data="{}", content_type="application/json")
+
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "NOT_FOUND"
+
+
+@pytest.mark.django_db
 def test_a_wrong_method_is_405_in_the_same_format(acme_client, people):
     acme_client.force_login(people["viewer"])
 
@@ -136,3 +148,24 @@ def test_no_credential_is_401_with_a_bearer_challenge(acme_client):
     assert response.status_code == 401
     assert response.json()["error"]["code"] == "UNAUTHENTICATED"
     assert response["WWW-Authenticate"] == 'Bearer realm="atrium"'
+
+
+@pytest.mark.django_db
+def test_a_post_to_an_unknown_api_path_is_a_json_404_not_a_csrf_page(acme_client):
+    client = acme_client.__class__(HTTP_HOST="127.0.0.1", enforce_csrf_checks=True)
+
+    response = client.post("/api/nothing-here", {"a": 1}, content_type="application/json")
+
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "NOT_FOUND"
+
+
+@pytest.mark.django_db
+def test_a_cross_site_post_to_a_session_api_is_refused_in_json(acme_client, people):
+    client = acme_client.__class__(HTTP_HOST="127.0.0.1", enforce_csrf_checks=True)
+    client.force_login(people["owner"])
+
+    response = client.post("/api/api-keys", {"label": "x"}, content_type="application/json")
+
+    assert response.status_code == 403
+    assert response.json()["error"]["code"] in {"CSRF_FAILED", "FORBIDDEN"}

@@ -1,0 +1,98 @@
+"""One contract over the whole registry: every tool has valid schemas and a real permission, its
+annotations match its markers, a role without its permission neither lists nor calls it, a normal
+call answers what its output schema promises, and nothing of one workspace shows in another."""
+
+from contextlib import nullcontext
+
+import pytest
+from django.db import connection
+from jsonschema import Draft202012Validator, validate
+
+from apps.accounts.models import User
+from apps.catalogue import registry
+from apps.catalogue.checks import problems_of
+from apps.catalogue.dispatch import MemorySession, ToolNotFound, list_tools
+from apps.catalogue.policy import first_call_tool
+from apps.catalogue.registry import CONFIRMATION_MARKERS, Marker
+from apps.catalogue.testing import call, person_without, principal_for, samples, structured, text_of
+from apps.core import permissions
+
+TOOLS = registry.all_tools()
+SAMPLES = samples()
+
+
+def by_name(spec):
+    return spec.name
+
+
+def accept(message, schema):
+    return {"action": "accept", "content": {"confirm": True}}
+
+
+def run(user, spec, arguments, session):
+    """A call as an agent whose user confirms, after the area's first call if it has one."""
+    first = first_call_tool(spec.area)
+    if first is not None and first.name != spec.name:
+        structured(call(user, first.name, {}, session=session))
+    return call(user, spec.name, arguments, session=session, capabilities={"elicitation": {}}, elicit=accept)
+
+
+@pytest.mark.parametrize("spec", TOOLS, ids=by_name)
+def test_the_declaration_passes_every_check(spec):
+    assert problems_of(spec) == []
+    Draft202012Validator.check_schema(spec.definition["inputSchema"])
+    if "outputSchema" in spec.definition:
+        Draft202012Validator.check_schema(spec.definition["outputSchema"])
+
+
+@pytest.mark.parametrize("spec", TOOLS, ids=by_name)
+def test_the_permission_is_registered_in_its_area(spec):
+    assert permissions.get_permission(spec.permission.value) is spec.permission
+    assert permissions.get_area(spec.area) is not None
+    assert spec.permission.value.startswith(f"{spec.area}.")
+
+
+@pytest.mark.parametrize("spec", TOOLS, ids=by_name)
+def test_the_annotations_match_the_markers(spec):
+    annotations = spec.annotations
+    assert annotations["title"] == spec.title
+    assert annotations["readOnlyHint"] is spec.read_only
+    assert annotations["destructiveHint"] is (
+        not spec.read_only and bool(spec.markers & (Marker.DESTRUCTIVE | Marker.HIGH_RISK))
+    )
+    prefix = " ".join(f"{label}:" for label in spec.markers.labels)
+    assert spec.description.startswith(prefix)
+    confirmable = bool(spec.markers & CONFIRMATION_MARKERS)
+    assert ("confirmationToken" in spec.definition["inputSchema"].get("properties", {})) is confirmable
+    if confirmable:
+        assert not spec.read_only
+
+
+@pytest.mark.parametrize("spec", TOOLS, ids=by_name)
+def test_a_role_without_the_permission_neither_lists_nor_calls_it(spec, acme):
+    person = person_without(spec.permission, email=f"without-{spec.name.lower()}@acme.example")
+
+    assert spec.name not in [entry["name"] for entry in list_tools(principal=principal_for(person))]
+    with pytest.raises(ToolNotFound):
+        call(person, spec.name, {})
+
+
+@pytest.mark.parametrize("spec", [spec for spec in TOOLS if not spec.fixture], ids=by_name)
+def test_a_normal_call_answers_its_schema_and_nothing_shows_in_another_workspace(spec, acme, globex):
+    assert spec.name in SAMPLES, f"add @sample({spec.name!r}) in its app's tests/samples.py"
+    owner = User.objects.get(email="owner@acme.example")
+    example = SAMPLES[spec.name](owner)
+    around = example.around() if example.around else nullcontext()
+    with around:
+        result = run(owner, spec, example.arguments, MemorySession())
+        answer = structured(result)
+        validate(answer, spec.definition["outputSchema"])
+
+        connection.set_tenant(globex)
+        try:
+            stranger = User.objects.get(email="owner@globex.example")
+            elsewhere = text_of(run(stranger, spec, example.arguments, MemorySession()))
+        finally:
+            connection.set_tenant(acme)
+    for private in example.private:
+        assert private not in elsewhere, f"{spec.name} showed Acme's {private!r} in Globex"
