@@ -360,6 +360,15 @@ SPECTACULAR_SETTINGS = {
     # Endpoints that are not DRF views (lean ASGI doors) describe themselves here:
     # "APPEND_PATHS": {"/api/agent": {...}}; see docs/api-keys.md, "The OpenAPI schema".
     "APPEND_PATHS": {},
+    "APPEND_COMPONENTS": {
+        "securitySchemes": {
+            "dataRequestSecret": {
+                "type": "http",
+                "scheme": "bearer",
+                "description": "The service's shared secret for data-rights requests (SPEC 5.4).",
+            }
+        }
+    },
 }
 CELERY_BEAT_SCHEDULE["release-stale-budget-reservations"] = {
     "task": "apps.apikeys.tasks.release_stale_reservations",
