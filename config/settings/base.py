@@ -66,6 +66,7 @@ TENANT_APPS = [
     "apps.catalogue",
     "apps.contacts",
     "apps.files",
+    "apps.documents",
     "oauth2_provider",
     "apps.oauth",
     "apps.apikeys",
@@ -250,6 +251,8 @@ ATRIUM_FILES_EMAIL_MAX_BYTES = int(env("ATRIUM_FILES_EMAIL_MAX_BYTES", str(10 * 
 # scheme and port (empty: the scheme's default).
 ATRIUM_SITE_SCHEME = env("ATRIUM_SITE_SCHEME", "https")
 ATRIUM_SITE_PORT = env("ATRIUM_SITE_PORT", "")
+# The longest document body accepted (characters of sanitised HTML).
+ATRIUM_DOCUMENTS_MAX_CHARS = int(env("ATRIUM_DOCUMENTS_MAX_CHARS", "1000000"))
 
 # --- OAuth 2.1 authorization server for MCP (apps.oauth, on django-oauth-toolkit) -------------
 
