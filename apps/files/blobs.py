@@ -24,8 +24,9 @@ from typing import Any
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import Storage, storages
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
+from django_tenants.utils import schema_context
 
 from apps.files import errors
 
@@ -64,6 +65,8 @@ class _UntilCommit:
 
     def __init__(self, key: str) -> None:
         self.key = key
+        # The storage's prefix follows the active schema, which may differ when the hook is freed.
+        self.schema_name = connection.schema_name
         self.committed = False
 
     def __call__(self) -> None:
@@ -72,7 +75,8 @@ class _UntilCommit:
     def __del__(self) -> None:
         if not self.committed:
             try:
-                storage().delete(self.key)
+                with schema_context(self.schema_name):
+                    storage().delete(self.key)
             except Exception:
                 logger.warning(
                     "could not remove the bytes of a rolled-back file (%s)", self.key, exc_info=True
@@ -116,12 +120,15 @@ def exists(key: str) -> bool:
 def remove_after_commit(keys: list[str]) -> None:
     """Deletes bytes once the deletion of their rows has committed."""
 
+    schema_name = connection.schema_name
+
     def remove() -> None:
-        for key in keys:
-            try:
-                storage().delete(key)
-            except Exception:
-                logger.warning("could not remove the bytes of an erased file (%s)", key, exc_info=True)
+        with schema_context(schema_name):
+            for key in keys:
+                try:
+                    storage().delete(key)
+                except Exception:  # the rows are gone; a leftover blob is only space
+                    logger.warning("could not remove the bytes of an erased file (%s)", key, exc_info=True)
 
     transaction.on_commit(remove)
 

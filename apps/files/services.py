@@ -185,7 +185,7 @@ def folder_erase(*, actor: Any, folder: Folder) -> int:
         raise errors.NotInTrash(f"Folder {folder.pk} is not in the trash: delete it first, then erase it.")
     ids = [folder.pk, *trees.descendant_ids(Folder, [folder.pk])]
     files = list(File.objects.filter(folder_id__in=ids))
-    _erase_files(files)
+    erase_rows(files)
     Folder.objects.filter(pk__in=ids).delete()
     return len(files)
 
@@ -302,10 +302,11 @@ def file_erase(*, actor: Any, file: File) -> None:
     require(actor, FilesPerm.DELETE)
     if file.deleted_at is None:
         raise errors.NotInTrash(f"File {file.pk} is not in the trash: delete it first, then erase it.")
-    _erase_files([file])
+    erase_rows([file])
 
 
-def _erase_files(files: list[File]) -> None:
+def erase_rows(files: list[File]) -> None:
+    """Deletes file rows with their attachments and contact links, and their bytes after commit."""
     keys = [file.blob for file in files]
     ids = [file.pk for file in files]
     Attachment.objects.filter(kind=Attachment.Kind.FILE, item_id__in=ids).delete()
