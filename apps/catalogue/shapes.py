@@ -13,7 +13,7 @@ Everything an agent reads is camelCase (`Out` aliases the snake_case attributes)
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Annotated, Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
@@ -160,6 +160,20 @@ Offset = Annotated[
     Field(ge=0, le=MAX_OFFSET, description="How many to skip, for paging: the `nextOffset` of the last page"),
 ]
 EntityId = Annotated[int, Field(ge=1, le=2**63 - 1)]
+# Folders of an area's tree (apps.core.folders).
+FolderName = Annotated[str, Field(min_length=1, max_length=255, description="The folder's name")]
+ParentFolderId = Annotated[int | None, Field(ge=1, description="The folder to create it in; null: the root")]
+# Sharing a record with people (apps.core.sharing.change).
+PersonEmail = Annotated[
+    str | None, Field(max_length=254, description="E-mail of a person of this workspace to share it with")
+]
+ShareAccess = Annotated[
+    Literal["view", "edit", "none"], Field(description="view, edit, or none to stop sharing with them")
+]
+VisibilityChange = Annotated[
+    Literal["workspace", "private"] | None,
+    Field(description="Also make it visible to everyone who may see the area, or private (owner and shares)"),
+]
 
 
 def paginate(

@@ -66,6 +66,10 @@ class FolderBase(TrashableBase):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def path(self) -> str:
+        return path_of(self)
+
     @staticmethod
     def unique_names(prefix: str, *, parent: str = "parent") -> list[models.UniqueConstraint]:
         """One live item of a name per folder (the trash may hold several)."""
@@ -165,6 +169,16 @@ def check_depth(parent: FolderBase | None) -> None:
             _("Folders nest at most %(max)s deep.") % {"max": MAX_DEPTH},
             details={"folder_id": [_("too deep")]},
         )
+
+
+def create(model: type[F], *, actor: Any, name: str, parent: Any) -> F:
+    """A new folder of `model` in `parent` (None: the root), its name checked and free."""
+    name = clean_name(name)
+    check_depth(parent)
+    check_name_free(model.objects.filter(parent=parent), name, what=_("A folder"))
+    return model.objects.create(
+        name=name, parent=parent, created_by=actor if getattr(actor, "pk", None) else None
+    )
 
 
 def check_name_free(queryset: Any, name: str, *, exclude_pk: Any = None, what: str = "") -> None:

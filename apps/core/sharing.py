@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from apps.core.errors import NotFound, ValidationFailed
+from apps.core.errors import Forbidden, NotFound, ValidationFailed
 
 USER = settings.AUTH_USER_MODEL
 
@@ -88,6 +88,38 @@ def person_by_email(email: str) -> Any:
             % {"email": email}
         )
     return user
+
+
+def change(
+    item: Any,
+    *,
+    actor: Any,
+    person_email: str | None,
+    access: str,
+    visibility: str | None,
+    admin: bool,
+    view_permission: str,
+) -> Any:
+    """What a share tool does: changes the visibility (owner or admin only) and/or shares with
+    one person (by e-mail). The caller has checked the area's share permission and edit access."""
+    from apps.accounts.access import can
+
+    if person_email is None and visibility is None:
+        raise ValidationFailed(
+            _("Say what to change: `personEmail` (with `access`) and/or `visibility`."),
+            details={"person_email": ["give personEmail or visibility"]},
+        )
+    if visibility is not None and visibility != item.visibility:
+        if not admin and item.owner_id != getattr(actor, "pk", None):
+            raise Forbidden(_("Only its owner (or an admin of the area) may make it private or public."))
+        item.visibility = visibility
+        item.save(update_fields=["visibility", "updated_at"])
+    if person_email is not None:
+        person = person_by_email(person_email)
+        share_set(
+            item, person=person, access=access, actor=actor, person_may_see=can(person, view_permission)
+        )
+    return item
 
 
 def share_set(item: Any, *, person: Any, access: str, actor: Any, person_may_see: bool) -> tuple[str, str]:

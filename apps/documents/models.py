@@ -25,10 +25,6 @@ class DocumentFolder(FolderBase):
         verbose_name_plural = _("document folders")
         constraints = FolderBase.unique_names("documents_folder")
 
-    @property
-    def path(self) -> str:
-        return path_of(self)
-
 
 class Document(TrashableBase):
     title = models.CharField(_("title"), max_length=300)

@@ -207,6 +207,7 @@ class _Renderer:
             options: dict[str, Any] = {"bulletType": "1" if tag == "ol" else "bullet", "leftIndent": 14}
             if tag == "ol":
                 options["start"] = node.attrs.get("start") or "1"
+                options["bulletFormat"] = "%s."
             else:
                 options["start"] = "\u2022"
             return [ListFlowable(items, bulletFontName=FONT, bulletFontSize=9, **options)]

@@ -63,10 +63,7 @@ def clean_body(content: str, fmt: str) -> tuple[str, str]:
 
 def folder_create(*, actor: Any, name: str, parent: DocumentFolder | None) -> DocumentFolder:
     require(actor, DocumentsPerm.EDIT)
-    name = trees.clean_name(name)
-    trees.check_depth(parent)
-    trees.check_name_free(DocumentFolder.objects.filter(parent=parent), name, what="A folder")
-    folder = DocumentFolder.objects.create(name=name, parent=parent, created_by=_actor(actor))
+    folder = trees.create(DocumentFolder, actor=actor, name=name, parent=parent)
     logger.info("document folder %s created", folder.pk)
     return folder
 
@@ -176,22 +173,26 @@ def document_restore(*, actor: Any, document: Document) -> Document:
     return document
 
 
-def document_share(*, actor: Any, document: Document, person: Any, access: str) -> Document:
+def document_share(
+    *,
+    actor: Any,
+    document: Document,
+    person_email: str | None,
+    access: str = "view",
+    visibility: str | None = None,
+) -> Document:
+    """Shares a document with a person and/or changes who sees it (apps.core.sharing.change)."""
     require(actor, DocumentsPerm.SHARE)
     document = selectors.document_get_for_edit(actor=actor, document_id=document.pk)
-    sharing.share_set(
-        document, person=person, access=access, actor=actor, person_may_see=can(person, DocumentsPerm.VIEW)
+    return sharing.change(
+        document,
+        actor=actor,
+        person_email=person_email,
+        access=access,
+        visibility=visibility,
+        admin=selectors.is_admin(actor),
+        view_permission=DocumentsPerm.VIEW,
     )
-    return document
-
-
-def document_set_visibility(*, actor: Any, document: Document, visibility: str) -> Document:
-    require(actor, DocumentsPerm.SHARE)
-    if selectors.access_of(actor, document) not in {"owner", "admin"}:
-        raise Forbidden("Only the document's owner (or a documents admin) may make it private or public.")
-    document.visibility = visibility
-    document.save(update_fields=["visibility", "updated_at"])
-    return document
 
 
 # --- export -------------------------------------------------------------------------------------

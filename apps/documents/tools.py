@@ -9,17 +9,21 @@ from pydantic import Field
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import (
+    FolderName,
     FolderOut,
     FolderRef,
     Limit,
     Offset,
     Out,
     Page,
+    ParentFolderId,
+    PersonEmail,
     PersonRef,
+    ShareAccess,
     SharingOut,
+    VisibilityChange,
     paginate,
 )
-from apps.core import sharing
 from apps.core.errors import ValidationFailed
 from apps.documents import selectors, services
 from apps.documents.models import Document, DocumentVersion
@@ -143,10 +147,8 @@ def create_document(
 def create_document_folder(
     ctx: ToolContext,
     *,
-    name: Annotated[str, Field(min_length=1, max_length=255, description="The folder's name")],
-    parent_id: Annotated[
-        int | None, Field(ge=1, description="The folder to create it in; null: the root")
-    ] = None,
+    name: FolderName,
+    parent_id: ParentFolderId = None,
 ) -> FolderOut:
     """Create a folder for documents, at the root or inside another document folder. Names are
     unique within a folder and may not contain / \\ : * ? " < > |."""
@@ -300,31 +302,22 @@ def share_document(
     ctx: ToolContext,
     *,
     document_id: DocumentId,
-    person_email: Annotated[
-        str | None, Field(max_length=254, description="E-mail of a person of this workspace to share it with")
-    ] = None,
-    access: Annotated[
-        Literal["view", "edit", "none"], Field(description="view, edit, or none to stop sharing with them")
-    ] = "view",
-    visibility: Annotated[
-        Literal["workspace", "private"] | None,
-        Field(description="Also make it visible to the whole workspace, or private"),
-    ] = None,
+    person_email: PersonEmail = None,
+    access: ShareAccess = "view",
+    visibility: VisibilityChange = None,
 ) -> SharingOut:
     """Share a document with a person of the workspace (view or edit), stop sharing (none),
     and/or make it private or visible to everyone who may see documents."""
-    if person_email is None and visibility is None:
-        raise ValidationFailed(
-            "Say what to change: `personEmail` (with `access`) and/or `visibility`.",
-            details={"person_email": ["give personEmail or visibility"]},
-        )
     document = selectors.document_get(actor=ctx.actor, document_id=document_id)
-    if visibility is not None:
-        document = services.document_set_visibility(actor=ctx.actor, document=document, visibility=visibility)
-    if person_email is not None:
-        person = sharing.person_by_email(person_email)
-        document = services.document_share(actor=ctx.actor, document=document, person=person, access=access)
-    return SharingOut.of(document)
+    return SharingOut.of(
+        services.document_share(
+            actor=ctx.actor,
+            document=document,
+            person_email=person_email,
+            access=access,
+            visibility=visibility,
+        )
+    )
 
 
 class DeletedDocumentOut(Out):

@@ -25,10 +25,6 @@ class Folder(FolderBase):
         verbose_name_plural = _("folders")
         constraints = FolderBase.unique_names("files_folder")
 
-    @property
-    def path(self) -> str:
-        return path_of(self)
-
 
 class File(TrashableBase):
     class Source(models.TextChoices):

@@ -83,10 +83,7 @@ def _placed_name(folder: Folder | None, name: str, if_exists: str, exclude_pk: A
 
 def folder_create(*, actor: Any, name: str, parent: Folder | None) -> Folder:
     require(actor, FilesPerm.EDIT)
-    name = trees.clean_name(name)
-    trees.check_depth(parent)
-    trees.check_name_free(Folder.objects.filter(parent=parent), name, what="A folder")
-    folder = Folder.objects.create(name=name, parent=parent, created_by=_actor(actor))
+    folder = trees.create(Folder, actor=actor, name=name, parent=parent)
     logger.info("folder %s created", folder.pk)
     return folder
 
@@ -322,22 +319,21 @@ def _unlink_from_contacts(file_ids: list[int]) -> None:
     ContactLink.objects.filter(kind="file", target_id__in=file_ids).delete()
 
 
-def file_share(*, actor: Any, file: File, person: Any, access: str) -> File:
+def file_share(
+    *, actor: Any, file: File, person_email: str | None, access: str = "view", visibility: str | None = None
+) -> File:
+    """Shares a file with a person and/or changes who sees it (apps.core.sharing.change)."""
     require(actor, FilesPerm.SHARE)
     file = selectors.file_get_for_edit(actor=actor, file_id=file.pk)
-    sharing.share_set(
-        file, person=person, access=access, actor=actor, person_may_see=can(person, FilesPerm.VIEW)
+    return sharing.change(
+        file,
+        actor=actor,
+        person_email=person_email,
+        access=access,
+        visibility=visibility,
+        admin=selectors.is_admin(actor),
+        view_permission=FilesPerm.VIEW,
     )
-    return file
-
-
-def file_set_visibility(*, actor: Any, file: File, visibility: str) -> File:
-    require(actor, FilesPerm.SHARE)
-    if selectors.access_of(actor, file) not in {"owner", "admin"}:
-        raise Forbidden("Only the file's owner (or a files admin) may make it private or public.")
-    file.visibility = visibility
-    file.save(update_fields=["visibility", "updated_at"])
-    return file
 
 
 # --- sending ------------------------------------------------------------------------------------

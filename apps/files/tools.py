@@ -11,20 +11,24 @@ from pydantic import Field
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import (
+    FolderName,
     FolderOut,
     FolderRef,
     Limit,
     Offset,
     Out,
     Page,
+    ParentFolderId,
+    PersonEmail,
     PersonRef,
+    ShareAccess,
     SharingOut,
+    VisibilityChange,
     page_of,
     paginate,
 )
 from apps.contacts.links import LinkedItem
 from apps.core import folders as trees
-from apps.core import sharing
 from apps.core.errors import ValidationFailed
 from apps.files import attachments, downloads, selectors, services
 from apps.files.models import File, Folder
@@ -81,6 +85,16 @@ def _one_of(file_id: int | None, folder_id: int | None) -> tuple[str, int]:
 # --- creating -----------------------------------------------------------------------------------
 
 
+def _save(ctx: ToolContext, name: str, content: bytes, folder: int | str, **fields: Any) -> File:
+    """A new file in the folder with this id, or at this path (made where missing)."""
+    target = (
+        services.folder_ensure(actor=ctx.actor, path=folder)
+        if isinstance(folder, str)
+        else _folder(ctx, folder)
+    )
+    return services.file_create(actor=ctx.actor, name=name, content=content, folder=target, **fields)
+
+
 @tool("createFileEntity", permission=FilesPerm.EDIT, title="Create a file")
 def create_file_entity(
     ctx: ToolContext,
@@ -114,10 +128,8 @@ def create_file_entity(
 def create_file_folder(
     ctx: ToolContext,
     *,
-    name: Annotated[str, Field(min_length=1, max_length=255, description="The folder's name")],
-    parent_id: Annotated[
-        int | None, Field(ge=1, description="The folder to create it in; null: the root")
-    ] = None,
+    name: FolderName,
+    parent_id: ParentFolderId = None,
 ) -> FolderOut:
     """Create a folder in the workspace's files, at the root or inside another folder. Names are
     unique within a folder and may not contain / \\ : * ? " < > |."""
@@ -141,17 +153,14 @@ def save_chat_upload_to_files(
     you hold as base64 or text) in the workspace's files, so it outlives the conversation. It is
     saved in the "Chat uploads" folder unless you name another, and remembers which conversation
     it came from."""
-    folder = (
-        _folder(ctx, folder_id) if folder_id else services.folder_ensure(actor=ctx.actor, path=CHAT_FOLDER)
-    )
-    file = services.file_create(
-        actor=ctx.actor,
-        name=name,
-        content=content_of(text, content_base64),
-        folder=folder,
+    file = _save(
+        ctx,
+        name,
+        content_of(text, content_base64),
+        folder_id or CHAT_FOLDER,
         mime_type=mime_type,
         source=File.Source.CHAT,
-        origin=f"session {ctx.session.session_id}"[:200],
+        origin=f"session {ctx.session.session_id}",
     )
     return FileOut.of(file)
 
@@ -180,14 +189,11 @@ def save_file_to_contact(
     shows in listContactFiles and getContactAttachments. To link a file that is already stored,
     use linkFileToContact. You need to be allowed to change the contact."""
     contact = attachments.entity_named("contact").get(ctx.actor, contact_id, True)
-    folder = (
-        _folder(ctx, folder_id) if folder_id else services.folder_ensure(actor=ctx.actor, path=CONTACT_FOLDER)
-    )
-    file = services.file_create(
-        actor=ctx.actor,
-        name=name,
-        content=content_of(text, content_base64),
-        folder=folder,
+    file = _save(
+        ctx,
+        name,
+        content_of(text, content_base64),
+        folder_id or CONTACT_FOLDER,
         mime_type=mime_type,
         description=description,
         source=File.Source.CONTACT,
@@ -521,31 +527,18 @@ def share_file(
     ctx: ToolContext,
     *,
     file_id: FileId,
-    person_email: Annotated[
-        str | None, Field(max_length=254, description="E-mail of a person of this workspace to share it with")
-    ] = None,
-    access: Annotated[
-        Literal["view", "edit", "none"], Field(description="view, edit, or none to stop sharing with them")
-    ] = "view",
-    visibility: Annotated[
-        Literal["workspace", "private"] | None,
-        Field(description="Also make it visible to the whole workspace, or private (owner only)"),
-    ] = None,
+    person_email: PersonEmail = None,
+    access: ShareAccess = "view",
+    visibility: VisibilityChange = None,
 ) -> SharingOut:
     """Share a file with a person of the workspace (view or edit), stop sharing it (none), and/or
     make it private or visible to everyone who may see files. Returns who can see it now."""
-    if person_email is None and visibility is None:
-        raise ValidationFailed(
-            "Say what to change: `personEmail` (with `access`) and/or `visibility`.",
-            details={"person_email": ["give personEmail or visibility"]},
-        )
     file = selectors.file_get(actor=ctx.actor, file_id=file_id)
-    if visibility is not None:
-        file = services.file_set_visibility(actor=ctx.actor, file=file, visibility=visibility)
-    if person_email is not None:
-        person = sharing.person_by_email(person_email)
-        file = services.file_share(actor=ctx.actor, file=file, person=person, access=access)
-    return SharingOut.of(file)
+    return SharingOut.of(
+        services.file_share(
+            actor=ctx.actor, file=file, person_email=person_email, access=access, visibility=visibility
+        )
+    )
 
 
 class AttachedOut(Out):

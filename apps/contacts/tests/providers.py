@@ -1,6 +1,6 @@
-"""Providers of the later areas, as the tests stand them in: real implementations of the
-apps.contacts.links protocols over data the test gives them (the Documents, Files, Calendars and
-Email Inbox areas do not exist yet; when they do, their own providers replace these)."""
+"""Providers of other areas, as the tests stand them in: real implementations of the
+apps.contacts.links protocols over data the test gives them, registered for a block in place of
+the areas' own (Files and Documents register theirs; Calendars and Email Inbox do not exist yet)."""
 
 import contextlib
 import json

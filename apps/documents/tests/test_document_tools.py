@@ -8,9 +8,16 @@ from django.test import override_settings
 from django_tenants.utils import schema_context
 from pypdf import PdfReader
 
-from apps.catalogue import registry
 from apps.catalogue.dispatch import ToolNotFound
-from apps.catalogue.testing import call, confirmed, ok, person_with, person_without, refused
+from apps.catalogue.testing import (
+    assert_refused_without_its_permission,
+    call,
+    confirmed,
+    ok,
+    person_with,
+    refused,
+    tools_of,
+)
 from apps.contacts.models import ContactLink
 from apps.contacts.tests.samples import make_contact
 from apps.documents.models import Document, DocumentFolder, DocumentShare, DocumentVersion
@@ -19,7 +26,7 @@ from apps.files import services as files
 from apps.files.models import Attachment, File
 from apps.files.tests.samples import make_file
 
-DOCUMENT_TOOLS = [spec for spec in registry.all_tools() if spec.area == "documents"]
+DOCUMENT_TOOLS = tools_of("documents")
 CONFIRM = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
 
 
@@ -39,9 +46,7 @@ def test_the_area_has_its_nine_tools():
 
 @pytest.mark.parametrize("spec", DOCUMENT_TOOLS, ids=lambda spec: spec.name)
 def test_a_role_without_the_permission_cannot_call_it(acme, spec):
-    person = person_without(spec.permission, email=f"no-{spec.name.lower()}@acme.example")
-    with pytest.raises(ToolNotFound):
-        call(person, spec.name, {})
+    assert_refused_without_its_permission(spec)
 
 
 @pytest.mark.parametrize(
@@ -220,7 +225,7 @@ def test_share_document_lets_one_person_see_a_private_document(people):
 def test_only_the_owner_makes_a_document_private(people):
     document = make_document(people["owner"])
     message = refused(people["member"], "shareDocument", {"documentId": document.pk, "visibility": "private"})
-    assert "Only the document's owner" in message
+    assert "Only its owner" in message
     assert Document.objects.get(pk=document.pk).visibility == "workspace"
 
 

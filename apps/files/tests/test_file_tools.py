@@ -11,16 +11,23 @@ from django.db import transaction
 from django.test import override_settings
 from django_tenants.utils import schema_context
 
-from apps.catalogue import registry
 from apps.catalogue.dispatch import ToolNotFound
-from apps.catalogue.testing import call, confirmed, ok, person_with, person_without, refused
+from apps.catalogue.testing import (
+    assert_refused_without_its_permission,
+    call,
+    confirmed,
+    ok,
+    person_with,
+    refused,
+    tools_of,
+)
 from apps.contacts.models import ContactLink
 from apps.contacts.tests.samples import make_contact
 from apps.files import blobs, services
 from apps.files.models import Attachment, Delivery, File, FileShare, Folder
 from apps.files.tests.samples import make_file, make_folder
 
-FILE_TOOLS = [spec for spec in registry.all_tools() if spec.area == "files"]
+FILE_TOOLS = tools_of("files")
 
 
 def stored_keys() -> set[str]:
@@ -64,9 +71,7 @@ def test_the_area_has_its_nineteen_tools():
 
 @pytest.mark.parametrize("spec", FILE_TOOLS, ids=lambda spec: spec.name)
 def test_a_role_without_the_permission_cannot_call_it(acme, spec):
-    person = person_without(spec.permission, email=f"no-{spec.name.lower()}@acme.example")
-    with pytest.raises(ToolNotFound):
-        call(person, spec.name, {})
+    assert_refused_without_its_permission(spec)
 
 
 @pytest.mark.parametrize(

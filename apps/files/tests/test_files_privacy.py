@@ -42,7 +42,7 @@ def test_erasure_removes_private_files_and_documents_and_keeps_the_workspaces(
     private = make_file(person, name="private.txt", visibility="private")
     shared = make_file(person, name="team.txt")
     mine = make_file(member, name="shared-with-leaver.txt", visibility="private")
-    services.file_share(actor=member, file=mine, person=person, access="view")
+    services.file_share(actor=member, file=mine, person_email=person.email, access="view")
     Delivery.objects.create(file=shared, sent_by=member, recipients=["leaver2@acme.example"], subject="x")
     private_doc = make_document(person, title="Diary", visibility="private")
     team_doc = make_document(person, title="Team plan")
