@@ -13,7 +13,7 @@ Everything an agent reads is camelCase (`Out` aliases the snake_case attributes)
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Annotated, Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
@@ -65,6 +65,70 @@ class RefOut(Out):
     name: str
 
 
+class PersonRef(Out):
+    """A person of the workspace (a user), not a contact."""
+
+    id: int
+    email: str
+    name: str
+
+    @classmethod
+    def of(cls, user: Any) -> "PersonRef | None":
+        if user is None:
+            return None
+        return cls(id=user.pk, email=user.email, name=user.full_name or user.email)
+
+
+class ShareOut(Out):
+    """One person a record is shared with."""
+
+    person: PersonRef
+    access: str = Field(description="view or edit")
+
+
+class EntityRef(Out):
+    """A record of any area that something points at (apps.core.entities), as it was named then."""
+
+    type: str = Field(description="The kind of record: contact, task, ...")
+    id: int
+    title: str
+
+    @classmethod
+    def of_link(cls, link: Any) -> "EntityRef | None":
+        """From a row with the generic-link fields (`content_type_id`, `object_id`, `entity_title`)."""
+        from apps.core import entities
+
+        if link.content_type_id is None:
+            return None
+        return cls(
+            type=entities.type_of_content_type(link.content_type_id),
+            id=link.object_id,
+            title=link.entity_title,
+        )
+
+
+class EntityOut(EntityRef):
+    """A linked record, with whether the reader may still open it."""
+
+    available: bool = Field(description="False when it was removed or you may no longer see it")
+
+    @classmethod
+    def checked(cls, link: Any, actor: Any) -> "EntityOut":
+        """From a row with the generic-link fields, looked up again as `actor` sees it now."""
+        from apps.core import entities
+
+        found = entities.visible(actor=actor, content_type_id=link.content_type_id, object_id=link.object_id)
+        if found is None:
+            # Removed, or hidden from this reader: its title is not theirs to read either.
+            kind = entities.type_of_content_type(link.content_type_id)
+            return cls(type=kind, id=link.object_id, title="", available=False)
+        return cls.of_entity(found)
+
+    @classmethod
+    def of_entity(cls, entity: Any) -> "EntityOut":
+        return cls(type=entity.type, id=entity.id, title=entity.title, available=True)
+
+
 @dataclass
 class RawResult:
     """For fixture tools of the test settings only (the MCP conformance suite): content blocks
@@ -86,6 +150,21 @@ Offset = Annotated[
     Field(ge=0, le=MAX_OFFSET, description="How many to skip, for paging: the `nextOffset` of the last page"),
 ]
 EntityId = Annotated[int, Field(ge=1, le=2**63 - 1)]
+# A record of any area, named by its kind and id (apps.core.entities).
+EntityType = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=50,
+        pattern=r"^[a-z][a-z_]*$",
+        description="The kind of record: contact, task, ... (the installed areas register theirs)",
+    ),
+]
+# Sharing a record with a person of the workspace.
+ShareAccess = Annotated[
+    Literal["view", "edit", "none"], Field(description="view, edit, or none to stop sharing with them")
+]
+PersonEmail = Annotated[str, Field(max_length=254, description="E-mail of a person of this workspace")]
 
 
 def paginate(
@@ -125,3 +204,21 @@ def iso(value: datetime | date | None) -> str | None:
 
 def first(values: Iterable[Any]) -> Any:
     return next(iter(values), None)
+
+
+def workspace_zone() -> Any:
+    """The current workspace's time zone (UTC outside a workspace)."""
+    from zoneinfo import ZoneInfo
+
+    from apps.accounts.access import current_workspace
+
+    workspace = current_workspace()
+    return ZoneInfo(workspace.time_zone if workspace is not None else "UTC")
+
+
+def aware(value: datetime | None) -> datetime | None:
+    """A date-time an agent gave without a zone (or a bare date, read as midnight) is in the
+    workspace's time zone."""
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=workspace_zone())

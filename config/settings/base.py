@@ -68,6 +68,7 @@ TENANT_APPS = [
     "oauth2_provider",
     "apps.oauth",
     "apps.apikeys",
+    "apps.notifications",
 ]
 INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_APPS]
 
