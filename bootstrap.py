@@ -479,7 +479,7 @@ class Supervisor:
         endpoints = [f"tcp:port={PORT}:interface={address}" for address in LISTEN]
         if socket.has_ipv6 and ipv6_loopback():
             endpoints.append(f"tcp6:port={PORT}:interface=\\:\\:1")
-        web = [str(VENV / "bin" / "daphne"), "--proxy-headers"]
+        web = [str(VENV / "bin" / "daphne")]
         for endpoint in endpoints:
             web += ["-e", endpoint]
         web.append("config.asgi:application")

@@ -9,6 +9,7 @@ urlpatterns = [
     path("", include("apps.accounts.urls")),
     path("", include("apps.oauth.urls")),
     path("api/", include("apps.accounts.api.urls")),
+    path("api/", include("apps.datarights.api.urls")),
     path("", include("apps.catalogue.urls")),
     path("api/", include("apps.core.api.urls")),
     path("", include("apps.apikeys.urls")),

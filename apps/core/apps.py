@@ -10,6 +10,8 @@ class CoreConfig(AppConfig):
         from . import checks  # noqa: F401  (registers the system checks)
 
         # Every app declares its areas and permissions in a `permissions` module, and the
-        # credential schemes it provides in a `credentials` module.
+        # credential schemes it provides in a `credentials` module, and how its personal data is
+        # exported and erased in a `privacy` module.
         autodiscover_modules("permissions")
         autodiscover_modules("credentials")
+        autodiscover_modules("privacy")

@@ -4,7 +4,7 @@ from typing import Any
 
 from django.core import checks
 
-from apps.core import permissions
+from apps.core import permissions, privacy
 
 
 @checks.register()
@@ -25,3 +25,10 @@ def check_permissions(app_configs: Any = None, **kwargs: Any) -> list[checks.Che
                 )
             )
     return problems
+
+
+@checks.register()
+def check_personal_data(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    """Every model of the project's apps is registered for export and erasure, or declared as
+    holding no personal data (SPEC 10.3; docs/privacy.md)."""
+    return privacy.check_coverage()

@@ -1,5 +1,6 @@
 """Helpers for tests: starting real servers on loopback and reaching the test database."""
 
+import os
 import socket
 import subprocess
 import sys
@@ -20,8 +21,15 @@ def free_port() -> int:
 
 
 def database_url() -> str:
-    """The URL of the database this process uses (in tests: pytest-django's test database)."""
+    """The URL of the database this process uses (in tests: pytest-django's test database).
+
+    Under the test settings it must be a test database: a test that starts a server without
+    depending on `django_db_setup` would otherwise point it at the development data."""
     db = connection.settings_dict
+    if os.environ.get("DJANGO_SETTINGS_MODULE", "").endswith(".test") and not db["NAME"].startswith("test_"):
+        raise RuntimeError(
+            f"{db['NAME']} is not a test database: depend on the django_db_setup fixture (or live_http)"
+        )
     return f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
 
 

@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
 
 from apps.core import errors
 
@@ -54,8 +55,19 @@ def wants_json(request: HttpRequest) -> bool:
     return request.path.startswith("/api/") or request.path.startswith("/.well-known/")
 
 
+@csrf_exempt
 def api_not_found(request: HttpRequest, *args: object, **kwargs: object) -> JsonResponse:
     return JsonResponse(errors.NotFound(_("No such endpoint.")).as_body(), status=404)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A refused cross-site form post: JSON for the APIs, Django's page elsewhere."""
+    if wants_json(request):
+        error = errors.Forbidden(_("Cross-site request refused (CSRF check failed)."), code="CSRF_FAILED")
+        return JsonResponse(error.as_body(), status=403)
+    from django.views.csrf import csrf_failure as django_csrf_failure
+
+    return django_csrf_failure(request, reason=reason)
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

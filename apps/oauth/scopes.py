@@ -51,6 +51,16 @@ def scope_for_tool(*, read_only: bool) -> str:
 
 
 def describe(scopes: Iterable[str]) -> list[str]:
-    """The scopes in plain words, in the order of the settings (consent and settings pages)."""
+    """The scopes in plain words for people (consent and settings pages): one line for what the
+    tools may do (the broadest scope wins, since `mcp:write` includes reading), then one for
+    `offline_access`."""
     wanted = set(scopes)
-    return [str(text) for name, text in oauth2_settings.SCOPES.items() if name in wanted]
+    words = oauth2_settings.SCOPES
+    lines = []
+    if wanted & {MCP, MCP_WRITE}:
+        lines.append(words[MCP] if MCP in wanted else words[MCP_WRITE])
+    elif MCP_READ in wanted:
+        lines.append(words[MCP_READ])
+    if OFFLINE_ACCESS in wanted:
+        lines.append(words[OFFLINE_ACCESS])
+    return [str(line) for line in lines]

@@ -41,9 +41,17 @@ class Validator(OAuth2Validator):
     def validate_code(
         self, client_id: str, code: str, client: Any, request: Any, *args: Any, **kwargs: Any
     ) -> bool:
-        grant = get_grant_model().objects.select_for_update().filter(code=code, application=client).first()
+        grant = (
+            get_grant_model()
+            .objects.select_for_update(of=("self",))
+            .select_related("user")
+            .filter(code=code, application=client)
+            .first()
+        )
         if grant is None:
             self._revoke_what_a_spent_code_issued(code)
+            return False
+        if not grant.user.is_active:
             return False
         return super().validate_code(client_id, code, client, request, *args, **kwargs)
 
@@ -82,7 +90,10 @@ class Validator(OAuth2Validator):
         # waits, finds it rotated, and is treated as a replay (the family is revoked).
         checksum = hashlib.sha256(refresh_token.encode()).hexdigest()
         list(get_refresh_token_model().objects.select_for_update().filter(token_checksum=checksum))
-        return super().validate_refresh_token(refresh_token, client, request, *args, **kwargs)
+        if not super().validate_refresh_token(refresh_token, client, request, *args, **kwargs):
+            return False
+        # A person who left (deactivated) gets no new tokens, whatever their clients hold.
+        return bool(request.user is not None and request.user.is_active)
 
     # --- the resource (RFC 8707) -----------------------------------------------------------
 

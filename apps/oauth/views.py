@@ -112,6 +112,14 @@ class AuthorizationView(dot_views.AuthorizationView):
             response[name] = value
         return response
 
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        # The person is always asked: a client cannot skip the consent page with the toolkit's
+        # `approval_prompt=auto` (REQUEST_APPROVAL_PROMPT is "force").
+        if "approval_prompt" in request.GET:
+            request.GET = request.GET.copy()
+            request.GET.pop("approval_prompt")
+        return super().get(request, *args, **kwargs)
+
     def handle_no_permission(self) -> HttpResponse:
         # Check the request before asking anyone to sign in for it.
         try:

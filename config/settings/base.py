@@ -53,6 +53,7 @@ SHARED_APPS = [
     "apps.core",
     "apps.tenancy",
     "apps.accounts",
+    "apps.datarights",
 ]
 # Each workspace schema. Apps listed in both get tables in both (users exist on both sides:
 # operators in public, workspace people in each workspace). django.contrib.admin is here too so
@@ -172,6 +173,7 @@ SESSION_COOKIE_NAME = "atrium_session"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_NAME = "atrium_csrf"
+CSRF_FAILURE_VIEW = "apps.core.views.csrf_failure"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
@@ -210,7 +212,30 @@ CELERY_BEAT_SCHEDULE = {
         "task": "apps.accounts.tasks.purge_expired_access_tokens",
         "schedule": crontab(minute=17, hour=3),
     },
+    "retry-data-team-notifications": {
+        "task": "apps.datarights.tasks.retry_data_team_notifications",
+        "schedule": crontab(minute="*/5"),
+    },
 }
+
+# --- data-rights requests (apps.datarights; SPEC 1 rule 5, 2.6, 4.6, 5.4, 10) -------------------
+
+# The bearer secret of POST /api/data-request. Empty: every request is refused.
+DATA_REQUEST_SHARED_SECRET = env("DATA_REQUEST_SHARED_SECRET")
+# Where the data team is notified. Never shown to a caller, never logged.
+DATA_TEAM_EMAIL = env("DATA_TEAM_EMAIL")
+# The public site's admin, for the link in the data team's e-mail.
+DATA_REQUEST_ADMIN_URL = env(
+    "DATA_REQUEST_ADMIN_URL", f"http://{ATRIUM_PUBLIC_DOMAINS[0]}:{env('ATRIUM_PORT', '8000')}/admin/"
+)
+# Requests per client address per window (every attempt counts, a wrong secret too).
+DATA_REQUEST_RATE_LIMIT = int(env("DATA_REQUEST_RATE_LIMIT", "20"))
+DATA_REQUEST_RATE_WINDOW_SECONDS = int(env("DATA_REQUEST_RATE_WINDOW_SECONDS", "60"))
+# The same request sent again within this many seconds is recognised, not stored or notified again.
+DATA_REQUEST_DUPLICATE_WINDOW_SECONDS = int(env("DATA_REQUEST_DUPLICATE_WINDOW_SECONDS", "600"))
+DATA_REQUEST_DETAILS_MAX_LENGTH = 5000
+DATA_REQUEST_MAX_BODY_BYTES = 64 * 1024
+DATA_REQUEST_SMTP_TIMEOUT = 30
 
 # --- tool catalogue (apps.catalogue) and contacts (apps.contacts) ---------------------------------
 
@@ -248,9 +273,9 @@ OAUTH_UNUSED_CLIENT_HOURS = int(env("ATRIUM_OAUTH_UNUSED_CLIENT_HOURS", "24"))
 OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
 OAUTH2_PROVIDER = {
     "SCOPES": {
-        "mcp": _("Use every tool your role allows"),
+        "mcp": _("Use every tool your role allows: read, create, change and delete data"),
         "mcp:read": _("Read your workspace's data (read-only tools)"),
-        "mcp:write": _("Create, change and delete your workspace's data"),
+        "mcp:write": _("Use every tool your role allows, including those that change data"),
         "offline_access": _("Stay connected while you are away, until you disconnect it"),
     },
     # No `scope` on the authorization request: everything the role allows, no refresh token.

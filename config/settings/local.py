@@ -1,11 +1,15 @@
 """Development: what `make run` and `make up` use."""
 
 from .base import *  # noqa: F403
-from .base import env, env_bool, env_list
+from .base import DATA_DIR, env, env_bool, env_list
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
 SECRET_KEY = env("DJANGO_SECRET_KEY", "insecure-development-key-do-not-use-in-production")
-EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# E-mails are written as files under .data/mail/, not to the console: the console is the log, and
+# no log line may carry an address or a message's personal data (SPEC 10.3).
+EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.filebased.EmailBackend")
+EMAIL_FILE_PATH = env("EMAIL_FILE_PATH", str(DATA_DIR / "mail"))
+DATA_TEAM_EMAIL = env("DATA_TEAM_EMAIL", "data-team@atrium.invalid")
 
 # API keys (development): webhooks may go to http on loopback; a fixed encryption key that is not secret.
 WEBHOOKS_ALLOW_LOOPBACK = env_bool("ATRIUM_WEBHOOKS_ALLOW_LOOPBACK", True)

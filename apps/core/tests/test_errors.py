@@ -136,3 +136,24 @@ def test_no_credential_is_401_with_a_bearer_challenge(acme_client):
     assert response.status_code == 401
     assert response.json()["error"]["code"] == "UNAUTHENTICATED"
     assert response["WWW-Authenticate"] == 'Bearer realm="atrium"'
+
+
+@pytest.mark.django_db
+def test_a_post_to_an_unknown_api_path_is_a_json_404_not_a_csrf_page(acme_client):
+    client = acme_client.__class__(HTTP_HOST="127.0.0.1", enforce_csrf_checks=True)
+
+    response = client.post("/api/nothing-here", {"a": 1}, content_type="application/json")
+
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "NOT_FOUND"
+
+
+@pytest.mark.django_db
+def test_a_cross_site_post_to_a_session_api_is_refused_in_json(acme_client, people):
+    client = acme_client.__class__(HTTP_HOST="127.0.0.1", enforce_csrf_checks=True)
+    client.force_login(people["owner"])
+
+    response = client.post("/api/api-keys", {"label": "x"}, content_type="application/json")
+
+    assert response.status_code == 403
+    assert response.json()["error"]["code"] in {"CSRF_FAILED", "FORBIDDEN"}

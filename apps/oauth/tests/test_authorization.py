@@ -178,6 +178,19 @@ def test_the_consent_page_shows_who_asks_for_what_and_cannot_be_framed(acme_url)
     assert "csrfmiddlewaretoken" in consent_form(page.text)
 
 
+def test_the_person_is_asked_every_time_even_when_the_client_says_approval_prompt_auto(
+    public_client, acme_url
+):
+    public_client.obtain(scope="mcp")  # an earlier, still valid authorization
+    _verifier, challenge = pkce_pair()
+
+    with signed_in(acme_url) as person:
+        page = get(public_client.authorization_url(challenge=challenge, approval_prompt="auto"), person)
+
+    assert page.status_code == 200
+    assert ">Allow</button>" in page.text
+
+
 def test_the_consent_answer_needs_the_csrf_token(public_client, acme_url):
     _verifier, challenge = pkce_pair()
     url = public_client.authorization_url(challenge=challenge)

@@ -47,7 +47,7 @@ def test_a_person_signs_in_reads_the_consent_page_and_allows(page, live_http):
     assert page.get_by_text("name declared by the app, not verified").is_visible()
     assert page.get_by_text("Acme Workspace").first.is_visible()
     assert page.get_by_test_id("scopes").locator("li").all_inner_texts() == [
-        "Use every tool your role allows",
+        "Use every tool your role allows: read, create, change and delete data",
         "Stay connected while you are away, until you disconnect it",
     ]
     assert page.get_by_test_id("redirect-host").inner_text() == "127.0.0.1:9"

@@ -9,6 +9,7 @@ import pytest
 from django_tenants.utils import schema_context
 from oauth2_provider.models import get_application_model
 
+from apps.core.errors import Unauthenticated
 from apps.core.testing import database_url, start_daphne
 from apps.oauth.registration import MAX_REDIRECT_URIS, MAX_URI_LENGTH
 
@@ -78,6 +79,15 @@ def test_the_registration_of_a_client_can_be_read_and_deleted_with_its_registrat
     assert deleted.status_code == 204
     with schema_context("acme"):
         assert not get_application_model().objects.filter(client_id=body["client_id"]).exists()
+
+
+def test_the_registration_token_does_not_open_the_mcp_endpoint(acme_url, at_mcp):
+    body = register(acme_url, metadata(token_endpoint_auth_method="none")).json()
+
+    with pytest.raises(Unauthenticated) as refused:
+        at_mcp(body["registration_access_token"], acme_url)
+
+    assert refused.value.headers["WWW-Authenticate"].startswith('Bearer error="invalid_token"')
 
 
 def test_an_update_through_the_management_endpoint_follows_the_same_rules(acme_url):
@@ -227,7 +237,7 @@ def from_address(address: str, base_url: str) -> httpx.Client:
     return httpx.Client(transport=httpx.HTTPTransport(local_address=address), base_url=base_url, timeout=10)
 
 
-def test_registrations_are_rate_limited_per_client_address(django_db_blocker):
+def test_registrations_are_rate_limited_per_client_address(django_db_setup, django_db_blocker):
     """A server of its own with a limit of 3 an hour; each test run registers from an address of
     its own (all of 127.0.0.0/8 is loopback), since the count lives in Redis across runs."""
     with django_db_blocker.unblock():

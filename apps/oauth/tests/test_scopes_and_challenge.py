@@ -21,6 +21,29 @@ def test_mcp_read_sees_read_only_tools_and_mcp_write_adds_the_rest(granted, read
     assert scopes.allows_tool(granted, read_only=False) is write_tools
 
 
+@pytest.mark.parametrize(
+    ("granted", "words"),
+    [
+        ({"mcp"}, ["Use every tool your role allows: read, create, change and delete data"]),
+        (
+            {"mcp", "mcp:read", "mcp:write"},
+            ["Use every tool your role allows: read, create, change and delete data"],
+        ),
+        ({"mcp:write"}, ["Use every tool your role allows, including those that change data"]),
+        ({"mcp:read"}, ["Read your workspace's data (read-only tools)"]),
+        (
+            {"mcp:read", "offline_access"},
+            [
+                "Read your workspace's data (read-only tools)",
+                "Stay connected while you are away, until you disconnect it",
+            ],
+        ),
+    ],
+)
+def test_scopes_are_told_to_people_in_one_line_for_tools_and_one_for_staying_connected(granted, words):
+    assert scopes.describe(granted) == words
+
+
 def test_the_scope_a_step_up_asks_for_is_the_narrowest_that_allows_the_tool():
     assert scopes.scope_for_tool(read_only=True) == "mcp:read"
     assert scopes.scope_for_tool(read_only=False) == "mcp:write"

@@ -2,6 +2,7 @@
 detection, `offline_access`, the resource every token is bound to, and revocation. Whether a
 token opens the MCP door is asked of the door's own credential check (`at_mcp`)."""
 
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
@@ -135,6 +136,27 @@ def test_refresh_tokens_rotate_and_a_replayed_one_revokes_the_whole_family(publi
     assert public_client.refresh(third["refresh_token"]).json()["error"] == "invalid_grant"
 
 
+def test_two_uses_of_one_code_or_refresh_token_at_the_same_moment_are_a_replay(
+    public_client, acme_url, at_mcp
+):
+    redirect, verifier = public_client.authorize(scope="mcp offline_access")
+    with ThreadPoolExecutor(2) as pool:
+        exchanges = list(
+            pool.map(lambda _: public_client.exchange(redirect.params["code"], verifier), range(2))
+        )
+    assert sorted(answer.status_code for answer in exchanges) == [200, 400]
+    issued = next(answer.json() for answer in exchanges if answer.status_code == 200)
+    refused_at_mcp(at_mcp, issued["access_token"], acme_url)  # the replay revoked it
+
+    fresh = public_client.obtain(scope="mcp offline_access")
+    with ThreadPoolExecutor(2) as pool:
+        refreshes = list(pool.map(lambda _: public_client.refresh(fresh["refresh_token"]), range(2)))
+    assert sorted(answer.status_code for answer in refreshes) == [200, 400]
+    rotated = next(answer.json() for answer in refreshes if answer.status_code == 200)
+    refused_at_mcp(at_mcp, rotated["access_token"], acme_url)
+    assert public_client.refresh(rotated["refresh_token"]).json()["error"] == "invalid_grant"
+
+
 def test_a_refresh_keeps_the_resource_binding_and_can_narrow_but_not_widen_scopes(
     public_client, acme_url, at_mcp
 ):
@@ -221,6 +243,26 @@ def test_a_code_obtained_at_one_origin_cannot_be_exchanged_at_another(public_cli
     response = elsewhere.exchange(redirect.params["code"], verifier)
 
     assert response.status_code == 400 and response.json()["error"] == "invalid_target"
+
+
+def test_a_person_who_was_deactivated_gets_no_new_tokens(public_client, acme_url, at_mcp):
+    from apps.accounts.models import User
+
+    first = public_client.obtain(email="admin@acme.example", scope="mcp offline_access")
+    redirect, verifier = public_client.authorize(email="admin@acme.example")
+    with schema_context("acme"):
+        User.objects.filter(email="admin@acme.example").update(is_active=False)
+    try:
+        exchange = public_client.exchange(redirect.params["code"], verifier)
+        refresh = public_client.refresh(first["refresh_token"])
+        message = refused_at_mcp(at_mcp, first["access_token"], acme_url)
+    finally:
+        with schema_context("acme"):
+            User.objects.filter(email="admin@acme.example").update(is_active=True)
+
+    assert exchange.status_code == 400 and exchange.json()["error"] == "invalid_grant"
+    assert refresh.status_code == 400 and refresh.json()["error"] == "invalid_grant"
+    assert message == "The access token does not stand for an active person of this workspace."
 
 
 @pytest.mark.parametrize("grant_type", ["password", "client_credentials", "implicit"])
