@@ -85,6 +85,12 @@ class ShareOut(Out):
     person: PersonRef
     access: str = Field(description="view or edit")
 
+    @classmethod
+    def many(cls, shares: Any) -> list["ShareOut"]:
+        """The shares of a record (rows with `user` and `access`), by e-mail address."""
+        rows = sorted(shares, key=lambda share: share.user.email)
+        return [cls(person=PersonRef.of(share.user), access=share.access) for share in rows]  # type: ignore[arg-type]
+
 
 class EntityRef(Out):
     """A record of any area that something points at (apps.core.entities), as it was named then."""

@@ -73,6 +73,18 @@ def structured(result: dict[str, Any]) -> dict[str, Any]:
     return result["structuredContent"]
 
 
+def ok(user: Any, name: str, arguments: dict[str, Any] | None = None, **context: Any) -> dict[str, Any]:
+    """A call that must succeed: its structured answer."""
+    return structured(call(user, name, arguments, **context))
+
+
+def refused(user: Any, name: str, arguments: dict[str, Any] | None = None, **context: Any) -> str:
+    """A call that must answer a tool error: its text."""
+    result = call(user, name, arguments, **context)
+    assert result["isError"] is True, result
+    return text_of(result)
+
+
 @contextmanager
 def temporary_tools(*functions: Callable[..., Any]) -> Iterator[list[registry.ToolSpec]]:
     """Registers tools declared with `@tool(..., register_it=False)` for the block."""

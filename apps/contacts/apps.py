@@ -21,5 +21,6 @@ class ContactsConfig(AppConfig):
                     actor=actor, contact_id=entity_id, include_deleted=True
                 ),
                 title=lambda contact: contact.display_name,
+                person_email="email",
             )
         )

@@ -25,6 +25,7 @@ from django.apps import apps
 from django.contrib.contenttypes.fields import GenericForeignKey
 from django.contrib.contenttypes.models import ContentType
 from django.db import models
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from apps.core.errors import NotFound, ValidationFailed
@@ -37,6 +38,9 @@ class EntityKind:
     model: str  # "app_label.ModelName"
     get: Callable[..., Any]  # get(actor=, entity_id=) -> the record, or raises NotFound
     title: Callable[[Any], str]
+    # For records about a person (a contact): the path to their e-mail address, so links to the
+    # record (and the titles kept with them) go when that person's data is erased.
+    person_email: str = ""
 
     @property
     def model_class(self) -> type[models.Model]:
@@ -151,6 +155,19 @@ def visible(*, actor: Any, content_type_id: int, object_id: int) -> Entity | Non
 def type_of_content_type(content_type_id: int) -> str:
     kind = kind_for_content_type(content_type_id)
     return kind.key if kind else ContentType.objects.get_for_id(content_type_id).model
+
+
+def links_about_person(email: str) -> Q:
+    """A condition on rows with the generic-link fields: those pointing at a record about the
+    person with this address (docs/privacy.md)."""
+    condition = Q(pk__in=[])
+    for kind in _kinds.values():
+        if kind.person_email and email:
+            ids = kind.model_class._base_manager.filter(**{f"{kind.person_email}__iexact": email}).values(
+                "pk"
+            )
+            condition |= Q(content_type=kind.content_type(), object_id__in=ids)
+    return condition
 
 
 class EntityLink(models.Model):

@@ -20,10 +20,10 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.accounts.access import can
+from apps.accounts.access import can, require
 from apps.core import entities
 from apps.core.entities import Entity
-from apps.core.errors import Forbidden, NotFound
+from apps.core.errors import NotFound
 from apps.notifications.errors import InvalidNotification
 from apps.notifications.models import Notification, Watcher
 from apps.notifications.permissions import NotificationsPerm
@@ -32,11 +32,6 @@ logger = logging.getLogger(__name__)
 
 MAX_TITLE = 200
 MAX_BODY = 4000
-
-
-def require(actor: Any, permission: str) -> None:
-    if not can(actor, permission):
-        raise Forbidden()
 
 
 def _entity(entity: Any) -> Entity:

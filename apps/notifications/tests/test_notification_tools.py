@@ -6,22 +6,11 @@ import pytest
 from django.utils import timezone
 
 from apps.catalogue.dispatch import ToolNotFound
-from apps.catalogue.testing import call, person_with, person_without, structured, text_of
+from apps.catalogue.testing import call, ok, person_with, person_without, refused
 from apps.contacts.tests.samples import make_contact
 from apps.notifications import services
 from apps.notifications.models import Notification, Watcher
 from apps.notifications.tests.samples import make_notification
-
-
-def ok(user, name, arguments=None, **context):
-    return structured(call(user, name, arguments or {}, **context))
-
-
-def refused(user, name, arguments=None):
-    result = call(user, name, arguments or {})
-    assert result["isError"] is True, result
-    return text_of(result)
-
 
 # --- refusals: a role without the tool's permission neither sees nor calls it ----------------------
 

@@ -1,16 +1,12 @@
 """Watchers hear of changes (through Contacts, the first area that tells them), the API other
 areas call, the settings page, and a scenario an agent would run."""
 
-from apps.catalogue.testing import call, structured
+from apps.catalogue.testing import call, ok, structured
 from apps.contacts import services as contact_services
 from apps.contacts.tests.samples import make_contact
 from apps.notifications import services
 from apps.notifications.models import Notification, Watcher
 from apps.notifications.tests.samples import make_notification
-
-
-def ok(user, name, arguments=None):
-    return structured(call(user, name, arguments or {}))
 
 
 def test_a_change_to_a_watched_contact_notifies_every_watcher_but_the_one_who_made_it(people):
