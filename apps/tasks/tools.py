@@ -26,6 +26,7 @@ from apps.catalogue.shapes import (
 )
 from apps.core import entities
 from apps.tasks import runner, schedules, selectors, services
+from apps.tasks.errors import InvalidTask
 from apps.tasks.models import Task
 from apps.tasks.permissions import TasksPerm
 from apps.tasks.shapes import (
@@ -322,8 +323,6 @@ def create_task_from_template(
     it at once or schedule it."""
     template = selectors.task_get(actor=ctx.actor, task_id=template_id)
     if not template.is_template:
-        from apps.tasks.errors import InvalidTask
-
         raise InvalidTask.on(
             "template_id", f"task {template_id} is not a template (copyTaskToNewDraft copies a task)"
         )
@@ -595,8 +594,6 @@ def update_task_step_checklist(
     task = selectors.task_get(actor=ctx.actor, task_id=task_id)
     step = selectors.step_get(task=task, step_id=step_id)
     if not (add or check or uncheck or remove):
-        from apps.tasks.errors import InvalidTask
-
         raise InvalidTask.on("add", "say what to change: add, check, uncheck or remove")
     services.checklist_update(
         actor=ctx.actor, task=task, step=step, add=add, check=check, uncheck=uncheck, remove=remove
