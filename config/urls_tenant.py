@@ -15,6 +15,8 @@ urlpatterns = [
     path("", include("apps.apikeys.urls")),
     path("", include("apps.notifications.urls")),
     path("", include("apps.tasks.urls")),
+    path("", include("apps.files.urls")),
+    path("", include("apps.documents.urls")),
     # Anything else under /api/ answers in the JSON error format, never an HTML page.
     re_path(r"^api/", core_views.api_not_found),
 ]

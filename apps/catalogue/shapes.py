@@ -80,8 +80,6 @@ class PersonRef(Out):
 
 
 class ShareOut(Out):
-    """One person a record is shared with."""
-
     person: PersonRef
     access: str = Field(description="view or edit")
 
@@ -90,6 +88,25 @@ class ShareOut(Out):
         """The shares of a record (rows with `user` and `access`), by e-mail address."""
         rows = sorted(shares, key=lambda share: share.user.email)
         return [cls(person=PersonRef.of(share.user), access=share.access) for share in rows]  # type: ignore[arg-type]
+
+
+class SharingOut(Out):
+    """Who may see a shareable record (apps.core.sharing)."""
+
+    id: int
+    visibility: str = Field(description="workspace (everyone who may see the area) or private")
+    owner: PersonRef | None
+    shared_with: list[ShareOut]
+
+    @classmethod
+    def of(cls, item: Any) -> "SharingOut":
+        shares = item.shares.select_related("user").order_by("user__email")
+        return cls(
+            id=item.pk,
+            visibility=item.visibility,
+            owner=PersonRef.of(item.owner),
+            shared_with=ShareOut.many(shares),
+        )
 
 
 class EntityRef(Out):
@@ -135,6 +152,42 @@ class EntityOut(EntityRef):
         return cls(type=entity.type, id=entity.id, title=entity.title, available=True)
 
 
+class FolderRef(Out):
+    """A folder of an area's tree (apps.core.folders), with its path from the root."""
+
+    id: int
+    name: str
+    path: str = Field(description='From the root, e.g. "/Contracts/2026"')
+
+    @classmethod
+    def of(cls, folder: Any) -> "FolderRef | None":
+        return None if folder is None else cls(id=folder.pk, name=folder.name, path=folder.path)
+
+
+class FolderOut(Out):
+    """A folder of an area's tree, in full."""
+
+    id: int
+    name: str
+    path: str
+    parent: FolderRef | None = Field(description="null: the root")
+    in_trash: bool
+    created_at: datetime
+    updated_at: datetime
+
+    @classmethod
+    def of(cls, folder: Any) -> "FolderOut":
+        return cls(
+            id=folder.pk,
+            name=folder.name,
+            path=folder.path,
+            parent=FolderRef.of(folder.parent),
+            in_trash=folder.deleted_at is not None,
+            created_at=folder.created_at,
+            updated_at=folder.updated_at,
+        )
+
+
 @dataclass
 class RawResult:
     """For fixture tools of the test settings only (the MCP conformance suite): content blocks
@@ -156,6 +209,20 @@ Offset = Annotated[
     Field(ge=0, le=MAX_OFFSET, description="How many to skip, for paging: the `nextOffset` of the last page"),
 ]
 EntityId = Annotated[int, Field(ge=1, le=2**63 - 1)]
+# Folders of an area's tree (apps.core.folders).
+FolderName = Annotated[str, Field(min_length=1, max_length=255, description="The folder's name")]
+ParentFolderId = Annotated[int | None, Field(ge=1, description="The folder to create it in; null: the root")]
+# Sharing a record with people (apps.core.sharing.change).
+PersonEmail = Annotated[
+    str | None, Field(max_length=254, description="E-mail of a person of this workspace to share it with")
+]
+ShareAccess = Annotated[
+    Literal["view", "edit", "none"], Field(description="view, edit, or none to stop sharing with them")
+]
+VisibilityChange = Annotated[
+    Literal["workspace", "private"] | None,
+    Field(description="Also make it visible to everyone who may see the area, or private (owner and shares)"),
+]
 # A record of any area, named by its kind and id (apps.core.entities).
 EntityType = Annotated[
     str,
@@ -166,11 +233,6 @@ EntityType = Annotated[
         description="The kind of record: contact, task, ... (the installed areas register theirs)",
     ),
 ]
-# Sharing a record with a person of the workspace.
-ShareAccess = Annotated[
-    Literal["view", "edit", "none"], Field(description="view, edit, or none to stop sharing with them")
-]
-PersonEmail = Annotated[str, Field(max_length=254, description="E-mail of a person of this workspace")]
 
 
 def paginate(

@@ -25,7 +25,6 @@ from apps.contacts.models import (
     OwnershipChange,
 )
 from apps.contacts.permissions import ContactsPerm
-from apps.core import sharing
 from apps.core.errors import Forbidden, ValidationFailed
 from apps.notifications import services as notifications
 
@@ -406,7 +405,16 @@ def contact_share(*, actor: Any, contact: Contact, person: User, access: str) ->
             f"{person.email} may not see contacts (their role does not allow it), so sharing would not help.",
             details={"person_email": ["role cannot see contacts"]},
         )
-    before = sharing.set_share(contact.shares, person=person, access=access, actor=actor)
+    share = ContactShare.objects.filter(contact=contact, user=person).first()
+    before = share.access if share else "none"
+    if access == "none":
+        if share is not None:
+            share.delete()
+    elif share is None:
+        ContactShare.objects.create(contact=contact, user=person, access=access, shared_by=actor)
+    elif share.access != access:
+        share.access = access
+        share.save(update_fields=["access"])
     if before != access:
         record(
             contact,

@@ -28,7 +28,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from apps.core.errors import NotFound, ValidationFailed
+from apps.core.errors import AppError, ValidationFailed
 
 
 @dataclass(frozen=True)
@@ -147,7 +147,7 @@ def visible(*, actor: Any, content_type_id: int, object_id: int) -> Entity | Non
         return None
     try:
         record = kind.get(actor=actor, entity_id=object_id)
-    except NotFound:
+    except AppError:  # not found, hidden, in the trash: not available to this reader
         return None
     return Entity(kind=kind, id=record.pk, title=kind.title(record)[:300], instance=record)
 

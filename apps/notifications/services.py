@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.access import can, require
 from apps.core import entities
 from apps.core.entities import Entity
-from apps.core.errors import NotFound
+from apps.core.errors import AppError
 from apps.notifications.errors import InvalidNotification
 from apps.notifications.models import Notification, Watcher
 from apps.notifications.permissions import NotificationsPerm
@@ -41,7 +41,7 @@ def _entity(entity: Any) -> Entity:
 def _may_see(person: Any, entity: Entity) -> bool:
     try:
         entity.kind.get(actor=person, entity_id=entity.id)
-    except NotFound:
+    except AppError:
         return False
     return True
 

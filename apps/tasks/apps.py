@@ -10,6 +10,7 @@ class TasksConfig(AppConfig):
     def ready(self) -> None:
         from apps.core import entities, navigation
         from apps.core.navigation import NavItem
+        from apps.files import attachments
 
         from . import selectors
         from .permissions import TasksPerm
@@ -23,5 +24,17 @@ class TasksConfig(AppConfig):
                 model="tasks.Task",
                 get=lambda *, actor, entity_id: selectors.task_get(actor=actor, task_id=entity_id),
                 title=lambda task: task.title,
+            )
+        )
+        # Files and documents can be attached to tasks (attachEntityFile with entityType "task").
+        attachments.register_entity(
+            attachments.EntityType(
+                key="task",
+                area="tasks",
+                label="Task",
+                model="tasks.Task",
+                get=lambda actor, pk, for_edit: (
+                    selectors.task_get_for_edit if for_edit else selectors.task_get
+                )(actor=actor, task_id=pk),
             )
         )

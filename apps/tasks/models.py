@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from apps.core.entities import EntityLink
+from apps.core.sharing import ShareBase, Visibility
 
 USER = settings.AUTH_USER_MODEL
 
@@ -43,9 +44,7 @@ class Task(models.Model):
         HIGH = "high", _("high")
         URGENT = "urgent", _("urgent")
 
-    class Visibility(models.TextChoices):
-        EVERYONE = "everyone", _("everyone who may see tasks")
-        PRIVATE = "private", _("the owner and the people it is shared with")
+    Visibility = Visibility
 
     title = models.CharField(_("title"), max_length=200)
     description = models.TextField(_("description"), blank=True)
@@ -62,7 +61,7 @@ class Task(models.Model):
         USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("owner")
     )
     visibility = models.CharField(
-        _("visible to"), max_length=20, choices=Visibility.choices, default=Visibility.EVERYONE
+        _("visible to"), max_length=20, choices=Visibility.choices, default=Visibility.WORKSPACE
     )
     template = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("template")
@@ -188,22 +187,13 @@ class TaskStepLink(EntityLink):
         indexes = [models.Index(fields=["content_type", "object_id"], name="tasks_step_link_entity")]
 
 
-class TaskShare(models.Model):
-    class Access(models.TextChoices):
-        VIEW = "view", _("can see")
-        EDIT = "edit", _("can change and run")
+class TaskShare(ShareBase):
+    """A person a task is shared with: "view", or "edit" (change and run it). apps.core.sharing."""
 
-    task = models.ForeignKey(Task, on_delete=models.CASCADE, related_name="shares")
-    user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="+")
-    access = models.CharField(max_length=10, choices=Access.choices, default=Access.VIEW)
-    shared_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-    created_at = models.DateTimeField(default=timezone.now)
+    item = models.ForeignKey(Task, on_delete=models.CASCADE, related_name="shares")
 
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["task", "user"], name="tasks_share_once")]
-
-    def __str__(self) -> str:
-        return f"{self.task_id} shared with {self.user_id} ({self.access})"
+    class Meta(ShareBase.Meta):
+        constraints = [ShareBase.once("tasks_share_once")]
 
 
 class TaskRun(models.Model):

@@ -1,15 +1,16 @@
 """Reads about tasks, filtered to what the actor may see.
 
-A task (or template) is visible to people whose role allows tasks.view when it is visible to
-everyone, or when they own it, or it is shared with them; tasks.admin sees every task. Anything
+A task (or template) is visible to people whose role allows tasks.view when it is visible to the
+workspace, or when they own it, or it is shared with them; tasks.admin sees every task. Anything
 else is "not found" (the same answer as an id that does not exist, or one of another workspace).
 """
 
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import QuerySet
 
 from apps.accounts.access import can
+from apps.core import sharing
 from apps.tasks import errors
 from apps.tasks.models import ScheduledTask, Task, TaskShare, TaskStep
 from apps.tasks.permissions import TasksPerm
@@ -18,11 +19,7 @@ from apps.tasks.permissions import TasksPerm
 def task_visible(*, actor: Any) -> QuerySet[Task]:
     if not can(actor, TasksPerm.VIEW):
         return Task.objects.none()
-    rows = Task.objects.all()
-    if not can(actor, TasksPerm.ADMIN):
-        shared = TaskShare.objects.filter(task=OuterRef("pk"), user=actor)
-        rows = rows.filter(Q(visibility=Task.Visibility.EVERYONE) | Q(owner=actor) | Exists(shared))
-    return rows
+    return sharing.visible(Task.objects.all(), TaskShare, actor, admin=can(actor, TasksPerm.ADMIN))
 
 
 def task_get(*, actor: Any, task_id: int) -> Task:
@@ -34,16 +31,9 @@ def task_get(*, actor: Any, task_id: int) -> Task:
 
 def access_of(actor: Any, task: Task) -> str:
     """What `actor` may do with a task they can see: admin, owner, edit or view."""
-    if can(actor, TasksPerm.ADMIN):
-        return "admin"
-    if task.owner_id == actor.pk:
-        return "owner"
-    share = TaskShare.objects.filter(task=task, user=actor).values_list("access", flat=True).first()
-    if share == TaskShare.Access.EDIT:
-        return "edit"
-    if task.visibility == Task.Visibility.EVERYONE and can(actor, TasksPerm.EDIT):
-        return "edit"
-    return "view"
+    return sharing.access_of(
+        task, actor, admin=can(actor, TasksPerm.ADMIN), can_edit=can(actor, TasksPerm.EDIT)
+    )
 
 
 def task_get_for_edit(*, actor: Any, task_id: int) -> Task:

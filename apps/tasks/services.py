@@ -101,7 +101,7 @@ def task_create(
         instructions=_clean_text(fields, "instructions", 20_000),
         priority=fields.get("priority") or Task.Priority.NORMAL,
         due_at=aware(fields.get("due_at")),
-        visibility=fields.get("visibility") or Task.Visibility.EVERYONE,
+        visibility=fields.get("visibility") or Task.Visibility.WORKSPACE,
         is_template=is_template,
         owner=actor,
         created_by=actor,
@@ -131,7 +131,7 @@ def task_update(*, actor: Any, task: Task, fields: dict[str, Any]) -> tuple[Task
         if name in ("title", "description"):
             value = _clean_text(fields, name, 200 if name == "title" else 10_000, required=name == "title")
         elif name in ("priority", "visibility") and value is None:
-            value = Task.Priority.NORMAL if name == "priority" else Task.Visibility.EVERYONE
+            value = Task.Priority.NORMAL if name == "priority" else Task.Visibility.WORKSPACE
         before = getattr(task, name)
         if before != value:
             changes[name] = [
@@ -204,25 +204,27 @@ def task_set_instructions(*, actor: Any, task: Task, instructions: str, append: 
     return task
 
 
-def task_share(*, actor: Any, task: Task, person: User, access: str) -> Task:
-    """Shares a task with a person ("view" or "edit"), or stops sharing it ("none")."""
+def task_share(
+    *, actor: Any, task: Task, person_email: str | None, access: str = "view", visibility: str | None = None
+) -> Task:
+    """Shares a task with a person and/or changes who sees it (apps.core.sharing.change)."""
     require(actor, TasksPerm.SHARE)
     task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
-    if person.pk == task.owner_id:
-        raise InvalidTask.on("person_email", _("that person owns the task already"))
-    if access != "none" and not can(person, TasksPerm.VIEW):
-        raise InvalidTask.on(
-            "person_email",
-            _("%(email)s may not see tasks (their role does not allow it)") % {"email": person.email},
-        )
-    before = sharing.set_share(task.shares, person=person, access=access, actor=actor)
-    if before != access:
+    before = (task.visibility, sorted(task.shares.values_list("user_id", "access")))
+    sharing.change(
+        task,
+        actor=actor,
+        person_email=person_email,
+        access=access,
+        visibility=visibility,
+        admin=can(actor, TasksPerm.ADMIN),
+        view_permission=TasksPerm.VIEW,
+    )
+    after = (task.visibility, sorted(task.shares.values_list("user_id", "access")))
+    if after != before:
+        # People by id: the history stays free of addresses.
         record(
-            task,
-            actor,
-            TaskEvent.Kind.SHARED,
-            _("access of person %(id)s: %(access)s") % {"id": person.pk, "access": access},
-            data={"user_id": person.pk, "access": [before, access]},
+            task, actor, TaskEvent.Kind.SHARED, _("sharing changed"), data={"before": before, "after": after}
         )
     return task
 
@@ -319,9 +321,12 @@ def _clean_step(
     if "file" in fields:
         from apps.tasks import files
 
-        config["file"] = files.clean_step_file(fields["file"])
+        if fields["file"] is None:
+            config.pop("file", None)
+        else:
+            config["file"] = files.clean_step_file(fields["file"])
     if kind == TaskStep.Kind.WRITE_FILE and not config.get("file"):
-        raise InvalidTask.on("file", _("a write_file step needs the file to write (path and content)"))
+        raise InvalidTask.on("file", _("a write_file step needs the file to write (its name and text)"))
     if config != (step.config if step else {}):
         cleaned["config"] = config
     return cleaned

@@ -308,6 +308,9 @@ class StepDetailOut(StepSummary):
     notes: str
     result: str = Field(description="What the step did, or what it waits for, the last time it ran")
     notify: list[PersonRef] = Field(description="notify steps: who is told (empty: the owner and sharees)")
+    file: dict[str, str] | None = Field(
+        description="write_file steps: the file it writes (name, text, folder)"
+    )
     checklist_items: list[ChecklistItemOut]
     linked: list[EntityOut] = Field(description="Records of any area linked to the step")
     started_at: datetime | None
@@ -334,6 +337,7 @@ class StepDetailOut(StepSummary):
             notes=step.notes,
             result=step.result,
             notify=[PersonRef.of(person) for person in recipients],  # type: ignore[misc]
+            file=step.config.get("file"),
             checklist_items=[
                 ChecklistItemOut(
                     id=i.pk,

@@ -6,7 +6,6 @@ from typing import Annotated, Any, Literal
 from django.db.models import Q
 from pydantic import Field
 
-from apps.accounts.selectors import person_by_email
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import (
@@ -19,12 +18,14 @@ from apps.catalogue.shapes import (
     Out,
     Page,
     PersonEmail,
-    PersonRef,
     ShareAccess,
-    ShareOut,
+    SharingOut,
+    VisibilityChange,
     paginate,
 )
 from apps.core import entities
+from apps.files.shapes import ContentBase64, FileOut, Name, Text
+from apps.tasks import files as task_files
 from apps.tasks import runner, schedules, selectors, services
 from apps.tasks.errors import InvalidTask
 from apps.tasks.models import Task
@@ -48,8 +49,24 @@ ScheduleId = Annotated[
     int, Field(ge=1, le=2**63 - 1, description="The scheduled task's id (listScheduledTasks lists them)")
 ]
 Priority = Literal["low", "normal", "high", "urgent"]
-Visibility = Literal["everyone", "private"]
-StepKind = Literal["manual", "agent", "notify"]
+Visibility = Literal["workspace", "private"]
+StepKind = Literal["manual", "agent", "notify", "write_file"]
+FolderPath = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=500,
+        description='The folder in Files, e.g. "/Reports/2026" (created where missing)',
+    ),
+]
+
+
+class StepFileIn(In):
+    name: Name = Field(description="The file's name, with its extension (report.md)")
+    text: Annotated[str, Field(max_length=200_000)] = Field("", description="What the file holds")
+    folder: FolderPath = Field(task_files.DEFAULT_FOLDER, description="The folder in Files")
+
+
 Label = Annotated[str, Field(min_length=1, max_length=40)]
 Email = Annotated[str, Field(max_length=254)]
 ColumnName = Annotated[str, Field(min_length=1, max_length=60)]
@@ -64,7 +81,8 @@ class StepIn(In):
     kind: StepKind = Field(
         "manual",
         description="manual: a person does it; agent: the service's agent does it; notify: the service "
-        "notifies `notifyEmails` (default: the owner and the people it is shared with)",
+        "notifies `notifyEmails` (default: the owner and the people it is shared with); write_file: the "
+        "service writes `file` into the workspace's files",
     )
     column: ColumnName | None = Field(None, description="The board column to put it in (default: the first)")
     assignee_email: Email | None = Field(None, description="Who does it (a person of this workspace)")
@@ -75,6 +93,7 @@ class StepIn(In):
     notify_emails: Annotated[list[Email], Field(max_length=50)] | None = Field(
         None, description="notify steps: whom to notify"
     )
+    file: StepFileIn | None = Field(None, description="write_file steps: the file to write")
 
 
 class ScheduleIn(In):
@@ -133,8 +152,12 @@ def create_task(
     priority: Annotated[Priority, Field(description="low, normal (default), high or urgent")] = "normal",
     due_at: Annotated[datetime | None, Field(description="When it is due (ISO 8601)")] = None,
     visibility: Annotated[
-        Visibility, Field(description="everyone (default), or private: you and the people you share it with")
-    ] = "everyone",
+        Visibility,
+        Field(
+            description="workspace (default: everyone who may see tasks), or private: you and the people "
+            "you share it with"
+        ),
+    ] = "workspace",
     schedule: Annotated[
         ScheduleIn | None, Field(description="Run a copy of it at each occurrence of a recurrence rule")
     ] = None,
@@ -211,7 +234,7 @@ class TaskChanges(Changes):
     description: Annotated[str, Field(max_length=10_000)] | None = Field(None, description="New description")
     priority: Priority | None = Field(None, description="low, normal, high or urgent")
     due_at: datetime | None = Field(None, description="When it is due (ISO 8601); null clears it")
-    visibility: Visibility | None = Field(None, description="everyone or private")
+    visibility: Visibility | None = Field(None, description="workspace or private")
     columns: Annotated[list[ColumnName], Field(min_length=2, max_length=12)] | None = Field(
         None, description="Drafts only: the board's columns, in order (steps of removed ones go to the first)"
     )
@@ -267,30 +290,23 @@ def update_task_instructions(
     return _task_out(ctx, task)
 
 
-class SharingOut(Out):
-    task_id: int
-    visibility: str
-    owner: PersonRef | None
-    shared_with: list[ShareOut]
-
-
 @tool("shareTask", permission=TasksPerm.SHARE, title="Share a task", idempotent=True)
 def share_task(
-    ctx: ToolContext, *, task_id: TaskId, person_email: PersonEmail, access: ShareAccess = "view"
+    ctx: ToolContext,
+    *,
+    task_id: TaskId,
+    person_email: PersonEmail = None,
+    access: ShareAccess = "view",
+    visibility: VisibilityChange = None,
 ) -> SharingOut:
     """Share a task with a person of the workspace, so they can see it (view) or also change and
-    run it (edit), or stop sharing (none). Sharing matters for private tasks; one visible to
-    everyone is seen by anyone whose role allows tasks."""
+    run it (edit), or stop sharing (none); and/or make it private or visible to everyone who may
+    see tasks (its owner or an admin). Returns who can see it now."""
     task = selectors.task_get(actor=ctx.actor, task_id=task_id)
-    task = services.task_share(
-        actor=ctx.actor, task=task, person=person_by_email(person_email), access=access
-    )
-    shares = task.shares.select_related("user").order_by("user__email")
-    return SharingOut(
-        task_id=task.pk,
-        visibility=task.visibility,
-        owner=PersonRef.of(task.owner),
-        shared_with=ShareOut.many(shares),
+    return SharingOut.of(
+        services.task_share(
+            actor=ctx.actor, task=task, person_email=person_email, access=access, visibility=visibility
+        )
     )
 
 
@@ -547,6 +563,7 @@ class CardChanges(Changes):
     notify_emails: Annotated[list[Email], Field(max_length=50)] | None = Field(
         None, description="notify steps: whom to notify"
     )
+    file: StepFileIn | None = Field(None, description="write_file steps: the file to write")
 
 
 class UpdatedStepOut(Out):
@@ -622,6 +639,90 @@ def link_entity_to_task_step(
         entity = entities.resolve(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
     services.step_link(actor=ctx.actor, task=task, step=step, entity=entity, remove=remove)
     return StepDetailOut.of(selectors.step_get(task=task, step_id=step_id), ctx.actor)
+
+
+# --- files -----------------------------------------------------------------------------------------
+
+OptionalTaskId = Annotated[
+    int | None,
+    Field(ge=1, description="The task it is for: recorded in its history (and linked to `stepId`)"),
+]
+OptionalStepId = Annotated[int | None, Field(ge=1, description="The step of that task it is the output of")]
+IfExists = Annotated[
+    Literal["rename", "error"],
+    Field(description='When the name is taken in the folder: rename (default, "name (2).txt") or error'),
+]
+
+
+class WrittenFileOut(Out):
+    file: FileOut
+    task_id: int | None
+    step_id: int | None
+    combined: str = Field(description="combineFiles: pages (PDFs) or text; empty for writeFile")
+
+
+@tool("writeFile", permission=TasksPerm.EDIT, title="Write a file into the workspace's files")
+def write_file(
+    ctx: ToolContext,
+    *,
+    name: Name,
+    text: Text = None,
+    content_base64: ContentBase64 = None,
+    folder: FolderPath = task_files.DEFAULT_FOLDER,
+    task_id: OptionalTaskId = None,
+    step_id: OptionalStepId = None,
+    if_exists: IfExists = "rename",
+) -> WrittenFileOut:
+    """Write a file (text, or base64 for binary content) into the workspace's files, for example
+    what a task produced: a report, a CSV, a letter. With `taskId` it is recorded in the task's
+    history, and with `stepId` linked to that step. Needs files.edit too; the workspace's file
+    size limit applies."""
+    from apps.files.shapes import content_of
+
+    task, step = task_files.task_and_step(actor=ctx.actor, task_id=task_id, step_id=step_id)
+    file = task_files.file_write(
+        actor=ctx.actor,
+        name=name,
+        content=content_of(text, content_base64),
+        folder_path=folder,
+        task=task,
+        step=step,
+        if_exists=if_exists,
+    )
+    return WrittenFileOut(file=FileOut.of(file), task_id=task_id, step_id=step_id, combined="")
+
+
+@tool("combineFiles", permission=TasksPerm.EDIT, title="Combine files into one")
+def combine_files(
+    ctx: ToolContext,
+    *,
+    file_ids: Annotated[
+        list[EntityId],
+        Field(min_length=2, max_length=20, description="The files, in the order to combine them"),
+    ],
+    name: Name,
+    folder: FolderPath = task_files.DEFAULT_FOLDER,
+    headings: Annotated[bool, Field(description="Text: put each file's name as a heading before it")] = True,
+    task_id: OptionalTaskId = None,
+    step_id: OptionalStepId = None,
+    if_exists: IfExists = "rename",
+) -> WrittenFileOut:
+    """Combine several files of the workspace into one new file. If the new name ends in .pdf and
+    every file is a PDF, their pages are joined into one PDF. Otherwise their text (text files,
+    and PDF, Word, Excel and PowerPoint files read as readFileContent does) is joined, each under
+    its name, into a text or Markdown file (.txt, .md). The files themselves do not change."""
+    task, step = task_files.task_and_step(actor=ctx.actor, task_id=task_id, step_id=step_id)
+    file, how = task_files.files_combine(
+        actor=ctx.actor,
+        file_ids=file_ids,
+        name=name,
+        folder_path=folder,
+        headings=headings,
+        task=task,
+        step=step,
+        if_exists=if_exists,
+    )
+    return WrittenFileOut(file=FileOut.of(file), task_id=task_id, step_id=step_id, combined=how)
 
 
 # --- scheduled tasks ----------------------------------------------------------------------------------

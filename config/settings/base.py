@@ -66,6 +66,8 @@ TENANT_APPS = [
     "apps.accounts",
     "apps.catalogue",
     "apps.contacts",
+    "apps.files",
+    "apps.documents",
     "oauth2_provider",
     "apps.oauth",
     "apps.apikeys",
@@ -268,6 +270,26 @@ CELERY_BEAT_SCHEDULE["run-due-scheduled-tasks"] = {
     "task": "apps.tasks.tasks.run_due_scheduled_tasks",
     "schedule": crontab(minute="*"),
 }
+
+# --- files (apps.files) and documents (apps.documents); docs/files.md ---------------------------
+
+# The STORAGES entry that holds the files' bytes. "default" is django-tenants' per-workspace
+# prefix of MEDIA_ROOT; docs/files.md shows an S3-compatible entry that keeps the prefix.
+ATRIUM_FILES_STORAGE = env("ATRIUM_FILES_STORAGE", "default")
+# The largest file accepted, wherever bytes arrive (tools, other areas, exports).
+ATRIUM_FILES_MAX_BYTES = int(env("ATRIUM_FILES_MAX_BYTES", str(25 * 1024 * 1024)))
+# downloadFileEntity gives files up to this size inline (base64); larger ones only as a link.
+ATRIUM_FILES_INLINE_MAX_BYTES = int(env("ATRIUM_FILES_INLINE_MAX_BYTES", str(256 * 1024)))
+# How long a download link of downloadFileEntity works.
+ATRIUM_FILES_DOWNLOAD_TTL_SECONDS = int(env("ATRIUM_FILES_DOWNLOAD_TTL_SECONDS", "600"))
+# The largest file emailFileAsAttachment sends.
+ATRIUM_FILES_EMAIL_MAX_BYTES = int(env("ATRIUM_FILES_EMAIL_MAX_BYTES", str(10 * 1024 * 1024)))
+# Links made outside a request (download links) use the workspace's primary domain with this
+# scheme and port (empty: the scheme's default).
+ATRIUM_SITE_SCHEME = env("ATRIUM_SITE_SCHEME", "https")
+ATRIUM_SITE_PORT = env("ATRIUM_SITE_PORT", "")
+# The longest document body accepted (characters of sanitised HTML).
+ATRIUM_DOCUMENTS_MAX_CHARS = int(env("ATRIUM_DOCUMENTS_MAX_CHARS", "1000000"))
 
 # --- OAuth 2.1 authorization server for MCP (apps.oauth, on django-oauth-toolkit) -------------
 

@@ -234,3 +234,21 @@ def disable_scheduled_task(actor: Any) -> Sample:
 @sample("deleteScheduledTask")
 def delete_scheduled_task(actor: Any) -> Sample:
     return _scheduled(actor)
+
+
+@sample("writeFile")
+def write_file(actor: Any) -> Sample:
+    task = make_task(actor)
+    step = task.steps.first()
+    return Sample(
+        {"name": "summary.md", "text": "# Summary", "taskId": task.pk, "stepId": step.pk},
+        private=[task.title],
+    )
+
+
+@sample("combineFiles")
+def combine_files(actor: Any) -> Sample:
+    from apps.files.tests.samples import make_file
+
+    first, second = make_file(actor), make_file(actor)
+    return Sample({"fileIds": [first.pk, second.pk], "name": "both.txt"}, private=[first.name, second.name])

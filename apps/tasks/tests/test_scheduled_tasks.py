@@ -8,15 +8,11 @@ from django.db import connection
 from django.utils import timezone
 from django_tenants.utils import schema_context
 
-from apps.catalogue.testing import ok, person_without, refused
+from apps.catalogue.testing import confirmed, ok, person_without, refused
 from apps.tasks import schedules
 from apps.tasks.models import ScheduledRun, ScheduledTask, Task
 from apps.tasks.tasks import run_due_scheduled_tasks
 from apps.tasks.tests.samples import WEEKLY, make_task
-
-
-def accept(message, schema):
-    return {"action": "accept", "content": {"confirm": True}}
 
 
 def test_create_task_with_a_schedule_in_a_time_zone(people):
@@ -119,10 +115,10 @@ def test_schedule_tools_refuse_unknown_ids_and_hidden_tasks(people, name):
     # Every tasks permission but the one that sees private tasks.
     outsider = person_without("tasks.admin", email="outsider@acme.example")
 
-    confirmed = {"capabilities": {"elicitation": {}}, "elicit": accept}  # deleteScheduledTask asks first
+    asked = {"capabilities": {"elicitation": {}}, "elicit": confirmed}  # deleteScheduledTask asks first
 
     assert f"Scheduled task {schedule.pk} was not found" in refused(
-        outsider, name, {"scheduledTaskId": schedule.pk}, **confirmed
+        outsider, name, {"scheduledTaskId": schedule.pk}, **asked
     )
     assert "`scheduledTaskId`" in refused(outsider, name, {"scheduledTaskId": "weekly"})
 
@@ -138,7 +134,7 @@ def test_delete_scheduled_task_is_destructive_and_asks_first(people):
         "deleteScheduledTask",
         {"scheduledTaskId": schedule.pk},
         capabilities={"elicitation": {}},
-        elicit=accept,
+        elicit=confirmed,
     )
 
     assert answer["task"] == task.pk

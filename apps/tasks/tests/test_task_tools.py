@@ -4,8 +4,15 @@ templates. Per tool a normal call, a bad input and a refusal."""
 import pytest
 from django_tenants.utils import schema_context
 
+from apps.catalogue import registry
 from apps.catalogue.dispatch import ToolNotFound
-from apps.catalogue.testing import call, ok, person_without, refused
+from apps.catalogue.testing import (
+    assert_refused_without_its_permission,
+    call,
+    ok,
+    person_with,
+    refused,
+)
 from apps.contacts.tests.samples import make_contact
 from apps.notifications.models import Watcher
 from apps.tasks import runner
@@ -49,10 +56,10 @@ TOOLS = {
 
 @pytest.mark.parametrize(("name", "permission"), sorted(TOOLS.items()))
 def test_a_role_without_the_permission_is_refused(acme, name, permission):
-    person = person_without(permission, email=f"no-{name.lower()}@acme.example")
+    spec = registry.get(name)
 
-    with pytest.raises(ToolNotFound):
-        call(person, name, {})
+    assert spec.permission == permission
+    assert_refused_without_its_permission(spec)
 
 
 def test_viewers_see_tasks_but_change_nothing(people):
@@ -277,9 +284,24 @@ def test_share_task_with_view_edit_and_none(people):
     assert "nobody@acme.example" in refused(
         people["admin"], "shareTask", {"taskId": task.pk, "personEmail": "nobody@acme.example"}
     )
-    assert "owns the task already" in refused(
+    assert "owns it already" in refused(
         people["admin"], "shareTask", {"taskId": task.pk, "personEmail": "admin@acme.example"}
     )
+    assert "Say what to change" in refused(people["admin"], "shareTask", {"taskId": task.pk})
+    assert TaskEvent.objects.filter(task=task, kind="shared").count() == 2
+
+
+def test_only_the_owner_makes_a_task_visible_to_the_workspace(people):
+    task = make_task(people["member"], visibility="private")
+    helper = person_with({"tasks.view", "tasks.edit", "tasks.share"}, email="helper@acme.example")
+    ok(people["member"], "shareTask", {"taskId": task.pk, "personEmail": helper.email, "access": "edit"})
+
+    message = refused(helper, "shareTask", {"taskId": task.pk, "visibility": "workspace"})
+    opened = ok(people["member"], "shareTask", {"taskId": task.pk, "visibility": "workspace"})
+
+    assert "Only its owner" in message
+    assert opened["visibility"] == "workspace"
+    assert ok(people["viewer"], "getTask", {"taskId": task.pk})["visibility"] == "workspace"
 
 
 # --- templates and copies --------------------------------------------------------------------------------
