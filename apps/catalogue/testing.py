@@ -73,6 +73,23 @@ def structured(result: dict[str, Any]) -> dict[str, Any]:
     return result["structuredContent"]
 
 
+def ok(user: Any, name: str, arguments: dict[str, Any] | None = None, **context: Any) -> dict[str, Any]:
+    """The structured answer of a call that must succeed."""
+    return structured(call(user, name, arguments, **context))
+
+
+def refused(user: Any, name: str, arguments: dict[str, Any] | None = None, **context: Any) -> str:
+    """The message of a call that must answer a tool error."""
+    result = call(user, name, arguments, **context)
+    assert result["isError"] is True, result
+    return text_of(result)
+
+
+def confirmed(message: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """An `elicit` callable whose user accepts every confirmation."""
+    return {"action": "accept", "content": {"confirm": True}}
+
+
 @contextmanager
 def temporary_tools(*functions: Callable[..., Any]) -> Iterator[list[registry.ToolSpec]]:
     """Registers tools declared with `@tool(..., register_it=False)` for the block."""

@@ -66,6 +66,7 @@ TENANT_APPS = [
     "apps.accounts",
     "apps.catalogue",
     "apps.contacts",
+    "apps.calendars",
     "oauth2_provider",
     "apps.oauth",
     "apps.apikeys",
@@ -256,6 +257,15 @@ CELERY_BEAT_SCHEDULE["purge-old-tool-calls"] = {
     "task": "apps.catalogue.tasks.purge_old_tool_calls",
     "schedule": crontab(minute=41, hour=3),
 }
+
+# --- calendars, departments, group accounts (apps.calendars, ...); docs/calendars.md -------------
+
+# How long the answer links in a calendar invitation work (default: 90 days).
+ATRIUM_CALENDAR_RSVP_TTL_SECONDS = int(env("ATRIUM_CALENDAR_RSVP_TTL_SECONDS", str(90 * 24 * 3600)))
+# Links in e-mails use the workspace's primary domain with this scheme and port (empty: the
+# scheme's default).
+ATRIUM_SITE_SCHEME = env("ATRIUM_SITE_SCHEME", "https")
+ATRIUM_SITE_PORT = env("ATRIUM_SITE_PORT", "")
 
 # --- OAuth 2.1 authorization server for MCP (apps.oauth, on django-oauth-toolkit) -------------
 

@@ -28,3 +28,6 @@ ATRIUM_ENCRYPTION_KEYS = env_list("ATRIUM_ENCRYPTION_KEYS", ["ZGV2ZWxvcG1lbnQta2
 # Serve static files from the source folders: a fresh clone has no collectstatic output, and pages
 # whose script 404s would not behave as they do in a real deployment.
 WHITENOISE_USE_FINDERS = True
+
+# Calendars: links in invitations point at the loopback test server.
+ATRIUM_SITE_SCHEME = "http"

@@ -157,6 +157,24 @@ def bureau_configured(key: str = Bureau.KEY) -> Iterator[Bureau]:
 
 
 @contextlib.contextmanager
+def without_areas(*keys: str) -> Iterator[None]:
+    """The active workspace without these areas installed, for the block (the test's transaction
+    rolls the row back; the object in memory is put back here)."""
+    from apps.accounts.access import current_workspace
+
+    workspace = current_workspace()
+    assert workspace is not None
+    saved = list(workspace.installed_areas)
+    workspace.installed_areas = [key for key in saved if key not in keys]
+    workspace.save(update_fields=["installed_areas"])
+    try:
+        yield
+    finally:
+        workspace.installed_areas = saved
+        workspace.save(update_fields=["installed_areas"])
+
+
+@contextlib.contextmanager
 def areas(*providers: Any) -> Iterator[None]:
     targets = [p for p in providers if isinstance(p, Items)]
     events = [p for p in providers if isinstance(p, Calendar)]

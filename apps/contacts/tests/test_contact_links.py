@@ -19,6 +19,7 @@ from apps.contacts.tests.providers import (
     bureau_configured,
     documents,
     files,
+    without_areas,
 )
 from apps.contacts.tests.samples import make_contact
 
@@ -155,9 +156,9 @@ def test_upcoming_events_refuse_a_bad_horizon_and_say_when_there_is_no_calendar(
     assert "`days`" in refused(
         people["viewer"], "getContactUpcomingEvents", {"contactId": contact.pk, "days": 0}
     )
-    assert "Calendars area is not installed" in refused(
-        people["viewer"], "getContactUpcomingEvents", {"contactId": contact.pk}
-    )
+    with without_areas("calendars"):
+        no_calendar = refused(people["viewer"], "getContactUpcomingEvents", {"contactId": contact.pk})
+    assert "Calendars area is not installed" in no_calendar
 
 
 # --- e-mails ------------------------------------------------------------------------------------
