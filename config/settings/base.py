@@ -67,6 +67,7 @@ TENANT_APPS = [
     "apps.catalogue",
     "apps.contacts",
     "apps.calendars",
+    "apps.departments",
     "oauth2_provider",
     "apps.oauth",
     "apps.apikeys",
