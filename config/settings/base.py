@@ -86,6 +86,7 @@ ATRIUM_PUBLIC_DOMAINS = env_list("ATRIUM_PUBLIC_DOMAINS", ["admin.localhost"])
 
 MIDDLEWARE = [
     "apps.tenancy.middleware.WorkspaceMiddleware",
+    "apps.core.observability.RequestRouteMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -389,13 +390,42 @@ EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBacken
 EMAIL_HOST = env("EMAIL_HOST", "localhost")
 EMAIL_PORT = int(env("EMAIL_PORT", "25"))
 
+# --- operators: metrics, request ids, logs (docs/deploy.md) ------------------------------------
+
+# /metrics answers only with `Authorization: Bearer <this>`; unset, it does not exist (404).
+ATRIUM_METRICS_TOKEN = env("ATRIUM_METRICS_TOKEN")
+# The Celery worker's main process answers /healthz, /readyz and /metrics on this port (0: off).
+ATRIUM_WORKER_HTTP_PORT = int(env("ATRIUM_WORKER_HTTP_PORT", "0"))
+ATRIUM_WORKER_HTTP_ADDRESS = env("ATRIUM_WORKER_HTTP_ADDRESS", "0.0.0.0")  # noqa: S104  (probes come from outside)
+# One log line per HTTP request (method, path without query, route, status, duration, request id).
+ATRIUM_ACCESS_LOG = env_bool("ATRIUM_ACCESS_LOG", False)
+# "console" (readable) or "json" (one object per line; production's default).
+ATRIUM_LOG_FORMAT = env("ATRIUM_LOG_FORMAT", "console")
+# migrate_workspaces --executor=multiprocessing: processes, and schemas handed to each at a time.
+TENANT_MULTIPROCESSING_MAX_PROCESSES = int(env("ATRIUM_MIGRATION_PROCESSES", "4"))
+TENANT_MULTIPROCESSING_CHUNKS = int(env("ATRIUM_MIGRATION_CHUNKS", "8"))
+# Celery logs through the LOGGING below (request ids, JSON) instead of its own set-up.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"request_context": {"()": "apps.core.observability.RequestContextFilter"}},
+    "formatters": {
+        "console": {"()": "apps.core.observability.ConsoleFormatter"},
+        "json": {"()": "apps.core.observability.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": ATRIUM_LOG_FORMAT,
+            "filters": ["request_context"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env("ATRIUM_LOG_LEVEL", "INFO")},
     "loggers": {
+        # Django's own console handler (DEBUG only) would print every django.* line a second time.
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
         "django.db.backends": {"level": "WARNING"},
         "django_tenants": {"level": "WARNING"},
     },
