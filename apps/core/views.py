@@ -78,6 +78,8 @@ def in_request_workspace(view: Callable[..., HttpResponse]) -> Callable[..., Htt
         return view(request, *args, **kwargs)
 
     return wrapper
+
+
 @never_cache
 def metrics(request: HttpRequest) -> HttpResponse:
     """Prometheus metrics for operators, with `Authorization: Bearer $ATRIUM_METRICS_TOKEN`.

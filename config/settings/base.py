@@ -68,6 +68,7 @@ TENANT_APPS = [
     "apps.contacts",
     "apps.calendars",
     "apps.departments",
+    "apps.groupaccounts",
     "oauth2_provider",
     "apps.oauth",
     "apps.apikeys",
