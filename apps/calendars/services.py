@@ -18,6 +18,7 @@ from apps.calendars.models import Attendee, Calendar, Event
 from apps.calendars.permissions import CalendarsPerm
 from apps.core import recurrence
 from apps.core.errors import Forbidden
+from apps.core.records import save_changes
 
 logger = logging.getLogger(__name__)
 
@@ -54,14 +55,8 @@ def calendar_create(*, actor: Any, fields: dict[str, Any]) -> Calendar:
 
 def calendar_update(*, actor: Any, calendar: Calendar, fields: dict[str, Any]) -> list[str]:
     require(actor, CalendarsPerm.MANAGE)
-    before = {
-        name: getattr(calendar, name) for name in ("name", "description", "colour", "time_zone", "visibility")
-    }
-    _apply_calendar(calendar, fields, creating=False)
-    changed = [name for name, value in before.items() if getattr(calendar, name) != value]
-    if changed:
-        calendar.save()
-    return changed
+    names = ("name", "description", "colour", "time_zone", "visibility")
+    return save_changes(calendar, names, lambda: _apply_calendar(calendar, fields, creating=False))
 
 
 def _apply_calendar(calendar: Calendar, fields: dict[str, Any], *, creating: bool) -> None:

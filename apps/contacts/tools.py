@@ -823,6 +823,10 @@ def get_contact_attachments(ctx: ToolContext, *, contact_id: ContactId) -> Attac
     )
 
 
+Days = Annotated[int, Field(ge=1, le=365, description="How far ahead to look, in days")]
+HowManyEvents = Annotated[int, Field(ge=1, le=100, description="How many events at most")]
+
+
 class UpcomingEventOut(Out):
     id: int
     title: str
@@ -862,8 +866,8 @@ def get_contact_upcoming_events(
     ctx: ToolContext,
     *,
     contact_id: ContactId,
-    days: Annotated[int, Field(ge=1, le=365, description="How far ahead to look, in days")] = 30,
-    limit: Annotated[int, Field(ge=1, le=100, description="How many events at most")] = 20,
+    days: Days = 30,
+    limit: HowManyEvents = 20,
 ) -> UpcomingEventsOut:
     """The calendar events coming up in which the contact takes part, soonest first, within the
     next `days`. Needs the Calendars area."""

@@ -12,6 +12,7 @@ from apps.accounts.models import User
 from apps.contacts import related
 from apps.contacts.services import person_by_email
 from apps.core.errors import Forbidden, NotFound
+from apps.core.records import save_changes, unique_name
 from apps.departments import selectors
 from apps.departments.errors import InvalidDepartment
 from apps.departments.models import Department, Member
@@ -37,25 +38,12 @@ def department_create(*, actor: Any, fields: dict[str, Any]) -> Department:
 
 def department_update(*, actor: Any, department: Department, fields: dict[str, Any]) -> list[str]:
     require(actor, DepartmentsPerm.EDIT)
-    before = {name: getattr(department, name) for name in FIELDS}
-    _apply(actor, department, fields, creating=False)
-    changed = [name for name in FIELDS if getattr(department, name) != before[name]]
-    if changed:
-        department.save()
-    return changed
+    return save_changes(department, FIELDS, lambda: _apply(actor, department, fields, creating=False))
 
 
 def _apply(actor: Any, department: Department, fields: dict[str, Any], *, creating: bool) -> None:
     if "name" in fields or creating:
-        name = " ".join((fields.get("name") or "").split())
-        if not name:
-            raise InvalidDepartment.on("name", "is required and cannot be empty")
-        taken = Department.objects.filter(name__iexact=name, deleted_at__isnull=True).exclude(
-            pk=department.pk
-        )
-        if taken.exists():
-            raise InvalidDepartment.on("name", f"there is already a department called {name!r}")
-        department.name = name[:120]
+        department.name = unique_name(department, fields.get("name"), what="a department", limit=120)
     if "description" in fields:
         department.description = (fields["description"] or "").strip()
     if "email" in fields:

@@ -13,6 +13,7 @@ from apps.contacts.models import Contact
 from apps.contacts.selectors import contact_get
 from apps.contacts.services import person_by_email
 from apps.core.errors import Forbidden
+from apps.core.records import save_changes, unique_name
 from apps.groupaccounts.errors import InvalidGroupAccount
 from apps.groupaccounts.models import GroupAccount
 from apps.groupaccounts.permissions import GroupAccountsPerm
@@ -48,23 +49,12 @@ def account_create(*, actor: Any, fields: dict[str, Any]) -> GroupAccount:
 
 def account_update(*, actor: Any, account: GroupAccount, fields: dict[str, Any]) -> list[str]:
     require(actor, GroupAccountsPerm.EDIT)
-    before = {name: getattr(account, name) for name in FIELDS}
-    _apply(actor, account, fields, creating=False)
-    changed = [name for name in FIELDS if getattr(account, name) != before[name]]
-    if changed:
-        account.save()
-    return changed
+    return save_changes(account, FIELDS, lambda: _apply(actor, account, fields, creating=False))
 
 
 def _apply(actor: Any, account: GroupAccount, fields: dict[str, Any], *, creating: bool) -> None:
     if "name" in fields or creating:
-        name = " ".join((fields.get("name") or "").split())
-        if not name:
-            raise InvalidGroupAccount.on("name", "is required and cannot be empty")
-        taken = GroupAccount.objects.filter(name__iexact=name, deleted_at__isnull=True).exclude(pk=account.pk)
-        if taken.exists():
-            raise InvalidGroupAccount.on("name", f"there is already a group account called {name!r}")
-        account.name = name[:200]
+        account.name = unique_name(account, fields.get("name"), what="a group account", limit=200)
     for name in ("description", "industry"):
         if name in fields:
             setattr(account, name, (fields[name] or "").strip())

@@ -15,7 +15,7 @@ from apps.contacts.errors import AreaNotInstalled
 from apps.contacts.related import ContactLinkResultOut
 from apps.contacts.selectors import contact_get
 from apps.contacts.shapes import ContactRef, ContactSummary, health_of
-from apps.contacts.tools import EmailOut, UpcomingEventOut
+from apps.contacts.tools import Days, EmailOut, HowManyEvents, UpcomingEventOut
 from apps.core.recurrence import workspace_zone
 from apps.groupaccounts import billing, selectors, services
 from apps.groupaccounts.errors import InvalidGroupAccount
@@ -201,8 +201,8 @@ def get_group_account_upcoming_events(
     ctx: ToolContext,
     *,
     group_account_id: AccountId,
-    days: Annotated[int, Field(ge=1, le=365, description="How far ahead to look, in days")] = 30,
-    limit: Annotated[int, Field(ge=1, le=100, description="How many events at most")] = 20,
+    days: Days = 30,
+    limit: HowManyEvents = 20,
 ) -> AccountEventsOut:
     """The calendar events coming up with any of the account's contacts (and its organisation
     contact), each once, soonest first. Needs the Calendars area."""
