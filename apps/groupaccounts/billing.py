@@ -8,7 +8,7 @@ from datetime import datetime, time
 from typing import Any
 
 from django.apps import apps as django_apps
-from django.db.models import Count, Q
+from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
 from apps.apikeys.selectors import spend_summary
@@ -81,11 +81,11 @@ def record_counts() -> dict[str, int]:
 
 
 def storage_bytes() -> int | None:
-    """Bytes the workspace's files take, or None when the Files area is not part of this build."""
-    try:
-        model = django_apps.get_model("files", "File")
-    except LookupError:
-        return None
-    from django.db.models import Sum
+    """Bytes the workspace's files take (trash included), or None when it does not use Files."""
+    from apps.accounts.access import current_workspace
+    from apps.files.models import File
 
-    return model.objects.aggregate(total=Sum("size"))["total"] or 0
+    workspace = current_workspace()
+    if workspace is None or not workspace.has_area("files"):
+        return None
+    return File.objects.aggregate(total=Sum("size"))["total"] or 0

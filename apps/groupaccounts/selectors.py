@@ -4,9 +4,11 @@ that is not archived; anything else is "not found"."""
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
+from django.utils.translation import gettext as _
 
 from apps.accounts.access import can
 from apps.contacts import related
+from apps.core.errors import Forbidden
 from apps.groupaccounts import errors
 from apps.groupaccounts.models import GroupAccount
 from apps.groupaccounts.permissions import GroupAccountsPerm
@@ -27,6 +29,15 @@ def account_get(*, actor: Any, account_id: int) -> GroupAccount:
     account = account_visible(actor=actor).filter(pk=account_id).first()
     if account is None:
         raise errors.GroupAccountNotFound(account_id)
+    return account
+
+
+def account_for_attachments(actor: Any, account_id: int, for_edit: bool) -> GroupAccount:
+    """A group account as a record files and documents attach to (apps.files.attachments):
+    attaching changes the account, so it needs the right to change group accounts."""
+    account = account_get(actor=actor, account_id=account_id)
+    if for_edit and not can(actor, GroupAccountsPerm.EDIT):
+        raise Forbidden(_("Your role may see group accounts but not change their links."))
     return account
 
 

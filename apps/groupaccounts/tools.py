@@ -17,6 +17,8 @@ from apps.contacts.selectors import contact_get
 from apps.contacts.shapes import ContactRef, ContactSummary, health_of
 from apps.contacts.tools import Days, EmailOut, HowManyEvents, UpcomingEventOut
 from apps.core.recurrence import workspace_zone
+from apps.files import attachments
+from apps.files.shapes import AttachedItemOut
 from apps.groupaccounts import billing, selectors, services
 from apps.groupaccounts.errors import InvalidGroupAccount
 from apps.groupaccounts.permissions import GroupAccountsPerm
@@ -246,6 +248,106 @@ def search_group_account_emails(
     )
 
 
+# --- documents and files --------------------------------------------------------------------------
+
+ItemId = Annotated[int, Field(ge=1, le=2**63 - 1)]
+
+
+class AttachResultOut(Out):
+    group_account_id: int
+    kind: str = Field(description="document or file")
+    id: int
+    title: str
+    attached: bool = Field(description="Whether the item is attached now")
+    changed: bool = Field(description="False when it already was (or was not) attached")
+
+
+def _attach(ctx: ToolContext, kind: str, account_id: int, item_id: int, remove: bool) -> AttachResultOut:
+    _account, item, changed = attachments.attach(
+        actor=ctx.actor,
+        kind=kind,
+        item_id=item_id,
+        entity_type="group_account",
+        entity_id=account_id,
+        remove=remove,
+    )
+    return AttachResultOut(
+        group_account_id=account_id,
+        kind=kind,
+        id=item_id,
+        title=item.title if item else "",
+        attached=not remove,
+        changed=changed,
+    )
+
+
+@tool(
+    "linkDocumentToGroupAccount",
+    permission=GroupAccountsPerm.EDIT,
+    title="Link a document to a group account",
+    idempotent=True,
+)
+def link_document_to_group_account(
+    ctx: ToolContext,
+    *,
+    group_account_id: AccountId,
+    document_id: Annotated[ItemId, Field(description="The document's id in the Documents area")],
+    remove: Annotated[bool, Field(description="Unlink it instead")] = False,
+) -> AttachResultOut:
+    """Link a document (a contract, a proposal, account notes) to a group account, so it shows in
+    getGroupAccountAttachments and examineGroupAccount; or unlink it. Needs the Documents area."""
+    return _attach(ctx, "document", group_account_id, document_id, remove)
+
+
+@tool(
+    "linkFileToGroupAccount",
+    permission=GroupAccountsPerm.EDIT,
+    title="Link a file to a group account",
+    idempotent=True,
+)
+def link_file_to_group_account(
+    ctx: ToolContext,
+    *,
+    group_account_id: AccountId,
+    file_id: Annotated[ItemId, Field(description="The file's id in the Files area")],
+    remove: Annotated[bool, Field(description="Unlink it instead")] = False,
+) -> AttachResultOut:
+    """Link a stored file (a signed order, a price list, a logo) to a group account, so it shows in
+    getGroupAccountAttachments and examineGroupAccount; or unlink it. Needs the Files area."""
+    return _attach(ctx, "file", group_account_id, file_id, remove)
+
+
+class AttachmentsOut(Out):
+    group_account_id: int
+    documents: list[AttachedItemOut]
+    files: list[AttachedItemOut]
+    unavailable_areas: list[str] = Field(description="Areas not installed here, whose items cannot be shown")
+
+
+def _attachments(actor: Any, account: Any) -> AttachmentsOut:
+    found = [AttachedItemOut.of(item) for item in attachments.attachments_of(actor=actor, record=account)]
+    return AttachmentsOut(
+        group_account_id=account.pk,
+        documents=[item for item in found if item.kind == "document"],
+        files=[item for item in found if item.kind == "file"],
+        unavailable_areas=[kind for kind in ("documents", "files") if links.link_target(kind[:-1]) is None],
+    )
+
+
+@tool(
+    "getGroupAccountAttachments",
+    permission=GroupAccountsPerm.VIEW,
+    title="Get a group account's documents and files",
+    read_only=True,
+)
+def get_group_account_attachments(ctx: ToolContext, *, group_account_id: AccountId) -> AttachmentsOut:
+    """The documents and files linked to a group account, newest link first, each with its
+    current title, type and size (or `available: false` if it was removed or you may no longer
+    read it). Areas that are not installed are named in `unavailableAreas`."""
+    account = selectors.account_get(actor=ctx.actor, account_id=group_account_id)
+    return _attachments(ctx.actor, account)
+
+
 # --- examineGroupAccount --------------------------------------------------------------------------
 
 
@@ -275,7 +377,7 @@ class ExaminedGroupAccountOut(Out):
     health: str = Field(description="The weakest relationship's health (none: no contacts)")
     upcoming_events: EventsSection
     recent_emails: EmailsSection
-    attachments: Section = Field(description="Documents and files linked to the account")
+    attachments: AttachmentsOut = Field(description="Documents and files linked to the account")
 
 
 HEALTH_ORDER = ["cold", "at_risk", "needs_attention", "healthy"]
@@ -327,11 +429,7 @@ def examine_group_account(ctx: ToolContext, *, group_account_id: AccountId) -> E
         health=worst,
         upcoming_events=events,
         recent_emails=emails,
-        attachments=Section(
-            available=False,
-            reason="Documents and files cannot be linked to group accounts in this build yet (the Files and "
-            "Documents areas are not part of it).",
-        ),
+        attachments=_attachments(actor, account),
     )
 
 
@@ -426,7 +524,7 @@ def get_my_billing_overview(ctx: ToolContext) -> BillingOut:
         ),
         storage=StorageOut(
             available=stored is not None,
-            reason="" if stored is not None else "the Files area is not part of this build",
+            reason="" if stored is not None else "the Files area is not installed in this workspace",
             bytes=stored,
         ),
         records=billing.record_counts(),

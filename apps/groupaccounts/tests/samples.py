@@ -108,3 +108,23 @@ def search_group_account_emails(actor: Any) -> Sample:
 @sample("getMyBillingOverview")
 def get_my_billing_overview(actor: Any) -> Sample:
     return Sample({})
+
+
+@sample("linkDocumentToGroupAccount")
+def link_document_to_group_account(actor: Any) -> Sample:
+    from apps.documents.tests.samples import make_document
+
+    document = make_document(actor, title=f"Contract {uuid.uuid4().hex[:8]}")
+    return _one(actor, {"documentId": document.pk})
+
+
+@sample("linkFileToGroupAccount")
+def link_file_to_group_account(actor: Any) -> Sample:
+    from apps.files.tests.samples import make_file
+
+    return _one(actor, {"fileId": make_file(actor).pk})
+
+
+@sample("getGroupAccountAttachments")
+def get_group_account_attachments(actor: Any) -> Sample:
+    return _one(actor)

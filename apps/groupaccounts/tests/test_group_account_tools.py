@@ -14,6 +14,8 @@ from apps.catalogue.testing import call, ok, person_without, refused, structured
 from apps.contacts.links import Message
 from apps.contacts.tests.providers import Mailbox, areas, without_areas
 from apps.contacts.tests.samples import make_contact, make_organisation
+from apps.documents.tests.samples import make_document
+from apps.files.tests.samples import make_file
 from apps.groupaccounts.models import GroupAccount, GroupAccountContact
 from apps.groupaccounts.tests.samples import make_account, with_contact
 
@@ -29,6 +31,9 @@ TOOLS = {
     "getGroupAccountUpcomingEvents": ("groupaccounts.view", {"groupAccountId": 1}),
     "searchGroupAccountEmails": ("groupaccounts.view", {"groupAccountId": 1}),
     "getMyBillingOverview": ("groupaccounts.billing", {}),
+    "linkDocumentToGroupAccount": ("groupaccounts.edit", {"groupAccountId": 1, "documentId": 1}),
+    "linkFileToGroupAccount": ("groupaccounts.edit", {"groupAccountId": 1, "fileId": 1}),
+    "getGroupAccountAttachments": ("groupaccounts.view", {"groupAccountId": 1}),
 }
 
 
@@ -338,7 +343,7 @@ def test_an_agent_reviews_an_account_before_a_meeting(people):
     assert review["recentEmails"]["available"] and [
         m["subject"] for m in review["recentEmails"]["recent"]
     ] == ["Demo agenda"]
-    assert review["attachments"]["available"] is False
+    assert review["attachments"]["documents"] == [] and review["attachments"]["files"] == []
     without = structured(
         call(agent, "examineGroupAccount", {"groupAccountId": created["id"]}, session=session)
     )
@@ -355,3 +360,99 @@ def test_the_settings_page_shows_accounts_and_their_contacts(people, acme_client
 
     assert page.status_code == 200
     assert account.name.encode() in page.content and b"Pagey (buyer)" in page.content
+
+
+def test_documents_and_files_linked_to_an_account_show_with_it(people):
+    member = people["member"]
+    account = make_account(member)
+    contract = make_document(member, title="Framework contract")
+    logo = make_file(member, name="logo.txt", text="a logo")
+
+    linked = ok(
+        member, "linkDocumentToGroupAccount", {"groupAccountId": account.pk, "documentId": contract.pk}
+    )
+    ok(member, "linkFileToGroupAccount", {"groupAccountId": account.pk, "fileId": logo.pk})
+    again = ok(member, "linkFileToGroupAccount", {"groupAccountId": account.pk, "fileId": logo.pk})
+
+    assert (linked["title"], linked["attached"], linked["changed"]) == ("Framework contract", True, True)
+    assert again["changed"] is False
+    shown = ok(people["viewer"], "getGroupAccountAttachments", {"groupAccountId": account.pk})
+    assert [(d["title"], d["available"]) for d in shown["documents"]] == [("Framework contract", True)]
+    assert [(f["title"], f["size"], f["attachedBy"]["email"]) for f in shown["files"]] == [
+        ("logo.txt", 6, "member@acme.example")
+    ]
+    examined = ok(people["viewer"], "examineGroupAccount", {"groupAccountId": account.pk})
+    assert examined["attachments"] == shown
+
+    ok(member, "linkFileToGroupAccount", {"groupAccountId": account.pk, "fileId": logo.pk, "remove": True})
+    assert ok(member, "getGroupAccountAttachments", {"groupAccountId": account.pk})["files"] == []
+
+
+def test_attaching_what_does_not_exist_or_is_not_yours_to_see_is_refused(people, globex):
+    from django_tenants.utils import schema_context
+
+    from apps.accounts.models import User
+
+    account = make_account(people["member"])
+    with schema_context("globex"):
+        theirs = make_file(User.objects.get(email="member@globex.example"), name="globex.txt")
+
+    missing = refused(
+        people["member"], "linkFileToGroupAccount", {"groupAccountId": account.pk, "fileId": 999999}
+    )
+    elsewhere = refused(
+        people["member"], "linkFileToGroupAccount", {"groupAccountId": account.pk, "fileId": theirs.pk}
+    )
+    unknown_account = refused(
+        people["member"], "linkDocumentToGroupAccount", {"groupAccountId": 999999, "documentId": 1}
+    )
+
+    assert "File 999999 was not found" in missing
+    assert f"File {theirs.pk} was not found" in elsewhere
+    assert "Group account 999999 was not found" in unknown_account
+    assert ok(people["member"], "getGroupAccountAttachments", {"groupAccountId": account.pk})["files"] == []
+
+
+def test_without_the_files_area_the_link_is_refused_and_the_area_named(people):
+    account = make_account(people["member"])
+
+    with without_areas("files"):
+        message = refused(
+            people["member"], "linkFileToGroupAccount", {"groupAccountId": account.pk, "fileId": 1}
+        )
+        shown = ok(people["member"], "getGroupAccountAttachments", {"groupAccountId": account.pk})
+
+    assert "not available in this workspace" in message
+    assert shown["unavailableAreas"] == ["files"]
+
+
+def test_someone_who_may_only_see_accounts_cannot_attach_to_one_through_the_files_tool(people):
+    """attachEntityFile needs files.edit; changing the account's links needs groupaccounts.edit too."""
+    from apps.accounts.services import role_create, user_change_role
+
+    account = make_account(people["member"])
+    role = role_create(
+        actor=people["owner"],
+        name="File clerk",
+        permissions=["files.view", "files.edit", "groupaccounts.view"],
+    )
+    clerk = people["viewer"]
+    user_change_role(actor=people["owner"], user=clerk, role=role)
+    note = make_file(people["member"], name="note.txt")
+    clerk.refresh_from_db()
+
+    message = refused(
+        clerk, "attachEntityFile", {"fileId": note.pk, "entityType": "group_account", "entityId": account.pk}
+    )
+
+    assert "may see group accounts but not change their links" in message
+
+
+def test_billing_counts_the_files_storage(people):
+    make_file(people["member"], name="big.txt", text="x" * 1000)
+
+    storage = ok(people["owner"], "getMyBillingOverview", {})["storage"]
+
+    assert storage["available"] is True and storage["bytes"] >= 1000
+    with without_areas("files"):
+        assert ok(people["owner"], "getMyBillingOverview", {})["storage"]["available"] is False
