@@ -68,6 +68,9 @@ TENANT_APPS = [
     "apps.contacts",
     "apps.files",
     "apps.documents",
+    "apps.calendars",
+    "apps.departments",
+    "apps.groupaccounts",
     "oauth2_provider",
     "apps.oauth",
     "apps.apikeys",
@@ -290,6 +293,12 @@ ATRIUM_SITE_SCHEME = env("ATRIUM_SITE_SCHEME", "https")
 ATRIUM_SITE_PORT = env("ATRIUM_SITE_PORT", "")
 # The longest document body accepted (characters of sanitised HTML).
 ATRIUM_DOCUMENTS_MAX_CHARS = int(env("ATRIUM_DOCUMENTS_MAX_CHARS", "1000000"))
+
+# --- calendars, departments, group accounts (apps.calendars, ...); docs/calendars.md -------------
+
+# How long the answer links in a calendar invitation work (default: 90 days).
+ATRIUM_CALENDAR_RSVP_TTL_SECONDS = int(env("ATRIUM_CALENDAR_RSVP_TTL_SECONDS", str(90 * 24 * 3600)))
+# (Links in e-mails use ATRIUM_SITE_SCHEME and ATRIUM_SITE_PORT, in the files block above.)
 
 # --- OAuth 2.1 authorization server for MCP (apps.oauth, on django-oauth-toolkit) -------------
 
