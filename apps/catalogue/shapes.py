@@ -18,6 +18,8 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
+from apps.core import recurrence
+
 # --- outputs ------------------------------------------------------------------------------------
 
 
@@ -274,19 +276,9 @@ def first(values: Iterable[Any]) -> Any:
     return next(iter(values), None)
 
 
-def workspace_zone() -> Any:
-    """The current workspace's time zone (UTC outside a workspace)."""
-    from zoneinfo import ZoneInfo
-
-    from apps.accounts.access import current_workspace
-
-    workspace = current_workspace()
-    return ZoneInfo(workspace.time_zone if workspace is not None else "UTC")
-
-
 def aware(value: datetime | None) -> datetime | None:
     """A date-time an agent gave without a zone (or a bare date, read as midnight) is in the
     workspace's time zone."""
     if value is None or value.tzinfo is not None:
         return value
-    return value.replace(tzinfo=workspace_zone())
+    return value.replace(tzinfo=recurrence.workspace_zone())

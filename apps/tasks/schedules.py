@@ -12,15 +12,14 @@ service was down) are counted in that run, not each run late.
 import logging
 from datetime import datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
-from dateutil.rrule import rrule, rrulestr
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.access import can
-from apps.catalogue.shapes import workspace_zone
+from apps.core import recurrence
 from apps.tasks import runner, selectors
 from apps.tasks.errors import InvalidTask, WrongState
 from apps.tasks.models import ScheduledRun, ScheduledTask, Task, TaskEvent, TaskRun
@@ -35,52 +34,22 @@ SHORTEST_INTERVAL = timedelta(minutes=15)
 SWEEP_BATCH = 200
 
 
-def _zone(name: str | None) -> ZoneInfo:
-    if not name:
-        return workspace_zone()
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError) as error:
-        raise InvalidTask.on(
-            "schedule.time_zone", _("%(name)r is not an IANA time zone such as Europe/Paris") % {"name": name}
-        ) from error
-
-
-def parse_rule(text: str, *, starts_at: datetime, zone: ZoneInfo) -> rrule:
-    """The recurrence of an RRULE value from `starts_at` (read in `zone`); InvalidTask naming what
-    is wrong when it does not parse or fires too often."""
-    value = text.strip()
-    if value.upper().startswith("RRULE:"):
-        value = value[6:]
-    if not value or "\n" in value or "DTSTART" in value.upper():
-        raise InvalidTask.on(
-            "schedule.rrule", _("give one RRULE value, e.g. FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0")
-        )
+def parse_rule(text: str, *, starts_at: datetime, zone: ZoneInfo) -> str:
+    """The canonical form of an RRULE value that recurs from `starts_at` (read in `zone`); a
+    ValidationFailed naming what is wrong when it does not parse or fires too often."""
     start = starts_at.astimezone(zone).replace(microsecond=0)
-    try:
-        rule = rrulestr(value, dtstart=start)
-    except (ValueError, TypeError, KeyError, IndexError) as error:
-        raise InvalidTask.on(
-            "schedule.rrule", _("%(rule)r is not an RFC 5545 rule (%(why)s)") % {"rule": text, "why": error}
-        ) from error
-    if not isinstance(rule, rrule):
-        raise InvalidTask.on("schedule.rrule", _("give one RRULE value"))
-    first = rule.after(start, inc=True)
-    second = rule.after(first, inc=False) if first else None
-    if first is None:
-        raise InvalidTask.on("schedule.rrule", _("the rule has no occurrence after its start"))
-    if second is not None and second - first < SHORTEST_INTERVAL:
+    canonical = recurrence.normalise_rule(text, start=start, zone=zone, field="schedule.rrule")
+    first = recurrence.next_start(canonical, start=start, zone=zone, after=start - timedelta(seconds=1))
+    second = recurrence.next_start(canonical, start=start, zone=zone, after=first) if first else None
+    if first is not None and second is not None and second - first < SHORTEST_INTERVAL:
         raise InvalidTask.on("schedule.rrule", _("runs at most every 15 minutes"))
-    return rule
-
-
-def rule_of(schedule: ScheduledTask) -> rrule:
-    return parse_rule(schedule.rrule, starts_at=schedule.starts_at, zone=ZoneInfo(schedule.time_zone))
+    return canonical
 
 
 def occurrence_after(schedule: ScheduledTask, moment: datetime) -> datetime | None:
-    zone = ZoneInfo(schedule.time_zone)
-    found = rule_of(schedule).after(moment.astimezone(zone), inc=False)
+    found = recurrence.next_start(
+        schedule.rrule, start=schedule.starts_at, zone=ZoneInfo(schedule.time_zone), after=moment
+    )
     return found.astimezone(ZoneInfo("UTC")) if found else None
 
 
@@ -102,14 +71,14 @@ def schedule_set(
     """Schedules `task` (or changes its schedule): each occurrence runs a copy of it."""
     require(actor, TasksPerm.SCHEDULE)
     task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
-    zone = _zone(time_zone)
+    zone = recurrence.zone_named(time_zone, field="schedule.time_zone")
     now = timezone.now()
     start = starts_at or now
     if start.tzinfo is None:
         start = start.replace(tzinfo=zone)
-    parse_rule(rule, starts_at=start, zone=zone)
+    canonical = parse_rule(rule, starts_at=start, zone=zone)
     schedule = ScheduledTask.objects.filter(task=task).first() or ScheduledTask(task=task, created_by=actor)
-    schedule.rrule = rule.strip().removeprefix("RRULE:").removeprefix("rrule:")
+    schedule.rrule = canonical
     schedule.starts_at, schedule.time_zone = start, zone.key
     schedule.enabled, schedule.disabled_reason = True, ""
     schedule.next_run_at = occurrence_after(schedule, max(now, start) - timedelta(seconds=1))

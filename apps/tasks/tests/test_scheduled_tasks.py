@@ -49,12 +49,13 @@ def test_create_task_with_a_schedule_in_a_time_zone(people):
 @pytest.mark.parametrize(
     ("schedule", "expected"),
     [
-        ({"rrule": "every monday"}, "not an RFC 5545 rule"),
-        ({"rrule": "FREQ=DAILY;BYDAY=XX"}, "not an RFC 5545 rule"),
-        ({"rrule": "FREQ=MINUTELY;INTERVAL=5"}, "at most every 15 minutes"),
+        ({"rrule": "every monday"}, "is not NAME=VALUE"),
+        ({"rrule": "FREQ=DAILY;BYDAY=XX"}, "does not parse as an RFC 5545 rule"),
+        ({"rrule": "FREQ=MINUTELY;INTERVAL=5"}, "FREQ=MINUTELY is not allowed"),
         ({"rrule": "FREQ=DAILY;COUNT=2", "startsAt": "2001-01-01T00:00:00Z"}, "no occurrence"),
-        ({"rrule": "DTSTART:20300101T000000Z\nRRULE:FREQ=DAILY"}, "one RRULE value"),
-        ({"rrule": "FREQ=DAILY", "timeZone": "Mars/Olympus"}, "not an IANA time zone"),
+        ({"rrule": "FREQ=HOURLY;BYMINUTE=0,10"}, "at most every 15 minutes"),
+            ({"rrule": "DTSTART:20300101T000000Z\nRRULE:FREQ=DAILY"}, "one RRULE value"),
+        ({"rrule": "FREQ=DAILY", "timeZone": "Mars/Olympus"}, "is not a time zone"),
         ({"rrule": "FREQ=DAILY", "startsAt": "tomorrow"}, "`schedule.startsAt`"),
     ],
 )
