@@ -54,7 +54,7 @@ def test_create_task_with_a_schedule_in_a_time_zone(people):
         ({"rrule": "FREQ=MINUTELY;INTERVAL=5"}, "FREQ=MINUTELY is not allowed"),
         ({"rrule": "FREQ=DAILY;COUNT=2", "startsAt": "2001-01-01T00:00:00Z"}, "no occurrence"),
         ({"rrule": "FREQ=HOURLY;BYMINUTE=0,10"}, "at most every 15 minutes"),
-            ({"rrule": "DTSTART:20300101T000000Z\nRRULE:FREQ=DAILY"}, "one RRULE value"),
+        ({"rrule": "DTSTART:20300101T000000Z\nRRULE:FREQ=DAILY"}, "one RRULE value"),
         ({"rrule": "FREQ=DAILY", "timeZone": "Mars/Olympus"}, "is not a time zone"),
         ({"rrule": "FREQ=DAILY", "startsAt": "tomorrow"}, "`schedule.startsAt`"),
     ],
