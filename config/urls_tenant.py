@@ -13,6 +13,8 @@ urlpatterns = [
     path("", include("apps.catalogue.urls")),
     path("api/", include("apps.core.api.urls")),
     path("", include("apps.apikeys.urls")),
+    path("", include("apps.notifications.urls")),
+    path("", include("apps.tasks.urls")),
     path("", include("apps.files.urls")),
     path("", include("apps.documents.urls")),
     path("", include("apps.calendars.urls")),

@@ -74,6 +74,8 @@ TENANT_APPS = [
     "oauth2_provider",
     "apps.oauth",
     "apps.apikeys",
+    "apps.notifications",
+    "apps.tasks",
 ]
 INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_APPS]
 
@@ -261,6 +263,15 @@ ATRIUM_CREDIT_BUREAU_TIMEOUT = float(env("ATRIUM_CREDIT_BUREAU_TIMEOUT", "10"))
 CELERY_BEAT_SCHEDULE["purge-old-tool-calls"] = {
     "task": "apps.catalogue.tasks.purge_old_tool_calls",
     "schedule": crontab(minute=41, hour=3),
+}
+
+# --- tasks (apps.tasks) and notifications (apps.notifications) -----------------------------------
+
+# Scheduled tasks are rows with a due time (`next_run_at`); this sweeper runs the due ones of every
+# workspace each minute (so a rule may fire at most every 15 minutes: apps.tasks.schedules).
+CELERY_BEAT_SCHEDULE["run-due-scheduled-tasks"] = {
+    "task": "apps.tasks.tasks.run_due_scheduled_tasks",
+    "schedule": crontab(minute="*"),
 }
 
 # --- files (apps.files) and documents (apps.documents); docs/files.md ---------------------------
