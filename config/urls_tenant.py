@@ -14,8 +14,13 @@ urlpatterns = [
     path("", include("apps.catalogue.urls")),
     path("api/", include("apps.core.api.urls")),
     path("", include("apps.apikeys.urls")),
+    path("", include("apps.notifications.urls")),
+    path("", include("apps.tasks.urls")),
     path("", include("apps.files.urls")),
     path("", include("apps.documents.urls")),
+    path("", include("apps.calendars.urls")),
+    path("", include("apps.departments.urls")),
+    path("", include("apps.groupaccounts.urls")),
     # Anything else under /api/ answers in the JSON error format, never an HTML page.
     re_path(r"^api/", core_views.api_not_found),
 ]

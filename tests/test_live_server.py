@@ -54,10 +54,14 @@ def test_a_404_page_does_not_sign_the_person_out(live_http):
     session from the workspace's schema, or the session cookie is deleted."""
     with live_http.client("127.0.0.1", follow_redirects=False) as client:
         client.get("/accounts/sign-in/")
-        client.post("/accounts/sign-in/", data={
-            "username": "admin@acme.example", "password": "atrium-demo",
-            "csrfmiddlewaretoken": client.cookies["atrium_csrf"],
-        })
+        client.post(
+            "/accounts/sign-in/",
+            data={
+                "username": "admin@acme.example",
+                "password": "atrium-demo",
+                "csrfmiddlewaretoken": client.cookies["atrium_csrf"],
+            },
+        )
         missing = client.get("/settings/no-such-page/")
 
         assert missing.status_code == 404

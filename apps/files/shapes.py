@@ -118,3 +118,31 @@ class EntryOut(Out):
             updated_at=item.updated_at,
             deleted_at=item.deleted_at,
         )
+
+
+class AttachedItemOut(Out):
+    """A file or document attached to a record of any area, as the caller may see it now."""
+
+    kind: str = Field(description="file or document")
+    id: int
+    title: str
+    available: bool = Field(description="False when the item was removed or you may no longer read it")
+    url: str
+    mime_type: str
+    size: int | None
+    attached_at: datetime
+    attached_by: PersonRef | None
+
+    @classmethod
+    def of(cls, attached: Any) -> "AttachedItemOut":
+        return cls(
+            kind=attached.kind,
+            id=attached.id,
+            title=attached.title,
+            available=attached.available,
+            url=attached.url,
+            mime_type=attached.mime_type,
+            size=attached.size,
+            attached_at=attached.attached_at,
+            attached_by=PersonRef.of(attached.attached_by),
+        )

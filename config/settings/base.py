@@ -69,9 +69,14 @@ TENANT_APPS = [
     "apps.files",
     "apps.documents",
     "apps.mcp",
+    "apps.calendars",
+    "apps.departments",
+    "apps.groupaccounts",
     "oauth2_provider",
     "apps.oauth",
     "apps.apikeys",
+    "apps.notifications",
+    "apps.tasks",
 ]
 INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_APPS]
 
@@ -289,6 +294,15 @@ CELERY_BEAT_SCHEDULE["purge-old-tool-calls"] = {
     "schedule": crontab(minute=41, hour=3),
 }
 
+# --- tasks (apps.tasks) and notifications (apps.notifications) -----------------------------------
+
+# Scheduled tasks are rows with a due time (`next_run_at`); this sweeper runs the due ones of every
+# workspace each minute (so a rule may fire at most every 15 minutes: apps.tasks.schedules).
+CELERY_BEAT_SCHEDULE["run-due-scheduled-tasks"] = {
+    "task": "apps.tasks.tasks.run_due_scheduled_tasks",
+    "schedule": crontab(minute="*"),
+}
+
 # --- files (apps.files) and documents (apps.documents); docs/files.md ---------------------------
 
 # The STORAGES entry that holds the files' bytes. "default" is django-tenants' per-workspace
@@ -308,6 +322,12 @@ ATRIUM_SITE_SCHEME = env("ATRIUM_SITE_SCHEME", "https")
 ATRIUM_SITE_PORT = env("ATRIUM_SITE_PORT", "")
 # The longest document body accepted (characters of sanitised HTML).
 ATRIUM_DOCUMENTS_MAX_CHARS = int(env("ATRIUM_DOCUMENTS_MAX_CHARS", "1000000"))
+
+# --- calendars, departments, group accounts (apps.calendars, ...); docs/calendars.md -------------
+
+# How long the answer links in a calendar invitation work (default: 90 days).
+ATRIUM_CALENDAR_RSVP_TTL_SECONDS = int(env("ATRIUM_CALENDAR_RSVP_TTL_SECONDS", str(90 * 24 * 3600)))
+# (Links in e-mails use ATRIUM_SITE_SCHEME and ATRIUM_SITE_PORT, in the files block above.)
 
 # --- OAuth 2.1 authorization server for MCP (apps.oauth, on django-oauth-toolkit) -------------
 

@@ -414,7 +414,7 @@ def test_examine_contact_gathers_everything_and_says_what_is_not_installed(peopl
         {"contactId": crowd["org"].pk, "keyContacts": [{"contactId": crowd["ada"].pk, "role": "CEO"}]},
     )
 
-    with without_areas("documents", "files"):
+    with without_areas("documents", "files", "calendars"):
         answer = ok(people["viewer"], "examineContact", {"contactId": crowd["org"].pk})
 
     assert answer["contact"]["keyContacts"][0]["contact"]["id"] == crowd["ada"].pk
