@@ -7,6 +7,7 @@ from apps.core import views as core_views
 urlpatterns = [
     path("", include("apps.core.urls")),
     path("", include("apps.accounts.urls")),
+    path("", include("apps.mcp.urls")),
     path("", include("apps.oauth.urls")),
     path("api/", include("apps.accounts.api.urls")),
     path("api/", include("apps.datarights.api.urls")),
