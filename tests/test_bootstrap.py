@@ -18,13 +18,14 @@ import psycopg
 import pytest
 from django.conf import settings
 
-from apps.core.testing import ROOT, database_url, free_port
+from apps.catalogue import registry
+from apps.core.testing import ROOT, database_url, free_port, mcp_session
 
 pytestmark = pytest.mark.live
 
 
 @pytest.fixture
-def scratch_database(committed):
+def scratch_database(django_db_setup, committed):
     parts = urlsplit(database_url())
     admin = urlunsplit(parts._replace(path="/postgres"))
     name = "atrium_up_check"
@@ -49,6 +50,71 @@ def wait_for_log(path: Path, *needles: str, seconds: float = 90) -> bool:
             return True
         time.sleep(0.5)
     return False
+
+
+MANAGE = [sys.executable, "manage.py"]
+# One tool of each built area that needs no argument: what an agent's first look calls.
+FIRST_LOOKS = [
+    "listContacts",
+    "listTasks",
+    "getCalendarSummary",
+    "listDocuments",
+    "listFiles",
+    "listNotifications",
+    "listDepartments",
+    "listGroupAccounts",
+]
+
+
+def agent_over_mcp(port: int, env: dict[str, str]) -> None:
+    """What a script does with the demo: a personal access token from the command line, an API key
+    from the API, then the official MCP client lists the tools and calls one of each area, and
+    creates a task that the settings pages show."""
+    issued = subprocess.run(
+        [*MANAGE, "create_access_token", "--workspace=acme", "--email=owner@acme.example"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert issued.returncode == 0, issued.stderr
+    origin = f"http://127.0.0.1:{port}"
+    token = issued.stdout.strip()
+    key = httpx.post(
+        f"{origin}/api/api-keys",
+        json={"label": "make up check"},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert key.status_code == 201, key.text
+    headers = {"Authorization": f"Bearer {token}", "X-Api-Key": key.json()["key"]}
+
+    async def work(client):  # type: ignore[no-untyped-def]
+        looks = {name: await client.call_tool(name, {}) for name in FIRST_LOOKS}
+        created = await client.call_tool(
+            "createTask", {"title": "Call the printer", "steps": [{"title": "Find the number"}]}
+        )
+        return looks, created
+
+    info, tools, (looks, created) = mcp_session(f"{origin}/api/mcp", headers, work)
+
+    assert info.name == "Acme Workspace"
+    built = {spec.name for spec in registry.all_tools() if not spec.fixture}
+    assert built <= set(tools) and len(built) >= 127 + 2
+    assert {name: result.is_error for name, result in looks.items()} == dict.fromkeys(FIRST_LOOKS, False)
+    assert created.is_error is False, created.content
+    with httpx.Client(base_url=origin, timeout=10) as browser:
+        browser.get("/accounts/sign-in/")
+        signed_in = browser.post(
+            "/accounts/sign-in/",
+            data={
+                "username": "owner@acme.example",
+                "password": settings.ATRIUM_DEMO_PASSWORD,
+                "csrfmiddlewaretoken": browser.cookies.get("atrium_csrf", ""),
+            },
+        )
+        assert signed_in.status_code == 302, signed_in.text[:500]
+        assert "Call the printer" in browser.get("/settings/tasks/").text
 
 
 def test_up_serves_both_workspaces_and_down_stops_everything(scratch_database, tmp_path: Path):
@@ -77,6 +143,7 @@ def test_up_serves_both_workspaces_and_down_stops_everything(scratch_database, t
         # `up` returns once the web server is ready; the worker and beat finish starting a little
         # later (longer on a loaded machine).
         assert wait_for_log(tmp_path / "logs" / "atrium.log", "celery@", "beat: Starting")
+        agent_over_mcp(port, env)
         again = subprocess.run([*bootstrap, "up"], env=env, capture_output=True, text=True, timeout=60)
         assert again.returncode == 0 and "already running" in again.stderr
     finally:

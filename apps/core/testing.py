@@ -363,3 +363,30 @@ def start_cluster(
         cluster.stop()
         raise
     return cluster
+
+
+def mcp_session(
+    url: str, headers: dict[str, str], work: Any, *, mode: str = "auto"
+) -> tuple[Any, list[str], Any]:
+    """Opens an MCP session with the official Python SDK client, lists every tool (all pages) and
+    runs `await work(client)`. Returns the server's info, the tool names and what `work` returned."""
+    import asyncio
+
+    import httpx2
+    from mcp.client.client import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    async def scenario() -> tuple[Any, list[str], Any]:
+        http = httpx2.AsyncClient(headers=headers, timeout=30)
+        async with Client(streamable_http_client(url, http_client=http), mode=mode) as client:
+            tools: list[str] = []
+            cursor = None
+            while True:
+                page = await client.list_tools(cursor=cursor)
+                tools += [tool.name for tool in page.tools]
+                cursor = page.next_cursor
+                if not cursor:
+                    break
+            return client.server_info, tools, await work(client)
+
+    return asyncio.run(scenario())
