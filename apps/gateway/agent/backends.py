@@ -247,8 +247,10 @@ class ChatCompletionsBackend(Backend):
                             "type": "function",
                             "function": {
                                 "name": call["name"],
-                                "arguments": call.get("raw_arguments")
-                                or json.dumps(call.get("arguments") or {}),
+                                # Arguments that were not a JSON object are sent back as {}
+                                # (some servers refuse the request otherwise); the tool's result
+                                # tells the model what was wrong.
+                                "arguments": json.dumps(call.get("arguments") or {}),
                             },
                         }
                         for call in message["tool_calls"]

@@ -457,7 +457,7 @@ def describe(spec: ToolSpec, outcome: ToolOutcome) -> str:
             head += _(", the first %(count)d shown") % {"count": len(items)}
         return head + ":\n" + "\n".join(_line(item) for item in items)
     nested = [key for key, value in data.items() if isinstance(value, dict) and "id" in value]
-    if len(nested) == 1:
+    if "id" not in data and len(nested) == 1:
         record = data[nested[0]]
         head = _("Done: “%(title)s” for %(label)s (id %(id)s).") % {
             "title": spec.title,

@@ -61,3 +61,29 @@ def send(acme_client):  # type: ignore[no-untyped-def]
         return acme_client.post("/api/agent", data=body, content_type="application/json", **extra, **headers)
 
     return post
+
+
+@pytest.fixture
+def conversation_of():  # type: ignore[no-untyped-def]
+    """A conversation accepted for `credentials` (as POST /api/agent would), not yet run."""
+    from apps.accounts.models import PersonalAccessToken
+    from apps.apikeys.authentication import KeyCredential
+    from apps.gateway import services
+    from apps.gateway.validation import AgentRequest
+
+    def make(credentials: Credentials, message: str, *, context: dict | None = None, metadata: dict | None = None):  # type: ignore[no-untyped-def]
+        credential = KeyCredential(token=PersonalAccessToken.objects.get(pk=credentials.token_id), key=credentials.key)
+        accepted = services.conversation_accept(
+            credential=credential,
+            request=AgentRequest(message=message, context=context or {}, metadata=metadata or {}),
+        )
+        return accepted.conversation
+
+    return make
+
+
+def reply_of(conversation) -> str:  # type: ignore[no-untyped-def]
+    from apps.gateway.models import Turn
+
+    turn = Turn.objects.filter(conversation=conversation, role="agent").order_by("-position").first()
+    return turn.payload["content"] if turn else ""
