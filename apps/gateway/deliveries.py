@@ -233,7 +233,12 @@ def _send(delivery: WebhookDelivery, *, now: datetime) -> Result:
     pinned, host_header, auth = _pinned(target.url, address, target.port)
     headers["Host"] = host_header
     extensions = {"sni_hostname": target.host} if target.scheme == "https" else {}
-    request = _client().build_request("POST", pinned, headers=headers, content=body, extensions=extensions)
+    timeout = httpx.Timeout(
+        settings.GATEWAY_WEBHOOK_TIMEOUT_SECONDS, connect=settings.GATEWAY_WEBHOOK_CONNECT_TIMEOUT_SECONDS
+    )
+    request = _client().build_request(
+        "POST", pinned, headers=headers, content=body, extensions=extensions, timeout=timeout
+    )
     total = settings.GATEWAY_WEBHOOK_TIMEOUT_SECONDS + settings.GATEWAY_WEBHOOK_CONNECT_TIMEOUT_SECONDS
     started = time.perf_counter()
     try:

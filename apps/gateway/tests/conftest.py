@@ -71,8 +71,12 @@ def conversation_of():  # type: ignore[no-untyped-def]
     from apps.gateway import services
     from apps.gateway.validation import AgentRequest
 
-    def make(credentials: Credentials, message: str, *, context: dict | None = None, metadata: dict | None = None):  # type: ignore[no-untyped-def]
-        credential = KeyCredential(token=PersonalAccessToken.objects.get(pk=credentials.token_id), key=credentials.key)
+    def make(
+        credentials: Credentials, message: str, *, context: dict | None = None, metadata: dict | None = None
+    ):  # type: ignore[no-untyped-def]
+        credential = KeyCredential(
+            token=PersonalAccessToken.objects.get(pk=credentials.token_id), key=credentials.key
+        )
         accepted = services.conversation_accept(
             credential=credential,
             request=AgentRequest(message=message, context=context or {}, metadata=metadata or {}),

@@ -60,7 +60,11 @@ def test_the_context_gives_the_thing_and_the_record(make_credentials, conversati
     contact = make_contact(mine.user, first_name="Katherine", last_name="Johnson")
 
     conversation = run(
-        conversation_of(mine, "Show me this one", context={"entity_type": "contact", "entity_id": str(contact.pk), "action": "get"})
+        conversation_of(
+            mine,
+            "Show me this one",
+            context={"entity_type": "contact", "entity_id": str(contact.pk), "action": "get"},
+        )
     )
 
     assert conversation.status == "resolved"
@@ -71,7 +75,9 @@ def test_create_a_contact_really_creates_it(make_credentials, conversation_of):
     mine = make_credentials()
 
     conversation = run(
-        conversation_of(mine, "Create a contact Ada Lovelace, email: ada@analytical.example, job title: Analyst")
+        conversation_of(
+            mine, "Create a contact Ada Lovelace, email: ada@analytical.example, job title: Analyst"
+        )
     )
 
     assert conversation.status == "resolved", reply_of(conversation)
@@ -85,7 +91,9 @@ def test_update_a_contact_changes_the_fields_given(make_credentials, conversatio
     mine = make_credentials()
     contact = make_contact(mine.user, first_name="Mary", last_name="Jackson")
 
-    conversation = run(conversation_of(mine, f"Update contact {contact.pk}: city: Hampton, phone: +1 757 555 0100"))
+    conversation = run(
+        conversation_of(mine, f"Update contact {contact.pk}: city: Hampton, phone: +1 757 555 0100")
+    )
 
     contact.refresh_from_db()
     assert conversation.status == "resolved", reply_of(conversation)
@@ -106,14 +114,18 @@ def test_metadata_named_like_arguments_fills_them(make_credentials, conversation
 def test_a_tool_the_role_may_not_use_is_not_chosen(make_credentials, conversation_of):
     viewer = make_credentials("viewer")
 
-    conversation = run(conversation_of(viewer, "Create a contact Ada Lovelace, email: ada2@analytical.example"))
+    conversation = run(
+        conversation_of(viewer, "Create a contact Ada Lovelace, email: ada2@analytical.example")
+    )
 
     assert conversation.status == "failed"
     assert conversation.error_code == "MODEL_BACKEND_REQUIRED"
     assert not Contact.objects.filter(email="ada2@analytical.example").exists()
 
 
-def test_a_destructive_tool_is_refused_and_the_reply_says_a_person_must_confirm(make_credentials, conversation_of):
+def test_a_destructive_tool_is_refused_and_the_reply_says_a_person_must_confirm(
+    make_credentials, conversation_of
+):
     admin = make_credentials("admin")
     keep = make_contact(admin.user, first_name="Keep", last_name="Me", email="same@example.org")
     drop = make_contact(admin.user, first_name="Keep", last_name="Me", email="same2@example.org")
@@ -146,7 +158,9 @@ def test_a_destructive_tool_is_refused_and_the_reply_says_a_person_must_confirm(
         "Merge contacts 3 and 4",
     ],
 )
-def test_what_it_cannot_map_with_confidence_fails_saying_a_model_backend_is_needed(make_credentials, conversation_of, message):
+def test_what_it_cannot_map_with_confidence_fails_saying_a_model_backend_is_needed(
+    make_credentials, conversation_of, message
+):
     mine = make_credentials("admin")
 
     conversation = run(conversation_of(mine, message))

@@ -86,14 +86,16 @@ def test_chat_completions_tool_call_runs_in_the_workspace_and_the_reply_is_settl
         assert "adelheid@example.org" in results[0]["content"]
         return openai_text(f"Found Adelheid Quist (id {ada.pk}).", usage=(300, 15))
 
-    server = model("openai", script(openai_tool_calls(("searchContacts", {"query": "Adelheid"}), usage=(200, 30)), final))
+    server = model(
+        "openai", script(openai_tool_calls(("searchContacts", {"query": "Adelheid"}), usage=(200, 30)), final)
+    )
 
     conversation = run(conversation_of(mine, "Find Adelheid's e-mail address"))
 
     assert server.problems == []
     assert conversation.status == "resolved", conversation.error_message
     assert reply_of(conversation) == f"Found Adelheid Quist (id {ada.pk})."
-    # (200 × 2 + 30 × 10) + (300 × 2 + 15 × 10) µUSD
+    # (200 x 2 + 30 x 10) + (300 x 2 + 15 x 10) µUSD
     assert conversation.cost_micro_usd == 700 + 750
     assert (conversation.model_calls, conversation.tool_calls) == (2, 1)
     assert conversation.agent == f"openai:{MODEL}"
@@ -114,16 +116,26 @@ def test_chat_completions_tool_call_runs_in_the_workspace_and_the_reply_is_settl
     assert call.outcome == "ok" and call.credential == f"pat:{mine.token_id}"
 
 
-def test_messages_api_tool_use_creates_a_contact_and_cache_tokens_are_priced(model, make_credentials, conversation_of):
+def test_messages_api_tool_use_creates_a_contact_and_cache_tokens_are_priced(
+    model, make_credentials, conversation_of
+):
     mine = make_credentials()
     contact = {"firstName": "Ada", "lastName": "Lovelace", "email": "ada@messages.example"}
 
     def final(body):
         results = tool_results(body)
         assert results[0]["is_error"] is False and "ada@messages.example" in results[0]["content"]
-        return anthropic_text("I created Ada Lovelace.", usage=(400, 10), cache_read_input_tokens=1000, cache_creation_input_tokens=100)
+        return anthropic_text(
+            "I created Ada Lovelace.",
+            usage=(400, 10),
+            cache_read_input_tokens=1000,
+            cache_creation_input_tokens=100,
+        )
 
-    server = model("anthropic", script(anthropic_tool_use(("createContact", {"contact": contact}), text="Creating."), final))
+    server = model(
+        "anthropic",
+        script(anthropic_tool_use(("createContact", {"contact": contact}), text="Creating."), final),
+    )
 
     conversation = run(conversation_of(mine, "Add Ada Lovelace (ada@messages.example) to our contacts"))
 
@@ -131,7 +143,7 @@ def test_messages_api_tool_use_creates_a_contact_and_cache_tokens_are_priced(mod
     assert conversation.status == "resolved", conversation.error_message
     assert reply_of(conversation) == "I created Ada Lovelace."
     assert Contact.objects.filter(email="ada@messages.example", owner=mine.user).count() == 1
-    # (100 × 2 + 20 × 10) + (400 × 2 + 10 × 10 + 1000 × 0.5 + 100 × 2.5)
+    # (100 x 2 + 20 x 10) + (400 x 2 + 10 x 10 + 1000 x 0.5 + 100 x 2.5)
     assert conversation.cost_micro_usd == 400 + 1650
     second = server.requests[1]
     assert [message["role"] for message in second["messages"]] == ["user", "assistant", "user"]
@@ -140,7 +152,9 @@ def test_messages_api_tool_use_creates_a_contact_and_cache_tokens_are_priced(mod
     assert second["tool_choice"] == {"type": "auto"}
 
 
-def test_tools_found_through_search_tools_are_offered_next(model, make_credentials, conversation_of, settings):
+def test_tools_found_through_search_tools_are_offered_next(
+    model, make_credentials, conversation_of, settings
+):
     settings.GATEWAY_AGENT_OFFERED_TOOLS = 1
     mine = make_credentials()
     contact = make_contact(mine.user, first_name="Rosalind", last_name="Franklin")
@@ -162,7 +176,9 @@ def test_tools_found_through_search_tools_are_offered_next(model, make_credentia
     assert not tool_results(server.requests[2])[-1]["content"].startswith("There is no tool")
 
 
-def test_a_destructive_tool_is_refused_even_with_a_token_the_model_makes_up(model, make_credentials, conversation_of):
+def test_a_destructive_tool_is_refused_even_with_a_token_the_model_makes_up(
+    model, make_credentials, conversation_of
+):
     admin = make_credentials("admin")
     keep = make_contact(admin.user, first_name="Twin", last_name="One")
     drop = make_contact(admin.user, first_name="Twin", last_name="Two")
@@ -186,8 +202,10 @@ def test_a_destructive_tool_is_refused_even_with_a_token_the_model_makes_up(mode
         assert "confirmationToken" not in described[0]["function"]["parameters"]["properties"]
 
 
-def test_a_budget_that_runs_out_mid_conversation_fails_it_saying_so(model, make_credentials, conversation_of, settings):
-    # A budget of one full call: 1,000 output tokens × 10 µUSD = 1 cent (input free here).
+def test_a_budget_that_runs_out_mid_conversation_fails_it_saying_so(
+    model, make_credentials, conversation_of, settings
+):
+    # A budget of one full call: 1,000 output tokens x 10 µUSD = 1 cent (input free here).
     mine = make_credentials(budget_usd_cents=1, budget_period="total")
 
     def tool_call(body):
@@ -207,26 +225,35 @@ def test_a_budget_that_runs_out_mid_conversation_fails_it_saying_so(model, make_
     assert len(server.requests) == 1
 
 
-def test_what_is_left_of_the_budget_is_used_with_a_smaller_max_tokens(model, make_credentials, conversation_of, settings):
+def test_what_is_left_of_the_budget_is_used_with_a_smaller_max_tokens(
+    model, make_credentials, conversation_of, settings
+):
     mine = make_credentials(budget_usd_cents=2, budget_period="total")
 
     def tool_call(body):
         return openai_tool_calls(("listContacts", {}), usage=(50, body["max_tokens"]))
 
-    server = model("openai", script(tool_call, lambda body: openai_tool_calls(("listContacts", {}), usage=(50, 500)), tool_call))
+    server = model(
+        "openai",
+        script(tool_call, lambda body: openai_tool_calls(("listContacts", {}), usage=(50, 500)), tool_call),
+    )
     settings.GATEWAY_MODEL_PRICES = {MODEL: {"input": "0", "output": "10"}}
 
     conversation = run(conversation_of(mine, "List contacts again and again"))
 
     assert [request["max_tokens"] for request in server.requests] == [1000, 1000, 500]
     key = ApiKey.objects.get(pk=mine.key.pk)
-    assert key.spent_micro_usd == 20_000  # 1,000 + 500 + 500 tokens × 10 µUSD: exactly the budget
+    assert key.spent_micro_usd == 20_000  # 1,000 + 500 + 500 tokens x 10 µUSD: exactly the budget
     assert conversation.status == "failed" and conversation.error_code == "BUDGET_EXCEEDED"
 
 
 def test_transient_model_errors_are_retried(model, make_credentials, conversation_of):
     mine = make_credentials()
-    answers = [Reply(503, {"error": "busy"}), Reply(429, {"error": "slow down"}, {"Retry-After": "0"}), openai_text("Done.")]
+    answers = [
+        Reply(503, {"error": "busy"}),
+        Reply(429, {"error": "slow down"}, {"Retry-After": "0"}),
+        openai_text("Done."),
+    ]
     server = model("openai", lambda body, index: answers[index])
 
     conversation = run(conversation_of(mine, "Say done"))
@@ -236,9 +263,13 @@ def test_transient_model_errors_are_retried(model, make_credentials, conversatio
     assert list(Reservation.objects.filter(key=mine.key).values_list("state", flat=True)) == ["settled"]
 
 
-def test_a_model_that_keeps_failing_fails_the_conversation_and_costs_nothing(model, make_credentials, conversation_of):
+def test_a_model_that_keeps_failing_fails_the_conversation_and_costs_nothing(
+    model, make_credentials, conversation_of
+):
     mine = make_credentials(budget_usd_cents=100)
-    server = model("anthropic", lambda body, index: Reply(529, {"type": "error", "error": {"type": "overloaded_error"}}))
+    server = model(
+        "anthropic", lambda body, index: Reply(529, {"type": "error", "error": {"type": "overloaded_error"}})
+    )
 
     conversation = run(conversation_of(mine, "Anything"))
 
@@ -260,7 +291,9 @@ def test_a_refusing_model_api_is_not_retried(model, make_credentials, conversati
     assert server.requests == []
 
 
-def test_arguments_that_are_not_json_and_unknown_tools_are_told_to_the_model(model, make_credentials, conversation_of):
+def test_arguments_that_are_not_json_and_unknown_tools_are_told_to_the_model(
+    model, make_credentials, conversation_of
+):
     mine = make_credentials()
 
     def final(body):
@@ -269,14 +302,18 @@ def test_arguments_that_are_not_json_and_unknown_tools_are_told_to_the_model(mod
         assert results[1]["content"].startswith("There is no tool named launchRocket")
         return openai_text("Sorry.")
 
-    server = model("openai", script(openai_tool_calls(("listContacts", "{not json"), ("launchRocket", {})), final))
+    server = model(
+        "openai", script(openai_tool_calls(("listContacts", "{not json"), ("launchRocket", {})), final)
+    )
 
     conversation = run(conversation_of(mine, "Do something odd"))
 
     assert conversation.status == "resolved" and server.problems == []
 
 
-def test_the_last_allowed_call_asks_for_an_answer_without_tools(model, make_credentials, conversation_of, settings):
+def test_the_last_allowed_call_asks_for_an_answer_without_tools(
+    model, make_credentials, conversation_of, settings
+):
     settings.GATEWAY_AGENT_MAX_MODEL_CALLS = 2
     mine = make_credentials()
     server = model("openai", script(openai_tool_calls(("listContacts", {}))))
@@ -287,7 +324,9 @@ def test_the_last_allowed_call_asks_for_an_answer_without_tools(model, make_cred
     assert conversation.status == "failed" and conversation.error_code == "TOO_MANY_STEPS"
 
 
-def test_a_model_without_a_price_is_refused_at_start_up_and_never_called(model, make_credentials, conversation_of, settings):
+def test_a_model_without_a_price_is_refused_at_start_up_and_never_called(
+    model, make_credentials, conversation_of, settings
+):
     mine = make_credentials()
     server = model("openai", script(openai_text("free?")))
     settings.GATEWAY_MODEL_PRICES = {}
@@ -300,10 +339,15 @@ def test_a_model_without_a_price_is_refused_at_start_up_and_never_called(model, 
     assert server.requests == []
 
 
-def test_a_run_resumed_after_its_worker_died_does_not_run_a_tool_again(model, make_credentials, conversation_of, monkeypatch):
+def test_a_run_resumed_after_its_worker_died_does_not_run_a_tool_again(
+    model, make_credentials, conversation_of, monkeypatch
+):
     mine = make_credentials(budget_usd_cents=100)
     contact = {"firstName": "Once", "lastName": "Only", "email": "once@resume.example"}
-    server = model("openai", script(openai_tool_calls(("createContact", {"contact": contact})), openai_text("Created once.")))
+    server = model(
+        "openai",
+        script(openai_tool_calls(("createContact", {"contact": contact})), openai_text("Created once.")),
+    )
     real_call = ModelAgent._call_model
     calls = []
 
@@ -334,7 +378,10 @@ def test_a_run_resumed_after_its_worker_died_does_not_run_a_tool_again(model, ma
     assert finished.status == "resolved" and reply_of(finished) == "Created once."
     assert finished.attempts == 2
     assert Contact.objects.filter(email="once@resume.example").count() == 1
-    assert [step["role"] for step in AgentStep.objects.filter(conversation=conversation).values_list("message", flat=True)] == [
+    assert [
+        step["role"]
+        for step in AgentStep.objects.filter(conversation=conversation).values_list("message", flat=True)
+    ] == [
         "assistant",
         "tool",
         "assistant",
