@@ -41,6 +41,7 @@ class LiveServer:
     def __init__(self, port: int, process: subprocess.Popen) -> None:
         self.port = port
         self.process = process
+        self.log: Path | None = None
 
     def url(self, host: str = "127.0.0.1") -> str:
         return f"http://{host}:{self.port}"
@@ -56,7 +57,9 @@ class LiveServer:
             self.process.kill()
 
 
-def start_daphne(env: dict[str, str], port: int | None = None) -> LiveServer:
+def launch_daphne(env: dict[str, str], port: int | None = None, log: Path | None = None) -> LiveServer:
+    """Starts Daphne on 127.0.0.1 and 127.0.0.2 without waiting for it (see `wait_until_serving`).
+    Its stderr (the logs) goes to `log` when given: a pipe nobody reads would fill and block it."""
     port = port or free_port()
     command = [
         str(Path(sys.executable).parent / "daphne"),
@@ -66,21 +69,39 @@ def start_daphne(env: dict[str, str], port: int | None = None) -> LiveServer:
         f"tcp:port={port}:interface=127.0.0.2",
         "config.asgi:application",
     ]
+    stderr: Any = subprocess.PIPE
+    if log is not None:
+        stderr = open(log, "ab")  # noqa: SIM115  (the child owns it for its life)
     process = subprocess.Popen(  # noqa: S603  (our own fixed command line)
-        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=stderr
     )
     server = LiveServer(port, process)
-    deadline = time.monotonic() + 30
+    server.log = log
+    return server
+
+
+def wait_until_serving(server: LiveServer, timeout: float = 60) -> LiveServer:
+    deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"daphne exited: {process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+        if server.process.poll() is not None:
+            raise RuntimeError(f"daphne exited: {_tail(server)}")
         try:
             if httpx.get(f"{server.url()}/healthz", timeout=1).status_code == 200:
                 return server
         except httpx.HTTPError:
             time.sleep(0.1)
     server.stop()
-    raise RuntimeError("daphne did not answer /healthz within 30 s")
+    raise RuntimeError(f"daphne did not answer /healthz within {timeout:.0f} s")
+
+
+def _tail(server: LiveServer) -> str:
+    if server.log is not None:
+        return server.log.read_text(errors="replace")[-2000:]
+    return server.process.stderr.read().decode()[-2000:]  # type: ignore[union-attr]
+
+
+def start_daphne(env: dict[str, str], port: int | None = None, log: Path | None = None) -> LiveServer:
+    return wait_until_serving(launch_daphne(env, port, log))
 
 
 # Debian's Chromium, installed by the test set-up (bootstrap.py). Without the background
@@ -191,6 +212,8 @@ def start_celery_worker(
         "prefork",
         "--without-mingle",
         "--without-gossip",
+        "--loglevel",
+        "INFO",
     ]
     worker = spawn(name, command, env, workdir / f"{name}.log")
     worker.http_port = http_port  # type: ignore[attr-defined]
@@ -208,6 +231,8 @@ def start_celery_beat(env: dict[str, str], workdir: Path, *, app: str = "config"
         str(workdir / "celerybeat-schedule"),
         "--pidfile",
         str(workdir / "celerybeat.pid"),
+        "--loglevel",
+        "INFO",
     ]
     beat = spawn("beat", command, env, workdir / "beat.log")
     beat.wait_for_log("Starting")

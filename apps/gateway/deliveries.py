@@ -314,7 +314,7 @@ def attempt(delivery_id: int) -> str | None:
     now = timezone.now()
     with transaction.atomic():
         delivery = (
-            WebhookDelivery.objects.select_for_update(skip_locked=True)
+            WebhookDelivery.objects.select_for_update(skip_locked=True, of=("self",))
             .filter(pk=delivery_id, status__in=[Status.PENDING, Status.RETRYING], next_attempt_at__lte=now)
             .select_related("key")
             .first()

@@ -167,7 +167,7 @@ def conversation_claim(*, conversation_id: int, seconds: float, now: datetime | 
     now = now or timezone.now()
     with transaction.atomic():
         conversation = (
-            Conversation.objects.select_for_update(skip_locked=True)
+            Conversation.objects.select_for_update(skip_locked=True, of=("self",))
             .filter(pk=conversation_id, expires_at__gt=now)
             .filter(
                 Q(status=Conversation.Status.OPEN)
@@ -409,7 +409,7 @@ def conversations_recover(*, now: datetime | None = None, limit: int = 500) -> i
     for conversation_id in list(stuck):
         with transaction.atomic():
             conversation = (
-                Conversation.objects.select_for_update(skip_locked=True)
+                Conversation.objects.select_for_update(skip_locked=True, of=("self",))
                 .filter(pk=conversation_id, status=Conversation.Status.PROCESSING, lease_expires_at__lt=now)
                 .first()
             )

@@ -19,6 +19,7 @@ from apps.core.api.schema import error_responses
 from apps.core.errors import ValidationFailed
 from apps.gateway import selectors, services, validation
 from apps.gateway.api import serializers as s
+from apps.gateway.authentication import ReadingAuthentication
 from apps.gateway.errors import PayloadTooLarge
 from apps.gateway.models import Conversation
 
@@ -55,6 +56,12 @@ class GatewayView(APIView):
     permission_classes = [IsAuthenticated]
 
 
+class ReadingView(GatewayView):
+    """Polling, listing and cancelling: a spent budget does not refuse them."""
+
+    authentication_classes = [ReadingAuthentication]
+
+
 def _accepted_body(conversation: Conversation) -> dict[str, Any]:
     return {
         "conversation_uuid": str(conversation.uuid),
@@ -74,6 +81,11 @@ def _with_retry_after(response: Response, conversation: Conversation) -> Respons
 
 
 class AgentView(GatewayView):
+    def get_authenticators(self) -> list[Any]:
+        if self.request.method == "GET":
+            return [ReadingAuthentication()]
+        return super().get_authenticators()
+
     @extend_schema(
         operation_id="sendAgentMessage",
         summary="Send a message to the workspace's agent",
@@ -127,7 +139,7 @@ class AgentView(GatewayView):
             OpenApiParameter("limit", OpenApiTypes.INT, required=False, description="1-100 (default 20)."),
             OpenApiParameter("cursor", OpenApiTypes.STR, required=False),
         ],
-        responses={200: s.ConversationListSerializer, **error_responses(401, 403, 422, 429)},
+        responses={200: s.ConversationListSerializer, **error_responses(401, 403, 422)},
     )
     def get(self, request: Request) -> Response:
         params = request.query_params
@@ -164,7 +176,7 @@ class AgentView(GatewayView):
         )
 
 
-class ConversationView(GatewayView):
+class ConversationView(ReadingView):
     @extend_schema(
         operation_id="getAgentConversation",
         summary="Poll a conversation",
@@ -174,7 +186,7 @@ class ConversationView(GatewayView):
         parameters=[CONVERSATION_UUID, RETRY_AFTER],
         responses={
             200: OpenApiResponse(s.ConversationSerializer, description="The conversation."),
-            **error_responses(401, 403, 404, 429),
+            **error_responses(401, 403, 404),
         },
     )
     def get(self, request: Request, conversation_uuid: str) -> Response:
@@ -182,7 +194,7 @@ class ConversationView(GatewayView):
         return _with_retry_after(Response(s.conversation_body(conversation)), conversation)
 
 
-class CancelView(GatewayView):
+class CancelView(ReadingView):
     @extend_schema(
         operation_id="cancelAgentConversation",
         summary="Cancel a conversation",
@@ -192,7 +204,7 @@ class CancelView(GatewayView):
         tags=["Message gateway"],
         parameters=[CONVERSATION_UUID],
         request=None,
-        responses={200: s.ConversationSerializer, **error_responses(401, 403, 404, 409, 429)},
+        responses={200: s.ConversationSerializer, **error_responses(401, 403, 404, 409)},
     )
     def post(self, request: Request, conversation_uuid: str) -> Response:
         conversation = selectors.conversation_get(user=request.user, conversation_uuid=conversation_uuid)

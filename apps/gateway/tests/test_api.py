@@ -258,6 +258,42 @@ def test_a_spent_budget_is_429_budget_exceeded_and_nothing_is_accepted(make_cred
     assert not Conversation.objects.exists()
 
 
+def test_a_spent_budget_still_lets_the_owner_poll_list_and_cancel(make_credentials, send, acme_client):
+    mine = make_credentials(budget_usd_cents=1, budget_period="daily")
+    accepted = send(mine, {"message": "hi"}).json()
+    reservation = apikeys_services.budget_reserve(key=mine.key, micro_usd=10_000)
+    apikeys_services.budget_settle(reservation=reservation, micro_usd=10_000)
+    stranger = make_credentials("admin", budget_usd_cents=0)
+
+    polled = acme_client.get(f"/api/agent/{accepted['conversation_uuid']}", **mine.headers())
+    listed = acme_client.get("/api/agent", **mine.headers())
+    cancelled = acme_client.post(f"/api/agent/{accepted['conversation_uuid']}/cancel", **mine.headers())
+    refused = send(mine, {"message": "another"})
+    not_theirs = acme_client.get(f"/api/agent/{accepted['conversation_uuid']}", **stranger.headers())
+
+    assert polled.status_code == listed.status_code == cancelled.status_code == 200
+    assert error_of(refused) == (429, "BUDGET_EXCEEDED")
+    assert error_of(not_theirs) == (404, "NOT_FOUND")
+
+
+def test_polling_checks_the_token_and_key_like_sending(make_credentials, send, acme_client):
+    mine, theirs = make_credentials("member"), make_credentials("viewer")
+    accepted = send(mine, {"message": "hi"}).json()
+    path = f"/api/agent/{accepted['conversation_uuid']}"
+    apikeys_services.api_key_revoke(actor=theirs.user, key=theirs.key)
+
+    assert error_of(acme_client.get(path)) == (401, "UNAUTHENTICATED")
+    assert error_of(acme_client.get(path, HTTP_AUTHORIZATION=f"Bearer {mine.token}")) == (
+        401,
+        "INVALID_API_KEY",
+    )
+    mismatched = acme_client.get(
+        path, HTTP_AUTHORIZATION=f"Bearer {mine.token}", HTTP_X_API_KEY=theirs.raw_key
+    )
+    assert error_of(mismatched) == (403, "KEY_OWNER_MISMATCH")
+    assert error_of(acme_client.get(path, **theirs.headers())) == (403, "KEY_REVOKED")
+
+
 def test_a_budget_of_zero_is_429_budget_exceeded(make_credentials, send):
     assert error_of(send(make_credentials(budget_usd_cents=0), {"message": "hi"})) == (429, "BUDGET_EXCEEDED")
 
