@@ -45,9 +45,10 @@ REDIS_DIR = DATA / "redis"
 STATE = RUN / "services.json"
 SUPERVISOR_PID = RUN / "atrium.pid"
 REQUIREMENTS = [ROOT / "requirements" / name for name in ("base.txt", "dev.txt", "constraints.txt")]
-# What the test suite drives besides Python: Debian packages (a real browser) and the official
-# MCP clients and tools from npm (tests/node/package-lock.json pins them).
-TEST_DEBIAN_PACKAGES = {"chromium": "/usr/bin/chromium"}
+# What the test suite drives besides Python: Debian packages (a real browser; nginx, the load
+# balancer of the multi-process tests) and the official MCP clients and tools from npm
+# (tests/node/package-lock.json pins them).
+TEST_DEBIAN_PACKAGES = {"chromium": "/usr/bin/chromium", "nginx": "/usr/sbin/nginx"}
 NODE_DIR = ROOT / "tests" / "node"
 DB_NAME = "atrium"
 DB_USER = "atrium"

@@ -12,3 +12,8 @@ django_application = get_asgi_application()
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 
 application = ProtocolTypeRouter({"http": django_application})
+
+from apps.core.observability import RequestObservabilityMiddleware  # noqa: E402
+
+# Outermost: request ids and HTTP metrics for everything, including what is routed before Django.
+application = RequestObservabilityMiddleware(application)

@@ -2,10 +2,31 @@
 
 import os
 
-from celery import Celery
+from celery import Celery, signals
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
 app = Celery("atrium")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@signals.setup_logging.connect
+def use_django_logging(**kwargs):  # type: ignore[no-untyped-def]
+    """Workers and beat log through settings.LOGGING (request ids, JSON in production)."""
+    from logging.config import dictConfig
+
+    from django.conf import settings
+
+    dictConfig(settings.LOGGING)
+
+
+@signals.worker_ready.connect
+def serve_worker_http(**kwargs):  # type: ignore[no-untyped-def]
+    """The worker's probes and metrics, from its main process (apps.core.worker_http)."""
+    from django.conf import settings
+
+    if settings.ATRIUM_WORKER_HTTP_PORT:
+        from apps.core import worker_http
+
+        worker_http.serve(settings.ATRIUM_WORKER_HTTP_PORT, address=settings.ATRIUM_WORKER_HTTP_ADDRESS)

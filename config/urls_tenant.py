@@ -14,6 +14,11 @@ urlpatterns = [
     path("api/", include("apps.core.api.urls")),
     path("", include("apps.apikeys.urls")),
     path("", include("apps.gateway.urls")),
+    path("", include("apps.files.urls")),
+    path("", include("apps.documents.urls")),
+    path("", include("apps.calendars.urls")),
+    path("", include("apps.departments.urls")),
+    path("", include("apps.groupaccounts.urls")),
     # Anything else under /api/ answers in the JSON error format, never an HTML page.
     re_path(r"^api/", core_views.api_not_found),
 ]

@@ -47,3 +47,23 @@ def test_signing_in_over_real_http(live_http):
         )
         assert response.status_code == 302
         assert "viewer@globex.example" in client.get("/settings/").text
+
+
+def test_a_404_page_does_not_sign_the_person_out(live_http):
+    """Django renders a resolver 404 in another thread under ASGI; the page must still read the
+    session from the workspace's schema, or the session cookie is deleted."""
+    with live_http.client("127.0.0.1", follow_redirects=False) as client:
+        client.get("/accounts/sign-in/")
+        client.post(
+            "/accounts/sign-in/",
+            data={
+                "username": "admin@acme.example",
+                "password": "atrium-demo",
+                "csrfmiddlewaretoken": client.cookies["atrium_csrf"],
+            },
+        )
+        missing = client.get("/settings/no-such-page/")
+
+        assert missing.status_code == 404
+        assert "atrium_session" not in missing.headers.get("set-cookie", "")
+        assert client.get("/settings/").status_code == 200

@@ -63,9 +63,10 @@ def authenticate_token_and_key(
     if key.revoked_at is not None:
         raise errors.KeyRevoked()
     now = now or timezone.now()
-    status = selectors.budget_status(key=key, now=now)
-    if status.is_spent:
-        raise services.budget_exceeded_error(key=key, status=status, now=now)
+    if key.budget_usd_cents is not None:  # an unlimited key needs no look at its spend
+        status = selectors.budget_status(key=key, now=now)
+        if status.is_spent:
+            raise services.budget_exceeded_error(key=key, status=status, now=now)
     services.api_key_touch(key=key, now=now)
     return KeyCredential(token=token, key=key)
 

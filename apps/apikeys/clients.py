@@ -64,7 +64,7 @@ CLIENTS: dict[str, ClientKind] = {
             config_format=_("The application's MCP settings file, key mcpServers"),
             instructions=(
                 _("Open the assistant's settings, then its MCP section, and edit its configuration file."),
-                _("Merge the mcpServers entry below into the file (keep servers you already have)."),
+                _("Merge the mcpServers entry of this configuration into the file (keep servers you have)."),
                 _("Restart the assistant; the workspace appears under its name with its tools."),
             ),
             oauth_capable=True,
@@ -76,7 +76,7 @@ CLIENTS: dict[str, ClientKind] = {
             config_format=_("The editor's user or workspace settings (JSON), key mcp.servers"),
             instructions=(
                 _("Open the editor's settings as JSON (user settings, or the workspace's)."),
-                _("Merge the mcp entry below into it; the server's type is http."),
+                _("Merge the mcp entry of this configuration into them; the server's type is http."),
                 _("Start the server from the editor's MCP view, or reload the window."),
             ),
             oauth_capable=True,

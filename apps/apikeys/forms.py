@@ -37,7 +37,7 @@ class ApiKeyForm(forms.Form):
         max_value=Decimal(MAX_BUDGET_USD_CENTS) / 100,
         decimal_places=2,
         help_text=_("Most the gateway's AI may spend with this key per period. Empty: no limit."),
-        widget=forms.NumberInput(attrs={"step": "0.01", "min": "0"}),
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "placeholder": "no limit"}),
     )
     budget_period = forms.ChoiceField(
         label=_("Budget period"),

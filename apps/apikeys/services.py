@@ -22,7 +22,6 @@ from apps.accounts.services import access_token_create
 from apps.apikeys import clients, errors, selectors, webhooks
 from apps.apikeys.models import (
     MAX_BUDGET_USD_CENTS,
-    MICRO_USD_PER_CENT,
     ApiKey,
     BudgetPeriod,
     Reservation,
@@ -30,7 +29,7 @@ from apps.apikeys.models import (
 )
 from apps.apikeys.periods import local_day, workspace_zone
 from apps.core import encryption, secrets
-from apps.core.errors import ValidationFailed
+from apps.core.errors import NotFound, ValidationFailed
 
 logger = logging.getLogger(__name__)
 
@@ -129,6 +128,14 @@ def api_key_create(
     return CreatedKey(key=key, raw_key=raw, signing_secret=signing_secret)
 
 
+def _locked_own(*, key: ApiKey, actor: Any) -> ApiKey:
+    """The key, row-locked, if `actor` owns it; another person's key is not found."""
+    locked = ApiKey.objects.select_for_update().filter(pk=key.pk, user=actor).first()
+    if locked is None:
+        raise NotFound()
+    return locked
+
+
 @transaction.atomic
 def api_key_update(
     *,
@@ -140,7 +147,7 @@ def api_key_update(
     budget_period: Any = UNSET,
 ) -> ApiKey:
     """Changes what is given; what is left out stays as it is."""
-    key = ApiKey.objects.select_for_update().get(pk=key.pk, user=actor)
+    key = _locked_own(key=key, actor=actor)
     if key.revoked_at is not None:
         raise errors.KeyRevoked(_("The API key has been revoked; a revoked key cannot be changed."))
     changed = []
@@ -166,7 +173,7 @@ def api_key_update(
 def api_key_revoke(*, actor: Any, key: ApiKey) -> ApiKey:
     """Revoking is for good; the key is kept (its usage is history) and refused with KEY_REVOKED.
     Revoking a revoked key changes nothing."""
-    key = ApiKey.objects.select_for_update().get(pk=key.pk, user=actor)
+    key = _locked_own(key=key, actor=actor)
     if key.revoked_at is None:
         key.revoked_at = timezone.now()
         key.save(update_fields=["revoked_at", "updated_at"])
@@ -186,7 +193,7 @@ def signing_secret_roll(
         overlap = timedelta(hours=settings.SIGNING_SECRET_ROLL_OVERLAP_HOURS)
     if not timedelta(0) <= overlap <= MAX_ROLL_OVERLAP:
         raise _invalid("overlap_hours", _("The overlap is between 0 and 168 hours."))
-    key = ApiKey.objects.select_for_update().get(pk=key.pk, user=actor)
+    key = _locked_own(key=key, actor=actor)
     if key.revoked_at is not None:
         raise errors.KeyRevoked()
     new_secret = _new_signing_secret()
@@ -421,10 +428,6 @@ def usage_record_conversation(*, key: ApiKey | int, now: datetime | None = None)
     key_id = _key_id(key)
     _usage_add(key_id=key_id, day=local_day(now, workspace_zone()), conversations=1)
     ApiKey.objects.filter(pk=key_id).update(last_used_at=now)
-
-
-def cents_to_micro_usd(cents: int) -> int:
-    return cents * MICRO_USD_PER_CENT
 
 
 # --- quick-setup (SPEC 4.2) ---------------------------------------------------------------------

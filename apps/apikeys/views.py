@@ -10,11 +10,13 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.apikeys import clients, selectors, services
 from apps.apikeys.forms import AgentConnectionForm, ApiKeyForm, RollSecretForm
+from apps.apikeys.periods import workspace_zone
 from apps.core.errors import AppError, Forbidden, NotFound, ValidationFailed
 
 
@@ -67,7 +69,7 @@ def key_list(request: HttpRequest) -> HttpResponse:
             form = ApiKeyForm()
     keys = list(selectors.api_key_list(user=request.user))
     usage = selectors.key_usage_many(keys)
-    response = render(
+    response = _render(
         request,
         "apikeys/list.html",
         {
@@ -80,8 +82,23 @@ def key_list(request: HttpRequest) -> HttpResponse:
     return _no_store(response) if created else response
 
 
+def _initial(key: Any) -> dict[str, Any]:
+    return {
+        "label": key.label,
+        "response_url": key.response_url,
+        "budget_usd": None if key.budget_usd_cents is None else f"{key.budget_usd_cents / 100:.2f}",
+        "budget_period": key.budget_period,
+    }
+
+
+def _render(request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
+    """Times on these pages are the workspace's (budgets reset at its midnight)."""
+    with timezone.override(workspace_zone()):
+        return render(request, template, context)
+
+
 def _detail(request: HttpRequest, key: Any, form: ApiKeyForm, rolled: str | None = None) -> HttpResponse:
-    response = render(
+    response = _render(
         request,
         "apikeys/detail.html",
         {
@@ -100,13 +117,7 @@ def _detail(request: HttpRequest, key: Any, form: ApiKeyForm, rolled: str | None
 @_pages
 def key_detail(request: HttpRequest, key_id: int) -> HttpResponse:
     key = selectors.api_key_get(user=request.user, key_id=key_id)
-    initial = {
-        "label": key.label,
-        "response_url": key.response_url,
-        "budget_usd": None if key.budget_usd_cents is None else key.budget_usd_cents / 100,
-        "budget_period": key.budget_period,
-    }
-    form = ApiKeyForm(request.POST or None, initial=initial)
+    form = ApiKeyForm(request.POST or None, initial=_initial(key))
     if request.method == "POST" and form.is_valid():
         try:
             key = services.api_key_update(actor=request.user, key=key, **form.service_fields())
@@ -128,7 +139,7 @@ def key_roll(request: HttpRequest, key_id: int) -> HttpResponse:
     key, secret = services.signing_secret_roll(
         actor=request.user, key=key, overlap=timedelta(hours=form.cleaned_data["overlap_hours"])
     )
-    return _detail(request, key, ApiKeyForm(initial={"label": key.label}), rolled=secret)
+    return _detail(request, key, ApiKeyForm(initial=_initial(key)), rolled=secret)
 
 
 @require_POST

@@ -13,7 +13,7 @@ Everything an agent reads is camelCase (`Out` aliases the snake_case attributes)
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Annotated, Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
@@ -65,6 +65,80 @@ class RefOut(Out):
     name: str
 
 
+class PersonRef(Out):
+    """A person of the workspace (a user), not a contact."""
+
+    id: int
+    email: str
+    name: str
+
+    @classmethod
+    def of(cls, user: Any) -> "PersonRef | None":
+        if user is None:
+            return None
+        return cls(id=user.pk, email=user.email, name=user.full_name or user.email)
+
+
+class ShareOut(Out):
+    person: PersonRef
+    access: str = Field(description="view or edit")
+
+
+class SharingOut(Out):
+    """Who may see a shareable record (apps.core.sharing)."""
+
+    id: int
+    visibility: str = Field(description="workspace (everyone who may see the area) or private")
+    owner: PersonRef | None
+    shared_with: list[ShareOut]
+
+    @classmethod
+    def of(cls, item: Any) -> "SharingOut":
+        shares = item.shares.select_related("user").order_by("user__email")
+        return cls(
+            id=item.pk,
+            visibility=item.visibility,
+            owner=PersonRef.of(item.owner),
+            shared_with=[ShareOut(person=PersonRef.of(s.user), access=s.access) for s in shares],  # type: ignore[arg-type]
+        )
+
+
+class FolderRef(Out):
+    """A folder of an area's tree (apps.core.folders), with its path from the root."""
+
+    id: int
+    name: str
+    path: str = Field(description='From the root, e.g. "/Contracts/2026"')
+
+    @classmethod
+    def of(cls, folder: Any) -> "FolderRef | None":
+        return None if folder is None else cls(id=folder.pk, name=folder.name, path=folder.path)
+
+
+class FolderOut(Out):
+    """A folder of an area's tree, in full."""
+
+    id: int
+    name: str
+    path: str
+    parent: FolderRef | None = Field(description="null: the root")
+    in_trash: bool
+    created_at: datetime
+    updated_at: datetime
+
+    @classmethod
+    def of(cls, folder: Any) -> "FolderOut":
+        return cls(
+            id=folder.pk,
+            name=folder.name,
+            path=folder.path,
+            parent=FolderRef.of(folder.parent),
+            in_trash=folder.deleted_at is not None,
+            created_at=folder.created_at,
+            updated_at=folder.updated_at,
+        )
+
+
 @dataclass
 class RawResult:
     """For fixture tools of the test settings only (the MCP conformance suite): content blocks
@@ -86,6 +160,20 @@ Offset = Annotated[
     Field(ge=0, le=MAX_OFFSET, description="How many to skip, for paging: the `nextOffset` of the last page"),
 ]
 EntityId = Annotated[int, Field(ge=1, le=2**63 - 1)]
+# Folders of an area's tree (apps.core.folders).
+FolderName = Annotated[str, Field(min_length=1, max_length=255, description="The folder's name")]
+ParentFolderId = Annotated[int | None, Field(ge=1, description="The folder to create it in; null: the root")]
+# Sharing a record with people (apps.core.sharing.change).
+PersonEmail = Annotated[
+    str | None, Field(max_length=254, description="E-mail of a person of this workspace to share it with")
+]
+ShareAccess = Annotated[
+    Literal["view", "edit", "none"], Field(description="view, edit, or none to stop sharing with them")
+]
+VisibilityChange = Annotated[
+    Literal["workspace", "private"] | None,
+    Field(description="Also make it visible to everyone who may see the area, or private (owner and shares)"),
+]
 
 
 def paginate(

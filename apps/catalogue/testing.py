@@ -73,6 +73,38 @@ def structured(result: dict[str, Any]) -> dict[str, Any]:
     return result["structuredContent"]
 
 
+def ok(user: Any, name: str, arguments: dict[str, Any] | None = None, **context: Any) -> dict[str, Any]:
+    """The structured answer of a call that must succeed."""
+    return structured(call(user, name, arguments, **context))
+
+
+def refused(user: Any, name: str, arguments: dict[str, Any] | None = None, **context: Any) -> str:
+    """The message of a call that must answer a tool error."""
+    result = call(user, name, arguments, **context)
+    assert result["isError"] is True, result
+    return text_of(result)
+
+
+def assert_refused_without_its_permission(spec: Any) -> None:
+    """A person whose role lacks the tool's permission can neither list nor call it (in the active
+    workspace): the same answer as a tool that does not exist."""
+    import pytest
+
+    person = person_without(spec.permission, email=f"without-{spec.name.lower()}@example.org")
+    assert spec.name not in [entry["name"] for entry in dispatch.list_tools(principal=principal_for(person))]
+    with pytest.raises(dispatch.ToolNotFound):
+        call(person, spec.name, {})
+
+
+def tools_of(area: str) -> list[Any]:
+    return [spec for spec in registry.all_tools() if spec.area == area]
+
+
+def confirmed(message: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """An `elicit` callable whose user accepts every confirmation."""
+    return {"action": "accept", "content": {"confirm": True}}
+
+
 @contextmanager
 def temporary_tools(*functions: Callable[..., Any]) -> Iterator[list[registry.ToolSpec]]:
     """Registers tools declared with `@tool(..., register_it=False)` for the block."""

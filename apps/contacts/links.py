@@ -127,6 +127,63 @@ def message_sources() -> list[MessageSource]:
     return [source for source in _message_sources if _installed(source.area)]
 
 
+# --- what every area with contacts asks the providers (contacts, group accounts...) ---------------
+
+
+def calendars() -> list[EventSource]:
+    """The installed event sources; AREA_NOT_AVAILABLE when there is none."""
+    from apps.contacts.errors import AreaNotInstalled
+
+    sources = event_sources()
+    if not sources:
+        raise AreaNotInstalled(
+            "No calendar is available in this workspace (the Calendars area is not installed), so there "
+            "are no events to show. Tell the user; do not retry."
+        )
+    return sources
+
+
+def upcoming_events(
+    *, actor: Any, contacts: list[Any], start: datetime, end: datetime, limit: int
+) -> list[UpcomingEvent]:
+    """The events between start and end in which any of `contacts` takes part, each once,
+    soonest first; AREA_NOT_AVAILABLE when no calendar is installed."""
+    sources = calendars()
+    found: dict[tuple[str, int, datetime], UpcomingEvent] = {}
+    for source in sources:
+        for contact in contacts:
+            for event in source.upcoming(actor=actor, contact=contact, start=start, end=end, limit=limit):
+                found.setdefault((event.area, event.id, event.starts_at), event)
+    return sorted(found.values(), key=lambda event: event.starts_at)[:limit]
+
+
+def mailboxes() -> list[MessageSource]:
+    """The installed message sources; AREA_NOT_AVAILABLE when there is none."""
+    from apps.contacts.errors import AreaNotInstalled
+
+    sources = message_sources()
+    if not sources:
+        raise AreaNotInstalled(
+            "No mailbox is connected in this workspace (the Email Inbox area is not installed), so there "
+            "are no e-mails to search. Tell the user; do not retry."
+        )
+    return sources
+
+
+def search_messages(*, actor: Any, addresses: list[str], query: str, limit: int, offset: int) -> MessagePage:
+    """Messages from or to any of `addresses` across the mailboxes, newest first; the page at
+    `offset`. AREA_NOT_AVAILABLE when no mailbox is installed."""
+    total, found = 0, []
+    for source in mailboxes():
+        page = source.search(
+            actor=actor, addresses=addresses, query=query.strip(), limit=offset + limit, offset=0
+        )
+        total += page.total
+        found += page.items
+    found.sort(key=lambda message: message.sent_at, reverse=True)
+    return MessagePage(items=found[offset : offset + limit], total=total)
+
+
 @contextmanager
 def providers(
     *,

@@ -6,7 +6,7 @@ from typing import Any
 from django.utils import timezone
 from pydantic import Field
 
-from apps.catalogue.shapes import Out
+from apps.catalogue.shapes import Out, PersonRef, ShareOut
 from apps.contacts import selectors
 from apps.contacts.models import (
     Contact,
@@ -16,20 +16,6 @@ from apps.contacts.models import (
     KeyContact,
     OwnershipChange,
 )
-
-
-class PersonRef(Out):
-    """A person of the workspace (a user), not a contact."""
-
-    id: int
-    email: str
-    name: str
-
-    @classmethod
-    def of(cls, user: Any) -> "PersonRef | None":
-        if user is None:
-            return None
-        return cls(id=user.pk, email=user.email, name=user.full_name or user.email)
 
 
 class ContactRef(Out):
@@ -120,11 +106,6 @@ class ConflictOut(Out):
             created_at=conflict.created_at,
             resolved_at=conflict.resolved_at,
         )
-
-
-class ShareOut(Out):
-    person: PersonRef
-    access: str = Field(description="view or edit")
 
 
 class KeyContactOut(Out):

@@ -823,6 +823,10 @@ def get_contact_attachments(ctx: ToolContext, *, contact_id: ContactId) -> Attac
     )
 
 
+Days = Annotated[int, Field(ge=1, le=365, description="How far ahead to look, in days")]
+HowManyEvents = Annotated[int, Field(ge=1, le=100, description="How many events at most")]
+
+
 class UpcomingEventOut(Out):
     id: int
     title: str
@@ -841,25 +845,14 @@ class UpcomingEventsOut(Out):
 
 
 def _upcoming(actor: Any, contact: Contact, days: int, limit: int) -> UpcomingEventsOut:
-    sources = links.event_sources()
-    if not sources:
-        raise AreaNotInstalled(
-            "No calendar is available in this workspace (the Calendars area is not installed), so there "
-            "are no events to show. Tell the user; do not retry."
-        )
     start = timezone.now()
     end = start + timedelta(days=days)
-    found = [
-        event
-        for source in sources
-        for event in source.upcoming(actor=actor, contact=contact, start=start, end=end, limit=limit)
-    ]
-    found.sort(key=lambda event: event.starts_at)
+    found = links.upcoming_events(actor=actor, contacts=[contact], start=start, end=end, limit=limit)
     return UpcomingEventsOut(
         contact_id=contact.pk,
         start=start,
         end=end,
-        events=[UpcomingEventOut.model_validate(event) for event in found[:limit]],
+        events=[UpcomingEventOut.model_validate(event) for event in found],
     )
 
 
@@ -873,8 +866,8 @@ def get_contact_upcoming_events(
     ctx: ToolContext,
     *,
     contact_id: ContactId,
-    days: Annotated[int, Field(ge=1, le=365, description="How far ahead to look, in days")] = 30,
-    limit: Annotated[int, Field(ge=1, le=100, description="How many events at most")] = 20,
+    days: Days = 30,
+    limit: HowManyEvents = 20,
 ) -> UpcomingEventsOut:
     """The calendar events coming up in which the contact takes part, soonest first, within the
     next `days`. Needs the Calendars area."""
@@ -910,28 +903,18 @@ def search_contact_emails(
     first, that you may read. Needs a mailbox area (Email Inbox) and an e-mail address on the
     contact."""
     contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
-    sources = links.message_sources()
-    if not sources:
-        raise AreaNotInstalled(
-            "No mailbox is connected in this workspace (the Email Inbox area is not installed), so there "
-            "are no e-mails to search. Tell the user; do not retry."
-        )
+    links.mailboxes()
     if not contact.addresses:
         raise ValidationFailed(
             f"Contact {contact.pk} has no e-mail address, so no e-mails can be matched to it. Add one with "
             "updateContact first.",
             details={"contact_id": ["no e-mail address"]},
         )
-    total, found = 0, []
-    for source in sources:
-        page = source.search(
-            actor=ctx.actor, addresses=contact.addresses, query=query.strip(), limit=offset + limit, offset=0
-        )
-        total += page.total
-        found += page.items
-    found.sort(key=lambda message: message.sent_at, reverse=True)
-    items = [EmailOut.model_validate(message) for message in found[offset : offset + limit]]
-    return page_of(items, total=total, limit=limit, offset=offset)
+    page = links.search_messages(
+        actor=ctx.actor, addresses=contact.addresses, query=query, limit=limit, offset=offset
+    )
+    items = [EmailOut.model_validate(message) for message in page.items]
+    return page_of(items, total=page.total, limit=limit, offset=offset)
 
 
 class Section(Out):

@@ -7,7 +7,8 @@ class CoreConfig(AppConfig):
     label = "core"
 
     def ready(self) -> None:
-        from . import checks  # noqa: F401  (registers the system checks)
+        # The system checks; the Celery signals that carry request ids into tasks.
+        from . import checks, observability  # noqa: F401
 
         # Every app declares its areas and permissions in a `permissions` module, and the
         # credential schemes it provides in a `credentials` module, and how its personal data is

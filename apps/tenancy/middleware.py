@@ -6,8 +6,9 @@ from django_tenants.middleware.main import TenantMainMiddleware
 
 from apps.tenancy import routing
 
-# Probes from load balancers and orchestrators may use any host name (or an IP).
-HEALTH_PATHS = frozenset({"/healthz", "/readyz"})
+# Probes from load balancers and orchestrators may use any host name (or an IP); so may the
+# metrics scraper (/metrics, which wants its own bearer token).
+HEALTH_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
 
 NOT_FOUND_PAGE = (
     "<!doctype html><html lang=en><meta charset=utf-8><title>Not found</title>"

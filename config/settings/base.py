@@ -67,6 +67,11 @@ TENANT_APPS = [
     "apps.accounts",
     "apps.catalogue",
     "apps.contacts",
+    "apps.files",
+    "apps.documents",
+    "apps.calendars",
+    "apps.departments",
+    "apps.groupaccounts",
     "oauth2_provider",
     "apps.oauth",
     "apps.apikeys",
@@ -86,6 +91,7 @@ ATRIUM_PUBLIC_DOMAINS = env_list("ATRIUM_PUBLIC_DOMAINS", ["admin.localhost"])
 
 MIDDLEWARE = [
     "apps.tenancy.middleware.WorkspaceMiddleware",
+    "apps.core.observability.RequestRouteMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -259,6 +265,32 @@ CELERY_BEAT_SCHEDULE["purge-old-tool-calls"] = {
     "schedule": crontab(minute=41, hour=3),
 }
 
+# --- files (apps.files) and documents (apps.documents); docs/files.md ---------------------------
+
+# The STORAGES entry that holds the files' bytes. "default" is django-tenants' per-workspace
+# prefix of MEDIA_ROOT; docs/files.md shows an S3-compatible entry that keeps the prefix.
+ATRIUM_FILES_STORAGE = env("ATRIUM_FILES_STORAGE", "default")
+# The largest file accepted, wherever bytes arrive (tools, other areas, exports).
+ATRIUM_FILES_MAX_BYTES = int(env("ATRIUM_FILES_MAX_BYTES", str(25 * 1024 * 1024)))
+# downloadFileEntity gives files up to this size inline (base64); larger ones only as a link.
+ATRIUM_FILES_INLINE_MAX_BYTES = int(env("ATRIUM_FILES_INLINE_MAX_BYTES", str(256 * 1024)))
+# How long a download link of downloadFileEntity works.
+ATRIUM_FILES_DOWNLOAD_TTL_SECONDS = int(env("ATRIUM_FILES_DOWNLOAD_TTL_SECONDS", "600"))
+# The largest file emailFileAsAttachment sends.
+ATRIUM_FILES_EMAIL_MAX_BYTES = int(env("ATRIUM_FILES_EMAIL_MAX_BYTES", str(10 * 1024 * 1024)))
+# Links made outside a request (download links) use the workspace's primary domain with this
+# scheme and port (empty: the scheme's default).
+ATRIUM_SITE_SCHEME = env("ATRIUM_SITE_SCHEME", "https")
+ATRIUM_SITE_PORT = env("ATRIUM_SITE_PORT", "")
+# The longest document body accepted (characters of sanitised HTML).
+ATRIUM_DOCUMENTS_MAX_CHARS = int(env("ATRIUM_DOCUMENTS_MAX_CHARS", "1000000"))
+
+# --- calendars, departments, group accounts (apps.calendars, ...); docs/calendars.md -------------
+
+# How long the answer links in a calendar invitation work (default: 90 days).
+ATRIUM_CALENDAR_RSVP_TTL_SECONDS = int(env("ATRIUM_CALENDAR_RSVP_TTL_SECONDS", str(90 * 24 * 3600)))
+# (Links in e-mails use ATRIUM_SITE_SCHEME and ATRIUM_SITE_PORT, in the files block above.)
+
 # --- OAuth 2.1 authorization server for MCP (apps.oauth, on django-oauth-toolkit) -------------
 
 # Redirect URIs a client may register: https anywhere, http on loopback only (127.0.0.1, [::1],
@@ -361,6 +393,15 @@ SPECTACULAR_SETTINGS = {
     # Endpoints that are not DRF views (lean ASGI doors) describe themselves here:
     # "APPEND_PATHS": {"/api/agent": {...}}; see docs/api-keys.md, "The OpenAPI schema".
     "APPEND_PATHS": {},
+    "APPEND_COMPONENTS": {
+        "securitySchemes": {
+            "dataRequestSecret": {
+                "type": "http",
+                "scheme": "bearer",
+                "description": "The service's shared secret for data-rights requests (SPEC 5.4).",
+            }
+        }
+    },
 }
 CELERY_BEAT_SCHEDULE["release-stale-budget-reservations"] = {
     "task": "apps.apikeys.tasks.release_stale_reservations",
@@ -445,13 +486,42 @@ EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBacken
 EMAIL_HOST = env("EMAIL_HOST", "localhost")
 EMAIL_PORT = int(env("EMAIL_PORT", "25"))
 
+# --- operators: metrics, request ids, logs (docs/deploy.md) ------------------------------------
+
+# /metrics answers only with `Authorization: Bearer <this>`; unset, it does not exist (404).
+ATRIUM_METRICS_TOKEN = env("ATRIUM_METRICS_TOKEN")
+# The Celery worker's main process answers /healthz, /readyz and /metrics on this port (0: off).
+ATRIUM_WORKER_HTTP_PORT = int(env("ATRIUM_WORKER_HTTP_PORT", "0"))
+ATRIUM_WORKER_HTTP_ADDRESS = env("ATRIUM_WORKER_HTTP_ADDRESS", "0.0.0.0")  # noqa: S104  (probes come from outside)
+# One log line per HTTP request (method, path without query, route, status, duration, request id).
+ATRIUM_ACCESS_LOG = env_bool("ATRIUM_ACCESS_LOG", False)
+# "console" (readable) or "json" (one object per line; production's default).
+ATRIUM_LOG_FORMAT = env("ATRIUM_LOG_FORMAT", "console")
+# migrate_workspaces --executor=multiprocessing: processes, and schemas handed to each at a time.
+TENANT_MULTIPROCESSING_MAX_PROCESSES = int(env("ATRIUM_MIGRATION_PROCESSES", "4"))
+TENANT_MULTIPROCESSING_CHUNKS = int(env("ATRIUM_MIGRATION_CHUNKS", "8"))
+# Celery logs through the LOGGING below (request ids, JSON) instead of its own set-up.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"request_context": {"()": "apps.core.observability.RequestContextFilter"}},
+    "formatters": {
+        "console": {"()": "apps.core.observability.ConsoleFormatter"},
+        "json": {"()": "apps.core.observability.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": ATRIUM_LOG_FORMAT,
+            "filters": ["request_context"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env("ATRIUM_LOG_LEVEL", "INFO")},
     "loggers": {
+        # Django's own console handler (DEBUG only) would print every django.* line a second time.
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
         "django.db.backends": {"level": "WARNING"},
         "django_tenants": {"level": "WARNING"},
     },

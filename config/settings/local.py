@@ -14,3 +14,7 @@ DATA_TEAM_EMAIL = env("DATA_TEAM_EMAIL", "data-team@atrium.invalid")
 # API keys (development): webhooks may go to http on loopback; a fixed encryption key that is not secret.
 WEBHOOKS_ALLOW_LOOPBACK = env_bool("ATRIUM_WEBHOOKS_ALLOW_LOOPBACK", True)
 ATRIUM_ENCRYPTION_KEYS = env_list("ATRIUM_ENCRYPTION_KEYS", ["ZGV2ZWxvcG1lbnQta2V5LW5vdC1hLXNlY3JldC0wMDA="])
+
+# Links made outside a request (file downloads, calendar invitations) point at the development server.
+ATRIUM_SITE_SCHEME = env("ATRIUM_SITE_SCHEME", "http")
+ATRIUM_SITE_PORT = env("ATRIUM_SITE_PORT", env("ATRIUM_PORT", "8000"))

@@ -3,7 +3,7 @@
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
-from .base import ATRIUM_ENCRYPTION_KEYS, SECRET_KEY, env, env_bool, env_list
+from .base import ATRIUM_ENCRYPTION_KEYS, LOGGING, SECRET_KEY, env, env_bool, env_list
 
 if not SECRET_KEY:
     raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set in production.")
@@ -23,3 +23,7 @@ if env_bool("ATRIUM_BEHIND_TLS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     USE_X_FORWARDED_HOST = env_bool("ATRIUM_USE_X_FORWARDED_HOST", False)
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
+# Operators' logs: one JSON object per line, and an access line per request (docs/deploy.md).
+LOGGING["handlers"]["console"]["formatter"] = env("ATRIUM_LOG_FORMAT", "json")
+ATRIUM_ACCESS_LOG = env_bool("ATRIUM_ACCESS_LOG", True)

@@ -28,3 +28,7 @@ ATRIUM_ENCRYPTION_KEYS = env_list("ATRIUM_ENCRYPTION_KEYS", ["ZGV2ZWxvcG1lbnQta2
 # Serve static files from the source folders: a fresh clone has no collectstatic output, and pages
 # whose script 404s would not behave as they do in a real deployment.
 WHITENOISE_USE_FINDERS = True
+
+# Links (files, calendars) point at the loopback test server; a small size limit keeps tests cheap.
+ATRIUM_SITE_SCHEME = "http"
+ATRIUM_FILES_MAX_BYTES = int(env("ATRIUM_FILES_MAX_BYTES", str(2 * 1024 * 1024)))

@@ -8,7 +8,7 @@ another person's key id is 404 NOT_FOUND.
 from datetime import timedelta
 from typing import Any
 
-from django.db import transaction
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import status
@@ -67,7 +67,7 @@ class ApiKeyListView(APIView):
         wanted = request.query_params.get("status")
         if wanted not in (None, "", "active", "revoked"):
             raise ValidationFailed(
-                "status is active or revoked.", details={"status": ["must be active or revoked"]}
+                _("status is active or revoked."), details={"status": [_("must be active or revoked")]}
             )
         keys = list(selectors.api_key_list(user=request.user, status=wanted or None))
         usage = selectors.key_usage_many(keys)
@@ -202,14 +202,13 @@ class QuickSetupView(APIView):
                 raise services.unknown_client_error(client)
         fields = _validated(s.QuickSetupRequestSerializer, request)
         workspace = current_workspace()
-        with transaction.atomic():
-            setup = services.quick_setup(
-                user=request.user,
-                client=fields.get("client", "generic"),
-                label=fields.get("label", ""),
-                base_url=request.build_absolute_uri("/").rstrip("/"),
-                server_name=workspace.brand_name if workspace else "Atrium",
-            )
+        setup = services.quick_setup(
+            user=request.user,
+            client=fields.get("client", "generic"),
+            label=fields.get("label", ""),
+            base_url=request.build_absolute_uri("/").rstrip("/"),
+            server_name=workspace.brand_name if workspace else "Atrium",
+        )
         response = Response(
             {
                 "client": setup.client.name,

@@ -199,11 +199,11 @@ def test_the_default_overlap_comes_from_the_settings(people, settings):
 
 @pytest.mark.django_db
 def test_only_the_owner_rolls_a_secret(people):
-    from apps.apikeys.models import ApiKey
+    from apps.core.errors import NotFound
 
     created = services.api_key_create(user=people["member"])
 
-    with pytest.raises(ApiKey.DoesNotExist):
+    with pytest.raises(NotFound):
         services.signing_secret_roll(actor=people["owner"], key=created.key)
 
 

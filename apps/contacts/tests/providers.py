@@ -1,6 +1,6 @@
-"""Providers of the later areas, as the tests stand them in: real implementations of the
-apps.contacts.links protocols over data the test gives them (the Documents, Files, Calendars and
-Email Inbox areas do not exist yet; when they do, their own providers replace these)."""
+"""Providers of other areas, as the tests stand them in: real implementations of the
+apps.contacts.links protocols over data the test gives them, registered for a block in place of
+the areas' own (Files and Documents register theirs; Calendars and Email Inbox do not exist yet)."""
 
 import contextlib
 import json
@@ -154,6 +154,24 @@ def bureau_configured(key: str = Bureau.KEY) -> Iterator[Bureau]:
         override_settings(ATRIUM_CREDIT_BUREAU_URL=bureau.url, ATRIUM_CREDIT_BUREAU_KEY=key),
     ):
         yield bureau
+
+
+@contextlib.contextmanager
+def without_areas(*keys: str) -> Iterator[None]:
+    """The active workspace without these areas installed, for the block (the test's transaction
+    rolls the row back; the object in memory is put back here)."""
+    from apps.accounts.access import current_workspace
+
+    workspace = current_workspace()
+    assert workspace is not None
+    saved = list(workspace.installed_areas)
+    workspace.installed_areas = [key for key in saved if key not in keys]
+    workspace.save(update_fields=["installed_areas"])
+    try:
+        yield
+    finally:
+        workspace.installed_areas = saved
+        workspace.save(update_fields=["installed_areas"])
 
 
 @contextlib.contextmanager

@@ -19,6 +19,7 @@ from apps.contacts.tests.providers import (
     bureau_configured,
     documents,
     files,
+    without_areas,
 )
 from apps.contacts.tests.samples import make_contact
 
@@ -89,20 +90,21 @@ def test_linking_something_that_does_not_exist_is_refused(people):
 def test_without_the_areas_the_tools_say_so(people):
     contact = make_contact(people["member"])
 
-    assert "Documents are not available in this workspace" in refused(
-        people["member"], "linkDocumentToContact", {"contactId": contact.pk, "documentId": 1}
-    )
-    assert "Files are not available" in refused(
-        people["viewer"], "listContactFiles", {"contactId": contact.pk}
-    )
-    assert "Neither the Documents nor the Files area" in refused(
-        people["viewer"], "getContactAttachments", {"contactId": contact.pk}
-    )
+    with without_areas("documents", "files"):
+        no_documents = refused(
+            people["member"], "linkDocumentToContact", {"contactId": contact.pk, "documentId": 1}
+        )
+        no_files = refused(people["viewer"], "listContactFiles", {"contactId": contact.pk})
+        neither = refused(people["viewer"], "getContactAttachments", {"contactId": contact.pk})
+
+    assert "Documents are not available in this workspace" in no_documents
+    assert "Files are not available" in no_files
+    assert "Neither the Documents nor the Files area" in neither
 
 
 def test_a_provider_whose_area_is_not_installed_is_not_used(people):
     contact = make_contact(people["member"])
-    with areas(Items("document", "documents", {1: LinkedItem(1, "Contract")})):
+    with areas(Items("document", "documents", {1: LinkedItem(1, "Contract")})), without_areas("documents"):
         message = refused(
             people["member"], "linkDocumentToContact", {"contactId": contact.pk, "documentId": 1}
         )
@@ -155,9 +157,9 @@ def test_upcoming_events_refuse_a_bad_horizon_and_say_when_there_is_no_calendar(
     assert "`days`" in refused(
         people["viewer"], "getContactUpcomingEvents", {"contactId": contact.pk, "days": 0}
     )
-    assert "Calendars area is not installed" in refused(
-        people["viewer"], "getContactUpcomingEvents", {"contactId": contact.pk}
-    )
+    with without_areas("calendars"):
+        no_calendar = refused(people["viewer"], "getContactUpcomingEvents", {"contactId": contact.pk})
+    assert "Calendars area is not installed" in no_calendar
 
 
 # --- e-mails ------------------------------------------------------------------------------------

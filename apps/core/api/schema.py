@@ -40,9 +40,11 @@ DESCRIPTIONS = {
 }
 
 
-def error_responses(*statuses: int) -> dict[int, Any]:
+def error_responses(*statuses: int, descriptions: dict[int, str] | None = None) -> dict[int, Any]:
+    """The error answers of an endpoint; `descriptions` replaces the default wording per status."""
+    wording = {**DESCRIPTIONS, **(descriptions or {})}
     return {
-        status: OpenApiResponse(response=ErrorBody, description=DESCRIPTIONS.get(status, "An error."))
+        status: OpenApiResponse(response=ErrorBody, description=wording.get(status, "An error."))
         for status in statuses
     }
 

@@ -120,6 +120,18 @@ def test_unknown_api_paths_answer_json(acme_client):
 
 
 @pytest.mark.django_db
+def test_unknown_api_paths_answer_json_for_writes_too_not_a_csrf_page():
+    from django.test import Client
+
+    client = Client(HTTP_HOST="127.0.0.1", enforce_csrf_checks=True)
+
+    response = client.put("/api/api-keys/-5", data="{}", content_type="application/json")
+
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "NOT_FOUND"
+
+
+@pytest.mark.django_db
 def test_a_wrong_method_is_405_in_the_same_format(acme_client, people):
     acme_client.force_login(people["viewer"])
 

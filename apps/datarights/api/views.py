@@ -6,10 +6,13 @@ import logging
 
 from django.conf import settings
 from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apps.core.api.schema import error_responses
 from apps.core.errors import BadRequest, RateLimited
 from apps.datarights import errors, ratelimit, services
 from apps.datarights.api.serializers import DataRequestSerializer
@@ -39,6 +42,38 @@ class DataRequestView(APIView):
     authentication_classes: list = []
     permission_classes: list = []
 
+    @extend_schema(
+        operation_id="data_request_create",
+        summary="Send a data-rights request to the data team",
+        request=DataRequestSerializer,
+        auth=[{"dataRequestSecret": []}],
+        responses={
+            202: OpenApiResponse(
+                response=inline_serializer(
+                    name="DataRequestAccepted",
+                    fields={
+                        "reference": serializers.CharField(help_text="DR-XXXX-XXXX"),
+                        "status": serializers.CharField(help_text="accepted"),
+                        "message": serializers.CharField(),
+                    },
+                ),
+                description="Stored and passed to the data team (a repeat gets the same reference).",
+            ),
+            **error_responses(
+                400,
+                401,
+                413,
+                415,
+                422,
+                429,
+                descriptions={
+                    401: "UNAUTHENTICATED: the shared secret is missing or wrong (or none is configured).",
+                    413: "PAYLOAD_TOO_LARGE: the body is over the limit.",
+                    429: "RATE_LIMITED: too many requests from this address; Retry-After says when to retry.",
+                },
+            ),
+        },
+    )
     def post(self, request: Request) -> Response:
         decision = ratelimit.hit(
             "data-request",

@@ -1,0 +1,161 @@
+"""The API-key and agent-connection screens in a real browser (Debian's Chromium through
+Playwright), against the live server."""
+
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from django.db import connection
+from django_tenants.utils import schema_context
+
+from apps.apikeys.authentication import authenticate_token_and_key
+from apps.apikeys.errors import KeyRevoked
+
+pytestmark = pytest.mark.live
+
+SCREENSHOTS = os.environ.get("ATRIUM_SCREENSHOTS")  # a folder: save what the pages look like
+
+
+def sign_in(page, server, email: str, host: str = "127.0.0.1") -> None:
+    page.goto(f"{server.url(host)}/")
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("Password").fill("atrium-demo")
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url("**/settings/")
+
+
+def snapshot(page, name: str) -> None:
+    if SCREENSHOTS:
+        page.screenshot(path=os.path.join(SCREENSHOTS, f"{name}.png"), full_page=True)
+
+
+@contextmanager
+def in_acme() -> Iterator[None]:
+    """Database work inside a browser test. While Playwright's event loop runs in this thread,
+    Django keeps this code's connection apart from the test's usual one: close it when done, or
+    it outlives the test database."""
+    try:
+        with schema_context("acme"):
+            yield
+    finally:
+        connection.close()
+
+
+def new_token(email: str) -> str:
+    from apps.accounts.models import User
+    from apps.accounts.services import access_token_create
+
+    with in_acme():
+        return access_token_create(user=User.objects.get(email=email), name="browser check")[1]
+
+
+def test_a_person_creates_a_key_sees_it_once_copies_it_and_revokes_it(page, live_http, committed):
+    sign_in(page, live_http, "member@acme.example")
+    page.get_by_role("link", name="API keys").click()
+    page.get_by_label("Label").fill("Browser key")
+    page.get_by_label("Budget (USD)").fill("5")
+    page.get_by_label("Budget period").select_option("daily")
+    page.get_by_role("button", name="Create key").click()
+
+    key = page.get_by_test_id("new-key").inner_text()
+    secret = page.get_by_test_id("new-secret").inner_text()
+    assert key.startswith("atr_") and secret.startswith("atw_")
+    assert "shown only once" in page.get_by_test_id("created-key").inner_text()
+    page.get_by_role("button", name="Copy the API key").click()
+    assert page.evaluate("navigator.clipboard.readText()") == key
+    page.get_by_role("button", name="Copy the signing secret").click()
+    assert page.evaluate("navigator.clipboard.readText()") == secret
+    snapshot(page, "api-keys-created")
+
+    # The key works with one of the person's tokens...
+    token = new_token("member@acme.example")
+    with in_acme():
+        assert (
+            authenticate_token_and_key(authorization=f"Bearer {token}", api_key=key).key.label
+            == "Browser key"
+        )
+
+    # ...is never shown again...
+    page.goto(f"{live_http.url()}/settings/api-keys/")
+    assert key not in page.content() and secret not in page.content()
+    row = page.locator("tr", has_text="Browser key")
+    assert f"atr_…{key[-4:]}" in row.inner_text()
+    assert "$5.00 per day" in row.inner_text()
+
+    # ...and once revoked (after a confirmation) it is refused.
+    page.once("dialog", lambda dialog: dialog.accept())
+    row.get_by_role("button", name="Revoke").click()
+    page.wait_for_selector("text=revoked.")
+    assert page.locator("tr", has_text="Browser key").locator(".badge").inner_text() == "revoked"
+    with in_acme(), pytest.raises(KeyRevoked):
+        authenticate_token_and_key(authorization=f"Bearer {token}", api_key=key)
+
+
+def test_dismissing_the_confirmation_keeps_the_key(page, live_http, committed):
+    sign_in(page, live_http, "viewer@acme.example")
+    page.get_by_role("link", name="API keys").click()
+    page.get_by_label("Label").fill("Kept key")
+    page.get_by_role("button", name="Create key").click()
+    page.goto(f"{live_http.url()}/settings/api-keys/")
+
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    page.locator("tr", has_text="Kept key").get_by_role("button", name="Revoke").click()
+
+    page.wait_for_timeout(300)
+    assert page.locator("tr", has_text="Kept key").locator(".badge").inner_text() == "active"
+
+
+def test_a_person_edits_the_budget_and_webhook_and_rolls_the_secret(page, live_http, committed):
+    sign_in(page, live_http, "admin@acme.example")
+    page.get_by_role("link", name="API keys").click()
+    page.get_by_label("Label").fill("Edited key")
+    page.get_by_role("button", name="Create key").click()
+    old_secret = page.get_by_test_id("new-secret").inner_text()
+    page.get_by_role("link", name="Edited key").click()
+
+    page.get_by_label("Webhook URL").fill("https://10.0.0.7/hook")
+    page.get_by_role("button", name="Save").click()
+    assert "private" in page.get_by_role("alert").first.inner_text()
+
+    page.get_by_label("Webhook URL").fill("http://127.0.0.1:9/hook")
+    page.get_by_label("Budget (USD)").fill("12.50")
+    page.get_by_label("Budget period").select_option("monthly")
+    page.get_by_role("button", name="Save").click()
+    page.wait_for_selector("text=saved.")
+    facts = page.locator("dl.facts").inner_text()
+    assert "http://127.0.0.1:9/hook" in facts and "$12.50 per month" in facts
+
+    page.get_by_label("Keep the old secret valid for").select_option("1")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Roll secret").click()
+    new_secret = page.get_by_test_id("rolled-secret").inner_text()
+    assert new_secret.startswith("atw_") and new_secret != old_secret
+    assert "X-Signature-Previous" in page.content()
+    snapshot(page, "api-key-detail")
+
+
+def test_a_person_copies_a_ready_configuration_for_an_editor(page, live_http, committed):
+    sign_in(page, live_http, "member@acme.example")
+    page.get_by_role("link", name="Agent connection").click()
+    mcp_url = f"{live_http.url()}/api/mcp"
+    assert page.get_by_test_id("mcp-url").inner_text() == mcp_url
+    assert "need only the MCP URL" in page.content()
+    page.get_by_role("button", name="Copy the MCP URL").click()
+    assert page.evaluate("navigator.clipboard.readText()") == mcp_url
+
+    page.get_by_label("Client").select_option("editor")
+    page.get_by_role("button", name="Create configuration").click()
+    page.get_by_role("button", name="Copy the configuration").click()
+    copied = json.loads(page.evaluate("navigator.clipboard.readText()"))
+    snapshot(page, "agent-connection")
+
+    server = copied["mcp"]["servers"]["Acme Workspace"]
+    assert server["type"] == "http" and server["url"] == mcp_url
+    with in_acme():
+        credential = authenticate_token_and_key(
+            authorization=server["headers"]["Authorization"], api_key=server["headers"]["X-Api-Key"]
+        )
+    assert credential.user.email == "member@acme.example"
+    assert "settings as JSON" in page.get_by_test_id("configuration").locator("ol").inner_text()

@@ -1,0 +1,49 @@
+"""What Calendars gives other areas: a contact's upcoming events (apps.contacts.links)."""
+
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Q
+from django.urls import reverse
+
+from apps.calendars import selectors
+from apps.calendars.models import Event
+from apps.contacts.links import UpcomingEvent
+
+
+class CalendarEvents:
+    """Events in which a contact takes part: as an attendee linked to the contact, or by one of
+    the contact's addresses; only events the person asking may see, occurrences expanded."""
+
+    area = "calendars"
+
+    def upcoming(
+        self, *, actor: Any, contact: Any, start: datetime, end: datetime, limit: int
+    ) -> list[UpcomingEvent]:
+        match = Q(attendees__contact=contact)
+        for address in contact.addresses:
+            match |= Q(attendees__email__iexact=address)
+        rows = (
+            selectors.event_visible(actor=actor)
+            .filter(match)
+            .exclude(status=Event.Status.CANCELLED)
+            .distinct()
+        )
+        return [
+            UpcomingEvent(
+                id=occurrence.event.pk,
+                title=occurrence.event.title,
+                starts_at=occurrence.starts_at,
+                ends_at=occurrence.ends_at,
+                location=occurrence.event.location,
+                url=reverse("calendars:event", kwargs={"event_id": occurrence.event.pk}),
+                area=self.area,
+            )
+            for occurrence in selectors.occurrences(actor=actor, start=start, end=end, rows=rows)[:limit]
+        ]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CalendarEvents)
+
+    def __hash__(self) -> int:
+        return hash(CalendarEvents)

@@ -1,0 +1,201 @@
+"""Reads about calendars and events, filtered to what the actor may see.
+
+A calendar visible to the workspace is seen by everyone with calendars.view; a private one by
+its owner and calendars.admin. An event is seen by whoever sees its calendar, and by the
+workspace people invited to it. Anything else is "not found". Free/busy is the exception: the
+times a person is busy are shown to anyone who may see calendars, without the event's details
+when they may not see the event itself.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from apps.accounts.access import can
+from apps.calendars import errors
+from apps.calendars.models import Attendee, Calendar, Event
+from apps.calendars.permissions import CalendarsPerm
+from apps.core import recurrence
+
+
+def is_admin(actor: Any) -> bool:
+    return can(actor, CalendarsPerm.ADMIN)
+
+
+def calendar_visible(*, actor: Any, include_archived: bool = False) -> QuerySet[Calendar]:
+    if not can(actor, CalendarsPerm.VIEW):
+        return Calendar.objects.none()
+    rows = Calendar.objects.select_related("owner")
+    if not include_archived:
+        rows = rows.filter(deleted_at__isnull=True)
+    if not is_admin(actor):
+        rows = rows.filter(Q(visibility=Calendar.Visibility.WORKSPACE) | Q(owner=actor))
+    return rows
+
+
+def calendar_get(*, actor: Any, calendar_id: int, include_archived: bool = False) -> Calendar:
+    calendar = calendar_visible(actor=actor, include_archived=True).filter(pk=calendar_id).first()
+    if calendar is None:
+        raise errors.CalendarNotFound(calendar_id)
+    if calendar.deleted_at is not None and not include_archived:
+        raise errors.CalendarArchived(calendar_id)
+    return calendar
+
+
+def event_visible(*, actor: Any) -> QuerySet[Event]:
+    if not can(actor, CalendarsPerm.VIEW):
+        return Event.objects.none()
+    rows = Event.objects.filter(deleted_at__isnull=True, calendar__deleted_at__isnull=True)
+    if not is_admin(actor):
+        invited = Attendee.objects.filter(event=OuterRef("pk"), user=actor)
+        rows = rows.filter(
+            Q(calendar__visibility=Calendar.Visibility.WORKSPACE) | Q(calendar__owner=actor) | Exists(invited)
+        )
+    return rows.select_related("calendar", "organizer")
+
+
+def event_get(*, actor: Any, event_id: int) -> Event:
+    event = event_visible(actor=actor).filter(pk=event_id).first()
+    if event is None:
+        raise errors.EventNotFound(event_id)
+    return event
+
+
+def event_get_for_edit(*, actor: Any, event_id: int) -> Event:
+    """An event the actor may change: its calendar is one they see (being invited is not enough)."""
+    event = event_get(actor=actor, event_id=event_id)
+    if not calendar_visible(actor=actor).filter(pk=event.calendar_id).exists():
+        raise errors.EventReadOnly(event_id)
+    return event
+
+
+# --- occurrences in a window ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    event: Event
+    starts_at: datetime
+    ends_at: datetime
+
+    @property
+    def recurring(self) -> bool:
+        return bool(self.event.recurrence)
+
+
+def overlapping(rows: QuerySet[Event], *, start: datetime, end: datetime) -> QuerySet[Event]:
+    """Events with an occurrence that may overlap [start, end): single events by their times,
+    series by their first start and their end."""
+    return rows.filter(starts_at__lt=end).filter(
+        Q(recurrence="", ends_at__gt=start)
+        | (~Q(recurrence="") & (Q(recurrence_ends_at__isnull=True) | Q(recurrence_ends_at__gt=start)))
+    )
+
+
+def expand(
+    events: Any, *, start: datetime, end: datetime, limit: int = recurrence.MAX_OCCURRENCES
+) -> list[Occurrence]:
+    """Every occurrence of `events` overlapping [start, end), soonest first."""
+    found: list[Occurrence] = []
+    for event in events:
+        duration = event.ends_at - event.starts_at
+        zone = ZoneInfo(event.time_zone)
+        for moment in recurrence.occurrences(
+            event.recurrence,
+            start=event.starts_at,
+            duration=duration,
+            zone=zone,
+            window_start=start,
+            window_end=end,
+            excluded=event.excluded,
+            limit=limit,
+        ):
+            found.append(Occurrence(event, moment, moment + duration))
+    found.sort(key=lambda occurrence: (occurrence.starts_at, occurrence.event.pk))
+    return found[:limit]
+
+
+def occurrences(
+    *, actor: Any, start: datetime, end: datetime, rows: QuerySet[Event] | None = None
+) -> list[Occurrence]:
+    rows = event_visible(actor=actor) if rows is None else rows
+    return expand(overlapping(rows, start=start, end=end), start=start, end=end)
+
+
+# --- free / busy ----------------------------------------------------------------------------------
+
+
+def busy_events_of(email: str, user: Any = None) -> QuerySet[Event]:
+    """Events that make the person with this address busy: theirs to attend (not declined), or
+    theirs as organiser or calendar owner, not cancelled, not marked free."""
+    attending = Attendee.objects.filter(event=OuterRef("pk"), email__iexact=email).exclude(
+        response=Attendee.Response.DECLINED
+    )
+    mine = Exists(attending)
+    if user is not None:
+        mine = mine | Q(organizer=user) | Q(calendar__owner=user, calendar__is_default=True)
+    return (
+        Event.objects.filter(deleted_at__isnull=True, calendar__deleted_at__isnull=True, busy=True)
+        .exclude(status=Event.Status.CANCELLED)
+        .filter(mine)
+        .select_related("calendar")
+    )
+
+
+def merged(intervals: list[tuple[datetime, datetime]]) -> list[tuple[datetime, datetime]]:
+    result: list[tuple[datetime, datetime]] = []
+    for begin, finish in sorted(intervals):
+        if result and begin <= result[-1][1]:
+            result[-1] = (result[-1][0], max(result[-1][1], finish))
+        else:
+            result.append((begin, finish))
+    return result
+
+
+def free_slots(
+    busy: list[tuple[datetime, datetime]],
+    *,
+    start: datetime,
+    end: datetime,
+    length: timedelta,
+    zone: ZoneInfo,
+    day_starts: int | None,
+    day_ends: int | None,
+    step: timedelta = timedelta(minutes=15),
+    limit: int = 50,
+) -> list[tuple[datetime, datetime]]:
+    """Slots of `length` in [start, end) clear of every busy interval, on `step` boundaries,
+    within working hours (local hours day_starts..day_ends in `zone`) when given."""
+    blocks = merged(busy)
+    slots: list[tuple[datetime, datetime]] = []
+    # Round the first candidate up to the step.
+    local = start.astimezone(zone)
+    minutes = local.hour * 60 + local.minute
+    step_minutes = int(step.total_seconds() // 60)
+    rounded = (-minutes) % step_minutes
+    moment = (local + timedelta(minutes=rounded)).replace(second=0, microsecond=0)
+    index = 0
+    while moment + length <= end and len(slots) < limit:
+        finish = moment + length
+        local_start, local_end = moment.astimezone(zone), finish.astimezone(zone)
+        if day_starts is not None and day_ends is not None:
+            opens = local_start.replace(hour=day_starts, minute=0)
+            closes = local_start.replace(hour=0, minute=0) + timedelta(hours=day_ends)
+            if local_start < opens:
+                moment = opens
+                continue
+            if local_end > closes or (local_end.date() != local_start.date() and day_ends < 24):
+                following = (local_start + timedelta(days=1)).replace(hour=day_starts, minute=0)
+                moment = following
+                continue
+        while index < len(blocks) and blocks[index][1] <= moment:
+            index += 1
+        if index < len(blocks) and blocks[index][0] < finish:
+            moment = max(moment + step, blocks[index][1])
+            continue
+        slots.append((moment, finish))
+        moment = finish
+    return slots

@@ -1,0 +1,339 @@
+"""Writes about calendars and events. Each checks the actor's permission itself (every door comes
+through here) and logs ids only, never names or addresses."""
+
+import logging
+from datetime import datetime, time, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.utils import timezone
+
+from apps.accounts.access import can
+from apps.accounts.models import User
+from apps.calendars import selectors
+from apps.calendars.errors import InvalidEvent
+from apps.calendars.models import Attendee, Calendar, Event
+from apps.calendars.permissions import CalendarsPerm
+from apps.core import recurrence
+from apps.core.errors import Forbidden
+from apps.core.records import save_changes
+
+logger = logging.getLogger(__name__)
+
+MAX_ATTENDEES = 100
+# Changes to these make earlier invitations outdated (iCalendar SEQUENCE goes up).
+SCHEDULING_FIELDS = ("starts_at", "ends_at", "recurrence", "excluded", "location", "status", "all_day")
+
+
+def require(actor: Any, permission: str) -> None:
+    if not can(actor, permission):
+        raise Forbidden()
+
+
+def _text(fields: dict[str, Any], name: str, limit: int, *, required: bool = False) -> str:
+    value = (fields.get(name) or "").strip()
+    if required and not value:
+        raise InvalidEvent.on(name, "is required and cannot be empty")
+    if len(value) > limit:
+        raise InvalidEvent.on(name, f"at most {limit} characters")
+    return value
+
+
+# --- calendars ------------------------------------------------------------------------------------
+
+
+def calendar_create(*, actor: Any, fields: dict[str, Any]) -> Calendar:
+    require(actor, CalendarsPerm.MANAGE)
+    calendar = Calendar(owner=actor, time_zone=recurrence.workspace_zone().key)
+    _apply_calendar(calendar, {"visibility": Calendar.Visibility.WORKSPACE, **fields}, creating=True)
+    calendar.save()
+    logger.info("calendar %s created", calendar.pk)
+    return calendar
+
+
+def calendar_update(*, actor: Any, calendar: Calendar, fields: dict[str, Any]) -> list[str]:
+    require(actor, CalendarsPerm.MANAGE)
+    names = ("name", "description", "colour", "time_zone", "visibility")
+    return save_changes(calendar, names, lambda: _apply_calendar(calendar, fields, creating=False))
+
+
+def _apply_calendar(calendar: Calendar, fields: dict[str, Any], *, creating: bool) -> None:
+    if "name" in fields or creating:
+        calendar.name = _text(fields, "name", 120, required=True)
+    if "description" in fields:
+        calendar.description = _text(fields, "description", 5000)
+    if "colour" in fields:
+        colour = (fields["colour"] or "").strip()
+        if colour and not (
+            len(colour) == 7 and colour[0] == "#" and all(c in "0123456789abcdefABCDEF" for c in colour[1:])
+        ):
+            raise InvalidEvent.on("colour", "a hex colour such as #3366cc")
+        calendar.colour = colour.lower()
+    if fields.get("time_zone"):
+        calendar.time_zone = recurrence.zone_named(fields["time_zone"], field="time_zone").key
+    if fields.get("visibility"):
+        calendar.visibility = fields["visibility"]
+
+
+def calendar_archive(*, actor: Any, calendar: Calendar) -> Calendar:
+    require(actor, CalendarsPerm.DELETE)
+    calendar.deleted_at = timezone.now()
+    calendar.is_default = False
+    calendar.save(update_fields=["deleted_at", "is_default", "updated_at"])
+    logger.info("calendar %s archived", calendar.pk)
+    return calendar
+
+
+def calendar_restore(*, actor: Any, calendar: Calendar) -> Calendar:
+    require(actor, CalendarsPerm.DELETE)
+    if calendar.deleted_at is None:
+        raise InvalidEvent.on("calendar_id", "the calendar is not archived")
+    calendar.deleted_at = None
+    calendar.save(update_fields=["deleted_at", "updated_at"])
+    return calendar
+
+
+def default_calendar(*, actor: Any) -> Calendar:
+    """The actor's own calendar, made the first time it is needed."""
+    calendar = Calendar.objects.filter(owner=actor, is_default=True, deleted_at__isnull=True).first()
+    if calendar is None:
+        calendar = Calendar.objects.create(
+            owner=actor,
+            is_default=True,
+            name=(actor.full_name or actor.email)[:120],
+            time_zone=recurrence.workspace_zone().key,
+        )
+    return calendar
+
+
+# --- events ---------------------------------------------------------------------------------------
+
+
+def event_create(
+    *, actor: Any, calendar: Calendar, fields: dict[str, Any], attendees: list[dict[str, Any]]
+) -> Event:
+    require(actor, CalendarsPerm.EDIT)
+    event = Event(calendar=calendar, organizer=actor, time_zone=calendar.time_zone)
+    _apply_event(event, {"status": Event.Status.CONFIRMED, **fields}, creating=True)
+    event.save()
+    for spec in attendees:
+        attendee_add(actor=actor, event=event, spec=spec)
+    _check_attendee_count(event)
+    logger.info("event %s created on calendar %s", event.pk, calendar.pk)
+    return event
+
+
+def event_update(
+    *,
+    actor: Any,
+    event: Event,
+    fields: dict[str, Any],
+    add: list[dict[str, Any]] = (),  # type: ignore[assignment]
+    remove: list[str] = (),  # type: ignore[assignment]
+) -> list[str]:
+    """Applies `fields`, adds and removes attendees; returns what changed."""
+    require(actor, CalendarsPerm.EDIT)
+    tracked = ("calendar_id", "title", "description", "busy", "time_zone", *SCHEDULING_FIELDS)
+    before = {name: getattr(event, name) for name in tracked}
+    if "calendar_id" in fields:
+        calendar = selectors.calendar_get(actor=actor, calendar_id=fields.pop("calendar_id"))
+        event.calendar = calendar
+    _apply_event(event, fields, creating=False)
+    changed = [name.removesuffix("_id") for name, value in before.items() if getattr(event, name) != value]
+    for spec in add:
+        if attendee_add(actor=actor, event=event, spec=spec):
+            changed.append(f"attendee {spec.get('email') or 'contact ' + str(spec.get('contact_id'))} added")
+    for email in remove:
+        deleted, _kinds = event.attendees.filter(email__iexact=email.strip()).delete()
+        if not deleted:
+            raise InvalidEvent.on("remove_attendees", f"{email} is not an attendee of event {event.pk}")
+        changed.append(f"attendee {email.strip().lower()} removed")
+    _check_attendee_count(event)
+    if any(name in changed for name in SCHEDULING_FIELDS):
+        event.sequence += 1
+    if changed:
+        event.save()
+    return changed
+
+
+def event_delete(*, actor: Any, event: Event) -> Event:
+    require(actor, CalendarsPerm.EDIT)
+    event.deleted_at = timezone.now()
+    event.save(update_fields=["deleted_at", "updated_at"])
+    return event
+
+
+def _check_attendee_count(event: Event) -> None:
+    if event.attendees.count() > MAX_ATTENDEES:
+        raise InvalidEvent.on("attendees", f"at most {MAX_ATTENDEES} attendees")
+
+
+def _apply_event(event: Event, fields: dict[str, Any], *, creating: bool) -> None:
+    if "title" in fields or creating:
+        event.title = _text(fields, "title", 300, required=True)
+    if "description" in fields:
+        event.description = _text(fields, "description", 10_000)
+    if "location" in fields:
+        event.location = _text(fields, "location", 300)
+    if fields.get("status"):
+        event.status = fields["status"]
+    if fields.get("busy") is not None:
+        event.busy = bool(fields["busy"])
+    if fields.get("time_zone"):
+        event.time_zone = recurrence.zone_named(fields["time_zone"], field="time_zone").key
+    zone = ZoneInfo(event.time_zone)
+    timing = {"start", "end", "duration_minutes", "all_day"} & set(fields)
+    if creating or timing or ("time_zone" in fields and fields.get("time_zone")):
+        _apply_times(event, fields, zone, creating=creating)
+    if "recurrence" in fields:
+        rule = (fields["recurrence"] or "").strip()
+        event.recurrence = recurrence.normalise_rule(rule, start=event.starts_at, zone=zone) if rule else ""
+    elif event.recurrence and timing:
+        # The series moves with its start: check the rule still has occurrences from there.
+        event.recurrence = recurrence.normalise_rule(event.recurrence, start=event.starts_at, zone=zone)
+    if fields.get("cancel_occurrence"):
+        _exclude(event, fields["cancel_occurrence"], zone)
+    last = recurrence.last_start(event.recurrence, start=event.starts_at, zone=zone)
+    event.recurrence_ends_at = last + (event.ends_at - event.starts_at) if last is not None else None
+
+
+def _apply_times(event: Event, fields: dict[str, Any], zone: ZoneInfo, *, creating: bool) -> None:
+    all_day = (
+        fields["all_day"] if fields.get("all_day") is not None else (event.all_day if not creating else False)
+    )
+    if creating and not fields.get("start"):
+        raise InvalidEvent.on("start", "is required")
+    duration = event.ends_at - event.starts_at if not creating else None
+    if all_day:
+        start_day = (
+            recurrence.parse_day(fields["start"][:10], field="start")
+            if fields.get("start")
+            else event.starts_at.astimezone(zone).date()
+        )
+        starts_at = datetime.combine(start_day, time(0), tzinfo=zone)
+        if fields.get("end"):
+            end_day = recurrence.parse_day(fields["end"][:10], field="end")
+            # An all-day end is the last day of the event, inclusive.
+            ends_at = datetime.combine(end_day + timedelta(days=1), time(0), tzinfo=zone)
+        else:
+            days = max(1, round((duration or timedelta(days=1)) / timedelta(days=1)))
+            ends_at = datetime.combine(start_day + timedelta(days=days), time(0), tzinfo=zone)
+    else:
+        starts_at = (
+            recurrence.parse_when(fields["start"], zone=zone, field="start")
+            if fields.get("start")
+            else event.starts_at
+        )
+        if fields.get("end"):
+            ends_at = recurrence.parse_when(fields["end"], zone=zone, field="end")
+        elif fields.get("duration_minutes"):
+            ends_at = starts_at + timedelta(minutes=fields["duration_minutes"])
+        else:
+            ends_at = starts_at + (duration or timedelta(hours=1))
+    if fields.get("end") and fields.get("duration_minutes"):
+        raise InvalidEvent.on("duration_minutes", "give either `end` or `durationMinutes`, not both")
+    if ends_at <= starts_at:
+        raise InvalidEvent.on(
+            "end",
+            f"the event ends ({ends_at.astimezone(zone).isoformat()}) before or when it starts "
+            f"({starts_at.astimezone(zone).isoformat()}); give an end after the start",
+        )
+    if ends_at - starts_at > timedelta(days=366):
+        raise InvalidEvent.on("end", "an event lasts at most a year; use a recurrence rule for repeats")
+    event.starts_at, event.ends_at, event.all_day = starts_at, ends_at, all_day
+
+
+def _exclude(event: Event, text: str, zone: ZoneInfo) -> None:
+    if not event.recurrence:
+        raise InvalidEvent.on(
+            "cancel_occurrence", "the event does not repeat; cancel it with status cancelled"
+        )
+    moment = recurrence.parse_when(text, zone=zone, field="cancel_occurrence", allow_date=event.all_day)
+    if not recurrence.is_recurrence_instance(
+        event.recurrence, start=event.starts_at, zone=zone, moment=moment
+    ):
+        raise InvalidEvent.on(
+            "cancel_occurrence",
+            f"{text} is not the start of an occurrence of event {event.pk}; searchCalendarEvents lists them",
+        )
+    if moment not in event.excluded:
+        event.excluded = [*event.excluded, moment]
+
+
+# --- attendees ------------------------------------------------------------------------------------
+
+
+def attendee_add(*, actor: Any, event: Event, spec: dict[str, Any]) -> bool:
+    """Adds one attendee (an e-mail address, a workspace person's or a contact's); False when
+    they were already invited."""
+    from apps.contacts import selectors as contacts
+
+    email = (spec.get("email") or "").strip().lower()
+    contact = None
+    if spec.get("contact_id"):
+        contact = contacts.contact_get(actor=actor, contact_id=spec["contact_id"])
+        email = email or (contact.email or "").lower()
+        if not email:
+            raise InvalidEvent.on(
+                "attendees", f"contact {contact.pk} has no e-mail address; add one with updateContact first"
+            )
+    if not email:
+        raise InvalidEvent.on("attendees", "each attendee needs an `email` or a `contactId`")
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise InvalidEvent.on("attendees", f"{email!r} is not a valid e-mail address") from None
+    if event.attendees.filter(email__iexact=email).exists():
+        return False
+    user = User.objects.filter(email=email, is_active=True).first()
+    if contact is None:
+        contact = contacts.contact_visible(actor=actor).filter(email__iexact=email).order_by("pk").first()
+    name = (
+        (spec.get("name") or "").strip()[:200]
+        or (user.full_name if user else "")
+        or (contact.display_name if contact else "")
+    )
+    Attendee.objects.create(
+        event=event,
+        email=email,
+        name=name,
+        user=user,
+        contact=contact,
+        optional=bool(spec.get("optional")),
+        response=Attendee.Response.ACCEPTED
+        if user is not None and user.pk == event.organizer_id
+        else Attendee.Response.NEEDS_ACTION,
+    )
+    return True
+
+
+def response_record(*, attendee: Attendee, response: str, comment: str = "") -> bool:
+    """An attendee's answer (from the invitation's links, or told to an agent); False if unchanged."""
+    if response not in Attendee.Response.values:
+        raise InvalidEvent.on("response", f"one of {', '.join(Attendee.Response.values)}")
+    comment = (comment or "").strip()[:500]
+    if attendee.response == response and attendee.comment == comment:
+        return False
+    attendee.response = response
+    attendee.comment = comment
+    attendee.responded_at = timezone.now()
+    attendee.save(update_fields=["response", "comment", "responded_at"])
+    logger.info("attendee %s of event %s answered %s", attendee.pk, attendee.event_id, response)
+    return True
+
+
+def responses_record(*, actor: Any, event: Event, answers: list[dict[str, Any]]) -> list[str]:
+    require(actor, CalendarsPerm.EDIT)
+    changed = []
+    for answer in answers:
+        email = (answer.get("email") or "").strip()
+        attendee = event.attendees.filter(email__iexact=email).first()
+        if attendee is None:
+            raise InvalidEvent.on("responses", f"{email} is not an attendee of event {event.pk}")
+        if response_record(
+            attendee=attendee, response=answer["response"], comment=answer.get("comment") or ""
+        ):
+            changed.append(f"{attendee.email} answered {attendee.response}")
+    return changed

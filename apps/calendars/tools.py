@@ -1,0 +1,583 @@
+"""The Calendars area of the catalogue (SPEC 4.7): thin doors onto services and selectors.
+
+getCalendarSummary is the area's MANDATORY FIRST CALL: the dispatcher refuses every other
+calendar tool in a session until it has answered once, so an agent always knows the workspace's
+time zone, its calendars and the rules for writing times before it acts.
+"""
+
+from datetime import datetime, timedelta
+from typing import Annotated, Literal
+
+from django.db.models import Count, Q
+from django.utils import timezone
+from pydantic import Field
+
+from apps.calendars import invitations, selectors, services
+from apps.calendars.errors import InvalidEvent
+from apps.calendars.models import Attendee, Event
+from apps.calendars.permissions import CalendarsPerm
+from apps.calendars.shapes import AttendeeOut, BusyOut, CalendarOut, EventOut, Interval, OccurrenceOut
+from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.registry import Marker, tool
+from apps.catalogue.shapes import Changes, EntityId, In, Limit, Offset, Out, Page, page_of
+from apps.core import recurrence
+
+CalendarId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The calendar's id")]
+EventId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The event's id")]
+When = Annotated[
+    str,
+    Field(
+        max_length=40,
+        description="ISO 8601 date and time: 2026-03-10T14:30 (wall-clock time in the event's time zone) "
+        "or with an offset (2026-03-10T14:30:00+01:00, ...Z); a date (2026-03-10) for all-day events",
+    ),
+]
+ZoneName = Annotated[
+    str, Field(max_length=64, description="IANA time zone, e.g. Europe/London (default: the workspace's)")
+]
+Rule = Annotated[
+    str,
+    Field(
+        max_length=500,
+        description="RFC 5545 recurrence rule (RRULE value), e.g. FREQ=WEEKLY;BYDAY=MO;COUNT=10 or "
+        "FREQ=MONTHLY;BYMONTHDAY=1;UNTIL=20261231; empty: does not repeat",
+    ),
+]
+Email = Annotated[str, Field(min_length=3, max_length=254, description="An e-mail address")]
+Status = Literal["confirmed", "tentative", "cancelled"]
+Response = Literal["needs_action", "accepted", "tentative", "declined"]
+
+RULES = [
+    "Times: ISO 8601. Without an offset (2026-03-10T14:30) a time is read in the event's time zone, "
+    "which is its calendar's (default: the workspace's) unless you pass timeZone.",
+    "Time zones: IANA names such as Europe/London.",
+    "Repeats: an RFC 5545 RRULE value, e.g. FREQ=WEEKLY;BYDAY=TU;COUNT=8; UNTIL may be a date.",
+    "Invitations are e-mails with an iCalendar file; createCalendarEvent does not send them, "
+    "sendCalendarInvite does (after the user confirms).",
+]
+
+
+# --- getCalendarSummary -----------------------------------------------------------------------------
+
+
+class SummaryOut(Out):
+    workspace_time_zone: str
+    now: datetime = Field(description="Now, in the workspace's time zone")
+    your_calendar_id: int | None = Field(description="Your own calendar, used when no calendar is named")
+    calendars: list[CalendarOut] = Field(description="The calendars you can see")
+    upcoming: list[OccurrenceOut] = Field(description="Events in the coming days, soonest first")
+    awaiting_your_answer: list[OccurrenceOut] = Field(description="Invitations you have not answered")
+    rules: list[str] = Field(description="How to write times, zones and repeats for the calendar tools")
+
+
+@tool(
+    "getCalendarSummary",
+    permission=CalendarsPerm.VIEW,
+    title="Calendar summary",
+    markers=Marker.MANDATORY_FIRST_CALL,
+    read_only=True,
+)
+def get_calendar_summary(
+    ctx: ToolContext,
+    *,
+    days: Annotated[int, Field(ge=1, le=31, description="How many days ahead to list")] = 7,
+) -> SummaryOut:
+    """Call this first, once per session, before any other calendar tool: the workspace's time
+    zone and the current time there, the calendars you can see, your events of the coming days and
+    the invitations waiting for your answer, and how to write times, time zones and repeats."""
+    zone = recurrence.workspace_zone()
+    now = timezone.now()
+    calendars = list(selectors.calendar_visible(actor=ctx.actor)[:100])
+    upcoming = selectors.occurrences(actor=ctx.actor, start=now, end=now + timedelta(days=days))[:25]
+    waiting = (
+        selectors.event_visible(actor=ctx.actor)
+        .filter(attendees__user=ctx.actor, attendees__response=Attendee.Response.NEEDS_ACTION)
+        .exclude(status=Event.Status.CANCELLED)
+    )
+    pending = selectors.expand(
+        selectors.overlapping(waiting, start=now, end=now + timedelta(days=365)),
+        start=now,
+        end=now + timedelta(days=365),
+    )
+    first_of_each: dict[int, selectors.Occurrence] = {}
+    for occurrence in pending:
+        first_of_each.setdefault(occurrence.event.pk, occurrence)
+    own = next(
+        (calendar.pk for calendar in calendars if calendar.is_default and calendar.owner_id == ctx.actor.pk),
+        None,
+    )
+    return SummaryOut(
+        workspace_time_zone=zone.key,
+        now=now.astimezone(zone),
+        your_calendar_id=own,
+        calendars=[CalendarOut.of(calendar) for calendar in calendars],
+        upcoming=[OccurrenceOut.of(occurrence, _attendee_counts(upcoming)) for occurrence in upcoming],
+        awaiting_your_answer=[
+            OccurrenceOut.of(occurrence) for occurrence in list(first_of_each.values())[:25]
+        ],
+        rules=RULES,
+    )
+
+
+def _attendee_counts(occurrences: list[selectors.Occurrence]) -> dict[int, int]:
+    ids = {occurrence.event.pk for occurrence in occurrences}
+    rows = Attendee.objects.filter(event_id__in=ids).values("event_id").annotate(n=Count("id"))
+    return {row["event_id"]: row["n"] for row in rows}
+
+
+# --- manageCalendar ---------------------------------------------------------------------------------
+
+
+class CalendarFields(Changes):
+    name: Annotated[str, Field(max_length=120)] | None = Field(None, description="The calendar's name")
+    description: Annotated[str, Field(max_length=5000)] | None = Field(None, description="What it is for")
+    colour: Annotated[str, Field(max_length=7)] | None = Field(None, description="Hex colour, e.g. #3366cc")
+    time_zone: ZoneName | None = Field(None, description="Its events' default time zone (IANA name)")
+    visibility: Literal["workspace", "private"] | None = Field(
+        None, description="workspace (default): everyone who may see calendars; private: only you"
+    )
+
+
+class CalendarResultOut(Out):
+    action: str
+    calendar: CalendarOut
+    changed: list[str]
+
+
+@tool("manageCalendar", permission=CalendarsPerm.MANAGE, title="Create or change a calendar")
+def manage_calendar(
+    ctx: ToolContext,
+    *,
+    action: Annotated[
+        Literal["create", "update", "archive", "restore"],
+        Field(
+            description="create a calendar, update one, archive one (hidden with its events) or restore it"
+        ),
+    ],
+    calendar_id: Annotated[int | None, Field(ge=1, description="The calendar (not for create)")] = None,
+    calendar: Annotated[CalendarFields | None, Field(description="Fields for create and update")] = None,
+) -> CalendarResultOut:
+    """Create, rename or change a calendar (name, colour, default time zone, who sees it), or
+    archive one and restore it. Archiving hides the calendar and its events; it needs the
+    calendars.delete permission. Events are added with createCalendarEvent."""
+    fields = calendar.given() if calendar else {}
+    if action == "create":
+        if calendar_id is not None:
+            raise InvalidEvent.on("calendar_id", "leave it out to create a calendar")
+        created = services.calendar_create(actor=ctx.actor, fields=fields)
+        return CalendarResultOut(action=action, calendar=CalendarOut.of(created), changed=sorted(fields))
+    if calendar_id is None:
+        raise InvalidEvent.on("calendar_id", f"is required to {action} a calendar")
+    found = selectors.calendar_get(
+        actor=ctx.actor, calendar_id=calendar_id, include_archived=action == "restore"
+    )
+    if action == "update":
+        changed = services.calendar_update(actor=ctx.actor, calendar=found, fields=fields)
+    elif action == "archive":
+        services.calendar_archive(actor=ctx.actor, calendar=found)
+        changed = ["archived"]
+    else:
+        services.calendar_restore(actor=ctx.actor, calendar=found)
+        changed = ["restored"]
+    return CalendarResultOut(action=action, calendar=CalendarOut.of(found), changed=changed)
+
+
+# --- createCalendarEvent / updateCalendarEvent ------------------------------------------------------
+
+
+class AttendeeIn(In):
+    email: Email | None = Field(None, description="Their e-mail address")
+    contact_id: EntityId | None = Field(None, description="Or a contact (their e-mail address is used)")
+    name: Annotated[str, Field(max_length=200)] | None = Field(None, description="Name to show")
+    optional: bool = Field(False, description="Their presence is optional")
+
+
+Attendees = Annotated[list[AttendeeIn], Field(max_length=100, description="People to invite")]
+
+
+@tool("createCalendarEvent", permission=CalendarsPerm.EDIT, title="Create a calendar event")
+def create_calendar_event(
+    ctx: ToolContext,
+    *,
+    title: Annotated[str, Field(min_length=1, max_length=300, description="What the event is")],
+    start: When,
+    end: Annotated[When | None, Field(description="When it ends (for all-day events: the last day)")] = None,
+    duration_minutes: Annotated[
+        int | None,
+        Field(ge=1, le=60 * 24 * 14, description="Instead of `end`: how long it lasts (default 60)"),
+    ] = None,
+    calendar_id: Annotated[int | None, Field(ge=1, description="The calendar (default: your own)")] = None,
+    time_zone: Annotated[ZoneName | None, Field(description="Time zone of its times and repeats")] = None,
+    all_day: Annotated[bool, Field(description="A whole-day event (start and end are dates)")] = False,
+    recurrence: Annotated[Rule, Field(description="How it repeats (RRULE); empty: once")] = "",
+    location: Annotated[str, Field(max_length=300, description="Where")] = "",
+    description: Annotated[str, Field(max_length=10_000, description="Details, agenda")] = "",
+    attendees: Attendees = [],  # noqa: B006 (pydantic copies defaults)
+    status: Annotated[Status, Field(description="confirmed (default) or tentative")] = "confirmed",
+    busy: Annotated[bool, Field(description="Whether it makes its people busy (default true)")] = True,
+) -> EventOut:
+    """Add an event to a calendar: a meeting, a call, a day off, once or repeating (RFC 5545
+    rule), with attendees (workspace people, contacts or any e-mail address). No e-mail is sent:
+    use sendCalendarInvite for that. Check people's free time first with checkAvailability."""
+    calendar = (
+        selectors.calendar_get(actor=ctx.actor, calendar_id=calendar_id)
+        if calendar_id
+        else services.default_calendar(actor=ctx.actor)
+    )
+    fields = {
+        "title": title,
+        "start": start,
+        "end": end,
+        "duration_minutes": duration_minutes,
+        "all_day": all_day,
+        "recurrence": recurrence,
+        "location": location,
+        "description": description,
+        "status": status,
+        "busy": busy,
+    }
+    if time_zone:
+        fields["time_zone"] = time_zone
+    event = services.event_create(
+        actor=ctx.actor, calendar=calendar, fields=fields, attendees=[a.model_dump() for a in attendees]
+    )
+    return EventOut.of(event)
+
+
+class EventChanges(Changes):
+    title: Annotated[str, Field(min_length=1, max_length=300)] | None = Field(None, description="New title")
+    start: When | None = Field(None, description="New start (the end moves with it unless given)")
+    end: When | None = Field(None, description="New end")
+    duration_minutes: Annotated[int, Field(ge=1, le=60 * 24 * 14)] | None = Field(
+        None, description="New length, instead of `end`"
+    )
+    all_day: bool | None = Field(None, description="Make it a whole-day event, or not")
+    time_zone: ZoneName | None = Field(None, description="Time zone of its times and repeats")
+    recurrence: Rule | None = Field(None, description="New rule; empty or null: stop repeating")
+    cancel_occurrence: When | None = Field(
+        None, description="Remove one occurrence of a repeating event: its start"
+    )
+    location: Annotated[str, Field(max_length=300)] | None = Field(None, description="Where")
+    description: Annotated[str, Field(max_length=10_000)] | None = Field(None, description="Details")
+    status: Status | None = Field(None, description="confirmed, tentative, or cancelled (cancels the event)")
+    busy: bool | None = Field(None, description="Whether it makes its people busy")
+    calendar_id: EntityId | None = Field(None, description="Move it to another calendar")
+
+
+class ResponseIn(In):
+    email: Email = Field(description="The attendee")
+    response: Response = Field(description="Their answer")
+    comment: Annotated[str, Field(max_length=500)] = Field("", description="What they said, if anything")
+
+
+class UpdatedEventOut(Out):
+    event: EventOut
+    changed: list[str] = Field(description="What changed (empty: nothing did)")
+    invitations_outdated: list[str] = Field(
+        description="Invited people whose invitation no longer matches the event: send it again with "
+        "sendCalendarInvite"
+    )
+
+
+@tool("updateCalendarEvent", permission=CalendarsPerm.EDIT, title="Update a calendar event", idempotent=True)
+def update_calendar_event(
+    ctx: ToolContext,
+    *,
+    event_id: EventId,
+    changes: Annotated[EventChanges | None, Field(description="Only the fields to change")] = None,
+    add_attendees: Annotated[Attendees, Field(description="People to invite as well")] = [],  # noqa: B006
+    remove_attendees: Annotated[list[Email], Field(max_length=100, description="Addresses to uninvite")] = [],  # noqa: B006
+    responses: Annotated[
+        list[ResponseIn],
+        Field(max_length=100, description="Answers attendees gave you (by e-mail, phone...)"),
+    ] = [],  # noqa: B006
+) -> UpdatedEventOut:
+    """Change an event: its time, length, time zone, repeats, place, details or calendar; cancel
+    it (status cancelled) or one occurrence of a repeating one; invite or uninvite people; record
+    the answers attendees gave. Changes to the time, place or repeats make earlier invitations
+    outdated: the answer lists who should get sendCalendarInvite again."""
+    event = selectors.event_get_for_edit(actor=ctx.actor, event_id=event_id)
+    fields = changes.given() if changes else {}
+    if fields.get("start") is None:
+        fields.pop("start", None)
+    changed = services.event_update(
+        actor=ctx.actor,
+        event=event,
+        fields=fields,
+        add=[a.model_dump() for a in add_attendees],
+        remove=remove_attendees,
+    )
+    if responses:
+        changed += services.responses_record(
+            actor=ctx.actor, event=event, answers=[answer.model_dump() for answer in responses]
+        )
+    outdated = [
+        attendee.email
+        for attendee in event.attendees.all()
+        if attendee.invited_sequence is not None and attendee.invited_sequence != event.sequence
+    ]
+    return UpdatedEventOut(event=EventOut.of(event), changed=changed, invitations_outdated=outdated)
+
+
+# --- searchCalendarEvents -------------------------------------------------------------------------
+
+
+def _window(
+    start: str | None, end: str | None, *, default_days: int, longest_days: int
+) -> tuple[datetime, datetime]:
+    zone = recurrence.workspace_zone()
+    begin = (
+        recurrence.parse_when(start, zone=zone, field="start", allow_date=True) if start else timezone.now()
+    )
+    finish = (
+        recurrence.parse_when(end, zone=zone, field="end", allow_date=True)
+        if end
+        else begin + timedelta(days=default_days)
+    )
+    if finish <= begin:
+        raise InvalidEvent.on("end", "the end of the window must be after its start")
+    if finish - begin > timedelta(days=longest_days):
+        raise InvalidEvent.on("end", f"the window may be at most {longest_days} days long")
+    return begin, finish
+
+
+@tool("searchCalendarEvents", permission=CalendarsPerm.VIEW, title="Search calendar events", read_only=True)
+def search_calendar_events(
+    ctx: ToolContext,
+    *,
+    query: Annotated[str, Field(max_length=200, description="Words in the title, place or details")] = "",
+    start: Annotated[When | None, Field(description="From (default: now)")] = None,
+    end: Annotated[
+        When | None, Field(description="Until (default: 30 days after the start; at most a year)")
+    ] = None,
+    calendar_id: Annotated[int | None, Field(ge=1, description="Only this calendar")] = None,
+    attendee_email: Annotated[
+        Email | None, Field(description="Only events this address is invited to")
+    ] = None,
+    include_cancelled: Annotated[bool, Field(description="Also cancelled events")] = False,
+    limit: Limit = 25,
+    offset: Offset = 0,
+) -> Page[OccurrenceOut]:
+    """Find events in a time window, each repeating event expanded into its occurrences, soonest
+    first: by words, calendar or attendee. Use the eventId with updateCalendarEvent,
+    checkEventRsvpStatus or sendCalendarInvite."""
+    begin, finish = _window(start, end, default_days=30, longest_days=366)
+    rows = selectors.event_visible(actor=ctx.actor)
+    if calendar_id:
+        rows = rows.filter(calendar=selectors.calendar_get(actor=ctx.actor, calendar_id=calendar_id))
+    if attendee_email:
+        rows = rows.filter(attendees__email__iexact=attendee_email.strip())
+    if not include_cancelled:
+        rows = rows.exclude(status=Event.Status.CANCELLED)
+    for word in query.split()[:8]:
+        rows = rows.filter(
+            Q(title__icontains=word) | Q(location__icontains=word) | Q(description__icontains=word)
+        )
+    found = selectors.occurrences(actor=ctx.actor, start=begin, end=finish, rows=rows.distinct())
+    window = found[offset : offset + limit]
+    counts = _attendee_counts(window)
+    return page_of(
+        [OccurrenceOut.of(item, counts) for item in window], total=len(found), limit=limit, offset=offset
+    )
+
+
+# --- checkAvailability ------------------------------------------------------------------------------
+
+
+class PersonAvailability(Out):
+    email: str
+    name: str
+    known: bool = Field(description="A workspace person or a contact; others have no events here")
+    busy: list[BusyOut]
+
+
+class AvailabilityOut(Out):
+    time_zone: str
+    start: datetime
+    end: datetime
+    duration_minutes: int
+    people: list[PersonAvailability]
+    free_slots: list[Interval] = Field(description="Times when everyone is free, within working hours")
+
+
+@tool("checkAvailability", permission=CalendarsPerm.VIEW, title="Check people's availability", read_only=True)
+def check_availability(
+    ctx: ToolContext,
+    *,
+    attendees: Annotated[
+        list[Email], Field(min_length=1, max_length=20, description="Addresses of the people")
+    ],
+    start: Annotated[When | None, Field(description="From (default: now)")] = None,
+    end: Annotated[
+        When | None, Field(description="Until (default: 7 days after the start; at most 31)")
+    ] = None,
+    duration_minutes: Annotated[int, Field(ge=5, le=60 * 12, description="Length of the meeting")] = 30,
+    time_zone: Annotated[ZoneName | None, Field(description="Zone of the working hours")] = None,
+    day_starts_at: Annotated[int, Field(ge=0, le=23, description="Working hours start (hour)")] = 9,
+    day_ends_at: Annotated[int, Field(ge=1, le=24, description="Working hours end (hour)")] = 17,
+    include_weekends: Annotated[bool, Field(description="Also offer Saturdays and Sundays")] = False,
+) -> AvailabilityOut:
+    """When people are busy and when they are all free, from their events in this workspace (as
+    organiser or attendee who has not declined): each person's busy times and the common free
+    slots of `durationMinutes` within working hours. Details of events you may not see show as
+    "busy"."""
+    if day_ends_at <= day_starts_at:
+        raise InvalidEvent.on("day_ends_at", "working hours must end after they start")
+    zone = recurrence.zone_named(time_zone, field="time_zone")
+    begin, finish = _window(start, end, default_days=7, longest_days=31)
+    visible = set(selectors.event_visible(actor=ctx.actor).values_list("pk", flat=True))
+    from apps.accounts.models import User
+    from apps.contacts.selectors import contact_visible
+
+    people, every_busy = [], []
+    for email in dict.fromkeys(address.strip().lower() for address in attendees):
+        user = User.objects.filter(email=email, is_active=True).first()
+        contact = contact_visible(actor=ctx.actor).filter(email__iexact=email).first()
+        events = selectors.overlapping(selectors.busy_events_of(email, user), start=begin, end=finish)
+        blocks = []
+        for occurrence in selectors.expand(events, start=begin, end=finish):
+            shown = occurrence.event.pk in visible
+            blocks.append(
+                BusyOut(
+                    start=occurrence.starts_at.astimezone(zone),
+                    end=occurrence.ends_at.astimezone(zone),
+                    event_id=occurrence.event.pk if shown else None,
+                    title=occurrence.event.title if shown else "busy",
+                )
+            )
+            every_busy.append((occurrence.starts_at, occurrence.ends_at))
+        name = (user.full_name if user else "") or (contact.display_name if contact else "")
+        people.append(PersonAvailability(email=email, name=name, known=bool(user or contact), busy=blocks))
+    if not include_weekends:
+        every_busy += _weekends(begin, finish, zone)
+    slots = selectors.free_slots(
+        every_busy,
+        start=begin,
+        end=finish,
+        length=timedelta(minutes=duration_minutes),
+        zone=zone,
+        day_starts=day_starts_at,
+        day_ends=day_ends_at,
+    )
+    return AvailabilityOut(
+        time_zone=zone.key,
+        start=begin.astimezone(zone),
+        end=finish.astimezone(zone),
+        duration_minutes=duration_minutes,
+        people=people,
+        free_slots=[Interval(start=a.astimezone(zone), end=b.astimezone(zone)) for a, b in slots],
+    )
+
+
+def _weekends(begin: datetime, finish: datetime, zone: object) -> list[tuple[datetime, datetime]]:
+    from datetime import time as clock
+
+    blocks = []
+    day = begin.astimezone(zone).date()  # type: ignore[arg-type]
+    while datetime.combine(day, clock(0), tzinfo=zone) < finish:  # type: ignore[arg-type]
+        if day.weekday() >= 5:
+            start = datetime.combine(day, clock(0), tzinfo=zone)  # type: ignore[arg-type]
+            blocks.append((start, start + timedelta(days=1)))
+        day += timedelta(days=1)
+    return blocks
+
+
+# --- checkEventRsvpStatus ---------------------------------------------------------------------------
+
+
+class RsvpOut(Out):
+    event_id: int
+    title: str
+    start: datetime
+    sequence: int
+    accepted: int
+    tentative: int
+    declined: int
+    needs_action: int = Field(description="Invited people who have not answered")
+    not_invited_yet: list[str] = Field(description="Attendees no invitation was sent to")
+    attendees: list[AttendeeOut]
+
+
+@tool("checkEventRsvpStatus", permission=CalendarsPerm.VIEW, title="Check who is coming", read_only=True)
+def check_event_rsvp_status(ctx: ToolContext, *, event_id: EventId) -> RsvpOut:
+    """Who is invited to an event and what each answered (accepted, tentative, declined, or not
+    yet), when they were last invited and whether their invitation is up to date."""
+    event = selectors.event_get(actor=ctx.actor, event_id=event_id)
+    attendees = list(event.attendees.all())
+    count = {value: sum(1 for a in attendees if a.response == value) for value in Attendee.Response.values}
+    return RsvpOut(
+        event_id=event.pk,
+        title=event.title,
+        start=event.starts_at.astimezone(recurrence.zone_named(event.time_zone)),
+        sequence=event.sequence,
+        accepted=count["accepted"],
+        tentative=count["tentative"],
+        declined=count["declined"],
+        needs_action=count["needs_action"],
+        not_invited_yet=[a.email for a in attendees if a.invited_at is None],
+        attendees=[AttendeeOut.of(attendee, event) for attendee in attendees],
+    )
+
+
+# --- sendCalendarInvite -------------------------------------------------------------------------------
+
+
+class SentOut(Out):
+    email: str
+    sent_at: datetime
+
+
+class InviteOut(Out):
+    event_id: int
+    uid: str = Field(description="The iCalendar UID the invitations carry")
+    sequence: int
+    method: str = Field(description="REQUEST, or CANCEL for a cancelled event")
+    sent: list[SentOut]
+
+
+@tool(
+    "sendCalendarInvite",
+    permission=CalendarsPerm.INVITE,
+    title="Send calendar invitations",
+    markers=Marker.GATED,
+    open_world=True,
+)
+def send_calendar_invite(
+    ctx: ToolContext,
+    *,
+    event_id: EventId,
+    attendee_emails: Annotated[
+        list[Email] | None,
+        Field(max_length=100, description="Only these attendees (default: every attendee but you)"),
+    ] = None,
+    message: Annotated[str, Field(max_length=2000, description="A note to put in the e-mail")] = "",
+) -> InviteOut:
+    """GATED because it e-mails people, possibly outside the workspace: send the event's
+    invitation to its attendees, one e-mail each with the event attached as an iCalendar file
+    (invite.ics, METHOD:REQUEST; CANCEL for a cancelled event) and links to accept, answer maybe
+    or decline. Sending again after a change updates the invitation in their calendars."""
+    event = selectors.event_get_for_edit(actor=ctx.actor, event_id=event_id)
+    attendees = list(event.attendees.all())
+    if attendee_emails:
+        wanted = {email.strip().lower() for email in attendee_emails}
+        unknown = sorted(wanted - {attendee.email for attendee in attendees})
+        if unknown:
+            raise InvalidEvent.on(
+                "attendee_emails",
+                f"not attendees of event {event.pk}: {', '.join(unknown)}; add them with updateCalendarEvent",
+            )
+        chosen = [attendee for attendee in attendees if attendee.email in wanted]
+    else:
+        chosen = [attendee for attendee in attendees if attendee.user_id != ctx.actor.pk]
+    if not chosen:
+        raise InvalidEvent.on(
+            "attendee_emails", f"event {event.pk} has nobody to invite; add attendees first"
+        )
+    sent = invitations.send(actor=ctx.actor, event=event, attendees=chosen, note=message.strip())
+    return InviteOut(
+        event_id=event.pk,
+        uid=event.uid,
+        sequence=event.sequence,
+        method="CANCEL" if event.status == Event.Status.CANCELLED else "REQUEST",
+        sent=[SentOut(email=row.recipient, sent_at=row.sent_at) for row in sent],
+    )

@@ -1,0 +1,223 @@
+"""Folder trees and the trash, for every area that files things in folders (Files, Documents).
+
+An area subclasses `FolderBase` for its folders and `TrashableBase` for what goes in them:
+
+    class Folder(FolderBase):
+        class Meta(FolderBase.Meta):
+            constraints = [*FolderBase.unique_names("files_folder")]
+
+A folder has a name, a parent (None: the area's root) and a soft delete: trashing a folder
+trashes what is inside it with it (`trashed_with` points at the folder whose deletion took it),
+and restoring the folder brings exactly those back. Names are checked by `clean_name`; a move is
+checked by `check_move` (never into itself or one of its own sub-folders).
+"""
+
+import unicodedata
+from collections.abc import Iterable
+from typing import Any, TypeVar
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from apps.core.errors import ValidationFailed
+
+USER = settings.AUTH_USER_MODEL
+MAX_NAME = 255
+# Names Windows, macOS and most storage keys cannot hold, and that would read as paths.
+FORBIDDEN_CHARACTERS = set('/\\:*?"<>|')
+RESERVED_NAMES = {".", "..", "con", "prn", "aux", "nul"}
+MAX_DEPTH = 32
+
+
+class TrashableBase(models.Model):
+    """Soft delete: `deleted_at` set means it is in the trash."""
+
+    created_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+    deleted_at = models.DateTimeField(null=True, blank=True)
+    deleted_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+
+    class Meta:
+        abstract = True
+
+    @property
+    def in_trash(self) -> bool:
+        return self.deleted_at is not None
+
+
+class FolderBase(TrashableBase):
+    name = models.CharField(max_length=MAX_NAME)
+    parent = models.ForeignKey(
+        "self", on_delete=models.CASCADE, null=True, blank=True, related_name="children"
+    )
+    # The folder whose trashing took this one with it (restored together).
+    trashed_with = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        abstract = True
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def path(self) -> str:
+        return path_of(self)
+
+    @staticmethod
+    def unique_names(prefix: str, *, parent: str = "parent") -> list[models.UniqueConstraint]:
+        """One live item of a name per folder (the trash may hold several)."""
+        return [
+            models.UniqueConstraint(
+                parent,
+                models.functions.Lower("name"),
+                condition=Q(deleted_at__isnull=True),
+                nulls_distinct=False,
+                name=f"{prefix}_unique_name",
+            )
+        ]
+
+
+F = TypeVar("F", bound=FolderBase)
+
+
+def clean_name(value: Any, *, field: str = "name") -> str:
+    """A file or folder name as people write them: trimmed, one line, no path characters."""
+    name = unicodedata.normalize("NFC", " ".join(str(value or "").split()))
+    problem = None
+    if not name:
+        problem = _("is empty")
+    elif len(name) > MAX_NAME:
+        problem = _("is longer than %(max)s characters") % {"max": MAX_NAME}
+    elif any(ch in FORBIDDEN_CHARACTERS or unicodedata.category(ch).startswith("C") for ch in name):
+        problem = _('may not contain / \\ : * ? " < > | or control characters')
+    elif name.lower() in RESERVED_NAMES or name.endswith("."):
+        problem = _("is a reserved name")
+    if problem:
+        raise ValidationFailed(
+            _("The name %(name)r is not allowed: it %(problem)s. Choose another name.")
+            % {"name": str(value)[:80], "problem": problem},
+            details={field: [str(problem)]},
+        )
+    return name
+
+
+def safe_name(value: str, *, fallback: str = "untitled") -> str:
+    """A name made allowed: path and control characters become "-" (for names made from titles)."""
+    name = "".join(
+        "-" if ch in FORBIDDEN_CHARACTERS or unicodedata.category(ch).startswith("C") else ch for ch in value
+    )
+    name = " ".join(name.split()).strip(" .")[:MAX_NAME]
+    return name if name and name.lower() not in RESERVED_NAMES else fallback
+
+
+def ancestors(folder: FolderBase | None) -> list[Any]:
+    """The folder's chain from the root down to it (inclusive)."""
+    chain: list[Any] = []
+    seen: set[int] = set()
+    while folder is not None and folder.pk not in seen and len(chain) <= MAX_DEPTH:
+        chain.append(folder)
+        seen.add(folder.pk)
+        folder = folder.parent
+    return list(reversed(chain))
+
+
+def path_of(folder: FolderBase | None, name: str = "") -> str:
+    """ "/Contracts/2026/offer.pdf": the folder names from the root, then `name`."""
+    parts = [item.name for item in ancestors(folder)]
+    if name:
+        parts.append(name)
+    return "/" + "/".join(parts)
+
+
+def descendant_ids(model: type[F], folder_ids: Iterable[int]) -> list[int]:
+    """Every folder below the given ones (not the given ones themselves), trash included."""
+    found: list[int] = []
+    frontier = list(folder_ids)
+    for _depth in range(MAX_DEPTH + 1):
+        if not frontier:
+            break
+        frontier = list(model.objects.filter(parent_id__in=frontier).values_list("pk", flat=True))
+        found += frontier
+    return found
+
+
+def check_move(folder: FolderBase, target: FolderBase | None) -> None:
+    """Refuses to move a folder into itself or one of its own sub-folders, or too deep."""
+    chain = ancestors(target)
+    if any(item.pk == folder.pk for item in chain):
+        raise ValidationFailed(
+            _(
+                "Folder %(id)s cannot be moved into itself or one of its own sub-folders (%(path)s). "
+                "Choose a folder outside it."
+            )
+            % {"id": folder.pk, "path": path_of(target)},
+            details={"folder_id": [_("inside the folder being moved")]},
+        )
+    check_depth(target)
+
+
+def check_depth(parent: FolderBase | None) -> None:
+    if len(ancestors(parent)) >= MAX_DEPTH:
+        raise ValidationFailed(
+            _("Folders nest at most %(max)s deep.") % {"max": MAX_DEPTH},
+            details={"folder_id": [_("too deep")]},
+        )
+
+
+def create(model: type[F], *, actor: Any, name: str, parent: Any) -> F:
+    """A new folder of `model` in `parent` (None: the root), its name checked and free."""
+    name = clean_name(name)
+    check_depth(parent)
+    check_name_free(model.objects.filter(parent=parent), name, what=_("A folder"))
+    return model.objects.create(
+        name=name, parent=parent, created_by=actor if getattr(actor, "pk", None) else None
+    )
+
+
+def check_name_free(queryset: Any, name: str, *, exclude_pk: Any = None, what: str = "") -> None:
+    """Refuses a name a live sibling already has (case-insensitive); `queryset`: the siblings."""
+    clash = queryset.filter(name__iexact=name, deleted_at__isnull=True)
+    if exclude_pk is not None:
+        clash = clash.exclude(pk=exclude_pk)
+    if clash.exists():
+        raise ValidationFailed(
+            _("%(what)s named %(name)r is already in that folder. Choose another name, or rename it first.")
+            % {"what": what or _("Something"), "name": name},
+            details={"name": [_("already taken in that folder")]},
+        )
+
+
+def trash(items: Iterable[TrashableBase], *, actor: Any, with_folder: Any = None) -> int:
+    """Puts items in the trash (those not there already); returns how many."""
+    now = timezone.now()
+    count = 0
+    for item in items:
+        if item.deleted_at is not None:
+            continue
+        item.deleted_at = now
+        item.deleted_by = actor if getattr(actor, "pk", None) else None
+        fields = ["deleted_at", "deleted_by", "updated_at"]
+        if hasattr(item, "trashed_with_id"):
+            item.trashed_with = with_folder  # type: ignore[attr-defined]
+            fields.append("trashed_with")
+        item.save(update_fields=fields)
+        count += 1
+    return count
+
+
+def untrash(item: TrashableBase, *, also: tuple[str, ...] = ()) -> None:
+    """Takes an item out of the trash, saving `also` (fields the caller changed) with it."""
+    item.deleted_at = None
+    item.deleted_by = None
+    fields = ["deleted_at", "deleted_by", "updated_at", *also]
+    if hasattr(item, "trashed_with_id"):
+        item.trashed_with = None  # type: ignore[attr-defined]
+        fields.append("trashed_with")
+    item.save(update_fields=fields)

@@ -1,0 +1,158 @@
+"""Request ids, JSON logs and HTTP metrics, through a real Daphne on loopback."""
+
+import json
+import logging
+import os
+import time
+
+import httpx
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from apps.core.observability import (
+    ConsoleFormatter,
+    JsonFormatter,
+    RequestContextFilter,
+    accept_request_id,
+    current_request_id,
+    request_context,
+)
+from apps.core.testing import database_url, start_daphne
+
+TOKEN = "observability-test-token"
+
+
+@pytest.fixture(scope="module")
+def server(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Daphne as production logs: JSON lines, one access line per request."""
+    with django_db_blocker.unblock():
+        url = database_url()
+    log = tmp_path_factory.mktemp("observability") / "daphne.log"
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "ATRIUM_METRICS_TOKEN": TOKEN,
+        "ATRIUM_LOG_FORMAT": "json",
+        "ATRIUM_LOG_LEVEL": "INFO",
+        "ATRIUM_ACCESS_LOG": "true",
+    }
+    running = start_daphne(env, log=log)
+    yield running
+    running.stop()
+
+
+def log_lines(server) -> list[dict]:
+    return [json.loads(line) for line in server.log.read_text().splitlines() if line.startswith("{")]
+
+
+def counted(server, **labels: str) -> float:
+    text = httpx.get(f"{server.url()}/metrics", headers={"Authorization": f"Bearer {TOKEN}"}).text
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == "atrium_http_requests_total" and sample.labels == labels:
+                return sample.value
+    return 0.0
+
+
+@pytest.mark.live
+def test_a_well_formed_request_id_is_reused_and_returned(server):
+    response = server.client().get("/healthz", headers={"X-Request-ID": "4bf92f3577b34da6a3ce929d0e0e4736"})
+
+    assert response.headers["X-Request-ID"] == "4bf92f3577b34da6a3ce929d0e0e4736"
+
+
+@pytest.mark.live
+@pytest.mark.parametrize("sent", [None, "short", "has spaces in it", "x" * 200, "<script>alert(1)</script>"])
+def test_a_missing_or_malformed_request_id_is_replaced(server, sent):
+    headers = {"X-Request-ID": sent} if sent else {}
+    first = server.client().get("/healthz", headers=headers).headers["X-Request-ID"]
+    second = server.client().get("/healthz", headers=headers).headers["X-Request-ID"]
+
+    assert first != sent and len(first) == 32 and int(first, 16) >= 0
+    assert first != second
+
+
+@pytest.mark.live
+def test_the_access_line_is_json_and_carries_no_query_string_and_no_address(server):
+    server.client("127.0.0.2").get(
+        "/api/me?access_token=atp_secret-in-the-query", headers={"X-Request-ID": "access-line-check-1"}
+    )
+
+    def access_lines() -> list[dict]:
+        return [
+            line
+            for line in log_lines(server)
+            if line.get("request_id") == "access-line-check-1" and line["logger"] == "atrium.access"
+        ]
+
+    # The line is written once the response is complete, just after the client has it.
+    deadline = time.monotonic() + 5
+    while not access_lines() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    access = access_lines()
+    assert len(access) == 1
+    assert access[0]["path"] == "/api/me" and access[0]["status"] == 401
+    assert access[0]["route"] == "api/me" and access[0]["workspace"] == "globex"
+    assert access[0]["level"] == "INFO" and "timestamp" in access[0]
+    assert "secret-in-the-query" not in server.log.read_text()
+    # The client's address is nowhere in what this request logged (django.request warns too).
+    mine = json.dumps([line for line in log_lines(server) if line.get("request_id") == "access-line-check-1"])
+    assert "django.request" in mine and "127.0.0." not in mine
+
+
+@pytest.mark.live
+def test_requests_are_counted_by_route_pattern_never_by_path(server):
+    before_me = counted(server, method="GET", route="api/me", status="401")
+    before_nowhere = counted(server, method="GET", route="unmatched", status="404")
+
+    server.client().get("/api/me")
+    server.client().get("/no/such/page/12345")
+    server.client().get("/no/such/page/67890")
+
+    assert counted(server, method="GET", route="api/me", status="401") == before_me + 1
+    assert counted(server, method="GET", route="unmatched", status="404") == before_nowhere + 2
+    scrape = httpx.get(f"{server.url()}/metrics", headers={"Authorization": f"Bearer {TOKEN}"}).text
+    assert "12345" not in scrape
+
+
+def test_request_context_nests_and_restores():
+    assert current_request_id() is None
+    with request_context("outer-request-1") as outer:
+        assert current_request_id() == "outer-request-1" == outer.request_id
+        with request_context(None) as inner:
+            assert current_request_id() == inner.request_id != "outer-request-1"
+        assert current_request_id() == "outer-request-1"
+    assert current_request_id() is None
+    assert accept_request_id("bad id") != "bad id"
+
+
+def make_record(message: str, **extra) -> logging.LogRecord:
+    record = logging.LogRecord("atrium.test", logging.WARNING, __file__, 1, message, (), None)
+    record.__dict__.update(extra)
+    RequestContextFilter().filter(record)
+    return record
+
+
+def test_json_lines_carry_the_request_id_and_leave_out_the_request_object():
+    class Request:
+        def __repr__(self) -> str:
+            return "<ASGIRequest: GET '/oauth/authorize?code=secret-code'>"
+
+    with request_context("json-line-check-1", workspace="acme"):
+        record = make_record("Not Found: /oauth/authorize", request=Request(), status_code=404)
+    line = json.loads(JsonFormatter().format(record))
+
+    assert line["request_id"] == "json-line-check-1" and line["workspace"] == "acme"
+    assert line["message"] == "Not Found: /oauth/authorize" and line["status_code"] == 404
+    assert line["level"] == "WARNING" and line["logger"] == "atrium.test"
+    assert "secret-code" not in json.dumps(line)
+
+
+def test_the_console_line_stays_readable():
+    with request_context("console-check-1", workspace="globex"):
+        inside = ConsoleFormatter().format(make_record("hello"))
+    outside = ConsoleFormatter().format(make_record("hello"))
+
+    assert inside.endswith("WARNING atrium.test [globex console-check-1] hello")
+    assert outside.endswith("WARNING atrium.test hello")

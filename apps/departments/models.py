@@ -1,0 +1,80 @@
+"""Departments: parts of the organisation, with their members (people of the workspace) and the
+contacts they deal with. Workspace schema. A deleted department is soft-deleted (`deleted_at`)
+and can be restored from the settings page."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Lower
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from apps.contacts.related import LinkedContact
+
+USER = settings.AUTH_USER_MODEL
+
+
+class Department(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    description = models.TextField(_("description"), blank=True)
+    email = models.EmailField(_("e-mail"), max_length=254, blank=True)
+    parent = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="children",
+        verbose_name=_("part of"),
+    )
+    head = models.ForeignKey(
+        USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("head")
+    )
+    created_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True)
+    deleted_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name = _("department")
+        verbose_name_plural = _("departments")
+        constraints = [
+            models.UniqueConstraint(
+                Lower("name"), condition=Q(deleted_at__isnull=True), name="departments_name_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Member(models.Model):
+    department = models.ForeignKey(Department, on_delete=models.CASCADE, related_name="members")
+    user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="department_memberships")
+    role = models.CharField(_("role"), max_length=100, blank=True)
+    added_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    added_at = models.DateTimeField(_("added"), default=timezone.now)
+
+    class Meta:
+        ordering = ["added_at", "id"]
+        verbose_name = _("member")
+        verbose_name_plural = _("members")
+        constraints = [models.UniqueConstraint(fields=["department", "user"], name="departments_member_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.department_id}"
+
+
+class DepartmentContact(LinkedContact):
+    department = models.ForeignKey(Department, on_delete=models.CASCADE, related_name="contact_links")
+
+    class Meta(LinkedContact.Meta):
+        verbose_name = _("linked contact")
+        verbose_name_plural = _("linked contacts")
+        constraints = [
+            models.UniqueConstraint(fields=["department", "contact"], name="departments_contact_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"contact {self.contact_id} of {self.department_id}"

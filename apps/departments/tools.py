@@ -1,0 +1,206 @@
+"""The Departments area of the catalogue (SPEC 4.7): thin doors onto services and selectors."""
+
+from typing import Annotated
+
+from pydantic import Field
+
+from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.registry import Marker, tool
+from apps.catalogue.shapes import Changes, EntityId, Limit, Offset, Out, Page, paginate
+from apps.contacts.related import ContactLinkResultOut
+from apps.contacts.selectors import contact_get
+from apps.contacts.services import person_by_email
+from apps.contacts.shapes import ContactRef, PersonRef
+from apps.departments import selectors, services
+from apps.departments.permissions import DepartmentsPerm
+from apps.departments.shapes import DepartmentOut, DepartmentSummary
+
+DepartmentId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The department's id")]
+PersonEmail = Annotated[
+    str, Field(min_length=3, max_length=254, description="E-mail of a person of this workspace")
+]
+ContactId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The contact's id")]
+Role = Annotated[str, Field(max_length=100, description="Their role there, e.g. lead, buyer (optional)")]
+
+
+class DepartmentFields(Changes):
+    name: Annotated[str, Field(min_length=1, max_length=120)] | None = Field(
+        None, description="Its name (unique)"
+    )
+    description: Annotated[str, Field(max_length=5000)] | None = Field(None, description="What it does")
+    email: Annotated[str, Field(max_length=254)] | None = Field(None, description="Its shared e-mail address")
+    parent_id: EntityId | None = Field(None, description="The department it is part of; null: top level")
+    head_email: Annotated[str, Field(max_length=254)] | None = Field(
+        None, description="E-mail of the person who heads it; null: nobody"
+    )
+
+
+@tool("createDepartment", permission=DepartmentsPerm.EDIT, title="Create a department")
+def create_department(
+    ctx: ToolContext,
+    *,
+    department: Annotated[DepartmentFields, Field(description="The new department; `name` is required")],
+) -> DepartmentOut:
+    """Create a department (a team, a unit, an office), optionally inside another one and with
+    a head. Add its people with addMemberToDepartment and its contacts with
+    linkContactToDepartment."""
+    created = services.department_create(actor=ctx.actor, fields=department.given())
+    return DepartmentOut.of(created, ctx.actor)
+
+
+class UpdatedDepartmentOut(Out):
+    department: DepartmentOut
+    changed: list[str]
+
+
+@tool("updateDepartment", permission=DepartmentsPerm.EDIT, title="Update a department", idempotent=True)
+def update_department(
+    ctx: ToolContext,
+    *,
+    department_id: DepartmentId,
+    changes: Annotated[DepartmentFields, Field(description="Only the fields to change; null clears one")],
+) -> UpdatedDepartmentOut:
+    """Rename a department or change its description, e-mail address, head or the department it
+    is part of; fields not sent stay as they are."""
+    found = selectors.department_get(actor=ctx.actor, department_id=department_id)
+    changed = services.department_update(actor=ctx.actor, department=found, fields=changes.given())
+    return UpdatedDepartmentOut(department=DepartmentOut.of(found, ctx.actor), changed=changed)
+
+
+class DeletedDepartmentOut(Out):
+    id: int
+    name: str
+    parts_moved_up: int = Field(description="Departments that were part of it and are now part of its parent")
+
+
+@tool(
+    "deleteDepartment",
+    permission=DepartmentsPerm.DELETE,
+    title="Delete a department",
+    markers=Marker.DESTRUCTIVE,
+)
+def delete_department(ctx: ToolContext, *, department_id: DepartmentId) -> DeletedDepartmentOut:
+    """Delete a department: it disappears from every list with its memberships and contact
+    links; departments that were part of it move up to its parent. An administrator can restore
+    it from the Departments settings page."""
+    found = selectors.department_get(actor=ctx.actor, department_id=department_id)
+    moved = services.department_delete(actor=ctx.actor, department=found)
+    return DeletedDepartmentOut(id=found.pk, name=found.name, parts_moved_up=moved)
+
+
+@tool("getDepartment", permission=DepartmentsPerm.VIEW, title="Get a department", read_only=True)
+def get_department(ctx: ToolContext, *, department_id: DepartmentId) -> DepartmentOut:
+    """One department with its head, members and their roles, linked contacts, the department it
+    is part of and its own parts."""
+    return DepartmentOut.of(selectors.department_get(actor=ctx.actor, department_id=department_id), ctx.actor)
+
+
+@tool("listDepartments", permission=DepartmentsPerm.VIEW, title="List departments", read_only=True)
+def list_departments(
+    ctx: ToolContext,
+    *,
+    parent_id: Annotated[int | None, Field(ge=1, description="Only the parts of this department")] = None,
+    top_level: Annotated[bool, Field(description="Only departments that are part of none")] = False,
+    limit: Limit = 25,
+    offset: Offset = 0,
+) -> Page[DepartmentSummary]:
+    """The workspace's departments by name, with their head and how many members and contacts
+    each has. Use searchDepartments to find one by words."""
+    rows = selectors.with_counts(selectors.department_visible(actor=ctx.actor))
+    if parent_id:
+        rows = rows.filter(parent=selectors.department_get(actor=ctx.actor, department_id=parent_id))
+    if top_level:
+        rows = rows.filter(parent__isnull=True)
+    return paginate(rows.order_by("name", "id"), limit=limit, offset=offset, item=DepartmentSummary.of)
+
+
+@tool("searchDepartments", permission=DepartmentsPerm.VIEW, title="Search departments", read_only=True)
+def search_departments(
+    ctx: ToolContext,
+    *,
+    query: Annotated[str, Field(min_length=1, max_length=200, description="Words to find")],
+    limit: Limit = 25,
+    offset: Offset = 0,
+) -> Page[DepartmentSummary]:
+    """Find departments by words in their name, description or e-mail address, or in the name or
+    address of one of their members."""
+    rows = selectors.with_counts(selectors.department_search(actor=ctx.actor, query=query))
+    return paginate(rows.order_by("name", "id"), limit=limit, offset=offset, item=DepartmentSummary.of)
+
+
+class MembershipOut(Out):
+    department_id: int
+    person: PersonRef
+    role: str
+    member: bool = Field(description="Whether they are a member now")
+    changed: bool = Field(description="False when nothing changed")
+
+
+@tool(
+    "addMemberToDepartment",
+    permission=DepartmentsPerm.EDIT,
+    title="Add a member to a department",
+    idempotent=True,
+)
+def add_member_to_department(
+    ctx: ToolContext, *, department_id: DepartmentId, person_email: PersonEmail, role: Role = ""
+) -> MembershipOut:
+    """Make a person of the workspace a member of a department, with an optional role; adding
+    them again changes their role."""
+    found = selectors.department_get(actor=ctx.actor, department_id=department_id)
+    person = person_by_email(person_email)
+    changed = services.member_add(actor=ctx.actor, department=found, person=person, role=role)
+    return MembershipOut(
+        department_id=found.pk, person=PersonRef.of(person), role=role.strip(), member=True, changed=changed
+    )  # type: ignore[arg-type]
+
+
+@tool(
+    "removeMemberFromDepartment",
+    permission=DepartmentsPerm.EDIT,
+    title="Remove a member from a department",
+)
+def remove_member_from_department(
+    ctx: ToolContext, *, department_id: DepartmentId, person_email: PersonEmail
+) -> MembershipOut:
+    """Take a person out of a department (they stay in the workspace)."""
+    found = selectors.department_get(actor=ctx.actor, department_id=department_id)
+    person = person_by_email(person_email)
+    services.member_remove(actor=ctx.actor, department=found, person=person)
+    return MembershipOut(
+        department_id=found.pk, person=PersonRef.of(person), role="", member=False, changed=True
+    )  # type: ignore[arg-type]
+
+
+@tool(
+    "linkContactToDepartment",
+    permission=DepartmentsPerm.EDIT,
+    title="Link a contact to a department",
+    idempotent=True,
+)
+def link_contact_to_department(
+    ctx: ToolContext, *, department_id: DepartmentId, contact_id: ContactId, role: Role = ""
+) -> ContactLinkResultOut:
+    """Link a contact the department deals with (a supplier's engineer, a client's buyer), with
+    an optional role; linking again changes the role."""
+    found = selectors.department_get(actor=ctx.actor, department_id=department_id)
+    changed = services.contact_link(actor=ctx.actor, department=found, contact_id=contact_id, role=role)
+    contact = contact_get(actor=ctx.actor, contact_id=contact_id)
+    return ContactLinkResultOut(
+        record_id=found.pk, contact=ContactRef.of(contact), role=role.strip(), linked=True, changed=changed
+    )
+
+
+@tool(
+    "unlinkContactFromDepartment", permission=DepartmentsPerm.EDIT, title="Unlink a contact from a department"
+)
+def unlink_contact_from_department(
+    ctx: ToolContext, *, department_id: DepartmentId, contact_id: ContactId
+) -> ContactLinkResultOut:
+    """Remove a contact from a department's contacts (the contact itself stays)."""
+    found = selectors.department_get(actor=ctx.actor, department_id=department_id)
+    contact = contact_get(actor=ctx.actor, contact_id=contact_id)
+    services.contact_link(actor=ctx.actor, department=found, contact_id=contact_id, remove=True)
+    return ContactLinkResultOut(
+        record_id=found.pk, contact=ContactRef.of(contact), role="", linked=False, changed=True
+    )

@@ -1,0 +1,36 @@
+"""The operators' view of a workspace's documents (Django admin, in the workspace's schema)."""
+
+from django.contrib import admin
+
+from apps.documents.models import Document, DocumentFolder, DocumentShare, DocumentVersion
+
+
+@admin.register(DocumentFolder)
+class DocumentFolderAdmin(admin.ModelAdmin):
+    list_display = ("name", "parent", "created_by", "updated_at", "deleted_at")
+    search_fields = ("name",)
+    raw_id_fields = ("parent", "trashed_with", "created_by", "deleted_by")
+
+
+class VersionInline(admin.TabularInline):
+    model = DocumentVersion
+    extra = 0
+    fields = ("number", "title", "note", "created_by", "created_at")
+    readonly_fields = fields
+    can_delete = False
+
+
+class ShareInline(admin.TabularInline):
+    model = DocumentShare
+    extra = 0
+    raw_id_fields = ("user", "shared_by")
+
+
+@admin.register(Document)
+class DocumentAdmin(admin.ModelAdmin):
+    list_display = ("title", "folder", "version", "owner", "visibility", "updated_at", "deleted_at")
+    list_filter = ("visibility",)
+    search_fields = ("title", "body_text")
+    readonly_fields = ("version", "body_text")
+    raw_id_fields = ("folder", "owner", "updated_by", "created_by", "deleted_by", "trashed_with")
+    inlines = [VersionInline, ShareInline]

@@ -1,0 +1,237 @@
+"""Writes about documents. Each checks the actor's permission itself and logs ids only."""
+
+import logging
+from typing import Any
+
+from django.conf import settings
+
+from apps.accounts.access import can
+from apps.contacts.links import LinkedItem
+from apps.core import folders as trees
+from apps.core import sharing
+from apps.core.errors import Forbidden, ValidationFailed
+from apps.documents import errors, pdf, richtext, selectors
+from apps.documents.models import Document, DocumentFolder, DocumentVersion
+from apps.documents.permissions import DocumentsPerm
+
+logger = logging.getLogger(__name__)
+
+EXPORT_FOLDER = "/Document exports"
+
+
+def require(actor: Any, permission: str) -> None:
+    if not can(actor, permission):
+        raise Forbidden()
+
+
+def _actor(actor: Any) -> Any:
+    return actor if getattr(actor, "pk", None) else None
+
+
+def clean_title(value: str) -> str:
+    title = " ".join((value or "").split())
+    if not title:
+        raise ValidationFailed("The title is empty; give the document a title.", details={"title": ["empty"]})
+    if len(title) > 300:
+        raise ValidationFailed("The title is longer than 300 characters.", details={"title": ["too long"]})
+    return title
+
+
+def clean_body(content: str, fmt: str) -> tuple[str, str]:
+    """(sanitised HTML, plain text) of content written as markdown, html or text."""
+    if fmt not in richtext.FORMATS:
+        raise ValidationFailed(
+            f"format: one of {', '.join(richtext.FORMATS)}.", details={"format": ["unknown"]}
+        )
+    limit = int(settings.ATRIUM_DOCUMENTS_MAX_CHARS)
+    if len(content) > limit * 2:
+        raise ValidationFailed(
+            f"The content is {len(content)} characters; documents hold at most {limit}. Split it up.",
+            details={"content": ["too long"]},
+        )
+    body = richtext.to_html(content, fmt)
+    if len(body) > limit:
+        raise ValidationFailed(
+            f"The document would be {len(body)} characters of HTML; the most is {limit}. Split it up.",
+            details={"content": ["too long"]},
+        )
+    return body, richtext.to_text(body)
+
+
+# --- folders ------------------------------------------------------------------------------------
+
+
+def folder_create(*, actor: Any, name: str, parent: DocumentFolder | None) -> DocumentFolder:
+    require(actor, DocumentsPerm.EDIT)
+    folder = trees.create(DocumentFolder, actor=actor, name=name, parent=parent)
+    logger.info("document folder %s created", folder.pk)
+    return folder
+
+
+# --- documents ----------------------------------------------------------------------------------
+
+
+def _snapshot(document: Document, actor: Any, note: str = "") -> DocumentVersion:
+    return DocumentVersion.objects.create(
+        document=document,
+        number=document.version,
+        title=document.title,
+        body_html=document.body_html,
+        body_text=document.body_text,
+        note=note[:300],
+        created_by=_actor(actor),
+    )
+
+
+def document_create(
+    *,
+    actor: Any,
+    title: str,
+    content: str = "",
+    fmt: str = "markdown",
+    folder: DocumentFolder | None = None,
+    visibility: str = sharing.Visibility.WORKSPACE,
+) -> Document:
+    require(actor, DocumentsPerm.EDIT)
+    body, text = clean_body(content, fmt)
+    document = Document.objects.create(
+        title=clean_title(title),
+        folder=folder,
+        owner=_actor(actor),
+        created_by=_actor(actor),
+        updated_by=_actor(actor),
+        visibility=visibility,
+        body_html=body,
+        body_text=text,
+        version=1,
+    )
+    _snapshot(document, actor, "created")
+    logger.info("document %s created", document.pk)
+    return document
+
+
+def document_update(
+    *,
+    actor: Any,
+    document: Document,
+    title: str | None = None,
+    content: str | None = None,
+    fmt: str = "markdown",
+    expected_version: int | None = None,
+    note: str = "",
+    append: bool = False,
+) -> tuple[Document, bool]:
+    """A new version with the changes (the previous ones stay); (document, whether it changed).
+    `expected_version`: refuse if someone saved a newer version meanwhile. `append`: add the
+    content at the end instead of replacing the body."""
+    require(actor, DocumentsPerm.EDIT)
+    document = selectors.document_get_for_edit(actor=actor, document_id=document.pk)
+    if expected_version is not None and expected_version != document.version:
+        raise errors.VersionConflict(
+            f"Document {document.pk} is at version {document.version}, not {expected_version}: someone "
+            "saved it meanwhile. Read it again with getDocument and apply your change to the new version."
+        )
+    new_title = clean_title(title) if title is not None else document.title
+    body, text = document.body_html, document.body_text
+    if content is not None:
+        added, _text = clean_body(content, fmt)
+        body, text = clean_body(document.body_html + added, "html") if append else (added, _text)
+    if (new_title, body) == (document.title, document.body_html):
+        return document, False
+    document.title, document.body_html, document.body_text = new_title, body, text
+    document.version += 1
+    document.updated_by = _actor(actor)
+    document.save(update_fields=["title", "body_html", "body_text", "version", "updated_by", "updated_at"])
+    _snapshot(document, actor, note or "updated")
+    logger.info("document %s saved as version %s", document.pk, document.version)
+    return document, True
+
+
+def document_move(*, actor: Any, document: Document, folder: DocumentFolder | None) -> Document:
+    require(actor, DocumentsPerm.EDIT)
+    document = selectors.document_get_for_edit(actor=actor, document_id=document.pk)
+    document.folder = folder
+    document.save(update_fields=["folder", "updated_at"])
+    return document
+
+
+def document_trash(*, actor: Any, document: Document) -> Document:
+    require(actor, DocumentsPerm.DELETE)
+    document = selectors.document_get_for_edit(actor=actor, document_id=document.pk)
+    trees.trash([document], actor=actor)
+    return document
+
+
+def document_restore(*, actor: Any, document: Document) -> Document:
+    require(actor, DocumentsPerm.DELETE)
+    if document.deleted_at is None:
+        return document
+    if document.folder is not None and document.folder.deleted_at is not None:
+        document.folder = None
+        document.save(update_fields=["folder"])
+    trees.untrash(document)
+    return document
+
+
+def document_share(
+    *,
+    actor: Any,
+    document: Document,
+    person_email: str | None,
+    access: str = "view",
+    visibility: str | None = None,
+) -> Document:
+    """Shares a document with a person and/or changes who sees it (apps.core.sharing.change)."""
+    require(actor, DocumentsPerm.SHARE)
+    document = selectors.document_get_for_edit(actor=actor, document_id=document.pk)
+    return sharing.change(
+        document,
+        actor=actor,
+        person_email=person_email,
+        access=access,
+        visibility=visibility,
+        admin=selectors.is_admin(actor),
+        view_permission=DocumentsPerm.VIEW,
+    )
+
+
+# --- export -------------------------------------------------------------------------------------
+
+
+def document_export_pdf(
+    *, actor: Any, document: Document, folder: Any = None, name: str | None = None, version: int | None = None
+) -> Any:
+    """Renders the document (or one of its versions) to PDF, stores it in Files (in `folder`, a
+    files folder, default "/Document exports") and attaches it to the document. Returns the file."""
+    from apps.files import attachments
+    from apps.files import services as files
+    from apps.files.models import File
+    from apps.files.permissions import FilesPerm
+
+    require(actor, DocumentsPerm.EXPORT)
+    if not can(actor, FilesPerm.EDIT):
+        raise Forbidden("Exports are saved in Files, and your role may not add files there.")
+    source = selectors.version_get(document=document, number=version) if version else document
+    data = pdf.render(
+        title=source.title,
+        body_html=source.body_html,
+        version=version or document.version,
+        updated_at=getattr(source, "created_at", None) or document.updated_at,
+        author=getattr(document.owner, "email", "") if document.owner_id else "",
+    )
+    if folder is None:
+        folder = files.folder_ensure(actor=actor, path=EXPORT_FOLDER)
+    file = files.file_create(
+        actor=actor,
+        name=name or f"{trees.safe_name(source.title)[:230]} v{version or document.version}.pdf",
+        content=data,
+        folder=folder,
+        mime_type="application/pdf",
+        source=File.Source.EXPORT,
+        origin=f"document {document.pk} v{version or document.version}",
+    )
+    attachments.attach_to(
+        actor=actor, record=document, kind="file", item_id=file.pk, item=LinkedItem(file.pk, file.name)
+    )
+    logger.info("document %s exported to file %s", document.pk, file.pk)
+    return file

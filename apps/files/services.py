@@ -1,0 +1,411 @@
+"""Writes about files and folders. Each checks the actor's permission itself (every door goes
+through here: tools, pages, other areas) and logs ids only, never names.
+
+The API other areas call (docs/files.md):
+
+    file = services.file_create(actor=user, name="report.txt", content=b"...", folder=None)
+    data = services.file_bytes(file)            # the bytes
+    text = services.file_text(file)             # the extracted text (cached)
+    folder = services.folder_ensure(actor=user, path="/Reports/2026")
+
+Bytes and rows stay together (apps.files.blobs): a failure anywhere in the caller's transaction
+removes the bytes written in it.
+"""
+
+import logging
+import os
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMessage
+from django.core.validators import validate_email
+from django.db.models import Q
+from django.utils import timezone
+
+from apps.accounts.access import can
+from apps.core import folders as trees
+from apps.core import sharing
+from apps.core.errors import Forbidden, ValidationFailed
+from apps.files import blobs, errors, extract, selectors
+from apps.files.models import Attachment, Delivery, File, Folder
+from apps.files.permissions import FilesPerm
+
+logger = logging.getLogger(__name__)
+
+MAX_RECIPIENTS = 20
+
+
+def require(actor: Any, permission: str) -> None:
+    if not can(actor, permission):
+        raise Forbidden()
+
+
+def _actor(actor: Any) -> Any:
+    return actor if getattr(actor, "pk", None) else None
+
+
+# --- names --------------------------------------------------------------------------------------
+
+
+def _siblings(folder: Folder | None) -> Any:
+    return File.objects.filter(folder=folder)
+
+
+def free_name(folder: Folder | None, name: str, *, exclude_pk: Any = None) -> str:
+    """`name`, or "name (2).ext", "name (3).ext"… whichever no live file in the folder has."""
+    taken = {
+        value.lower()
+        for value in _siblings(folder)
+        .filter(deleted_at__isnull=True)
+        .exclude(pk=exclude_pk)
+        .values_list("name", flat=True)
+    }
+    if name.lower() not in taken:
+        return name
+    stem, ext = os.path.splitext(name)
+    for number in range(2, 10_000):
+        candidate = f"{stem} ({number}){ext}"
+        if candidate.lower() not in taken and len(candidate) <= trees.MAX_NAME:
+            return candidate
+    raise ValidationFailed("Too many files of that name in the folder.", details={"name": ["taken"]})
+
+
+def _placed_name(folder: Folder | None, name: str, if_exists: str, exclude_pk: Any = None) -> str:
+    name = trees.clean_name(name)
+    if if_exists == "rename":
+        return free_name(folder, name, exclude_pk=exclude_pk)
+    trees.check_name_free(_siblings(folder), name, exclude_pk=exclude_pk, what="A file")
+    return name
+
+
+# --- folders ------------------------------------------------------------------------------------
+
+
+def folder_create(*, actor: Any, name: str, parent: Folder | None) -> Folder:
+    require(actor, FilesPerm.EDIT)
+    folder = trees.create(Folder, actor=actor, name=name, parent=parent)
+    logger.info("folder %s created", folder.pk)
+    return folder
+
+
+def folder_ensure(*, actor: Any, path: str) -> Folder | None:
+    """The folder at "/A/B", created (with its parents) where missing; "/" is the root."""
+    folder = None
+    for part in [part for part in path.split("/") if part.strip()]:
+        name = trees.clean_name(part)
+        existing = Folder.objects.filter(parent=folder, name__iexact=name, deleted_at__isnull=True).first()
+        folder = existing or folder_create(actor=actor, name=name, parent=folder)
+    return folder
+
+
+def folder_rename(*, actor: Any, folder: Folder, name: str) -> Folder:
+    require(actor, FilesPerm.EDIT)
+    name = trees.clean_name(name)
+    trees.check_name_free(
+        Folder.objects.filter(parent=folder.parent_id), name, exclude_pk=folder.pk, what="A folder"
+    )
+    folder.name = name
+    folder.save(update_fields=["name", "updated_at"])
+    return folder
+
+
+def folder_move(*, actor: Any, folder: Folder, parent: Folder | None) -> Folder:
+    require(actor, FilesPerm.EDIT)
+    trees.check_move(folder, parent)
+    trees.check_name_free(
+        Folder.objects.filter(parent=parent), folder.name, exclude_pk=folder.pk, what="A folder"
+    )
+    folder.parent = parent
+    folder.save(update_fields=["parent", "updated_at"])
+    return folder
+
+
+def folder_trash(*, actor: Any, folder: Folder) -> int:
+    """Puts the folder and everything in it in the trash; returns how many items went."""
+    require(actor, FilesPerm.DELETE)
+    below = trees.descendant_ids(Folder, [folder.pk])
+    inner = Folder.objects.filter(pk__in=below, deleted_at__isnull=True)
+    files = File.objects.filter(folder_id__in=[folder.pk, *below], deleted_at__isnull=True)
+    count = trees.trash([folder], actor=actor)
+    count += trees.trash(inner, actor=actor, with_folder=folder)
+    count += trees.trash(files, actor=actor, with_folder=folder)
+    logger.info("folder %s trashed with %s items", folder.pk, count - 1)
+    return count
+
+
+def folder_restore(*, actor: Any, folder: Folder, parent: Folder | bool | None = False) -> int:
+    """Brings a trashed folder back with what was trashed with it. `parent`: where to (False:
+    where it was, which must not be in the trash itself)."""
+    require(actor, FilesPerm.DELETE)
+    if folder.deleted_at is None:
+        raise errors.NotInTrash(f"Folder {folder.pk} is not in the trash.")
+    if folder.trashed_with_id is not None:
+        raise errors.NotInTrash(
+            f"Folder {folder.pk} went to the trash with folder {folder.trashed_with_id}: restore that one."
+        )
+    target = folder.parent if parent is False else parent
+    _check_restorable_into(target, original=parent is False)  # type: ignore[arg-type]
+    if parent is not False:
+        trees.check_move(folder, target)  # type: ignore[arg-type]
+    trees.check_name_free(
+        Folder.objects.filter(parent=target), folder.name, exclude_pk=folder.pk, what="A folder"
+    )
+    folder.parent = target  # type: ignore[assignment]
+    trees.untrash(folder, also=("parent",))
+    count = 1
+    for inner in Folder.objects.filter(trashed_with=folder):
+        trees.untrash(inner)
+        count += 1
+    for file in File.objects.filter(trashed_with=folder):
+        file.name = free_name(file.folder, file.name, exclude_pk=file.pk)
+        trees.untrash(file, also=("name",))
+        count += 1
+    return count
+
+
+def _check_restorable_into(target: Folder | None, *, original: bool) -> None:
+    if target is None or target.deleted_at is None:
+        return
+    if not original:
+        raise errors.InTrash("Folder", target.pk)
+    raise ValidationFailed(
+        f"It was in folder {target.pk}, which is in the trash too. Restore that folder first, or pass "
+        "`folderId` to restore it somewhere else.",
+        details={"folder_id": ["the original folder is in the trash"]},
+    )
+
+
+def folder_erase(*, actor: Any, folder: Folder) -> int:
+    """Erases a trashed folder for good, with everything in it; returns how many files went."""
+    require(actor, FilesPerm.DELETE)
+    if folder.deleted_at is None:
+        raise errors.NotInTrash(f"Folder {folder.pk} is not in the trash: delete it first, then erase it.")
+    ids = [folder.pk, *trees.descendant_ids(Folder, [folder.pk])]
+    files = list(File.objects.filter(folder_id__in=ids))
+    erase_rows(files)
+    Folder.objects.filter(pk__in=ids).delete()
+    return len(files)
+
+
+# --- files --------------------------------------------------------------------------------------
+
+
+def file_create(
+    *,
+    actor: Any,
+    name: str,
+    content: bytes,
+    folder: Folder | None = None,
+    mime_type: str | None = None,
+    description: str = "",
+    source: str = File.Source.UPLOAD,
+    origin: str = "",
+    visibility: str = sharing.Visibility.WORKSPACE,
+    if_exists: str = "rename",
+) -> File:
+    """A new file from bytes in `folder` (None: the root). `if_exists`: "rename" gives it a free
+    name ("a (2).txt"), "error" refuses a name that is taken."""
+    require(actor, FilesPerm.EDIT)
+    if folder is not None and folder.deleted_at is not None:
+        raise errors.InTrash("Folder", folder.pk)
+    placed = _placed_name(folder, name, if_exists)
+    blobs.check_size(len(content))
+    kind = (mime_type or "").strip().lower() or extract.guess_type(placed, content)
+    key, digest = blobs.write(content)
+    file = File.objects.create(
+        name=placed,
+        folder=folder,
+        owner=_actor(actor),
+        created_by=_actor(actor),
+        visibility=visibility,
+        description=description[:500],
+        blob=key,
+        size=len(content),
+        mime_type=kind[:150],
+        sha256=digest,
+        source=source,
+        origin=origin[:200],
+    )
+    logger.info("file %s created (%s bytes)", file.pk, file.size)
+    return file
+
+
+def file_bytes(file: File) -> bytes:
+    return blobs.read(file.blob)
+
+
+def file_text(file: File) -> str:
+    """The file's text (apps.files.extract), extracted once and kept on the row."""
+    if file.text is None:
+        file.text = extract.text_of(file_bytes(file), file.mime_type).replace("\x00", "")
+        File.objects.filter(pk=file.pk).update(text=file.text)
+    return file.text
+
+
+def file_copy(*, actor: Any, file: File, folder: Folder | None, name: str | None = None) -> File:
+    require(actor, FilesPerm.EDIT)
+    return file_create(
+        actor=actor,
+        name=name or file.name,
+        content=file_bytes(file),
+        folder=folder,
+        mime_type=file.mime_type,
+        description=file.description,
+        source=File.Source.COPY,
+        origin=f"file {file.pk}",
+        if_exists="rename" if name is None else "error",
+    )
+
+
+def file_move(*, actor: Any, file: File, folder: Folder | None) -> File:
+    require(actor, FilesPerm.EDIT)
+    file = selectors.file_get_for_edit(actor=actor, file_id=file.pk)
+    if folder is not None and folder.deleted_at is not None:
+        raise errors.InTrash("Folder", folder.pk)
+    trees.check_name_free(_siblings(folder), file.name, exclude_pk=file.pk, what="A file")
+    file.folder = folder
+    file.save(update_fields=["folder", "updated_at"])
+    return file
+
+
+def file_rename(*, actor: Any, file: File, name: str) -> File:
+    require(actor, FilesPerm.EDIT)
+    file = selectors.file_get_for_edit(actor=actor, file_id=file.pk)
+    file.name = _placed_name(file.folder, name, "error", exclude_pk=file.pk)
+    file.save(update_fields=["name", "updated_at"])
+    return file
+
+
+def file_trash(*, actor: Any, file: File) -> None:
+    require(actor, FilesPerm.DELETE)
+    file = selectors.file_get_for_edit(actor=actor, file_id=file.pk, include_trashed=True)
+    trees.trash([file], actor=actor)
+
+
+def file_restore(*, actor: Any, file: File, folder: Folder | bool | None = False) -> File:
+    """Brings a trashed file back, where it was (or into `folder`), renamed if its name is taken."""
+    require(actor, FilesPerm.DELETE)
+    if file.deleted_at is None:
+        raise errors.NotInTrash(f"File {file.pk} is not in the trash.")
+    target = file.folder if folder is False else folder
+    _check_restorable_into(target, original=folder is False)  # type: ignore[arg-type]
+    file.folder = target  # type: ignore[assignment]
+    file.name = free_name(target, file.name, exclude_pk=file.pk)  # type: ignore[arg-type]
+    trees.untrash(file, also=("folder", "name"))
+    return file
+
+
+def file_erase(*, actor: Any, file: File) -> None:
+    require(actor, FilesPerm.DELETE)
+    if file.deleted_at is None:
+        raise errors.NotInTrash(f"File {file.pk} is not in the trash: delete it first, then erase it.")
+    erase_rows([file])
+
+
+def erase_rows(files: list[File]) -> None:
+    """Deletes file rows with their attachments and contact links, and their bytes after commit."""
+    keys = [file.blob for file in files]
+    ids = [file.pk for file in files]
+    Attachment.objects.filter(kind=Attachment.Kind.FILE, item_id__in=ids).delete()
+    _unlink_from_contacts(ids)
+    File.objects.filter(pk__in=ids).delete()
+    blobs.remove_after_commit(keys)
+    logger.info("files %s erased", ids)
+
+
+def _unlink_from_contacts(file_ids: list[int]) -> None:
+    from apps.contacts.models import ContactLink
+
+    ContactLink.objects.filter(kind="file", target_id__in=file_ids).delete()
+
+
+def file_share(
+    *, actor: Any, file: File, person_email: str | None, access: str = "view", visibility: str | None = None
+) -> File:
+    """Shares a file with a person and/or changes who sees it (apps.core.sharing.change)."""
+    require(actor, FilesPerm.SHARE)
+    file = selectors.file_get_for_edit(actor=actor, file_id=file.pk)
+    return sharing.change(
+        file,
+        actor=actor,
+        person_email=person_email,
+        access=access,
+        visibility=visibility,
+        admin=selectors.is_admin(actor),
+        view_permission=FilesPerm.VIEW,
+    )
+
+
+# --- sending ------------------------------------------------------------------------------------
+
+
+def clean_recipients(addresses: list[str]) -> list[str]:
+    cleaned: list[str] = []
+    for address in addresses:
+        value = address.strip().lower()
+        try:
+            validate_email(value)
+        except Exception as error:
+            raise ValidationFailed(
+                f"{address!r} is not an e-mail address; nothing was sent.",
+                details={"to": ["not an e-mail address"]},
+            ) from error
+        if value not in cleaned:
+            cleaned.append(value)
+    if not cleaned:
+        raise ValidationFailed("Give at least one address to send to.", details={"to": ["empty"]})
+    if len(cleaned) > MAX_RECIPIENTS:
+        raise ValidationFailed(f"At most {MAX_RECIPIENTS} recipients.", details={"to": ["too many"]})
+    return cleaned
+
+
+def file_email(*, actor: Any, file: File, to: list[str], subject: str, message: str) -> Delivery:
+    """Sends the file as an e-mail attachment through Django's e-mail backend."""
+    require(actor, FilesPerm.EMAIL)
+    recipients = clean_recipients(to)
+    limit = int(settings.ATRIUM_FILES_EMAIL_MAX_BYTES)
+    if file.size > limit:
+        raise errors.FileTooLarge(
+            f"File {file.pk} is {blobs.human_size(file.size)}; e-mails carry at most "
+            f"{blobs.human_size(limit)}. Nothing was sent. Share a link (downloadFileEntity) instead.",
+            details={"file_id": ["too large to e-mail"]},
+        )
+    subject = " ".join(subject.split())[:200] or file.name
+    sender = getattr(actor, "email", "") or ""
+    email = EmailMessage(
+        subject=subject,
+        body=message or f"{file.name} is attached.",
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=recipients,
+        reply_to=[sender] if sender else None,
+    )
+    email.attach(file.name, file_bytes(file), file.mime_type)
+    delivery = Delivery.objects.create(
+        file=file, sent_by=_actor(actor), recipients=recipients, subject=subject
+    )
+    try:
+        email.send(fail_silently=False)
+    except Exception as error:
+        logger.warning("e-mail of file %s failed", file.pk, exc_info=True)
+        raise errors.SendFailed(
+            f"The e-mail could not be sent ({type(error).__name__}); nothing was sent. Try again later or "
+            "tell an administrator."
+        ) from error
+    logger.info("file %s e-mailed to %s recipients", file.pk, len(recipients))
+    return delivery
+
+
+# --- the trash ----------------------------------------------------------------------------------
+
+
+def trash_entries(*, actor: Any) -> list[Any]:
+    """What is in the trash on its own (not taken there with a folder), newest first."""
+    folders = list(selectors.folder_visible(actor=actor, only_trashed=True).filter(trashed_with__isnull=True))
+    files = list(
+        selectors.file_visible(actor=actor, only_trashed=True)
+        .filter(Q(trashed_with__isnull=True))
+        .select_related("folder", "deleted_by")
+    )
+    entries = folders + files
+    entries.sort(key=lambda item: (item.deleted_at or timezone.now(), item.pk), reverse=True)
+    return entries

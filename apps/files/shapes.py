@@ -1,0 +1,148 @@
+"""What the file tools take and answer (camelCase JSON). Other areas that take file content from
+an agent (Tasks' writeFile) reuse `Text`, `ContentBase64` and `content_of`."""
+
+import base64
+import binascii
+import re
+from datetime import datetime
+from typing import Annotated, Any
+
+from pydantic import Field
+
+from apps.catalogue.shapes import FolderRef, Out, PersonRef
+from apps.core.errors import ValidationFailed
+from apps.files import blobs, extract
+from apps.files.models import File
+
+FileId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The file's id")]
+FolderId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The folder's id")]
+Name = Annotated[
+    str, Field(min_length=1, max_length=255, description="The name, with its extension for a file")
+]
+# Generous schema caps: the real limit is the workspace's (ATRIUM_FILES_MAX_BYTES), checked on decode.
+Text = Annotated[
+    str | None, Field(max_length=50_000_000, description="The content as text (stored as UTF-8)")
+]
+ContentBase64 = Annotated[
+    str | None,
+    Field(
+        max_length=70_000_000, description="The content as base64 (binary files: PDF, images, office files)"
+    ),
+]
+_DATA_URL = re.compile(r"^data:[^,]*;base64,")
+
+
+def content_of(text: str | None, content_base64: str | None) -> bytes:
+    """The bytes an agent sent, as text or base64 (exactly one), within the size limit."""
+    if (text is None) == (content_base64 is None):
+        raise ValidationFailed(
+            "Give the content either as `text` or as `contentBase64` (exactly one).",
+            details={"content": ["give text or contentBase64"]},
+        )
+    if text is not None:
+        data = text.encode("utf-8")
+        blobs.check_size(len(data))
+        return data
+    raw = _DATA_URL.sub("", (content_base64 or "").strip())
+    raw = "".join(raw.split())
+    blobs.check_size(len(raw) * 3 // 4 - raw.count("="))
+    try:
+        return base64.b64decode(raw + "=" * (-len(raw) % 4), validate=True)
+    except (binascii.Error, ValueError) as error:
+        raise ValidationFailed(
+            "`contentBase64` is not valid base64; nothing was saved.",
+            details={"content_base64": ["not base64"]},
+        ) from error
+
+
+class FileOut(Out):
+    id: int
+    name: str
+    path: str = Field(description='Folders and name from the root, e.g. "/Contracts/offer.pdf"')
+    folder: FolderRef | None = Field(description="null: the root")
+    mime_type: str
+    size: int = Field(description="In bytes")
+    sha256: str
+    description: str
+    source: str = Field(description="upload, chat, contact, copy, export or task")
+    visibility: str = Field(description="workspace or private")
+    owner: PersonRef | None
+    text_readable: bool = Field(description="Whether readFileContent can give its text")
+    in_trash: bool
+    created_at: datetime
+    updated_at: datetime
+
+    @classmethod
+    def of(cls, file: File) -> "FileOut":
+        return cls(
+            id=file.pk,
+            name=file.name,
+            path=file.path,
+            folder=FolderRef.of(file.folder),
+            mime_type=file.mime_type,
+            size=file.size,
+            sha256=file.sha256,
+            description=file.description,
+            source=file.source,
+            visibility=file.visibility,
+            owner=PersonRef.of(file.owner),
+            text_readable=extract.can_extract(file.mime_type),
+            in_trash=file.deleted_at is not None,
+            created_at=file.created_at,
+            updated_at=file.updated_at,
+        )
+
+
+class EntryOut(Out):
+    """A folder or a file in a listing."""
+
+    type: str = Field(description="folder or file")
+    id: int
+    name: str
+    path: str
+    mime_type: str = Field(description="Empty for a folder")
+    size: int | None = Field(description="null for a folder")
+    updated_at: datetime
+    deleted_at: datetime | None
+
+    @classmethod
+    def of(cls, item: Any) -> "EntryOut":
+        is_file = isinstance(item, File)
+        return cls(
+            type="file" if is_file else "folder",
+            id=item.pk,
+            name=item.name,
+            path=item.path,
+            mime_type=item.mime_type if is_file else "",
+            size=item.size if is_file else None,
+            updated_at=item.updated_at,
+            deleted_at=item.deleted_at,
+        )
+
+
+class AttachedItemOut(Out):
+    """A file or document attached to a record of any area, as the caller may see it now."""
+
+    kind: str = Field(description="file or document")
+    id: int
+    title: str
+    available: bool = Field(description="False when the item was removed or you may no longer read it")
+    url: str
+    mime_type: str
+    size: int | None
+    attached_at: datetime
+    attached_by: PersonRef | None
+
+    @classmethod
+    def of(cls, attached: Any) -> "AttachedItemOut":
+        return cls(
+            kind=attached.kind,
+            id=attached.id,
+            title=attached.title,
+            available=attached.available,
+            url=attached.url,
+            mime_type=attached.mime_type,
+            size=attached.size,
+            attached_at=attached.attached_at,
+            attached_by=PersonRef.of(attached.attached_by),
+        )

@@ -1,0 +1,10 @@
+from django import template
+
+from apps.files.blobs import human_size
+
+register = template.Library()
+
+
+@register.filter
+def size(value: int | str | None) -> str:
+    return "" if value in (None, "") else human_size(int(value))

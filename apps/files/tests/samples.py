@@ -1,0 +1,146 @@
+"""A normal call of every Files tool, for the catalogue's contract test
+(apps/catalogue/tests/test_contract.py). Each creates what it needs as `actor`."""
+
+import base64
+import uuid
+from typing import Any
+
+from apps.catalogue.testing import Sample, sample
+from apps.contacts.tests.samples import make_contact
+from apps.files import services
+from apps.files.models import File, Folder
+
+
+def unique(prefix: str = "Zed") -> str:
+    return f"{prefix}{uuid.uuid4().hex[:10]}"
+
+
+def make_folder(actor: Any, name: str | None = None, parent: Folder | None = None) -> Folder:
+    return services.folder_create(actor=actor, name=name or unique("Folder"), parent=parent)
+
+
+def make_file(
+    actor: Any, name: str | None = None, text: str | None = None, folder: Folder | None = None, **fields: Any
+) -> File:
+    return services.file_create(
+        actor=actor,
+        name=name or f"{unique('Note')}.txt",
+        content=(text if text is not None else f"secret {unique()}").encode(),
+        folder=folder,
+        **fields,
+    )
+
+
+def _file(actor: Any, arguments: dict[str, Any] | None = None, **fields: Any) -> Sample:
+    file = make_file(actor, **fields)
+    return Sample({"fileId": file.pk, **(arguments or {})}, private=[file.name])
+
+
+@sample("createFileEntity")
+def create_file_entity(actor: Any) -> Sample:
+    return Sample({"name": "hello.txt", "text": "Hello"})
+
+
+@sample("createFileFolder")
+def create_file_folder(actor: Any) -> Sample:
+    return Sample({"name": "Contracts"})
+
+
+@sample("saveChatUploadToFiles")
+def save_chat_upload_to_files(actor: Any) -> Sample:
+    return Sample({"name": "pasted.csv", "contentBase64": base64.b64encode(b"a,b\n1,2\n").decode()})
+
+
+@sample("saveFileToContact")
+def save_file_to_contact(actor: Any) -> Sample:
+    contact = make_contact(actor)
+    return Sample(
+        {"contactId": contact.pk, "name": "scan.txt", "text": "signed"}, private=[contact.first_name]
+    )
+
+
+@sample("copyFile")
+def copy_file(actor: Any) -> Sample:
+    return _file(actor)
+
+
+@sample("getFileEntity")
+def get_file_entity(actor: Any) -> Sample:
+    return _file(actor)
+
+
+@sample("listFiles")
+def list_files(actor: Any) -> Sample:
+    file = make_file(actor)
+    return Sample({"limit": 100}, private=[file.name])
+
+
+@sample("readFileContent")
+def read_file_content(actor: Any) -> Sample:
+    secret = unique("Secret")
+    file = make_file(actor, text=f"the text {secret}")
+    return Sample({"fileId": file.pk}, private=[file.name, secret])
+
+
+@sample("downloadFileEntity")
+def download_file_entity(actor: Any) -> Sample:
+    return _file(actor)
+
+
+@sample("getFileWorkingPath")
+def get_file_working_path(actor: Any) -> Sample:
+    folder = make_folder(actor)
+    return _file(actor, folder=folder)
+
+
+@sample("moveFile")
+def move_file(actor: Any) -> Sample:
+    folder = make_folder(actor)
+    return _file(actor, {"folderId": folder.pk})
+
+
+@sample("moveFileEntity")
+def move_file_entity(actor: Any) -> Sample:
+    folder, target = make_folder(actor), make_folder(actor)
+    return Sample({"type": "folder", "id": folder.pk, "targetFolderId": target.pk}, private=[folder.name])
+
+
+@sample("renameFileEntity")
+def rename_file_entity(actor: Any) -> Sample:
+    file = make_file(actor)
+    return Sample({"type": "file", "id": file.pk, "name": "renamed.txt"}, private=[file.name])
+
+
+@sample("shareFile")
+def share_file(actor: Any) -> Sample:
+    return _file(actor, {"personEmail": "member@acme.example", "access": "edit"})
+
+
+@sample("attachEntityFile")
+def attach_entity_file(actor: Any) -> Sample:
+    contact = make_contact(actor)
+    return _file(actor, {"entityType": "contact", "entityId": contact.pk})
+
+
+@sample("emailFileAsAttachment")
+def email_file_as_attachment(actor: Any) -> Sample:
+    return _file(actor, {"to": ["partner@example.org"], "subject": "The file"})
+
+
+@sample("deleteFileEntity")
+def delete_file_entity(actor: Any) -> Sample:
+    return _file(actor)
+
+
+@sample("restoreFile")
+def restore_file(actor: Any) -> Sample:
+    file = make_file(actor)
+    services.file_trash(actor=actor, file=file)
+    return Sample({"fileId": file.pk}, private=[file.name])
+
+
+@sample("listFileTrash")
+def list_file_trash(actor: Any) -> Sample:
+    file = make_file(actor)
+    services.file_trash(actor=actor, file=file)
+    return Sample({}, private=[file.name])

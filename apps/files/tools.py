@@ -1,0 +1,721 @@
+"""The Files area of the catalogue (SPEC 4.7): thin doors onto services and selectors."""
+
+import base64
+from datetime import datetime, timedelta
+from typing import Annotated, Any, Literal
+
+from django.conf import settings
+from django.utils import timezone
+from pydantic import Field
+
+from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.registry import Marker, tool
+from apps.catalogue.shapes import (
+    FolderName,
+    FolderOut,
+    FolderRef,
+    Limit,
+    Offset,
+    Out,
+    Page,
+    ParentFolderId,
+    PersonEmail,
+    PersonRef,
+    ShareAccess,
+    SharingOut,
+    VisibilityChange,
+    page_of,
+    paginate,
+)
+from apps.contacts.links import LinkedItem
+from apps.core import folders as trees
+from apps.core.errors import ValidationFailed
+from apps.files import attachments, downloads, selectors, services
+from apps.files.models import File, Folder
+from apps.files.permissions import FilesPerm
+from apps.files.shapes import (
+    ContentBase64,
+    EntryOut,
+    FileId,
+    FileOut,
+    Name,
+    Text,
+    content_of,
+)
+
+Kind = Literal["file", "folder"]
+IfExists = Annotated[
+    Literal["rename", "error"],
+    Field(description='When the name is taken in the folder: "rename" (default: "a (2).txt") or "error"'),
+]
+Visibility = Annotated[
+    Literal["workspace", "private"],
+    Field(
+        description="workspace (default: everyone who may see files) or private (you and whom you share with)"
+    ),
+]
+TargetFolder = Annotated[int | None, Field(ge=1, description="The folder to put it in; null: the root")]
+Description = Annotated[str, Field(max_length=500, description="A short description")]
+MimeType = Annotated[
+    str | None,
+    Field(max_length=150, description="Its MIME type; guessed from the name and content when left out"),
+]
+CHAT_FOLDER = "/Chat uploads"
+CONTACT_FOLDER = "/Contacts"
+
+
+def _folder(ctx: ToolContext, folder_id: int | None) -> Folder | None:
+    return selectors.folder_get(actor=ctx.actor, folder_id=folder_id)
+
+
+def _entity(ctx: ToolContext, kind: str, item_id: int, *, include_trashed: bool = False) -> Any:
+    if kind == "file":
+        return selectors.file_get(actor=ctx.actor, file_id=item_id, include_trashed=include_trashed)
+    return selectors.folder_get(actor=ctx.actor, folder_id=item_id, include_trashed=include_trashed)
+
+
+def _one_of(file_id: int | None, folder_id: int | None) -> tuple[str, int]:
+    if (file_id is None) == (folder_id is None):
+        raise ValidationFailed(
+            "Name exactly one item: `fileId` or `folderId`.", details={"file_id": ["give fileId or folderId"]}
+        )
+    return ("file", file_id) if file_id is not None else ("folder", folder_id)  # type: ignore[return-value]
+
+
+# --- creating -----------------------------------------------------------------------------------
+
+
+def _save(ctx: ToolContext, name: str, content: bytes, folder: int | str, **fields: Any) -> File:
+    """A new file in the folder with this id, or at this path (made where missing)."""
+    target = (
+        services.folder_ensure(actor=ctx.actor, path=folder)
+        if isinstance(folder, str)
+        else _folder(ctx, folder)
+    )
+    return services.file_create(actor=ctx.actor, name=name, content=content, folder=target, **fields)
+
+
+@tool("createFileEntity", permission=FilesPerm.EDIT, title="Create a file")
+def create_file_entity(
+    ctx: ToolContext,
+    *,
+    name: Name,
+    text: Text = None,
+    content_base64: ContentBase64 = None,
+    folder_id: TargetFolder = None,
+    mime_type: MimeType = None,
+    description: Description = "",
+    visibility: Visibility = "workspace",
+    if_exists: IfExists = "rename",
+) -> FileOut:
+    """Store a new file in the workspace's files: give its name and its content, as `text` or as
+    `contentBase64`, and optionally the folder (createFileFolder makes one). Files are limited in
+    size (the error says the limit). Returns the file with its id and path."""
+    file = services.file_create(
+        actor=ctx.actor,
+        name=name,
+        content=content_of(text, content_base64),
+        folder=_folder(ctx, folder_id),
+        mime_type=mime_type,
+        description=description,
+        visibility=visibility,
+        if_exists=if_exists,
+    )
+    return FileOut.of(file)
+
+
+@tool("createFileFolder", permission=FilesPerm.EDIT, title="Create a folder")
+def create_file_folder(
+    ctx: ToolContext,
+    *,
+    name: FolderName,
+    parent_id: ParentFolderId = None,
+) -> FolderOut:
+    """Create a folder in the workspace's files, at the root or inside another folder. Names are
+    unique within a folder and may not contain / \\ : * ? " < > |."""
+    folder = services.folder_create(actor=ctx.actor, name=name, parent=_folder(ctx, parent_id))
+    return FolderOut.of(folder)
+
+
+@tool("saveChatUploadToFiles", permission=FilesPerm.EDIT, title="Save a chat upload to files")
+def save_chat_upload_to_files(
+    ctx: ToolContext,
+    *,
+    name: Name,
+    content_base64: ContentBase64 = None,
+    text: Text = None,
+    mime_type: MimeType = None,
+    folder_id: Annotated[
+        int | None, Field(ge=1, description='The folder to save it in; default: the "Chat uploads" folder')
+    ] = None,
+) -> FileOut:
+    """Keep a file the user gave you in this conversation (an attachment or pasted content that
+    you hold as base64 or text) in the workspace's files, so it outlives the conversation. It is
+    saved in the "Chat uploads" folder unless you name another, and remembers which conversation
+    it came from."""
+    file = _save(
+        ctx,
+        name,
+        content_of(text, content_base64),
+        folder_id or CHAT_FOLDER,
+        mime_type=mime_type,
+        source=File.Source.CHAT,
+        origin=f"session {ctx.session.session_id}",
+    )
+    return FileOut.of(file)
+
+
+class SavedToContactOut(Out):
+    file: FileOut
+    contact_id: int
+    linked: bool = Field(description="Linked to the contact (listContactFiles shows it)")
+
+
+@tool("saveFileToContact", permission=FilesPerm.EDIT, title="Save a file to a contact")
+def save_file_to_contact(
+    ctx: ToolContext,
+    *,
+    contact_id: Annotated[int, Field(ge=1, le=2**63 - 1, description="The contact's id")],
+    name: Name,
+    text: Text = None,
+    content_base64: ContentBase64 = None,
+    mime_type: MimeType = None,
+    folder_id: Annotated[
+        int | None, Field(ge=1, description='The folder to save it in; default: the "Contacts" folder')
+    ] = None,
+    description: Description = "",
+) -> SavedToContactOut:
+    """Store a file (a signed contract, a scan, notes) and link it to a contact in one step, so it
+    shows in listContactFiles and getContactAttachments. To link a file that is already stored,
+    use linkFileToContact. You need to be allowed to change the contact."""
+    contact = attachments.entity_named("contact").get(ctx.actor, contact_id, True)
+    file = _save(
+        ctx,
+        name,
+        content_of(text, content_base64),
+        folder_id or CONTACT_FOLDER,
+        mime_type=mime_type,
+        description=description,
+        source=File.Source.CONTACT,
+        origin=f"contact {contact.pk}",
+    )
+    attachments.attach_to(
+        actor=ctx.actor, record=contact, kind="file", item_id=file.pk, item=LinkedItem(file.pk, file.name)
+    )
+    return SavedToContactOut(file=FileOut.of(file), contact_id=contact.pk, linked=True)
+
+
+@tool("copyFile", permission=FilesPerm.EDIT, title="Copy a file")
+def copy_file(
+    ctx: ToolContext,
+    *,
+    file_id: FileId,
+    folder_id: Annotated[
+        int | None, Field(ge=1, description="The folder to copy it into; default: the same folder")
+    ] = None,
+    to_root: Annotated[bool, Field(description="Copy it to the root folder instead")] = False,
+    name: Annotated[
+        str | None,
+        Field(min_length=1, max_length=255, description='The copy\'s name; default: "name (2).ext"'),
+    ] = None,
+) -> FileOut:
+    """Make a copy of a file (its content, type and description), in the same folder or another.
+    The copy is yours and visible to the workspace; the original is unchanged."""
+    file = selectors.file_get(actor=ctx.actor, file_id=file_id)
+    folder = None if to_root else (_folder(ctx, folder_id) if folder_id else file.folder)
+    return FileOut.of(services.file_copy(actor=ctx.actor, file=file, folder=folder, name=name))
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+
+class AttachedToOut(Out):
+    entity_type: str
+    entity_id: int
+
+
+class FileDetailOut(Out):
+    file: FileOut
+    sharing: SharingOut
+    attached_to: list[AttachedToOut] = Field(description="Records of other areas it is attached to")
+    emailed: int = Field(description="How many times it was e-mailed out")
+    your_access: str = Field(description="admin, owner, edit or view")
+
+
+@tool("getFileEntity", permission=FilesPerm.VIEW, title="Get a file", read_only=True)
+def get_file_entity(
+    ctx: ToolContext,
+    *,
+    file_id: FileId,
+    include_trashed: Annotated[bool, Field(description="Also return it if it is in the trash")] = False,
+) -> FileDetailOut:
+    """Fetch a file's details: name, path, type, size, checksum, owner, who it is shared with, the
+    records it is attached to, and what you may do with it. readFileContent gives its text,
+    downloadFileEntity its bytes."""
+    file = selectors.file_get(actor=ctx.actor, file_id=file_id, include_trashed=include_trashed)
+    from apps.contacts.models import ContactLink
+
+    attached = [
+        AttachedToOut(entity_type=t, entity_id=i)
+        for t, i in attachments.records_with(kind="file", item_id=file.pk)
+    ]
+    attached += [
+        AttachedToOut(entity_type="contact", entity_id=pk)
+        for pk in ContactLink.objects.filter(kind="file", target_id=file.pk).values_list(
+            "contact_id", flat=True
+        )
+    ]
+    return FileDetailOut(
+        file=FileOut.of(file),
+        sharing=SharingOut.of(file),
+        attached_to=attached,
+        emailed=file.deliveries.count(),
+        your_access=selectors.access_of(ctx.actor, file),
+    )
+
+
+class ListingOut(Out):
+    folder: FolderRef | None = Field(description="The folder listed; null: the root (or a search)")
+    entries: Page[EntryOut]
+
+
+def _listing(folders: Any, files: Any, *, limit: int, offset: int) -> Page[EntryOut]:
+    """Folders first, then files, paged as one list."""
+    folder_count, file_count = folders.count(), files.count()
+    window: list[Any] = list(folders[offset : offset + limit]) if offset < folder_count else []
+    start = max(0, offset - folder_count)
+    window += list(files[start : start + limit - len(window)])
+    return page_of(
+        [EntryOut.of(item) for item in window], total=folder_count + file_count, limit=limit, offset=offset
+    )
+
+
+@tool("listFiles", permission=FilesPerm.VIEW, title="List files and folders", read_only=True)
+def list_files(
+    ctx: ToolContext,
+    *,
+    folder_id: Annotated[int | None, Field(ge=1, description="The folder to list; default: the root")] = None,
+    path: Annotated[
+        str | None, Field(max_length=2000, description='Or the folder\'s path, e.g. "/Contracts/2026"')
+    ] = None,
+    query: Annotated[
+        str | None,
+        Field(max_length=200, description="Find files and folders whose name contains this, anywhere"),
+    ] = None,
+    mime_type: Annotated[
+        str | None, Field(max_length=150, description='Only files of this type, or type family ("image/")')
+    ] = None,
+    limit: Limit = 50,
+    offset: Offset = 0,
+) -> ListingOut:
+    """List a folder's sub-folders and files (folders first, then by name), or search every folder
+    by name with `query`. Items in the trash are left out (listFileTrash shows them)."""
+    if query and query.strip():
+        folder = None
+        folders = selectors.folder_visible(actor=ctx.actor).filter(name__icontains=query.strip())
+        files = selectors.file_visible(actor=ctx.actor).filter(name__icontains=query.strip())
+    else:
+        folder = selectors.folder_by_path(actor=ctx.actor, path=path) if path else _folder(ctx, folder_id)
+        folders, files = selectors.folder_contents(actor=ctx.actor, folder=folder)
+    if mime_type:
+        folders = folders.none()
+        wanted = mime_type.strip().lower()
+        files = (
+            files.filter(mime_type__startswith=wanted)
+            if wanted.endswith("/")
+            else files.filter(mime_type=wanted)
+        )
+    files = files.select_related("folder").order_by("name", "id")
+    return ListingOut(
+        folder=FolderRef.of(folder),
+        entries=_listing(folders.order_by("name", "id"), files, limit=limit, offset=offset),
+    )
+
+
+class ContentOut(Out):
+    file_id: int
+    name: str
+    mime_type: str
+    text: str
+    offset: int
+    total_chars: int = Field(description="Length of the whole text")
+    next_offset: int | None = Field(description="Pass as `offset` to read on; null at the end")
+
+
+@tool("readFileContent", permission=FilesPerm.VIEW, title="Read a file's text", read_only=True)
+def read_file_content(
+    ctx: ToolContext,
+    *,
+    file_id: FileId,
+    offset: Annotated[int, Field(ge=0, description="Where to start, in characters (for long files)")] = 0,
+    max_chars: Annotated[int, Field(ge=100, le=200_000, description="How many characters at most")] = 20_000,
+) -> ContentOut:
+    """Read the text of a stored file: plain text, Markdown, CSV and JSON as they are; PDF, Word
+    (.docx), Excel (.xlsx, one block per sheet) and PowerPoint (.pptx, one block per slide)
+    through their extractors. Long texts come in parts: call again with `nextOffset`."""
+    file = selectors.file_get(actor=ctx.actor, file_id=file_id)
+    whole = services.file_text(file)
+    part = whole[offset : offset + max_chars]
+    end = offset + len(part)
+    return ContentOut(
+        file_id=file.pk,
+        name=file.name,
+        mime_type=file.mime_type,
+        text=part,
+        offset=offset,
+        total_chars=len(whole),
+        next_offset=end if end < len(whole) else None,
+    )
+
+
+class DownloadOut(Out):
+    file: FileOut
+    url: str = Field(description="A link that downloads the file, valid until `expiresAt`, for you only")
+    expires_at: datetime
+    content_base64: str | None = Field(description="The bytes, when the file is small enough to give inline")
+    inline: bool
+
+
+@tool("downloadFileEntity", permission=FilesPerm.VIEW, title="Download a file", read_only=True)
+def download_file_entity(
+    ctx: ToolContext,
+    *,
+    file_id: FileId,
+    mode: Annotated[
+        Literal["auto", "inline", "link"],
+        Field(
+            description="auto (default): bytes inline when small, else a link; inline: bytes; link: a link"
+        ),
+    ] = "auto",
+) -> DownloadOut:
+    """Get a file's bytes: small files inline as base64 (up to the workspace's inline limit), and
+    always a short-lived download link on this workspace's host that works without signing in,
+    to hand to the user or to a tool that fetches URLs. For text, readFileContent is simpler."""
+    file = selectors.file_get(actor=ctx.actor, file_id=file_id)
+    limit = int(settings.ATRIUM_FILES_INLINE_MAX_BYTES)
+    if mode == "inline" and file.size > limit:
+        raise ValidationFailed(
+            f"File {file.pk} is {file.size} bytes, over the {limit} bytes given inline. Use mode link.",
+            details={"mode": ["too large for inline"]},
+        )
+    inline = mode == "inline" or (mode == "auto" and file.size <= limit)
+    return DownloadOut(
+        file=FileOut.of(file),
+        url=downloads.url_for(file, ctx.actor),
+        expires_at=timezone.now() + timedelta(seconds=settings.ATRIUM_FILES_DOWNLOAD_TTL_SECONDS),
+        content_base64=base64.b64encode(services.file_bytes(file)).decode() if inline else None,
+        inline=inline,
+    )
+
+
+class WorkingPathOut(Out):
+    type: str = Field(description="file or folder")
+    id: int | None = Field(description="null for the root")
+    name: str
+    path: str = Field(description='From the root, e.g. "/Contracts/2026/offer.pdf"')
+    folders: list[FolderRef] = Field(description="The folders from the root down to it")
+    download_path: str | None = Field(description="For a file: the path of a short-lived download link")
+
+
+@tool("getFileWorkingPath", permission=FilesPerm.VIEW, title="Get a file's path", read_only=True)
+def get_file_working_path(
+    ctx: ToolContext,
+    *,
+    file_id: Annotated[int | None, Field(ge=1, description="A file, to get its path")] = None,
+    folder_id: Annotated[int | None, Field(ge=1, description="Or a folder, to get its path")] = None,
+    path: Annotated[
+        str | None,
+        Field(max_length=2000, description='Or a path ("/Contracts/2026/offer.pdf"), to get its id'),
+    ] = None,
+) -> WorkingPathOut:
+    """Where something is in the workspace's files: give a file or folder id to get its path from
+    the root with every folder on the way, or a path to get the id of the file or folder there.
+    Files live in the workspace's storage, not on a disk you can open: use the path to tell the
+    user where something is, and readFileContent or downloadFileEntity for its content."""
+    if path is not None:
+        folder_path, _slash, leaf = path.strip().rstrip("/").rpartition("/")
+        parent = selectors.folder_by_path(actor=ctx.actor, path=folder_path)
+        file = (
+            selectors.file_visible(actor=ctx.actor).filter(folder=parent, name__iexact=leaf).first()
+            if leaf
+            else None
+        )
+        if file is not None:
+            file_id = file.pk
+        elif leaf:
+            folder_id = selectors.folder_by_path(actor=ctx.actor, path=path).pk  # type: ignore[union-attr]
+        else:
+            return WorkingPathOut(type="folder", id=None, name="", path="/", folders=[], download_path=None)
+    kind, item_id = _one_of(file_id, folder_id)
+    item = _entity(ctx, kind, item_id)
+    chain = trees.ancestors(item.folder if kind == "file" else item)
+    return WorkingPathOut(
+        type=kind,
+        id=item.pk,
+        name=item.name,
+        path=item.path,
+        folders=[FolderRef.of(folder) for folder in chain],  # type: ignore[misc]
+        download_path=downloads.path_for(item, ctx.actor) if kind == "file" else None,
+    )
+
+
+# --- changing -----------------------------------------------------------------------------------
+
+
+@tool("moveFile", permission=FilesPerm.EDIT, title="Move a file", idempotent=True)
+def move_file(
+    ctx: ToolContext,
+    *,
+    file_id: FileId,
+    folder_id: Annotated[int | None, Field(ge=1, description="The folder to move it to; null: the root")],
+) -> FileOut:
+    """Move a file into another folder (null: the root). Refused if a file of the same name is
+    there already: rename one of them first."""
+    file = selectors.file_get(actor=ctx.actor, file_id=file_id)
+    return FileOut.of(services.file_move(actor=ctx.actor, file=file, folder=_folder(ctx, folder_id)))
+
+
+class EntityOut(Out):
+    type: str = Field(description="file or folder")
+    file: FileOut | None
+    folder: FolderOut | None
+
+
+def _entity_out(item: Any) -> EntityOut:
+    if isinstance(item, File):
+        return EntityOut(type="file", file=FileOut.of(item), folder=None)
+    return EntityOut(type="folder", file=None, folder=FolderOut.of(item))
+
+
+@tool("moveFileEntity", permission=FilesPerm.EDIT, title="Move a file or folder", idempotent=True)
+def move_file_entity(
+    ctx: ToolContext,
+    *,
+    type: Annotated[Kind, Field(description="file or folder")],
+    id: Annotated[int, Field(ge=1, le=2**63 - 1, description="The file's or folder's id")],
+    target_folder_id: Annotated[
+        int | None, Field(ge=1, description="The folder to move it into; null: the root")
+    ],
+) -> EntityOut:
+    """Move a file or a whole folder (with everything in it) into another folder, or to the root.
+    A folder cannot go into itself or one of its own sub-folders."""
+    target = _folder(ctx, target_folder_id)
+    item = _entity(ctx, type, id)
+    if type == "file":
+        return _entity_out(services.file_move(actor=ctx.actor, file=item, folder=target))
+    return _entity_out(services.folder_move(actor=ctx.actor, folder=item, parent=target))
+
+
+@tool("renameFileEntity", permission=FilesPerm.EDIT, title="Rename a file or folder", idempotent=True)
+def rename_file_entity(
+    ctx: ToolContext,
+    *,
+    type: Annotated[Kind, Field(description="file or folder")],
+    id: Annotated[int, Field(ge=1, le=2**63 - 1, description="The file's or folder's id")],
+    name: Annotated[str, Field(min_length=1, max_length=255, description="The new name")],
+) -> EntityOut:
+    """Rename a file or a folder. The name must be free in its folder and may not contain
+    / \\ : * ? " < > |; keep a file's extension unless its type really changed."""
+    item = _entity(ctx, type, id)
+    if type == "file":
+        return _entity_out(services.file_rename(actor=ctx.actor, file=item, name=name))
+    return _entity_out(services.folder_rename(actor=ctx.actor, folder=item, name=name))
+
+
+@tool("shareFile", permission=FilesPerm.SHARE, title="Share a file", idempotent=True)
+def share_file(
+    ctx: ToolContext,
+    *,
+    file_id: FileId,
+    person_email: PersonEmail = None,
+    access: ShareAccess = "view",
+    visibility: VisibilityChange = None,
+) -> SharingOut:
+    """Share a file with a person of the workspace (view or edit), stop sharing it (none), and/or
+    make it private or visible to everyone who may see files. Returns who can see it now."""
+    file = selectors.file_get(actor=ctx.actor, file_id=file_id)
+    return SharingOut.of(
+        services.file_share(
+            actor=ctx.actor, file=file, person_email=person_email, access=access, visibility=visibility
+        )
+    )
+
+
+class AttachedOut(Out):
+    file_id: int
+    entity_type: str
+    entity_id: int
+    attached: bool = Field(description="Whether it is attached now")
+    changed: bool = Field(description="False when it already was (or was not) attached")
+
+
+@tool("attachEntityFile", permission=FilesPerm.EDIT, title="Attach a file to a record", idempotent=True)
+def attach_entity_file(
+    ctx: ToolContext,
+    *,
+    file_id: FileId,
+    entity_type: Annotated[
+        str,
+        Field(min_length=1, max_length=50, description='The kind of record: "contact", "document", "task"…'),
+    ],
+    entity_id: Annotated[int, Field(ge=1, le=2**63 - 1, description="The record's id")],
+    remove: Annotated[bool, Field(description="Detach it instead")] = False,
+) -> AttachedOut:
+    """Attach a stored file to a record of another area (a contact, a document, a task, a group
+    account…), so it is listed with that record; or detach it. The error for an unknown
+    `entityType` lists the kinds this workspace has."""
+    _record, _item, changed = attachments.attach(
+        actor=ctx.actor,
+        kind="file",
+        item_id=file_id,
+        entity_type=entity_type,
+        entity_id=entity_id,
+        remove=remove,
+    )
+    return AttachedOut(
+        file_id=file_id, entity_type=entity_type, entity_id=entity_id, attached=not remove, changed=changed
+    )
+
+
+class SentOut(Out):
+    file_id: int
+    recipients: list[str]
+    subject: str
+    sent_at: datetime
+
+
+@tool(
+    "emailFileAsAttachment",
+    permission=FilesPerm.EMAIL,
+    title="E-mail a file as an attachment",
+    markers=Marker.GATED,
+    open_world=True,
+)
+def email_file_as_attachment(
+    ctx: ToolContext,
+    *,
+    file_id: FileId,
+    to: Annotated[
+        list[Annotated[str, Field(max_length=254)]],
+        Field(min_length=1, max_length=20, description="E-mail addresses"),
+    ],
+    subject: Annotated[str, Field(max_length=200, description="The subject; default: the file's name")] = "",
+    message: Annotated[str, Field(max_length=20_000, description="The e-mail's text")] = "",
+) -> SentOut:
+    """Send a stored file out of the workspace as an e-mail attachment, with a subject and a
+    message, from the workspace's address (replies go to you). The user confirms each sending.
+    Large files cannot be e-mailed: send a download link instead."""
+    file = selectors.file_get(actor=ctx.actor, file_id=file_id)
+    delivery = services.file_email(actor=ctx.actor, file=file, to=to, subject=subject, message=message)
+    return SentOut(
+        file_id=file.pk, recipients=delivery.recipients, subject=delivery.subject, sent_at=delivery.sent_at
+    )
+
+
+# --- the trash ----------------------------------------------------------------------------------
+
+
+class DeletedOut(Out):
+    type: str
+    id: int
+    permanently: bool = Field(description="True: erased for good; false: in the trash (restoreFile)")
+    count: int = Field(description="How many files and folders went with it")
+
+
+@tool(
+    "deleteFileEntity",
+    permission=FilesPerm.DELETE,
+    title="Delete a file or folder",
+    markers=Marker.DESTRUCTIVE,
+)
+def delete_file_entity(
+    ctx: ToolContext,
+    *,
+    file_id: Annotated[int | None, Field(ge=1, description="The file to delete")] = None,
+    folder_id: Annotated[
+        int | None, Field(ge=1, description="Or the folder to delete, with everything in it")
+    ] = None,
+    permanently: Annotated[
+        bool, Field(description="Erase it for good; only for something already in the trash")
+    ] = False,
+) -> DeletedOut:
+    """Put a file, or a folder with everything in it, in the trash; restoreFile brings it back.
+    With `permanently`, erase something that is already in the trash, for good (its bytes too)."""
+    kind, item_id = _one_of(file_id, folder_id)
+    item = _entity(ctx, kind, item_id, include_trashed=True)
+    if kind == "file":
+        if permanently:
+            services.file_erase(actor=ctx.actor, file=item)
+        else:
+            services.file_trash(actor=ctx.actor, file=item)
+        return DeletedOut(type=kind, id=item_id, permanently=permanently, count=1)
+    count = (
+        services.folder_erase(actor=ctx.actor, folder=item)
+        if permanently
+        else services.folder_trash(actor=ctx.actor, folder=item)
+    )
+    return DeletedOut(type=kind, id=item_id, permanently=permanently, count=count)
+
+
+class RestoredOut(Out):
+    type: str
+    id: int
+    path: str = Field(description="Where it is now")
+    count: int = Field(description="How many files and folders came back with it")
+
+
+@tool("restoreFile", permission=FilesPerm.DELETE, title="Restore from the trash", idempotent=True)
+def restore_file(
+    ctx: ToolContext,
+    *,
+    file_id: Annotated[int | None, Field(ge=1, description="The trashed file to restore")] = None,
+    folder_id: Annotated[int | None, Field(ge=1, description="Or the trashed folder to restore")] = None,
+    into_folder_id: Annotated[
+        int | None, Field(ge=1, description="Restore it into this folder instead of where it was")
+    ] = None,
+    to_root: Annotated[bool, Field(description="Restore it to the root instead of where it was")] = False,
+) -> RestoredOut:
+    """Bring a file or folder back from the trash (listFileTrash lists it), where it was or into
+    another folder; a folder comes back with what was trashed with it. A name taken meanwhile gets
+    a number ("a (2).txt")."""
+    kind, item_id = _one_of(file_id, folder_id)
+    item = _entity(ctx, kind, item_id, include_trashed=True)
+    target: Folder | bool | None = (
+        None if to_root else (_folder(ctx, into_folder_id) if into_folder_id else False)
+    )
+    if kind == "file":
+        file = services.file_restore(actor=ctx.actor, file=item, folder=target)
+        return RestoredOut(type=kind, id=file.pk, path=file.path, count=1)
+    count = services.folder_restore(actor=ctx.actor, folder=item, parent=target)
+    return RestoredOut(type=kind, id=item.pk, path=item.path, count=count)
+
+
+class TrashEntryOut(Out):
+    type: str = Field(description="file or folder")
+    id: int
+    name: str
+    was_in: str = Field(description="The path of the folder it was in")
+    size: int | None
+    deleted_at: datetime | None
+    deleted_by: PersonRef | None
+
+
+def _trash_entry(item: Any) -> TrashEntryOut:
+    is_file = isinstance(item, File)
+    parent = item.folder if is_file else item.parent
+    return TrashEntryOut(
+        type="file" if is_file else "folder",
+        id=item.pk,
+        name=item.name,
+        was_in=parent.path if parent else "/",
+        size=item.size if is_file else None,
+        deleted_at=item.deleted_at,
+        deleted_by=PersonRef.of(item.deleted_by),
+    )
+
+
+@tool("listFileTrash", permission=FilesPerm.VIEW, title="List the trash", read_only=True)
+def list_file_trash(ctx: ToolContext, *, limit: Limit = 50, offset: Offset = 0) -> Page[TrashEntryOut]:
+    """List what is in the files' trash, most recently deleted first: files and folders deleted on
+    their own (what went with a folder comes back with it). Restore with restoreFile."""
+    return paginate(services.trash_entries(actor=ctx.actor), limit=limit, offset=offset, item=_trash_entry)

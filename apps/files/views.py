@@ -1,0 +1,85 @@
+"""Pages of the Files area: the settings page people browse, and the download door."""
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from apps.accounts.access import can
+from apps.accounts.models import User
+from apps.core import folders as trees
+from apps.core.errors import AppError
+from apps.files import blobs, downloads, selectors, services
+from apps.files.models import File
+from apps.files.permissions import FilesPerm
+
+
+def _serve(file: File) -> FileResponse:
+    response = FileResponse(
+        blobs.open_for_streaming(file.blob),
+        as_attachment=True,
+        filename=file.name,
+        content_type=file.mime_type,
+    )
+    response["Cache-Control"] = "private, no-store"
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+@require_GET
+def download(request: HttpRequest, token: str) -> FileResponse:
+    """A link made by downloadFileEntity: valid for minutes, for the bytes it was made for, and
+    only while its person may still see the file."""
+    payload = downloads.read_token(token)
+    if payload is None:
+        raise Http404("This download link is not valid or has expired.")
+    person = User.objects.filter(pk=payload.get("u"), is_active=True).select_related("role").first()
+    try:
+        file = selectors.file_get(actor=person, file_id=int(payload["f"]))
+    except (AppError, KeyError, TypeError, ValueError):
+        raise Http404("This file is no longer available.") from None
+    if not file.sha256.startswith(str(payload.get("h"))):
+        raise Http404("The file changed since this link was made.")
+    return _serve(file)
+
+
+@login_required
+@require_GET
+def download_signed_in(request: HttpRequest, file_id: int) -> FileResponse:
+    try:
+        file = selectors.file_get(actor=request.user, file_id=file_id)
+    except AppError:
+        raise Http404 from None
+    return _serve(file)
+
+
+@login_required
+@require_GET
+def browse(request: HttpRequest) -> HttpResponse:
+    if not can(request.user, FilesPerm.VIEW):
+        raise PermissionDenied
+    actor = request.user
+    if request.GET.get("view") == "trash":
+        return render(
+            request,
+            "files/trash.html",
+            {"nav": "files", "entries": services.trash_entries(actor=actor)[:500]},
+        )
+    try:
+        folder = selectors.folder_get(actor=actor, folder_id=int(request.GET.get("folder") or 0) or None)
+    except (AppError, ValueError):
+        raise Http404 from None
+    folders, files = selectors.folder_contents(actor=actor, folder=folder)
+    return render(
+        request,
+        "files/browse.html",
+        {
+            "nav": "files",
+            "folder": folder,
+            "crumbs": trees.ancestors(folder),
+            "folders": folders[:500],
+            "files": files[:500],
+            "limit": blobs.human_size(blobs.max_bytes()),
+        },
+    )

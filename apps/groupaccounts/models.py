@@ -1,0 +1,68 @@
+"""Group accounts: the organisations the workspace deals with as a whole (a customer group, a
+supplier, a partner), with the contacts who work there. Workspace schema. Archived first
+(`deleted_at`); restorable from the settings page."""
+
+from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
+from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
+
+from apps.contacts.related import LinkedContact
+
+USER = settings.AUTH_USER_MODEL
+
+
+class GroupAccount(models.Model):
+    class Kind(models.TextChoices):
+        CUSTOMER = "customer", _("customer")
+        PROSPECT = "prospect", _("prospect")
+        SUPPLIER = "supplier", _("supplier")
+        PARTNER = "partner", _("partner")
+        OTHER = "other", _("other")
+
+    name = models.CharField(_("name"), max_length=200)
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, default=Kind.CUSTOMER)
+    description = models.TextField(_("description"), blank=True)
+    industry = models.CharField(_("industry"), max_length=100, blank=True)
+    website = models.URLField(_("website"), max_length=200, blank=True)
+    # Domains of its people's addresses ("acme.example"): shown with the account, searched.
+    email_domains = ArrayField(models.CharField(max_length=253), default=list, blank=True)
+    # The organisation as a contact, when there is one.
+    organisation = models.ForeignKey(
+        "contacts.Contact", on_delete=models.SET_NULL, null=True, blank=True, related_name="group_accounts"
+    )
+    owner = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    tags = ArrayField(models.CharField(max_length=50), default=list, blank=True)
+    created_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    deleted_at = models.DateTimeField(_("archived"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name = _("group account")
+        verbose_name_plural = _("group accounts")
+        constraints = [
+            models.UniqueConstraint(
+                Lower("name"), condition=Q(deleted_at__isnull=True), name="groupaccounts_name_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class GroupAccountContact(LinkedContact):
+    account = models.ForeignKey(GroupAccount, on_delete=models.CASCADE, related_name="contact_links")
+
+    class Meta(LinkedContact.Meta):
+        verbose_name = _("linked contact")
+        verbose_name_plural = _("linked contacts")
+        constraints = [
+            models.UniqueConstraint(fields=["account", "contact"], name="groupaccounts_contact_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"contact {self.contact_id} of {self.account_id}"

@@ -1,0 +1,16 @@
+from django.utils.translation import gettext_lazy as _
+
+from apps.core.permissions import Level, PermissionEnum, register_area, register_permissions
+
+register_area(
+    "groupaccounts",
+    _("Group accounts"),
+    _("Organisations the workspace deals with, with their contacts and activity"),
+)
+
+
+@register_permissions
+class GroupAccountsPerm(PermissionEnum):
+    VIEW = "groupaccounts.view", Level.READ, _("See group accounts, their contacts, events and e-mails")
+    EDIT = "groupaccounts.edit", Level.WRITE, _("Create and change group accounts and their links")
+    BILLING = "groupaccounts.billing", Level.ADMIN, _("See the workspace's own usage and spend")

@@ -1,0 +1,533 @@
+"""The Group Accounts area of the catalogue (SPEC 4.7): organisations with their contacts, the
+events and e-mails of those contacts, and the workspace's own usage."""
+
+from datetime import datetime, timedelta
+from typing import Annotated, Any, Literal
+
+from django.utils import timezone
+from pydantic import Field
+
+from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.registry import tool
+from apps.catalogue.shapes import Changes, EntityId, Limit, Offset, Out, Page, page_of, paginate
+from apps.contacts import links
+from apps.contacts.errors import AreaNotInstalled
+from apps.contacts.related import ContactLinkResultOut
+from apps.contacts.selectors import contact_get
+from apps.contacts.shapes import ContactRef, ContactSummary, health_of
+from apps.contacts.tools import Days, EmailOut, HowManyEvents, UpcomingEventOut
+from apps.core.recurrence import workspace_zone
+from apps.files import attachments
+from apps.files.shapes import AttachedItemOut
+from apps.groupaccounts import billing, selectors, services
+from apps.groupaccounts.errors import InvalidGroupAccount
+from apps.groupaccounts.permissions import GroupAccountsPerm
+from apps.groupaccounts.shapes import GroupAccountOut, GroupAccountSummary
+
+AccountId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The group account's id")]
+ContactId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The contact's id")]
+Kind = Literal["customer", "prospect", "supplier", "partner", "other"]
+Tag = Annotated[str, Field(min_length=1, max_length=50)]
+
+
+class GroupAccountFields(Changes):
+    name: Annotated[str, Field(min_length=1, max_length=200)] | None = Field(
+        None, description="Its name (unique)"
+    )
+    kind: Kind | None = Field(None, description="customer (default), prospect, supplier, partner or other")
+    description: Annotated[str, Field(max_length=10_000)] | None = Field(None, description="Notes about it")
+    industry: Annotated[str, Field(max_length=100)] | None = Field(None, description="Its industry")
+    website: Annotated[str, Field(max_length=200)] | None = Field(None, description="Web address")
+    email_domains: Annotated[list[Annotated[str, Field(max_length=253)]], Field(max_length=20)] | None = (
+        Field(None, description='Domains of its people\'s e-mail addresses, e.g. ["acme.example"]')
+    )
+    organisation_id: EntityId | None = Field(None, description="The organisation contact it is")
+    owner_email: Annotated[str, Field(max_length=254)] | None = Field(
+        None, description="E-mail of the workspace person who looks after it (default on create: you)"
+    )
+    tags: Annotated[list[Tag], Field(max_length=30)] | None = Field(None, description="Labels, lower-cased")
+
+
+@tool("createGroupAccount", permission=GroupAccountsPerm.EDIT, title="Create a group account")
+def create_group_account(
+    ctx: ToolContext,
+    *,
+    account: Annotated[GroupAccountFields, Field(description="The new account; `name` is required")],
+) -> GroupAccountOut:
+    """Create a group account: an organisation the workspace deals with as a whole (a customer
+    group, a supplier, a partner). Link its people with linkContactToGroupAccount."""
+    created = services.account_create(actor=ctx.actor, fields=account.given())
+    return GroupAccountOut.of(created, ctx.actor)
+
+
+class UpdatedGroupAccountOut(Out):
+    account: GroupAccountOut
+    changed: list[str]
+
+
+@tool(
+    "updateGroupAccount", permission=GroupAccountsPerm.EDIT, title="Update a group account", idempotent=True
+)
+def update_group_account(
+    ctx: ToolContext,
+    *,
+    group_account_id: AccountId,
+    changes: Annotated[GroupAccountFields, Field(description="Only the fields to change; null clears one")],
+) -> UpdatedGroupAccountOut:
+    """Change some fields of a group account; fields not sent stay as they are."""
+    account = selectors.account_get(actor=ctx.actor, account_id=group_account_id)
+    changed = services.account_update(actor=ctx.actor, account=account, fields=changes.given())
+    return UpdatedGroupAccountOut(account=GroupAccountOut.of(account, ctx.actor), changed=changed)
+
+
+@tool("getGroupAccount", permission=GroupAccountsPerm.VIEW, title="Get a group account", read_only=True)
+def get_group_account(ctx: ToolContext, *, group_account_id: AccountId) -> GroupAccountOut:
+    """One group account with every field and its linked contacts. examineGroupAccount adds its
+    events, e-mails and health."""
+    return GroupAccountOut.of(selectors.account_get(actor=ctx.actor, account_id=group_account_id), ctx.actor)
+
+
+@tool("listGroupAccounts", permission=GroupAccountsPerm.VIEW, title="List group accounts", read_only=True)
+def list_group_accounts(
+    ctx: ToolContext,
+    *,
+    kind: Annotated[Kind | None, Field(description="Only accounts of this kind")] = None,
+    tag: Annotated[str | None, Field(max_length=50, description="Only accounts with this tag")] = None,
+    owner_email: Annotated[
+        str | None, Field(max_length=254, description="Only accounts this person looks after")
+    ] = None,
+    limit: Limit = 25,
+    offset: Offset = 0,
+) -> Page[GroupAccountSummary]:
+    """The workspace's group accounts by name, with simple filters. searchGroupAccounts finds
+    them by words."""
+    rows = selectors.with_counts(selectors.account_visible(actor=ctx.actor))
+    if kind:
+        rows = rows.filter(kind=kind)
+    if tag:
+        rows = rows.filter(tags__contains=[" ".join(tag.split()).lower()])
+    if owner_email:
+        rows = rows.filter(owner__email=owner_email.strip().lower())
+    return paginate(rows.order_by("name", "id"), limit=limit, offset=offset, item=GroupAccountSummary.of)
+
+
+@tool("searchGroupAccounts", permission=GroupAccountsPerm.VIEW, title="Search group accounts", read_only=True)
+def search_group_accounts(
+    ctx: ToolContext,
+    *,
+    query: Annotated[str, Field(min_length=1, max_length=200, description="Words to find")],
+    limit: Limit = 25,
+    offset: Offset = 0,
+) -> Page[GroupAccountSummary]:
+    """Find group accounts by words in their name, description, industry, website, e-mail
+    domains or tags, or in the name or address of one of their contacts."""
+    rows = selectors.with_counts(selectors.account_search(actor=ctx.actor, query=query))
+    return paginate(rows.order_by("name", "id"), limit=limit, offset=offset, item=GroupAccountSummary.of)
+
+
+@tool(
+    "linkContactToGroupAccount",
+    permission=GroupAccountsPerm.EDIT,
+    title="Link a contact to a group account",
+    idempotent=True,
+)
+def link_contact_to_group_account(
+    ctx: ToolContext,
+    *,
+    group_account_id: AccountId,
+    contact_id: ContactId,
+    role: Annotated[str, Field(max_length=100, description="Their role there, e.g. buyer, billing")] = "",
+) -> ContactLinkResultOut:
+    """Link a contact who works at (or for) the organisation, with an optional role; linking
+    again changes the role. Their events and e-mails then count as the account's."""
+    account = selectors.account_get(actor=ctx.actor, account_id=group_account_id)
+    changed = services.contact_link(actor=ctx.actor, account=account, contact_id=contact_id, role=role)
+    contact = contact_get(actor=ctx.actor, contact_id=contact_id)
+    return ContactLinkResultOut(
+        record_id=account.pk, contact=ContactRef.of(contact), role=role.strip(), linked=True, changed=changed
+    )
+
+
+@tool(
+    "unlinkContactFromGroupAccount",
+    permission=GroupAccountsPerm.EDIT,
+    title="Unlink a contact from a group account",
+)
+def unlink_contact_from_group_account(
+    ctx: ToolContext, *, group_account_id: AccountId, contact_id: ContactId
+) -> ContactLinkResultOut:
+    """Remove a contact from a group account (the contact itself stays)."""
+    account = selectors.account_get(actor=ctx.actor, account_id=group_account_id)
+    contact = contact_get(actor=ctx.actor, contact_id=contact_id)
+    services.contact_link(actor=ctx.actor, account=account, contact_id=contact_id, remove=True)
+    return ContactLinkResultOut(
+        record_id=account.pk, contact=ContactRef.of(contact), role="", linked=False, changed=True
+    )
+
+
+# --- events and e-mails of the account's contacts -------------------------------------------------
+
+
+class AccountEventsOut(Out):
+    group_account_id: int
+    start: datetime
+    end: datetime
+    events: list[UpcomingEventOut]
+
+
+def _events(actor: Any, account: Any, days: int, limit: int) -> AccountEventsOut:
+    start = timezone.now()
+    end = start + timedelta(days=days)
+    contacts = selectors.contacts_of(actor, account)
+    links.calendars()
+    found = (
+        links.upcoming_events(actor=actor, contacts=contacts, start=start, end=end, limit=limit)
+        if contacts
+        else []
+    )
+    return AccountEventsOut(
+        group_account_id=account.pk,
+        start=start,
+        end=end,
+        events=[UpcomingEventOut.model_validate(event) for event in found],
+    )
+
+
+@tool(
+    "getGroupAccountUpcomingEvents",
+    permission=GroupAccountsPerm.VIEW,
+    title="Get a group account's upcoming events",
+    read_only=True,
+)
+def get_group_account_upcoming_events(
+    ctx: ToolContext,
+    *,
+    group_account_id: AccountId,
+    days: Days = 30,
+    limit: HowManyEvents = 20,
+) -> AccountEventsOut:
+    """The calendar events coming up with any of the account's contacts (and its organisation
+    contact), each once, soonest first. Needs the Calendars area."""
+    account = selectors.account_get(actor=ctx.actor, account_id=group_account_id)
+    links.calendars()
+    return _events(ctx.actor, account, days, limit)
+
+
+@tool(
+    "searchGroupAccountEmails",
+    permission=GroupAccountsPerm.VIEW,
+    title="Search e-mails with a group account",
+    read_only=True,
+)
+def search_group_account_emails(
+    ctx: ToolContext,
+    *,
+    group_account_id: AccountId,
+    query: Annotated[
+        str, Field(max_length=200, description="Words to look for; empty lists every e-mail")
+    ] = "",
+    limit: Limit = 25,
+    offset: Offset = 0,
+) -> Page[EmailOut]:
+    """Search the workspace's e-mails sent to or received from the account's contacts, newest
+    first, that you may read. Needs a mailbox area (Email Inbox) and contacts with addresses."""
+    account = selectors.account_get(actor=ctx.actor, account_id=group_account_id)
+    links.mailboxes()
+    addresses = selectors.addresses_of(selectors.contacts_of(ctx.actor, account))
+    if not addresses:
+        raise InvalidGroupAccount.on(
+            "group_account_id",
+            f"group account {account.pk} has no contact with an e-mail address; link one with "
+            "linkContactToGroupAccount first",
+        )
+    page = links.search_messages(
+        actor=ctx.actor, addresses=addresses, query=query, limit=limit, offset=offset
+    )
+    return page_of(
+        [EmailOut.model_validate(m) for m in page.items], total=page.total, limit=limit, offset=offset
+    )
+
+
+# --- documents and files --------------------------------------------------------------------------
+
+ItemId = Annotated[int, Field(ge=1, le=2**63 - 1)]
+
+
+class AttachResultOut(Out):
+    group_account_id: int
+    kind: str = Field(description="document or file")
+    id: int
+    title: str
+    attached: bool = Field(description="Whether the item is attached now")
+    changed: bool = Field(description="False when it already was (or was not) attached")
+
+
+def _attach(ctx: ToolContext, kind: str, account_id: int, item_id: int, remove: bool) -> AttachResultOut:
+    _account, item, changed = attachments.attach(
+        actor=ctx.actor,
+        kind=kind,
+        item_id=item_id,
+        entity_type="group_account",
+        entity_id=account_id,
+        remove=remove,
+    )
+    return AttachResultOut(
+        group_account_id=account_id,
+        kind=kind,
+        id=item_id,
+        title=item.title if item else "",
+        attached=not remove,
+        changed=changed,
+    )
+
+
+@tool(
+    "linkDocumentToGroupAccount",
+    permission=GroupAccountsPerm.EDIT,
+    title="Link a document to a group account",
+    idempotent=True,
+)
+def link_document_to_group_account(
+    ctx: ToolContext,
+    *,
+    group_account_id: AccountId,
+    document_id: Annotated[ItemId, Field(description="The document's id in the Documents area")],
+    remove: Annotated[bool, Field(description="Unlink it instead")] = False,
+) -> AttachResultOut:
+    """Link a document (a contract, a proposal, account notes) to a group account, so it shows in
+    getGroupAccountAttachments and examineGroupAccount; or unlink it. Needs the Documents area."""
+    return _attach(ctx, "document", group_account_id, document_id, remove)
+
+
+@tool(
+    "linkFileToGroupAccount",
+    permission=GroupAccountsPerm.EDIT,
+    title="Link a file to a group account",
+    idempotent=True,
+)
+def link_file_to_group_account(
+    ctx: ToolContext,
+    *,
+    group_account_id: AccountId,
+    file_id: Annotated[ItemId, Field(description="The file's id in the Files area")],
+    remove: Annotated[bool, Field(description="Unlink it instead")] = False,
+) -> AttachResultOut:
+    """Link a stored file (a signed order, a price list, a logo) to a group account, so it shows in
+    getGroupAccountAttachments and examineGroupAccount; or unlink it. Needs the Files area."""
+    return _attach(ctx, "file", group_account_id, file_id, remove)
+
+
+class AttachmentsOut(Out):
+    group_account_id: int
+    documents: list[AttachedItemOut]
+    files: list[AttachedItemOut]
+    unavailable_areas: list[str] = Field(description="Areas not installed here, whose items cannot be shown")
+
+
+def _attachments(actor: Any, account: Any) -> AttachmentsOut:
+    found = [AttachedItemOut.of(item) for item in attachments.attachments_of(actor=actor, record=account)]
+    return AttachmentsOut(
+        group_account_id=account.pk,
+        documents=[item for item in found if item.kind == "document"],
+        files=[item for item in found if item.kind == "file"],
+        unavailable_areas=[kind for kind in ("documents", "files") if links.link_target(kind[:-1]) is None],
+    )
+
+
+@tool(
+    "getGroupAccountAttachments",
+    permission=GroupAccountsPerm.VIEW,
+    title="Get a group account's documents and files",
+    read_only=True,
+)
+def get_group_account_attachments(ctx: ToolContext, *, group_account_id: AccountId) -> AttachmentsOut:
+    """The documents and files linked to a group account, newest link first, each with its
+    current title, type and size (or `available: false` if it was removed or you may no longer
+    read it). Areas that are not installed are named in `unavailableAreas`."""
+    account = selectors.account_get(actor=ctx.actor, account_id=group_account_id)
+    return _attachments(ctx.actor, account)
+
+
+# --- examineGroupAccount --------------------------------------------------------------------------
+
+
+class Section(Out):
+    available: bool
+    reason: str = Field(description="Why it is not available, if it is not")
+
+
+class EventsSection(Section):
+    events: list[UpcomingEventOut]
+
+
+class EmailsSection(Section):
+    total: int
+    recent: list[EmailOut]
+
+
+class PersonHealth(Out):
+    contact: ContactSummary
+    role: str
+    health: str = Field(description="healthy, needs_attention, at_risk or cold")
+
+
+class ExaminedGroupAccountOut(Out):
+    account: GroupAccountOut
+    people: list[PersonHealth] = Field(description="Its contacts with the health of each relationship")
+    health: str = Field(description="The weakest relationship's health (none: no contacts)")
+    upcoming_events: EventsSection
+    recent_emails: EmailsSection
+    attachments: AttachmentsOut = Field(description="Documents and files linked to the account")
+
+
+HEALTH_ORDER = ["cold", "at_risk", "needs_attention", "healthy"]
+
+
+@tool(
+    "examineGroupAccount", permission=GroupAccountsPerm.VIEW, title="Examine a group account", read_only=True
+)
+def examine_group_account(ctx: ToolContext, *, group_account_id: AccountId) -> ExaminedGroupAccountOut:
+    """Everything about a group account in one answer, to prepare a meeting or a review: its
+    fields, its contacts and the health of each relationship, the coming events and the latest
+    e-mails with them, and its documents and files. Parts whose area is not installed say so
+    instead of failing."""
+    actor = ctx.actor
+    account = selectors.account_get(actor=actor, account_id=group_account_id)
+    from apps.contacts import related
+
+    rows = list(related.visible(actor, account.contact_links))
+    people = [
+        PersonHealth(
+            contact=ContactSummary.of(row.contact), role=row.role, health=health_of(row.contact).status
+        )
+        for row in rows
+    ]
+    worst = min((p.health for p in people), key=HEALTH_ORDER.index, default="none")
+    try:
+        events = EventsSection(available=True, reason="", events=_events(actor, account, 30, 10).events)
+    except AreaNotInstalled as error:
+        events = EventsSection(available=False, reason=str(error.message), events=[])
+    addresses = selectors.addresses_of(selectors.contacts_of(actor, account))
+    try:
+        links.mailboxes()
+        page = (
+            links.search_messages(actor=actor, addresses=addresses, query="", limit=5, offset=0)
+            if addresses
+            else None
+        )
+        emails = EmailsSection(
+            available=True,
+            reason="" if addresses else "no contact of the account has an e-mail address",
+            total=page.total if page else 0,
+            recent=[EmailOut.model_validate(m) for m in page.items] if page else [],
+        )
+    except AreaNotInstalled as error:
+        emails = EmailsSection(available=False, reason=str(error.message), total=0, recent=[])
+    return ExaminedGroupAccountOut(
+        account=GroupAccountOut.of(account, actor),
+        people=people,
+        health=worst,
+        upcoming_events=events,
+        recent_emails=emails,
+        attachments=_attachments(actor, account),
+    )
+
+
+# --- getMyBillingOverview -------------------------------------------------------------------------
+
+
+class Money(Out):
+    micro_usd: int
+    usd: str = Field(description="The same in dollars, e.g. 12.34")
+
+    @classmethod
+    def of(cls, micro_usd: int) -> "Money":
+        return cls(micro_usd=micro_usd, usd=f"{micro_usd / 1_000_000:.2f}")
+
+
+class SpendOut(Out):
+    today: Money
+    this_month: Money
+    total: Money
+    reserved: Money = Field(description="Held for agent turns still running")
+    active_keys: int
+
+
+class ToolCount(Out):
+    tool: str
+    calls: int
+
+
+class ToolUseOut(Out):
+    today: int
+    this_month: int
+    refused_or_failed_this_month: int
+    top_tools_this_month: list[ToolCount]
+
+
+class StorageOut(Out):
+    available: bool
+    reason: str
+    bytes: int | None
+
+
+class BillingOut(Out):
+    workspace: str
+    time_zone: str
+    month_started_at: datetime
+    ai_spend: SpendOut = Field(description="The gateway's AI, spent through the workspace's API keys")
+    your_ai_spend: SpendOut = Field(description="The same, through your own keys")
+    tool_calls: ToolUseOut = Field(description="Tools agents called in this workspace (MCP and gateway)")
+    storage: StorageOut
+    records: dict[str, int] = Field(description="How many records the workspace keeps, by kind")
+    note: str
+
+
+def _spend(summary: Any) -> SpendOut:
+    return SpendOut(
+        today=Money.of(summary.today_micro_usd),
+        this_month=Money.of(summary.this_month_micro_usd),
+        total=Money.of(summary.total_micro_usd),
+        reserved=Money.of(summary.reserved_micro_usd),
+        active_keys=summary.active_keys,
+    )
+
+
+@tool(
+    "getMyBillingOverview",
+    permission=GroupAccountsPerm.BILLING,
+    title="The workspace's usage",
+    read_only=True,
+)
+def get_my_billing_overview(ctx: ToolContext) -> BillingOut:
+    """The workspace's own usage: what its API keys spent on the service's agent today, this
+    month and in total (and your own keys' share), how many tool calls agents made, the storage
+    its files take, and how many records it keeps. Amounts are usage as metered here, not an
+    invoice."""
+    from apps.accounts.access import current_workspace
+
+    workspace = current_workspace()
+    now = timezone.now()
+    use = billing.tool_use(now)
+    stored = billing.storage_bytes()
+    return BillingOut(
+        workspace=workspace.brand_name if workspace else "",
+        time_zone=workspace_zone().key,
+        month_started_at=billing.month_start(now),
+        ai_spend=_spend(billing.spend()),
+        your_ai_spend=_spend(billing.spend(ctx.actor)),
+        tool_calls=ToolUseOut(
+            today=use.today,
+            this_month=use.this_month,
+            refused_or_failed_this_month=use.failed_this_month,
+            top_tools_this_month=[ToolCount(tool=name, calls=n) for name, n in use.by_tool],
+        ),
+        storage=StorageOut(
+            available=stored is not None,
+            reason="" if stored is not None else "the Files area is not installed in this workspace",
+            bytes=stored,
+        ),
+        records=billing.record_counts(),
+        note="Usage as this workspace meters it: API-key spend in micro-dollars (1 cent = 10,000), "
+        "tool calls from the log of calls. Prices and invoices are not kept here.",
+    )

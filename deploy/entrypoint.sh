@@ -1,0 +1,51 @@
+#!/bin/sh
+# The image's roles: web | worker | beat | migrate, or any other command (a shell, manage.py ...).
+set -eu
+
+# Prometheus multiprocess mode: this container's processes share one directory, emptied at start.
+if [ -n "${PROMETHEUS_MULTIPROC_DIR:-}" ]; then
+    mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
+    rm -f "$PROMETHEUS_MULTIPROC_DIR"/*.db
+fi
+
+is_true() {
+    case "$(printf '%s' "${1:-}" | tr 'A-Z' 'a-z')" in
+        1 | true | yes | on) return 0 ;;
+        *) return 1 ;;
+    esac
+}
+
+role="${1:-web}"
+case "$role" in
+    web)
+        shift || true
+        # Daphne believes X-Forwarded-For/-Proto only behind the proxy (which overwrites them);
+        # its own access log is off: Atrium writes one without addresses (ATRIUM_ACCESS_LOG).
+        proxy=""
+        if is_true "${ATRIUM_BEHIND_TLS_PROXY:-}"; then proxy="--proxy-headers"; fi
+        exec daphne $proxy --verbosity 0 \
+            --bind "${ATRIUM_BIND:-0.0.0.0}" --port "${PORT:-8000}" \
+            --application-close-timeout 20 \
+            "$@" config.asgi:application
+        ;;
+    worker)
+        shift || true
+        exec celery -A config worker --hostname "worker@%h" \
+            --concurrency "${ATRIUM_WORKER_CONCURRENCY:-4}" --loglevel INFO "$@"
+        ;;
+    beat)
+        shift || true
+        exec celery -A config beat --schedule "${ATRIUM_BEAT_SCHEDULE:-/tmp/celerybeat-schedule}" \
+            --loglevel INFO "$@"
+        ;;
+    migrate)
+        shift || true
+        # The public schema, the workspace template, then every workspace, in parallel processes
+        # (ATRIUM_MIGRATION_PROCESSES, default 4).
+        exec python manage.py migrate_workspaces \
+            --executor "${ATRIUM_MIGRATION_EXECUTOR:-multiprocessing}" "$@"
+        ;;
+    *)
+        exec "$@"
+        ;;
+esac
