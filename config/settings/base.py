@@ -389,7 +389,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    "ENUM_NAME_OVERRIDES": {"BudgetPeriodEnum": "apps.apikeys.models.BudgetPeriod.values"},
+    "ENUM_NAME_OVERRIDES": {
+        "BudgetPeriodEnum": "apps.apikeys.models.BudgetPeriod.values",
+        "ApiKeyStatusEnum": ["active", "revoked"],
+    },
     # Endpoints that are not DRF views (lean ASGI doors) describe themselves here:
     # "APPEND_PATHS": {"/api/agent": {...}}; see docs/api-keys.md, "The OpenAPI schema".
     "APPEND_PATHS": {},
@@ -412,6 +415,13 @@ CELERY_BEAT_SCHEDULE["release-stale-budget-reservations"] = {
 
 # The request (SPEC 4.4, 8): message length in characters, metadata size as compact JSON in bytes.
 GATEWAY_MESSAGE_MAX_CHARS = 10_000
+SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"].update(
+    {
+        "ConversationStatusEnum": "apps.gateway.api.serializers.CONVERSATION_STATUSES",
+        "WebhookStatusEnum": "apps.gateway.api.serializers.WEBHOOK_STATUSES",
+        "AcceptedStatusEnum": ["accepted"],
+    }
+)
 GATEWAY_METADATA_MAX_BYTES = int(env("ATRIUM_GATEWAY_METADATA_MAX_BYTES", "16384"))
 # Conversations are removed this long after creation (SPEC 3.1: 24 hours).
 GATEWAY_CONVERSATION_TTL_HOURS = 24

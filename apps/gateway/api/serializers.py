@@ -7,9 +7,12 @@ from typing import Any
 from rest_framework import serializers
 
 from apps.gateway import selectors
-from apps.gateway.models import Conversation
+from apps.gateway.models import Conversation, WebhookDelivery
 
 MICRO_USD_PER_CENT = 10_000
+CONVERSATION_STATUSES = Conversation.Status.values
+# `webhook.status` of a polled conversation: "none" (the key has no webhook URL) or a delivery's.
+WEBHOOK_STATUSES = ["none", *WebhookDelivery.Status.values]
 
 
 def iso(value: datetime | None) -> str | None:
@@ -101,7 +104,7 @@ class TurnSerializer(serializers.Serializer):
 
 class WebhookStateSerializer(serializers.Serializer):
     status = serializers.ChoiceField(
-        choices=["none", "pending", "sending", "retrying", "delivered", "failed"],
+        choices=WEBHOOK_STATUSES,
         help_text="none: the key has no webhook URL; the rest: docs/gateway.md.",
     )
     delivered_at = serializers.DateTimeField(allow_null=True)
@@ -128,7 +131,7 @@ class ConversationErrorSerializer(serializers.Serializer):
 
 class ConversationFieldsSerializer(serializers.Serializer):
     conversation_uuid = serializers.UUIDField()
-    status = serializers.ChoiceField(choices=Conversation.Status.values)
+    status = serializers.ChoiceField(choices=CONVERSATION_STATUSES)
     webhook = WebhookStateSerializer()
     resolved_at = serializers.DateTimeField(allow_null=True)
     failed_at = serializers.DateTimeField(allow_null=True)

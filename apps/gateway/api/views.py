@@ -14,12 +14,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.apikeys.authentication import AccessTokenAndApiKeyAuthentication
+from apps.apikeys.authentication import check_budget
 from apps.core.api.schema import error_responses
 from apps.core.errors import ValidationFailed
 from apps.gateway import selectors, services, validation
 from apps.gateway.api import serializers as s
-from apps.gateway.authentication import ReadingAuthentication
+from apps.gateway.authentication import GatewayAuthentication
 from apps.gateway.errors import PayloadTooLarge
 from apps.gateway.models import Conversation
 
@@ -52,14 +52,10 @@ RETRY_AFTER = OpenApiParameter(
 
 
 class GatewayView(APIView):
-    authentication_classes = [AccessTokenAndApiKeyAuthentication]
+    """Token and key checked; a spent budget refuses sending only (apps.gateway.authentication)."""
+
+    authentication_classes = [GatewayAuthentication]
     permission_classes = [IsAuthenticated]
-
-
-class ReadingView(GatewayView):
-    """Polling, listing and cancelling: a spent budget does not refuse them."""
-
-    authentication_classes = [ReadingAuthentication]
 
 
 def _accepted_body(conversation: Conversation) -> dict[str, Any]:
@@ -81,11 +77,6 @@ def _with_retry_after(response: Response, conversation: Conversation) -> Respons
 
 
 class AgentView(GatewayView):
-    def get_authenticators(self) -> list[Any]:
-        if self.request.method == "GET":
-            return [ReadingAuthentication()]
-        return super().get_authenticators()
-
     @extend_schema(
         operation_id="sendAgentMessage",
         summary="Send a message to the workspace's agent",
@@ -110,6 +101,7 @@ class AgentView(GatewayView):
         ],
     )
     def post(self, request: Request) -> Response:
+        check_budget(key=request.auth.key)
         length = request.META.get("CONTENT_LENGTH") or "0"
         if length.isdigit() and int(length) > MAX_BODY_BYTES:
             raise PayloadTooLarge(
@@ -176,7 +168,7 @@ class AgentView(GatewayView):
         )
 
 
-class ConversationView(ReadingView):
+class ConversationView(GatewayView):
     @extend_schema(
         operation_id="getAgentConversation",
         summary="Poll a conversation",
@@ -194,7 +186,7 @@ class ConversationView(ReadingView):
         return _with_retry_after(Response(s.conversation_body(conversation)), conversation)
 
 
-class CancelView(ReadingView):
+class CancelView(GatewayView):
     @extend_schema(
         operation_id="cancelAgentConversation",
         summary="Cancel a conversation",
