@@ -3,7 +3,8 @@ database and a Redis database of their own, real HTTP on loopback for the model 
 webhook receiver.
 
 - A script with a token and a key gets 202, polls to `resolved` with the built-in agent, receives
-  a verified webhook, and sees its spend.
+  a verified webhook (carrying the POST's X-Request-ID), and sees its spend. (The same on a fresh
+  `make up`, with the example scripts of docs/examples: tests/test_bootstrap.py.)
 - 50 conversations at once on a key whose budget fits 10 model calls never spend past it.
 - A worker killed (SIGKILL) in the middle of a turn: the sweeper hands the conversation to another
   worker, which resumes it without running its tool again.
@@ -122,7 +123,7 @@ def model_env(base_env: dict[str, str], server: ModelServer, **extra: str) -> di
     }
 
 
-def test_a_script_gets_202_polls_to_resolved_receives_a_verified_webhook_and_sees_its_spend(
+def test_a_script_gets_202_polls_to_resolved_gets_a_verified_webhook_with_its_request_id_and_its_spend(
     web, base_env, workdir, person
 ):
     user, token = person
@@ -131,13 +132,14 @@ def test_a_script_gets_202_polls_to_resolved_receives_a_verified_webhook_and_see
         created = make_key(user, response_url=hook.url, budget_usd_cents=500, budget_period="monthly")
         headers = {"Authorization": f"Bearer {token}", "X-Api-Key": created.raw_key}
         email = f"live-{uuid.uuid4().hex[:8]}@example.org"
+        request_id = f"live-script-{uuid.uuid4().hex[:12]}"
         worker = start_celery_worker(base_env, workdir, "builtin")
         try:
             with web.client() as client:
                 accepted = client.post(
                     "/api/agent",
                     json={"message": f"Create a contact Lin Live, email: {email}"},
-                    headers=headers,
+                    headers={**headers, "X-Request-ID": request_id},
                 )
                 assert accepted.status_code == 202, accepted.text
                 conversation_uuid = accepted.json()["conversation_uuid"]
@@ -161,6 +163,9 @@ def test_a_script_gets_202_polls_to_resolved_receives_a_verified_webhook_and_see
     assert "Lin Live" in reply and polled["agent"] == "built-in"
     assert example.verify(created.signing_secret, arrived.body, arrived.headers)
     assert arrived.headers["x-conversation-uuid"] == conversation_uuid
+    # The request id of the POST follows the conversation: its answer, the worker's log, the webhook.
+    assert accepted.headers["x-request-id"] == arrived.headers["x-request-id"] == request_id
+    assert f"{request_id}] conversation {conversation_uuid} resolved" in worker.log_text()
     assert again["webhook"]["status"] == "delivered" and again["webhook"]["delivered_at"]
     assert again["cost"]["micro_usd"] == 0
     usage = key_record.json()["usage"]

@@ -23,6 +23,7 @@ from apps.accounts.authentication import authenticate_access_token, bearer_value
 from apps.accounts.models import PersonalAccessToken
 from apps.apikeys import errors, selectors, services
 from apps.apikeys.models import ApiKey
+from apps.core import metrics
 from apps.core.errors import AppError, Unauthenticated
 
 
@@ -48,6 +49,7 @@ def check_budget(*, key: ApiKey, now: datetime | None = None) -> None:
     now = now or timezone.now()
     status = selectors.budget_status(key=key, now=now)
     if status.is_spent:
+        metrics.budget_event("exceeded")
         raise services.budget_exceeded_error(key=key, status=status, now=now)
 
 

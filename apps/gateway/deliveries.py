@@ -41,7 +41,9 @@ from django.utils.translation import gettext as _
 from apps.apikeys import services as apikeys_services
 from apps.apikeys import webhooks
 from apps.apikeys.errors import UnsafeWebhookUrl
+from apps.core import metrics
 from apps.gateway.models import Conversation, WebhookAttempt, WebhookDelivery
+from apps.gateway.tracing import request_scope
 
 logger = logging.getLogger(__name__)
 
@@ -81,6 +83,7 @@ def signed_headers(delivery: WebhookDelivery, body: bytes, *, now: datetime) -> 
         "Content-Type": "application/json",
         "User-Agent": USER_AGENT,
         "X-Conversation-UUID": str(delivery.conversation_uuid),
+        **({"X-Request-ID": delivery.request_id} if delivery.request_id else {}),
         **apikeys_services.webhook_signature_headers(key=key, body=body, now=now),
         "webhook-id": delivery.webhook_id,
         "webhook-timestamp": str(timestamp),
@@ -331,12 +334,13 @@ def attempt(delivery_id: int) -> str | None:
         )
         delivery.save(update_fields=["status", "attempts", "enqueued_at", "lease_expires_at", "updated_at"])
     number = delivery.attempts
-    try:
-        result = _send(delivery, now=now)
-    except Exception as error:  # a bug must not leave the delivery stuck in `sending`
-        logger.exception("webhook delivery %s: attempt %s failed unexpectedly", delivery.pk, number)
-        result = Result(Outcome.NETWORK_ERROR, url=delivery.key.response_url, error=_short(error))
-    _record(delivery, number, now, result)
+    with request_scope(delivery.request_id):
+        try:
+            result = _send(delivery, now=now)
+        except Exception as error:  # a bug must not leave the delivery stuck in `sending`
+            logger.exception("webhook delivery %s: attempt %s failed unexpectedly", delivery.pk, number)
+            result = Result(Outcome.NETWORK_ERROR, url=delivery.key.response_url, error=_short(error))
+        _record(delivery, number, now, result)
     return result.outcome
 
 
@@ -394,6 +398,11 @@ def _record(delivery: WebhookDelivery, number: int, started: datetime, result: R
                 "updated_at",
             ]
         )
+        counted = {Status.DELIVERED: "delivered", Status.FAILED: "failed"}.get(
+            current.status, "retry_scheduled"
+        )
+        seconds = (result.latency_ms or 0.0) / 1000
+        transaction.on_commit(lambda: metrics.webhook_delivery(outcome=counted, seconds=seconds))
     logger.info(
         "webhook delivery %s attempt %s: %s%s",
         delivery.pk,

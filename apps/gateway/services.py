@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 
 from apps.apikeys import services as apikeys_services
 from apps.apikeys.authentication import KeyCredential
+from apps.core import metrics, observability
 from apps.core.errors import ValidationFailed
 from apps.gateway import deliveries, errors
 from apps.gateway.models import AgentStep, Conversation, Turn
@@ -93,8 +94,10 @@ def conversation_accept(
     now: datetime | None = None,
 ) -> Accepted:
     """Writes the conversation and its first turn and queues the agent (after commit). With an
-    Idempotency-Key already used for the same body, returns that conversation instead."""
+    Idempotency-Key already used for the same body, returns that conversation instead.
+    `request_id`: the request's (observability), kept to follow the conversation to its webhook."""
     now = now or timezone.now()
+    request_id = request_id or observability.current_request_id() or ""
     key = credential.key
     digest = request_digest(request) if idempotency_key else ""
     if idempotency_key:
@@ -125,6 +128,7 @@ def conversation_accept(
                 conversation=conversation, position=0, role=Turn.Role.USER, payload=payload, timestamp=now
             )
             transaction.on_commit(lambda: enqueue(conversation.pk))
+            transaction.on_commit(lambda: metrics.conversation("accepted"))
     except IntegrityError:
         # The same Idempotency-Key sent twice at the same moment: the other request won.
         if not idempotency_key:
@@ -210,6 +214,7 @@ def conversation_claim(*, conversation_id: int, seconds: float, now: datetime | 
         )
     if first_run:
         apikeys_services.usage_record_conversation(key=conversation.key_id, now=now)
+    metrics.conversation("processing")
     return Claim(conversation, token, first_run)
 
 
@@ -257,6 +262,7 @@ def lease_release(*, conversation_id: int, token: str, countdown: float | None =
     )
     if updated:
         transaction.on_commit(lambda: enqueue(conversation_id, countdown=countdown))
+        transaction.on_commit(lambda: metrics.conversation("requeued"))
     return bool(updated)
 
 
@@ -341,6 +347,8 @@ def _finish_locked(
             timestamp=now,
         )
     logger.info("conversation %s %s%s", conversation.uuid, status, f" ({error_code})" if error_code else "")
+    seconds = max((now - conversation.created_at).total_seconds(), 0.0)
+    transaction.on_commit(lambda: metrics.conversation(status, seconds=seconds))
     return deliveries.delivery_create(conversation=conversation, reply=reply, error=error_message, now=now)
 
 
@@ -437,6 +445,7 @@ def conversations_recover(*, now: datetime | None = None, limit: int = 500) -> i
                 status=Conversation.Status.OPEN, lease_token="", lease_expires_at=None, queued_at=now
             )
             transaction.on_commit(lambda conversation_id=conversation.pk: enqueue(conversation_id))
+            transaction.on_commit(lambda: metrics.conversation("requeued"))
             logger.warning("conversation %s: its worker stopped mid-turn; queued again", conversation.uuid)
     waiting = Conversation.objects.filter(
         status=Conversation.Status.OPEN,
@@ -448,6 +457,7 @@ def conversations_recover(*, now: datetime | None = None, limit: int = 500) -> i
             queued_at=now
         ):
             touched += 1
+            metrics.conversation("requeued")
             enqueue(conversation_id)
     return touched
 
@@ -465,6 +475,8 @@ def conversations_remove_expired(*, now: datetime | None = None, batch: int = 10
             _release_open_reservation(conversation)
         Conversation.objects.filter(pk__in=ids).delete()
         removed += len(ids)
+        for _one in ids:
+            metrics.conversation("expired")
     if removed:
         logger.info("removed %s expired conversations", removed)
     return removed

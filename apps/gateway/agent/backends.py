@@ -23,12 +23,15 @@ import json
 import math
 import os
 import re
+import time
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 import httpx
 from django.conf import settings
+
+from apps.core import metrics
 
 # Tokens a provider may add around what we send (role markers, the tool-use preamble).
 FRAMING_TOKENS = 1024
@@ -39,10 +42,13 @@ TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 class ModelError(Exception):
     """A model call that did not give an answer. `transient`: worth trying again."""
 
-    def __init__(self, message: str, *, transient: bool, retry_after: float | None = None) -> None:
+    def __init__(
+        self, message: str, *, transient: bool, retry_after: float | None = None, timed_out: bool = False
+    ) -> None:
         super().__init__(message)
         self.transient = transient
         self.retry_after = retry_after
+        self.timed_out = timed_out
 
 
 class PriceMissing(Exception):
@@ -156,6 +162,22 @@ class Backend:
         return client
 
     def _post(self, path: str, body: bytes, headers: dict[str, str]) -> dict[str, Any]:
+        """One call of the API (counted: `atrium_model_calls_total` by backend and outcome)."""
+        started = time.perf_counter()
+        outcome = "error"
+        try:
+            answer = self._post_once(path, body, headers)
+            outcome = "ok"
+            return answer
+        except ModelError as error:
+            outcome = "timeout" if error.timed_out else "error"
+            raise
+        finally:
+            metrics.model_call(
+                backend=self.name or "unknown", outcome=outcome, seconds=time.perf_counter() - started
+            )
+
+    def _post_once(self, path: str, body: bytes, headers: dict[str, str]) -> dict[str, Any]:
         url = self.url.rstrip("/") + path
         try:
             response = self._client().post(
@@ -163,7 +185,9 @@ class Backend:
             )
         except httpx.TimeoutException as error:
             raise ModelError(
-                f"the model API did not answer in time ({type(error).__name__})", transient=True
+                f"the model API did not answer in time ({type(error).__name__})",
+                transient=True,
+                timed_out=True,
             ) from error
         except httpx.HTTPError as error:
             raise ModelError(

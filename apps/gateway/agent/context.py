@@ -4,6 +4,7 @@ each committed together with the record of having made it."""
 
 import logging
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,6 +14,7 @@ from django.db.models import F
 from apps.catalogue import registry
 from apps.catalogue.dispatch import ToolContext, ToolNotFound, call_tool
 from apps.catalogue.registry import CONFIRMATION_ARGUMENT
+from apps.core import metrics
 from apps.core.credentials import Principal
 from apps.gateway import services
 from apps.gateway.models import Conversation
@@ -124,14 +126,29 @@ class Run:
                 name, f"The arguments of {name} must be a JSON object; nothing was done.", True
             )
         arguments = {key: value for key, value in arguments.items() if key != CONFIRMATION_ARGUMENT}
+        started = time.perf_counter()
         try:
             result = call_tool(self.context, name, arguments)
         except ToolNotFound:
+            metrics.tool_call(
+                door="gateway", tool=name, outcome="not_found", seconds=time.perf_counter() - started
+            )
             return ToolOutcome(
                 name,
                 f"There is no tool named {name} that you may use. Use searchTools to find the right one.",
                 True,
             )
+        except Exception:
+            metrics.tool_call(
+                door="gateway", tool=name, outcome="exception", seconds=time.perf_counter() - started
+            )
+            raise
+        metrics.tool_call(
+            door="gateway",
+            tool=name,
+            outcome="tool_error" if result.get("isError") else "ok",
+            seconds=time.perf_counter() - started,
+        )
         text = "\n".join(
             block.get("text", "") for block in result.get("content", []) if isinstance(block, dict)
         )

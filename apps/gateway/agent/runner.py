@@ -13,6 +13,7 @@ attempt at once, without waiting for a sweep. Failures:
 
 import logging
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.utils.translation import gettext as _
@@ -24,13 +25,16 @@ from apps.gateway.agent.context import TOOL_LEASE_SECONDS, Run
 from apps.gateway.agent.model import ModelAgent
 from apps.gateway.agent.outcome import Finish
 from apps.gateway.models import Conversation
+from apps.gateway.tracing import request_scope
 
 logger = logging.getLogger(__name__)
 
 
 def run_conversation(conversation_id: int) -> str | None:
     """Runs the agent on a conversation if it is there to be run. Returns its final status, or
-    None when this worker did not run it (someone else holds it, it ended, it expired)."""
+    None when this worker did not run it (someone else holds it, it ended, it expired). The run's
+    log lines carry the request id of the POST that created the conversation, even when a sweeper
+    queued it again."""
     misconfigured = ""
     try:
         backend = configured_backend()
@@ -42,6 +46,11 @@ def run_conversation(conversation_id: int) -> str | None:
     claim = services.conversation_claim(conversation_id=conversation_id, seconds=lease)
     if claim is None:
         return None
+    with request_scope(claim.conversation.request_id):
+        return _run(claim, agent, backend, misconfigured)
+
+
+def _run(claim: services.Claim, agent: Any, backend: Any, misconfigured: str) -> str | None:
     conversation, token = claim.conversation, claim.token
     label = backend.label if backend is not None else BuiltinAgent.label
     Conversation.objects.filter(pk=conversation.pk).update(agent=label[:200])
