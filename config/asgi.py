@@ -1,4 +1,5 @@
-"""ASGI entry point: HTTP (pages, JSON APIs and, later, the MCP streams) for Daphne."""
+"""ASGI entry point for Daphne: `/api/mcp` (the MCP transport, a Channels consumer that skips the
+Django stack), then everything else through Django (pages, JSON APIs)."""
 
 import os
 
@@ -11,7 +12,20 @@ django_application = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 
-application = ProtocolTypeRouter({"http": django_application})
+from apps.mcp.consumers import McpConsumer  # noqa: E402
+
+mcp_application = McpConsumer.as_asgi()
+# Exactly this path: /api/mcp/quick-setup and the rest stay Django's.
+MCP_PATH = "/api/mcp"
+
+
+async def http_application(scope, receive, send):  # type: ignore[no-untyped-def]
+    if scope["path"] == MCP_PATH:
+        return await mcp_application(scope, receive, send)
+    return await django_application(scope, receive, send)
+
+
+application = ProtocolTypeRouter({"http": http_application})
 
 from apps.core.observability import RequestObservabilityMiddleware  # noqa: E402
 

@@ -7,6 +7,7 @@ from apps.core import views as core_views
 urlpatterns = [
     path("", include("apps.core.urls")),
     path("", include("apps.accounts.urls")),
+    path("", include("apps.mcp.urls")),
     path("", include("apps.oauth.urls")),
     path("api/", include("apps.accounts.api.urls")),
     path("api/", include("apps.datarights.api.urls")),
@@ -14,6 +15,8 @@ urlpatterns = [
     path("api/", include("apps.core.api.urls")),
     path("", include("apps.apikeys.urls")),
     path("", include("apps.gateway.urls")),
+    path("", include("apps.notifications.urls")),
+    path("", include("apps.tasks.urls")),
     path("", include("apps.files.urls")),
     path("", include("apps.documents.urls")),
     path("", include("apps.calendars.urls")),

@@ -44,3 +44,12 @@ def effective_permissions(user: Any, workspace: Workspace | None = None) -> froz
 
 def can(user: Any, permission: str, workspace: Workspace | None = None) -> bool:
     return str(permission) in effective_permissions(user, workspace)
+
+
+def require(user: Any, permission: str) -> None:
+    """For services: Forbidden unless `user` holds `permission` (the doors have checked the
+    tool's or page's own permission; this is for the further ones a service needs)."""
+    from apps.core.errors import Forbidden
+
+    if not can(user, permission):
+        raise Forbidden()

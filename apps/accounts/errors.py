@@ -1,6 +1,6 @@
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.errors import AppError, Conflict, Unauthenticated
+from apps.core.errors import AppError, Conflict, NotFound, Unauthenticated
 
 
 class InvalidAccessToken(Unauthenticated):
@@ -29,3 +29,11 @@ class LastOwner(Conflict):
 
 class RoleInUse(Conflict):
     message = _("People still have this role; give them another one first.")
+
+
+class PersonNotFound(NotFound):
+    def __init__(self, email: str) -> None:
+        super().__init__(
+            _("Nobody in this workspace has the e-mail address %(email)s (or that person is deactivated).")
+            % {"email": email}
+        )

@@ -5,7 +5,6 @@ import zoneinfo
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
-from apps.accounts.access import current_workspace
 from apps.apikeys.models import BudgetPeriod
 
 
@@ -17,14 +16,6 @@ class Period:
     started_at: datetime | None
     # When the budget is whole again (None: never).
     resets_at: datetime | None
-
-
-def workspace_zone() -> zoneinfo.ZoneInfo:
-    workspace = current_workspace()
-    try:
-        return zoneinfo.ZoneInfo(workspace.time_zone if workspace else "UTC")
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return zoneinfo.ZoneInfo("UTC")
 
 
 def local_day(now: datetime, zone: zoneinfo.ZoneInfo) -> date:

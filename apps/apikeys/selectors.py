@@ -12,9 +12,10 @@ from django.db.models import Q, QuerySet, Sum
 from django.utils import timezone
 
 from apps.apikeys.models import ApiKey, BudgetPeriod, UsageDay
-from apps.apikeys.periods import Period, current_period, local_day, workspace_zone
+from apps.apikeys.periods import Period, current_period, local_day
 from apps.core import secrets
 from apps.core.errors import NotFound
+from apps.core.recurrence import workspace_zone
 
 
 def api_key_list(*, user: Any, status: str | None = None) -> QuerySet[ApiKey]:

@@ -27,9 +27,10 @@ from apps.apikeys.models import (
     Reservation,
     UsageDay,
 )
-from apps.apikeys.periods import local_day, workspace_zone
+from apps.apikeys.periods import local_day
 from apps.core import encryption, metrics, secrets
 from apps.core.errors import NotFound, ValidationFailed
+from apps.core.recurrence import workspace_zone
 
 logger = logging.getLogger(__name__)
 

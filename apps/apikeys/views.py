@@ -16,8 +16,8 @@ from django.views.decorators.http import require_POST
 
 from apps.apikeys import clients, selectors, services
 from apps.apikeys.forms import AgentConnectionForm, ApiKeyForm, RollSecretForm
-from apps.apikeys.periods import workspace_zone
 from apps.core.errors import AppError, Forbidden, NotFound, ValidationFailed
+from apps.core.recurrence import workspace_zone
 
 
 def _pages(function: Any) -> Any:

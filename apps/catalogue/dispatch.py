@@ -359,8 +359,10 @@ def error_result(message: str) -> dict[str, Any]:
 def _app_error_message(error: AppError) -> str:
     message = str(error.message)
     if isinstance(error.details, dict) and error.details:
+        # Fields as the caller wrote them: "schedule.time_zone" is `schedule.timeZone`.
         fields = "; ".join(
-            f"`{to_camel(str(key))}`: {_listed(value)}" for key, value in error.details.items()
+            f"`{'.'.join(to_camel(part) for part in str(key).split('.'))}`: {_listed(value)}"
+            for key, value in error.details.items()
         )
         message = f"{message} ({fields})"
     return message

@@ -18,6 +18,8 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
+from apps.core import recurrence
+
 # --- outputs ------------------------------------------------------------------------------------
 
 
@@ -83,6 +85,12 @@ class ShareOut(Out):
     person: PersonRef
     access: str = Field(description="view or edit")
 
+    @classmethod
+    def many(cls, shares: Any) -> list["ShareOut"]:
+        """The shares of a record (rows with `user` and `access`), by e-mail address."""
+        rows = sorted(shares, key=lambda share: share.user.email)
+        return [cls(person=PersonRef.of(share.user), access=share.access) for share in rows]  # type: ignore[arg-type]
+
 
 class SharingOut(Out):
     """Who may see a shareable record (apps.core.sharing)."""
@@ -99,8 +107,51 @@ class SharingOut(Out):
             id=item.pk,
             visibility=item.visibility,
             owner=PersonRef.of(item.owner),
-            shared_with=[ShareOut(person=PersonRef.of(s.user), access=s.access) for s in shares],  # type: ignore[arg-type]
+            shared_with=ShareOut.many(shares),
         )
+
+
+class EntityRef(Out):
+    """A record of any area that something points at (apps.core.entities), as it was named then."""
+
+    type: str = Field(description="The kind of record: contact, task, ...")
+    id: int
+    title: str
+
+    @classmethod
+    def of_link(cls, link: Any) -> "EntityRef | None":
+        """From a row with the generic-link fields (`content_type_id`, `object_id`, `entity_title`)."""
+        from apps.core import entities
+
+        if link.content_type_id is None:
+            return None
+        return cls(
+            type=entities.type_of_content_type(link.content_type_id),
+            id=link.object_id,
+            title=link.entity_title,
+        )
+
+
+class EntityOut(EntityRef):
+    """A linked record, with whether the reader may still open it."""
+
+    available: bool = Field(description="False when it was removed or you may no longer see it")
+
+    @classmethod
+    def checked(cls, link: Any, actor: Any) -> "EntityOut":
+        """From a row with the generic-link fields, looked up again as `actor` sees it now."""
+        from apps.core import entities
+
+        found = entities.visible(actor=actor, content_type_id=link.content_type_id, object_id=link.object_id)
+        if found is None:
+            # Removed, or hidden from this reader: its title is not theirs to read either.
+            kind = entities.type_of_content_type(link.content_type_id)
+            return cls(type=kind, id=link.object_id, title="", available=False)
+        return cls.of_entity(found)
+
+    @classmethod
+    def of_entity(cls, entity: Any) -> "EntityOut":
+        return cls(type=entity.type, id=entity.id, title=entity.title, available=True)
 
 
 class FolderRef(Out):
@@ -174,6 +225,16 @@ VisibilityChange = Annotated[
     Literal["workspace", "private"] | None,
     Field(description="Also make it visible to everyone who may see the area, or private (owner and shares)"),
 ]
+# A record of any area, named by its kind and id (apps.core.entities).
+EntityType = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=50,
+        pattern=r"^[a-z][a-z_]*$",
+        description="The kind of record: contact, task, ... (the installed areas register theirs)",
+    ),
+]
 
 
 def paginate(
@@ -213,3 +274,11 @@ def iso(value: datetime | date | None) -> str | None:
 
 def first(values: Iterable[Any]) -> Any:
     return next(iter(values), None)
+
+
+def aware(value: datetime | None) -> datetime | None:
+    """A date-time an agent gave without a zone (or a bare date, read as midnight) is in the
+    workspace's time zone."""
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=recurrence.workspace_zone())

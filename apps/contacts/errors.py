@@ -2,6 +2,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from apps.accounts.errors import PersonNotFound  # noqa: F401  (re-exported)
 from apps.core.errors import AppError, Conflict, Forbidden, NotFound, ServiceUnavailable, ValidationFailed
 
 
@@ -36,14 +37,6 @@ class ContactReadOnly(Forbidden):
 
 class InvalidContact(ValidationFailed):
     """A field value the contact cannot take; `details` names the field."""
-
-
-class PersonNotFound(NotFound):
-    def __init__(self, email: str) -> None:
-        super().__init__(
-            _("Nobody in this workspace has the e-mail address %(email)s (or that person is deactivated).")
-            % {"email": email}
-        )
 
 
 class AreaNotInstalled(AppError):

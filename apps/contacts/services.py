@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from apps.accounts.access import can
 from apps.accounts.models import User
+from apps.accounts.selectors import person_by_email
 from apps.contacts import countries, errors, selectors
 from apps.contacts.models import (
     Contact,
@@ -25,6 +26,7 @@ from apps.contacts.models import (
 )
 from apps.contacts.permissions import ContactsPerm
 from apps.core.errors import Forbidden, ValidationFailed
+from apps.notifications import services as notifications
 
 logger = logging.getLogger(__name__)
 
@@ -72,16 +74,10 @@ def _invalid(field: str, message: str) -> errors.InvalidContact:
     return errors.InvalidContact(f"{field}: {message}.", details={field: [message]})
 
 
-def person_by_email(email: str) -> User:
-    user = User.objects.filter(email=email.strip().lower(), is_active=True).select_related("role").first()
-    if user is None or user.role is None:
-        raise errors.PersonNotFound(email)
-    return user
-
-
 def record(
     contact: Contact, actor: Any, kind: str, summary: str = "", changes: dict[str, Any] | None = None
 ) -> None:
+    """Keeps the event in the contact's history, and tells the contact's watchers."""
     ContactEvent.objects.create(
         contact=contact,
         actor=actor if getattr(actor, "pk", None) else None,
@@ -89,6 +85,8 @@ def record(
         summary=summary[:300],
         changes=changes or {},
     )
+    if kind != ContactEvent.Kind.CREATED:
+        notifications.entity_changed(entity=contact, actor=actor, summary=summary[:300])
 
 
 def _jsonable(value: Any) -> Any:

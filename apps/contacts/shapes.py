@@ -197,7 +197,7 @@ class ContactOut(Out):
             owner=PersonRef.of(contact.owner) if contact.owner_id else None,
             visibility=contact.visibility,
             your_access=selectors.access_of(actor, contact, shares),
-            shared_with=[ShareOut(person=PersonRef.of(share.user), access=share.access) for share in shares],  # type: ignore[arg-type]
+            shared_with=ShareOut.many(shares),
             last_contacted_at=contact.last_contacted_at,
             health=health_of(contact, conflicts=len(conflicts)).status,
             data=contact.data or {},

@@ -575,7 +575,7 @@ def share_contact(
         contact_id=contact.pk,
         visibility=contact.visibility,
         owner=PersonRef.of(contact.owner),
-        shared_with=[ShareOut(person=PersonRef.of(share.user), access=share.access) for share in shares],  # type: ignore[arg-type]
+        shared_with=ShareOut.many(shares),
     )
 
 

@@ -261,6 +261,14 @@ def last_start(rule: str, *, start: datetime, zone: zoneinfo.ZoneInfo) -> dateti
     return last.replace(tzinfo=zone) if last is not None else start
 
 
+def next_start(rule: str, *, start: datetime, zone: zoneinfo.ZoneInfo, after: datetime) -> datetime | None:
+    """The start (aware, in `zone`) of the first occurrence strictly after `after`, or None."""
+    if not rule:
+        return start.astimezone(zone) if start > after else None
+    naive = _compile(rule, start=start, zone=zone).after(local_naive(after, zone), inc=False)
+    return naive.replace(tzinfo=zone) if naive is not None else None
+
+
 def is_recurrence_instance(rule: str, *, start: datetime, zone: zoneinfo.ZoneInfo, moment: datetime) -> bool:
     """Whether `moment` is the start of one of the rule's occurrences."""
     if not rule:

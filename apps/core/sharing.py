@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from apps.core.errors import Forbidden, NotFound, ValidationFailed
+from apps.core.errors import Forbidden, ValidationFailed
 
 USER = settings.AUTH_USER_MODEL
 
@@ -79,15 +79,9 @@ def access_of(item: Any, actor: Any, *, admin: bool, can_edit: bool) -> str:
 
 def person_by_email(email: str) -> Any:
     """An active person of this workspace, by e-mail; "not found" otherwise."""
-    from apps.accounts.models import User
+    from apps.accounts.selectors import person_by_email as find
 
-    user = User.objects.filter(email=email.strip().lower(), is_active=True).select_related("role").first()
-    if user is None or user.role is None:
-        raise NotFound(
-            _("Nobody in this workspace has the e-mail address %(email)s (or that person is deactivated).")
-            % {"email": email}
-        )
-    return user
+    return find(email)
 
 
 def change(

@@ -9,12 +9,22 @@ class FilesConfig(AppConfig):
 
     def ready(self) -> None:
         from apps.contacts import links
-        from apps.core import navigation
+        from apps.core import entities, navigation
         from apps.core.navigation import NavItem
 
-        from . import attachments, providers
+        from . import attachments, providers, selectors
         from .permissions import FilesPerm
 
         links.register_link_target(providers.FileTarget())
+        # Watchers, notifications and task steps point at files (apps.core.entities).
+        entities.register(
+            entities.EntityKind(
+                key="file",
+                area="files",
+                model="files.File",
+                get=lambda *, actor, entity_id: selectors.file_get(actor=actor, file_id=entity_id),
+                title=lambda file: file.name,
+            )
+        )
         attachments.register_builtin_entities()
         navigation.register(NavItem("files", _("Files"), "files:browse", FilesPerm.VIEW, order=30))

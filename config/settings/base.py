@@ -69,6 +69,7 @@ TENANT_APPS = [
     "apps.contacts",
     "apps.files",
     "apps.documents",
+    "apps.mcp",
     "apps.calendars",
     "apps.departments",
     "apps.groupaccounts",
@@ -76,6 +77,8 @@ TENANT_APPS = [
     "apps.oauth",
     "apps.apikeys",
     "apps.gateway",
+    "apps.notifications",
+    "apps.tasks",
 ]
 INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_APPS]
 
@@ -84,6 +87,10 @@ TENANT_DOMAIN_MODEL = "tenancy.Domain"
 # New workspaces are cloned from this migrated schema instead of running every migration.
 TENANT_BASE_SCHEMA = "workspace_template"
 TENANT_CREATION_FAKES_MIGRATIONS = True
+# `SET search_path` once per connection and schema, not before every query (django-tenants
+# forgets it on set_tenant, close, rollback and savepoint rollback, where PostgreSQL may undo it).
+# Measured on the MCP endpoint (bench/RESULTS.md): it halves the round trips of a tool call.
+TENANT_LIMIT_SET_CALLS = True
 PUBLIC_SCHEMA_URLCONF = "config.urls_public"
 ROOT_URLCONF = "config.urls_tenant"
 # Hosts of the public site (operators' admin); `migrate_workspaces` keeps them in the domain table.
@@ -204,6 +211,26 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
 
+# --- MCP endpoint (apps.mcp) --------------------------------------------------------------------
+
+# Browser origins allowed besides the workspace's own hosts (DNS-rebinding protection); requests
+# without an Origin header (non-browser clients) always pass.
+MCP_ALLOWED_ORIGINS = env_list("ATRIUM_MCP_ALLOWED_ORIGINS", [])
+# A session unused this long is over (404; the client initializes again).
+MCP_SESSION_IDLE_SECONDS = int(env("ATRIUM_MCP_SESSION_IDLE_SECONDS", str(24 * 3600)))
+# A good credential is trusted this long in each web process before it is checked again.
+MCP_CREDENTIAL_CACHE_SECONDS = float(env("ATRIUM_MCP_CREDENTIAL_CACHE_SECONDS", "5"))
+MCP_KEEPALIVE_SECONDS = float(env("ATRIUM_MCP_KEEPALIVE_SECONDS", "15"))
+# Server-to-client messages kept per session for Last-Event-ID, and for how long.
+MCP_EVENT_BUFFER = 100
+MCP_EVENT_BUFFER_SECONDS = 3600
+MCP_TOOLS_PAGE_SIZE = int(env("ATRIUM_MCP_TOOLS_PAGE_SIZE", "100"))
+MCP_ELICITATION_TIMEOUT_SECONDS = 600
+MCP_MAX_BODY_BYTES = 4 * 1024 * 1024
+# Threads per web process running the synchronous part of MCP requests (ORM, tools); a tool
+# waiting for the user's answer to an elicitation holds one.
+MCP_WORKER_THREADS = int(env("ATRIUM_MCP_WORKER_THREADS", "16"))
+
 # --- background work ----------------------------------------------------------------------------
 
 CELERY_BROKER_URL = REDIS_URL
@@ -218,6 +245,10 @@ CELERY_BEAT_SCHEDULE = {
     "purge-expired-access-tokens": {
         "task": "apps.accounts.tasks.purge_expired_access_tokens",
         "schedule": crontab(minute=17, hour=3),
+    },
+    "purge-mcp-sessions": {
+        "task": "apps.mcp.tasks.purge_mcp_sessions",
+        "schedule": crontab(minute=37, hour=3),
     },
     "retry-data-team-notifications": {
         "task": "apps.datarights.tasks.retry_data_team_notifications",
@@ -263,6 +294,15 @@ ATRIUM_CREDIT_BUREAU_TIMEOUT = float(env("ATRIUM_CREDIT_BUREAU_TIMEOUT", "10"))
 CELERY_BEAT_SCHEDULE["purge-old-tool-calls"] = {
     "task": "apps.catalogue.tasks.purge_old_tool_calls",
     "schedule": crontab(minute=41, hour=3),
+}
+
+# --- tasks (apps.tasks) and notifications (apps.notifications) -----------------------------------
+
+# Scheduled tasks are rows with a due time (`next_run_at`); this sweeper runs the due ones of every
+# workspace each minute (so a rule may fire at most every 15 minutes: apps.tasks.schedules).
+CELERY_BEAT_SCHEDULE["run-due-scheduled-tasks"] = {
+    "task": "apps.tasks.tasks.run_due_scheduled_tasks",
+    "schedule": crontab(minute="*"),
 }
 
 # --- files (apps.files) and documents (apps.documents); docs/files.md ---------------------------

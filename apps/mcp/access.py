@@ -1,0 +1,154 @@
+"""Who may reach the MCP endpoint: the workspace from the host, the Origin check, and the
+credential check with its short per-process cache. Synchronous (ORM); the consumer calls these
+from its worker threads."""
+
+import hashlib
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+
+from apps.core import credentials
+from apps.core.credentials import CredentialRequest, Principal
+from apps.core.errors import AppError, Forbidden, Unauthenticated
+from apps.tenancy.models import Domain, Workspace
+
+MCP_SCOPES = frozenset({"mcp", "mcp:read", "mcp:write"})
+_HOSTS_TTL = 10.0
+_CACHE_LIMIT = 10_000
+
+
+def base_url(scheme: str, host_header: str, headers: Mapping[str, str]) -> str:
+    """The workspace's origin as the client reached it, honouring the TLS proxy settings the
+    Django side honours (SECURE_PROXY_SSL_HEADER, USE_X_FORWARDED_HOST)."""
+    proxy = getattr(settings, "SECURE_PROXY_SSL_HEADER", None)
+    if proxy:
+        name, value = proxy
+        header = name.removeprefix("HTTP_").replace("_", "-").lower()
+        if headers.get(header, "").split(",")[0].strip() == value:
+            scheme = "https"
+    if getattr(settings, "USE_X_FORWARDED_HOST", False) and headers.get("x-forwarded-host"):
+        host_header = headers["x-forwarded-host"].split(",")[0].strip()
+    default_port = ":443" if scheme == "https" else ":80"
+    return f"{scheme}://{host_header.removesuffix(default_port)}"
+
+
+def hostname_of(host_header: str) -> str:
+    """The host name of a Host header, without port (IPv6 literals keep their brackets off)."""
+    host = host_header.strip().lower()
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0] if ":" in host else host
+
+
+_hosts: dict[str, tuple[float, frozenset[str]]] = {}
+
+
+def workspace_hosts(workspace: Workspace) -> frozenset[str]:
+    now = time.monotonic()
+    cached = _hosts.get(workspace.schema_name)
+    if cached is None or cached[0] < now:
+        names = frozenset(Domain.objects.filter(tenant=workspace).values_list("domain", flat=True))
+        cached = (now + _HOSTS_TTL, names)
+        _hosts[workspace.schema_name] = cached
+    return cached[1]
+
+
+def origin_allowed(origin: str | None, workspace: Workspace) -> bool:
+    """DNS-rebinding protection: a browser's Origin must be one of the workspace's own hosts or
+    on the configured allow-list. Requests without Origin (non-browser clients) pass."""
+    if origin is None:
+        return True
+    if origin in settings.MCP_ALLOWED_ORIGINS:
+        return True
+    parts = urlsplit(origin)
+    if parts.scheme not in {"http", "https"} or not parts.hostname:
+        return False
+    return parts.hostname.lower() in workspace_hosts(workspace)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """An HTTP answer refusing the credential: status, headers and the SPEC 7.1 body."""
+
+    status: int
+    headers: dict[str, str]
+    body: dict[str, Any]
+
+
+# key -> (expires, schema name, principal)
+_principals: dict[str, tuple[float, str, Principal]] = {}
+_lock = threading.Lock()
+
+
+def _cache_key(schema_name: str, headers: Mapping[str, str]) -> str:
+    material = "\0".join((schema_name, headers.get("authorization", ""), headers.get("x-api-key", "")))
+    return hashlib.sha256(material.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def forget_principals(*, user_ids: list[int] | None = None, schema_name: str | None = None) -> None:
+    """Drops cached credentials (all, or those of these people in this workspace) so a change of
+    role or a revocation made in this process applies at once; other processes within the TTL."""
+    with _lock:
+        if user_ids is None:
+            _principals.clear()
+            return
+        wanted = set(user_ids)
+        for key, (_expires, schema, principal) in list(_principals.items()):
+            if getattr(principal.user, "pk", None) in wanted and schema_name in (None, schema):
+                _principals.pop(key, None)
+
+
+def authenticate(*, workspace: Workspace, headers: Mapping[str, str], url: str) -> Principal | Refusal:
+    """The caller's Principal, or the refusal to answer (SPEC 4.1 challenge, 7.1 bodies)."""
+    ttl = settings.MCP_CREDENTIAL_CACHE_SECONDS
+    key = _cache_key(workspace.schema_name, headers) if ttl > 0 else ""
+    if key:
+        cached = _principals.get(key)
+        if cached is not None and cached[0] > time.monotonic():
+            return cached[2]
+    try:
+        principal = credentials.authenticate(CredentialRequest(headers=headers, base_url=url, door="mcp"))
+    except Unauthenticated as error:
+        return _challenge(url, error, token_presented="authorization" in headers)
+    except AppError as error:
+        return refusal_for(url, error)
+    if principal is None:
+        return _challenge(url, Unauthenticated(), token_presented=False)
+    if not principal.scopes & MCP_SCOPES:
+        message = _("The token's scope does not include MCP access (mcp, mcp:read or mcp:write).")
+        return Refusal(
+            403,
+            {"WWW-Authenticate": 'Bearer error="insufficient_scope", scope="mcp"'},
+            Forbidden(message, code="INSUFFICIENT_SCOPE").as_body(),
+        )
+    if key:
+        with _lock:
+            if len(_principals) >= _CACHE_LIMIT:
+                _principals.clear()
+            _principals[key] = (time.monotonic() + ttl, workspace.schema_name, principal)
+    return principal
+
+
+def _resource_metadata(url: str) -> str:
+    return f'resource_metadata="{url}/.well-known/oauth-protected-resource"'
+
+
+def _challenge(url: str, error: AppError, *, token_presented: bool) -> Refusal:
+    challenge = f"Bearer {_resource_metadata(url)}"
+    if token_presented:
+        challenge += ', error="invalid_token"'
+    return Refusal(401, {"WWW-Authenticate": challenge, **error.headers}, error.as_body())
+
+
+def refusal_for(url: str, error: AppError) -> Refusal:
+    headers = dict(error.headers)
+    if error.http_status == 401:
+        # At this door every 401 is SPEC 4.1's challenge: it tells OAuth clients where to go.
+        headers["WWW-Authenticate"] = f"Bearer {_resource_metadata(url)}"
+    return Refusal(error.http_status, headers, error.as_body())

@@ -1,0 +1,451 @@
+"""The synchronous half of the endpoint: one call per HTTP request, in a worker thread, with the
+workspace's schema active. It checks, in this order: the workspace (host), the Origin, the
+credential, the media types, the message, the protocol version, the session; then serves the
+method. The consumer (`apps.mcp.consumers`) does the I/O.
+"""
+
+import asyncio
+import concurrent.futures
+import hashlib
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db import connection
+from django.utils.translation import gettext as _
+
+from apps.catalogue import dispatch
+from apps.core import observability, permissions
+from apps.core.credentials import Principal
+from apps.core.errors import NotFound
+from apps.mcp import protocol, sessions, streams
+from apps.mcp.access import Refusal, authenticate, base_url, hostname_of, origin_allowed
+from apps.mcp.models import McpSession
+from apps.mcp.protocol import INVALID_PARAMS, INVALID_REQUEST, Message, ProtocolError
+from apps.mcp.streams import CancelledByClient, RunningCall, hub
+from apps.tenancy import routing
+from apps.tenancy.models import Workspace
+
+logger = logging.getLogger(__name__)
+
+ALLOWED_METHODS = "GET, POST, DELETE, OPTIONS"
+CORS_HEADERS = {
+    "Access-Control-Expose-Headers": "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate",
+    "Vary": "Origin",
+}
+PREFLIGHT_HEADERS = {
+    "Access-Control-Allow-Methods": ALLOWED_METHODS,
+    "Access-Control-Allow-Headers": (
+        "Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, "
+        "X-Api-Key, X-MCP-Toolsets, X-MCP-Readonly"
+    ),
+    "Access-Control-Max-Age": "600",
+}
+
+
+@dataclass
+class Request:
+    """What the consumer read off the wire."""
+
+    method: str
+    scheme: str
+    host: str
+    headers: dict[str, str]
+    query: dict[str, str]
+    body: bytes = b""
+
+
+@dataclass
+class Reply:
+    """What to answer. `then` tells the consumer what to do after (on its event loop)."""
+
+    status: int
+    body: Any = None
+    headers: dict[str, str] = field(default_factory=dict)
+    then: tuple[Any, ...] | None = None
+
+
+def jsonrpc_error(status: int, request_id: Any, code: int, message: str, data: Any = None) -> Reply:
+    return Reply(status, protocol.error(request_id, code, message, data))
+
+
+# --- the entry point ----------------------------------------------------------------------------
+
+
+def serve(request: Request, call: RunningCall | None = None) -> Reply:
+    """Never raises: a failure of ours is a JSON-RPC internal error with a reference in the log."""
+    try:
+        _fresh_connection()
+        reply = _serve(request, call)
+    except Exception:
+        reference = secrets.token_hex(4)
+        logger.exception("MCP request failed (reference %s)", reference)
+        reply = jsonrpc_error(
+            500 if request.method != "POST" else 200,
+            None,
+            protocol.INTERNAL_ERROR,
+            f"Internal error; it has been logged (reference {reference}). Try again.",
+        )
+    return reply
+
+
+def _fresh_connection() -> None:
+    """What Django does between requests, without its per-request health check query: drop a
+    connection that failed or outlived CONN_MAX_AGE."""
+    if connection.connection is not None and (
+        connection.errors_occurred
+        or (connection.close_at is not None and time.monotonic() >= connection.close_at)
+    ):
+        connection.close_if_unusable_or_obsolete()
+
+
+def _activate(workspace: Workspace) -> None:
+    if connection.schema_name != workspace.schema_name:
+        connection.set_tenant(workspace)
+    else:
+        # Same schema as this thread's last request: keep the search path, refresh the row
+        # (installed areas may have changed).
+        connection.tenant = workspace
+
+
+def _serve(request: Request, call: RunningCall | None) -> Reply:
+    workspace = routing.workspace_for_host(hostname_of(request.host))
+    if workspace is None or workspace.is_public:
+        return Reply(404, NotFound(_("There is no workspace at this address.")).as_body())
+    _activate(workspace)
+    observability.set_workspace(workspace.schema_name)
+
+    origin = request.headers.get("origin")
+    if not origin_allowed(origin, workspace):
+        return jsonrpc_error(
+            403, None, INVALID_REQUEST, "Forbidden: this Origin may not use this MCP endpoint."
+        )
+    cors = {"Access-Control-Allow-Origin": origin, **CORS_HEADERS} if origin is not None else {}
+    if call is not None:
+        call.headers = cors
+    reply = _serve_allowed(request, workspace, call)
+    reply.headers.update(cors)
+    return reply
+
+
+def _serve_allowed(request: Request, workspace: Workspace, call: RunningCall | None) -> Reply:
+    if request.method == "OPTIONS":
+        return Reply(204, headers=dict(PREFLIGHT_HEADERS))
+    url = base_url(request.scheme, request.host, request.headers)
+    principal = authenticate(workspace=workspace, headers=request.headers, url=url)
+    if isinstance(principal, Refusal):
+        return Reply(principal.status, principal.body, dict(principal.headers))
+    if request.method == "POST":
+        return _post(request, workspace, principal, call)
+    if request.method == "GET":
+        return _get(request, principal)
+    return _delete(request, principal)
+
+
+# --- checks shared by the methods ---------------------------------------------------------------
+
+
+def _check_version(request: Request, request_id: Any = None) -> None:
+    version = request.headers.get(protocol.VERSION_HEADER)
+    if version is not None and version not in protocol.SUPPORTED_VERSIONS:
+        raise protocol.unsupported_version(request_id, version)
+
+
+def _session(request: Request, principal: Principal, request_id: Any = None) -> McpSession:
+    session_id = request.headers.get(protocol.SESSION_HEADER)
+    if not session_id:
+        raise ProtocolError(
+            INVALID_REQUEST,
+            "Bad Request: the Mcp-Session-Id header is required; call initialize first.",
+            status=400,
+        )
+    session = sessions.session_find(digest=sessions.digest_of(session_id), user=principal.user)
+    if session is None:
+        raise ProtocolError(
+            protocol.SESSION_NOT_FOUND,
+            "Session not found: it has ended or does not exist. Initialize a new session.",
+            status=404,
+        )
+    return session
+
+
+def _failed(error: ProtocolError, request_id: Any) -> Reply:
+    return Reply(error.status, protocol.error(request_id, error.code, error.message, error.data))
+
+
+# --- POST ---------------------------------------------------------------------------------------
+
+
+def _post(request: Request, workspace: Workspace, principal: Principal, call: RunningCall | None) -> Reply:
+    wants_json, wants_sse = protocol.accepts(request.headers.get("accept", ""))
+    if not (wants_json and wants_sse):
+        return jsonrpc_error(
+            406, None, INVALID_REQUEST, "Not Acceptable: accept both application/json and text/event-stream."
+        )
+    content_type = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if content_type != "application/json":
+        return jsonrpc_error(415, None, INVALID_REQUEST, "Unsupported Media Type: send application/json.")
+    request_id = None
+    try:
+        message = protocol.parse(request.body)
+        request_id = message.id if message.kind == "request" else None
+        if message.kind == "request" and message.method == "initialize":
+            return _initialize(message, workspace, principal)
+        _check_version(request, request_id)
+        session = _session(request, principal, request_id)
+        if message.kind == "notification":
+            return _notification(message, session)
+        if message.kind == "response":
+            return Reply(202, then=("answer", hub.key(session.digest, message.id), message.raw))
+        return Reply(200, protocol.result(message.id, _method(request, message, principal, session, call)))
+    except ProtocolError as error:
+        return _failed(error, request_id)
+    except Exception:
+        reference = secrets.token_hex(4)
+        logger.exception("MCP %s failed (reference %s)", request_id, reference)
+        return jsonrpc_error(
+            200,
+            request_id,
+            protocol.INTERNAL_ERROR,
+            f"Internal error; it has been logged (reference {reference}).",
+        )
+
+
+def _notification(message: Message, session: McpSession) -> Reply:
+    if message.method == "notifications/initialized":
+        sessions.session_mark_ready(session=session)
+    elif message.method == "notifications/cancelled":
+        request_id = message.params.get("requestId")
+        if isinstance(request_id, str | int) and not isinstance(request_id, bool):
+            return Reply(202, then=("cancel", hub.key(session.digest, request_id)))
+    # Other notifications (roots, progress of our requests) carry nothing this server uses.
+    return Reply(202)
+
+
+def _method(
+    request: Request, message: Message, principal: Principal, session: McpSession, call: RunningCall | None
+) -> dict[str, Any]:
+    if message.method == "ping":
+        return {}
+    if message.method == "tools/list":
+        return _tools_list(request, message, principal)
+    if message.method == "tools/call":
+        return _tools_call(message, principal, session, call)
+    raise ProtocolError(protocol.METHOD_NOT_FOUND, f"Method not found: {message.method}")
+
+
+def _initialize(message: Message, workspace: Workspace, principal: Principal) -> Reply:
+    params = message.params
+    offered = params.get("protocolVersion")
+    if not isinstance(offered, str):
+        raise ProtocolError(INVALID_PARAMS, "initialize: `params.protocolVersion` (a string) is required.")
+    capabilities = params.get("capabilities") or {}
+    client_info = params.get("clientInfo") or {}
+    if not isinstance(capabilities, dict) or not isinstance(client_info, dict):
+        raise ProtocolError(INVALID_PARAMS, "initialize: `capabilities` and `clientInfo` must be objects.")
+    version = protocol.negotiate(offered)
+    session_id, _row = sessions.session_open(
+        user=principal.user,
+        credential=principal.credential,
+        protocol_version=version,
+        client_info=client_info,
+        client_capabilities=capabilities,
+    )
+    result: dict[str, Any] = {
+        "protocolVersion": version,
+        "capabilities": {"tools": {"listChanged": True}},
+        "serverInfo": {
+            "name": workspace.brand_name,
+            "title": workspace.brand_name,
+            "version": settings.ATRIUM_VERSION,
+        },
+    }
+    instructions = _instructions(principal)
+    if instructions:
+        result["instructions"] = instructions
+    return Reply(200, protocol.result(message.id, result), {"Mcp-Session-Id": session_id})
+
+
+def _instructions(principal: Principal) -> str:
+    try:
+        return dispatch.server_instructions(principal)
+    except Exception:
+        logger.exception("the catalogue's instructions failed; initialize goes on without them")
+        return ""
+
+
+# --- tools --------------------------------------------------------------------------------------
+
+
+def narrowing(request: Request) -> tuple[set[str] | None, bool]:
+    """Toolsets (area keys) and read-only, from the query string or the X-MCP-* headers, for
+    clients that cope with few tools (`/api/mcp?toolsets=contacts,tasks&readonly=true`)."""
+    raw = request.query.get("toolsets") or request.headers.get("x-mcp-toolsets") or ""
+    toolsets = {part.strip() for part in raw.split(",") if part.strip()} or None
+    flag = (request.query.get("readonly") or request.headers.get("x-mcp-readonly") or "").strip().lower()
+    if flag not in {"", "1", "0", "true", "false", "yes", "no", "on", "off"}:
+        raise ProtocolError(INVALID_PARAMS, f"readonly must be true or false, not {flag!r}.")
+    if toolsets:
+        unknown = sorted(key for key in toolsets if permissions.get_area(key) is None)
+        if unknown:
+            known = ", ".join(area.key for area in permissions.areas())
+            raise ProtocolError(
+                INVALID_PARAMS, f"Unknown toolset(s): {', '.join(unknown)}. Toolsets are areas: {known}."
+            )
+    return toolsets, flag in {"1", "true", "yes", "on"}
+
+
+def _fingerprint(tools: list[dict[str, Any]]) -> str:
+    names = "\n".join(tool["name"] for tool in tools)
+    return hashlib.blake2b(names.encode(), digest_size=6).hexdigest()
+
+
+def encode_cursor(offset: int, fingerprint: str) -> str:
+    return f"{fingerprint}{offset:x}"
+
+
+def decode_cursor(cursor: Any, fingerprint: str) -> int:
+    if not isinstance(cursor, str) or len(cursor) <= len(fingerprint):
+        raise ProtocolError(INVALID_PARAMS, "Invalid cursor: pass back the nextCursor of the previous page.")
+    if not cursor.startswith(fingerprint):
+        raise ProtocolError(
+            INVALID_PARAMS, "The tool list changed since this cursor was issued; list again from the start."
+        )
+    try:
+        return int(cursor[len(fingerprint) :], 16)
+    except ValueError:
+        raise ProtocolError(
+            INVALID_PARAMS, "Invalid cursor: pass back the nextCursor of the previous page."
+        ) from None
+
+
+def _tools_list(request: Request, message: Message, principal: Principal) -> dict[str, Any]:
+    toolsets, read_only = narrowing(request)
+    tools = dispatch.list_tools(principal=principal, toolsets=toolsets, read_only=read_only)
+    size = settings.MCP_TOOLS_PAGE_SIZE
+    fingerprint = _fingerprint(tools)
+    cursor = message.params.get("cursor")
+    start = 0 if cursor is None else decode_cursor(cursor, fingerprint)
+    if start > len(tools):
+        raise ProtocolError(INVALID_PARAMS, "Invalid cursor: it points past the end of the list.")
+    page: dict[str, Any] = {"tools": tools[start : start + size]}
+    if start + size < len(tools):
+        page["nextCursor"] = encode_cursor(start + size, fingerprint)
+    return page
+
+
+def _tools_call(
+    message: Message, principal: Principal, session: McpSession, call: RunningCall | None
+) -> dict[str, Any]:
+    params = message.params
+    name = params.get("name")
+    if not isinstance(name, str) or not name:
+        raise ProtocolError(INVALID_PARAMS, "tools/call: `params.name` (a string) is required.")
+    arguments = params.get("arguments")
+    if arguments is None:
+        arguments = {}
+    if not isinstance(arguments, dict):
+        raise ProtocolError(INVALID_PARAMS, "tools/call: `params.arguments` must be an object.")
+    meta = params.get("_meta") or {}
+    token = meta.get("progressToken") if isinstance(meta, dict) else None
+    capabilities = session.client_capabilities or {}
+    if call is not None:
+        call.key = hub.key(session.digest, message.id)
+        hub.calls[call.key] = call
+    context = dispatch.ToolContext(
+        principal=principal,
+        session=sessions.StoredSessionState(session),
+        client_capabilities=capabilities,
+        progress=_progress(call, token) if call is not None and isinstance(token, str | int) else None,
+        elicit=_elicit(call, session.digest) if call is not None and "elicitation" in capabilities else None,
+        is_cancelled=call.cancelled.is_set if call is not None else (lambda: False),
+        request_id=message.id,
+    )
+    try:
+        return dispatch.call_tool(context, name, arguments)
+    except dispatch.ToolNotFound:
+        raise ProtocolError(INVALID_PARAMS, f"Unknown tool: {name}") from None
+
+
+def _progress(call: RunningCall, token: str | int) -> Callable[..., None]:
+    def progress(value: float, total: float | None = None, message: str | None = None) -> None:
+        if call.gone.is_set() or call.cancelled.is_set():
+            return
+        params: dict[str, Any] = {"progressToken": token, "progress": value}
+        if total is not None:
+            params["total"] = total
+        if message is not None:
+            params["message"] = message
+        call.put(("message", protocol.notification("notifications/progress", params)))
+
+    return progress
+
+
+class ElicitationFailed(Exception):
+    """The client answered the elicitation with an error, or could not be asked."""
+
+
+def _elicit(call: RunningCall, digest: str) -> Callable[[str, dict[str, Any]], dict[str, Any]]:
+    def elicit(message: str, requested_schema: dict[str, Any]) -> dict[str, Any]:
+        if call.cancelled.is_set():
+            raise CancelledByClient()
+        if call.gone.is_set():
+            raise ElicitationFailed("The client closed the connection.")
+        # Its answer may be POSTed to another web process: be subscribed before asking.
+        asyncio.run_coroutine_threadsafe(hub.listening(), call.loop).result(timeout=10)
+        request_id = f"elicit-{secrets.token_urlsafe(12)}"
+        key = hub.key(digest, request_id)
+        future = hub.expect(key, call)
+        call.put(
+            (
+                "message",
+                {
+                    "jsonrpc": "2.0",
+                    "id": request_id,
+                    "method": "elicitation/create",
+                    "params": {"message": message, "requestedSchema": requested_schema},
+                },
+            )
+        )
+        try:
+            answer = future.result(timeout=settings.MCP_ELICITATION_TIMEOUT_SECONDS)
+        except concurrent.futures.TimeoutError:
+            raise ElicitationFailed("The user did not answer in time.") from None
+        finally:
+            hub.stop_expecting(key)
+        if "error" in answer:
+            raise ElicitationFailed(str((answer.get("error") or {}).get("message") or "elicitation failed"))
+        result = answer.get("result")
+        return result if isinstance(result, dict) else {}
+
+    return elicit
+
+
+# --- GET and DELETE -----------------------------------------------------------------------------
+
+
+def _get(request: Request, principal: Principal) -> Reply:
+    _wants_json, wants_sse = protocol.accepts(request.headers.get("accept", ""))
+    if not wants_sse:
+        return jsonrpc_error(406, None, INVALID_REQUEST, "Not Acceptable: the stream is text/event-stream.")
+    try:
+        _check_version(request)
+        session = _session(request, principal)
+    except ProtocolError as error:
+        return _failed(error, None)
+    return Reply(200, then=("stream", session.digest))
+
+
+def _delete(request: Request, principal: Principal) -> Reply:
+    try:
+        _check_version(request)
+        session = _session(request, principal)
+    except ProtocolError as error:
+        return _failed(error, None)
+    sessions.session_end(session=session)
+    streams.forget_events(session.digest)
+    return Reply(204, then=("end", session.digest))

@@ -1,0 +1,158 @@
+"""JSON-RPC 2.0 and MCP 2025-06-18 vocabulary: versions, error codes, message shapes.
+
+Nothing here touches the database or the network; the consumer and the handlers build on it.
+"""
+
+from dataclasses import dataclass
+from typing import Any
+
+import pydantic_core
+
+# The version this server speaks (SPEC 9), and the older ones it still accepts and echoes.
+PROTOCOL_VERSION = "2025-06-18"
+SUPPORTED_VERSIONS = ("2025-06-18", "2025-03-26")
+
+# JSON-RPC 2.0
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+# Implementation-defined range: a request that needs a session the server does not know.
+SESSION_NOT_FOUND = -32001
+# What newer protocol revisions answer to a version they do not speak (`data.supported` lists
+# ours); clients that probe with a newer version read it and fall back to `initialize`.
+UNSUPPORTED_PROTOCOL_VERSION = -32022
+
+SESSION_HEADER = "mcp-session-id"
+VERSION_HEADER = "mcp-protocol-version"
+LAST_EVENT_ID_HEADER = "last-event-id"
+
+
+class ProtocolError(Exception):
+    """A message that cannot be served: answered as a JSON-RPC error, with an HTTP status when the
+    failure is the transport's (400 for a malformed message) rather than the method's (200)."""
+
+    def __init__(self, code: int, message: str, *, status: int = 200, data: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.data = data
+
+    def error(self) -> dict[str, Any]:
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.data is not None:
+            error["data"] = self.data
+        return error
+
+
+@dataclass(frozen=True)
+class Message:
+    """One JSON-RPC message as received: a request, a notification, or a response."""
+
+    kind: str  # "request" | "notification" | "response"
+    raw: dict[str, Any]
+
+    @property
+    def id(self) -> Any:
+        return self.raw.get("id")
+
+    @property
+    def method(self) -> str:
+        return self.raw.get("method", "")
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return self.raw.get("params") or {}
+
+
+def parse(body: bytes) -> Message:
+    """One JSON-RPC message, or a ProtocolError with HTTP status 400."""
+    try:
+        data = pydantic_core.from_json(body)
+    except ValueError as error:
+        raise ProtocolError(
+            PARSE_ERROR, f"Parse error: the body is not JSON ({error}).", status=400
+        ) from None
+    if isinstance(data, list):
+        raise ProtocolError(
+            INVALID_REQUEST,
+            "Batches are not supported: send one JSON-RPC message per request.",
+            status=400,
+        )
+    if not isinstance(data, dict) or data.get("jsonrpc") != "2.0":
+        raise ProtocolError(
+            INVALID_REQUEST, 'Invalid Request: expected a JSON-RPC 2.0 object ("jsonrpc": "2.0").', status=400
+        )
+    has_id = "id" in data
+    if has_id and not _valid_id(data["id"]):
+        raise ProtocolError(
+            INVALID_REQUEST, "Invalid Request: `id` must be a string or an integer.", status=400
+        )
+    if "method" in data:
+        if not isinstance(data["method"], str) or not data["method"]:
+            raise ProtocolError(
+                INVALID_REQUEST, "Invalid Request: `method` must be a non-empty string.", status=400
+            )
+        if "params" in data and not isinstance(data["params"], dict):
+            raise ProtocolError(INVALID_REQUEST, "Invalid Request: `params` must be an object.", status=400)
+        return Message("request" if has_id else "notification", data)
+    if has_id and (("result" in data) != ("error" in data)):
+        return Message("response", data)
+    raise ProtocolError(
+        INVALID_REQUEST, "Invalid Request: neither a request, a notification nor a response.", status=400
+    )
+
+
+def _valid_id(value: Any) -> bool:
+    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def result(request_id: Any, value: dict[str, Any]) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "result": value}
+
+
+def error(request_id: Any, code: int, message: str, data: Any = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"code": code, "message": message}
+    if data is not None:
+        body["data"] = data
+    return {"jsonrpc": "2.0", "id": request_id, "error": body}
+
+
+def notification(method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+    if params is not None:
+        message["params"] = params
+    return message
+
+
+def dumps(message: Any) -> bytes:
+    return pydantic_core.to_json(message)
+
+
+def negotiate(offered: Any) -> str:
+    """The version answered to `initialize`: an offered version we speak is echoed; anything
+    else (a newer one, an unknown one) gets ours, and the client decides whether to go on."""
+    return offered if offered in SUPPORTED_VERSIONS else PROTOCOL_VERSION
+
+
+def unsupported_version(request_id: Any, value: str) -> ProtocolError:
+    return ProtocolError(
+        UNSUPPORTED_PROTOCOL_VERSION,
+        f"Unsupported MCP-Protocol-Version {value!r}: this server speaks {PROTOCOL_VERSION} "
+        f"(also {', '.join(v for v in SUPPORTED_VERSIONS if v != PROTOCOL_VERSION)}); "
+        "initialize to negotiate.",
+        status=400,
+        data={"supported": list(SUPPORTED_VERSIONS), "requested": value},
+    )
+
+
+def accepts(accept_header: str) -> tuple[bool, bool]:
+    """(accepts application/json, accepts text/event-stream), wildcards included (RFC 9110)."""
+    types = {part.split(";", 1)[0].strip().lower() for part in accept_header.split(",")}
+    anything = "*/*" in types
+    return (
+        anything or "application/json" in types or "application/*" in types,
+        anything or "text/event-stream" in types or "text/*" in types,
+    )

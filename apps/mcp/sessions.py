@@ -1,0 +1,148 @@
+"""The session store: PostgreSQL, in the workspace's schema (synchronous; runs with it active).
+
+A session id is 43 characters of URL-safe base64 (256 random bits, visible ASCII as the
+transport requires) and is stored only as its SHA-256 digest. A session is found only in its
+workspace's schema, only for the person who opened it, and only until it ends (DELETE) or has
+been idle for MCP_SESSION_IDLE_SECONDS. Anything else is "not found", and the client initializes
+again.
+"""
+
+import hashlib
+import json
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import connection
+from django.utils import timezone
+
+from apps.mcp.models import McpSession
+
+# last_seen_at is written at most this often per session (it only drives idle expiry).
+TOUCH_EVERY = timedelta(seconds=60)
+
+
+def digest_of(session_id: str) -> str:
+    return hashlib.sha256(session_id.encode()).hexdigest()
+
+
+def session_open(
+    *,
+    user: Any,
+    credential: str,
+    protocol_version: str,
+    client_info: dict[str, Any],
+    client_capabilities: dict[str, Any],
+) -> tuple[str, McpSession]:
+    """A new session; returns the id to hand to the client (shown once) and the row."""
+    session_id = secrets.token_urlsafe(32)
+    now = timezone.now()
+    row = McpSession.objects.create(
+        digest=digest_of(session_id),
+        user=user,
+        credential=credential[:100],
+        client_name=str(client_info.get("name") or "")[:200],
+        client_version=str(client_info.get("version") or "")[:100],
+        protocol_version=protocol_version,
+        client_capabilities=client_capabilities,
+        last_seen_at=now,
+    )
+    return session_id, row
+
+
+def session_find(*, digest: str, user: Any) -> McpSession | None:
+    """The live session with this digest opened by `user`, or None (unknown, ended, idle too
+    long, or someone else's: all answered alike)."""
+    row = _load(digest)
+    now = timezone.now()
+    if (
+        row is None
+        or row.user_id != user.pk
+        or row.ended_at is not None
+        or row.last_seen_at < now - timedelta(seconds=settings.MCP_SESSION_IDLE_SECONDS)
+    ):
+        return None
+    if now - row.last_seen_at > TOUCH_EVERY:
+        McpSession.objects.filter(digest=digest).update(last_seen_at=now)
+        row.last_seen_at = now
+    return row
+
+
+_COLUMNS = (
+    "user_id",
+    "protocol_version",
+    "client_capabilities",
+    "state",
+    "ready_at",
+    "last_seen_at",
+    "ended_at",
+)
+
+
+def _load(digest: str) -> McpSession | None:
+    """One indexed read on every request: plain SQL, no queryset to build."""
+    table = connection.ops.quote_name(McpSession._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {', '.join(_COLUMNS)} FROM {table} WHERE digest = %s", [digest])  # noqa: S608
+        found = cursor.fetchone()
+    if found is None:
+        return None
+    values = dict(zip(_COLUMNS, found, strict=True))
+    for key in ("client_capabilities", "state"):
+        if isinstance(values[key], str):
+            values[key] = json.loads(values[key])
+    return McpSession(digest=digest, **values)
+
+
+def session_mark_ready(*, session: McpSession) -> None:
+    if session.ready_at is None:
+        session.ready_at = timezone.now()
+        McpSession.objects.filter(digest=session.digest, ready_at__isnull=True).update(
+            ready_at=session.ready_at
+        )
+
+
+def session_end(*, session: McpSession) -> None:
+    McpSession.objects.filter(digest=session.digest, ended_at__isnull=True).update(ended_at=timezone.now())
+
+
+def live_sessions(*, user_ids: list[int] | None) -> list[str]:
+    """Digests of the sessions still usable in the current workspace (of these people)."""
+    cutoff = timezone.now() - timedelta(seconds=settings.MCP_SESSION_IDLE_SECONDS)
+    rows = McpSession.objects.filter(ended_at__isnull=True, last_seen_at__gte=cutoff)
+    if user_ids is not None:
+        rows = rows.filter(user_id__in=user_ids)
+    return list(rows.values_list("digest", flat=True))
+
+
+def sessions_purge() -> int:
+    """Drops sessions ended or idle for over a week (the current workspace)."""
+    cutoff = timezone.now() - timedelta(seconds=settings.MCP_SESSION_IDLE_SECONDS) - timedelta(days=7)
+    stale = McpSession.objects.filter(last_seen_at__lt=cutoff)
+    ended = McpSession.objects.filter(ended_at__lt=timezone.now() - timedelta(days=7))
+    return stale.delete()[0] + ended.delete()[0]
+
+
+class StoredSessionState:
+    """The `SessionState` handed to the catalogue: reads from the row loaded for this request,
+    writes merge one key into the stored JSON, so concurrent calls in one session never undo
+    each other's keys."""
+
+    def __init__(self, session: McpSession) -> None:
+        self.session_id = session.digest
+        self._digest = session.digest
+        self._data: dict[str, Any] = dict(session.state or {})
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._data.get(key, default)
+
+    def set(self, key: str, value: Any) -> None:
+        encoded = json.dumps({key: value})
+        table = connection.ops.quote_name(McpSession._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {table} SET state = state || %s::jsonb WHERE digest = %s",  # noqa: S608  (table name from the model)
+                [encoded, self._digest],
+            )
+        self._data[key] = value

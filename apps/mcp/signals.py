@@ -1,0 +1,48 @@
+"""`notifications/tools/list_changed` on the open streams when someone's tool list changes.
+
+The catalogue sends `tool_list_changed(schema_name, user_ids)` in the process that changed a
+role, a person's role or a workspace's installed areas (user_ids None: everyone there). Once
+the change is committed, every live session of those people gets the notification on its GET
+stream, whichever web process holds it (`streams.publish`).
+"""
+
+import logging
+from typing import Any
+
+from django.db import transaction
+from django_tenants.utils import schema_context
+
+from apps.catalogue.signals import tool_list_changed
+from apps.mcp import protocol, sessions, streams
+from apps.mcp.access import forget_principals
+
+logger = logging.getLogger(__name__)
+
+LIST_CHANGED = protocol.notification("notifications/tools/list_changed")
+
+
+def notify_tools_changed(*, schema_name: str, user_ids: list[int] | None) -> int:
+    """Sends list_changed to the live sessions of these people (None: the whole workspace).
+    Returns how many sessions were told."""
+    with schema_context(schema_name):
+        digests = sessions.live_sessions(user_ids=user_ids)
+    for digest in digests:
+        streams.publish(digest, LIST_CHANGED)
+    return len(digests)
+
+
+def on_tool_list_changed(sender: Any, *, schema_name: str, user_ids: list[int] | None, **kwargs: Any) -> None:
+    # A credential cached in this process carries the person's old role: drop it now.
+    forget_principals(user_ids=user_ids, schema_name=schema_name)
+
+    def send() -> None:
+        try:
+            notify_tools_changed(schema_name=schema_name, user_ids=user_ids)
+        except Exception:
+            # The change itself stands; clients see it at their next tools/list.
+            logger.exception("could not send tools/list_changed for %s", schema_name)
+
+    transaction.on_commit(send)
+
+
+tool_list_changed.connect(on_tool_list_changed, dispatch_uid="apps.mcp.list_changed")

@@ -1,0 +1,179 @@
+"""Catalogue tools for the transport's tests, registered only by test settings
+(`ATRIUM_EXTRA_TOOL_MODULES`): the fixtures the official conformance suite calls, under the names
+it expects, and a few that exercise what the transport provides (cancellation, the stored
+session state, confirmation by elicitation, an admin-only tool)."""
+
+import base64
+import time
+from typing import Annotated, Any
+
+from pydantic import Field
+
+from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.permissions import CataloguePerm
+from apps.catalogue.registry import Marker, tool
+from apps.catalogue.shapes import RawResult
+
+PNG = base64.b64encode(
+    bytes.fromhex(
+        "89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de"
+        "0000000c4944415408d763f8cfc000000301010018dd8db00000000049454e44ae426082"
+    )
+).decode()
+WAV = base64.b64encode(
+    b"RIFF$\x00\x00\x00WAVEfmt \x10\x00\x00\x00\x01\x00\x01\x00@\x1f\x00\x00"
+    b"\x80>\x00\x00\x02\x00\x10\x00data\x00\x00\x00\x00"
+).decode()
+READ = CataloguePerm.DISCOVER
+
+
+def _text(text: str, *, error: bool = False) -> RawResult:
+    return RawResult(content=[{"type": "text", "text": text}], is_error=error)
+
+
+# --- the conformance suite's fixtures (scenarios tools-call-*) ---------------------------------
+
+
+@tool("test_simple_text", permission=READ, title="Simple text", read_only=True)
+def test_simple_text(ctx: ToolContext) -> RawResult:
+    """Returns one text block (conformance fixture)."""
+    return _text("This is a simple text response for testing.")
+
+
+@tool("test_image_content", permission=READ, title="Image content", read_only=True)
+def test_image_content(ctx: ToolContext) -> RawResult:
+    """Returns a one-pixel PNG image block (conformance fixture)."""
+    return RawResult(content=[{"type": "image", "data": PNG, "mimeType": "image/png"}])
+
+
+@tool("test_audio_content", permission=READ, title="Audio content", read_only=True)
+def test_audio_content(ctx: ToolContext) -> RawResult:
+    """Returns a silent WAV audio block (conformance fixture)."""
+    return RawResult(content=[{"type": "audio", "data": WAV, "mimeType": "audio/wav"}])
+
+
+@tool("test_embedded_resource", permission=READ, title="Embedded resource", read_only=True)
+def test_embedded_resource(ctx: ToolContext) -> RawResult:
+    """Returns an embedded text resource (conformance fixture)."""
+    resource = {
+        "uri": "test://embedded-resource",
+        "mimeType": "text/plain",
+        "text": "This is an embedded resource content.",
+    }
+    return RawResult(content=[{"type": "resource", "resource": resource}])
+
+
+@tool("test_multiple_content_types", permission=READ, title="Mixed content", read_only=True)
+def test_multiple_content_types(ctx: ToolContext) -> RawResult:
+    """Returns text, an image and a resource together (conformance fixture)."""
+    resource = {
+        "uri": "test://mixed-content-resource",
+        "mimeType": "application/json",
+        "text": '{"test":"data","value":123}',
+    }
+    return RawResult(
+        content=[
+            {"type": "text", "text": "Multiple content types test:"},
+            {"type": "image", "data": PNG, "mimeType": "image/png"},
+            {"type": "resource", "resource": resource},
+        ]
+    )
+
+
+@tool("test_error_handling", permission=READ, title="Error handling", read_only=True)
+def test_error_handling(ctx: ToolContext) -> RawResult:
+    """Always answers a tool error (conformance fixture)."""
+    return _text("This tool intentionally returns an error for testing", error=True)
+
+
+@tool("test_tool_with_progress", permission=READ, title="Progress", read_only=True)
+def test_tool_with_progress(ctx: ToolContext) -> RawResult:
+    """Reports progress 0, 50 and 100 of 100, 50 ms apart (conformance fixture)."""
+    for value in (0, 50, 100):
+        ctx.report_progress(value, 100)
+        if value < 100:
+            time.sleep(0.05)
+    return _text("Progress complete")
+
+
+@tool("test_elicitation", permission=READ, title="Elicitation", read_only=True)
+def test_elicitation(
+    ctx: ToolContext, *, message: Annotated[str, Field(description="The message to show the user")]
+) -> RawResult:
+    """Asks the user for a username and an e-mail address (conformance fixture)."""
+    if ctx.elicit is None:
+        return _text("This client does not support elicitation.", error=True)
+    answer = ctx.elicit(
+        message,
+        {
+            "type": "object",
+            "properties": {
+                "username": {"type": "string", "description": "User's response"},
+                "email": {"type": "string", "description": "User's email address"},
+            },
+            "required": ["username", "email"],
+        },
+    )
+    return _text(f"User response: action={answer.get('action')}, content={answer.get('content')}")
+
+
+# --- the transport's own fixtures ---------------------------------------------------------------
+
+
+@tool("whoAmI", permission=READ, title="Who am I", read_only=True)
+def who_am_i(ctx: ToolContext) -> RawResult:
+    """Says who is calling, in which workspace (transport test fixture)."""
+    from django.db import connection
+
+    data = {"email": ctx.actor.email, "workspace": connection.schema_name}
+    return RawResult(content=[{"type": "text", "text": str(data)}], structured=data)
+
+
+@tool("countSlowly", permission=READ, title="Count slowly", read_only=True)
+def count_slowly(
+    ctx: ToolContext,
+    *,
+    steps: Annotated[int, Field(ge=0, le=20, description="How far to count")] = 3,
+    pause: Annotated[float, Field(ge=0, le=1, description="Seconds between steps")] = 0.05,
+) -> RawResult:
+    """Counts, reporting progress at each step (transport test fixture)."""
+    for step in range(steps + 1):
+        ctx.report_progress(step, steps, f"step {step}")
+        time.sleep(pause)
+    return _text(f"counted to {steps}")
+
+
+@tool("waitForCancel", permission=READ, title="Wait for cancel", read_only=True)
+def wait_for_cancel(
+    ctx: ToolContext, *, seconds: Annotated[float, Field(gt=0, le=30, description="How long to wait")] = 10
+) -> RawResult:
+    """Waits until the call is cancelled, and notes it in the session (transport test fixture)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if ctx.is_cancelled():
+            ctx.session.set("cancelled", ctx.request_id)
+            return _text("stopped")
+        time.sleep(0.02)
+    return _text("not cancelled", error=True)
+
+
+@tool("rememberValue", permission=READ, title="Remember a value")
+def remember_value(
+    ctx: ToolContext, *, value: Annotated[Any, Field(description="Anything")] = None
+) -> RawResult:
+    """Stores a value in the session and answers the one stored before (transport test fixture)."""
+    before = ctx.session.get("remembered")
+    ctx.session.set("remembered", value)
+    return _text(f"was {before!r}")
+
+
+@tool("eraseEverything", permission=READ, title="Erase everything", markers=Marker.DESTRUCTIVE)
+def erase_everything(ctx: ToolContext) -> RawResult:
+    """Pretends to erase everything, once the user confirms (transport test fixture)."""
+    return _text("erased (not really)")
+
+
+@tool("readCallLog", permission=CataloguePerm.AUDIT, title="Admins only", read_only=True)
+def read_call_log(ctx: ToolContext) -> RawResult:
+    """A tool only admins may use (transport test fixture)."""
+    return _text("admins only")

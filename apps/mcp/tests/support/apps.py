@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class SupportConfig(AppConfig):
+    name = "apps.mcp.tests.support"
+    label = "mcp_test_support"

@@ -1,0 +1,160 @@
+"""The official MCP clients against the live transport (with the transport's stand-ins for the
+credential and the catalogue): the Python SDK (`mcp` 2.x) in its default and legacy modes, the
+TypeScript SDK from node, and the MCP Inspector CLI."""
+
+import asyncio
+import json
+import subprocess
+from pathlib import Path
+
+import httpx2
+import mcp_types as types
+import pytest
+from mcp.client.client import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from apps.core.testing import node_bin
+
+pytestmark = pytest.mark.live
+
+NODE_DIR = Path(__file__).resolve().parents[3] / "tests" / "node"
+
+
+def python_client(url: str, token: str, mode: str, **kwargs):  # type: ignore[no-untyped-def]
+    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=30)
+    return Client(streamable_http_client(url, http_client=http), mode=mode, **kwargs)
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_python_sdk_connects_sees_the_brand_lists_and_calls(mcp_server, mode):
+    async def scenario():  # type: ignore[no-untyped-def]
+        async with python_client(f"{mcp_server.url()}/api/mcp", "test:member@acme.example", mode) as client:
+            tools = await client.list_tools()
+            result = await client.call_tool("whoAmI", {})
+            return client.server_info, client.protocol_version, tools, result
+
+    info, version, tools, result = asyncio.run(scenario())
+
+    assert (info.name, info.title) == ("Acme Workspace", "Acme Workspace")
+    assert version == "2025-06-18"
+    assert "whoAmI" in [tool.name for tool in tools.tools]
+    assert "readCallLog" not in [tool.name for tool in tools.tools]
+    assert result.structured_content == {"email": "member@acme.example", "workspace": "acme"}
+
+
+def test_python_sdk_receives_progress_and_answers_an_elicitation(mcp_server):
+    asked: list[str] = []
+
+    async def answer(context, params):  # type: ignore[no-untyped-def]
+        asked.append(params.message)
+        return types.ElicitResult(action="accept", content={"confirm": True})
+
+    async def scenario():  # type: ignore[no-untyped-def]
+        seen: list[float] = []
+
+        async def on_progress(progress, total, message):  # type: ignore[no-untyped-def]
+            seen.append(progress)
+
+        async with python_client(
+            f"{mcp_server.url()}/api/mcp", "test:member@acme.example", "legacy", elicitation_callback=answer
+        ) as client:
+            counted = await client.call_tool("countSlowly", {"steps": 3}, progress_callback=on_progress)
+            confirmed = await client.call_tool("eraseEverything", {})
+        return seen, counted, confirmed
+
+    seen, counted, confirmed = asyncio.run(scenario())
+
+    assert seen == [0, 1, 2, 3]
+    assert counted.content[0].text == "counted to 3"
+    assert len(asked) == 1 and "eraseEverything" in asked[0]
+    assert confirmed.content[0].text == "erased (not really)"
+
+
+def test_python_sdk_hears_list_changed_on_its_stream(mcp_server, committed):
+    from apps.accounts.models import User
+    from apps.mcp.signals import notify_tools_changed
+
+    def raise_change() -> int:
+        from django.db import connection
+        from django_tenants.utils import schema_context
+
+        try:
+            with schema_context("acme"):
+                member = User.objects.get(email="member@acme.example").pk
+            return notify_tools_changed(schema_name="acme", user_ids=[member])
+        finally:
+            connection.close()  # this worker thread's own connection
+
+    async def scenario():  # type: ignore[no-untyped-def]
+        heard = asyncio.Event()
+
+        async def on_message(message):  # type: ignore[no-untyped-def]
+            if (
+                isinstance(message, types.ServerNotification)
+                and message.method == "notifications/tools/list_changed"
+            ):
+                heard.set()
+
+        async with python_client(
+            f"{mcp_server.url()}/api/mcp", "test:member@acme.example", "legacy", message_handler=on_message
+        ) as client:
+            await client.list_tools()
+            for _attempt in range(20):  # the client opens its GET stream in the background
+                await asyncio.to_thread(raise_change)
+                try:
+                    await asyncio.wait_for(heard.wait(), 0.5)
+                    return True
+                except TimeoutError:
+                    continue
+        return False
+
+    assert asyncio.run(scenario())
+
+
+def run_node(script: str, *args: str) -> dict:
+    completed = subprocess.run(
+        ["node", script, *args],
+        cwd=NODE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    return json.loads(completed.stdout.strip().splitlines()[-1])
+
+
+def test_typescript_sdk_connects_lists_and_calls(mcp_server):
+    outcome = run_node(
+        "mcp-client.mjs",
+        f"{mcp_server.url()}/api/mcp",
+        json.dumps({"Authorization": "Bearer test:member@acme.example"}),
+    )
+
+    assert outcome["server"]["name"] == "Acme Workspace"
+    assert outcome["protocolVersion"] == "2025-06-18"
+    assert "whoAmI" in outcome["tools"] and "readCallLog" not in outcome["tools"]
+    assert outcome["call"]["structuredContent"] == {"email": "member@acme.example", "workspace": "acme"}
+    assert outcome["progress"] == [0, 50, 100]
+
+
+def inspector(url: str, *args: str) -> dict:
+    completed = subprocess.run(
+        [node_bin("mcp-inspector"), "--cli", url, "--transport", "http", *args],
+        cwd=NODE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=90,
+    )
+    assert completed.returncode == 0, (completed.stdout + completed.stderr)[-3000:]
+    return json.loads(completed.stdout)
+
+
+def test_inspector_cli_lists_and_calls(mcp_server):
+    url = f"{mcp_server.url()}/api/mcp"
+    auth = ("--header", "Authorization: Bearer test:admin@acme.example")
+
+    listed = inspector(url, *auth, "--method", "tools/list")
+    called = inspector(url, *auth, "--method", "tools/call", "--tool-name", "whoAmI")
+
+    assert "readCallLog" in [tool["name"] for tool in listed["tools"]]
+    assert called["structuredContent"]["email"] == "admin@acme.example"

@@ -1,0 +1,166 @@
+"""Two web processes on one database and one Redis, no sticky sessions: a session opened on one
+is served by the other, and what is raised on one (a change of role, the client's answer to an
+elicitation, a cancellation) reaches the request or stream held by the other."""
+
+import json
+import secrets
+import threading
+import time
+
+import httpx
+import pytest
+from django_tenants.utils import schema_context
+
+from apps.core.testing import start_daphne
+from apps.mcp.tests.conftest import ACCEPT_BOTH, Mcp
+from apps.mcp.tests.test_streams import StreamReader
+
+pytestmark = pytest.mark.live
+
+
+@pytest.fixture(scope="module")
+def second_server(mcp_env):  # type: ignore[no-untyped-def]
+    server = start_daphne(mcp_env)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def person(committed):  # type: ignore[no-untyped-def]
+    """A member of Acme made for one test (the other tests' people keep their roles)."""
+    from apps.accounts.models import Role, User
+
+    with schema_context("acme"):
+        user = User.objects.create_user(
+            email=f"two-{secrets.token_hex(4)}@acme.example", role=Role.objects.get(key="member")
+        )
+    yield user
+    with schema_context("acme"):
+        user.delete()
+
+
+def on(server, email: str, session_id: str | None = None) -> Mcp:  # type: ignore[no-untyped-def]
+    client = Mcp(server, email=email)
+    client.session_id = session_id
+    return client
+
+
+def test_a_session_opened_on_one_process_is_served_by_the_other(mcp_server, second_server, person):
+    first = on(mcp_server, person.email)
+    first.initialize()
+    second = on(second_server, person.email, first.session_id)
+
+    assert second.request("ping").json()["result"] == {}
+    called = second.request("tools/call", {"name": "whoAmI", "arguments": {}}).json()["result"]
+    assert called["structuredContent"]["email"] == person.email
+    assert second.http.delete("/api/mcp", headers=second.headers()).status_code == 204
+    assert first.request("ping").status_code == 404
+
+
+def test_a_role_changed_through_one_process_notifies_the_stream_held_by_the_other(
+    mcp_server, second_server, person
+):
+    from apps.accounts.models import Role
+
+    holder = on(second_server, person.email)
+    holder.initialize()
+    stream = StreamReader(holder)
+    try:
+        with schema_context("acme"):
+            viewer_role = Role.objects.get(key="viewer").pk
+        # An admin changes the person's role in the settings pages served by the first process.
+        with httpx.Client(base_url=mcp_server.url(), timeout=15, follow_redirects=False) as browser:
+            browser.get("/accounts/sign-in/")
+            signed_in = browser.post(
+                "/accounts/sign-in/",
+                data={
+                    "username": "admin@acme.example",
+                    "password": "atrium-demo",
+                    "csrfmiddlewaretoken": browser.cookies["atrium_csrf"],
+                },
+                headers={"Referer": f"{mcp_server.url()}/accounts/sign-in/"},
+            )
+            assert signed_in.status_code == 302
+            changed = browser.post(
+                f"/settings/people/{person.pk}/",
+                data={
+                    "action": "role",
+                    "role": viewer_role,
+                    "csrfmiddlewaretoken": browser.cookies["atrium_csrf"],
+                },
+                headers={"Referer": f"{mcp_server.url()}/settings/people/"},
+            )
+            assert changed.status_code == 302
+        _event_id, message = stream.next_event(timeout=10)
+    finally:
+        stream.close()
+
+    assert message["method"] == "notifications/tools/list_changed"
+
+
+def test_an_elicitation_answer_posted_to_one_process_reaches_the_call_running_on_the_other(
+    mcp_server, second_server, person
+):
+    runner = on(second_server, person.email)
+    runner.initialize(capabilities={"elicitation": {}})
+    answerer = on(mcp_server, person.email, runner.session_id)
+    events: list[dict] = []
+
+    def call() -> None:
+        message = {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "eraseEverything"}}
+        with (
+            httpx.Client(base_url=second_server.url(), timeout=30) as http,
+            http.stream(
+                "POST", "/api/mcp", json=message, headers=runner.headers(Accept=ACCEPT_BOTH)
+            ) as response,
+        ):
+            for line in response.iter_lines():
+                if line.startswith("data: "):
+                    event = json.loads(line[6:])
+                    events.append(event)
+                    if event.get("method") == "elicitation/create":
+                        answered = answerer.post(
+                            {
+                                "jsonrpc": "2.0",
+                                "id": event["id"],
+                                "result": {"action": "accept", "content": {"confirm": True}},
+                            }
+                        )
+                        assert answered.status_code == 202
+
+    worker = threading.Thread(target=call)
+    worker.start()
+    worker.join(20)
+
+    assert [event.get("method") for event in events] == ["elicitation/create", None]
+    assert events[-1]["id"] == 5
+    assert events[-1]["result"]["content"][0]["text"] == "erased (not really)"
+
+
+def test_a_cancellation_posted_to_one_process_stops_the_call_running_on_the_other(
+    mcp_server, second_server, person
+):
+    runner = on(second_server, person.email)
+    runner.initialize()
+    canceller = on(mcp_server, person.email, runner.session_id)
+    outcome: dict = {}
+
+    def call() -> None:
+        message = {"jsonrpc": "2.0", "id": "long", "method": "tools/call",
+                   "params": {"name": "waitForCancel", "arguments": {"seconds": 15}}}  # fmt: skip
+        with httpx.Client(base_url=second_server.url(), timeout=30) as http:
+            response = http.post("/api/mcp", json=message, headers=runner.headers())
+            outcome["body"] = response.text
+
+    started = time.monotonic()
+    worker = threading.Thread(target=call)
+    worker.start()
+    time.sleep(0.7)
+    cancelled = canceller.post(
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "long"}}
+    )
+    worker.join(15)
+
+    assert cancelled.status_code == 202
+    assert time.monotonic() - started < 8
+    assert '"id":"long"' not in outcome["body"]

@@ -1,0 +1,10 @@
+from django.urls import path
+
+from apps.mcp import views
+
+app_name = "mcp"
+
+urlpatterns = [
+    path(".well-known/mcp.json", views.server_card, name="server-card"),
+    path(".well-known/mcp/server-card.json", views.server_card, name="server-card-alias"),
+]

@@ -1,0 +1,59 @@
+"""What the notification tools answer (camelCase JSON; apps.catalogue.shapes.Out)."""
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import Field
+
+from apps.catalogue.shapes import EntityOut, EntityRef, Out, PersonRef
+from apps.notifications.models import Notification, Watcher
+
+
+class NotificationOut(Out):
+    id: int
+    kind: str = Field(description="message, change (a watched record changed), task or system")
+    priority: str = Field(description="low, normal or high")
+    title: str
+    body: str
+    sender: PersonRef | None = Field(description="Who it is from (none: the service itself)")
+    entity: EntityRef | None = Field(description="The record it is about, as it was named then")
+    created_at: datetime
+    seen_at: datetime | None = Field(description="When it was first shown (openNotifications, the page)")
+    read: bool
+    read_at: datetime | None
+    archived_at: datetime | None
+
+    @classmethod
+    def of(cls, notification: Notification) -> "NotificationOut":
+        return cls(
+            id=notification.pk,
+            kind=notification.kind,
+            priority=notification.priority,
+            title=notification.title,
+            body=notification.body,
+            sender=PersonRef.of(notification.actor) if notification.actor_id else None,
+            entity=EntityRef.of_link(notification),
+            created_at=notification.created_at,
+            seen_at=notification.seen_at,
+            read=notification.read_at is not None,
+            read_at=notification.read_at,
+            archived_at=notification.archived_at,
+        )
+
+
+class WatcherOut(Out):
+    id: int
+    person: PersonRef
+    entity: EntityOut
+    added_by: PersonRef | None
+    since: datetime
+
+    @classmethod
+    def of(cls, watcher: Watcher, actor: Any) -> "WatcherOut":
+        return cls(
+            id=watcher.pk,
+            person=PersonRef.of(watcher.user),  # type: ignore[arg-type]
+            entity=EntityOut.checked(watcher, actor),
+            added_by=PersonRef.of(watcher.added_by) if watcher.added_by_id else None,
+            since=watcher.created_at,
+        )

@@ -1,0 +1,174 @@
+"""Watchers hear of changes (through Contacts, the first area that tells them), the API other
+areas call, the settings page, and a scenario an agent would run."""
+
+from apps.catalogue.testing import call, ok, structured
+from apps.contacts import services as contact_services
+from apps.contacts.tests.samples import make_contact
+from apps.notifications import services
+from apps.notifications.models import Notification, Watcher
+from apps.notifications.tests.samples import make_notification
+
+
+def test_a_change_to_a_watched_contact_notifies_every_watcher_but_the_one_who_made_it(people):
+    contact = make_contact(people["admin"], first_name="Ada")
+    for role in ("admin", "member", "viewer"):
+        services.watch(user=people[role], entity=contact)
+
+    ok(people["member"], "updateContact", {"contactId": contact.pk, "changes": {"city": "London"}})
+
+    notified = Notification.objects.filter(kind="change").select_related("recipient")
+    assert sorted(n.recipient.email for n in notified) == ["admin@acme.example", "viewer@acme.example"]
+    notification = notified[0]
+    assert notification.title == "Contact “Ada” changed"
+    assert notification.body == "changed city"
+    assert notification.actor == people["member"]
+    assert (notification.content_type.model, notification.object_id) == ("contact", contact.pk)
+
+
+def test_a_watcher_who_can_no_longer_see_the_contact_hears_nothing(people):
+    contact = make_contact(people["member"], first_name="Grace")
+    services.watch(user=people["viewer"], entity=contact)
+
+    ok(people["member"], "updateContact", {"contactId": contact.pk, "changes": {"visibility": "private"}})
+    ok(people["member"], "updateContact", {"contactId": contact.pk, "changes": {"city": "Paris"}})
+
+    assert not Notification.objects.filter(recipient=people["viewer"]).exists()
+
+
+def test_a_failed_change_sends_no_notification(people):
+    contact = make_contact(people["member"])
+    services.watch(user=people["admin"], entity=contact)
+
+    result = call(
+        people["member"], "updateContact", {"contactId": contact.pk, "changes": {"email": "not-an-address"}}
+    )
+
+    assert result["isError"]
+    assert not Notification.objects.exists()
+
+
+def test_archive_restore_and_merge_tell_the_watchers(people):
+    contact = make_contact(people["member"], first_name="Hedy")
+    duplicate = make_contact(people["member"], first_name="Hedy")
+    services.watch(user=people["viewer"], entity=contact)
+    services.watch(user=people["viewer"], entity=duplicate)
+
+    contact_services.contact_delete(actor=people["admin"], contact=contact)
+    contact_services.contact_restore(actor=people["admin"], contact=contact)
+    contact_services.contacts_merge(actor=people["admin"], primary=contact, duplicates=[duplicate])
+
+    bodies = list(
+        Notification.objects.filter(recipient=people["viewer"]).order_by("id").values_list("body", flat=True)
+    )
+    assert bodies == ["archived", "restored", f"merged into {contact.pk}", f"merged {duplicate.pk}"]
+
+
+def test_notify_skips_people_who_cannot_receive_notifications(people):
+    people["viewer"].is_active = False
+    people["viewer"].save()
+
+    assert services.notify(recipient=people["viewer"], title="Hello") is None
+    assert services.notify(recipient=people["member"], title="Hello") is not None
+
+
+def test_watchers_of_lists_the_people(people):
+    contact = make_contact(people["member"])
+    services.watch(user=people["viewer"], entity=contact)
+    services.watch(user=people["admin"], entity=contact)
+
+    assert [user.email for user in services.watchers_of(contact)] == [
+        "admin@acme.example",
+        "viewer@acme.example",
+    ]
+    assert services.unwatch(user=people["admin"], entity=contact) is True
+    assert services.unwatch(user=people["admin"], entity=contact) is False
+
+
+# --- the settings page ----------------------------------------------------------------------------
+
+
+def test_the_page_shows_my_notifications_and_marks_them_seen(acme_client, people):
+    contact = make_contact(people["member"], first_name="Katherine")
+    services.watch(user=people["viewer"], entity=contact)
+    mine = make_notification(people["viewer"], title="Your weekly digest", body="Three new contacts")
+    make_notification(people["admin"], title="Someone else's")
+    acme_client.force_login(people["viewer"])
+
+    page = acme_client.get("/settings/notifications/").content.decode()
+
+    assert "Your weekly digest" in page and "Three new contacts" in page
+    assert "Someone else" not in page
+    assert "Katherine" in page  # a watched record
+    assert 'href="/settings/notifications/"' in page  # in the navigation
+    mine.refresh_from_db()
+    assert mine.seen_at is None  # a viewer only reads; members' listed notifications become seen
+    assert "Mark read" not in page
+
+
+def test_the_page_marks_read_archives_and_stops_watching(acme_client, people):
+    first = make_notification(people["member"], title="first")
+    make_notification(people["member"], title="second")
+    contact = make_contact(people["admin"])
+    watcher, _ = services.watch(user=people["member"], entity=contact)
+    acme_client.force_login(people["member"])
+
+    listed = acme_client.get("/settings/notifications/").content.decode()
+    assert "Mark read" in listed
+    assert not Notification.objects.filter(recipient=people["member"], seen_at__isnull=True).exists()
+    acme_client.post("/settings/notifications/mark/", {"id": first.pk, "action": "archive"})
+    acme_client.post("/settings/notifications/mark/", {"all": "1", "action": "read"})
+    acme_client.post(f"/settings/notifications/watchers/{watcher.pk}/cancel/")
+
+    first.refresh_from_db()
+    assert first.archived_at is not None
+    assert not Notification.objects.filter(recipient=people["member"], read_at__isnull=True).exists()
+    assert not Watcher.objects.exists()
+    assert "first" in acme_client.get("/settings/notifications/?show=archived").content.decode()
+
+
+def test_the_page_cannot_cancel_someone_elses_watcher(acme_client, people):
+    contact = make_contact(people["member"])
+    watcher, _ = services.watch(user=people["admin"], entity=contact)
+    acme_client.force_login(people["member"])
+
+    response = acme_client.post(f"/settings/notifications/watchers/{watcher.pk}/cancel/")
+
+    assert response.status_code == 403
+    assert Watcher.objects.filter(pk=watcher.pk).exists()
+
+
+# --- a scenario -------------------------------------------------------------------------------------
+
+
+def test_an_agent_watches_a_customer_for_a_colleague_and_the_colleague_catches_up(people):
+    """An agent acting for the account owner makes a colleague watch a customer; someone else
+    changes the customer; the colleague's agent examines their notifications, reads the change,
+    marks it read and stops watching."""
+    owner, colleague = people["member"], people["owner"]
+    customer = structured(
+        call(owner, "createContact", {"contact": {"organisationName": "Initech", "kind": "organisation"}})
+    )["contact"]
+    ok(
+        owner,
+        "createWatcher",
+        {"entityType": "contact", "entityId": customer["id"], "personEmail": colleague.email},
+    )
+    ok(
+        people["admin"],
+        "updateContact",
+        {"contactId": customer["id"], "changes": {"lifecycleStage": "customer"}},
+    )
+
+    digest = ok(colleague, "examineNotifications")
+    [news] = digest["latestUnread"]
+    found = ok(colleague, "searchNotifications", {"query": "Initech"})
+    ok(colleague, "updateNotification", {"notificationIds": [news["id"]], "action": "read"})
+    ok(colleague, "cancelWatcher", {"entityType": "contact", "entityId": customer["id"]})
+    ok(people["admin"], "updateContact", {"contactId": customer["id"], "changes": {"city": "Austin"}})
+
+    assert digest["unread"] == 1
+    assert news["title"] == "Contact “Initech” changed"
+    assert news["body"] == "changed lifecycle_stage"
+    assert news["sender"]["email"] == "admin@acme.example"
+    assert [item["id"] for item in found["items"]] == [news["id"]]
+    assert ok(colleague, "listNotifications", {"status": "unread"})["total"] == 0

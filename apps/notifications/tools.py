@@ -1,0 +1,358 @@
+"""The Notifications area of the catalogue (SPEC 4.7): thin doors onto services and selectors."""
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from django.db.models import Count
+from django.urls import reverse
+from pydantic import Field
+
+from apps.accounts.selectors import person_by_email
+from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.registry import tool
+from apps.catalogue.shapes import (
+    EntityId,
+    EntityRef,
+    EntityType,
+    Limit,
+    Offset,
+    Out,
+    Page,
+    aware,
+    paginate,
+)
+from apps.core import entities
+from apps.core.errors import ValidationFailed
+from apps.notifications import selectors, services
+from apps.notifications.models import Notification
+from apps.notifications.permissions import NotificationsPerm
+from apps.notifications.shapes import NotificationOut, WatcherOut
+
+Kind = Literal["message", "change", "task", "system"]
+Priority = Literal["low", "normal", "high"]
+Status = Literal["unread", "read", "all"]
+OptionalType = Annotated[
+    EntityType | None, Field(description="With entityId: a record, e.g. contact or task")
+]
+OptionalId = Annotated[EntityId | None, Field(description="With entityType: the record's id")]
+
+
+@tool("createNotification", permission=NotificationsPerm.SEND, title="Send a notification")
+def create_notification(
+    ctx: ToolContext,
+    *,
+    title: Annotated[str, Field(min_length=1, max_length=200, description="What it says, in a line")],
+    body: Annotated[str, Field(max_length=4000, description="More text, if needed")] = "",
+    recipient_email: Annotated[
+        str | None,
+        Field(max_length=254, description="Who gets it: a person of this workspace (default: you)"),
+    ] = None,
+    entity_type: OptionalType = None,
+    entity_id: OptionalId = None,
+    priority: Annotated[Priority, Field(description="low, normal (default) or high")] = "normal",
+) -> NotificationOut:
+    """Send a notification to a person of the workspace (or to yourself, as a reminder), with an
+    optional record it is about (for example a contact or a task, which the recipient must be
+    able to see). It shows in their listNotifications and on their notifications page."""
+    recipient = person_by_email(recipient_email) if recipient_email else ctx.actor
+    entity = entities.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
+    notification = services.notification_send(
+        actor=ctx.actor, recipient=recipient, title=title, body=body, entity=entity, priority=priority
+    )
+    return NotificationOut.of(notification)
+
+
+@tool("listNotifications", permission=NotificationsPerm.VIEW, title="List your notifications", read_only=True)
+def list_notifications(
+    ctx: ToolContext,
+    *,
+    status: Annotated[Status, Field(description="unread, read or all (default)")] = "all",
+    kind: Annotated[Kind | None, Field(description="Only this kind")] = None,
+    priority: Annotated[Priority | None, Field(description="Only this priority")] = None,
+    archived: Annotated[
+        Literal["exclude", "include", "only"],
+        Field(description="Archived ones: leave out (default), add, only"),
+    ] = "exclude",
+    limit: Limit = 25,
+    offset: Offset = 0,
+) -> Page[NotificationOut]:
+    """Your notifications, newest first, a page at a time: messages people sent you, changes to
+    records you watch, news of tasks. Mark them with updateNotification."""
+    rows = selectors.notification_list(
+        actor=ctx.actor, status=status, archived=archived, kind=kind, priority=priority
+    )
+    return paginate(rows, limit=limit, offset=offset, item=NotificationOut.of)
+
+
+@tool(
+    "searchNotifications",
+    permission=NotificationsPerm.VIEW,
+    title="Search your notifications",
+    read_only=True,
+)
+def search_notifications(
+    ctx: ToolContext,
+    *,
+    query: Annotated[
+        str,
+        Field(
+            max_length=200, description="Words to find in the title, text, record or sender (may be empty)"
+        ),
+    ] = "",
+    since: Annotated[
+        datetime | None, Field(description="Sent at or after (ISO 8601; without a zone: the workspace's)")
+    ] = None,
+    until: Annotated[datetime | None, Field(description="Sent before (ISO 8601)")] = None,
+    status: Annotated[Status, Field(description="unread, read or all (default)")] = "all",
+    kind: Annotated[Kind | None, Field(description="Only this kind")] = None,
+    entity_type: OptionalType = None,
+    entity_id: OptionalId = None,
+    include_archived: Annotated[bool, Field(description="Search archived ones too")] = True,
+    limit: Limit = 25,
+    offset: Offset = 0,
+) -> Page[NotificationOut]:
+    """Find your notifications by words (every word must appear), by time, by kind, or by the
+    record they are about, newest first. Archived notifications are included unless you say not."""
+    since, until = aware(since), aware(until)
+    if since is not None and until is not None and since >= until:
+        raise ValidationFailed("`since` must be before `until`.", details={"since": ["after until"]})
+    entity = entities.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
+    rows = selectors.notification_search(
+        actor=ctx.actor,
+        query=query,
+        status=status,
+        kind=kind,
+        entity=entity,
+        since=since,
+        until=until,
+        archived="include" if include_archived else "exclude",
+    )
+    return paginate(rows, limit=limit, offset=offset, item=NotificationOut.of)
+
+
+class UpdatedNotificationsOut(Out):
+    action: str
+    changed: int = Field(description="How many changed (the others were that way already)")
+    notifications: list[NotificationOut] = Field(description="The notifications named, as they are now")
+
+
+@tool(
+    "updateNotification",
+    permission=NotificationsPerm.MARK,
+    title="Mark notifications read, unread or archived",
+    idempotent=True,
+)
+def update_notification(
+    ctx: ToolContext,
+    *,
+    action: Annotated[
+        Literal["read", "unread", "archive", "unarchive"],
+        Field(description="read, unread, archive (put away; also marks read) or unarchive"),
+    ],
+    notification_ids: Annotated[
+        list[EntityId] | None, Field(max_length=100, description="The notifications to mark (1-100)")
+    ] = None,
+    all_unread: Annotated[
+        bool,
+        Field(description="Instead of ids: every unread notification of yours (for action read or archive)"),
+    ] = False,
+) -> UpdatedNotificationsOut:
+    """Mark one or more of your notifications read or unread, archive them or bring them back;
+    or mark all your unread notifications read at once (allUnread)."""
+    if bool(notification_ids) == all_unread:
+        raise ValidationFailed(
+            "Give notificationIds, or allUnread: true (not both).", details={"notification_ids": ["required"]}
+        )
+    if all_unread:
+        if action not in ("read", "archive"):
+            raise ValidationFailed(
+                "allUnread works with action read or archive.", details={"action": ["read or archive"]}
+            )
+        rows = selectors.notification_list(actor=ctx.actor, status="unread", archived="include")
+        ids = list(rows.values_list("pk", flat=True)[:10_000])
+    else:
+        ids = list(dict.fromkeys(notification_ids or []))
+    named = selectors.notifications_get_many(actor=ctx.actor, notification_ids=ids)
+    changed = services.notifications_mark(actor=ctx.actor, notifications=named, action=action)
+    shown = selectors.notification_visible(actor=ctx.actor).filter(pk__in=ids[:100])
+    return UpdatedNotificationsOut(
+        action=action, changed=changed, notifications=[NotificationOut.of(n) for n in shown]
+    )
+
+
+class CountOut(Out):
+    key: str
+    count: int
+
+
+class EntityCountOut(Out):
+    entity: EntityRef
+    unread: int
+
+
+class ExaminedNotificationsOut(Out):
+    total: int = Field(description="Your notifications, archived ones left out")
+    unread: int
+    unseen: int = Field(description="Not shown to you yet (openNotifications marks them seen)")
+    high_priority_unread: int
+    unread_by_kind: list[CountOut]
+    unread_by_record: list[EntityCountOut] = Field(description="The records with most unread news (10)")
+    latest_unread: list[NotificationOut] = Field(description="The 10 newest unread, in full")
+    watching: list[WatcherOut] = Field(description="Records you watch (first 25)")
+    watching_count: int
+
+
+@tool(
+    "examineNotifications",
+    permission=NotificationsPerm.VIEW,
+    title="Examine your notifications",
+    read_only=True,
+)
+def examine_notifications(ctx: ToolContext) -> ExaminedNotificationsOut:
+    """Everything about your notifications in one answer, to decide what needs attention: how
+    many are unread, unseen and urgent, unread ones by kind and by the record they are about,
+    the newest unread ones in full, and the records you watch."""
+    actor = ctx.actor
+    live = selectors.notification_list(actor=actor)
+    unread = live.filter(read_at__isnull=True)
+    by_kind = unread.order_by().values("kind").annotate(count=Count("id")).order_by("-count", "kind")
+    by_record = (
+        unread.filter(content_type__isnull=False)
+        .order_by()
+        .values("content_type_id", "object_id")
+        .annotate(count=Count("id"))
+        .order_by("-count", "object_id")[:10]
+    )
+    titles = {
+        (row.content_type_id, row.object_id): row
+        for row in unread.filter(content_type__isnull=False).order_by("-created_at")[:200]
+    }
+    watchers = selectors.watcher_list(actor=actor)
+    return ExaminedNotificationsOut(
+        total=live.count(),
+        unread=unread.count(),
+        unseen=live.filter(seen_at__isnull=True).count(),
+        high_priority_unread=unread.filter(priority=Notification.Priority.HIGH).count(),
+        unread_by_kind=[CountOut(key=row["kind"], count=row["count"]) for row in by_kind],
+        unread_by_record=[
+            EntityCountOut(
+                entity=EntityRef.of_link(titles[(row["content_type_id"], row["object_id"])]),  # type: ignore[arg-type]
+                unread=row["count"],
+            )
+            for row in by_record
+            if (row["content_type_id"], row["object_id"]) in titles
+        ],
+        latest_unread=[NotificationOut.of(n) for n in unread[:10]],
+        watching=[WatcherOut.of(watcher, actor) for watcher in watchers[:25]],
+        watching_count=watchers.count(),
+    )
+
+
+class OpenedOut(Out):
+    page: str = Field(
+        description="Where the person reads their notifications: this path on the workspace's site"
+    )
+    newly_seen: int = Field(description="How many had not been shown before and now count as seen")
+    unread: int
+    latest_unread: list[NotificationOut] = Field(description="The 20 newest unread")
+
+
+@tool(
+    "openNotifications",
+    permission=NotificationsPerm.MARK,
+    title="Open your notifications",
+    idempotent=True,
+)
+def open_notifications(ctx: ToolContext) -> OpenedOut:
+    """Open your notifications as the notifications page does: the newest unread ones and the
+    address of the page, and everything not shown before now counts as seen (the count of new
+    notifications drops to zero). Seen is not read: mark them read with updateNotification."""
+    unread = selectors.notification_list(actor=ctx.actor, status="unread")
+    latest = [NotificationOut.of(n) for n in unread[:20]]
+    newly_seen = services.notifications_open(actor=ctx.actor)
+    return OpenedOut(
+        page=reverse("notifications:list"), newly_seen=newly_seen, unread=unread.count(), latest_unread=latest
+    )
+
+
+class WatchOut(Out):
+    watcher: WatcherOut
+    created: bool = Field(description="False when they were watching it already")
+
+
+@tool("createWatcher", permission=NotificationsPerm.WATCH, title="Watch a record", idempotent=True)
+def create_watcher(
+    ctx: ToolContext,
+    *,
+    entity_type: EntityType,
+    entity_id: Annotated[EntityId, Field(description="The record's id")],
+    person_email: Annotated[
+        str | None,
+        Field(
+            max_length=254,
+            description="Someone else to make a watcher (needs notifications.send; default: you)",
+        ),
+    ] = None,
+) -> WatchOut:
+    """Watch a record (a contact, a task, ...): from now on, each change someone else makes to
+    it sends the watcher a notification. You can also make a colleague a watcher, if they may
+    see the record."""
+    entity = entities.resolve(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
+    person = person_by_email(person_email) if person_email else ctx.actor
+    watcher, created = services.watcher_create(actor=ctx.actor, person=person, entity=entity)
+    return WatchOut(watcher=WatcherOut.of(watcher, ctx.actor), created=created)
+
+
+@tool("listWatchers", permission=NotificationsPerm.VIEW, title="List watchers", read_only=True)
+def list_watchers(
+    ctx: ToolContext,
+    *,
+    entity_type: OptionalType = None,
+    entity_id: OptionalId = None,
+    person_email: Annotated[
+        str | None, Field(max_length=254, description="Whose watchers (yours by default; others: admins)")
+    ] = None,
+    limit: Limit = 25,
+    offset: Offset = 0,
+) -> Page[WatcherOut]:
+    """The records you watch, newest first; or, given a record, everyone who watches it; or
+    (admins) the records another person watches."""
+    entity = entities.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
+    person = person_by_email(person_email) if person_email else None
+    rows = selectors.watcher_list(actor=ctx.actor, entity=entity, person=person)
+    return paginate(rows, limit=limit, offset=offset, item=lambda watcher: WatcherOut.of(watcher, ctx.actor))
+
+
+class CancelledOut(Out):
+    cancelled: list[int] = Field(description="The watchers removed")
+    message: str
+
+
+@tool("cancelWatcher", permission=NotificationsPerm.WATCH, title="Stop watching a record", idempotent=True)
+def cancel_watcher(
+    ctx: ToolContext,
+    *,
+    watcher_id: Annotated[EntityId | None, Field(description="The watcher (listWatchers gives ids)")] = None,
+    entity_type: OptionalType = None,
+    entity_id: OptionalId = None,
+) -> CancelledOut:
+    """Stop a watcher: yours, one you added for someone, or (admins) anyone's, by its id; or stop
+    watching a record yourself by naming it. No more notifications come from it."""
+    if (watcher_id is None) == (entity_type is None and entity_id is None):
+        raise ValidationFailed(
+            "Give watcherId, or entityType and entityId (not both).", details={"watcher_id": ["required"]}
+        )
+    if watcher_id is not None:
+        watcher = selectors.watcher_get(actor=ctx.actor, watcher_id=watcher_id)
+    else:
+        entity = entities.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
+        watcher = selectors.watcher_list(actor=ctx.actor, entity=entity).filter(user=ctx.actor).first()  # type: ignore[assignment]
+        if watcher is None:
+            raise ValidationFailed(
+                f"You do not watch {entity_type} {entity_id}; nothing to stop.",
+                details={"entity_id": ["not watched"]},
+            )
+    watcher_pk = watcher.pk
+    title = watcher.entity_title
+    services.watcher_cancel(actor=ctx.actor, watcher=watcher)
+    return CancelledOut(cancelled=[watcher_pk], message=f"Stopped watching “{title}”.")

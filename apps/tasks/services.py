@@ -1,0 +1,574 @@
+"""Writes about tasks: creating and changing them, their steps, board, checklists, links and
+sharing, copies and templates. Running them is apps.tasks.runner; schedules apps.tasks.schedules.
+
+Each function checks the actor's permission and access itself (every door goes through here),
+records what happened in the task's history (which tells the task's watchers), and logs ids only.
+"""
+
+import logging
+from typing import Any
+
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from apps.accounts.access import can
+from apps.accounts.models import User
+from apps.catalogue.shapes import aware
+from apps.core import sharing
+from apps.core.entities import Entity
+from apps.notifications import services as notifications
+from apps.tasks import runner, selectors
+from apps.tasks.errors import InvalidTask, WrongState
+from apps.tasks.models import ChecklistItem, Task, TaskColumn, TaskEvent, TaskStep, TaskStepLink
+from apps.tasks.permissions import TasksPerm
+from apps.tasks.runner import record, require
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_COLUMNS = ("To do", "In progress", "Done")
+MAX_STEPS = 100
+MAX_CHECKLIST = 50
+MAX_LINKS = 20
+TASK_FIELDS = {"title", "description", "priority", "due_at", "visibility"}
+CARD_FIELDS = {
+    "title",
+    "instructions",
+    "kind",
+    "notes",
+    "labels",
+    "due_at",
+    "assignee_email",
+    "notify_emails",
+    "file",
+}
+
+
+def _person_who_may_see_tasks(email: str, field: str) -> User:
+    from apps.accounts.selectors import person_by_email
+
+    person = person_by_email(email)
+    if not can(person, TasksPerm.VIEW):
+        raise InvalidTask.on(field, _("%(email)s may not see tasks") % {"email": person.email})
+    return person
+
+
+def _clean_text(fields: dict[str, Any], name: str, limit: int, *, required: bool = False) -> str:
+    value = (fields.get(name) or "").strip()
+    if required and not value:
+        raise InvalidTask.on(name, _("cannot be empty"))
+    if len(value) > limit:
+        raise InvalidTask.on(name, _("at most %(n)s characters") % {"n": limit})
+    return value
+
+
+def _clean_labels(labels: list[str] | None) -> list[str]:
+    cleaned: list[str] = []
+    for label in labels or []:
+        label = " ".join(str(label).split()).lower()[:40]
+        if label and label not in cleaned:
+            cleaned.append(label)
+    return cleaned[:20]
+
+
+# --- tasks ----------------------------------------------------------------------------------------
+
+
+def _clean_columns(names: list[str]) -> list[str]:
+    cleaned = [" ".join(name.split()) for name in names]
+    if len(cleaned) < 2 or any(not name for name in cleaned):
+        raise InvalidTask.on(
+            "columns", _("give at least two named columns; the last is where finished steps go")
+        )
+    lowered = [name.lower() for name in cleaned]
+    if len(set(lowered)) != len(lowered):
+        raise InvalidTask.on("columns", _("each column name once"))
+    return cleaned
+
+
+def task_create(
+    *,
+    actor: Any,
+    fields: dict[str, Any],
+    steps: list[dict[str, Any]] | None = None,
+    columns: list[str] | None = None,
+    is_template: bool = False,
+) -> Task:
+    require(actor, TasksPerm.CREATE)
+    task = Task(
+        title=_clean_text(fields, "title", 200, required=True),
+        description=_clean_text(fields, "description", 10_000),
+        instructions=_clean_text(fields, "instructions", 20_000),
+        priority=fields.get("priority") or Task.Priority.NORMAL,
+        due_at=aware(fields.get("due_at")),
+        visibility=fields.get("visibility") or Task.Visibility.WORKSPACE,
+        is_template=is_template,
+        owner=actor,
+        created_by=actor,
+    )
+    task.save()
+    TaskColumn.objects.bulk_create(
+        [
+            TaskColumn(task=task, name=name, position=i)
+            for i, name in enumerate(_clean_columns(list(columns or DEFAULT_COLUMNS)))
+        ]
+    )
+    for step in steps or []:
+        _step_create(actor, task, step)
+    record(task, actor, TaskEvent.Kind.CREATED, _("template created") if is_template else _("created"))
+    notifications.watch(user=actor, entity=task, added_by=actor)
+    logger.info("task %s created by %s", task.pk, actor.pk)
+    return task
+
+
+def task_update(*, actor: Any, task: Task, fields: dict[str, Any]) -> tuple[Task, list[str]]:
+    """Changes the given fields (and, for a draft, the board's columns); returns what changed."""
+    require(actor, TasksPerm.EDIT)
+    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    changes: dict[str, list[Any]] = {}
+    for name in TASK_FIELDS & set(fields):
+        value = aware(fields[name]) if name == "due_at" else fields[name]
+        if name in ("title", "description"):
+            value = _clean_text(fields, name, 200 if name == "title" else 10_000, required=name == "title")
+        elif name in ("priority", "visibility") and value is None:
+            value = Task.Priority.NORMAL if name == "priority" else Task.Visibility.WORKSPACE
+        before = getattr(task, name)
+        if before != value:
+            changes[name] = [
+                str(before) if before is not None else None,
+                str(value) if value is not None else None,
+            ]
+            setattr(task, name, value)
+    if changes:
+        task.save()
+    if fields.get("columns") is not None:
+        renamed = _columns_set(task, fields["columns"])
+        if renamed:
+            changes["columns"] = renamed
+    if changes:
+        record(
+            task,
+            actor,
+            TaskEvent.Kind.UPDATED,
+            _("changed %(fields)s") % {"fields": ", ".join(sorted(changes))},
+            data=changes,
+        )
+    return task, sorted(changes)
+
+
+def _columns_set(task: Task, names: list[str]) -> list[Any]:
+    """A new board for a draft: columns kept by name keep their steps; the steps of columns that go
+    move to the first column."""
+    if task.status != Task.Status.DRAFT:
+        raise WrongState(
+            _("The board of task %(id)s can change only while it is a draft (revertTaskToDraft).")
+            % {"id": task.pk}
+        )
+    names = _clean_columns(names)
+    existing = {column.name.lower(): column for column in runner.columns_of(task)}
+    before = [column.name for column in existing.values()]
+    if [name.lower() for name in names] == list(existing):
+        return []
+    kept = []
+    for position, name in enumerate(names):
+        column = existing.pop(name.lower(), None) or TaskColumn(task=task)
+        column.name, column.position = name, position + 1000  # out of the way of the unique names
+        column.save()
+        kept.append(column)
+    first = kept[0]
+    TaskStep.objects.filter(task=task, column__in=list(existing.values())).update(column=first)
+    TaskColumn.objects.filter(pk__in=[column.pk for column in existing.values()]).delete()
+    for position, column in enumerate(kept):
+        TaskColumn.objects.filter(pk=column.pk).update(position=position)
+    return [before, names]
+
+
+def task_set_instructions(*, actor: Any, task: Task, instructions: str, append: bool = False) -> Task:
+    require(actor, TasksPerm.EDIT)
+    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    text = instructions.strip()
+    if append:
+        text = f"{task.instructions}\n\n{text}".strip() if task.instructions else text
+    if len(text) > 20_000:
+        raise InvalidTask.on("instructions", _("at most 20000 characters in all"))
+    before = task.instructions
+    task.instructions = text
+    task.save(update_fields=["instructions", "updated_at"])
+    record(
+        task,
+        actor,
+        TaskEvent.Kind.INSTRUCTIONS_UPDATED,
+        _("instructions appended") if append else _("instructions replaced"),
+        data={"before": before[:2000]},
+    )
+    return task
+
+
+def task_share(
+    *, actor: Any, task: Task, person_email: str | None, access: str = "view", visibility: str | None = None
+) -> Task:
+    """Shares a task with a person and/or changes who sees it (apps.core.sharing.change)."""
+    require(actor, TasksPerm.SHARE)
+    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    before = (task.visibility, sorted(task.shares.values_list("user_id", "access")))
+    sharing.change(
+        task,
+        actor=actor,
+        person_email=person_email,
+        access=access,
+        visibility=visibility,
+        admin=can(actor, TasksPerm.ADMIN),
+        view_permission=TasksPerm.VIEW,
+    )
+    after = (task.visibility, sorted(task.shares.values_list("user_id", "access")))
+    if after != before:
+        # People by id: the history stays free of addresses.
+        record(
+            task, actor, TaskEvent.Kind.SHARED, _("sharing changed"), data={"before": before, "after": after}
+        )
+    return task
+
+
+# --- copies and templates -------------------------------------------------------------------------
+
+
+def task_copy(*, actor: Any, source: Task, title: str | None = None, as_template: bool = False) -> Task:
+    """A new draft (or template) with the source's text, board, steps, cards, checklists (unticked)
+    and links; nothing of its runs."""
+    require(actor, TasksPerm.CREATE)
+    copy = Task.objects.create(
+        title=(title or source.title).strip()[:200] or source.title,
+        description=source.description,
+        instructions=source.instructions,
+        priority=source.priority,
+        due_at=None if as_template else source.due_at,
+        visibility=source.visibility,
+        is_template=as_template,
+        template=source if source.is_template and not as_template else source.template,
+        copied_from=source,
+        owner=actor,
+        created_by=actor,
+    )
+    columns = {}
+    for column in runner.columns_of(source):
+        columns[column.pk] = TaskColumn.objects.create(task=copy, name=column.name, position=column.position)
+    first = next(iter(columns.values()))
+    for step in selectors.steps_of(source).prefetch_related("checklist", "links"):
+        new = TaskStep.objects.create(
+            task=copy,
+            position=step.position,
+            title=step.title,
+            instructions=step.instructions,
+            kind=step.kind,
+            config=step.config,
+            column=first,
+            notes=step.notes,
+            labels=step.labels,
+            due_at=None if as_template else step.due_at,
+            assignee=step.assignee,
+        )
+        ChecklistItem.objects.bulk_create(
+            [ChecklistItem(step=new, position=item.position, text=item.text) for item in step.checklist.all()]
+        )
+        TaskStepLink.objects.bulk_create(
+            [
+                TaskStepLink(
+                    step=new,
+                    content_type_id=link.content_type_id,
+                    object_id=link.object_id,
+                    entity_title=link.entity_title,
+                    linked_by=actor,
+                )
+                for link in step.links.all()
+            ]
+        )
+    kind = _("template") if as_template else _("draft")
+    record(
+        copy,
+        actor,
+        TaskEvent.Kind.CREATED,
+        _("%(kind)s copied from task %(id)s") % {"kind": kind, "id": source.pk},
+    )
+    notifications.watch(user=actor, entity=copy, added_by=actor)
+    logger.info("task %s copied to %s by %s", source.pk, copy.pk, getattr(actor, "pk", None))
+    return copy
+
+
+# --- steps ----------------------------------------------------------------------------------------
+
+
+def _clean_step(
+    actor: Any, task: Task, fields: dict[str, Any], step: TaskStep | None = None
+) -> dict[str, Any]:
+    cleaned: dict[str, Any] = {}
+    for name, limit in (("title", 200), ("instructions", 10_000), ("notes", 10_000)):
+        if name in fields:
+            cleaned[name] = _clean_text(fields, name, limit, required=name == "title")
+    if "labels" in fields:
+        cleaned["labels"] = _clean_labels(fields["labels"])
+    if "due_at" in fields:
+        cleaned["due_at"] = aware(fields["due_at"])
+    if "kind" in fields:
+        cleaned["kind"] = fields["kind"] or TaskStep.Kind.MANUAL
+    if "assignee_email" in fields:
+        email = fields["assignee_email"]
+        cleaned["assignee"] = _person_who_may_see_tasks(email, "assignee_email") if email else None
+    kind = cleaned.get("kind", step.kind if step else TaskStep.Kind.MANUAL)
+    config = dict(step.config) if step else {}
+    if "notify_emails" in fields:
+        emails = fields["notify_emails"] or []
+        config["recipients"] = [_person_who_may_see_tasks(email, "notify_emails").pk for email in emails]
+    if "file" in fields:
+        from apps.tasks import files
+
+        if fields["file"] is None:
+            config.pop("file", None)
+        else:
+            config["file"] = files.clean_step_file(fields["file"])
+    if kind == TaskStep.Kind.WRITE_FILE and not config.get("file"):
+        raise InvalidTask.on("file", _("a write_file step needs the file to write (its name and text)"))
+    if config != (step.config if step else {}):
+        cleaned["config"] = config
+    return cleaned
+
+
+def _step_create(actor: Any, task: Task, fields: dict[str, Any], position: int | None = None) -> TaskStep:
+    if task.steps.count() >= MAX_STEPS:
+        raise InvalidTask.on("steps", _("a task has at most %(n)s steps") % {"n": MAX_STEPS})
+    cleaned = _clean_step(actor, task, fields)
+    column = _column_named(task, fields["column"]) if fields.get("column") else runner.first_column(task)
+    steps = list(selectors.steps_of(task))
+    index = len(steps) if position is None else max(0, min(position - 1, len(steps)))
+    step = TaskStep(task=task, column=column, position=index, **cleaned)
+    if column.pk == runner.done_column(task).pk:
+        raise InvalidTask.on("column", _("a new step cannot start in “%(done)s”") % {"done": column.name})
+    step.save()
+    steps.insert(index, step)
+    _renumber(steps)
+    items = [text.strip()[:300] for text in fields.get("checklist") or [] if text.strip()]
+    if len(items) > MAX_CHECKLIST:
+        raise InvalidTask.on("checklist", _("at most %(n)s items") % {"n": MAX_CHECKLIST})
+    ChecklistItem.objects.bulk_create(
+        [ChecklistItem(step=step, position=i, text=text) for i, text in enumerate(items)]
+    )
+    return step
+
+
+def _renumber(steps: list[TaskStep]) -> None:
+    for position, step in enumerate(steps):
+        step.position = position
+    TaskStep.objects.bulk_update(steps, ["position"])
+
+
+def _column_named(task: Task, name: str) -> TaskColumn:
+    columns = runner.columns_of(task)
+    wanted = " ".join(name.split()).lower()
+    column = next((column for column in columns if column.name.lower() == wanted), None)
+    if column is None:
+        raise InvalidTask.on(
+            "column",
+            _("task %(id)s has no column %(name)r; its columns are %(names)s")
+            % {"id": task.pk, "name": name, "names": ", ".join(f"“{c.name}”" for c in columns)},
+        )
+    return column
+
+
+def step_add(*, actor: Any, task: Task, fields: dict[str, Any], position: int | None = None) -> TaskStep:
+    require(actor, TasksPerm.EDIT)
+    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    step = _step_create(actor, task, fields, position)
+    record(
+        task, actor, TaskEvent.Kind.STEP_ADDED, _("at position %(n)s") % {"n": step.position + 1}, step=step
+    )
+    runner.advance(task=task, actor=actor)
+    return step
+
+
+def step_remove(*, actor: Any, task: Task, step: TaskStep) -> None:
+    require(actor, TasksPerm.EDIT)
+    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    if task.steps.count() == 1 and task.status != Task.Status.DRAFT:
+        raise WrongState(
+            _("Step %(id)s is the last step of a task that has run; revert it to a draft first.")
+            % {"id": step.pk}
+        )
+    title = step.title
+    record(task, actor, TaskEvent.Kind.STEP_REMOVED, title, step=step, data={"step_id": step.pk})
+    step.delete()
+    _renumber(list(selectors.steps_of(task)))
+    runner.advance(task=task, actor=actor)
+
+
+def steps_reorder(*, actor: Any, task: Task, step_ids: list[int]) -> list[TaskStep]:
+    require(actor, TasksPerm.EDIT)
+    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    steps = {step.pk: step for step in selectors.steps_of(task)}
+    unknown = [pk for pk in step_ids if pk not in steps]
+    if unknown:
+        raise InvalidTask.on(
+            "step_ids",
+            _("not steps of task %(id)s: %(ids)s") % {"id": task.pk, "ids": ", ".join(map(str, unknown))},
+        )
+    if len(set(step_ids)) != len(step_ids) or set(step_ids) != set(steps):
+        raise InvalidTask.on(
+            "step_ids", _("name every step of the task once (it has %(n)s)") % {"n": len(steps)}
+        )
+    ordered = [steps[pk] for pk in step_ids]
+    _renumber(ordered)
+    record(task, actor, TaskEvent.Kind.STEPS_REORDERED, data={"order": step_ids})
+    runner.advance(task=task, actor=actor)
+    return ordered
+
+
+def step_move(*, actor: Any, task: Task, step: TaskStep, column_name: str) -> TaskStep:
+    """Moves a step's card to another column. Into the last column: the step is done (the run
+    goes on); into a middle column: in progress; out of the last column: reopened."""
+    require(actor, TasksPerm.EDIT)
+    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    step = selectors.step_get(task=task, step_id=step.pk)
+    column = _column_named(task, column_name)
+    if column.pk == step.column_id:
+        return step
+    before = step.column.name
+    done = runner.done_column(task)
+    if column.pk == done.pk:
+        if step.status == TaskStep.Status.FAILED:
+            raise WrongState(_("Step %(id)s failed; rerunTask runs it again.") % {"id": step.pk})
+        runner.step_finish(task=task, step=step, actor=actor, message=_("done"))
+        return step
+    if step.is_finished:
+        runner.step_reopen(actor=actor, task=task, step=step, column=column)
+    elif column.pk != runner.first_column(task).pk and step.status in (
+        TaskStep.Status.PENDING,
+        TaskStep.Status.WAITING,
+    ):
+        step.status = TaskStep.Status.IN_PROGRESS
+        step.started_at = step.started_at or timezone.now()
+    step.column = column
+    step.save(update_fields=["column", "status", "started_at"])
+    record(
+        task,
+        actor,
+        TaskEvent.Kind.STEP_MOVED,
+        f"{before} → {column.name}",
+        step=step,
+        data={"from": before, "to": column.name},
+    )
+    runner.advance(task=task, actor=actor)
+    return step
+
+
+def step_update_card(
+    *, actor: Any, task: Task, step: TaskStep, fields: dict[str, Any]
+) -> tuple[TaskStep, list[str]]:
+    require(actor, TasksPerm.EDIT)
+    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    step = selectors.step_get(task=task, step_id=step.pk)
+    if "kind" in fields and step.status != TaskStep.Status.PENDING and fields["kind"] != step.kind:
+        raise WrongState(_("Step %(id)s has started; its kind cannot change now.") % {"id": step.pk})
+    cleaned = _clean_step(actor, task, fields, step)
+    changed = []
+    for name, value in cleaned.items():
+        if getattr(step, name) != value:
+            setattr(step, name, value)
+            changed.append("assignee_email" if name == "assignee" else name)
+    if changed:
+        step.save()
+        record(
+            task,
+            actor,
+            TaskEvent.Kind.CARD_UPDATED,
+            _("changed %(fields)s") % {"fields": ", ".join(sorted(changed))},
+            step=step,
+        )
+    return step, sorted(changed)
+
+
+def checklist_update(
+    *,
+    actor: Any,
+    task: Task,
+    step: TaskStep,
+    add: list[str],
+    check: list[int],
+    uncheck: list[int],
+    remove: list[int],
+) -> list[ChecklistItem]:
+    require(actor, TasksPerm.EDIT)
+    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    step = selectors.step_get(task=task, step_id=step.pk)
+    items = {item.pk: item for item in step.checklist.all()}
+    named = [*check, *uncheck, *remove]
+    unknown = [pk for pk in named if pk not in items]
+    if unknown:
+        raise InvalidTask.on(
+            "items",
+            _("not items of step %(id)s's checklist: %(ids)s")
+            % {"id": step.pk, "ids": ", ".join(map(str, unknown))},
+        )
+    if len(set(named)) != len(named):
+        raise InvalidTask.on("items", _("each item in one list only"))
+    now = timezone.now()
+    for pk in check:
+        if not items[pk].done:
+            items[pk].done, items[pk].done_by, items[pk].done_at = True, actor, now
+            items[pk].save(update_fields=["done", "done_by", "done_at"])
+    for pk in uncheck:
+        if items[pk].done:
+            items[pk].done, items[pk].done_by, items[pk].done_at = False, None, None
+            items[pk].save(update_fields=["done", "done_by", "done_at"])
+    ChecklistItem.objects.filter(pk__in=remove).delete()
+    texts = [text.strip()[:300] for text in add if text.strip()]
+    if len(items) - len(remove) + len(texts) > MAX_CHECKLIST:
+        raise InvalidTask.on("add", _("a checklist has at most %(n)s items") % {"n": MAX_CHECKLIST})
+    last = step.checklist.aggregate(last=Max("position"))["last"]
+    start = 0 if last is None else last + 1
+    ChecklistItem.objects.bulk_create(
+        [ChecklistItem(step=step, position=start + i, text=text) for i, text in enumerate(texts)]
+    )
+    summary = ", ".join(
+        part
+        for part in (
+            _("%(n)s added") % {"n": len(texts)} if texts else "",
+            _("%(n)s ticked") % {"n": len(check)} if check else "",
+            _("%(n)s unticked") % {"n": len(uncheck)} if uncheck else "",
+            _("%(n)s removed") % {"n": len(remove)} if remove else "",
+        )
+        if part
+    )
+    if summary:
+        record(task, actor, TaskEvent.Kind.CHECKLIST_UPDATED, summary, step=step)
+    return list(step.checklist.all())
+
+
+def step_link(*, actor: Any, task: Task, step: TaskStep, entity: Entity, remove: bool = False) -> bool:
+    """Links (or unlinks) a record of any area to a step; True when something changed."""
+    require(actor, TasksPerm.EDIT)
+    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    step = selectors.step_get(task=task, step_id=step.pk)
+    content_type = entity.kind.content_type()
+    existing = TaskStepLink.objects.filter(step=step, content_type=content_type, object_id=entity.id).first()
+    # The record's title stays out of the history: it may name a person.
+    label = f"{entity.type} {entity.id}"
+    if remove:
+        if existing is None:
+            return False
+        existing.delete()
+        record(
+            task,
+            actor,
+            TaskEvent.Kind.UNLINKED,
+            label,
+            step=step,
+            data={"type": entity.type, "id": entity.id},
+        )
+        return True
+    if existing is not None:
+        return False
+    if step.links.count() >= MAX_LINKS:
+        raise InvalidTask.on("entity_id", _("a step links at most %(n)s records") % {"n": MAX_LINKS})
+    link = TaskStepLink(step=step, linked_by=actor)
+    link.link_to(entity)
+    link.save()
+    record(task, actor, TaskEvent.Kind.LINKED, label, step=step, data={"type": entity.type, "id": entity.id})
+    return True

@@ -1,0 +1,356 @@
+"""What the task tools answer (camelCase JSON; apps.catalogue.shapes.Out)."""
+
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Count, Q
+from pydantic import Field
+
+from apps.catalogue.shapes import EntityOut, Out, PersonRef, ShareOut
+from apps.tasks import runner, schedules, selectors
+from apps.tasks.models import ScheduledRun, ScheduledTask, Task, TaskEvent, TaskRun, TaskStep
+
+
+class TaskRef(Out):
+    id: int
+    title: str
+    is_template: bool
+    status: str
+
+    @classmethod
+    def of(cls, task: Task | None) -> "TaskRef | None":
+        if task is None:
+            return None
+        return cls(id=task.pk, title=task.title, is_template=task.is_template, status=task.status)
+
+
+class Progress(Out):
+    done: int
+    total: int
+
+
+class StepSummary(Out):
+    id: int
+    position: int = Field(description="1 for the first step")
+    title: str
+    kind: str = Field(description="manual (a person), agent (the service's agent), notify, write_file")
+    status: str = Field(description="pending, waiting, in_progress, done, skipped or failed")
+    waiting_on: str = Field(description="person or agent while it waits; empty otherwise")
+    column: str
+    assignee: PersonRef | None
+    due_at: datetime | None
+    labels: list[str]
+    checklist: Progress
+    links: int
+
+    @classmethod
+    def of(cls, step: TaskStep) -> "StepSummary":
+        return cls(
+            id=step.pk,
+            position=step.position + 1,
+            title=step.title,
+            kind=step.kind,
+            status=step.status,
+            waiting_on=step.waiting_on,
+            column=step.column.name,
+            assignee=PersonRef.of(step.assignee) if step.assignee_id else None,
+            due_at=step.due_at,
+            labels=list(step.labels),
+            checklist=Progress(done=getattr(step, "items_done", 0), total=getattr(step, "items", 0)),
+            links=getattr(step, "link_count", 0),
+        )
+
+
+def counted_steps(task: Task) -> list[TaskStep]:
+    return list(
+        selectors.steps_of(task).annotate(
+            items=Count("checklist", distinct=True),
+            items_done=Count("checklist", filter=Q(checklist__done=True), distinct=True),
+            link_count=Count("links", distinct=True),
+        )
+    )
+
+
+class ColumnOut(Out):
+    name: str
+    position: int
+    finished_steps_go_here: bool = Field(
+        description="True for the last column: moving a step here finishes it"
+    )
+    steps: list[StepSummary]
+
+
+class RunOut(Out):
+    number: int
+    trigger: str = Field(description="start, rerun or schedule")
+    status: str
+    started_by: PersonRef | None
+    started_at: datetime
+    finished_at: datetime | None
+
+    @classmethod
+    def of(cls, run: TaskRun) -> "RunOut":
+        return cls(
+            number=run.number,
+            trigger=run.trigger,
+            status=run.status,
+            started_by=PersonRef.of(run.started_by) if run.started_by_id else None,
+            started_at=run.started_at,
+            finished_at=run.finished_at,
+        )
+
+
+class EventOut(Out):
+    id: int
+    at: datetime
+    kind: str
+    actor: PersonRef | None = Field(description="Who did it (none: the service itself)")
+    step_id: int | None
+    step_title: str
+    run: int | None = Field(description="The run's number, for what happened during a run")
+    message: str
+
+    @classmethod
+    def of(cls, event: TaskEvent) -> "EventOut":
+        return cls(
+            id=event.pk,
+            at=event.at,
+            kind=event.kind,
+            actor=PersonRef.of(event.actor) if event.actor_id else None,
+            step_id=event.step_id,
+            step_title=event.step_title,
+            run=event.run.number if event.run_id else None,
+            message=event.message,
+        )
+
+
+class ScheduleOut(Out):
+    id: int
+    task: TaskRef
+    rrule: str = Field(description="The RFC 5545 recurrence rule")
+    starts_at: datetime
+    time_zone: str
+    enabled: bool
+    disabled_reason: str
+    next_run_at: datetime | None
+    upcoming: list[datetime] = Field(description="The next occurrences (up to 5)")
+    last_run_at: datetime | None
+    run_count: int
+    created_by: PersonRef | None = Field(description="Runs act as this person")
+
+    @classmethod
+    def of(cls, schedule: ScheduledTask) -> "ScheduleOut":
+        return cls(
+            id=schedule.pk,
+            task=TaskRef.of(schedule.task),  # type: ignore[arg-type]
+            rrule=schedule.rrule,
+            starts_at=schedule.starts_at,
+            time_zone=schedule.time_zone,
+            enabled=schedule.enabled,
+            disabled_reason=schedule.disabled_reason,
+            next_run_at=schedule.next_run_at,
+            upcoming=schedules.upcoming(schedule) if schedule.enabled else [],
+            last_run_at=schedule.last_run_at,
+            run_count=schedule.run_count,
+            created_by=PersonRef.of(schedule.created_by) if schedule.created_by_id else None,
+        )
+
+
+class ScheduledRunOut(Out):
+    id: int
+    due_at: datetime
+    ran_at: datetime
+    status: str = Field(description="started (a task was started) or failed")
+    missed: int = Field(description="Occurrences missed before this one (the service was not running)")
+    message: str
+    task: TaskRef | None = Field(description="The task this run started, as it is now")
+
+    @classmethod
+    def of(cls, run: ScheduledRun) -> "ScheduledRunOut":
+        return cls(
+            id=run.pk,
+            due_at=run.due_at,
+            ran_at=run.ran_at,
+            status=run.status,
+            missed=run.missed,
+            message=run.message,
+            task=TaskRef.of(run.task) if run.task_id else None,
+        )
+
+
+def waiting_for(task: Task, steps: list[TaskStep]) -> str:
+    """What a waiting task waits for, in a sentence (empty when it does not wait)."""
+    if task.status not in (Task.Status.WAITING, Task.Status.PAUSED):
+        return ""
+    step = next(
+        (s for s in steps if s.status in (TaskStep.Status.WAITING, TaskStep.Status.IN_PROGRESS)), None
+    )
+    if step is None:
+        return ""
+    paused = "Paused. " if task.status == Task.Status.PAUSED else ""
+    if step.waiting_on == Task.WaitingOn.PERSON or step.status == TaskStep.Status.IN_PROGRESS:
+        who = step.assignee.email if step.assignee_id else "a person"
+        doing = "do it" if step.status == TaskStep.Status.WAITING else "finish it"
+        what = f"Waiting for {who} to {doing} and move it to “{runner.done_column(task).name}”."
+    else:
+        what = step.result or step.get_status_display()
+    return f"{paused}Step {step.position + 1} “{step.title}”: {what}"
+
+
+class TaskSummary(Out):
+    id: int
+    title: str
+    is_template: bool
+    status: str = Field(description="draft, running, waiting, paused, completed or failed")
+    waiting_on: str = Field(description="person or agent while it waits")
+    priority: str
+    due_at: datetime | None
+    owner: PersonRef | None
+    visibility: str
+    updated_at: datetime
+
+    @classmethod
+    def of(cls, task: Task) -> "TaskSummary":
+        return cls(
+            id=task.pk,
+            title=task.title,
+            is_template=task.is_template,
+            status=task.status,
+            waiting_on=task.waiting_on,
+            priority=task.priority,
+            due_at=task.due_at,
+            owner=PersonRef.of(task.owner) if task.owner_id else None,
+            visibility=task.visibility,
+            updated_at=task.updated_at,
+        )
+
+
+class GuidanceOut(Out):
+    at: datetime
+    by: PersonRef | None
+    text: str
+
+
+class TaskOut(TaskSummary):
+    description: str
+    instructions: str
+    waiting_for: str = Field(description="What it waits for, in words (empty when it does not wait)")
+    your_access: str = Field(description="admin, owner, edit or view")
+    shared_with: list[ShareOut]
+    template: TaskRef | None = Field(description="The template it was made from")
+    copied_from: TaskRef | None
+    progress: Progress = Field(description="Steps done or skipped, of all")
+    columns: list[ColumnOut] = Field(description="The board, with each column's steps")
+    current_run: RunOut | None
+    runs: int
+    guidance: list[GuidanceOut] = Field(description="Steering given during runs, newest first (10)")
+    schedule: ScheduleOut | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+
+    @classmethod
+    def of(cls, task: Task, actor: Any) -> "TaskOut":  # type: ignore[override]
+        steps = counted_steps(task)
+        shares = task.shares.select_related("user").order_by("user__email")
+        run = runner.current_run(task)
+        steered = task.events.filter(kind=TaskEvent.Kind.STEERED).select_related("actor")[:10]
+        schedule = ScheduledTask.objects.filter(task=task).select_related("task", "created_by").first()
+        summary = TaskSummary.of(task)
+        return cls(
+            **summary.model_dump(),
+            description=task.description,
+            instructions=task.instructions,
+            waiting_for=waiting_for(task, steps),
+            your_access=selectors.access_of(actor, task),
+            shared_with=ShareOut.many(shares),
+            template=TaskRef.of(task.template),
+            copied_from=TaskRef.of(task.copied_from),
+            progress=Progress(done=sum(1 for s in steps if s.is_finished), total=len(steps)),
+            columns=board_of(task, steps),
+            current_run=RunOut.of(run) if run else None,
+            runs=task.runs.count(),
+            guidance=[
+                GuidanceOut(at=e.at, by=PersonRef.of(e.actor) if e.actor_id else None, text=e.message)
+                for e in steered
+            ],
+            schedule=ScheduleOut.of(schedule) if schedule else None,
+            created_at=task.created_at,
+            started_at=task.started_at,
+            finished_at=task.finished_at,
+        )
+
+
+def board_of(task: Task, steps: list[TaskStep]) -> list[ColumnOut]:
+    columns = runner.columns_of(task)
+    return [
+        ColumnOut(
+            name=column.name,
+            position=index + 1,
+            finished_steps_go_here=index == len(columns) - 1,
+            steps=[StepSummary.of(step) for step in steps if step.column_id == column.pk],
+        )
+        for index, column in enumerate(columns)
+    ]
+
+
+class ChecklistItemOut(Out):
+    id: int
+    text: str
+    done: bool
+    done_by: PersonRef | None
+    done_at: datetime | None
+
+
+class StepDetailOut(StepSummary):
+    task_id: int
+    instructions: str
+    notes: str
+    result: str = Field(description="What the step did, or what it waits for, the last time it ran")
+    notify: list[PersonRef] = Field(description="notify steps: who is told (empty: the owner and sharees)")
+    file: dict[str, str] | None = Field(
+        description="write_file steps: the file it writes (name, text, folder)"
+    )
+    checklist_items: list[ChecklistItemOut]
+    linked: list[EntityOut] = Field(description="Records of any area linked to the step")
+    started_at: datetime | None
+    finished_at: datetime | None
+    finished_by: PersonRef | None
+    history: list[EventOut] = Field(description="What happened to this step, newest first (50)")
+
+    @classmethod
+    def of(cls, step: TaskStep, actor: Any) -> "StepDetailOut":  # type: ignore[override]
+        from apps.accounts.models import User
+
+        items = list(step.checklist.select_related("done_by"))
+        step.items, step.items_done, step.link_count = (
+            len(items),
+            sum(i.done for i in items),
+            step.links.count(),
+        )  # type: ignore[attr-defined]
+        recipients = User.objects.filter(pk__in=step.config.get("recipients") or []).order_by("email")
+        events = step.events.select_related("actor", "run")[:50]
+        return cls(
+            **StepSummary.of(step).model_dump(),
+            task_id=step.task_id,
+            instructions=step.instructions,
+            notes=step.notes,
+            result=step.result,
+            notify=[PersonRef.of(person) for person in recipients],  # type: ignore[misc]
+            file=step.config.get("file"),
+            checklist_items=[
+                ChecklistItemOut(
+                    id=i.pk,
+                    text=i.text,
+                    done=i.done,
+                    done_by=PersonRef.of(i.done_by) if i.done_by_id else None,
+                    done_at=i.done_at,
+                )
+                for i in items
+            ],
+            linked=[EntityOut.checked(link, actor) for link in step.links.all()],
+            started_at=step.started_at,
+            finished_at=step.finished_at,
+            finished_by=PersonRef.of(step.finished_by) if step.finished_by_id else None,
+            history=[EventOut.of(event) for event in events],
+        )

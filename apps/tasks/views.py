@@ -1,0 +1,71 @@
+"""The settings pages where people see tasks: the list (tasks, templates, schedules) and a
+task's board with its runs and history. What agents do through the tools shows here."""
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from apps.accounts.access import can
+from apps.core.errors import NotFound
+from apps.tasks import runner, selectors
+from apps.tasks.models import ScheduledTask, Task, TaskEvent
+from apps.tasks.permissions import TasksPerm
+from apps.tasks.shapes import ScheduleOut, board_of, counted_steps, waiting_for
+
+PAGE_SIZE = 30
+SHOWS = ("tasks", "templates", "scheduled")
+
+
+@login_required
+def task_list(request: HttpRequest) -> HttpResponse:
+    if not can(request.user, TasksPerm.VIEW):
+        raise PermissionDenied
+    show = request.GET.get("show", "tasks")
+    show = show if show in SHOWS else "tasks"
+    status = request.GET.get("status", "")
+    status = status if status in Task.Status.values else ""
+    context = {
+        "nav": "tasks",
+        "show": show,
+        "shows": SHOWS,
+        "status": status,
+        "statuses": Task.Status.choices,
+    }
+    if show == "scheduled":
+        rows = selectors.schedule_visible(actor=request.user).order_by("next_run_at", "id")
+        context["schedules"] = [ScheduleOut.of(schedule) for schedule in rows[:200]]
+    else:
+        rows = selectors.task_visible(actor=request.user).filter(is_template=show == "templates")
+        if status:
+            rows = rows.filter(status=status)
+        context["page"] = Paginator(
+            rows.select_related("owner").order_by("-updated_at", "-id"), PAGE_SIZE
+        ).get_page(request.GET.get("page"))
+    return render(request, "tasks/list.html", context)
+
+
+@login_required
+def task_board(request: HttpRequest, task_id: int) -> HttpResponse:
+    try:
+        task = selectors.task_get(actor=request.user, task_id=task_id)
+    except NotFound as error:
+        raise Http404 from error
+    steps = counted_steps(task)
+    schedule = ScheduledTask.objects.filter(task=task).first()
+    return render(
+        request,
+        "tasks/board.html",
+        {
+            "nav": "tasks",
+            "task": task,
+            "waiting_for": waiting_for(task, steps),
+            "columns": board_of(task, steps),
+            "run": runner.current_run(task),
+            "runs": task.runs.select_related("started_by")[:20],
+            "events": TaskEvent.objects.filter(task=task).select_related("actor", "run")[:100],
+            "schedule": ScheduleOut.of(schedule) if schedule else None,
+            "schedule_runs": schedule.runs.select_related("task")[:20] if schedule else [],
+        },
+    )

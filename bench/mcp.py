@@ -1,0 +1,355 @@
+"""MCP `tools/call` throughput, Atrium against the official MCP Python SDK's own server, and the
+latency of `tools/list` (goals: calls/s ratio >= 1.0; tools/list of every permitted tool p50 < 20 ms).
+
+Both servers run here, one process each, in the same run, on the same database, driven by the same
+client: wrk (C, so the load generator takes little of the 2 cores), N connections over N MCP
+sessions, each calling `getContact` on the same contact.
+
+- Atrium: Daphne serving config.asgi with the bench settings; the full path: the personal access
+  token + API key credential (SPEC 5.2), workspace from the host, stored session, permission
+  check, the tool (its selector and output model), the call log (batched).
+- The SDK: bench/mcp_sdk_server.py, MCPServer in JSON-response mode under uvicorn, a `getContact`
+  tool that reads the same row with psycopg; no credential, tenancy, permission or log.
+
+Rounds alternate (SDK, Atrium, SDK, Atrium, ...) so that other load on the machine hits both alike;
+the ratio is of the medians.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+ACCEPT = "application/json, text/event-stream"
+LUA = """
+local sessions = {sessions}
+local counter = 0
+function setup(thread)
+  counter = counter + 1
+  thread:set("sid", sessions[counter])
+end
+function init(args)
+  wrk.method = "POST"
+  wrk.body = {body}
+  wrk.headers["Content-Type"] = "application/json"
+  wrk.headers["Accept"] = "{accept}"
+  wrk.headers["MCP-Protocol-Version"] = "2025-06-18"
+  wrk.headers["Mcp-Session-Id"] = sid
+{headers}
+end
+"""
+
+
+def ensure_wrk() -> str:
+    found = shutil.which("wrk")
+    if found:
+        return found
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        print("(installing wrk from Debian's packages)", flush=True)
+        subprocess.run(
+            ["apt-get", "install", "-y", "-q", "wrk"],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
+        )
+        found = shutil.which("wrk")
+    if not found:
+        sys.exit("bench mcp needs wrk (apt-get install wrk)")
+    return found
+
+
+def wait_for_port(port: int, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"nothing answers on port {port}")
+
+
+def open_sessions(url: str, headers: dict[str, str], count: int) -> list[str]:
+    sessions = []
+    with httpx.Client(timeout=30) as http:
+        for index in range(count):
+            response = http.post(
+                url,
+                headers={**headers, "Accept": ACCEPT},
+                json={
+                    "jsonrpc": "2.0",
+                    "id": 1,
+                    "method": "initialize",
+                    "params": {
+                        "protocolVersion": "2025-06-18",
+                        "capabilities": {},
+                        "clientInfo": {"name": f"bench-{index}", "version": "1"},
+                    },
+                },
+            )
+            response.raise_for_status()
+            session = response.headers["mcp-session-id"]
+            http.post(
+                url,
+                headers={
+                    **headers,
+                    "Accept": ACCEPT,
+                    "Mcp-Session-Id": session,
+                    "MCP-Protocol-Version": "2025-06-18",
+                },
+                json={"jsonrpc": "2.0", "method": "notifications/initialized"},
+            ).raise_for_status()
+            sessions.append(session)
+    return sessions
+
+
+def call(url: str, headers: dict[str, str], session: str, method: str, params: dict) -> dict:
+    response = httpx.post(
+        url,
+        headers={
+            **headers,
+            "Accept": ACCEPT,
+            "Mcp-Session-Id": session,
+            "MCP-Protocol-Version": "2025-06-18",
+        },
+        json={"jsonrpc": "2.0", "id": 7, "method": method, "params": params},
+        timeout=30,
+    )
+    response.raise_for_status()
+    return response.json()
+
+
+def wrk_run(
+    wrk: str, url: str, sessions: list[str], headers: dict[str, str], body: dict, seconds: int
+) -> dict:
+    lua = LUA.format(
+        sessions="{" + ", ".join(json.dumps(s) for s in sessions) + "}",
+        body=json.dumps(json.dumps(body)),
+        accept=ACCEPT,
+        headers="\n".join(f"  wrk.headers[{json.dumps(k)}] = {json.dumps(v)}" for k, v in headers.items()),
+    )
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
+        script.write(lua)
+    try:
+        count = len(sessions)
+        completed = subprocess.run(
+            [wrk, f"-t{count}", f"-c{count}", f"-d{seconds}s", "--latency", "-s", script.name, url],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    finally:
+        Path(script.name).unlink()
+    out = completed.stdout
+    if "Non-2xx" in out or "Socket errors" in out:
+        raise RuntimeError(f"wrk saw errors:\n{out}")
+    rate = float(next(line.split()[1] for line in out.splitlines() if line.startswith("Requests/sec:")))
+    p50 = next(line.split()[1] for line in out.splitlines() if line.strip().startswith("50%"))
+    return {"rate": rate, "p50": p50}
+
+
+def list_latency(url: str, headers: dict[str, str], session: str, count: int) -> tuple[list[float], int, int]:
+    samples, tools, pages = [], 0, 0
+    with httpx.Client(timeout=30) as http:
+        base = {**headers, "Accept": ACCEPT, "Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-06-18"}
+        for index in range(count + 50):
+            started = time.perf_counter()
+            cursor, tools, pages = None, 0, 0
+            while True:  # every page: all the tools the person may use
+                params = {"cursor": cursor} if cursor else {}
+                response = http.post(
+                    url,
+                    headers=base,
+                    json={"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": params},
+                )
+                result = response.json()["result"]
+                tools += len(result["tools"])
+                pages += 1
+                cursor = result.get("nextCursor")
+                if not cursor:
+                    break
+            if index >= 50:  # warm-up first
+                samples.append(time.perf_counter() - started)
+    return samples, tools, pages
+
+
+def tool_statements(owner, contact_id: int) -> list[str]:  # type: ignore[no-untyped-def]
+    """The SQL Atrium's getContact runs (as executed, parameters in), for the SDK's equivalent."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from apps.catalogue import dispatch
+    from apps.catalogue.testing import context_for
+
+    context = context_for(owner)
+    dispatch.call_tool(
+        context, "getContact", {"contactId": contact_id}
+    )  # warm: caches filled, as in a server
+    with CaptureQueriesContext(connection) as captured:
+        result = dispatch.call_tool(context, "getContact", {"contactId": contact_id})
+    assert not result["isError"], result
+    skip = ("SET ", "BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK", "INSERT", "UPDATE")
+    return [query["sql"] for query in captured.captured_queries if not query["sql"].startswith(skip)]
+
+
+def describe(owner) -> dict:  # type: ignore[no-untyped-def]
+    """Atrium's describeTool answer about getContact, for the SDK's equivalent."""
+    from apps.catalogue import dispatch
+    from apps.catalogue.testing import context_for
+
+    result = dispatch.call_tool(context_for(owner), "describeTool", {"name": "getContact"})
+    assert not result["isError"], result
+    return result["structuredContent"]
+
+
+def run(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="bench mcp")
+    parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--list-requests", type=int, default=300)
+    args, _ = parser.parse_known_args(argv)
+    wrk = ensure_wrk()
+
+    from bench.common import summary, use_fresh_database
+
+    database_url = use_fresh_database()
+    import logging
+
+    from django.db import connection
+    from django_tenants.utils import schema_context
+
+    from apps.accounts.services import access_token_create
+    from apps.apikeys.services import api_key_create
+    from apps.contacts import services as contact_services
+    from apps.core import permissions
+    from apps.core.testing import free_port, start_daphne
+    from apps.tenancy.services import workspace_create
+
+    logging.disable(logging.INFO)
+    workspace = workspace_create(
+        name="Bench",
+        domains=["127.0.0.1"],
+        owner_email="owner@bench.test",
+        installed_areas=permissions.optional_area_keys(),
+    )
+    with schema_context(workspace.schema_name):
+        from apps.accounts.models import User
+
+        owner = User.objects.get(email="owner@bench.test")
+        contact, _conflicts = contact_services.contact_create(
+            actor=owner,
+            fields={
+                "first_name": "Ada",
+                "last_name": "Lovelace",
+                "email": "ada@bench.test",
+                "city": "London",
+            },
+        )
+        _token, raw_token = access_token_create(user=owner, name="bench")
+        key = api_key_create(user=owner, label="bench")
+        statements = tool_statements(owner, contact.pk)
+        description = describe(owner)
+    connection.close()
+    statements_file = Path(tempfile.mkstemp(suffix=".json")[1])
+    statements_file.write_text(json.dumps(statements))
+    description_file = Path(tempfile.mkstemp(suffix=".json")[1])
+    description_file.write_text(json.dumps(description))
+    print(
+        f"getContact runs {len(statements)} statements:", *(f"  {sql[:90]}" for sql in statements), sep="\n"
+    )
+    atrium_headers = {"Authorization": f"Bearer {raw_token}", "X-Api-Key": key.raw_key}
+    call_body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "getContact", "arguments": {"contactId": contact.pk}},
+    }
+
+    env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": "config.settings.bench"}
+    atrium = start_daphne(env)
+    sdk_port = free_port()
+    sdk = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "bench.mcp_sdk_server",
+            "--port",
+            str(sdk_port),
+            "--database-url",
+            database_url,
+            "--schema",
+            workspace.schema_name,
+            "--statements",
+            str(statements_file),
+            "--description",
+            str(description_file),
+        ],
+        cwd=Path(__file__).resolve().parents[1],
+        env=env,
+    )
+    try:
+        wait_for_port(sdk_port)
+        servers = {
+            "sdk": (f"http://127.0.0.1:{sdk_port}/mcp", {}),
+            "atrium": (f"{atrium.url()}/api/mcp", atrium_headers),
+        }
+        describe_body = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": "describeTool", "arguments": {"name": "getContact"}},
+        }
+        sessions = {}
+        for name, (url, headers) in servers.items():
+            sessions[name] = open_sessions(url, headers, args.connections)
+            answer = call(url, headers, sessions[name][0], "tools/call", call_body["params"])
+            assert "ada@bench.test" in json.dumps(answer["result"].get("structuredContent")), answer
+            answer = call(url, headers, sessions[name][0], "tools/call", describe_body["params"])
+            assert answer["result"].get("structuredContent") == description, answer
+        for tool, body in (("getContact", call_body), ("describeTool", describe_body)):
+            # Warm both up (imports, caches, connections), then measure in alternating rounds.
+            for name, (url, headers) in servers.items():
+                wrk_run(wrk, url, sessions[name], headers, body, 2)
+            load_before = os.getloadavg()
+            results: dict[str, list[dict]] = {"sdk": [], "atrium": []}
+            for _round in range(args.rounds):
+                for name, (url, headers) in servers.items():
+                    outcome = wrk_run(wrk, url, sessions[name], headers, body, args.seconds)
+                    results[name].append(outcome)
+                    rate, p50 = outcome["rate"], outcome["p50"]
+                    print(f"tools/call {tool:12} {name:7} {rate:8.0f} calls/s  p50 {p50}", flush=True)
+            load_after = os.getloadavg()
+            sdk_rate = statistics.median(r["rate"] for r in results["sdk"])
+            atrium_rate = statistics.median(r["rate"] for r in results["atrium"])
+            before = tuple(round(x, 1) for x in load_before)
+            after = tuple(round(x, 1) for x in load_after)
+            print(
+                f"{tool}: median atrium {atrium_rate:.0f} calls/s, sdk {sdk_rate:.0f} calls/s, "
+                f"ratio {atrium_rate / sdk_rate:.2f} (goal >= 1.0); load average (1, 5, 15 min) "
+                f"before {before}, after {after}",
+                flush=True,
+            )
+
+        url, headers = servers["atrium"]
+        samples, tools, pages = list_latency(url, headers, sessions["atrium"][0], args.list_requests)
+        print(f"tools/list, every permitted tool ({tools} tools, {pages} page(s)), one at a time:")
+        print(f"  {summary(samples)}  (goal p50 < 20 ms)")
+        list_body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+        outcome = wrk_run(wrk, url, sessions["atrium"], headers, list_body, args.seconds)
+        rate, p50 = outcome["rate"], outcome["p50"]
+        print(f"tools/list under load, {args.connections} connections: {rate:.0f}/s p50 {p50}")
+    finally:
+        statements_file.unlink()
+        description_file.unlink()
+        sdk.terminate()
+        sdk.wait(10)
+        atrium.stop()
