@@ -277,6 +277,8 @@ def start_celery_worker(
         "prefork",
         "--without-mingle",
         "--without-gossip",
+        "--loglevel",
+        "INFO",
     ]
     worker = spawn(name, command, env, workdir / f"{name}.log")
     worker.http_port = http_port  # type: ignore[attr-defined]
@@ -294,6 +296,8 @@ def start_celery_beat(env: dict[str, str], workdir: Path, *, app: str = "config"
         str(workdir / "celerybeat-schedule"),
         "--pidfile",
         str(workdir / "celerybeat.pid"),
+        "--loglevel",
+        "INFO",
     ]
     beat = spawn("beat", command, env, workdir / "beat.log")
     beat.wait_for_log("Starting")
