@@ -48,6 +48,15 @@ StepId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The step's id (ge
 ScheduleId = Annotated[
     int, Field(ge=1, le=2**63 - 1, description="The scheduled task's id (listScheduledTasks lists them)")
 ]
+AgentKeyId = Annotated[
+    int,
+    Field(
+        ge=1,
+        le=2**63 - 1,
+        description="The API key whose budget pays for the task's agent steps: an active key of the task's "
+        "owner (Settings → API keys lists them). Without one, agent steps wait for it",
+    ),
+]
 Priority = Literal["low", "normal", "high", "urgent"]
 Visibility = Literal["workspace", "private"]
 StepKind = Literal["manual", "agent", "notify", "write_file"]
@@ -161,12 +170,14 @@ def create_task(
     schedule: Annotated[
         ScheduleIn | None, Field(description="Run a copy of it at each occurrence of a recurrence rule")
     ] = None,
+    agent_key_id: AgentKeyId | None = None,
     start: Annotated[bool, Field(description="Start it right away (default: it stays a draft)")] = False,
 ) -> TaskOut:
     """Create a task as a draft: a title, instructions, and steps on a board (each step a card
     with an assignee, due date, labels, checklist). Steps are done by a person (manual), by the
-    service's agent (agent), or by the service itself (notify). Give `start: true` to start it
-    at once, and `schedule` to run a copy of it on a recurrence rule. You watch the tasks you create."""
+    service's agent (agent), or by the service itself (notify). The agent's steps are paid by
+    `agentKeyId`, one of your API keys. Give `start: true` to start it at once, and `schedule` to
+    run a copy of it on a recurrence rule. You watch the tasks you create."""
     task = services.task_create(
         actor=ctx.actor,
         fields={
@@ -176,6 +187,7 @@ def create_task(
             "priority": priority,
             "due_at": due_at,
             "visibility": visibility,
+            "agent_key_id": agent_key_id,
         },
         steps=[_step_fields(step) for step in steps],
         columns=columns,
@@ -241,6 +253,11 @@ class TaskChanges(Changes):
     schedule: ScheduleIn | None = Field(
         None, description="A new recurrence for it (deleteScheduledTask removes one)"
     )
+    agent_key_id: AgentKeyId | None = Field(
+        None,
+        description="The owner's API key whose budget pays for the agent's steps (the owner chooses it); "
+        "null clears it. Given while an agent step waits for a key, it hands the step to the agent",
+    )
 
 
 class UpdatedTaskOut(Out):
@@ -256,8 +273,8 @@ def update_task(
     changes: Annotated[TaskChanges, Field(description="Only the fields to change")],
 ) -> UpdatedTaskOut:
     """Change a task's title, description, priority, due date, visibility, a draft's board
-    columns, or its schedule. Use updateTaskInstructions for its instructions and the step tools
-    for its steps."""
+    columns, its schedule, or the API key that pays for its agent steps (`agentKeyId`). Use
+    updateTaskInstructions for its instructions and the step tools for its steps."""
     task = selectors.task_get(actor=ctx.actor, task_id=task_id)
     given = changes.given()
     schedule = given.pop("schedule", None)
