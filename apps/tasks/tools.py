@@ -48,15 +48,7 @@ StepId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The step's id (ge
 ScheduleId = Annotated[
     int, Field(ge=1, le=2**63 - 1, description="The scheduled task's id (listScheduledTasks lists them)")
 ]
-AgentKeyId = Annotated[
-    int,
-    Field(
-        ge=1,
-        le=2**63 - 1,
-        description="The API key whose budget pays for the task's agent steps: an active key of the task's "
-        "owner (Settings → API keys lists them). Without one, agent steps wait for it",
-    ),
-]
+AgentKeyId = Annotated[int, Field(ge=1, le=2**63 - 1)]
 Priority = Literal["low", "normal", "high", "urgent"]
 Visibility = Literal["workspace", "private"]
 StepKind = Literal["manual", "agent", "notify", "write_file"]
@@ -170,7 +162,15 @@ def create_task(
     schedule: Annotated[
         ScheduleIn | None, Field(description="Run a copy of it at each occurrence of a recurrence rule")
     ] = None,
-    agent_key_id: AgentKeyId | None = None,
+    agent_key_id: Annotated[
+        int | None,
+        Field(
+            ge=1,
+            le=2**63 - 1,
+            description="The API key whose budget pays for the task's agent steps: one of your active keys "
+            "(Settings → API keys lists them). Without one, agent steps wait for it",
+        ),
+    ] = None,
     start: Annotated[bool, Field(description="Start it right away (default: it stays a draft)")] = False,
 ) -> TaskOut:
     """Create a task as a draft: a title, instructions, and steps on a board (each step a card
@@ -391,7 +391,8 @@ def revert_task_to_draft(ctx: ToolContext, *, task_id: TaskId) -> TaskOut:
 def start_task(ctx: ToolContext, *, task_id: TaskId) -> TaskOut:
     """Start a draft task: it works through its steps in order. The service does notify steps
     itself; a manual step waits for a person (its assignee is notified) until its card is moved
-    to the board's last column; an agent step waits for the service's agent (see `waitingFor`)."""
+    to the board's last column; an agent step is handed to the service's agent, paid by the
+    task's `agentKeyId`, and finished by its reply (see `waitingFor`)."""
     task = selectors.task_get_for_edit(actor=ctx.actor, task_id=task_id)
     runner.task_start(actor=ctx.actor, task=task)
     return _task_out(ctx, task)

@@ -108,6 +108,11 @@ def test_an_agent_step_is_done_by_the_built_in_agent_and_the_run_goes_on(
     # Someone else does not see it.
     other = make_credentials("admin")
     assert acme_client.get(f"/api/agent/{conversation.uuid}", **other.headers()).status_code == 404
+    # The task's page shows which key pays and the step's conversation.
+    acme_client.force_login(mine.user)
+    page = acme_client.get(f"/settings/tasks/{task.pk}/").content.decode()
+    assert f"API key “{mine.key.label}” ({mine.key.pk})" in page
+    assert f'data-conversation="{conversation.uuid}"' in page
 
 
 def test_a_request_the_built_in_agent_cannot_do_fails_the_step_saying_a_model_is_needed(
