@@ -51,70 +51,13 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(limit - 12, 0)].rstrip() + " … (cut)"
 
 
-def _background(task: Any, step: Any, run: Any, owner: Any) -> list[str]:
-    from apps.core import entities
-    from apps.tasks.models import TaskEvent
-
-    steps = task.steps.count()
-    lines = [
-        _(
-            "The request above is step %(n)s of %(total)s, “%(step)s”, of the task “%(task)s” (task %(id)s"
-            "%(run)s). Your reply becomes the step's result: say what you did, with ids."
-        )
-        % {
-            "n": step.position + 1,
-            "total": steps,
-            "step": step.title,
-            "task": task.title,
-            "id": task.pk,
-            "run": _(", run %(n)s") % {"n": run.number} if run is not None else "",
-        }
-    ]
-    if task.instructions:
-        lines += ["", _("The task's instructions:"), task.instructions]
-    card = []
-    if step.notes:
-        card.append(_("Notes: %(notes)s") % {"notes": step.notes})
-    if step.labels:
-        card.append(_("Labels: %(labels)s") % {"labels": ", ".join(step.labels)})
-    if step.due_at:
-        card.append(_("Due: %(when)s") % {"when": step.due_at.isoformat(timespec="minutes")})
-    items = list(step.checklist.order_by("position", "id"))
-    if items:
-        card.append(_("Checklist:"))
-        card += [f"- [{'x' if item.done else ' '}] {item.text}" for item in items]
-    if card:
-        lines += ["", _("The step's card:"), *card]
-    steering = TaskEvent.objects.filter(task=task, kind=TaskEvent.Kind.STEERED)
-    if run is not None:
-        steering = steering.filter(run=run)
-    guidance = list(steering.order_by("at", "id").values_list("message", flat=True))
-    if guidance:
-        lines += ["", _("Steering people gave during the run (oldest first; follow the latest):")]
-        lines += [f"- {text}" for text in guidance]
-    links = []
-    for link in step.links.order_by("linked_at", "id"):
-        found = entities.visible(actor=owner, content_type_id=link.content_type_id, object_id=link.object_id)
-        if found is None:
-            kind = entities.type_of_content_type(link.content_type_id)
-            links.append(
-                _("- %(type)s %(id)s (removed, or the task's owner may not see it)")
-                % {"type": kind, "id": link.object_id}
-            )
-        else:
-            links.append(f"- {found.type} {found.id}: {found.title}")
-    if links:
-        lines += ["", _("Records linked to the step:"), *links]
-    return lines
-
-
 def compose(*, task: Any, step: Any, run: Any, owner: Any) -> str:
     """The message: the step's request first, then the background after a line `---`, cut to the
     gateway's limit (the background first)."""
     limit = settings.GATEWAY_MESSAGE_MAX_CHARS
-    request = "\n".join(part for part in (step.title.strip(), step.instructions.strip()) if part)
-    request = _cut(request, limit // 2)
-    background = "\n".join(_background(task, step, run, owner))
+    brief = agents.brief_of(task=task, step=step, run=run, reader=owner)
+    request = _cut(brief.request, limit // 2)
+    background = "\n".join(brief.background)
     room = limit - len(request) - len(BACKGROUND) - 4
     return f"{request}\n\n{BACKGROUND}\n{_cut(background, room)}"
 
@@ -123,11 +66,7 @@ class GatewayHandOver:
     """apps.tasks.agents.HandOver, by the message gateway."""
 
     def hand_over(self, *, task: Any, step: Any, run: Any, actor: Any) -> agents.HandedOver:
-        from apps.tasks.runner import done_column
-
-        instead = _("A person can also do the step and move it to “%(done)s”, or skip it.") % {
-            "done": done_column(task).name
-        }
+        instead = agents.instead(task)
         owner = task.owner
         if owner is None or not owner.is_active:
             return agents.HandedOver(

@@ -28,8 +28,10 @@ task says so, and a person can do the step and move it to the board's last colum
 """
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from django.utils.translation import gettext as _
 
 logger = logging.getLogger(__name__)
 
@@ -73,6 +75,85 @@ def register(handler: HandOver | None) -> None:
 
 def handler() -> HandOver | None:
     return _handler
+
+
+@dataclass(frozen=True)
+class Brief:
+    """What the agent is told about a step: the request (the step's title and instructions) and
+    the background, line by line (which step of which task, the task's instructions, the step's
+    card, the steering given during the run, the records linked to the step)."""
+
+    request: str
+    background: list[str] = field(default_factory=list)
+
+
+def brief_of(*, task: Any, step: Any, run: Any, reader: Any) -> Brief:
+    """The brief of `step`; linked records are named as `reader` (the person the agent acts as)
+    may see them."""
+    from apps.core import entities
+    from apps.tasks.models import TaskEvent
+
+    request = "\n".join(part for part in (step.title.strip(), step.instructions.strip()) if part)
+    lines = [
+        _(
+            "The request above is step %(n)s of %(total)s, “%(step)s”, of the task “%(task)s” (task %(id)s"
+            "%(run)s). Your reply becomes the step's result: say what you did, with ids."
+        )
+        % {
+            "n": step.position + 1,
+            "total": task.steps.count(),
+            "step": step.title,
+            "task": task.title,
+            "id": task.pk,
+            "run": _(", run %(n)s") % {"n": run.number} if run is not None else "",
+        }
+    ]
+    if task.instructions:
+        lines += ["", _("The task's instructions:"), task.instructions]
+    card = []
+    if step.notes:
+        card.append(_("Notes: %(notes)s") % {"notes": step.notes})
+    if step.labels:
+        card.append(_("Labels: %(labels)s") % {"labels": ", ".join(step.labels)})
+    if step.due_at:
+        card.append(_("Due: %(when)s") % {"when": step.due_at.isoformat(timespec="minutes")})
+    items = list(step.checklist.order_by("position", "id"))
+    if items:
+        card.append(_("Checklist:"))
+        card += [f"- [{'x' if item.done else ' '}] {item.text}" for item in items]
+    if card:
+        lines += ["", _("The step's card:"), *card]
+    steering = TaskEvent.objects.filter(task=task, kind=TaskEvent.Kind.STEERED)
+    if run is not None:
+        steering = steering.filter(run=run)
+    guidance = list(steering.order_by("at", "id").values_list("message", flat=True))
+    if guidance:
+        lines += ["", _("Steering people gave during the run (oldest first; follow the latest):")]
+        lines += [f"- {text}" for text in guidance]
+    links = []
+    for link in step.links.order_by("linked_at", "id"):
+        found = entities.visible(actor=reader, content_type_id=link.content_type_id, object_id=link.object_id)
+        if found is None:
+            # Removed, or hidden from the person the agent acts as: its title is not theirs to read.
+            kind = entities.type_of_content_type(link.content_type_id)
+            links.append(
+                _("- %(type)s %(id)s (removed, or the task's owner may not see it)")
+                % {"type": kind, "id": link.object_id}
+            )
+        else:
+            links.append(f"- {found.type} {found.id}: {found.title}")
+    if links:
+        lines += ["", _("Records linked to the step:"), *links]
+    return Brief(request=request, background=lines)
+
+
+def instead(task: Any) -> str:
+    """What people can do while a step waits on the agent, in a sentence."""
+    from apps.tasks.runner import done_column
+
+    return _("A person can also do the step and move it to “%(done)s”, or skip it.") % {
+        "done": done_column(task).name
+    }
 
 
 def finished(*, schema_name: str, task_id: int, step_id: int, reference: str, outcome: Outcome) -> None:

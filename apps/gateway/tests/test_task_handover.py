@@ -407,3 +407,20 @@ def test_a_copy_keeps_the_key_only_for_its_owner(people, make_credentials):
     theirs = task_services.task_copy(actor=people["admin"], source=task)
 
     assert own.agent_key == mine.key and theirs.agent_key is None
+
+
+def test_a_long_brief_is_cut_to_the_gateways_limit_background_first(make_credentials, settings):
+    mine = make_credentials("member")
+    task = make_task(
+        mine.user,
+        instructions="Be thorough. " * 1500,
+        steps=[{"title": "Draft the report", "kind": "agent", "instructions": "Use the figures. " * 100}],
+    )
+    step = steps_of(task)[0]
+
+    message = handover.compose(task=task, step=step, run=None, owner=mine.user)
+
+    assert len(message) <= settings.GATEWAY_MESSAGE_MAX_CHARS
+    request, background = message.split("\n\n---\n")
+    assert request == "Draft the report\n" + ("Use the figures. " * 100).strip()
+    assert background.startswith("The request above is step 1 of 1") and background.endswith("… (cut)")
