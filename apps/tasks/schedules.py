@@ -11,6 +11,7 @@ service was down) are counted in that run, not each run late.
 
 import logging
 from datetime import datetime, timedelta
+from itertools import pairwise
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -30,6 +31,8 @@ logger = logging.getLogger(__name__)
 
 # The sweeper runs every minute; a rule more frequent than this is refused.
 SHORTEST_INTERVAL = timedelta(minutes=15)
+# How many occurrences a new rule's gaps are checked over.
+RULE_CHECK_OCCURRENCES = 100
 # How many due schedules one sweep of one workspace takes on (the rest wait a minute).
 SWEEP_BATCH = 200
 
@@ -39,9 +42,17 @@ def parse_rule(text: str, *, starts_at: datetime, zone: ZoneInfo) -> str:
     ValidationFailed naming what is wrong when it does not parse or fires too often."""
     start = starts_at.astimezone(zone).replace(microsecond=0)
     canonical = recurrence.normalise_rule(text, start=start, zone=zone, field="schedule.rrule")
-    first = recurrence.next_start(canonical, start=start, zone=zone, after=start - timedelta(seconds=1))
-    second = recurrence.next_start(canonical, start=start, zone=zone, after=first) if first else None
-    if first is not None and second is not None and second - first < SHORTEST_INTERVAL:
+    # Every gap counts, not only the first: "FREQ=HOURLY;BYMINUTE=0,10" is 10 minutes apart at :00.
+    starts = recurrence.occurrences(
+        canonical,
+        start=start,
+        duration=timedelta(0),
+        zone=zone,
+        window_start=start - timedelta(seconds=1),
+        window_end=start + timedelta(days=366),
+        limit=RULE_CHECK_OCCURRENCES,
+    )
+    if any(later - earlier < SHORTEST_INTERVAL for earlier, later in pairwise(starts)):
         raise InvalidTask.on("schedule.rrule", _("runs at most every 15 minutes"))
     return canonical
 
