@@ -31,8 +31,6 @@ logger = logging.getLogger(__name__)
 
 # The sweeper runs every minute; a rule more frequent than this is refused.
 SHORTEST_INTERVAL = timedelta(minutes=15)
-# How many occurrences a new rule's gaps are checked over.
-RULE_CHECK_OCCURRENCES = 100
 # How many due schedules one sweep of one workspace takes on (the rest wait a minute).
 SWEEP_BATCH = 200
 
@@ -42,15 +40,15 @@ def parse_rule(text: str, *, starts_at: datetime, zone: ZoneInfo) -> str:
     ValidationFailed naming what is wrong when it does not parse or fires too often."""
     start = starts_at.astimezone(zone).replace(microsecond=0)
     canonical = recurrence.normalise_rule(text, start=start, zone=zone, field="schedule.rrule")
-    # Every gap counts, not only the first: "FREQ=HOURLY;BYMINUTE=0,10" is 10 minutes apart at :00.
+    # The closest two of the first occurrences (BYMINUTE=0,10 is 50 minutes, then 10).
     starts = recurrence.occurrences(
         canonical,
         start=start,
         duration=timedelta(0),
         zone=zone,
-        window_start=start - timedelta(seconds=1),
-        window_end=start + timedelta(days=366),
-        limit=RULE_CHECK_OCCURRENCES,
+        window_start=start,
+        window_end=start + timedelta(days=800),
+        limit=100,
     )
     if any(later - earlier < SHORTEST_INTERVAL for earlier, later in pairwise(starts)):
         raise InvalidTask.on("schedule.rrule", _("runs at most every 15 minutes"))
