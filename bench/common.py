@@ -3,7 +3,10 @@
 import importlib
 import os
 import pkgutil
+import shutil
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -66,3 +69,23 @@ def summary(samples: list[float], unit: float = 1000.0, label: str = "ms") -> st
         f"p50={pct(0.50):.2f}{label} p90={pct(0.90):.2f}{label} p99={pct(0.99):.2f}{label} "
         f"max={ordered[-1] * unit:.2f}{label}"
     )
+
+
+def ensure_wrk() -> str:
+    """The wrk load generator (C, so it takes little of the 2 cores), installed from Debian's
+    packages when missing and allowed."""
+    found = shutil.which("wrk")
+    if found:
+        return found
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        print("(installing wrk from Debian's packages)", flush=True)
+        subprocess.run(
+            ["apt-get", "install", "-y", "-q", "wrk"],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
+        )
+        found = shutil.which("wrk")
+    if not found:
+        sys.exit("this benchmark needs wrk (apt-get install wrk)")
+    return found

@@ -21,7 +21,6 @@ import os
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -40,24 +39,6 @@ function init(args)
 {headers}
 end
 """
-
-
-def ensure_wrk() -> str:
-    found = shutil.which("wrk")
-    if found:
-        return found
-    if os.geteuid() == 0 and shutil.which("apt-get"):
-        print("(installing wrk from Debian's packages)", flush=True)
-        subprocess.run(
-            ["apt-get", "install", "-y", "-q", "wrk"],
-            check=True,
-            stdout=subprocess.DEVNULL,
-            env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
-        )
-        found = shutil.which("wrk")
-    if not found:
-        sys.exit("bench gateway needs wrk (apt-get install wrk)")
-    return found
 
 
 def _ms(text: str) -> float:
@@ -154,6 +135,8 @@ def run(argv: list[str]) -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--conversations", type=int, default=100, help="for the webhook latency")
     args, _ = parser.parse_known_args(argv)
+    from bench.common import ensure_wrk
+
     wrk = ensure_wrk()
 
     # The bench's own Redis database (the acceptance phase leaves thousands of tasks there), and

@@ -18,7 +18,6 @@ the ratio is of the medians.
 import argparse
 import json
 import os
-import shutil
 import socket
 import statistics
 import subprocess
@@ -47,24 +46,6 @@ function init(args)
 {headers}
 end
 """
-
-
-def ensure_wrk() -> str:
-    found = shutil.which("wrk")
-    if found:
-        return found
-    if os.geteuid() == 0 and shutil.which("apt-get"):
-        print("(installing wrk from Debian's packages)", flush=True)
-        subprocess.run(
-            ["apt-get", "install", "-y", "-q", "wrk"],
-            check=True,
-            stdout=subprocess.DEVNULL,
-            env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
-        )
-        found = shutil.which("wrk")
-    if not found:
-        sys.exit("bench mcp needs wrk (apt-get install wrk)")
-    return found
 
 
 def wait_for_port(port: int, timeout: float = 30) -> None:
@@ -217,6 +198,8 @@ def run(argv: list[str]) -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--list-requests", type=int, default=300)
     args, _ = parser.parse_known_args(argv)
+    from bench.common import ensure_wrk
+
     wrk = ensure_wrk()
 
     from bench.common import summary, use_fresh_database

@@ -230,15 +230,7 @@ def conversation_claim(*, conversation_id: int, seconds: float, now: datetime | 
         if conversation.status == Conversation.Status.PROCESSING:
             _release_open_reservation(conversation)
         if conversation.attempts >= settings.GATEWAY_AGENT_MAX_ATTEMPTS:
-            delivery_id = _finish_locked(
-                conversation,
-                status=Conversation.Status.FAILED,
-                error_code=errors.AGENT_ERROR,
-                error_message=generic_failure(),
-                now=now,
-            )
-            if delivery_id is not None:
-                transaction.on_commit(lambda: deliveries.send_later(delivery_id))
+            _give_up(conversation, now=now)
             return None
         token = secrets.token_hex(16)
         first_run = conversation.attempts == 0
@@ -432,6 +424,19 @@ def _announce_finished(
     transaction.on_commit(send)
 
 
+def _give_up(conversation: Conversation, *, now: datetime) -> None:
+    """Fails a conversation whose workers stopped too many times (its row held by the caller)."""
+    delivery_id = _finish_locked(
+        conversation,
+        status=Conversation.Status.FAILED,
+        error_code=errors.AGENT_ERROR,
+        error_message=generic_failure(),
+        now=now,
+    )
+    if delivery_id is not None:
+        transaction.on_commit(lambda: deliveries.send_later(delivery_id))
+
+
 def conversation_finish(
     *,
     conversation_id: int,
@@ -506,15 +511,7 @@ def conversations_recover(*, now: datetime | None = None, limit: int = 500) -> i
             touched += 1
             _release_open_reservation(conversation)
             if conversation.attempts >= settings.GATEWAY_AGENT_MAX_ATTEMPTS:
-                delivery_id = _finish_locked(
-                    conversation,
-                    status=Conversation.Status.FAILED,
-                    error_code=errors.AGENT_ERROR,
-                    error_message=generic_failure(),
-                    now=now,
-                )
-                if delivery_id is not None:
-                    transaction.on_commit(lambda delivery_id=delivery_id: deliveries.send_later(delivery_id))
+                _give_up(conversation, now=now)
                 logger.warning(
                     "conversation %s failed: its workers stopped %s times",
                     conversation.uuid,

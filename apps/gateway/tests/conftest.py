@@ -1,47 +1,10 @@
 """Helpers of the gateway's tests: a person's token and key, the client's headers, conversations."""
 
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
-from apps.accounts.services import access_token_create
-from apps.apikeys.services import CreatedKey, api_key_create
-
-
-@dataclass
-class Credentials:
-    user: Any
-    token: str
-    token_id: int
-    created: CreatedKey
-
-    @property
-    def key(self) -> Any:
-        return self.created.key
-
-    @property
-    def raw_key(self) -> str:
-        return self.created.raw_key
-
-    @property
-    def secret(self) -> str:
-        return self.created.signing_secret
-
-    def headers(self) -> dict[str, str]:
-        """For Django's test client."""
-        return {"HTTP_AUTHORIZATION": f"Bearer {self.token}", "HTTP_X_API_KEY": self.raw_key}
-
-    def http_headers(self) -> dict[str, str]:
-        """For a real HTTP client."""
-        return {"Authorization": f"Bearer {self.token}", "X-Api-Key": self.raw_key}
-
-
-def credentials_for(user: Any, **key_fields: Any) -> Credentials:
-    token, raw = access_token_create(user=user, name="gateway tests")
-    return Credentials(
-        user=user, token=raw, token_id=token.pk, created=api_key_create(user=user, **key_fields)
-    )
+from apps.apikeys.testing import Credentials, credentials_for
 
 
 @pytest.fixture

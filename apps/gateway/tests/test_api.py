@@ -13,9 +13,8 @@ from django_tenants.utils import schema_context
 
 from apps.accounts.models import PersonalAccessToken
 from apps.apikeys import services as apikeys_services
+from apps.apikeys.testing import credentials_for
 from apps.gateway.models import Conversation, Turn, WebhookDelivery
-
-from .conftest import credentials_for
 
 pytestmark = pytest.mark.django_db
 

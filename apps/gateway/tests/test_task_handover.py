@@ -10,6 +10,7 @@ import pytest
 from django.utils import timezone
 
 from apps.apikeys.services import api_key_create, api_key_revoke
+from apps.apikeys.testing import credentials_for
 from apps.catalogue.testing import ok, refused
 from apps.contacts.models import Contact
 from apps.contacts.tests.samples import make_contact
@@ -21,8 +22,6 @@ from apps.tasks import services as task_services
 from apps.tasks.models import Task, TaskEvent, TaskStep
 from apps.tasks.tasks import finish_agent_step
 from apps.tasks.tests.samples import make_task
-
-from .conftest import credentials_for
 
 pytestmark = pytest.mark.django_db
 
