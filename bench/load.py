@@ -421,22 +421,35 @@ def cluster_processes(cluster: Any, redis: Any = None) -> dict[str, int]:
 # --- faults -------------------------------------------------------------------------------------
 
 
-def restart_redis(redis: Any) -> tuple[float, float]:
-    """SIGTERM, then start again on the same port and data: (down at, up at)."""
+def restart_redis(
+    redis: Any, down_for: float = 0.0, while_down: Callable[[], Any] | None = None
+) -> tuple[float, float]:
+    """SIGTERM (Redis saves its append-only file and closes every connection), `down_for`
+    seconds without Redis (`while_down` runs then), a start on the same port and data:
+    (down at, up at)."""
     down = time.monotonic()
     redis.stop()
+    _wait_out(down + down_for, while_down)
     redis.start()
     return down, time.monotonic()
 
 
-def restart_postgres(postgres: Any, down_for: float) -> tuple[float, float]:
+def restart_postgres(
+    postgres: Any, down_for: float, while_down: Callable[[], Any] | None = None
+) -> tuple[float, float]:
     """A fast shutdown (sessions cut, open transactions rolled back), `down_for` seconds without
-    a database, a start: (down at, up at)."""
+    a database (`while_down` runs then), a start: (down at, up at)."""
     down = time.monotonic()
     postgres.stop("fast")
-    time.sleep(down_for)
+    _wait_out(down + down_for, while_down)
     postgres.start()
     return down, time.monotonic()
+
+
+def _wait_out(until: float, while_down: Callable[[], Any] | None) -> None:
+    if while_down is not None:
+        while_down()
+    time.sleep(max(0.0, until - time.monotonic()))
 
 
 def fault_under_load(
@@ -460,6 +473,7 @@ def run(argv: list[str]) -> None:
     parser.add_argument("--mix", default=",".join(f"{k}={v}" for k, v in DEFAULT_MIX.items()))
     parser.add_argument("--sample-every", type=float, default=5.0, help="RSS sampling period (s)")
     parser.add_argument("--faults", default="redis,postgres", help="redis,postgres or none")
+    parser.add_argument("--redis-down", type=float, default=2.0, help="seconds without Redis")
     parser.add_argument("--postgres-down", type=float, default=5.0, help="seconds without PostgreSQL")
     parser.add_argument("--after", type=float, default=20.0, help="seconds of load after each fault")
     parser.add_argument("--timeout", type=float, default=15.0, help="a request without answer by then hangs")

@@ -16,6 +16,7 @@ import os
 import secrets
 import time
 
+import httpx
 import pytest
 from celery import Celery
 from django.db import connection
@@ -40,6 +41,7 @@ CLIENTS = 4
 REDIS_RECOVERY_BOUND = 10.0
 POSTGRES_RECOVERY_BOUND = 10.0
 POSTGRES_DOWN = 3.0
+REDIS_DOWN = 2.0
 
 
 class Setup:
@@ -126,13 +128,40 @@ def test_under_steady_load_every_request_succeeds_on_every_process(setup):
     assert {o.upstream for o in outcomes} == {f"127.0.0.1:{web.port}" for web in setup.cluster.webs}
 
 
+def answer_of(method: str, url: str, **kwargs) -> tuple[int, dict | None, dict]:  # type: ignore[no-untyped-def]
+    """(status, JSON body or None, headers) without waiting for the end of a stream."""
+    with httpx.Client(timeout=10) as http, http.stream(method, url, **kwargs) as response:
+        if response.status_code == 200 and response.headers.get("content-type") == "text/event-stream":
+            return 200, None, dict(response.headers)
+        response.read()
+        try:
+            return response.status_code, response.json(), dict(response.headers)
+        except ValueError:
+            return response.status_code, None, dict(response.headers)
+
+
+UNAVAILABLE = {
+    "error": {"code": "UNAVAILABLE", "message": "The service is temporarily unavailable; try again shortly."}
+}
+
+
 def test_after_a_redis_restart_the_service_recovers_by_itself(setup, sender):
     watcher = McpHttp(setup.cluster.url(), setup.credentials)
     watcher.initialize()
     stream = watcher.stream()
+    probes: dict = {}
+
+    def while_down() -> None:
+        # A new stream needs Redis (the Channels layer): refused cleanly, not a 500.
+        probes["stream"] = answer_of(
+            "GET", f"{setup.cluster.url()}/api/mcp", headers=watcher.headers(Accept="text/event-stream")
+        )
+
     load = setup.load().start()
     try:
-        fault = fault_under_load(load, "redis", lambda: restart_redis(setup.redis), before=1.5, after=4)
+        fault = fault_under_load(
+            load, "redis", lambda: restart_redis(setup.redis, REDIS_DOWN, while_down), before=1.5, after=4
+        )
     finally:
         setup.outcomes += load.stop()
     try:
@@ -144,18 +173,39 @@ def test_after_a_redis_restart_the_service_recovers_by_itself(setup, sender):
         stream.close()
         watcher.close()
 
+    status, body, headers = probes["stream"]
+    assert (status, body, headers["retry-after"]) == (503, UNAVAILABLE, "5")
+    # Calls do not need Redis: they went on while it was down.
     assert fault.unclean == [], [(o.op, o.kind, o.status, o.detail) for o in fault.unclean]
-    assert {o.kind for o in fault.failures} <= {"unavailable"}
+    assert fault.failures == [], fault.describe()
     assert fault.recovery_seconds < REDIS_RECOVERY_BOUND, fault.describe()
     assert [o for o in fault.outcomes if o.at > fault.up_at + REDIS_RECOVERY_BOUND and o.kind != "ok"] == []
     assert message == {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
 
 
 def test_while_postgresql_restarts_requests_fail_cleanly_and_nothing_is_half_written(setup):
+    base = setup.cluster.url()
+    probes: dict = {}
+
+    def while_down() -> None:
+        watcher = McpHttp(base, setup.credentials)
+        probes["mcp stream"] = answer_of(
+            "GET", f"{base}/api/mcp", headers=watcher.headers(Accept="text/event-stream")
+        )
+        watcher.close()
+        probes["json api"] = answer_of("GET", f"{base}/api/me", headers=setup.credentials)
+        probes["oauth token"] = answer_of(
+            "POST", f"{base}/oauth/token", data={"grant_type": "client_credentials", "client_id": "x"}
+        )
+
     load = setup.load().start()
     try:
         fault = fault_under_load(
-            load, "postgres", lambda: restart_postgres(setup.postgres, POSTGRES_DOWN), before=1.5, after=5
+            load,
+            "postgres",
+            lambda: restart_postgres(setup.postgres, POSTGRES_DOWN, while_down),
+            before=1.5,
+            after=5,
         )
     finally:
         outcomes = load.stop()
@@ -170,6 +220,9 @@ def test_while_postgresql_restarts_requests_fail_cleanly_and_nothing_is_half_wri
     assert all(o.seconds < 5 for o in during)
     tool_errors = [o for o in fault.failures if o.kind == "tool_error"]
     assert all("nothing was changed" in o.detail for o in tool_errors), tool_errors
+    # The other doors too: SPEC 7.1's body, and when to try again.
+    for name, (status, body, headers) in probes.items():
+        assert (status, body, headers.get("retry-after")) == (503, UNAVAILABLE, "5"), name
     # Once it was back, every request succeeded again within the bound.
     assert fault.recovery_seconds < POSTGRES_RECOVERY_BOUND, fault.describe()
     assert [o for o in outcomes if o.at > fault.up_at + POSTGRES_RECOVERY_BOUND and o.kind != "ok"] == []
