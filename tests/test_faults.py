@@ -185,14 +185,15 @@ def test_after_a_redis_restart_the_service_recovers_by_itself(setup, sender):
 
 def test_while_postgresql_restarts_requests_fail_cleanly_and_nothing_is_half_written(setup):
     base = setup.cluster.url()
+    watcher = McpHttp(base, setup.credentials)
+    watcher.initialize()
+    watcher.close()
     probes: dict = {}
 
     def while_down() -> None:
-        watcher = McpHttp(base, setup.credentials)
         probes["mcp stream"] = answer_of(
             "GET", f"{base}/api/mcp", headers=watcher.headers(Accept="text/event-stream")
         )
-        watcher.close()
         probes["json api"] = answer_of("GET", f"{base}/api/me", headers=setup.credentials)
         probes["oauth token"] = answer_of(
             "POST", f"{base}/oauth/token", data={"grant_type": "client_credentials", "client_id": "x"}

@@ -100,6 +100,7 @@ _OUTAGE_TYPES: tuple[type[BaseException], ...] | None = None
 def _outage_types() -> tuple[type[BaseException], ...]:
     global _OUTAGE_TYPES
     if _OUTAGE_TYPES is None:
+        import psycopg
         import redis.exceptions
         from django.db import InterfaceError, OperationalError
         from kombu.exceptions import OperationalError as BrokerError
@@ -107,6 +108,8 @@ def _outage_types() -> tuple[type[BaseException], ...]:
         _OUTAGE_TYPES = (
             OperationalError,  # PostgreSQL unreachable, restarting, or the connection cut
             InterfaceError,  # a connection already closed under us
+            psycopg.OperationalError,  # the same, from the driver itself (not through Django)
+            psycopg.InterfaceError,
             redis.exceptions.ConnectionError,
             redis.exceptions.TimeoutError,
             BrokerError,  # Celery could not hand a task to the broker

@@ -123,9 +123,11 @@ def _server_closed(raw: Any) -> bool:
     """Whether the server has spoken on an idle connection: between requests nothing may arrive
     but the notice of a terminated session (a restart, an administrator) or the end of the
     stream. A poll without waiting; no round trip."""
+    if getattr(raw, "closed", False) or getattr(raw, "broken", False):
+        return True
     try:
         readable, _w, _x = select.select([raw.fileno()], [], [], 0)
-    except (OSError, ValueError):
+    except Exception:  # psycopg: "the connection is lost"; the socket gone
         return True
     return bool(readable)
 

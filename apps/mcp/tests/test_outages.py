@@ -5,7 +5,8 @@ load)."""
 import time
 
 import psycopg
-from django.db import connection
+import pytest
+from django.db import OperationalError, connection
 
 from apps.core.testing import database_url, free_port
 from apps.mcp.handlers import Request, _fresh_connection, _server_closed, serve
@@ -30,6 +31,24 @@ def test_a_connection_postgresql_closed_is_replaced_before_the_next_request(djan
         assert cursor.fetchone()[0] != backend
 
 
+def test_a_connection_that_already_failed_on_a_lost_server_is_replaced_too(django_db_setup, committed):
+    connection.close()
+    connection.ensure_connection()
+    backend = connection.connection.info.backend_pid
+    with psycopg.connect(database_url(), autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", [backend])
+    time.sleep(0.2)
+    # A request that was running then failed on it: the driver now calls it lost.
+    with pytest.raises(OperationalError), connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+
+    _fresh_connection()
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        assert cursor.fetchone() == (1,)
+
+
 def test_an_idle_healthy_connection_is_kept(django_db_setup, committed):
     connection.close()
     connection.ensure_connection()
@@ -41,7 +60,9 @@ def test_an_idle_healthy_connection_is_kept(django_db_setup, committed):
     assert connection.connection.info.backend_pid == backend
 
 
-def test_without_the_database_a_request_is_a_503_in_spec_format_not_an_internal_error(django_db_setup, committed):
+def test_without_the_database_a_request_is_a_503_in_spec_format_not_an_internal_error(
+    django_db_setup, committed
+):
     port = connection.settings_dict["PORT"]
     connection.close()
     connection.settings_dict["PORT"] = str(free_port())  # nothing listens there
