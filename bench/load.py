@@ -36,6 +36,7 @@ import json
 import os
 import random
 import secrets
+import shutil
 import statistics
 import tempfile
 import threading
@@ -50,6 +51,9 @@ import httpx
 
 PAUSE_AFTER_FAILURE = 0.2
 EMAIL_DOMAIN = "load.test"
+METRICS_TOKEN = "load-metrics"  # noqa: S105  (the loopback cluster's own, for one run)
+METRIC = "atrium_tool_calls_total"
+PURGE_TASK = "apps.mcp.tasks.purge_mcp_sessions"
 
 # --- the operations of the mix ------------------------------------------------------------------
 
@@ -502,7 +506,7 @@ def run(argv: list[str]) -> None:
             "DATABASE_URL": database_url,
             "REDIS_URL": redis.url(),
             "DJANGO_SETTINGS_MODULE": "config.settings.bench",
-            "ATRIUM_METRICS_TOKEN": "load-metrics",
+            "ATRIUM_METRICS_TOKEN": METRICS_TOKEN,
             "ATRIUM_LOG_FORMAT": "json",
         }
         cluster = start_cluster(env, workdir / "cluster", web=args.web, workers=args.workers, beat=True)
@@ -514,7 +518,8 @@ def run(argv: list[str]) -> None:
             cluster.stop()
         redis.stop()
         postgres.stop("immediate")
-        print(f"(logs of the run under {workdir})")
+        shutil.rmtree(postgres.data, ignore_errors=True)
+        print(f"(the processes' logs are under {workdir})")
 
 
 def _seed() -> tuple[str, dict[str, str], list[int]]:
@@ -575,7 +580,11 @@ def _measure(
             watcher.initialize()
             stream = watcher.stream()
             fault = fault_under_load(
-                load, "redis restart", lambda: restart_redis(redis), before=5, after=args.after
+                load,
+                "redis restart",
+                lambda: restart_redis(redis, args.redis_down),
+                before=5,
+                after=args.after,
             )
             results.append(fault)
             print(f"\n--- {fault.describe()}")
@@ -589,6 +598,7 @@ def _measure(
                 print("  the stream held across the restart got NO notification within 30 s")
             stream.close()
             watcher.close()
+            print(f"  {_worker_takes_a_task(cluster)}")
         if "postgres" in faults:
             fault = fault_under_load(
                 load,
@@ -602,6 +612,7 @@ def _measure(
     finally:
         outcomes = load.stop()
         sampler.stop()
+    print(f"\nthe door's own count ({METRIC}, door mcp, summed over every process): {_tool_calls(cluster)}")
     for fault in results:
         for outcome in fault.unclean[:5]:
             print(f"  unclean: {outcome.op} {outcome.kind} {outcome.status} {outcome.detail[:150]}")
@@ -614,6 +625,43 @@ def _measure(
     )
     print(f"whole run: {describe(outcomes, outcomes[-1].ended - outcomes[0].at)}")
     print(f"load average after: {_loadavg()}")
+
+
+def _scrape(cluster: Any) -> list[Any]:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    text = httpx.get(
+        f"{cluster.webs[0].url()}/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}, timeout=10
+    ).text
+    return [sample for family in text_string_to_metric_families(text) for sample in family.samples]
+
+
+def _tool_calls(cluster: Any) -> dict[str, float]:
+    counts: Counter = Counter()
+    for sample in _scrape(cluster):
+        if sample.name == METRIC and sample.labels.get("door") == "mcp":
+            counts[sample.labels["outcome"]] += sample.value
+    return dict(sorted(counts.items()))
+
+
+def _worker_takes_a_task(cluster: Any) -> str:
+    """Sends a real task through the restarted broker; the workers' metrics say when it ran."""
+    from config.celery import app
+
+    def done() -> float:
+        return sum(
+            sample.value
+            for sample in _scrape(cluster)
+            if sample.name == "atrium_celery_tasks_total" and sample.labels.get("task") == PURGE_TASK
+        )
+
+    before, sent = done(), time.monotonic()
+    app.send_task(PURGE_TASK)
+    while time.monotonic() - sent < 60:
+        if done() > before:
+            return f"a task sent after the restart ran {time.monotonic() - sent:.2f} s later"
+        time.sleep(0.2)
+    return "a task sent after the restart did NOT run within 60 s"
 
 
 def _loadavg() -> str:
