@@ -121,9 +121,11 @@ class Client:
         return self.mcp.call("listContacts", {}), {}
 
     def create_contact(self) -> tuple[httpx.Response, dict[str, Any]]:
-        email = f"load-{secrets.token_hex(8)}@{EMAIL_DOMAIN}"
+        unique = secrets.token_hex(8)
+        email = f"load-{unique}@{EMAIL_DOMAIN}"
+        # A name of its own: look-alikes would make every creation a duplicate check's worst case.
         response = self.mcp.call(
-            "createContact", {"contact": {"firstName": "Load", "lastName": "Test", "email": email}}
+            "createContact", {"contact": {"firstName": "Load", "lastName": f"Test {unique}", "email": email}}
         )
         return response, {"email": email}
 
@@ -409,7 +411,15 @@ class MemorySampler:
                 f"  {name:14} {head:7.1f} MiB -> {tail:7.1f} MiB ({tail - head:+6.1f}, "
                 f"{(tail - head) / head * 100:+5.1f} %), peak {peak:7.1f} MiB, {len(inside)} samples"
             )
+            lines.append(f"  {'':14} by {window:.0f} s: {' '.join(self._series(inside, start, window))}")
         return lines
+
+    @staticmethod
+    def _series(samples: list[tuple[float, int]], start: float, window: float) -> list[str]:
+        slots: dict[int, list[int]] = defaultdict(list)
+        for at, rss in samples:
+            slots[int((at - start) // window)].append(rss)
+        return [f"{statistics.fmean(slots[slot]) / 2**20:.0f}" for slot in sorted(slots)]
 
 
 def cluster_processes(cluster: Any, redis: Any = None) -> dict[str, int]:
