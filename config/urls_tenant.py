@@ -14,6 +14,7 @@ urlpatterns = [
     path("", include("apps.catalogue.urls")),
     path("api/", include("apps.core.api.urls")),
     path("", include("apps.apikeys.urls")),
+    path("", include("apps.gateway.urls")),
     path("", include("apps.notifications.urls")),
     path("", include("apps.tasks.urls")),
     path("", include("apps.files.urls")),

@@ -4,7 +4,6 @@ authorization flow), the real catalogue and Contacts. Each client sees the works
 lists exactly the tools the person's role (and the token's scope) allows, and calls Contacts
 tools."""
 
-import asyncio
 import json
 import secrets
 import subprocess
@@ -13,10 +12,8 @@ import httpx2
 import pytest
 from django.conf import settings
 from django_tenants.utils import schema_context
-from mcp.client.client import Client
-from mcp.client.streamable_http import streamable_http_client
 
-from apps.core.testing import ROOT, node_bin
+from apps.core.testing import ROOT, mcp_session, node_bin
 from apps.mcp.testing import pat_and_key
 
 pytestmark = pytest.mark.live
@@ -37,22 +34,6 @@ def expected_tools(email: str, scopes: set[str], schema_name: str = "acme") -> l
         return [tool["name"] for tool in list_tools(principal=principal)]
 
 
-def python_session(url: str, headers: dict[str, str], mode: str, work):  # type: ignore[no-untyped-def]
-    async def scenario():  # type: ignore[no-untyped-def]
-        http = httpx2.AsyncClient(headers=headers, timeout=30)
-        async with Client(streamable_http_client(url, http_client=http), mode=mode) as client:
-            tools, cursor = [], None
-            while True:
-                page = await client.list_tools(cursor=cursor)
-                tools += [tool.name for tool in page.tools]
-                cursor = page.next_cursor
-                if not cursor:
-                    break
-            return client.server_info, tools, await work(client)
-
-    return asyncio.run(scenario())
-
-
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 def test_python_sdk_with_a_personal_access_token_and_api_key(live_http, committed, mode):
     headers = pat_and_key("member@acme.example")
@@ -67,7 +48,7 @@ def test_python_sdk_with_a_personal_access_token_and_api_key(live_http, committe
         missing = await client.call_tool("getContact", {"contactId": "seven"})
         return fetched, missing
 
-    info, tools, (fetched, missing) = python_session(f"{live_http.url()}/api/mcp", headers, mode, work)
+    info, tools, (fetched, missing) = mcp_session(f"{live_http.url()}/api/mcp", headers, work, mode=mode)
 
     assert (info.name, info.title) == ("Acme Workspace", "Acme Workspace")
     assert tools == expected_tools("member@acme.example", {"mcp"})
@@ -85,8 +66,8 @@ def test_python_sdk_with_an_oauth_token_of_read_scope_sees_only_read_tools(live_
     async def work(client):  # type: ignore[no-untyped-def]
         return await client.call_tool("searchContacts", {"query": "nobody-here"})
 
-    info, tools, searched = python_session(
-        f"{live_http.url()}/api/mcp", {"Authorization": f"Bearer {token}"}, "auto", work
+    info, tools, searched = mcp_session(
+        f"{live_http.url()}/api/mcp", {"Authorization": f"Bearer {token}"}, work
     )
 
     assert info.name == "Acme Workspace"
@@ -101,7 +82,7 @@ def test_a_viewer_lists_exactly_what_a_viewer_may_use_in_globex(live_http, commi
     async def work(client):  # type: ignore[no-untyped-def]
         return await client.call_tool("listContacts", {})
 
-    info, tools, listed = python_session(f"{live_http.url('127.0.0.2')}/api/mcp", headers, "legacy", work)
+    info, tools, listed = mcp_session(f"{live_http.url('127.0.0.2')}/api/mcp", headers, work, mode="legacy")
 
     assert info.name == "Globex Hub"
     assert tools == expected_tools("viewer@globex.example", {"mcp"}, "globex")

@@ -6,11 +6,8 @@
 - the TypeScript SDK (`@modelcontextprotocol/sdk` from npm): its `auth()` does the same from the
   MCP URL (tests/node/oauth_flow.mjs).
 
-The tokens they obtain are then presented to the MCP door's credential check. While /api/mcp
-itself is not built, the Python client's first request is answered, for that one request, with
-the 401 challenge SPEC 4.1 prescribes for it (built by the same helper the endpoint uses); once
-the endpoint answers its own 401, the test checks that challenge instead and expects the token to
-open the endpoint.
+Discovery starts from the endpoint's own 401 challenge (SPEC 4.1); the tokens they obtain open
+/api/mcp, and are also presented to the MCP door's credential check directly.
 """
 
 import json
@@ -38,8 +35,6 @@ from apps.oauth.tests.oauth_client import PASSWORD, consent_over_http, present_t
 pytestmark = pytest.mark.live
 
 CALLBACK = "http://127.0.0.1:9/callback"
-# What the catch-all of /api/ answers for a path that has no view yet (GET 404, POST 403).
-NOT_BUILT = (403, 404)
 INITIALIZE = {
     "jsonrpc": "2.0",
     "id": 1,
@@ -72,10 +67,9 @@ class MemoryStorage:
 
 
 class RecordingTransport(httpx2.AsyncBaseTransport):
-    """Real HTTP, every exchange recorded; stands in for /api/mcp's 401 only while it is not built."""
+    """Real HTTP, every exchange recorded."""
 
-    def __init__(self, base_url: str) -> None:
-        self.base_url = base_url
+    def __init__(self) -> None:
         self.inner = httpx2.AsyncHTTPTransport()
         self.log: list[tuple[str, str, int]] = []
         self.mcp_answers: list[httpx2.Response] = []
@@ -85,11 +79,6 @@ class RecordingTransport(httpx2.AsyncBaseTransport):
         if request.url.path == resource.MCP_PATH:
             await response.aread()
             self.mcp_answers.append(response)
-            if response.status_code in NOT_BUILT and "authorization" not in request.headers:
-                await response.aclose()
-                response = httpx2.Response(
-                    401, headers={"WWW-Authenticate": resource.challenge(self.base_url)}, request=request
-                )
         self.log.append((request.method, request.url.path, response.status_code))
         return response
 
@@ -122,7 +111,7 @@ def test_the_python_sdk_client_discovers_registers_authorizes_and_refreshes(live
         redirect_handler=redirect_handler,
         callback_handler=callback_handler,
     )
-    transport = RecordingTransport(base_url)
+    transport = RecordingTransport()
 
     async def run() -> tuple[httpx2.Response, httpx2.Response]:
         async with httpx2.AsyncClient(auth=provider, transport=transport, timeout=20) as http:
@@ -144,9 +133,8 @@ def test_the_python_sdk_client_discovers_registers_authorizes_and_refreshes(live
 
     # Discovery started from the challenge, then the SDK registered, authorized and exchanged.
     unauthenticated = transport.mcp_answers[0]
-    if unauthenticated.status_code not in NOT_BUILT:
-        assert unauthenticated.status_code == 401
-        assert unauthenticated.headers["www-authenticate"] == resource.challenge(base_url)
+    assert unauthenticated.status_code == 401
+    assert unauthenticated.headers["www-authenticate"] == resource.challenge(base_url)
     assert transport.log[:5] == [
         ("POST", "/api/mcp", 401),
         ("GET", "/.well-known/oauth-protected-resource", 200),
@@ -172,9 +160,9 @@ def test_the_python_sdk_client_discovers_registers_authorizes_and_refreshes(live
     assert principal.client == "Interop client (Python SDK)"
     with pytest.raises(Unauthenticated):
         present_to_mcp(issued.access_token, base_url)
-    for answer in (first, second):
-        if answer.status_code not in NOT_BUILT:  # the MCP endpoint exists: the token opens it
-            assert answer.status_code == 200, answer.text
+    for answer in (first, second):  # the first token, then the refreshed one, open the endpoint
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["result"]["serverInfo"]["name"] == "Acme Workspace"
 
 
 def test_the_typescript_sdk_client_discovers_registers_authorizes_and_refreshes(live_http, committed):
@@ -192,9 +180,8 @@ def test_the_typescript_sdk_client_discovers_registers_authorizes_and_refreshes(
 
     assert finished.returncode == 0, finished.stderr[-3000:]
     result = json.loads(finished.stdout.strip().splitlines()[-1])
-    if result["probe"]["status"] not in NOT_BUILT:
-        assert result["probe"] == {"status": 401, "challenge": resource.challenge(base_url)}
-        assert result["mcp"]["serverName"] == "Acme Workspace"
+    assert result["probe"] == {"status": 401, "challenge": resource.challenge(base_url)}
+    assert result["mcp"]["serverName"] == "Acme Workspace"
     assert result["steps"] == ["REDIRECT", "AUTHORIZED", "AUTHORIZED"]
     asked = parse_qs(urlsplit(result["authorizationUrl"]).query)
     assert asked["resource"] == [f"{base_url}/api/mcp"]

@@ -23,6 +23,7 @@ from apps.accounts.authentication import authenticate_access_token, bearer_value
 from apps.accounts.models import PersonalAccessToken
 from apps.apikeys import errors, selectors, services
 from apps.apikeys.models import ApiKey
+from apps.core import metrics
 from apps.core.errors import AppError, Unauthenticated
 
 
@@ -41,10 +42,27 @@ def _challenged(error: AppError) -> AppError:
     return error
 
 
+def check_budget(*, key: ApiKey, now: datetime | None = None) -> None:
+    """429 BUDGET_EXCEEDED when the key's budget for the current period is spent."""
+    if key.budget_usd_cents is None:  # an unlimited key needs no look at its spend
+        return
+    now = now or timezone.now()
+    status = selectors.budget_status(key=key, now=now)
+    if status.is_spent:
+        metrics.budget_event("exceeded")
+        raise services.budget_exceeded_error(key=key, status=status, now=now)
+
+
 def authenticate_token_and_key(
-    *, authorization: str | None, api_key: str | None, now: datetime | None = None
+    *,
+    authorization: str | None,
+    api_key: str | None,
+    now: datetime | None = None,
+    budget: bool = True,
 ) -> KeyCredential:
-    """The token and key of a request, both good, or the AppError that refuses it."""
+    """The token and key of a request, both good, or the AppError that refuses it. With
+    `budget=False` a spent budget is not a refusal (reading what was already paid for: the
+    gateway's poll); the caller checks it with `check_budget` where spending starts."""
     raw_token = bearer_value(authorization or "")
     if raw_token is None:
         raise _challenged(Unauthenticated())
@@ -63,10 +81,8 @@ def authenticate_token_and_key(
     if key.revoked_at is not None:
         raise errors.KeyRevoked()
     now = now or timezone.now()
-    if key.budget_usd_cents is not None:  # an unlimited key needs no look at its spend
-        status = selectors.budget_status(key=key, now=now)
-        if status.is_spent:
-            raise services.budget_exceeded_error(key=key, status=status, now=now)
+    if budget:
+        check_budget(key=key, now=now)
     services.api_key_touch(key=key, now=now)
     return KeyCredential(token=token, key=key)
 

@@ -28,7 +28,7 @@ from apps.apikeys.models import (
     UsageDay,
 )
 from apps.apikeys.periods import local_day
-from apps.core import encryption, secrets
+from apps.core import encryption, metrics, secrets
 from apps.core.errors import NotFound, ValidationFailed
 from apps.core.recurrence import workspace_zone
 
@@ -345,8 +345,10 @@ def budget_reserve(
         raise errors.KeyRevoked()
     status = selectors.budget_status(key=locked, now=now)
     if not status.fits(micro_usd):
+        metrics.budget_event("exceeded")
         raise budget_exceeded_error(key=locked, status=status, now=now, wanted_micro_usd=micro_usd)
     ApiKey.objects.filter(pk=locked.pk).update(reserved_micro_usd=F("reserved_micro_usd") + micro_usd)
+    transaction.on_commit(lambda: metrics.budget_event("reserved", microdollars=micro_usd))
     ttl = ttl or timedelta(seconds=settings.BUDGET_RESERVATION_TTL_SECONDS)
     return Reservation.objects.create(
         key=locked,
@@ -383,6 +385,11 @@ def budget_settle(
         last_used_at=now,
     )
     _usage_add(key_id=key_id, day=current.day, spent_micro_usd=micro_usd, calls=1)
+    # What was held is either charged (settled) or given back (released): reserved = settled + released.
+    charged = min(micro_usd, held) if held else 0
+    transaction.on_commit(lambda: metrics.budget_event("settled", microdollars=micro_usd))
+    if held > charged:
+        transaction.on_commit(lambda: metrics.budget_event("released", microdollars=held - charged))
     current.state = Reservation.State.SETTLED
     current.cost_micro_usd = micro_usd
     current.finished_at = now
@@ -400,6 +407,8 @@ def _release(reservation_id: int, now: datetime) -> tuple[Reservation, bool]:
         ApiKey.objects.filter(pk=key_id).update(
             reserved_micro_usd=F("reserved_micro_usd") - current.amount_micro_usd
         )
+        amount = current.amount_micro_usd
+        transaction.on_commit(lambda: metrics.budget_event("released", microdollars=amount))
         current.state = Reservation.State.RELEASED
         current.finished_at = now
         current.save(update_fields=["state", "finished_at"])

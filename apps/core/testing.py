@@ -281,6 +281,8 @@ def start_celery_worker(
         "prefork",
         "--without-mingle",
         "--without-gossip",
+        "--loglevel",
+        "INFO",
     ]
     worker = spawn(name, command, env, workdir / f"{name}.log")
     worker.http_port = http_port  # type: ignore[attr-defined]
@@ -308,6 +310,8 @@ def start_celery_beat(env: dict[str, str], workdir: Path, *, app: str = "config"
         str(workdir / "celerybeat-schedule"),
         "--pidfile",
         str(workdir / "celerybeat.pid"),
+        "--loglevel",
+        "INFO",
     ]
     beat = spawn("beat", command, env, workdir / "beat.log")
     # The banner is printed whatever the log level; "beat: Starting..." is logged at INFO.
@@ -519,3 +523,30 @@ class PrivateRedis:
             self.process.terminate()
             self.process.wait(timeout=15)
         self.process = None
+
+
+def mcp_session(
+    url: str, headers: dict[str, str], work: Any, *, mode: str = "auto"
+) -> tuple[Any, list[str], Any]:
+    """Opens an MCP session with the official Python SDK client, lists every tool (all pages) and
+    runs `await work(client)`. Returns the server's info, the tool names and what `work` returned."""
+    import asyncio
+
+    import httpx2
+    from mcp.client.client import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    async def scenario() -> tuple[Any, list[str], Any]:
+        http = httpx2.AsyncClient(headers=headers, timeout=30)
+        async with Client(streamable_http_client(url, http_client=http), mode=mode) as client:
+            tools: list[str] = []
+            cursor = None
+            while True:
+                page = await client.list_tools(cursor=cursor)
+                tools += [tool.name for tool in page.tools]
+                cursor = page.next_cursor
+                if not cursor:
+                    break
+            return client.server_info, tools, await work(client)
+
+    return asyncio.run(scenario())

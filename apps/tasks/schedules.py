@@ -11,6 +11,7 @@ service was down) are counted in that run, not each run late.
 
 import logging
 from datetime import datetime, timedelta
+from itertools import pairwise
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -39,9 +40,17 @@ def parse_rule(text: str, *, starts_at: datetime, zone: ZoneInfo) -> str:
     ValidationFailed naming what is wrong when it does not parse or fires too often."""
     start = starts_at.astimezone(zone).replace(microsecond=0)
     canonical = recurrence.normalise_rule(text, start=start, zone=zone, field="schedule.rrule")
-    first = recurrence.next_start(canonical, start=start, zone=zone, after=start - timedelta(seconds=1))
-    second = recurrence.next_start(canonical, start=start, zone=zone, after=first) if first else None
-    if first is not None and second is not None and second - first < SHORTEST_INTERVAL:
+    # The closest two of the first occurrences (BYMINUTE=0,10 is 50 minutes, then 10).
+    starts = recurrence.occurrences(
+        canonical,
+        start=start,
+        duration=timedelta(0),
+        zone=zone,
+        window_start=start,
+        window_end=start + timedelta(days=800),
+        limit=100,
+    )
+    if any(later - earlier < SHORTEST_INTERVAL for earlier, later in pairwise(starts)):
         raise InvalidTask.on("schedule.rrule", _("runs at most every 15 minutes"))
     return canonical
 

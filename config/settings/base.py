@@ -1,5 +1,6 @@
 """Settings every environment shares. Environments differ only through environment variables."""
 
+import json
 import os
 from pathlib import Path
 
@@ -75,6 +76,7 @@ TENANT_APPS = [
     "oauth2_provider",
     "apps.oauth",
     "apps.apikeys",
+    "apps.gateway",
     "apps.notifications",
     "apps.tasks",
 ]
@@ -427,7 +429,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    "ENUM_NAME_OVERRIDES": {"BudgetPeriodEnum": "apps.apikeys.models.BudgetPeriod.values"},
+    "ENUM_NAME_OVERRIDES": {
+        "BudgetPeriodEnum": "apps.apikeys.models.BudgetPeriod.values",
+        "ApiKeyStatusEnum": ["active", "revoked"],
+    },
     # Endpoints that are not DRF views (lean ASGI doors) describe themselves here:
     # "APPEND_PATHS": {"/api/agent": {...}}; see docs/api-keys.md, "The OpenAPI schema".
     "APPEND_PATHS": {},
@@ -444,6 +449,78 @@ SPECTACULAR_SETTINGS = {
 CELERY_BEAT_SCHEDULE["release-stale-budget-reservations"] = {
     "task": "apps.apikeys.tasks.release_stale_reservations",
     "schedule": 60.0,
+}
+
+# --- message gateway (apps.gateway; SPEC 1 rule 3, 2.1, 3.1, 3.2, 4.4, 6.1, 8; docs/gateway.md) ---------
+
+# The request (SPEC 4.4, 8): message length in characters, metadata size as compact JSON in bytes.
+GATEWAY_MESSAGE_MAX_CHARS = 10_000
+SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"].update(
+    {
+        "ConversationStatusEnum": "apps.gateway.api.serializers.CONVERSATION_STATUSES",
+        "WebhookStatusEnum": "apps.gateway.api.serializers.WEBHOOK_STATUSES",
+        "AcceptedStatusEnum": ["accepted"],
+    }
+)
+GATEWAY_METADATA_MAX_BYTES = int(env("ATRIUM_GATEWAY_METADATA_MAX_BYTES", "16384"))
+# Conversations are removed this long after creation (SPEC 3.1: 24 hours).
+GATEWAY_CONVERSATION_TTL_HOURS = 24
+# The poll's Retry-After while a conversation is unfinished.
+GATEWAY_POLL_RETRY_AFTER_SECONDS = int(env("ATRIUM_GATEWAY_POLL_RETRY_AFTER_SECONDS", "1"))
+# The service's agent. "" (default): the built-in agent, which needs no model and handles simple
+# single-tool requests. "openai": an OpenAI-compatible chat-completions API with tool calling
+# (also vLLM, Ollama, llama.cpp's server, LiteLLM, OpenRouter); "anthropic": the Anthropic
+# Messages API. URL: the API's base ("https://host/v1" for chat completions, "https://host" for
+# Messages). Prices per model, JSON: {"<model>": {"input": USD per million input tokens, "output":
+# ..., "cache_read": ..., "cache_write": ...}}; a configured model without a price is refused.
+GATEWAY_MODEL_BACKEND = env("ATRIUM_GATEWAY_MODEL_BACKEND", "")
+GATEWAY_MODEL_URL = env("ATRIUM_GATEWAY_MODEL_URL", "")
+GATEWAY_MODEL_API_KEY = env("ATRIUM_GATEWAY_MODEL_API_KEY", "")
+GATEWAY_MODEL_NAME = env("ATRIUM_GATEWAY_MODEL_NAME", "")
+GATEWAY_MODEL_PRICES = json.loads(env("ATRIUM_GATEWAY_MODEL_PRICES", "{}") or "{}")
+GATEWAY_MODEL_MAX_TOKENS = int(env("ATRIUM_GATEWAY_MODEL_MAX_TOKENS", "1024"))
+GATEWAY_MODEL_TIMEOUT_SECONDS = float(env("ATRIUM_GATEWAY_MODEL_TIMEOUT_SECONDS", "60"))
+# A model call that fails transiently (429, 5xx, time-out) is tried again this many times.
+GATEWAY_MODEL_RETRIES = int(env("ATRIUM_GATEWAY_MODEL_RETRIES", "2"))
+GATEWAY_MODEL_RETRY_BASE_SECONDS = float(env("ATRIUM_GATEWAY_MODEL_RETRY_BASE_SECONDS", "1"))
+# Model calls per conversation at most (the last one is asked to answer without tools).
+GATEWAY_AGENT_MAX_MODEL_CALLS = int(env("ATRIUM_GATEWAY_AGENT_MAX_MODEL_CALLS", "8"))
+# How many catalogue tools are offered to the model per conversation (besides searchTools and
+# describeTool, through which it finds the rest).
+GATEWAY_AGENT_OFFERED_TOOLS = int(env("ATRIUM_GATEWAY_AGENT_OFFERED_TOOLS", "12"))
+# Runs of one conversation (a worker that died, an unexpected error) before it is failed.
+GATEWAY_AGENT_MAX_ATTEMPTS = int(env("ATRIUM_GATEWAY_AGENT_MAX_ATTEMPTS", "3"))
+# A worker's lease on a conversation lasts this long past each step's own time limit.
+GATEWAY_LEASE_MARGIN_SECONDS = float(env("ATRIUM_GATEWAY_LEASE_MARGIN_SECONDS", "30"))
+# An open conversation whose task has not started after this long is queued again.
+GATEWAY_REQUEUE_AFTER_SECONDS = int(env("ATRIUM_GATEWAY_REQUEUE_AFTER_SECONDS", "120"))
+# Webhooks: delays in seconds after each failed attempt (Standard Webhooks' schedule, about 27.6
+# hours in all), each stretched or shrunk by up to GATEWAY_WEBHOOK_JITTER (a fraction), so retries
+# span more than 24 hours. Time limits per attempt, and how much of an answer is kept in the log.
+GATEWAY_WEBHOOK_RETRY_SCHEDULE = [
+    int(value)
+    for value in env("ATRIUM_GATEWAY_WEBHOOK_RETRY_SCHEDULE", "5,300,1800,7200,18000,36000,36000").split(",")
+    if value.strip()
+]
+GATEWAY_WEBHOOK_JITTER = float(env("ATRIUM_GATEWAY_WEBHOOK_JITTER", "0.1"))
+GATEWAY_WEBHOOK_CONNECT_TIMEOUT_SECONDS = float(env("ATRIUM_GATEWAY_WEBHOOK_CONNECT_TIMEOUT_SECONDS", "5"))
+GATEWAY_WEBHOOK_TIMEOUT_SECONDS = float(env("ATRIUM_GATEWAY_WEBHOOK_TIMEOUT_SECONDS", "10"))
+GATEWAY_WEBHOOK_RESPONSE_EXCERPT = 1000
+# Deliveries (with their log and body) are kept this long, then removed.
+GATEWAY_WEBHOOK_RETENTION_DAYS = int(env("ATRIUM_GATEWAY_WEBHOOK_RETENTION_DAYS", "7"))
+GATEWAY_WEBHOOK_SWEEP_SECONDS = float(env("ATRIUM_GATEWAY_WEBHOOK_SWEEP_SECONDS", "5"))
+GATEWAY_STUCK_SWEEP_SECONDS = float(env("ATRIUM_GATEWAY_STUCK_SWEEP_SECONDS", "30"))
+CELERY_BEAT_SCHEDULE["gateway-send-due-webhooks"] = {
+    "task": "apps.gateway.tasks.send_due_webhooks",
+    "schedule": GATEWAY_WEBHOOK_SWEEP_SECONDS,
+}
+CELERY_BEAT_SCHEDULE["gateway-recover-stuck-conversations"] = {
+    "task": "apps.gateway.tasks.recover_stuck_conversations",
+    "schedule": GATEWAY_STUCK_SWEEP_SECONDS,
+}
+CELERY_BEAT_SCHEDULE["gateway-remove-expired"] = {
+    "task": "apps.gateway.tasks.remove_expired",
+    "schedule": crontab(minute="*/5"),
 }
 
 # --- language, time, e-mail, logs ---------------------------------------------------------------

@@ -9,5 +9,5 @@ STORAGES = {
     "default": {"BACKEND": "django_tenants.files.storage.TenantFileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
-LOGGING["root"]["level"] = "WARNING"  # noqa: F405
+LOGGING["root"]["level"] = env("ATRIUM_LOG_LEVEL", "WARNING")  # noqa: F405
 ATRIUM_ENCRYPTION_KEYS = [env("ATRIUM_ENCRYPTION_KEYS", "YmVuY2htYXJrLWtleS1ub3QtYS1zZWNyZXQtMDAwMDA=")]

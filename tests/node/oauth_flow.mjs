@@ -128,14 +128,11 @@ if (redirect.searchParams.get("state") !== provider.sentState) throw new Error("
 steps.push(await auth(provider, { serverUrl, authorizationCode: redirect.searchParams.get("code") }));
 steps.push(await auth(provider, { serverUrl })); // holds a refresh token: refreshes
 
-let mcp = null;
-if (probe.status === 401) {
-  const client = new Client({ name: "interop", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(serverUrl, { authProvider: provider }));
-  const tools = await client.listTools();
-  mcp = { serverName: client.getServerVersion()?.name, tools: tools.tools.length };
-  await client.close();
-}
+const client = new Client({ name: "interop", version: "1.0.0" });
+await client.connect(new StreamableHTTPClientTransport(serverUrl, { authProvider: provider }));
+const tools = await client.listTools();
+const mcp = { serverName: client.getServerVersion()?.name, tools: tools.tools.length };
+await client.close();
 
 console.log(
   JSON.stringify({

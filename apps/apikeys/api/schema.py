@@ -2,11 +2,18 @@
 
 from typing import Any
 
+from drf_spectacular.drainage import set_override
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
+
+from apps.apikeys.authentication import AccessTokenAndApiKeyAuthentication
+
+# Its `accessToken` half is the very scheme AccessTokenAuthentication registers under that name.
+set_override(AccessTokenAndApiKeyAuthentication, "suppress_collision_warning", True)
 
 
 class AccessTokenAndApiKeyScheme(OpenApiAuthenticationExtension):
     target_class = "apps.apikeys.authentication.AccessTokenAndApiKeyAuthentication"
+    match_subclasses = True  # the gateway's variant, which lets a spent budget read, is the same scheme
     name = ["accessToken", "apiKey"]
 
     def get_security_definition(self, auto_schema: Any) -> list[dict[str, Any]]:

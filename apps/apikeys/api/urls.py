@@ -1,6 +1,6 @@
 from django.urls import path
 
-from apps.apikeys.api import views
+from apps.apikeys.api import schema, views  # noqa: F401  (schema registers the token-plus-key scheme)
 
 urlpatterns = [
     path("api-keys", views.ApiKeyListView.as_view(), name="api-keys"),

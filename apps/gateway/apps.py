@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class GatewayConfig(AppConfig):
+    name = "apps.gateway"
+    label = "gateway"
+    verbose_name = _("Message gateway")
+
+    def ready(self) -> None:
+        from . import checks  # noqa: F401  (registers the model backend's configuration check)

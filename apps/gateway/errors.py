@@ -1,0 +1,31 @@
+"""The gateway's failures. The door's errors have SPEC 7.1's body; the codes a finished conversation
+carries in `error.code` (and whose message goes into the webhook's `error`) are listed here too."""
+
+from django.utils.translation import gettext_lazy as _
+
+from apps.core.errors import AppError, Conflict, NotFound
+
+
+class ConversationNotFound(NotFound):
+    message = _("Conversation not found, or expired (conversations are kept for 24 hours).")
+
+
+class AlreadyFinished(Conflict):
+    code = "CONVERSATION_FINISHED"
+    message = _("The conversation has already ended; there is nothing to cancel.")
+
+
+class PayloadTooLarge(AppError):
+    code = "PAYLOAD_TOO_LARGE"
+    message = _("The request body is too large.")
+    http_status = 413
+
+
+# Codes of a failed conversation (`error.code` in the poll).
+CANCELLED = "CANCELLED"
+BUDGET_EXCEEDED = "BUDGET_EXCEEDED"
+MODEL_BACKEND_REQUIRED = "MODEL_BACKEND_REQUIRED"
+MODEL_UNAVAILABLE = "MODEL_UNAVAILABLE"
+AGENT_ERROR = "AGENT_ERROR"
+KEY_REVOKED = "KEY_REVOKED"
+TOO_MANY_STEPS = "TOO_MANY_STEPS"

@@ -1,0 +1,44 @@
+"""The gateway's Celery tasks: thin doors onto the services. Tasks take ids and the schema name
+(`workspace_task`); the sweepers visit every workspace (`for_each_workspace`)."""
+
+from celery import shared_task
+
+from apps.core.tasks import for_each_workspace, workspace_task
+from apps.gateway import deliveries, services
+from apps.gateway.agent import runner
+
+
+@workspace_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def run_conversation(*, conversation_id: int) -> str | None:
+    """The service's agent on one conversation. Late acknowledgement: a worker that dies mid-turn
+    leaves the message to be delivered again; the conversation's lease and the sweeper below make
+    sure it is run again (once) or failed, never left `processing`."""
+    return runner.run_conversation(conversation_id)
+
+
+@workspace_task(acks_late=True, ignore_result=True)
+def deliver_webhook(*, delivery_id: int) -> str | None:
+    return deliveries.attempt(delivery_id)
+
+
+@shared_task(ignore_result=True)
+def send_due_webhooks() -> int:
+    """Every few seconds: queue the webhook attempts that are due, in every workspace."""
+    return for_each_workspace(deliveries.send_due)
+
+
+@shared_task(ignore_result=True)
+def recover_stuck_conversations() -> int:
+    """Every 30 seconds: conversations whose worker died are queued again or failed."""
+    return for_each_workspace(services.conversations_recover)
+
+
+@shared_task(ignore_result=True)
+def remove_expired() -> int:
+    """Every 5 minutes: conversations past their 24 hours, and deliveries past their retention."""
+
+    def sweep() -> None:
+        services.conversations_remove_expired()
+        deliveries.remove_old()
+
+    return for_each_workspace(sweep)

@@ -1,0 +1,367 @@
+"""Real HTTP servers on loopback for the gateway's tests: a model API speaking either protocol
+(OpenAI-compatible chat completions, Anthropic Messages), answering from a script and checking
+each request the way the real API would; and a webhook receiver."""
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from apps.core.testing import free_port
+
+
+class _Server:
+    def __init__(self, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        raise NotImplementedError
+
+    def start(self) -> "_Server":
+        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), self._handler())
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    def __enter__(self) -> Any:
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+
+# --- the model APIs ------------------------------------------------------------------------------
+
+
+class ProtocolError(Exception):
+    """The request is not what the real API accepts (answered 400, and fails the test)."""
+
+
+def _check_openai(body: dict[str, Any]) -> None:
+    if not isinstance(body.get("model"), str) or not isinstance(body.get("messages"), list):
+        raise ProtocolError("model and messages are required")
+    if not isinstance(body.get("max_tokens"), int):
+        raise ProtocolError("max_tokens must be an integer")
+    for tool in body.get("tools") or []:
+        function = tool.get("function") or {}
+        if tool.get("type") != "function" or not function.get("name") or "parameters" not in function:
+            raise ProtocolError(f"bad tool {tool!r}")
+    pending: set[str] = set()
+    for message in body["messages"]:
+        role = message.get("role")
+        if role == "tool":
+            if message.get("tool_call_id") not in pending:
+                raise ProtocolError(
+                    "a tool message must answer a tool call of the previous assistant message"
+                )
+            pending.discard(message["tool_call_id"])
+            if not isinstance(message.get("content"), str):
+                raise ProtocolError("tool content must be a string")
+            continue
+        if pending:
+            raise ProtocolError(f"tool calls without results: {sorted(pending)}")
+        if role == "assistant":
+            for call in message.get("tool_calls") or []:
+                json.loads(call["function"]["arguments"])
+                pending.add(call["id"])
+        elif role not in ("system", "user"):
+            raise ProtocolError(f"unknown role {role!r}")
+
+
+def _check_anthropic(body: dict[str, Any], headers: Any) -> None:
+    if headers.get("anthropic-version") != "2023-06-01":
+        raise ProtocolError("anthropic-version header missing")
+    if not isinstance(body.get("max_tokens"), int) or not isinstance(body.get("messages"), list):
+        raise ProtocolError("max_tokens and messages are required")
+    messages = body["messages"]
+    if not messages or messages[0].get("role") != "user":
+        raise ProtocolError("the first message must be the user's")
+    expected = "user"
+    uses: set[str] = set()
+    for message in messages:
+        if message.get("role") != expected:
+            raise ProtocolError("roles must alternate user / assistant")
+        expected = "assistant" if expected == "user" else "user"
+        for block in message.get("content") or []:
+            if block.get("type") == "tool_use":
+                uses.add(block["id"])
+                if not isinstance(block.get("input"), dict):
+                    raise ProtocolError("tool_use input must be an object")
+            elif block.get("type") == "tool_result" and block.get("tool_use_id") not in uses:
+                raise ProtocolError("tool_result for an unknown tool_use")
+    for tool in body.get("tools") or []:
+        if not tool.get("name") or "input_schema" not in tool:
+            raise ProtocolError(f"bad tool {tool!r}")
+
+
+Responder = Callable[[dict[str, Any], int], Any]
+
+
+@dataclass
+class Reply:
+    status: int = 200
+    body: dict[str, Any] = field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+class ModelServer(_Server):
+    """`protocol`: "openai" or "anthropic". `responder(request_body, index)` returns a Reply (or a
+    body dict); it may block (to let a test kill the worker mid-call)."""
+
+    def __init__(
+        self, protocol: str, responder: Responder, *, api_key: str = "model-key", port: int | None = None
+    ):
+        super().__init__(port)
+        self.protocol = protocol
+        self.responder = responder
+        self.api_key = api_key
+        self.requests: list[dict[str, Any]] = []
+        self.problems: list[str] = []
+        self._lock = threading.Lock()
+
+    @property
+    def url(self) -> str:
+        base = f"http://127.0.0.1:{self.port}"
+        return f"{base}/v1" if self.protocol == "openai" else base
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length)
+                try:
+                    body = json.loads(raw)
+                    if server.protocol == "openai":
+                        if self.path != "/v1/chat/completions":
+                            raise ProtocolError(f"unexpected path {self.path}")
+                        if self.headers.get("Authorization") != f"Bearer {server.api_key}":
+                            self._send(Reply(401, {"error": {"message": "bad key"}}))
+                            return
+                        _check_openai(body)
+                    else:
+                        if self.path != "/v1/messages":
+                            raise ProtocolError(f"unexpected path {self.path}")
+                        if self.headers.get("x-api-key") != server.api_key:
+                            self._send(
+                                Reply(401, {"type": "error", "error": {"type": "authentication_error"}})
+                            )
+                            return
+                        _check_anthropic(body, self.headers)
+                except (ProtocolError, ValueError, KeyError, TypeError) as error:
+                    server.problems.append(str(error))
+                    self._send(Reply(400, {"error": {"message": str(error)}}))
+                    return
+                with server._lock:
+                    index = len(server.requests)
+                    server.requests.append(body)
+                answer = server.responder(body, index)
+                self._send(answer if isinstance(answer, Reply) else Reply(200, answer))
+
+            def _send(self, reply: Reply) -> None:
+                data = json.dumps(reply.body).encode()
+                try:
+                    self.send_response(reply.status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    for name, value in reply.headers.items():
+                        self.send_header(name, value)
+                    self.end_headers()
+                    self.wfile.write(data)
+                except OSError:
+                    pass
+
+        return Handler
+
+
+def openai_tool_calls(
+    *calls: tuple[str, dict[str, Any] | str], usage: tuple[int, int] = (100, 20)
+) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "tool_calls",
+                "message": {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {
+                            "id": f"call_{index}_{name}",
+                            "type": "function",
+                            "function": {
+                                "name": name,
+                                "arguments": arguments
+                                if isinstance(arguments, str)
+                                else json.dumps(arguments),
+                            },
+                        }
+                        for index, (name, arguments) in enumerate(calls)
+                    ],
+                },
+            }
+        ],
+        "usage": {"prompt_tokens": usage[0], "completion_tokens": usage[1], "total_tokens": sum(usage)},
+    }
+
+
+def openai_text(text: str, usage: tuple[int, int] = (100, 20)) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
+        "usage": {"prompt_tokens": usage[0], "completion_tokens": usage[1], "total_tokens": sum(usage)},
+    }
+
+
+def anthropic_tool_use(
+    *calls: tuple[str, dict[str, Any]], text: str = "", usage: tuple[int, int] = (100, 20)
+) -> dict[str, Any]:
+    content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+    content += [
+        {"type": "tool_use", "id": f"toolu_{index}_{name}", "name": name, "input": arguments}
+        for index, (name, arguments) in enumerate(calls)
+    ]
+    return {
+        "id": "msg_test",
+        "type": "message",
+        "role": "assistant",
+        "model": "test-model",
+        "content": content,
+        "stop_reason": "tool_use",
+        "usage": {"input_tokens": usage[0], "output_tokens": usage[1]},
+    }
+
+
+def anthropic_text(text: str, usage: tuple[int, int] = (100, 20), **extra_usage: int) -> dict[str, Any]:
+    return {
+        "id": "msg_test",
+        "type": "message",
+        "role": "assistant",
+        "model": "test-model",
+        "content": [{"type": "text", "text": text}],
+        "stop_reason": "end_turn",
+        "usage": {"input_tokens": usage[0], "output_tokens": usage[1], **extra_usage},
+    }
+
+
+def tool_results(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """The tool results a request carries, in either protocol: [{"id", "content", "is_error"}]."""
+    found = []
+    for message in body.get("messages", []):
+        if message.get("role") == "tool":
+            found.append({"id": message["tool_call_id"], "content": message["content"], "is_error": None})
+        for block in message.get("content") or [] if isinstance(message.get("content"), list) else []:
+            if block.get("type") == "tool_result":
+                found.append(
+                    {
+                        "id": block["tool_use_id"],
+                        "content": block["content"],
+                        "is_error": block.get("is_error"),
+                    }
+                )
+    return found
+
+
+def offered_tools(body: dict[str, Any]) -> list[str]:
+    return [tool.get("name") or tool.get("function", {}).get("name") for tool in body.get("tools") or []]
+
+
+# --- a webhook receiver --------------------------------------------------------------------------
+
+
+@dataclass
+class Received:
+    headers: dict[str, str]
+    body: bytes
+    at: float
+    path: str
+
+
+class Receiver(_Server):
+    """Answers each POST with the next status of `statuses` (the last one repeats), after
+    `delay` seconds; records what arrived."""
+
+    def __init__(
+        self,
+        statuses: list[int] | None = None,
+        *,
+        port: int | None = None,
+        delay: float = 0.0,
+        answer: bytes = b'{"ok": true}',
+        location: str = "",
+    ) -> None:
+        super().__init__(port)
+        self.statuses = list(statuses or [200])
+        self.delay = delay
+        self.answer = answer
+        self.location = location
+        self.received: list[Received] = []
+        self.arrived = threading.Condition()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/hooks/atrium"
+
+    def wait_for(self, count: int, timeout: float = 30.0) -> list[Received]:
+        deadline = time.monotonic() + timeout
+        with self.arrived:
+            while len(self.received) < count:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(
+                        f"{len(self.received)} webhooks arrived, not {count}, within {timeout} s"
+                    )
+                self.arrived.wait(left)
+            return list(self.received)
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length)
+                arrived = time.time()
+                with receiver.arrived:
+                    index = len(receiver.received)
+                    receiver.received.append(
+                        Received({k.lower(): v for k, v in self.headers.items()}, body, arrived, self.path)
+                    )
+                    receiver.arrived.notify_all()
+                if receiver.delay:
+                    time.sleep(receiver.delay)
+                status = receiver.statuses[min(index, len(receiver.statuses) - 1)]
+                try:
+                    self.send_response(status)
+                    if receiver.location and 300 <= status < 400:
+                        self.send_header("Location", receiver.location)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(receiver.answer)))
+                    self.end_headers()
+                    self.wfile.write(receiver.answer)
+                except OSError:
+                    pass
+
+        return Handler

@@ -1,0 +1,389 @@
+"""The service's agent with a model backend, against real HTTP servers on loopback speaking each
+protocol (OpenAI-compatible chat completions; Anthropic Messages), scripted to request tool calls
+and then reply: the tools really run in the workspace, the reply is in the final turn, and the
+usage the server reports is settled as the cost, against the key's budget."""
+
+import json
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import SystemCheckError
+
+from apps.apikeys.models import ApiKey, Reservation
+from apps.catalogue.models import ToolCall
+from apps.contacts.models import Contact
+from apps.contacts.tests.samples import make_contact
+from apps.gateway import services
+from apps.gateway.agent import runner
+from apps.gateway.agent.model import ModelAgent
+from apps.gateway.models import AgentStep, Conversation
+
+from .conftest import reply_of
+from .servers import (
+    ModelServer,
+    Reply,
+    anthropic_text,
+    anthropic_tool_use,
+    offered_tools,
+    openai_text,
+    openai_tool_calls,
+    tool_results,
+)
+
+pytestmark = pytest.mark.django_db
+
+MODEL = "test-model"
+# µUSD per token (= USD per million tokens): 2 in, 10 out.
+PRICES = {MODEL: {"input": "2", "output": "10", "cache_read": "0.5", "cache_write": "2.5"}}
+
+
+@pytest.fixture
+def model(settings):
+    """Starts a scripted model server of a protocol and points the settings at it."""
+    started = []
+
+    def start(protocol: str, responder) -> ModelServer:
+        server = ModelServer(protocol, responder).start()
+        started.append(server)
+        settings.GATEWAY_MODEL_BACKEND = protocol
+        settings.GATEWAY_MODEL_URL = server.url
+        settings.GATEWAY_MODEL_NAME = MODEL
+        settings.GATEWAY_MODEL_API_KEY = server.api_key
+        settings.GATEWAY_MODEL_PRICES = PRICES
+        settings.GATEWAY_MODEL_MAX_TOKENS = 1000
+        settings.GATEWAY_MODEL_TIMEOUT_SECONDS = 10
+        settings.GATEWAY_MODEL_RETRY_BASE_SECONDS = 0.01
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+def run(conversation) -> Conversation:
+    runner.run_conversation(conversation.pk)
+    return Conversation.objects.get(pk=conversation.pk)
+
+
+def script(*answers):
+    """A responder giving `answers` in order (a callable answer gets the request body)."""
+
+    def respond(body, index):
+        answer = answers[min(index, len(answers) - 1)]
+        return answer(body) if callable(answer) else answer
+
+    return respond
+
+
+def test_chat_completions_tool_call_runs_in_the_workspace_and_the_reply_is_settled_as_cost(
+    model, make_credentials, conversation_of
+):
+    mine = make_credentials(budget_usd_cents=100, budget_period="monthly")
+    ada = make_contact(mine.user, first_name="Adelheid", last_name="Quist", email="adelheid@example.org")
+
+    def final(body):
+        results = tool_results(body)
+        assert "adelheid@example.org" in results[0]["content"]
+        return openai_text(f"Found Adelheid Quist (id {ada.pk}).", usage=(300, 15))
+
+    server = model(
+        "openai", script(openai_tool_calls(("searchContacts", {"query": "Adelheid"}), usage=(200, 30)), final)
+    )
+
+    conversation = run(conversation_of(mine, "Find Adelheid's e-mail address"))
+
+    assert server.problems == []
+    assert conversation.status == "resolved", conversation.error_message
+    assert reply_of(conversation) == f"Found Adelheid Quist (id {ada.pk})."
+    # (200 x 2 + 30 x 10) + (300 x 2 + 15 x 10) µUSD
+    assert conversation.cost_micro_usd == 700 + 750
+    assert (conversation.model_calls, conversation.tool_calls) == (2, 1)
+    assert conversation.agent == f"openai:{MODEL}"
+    key = ApiKey.objects.get(pk=mine.key.pk)
+    assert key.spent_micro_usd == 1450 and key.reserved_micro_usd == 0
+    assert sorted(Reservation.objects.filter(key=key).values_list("state", "cost_micro_usd")) == [
+        ("settled", 700),
+        ("settled", 750),
+    ]
+    first = server.requests[0]
+    assert first["model"] == MODEL and first["max_tokens"] == 1000 and first["tool_choice"] == "auto"
+    assert first["messages"][0]["role"] == "system" and "Acme" in first["messages"][0]["content"]
+    assert first["messages"][1] == {"role": "user", "content": "Find Adelheid's e-mail address"}
+    offered = offered_tools(first)
+    assert offered[:2] == ["searchTools", "describeTool"] and "searchContacts" in offered
+    assert len(offered) <= 14
+    call = ToolCall.objects.filter(user=mine.user, tool="searchContacts").latest("at")
+    assert call.outcome == "ok" and call.credential == f"pat:{mine.token_id}"
+
+
+def test_messages_api_tool_use_creates_a_contact_and_cache_tokens_are_priced(
+    model, make_credentials, conversation_of
+):
+    mine = make_credentials()
+    contact = {"firstName": "Ada", "lastName": "Lovelace", "email": "ada@messages.example"}
+
+    def final(body):
+        results = tool_results(body)
+        assert results[0]["is_error"] is False and "ada@messages.example" in results[0]["content"]
+        return anthropic_text(
+            "I created Ada Lovelace.",
+            usage=(400, 10),
+            cache_read_input_tokens=1000,
+            cache_creation_input_tokens=100,
+        )
+
+    server = model(
+        "anthropic",
+        script(anthropic_tool_use(("createContact", {"contact": contact}), text="Creating."), final),
+    )
+
+    conversation = run(conversation_of(mine, "Add Ada Lovelace (ada@messages.example) to our contacts"))
+
+    assert server.problems == []
+    assert conversation.status == "resolved", conversation.error_message
+    assert reply_of(conversation) == "I created Ada Lovelace."
+    assert Contact.objects.filter(email="ada@messages.example", owner=mine.user).count() == 1
+    # (100 x 2 + 20 x 10) + (400 x 2 + 10 x 10 + 1000 x 0.5 + 100 x 2.5)
+    assert conversation.cost_micro_usd == 400 + 1650
+    second = server.requests[1]
+    assert [message["role"] for message in second["messages"]] == ["user", "assistant", "user"]
+    assert second["messages"][1]["content"][0] == {"type": "text", "text": "Creating."}
+    assert second["system"].startswith("You are the assistant of")
+    assert second["tool_choice"] == {"type": "auto"}
+
+
+def test_tools_found_through_search_tools_are_offered_next(
+    model, make_credentials, conversation_of, settings
+):
+    settings.GATEWAY_AGENT_OFFERED_TOOLS = 1
+    mine = make_credentials()
+    contact = make_contact(mine.user, first_name="Rosalind", last_name="Franklin")
+
+    server = model(
+        "openai",
+        script(
+            openai_tool_calls(("searchTools", {"query": "ownership history"})),
+            openai_tool_calls(("getContactOwnershipHistory", {"contactId": contact.pk})),
+            openai_text("Rosalind has had one owner."),
+        ),
+    )
+
+    conversation = run(conversation_of(mine, "Who has owned the record of Rosalind?"))
+
+    assert conversation.status == "resolved"
+    assert "getContactOwnershipHistory" not in offered_tools(server.requests[0])
+    assert "getContactOwnershipHistory" in offered_tools(server.requests[1])
+    assert not tool_results(server.requests[2])[-1]["content"].startswith("There is no tool")
+
+
+def test_a_destructive_tool_is_refused_even_with_a_token_the_model_makes_up(
+    model, make_credentials, conversation_of
+):
+    admin = make_credentials("admin")
+    keep = make_contact(admin.user, first_name="Twin", last_name="One")
+    drop = make_contact(admin.user, first_name="Twin", last_name="Two")
+    arguments = {"primaryId": keep.pk, "duplicateIds": [drop.pk], "confirmationToken": "confirm_madeup"}
+
+    def final(body):
+        result = tool_results(body)[0]
+        assert result["content"].startswith("Refused: mergeContacts is marked DESTRUCTIVE")
+        assert "confirm_" not in result["content"]
+        return openai_text("Merging needs your confirmation; nothing was merged.")
+
+    server = model("openai", script(openai_tool_calls(("mergeContacts", arguments)), final))
+
+    conversation = run(conversation_of(admin, "Merge the two Twin contacts"))
+
+    assert conversation.status == "resolved" and server.problems == []
+    drop.refresh_from_db()
+    assert drop.merged_into_id is None
+    described = [tool for tool in server.requests[0]["tools"] if tool["function"]["name"] == "mergeContacts"]
+    if described:
+        assert "confirmationToken" not in described[0]["function"]["parameters"]["properties"]
+
+
+def test_a_budget_that_runs_out_mid_conversation_fails_it_saying_so(
+    model, make_credentials, conversation_of, settings
+):
+    # A budget of one full call: 1,000 output tokens x 10 µUSD = 1 cent (input free here).
+    mine = make_credentials(budget_usd_cents=1, budget_period="total")
+
+    def tool_call(body):
+        return openai_tool_calls(("listContacts", {}), usage=(50, body["max_tokens"]))
+
+    server = model("openai", script(tool_call, tool_call, tool_call))
+    settings.GATEWAY_MODEL_PRICES = {MODEL: {"input": "0", "output": "10"}}
+
+    conversation = run(conversation_of(mine, "List every contact, then again"))
+
+    assert conversation.status == "failed"
+    assert conversation.error_code == "BUDGET_EXCEEDED"
+    assert "budget is spent" in conversation.error_message
+    assert "budget is spent" in reply_of(conversation)
+    key = ApiKey.objects.get(pk=mine.key.pk)
+    assert key.spent_micro_usd == 10_000 and key.reserved_micro_usd == 0
+    assert len(server.requests) == 1
+
+
+def test_what_is_left_of_the_budget_is_used_with_a_smaller_max_tokens(
+    model, make_credentials, conversation_of, settings
+):
+    mine = make_credentials(budget_usd_cents=2, budget_period="total")
+
+    def tool_call(body):
+        return openai_tool_calls(("listContacts", {}), usage=(50, body["max_tokens"]))
+
+    server = model(
+        "openai",
+        script(tool_call, lambda body: openai_tool_calls(("listContacts", {}), usage=(50, 500)), tool_call),
+    )
+    settings.GATEWAY_MODEL_PRICES = {MODEL: {"input": "0", "output": "10"}}
+
+    conversation = run(conversation_of(mine, "List contacts again and again"))
+
+    assert [request["max_tokens"] for request in server.requests] == [1000, 1000, 500]
+    key = ApiKey.objects.get(pk=mine.key.pk)
+    assert key.spent_micro_usd == 20_000  # 1,000 + 500 + 500 tokens x 10 µUSD: exactly the budget
+    assert conversation.status == "failed" and conversation.error_code == "BUDGET_EXCEEDED"
+
+
+def test_transient_model_errors_are_retried(model, make_credentials, conversation_of):
+    mine = make_credentials()
+    answers = [
+        Reply(503, {"error": "busy"}),
+        Reply(429, {"error": "slow down"}, {"Retry-After": "0"}),
+        openai_text("Done."),
+    ]
+    server = model("openai", lambda body, index: answers[index])
+
+    conversation = run(conversation_of(mine, "Say done"))
+
+    assert conversation.status == "resolved" and reply_of(conversation) == "Done."
+    assert len(server.requests) == 3
+    assert list(Reservation.objects.filter(key=mine.key).values_list("state", flat=True)) == ["settled"]
+
+
+def test_a_model_that_keeps_failing_fails_the_conversation_and_costs_nothing(
+    model, make_credentials, conversation_of
+):
+    mine = make_credentials(budget_usd_cents=100)
+    server = model(
+        "anthropic", lambda body, index: Reply(529, {"type": "error", "error": {"type": "overloaded_error"}})
+    )
+
+    conversation = run(conversation_of(mine, "Anything"))
+
+    assert conversation.status == "failed" and conversation.error_code == "MODEL_UNAVAILABLE"
+    assert "not available" in conversation.error_message
+    assert len(server.requests) == 3
+    key = ApiKey.objects.get(pk=mine.key.pk)
+    assert key.spent_micro_usd == 0 and key.reserved_micro_usd == 0
+
+
+def test_a_refusing_model_api_is_not_retried(model, make_credentials, conversation_of, settings):
+    mine = make_credentials()
+    server = model("openai", script(openai_text("never")))
+    settings.GATEWAY_MODEL_API_KEY = "a-wrong-key"
+
+    conversation = run(conversation_of(mine, "Anything"))
+
+    assert conversation.status == "failed" and conversation.error_code == "MODEL_UNAVAILABLE"
+    assert server.requests == []
+
+
+def test_arguments_that_are_not_json_and_unknown_tools_are_told_to_the_model(
+    model, make_credentials, conversation_of
+):
+    mine = make_credentials()
+
+    def final(body):
+        results = tool_results(body)
+        assert "not a JSON object" in results[0]["content"]
+        assert results[1]["content"].startswith("There is no tool named launchRocket")
+        return openai_text("Sorry.")
+
+    server = model(
+        "openai", script(openai_tool_calls(("listContacts", "{not json"), ("launchRocket", {})), final)
+    )
+
+    conversation = run(conversation_of(mine, "Do something odd"))
+
+    assert conversation.status == "resolved" and server.problems == []
+
+
+def test_the_last_allowed_call_asks_for_an_answer_without_tools(
+    model, make_credentials, conversation_of, settings
+):
+    settings.GATEWAY_AGENT_MAX_MODEL_CALLS = 2
+    mine = make_credentials()
+    server = model("openai", script(openai_tool_calls(("listContacts", {}))))
+
+    conversation = run(conversation_of(mine, "Loop forever"))
+
+    assert [request["tool_choice"] for request in server.requests] == ["auto", "none"]
+    assert conversation.status == "failed" and conversation.error_code == "TOO_MANY_STEPS"
+
+
+def test_a_model_without_a_price_is_refused_at_start_up_and_never_called(
+    model, make_credentials, conversation_of, settings
+):
+    mine = make_credentials()
+    server = model("openai", script(openai_text("free?")))
+    settings.GATEWAY_MODEL_PRICES = {}
+
+    with pytest.raises(SystemCheckError, match="no price"):
+        call_command("check")
+    conversation = run(conversation_of(mine, "Anything"))
+
+    assert conversation.status == "failed" and conversation.error_code == "AGENT_ERROR"
+    assert server.requests == []
+
+
+def test_a_run_resumed_after_its_worker_died_does_not_run_a_tool_again(
+    model, make_credentials, conversation_of, monkeypatch
+):
+    mine = make_credentials(budget_usd_cents=100)
+    contact = {"firstName": "Once", "lastName": "Only", "email": "once@resume.example"}
+    server = model(
+        "openai",
+        script(openai_tool_calls(("createContact", {"contact": contact})), openai_text("Created once.")),
+    )
+    real_call = ModelAgent._call_model
+    calls = []
+
+    def dies_on_the_second_call(self, body):
+        calls.append(body)
+        if len(calls) == 2:
+            raise SystemExit("the worker process is gone")
+        return real_call(self, body)
+
+    monkeypatch.setattr(ModelAgent, "_call_model", dies_on_the_second_call)
+    conversation = conversation_of(mine, "Add Once Only")
+
+    with pytest.raises(SystemExit):
+        runner.run_conversation(conversation.pk)
+
+    stuck = Conversation.objects.get(pk=conversation.pk)
+    assert stuck.status == "processing" and stuck.open_reservation_id is not None
+    assert ApiKey.objects.get(pk=mine.key.pk).reserved_micro_usd > 0
+    Conversation.objects.filter(pk=conversation.pk).update(lease_expires_at=stuck.created_at)
+    assert services.conversations_recover() == 1
+    recovered = Conversation.objects.get(pk=conversation.pk)
+    assert recovered.status == "open"
+    assert ApiKey.objects.get(pk=mine.key.pk).reserved_micro_usd == 0
+
+    monkeypatch.setattr(ModelAgent, "_call_model", real_call)
+    finished = run(conversation)
+
+    assert finished.status == "resolved" and reply_of(finished) == "Created once."
+    assert finished.attempts == 2
+    assert Contact.objects.filter(email="once@resume.example").count() == 1
+    assert [
+        step["role"]
+        for step in AgentStep.objects.filter(conversation=conversation).values_list("message", flat=True)
+    ] == [
+        "assistant",
+        "tool",
+        "assistant",
+    ]
+    assert json.loads(json.dumps(tool_results(server.requests[-1])))[0]["id"] == "call_0_createContact"

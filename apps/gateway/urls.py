@@ -1,0 +1,19 @@
+from django.urls import include, path
+
+from apps.gateway import views
+
+page_patterns = (
+    [
+        path(
+            "api-keys/<int:key_id>/deliveries/<int:delivery_id>/redeliver/",
+            views.redeliver,
+            name="redeliver",
+        ),
+    ],
+    "gateway",
+)
+
+urlpatterns = [
+    path("settings/", include(page_patterns)),
+    path("api/", include("apps.gateway.api.urls")),
+]

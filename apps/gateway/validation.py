@@ -1,0 +1,163 @@
+"""The body of `POST /api/agent` (SPEC 4.4), checked field by field: every problem is reported at
+once in a 422 whose message explains (SPEC 7.1), and nothing is written."""
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+
+from apps.core.errors import ValidationFailed
+
+FIELDS = {"message", "context", "metadata"}
+CONTEXT_FIELDS = {"entity_type", "entity_id", "action"}
+# Hints are words such as contact, task, calendar event; create, search, summarize.
+HINT = re.compile(r"^[A-Za-z][A-Za-z0-9 _-]{0,49}$")
+ENTITY_ID_MAX = 100
+METADATA_MAX_KEYS = 50
+METADATA_KEY_MAX = 100
+METADATA_MAX_DEPTH = 5
+IDEMPOTENCY_KEY_MAX = 255
+
+
+@dataclass(frozen=True)
+class AgentRequest:
+    message: str
+    context: dict[str, str] = field(default_factory=dict)
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+def _has_control(text: str) -> bool:
+    return any(unicodedata.category(char) == "Cc" and char not in "\t\n\r" for char in text)
+
+
+def _depth(value: Any, level: int = 1) -> int:
+    if isinstance(value, dict):
+        return max([level, *(_depth(item, level + 1) for item in value.values())])
+    if isinstance(value, list):
+        return max([level, *(_depth(item, level + 1) for item in value)])
+    return level - 1
+
+
+def clean(data: Any) -> AgentRequest:
+    """The request, or ValidationFailed naming every bad field."""
+    if not isinstance(data, dict):
+        raise ValidationFailed(
+            _("The body must be a JSON object with a `message`."),
+            details={"non_field_errors": ["not an object"]},
+        )
+    problems: dict[str, list[str]] = {}
+
+    def bad(name: str, text: str) -> None:
+        problems.setdefault(name, []).append(text)
+
+    for name in sorted(set(data) - FIELDS):
+        bad(name, _("Unknown field: the body takes message, context and metadata."))
+
+    limit = settings.GATEWAY_MESSAGE_MAX_CHARS
+    message = data.get("message")
+    if message is None:
+        bad(
+            "message",
+            _("The message is required: a plain-English request of at most %(max)s characters.")
+            % {"max": f"{limit:,}"},
+        )
+    elif not isinstance(message, str):
+        bad("message", _("The message must be a string."))
+    elif not message.strip():
+        bad("message", _("The message is empty."))
+    elif len(message) > limit:
+        bad(
+            "message",
+            _("The message has %(length)s characters; at most %(max)s are allowed.")
+            % {"length": f"{len(message):,}", "max": f"{limit:,}"},
+        )
+    elif "\x00" in message:
+        bad("message", _("The message must not contain NUL characters."))
+
+    context: dict[str, str] = {}
+    raw_context = data.get("context")
+    if raw_context is not None:
+        if not isinstance(raw_context, dict):
+            bad("context", _("The context must be an object with entity_type, entity_id and action."))
+        else:
+            for name in sorted(set(raw_context) - CONTEXT_FIELDS):
+                bad(
+                    f"context.{name}",
+                    _("Unknown field: the context takes entity_type, entity_id and action."),
+                )
+            for name in ("entity_type", "action"):
+                value = raw_context.get(name)
+                if value is None:
+                    continue
+                if not isinstance(value, str) or not HINT.match(value.strip()):
+                    bad(
+                        f"context.{name}",
+                        _(
+                            "A word or two (letters, digits, spaces, - or _; at most 50 characters), "
+                            "such as “contact” or “search”."
+                        ),
+                    )
+                else:
+                    context[name] = " ".join(value.split()).lower()
+            entity_id = raw_context.get("entity_id")
+            if entity_id is not None:
+                if isinstance(entity_id, bool) or not isinstance(entity_id, str | int):
+                    bad("context.entity_id", _("The entity id must be a string."))
+                else:
+                    text = str(entity_id).strip()
+                    if not text or len(text) > ENTITY_ID_MAX or _has_control(text):
+                        bad(
+                            "context.entity_id",
+                            _("The entity id must be 1 to %(max)d printable characters.")
+                            % {"max": ENTITY_ID_MAX},
+                        )
+                    else:
+                        context["entity_id"] = text
+
+    metadata: dict[str, Any] = {}
+    raw_metadata = data.get("metadata")
+    if raw_metadata is not None:
+        if not isinstance(raw_metadata, dict):
+            bad("metadata", _("The metadata must be an object of key-value pairs."))
+        else:
+            size = len(json.dumps(raw_metadata, separators=(",", ":"), ensure_ascii=False).encode())
+            max_bytes = settings.GATEWAY_METADATA_MAX_BYTES
+            if size > max_bytes:
+                bad(
+                    "metadata",
+                    _("The metadata takes %(size)s bytes as JSON; at most %(max)s are allowed.")
+                    % {"size": f"{size:,}", "max": f"{max_bytes:,}"},
+                )
+            elif len(raw_metadata) > METADATA_MAX_KEYS:
+                bad("metadata", _("The metadata has more than %(max)d keys.") % {"max": METADATA_MAX_KEYS})
+            elif any(not key or len(key) > METADATA_KEY_MAX for key in raw_metadata):
+                bad("metadata", _("Metadata keys are 1 to %(max)d characters.") % {"max": METADATA_KEY_MAX})
+            elif _depth(raw_metadata) > METADATA_MAX_DEPTH:
+                bad(
+                    "metadata",
+                    _("The metadata nests deeper than %(max)d levels.") % {"max": METADATA_MAX_DEPTH},
+                )
+            else:
+                metadata = raw_metadata
+
+    if problems:
+        summary = " ".join(f"{name}: {' '.join(texts)}" for name, texts in problems.items())
+        raise ValidationFailed(summary, details=problems)
+    return AgentRequest(message=message, context=context, metadata=metadata)
+
+
+def clean_idempotency_key(value: str | None) -> str:
+    """The `Idempotency-Key` header ("" when absent), or a 422."""
+    if value is None:
+        return ""
+    value = value.strip()
+    if not value or len(value) > IDEMPOTENCY_KEY_MAX or not value.isprintable() or not value.isascii():
+        message = _("The Idempotency-Key header must be 1 to %(max)d printable ASCII characters.") % {
+            "max": IDEMPOTENCY_KEY_MAX
+        }
+        raise ValidationFailed(message, details={"Idempotency-Key": [message]})
+    return value
