@@ -8,4 +8,10 @@ class GatewayConfig(AppConfig):
     verbose_name = _("Message gateway")
 
     def ready(self) -> None:
-        from . import checks  # noqa: F401  (registers the model backend's configuration check)
+        from . import (
+            checks,  # noqa: F401  (registers the model backend's configuration check)
+            handover,
+        )
+
+        # The agent steps of tasks are handed to the gateway's agent (apps.gateway.handover).
+        handover.install()

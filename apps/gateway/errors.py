@@ -29,3 +29,6 @@ MODEL_UNAVAILABLE = "MODEL_UNAVAILABLE"
 AGENT_ERROR = "AGENT_ERROR"
 KEY_REVOKED = "KEY_REVOKED"
 TOO_MANY_STEPS = "TOO_MANY_STEPS"
+# Not a status a poll shows (an expired conversation is gone): what `signals.conversation_finished`
+# says of a conversation removed before it ended.
+EXPIRED = "EXPIRED"

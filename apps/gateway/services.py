@@ -31,9 +31,10 @@ from django.utils.translation import gettext as _
 
 from apps.apikeys import services as apikeys_services
 from apps.apikeys.authentication import KeyCredential
+from apps.apikeys.models import ApiKey
 from apps.core import metrics, observability
 from apps.core.errors import ValidationFailed
-from apps.gateway import deliveries, errors
+from apps.gateway import deliveries, errors, signals
 from apps.gateway.models import AgentStep, Conversation, Turn
 from apps.gateway.validation import AgentRequest
 
@@ -96,9 +97,53 @@ def conversation_accept(
     """Writes the conversation and its first turn and queues the agent (after commit). With an
     Idempotency-Key already used for the same body, returns that conversation instead.
     `request_id`: the request's (observability), kept to follow the conversation to its webhook."""
+    return _accept(
+        user_id=credential.token.user_id,
+        key=credential.key,
+        token_id=credential.token.pk,
+        request=request,
+        idempotency_key=idempotency_key,
+        request_id=request_id,
+        now=now,
+    )
+
+
+def conversation_start(
+    *, user: Any, key: ApiKey, request: AgentRequest, request_id: str = "", now: datetime | None = None
+) -> Conversation:
+    """A conversation the service itself starts for `user` on their `key` (no HTTP credential:
+    apps.gateway.handover, for a task's agent step), accepted as POST /api/agent accepts one. The
+    key is checked as the door checks it: KeyOwnerMismatch when it is not the person's, KeyRevoked,
+    BudgetExceeded when its budget for the period is spent."""
+    from apps.apikeys import errors as apikeys_errors
+    from apps.apikeys.authentication import check_budget
+
+    now = now or timezone.now()
+    if key.user_id != user.pk:
+        raise apikeys_errors.KeyOwnerMismatch(
+            _("The API key belongs to someone else than the person the conversation is for.")
+        )
+    if key.revoked_at is not None:
+        raise apikeys_errors.KeyRevoked()
+    check_budget(key=key, now=now)
+    apikeys_services.api_key_touch(key=key, now=now)
+    return _accept(
+        user_id=user.pk, key=key, token_id=None, request=request, request_id=request_id, now=now
+    ).conversation
+
+
+def _accept(
+    *,
+    user_id: int,
+    key: ApiKey,
+    token_id: int | None,
+    request: AgentRequest,
+    idempotency_key: str = "",
+    request_id: str = "",
+    now: datetime | None = None,
+) -> Accepted:
     now = now or timezone.now()
     request_id = request_id or observability.current_request_id() or ""
-    key = credential.key
     digest = request_digest(request) if idempotency_key else ""
     if idempotency_key:
         existing = _replay(key.pk, idempotency_key, digest, now)
@@ -112,9 +157,9 @@ def conversation_accept(
     try:
         with transaction.atomic():
             conversation = Conversation.objects.create(
-                user_id=credential.token.user_id,
+                user_id=user_id,
                 key=key,
-                token_id=credential.token.pk,
+                token_id=token_id,
                 context=request.context,
                 metadata=request.metadata,
                 idempotency_key=idempotency_key,
@@ -293,6 +338,10 @@ def steps_of(conversation_id: int) -> list[dict[str, Any]]:
 # --- finishing ------------------------------------------------------------------------------------
 
 
+def expired_message() -> str:
+    return _("The conversation expired (24 hours after it was sent) before the agent finished it.")
+
+
 def generic_failure() -> str:
     return _("The agent could not complete this request because of an error on our side. Try again later.")
 
@@ -349,7 +398,38 @@ def _finish_locked(
     logger.info("conversation %s %s%s", conversation.uuid, status, f" ({error_code})" if error_code else "")
     seconds = max((now - conversation.created_at).total_seconds(), 0.0)
     transaction.on_commit(lambda: metrics.conversation(status, seconds=seconds))
+    _announce_finished(
+        conversation, status=status, reply=reply, error_code=error_code, error_message=error_message
+    )
     return deliveries.delivery_create(conversation=conversation, reply=reply, error=error_message, now=now)
+
+
+def _announce_finished(
+    conversation: Conversation, *, status: str, reply: str = "", error_code: str = "", error_message: str = ""
+) -> None:
+    """Sends `signals.conversation_finished` once the end is committed (apps.gateway.signals)."""
+    schema_name = connection.schema_name
+
+    def send() -> None:
+        answers = signals.conversation_finished.send_robust(
+            sender=Conversation,
+            conversation=conversation,
+            status=status,
+            reply=reply,
+            error_code=error_code,
+            error_message=error_message,
+            schema_name=schema_name,
+        )
+        for receiver, answer in answers:
+            if isinstance(answer, Exception):
+                logger.error(
+                    "conversation %s: a receiver of its end failed (%s)",
+                    conversation.uuid,
+                    getattr(receiver, "__qualname__", receiver),
+                    exc_info=answer,
+                )
+
+    transaction.on_commit(send)
 
 
 def conversation_finish(
@@ -473,7 +553,16 @@ def conversations_remove_expired(*, now: datetime | None = None, batch: int = 10
             break
         for conversation in Conversation.objects.filter(pk__in=ids, open_reservation_id__isnull=False):
             _release_open_reservation(conversation)
+        # Those that never ended end now, as expired: whoever waits on them hears of it.
+        unfinished = list(Conversation.objects.filter(pk__in=ids).exclude(status__in=Conversation.FINISHED))
         Conversation.objects.filter(pk__in=ids).delete()
+        for conversation in unfinished:
+            _announce_finished(
+                conversation,
+                status="expired",
+                error_code=errors.EXPIRED,
+                error_message=expired_message(),
+            )
         removed += len(ids)
         for _one in ids:
             metrics.conversation("expired")

@@ -69,6 +69,16 @@ class Task(models.Model):
     copied_from = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # The owner's API key whose budget pays for the agent's steps (apps.gateway.handover); without
+    # one, agent steps wait for a person to choose it.
+    agent_key = models.ForeignKey(
+        "apikeys.ApiKey",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("API key for the agent"),
+    )
     created_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
@@ -142,6 +152,8 @@ class TaskStep(models.Model):
     assignee = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     # What the step did, the last time it ran.
     result = models.TextField(blank=True)
+    # Agent steps: the message gateway's conversation doing it, the last time it was handed over.
+    agent_conversation = models.UUIDField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     finished_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")

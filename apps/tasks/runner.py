@@ -5,8 +5,11 @@ progress, the task waits on it. Otherwise the first step not yet started starts:
 
 - `manual`: a person does it. The step waits; its assignee is notified. Moving its card to the
   board's last column (or skipping it) finishes it.
-- `agent`: the service's agent does it (apps.tasks.agents). Without an agent the step waits for
-  one, and the task says so; a person may do it instead, or skip it.
+- `agent`: the service's agent does it (apps.tasks.agents: the message gateway's conversation, paid
+  by the task's `agent_key`). The step waits on the agent until it reports the end of its work
+  (`agent_finished`); when it could not be handed over (no key chosen, the key revoked, its budget
+  spent) it waits and says why, and `agent_retry` hands it over again once a key is chosen. A
+  person may do it instead, or skip it.
 - `notify`: the service notifies the step's recipients (default: the task's owner and the people
   it is shared with) with the step's title and instructions, and the step is done.
 - `write_file`: the service writes a file into the workspace's files (apps.tasks.files).
@@ -15,9 +18,11 @@ When every step is done or skipped the task is completed. Everything is recorded
 of the run (what each step did). All of it runs in the caller's transaction.
 """
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -31,6 +36,7 @@ from apps.tasks.errors import InvalidTask, WrongState
 from apps.tasks.models import ChecklistItem, Task, TaskColumn, TaskEvent, TaskRun, TaskStep
 from apps.tasks.permissions import TasksPerm
 
+logger = logging.getLogger(__name__)
 Status = Task.Status
 StepStatus = TaskStep.Status
 ACTIVE = (Status.RUNNING, Status.WAITING, Status.PAUSED)
@@ -166,20 +172,25 @@ def _agent_step(task: Task, step: TaskStep, actor: Any, run: TaskRun | None) -> 
     if handler is None:
         return Outcome(
             _(
-                "Waiting for the service's agent, which this workspace does not have yet (it comes with the "
-                "message gateway). A person can do the step and move it to “%(done)s”, or skip it."
+                "Waiting for the service's agent, which this workspace does not have (the message gateway "
+                "is not installed). A person can do the step and move it to “%(done)s”, or skip it."
             )
             % {"done": done_column(task).name},
             waiting_on=Task.WaitingOn.AGENT,
         )
+    handed = handler.hand_over(task=task, step=step, run=run, actor=actor)
+    step.agent_conversation = handed.reference or None
     return Outcome(
-        handler.hand_over(task=task, step=step, run=run, actor=actor), waiting_on=Task.WaitingOn.AGENT
+        handed.message,
+        waiting_on=Task.WaitingOn.AGENT,
+        data={"conversation": handed.reference} if handed.reference else None,
     )
 
 
 def _perform(task: Task, step: TaskStep, actor: Any, run: TaskRun | None) -> Outcome:
     step.status, step.started_at, step.result = StepStatus.IN_PROGRESS, timezone.now(), ""
-    step.save(update_fields=["status", "started_at", "result"])
+    step.agent_conversation = None
+    step.save(update_fields=["status", "started_at", "result", "agent_conversation"])
     record(task, actor, TaskEvent.Kind.STEP_STARTED, step.get_kind_display(), step=step, run=run)
     if step.kind == TaskStep.Kind.NOTIFY:
         return _notify_step(task, step, actor)
@@ -193,7 +204,13 @@ def _perform(task: Task, step: TaskStep, actor: Any, run: TaskRun | None) -> Out
 
 
 def step_finish(
-    *, task: Task, step: TaskStep, actor: Any, status: str = StepStatus.DONE, message: str = ""
+    *,
+    task: Task,
+    step: TaskStep,
+    actor: Any,
+    status: str = StepStatus.DONE,
+    message: str = "",
+    data: dict[str, Any] | None = None,
 ) -> None:
     """The step is done (or skipped): its card goes to the last column, and the run goes on."""
     run = current_run(task)
@@ -204,11 +221,13 @@ def step_finish(
         step.result = message[:4000]
     step.save(update_fields=["status", "finished_at", "finished_by", "column", "waiting_on", "result"])
     kind = TaskEvent.Kind.STEP_SKIPPED if status == StepStatus.SKIPPED else TaskEvent.Kind.STEP_DONE
-    record(task, actor, kind, message, step=step, run=run)
+    record(task, actor, kind, message, step=step, run=run, data=data)
     advance(task=task, actor=actor)
 
 
-def step_fail(*, task: Task, step: TaskStep, actor: Any, message: str) -> None:
+def step_fail(
+    *, task: Task, step: TaskStep, actor: Any, message: str, data: dict[str, Any] | None = None
+) -> None:
     run = current_run(task)
     step.status, step.finished_at, step.result, step.waiting_on = (
         StepStatus.FAILED,
@@ -217,7 +236,7 @@ def step_fail(*, task: Task, step: TaskStep, actor: Any, message: str) -> None:
         "",
     )
     step.save(update_fields=["status", "finished_at", "result", "waiting_on"])
-    record(task, actor, TaskEvent.Kind.STEP_FAILED, message, step=step, run=run)
+    record(task, actor, TaskEvent.Kind.STEP_FAILED, message, step=step, run=run, data=data)
     _set_task(task, run, Status.FAILED)
     record(task, actor, TaskEvent.Kind.FAILED, _("Step “%(step)s” failed.") % {"step": step.title}, run=run)
 
@@ -252,8 +271,16 @@ def advance(*, task: Task, actor: Any) -> None:
                 outcome.waiting_on,
                 outcome.message,
             )
-            step.save(update_fields=["status", "waiting_on", "result"])
-            record(task, actor, TaskEvent.Kind.STEP_WAITING, outcome.message, step=step, run=run)
+            step.save(update_fields=["status", "waiting_on", "result", "agent_conversation"])
+            record(
+                task,
+                actor,
+                TaskEvent.Kind.STEP_WAITING,
+                outcome.message,
+                step=step,
+                run=run,
+                data=outcome.data,
+            )
             continue
         step.status, step.finished_at, step.result = StepStatus.DONE, timezone.now(), outcome.message
         step.column = done_column(task)
@@ -321,6 +348,7 @@ def task_resume(*, actor: Any, task: Task) -> None:
     _set_task(task, run, Status.RUNNING)
     record(task, actor, TaskEvent.Kind.RESUMED, run=run)
     advance(task=task, actor=actor)
+    agent_retry(task=task, actor=actor)
 
 
 def task_steer(*, actor: Any, task: Task, guidance: str) -> TaskEvent:
@@ -345,9 +373,19 @@ def _reset_steps(task: Task, steps: list[TaskStep]) -> None:
     first = first_column(task)
     for step in steps:
         step.status, step.waiting_on, step.result, step.column = StepStatus.PENDING, "", "", first
-        step.started_at = step.finished_at = step.finished_by = None
+        step.started_at = step.finished_at = step.finished_by = step.agent_conversation = None
     TaskStep.objects.bulk_update(
-        steps, ["status", "waiting_on", "result", "column", "started_at", "finished_at", "finished_by"]
+        steps,
+        [
+            "status",
+            "waiting_on",
+            "result",
+            "column",
+            "started_at",
+            "finished_at",
+            "finished_by",
+            "agent_conversation",
+        ],
     )
     ChecklistItem.objects.filter(step__in=steps).update(done=False, done_by=None, done_at=None)
 
@@ -414,3 +452,113 @@ def step_reopen(*, actor: Any, task: Task, step: TaskStep, column: TaskColumn) -
     step.finished_at = step.finished_by = None
     step.save(update_fields=["status", "finished_at", "finished_by"])
     record(task, actor, TaskEvent.Kind.STEP_REOPENED, column.name, step=step, run=current_run(task))
+
+
+# --- the agent's steps ----------------------------------------------------------------------------
+
+
+def _agent_waiting(task: Task) -> TaskStep | None:
+    """The agent step the task waits on that was not handed over (no key, a revoked key...)."""
+    return (
+        TaskStep.objects.filter(
+            task=task,
+            kind=TaskStep.Kind.AGENT,
+            status=StepStatus.WAITING,
+            waiting_on=Task.WaitingOn.AGENT,
+            agent_conversation__isnull=True,
+        )
+        .order_by("position", "id")
+        .first()
+    )
+
+
+def agent_retry(*, task: Task, actor: Any) -> bool:
+    """Hands the agent step the task waits on over again, when it could not be handed over before
+    (a key is chosen now, the budget reset). True when the agent took it on."""
+    handler = agents.handler()
+    if handler is None or task.status not in (Status.RUNNING, Status.WAITING):
+        return False
+    step = _agent_waiting(task)
+    if step is None:
+        return False
+    run = current_run(task)
+    handed = handler.hand_over(task=task, step=step, run=run, actor=actor)
+    if not handed.reference and handed.message == step.result:
+        return False
+    step.result, step.agent_conversation = handed.message, handed.reference or None
+    step.save(update_fields=["result", "agent_conversation"])
+    record(
+        task,
+        actor,
+        TaskEvent.Kind.STEP_WAITING,
+        handed.message,
+        step=step,
+        run=run,
+        data={"conversation": handed.reference} if handed.reference else None,
+    )
+    return bool(handed.reference)
+
+
+def agent_finished(*, task_id: int, step_id: int, reference: str, done: bool, text: str) -> bool:
+    """The end of the agent's work `reference` on a step (apps.tasks.agents.finished): done, the
+    step is finished with `text` as its result and the run goes on; failed, the step fails with
+    `text`. Run it in a transaction: it locks the task. Idempotent, and it never moves a task
+    that changed meanwhile: a step that is no longer waiting on this very work (finished or
+    skipped by a person, set back by a rerun or a revert to draft, handed over again) is left
+    alone. A paused task gets the step's end recorded but does not go on until it is resumed.
+    True when it finished (or failed) the step."""
+    task = Task.objects.select_for_update(of=("self",)).filter(pk=task_id).first()
+    step = TaskStep.objects.filter(pk=step_id, task_id=task_id).select_related("column").first()
+    if (
+        task is None
+        or step is None
+        or task.status not in ACTIVE
+        or step.kind != TaskStep.Kind.AGENT
+        or step.status not in (StepStatus.WAITING, StepStatus.IN_PROGRESS)
+        or step.waiting_on != Task.WaitingOn.AGENT
+        or str(step.agent_conversation or "") != reference
+    ):
+        logger.info("agent's work %s on step %s of task %s: nothing to finish", reference, step_id, task_id)
+        return False
+    data = {"conversation": reference}
+    if done:
+        step_finish(task=task, step=step, actor=None, message=text or _("done"), data=data)
+    else:
+        step_fail(
+            task=task,
+            step=step,
+            actor=None,
+            message=text or _("The service's agent could not do it."),
+            data=data,
+        )
+    logger.info("step %s of task %s %s by the agent's work %s", step_id, task_id, step.status, reference)
+    return True
+
+
+def agent_steps_sweep(*, limit: int = 200) -> int:
+    """The steps waiting on the agent's work whose end was not reported (a broker that did not
+    answer): asks the handler how each ended and finishes those that did. Returns how many."""
+    handler = agents.handler()
+    if handler is None:
+        return 0
+    waiting = TaskStep.objects.filter(
+        kind=TaskStep.Kind.AGENT,
+        status__in=[StepStatus.WAITING, StepStatus.IN_PROGRESS],
+        waiting_on=Task.WaitingOn.AGENT,
+        agent_conversation__isnull=False,
+        task__status__in=ACTIVE,
+    ).values_list("task_id", "pk", "agent_conversation")[:limit]
+    finished = 0
+    for task_id, step_id, reference in list(waiting):
+        outcome = handler.outcome(reference=str(reference))
+        if outcome is None:
+            continue
+        with transaction.atomic():
+            finished += agent_finished(
+                task_id=task_id,
+                step_id=step_id,
+                reference=str(reference),
+                done=outcome.done,
+                text=outcome.text,
+            )
+    return finished

@@ -74,6 +74,43 @@ def _clean_labels(labels: list[str] | None) -> list[str]:
 # --- tasks ----------------------------------------------------------------------------------------
 
 
+def _agent_key(actor: Any, owner: Any, key_id: int | None, current_id: int | None = None) -> Any:
+    """The API key whose budget pays for a task's agent steps: an active key of the task's owner,
+    chosen by the owner (it is their money); None clears it. Keeping the key it has is allowed to
+    whoever may change the task (it hands a waiting agent step over again)."""
+    from apps.apikeys.models import ApiKey
+
+    if key_id is None:
+        return None
+    field = "agent_key_id"
+    if owner is None:
+        raise InvalidTask.on(field, _("the task has no owner, so no API key can pay for its agent steps"))
+    if key_id != current_id and getattr(actor, "pk", None) != owner.pk:
+        raise InvalidTask.on(
+            field,
+            _("only the task's owner (%(email)s) chooses which of their API keys pays for its agent steps")
+            % {"email": owner.email},
+        )
+    key = ApiKey.objects.filter(pk=key_id, user_id=owner.pk).first()
+    if key is None:
+        # Another person's key says nothing more about itself than that it is not the owner's.
+        raise InvalidTask.on(
+            field,
+            _(
+                "API key %(id)s is not one of the task owner's keys; the agent's steps are paid by a key "
+                "of the task's owner (Settings → API keys, or GET /api/api-keys, lists them)"
+            )
+            % {"id": key_id},
+        )
+    if not key.is_active:
+        raise InvalidTask.on(
+            field,
+            _("API key %(id)s (“%(label)s”) is revoked; choose an active key")
+            % {"id": key.pk, "label": key.label},
+        )
+    return key
+
+
 def _clean_columns(names: list[str]) -> list[str]:
     cleaned = [" ".join(name.split()) for name in names]
     if len(cleaned) < 2 or any(not name for name in cleaned):
@@ -95,6 +132,7 @@ def task_create(
     is_template: bool = False,
 ) -> Task:
     require(actor, TasksPerm.CREATE)
+    agent_key = _agent_key(actor, actor, fields.get("agent_key_id"))
     task = Task(
         title=_clean_text(fields, "title", 200, required=True),
         description=_clean_text(fields, "description", 10_000),
@@ -105,6 +143,7 @@ def task_create(
         is_template=is_template,
         owner=actor,
         created_by=actor,
+        agent_key=agent_key,
     )
     task.save()
     TaskColumn.objects.bulk_create(
@@ -122,7 +161,9 @@ def task_create(
 
 
 def task_update(*, actor: Any, task: Task, fields: dict[str, Any]) -> tuple[Task, list[str]]:
-    """Changes the given fields (and, for a draft, the board's columns); returns what changed."""
+    """Changes the given fields (and, for a draft, the board's columns); returns what changed.
+    `agent_key_id` (given, even unchanged) also hands an agent step that waits for a key over
+    again."""
     require(actor, TasksPerm.EDIT)
     task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
     changes: dict[str, list[Any]] = {}
@@ -139,6 +180,11 @@ def task_update(*, actor: Any, task: Task, fields: dict[str, Any]) -> tuple[Task
                 str(value) if value is not None else None,
             ]
             setattr(task, name, value)
+    if "agent_key_id" in fields:
+        key = _agent_key(actor, task.owner, fields["agent_key_id"], task.agent_key_id)
+        if task.agent_key_id != (key.pk if key else None):
+            changes["agent_key_id"] = [task.agent_key_id, key.pk if key else None]
+            task.agent_key = key
     if changes:
         task.save()
     if fields.get("columns") is not None:
@@ -153,6 +199,8 @@ def task_update(*, actor: Any, task: Task, fields: dict[str, Any]) -> tuple[Task
             _("changed %(fields)s") % {"fields": ", ".join(sorted(changes))},
             data=changes,
         )
+    if "agent_key_id" in fields:
+        runner.agent_retry(task=task, actor=actor)
     return task, sorted(changes)
 
 
@@ -236,6 +284,9 @@ def task_copy(*, actor: Any, source: Task, title: str | None = None, as_template
     """A new draft (or template) with the source's text, board, steps, cards, checklists (unticked)
     and links; nothing of its runs."""
     require(actor, TasksPerm.CREATE)
+    # The key pays for its owner's tasks only: a copy someone else owns has none.
+    key = source.agent_key if source.agent_key_id else None
+    mine = key is not None and key.is_active and key.user_id == getattr(actor, "pk", None)
     copy = Task.objects.create(
         title=(title or source.title).strip()[:200] or source.title,
         description=source.description,
@@ -248,6 +299,7 @@ def task_copy(*, actor: Any, source: Task, title: str | None = None, as_template
         copied_from=source,
         owner=actor,
         created_by=actor,
+        agent_key=key if mine else None,
     )
     columns = {}
     for column in runner.columns_of(source):

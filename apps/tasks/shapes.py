@@ -42,6 +42,10 @@ class StepSummary(Out):
     labels: list[str]
     checklist: Progress
     links: int
+    agent_conversation: str | None = Field(
+        description="agent steps: the message gateway's conversation doing it, the last time it was handed "
+        "over (its owner follows it with GET /api/agent/{uuid})"
+    )
 
     @classmethod
     def of(cls, step: TaskStep) -> "StepSummary":
@@ -58,6 +62,7 @@ class StepSummary(Out):
             labels=list(step.labels),
             checklist=Progress(done=getattr(step, "items_done", 0), total=getattr(step, "items", 0)),
             links=getattr(step, "link_count", 0),
+            agent_conversation=str(step.agent_conversation) if step.agent_conversation else None,
         )
 
 
@@ -225,6 +230,17 @@ class TaskSummary(Out):
         )
 
 
+class AgentKeyOut(Out):
+    id: int
+    label: str
+    status: str = Field(description="active or revoked (a revoked key pays for nothing)")
+
+    @classmethod
+    def of(cls, task: Task) -> "AgentKeyOut | None":
+        key = task.agent_key if task.agent_key_id else None
+        return cls(id=key.pk, label=key.label, status=key.status) if key else None
+
+
 class GuidanceOut(Out):
     at: datetime
     by: PersonRef | None
@@ -244,6 +260,9 @@ class TaskOut(TaskSummary):
     current_run: RunOut | None
     runs: int
     guidance: list[GuidanceOut] = Field(description="Steering given during runs, newest first (10)")
+    agent_key: AgentKeyOut | None = Field(
+        description="The owner's API key whose budget pays for the agent's steps (none: they wait for one)"
+    )
     schedule: ScheduleOut | None
     created_at: datetime
     started_at: datetime | None
@@ -274,6 +293,7 @@ class TaskOut(TaskSummary):
                 GuidanceOut(at=e.at, by=PersonRef.of(e.actor) if e.actor_id else None, text=e.message)
                 for e in steered
             ],
+            agent_key=AgentKeyOut.of(task),
             schedule=ScheduleOut.of(schedule) if schedule else None,
             created_at=task.created_at,
             started_at=task.started_at,

@@ -48,6 +48,7 @@ StepId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The step's id (ge
 ScheduleId = Annotated[
     int, Field(ge=1, le=2**63 - 1, description="The scheduled task's id (listScheduledTasks lists them)")
 ]
+AgentKeyId = Annotated[int, Field(ge=1, le=2**63 - 1)]
 Priority = Literal["low", "normal", "high", "urgent"]
 Visibility = Literal["workspace", "private"]
 StepKind = Literal["manual", "agent", "notify", "write_file"]
@@ -161,12 +162,22 @@ def create_task(
     schedule: Annotated[
         ScheduleIn | None, Field(description="Run a copy of it at each occurrence of a recurrence rule")
     ] = None,
+    agent_key_id: Annotated[
+        int | None,
+        Field(
+            ge=1,
+            le=2**63 - 1,
+            description="The API key whose budget pays for the task's agent steps: one of your active keys "
+            "(Settings → API keys lists them). Without one, agent steps wait for it",
+        ),
+    ] = None,
     start: Annotated[bool, Field(description="Start it right away (default: it stays a draft)")] = False,
 ) -> TaskOut:
     """Create a task as a draft: a title, instructions, and steps on a board (each step a card
     with an assignee, due date, labels, checklist). Steps are done by a person (manual), by the
-    service's agent (agent), or by the service itself (notify). Give `start: true` to start it
-    at once, and `schedule` to run a copy of it on a recurrence rule. You watch the tasks you create."""
+    service's agent (agent), or by the service itself (notify). The agent's steps are paid by
+    `agentKeyId`, one of your API keys. Give `start: true` to start it at once, and `schedule` to
+    run a copy of it on a recurrence rule. You watch the tasks you create."""
     task = services.task_create(
         actor=ctx.actor,
         fields={
@@ -176,6 +187,7 @@ def create_task(
             "priority": priority,
             "due_at": due_at,
             "visibility": visibility,
+            "agent_key_id": agent_key_id,
         },
         steps=[_step_fields(step) for step in steps],
         columns=columns,
@@ -241,6 +253,11 @@ class TaskChanges(Changes):
     schedule: ScheduleIn | None = Field(
         None, description="A new recurrence for it (deleteScheduledTask removes one)"
     )
+    agent_key_id: AgentKeyId | None = Field(
+        None,
+        description="The owner's API key whose budget pays for the agent's steps (the owner chooses it); "
+        "null clears it. Given while an agent step waits for a key, it hands the step to the agent",
+    )
 
 
 class UpdatedTaskOut(Out):
@@ -256,8 +273,8 @@ def update_task(
     changes: Annotated[TaskChanges, Field(description="Only the fields to change")],
 ) -> UpdatedTaskOut:
     """Change a task's title, description, priority, due date, visibility, a draft's board
-    columns, or its schedule. Use updateTaskInstructions for its instructions and the step tools
-    for its steps."""
+    columns, its schedule, or the API key that pays for its agent steps (`agentKeyId`). Use
+    updateTaskInstructions for its instructions and the step tools for its steps."""
     task = selectors.task_get(actor=ctx.actor, task_id=task_id)
     given = changes.given()
     schedule = given.pop("schedule", None)
@@ -374,7 +391,8 @@ def revert_task_to_draft(ctx: ToolContext, *, task_id: TaskId) -> TaskOut:
 def start_task(ctx: ToolContext, *, task_id: TaskId) -> TaskOut:
     """Start a draft task: it works through its steps in order. The service does notify steps
     itself; a manual step waits for a person (its assignee is notified) until its card is moved
-    to the board's last column; an agent step waits for the service's agent (see `waitingFor`)."""
+    to the board's last column; an agent step is handed to the service's agent, paid by the
+    task's `agentKeyId`, and finished by its reply (see `waitingFor`)."""
     task = selectors.task_get_for_edit(actor=ctx.actor, task_id=task_id)
     runner.task_start(actor=ctx.actor, task=task)
     return _task_out(ctx, task)

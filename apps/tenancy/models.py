@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django_tenants.models import DomainMixin, TenantMixin
+from django_tenants.utils import get_creation_fakes_migrations, get_tenant_base_schema, schema_exists
 
 from apps.core import permissions
 
@@ -36,6 +37,21 @@ class Workspace(TenantMixin):
     class Meta:
         verbose_name = _("workspace")
         verbose_name_plural = _("workspaces")
+
+    def create_schema(
+        self, check_if_exists: bool = False, sync_schema: bool = True, verbosity: int = 1
+    ) -> bool:
+        """A copy of the migrated template schema (apps.tenancy.cloning), whose cost does not grow
+        with the number of workspaces; without a template, django-tenants migrates a new schema."""
+        from apps.tenancy.cloning import clone_schema
+
+        base = get_tenant_base_schema()
+        if not (sync_schema and get_creation_fakes_migrations() and base and schema_exists(base)):
+            return super().create_schema(check_if_exists, sync_schema, verbosity)
+        if check_if_exists and schema_exists(self.schema_name):
+            return False
+        clone_schema(base, self.schema_name)
+        return True
 
     def __str__(self) -> str:
         return self.name

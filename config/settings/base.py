@@ -304,6 +304,12 @@ CELERY_BEAT_SCHEDULE["run-due-scheduled-tasks"] = {
     "task": "apps.tasks.tasks.run_due_scheduled_tasks",
     "schedule": crontab(minute="*"),
 }
+# Agent steps whose conversation ended without the end reaching the task (a broker that did not
+# answer) are finished by this sweeper (apps.tasks.agents).
+CELERY_BEAT_SCHEDULE["finish-ended-agent-steps"] = {
+    "task": "apps.tasks.tasks.finish_ended_agent_steps",
+    "schedule": crontab(minute="*"),
+}
 
 # --- files (apps.files) and documents (apps.documents); docs/files.md ---------------------------
 

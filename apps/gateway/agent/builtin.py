@@ -1,16 +1,18 @@
 """The built-in agent: what answers when no model backend is configured (the default of `make run`).
 
 It needs no model and costs nothing. It handles a single-step request it can map with confidence
-to one tool, and nothing else:
+to one tool, and nothing else. A message that carries background after a line `---` (a task's
+agent step) is read up to that line:
 
 1. the action: the `context.action` hint, or the message's leading verb (find, search, look up,
    list, show, get, create, add, update, change, merge, ...), matched to the verb that starts the
    catalogue's tool names (`searchContacts`, `getContact`, `createContact`);
 2. the thing: the words of the tool's name after its verb must all be in the message or in
-   `context.entity_type` ("contact", "contact history"); the most specific tool wins, and a tie is
-   not confidence;
+   `context.entity_type` ("contact", "contact history"); a thing the message names beats one only
+   the context gives, then the most specific tool wins, and a tie is not confidence;
 3. the arguments, from the tool's input schema: `metadata` entries named like an argument; an id
-   argument from `context.entity_id` or the one number in the message; `query` from quoted text,
+   argument from `context.entity_id` (when the tool is about the context's entity_type) or the one
+   number in the message; `query` from quoted text,
    or what follows "named", "called", "for", "matching"...; fields of a nested object (a new
    contact, the changes to make) from "field: value" pairs, e-mail addresses and phone numbers in
    the message, and a name after the thing ("create a contact Ada Lovelace"); a limit from "first
@@ -137,21 +139,36 @@ def _message_verb(message: str, context: dict[str, str]) -> str:
     raise NotConfident("the message does not start with an action it knows (find, show, create, update…)")
 
 
+def request_of(message: str) -> str:
+    """The request of a message that carries background after a line `---` (a task's step:
+    apps.gateway.handover): the built-in agent acts on the request only."""
+    lines = message.splitlines()
+    for index, line in enumerate(lines):
+        if line.strip() == "---":
+            return "\n".join(lines[:index]).strip()
+    return message
+
+
+def _entity_words(context: dict[str, str]) -> set[str]:
+    return {stem(word) for word in words(context.get("entity_type", ""))}
+
+
 def choose_tool(principal: Principal, message: str, context: dict[str, str]) -> ToolSpec:
+    """The tool for the message's action and thing. A thing the message names beats one only the
+    context's entity_type gives ("create a contact ..." about a task is createContact)."""
     verb = _message_verb(message, context)
-    present = {stem(word) for word in words(message)} | {
-        stem(word) for word in words(context.get("entity_type", ""))
-    }
-    best: list[tuple[int, ToolSpec]] = []
+    named = {stem(word) for word in words(message)}
+    present = named | _entity_words(context)
+    best: list[tuple[tuple[bool, int], ToolSpec]] = []
     for spec in usable_tools(principal):
         if spec.area == "catalogue" or _tool_verb(spec) != verb:
             continue
         thing = _camel_words(spec.name)[1:]
         if thing and all(word in present for word in thing):
-            best.append((len(thing), spec))
+            best.append(((all(word in named for word in thing), len(thing)), spec))
     if not best:
         raise NotConfident("no tool it may use matches that action and thing")
-    best.sort(key=lambda item: -item[0])
+    best.sort(key=lambda item: (not item[0][0], -item[0][1]))
     if len(best) > 1 and best[0][0] == best[1][0]:
         names = ", ".join(spec.name for _n, spec in best[:4])
         raise NotConfident(f"several tools fit ({names})")
@@ -346,7 +363,9 @@ def fill_arguments(
         if name in required_ids:
             if len(required_ids) != 1:
                 continue
-            entity_id = context.get("entity_id", "")
+            # The context's record is the tool's when the tool is about that kind of record.
+            about = _entity_words(context)
+            entity_id = context.get("entity_id", "") if about <= set(_camel_words(spec.name)) else ""
             if entity_id.isdigit():
                 arguments[name] = int(entity_id)
             else:
@@ -493,7 +512,7 @@ class BuiltinAgent:
     def run(self, run: Run) -> Finish:
         conversation = run.conversation
         try:
-            chosen = plan(run.principal, run.message, conversation.context, conversation.metadata)
+            chosen = plan(run.principal, request_of(run.message), conversation.context, conversation.metadata)
         except NotConfident as reason:
             reply = _("I could not handle this request without an AI model: %(reason)s. %(help)s") % {
                 "reason": reason,

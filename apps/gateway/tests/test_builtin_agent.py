@@ -201,3 +201,45 @@ def test_the_plan_prefers_the_most_specific_tool(people):
     assert builtin.choose_tool(principal, "look up country Germany", {}).name == "lookupCountry"
     with pytest.raises(builtin.NotConfident):
         builtin.choose_tool(principal, "Summarise our quarter", {})
+
+
+def test_a_thing_the_message_names_beats_the_one_only_the_context_gives(people):
+    from apps.catalogue.testing import principal_for
+
+    principal = principal_for(people["admin"])
+    about_a_task = {"entity_type": "task", "entity_id": "7"}
+
+    assert builtin.choose_tool(principal, "Create a contact Ada", about_a_task).name == "createContact"
+    assert builtin.choose_tool(principal, "Show it", {**about_a_task, "action": "get"}).name == "getTask"
+
+
+def test_the_contexts_record_is_used_only_by_a_tool_about_that_kind_of_record(
+    make_credentials, conversation_of
+):
+    mine = make_credentials()
+    contact = make_contact(mine.user, first_name="Dorothy", last_name="Vaughan")
+
+    conversation = run(
+        conversation_of(mine, f"Show contact {contact.pk}", context={"entity_type": "task", "entity_id": "1"})
+    )
+
+    assert conversation.status == "resolved", reply_of(conversation)
+    assert f"Dorothy Vaughan (id {contact.pk})" in reply_of(conversation)
+
+
+def test_background_after_a_dashes_line_is_not_read_as_the_request(make_credentials, conversation_of):
+    mine = make_credentials()
+    message = (
+        "Create a contact Ada Byron, email: ada.byron@example.org\n\n---\n"
+        "The request above is step 1 of the task “Onboarding”.\nNotes: phone: +44 20 7946 0000\n"
+        "Also create a contact Charles Babbage, email: charles@example.org"
+    )
+
+    conversation = run(conversation_of(mine, message, context={"entity_type": "task", "entity_id": "3"}))
+
+    assert conversation.status == "resolved", reply_of(conversation)
+    created = Contact.objects.get(email="ada.byron@example.org")
+    assert (created.first_name, created.last_name, created.phone, created.notes) == ("Ada", "Byron", "", "")
+    assert not Contact.objects.filter(email="charles@example.org").exists()
+    assert builtin.request_of("Find contacts\n---\nmore") == "Find contacts"
+    assert builtin.request_of("Find contacts named A---B") == "Find contacts named A---B"

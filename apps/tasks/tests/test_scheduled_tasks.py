@@ -254,3 +254,15 @@ def test_a_rule_that_ends_disables_its_schedule(people):
     assert "no more occurrences" in refused(
         people["member"], "enableScheduledTask", {"scheduledTaskId": schedule.pk}
     )
+
+
+@pytest.mark.parametrize("minute", [0, 5, 7, 30, 59])
+def test_a_rule_too_frequent_anywhere_in_its_pattern_is_refused_whatever_the_time(minute):
+    from zoneinfo import ZoneInfo
+
+    from apps.core.errors import ValidationFailed
+
+    start = datetime(2031, 3, 3, 17, minute, tzinfo=ZoneInfo("UTC"))
+    with pytest.raises(ValidationFailed, match="at most every 15 minutes"):
+        schedules.parse_rule("FREQ=HOURLY;BYMINUTE=0,10", starts_at=start, zone=ZoneInfo("UTC"))
+    assert schedules.parse_rule("FREQ=HOURLY;BYMINUTE=0,30", starts_at=start, zone=ZoneInfo("UTC"))

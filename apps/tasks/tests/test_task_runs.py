@@ -77,7 +77,7 @@ def test_moving_the_waiting_step_to_done_lets_the_run_finish(people):
     assert "rerunTask runs it again" in reopened
 
 
-def test_an_agent_step_waits_honestly_for_the_agent_the_workspace_does_not_have_yet(people):
+def test_an_agent_step_without_a_key_waits_and_says_how_to_hand_it_over(people):
     task = make_task(
         people["member"], steps=[{"title": "Summarise the replies", "kind": "agent"}, {"title": "Send it"}]
     )
@@ -85,9 +85,14 @@ def test_an_agent_step_waits_honestly_for_the_agent_the_workspace_does_not_have_
     answer = ok(people["member"], "startTask", {"taskId": task.pk})
 
     assert (answer["status"], answer["waitingOn"]) == ("waiting", "agent")
-    assert "Waiting for the service's agent, which this workspace does not have yet" in answer["waitingFor"]
+    assert "no API key pays for it yet" in answer["waitingFor"]
+    assert (
+        "choose the API key whose budget pays for the agent's steps: updateTask with agentKeyId"
+        in (answer["waitingFor"])
+    )
     step = steps_of(task)[0]
-    assert (step.status, step.waiting_on) == ("waiting", "agent")
+    assert (step.status, step.waiting_on, step.agent_conversation) == ("waiting", "agent", None)
+    assert "updateTask with agentKeyId" in TaskEvent.objects.get(step=step, kind="step_waiting").message
     assert not TaskEvent.objects.filter(task=task, kind="step_done").exists()  # never a pretend success
     # A person can do it instead.
     after = ok(
@@ -96,26 +101,36 @@ def test_an_agent_step_waits_honestly_for_the_agent_the_workspace_does_not_have_
     assert (after["status"], after["steps"][1]["status"]) == ("waiting", "waiting")
 
 
-def test_an_agent_step_is_handed_to_a_registered_agent(people):
+def test_an_agent_step_is_handed_to_the_registered_agent(people):
     handed = []
 
     class Agent:
         def hand_over(self, *, task, step, run, actor):
             handed.append((task.pk, step.title, run.number))
-            return "Conversation 7 started."
+            return agents.HandedOver(
+                "Conversation 7 started.", reference="6f1c0a52-3c6e-4d55-9a0e-5d1f7f2f9b43"
+            )
+
+        def outcome(self, *, reference):
+            return None
 
     task = make_task(people["member"], steps=[{"title": "Draft a reply", "kind": "agent"}])
+    gateway = agents.handler()
     agents.register(Agent())
     try:
         answer = ok(people["member"], "startTask", {"taskId": task.pk})
     finally:
-        agents.register(None)
+        agents.register(gateway)
 
     assert handed == [(task.pk, "Draft a reply", 1)]
     assert answer["waitingOn"] == "agent"
-    assert steps_of(task)[0].result == "Conversation 7 started."
+    step = steps_of(task)[0]
+    assert step.result == "Conversation 7 started."
+    assert str(step.agent_conversation) == "6f1c0a52-3c6e-4d55-9a0e-5d1f7f2f9b43"
+    cards = [card for column in answer["columns"] for card in column["steps"]]
+    assert cards[0]["agentConversation"] == "6f1c0a52-3c6e-4d55-9a0e-5d1f7f2f9b43"
     task.refresh_from_db()
-    runner.step_finish(task=task, step=steps_of(task)[0], actor=None, message="Reply drafted.")
+    runner.step_finish(task=task, step=step, actor=None, message="Reply drafted.")
     task.refresh_from_db()
     assert task.status == "completed"
 
