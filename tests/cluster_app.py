@@ -1,5 +1,6 @@
 """The Celery app of the multi-process tests: Atrium's own (config.celery), plus a probe task
-that reports where and under which request id it ran, and a beat entry that fires every second.
+that reports where and under which request id it ran, a beat entry that fires every second, and
+a task that raises an MCP notification in the worker (`cluster.notify`).
 
 Probe records go to Redis lists `cluster:started:<label>` and `cluster:finished:<label>`.
 """
@@ -37,3 +38,11 @@ def record(self, label: str, sleep: float = 0.0, schema_name: str | None = None)
     logger.info("probe %s running", label)
     time.sleep(sleep)
     store.rpush(f"cluster:finished:{label}", json.dumps(entry))
+
+
+@app.task(name="cluster.notify")
+def notify(schema_name: str, user_ids: list[int] | None = None) -> int:
+    """`notifications/tools/list_changed` raised in a worker, as a change made there would."""
+    from apps.mcp.signals import notify_tools_changed
+
+    return notify_tools_changed(schema_name=schema_name, user_ids=user_ids)

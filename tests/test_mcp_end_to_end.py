@@ -14,22 +14,11 @@ from django.conf import settings
 from django_tenants.utils import schema_context
 
 from apps.core.testing import ROOT, mcp_session, node_bin
+from apps.mcp.testing import pat_and_key
 
 pytestmark = pytest.mark.live
 
 NODE_DIR = ROOT / "tests" / "node"
-
-
-def pat_and_key(email: str, schema_name: str = "acme") -> dict[str, str]:
-    from apps.accounts.models import User
-    from apps.accounts.services import access_token_create
-    from apps.apikeys.services import api_key_create
-
-    with schema_context(schema_name):
-        user = User.objects.get(email=email)
-        _token, raw = access_token_create(user=user, name=f"e2e {secrets.token_hex(3)}")
-        key = api_key_create(user=user, label="e2e")
-    return {"Authorization": f"Bearer {raw}", "X-Api-Key": key.raw_key}
 
 
 def expected_tools(email: str, scopes: set[str], schema_name: str = "acme") -> list[str]:

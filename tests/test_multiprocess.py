@@ -1,12 +1,14 @@
 """Several processes behind a real load balancer on one machine: three Daphne processes behind
 nginx (round-robin, no stickiness), two Celery workers and a beat, on the test database and a
-Redis database of their own. What the later MCP and gateway scenarios build on.
+Redis database of their own. An MCP session and its stream move freely between the web
+processes. What the gateway scenarios build on.
 
 The tests share one cluster and run in order: the last ones kill processes.
 """
 
 import json
 import os
+import secrets
 import signal
 import time
 from collections import Counter
@@ -17,10 +19,13 @@ import pytest
 import redis
 from celery import Celery
 from django.conf import settings
+from django.db import connection
+from django_tenants.utils import schema_context
 from prometheus_client.parser import text_string_to_metric_families
 
 from apps.core.observability import request_context
 from apps.core.testing import Cluster, database_url, start_cluster
+from apps.mcp.testing import McpHttp, pat_and_key
 
 pytestmark = pytest.mark.live
 
@@ -180,6 +185,167 @@ def test_beat_sends_its_schedule_to_the_workers(cluster: Cluster, store):
 
     # Work started by beat has no request to inherit: each run gets an id of its own.
     assert len({run["request_id"] for run in runs}) == len(runs)
+
+
+# --- MCP across the web processes ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def mcp_person(django_db_setup, django_db_blocker):
+    """A member of Acme made for these tests (their role changes), with SPEC 5.2's credential: a
+    personal access token and an API key."""
+    from apps.accounts.models import Role, User
+
+    with django_db_blocker.unblock():
+        with schema_context("acme"):
+            person = User.objects.create_user(
+                email=f"cluster-{secrets.token_hex(4)}@acme.example", role=Role.objects.get(key="member")
+            )
+        credentials = pat_and_key(person.email)
+        connection.set_schema_to_public()
+    yield person, credentials
+    with django_db_blocker.unblock(), schema_context("acme"):
+        person.delete()
+
+
+class Admin:
+    """admin@acme.example on the settings pages of one web process, reached directly (not
+    through the load balancer): a change made there is raised in that process."""
+
+    def __init__(self, web) -> None:  # type: ignore[no-untyped-def]
+        self.url = web.url()
+        self.browser = httpx.Client(base_url=self.url, timeout=15, follow_redirects=False)
+        self.browser.get("/accounts/sign-in/")
+        signed_in = self.browser.post(
+            "/accounts/sign-in/",
+            data={
+                "username": "admin@acme.example",
+                "password": "atrium-demo",
+                "csrfmiddlewaretoken": self.browser.cookies["atrium_csrf"],
+            },
+            headers={"Referer": f"{self.url}/accounts/sign-in/"},
+        )
+        assert signed_in.status_code == 302, signed_in.text
+
+    def set_role(self, person, key: str, django_db_blocker) -> None:  # type: ignore[no-untyped-def]
+        from apps.accounts.models import Role
+
+        with django_db_blocker.unblock(), schema_context("acme"):
+            role = Role.objects.get(key=key).pk
+        changed = self.browser.post(
+            f"/settings/people/{person.pk}/",
+            data={"action": "role", "role": role, "csrfmiddlewaretoken": self.browser.cookies["atrium_csrf"]},
+            headers={"Referer": f"{self.url}/settings/people/"},
+        )
+        assert changed.status_code == 302, changed.text
+
+    def close(self) -> None:
+        self.browser.close()
+
+
+def address(web) -> str:  # type: ignore[no-untyped-def]
+    return f"127.0.0.1:{web.port}"
+
+
+def tool_calls_counted(cluster: Cluster, tool: str, outcome: str = "ok") -> float:
+    text = httpx.get(
+        f"{cluster.webs[0].url()}/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}, timeout=10
+    ).text
+    return sum(
+        sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if sample.name == "atrium_tool_calls_total"
+        and sample.labels == {"door": "mcp", "tool": tool, "outcome": outcome}
+    )
+
+
+def test_an_mcp_session_initialised_through_one_process_is_used_through_the_others(
+    cluster: Cluster, mcp_person
+):
+    _person, credentials = mcp_person
+    client = McpHttp(cluster.url(), credentials)
+    before = tool_calls_counted(cluster, "getContact")
+    try:
+        opened_on = client.initialize().headers["X-Upstream"]
+        email = f"cluster-{secrets.token_hex(4)}@example.com"
+        created = client.result("createContact", {"contact": {"firstName": "Ada", "email": email}})
+        contact_id = created["structuredContent"]["contact"]["id"]
+        served: list[str] = [client.upstream]  # type: ignore[list-item]
+        for _ in range(6):
+            fetched = client.result("getContact", {"contactId": contact_id})
+            assert fetched["structuredContent"]["email"] == email
+            served.append(client.upstream)  # type: ignore[arg-type]
+        listed = client.request("tools/list", {})
+        served.append(client.upstream)  # type: ignore[arg-type]
+    finally:
+        client.close()
+
+    assert {tool["name"] for tool in listed.json()["result"]["tools"]} >= {"createContact", "getContact"}
+    # The session opened on one process was served by every process, the opener and the others.
+    assert set(served) == {address(web) for web in cluster.webs}
+    assert len([upstream for upstream in served if upstream != opened_on]) >= 4
+    # Each process counted its calls; one scrape sums them (the tool-call metric of the MCP door).
+    assert tool_calls_counted(cluster, "getContact") - before == 6
+
+
+def test_a_stream_held_by_one_process_gets_the_notification_raised_on_another(
+    cluster: Cluster, mcp_person, django_db_blocker
+):
+    person, credentials = mcp_person
+    client = McpHttp(cluster.url(), credentials)
+    client.initialize()
+    stream = client.stream()
+    holder = stream.upstream
+    other = next(web for web in cluster.webs if address(web) != holder)
+    admin = Admin(other)
+    try:
+        admin.set_role(person, "viewer", django_db_blocker)
+        event_id, message = stream.next_event(timeout=15)
+    finally:
+        stream.close()
+        admin.set_role(person, "member", django_db_blocker)
+        admin.close()
+        client.close()
+
+    assert stream.status == 200 and holder in {address(web) for web in cluster.webs}
+    assert message == {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
+    assert event_id is not None
+
+
+def test_last_event_id_resumes_through_another_process_after_a_disconnect(
+    cluster: Cluster, mcp_person, django_db_blocker
+):
+    person, credentials = mcp_person
+    client = McpHttp(cluster.url(), credentials)
+    client.initialize()
+    first = client.stream()
+    holder = first.upstream
+    admin = Admin(next(web for web in cluster.webs if address(web) != holder))
+    resumed = None
+    try:
+        admin.set_role(person, "viewer", django_db_blocker)
+        seen, _message = first.next_event(timeout=15)
+        first.close()  # the connection drops; two more changes happen meanwhile
+        admin.set_role(person, "member", django_db_blocker)
+        admin.set_role(person, "viewer", django_db_blocker)
+        # Back through the load balancer, until another process than the first holder answers.
+        for _ in range(len(cluster.webs)):
+            resumed = client.stream(last_event_id=seen)
+            if resumed.upstream != holder:
+                break
+            resumed.close()
+        assert resumed is not None and resumed.upstream != holder
+        replayed = [resumed.next_event(timeout=10) for _ in range(2)]
+    finally:
+        if resumed is not None:
+            resumed.close()
+        admin.set_role(person, "member", django_db_blocker)
+        admin.close()
+        client.close()
+
+    assert [event_id for event_id, _message in replayed] == [str(int(seen) + 1), str(int(seen) + 2)]
+    assert {message["method"] for _id, message in replayed} == {"notifications/tools/list_changed"}
 
 
 def test_a_task_whose_pool_process_is_killed_runs_again_and_finishes(cluster: Cluster, sender, store):

@@ -89,3 +89,42 @@ class ServiceUnavailable(AppError):
     code = "UNAVAILABLE"
     message = _("The service is temporarily unavailable; try again shortly.")
     http_status = 503
+
+
+# How long a client is asked to wait before retrying while a dependency is unreachable: a
+# PostgreSQL or Redis restart takes seconds (docs/deploy.md, "When PostgreSQL or Redis restarts").
+RETRY_AFTER_SECONDS = 5
+_OUTAGE_TYPES: tuple[type[BaseException], ...] | None = None
+
+
+def _outage_types() -> tuple[type[BaseException], ...]:
+    global _OUTAGE_TYPES
+    if _OUTAGE_TYPES is None:
+        import psycopg
+        import redis.exceptions
+        from django.db import InterfaceError, OperationalError
+        from kombu.exceptions import OperationalError as BrokerError
+
+        _OUTAGE_TYPES = (
+            OperationalError,  # PostgreSQL unreachable, restarting, or the connection cut
+            InterfaceError,  # a connection already closed under us
+            psycopg.OperationalError,  # the same, from the driver itself (not through Django)
+            psycopg.InterfaceError,
+            redis.exceptions.ConnectionError,
+            redis.exceptions.TimeoutError,
+            BrokerError,  # Celery could not hand a task to the broker
+        )
+    return _OUTAGE_TYPES
+
+
+def unavailable(error: BaseException | None) -> ServiceUnavailable | None:
+    """SPEC 7.1's 503 UNAVAILABLE (with Retry-After) when `error`, or what caused it, means a
+    dependency cannot be reached right now: the same request may succeed if sent again in a few
+    seconds, and nothing of it was kept. None for any other error (a bug: a 500)."""
+    seen = 0
+    while error is not None and seen < 5:
+        if isinstance(error, _outage_types()):
+            return ServiceUnavailable(headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+        error = error.__cause__ or error.__context__
+        seen += 1
+    return None

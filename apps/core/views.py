@@ -2,6 +2,7 @@
 
 import functools
 import logging
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -10,6 +11,7 @@ from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import set_urlconf
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -123,8 +125,30 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     return render(request, "404.html", status=404)
 
 
-@in_request_workspace
+def dependency_unavailable(request: HttpRequest, outage: errors.ServiceUnavailable) -> HttpResponse:
+    """503 while PostgreSQL or Redis cannot be reached: SPEC 7.1's body for the JSON APIs (and any
+    client that does not ask for HTML), a static page otherwise. Nothing here touches the
+    database: the page is rendered without the request's context processors."""
+    if wants_json(request) or "text/html" not in request.headers.get("Accept", ""):
+        response: HttpResponse = JsonResponse(outage.as_body(), status=503)
+    else:
+        response = HttpResponse(render_to_string("503.html"), status=503)
+    for name, value in outage.headers.items():
+        response[name] = value
+    return response
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
+    # Django calls this while the exception is being handled (in the thread that handles it).
+    outage = errors.unavailable(sys.exc_info()[1])
+    if outage is not None:
+        logger.warning("a dependency is unreachable; answering 503 to %s", request.path)
+        return dependency_unavailable(request, outage)
+    return _server_error(request)
+
+
+@in_request_workspace
+def _server_error(request: HttpRequest) -> HttpResponse:
     if wants_json(request):
         error = errors.AppError(_("Internal error; it has been logged."), code="INTERNAL_ERROR")
         return JsonResponse(error.as_body(), status=500)

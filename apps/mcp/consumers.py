@@ -13,6 +13,7 @@ stream only); DELETE closes it.
 """
 
 import asyncio
+import contextlib
 import contextvars
 import logging
 import secrets
@@ -24,7 +25,7 @@ from channels.generic.http import AsyncHttpConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from apps.core import observability
+from apps.core import errors, metrics, observability
 from apps.mcp import protocol, streams
 from apps.mcp.handlers import ALLOWED_METHODS, Reply, Request, jsonrpc_error, serve
 from apps.mcp.streams import CancelledByClient, RunningCall, hub
@@ -128,7 +129,16 @@ class McpConsumer(AsyncHttpConsumer):
         await self.send_response(reply.status, body, headers=headers)
 
     async def after(self, reply: Reply) -> None:
-        """What a message asks of this process once it is answered."""
+        """What a message asks of this process once it is answered. The answer is out already:
+        with Redis unreachable, what had to cross processes is lost (logged), nothing else."""
+        try:
+            await self._after(reply)
+        except Exception as error:
+            if errors.unavailable(error) is None:
+                raise
+            logger.warning("could not pass %s on to the other processes: %s", reply.then[0], error)  # type: ignore[index]
+
+    async def _after(self, reply: Reply) -> None:
         if reply.then is None:
             return
         kind = reply.then[0]
@@ -209,26 +219,44 @@ class McpConsumer(AsyncHttpConsumer):
         digest = reply.then[1]
         layer = get_channel_layer()
         group = streams.session_group(digest)
-        channel = await layer.new_channel()
         token = secrets.token_hex(8)
-        await layer.group_add(group, channel)
-        # Each message goes to one stream: a stream still open for this session steps down.
-        await layer.group_send(group, {"type": "mcp.takeover", "token": token})
-        await self.send_headers(status=200, headers=_encode({**SSE_HEADERS, **reply.headers}))
-        await self.send_body(b": stream open\n\n", more_body=True)
-        sent = 0
         last_event_id = request.headers.get(protocol.LAST_EVENT_ID_HEADER)
-        if last_event_id:
-            missed = await asyncio.get_running_loop().run_in_executor(
-                executor(), streams.buffered_after, digest, last_event_id
-            )
+        channel = None
+        missed: list[dict[str, str]] = []
+        # Everything that needs Redis comes before the headers: without it, a clean 503.
+        try:
+            channel = await layer.new_channel()
+            await layer.group_add(group, channel)
+            # Each message goes to one stream: a stream still open for this session steps down.
+            await layer.group_send(group, {"type": "mcp.takeover", "token": token})
+            # Read after joining the group: nothing published meanwhile falls between the two.
+            if last_event_id:
+                missed = await asyncio.get_running_loop().run_in_executor(
+                    executor(), streams.buffered_after, digest, last_event_id
+                )
+        except Exception as error:
+            outage = errors.unavailable(error)
+            if outage is None:
+                raise
+            logger.warning("MCP stream refused with 503, Redis is unreachable: %s", error)
+            if channel is not None:
+                with contextlib.suppress(Exception):
+                    await layer.group_discard(group, channel)
+            await self.reply(Reply(503, outage.as_body(), {**reply.headers, **outage.headers}))
+            return
+        await self.send_headers(status=200, headers=_encode({**SSE_HEADERS, **reply.headers}))
+        metrics.sse_stream_opened()
+        from_layer: asyncio.Future | None = None
+        from_client: asyncio.Future | None = None
+        connected = True
+        try:
+            await self.send_body(b": stream open\n\n", more_body=True)
+            sent = 0
             for event in missed:
                 await self.send_body(sse_event(event["data"].encode(), event["id"]), more_body=True)
                 sent = max(sent, int(event["id"]))
-        from_layer = asyncio.ensure_future(layer.receive(channel))
-        from_client = asyncio.ensure_future(receive())
-        connected = True
-        try:
+            from_layer = asyncio.ensure_future(layer.receive(channel))
+            from_client = asyncio.ensure_future(receive())
             while True:
                 done, _pending = await asyncio.wait(
                     {from_layer, from_client},
@@ -253,11 +281,16 @@ class McpConsumer(AsyncHttpConsumer):
                         return
                     from_layer = asyncio.ensure_future(layer.receive(channel))
         finally:
+            metrics.sse_stream_closed()
             for task in (from_layer, from_client):
-                task.cancel()
-            await layer.group_discard(group, channel)
+                if task is not None:
+                    task.cancel()
+            # Redis may be gone meanwhile: its subscription then went with the connection.
+            with contextlib.suppress(Exception):
+                await layer.group_discard(group, channel)
             if connected:
-                await self.send_body(b"")
+                with contextlib.suppress(Exception):
+                    await self.send_body(b"")
 
 
 def _encode(headers: dict[str, str]) -> list[tuple[bytes, bytes]]:

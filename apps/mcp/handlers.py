@@ -9,6 +9,7 @@ import concurrent.futures
 import hashlib
 import logging
 import secrets
+import select
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from django.db import connection
 from django.utils.translation import gettext as _
 
 from apps.catalogue import dispatch
-from apps.core import observability, permissions
+from apps.core import errors, metrics, observability, permissions
 from apps.core.credentials import Principal
 from apps.core.errors import NotFound
 from apps.mcp import protocol, sessions, streams
@@ -77,11 +78,16 @@ def jsonrpc_error(status: int, request_id: Any, code: int, message: str, data: A
 
 
 def serve(request: Request, call: RunningCall | None = None) -> Reply:
-    """Never raises: a failure of ours is a JSON-RPC internal error with a reference in the log."""
+    """Never raises: PostgreSQL or Redis out of reach is SPEC 7.1's 503 UNAVAILABLE (retry in a
+    few seconds; nothing was done), a failure of ours a JSON-RPC internal error with a reference
+    in the log."""
     try:
         _fresh_connection()
         reply = _serve(request, call)
-    except Exception:
+    except Exception as error:
+        outage = errors.unavailable(error)
+        if outage is not None:
+            return _unavailable(outage, error)
         reference = secrets.token_hex(4)
         logger.exception("MCP request failed (reference %s)", reference)
         reply = jsonrpc_error(
@@ -93,14 +99,37 @@ def serve(request: Request, call: RunningCall | None = None) -> Reply:
     return reply
 
 
+def _unavailable(outage: errors.ServiceUnavailable, error: BaseException) -> Reply:
+    # One line, no traceback: during an outage every request lands here.
+    logger.warning("MCP request refused with 503, a dependency is unreachable: %s", str(error).strip()[:300])
+    return Reply(outage.http_status, outage.as_body(), dict(outage.headers))
+
+
 def _fresh_connection() -> None:
     """What Django does between requests, without its per-request health check query: drop a
-    connection that failed or outlived CONN_MAX_AGE."""
-    if connection.connection is not None and (
-        connection.errors_occurred
-        or (connection.close_at is not None and time.monotonic() >= connection.close_at)
+    connection that failed, outlived CONN_MAX_AGE, or was closed by the server (PostgreSQL
+    restarted since this thread's last request: it says so on the socket, see `_server_closed`)."""
+    if connection.connection is None:
+        return
+    if _server_closed(connection.connection):
+        connection.close()
+    elif connection.errors_occurred or (
+        connection.close_at is not None and time.monotonic() >= connection.close_at
     ):
         connection.close_if_unusable_or_obsolete()
+
+
+def _server_closed(raw: Any) -> bool:
+    """Whether the server has spoken on an idle connection: between requests nothing may arrive
+    but the notice of a terminated session (a restart, an administrator) or the end of the
+    stream. A poll without waiting; no round trip."""
+    if getattr(raw, "closed", False) or getattr(raw, "broken", False):
+        return True
+    try:
+        readable, _w, _x = select.select([raw.fileno()], [], [], 0)
+    except Exception:  # psycopg: "the connection is lost"; the socket gone
+        return True
+    return bool(readable)
 
 
 def _activate(workspace: Workspace) -> None:
@@ -204,7 +233,10 @@ def _post(request: Request, workspace: Workspace, principal: Principal, call: Ru
         return Reply(200, protocol.result(message.id, _method(request, message, principal, session, call)))
     except ProtocolError as error:
         return _failed(error, request_id)
-    except Exception:
+    except Exception as error:
+        outage = errors.unavailable(error)
+        if outage is not None:
+            return _unavailable(outage, error)
         reference = secrets.token_hex(4)
         logger.exception("MCP %s failed (reference %s)", request_id, reference)
         return jsonrpc_error(
@@ -267,6 +299,7 @@ def _initialize(message: Message, workspace: Workspace, principal: Principal) ->
     instructions = _instructions(principal)
     if instructions:
         result["instructions"] = instructions
+    metrics.mcp_session("initialized")
     return Reply(200, protocol.result(message.id, result), {"Mcp-Session-Id": session_id})
 
 
@@ -365,10 +398,17 @@ def _tools_call(
         is_cancelled=call.cancelled.is_set if call is not None else (lambda: False),
         request_id=message.id,
     )
+    # Counted at this door, as the gateway counts its own (docs/architecture.md, "Metrics").
+    started, outcome = time.perf_counter(), "exception"
     try:
-        return dispatch.call_tool(context, name, arguments)
+        result = dispatch.call_tool(context, name, arguments)
+        outcome = "tool_error" if result.get("isError") else "ok"
+        return result
     except dispatch.ToolNotFound:
+        outcome = "not_found"
         raise ProtocolError(INVALID_PARAMS, f"Unknown tool: {name}") from None
+    finally:
+        metrics.tool_call(door="mcp", tool=name, outcome=outcome, seconds=time.perf_counter() - started)
 
 
 def _progress(call: RunningCall, token: str | int) -> Callable[..., None]:
@@ -447,5 +487,12 @@ def _delete(request: Request, principal: Principal) -> Reply:
     except ProtocolError as error:
         return _failed(error, None)
     sessions.session_end(session=session)
-    streams.forget_events(session.digest)
+    metrics.mcp_session("ended")
+    try:
+        streams.forget_events(session.digest)
+    except Exception as error:
+        # The session has ended; its buffered events expire by themselves (MCP_EVENT_BUFFER_SECONDS).
+        if errors.unavailable(error) is None:
+            raise
+        logger.warning("the ended session's buffered events stay until they expire: %s", error)
     return Reply(204, then=("end", session.digest))

@@ -56,6 +56,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
 def to_app_error(exc: Exception) -> errors.AppError | None:
     if isinstance(exc, errors.AppError):
         return exc
+    outage = errors.unavailable(exc)
+    if outage is not None:
+        logger.warning("a dependency is unreachable; answering 503: %s", exc)
+        return outage
     if isinstance(exc, exceptions.ValidationError):
         return errors.ValidationFailed(summarise(exc.detail), details=exc.detail)
     if isinstance(exc, exceptions.APIException):
