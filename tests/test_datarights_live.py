@@ -5,14 +5,13 @@ e-mail to an SMTP server on loopback. The logs of both processes carry no person
 import os
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
 import pytest
 from aiosmtpd.controller import Controller
 
-from apps.core.testing import ROOT, database_url, free_port
+from apps.core.testing import ROOT, database_url, free_port, wait_for
 
 pytestmark = pytest.mark.live
 
@@ -37,15 +36,6 @@ class Mailbox:
 
 def start(command: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
     return subprocess.Popen(command, cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
-
-
-def wait_for(condition, timeout: float, what: str) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def stop(process: subprocess.Popen) -> None:
@@ -104,7 +94,7 @@ def test_a_request_over_http_reaches_the_data_team_through_the_worker(django_db_
     )
     reference = None
     try:
-        wait_for(lambda: " ready." in worker_log.read_text(errors="replace"), 60, "the worker")
+        wait_for(lambda: " ready." in worker_log.read_text(errors="replace"), 60, what="the worker")
         base = f"http://127.0.0.1:{port}"
 
         def up() -> bool:
@@ -113,7 +103,7 @@ def test_a_request_over_http_reaches_the_data_team_through_the_worker(django_db_
             except httpx.HTTPError:
                 return False
 
-        wait_for(up, 30, "daphne")
+        wait_for(up, 30, what="daphne")
         body = {
             "kind": "data_rights_request",
             "type": "object",
@@ -139,12 +129,14 @@ def test_a_request_over_http_reaches_the_data_team_through_the_worker(django_db_
         assert refused.status_code == 401 and refused.json()["error"]["code"] == "UNAUTHENTICATED"
         assert invalid.status_code == 422 and list(invalid.json()["error"]["details"]) == ["country"]
 
-        wait_for(lambda: mailbox.messages, 30, "the data team's e-mail")
+        wait_for(lambda: mailbox.messages, 30, what="the data team's e-mail")
         recipients, raw = mailbox.messages[0]
         assert recipients == [DATA_TEAM]
         assert reference.encode() in raw
         wait_for(
-            lambda: DataRequest.objects.get(reference=reference).notification == "sent", 10, "the sent state"
+            lambda: DataRequest.objects.get(reference=reference).notification == "sent",
+            10,
+            what="the sent state",
         )
         stored = DataRequest.objects.get(reference=reference)
         assert (stored.host, stored.workspace.schema_name) == (f"127.0.0.1:{port}", "acme")

@@ -13,7 +13,6 @@ webhook receiver.
 import importlib.util
 import os
 import threading
-import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -25,7 +24,7 @@ import redis
 from django.conf import settings
 from django_tenants.utils import schema_context
 
-from apps.core.testing import database_url, start_celery_beat, start_celery_worker, start_daphne
+from apps.core.testing import database_url, start_celery_beat, start_celery_worker, start_daphne, wait_for
 from apps.gateway.tests.servers import ModelServer, Receiver, openai_text, openai_tool_calls
 
 pytestmark = pytest.mark.live
@@ -39,16 +38,6 @@ def _example():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def wait_for(condition, timeout: float = 60.0, every: float = 0.2):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(every)
-    raise AssertionError(f"not within {timeout} s")
 
 
 @pytest.fixture(scope="module")
@@ -149,7 +138,7 @@ def test_a_script_gets_202_polls_to_resolved_gets_a_verified_webhook_with_its_re
                     assert polled.status_code == 200
                     return polled if polled.json()["status"] in ("resolved", "failed") else None
 
-                polled = wait_for(finished).json()
+                polled = wait_for(finished, timeout=60, every=0.2).json()
                 (arrived,) = hook.wait_for(1)
                 key_record = client.get(
                     f"/api/api-keys/{created.key.pk}", headers={"Authorization": f"Bearer {token}"}

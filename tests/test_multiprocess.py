@@ -24,7 +24,7 @@ from django_tenants.utils import schema_context
 from prometheus_client.parser import text_string_to_metric_families
 
 from apps.core.observability import request_context
-from apps.core.testing import Cluster, database_url, start_cluster
+from apps.core.testing import Cluster, database_url, start_cluster, wait_for
 from apps.mcp.testing import McpHttp, pat_and_key
 
 pytestmark = pytest.mark.live
@@ -69,16 +69,6 @@ def sender(cluster_redis):
     app = Celery("cluster-client", broker=cluster_redis, set_as_current=False)
     yield app
     app.close()
-
-
-def wait_for(condition, timeout: float = 30.0, every: float = 0.1):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(every)
-    raise AssertionError(f"not within {timeout} s")
 
 
 def entries(store, kind: str, label: str) -> list[dict]:

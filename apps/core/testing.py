@@ -550,3 +550,15 @@ def mcp_session(
             return client.server_info, tools, await work(client)
 
     return asyncio.run(scenario())
+
+
+def wait_for(condition: Any, timeout: float = 30.0, every: float = 0.1, what: str = "") -> Any:
+    """Calls `condition` until it returns something true, and returns that; AssertionError after
+    `timeout` seconds (naming `what` when given)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(every)
+    raise AssertionError(f"not within {timeout} s{': ' + what if what else ''}")
