@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -61,7 +62,8 @@ class LiveServer:
 
 def launch_daphne(env: dict[str, str], port: int | None = None, log: Path | None = None) -> LiveServer:
     """Starts Daphne on 127.0.0.1 and 127.0.0.2 without waiting for it (see `wait_until_serving`).
-    Its stderr (the logs) goes to `log` when given: a pipe nobody reads would fill and block it."""
+    Its stderr (the logs) goes to `log`, or to a temporary file: never to a pipe, which nobody
+    reads and which, once full (64 KiB of logs), blocks the server in the middle of a request."""
     port = port or free_port()
     command = [
         str(Path(sys.executable).parent / "daphne"),
@@ -71,9 +73,11 @@ def launch_daphne(env: dict[str, str], port: int | None = None, log: Path | None
         f"tcp:port={port}:interface=127.0.0.2",
         "config.asgi:application",
     ]
-    stderr: Any = subprocess.PIPE
-    if log is not None:
-        stderr = open(log, "ab")  # noqa: SIM115  (the child owns it for its life)
+    if log is None:
+        handle, name = tempfile.mkstemp(prefix="atrium-daphne-", suffix=".log")
+        os.close(handle)
+        log = Path(name)
+    stderr = open(log, "ab")  # noqa: SIM115  (the child owns it for its life)
     process = subprocess.Popen(  # noqa: S603  (our own fixed command line)
         command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=stderr
     )
@@ -97,9 +101,7 @@ def wait_until_serving(server: LiveServer, timeout: float = 60) -> LiveServer:
 
 
 def _tail(server: LiveServer) -> str:
-    if server.log is not None:
-        return server.log.read_text(errors="replace")[-2000:]
-    return server.process.stderr.read().decode()[-2000:]  # type: ignore[union-attr]
+    return server.log.read_text(errors="replace")[-2000:] if server.log is not None else ""
 
 
 def start_daphne(env: dict[str, str], port: int | None = None, log: Path | None = None) -> LiveServer:
