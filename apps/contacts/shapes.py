@@ -17,6 +17,9 @@ from apps.contacts.models import (
     OwnershipChange,
 )
 
+# The possible duplicates a contact answer lists; the count says how many there are.
+OPEN_CONFLICTS_SHOWN = 20
+
 
 class ContactRef(Out):
     id: int
@@ -146,7 +149,10 @@ class ContactOut(Out):
     health: str
     data: dict[str, Any] = Field(description="The workspace's own business fields")
     key_contacts: list[KeyContactOut] = Field(description="Organisations: their key people, in order")
-    open_conflicts: list[ConflictOut] = Field(description="Possible duplicates waiting for a decision")
+    open_conflicts: list[ConflictOut] = Field(
+        description=f"Possible duplicates waiting for a decision (the first {OPEN_CONFLICTS_SHOWN})"
+    )
+    open_conflict_count: int = Field(description="How many possible duplicates wait for a decision")
     created_at: datetime
     updated_at: datetime
     archived_at: datetime | None
@@ -158,7 +164,12 @@ class ContactOut(Out):
         shares = list(
             ContactShare.objects.filter(contact=contact).select_related("user").order_by("user__email")
         )
-        conflicts = list(selectors.open_conflicts(contact))
+        # A contact with many look-alikes must not make every answer about it grow without bound.
+        conflicts = list(selectors.open_conflicts(contact)[: OPEN_CONFLICTS_SHOWN + 1])
+        count = len(conflicts)
+        if count > OPEN_CONFLICTS_SHOWN:
+            conflicts = conflicts[:OPEN_CONFLICTS_SHOWN]
+            count = selectors.open_conflicts(contact).count()
         keys = (
             list(
                 KeyContact.objects.filter(
@@ -199,10 +210,11 @@ class ContactOut(Out):
             your_access=selectors.access_of(actor, contact, shares),
             shared_with=ShareOut.many(shares),
             last_contacted_at=contact.last_contacted_at,
-            health=health_of(contact, conflicts=len(conflicts)).status,
+            health=health_of(contact, conflicts=count).status,
             data=contact.data or {},
             key_contacts=[KeyContactOut.of(key) for key in keys],
             open_conflicts=[ConflictOut.of(conflict) for conflict in conflicts],
+            open_conflict_count=count,
             created_at=contact.created_at,
             updated_at=contact.updated_at,
             archived_at=contact.deleted_at,

@@ -10,6 +10,7 @@ from apps.catalogue.dispatch import MemorySession, ToolNotFound
 from apps.catalogue.testing import call, person_without, structured, text_of
 from apps.contacts import services
 from apps.contacts.models import Contact, ContactConflict, ContactLink, ContactShare, OwnershipChange
+from apps.contacts.shapes import OPEN_CONFLICTS_SHOWN
 from apps.contacts.tests.samples import make_contact, make_organisation
 
 
@@ -456,3 +457,17 @@ def test_history_refuses_unknown_kinds_and_strangers(acme, people):
     for name in ("getContactHistory", "getContactOwnershipHistory"):
         with pytest.raises(ToolNotFound):
             call(blind, name, {"contactId": 1}, session=MemorySession())
+
+
+def test_a_contact_with_many_look_alikes_lists_the_first_few_and_counts_them_all(people):
+    from apps.contacts.models import ContactConflict
+
+    first = make_contact(people["member"], email="crowd@example.org")
+    for index in range(OPEN_CONFLICTS_SHOWN + 3):
+        other = make_contact(people["member"], email=f"crowd{index}@example.org")
+        ContactConflict.objects.create(contact=other, other=first, reason=ContactConflict.Reason.SAME_NAME)
+
+    answer = ok(people["member"], "getContact", {"contactId": first.pk})
+
+    assert len(answer["openConflicts"]) == OPEN_CONFLICTS_SHOWN
+    assert answer["openConflictCount"] == OPEN_CONFLICTS_SHOWN + 3
