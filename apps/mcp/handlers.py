@@ -109,7 +109,8 @@ def _fresh_connection() -> None:
     """What Django does between requests, without its per-request health check query: drop a
     connection that failed, outlived CONN_MAX_AGE, or was closed by the server (PostgreSQL
     restarted since this thread's last request: it says so on the socket, see `_server_closed`)."""
-    if connection.connection is None:
+    if connection.connection is None or connection.in_atomic_block:
+        # In a transaction (a caller serving in-process, as tests do): not ours to close.
         return
     if _server_closed(connection.connection):
         connection.close()
