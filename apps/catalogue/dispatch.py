@@ -14,6 +14,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -274,8 +275,12 @@ def _call(ctx: ToolContext, spec: ToolSpec, arguments: Any) -> tuple[str, str, d
         )
 
     kwargs = {parameter: getattr(validated, parameter) for parameter in spec.parameters}
+    # A tool that changes things runs in one transaction. A read-only one does not need one: at
+    # READ COMMITTED each statement sees its own snapshot anyway, so BEGIN and COMMIT would only
+    # add two round trips to the database.
+    writes = nullcontext() if spec.read_only else transaction.atomic()
     try:
-        with transaction.atomic():
+        with writes:
             result = spec.function(ctx, **kwargs)
     except AppError as error:
         return "error", error.code, error_result(_app_error_message(error))

@@ -76,12 +76,10 @@ def with_health(rows: QuerySet[Contact]) -> QuerySet[Contact]:
 
 
 def contact_get(*, actor: Any, contact_id: int, include_deleted: bool = False) -> Contact:
-    contact = (
-        contact_visible(actor=actor, include_deleted=True)
-        .select_related("owner", "organisation", "merged_into")
-        .filter(pk=contact_id)
-        .first()
-    )
+    # One row by its key: no ordering to compile. The organisation and the contact it was
+    # merged into are loaded when used (`contact_refs` reads both in one query).
+    rows = contact_visible(actor=actor, include_deleted=True).select_related("owner").filter(pk=contact_id)
+    contact = next(iter(rows.order_by()), None)
     if contact is None:
         raise errors.ContactNotFound(contact_id)
     if contact.deleted_at is not None and not include_deleted:
@@ -156,6 +154,38 @@ def contact_search(*, actor: Any, query: str, include_deleted: bool = False) -> 
     return rows.annotate(rank=rank).order_by(
         "-rank", Lower("last_name"), Lower("first_name"), "organisation_name", "id"
     )
+
+
+def contact_refs(contact: Contact) -> dict[int, Contact]:
+    """The contacts `contact` points at (its organisation, the contact it was merged into), by
+    id, in one query; those already loaded are not read again."""
+    found: dict[int, Contact] = {}
+    missing = []
+    for field in ("organisation", "merged_into"):
+        pk = getattr(contact, f"{field}_id")
+        if pk is None:
+            continue
+        if Contact._meta.get_field(field).is_cached(contact):
+            found[pk] = getattr(contact, field)
+        else:
+            missing.append(pk)
+    if missing:
+        found.update((row.pk, row) for row in Contact.objects.filter(pk__in=missing).order_by())
+    return found
+
+
+def open_conflicts_page(contact: Contact, limit: int) -> tuple[list[ContactConflict], int]:
+    """The first `limit` open possible duplicates of `contact` and how many there are. Most
+    contacts have none: that answer costs one small query."""
+    candidates = ContactConflict.objects.filter(
+        Q(contact_id=contact.pk) | Q(other_id=contact.pk), status=ContactConflict.Status.OPEN
+    )
+    if not candidates.order_by().exists():
+        return [], 0
+    conflicts = list(open_conflicts(contact)[: limit + 1])
+    if len(conflicts) <= limit:
+        return conflicts, len(conflicts)
+    return conflicts[:limit], open_conflicts(contact).count()
 
 
 def open_conflicts(contact: Contact) -> QuerySet[ContactConflict]:

@@ -30,6 +30,12 @@ class ContactRef(Out):
     def of(cls, contact: Contact) -> "ContactRef":
         return cls(id=contact.pk, kind=contact.kind, display_name=contact.display_name)
 
+    @classmethod
+    def among(cls, contacts: dict[int, Contact], pk: int | None) -> "ContactRef | None":
+        """The reference to contact `pk` of `contacts` (read by id), None when there is none."""
+        found = contacts.get(pk) if pk is not None else None
+        return cls.of(found) if found is not None else None
+
 
 class Address(Out):
     street: str
@@ -161,15 +167,11 @@ class ContactOut(Out):
     @classmethod
     def of(cls, contact: Contact, actor: Any) -> "ContactOut":
         # Each related list is read once (a read tool's speed is mostly its round trips).
-        shares = list(
-            ContactShare.objects.filter(contact=contact).select_related("user").order_by("user__email")
-        )
+        # (ShareOut sorts the shares by e-mail address.)
+        shares = list(ContactShare.objects.filter(contact_id=contact.pk).select_related("user").order_by())
         # A contact with many look-alikes must not make every answer about it grow without bound.
-        conflicts = list(selectors.open_conflicts(contact)[: OPEN_CONFLICTS_SHOWN + 1])
-        count = len(conflicts)
-        if count > OPEN_CONFLICTS_SHOWN:
-            conflicts = conflicts[:OPEN_CONFLICTS_SHOWN]
-            count = selectors.open_conflicts(contact).count()
+        conflicts, count = selectors.open_conflicts_page(contact, OPEN_CONFLICTS_SHOWN)
+        refs = selectors.contact_refs(contact)
         keys = (
             list(
                 KeyContact.objects.filter(
@@ -191,7 +193,7 @@ class ContactOut(Out):
             mobile=contact.mobile,
             job_title=contact.job_title,
             company=contact.company,
-            organisation=ContactRef.of(contact.organisation) if contact.organisation_id else None,
+            organisation=ContactRef.among(refs, contact.organisation_id),
             website=contact.website,
             address=Address(
                 street=contact.street,
@@ -218,7 +220,7 @@ class ContactOut(Out):
             created_at=contact.created_at,
             updated_at=contact.updated_at,
             archived_at=contact.deleted_at,
-            merged_into=ContactRef.of(contact.merged_into) if contact.merged_into_id else None,
+            merged_into=ContactRef.among(refs, contact.merged_into_id),
         )
 
 

@@ -25,7 +25,6 @@ from apps.core.credentials import Principal
 from apps.core.errors import NotFound
 from apps.mcp import protocol, sessions, streams
 from apps.mcp.access import Refusal, authenticate, base_url, hostname_of, origin_allowed
-from apps.mcp.models import McpSession
 from apps.mcp.protocol import INVALID_PARAMS, INVALID_REQUEST, Message, ProtocolError
 from apps.mcp.streams import CancelledByClient, RunningCall, hub
 from apps.tenancy import routing
@@ -185,7 +184,7 @@ def _check_version(request: Request, request_id: Any = None) -> None:
         raise protocol.unsupported_version(request_id, version)
 
 
-def _session(request: Request, principal: Principal, request_id: Any = None) -> McpSession:
+def _session(request: Request, principal: Principal, request_id: Any = None) -> sessions.LiveSession:
     session_id = request.headers.get(protocol.SESSION_HEADER)
     if not session_id:
         raise ProtocolError(
@@ -248,7 +247,7 @@ def _post(request: Request, workspace: Workspace, principal: Principal, call: Ru
         )
 
 
-def _notification(message: Message, session: McpSession) -> Reply:
+def _notification(message: Message, session: sessions.LiveSession) -> Reply:
     if message.method == "notifications/initialized":
         sessions.session_mark_ready(session=session)
     elif message.method == "notifications/cancelled":
@@ -260,7 +259,11 @@ def _notification(message: Message, session: McpSession) -> Reply:
 
 
 def _method(
-    request: Request, message: Message, principal: Principal, session: McpSession, call: RunningCall | None
+    request: Request,
+    message: Message,
+    principal: Principal,
+    session: sessions.LiveSession,
+    call: RunningCall | None,
 ) -> dict[str, Any]:
     if message.method == "ping":
         return {}
@@ -373,7 +376,7 @@ def _tools_list(request: Request, message: Message, principal: Principal) -> dic
 
 
 def _tools_call(
-    message: Message, principal: Principal, session: McpSession, call: RunningCall | None
+    message: Message, principal: Principal, session: sessions.LiveSession, call: RunningCall | None
 ) -> dict[str, Any]:
     params = message.params
     name = params.get("name")

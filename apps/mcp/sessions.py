@@ -5,19 +5,34 @@ transport requires) and is stored only as its SHA-256 digest. A session is found
 workspace's schema, only for the person who opened it, and only until it ends (DELETE) or has
 been idle for MCP_SESSION_IDLE_SECONDS. Anything else is "not found", and the client initializes
 again.
+
+A live session is kept in each web process for MCP_SESSION_CACHE_SECONDS, so most requests do not
+read it from the database. Ending a session (DELETE, erasure) also marks it ended in Redis, and a
+kept session is checked against that mark on every request (one Redis read): an ended session is
+"not found" at once on every process. Without Redis the session is read from the database. The
+catalogue's state of a session (`StoredSessionState`) is never kept: it is read when a tool needs
+it.
 """
 
 import hashlib
 import json
+import logging
 import secrets
-from datetime import timedelta
+import time
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import connection
+from django.db.models import QuerySet
 from django.utils import timezone
 
+from apps.core import errors
+from apps.mcp import streams
 from apps.mcp.models import McpSession
+
+logger = logging.getLogger(__name__)
 
 # last_seen_at is written at most this often per session (it only drives idle expiry).
 TOUCH_EVERY = timedelta(seconds=60)
@@ -51,10 +66,34 @@ def session_open(
     return session_id, row
 
 
-def session_find(*, digest: str, user: Any) -> McpSession | None:
+@dataclass
+class LiveSession:
+    """What a request needs of its stored session. `state` is None when it was not read (the
+    catalogue's `StoredSessionState` then reads it)."""
+
+    digest: str
+    user_id: int
+    protocol_version: str
+    client_capabilities: dict[str, Any]
+    ready_at: datetime | None
+    last_seen_at: datetime
+    ended_at: datetime | None = None
+    state: dict[str, Any] | None = None
+
+
+# (schema, digest) -> (monotonic time it is kept until, the session without its state)
+_kept: dict[tuple[str, str], tuple[float, LiveSession]] = {}
+_KEPT_LIMIT = 10_000
+
+
+def session_find(*, digest: str, user: Any) -> LiveSession | None:
     """The live session with this digest opened by `user`, or None (unknown, ended, idle too
     long, or someone else's: all answered alike)."""
-    row = _load(digest)
+    row = _kept_session(digest)
+    if row is None:
+        row = _load(digest)
+        if row is not None and row.ended_at is None:
+            _keep(row)
     now = timezone.now()
     if (
         row is None
@@ -69,6 +108,60 @@ def session_find(*, digest: str, user: Any) -> McpSession | None:
     return row
 
 
+def _kept_session(digest: str) -> LiveSession | None:
+    key = (connection.schema_name, digest)
+    kept = _kept.get(key)
+    if kept is None:
+        return None
+    until, row = kept
+    if time.monotonic() >= until:
+        _kept.pop(key, None)
+        return None
+    try:
+        ended = streams.redis_client().exists(_ended_key(digest))
+    except Exception as error:
+        if errors.unavailable(error) is None:
+            raise
+        return None  # no Redis: the database says whether it has ended
+    if ended:
+        _kept.pop(key, None)
+        return None
+    return row
+
+
+def _keep(row: LiveSession) -> None:
+    if len(_kept) >= _KEPT_LIMIT:
+        _kept.clear()
+    until = time.monotonic() + settings.MCP_SESSION_CACHE_SECONDS
+    _kept[(connection.schema_name, row.digest)] = (until, replace(row, state=None))
+
+
+def _ended_key(digest: str) -> str:
+    return f"{settings.CACHES['default'].get('KEY_PREFIX', 'atrium')}:mcp:{digest}:ended"
+
+
+def _mark_ended(digests: list[str]) -> None:
+    """Tells every web process that these sessions have ended (they may keep them)."""
+    for digest in digests:
+        _kept.pop((connection.schema_name, digest), None)
+    if not digests:
+        return
+    try:
+        pipe = streams.redis_client().pipeline()
+        for digest in digests:
+            # Long enough for every kept copy to have expired by itself.
+            pipe.set(_ended_key(digest), 1, ex=max(60, int(settings.MCP_SESSION_CACHE_SECONDS * 2)))
+        pipe.execute()
+    except Exception as error:
+        if errors.unavailable(error) is None:
+            raise
+        logger.warning(
+            "ended MCP sessions may still be served by other web processes for %s s (Redis: %s)",
+            settings.MCP_SESSION_CACHE_SECONDS,
+            error,
+        )
+
+
 _COLUMNS = (
     "user_id",
     "protocol_version",
@@ -80,8 +173,8 @@ _COLUMNS = (
 )
 
 
-def _load(digest: str) -> McpSession | None:
-    """One indexed read on every request: plain SQL, no queryset to build."""
+def _load(digest: str) -> LiveSession | None:
+    """One indexed read: plain SQL, no queryset to build."""
     table = connection.ops.quote_name(McpSession._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT {', '.join(_COLUMNS)} FROM {table} WHERE digest = %s", [digest])  # noqa: S608
@@ -92,10 +185,10 @@ def _load(digest: str) -> McpSession | None:
     for key in ("client_capabilities", "state"):
         if isinstance(values[key], str):
             values[key] = json.loads(values[key])
-    return McpSession(digest=digest, **values)
+    return LiveSession(digest=digest, **values)
 
 
-def session_mark_ready(*, session: McpSession) -> None:
+def session_mark_ready(*, session: LiveSession) -> None:
     if session.ready_at is None:
         session.ready_at = timezone.now()
         McpSession.objects.filter(digest=session.digest, ready_at__isnull=True).update(
@@ -103,8 +196,18 @@ def session_mark_ready(*, session: McpSession) -> None:
         )
 
 
-def session_end(*, session: McpSession) -> None:
-    McpSession.objects.filter(digest=session.digest, ended_at__isnull=True).update(ended_at=timezone.now())
+def session_end(*, session: LiveSession) -> None:
+    sessions_end(McpSession.objects.filter(digest=session.digest))
+
+
+def sessions_end(rows: QuerySet[McpSession]) -> int:
+    """Ends these sessions (of the current workspace) on every web process."""
+    digests = list(rows.filter(ended_at__isnull=True).values_list("digest", flat=True))
+    ended = McpSession.objects.filter(digest__in=digests, ended_at__isnull=True).update(
+        ended_at=timezone.now()
+    )
+    _mark_ended(digests)
+    return ended
 
 
 def live_sessions(*, user_ids: list[int] | None) -> list[str]:
@@ -124,17 +227,28 @@ def sessions_purge() -> int:
     return stale.delete()[0] + ended.delete()[0]
 
 
+def _load_state(digest: str) -> dict[str, Any]:
+    table = connection.ops.quote_name(McpSession._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT state FROM {table} WHERE digest = %s", [digest])  # noqa: S608
+        found = cursor.fetchone()
+    state = found[0] if found is not None else {}
+    return json.loads(state) if isinstance(state, str) else dict(state or {})
+
+
 class StoredSessionState:
     """The `SessionState` handed to the catalogue: reads from the row loaded for this request,
     writes merge one key into the stored JSON, so concurrent calls in one session never undo
     each other's keys."""
 
-    def __init__(self, session: McpSession) -> None:
+    def __init__(self, session: LiveSession) -> None:
         self.session_id = session.digest
         self._digest = session.digest
-        self._data: dict[str, Any] = dict(session.state or {})
+        self._data: dict[str, Any] | None = dict(session.state) if session.state is not None else None
 
     def get(self, key: str, default: Any = None) -> Any:
+        if self._data is None:
+            self._data = _load_state(self._digest)
         return self._data.get(key, default)
 
     def set(self, key: str, value: Any) -> None:
@@ -145,4 +259,5 @@ class StoredSessionState:
                 f"UPDATE {table} SET state = state || %s::jsonb WHERE digest = %s",  # noqa: S608  (table name from the model)
                 [encoded, self._digest],
             )
-        self._data[key] = value
+        if self._data is not None:
+            self._data[key] = value

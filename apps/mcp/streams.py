@@ -40,7 +40,7 @@ def session_group(digest: str) -> str:
 _redis: redis.Redis | None = None
 
 
-def _redis_client() -> redis.Redis:
+def redis_client() -> redis.Redis:
     global _redis
     if _redis is None:
         _redis = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2, socket_timeout=2)
@@ -55,7 +55,7 @@ def _keys(digest: str) -> tuple[str, str]:
 def publish(digest: str, message: dict[str, Any]) -> str:
     """Numbers `message`, buffers it for replay and sends it to the session's stream, wherever it
     is held. Synchronous (signal handlers, tasks, tests). Returns the event id."""
-    client = _redis_client()
+    client = redis_client()
     seq_key, events_key = _keys(digest)
     seq = client.incr(seq_key)
     data = json.dumps(message, separators=(",", ":"))
@@ -79,12 +79,12 @@ def buffered_after(digest: str, last_event_id: str) -> list[dict[str, str]]:
     except ValueError:
         return []
     _seq_key, events_key = _keys(digest)
-    events = [json.loads(raw) for raw in _redis_client().lrange(events_key, 0, -1)]
+    events = [json.loads(raw) for raw in redis_client().lrange(events_key, 0, -1)]
     return [event for event in events if int(event["id"]) > last]
 
 
 def forget_events(digest: str) -> None:
-    _redis_client().delete(*_keys(digest))
+    redis_client().delete(*_keys(digest))
 
 
 # --- calls in flight in this process ------------------------------------------------------------

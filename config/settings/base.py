@@ -218,6 +218,9 @@ REST_FRAMEWORK = {
 MCP_ALLOWED_ORIGINS = env_list("ATRIUM_MCP_ALLOWED_ORIGINS", [])
 # A session unused this long is over (404; the client initializes again).
 MCP_SESSION_IDLE_SECONDS = int(env("ATRIUM_MCP_SESSION_IDLE_SECONDS", str(24 * 3600)))
+# A live session is kept this long in each web process (ending it is seen at once everywhere:
+# apps.mcp.sessions).
+MCP_SESSION_CACHE_SECONDS = float(env("ATRIUM_MCP_SESSION_CACHE_SECONDS", "10"))
 # A good credential is trusted this long in each web process before it is checked again.
 MCP_CREDENTIAL_CACHE_SECONDS = float(env("ATRIUM_MCP_CREDENTIAL_CACHE_SECONDS", "5"))
 MCP_KEEPALIVE_SECONDS = float(env("ATRIUM_MCP_KEEPALIVE_SECONDS", "15"))
