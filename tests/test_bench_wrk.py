@@ -75,7 +75,7 @@ def test_the_gateway_benchmark_sends_its_method_headers_and_json_body(recorder):
 def test_a_get_without_a_body_sends_none(recorder):
     bearer = {"Authorization": "Bearer t"}
 
-    gateway.wrk_run("wrk", recorder.url, method="GET", headers=bearer, body=None, connections=1, seconds=1)
+    gateway.wrk_run("wrk", recorder.url, method="GET", headers=bearer, body=None, connections=2, seconds=1)
 
     [(method, _path, _sent, received)] = recorder.requests
     assert (method, received) == ("GET", b"")
