@@ -1,16 +1,20 @@
-"""What every benchmark shares: its own database, Django set up on it, a server, statistics."""
+"""What every benchmark shares: its own database, Django set up on it, a server, statistics, and
+the wrk load generator (its Lua script and its figures)."""
 
 import importlib
+import json
 import os
 import pkgutil
 import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import urlsplit, urlunsplit
 
 BENCH_DIR = Path(__file__).resolve().parent
@@ -89,3 +93,85 @@ def ensure_wrk() -> str:
     if not found:
         sys.exit("this benchmark needs wrk (apt-get install wrk)")
     return found
+
+
+def wrk_script(
+    *,
+    method: str,
+    headers: dict[str, str],
+    body: object = None,
+    thread_header: tuple[str, list[str]] | None = None,
+) -> str:
+    """A wrk Lua script sending one request over and over: `method`, `headers`, and `body` as JSON
+    when there is one. `thread_header` (a header's name and one value per wrk thread) gives each
+    thread its own value of that header: with one connection per thread, one MCP session each."""
+    lines = []
+    if thread_header is not None:
+        values = ", ".join(json.dumps(value) for value in thread_header[1])
+        lines += [
+            f"local values = {{{values}}}",
+            "local counter = 0",
+            "function setup(thread)",
+            "  counter = counter + 1",
+            '  thread:set("thread_value", values[counter])',
+            "end",
+        ]
+    lines += ["function init(args)", f"  wrk.method = {json.dumps(method)}"]
+    if body is not None:
+        # A Lua string holding the JSON text.
+        lines.append(f"  wrk.body = {json.dumps(json.dumps(body))}")
+    lines += [f"  wrk.headers[{json.dumps(name)}] = {json.dumps(value)}" for name, value in headers.items()]
+    if thread_header is not None:
+        lines.append(f"  wrk.headers[{json.dumps(thread_header[0])}] = thread_value")
+    lines.append("end")
+    return "\n".join(lines) + "\n"
+
+
+class WrkFigures(NamedTuple):
+    """What wrk printed: requests per second, and the latencies as it writes them ("1.23ms")."""
+
+    rate: float
+    p50: str
+    p99: str
+
+
+def wrk_run(wrk: str, url: str, script: str, *, threads: int, connections: int, seconds: int) -> WrkFigures:
+    """Runs wrk (`wrk` is its path) with the Lua `script` against `url`; raises if wrk saw errors
+    (an answer other than 2xx, a socket error)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script_file:
+        script_file.write(script)
+    try:
+        completed = subprocess.run(
+            [
+                wrk,
+                f"-t{threads}",
+                f"-c{connections}",
+                f"-d{seconds}s",
+                "--latency",
+                "-s",
+                script_file.name,
+                url,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    finally:
+        Path(script_file.name).unlink()
+    out = completed.stdout
+    if "Non-2xx" in out or "Socket errors" in out:
+        raise RuntimeError(f"wrk saw errors:\n{out}")
+    lines = out.splitlines()
+    return WrkFigures(
+        rate=float(next(line.split()[1] for line in lines if line.startswith("Requests/sec:"))),
+        p50=next(line.split()[1] for line in lines if line.strip().startswith("50%")),
+        p99=next(line.split()[1] for line in lines if line.strip().startswith("99%")),
+    )
+
+
+def milliseconds(text: str) -> float:
+    """A wrk latency ("12.34ms", "1.20s", "850.00us") in milliseconds."""
+    for suffix, factor in (("us", 0.001), ("ms", 1.0), ("s", 1000.0)):
+        if text.endswith(suffix):
+            return float(text[: -len(suffix)]) * factor
+    raise ValueError(text)

@@ -20,7 +20,6 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import tempfile
 import threading
 import time
@@ -32,21 +31,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
-LUA = """
-function init(args)
-  wrk.method = "{method}"
-  {body}
-{headers}
-end
-"""
-
-
-def _ms(text: str) -> float:
-    """wrk's latency ("12.34ms", "1.20s", "850.00us") in milliseconds."""
-    for suffix, factor in (("us", 0.001), ("ms", 1.0), ("s", 1000.0)):
-        if text.endswith(suffix):
-            return float(text[: -len(suffix)]) * factor
-    raise ValueError(text)
+from bench import common
 
 
 def wrk_run(
@@ -59,30 +44,13 @@ def wrk_run(
     connections: int,
     seconds: int,
 ) -> dict:
-    script_text = LUA.format(
-        method=method,
-        body=f"wrk.body = {json.dumps(json.dumps(body))}" if body is not None else "",
-        headers="\n".join(f"  wrk.headers[{json.dumps(k)}] = {json.dumps(v)}" for k, v in headers.items()),
-    )
-    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
-        script.write(script_text)
-    try:
-        completed = subprocess.run(
-            [wrk, "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", script.name, url],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-    finally:
-        Path(script.name).unlink()
-    out = completed.stdout
-    if "Non-2xx" in out or "Socket errors" in out:
-        raise RuntimeError(f"wrk saw errors:\n{out}")
-    lines = out.splitlines()
-    rate = float(next(line.split()[1] for line in lines if line.startswith("Requests/sec:")))
-    p50 = _ms(next(line.split()[1] for line in lines if line.strip().startswith("50%")))
-    p99 = _ms(next(line.split()[1] for line in lines if line.strip().startswith("99%")))
-    return {"rate": rate, "p50": p50, "p99": p99}
+    script = common.wrk_script(method=method, headers=headers, body=body)
+    figures = common.wrk_run(wrk, url, script, threads=2, connections=connections, seconds=seconds)
+    return {
+        "rate": figures.rate,
+        "p50": common.milliseconds(figures.p50),
+        "p99": common.milliseconds(figures.p99),
+    }
 
 
 class Arrivals:

@@ -28,24 +28,9 @@ from pathlib import Path
 
 import httpx
 
+from bench import common
+
 ACCEPT = "application/json, text/event-stream"
-LUA = """
-local sessions = {sessions}
-local counter = 0
-function setup(thread)
-  counter = counter + 1
-  thread:set("sid", sessions[counter])
-end
-function init(args)
-  wrk.method = "POST"
-  wrk.body = {body}
-  wrk.headers["Content-Type"] = "application/json"
-  wrk.headers["Accept"] = "{accept}"
-  wrk.headers["MCP-Protocol-Version"] = "2025-06-18"
-  wrk.headers["Mcp-Session-Id"] = sid
-{headers}
-end
-"""
 
 
 def wait_for_port(port: int, timeout: float = 30) -> None:
@@ -111,30 +96,21 @@ def call(url: str, headers: dict[str, str], session: str, method: str, params: d
 def wrk_run(
     wrk: str, url: str, sessions: list[str], headers: dict[str, str], body: dict, seconds: int
 ) -> dict:
-    lua = LUA.format(
-        sessions="{" + ", ".join(json.dumps(s) for s in sessions) + "}",
-        body=json.dumps(json.dumps(body)),
-        accept=ACCEPT,
-        headers="\n".join(f"  wrk.headers[{json.dumps(k)}] = {json.dumps(v)}" for k, v in headers.items()),
+    script = common.wrk_script(
+        method="POST",
+        headers={
+            "Content-Type": "application/json",
+            "Accept": ACCEPT,
+            "MCP-Protocol-Version": "2025-06-18",
+            **headers,
+        },
+        body=body,
+        # One connection per thread, each on its own session.
+        thread_header=("Mcp-Session-Id", sessions),
     )
-    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
-        script.write(lua)
-    try:
-        count = len(sessions)
-        completed = subprocess.run(
-            [wrk, f"-t{count}", f"-c{count}", f"-d{seconds}s", "--latency", "-s", script.name, url],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-    finally:
-        Path(script.name).unlink()
-    out = completed.stdout
-    if "Non-2xx" in out or "Socket errors" in out:
-        raise RuntimeError(f"wrk saw errors:\n{out}")
-    rate = float(next(line.split()[1] for line in out.splitlines() if line.startswith("Requests/sec:")))
-    p50 = next(line.split()[1] for line in out.splitlines() if line.strip().startswith("50%"))
-    return {"rate": rate, "p50": p50}
+    count = len(sessions)
+    figures = common.wrk_run(wrk, url, script, threads=count, connections=count, seconds=seconds)
+    return {"rate": figures.rate, "p50": figures.p50}
 
 
 def list_latency(url: str, headers: dict[str, str], session: str, count: int) -> tuple[list[float], int, int]:

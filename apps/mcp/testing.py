@@ -1,7 +1,8 @@
 """Raw Streamable HTTP against a running `/api/mcp`, for the tests and benchmarks that drive
 several processes (tests/test_multiprocess.py, tests/test_faults.py, bench/load.py): a session
 with the real credential scheme (a personal access token + X-Api-Key, SPEC 5.2), and a GET
-stream held open in a thread. Every response is kept as `last` so a caller behind the test load
+stream held open in a thread (`StreamReader`, also what the transport's own tests read streams
+with). Every response is kept as `last` so a caller behind the test load
 balancer can read which web process answered (`X-Upstream`)."""
 
 import json
@@ -95,19 +96,29 @@ class McpHttp:
     def stream(self, *, last_event_id: str | None = None, base_url: str | None = None) -> "StreamReader":
         """Opens the session's GET stream (on `base_url`, default this client's) and returns once
         the server has sent its opening comment."""
-        extra = {"Accept": "text/event-stream"}
-        if last_event_id is not None:
-            extra["Last-Event-ID"] = last_event_id
-        return StreamReader(base_url or self.base_url, self.headers(**extra))
+        return StreamReader(base_url or self.base_url, self.headers(), last_event_id=last_event_id)
 
     def close(self) -> None:
         self.http.close()
 
 
 class StreamReader:
-    """A GET /api/mcp stream held open in a thread; collects its events (and comments)."""
+    """A GET /api/mcp stream held open in a thread; collects its events (and comments).
 
-    def __init__(self, base_url: str, headers: dict[str, str], *, timeout: float = 10) -> None:
+    `headers` are the session's (credentials, Mcp-Session-Id); the stream's Accept, and
+    Last-Event-ID when `last_event_id` is given, are put in here."""
+
+    def __init__(
+        self,
+        base_url: str,
+        headers: dict[str, str],
+        *,
+        last_event_id: str | None = None,
+        timeout: float = 10,
+    ) -> None:
+        headers = {**headers, "Accept": "text/event-stream"}
+        if last_event_id is not None:
+            headers["Last-Event-ID"] = last_event_id
         self.items: queue.Queue = queue.Queue()
         self.status: int | None = None
         self.response_headers: httpx.Headers = httpx.Headers()
@@ -154,6 +165,17 @@ class StreamReader:
             if data:
                 ids = [line[4:] for line in block if line.startswith("id: ")]
                 return (ids[0] if ids else None), json.loads("\n".join(data))
+
+    def comments(self, timeout: float) -> list[str]:
+        """The comment lines (keep-alives, ...) that arrive within `timeout` seconds."""
+        found: list[str] = []
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                found += [line for line in self.items.get(timeout=0.2) if line.startswith(":")]
+            except queue.Empty:
+                continue
+        return found
 
     def close(self) -> None:
         """Disconnects (the client side of a dropped connection)."""

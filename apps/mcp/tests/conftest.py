@@ -8,6 +8,7 @@ import httpx
 import pytest
 
 from apps.core.testing import LiveServer, database_url, start_daphne
+from apps.mcp.testing import StreamReader
 
 SUPPORT_SETTINGS = "apps.mcp.tests.support.settings"
 ACCEPT_BOTH = "application/json, text/event-stream"
@@ -78,6 +79,10 @@ class Mcp:
         self.session_id = response.headers["mcp-session-id"]
         assert self.post({"jsonrpc": "2.0", "method": "notifications/initialized"}).status_code == 202
         return response
+
+    def stream(self, *, last_event_id: str | None = None) -> StreamReader:
+        """Opens the session's GET stream; returns once the server has sent its opening comment."""
+        return StreamReader(str(self.http.base_url), self.headers(), last_event_id=last_event_id)
 
 
 @pytest.fixture

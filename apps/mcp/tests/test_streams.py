@@ -1,7 +1,6 @@
 """The GET stream and what crosses processes through the Channels layer: list_changed, keep-alive,
 Last-Event-ID replay, one stream per session, DELETE, and cancellation of a running call."""
 
-import json
 import queue
 import threading
 import time
@@ -15,64 +14,6 @@ from apps.mcp.tests.conftest import ACCEPT_BOTH
 pytestmark = pytest.mark.live
 
 
-class StreamReader:
-    """Holds a GET stream open in a thread and collects what arrives (events and comments)."""
-
-    def __init__(self, mcp, **headers: str) -> None:
-        self.items: queue.Queue = queue.Queue()
-        self.status: int | None = None
-        self.opened = threading.Event()
-        self.closed = threading.Event()
-        self.headers = {**mcp.headers(Accept="text/event-stream"), **headers}
-        self.http = httpx.Client(base_url=str(mcp.http.base_url), timeout=30)
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-        assert self.opened.wait(10), "the stream did not open"
-
-    def _run(self) -> None:
-        try:
-            with self.http.stream("GET", "/api/mcp", headers=self.headers) as response:
-                self.status = response.status_code
-                self.content_type = response.headers.get("content-type")
-                self.response_headers = response.headers
-                block: list[str] = []
-                for line in response.iter_lines():
-                    if line.startswith(": stream open"):
-                        self.opened.set()
-                    if line == "":
-                        if block:
-                            self.items.put(block)
-                        block = []
-                    else:
-                        block.append(line)
-        except httpx.HTTPError:
-            pass
-        finally:
-            self.opened.set()
-            self.closed.set()
-
-    def next_event(self, timeout: float = 10) -> tuple[str | None, dict]:
-        deadline = time.monotonic() + timeout
-        while True:
-            block = self.items.get(timeout=max(0.1, deadline - time.monotonic()))
-            data = [line[6:] for line in block if line.startswith("data: ")]
-            if data:
-                ids = [line[4:] for line in block if line.startswith("id: ")]
-                return (ids[0] if ids else None), json.loads("\n".join(data))
-
-    def comments(self, timeout: float) -> list[str]:
-        found, deadline = [], time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                found += [line for line in self.items.get(timeout=0.2) if line.startswith(":")]
-            except queue.Empty:
-                continue
-        return found
-
-    def close(self) -> None:
-        self.http.close()
-
-
 def _member_id() -> int:
     from apps.accounts.models import User
 
@@ -84,9 +25,9 @@ def test_list_changed_reaches_the_open_stream_of_the_person_concerned(mcp, commi
     from apps.mcp.signals import notify_tools_changed
 
     mcp.initialize()
-    stream = StreamReader(mcp)
+    stream = mcp.stream()
     try:
-        assert stream.status == 200 and stream.content_type == "text/event-stream"
+        assert stream.status == 200 and stream.response_headers["content-type"] == "text/event-stream"
         assert stream.response_headers["x-accel-buffering"] == "no"
         told = notify_tools_changed(schema_name="acme", user_ids=[_member_id()])
         event_id, message = stream.next_event()
@@ -103,7 +44,7 @@ def test_list_changed_for_other_people_does_not_reach_the_stream(mcp, committed)
     from apps.mcp.signals import notify_tools_changed
 
     mcp.initialize()
-    stream = StreamReader(mcp)
+    stream = mcp.stream()
     try:
         with schema_context("acme"):
             viewer = User.objects.get(email="viewer@acme.example").pk
@@ -116,7 +57,7 @@ def test_list_changed_for_other_people_does_not_reach_the_stream(mcp, committed)
 
 def test_the_stream_sends_keep_alive_comments(mcp):
     mcp.initialize()
-    stream = StreamReader(mcp)  # the tests' servers send them every second
+    stream = mcp.stream()  # the tests' servers send them every second
     try:
         assert ": keep-alive" in stream.comments(timeout=2.5)
     finally:
@@ -127,7 +68,7 @@ def test_last_event_id_replays_what_the_stream_missed(mcp, committed):
     from apps.mcp.signals import notify_tools_changed
 
     mcp.initialize()
-    first = StreamReader(mcp)
+    first = mcp.stream()
     notify_tools_changed(schema_name="acme", user_ids=[_member_id()])
     seen, _message = first.next_event()
     first.close()
@@ -136,7 +77,7 @@ def test_last_event_id_replays_what_the_stream_missed(mcp, committed):
     notify_tools_changed(schema_name="acme", user_ids=[_member_id()])
     notify_tools_changed(schema_name="acme", user_ids=[_member_id()])
 
-    second = StreamReader(mcp, **{"Last-Event-ID": seen})
+    second = mcp.stream(last_event_id=seen)
     try:
         replayed = [second.next_event()[0], second.next_event()[0]]
     finally:
@@ -147,8 +88,8 @@ def test_last_event_id_replays_what_the_stream_missed(mcp, committed):
 
 def test_a_new_stream_for_the_session_takes_over_from_the_old_one(mcp):
     mcp.initialize()
-    old = StreamReader(mcp)
-    new = StreamReader(mcp)
+    old = mcp.stream()
+    new = mcp.stream()
     try:
         assert old.closed.wait(5), "the older stream should have been closed"
         assert not new.closed.is_set()
@@ -159,7 +100,7 @@ def test_a_new_stream_for_the_session_takes_over_from_the_old_one(mcp):
 
 def test_delete_closes_the_sessions_stream(mcp):
     mcp.initialize()
-    stream = StreamReader(mcp)
+    stream = mcp.stream()
     try:
         assert mcp.http.delete("/api/mcp", headers=mcp.headers()).status_code == 204
         assert stream.closed.wait(5)

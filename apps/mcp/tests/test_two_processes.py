@@ -13,7 +13,6 @@ from django_tenants.utils import schema_context
 
 from apps.core.testing import start_daphne
 from apps.mcp.tests.conftest import ACCEPT_BOTH, Mcp
-from apps.mcp.tests.test_streams import StreamReader
 
 pytestmark = pytest.mark.live
 
@@ -64,7 +63,7 @@ def test_a_role_changed_through_one_process_notifies_the_stream_held_by_the_othe
 
     holder = on(second_server, person.email)
     holder.initialize()
-    stream = StreamReader(holder)
+    stream = holder.stream()
     try:
         with schema_context("acme"):
             viewer_role = Role.objects.get(key="viewer").pk

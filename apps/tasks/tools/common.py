@@ -1,0 +1,101 @@
+"""What the Tasks area's tools share: argument types, nested input shapes and small helpers."""
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.shapes import In
+from apps.files.shapes import Name
+from apps.tasks import files as task_files
+from apps.tasks import schedules
+from apps.tasks.models import Task
+from apps.tasks.shapes import TaskOut
+
+TaskId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The task's (or template's) id")]
+StepId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The step's id (getTaskSteps lists them)")]
+ScheduleId = Annotated[
+    int, Field(ge=1, le=2**63 - 1, description="The scheduled task's id (listScheduledTasks lists them)")
+]
+AgentKeyId = Annotated[int, Field(ge=1, le=2**63 - 1)]
+Priority = Literal["low", "normal", "high", "urgent"]
+Visibility = Literal["workspace", "private"]
+StepKind = Literal["manual", "agent", "notify", "write_file"]
+FolderPath = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=500,
+        description='The folder in Files, e.g. "/Reports/2026" (created where missing)',
+    ),
+]
+
+
+class StepFileIn(In):
+    name: Name = Field(description="The file's name, with its extension (report.md)")
+    text: Annotated[str, Field(max_length=200_000)] = Field("", description="What the file holds")
+    folder: FolderPath = Field(task_files.DEFAULT_FOLDER, description="The folder in Files")
+
+
+Label = Annotated[str, Field(min_length=1, max_length=40)]
+Email = Annotated[str, Field(max_length=254)]
+ColumnName = Annotated[str, Field(min_length=1, max_length=60)]
+ChecklistText = Annotated[str, Field(min_length=1, max_length=300)]
+
+
+class StepIn(In):
+    title: Annotated[str, Field(min_length=1, max_length=200)] = Field(description="What the step is")
+    instructions: Annotated[str, Field(max_length=10_000)] = Field(
+        "", description="How to do it (for a person, or for the service's agent)"
+    )
+    kind: StepKind = Field(
+        "manual",
+        description="manual: a person does it; agent: the service's agent does it; notify: the service "
+        "notifies `notifyEmails` (default: the owner and the people it is shared with); write_file: the "
+        "service writes `file` into the workspace's files",
+    )
+    column: ColumnName | None = Field(None, description="The board column to put it in (default: the first)")
+    assignee_email: Email | None = Field(None, description="Who does it (a person of this workspace)")
+    due_at: datetime | None = Field(None, description="When it is due (ISO 8601)")
+    notes: Annotated[str, Field(max_length=10_000)] = Field("", description="Notes on the card")
+    labels: Annotated[list[Label], Field(max_length=20)] = Field([], description="Labels on the card")
+    checklist: Annotated[list[ChecklistText], Field(max_length=50)] = Field([], description="Checklist items")
+    notify_emails: Annotated[list[Email], Field(max_length=50)] | None = Field(
+        None, description="notify steps: whom to notify"
+    )
+    file: StepFileIn | None = Field(None, description="write_file steps: the file to write")
+
+
+class ScheduleIn(In):
+    rrule: Annotated[str, Field(min_length=1, max_length=500)] = Field(
+        description="An RFC 5545 recurrence rule, e.g. FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0 (at most "
+        "every 15 minutes)"
+    )
+    starts_at: datetime | None = Field(None, description="From when (ISO 8601; default now)")
+    time_zone: Annotated[str, Field(max_length=64)] | None = Field(
+        None, description="IANA time zone the rule is read in (default: the workspace's)"
+    )
+
+
+def step_fields(step: In) -> dict[str, Any]:
+    """A step's fields for the services: what the agent left out takes the services' default."""
+    return step.model_dump(exclude_none=True)
+
+
+def set_schedule(ctx: ToolContext, task: Task, schedule: ScheduleIn | None) -> None:
+    """Runs `task` on the recurrence `schedule` gives, if one is given."""
+    if schedule is not None:
+        schedules.schedule_set(
+            actor=ctx.actor,
+            task=task,
+            rule=schedule.rrule,
+            starts_at=schedule.starts_at,
+            time_zone=schedule.time_zone,
+        )
+
+
+def task_out(ctx: ToolContext, task: Task) -> TaskOut:
+    """The task as it stands after a change (the runner and services write it in the database)."""
+    task.refresh_from_db()
+    return TaskOut.of(task, ctx.actor)

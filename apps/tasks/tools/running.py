@@ -1,0 +1,93 @@
+"""Running a task: start, pause, resume, steer, run again, skip a step."""
+
+from typing import Annotated
+
+from pydantic import Field
+
+from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.registry import tool
+from apps.tasks import runner, selectors
+from apps.tasks.permissions import TasksPerm
+from apps.tasks.shapes import TaskOut
+from apps.tasks.tools.common import StepId, TaskId, task_out
+
+
+@tool("startTask", permission=TasksPerm.RUN, title="Start a task")
+def start_task(ctx: ToolContext, *, task_id: TaskId) -> TaskOut:
+    """Start a draft task: it works through its steps in order. The service does notify steps
+    itself; a manual step waits for a person (its assignee is notified) until its card is moved
+    to the board's last column; an agent step is handed to the service's agent, paid by the
+    task's `agentKeyId`, and finished by its reply (see `waitingFor`)."""
+    task = selectors.task_get_for_edit(actor=ctx.actor, task_id=task_id)
+    runner.task_start(actor=ctx.actor, task=task)
+    return task_out(ctx, task)
+
+
+@tool("pauseTask", permission=TasksPerm.RUN, title="Pause a task", idempotent=True)
+def pause_task(
+    ctx: ToolContext,
+    *,
+    task_id: TaskId,
+    reason: Annotated[str, Field(max_length=500, description="Why, for the history")] = "",
+) -> TaskOut:
+    """Pause a running task: no further step starts until resumeTask (finishing the step in
+    hand is still recorded)."""
+    task = selectors.task_get_for_edit(actor=ctx.actor, task_id=task_id)
+    runner.task_pause(actor=ctx.actor, task=task, reason=reason)
+    return task_out(ctx, task)
+
+
+@tool("resumeTask", permission=TasksPerm.RUN, title="Resume a paused task", idempotent=True)
+def resume_task(ctx: ToolContext, *, task_id: TaskId) -> TaskOut:
+    """Resume a paused task where it stopped."""
+    task = selectors.task_get_for_edit(actor=ctx.actor, task_id=task_id)
+    runner.task_resume(actor=ctx.actor, task=task)
+    return task_out(ctx, task)
+
+
+@tool("steerTask", permission=TasksPerm.RUN, title="Steer a running task")
+def steer_task(
+    ctx: ToolContext,
+    *,
+    task_id: TaskId,
+    guidance: Annotated[str, Field(min_length=1, max_length=4000, description="What should change, and how")],
+) -> TaskOut:
+    """Guide a task while it runs (or is paused): the guidance is kept in its history, shown with
+    the task (`guidance`), told to its watchers, and given to the service's agent with each step
+    it takes on from now on. It does not change the task's instructions."""
+    task = selectors.task_get_for_edit(actor=ctx.actor, task_id=task_id)
+    runner.task_steer(actor=ctx.actor, task=task, guidance=guidance)
+    return task_out(ctx, task)
+
+
+@tool("rerunTask", permission=TasksPerm.RUN, title="Run a task again")
+def rerun_task(
+    ctx: ToolContext,
+    *,
+    task_id: TaskId,
+    from_step_id: Annotated[
+        int | None, Field(ge=1, description="Run again from this step (default: from the first)")
+    ] = None,
+) -> TaskOut:
+    """Run a completed or failed task again, as a new run: from the first step, or from the step
+    named (the steps before it stay done). Its earlier runs stay in the history."""
+    task = selectors.task_get_for_edit(actor=ctx.actor, task_id=task_id)
+    step = selectors.step_get(task=task, step_id=from_step_id) if from_step_id else None
+    runner.task_rerun(actor=ctx.actor, task=task, from_step=step)
+    return task_out(ctx, task)
+
+
+@tool("skipTaskStep", permission=TasksPerm.RUN, title="Skip a step")
+def skip_task_step(
+    ctx: ToolContext,
+    *,
+    task_id: TaskId,
+    step_id: StepId,
+    reason: Annotated[str, Field(max_length=500, description="Why, for the history")] = "",
+) -> TaskOut:
+    """Skip a step that is not done: it goes to the board's last column as skipped and, if the
+    task is running, the next step starts."""
+    task = selectors.task_get_for_edit(actor=ctx.actor, task_id=task_id)
+    step = selectors.step_get(task=task, step_id=step_id)
+    runner.step_skip(actor=ctx.actor, task=task, step=step, reason=reason)
+    return task_out(ctx, task)

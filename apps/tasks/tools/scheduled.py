@@ -1,0 +1,99 @@
+"""Scheduled tasks: list them, read their history, enable, disable or delete them."""
+
+from typing import Annotated
+
+from pydantic import Field
+
+from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.registry import Marker, tool
+from apps.catalogue.shapes import Limit, Offset, Out, Page, paginate
+from apps.tasks import schedules, selectors
+from apps.tasks.permissions import TasksPerm
+from apps.tasks.shapes import ScheduledRunOut, ScheduleOut
+from apps.tasks.tools.common import ScheduleId
+
+
+@tool("listScheduledTasks", permission=TasksPerm.VIEW, title="List scheduled tasks", read_only=True)
+def list_scheduled_tasks(
+    ctx: ToolContext,
+    *,
+    enabled: Annotated[bool | None, Field(description="Only enabled (true) or disabled (false) ones")] = None,
+    limit: Limit = 25,
+    offset: Offset = 0,
+) -> Page[ScheduleOut]:
+    """The scheduled tasks you may see, next due first: their rule, time zone, next occurrences,
+    and how often they ran."""
+    rows = selectors.schedule_visible(actor=ctx.actor)
+    if enabled is not None:
+        rows = rows.filter(enabled=enabled)
+    return paginate(rows.order_by("next_run_at", "id"), limit=limit, offset=offset, item=ScheduleOut.of)
+
+
+@tool("getScheduledTask", permission=TasksPerm.VIEW, title="Get a scheduled task", read_only=True)
+def get_scheduled_task(ctx: ToolContext, *, scheduled_task_id: ScheduleId) -> ScheduleOut:
+    """One scheduled task: the task it runs, its RFC 5545 rule and time zone, whether it is
+    enabled (and why not), the next occurrences and the last run."""
+    return ScheduleOut.of(selectors.schedule_get(actor=ctx.actor, schedule_id=scheduled_task_id))
+
+
+@tool(
+    "getScheduledTaskHistory",
+    permission=TasksPerm.VIEW,
+    title="Get a scheduled task's history",
+    read_only=True,
+)
+def get_scheduled_task_history(
+    ctx: ToolContext, *, scheduled_task_id: ScheduleId, limit: Limit = 25, offset: Offset = 0
+) -> Page[ScheduledRunOut]:
+    """Every run of a scheduled task, newest first: when it was due, when it ran, the task it
+    started (and how that task stands now), or why it failed."""
+    schedule = selectors.schedule_get(actor=ctx.actor, schedule_id=scheduled_task_id)
+    return paginate(
+        schedule.runs.select_related("task").order_by("-due_at", "-id"),
+        limit=limit,
+        offset=offset,
+        item=ScheduledRunOut.of,
+    )
+
+
+@tool("enableScheduledTask", permission=TasksPerm.SCHEDULE, title="Enable a scheduled task", idempotent=True)
+def enable_scheduled_task(ctx: ToolContext, *, scheduled_task_id: ScheduleId) -> ScheduleOut:
+    """Enable a scheduled task again: it runs from its next occurrence after now (occurrences
+    missed while it was disabled are not caught up)."""
+    schedule = selectors.schedule_get(actor=ctx.actor, schedule_id=scheduled_task_id)
+    return ScheduleOut.of(schedules.schedule_enable(actor=ctx.actor, schedule=schedule, enabled=True))
+
+
+@tool(
+    "disableScheduledTask", permission=TasksPerm.SCHEDULE, title="Disable a scheduled task", idempotent=True
+)
+def disable_scheduled_task(ctx: ToolContext, *, scheduled_task_id: ScheduleId) -> ScheduleOut:
+    """Stop a scheduled task from running, keeping its rule and history (enableScheduledTask
+    starts it again)."""
+    schedule = selectors.schedule_get(actor=ctx.actor, schedule_id=scheduled_task_id)
+    return ScheduleOut.of(schedules.schedule_enable(actor=ctx.actor, schedule=schedule, enabled=False))
+
+
+class DeletedScheduleOut(Out):
+    id: int
+    task: int
+    message: str
+
+
+@tool(
+    "deleteScheduledTask",
+    permission=TasksPerm.DELETE,
+    title="Delete a scheduled task",
+    markers=Marker.DESTRUCTIVE,
+)
+def delete_scheduled_task(ctx: ToolContext, *, scheduled_task_id: ScheduleId) -> DeletedScheduleOut:
+    """Delete a scheduled task with its run history, for good. The task it ran, and the tasks
+    its runs started, stay. To stop it for a while, disableScheduledTask instead."""
+    schedule = selectors.schedule_get(actor=ctx.actor, schedule_id=scheduled_task_id)
+    task_id = schedule.task_id
+    schedules.schedule_delete(actor=ctx.actor, schedule=schedule)
+    return DeletedScheduleOut(
+        id=scheduled_task_id,
+        task=task_id,
+        message=f"Scheduled task {scheduled_task_id} deleted; task {task_id} stays.",
+    )

@@ -1,0 +1,215 @@
+"""A task's steps and its board: cards, columns, checklists and linked records."""
+
+from datetime import datetime
+from typing import Annotated
+
+from pydantic import Field
+
+from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.registry import tool
+from apps.catalogue.shapes import Changes, EntityId, EntityType, Out
+from apps.core import entities
+from apps.tasks import selectors, services
+from apps.tasks.errors import InvalidTask
+from apps.tasks.models import Task
+from apps.tasks.permissions import TasksPerm
+from apps.tasks.shapes import ColumnOut, StepDetailOut, StepSummary, board_of, counted_steps, waiting_for
+from apps.tasks.tools.common import (
+    ChecklistText,
+    Email,
+    Label,
+    StepFileIn,
+    StepId,
+    StepIn,
+    StepKind,
+    TaskId,
+    step_fields,
+)
+
+
+class BoardOut(Out):
+    task_id: int
+    title: str
+    status: str
+    waiting_for: str
+    steps: list[StepSummary] = Field(description="Every step, in order")
+    columns: list[ColumnOut] = Field(description="The board: each column with its steps")
+
+
+def _board(task: Task) -> BoardOut:
+    task.refresh_from_db()
+    steps = counted_steps(task)
+    return BoardOut(
+        task_id=task.pk,
+        title=task.title,
+        status=task.status,
+        waiting_for=waiting_for(task, steps),
+        steps=[StepSummary.of(step) for step in steps],
+        columns=board_of(task, steps),
+    )
+
+
+@tool("getTaskSteps", permission=TasksPerm.VIEW, title="Get a task's steps", read_only=True)
+def get_task_steps(ctx: ToolContext, *, task_id: TaskId) -> BoardOut:
+    """A task's steps in order and its board: each column with its cards (status, kind,
+    assignee, due date, labels, checklist progress, links)."""
+    return _board(selectors.task_get(actor=ctx.actor, task_id=task_id))
+
+
+@tool("getTaskStepDetail", permission=TasksPerm.VIEW, title="Get a step in detail", read_only=True)
+def get_task_step_detail(ctx: ToolContext, *, task_id: TaskId, step_id: StepId) -> StepDetailOut:
+    """One step in full: its instructions, card, checklist items, linked records, what it did or
+    waits for, and its history."""
+    task = selectors.task_get(actor=ctx.actor, task_id=task_id)
+    return StepDetailOut.of(selectors.step_get(task=task, step_id=step_id), ctx.actor)
+
+
+@tool("addTaskStep", permission=TasksPerm.EDIT, title="Add a step to a task")
+def add_task_step(
+    ctx: ToolContext,
+    *,
+    task_id: TaskId,
+    step: Annotated[StepIn, Field(description="The new step")],
+    position: Annotated[
+        int | None, Field(ge=1, le=100, description="Where it goes, 1 for first (default: last)")
+    ] = None,
+) -> BoardOut:
+    """Add a step to a task (or template). If the task is running and waits on nothing, the new
+    step starts at once."""
+    task = selectors.task_get(actor=ctx.actor, task_id=task_id)
+    services.step_add(actor=ctx.actor, task=task, fields=step_fields(step), position=position)
+    return _board(task)
+
+
+@tool("removeTaskStep", permission=TasksPerm.EDIT, title="Remove a step from a task")
+def remove_task_step(ctx: ToolContext, *, task_id: TaskId, step_id: StepId) -> BoardOut:
+    """Remove a step, with its card, checklist and links. Its past events stay in the history."""
+    task = selectors.task_get(actor=ctx.actor, task_id=task_id)
+    services.step_remove(actor=ctx.actor, task=task, step=selectors.step_get(task=task, step_id=step_id))
+    return _board(task)
+
+
+@tool("reorderTaskSteps", permission=TasksPerm.EDIT, title="Reorder a task's steps", idempotent=True)
+def reorder_task_steps(
+    ctx: ToolContext,
+    *,
+    task_id: TaskId,
+    step_ids: Annotated[
+        list[EntityId], Field(min_length=1, max_length=100, description="Every step, in the new order")
+    ],
+) -> BoardOut:
+    """Put a task's steps in a new order (name every step once). A run follows the new order for
+    the steps not started yet."""
+    task = selectors.task_get(actor=ctx.actor, task_id=task_id)
+    services.steps_reorder(actor=ctx.actor, task=task, step_ids=step_ids)
+    return _board(task)
+
+
+@tool("moveTaskStepColumn", permission=TasksPerm.EDIT, title="Move a step to another column", idempotent=True)
+def move_task_step_column(
+    ctx: ToolContext,
+    *,
+    task_id: TaskId,
+    step_id: StepId,
+    column: Annotated[str, Field(min_length=1, max_length=60, description="The column's name")],
+) -> BoardOut:
+    """Move a step's card to another column of the task's board. The last column means done: the
+    step is finished and, if the task is running, the next step starts. A middle column means in
+    progress; moving a finished step out of the last column reopens it."""
+    task = selectors.task_get(actor=ctx.actor, task_id=task_id)
+    step = selectors.step_get(task=task, step_id=step_id)
+    services.step_move(actor=ctx.actor, task=task, step=step, column_name=column)
+    return _board(task)
+
+
+class CardChanges(Changes):
+    title: Annotated[str, Field(min_length=1, max_length=200)] | None = Field(
+        None, description="The step's title"
+    )
+    instructions: Annotated[str, Field(max_length=10_000)] | None = Field(None, description="How to do it")
+    kind: StepKind | None = Field(None, description="manual, agent or notify (before the step starts)")
+    notes: Annotated[str, Field(max_length=10_000)] | None = Field(None, description="Notes on the card")
+    labels: Annotated[list[Label], Field(max_length=20)] | None = Field(
+        None, description="The labels (replaced)"
+    )
+    due_at: datetime | None = Field(None, description="When it is due (ISO 8601); null clears it")
+    assignee_email: Email | None = Field(None, description="Who does it; null: nobody")
+    notify_emails: Annotated[list[Email], Field(max_length=50)] | None = Field(
+        None, description="notify steps: whom to notify"
+    )
+    file: StepFileIn | None = Field(None, description="write_file steps: the file to write")
+
+
+class UpdatedStepOut(Out):
+    step: StepDetailOut
+    changed: list[str]
+
+
+@tool("updateTaskStepCard", permission=TasksPerm.EDIT, title="Update a step's card", idempotent=True)
+def update_task_step_card(
+    ctx: ToolContext,
+    *,
+    task_id: TaskId,
+    step_id: StepId,
+    changes: Annotated[CardChanges, Field(description="Only the fields to change; null clears one")],
+) -> UpdatedStepOut:
+    """Change a step's card: title, instructions, kind, notes, labels, due date, assignee, or the
+    people a notify step tells. Move it with moveTaskStepColumn, tick its checklist with
+    updateTaskStepChecklist."""
+    task = selectors.task_get(actor=ctx.actor, task_id=task_id)
+    step = selectors.step_get(task=task, step_id=step_id)
+    step, changed = services.step_update_card(actor=ctx.actor, task=task, step=step, fields=changes.given())
+    return UpdatedStepOut(step=StepDetailOut.of(step, ctx.actor), changed=changed)
+
+
+ItemIds = Annotated[
+    list[EntityId], Field(max_length=50, description="Checklist item ids (getTaskStepDetail)")
+]
+
+
+@tool(
+    "updateTaskStepChecklist", permission=TasksPerm.EDIT, title="Update a step's checklist", idempotent=True
+)
+def update_task_step_checklist(
+    ctx: ToolContext,
+    *,
+    task_id: TaskId,
+    step_id: StepId,
+    add: Annotated[list[ChecklistText], Field(max_length=50, description="New items, added at the end")] = [],  # noqa: B006
+    check: ItemIds = [],  # noqa: B006
+    uncheck: ItemIds = [],  # noqa: B006
+    remove: ItemIds = [],  # noqa: B006
+) -> StepDetailOut:
+    """Add checklist items to a step, tick or untick them, or remove them, in one call. Ticking
+    every item does not finish the step: move it to the board's last column for that."""
+    task = selectors.task_get(actor=ctx.actor, task_id=task_id)
+    step = selectors.step_get(task=task, step_id=step_id)
+    if not (add or check or uncheck or remove):
+        raise InvalidTask.on("add", "say what to change: add, check, uncheck or remove")
+    services.checklist_update(
+        actor=ctx.actor, task=task, step=step, add=add, check=check, uncheck=uncheck, remove=remove
+    )
+    return StepDetailOut.of(selectors.step_get(task=task, step_id=step_id), ctx.actor)
+
+
+@tool("linkEntityToTaskStep", permission=TasksPerm.EDIT, title="Link a record to a step", idempotent=True)
+def link_entity_to_task_step(
+    ctx: ToolContext,
+    *,
+    task_id: TaskId,
+    step_id: StepId,
+    entity_type: EntityType,
+    entity_id: Annotated[EntityId, Field(description="The record's id")],
+    remove: Annotated[bool, Field(description="Unlink it instead")] = False,
+) -> StepDetailOut:
+    """Link a record of any area (a contact, another task, ...) to a step, so whoever does the
+    step has it at hand; or unlink it. You must be able to see the record."""
+    task = selectors.task_get(actor=ctx.actor, task_id=task_id)
+    step = selectors.step_get(task=task, step_id=step_id)
+    if remove:
+        # The record may be gone or hidden by now: unlinking needs only its kind and id.
+        entity = entities.Entity(kind=entities.kind_named(entity_type), id=entity_id, title="", instance=None)
+    else:
+        entity = entities.resolve(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
+    services.step_link(actor=ctx.actor, task=task, step=step, entity=entity, remove=remove)
+    return StepDetailOut.of(selectors.step_get(task=task, step_id=step_id), ctx.actor)
