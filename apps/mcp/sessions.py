@@ -5,6 +5,10 @@ transport requires) and is stored only as its SHA-256 digest. A session is found
 workspace's schema, only for the person who opened it, and only until it ends (DELETE) or has
 been idle for MCP_SESSION_IDLE_SECONDS. Anything else is "not found", and the client initializes
 again.
+
+A session that ran out of idle time ends the first time it is found so (`ended_at` set, counted
+once as `atrium_mcp_sessions_total{event="expired"}`, whichever process finds it); one nobody
+comes back to is counted when the daily purge removes it.
 """
 
 import hashlib
@@ -17,6 +21,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
+from apps.core import metrics
 from apps.mcp.models import McpSession
 
 # last_seen_at is written at most this often per session (it only drives idle expiry).
@@ -56,17 +61,21 @@ def session_find(*, digest: str, user: Any) -> McpSession | None:
     long, or someone else's: all answered alike)."""
     row = _load(digest)
     now = timezone.now()
-    if (
-        row is None
-        or row.user_id != user.pk
-        or row.ended_at is not None
-        or row.last_seen_at < now - timedelta(seconds=settings.MCP_SESSION_IDLE_SECONDS)
-    ):
+    if row is None or row.user_id != user.pk or row.ended_at is not None:
+        return None
+    if row.last_seen_at < now - timedelta(seconds=settings.MCP_SESSION_IDLE_SECONDS):
+        _expire(digest, now)
         return None
     if now - row.last_seen_at > TOUCH_EVERY:
         McpSession.objects.filter(digest=digest).update(last_seen_at=now)
         row.last_seen_at = now
     return row
+
+
+def _expire(digest: str, now: Any) -> None:
+    """Ends a session found idle too long; counted once, by whichever request ends it."""
+    if McpSession.objects.filter(digest=digest, ended_at__isnull=True).update(ended_at=now):
+        metrics.mcp_session("expired")
 
 
 _COLUMNS = (
@@ -117,11 +126,19 @@ def live_sessions(*, user_ids: list[int] | None) -> list[str]:
 
 
 def sessions_purge() -> int:
-    """Drops sessions ended or idle for over a week (the current workspace)."""
+    """Drops sessions ended or idle for over a week (the current workspace). Those idle that
+    never ended (nobody came back to find them expired) are counted as expired here."""
     cutoff = timezone.now() - timedelta(seconds=settings.MCP_SESSION_IDLE_SECONDS) - timedelta(days=7)
     stale = McpSession.objects.filter(last_seen_at__lt=cutoff)
+    expired = _deleted(stale.filter(ended_at__isnull=True).delete())
+    for _one in range(expired):
+        metrics.mcp_session("expired")
     ended = McpSession.objects.filter(ended_at__lt=timezone.now() - timedelta(days=7))
-    return stale.delete()[0] + ended.delete()[0]
+    return expired + _deleted(stale.delete()) + _deleted(ended.delete())
+
+
+def _deleted(result: tuple[int, dict[str, int]]) -> int:
+    return result[1].get(McpSession._meta.label, 0)
 
 
 class StoredSessionState:
