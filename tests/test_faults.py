@@ -23,7 +23,10 @@ behind ends within the bounds below. The tests share the cluster and run in orde
 
 import os
 import secrets
+import shutil
+import tempfile
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -124,7 +127,11 @@ def setup(django_db_setup, django_db_blocker, tmp_path_factory):  # type: ignore
         connection.set_schema_to_public()
         source = database_url()
     workdir = tmp_path_factory.mktemp("faults")
-    postgres = PrivatePostgres(workdir / "postgres").start()
+    # Not under pytest's temporary folder: run as root, PostgreSQL runs as its own account, which
+    # must reach its data through every parent, and each pytest session started on the machine
+    # meanwhile (another checkout's) makes pytest's root folder private again.
+    postgres_dir = Path(tempfile.mkdtemp(prefix="atrium-faults-"))
+    postgres = PrivatePostgres(postgres_dir / "postgres").start()
     redis = PrivateRedis(workdir / "redis").start()
     model = model_server(delay=0.05)
     cluster = None
@@ -148,6 +155,7 @@ def setup(django_db_setup, django_db_blocker, tmp_path_factory):  # type: ignore
         model.stop()
         redis.stop()
         postgres.stop("immediate")
+        shutil.rmtree(postgres_dir, ignore_errors=True)
         with django_db_blocker.unblock(), schema_context("acme"):
             person.delete()
 
