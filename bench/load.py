@@ -8,7 +8,13 @@ PostgreSQL and a Redis of their own (`PrivatePostgres`, `PrivateRedis`: the same
 
 Load: `--clients` closed-loop clients, each with its own MCP session (personal access token +
 X-Api-Key), calling a weighted mix of `tools/list`, `getContact`, `listContacts` (reads) and
-`createContact`, `updateContact` (writes) through the load balancer. Each answer is classified:
+`createContact`, `updateContact` (writes) through the load balancer, and of the message gateway:
+`agent/post` (POST /api/agent, with an API key whose budget covers the run) and `agent/poll`
+(GET /api/agent/{uuid} of one of the client's conversations, the unfinished ones first). The
+service's agent runs on the Celery workers with a model backend: a real HTTP server in this
+process on loopback speaking the OpenAI-compatible chat-completions protocol
+(apps.gateway.tests.servers.ModelServer), answering each conversation with one tool call
+(`listContacts`) and then a reply, after `--model-delay` seconds each. Each answer is classified:
 ok, tool_error (`isError`), unavailable (503 with SPEC 7.1's UNAVAILABLE body), 5xx (any other),
 rpc_error, http_error, bad_body, timeout (no answer within `--timeout`: a hang), connection.
 A client that got a failure waits 0.2 s and goes on (it does not honour Retry-After: recovery is
@@ -19,10 +25,16 @@ the resident memory of every process sampled every `--sample-every` seconds (fla
 mean of the first minute against the last; a shorter run compares its first and last quarter);
 for each fault, what clients saw while the dependency was down and how long after it came back
 the service answered every request again. After the PostgreSQL restart, every createContact
-that answered success must exist and none that failed may (nothing half-written).
+that answered success must exist and none that failed may (nothing half-written); the same for
+the gateway's posts (each carries a unique tag in its metadata): every 202 is stored with its
+first turn, no refused post is.
 
-The gateway (POST /api/agent and its polls) joins the mix by adding entries to OPERATIONS
-(`--mix` picks weights by name); nothing else here depends on what the operations are.
+Conversations: once the load stops, the unfinished ones are polled for up to `--grace` seconds
+(long enough for the gateway's sweeper to queue again what a restart left behind: a conversation
+whose task was lost with the broker, or whose worker lost PostgreSQL mid-run and left its lease
+to run out). Reported: posted (202), resolved, failed, still open after the grace; for each
+fault, the same for the conversations posted around it. "No conversation lost": every accepted
+conversation ends resolved or failed.
 
     make bench ARGS="load"                       # 5 minutes of load, then both faults
     make bench ARGS="load --seconds 60"          # a shorter run on a busy machine
@@ -41,9 +53,10 @@ import statistics
 import tempfile
 import threading
 import time
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +64,12 @@ import httpx
 
 PAUSE_AFTER_FAILURE = 0.2
 EMAIL_DOMAIN = "load.test"
+# The gateway: conversation statuses of a poll (SPEC 3.1), the finished ones, the metadata key
+# carrying each post's tag, and the model the loopback server plays.
+STATUSES = frozenset({"open", "processing", "resolved", "failed"})
+FINISHED = frozenset({"resolved", "failed"})
+TAG = "load"
+MODEL = "load-model"
 METRICS_TOKEN = "load-metrics"  # noqa: S105  (the loopback cluster's own, for one run)
 METRIC = "atrium_tool_calls_total"
 PURGE_TASK = "apps.mcp.tasks.purge_mcp_sessions"
@@ -68,23 +87,35 @@ class Outcome:
     upstream: str | None = None
     detail: str = ""
     email: str | None = None  # createContact: the unique address it tried to create
+    tag: str | None = None  # agent/post: the unique tag of its metadata
 
     @property
     def ended(self) -> float:
         return self.at + self.seconds
 
 
+def _unavailable(status: int, body: Any) -> bool:
+    """A 503 in SPEC 7.1's format: the service says it cannot serve for now, and nothing else."""
+    error = body.get("error") if isinstance(body, dict) else None
+    return (
+        status == 503
+        and isinstance(error, dict)
+        and error.get("code") == "UNAVAILABLE"
+        and bool(error.get("message"))
+    )
+
+
 def classify(response: httpx.Response) -> tuple[str, str]:
-    """(kind, detail) of one answer of /api/mcp."""
+    """(kind, detail) of one answer of /api/mcp, or of /api/agent (`classify_gateway`)."""
+    if response.request.url.path.startswith("/api/agent"):
+        return classify_gateway(response)
     status = response.status_code
     try:
         body = response.json()
     except ValueError:
         body = None
     if status == 503:
-        error = body.get("error") if isinstance(body, dict) else None
-        clean = isinstance(error, dict) and error.get("code") == "UNAVAILABLE" and error.get("message")
-        return ("unavailable" if clean else "5xx"), response.text[:200]
+        return ("unavailable" if _unavailable(status, body) else "5xx"), response.text[:200]
     if status >= 500:
         return "5xx", response.text[:200]
     if status != 200:
@@ -100,8 +131,35 @@ def classify(response: httpx.Response) -> tuple[str, str]:
     return "ok", ""
 
 
+def classify_gateway(response: httpx.Response) -> tuple[str, str]:
+    """A post is ok with its 202 (SPEC 4.4), a poll with a 200 whose status is one of SPEC 3.1's
+    (a conversation that ended `failed` is a good answer: the ledger counts it)."""
+    status = response.status_code
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if status == 503:
+        return ("unavailable" if _unavailable(status, body) else "5xx"), response.text[:200]
+    if status >= 500:
+        return "5xx", response.text[:200]
+    posted = response.request.method == "POST"
+    if status != (202 if posted else 200):
+        return "http_error", f"{status} {response.text[:200]}"
+    if not isinstance(body, dict):
+        return "bad_body", response.text[:200]
+    if posted and not (body.get("status") == "accepted" and body.get("conversation_uuid")):
+        return "bad_body", response.text[:200]
+    if not posted and body.get("status") not in STATUSES:
+        return "bad_body", response.text[:200]
+    return "ok", ""
+
+
 class Client:
-    """One closed-loop client: its own MCP session, its own contacts to update."""
+    """One closed-loop client: its own MCP session, its own contacts to update, its own
+    conversations to poll. An operation sends one request and returns its response; before
+    sending, it notes in `attempt` what a failure would leave unknown (the address a creation
+    tried, the tag of a post, and `op` when it did another operation than the one drawn)."""
 
     def __init__(self, load: Load, number: int) -> None:
         from apps.mcp.testing import McpHttp
@@ -110,42 +168,79 @@ class Client:
         self.rng = random.Random(number)  # a load mix, not a secret
         self.mcp = McpHttp(load.url, load.credentials, timeout=load.timeout)
         self.mine: list[int] = []
+        # Its conversations: those not seen finished yet (polled in turn), the last finished ones.
+        self.pending: deque[str] = deque()
+        self.finished: deque[str] = deque(maxlen=20)
+        self.attempt: dict[str, Any] = {}
 
-    def tools_list(self) -> tuple[httpx.Response, dict[str, Any]]:
-        return self.mcp.request("tools/list", {}), {}
+    def tools_list(self) -> httpx.Response:
+        return self.mcp.request("tools/list", {})
 
-    def get_contact(self) -> tuple[httpx.Response, dict[str, Any]]:
-        return self.mcp.call("getContact", {"contactId": self.rng.choice(self.load.contact_ids)}), {}
+    def get_contact(self) -> httpx.Response:
+        return self.mcp.call("getContact", {"contactId": self.rng.choice(self.load.contact_ids)})
 
-    def list_contacts(self) -> tuple[httpx.Response, dict[str, Any]]:
-        return self.mcp.call("listContacts", {}), {}
+    def list_contacts(self) -> httpx.Response:
+        return self.mcp.call("listContacts", {})
 
-    def create_contact(self) -> tuple[httpx.Response, dict[str, Any]]:
+    def create_contact(self) -> httpx.Response:
         unique = secrets.token_hex(8)
         email = f"load-{unique}@{EMAIL_DOMAIN}"
+        self.attempt.update(op="createContact", email=email)
         # A name of its own: look-alikes would make every creation a duplicate check's worst case.
-        response = self.mcp.call(
+        return self.mcp.call(
             "createContact", {"contact": {"firstName": "Load", "lastName": f"Test {unique}", "email": email}}
         )
-        return response, {"email": email}
 
-    def update_contact(self) -> tuple[httpx.Response, dict[str, Any]]:
+    def update_contact(self) -> httpx.Response:
         if not self.mine:
             return self.create_contact()
         contact_id = self.rng.choice(self.mine)
         city = self.rng.choice(["London", "Paris", "Lagos", "Lima", "Osaka"])
-        return self.mcp.call("updateContact", {"contactId": contact_id, "changes": {"city": city}}), {}
+        return self.mcp.call("updateContact", {"contactId": contact_id, "changes": {"city": city}})
+
+    def agent_post(self) -> httpx.Response:
+        tag = f"{TAG}-{secrets.token_hex(8)}"
+        self.attempt.update(op="agent/post", tag=tag)
+        return self.mcp.http.post(
+            "/api/agent",
+            json={
+                "message": "List my contacts in Oslo",
+                "context": {"entity_type": "contact", "action": "search"},
+                "metadata": {TAG: tag},
+            },
+            headers=self.load.gateway,
+        )
+
+    def agent_poll(self) -> httpx.Response:
+        if self.pending:
+            conversation = self.pending[0]
+            self.pending.rotate(-1)
+        elif self.finished:
+            conversation = self.rng.choice(self.finished)
+        else:
+            return self.agent_post()
+        return self.mcp.http.get(f"/api/agent/{conversation}", headers=self.load.gateway)
 
 
-# Name -> what a client does. The gateway's posts and polls go here once /api/agent is merged.
-OPERATIONS: dict[str, Callable[[Client], tuple[httpx.Response, dict[str, Any]]]] = {
+# Name -> what a client does.
+OPERATIONS: dict[str, Callable[[Client], httpx.Response]] = {
     "tools/list": Client.tools_list,
     "getContact": Client.get_contact,
     "listContacts": Client.list_contacts,
     "createContact": Client.create_contact,
     "updateContact": Client.update_contact,
+    "agent/post": Client.agent_post,
+    "agent/poll": Client.agent_poll,
 }
-DEFAULT_MIX = {"tools/list": 2, "getContact": 3, "listContacts": 2, "createContact": 2, "updateContact": 1}
+DEFAULT_MIX = {
+    "tools/list": 2,
+    "getContact": 3,
+    "listContacts": 2,
+    "createContact": 2,
+    "updateContact": 1,
+    "agent/post": 1,
+    "agent/poll": 2,
+}
 
 
 def parse_mix(text: str) -> dict[str, int]:
@@ -161,8 +256,43 @@ def parse_mix(text: str) -> dict[str, int]:
 # --- the load itself ----------------------------------------------------------------------------
 
 
+@dataclass
+class Conversation:
+    """One conversation the gateway accepted (202), as the polls last saw it."""
+
+    uuid: str
+    tag: str
+    posted_at: float  # time.monotonic() when its post was sent
+    status: str = "accepted"
+    error_code: str = ""
+    seconds: float | None = None  # created_at -> resolved_at / failed_at, as the service wrote them
+    reply: str = ""  # the last turn's content, once resolved
+    model_calls: int | None = None
+    tool_calls: int | None = None
+
+    def observe(self, body: dict[str, Any]) -> None:
+        self.status = body["status"]
+        if self.status not in FINISHED:
+            return
+        self.error_code = (body.get("error") or {}).get("code", "")
+        ended = body.get("resolved_at") or body.get("failed_at")
+        if ended and body.get("created_at"):
+            self.seconds = (
+                datetime.fromisoformat(ended) - datetime.fromisoformat(body["created_at"])
+            ).total_seconds()
+        turns = body.get("turns") or []
+        last = turns[-1] if turns else {}
+        self.reply = (
+            str((last.get("payload") or {}).get("content", "")) if last.get("role") == "agent" else ""
+        )
+        cost = body.get("cost") or {}
+        self.model_calls, self.tool_calls = cost.get("model_calls"), cost.get("tool_calls")
+
+
 class Load:
-    """`clients` threads sending the mix through `url` until `stop()`; `outcomes` grows as they go."""
+    """`clients` threads sending the mix through `url` until `stop()`; `outcomes` grows as they go,
+    and `conversations` (uuid -> Conversation) with each 202 of the gateway. `gateway`: the
+    personal access token and API key (with a budget) the gateway's operations use."""
 
     def __init__(
         self,
@@ -173,14 +303,19 @@ class Load:
         clients: int = 8,
         mix: dict[str, int] | None = None,
         timeout: float = 15.0,
+        gateway: dict[str, str] | None = None,
     ) -> None:
         self.url = url
         self.credentials = credentials
         self.contact_ids = contact_ids
         self.clients = clients
         self.mix = mix or DEFAULT_MIX
+        if gateway is None and any(name.startswith("agent/") for name in self.mix):
+            raise ValueError("the gateway's operations need `gateway` credentials (a key with a budget)")
+        self.gateway = gateway or {}
         self.timeout = timeout
         self.outcomes: list[Outcome] = []
+        self.conversations: dict[str, Conversation] = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -204,6 +339,10 @@ class Load:
         with self._lock:
             return [outcome for outcome in self.outcomes if start <= outcome.at < end]
 
+    def conversations_posted(self, start: float, end: float) -> list[Conversation]:
+        with self._lock:
+            return [item for item in self.conversations.values() if start <= item.posted_at < end]
+
     def _run(self, number: int) -> None:
         client = Client(self, number)
         try:
@@ -224,22 +363,66 @@ class Load:
 
     def _one(self, client: Client, op: str) -> Outcome:
         started = time.monotonic()
-        extra: dict[str, Any] = {}
+        client.attempt = attempt = {}
         try:
-            response, extra = OPERATIONS[op](client)
-        except httpx.TimeoutException as error:
-            return Outcome(op, started, time.monotonic() - started, "timeout", detail=repr(error)[:200])
+            response = OPERATIONS[op](client)
         except httpx.HTTPError as error:
-            return Outcome(op, started, time.monotonic() - started, "connection", detail=repr(error)[:200])
+            kind = "timeout" if isinstance(error, httpx.TimeoutException) else "connection"
+            outcome = Outcome(attempt.get("op", op), started, time.monotonic() - started, kind)
+            outcome.detail, outcome.email, outcome.tag = (
+                repr(error)[:200],
+                attempt.get("email"),
+                attempt.get("tag"),
+            )
+            return outcome
         seconds = time.monotonic() - started
         kind, detail = classify(response)
+        op = attempt.get("op", op)  # what it did (an update or a poll with nothing to work on creates)
         outcome = Outcome(
             op, started, seconds, kind, response.status_code, response.headers.get("x-upstream"), detail
         )
-        outcome.email = extra.get("email")
+        outcome.email, outcome.tag = attempt.get("email"), attempt.get("tag")
         if kind == "ok" and op == "createContact":
             client.mine.append(response.json()["result"]["structuredContent"]["contact"]["id"])
+        elif kind == "ok" and op == "agent/post":
+            uuid = response.json()["conversation_uuid"]
+            with self._lock:
+                self.conversations[uuid] = Conversation(uuid, outcome.tag or "", started)
+            client.pending.append(uuid)
+        elif kind == "ok" and op == "agent/poll":
+            body = response.json()
+            self.observe(body)
+            if body["status"] in FINISHED and body["conversation_uuid"] in client.pending:
+                client.pending.remove(body["conversation_uuid"])
+                client.finished.append(body["conversation_uuid"])
         return outcome
+
+    def observe(self, body: dict[str, Any]) -> None:
+        with self._lock:
+            known = self.conversations.get(body["conversation_uuid"])
+            if known is not None:
+                known.observe(body)
+
+    def settle(self, grace: float, every: float = 1.0) -> float:
+        """Once the load has stopped: polls the unfinished conversations until none is left or
+        `grace` seconds have passed. Returns how long it took."""
+        started = time.monotonic()
+        with httpx.Client(base_url=self.url, timeout=self.timeout) as http:
+            while True:
+                with self._lock:
+                    waiting = [
+                        item.uuid for item in self.conversations.values() if item.status not in FINISHED
+                    ]
+                if not waiting or time.monotonic() - started >= grace:
+                    return time.monotonic() - started
+                for uuid in waiting:
+                    try:
+                        response = http.get(f"/api/agent/{uuid}", headers=self.gateway)
+                    except httpx.HTTPError:
+                        continue
+                    if classify_gateway(response)[0] == "ok":
+                        self.observe(response.json())
+                time.sleep(every)
 
 
 # --- reading the outcomes -----------------------------------------------------------------------
@@ -282,14 +465,43 @@ def describe(outcomes: list[Outcome], seconds: float) -> str:
     return "\n".join(lines)
 
 
+def describe_conversations(conversations: list[Conversation]) -> str:
+    """Accepted, resolved, failed (by code), still open; and, of those that ended, how long they
+    took as the service wrote it (created_at to resolved_at / failed_at)."""
+    statuses = Counter(item.status for item in conversations)
+    failed = Counter(item.error_code for item in conversations if item.status == "failed")
+    still_open = len(lost(conversations))
+    no_reply = sum(1 for item in conversations if item.status == "resolved" and not item.reply)
+    tools = Counter(item.tool_calls for item in conversations if item.status == "resolved")
+    seconds = [item.seconds for item in conversations if item.seconds is not None]
+    unfinished = {status: n for status, n in sorted(statuses.items()) if status not in FINISHED}
+    text = (
+        f"{len(conversations)} accepted: {statuses['resolved']} resolved, {statuses['failed']} failed"
+        f"{' ' + str(dict(sorted(failed.items()))) if failed else ''}, {still_open} still open"
+        f"{' ' + str(unfinished) if still_open else ''}; resolved without a reply {no_reply}; tool "
+        f"calls per resolved conversation {dict(sorted(tools.items(), key=lambda pair: str(pair[0])))}"
+    )
+    if seconds:
+        p50, p99 = percentile(seconds, 0.5), percentile(seconds, 0.99)
+        text += f"; accepted -> ended p50 {p50:.2f} s, p99 {p99:.2f} s, max {max(seconds):.2f} s"
+    return text
+
+
+def lost(conversations: list[Conversation]) -> list[Conversation]:
+    """Accepted conversations that did not end (resolved or failed)."""
+    return [item for item in conversations if item.status not in FINISHED]
+
+
 @dataclass
 class Fault:
-    """What clients saw around one dependency restart (times are time.monotonic())."""
+    """What clients saw around one dependency restart (times are time.monotonic()), and the
+    conversations posted then (filled in once they had time to end: `Load.settle`)."""
 
     name: str
     down_at: float
     up_at: float
     outcomes: list[Outcome] = field(default_factory=list)
+    conversations: list[Conversation] = field(default_factory=list)
 
     @property
     def failures(self) -> list[Outcome]:
@@ -323,18 +535,20 @@ class Fault:
         )
 
 
-def ledger(outcomes: list[Outcome]) -> tuple[set[str], set[str], set[str]]:
-    """(answered success, answered failure, unknown: no answer) of the createContact calls."""
+def ledger(outcomes: list[Outcome], attribute: str = "email") -> tuple[set[str], set[str], set[str]]:
+    """(answered success, answered failure, unknown: no answer) of the createContact calls (by
+    address), or with `attribute="tag"` of the gateway's posts (by tag)."""
     ok, failed, unknown = set(), set(), set()
     for outcome in outcomes:
-        if outcome.email is None:
+        value = getattr(outcome, attribute)
+        if value is None:
             continue
         if outcome.kind == "ok":
-            ok.add(outcome.email)
+            ok.add(value)
         elif outcome.kind in {"timeout", "connection"}:
-            unknown.add(outcome.email)
+            unknown.add(value)
         else:
-            failed.add(outcome.email)
+            failed.add(value)
     return ok, failed, unknown
 
 
@@ -355,6 +569,119 @@ def half_written(outcomes: list[Outcome], database_url: str, schema_name: str) -
     ok, failed, _unknown = ledger(outcomes)
     stored = stored_emails(database_url, schema_name)
     return ok - stored, failed & stored
+
+
+def stored_posts(database_url: str, schema_name: str) -> dict[str, bool]:
+    """The load's conversations as PostgreSQL has them: tag -> whether its first turn (the
+    message) is there too."""
+    import psycopg
+    from psycopg import sql
+
+    query = sql.SQL(
+        "SELECT c.metadata ->> %s, EXISTS (SELECT 1 FROM {turn} t WHERE t.conversation_id = c.id "
+        "AND t.position = 0) FROM {conversation} c WHERE c.metadata ? %s"
+    ).format(
+        turn=sql.Identifier(schema_name, "gateway_turn"),
+        conversation=sql.Identifier(schema_name, "gateway_conversation"),
+    )
+    with psycopg.connect(database_url, connect_timeout=10) as connection:
+        return {row[0]: row[1] for row in connection.execute(query, [TAG, TAG])}
+
+
+def half_written_posts(
+    outcomes: list[Outcome], database_url: str, schema_name: str
+) -> tuple[set[str], set[str], set[str]]:
+    """Of the gateway's posts: (answered 202 but missing, answered failure but stored, stored
+    without its first turn)."""
+    ok, failed, _unknown = ledger(outcomes, "tag")
+    stored = stored_posts(database_url, schema_name)
+    return ok - set(stored), failed & set(stored), {tag for tag, whole in stored.items() if not whole}
+
+
+# --- the gateway's side: the model API, a key with a budget, how long to wait ------------------
+
+
+def model_server(delay: float = 0.0) -> Any:
+    """The model API the service's agent calls (OpenAI-compatible chat completions, on loopback,
+    started): each conversation's first call gets a `listContacts` tool call, the next the reply;
+    each answer after `delay` seconds (a real model takes seconds; this one stands for its
+    protocol, not its speed). Its `problems` list what the real API would have refused."""
+    from apps.gateway.tests.servers import ModelServer, openai_text, openai_tool_calls, tool_results
+
+    def respond(body: dict[str, Any], _index: int) -> dict[str, Any]:
+        if delay:
+            time.sleep(delay)
+        if not tool_results(body):
+            return openai_tool_calls(("listContacts", {}), usage=(800, 20))
+        return openai_text("These are your contacts in Oslo.", usage=(1200, 30))
+
+    return ModelServer("openai", respond).start()
+
+
+def model_env(model: Any) -> dict[str, str]:
+    """The settings that point the service's agent at `model` (prices in USD per million tokens:
+    every call is metered against the key's budget)."""
+    return {
+        "ATRIUM_GATEWAY_MODEL_BACKEND": "openai",
+        "ATRIUM_GATEWAY_MODEL_URL": model.url,
+        "ATRIUM_GATEWAY_MODEL_NAME": MODEL,
+        "ATRIUM_GATEWAY_MODEL_API_KEY": model.api_key,
+        "ATRIUM_GATEWAY_MODEL_PRICES": json.dumps({MODEL: {"input": "1", "output": "5"}}),
+    }
+
+
+def gateway_credentials(email: str, schema_name: str, budget_cents: int) -> tuple[dict[str, str], int]:
+    """SPEC 4.4's headers for `email`: a new personal access token and a new API key of theirs with
+    a budget of `budget_cents` that never resets (committed). Returns them and the key's id."""
+    from django_tenants.utils import schema_context
+
+    from apps.accounts.models import User
+    from apps.accounts.services import access_token_create
+    from apps.apikeys.services import api_key_create
+
+    with schema_context(schema_name):
+        user = User.objects.get(email=email)
+        _token, raw = access_token_create(user=user, name=f"load {secrets.token_hex(3)}")
+        created = api_key_create(
+            user=user,
+            label=f"load {secrets.token_hex(3)}",
+            budget_usd_cents=budget_cents,
+            budget_period="total",
+        )
+    return {"Authorization": f"Bearer {raw}", "X-Api-Key": created.raw_key}, created.key.pk
+
+
+def key_spend(database_url: str, schema_name: str, key_id: int) -> tuple[int, int, int | None]:
+    """(spent, reserved, budget) of an API key, in micro-dollars, read directly."""
+    import psycopg
+    from psycopg import sql
+
+    query = sql.SQL(
+        "SELECT spent_micro_usd, reserved_micro_usd, budget_usd_cents FROM {} WHERE id = %s"
+    ).format(sql.Identifier(schema_name, "apikeys_apikey"))
+    with psycopg.connect(database_url, connect_timeout=10) as connection:
+        spent, reserved, cents = connection.execute(query, [key_id]).fetchone()
+    return spent, reserved, None if cents is None else cents * 10_000
+
+
+def recovery_grace() -> tuple[float, str]:
+    """How long a conversation a restart left behind may take to end, from the gateway's
+    settings (this process's, the same environment as the cluster's): an open one whose task was
+    lost is queued again GATEWAY_REQUEUE_AFTER_SECONDS after it was; a processing one whose worker
+    lost PostgreSQL waits for its lease to run out (a tool's, or a model call's with its
+    retries); the sweeper looks every GATEWAY_STUCK_SWEEP_SECONDS. Returns (seconds, why)."""
+    from django.conf import settings
+
+    from apps.gateway.agent.context import TOOL_LEASE_SECONDS
+    from apps.gateway.agent.model import MAX_RETRY_WAIT_SECONDS
+
+    retries = settings.GATEWAY_MODEL_RETRIES
+    model_call = settings.GATEWAY_MODEL_TIMEOUT_SECONDS * (retries + 1) + MAX_RETRY_WAIT_SECONDS * retries
+    lease = max(TOOL_LEASE_SECONDS, model_call) + settings.GATEWAY_LEASE_MARGIN_SECONDS
+    sweep = settings.GATEWAY_STUCK_SWEEP_SECONDS
+    requeue = settings.GATEWAY_REQUEUE_AFTER_SECONDS
+    grace = max(requeue, lease) + 2 * sweep + 10
+    return grace, f"queued again after {requeue:.0f} s, leases up to {lease:.0f} s, swept every {sweep:.0f} s"
 
 
 # --- memory of each process ---------------------------------------------------------------------
@@ -493,6 +820,15 @@ def run(argv: list[str]) -> None:
     parser.add_argument("--timeout", type=float, default=15.0, help="a request without answer by then hangs")
     parser.add_argument("--web", type=int, default=3)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--model-delay", type=float, default=0.1, help="seconds the model takes per call")
+    parser.add_argument("--budget-cents", type=int, default=100_000, help="the gateway key's budget (total)")
+    parser.add_argument(
+        "--grace",
+        type=float,
+        default=None,
+        help="seconds for unfinished conversations to end after the load (default: from the sweeper's "
+        "settings)",
+    )
     args, _ = parser.parse_known_args(argv)
     mix = parse_mix(args.mix)
     faults = [] if args.faults == "none" else [name.strip() for name in args.faults.split(",")]
@@ -502,15 +838,21 @@ def run(argv: list[str]) -> None:
     workdir = Path(tempfile.mkdtemp(prefix="atrium-load-"))
     postgres = PrivatePostgres(workdir / "postgres").start()
     redis = PrivateRedis(workdir / "redis").start()
+    model = model_server(args.model_delay)
     cluster = None
     try:
         os.environ["DATABASE_URL"] = postgres.url("postgres")
         os.environ["REDIS_URL"] = redis.url()
+        # The model backend's settings in this process too, so that the grace is computed from the
+        # settings the cluster runs with. A model call times out after 10 s (loopback answers in
+        # --model-delay), unless the environment says otherwise.
+        os.environ.setdefault("ATRIUM_GATEWAY_MODEL_TIMEOUT_SECONDS", "10")
+        os.environ.update(model_env(model))
         print("(migrating a fresh database: about a minute)", flush=True)
         from bench.common import use_fresh_database
 
         database_url = use_fresh_database("atrium_load")
-        schema_name, credentials, contact_ids = _seed()
+        seeded = _seed(args.budget_cents)
         env = {
             **os.environ,
             "DATABASE_URL": database_url,
@@ -520,19 +862,27 @@ def run(argv: list[str]) -> None:
             "ATRIUM_LOG_FORMAT": "json",
         }
         cluster = start_cluster(env, workdir / "cluster", web=args.web, workers=args.workers, beat=True)
-        _measure(
-            args, mix, faults, cluster, postgres, redis, database_url, schema_name, credentials, contact_ids
-        )
+        _measure(args, mix, faults, cluster, postgres, redis, model, database_url, seeded)
     finally:
         if cluster is not None:
             cluster.stop()
+        model.stop()
         redis.stop()
         postgres.stop("immediate")
         shutil.rmtree(postgres.data, ignore_errors=True)
         print(f"(the processes' logs are under {workdir})")
 
 
-def _seed() -> tuple[str, dict[str, str], list[int]]:
+@dataclass
+class Seeded:
+    schema_name: str
+    credentials: dict[str, str]
+    contact_ids: list[int]
+    gateway: dict[str, str]
+    gateway_key_id: int
+
+
+def _seed(budget_cents: int) -> Seeded:
     from django.db import connection
     from django_tenants.utils import schema_context
 
@@ -558,19 +908,34 @@ def _seed() -> tuple[str, dict[str, str], list[int]]:
             for n in range(20)
         ]
     credentials = pat_and_key("owner@load.test", workspace.schema_name)
+    gateway, key_id = gateway_credentials("owner@load.test", workspace.schema_name, budget_cents)
     connection.close()
-    return workspace.schema_name, credentials, contact_ids
+    return Seeded(workspace.schema_name, credentials, contact_ids, gateway, key_id)
 
 
-def _measure(
-    args, mix, faults, cluster, postgres, redis, database_url, schema_name, credentials, contact_ids
-):  # type: ignore[no-untyped-def]
+def _measure(args, mix, faults, cluster, postgres, redis, model, database_url, seeded: Seeded):  # type: ignore[no-untyped-def]
     from apps.mcp.signals import notify_tools_changed
 
+    schema_name, credentials = seeded.schema_name, seeded.credentials
+    grace, why = recovery_grace()
+    grace = args.grace if args.grace is not None else grace
     sampler = MemorySampler(cluster_processes(cluster, redis), every=args.sample_every).start()
-    load = Load(cluster.url(), credentials, contact_ids, clients=args.clients, mix=mix, timeout=args.timeout)
-    print(f"load average before: {_loadavg()}; {args.clients} clients, mix {mix}", flush=True)
+    load = Load(
+        cluster.url(),
+        credentials,
+        seeded.contact_ids,
+        clients=args.clients,
+        mix=mix,
+        timeout=args.timeout,
+        gateway=seeded.gateway,
+    )
+    print(
+        f"load average before: {_loadavg()}; {args.clients} clients, mix {mix}; the model answers in "
+        f"{args.model_delay:.2f} s; conversations get {grace:.0f} s to end after the load ({why})",
+        flush=True,
+    )
     load.start()
+    results: list[Fault] = []
     try:
         time.sleep(10)  # warm-up: imports, caches, connections
         start = time.monotonic()
@@ -581,7 +946,6 @@ def _measure(
         print("resident memory (first minute -> last minute):")
         print("\n".join(sampler.report(start, end)))
 
-        results = []
         if "redis" in faults:
             # A stream held across the restart must still get what is raised after it.
             from apps.mcp.testing import McpHttp
@@ -622,7 +986,10 @@ def _measure(
     finally:
         outcomes = load.stop()
         sampler.stop()
+    waited = load.settle(grace)
     print(f"\nthe door's own count ({METRIC}, door mcp, summed over every process): {_tool_calls(cluster)}")
+    events = _conversation_events(cluster)
+    print(f"the gateway's own count (atrium_gateway_conversations_total, by event): {events}")
     for fault in results:
         for outcome in fault.unclean[:5]:
             print(f"  unclean: {outcome.op} {outcome.kind} {outcome.status} {outcome.detail[:150]}")
@@ -632,6 +999,26 @@ def _measure(
         f"\ncreateContact ledger: {len(ok)} answered success, {len(failed)} answered failure, "
         f"{len(unknown)} without answer; success but missing: {len(missing)}; failure but stored: "
         f"{len(phantom)}"
+    )
+    missing, phantom, partial = half_written_posts(outcomes, database_url, schema_name)
+    ok, failed, unknown = ledger(outcomes, "tag")
+    print(
+        f"agent/post ledger: {len(ok)} answered 202, {len(failed)} answered failure, {len(unknown)} without "
+        f"answer; 202 but missing: {len(missing)}; failure but stored: {len(phantom)}; stored without its "
+        f"message: {len(partial)}"
+    )
+    conversations = list(load.conversations.values())
+    print(f"\nconversations, after waiting {waited:.0f} s (at most {grace:.0f}) for the unfinished to end:")
+    print(f"  all: {describe_conversations(conversations)}")
+    for fault in results:
+        fault.conversations = load.conversations_posted(fault.down_at - 1.0, fault.up_at + args.after)
+        print(f"  posted around the {fault.name}: {describe_conversations(fault.conversations)}")
+    left = lost(conversations)
+    print(f"  lost (accepted, never ended): {len(left)}{' e.g. ' + left[0].uuid if left else ''}")
+    spent, reserved, budget = key_spend(database_url, schema_name, seeded.gateway_key_id)
+    print(
+        f"  the key's budget: {spent} µUSD spent, {reserved} µUSD still reserved, of {budget} µUSD; "
+        f"the model server got {len(model.requests)} calls, refused {len(model.problems)} as malformed"
     )
     print(f"whole run: {describe(outcomes, outcomes[-1].ended - outcomes[0].at)}")
     print(f"load average after: {_loadavg()}")
@@ -644,6 +1031,14 @@ def _scrape(cluster: Any) -> list[Any]:
         f"{cluster.webs[0].url()}/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}, timeout=10
     ).text
     return [sample for family in text_string_to_metric_families(text) for sample in family.samples]
+
+
+def _conversation_events(cluster: Any) -> dict[str, float]:
+    counts: Counter = Counter()
+    for sample in _scrape(cluster):
+        if sample.name == "atrium_gateway_conversations_total":
+            counts[sample.labels["event"]] += sample.value
+    return dict(sorted(counts.items()))
 
 
 def _tool_calls(cluster: Any) -> dict[str, float]:

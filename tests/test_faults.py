@@ -1,20 +1,32 @@
 """Load and faults, the small version of `make bench ARGS="load"` (bench/load.py, same code):
-two Daphne processes behind nginx and a Celery worker, on a PostgreSQL and a Redis of their own
-(a copy of the test database: restarting them disturbs nothing else), under a few seconds of
-mixed MCP calls (list, read, write) from several clients:
+two Daphne processes behind nginx, a Celery worker and a beat, on a PostgreSQL and a Redis of
+their own (a copy of the test database: restarting them disturbs nothing else), under a few
+seconds of mixed MCP calls (list, read, write) and gateway posts and polls from several clients;
+the service's agent calls a model API on loopback (bench.load.model_server) and pays from a key
+with a budget:
 
+- steady: every request succeeds, on every web process; every conversation is resolved, with
+  its reply, its tool run once;
 - Redis restarted: the service recovers by itself within seconds, a stream held across the
-  restart still gets what is raised after it, the worker takes tasks again;
+  restart still gets what is raised after it, the worker takes tasks again; a message posted
+  while Redis was down is accepted, and no conversation is lost (each ends resolved);
 - PostgreSQL restarted: while it is down requests fail cleanly (503 in SPEC 7.1's format, or a
   tool error saying nothing was changed for a call already running), never another 5xx or a
-  hang; they succeed once it is back; nothing is half-written.
+  hang; they succeed once it is back; nothing is half-written (contacts, and conversations with
+  their message); the conversations a worker was running when the database went end too, once
+  their lease runs out.
 
-The tests share the cluster and run in order.
+The gateway's sweeper runs every second here and queues an open conversation again after 3 s,
+and leases have a 2 s margin (production: 30 s, 120 s, 30 s), so that what a restart leaves
+behind ends within the bounds below. The tests share the cluster and run in order.
 """
 
 import os
 import secrets
+import shutil
+import tempfile
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -23,15 +35,26 @@ from django.db import connection
 from django_tenants.utils import schema_context
 
 from apps.core.testing import PrivatePostgres, PrivateRedis, database_url, start_cluster
+from apps.gateway.agent.context import TOOL_LEASE_SECONDS
 from apps.mcp.testing import McpHttp, pat_and_key
 from bench.load import (
     CLEAN_FAILURES,
+    DEFAULT_MIX,
+    FINISHED,
+    Conversation,
     Load,
+    describe_conversations,
     fault_under_load,
+    gateway_credentials,
     half_written,
+    half_written_posts,
     ledger,
+    lost,
+    model_env,
+    model_server,
     restart_postgres,
     restart_redis,
+    stored_posts,
 )
 
 pytestmark = pytest.mark.live
@@ -42,21 +65,45 @@ REDIS_RECOVERY_BOUND = 10.0
 POSTGRES_RECOVERY_BOUND = 10.0
 POSTGRES_DOWN = 3.0
 REDIS_DOWN = 2.0
+# The gateway's sweeper and leases, fast (the docstring).
+GATEWAY = {
+    "ATRIUM_GATEWAY_STUCK_SWEEP_SECONDS": "1",
+    "ATRIUM_GATEWAY_REQUEUE_AFTER_SECONDS": "3",
+    "ATRIUM_GATEWAY_LEASE_MARGIN_SECONDS": "2",
+    "ATRIUM_GATEWAY_MODEL_TIMEOUT_SECONDS": "5",
+    "ATRIUM_GATEWAY_MODEL_RETRIES": "1",
+}
+# How long conversations get to end once the load stops: a queue that drains; after a Redis
+# restart, an open conversation queued again (3 s + a sweep); after a PostgreSQL restart, the
+# lease of a worker that lost the database mid-run runs out (a tool's: 60 s + 2 s) and a sweep
+# queues it again.
+SETTLE = 30.0
+POSTGRES_SETTLE = TOOL_LEASE_SECONDS + 2 + 30.0
+BUDGET_CENTS = 10_000
 
 
 class Setup:
-    def __init__(self, cluster, postgres, redis, url, credentials, person_id, contact_ids):  # type: ignore[no-untyped-def]
+    def __init__(self, cluster, postgres, redis, url, credentials, gateway, person_id, contact_ids, model):  # type: ignore[no-untyped-def]
         self.cluster = cluster
         self.postgres = postgres
         self.redis = redis
         self.database_url = url
         self.credentials = credentials
+        self.gateway = gateway
         self.person_id = person_id
         self.contact_ids = contact_ids
+        self.model = model
         self.outcomes: list = []
 
     def load(self) -> Load:
-        return Load(self.cluster.url(), self.credentials, self.contact_ids, clients=CLIENTS, timeout=15)
+        return Load(
+            self.cluster.url(),
+            self.credentials,
+            self.contact_ids,
+            clients=CLIENTS,
+            timeout=15,
+            gateway=self.gateway,
+        )
 
 
 @pytest.fixture(scope="module")
@@ -76,11 +123,17 @@ def setup(django_db_setup, django_db_blocker, tmp_path_factory):  # type: ignore
                 for n in range(5)
             ]
         credentials = pat_and_key(person.email)
+        gateway, _key_id = gateway_credentials(person.email, "acme", BUDGET_CENTS)
         connection.set_schema_to_public()
         source = database_url()
     workdir = tmp_path_factory.mktemp("faults")
-    postgres = PrivatePostgres(workdir / "postgres").start()
+    # Not under pytest's temporary folder: run as root, PostgreSQL runs as its own account, which
+    # must reach its data through every parent, and each pytest session started on the machine
+    # meanwhile (another checkout's) makes pytest's root folder private again.
+    postgres_dir = Path(tempfile.mkdtemp(prefix="atrium-faults-"))
+    postgres = PrivatePostgres(postgres_dir / "postgres").start()
     redis = PrivateRedis(workdir / "redis").start()
+    model = model_server(delay=0.05)
     cluster = None
     try:
         url = postgres.create_database("faults", copy_of=source)
@@ -89,16 +142,20 @@ def setup(django_db_setup, django_db_blocker, tmp_path_factory):  # type: ignore
             "DATABASE_URL": url,
             "REDIS_URL": redis.url(),
             "DJANGO_SETTINGS_MODULE": "config.settings.test",
+            **model_env(model),
+            **GATEWAY,
         }
         cluster = start_cluster(
-            env, workdir / "cluster", web=2, workers=1, beat=False, celery_app="tests.cluster_app"
+            env, workdir / "cluster", web=2, workers=1, beat=True, celery_app="tests.cluster_app"
         )
-        yield Setup(cluster, postgres, redis, url, credentials, person.pk, contact_ids)
+        yield Setup(cluster, postgres, redis, url, credentials, gateway, person.pk, contact_ids, model)
     finally:
         if cluster is not None:
             cluster.stop()
+        model.stop()
         redis.stop()
         postgres.stop("immediate")
+        shutil.rmtree(postgres_dir, ignore_errors=True)
         with django_db_blocker.unblock(), schema_context("acme"):
             person.delete()
 
@@ -113,19 +170,40 @@ def sender(setup):  # type: ignore[no-untyped-def]
 def test_under_steady_load_every_request_succeeds_on_every_process(setup):
     load = setup.load().start()
     time.sleep(3)
+    # At least 3 s, and until every operation ran and a poll saw a conversation end (at most 30 s).
+    deadline = time.monotonic() + 27
+    while time.monotonic() < deadline and not (
+        {o.op for o in load.between(0, time.monotonic())} == set(DEFAULT_MIX)
+        and any(item.status in FINISHED for item in list(load.conversations.values()))
+    ):
+        time.sleep(0.5)
     outcomes = load.stop()
+    load.settle(SETTLE)
     setup.outcomes += outcomes
+    conversations = list(load.conversations.values())
 
     assert len(outcomes) > CLIENTS * 3
     assert [o for o in outcomes if o.kind != "ok"] == []
-    assert {o.op for o in outcomes} == {
-        "tools/list",
-        "getContact",
-        "listContacts",
-        "createContact",
-        "updateContact",
-    }
+    assert (
+        {o.op for o in outcomes}
+        == set(DEFAULT_MIX)
+        == {
+            "tools/list",
+            "getContact",
+            "listContacts",
+            "createContact",
+            "updateContact",
+            "agent/post",
+            "agent/poll",
+        }
+    )
     assert {o.upstream for o in outcomes} == {f"127.0.0.1:{web.port}" for web in setup.cluster.webs}
+    # Every conversation resolved, with the model's reply, its one tool run once.
+    assert conversations and lost(conversations) == [], describe_conversations(conversations)
+    assert {(c.status, c.reply, c.tool_calls, c.model_calls) for c in conversations} == {
+        ("resolved", "These are your contacts in Oslo.", 1, 2)
+    }
+    assert setup.model.problems == []
 
 
 def answer_of(method: str, url: str, **kwargs) -> tuple[int, dict | None, dict]:  # type: ignore[no-untyped-def]
@@ -156,6 +234,16 @@ def test_after_a_redis_restart_the_service_recovers_by_itself(setup, sender):
         probes["stream"] = answer_of(
             "GET", f"{setup.cluster.url()}/api/mcp", headers=watcher.headers(Accept="text/event-stream")
         )
+        # A message is accepted without a broker: the sweeper queues it once the broker is back.
+        probes["agent"] = answer_of(
+            "POST",
+            f"{setup.cluster.url()}/api/agent",
+            json={
+                "message": "List my contacts in Oslo",
+                "metadata": {"load": f"load-{secrets.token_hex(8)}"},
+            },
+            headers=setup.gateway,
+        )
 
     load = setup.load().start()
     try:
@@ -164,6 +252,12 @@ def test_after_a_redis_restart_the_service_recovers_by_itself(setup, sender):
         )
     finally:
         setup.outcomes += load.stop()
+    status, body, _headers = probes["agent"]
+    assert status == 202, body
+    accepted_while_down = body["conversation_uuid"]
+    load.conversations[accepted_while_down] = Conversation(accepted_while_down, "", fault.down_at)
+    load.settle(SETTLE)
+    fault.conversations = load.conversations_posted(fault.down_at - 1.0, fault.up_at + 4)
     try:
         # Raised in the worker once Redis is back: the worker took the task from the restarted
         # broker, and the stream held across the restart still gets what is published.
@@ -181,6 +275,12 @@ def test_after_a_redis_restart_the_service_recovers_by_itself(setup, sender):
     assert fault.recovery_seconds < REDIS_RECOVERY_BOUND, fault.describe()
     assert [o for o in fault.outcomes if o.at > fault.up_at + REDIS_RECOVERY_BOUND and o.kind != "ok"] == []
     assert message == {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
+    # No conversation lost: each accepted, the one posted without a broker too, ended resolved.
+    conversations = list(load.conversations.values())
+    assert lost(conversations) == [], describe_conversations(conversations)
+    assert {c.status for c in conversations} == {"resolved"}, describe_conversations(conversations)
+    assert load.conversations[accepted_while_down].reply == "These are your contacts in Oslo."
+    assert len(fault.conversations) >= 1
 
 
 def test_while_postgresql_restarts_requests_fail_cleanly_and_nothing_is_half_written(setup):
@@ -189,12 +289,23 @@ def test_while_postgresql_restarts_requests_fail_cleanly_and_nothing_is_half_wri
     watcher.initialize()
     watcher.close()
     probes: dict = {}
+    refused_tag = f"load-{secrets.token_hex(8)}"
+    polled = httpx.post(
+        f"{base}/api/agent", json={"message": "List my contacts"}, headers=setup.gateway, timeout=10
+    ).json()["conversation_uuid"]
 
     def while_down() -> None:
         probes["mcp stream"] = answer_of(
             "GET", f"{base}/api/mcp", headers=watcher.headers(Accept="text/event-stream")
         )
         probes["json api"] = answer_of("GET", f"{base}/api/me", headers=setup.credentials)
+        probes["agent post"] = answer_of(
+            "POST",
+            f"{base}/api/agent",
+            json={"message": "List my contacts", "metadata": {"load": refused_tag}},
+            headers=setup.gateway,
+        )
+        probes["agent poll"] = answer_of("GET", f"{base}/api/agent/{polled}", headers=setup.gateway)
         probes["oauth token"] = answer_of(
             "POST", f"{base}/oauth/token", data={"grant_type": "client_credentials", "client_id": "x"}
         )
@@ -211,6 +322,8 @@ def test_while_postgresql_restarts_requests_fail_cleanly_and_nothing_is_half_wri
     finally:
         outcomes = load.stop()
         setup.outcomes += outcomes
+    waited = load.settle(POSTGRES_SETTLE)
+    conversations = list(load.conversations.values())
 
     # While it was down, clients were told so: a 503 in SPEC 7.1's format (or, for a call already
     # running when it went, a tool error saying nothing was changed). No other 5xx, no hang.
@@ -233,3 +346,15 @@ def test_while_postgresql_restarts_requests_fail_cleanly_and_nothing_is_half_wri
     missing, phantom = half_written(setup.outcomes, setup.database_url, "acme")
     assert ok and failed and not unknown
     assert missing == set() and phantom == set()
+    # The same for the gateway's posts: each 202 is stored with its message, no refused one is.
+    ok, failed, unknown = ledger(setup.outcomes, "tag")
+    missing, phantom, partial = half_written_posts(setup.outcomes, setup.database_url, "acme")
+    assert ok and not unknown
+    assert missing == phantom == partial == set()
+    assert refused_tag not in stored_posts(setup.database_url, "acme")  # the probe's 503
+    # No conversation lost: those a worker was running when the database went ended too (once
+    # their lease ran out, the sweeper queued them again), with their tool run once.
+    assert lost(conversations) == [], (waited, describe_conversations(conversations))
+    assert {c.status for c in conversations} == {"resolved"}, describe_conversations(conversations)
+    assert {c.tool_calls for c in conversations} == {1}, describe_conversations(conversations)
+    assert setup.model.problems == []

@@ -12,6 +12,10 @@ kept session is checked against that mark on every request (one Redis read): an 
 "not found" at once on every process. Without Redis the session is read from the database. The
 catalogue's state of a session (`StoredSessionState`) is never kept: it is read when a tool needs
 it.
+
+A session that ran out of idle time ends the first time it is found so (`ended_at` set, counted
+once as `atrium_mcp_sessions_total{event="expired"}`, whichever process finds it); one nobody
+comes back to is counted when the daily purge removes it.
 """
 
 import hashlib
@@ -28,7 +32,7 @@ from django.db import connection
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from apps.core import errors
+from apps.core import errors, metrics
 from apps.mcp import streams
 from apps.mcp.models import McpSession
 
@@ -95,12 +99,10 @@ def session_find(*, digest: str, user: Any) -> LiveSession | None:
         if row is not None and row.ended_at is None:
             _keep(row)
     now = timezone.now()
-    if (
-        row is None
-        or row.user_id != user.pk
-        or row.ended_at is not None
-        or row.last_seen_at < now - timedelta(seconds=settings.MCP_SESSION_IDLE_SECONDS)
-    ):
+    if row is None or row.user_id != user.pk or row.ended_at is not None:
+        return None
+    if row.last_seen_at < now - timedelta(seconds=settings.MCP_SESSION_IDLE_SECONDS):
+        _expire(digest, now)
         return None
     if now - row.last_seen_at > TOUCH_EVERY:
         McpSession.objects.filter(digest=digest).update(last_seen_at=now)
@@ -162,6 +164,14 @@ def _mark_ended(digests: list[str]) -> None:
         )
 
 
+def _expire(digest: str, now: Any) -> None:
+    """Ends a session found idle too long; counted once, by whichever request ends it. (Every
+    process sees the same idle time: no one needs telling.)"""
+    _kept.pop((connection.schema_name, digest), None)
+    if McpSession.objects.filter(digest=digest, ended_at__isnull=True).update(ended_at=now):
+        metrics.mcp_session("expired")
+
+
 _COLUMNS = (
     "user_id",
     "protocol_version",
@@ -220,11 +230,19 @@ def live_sessions(*, user_ids: list[int] | None) -> list[str]:
 
 
 def sessions_purge() -> int:
-    """Drops sessions ended or idle for over a week (the current workspace)."""
+    """Drops sessions ended or idle for over a week (the current workspace). Those idle that
+    never ended (nobody came back to find them expired) are counted as expired here."""
     cutoff = timezone.now() - timedelta(seconds=settings.MCP_SESSION_IDLE_SECONDS) - timedelta(days=7)
     stale = McpSession.objects.filter(last_seen_at__lt=cutoff)
+    expired = _deleted(stale.filter(ended_at__isnull=True).delete())
+    for _one in range(expired):
+        metrics.mcp_session("expired")
     ended = McpSession.objects.filter(ended_at__lt=timezone.now() - timedelta(days=7))
-    return stale.delete()[0] + ended.delete()[0]
+    return expired + _deleted(stale.delete()) + _deleted(ended.delete())
+
+
+def _deleted(result: tuple[int, dict[str, int]]) -> int:
+    return result[1].get(McpSession._meta.label, 0)
 
 
 def _load_state(digest: str) -> dict[str, Any]:
