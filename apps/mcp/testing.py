@@ -3,7 +3,8 @@ several processes (tests/test_multiprocess.py, tests/test_faults.py, bench/load.
 with the real credential scheme (a personal access token + X-Api-Key, SPEC 5.2), and a GET
 stream held open in a thread (`StreamReader`, also what the transport's own tests read streams
 with). Every response is kept as `last` so a caller behind the test load
-balancer can read which web process answered (`X-Upstream`)."""
+balancer can read which web process answered (`X-Upstream`). `Door` serves the same requests
+in-process, without HTTP."""
 
 import json
 import queue
@@ -32,6 +33,49 @@ def pat_and_key(email: str, schema_name: str = "acme") -> dict[str, str]:
         _token, raw = access_token_create(user=user, name=f"mcp {secrets.token_hex(3)}")
         key = api_key_create(user=user, label=f"mcp {secrets.token_hex(3)}")
     return {"Authorization": f"Bearer {raw}", "X-Api-Key": key.raw_key}
+
+
+class Door:
+    """Requests served in this process (`apps.mcp.handlers.serve`), with the real credentials."""
+
+    def __init__(self, credentials: dict[str, str], host: str = "127.0.0.1") -> None:
+        self.host = host
+        self.headers = {"accept": ACCEPT_BOTH, "content-type": "application/json"}
+        self.headers.update({name.lower(): value for name, value in credentials.items()})
+
+    def send(self, method: str, message: dict | None = None):  # type: ignore[no-untyped-def]
+        from apps.mcp.handlers import Request, serve
+
+        body = json.dumps(message).encode() if message is not None else b""
+        return serve(Request(method, "http", self.host, dict(self.headers), {}, body))
+
+    def initialize(self) -> str:
+        """Opens a session; later requests carry it. Returns its id."""
+        reply = self.send(
+            "POST",
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": PROTOCOL_VERSION,
+                    "capabilities": {},
+                    "clientInfo": {"name": "t"},
+                },
+            },
+        )
+        session_id = reply.headers["Mcp-Session-Id"]
+        self.headers.update({"mcp-session-id": session_id, "mcp-protocol-version": PROTOCOL_VERSION})
+        return session_id
+
+    def call(self, name: str, arguments: dict) -> dict:
+        message = {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": name, "arguments": arguments},
+        }
+        return self.send("POST", message).body
 
 
 class McpHttp:

@@ -5,6 +5,7 @@ import logging
 from typing import Annotated
 
 import pytest
+from django.db import connection
 from jsonschema import validate
 from pydantic import Field
 
@@ -266,6 +267,34 @@ def test_a_crash_inside_a_tool_is_a_tool_error_without_a_stack_trace(people, cap
     assert not Contact.objects.filter(first_name="Crash").exists()
     reference = message.rsplit("error reference ", 1)[1].rstrip(").")
     assert any(reference in record.getMessage() for record in caplog.records)
+
+
+@tool("transactionDepthWrite", permission=ContactsPerm.CREATE, title="Depth (write)", register_it=False)
+def transaction_depth_write(ctx) -> Done:  # type: ignore[no-untyped-def]
+    """Answers how many transactions it runs in."""
+    return Done(message=str(len(connection.atomic_blocks)))
+
+
+@tool(
+    "transactionDepthRead",
+    permission=ContactsPerm.VIEW,
+    title="Depth (read)",
+    read_only=True,
+    register_it=False,
+)
+def transaction_depth_read(ctx) -> Done:  # type: ignore[no-untyped-def]
+    """Answers how many transactions it runs in."""
+    return Done(message=str(len(connection.atomic_blocks)))
+
+
+def test_a_write_tool_runs_in_a_transaction_of_its_own_and_a_read_only_one_needs_none(people):
+    around = len(connection.atomic_blocks)  # the test's own
+    with temporary_tools(transaction_depth_write, transaction_depth_read):
+        write = structured(call(people["member"], "transactionDepthWrite", {}))
+        read = structured(call(people["member"], "transactionDepthRead", {}))
+
+    assert int(write["message"]) == around + 1
+    assert int(read["message"]) == around
 
 
 def test_a_cancelled_call_does_not_run(people):

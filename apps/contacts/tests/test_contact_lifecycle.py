@@ -86,6 +86,24 @@ def test_merge_fills_the_primary_moves_what_hangs_on_the_duplicates_and_archives
     assert set(answer["fieldsTaken"]) == {"email", "city", "organisation"}
 
 
+def test_a_merged_contact_names_the_one_it_was_merged_into_and_its_organisation(people):
+    admin = people["admin"]
+    organisation = make_organisation(admin, organisation_name="Engines Ltd")
+    primary = make_contact(admin, first_name="Ada", last_name="Lovelace")
+    duplicate = make_contact(admin, first_name="Ada", last_name="Lovelace", organisation_id=organisation.pk)
+    confirmed(admin, "mergeContacts", {"primaryId": primary.pk, "duplicateIds": [duplicate.pk]})
+
+    answer = ok(admin, "getContact", {"contactId": duplicate.pk, "includeArchived": True})
+
+    assert answer["mergedInto"] == {"id": primary.pk, "kind": "person", "displayName": "Ada Lovelace"}
+    assert answer["organisation"] == {
+        "id": organisation.pk,
+        "kind": "organisation",
+        "displayName": "Engines Ltd",
+    }
+    assert answer["archivedAt"] is not None
+
+
 def test_merge_asks_for_confirmation_first_and_does_nothing_until_then(people):
     primary, duplicate = make_contact(people["admin"]), make_contact(people["admin"])
 

@@ -2,16 +2,14 @@
 scheme): tool calls by outcome, sessions opened, ended and expired. tests/test_multiprocess.py
 reads the same counters summed over three web processes."""
 
-import json
 from datetime import timedelta
 
 from django.utils import timezone
 from prometheus_client import REGISTRY
 
-from apps.mcp.handlers import Request, serve
 from apps.mcp.models import McpSession
 from apps.mcp.sessions import digest_of, sessions_purge
-from apps.mcp.testing import ACCEPT_BOTH, PROTOCOL_VERSION, pat_and_key
+from apps.mcp.testing import Door, pat_and_key
 
 
 def value(name: str, **labels: str) -> float:
@@ -20,28 +18,6 @@ def value(name: str, **labels: str) -> float:
 
 def calls(tool: str, outcome: str) -> float:
     return value("atrium_tool_calls_total", door="mcp", tool=tool, outcome=outcome)
-
-
-class Door:
-    def __init__(self, credentials: dict[str, str]) -> None:
-        self.headers = {"accept": ACCEPT_BOTH, "content-type": "application/json"}
-        self.headers.update({name.lower(): value for name, value in credentials.items()})
-
-    def send(self, method: str, message: dict | None = None):  # type: ignore[no-untyped-def]
-        body = json.dumps(message).encode() if message is not None else b""
-        return serve(Request(method, "http", "127.0.0.1", dict(self.headers), {}, body))
-
-    def call(self, name: str, arguments: dict) -> dict:
-        reply = self.send(
-            "POST",
-            {
-                "jsonrpc": "2.0",
-                "id": 2,
-                "method": "tools/call",
-                "params": {"name": name, "arguments": arguments},
-            },
-        )
-        return reply.body
 
 
 def test_tool_calls_sessions_and_their_outcomes_are_counted(people):
@@ -57,18 +33,7 @@ def test_tool_calls_sessions_and_their_outcomes_are_counted(people):
         "seconds": value("atrium_tool_call_duration_seconds_count", door="mcp", tool="createContact"),
     }
 
-    reply = door.send(
-        "POST",
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {"protocolVersion": PROTOCOL_VERSION, "capabilities": {}, "clientInfo": {"name": "t"}},
-        },
-    )
-    door.headers.update(
-        {"mcp-session-id": reply.headers["Mcp-Session-Id"], "mcp-protocol-version": PROTOCOL_VERSION}
-    )
+    door.initialize()
     created = door.call(
         "createContact", {"contact": {"firstName": "Counted", "email": "counted@example.com"}}
     )
@@ -91,24 +56,10 @@ def test_tool_calls_sessions_and_their_outcomes_are_counted(people):
     assert value("atrium_mcp_sessions_total", event="ended") == ended + 1
 
 
-def initialized(door: Door) -> str:
-    reply = door.send(
-        "POST",
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {"protocolVersion": PROTOCOL_VERSION, "capabilities": {}, "clientInfo": {"name": "t"}},
-        },
-    )
-    session_id = reply.headers["Mcp-Session-Id"]
-    door.headers.update({"mcp-session-id": session_id, "mcp-protocol-version": PROTOCOL_VERSION})
-    return session_id
-
-
 def test_a_session_found_idle_too_long_ends_and_is_counted_expired_once(people, settings):
+    settings.MCP_SESSION_CACHE_SECONDS = 0  # its row is aged under the process: nothing kept
     door = Door(pat_and_key("member@acme.example"))
-    session_id = initialized(door)
+    session_id = door.initialize()
     assert door.call("listContacts", {})["result"]["isError"] is False
     expired = value("atrium_mcp_sessions_total", event="expired")
 
@@ -125,7 +76,7 @@ def test_a_session_found_idle_too_long_ends_and_is_counted_expired_once(people, 
 
 def test_the_purge_counts_as_expired_the_idle_sessions_nobody_came_back_to(people, settings):
     door = Door(pat_and_key("member@acme.example"))
-    forgotten, deleted, recent = initialized(door), initialized(door), initialized(door)
+    forgotten, deleted, recent = door.initialize(), door.initialize(), door.initialize()
     assert door.send("DELETE").status == 204  # the last one opened: `recent` ended by its client
     long_ago = timezone.now() - timedelta(seconds=settings.MCP_SESSION_IDLE_SECONDS, days=8)
     McpSession.objects.filter(digest__in=[digest_of(forgotten), digest_of(deleted)]).update(
