@@ -1,9 +1,19 @@
 """Several processes behind a real load balancer on one machine: three Daphne processes behind
-nginx (round-robin, no stickiness), two Celery workers and a beat, on the test database and a
-Redis database of their own. An MCP session and its stream move freely between the web
-processes. What the gateway scenarios build on.
+nginx (round-robin, no stickiness), two Celery workers (one pool process each) and a beat, on the
+test database and a Redis database of their own.
 
-The tests share one cluster and run in order: the last ones kill processes.
+- Requests, metrics and request ids across the web processes; probe tasks across the workers.
+- An MCP session and its stream move freely between the web processes.
+- The message gateway: conversations posted through the load balancer are run by both workers
+  (the service's agent calling a slow model API, a real HTTP server on loopback) and all resolve,
+  each webhook signed and delivered once. A whole worker killed (SIGKILL, pool included) while
+  conversations are in flight: the sweeper takes its conversation back once its lease runs out,
+  the other worker runs it again, none is left `open` or `processing`, no webhook is lost and
+  none is sent under two delivery ids.
+- Processes killed: a pool process mid-task, a web process, a whole worker.
+
+The tests share one cluster and run in order: the last ones kill processes (the gateway's kill
+scenario starts a fresh worker in place of the one it killed).
 """
 
 import base64
