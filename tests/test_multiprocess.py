@@ -65,11 +65,14 @@ def store(cluster_redis):
 class SlowModel:
     """The model API's answers (OpenAI-compatible chat completions, through ModelServer): after
     `delay` seconds, a plain reply naming the message it answers, so a reply can be matched to its
-    conversation. Counts the calls under way: a test kills a worker while it waits for one."""
+    conversation. While `flowing` is cleared, answers wait for it (at most a minute): a test sees
+    every worker held in a model call (`in_flight`) and kills one of them there."""
 
     def __init__(self, delay: float) -> None:
         self.delay = delay
         self.in_flight = 0
+        self.flowing = threading.Event()
+        self.flowing.set()
         self._lock = threading.Lock()
 
     def __call__(self, body: dict, index: int) -> dict:
@@ -77,6 +80,7 @@ class SlowModel:
             self.in_flight += 1
         try:
             time.sleep(self.delay)
+            self.flowing.wait(timeout=60)
             message = next(item["content"] for item in body["messages"] if item["role"] == "user")
             return openai_text(reply_to(message), usage=(40, 20))
         finally:
@@ -578,16 +582,23 @@ def test_a_worker_killed_with_conversations_in_flight_leaves_none_unfinished_no_
     calls_before = len(model.requests)
     tag = secrets.token_hex(3)
     batch = [(webhook if n % 2 == 0 else polled, f"Note kill item {n} ({tag})") for n in range(10)]
-    sent = send_all(cluster, batch)
-    uuids = [item.uuid for item in sent]
-    # Each worker (one pool process each) is waiting for the slow model: both hold a conversation.
-    wait_for(lambda: model.slow.in_flight >= 2, timeout=30, every=0.02, what="both workers in a model call")
-    with django_db_blocker.unblock(), schema_context("acme"):
-        in_flight = set(
-            Conversation.objects.filter(uuid__in=uuids, status="processing").values_list("uuid", flat=True)
+    model.slow.flowing.clear()
+    try:
+        sent = send_all(cluster, batch)
+        uuids = [item.uuid for item in sent]
+        # Both workers (one pool process each) wait in a model call: each holds a conversation.
+        wait_for(
+            lambda: model.slow.in_flight == 2, timeout=30, every=0.05, what="both workers in a model call"
         )
-
-    victim.kill()  # SIGKILL to the worker's main process and its pool: nothing is handed back
+        with django_db_blocker.unblock(), schema_context("acme"):
+            in_flight = set(
+                Conversation.objects.filter(uuid__in=uuids, status="processing").values_list(
+                    "uuid", flat=True
+                )
+            )
+        victim.kill()  # SIGKILL to the worker's main process and its pool: nothing is handed back
+    finally:
+        model.slow.flowing.set()
     try:
         wait_until_ended(cluster, sent, timeout=120)
     finally:
