@@ -9,7 +9,8 @@ test database and a Redis database of their own.
   each webhook signed and delivered once. A whole worker killed (SIGKILL, pool included) while
   conversations are in flight: the sweeper takes its conversation back once its lease runs out,
   the other worker runs it again, none is left `open` or `processing`, no webhook is lost and
-  none is sent under two delivery ids.
+  none is sent under two delivery ids. A worker killed while it waits for a webhook receiver's
+  answer: once the attempt's lease runs out, the other worker sends it again, under the same id.
 - Processes killed: a pool process mid-task, a web process, a whole worker.
 
 The tests share one cluster and run in order: the last ones kill processes (the gateway's kill
@@ -130,6 +131,9 @@ def cluster(django_db_setup, django_db_blocker, tmp_path_factory, cluster_redis,
         "ATRIUM_GATEWAY_STUCK_SWEEP_SECONDS": "2",
         "ATRIUM_GATEWAY_WEBHOOK_SWEEP_SECONDS": "2",
         "ATRIUM_GATEWAY_REQUEUE_AFTER_SECONDS": "20",
+        # A webhook attempt's lease: these limits + 30 s (apps.gateway.deliveries).
+        "ATRIUM_GATEWAY_WEBHOOK_TIMEOUT_SECONDS": "5",
+        "ATRIUM_GATEWAY_WEBHOOK_CONNECT_TIMEOUT_SECONDS": "2",
     }
     running = start_cluster(env, tmp_path_factory.mktemp("cluster"), celery_app="tests.cluster_app")
     yield running
@@ -640,6 +644,45 @@ def test_a_worker_killed_with_conversations_in_flight_leaves_none_unfinished_no_
     # One delivery per conversation with a webhook, none for the others; none lost, none doubled.
     assert deliveries == Counter(item.uuid for item in sent if item.credentials is webhook)
     check_webhooks(hook, sent)
+
+
+def test_a_worker_killed_while_it_sends_a_webhook_leaves_it_to_the_other_under_the_same_id(
+    cluster: Cluster, gateway_keys, django_db_blocker
+):
+    from apps.gateway.models import WebhookDelivery
+
+    webhook, _polled = gateway_keys
+    # A receiver that takes 3 s to answer: the worker that ended the conversation is still
+    # waiting for it when it is killed, so whether the receiver got the webhook is unknown to it.
+    with Receiver([200], delay=3) as slow:
+        with django_db_blocker.unblock(), schema_context("acme"):
+            created = credentials_for(
+                webhook.user, label="cluster slow webhook", response_url=slow.url, budget_usd_cents=100
+            )
+        (item,) = send_all(cluster, [(created, f"Note slow webhook ({secrets.token_hex(3)})")])
+        slow.wait_for(1, timeout=30)
+        sender_index = next(
+            index for index, worker in enumerate(cluster.workers) if item.uuid in conversations_logged(worker)
+        )
+        other = cluster.workers[1 - sender_index]
+        cluster.workers[sender_index].kill()
+        try:
+            # The attempt's lease (5 s + 2 s + 30 s) runs out, then the sweeper sends it again.
+            wait_until_ended(cluster, [item], timeout=90)
+        finally:
+            cluster.replace_worker(sender_index)
+
+        assert item.final["status"] == "resolved"
+        assert item.final["webhook"]["attempts"] == 2
+        # Received twice (the receiver did answer the first, to a dead worker), under one id.
+        assert len(slow.received) == 2
+        check_webhooks(slow, [item])
+        with django_db_blocker.unblock(), schema_context("acme"):
+            delivery = WebhookDelivery.objects.get(conversation_uuid=item.uuid)
+            logged = list(delivery.attempt_log.values_list("number", "outcome"))
+        # The killed sender never logged its attempt; the other worker's is the second.
+        assert logged == [(2, "delivered")]
+        assert f"webhook delivery {delivery.pk} attempt 2: delivered (200)" in other.log_text()
 
 
 def test_a_task_whose_pool_process_is_killed_runs_again_and_finishes(cluster: Cluster, sender, store):
