@@ -1,17 +1,32 @@
 """Several processes behind a real load balancer on one machine: three Daphne processes behind
-nginx (round-robin, no stickiness), two Celery workers and a beat, on the test database and a
-Redis database of their own. An MCP session and its stream move freely between the web
-processes. What the gateway scenarios build on.
+nginx (round-robin, no stickiness), two Celery workers (one pool process each) and a beat, on the
+test database and a Redis database of their own.
 
-The tests share one cluster and run in order: the last ones kill processes.
+- Requests, metrics and request ids across the web processes; probe tasks across the workers.
+- An MCP session and its stream move freely between the web processes.
+- The message gateway: conversations posted through the load balancer are run by both workers
+  (the service's agent calling a slow model API, a real HTTP server on loopback) and all resolve,
+  each webhook signed and delivered once. A whole worker killed (SIGKILL, pool included) while
+  conversations are in flight: the sweeper takes its conversation back once its lease runs out,
+  the other worker runs it again, none is left `open` or `processing`, no webhook is lost and
+  none is sent under two delivery ids. A worker killed while it waits for a webhook receiver's
+  answer: once the attempt's lease runs out, the other worker sends it again, under the same id.
+- Processes killed: a pool process mid-task, a web process, a whole worker.
+
+The tests share one cluster and run in order: the last ones kill processes (the gateway's kill
+scenario starts a fresh worker in place of the one it killed).
 """
 
+import base64
+import hashlib
+import hmac
 import json
 import os
 import secrets
 import signal
+import threading
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
@@ -23,13 +38,16 @@ from django.db import connection
 from django_tenants.utils import schema_context
 from prometheus_client.parser import text_string_to_metric_families
 
+from apps.apikeys.testing import credentials_for
 from apps.core.observability import request_context
 from apps.core.testing import Cluster, database_url, start_cluster, wait_for
+from apps.gateway.tests.servers import ModelServer, Receiver, openai_text
 from apps.mcp.testing import McpHttp, pat_and_key
 
 pytestmark = pytest.mark.live
 
 METRICS_TOKEN = "cluster-metrics-token"
+MODEL = "cluster-test-model"
 
 
 @pytest.fixture(scope="module")
@@ -45,8 +63,48 @@ def store(cluster_redis):
     client.flushdb()
 
 
+class SlowModel:
+    """The model API's answers (OpenAI-compatible chat completions, through ModelServer): after
+    `delay` seconds, a plain reply naming the message it answers, so a reply can be matched to its
+    conversation. While `flowing` is cleared, answers wait for it (at most a minute): a test sees
+    every worker held in a model call (`in_flight`) and kills one of them there."""
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+        self.in_flight = 0
+        self.flowing = threading.Event()
+        self.flowing.set()
+        self._lock = threading.Lock()
+
+    def __call__(self, body: dict, index: int) -> dict:
+        with self._lock:
+            self.in_flight += 1
+        try:
+            time.sleep(self.delay)
+            self.flowing.wait(timeout=60)
+            message = next(item["content"] for item in body["messages"] if item["role"] == "user")
+            return openai_text(reply_to(message), usage=(40, 20))
+        finally:
+            with self._lock:
+                self.in_flight -= 1
+
+
+def reply_to(message: str) -> str:
+    return f"Noted: {message}"
+
+
 @pytest.fixture(scope="module")
-def cluster(django_db_setup, django_db_blocker, tmp_path_factory, cluster_redis, store):
+def model():
+    """The model API the workers' agent calls (the gateway scenarios), started before them."""
+    slow = SlowModel(delay=1.0)
+    with ModelServer("openai", slow) as server:
+        server.slow = slow
+        yield server
+    assert server.problems == []
+
+
+@pytest.fixture(scope="module")
+def cluster(django_db_setup, django_db_blocker, tmp_path_factory, cluster_redis, store, model):
     with django_db_blocker.unblock():
         url = database_url()
     env = {
@@ -57,6 +115,25 @@ def cluster(django_db_setup, django_db_blocker, tmp_path_factory, cluster_redis,
         "ATRIUM_METRICS_TOKEN": METRICS_TOKEN,
         "ATRIUM_LOG_FORMAT": "json",
         "ATRIUM_LOG_LEVEL": "INFO",
+        # The gateway's agent on the loopback model API. Output costs 10 µUSD a token: a call of
+        # max_tokens 1,000 reserves 1 cent, and the 20 tokens each answer uses cost 200 µUSD.
+        "ATRIUM_GATEWAY_MODEL_BACKEND": "openai",
+        "ATRIUM_GATEWAY_MODEL_URL": model.url,
+        "ATRIUM_GATEWAY_MODEL_NAME": MODEL,
+        "ATRIUM_GATEWAY_MODEL_API_KEY": model.api_key,
+        "ATRIUM_GATEWAY_MODEL_PRICES": json.dumps({MODEL: {"input": "0", "output": "10"}}),
+        "ATRIUM_GATEWAY_MODEL_MAX_TOKENS": "1000",
+        # Short leases and frequent sweeps, so that a dead worker's conversation is taken back in
+        # seconds rather than minutes: a model call's lease is 8 s + 2 s, sweeps every 2 s.
+        "ATRIUM_GATEWAY_MODEL_TIMEOUT_SECONDS": "8",
+        "ATRIUM_GATEWAY_MODEL_RETRIES": "0",
+        "ATRIUM_GATEWAY_LEASE_MARGIN_SECONDS": "2",
+        "ATRIUM_GATEWAY_STUCK_SWEEP_SECONDS": "2",
+        "ATRIUM_GATEWAY_WEBHOOK_SWEEP_SECONDS": "2",
+        "ATRIUM_GATEWAY_REQUEUE_AFTER_SECONDS": "20",
+        # A webhook attempt's lease: these limits + 30 s (apps.gateway.deliveries).
+        "ATRIUM_GATEWAY_WEBHOOK_TIMEOUT_SECONDS": "5",
+        "ATRIUM_GATEWAY_WEBHOOK_CONNECT_TIMEOUT_SECONDS": "2",
     }
     running = start_cluster(env, tmp_path_factory.mktemp("cluster"), celery_app="tests.cluster_app")
     yield running
@@ -336,6 +413,276 @@ def test_last_event_id_resumes_through_another_process_after_a_disconnect(
 
     assert [event_id for event_id, _message in replayed] == [str(int(seen) + 1), str(int(seen) + 2)]
     assert {message["method"] for _id, message in replayed} == {"notifications/tools/list_changed"}
+
+
+# --- the message gateway across the processes ---------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def hook():
+    """The webhook receiver (real HTTP on loopback): records every delivery, answers 200."""
+    with Receiver([200]) as receiver:
+        yield receiver
+
+
+@pytest.fixture(scope="module")
+def gateway_keys(django_db_setup, django_db_blocker, hook):
+    """A member of Acme with SPEC 5.2's credentials on two keys with a budget: replies of the
+    first go to the webhook receiver, those of the second are only polled."""
+    from apps.accounts.models import Role, User
+
+    with django_db_blocker.unblock(), schema_context("acme"):
+        person = User.objects.create_user(
+            email=f"cluster-gateway-{secrets.token_hex(4)}@acme.example", role=Role.objects.get(key="member")
+        )
+        budget = {"budget_usd_cents": 100, "budget_period": "total"}
+        webhook = credentials_for(person, label="cluster webhook", response_url=hook.url, **budget)
+        polled = credentials_for(person, label="cluster polled", **budget)
+    yield webhook, polled
+    with django_db_blocker.unblock(), schema_context("acme"):
+        person.delete()
+
+
+class Sent:
+    """One message sent to POST /api/agent through the load balancer."""
+
+    def __init__(self, credentials, message: str, answer: httpx.Response, request_id: str) -> None:  # type: ignore[no-untyped-def]
+        self.credentials = credentials
+        self.message = message
+        self.request_id = request_id
+        self.status_code = answer.status_code
+        self.upstream = answer.headers.get("X-Upstream")
+        self.uuid = answer.json().get("conversation_uuid") if answer.status_code == 202 else None
+        self.final: dict = {}
+
+
+def send_all(cluster: Cluster, batch: list[tuple[object, str]]) -> list[Sent]:
+    sent = []
+    with cluster.client() as client:
+        for credentials, message in batch:
+            request_id = f"cluster-gw-{secrets.token_hex(8)}"
+            answer = client.post(
+                "/api/agent",
+                json={"message": message},
+                headers={**credentials.http_headers(), "X-Request-ID": request_id},  # type: ignore[attr-defined]
+            )
+            sent.append(Sent(credentials, message, answer, request_id))
+    assert [item.status_code for item in sent] == [202] * len(batch)
+    return sent
+
+
+def wait_until_ended(cluster: Cluster, sent: list[Sent], timeout: float) -> None:
+    """Polls (GET /api/agent/{uuid}, through the load balancer) until every conversation has ended
+    and its webhook is settled: delivered, or `none` for a key without a webhook URL. A
+    conversation left `processing` or `open`, or a webhook that never arrives, times out here."""
+    with cluster.client() as client:
+
+        def settled() -> bool:
+            for item in sent:
+                if item.final:
+                    continue
+                polled = client.get(f"/api/agent/{item.uuid}", headers=item.credentials.http_headers())
+                assert polled.status_code == 200, polled.text
+                body = polled.json()
+                if body["status"] in ("resolved", "failed") and body["webhook"]["status"] in (
+                    "delivered",
+                    "none",
+                ):
+                    item.final = body
+            return all(item.final for item in sent)
+
+        pending = lambda: {item.uuid: item.final.get("status") for item in sent if not item.final}  # noqa: E731
+        try:
+            wait_for(settled, timeout=timeout, every=0.5)
+        except AssertionError as error:
+            raise AssertionError(f"not ended, or webhook not delivered: {pending()}") from error
+
+
+def conversations_logged(worker, outcome: str = "resolved") -> set[str]:  # type: ignore[no-untyped-def]
+    """The conversations a worker's log says it ended with `outcome` (one JSON object a line)."""
+    found = set()
+    for line in worker.log_text().splitlines():
+        if not line.startswith("{"):
+            continue
+        words = json.loads(line).get("message", "").split()
+        if len(words) == 3 and words[0] == "conversation" and words[2] == outcome:
+            found.add(words[1])
+    return found
+
+
+def check_webhooks(hook: Receiver, sent: list[Sent]) -> None:
+    """Every conversation of a key with a webhook URL got its reply at the receiver, signed as
+    SPEC 5.3 says (X-Signature) and as Standard Webhooks says (webhook-signature), with one
+    delivery id: a redelivery repeats the same `webhook-id`, two ids for one reply would be two
+    webhooks. Conversations of a key without a URL got none."""
+    arrived = defaultdict(list)
+    for delivery in list(hook.received):
+        arrived[delivery.headers["x-conversation-uuid"]].append(delivery)
+    for item in sent:
+        if not item.credentials.key.response_url:
+            assert item.uuid not in arrived and item.final["webhook"]["status"] == "none"
+            continue
+        deliveries = arrived.get(item.uuid, [])
+        assert deliveries, f"the webhook of {item.uuid} was lost"
+        assert len({delivery.headers["webhook-id"] for delivery in deliveries}) == 1, (
+            f"{item.uuid}: sent as several webhooks {[d.headers['webhook-id'] for d in deliveries]}"
+        )
+        secret = item.credentials.secret.encode()
+        for delivery in deliveries:
+            assert (
+                delivery.headers["x-signature"] == hmac.new(secret, delivery.body, hashlib.sha256).hexdigest()
+            )
+            signed = f"{delivery.headers['webhook-id']}.{delivery.headers['webhook-timestamp']}.".encode()
+            expected = base64.b64encode(hmac.new(secret, signed + delivery.body, hashlib.sha256).digest())
+            assert f"v1,{expected.decode()}" in delivery.headers["webhook-signature"].split()
+            assert delivery.headers["x-request-id"] == item.request_id
+            body = json.loads(delivery.body)
+            if item.final["status"] == "resolved":
+                assert body == {
+                    "conversation_uuid": item.uuid,
+                    "status": "resolved",
+                    "response": item.final["turns"][-1]["payload"]["content"],
+                }
+            else:
+                assert body == {
+                    "conversation_uuid": item.uuid,
+                    "status": "failed",
+                    "error": item.final["error"]["message"],
+                }
+        assert item.final["webhook"]["status"] == "delivered"
+
+
+def test_gateway_conversations_spread_over_both_workers_and_all_resolve(
+    cluster: Cluster, gateway_keys, hook, model
+):
+    webhook, _polled = gateway_keys
+    tag = secrets.token_hex(3)
+    sent = send_all(cluster, [(webhook, f"Note spread item {n} ({tag})") for n in range(8)])
+
+    wait_until_ended(cluster, sent, timeout=60)
+
+    # Accepted by every web process (round-robin), run by both workers, each reply its own message's.
+    assert {item.upstream for item in sent} == {address(web) for web in cluster.webs}
+    assert [item.final["status"] for item in sent] == ["resolved"] * len(sent)
+    assert [item.final["turns"][-1]["payload"]["content"] for item in sent] == [
+        reply_to(item.message) for item in sent
+    ]
+    assert {item.final["agent"] for item in sent} == {f"openai:{MODEL}"}
+    uuids = {item.uuid for item in sent}
+    ran = {worker.name: conversations_logged(worker) & uuids for worker in cluster.workers}
+    assert all(ran.values()), f"a worker ran none of the conversations: {ran}"
+    assert set.union(*ran.values()) == uuids and sum(len(done) for done in ran.values()) == len(uuids)
+    check_webhooks(hook, sent)
+
+
+def test_a_worker_killed_with_conversations_in_flight_leaves_none_unfinished_no_webhook_lost_or_doubled(
+    cluster: Cluster, gateway_keys, hook, model, django_db_blocker
+):
+    from apps.apikeys.models import ApiKey
+    from apps.gateway.models import Conversation, WebhookDelivery
+
+    webhook, polled = gateway_keys
+    victim, survivor = cluster.workers[1], cluster.workers[0]
+    calls_before = len(model.requests)
+    tag = secrets.token_hex(3)
+    batch = [(webhook if n % 2 == 0 else polled, f"Note kill item {n} ({tag})") for n in range(10)]
+    model.slow.flowing.clear()
+    try:
+        sent = send_all(cluster, batch)
+        uuids = [item.uuid for item in sent]
+        # Both workers (one pool process each) wait in a model call: each holds a conversation.
+        wait_for(
+            lambda: model.slow.in_flight == 2, timeout=30, every=0.05, what="both workers in a model call"
+        )
+        with django_db_blocker.unblock(), schema_context("acme"):
+            in_flight = set(
+                Conversation.objects.filter(uuid__in=uuids, status="processing").values_list(
+                    "uuid", flat=True
+                )
+            )
+        victim.kill()  # SIGKILL to the worker's main process and its pool: nothing is handed back
+    finally:
+        model.slow.flowing.set()
+    try:
+        wait_until_ended(cluster, sent, timeout=120)
+    finally:
+        cluster.replace_worker(1)  # the tests below need both workers
+
+    # None stuck: each ended, and (a dead worker's run being run again, within its attempts) resolved.
+    assert [item.final["status"] for item in sent] == ["resolved"] * len(sent)
+    assert [item.final["turns"][-1]["payload"]["content"] for item in sent] == [
+        reply_to(item.message) for item in sent
+    ]
+    with django_db_blocker.unblock(), schema_context("acme"):
+        conversations = {str(c.uuid): c for c in Conversation.objects.filter(uuid__in=uuids)}
+        deliveries = Counter(
+            str(value)
+            for value in WebhookDelivery.objects.filter(conversation_uuid__in=uuids).values_list(
+                "conversation_uuid", flat=True
+            )
+        )
+        keys = {key.pk: key for key in ApiKey.objects.filter(pk__in=[webhook.key.pk, polled.key.pk])}
+        spent_by_key = {
+            key_id: sum(Conversation.objects.filter(key_id=key_id).values_list("cost_micro_usd", flat=True))
+            for key_id in keys
+        }
+    assert len(in_flight) == 2
+    # The victim's conversation: its lease ran out, the sweeper (on the survivor) queued it again,
+    # and the survivor ran it from the start (the killed model call had recorded nothing).
+    rerun = [value for value, conversation in conversations.items() if conversation.attempts == 2]
+    assert len(rerun) == 1 and {str(value) for value in in_flight} >= set(rerun), {
+        value: c.attempts for value, c in conversations.items()
+    }
+    assert all(c.attempts == 1 for value, c in conversations.items() if value not in rerun)
+    assert f"conversation {rerun[0]}: its worker stopped mid-turn; queued again" in survivor.log_text()
+    assert rerun[0] in conversations_logged(survivor)
+    assert len(model.requests) - calls_before == len(sent) + 1  # the killed call, and its rerun
+    # The killed call's reservation was released, never settled: each conversation paid one call.
+    assert {c.cost_micro_usd for c in conversations.values()} == {20 * 10}
+    for key in keys.values():
+        assert key.reserved_micro_usd == 0 and key.spent_micro_usd == spent_by_key[key.pk]
+    # One delivery per conversation with a webhook, none for the others; none lost, none doubled.
+    assert deliveries == Counter(item.uuid for item in sent if item.credentials is webhook)
+    check_webhooks(hook, sent)
+
+
+def test_a_worker_killed_while_it_sends_a_webhook_leaves_it_to_the_other_under_the_same_id(
+    cluster: Cluster, gateway_keys, django_db_blocker
+):
+    from apps.gateway.models import WebhookDelivery
+
+    webhook, _polled = gateway_keys
+    # A receiver that takes 3 s to answer: the worker that ended the conversation is still
+    # waiting for it when it is killed, so whether the receiver got the webhook is unknown to it.
+    with Receiver([200], delay=3) as slow:
+        with django_db_blocker.unblock(), schema_context("acme"):
+            created = credentials_for(
+                webhook.user, label="cluster slow webhook", response_url=slow.url, budget_usd_cents=100
+            )
+        (item,) = send_all(cluster, [(created, f"Note slow webhook ({secrets.token_hex(3)})")])
+        slow.wait_for(1, timeout=30)
+        sender_index = next(
+            index for index, worker in enumerate(cluster.workers) if item.uuid in conversations_logged(worker)
+        )
+        other = cluster.workers[1 - sender_index]
+        cluster.workers[sender_index].kill()
+        try:
+            # The attempt's lease (5 s + 2 s + 30 s) runs out, then the sweeper sends it again.
+            wait_until_ended(cluster, [item], timeout=90)
+        finally:
+            cluster.replace_worker(sender_index)
+
+        assert item.final["status"] == "resolved"
+        assert item.final["webhook"]["attempts"] == 2
+        # Received twice (the receiver did answer the first, to a dead worker), under one id.
+        assert len(slow.received) == 2
+        check_webhooks(slow, [item])
+        with django_db_blocker.unblock(), schema_context("acme"):
+            delivery = WebhookDelivery.objects.get(conversation_uuid=item.uuid)
+            logged = list(delivery.attempt_log.values_list("number", "outcome"))
+        # The killed sender never logged its attempt; the other worker's is the second.
+        assert logged == [(2, "delivered")]
+        assert f"webhook delivery {delivery.pk} attempt 2: delivered (200)" in other.log_text()
 
 
 def test_a_task_whose_pool_process_is_killed_runs_again_and_finishes(cluster: Cluster, sender, store):

@@ -324,9 +324,10 @@ def start_celery_beat(env: dict[str, str], workdir: Path, *, app: str = "config"
 class Cluster:
     """N Daphne processes behind nginx, Celery workers and a beat, on one database and Redis."""
 
-    def __init__(self, workdir: Path, env: dict[str, str]) -> None:
+    def __init__(self, workdir: Path, env: dict[str, str], celery_app: str = "config") -> None:
         self.workdir = workdir
         self.env = env
+        self.celery_app = celery_app
         self.webs: list[LiveServer] = []
         self.workers: list[Process] = []
         self.beat: Process | None = None
@@ -342,6 +343,15 @@ class Cluster:
 
     def client(self, host: str = "127.0.0.1", **kwargs: Any) -> httpx.Client:
         return httpx.Client(base_url=self.url(host), timeout=10, **kwargs)
+
+    def replace_worker(self, index: int) -> Process:
+        """A fresh worker in the place of `workers[index]` (one a test killed), with the same name,
+        environment and log file (appended to); returns once it is ready."""
+        old = self.workers[index]
+        if old.alive():
+            old.stop()
+        self.workers[index] = start_celery_worker(self.env, self.workdir, old.name, app=self.celery_app)
+        return self.workers[index]
 
     def stop(self) -> None:
         for process in [self.proxy, self.beat, *self.workers]:
@@ -370,7 +380,7 @@ def start_cluster(
     shutil.rmtree(metrics_dir, ignore_errors=True)
     metrics_dir.mkdir()
     env = {**env, "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir), "PYTHONUNBUFFERED": "1"}
-    cluster = Cluster(workdir, env)
+    cluster = Cluster(workdir, env, celery_app)
     try:
         cluster.webs = [launch_daphne(env, log=workdir / f"web{index + 1}.log") for index in range(web)]
         for index in range(workers):
