@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils.translation import gettext as _
 
-from apps.catalogue import dispatch
+from apps.catalogue import dispatch, registry
 from apps.core import errors, metrics, observability, permissions
 from apps.core.credentials import Principal
 from apps.core.errors import NotFound
@@ -360,6 +360,10 @@ def decode_cursor(cursor: Any, fingerprint: str) -> int:
         ) from None
 
 
+_pages: dict[tuple[int, str, int, int], protocol.Encoded] = {}
+_PAGES_LIMIT = 1000
+
+
 def _tools_list(request: Request, message: Message, principal: Principal) -> dict[str, Any]:
     toolsets, read_only = narrowing(request)
     tools = dispatch.list_tools(principal=principal, toolsets=toolsets, read_only=read_only)
@@ -369,9 +373,17 @@ def _tools_list(request: Request, message: Message, principal: Principal) -> dic
     start = 0 if cursor is None else decode_cursor(cursor, fingerprint)
     if start > len(tools):
         raise ProtocolError(INVALID_PARAMS, "Invalid cursor: it points past the end of the list.")
-    page: dict[str, Any] = {"tools": tools[start : start + size]}
-    if start + size < len(tools):
-        page["nextCursor"] = encode_cursor(start + size, fingerprint)
+    # The same names in the same registry are the same definitions: the page is encoded once.
+    key = (registry.version(), fingerprint, start, size)
+    page = _pages.get(key)
+    if page is None:
+        content: dict[str, Any] = {"tools": tools[start : start + size]}
+        if start + size < len(tools):
+            content["nextCursor"] = encode_cursor(start + size, fingerprint)
+        page = protocol.Encoded(content)
+        if len(_pages) >= _PAGES_LIMIT:
+            _pages.clear()
+        _pages[key] = page
     return page
 
 

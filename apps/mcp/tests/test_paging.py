@@ -48,3 +48,15 @@ def test_a_cursor_from_another_list_is_refused(people, settings):
         page(viewer, owners_cursor)
     with pytest.raises(ProtocolError, match="Invalid cursor"):
         page(owner, "not-a-cursor")
+
+
+def test_a_page_is_encoded_once_and_sent_as_the_same_json_rpc_answer(people):
+    import json
+
+    owner = principal_for(people["owner"])
+    first, again = page(owner), page(owner)
+
+    assert again is first  # encoded once
+    body = protocol.dumps(protocol.result(7, again))
+    assert json.loads(body) == {"jsonrpc": "2.0", "id": 7, "result": json.loads(json.dumps(first))}
+    assert json.loads(protocol.dumps(protocol.result("x", first)))["id"] == "x"
