@@ -27,6 +27,7 @@ from apps.accounts.access import can
 from apps.contacts import errors
 from apps.contacts.models import Contact, ContactConflict, ContactShare
 from apps.contacts.permissions import ContactsPerm
+from apps.core.prepared import Prepared
 
 # Relationship health from activity: days since the last interaction -> status.
 HEALTH_THRESHOLDS = (
@@ -51,9 +52,14 @@ def contact_visible(
     elif not include_deleted:
         rows = rows.filter(deleted_at__isnull=True)
     if not is_admin(actor):
-        shared = ContactShare.objects.filter(contact=OuterRef("pk"), user=actor)
-        rows = rows.filter(Q(visibility=Contact.Visibility.EVERYONE) | Q(owner=actor) | Exists(shared))
+        rows = rows.filter(visible_to(actor.pk))
     return rows
+
+
+def visible_to(actor_id: Any) -> Q:
+    """Contacts visible to everyone, owned by the person, or shared with them."""
+    shared = ContactShare.objects.filter(contact=OuterRef("pk"), user_id=actor_id)
+    return Q(visibility=Contact.Visibility.EVERYONE) | Q(owner_id=actor_id) | Exists(shared)
 
 
 def with_health(rows: QuerySet[Contact]) -> QuerySet[Contact]:
@@ -75,11 +81,24 @@ def with_health(rows: QuerySet[Contact]) -> QuerySet[Contact]:
     )
 
 
+def _contact_by_id(admin: bool, *, contact_id: int, actor_id: int) -> QuerySet[Contact]:
+    rows = Contact.objects.filter(pk=contact_id)
+    if not admin:
+        rows = rows.filter(visible_to(actor_id))
+    return rows.select_related("owner").order_by()
+
+
+# The read behind nearly every contact tool: compiled once (apps.core.prepared).
+_contact_by_id_prepared = Prepared(_contact_by_id)
+
+
 def contact_get(*, actor: Any, contact_id: int, include_deleted: bool = False) -> Contact:
-    # One row by its key: no ordering to compile. The organisation and the contact it was
-    # merged into are loaded when used (`contact_refs` reads both in one query).
-    rows = contact_visible(actor=actor, include_deleted=True).select_related("owner").filter(pk=contact_id)
-    contact = next(iter(rows.order_by()), None)
+    # With its owner; the organisation and the contact it was merged into are loaded when used
+    # (`contact_refs` reads both in one query).
+    if not can(actor, ContactsPerm.VIEW):
+        raise errors.ContactNotFound(contact_id)
+    found = _contact_by_id_prepared(is_admin(actor), contact_id=contact_id, actor_id=actor.pk)
+    contact = found[0] if found else None
     if contact is None:
         raise errors.ContactNotFound(contact_id)
     if contact.deleted_at is not None and not include_deleted:
@@ -174,13 +193,17 @@ def contact_refs(contact: Contact) -> dict[int, Contact]:
     return found
 
 
+_any_open_conflict = Prepared(
+    lambda *, contact_id: ContactConflict.objects.filter(
+        Q(contact_id=contact_id) | Q(other_id=contact_id), status=ContactConflict.Status.OPEN
+    ).only("id")[:1]
+)
+
+
 def open_conflicts_page(contact: Contact, limit: int) -> tuple[list[ContactConflict], int]:
     """The first `limit` open possible duplicates of `contact` and how many there are. Most
     contacts have none: that answer costs one small query."""
-    candidates = ContactConflict.objects.filter(
-        Q(contact_id=contact.pk) | Q(other_id=contact.pk), status=ContactConflict.Status.OPEN
-    )
-    if not candidates.order_by().exists():
+    if not _any_open_conflict(contact_id=contact.pk):
         return [], 0
     conflicts = list(open_conflicts(contact)[: limit + 1])
     if len(conflicts) <= limit:

@@ -16,6 +16,12 @@ from apps.contacts.models import (
     KeyContact,
     OwnershipChange,
 )
+from apps.core.prepared import Prepared
+
+# A contact's shares with their people, compiled once (apps.core.prepared).
+_shares_of = Prepared(
+    lambda *, contact_id: ContactShare.objects.filter(contact_id=contact_id).select_related("user").order_by()
+)
 
 # The possible duplicates a contact answer lists; the count says how many there are.
 OPEN_CONFLICTS_SHOWN = 20
@@ -168,7 +174,7 @@ class ContactOut(Out):
     def of(cls, contact: Contact, actor: Any) -> "ContactOut":
         # Each related list is read once (a read tool's speed is mostly its round trips).
         # (ShareOut sorts the shares by e-mail address.)
-        shares = list(ContactShare.objects.filter(contact_id=contact.pk).select_related("user").order_by())
+        shares = _shares_of(contact_id=contact.pk)
         # A contact with many look-alikes must not make every answer about it grow without bound.
         conflicts, count = selectors.open_conflicts_page(contact, OPEN_CONFLICTS_SHOWN)
         refs = selectors.contact_refs(contact)

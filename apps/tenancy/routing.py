@@ -5,7 +5,6 @@ round trip. A few seconds of caching keeps that off the hot path. Changes made i
 are seen at once (signals clear the cache); other processes see them within ROUTE_TTL.
 """
 
-import copy
 import threading
 import time
 
@@ -28,7 +27,15 @@ def workspace_for_host(hostname: str) -> Workspace | None:
             _routes[hostname] = cached
     workspace = cached[1]
     # A copy per request: the middleware annotates it, and requests must not share that.
-    return copy.copy(workspace) if workspace is not None else None
+    return _copy(workspace) if workspace is not None else None
+
+
+def _copy(workspace: Workspace) -> Workspace:
+    """What copy.copy() gives, without its trip through pickling's __reduce__ (model look-up
+    by app label on every request)."""
+    clone = Workspace.__new__(Workspace)
+    clone.__dict__.update(workspace.__getstate__())  # its own _state and fields cache
+    return clone
 
 
 def forget() -> None:

@@ -1,0 +1,136 @@
+"""Querysets compiled once, for the hottest reads.
+
+Django builds and compiles a queryset's SQL every time it is evaluated. For a one-row read with a
+join, that is most of the CPU a tool call costs (bench/RESULTS.md, "MCP endpoint"). A `Prepared`
+query is built once per shape with stand-in values, compiled once, and then run with each call's
+values: the same SQL, the same rows, the same model instances (with their `select_related`
+objects), without the ORM's per-call work.
+
+    by_id = Prepared(lambda admin, *, pk, actor_id: Contact.objects.filter(...))
+    rows = by_id(is_admin(actor), pk=42, actor_id=actor.pk)
+
+- The positional arguments choose the shape (they must be hashable: flags, enum values); the
+  builder runs once per shape and the query it returns must not depend on anything else.
+- Only the keyword values vary between calls. Anything else the builder writes into the query (a
+  constant, a time computed in Python) is frozen into its SQL.
+- A value must reach the SQL as it is (`=`, `IN` of one, a subquery's `=`). One that is changed
+  on the way (`icontains` wraps it in `%`, the builder adds 1) is refused when the query is
+  prepared, so a shape that cannot be prepared fails at once, never returns wrong rows. A shape
+  may leave a value out.
+- Integers and strings only; a stand-in never collides with a real value (negative integers
+  below any id, strings with a NUL, which PostgreSQL never stores).
+"""
+
+import threading
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connections
+from django.db.models import Model, QuerySet
+from django.db.models.query import get_related_populators
+
+_INT_STAND_IN = -2_000_000_000  # within every integer column's range, below any id
+
+
+class NotPreparable(TypeError):
+    """A query whose values cannot be substituted after compiling (see the module's notes)."""
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    sql: str
+    params: tuple[Any, ...]
+    slots: tuple[tuple[int, str], ...]  # (position in params, keyword)
+    model: type[Model]
+    init_list: tuple[str, ...]
+    model_fields: slice
+    populators: tuple[Any, ...]
+    converters: tuple[tuple[int, tuple[Callable[..., Any], ...], Any], ...]
+    annotations: tuple[tuple[str, int], ...]
+    col_count: int
+
+
+class Prepared:
+    def __init__(self, build: Callable[..., QuerySet]) -> None:
+        self._build = build
+        self._compiled: dict[Hashable, _Compiled] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, *shape: Hashable, using: str = "default", **values: int | str) -> list[Model]:
+        key = (using, shape, tuple(sorted((name, type(value)) for name, value in values.items())))
+        compiled = self._compiled.get(key)
+        if compiled is None:
+            with self._lock:
+                compiled = self._compiled.get(key) or self._compile(shape, values, using)
+                self._compiled[key] = compiled
+        return _run(compiled, values, using)
+
+    def _compile(self, shape: tuple[Hashable, ...], values: dict[str, int | str], using: str) -> _Compiled:
+        stand_ins: dict[str, int | str] = {}
+        for index, (name, value) in enumerate(sorted(values.items())):
+            if isinstance(value, bool) or not isinstance(value, int | str):
+                raise NotPreparable(f"{name}: only integers and strings can be prepared values")
+            stand_ins[name] = _INT_STAND_IN - index if isinstance(value, int) else f"\x00{name}\x00"
+        queryset = self._build(*shape, **stand_ins)
+        if queryset._known_related_objects or queryset._prefetch_related_lookups:
+            raise NotPreparable("prefetch_related and related managers cannot be prepared")
+        compiler = queryset.query.get_compiler(using=using)
+        sql, params = compiler.as_sql()
+        slots = []
+        for position, param in enumerate(params):
+            name = next((n for n, v in stand_ins.items() if type(param) is type(v) and param == v), None)
+            if name is not None:
+                slots.append((position, name))
+            elif _changed_stand_in(param):
+                raise NotPreparable(f"a value is changed on its way to the SQL ({param!r}): not preparable")
+        select, klass_info = compiler.select, compiler.klass_info
+        fields = klass_info["select_fields"]
+        model_fields = slice(fields[0], fields[-1] + 1)
+        expressions = [column[0] for column in select[: compiler.col_count]]
+        return _Compiled(
+            sql=sql,
+            params=tuple(params),
+            slots=tuple(slots),
+            model=klass_info["model"],
+            init_list=tuple(column[0].target.attname for column in select[model_fields]),
+            model_fields=model_fields,
+            populators=tuple(get_related_populators(klass_info, select, using)),
+            converters=tuple(
+                (position, tuple(converters), expression)
+                for position, (converters, expression) in compiler.get_converters(expressions).items()
+            ),
+            annotations=tuple(compiler.annotation_col_map.items()),
+            col_count=compiler.col_count,
+        )
+
+
+def _changed_stand_in(param: Any) -> bool:
+    if isinstance(param, str):
+        return "\x00" in param
+    return isinstance(param, int) and abs(param - _INT_STAND_IN) < 1_000_000
+
+
+def _run(compiled: _Compiled, values: dict[str, int | str], using: str) -> list[Model]:
+    params = list(compiled.params)
+    for position, name in compiled.slots:
+        params[position] = values[name]
+    connection = connections[using]
+    with connection.cursor() as cursor:
+        cursor.execute(compiled.sql, params)
+        rows = cursor.fetchall()
+    found = []
+    for fetched in rows:
+        row = list(fetched[: compiled.col_count])
+        for position, converters, expression in compiled.converters:
+            value = row[position]
+            for converter in converters:
+                value = converter(value, expression, connection)
+            row[position] = value
+        obj = compiled.model.from_db(using, compiled.init_list, row[compiled.model_fields])
+        for populator in compiled.populators:
+            populator.populate(row, obj)
+        for name, position in compiled.annotations:
+            setattr(obj, name, row[position])
+        found.append(obj)
+    return found

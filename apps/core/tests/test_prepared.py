@@ -1,0 +1,102 @@
+"""Prepared querysets (apps.core.prepared): the same rows and model instances as the queryset,
+compiled once per shape, run in the current workspace's schema, and refused at once when a value
+cannot be substituted after compiling. On Contacts, whose rows have JSON, arrays and a user."""
+
+import pytest
+from django.db import connection
+from django.db.models import Q
+from django.test.utils import CaptureQueriesContext
+from django_tenants.utils import schema_context
+
+from apps.accounts.models import User
+from apps.contacts.models import Contact
+from apps.contacts.tests.samples import make_contact
+from apps.core.prepared import NotPreparable, Prepared
+
+
+def by_owner(with_owner: bool, *, owner_id: int, email: str):  # type: ignore[no-untyped-def]
+    rows = Contact.objects.filter(Q(owner_id=owner_id) | Q(email=email)).order_by("id")
+    return rows.select_related("owner") if with_owner else rows
+
+
+def test_the_rows_are_the_querysets_with_their_related_objects_and_converted_values(people):
+    member = people["member"]
+    ada = make_contact(member, first_name="Ada", email="ada@example.org", tags=["vip"], data={"tier": "gold"})
+    make_contact(people["admin"], first_name="Grace", email="grace@example.org")
+    prepared = Prepared(by_owner)
+
+    found = prepared(True, owner_id=member.pk, email="grace@example.org")
+    expected = list(by_owner(True, owner_id=member.pk, email="grace@example.org"))
+
+    assert [row.pk for row in found] == [row.pk for row in expected] and len(found) == 2
+    first = next(row for row in found if row.pk == ada.pk)
+    assert (first.first_name, first.tags, first.data) == ("Ada", ["vip"], {"tier": "gold"})
+    with CaptureQueriesContext(connection) as captured:
+        assert first.owner.email == member.email  # loaded with the row
+    assert captured.captured_queries == []
+    first.first_name = "Augusta"
+    first.save(update_fields=["first_name"])  # a real model instance, saved as usual
+    assert Contact.objects.get(pk=ada.pk).first_name == "Augusta"
+
+
+def test_each_shape_is_built_and_compiled_once_and_values_change_per_call(people):
+    built = []
+
+    def build(with_owner, *, owner_id, email):  # type: ignore[no-untyped-def]
+        built.append(with_owner)
+        return by_owner(with_owner, owner_id=owner_id, email=email)
+
+    prepared = Prepared(build)
+    mine = make_contact(people["member"], email="mine@example.org")
+    theirs = make_contact(people["admin"], email="theirs@example.org")
+
+    assert [c.pk for c in prepared(False, owner_id=people["member"].pk, email="none")] == [mine.pk]
+    assert [c.pk for c in prepared(False, owner_id=people["admin"].pk, email="none")] == [theirs.pk]
+    assert [c.pk for c in prepared(True, owner_id=0, email="theirs@example.org")] == [theirs.pk]
+    assert built == [False, True]
+
+
+def test_it_runs_in_the_workspace_active_when_it_is_called(people, globex):
+    prepared = Prepared(lambda *, email: Contact.objects.filter(email=email))
+    make_contact(people["member"], email="same@example.org", first_name="Acme's")
+    assert [c.first_name for c in prepared(email="same@example.org")] == ["Acme's"]
+
+    with schema_context("globex"):
+        owner = User.objects.order_by("id").first()
+        make_contact(owner, email="same@example.org", first_name="Globex's")
+        assert [c.first_name for c in prepared(email="same@example.org")] == ["Globex's"]
+
+
+def test_a_value_its_lookup_changes_is_refused_when_prepared(acme):
+    prepared = Prepared(lambda *, text: Contact.objects.filter(first_name__icontains=text))
+
+    with pytest.raises(NotPreparable, match="changed on its way"):
+        prepared(text="ada")
+
+
+def test_a_value_the_builder_changes_is_refused(acme):
+    prepared = Prepared(lambda *, contact_id: Contact.objects.filter(pk=contact_id + 1))
+
+    with pytest.raises(NotPreparable, match="changed on its way"):
+        prepared(contact_id=4)
+
+
+def test_a_shape_may_leave_a_value_out(people):
+    contact = make_contact(people["member"])
+    prepared = Prepared(
+        lambda everyone, *, contact_id, owner_id: (
+            Contact.objects.filter(pk=contact_id)
+            if everyone
+            else Contact.objects.filter(pk=contact_id, owner_id=owner_id)
+        )
+    )
+
+    assert [c.pk for c in prepared(True, contact_id=contact.pk, owner_id=0)] == [contact.pk]
+    assert prepared(False, contact_id=contact.pk, owner_id=0) == []
+
+
+def test_only_integers_and_strings_are_values(acme):
+    prepared = Prepared(lambda *, flag: Contact.objects.filter(first_name="x"))
+
+    with pytest.raises(NotPreparable, match="only integers and strings"):
+        prepared(flag=True)
