@@ -109,15 +109,9 @@ def classify(response: httpx.Response) -> tuple[str, str]:
     """(kind, detail) of one answer of /api/mcp, or of /api/agent (`classify_gateway`)."""
     if response.request.url.path.startswith("/api/agent"):
         return classify_gateway(response)
-    status = response.status_code
-    try:
-        body = response.json()
-    except ValueError:
-        body = None
-    if status == 503:
-        return ("unavailable" if _unavailable(status, body) else "5xx"), response.text[:200]
-    if status >= 500:
-        return "5xx", response.text[:200]
+    status, body, failed = _answered(response)
+    if failed is not None:
+        return failed
     if status != 200:
         return "http_error", f"{status} {response.text[:200]}"
     if not isinstance(body, dict):
@@ -131,18 +125,26 @@ def classify(response: httpx.Response) -> tuple[str, str]:
     return "ok", ""
 
 
-def classify_gateway(response: httpx.Response) -> tuple[str, str]:
-    """A post is ok with its 202 (SPEC 4.4), a poll with a 200 whose status is one of SPEC 3.1's
-    (a conversation that ended `failed` is a good answer: the ledger counts it)."""
+def _answered(response: httpx.Response) -> tuple[int, Any, tuple[str, str] | None]:
+    """The status, the JSON body (None if not JSON) and, for a 5xx, its (kind, detail)."""
     status = response.status_code
     try:
         body = response.json()
     except ValueError:
         body = None
     if status == 503:
-        return ("unavailable" if _unavailable(status, body) else "5xx"), response.text[:200]
+        return status, body, (("unavailable" if _unavailable(status, body) else "5xx"), response.text[:200])
     if status >= 500:
-        return "5xx", response.text[:200]
+        return status, body, ("5xx", response.text[:200])
+    return status, body, None
+
+
+def classify_gateway(response: httpx.Response) -> tuple[str, str]:
+    """A post is ok with its 202 (SPEC 4.4), a poll with a 200 whose status is one of SPEC 3.1's
+    (a conversation that ended `failed` is a good answer: the ledger counts it)."""
+    status, body, failed = _answered(response)
+    if failed is not None:
+        return failed
     posted = response.request.method == "POST"
     if status != (202 if posted else 200):
         return "http_error", f"{status} {response.text[:200]}"
