@@ -88,6 +88,9 @@ class LiveSession:
 # (schema, digest) -> (monotonic time it is kept until, the session without its state)
 _kept: dict[tuple[str, str], tuple[float, LiveSession]] = {}
 _KEPT_LIMIT = 10_000
+# After Redis failed, kept sessions are read from the database for this long before it is tried again.
+REDIS_RETRY_SECONDS = 5.0
+_redis_out_until = 0.0
 
 
 def session_find(*, digest: str, user: Any) -> LiveSession | None:
@@ -119,12 +122,18 @@ def _kept_session(digest: str) -> LiveSession | None:
     if time.monotonic() >= until:
         _kept.pop(key, None)
         return None
+    global _redis_out_until
+    if time.monotonic() < _redis_out_until:
+        return None  # Redis failed a moment ago: the database says whether it has ended
     try:
         ended = streams.redis_client().exists(_ended_key(digest))
     except Exception as error:
         if errors.unavailable(error) is None:
             raise
-        return None  # no Redis: the database says whether it has ended
+        # Not asked again for a few seconds: an unreachable host would cost every request the
+        # connection time-out.
+        _redis_out_until = time.monotonic() + REDIS_RETRY_SECONDS
+        return None
     if ended:
         _kept.pop(key, None)
         return None
