@@ -921,6 +921,9 @@ def _measure(args, mix, faults, cluster, postgres, redis, model, database_url, s
     schema_name, credentials = seeded.schema_name, seeded.credentials
     grace, why = recovery_grace()
     grace = args.grace if args.grace is not None else grace
+    from bench.common import freeze_setup_heap
+
+    freeze_setup_heap()
     sampler = MemorySampler(cluster_processes(cluster, redis), every=args.sample_every).start()
     load = Load(
         cluster.url(),

@@ -178,7 +178,7 @@ def run(argv: list[str]) -> None:
 
     wrk = ensure_wrk()
 
-    from bench.common import summary, use_fresh_database
+    from bench.common import freeze_setup_heap, summary, use_fresh_database
 
     database_url = use_fresh_database()
     import logging
@@ -257,6 +257,7 @@ def run(argv: list[str]) -> None:
     )
     try:
         wait_for_port(sdk_port)
+        freeze_setup_heap()
         servers = {
             "sdk": (f"http://127.0.0.1:{sdk_port}/mcp", {}),
             "atrium": (f"{atrium.url()}/api/mcp", atrium_headers),
