@@ -8,7 +8,7 @@ from pydantic import Field
 
 from apps.catalogue.shapes import Out
 from apps.contacts import links
-from apps.contacts.models import Contact
+from apps.contacts.models import Contact, CreditCheck
 from apps.contacts.shapes import PersonRef
 
 ContactId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The contact's id")]
@@ -43,6 +43,19 @@ class CreditCheckOut(Out):
     band: str
     summary: str
     checked_at: datetime
+
+    @classmethod
+    def of(cls, check: CreditCheck) -> "CreditCheckOut":
+        return cls(
+            contact_id=check.contact_id,
+            provider=check.provider,
+            reference=check.reference,
+            purpose=check.purpose,
+            score=check.score,
+            band=check.band,
+            summary=check.summary,
+            checked_at=check.checked_at,
+        )
 
 
 class LinkOut(Out):

@@ -83,16 +83,5 @@ def examine_contact(ctx: ToolContext, *, contact_id: ContactId) -> ExaminedConta
         people=[ContactSummary.of(person) for person in people],
         attachments=attached,
         upcoming_events=events_section,
-        last_credit_check=CreditCheckOut(
-            contact_id=contact.pk,
-            provider=check.provider,
-            reference=check.reference,
-            purpose=check.purpose,
-            score=check.score,
-            band=check.band,
-            summary=check.summary,
-            checked_at=check.checked_at,
-        )
-        if check
-        else None,
+        last_credit_check=CreditCheckOut.of(check) if check else None,
     )

@@ -75,13 +75,4 @@ def get_contact_credit_check(
     so the user confirms each one; the answer is kept on the contact and in its history."""
     contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
     check = services.credit_check_run(actor=ctx.actor, contact=contact, purpose=purpose)
-    return CreditCheckOut(
-        contact_id=contact.pk,
-        provider=check.provider,
-        reference=check.reference,
-        purpose=check.purpose,
-        score=check.score,
-        band=check.band,
-        summary=check.summary,
-        checked_at=check.checked_at,
-    )
+    return CreditCheckOut.of(check)

@@ -13,6 +13,7 @@ from apps.contacts.shapes import ContactSummary
 from apps.contacts.tools.common import Kind, Stage
 
 Sort = Literal["name", "-name", "created", "-created", "updated", "-updated"]
+SortBy = Annotated[Sort, Field(description="Order: name, created or updated; a leading - reverses")]
 SORTS = {
     "name": ("last_name", "first_name", "organisation_name", "id"),
     "-name": ("-last_name", "-first_name", "-organisation_name", "-id"),
@@ -40,9 +41,7 @@ def list_contacts(
         Literal["exclude", "include", "only"],
         Field(description="Archived contacts: leave out (default), add, or only them"),
     ] = "exclude",
-    sort: Annotated[
-        Sort, Field(description="Order: name, created or updated; a leading - reverses")
-    ] = "name",
+    sort: SortBy = "name",
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[ContactSummary]:
@@ -120,9 +119,7 @@ def query_contacts(
     match: Annotated[
         Literal["all", "any"], Field(description="all conditions (default) or any of them")
     ] = "all",
-    sort: Annotated[
-        Sort, Field(description="Order: name, created or updated; a leading - reverses")
-    ] = "name",
+    sort: SortBy = "name",
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[ContactSummary]:
