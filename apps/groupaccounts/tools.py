@@ -15,7 +15,7 @@ from apps.contacts.errors import AreaNotInstalled
 from apps.contacts.related import ContactLinkResultOut
 from apps.contacts.selectors import contact_get
 from apps.contacts.shapes import ContactRef, ContactSummary, health_of
-from apps.contacts.tools import Days, EmailOut, HowManyEvents, UpcomingEventOut
+from apps.contacts.tools.common import Days, EmailOut, HowManyEvents, UpcomingEventOut
 from apps.core.recurrence import workspace_zone
 from apps.files import attachments
 from apps.files.shapes import AttachedItemOut

@@ -1,10 +1,10 @@
 """Raw Streamable HTTP against a running `/api/mcp`, for the tests and benchmarks that drive
 several processes (tests/test_multiprocess.py, tests/test_faults.py, bench/load.py): a session
 with the real credential scheme (a personal access token + X-Api-Key, SPEC 5.2), and a GET
-stream held open in a thread (`StreamReader`, also what the transport's own tests read streams
-with). Every response is kept as `last` so a caller behind the test load
-balancer can read which web process answered (`X-Upstream`). `Door` serves the same requests
-in-process, without HTTP."""
+stream held open in a thread (`StreamReader`). The transport's own tests build their raw client
+on `McpHttp` too, with their stand-in credentials (apps/mcp/tests/conftest.py). Every response
+is kept as `last` so a caller behind the test load balancer can read which web process answered
+(`X-Upstream`). `Door` serves the same requests in-process, without HTTP."""
 
 import json
 import queue
@@ -79,6 +79,11 @@ class Door:
 
 
 class McpHttp:
+    """One session's requests; `credentials` are the headers that authenticate each of them."""
+
+    # What `initialize` says the client is.
+    client_info = {"name": "atrium-tests", "version": "1"}
+
     def __init__(self, base_url: str, credentials: dict[str, str], *, timeout: float = 15) -> None:
         self.base_url = base_url
         self.credentials = dict(credentials)
@@ -104,23 +109,22 @@ class McpHttp:
         self.last = self.http.post("/api/mcp", json=message, headers=self.headers(**headers))
         return self.last
 
-    def request(self, method: str, params: dict[str, Any] | None = None) -> httpx.Response:
+    def request(self, method: str, params: dict[str, Any] | None = None, **headers: str) -> httpx.Response:
         message: dict[str, Any] = {"jsonrpc": "2.0", "id": self.next_id, "method": method}
         self.next_id += 1
         if params is not None:
             message["params"] = params
-        return self.post(message)
+        return self.post(message, **headers)
 
-    def initialize(self) -> httpx.Response:
+    def initialize(
+        self, version: str = PROTOCOL_VERSION, capabilities: dict[str, Any] | None = None
+    ) -> httpx.Response:
+        """Opens a session (offering `version`); later requests carry it. The answer must be a 200."""
         answer = self.request(
             "initialize",
-            {
-                "protocolVersion": PROTOCOL_VERSION,
-                "capabilities": {},
-                "clientInfo": {"name": "atrium-tests", "version": "1"},
-            },
+            {"protocolVersion": version, "capabilities": capabilities or {}, "clientInfo": self.client_info},
         )
-        answer.raise_for_status()
+        assert answer.status_code == 200, answer.text
         self.session_id = answer.headers["mcp-session-id"]
         initialized = self.post({"jsonrpc": "2.0", "method": "notifications/initialized"})
         assert initialized.status_code == 202, initialized.text

@@ -9,7 +9,7 @@ import httpx
 import pytest
 from django_tenants.utils import schema_context
 
-from apps.mcp.tests.conftest import ACCEPT_BOTH
+from apps.mcp.testing import ACCEPT_BOTH
 
 pytestmark = pytest.mark.live
 

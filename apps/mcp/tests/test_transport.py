@@ -35,7 +35,7 @@ def test_ping_answers_an_empty_result(mcp):
 
 
 def test_without_a_credential_the_endpoint_challenges_with_the_resource_metadata(mcp):
-    mcp.auth = {}
+    mcp.credentials = {}
     response = mcp.request("ping")
 
     assert response.status_code == 401
@@ -48,7 +48,7 @@ def test_without_a_credential_the_endpoint_challenges_with_the_resource_metadata
 
 
 def test_a_bad_token_is_challenged_as_invalid(mcp):
-    mcp.auth = {"Authorization": "Bearer test:nobody@acme.example"}
+    mcp.credentials = {"Authorization": "Bearer test:nobody@acme.example"}
     response = mcp.request("ping")
 
     assert response.status_code == 401
@@ -57,7 +57,7 @@ def test_a_bad_token_is_challenged_as_invalid(mcp):
 
 
 def test_a_scheme_error_keeps_its_status_body_and_headers(mcp):
-    mcp.auth = {"Authorization": "Bearer test:over-budget"}
+    mcp.credentials = {"Authorization": "Bearer test:over-budget"}
     response = mcp.request("ping")
 
     assert response.status_code == 429
@@ -66,7 +66,7 @@ def test_a_scheme_error_keeps_its_status_body_and_headers(mcp):
 
 
 def test_a_token_without_an_mcp_scope_is_refused_as_insufficient_scope(mcp):
-    mcp.auth = {"Authorization": "Bearer test:member@acme.example:offline_access"}
+    mcp.credentials = {"Authorization": "Bearer test:member@acme.example:offline_access"}
     response = mcp.request("ping")
 
     assert response.status_code == 403
@@ -76,7 +76,7 @@ def test_a_token_without_an_mcp_scope_is_refused_as_insufficient_scope(mcp):
 
 def test_credentials_are_checked_on_every_request_not_only_at_initialize(mcp):
     mcp.initialize()
-    mcp.auth = {}
+    mcp.credentials = {}
 
     assert mcp.request("ping").status_code == 401
 

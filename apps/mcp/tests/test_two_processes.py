@@ -12,7 +12,8 @@ import pytest
 from django_tenants.utils import schema_context
 
 from apps.core.testing import start_daphne
-from apps.mcp.tests.conftest import ACCEPT_BOTH, Mcp
+from apps.mcp.testing import ACCEPT_BOTH
+from apps.mcp.tests.conftest import Mcp
 
 pytestmark = pytest.mark.live
 

@@ -1,0 +1,38 @@
+"""Possible duplicates: keep both, dismiss, or reopen (merging is mergeContacts)."""
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.registry import tool
+from apps.contacts import selectors, services
+from apps.contacts.permissions import ContactsPerm
+from apps.contacts.shapes import ConflictOut
+
+
+@tool(
+    "updateConflictResolution",
+    permission=ContactsPerm.EDIT,
+    title="Decide on a possible duplicate",
+    idempotent=True,
+)
+def update_conflict_resolution(
+    ctx: ToolContext,
+    *,
+    conflict_id: Annotated[
+        int, Field(ge=1, description="The possible duplicate's id (getContact lists them)")
+    ],
+    resolution: Annotated[
+        Literal["keep_both", "dismissed", "reopen"],
+        Field(description="keep_both: they are different; dismissed: ignore it; reopen: decide again later"),
+    ],
+    note: Annotated[str, Field(max_length=500, description="Why, for the next person")] = "",
+) -> ConflictOut:
+    """Decide on a possible duplicate that createContact or updateContact found: keep both
+    (they are different, and will not be flagged again), dismiss it, or reopen it. To merge
+    them instead, call mergeContacts, which resolves it."""
+    conflict = selectors.conflict_get(actor=ctx.actor, conflict_id=conflict_id)
+    return ConflictOut.of(
+        services.conflict_resolve(actor=ctx.actor, conflict=conflict, resolution=resolution, note=note)
+    )

@@ -1,0 +1,87 @@
+"""Everything about a contact in one answer."""
+
+from pydantic import Field
+
+from apps.accounts.access import can
+from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.registry import tool
+from apps.catalogue.shapes import Out
+from apps.contacts import selectors
+from apps.contacts.errors import AreaNotInstalled
+from apps.contacts.models import Contact, ContactEvent
+from apps.contacts.permissions import ContactsPerm
+from apps.contacts.shapes import ContactOut, ContactSummary, EventOut, HealthOut, OwnershipOut, health_of
+from apps.contacts.tools.common import ContactId, CreditCheckOut, LinkOut, UpcomingEventOut, upcoming_of
+from apps.contacts.tools.linked import get_contact_attachments
+
+
+class Section(Out):
+    available: bool
+    reason: str = Field(description="Why it is not available, if it is not")
+
+
+class AttachmentsSection(Section):
+    documents: list[LinkOut]
+    files: list[LinkOut]
+
+
+class EventsSection(Section):
+    events: list[UpcomingEventOut]
+
+
+class ExaminedContactOut(Out):
+    contact: ContactOut
+    health: HealthOut
+    recent_history: list[EventOut] = Field(description="The last 10 events")
+    ownership: list[OwnershipOut] = Field(description="The last 5 changes of owner")
+    people: list[ContactSummary] = Field(description="Organisations: their people (first 25)")
+    attachments: AttachmentsSection
+    upcoming_events: EventsSection
+    last_credit_check: CreditCheckOut | None = Field(
+        description="Only for people allowed to run credit checks"
+    )
+
+
+@tool("examineContact", permission=ContactsPerm.VIEW, title="Examine a contact in depth", read_only=True)
+def examine_contact(ctx: ToolContext, *, contact_id: ContactId) -> ExaminedContactOut:
+    """Everything about a contact in one answer, to prepare a call or a meeting: all its fields,
+    relationship health, the last events of its history, recent owner changes, an
+    organisation's people and key contacts, linked documents and files, upcoming events and the
+    last credit check. Parts whose area is not installed say so instead of failing."""
+    actor = ctx.actor
+    contact = selectors.contact_get(actor=actor, contact_id=contact_id, include_deleted=True)
+    events = ContactEvent.objects.filter(contact=contact).select_related("actor")[:10]
+    owners = contact.ownership_changes.select_related("previous_owner", "new_owner", "changed_by")[:5]
+    people = (
+        selectors.contact_visible(actor=actor)
+        .filter(organisation=contact)
+        .select_related("owner", "organisation")[:25]
+        if contact.kind == Contact.Kind.ORGANISATION
+        else []
+    )
+    try:
+        attachments = get_contact_attachments(ctx, contact_id=contact.pk) if not contact.is_deleted else None
+        attached = AttachmentsSection(
+            available=attachments is not None,
+            reason="" if attachments is not None else "the contact is archived",
+            documents=attachments.documents if attachments else [],
+            files=attachments.files if attachments else [],
+        )
+    except AreaNotInstalled as error:
+        attached = AttachmentsSection(available=False, reason=str(error.message), documents=[], files=[])
+    try:
+        upcoming = upcoming_of(actor, contact, 30, 10)
+        events_section = EventsSection(available=True, reason="", events=upcoming.events)
+    except AreaNotInstalled as error:
+        events_section = EventsSection(available=False, reason=str(error.message), events=[])
+    check = contact.credit_checks.first() if can(actor, ContactsPerm.CREDIT_CHECK) else None
+    return ExaminedContactOut(
+        contact=ContactOut.of(contact, actor),
+        health=health_of(contact),
+        recent_history=[EventOut.of(event) for event in events],
+        ownership=[OwnershipOut.of(change) for change in owners],
+        people=[ContactSummary.of(person) for person in people],
+        attachments=attached,
+        upcoming_events=events_section,
+        last_credit_check=CreditCheckOut.of(check) if check else None,
+    )

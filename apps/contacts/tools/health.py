@@ -1,0 +1,78 @@
+"""How the relationship stands: health (computed or judged) and credit checks."""
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.registry import Marker, tool
+from apps.contacts import selectors, services
+from apps.contacts.permissions import ContactsPerm
+from apps.contacts.shapes import HealthOut, health_of
+from apps.contacts.tools.common import ContactId, CreditCheckOut
+
+
+@tool(
+    "getContactHealth",
+    permission=ContactsPerm.VIEW,
+    title="Get a contact's relationship health",
+    read_only=True,
+)
+def get_contact_health(ctx: ToolContext, *, contact_id: ContactId) -> HealthOut:
+    """Tell how healthy the relationship with a contact is: healthy, needs_attention, at_risk or
+    cold, with a 0-100 score and what it is based on. A person's own judgement
+    (updateContactHealth) wins; otherwise it comes from the time since the last interaction
+    (up to 30 days healthy, 90 needs attention, 180 at risk, then cold)."""
+    return health_of(selectors.contact_get(actor=ctx.actor, contact_id=contact_id))
+
+
+@tool(
+    "updateContactHealth",
+    permission=ContactsPerm.EDIT,
+    title="Set a contact's relationship health",
+    idempotent=True,
+)
+def update_contact_health(
+    ctx: ToolContext,
+    *,
+    contact_id: ContactId,
+    status: Annotated[
+        Literal["healthy", "needs_attention", "at_risk", "cold"] | None, Field(description="Your judgement")
+    ] = None,
+    score: Annotated[int | None, Field(ge=0, le=100, description="0-100")] = None,
+    note: Annotated[str | None, Field(max_length=500, description="Why, for the next person")] = None,
+    reset: Annotated[
+        bool, Field(description="Forget the judgement and go back to the health from activity")
+    ] = False,
+) -> HealthOut:
+    """Record a person's judgement of the relationship with a contact (status, score, note), which
+    then wins over the health computed from activity; or reset it. Kept in the history."""
+    contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
+    contact = services.contact_set_health(
+        actor=ctx.actor, contact=contact, status=status, score=score, note=note, reset=reset
+    )
+    return health_of(contact)
+
+
+@tool(
+    "getContactCreditCheck",
+    permission=ContactsPerm.CREDIT_CHECK,
+    title="Run a credit check on a contact",
+    markers=Marker.GATED,
+    open_world=True,
+)
+def get_contact_credit_check(
+    ctx: ToolContext,
+    *,
+    contact_id: ContactId,
+    purpose: Annotated[
+        Literal["credit_application", "account_opening", "contract", "debt_collection"],
+        Field(description="Why the check is needed; bureaus only answer for a lawful purpose"),
+    ],
+) -> CreditCheckOut:
+    """Ask the workspace's credit bureau for a credit report on a contact (a person or an
+    organisation): score, band and summary. It is a paid request about a person's finances,
+    so the user confirms each one; the answer is kept on the contact and in its history."""
+    contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
+    check = services.credit_check_run(actor=ctx.actor, contact=contact, purpose=purpose)
+    return CreditCheckOut.of(check)

@@ -1,0 +1,213 @@
+"""Items of other areas linked to a contact: documents, files, calendar events, e-mails."""
+
+from typing import Annotated, Any
+
+from pydantic import Field
+
+from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.registry import tool
+from apps.catalogue.shapes import Limit, Offset, Out, Page, page_of
+from apps.contacts import links, selectors, services
+from apps.contacts.errors import AreaNotInstalled
+from apps.contacts.models import Contact, ContactLink
+from apps.contacts.permissions import ContactsPerm
+from apps.contacts.shapes import PersonRef
+from apps.contacts.tools.common import (
+    ContactId,
+    Days,
+    EmailOut,
+    HowManyEvents,
+    LinkOut,
+    UpcomingEventsOut,
+    upcoming_of,
+)
+from apps.core.errors import NotFound, ValidationFailed
+
+# --- items of other areas: documents, files, events, e-mails --------------------------------------
+
+AREA_OF_KIND = {"document": ("documents", "Documents"), "file": ("files", "Files")}
+
+
+def _require_target(kind: str) -> Any:
+    target = links.link_target(kind)
+    if target is None:
+        _area, title = AREA_OF_KIND[kind]
+        raise AreaNotInstalled(
+            f"{title} are not available in this workspace (the {title} area is not installed), so no "
+            f"{kind} can be linked or listed. Tell the user; do not retry."
+        )
+    return target
+
+
+def _resolved(actor: Any, contact: Contact, kind: str) -> list[LinkOut]:
+    target = _require_target(kind)
+    rows = list(ContactLink.objects.filter(contact=contact, kind=kind).select_related("linked_by")[:500])
+    found = target.resolve(actor=actor, target_ids=[row.target_id for row in rows]) if rows else {}
+    return [
+        LinkOut(
+            kind=kind,
+            id=row.target_id,
+            title=found[row.target_id].title if row.target_id in found else row.title,
+            available=row.target_id in found,
+            url=found[row.target_id].url if row.target_id in found else "",
+            mime_type=found[row.target_id].mime_type if row.target_id in found else "",
+            size=found[row.target_id].size if row.target_id in found else None,
+            linked_at=row.linked_at,
+            linked_by=PersonRef.of(row.linked_by),
+        )
+        for row in rows
+    ]
+
+
+class LinkResultOut(Out):
+    contact_id: int
+    kind: str
+    id: int
+    title: str
+    linked: bool = Field(description="Whether the item is linked now")
+    changed: bool = Field(description="False when it already was (or was not) linked")
+
+
+def _link(ctx: ToolContext, kind: str, contact_id: int, target_id: int, remove: bool) -> LinkResultOut:
+    target = _require_target(kind)
+    contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
+    item = target.resolve(actor=ctx.actor, target_ids=[target_id]).get(target_id)
+    if item is None and not remove:
+        raise NotFound(f"{kind.capitalize()} {target_id} was not found, or you may not see it.")
+    title = item.title if item else ""
+    changed = services.contact_link(
+        actor=ctx.actor, contact=contact, kind=kind, target_id=target_id, title=title, remove=remove
+    )
+    return LinkResultOut(
+        contact_id=contact.pk, kind=kind, id=target_id, title=title, linked=not remove, changed=changed
+    )
+
+
+@tool(
+    "linkDocumentToContact",
+    permission=ContactsPerm.EDIT,
+    title="Link a document to a contact",
+    idempotent=True,
+)
+def link_document_to_contact(
+    ctx: ToolContext,
+    *,
+    contact_id: ContactId,
+    document_id: Annotated[int, Field(ge=1, description="The document's id in the Documents area")],
+    remove: Annotated[bool, Field(description="Unlink it instead")] = False,
+) -> LinkResultOut:
+    """Link a document (a contract, a proposal, meeting notes) to a contact, so it shows in
+    getContactAttachments; or unlink it. Needs the Documents area."""
+    return _link(ctx, "document", contact_id, document_id, remove)
+
+
+@tool("linkFileToContact", permission=ContactsPerm.EDIT, title="Link a file to a contact", idempotent=True)
+def link_file_to_contact(
+    ctx: ToolContext,
+    *,
+    contact_id: ContactId,
+    file_id: Annotated[int, Field(ge=1, description="The file's id in the Files area")],
+    remove: Annotated[bool, Field(description="Unlink it instead")] = False,
+) -> LinkResultOut:
+    """Link a stored file (a scan, a photo, a spreadsheet) to a contact, so it shows in
+    listContactFiles and getContactAttachments; or unlink it. Needs the Files area."""
+    return _link(ctx, "file", contact_id, file_id, remove)
+
+
+@tool("listContactFiles", permission=ContactsPerm.VIEW, title="List a contact's files", read_only=True)
+def list_contact_files(
+    ctx: ToolContext, *, contact_id: ContactId, limit: Limit = 25, offset: Offset = 0
+) -> Page[LinkOut]:
+    """The files linked to a contact, newest link first, with their current name, type and size
+    (or `available: false` if a file was removed or you may no longer read it). Needs the Files area."""
+    contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
+    files = _resolved(ctx.actor, contact, "file")
+    return page_of(files[offset : offset + limit], total=len(files), limit=limit, offset=offset)
+
+
+class AttachmentsOut(Out):
+    contact_id: int
+    documents: list[LinkOut]
+    files: list[LinkOut]
+    unavailable_areas: list[str] = Field(description="Areas not installed here, whose items cannot be shown")
+
+
+@tool(
+    "getContactAttachments",
+    permission=ContactsPerm.VIEW,
+    title="Get a contact's documents and files",
+    read_only=True,
+)
+def get_contact_attachments(ctx: ToolContext, *, contact_id: ContactId) -> AttachmentsOut:
+    """Everything linked to a contact: its documents and its files, each with its current title
+    and whether it can still be read. Areas that are not installed are named in
+    `unavailableAreas`."""
+    contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
+    sections: dict[str, list[LinkOut]] = {"document": [], "file": []}
+    missing = []
+    for kind in sections:
+        if links.link_target(kind) is None:
+            missing.append(AREA_OF_KIND[kind][0])
+        else:
+            sections[kind] = _resolved(ctx.actor, contact, kind)
+    if len(missing) == len(sections):
+        raise AreaNotInstalled(
+            "Neither the Documents nor the Files area is installed in this workspace, so a contact has "
+            "no attachments to show. Tell the user; do not retry."
+        )
+    return AttachmentsOut(
+        contact_id=contact.pk,
+        documents=sections["document"],
+        files=sections["file"],
+        unavailable_areas=missing,
+    )
+
+
+@tool(
+    "getContactUpcomingEvents",
+    permission=ContactsPerm.VIEW,
+    title="Get a contact's upcoming events",
+    read_only=True,
+)
+def get_contact_upcoming_events(
+    ctx: ToolContext,
+    *,
+    contact_id: ContactId,
+    days: Days = 30,
+    limit: HowManyEvents = 20,
+) -> UpcomingEventsOut:
+    """The calendar events coming up in which the contact takes part, soonest first, within the
+    next `days`. Needs the Calendars area."""
+    contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
+    return upcoming_of(ctx.actor, contact, days, limit)
+
+
+@tool(
+    "searchContactEmails", permission=ContactsPerm.VIEW, title="Search e-mails with a contact", read_only=True
+)
+def search_contact_emails(
+    ctx: ToolContext,
+    *,
+    contact_id: ContactId,
+    query: Annotated[
+        str, Field(max_length=200, description="Words to look for; empty lists every e-mail")
+    ] = "",
+    limit: Limit = 25,
+    offset: Offset = 0,
+) -> Page[EmailOut]:
+    """Search the workspace's e-mails sent to or received from a contact's addresses, newest
+    first, that you may read. Needs a mailbox area (Email Inbox) and an e-mail address on the
+    contact."""
+    contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
+    links.mailboxes()
+    if not contact.addresses:
+        raise ValidationFailed(
+            f"Contact {contact.pk} has no e-mail address, so no e-mails can be matched to it. Add one with "
+            "updateContact first.",
+            details={"contact_id": ["no e-mail address"]},
+        )
+    page = links.search_messages(
+        actor=ctx.actor, addresses=contact.addresses, query=query, limit=limit, offset=offset
+    )
+    items = [EmailOut.model_validate(message) for message in page.items]
+    return page_of(items, total=page.total, limit=limit, offset=offset)

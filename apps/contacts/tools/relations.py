@@ -1,0 +1,53 @@
+"""How contacts relate: an organisation's key contacts."""
+
+from typing import Annotated
+
+from pydantic import Field
+
+from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.registry import tool
+from apps.catalogue.shapes import EntityId, In, Out
+from apps.contacts import selectors, services
+from apps.contacts.permissions import ContactsPerm
+from apps.contacts.shapes import ContactRef, KeyContactOut
+
+
+class KeyContactIn(In):
+    contact_id: EntityId = Field(description="A person contact")
+    role: Annotated[str, Field(max_length=100)] = Field(
+        "", description="Their role there, e.g. decision maker"
+    )
+
+
+class KeyContactsOut(Out):
+    organisation: ContactRef
+    key_contacts: list[KeyContactOut]
+
+
+@tool(
+    "updateKeyContacts",
+    permission=ContactsPerm.EDIT,
+    title="Set an organisation's key contacts",
+    idempotent=True,
+)
+def update_key_contacts(
+    ctx: ToolContext,
+    *,
+    contact_id: Annotated[int, Field(ge=1, description="The organisation contact")],
+    key_contacts: Annotated[
+        list[KeyContactIn],
+        Field(max_length=25, description="The whole list, most important first; [] clears it"),
+    ],
+) -> KeyContactsOut:
+    """Set who the key people of an organisation are, in order, with their role there (decision
+    maker, billing, technical...). The list replaces the previous one."""
+    organisation = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
+    services.key_contacts_set(
+        actor=ctx.actor,
+        organisation=organisation,
+        entries=[(key.contact_id, key.role) for key in key_contacts],
+    )
+    keys = organisation.key_contacts.select_related("person")
+    return KeyContactsOut(
+        organisation=ContactRef.of(organisation), key_contacts=[KeyContactOut.of(k) for k in keys]
+    )

@@ -1,0 +1,174 @@
+"""Finding contacts: list, free-text search, conditions on any field; and the country codes they store."""
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.registry import tool
+from apps.catalogue.shapes import In, Limit, Offset, Out, Page, paginate
+from apps.contacts import selectors
+from apps.contacts.permissions import ContactsPerm
+from apps.contacts.shapes import ContactSummary
+from apps.contacts.tools.common import Kind, Stage
+
+Sort = Literal["name", "-name", "created", "-created", "updated", "-updated"]
+SortBy = Annotated[Sort, Field(description="Order: name, created or updated; a leading - reverses")]
+SORTS = {
+    "name": ("last_name", "first_name", "organisation_name", "id"),
+    "-name": ("-last_name", "-first_name", "-organisation_name", "-id"),
+    "created": ("created_at", "id"),
+    "-created": ("-created_at", "-id"),
+    "updated": ("updated_at", "id"),
+    "-updated": ("-updated_at", "-id"),
+}
+
+
+@tool("listContacts", permission=ContactsPerm.VIEW, title="List contacts", read_only=True)
+def list_contacts(
+    ctx: ToolContext,
+    *,
+    kind: Annotated[Kind | None, Field(description="Only people or only organisations")] = None,
+    lifecycle_stage: Annotated[Stage | None, Field(description="Only contacts at this stage")] = None,
+    tag: Annotated[str | None, Field(max_length=50, description="Only contacts with this tag")] = None,
+    owner_email: Annotated[
+        str | None, Field(max_length=254, description="Only contacts this person owns")
+    ] = None,
+    organisation_id: Annotated[
+        int | None, Field(ge=1, description="Only the people of this organisation")
+    ] = None,
+    archived: Annotated[
+        Literal["exclude", "include", "only"],
+        Field(description="Archived contacts: leave out (default), add, or only them"),
+    ] = "exclude",
+    sort: SortBy = "name",
+    limit: Limit = 25,
+    offset: Offset = 0,
+) -> Page[ContactSummary]:
+    """List the contacts you may see, a page at a time, with simple filters. For free text use
+    searchContacts; for conditions on any field (dates, cities, business fields) use queryContacts."""
+    rows = selectors.contact_visible(
+        actor=ctx.actor, include_deleted=archived == "include", only_deleted=archived == "only"
+    ).select_related("owner", "organisation")
+    if kind:
+        rows = rows.filter(kind=kind)
+    if lifecycle_stage:
+        rows = rows.filter(lifecycle_stage=lifecycle_stage)
+    if tag:
+        rows = rows.filter(tags__contains=[" ".join(tag.split()).lower()])
+    if owner_email:
+        rows = rows.filter(owner__email=owner_email.strip().lower())
+    if organisation_id:
+        rows = rows.filter(organisation_id=organisation_id)
+    return paginate(rows.order_by(*SORTS[sort]), limit=limit, offset=offset, item=ContactSummary.of)
+
+
+@tool("searchContacts", permission=ContactsPerm.VIEW, title="Search contacts", read_only=True)
+def search_contacts(
+    ctx: ToolContext,
+    *,
+    query: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=200,
+            description="Words to find in names, e-mail, phone, company, city or tags",
+        ),
+    ],
+    include_archived: Annotated[bool, Field(description="Search archived contacts too")] = False,
+    limit: Limit = 25,
+    offset: Offset = 0,
+) -> Page[ContactSummary]:
+    """Find contacts by free text, best matches first: an exact e-mail address first, then names
+    that start with the query, then any contact where every word appears somewhere. Use the ids
+    it returns with getContact and the other contact tools."""
+    if not query.strip():
+        from apps.contacts.errors import InvalidContact
+
+        raise InvalidContact("query: give at least one word to search for.", details={"query": ["empty"]})
+    rows = selectors.contact_search(actor=ctx.actor, query=query, include_deleted=include_archived)
+    return paginate(
+        rows.select_related("owner", "organisation"), limit=limit, offset=offset, item=ContactSummary.of
+    )
+
+
+class ContactFilter(In):
+    field: str = Field(
+        max_length=80,
+        description="A field: kind, firstName, lastName, organisationName, email, phone, mobile, jobTitle, "
+        "company, organisationId, website, street, city, region, postalCode, country, birthday, notes, tags, "
+        "lifecycleStage, source, ownerEmail, visibility, health, lastContactedAt, createdAt, updatedAt, "
+        "archived, or data.<key> for a business field",
+    )
+    op: Literal[
+        "eq", "ne", "contains", "startsWith", "in", "gt", "gte", "lt", "lte", "isEmpty", "isNotEmpty"
+    ] = Field(description="How to compare; text compares without case")
+    value: str | int | float | bool | list[str | int | float] | None = Field(
+        None, description="What to compare with (a list for `in`; none for isEmpty / isNotEmpty)"
+    )
+
+
+@tool("queryContacts", permission=ContactsPerm.VIEW, title="Query contacts by conditions", read_only=True)
+def query_contacts(
+    ctx: ToolContext,
+    *,
+    filters: Annotated[
+        list[ContactFilter],
+        Field(min_length=1, max_length=20, description="Conditions on the contacts' fields"),
+    ],
+    match: Annotated[
+        Literal["all", "any"], Field(description="all conditions (default) or any of them")
+    ] = "all",
+    sort: SortBy = "name",
+    limit: Limit = 25,
+    offset: Offset = 0,
+) -> Page[ContactSummary]:
+    """Find contacts by conditions on any field, including the workspace's business fields
+    (data.<key>): for example customers in Berlin not contacted since 2025-01-01, or everyone
+    tagged vip whose health is at_risk. Archived contacts are left out unless a condition on
+    `archived` asks for them."""
+    from apps.contacts import query
+
+    rows = selectors.with_health(selectors.contact_visible(actor=ctx.actor, include_deleted=True))
+    if not any(item.field == "archived" for item in filters):
+        rows = rows.filter(deleted_at__isnull=True)
+    rows = query.apply(rows, filters, match).select_related("owner", "organisation")
+    return paginate(rows.order_by(*SORTS[sort]), limit=limit, offset=offset, item=ContactSummary.of)
+
+
+class CountryOut(Out):
+    alpha2: str = Field(description="ISO 3166-1 alpha-2: what contacts store")
+    alpha3: str
+    numeric: str
+    name: str
+    official_name: str
+    calling_code: int | None = Field(description="International dialling code, e.g. 44")
+    flag: str
+
+
+class CountriesOut(Out):
+    query: str
+    matches: list[CountryOut]
+
+
+@tool("lookupCountry", permission=ContactsPerm.VIEW, title="Look up a country", read_only=True)
+def lookup_country(
+    ctx: ToolContext,
+    *,
+    query: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=100,
+            description="A name (Germany), a code (DE, DEU, 276) or a calling code (+49)",
+        ),
+    ],
+    limit: Annotated[int, Field(ge=1, le=50, description="How many matches to return (1-50)")] = 10,
+) -> CountriesOut:
+    """Find countries by name, ISO code or international calling code, with their ISO 3166
+    codes, official name, calling code and flag. Contacts store the alpha-2 code; use this to
+    turn what a user says into the code, or to know a phone number's country."""
+    from apps.contacts import countries
+
+    found = countries.search(query, limit=limit)
+    return CountriesOut(query=query, matches=[CountryOut.model_validate(country) for country in found])
