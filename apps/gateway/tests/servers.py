@@ -1,6 +1,7 @@
 """Real HTTP servers on loopback for the gateway's tests: a model API speaking either protocol
 (OpenAI-compatible chat completions, Anthropic Messages), answering from a script and checking
-each request the way the real API would; and a webhook receiver."""
+each request the way the real API would (and, on demand, sending its answer a byte at a time);
+and a webhook receiver."""
 
 import json
 import threading
@@ -114,6 +115,10 @@ class Reply:
     status: int = 200
     body: dict[str, Any] = field(default_factory=dict)
     headers: dict[str, str] = field(default_factory=dict)
+    # Seconds between the bytes of the answer (0: all at once), from its first byte ("status") or
+    # once the headers are sent at once ("body"): a slow provider, or a slow-loris proxy.
+    trickle: float = 0.0
+    trickle_from: str = "body"
 
 
 class ModelServer(_Server):
@@ -129,7 +134,14 @@ class ModelServer(_Server):
         self.api_key = api_key
         self.requests: list[dict[str, Any]] = []
         self.problems: list[str] = []
+        # (bytes sent, seconds) of each trickled answer the client stopped reading.
+        self.abandoned: list[tuple[int, float]] = []
         self._lock = threading.Lock()
+        self._stopping = threading.Event()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        super().stop()
 
     @property
     def url(self) -> str:
@@ -176,6 +188,9 @@ class ModelServer(_Server):
 
             def _send(self, reply: Reply) -> None:
                 data = json.dumps(reply.body).encode()
+                if reply.trickle:
+                    self._trickle(reply, data)
+                    return
                 try:
                     self.send_response(reply.status)
                     self.send_header("Content-Type", "application/json")
@@ -186,6 +201,25 @@ class ModelServer(_Server):
                     self.wfile.write(data)
                 except OSError:
                     pass
+
+            def _trickle(self, reply: Reply, data: bytes) -> None:
+                lines = [f"{self.protocol_version} {reply.status} {self.responses[reply.status][0]}"]
+                headers = {"Content-Type": "application/json", "Content-Length": str(len(data))}
+                lines += [f"{name}: {value}" for name, value in {**headers, **reply.headers}.items()]
+                head = ("\r\n".join(lines) + "\r\n\r\n").encode()
+                started, sent = time.monotonic(), 0
+                try:
+                    if reply.trickle_from == "body":
+                        self.wfile.write(head)
+                        sent, head = len(head), b""
+                    for index in range(len(head + data)):
+                        if server._stopping.wait(reply.trickle):
+                            return
+                        self.wfile.write((head + data)[index : index + 1])
+                        sent += 1
+                except OSError:
+                    with server._lock:
+                        server.abandoned.append((sent, time.monotonic() - started))
 
         return Handler
 

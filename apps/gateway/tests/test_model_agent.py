@@ -351,11 +351,11 @@ def test_a_run_resumed_after_its_worker_died_does_not_run_a_tool_again(
     real_call = ModelAgent._call_model
     calls = []
 
-    def dies_on_the_second_call(self, body):
+    def dies_on_the_second_call(self, body, *args):
         calls.append(body)
         if len(calls) == 2:
             raise SystemExit("the worker process is gone")
-        return real_call(self, body)
+        return real_call(self, body, *args)
 
     monkeypatch.setattr(ModelAgent, "_call_model", dies_on_the_second_call)
     conversation = conversation_of(mine, "Add Once Only")
