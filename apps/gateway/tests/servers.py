@@ -1,9 +1,11 @@
 """Real HTTP servers on loopback for the gateway's tests: a model API speaking either protocol
 (OpenAI-compatible chat completions, Anthropic Messages), answering from a script and checking
 each request the way the real API would (and, on demand, sending its answer a byte at a time);
-and a webhook receiver."""
+a webhook receiver; and a TCP link to the database that a test can cut."""
 
+import contextlib
 import json
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -399,3 +401,81 @@ class Receiver(_Server):
                     pass
 
         return Handler
+
+
+# --- a link that can be cut -------------------------------------------------------------------------
+
+
+class Link:
+    """A TCP link on loopback to `host`:`port` (a database, say) that a test cuts and mends: while
+    cut, every connection through it is closed and new ones are closed as soon as they arrive, as
+    when the server behind it has gone; `mend()` lets them through again."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.target = (host, port)
+        self.port = free_port()
+        self.cut_at: float | None = None
+        self._cut = threading.Event()
+        self._closed = threading.Event()
+        self._lock = threading.Lock()
+        self._sockets: set[Any] = set()
+        self._listener: Any = None
+
+    def start(self) -> "Link":
+        self._listener = socket.create_server(("127.0.0.1", self.port))
+        threading.Thread(target=self._accept, daemon=True).start()
+        return self
+
+    def cut(self) -> None:
+        self.cut_at = time.monotonic()
+        self._cut.set()
+        with self._lock:
+            sockets, self._sockets = self._sockets, set()
+        for sock in sockets:
+            _close(sock)
+
+    def mend(self) -> None:
+        self._cut.clear()
+
+    def stop(self) -> None:
+        self._closed.set()
+        self.cut()
+        _close(self._listener)
+
+    def _accept(self) -> None:
+        while not self._closed.is_set():
+            try:
+                client, _address = self._listener.accept()
+            except OSError:
+                return
+            if self._cut.is_set():
+                _close(client)
+                continue
+            try:
+                server = socket.create_connection(self.target, timeout=5)
+            except OSError:
+                _close(client)
+                continue
+            server.settimeout(None)
+            with self._lock:
+                self._sockets |= {client, server}
+            for source, sink in ((client, server), (server, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    def _pump(self, source: Any, sink: Any) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        for sock in (source, sink):
+            _close(sock)
+        with self._lock:
+            self._sockets -= {source, sink}
+
+
+def _close(sock: Any) -> None:
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)
+    with contextlib.suppress(OSError):
+        sock.close()

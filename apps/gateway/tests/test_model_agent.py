@@ -387,3 +387,42 @@ def test_a_run_resumed_after_its_worker_died_does_not_run_a_tool_again(
         "assistant",
     ]
     assert json.loads(json.dumps(tool_results(server.requests[-1])))[0]["id"] == "call_0_createContact"
+
+
+def test_a_run_handed_back_after_an_error_frees_the_reservation_of_the_call_it_could_not_settle(
+    model, make_credentials, conversation_of, monkeypatch
+):
+    from apps.apikeys import services as apikeys_services
+
+    mine = make_credentials(budget_usd_cents=100)
+    server = model("openai", script(openai_text("Done.", usage=(100, 20))))
+    real_settle = apikeys_services.budget_settle
+    settled = []
+
+    def settle_fails_once(**kwargs):
+        settled.append(kwargs["reservation"].pk)
+        if len(settled) == 1:
+            raise RuntimeError("an error between the answer and its bill")
+        return real_settle(**kwargs)
+
+    monkeypatch.setattr(apikeys_services, "budget_settle", settle_fails_once)
+    conversation = conversation_of(mine, "Say done")
+
+    assert runner.run_conversation(conversation.pk) is None
+
+    handed_back = Conversation.objects.get(pk=conversation.pk)
+    assert (handed_back.status, handed_back.lease_token, handed_back.open_reservation_id) == (
+        "open",
+        "",
+        None,
+    )
+    # Freed at once, not left to its expiry: the next run has the whole budget.
+    key = ApiKey.objects.get(pk=mine.key.pk)
+    assert (key.reserved_micro_usd, key.spent_micro_usd) == (0, 0)
+    assert Reservation.objects.get(pk=settled[0]).state == "released"
+
+    finished = run(conversation)
+
+    assert finished.status == "resolved" and finished.attempts == 2 and len(server.requests) == 2
+    key = ApiKey.objects.get(pk=mine.key.pk)
+    assert key.reserved_micro_usd == 0 and key.spent_micro_usd == finished.cost_micro_usd == 400
