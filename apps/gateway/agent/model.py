@@ -98,6 +98,10 @@ def system_prompt(run: Run) -> str:
     return "\n".join(lines)
 
 
+def _resolved(text: str) -> Finish:
+    return Finish.resolved(text.strip() or _("(The agent finished without writing a reply.)"))
+
+
 class ModelAgent:
     def __init__(self, backend: Backend) -> None:
         self.backend = backend
@@ -210,6 +214,14 @@ class ModelAgent:
         limit = max(1, settings.GATEWAY_AGENT_MAX_MODEL_CALLS)
         while True:
             transcript = services.steps_of(conversation.pk)
+            if (
+                transcript
+                and transcript[-1].get("role") == "assistant"
+                and not transcript[-1].get("tool_calls")
+            ):
+                # Resumed after the reply was recorded (the run stopped before ending the
+                # conversation): that reply is the answer; the model is not asked again.
+                return _resolved(transcript[-1].get("content") or "")
             self._answer_pending(run, transcript)
             transcript = services.steps_of(conversation.pk)
             calls_made = sum(1 for message in transcript if message.get("role") == "assistant")
@@ -313,10 +325,7 @@ class ModelAgent:
                     },
                 )
             if not reply.tool_calls:
-                text = reply.text.strip()
-                if not text:
-                    text = _("(The agent finished without writing a reply.)")
-                return Finish.resolved(text)
+                return _resolved(reply.text)
 
     def _call_seconds(self) -> float:
         return model_call_allowance(self.backend.deadline)

@@ -426,3 +426,31 @@ def test_a_run_handed_back_after_an_error_frees_the_reservation_of_the_call_it_c
     assert finished.status == "resolved" and finished.attempts == 2 and len(server.requests) == 2
     key = ApiKey.objects.get(pk=mine.key.pk)
     assert key.reserved_micro_usd == 0 and key.spent_micro_usd == finished.cost_micro_usd == 400
+
+
+def test_a_run_resumed_after_its_reply_was_recorded_ends_with_that_reply_without_asking_again(
+    model, make_credentials, conversation_of, monkeypatch
+):
+    mine = make_credentials(budget_usd_cents=100)
+    server = model("openai", script(openai_text("The one answer.", usage=(100, 20)), openai_text("Another.")))
+    real_finish = services.conversation_finish
+    finishes = []
+
+    def finish_fails_once(**kwargs):
+        finishes.append(kwargs["status"])
+        if len(finishes) == 1:
+            raise RuntimeError("an error after the reply was recorded")
+        return real_finish(**kwargs)
+
+    monkeypatch.setattr(services, "conversation_finish", finish_fails_once)
+    conversation = conversation_of(mine, "Answer once")
+
+    assert runner.run_conversation(conversation.pk) is None
+    assert Conversation.objects.get(pk=conversation.pk).status == "open"
+
+    finished = run(conversation)
+
+    assert finished.status == "resolved" and reply_of(finished) == "The one answer."
+    assert len(server.requests) == 1
+    assert finished.cost_micro_usd == ApiKey.objects.get(pk=mine.key.pk).spent_micro_usd == 400
+    assert finished.model_calls == 1
