@@ -463,6 +463,12 @@ def configured_backend() -> Backend | None:
         settings.GATEWAY_MODEL_TIMEOUT_SECONDS,
         settings.GATEWAY_MODEL_DEADLINE_SECONDS,
         json.dumps(prices, sort_keys=True, default=str),
+        # What else configuration_problems() reads.
+        settings.GATEWAY_MODEL_MAX_TOKENS,
+        settings.GATEWAY_MODEL_RETRIES,
+        settings.GATEWAY_MODEL_RETRY_BASE_SECONDS,
+        settings.GATEWAY_LEASE_MARGIN_SECONDS,
+        settings.GATEWAY_CONVERSATION_TTL_HOURS,
     )
     if signature in _configured:
         return _configured[signature]
