@@ -675,11 +675,9 @@ def recovery_grace() -> tuple[float, str]:
     from django.conf import settings
 
     from apps.gateway.agent.context import TOOL_LEASE_SECONDS
-    from apps.gateway.agent.model import MAX_RETRY_WAIT_SECONDS
+    from apps.gateway.agent.model import model_call_allowance
 
-    retries = settings.GATEWAY_MODEL_RETRIES
-    model_call = settings.GATEWAY_MODEL_TIMEOUT_SECONDS * (retries + 1) + MAX_RETRY_WAIT_SECONDS * retries
-    lease = max(TOOL_LEASE_SECONDS, model_call) + settings.GATEWAY_LEASE_MARGIN_SECONDS
+    lease = max(TOOL_LEASE_SECONDS, model_call_allowance()) + settings.GATEWAY_LEASE_MARGIN_SECONDS
     sweep = settings.GATEWAY_STUCK_SWEEP_SECONDS
     requeue = settings.GATEWAY_REQUEUE_AFTER_SECONDS
     grace = max(requeue, lease) + 2 * sweep + 10

@@ -8,11 +8,15 @@ webhook receiver.
 - 50 conversations at once on a key whose budget fits 10 model calls never spend past it.
 - A worker killed (SIGKILL) in the middle of a turn: the sweeper hands the conversation to another
   worker, which resumes it without running its tool again.
+- A worker that loses PostgreSQL in the middle of a turn (its link to the database cut for 1.5 s)
+  hands the conversation back as soon as the database answers again, and runs it again, with no
+  sweeper running: it does not stay `processing` until its lease runs out.
 """
 
 import importlib.util
 import os
 import threading
+import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -25,7 +29,7 @@ from django.conf import settings
 from django_tenants.utils import schema_context
 
 from apps.core.testing import database_url, start_celery_beat, start_celery_worker, start_daphne, wait_for
-from apps.gateway.tests.servers import ModelServer, Receiver, openai_text, openai_tool_calls
+from apps.gateway.tests.servers import Link, ModelServer, Receiver, openai_text, openai_tool_calls
 
 pytestmark = pytest.mark.live
 
@@ -304,3 +308,74 @@ def test_a_worker_killed_mid_turn_is_replaced_and_its_conversation_resumed_witho
     # The killed call's reservation was released, never settled: only calls 1 and 3 were paid.
     assert key.reserved_micro_usd == 0
     assert key.spent_micro_usd == conversation.cost_micro_usd == (20 + 10) * 10
+
+
+def test_a_worker_that_loses_the_database_mid_turn_hands_the_conversation_back_once_it_returns(
+    web, base_env, workdir, person
+):
+    user, token = person
+    database = urlsplit(base_env["DATABASE_URL"])
+    link = Link(database.hostname, database.port).start()
+    userinfo = database.netloc.rsplit("@", 1)[0]
+    through_link = urlunsplit(database._replace(netloc=f"{userinfo}@127.0.0.1:{link.port}"))
+    mended = []
+
+    def respond(body, index):
+        if index == 0:
+            # The worker waits for this answer: its database goes away meanwhile, for 1.5 s.
+            link.cut()
+
+            def mend():
+                link.mend()
+                mended.append(time.monotonic())
+
+            threading.Timer(1.5, mend).start()
+        return openai_text("Done, once the database was back.", usage=(40, 10))
+
+    with ModelServer("openai", respond) as model:
+        created = make_key(user, budget_usd_cents=100, budget_period="total")
+        headers = {"Authorization": f"Bearer {token}", "X-Api-Key": created.raw_key}
+        # The worker alone reaches the database through the link; no beat, so no sweeper: only the
+        # worker itself can hand the conversation back (its lease lasts minutes).
+        worker = start_celery_worker(
+            model_env(base_env, model, DATABASE_URL=through_link), workdir, "cut-off"
+        )
+        try:
+            with web.client() as client:
+                accepted = client.post("/api/agent", json={"message": "Say done"}, headers=headers)
+                assert accepted.status_code == 202
+                conversation_uuid = accepted.json()["conversation_uuid"]
+
+                def finished():
+                    polled = client.get(f"/api/agent/{conversation_uuid}", headers=headers).json()
+                    return polled if polled["status"] in ("resolved", "failed") else None
+
+                polled = wait_for(finished, timeout=60, every=0.5)
+                resolved_at = time.monotonic()
+        finally:
+            worker.stop()
+            link.stop()
+        assert model.problems == []
+
+    log = worker.log_text()
+    assert polled["status"] == "resolved", (polled, log[-3000:])
+    assert polled["turns"][-1]["payload"]["content"] == "Done, once the database was back."
+    assert f"conversation {conversation_uuid}: the database does not answer" in log
+    assert f"conversation {conversation_uuid}: handed back, to be run again" in log
+    # Handed back once the database answered, run again 5 s later (its second attempt): well
+    # before its lease (a model call's allowance and the margin: minutes) could run out.
+    assert resolved_at - mended[0] < 30
+    from apps.apikeys.models import ApiKey, Reservation
+    from apps.gateway.models import Conversation
+
+    with schema_context("acme"):
+        conversation = Conversation.objects.get(uuid=conversation_uuid)
+        key = ApiKey.objects.get(pk=created.key.pk)
+        reservations = sorted(Reservation.objects.filter(key=key).values_list("state", flat=True))
+    assert conversation.attempts == 2 and len(model.requests) == 2
+    # The first call's answer came while the database was gone: it could not be settled, and its
+    # reservation was released when the conversation was handed back (as the sweeper releases a
+    # dead worker's). Only the second call was paid: 10 output tokens at 10 µUSD.
+    assert reservations == ["released", "settled"]
+    assert key.reserved_micro_usd == 0
+    assert key.spent_micro_usd == conversation.cost_micro_usd == 100

@@ -489,6 +489,9 @@ GATEWAY_MODEL_NAME = env("ATRIUM_GATEWAY_MODEL_NAME", "")
 GATEWAY_MODEL_PRICES = json.loads(env("ATRIUM_GATEWAY_MODEL_PRICES", "{}") or "{}")
 GATEWAY_MODEL_MAX_TOKENS = int(env("ATRIUM_GATEWAY_MODEL_MAX_TOKENS", "1024"))
 GATEWAY_MODEL_TIMEOUT_SECONDS = float(env("ATRIUM_GATEWAY_MODEL_TIMEOUT_SECONDS", "60"))
+# The time-out bounds each network operation of a model call; the deadline the whole call (connect,
+# send, the entire answer, however slowly it comes). 0: the same as the time-out.
+GATEWAY_MODEL_DEADLINE_SECONDS = float(env("ATRIUM_GATEWAY_MODEL_DEADLINE_SECONDS", "0") or 0)
 # A model call that fails transiently (429, 5xx, time-out) is tried again this many times.
 GATEWAY_MODEL_RETRIES = int(env("ATRIUM_GATEWAY_MODEL_RETRIES", "2"))
 GATEWAY_MODEL_RETRY_BASE_SECONDS = float(env("ATRIUM_GATEWAY_MODEL_RETRY_BASE_SECONDS", "1"))

@@ -12,6 +12,9 @@ Two protocols:
   reply, `tool_result` blocks in the next user message.
 
 Messages are kept in a neutral form (see apps.gateway.models.AgentStep) and translated per call.
+Each call has a deadline (`deadline`, GATEWAY_MODEL_DEADLINE_SECONDS, by default the time-out): it
+ends by then however slowly the API sends its answer (apps.gateway.agent.deadline), and fails as a
+time-out does. `timeout` (GATEWAY_MODEL_TIMEOUT_SECONDS) bounds each network operation.
 Prices are configuration (GATEWAY_MODEL_PRICES, USD per million tokens): `max_cost` bounds a call
 before it is made (the input can be no more tokens than its bytes, plus a margin for the
 protocol's own framing; the output no more than `max_tokens`) and `cost` prices what was used.
@@ -32,6 +35,8 @@ import httpx
 from django.conf import settings
 
 from apps.core import metrics
+from apps.gateway.agent.deadline import deadline as call_deadline
+from apps.gateway.agent.deadline import deadline_client
 
 # Tokens a provider may add around what we send (role markers, the tool-use preamble).
 FRAMING_TOKENS = 1024
@@ -121,6 +126,8 @@ class Backend:
     model: str
     api_key: str = ""
     timeout: float = 60.0
+    # The whole of one call: connect, send, the entire answer.
+    deadline: float = 60.0
     price: Price | None = None
     name: str = ""
     _clients: dict[int, httpx.Client] = field(default_factory=dict, repr=False)
@@ -157,16 +164,20 @@ class Backend:
     def _client(self) -> httpx.Client:
         client = self._clients.get(os.getpid())
         if client is None:
-            client = httpx.Client(timeout=self.timeout, trust_env=False, follow_redirects=False)
+            client = deadline_client(self.timeout)
             self._clients[os.getpid()] = client
         return client
 
-    def _post(self, path: str, body: bytes, headers: dict[str, str]) -> dict[str, Any]:
-        """One call of the API (counted: `atrium_model_calls_total` by backend and outcome)."""
+    def _post(
+        self, path: str, body: bytes, headers: dict[str, str], within: float | None = None
+    ) -> dict[str, Any]:
+        """One call of the API, ended by its deadline (or by `within` seconds from now, when that
+        is sooner), counted: `atrium_model_calls_total` by backend and outcome."""
         started = time.perf_counter()
         outcome = "error"
+        seconds = self.deadline if within is None else min(self.deadline, within)
         try:
-            answer = self._post_once(path, body, headers)
+            answer = self._post_once(path, body, headers, seconds)
             outcome = "ok"
             return answer
         except ModelError as error:
@@ -177,22 +188,27 @@ class Backend:
                 backend=self.name or "unknown", outcome=outcome, seconds=time.perf_counter() - started
             )
 
-    def _post_once(self, path: str, body: bytes, headers: dict[str, str]) -> dict[str, Any]:
+    def _post_once(self, path: str, body: bytes, headers: dict[str, str], seconds: float) -> dict[str, Any]:
         url = self.url.rstrip("/") + path
-        try:
-            response = self._client().post(
-                url, content=body, headers={"Content-Type": "application/json", **headers}
-            )
-        except httpx.TimeoutException as error:
-            raise ModelError(
-                f"the model API did not answer in time ({type(error).__name__})",
-                transient=True,
-                timed_out=True,
-            ) from error
-        except httpx.HTTPError as error:
-            raise ModelError(
-                f"the model API could not be reached ({type(error).__name__})", transient=True
-            ) from error
+        with call_deadline(seconds) as call:
+            try:
+                response = self._client().post(
+                    url, content=body, headers={"Content-Type": "application/json", **headers}
+                )
+            except httpx.TimeoutException as error:
+                # The same failure whichever limit ran out: the answer never came (nothing is
+                # settled for it), and it is worth trying again.
+                if call.timed_out():
+                    message = (
+                        f"the model API did not finish answering within the call's deadline ({seconds:.3g} s)"
+                    )
+                else:
+                    message = f"the model API did not answer in time ({type(error).__name__})"
+                raise ModelError(message, transient=True, timed_out=True) from error
+            except httpx.HTTPError as error:
+                raise ModelError(
+                    f"the model API could not be reached ({type(error).__name__})", transient=True
+                ) from error
         if response.status_code >= 400:
             retry_after = _retry_after(response.headers.get("retry-after"))
             raise ModelError(
@@ -222,7 +238,8 @@ class Backend:
         """The request body of a call (what `max_cost` is computed from)."""
         raise NotImplementedError
 
-    def complete(self, body: bytes) -> ModelReply:
+    def complete(self, body: bytes, *, within: float | None = None) -> ModelReply:
+        """One call. `within`: seconds it must end in, when less than the deadline."""
         raise NotImplementedError
 
 
@@ -296,9 +313,9 @@ class ChatCompletionsBackend(Backend):
             body["tool_choice"] = "none" if final else "auto"
         return _json(body)
 
-    def complete(self, body: bytes) -> ModelReply:
+    def complete(self, body: bytes, *, within: float | None = None) -> ModelReply:
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        answer = self._post("/chat/completions", body, headers)
+        answer = self._post("/chat/completions", body, headers, within)
         choices = answer.get("choices")
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
             raise ModelError("the model API's answer has no choices", transient=True)
@@ -387,11 +404,11 @@ class MessagesBackend(Backend):
             body["tool_choice"] = {"type": "none"} if final else {"type": "auto"}
         return _json(body)
 
-    def complete(self, body: bytes) -> ModelReply:
+    def complete(self, body: bytes, *, within: float | None = None) -> ModelReply:
         headers = {"anthropic-version": self.VERSION}
         if self.api_key:
             headers["x-api-key"] = self.api_key
-        answer = self._post("/v1/messages", body, headers)
+        answer = self._post("/v1/messages", body, headers, within)
         content = answer.get("content")
         if not isinstance(content, list):
             raise ModelError("the model API's answer has no content", transient=True)
@@ -444,7 +461,14 @@ def configured_backend() -> Backend | None:
         settings.GATEWAY_MODEL_NAME,
         settings.GATEWAY_MODEL_API_KEY,
         settings.GATEWAY_MODEL_TIMEOUT_SECONDS,
+        settings.GATEWAY_MODEL_DEADLINE_SECONDS,
         json.dumps(prices, sort_keys=True, default=str),
+        # What else configuration_problems() reads.
+        settings.GATEWAY_MODEL_MAX_TOKENS,
+        settings.GATEWAY_MODEL_RETRIES,
+        settings.GATEWAY_MODEL_RETRY_BASE_SECONDS,
+        settings.GATEWAY_LEASE_MARGIN_SECONDS,
+        settings.GATEWAY_CONVERSATION_TTL_HOURS,
     )
     if signature in _configured:
         return _configured[signature]
@@ -456,12 +480,60 @@ def configured_backend() -> Backend | None:
         model=settings.GATEWAY_MODEL_NAME,
         api_key=settings.GATEWAY_MODEL_API_KEY,
         timeout=settings.GATEWAY_MODEL_TIMEOUT_SECONDS,
+        deadline=model_deadline(),
         price=Price.parse(prices[settings.GATEWAY_MODEL_NAME]),
         name=name,
     )
     _configured.clear()
     _configured[signature] = backend
     return backend
+
+
+def model_deadline() -> float:
+    """How long one model call may take in all: GATEWAY_MODEL_DEADLINE_SECONDS, or the time-out
+    (GATEWAY_MODEL_TIMEOUT_SECONDS) when that is 0."""
+    return settings.GATEWAY_MODEL_DEADLINE_SECONDS or settings.GATEWAY_MODEL_TIMEOUT_SECONDS
+
+
+def _positive(value: Any) -> bool:
+    return isinstance(value, int | float) and math.isfinite(value) and value > 0
+
+
+def timing_problems() -> list[str]:
+    """What makes a model call's time limits contradict the lease its worker holds meanwhile."""
+    from apps.gateway.agent.model import model_call_allowance
+
+    problems = []
+    if not _positive(settings.GATEWAY_MODEL_TIMEOUT_SECONDS):
+        problems.append("GATEWAY_MODEL_TIMEOUT_SECONDS must be a number of seconds above 0")
+    deadline = settings.GATEWAY_MODEL_DEADLINE_SECONDS
+    if deadline != 0 and not _positive(deadline):
+        problems.append(
+            "GATEWAY_MODEL_DEADLINE_SECONDS must be a number of seconds above 0 (0: the time-out)"
+        )
+    if not isinstance(settings.GATEWAY_MODEL_RETRIES, int) or settings.GATEWAY_MODEL_RETRIES < 0:
+        problems.append("GATEWAY_MODEL_RETRIES must be 0 or more")
+    if not isinstance(settings.GATEWAY_MODEL_RETRY_BASE_SECONDS, int | float) or not (
+        settings.GATEWAY_MODEL_RETRY_BASE_SECONDS >= 0
+    ):
+        problems.append("GATEWAY_MODEL_RETRY_BASE_SECONDS must be 0 or more")
+    margin = settings.GATEWAY_LEASE_MARGIN_SECONDS
+    if not isinstance(margin, int | float) or not margin >= 1:
+        problems.append(
+            "GATEWAY_LEASE_MARGIN_SECONDS must be at least 1: a model call may last all the time its "
+            "worker's lease allows it, and the worker then needs the margin to record the answer"
+        )
+    if problems:
+        return problems
+    lease = model_call_allowance(model_deadline()) + margin
+    lifetime = settings.GATEWAY_CONVERSATION_TTL_HOURS * 3600
+    if lease >= lifetime:
+        problems.append(
+            f"a model call's lease ({lease:.0f} s: its deadline times {settings.GATEWAY_MODEL_RETRIES + 1} "
+            f"attempts, the waits between them and the margin) must be shorter than a conversation's "
+            f"life ({lifetime} s): lower GATEWAY_MODEL_DEADLINE_SECONDS or GATEWAY_MODEL_RETRIES"
+        )
+    return problems
 
 
 def configuration_problems() -> list[str]:
@@ -491,4 +563,5 @@ def configuration_problems() -> list[str]:
             problems.append(f"GATEWAY_MODEL_PRICES[{settings.GATEWAY_MODEL_NAME!r}]: {error}")
     if settings.GATEWAY_MODEL_MAX_TOKENS < 16:
         problems.append("GATEWAY_MODEL_MAX_TOKENS must be at least 16")
+    problems.extend(timing_problems())
     return problems

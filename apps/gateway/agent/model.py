@@ -10,6 +10,14 @@ BUDGET_EXCEEDED and says so.
 
 Each model reply and each tool result is stored as a step as soon as it exists, so a run resumed
 after its worker died continues from there and never repeats a tool whose effect was recorded.
+
+Time: a model call with its retries is given `model_call_allowance()` (every attempt its whole
+deadline, GATEWAY_MODEL_DEADLINE_SECONDS, and the back-off between attempts), and never runs
+longer: each attempt ends by its deadline or by the end of the allowance, whichever is sooner,
+and a wait the API asks for (Retry-After) that would not leave the remaining attempts their
+deadlines is not waited for (the call fails instead). The worker's lease and the budget
+reservation are extended by the allowance plus GATEWAY_LEASE_MARGIN_SECONDS before the call, so
+the lease always outlasts it, with the margin left to record the answer.
 """
 
 import json
@@ -30,7 +38,7 @@ from apps.apikeys.errors import BudgetExceeded, KeyRevoked
 from apps.catalogue import registry
 from apps.gateway import errors, services
 from apps.gateway.agent import retrieval
-from apps.gateway.agent.backends import Backend, ModelError, ModelReply
+from apps.gateway.agent.backends import Backend, ModelError, ModelReply, model_deadline
 from apps.gateway.agent.context import Run
 from apps.gateway.agent.outcome import Finish
 
@@ -40,6 +48,23 @@ OFFERED_KEY = "gateway:offered"
 # Below this many output tokens a call is not worth making: the budget is taken as spent.
 MIN_OUTPUT_TOKENS = 64
 MAX_RETRY_WAIT_SECONDS = 20.0
+# The back-off after failed attempt n (from 1) is base x 3^(n-1), stretched or shrunk by up to
+# this fraction, and at most MAX_RETRY_WAIT_SECONDS (as is a Retry-After).
+RETRY_JITTER = 0.2
+
+
+def _backoff(attempt: int, jitter: float = 1 + RETRY_JITTER) -> float:
+    base = settings.GATEWAY_MODEL_RETRY_BASE_SECONDS * (3 ** (attempt - 1))
+    return min(MAX_RETRY_WAIT_SECONDS, base * jitter)
+
+
+def model_call_allowance(deadline: float | None = None) -> float:
+    """The longest one model call may take, its retries included: every attempt its whole
+    deadline, and the longest back-off before each retry. The lease a worker holds during a model
+    call, and the reservation, last this long plus GATEWAY_LEASE_MARGIN_SECONDS."""
+    deadline = model_deadline() if deadline is None else deadline
+    retries = settings.GATEWAY_MODEL_RETRIES
+    return deadline * (retries + 1) + sum(_backoff(attempt) for attempt in range(1, retries + 1))
 
 
 def system_prompt(run: Run) -> str:
@@ -71,6 +96,10 @@ def system_prompt(run: Run) -> str:
             + json.dumps(conversation.metadata, ensure_ascii=False)
         )
     return "\n".join(lines)
+
+
+def _resolved(text: str) -> Finish:
+    return Finish.resolved(text.strip() or _("(The agent finished without writing a reply.)"))
 
 
 class ModelAgent:
@@ -108,20 +137,38 @@ class ModelAgent:
                 tools.append(retrieval.tool_def(spec))
         return tools
 
-    def _call_model(self, body: bytes) -> ModelReply:
+    def _call_model(self, body: bytes, ends: float | None = None) -> ModelReply:
+        """The model's reply, trying again after a transient failure, all of it done by `ends`
+        (time.monotonic(); by default the allowance from now): see the module's docstring."""
+        deadline = self.backend.deadline
+        if ends is None:
+            ends = time.monotonic() + self._call_seconds()
         attempts = settings.GATEWAY_MODEL_RETRIES + 1
         for attempt in range(1, attempts + 1):
+            left = ends - time.monotonic()
+            if left <= 0:
+                raise ModelError("the model call used all the time its lease allows", transient=False)
             try:
-                return self.backend.complete(body)
+                return self.backend.complete(body, within=min(deadline, left))
             except ModelError as error:
                 if not error.transient or attempt == attempts:
                     raise
-                wait = error.retry_after
-                if wait is None:
-                    wait = settings.GATEWAY_MODEL_RETRY_BASE_SECONDS * (3 ** (attempt - 1))
-                    wait *= random.uniform(0.8, 1.2)  # noqa: S311 (timing, not secrecy)
+                if error.retry_after is None:
+                    jitter = random.uniform(1 - RETRY_JITTER, 1 + RETRY_JITTER)  # noqa: S311 (timing, not secrecy)
+                    wait = _backoff(attempt, jitter)
+                else:
+                    wait = min(error.retry_after, MAX_RETRY_WAIT_SECONDS)
+                # The attempts after this wait keep their whole deadline (they end by `ends` in
+                # any case). A back-off is cut to fit, if need be (the allowance counts it, so only
+                # by a moment); a Retry-After that does not fit is not waited for: the call fails
+                # now, rather than try again early against an API that asked it to wait.
+                room = ends - time.monotonic() - (attempts - attempt) * deadline
+                if error.retry_after is not None and wait > room:
+                    logger.info("model call failed (%s); its Retry-After (%.1f s) does not fit", error, wait)
+                    raise
+                wait = max(0.0, min(wait, room))
                 logger.info("model call failed (%s); trying again in %.1f s", error, wait)
-                time.sleep(min(wait, MAX_RETRY_WAIT_SECONDS))
+                time.sleep(wait)
         raise AssertionError("unreachable")
 
     def _sized(self, run: Run, request: Any) -> tuple[bytes, int, int] | None:
@@ -167,6 +214,14 @@ class ModelAgent:
         limit = max(1, settings.GATEWAY_AGENT_MAX_MODEL_CALLS)
         while True:
             transcript = services.steps_of(conversation.pk)
+            if (
+                transcript
+                and transcript[-1].get("role") == "assistant"
+                and not transcript[-1].get("tool_calls")
+            ):
+                # Resumed after the reply was recorded (the run stopped before ending the
+                # conversation): that reply is the answer; the model is not asked again.
+                return _resolved(transcript[-1].get("content") or "")
             self._answer_pending(run, transcript)
             transcript = services.steps_of(conversation.pk)
             calls_made = sum(1 for message in transcript if message.get("role") == "assistant")
@@ -198,22 +253,26 @@ class ModelAgent:
             if sized is None:
                 return self._budget_spent(run)
             body, max_cost, _max_tokens = sized
+            allowance = self._call_seconds()
+            held = allowance + settings.GATEWAY_LEASE_MARGIN_SECONDS
             try:
                 reservation = apikeys_services.budget_reserve(
                     key=conversation.key_id,
                     micro_usd=max_cost,
                     purpose=f"gateway conversation {conversation.uuid}",
-                    ttl=timedelta(seconds=self._call_seconds() + settings.GATEWAY_LEASE_MARGIN_SECONDS),
+                    ttl=timedelta(seconds=held),
                 )
             except BudgetExceeded as error:
                 return self._budget_spent(run, error)
             except KeyRevoked:
                 return Finish.failed(errors.KEY_REVOKED, _("The API key was revoked, so the agent stopped."))
+            # Taken before the lease is pushed ahead: the call ends at least the margin before it.
+            ends = time.monotonic() + allowance
             try:
                 services.lease_extend(
                     conversation_id=conversation.pk,
                     token=run.token,
-                    seconds=self._call_seconds() + settings.GATEWAY_LEASE_MARGIN_SECONDS,
+                    seconds=held,
                     reservation_id=reservation.pk,
                 )
             except services.LeaseLost:
@@ -221,7 +280,7 @@ class ModelAgent:
                 raise
             started = time.perf_counter()
             try:
-                reply = self._call_model(body)
+                reply = self._call_model(body, ends)
             except ModelError as error:
                 apikeys_services.budget_release(reservation=reservation)
                 logger.warning(
@@ -266,16 +325,10 @@ class ModelAgent:
                     },
                 )
             if not reply.tool_calls:
-                text = reply.text.strip()
-                if not text:
-                    text = _("(The agent finished without writing a reply.)")
-                return Finish.resolved(text)
+                return _resolved(reply.text)
 
     def _call_seconds(self) -> float:
-        base = settings.GATEWAY_MODEL_RETRY_BASE_SECONDS
-        retries = settings.GATEWAY_MODEL_RETRIES
-        waits = sum(min(MAX_RETRY_WAIT_SECONDS, base * 1.2 * 3**index) for index in range(retries))
-        return self.backend.timeout * (retries + 1) + waits
+        return model_call_allowance(self.backend.deadline)
 
     def _answer_pending(self, run: Run, transcript: list[dict[str, Any]]) -> None:
         """Runs the tool calls of the last model reply that have no result yet."""

@@ -7,17 +7,24 @@ attempt at once, without waiting for a sweep. Failures:
 - the worker dies: the lease runs out and the sweeper queues the conversation again (or fails it
   after GATEWAY_AGENT_MAX_ATTEMPTS runs); the next run resumes from the recorded steps;
 - an unexpected error: logged with a reference, and the conversation handed back to be run again
-  a few seconds later, or failed with a generic error once its attempts are used;
+  a few seconds later, or failed with a generic error once its attempts are used. When the error
+  is the database going away, the hand-back waits for it to come back, a few seconds at most
+  (HAND_BACK_PAUSES), rather than leave the conversation `processing` until its lease runs out:
+  it is fenced by the lease token like every write of the run, so a hand-back that comes too late
+  (the lease ran out and the sweeper, or another worker, took the conversation) changes nothing;
 - cancelled meanwhile: the run notices at its next step (LeaseLost) and stops.
 """
 
 import logging
 import secrets
+import time
 from typing import Any
 
 from django.conf import settings
+from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.utils.translation import gettext as _
 
+from apps.apikeys import services as apikeys_services
 from apps.gateway import deliveries, errors, services
 from apps.gateway.agent.backends import configured_backend
 from apps.gateway.agent.builtin import BuiltinAgent
@@ -28,6 +35,10 @@ from apps.gateway.models import Conversation
 from apps.gateway.tracing import request_scope
 
 logger = logging.getLogger(__name__)
+
+# Pauses between tries of handing a conversation back while the database does not answer (about
+# 4 s in all: a restart's or a fail-over's first seconds; past that the lease and the sweeper do it).
+HAND_BACK_PAUSES = (0.25, 0.5, 1.0, 2.0)
 
 
 def run_conversation(conversation_id: int) -> str | None:
@@ -83,23 +94,71 @@ def _run(claim: services.Claim, agent: Any, backend: Any, misconfigured: str) ->
     except Exception:
         reference = secrets.token_hex(4)
         logger.exception("conversation %s: the agent failed (reference %s)", conversation.uuid, reference)
-        current = (
-            Conversation.objects.filter(pk=conversation.pk).values_list("attempts", flat=True).first() or 0
-        )
         try:
-            if current < settings.GATEWAY_AGENT_MAX_ATTEMPTS:
-                services.lease_release(conversation_id=conversation.pk, token=token, countdown=5.0 * current)
-                return None
-            delivery_id = services.conversation_finish(
-                conversation_id=conversation.pk,
-                token=token,
-                status=Conversation.Status.FAILED,
-                error_code=errors.AGENT_ERROR,
-                error_message=services.generic_failure(),
-            )
-            status = Conversation.Status.FAILED
+            failed = _hand_back(conversation, token)
         except services.LeaseLost:
             return None
+        if failed is None:
+            return None
+        status, delivery_id = failed
     if delivery_id is not None:
         deliveries.attempt(delivery_id)
     return status
+
+
+def _hand_back(conversation: Conversation, token: str) -> tuple[str, int | None] | None:
+    """After an unexpected error: the conversation handed back to be run again a few seconds later
+    (None), or failed with a generic error once its attempts are used (its status and webhook
+    delivery). LeaseLost when this worker no longer holds it. A database that does not answer is
+    tried again after each of HAND_BACK_PAUSES; then its error is raised."""
+    pauses = iter(HAND_BACK_PAUSES)
+    while True:
+        _drop_broken_connection()
+        try:
+            return _hand_back_once(conversation, token)
+        except (OperationalError, InterfaceError) as error:
+            pause = next(pauses, None)
+            if pause is None:
+                logger.error(
+                    "conversation %s: the database did not come back; its lease will run out",
+                    conversation.uuid,
+                )
+                raise
+            logger.warning(
+                "conversation %s: the database does not answer (%s); handing it back again in %.2f s",
+                conversation.uuid,
+                type(error).__name__,
+                pause,
+            )
+            time.sleep(pause)
+
+
+def _hand_back_once(conversation: Conversation, token: str) -> tuple[str, int | None] | None:
+    with services.locked(conversation.pk, token) as held:
+        # The reservation of a model call this run made and could not settle (the call is over:
+        # this is its worker) is freed now, as the sweeper frees a dead worker's.
+        if held.open_reservation_id:
+            apikeys_services.budget_release(reservation=held.open_reservation_id)
+        if held.attempts < settings.GATEWAY_AGENT_MAX_ATTEMPTS:
+            services.lease_release(conversation_id=held.pk, token=token, countdown=5.0 * held.attempts)
+            logger.info("conversation %s: handed back, to be run again", conversation.uuid)
+            return None
+        delivery_id = services.conversation_finish(
+            conversation_id=held.pk,
+            token=token,
+            status=Conversation.Status.FAILED,
+            error_code=errors.AGENT_ERROR,
+            error_message=services.generic_failure(),
+        )
+        return Conversation.Status.FAILED, delivery_id
+
+
+def _drop_broken_connection() -> None:
+    """Closes this thread's database connection if an error broke it (the next query opens a new
+    one). Not inside a transaction: only the code that opened it may end it."""
+    if connection.in_atomic_block:
+        return
+    try:
+        connection.close_if_unusable_or_obsolete()
+    except DatabaseError:
+        connection.close()

@@ -1,8 +1,11 @@
 """Real HTTP servers on loopback for the gateway's tests: a model API speaking either protocol
 (OpenAI-compatible chat completions, Anthropic Messages), answering from a script and checking
-each request the way the real API would; and a webhook receiver."""
+each request the way the real API would (and, on demand, sending its answer a byte at a time);
+a webhook receiver; and a TCP link to the database that a test can cut."""
 
+import contextlib
 import json
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -114,6 +117,10 @@ class Reply:
     status: int = 200
     body: dict[str, Any] = field(default_factory=dict)
     headers: dict[str, str] = field(default_factory=dict)
+    # Seconds between the bytes of the answer (0: all at once), from its first byte ("status") or
+    # once the headers are sent at once ("body"): a slow provider, or a slow-loris proxy.
+    trickle: float = 0.0
+    trickle_from: str = "body"
 
 
 class ModelServer(_Server):
@@ -129,7 +136,14 @@ class ModelServer(_Server):
         self.api_key = api_key
         self.requests: list[dict[str, Any]] = []
         self.problems: list[str] = []
+        # (bytes sent, seconds) of each trickled answer the client stopped reading.
+        self.abandoned: list[tuple[int, float]] = []
         self._lock = threading.Lock()
+        self._stopping = threading.Event()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        super().stop()
 
     @property
     def url(self) -> str:
@@ -176,6 +190,9 @@ class ModelServer(_Server):
 
             def _send(self, reply: Reply) -> None:
                 data = json.dumps(reply.body).encode()
+                if reply.trickle:
+                    self._trickle(reply, data)
+                    return
                 try:
                     self.send_response(reply.status)
                     self.send_header("Content-Type", "application/json")
@@ -186,6 +203,25 @@ class ModelServer(_Server):
                     self.wfile.write(data)
                 except OSError:
                     pass
+
+            def _trickle(self, reply: Reply, data: bytes) -> None:
+                lines = [f"{self.protocol_version} {reply.status} {self.responses[reply.status][0]}"]
+                headers = {"Content-Type": "application/json", "Content-Length": str(len(data))}
+                lines += [f"{name}: {value}" for name, value in {**headers, **reply.headers}.items()]
+                head = ("\r\n".join(lines) + "\r\n\r\n").encode()
+                started, sent = time.monotonic(), 0
+                try:
+                    if reply.trickle_from == "body":
+                        self.wfile.write(head)
+                        sent, head = len(head), b""
+                    for index in range(len(head + data)):
+                        if server._stopping.wait(reply.trickle):
+                            return
+                        self.wfile.write((head + data)[index : index + 1])
+                        sent += 1
+                except OSError:
+                    with server._lock:
+                        server.abandoned.append((sent, time.monotonic() - started))
 
         return Handler
 
@@ -365,3 +401,81 @@ class Receiver(_Server):
                     pass
 
         return Handler
+
+
+# --- a link that can be cut -------------------------------------------------------------------------
+
+
+class Link:
+    """A TCP link on loopback to `host`:`port` (a database, say) that a test cuts and mends: while
+    cut, every connection through it is closed and new ones are closed as soon as they arrive, as
+    when the server behind it has gone; `mend()` lets them through again."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.target = (host, port)
+        self.port = free_port()
+        self.cut_at: float | None = None
+        self._cut = threading.Event()
+        self._closed = threading.Event()
+        self._lock = threading.Lock()
+        self._sockets: set[Any] = set()
+        self._listener: Any = None
+
+    def start(self) -> "Link":
+        self._listener = socket.create_server(("127.0.0.1", self.port))
+        threading.Thread(target=self._accept, daemon=True).start()
+        return self
+
+    def cut(self) -> None:
+        self.cut_at = time.monotonic()
+        self._cut.set()
+        with self._lock:
+            sockets, self._sockets = self._sockets, set()
+        for sock in sockets:
+            _close(sock)
+
+    def mend(self) -> None:
+        self._cut.clear()
+
+    def stop(self) -> None:
+        self._closed.set()
+        self.cut()
+        _close(self._listener)
+
+    def _accept(self) -> None:
+        while not self._closed.is_set():
+            try:
+                client, _address = self._listener.accept()
+            except OSError:
+                return
+            if self._cut.is_set():
+                _close(client)
+                continue
+            try:
+                server = socket.create_connection(self.target, timeout=5)
+            except OSError:
+                _close(client)
+                continue
+            server.settimeout(None)
+            with self._lock:
+                self._sockets |= {client, server}
+            for source, sink in ((client, server), (server, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    def _pump(self, source: Any, sink: Any) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        for sock in (source, sink):
+            _close(sock)
+        with self._lock:
+            self._sockets -= {source, sink}
+
+
+def _close(sock: Any) -> None:
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)
+    with contextlib.suppress(OSError):
+        sock.close()

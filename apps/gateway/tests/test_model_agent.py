@@ -351,11 +351,11 @@ def test_a_run_resumed_after_its_worker_died_does_not_run_a_tool_again(
     real_call = ModelAgent._call_model
     calls = []
 
-    def dies_on_the_second_call(self, body):
+    def dies_on_the_second_call(self, body, *args):
         calls.append(body)
         if len(calls) == 2:
             raise SystemExit("the worker process is gone")
-        return real_call(self, body)
+        return real_call(self, body, *args)
 
     monkeypatch.setattr(ModelAgent, "_call_model", dies_on_the_second_call)
     conversation = conversation_of(mine, "Add Once Only")
@@ -387,3 +387,70 @@ def test_a_run_resumed_after_its_worker_died_does_not_run_a_tool_again(
         "assistant",
     ]
     assert json.loads(json.dumps(tool_results(server.requests[-1])))[0]["id"] == "call_0_createContact"
+
+
+def test_a_run_handed_back_after_an_error_frees_the_reservation_of_the_call_it_could_not_settle(
+    model, make_credentials, conversation_of, monkeypatch
+):
+    from apps.apikeys import services as apikeys_services
+
+    mine = make_credentials(budget_usd_cents=100)
+    server = model("openai", script(openai_text("Done.", usage=(100, 20))))
+    real_settle = apikeys_services.budget_settle
+    settled = []
+
+    def settle_fails_once(**kwargs):
+        settled.append(kwargs["reservation"].pk)
+        if len(settled) == 1:
+            raise RuntimeError("an error between the answer and its bill")
+        return real_settle(**kwargs)
+
+    monkeypatch.setattr(apikeys_services, "budget_settle", settle_fails_once)
+    conversation = conversation_of(mine, "Say done")
+
+    assert runner.run_conversation(conversation.pk) is None
+
+    handed_back = Conversation.objects.get(pk=conversation.pk)
+    assert (handed_back.status, handed_back.lease_token, handed_back.open_reservation_id) == (
+        "open",
+        "",
+        None,
+    )
+    # Freed at once, not left to its expiry: the next run has the whole budget.
+    key = ApiKey.objects.get(pk=mine.key.pk)
+    assert (key.reserved_micro_usd, key.spent_micro_usd) == (0, 0)
+    assert Reservation.objects.get(pk=settled[0]).state == "released"
+
+    finished = run(conversation)
+
+    assert finished.status == "resolved" and finished.attempts == 2 and len(server.requests) == 2
+    key = ApiKey.objects.get(pk=mine.key.pk)
+    assert key.reserved_micro_usd == 0 and key.spent_micro_usd == finished.cost_micro_usd == 400
+
+
+def test_a_run_resumed_after_its_reply_was_recorded_ends_with_that_reply_without_asking_again(
+    model, make_credentials, conversation_of, monkeypatch
+):
+    mine = make_credentials(budget_usd_cents=100)
+    server = model("openai", script(openai_text("The one answer.", usage=(100, 20)), openai_text("Another.")))
+    real_finish = services.conversation_finish
+    finishes = []
+
+    def finish_fails_once(**kwargs):
+        finishes.append(kwargs["status"])
+        if len(finishes) == 1:
+            raise RuntimeError("an error after the reply was recorded")
+        return real_finish(**kwargs)
+
+    monkeypatch.setattr(services, "conversation_finish", finish_fails_once)
+    conversation = conversation_of(mine, "Answer once")
+
+    assert runner.run_conversation(conversation.pk) is None
+    assert Conversation.objects.get(pk=conversation.pk).status == "open"
+
+    finished = run(conversation)
+
+    assert finished.status == "resolved" and reply_of(finished) == "The one answer."
+    assert len(server.requests) == 1
+    assert finished.cost_micro_usd == ApiKey.objects.get(pk=mine.key.pk).spent_micro_usd == 400
+    assert finished.model_calls == 1
