@@ -139,6 +139,11 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# A database host that drops packets must not hold a request or a worker forever at connect time
+# (a URL's own ?connect_timeout= wins).
+DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+    "connect_timeout", int(env("DATABASE_CONNECT_TIMEOUT", "5"))
+)
 DATABASE_ROUTERS = ["django_tenants.routers.TenantSyncRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
