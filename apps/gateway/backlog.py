@@ -51,6 +51,9 @@ def read(*, queue: str | None = None, app: Any = None) -> Backlog:
     try:
         return Backlog(True, oldest_waiting(queue=queue, app=app))
     except BacklogUnknown as error:
+        logger.warning(
+            "the agent's queue could not be read (%s); lost turns are looked for next sweep", error
+        )
         return Backlog(False, why_unknown=str(error))
 
 

@@ -516,7 +516,7 @@ def conversations_recover(
 ) -> int:
     """Conversations left `processing` by a worker that died (its lease ran out) are queued again,
     or failed once they used their attempts. Open ones whose turn was sent but is no longer in the
-    agent's queue (lost: see `_lost`) are queued again. Open ones waiting in the queue behind
+    agent's queue (lost: see `_lost_before`) are queued again. Open ones waiting in the queue behind
     others are left alone, however long the backlog; those whose sending failed are
     `conversations_send_unsent`'s. `waiting`: the agent's queue as read once per sweep (read here
     when not given). Returns how many it touched."""
@@ -557,19 +557,13 @@ def conversations_recover(
     cutoff = _lost_before(now, waiting if waiting is not None else backlog.read())
     if cutoff is None:
         return touched
-    lost = Conversation.objects.filter(
-        status=Conversation.Status.OPEN,
-        enqueue_failed_at__isnull=True,
-        queued_at__lt=cutoff,
-        expires_at__gt=now,
-    ).values_list("pk", flat=True)[:limit]
-    for conversation_id in list(lost):
-        if Conversation.objects.filter(
-            pk=conversation_id, status=Conversation.Status.OPEN, queued_at__lt=cutoff
-        ).update(queued_at=now):
+    lost = Q(status=Conversation.Status.OPEN, enqueue_failed_at__isnull=True, queued_at__lt=cutoff)
+    found = Conversation.objects.filter(lost, expires_at__gt=now).values_list("pk", "uuid")[:limit]
+    for conversation_id, conversation_uuid in list(found):
+        if Conversation.objects.filter(lost, pk=conversation_id).update(queued_at=now):
             touched += 1
             metrics.conversation("requeued")
-            logger.warning("conversation %s: its queued turn was lost; queued again", conversation_id)
+            logger.warning("conversation %s: its queued turn was lost; queued again", conversation_uuid)
             enqueue(conversation_id)
     return touched
 
@@ -584,10 +578,6 @@ def _lost_before(now: datetime, waiting: backlog.Backlog) -> datetime | None:
     and a run handed back with a short countdown (held by a worker until due). None: the queue
     could not be read, so nothing is taken for lost this time."""
     if not waiting.known:
-        logger.warning(
-            "the agent's queue could not be read (%s); lost turns are looked for next sweep",
-            waiting.why_unknown,
-        )
         return None
     since = min(now, waiting.oldest_at() or now)
     return since - timedelta(seconds=settings.GATEWAY_REQUEUE_AFTER_SECONDS)

@@ -251,9 +251,10 @@ CELERY_TIMEZONE = "UTC"
 # every queue below unless told otherwise (`--queues`, ATRIUM_WORKER_QUEUES in deploy/). Kombu's
 # Redis transport polls a worker's queues with one BRPOP over all of them and moves the queue it
 # just took a message from to the back of the list (`queue_order_strategy` "round_robin", its
-# default, set here so that nobody changes it unknowingly): with a long `agent` queue, the next
-# free pool process takes from `celery` first. `celery` keeps Celery's default name, so tasks
-# queued before the split are still consumed. docs/deploy.md, "Queues".
+# default since kombu#168, set here so that nobody changes it unknowingly; "priority" would starve
+# the later queues): with a long `agent` queue, the next free pool process takes from `celery`
+# first. `celery` keeps Celery's default name, so tasks queued before the split are still consumed.
+# docs/deploy.md, "Queues".
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 GATEWAY_AGENT_QUEUE = "agent"
 CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(GATEWAY_AGENT_QUEUE))
