@@ -487,7 +487,16 @@ class Supervisor:
         celery = str(VENV / "bin" / "celery")
         return {
             "web": web,
-            "worker": [celery, "-A", "config", "worker", "--loglevel=INFO", "--concurrency=2"],
+            # Both queues: the default one and the agent turns' own (config/settings/base.py).
+            "worker": [
+                celery,
+                "-A",
+                "config",
+                "worker",
+                "--queues=celery,agent",
+                "--loglevel=INFO",
+                "--concurrency=2",
+            ],
             "beat": [
                 celery,
                 "-A",

@@ -30,7 +30,10 @@ case "$role" in
         ;;
     worker)
         shift || true
+        # Both queues by default: `celery` (webhooks, sweepers, clean-ups) and `agent` (the
+        # gateway's agent turns); ATRIUM_WORKER_QUEUES=celery or =agent makes a dedicated worker.
         exec celery -A config worker --hostname "worker@%h" \
+            --queues "${ATRIUM_WORKER_QUEUES:-celery,agent}" \
             --concurrency "${ATRIUM_WORKER_CONCURRENCY:-4}" --loglevel INFO "$@"
         ;;
     beat)

@@ -3,6 +3,7 @@ against the Kubernetes API schemas (kubernetes-validate ships them), the Compose
 the Compose specification's schema (vendored by check-jsonschema), and what Atrium itself
 needs of them (probes, one beat, autoscalers on the right targets, secrets from outside)."""
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 import yaml
 from check_jsonschema.builtin_schemas import get_builtin_schema
 
-from apps.core.testing import ROOT
+from apps.core.testing import ROOT, _bootstrap
 
 DEPLOY = ROOT / "deploy"
 KUBERNETES = DEPLOY / "kubernetes"
@@ -206,6 +207,35 @@ def test_compose_takes_every_secret_from_the_environment():
     for secret in ("DJANGO_SECRET_KEY", "ATRIUM_ENCRYPTION_KEYS", "POSTGRES_PASSWORD"):
         assert f"${{{secret}:?" in text  # required, never defaulted
     assert compose()["services"]["web"]["environment"]["ATRIUM_METRICS_TOKEN"] == "${ATRIUM_METRICS_TOKEN:-}"
+
+
+# --- the queues every worker consumes ------------------------------------------------------------
+
+
+def settings_queues() -> set[str]:
+    from django.conf import settings
+
+    return {queue.name for queue in settings.CELERY_TASK_QUEUES}
+
+
+def test_every_worker_command_consumes_every_queue_of_the_settings():
+    """The default queue (webhooks, sweepers) and the agent turns' own: a worker started by any
+    of our commands runs both, so neither waits for lack of a consumer."""
+    expected = settings_queues()
+    assert expected == {"celery", "agent"}
+    entrypoint = (DEPLOY / "entrypoint.sh").read_text()
+    default = re.search(r'--queues "\$\{ATRIUM_WORKER_QUEUES:-([^}]*)\}"', entrypoint)
+    assert default is not None and set(default.group(1).split(",")) == expected
+    worker = compose()["services"]["worker"]
+    assert worker["environment"]["ATRIUM_WORKER_QUEUES"] == "${ATRIUM_WORKER_QUEUES:-celery,agent}"
+    (container,) = pod_spec(by_kind("Deployment")["atrium-worker"])["containers"]
+    assert container["args"] == ["worker"]
+    assert {"configMapRef": {"name": "atrium-config"}} in container["envFrom"]
+    configured = by_kind("ConfigMap")["atrium-config"]["data"]["ATRIUM_WORKER_QUEUES"]
+    assert set(configured.split(",")) == expected
+    make_up = _bootstrap().Supervisor({}).commands()["worker"]
+    (option,) = [part for part in make_up if part.startswith("--queues=")]
+    assert set(option.removeprefix("--queues=").split(",")) == expected
 
 
 # --- the image ----------------------------------------------------------------------------------

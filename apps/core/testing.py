@@ -264,10 +264,21 @@ http {{
 
 
 def start_celery_worker(
-    env: dict[str, str], workdir: Path, name: str, *, app: str = "config", concurrency: int = 1
+    env: dict[str, str],
+    workdir: Path,
+    name: str,
+    *,
+    app: str = "config",
+    concurrency: int = 1,
+    queues: str = "",
 ) -> Process:
     """A Celery worker (prefork pool), named `name@<host>`, with its probes and metrics on
-    127.0.0.1:`worker.http_port` (apps.core.worker_http); returns once it is ready."""
+    127.0.0.1:`worker.http_port` (apps.core.worker_http); returns once it is ready. It consumes
+    `queues` (comma-separated), by default every queue of the settings (CELERY_TASK_QUEUES), as
+    the deployed workers do."""
+    from django.conf import settings
+
+    queues = queues or ",".join(queue.name for queue in settings.CELERY_TASK_QUEUES)
     http_port = free_port()
     env = {**env, "ATRIUM_WORKER_HTTP_PORT": str(http_port), "ATRIUM_WORKER_HTTP_ADDRESS": "127.0.0.1"}
     command = [
@@ -277,6 +288,8 @@ def start_celery_worker(
         "worker",
         "--hostname",
         f"{name}@%h",
+        "--queues",
+        queues,
         "--concurrency",
         str(concurrency),
         "--pool",

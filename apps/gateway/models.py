@@ -54,7 +54,12 @@ class Conversation(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     lease_token = models.CharField(max_length=32, blank=True)
     lease_expires_at = models.DateTimeField(null=True, blank=True)
+    # When it was last handed to the agent's queue (accepted, or queued again).
     queued_at = models.DateTimeField(default=timezone.now)
+    # Set when sending its task failed (the broker did not answer): the sweeper sends it again at
+    # its next pass. Cleared when it does. Open conversations without it were sent, and may be
+    # waiting behind others in the queue (apps.gateway.backlog).
+    enqueue_failed_at = models.DateTimeField(null=True, blank=True)
     # The budget reservation of a model call under way (released if its worker dies).
     open_reservation_id = models.BigIntegerField(null=True, blank=True)
 
@@ -99,6 +104,11 @@ class Conversation(models.Model):
                 name="gateway_conv_processing_lease",
             ),
             models.Index(fields=["queued_at"], condition=Q(status="open"), name="gateway_conv_open_queued"),
+            models.Index(
+                fields=["enqueue_failed_at"],
+                condition=Q(status="open", enqueue_failed_at__isnull=False),
+                name="gateway_conv_open_unsent",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -11,6 +11,12 @@ States (SPEC 3.1) and who moves them:
 
 Every write a worker makes while running is fenced by its lease token (`locked`): a worker that
 lost its lease (cancelled, or taken for dead and handed to another) stops at its next step.
+
+An open conversation's turn is sent to the agent's own queue after the commit (`enqueue`). If the
+broker does not answer, the conversation is marked and sent again within seconds of the broker's
+return (`conversations_send_unsent`); if its message was lost (it is no longer waiting in the
+queue: apps.gateway.backlog), `conversations_recover` sends it again. One waiting in the queue
+behind a backlog is never sent twice.
 """
 
 import hashlib
@@ -24,7 +30,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -34,7 +40,7 @@ from apps.apikeys.authentication import KeyCredential
 from apps.apikeys.models import ApiKey
 from apps.core import metrics, observability
 from apps.core.errors import ValidationFailed
-from apps.gateway import deliveries, errors, signals
+from apps.gateway import backlog, deliveries, errors, signals
 from apps.gateway.models import AgentStep, Conversation, Turn
 from apps.gateway.validation import AgentRequest
 
@@ -186,18 +192,30 @@ def _accept(
     return Accepted(conversation, False)
 
 
-def enqueue(conversation_id: int, *, countdown: float | None = None) -> None:
-    """Queues the agent's run. A broker that does not answer loses nothing: the sweeper queues
-    open conversations again (GATEWAY_REQUEUE_AFTER_SECONDS)."""
+def enqueue(conversation_id: int, *, countdown: float | None = None) -> bool:
+    """Sends the agent's run to the agent's queue (CELERY_TASK_ROUTES), saying when
+    (apps.gateway.backlog). A broker that does not answer loses nothing: the conversation is
+    marked (`enqueue_failed_at`) and the next sweep sends it again (`conversations_send_unsent`).
+    Returns whether it was sent."""
     from apps.gateway.tasks import run_conversation
 
     try:
         run_conversation.apply_async(
             kwargs={"conversation_id": conversation_id, "schema_name": connection.schema_name},
             countdown=countdown,
+            headers=backlog.sent_headers(),
         )
     except Exception:
         logger.exception("conversation %s could not be queued; the sweeper will queue it", conversation_id)
+        try:
+            Conversation.objects.filter(pk=conversation_id, status=Conversation.Status.OPEN).update(
+                enqueue_failed_at=timezone.now()
+            )
+        except DatabaseError:
+            # Not marked: the sweeper still finds it, as it finds a lost one (conversations_recover).
+            logger.exception("conversation %s: its failed sending could not be recorded", conversation_id)
+        return False
+    return True
 
 
 # --- the worker's lease ---------------------------------------------------------------------------
@@ -239,6 +257,7 @@ def conversation_claim(*, conversation_id: int, seconds: float, now: datetime | 
         conversation.lease_expires_at = now + timedelta(seconds=seconds)
         conversation.attempts += 1
         conversation.started_at = conversation.started_at or now
+        conversation.enqueue_failed_at = None
         conversation.save(
             update_fields=[
                 "status",
@@ -246,6 +265,7 @@ def conversation_claim(*, conversation_id: int, seconds: float, now: datetime | 
                 "lease_expires_at",
                 "attempts",
                 "started_at",
+                "enqueue_failed_at",
                 "updated_at",
             ]
         )
@@ -296,6 +316,7 @@ def lease_release(*, conversation_id: int, token: str, countdown: float | None =
         lease_expires_at=None,
         open_reservation_id=None,
         queued_at=timezone.now(),
+        enqueue_failed_at=None,
     )
     if updated:
         transaction.on_commit(lambda: enqueue(conversation_id, countdown=countdown))
@@ -490,10 +511,15 @@ def conversation_cancel(*, conversation: Conversation) -> Conversation:
 # --- sweepers -------------------------------------------------------------------------------------
 
 
-def conversations_recover(*, now: datetime | None = None, limit: int = 500) -> int:
+def conversations_recover(
+    *, now: datetime | None = None, limit: int = 500, waiting: backlog.Backlog | None = None
+) -> int:
     """Conversations left `processing` by a worker that died (its lease ran out) are queued again,
-    or failed once they used their attempts; open ones whose task never started are queued again.
-    Returns how many it touched."""
+    or failed once they used their attempts. Open ones whose turn was sent but is no longer in the
+    agent's queue (lost: see `_lost_before`) are queued again. Open ones waiting in the queue behind
+    others are left alone, however long the backlog; those whose sending failed are
+    `conversations_send_unsent`'s. `waiting`: the agent's queue as read once per sweep (read here
+    when not given). Returns how many it touched."""
     now = now or timezone.now()
     touched = 0
     stuck = Conversation.objects.filter(
@@ -519,20 +545,57 @@ def conversations_recover(*, now: datetime | None = None, limit: int = 500) -> i
                 )
                 continue
             Conversation.objects.filter(pk=conversation.pk).update(
-                status=Conversation.Status.OPEN, lease_token="", lease_expires_at=None, queued_at=now
+                status=Conversation.Status.OPEN,
+                lease_token="",
+                lease_expires_at=None,
+                queued_at=now,
+                enqueue_failed_at=None,
             )
             transaction.on_commit(lambda conversation_id=conversation.pk: enqueue(conversation_id))
             transaction.on_commit(lambda: metrics.conversation("requeued"))
             logger.warning("conversation %s: its worker stopped mid-turn; queued again", conversation.uuid)
-    waiting = Conversation.objects.filter(
-        status=Conversation.Status.OPEN,
-        queued_at__lt=now - timedelta(seconds=settings.GATEWAY_REQUEUE_AFTER_SECONDS),
-        expires_at__gt=now,
+    cutoff = _lost_before(now, waiting if waiting is not None else backlog.read())
+    if cutoff is None:
+        return touched
+    lost = Q(status=Conversation.Status.OPEN, enqueue_failed_at__isnull=True, queued_at__lt=cutoff)
+    found = Conversation.objects.filter(lost, expires_at__gt=now).values_list("pk", "uuid")[:limit]
+    for conversation_id, conversation_uuid in list(found):
+        if Conversation.objects.filter(lost, pk=conversation_id).update(queued_at=now):
+            touched += 1
+            metrics.conversation("requeued")
+            logger.warning("conversation %s: its queued turn was lost; queued again", conversation_uuid)
+            enqueue(conversation_id)
+    return touched
+
+
+def _lost_before(now: datetime, waiting: backlog.Backlog) -> datetime | None:
+    """An open conversation sent before this time is not waiting in the agent's queue: nothing
+    waits there that was sent earlier than GATEWAY_REQUEUE_AFTER_SECONDS before the oldest turn
+    still waiting (or before now, when none waits). Its message was lost: a broker that lost its
+    data, or a worker that died after taking the message and before claiming the conversation
+    (the broker hands that message out again only after its visibility timeout, an hour).
+    The margin covers the senders' clocks, a message taken by a worker that is about to claim it,
+    and a run handed back with a short countdown (held by a worker until due). None: the queue
+    could not be read, so nothing is taken for lost this time."""
+    if not waiting.known:
+        return None
+    since = min(now, waiting.oldest_at() or now)
+    return since - timedelta(seconds=settings.GATEWAY_REQUEUE_AFTER_SECONDS)
+
+
+def conversations_send_unsent(*, now: datetime | None = None, limit: int = 500) -> int:
+    """Open conversations whose task could not be sent (the broker did not answer: `enqueue`) are
+    sent now. Runs every few seconds (GATEWAY_UNSENT_SWEEP_SECONDS), so a message accepted while
+    Redis was down runs soon after it is back. Returns how many it sent (or tried to)."""
+    now = now or timezone.now()
+    touched = 0
+    unsent = Conversation.objects.filter(
+        status=Conversation.Status.OPEN, enqueue_failed_at__isnull=False, expires_at__gt=now
     ).values_list("pk", flat=True)[:limit]
-    for conversation_id in list(waiting):
-        if Conversation.objects.filter(pk=conversation_id, status=Conversation.Status.OPEN).update(
-            queued_at=now
-        ):
+    for conversation_id in list(unsent):
+        if Conversation.objects.filter(
+            pk=conversation_id, status=Conversation.Status.OPEN, enqueue_failed_at__isnull=False
+        ).update(enqueue_failed_at=None, queued_at=now):
             touched += 1
             metrics.conversation("requeued")
             enqueue(conversation_id)

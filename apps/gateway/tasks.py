@@ -1,10 +1,12 @@
 """The gateway's Celery tasks: thin doors onto the services. Tasks take ids and the schema name
-(`workspace_task`); the sweepers visit every workspace (`for_each_workspace`)."""
+(`workspace_task`); the sweepers visit every workspace (`for_each_workspace`). `run_conversation`
+goes to the agent's own queue (settings CELERY_TASK_ROUTES), everything else to the default one,
+so sweeps and webhook deliveries never wait behind a backlog of agent turns."""
 
 from celery import shared_task
 
 from apps.core.tasks import for_each_workspace, workspace_task
-from apps.gateway import deliveries, services
+from apps.gateway import backlog, deliveries, services
 from apps.gateway.agent import runner
 
 
@@ -29,8 +31,21 @@ def send_due_webhooks() -> int:
 
 @shared_task(ignore_result=True)
 def recover_stuck_conversations() -> int:
-    """Every 30 seconds: conversations whose worker died are queued again or failed."""
-    return for_each_workspace(services.conversations_recover)
+    """Every 30 seconds: conversations whose worker died are queued again or failed; those whose
+    queued turn was lost are queued again (the agent's queue is read once for every workspace)."""
+    waiting = backlog.read()
+
+    def recover() -> None:
+        services.conversations_recover(waiting=waiting)
+
+    return for_each_workspace(recover)
+
+
+@shared_task(ignore_result=True)
+def send_unsent_conversations() -> int:
+    """Every few seconds: conversations whose task could not be sent (the broker was down) are
+    sent now."""
+    return for_each_workspace(services.conversations_send_unsent)
 
 
 @shared_task(ignore_result=True)

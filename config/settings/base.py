@@ -8,6 +8,7 @@ import dj_database_url
 from celery.schedules import crontab
 from corsheaders.defaults import default_headers as cors_default_headers
 from django.utils.translation import gettext_lazy as _
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 
@@ -249,6 +250,21 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
+# Two queues. The gateway's agent turns (`run_conversation`, routed by name) wait in `agent`, so a
+# backlog of turns never delays what everything else sends to the default queue `celery`
+# (webhook deliveries, the sweepers, clean-ups, a task's agent step finishing). A worker consumes
+# every queue below unless told otherwise (`--queues`, ATRIUM_WORKER_QUEUES in deploy/). Kombu's
+# Redis transport polls a worker's queues with one BRPOP over all of them and moves the queue it
+# just took a message from to the back of the list (`queue_order_strategy` "round_robin", its
+# default since kombu#168, set here so that nobody changes it unknowingly; "priority" would starve
+# the later queues): with a long `agent` queue, the next free pool process takes from `celery`
+# first. `celery` keeps Celery's default name, so tasks queued before the split are still consumed.
+# docs/deploy.md, "Queues".
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+GATEWAY_AGENT_QUEUE = "agent"
+CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(GATEWAY_AGENT_QUEUE))
+CELERY_TASK_ROUTES = {"apps.gateway.tasks.run_conversation": {"queue": GATEWAY_AGENT_QUEUE}}
+CELERY_BROKER_TRANSPORT_OPTIONS = {"queue_order_strategy": "round_robin"}
 CELERY_BEAT_SCHEDULE = {
     "purge-expired-access-tokens": {
         "task": "apps.accounts.tasks.purge_expired_access_tokens",
@@ -509,8 +525,12 @@ GATEWAY_AGENT_OFFERED_TOOLS = int(env("ATRIUM_GATEWAY_AGENT_OFFERED_TOOLS", "12"
 GATEWAY_AGENT_MAX_ATTEMPTS = int(env("ATRIUM_GATEWAY_AGENT_MAX_ATTEMPTS", "3"))
 # A worker's lease on a conversation lasts this long past each step's own time limit.
 GATEWAY_LEASE_MARGIN_SECONDS = float(env("ATRIUM_GATEWAY_LEASE_MARGIN_SECONDS", "30"))
-# An open conversation whose task has not started after this long is queued again.
+# An open conversation whose turn is not waiting in the agent's queue is queued again: one sent
+# this long before the oldest turn still waiting there (or before now, when none waits) was lost
+# (apps.gateway.backlog). A turn waiting behind a backlog, however long, is never queued twice.
 GATEWAY_REQUEUE_AFTER_SECONDS = int(env("ATRIUM_GATEWAY_REQUEUE_AFTER_SECONDS", "120"))
+# How often conversations whose task could not be sent (the broker was down) are sent again.
+GATEWAY_UNSENT_SWEEP_SECONDS = float(env("ATRIUM_GATEWAY_UNSENT_SWEEP_SECONDS", "5"))
 # Webhooks: delays in seconds after each failed attempt (Standard Webhooks' schedule, about 27.6
 # hours in all), each stretched or shrunk by up to GATEWAY_WEBHOOK_JITTER (a fraction), so retries
 # span more than 24 hours. Time limits per attempt, and how much of an answer is kept in the log.
@@ -534,6 +554,10 @@ CELERY_BEAT_SCHEDULE["gateway-send-due-webhooks"] = {
 CELERY_BEAT_SCHEDULE["gateway-recover-stuck-conversations"] = {
     "task": "apps.gateway.tasks.recover_stuck_conversations",
     "schedule": GATEWAY_STUCK_SWEEP_SECONDS,
+}
+CELERY_BEAT_SCHEDULE["gateway-send-unsent-conversations"] = {
+    "task": "apps.gateway.tasks.send_unsent_conversations",
+    "schedule": GATEWAY_UNSENT_SWEEP_SECONDS,
 }
 CELERY_BEAT_SCHEDULE["gateway-remove-expired"] = {
     "task": "apps.gateway.tasks.remove_expired",

@@ -2,6 +2,7 @@
 polling, listing and cancelling. The agent itself is not run here (the test's transaction never
 commits, so nothing is queued); test_agent_runs.py and tests/test_gateway_live.py run it."""
 
+import time
 import uuid
 from datetime import datetime, timedelta
 
@@ -14,6 +15,7 @@ from django_tenants.utils import schema_context
 from apps.accounts.models import PersonalAccessToken
 from apps.apikeys import services as apikeys_services
 from apps.apikeys.testing import credentials_for
+from apps.gateway import backlog
 from apps.gateway.models import Conversation, Turn, WebhookDelivery
 
 pytestmark = pytest.mark.django_db
@@ -70,9 +72,15 @@ def test_acceptance_queues_the_agent_once_the_conversation_is_committed(
         response = send(mine, {"message": "Show contact 7"})
 
     conversation = Conversation.objects.get(uuid=response.json()["conversation_uuid"])
-    assert queued == [
-        {"kwargs": {"conversation_id": conversation.pk, "schema_name": "acme"}, "countdown": None}
-    ]
+    (options,) = queued
+    sent_at = options.pop("headers")[backlog.SENT_AT]
+    assert options == {
+        "kwargs": {"conversation_id": conversation.pk, "schema_name": "acme"},
+        "countdown": None,
+    }
+    # Sent with when it was sent: the sweeper tells a lost turn from one waiting (apps.gateway.backlog).
+    assert abs(sent_at - time.time()) < 60
+    assert conversation.enqueue_failed_at is None
 
 
 def test_a_message_of_exactly_10000_characters_is_accepted(make_credentials, send):

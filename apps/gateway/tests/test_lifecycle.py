@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from apps.apikeys import services as apikeys_services
 from apps.apikeys.models import ApiKey
-from apps.gateway import errors, services
+from apps.gateway import backlog, errors, services
 from apps.gateway.agent import runner
 from apps.gateway.models import AgentStep, Conversation, Turn, WebhookDelivery
 
@@ -134,10 +134,11 @@ def test_an_open_conversation_whose_task_never_started_is_queued_again(
     Conversation.objects.filter(pk=conversation.pk).update(
         queued_at=timezone.now() - timedelta(seconds=settings.GATEWAY_REQUEUE_AFTER_SECONDS + 1)
     )
+    nothing_waits = backlog.Backlog(known=True, oldest=None)
 
-    assert services.conversations_recover() == 1
+    assert services.conversations_recover(waiting=nothing_waits) == 1
     assert queued == [conversation.pk]
-    assert services.conversations_recover() == 0
+    assert services.conversations_recover(waiting=nothing_waits) == 0
 
 
 def test_an_unexpected_error_hands_the_conversation_back_then_fails_it(
