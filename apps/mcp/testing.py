@@ -117,17 +117,24 @@ class McpHttp:
         return self.post(message, **headers)
 
     def initialize(
-        self, version: str = PROTOCOL_VERSION, capabilities: dict[str, Any] | None = None
+        self,
+        version: str = PROTOCOL_VERSION,
+        capabilities: dict[str, Any] | None = None,
+        *,
+        notify: bool = True,
     ) -> httpx.Response:
-        """Opens a session (offering `version`); later requests carry it. The answer must be a 200."""
+        """Opens a session (offering `version`); later requests carry it. The answer must be a 200.
+        Then `notifications/initialized`, unless `notify` is false: the session is then in no web
+        process's memory yet (apps.mcp.sessions keeps a session once a request has used it)."""
         answer = self.request(
             "initialize",
             {"protocolVersion": version, "capabilities": capabilities or {}, "clientInfo": self.client_info},
         )
         assert answer.status_code == 200, answer.text
         self.session_id = answer.headers["mcp-session-id"]
-        initialized = self.post({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        assert initialized.status_code == 202, initialized.text
+        if notify:
+            initialized = self.post({"jsonrpc": "2.0", "method": "notifications/initialized"})
+            assert initialized.status_code == 202, initialized.text
         return answer
 
     def call(self, name: str, arguments: dict[str, Any] | None = None) -> httpx.Response:
