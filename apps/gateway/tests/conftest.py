@@ -54,3 +54,30 @@ def reply_of(conversation) -> str:  # type: ignore[no-untyped-def]
 
     turn = Turn.objects.filter(conversation=conversation, role="agent").order_by("-position").first()
     return turn.payload["content"] if turn else ""
+
+
+@pytest.fixture
+def model_servers(settings):  # type: ignore[no-untyped-def]
+    """Starts model servers on loopback, `start(protocol, responder, name=, prices=, **settings)`,
+    points the settings at the latest (plus any GATEWAY_* given), and stops them all after."""
+    from .servers import ModelServer
+
+    started = []
+
+    def start(protocol: str, responder, *, name: str, prices: dict, **more):  # type: ignore[no-untyped-def]
+        server = ModelServer(protocol, responder).start()
+        started.append(server)
+        settings.GATEWAY_MODEL_BACKEND = protocol
+        settings.GATEWAY_MODEL_URL = server.url
+        settings.GATEWAY_MODEL_NAME = name
+        settings.GATEWAY_MODEL_API_KEY = server.api_key
+        settings.GATEWAY_MODEL_PRICES = prices
+        settings.GATEWAY_MODEL_MAX_TOKENS = 1000
+        settings.GATEWAY_MODEL_RETRY_BASE_SECONDS = 0.01
+        for key, value in more.items():
+            setattr(settings, key, value)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()

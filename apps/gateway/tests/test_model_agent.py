@@ -20,7 +20,6 @@ from apps.gateway.models import AgentStep, Conversation
 
 from .conftest import reply_of
 from .servers import (
-    ModelServer,
     Reply,
     anthropic_text,
     anthropic_tool_use,
@@ -38,26 +37,11 @@ PRICES = {MODEL: {"input": "2", "output": "10", "cache_read": "0.5", "cache_writ
 
 
 @pytest.fixture
-def model(settings):
+def model(model_servers):  # type: ignore[no-untyped-def]
     """Starts a scripted model server of a protocol and points the settings at it."""
-    started = []
-
-    def start(protocol: str, responder) -> ModelServer:
-        server = ModelServer(protocol, responder).start()
-        started.append(server)
-        settings.GATEWAY_MODEL_BACKEND = protocol
-        settings.GATEWAY_MODEL_URL = server.url
-        settings.GATEWAY_MODEL_NAME = MODEL
-        settings.GATEWAY_MODEL_API_KEY = server.api_key
-        settings.GATEWAY_MODEL_PRICES = PRICES
-        settings.GATEWAY_MODEL_MAX_TOKENS = 1000
-        settings.GATEWAY_MODEL_TIMEOUT_SECONDS = 10
-        settings.GATEWAY_MODEL_RETRY_BASE_SECONDS = 0.01
-        return server
-
-    yield start
-    for server in started:
-        server.stop()
+    return lambda protocol, responder: model_servers(
+        protocol, responder, name=MODEL, prices=PRICES, GATEWAY_MODEL_TIMEOUT_SECONDS=10
+    )
 
 
 def run(conversation) -> Conversation:

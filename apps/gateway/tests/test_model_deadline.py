@@ -126,30 +126,19 @@ def test_a_call_is_held_to_less_than_its_deadline_when_its_lease_has_less_left()
 
 
 @pytest.fixture
-def model(settings):
+def model(model_servers):  # type: ignore[no-untyped-def]
     """A model server answering with `responder`, the settings pointed at it: a per-read time-out
     of 0.5 s, a deadline of 1 s, one retry."""
-    started = []
-
-    def start(protocol: str, responder) -> ModelServer:
-        server = ModelServer(protocol, responder).start()
-        started.append(server)
-        settings.GATEWAY_MODEL_BACKEND = protocol
-        settings.GATEWAY_MODEL_URL = server.url
-        settings.GATEWAY_MODEL_NAME = MODEL
-        settings.GATEWAY_MODEL_API_KEY = server.api_key
-        settings.GATEWAY_MODEL_PRICES = PRICES
-        settings.GATEWAY_MODEL_MAX_TOKENS = 1000
-        settings.GATEWAY_MODEL_TIMEOUT_SECONDS = 0.5
-        settings.GATEWAY_MODEL_DEADLINE_SECONDS = 1.0
-        settings.GATEWAY_MODEL_RETRIES = 1
-        settings.GATEWAY_MODEL_RETRY_BASE_SECONDS = 0.01
-        settings.GATEWAY_LEASE_MARGIN_SECONDS = 2
-        return server
-
-    yield start
-    for server in started:
-        server.stop()
+    return lambda protocol, responder: model_servers(
+        protocol,
+        responder,
+        name=MODEL,
+        prices=PRICES,
+        GATEWAY_MODEL_TIMEOUT_SECONDS=0.5,
+        GATEWAY_MODEL_DEADLINE_SECONDS=1.0,
+        GATEWAY_MODEL_RETRIES=1,
+        GATEWAY_LEASE_MARGIN_SECONDS=2,
+    )
 
 
 def calls(outcome: str, backend: str = "anthropic") -> float:
