@@ -148,7 +148,7 @@ def _keep(row: LiveSession) -> None:
 
 
 def _ended_key(digest: str) -> str:
-    return f"{settings.CACHES['default'].get('KEY_PREFIX', 'atrium')}:mcp:{digest}:ended"
+    return streams.session_key(digest, "ended")
 
 
 def _mark_ended(digests: list[str]) -> None:

@@ -47,9 +47,13 @@ def redis_client() -> redis.Redis:
     return _redis
 
 
+def session_key(digest: str, name: str) -> str:
+    """The Redis key `name` of a session (its events, their counter, its end mark)."""
+    return f"{settings.CACHES['default'].get('KEY_PREFIX', 'atrium')}:mcp:{digest}:{name}"
+
+
 def _keys(digest: str) -> tuple[str, str]:
-    prefix = f"{settings.CACHES['default'].get('KEY_PREFIX', 'atrium')}:mcp:{digest}"
-    return f"{prefix}:seq", f"{prefix}:events"
+    return session_key(digest, "seq"), session_key(digest, "events")
 
 
 def publish(digest: str, message: dict[str, Any]) -> str:
