@@ -55,7 +55,7 @@ DB_USER = "atrium"
 # PostgreSQL refuses to run as root; when we are root, the cluster runs as this system user.
 PG_SYSTEM_USER = "atrium-db"
 PORT = int(os.environ.get("ATRIUM_PORT", "8000"))
-# Daphne listens on each loopback address a demo workspace uses (127.0.0.0/8 is all loopback).
+# The web process listens on each loopback address a demo workspace uses (127.0.0.0/8 is all loopback).
 LISTEN = ["127.0.0.1", "127.0.0.2"]
 STOP_GRACE = 15
 
@@ -477,13 +477,10 @@ class Supervisor:
         self.stopping = False
 
     def commands(self) -> dict[str, list[str]]:
-        endpoints = [f"tcp:port={PORT}:interface={address}" for address in LISTEN]
-        if socket.has_ipv6 and ipv6_loopback():
-            endpoints.append(f"tcp6:port={PORT}:interface=\\:\\:1")
-        web = [str(VENV / "bin" / "daphne")]
-        for endpoint in endpoints:
-            web += ["-e", endpoint]
-        web.append("config.asgi:application")
+        addresses = LISTEN + (["::1"] if socket.has_ipv6 and ipv6_loopback() else [])
+        web = [str(VENV_PY), "-m", "config.serve", "--port", str(PORT), "--grace", "10"]
+        for address in addresses:
+            web += ["--bind", address]
         celery = str(VENV / "bin" / "celery")
         return {
             "web": web,

@@ -5,7 +5,7 @@ would make the suite crawl): `seed_demo` creates Acme (localhost, 127.0.0.1) and
 (127.0.0.2) with one person per built-in role, exactly like `make run`. Each test then runs in
 a transaction that is rolled back (pytest-django's `db`), inside the workspace it asks for.
 
-Tests whose server runs in another process (the `live_http` fixture: Daphne on loopback)
+Tests whose server runs in another process (the `live_http` fixture: a web process on loopback)
 cannot see uncommitted rows, so they use `committed` instead of `db`, and create what they
 need with unique names.
 """
@@ -19,7 +19,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 
-from apps.core.testing import CHROMIUM, CHROMIUM_ARGS, LiveServer, database_url, start_daphne
+from apps.core.testing import CHROMIUM, CHROMIUM_ARGS, LiveServer, database_url, start_web
 
 ROLES = ("owner", "admin", "member", "viewer")
 
@@ -112,12 +112,10 @@ def committed(django_db_blocker) -> Iterator[None]:  # type: ignore[no-untyped-d
 
 @pytest.fixture(scope="session")
 def live_http(django_db_setup, django_db_blocker) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
-    """Daphne serving config.asgi on 127.0.0.1 and 127.0.0.2, on the test database."""
+    """config.serve (uvicorn) serving config.asgi on 127.0.0.1 and 127.0.0.2, on the test database."""
     with django_db_blocker.unblock():
         url = database_url()
-    server = start_daphne(
-        {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
-    )
+    server = start_web({**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings.test"})
     yield server
     server.stop()
 

@@ -2,7 +2,7 @@
 endpoint of the same server in the same run (goal: at least 0.5 of its requests per second), and
 how long a webhook takes to arrive once its conversation is resolved (goal: p50 under 100 ms).
 
-1. Acceptance. One Daphne process (`config.settings.bench`), no worker: what is measured is the
+1. Acceptance. One web process (`config.settings.bench`), no worker: what is measured is the
    202, not the agent. wrk (C, so the load generator takes little of the 2 cores) with N
    connections, 10 s per round, rounds alternating `GET /api/me` (DRF, personal access token:
    the smallest authenticated endpoint of the server) and `POST /api/agent` (personal access token
@@ -128,7 +128,7 @@ def run(argv: list[str]) -> None:
     from apps.apikeys.services import api_key_create
     from apps.contacts import services as contact_services
     from apps.core import permissions
-    from apps.core.testing import start_celery_worker, start_daphne
+    from apps.core.testing import start_celery_worker, start_web
     from apps.tenancy.services import workspace_create
 
     logging.disable(logging.INFO)
@@ -174,7 +174,7 @@ def run(argv: list[str]) -> None:
         "context": {"entity_type": "contact", "action": "search"},
     }
     workdir = Path(tempfile.mkdtemp(prefix="bench-gateway-"))
-    server = start_daphne(env, log=workdir / "daphne.log")
+    server = start_web(env, log=workdir / "web.log")
     worker = None
     try:
         base = server.url()

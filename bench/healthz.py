@@ -1,5 +1,5 @@
 """Latency of GET /healthz on a workspace host, with 1 and with 500 workspaces present (goal: no
-measurable growth). One Daphne process; requests one at a time over a kept-alive connection.
+measurable growth). One web process; requests one at a time over a kept-alive connection.
 
 Two request patterns per size: the same host every time (the routing cache always hits), and a
 different workspace host on each request, round-robin over all of them (so each host is resolved
@@ -38,7 +38,7 @@ def run(argv: list[str]) -> None:
     url = use_fresh_database()
     import logging
 
-    from apps.core.testing import start_daphne
+    from apps.core.testing import start_web
     from apps.tenancy.services import workspace_create
 
     logging.disable(logging.INFO)
@@ -55,7 +55,7 @@ def run(argv: list[str]) -> None:
         have = grow_to(size, have)
         if size > 1:
             print(f"(created {size - 1} more workspaces in {time.perf_counter() - started:.0f}s)")
-        server = start_daphne(env)
+        server = start_web(env)
         try:
             hosts = [f"w{index}.test" for index in range(size)]
             one = measure(server, hosts[:1], args.requests)

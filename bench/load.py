@@ -1,7 +1,7 @@
 """Sustained load of mixed MCP calls on the multi-process topology, then a Redis restart and a
 PostgreSQL restart under that load.
 
-The topology is the multi-process proof's (`apps.core.testing.start_cluster`): three Daphne
+The topology is the multi-process proof's (`apps.core.testing.start_cluster`): three web
 processes behind nginx (round-robin, no stickiness), two Celery workers and a beat, on a
 PostgreSQL and a Redis of their own (`PrivatePostgres`, `PrivateRedis`: the same binaries as
 `make run`), so that restarting them disturbs nothing else on the machine.

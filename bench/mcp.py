@@ -5,7 +5,7 @@ Both servers run here, one process each, in the same run, on the same database, 
 client: wrk (C, so the load generator takes little of the 2 cores), N connections over N MCP
 sessions, each calling `getContact` on the same contact.
 
-- Atrium: Daphne serving config.asgi with the bench settings; the full path: the personal access
+- Atrium: one web process (config.serve) with the bench settings; the full path: the personal access
   token + API key credential (SPEC 5.2), workspace from the host, stored session, permission
   check, the tool (its selector and output model), the call log (batched).
 - The SDK: bench/mcp_sdk_server.py, MCPServer in JSON-response mode under uvicorn, a `getContact`
@@ -190,7 +190,7 @@ def run(argv: list[str]) -> None:
     from apps.apikeys.services import api_key_create
     from apps.contacts import services as contact_services
     from apps.core import permissions
-    from apps.core.testing import free_port, start_daphne
+    from apps.core.testing import free_port, start_web
     from apps.tenancy.services import workspace_create
 
     logging.disable(logging.INFO)
@@ -234,7 +234,7 @@ def run(argv: list[str]) -> None:
     }
 
     env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": "config.settings.bench"}
-    atrium = start_daphne(env)
+    atrium = start_web(env)
     sdk_port = free_port()
     sdk = subprocess.Popen(
         [

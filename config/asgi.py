@@ -1,4 +1,4 @@
-"""ASGI entry point for Daphne: `/api/mcp` (the MCP transport, a Channels consumer that skips the
+"""ASGI entry point (config.serve runs it): `/api/mcp` (the MCP transport, a Channels consumer that skips the
 Django stack), then everything else through Django (pages, JSON APIs)."""
 
 import os

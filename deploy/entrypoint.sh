@@ -19,14 +19,13 @@ role="${1:-web}"
 case "$role" in
     web)
         shift || true
-        # Daphne believes X-Forwarded-For/-Proto only behind the proxy (which overwrites them);
-        # its own access log is off: Atrium writes one without addresses (ATRIUM_ACCESS_LOG).
+        # uvicorn (config/serve.py) believes X-Forwarded-For/-Proto only behind the proxy (which
+        # overwrites them); it writes no access log: Atrium writes one without addresses
+        # (ATRIUM_ACCESS_LOG). On SIGTERM, requests in flight get ATRIUM_SHUTDOWN_GRACE seconds.
         proxy=""
         if is_true "${ATRIUM_BEHIND_TLS_PROXY:-}"; then proxy="--proxy-headers"; fi
-        exec daphne $proxy --verbosity 0 \
-            --bind "${ATRIUM_BIND:-0.0.0.0}" --port "${PORT:-8000}" \
-            --application-close-timeout 20 \
-            "$@" config.asgi:application
+        exec python -m config.serve $proxy \
+            --bind "${ATRIUM_BIND:-0.0.0.0}" --port "${PORT:-8000}" "$@"
         ;;
     worker)
         shift || true

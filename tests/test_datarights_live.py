@@ -1,4 +1,4 @@
-"""The data-rights request end to end, every part real: Daphne on loopback answers the request,
+"""The data-rights request end to end, every part real: a web process on loopback answers the request,
 PostgreSQL stores it, Redis carries the task to a Celery worker, the worker sends the data team's
 e-mail to an SMTP server on loopback. The logs of both processes carry no personal data."""
 
@@ -88,7 +88,7 @@ def test_a_request_over_http_reaches_the_data_team_through_the_worker(django_db_
         worker_log,
     )
     web = start(
-        [str(bin_dir / "daphne"), "-e", f"tcp:port={port}:interface=127.0.0.1", "config.asgi:application"],
+        [sys.executable, "-m", "config.serve", "--bind", "127.0.0.1", "--port", str(port)],
         env,
         web_log,
     )
@@ -103,7 +103,7 @@ def test_a_request_over_http_reaches_the_data_team_through_the_worker(django_db_
             except httpx.HTTPError:
                 return False
 
-        wait_for(up, 30, what="daphne")
+        wait_for(up, 30, what="the web process")
         body = {
             "kind": "data_rights_request",
             "type": "object",

@@ -1,5 +1,5 @@
 """Load and faults, the small version of `make bench ARGS="load"` (bench/load.py, same code):
-two Daphne processes behind nginx, a Celery worker and a beat, on a PostgreSQL and a Redis of
+two web processes behind nginx, a Celery worker and a beat, on a PostgreSQL and a Redis of
 their own (a copy of the test database: restarting them disturbs nothing else), under a few
 seconds of mixed MCP calls (list, read, write) and gateway posts and polls from several clients;
 the service's agent calls a model API on loopback (bench.load.model_server) and pays from a key

@@ -1,4 +1,4 @@
-"""The message gateway end to end: Daphne, real Celery workers (and beat) as processes on the test
+"""The message gateway end to end: the web process, real Celery workers (and beat) as processes on the test
 database and a Redis database of their own, real HTTP on loopback for the model API and the
 webhook receiver.
 
@@ -28,7 +28,7 @@ import redis
 from django.conf import settings
 from django_tenants.utils import schema_context
 
-from apps.core.testing import database_url, start_celery_beat, start_celery_worker, start_daphne, wait_for
+from apps.core.testing import database_url, start_celery_beat, start_celery_worker, start_web, wait_for
 from apps.gateway.tests.servers import Link, ModelServer, Receiver, openai_text, openai_tool_calls
 
 pytestmark = pytest.mark.live
@@ -69,7 +69,7 @@ def base_env(django_db_setup, django_db_blocker, broker) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def web(base_env, tmp_path_factory):
-    server = start_daphne(base_env, log=tmp_path_factory.mktemp("gateway-web") / "daphne.log")
+    server = start_web(base_env, log=tmp_path_factory.mktemp("gateway-web") / "web.log")
     yield server
     server.stop()
 

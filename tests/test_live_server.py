@@ -1,4 +1,4 @@
-"""Real HTTP on loopback, through Daphne and the ASGI stack: the two demo hosts."""
+"""Real HTTP on loopback, through uvicorn and the ASGI stack: the two demo hosts."""
 
 import pytest
 from django_tenants.utils import schema_context

@@ -1,4 +1,4 @@
-"""Several processes behind a real load balancer on one machine: three Daphne processes behind
+"""Several processes behind a real load balancer on one machine: three web processes behind
 nginx (round-robin, no stickiness), two Celery workers (one pool process each) and a beat, on the
 test database and a Redis database of their own.
 

@@ -1,4 +1,4 @@
-"""The agent's own queue with real processes: Daphne, a Celery worker (one pool process, consuming
+"""The agent's own queue with real processes: the web process, a Celery worker (one pool process, consuming
 both queues as every deployed worker does) and a beat, on the test database and a Redis of their
 own (stopped and started here); the service's agent calls a model API on loopback that takes its
 time, so that turns pile up in the queue.
@@ -27,7 +27,7 @@ from apps.core.testing import (
     database_url,
     start_celery_beat,
     start_celery_worker,
-    start_daphne,
+    start_web,
     wait_for,
 )
 from apps.gateway.tests.servers import ModelServer, Receiver, openai_text
@@ -77,7 +77,7 @@ def setup(django_db_setup, django_db_blocker, tmp_path_factory, model):
     }
     processes = []
     try:
-        web = start_daphne(env, log=workdir / "daphne.log")
+        web = start_web(env, log=workdir / "web.log")
         processes.append(web)
         worker = start_celery_worker(env, workdir, "queues", app="tests.cluster_app")
         processes.append(worker)

@@ -18,7 +18,7 @@ new time series in production, and nothing a caller sends (a made-up tool name, 
 grow the number of series. Workspaces are never a label: thousands of them would multiply every
 series; per-workspace figures belong to the usage records of the database.
 
-Several processes per machine (Daphne processes, Celery's pool) share one set of figures through
+Several processes per machine (web processes, Celery's pool) share one set of figures through
 prometheus_client's multiprocess mode: when `PROMETHEUS_MULTIPROC_DIR` is set in the environment
 of every process (before any of them starts; the directory emptied at each start of the group),
 a scrape of any one process reports the sum over all of them. docs/deploy.md says how to scrape.

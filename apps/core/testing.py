@@ -60,21 +60,25 @@ class LiveServer:
             self.process.kill()
 
 
-def launch_daphne(env: dict[str, str], port: int | None = None, log: Path | None = None) -> LiveServer:
-    """Starts Daphne on 127.0.0.1 and 127.0.0.2 without waiting for it (see `wait_until_serving`).
+def launch_web(env: dict[str, str], port: int | None = None, log: Path | None = None) -> LiveServer:
+    """Starts a web process (config.serve) on 127.0.0.1 and 127.0.0.2 without waiting for it (see
+    `wait_until_serving`).
     Its stderr (the logs) goes to `log`, or to a temporary file: never to a pipe, which nobody
     reads and which, once full (64 KiB of logs), blocks the server in the middle of a request."""
     port = port or free_port()
     command = [
-        str(Path(sys.executable).parent / "daphne"),
-        "-e",
-        f"tcp:port={port}:interface=127.0.0.1",
-        "-e",
-        f"tcp:port={port}:interface=127.0.0.2",
-        "config.asgi:application",
+        sys.executable,
+        "-m",
+        "config.serve",
+        "--bind",
+        "127.0.0.1",
+        "--bind",
+        "127.0.0.2",
+        "--port",
+        str(port),
     ]
     if log is None:
-        handle, name = tempfile.mkstemp(prefix="atrium-daphne-", suffix=".log")
+        handle, name = tempfile.mkstemp(prefix="atrium-web-", suffix=".log")
         os.close(handle)
         log = Path(name)
     stderr = open(log, "ab")  # noqa: SIM115  (the child owns it for its life)
@@ -90,22 +94,22 @@ def wait_until_serving(server: LiveServer, timeout: float = 60) -> LiveServer:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if server.process.poll() is not None:
-            raise RuntimeError(f"daphne exited: {_tail(server)}")
+            raise RuntimeError(f"the web process exited: {_tail(server)}")
         try:
             if httpx.get(f"{server.url()}/healthz", timeout=1).status_code == 200:
                 return server
         except httpx.HTTPError:
             time.sleep(0.1)
     server.stop()
-    raise RuntimeError(f"daphne did not answer /healthz within {timeout:.0f} s")
+    raise RuntimeError(f"the web process did not answer /healthz within {timeout:.0f} s")
 
 
 def _tail(server: LiveServer) -> str:
     return server.log.read_text(errors="replace")[-2000:] if server.log is not None else ""
 
 
-def start_daphne(env: dict[str, str], port: int | None = None, log: Path | None = None) -> LiveServer:
-    return wait_until_serving(launch_daphne(env, port, log))
+def start_web(env: dict[str, str], port: int | None = None, log: Path | None = None) -> LiveServer:
+    return wait_until_serving(launch_web(env, port, log))
 
 
 # Debian's Chromium, installed by the test set-up (bootstrap.py). Without the background
@@ -335,7 +339,7 @@ def start_celery_beat(env: dict[str, str], workdir: Path, *, app: str = "config"
 
 
 class Cluster:
-    """N Daphne processes behind nginx, Celery workers and a beat, on one database and Redis."""
+    """N web processes behind nginx, Celery workers and a beat, on one database and Redis."""
 
     def __init__(self, workdir: Path, env: dict[str, str], celery_app: str = "config") -> None:
         self.workdir = workdir
@@ -383,7 +387,7 @@ def start_cluster(
     beat: bool = True,
     celery_app: str = "config",
 ) -> Cluster:
-    """Starts `web` Daphne processes behind an nginx round-robin proxy on loopback, `workers`
+    """Starts `web` web processes behind an nginx round-robin proxy on loopback, `workers`
     Celery workers (one pool process each) and, if asked, a beat. `env` names the database and
     Redis (give the cluster a Redis database of its own: its workers consume every task sent
     there). All processes share one PROMETHEUS_MULTIPROC_DIR, as the processes of one machine
@@ -395,7 +399,7 @@ def start_cluster(
     env = {**env, "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir), "PYTHONUNBUFFERED": "1"}
     cluster = Cluster(workdir, env, celery_app)
     try:
-        cluster.webs = [launch_daphne(env, log=workdir / f"web{index + 1}.log") for index in range(web)]
+        cluster.webs = [launch_web(env, log=workdir / f"web{index + 1}.log") for index in range(web)]
         for index in range(workers):
             cluster.workers.append(start_celery_worker(env, workdir, f"worker{index + 1}", app=celery_app))
         if beat:

@@ -9,7 +9,7 @@ client before the result (progress, an elicitation request). GET holds the sessi
 joins the session's group on the Channels layer, replays what the client missed (Last-Event-ID),
 and writes what any process publishes for the session, with a keep-alive comment every
 MCP_KEEPALIVE_SECONDS. A newer GET for the same session takes over (each message goes to one
-stream only); DELETE closes it.
+stream only); DELETE closes it, and so does the process stopping (`end_streams`).
 """
 
 import asyncio
@@ -41,6 +41,8 @@ SSE_HEADERS = {
 KEEPALIVE = b": keep-alive\n\n"
 
 _executor: ThreadPoolExecutor | None = None
+# One future per stream held by this process, resolved when the process stops (`end_streams`).
+_held: set[asyncio.Future] = set()
 
 
 def executor() -> ThreadPoolExecutor:
@@ -48,6 +50,14 @@ def executor() -> ThreadPoolExecutor:
     if _executor is None:
         _executor = ThreadPoolExecutor(max_workers=settings.MCP_WORKER_THREADS, thread_name_prefix="mcp")
     return _executor
+
+
+def end_streams() -> None:
+    """Ends every stream this process holds (it is stopping): each client reconnects, through the
+    load balancer, to a process that stays, and replays what it missed with Last-Event-ID."""
+    for stopping in list(_held):
+        if not stopping.done():
+            stopping.set_result(None)
 
 
 def sse_event(data: Any, event_id: str | None = None) -> bytes:
@@ -248,6 +258,8 @@ class McpConsumer(AsyncHttpConsumer):
         metrics.sse_stream_opened()
         from_layer: asyncio.Future | None = None
         from_client: asyncio.Future | None = None
+        stopping = asyncio.get_running_loop().create_future()
+        _held.add(stopping)
         connected = True
         try:
             await self.send_body(b": stream open\n\n", more_body=True)
@@ -259,13 +271,15 @@ class McpConsumer(AsyncHttpConsumer):
             from_client = asyncio.ensure_future(receive())
             while True:
                 done, _pending = await asyncio.wait(
-                    {from_layer, from_client},
+                    {from_layer, from_client, stopping},
                     timeout=settings.MCP_KEEPALIVE_SECONDS,
                     return_when=asyncio.FIRST_COMPLETED,
                 )
                 if not done:
                     await self.send_body(KEEPALIVE, more_body=True)
                     continue
+                if stopping in done:
+                    return
                 if from_client in done:
                     if from_client.result()["type"] == "http.disconnect":
                         connected = False
@@ -281,6 +295,7 @@ class McpConsumer(AsyncHttpConsumer):
                         return
                     from_layer = asyncio.ensure_future(layer.receive(channel))
         finally:
+            _held.discard(stopping)
             metrics.sse_stream_closed()
             for task in (from_layer, from_client):
                 if task is not None:

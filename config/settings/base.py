@@ -40,7 +40,6 @@ ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["*"])
 # The public schema: workspaces, their domains, service-level records, operators' admin.
 SHARED_APPS = [
     "django_tenants",
-    "daphne",
     "django.contrib.contenttypes",
     "django.contrib.auth",
     "django.contrib.sessions",

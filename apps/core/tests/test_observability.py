@@ -1,4 +1,4 @@
-"""Request ids, JSON logs and HTTP metrics, through a real Daphne on loopback."""
+"""Request ids, JSON logs and HTTP metrics, through a real web process on loopback."""
 
 import json
 import logging
@@ -17,17 +17,17 @@ from apps.core.observability import (
     current_request_id,
     request_context,
 )
-from apps.core.testing import database_url, start_daphne
+from apps.core.testing import database_url, start_web
 
 TOKEN = "observability-test-token"
 
 
 @pytest.fixture(scope="module")
 def server(django_db_setup, django_db_blocker, tmp_path_factory):
-    """Daphne as production logs: JSON lines, one access line per request."""
+    """The web process as production logs: JSON lines, one access line per request."""
     with django_db_blocker.unblock():
         url = database_url()
-    log = tmp_path_factory.mktemp("observability") / "daphne.log"
+    log = tmp_path_factory.mktemp("observability") / "web.log"
     env = {
         **os.environ,
         "DATABASE_URL": url,
@@ -37,7 +37,7 @@ def server(django_db_setup, django_db_blocker, tmp_path_factory):
         "ATRIUM_LOG_LEVEL": "INFO",
         "ATRIUM_ACCESS_LOG": "true",
     }
-    running = start_daphne(env, log=log)
+    running = start_web(env, log=log)
     yield running
     running.stop()
 

@@ -1,4 +1,4 @@
-"""Live servers for the transport's tests: Daphne on loopback, on the test database and Redis,
+"""Live servers for the transport's tests: a web process on loopback, on the test database and Redis,
 with the transport's stand-ins (`support`): a credential scheme and a dispatcher of their own."""
 
 import os
@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from apps.core.testing import LiveServer, database_url, start_daphne
+from apps.core.testing import LiveServer, database_url, start_web
 from apps.mcp.testing import McpHttp
 
 SUPPORT_SETTINGS = "apps.mcp.tests.support.settings"
@@ -29,7 +29,7 @@ def mcp_env(django_db_setup, django_db_blocker) -> dict[str, str]:  # type: igno
 
 @pytest.fixture(scope="session")
 def mcp_server(mcp_env) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
-    server = start_daphne(mcp_env)
+    server = start_web(mcp_env)
     yield server
     server.stop()
 

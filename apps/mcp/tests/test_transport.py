@@ -1,4 +1,4 @@
-"""The Streamable HTTP transport (2025-06-18) against a live Daphne, in raw HTTP: what official
+"""The Streamable HTTP transport (2025-06-18) against a live web process, in raw HTTP: what official
 clients never send, and the exact status codes and headers of each rule."""
 
 import pytest

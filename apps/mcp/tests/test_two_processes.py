@@ -4,6 +4,7 @@ elicitation, a cancellation) reaches the request or stream held by the other."""
 
 import json
 import secrets
+import signal
 import threading
 import time
 
@@ -11,7 +12,7 @@ import httpx
 import pytest
 from django_tenants.utils import schema_context
 
-from apps.core.testing import start_daphne
+from apps.core.testing import start_web
 from apps.mcp.testing import ACCEPT_BOTH
 from apps.mcp.tests.conftest import Mcp
 
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.live
 
 @pytest.fixture(scope="module")
 def second_server(mcp_env):  # type: ignore[no-untyped-def]
-    server = start_daphne(mcp_env)
+    server = start_web(mcp_env)
     yield server
     server.stop()
 
@@ -164,3 +165,33 @@ def test_a_cancellation_posted_to_one_process_stops_the_call_running_on_the_othe
     assert cancelled.status_code == 202
     assert time.monotonic() - started < 8
     assert '"id":"long"' not in outcome["body"]
+
+
+def test_a_stopping_process_ends_its_streams_at_once_and_the_client_goes_on_through_another(
+    mcp_env, mcp_server, person
+):
+    stopping = start_web(mcp_env)
+    try:
+        holder = on(stopping, person.email)
+        holder.initialize()
+        stream = holder.stream()
+        started = time.monotonic()
+        stopping.process.terminate()  # SIGTERM, as a deployment stops a web process
+
+        assert stream.closed.wait(5), "the held stream was not ended"
+        assert time.monotonic() - started < 3
+        # It exits once done (uvicorn re-raises the SIGTERM it handled), no request cut short.
+        assert stopping.process.wait(timeout=10) == -signal.SIGTERM
+        log = stopping.log.read_text()  # errors only, in the tests' settings
+        assert "timeout graceful shutdown exceeded" not in log
+        assert "Traceback" not in log
+    finally:
+        stopping.stop()
+    # The session lives on: the client reconnects through a process that stays.
+    elsewhere = on(mcp_server, person.email, holder.session_id)
+    assert elsewhere.request("ping").json()["result"] == {}
+    reopened = elsewhere.stream()
+    try:
+        assert reopened.status == 200
+    finally:
+        reopened.close()

@@ -10,7 +10,7 @@ from django_tenants.utils import schema_context
 from oauth2_provider.models import get_application_model
 
 from apps.core.errors import Unauthenticated
-from apps.core.testing import database_url, start_daphne
+from apps.core.testing import database_url, start_web
 from apps.oauth.registration import MAX_REDIRECT_URIS, MAX_URI_LENGTH
 
 pytestmark = pytest.mark.live
@@ -242,7 +242,7 @@ def test_registrations_are_rate_limited_per_client_address(django_db_setup, djan
     its own (all of 127.0.0.0/8 is loopback), since the count lives in Redis across runs."""
     with django_db_blocker.unblock():
         url = database_url()
-    server = start_daphne(
+    server = start_web(
         {
             **os.environ,
             "DATABASE_URL": url,
