@@ -306,22 +306,29 @@ def lease_extend(
         raise LeaseLost(conversation_id)
 
 
+@transaction.atomic
 def lease_release(*, conversation_id: int, token: str, countdown: float | None = None) -> bool:
-    """Hands the conversation back (open) to be run again, e.g. after an unexpected error."""
-    updated = Conversation.objects.filter(
-        pk=conversation_id, lease_token=token, status=Conversation.Status.PROCESSING
-    ).update(
+    """Hands the conversation back (open) to be run again, e.g. after an unexpected error. The
+    budget reservation of a model call the run could not settle is freed with it (the call is
+    over: this is its worker), so the key's budget does not wait for the reservation's TTL."""
+    conversation = (
+        Conversation.objects.select_for_update(of=("self",))
+        .filter(pk=conversation_id, lease_token=token, status=Conversation.Status.PROCESSING)
+        .first()
+    )
+    if conversation is None:
+        return False
+    _release_open_reservation(conversation)
+    Conversation.objects.filter(pk=conversation_id).update(
         status=Conversation.Status.OPEN,
         lease_token="",
         lease_expires_at=None,
-        open_reservation_id=None,
         queued_at=timezone.now(),
         enqueue_failed_at=None,
     )
-    if updated:
-        transaction.on_commit(lambda: enqueue(conversation_id, countdown=countdown))
-        transaction.on_commit(lambda: metrics.conversation("requeued"))
-    return bool(updated)
+    transaction.on_commit(lambda: enqueue(conversation_id, countdown=countdown))
+    transaction.on_commit(lambda: metrics.conversation("requeued"))
+    return True
 
 
 def record_cost(*, conversation_id: int, micro_usd: int) -> None:

@@ -135,14 +135,15 @@ def _hand_back(conversation: Conversation, token: str) -> tuple[str, int | None]
 
 def _hand_back_once(conversation: Conversation, token: str) -> tuple[str, int | None] | None:
     with services.locked(conversation.pk, token) as held:
-        # The reservation of a model call this run made and could not settle (the call is over:
-        # this is its worker) is freed now, as the sweeper frees a dead worker's.
-        if held.open_reservation_id:
-            apikeys_services.budget_release(reservation=held.open_reservation_id)
         if held.attempts < settings.GATEWAY_AGENT_MAX_ATTEMPTS:
+            # It frees the reservation of a model call this run could not settle.
             services.lease_release(conversation_id=held.pk, token=token, countdown=5.0 * held.attempts)
             logger.info("conversation %s: handed back, to be run again", conversation.uuid)
             return None
+        # The run is over: the reservation of a call it could not settle is freed, as the
+        # sweeper frees a dead worker's.
+        if held.open_reservation_id:
+            apikeys_services.budget_release(reservation=held.open_reservation_id)
         delivery_id = services.conversation_finish(
             conversation_id=held.pk,
             token=token,

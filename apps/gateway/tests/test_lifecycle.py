@@ -96,6 +96,41 @@ def test_the_sweeper_queues_again_a_conversation_whose_worker_died(make_credenti
     assert Conversation.objects.get(pk=conversation.pk).attempts == 2
 
 
+def test_handing_a_conversation_back_frees_the_reservation_it_held(make_credentials, conversation_of):
+    credentials = make_credentials()
+    conversation = conversation_of(credentials, "List contacts")
+    claim = services.conversation_claim(conversation_id=conversation.pk, seconds=60)
+    reservation = apikeys_services.budget_reserve(key=credentials.key.pk, micro_usd=5_000)
+    services.lease_extend(
+        conversation_id=conversation.pk, token=claim.token, seconds=60, reservation_id=reservation.pk
+    )
+
+    assert services.lease_release(conversation_id=conversation.pk, token=claim.token)
+
+    reservation.refresh_from_db()
+    assert reservation.state == "released"
+    current = Conversation.objects.get(pk=conversation.pk)
+    assert current.status == "open" and current.open_reservation_id is None
+
+
+def test_a_stale_worker_cannot_hand_back_nor_free_the_reservation_of_the_run_holding_it(
+    make_credentials, conversation_of
+):
+    credentials = make_credentials()
+    conversation = conversation_of(credentials, "List contacts")
+    claim = services.conversation_claim(conversation_id=conversation.pk, seconds=60)
+    reservation = apikeys_services.budget_reserve(key=credentials.key.pk, micro_usd=5_000)
+    services.lease_extend(
+        conversation_id=conversation.pk, token=claim.token, seconds=60, reservation_id=reservation.pk
+    )
+
+    assert not services.lease_release(conversation_id=conversation.pk, token="a-stale-token")
+
+    reservation.refresh_from_db()
+    assert reservation.state == "reserved"
+    assert Conversation.objects.get(pk=conversation.pk).open_reservation_id == reservation.pk
+
+
 def test_a_live_lease_is_left_alone(make_credentials, conversation_of):
     conversation = conversation_of(make_credentials(), "List contacts")
     services.conversation_claim(conversation_id=conversation.pk, seconds=60)
