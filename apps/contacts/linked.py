@@ -1,7 +1,8 @@
 """Items of other areas as the tools of every area with contacts show them (Contacts, Group
-Accounts...): the upcoming calendar events and the e-mails of some contacts. The providers behind
-them plug in through `apps.contacts.links`; this module turns what they give into the answers the
-tools return, so every area answers alike."""
+Accounts, Files...): the upcoming calendar events and the e-mails of some contacts, and what is
+shown of a linked document or file. The providers behind them plug in through
+`apps.contacts.links`; this module turns what they give into the answers the tools return, so
+every area answers alike."""
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -17,6 +18,19 @@ from apps.contacts.errors import AreaNotInstalled
 Days = Annotated[int, Field(ge=1, le=365, description="How far ahead to look, in days")]
 HowManyEvents = Annotated[int, Field(ge=1, le=100, description="How many events at most")]
 EmailQuery = Annotated[str, Field(max_length=200, description="Words to look for; empty lists every e-mail")]
+
+
+class LinkedItemOut(Out):
+    """What every answer about a linked document or file shows of the item itself; each area adds
+    when and by whom it was linked (contacts: LinkOut, other records: AttachedItemOut)."""
+
+    kind: str = Field(description="document or file")
+    id: int
+    title: str
+    available: bool = Field(description="False when the item was removed or you may no longer read it")
+    url: str
+    mime_type: str
+    size: int | None
 
 
 class UpcomingEventOut(Out):

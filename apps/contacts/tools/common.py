@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from apps.catalogue.shapes import Out
-from apps.contacts.linked import UpcomingEventOut
+from apps.contacts.linked import LinkedItemOut, UpcomingEventOut
 from apps.contacts.models import CreditCheck
 from apps.contacts.shapes import PersonRef
 
@@ -44,14 +44,7 @@ class CreditCheckOut(Out):
         )
 
 
-class LinkOut(Out):
-    kind: str = Field(description="document or file")
-    id: int
-    title: str
-    available: bool = Field(description="False when the item was removed or you may no longer read it")
-    url: str
-    mime_type: str
-    size: int | None
+class LinkOut(LinkedItemOut):
     linked_at: datetime
     linked_by: PersonRef | None
 
