@@ -10,6 +10,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from apps.catalogue.shapes import FolderRef, Out, PersonRef
+from apps.contacts.linked import LinkedItemOut
 from apps.core.errors import ValidationFailed
 from apps.files import blobs, extract
 from apps.files.models import File
@@ -120,16 +121,11 @@ class EntryOut(Out):
         )
 
 
-class AttachedItemOut(Out):
+class AttachedItemOut(LinkedItemOut):
     """A file or document attached to a record of any area, as the caller may see it now."""
 
+    # Only the wording differs from LinkedItemOut's; kept so the published schemas do not change.
     kind: str = Field(description="file or document")
-    id: int
-    title: str
-    available: bool = Field(description="False when the item was removed or you may no longer read it")
-    url: str
-    mime_type: str
-    size: int | None
     attached_at: datetime
     attached_by: PersonRef | None
 

@@ -1,7 +1,7 @@
 """The Group Accounts area of the catalogue (SPEC 4.7): organisations with their contacts, the
 events and e-mails of those contacts, and the workspace's own usage."""
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from django.utils import timezone
@@ -9,13 +9,24 @@ from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
-from apps.catalogue.shapes import Changes, EntityId, Limit, Offset, Out, Page, page_of, paginate
+from apps.catalogue.shapes import Changes, EntityId, Limit, Offset, Out, Page, paginate
 from apps.contacts import links
 from apps.contacts.errors import AreaNotInstalled
+from apps.contacts.linked import (
+    Days,
+    EmailOut,
+    EmailQuery,
+    EventsSection,
+    HowManyEvents,
+    Section,
+    UpcomingEventOut,
+    email_page,
+    events_section,
+    upcoming,
+)
 from apps.contacts.related import ContactLinkResultOut
 from apps.contacts.selectors import contact_get
 from apps.contacts.shapes import ContactRef, ContactSummary, health_of
-from apps.contacts.tools.common import Days, EmailOut, HowManyEvents, UpcomingEventOut
 from apps.core.recurrence import workspace_zone
 from apps.files import attachments
 from apps.files.shapes import AttachedItemOut
@@ -175,24 +186,6 @@ class AccountEventsOut(Out):
     events: list[UpcomingEventOut]
 
 
-def _events(actor: Any, account: Any, days: int, limit: int) -> AccountEventsOut:
-    start = timezone.now()
-    end = start + timedelta(days=days)
-    contacts = selectors.contacts_of(actor, account)
-    links.calendars()
-    found = (
-        links.upcoming_events(actor=actor, contacts=contacts, start=start, end=end, limit=limit)
-        if contacts
-        else []
-    )
-    return AccountEventsOut(
-        group_account_id=account.pk,
-        start=start,
-        end=end,
-        events=[UpcomingEventOut.model_validate(event) for event in found],
-    )
-
-
 @tool(
     "getGroupAccountUpcomingEvents",
     permission=GroupAccountsPerm.VIEW,
@@ -209,8 +202,12 @@ def get_group_account_upcoming_events(
     """The calendar events coming up with any of the account's contacts (and its organisation
     contact), each once, soonest first. Needs the Calendars area."""
     account = selectors.account_get(actor=ctx.actor, account_id=group_account_id)
-    links.calendars()
-    return _events(ctx.actor, account, days, limit)
+    found = upcoming(
+        actor=ctx.actor, contacts=selectors.contacts_of(ctx.actor, account), days=days, limit=limit
+    )
+    return AccountEventsOut(
+        group_account_id=account.pk, start=found.start, end=found.end, events=found.events
+    )
 
 
 @tool(
@@ -223,9 +220,7 @@ def search_group_account_emails(
     ctx: ToolContext,
     *,
     group_account_id: AccountId,
-    query: Annotated[
-        str, Field(max_length=200, description="Words to look for; empty lists every e-mail")
-    ] = "",
+    query: EmailQuery = "",
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[EmailOut]:
@@ -240,12 +235,7 @@ def search_group_account_emails(
             f"group account {account.pk} has no contact with an e-mail address; link one with "
             "linkContactToGroupAccount first",
         )
-    page = links.search_messages(
-        actor=ctx.actor, addresses=addresses, query=query, limit=limit, offset=offset
-    )
-    return page_of(
-        [EmailOut.model_validate(m) for m in page.items], total=page.total, limit=limit, offset=offset
-    )
+    return email_page(actor=ctx.actor, addresses=addresses, query=query, limit=limit, offset=offset)
 
 
 # --- documents and files --------------------------------------------------------------------------
@@ -351,15 +341,6 @@ def get_group_account_attachments(ctx: ToolContext, *, group_account_id: Account
 # --- examineGroupAccount --------------------------------------------------------------------------
 
 
-class Section(Out):
-    available: bool
-    reason: str = Field(description="Why it is not available, if it is not")
-
-
-class EventsSection(Section):
-    events: list[UpcomingEventOut]
-
-
 class EmailsSection(Section):
     total: int
     recent: list[EmailOut]
@@ -403,23 +384,19 @@ def examine_group_account(ctx: ToolContext, *, group_account_id: AccountId) -> E
         for row in rows
     ]
     worst = min((p.health for p in people), key=HEALTH_ORDER.index, default="none")
-    try:
-        events = EventsSection(available=True, reason="", events=_events(actor, account, 30, 10).events)
-    except AreaNotInstalled as error:
-        events = EventsSection(available=False, reason=str(error.message), events=[])
-    addresses = selectors.addresses_of(selectors.contacts_of(actor, account))
+    contacts = selectors.contacts_of(actor, account)
+    events = events_section(actor=actor, contacts=contacts)
+    addresses = selectors.addresses_of(contacts)
     try:
         links.mailboxes()
         page = (
-            links.search_messages(actor=actor, addresses=addresses, query="", limit=5, offset=0)
-            if addresses
-            else None
+            email_page(actor=actor, addresses=addresses, query="", limit=5, offset=0) if addresses else None
         )
         emails = EmailsSection(
             available=True,
             reason="" if addresses else "no contact of the account has an e-mail address",
             total=page.total if page else 0,
-            recent=[EmailOut.model_validate(m) for m in page.items] if page else [],
+            recent=page.items if page else [],
         )
     except AreaNotInstalled as error:
         emails = EmailsSection(available=False, reason=str(error.message), total=0, recent=[])

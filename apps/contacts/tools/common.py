@@ -1,14 +1,13 @@
-"""What the Contacts area's tools share: argument types, output shapes and small helpers."""
+"""What the Contacts area's tools share: argument types and output shapes."""
 
-from datetime import datetime, timedelta
-from typing import Annotated, Any, Literal
+from datetime import datetime
+from typing import Annotated, Literal
 
-from django.utils import timezone
 from pydantic import Field
 
 from apps.catalogue.shapes import Out
-from apps.contacts import links
-from apps.contacts.models import Contact, CreditCheck
+from apps.contacts.linked import LinkedItemOut, UpcomingEventOut
+from apps.contacts.models import CreditCheck
 from apps.contacts.shapes import PersonRef
 
 ContactId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The contact's id")]
@@ -19,19 +18,6 @@ Visibility = Literal["everyone", "private"]
 Text100 = Annotated[str, Field(max_length=100)]
 Text200 = Annotated[str, Field(max_length=200)]
 Tag = Annotated[str, Field(min_length=1, max_length=50)]
-
-Days = Annotated[int, Field(ge=1, le=365, description="How far ahead to look, in days")]
-HowManyEvents = Annotated[int, Field(ge=1, le=100, description="How many events at most")]
-
-
-class UpcomingEventOut(Out):
-    id: int
-    title: str
-    starts_at: datetime
-    ends_at: datetime | None
-    location: str
-    url: str
-    area: str
 
 
 class CreditCheckOut(Out):
@@ -58,27 +44,9 @@ class CreditCheckOut(Out):
         )
 
 
-class LinkOut(Out):
-    kind: str = Field(description="document or file")
-    id: int
-    title: str
-    available: bool = Field(description="False when the item was removed or you may no longer read it")
-    url: str
-    mime_type: str
-    size: int | None
+class LinkOut(LinkedItemOut):
     linked_at: datetime
     linked_by: PersonRef | None
-
-
-class EmailOut(Out):
-    id: int
-    subject: str
-    sender: str
-    recipients: list[str]
-    sent_at: datetime
-    snippet: str
-    url: str
-    area: str
 
 
 class UpcomingEventsOut(Out):
@@ -86,16 +54,3 @@ class UpcomingEventsOut(Out):
     start: datetime
     end: datetime
     events: list[UpcomingEventOut]
-
-
-def upcoming_of(actor: Any, contact: Contact, days: int, limit: int) -> UpcomingEventsOut:
-    """The calendar events `contact` takes part in within the next `days` (needs the Calendars area)."""
-    start = timezone.now()
-    end = start + timedelta(days=days)
-    found = links.upcoming_events(actor=actor, contacts=[contact], start=start, end=end, limit=limit)
-    return UpcomingEventsOut(
-        contact_id=contact.pk,
-        start=start,
-        end=end,
-        events=[UpcomingEventOut.model_validate(event) for event in found],
-    )

@@ -8,25 +8,17 @@ from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Out
 from apps.contacts import selectors
 from apps.contacts.errors import AreaNotInstalled
+from apps.contacts.linked import EventsSection, Section, events_section
 from apps.contacts.models import Contact, ContactEvent
 from apps.contacts.permissions import ContactsPerm
 from apps.contacts.shapes import ContactOut, ContactSummary, EventOut, HealthOut, OwnershipOut, health_of
-from apps.contacts.tools.common import ContactId, CreditCheckOut, LinkOut, UpcomingEventOut, upcoming_of
+from apps.contacts.tools.common import ContactId, CreditCheckOut, LinkOut
 from apps.contacts.tools.linked import get_contact_attachments
-
-
-class Section(Out):
-    available: bool
-    reason: str = Field(description="Why it is not available, if it is not")
 
 
 class AttachmentsSection(Section):
     documents: list[LinkOut]
     files: list[LinkOut]
-
-
-class EventsSection(Section):
-    events: list[UpcomingEventOut]
 
 
 class ExaminedContactOut(Out):
@@ -69,11 +61,7 @@ def examine_contact(ctx: ToolContext, *, contact_id: ContactId) -> ExaminedConta
         )
     except AreaNotInstalled as error:
         attached = AttachmentsSection(available=False, reason=str(error.message), documents=[], files=[])
-    try:
-        upcoming = upcoming_of(actor, contact, 30, 10)
-        events_section = EventsSection(available=True, reason="", events=upcoming.events)
-    except AreaNotInstalled as error:
-        events_section = EventsSection(available=False, reason=str(error.message), events=[])
+    upcoming = events_section(actor=actor, contacts=[contact])
     check = contact.credit_checks.first() if can(actor, ContactsPerm.CREDIT_CHECK) else None
     return ExaminedContactOut(
         contact=ContactOut.of(contact, actor),
@@ -82,6 +70,6 @@ def examine_contact(ctx: ToolContext, *, contact_id: ContactId) -> ExaminedConta
         ownership=[OwnershipOut.of(change) for change in owners],
         people=[ContactSummary.of(person) for person in people],
         attachments=attached,
-        upcoming_events=events_section,
+        upcoming_events=upcoming,
         last_credit_check=CreditCheckOut.of(check) if check else None,
     )

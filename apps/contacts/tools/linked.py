@@ -9,18 +9,11 @@ from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Limit, Offset, Out, Page, page_of
 from apps.contacts import links, selectors, services
 from apps.contacts.errors import AreaNotInstalled
+from apps.contacts.linked import Days, EmailOut, EmailQuery, HowManyEvents, email_page, upcoming
 from apps.contacts.models import Contact, ContactLink
 from apps.contacts.permissions import ContactsPerm
 from apps.contacts.shapes import PersonRef
-from apps.contacts.tools.common import (
-    ContactId,
-    Days,
-    EmailOut,
-    HowManyEvents,
-    LinkOut,
-    UpcomingEventsOut,
-    upcoming_of,
-)
+from apps.contacts.tools.common import ContactId, LinkOut, UpcomingEventsOut
 from apps.core.errors import NotFound, ValidationFailed
 
 # --- items of other areas: documents, files, events, e-mails --------------------------------------
@@ -179,7 +172,8 @@ def get_contact_upcoming_events(
     """The calendar events coming up in which the contact takes part, soonest first, within the
     next `days`. Needs the Calendars area."""
     contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
-    return upcoming_of(ctx.actor, contact, days, limit)
+    found = upcoming(actor=ctx.actor, contacts=[contact], days=days, limit=limit)
+    return UpcomingEventsOut(contact_id=contact.pk, start=found.start, end=found.end, events=found.events)
 
 
 @tool(
@@ -189,9 +183,7 @@ def search_contact_emails(
     ctx: ToolContext,
     *,
     contact_id: ContactId,
-    query: Annotated[
-        str, Field(max_length=200, description="Words to look for; empty lists every e-mail")
-    ] = "",
+    query: EmailQuery = "",
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[EmailOut]:
@@ -206,8 +198,4 @@ def search_contact_emails(
             "updateContact first.",
             details={"contact_id": ["no e-mail address"]},
         )
-    page = links.search_messages(
-        actor=ctx.actor, addresses=contact.addresses, query=query, limit=limit, offset=offset
-    )
-    items = [EmailOut.model_validate(message) for message in page.items]
-    return page_of(items, total=page.total, limit=limit, offset=offset)
+    return email_page(actor=ctx.actor, addresses=contact.addresses, query=query, limit=limit, offset=offset)
