@@ -18,7 +18,8 @@ attempt at once, without waiting for a sweep. Failures:
 import logging
 import secrets
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
@@ -36,9 +37,15 @@ from apps.gateway.tracing import request_scope
 
 logger = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 # Pauses between tries of handing a conversation back while the database does not answer (about
 # 4 s in all: a restart's or a fail-over's first seconds; past that the lease and the sweeper do it).
 HAND_BACK_PAUSES = (0.25, 0.5, 1.0, 2.0)
+# Pauses between tries of claiming a conversation while the database does not answer (about 30 s
+# in all). The worker waits instead of failing its turns one after the other: during an outage a
+# backlog of turns stays queued rather than being drained into errors for the sweeper to re-queue.
+CLAIM_PAUSES = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0)
 
 
 def run_conversation(conversation_id: int) -> str | None:
@@ -54,7 +61,12 @@ def run_conversation(conversation_id: int) -> str | None:
         misconfigured = str(error)
     agent = ModelAgent(backend) if backend is not None else BuiltinAgent()
     lease = TOOL_LEASE_SECONDS + settings.GATEWAY_LEASE_MARGIN_SECONDS
-    claim = services.conversation_claim(conversation_id=conversation_id, seconds=lease)
+    claim = _patiently(
+        lambda: services.conversation_claim(conversation_id=conversation_id, seconds=lease),
+        CLAIM_PAUSES,
+        f"conversation #{conversation_id}",
+        "claiming it",
+    )
     if claim is None:
         return None
     with request_scope(claim.conversation.request_id):
@@ -111,23 +123,37 @@ def _hand_back(conversation: Conversation, token: str) -> tuple[str, int | None]
     (None), or failed with a generic error once its attempts are used (its status and webhook
     delivery). LeaseLost when this worker no longer holds it. A database that does not answer is
     tried again after each of HAND_BACK_PAUSES; then its error is raised."""
-    pauses = iter(HAND_BACK_PAUSES)
+    try:
+        return _patiently(
+            lambda: _hand_back_once(conversation, token),
+            HAND_BACK_PAUSES,
+            f"conversation {conversation.uuid}",
+            "handing it back",
+        )
+    except (OperationalError, InterfaceError):
+        logger.error(
+            "conversation %s: the database did not come back; its lease will run out", conversation.uuid
+        )
+        raise
+
+
+def _patiently(attempt: Callable[[], T], pauses: tuple[float, ...], subject: str, doing: str) -> T:
+    """`attempt()`, tried again after each of `pauses` while the database does not answer (a
+    restart, a fail-over); once they are used, its error is raised."""
+    remaining = iter(pauses)
     while True:
         _drop_broken_connection()
         try:
-            return _hand_back_once(conversation, token)
+            return attempt()
         except (OperationalError, InterfaceError) as error:
-            pause = next(pauses, None)
+            pause = next(remaining, None)
             if pause is None:
-                logger.error(
-                    "conversation %s: the database did not come back; its lease will run out",
-                    conversation.uuid,
-                )
                 raise
             logger.warning(
-                "conversation %s: the database does not answer (%s); handing it back again in %.2f s",
-                conversation.uuid,
+                "%s: the database does not answer (%s); %s again in %.2f s",
+                subject,
                 type(error).__name__,
+                doing,
                 pause,
             )
             time.sleep(pause)

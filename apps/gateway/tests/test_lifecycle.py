@@ -5,6 +5,7 @@ the API key's page that shows deliveries with a redeliver button."""
 from datetime import timedelta
 
 import pytest
+from django.db import InterfaceError, OperationalError
 from django.test import Client
 from django.utils import timezone
 
@@ -129,6 +130,45 @@ def test_a_stale_worker_cannot_hand_back_nor_free_the_reservation_of_the_run_hol
     reservation.refresh_from_db()
     assert reservation.state == "reserved"
     assert Conversation.objects.get(pk=conversation.pk).open_reservation_id == reservation.pk
+
+
+def test_a_worker_waits_for_the_database_to_answer_before_claiming(
+    make_credentials, conversation_of, monkeypatch
+):
+    conversation = conversation_of(make_credentials(), "List contacts")
+    really_claim = services.conversation_claim
+    outage = [OperationalError("connection refused"), InterfaceError("connection already closed")]
+
+    def claim(**kwargs):  # type: ignore[no-untyped-def]
+        if outage:
+            raise outage.pop(0)
+        return really_claim(**kwargs)
+
+    monkeypatch.setattr(services, "conversation_claim", claim)
+    paused: list[float] = []
+    monkeypatch.setattr(runner.time, "sleep", paused.append)
+
+    assert runner.run_conversation(conversation.pk) == "resolved"
+    assert paused == list(runner.CLAIM_PAUSES[:2])
+
+
+def test_a_worker_leaves_the_turn_queued_for_the_sweeper_when_the_database_stays_away(
+    make_credentials, conversation_of, monkeypatch
+):
+    conversation = conversation_of(make_credentials(), "List contacts")
+
+    def claim(**kwargs):  # type: ignore[no-untyped-def]
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(services, "conversation_claim", claim)
+    paused: list[float] = []
+    monkeypatch.setattr(runner.time, "sleep", paused.append)
+
+    with pytest.raises(OperationalError):
+        runner.run_conversation(conversation.pk)
+    assert paused == list(runner.CLAIM_PAUSES)
+    current = Conversation.objects.get(pk=conversation.pk)
+    assert current.status == "open" and current.attempts == 0
 
 
 def test_a_live_lease_is_left_alone(make_credentials, conversation_of):
