@@ -15,10 +15,11 @@ from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from psycopg.errors import LockNotAvailable
 
 from apps.datarights.models import DataRequest
 
@@ -31,6 +32,8 @@ REFERENCE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 # The sweeper's first look at a request whose immediate notification task never ran.
 FIRST_SWEEP_DELAY = timedelta(minutes=2)
 SWEEP_BACKOFF_CAP = timedelta(hours=1)
+# How long sending waits for the request's row (a copy being counted holds it for an instant).
+NOTIFY_LOCK_WAIT_MS = 2000
 
 
 class NotificationFailed(Exception):
@@ -179,13 +182,13 @@ def data_request_notify(*, request_id: int) -> str:
     """
     failure: str | None = None
     with transaction.atomic():
-        request = (
-            DataRequest.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("workspace")
-            .filter(pk=request_id)
-            .first()
-        )
-        if request is None:  # another worker is sending it right now (or the row is gone)
+        try:
+            request = _locked_for_sending(request_id)
+        except OperationalError as error:
+            if not isinstance(error.__cause__, LockNotAvailable):
+                raise
+            return "busy"  # another worker is sending it right now
+        if request is None:  # the row is gone
             return "busy"
         if request.notification == DataRequest.Notification.SENT:
             return "already_sent"
@@ -223,6 +226,22 @@ def data_request_notify(*, request_id: int) -> str:
         raise NotificationFailed(failure)
     logger.info("data-rights request %s: data team notified", request.reference)
     return "sent"
+
+
+def _locked_for_sending(request_id: int) -> DataRequest | None:
+    """The request's row, locked. A copy of the request being counted (`data_request_receive`)
+    holds the row for an instant: that is waited for, up to NOTIFY_LOCK_WAIT_MS. Held longer, it
+    is another worker sending this very e-mail: LockNotAvailable (in a savepoint, so the caller's
+    transaction goes on)."""
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute(f"SET LOCAL lock_timeout = {int(NOTIFY_LOCK_WAIT_MS)}")
+        return (
+            DataRequest.objects.select_for_update(of=("self",))
+            .select_related("workspace")
+            .filter(pk=request_id)
+            .first()
+        )
 
 
 def notifications_retry(*, batch: int = 100) -> int:
