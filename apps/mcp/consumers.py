@@ -27,7 +27,7 @@ from django.conf import settings
 
 from apps.core import errors, metrics, observability
 from apps.mcp import protocol, streams
-from apps.mcp.handlers import ALLOWED_METHODS, Reply, Request, jsonrpc_error, serve
+from apps.mcp.handlers import ALLOWED_METHODS, Reply, Request, jsonrpc_error, may_wait, serve
 from apps.mcp.streams import CancelledByClient, RunningCall, hub
 
 logger = logging.getLogger(__name__)
@@ -40,16 +40,21 @@ SSE_HEADERS = {
 }
 KEEPALIVE = b": keep-alive\n\n"
 
-_executor: ThreadPoolExecutor | None = None
+_pools: dict[bool, ThreadPoolExecutor] = {}
 # One future per stream held by this process, resolved when the process stops (`end_streams`).
 _held: set[asyncio.Future] = set()
 
 
-def executor() -> ThreadPoolExecutor:
-    global _executor
-    if _executor is None:
-        _executor = ThreadPoolExecutor(max_workers=settings.MCP_WORKER_THREADS, thread_name_prefix="mcp")
-    return _executor
+def executor(quick: bool = True) -> ThreadPoolExecutor:
+    """The quick pool, or the pool of calls that may wait (settings MCP_QUICK_THREADS and
+    MCP_WORKER_THREADS; `handlers.may_wait` chooses). Made on first use, in the event loop."""
+    pool = _pools.get(quick)
+    if pool is None:
+        size = settings.MCP_QUICK_THREADS if quick else settings.MCP_WORKER_THREADS
+        pool = _pools[quick] = ThreadPoolExecutor(
+            max_workers=size, thread_name_prefix="mcp" if quick else "mcp-waiting"
+        )
+    return pool
 
 
 def end_streams() -> None:
@@ -173,7 +178,8 @@ class McpConsumer(AsyncHttpConsumer):
         if b"tools/call" in request.body:
             # A cancellation may be POSTed to another process: be subscribed before running.
             await hub.listening()
-        loop.run_in_executor(executor(), contextvars.copy_context().run, _job, request, call)
+        pool = executor(quick=not may_wait(request.body))
+        loop.run_in_executor(pool, contextvars.copy_context().run, _job, request, call)
         streaming = False
         watcher: asyncio.Future | None = None
         try:

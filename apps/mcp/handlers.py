@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import pydantic_core
 from django.conf import settings
 from django.db import connection
 from django.utils.translation import gettext as _
@@ -385,6 +386,22 @@ def _tools_list(request: Request, message: Message, principal: Principal) -> dic
             _pages.clear()
         _pages[key] = page
     return page
+
+
+def may_wait(body: bytes) -> bool:
+    """Whether a POSTed message may wait on someone else: a tools/call of a tool that is not a
+    read of the workspace alone (it may ask the user to confirm, through an elicitation, or call
+    an outside service). Those run on their own threads (consumers.executor), so the requests that
+    only need the database and Redis, including the answer such a call waits for, never queue
+    behind them. Anything unreadable is quick: it is answered with an error at once."""
+    if b"tools/call" not in body:
+        return False
+    try:
+        message = pydantic_core.from_json(body)
+        spec = registry.get(message["params"]["name"])
+    except (ValueError, LookupError, TypeError):
+        return False
+    return spec is not None and (not spec.read_only or spec.open_world or spec.needs_confirmation)
 
 
 def _tools_call(

@@ -235,8 +235,12 @@ MCP_EVENT_BUFFER_SECONDS = 3600
 MCP_TOOLS_PAGE_SIZE = int(env("ATRIUM_MCP_TOOLS_PAGE_SIZE", "100"))
 MCP_ELICITATION_TIMEOUT_SECONDS = 600
 MCP_MAX_BODY_BYTES = 4 * 1024 * 1024
-# Threads per web process running the synchronous part of MCP requests (ORM, tools); a tool
-# waiting for the user's answer to an elicitation holds one.
+# Threads per web process running the synchronous part of MCP requests (ORM, tools), in two pools
+# (apps/mcp/consumers.py). Quick: every request but the calls below; few, because more threads
+# only contend for the interpreter (bench/RESULTS.md). Waiting: calls of tools that may wait on
+# someone else (the user's confirmation through an elicitation, an outside service); each waiting
+# call holds one, and never a quick one, so the answer it waits for always finds a thread.
+MCP_QUICK_THREADS = int(env("ATRIUM_MCP_QUICK_THREADS", "4"))
 MCP_WORKER_THREADS = int(env("ATRIUM_MCP_WORKER_THREADS", "16"))
 
 # --- background work ----------------------------------------------------------------------------
