@@ -11,6 +11,7 @@ import queue
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -236,3 +237,20 @@ class StreamReader:
         """Disconnects (the client side of a dropped connection)."""
         self.http.close()
         self.closed.wait(5)
+
+
+def streamed_call(
+    base_url: str,
+    headers: dict[str, str],
+    message: dict[str, Any],
+    on_event: Callable[[dict[str, Any]], None],
+) -> None:
+    """POSTs `message` (a tools/call that may answer with an event stream) and hands each event's
+    JSON-RPC message to `on_event` as it arrives, so a test can answer what the server asks."""
+    with (
+        httpx.Client(base_url=base_url, timeout=30) as http,
+        http.stream("POST", "/api/mcp", json=message, headers={**headers, "Accept": ACCEPT_BOTH}) as response,
+    ):
+        for line in response.iter_lines():
+            if line.startswith("data: "):
+                on_event(json.loads(line[6:]))

@@ -97,7 +97,8 @@ def test_the_sweeper_queues_again_a_conversation_whose_worker_died(make_credenti
     assert Conversation.objects.get(pk=conversation.pk).attempts == 2
 
 
-def test_handing_a_conversation_back_frees_the_reservation_it_held(make_credentials, conversation_of):
+def in_a_model_call(make_credentials, conversation_of):  # type: ignore[no-untyped-def]
+    """A conversation claimed by a worker that is inside a model call: its reservation is open."""
     credentials = make_credentials()
     conversation = conversation_of(credentials, "List contacts")
     claim = services.conversation_claim(conversation_id=conversation.pk, seconds=60)
@@ -105,6 +106,11 @@ def test_handing_a_conversation_back_frees_the_reservation_it_held(make_credenti
     services.lease_extend(
         conversation_id=conversation.pk, token=claim.token, seconds=60, reservation_id=reservation.pk
     )
+    return conversation, claim, reservation
+
+
+def test_handing_a_conversation_back_frees_the_reservation_it_held(make_credentials, conversation_of):
+    conversation, claim, reservation = in_a_model_call(make_credentials, conversation_of)
 
     assert services.lease_release(conversation_id=conversation.pk, token=claim.token)
 
@@ -117,13 +123,7 @@ def test_handing_a_conversation_back_frees_the_reservation_it_held(make_credenti
 def test_a_stale_worker_cannot_hand_back_nor_free_the_reservation_of_the_run_holding_it(
     make_credentials, conversation_of
 ):
-    credentials = make_credentials()
-    conversation = conversation_of(credentials, "List contacts")
-    claim = services.conversation_claim(conversation_id=conversation.pk, seconds=60)
-    reservation = apikeys_services.budget_reserve(key=credentials.key.pk, micro_usd=5_000)
-    services.lease_extend(
-        conversation_id=conversation.pk, token=claim.token, seconds=60, reservation_id=reservation.pk
-    )
+    conversation, _claim, reservation = in_a_model_call(make_credentials, conversation_of)
 
     assert not services.lease_release(conversation_id=conversation.pk, token="a-stale-token")
 

@@ -5,12 +5,11 @@ it never holds the threads every other request needs, including the answer it is
 import json
 import threading
 
-import httpx
 import pytest
 
 from apps.core.testing import start_web
 from apps.mcp.handlers import may_wait
-from apps.mcp.testing import ACCEPT_BOTH
+from apps.mcp.testing import streamed_call
 from apps.mcp.tests.conftest import Mcp
 
 
@@ -58,19 +57,14 @@ def test_a_call_waiting_for_the_users_answer_leaves_every_other_request_a_thread
     asked = threading.Event()
     events: list[dict] = []
 
+    def collect(event: dict) -> None:
+        events.append(event)
+        if event.get("method") == "elicitation/create":
+            asked.set()
+
     def call() -> None:
         erase = {"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "eraseEverything"}}
-        with (
-            httpx.Client(base_url=one_thread_each.url(), timeout=30) as http,
-            http.stream(
-                "POST", "/api/mcp", json=erase, headers=client.headers(Accept=ACCEPT_BOTH)
-            ) as response,
-        ):
-            for line in response.iter_lines():
-                if line.startswith("data: "):
-                    events.append(json.loads(line[6:]))
-                    if events[-1].get("method") == "elicitation/create":
-                        asked.set()
+        streamed_call(one_thread_each.url(), client.headers(), erase, collect)
 
     worker = threading.Thread(target=call)
     worker.start()

@@ -2,7 +2,6 @@
 is served by the other, and what is raised on one (a change of role, the client's answer to an
 elicitation, a cancellation) reaches the request or stream held by the other."""
 
-import json
 import secrets
 import signal
 import threading
@@ -13,7 +12,7 @@ import pytest
 from django_tenants.utils import schema_context
 
 from apps.core.testing import start_web
-from apps.mcp.testing import ACCEPT_BOTH
+from apps.mcp.testing import streamed_call
 from apps.mcp.tests.conftest import Mcp
 
 pytestmark = pytest.mark.live
@@ -107,27 +106,16 @@ def test_an_elicitation_answer_posted_to_one_process_reaches_the_call_running_on
     answerer = on(mcp_server, person.email, runner.session_id)
     events: list[dict] = []
 
+    def answer(event: dict) -> None:
+        events.append(event)
+        if event.get("method") == "elicitation/create":
+            accept = {"action": "accept", "content": {"confirm": True}}
+            answered = answerer.post({"jsonrpc": "2.0", "id": event["id"], "result": accept})
+            assert answered.status_code == 202
+
     def call() -> None:
         message = {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "eraseEverything"}}
-        with (
-            httpx.Client(base_url=second_server.url(), timeout=30) as http,
-            http.stream(
-                "POST", "/api/mcp", json=message, headers=runner.headers(Accept=ACCEPT_BOTH)
-            ) as response,
-        ):
-            for line in response.iter_lines():
-                if line.startswith("data: "):
-                    event = json.loads(line[6:])
-                    events.append(event)
-                    if event.get("method") == "elicitation/create":
-                        answered = answerer.post(
-                            {
-                                "jsonrpc": "2.0",
-                                "id": event["id"],
-                                "result": {"action": "accept", "content": {"confirm": True}},
-                            }
-                        )
-                        assert answered.status_code == 202
+        streamed_call(second_server.url(), runner.headers(), message, answer)
 
     worker = threading.Thread(target=call)
     worker.start()
