@@ -40,8 +40,9 @@ logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
 # Pauses between tries of handing a conversation back while the database does not answer (about
-# 4 s in all: a restart's or a fail-over's first seconds; past that the lease and the sweeper do it).
-HAND_BACK_PAUSES = (0.25, 0.5, 1.0, 2.0)
+# 16 s in all: a restart or a fail-over; past that the lease and the sweeper do it). A hand-back
+# that comes after the lease ran out changes nothing (it is fenced by the lease token).
+HAND_BACK_PAUSES = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 # Pauses between tries of claiming a conversation while the database does not answer (about 30 s
 # in all). The worker waits instead of failing its turns one after the other: during an outage a
 # backlog of turns stays queued rather than being drained into errors for the sweeper to re-queue.
