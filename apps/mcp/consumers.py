@@ -178,7 +178,7 @@ class McpConsumer(AsyncHttpConsumer):
         if b"tools/call" in request.body:
             # A cancellation may be POSTed to another process: be subscribed before running.
             await hub.listening()
-        pool = executor(quick=not may_wait(request.body))
+        pool = executor(quick=not may_wait(request))
         loop.run_in_executor(pool, contextvars.copy_context().run, _job, request, call)
         streaming = False
         watcher: asyncio.Future | None = None

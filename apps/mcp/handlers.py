@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import pydantic_core
 from django.conf import settings
 from django.db import connection
 from django.utils.translation import gettext as _
@@ -58,6 +57,19 @@ class Request:
     headers: dict[str, str]
     query: dict[str, str]
     body: bytes = b""
+    # The body read as a JSON-RPC message (or the error that says why it is not one), once.
+    _parsed: Message | ProtocolError | None = field(default=None, repr=False)
+
+    def message(self) -> Message:
+        """The body as one JSON-RPC message; ProtocolError when it is not one."""
+        if self._parsed is None:
+            try:
+                self._parsed = protocol.parse(self.body)
+            except ProtocolError as error:
+                self._parsed = error
+        if isinstance(self._parsed, ProtocolError):
+            raise self._parsed
+        return self._parsed
 
 
 @dataclass
@@ -221,7 +233,7 @@ def _post(request: Request, workspace: Workspace, principal: Principal, call: Ru
         return jsonrpc_error(415, None, INVALID_REQUEST, "Unsupported Media Type: send application/json.")
     request_id = None
     try:
-        message = protocol.parse(request.body)
+        message = request.message()
         request_id = message.id if message.kind == "request" else None
         if message.kind == "request" and message.method == "initialize":
             return _initialize(message, workspace, principal)
@@ -388,19 +400,22 @@ def _tools_list(request: Request, message: Message, principal: Principal) -> dic
     return page
 
 
-def may_wait(body: bytes) -> bool:
+def may_wait(request: Request) -> bool:
     """Whether a POSTed message may wait on someone else: a tools/call of a tool that is not a
     read of the workspace alone (it may ask the user to confirm, through an elicitation, or call
     an outside service). Those run on their own threads (consumers.executor), so the requests that
     only need the database and Redis, including the answer such a call waits for, never queue
-    behind them. Anything unreadable is quick: it is answered with an error at once."""
-    if b"tools/call" not in body:
+    behind them. Anything unreadable is quick: it is answered with an error at once. The message
+    read here is the one `serve` uses."""
+    if b"tools/call" not in request.body:
         return False
     try:
-        message = pydantic_core.from_json(body)
-        spec = registry.get(message["params"]["name"])
-    except (ValueError, LookupError, TypeError):
+        message = request.message()
+    except ProtocolError:
         return False
+    params = message.params
+    name = params.get("name") if message.method == "tools/call" and isinstance(params, dict) else None
+    spec = registry.get(name) if isinstance(name, str) else None
     return spec is not None and (not spec.read_only or spec.open_world or spec.needs_confirmation)
 
 

@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from apps.core.testing import start_web
-from apps.mcp.handlers import may_wait
+from apps.mcp.handlers import Request, may_wait
 from apps.mcp.testing import streamed_call
 from apps.mcp.tests.conftest import Mcp
 
@@ -40,7 +40,8 @@ def message(method: str, params: object = None) -> bytes:
     ],
 )
 def test_only_calls_that_may_wait_on_someone_else_leave_the_quick_threads(body, waits):
-    assert may_wait(body) is waits
+    request = Request(method="POST", scheme="http", host="127.0.0.1", headers={}, query={}, body=body)
+    assert may_wait(request) is waits
 
 
 @pytest.fixture(scope="module")
