@@ -26,7 +26,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from apps.core import errors, metrics, observability
-from apps.mcp import protocol, streams
+from apps.mcp import protocol, sessions, streams
 from apps.mcp.handlers import ALLOWED_METHODS, Reply, Request, jsonrpc_error, may_wait, serve
 from apps.mcp.streams import CancelledByClient, RunningCall, hub
 
@@ -78,6 +78,7 @@ class McpConsumer(AsyncHttpConsumer):
         self.scope = scope
         self.base_send = send
         observability.set_route("api/mcp")
+        sessions.watch.start()  # told of ended sessions from now on (once per process)
         method = scope["method"]
         if method not in {"GET", "POST", "DELETE", "OPTIONS"}:
             await self.reply(

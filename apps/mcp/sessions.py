@@ -7,11 +7,12 @@ been idle for MCP_SESSION_IDLE_SECONDS. Anything else is "not found", and the cl
 again.
 
 A live session is kept in each web process for MCP_SESSION_CACHE_SECONDS, so most requests do not
-read it from the database. Ending a session (DELETE, erasure) also marks it ended in Redis, and a
-kept session is checked against that mark on every request (one Redis read): an ended session is
-"not found" at once on every process. Without Redis the session is read from the database. The
-catalogue's state of a session (`StoredSessionState`) is never kept: it is read when a tool needs
-it.
+read it from the database. Ending a session (DELETE, erasure) also marks it ended in Redis and
+tells every web process at once (`apps.mcp.endings`): while a process listens, a kept session is
+served with no round trip at all; while it does not, a kept session is checked against the mark
+on every request (one Redis read). Either way an ended session is "not found" at once on every
+process. Without Redis the session is read from the database. The catalogue's state of a session
+(`StoredSessionState`) is never kept: it is read when a tool needs it.
 
 A session that ran out of idle time ends the first time it is found so (`ended_at` set, counted
 once as `atrium_mcp_sessions_total{event="expired"}`, whichever process finds it); one nobody
@@ -33,7 +34,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from apps.core import errors, metrics
-from apps.mcp import streams
+from apps.mcp import endings, streams
 from apps.mcp.models import McpSession
 
 logger = logging.getLogger(__name__)
@@ -85,12 +86,22 @@ class LiveSession:
     state: dict[str, Any] | None = None
 
 
-# (schema, digest) -> (monotonic time it is kept until, the session without its state)
-_kept: dict[tuple[str, str], tuple[float, LiveSession]] = {}
+# (schema, digest) -> (monotonic time it is kept until, the session without its state, the
+# epoch of `watch` it was verified in: None when it must be checked in Redis before use)
+_kept: dict[tuple[str, str], tuple[float, LiveSession, int | None]] = {}
 _KEPT_LIMIT = 10_000
 # After Redis failed, kept sessions are read from the database for this long before it is tried again.
 REDIS_RETRY_SECONDS = 5.0
 _redis_out_until = 0.0
+
+
+def _forget(keys: list[tuple[str, str]]) -> None:
+    for key in keys:
+        _kept.pop(key, None)
+
+
+# This process's listener (its event loop starts it: consumers.McpConsumer).
+watch = endings.EndedWatch(_forget)
 
 
 def session_find(*, digest: str, user: Any) -> LiveSession | None:
@@ -98,9 +109,10 @@ def session_find(*, digest: str, user: Any) -> LiveSession | None:
     long, or someone else's: all answered alike)."""
     row = _kept_session(digest)
     if row is None:
+        stamp = watch.stamp()  # before reading: an end told meanwhile voids it
         row = _load(digest)
         if row is not None and row.ended_at is None:
-            _keep(row)
+            _keep(row, stamp)
     now = timezone.now()
     if row is None or row.user_id != user.pk or row.ended_at is not None:
         return None
@@ -118,10 +130,13 @@ def _kept_session(digest: str) -> LiveSession | None:
     kept = _kept.get(key)
     if kept is None:
         return None
-    until, row = kept
+    until, row, verified = kept
     if time.monotonic() >= until:
         _kept.pop(key, None)
         return None
+    if watch.trusts(verified):
+        return row  # had it ended, this process would have been told
+    stamp = watch.stamp()
     global _redis_out_until
     if time.monotonic() < _redis_out_until:
         return None  # Redis failed a moment ago: the database says whether it has ended
@@ -137,14 +152,16 @@ def _kept_session(digest: str) -> LiveSession | None:
     if ended:
         _kept.pop(key, None)
         return None
+    if stamp is not None and key in _kept:
+        _kept[key] = (until, row, stamp)
     return row
 
 
-def _keep(row: LiveSession) -> None:
+def _keep(row: LiveSession, stamp: int | None) -> None:
     if len(_kept) >= _KEPT_LIMIT:
         _kept.clear()
     until = time.monotonic() + settings.MCP_SESSION_CACHE_SECONDS
-    _kept[(connection.schema_name, row.digest)] = (until, replace(row, state=None))
+    _kept[(connection.schema_name, row.digest)] = (until, replace(row, state=None), stamp)
 
 
 def _ended_key(digest: str) -> str:
@@ -152,9 +169,10 @@ def _ended_key(digest: str) -> str:
 
 
 def _mark_ended(digests: list[str]) -> None:
-    """Tells every web process that these sessions have ended (they may keep them)."""
-    for digest in digests:
-        _kept.pop((connection.schema_name, digest), None)
+    """Tells every web process that these sessions have ended (they may keep them): the marks
+    and the message go in one transaction, so a process told checks against marks already set."""
+    keys = [(connection.schema_name, digest) for digest in digests]
+    _forget(keys)
     if not digests:
         return
     try:
@@ -162,6 +180,7 @@ def _mark_ended(digests: list[str]) -> None:
         for digest in digests:
             # Long enough for every kept copy to have expired by itself.
             pipe.set(_ended_key(digest), 1, ex=max(60, int(settings.MCP_SESSION_CACHE_SECONDS * 2)))
+        pipe.publish(endings.channel(), endings.encode(keys))
         pipe.execute()
     except Exception as error:
         if errors.unavailable(error) is None:

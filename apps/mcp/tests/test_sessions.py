@@ -1,8 +1,13 @@
 """Sessions kept in each web process (apps.mcp.sessions): a live session is not read from the
-database on every request, ending it is seen at once by a process that keeps it, the catalogue's
-state of a session is never kept, and without Redis the database decides. In-process, through
-`serve` with the real credential scheme."""
+database on every request, ending it is seen at once by a process that keeps it (told through
+Redis, apps.mcp.endings, or checked in Redis while not told), the catalogue's state of a session
+is never kept, and without Redis the database decides. In-process, through `serve` with the real
+credential scheme; the listener runs on an event loop of its own, as in a web process."""
 
+import asyncio
+import threading
+import time
+from collections.abc import Iterator
 from typing import Annotated
 
 import pytest
@@ -16,7 +21,7 @@ from apps.catalogue.permissions import CataloguePerm
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Done
 from apps.catalogue.testing import temporary_tools
-from apps.mcp import sessions, streams
+from apps.mcp import endings, sessions, streams
 from apps.mcp.models import McpSession
 from apps.mcp.sessions import StoredSessionState, digest_of
 from apps.mcp.testing import Door, pat_and_key
@@ -114,3 +119,121 @@ def test_without_redis_a_kept_session_is_read_from_the_database(door, monkeypatc
     McpSession.objects.filter(digest=digest).update(ended_at=kept[1].last_seen_at)
     sessions._kept[(connection.schema_name, digest)] = kept
     assert door.send("POST", PING).status == 404
+
+
+@pytest.fixture
+def told() -> Iterator[endings.EndedWatch]:
+    """This process listening for ended sessions, as a web process's event loop does."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    assert asyncio.run_coroutine_threadsafe(sessions.watch.started(), loop).result(10)
+    yield sessions.watch
+    asyncio.run_coroutine_threadsafe(sessions.watch.stop(), loop).result(10)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(5)
+    loop.close()
+
+
+class CountingRedis:
+    """The real client, counting the end-mark checks asked of it."""
+
+    def __init__(self) -> None:
+        self.checks = 0
+        self.client = streams.redis_client()
+
+    def exists(self, *keys: str) -> int:
+        self.checks += 1
+        return self.client.exists(*keys)
+
+
+def wait_for(condition, seconds: float = 5.0) -> bool:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def test_while_told_of_endings_a_kept_session_costs_no_round_trip(door, told, monkeypatch):
+    counting = CountingRedis()
+    monkeypatch.setattr(streams, "redis_client", lambda: counting)
+    assert door.send("POST", PING).status == 200  # read from the database, kept, trusted
+
+    with CaptureQueriesContext(connection) as captured:
+        for _ in range(3):
+            assert door.send("POST", PING).status == 200
+
+    assert counting.checks == 0
+    assert session_reads(captured) == []
+
+
+def test_a_session_ended_by_another_process_is_refused_as_soon_as_this_one_is_told(door, told, monkeypatch):
+    digest = digest_of(door.headers["mcp-session-id"])
+    key = (connection.schema_name, digest)
+    assert door.send("POST", PING).status == 200
+    assert door.send("POST", PING).status == 200
+    assert key in sessions._kept
+
+    with monkeypatch.context() as other_process:
+        other_process.setattr(sessions, "_forget", lambda keys: None)  # it does not keep this one
+        sessions.sessions_end(McpSession.objects.filter(digest=digest))
+
+    assert wait_for(lambda: key not in sessions._kept), "this process was not told"
+    reply = door.send("POST", PING)
+    assert reply.status == 404
+    assert reply.body["error"]["message"].startswith("Session not found")
+
+
+def test_a_session_verified_while_an_end_was_told_is_checked_again(door, told, monkeypatch):
+    counting = CountingRedis()
+    monkeypatch.setattr(streams, "redis_client", lambda: counting)
+    stamp = told.stamp()
+    assert door.send("POST", PING).status == 200
+    assert sessions._kept[(connection.schema_name, digest_of(door.headers["mcp-session-id"]))][2] == stamp
+
+    # Some other session ends meanwhile (any message changes the epoch)...
+    monkeypatch.setattr(streams, "redis_client", lambda: counting.client)
+    sessions._mark_ended(["0" * 64])
+    assert wait_for(lambda: told.stamp() != stamp)
+    monkeypatch.setattr(streams, "redis_client", lambda: counting)
+
+    # ...so what was verified before is checked in Redis once, then trusted again.
+    for _ in range(3):
+        assert door.send("POST", PING).status == 200
+    assert counting.checks == 1
+
+
+def test_without_the_listener_a_kept_session_is_checked_in_redis_on_every_request(door, monkeypatch):
+    assert sessions.watch.stamp() is None  # no event loop listens in this test
+    counting = CountingRedis()
+    monkeypatch.setattr(streams, "redis_client", lambda: counting)
+    assert door.send("POST", PING).status == 200
+
+    for _ in range(3):
+        assert door.send("POST", PING).status == 200
+    assert counting.checks == 3
+
+
+def test_when_the_listener_loses_redis_nothing_kept_is_trusted_until_it_is_back(door, told, monkeypatch):
+    assert door.send("POST", PING).status == 200
+    before = told.stamp()
+    # Redis drops the listener's connection (a restart, a network cut): messages may be lost.
+    client = streams.redis_client()
+    listeners = [found["id"] for found in client.client_list() if found["name"] == endings.CLIENT_NAME]
+    assert listeners
+    for listener in listeners:
+        client.client_kill_filter(_id=listener)
+    assert wait_for(lambda: told.stamp() is None or told.stamp() != before)
+
+    counting = CountingRedis()
+    monkeypatch.setattr(streams, "redis_client", lambda: counting)
+    assert door.send("POST", PING).status == 200
+    assert counting.checks == 1  # checked, not trusted
+
+    assert wait_for(lambda: told.stamp() is not None), "the listener did not subscribe again"
+    assert door.send("POST", PING).status == 200  # checked once more under the new epoch
+    checks = counting.checks
+    assert door.send("POST", PING).status == 200
+    assert counting.checks == checks  # trusted again

@@ -57,6 +57,22 @@ def test_a_session_opened_on_one_process_is_served_by_the_other(mcp_server, seco
     assert first.request("ping").status_code == 404
 
 
+def test_a_session_ended_through_one_process_is_refused_at_once_by_the_other_that_kept_it(
+    mcp_server, second_server, person
+):
+    # Each process keeps the session and is told when it ends elsewhere (apps.mcp.endings);
+    # the next request, sent the moment the DELETE is answered, must already be refused.
+    for _round in range(5):
+        first = on(mcp_server, person.email)
+        first.initialize()
+        second = on(second_server, person.email, first.session_id)
+        for client in (first, second, first, second):
+            assert client.request("ping").status_code == 200
+
+        assert second.http.delete("/api/mcp", headers=second.headers()).status_code == 204
+        assert first.request("ping").status_code == 404
+
+
 def test_a_role_changed_through_one_process_notifies_the_stream_held_by_the_other(
     mcp_server, second_server, person
 ):
