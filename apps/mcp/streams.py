@@ -94,6 +94,22 @@ def forget_events(digest: str) -> None:
 # --- calls in flight in this process ------------------------------------------------------------
 
 
+class Flag:
+    """Set once from one thread, read from others, never waited on: what `threading.Event` does
+    for these flags without its condition variable and locks, made for every request."""
+
+    __slots__ = ("_set",)
+
+    def __init__(self) -> None:
+        self._set = False
+
+    def set(self) -> None:
+        self._set = True
+
+    def is_set(self) -> bool:
+        return self._set
+
+
 @dataclass
 class RunningCall:
     """A request this process is serving, as the consumer's loop sees it: its queue receives the
@@ -101,8 +117,8 @@ class RunningCall:
 
     loop: asyncio.AbstractEventLoop
     queue: asyncio.Queue
-    cancelled: threading.Event = field(default_factory=threading.Event)
-    gone: threading.Event = field(default_factory=threading.Event)
+    cancelled: Flag = field(default_factory=Flag)
+    gone: Flag = field(default_factory=Flag)
     waiting: set[str] = field(default_factory=set)
     # (session digest, JSON of the request id) once the request is known to be a tools/call.
     key: tuple[str, str] | None = None
