@@ -29,6 +29,7 @@ from apps.catalogue import audit, policy, registry
 from apps.catalogue.registry import CONFIRMATION_ARGUMENT, ToolSpec
 from apps.catalogue.shapes import RawResult
 from apps.core.credentials import Principal
+from apps.core.encoded import PartlyEncoded
 from apps.core.errors import AppError
 from apps.core.permissions import get_area
 
@@ -353,8 +354,12 @@ def success_result(result: Any) -> dict[str, Any]:
         raise TypeError(f"a tool returned {type(result).__name__}, not its output model")
     serializer = type(result).__pydantic_serializer__
     structured = serializer.to_python(result, mode="json", by_alias=True)
-    text = serializer.to_json(result, by_alias=True).decode()
-    return {"content": [{"type": "text", "text": text}], "structuredContent": structured, "isError": False}
+    json = serializer.to_json(result, by_alias=True)
+    # The text is the structured content's JSON: the transport sends that JSON as it is.
+    answer = PartlyEncoded({"content": [{"type": "text", "text": json.decode()}]})
+    answer.with_json("structuredContent", structured, json)
+    answer["isError"] = False
+    return answer
 
 
 def error_result(message: str) -> dict[str, Any]:

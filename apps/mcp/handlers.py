@@ -20,7 +20,7 @@ from django.db import connection
 from django.utils.translation import gettext as _
 
 from apps.catalogue import dispatch, registry
-from apps.core import errors, metrics, observability, permissions
+from apps.core import encoded, errors, metrics, observability, permissions
 from apps.core.credentials import Principal
 from apps.core.errors import NotFound
 from apps.mcp import protocol, sessions, streams
@@ -373,7 +373,7 @@ def decode_cursor(cursor: Any, fingerprint: str) -> int:
         ) from None
 
 
-_pages: dict[tuple[int, str, int, int], protocol.Encoded] = {}
+_pages: dict[tuple[int, str, int, int], encoded.Encoded] = {}
 _PAGES_LIMIT = 1000
 
 
@@ -393,7 +393,7 @@ def _tools_list(request: Request, message: Message, principal: Principal) -> dic
         content: dict[str, Any] = {"tools": tools[start : start + size]}
         if start + size < len(tools):
             content["nextCursor"] = encode_cursor(start + size, fingerprint)
-        page = protocol.Encoded(content)
+        page = encoded.Encoded(content)
         if len(_pages) >= _PAGES_LIMIT:
             _pages.clear()
         _pages[key] = page

@@ -8,6 +8,8 @@ from typing import Any
 
 import pydantic_core
 
+from apps.core import encoded
+
 # The version this server speaks (SPEC 9), and the older ones it still accepts and echoes.
 PROTOCOL_VERSION = "2025-06-18"
 SUPPORTED_VERSIONS = ("2025-06-18", "2025-03-26")
@@ -127,20 +129,9 @@ def notification(method: str, params: dict[str, Any] | None = None) -> dict[str,
     return message
 
 
-class Encoded(dict):
-    """A result sent over and over (a page of tools/list): its JSON is made once, here."""
-
-    def __init__(self, value: dict[str, Any]) -> None:
-        super().__init__(value)
-        self.json = pydantic_core.to_json(value)
-
-
 def dumps(message: Any) -> bytes:
-    result = message.get("result") if isinstance(message, dict) else None
-    if isinstance(result, Encoded):
-        request_id = pydantic_core.to_json(message.get("id"))
-        return b'{"jsonrpc":"2.0","id":' + request_id + b',"result":' + result.json + b"}"
-    return pydantic_core.to_json(message)
+    """A message's JSON, reusing what was encoded already (apps.core.encoded)."""
+    return encoded.dumps(message)
 
 
 def negotiate(offered: Any) -> str:
