@@ -2,9 +2,15 @@
 
 `record()` appends an entry to a per-process buffer; a daemon thread writes the buffer every
 `ATRIUM_AUDIT_FLUSH_SECONDS` (or sooner once `ATRIUM_AUDIT_BATCH_SIZE` entries wait), one
-bulk insert per workspace schema, on its own database connection, which it closes after each
-batch. With `ATRIUM_AUDIT_FLUSH_SECONDS = 0` (the tests' default) each entry is written at once
-on the caller's connection, inside the caller's transaction.
+`COPY` per workspace schema, on its own database connection, which it closes after each batch.
+With `ATRIUM_AUDIT_FLUSH_SECONDS = 0` (the tests' default) each entry is written at once, the
+same way, on the caller's connection, inside the caller's transaction.
+
+Why COPY: a batch of 500 rows cost about 22 ms of this process's CPU through `bulk_create` (the
+model's per-row, per-field work), 3 ms through COPY, 10 ms through one INSERT ... SELECT FROM
+unnest() with an array per column (measured in-process on a busy 2-core machine).
+The columns are those `_fields` fills, mapped to the model's columns; a column it does not fill
+gets its database default (only the id may be left out: apps/catalogue/tests/test_audit.py).
 
 What a crash can lose: the entries of the last interval (one second by default). A process that
 exits normally writes what is left (atexit). If the database is unreachable, entries are kept up
@@ -17,11 +23,13 @@ import threading
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 
 from django.conf import settings
-from django.db import connection, connections
+from django.db import connection, connections, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
-from django_tenants.utils import schema_context
+from psycopg import sql
 
 logger = logging.getLogger(__name__)
 
@@ -95,14 +103,10 @@ class AuditBuffer:
             return len(batch)
 
     def _write_inline(self, entry: Entry) -> None:
-        from apps.catalogue.models import ToolCall
-
         try:
-            if connection.schema_name == entry.schema_name:
-                ToolCall.objects.create(**_fields(entry))
-            else:
-                with schema_context(entry.schema_name):
-                    ToolCall.objects.create(**_fields(entry))
+            # As a failed ORM write would: the caller's transaction is rolled back at its end.
+            with transaction.mark_for_rollback_on_error():
+                _copy(connection, entry.schema_name, [entry])
         except Exception:
             # An audit failure never turns a tool's answer into an error.
             logger.exception("could not record a call of %s", entry.tool)
@@ -142,14 +146,40 @@ def _fields(entry: Entry) -> dict[str, object]:
 
 
 def _write(batch: list[Entry]) -> None:
-    from apps.catalogue.models import ToolCall
-
     by_schema: dict[str, list[Entry]] = defaultdict(list)
     for entry in batch:
         by_schema[entry.schema_name].append(entry)
     for schema_name, entries in by_schema.items():
-        with schema_context(schema_name):
-            ToolCall.objects.bulk_create([ToolCall(**_fields(entry)) for entry in entries])
+        _copy(connection, schema_name, entries)
+
+
+def _copy(db: BaseDatabaseWrapper, schema_name: str, entries: list[Entry]) -> None:
+    """One COPY of `entries` into the ToolCall table of `schema_name`, on `db`'s connection (in its
+    transaction if one is open). The table is named with its schema: whatever search_path the
+    connection has, the rows land in that workspace."""
+    rows = [_fields(entry) for entry in entries]
+    statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
+        sql.Identifier(schema_name, _table()), _columns(tuple(rows[0]))
+    )
+    with db.cursor() as cursor, db.wrap_database_errors, cursor.cursor.copy(statement) as copy:
+        for row in rows:
+            copy.write_row(tuple(row.values()))
+
+
+@cache
+def _table() -> str:
+    from apps.catalogue.models import ToolCall
+
+    return ToolCall._meta.db_table
+
+
+@cache
+def _columns(names: tuple[str, ...]) -> sql.Composed:
+    """The column list for the fields `_fields` fills (by name or attname: `user_id`)."""
+    from apps.catalogue.models import ToolCall
+
+    opts = ToolCall._meta
+    return sql.SQL(", ").join(sql.Identifier(opts.get_field(name).column) for name in names)
 
 
 buffer = AuditBuffer()
