@@ -14,7 +14,9 @@ gets its database default (only the id may be left out: apps/catalogue/tests/tes
 
 What a crash can lose: the entries of the last interval (one second by default). A process that
 exits normally writes what is left (atexit). If the database is unreachable, entries are kept up
-to `MAX_PENDING` and the oldest are dropped beyond that, with a warning in the log.
+to `MAX_PENDING` and the oldest are dropped beyond that, with a warning in the log. A workspace
+whose rows are refused keeps its entries without holding back the others' (they are written
+once); the entries of a workspace deleted in between are dropped, with a warning.
 """
 
 import atexit
@@ -26,7 +28,7 @@ from datetime import datetime
 from functools import cache
 
 from django.conf import settings
-from django.db import connection, connections, transaction
+from django.db import InterfaceError, OperationalError, connection, connections, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 from psycopg import sql
@@ -93,14 +95,14 @@ class AuditBuffer:
                 batch, self._pending = self._pending, []
             if not batch:
                 return 0
-            try:
-                _write(batch)
-            except Exception:
+            written, kept, error = _write(batch)
+            if kept:
                 with self._lock:
                     # Put them back in front, to try again with the next batch.
-                    self._pending[:0] = batch
-                raise
-            return len(batch)
+                    self._pending[:0] = kept
+            if error is not None:
+                raise error
+            return written
 
     def _write_inline(self, entry: Entry) -> None:
         try:
@@ -135,22 +137,53 @@ def _fields(entry: Entry) -> dict[str, object]:
     return {
         "at": entry.at,
         "user_id": entry.user_id,
-        "scheme": entry.scheme[:20],
-        "credential": entry.credential[:64],
-        "client": entry.client[:200],
-        "tool": entry.tool[:100],
+        "scheme": _text(entry.scheme, 20),
+        "credential": _text(entry.credential, 64),
+        "client": _text(entry.client, 200),
+        "tool": _text(entry.tool, 100),
         "outcome": entry.outcome,
-        "error_code": entry.error_code[:64],
+        "error_code": _text(entry.error_code, 64),
         "duration_ms": round(entry.duration_ms, 3),
     }
 
 
-def _write(batch: list[Entry]) -> None:
+def _text(value: str, length: int) -> str:
+    # PostgreSQL refuses NUL in text, and a tool's name comes from the client: one NUL would
+    # make its workspace's batch fail again and again.
+    if "\x00" in value:
+        value = value.replace("\x00", "\ufffd")
+    return value[:length]
+
+
+def _write(batch: list[Entry]) -> tuple[int, list[Entry], Exception | None]:
+    """Writes `batch`, one COPY per workspace schema. Returns how many entries were written, the
+    entries to try again, and the first error. A workspace whose rows are refused does not hold
+    back the others; once the database is out of reach, the rest is kept without trying. The
+    entries of a schema that no longer exists (a deleted workspace) are dropped."""
     by_schema: dict[str, list[Entry]] = defaultdict(list)
     for entry in batch:
         by_schema[entry.schema_name].append(entry)
+    written, kept, first_error, out_of_reach = 0, [], None, False
     for schema_name, entries in by_schema.items():
-        _copy(connection, schema_name, entries)
+        if out_of_reach:
+            kept.extend(entries)
+            continue
+        try:
+            _copy(connection, schema_name, entries)
+        except Exception as error:
+            if getattr(error.__cause__, "sqlstate", None) == "3F000":  # invalid_schema_name
+                logger.warning(
+                    "workspace schema %s no longer exists: %d tool-call records dropped",
+                    schema_name,
+                    len(entries),
+                )
+                continue
+            kept.extend(entries)
+            first_error = first_error or error
+            out_of_reach = isinstance(error, OperationalError | InterfaceError)
+        else:
+            written += len(entries)
+    return written, kept, first_error
 
 
 def _copy(db: BaseDatabaseWrapper, schema_name: str, entries: list[Entry]) -> None:

@@ -6,7 +6,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.db import OperationalError, connection
+from django.db import IntegrityError, OperationalError, connection
 from django.db.models import NOT_PROVIDED
 from django.utils import timezone
 from django_tenants.utils import schema_context
@@ -258,6 +258,75 @@ def test_entries_are_kept_while_the_database_is_unreachable(committed, settings,
         for schema_name in ("acme", "globex"):
             with schema_context(schema_name):
                 ToolCall.objects.filter(tool__startswith=marker).delete()
+
+
+def test_a_nul_in_a_tool_name_is_stored_as_a_replacement_character(committed, settings):
+    """PostgreSQL refuses NUL in text; a client may send one in `tools/call`'s name. It must not
+    make the batch fail (it would be retried, and refused, forever)."""
+    settings.ATRIUM_AUDIT_FLUSH_SECONDS = 30
+    marker = f"nul{uuid.uuid4().hex[:8]}"
+    buffer = AuditBuffer()
+    try:
+        buffer.record(entry(f"{marker}\x00x", None))
+        buffer.record(entry(marker, None))
+        assert buffer.flush() == 2
+        assert [row[5] for row in stored(marker, "acme")] == [f"{marker}\ufffdx", marker]
+    finally:
+        with schema_context("acme"):
+            ToolCall.objects.filter(tool__startswith=marker).delete()
+
+
+@pytest.fixture
+def refusing_schema(committed):  # type: ignore[no-untyped-def]
+    """A schema whose ToolCall table refuses every row (a CHECK that always fails)."""
+    name = f"refusing_{uuid.uuid4().hex[:8]}"
+    table = ToolCall._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(f'CREATE SCHEMA "{name}"')
+        cursor.execute(f'CREATE TABLE "{name}"."{table}" (LIKE "acme"."{table}" INCLUDING ALL)')
+        cursor.execute(f'ALTER TABLE "{name}"."{table}" ADD CHECK (false)')
+    yield name
+    with connection.cursor() as cursor:
+        cursor.execute(f'DROP SCHEMA "{name}" CASCADE')
+
+
+def test_a_workspace_whose_rows_are_refused_does_not_hold_back_the_others(settings, refusing_schema, caplog):
+    settings.ATRIUM_AUDIT_FLUSH_SECONDS = 30
+    marker = f"held{uuid.uuid4().hex[:8]}"
+    buffer = AuditBuffer()
+    try:
+        for schema_name in ("acme", refusing_schema, "globex"):
+            buffer.record(entry(marker, None, schema_name=schema_name))
+
+        with pytest.raises(IntegrityError):
+            buffer.flush()
+        # Only the refused entry waits for the next batch: the others were written once.
+        assert buffer.pending() == 1
+        with pytest.raises(IntegrityError):
+            buffer.flush()
+        assert buffer.pending() == 1
+        assert len(stored(marker, "acme")) == 1 and len(stored(marker, "globex")) == 1
+    finally:
+        for schema_name in ("acme", "globex"):
+            with schema_context(schema_name):
+                ToolCall.objects.filter(tool__startswith=marker).delete()
+
+
+def test_the_entries_of_a_workspace_that_no_longer_exists_are_dropped(committed, settings, caplog):
+    settings.ATRIUM_AUDIT_FLUSH_SECONDS = 30
+    marker = f"gone{uuid.uuid4().hex[:8]}"
+    buffer = AuditBuffer()
+    try:
+        buffer.record(entry(marker, None, schema_name=f"deleted_{uuid.uuid4().hex[:8]}"))
+        buffer.record(entry(marker, None))
+
+        assert buffer.flush() == 1
+        assert buffer.pending() == 0
+        assert len(stored(marker, "acme")) == 1
+        assert "no longer exists: 1 tool-call records dropped" in caplog.text
+    finally:
+        with schema_context("acme"):
+            ToolCall.objects.filter(tool__startswith=marker).delete()
 
 
 def test_old_records_are_purged(people):
