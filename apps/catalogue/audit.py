@@ -6,9 +6,9 @@
 With `ATRIUM_AUDIT_FLUSH_SECONDS = 0` (the tests' default) each entry is written at once, the
 same way, on the caller's connection, inside the caller's transaction.
 
-Why COPY: a batch of 500 rows cost about 22 ms of this process's CPU through `bulk_create` (the
-model's per-row, per-field work), 3 ms through COPY, 10 ms through one INSERT ... SELECT FROM
-unnest() with an array per column (measured in-process on a busy 2-core machine).
+Why COPY: a batch of 500 rows cost 17-23 ms of this process's CPU through `bulk_create` (the
+model's per-row, per-field work), 3-4 ms through COPY, 7-11 ms through one INSERT ... SELECT FROM
+unnest() with an array per column (in-process, timeit, four runs on a busy 2-core machine).
 The columns are those `_fields` fills, mapped to the model's columns; a column it does not fill
 gets its database default (only the id may be left out: apps/catalogue/tests/test_audit.py).
 
