@@ -103,8 +103,10 @@ def public_client() -> Client:
 
 
 @pytest.fixture
-def committed(django_db_blocker) -> Iterator[None]:  # type: ignore[no-untyped-def]
-    """Database access that commits, for tests talking to the live server."""
+def committed(django_db_setup, django_db_blocker) -> Iterator[None]:  # type: ignore[no-untyped-def]
+    """Database access that commits, for tests talking to the live server. On the test database
+    even when no test before it asked for one (without `django_db_setup`, a test run alone would
+    reach the database of DATABASE_URL itself)."""
     with django_db_blocker.unblock():
         yield
         connection.set_schema_to_public()

@@ -1,13 +1,18 @@
 """The log of tool calls: batched writes off the request path, and the admins' settings page."""
 
+import socket
 import time
 import uuid
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
+import pytest
+from django.db import IntegrityError, OperationalError, connection
+from django.db.models import NOT_PROVIDED
 from django.utils import timezone
 from django_tenants.utils import schema_context
 
 from apps.accounts.models import User
+from apps.catalogue import audit
 from apps.catalogue.audit import AuditBuffer, Entry
 from apps.catalogue.models import ToolCall
 from apps.catalogue.tasks import purge_tool_calls
@@ -79,6 +84,249 @@ def test_flush_writes_what_is_waiting_at_once(committed, settings):
     finally:
         with schema_context("acme"):
             ToolCall.objects.filter(tool=marker).delete()
+
+
+def stored(marker: str, schema_name: str) -> list[tuple[object, ...]]:
+    with schema_context(schema_name):
+        return list(
+            ToolCall.objects.filter(tool__startswith=marker)
+            .order_by("id")
+            .values_list(
+                "at",
+                "user_id",
+                "scheme",
+                "credential",
+                "client",
+                "tool",
+                "outcome",
+                "error_code",
+                "duration_ms",
+            )
+        )
+
+
+def expected(entry: Entry) -> tuple[object, ...]:
+    fields = audit._fields(entry)
+    return tuple(
+        fields[name]
+        for name in (
+            "at",
+            "user_id",
+            "scheme",
+            "credential",
+            "client",
+            "tool",
+            "outcome",
+            "error_code",
+            "duration_ms",
+        )
+    )
+
+
+def test_a_batch_over_two_workspaces_lands_in_each_with_its_exact_values(committed, settings):
+    settings.ATRIUM_AUDIT_FLUSH_SECONDS = 30
+    marker = f"exact{uuid.uuid4().hex[:8]}"
+    with schema_context("acme"):
+        member = User.objects.get(email="member@acme.example").pk
+    at = datetime(2031, 3, 4, 5, 6, 7, 891011, tzinfo=UTC)
+    acme = [
+        Entry("acme", at, member, "oauth", "oauth:7", "Desk app", f"{marker}-a", "ok", "", 1.23456789),
+        Entry(
+            "acme", at + timedelta(microseconds=1), None, "", "", "", f"{marker}-b", "error", "NOT_FOUND", 0.0
+        ),
+    ]
+    globex = [
+        Entry(
+            "globex",
+            timezone.now(),
+            None,
+            "access_token",
+            "pat:3",
+            "x" * 250,
+            f"{marker}-c",
+            "failed",
+            "",
+            99999.9996,
+        ),
+    ]
+    buffer = AuditBuffer()
+    try:
+        # Interleaved, as requests from two workspaces arrive.
+        for item in (acme[0], globex[0], acme[1]):
+            buffer.record(item)
+        assert buffer.flush() == 3
+
+        assert stored(marker, "acme") == [expected(item) for item in acme]
+        assert stored(marker, "globex") == [expected(item) for item in globex]
+        row = stored(marker, "globex")[0]
+        assert (row[4], row[8]) == ("x" * 200, 100000.0)  # cut to the column, rounded to a microsecond
+        assert stored(marker, "acme")[0][0] == at and stored(marker, "acme")[0][8] == 1.235
+    finally:
+        for schema_name in ("acme", "globex"):
+            with schema_context(schema_name):
+                ToolCall.objects.filter(tool__startswith=marker).delete()
+
+
+CREDENTIAL = "oauth:Zoë\t東京 \\N 'q' \"dq\"\n"
+UNUSUAL = "tab\there, new\nline\r, back\\slash, \\N, 'single' \"double\" ; -- Zoë, 東京, 🚀\t"
+
+
+@pytest.mark.parametrize("way", ["batch", "at once"])
+def test_unusual_text_and_a_null_person_are_stored_exactly(committed, settings, way):
+    settings.ATRIUM_AUDIT_FLUSH_SECONDS = 30 if way == "batch" else 0
+    marker = f"odd{uuid.uuid4().hex[:8]}"
+    entries = [
+        Entry(
+            "acme", timezone.now(), None, "oauth", CREDENTIAL, UNUSUAL, f"{marker}\t\\", "ok", "E\\N\n", 2.5
+        ),
+        Entry("acme", timezone.now(), None, "oauth", "\\\\N", "\\N", marker, "ok", "", 0.001),
+    ]
+    buffer = AuditBuffer()
+    try:
+        for item in entries:
+            buffer.record(item)
+        if way == "batch":
+            assert buffer.flush() == 2
+
+        rows = stored(marker, "acme")
+        assert rows == [expected(item) for item in entries]
+        assert rows[0][4] == UNUSUAL and rows[0][1] is None
+        assert rows[1][3:5] == ("\\\\N", "\\N")  # not taken for the COPY null marker
+    finally:
+        with schema_context("acme"):
+            ToolCall.objects.filter(tool__startswith=marker).delete()
+
+
+def test_every_column_is_filled_by_the_writer_or_by_the_database():
+    """A field added to ToolCall must be added to `_fields` too, or have a `db_default`: the
+    writer names only the columns `_fields` fills, and a plain `default=` (applied by the ORM,
+    never by COPY) or a nullable column would silently be left empty in every row."""
+    filled = set(audit._fields(Entry("acme", timezone.now(), None, "", "", "", "t", "ok", "", 0.0)))
+    opts = ToolCall._meta
+    filled_columns = {opts.get_field(name).column for name in filled}
+
+    left_out = {
+        field.name
+        for field in opts.concrete_fields
+        if field.column not in filled_columns and field is not opts.pk and field.db_default is NOT_PROVIDED
+    }
+
+    assert left_out == set()
+    assert opts.pk.column not in filled_columns and opts.pk.get_internal_type() == "BigAutoField"
+
+
+@pytest.mark.django_db
+def test_every_column_of_the_table_is_filled_by_the_writer_or_has_a_default():
+    filled = audit._fields(Entry("acme", timezone.now(), None, "", "", "", "t", "ok", "", 0.0))
+    columns = {ToolCall._meta.get_field(name).column for name in filled}
+    with schema_context("acme"), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT column_name FROM information_schema.columns"
+            " WHERE table_schema = %s AND table_name = %s AND column_default IS NULL"
+            " AND is_identity = 'NO' AND is_generated = 'NEVER'",
+            ["acme", ToolCall._meta.db_table],
+        )
+        without_default = {name for (name,) in cursor.fetchall()}
+
+    assert without_default and without_default <= columns
+
+
+def test_entries_are_kept_while_the_database_is_unreachable(committed, settings, monkeypatch):
+    settings.ATRIUM_AUDIT_FLUSH_SECONDS = 30
+    marker = f"away{uuid.uuid4().hex[:8]}"
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        closed_port = probe.getsockname()[1]
+    buffer = AuditBuffer()
+    try:
+        buffer.record(entry(marker, None))
+        buffer.record(entry(marker, None, schema_name="globex"))
+        connection.close()
+        monkeypatch.setitem(connection.settings_dict, "PORT", str(closed_port))
+
+        with pytest.raises(OperationalError):
+            buffer.flush()
+        assert buffer.pending() == 2
+
+        connection.close()
+        monkeypatch.undo()
+        assert buffer.flush() == 2
+        assert len(stored(marker, "acme")) == 1 and len(stored(marker, "globex")) == 1
+    finally:
+        connection.close()
+        monkeypatch.undo()
+        for schema_name in ("acme", "globex"):
+            with schema_context(schema_name):
+                ToolCall.objects.filter(tool__startswith=marker).delete()
+
+
+def test_a_nul_in_a_tool_name_is_stored_as_a_replacement_character(committed, settings):
+    """PostgreSQL refuses NUL in text; a client may send one in `tools/call`'s name. It must not
+    make the batch fail (it would be retried, and refused, forever)."""
+    settings.ATRIUM_AUDIT_FLUSH_SECONDS = 30
+    marker = f"nul{uuid.uuid4().hex[:8]}"
+    buffer = AuditBuffer()
+    try:
+        buffer.record(entry(f"{marker}\x00x", None))
+        buffer.record(entry(marker, None))
+        assert buffer.flush() == 2
+        assert [row[5] for row in stored(marker, "acme")] == [f"{marker}\ufffdx", marker]
+    finally:
+        with schema_context("acme"):
+            ToolCall.objects.filter(tool__startswith=marker).delete()
+
+
+@pytest.fixture
+def refusing_schema(committed):  # type: ignore[no-untyped-def]
+    """A schema whose ToolCall table refuses every row (a CHECK that always fails)."""
+    name = f"refusing_{uuid.uuid4().hex[:8]}"
+    table = ToolCall._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(f'CREATE SCHEMA "{name}"')
+        cursor.execute(f'CREATE TABLE "{name}"."{table}" (LIKE "acme"."{table}" INCLUDING ALL)')
+        cursor.execute(f'ALTER TABLE "{name}"."{table}" ADD CHECK (false)')
+    yield name
+    with connection.cursor() as cursor:
+        cursor.execute(f'DROP SCHEMA "{name}" CASCADE')
+
+
+def test_a_workspace_whose_rows_are_refused_does_not_hold_back_the_others(settings, refusing_schema, caplog):
+    settings.ATRIUM_AUDIT_FLUSH_SECONDS = 30
+    marker = f"held{uuid.uuid4().hex[:8]}"
+    buffer = AuditBuffer()
+    try:
+        for schema_name in ("acme", refusing_schema, "globex"):
+            buffer.record(entry(marker, None, schema_name=schema_name))
+
+        with pytest.raises(IntegrityError):
+            buffer.flush()
+        # Only the refused entry waits for the next batch: the others were written once.
+        assert buffer.pending() == 1
+        with pytest.raises(IntegrityError):
+            buffer.flush()
+        assert buffer.pending() == 1
+        assert len(stored(marker, "acme")) == 1 and len(stored(marker, "globex")) == 1
+    finally:
+        for schema_name in ("acme", "globex"):
+            with schema_context(schema_name):
+                ToolCall.objects.filter(tool__startswith=marker).delete()
+
+
+def test_the_entries_of_a_workspace_that_no_longer_exists_are_dropped(committed, settings, caplog):
+    settings.ATRIUM_AUDIT_FLUSH_SECONDS = 30
+    marker = f"gone{uuid.uuid4().hex[:8]}"
+    buffer = AuditBuffer()
+    try:
+        buffer.record(entry(marker, None, schema_name=f"deleted_{uuid.uuid4().hex[:8]}"))
+        buffer.record(entry(marker, None))
+
+        assert buffer.flush() == 1
+        assert buffer.pending() == 0
+        assert len(stored(marker, "acme")) == 1
+        assert "no longer exists: 1 tool-call records dropped" in caplog.text
+    finally:
+        with schema_context("acme"):
+            ToolCall.objects.filter(tool__startswith=marker).delete()
 
 
 def test_old_records_are_purged(people):
