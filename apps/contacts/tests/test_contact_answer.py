@@ -230,3 +230,16 @@ def test_what_a_contact_has_besides_costs_one_statement_each(people):
     organisation = made["organisation"]
     answer, run = statements(member, "getContact", {"contactId": organisation.pk})
     assert answer["kind"] == "organisation" and len(run) == 2, run  # + its key contacts
+
+
+def test_examine_contact_answers_the_contact_as_get_contact_does_and_counts_its_duplicates(people):
+    made = rich_contact(people)
+    contact, reader = made["contact"], people["viewer"]
+
+    examined, run = statements(reader, "examineContact", {"contactId": contact.pk})
+
+    assert examined["contact"] == ok(reader, "getContact", {"contactId": contact.pk})
+    assert "2 possible duplicate(s) open" in examined["health"]["factors"]
+    assert examined["health"] == ok(reader, "getContactHealth", {"contactId": contact.pk})
+    # The shares and the duplicate check come with the contact; health is not counted again.
+    assert not [sql for sql in run if sql.startswith('SELECT "contacts_contactshare"') or "COUNT(" in sql]
