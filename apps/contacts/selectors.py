@@ -8,22 +8,26 @@ is "not found", never "forbidden" (the same answer as an id that does not exist)
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.postgres.aggregates import JSONBAgg
 from django.db.models import (
     Case,
     CharField,
     Exists,
     F,
     IntegerField,
+    JSONField,
     OuterRef,
     Q,
     QuerySet,
+    Subquery,
     Value,
     When,
 )
-from django.db.models.functions import Coalesce, Lower, NullIf
+from django.db.models.functions import Coalesce, JSONObject, Lower, NullIf
 from django.utils import timezone
 
 from apps.accounts.access import can
+from apps.accounts.models import User
 from apps.contacts import errors
 from apps.contacts.models import Contact, ContactConflict, ContactShare
 from apps.contacts.permissions import ContactsPerm
@@ -81,29 +85,107 @@ def with_health(rows: QuerySet[Contact]) -> QuerySet[Contact]:
     )
 
 
-def _contact_by_id(admin: bool, *, contact_id: int, actor_id: int) -> QuerySet[Contact]:
+def _contact_by_id(
+    admin: bool, with_answer_parts: bool, *, contact_id: int, actor_id: int
+) -> QuerySet[Contact]:
     rows = Contact.objects.filter(pk=contact_id)
     if not admin:
         rows = rows.filter(visible_to(actor_id))
+    if with_answer_parts:
+        rows = annotate_answer_parts(rows)
     return rows.select_related("owner").order_by()
 
 
 # The read behind nearly every contact tool: compiled once (apps.core.prepared).
 _contact_by_id_prepared = Prepared(_contact_by_id)
 
+# What a contact's answer (shapes.ContactOut) needs besides the contact: its shares with their
+# people, and whether it has any open possible duplicate. getContact reads them in the contact's
+# own statement (each round trip to the database costs the web process CPU of its own: bench/).
+SHARES_READ = "answer_shares"
+ANY_OPEN_CONFLICT_READ = "answer_any_open_conflict"
+# The fields of a share and of its person that the answer uses (ShareOut, access_of, PersonRef).
+_SHARE_JSON = {"id": "id", "user_id": "user_id", "access": "access"}
+_PERSON_JSON = {"email": "user__email", "full_name": "user__full_name"}
 
-def contact_get(*, actor: Any, contact_id: int, include_deleted: bool = False) -> Contact:
-    # With its owner; the organisation and the contact it was merged into are loaded when used
-    # (`contact_refs` reads both in one query).
+
+def annotate_answer_parts(rows: QuerySet[Contact]) -> QuerySet[Contact]:
+    """Annotates each contact with its shares (a JSON list; `answer_parts` makes them model
+    instances again) and whether any open possible duplicate names it (`open_conflicts_page`)."""
+    shares = (
+        ContactShare.objects.filter(contact_id=OuterRef("pk"))
+        .order_by()
+        .values("contact_id")
+        .annotate(rows=JSONBAgg(JSONObject(**_SHARE_JSON, **_PERSON_JSON)))
+        .values("rows")
+    )
+    return rows.annotate(
+        **{
+            SHARES_READ: Coalesce(Subquery(shares), Value([], output_field=JSONField())),
+            # The same check as `_any_open_conflict`: cheap to plan and to run (no joins); the
+            # page of duplicates, read when it is true, leaves out those of archived contacts.
+            ANY_OPEN_CONFLICT_READ: Exists(_open_pairs(OuterRef("pk"))),
+        }
+    )
+
+
+def contact_get(
+    *, actor: Any, contact_id: int, include_deleted: bool = False, with_answer_parts: bool = False
+) -> Contact:
+    """The contact, with its owner; `with_answer_parts`: also what its answer needs besides (its
+    shares, whether it has open possible duplicates), in the same statement, for an answer
+    given at once (they are not read again if the contact changes afterwards)."""
+    # The organisation and the contact it was merged into are loaded when used (`contact_refs`
+    # reads both in one query).
     if not can(actor, ContactsPerm.VIEW):
         raise errors.ContactNotFound(contact_id)
-    found = _contact_by_id_prepared(is_admin(actor), contact_id=contact_id, actor_id=actor.pk)
+    found = _contact_by_id_prepared(
+        is_admin(actor), with_answer_parts, contact_id=contact_id, actor_id=actor.pk
+    )
     contact = found[0] if found else None
     if contact is None:
         raise errors.ContactNotFound(contact_id)
     if contact.deleted_at is not None and not include_deleted:
         raise errors.ContactArchived(contact_id)
     return contact
+
+
+# The parts of an answer for a contact read without them, compiled once.
+_answer_parts_of = Prepared(
+    lambda *, contact_id: annotate_answer_parts(Contact.objects.filter(pk=contact_id)).only("id").order_by()
+)
+
+
+def answer_parts(contact: Contact) -> tuple[list[ContactShare], bool]:
+    """The contact's shares (each with its person, `user`) and whether any open possible
+    duplicate names it: those read with the contact (`contact_get(with_answer_parts=True)`), or
+    both read now, in one statement."""
+    source: Any = contact
+    if not hasattr(contact, SHARES_READ):
+        found = _answer_parts_of(contact_id=contact.pk) if contact.pk else []
+        if not found:
+            return [], False
+        source = found[0]
+    using = contact._state.db or "default"
+    shares = []
+    for row in getattr(source, SHARES_READ):
+        share = _loaded(
+            ContactShare,
+            using,
+            {"id": row["id"], "contact_id": contact.pk, "user_id": row["user_id"], "access": row["access"]},
+        )
+        # Rebuilt with only the fields the answer uses; any other would be read when used.
+        share.user = _loaded(
+            User, using, {"id": row["user_id"], "email": row["email"], "full_name": row["full_name"]}
+        )
+        shares.append(share)
+    return shares, getattr(source, ANY_OPEN_CONFLICT_READ)
+
+
+def _loaded(model: Any, using: str, values: dict[str, Any]) -> Any:
+    """An instance of `model` as the database gave it, with only `values` loaded (by attname)."""
+    names = [field.attname for field in model._meta.concrete_fields if field.attname in values]
+    return model.from_db(using, names, [values[name] for name in names])
 
 
 def access_of(actor: Any, contact: Contact, shares: list[ContactShare] | None = None) -> str:
@@ -193,17 +275,25 @@ def contact_refs(contact: Contact) -> dict[int, Contact]:
     return found
 
 
-_any_open_conflict = Prepared(
-    lambda *, contact_id: ContactConflict.objects.filter(
-        Q(contact_id=contact_id) | Q(other_id=contact_id), status=ContactConflict.Status.OPEN
-    ).only("id")[:1]
-)
+def _open_pairs(contact: Any) -> QuerySet[ContactConflict]:
+    """The open possible duplicates naming `contact` (an id, or an OuterRef), archived or not."""
+    return ContactConflict.objects.filter(
+        Q(contact_id=contact) | Q(other_id=contact), status=ContactConflict.Status.OPEN
+    )
 
 
-def open_conflicts_page(contact: Contact, limit: int) -> tuple[list[ContactConflict], int]:
+_any_open_conflict = Prepared(lambda *, contact_id: _open_pairs(contact_id).only("id")[:1])
+
+
+def open_conflicts_page(
+    contact: Contact, limit: int, any_open: bool | None = None
+) -> tuple[list[ContactConflict], int]:
     """The first `limit` open possible duplicates of `contact` and how many there are. Most
-    contacts have none: that answer costs one small query."""
-    if not _any_open_conflict(contact_id=contact.pk):
+    contacts have none: that answer costs one small query, or none when the caller knows it
+    already (`any_open`: whether any open one names the contact, `answer_parts`)."""
+    if any_open is None:
+        any_open = bool(_any_open_conflict(contact_id=contact.pk))
+    if not any_open:
         return [], 0
     conflicts = list(open_conflicts(contact)[: limit + 1])
     if len(conflicts) <= limit:

@@ -12,15 +12,8 @@ from apps.contacts.models import (
     Contact,
     ContactConflict,
     ContactEvent,
-    ContactShare,
     KeyContact,
     OwnershipChange,
-)
-from apps.core.prepared import Prepared
-
-# A contact's shares with their people, compiled once (apps.core.prepared).
-_shares_of = Prepared(
-    lambda *, contact_id: ContactShare.objects.filter(contact_id=contact_id).select_related("user").order_by()
 )
 
 # The possible duplicates a contact answer lists; the count says how many there are.
@@ -172,11 +165,13 @@ class ContactOut(Out):
 
     @classmethod
     def of(cls, contact: Contact, actor: Any) -> "ContactOut":
-        # Each related list is read once (a read tool's speed is mostly its round trips).
-        # (ShareOut sorts the shares by e-mail address.)
-        shares = _shares_of(contact_id=contact.pk)
+        # Each related list is read once (a read tool's speed is mostly its round trips): the
+        # shares, and whether there is any open possible duplicate, come with the contact when it
+        # was read with them (getContact), or in one statement. (ShareOut sorts the shares by
+        # e-mail address.)
+        shares, any_open = selectors.answer_parts(contact)
         # A contact with many look-alikes must not make every answer about it grow without bound.
-        conflicts, count = selectors.open_conflicts_page(contact, OPEN_CONFLICTS_SHOWN)
+        conflicts, count = selectors.open_conflicts_page(contact, OPEN_CONFLICTS_SHOWN, any_open)
         refs = selectors.contact_refs(contact)
         keys = (
             list(

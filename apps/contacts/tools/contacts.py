@@ -105,10 +105,10 @@ def get_contact(
     """Fetch one contact with every field: names, e-mail, phones, organisation, address, tags,
     stage, owner, who it is shared with, business fields, key contacts and open possible
     duplicates. Use searchContacts to find the id."""
-    return ContactOut.of(
-        selectors.contact_get(actor=ctx.actor, contact_id=contact_id, include_deleted=include_archived),
-        ctx.actor,
+    contact = selectors.contact_get(
+        actor=ctx.actor, contact_id=contact_id, include_deleted=include_archived, with_answer_parts=True
     )
+    return ContactOut.of(contact, ctx.actor)
 
 
 @tool("updateContact", permission=ContactsPerm.EDIT, title="Update a contact", idempotent=True)

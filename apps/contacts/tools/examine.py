@@ -41,7 +41,9 @@ def examine_contact(ctx: ToolContext, *, contact_id: ContactId) -> ExaminedConta
     organisation's people and key contacts, linked documents and files, upcoming events and the
     last credit check. Parts whose area is not installed say so instead of failing."""
     actor = ctx.actor
-    contact = selectors.contact_get(actor=actor, contact_id=contact_id, include_deleted=True)
+    contact = selectors.contact_get(
+        actor=actor, contact_id=contact_id, include_deleted=True, with_answer_parts=True
+    )
     events = ContactEvent.objects.filter(contact=contact).select_related("actor")[:10]
     owners = contact.ownership_changes.select_related("previous_owner", "new_owner", "changed_by")[:5]
     people = (
@@ -63,9 +65,10 @@ def examine_contact(ctx: ToolContext, *, contact_id: ContactId) -> ExaminedConta
         attached = AttachmentsSection(available=False, reason=str(error.message), documents=[], files=[])
     upcoming = events_section(actor=actor, contacts=[contact])
     check = contact.credit_checks.first() if can(actor, ContactsPerm.CREDIT_CHECK) else None
+    answer = ContactOut.of(contact, actor)
     return ExaminedContactOut(
-        contact=ContactOut.of(contact, actor),
-        health=health_of(contact),
+        contact=answer,
+        health=health_of(contact, conflicts=answer.open_conflict_count),
         recent_history=[EventOut.of(event) for event in events],
         ownership=[OwnershipOut.of(change) for change in owners],
         people=[ContactSummary.of(person) for person in people],

@@ -3,13 +3,15 @@ compiled once per shape, run in the current workspace's schema, and refused at o
 cannot be substituted after compiling. On Contacts, whose rows have JSON, arrays and a user."""
 
 import pytest
+from django.contrib.postgres.aggregates import JSONBAgg
 from django.db import connection
-from django.db.models import Q
+from django.db.models import Exists, JSONField, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Coalesce, JSONObject
 from django.test.utils import CaptureQueriesContext
 from django_tenants.utils import schema_context
 
 from apps.accounts.models import User
-from apps.contacts.models import Contact
+from apps.contacts.models import Contact, ContactShare
 from apps.contacts.tests.samples import make_contact
 from apps.core.prepared import NotPreparable, Prepared
 
@@ -100,3 +102,47 @@ def test_only_integers_and_strings_are_values(acme):
 
     with pytest.raises(NotPreparable, match="only integers and strings"):
         prepared(flag=True)
+
+
+def with_shares(*, owner_id: int):  # type: ignore[no-untyped-def]
+    shares = (
+        ContactShare.objects.filter(contact_id=OuterRef("pk"))
+        .order_by()
+        .values("contact_id")
+        .annotate(rows=JSONBAgg(JSONObject(email="user__email", access="access"), ordering="user__email"))
+        .values("rows")
+    )
+    return (
+        Contact.objects.filter(owner_id=owner_id)
+        .annotate(
+            shares_read=Coalesce(Subquery(shares), Value([], output_field=JSONField())),
+            shared=Exists(ContactShare.objects.filter(contact_id=OuterRef("pk"))),
+        )
+        .select_related("owner")
+        .order_by("id")
+    )
+
+
+def test_annotations_come_converted_as_the_querysets_own(people):
+    member = people["member"]
+    shared = make_contact(member, first_name="Shared", data={"tier": "gold"})
+    alone = make_contact(member, first_name="Alone")
+    for user, access in ((people["viewer"], "view"), (people["admin"], "edit")):
+        ContactShare.objects.create(contact=shared, user=user, access=access)
+    prepared = Prepared(with_shares)
+
+    found = prepared(owner_id=member.pk)
+    expected = list(with_shares(owner_id=member.pk))
+
+    assert [(c.pk, c.shares_read, c.shared) for c in found] == [
+        (c.pk, c.shares_read, c.shared) for c in expected
+    ]
+    first, second = found
+    assert (first.pk, second.pk) == (shared.pk, alone.pk)
+    # The JSON aggregate is decoded (JSONField.from_db_value), the empty one is [] not NULL.
+    assert first.shares_read == [
+        {"email": "admin@acme.example", "access": "edit"},
+        {"email": "viewer@acme.example", "access": "view"},
+    ]
+    assert (second.shares_read, first.shared, second.shared) == ([], True, False)
+    assert first.data == {"tier": "gold"} and first.owner.email == member.email
