@@ -144,6 +144,14 @@ DATABASES = {
 DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
     "connect_timeout", int(env("DATABASE_CONNECT_TIMEOUT", "5"))
 )
+# The hottest reads (apps.core.prepared) run bound on the server; psycopg prepares such a statement
+# after this many runs on a connection, and PostgreSQL stops parsing it on every call. Django's own
+# queries bind on the client and are never prepared. Empty: never prepare (behind a connection
+# pooler in transaction mode that does not track prepared statements).
+_prepare_threshold = env("DATABASE_PREPARE_THRESHOLD", "5")
+DATABASES["default"]["OPTIONS"].setdefault(
+    "prepare_threshold", int(_prepare_threshold) if _prepare_threshold else None
+)
 DATABASE_ROUTERS = ["django_tenants.routers.TenantSyncRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -69,6 +69,32 @@ def test_it_runs_in_the_workspace_active_when_it_is_called(people, globex):
         assert [c.first_name for c in prepared(email="same@example.org")] == ["Globex's"]
 
 
+def prepared_on_the_server(sql_start: str) -> list[str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements WHERE NOT from_sql")
+        return [row[0] for row in cursor.fetchall() if row[0].startswith(sql_start)]
+
+
+def test_postgresql_prepares_it_and_still_runs_it_in_each_workspace(people, globex):
+    prepared = Prepared(lambda *, email: Contact.objects.filter(email=email).only("id", "first_name"))
+    make_contact(people["member"], email="twice@example.org", first_name="Acme's")
+    with schema_context("globex"):
+        make_contact(User.objects.order_by("id").first(), email="twice@example.org", first_name="Globex's")
+    runs = connection.connection.prepare_threshold + 1
+
+    for _ in range(runs):
+        assert [c.first_name for c in prepared(email="twice@example.org")] == ["Acme's"]
+    # Bound on the server ($1, no value in the text) and prepared once the threshold was passed.
+    statements = prepared_on_the_server('SELECT "contacts_contact"."id", "contacts_contact"."first_name"')
+    assert len(statements) == 1 and "$1" in statements[0] and "twice@" not in statements[0]
+
+    # The prepared statement follows the search_path: another workspace gets its own rows.
+    with schema_context("globex"):
+        for _ in range(runs):
+            assert [c.first_name for c in prepared(email="twice@example.org")] == ["Globex's"]
+    assert [c.first_name for c in prepared(email="twice@example.org")] == ["Acme's"]
+
+
 def test_a_value_its_lookup_changes_is_refused_when_prepared(acme):
     prepared = Prepared(lambda *, text: Contact.objects.filter(first_name__icontains=text))
 
