@@ -139,9 +139,9 @@ def list_latency(url: str, headers: dict[str, str], session: str, count: int) ->
 
 
 def tool_statements(owner, contact_id: int) -> list[str]:  # type: ignore[no-untyped-def]
-    """The SQL Atrium's getContact runs (as executed, parameters in), for the SDK's equivalent."""
+    """The SQL Atrium's getContact runs, its values written in, for the SDK's equivalent (which
+    runs the same text on every call, so its psycopg prepares it too, as Atrium's does)."""
     from django.db import connection
-    from django.test.utils import CaptureQueriesContext
 
     from apps.catalogue import dispatch
     from apps.catalogue.testing import context_for
@@ -150,11 +150,18 @@ def tool_statements(owner, contact_id: int) -> list[str]:  # type: ignore[no-unt
     dispatch.call_tool(
         context, "getContact", {"contactId": contact_id}
     )  # warm: caches filled, as in a server
-    with CaptureQueriesContext(connection) as captured:
+    executed: list[tuple[str, object]] = []
+
+    def record(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+        executed.append((sql, params))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
         result = dispatch.call_tool(context, "getContact", {"contactId": contact_id})
     assert not result["isError"], result
-    skip = ("SET ", "BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK", "INSERT", "UPDATE")
-    return [query["sql"] for query in captured.captured_queries if not query["sql"].startswith(skip)]
+    skip = ("SET ", "BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK", "INSERT", "UPDATE", "COPY")
+    statements = [connection.ops.compose_sql(sql, params) for sql, params in executed]
+    return [sql for sql in statements if not sql.startswith(skip)]
 
 
 def describe(owner) -> dict:  # type: ignore[no-untyped-def]
