@@ -86,41 +86,18 @@ def test_flush_writes_what_is_waiting_at_once(committed, settings):
             ToolCall.objects.filter(tool=marker).delete()
 
 
+# What a record holds, compared field by field.
+STORED = ("at", "user_id", "scheme", "credential", "client", "tool", "outcome", "error_code", "duration_ms")
+
+
 def stored(marker: str, schema_name: str) -> list[tuple[object, ...]]:
     with schema_context(schema_name):
-        return list(
-            ToolCall.objects.filter(tool__startswith=marker)
-            .order_by("id")
-            .values_list(
-                "at",
-                "user_id",
-                "scheme",
-                "credential",
-                "client",
-                "tool",
-                "outcome",
-                "error_code",
-                "duration_ms",
-            )
-        )
+        return list(ToolCall.objects.filter(tool__startswith=marker).order_by("id").values_list(*STORED))
 
 
 def expected(entry: Entry) -> tuple[object, ...]:
     fields = audit._fields(entry)
-    return tuple(
-        fields[name]
-        for name in (
-            "at",
-            "user_id",
-            "scheme",
-            "credential",
-            "client",
-            "tool",
-            "outcome",
-            "error_code",
-            "duration_ms",
-        )
-    )
+    return tuple(fields[name] for name in STORED)
 
 
 def test_a_batch_over_two_workspaces_lands_in_each_with_its_exact_values(committed, settings):
