@@ -122,8 +122,8 @@ def annotate_answer_parts(rows: QuerySet[Contact]) -> QuerySet[Contact]:
     return rows.annotate(
         **{
             SHARES_READ: Coalesce(Subquery(shares), Value([], output_field=JSONField())),
-            # The same check as `_any_open_conflict`: cheap to plan and to run (no joins); the
-            # page of duplicates, read when it is true, leaves out those of archived contacts.
+            # Cheap to plan and to run (no joins); the page of duplicates, read when it is true,
+            # leaves out those of archived contacts.
             ANY_OPEN_CONFLICT_READ: Exists(_open_pairs(OuterRef("pk"))),
         }
     )
@@ -282,17 +282,10 @@ def _open_pairs(contact: Any) -> QuerySet[ContactConflict]:
     )
 
 
-_any_open_conflict = Prepared(lambda *, contact_id: _open_pairs(contact_id).only("id")[:1])
-
-
-def open_conflicts_page(
-    contact: Contact, limit: int, any_open: bool | None = None
-) -> tuple[list[ContactConflict], int]:
+def open_conflicts_page(contact: Contact, limit: int, any_open: bool) -> tuple[list[ContactConflict], int]:
     """The first `limit` open possible duplicates of `contact` and how many there are. Most
-    contacts have none: that answer costs one small query, or none when the caller knows it
-    already (`any_open`: whether any open one names the contact, `answer_parts`)."""
-    if any_open is None:
-        any_open = bool(_any_open_conflict(contact_id=contact.pk))
+    contacts have none, which `any_open` (whether any open one names the contact, from
+    `answer_parts`) says without a query."""
     if not any_open:
         return [], 0
     conflicts = list(open_conflicts(contact)[: limit + 1])

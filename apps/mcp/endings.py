@@ -20,6 +20,10 @@ from the database or Redis), so:
 Without the listener (Redis down, tests that call `handlers.serve` directly, a process that has
 not served an MCP request yet) nothing is trusted, and the per-request Redis check decides, as
 before it existed.
+
+Why not the Channels layer's control group (`streams.hub`), which every process also listens to:
+its pub/sub connection reconnects and subscribes again by itself, so a message lost in between
+would go unnoticed, and trust must end the moment messages may be lost.
 """
 
 import asyncio
@@ -32,6 +36,8 @@ from django.conf import settings
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from apps.mcp import streams
+
 logger = logging.getLogger(__name__)
 
 # Without any message for this long the listener pings Redis; without an answer to that ping
@@ -43,7 +49,7 @@ CLIENT_NAME = "atrium-mcp-ended-watch"
 
 
 def channel() -> str:
-    return f"{settings.CACHES['default'].get('KEY_PREFIX', 'atrium')}:mcp:ended"
+    return streams.redis_name("ended")
 
 
 def encode(keys: list[tuple[str, str]]) -> str:

@@ -47,9 +47,14 @@ def redis_client() -> redis.Redis:
     return _redis
 
 
+def redis_name(*parts: str) -> str:
+    """The name of one of the endpoint's Redis keys or channels (under the cache's prefix)."""
+    return ":".join((settings.CACHES["default"].get("KEY_PREFIX", "atrium"), "mcp", *parts))
+
+
 def session_key(digest: str, name: str) -> str:
     """The Redis key `name` of a session (its events, their counter, its end mark)."""
-    return f"{settings.CACHES['default'].get('KEY_PREFIX', 'atrium')}:mcp:{digest}:{name}"
+    return redis_name(digest, name)
 
 
 def _keys(digest: str) -> tuple[str, str]:
