@@ -14,6 +14,7 @@ time, so that turns pile up in the queue.
 
 import os
 import secrets
+import threading
 import time
 import uuid
 
@@ -41,11 +42,16 @@ TURNS = 30
 REQUEUE_AFTER = 3
 TURN_TASK = "apps.gateway.tasks.run_conversation"
 LOST = "its queued turn was lost"
+# Open, except while a test queues its backlog: the model holds its answers until then, so that
+# however slowly the machine takes the messages, none of the backlog is done before it is all queued.
+model_open = threading.Event()
+model_open.set()
 
 
 @pytest.fixture(scope="module")
 def model():
     def respond(body, index):
+        model_open.wait(timeout=120)
         time.sleep(TURN_SECONDS)
         return openai_text("Done.", usage=(10, 5))
 
@@ -156,12 +162,16 @@ def test_behind_a_long_backlog_of_turns_webhooks_and_sweeps_run_at_once_and_no_t
     with Receiver([200]) as hook, httpx.Client(base_url=setup["web"].url(), timeout=30) as client:
         hooked = key_headers(user, token, response_url=hook.url)
         backlog = []
-        for index in range(TURNS):
-            answer = client.post("/api/agent", json={"message": f"Say done {index}"}, headers=polled)
-            assert answer.status_code == 202, answer.text
-            backlog.append(answer.json()["conversation_uuid"])
-        # The worker's one pool process is in a turn; the rest wait in the agent's queue.
-        wait_for(lambda: waiting_turns(setup) >= TURNS - 5, timeout=30, what="turns waiting")
+        model_open.clear()
+        try:
+            for index in range(TURNS):
+                answer = client.post("/api/agent", json={"message": f"Say done {index}"}, headers=polled)
+                assert answer.status_code == 202, answer.text
+                backlog.append(answer.json()["conversation_uuid"])
+            # The worker's one pool process is in a turn; the rest wait in the agent's queue.
+            wait_for(lambda: waiting_turns(setup) >= TURNS - 5, timeout=30, what="turns waiting")
+        finally:
+            model_open.set()
         beats_before = probes(setup, "beat")
 
         # A conversation cancelled by its caller: its webhook is queued on the default queue.

@@ -59,6 +59,7 @@ class AuditBuffer:
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
         self._flush_lock = threading.Lock()
+        self._closed = threading.Event()
 
     @property
     def interval(self) -> float:
@@ -117,13 +118,24 @@ class AuditBuffer:
         with self._lock:
             if self._thread is not None and self._thread.is_alive():
                 return
+            self._closed.clear()
             self._thread = threading.Thread(target=self._run, name="atrium-audit", daemon=True)
             self._thread.start()
 
+    def close(self) -> None:
+        """Writes what waits and stops the writer thread (a later `record` starts it again)."""
+        self._closed.set()
+        self._wake.set()
+        thread = self._thread
+        if thread is not None:
+            thread.join()
+
     def _run(self) -> None:
         while True:
-            self._wake.wait(self.interval)
-            self._wake.clear()
+            interval = self.interval
+            if interval > 0 and not self._closed.is_set():
+                self._wake.wait(interval)
+                self._wake.clear()
             try:
                 self.flush()
             except Exception:
@@ -131,6 +143,10 @@ class AuditBuffer:
             finally:
                 # Never hold a connection between batches (tests drop their database at the end).
                 connections.close_all()
+            # Closed, or entries are now written as they come (the setting changed under a running
+            # process, as tests do): a thread left waiting 0 s would spin and starve the process.
+            if self._closed.is_set() or self.interval <= 0:
+                return
 
 
 def _fields(entry: Entry) -> dict[str, object]:

@@ -1,6 +1,7 @@
 """The log of tool calls: batched writes off the request path, and the admins' settings page."""
 
 import socket
+import threading
 import time
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -19,6 +20,15 @@ from apps.catalogue.tasks import purge_tool_calls
 from apps.catalogue.testing import call
 
 
+@pytest.fixture
+def buffer():  # type: ignore[no-untyped-def]
+    """A buffer of the test's own, its writer thread stopped at the end (left running, it would go
+    on after the test with the tests' flush interval of 0)."""
+    made = AuditBuffer()
+    yield made
+    made.close()
+
+
 def entry(tool: str, user_id: int | None, schema_name: str = "acme") -> Entry:
     return Entry(
         schema_name=schema_name,
@@ -34,13 +44,12 @@ def entry(tool: str, user_id: int | None, schema_name: str = "acme") -> Entry:
     )
 
 
-def test_entries_wait_in_memory_and_are_written_together_per_workspace(committed, settings):
+def test_entries_wait_in_memory_and_are_written_together_per_workspace(committed, settings, buffer):
     settings.ATRIUM_AUDIT_FLUSH_SECONDS = 30
     settings.ATRIUM_AUDIT_BATCH_SIZE = 20
     marker = f"batch{uuid.uuid4().hex[:8]}"
     with schema_context("acme"):
         member = User.objects.get(email="member@acme.example").pk
-    buffer = AuditBuffer()
     try:
         for _ in range(12):
             buffer.record(entry(marker, member))
@@ -72,15 +81,52 @@ def test_entries_wait_in_memory_and_are_written_together_per_workspace(committed
                 ToolCall.objects.filter(tool=marker).delete()
 
 
-def test_flush_writes_what_is_waiting_at_once(committed, settings):
+def test_flush_writes_what_is_waiting_at_once(committed, settings, buffer):
     settings.ATRIUM_AUDIT_FLUSH_SECONDS = 30
     marker = f"flush{uuid.uuid4().hex[:8]}"
-    buffer = AuditBuffer()
     try:
         buffer.record(entry(marker, None))
         assert buffer.flush() == 1
         with schema_context("acme"):
             assert ToolCall.objects.filter(tool=marker).count() == 1
+    finally:
+        with schema_context("acme"):
+            ToolCall.objects.filter(tool=marker).delete()
+
+
+def writer(buffer: AuditBuffer) -> threading.Thread | None:
+    """The buffer's writer thread while it runs."""
+    thread = buffer._thread
+    return thread if thread is not None and thread.is_alive() else None
+
+
+def test_close_writes_what_waits_and_stops_the_writer(committed, settings, buffer):
+    settings.ATRIUM_AUDIT_FLUSH_SECONDS = 30
+    marker = f"close{uuid.uuid4().hex[:8]}"
+    try:
+        buffer.record(entry(marker, None))
+        assert writer(buffer)
+        buffer.close()
+        assert not writer(buffer)
+        assert len(stored(marker, "acme")) == 1
+    finally:
+        with schema_context("acme"):
+            ToolCall.objects.filter(tool=marker).delete()
+
+
+def test_the_writer_stops_once_entries_are_written_as_they_come(committed, settings, buffer):
+    """A writer left running when the interval becomes 0 (tests change it under a running process)
+    must not go on waiting 0 s in a loop: that spins and starves the process."""
+    settings.ATRIUM_AUDIT_FLUSH_SECONDS = 0.05
+    marker = f"spin{uuid.uuid4().hex[:8]}"
+    try:
+        buffer.record(entry(marker, None))
+        thread = writer(buffer)
+        assert thread
+        settings.ATRIUM_AUDIT_FLUSH_SECONDS = 0
+        thread.join(5)
+        assert not thread.is_alive()
+        assert buffer.pending() == 0 and len(stored(marker, "acme")) == 1
     finally:
         with schema_context("acme"):
             ToolCall.objects.filter(tool=marker).delete()
@@ -100,7 +146,7 @@ def expected(entry: Entry) -> tuple[object, ...]:
     return tuple(fields[name] for name in STORED)
 
 
-def test_a_batch_over_two_workspaces_lands_in_each_with_its_exact_values(committed, settings):
+def test_a_batch_over_two_workspaces_lands_in_each_with_its_exact_values(committed, settings, buffer):
     settings.ATRIUM_AUDIT_FLUSH_SECONDS = 30
     marker = f"exact{uuid.uuid4().hex[:8]}"
     with schema_context("acme"):
@@ -126,7 +172,6 @@ def test_a_batch_over_two_workspaces_lands_in_each_with_its_exact_values(committ
             99999.9996,
         ),
     ]
-    buffer = AuditBuffer()
     try:
         # Interleaved, as requests from two workspaces arrive.
         for item in (acme[0], globex[0], acme[1]):
@@ -149,7 +194,7 @@ UNUSUAL = "tab\there, new\nline\r, back\\slash, \\N, 'single' \"double\" ; -- Zo
 
 
 @pytest.mark.parametrize("way", ["batch", "at once"])
-def test_unusual_text_and_a_null_person_are_stored_exactly(committed, settings, way):
+def test_unusual_text_and_a_null_person_are_stored_exactly(committed, settings, way, buffer):
     settings.ATRIUM_AUDIT_FLUSH_SECONDS = 30 if way == "batch" else 0
     marker = f"odd{uuid.uuid4().hex[:8]}"
     entries = [
@@ -158,7 +203,6 @@ def test_unusual_text_and_a_null_person_are_stored_exactly(committed, settings, 
         ),
         Entry("acme", timezone.now(), None, "oauth", "\\\\N", "\\N", marker, "ok", "", 0.001),
     ]
-    buffer = AuditBuffer()
     try:
         for item in entries:
             buffer.record(item)
@@ -208,13 +252,12 @@ def test_every_column_of_the_table_is_filled_by_the_writer_or_has_a_default():
     assert without_default and without_default <= columns
 
 
-def test_entries_are_kept_while_the_database_is_unreachable(committed, settings, monkeypatch):
+def test_entries_are_kept_while_the_database_is_unreachable(committed, settings, monkeypatch, buffer):
     settings.ATRIUM_AUDIT_FLUSH_SECONDS = 30
     marker = f"away{uuid.uuid4().hex[:8]}"
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
         closed_port = probe.getsockname()[1]
-    buffer = AuditBuffer()
     try:
         buffer.record(entry(marker, None))
         buffer.record(entry(marker, None, schema_name="globex"))
@@ -237,12 +280,11 @@ def test_entries_are_kept_while_the_database_is_unreachable(committed, settings,
                 ToolCall.objects.filter(tool__startswith=marker).delete()
 
 
-def test_a_nul_in_a_tool_name_is_stored_as_a_replacement_character(committed, settings):
+def test_a_nul_in_a_tool_name_is_stored_as_a_replacement_character(committed, settings, buffer):
     """PostgreSQL refuses NUL in text; a client may send one in `tools/call`'s name. It must not
     make the batch fail (it would be retried, and refused, forever)."""
     settings.ATRIUM_AUDIT_FLUSH_SECONDS = 30
     marker = f"nul{uuid.uuid4().hex[:8]}"
-    buffer = AuditBuffer()
     try:
         buffer.record(entry(f"{marker}\x00x", None))
         buffer.record(entry(marker, None))
@@ -267,10 +309,11 @@ def refusing_schema(committed):  # type: ignore[no-untyped-def]
         cursor.execute(f'DROP SCHEMA "{name}" CASCADE')
 
 
-def test_a_workspace_whose_rows_are_refused_does_not_hold_back_the_others(settings, refusing_schema, caplog):
+def test_a_workspace_whose_rows_are_refused_does_not_hold_back_the_others(
+    settings, refusing_schema, caplog, buffer
+):
     settings.ATRIUM_AUDIT_FLUSH_SECONDS = 30
     marker = f"held{uuid.uuid4().hex[:8]}"
-    buffer = AuditBuffer()
     try:
         for schema_name in ("acme", refusing_schema, "globex"):
             buffer.record(entry(marker, None, schema_name=schema_name))
@@ -289,10 +332,9 @@ def test_a_workspace_whose_rows_are_refused_does_not_hold_back_the_others(settin
                 ToolCall.objects.filter(tool__startswith=marker).delete()
 
 
-def test_the_entries_of_a_workspace_that_no_longer_exists_are_dropped(committed, settings, caplog):
+def test_the_entries_of_a_workspace_that_no_longer_exists_are_dropped(committed, settings, caplog, buffer):
     settings.ATRIUM_AUDIT_FLUSH_SECONDS = 30
     marker = f"gone{uuid.uuid4().hex[:8]}"
-    buffer = AuditBuffer()
     try:
         buffer.record(entry(marker, None, schema_name=f"deleted_{uuid.uuid4().hex[:8]}"))
         buffer.record(entry(marker, None))
