@@ -248,7 +248,7 @@ MCP_MAX_BODY_BYTES = 4 * 1024 * 1024
 # only contend for the interpreter (bench/RESULTS.md). Waiting: calls of tools that may wait on
 # someone else (the user's confirmation through an elicitation, an outside service); each waiting
 # call holds one, and never a quick one, so the answer it waits for always finds a thread.
-MCP_QUICK_THREADS = int(env("ATRIUM_MCP_QUICK_THREADS", "4"))
+MCP_QUICK_THREADS = int(env("ATRIUM_MCP_QUICK_THREADS", "2"))
 MCP_WORKER_THREADS = int(env("ATRIUM_MCP_WORKER_THREADS", "16"))
 
 # --- background work ----------------------------------------------------------------------------
