@@ -179,8 +179,10 @@ class McpConsumer(AsyncHttpConsumer):
         if b"tools/call" in request.body:
             # A cancellation may be POSTed to another process: be subscribed before running.
             await hub.listening()
-        pool = executor(quick=not may_wait(request))
-        loop.run_in_executor(pool, contextvars.copy_context().run, _job, request, call)
+        # Submitted to the pool itself, not through run_in_executor: the reply comes back through
+        # the call's queue, and an asyncio future for the job would cost the loop a second
+        # wake-up from the thread per request (`serve` never raises).
+        executor(quick=not may_wait(request)).submit(contextvars.copy_context().run, _job, request, call)
         streaming = False
         watcher: asyncio.Future | None = None
         try:
