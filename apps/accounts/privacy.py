@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import PersonalAccessToken, Role, User
-from apps.core import privacy
+from apps.core import credentials, privacy
 
 
 def user_export(user: User) -> dict[str, Any]:
@@ -40,7 +40,11 @@ def last_owner(subject: privacy.Subject) -> str | None:
 
 
 def revoke(tokens: QuerySet) -> int:
-    return tokens.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+    live = tokens.filter(revoked_at__isnull=True)
+    people = list(live.values_list("user_id", flat=True).distinct())
+    count = live.update(revoked_at=timezone.now())
+    credentials.revoked(user_ids=people)
+    return count
 
 
 def sessions_of(subject: privacy.Subject) -> QuerySet:

@@ -15,7 +15,7 @@ from apps.accounts import errors
 from apps.accounts.access import can
 from apps.accounts.models import PersonalAccessToken, Role, User
 from apps.accounts.permissions import PeoplePerm, RolesPerm
-from apps.core import permissions, secrets
+from apps.core import credentials, permissions, secrets
 from apps.core.errors import Forbidden, ValidationFailed
 
 logger = logging.getLogger(__name__)
@@ -192,6 +192,7 @@ def access_token_revoke(*, actor: User, token: PersonalAccessToken) -> PersonalA
     if token.revoked_at is None:
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])
+        credentials.revoked(user_ids=[token.user_id])
         logger.info("access token %s revoked", token.pk)
     return token
 

@@ -5,11 +5,15 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from apps.apikeys.models import ApiKey, Reservation, UsageDay
-from apps.core import privacy
+from apps.core import credentials, privacy
 
 
 def revoke(keys: QuerySet) -> int:
-    return keys.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+    live = keys.filter(revoked_at__isnull=True)
+    people = list(live.values_list("user_id", flat=True).distinct())
+    count = live.update(revoked_at=timezone.now())
+    credentials.revoked(user_ids=people)
+    return count
 
 
 privacy.register(

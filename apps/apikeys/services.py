@@ -28,7 +28,7 @@ from apps.apikeys.models import (
     UsageDay,
 )
 from apps.apikeys.periods import local_day
-from apps.core import encryption, metrics, secrets
+from apps.core import credentials, encryption, metrics, secrets
 from apps.core.errors import NotFound, ValidationFailed
 from apps.core.recurrence import workspace_zone
 
@@ -178,6 +178,7 @@ def api_key_revoke(*, actor: Any, key: ApiKey) -> ApiKey:
     if key.revoked_at is None:
         key.revoked_at = timezone.now()
         key.save(update_fields=["revoked_at", "updated_at"])
+        credentials.revoked(user_ids=[key.user_id])
         logger.info("api key %s revoked", key.pk)
     return key
 

@@ -16,11 +16,21 @@ with its challenge (MCP: 401 with WWW-Authenticate, SPEC 4.1).
 
 Authenticators are synchronous (they read the database); async doors call `authenticate`
 through `asgiref.sync.sync_to_async`. They run with the request's workspace schema active.
+
+A door may keep a good credential a moment (the MCP endpoint does). Whatever makes credentials
+stop being good (a key or token revoked, an OAuth token deleted) calls `revoked`, in the
+transaction that does it: the `credentials_revoked` signal lets such doors drop them.
 """
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from django.db import connection
+from django.dispatch import Signal
+
+# Sent with `schema_name` and `user_ids` (sorted, at least one), in the process that made the change.
+credentials_revoked = Signal()
 
 
 @dataclass(frozen=True)
@@ -79,3 +89,12 @@ def authenticate(request: CredentialRequest) -> Principal | None:
 
 def registered() -> list[str]:
     return [name for _order, name, _fn in _authenticators]
+
+
+def revoked(*, user_ids: Iterable[int | None]) -> None:
+    """Tells the doors that credentials of these people in the current workspace are no longer
+    good. Called inside the transaction that revokes them."""
+    ids = sorted({user_id for user_id in user_ids if user_id is not None})
+    schema_name = getattr(connection, "schema_name", "public")
+    if ids and schema_name != "public":
+        credentials_revoked.send(sender=None, schema_name=schema_name, user_ids=ids)

@@ -1,4 +1,4 @@
-"""Ended sessions, told to every web process the moment they end (Redis pub/sub).
+"""Ended sessions and revoked credentials, told to every web process at once (Redis pub/sub).
 
 Each web process keeps the live sessions it served (`sessions._kept`). Ending sessions (DELETE,
 an erasure) marks them ended in Redis and publishes their keys on the ENDED channel in the same
@@ -21,6 +21,11 @@ Without the listener (Redis down, tests that call `handlers.serve` directly, a p
 not served an MCP request yet) nothing is trusted, and the per-request Redis check decides, as
 before it existed.
 
+Revoked credentials (`apps.core.credentials.revoked`) go out on the REVOKED channel once their
+transaction commits: each process drops the credentials it keeps of those people
+(`access.forget_principals`). Those need no epoch: a kept credential expires by itself within
+MCP_CREDENTIAL_CACHE_SECONDS, which bounds what a lost message can cost.
+
 Why not the Channels layer's control group (`streams.hub`), which every process also listens to:
 its pub/sub connection reconnects and subscribes again by itself, so a message lost in between
 would go unnoticed, and trust must end the moment messages may be lost.
@@ -36,6 +41,7 @@ from django.conf import settings
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from apps.core import errors
 from apps.mcp import streams
 
 logger = logging.getLogger(__name__)
@@ -50,6 +56,10 @@ CLIENT_NAME = "atrium-mcp-ended-watch"
 
 def channel() -> str:
     return streams.redis_name("ended")
+
+
+def revoked_channel() -> str:
+    return streams.redis_name("revoked")
 
 
 def encode(keys: list[tuple[str, str]]) -> str:
@@ -67,12 +77,43 @@ def decode(payload: bytes | str) -> list[tuple[str, str]]:
     return pairs
 
 
+def encode_people(schema_name: str, user_ids: list[int]) -> str:
+    """The message for these people's credentials in this workspace."""
+    return f"{schema_name} {','.join(map(str, user_ids))}"
+
+
+def decode_people(payload: bytes | str) -> tuple[str, list[int]]:
+    text = payload.decode() if isinstance(payload, bytes) else payload
+    schema_name, _, ids = text.partition(" ")
+    return schema_name, [int(user_id) for user_id in ids.split(",") if user_id.isdigit()]
+
+
+def tell_revoked(schema_name: str, user_ids: list[int]) -> None:
+    """Tells every web process (this one too) that these people's credentials were revoked."""
+    try:
+        streams.redis_client().publish(revoked_channel(), encode_people(schema_name, user_ids))
+    except Exception as error:
+        if errors.unavailable(error) is None:
+            raise
+        logger.warning(
+            "revoked credentials may still be accepted by other web processes for %s s (Redis: %s)",
+            settings.MCP_CREDENTIAL_CACHE_SECONDS,
+            error,
+        )
+
+
 class EndedWatch:
     """The listener of one process. `forget` is called, on the event loop, with the (schema,
-    digest) pairs of every message."""
+    digest) pairs of every ended-sessions message; `forget_people`, if given, with the schema and
+    user ids of every revoked-credentials message."""
 
-    def __init__(self, forget: Callable[[list[tuple[str, str]]], None]) -> None:
+    def __init__(
+        self,
+        forget: Callable[[list[tuple[str, str]]], None],
+        forget_people: Callable[[str, list[int]], None] | None = None,
+    ) -> None:
         self._forget = forget
+        self._forget_people = forget_people
         self._epoch = 0
         self._live = False
         self._task: asyncio.Task | None = None
@@ -130,8 +171,9 @@ class EndedWatch:
             settings.REDIS_URL, socket_connect_timeout=2, retry=Retry(NoBackoff(), 0), client_name=CLIENT_NAME
         )
         pubsub = client.pubsub()
+        ended, revoked = channel(), revoked_channel()
         try:
-            await pubsub.subscribe(channel())
+            await pubsub.subscribe(ended, revoked)
             pinged = False
             while True:
                 message = await pubsub.get_message(timeout=QUIET_SECONDS)
@@ -143,11 +185,16 @@ class EndedWatch:
                     continue
                 pinged = False
                 kind = message.get("type")
-                if kind == "subscribe":
+                name = message.get("channel")
+                name = name.decode() if isinstance(name, bytes) else name
+                if kind == "subscribe" and message.get("data") == 2:  # both channels
                     self._epoch += 1
                     self._live = True
                     if self._subscribed is not None:
                         self._subscribed.set()
+                elif kind == "message" and name == revoked:
+                    if self._forget_people is not None:
+                        self._forget_people(*decode_people(message["data"]))
                 elif kind == "message":
                     self._epoch += 1
                     self._forget(decode(message["data"]))

@@ -34,7 +34,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from apps.core import errors, metrics
-from apps.mcp import endings, streams
+from apps.mcp import access, endings, streams
 from apps.mcp.models import McpSession
 
 logger = logging.getLogger(__name__)
@@ -100,8 +100,12 @@ def _forget(keys: list[tuple[str, str]]) -> None:
         _kept.pop(key, None)
 
 
+def _forget_people(schema_name: str, user_ids: list[int]) -> None:
+    access.forget_principals(user_ids=user_ids, schema_name=schema_name)
+
+
 # This process's listener (its event loop starts it: consumers.McpConsumer).
-watch = endings.EndedWatch(_forget)
+watch = endings.EndedWatch(_forget, _forget_people)
 
 
 def session_find(*, digest: str, user: Any) -> LiveSession | None:

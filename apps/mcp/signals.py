@@ -1,4 +1,5 @@
-"""`notifications/tools/list_changed` on the open streams when someone's tool list changes.
+"""`notifications/tools/list_changed` on the open streams when someone's tool list changes, and
+revoked credentials dropped by every web process.
 
 The catalogue sends `tool_list_changed(schema_name, user_ids)` in the process that changed a
 role, a person's role or a workspace's installed areas (user_ids None: everyone there). Once
@@ -13,7 +14,8 @@ from django.db import transaction
 from django_tenants.utils import schema_context
 
 from apps.catalogue.signals import tool_list_changed
-from apps.mcp import protocol, sessions, streams
+from apps.core.credentials import credentials_revoked
+from apps.mcp import endings, protocol, sessions, streams
 from apps.mcp.access import forget_principals
 
 logger = logging.getLogger(__name__)
@@ -46,3 +48,18 @@ def on_tool_list_changed(sender: Any, *, schema_name: str, user_ids: list[int] |
 
 
 tool_list_changed.connect(on_tool_list_changed, dispatch_uid="apps.mcp.list_changed")
+
+
+def on_credentials_revoked(sender: Any, *, schema_name: str, user_ids: list[int], **kwargs: Any) -> None:
+    # Dropped now, and again once the revocation is committed: a request of theirs in between
+    # would have kept the credential again, still good in its eyes. Then every other process.
+    forget_principals(user_ids=user_ids, schema_name=schema_name)
+
+    def tell() -> None:
+        forget_principals(user_ids=user_ids, schema_name=schema_name)
+        endings.tell_revoked(schema_name, user_ids)
+
+    transaction.on_commit(tell)
+
+
+credentials_revoked.connect(on_credentials_revoked, dispatch_uid="apps.mcp.credentials_revoked")

@@ -3,9 +3,13 @@ workspace's authorization server (see docs/architecture.md, "Credentials")."""
 
 import threading
 import time
+from typing import Any
 
 from django.conf import settings
 from django.db import connection as db_connection
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
+from oauth2_provider.models import get_access_token_model
 
 from apps.accounts.authentication import bearer_value
 from apps.core import credentials
@@ -69,3 +73,11 @@ def _touch(user_id: int, application_id: int | None, token_id: int) -> None:
             _touched.clear()
         _touched[key] = now
     services.connection_touch(user_id=user_id, application_id=application_id)
+
+
+@receiver(post_delete, sender=get_access_token_model(), dispatch_uid="apps.oauth.access_token_deleted")
+def _access_token_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
+    # Revoked (RFC 7009), replaced by a refresh, or its client disconnected: each deletes the
+    # token. An expired one (the nightly purge) was refused already.
+    if not instance.is_expired():
+        credentials.revoked(user_ids=[instance.user_id])

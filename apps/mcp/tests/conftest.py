@@ -1,7 +1,9 @@
 """Live servers for the transport's tests: a web process on loopback, on the test database and Redis,
 with the transport's stand-ins (`support`): a credential scheme and a dispatcher of their own."""
 
+import asyncio
 import os
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -53,3 +55,20 @@ def mcp(mcp_server) -> Iterator[Mcp]:  # type: ignore[no-untyped-def]
     client = Mcp(mcp_server)
     yield client
     client.close()
+
+
+@pytest.fixture
+def told():  # type: ignore[no-untyped-def]
+    """This process listening for ended sessions and revoked credentials (apps.mcp.endings), as a
+    web process's event loop does."""
+    from apps.mcp import sessions
+
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    assert asyncio.run_coroutine_threadsafe(sessions.watch.started(), loop).result(10)
+    yield sessions.watch
+    asyncio.run_coroutine_threadsafe(sessions.watch.stop(), loop).result(10)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(5)
+    loop.close()

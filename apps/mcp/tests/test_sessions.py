@@ -4,10 +4,7 @@ Redis, apps.mcp.endings, or checked in Redis while not told), the catalogue's st
 is never kept, and without Redis the database decides. In-process, through `serve` with the real
 credential scheme; the listener runs on an event loop of its own, as in a web process."""
 
-import asyncio
-import threading
 import time
-from collections.abc import Iterator
 from typing import Annotated
 
 import pytest
@@ -119,20 +116,6 @@ def test_without_redis_a_kept_session_is_read_from_the_database(door, monkeypatc
     McpSession.objects.filter(digest=digest).update(ended_at=kept[1].last_seen_at)
     sessions._kept[(connection.schema_name, digest)] = kept
     assert door.send("POST", PING).status == 404
-
-
-@pytest.fixture
-def told() -> Iterator[endings.EndedWatch]:
-    """This process listening for ended sessions, as a web process's event loop does."""
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_forever, daemon=True)
-    thread.start()
-    assert asyncio.run_coroutine_threadsafe(sessions.watch.started(), loop).result(10)
-    yield sessions.watch
-    asyncio.run_coroutine_threadsafe(sessions.watch.stop(), loop).result(10)
-    loop.call_soon_threadsafe(loop.stop)
-    thread.join(5)
-    loop.close()
 
 
 class CountingRedis:

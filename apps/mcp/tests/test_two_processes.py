@@ -73,6 +73,34 @@ def test_a_session_ended_through_one_process_is_refused_at_once_by_the_other_tha
         assert first.request("ping").status_code == 404
 
 
+def test_a_key_revoked_is_refused_at_once_by_every_process_that_kept_it(mcp_server, second_server, person):
+    from apps.accounts.services import access_token_create
+    from apps.apikeys.services import api_key_create, api_key_revoke
+
+    # Each process keeps a good credential a moment (MCP_CREDENTIAL_CACHE_SECONDS) and is told
+    # when it is revoked (apps.mcp.endings): here the revocation is made by a third process.
+    for _round in range(3):
+        with schema_context("acme"):
+            _token, raw = access_token_create(user=person, name=f"two {secrets.token_hex(3)}")
+            created = api_key_create(user=person, label=f"two {secrets.token_hex(3)}")
+        clients = []
+        for server in (mcp_server, second_server):
+            client = Mcp(server)
+            client.credentials = {"Authorization": f"Bearer {raw}", "X-Api-Key": created.raw_key}
+            client.initialize()
+            assert client.request("ping").status_code == 200
+            clients.append(client)
+
+        with schema_context("acme"):
+            api_key_revoke(actor=person, key=created.key)
+
+        for client in clients:
+            refused = client.request("ping")
+            assert refused.status_code == 403, refused.text
+            assert refused.json()["error"]["code"] == "KEY_REVOKED"
+            client.close()
+
+
 def test_a_role_changed_through_one_process_notifies_the_stream_held_by_the_other(
     mcp_server, second_server, person
 ):

@@ -1,0 +1,139 @@
+"""A credential the MCP door keeps (MCP_CREDENTIAL_CACHE_SECONDS) stops working the moment it is
+revoked: in the process that revoked it at once, in every other one when told through Redis
+(apps.mcp.endings). In-process, through `serve`; the two-process case is in test_two_processes."""
+
+import secrets
+import time
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from oauth2_provider.models import get_access_token_model, get_application_model
+
+from apps.accounts.services import access_token_create, access_token_revoke
+from apps.apikeys import privacy as key_privacy
+from apps.apikeys.services import api_key_create, api_key_revoke
+from apps.core.credentials import credentials_revoked
+from apps.mcp import access, endings
+from apps.mcp.testing import Door
+
+PING = {"jsonrpc": "2.0", "id": 9, "method": "ping"}
+
+
+@pytest.fixture
+def member(people):  # type: ignore[no-untyped-def]
+    return people["member"]
+
+
+@pytest.fixture
+def keyed(member):  # type: ignore[no-untyped-def]
+    """The member's token and key, and a door that opened a session with them (and so keeps them)."""
+    token, raw = access_token_create(user=member, name=f"t {secrets.token_hex(3)}")
+    created = api_key_create(user=member, label=f"k {secrets.token_hex(3)}")
+    door = Door({"Authorization": f"Bearer {raw}", "X-Api-Key": created.raw_key})
+    door.initialize()
+    assert door.send("POST", PING).status == 200
+    return token, created.key, door
+
+
+@pytest.fixture
+def sent():  # type: ignore[no-untyped-def]
+    """What credentials_revoked carried, in order."""
+    seen: list[tuple[str, list[int]]] = []
+
+    def receive(sender, *, schema_name, user_ids, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append((schema_name, user_ids))
+
+    credentials_revoked.connect(receive, dispatch_uid="test-revocations")
+    yield seen
+    credentials_revoked.disconnect(dispatch_uid="test-revocations")
+
+
+def kept_for(member) -> list[str]:  # type: ignore[no-untyped-def]
+    return [
+        key
+        for key, (_until, _schema, principal) in access._principals.items()
+        if principal.user.pk == member.pk
+    ]
+
+
+def test_a_revoked_key_is_refused_at_once_where_it_was_kept(member, keyed):
+    _token, key, door = keyed
+    assert kept_for(member)
+
+    api_key_revoke(actor=member, key=key)
+
+    reply = door.send("POST", PING)
+    assert reply.status == 403
+    assert reply.body["error"]["code"] == "KEY_REVOKED"
+
+
+def test_a_revoked_personal_access_token_is_refused_at_once_where_it_was_kept(member, keyed):
+    token, _key, door = keyed
+
+    access_token_revoke(actor=member, token=token)
+
+    reply = door.send("POST", PING)
+    assert reply.status == 401
+    assert reply.headers["WWW-Authenticate"].startswith("Bearer ")
+
+
+def test_revoking_twice_tells_once(member, keyed, sent):
+    _token, key, _door = keyed
+    api_key_revoke(actor=member, key=key)
+    api_key_revoke(actor=member, key=key)
+    assert sent == [("acme", [member.pk])]
+
+
+def test_keys_revoked_by_an_erasure_tell_the_doors_of_their_people(member, people, keyed, sent):
+    from apps.apikeys.models import ApiKey
+
+    api_key_create(user=people["viewer"], label="viewer's")
+    assert key_privacy.revoke(ApiKey.objects.filter(user__in=[member, people["viewer"]])) == 2
+    assert sent == [("acme", sorted([member.pk, people["viewer"].pk]))]
+    # Nothing left to revoke: nobody is told.
+    assert key_privacy.revoke(ApiKey.objects.filter(user=member)) == 0
+    assert len(sent) == 1
+
+
+def test_an_oauth_access_token_that_ends_tells_the_doors_an_expired_one_does_not(member, sent):
+    application = get_application_model().objects.create(
+        name="Editor",
+        client_type="public",
+        authorization_grant_type="authorization-code",
+        redirect_uris="http://127.0.0.1:9/cb",
+    )
+    tokens = get_access_token_model().objects
+    live = tokens.create(
+        user=member,
+        application=application,
+        token_checksum="a" * 64,
+        expires=timezone.now() + timedelta(hours=1),
+    )
+    expired = tokens.create(
+        user=member,
+        application=application,
+        token_checksum="b" * 64,
+        expires=timezone.now() - timedelta(minutes=1),
+    )
+
+    live.revoke()  # RFC 7009 revocation, a refresh and a disconnection all delete it
+    expired.delete()
+
+    assert sent == [("acme", [member.pk])]
+
+
+def test_a_revocation_told_by_another_process_drops_what_this_one_keeps(member, keyed, told):
+    assert kept_for(member)
+
+    endings.tell_revoked("acme", [member.pk])
+
+    deadline = time.monotonic() + 5
+    while kept_for(member) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not kept_for(member)
+
+
+def test_the_revocation_message_names_the_workspace_and_its_people():
+    assert endings.decode_people(endings.encode_people("acme", [3, 12])) == ("acme", [3, 12])
+    assert endings.decode_people(b"acme 3,x,") == ("acme", [3])
