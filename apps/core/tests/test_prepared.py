@@ -135,7 +135,7 @@ def with_shares(*, owner_id: int):  # type: ignore[no-untyped-def]
         ContactShare.objects.filter(contact_id=OuterRef("pk"))
         .order_by()
         .values("contact_id")
-        .annotate(rows=JSONBAgg(JSONObject(email="user__email", access="access"), ordering="user__email"))
+        .annotate(rows=JSONBAgg(JSONObject(email="user__email", access="access"), order_by="user__email"))
         .values("rows")
     )
     return (
