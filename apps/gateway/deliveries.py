@@ -42,6 +42,7 @@ from apps.apikeys import services as apikeys_services
 from apps.apikeys import webhooks
 from apps.apikeys.errors import UnsafeWebhookUrl
 from apps.core import metrics
+from apps.gateway.agent.deadline import DeadlineTransport, deadline
 from apps.gateway.models import Conversation, WebhookAttempt, WebhookDelivery
 from apps.gateway.tracing import request_scope
 
@@ -180,13 +181,17 @@ def _client() -> httpx.Client:
     client = _clients.get(os.getpid())
     if client is None:
         client = httpx.Client(
+            # Each attempt has a deadline as a whole (`_send`): a receiver that answers a byte at a
+            # time, each within the read time-out, cannot hold the sender any longer.
+            transport=DeadlineTransport(
+                limits=httpx.Limits(max_connections=20, max_keepalive_connections=10, keepalive_expiry=30)
+            ),
             follow_redirects=False,
             trust_env=False,
             timeout=httpx.Timeout(
                 settings.GATEWAY_WEBHOOK_TIMEOUT_SECONDS,
                 connect=settings.GATEWAY_WEBHOOK_CONNECT_TIMEOUT_SECONDS,
             ),
-            limits=httpx.Limits(max_connections=20, max_keepalive_connections=10, keepalive_expiry=30),
         )
         _clients[os.getpid()] = client
     return client
@@ -213,11 +218,11 @@ def _excerpt(raw: bytes) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _read_some(response: httpx.Response, limit: int, deadline: float) -> bytes:
+def _read_some(response: httpx.Response, limit: int) -> bytes:
     collected = b""
     for chunk in response.iter_bytes():
         collected += chunk
-        if len(collected) >= limit or time.monotonic() > deadline:
+        if len(collected) >= limit:
             break
     return collected[:limit]
 
@@ -244,26 +249,30 @@ def _send(delivery: WebhookDelivery, *, now: datetime) -> Result:
     )
     total = settings.GATEWAY_WEBHOOK_TIMEOUT_SECONDS + settings.GATEWAY_WEBHOOK_CONNECT_TIMEOUT_SECONDS
     started = time.perf_counter()
-    try:
-        response = _client().send(request, stream=True, auth=httpx.BasicAuth(*auth) if auth else None)
-    except httpx.TimeoutException as error:
-        return Result(
-            Outcome.TIMEOUT, url=url, latency_ms=(time.perf_counter() - started) * 1000, error=_short(error)
-        )
-    except httpx.HTTPError as error:
-        return Result(
-            Outcome.NETWORK_ERROR,
-            url=url,
-            latency_ms=(time.perf_counter() - started) * 1000,
-            error=_short(error),
-        )
-    latency = (time.perf_counter() - started) * 1000
-    try:
-        raw = _read_some(response, settings.GATEWAY_WEBHOOK_RESPONSE_EXCERPT * 4, time.monotonic() + total)
-    except httpx.HTTPError:
-        raw = b""
-    finally:
-        response.close()
+    with deadline(total):
+        try:
+            response = _client().send(request, stream=True, auth=httpx.BasicAuth(*auth) if auth else None)
+        except httpx.TimeoutException as error:
+            return Result(
+                Outcome.TIMEOUT,
+                url=url,
+                latency_ms=(time.perf_counter() - started) * 1000,
+                error=_short(error),
+            )
+        except httpx.HTTPError as error:
+            return Result(
+                Outcome.NETWORK_ERROR,
+                url=url,
+                latency_ms=(time.perf_counter() - started) * 1000,
+                error=_short(error),
+            )
+        latency = (time.perf_counter() - started) * 1000
+        try:
+            raw = _read_some(response, settings.GATEWAY_WEBHOOK_RESPONSE_EXCERPT * 4)
+        except httpx.HTTPError:
+            raw = b""
+        finally:
+            response.close()
     code = response.status_code
     excerpt = _excerpt(raw)
     if 200 <= code < 300:

@@ -1,4 +1,5 @@
-"""A deadline for a whole HTTP call (connect, send, the entire answer), for the model backends.
+"""A deadline for a whole HTTP call (connect, send, the entire answer), for the model backends and
+the webhook deliveries (apps.gateway.deliveries).
 
 httpx's time-outs apply to each network operation on its own: a read that waits longer than the
 read time-out fails, but a server (or a proxy) that sends its answer a few bytes at a time, each

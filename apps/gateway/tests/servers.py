@@ -334,7 +334,8 @@ class Received:
 
 class Receiver(_Server):
     """Answers each POST with the next status of `statuses` (the last one repeats), after
-    `delay` seconds; records what arrived."""
+    `delay` seconds; records what arrived. With `trickle`, the answer goes out a byte at a time
+    from its status line, `trickle` seconds apart (a slow-loris receiver)."""
 
     def __init__(
         self,
@@ -344,10 +345,12 @@ class Receiver(_Server):
         delay: float = 0.0,
         answer: bytes = b'{"ok": true}',
         location: str = "",
+        trickle: float = 0.0,
     ) -> None:
         super().__init__(port)
         self.statuses = list(statuses or [200])
         self.delay = delay
+        self.trickle = trickle
         self.answer = answer
         self.location = location
         self.received: list[Received] = []
@@ -389,6 +392,20 @@ class Receiver(_Server):
                 if receiver.delay:
                     time.sleep(receiver.delay)
                 status = receiver.statuses[min(index, len(receiver.statuses) - 1)]
+                if receiver.trickle:
+                    head = f"HTTP/1.1 {status} {self.responses[status][0]}\r\n"
+                    head += (
+                        f"Content-Type: application/json\r\nContent-Length: {len(receiver.answer)}\r\n\r\n"
+                    )
+                    whole = head.encode() + receiver.answer
+                    try:
+                        for index in range(len(whole)):
+                            self.wfile.write(whole[index : index + 1])
+                            self.wfile.flush()
+                            time.sleep(receiver.trickle)
+                    except OSError:
+                        pass  # the sender gave up
+                    return
                 try:
                     self.send_response(status)
                     if receiver.location and 300 <= status < 400:

@@ -216,6 +216,24 @@ def test_a_slow_receiver_times_out_and_is_retried(make_credentials, conversation
     assert attempt.latency_ms < 1500
 
 
+def test_a_receiver_that_answers_a_byte_at_a_time_is_cut_off_at_the_attempts_deadline(
+    make_credentials, conversation_of, receiver, settings
+):
+    # Each byte comes well within the read time-out: only the attempt's deadline as a whole
+    # (time-out + connect time-out) ends it. Unbounded, the answer would take over 20 s.
+    settings.GATEWAY_WEBHOOK_TIMEOUT_SECONDS = 0.6
+    settings.GATEWAY_WEBHOOK_CONNECT_TIMEOUT_SECONDS = 0.4
+    hook = receiver([200], trickle=0.2)
+    mine = make_credentials(response_url=hook.url)
+
+    conversation = finished(mine, conversation_of)
+
+    delivery = WebhookDelivery.objects.get(conversation_uuid=conversation.uuid)
+    attempt = WebhookAttempt.objects.get(delivery=delivery)
+    assert delivery.status == "retrying" and attempt.outcome == "timeout"
+    assert 900 < attempt.latency_ms < 3000
+
+
 def test_the_receiver_down_for_a_while_then_back(make_credentials, conversation_of, receiver):
     down = Receiver()  # its port, with nothing listening yet
     mine = make_credentials(response_url=down.url)
