@@ -203,27 +203,22 @@ def test_redirects_are_not_followed(make_credentials, conversation_of, receiver)
     assert target.received == []
 
 
-def test_a_slow_receiver_times_out_and_is_retried(make_credentials, conversation_of, receiver, settings):
-    settings.GATEWAY_WEBHOOK_TIMEOUT_SECONDS = 0.3
-    hook = receiver([200], delay=2)
-    mine = make_credentials(response_url=hook.url)
-
-    conversation = finished(mine, conversation_of)
-
-    delivery = WebhookDelivery.objects.get(conversation_uuid=conversation.uuid)
-    attempt = WebhookAttempt.objects.get(delivery=delivery)
-    assert delivery.status == "retrying" and attempt.outcome == "timeout"
-    assert attempt.latency_ms < 1500
-
-
-def test_a_receiver_that_answers_a_byte_at_a_time_is_cut_off_at_the_attempts_deadline(
-    make_credentials, conversation_of, receiver, settings
+@pytest.mark.parametrize(
+    ("timeouts", "answer", "latency_ms"),
+    [
+        # Silent past the read time-out.
+        ((0.3, 5.0), {"delay": 2}, (0, 1500)),
+        # A byte at a time, each well within the read time-out: only the attempt's deadline as a
+        # whole (time-out + connect time-out) ends it. Unbounded, the answer would take over 20 s.
+        ((0.6, 0.4), {"trickle": 0.2}, (900, 3000)),
+    ],
+    ids=["silent", "a-byte-at-a-time"],
+)
+def test_a_slow_receiver_times_out_and_is_retried(
+    make_credentials, conversation_of, receiver, settings, timeouts, answer, latency_ms
 ):
-    # Each byte comes well within the read time-out: only the attempt's deadline as a whole
-    # (time-out + connect time-out) ends it. Unbounded, the answer would take over 20 s.
-    settings.GATEWAY_WEBHOOK_TIMEOUT_SECONDS = 0.6
-    settings.GATEWAY_WEBHOOK_CONNECT_TIMEOUT_SECONDS = 0.4
-    hook = receiver([200], trickle=0.2)
+    settings.GATEWAY_WEBHOOK_TIMEOUT_SECONDS, settings.GATEWAY_WEBHOOK_CONNECT_TIMEOUT_SECONDS = timeouts
+    hook = receiver([200], **answer)
     mine = make_credentials(response_url=hook.url)
 
     conversation = finished(mine, conversation_of)
@@ -231,7 +226,7 @@ def test_a_receiver_that_answers_a_byte_at_a_time_is_cut_off_at_the_attempts_dea
     delivery = WebhookDelivery.objects.get(conversation_uuid=conversation.uuid)
     attempt = WebhookAttempt.objects.get(delivery=delivery)
     assert delivery.status == "retrying" and attempt.outcome == "timeout"
-    assert 900 < attempt.latency_ms < 3000
+    assert latency_ms[0] < attempt.latency_ms < latency_ms[1]
 
 
 def test_the_receiver_down_for_a_while_then_back(make_credentials, conversation_of, receiver):
