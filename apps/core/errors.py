@@ -5,6 +5,9 @@ the HTTP status for JSON APIs, and optional details (field errors). The DRF exce
 (`apps.core.api.exceptions`) turns it into SPEC 7.1's body; MCP turns it into a tool error.
 """
 
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
@@ -128,3 +131,16 @@ def unavailable(error: BaseException | None) -> ServiceUnavailable | None:
         error = error.__cause__ or error.__context__
         seen += 1
     return None
+
+
+@contextmanager
+def unless_unavailable(log: logging.Logger, message: str, *args: Any) -> Iterator[None]:
+    """Runs the block; when a dependency it needs is out of reach (`unavailable`), logs `message`
+    as a warning, the error as its last argument, and goes on. Any other error propagates. For
+    work whose loss the caller accepts (what Redis would have told the other processes)."""
+    try:
+        yield
+    except Exception as error:
+        if unavailable(error) is None:
+            raise
+        log.warning(message, *args, error)

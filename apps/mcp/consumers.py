@@ -147,12 +147,10 @@ class McpConsumer(AsyncHttpConsumer):
     async def after(self, reply: Reply) -> None:
         """What a message asks of this process once it is answered. The answer is out already:
         with Redis unreachable, what had to cross processes is lost (logged), nothing else."""
-        try:
+        with errors.unless_unavailable(
+            logger, "could not pass %s on to the other processes: %s", reply.then and reply.then[0]
+        ):
             await self._after(reply)
-        except Exception as error:
-            if errors.unavailable(error) is None:
-                raise
-            logger.warning("could not pass %s on to the other processes: %s", reply.then[0], error)  # type: ignore[index]
 
     async def _after(self, reply: Reply) -> None:
         if reply.then is None:

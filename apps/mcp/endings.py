@@ -90,16 +90,12 @@ def decode_people(payload: bytes | str) -> tuple[str, list[int]]:
 
 def tell_revoked(schema_name: str, user_ids: list[int]) -> None:
     """Tells every web process (this one too) that these people's credentials were revoked."""
-    try:
+    with errors.unless_unavailable(
+        logger,
+        "revoked credentials may still be accepted by other web processes for %s s (Redis: %s)",
+        settings.MCP_CREDENTIAL_CACHE_SECONDS,
+    ):
         streams.redis_client().publish(revoked_channel(), encode_people(schema_name, user_ids))
-    except Exception as error:
-        if errors.unavailable(error) is None:
-            raise
-        logger.warning(
-            "revoked credentials may still be accepted by other web processes for %s s (Redis: %s)",
-            settings.MCP_CREDENTIAL_CACHE_SECONDS,
-            error,
-        )
 
 
 class EndedWatch:
@@ -171,9 +167,10 @@ class EndedWatch:
             settings.REDIS_URL, socket_connect_timeout=2, retry=Retry(NoBackoff(), 0), client_name=CLIENT_NAME
         )
         pubsub = client.pubsub()
-        ended, revoked = channel(), revoked_channel()
+        revoked = revoked_channel()
+        channels = (channel(), revoked)
         try:
-            await pubsub.subscribe(ended, revoked)
+            await pubsub.subscribe(*channels)
             pinged = False
             while True:
                 message = await pubsub.get_message(timeout=QUIET_SECONDS)
@@ -187,7 +184,7 @@ class EndedWatch:
                 kind = message.get("type")
                 name = message.get("channel")
                 name = name.decode() if isinstance(name, bytes) else name
-                if kind == "subscribe" and message.get("data") == 2:  # both channels
+                if kind == "subscribe" and message.get("data") == len(channels):  # all subscribed
                     self._epoch += 1
                     self._live = True
                     if self._subscribed is not None:

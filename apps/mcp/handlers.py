@@ -536,11 +536,7 @@ def _delete(request: Request, principal: Principal) -> Reply:
         return _failed(error, None)
     sessions.session_end(session=session)
     metrics.mcp_session("ended")
-    try:
+    # The session has ended; its buffered events expire by themselves (MCP_EVENT_BUFFER_SECONDS).
+    with errors.unless_unavailable(logger, "the ended session's buffered events stay until they expire: %s"):
         streams.forget_events(session.digest)
-    except Exception as error:
-        # The session has ended; its buffered events expire by themselves (MCP_EVENT_BUFFER_SECONDS).
-        if errors.unavailable(error) is None:
-            raise
-        logger.warning("the ended session's buffered events stay until they expire: %s", error)
     return Reply(204, then=("end", session.digest))

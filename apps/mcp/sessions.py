@@ -179,21 +179,17 @@ def _mark_ended(digests: list[str]) -> None:
     _forget(keys)
     if not digests:
         return
-    try:
+    with errors.unless_unavailable(
+        logger,
+        "ended MCP sessions may still be served by other web processes for %s s (Redis: %s)",
+        settings.MCP_SESSION_CACHE_SECONDS,
+    ):
         pipe = streams.redis_client().pipeline()
         for digest in digests:
             # Long enough for every kept copy to have expired by itself.
             pipe.set(_ended_key(digest), 1, ex=max(60, int(settings.MCP_SESSION_CACHE_SECONDS * 2)))
         pipe.publish(endings.channel(), endings.encode(keys))
         pipe.execute()
-    except Exception as error:
-        if errors.unavailable(error) is None:
-            raise
-        logger.warning(
-            "ended MCP sessions may still be served by other web processes for %s s (Redis: %s)",
-            settings.MCP_SESSION_CACHE_SECONDS,
-            error,
-        )
 
 
 def _expire(digest: str, now: Any) -> None:

@@ -112,6 +112,33 @@ def _check_anthropic(body: dict[str, Any], headers: Any) -> None:
 Responder = Callable[[dict[str, Any], int], Any]
 
 
+def _head(handler: BaseHTTPRequestHandler, status: int, headers: dict[str, str]) -> bytes:
+    """An answer's status line and headers, as they go on the wire."""
+    lines = [f"{handler.protocol_version} {status} {handler.responses[status][0]}"]
+    lines += [f"{name}: {value}" for name, value in headers.items()]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+
+def _dribble(
+    out: Any, data: bytes, first: int, seconds: float, stopping: threading.Event
+) -> tuple[int, bool]:
+    """Writes the first `first` bytes of `data` at once, then the rest a byte at a time, `seconds`
+    apart, until done or `stopping` is set. Returns how many bytes went out and whether the
+    reader stayed (False: it closed the connection)."""
+    sent = 0
+    try:
+        out.write(data[:first])
+        sent = first
+        for index in range(first, len(data)):
+            if stopping.wait(seconds):
+                break
+            out.write(data[index : index + 1])
+            sent += 1
+    except OSError:
+        return sent, False
+    return sent, True
+
+
 @dataclass
 class Reply:
     status: int = 200
@@ -205,21 +232,16 @@ class ModelServer(_Server):
                     pass
 
             def _trickle(self, reply: Reply, data: bytes) -> None:
-                lines = [f"{self.protocol_version} {reply.status} {self.responses[reply.status][0]}"]
-                headers = {"Content-Type": "application/json", "Content-Length": str(len(data))}
-                lines += [f"{name}: {value}" for name, value in {**headers, **reply.headers}.items()]
-                head = ("\r\n".join(lines) + "\r\n\r\n").encode()
-                started, sent = time.monotonic(), 0
-                try:
-                    if reply.trickle_from == "body":
-                        self.wfile.write(head)
-                        sent, head = len(head), b""
-                    for index in range(len(head + data)):
-                        if server._stopping.wait(reply.trickle):
-                            return
-                        self.wfile.write((head + data)[index : index + 1])
-                        sent += 1
-                except OSError:
+                headers = {
+                    "Content-Type": "application/json",
+                    "Content-Length": str(len(data)),
+                    **reply.headers,
+                }
+                whole = _head(self, reply.status, headers) + data
+                first = len(whole) - len(data) if reply.trickle_from == "body" else 0
+                started = time.monotonic()
+                sent, stayed = _dribble(self.wfile, whole, first, reply.trickle, server._stopping)
+                if not stayed:
                     with server._lock:
                         server.abandoned.append((sent, time.monotonic() - started))
 
@@ -393,18 +415,12 @@ class Receiver(_Server):
                     time.sleep(receiver.delay)
                 status = receiver.statuses[min(index, len(receiver.statuses) - 1)]
                 if receiver.trickle:
-                    head = f"HTTP/1.1 {status} {self.responses[status][0]}\r\n"
-                    head += (
-                        f"Content-Type: application/json\r\nContent-Length: {len(receiver.answer)}\r\n\r\n"
-                    )
-                    whole = head.encode() + receiver.answer
-                    try:
-                        for index in range(len(whole)):
-                            self.wfile.write(whole[index : index + 1])
-                            self.wfile.flush()
-                            time.sleep(receiver.trickle)
-                    except OSError:
-                        pass  # the sender gave up
+                    headers = {
+                        "Content-Type": "application/json",
+                        "Content-Length": str(len(receiver.answer)),
+                    }
+                    whole = _head(self, status, headers) + receiver.answer
+                    _dribble(self.wfile, whole, 0, receiver.trickle, threading.Event())
                     return
                 try:
                     self.send_response(status)
