@@ -252,19 +252,10 @@ def _send(delivery: WebhookDelivery, *, now: datetime) -> Result:
     with deadline(total):
         try:
             response = _client().send(request, stream=True, auth=httpx.BasicAuth(*auth) if auth else None)
-        except httpx.TimeoutException as error:
-            return Result(
-                Outcome.TIMEOUT,
-                url=url,
-                latency_ms=(time.perf_counter() - started) * 1000,
-                error=_short(error),
-            )
         except httpx.HTTPError as error:
+            outcome = Outcome.TIMEOUT if isinstance(error, httpx.TimeoutException) else Outcome.NETWORK_ERROR
             return Result(
-                Outcome.NETWORK_ERROR,
-                url=url,
-                latency_ms=(time.perf_counter() - started) * 1000,
-                error=_short(error),
+                outcome, url=url, latency_ms=(time.perf_counter() - started) * 1000, error=_short(error)
             )
         latency = (time.perf_counter() - started) * 1000
         try:
