@@ -67,6 +67,17 @@ class UserManager(BaseUserManager["User"]):
         fields.update(is_staff=True, is_superuser=True)
         return self.create_user(email, password, **fields)
 
+    def person_by_email(self, email: str) -> "User":
+        """The active person of this workspace with this e-mail address (any role), for naming
+        someone to share with, hand over to or notify; PersonNotFound otherwise. Code below the
+        accounts app reaches it through `get_user_model()` (apps.core.sharing)."""
+        from apps.accounts.errors import PersonNotFound
+
+        user = self.filter(email=email.strip().lower(), is_active=True).select_related("role").first()
+        if user is None or user.role is None:
+            raise PersonNotFound(email)
+        return user
+
 
 class User(AbstractBaseUser, PermissionsMixin):
     """A person of one workspace (or, in the public schema, an operator). E-mail is the login."""

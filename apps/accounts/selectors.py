@@ -5,10 +5,9 @@ Something the actor may not see is "not found", never "forbidden".
 
 from django.db.models import Count, QuerySet
 
-from apps.accounts.access import can
-from apps.accounts.errors import PersonNotFound
 from apps.accounts.models import PersonalAccessToken, Role, User
 from apps.accounts.permissions import PeoplePerm, RolesPerm
+from apps.core.actors import can
 from apps.core.errors import NotFound
 
 
@@ -28,10 +27,7 @@ def user_get(*, actor: User, user_id: int) -> User:
 def person_by_email(email: str) -> User:
     """The active person of this workspace with this e-mail address (any role), for naming
     someone to share with, hand over to or notify; PersonNotFound otherwise."""
-    user = User.objects.filter(email=email.strip().lower(), is_active=True).select_related("role").first()
-    if user is None or user.role is None:
-        raise PersonNotFound(email)
-    return user
+    return User.objects.person_by_email(email)
 
 
 def role_list(*, actor: User) -> QuerySet[Role]:

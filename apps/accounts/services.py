@@ -12,18 +12,13 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from apps.accounts import errors
-from apps.accounts.access import can
 from apps.accounts.models import PersonalAccessToken, Role, User
 from apps.accounts.permissions import PeoplePerm, RolesPerm
 from apps.core import credentials, permissions, secrets
+from apps.core.actors import require
 from apps.core.errors import Forbidden, ValidationFailed
 
 logger = logging.getLogger(__name__)
-
-
-def _require(actor: User, permission: str) -> None:
-    if not can(actor, permission):
-        raise Forbidden()
 
 
 def _role_permissions(user: User) -> frozenset[str]:
@@ -51,7 +46,7 @@ def user_create_owner(*, email: str, password: str | None = None) -> User:
 def user_create(
     *, actor: User, email: str, role: Role, full_name: str = "", password: str | None = None
 ) -> User:
-    _require(actor, PeoplePerm.MANAGE)
+    require(actor, PeoplePerm.MANAGE)
     _check_may_hand_out(actor, role)
     email = email.strip().lower()
     if User.objects.filter(email=email).exists():
@@ -71,7 +66,7 @@ def user_create(
 
 @transaction.atomic
 def user_change_role(*, actor: User, user: User, role: Role) -> User:
-    _require(actor, PeoplePerm.MANAGE)
+    require(actor, PeoplePerm.MANAGE)
     user = User.objects.select_for_update().get(pk=user.pk)
     if user.role:
         _check_may_hand_out(actor, user.role)
@@ -86,7 +81,7 @@ def user_change_role(*, actor: User, user: User, role: Role) -> User:
 
 @transaction.atomic
 def user_set_active(*, actor: User, user: User, active: bool) -> User:
-    _require(actor, PeoplePerm.MANAGE)
+    require(actor, PeoplePerm.MANAGE)
     user = User.objects.select_for_update().get(pk=user.pk)
     if user.role:
         _check_may_hand_out(actor, user.role)
@@ -120,7 +115,7 @@ def _clean_role_permissions(actor: User, codes: list[str]) -> list[str]:
 
 
 def role_create(*, actor: User, name: str, permissions: list[str], description: str = "") -> Role:
-    _require(actor, RolesPerm.MANAGE)
+    require(actor, RolesPerm.MANAGE)
     name = name.strip()
     key = slugify(name)[:64]
     if not key:
@@ -138,7 +133,7 @@ def role_create(*, actor: User, name: str, permissions: list[str], description: 
 
 
 def role_update(*, actor: User, role: Role, name: str, permissions: list[str], description: str = "") -> Role:
-    _require(actor, RolesPerm.MANAGE)
+    require(actor, RolesPerm.MANAGE)
     if role.is_system:
         raise Forbidden(_("Built-in roles cannot be changed; create a custom role instead."))
     _check_may_hand_out(actor, role)
@@ -151,7 +146,7 @@ def role_update(*, actor: User, role: Role, name: str, permissions: list[str], d
 
 
 def role_delete(*, actor: User, role: Role) -> None:
-    _require(actor, RolesPerm.MANAGE)
+    require(actor, RolesPerm.MANAGE)
     if role.is_system:
         raise Forbidden(_("Built-in roles cannot be deleted."))
     if role.users.exists():

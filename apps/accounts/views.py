@@ -13,9 +13,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.accounts import selectors, services
-from apps.accounts.access import can
 from apps.accounts.forms import AccessTokenForm, PersonForm, PersonRoleForm, RoleForm, SignInForm
 from apps.accounts.permissions import PeoplePerm, RolesPerm
+from apps.core.actors import can
 from apps.core.errors import AppError, Forbidden, NotFound
 
 

@@ -16,6 +16,7 @@ from apps.apikeys.periods import Period, current_period, local_day
 from apps.core import secrets
 from apps.core.errors import NotFound
 from apps.core.recurrence import workspace_zone
+from apps.core.spending import KeyInfo, SpendSummary
 
 
 def api_key_list(*, user: Any, status: str | None = None) -> QuerySet[ApiKey]:
@@ -186,15 +187,6 @@ def usage_days(*, key: ApiKey, days: int = 30, now: datetime | None = None) -> l
     return series
 
 
-@dataclass(frozen=True)
-class SpendSummary:
-    today_micro_usd: int
-    this_month_micro_usd: int
-    total_micro_usd: int
-    reserved_micro_usd: int
-    active_keys: int
-
-
 def spend_summary(*, user: Any = None, now: datetime | None = None) -> SpendSummary:
     """What the workspace (or one person's keys) spent on the gateway's AI: today, this month
     (the workspace's calendar) and in total. For billing overviews."""
@@ -213,3 +205,17 @@ def spend_summary(*, user: Any = None, now: datetime | None = None) -> SpendSumm
         reserved_micro_usd=totals["reserved"] or 0,
         active_keys=keys.filter(revoked_at__isnull=True).count(),
     )
+
+
+class Ledger:
+    """The API keys as areas may know them (apps.core.spending)."""
+
+    def key_of(self, *, key_id: int, owner_id: int | None = None) -> KeyInfo | None:
+        keys = ApiKey.objects.filter(pk=key_id)
+        key = (keys if owner_id is None else keys.filter(user_id=owner_id)).first()
+        if key is None:
+            return None
+        return KeyInfo(id=key.pk, label=key.label, active=key.is_active, owner_id=key.user_id)
+
+    def spend(self, *, user: Any = None) -> SpendSummary:
+        return spend_summary(user=user)

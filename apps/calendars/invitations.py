@@ -156,7 +156,7 @@ def send(*, actor: Any, event: Event, attendees: list[Attendee], note: str = "")
     """One e-mail per attendee, each with the invitation attached; all through one connection.
     Rows are written first, so a failure to send leaves nothing recorded (the caller's
     transaction rolls back)."""
-    from apps.accounts.access import current_workspace
+    from apps.core.workspaces import current_workspace
 
     workspace = current_workspace()
     brand = workspace.brand_name if workspace is not None else "Atrium"

@@ -1,4 +1,4 @@
-"""What Calendars gives other areas: a contact's upcoming events (apps.contacts.links)."""
+"""What Calendars gives other areas: a contact's upcoming events (apps.core.kinds.sources)."""
 
 from datetime import datetime
 from typing import Any
@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from apps.calendars import selectors
 from apps.calendars.models import Event
-from apps.contacts.links import UpcomingEvent
+from apps.core.kinds.sources import UpcomingEvent
 
 
 class CalendarEvents:

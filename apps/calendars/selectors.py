@@ -14,11 +14,11 @@ from zoneinfo import ZoneInfo
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from apps.accounts.access import can
 from apps.calendars import errors
 from apps.calendars.models import Attendee, Calendar, Event
 from apps.calendars.permissions import CalendarsPerm
 from apps.core import recurrence
+from apps.core.actors import can
 
 
 def is_admin(actor: Any) -> bool:

@@ -10,14 +10,13 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.utils import timezone
 
-from apps.accounts.access import can
 from apps.accounts.models import User
 from apps.calendars import selectors
 from apps.calendars.errors import InvalidEvent
 from apps.calendars.models import Attendee, Calendar, Event
 from apps.calendars.permissions import CalendarsPerm
 from apps.core import recurrence
-from apps.core.errors import Forbidden
+from apps.core.actors import require
 from apps.core.records import save_changes
 
 logger = logging.getLogger(__name__)
@@ -25,11 +24,6 @@ logger = logging.getLogger(__name__)
 MAX_ATTENDEES = 100
 # Changes to these make earlier invitations outdated (iCalendar SEQUENCE goes up).
 SCHEDULING_FIELDS = ("starts_at", "ends_at", "recurrence", "excluded", "location", "status", "all_day")
-
-
-def require(actor: Any, permission: str) -> None:
-    if not can(actor, permission):
-        raise Forbidden()
 
 
 def _text(fields: dict[str, Any], name: str, limit: int, *, required: bool = False) -> str:

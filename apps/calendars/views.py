@@ -11,11 +11,11 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
-from apps.accounts.access import can
 from apps.calendars import invitations, selectors, services
 from apps.calendars.models import Attendee
 from apps.calendars.permissions import CalendarsPerm
 from apps.calendars.shapes import EventOut
+from apps.core.actors import can
 from apps.core.errors import AppError
 from apps.core.recurrence import workspace_zone
 

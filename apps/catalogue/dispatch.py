@@ -24,7 +24,7 @@ from django.db import DatabaseError, IntegrityError, connection, transaction
 from pydantic import BaseModel, ValidationError
 from pydantic.alias_generators import to_camel
 
-from apps.accounts.access import current_workspace, effective_permissions
+from apps.accounts.access import effective_permissions
 from apps.catalogue import audit, policy, registry
 from apps.catalogue.registry import CONFIRMATION_ARGUMENT, ToolSpec
 from apps.catalogue.shapes import RawResult
@@ -32,6 +32,7 @@ from apps.core.credentials import Principal
 from apps.core.encoded import PartlyEncoded
 from apps.core.errors import AppError
 from apps.core.permissions import get_area
+from apps.core.workspaces import current_workspace
 
 logger = logging.getLogger(__name__)
 

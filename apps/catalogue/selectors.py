@@ -4,9 +4,9 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from apps.accounts.access import can
 from apps.catalogue.models import ToolCall
 from apps.catalogue.permissions import CataloguePerm
+from apps.core.actors import can
 
 
 def tool_call_list(

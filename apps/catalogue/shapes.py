@@ -112,7 +112,7 @@ class SharingOut(Out):
 
 
 class EntityRef(Out):
-    """A record of any area that something points at (apps.core.entities), as it was named then."""
+    """A record of any area that something points at (apps.core.kinds), as it was named then."""
 
     type: str = Field(description="The kind of record: contact, task, ...")
     id: int
@@ -121,12 +121,12 @@ class EntityRef(Out):
     @classmethod
     def of_link(cls, link: Any) -> "EntityRef | None":
         """From a row with the generic-link fields (`content_type_id`, `object_id`, `entity_title`)."""
-        from apps.core import entities
+        from apps.core import kinds
 
         if link.content_type_id is None:
             return None
         return cls(
-            type=entities.type_of_content_type(link.content_type_id),
+            type=kinds.type_of_content_type(link.content_type_id),
             id=link.object_id,
             title=link.entity_title,
         )
@@ -140,12 +140,12 @@ class EntityOut(EntityRef):
     @classmethod
     def checked(cls, link: Any, actor: Any) -> "EntityOut":
         """From a row with the generic-link fields, looked up again as `actor` sees it now."""
-        from apps.core import entities
+        from apps.core import kinds
 
-        found = entities.visible(actor=actor, content_type_id=link.content_type_id, object_id=link.object_id)
+        found = kinds.visible(actor=actor, content_type_id=link.content_type_id, object_id=link.object_id)
         if found is None:
             # Removed, or hidden from this reader: its title is not theirs to read either.
-            kind = entities.type_of_content_type(link.content_type_id)
+            kind = kinds.type_of_content_type(link.content_type_id)
             return cls(type=kind, id=link.object_id, title="", available=False)
         return cls.of_entity(found)
 
@@ -211,6 +211,15 @@ Offset = Annotated[
     Field(ge=0, le=MAX_OFFSET, description="How many to skip, for paging: the `nextOffset` of the last page"),
 ]
 EntityId = Annotated[int, Field(ge=1, le=2**63 - 1)]
+
+
+def id_field(noun: str, hint: str = "", **extra: Any) -> Any:
+    """The field of an argument naming one record by id ("The contact's id"; `hint`: where ids
+    come from), for `Annotated[int, id_field("contact")]`."""
+    description = f"The {noun}'s id" + (f" ({hint})" if hint else "")
+    return Field(ge=1, le=2**63 - 1, description=extra.pop("description", description), **extra)
+
+
 # Folders of an area's tree (apps.core.folders).
 FolderName = Annotated[str, Field(min_length=1, max_length=255, description="The folder's name")]
 ParentFolderId = Annotated[int | None, Field(ge=1, description="The folder to create it in; null: the root")]
@@ -225,7 +234,7 @@ VisibilityChange = Annotated[
     Literal["workspace", "private"] | None,
     Field(description="Also make it visible to everyone who may see the area, or private (owner and shares)"),
 ]
-# A record of any area, named by its kind and id (apps.core.entities).
+# A record of any area, named by its kind and id (apps.core.kinds).
 EntityType = Annotated[
     str,
     Field(

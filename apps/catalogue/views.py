@@ -6,10 +6,10 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from apps.accounts.access import can
 from apps.catalogue import registry, selectors
 from apps.catalogue.models import ToolCall
 from apps.catalogue.permissions import CataloguePerm
+from apps.core.actors import can
 
 PAGE_SIZE = 50
 

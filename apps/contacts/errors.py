@@ -39,11 +39,6 @@ class InvalidContact(ValidationFailed):
     """A field value the contact cannot take; `details` names the field."""
 
 
-class AreaNotInstalled(AppError):
-    code = "AREA_NOT_AVAILABLE"
-    http_status = 409
-
-
 class CreditCheckUnavailable(ServiceUnavailable):
     code = "CREDIT_CHECK_UNAVAILABLE"
 

@@ -214,7 +214,8 @@ class ContactShare(models.Model):
 
 
 class ContactLink(models.Model):
-    """A document or file of another area linked to the contact (apps.contacts.links)."""
+    """A document or file of another area linked to the contact: the contact kind keeps its own
+    links (apps.core.kinds.attachments)."""
 
     class Kind(models.TextChoices):
         DOCUMENT = "document", _("document")

@@ -26,11 +26,11 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, JSONObject, Lower, NullIf
 from django.utils import timezone
 
-from apps.accounts.access import can
 from apps.accounts.models import User
 from apps.contacts import errors
 from apps.contacts.models import Contact, ContactConflict, ContactShare
 from apps.contacts.permissions import ContactsPerm
+from apps.core.actors import can
 from apps.core.prepared import Prepared
 
 # Relationship health from activity: days since the last interaction -> status.

@@ -11,7 +11,6 @@ from django.core.validators import URLValidator, validate_email
 from django.db.models import Q
 from django.utils import timezone
 
-from apps.accounts.access import can
 from apps.accounts.models import User
 from apps.accounts.selectors import person_by_email
 from apps.contacts import countries, errors, selectors
@@ -25,7 +24,8 @@ from apps.contacts.models import (
     OwnershipChange,
 )
 from apps.contacts.permissions import ContactsPerm
-from apps.core.errors import Forbidden, ValidationFailed
+from apps.core.actors import can, require
+from apps.core.errors import ValidationFailed
 from apps.notifications import services as notifications
 
 logger = logging.getLogger(__name__)
@@ -63,11 +63,6 @@ EDITABLE = {
 }
 MAX_TAGS = 30
 MAX_DATA_BYTES = 16_384
-
-
-def require(actor: Any, permission: str) -> None:
-    if not can(actor, permission):
-        raise Forbidden()
 
 
 def _invalid(field: str, message: str) -> errors.InvalidContact:

@@ -14,5 +14,14 @@ class CoreConfig(AppConfig):
         # credential schemes it provides in a `credentials` module, and how its personal data is
         # exported and erased in a `privacy` module.
         autodiscover_modules("permissions")
+        # Every area app declares itself in an `area` module (apps.core.areas): its permissions,
+        # record kinds, pages, periodic tasks and settings.
+        autodiscover_modules("area")
         autodiscover_modules("credentials")
         autodiscover_modules("privacy")
+
+        from django.conf import settings
+
+        from . import areas
+
+        areas.install_schedule(settings.CELERY_BEAT_SCHEDULE)

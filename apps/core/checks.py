@@ -20,7 +20,7 @@ def check_permissions(app_configs: Any = None, **kwargs: Any) -> list[checks.Che
             problems.append(
                 checks.Error(
                     f"permission {member.value!r} names an unregistered area",
-                    hint="Call register_area() in the app's permissions module.",
+                    hint="Declare the area in its app's area module (apps.core.areas).",
                     id="atrium.E002",
                 )
             )

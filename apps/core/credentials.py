@@ -48,7 +48,7 @@ class CredentialRequest:
 @dataclass(frozen=True)
 class Principal:
     """Who is calling, through which credential. Every permission check still goes through
-    `apps.accounts.access.can(principal.user, ...)`: the credential only narrows."""
+    `apps.core.actors.can(principal.user, ...)`: the credential only narrows."""
 
     user: Any
     # "oauth" or "access_token" (personal access token + API key).

@@ -1,8 +1,10 @@
 """Folder trees and the trash, for every area that files things in folders (Files, Documents).
 
-An area subclasses `FolderBase` for its folders and `TrashableBase` for what goes in them:
+An area subclasses `FolderBase` for its folders (a `Record` of apps.core.records: soft delete,
+who made it) and files records (`OwnedRecord`s) in them:
 
     class Folder(FolderBase):
+        access = Access(FilesPerm, visibility="workspace", owner=None, label=_("Folder"))
         class Meta(FolderBase.Meta):
             constraints = [*FolderBase.unique_names("files_folder")]
 
@@ -19,10 +21,10 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.core.errors import ValidationFailed
+from apps.core.records import Record
 
 USER = settings.AUTH_USER_MODEL
 MAX_NAME = 255
@@ -32,24 +34,7 @@ RESERVED_NAMES = {".", "..", "con", "prn", "aux", "nul"}
 MAX_DEPTH = 32
 
 
-class TrashableBase(models.Model):
-    """Soft delete: `deleted_at` set means it is in the trash."""
-
-    created_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-    created_at = models.DateTimeField(default=timezone.now)
-    updated_at = models.DateTimeField(auto_now=True)
-    deleted_at = models.DateTimeField(null=True, blank=True)
-    deleted_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-
-    class Meta:
-        abstract = True
-
-    @property
-    def in_trash(self) -> bool:
-        return self.deleted_at is not None
-
-
-class FolderBase(TrashableBase):
+class FolderBase(Record):
     name = models.CharField(max_length=MAX_NAME)
     parent = models.ForeignKey(
         "self", on_delete=models.CASCADE, null=True, blank=True, related_name="children"
@@ -59,7 +44,7 @@ class FolderBase(TrashableBase):
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
 
-    class Meta:
+    class Meta(Record.Meta):
         abstract = True
         ordering = ["name", "id"]
 
@@ -171,6 +156,13 @@ def check_depth(parent: FolderBase | None) -> None:
         )
 
 
+def get(model: type[F], *, actor: Any, folder_id: int | None, trash: bool = False) -> F | None:
+    """The folder `folder_id` as `actor` may see it; None (no id) is the root."""
+    if folder_id is None:
+        return None
+    return model.objects.fetch(actor, folder_id, trash=trash)  # type: ignore[attr-defined,no-any-return]
+
+
 def create(model: type[F], *, actor: Any, name: str, parent: Any) -> F:
     """A new folder of `model` in `parent` (None: the root), its name checked and free."""
     name = clean_name(name)
@@ -194,30 +186,20 @@ def check_name_free(queryset: Any, name: str, *, exclude_pk: Any = None, what: s
         )
 
 
-def trash(items: Iterable[TrashableBase], *, actor: Any, with_folder: Any = None) -> int:
-    """Puts items in the trash (those not there already); returns how many."""
-    now = timezone.now()
+def trash(items: Iterable[Record], *, actor: Any, with_folder: Any = None) -> int:
+    """Puts items in the trash (those not there already), noting the folder whose trashing took
+    them (`with_folder`); returns how many."""
     count = 0
     for item in items:
         if item.deleted_at is not None:
             continue
-        item.deleted_at = now
-        item.deleted_by = actor if getattr(actor, "pk", None) else None
-        fields = ["deleted_at", "deleted_by", "updated_at"]
-        if hasattr(item, "trashed_with_id"):
-            item.trashed_with = with_folder  # type: ignore[attr-defined]
-            fields.append("trashed_with")
-        item.save(update_fields=fields)
+        item.trashed_with = with_folder  # type: ignore[attr-defined]
+        item.trash(actor, also=["trashed_with"])
         count += 1
     return count
 
 
-def untrash(item: TrashableBase, *, also: tuple[str, ...] = ()) -> None:
+def untrash(item: Record, *, also: tuple[str, ...] = ()) -> None:
     """Takes an item out of the trash, saving `also` (fields the caller changed) with it."""
-    item.deleted_at = None
-    item.deleted_by = None
-    fields = ["deleted_at", "deleted_by", "updated_at", *also]
-    if hasattr(item, "trashed_with_id"):
-        item.trashed_with = None  # type: ignore[attr-defined]
-        fields.append("trashed_with")
-    item.save(update_fields=fields)
+    item.trashed_with = None  # type: ignore[attr-defined]
+    item.untrash(also=[*also, "trashed_with"])

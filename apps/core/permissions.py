@@ -12,7 +12,7 @@ member of a `PermissionEnum` (Saleor's per-app permission enums):
 Each permission has a level. The built-in roles grant every permission up to their level, so an
 area added later extends owner, admin, member and viewer without a data migration. Custom roles
 list their permissions explicitly. Whether a user holds one is decided by
-`apps.accounts.access.can`, and nowhere else.
+`apps.core.actors.can` (behind it, `apps.accounts.access`), and nowhere else.
 """
 
 from collections.abc import Iterable

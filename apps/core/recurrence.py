@@ -57,7 +57,7 @@ def invalid(field: str, message: str) -> ValidationFailed:
 
 def workspace_zone() -> zoneinfo.ZoneInfo:
     """The current workspace's time zone (UTC outside a workspace)."""
-    from apps.accounts.access import current_workspace
+    from apps.core.workspaces import current_workspace
 
     workspace = current_workspace()
     try:

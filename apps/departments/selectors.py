@@ -5,7 +5,7 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 
-from apps.accounts.access import can
+from apps.core.actors import can
 from apps.departments import errors
 from apps.departments.models import Department
 from apps.departments.permissions import DepartmentsPerm

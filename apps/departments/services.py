@@ -7,11 +7,11 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.utils import timezone
 
-from apps.accounts.access import can
 from apps.accounts.models import User
 from apps.contacts import related
 from apps.contacts.services import person_by_email
-from apps.core.errors import Forbidden, NotFound
+from apps.core.actors import require
+from apps.core.errors import NotFound
 from apps.core.records import save_changes, unique_name
 from apps.departments import selectors
 from apps.departments.errors import InvalidDepartment
@@ -20,11 +20,6 @@ from apps.departments.permissions import DepartmentsPerm
 
 logger = logging.getLogger(__name__)
 FIELDS = ("name", "description", "email", "parent", "head")
-
-
-def require(actor: Any, permission: str) -> None:
-    if not can(actor, permission):
-        raise Forbidden()
 
 
 def department_create(*, actor: Any, fields: dict[str, Any]) -> Department:

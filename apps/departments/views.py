@@ -9,8 +9,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from apps.accounts.access import can
 from apps.contacts import related
+from apps.core.actors import can
 from apps.core.errors import AppError
 from apps.departments import selectors, services
 from apps.departments.models import Department

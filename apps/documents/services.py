@@ -5,11 +5,12 @@ from typing import Any
 
 from django.conf import settings
 
-from apps.accounts.access import can
-from apps.contacts.links import LinkedItem
 from apps.core import folders as trees
 from apps.core import sharing
+from apps.core.actors import can, require
 from apps.core.errors import Forbidden, ValidationFailed
+from apps.core.kinds import Item, attachments
+from apps.core.records import Visibility
 from apps.documents import errors, pdf, richtext, selectors
 from apps.documents.models import Document, DocumentFolder, DocumentVersion
 from apps.documents.permissions import DocumentsPerm
@@ -17,11 +18,6 @@ from apps.documents.permissions import DocumentsPerm
 logger = logging.getLogger(__name__)
 
 EXPORT_FOLDER = "/Document exports"
-
-
-def require(actor: Any, permission: str) -> None:
-    if not can(actor, permission):
-        raise Forbidden()
 
 
 def _actor(actor: Any) -> Any:
@@ -90,7 +86,7 @@ def document_create(
     content: str = "",
     fmt: str = "markdown",
     folder: DocumentFolder | None = None,
-    visibility: str = sharing.Visibility.WORKSPACE,
+    visibility: str = Visibility.WORKSPACE,
 ) -> Document:
     require(actor, DocumentsPerm.EDIT)
     body, text = clean_body(content, fmt)
@@ -125,7 +121,7 @@ def document_update(
     `expected_version`: refuse if someone saved a newer version meanwhile. `append`: add the
     content at the end instead of replacing the body."""
     require(actor, DocumentsPerm.EDIT)
-    document = selectors.document_get_for_edit(actor=actor, document_id=document.pk)
+    document = Document.objects.fetch(actor, document.pk, "change")
     if expected_version is not None and expected_version != document.version:
         raise errors.VersionConflict(
             f"Document {document.pk} is at version {document.version}, not {expected_version}: someone "
@@ -149,7 +145,7 @@ def document_update(
 
 def document_move(*, actor: Any, document: Document, folder: DocumentFolder | None) -> Document:
     require(actor, DocumentsPerm.EDIT)
-    document = selectors.document_get_for_edit(actor=actor, document_id=document.pk)
+    document = Document.objects.fetch(actor, document.pk, "change")
     document.folder = folder
     document.save(update_fields=["folder", "updated_at"])
     return document
@@ -157,7 +153,7 @@ def document_move(*, actor: Any, document: Document, folder: DocumentFolder | No
 
 def document_trash(*, actor: Any, document: Document) -> Document:
     require(actor, DocumentsPerm.DELETE)
-    document = selectors.document_get_for_edit(actor=actor, document_id=document.pk)
+    document = Document.objects.fetch(actor, document.pk, "change")
     trees.trash([document], actor=actor)
     return document
 
@@ -183,15 +179,9 @@ def document_share(
 ) -> Document:
     """Shares a document with a person and/or changes who sees it (apps.core.sharing.change)."""
     require(actor, DocumentsPerm.SHARE)
-    document = selectors.document_get_for_edit(actor=actor, document_id=document.pk)
+    document = Document.objects.fetch(actor, document.pk, "change")
     return sharing.change(
-        document,
-        actor=actor,
-        person_email=person_email,
-        access=access,
-        visibility=visibility,
-        admin=selectors.is_admin(actor),
-        view_permission=DocumentsPerm.VIEW,
+        document, actor=actor, person_email=person_email, access=access, visibility=visibility
     )
 
 
@@ -203,7 +193,6 @@ def document_export_pdf(
 ) -> Any:
     """Renders the document (or one of its versions) to PDF, stores it in Files (in `folder`, a
     files folder, default "/Document exports") and attaches it to the document. Returns the file."""
-    from apps.files import attachments
     from apps.files import services as files
     from apps.files.models import File
     from apps.files.permissions import FilesPerm
@@ -231,7 +220,7 @@ def document_export_pdf(
         origin=f"document {document.pk} v{version or document.version}",
     )
     attachments.attach_to(
-        actor=actor, record=document, kind="file", item_id=file.pk, item=LinkedItem(file.pk, file.name)
+        actor=actor, record=document, item_kind="file", item_id=file.pk, item=Item(file.pk, file.name)
     )
     logger.info("document %s exported to file %s", document.pk, file.pk)
     return file

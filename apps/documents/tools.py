@@ -3,7 +3,6 @@
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from django.db.models import Q
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
@@ -22,17 +21,19 @@ from apps.catalogue.shapes import (
     ShareAccess,
     SharingOut,
     VisibilityChange,
+    id_field,
     paginate,
 )
+from apps.core import folders, search
 from apps.core.errors import ValidationFailed
+from apps.core.kinds import attachments
 from apps.documents import selectors, services
-from apps.documents.models import Document, DocumentVersion
+from apps.documents.models import Document, DocumentFolder, DocumentVersion
 from apps.documents.permissions import DocumentsPerm
-from apps.files import attachments
-from apps.files import selectors as files_selectors
+from apps.files.models import Folder
 from apps.files.shapes import FileOut
 
-DocumentId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The document's id")]
+DocumentId = Annotated[int, id_field("document")]
 Format = Annotated[
     Literal["markdown", "html", "text"],
     Field(description="How `content` is written: markdown (default), html, or plain text"),
@@ -137,7 +138,7 @@ def create_document(
         title=title,
         content=content,
         fmt=format,
-        folder=selectors.folder_get(actor=ctx.actor, folder_id=folder_id),
+        folder=folders.get(DocumentFolder, actor=ctx.actor, folder_id=folder_id),
         visibility=visibility,
     )
     return DocumentSummary.of(document)
@@ -152,7 +153,7 @@ def create_document_folder(
 ) -> FolderOut:
     """Create a folder for documents, at the root or inside another document folder. Names are
     unique within a folder and may not contain / \\ : * ? " < > |."""
-    parent = selectors.folder_get(actor=ctx.actor, folder_id=parent_id)
+    parent = folders.get(DocumentFolder, actor=ctx.actor, folder_id=parent_id)
     return FolderOut.of(services.folder_create(actor=ctx.actor, name=name, parent=parent))
 
 
@@ -172,9 +173,9 @@ def get_document(
     """Read a document: its body (as text and/or HTML), its versions with who saved each and
     when, who it is shared with and the files attached to it. Pass `version` to read an earlier
     version."""
-    document = selectors.document_get(actor=ctx.actor, document_id=document_id)
+    document = Document.objects.select_related("folder", "owner", "updated_by").fetch(ctx.actor, document_id)
     shown: Any = selectors.version_get(document=document, number=version) if version else document
-    attached = attachments.attachments_of(actor=ctx.actor, record=document, kinds=("file",))
+    attached = attachments.attachments_of(actor=ctx.actor, record=document, item_kinds=("file",))
     return DocumentOut(
         document=DocumentSummary.of(document),
         shown_version=version or document.version,
@@ -186,7 +187,7 @@ def get_document(
         attachments=[
             AttachmentOut(kind=a.kind, id=a.id, title=a.title, available=a.available) for a in attached
         ],
-        your_access=selectors.access_of(ctx.actor, document),
+        your_access=Document.access.level(ctx.actor, document),
     )
 
 
@@ -213,20 +214,19 @@ def list_documents(
 ) -> DocumentListOut:
     """List the documents of a folder (and its sub-folders), or search every document you may see
     by words in its title or text with `query`."""
-    rows = selectors.document_visible(actor=ctx.actor).select_related("folder", "owner", "updated_by")
+    rows = Document.objects.restrict(ctx.actor).select_related("folder", "owner", "updated_by")
     folder = None
-    folders: list[Any] = []
-    if query and query.strip():
-        for word in query.split()[:8]:
-            rows = rows.filter(Q(title__icontains=word) | Q(body_text__icontains=word))
+    inside: list[Any] = []
+    if search.words(query):
+        rows = search.matching(rows, query, ("title", "body_text"))
     else:
-        folder = selectors.folder_get(actor=ctx.actor, folder_id=folder_id)
+        folder = folders.get(DocumentFolder, actor=ctx.actor, folder_id=folder_id)
         rows = rows.filter(folder=folder)
-        folders = list(selectors.folder_visible(actor=ctx.actor).filter(parent=folder)[:200])
+        inside = list(DocumentFolder.objects.restrict(ctx.actor).filter(parent=folder)[:200])
     rows = rows.order_by(*(("title", "id") if sort == "title" else ("-updated_at", "-id")))
     return DocumentListOut(
         folder=FolderRef.of(folder),
-        folders=[FolderRef.of(item) for item in folders],  # type: ignore[misc]
+        folders=[FolderRef.of(item) for item in inside],  # type: ignore[misc]
         documents=paginate(rows, limit=limit, offset=offset, item=DocumentSummary.of),
     )
 
@@ -265,7 +265,7 @@ def update_document(
         raise ValidationFailed(
             "Say what to change: `title` and/or `content`.", details={"content": ["nothing given"]}
         )
-    document = selectors.document_get(actor=ctx.actor, document_id=document_id)
+    document = Document.objects.fetch(ctx.actor, document_id)
     previous = document.version
     document, changed = services.document_update(
         actor=ctx.actor,
@@ -292,8 +292,8 @@ def move_document(
     ],
 ) -> DocumentSummary:
     """Move a document into another document folder, or to the root (null)."""
-    document = selectors.document_get(actor=ctx.actor, document_id=document_id)
-    folder = selectors.folder_get(actor=ctx.actor, folder_id=folder_id)
+    document = Document.objects.fetch(ctx.actor, document_id)
+    folder = folders.get(DocumentFolder, actor=ctx.actor, folder_id=folder_id)
     return DocumentSummary.of(services.document_move(actor=ctx.actor, document=document, folder=folder))
 
 
@@ -308,7 +308,7 @@ def share_document(
 ) -> SharingOut:
     """Share a document with a person of the workspace (view or edit), stop sharing (none),
     and/or make it private or visible to everyone who may see documents."""
-    document = selectors.document_get(actor=ctx.actor, document_id=document_id)
+    document = Document.objects.fetch(ctx.actor, document_id)
     return SharingOut.of(
         services.document_share(
             actor=ctx.actor,
@@ -335,7 +335,7 @@ class DeletedDocumentOut(Out):
 def delete_document(ctx: ToolContext, *, document_id: DocumentId) -> DeletedDocumentOut:
     """Put a document in the trash, with its versions; an administrator can restore it from the
     Documents settings page. Its PDF exports stay in Files."""
-    document = selectors.document_get(actor=ctx.actor, document_id=document_id)
+    document = Document.objects.fetch(ctx.actor, document_id)
     document = services.document_trash(actor=ctx.actor, document=document)
     return DeletedDocumentOut(id=document.pk, title=document.title, in_trash=True)
 
@@ -365,8 +365,8 @@ def export_document_to_pdf(
     """Render a document to a PDF (title, version line, then its headings, lists, tables, quotes
     and code) and save it in Files, attached to the document. readFileContent reads it back,
     downloadFileEntity and emailFileAsAttachment hand it on."""
-    document = selectors.document_get(actor=ctx.actor, document_id=document_id)
-    folder = files_selectors.folder_get(actor=ctx.actor, folder_id=folder_id) if folder_id else None
+    document = Document.objects.fetch(ctx.actor, document_id)
+    folder = folders.get(Folder, actor=ctx.actor, folder_id=folder_id)
     file = services.document_export_pdf(
         actor=ctx.actor, document=document, folder=folder, name=file_name, version=version
     )

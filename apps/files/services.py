@@ -22,22 +22,18 @@ from django.core.validators import validate_email
 from django.db.models import Q
 from django.utils import timezone
 
-from apps.accounts.access import can
 from apps.core import folders as trees
 from apps.core import sharing
-from apps.core.errors import Forbidden, ValidationFailed
-from apps.files import blobs, errors, extract, selectors
+from apps.core.actors import require
+from apps.core.errors import ValidationFailed
+from apps.core.records import Visibility
+from apps.files import blobs, errors, extract
 from apps.files.models import Attachment, Delivery, File, Folder
 from apps.files.permissions import FilesPerm
 
 logger = logging.getLogger(__name__)
 
 MAX_RECIPIENTS = 20
-
-
-def require(actor: Any, permission: str) -> None:
-    if not can(actor, permission):
-        raise Forbidden()
 
 
 def _actor(actor: Any) -> Any:
@@ -167,7 +163,7 @@ def _check_restorable_into(target: Folder | None, *, original: bool) -> None:
     if target is None or target.deleted_at is None:
         return
     if not original:
-        raise errors.InTrash("Folder", target.pk)
+        raise Folder.access.in_trash(Folder, target.pk)
     raise ValidationFailed(
         f"It was in folder {target.pk}, which is in the trash too. Restore that folder first, or pass "
         "`folderId` to restore it somewhere else.",
@@ -200,14 +196,14 @@ def file_create(
     description: str = "",
     source: str = File.Source.UPLOAD,
     origin: str = "",
-    visibility: str = sharing.Visibility.WORKSPACE,
+    visibility: str = Visibility.WORKSPACE,
     if_exists: str = "rename",
 ) -> File:
     """A new file from bytes in `folder` (None: the root). `if_exists`: "rename" gives it a free
     name ("a (2).txt"), "error" refuses a name that is taken."""
     require(actor, FilesPerm.EDIT)
     if folder is not None and folder.deleted_at is not None:
-        raise errors.InTrash("Folder", folder.pk)
+        raise Folder.access.in_trash(Folder, folder.pk)
     placed = _placed_name(folder, name, if_exists)
     blobs.check_size(len(content))
     kind = (mime_type or "").strip().lower() or extract.guess_type(placed, content)
@@ -259,9 +255,9 @@ def file_copy(*, actor: Any, file: File, folder: Folder | None, name: str | None
 
 def file_move(*, actor: Any, file: File, folder: Folder | None) -> File:
     require(actor, FilesPerm.EDIT)
-    file = selectors.file_get_for_edit(actor=actor, file_id=file.pk)
+    file = File.objects.fetch(actor, file.pk, "change")
     if folder is not None and folder.deleted_at is not None:
-        raise errors.InTrash("Folder", folder.pk)
+        raise Folder.access.in_trash(Folder, folder.pk)
     trees.check_name_free(_siblings(folder), file.name, exclude_pk=file.pk, what="A file")
     file.folder = folder
     file.save(update_fields=["folder", "updated_at"])
@@ -270,7 +266,7 @@ def file_move(*, actor: Any, file: File, folder: Folder | None) -> File:
 
 def file_rename(*, actor: Any, file: File, name: str) -> File:
     require(actor, FilesPerm.EDIT)
-    file = selectors.file_get_for_edit(actor=actor, file_id=file.pk)
+    file = File.objects.fetch(actor, file.pk, "change")
     file.name = _placed_name(file.folder, name, "error", exclude_pk=file.pk)
     file.save(update_fields=["name", "updated_at"])
     return file
@@ -278,7 +274,7 @@ def file_rename(*, actor: Any, file: File, name: str) -> File:
 
 def file_trash(*, actor: Any, file: File) -> None:
     require(actor, FilesPerm.DELETE)
-    file = selectors.file_get_for_edit(actor=actor, file_id=file.pk, include_trashed=True)
+    file = File.objects.fetch(actor, file.pk, "delete", trash=True)
     trees.trash([file], actor=actor)
 
 
@@ -324,16 +320,8 @@ def file_share(
 ) -> File:
     """Shares a file with a person and/or changes who sees it (apps.core.sharing.change)."""
     require(actor, FilesPerm.SHARE)
-    file = selectors.file_get_for_edit(actor=actor, file_id=file.pk)
-    return sharing.change(
-        file,
-        actor=actor,
-        person_email=person_email,
-        access=access,
-        visibility=visibility,
-        admin=selectors.is_admin(actor),
-        view_permission=FilesPerm.VIEW,
-    )
+    file = File.objects.fetch(actor, file.pk, "change")
+    return sharing.change(file, actor=actor, person_email=person_email, access=access, visibility=visibility)
 
 
 # --- sending ------------------------------------------------------------------------------------
@@ -400,9 +388,9 @@ def file_email(*, actor: Any, file: File, to: list[str], subject: str, message: 
 
 def trash_entries(*, actor: Any) -> list[Any]:
     """What is in the trash on its own (not taken there with a folder), newest first."""
-    folders = list(selectors.folder_visible(actor=actor, only_trashed=True).filter(trashed_with__isnull=True))
+    folders = list(Folder.objects.restrict(actor, trash="only").filter(trashed_with__isnull=True))
     files = list(
-        selectors.file_visible(actor=actor, only_trashed=True)
+        File.objects.restrict(actor, trash="only")
         .filter(Q(trashed_with__isnull=True))
         .select_related("folder", "deleted_by")
     )

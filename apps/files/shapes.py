@@ -10,7 +10,6 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from apps.catalogue.shapes import FolderRef, Out, PersonRef
-from apps.contacts.linked import LinkedItemOut
 from apps.core.errors import ValidationFailed
 from apps.files import blobs, extract
 from apps.files.models import File
@@ -118,27 +117,4 @@ class EntryOut(Out):
             size=item.size if is_file else None,
             updated_at=item.updated_at,
             deleted_at=item.deleted_at,
-        )
-
-
-class AttachedItemOut(LinkedItemOut):
-    """A file or document attached to a record of any area, as the caller may see it now."""
-
-    # Only the wording differs from LinkedItemOut's; kept so the published schemas do not change.
-    kind: str = Field(description="file or document")
-    attached_at: datetime
-    attached_by: PersonRef | None
-
-    @classmethod
-    def of(cls, attached: Any) -> "AttachedItemOut":
-        return cls(
-            kind=attached.kind,
-            id=attached.id,
-            title=attached.title,
-            available=attached.available,
-            url=attached.url,
-            mime_type=attached.mime_type,
-            size=attached.size,
-            attached_at=attached.attached_at,
-            attached_by=PersonRef.of(attached.attached_by),
         )

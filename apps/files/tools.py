@@ -27,10 +27,10 @@ from apps.catalogue.shapes import (
     page_of,
     paginate,
 )
-from apps.contacts.links import LinkedItem
 from apps.core import folders as trees
 from apps.core.errors import ValidationFailed
-from apps.files import attachments, downloads, selectors, services
+from apps.core.kinds import Item, attachments
+from apps.files import downloads, selectors, services
 from apps.files.models import File, Folder
 from apps.files.permissions import FilesPerm
 from apps.files.shapes import (
@@ -65,13 +65,12 @@ CONTACT_FOLDER = "/Contacts"
 
 
 def _folder(ctx: ToolContext, folder_id: int | None) -> Folder | None:
-    return selectors.folder_get(actor=ctx.actor, folder_id=folder_id)
+    return trees.get(Folder, actor=ctx.actor, folder_id=folder_id)
 
 
 def _entity(ctx: ToolContext, kind: str, item_id: int, *, include_trashed: bool = False) -> Any:
-    if kind == "file":
-        return selectors.file_get(actor=ctx.actor, file_id=item_id, include_trashed=include_trashed)
-    return selectors.folder_get(actor=ctx.actor, folder_id=item_id, include_trashed=include_trashed)
+    model = File if kind == "file" else Folder
+    return model.objects.fetch(ctx.actor, item_id, trash=include_trashed)
 
 
 def _one_of(file_id: int | None, folder_id: int | None) -> tuple[str, int]:
@@ -188,7 +187,7 @@ def save_file_to_contact(
     """Store a file (a signed contract, a scan, notes) and link it to a contact in one step, so it
     shows in listContactFiles and getContactAttachments. To link a file that is already stored,
     use linkFileToContact. You need to be allowed to change the contact."""
-    contact = attachments.entity_named("contact").get(ctx.actor, contact_id, True)
+    contact = attachments.carrier_named("contact").fetch(actor=ctx.actor, pk=contact_id, action="change")
     file = _save(
         ctx,
         name,
@@ -200,7 +199,7 @@ def save_file_to_contact(
         origin=f"contact {contact.pk}",
     )
     attachments.attach_to(
-        actor=ctx.actor, record=contact, kind="file", item_id=file.pk, item=LinkedItem(file.pk, file.name)
+        actor=ctx.actor, record=contact, item_kind="file", item_id=file.pk, item=Item(file.pk, file.name)
     )
     return SavedToContactOut(file=FileOut.of(file), contact_id=contact.pk, linked=True)
 
@@ -221,7 +220,7 @@ def copy_file(
 ) -> FileOut:
     """Make a copy of a file (its content, type and description), in the same folder or another.
     The copy is yours and visible to the workspace; the original is unchanged."""
-    file = selectors.file_get(actor=ctx.actor, file_id=file_id)
+    file = File.objects.select_related("folder", "owner").fetch(ctx.actor, file_id)
     folder = None if to_root else (_folder(ctx, folder_id) if folder_id else file.folder)
     return FileOut.of(services.file_copy(actor=ctx.actor, file=file, folder=folder, name=name))
 
@@ -252,25 +251,19 @@ def get_file_entity(
     """Fetch a file's details: name, path, type, size, checksum, owner, who it is shared with, the
     records it is attached to, and what you may do with it. readFileContent gives its text,
     downloadFileEntity its bytes."""
-    file = selectors.file_get(actor=ctx.actor, file_id=file_id, include_trashed=include_trashed)
-    from apps.contacts.models import ContactLink
-
+    file = File.objects.select_related("folder", "owner", "created_by").fetch(
+        ctx.actor, file_id, trash=include_trashed
+    )
     attached = [
-        AttachedToOut(entity_type=t, entity_id=i)
-        for t, i in attachments.records_with(kind="file", item_id=file.pk)
-    ]
-    attached += [
-        AttachedToOut(entity_type="contact", entity_id=pk)
-        for pk in ContactLink.objects.filter(kind="file", target_id=file.pk).values_list(
-            "contact_id", flat=True
-        )
+        AttachedToOut(entity_type=kind, entity_id=pk)
+        for kind, pk in attachments.records_with(item_kind="file", item_id=file.pk)
     ]
     return FileDetailOut(
         file=FileOut.of(file),
         sharing=SharingOut.of(file),
         attached_to=attached,
         emailed=file.deliveries.count(),
-        your_access=selectors.access_of(ctx.actor, file),
+        your_access=File.access.level(ctx.actor, file),
     )
 
 
@@ -312,8 +305,8 @@ def list_files(
     by name with `query`. Items in the trash are left out (listFileTrash shows them)."""
     if query and query.strip():
         folder = None
-        folders = selectors.folder_visible(actor=ctx.actor).filter(name__icontains=query.strip())
-        files = selectors.file_visible(actor=ctx.actor).filter(name__icontains=query.strip())
+        folders = Folder.objects.restrict(ctx.actor).filter(name__icontains=query.strip())
+        files = File.objects.restrict(ctx.actor).filter(name__icontains=query.strip())
     else:
         folder = selectors.folder_by_path(actor=ctx.actor, path=path) if path else _folder(ctx, folder_id)
         folders, files = selectors.folder_contents(actor=ctx.actor, folder=folder)
@@ -353,7 +346,7 @@ def read_file_content(
     """Read the text of a stored file: plain text, Markdown, CSV and JSON as they are; PDF, Word
     (.docx), Excel (.xlsx, one block per sheet) and PowerPoint (.pptx, one block per slide)
     through their extractors. Long texts come in parts: call again with `nextOffset`."""
-    file = selectors.file_get(actor=ctx.actor, file_id=file_id)
+    file = File.objects.select_related("folder", "owner").fetch(ctx.actor, file_id)
     whole = services.file_text(file)
     part = whole[offset : offset + max_chars]
     end = offset + len(part)
@@ -391,7 +384,7 @@ def download_file_entity(
     """Get a file's bytes: small files inline as base64 (up to the workspace's inline limit), and
     always a short-lived download link on this workspace's host that works without signing in,
     to hand to the user or to a tool that fetches URLs. For text, readFileContent is simpler."""
-    file = selectors.file_get(actor=ctx.actor, file_id=file_id)
+    file = File.objects.select_related("folder", "owner").fetch(ctx.actor, file_id)
     limit = int(settings.ATRIUM_FILES_INLINE_MAX_BYTES)
     if mode == "inline" and file.size > limit:
         raise ValidationFailed(
@@ -436,7 +429,7 @@ def get_file_working_path(
         folder_path, _slash, leaf = path.strip().rstrip("/").rpartition("/")
         parent = selectors.folder_by_path(actor=ctx.actor, path=folder_path)
         file = (
-            selectors.file_visible(actor=ctx.actor).filter(folder=parent, name__iexact=leaf).first()
+            File.objects.restrict(ctx.actor).filter(folder=parent, name__iexact=leaf).first()
             if leaf
             else None
         )
@@ -471,7 +464,7 @@ def move_file(
 ) -> FileOut:
     """Move a file into another folder (null: the root). Refused if a file of the same name is
     there already: rename one of them first."""
-    file = selectors.file_get(actor=ctx.actor, file_id=file_id)
+    file = File.objects.select_related("folder", "owner").fetch(ctx.actor, file_id)
     return FileOut.of(services.file_move(actor=ctx.actor, file=file, folder=_folder(ctx, folder_id)))
 
 
@@ -533,7 +526,7 @@ def share_file(
 ) -> SharingOut:
     """Share a file with a person of the workspace (view or edit), stop sharing it (none), and/or
     make it private or visible to everyone who may see files. Returns who can see it now."""
-    file = selectors.file_get(actor=ctx.actor, file_id=file_id)
+    file = File.objects.select_related("folder", "owner").fetch(ctx.actor, file_id)
     return SharingOut.of(
         services.file_share(
             actor=ctx.actor, file=file, person_email=person_email, access=access, visibility=visibility
@@ -566,7 +559,7 @@ def attach_entity_file(
     `entityType` lists the kinds this workspace has."""
     _record, _item, changed = attachments.attach(
         actor=ctx.actor,
-        kind="file",
+        item_kind="file",
         item_id=file_id,
         entity_type=entity_type,
         entity_id=entity_id,
@@ -605,7 +598,7 @@ def email_file_as_attachment(
     """Send a stored file out of the workspace as an e-mail attachment, with a subject and a
     message, from the workspace's address (replies go to you). The user confirms each sending.
     Large files cannot be e-mailed: send a download link instead."""
-    file = selectors.file_get(actor=ctx.actor, file_id=file_id)
+    file = File.objects.select_related("folder", "owner").fetch(ctx.actor, file_id)
     delivery = services.file_email(actor=ctx.actor, file=file, to=to, subject=subject, message=message)
     return SentOut(
         file_id=file.pk, recipients=delivery.recipients, subject=delivery.subject, sent_at=delivery.sent_at

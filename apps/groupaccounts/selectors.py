@@ -6,8 +6,8 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from apps.accounts.access import can
 from apps.contacts import related
+from apps.core.actors import can
 from apps.core.errors import Forbidden
 from apps.groupaccounts import errors
 from apps.groupaccounts.models import GroupAccount
@@ -33,7 +33,7 @@ def account_get(*, actor: Any, account_id: int) -> GroupAccount:
 
 
 def account_for_attachments(actor: Any, account_id: int, for_edit: bool) -> GroupAccount:
-    """A group account as a record files and documents attach to (apps.files.attachments):
+    """A group account as a record files and documents attach to (apps.core.kinds.attachments):
     attaching changes the account, so it needs the right to change group accounts."""
     account = account_get(actor=actor, account_id=account_id)
     if for_edit and not can(actor, GroupAccountsPerm.EDIT):

@@ -7,12 +7,11 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 
-from apps.accounts.access import can
 from apps.contacts import related
 from apps.contacts.models import Contact
 from apps.contacts.selectors import contact_get
 from apps.contacts.services import person_by_email
-from apps.core.errors import Forbidden
+from apps.core.actors import require
 from apps.core.records import save_changes, unique_name
 from apps.groupaccounts.errors import InvalidGroupAccount
 from apps.groupaccounts.models import GroupAccount
@@ -31,11 +30,6 @@ FIELDS = (
     "tags",
 )
 DOMAIN = re.compile(r"^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$")
-
-
-def require(actor: Any, permission: str) -> None:
-    if not can(actor, permission):
-        raise Forbidden()
 
 
 def account_create(*, actor: Any, fields: dict[str, Any]) -> GroupAccount:

@@ -7,12 +7,8 @@ from typing import Annotated, Any, Literal
 from django.utils import timezone
 from pydantic import Field
 
-from apps.catalogue.dispatch import ToolContext
-from apps.catalogue.registry import tool
-from apps.catalogue.shapes import Changes, EntityId, Limit, Offset, Out, Page, paginate
-from apps.contacts import links
-from apps.contacts.errors import AreaNotInstalled
-from apps.contacts.linked import (
+from apps.catalogue.activity import (
+    AttachedItemOut,
     Days,
     EmailOut,
     EmailQuery,
@@ -24,12 +20,16 @@ from apps.contacts.linked import (
     events_section,
     upcoming,
 )
+from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.registry import tool
+from apps.catalogue.shapes import Changes, EntityId, Limit, Offset, Out, Page, paginate
 from apps.contacts.related import ContactLinkResultOut
 from apps.contacts.selectors import contact_get
 from apps.contacts.shapes import ContactRef, ContactSummary, health_of
+from apps.core import kinds
+from apps.core.errors import AreaNotAvailable
+from apps.core.kinds import attachments, sources
 from apps.core.recurrence import workspace_zone
-from apps.files import attachments
-from apps.files.shapes import AttachedItemOut
 from apps.groupaccounts import billing, selectors, services
 from apps.groupaccounts.errors import InvalidGroupAccount
 from apps.groupaccounts.permissions import GroupAccountsPerm
@@ -227,7 +227,7 @@ def search_group_account_emails(
     """Search the workspace's e-mails sent to or received from the account's contacts, newest
     first, that you may read. Needs a mailbox area (Email Inbox) and contacts with addresses."""
     account = selectors.account_get(actor=ctx.actor, account_id=group_account_id)
-    links.mailboxes()
+    sources.mailboxes()
     addresses = selectors.addresses_of(selectors.contacts_of(ctx.actor, account))
     if not addresses:
         raise InvalidGroupAccount.on(
@@ -255,7 +255,7 @@ class AttachResultOut(Out):
 def _attach(ctx: ToolContext, kind: str, account_id: int, item_id: int, remove: bool) -> AttachResultOut:
     _account, item, changed = attachments.attach(
         actor=ctx.actor,
-        kind=kind,
+        item_kind=kind,
         item_id=item_id,
         entity_type="group_account",
         entity_id=account_id,
@@ -320,7 +320,11 @@ def _attachments(actor: Any, account: Any) -> AttachmentsOut:
         group_account_id=account.pk,
         documents=[item for item in found if item.kind == "document"],
         files=[item for item in found if item.kind == "file"],
-        unavailable_areas=[kind for kind in ("documents", "files") if links.link_target(kind[:-1]) is None],
+        unavailable_areas=[
+            area
+            for area in ("documents", "files")
+            if kinds.describe(actor=actor, item_kind=area[:-1], ids=[]) is None
+        ],
     )
 
 
@@ -388,7 +392,7 @@ def examine_group_account(ctx: ToolContext, *, group_account_id: AccountId) -> E
     events = events_section(actor=actor, contacts=contacts)
     addresses = selectors.addresses_of(contacts)
     try:
-        links.mailboxes()
+        sources.mailboxes()
         page = (
             email_page(actor=actor, addresses=addresses, query="", limit=5, offset=0) if addresses else None
         )
@@ -398,7 +402,7 @@ def examine_group_account(ctx: ToolContext, *, group_account_id: AccountId) -> E
             total=page.total if page else 0,
             recent=page.items if page else [],
         )
-    except AreaNotInstalled as error:
+    except AreaNotAvailable as error:
         emails = EmailsSection(available=False, reason=str(error.message), total=0, recent=[])
     return ExaminedGroupAccountOut(
         account=GroupAccountOut.of(account, actor),
@@ -481,7 +485,7 @@ def get_my_billing_overview(ctx: ToolContext) -> BillingOut:
     month and in total (and your own keys' share), how many tool calls agents made, the storage
     its files take, and how many records it keeps. Amounts are usage as metered here, not an
     invoice."""
-    from apps.accounts.access import current_workspace
+    from apps.core.workspaces import current_workspace
 
     workspace = current_workspace()
     now = timezone.now()

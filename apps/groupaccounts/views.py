@@ -5,8 +5,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from apps.accounts.access import can
 from apps.contacts import related
+from apps.core.actors import can
 from apps.groupaccounts import selectors
 from apps.groupaccounts.permissions import GroupAccountsPerm
 

@@ -17,7 +17,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.entities import EntityLink
+from apps.core.kinds import EntityLink
 
 USER = settings.AUTH_USER_MODEL
 
@@ -44,7 +44,7 @@ class Notification(models.Model):
     actor = models.ForeignKey(
         USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("from")
     )
-    # The record it is about, if any (apps.core.entities).
+    # The record it is about, if any (apps.core.kinds).
     content_type = models.ForeignKey(
         ContentType, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )

@@ -9,9 +9,9 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from apps.accounts.access import can
-from apps.core.entities import Entity
+from apps.core.actors import can
 from apps.core.errors import Forbidden
+from apps.core.kinds import Entity
 from apps.notifications import errors
 from apps.notifications.models import Notification, Watcher
 from apps.notifications.permissions import NotificationsPerm

@@ -20,10 +20,10 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.accounts.access import can, require
-from apps.core import entities
-from apps.core.entities import Entity
+from apps.core import kinds
+from apps.core.actors import can, require
 from apps.core.errors import AppError
+from apps.core.kinds import Entity
 from apps.notifications.errors import InvalidNotification
 from apps.notifications.models import Notification, Watcher
 from apps.notifications.permissions import NotificationsPerm
@@ -35,12 +35,12 @@ MAX_BODY = 4000
 
 
 def _entity(entity: Any) -> Entity:
-    return entity if isinstance(entity, Entity) else entities.of_record(entity)
+    return entity if isinstance(entity, Entity) else kinds.of_record(entity)
 
 
 def _may_see(person: Any, entity: Entity) -> bool:
     try:
-        entity.kind.get(actor=person, entity_id=entity.id)
+        entity.kind.fetch(actor=person, pk=entity.id)
     except AppError:
         return False
     return True

@@ -21,7 +21,7 @@ from apps.catalogue.shapes import (
     aware,
     paginate,
 )
-from apps.core import entities
+from apps.core import kinds
 from apps.core.errors import ValidationFailed
 from apps.notifications import selectors, services
 from apps.notifications.models import Notification
@@ -55,7 +55,7 @@ def create_notification(
     optional record it is about (for example a contact or a task, which the recipient must be
     able to see). It shows in their listNotifications and on their notifications page."""
     recipient = person_by_email(recipient_email) if recipient_email else ctx.actor
-    entity = entities.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
+    entity = kinds.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
     notification = services.notification_send(
         actor=ctx.actor, recipient=recipient, title=title, body=body, entity=entity, priority=priority
     )
@@ -116,7 +116,7 @@ def search_notifications(
     since, until = aware(since), aware(until)
     if since is not None and until is not None and since >= until:
         raise ValidationFailed("`since` must be before `until`.", details={"since": ["after until"]})
-    entity = entities.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
+    entity = kinds.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
     rows = selectors.notification_search(
         actor=ctx.actor,
         query=query,
@@ -297,7 +297,7 @@ def create_watcher(
     """Watch a record (a contact, a task, ...): from now on, each change someone else makes to
     it sends the watcher a notification. You can also make a colleague a watcher, if they may
     see the record."""
-    entity = entities.resolve(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
+    entity = kinds.resolve(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
     person = person_by_email(person_email) if person_email else ctx.actor
     watcher, created = services.watcher_create(actor=ctx.actor, person=person, entity=entity)
     return WatchOut(watcher=WatcherOut.of(watcher, ctx.actor), created=created)
@@ -317,7 +317,7 @@ def list_watchers(
 ) -> Page[WatcherOut]:
     """The records you watch, newest first; or, given a record, everyone who watches it; or
     (admins) the records another person watches."""
-    entity = entities.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
+    entity = kinds.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
     person = person_by_email(person_email) if person_email else None
     rows = selectors.watcher_list(actor=ctx.actor, entity=entity, person=person)
     return paginate(rows, limit=limit, offset=offset, item=lambda watcher: WatcherOut.of(watcher, ctx.actor))
@@ -345,7 +345,7 @@ def cancel_watcher(
     if watcher_id is not None:
         watcher = selectors.watcher_get(actor=ctx.actor, watcher_id=watcher_id)
     else:
-        entity = entities.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
+        entity = kinds.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
         watcher = selectors.watcher_list(actor=ctx.actor, entity=entity).filter(user=ctx.actor).first()  # type: ignore[assignment]
         if watcher is None:
             raise ValidationFailed(

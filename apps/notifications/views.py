@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from apps.accounts.access import can
+from apps.core.actors import can
 from apps.core.errors import AppError
 from apps.notifications import selectors, services
 from apps.notifications.permissions import NotificationsPerm

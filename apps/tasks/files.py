@@ -2,7 +2,7 @@
 and the steps of kind `write_file`.
 
 A file written for a task is recorded in the task's history (`file_written`, with the file's id)
-and, for a step, linked to that step (a `file` record: apps.core.entities). The Files area checks
+and, for a step, linked to that step (a `file` record: apps.core.kinds). The Files area checks
 `files.edit` and the size limit, and its blobs make the bytes part of the caller's transaction:
 if the tool call fails, no file is left behind.
 """
@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from pypdf import PdfReader, PdfWriter
 from pypdf.errors import PdfReadError
 
-from apps.core import entities
+from apps.core import kinds
 from apps.core.errors import AppError
 from apps.files import errors as file_errors
 from apps.files import services as files
@@ -60,7 +60,7 @@ def _place(
     if task is not None:
         if step is not None:
             link = TaskStepLink(step=step, linked_by=actor if getattr(actor, "pk", None) else None)
-            link.link_to(entities.of_record(file))
+            link.link_to(kinds.of_record(file))
             link.save()
         record(
             task,
@@ -81,7 +81,7 @@ def task_and_step(
         if step_id is not None:
             raise InvalidTask.on("task_id", _("give the task of the step"))
         return None, None
-    task = selectors.task_get_for_edit(actor=actor, task_id=task_id)
+    task = selectors.task_for_change(actor=actor, task_id=task_id)
     return task, selectors.step_get(task=task, step_id=step_id) if step_id else None
 
 
@@ -163,11 +163,9 @@ def files_combine(
 ) -> tuple[File, str]:
     """One new file made of several: their pages, when every one is a PDF and the new name ends
     in .pdf; otherwise their text, one after the other. Returns the file and how it combined them."""
-    from apps.files import selectors as file_selectors
-
     if len(set(file_ids)) != len(file_ids):
         raise InvalidTask.on("file_ids", _("each file once"))
-    sources = [file_selectors.file_get(actor=actor, file_id=pk) for pk in file_ids]
+    sources = [File.objects.select_related("folder").fetch(actor, pk) for pk in file_ids]
     if name.lower().endswith(".pdf"):
         others = [str(f.pk) for f in sources if not _is_pdf(f)]
         if others:

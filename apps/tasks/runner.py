@@ -28,7 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from apps.accounts import access
+from apps.core import actors
 from apps.notifications import services as notifications
 from apps.notifications.models import Notification
 from apps.tasks import agents, selectors
@@ -47,7 +47,7 @@ QUIET = {TaskEvent.Kind.CREATED, TaskEvent.Kind.STEP_STARTED}
 def require(actor: Any, permission: str) -> None:
     """`actor` None is the service itself: a scheduled run, whose person was checked already."""
     if actor is not None:
-        access.require(actor, permission)
+        actors.require(actor, permission)
 
 
 def record(

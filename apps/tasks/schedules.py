@@ -19,8 +19,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.accounts.access import can
 from apps.core import recurrence
+from apps.core.actors import can
 from apps.tasks import runner, selectors
 from apps.tasks.errors import InvalidTask, WrongState
 from apps.tasks.models import ScheduledRun, ScheduledTask, Task, TaskEvent, TaskRun
@@ -79,7 +79,7 @@ def schedule_set(
 ) -> ScheduledTask:
     """Schedules `task` (or changes its schedule): each occurrence runs a copy of it."""
     require(actor, TasksPerm.SCHEDULE)
-    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    task = selectors.task_for_change(actor=actor, task_id=task.pk)
     zone = recurrence.zone_named(time_zone, field="schedule.time_zone")
     now = timezone.now()
     start = starts_at or now
@@ -102,7 +102,7 @@ def schedule_set(
 def schedule_enable(*, actor: Any, schedule: ScheduledTask, enabled: bool) -> ScheduledTask:
     """Enabling starts from the next occurrence after now (missed ones are not caught up)."""
     require(actor, TasksPerm.SCHEDULE)
-    task = selectors.task_get_for_edit(actor=actor, task_id=schedule.task_id)
+    task = selectors.task_for_change(actor=actor, task_id=schedule.task_id)
     schedule = ScheduledTask.objects.select_for_update().get(pk=schedule.pk)
     if schedule.enabled == enabled:
         return schedule
@@ -129,7 +129,7 @@ def schedule_enable(*, actor: Any, schedule: ScheduledTask, enabled: bool) -> Sc
 def schedule_delete(*, actor: Any, schedule: ScheduledTask) -> None:
     """Deletes the schedule and its history; the task itself stays."""
     require(actor, TasksPerm.DELETE)
-    task = selectors.task_get_for_edit(actor=actor, task_id=schedule.task_id)
+    task = selectors.task_for_change(actor=actor, task_id=schedule.task_id)
     record(task, actor, TaskEvent.Kind.SCHEDULE_CHANGED, _("schedule deleted"))
     logger.info("schedule %s of task %s deleted by %s", schedule.pk, task.pk, actor.pk)
     schedule.delete()

@@ -12,11 +12,12 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.accounts.access import can
 from apps.accounts.models import User
 from apps.catalogue.shapes import aware
-from apps.core import sharing
-from apps.core.entities import Entity
+from apps.core import sharing, spending
+from apps.core.actors import can
+from apps.core.kinds import Entity
+from apps.core.spending import KeyInfo
 from apps.notifications import services as notifications
 from apps.tasks import runner, selectors
 from apps.tasks.errors import InvalidTask, WrongState
@@ -74,12 +75,10 @@ def _clean_labels(labels: list[str] | None) -> list[str]:
 # --- tasks ----------------------------------------------------------------------------------------
 
 
-def _agent_key(actor: Any, owner: Any, key_id: int | None, current_id: int | None = None) -> Any:
+def _agent_key(actor: Any, owner: Any, key_id: int | None, current_id: int | None = None) -> KeyInfo | None:
     """The API key whose budget pays for a task's agent steps: an active key of the task's owner,
     chosen by the owner (it is their money); None clears it. Keeping the key it has is allowed to
     whoever may change the task (it hands a waiting agent step over again)."""
-    from apps.apikeys.models import ApiKey
-
     if key_id is None:
         return None
     field = "agent_key_id"
@@ -91,7 +90,7 @@ def _agent_key(actor: Any, owner: Any, key_id: int | None, current_id: int | Non
             _("only the task's owner (%(email)s) chooses which of their API keys pays for its agent steps")
             % {"email": owner.email},
         )
-    key = ApiKey.objects.filter(pk=key_id, user_id=owner.pk).first()
+    key = spending.keys().key_of(key_id=key_id, owner_id=owner.pk)
     if key is None:
         # Another person's key says nothing more about itself than that it is not the owner's.
         raise InvalidTask.on(
@@ -102,11 +101,11 @@ def _agent_key(actor: Any, owner: Any, key_id: int | None, current_id: int | Non
             )
             % {"id": key_id},
         )
-    if not key.is_active:
+    if not key.active:
         raise InvalidTask.on(
             field,
             _("API key %(id)s (“%(label)s”) is revoked; choose an active key")
-            % {"id": key.pk, "label": key.label},
+            % {"id": key.id, "label": key.label},
         )
     return key
 
@@ -143,7 +142,7 @@ def task_create(
         is_template=is_template,
         owner=actor,
         created_by=actor,
-        agent_key=agent_key,
+        agent_key_id=agent_key.id if agent_key else None,
     )
     task.save()
     TaskColumn.objects.bulk_create(
@@ -165,7 +164,7 @@ def task_update(*, actor: Any, task: Task, fields: dict[str, Any]) -> tuple[Task
     `agent_key_id` (given, even unchanged) also hands an agent step that waits for a key over
     again."""
     require(actor, TasksPerm.EDIT)
-    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    task = selectors.task_for_change(actor=actor, task_id=task.pk)
     changes: dict[str, list[Any]] = {}
     for name in TASK_FIELDS & set(fields):
         value = aware(fields[name]) if name == "due_at" else fields[name]
@@ -182,9 +181,9 @@ def task_update(*, actor: Any, task: Task, fields: dict[str, Any]) -> tuple[Task
             setattr(task, name, value)
     if "agent_key_id" in fields:
         key = _agent_key(actor, task.owner, fields["agent_key_id"], task.agent_key_id)
-        if task.agent_key_id != (key.pk if key else None):
-            changes["agent_key_id"] = [task.agent_key_id, key.pk if key else None]
-            task.agent_key = key
+        if task.agent_key_id != (key.id if key else None):
+            changes["agent_key_id"] = [task.agent_key_id, key.id if key else None]
+            task.agent_key_id = key.id if key else None
     if changes:
         task.save()
     if fields.get("columns") is not None:
@@ -233,7 +232,7 @@ def _columns_set(task: Task, names: list[str]) -> list[Any]:
 
 def task_set_instructions(*, actor: Any, task: Task, instructions: str, append: bool = False) -> Task:
     require(actor, TasksPerm.EDIT)
-    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    task = selectors.task_for_change(actor=actor, task_id=task.pk)
     text = instructions.strip()
     if append:
         text = f"{task.instructions}\n\n{text}".strip() if task.instructions else text
@@ -257,17 +256,9 @@ def task_share(
 ) -> Task:
     """Shares a task with a person and/or changes who sees it (apps.core.sharing.change)."""
     require(actor, TasksPerm.SHARE)
-    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    task = selectors.task_for_change(actor=actor, task_id=task.pk)
     before = (task.visibility, sorted(task.shares.values_list("user_id", "access")))
-    sharing.change(
-        task,
-        actor=actor,
-        person_email=person_email,
-        access=access,
-        visibility=visibility,
-        admin=can(actor, TasksPerm.ADMIN),
-        view_permission=TasksPerm.VIEW,
-    )
+    sharing.change(task, actor=actor, person_email=person_email, access=access, visibility=visibility)
     after = (task.visibility, sorted(task.shares.values_list("user_id", "access")))
     if after != before:
         # People by id: the history stays free of addresses.
@@ -285,8 +276,8 @@ def task_copy(*, actor: Any, source: Task, title: str | None = None, as_template
     and links; nothing of its runs."""
     require(actor, TasksPerm.CREATE)
     # The key pays for its owner's tasks only: a copy someone else owns has none.
-    key = source.agent_key if source.agent_key_id else None
-    mine = key is not None and key.is_active and key.user_id == getattr(actor, "pk", None)
+    key = spending.keys().key_of(key_id=source.agent_key_id) if source.agent_key_id else None
+    mine = key is not None and key.active and key.owner_id == getattr(actor, "pk", None)
     copy = Task.objects.create(
         title=(title or source.title).strip()[:200] or source.title,
         description=source.description,
@@ -299,7 +290,7 @@ def task_copy(*, actor: Any, source: Task, title: str | None = None, as_template
         copied_from=source,
         owner=actor,
         created_by=actor,
-        agent_key=key if mine else None,
+        agent_key_id=key.id if key and mine else None,
     )
     columns = {}
     for column in runner.columns_of(source):
@@ -427,7 +418,7 @@ def _column_named(task: Task, name: str) -> TaskColumn:
 
 def step_add(*, actor: Any, task: Task, fields: dict[str, Any], position: int | None = None) -> TaskStep:
     require(actor, TasksPerm.EDIT)
-    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    task = selectors.task_for_change(actor=actor, task_id=task.pk)
     step = _step_create(actor, task, fields, position)
     record(
         task, actor, TaskEvent.Kind.STEP_ADDED, _("at position %(n)s") % {"n": step.position + 1}, step=step
@@ -438,7 +429,7 @@ def step_add(*, actor: Any, task: Task, fields: dict[str, Any], position: int | 
 
 def step_remove(*, actor: Any, task: Task, step: TaskStep) -> None:
     require(actor, TasksPerm.EDIT)
-    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    task = selectors.task_for_change(actor=actor, task_id=task.pk)
     if task.steps.count() == 1 and task.status != Task.Status.DRAFT:
         raise WrongState(
             _("Step %(id)s is the last step of a task that has run; revert it to a draft first.")
@@ -453,7 +444,7 @@ def step_remove(*, actor: Any, task: Task, step: TaskStep) -> None:
 
 def steps_reorder(*, actor: Any, task: Task, step_ids: list[int]) -> list[TaskStep]:
     require(actor, TasksPerm.EDIT)
-    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    task = selectors.task_for_change(actor=actor, task_id=task.pk)
     steps = {step.pk: step for step in selectors.steps_of(task)}
     unknown = [pk for pk in step_ids if pk not in steps]
     if unknown:
@@ -476,7 +467,7 @@ def step_move(*, actor: Any, task: Task, step: TaskStep, column_name: str) -> Ta
     """Moves a step's card to another column. Into the last column: the step is done (the run
     goes on); into a middle column: in progress; out of the last column: reopened."""
     require(actor, TasksPerm.EDIT)
-    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    task = selectors.task_for_change(actor=actor, task_id=task.pk)
     step = selectors.step_get(task=task, step_id=step.pk)
     column = _column_named(task, column_name)
     if column.pk == step.column_id:
@@ -514,7 +505,7 @@ def step_update_card(
     *, actor: Any, task: Task, step: TaskStep, fields: dict[str, Any]
 ) -> tuple[TaskStep, list[str]]:
     require(actor, TasksPerm.EDIT)
-    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    task = selectors.task_for_change(actor=actor, task_id=task.pk)
     step = selectors.step_get(task=task, step_id=step.pk)
     if "kind" in fields and step.status != TaskStep.Status.PENDING and fields["kind"] != step.kind:
         raise WrongState(_("Step %(id)s has started; its kind cannot change now.") % {"id": step.pk})
@@ -547,7 +538,7 @@ def checklist_update(
     remove: list[int],
 ) -> list[ChecklistItem]:
     require(actor, TasksPerm.EDIT)
-    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    task = selectors.task_for_change(actor=actor, task_id=task.pk)
     step = selectors.step_get(task=task, step_id=step.pk)
     items = {item.pk: item for item in step.checklist.all()}
     named = [*check, *uncheck, *remove]
@@ -596,7 +587,7 @@ def checklist_update(
 def step_link(*, actor: Any, task: Task, step: TaskStep, entity: Entity, remove: bool = False) -> bool:
     """Links (or unlinks) a record of any area to a step; True when something changed."""
     require(actor, TasksPerm.EDIT)
-    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    task = selectors.task_for_change(actor=actor, task_id=task.pk)
     step = selectors.step_get(task=task, step_id=step.pk)
     content_type = entity.kind.content_type()
     existing = TaskStepLink.objects.filter(step=step, content_type=content_type, object_id=entity.id).first()

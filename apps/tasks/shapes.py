@@ -7,6 +7,7 @@ from django.db.models import Count, Q
 from pydantic import Field
 
 from apps.catalogue.shapes import EntityOut, Out, PersonRef, ShareOut
+from apps.core import spending
 from apps.tasks import runner, schedules, selectors
 from apps.tasks.models import ScheduledRun, ScheduledTask, Task, TaskEvent, TaskRun, TaskStep
 
@@ -237,8 +238,8 @@ class AgentKeyOut(Out):
 
     @classmethod
     def of(cls, task: Task) -> "AgentKeyOut | None":
-        key = task.agent_key if task.agent_key_id else None
-        return cls(id=key.pk, label=key.label, status=key.status) if key else None
+        key = spending.keys().key_of(key_id=task.agent_key_id) if task.agent_key_id else None
+        return cls(id=key.id, label=key.label, status=key.status) if key else None
 
 
 class GuidanceOut(Out):
@@ -281,7 +282,7 @@ class TaskOut(TaskSummary):
             description=task.description,
             instructions=task.instructions,
             waiting_for=waiting_for(task, steps),
-            your_access=selectors.access_of(actor, task),
+            your_access=Task.access.level(actor, task),
             shared_with=ShareOut.many(shares),
             template=TaskRef.of(task.template),
             copied_from=TaskRef.of(task.copied_from),

@@ -7,9 +7,9 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from apps.accounts.access import can
+from apps.core.actors import can
 from apps.core.errors import NotFound
-from apps.tasks import runner, selectors
+from apps.tasks import runner
 from apps.tasks.models import ScheduledTask, Task, TaskEvent
 from apps.tasks.permissions import TasksPerm
 from apps.tasks.shapes import ScheduleOut, board_of, counted_steps, waiting_for
@@ -34,10 +34,14 @@ def task_list(request: HttpRequest) -> HttpResponse:
         "statuses": Task.Status.choices,
     }
     if show == "scheduled":
-        rows = selectors.schedule_visible(actor=request.user).order_by("next_run_at", "id")
+        rows = (
+            ScheduledTask.objects.restrict(request.user)
+            .select_related("task", "created_by")
+            .order_by("next_run_at", "id")
+        )
         context["schedules"] = [ScheduleOut.of(schedule) for schedule in rows[:200]]
     else:
-        rows = selectors.task_visible(actor=request.user).filter(is_template=show == "templates")
+        rows = Task.objects.restrict(request.user).filter(is_template=show == "templates")
         if status:
             rows = rows.filter(status=status)
         context["page"] = Paginator(
@@ -49,7 +53,7 @@ def task_list(request: HttpRequest) -> HttpResponse:
 @login_required
 def task_board(request: HttpRequest, task_id: int) -> HttpResponse:
     try:
-        task = selectors.task_get(actor=request.user, task_id=task_id)
+        task = Task.objects.select_related("owner").fetch(request.user, task_id)
     except NotFound as error:
         raise Http404 from error
     steps = counted_steps(task)

@@ -16,6 +16,7 @@ from django_tenants.utils import get_tenant_base_schema, schema_context, schema_
 
 from apps.core import permissions
 from apps.core.errors import ValidationFailed
+from apps.tenancy import signals
 from apps.tenancy.models import Domain, Workspace
 
 logger = logging.getLogger(__name__)
@@ -74,8 +75,6 @@ def workspace_create(
 
     All of it happens in one transaction: a failure leaves neither a row nor a schema behind.
     """
-    from apps.accounts.services import user_create_owner
-
     name = name.strip()
     if not name:
         raise ValidationFailed(_("A workspace needs a name."), details={"name": []})
@@ -118,7 +117,9 @@ def workspace_create(
         for index, domain in enumerate(domains):
             Domain.objects.create(domain=domain, tenant=workspace, is_primary=index == 0)
         with schema_context(workspace.schema_name):
-            user_create_owner(email=owner_email, password=owner_password)
+            signals.workspace_created.send(
+                sender=Workspace, workspace=workspace, owner_email=owner_email, owner_password=owner_password
+            )
     logger.info("workspace %s created", workspace.schema_name)
     return workspace
 

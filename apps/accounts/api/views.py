@@ -2,7 +2,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.accounts.access import current_workspace, effective_permissions
+from apps.accounts.access import effective_permissions
+from apps.core.workspaces import current_workspace
 
 
 class MeView(APIView):

@@ -1,33 +1,37 @@
-"""Providers of other areas, as the tests stand them in: real implementations of the
-apps.contacts.links protocols over data the test gives them, registered for a block in place of
-the areas' own (Files and Documents register theirs; Calendars and Email Inbox do not exist yet)."""
+"""Other areas as the tests stand them in: items (documents, files) described, and sources of
+events and e-mails (apps.core.kinds.sources), over data the test gives them, in place of the
+areas' own for a block (Email Inbox does not exist yet)."""
 
 import contextlib
 import json
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from django.test import override_settings
 
-from apps.contacts import links
-from apps.contacts.links import LinkedItem, Message, MessagePage, UpcomingEvent
+from apps.core import kinds
+from apps.core.kinds import Item
+from apps.core.kinds.sources import Message, MessagePage, UpcomingEvent, registered
 
 
 @dataclass
 class Items:
     """Documents or files: id -> item; `hidden` are ids the actor may not see."""
 
-    kind: str
+    kind_key: str
     area: str
-    items: dict[int, LinkedItem] = field(default_factory=dict)
+    items: dict[int, Item] = field(default_factory=dict)
     hidden: set[int] = field(default_factory=set)
 
-    def resolve(self, *, actor: Any, target_ids: list[int]) -> dict[int, LinkedItem]:
-        return {i: self.items[i] for i in target_ids if i in self.items and i not in self.hidden}
+    def describe(self, *, actor: Any, ids: list[int]) -> dict[int, Item]:
+        return {i: self.items[i] for i in ids if i in self.items and i not in self.hidden}
+
+    def kind(self) -> kinds.Kind:
+        return replace(kinds.registered(self.kind_key), area=self.area, describe=self.describe)
 
 
 @dataclass
@@ -65,7 +69,7 @@ def documents(**items: str) -> Items:
     return Items(
         "document",
         "contacts",
-        {int(key[1:]): LinkedItem(int(key[1:]), title) for key, title in items.items()},
+        {int(key[1:]): Item(int(key[1:]), title) for key, title in items.items()},
     )
 
 
@@ -74,7 +78,7 @@ def files(**items: str) -> Items:
         "file",
         "contacts",
         {
-            int(key[1:]): LinkedItem(
+            int(key[1:]): Item(
                 int(key[1:]), title, url=f"/files/{key[1:]}", mime_type="application/pdf", size=1024
             )
             for key, title in items.items()
@@ -160,7 +164,7 @@ def bureau_configured(key: str = Bureau.KEY) -> Iterator[Bureau]:
 def without_areas(*keys: str) -> Iterator[None]:
     """The active workspace without these areas installed, for the block (the test's transaction
     rolls the row back; the object in memory is put back here)."""
-    from apps.accounts.access import current_workspace
+    from apps.core.workspaces import current_workspace
 
     workspace = current_workspace()
     assert workspace is not None
@@ -176,8 +180,8 @@ def without_areas(*keys: str) -> Iterator[None]:
 
 @contextlib.contextmanager
 def areas(*providers: Any) -> Iterator[None]:
-    targets = [p for p in providers if isinstance(p, Items)]
+    items = [p.kind() for p in providers if isinstance(p, Items)]
     events = [p for p in providers if isinstance(p, Calendar)]
     messages = [p for p in providers if isinstance(p, Mailbox)]
-    with links.providers(targets=targets, events=events, messages=messages):
+    with kinds.standing_in(*items), registered(events=events, messages=messages):
         yield

@@ -9,9 +9,10 @@ from django.utils import timezone
 
 from apps.catalogue.testing import Sample, sample
 from apps.contacts import services
-from apps.contacts.links import LinkedItem, Message, UpcomingEvent
 from apps.contacts.models import Contact
 from apps.contacts.tests.providers import Calendar, Items, Mailbox, areas, bureau_configured
+from apps.core.kinds import Item
+from apps.core.kinds.sources import Message, UpcomingEvent
 
 
 def unique(prefix: str = "Zed") -> str:
@@ -165,7 +166,7 @@ def get_contact_credit_check(actor: Any) -> Sample:
 
 
 def _with_items(kind: str) -> Any:
-    return lambda: areas(Items(kind, "contacts", {7: LinkedItem(7, f"{kind} seven", url=f"/{kind}/7")}))
+    return lambda: areas(Items(kind, "contacts", {7: Item(7, f"{kind} seven", url=f"/{kind}/7")}))
 
 
 @sample("linkDocumentToContact")

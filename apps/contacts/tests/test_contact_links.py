@@ -1,5 +1,5 @@
 """Documents, files, events and e-mails of other areas, through the plug-in points of
-apps.contacts.links, and the credit bureau over real HTTP on loopback."""
+apps.core.kinds (items) and apps.core.kinds.sources, and the credit bureau over real HTTP on loopback."""
 
 from datetime import timedelta
 
@@ -8,7 +8,6 @@ from django.utils import timezone
 
 from apps.catalogue.dispatch import ToolNotFound
 from apps.catalogue.testing import call, person_without, structured, text_of
-from apps.contacts.links import LinkedItem, Message, UpcomingEvent
 from apps.contacts.models import ContactLink, CreditCheck
 from apps.contacts.tests.providers import (
     Bureau,
@@ -22,6 +21,8 @@ from apps.contacts.tests.providers import (
     without_areas,
 )
 from apps.contacts.tests.samples import make_contact
+from apps.core.kinds import Item
+from apps.core.kinds.sources import Message, UpcomingEvent
 
 
 def accept(message, schema):
@@ -67,7 +68,7 @@ def test_documents_and_files_are_linked_listed_and_unlinked(people):
 
 def test_an_item_the_person_may_no_longer_read_shows_as_unavailable(people):
     contact = make_contact(people["member"])
-    library = Items("file", "contacts", {5: LinkedItem(5, "old.pdf")})
+    library = Items("file", "contacts", {5: Item(5, "old.pdf")})
     with areas(library):
         ok(people["member"], "linkFileToContact", {"contactId": contact.pk, "fileId": 5})
         library.hidden.add(5)
@@ -104,7 +105,7 @@ def test_without_the_areas_the_tools_say_so(people):
 
 def test_a_provider_whose_area_is_not_installed_is_not_used(people):
     contact = make_contact(people["member"])
-    with areas(Items("document", "documents", {1: LinkedItem(1, "Contract")})), without_areas("documents"):
+    with areas(Items("document", "documents", {1: Item(1, "Contract")})), without_areas("documents"):
         message = refused(
             people["member"], "linkDocumentToContact", {"contactId": contact.pk, "documentId": 1}
         )

@@ -5,8 +5,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from apps.catalogue.activity import LinkedItemOut, UpcomingEventOut
 from apps.catalogue.shapes import Out
-from apps.contacts.linked import LinkedItemOut, UpcomingEventOut
 from apps.contacts.models import CreditCheck
 from apps.contacts.shapes import PersonRef
 

@@ -2,18 +2,18 @@
 
 from pydantic import Field
 
-from apps.accounts.access import can
+from apps.catalogue.activity import EventsSection, Section, events_section
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Out
 from apps.contacts import selectors
-from apps.contacts.errors import AreaNotInstalled
-from apps.contacts.linked import EventsSection, Section, events_section
 from apps.contacts.models import Contact, ContactEvent
 from apps.contacts.permissions import ContactsPerm
 from apps.contacts.shapes import ContactOut, ContactSummary, EventOut, HealthOut, OwnershipOut, health_of
 from apps.contacts.tools.common import ContactId, CreditCheckOut, LinkOut
 from apps.contacts.tools.linked import get_contact_attachments
+from apps.core.actors import can
+from apps.core.errors import AreaNotAvailable
 
 
 class AttachmentsSection(Section):
@@ -61,7 +61,7 @@ def examine_contact(ctx: ToolContext, *, contact_id: ContactId) -> ExaminedConta
             documents=attachments.documents if attachments else [],
             files=attachments.files if attachments else [],
         )
-    except AreaNotInstalled as error:
+    except AreaNotAvailable as error:
         attached = AttachmentsSection(available=False, reason=str(error.message), documents=[], files=[])
     upcoming = events_section(actor=actor, contacts=[contact])
     check = contact.credit_checks.first() if can(actor, ContactsPerm.CREDIT_CHECK) else None

@@ -4,38 +4,40 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from apps.catalogue.activity import Days, EmailOut, EmailQuery, HowManyEvents, email_page, upcoming
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Limit, Offset, Out, Page, page_of
-from apps.contacts import links, selectors, services
-from apps.contacts.errors import AreaNotInstalled
-from apps.contacts.linked import Days, EmailOut, EmailQuery, HowManyEvents, email_page, upcoming
+from apps.contacts import selectors, services
 from apps.contacts.models import Contact, ContactLink
 from apps.contacts.permissions import ContactsPerm
 from apps.contacts.shapes import PersonRef
 from apps.contacts.tools.common import ContactId, LinkOut, UpcomingEventsOut
-from apps.core.errors import NotFound, ValidationFailed
+from apps.core import kinds
+from apps.core.errors import AreaNotAvailable, NotFound, ValidationFailed
+from apps.core.kinds import sources
 
 # --- items of other areas: documents, files, events, e-mails --------------------------------------
 
 AREA_OF_KIND = {"document": ("documents", "Documents"), "file": ("files", "Files")}
 
 
-def _require_target(kind: str) -> Any:
-    target = links.link_target(kind)
-    if target is None:
+def _items(actor: Any, kind: str, ids: list[int]) -> dict[int, kinds.Item]:
+    """The items of `kind` among `ids` that `actor` may see; AREA_NOT_AVAILABLE when their area
+    is not installed."""
+    found = kinds.describe(actor=actor, item_kind=kind, ids=ids)
+    if found is None:
         _area, title = AREA_OF_KIND[kind]
-        raise AreaNotInstalled(
+        raise AreaNotAvailable(
             f"{title} are not available in this workspace (the {title} area is not installed), so no "
             f"{kind} can be linked or listed. Tell the user; do not retry."
         )
-    return target
+    return found
 
 
 def _resolved(actor: Any, contact: Contact, kind: str) -> list[LinkOut]:
-    target = _require_target(kind)
     rows = list(ContactLink.objects.filter(contact=contact, kind=kind).select_related("linked_by")[:500])
-    found = target.resolve(actor=actor, target_ids=[row.target_id for row in rows]) if rows else {}
+    found = _items(actor, kind, [row.target_id for row in rows])
     return [
         LinkOut(
             kind=kind,
@@ -62,9 +64,9 @@ class LinkResultOut(Out):
 
 
 def _link(ctx: ToolContext, kind: str, contact_id: int, target_id: int, remove: bool) -> LinkResultOut:
-    target = _require_target(kind)
+    _items(ctx.actor, kind, [])  # an area that is not installed is said before anything else
     contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
-    item = target.resolve(actor=ctx.actor, target_ids=[target_id]).get(target_id)
+    item = _items(ctx.actor, kind, [target_id]).get(target_id)
     if item is None and not remove:
         raise NotFound(f"{kind.capitalize()} {target_id} was not found, or you may not see it.")
     title = item.title if item else ""
@@ -139,12 +141,12 @@ def get_contact_attachments(ctx: ToolContext, *, contact_id: ContactId) -> Attac
     sections: dict[str, list[LinkOut]] = {"document": [], "file": []}
     missing = []
     for kind in sections:
-        if links.link_target(kind) is None:
+        if kinds.describe(actor=ctx.actor, item_kind=kind, ids=[]) is None:
             missing.append(AREA_OF_KIND[kind][0])
         else:
             sections[kind] = _resolved(ctx.actor, contact, kind)
     if len(missing) == len(sections):
-        raise AreaNotInstalled(
+        raise AreaNotAvailable(
             "Neither the Documents nor the Files area is installed in this workspace, so a contact has "
             "no attachments to show. Tell the user; do not retry."
         )
@@ -191,7 +193,7 @@ def search_contact_emails(
     first, that you may read. Needs a mailbox area (Email Inbox) and an e-mail address on the
     contact."""
     contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
-    links.mailboxes()
+    sources.mailboxes()
     if not contact.addresses:
         raise ValidationFailed(
             f"Contact {contact.pk} has no e-mail address, so no e-mails can be matched to it. Add one with "

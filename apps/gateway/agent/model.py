@@ -31,11 +31,11 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.accounts.access import current_workspace
 from apps.apikeys import selectors as apikeys_selectors
 from apps.apikeys import services as apikeys_services
 from apps.apikeys.errors import BudgetExceeded, KeyRevoked
 from apps.catalogue import registry
+from apps.core.workspaces import current_workspace
 from apps.gateway import errors, services
 from apps.gateway.agent import retrieval
 from apps.gateway.agent.backends import Backend, ModelError, ModelReply, model_deadline

@@ -177,9 +177,9 @@ def test_the_message_carries_the_instructions_card_steering_and_linked_records(m
 
 
 def _entity(actor, entity_type: str, entity_id: int):
-    from apps.core import entities
+    from apps.core import kinds
 
-    return entities.resolve(actor=actor, entity_type=entity_type, entity_id=entity_id)
+    return kinds.resolve(actor=actor, entity_type=entity_type, entity_id=entity_id)
 
 
 def test_without_a_key_the_step_waits_and_choosing_one_hands_it_over(

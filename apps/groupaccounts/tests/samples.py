@@ -8,9 +8,9 @@ from django.utils import timezone
 
 from apps.catalogue.testing import Sample, sample
 from apps.contacts import related
-from apps.contacts.links import Message
 from apps.contacts.tests.providers import Mailbox, areas
 from apps.contacts.tests.samples import make_contact
+from apps.core.kinds.sources import Message
 from apps.groupaccounts import services
 from apps.groupaccounts.models import GroupAccount
 

@@ -11,9 +11,9 @@ from apps.apikeys.services import api_key_create, budget_reserve, budget_settle
 from apps.calendars.tests.samples import make_event
 from apps.catalogue.dispatch import MemorySession, ToolNotFound
 from apps.catalogue.testing import call, ok, person_without, refused, structured
-from apps.contacts.links import Message
 from apps.contacts.tests.providers import Mailbox, areas, without_areas
 from apps.contacts.tests.samples import make_contact, make_organisation
+from apps.core.kinds.sources import Message
 from apps.documents.tests.samples import make_document
 from apps.files.tests.samples import make_file
 from apps.groupaccounts.models import GroupAccount, GroupAccountContact

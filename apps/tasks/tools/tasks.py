@@ -20,7 +20,8 @@ from apps.catalogue.shapes import (
     VisibilityChange,
     paginate,
 )
-from apps.tasks import runner, selectors, services
+from apps.tasks import runner, services
+from apps.tasks.models import Task
 from apps.tasks.permissions import TasksPerm
 from apps.tasks.shapes import TaskOut, TaskSummary
 from apps.tasks.tools.common import (
@@ -108,7 +109,7 @@ def create_task(
 def get_task(ctx: ToolContext, *, task_id: TaskId) -> TaskOut:
     """Fetch a task (or template) in full: its text, status and what it waits for, its board
     with every step, the current run, steering given, who it is shared with, and its schedule."""
-    return TaskOut.of(selectors.task_get(actor=ctx.actor, task_id=task_id), ctx.actor)
+    return TaskOut.of(Task.objects.select_related("owner").fetch(ctx.actor, task_id), ctx.actor)
 
 
 @tool("listTasks", permission=TasksPerm.VIEW, title="List tasks", read_only=True)
@@ -133,7 +134,7 @@ def list_tasks(
     offset: Offset = 0,
 ) -> Page[TaskSummary]:
     """List the tasks (or templates) you may see, most recently changed first, with filters."""
-    rows = selectors.task_visible(actor=ctx.actor).select_related("owner")
+    rows = Task.objects.restrict(ctx.actor).select_related("owner")
     if kind != "all":
         rows = rows.filter(is_template=kind == "templates")
     if status:
@@ -181,7 +182,7 @@ def update_task(
     """Change a task's title, description, priority, due date, visibility, a draft's board
     columns, its schedule, or the API key that pays for its agent steps (`agentKeyId`). Use
     updateTaskInstructions for its instructions and the step tools for its steps."""
-    task = selectors.task_get(actor=ctx.actor, task_id=task_id)
+    task = Task.objects.select_related("owner").fetch(ctx.actor, task_id)
     given = changes.given()
     schedule = given.pop("schedule", None)
     task, changed = services.task_update(actor=ctx.actor, task=task, fields=given)
@@ -206,7 +207,7 @@ def update_task_instructions(
     """Replace or extend what a task's steps follow: the instructions for the people and the
     service's agent doing them. The previous text is kept in the task's history. To guide a task
     while it runs, steerTask."""
-    task = selectors.task_get(actor=ctx.actor, task_id=task_id)
+    task = Task.objects.select_related("owner").fetch(ctx.actor, task_id)
     services.task_set_instructions(
         actor=ctx.actor, task=task, instructions=instructions, append=mode == "append"
     )
@@ -225,7 +226,7 @@ def share_task(
     """Share a task with a person of the workspace, so they can see it (view) or also change and
     run it (edit), or stop sharing (none); and/or make it private or visible to everyone who may
     see tasks (its owner or an admin). Returns who can see it now."""
-    task = selectors.task_get(actor=ctx.actor, task_id=task_id)
+    task = Task.objects.select_related("owner").fetch(ctx.actor, task_id)
     return SharingOut.of(
         services.task_share(
             actor=ctx.actor, task=task, person_email=person_email, access=access, visibility=visibility

@@ -1,4 +1,5 @@
-"""The demo data of `make run` (development only; idempotent, so every run may call it)."""
+"""The demo data of `make run` (development only; idempotent, so every run may call it): the
+demo workspaces (through apps.tenancy) and their people."""
 
 from typing import Any
 

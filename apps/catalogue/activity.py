@@ -1,8 +1,8 @@
-"""Items of other areas as the tools of every area with contacts show them (Contacts, Group
-Accounts, Files...): the upcoming calendar events and the e-mails of some contacts, and what is
-shown of a linked document or file. The providers behind them plug in through
-`apps.contacts.links`; this module turns what they give into the answers the tools return, so
-every area answers alike."""
+"""Activity of other areas as every area's tools show it (Contacts, Group Accounts, Files...):
+the upcoming calendar events and the e-mails of some contacts, and what is shown of a linked
+document or file. The sources behind them plug in through `apps.core.kinds` (items) and
+`apps.core.kinds.sources` (events, e-mails); this module turns what they give into the answers
+the tools return, so every area answers alike."""
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -11,9 +11,9 @@ from typing import Annotated, Any
 from django.utils import timezone
 from pydantic import Field
 
-from apps.catalogue.shapes import Out, Page, page_of
-from apps.contacts import links
-from apps.contacts.errors import AreaNotInstalled
+from apps.catalogue.shapes import Out, Page, PersonRef, page_of
+from apps.core.errors import AreaNotAvailable
+from apps.core.kinds import sources
 
 Days = Annotated[int, Field(ge=1, le=365, description="How far ahead to look, in days")]
 HowManyEvents = Annotated[int, Field(ge=1, le=100, description="How many events at most")]
@@ -31,6 +31,29 @@ class LinkedItemOut(Out):
     url: str
     mime_type: str
     size: int | None
+
+
+class AttachedItemOut(LinkedItemOut):
+    """A file or document attached to a record of any area, as the caller may see it now."""
+
+    # Only the wording differs from LinkedItemOut's; kept so the published schemas do not change.
+    kind: str = Field(description="file or document")
+    attached_at: datetime
+    attached_by: PersonRef | None
+
+    @classmethod
+    def of(cls, attached: Any) -> "AttachedItemOut":
+        return cls(
+            kind=attached.kind,
+            id=attached.id,
+            title=attached.title,
+            available=attached.available,
+            url=attached.url,
+            mime_type=attached.mime_type,
+            size=attached.size,
+            attached_at=attached.attached_at,
+            attached_by=PersonRef.of(attached.attached_by),
+        )
 
 
 class UpcomingEventOut(Out):
@@ -66,11 +89,11 @@ class Upcoming:
 def upcoming(*, actor: Any, contacts: list[Any], days: int, limit: int) -> Upcoming:
     """The calendar events within the next `days` in which any of `contacts` takes part, each
     once, soonest first. AREA_NOT_AVAILABLE when no calendar is installed, even without contacts."""
-    links.calendars()
+    sources.calendars()
     start = timezone.now()
     end = start + timedelta(days=days)
     found = (
-        links.upcoming_events(actor=actor, contacts=contacts, start=start, end=end, limit=limit)
+        sources.upcoming_events(actor=actor, contacts=contacts, start=start, end=end, limit=limit)
         if contacts
         else []
     )
@@ -80,7 +103,7 @@ def upcoming(*, actor: Any, contacts: list[Any], days: int, limit: int) -> Upcom
 def email_page(*, actor: Any, addresses: list[str], query: str, limit: int, offset: int) -> Page[EmailOut]:
     """The e-mails from or to any of `addresses` that match `query` (empty: all), newest first,
     the page at `offset`. AREA_NOT_AVAILABLE when no mailbox is installed."""
-    page = links.search_messages(actor=actor, addresses=addresses, query=query, limit=limit, offset=offset)
+    page = sources.search_messages(actor=actor, addresses=addresses, query=query, limit=limit, offset=offset)
     items = [EmailOut.model_validate(message) for message in page.items]
     return page_of(items, total=page.total, limit=limit, offset=offset)
 
@@ -101,6 +124,6 @@ def events_section(*, actor: Any, contacts: list[Any], days: int = 30, limit: in
     """The upcoming events of `contacts`, or why there are none to show (no calendar installed)."""
     try:
         found = upcoming(actor=actor, contacts=contacts, days=days, limit=limit)
-    except AreaNotInstalled as error:
+    except AreaNotAvailable as error:
         return EventsSection(available=False, reason=str(error.message), events=[])
     return EventsSection(available=True, reason="", events=found.events)

@@ -1,0 +1,80 @@
+"""The pages of the settings site: one decorator for a permission-checked page, and one mapping
+of AppError to what a page answers (the role DRF's exception handler plays for the JSON APIs).
+
+    @area_page(DocumentsPerm.VIEW)
+    def document_detail(request, document_id):
+        document = Document.objects.fetch(request.user, document_id, trash=True)
+        ...
+
+A page then never catches the kit's errors itself: a record not found (or not the reader's to
+see) is a 404, a refusal a 403, a dependency out of reach a 503 and anything else the person
+can fix is said on the page they came from (a form's POST: the message, and back to that page).
+A record in the trash, asked for where a live one is needed, is not found either.
+"""
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods
+
+from apps.core.actors import can
+from apps.core.errors import AppError, Forbidden, InTrash, NotFound, ServiceUnavailable, Unauthenticated
+
+View = Callable[..., HttpResponse]
+
+
+def area_page(
+    permission: str | None = None, *, methods: tuple[str, ...] = ("GET", "HEAD")
+) -> Callable[[View], View]:
+    """A page of the signed-in settings site: the person must hold `permission` (403 otherwise),
+    the request must use one of `methods` (405), and an AppError raised below answers as
+    `error_response` says."""
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def page(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if permission is not None and not can(request.user, permission):  # type: ignore[arg-type]
+                raise PermissionDenied
+            try:
+                return view(request, *args, **kwargs)
+            except AppError as error:
+                return error_response(request, error)
+
+        return login_required(require_http_methods(list(methods))(page))
+
+    return decorate
+
+
+def error_response(request: HttpRequest, error: AppError) -> HttpResponse:
+    """What a page answers for an AppError."""
+    if isinstance(error, NotFound | InTrash):
+        # A page of a record in the trash is not there any more (its trash has pages of its own).
+        raise Http404(str(error.message))
+    if isinstance(error, Forbidden | Unauthenticated):
+        raise PermissionDenied(str(error.message))
+    if isinstance(error, ServiceUnavailable):
+        response = render(request, "503.html", status=503)
+        for name, value in error.headers.items():
+            response[name] = value
+        return response
+    if request.method == "POST":
+        messages.error(request, str(error.message))
+        return HttpResponseRedirect(back(request))
+    return render(request, "400.html", {"message": str(error.message)}, status=400)
+
+
+def back(request: HttpRequest) -> str:
+    """The page a form was posted from (its Referer, on this host), or the page itself."""
+    referer = request.META.get("HTTP_REFERER", "")
+    if referer and url_has_allowed_host_and_scheme(
+        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return referer
+    return request.get_full_path()

@@ -1,0 +1,32 @@
+"""The Tasks area, as the rest of the service knows it (apps.core.areas)."""
+
+from celery.schedules import crontab
+from django.utils.translation import gettext_lazy as _
+
+from apps.core import areas
+from apps.core.kinds import Kind
+from apps.core.navigation import NavItem
+from apps.tasks.permissions import TasksPerm
+
+area = areas.register(
+    areas.Area(
+        app="tasks",
+        key="tasks",
+        title=_("Tasks"),
+        description=_("Work written down as steps on a board, run step by step, on a schedule too"),
+        permissions=TasksPerm,
+        nav=[NavItem("tasks", _("Tasks"), "tasks:list", TasksPerm.VIEW, order=50)],
+        kinds=[Kind("task", "tasks.Task", carries=("file", "document"))],
+        periodic={
+            # Runs the scheduled tasks that are due, in every workspace.
+            "run-due-scheduled-tasks": areas.Periodic(
+                "apps.tasks.tasks.run_due_scheduled_tasks", crontab(minute="*")
+            ),
+            # Agent steps whose conversation ended without the end reaching the task (a broker that
+            # did not take the message): the sweeper asks the gateway how each ended.
+            "finish-ended-agent-steps": areas.Periodic(
+                "apps.tasks.tasks.finish_ended_agent_steps", crontab(minute="*")
+            ),
+        },
+    )
+)
