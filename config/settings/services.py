@@ -9,11 +9,14 @@ from .applications import BASE_DIR, DATA_DIR
 
 # --- PostgreSQL ---------------------------------------------------------------------------------
 
+# The ATRIUM_DATABASE_* variables were DATABASE_* before they followed the naming rule
+# (apps.core.env); installations may still set the former names, which are read when the new
+# ones are unset.
 DATABASES = {
     "default": dj_database_url.parse(
         env.str("DATABASE_URL", "postgres://localhost/atrium"),
         engine="django_tenants.postgresql_backend",
-        conn_max_age=env.int("DATABASE_CONN_MAX_AGE", 60, min=0),
+        conn_max_age=env.int("ATRIUM_DATABASE_CONN_MAX_AGE", 60, min=0, formerly="DATABASE_CONN_MAX_AGE"),
         conn_health_checks=True,
     )
 }
@@ -21,7 +24,7 @@ DATABASES = {
 # (a URL's own ?connect_timeout= wins).
 DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
     "connect_timeout",
-    env.int("DATABASE_CONNECT_TIMEOUT", 5, min=0),
+    env.int("ATRIUM_DATABASE_CONNECT_TIMEOUT", 5, min=0, formerly="DATABASE_CONNECT_TIMEOUT"),
 )
 # The hottest reads (apps.core.prepared) run bound on the server; psycopg prepares such a statement
 # after this many runs on a connection, and PostgreSQL stops parsing it on every call. Django's own
@@ -29,7 +32,7 @@ DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
 # pooler in transaction mode that does not track prepared statements).
 DATABASES["default"]["OPTIONS"].setdefault(
     "prepare_threshold",
-    env.int("DATABASE_PREPARE_THRESHOLD", 5, min=0, empty=None),
+    env.int("ATRIUM_DATABASE_PREPARE_THRESHOLD", 5, min=0, empty=None, formerly="DATABASE_PREPARE_THRESHOLD"),
 )
 DATABASE_ROUTERS = ["django_tenants.routers.TenantSyncRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
