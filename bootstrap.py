@@ -484,7 +484,7 @@ class Supervisor:
         celery = str(VENV / "bin" / "celery")
         return {
             "web": web,
-            # Both queues: the default one and the agent turns' own (config/settings/base.py).
+            # Both queues: the default one and the agent turns' own (config/settings/celery.py).
             "worker": [
                 celery,
                 "-A",
