@@ -5,7 +5,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from apps.contacts.permissions import ContactsPerm
-from apps.core import areas
+from apps.core import areas, env
 from apps.core.actors import Actor
 from apps.core.kinds import Kind
 from apps.core.kinds.attachments import Linked
@@ -67,5 +67,11 @@ area = areas.register(
                 store=ContactLinks(),
             )
         ],
+        settings={
+            # The credit bureau behind getContactCreditCheck; unset: the tool says so.
+            "ATRIUM_CREDIT_BUREAU_URL": env.str("ATRIUM_CREDIT_BUREAU_URL"),
+            "ATRIUM_CREDIT_BUREAU_KEY": env.str("ATRIUM_CREDIT_BUREAU_KEY"),
+            "ATRIUM_CREDIT_BUREAU_TIMEOUT": env.float("ATRIUM_CREDIT_BUREAU_TIMEOUT", 10.0, min=0),
+        },
     )
 )

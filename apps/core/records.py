@@ -87,6 +87,8 @@ class Access:
     change: str | None = None
     delete: str | None = None
     admin: str | None = None
+    # False: nobody sees every row (a person's notifications are theirs alone, admins too).
+    admins: bool = True
     # The trash: what it is called for this model ("archived") and the code of using one in it.
     trash_state: Any = ""
     trash_code: str | None = None
@@ -99,6 +101,8 @@ class Access:
         return next((str(getattr(self.permissions, n)) for n in names if hasattr(self.permissions, n)), None)
 
     def admin_permission(self) -> str | None:
+        if not self.admins:
+            return None
         if self.admin:
             return self.admin
         return str(self.permissions.ADMIN) if hasattr(self.permissions, "ADMIN") else None  # type: ignore[union-attr]

@@ -4,7 +4,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from apps.core import areas
+from apps.core import areas, env
 from apps.core.actors import Actor
 from apps.core.kinds import Item, Kind
 from apps.core.navigation import NavItem
@@ -44,5 +44,9 @@ area = areas.register(
         kinds=[
             Kind("document", "documents.Document", describe=describe, carries=("file",), url=page),
         ],
+        settings={
+            # The longest document body accepted (characters of sanitised HTML).
+            "ATRIUM_DOCUMENTS_MAX_CHARS": env.int("ATRIUM_DOCUMENTS_MAX_CHARS", 1_000_000, min=0),
+        },
     )
 )

@@ -18,12 +18,14 @@ area = areas.register(
         nav=[NavItem("tasks", _("Tasks"), "tasks:list", TasksPerm.VIEW, order=50)],
         kinds=[Kind("task", "tasks.Task", carries=("file", "document"))],
         periodic={
-            # Runs the scheduled tasks that are due, in every workspace.
+            # Scheduled tasks are rows with a due time (`next_run_at`); this sweeper runs the due
+            # ones of every workspace each minute (so a rule fires at most every 15 minutes:
+            # apps.tasks.schedules).
             "run-due-scheduled-tasks": areas.Periodic(
                 "apps.tasks.tasks.run_due_scheduled_tasks", crontab(minute="*")
             ),
             # Agent steps whose conversation ended without the end reaching the task (a broker that
-            # did not take the message): the sweeper asks the gateway how each ended.
+            # did not answer) are finished by this sweeper (apps.tasks.agents).
             "finish-ended-agent-steps": areas.Periodic(
                 "apps.tasks.tasks.finish_ended_agent_steps", crontab(minute="*")
             ),

@@ -33,10 +33,8 @@ CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(GATEWAY_AGENT_QUEU
 CELERY_TASK_ROUTES = {"apps.gateway.tasks.run_conversation": {"queue": GATEWAY_AGENT_QUEUE}}
 CELERY_BROKER_TRANSPORT_OPTIONS = {"queue_order_strategy": "round_robin"}
 
-# Every periodic task in one dict, so that what the one beat (docs/deploy.md) runs is read in one
-# place; the entries keep the order in which they were added. The two of apps.tasks are that
-# area's own: they will move into its declaration's periodic tasks, as the blocks of areas.py
-# move into their areas' declarations.
+# The periodic tasks of the service's own apps, in one dict; each workspace area declares its own
+# with the area (apps.core.areas: `Area(periodic=...)`), and the kit adds them here at start-up.
 CELERY_BEAT_SCHEDULE = {
     # apps.accounts
     "purge-expired-access-tokens": {
@@ -57,19 +55,6 @@ CELERY_BEAT_SCHEDULE = {
     "purge-old-tool-calls": {
         "task": "apps.catalogue.tasks.purge_old_tool_calls",
         "schedule": crontab(minute=41, hour=3),
-    },
-    # apps.tasks (an area). Scheduled tasks are rows with a due time (`next_run_at`); this sweeper
-    # runs the due ones of every workspace each minute (so a rule may fire at most every 15
-    # minutes: apps.tasks.schedules).
-    "run-due-scheduled-tasks": {
-        "task": "apps.tasks.tasks.run_due_scheduled_tasks",
-        "schedule": crontab(minute="*"),
-    },
-    # Agent steps whose conversation ended without the end reaching the task (a broker that did not
-    # answer) are finished by this sweeper (apps.tasks.agents).
-    "finish-ended-agent-steps": {
-        "task": "apps.tasks.tasks.finish_ended_agent_steps",
-        "schedule": crontab(minute="*"),
     },
     # apps.oauth
     "sweep-oauth": {

@@ -7,46 +7,52 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('files', '0001_initial'),
+        ("files", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='file',
-            name='created_at',
-            field=models.DateTimeField(default=django.utils.timezone.now, verbose_name='created'),
+            model_name="file",
+            name="created_at",
+            field=models.DateTimeField(default=django.utils.timezone.now, verbose_name="created"),
         ),
         migrations.AlterField(
-            model_name='file',
-            name='deleted_at',
-            field=models.DateTimeField(blank=True, null=True, verbose_name='deleted'),
+            model_name="file",
+            name="deleted_at",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="deleted"),
         ),
         migrations.AlterField(
-            model_name='file',
-            name='owner',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='owner'),
+            model_name="file",
+            name="owner",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+                verbose_name="owner",
+            ),
         ),
         migrations.AlterField(
-            model_name='file',
-            name='updated_at',
-            field=models.DateTimeField(auto_now=True, verbose_name='updated'),
+            model_name="file",
+            name="updated_at",
+            field=models.DateTimeField(auto_now=True, verbose_name="updated"),
         ),
         migrations.AlterField(
-            model_name='folder',
-            name='created_at',
-            field=models.DateTimeField(default=django.utils.timezone.now, verbose_name='created'),
+            model_name="folder",
+            name="created_at",
+            field=models.DateTimeField(default=django.utils.timezone.now, verbose_name="created"),
         ),
         migrations.AlterField(
-            model_name='folder',
-            name='deleted_at',
-            field=models.DateTimeField(blank=True, null=True, verbose_name='deleted'),
+            model_name="folder",
+            name="deleted_at",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="deleted"),
         ),
         migrations.AlterField(
-            model_name='folder',
-            name='updated_at',
-            field=models.DateTimeField(auto_now=True, verbose_name='updated'),
+            model_name="folder",
+            name="updated_at",
+            field=models.DateTimeField(auto_now=True, verbose_name="updated"),
         ),
     ]
