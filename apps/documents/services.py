@@ -6,7 +6,6 @@ from typing import Any
 from django.conf import settings
 
 from apps.core import folders as trees
-from apps.core import sharing
 from apps.core.actors import can, require
 from apps.core.errors import Forbidden, ValidationFailed
 from apps.core.kinds import Item, attachments
@@ -167,22 +166,6 @@ def document_restore(*, actor: Any, document: Document) -> Document:
         document.save(update_fields=["folder"])
     trees.untrash(document)
     return document
-
-
-def document_share(
-    *,
-    actor: Any,
-    document: Document,
-    person_email: str | None,
-    access: str = "view",
-    visibility: str | None = None,
-) -> Document:
-    """Shares a document with a person and/or changes who sees it (apps.core.sharing.change)."""
-    require(actor, DocumentsPerm.SHARE)
-    document = Document.objects.fetch(actor, document.pk, "change")
-    return sharing.change(
-        document, actor=actor, person_email=person_email, access=access, visibility=visibility
-    )
 
 
 # --- export -------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.kit import share_tool
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import (
     FolderName,
@@ -16,11 +17,8 @@ from apps.catalogue.shapes import (
     Out,
     Page,
     ParentFolderId,
-    PersonEmail,
     PersonRef,
-    ShareAccess,
     SharingOut,
-    VisibilityChange,
     id_field,
     paginate,
 )
@@ -297,27 +295,15 @@ def move_document(
     return DocumentSummary.of(services.document_move(actor=ctx.actor, document=document, folder=folder))
 
 
-@tool("shareDocument", permission=DocumentsPerm.SHARE, title="Share a document", idempotent=True)
-def share_document(
-    ctx: ToolContext,
-    *,
-    document_id: DocumentId,
-    person_email: PersonEmail = None,
-    access: ShareAccess = "view",
-    visibility: VisibilityChange = None,
-) -> SharingOut:
-    """Share a document with a person of the workspace (view or edit), stop sharing (none),
-    and/or make it private or visible to everyone who may see documents."""
-    document = Document.objects.fetch(ctx.actor, document_id)
-    return SharingOut.of(
-        services.document_share(
-            actor=ctx.actor,
-            document=document,
-            person_email=person_email,
-            access=access,
-            visibility=visibility,
-        )
-    )
+share_tool(
+    "shareDocument",
+    model=Document,
+    permission=DocumentsPerm.SHARE,
+    title="Share a document",
+    id_argument=("document_id", DocumentId),
+    description="""Share a document with a person of the workspace (view or edit), stop sharing (none),
+    and/or make it private or visible to everyone who may see documents.""",
+)
 
 
 class DeletedDocumentOut(Out):

@@ -23,7 +23,6 @@ from django.db.models import Q
 from django.utils import timezone
 
 from apps.core import folders as trees
-from apps.core import sharing
 from apps.core.actors import require
 from apps.core.errors import ValidationFailed
 from apps.core.records import Visibility
@@ -313,15 +312,6 @@ def _unlink_from_contacts(file_ids: list[int]) -> None:
     from apps.contacts.models import ContactLink
 
     ContactLink.objects.filter(kind="file", target_id__in=file_ids).delete()
-
-
-def file_share(
-    *, actor: Any, file: File, person_email: str | None, access: str = "view", visibility: str | None = None
-) -> File:
-    """Shares a file with a person and/or changes who sees it (apps.core.sharing.change)."""
-    require(actor, FilesPerm.SHARE)
-    file = File.objects.fetch(actor, file.pk, "change")
-    return sharing.change(file, actor=actor, person_email=person_email, access=access, visibility=visibility)
 
 
 # --- sending ------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from django.utils import timezone
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.kit import share_tool
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import (
     FolderName,
@@ -19,11 +20,8 @@ from apps.catalogue.shapes import (
     Out,
     Page,
     ParentFolderId,
-    PersonEmail,
     PersonRef,
-    ShareAccess,
     SharingOut,
-    VisibilityChange,
     page_of,
     paginate,
 )
@@ -515,23 +513,15 @@ def rename_file_entity(
     return _entity_out(services.folder_rename(actor=ctx.actor, folder=item, name=name))
 
 
-@tool("shareFile", permission=FilesPerm.SHARE, title="Share a file", idempotent=True)
-def share_file(
-    ctx: ToolContext,
-    *,
-    file_id: FileId,
-    person_email: PersonEmail = None,
-    access: ShareAccess = "view",
-    visibility: VisibilityChange = None,
-) -> SharingOut:
-    """Share a file with a person of the workspace (view or edit), stop sharing it (none), and/or
-    make it private or visible to everyone who may see files. Returns who can see it now."""
-    file = File.objects.select_related("folder", "owner").fetch(ctx.actor, file_id)
-    return SharingOut.of(
-        services.file_share(
-            actor=ctx.actor, file=file, person_email=person_email, access=access, visibility=visibility
-        )
-    )
+share_tool(
+    "shareFile",
+    model=File,
+    permission=FilesPerm.SHARE,
+    title="Share a file",
+    id_argument=("file_id", FileId),
+    description="""Share a file with a person of the workspace (view or edit), stop sharing it (none), and/or
+    make it private or visible to everyone who may see files. Returns who can see it now.""",
+)
 
 
 class AttachedOut(Out):

@@ -13,8 +13,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import User
+from apps.catalogue.kit import shared_state
 from apps.catalogue.shapes import aware
-from apps.core import sharing, spending
+from apps.core import spending
 from apps.core.actors import can
 from apps.core.kinds import Entity
 from apps.core.spending import KeyInfo
@@ -251,21 +252,11 @@ def task_set_instructions(*, actor: Any, task: Task, instructions: str, append: 
     return task
 
 
-def task_share(
-    *, actor: Any, task: Task, person_email: str | None, access: str = "view", visibility: str | None = None
-) -> Task:
-    """Shares a task with a person and/or changes who sees it (apps.core.sharing.change)."""
-    require(actor, TasksPerm.SHARE)
-    task = selectors.task_for_change(actor=actor, task_id=task.pk)
-    before = (task.visibility, sorted(task.shares.values_list("user_id", "access")))
-    sharing.change(task, actor=actor, person_email=person_email, access=access, visibility=visibility)
-    after = (task.visibility, sorted(task.shares.values_list("user_id", "access")))
-    if after != before:
-        # People by id: the history stays free of addresses.
-        record(
-            task, actor, TaskEvent.Kind.SHARED, _("sharing changed"), data={"before": before, "after": after}
-        )
-    return task
+def task_shared(actor: Any, task: Task, before: Any) -> None:
+    """Keeps a change of who may see a task in its history (shareTask: apps.catalogue.kit)."""
+    # People by id: the history stays free of addresses.
+    after = shared_state(task)
+    record(task, actor, TaskEvent.Kind.SHARED, _("sharing changed"), data={"before": before, "after": after})
 
 
 # --- copies and templates -------------------------------------------------------------------------

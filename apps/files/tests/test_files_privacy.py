@@ -7,10 +7,11 @@ import zipfile
 from django.contrib.auth.hashers import make_password
 
 from apps.accounts.models import Role, User
+from apps.core import sharing
 from apps.datarights.personal_data import personal_data_erase, personal_data_export
 from apps.documents.models import Document, DocumentShare, DocumentVersion
 from apps.documents.tests.samples import make_document
-from apps.files import blobs, services
+from apps.files import blobs
 from apps.files.models import Delivery, File, FileShare
 from apps.files.tests.samples import make_file
 
@@ -42,7 +43,7 @@ def test_erasure_removes_private_files_and_documents_and_keeps_the_workspaces(
     private = make_file(person, name="private.txt", visibility="private")
     shared = make_file(person, name="team.txt")
     mine = make_file(member, name="shared-with-leaver.txt", visibility="private")
-    services.file_share(actor=member, file=mine, person_email=person.email, access="view")
+    sharing.change(mine, actor=member, person_email=person.email, access="view", visibility=None)
     Delivery.objects.create(file=shared, sent_by=member, recipients=["leaver2@acme.example"], subject="x")
     private_doc = make_document(person, title="Diary", visibility="private")
     team_doc = make_document(person, title="Team plan")

@@ -7,6 +7,7 @@ from django.db.models import Q
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.kit import share_tool
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import (
     Changes,
@@ -14,10 +15,6 @@ from apps.catalogue.shapes import (
     Offset,
     Out,
     Page,
-    PersonEmail,
-    ShareAccess,
-    SharingOut,
-    VisibilityChange,
     paginate,
 )
 from apps.tasks import runner, services
@@ -214,21 +211,14 @@ def update_task_instructions(
     return task_out(ctx, task)
 
 
-@tool("shareTask", permission=TasksPerm.SHARE, title="Share a task", idempotent=True)
-def share_task(
-    ctx: ToolContext,
-    *,
-    task_id: TaskId,
-    person_email: PersonEmail = None,
-    access: ShareAccess = "view",
-    visibility: VisibilityChange = None,
-) -> SharingOut:
-    """Share a task with a person of the workspace, so they can see it (view) or also change and
+share_tool(
+    "shareTask",
+    model=Task,
+    permission=TasksPerm.SHARE,
+    title="Share a task",
+    id_argument=("task_id", TaskId),
+    description="""Share a task with a person of the workspace, so they can see it (view) or also change and
     run it (edit), or stop sharing (none); and/or make it private or visible to everyone who may
-    see tasks (its owner or an admin). Returns who can see it now."""
-    task = Task.objects.select_related("owner").fetch(ctx.actor, task_id)
-    return SharingOut.of(
-        services.task_share(
-            actor=ctx.actor, task=task, person_email=person_email, access=access, visibility=visibility
-        )
-    )
+    see tasks (its owner or an admin). Returns who can see it now.""",
+    after=services.task_shared,
+)
