@@ -702,13 +702,25 @@ def cmd_down() -> int:
     return 0
 
 
+def parallel(args: list[str]) -> list[str]:
+    """The whole suite (no arguments) runs in one pytest-xdist process per core, each with its own
+    test database and Redis database (config/settings/test.py); a module stays on one process, so
+    its servers start once. Chosen tests (arguments) run in one process, unless they ask for more
+    (`-n`). ATRIUM_TEST_PROCESSES overrides the count (1: one process)."""
+    if args:
+        return args
+    count = int(os.environ.get("ATRIUM_TEST_PROCESSES") or os.cpu_count() or 1)
+    return ["-n", str(count), "--dist", "loadfile"] if count > 1 else []
+
+
 def cmd_test(args: list[str]) -> int:
     ensure_venv()
     ensure_test_tools()
     services = Services()
     try:
         env = django_env(services.start(), settings="config.settings.test")
-        status = subprocess.run([str(VENV_PY), "-m", "pytest", *args], env=env, cwd=ROOT).returncode
+        command = [str(VENV_PY), "-m", "pytest", *parallel(args)]
+        status = subprocess.run(command, env=env, cwd=ROOT).returncode
     finally:
         services.stop()
     if status == 5:

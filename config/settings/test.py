@@ -1,9 +1,26 @@
 """The test suite (pytest-django creates its own database next to DATABASE_URL's)."""
 
-from apps.core import env
+import os
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
-from .base import *  # noqa: F403
-from .base import CACHES, CHANNEL_LAYERS, DATA_DIR, LOGGING
+# Parallel test processes (pytest-xdist: "gw0", "gw1"...) each have their own test database
+# (pytest-django adds the worker to its name), their own Redis database (queues, caches, channels:
+# one process's Celery worker never takes another's tasks) and their own media folder. Chosen
+# here, in the process pytest starts, and handed to the servers a test starts through the
+# environment (a test that gives a server a Redis or a folder of its own still can).
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+if _worker and not os.environ.get("ATRIUM_TEST_WORKER"):
+    os.environ["ATRIUM_TEST_WORKER"] = _worker
+    _redis = urlsplit(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    os.environ["REDIS_URL"] = urlunsplit(_redis._replace(path=f"/{1 + int(_worker.removeprefix('gw'))}"))
+    _data = Path(os.environ.get("ATRIUM_DATA_DIR", Path(__file__).resolve().parents[2] / ".data"))
+    os.environ.setdefault("ATRIUM_MEDIA_ROOT", str(_data / f"test-media-{_worker}"))
+
+from apps.core import env  # noqa: E402
+
+from .base import *  # noqa: E402, F403
+from .base import CACHES, CHANNEL_LAYERS, DATA_DIR, LOGGING  # noqa: E402
 
 DEBUG = False
 SECRET_KEY = "test-secret-key"  # noqa: S105
