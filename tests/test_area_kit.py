@@ -175,7 +175,7 @@ def test_a_page_answers_an_app_error_as_a_page(people, error, expected):
     request = RequestFactory().get("/settings/x/")
     request.user = people["member"]
 
-    @pages.area_page()
+    @pages.page()
     def view(request):
         raise error
 
@@ -191,7 +191,7 @@ def test_a_page_that_cannot_do_what_a_form_asked_says_so_on_the_page_it_came_fro
     request.session = {}
     request._messages = FallbackStorage(request)
 
-    @pages.area_page(methods=("POST",))
+    @pages.page(methods=("POST",))
     def view(request):
         raise invalid("name", "is taken")
 
@@ -205,7 +205,7 @@ def test_a_page_refuses_who_lacks_its_permission(people):
     request = RequestFactory().get("/settings/x/")
     request.user = people["viewer"]
 
-    @pages.area_page(DocumentsPerm.DELETE)
+    @pages.page(DocumentsPerm.DELETE)
     def view(request):  # pragma: no cover - never reached
         raise AssertionError
 

@@ -1,22 +1,17 @@
 """Sign-in, sign-out and the settings pages about oneself, people and roles."""
 
-import functools
-from typing import Any
-
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 from apps.accounts import selectors, services
 from apps.accounts.forms import AccessTokenForm, PersonForm, PersonRoleForm, RoleForm, SignInForm
 from apps.accounts.permissions import PeoplePerm, RolesPerm
 from apps.core.actors import can
-from apps.core.errors import AppError, Forbidden, NotFound
+from apps.core.errors import Forbidden
+from apps.core.pages import page
 
 
 class SignInView(auth_views.LoginView):
@@ -35,35 +30,12 @@ def home(request: HttpRequest) -> HttpResponse:
     return SignInView.as_view()(request)
 
 
-def _page_errors(back: str | None = None) -> Any:
-    """Turns service errors into what a page shows: 404 for what the person may not see, 403 for
-    what their role does not allow, and otherwise the refusal as a message on the page they
-    came from (`back`, a URL name; default: this page)."""
-
-    def decorator(function: Any) -> Any:
-        @functools.wraps(function)
-        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            try:
-                return function(request, *args, **kwargs)
-            except NotFound as error:
-                raise Http404 from error
-            except Forbidden as error:
-                raise PermissionDenied from error
-            except AppError as error:
-                messages.error(request, str(error.message))
-                return redirect(back or request.path)
-
-        return login_required(wrapper)
-
-    return decorator
-
-
-@_page_errors()
+@page()
 def profile(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/profile.html", {"nav": "profile"})
 
 
-@_page_errors()
+@page()
 def tokens(request: HttpRequest) -> HttpResponse:
     created = None
     form = AccessTokenForm(request.POST or None)
@@ -86,8 +58,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_POST
-@_page_errors(back="settings:tokens")
+@page(methods=("POST",), back="settings:tokens")
 def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     token = selectors.access_token_get(user=request.user, token_id=token_id)
     services.access_token_revoke(actor=request.user, token=token)
@@ -95,7 +66,7 @@ def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     return redirect("settings:tokens")
 
 
-@_page_errors()
+@page()
 def people(request: HttpRequest) -> HttpResponse:
     if not can(request.user, PeoplePerm.VIEW):
         raise Forbidden()
@@ -122,8 +93,7 @@ def people(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_POST
-@_page_errors(back="settings:people")
+@page(methods=("POST",), back="settings:people")
 def person_update(request: HttpRequest, user_id: int) -> HttpResponse:
     person = selectors.user_get(actor=request.user, user_id=user_id)
     action = request.POST.get("action")
@@ -139,7 +109,7 @@ def person_update(request: HttpRequest, user_id: int) -> HttpResponse:
     return redirect("settings:people")
 
 
-@_page_errors()
+@page()
 def roles(request: HttpRequest) -> HttpResponse:
     if not can(request.user, RolesPerm.VIEW):
         raise Forbidden()
@@ -163,7 +133,7 @@ def roles(request: HttpRequest) -> HttpResponse:
     )
 
 
-@_page_errors()
+@page()
 def role_edit(request: HttpRequest, role_id: int) -> HttpResponse:
     role = selectors.role_get(actor=request.user, role_id=role_id)
     if not can(request.user, RolesPerm.MANAGE) or role.is_system:

@@ -1,7 +1,7 @@
 """The pages of the settings site: one decorator for a permission-checked page, and one mapping
 of AppError to what a page answers (the role DRF's exception handler plays for the JSON APIs).
 
-    @area_page(DocumentsPerm.VIEW)
+    @page(DocumentsPerm.VIEW)
     def document_detail(request, document_id):
         document = Document.objects.fetch(request.user, document_id, trash=True)
         ...
@@ -21,6 +21,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
@@ -28,31 +29,34 @@ from apps.core.actors import can
 from apps.core.errors import AppError, Forbidden, InTrash, NotFound, ServiceUnavailable, Unauthenticated
 
 View = Callable[..., HttpResponse]
+# The methods of a page that only shows something.
+READ = ("GET", "HEAD")
 
 
-def area_page(
-    permission: str | None = None, *, methods: tuple[str, ...] = ("GET", "HEAD")
+def page(
+    permission: str | None = None, *, methods: tuple[str, ...] | None = None, back: str | None = None
 ) -> Callable[[View], View]:
     """A page of the signed-in settings site: the person must hold `permission` (403 otherwise),
-    the request must use one of `methods` (405), and an AppError raised below answers as
-    `error_response` says."""
+    the request must use one of `methods` (405; default: any), and an AppError raised below
+    answers as `error_response` says (`back`: the URL name of the page a refusal is shown on)."""
 
     def decorate(view: View) -> View:
         @wraps(view)
-        def page(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if permission is not None and not can(request.user, permission):  # type: ignore[arg-type]
                 raise PermissionDenied
             try:
                 return view(request, *args, **kwargs)
             except AppError as error:
-                return error_response(request, error)
+                return error_response(request, error, back=back)
 
-        return login_required(require_http_methods(list(methods))(page))
+        allowed = require_http_methods(list(methods))(checked) if methods else checked
+        return login_required(allowed)
 
     return decorate
 
 
-def error_response(request: HttpRequest, error: AppError) -> HttpResponse:
+def error_response(request: HttpRequest, error: AppError, *, back: str | None = None) -> HttpResponse:
     """What a page answers for an AppError."""
     if isinstance(error, NotFound | InTrash):
         # A page of a record in the trash is not there any more (its trash has pages of its own).
@@ -64,13 +68,13 @@ def error_response(request: HttpRequest, error: AppError) -> HttpResponse:
         for name, value in error.headers.items():
             response[name] = value
         return response
-    if request.method == "POST":
+    if request.method == "POST" or back is not None:
         messages.error(request, str(error.message))
-        return HttpResponseRedirect(back(request))
+        return HttpResponseRedirect(reverse(back) if back else came_from(request))
     return render(request, "400.html", {"message": str(error.message)}, status=400)
 
 
-def back(request: HttpRequest) -> str:
+def came_from(request: HttpRequest) -> str:
     """The page a form was posted from (its Referer, on this host), or the page itself."""
     referer = request.META.get("HTTP_REFERER", "")
     if referer and url_has_allowed_host_and_scheme(

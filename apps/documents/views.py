@@ -5,13 +5,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from apps.core.actors import can
-from apps.core.pages import area_page
+from apps.core.pages import READ, page
 from apps.documents import selectors, services
 from apps.documents.models import Document
 from apps.documents.permissions import DocumentsPerm
 
 
-@area_page(DocumentsPerm.VIEW)
+@page(DocumentsPerm.VIEW, methods=READ)
 def document_list(request: HttpRequest) -> HttpResponse:
     trash = request.GET.get("view") == "trash"
     rows = Document.objects.restrict(request.user, trash="only" if trash else "exclude")
@@ -21,7 +21,7 @@ def document_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-@area_page(DocumentsPerm.VIEW)
+@page(DocumentsPerm.VIEW, methods=READ)
 def document_detail(request: HttpRequest, document_id: int) -> HttpResponse:
     document = Document.objects.fetch(request.user, document_id, trash=True)
     try:
@@ -43,7 +43,7 @@ def document_detail(request: HttpRequest, document_id: int) -> HttpResponse:
     )
 
 
-@area_page(DocumentsPerm.DELETE, methods=("POST",))
+@page(DocumentsPerm.DELETE, methods=("POST",))
 def document_restore(request: HttpRequest, document_id: int) -> HttpResponse:
     document = Document.objects.fetch(request.user, document_id, "delete", trash=True)
     services.document_restore(actor=request.user, document=document)

@@ -7,7 +7,7 @@ from django.views.decorators.http import require_GET
 from apps.accounts.models import User
 from apps.core import folders as trees
 from apps.core.errors import AppError
-from apps.core.pages import area_page
+from apps.core.pages import READ, page
 from apps.files import blobs, downloads, selectors, services
 from apps.files.models import File, Folder
 from apps.files.permissions import FilesPerm
@@ -42,12 +42,12 @@ def download(request: HttpRequest, token: str) -> FileResponse:
     return _serve(file)
 
 
-@area_page()
+@page(methods=READ)
 def download_signed_in(request: HttpRequest, file_id: int) -> FileResponse:
     return _serve(File.objects.fetch(request.user, file_id))
 
 
-@area_page(FilesPerm.VIEW)
+@page(FilesPerm.VIEW, methods=READ)
 def browse(request: HttpRequest) -> HttpResponse:
     actor = request.user
     if request.GET.get("view") == "trash":
