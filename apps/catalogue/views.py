@@ -1,7 +1,5 @@
 """The settings page listing the tool-call log (admins)."""
 
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -9,15 +7,13 @@ from django.shortcuts import render
 from apps.catalogue import registry, selectors
 from apps.catalogue.models import ToolCall
 from apps.catalogue.permissions import CataloguePerm
-from apps.core.actors import can
+from apps.core.pages import READ, page
 
 PAGE_SIZE = 50
 
 
-@login_required
+@page(CataloguePerm.AUDIT, methods=READ)
 def tool_calls(request: HttpRequest) -> HttpResponse:
-    if not can(request.user, CataloguePerm.AUDIT):
-        raise PermissionDenied
     tool = request.GET.get("tool", "").strip()[:100]
     outcome = request.GET.get("outcome", "").strip()
     if outcome not in ToolCall.Outcome.values:

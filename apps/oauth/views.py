@@ -16,18 +16,16 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 from oauth2_provider import views as dot_views
 from oauth2_provider.exceptions import OAuthToolkitError
 from oauth2_provider.models import get_application_model
 from oauth2_provider.oauth2_backends import _add_iss_to_redirect
 
-from apps.core.errors import NotFound
+from apps.core.pages import READ, page
 from apps.oauth import registration, resource, scopes, selectors, services
 
 logger = logging.getLogger(__name__)
@@ -239,7 +237,7 @@ class RegistrationManagementView(dot_views.DynamicClientRegistrationManagementVi
 # --- the "Connected apps" settings page ----------------------------------------------------------
 
 
-@login_required
+@page(methods=READ)
 def connected_apps(request: HttpRequest) -> HttpResponse:
     connections = [
         {
@@ -252,13 +250,9 @@ def connected_apps(request: HttpRequest) -> HttpResponse:
     return render(request, "oauth/connected_apps.html", {"nav": "connected-apps", "connections": connections})
 
 
-@require_POST
-@login_required
+@page(methods=("POST",))
 def connection_revoke(request: HttpRequest, connection_id: int) -> HttpResponse:
-    try:
-        connection = selectors.connection_get(user=request.user, connection_id=connection_id)
-    except NotFound as error:
-        raise Http404 from error
+    connection = selectors.connection_get(user=request.user, connection_id=connection_id)
     services.connection_revoke(actor=request.user, connection=connection)
     name = connection.application.name or _("the app")
     messages.success(request, _("%(name)s is disconnected; its access ended now.") % {"name": name})
