@@ -1,16 +1,8 @@
-"""Standard tools an area declares in one call instead of writing them out.
-
-    share_tool(
-        "shareDocument",
-        model=Document,
-        permission=DocumentsPerm.SHARE,
-        title="Share a document",
-        id_argument=("document_id", DocumentId),
-        description="Share a document with a person of the workspace (view or edit), ...",
-    )
-
-The tool is registered like any other (apps.catalogue.registry): its arguments and answer are the
-same for every shareable kind, so every area shares records alike.
+"""Standard tools an area declares in one call instead of writing them out: sharing a shareable
+record (`share_tool`) and making a folder of its tree (`folder_tool`). Each is registered like
+any other tool (apps.catalogue.registry), with the same arguments and answer in every area, so
+every area shares records and makes folders alike; what differs (the name, the title, the
+description, the model, the permission) is the area's declaration, in its tools module.
 """
 
 import inspect
@@ -18,14 +10,23 @@ from collections.abc import Callable
 from typing import Any
 
 from apps.catalogue.registry import tool
-from apps.catalogue.shapes import PersonEmail, ShareAccess, SharingOut, VisibilityChange
-from apps.core import sharing
+from apps.catalogue.shapes import (
+    FolderName,
+    FolderOut,
+    ParentFolderId,
+    PersonEmail,
+    ShareAccess,
+    SharingOut,
+    VisibilityChange,
+)
+from apps.core import folders, sharing
 from apps.core.actors import Actor
 from apps.core.permissions import PermissionEnum
 
 # after(actor, record, before) is called when the sharing changed; `before` is what `shared_state`
 # gave before the change (Tasks keep it in the task's history).
 AfterShare = Callable[[Actor, Any, tuple[str, list[tuple[int, str]]]], None]
+KEYWORD = inspect.Parameter.KEYWORD_ONLY
 
 
 def shared_state(record: Any) -> tuple[str, list[tuple[int, str]]]:
@@ -43,8 +44,8 @@ def share_tool(
     description: str,
     after: AfterShare | None = None,
 ) -> Callable[..., Any]:
-    """Declares the share tool of a shareable record kind (apps.core.sharing): the record's id,
-    `personEmail` with `access` (view, edit, none), and/or `visibility`; answers SharingOut."""
+    """The share tool of a shareable record kind (apps.core.sharing): the record's id (named by
+    `id_argument`), `personEmail` with `access` (view, edit, none), and/or `visibility`."""
     id_name, id_type = id_argument
 
     def share(ctx: Any, **arguments: Any) -> SharingOut:
@@ -61,21 +62,50 @@ def share_tool(
             after(ctx.actor, record, before)
         return SharingOut.of(record)
 
-    keyword = inspect.Parameter.KEYWORD_ONLY
     parameters = [
-        inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD),
-        inspect.Parameter(id_name, keyword, annotation=id_type),
-        inspect.Parameter("person_email", keyword, annotation=PersonEmail, default=None),
-        inspect.Parameter("access", keyword, annotation=ShareAccess, default="view"),
-        inspect.Parameter("visibility", keyword, annotation=VisibilityChange, default=None),
+        (id_name, id_type, inspect.Parameter.empty),
+        ("person_email", PersonEmail, None),
+        ("access", ShareAccess, "view"),
+        ("visibility", VisibilityChange, None),
     ]
-    share.__signature__ = inspect.Signature(parameters, return_annotation=SharingOut)  # type: ignore[attr-defined]
-    share.__annotations__ = {
-        **{parameter.name: parameter.annotation for parameter in parameters[1:]},
-        "return": SharingOut,
-    }
-    share.__doc__ = description
-    share.__qualname__ = share.__name__ = name
-    # The tool belongs to the module that declares it (its area's tools module).
-    share.__module__ = inspect.stack()[1].frame.f_globals["__name__"]
+    _declare(share, name, description, parameters, SharingOut)
     return tool(name, permission=permission, title=title, idempotent=True)(share)
+
+
+def folder_tool(
+    name: str, *, model: Any, permission: PermissionEnum, title: str, description: str
+) -> Callable[..., Any]:
+    """The tool that makes a folder of an area's tree (apps.core.folders): its `name` and the
+    folder it goes in (`parentId`; none: the root)."""
+
+    def create(ctx: Any, **arguments: Any) -> FolderOut:
+        parent = folders.get(model, actor=ctx.actor, folder_id=arguments["parent_id"])
+        return FolderOut.of(folders.create(model, actor=ctx.actor, name=arguments["name"], parent=parent))
+
+    parameters = [("name", FolderName, inspect.Parameter.empty), ("parent_id", ParentFolderId, None)]
+    _declare(create, name, description, parameters, FolderOut)
+    return tool(name, permission=permission, title=title)(create)
+
+
+def _declare(
+    function: Callable[..., Any],
+    name: str,
+    description: str,
+    parameters: list[tuple[str, Any, Any]],
+    returns: type,
+) -> None:
+    """Gives a generated tool function what the registry reads of a written one: its keyword-only
+    parameters and their types, its answer, its docstring, and the module that declares it (the
+    area's tools module, two frames up)."""
+    signature = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    signature += [
+        inspect.Parameter(argument, KEYWORD, annotation=kind, default=default)
+        for argument, kind, default in parameters
+    ]
+    function.__signature__ = inspect.Signature(signature, return_annotation=returns)  # type: ignore[attr-defined]
+    function.__annotations__ = {argument: kind for argument, kind, _default in parameters} | {
+        "return": returns
+    }
+    function.__doc__ = description
+    function.__qualname__ = function.__name__ = name
+    function.__module__ = inspect.stack()[2].frame.f_globals["__name__"]

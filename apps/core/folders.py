@@ -14,6 +14,7 @@ and restoring the folder brings exactly those back. Names are checked by `clean_
 checked by `check_move` (never into itself or one of its own sub-folders).
 """
 
+import logging
 import unicodedata
 from collections.abc import Iterable
 from typing import Any, TypeVar
@@ -23,9 +24,11 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from apps.core.actors import require
 from apps.core.errors import ValidationFailed
 from apps.core.records import Record
 
+logger = logging.getLogger(__name__)
 USER = settings.AUTH_USER_MODEL
 MAX_NAME = 255
 # Names Windows, macOS and most storage keys cannot hold, and that would read as paths.
@@ -164,13 +167,17 @@ def get(model: type[F], *, actor: Any, folder_id: int | None, trash: bool = Fals
 
 
 def create(model: type[F], *, actor: Any, name: str, parent: Any) -> F:
-    """A new folder of `model` in `parent` (None: the root), its name checked and free."""
+    """A new folder of `model` in `parent` (None: the root), its name checked and free; the actor
+    must be allowed to change the area's records."""
+    require(actor, model.access.permission("change") or "")  # type: ignore[attr-defined]
     name = clean_name(name)
     check_depth(parent)
     check_name_free(model.objects.filter(parent=parent), name, what=_("A folder"))
-    return model.objects.create(
+    folder = model.objects.create(
         name=name, parent=parent, created_by=actor if getattr(actor, "pk", None) else None
     )
+    logger.info("%s %s created", model._meta.model_name, folder.pk)
+    return folder
 
 
 def check_name_free(queryset: Any, name: str, *, exclude_pk: Any = None, what: str = "") -> None:

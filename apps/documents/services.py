@@ -56,13 +56,6 @@ def clean_body(content: str, fmt: str) -> tuple[str, str]:
 # --- folders ------------------------------------------------------------------------------------
 
 
-def folder_create(*, actor: Any, name: str, parent: DocumentFolder | None) -> DocumentFolder:
-    require(actor, DocumentsPerm.EDIT)
-    folder = trees.create(DocumentFolder, actor=actor, name=name, parent=parent)
-    logger.info("document folder %s created", folder.pk)
-    return folder
-
-
 # --- documents ----------------------------------------------------------------------------------
 
 

@@ -6,17 +6,14 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
-from apps.catalogue.kit import share_tool
+from apps.catalogue.kit import folder_tool, share_tool
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import (
-    FolderName,
-    FolderOut,
     FolderRef,
     Limit,
     Offset,
     Out,
     Page,
-    ParentFolderId,
     PersonRef,
     SharingOut,
     id_field,
@@ -142,17 +139,14 @@ def create_document(
     return DocumentSummary.of(document)
 
 
-@tool("createDocumentFolder", permission=DocumentsPerm.EDIT, title="Create a document folder")
-def create_document_folder(
-    ctx: ToolContext,
-    *,
-    name: FolderName,
-    parent_id: ParentFolderId = None,
-) -> FolderOut:
-    """Create a folder for documents, at the root or inside another document folder. Names are
-    unique within a folder and may not contain / \\ : * ? " < > |."""
-    parent = folders.get(DocumentFolder, actor=ctx.actor, folder_id=parent_id)
-    return FolderOut.of(services.folder_create(actor=ctx.actor, name=name, parent=parent))
+folder_tool(
+    "createDocumentFolder",
+    model=DocumentFolder,
+    permission=DocumentsPerm.EDIT,
+    title="Create a document folder",
+    description="""Create a folder for documents, at the root or inside another document folder. Names are
+    unique within a folder and may not contain / \\ : * ? " < > |.""",
+)
 
 
 @tool("getDocument", permission=DocumentsPerm.VIEW, title="Get a document", read_only=True)

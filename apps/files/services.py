@@ -76,20 +76,13 @@ def _placed_name(folder: Folder | None, name: str, if_exists: str, exclude_pk: A
 # --- folders ------------------------------------------------------------------------------------
 
 
-def folder_create(*, actor: Any, name: str, parent: Folder | None) -> Folder:
-    require(actor, FilesPerm.EDIT)
-    folder = trees.create(Folder, actor=actor, name=name, parent=parent)
-    logger.info("folder %s created", folder.pk)
-    return folder
-
-
 def folder_ensure(*, actor: Any, path: str) -> Folder | None:
     """The folder at "/A/B", created (with its parents) where missing; "/" is the root."""
     folder = None
     for part in [part for part in path.split("/") if part.strip()]:
         name = trees.clean_name(part)
         existing = Folder.objects.filter(parent=folder, name__iexact=name, deleted_at__isnull=True).first()
-        folder = existing or folder_create(actor=actor, name=name, parent=folder)
+        folder = existing or trees.create(Folder, actor=actor, name=name, parent=folder)
     return folder
 
 

@@ -9,17 +9,15 @@ from django.utils import timezone
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
-from apps.catalogue.kit import share_tool
+from apps.catalogue.kit import folder_tool, share_tool
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import (
-    FolderName,
     FolderOut,
     FolderRef,
     Limit,
     Offset,
     Out,
     Page,
-    ParentFolderId,
     PersonRef,
     SharingOut,
     page_of,
@@ -121,17 +119,14 @@ def create_file_entity(
     return FileOut.of(file)
 
 
-@tool("createFileFolder", permission=FilesPerm.EDIT, title="Create a folder")
-def create_file_folder(
-    ctx: ToolContext,
-    *,
-    name: FolderName,
-    parent_id: ParentFolderId = None,
-) -> FolderOut:
-    """Create a folder in the workspace's files, at the root or inside another folder. Names are
-    unique within a folder and may not contain / \\ : * ? " < > |."""
-    folder = services.folder_create(actor=ctx.actor, name=name, parent=_folder(ctx, parent_id))
-    return FolderOut.of(folder)
+folder_tool(
+    "createFileFolder",
+    model=Folder,
+    permission=FilesPerm.EDIT,
+    title="Create a folder",
+    description="""Create a folder in the workspace's files, at the root or inside another folder. Names are
+    unique within a folder and may not contain / \\ : * ? " < > |.""",
+)
 
 
 @tool("saveChatUploadToFiles", permission=FilesPerm.EDIT, title="Save a chat upload to files")

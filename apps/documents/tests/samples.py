@@ -5,6 +5,7 @@ import uuid
 from typing import Any
 
 from apps.catalogue.testing import Sample, sample
+from apps.core import folders
 from apps.documents import services
 from apps.documents.models import Document, DocumentFolder
 
@@ -27,7 +28,7 @@ def make_document(
 def make_document_folder(
     actor: Any, name: str | None = None, parent: DocumentFolder | None = None
 ) -> DocumentFolder:
-    return services.folder_create(actor=actor, name=name or unique("Folder"), parent=parent)
+    return folders.create(DocumentFolder, actor=actor, name=name or unique("Folder"), parent=parent)
 
 
 def _document(actor: Any, arguments: dict[str, Any] | None = None) -> Sample:

@@ -7,6 +7,7 @@ from typing import Any
 
 from apps.catalogue.testing import Sample, sample
 from apps.contacts.tests.samples import make_contact
+from apps.core import folders
 from apps.files import services
 from apps.files.models import File, Folder
 
@@ -16,7 +17,7 @@ def unique(prefix: str = "Zed") -> str:
 
 
 def make_folder(actor: Any, name: str | None = None, parent: Folder | None = None) -> Folder:
-    return services.folder_create(actor=actor, name=name or unique("Folder"), parent=parent)
+    return folders.create(Folder, actor=actor, name=name or unique("Folder"), parent=parent)
 
 
 def make_file(
