@@ -133,7 +133,8 @@ def test_the_page_cannot_cancel_someone_elses_watcher(acme_client, people):
 
     response = acme_client.post(f"/settings/notifications/watchers/{watcher.pk}/cancel/")
 
-    assert response.status_code == 403
+    # Not theirs to see: the same answer as a watcher that does not exist.
+    assert response.status_code == 404
     assert Watcher.objects.filter(pk=watcher.pk).exists()
 
 
