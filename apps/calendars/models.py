@@ -92,6 +92,7 @@ class Event(Record):
     access = Access(
         CalendarsPerm,
         through="calendar",
+        owner=None,
         also=_invited,
         # Whoever changes events deletes them (calendars.delete is for archiving calendars).
         delete=CalendarsPerm.EDIT,
