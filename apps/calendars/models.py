@@ -4,42 +4,63 @@ An event's `starts_at` / `ends_at` are instants (stored in UTC); `time_zone` is 
 wall-clock times and its recurrence are read in. A recurring event is one row with an RFC 5545
 rule (`recurrence`, canonical: apps.core.recurrence); its occurrences are expanded when read,
 and `recurrence_ends_at` (the end of the last occurrence, null: endless) lets a window query
-skip what is over. Calendars and events are soft-deleted first (`deleted_at`).
+skip what is over. Calendars and events are soft-deleted first (`deleted_at`: a calendar is
+"archived", and hides its events with it).
+
+Who sees what (apps.core.records): a calendar visible to the workspace is seen by everyone who
+may see calendars, a private one by its owner and calendars.admin (no shares); an event by
+whoever sees its calendar, and by the workspace people invited to it, who may not change it.
 """
 
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from apps.calendars.errors import EventReadOnly
+from apps.calendars.permissions import CalendarsPerm
+from apps.core.actors import Actor
+from apps.core.records import Access, Action, OwnedRecord, Record, RecordQuerySet, Trash, Visibility
 from apps.tenancy.models import validate_time_zone
 
 USER = settings.AUTH_USER_MODEL
 
 
-class Calendar(models.Model):
-    class Visibility(models.TextChoices):
-        WORKSPACE = "workspace", _("everyone who may see calendars")
-        PRIVATE = "private", _("its owner (others see only when it is busy)")
+class Calendar(OwnedRecord):
+    access = Access(
+        CalendarsPerm,
+        change=CalendarsPerm.MANAGE,
+        delete=CalendarsPerm.DELETE,
+        label=_("Calendar"),
+        find_with="getCalendarSummary",
+        trash_state=_("archived"),
+        trash_code="CALENDAR_ARCHIVED",
+        trash_hint=_("Restore it with manageCalendar (action restore) first."),
+    )
 
     name = models.CharField(_("name"), max_length=120)
     description = models.TextField(_("description"), blank=True)
     colour = models.CharField(_("colour"), max_length=7, blank=True)
     time_zone = models.CharField(_("time zone"), max_length=64, validators=[validate_time_zone])
-    owner = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    # The kit's vocabulary, in the words that fit calendars (they have no shares, and anyone
+    # may still see when the owner of a private one is busy).
     visibility = models.CharField(
-        _("visible to"), max_length=20, choices=Visibility.choices, default=Visibility.WORKSPACE
+        _("visible to"),
+        max_length=20,
+        choices=[
+            (Visibility.WORKSPACE, _("everyone who may see calendars")),
+            (Visibility.PRIVATE, _("its owner (others see only when it is busy)")),
+        ],
+        default=Visibility.WORKSPACE,
     )
     # A person's own calendar, made for them the first time they add an event without naming one.
     is_default = models.BooleanField(_("default calendar of its owner"), default=False)
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    updated_at = models.DateTimeField(_("updated"), auto_now=True)
-    deleted_at = models.DateTimeField(_("archived"), null=True, blank=True)
 
     class Meta:
         ordering = ["name", "id"]
@@ -57,7 +78,29 @@ class Calendar(models.Model):
         return self.name
 
 
-class Event(models.Model):
+class EventQuerySet(RecordQuerySet):
+    def restrict(self, actor: Actor | None, action: Action = "view", *, trash: Trash = "exclude") -> Any:
+        # An archived calendar hides its events from everyone: admins and invited people too.
+        return super().restrict(actor, action, trash=trash).filter(calendar__deleted_at__isnull=True)
+
+
+def _invited(actor: Actor) -> Q:
+    return Q(Exists(Attendee.objects.filter(event=OuterRef("pk"), user=actor.pk)))
+
+
+class Event(Record):
+    access = Access(
+        CalendarsPerm,
+        through="calendar",
+        owner=None,
+        also=_invited,
+        # Whoever changes events deletes them (calendars.delete is for archiving calendars).
+        delete=CalendarsPerm.EDIT,
+        read_only_error=EventReadOnly,
+        label=_("Event"),
+        find_with="searchCalendarEvents",
+    )
+
     class Status(models.TextChoices):
         CONFIRMED = "confirmed", _("confirmed")
         TENTATIVE = "tentative", _("tentative")
@@ -83,9 +126,8 @@ class Event(models.Model):
     organizer = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     # iCalendar SEQUENCE: raised when the time, place or rule changes, so invitations update.
     sequence = models.PositiveIntegerField(default=0)
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    updated_at = models.DateTimeField(_("updated"), auto_now=True)
-    deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True)
+
+    objects = EventQuerySet.as_manager()
 
     class Meta:
         ordering = ["starts_at", "id"]

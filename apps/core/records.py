@@ -38,7 +38,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from apps.core.actors import Actor, can
-from apps.core.errors import Forbidden, InTrash, ReadOnly, RecordNotFound, ValidationFailed
+from apps.core.errors import AppError, Forbidden, InTrash, ReadOnly, RecordNotFound, ValidationFailed
 
 if TYPE_CHECKING:
     from apps.core.permissions import PermissionEnum
@@ -92,6 +92,9 @@ class Access:
     # The trash: what it is called for this model ("archived") and the code of using one in it.
     trash_state: Any = ""
     trash_code: str | None = None
+    # What a person who sees a record but may not change it is told, made with `id=` (an
+    # event they are only invited to: `EventReadOnly`); default: ReadOnly.
+    read_only_error: type[AppError] | None = None
 
     def permission(self, action: Action) -> str | None:
         explicit = {"view": self.view, "change": self.change, "delete": self.delete}[action]
@@ -204,7 +207,9 @@ class Access:
             label=self.label_of(model), id=record_id, state=self.trash_state, hint=hint, code=self.trash_code
         )
 
-    def read_only(self, model: type[models.Model], record_id: Any) -> ReadOnly:
+    def read_only(self, model: type[models.Model], record_id: Any) -> AppError:
+        if self.read_only_error is not None:
+            return self.read_only_error(id=record_id)
         return ReadOnly(label=self.label_of(model).lower(), id=record_id)
 
     def role_refuses(self, model: type[models.Model], action: Action) -> Forbidden:

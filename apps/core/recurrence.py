@@ -23,7 +23,7 @@ from typing import Any
 from dateutil.rrule import rrule, rrulestr
 from django.utils.translation import gettext as _
 
-from apps.core.errors import ValidationFailed
+from apps.core.errors import invalid
 
 # More occurrences than this in one answer are cut (an hourly rule over a year is 8,760).
 MAX_OCCURRENCES = 2000
@@ -46,10 +46,6 @@ RULE_PARTS = (
     "BYSETPOS",
     "WKST",
 )
-
-
-def invalid(field: str, message: str) -> ValidationFailed:
-    return ValidationFailed(f"{field}: {message}.", details={field: [message]})
 
 
 # --- time zones -----------------------------------------------------------------------------------

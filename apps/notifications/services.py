@@ -22,9 +22,8 @@ from django.utils.translation import gettext as _
 
 from apps.core import kinds
 from apps.core.actors import can, require
-from apps.core.errors import AppError
+from apps.core.errors import AppError, invalid
 from apps.core.kinds import Entity
-from apps.notifications.errors import InvalidNotification
 from apps.notifications.models import Notification, Watcher
 from apps.notifications.permissions import NotificationsPerm
 
@@ -186,15 +185,15 @@ def notification_send(
 ) -> Notification:
     require(actor, NotificationsPerm.SEND)
     if not title.strip():
-        raise InvalidNotification.on("title", _("give a title"))
+        raise invalid("title", _("give a title"))
     if not _may_receive(recipient):
-        raise InvalidNotification.on(
+        raise invalid(
             "recipient_email",
             _("%(email)s cannot receive notifications (their role does not include them)")
             % {"email": recipient.email},
         )
     if entity is not None and recipient.pk != actor.pk and not _may_see(recipient, entity):
-        raise InvalidNotification.on(
+        raise invalid(
             "entity_id",
             _("%(email)s may not see %(type)s %(id)s, so it cannot be pointed out to them")
             % {"email": recipient.email, "type": entity.type, "id": entity.id},
@@ -213,7 +212,7 @@ MARKS = ("read", "unread", "archive", "unarchive")
 def notifications_mark(*, actor: Any, notifications: QuerySet[Notification], action: str) -> int:
     """Marks some of `actor`'s own notifications; returns how many changed."""
     require(actor, NotificationsPerm.MARK)
-    rows = notifications.filter(recipient=actor)
+    rows = notifications.restrict(actor, "change")
     now = timezone.now()
     if action == "read":
         return rows.filter(read_at__isnull=True).update(read_at=now, seen_at=Coalesce("seen_at", now))
@@ -231,7 +230,8 @@ def notifications_mark(*, actor: Any, notifications: QuerySet[Notification], act
 def notifications_open(*, actor: Any) -> int:
     """Everything `actor` has not been shown yet counts as seen now (not read)."""
     require(actor, NotificationsPerm.MARK)
-    return Notification.objects.filter(recipient=actor, seen_at__isnull=True).update(seen_at=timezone.now())
+    unseen = Notification.objects.restrict(actor, "change").filter(seen_at__isnull=True)
+    return unseen.update(seen_at=timezone.now())
 
 
 def watcher_create(*, actor: Any, person: Any, entity: Entity) -> tuple[Watcher, bool]:
@@ -239,13 +239,13 @@ def watcher_create(*, actor: Any, person: Any, entity: Entity) -> tuple[Watcher,
     require(actor, NotificationsPerm.WATCH if person.pk == actor.pk else NotificationsPerm.SEND)
     if person.pk != actor.pk:
         if not _may_receive(person):
-            raise InvalidNotification.on(
+            raise invalid(
                 "person_email",
                 _("%(email)s cannot receive notifications (their role does not include them)")
                 % {"email": person.email},
             )
         if not _may_see(person, entity):
-            raise InvalidNotification.on(
+            raise invalid(
                 "person_email",
                 _("%(email)s may not see %(type)s %(id)s, so they cannot watch it")
                 % {"email": person.email, "type": entity.type, "id": entity.id},
@@ -257,6 +257,7 @@ def watcher_create(*, actor: Any, person: Any, entity: Entity) -> tuple[Watcher,
 
 
 def watcher_cancel(*, actor: Any, watcher: Watcher) -> None:
+    """Stops a watcher the actor sees: theirs, one they added, or (admins) anyone's."""
     require(actor, NotificationsPerm.WATCH)
     if watcher.user_id != actor.pk and watcher.added_by_id != actor.pk:
         require(actor, NotificationsPerm.ADMIN)

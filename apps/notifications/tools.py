@@ -24,7 +24,7 @@ from apps.catalogue.shapes import (
 from apps.core import kinds
 from apps.core.errors import ValidationFailed
 from apps.notifications import selectors, services
-from apps.notifications.models import Notification
+from apps.notifications.models import Notification, Watcher
 from apps.notifications.permissions import NotificationsPerm
 from apps.notifications.shapes import NotificationOut, WatcherOut
 
@@ -172,9 +172,9 @@ def update_notification(
         ids = list(rows.values_list("pk", flat=True)[:10_000])
     else:
         ids = list(dict.fromkeys(notification_ids or []))
-    named = selectors.notifications_get_many(actor=ctx.actor, notification_ids=ids)
+    named = selectors.notifications_named(actor=ctx.actor, ids=ids)
     changed = services.notifications_mark(actor=ctx.actor, notifications=named, action=action)
-    shown = selectors.notification_visible(actor=ctx.actor).filter(pk__in=ids[:100])
+    shown = Notification.objects.restrict(ctx.actor).select_related("actor").filter(pk__in=ids[:100])
     return UpdatedNotificationsOut(
         action=action, changed=changed, notifications=[NotificationOut.of(n) for n in shown]
     )
@@ -343,7 +343,7 @@ def cancel_watcher(
             "Give watcherId, or entityType and entityId (not both).", details={"watcher_id": ["required"]}
         )
     if watcher_id is not None:
-        watcher = selectors.watcher_get(actor=ctx.actor, watcher_id=watcher_id)
+        watcher = Watcher.objects.select_related("user").fetch(ctx.actor, watcher_id)
     else:
         entity = kinds.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
         watcher = selectors.watcher_list(actor=ctx.actor, entity=entity).filter(user=ctx.actor).first()  # type: ignore[assignment]

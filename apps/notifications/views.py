@@ -1,16 +1,14 @@
 """The settings page where a person reads their notifications and the records they watch."""
 
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
 
 from apps.core.actors import can
-from apps.core.errors import AppError
+from apps.core.pages import area_page
 from apps.notifications import selectors, services
+from apps.notifications.models import Notification, Watcher
 from apps.notifications.permissions import NotificationsPerm
 from apps.notifications.shapes import WatcherOut
 
@@ -18,10 +16,8 @@ PAGE_SIZE = 30
 SHOWS = ("unread", "all", "archived")
 
 
-@login_required
+@area_page(NotificationsPerm.VIEW)
 def notification_list(request: HttpRequest) -> HttpResponse:
-    if not can(request.user, NotificationsPerm.VIEW):
-        raise PermissionDenied
     show = request.GET.get("show", "unread")
     show = show if show in SHOWS else "unread"
     rows = selectors.notification_list(
@@ -51,8 +47,7 @@ def notification_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-@login_required
-@require_POST
+@area_page(NotificationsPerm.MARK, methods=("POST",))
 def notification_mark(request: HttpRequest) -> HttpResponse:
     action = request.POST.get("action", "")
     if action not in services.MARKS:
@@ -61,21 +56,14 @@ def notification_mark(request: HttpRequest) -> HttpResponse:
         rows = selectors.notification_list(actor=request.user, status="unread", archived="include")
     else:
         ids = [int(value) for value in request.POST.getlist("id") if value.isdigit()][:100]
-        rows = selectors.notification_visible(actor=request.user).filter(pk__in=ids)
-    try:
-        services.notifications_mark(actor=request.user, notifications=rows, action=action)
-    except AppError as error:
-        raise PermissionDenied from error
+        rows = Notification.objects.restrict(request.user).filter(pk__in=ids)
+    services.notifications_mark(actor=request.user, notifications=rows, action=action)
     show = request.POST.get("show", "unread")
     return redirect(f"{reverse('notifications:list')}?show={show if show in SHOWS else 'unread'}")
 
 
-@login_required
-@require_POST
+@area_page(NotificationsPerm.WATCH, methods=("POST",))
 def watcher_cancel(request: HttpRequest, watcher_id: int) -> HttpResponse:
-    try:
-        watcher = selectors.watcher_get(actor=request.user, watcher_id=watcher_id)
-        services.watcher_cancel(actor=request.user, watcher=watcher)
-    except AppError as error:
-        raise PermissionDenied from error
+    watcher = Watcher.objects.fetch(request.user, watcher_id)
+    services.watcher_cancel(actor=request.user, watcher=watcher)
     return redirect("notifications:list")
