@@ -211,3 +211,23 @@ def test_a_page_refuses_who_lacks_its_permission(people):
 
     with pytest.raises(PermissionDenied):
         view(request)
+
+
+def test_a_child_record_follows_its_parents_rows_and_its_own_permissions(people):
+    """An event is seen and changed through its calendar's rows, with the permissions of events:
+    a role that may change events but not calendars changes the events of calendars it sees."""
+    from apps.calendars.models import Event
+    from apps.calendars.permissions import CalendarsPerm
+    from apps.calendars.tests.factories import CalendarFactory, EventFactory
+
+    editor = person_with({CalendarsPerm.VIEW, CalendarsPerm.EDIT}, email="kit-events@acme.example")
+    shared = EventFactory(organizer=people["owner"], calendar=CalendarFactory(owner=people["owner"]))
+    private_calendar = CalendarFactory(owner=people["owner"], visibility=Visibility.PRIVATE)
+    private = EventFactory(organizer=people["owner"], calendar=private_calendar)
+
+    assert Event.objects.fetch(editor, shared.pk, "change") == shared
+    assert Event.access.level(editor, shared) == "edit"
+    with pytest.raises(RecordNotFound):
+        Event.objects.fetch(editor, private.pk)
+    private_calendar.trash(people["owner"])
+    assert not Event.objects.restrict(people["owner"]).filter(pk=private.pk).exists()

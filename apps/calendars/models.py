@@ -13,7 +13,6 @@ whoever sees its calendar, and by the workspace people invited to it, who may no
 """
 
 import uuid
-from typing import Any
 
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
@@ -26,7 +25,7 @@ from django.utils.translation import gettext_lazy as _
 from apps.calendars.errors import EventReadOnly
 from apps.calendars.permissions import CalendarsPerm
 from apps.core.actors import Actor
-from apps.core.records import Access, Action, OwnedRecord, Record, RecordQuerySet, Trash, Visibility
+from apps.core.records import Access, OwnedRecord, Record, Visibility
 from apps.tenancy.models import validate_time_zone
 
 USER = settings.AUTH_USER_MODEL
@@ -78,12 +77,6 @@ class Calendar(OwnedRecord):
         return self.name
 
 
-class EventQuerySet(RecordQuerySet):
-    def restrict(self, actor: Actor | None, action: Action = "view", *, trash: Trash = "exclude") -> Any:
-        # An archived calendar hides its events from everyone: admins and invited people too.
-        return super().restrict(actor, action, trash=trash).filter(calendar__deleted_at__isnull=True)
-
-
 def _invited(actor: Actor) -> Q:
     return Q(Exists(Attendee.objects.filter(event=OuterRef("pk"), user=actor.pk)))
 
@@ -126,8 +119,6 @@ class Event(Record):
     organizer = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     # iCalendar SEQUENCE: raised when the time, place or rule changes, so invitations update.
     sequence = models.PositiveIntegerField(default=0)
-
-    objects = EventQuerySet.as_manager()
 
     class Meta:
         ordering = ["starts_at", "id"]

@@ -65,6 +65,13 @@ class ShareAccess(models.TextChoices):
 _NOTHING = Q(pk__in=[])
 
 
+class _Id:
+    """An actor known by id alone (`Access.visible_to`, for conditions built from an id)."""
+
+    def __init__(self, pk: Any) -> None:
+        self.pk = pk
+
+
 @dataclass(frozen=True)
 class Access:
     """Who may see, change and delete the rows of one model, and how they are named to people.
@@ -121,28 +128,33 @@ class Access:
         return view is not None and wanted is not None and can(actor, view) and can(actor, wanted)
 
     def condition(self, model: type[models.Model], actor: Actor | None, action: Action) -> Q:
-        """The rows `actor` may `action`, as a condition on `model` (Q(): all of them)."""
+        """The rows `actor` may `action`, as a condition on `model` (Q(): all of them): none
+        unless their role allows the action, all for the area's admins, otherwise `rows`."""
         if actor is None or not getattr(actor, "is_authenticated", False) or not self.may(actor, action):
             return _NOTHING
-        if self.is_admin(actor):
-            return Q()
         if self.through:
-            parent = model._meta.get_field(self.through).related_model
-            rows = Q(**{f"{self.through}__in": parent.objects.restrict(actor, action)})  # type: ignore[union-attr]
-            return rows | self.also(actor) if self.also and action == "view" else rows
+            # A child of a record in the trash is in the trash with it, for everyone.
+            parent = self.parent(model)
+            live = Q(**{f"{self.through}__in": trashed(parent._default_manager.all(), "exclude")})
+            if self.is_admin(actor):
+                return live
+            rows = self.rows(model, actor, action)
+            return (rows | self.also(actor)) & live if self.also and action == "view" else rows & live
+        return Q() if self.is_admin(actor) else self.rows(model, actor, action)
+
+    def rows(self, model: type[models.Model], actor: Actor, action: Action) -> Q:
+        """The rows a person whose role allows the action (and who is not the area's admin) may
+        `action`: what they see (`visible_to`), or change: what they own, and what they see
+        through the workspace or a share "edit". A child follows its parent's rows."""
+        if self.through:
+            parent = self.parent(model)
+            rows = parent._default_manager.filter(parent.access.rows(parent, actor, action))
+            return Q(**{f"{self.through}__in": trashed(rows, "exclude")})
+        if action == "view":
+            return self.visible_to(model, actor.pk)
         if self.visibility == "workspace":
             return Q()
-        mine = Q(**{self.owner: actor.pk}) if self.owner else _NOTHING
-        if action == "view":
-            seen = mine
-            if self.visibility == "field":
-                seen |= Q(visibility=Visibility.WORKSPACE)
-            if self.shares:
-                seen |= Exists(_shares(model).filter(item=OuterRef("pk"), user=actor.pk))
-            if self.also:
-                seen |= self.also(actor)
-            return seen
-        changed = mine
+        changed = Q(**{self.owner: actor.pk}) if self.owner else _NOTHING
         if self.visibility == "field":
             changed |= Q(visibility=Visibility.WORKSPACE)
         if self.shares:
@@ -151,38 +163,56 @@ class Access:
             )
         return changed
 
+    def visible_to(self, model: type[models.Model], actor_id: Any) -> Q:
+        """The rows a person sees who may see the area and is not its admin, as a condition built
+        from their id alone: for a query compiled once and run with each caller's id
+        (apps.core.prepared). `through` and `also` need the actor itself and are not part of it."""
+        if self.visibility == "workspace":
+            return Q()
+        seen = Q(**{self.owner: actor_id}) if self.owner else _NOTHING
+        if self.visibility == "field":
+            seen |= Q(visibility=Visibility.WORKSPACE)
+        if self.shares:
+            seen |= Exists(_shares(model).filter(item=OuterRef("pk"), user=actor_id))
+        return seen | self.also_to(actor_id) if self.also else seen
+
+    def also_to(self, actor_id: Any) -> Q:
+        return self.also(_Id(actor_id)) if self.also else _NOTHING
+
+    def parent(self, model: type[models.Model]) -> Any:
+        return model._meta.get_field(self.through).related_model  # type: ignore[arg-type]
+
     def level(self, actor: Actor | None, record: Any, shares: Iterable[Any] | None = None) -> str:
-        """What `actor` may do with a record they can see: admin, owner, edit or view.
-        `shares`: the record's shares, when the caller has them already."""
+        """What `actor` may do with a record they can see: admin, owner, edit or view (edit only
+        when their role allows changes). `shares`: the record's shares, when the caller has them."""
         if self.is_admin(actor):
             return ADMIN
-        if self.through:
-            return self.level_through(actor, record)
+        found = self.row_level(actor, record, shares)
+        return VIEW if found == EDIT and not self.may(actor, "change") else found
+
+    def row_level(self, actor: Actor | None, record: Any, shares: Iterable[Any] | None = None) -> str:
+        """`level` by the record alone: owner, edit (through the workspace, a share "edit", or a
+        parent they may change) or view."""
         actor_pk = getattr(actor, "pk", None)
+        if self.through:
+            parent = getattr(record, self.through)
+            rows = type(parent)._default_manager.filter(pk=parent.pk)
+            access = type(parent).access
+            if actor is None or not rows.filter(access.rows(type(parent), actor, "view")).exists():
+                return VIEW  # seen only as one of `also` (an invited person)
+            return EDIT if access.row_level(actor, parent) in (OWNER, EDIT) else VIEW
         if self.owner and getattr(record, f"{self.owner}_id") == actor_pk:
             return OWNER
-        if not self.may(actor, "change"):
-            return VIEW
         if self.visibility == "workspace" or (
             self.visibility == "field" and record.visibility == Visibility.WORKSPACE
         ):
             return EDIT
         if self.shares:
             if shares is None:
-                shares = record.shares.filter(user=getattr(actor, "pk", None))
-            found = next(
-                (share.access for share in shares if share.user_id == getattr(actor, "pk", None)), ""
-            )
-            if found == ShareAccess.EDIT:
+                shares = record.shares.filter(user=actor_pk)
+            if any(share.user_id == actor_pk and share.access == ShareAccess.EDIT for share in shares):
                 return EDIT
         return VIEW
-
-    def level_through(self, actor: Actor | None, record: Any) -> str:
-        """The parent's level, if the actor sees the parent (not only the record, through `also`)."""
-        parent = getattr(record, self.through)  # type: ignore[arg-type]
-        if not type(parent).objects.restrict(actor, "view").filter(pk=parent.pk).exists():
-            return VIEW
-        return type(parent).access.level(actor, parent)
 
     def allows(self, actor: Actor | None, record: Any, action: Action) -> bool:
         if action == "view":

@@ -6,7 +6,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from apps.core.actors import can
-from apps.core.pages import area_page
+from apps.core.pages import page
 from apps.notifications import selectors, services
 from apps.notifications.models import Notification, Watcher
 from apps.notifications.permissions import NotificationsPerm
@@ -16,7 +16,7 @@ PAGE_SIZE = 30
 SHOWS = ("unread", "all", "archived")
 
 
-@area_page(NotificationsPerm.VIEW)
+@page(NotificationsPerm.VIEW)
 def notification_list(request: HttpRequest) -> HttpResponse:
     show = request.GET.get("show", "unread")
     show = show if show in SHOWS else "unread"
@@ -47,7 +47,7 @@ def notification_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-@area_page(NotificationsPerm.MARK, methods=("POST",))
+@page(NotificationsPerm.MARK, methods=("POST",))
 def notification_mark(request: HttpRequest) -> HttpResponse:
     action = request.POST.get("action", "")
     if action not in services.MARKS:
@@ -62,7 +62,7 @@ def notification_mark(request: HttpRequest) -> HttpResponse:
     return redirect(f"{reverse('notifications:list')}?show={show if show in SHOWS else 'unread'}")
 
 
-@area_page(NotificationsPerm.WATCH, methods=("POST",))
+@page(NotificationsPerm.WATCH, methods=("POST",))
 def watcher_cancel(request: HttpRequest, watcher_id: int) -> HttpResponse:
     watcher = Watcher.objects.fetch(request.user, watcher_id)
     services.watcher_cancel(actor=request.user, watcher=watcher)
