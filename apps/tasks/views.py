@@ -1,14 +1,11 @@
 """The settings pages where people see tasks: the list (tasks, templates, schedules) and a
 task's board with its runs and history. What agents do through the tools shows here."""
 
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from apps.core.actors import can
-from apps.core.errors import NotFound
+from apps.core.pages import READ, page
 from apps.tasks import runner
 from apps.tasks.models import ScheduledTask, Task, TaskEvent
 from apps.tasks.permissions import TasksPerm
@@ -18,10 +15,8 @@ PAGE_SIZE = 30
 SHOWS = ("tasks", "templates", "scheduled")
 
 
-@login_required
+@page(TasksPerm.VIEW, methods=READ)
 def task_list(request: HttpRequest) -> HttpResponse:
-    if not can(request.user, TasksPerm.VIEW):
-        raise PermissionDenied
     show = request.GET.get("show", "tasks")
     show = show if show in SHOWS else "tasks"
     status = request.GET.get("status", "")
@@ -50,12 +45,9 @@ def task_list(request: HttpRequest) -> HttpResponse:
     return render(request, "tasks/list.html", context)
 
 
-@login_required
+@page(methods=READ)
 def task_board(request: HttpRequest, task_id: int) -> HttpResponse:
-    try:
-        task = Task.objects.select_related("owner").fetch(request.user, task_id)
-    except NotFound as error:
-        raise Http404 from error
+    task = Task.objects.select_related("owner").fetch(request.user, task_id)
     steps = counted_steps(task)
     schedule = ScheduledTask.objects.filter(task=task).first()
     return render(
