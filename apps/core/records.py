@@ -129,17 +129,10 @@ class Access:
             return rows | self.also(actor) if self.also and action == "view" else rows
         if self.visibility == "workspace":
             return Q()
-        mine = Q(**{self.owner: actor.pk}) if self.owner else _NOTHING
         if action == "view":
-            seen = mine
-            if self.visibility == "field":
-                seen |= Q(visibility=Visibility.WORKSPACE)
-            if self.shares:
-                seen |= Exists(_shares(model).filter(item=OuterRef("pk"), user=actor.pk))
-            if self.also:
-                seen |= self.also(actor)
-            return seen
-        changed = mine
+            seen = self.visible_to(model, actor.pk)
+            return seen | self.also(actor) if self.also else seen
+        changed = Q(**{self.owner: actor.pk}) if self.owner else _NOTHING
         if self.visibility == "field":
             changed |= Q(visibility=Visibility.WORKSPACE)
         if self.shares:
@@ -147,6 +140,20 @@ class Access:
                 _shares(model).filter(item=OuterRef("pk"), user=actor.pk, access=ShareAccess.EDIT)
             )
         return changed
+
+    def visible_to(self, model: type[models.Model], actor_id: Any) -> Q:
+        """The rows a person sees who may see the area and is not its admin, as a condition built
+        from their id alone: for a query compiled once and run with each caller's id
+        (apps.core.prepared). The caller checks the role (`may`, `is_admin`); `through` and
+        `also` need the actor itself and are not part of it."""
+        if self.visibility == "workspace":
+            return Q()
+        seen = Q(**{self.owner: actor_id}) if self.owner else _NOTHING
+        if self.visibility == "field":
+            seen |= Q(visibility=Visibility.WORKSPACE)
+        if self.shares:
+            seen |= Exists(_shares(model).filter(item=OuterRef("pk"), user=actor_id))
+        return seen
 
     def level(self, actor: Actor | None, record: Any, shares: Iterable[Any] | None = None) -> str:
         """What `actor` may do with a record they can see: admin, owner, edit or view.
