@@ -47,6 +47,11 @@ class ContactLinks:
         rows = ContactLink.objects.filter(kind=item_kind, target_id=item_id)
         return [(content_type, pk) for pk in rows.values_list("contact_id", flat=True)]
 
+    def forget(self, *, item_kind: str, item_ids: list[int]) -> None:
+        from apps.contacts.models import ContactLink
+
+        ContactLink.objects.filter(kind=item_kind, target_id__in=item_ids).delete()
+
 
 area = areas.register(
     areas.Area(
