@@ -8,8 +8,7 @@ from pydantic import Field
 
 from apps.calendars.models import Attendee, Calendar, Event
 from apps.calendars.selectors import Occurrence
-from apps.catalogue.shapes import Out, RefOut
-from apps.contacts.shapes import PersonRef
+from apps.catalogue.shapes import Out, PersonRef, RefOut
 
 
 class CalendarOut(Out):

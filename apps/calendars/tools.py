@@ -427,12 +427,12 @@ def check_availability(
     begin, finish = _window(start, end, default_days=7, longest_days=31)
     visible = set(selectors.event_visible(actor=ctx.actor).values_list("pk", flat=True))
     from apps.accounts.models import User
-    from apps.contacts.selectors import contact_visible
+    from apps.contacts import related
 
     people, every_busy = [], []
     for email in dict.fromkeys(address.strip().lower() for address in attendees):
         user = User.objects.filter(email=email, is_active=True).first()
-        contact = contact_visible(actor=ctx.actor).filter(email__iexact=email).first()
+        contact = related.contacts(ctx.actor).filter(email__iexact=email).first()
         events = selectors.overlapping(selectors.busy_events_of(email, user), start=begin, end=finish)
         blocks = []
         for occurrence in selectors.expand(events, start=begin, end=finish):

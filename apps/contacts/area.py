@@ -11,14 +11,6 @@ from apps.core.kinds import Kind
 from apps.core.kinds.attachments import Linked
 
 
-def _get(*, actor: Actor | None, pk: int, action: str, trash: bool) -> Any:
-    from apps.contacts import selectors
-
-    if action != "view":
-        return selectors.contact_get_for_edit(actor=actor, contact_id=pk, include_deleted=trash)
-    return selectors.contact_get(actor=actor, contact_id=pk, include_deleted=trash)
-
-
 class ContactLinks:
     """A contact keeps its links to documents and files itself (ContactLink, with its history),
     so an item attached to a contact anywhere is the one linkFileToContact shows."""
@@ -66,8 +58,9 @@ area = areas.register(
                 "contacts.Contact",
                 title="display_name",
                 person_email="email",
+                # An archived contact is still found by its links (and watched); the default
+                # fetch of the access model then names it archived where a live one is needed.
                 trashed_too=True,
-                get=_get,
                 carries=("document", "file"),
                 store=ContactLinks(),
             )

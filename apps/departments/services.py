@@ -9,10 +9,10 @@ from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.contacts import related
-from apps.contacts.services import person_by_email
 from apps.core.actors import require
 from apps.core.errors import NotFound
 from apps.core.records import save_changes, unique_name
+from apps.core.sharing import person_by_email
 from apps.departments import selectors
 from apps.departments.errors import InvalidDepartment
 from apps.departments.models import Department, Member
@@ -117,7 +117,8 @@ def member_remove(*, actor: Any, department: Department, person: User) -> None:
 
 def contact_link(
     *, actor: Any, department: Department, contact_id: int, role: str = "", remove: bool = False
-) -> bool:
+) -> tuple[bool, Any]:
+    """Links (or unlinks) a contact; whether anything changed, and the contact."""
     require(actor, DepartmentsPerm.EDIT)
     return related.link(
         actor=actor, rows=department.contact_links, contact_id=contact_id, role=role, remove=remove

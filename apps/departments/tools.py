@@ -8,9 +8,8 @@ from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Changes, EntityId, Limit, Offset, Out, Page, paginate
 from apps.contacts.related import ContactLinkResultOut
-from apps.contacts.selectors import contact_get
-from apps.contacts.services import person_by_email
 from apps.contacts.shapes import ContactRef, PersonRef
+from apps.core.sharing import person_by_email
 from apps.departments import selectors, services
 from apps.departments.permissions import DepartmentsPerm
 from apps.departments.shapes import DepartmentOut, DepartmentSummary
@@ -184,8 +183,9 @@ def link_contact_to_department(
     """Link a contact the department deals with (a supplier's engineer, a client's buyer), with
     an optional role; linking again changes the role."""
     found = selectors.department_get(actor=ctx.actor, department_id=department_id)
-    changed = services.contact_link(actor=ctx.actor, department=found, contact_id=contact_id, role=role)
-    contact = contact_get(actor=ctx.actor, contact_id=contact_id)
+    changed, contact = services.contact_link(
+        actor=ctx.actor, department=found, contact_id=contact_id, role=role
+    )
     return ContactLinkResultOut(
         record_id=found.pk, contact=ContactRef.of(contact), role=role.strip(), linked=True, changed=changed
     )
@@ -199,8 +199,9 @@ def unlink_contact_from_department(
 ) -> ContactLinkResultOut:
     """Remove a contact from a department's contacts (the contact itself stays)."""
     found = selectors.department_get(actor=ctx.actor, department_id=department_id)
-    contact = contact_get(actor=ctx.actor, contact_id=contact_id)
-    services.contact_link(actor=ctx.actor, department=found, contact_id=contact_id, remove=True)
+    _changed, contact = services.contact_link(
+        actor=ctx.actor, department=found, contact_id=contact_id, remove=True
+    )
     return ContactLinkResultOut(
         record_id=found.pk, contact=ContactRef.of(contact), role="", linked=False, changed=True
     )

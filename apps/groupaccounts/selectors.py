@@ -64,9 +64,7 @@ def contacts_of(actor: Any, account: GroupAccount) -> list[Any]:
     """The account's contacts the actor may see: its organisation contact, then its people."""
     people = [row.contact for row in related.visible(actor, account.contact_links)]
     if account.organisation_id:
-        from apps.contacts.selectors import contact_visible
-
-        organisation = contact_visible(actor=actor).filter(pk=account.organisation_id).first()
+        organisation = related.contacts(actor).filter(pk=account.organisation_id).first()
         if organisation is not None and organisation not in people:
             people.insert(0, organisation)
     return people

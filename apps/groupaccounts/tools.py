@@ -24,7 +24,6 @@ from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Changes, EntityId, Limit, Offset, Out, Page, paginate
 from apps.contacts.related import ContactLinkResultOut
-from apps.contacts.selectors import contact_get
 from apps.contacts.shapes import ContactRef, ContactSummary, health_of
 from apps.core import kinds
 from apps.core.errors import AreaNotAvailable
@@ -152,8 +151,9 @@ def link_contact_to_group_account(
     """Link a contact who works at (or for) the organisation, with an optional role; linking
     again changes the role. Their events and e-mails then count as the account's."""
     account = selectors.account_get(actor=ctx.actor, account_id=group_account_id)
-    changed = services.contact_link(actor=ctx.actor, account=account, contact_id=contact_id, role=role)
-    contact = contact_get(actor=ctx.actor, contact_id=contact_id)
+    changed, contact = services.contact_link(
+        actor=ctx.actor, account=account, contact_id=contact_id, role=role
+    )
     return ContactLinkResultOut(
         record_id=account.pk, contact=ContactRef.of(contact), role=role.strip(), linked=True, changed=changed
     )
@@ -169,8 +169,9 @@ def unlink_contact_from_group_account(
 ) -> ContactLinkResultOut:
     """Remove a contact from a group account (the contact itself stays)."""
     account = selectors.account_get(actor=ctx.actor, account_id=group_account_id)
-    contact = contact_get(actor=ctx.actor, contact_id=contact_id)
-    services.contact_link(actor=ctx.actor, account=account, contact_id=contact_id, remove=True)
+    _changed, contact = services.contact_link(
+        actor=ctx.actor, account=account, contact_id=contact_id, remove=True
+    )
     return ContactLinkResultOut(
         record_id=account.pk, contact=ContactRef.of(contact), role="", linked=False, changed=True
     )

@@ -9,6 +9,7 @@ from django.utils import timezone
 from apps.catalogue.dispatch import ToolNotFound
 from apps.catalogue.testing import call, person_without, structured, text_of
 from apps.contacts.models import ContactLink, CreditCheck
+from apps.contacts.tests.factories import ContactFactory
 from apps.contacts.tests.providers import (
     Bureau,
     Calendar,
@@ -20,7 +21,6 @@ from apps.contacts.tests.providers import (
     files,
     without_areas,
 )
-from apps.contacts.tests.samples import make_contact
 from apps.core.kinds import Item
 from apps.core.kinds.sources import Message, UpcomingEvent
 
@@ -43,7 +43,7 @@ def refused(user, name, arguments=None, **context):
 
 
 def test_documents_and_files_are_linked_listed_and_unlinked(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
     with areas(documents(d1="Contract 2026", d2="Proposal"), files(f5="passport.pdf")):
         linked = ok(people["member"], "linkDocumentToContact", {"contactId": contact.pk, "documentId": 1})
         again = ok(people["member"], "linkDocumentToContact", {"contactId": contact.pk, "documentId": 1})
@@ -67,7 +67,7 @@ def test_documents_and_files_are_linked_listed_and_unlinked(people):
 
 
 def test_an_item_the_person_may_no_longer_read_shows_as_unavailable(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
     library = Items("file", "contacts", {5: Item(5, "old.pdf")})
     with areas(library):
         ok(people["member"], "linkFileToContact", {"contactId": contact.pk, "fileId": 5})
@@ -78,7 +78,7 @@ def test_an_item_the_person_may_no_longer_read_shows_as_unavailable(people):
 
 
 def test_linking_something_that_does_not_exist_is_refused(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
     with areas(documents(d1="Contract")):
         message = refused(
             people["member"], "linkDocumentToContact", {"contactId": contact.pk, "documentId": 99}
@@ -89,7 +89,7 @@ def test_linking_something_that_does_not_exist_is_refused(people):
 
 
 def test_without_the_areas_the_tools_say_so(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
 
     with without_areas("documents", "files"):
         no_documents = refused(
@@ -104,7 +104,7 @@ def test_without_the_areas_the_tools_say_so(people):
 
 
 def test_a_provider_whose_area_is_not_installed_is_not_used(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
     with areas(Items("document", "documents", {1: Item(1, "Contract")})), without_areas("documents"):
         message = refused(
             people["member"], "linkDocumentToContact", {"contactId": contact.pk, "documentId": 1}
@@ -135,7 +135,7 @@ def test_attachments_are_refused_to_a_role_without_contacts(acme):
 
 
 def test_upcoming_events_come_from_the_calendar_soonest_first(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
     now = timezone.now()
     calendar = Calendar(
         events={
@@ -153,7 +153,7 @@ def test_upcoming_events_come_from_the_calendar_soonest_first(people):
 
 
 def test_upcoming_events_refuse_a_bad_horizon_and_say_when_there_is_no_calendar(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
 
     assert "`days`" in refused(
         people["viewer"], "getContactUpcomingEvents", {"contactId": contact.pk, "days": 0}
@@ -167,7 +167,7 @@ def test_upcoming_events_refuse_a_bad_horizon_and_say_when_there_is_no_calendar(
 
 
 def test_emails_with_the_contact_are_found_newest_first(people):
-    contact = make_contact(people["member"], email="ada@engines.example")
+    contact = ContactFactory(actor=people["member"], email="ada@engines.example")
     now = timezone.now()
     mailbox = Mailbox(
         messages=[
@@ -195,7 +195,7 @@ def test_emails_with_the_contact_are_found_newest_first(people):
 
 
 def test_emails_need_a_mailbox_and_an_address(people):
-    contact = make_contact(people["member"], phone="+442071838750")
+    contact = ContactFactory(actor=people["member"], phone="+442071838750")
 
     assert "Email Inbox area is not installed" in refused(
         people["viewer"], "searchContactEmails", {"contactId": contact.pk}
@@ -210,8 +210,8 @@ def test_emails_need_a_mailbox_and_an_address(people):
 
 
 def test_a_credit_check_asks_the_bureau_and_keeps_its_answer(people):
-    contact = make_contact(
-        people["admin"], first_name="Ada", last_name="Lovelace", country="GB", city="London"
+    contact = ContactFactory(
+        actor=people["admin"], first_name="Ada", last_name="Lovelace", country="GB", city="London"
     )
     with bureau_configured() as bureau:
         answer = ok(
@@ -233,7 +233,7 @@ def test_a_credit_check_asks_the_bureau_and_keeps_its_answer(people):
 
 
 def test_a_credit_check_is_gated_behind_the_users_confirmation(people):
-    contact = make_contact(people["admin"], country="GB")
+    contact = ContactFactory(actor=people["admin"], country="GB")
     with bureau_configured() as bureau:
         message = refused(
             people["admin"], "getContactCreditCheck", {"contactId": contact.pk, "purpose": "contract"}
@@ -245,7 +245,7 @@ def test_a_credit_check_is_gated_behind_the_users_confirmation(people):
 
 def test_without_a_bureau_the_check_says_it_is_not_set_up(people, settings):
     settings.ATRIUM_CREDIT_BUREAU_URL = ""
-    contact = make_contact(people["admin"], country="GB")
+    contact = ContactFactory(actor=people["admin"], country="GB")
 
     message = refused(
         people["admin"],
@@ -273,7 +273,7 @@ def test_without_a_bureau_the_check_says_it_is_not_set_up(people, settings):
     ],
 )
 def test_the_bureaus_refusals_become_clear_tool_errors(people, fields, key, said):
-    contact = make_contact(people["admin"], **fields)
+    contact = ContactFactory(actor=people["admin"], **fields)
     with bureau_configured(key=key):
         message = refused(
             people["admin"],
@@ -292,7 +292,7 @@ def test_an_unreachable_bureau_is_a_clear_tool_error(people, settings):
 
     settings.ATRIUM_CREDIT_BUREAU_URL = f"http://127.0.0.1:{free_port()}"
     settings.ATRIUM_CREDIT_BUREAU_KEY = "k"
-    contact = make_contact(people["admin"], country="GB")
+    contact = ContactFactory(actor=people["admin"], country="GB")
 
     message = refused(
         people["admin"],

@@ -132,9 +132,9 @@ def test_only_integers_and_strings_are_values(acme):
 
 def with_shares(*, owner_id: int):  # type: ignore[no-untyped-def]
     shares = (
-        ContactShare.objects.filter(contact_id=OuterRef("pk"))
+        ContactShare.objects.filter(item_id=OuterRef("pk"))
         .order_by()
-        .values("contact_id")
+        .values("item_id")
         .annotate(rows=JSONBAgg(JSONObject(email="user__email", access="access"), order_by="user__email"))
         .values("rows")
     )
@@ -142,7 +142,7 @@ def with_shares(*, owner_id: int):  # type: ignore[no-untyped-def]
         Contact.objects.filter(owner_id=owner_id)
         .annotate(
             shares_read=Coalesce(Subquery(shares), Value([], output_field=JSONField())),
-            shared=Exists(ContactShare.objects.filter(contact_id=OuterRef("pk"))),
+            shared=Exists(ContactShare.objects.filter(item_id=OuterRef("pk"))),
         )
         .select_related("owner")
         .order_by("id")
@@ -154,7 +154,7 @@ def test_annotations_come_converted_as_the_querysets_own(people):
     shared = make_contact(member, first_name="Shared", data={"tier": "gold"})
     alone = make_contact(member, first_name="Alone")
     for user, access in ((people["viewer"], "view"), (people["admin"], "edit")):
-        ContactShare.objects.create(contact=shared, user=user, access=access)
+        ContactShare.objects.create(item=shared, user=user, access=access)
     prepared = Prepared(with_shares)
 
     found = prepared(owner_id=member.pk)
