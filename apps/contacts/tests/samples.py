@@ -11,9 +11,10 @@ from apps.catalogue.testing import Sample, sample
 from apps.contacts import services
 from apps.contacts.models import Contact
 from apps.contacts.tests.factories import ContactFactory, OrganisationFactory
-from apps.contacts.tests.providers import Calendar, Items, Mailbox, areas, bureau_configured
+from apps.contacts.tests.providers import bureau_configured
 from apps.core.kinds import Item
 from apps.core.kinds.sources import Message, UpcomingEvent
+from apps.core.kinds.testing import Calendar, Items, Mailbox, areas
 
 
 def unique(prefix: str = "Zed") -> str:
@@ -200,7 +201,7 @@ def get_contact_upcoming_events(actor: Any) -> Sample:
     return Sample(
         {"contactId": contact.pk},
         private=[contact.first_name, event.title],
-        around=lambda: areas(Calendar(events={contact.pk: [event]})),
+        around=lambda: areas(Calendar("contacts", events={contact.pk: [event]})),
     )
 
 
@@ -212,5 +213,5 @@ def search_contact_emails(actor: Any) -> Sample:
     return Sample(
         {"contactId": contact.pk},
         private=[email, message.subject],
-        around=lambda: areas(Mailbox(messages=[message])),
+        around=lambda: areas(Mailbox("contacts", messages=[message])),
     )

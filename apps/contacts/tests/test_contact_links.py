@@ -10,19 +10,10 @@ from apps.catalogue.dispatch import ToolNotFound
 from apps.catalogue.testing import call, person_without, structured, text_of
 from apps.contacts.models import ContactLink, CreditCheck
 from apps.contacts.tests.factories import ContactFactory
-from apps.contacts.tests.providers import (
-    Bureau,
-    Calendar,
-    Items,
-    Mailbox,
-    areas,
-    bureau_configured,
-    documents,
-    files,
-    without_areas,
-)
+from apps.contacts.tests.providers import Bureau, bureau_configured, documents, files
 from apps.core.kinds import Item
 from apps.core.kinds.sources import Message, UpcomingEvent
+from apps.core.kinds.testing import Calendar, Items, Mailbox, areas, without_areas
 
 
 def accept(message, schema):
@@ -138,13 +129,14 @@ def test_upcoming_events_come_from_the_calendar_soonest_first(people):
     contact = ContactFactory(actor=people["member"])
     now = timezone.now()
     calendar = Calendar(
+        "contacts",
         events={
             contact.pk: [
                 UpcomingEvent(2, "Renewal call", now + timedelta(days=9), location="phone"),
                 UpcomingEvent(1, "Site visit", now + timedelta(days=2)),
                 UpcomingEvent(3, "Next year", now + timedelta(days=200)),
             ]
-        }
+        },
     )
     with areas(calendar):
         answer = ok(people["viewer"], "getContactUpcomingEvents", {"contactId": contact.pk, "days": 30})
@@ -170,6 +162,7 @@ def test_emails_with_the_contact_are_found_newest_first(people):
     contact = ContactFactory(actor=people["member"], email="ada@engines.example")
     now = timezone.now()
     mailbox = Mailbox(
+        "contacts",
         messages=[
             Message(
                 1, "Quote for engines", "ada@engines.example", ["sales@acme.example"], now - timedelta(days=3)
@@ -182,7 +175,7 @@ def test_emails_with_the_contact_are_found_newest_first(people):
                 now - timedelta(days=1),
             ),
             Message(3, "Quote for someone else", "bob@example.org", ["sales@acme.example"], now),
-        ]
+        ],
     )
     with areas(mailbox):
         everything = ok(people["viewer"], "searchContactEmails", {"contactId": contact.pk})
@@ -200,7 +193,7 @@ def test_emails_need_a_mailbox_and_an_address(people):
     assert "Email Inbox area is not installed" in refused(
         people["viewer"], "searchContactEmails", {"contactId": contact.pk}
     )
-    with areas(Mailbox()):
+    with areas(Mailbox("contacts")):
         assert "has no e-mail address" in refused(
             people["viewer"], "searchContactEmails", {"contactId": contact.pk}
         )

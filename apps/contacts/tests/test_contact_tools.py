@@ -7,7 +7,7 @@ from apps.catalogue.dispatch import ToolNotFound
 from apps.catalogue.testing import call, person_without, structured
 from apps.contacts.models import Contact, ContactConflict, ContactEvent, OwnershipChange
 from apps.contacts.tests.factories import ContactFactory, OrganisationFactory
-from apps.contacts.tests.providers import without_areas
+from apps.core.kinds.testing import without_areas
 
 
 def ok(user, name, arguments=None, **context):

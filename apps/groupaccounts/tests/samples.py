@@ -8,9 +8,9 @@ from django.utils import timezone
 
 from apps.catalogue.testing import Sample, sample
 from apps.contacts import related
-from apps.contacts.tests.providers import Mailbox, areas
 from apps.contacts.tests.samples import make_contact
 from apps.core.kinds.sources import Message
+from apps.core.kinds.testing import Mailbox, areas
 from apps.groupaccounts import services
 from apps.groupaccounts.models import GroupAccount
 
@@ -96,6 +96,7 @@ def search_group_account_emails(actor: Any) -> Sample:
     address = f"{uuid.uuid4().hex[:8]}@buyer.example"
     account, contact = with_contact(actor, email=address)
     mailbox = Mailbox(
+        "groupaccounts",
         messages=[Message(1, "Order 7", address, ["sales@acme.example"], timezone.now() - timedelta(days=1))]
     )
     return Sample(

@@ -11,9 +11,9 @@ from apps.apikeys.services import api_key_create, budget_reserve, budget_settle
 from apps.calendars.tests.samples import make_event
 from apps.catalogue.dispatch import MemorySession, ToolNotFound
 from apps.catalogue.testing import call, ok, person_without, refused, structured
-from apps.contacts.tests.providers import Mailbox, areas, without_areas
 from apps.contacts.tests.samples import make_contact, make_organisation
 from apps.core.kinds.sources import Message
+from apps.core.kinds.testing import Mailbox, areas, without_areas
 from apps.documents.tests.samples import make_document
 from apps.files.tests.samples import make_file
 from apps.groupaccounts.models import GroupAccount, GroupAccountContact
@@ -250,6 +250,7 @@ def test_emails_need_a_mailbox_and_are_those_of_its_contacts(people):
     account, _ada = with_contact(people["member"], email="ada@alpha.example")
     now = timezone.now()
     mailbox = Mailbox(
+        "groupaccounts",
         messages=[
             Message(1, "Quote", "ada@alpha.example", ["sales@acme.example"], now - timedelta(days=3)),
             Message(2, "Other company", "x@other.example", ["sales@acme.example"], now - timedelta(days=1)),
@@ -327,6 +328,7 @@ def test_an_agent_reviews_an_account_before_a_meeting(people):
         )
     )
     mailbox = Mailbox(
+        "groupaccounts",
         messages=[Message(9, "Demo agenda", "grace@navy.example", ["member@acme.example"], timezone.now())]
     )
 
