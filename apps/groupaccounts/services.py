@@ -9,9 +9,9 @@ from django.core.validators import URLValidator
 
 from apps.contacts import related
 from apps.core.actors import require
+from apps.core.errors import invalid
 from apps.core.records import save_changes, unique_name
 from apps.core.sharing import person_by_email
-from apps.groupaccounts.errors import InvalidGroupAccount
 from apps.groupaccounts.models import GroupAccount
 from apps.groupaccounts.permissions import GroupAccountsPerm
 
@@ -74,7 +74,7 @@ def _website(value: str) -> str:
         try:
             URLValidator(schemes=["http", "https"])(value)
         except ValidationError:
-            raise InvalidGroupAccount.on("website", f"{value!r} is not a web address") from None
+            raise invalid("website", f"{value!r} is not a web address") from None
     return value
 
 
@@ -83,9 +83,7 @@ def _domains(values: list[str]) -> list[str]:
     for value in values:
         domain = value.strip().lower().removeprefix("@")
         if not DOMAIN.match(domain):
-            raise InvalidGroupAccount.on(
-                "email_domains", f"{value!r} is not a domain name such as example.com"
-            )
+            raise invalid("email_domains", f"{value!r} is not a domain name such as example.com")
         domains.append(domain)
     return list(dict.fromkeys(domains))
 
