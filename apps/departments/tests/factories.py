@@ -1,30 +1,14 @@
-"""Departments for tests (factory_boy), created through the service as a person would:
+"""Departments for tests, created through the service (apps.core.factories), e.g.
+`DepartmentFactory(actor=people["admin"], name="Sales", parent_id=top.pk)`."""
 
-    DepartmentFactory(actor=people["admin"], name="Sales", parent_id=top.pk)
-
-Any keyword besides `actor` is a field of createDepartment; names are Faker's, numbered."""
-
-from typing import Any
-
-import factory
-from faker import Faker
-
+from apps.core.factories import ServiceFactory, fake, numbered
 from apps.departments import services
 from apps.departments.models import Department
 
-fake = Faker()
 
-
-class DepartmentFactory(factory.django.DjangoModelFactory):
+class DepartmentFactory(ServiceFactory):
     class Meta:
         model = Department
 
-    name = factory.Sequence(lambda n: f"{fake.city()} office {n}")
-
-    @classmethod
-    def _create(
-        cls, model_class: type[Department], *args: Any, actor: Any = None, **fields: Any
-    ) -> Department:
-        if actor is None:
-            raise TypeError("DepartmentFactory needs the actor who creates the department: actor=...")
-        return services.department_create(actor=actor, fields=fields)
+    name = numbered(fake.city, " office ")
+    _service = staticmethod(services.department_create)
