@@ -9,7 +9,6 @@ from django.utils import timezone
 
 from apps.catalogue.testing import Sample, sample
 from apps.contacts import services
-from apps.contacts.models import Contact
 from apps.contacts.tests.factories import ContactFactory, OrganisationFactory
 from apps.contacts.tests.providers import bureau_configured
 from apps.core.kinds import Item
@@ -19,16 +18,6 @@ from apps.core.kinds.testing import Calendar, Items, Mailbox, areas
 
 def unique(prefix: str = "Zed") -> str:
     return f"{prefix}{uuid.uuid4().hex[:10]}"
-
-
-def make_contact(actor: Any, **fields: Any) -> Contact:
-    """Kept for the areas whose tests have not moved to ContactFactory yet."""
-    return ContactFactory(actor=actor, **fields)
-
-
-def make_organisation(actor: Any, **fields: Any) -> Contact:
-    """Kept for the areas whose tests have not moved to OrganisationFactory yet."""
-    return OrganisationFactory(actor=actor, **fields)
 
 
 def _one(actor: Any, arguments: dict[str, Any] | None = None, around: Any = None, **fields: Any) -> Sample:

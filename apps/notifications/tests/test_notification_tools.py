@@ -14,7 +14,7 @@ from apps.catalogue.testing import (
     person_with,
     refused,
 )
-from apps.contacts.tests.samples import make_contact
+from apps.contacts.tests.factories import ContactFactory
 from apps.notifications import services
 from apps.notifications.models import Notification, Watcher
 from apps.notifications.tests.samples import make_notification
@@ -62,7 +62,7 @@ def test_viewers_read_their_notifications_but_cannot_send_mark_or_watch(people):
 
 
 def test_create_notification_notifies_a_colleague_about_a_record(people):
-    contact = make_contact(people["member"], first_name="Ada")
+    contact = ContactFactory(actor=people["member"], first_name="Ada")
 
     answer = ok(
         people["member"],
@@ -115,7 +115,7 @@ def test_create_notification_refuses_bad_input_and_sends_nothing(people, argumen
 
 
 def test_create_notification_will_not_point_someone_at_a_record_they_cannot_see(people):
-    private = make_contact(people["member"], visibility="private")
+    private = ContactFactory(actor=people["member"], visibility="private")
 
     message = refused(
         people["member"],
@@ -138,7 +138,7 @@ def test_a_contact_of_another_workspace_is_not_found(people, globex):
     with schema_context("globex"):
         from apps.accounts.models import User
 
-        stranger = make_contact(User.objects.get(email="owner@globex.example"))
+        stranger = ContactFactory(actor=User.objects.get(email="owner@globex.example"))
     message = refused(
         people["member"],
         "createNotification",
@@ -185,7 +185,7 @@ def test_list_notifications_refuses_an_unknown_status(people):
 
 
 def test_search_notifications_by_words_time_and_record(people):
-    contact = make_contact(people["member"], first_name="Grace")
+    contact = ContactFactory(actor=people["member"], first_name="Grace")
     about = make_notification(
         people["member"], title="Quarterly review", body="budget figures", entity=contact
     )
@@ -283,7 +283,7 @@ def test_update_notification_will_not_touch_someone_elses_and_changes_nothing(pe
 
 
 def test_examine_notifications_summarises_what_needs_attention(people):
-    contact = make_contact(people["member"], first_name="Linus")
+    contact = ContactFactory(actor=people["member"], first_name="Linus")
     services.watch(user=people["member"], entity=contact)
     for _ in range(2):
         make_notification(people["member"], entity=contact, kind="change")
@@ -329,7 +329,7 @@ def test_open_notifications_takes_no_arguments(people):
 
 
 def test_create_watcher_for_yourself_and_for_a_colleague(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
 
     mine = ok(people["member"], "createWatcher", {"entityType": "contact", "entityId": contact.pk})
     twice = ok(people["member"], "createWatcher", {"entityType": "contact", "entityId": contact.pk})
@@ -360,8 +360,8 @@ def test_create_watcher_refuses_unknown_records(people, arguments, expected):
 
 
 def test_only_people_who_may_notify_others_can_add_them_as_watchers(people):
-    contact = make_contact(people["member"])
-    private = make_contact(people["member"], visibility="private")
+    contact = ContactFactory(actor=people["member"])
+    private = ContactFactory(actor=people["member"], visibility="private")
 
     watcher_only = person_with(
         {"notifications.view", "notifications.watch", "contacts.view"}, email="w@acme.example"
@@ -384,8 +384,8 @@ def test_only_people_who_may_notify_others_can_add_them_as_watchers(people):
 
 
 def test_list_watchers_of_mine_of_a_record_and_of_someone_else(people):
-    first = make_contact(people["member"])
-    second = make_contact(people["member"])
+    first = ContactFactory(actor=people["member"])
+    second = ContactFactory(actor=people["member"])
     services.watch(user=people["member"], entity=first)
     services.watch(user=people["member"], entity=second)
     services.watch(user=people["viewer"], entity=first)
@@ -406,8 +406,8 @@ def test_list_watchers_of_mine_of_a_record_and_of_someone_else(people):
 
 
 def test_cancel_watcher_by_id_or_by_record(people):
-    first = make_contact(people["member"])
-    second = make_contact(people["member"])
+    first = ContactFactory(actor=people["member"])
+    second = ContactFactory(actor=people["member"])
     watcher, _ = services.watch(user=people["member"], entity=first)
     services.watch(user=people["member"], entity=second)
 
@@ -420,7 +420,7 @@ def test_cancel_watcher_by_id_or_by_record(people):
 
 
 def test_cancel_watcher_refuses_someone_elses_and_bad_input(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
     watcher, _ = services.watch(user=people["admin"], entity=contact)
 
     assert f"Watcher {watcher.pk} was not found" in refused(

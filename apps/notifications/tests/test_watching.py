@@ -3,14 +3,14 @@ areas call, the settings page, and a scenario an agent would run."""
 
 from apps.catalogue.testing import call, ok, structured
 from apps.contacts import services as contact_services
-from apps.contacts.tests.samples import make_contact
+from apps.contacts.tests.factories import ContactFactory
 from apps.notifications import services
 from apps.notifications.models import Notification, Watcher
 from apps.notifications.tests.samples import make_notification
 
 
 def test_a_change_to_a_watched_contact_notifies_every_watcher_but_the_one_who_made_it(people):
-    contact = make_contact(people["admin"], first_name="Ada")
+    contact = ContactFactory(actor=people["admin"], first_name="Ada")
     for role in ("admin", "member", "viewer"):
         services.watch(user=people[role], entity=contact)
 
@@ -26,7 +26,7 @@ def test_a_change_to_a_watched_contact_notifies_every_watcher_but_the_one_who_ma
 
 
 def test_a_watcher_who_can_no_longer_see_the_contact_hears_nothing(people):
-    contact = make_contact(people["member"], first_name="Grace")
+    contact = ContactFactory(actor=people["member"], first_name="Grace")
     services.watch(user=people["viewer"], entity=contact)
 
     ok(people["member"], "updateContact", {"contactId": contact.pk, "changes": {"visibility": "private"}})
@@ -36,7 +36,7 @@ def test_a_watcher_who_can_no_longer_see_the_contact_hears_nothing(people):
 
 
 def test_a_failed_change_sends_no_notification(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
     services.watch(user=people["admin"], entity=contact)
 
     result = call(
@@ -48,8 +48,8 @@ def test_a_failed_change_sends_no_notification(people):
 
 
 def test_archive_restore_and_merge_tell_the_watchers(people):
-    contact = make_contact(people["member"], first_name="Hedy")
-    duplicate = make_contact(people["member"], first_name="Hedy")
+    contact = ContactFactory(actor=people["member"], first_name="Hedy")
+    duplicate = ContactFactory(actor=people["member"], first_name="Hedy")
     services.watch(user=people["viewer"], entity=contact)
     services.watch(user=people["viewer"], entity=duplicate)
 
@@ -72,7 +72,7 @@ def test_notify_skips_people_who_cannot_receive_notifications(people):
 
 
 def test_watchers_of_lists_the_people(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
     services.watch(user=people["viewer"], entity=contact)
     services.watch(user=people["admin"], entity=contact)
 
@@ -88,7 +88,7 @@ def test_watchers_of_lists_the_people(people):
 
 
 def test_the_page_shows_my_notifications_and_marks_them_seen(acme_client, people):
-    contact = make_contact(people["member"], first_name="Katherine")
+    contact = ContactFactory(actor=people["member"], first_name="Katherine")
     services.watch(user=people["viewer"], entity=contact)
     mine = make_notification(people["viewer"], title="Your weekly digest", body="Three new contacts")
     make_notification(people["admin"], title="Someone else's")
@@ -108,7 +108,7 @@ def test_the_page_shows_my_notifications_and_marks_them_seen(acme_client, people
 def test_the_page_marks_read_archives_and_stops_watching(acme_client, people):
     first = make_notification(people["member"], title="first")
     make_notification(people["member"], title="second")
-    contact = make_contact(people["admin"])
+    contact = ContactFactory(actor=people["admin"])
     watcher, _ = services.watch(user=people["member"], entity=contact)
     acme_client.force_login(people["member"])
 
@@ -127,7 +127,7 @@ def test_the_page_marks_read_archives_and_stops_watching(acme_client, people):
 
 
 def test_the_page_cannot_cancel_someone_elses_watcher(acme_client, people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
     watcher, _ = services.watch(user=people["admin"], entity=contact)
     acme_client.force_login(people["member"])
 
