@@ -15,9 +15,7 @@ from zoneinfo import ZoneInfo
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from apps.calendars.models import Attendee, Event
-from apps.core import kinds, recurrence
-from apps.core.actors import Actor
-from apps.core.errors import AppError
+from apps.core import recurrence
 
 # --- occurrences in a window ----------------------------------------------------------------------
 
@@ -145,24 +143,3 @@ def free_slots(
         slots.append((moment, finish))
         moment = finish
     return slots
-
-
-# --- the contacts of the people invited ---------------------------------------------------------
-
-
-def contact_of(*, actor: Actor, contact_id: int) -> Any:
-    """The contact, if `actor` may see it and it is not archived (through the record kinds, as
-    any area reaches another's records)."""
-    return kinds.registered("contact").fetch(actor=actor, pk=contact_id, trash=False)
-
-
-def contact_with_address(*, actor: Actor, email: str) -> Any | None:
-    """The first contact with this address that `actor` may see (not archived), or None."""
-    kind = kinds.registered("contact")
-    same = kind.model_class._default_manager.filter(**{f"{kind.person_email}__iexact": email})
-    for pk in same.order_by("pk").values_list("pk", flat=True)[:20]:
-        try:
-            return kind.fetch(actor=actor, pk=pk, trash=False)
-        except AppError:  # hidden from the actor, or archived
-            continue
-    return None

@@ -11,7 +11,6 @@ from django.core.validators import validate_email
 from django.utils import timezone
 
 from apps.accounts.models import User
-from apps.calendars import selectors
 from apps.calendars.models import Attendee, Calendar, Event
 from apps.calendars.permissions import CalendarsPerm
 from apps.core import recurrence
@@ -257,10 +256,12 @@ def _exclude(event: Event, text: str, zone: ZoneInfo) -> None:
 def attendee_add(*, actor: Any, event: Event, spec: dict[str, Any]) -> bool:
     """Adds one attendee (an e-mail address, a workspace person's or a contact's); False when
     they were already invited."""
+    from apps.contacts import related
+
     email = (spec.get("email") or "").strip().lower()
     contact = None
     if spec.get("contact_id"):
-        contact = selectors.contact_of(actor=actor, contact_id=spec["contact_id"])
+        contact = related.contact(actor=actor, contact_id=spec["contact_id"])
         email = email or (contact.email or "").lower()
         if not email:
             raise invalid(
@@ -276,7 +277,7 @@ def attendee_add(*, actor: Any, event: Event, spec: dict[str, Any]) -> bool:
         return False
     user = User.objects.filter(email=email, is_active=True).first()
     if contact is None:
-        contact = selectors.contact_with_address(actor=actor, email=email)
+        contact = related.contacts(actor).filter(email__iexact=email).order_by("pk").first()
     name = (
         (spec.get("name") or "").strip()[:200]
         or (user.full_name if user else "")

@@ -11,14 +11,6 @@ from apps.core.kinds import Kind
 from apps.core.kinds.attachments import Linked
 
 
-def _get(*, actor: Actor | None, pk: int, action: str, trash: bool) -> Any:
-    from apps.contacts import selectors
-
-    if action != "view":
-        return selectors.contact_get_for_edit(actor=actor, contact_id=pk, include_deleted=trash)
-    return selectors.contact_get(actor=actor, contact_id=pk, include_deleted=trash)
-
-
 class ContactLinks:
     """A contact keeps its links to documents and files itself (ContactLink, with its history),
     so an item attached to a contact anywhere is the one linkFileToContact shows."""
@@ -47,6 +39,11 @@ class ContactLinks:
         rows = ContactLink.objects.filter(kind=item_kind, target_id=item_id)
         return [(content_type, pk) for pk in rows.values_list("contact_id", flat=True)]
 
+    def forget(self, *, item_kind: str, item_ids: list[int]) -> None:
+        from apps.contacts.models import ContactLink
+
+        ContactLink.objects.filter(kind=item_kind, target_id__in=item_ids).delete()
+
 
 area = areas.register(
     areas.Area(
@@ -61,8 +58,9 @@ area = areas.register(
                 "contacts.Contact",
                 title="display_name",
                 person_email="email",
+                # An archived contact is still found by its links (and watched); the default
+                # fetch of the access model then names it archived where a live one is needed.
                 trashed_too=True,
-                get=_get,
                 carries=("document", "file"),
                 store=ContactLinks(),
             )

@@ -147,7 +147,10 @@ class ContactOut(Out):
     lifecycle_stage: str
     source: str
     owner: PersonRef | None
-    visibility: str = Field(description="everyone, or private (the owner and the people it is shared with)")
+    visibility: str = Field(
+        description="workspace (everyone who may see contacts), or private (the owner and the people it "
+        "is shared with)"
+    )
     your_access: str = Field(description="What you may do with it: admin, owner, edit or view")
     shared_with: list[ShareOut]
     last_contacted_at: datetime | None
@@ -210,7 +213,7 @@ class ContactOut(Out):
             source=contact.source,
             owner=PersonRef.of(contact.owner) if contact.owner_id else None,
             visibility=contact.visibility,
-            your_access=selectors.access_of(actor, contact, shares),
+            your_access=Contact.access.level(actor, contact, shares),
             shared_with=ShareOut.many(shares),
             last_contacted_at=contact.last_contacted_at,
             health=health_of(contact, conflicts=count).status,

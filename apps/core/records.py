@@ -125,7 +125,9 @@ class Access:
         """Whether the actor's role lets them `action` records of this model at all (an action
         without a permission is nobody's)."""
         view, wanted = self.permission("view"), self.permission(action)
-        return view is not None and wanted is not None and can(actor, view) and can(actor, wanted)
+        if view is None or wanted is None or not can(actor, view):
+            return False
+        return wanted == view or can(actor, wanted)
 
     def condition(self, model: type[models.Model], actor: Actor | None, action: Action) -> Q:
         """The rows `actor` may `action`, as a condition on `model` (Q(): all of them): none

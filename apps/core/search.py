@@ -1,5 +1,6 @@
 """The text search every area's list and search tools share: each word of the query must be
-found, anywhere, in one of the given fields (case-insensitive), at most `words` words."""
+found, anywhere, in one of the given fields (case-insensitive), at most `words` words; and the
+filters their list tools share (`narrowed`: a tag, an owner)."""
 
 from collections.abc import Sequence
 from typing import Any
@@ -24,4 +25,14 @@ def matching(rows: Any, query: str | None, fields: Sequence[str], *, limit: int 
             else:
                 match |= Q(**{f"{field}__icontains": word})
         rows = rows.filter(match)
+    return rows
+
+
+def narrowed(rows: Any, *, tag: str | None = None, owner_email: str | None = None) -> Any:
+    """The filters list tools share: `rows` with this tag (as tags are kept: lower case, single
+    spaces; in the `tags` array) and/or owned by the person with this e-mail address (`owner`)."""
+    if tag:
+        rows = rows.filter(tags__contains=[" ".join(tag.split()).lower()])
+    if owner_email:
+        rows = rows.filter(owner__email=owner_email.strip().lower())
     return rows

@@ -5,10 +5,9 @@ from typing import Any
 
 from pydantic import Field
 
-from apps.catalogue.shapes import Out, RefOut
+from apps.catalogue.shapes import Out, PersonRef, RefOut
 from apps.contacts import related
 from apps.contacts.related import LinkedContactOut
-from apps.contacts.shapes import PersonRef
 from apps.departments.models import Department, Member
 
 
@@ -62,7 +61,7 @@ class DepartmentOut(Out):
 
     @classmethod
     def of(cls, department: Department, actor: Any) -> "DepartmentOut":
-        parts = department.children.filter(deleted_at__isnull=True).order_by("name")
+        parts = department.children.live().order_by("name")
         return cls(
             id=department.pk,
             name=department.name,

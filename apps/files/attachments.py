@@ -41,3 +41,6 @@ class AttachmentStore:
     def records_with(self, *, item_kind: str, item_id: int) -> list[tuple[int, int]]:
         rows = Attachment.objects.filter(kind=item_kind, item_id=item_id)
         return list(rows.values_list("content_type_id", "object_id"))
+
+    def forget(self, *, item_kind: str, item_ids: list[int]) -> None:
+        Attachment.objects.filter(kind=item_kind, item_id__in=item_ids).delete()

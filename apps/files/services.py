@@ -25,9 +25,10 @@ from django.utils import timezone
 from apps.core import folders as trees
 from apps.core.actors import require
 from apps.core.errors import ValidationFailed
+from apps.core.kinds import attachments
 from apps.core.records import Visibility
 from apps.files import blobs, errors, extract
-from apps.files.models import Attachment, Delivery, File, Folder
+from apps.files.models import Delivery, File, Folder
 from apps.files.permissions import FilesPerm
 
 logger = logging.getLogger(__name__)
@@ -291,20 +292,14 @@ def file_erase(*, actor: Any, file: File) -> None:
 
 
 def erase_rows(files: list[File]) -> None:
-    """Deletes file rows with their attachments and contact links, and their bytes after commit."""
+    """Deletes file rows with every link to them (wherever a record keeps it), and their bytes
+    after commit."""
     keys = [file.blob for file in files]
     ids = [file.pk for file in files]
-    Attachment.objects.filter(kind=Attachment.Kind.FILE, item_id__in=ids).delete()
-    _unlink_from_contacts(ids)
+    attachments.forget(item_kind="file", item_ids=ids)
     File.objects.filter(pk__in=ids).delete()
     blobs.remove_after_commit(keys)
     logger.info("files %s erased", ids)
-
-
-def _unlink_from_contacts(file_ids: list[int]) -> None:
-    from apps.contacts.models import ContactLink
-
-    ContactLink.objects.filter(kind="file", target_id__in=file_ids).delete()
 
 
 # --- sending ------------------------------------------------------------------------------------

@@ -8,12 +8,10 @@ from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 
 from apps.contacts import related
-from apps.contacts.models import Contact
-from apps.contacts.selectors import contact_get
-from apps.contacts.services import person_by_email
 from apps.core.actors import require
+from apps.core.errors import invalid
 from apps.core.records import save_changes, unique_name
-from apps.groupaccounts.errors import InvalidGroupAccount
+from apps.core.sharing import person_by_email
 from apps.groupaccounts.models import GroupAccount
 from apps.groupaccounts.permissions import GroupAccountsPerm
 
@@ -76,7 +74,7 @@ def _website(value: str) -> str:
         try:
             URLValidator(schemes=["http", "https"])(value)
         except ValidationError:
-            raise InvalidGroupAccount.on("website", f"{value!r} is not a web address") from None
+            raise invalid("website", f"{value!r} is not a web address") from None
     return value
 
 
@@ -85,27 +83,19 @@ def _domains(values: list[str]) -> list[str]:
     for value in values:
         domain = value.strip().lower().removeprefix("@")
         if not DOMAIN.match(domain):
-            raise InvalidGroupAccount.on(
-                "email_domains", f"{value!r} is not a domain name such as example.com"
-            )
+            raise invalid("email_domains", f"{value!r} is not a domain name such as example.com")
         domains.append(domain)
     return list(dict.fromkeys(domains))
 
 
-def _organisation(actor: Any, contact_id: int | None) -> Contact | None:
-    if contact_id is None:
-        return None
-    contact = contact_get(actor=actor, contact_id=contact_id)
-    if contact.kind != Contact.Kind.ORGANISATION:
-        raise InvalidGroupAccount.on(
-            "organisation_id", f"contact {contact_id} is a person, not an organisation"
-        )
-    return contact
+def _organisation(actor: Any, contact_id: int | None) -> Any:
+    return related.organisation(actor=actor, contact_id=contact_id) if contact_id is not None else None
 
 
 def contact_link(
     *, actor: Any, account: GroupAccount, contact_id: int, role: str = "", remove: bool = False
-) -> bool:
+) -> tuple[bool, Any]:
+    """Links (or unlinks) a contact; whether anything changed, and the contact."""
     require(actor, GroupAccountsPerm.EDIT)
     return related.link(
         actor=actor, rows=account.contact_links, contact_id=contact_id, role=role, remove=remove

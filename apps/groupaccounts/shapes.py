@@ -5,10 +5,10 @@ from typing import Any
 
 from pydantic import Field
 
-from apps.catalogue.shapes import Out
+from apps.catalogue.shapes import Out, PersonRef
 from apps.contacts import related
 from apps.contacts.related import LinkedContactOut
-from apps.contacts.shapes import ContactRef, PersonRef
+from apps.contacts.shapes import ContactRef
 from apps.groupaccounts.models import GroupAccount
 
 

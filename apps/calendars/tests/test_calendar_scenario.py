@@ -13,7 +13,7 @@ from django.utils import timezone
 from apps.calendars.models import Attendee, Invitation
 from apps.catalogue.dispatch import MemorySession
 from apps.catalogue.testing import call, confirmed, structured
-from apps.contacts.tests.samples import make_contact
+from apps.contacts.tests.factories import ContactFactory
 
 
 def test_a_weekly_meeting_from_summary_to_answer(acme, people, acme_client):
@@ -29,7 +29,7 @@ def test_a_weekly_meeting_from_summary_to_answer(acme, people, acme_client):
 
     summary = tool("getCalendarSummary", {})
     zone = summary["workspaceTimeZone"]
-    client = make_contact(agent, first_name="Ada", last_name="Lovelace", email="ada@engines.example")
+    client = ContactFactory(actor=agent, first_name="Ada", last_name="Lovelace", email="ada@engines.example")
 
     day = (timezone.now() + timedelta(days=3)).date()
     while day.weekday() >= 5:

@@ -14,7 +14,7 @@ from apps.calendars.tests.factories import AttendeeFactory, CalendarFactory, Eve
 from apps.calendars.tests.samples import cal, started
 from apps.catalogue.dispatch import MemorySession, ToolNotFound
 from apps.catalogue.testing import call, person_without, structured, text_of
-from apps.contacts.tests.samples import make_contact
+from apps.contacts.tests.factories import ContactFactory
 
 TOOLS = {
     "getCalendarSummary": ("calendars.view", {}),
@@ -201,7 +201,7 @@ def test_a_private_calendar_is_its_owners_and_the_admins_only(people):
 
 
 def test_create_event_reads_wall_clock_times_in_the_zone_and_links_attendees(people):
-    contact = make_contact(people["member"], first_name="Grace", email="grace@navy.example")
+    contact = ContactFactory(actor=people["member"], first_name="Grace", email="grace@navy.example")
 
     answer = ok(
         people["member"],

@@ -6,14 +6,13 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from apps.catalogue.activity import LinkedItemOut, UpcomingEventOut
-from apps.catalogue.shapes import Out
+from apps.catalogue.shapes import Out, PersonRef, id_field
 from apps.contacts.models import CreditCheck
-from apps.contacts.shapes import PersonRef
 
-ContactId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The contact's id")]
+ContactId = Annotated[int, id_field("contact")]
 Kind = Literal["person", "organisation"]
 Stage = Literal["lead", "prospect", "customer", "partner", "supplier", "former"]
-Visibility = Literal["everyone", "private"]
+Visibility = Literal["workspace", "private"]
 
 Text100 = Annotated[str, Field(max_length=100)]
 Text200 = Annotated[str, Field(max_length=200)]

@@ -41,20 +41,18 @@ def examine_contact(ctx: ToolContext, *, contact_id: ContactId) -> ExaminedConta
     organisation's people and key contacts, linked documents and files, upcoming events and the
     last credit check. Parts whose area is not installed say so instead of failing."""
     actor = ctx.actor
-    contact = selectors.contact_get(
-        actor=actor, contact_id=contact_id, include_deleted=True, with_answer_parts=True
-    )
+    contact = selectors.contact_answer(actor=actor, contact_id=contact_id, trash=True)
     events = ContactEvent.objects.filter(contact=contact).select_related("actor")[:10]
     owners = contact.ownership_changes.select_related("previous_owner", "new_owner", "changed_by")[:5]
     people = (
-        selectors.contact_visible(actor=actor)
+        Contact.objects.restrict(actor)
         .filter(organisation=contact)
         .select_related("owner", "organisation")[:25]
         if contact.kind == Contact.Kind.ORGANISATION
         else []
     )
     try:
-        attachments = get_contact_attachments(ctx, contact_id=contact.pk) if not contact.is_deleted else None
+        attachments = get_contact_attachments(ctx, contact_id=contact.pk) if not contact.in_trash else None
         attached = AttachmentsSection(
             available=attachments is not None,
             reason="" if attachments is not None else "the contact is archived",

@@ -7,11 +7,10 @@ from pydantic import Field
 from apps.catalogue.activity import Days, EmailOut, EmailQuery, HowManyEvents, email_page, upcoming
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
-from apps.catalogue.shapes import Limit, Offset, Out, Page, page_of
-from apps.contacts import selectors, services
+from apps.catalogue.shapes import Limit, Offset, Out, Page, PersonRef, page_of
+from apps.contacts import services
 from apps.contacts.models import Contact, ContactLink
 from apps.contacts.permissions import ContactsPerm
-from apps.contacts.shapes import PersonRef
 from apps.contacts.tools.common import ContactId, LinkOut, UpcomingEventsOut
 from apps.core import kinds
 from apps.core.errors import AreaNotAvailable, NotFound, ValidationFailed
@@ -65,7 +64,7 @@ class LinkResultOut(Out):
 
 def _link(ctx: ToolContext, kind: str, contact_id: int, target_id: int, remove: bool) -> LinkResultOut:
     _items(ctx.actor, kind, [])  # an area that is not installed is said before anything else
-    contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
+    contact = Contact.objects.fetch(ctx.actor, contact_id)
     item = _items(ctx.actor, kind, [target_id]).get(target_id)
     if item is None and not remove:
         raise NotFound(f"{kind.capitalize()} {target_id} was not found, or you may not see it.")
@@ -115,7 +114,7 @@ def list_contact_files(
 ) -> Page[LinkOut]:
     """The files linked to a contact, newest link first, with their current name, type and size
     (or `available: false` if a file was removed or you may no longer read it). Needs the Files area."""
-    contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
+    contact = Contact.objects.fetch(ctx.actor, contact_id)
     files = _resolved(ctx.actor, contact, "file")
     return page_of(files[offset : offset + limit], total=len(files), limit=limit, offset=offset)
 
@@ -137,7 +136,7 @@ def get_contact_attachments(ctx: ToolContext, *, contact_id: ContactId) -> Attac
     """Everything linked to a contact: its documents and its files, each with its current title
     and whether it can still be read. Areas that are not installed are named in
     `unavailableAreas`."""
-    contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
+    contact = Contact.objects.fetch(ctx.actor, contact_id)
     sections: dict[str, list[LinkOut]] = {"document": [], "file": []}
     missing = []
     for kind in sections:
@@ -173,7 +172,7 @@ def get_contact_upcoming_events(
 ) -> UpcomingEventsOut:
     """The calendar events coming up in which the contact takes part, soonest first, within the
     next `days`. Needs the Calendars area."""
-    contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
+    contact = Contact.objects.fetch(ctx.actor, contact_id)
     found = upcoming(actor=ctx.actor, contacts=[contact], days=days, limit=limit)
     return UpcomingEventsOut(contact_id=contact.pk, start=found.start, end=found.end, events=found.events)
 
@@ -192,7 +191,7 @@ def search_contact_emails(
     """Search the workspace's e-mails sent to or received from a contact's addresses, newest
     first, that you may read. Needs a mailbox area (Email Inbox) and an e-mail address on the
     contact."""
-    contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
+    contact = Contact.objects.fetch(ctx.actor, contact_id)
     sources.mailboxes()
     if not contact.addresses:
         raise ValidationFailed(

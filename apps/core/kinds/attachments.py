@@ -62,6 +62,10 @@ class Store(Protocol):
         """(content type id, record id) of every record carrying the item."""
         ...
 
+    def forget(self, *, item_kind: str, item_ids: list[int]) -> None:
+        """Removes every link to these items (they are being erased)."""
+        ...
+
 
 SharedStore = Store
 
@@ -184,13 +188,24 @@ def attached(*, actor: Actor | None, entity_type: str, entity_id: int) -> tuple[
     return record, attachments_of(actor=actor, record=record)
 
 
-def records_with(*, item_kind: str, item_id: int) -> list[tuple[str, int]]:
-    """(kind, id) of every record the item is attached to: through the shared table, then
-    through the kinds that keep their links themselves."""
+def _every_store() -> list[Store]:
+    """The shared table, then the kinds that keep their links themselves."""
     stores = [_shared] if _shared is not None else []
-    stores += [kind.store for kind in kinds.all_kinds() if kind.store is not None]
+    return stores + [kind.store for kind in kinds.all_kinds() if kind.store is not None]
+
+
+def records_with(*, item_kind: str, item_id: int) -> list[tuple[str, int]]:
+    """(kind, id) of every record the item is attached to, wherever the link is kept."""
     return [
         (kinds.type_of_content_type(content_type_id), object_id)
-        for store in stores
+        for store in _every_store()
         for content_type_id, object_id in store.records_with(item_kind=item_kind, item_id=item_id)
     ]
+
+
+def forget(*, item_kind: str, item_ids: list[int]) -> None:
+    """Removes every link to these items, wherever it is kept: for the item's own area, when it
+    erases them (no record keeps pointing at an item that is gone)."""
+    if item_ids:
+        for store in _every_store():
+            store.forget(item_kind=item_kind, item_ids=item_ids)

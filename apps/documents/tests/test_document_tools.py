@@ -19,7 +19,7 @@ from apps.catalogue.testing import (
     tools_of,
 )
 from apps.contacts.models import ContactLink
-from apps.contacts.tests.samples import make_contact
+from apps.contacts.tests.factories import ContactFactory
 from apps.documents.models import Document, DocumentFolder, DocumentShare, DocumentVersion
 from apps.documents.tests.samples import make_document, make_document_folder
 from apps.files import services as files
@@ -328,7 +328,7 @@ def test_export_needs_the_right_to_add_files(acme):
 
 def test_a_file_is_attached_to_a_contact_and_a_document(people):
     file = make_file(people["member"])
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
     document = make_document(people["member"])
 
     to_contact = ok(
@@ -385,7 +385,7 @@ def test_an_agent_writes_revises_exports_and_reads_back_a_document(people):
     read = ok(agent, "getDocument", {"documentId": document_id})
     exported = ok(agent, "exportDocumentToPdf", {"documentId": document_id})
     pdf_text = ok(agent, "readFileContent", {"fileId": exported["file"]["id"]})
-    contact = make_contact(agent)
+    contact = ContactFactory(actor=agent)
     ok(agent, "linkDocumentToContact", {"contactId": contact.pk, "documentId": document_id})
     ok(agent, "linkFileToContact", {"contactId": contact.pk, "fileId": exported["file"]["id"]})
     attachments = ok(people["viewer"], "getContactAttachments", {"contactId": contact.pk})

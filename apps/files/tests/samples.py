@@ -6,7 +6,7 @@ import uuid
 from typing import Any
 
 from apps.catalogue.testing import Sample, sample
-from apps.contacts.tests.samples import make_contact
+from apps.contacts.tests.factories import ContactFactory
 from apps.core import folders
 from apps.files import services
 from apps.files.models import File, Folder
@@ -54,7 +54,7 @@ def save_chat_upload_to_files(actor: Any) -> Sample:
 
 @sample("saveFileToContact")
 def save_file_to_contact(actor: Any) -> Sample:
-    contact = make_contact(actor)
+    contact = ContactFactory(actor=actor)
     return Sample(
         {"contactId": contact.pk, "name": "scan.txt", "text": "signed"}, private=[contact.first_name]
     )
@@ -119,7 +119,7 @@ def share_file(actor: Any) -> Sample:
 
 @sample("attachEntityFile")
 def attach_entity_file(actor: Any) -> Sample:
-    contact = make_contact(actor)
+    contact = ContactFactory(actor=actor)
     return _file(actor, {"entityType": "contact", "entityId": contact.pk})
 
 

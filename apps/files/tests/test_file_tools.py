@@ -22,7 +22,7 @@ from apps.catalogue.testing import (
     tools_of,
 )
 from apps.contacts.models import ContactLink
-from apps.contacts.tests.samples import make_contact
+from apps.contacts.tests.factories import ContactFactory
 from apps.files import blobs, services
 from apps.files.models import Attachment, Delivery, File, FileShare, Folder
 from apps.files.tests.samples import make_file, make_folder
@@ -163,7 +163,7 @@ def test_save_chat_upload_to_files_keeps_it_in_the_chat_folder(people):
 
 
 def test_save_file_to_contact_links_it_to_the_contact(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
 
     answer = ok(
         people["member"], "saveFileToContact", {"contactId": contact.pk, "name": "id.txt", "text": "ok"}
@@ -178,7 +178,7 @@ def test_save_file_to_contact_links_it_to_the_contact(people):
 
 
 def test_save_file_to_a_contact_one_may_not_change_writes_nothing(people):
-    contact = make_contact(people["owner"], visibility="private")
+    contact = ContactFactory(actor=people["owner"], visibility="private")
     before = stored_keys()
 
     message = refused(
@@ -210,7 +210,7 @@ def test_copy_file_duplicates_the_bytes_under_a_new_key(people):
 
 def test_get_file_entity_tells_sharing_attachments_and_access(people):
     file = make_file(people["member"])
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
     ok(
         people["member"],
         "attachEntityFile",
@@ -483,7 +483,7 @@ def test_attach_entity_file_names_what_is_wrong(people):
     unknown_file = refused(
         people["member"],
         "attachEntityFile",
-        {"fileId": 999999, "entityType": "contact", "entityId": make_contact(people["member"]).pk},
+        {"fileId": 999999, "entityType": "contact", "entityId": ContactFactory(actor=people["member"]).pk},
     )
 
     assert "'spaceship' is not a kind of record" in unknown_type and "contact" in unknown_type
@@ -600,7 +600,7 @@ def test_restoring_into_a_trashed_folder_is_refused(people):
 
 def test_erasing_removes_the_row_links_and_then_the_bytes(people, django_capture_on_commit_callbacks):
     file = make_file(people["member"])
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
     ok(people["member"], "linkFileToContact", {"contactId": contact.pk, "fileId": file.pk})
     key = file.blob
     context = {"capabilities": {"elicitation": {}}, "elicit": confirmed}

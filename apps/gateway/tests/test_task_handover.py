@@ -13,7 +13,7 @@ from apps.apikeys.services import api_key_create, api_key_revoke
 from apps.apikeys.testing import credentials_for
 from apps.catalogue.testing import ok, refused
 from apps.contacts.models import Contact
-from apps.contacts.tests.samples import make_contact
+from apps.contacts.tests.factories import ContactFactory
 from apps.gateway import handover, services
 from apps.gateway.agent import runner as agent_runner
 from apps.gateway.models import Conversation
@@ -135,7 +135,7 @@ def test_a_request_the_built_in_agent_cannot_do_fails_the_step_saying_a_model_is
 
 def test_the_message_carries_the_instructions_card_steering_and_linked_records(make_credentials):
     mine = make_credentials("member")
-    contact = make_contact(mine.user, first_name="Grace", last_name="Hopper")
+    contact = ContactFactory(actor=mine.user, first_name="Grace", last_name="Hopper")
     task = make_task(
         mine.user,
         instructions="Always write in British English.",

@@ -5,7 +5,7 @@ import uuid
 from typing import Any
 
 from apps.catalogue.testing import Sample, sample
-from apps.contacts.tests.samples import make_contact
+from apps.contacts.tests.factories import ContactFactory
 from apps.notifications.tests.factories import NotificationFactory, WatcherFactory
 
 
@@ -32,7 +32,7 @@ def search_notifications(actor: Any) -> Sample:
 
 @sample("examineNotifications")
 def examine_notifications(actor: Any) -> Sample:
-    contact = make_contact(actor)
+    contact = ContactFactory(actor=actor)
     notification = NotificationFactory(recipient=actor, entity=contact)
     return Sample({}, private=[notification.title, contact.first_name])
 
@@ -51,19 +51,19 @@ def open_notifications(actor: Any) -> Sample:
 
 @sample("createWatcher")
 def create_watcher(actor: Any) -> Sample:
-    contact = make_contact(actor)
+    contact = ContactFactory(actor=actor)
     return Sample({"entityType": "contact", "entityId": contact.pk}, private=[contact.first_name])
 
 
 @sample("listWatchers")
 def list_watchers(actor: Any) -> Sample:
-    contact = make_contact(actor)
+    contact = ContactFactory(actor=actor)
     WatcherFactory(user=actor, entity=contact)
     return Sample({}, private=[contact.first_name])
 
 
 @sample("cancelWatcher")
 def cancel_watcher(actor: Any) -> Sample:
-    contact = make_contact(actor)
+    contact = ContactFactory(actor=actor)
     watcher = WatcherFactory(user=actor, entity=contact)
     return Sample({"watcherId": watcher.pk}, private=[contact.first_name])

@@ -14,7 +14,7 @@ from apps.catalogue.testing import (
     person_with,
     refused,
 )
-from apps.contacts.tests.samples import make_contact
+from apps.contacts.tests.factories import ContactFactory
 from apps.notifications.models import Notification, Watcher
 from apps.notifications.tests.factories import NotificationFactory, WatcherFactory
 
@@ -61,7 +61,7 @@ def test_viewers_read_their_notifications_but_cannot_send_mark_or_watch(people):
 
 
 def test_create_notification_notifies_a_colleague_about_a_record(people):
-    contact = make_contact(people["member"], first_name="Ada")
+    contact = ContactFactory(actor=people["member"], first_name="Ada")
 
     answer = ok(
         people["member"],
@@ -114,7 +114,7 @@ def test_create_notification_refuses_bad_input_and_sends_nothing(people, argumen
 
 
 def test_create_notification_will_not_point_someone_at_a_record_they_cannot_see(people):
-    private = make_contact(people["member"], visibility="private")
+    private = ContactFactory(actor=people["member"], visibility="private")
 
     message = refused(
         people["member"],
@@ -137,7 +137,7 @@ def test_a_contact_of_another_workspace_is_not_found(people, globex):
     with schema_context("globex"):
         from apps.accounts.models import User
 
-        stranger = make_contact(User.objects.get(email="owner@globex.example"))
+        stranger = ContactFactory(actor=User.objects.get(email="owner@globex.example"))
     message = refused(
         people["member"],
         "createNotification",
@@ -184,7 +184,7 @@ def test_list_notifications_refuses_an_unknown_status(people):
 
 
 def test_search_notifications_by_words_time_and_record(people):
-    contact = make_contact(people["member"], first_name="Grace")
+    contact = ContactFactory(actor=people["member"], first_name="Grace")
     about = NotificationFactory(
         recipient=people["member"], title="Quarterly review", body="budget figures", entity=contact
     )
@@ -300,7 +300,7 @@ def test_an_admin_of_notifications_does_not_see_another_persons(people):
 
 
 def test_examine_notifications_summarises_what_needs_attention(people):
-    contact = make_contact(people["member"], first_name="Linus")
+    contact = ContactFactory(actor=people["member"], first_name="Linus")
     WatcherFactory(user=people["member"], entity=contact)
     for _ in range(2):
         NotificationFactory(recipient=people["member"], entity=contact, kind="change")
@@ -346,7 +346,7 @@ def test_open_notifications_takes_no_arguments(people):
 
 
 def test_create_watcher_for_yourself_and_for_a_colleague(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
 
     mine = ok(people["member"], "createWatcher", {"entityType": "contact", "entityId": contact.pk})
     twice = ok(people["member"], "createWatcher", {"entityType": "contact", "entityId": contact.pk})
@@ -377,8 +377,8 @@ def test_create_watcher_refuses_unknown_records(people, arguments, expected):
 
 
 def test_only_people_who_may_notify_others_can_add_them_as_watchers(people):
-    contact = make_contact(people["member"])
-    private = make_contact(people["member"], visibility="private")
+    contact = ContactFactory(actor=people["member"])
+    private = ContactFactory(actor=people["member"], visibility="private")
 
     watcher_only = person_with(
         {"notifications.view", "notifications.watch", "contacts.view"}, email="w@acme.example"
@@ -401,8 +401,8 @@ def test_only_people_who_may_notify_others_can_add_them_as_watchers(people):
 
 
 def test_list_watchers_of_mine_of_a_record_and_of_someone_else(people):
-    first = make_contact(people["member"])
-    second = make_contact(people["member"])
+    first = ContactFactory(actor=people["member"])
+    second = ContactFactory(actor=people["member"])
     WatcherFactory(user=people["member"], entity=first)
     WatcherFactory(user=people["member"], entity=second)
     WatcherFactory(user=people["viewer"], entity=first)
@@ -423,8 +423,8 @@ def test_list_watchers_of_mine_of_a_record_and_of_someone_else(people):
 
 
 def test_cancel_watcher_by_id_or_by_record(people):
-    first = make_contact(people["member"])
-    second = make_contact(people["member"])
+    first = ContactFactory(actor=people["member"])
+    second = ContactFactory(actor=people["member"])
     watcher = WatcherFactory(user=people["member"], entity=first)
     WatcherFactory(user=people["member"], entity=second)
 
@@ -437,7 +437,7 @@ def test_cancel_watcher_by_id_or_by_record(people):
 
 
 def test_cancel_watcher_refuses_someone_elses_and_bad_input(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
     watcher = WatcherFactory(user=people["admin"], entity=contact)
 
     assert f"Watcher {watcher.pk} was not found" in refused(

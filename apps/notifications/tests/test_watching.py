@@ -5,14 +5,14 @@ import pytest
 
 from apps.catalogue.testing import call, ok, structured
 from apps.contacts import services as contact_services
-from apps.contacts.tests.samples import make_contact
+from apps.contacts.tests.factories import ContactFactory
 from apps.notifications import services
 from apps.notifications.models import Notification, Watcher
 from apps.notifications.tests.factories import NotificationFactory, WatcherFactory
 
 
 def test_a_change_to_a_watched_contact_notifies_every_watcher_but_the_one_who_made_it(people):
-    contact = make_contact(people["admin"], first_name="Ada")
+    contact = ContactFactory(actor=people["admin"], first_name="Ada")
     for role in ("admin", "member", "viewer"):
         services.watch(user=people[role], entity=contact)
 
@@ -28,7 +28,7 @@ def test_a_change_to_a_watched_contact_notifies_every_watcher_but_the_one_who_ma
 
 
 def test_a_watcher_who_can_no_longer_see_the_contact_hears_nothing(people):
-    contact = make_contact(people["member"], first_name="Grace")
+    contact = ContactFactory(actor=people["member"], first_name="Grace")
     services.watch(user=people["viewer"], entity=contact)
 
     ok(people["member"], "updateContact", {"contactId": contact.pk, "changes": {"visibility": "private"}})
@@ -38,7 +38,7 @@ def test_a_watcher_who_can_no_longer_see_the_contact_hears_nothing(people):
 
 
 def test_a_failed_change_sends_no_notification(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
     services.watch(user=people["admin"], entity=contact)
 
     result = call(
@@ -50,8 +50,8 @@ def test_a_failed_change_sends_no_notification(people):
 
 
 def test_archive_restore_and_merge_tell_the_watchers(people):
-    contact = make_contact(people["member"], first_name="Hedy")
-    duplicate = make_contact(people["member"], first_name="Hedy")
+    contact = ContactFactory(actor=people["member"], first_name="Hedy")
+    duplicate = ContactFactory(actor=people["member"], first_name="Hedy")
     services.watch(user=people["viewer"], entity=contact)
     services.watch(user=people["viewer"], entity=duplicate)
 
@@ -74,7 +74,7 @@ def test_notify_skips_people_who_cannot_receive_notifications(people):
 
 
 def test_watchers_of_lists_the_people(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
     services.watch(user=people["viewer"], entity=contact)
     services.watch(user=people["admin"], entity=contact)
 
@@ -90,7 +90,7 @@ def test_watchers_of_lists_the_people(people):
 
 
 def test_the_page_shows_my_notifications_and_marks_them_seen(acme_client, people):
-    contact = make_contact(people["member"], first_name="Katherine")
+    contact = ContactFactory(actor=people["member"], first_name="Katherine")
     WatcherFactory(user=people["viewer"], entity=contact)
     mine = NotificationFactory(
         recipient=people["viewer"], title="Your weekly digest", body="Three new contacts"
@@ -112,7 +112,7 @@ def test_the_page_shows_my_notifications_and_marks_them_seen(acme_client, people
 def test_the_page_marks_read_archives_and_stops_watching(acme_client, people):
     first = NotificationFactory(recipient=people["member"], title="first")
     NotificationFactory(recipient=people["member"], title="second")
-    contact = make_contact(people["admin"])
+    contact = ContactFactory(actor=people["admin"])
     watcher = WatcherFactory(user=people["member"], entity=contact)
     acme_client.force_login(people["member"])
 
@@ -139,7 +139,7 @@ def test_the_page_marks_read_archives_and_stops_watching(acme_client, people):
     ],
 )
 def test_who_may_stop_a_watcher_on_the_page(acme_client, people, who, watching, added_by, status):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
     watcher = WatcherFactory(
         user=people[watching], entity=contact, added_by=people[added_by] if added_by else None
     )

@@ -5,7 +5,7 @@ import uuid
 from typing import Any
 
 from apps.catalogue.testing import Sample, sample
-from apps.contacts.tests.samples import make_contact
+from apps.contacts.tests.factories import ContactFactory
 from apps.tasks import runner, schedules, services
 from apps.tasks.models import Task
 
@@ -191,7 +191,7 @@ def update_task_step_checklist(actor: Any) -> Sample:
 
 @sample("linkEntityToTaskStep")
 def link_entity_to_task_step(actor: Any) -> Sample:
-    contact = make_contact(actor)
+    contact = ContactFactory(actor=actor)
     task = make_task(actor)
     step = task.steps.first()
     return Sample(

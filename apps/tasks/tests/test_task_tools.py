@@ -13,7 +13,7 @@ from apps.catalogue.testing import (
     person_with,
     refused,
 )
-from apps.contacts.tests.samples import make_contact
+from apps.contacts.tests.factories import ContactFactory
 from apps.notifications.models import Watcher
 from apps.tasks import runner
 from apps.tasks.models import ChecklistItem, Task, TaskEvent, TaskShare, TaskStep, TaskStepLink
@@ -308,7 +308,7 @@ def test_only_the_owner_makes_a_task_visible_to_the_workspace(people):
 
 
 def test_save_as_template_copies_the_board_steps_and_checklists_not_the_runs(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
     task = make_task(people["member"], due_at=None)
     first = task.steps.first()
     TaskStepLink.objects.create(
@@ -517,7 +517,7 @@ def test_update_a_step_checklist(people):
 
 
 def test_link_a_record_to_a_step_and_unlink_it(people):
-    contact = make_contact(people["member"], first_name="Ada")
+    contact = ContactFactory(actor=people["member"], first_name="Ada")
     other_task = make_task(people["member"], title="Related work")
     task = make_task(people["member"])
     step = task.steps.first()
@@ -549,7 +549,7 @@ def test_link_a_record_to_a_step_and_unlink_it(people):
         },
     )
     assert [e["type"] for e in unlinked["linked"]] == ["task"]
-    private = make_contact(people["admin"], visibility="private")
+    private = ContactFactory(actor=people["admin"], visibility="private")
     assert "was not found" in refused(
         people["member"],
         "linkEntityToTaskStep",
@@ -563,7 +563,7 @@ def test_link_a_record_to_a_step_and_unlink_it(people):
 
 
 def test_a_linked_record_that_goes_away_shows_unavailable(people):
-    contact = make_contact(people["member"], first_name="Grace", visibility="private")
+    contact = ContactFactory(actor=people["member"], first_name="Grace", visibility="private")
     task = make_task(people["member"])
     step = task.steps.first()
     ok(
