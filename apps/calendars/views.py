@@ -13,7 +13,7 @@ from apps.calendars import invitations, selectors, services
 from apps.calendars.models import Attendee, Calendar, Event
 from apps.calendars.permissions import CalendarsPerm
 from apps.calendars.shapes import EventOut
-from apps.core.pages import page
+from apps.core.pages import READ, page
 from apps.core.recurrence import workspace_zone
 
 ANSWERS = {
@@ -23,7 +23,7 @@ ANSWERS = {
 }
 
 
-@page(CalendarsPerm.VIEW)
+@page(CalendarsPerm.VIEW, methods=READ)
 def calendar_list(request: HttpRequest) -> HttpResponse:
     now = timezone.now()
     events = Event.objects.restrict(request.user).select_related("calendar")
@@ -40,7 +40,7 @@ def calendar_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-@page(CalendarsPerm.VIEW)
+@page(CalendarsPerm.VIEW, methods=READ)
 def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
     event = Event.objects.select_related("calendar", "organizer").fetch(request.user, event_id)
     return render(

@@ -7,13 +7,13 @@ from django.shortcuts import redirect, render
 
 from apps.contacts import related
 from apps.core.actors import can
-from apps.core.pages import area_page
+from apps.core.pages import READ, page
 from apps.departments import selectors, services
 from apps.departments.models import Department
 from apps.departments.permissions import DepartmentsPerm
 
 
-@area_page(DepartmentsPerm.VIEW)
+@page(DepartmentsPerm.VIEW, methods=READ)
 def department_list(request: HttpRequest) -> HttpResponse:
     rows = Department.objects.restrict(request.user, trash="include").select_related("parent", "head")
     departments = list(selectors.with_counts(rows).order_by("name", "id")[:500])
@@ -32,7 +32,7 @@ def department_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-@area_page(DepartmentsPerm.DELETE, methods=("POST",))
+@page(DepartmentsPerm.DELETE, methods=("POST",))
 def department_restore(request: HttpRequest, department_id: int) -> HttpResponse:
     department = Department.objects.fetch(request.user, department_id, "delete", trash=True)
     services.department_restore(actor=request.user, department=department)

@@ -4,12 +4,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from apps.contacts import related
-from apps.core.pages import area_page
+from apps.core.pages import READ, page
 from apps.groupaccounts.models import GroupAccount
 from apps.groupaccounts.permissions import GroupAccountsPerm
 
 
-@area_page(GroupAccountsPerm.VIEW)
+@page(GroupAccountsPerm.VIEW, methods=READ)
 def account_list(request: HttpRequest) -> HttpResponse:
     rows = GroupAccount.objects.restrict(request.user).select_related("owner", "organisation")
     accounts = list(rows.order_by("name", "id")[:500])

@@ -6,7 +6,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from apps.core.actors import can
-from apps.core.pages import page
+from apps.core.pages import READ, page
 from apps.notifications import selectors, services
 from apps.notifications.models import Notification, Watcher
 from apps.notifications.permissions import NotificationsPerm
@@ -16,7 +16,7 @@ PAGE_SIZE = 30
 SHOWS = ("unread", "all", "archived")
 
 
-@page(NotificationsPerm.VIEW)
+@page(NotificationsPerm.VIEW, methods=READ)
 def notification_list(request: HttpRequest) -> HttpResponse:
     show = request.GET.get("show", "unread")
     show = show if show in SHOWS else "unread"
