@@ -167,7 +167,9 @@ def create(model: type[F], *, actor: Any, name: str, parent: Any) -> F:
     """A new folder of `model` in `parent` (None: the root), its name checked and free."""
     name = clean_name(name)
     check_depth(parent)
-    check_name_free(model.objects.filter(parent=parent), name, what=_("A folder"))
+    # As a Q: django-stubs 5.2's check of keyword lookups crashes on a foreign key to "self" of
+    # an abstract model (FolderBase.parent).
+    check_name_free(model.objects.filter(Q(parent=parent)), name, what=_("A folder"))
     return model.objects.create(
         name=name, parent=parent, created_by=actor if getattr(actor, "pk", None) else None
     )
