@@ -2,7 +2,7 @@
 of AppError to what a page answers (the role DRF's exception handler plays for the JSON APIs).
 
     @area_page(DocumentsPerm.VIEW)
-    def document_detail(request, document_id):
+    def document_detail(request: AuthenticatedHttpRequest, document_id: int) -> HttpResponse:
         document = Document.objects.fetch(request.user, document_id, trash=True)
         ...
 
@@ -19,15 +19,16 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from apps.core.actors import can
 from apps.core.errors import AppError, Forbidden, InTrash, NotFound, ServiceUnavailable, Unauthenticated
+from apps.core.requests import AuthenticatedHttpRequest
 
-View = Callable[..., HttpResponse]
+View = Callable[..., HttpResponseBase]
 
 
 def area_page(
@@ -39,8 +40,8 @@ def area_page(
 
     def decorate(view: View) -> View:
         @wraps(view)
-        def page(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if permission is not None and not can(request.user, permission):  # type: ignore[arg-type]
+        def page(request: AuthenticatedHttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            if permission is not None and not can(request.user, permission):
                 raise PermissionDenied
             try:
                 return view(request, *args, **kwargs)

@@ -37,7 +37,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.actors import Actor, can
+from apps.core.actors import Actor, actor_id, can
 from apps.core.errors import Forbidden, InTrash, ReadOnly, RecordNotFound, ValidationFailed
 
 if TYPE_CHECKING:
@@ -135,7 +135,8 @@ class Access:
             if self.visibility == "field":
                 seen |= Q(visibility=Visibility.WORKSPACE)
             if self.shares:
-                seen |= Exists(_shares(model).filter(item=OuterRef("pk"), user=actor.pk))
+                # Q | Exists is a Q (django-stubs types Q's | for another Q only).
+                seen |= Exists(_shares(model).filter(item=OuterRef("pk"), user=actor.pk))  # type: ignore[assignment]
             if self.also:
                 seen |= self.also(actor)
             return seen
@@ -143,7 +144,7 @@ class Access:
         if self.visibility == "field":
             changed |= Q(visibility=Visibility.WORKSPACE)
         if self.shares:
-            changed |= Exists(
+            changed |= Exists(  # type: ignore[assignment]
                 _shares(model).filter(item=OuterRef("pk"), user=actor.pk, access=ShareAccess.EDIT)
             )
         return changed
@@ -290,7 +291,7 @@ class Record(models.Model):
 
     def trash(self, actor: Actor | None, *, also: Iterable[str] = ()) -> None:
         self.deleted_at = timezone.now()
-        self.deleted_by_id = getattr(actor, "pk", None)  # type: ignore[attr-defined]
+        self.deleted_by_id = actor_id(actor)
         self.save(update_fields=["deleted_at", "deleted_by", "updated_at", *also])
 
     def untrash(self, *, also: Iterable[str] = ()) -> None:
