@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -17,6 +17,7 @@ from apps.accounts.forms import AccessTokenForm, PersonForm, PersonRoleForm, Rol
 from apps.accounts.permissions import PeoplePerm, RolesPerm
 from apps.core.actors import can
 from apps.core.errors import AppError, Forbidden, NotFound
+from apps.core.requests import AuthenticatedHttpRequest
 
 
 class SignInView(auth_views.LoginView):
@@ -28,7 +29,7 @@ class SignInView(auth_views.LoginView):
 sign_out = auth_views.LogoutView.as_view()
 
 
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HttpRequest) -> HttpResponseBase:
     """The workspace's front door: the sign-in page, or the settings once signed in."""
     if request.user.is_authenticated:
         return redirect("settings:home")
@@ -59,12 +60,12 @@ def _page_errors(back: str | None = None) -> Any:
 
 
 @_page_errors()
-def profile(request: HttpRequest) -> HttpResponse:
+def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "accounts/profile.html", {"nav": "profile"})
 
 
 @_page_errors()
-def tokens(request: HttpRequest) -> HttpResponse:
+def tokens(request: AuthenticatedHttpRequest) -> HttpResponse:
     created = None
     form = AccessTokenForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -88,7 +89,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @_page_errors(back="settings:tokens")
-def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+def token_revoke(request: AuthenticatedHttpRequest, token_id: int) -> HttpResponse:
     token = selectors.access_token_get(user=request.user, token_id=token_id)
     services.access_token_revoke(actor=request.user, token=token)
     messages.success(request, _("Token “%(name)s” revoked.") % {"name": token.name})
@@ -96,7 +97,7 @@ def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
 
 
 @_page_errors()
-def people(request: HttpRequest) -> HttpResponse:
+def people(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not can(request.user, PeoplePerm.VIEW):
         raise Forbidden()
     may_manage = can(request.user, PeoplePerm.MANAGE)
@@ -124,7 +125,7 @@ def people(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @_page_errors(back="settings:people")
-def person_update(request: HttpRequest, user_id: int) -> HttpResponse:
+def person_update(request: AuthenticatedHttpRequest, user_id: int) -> HttpResponse:
     person = selectors.user_get(actor=request.user, user_id=user_id)
     action = request.POST.get("action")
     if action == "role":
@@ -140,7 +141,7 @@ def person_update(request: HttpRequest, user_id: int) -> HttpResponse:
 
 
 @_page_errors()
-def roles(request: HttpRequest) -> HttpResponse:
+def roles(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not can(request.user, RolesPerm.VIEW):
         raise Forbidden()
     may_manage = can(request.user, RolesPerm.MANAGE)
@@ -164,7 +165,7 @@ def roles(request: HttpRequest) -> HttpResponse:
 
 
 @_page_errors()
-def role_edit(request: HttpRequest, role_id: int) -> HttpResponse:
+def role_edit(request: AuthenticatedHttpRequest, role_id: int) -> HttpResponse:
     role = selectors.role_get(actor=request.user, role_id=role_id)
     if not can(request.user, RolesPerm.MANAGE) or role.is_system:
         raise Forbidden()
