@@ -1,14 +1,17 @@
 """The settings pages where people see tasks: the list (tasks, templates, schedules) and a
 task's board with its runs and history. What agents do through the tools shows here."""
 
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 
 from apps.core.actors import can
 from apps.core.errors import NotFound
+from apps.core.requests import AuthenticatedHttpRequest
 from apps.tasks import runner
 from apps.tasks.models import ScheduledTask, Task, TaskEvent
 from apps.tasks.permissions import TasksPerm
@@ -19,14 +22,14 @@ SHOWS = ("tasks", "templates", "scheduled")
 
 
 @login_required
-def task_list(request: HttpRequest) -> HttpResponse:
+def task_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not can(request.user, TasksPerm.VIEW):
         raise PermissionDenied
     show = request.GET.get("show", "tasks")
     show = show if show in SHOWS else "tasks"
     status = request.GET.get("status", "")
     status = status if status in Task.Status.values else ""
-    context = {
+    context: dict[str, Any] = {
         "nav": "tasks",
         "show": show,
         "shows": SHOWS,
@@ -51,7 +54,7 @@ def task_list(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def task_board(request: HttpRequest, task_id: int) -> HttpResponse:
+def task_board(request: AuthenticatedHttpRequest, task_id: int) -> HttpResponse:
     try:
         task = Task.objects.select_related("owner").fetch(request.user, task_id)
     except NotFound as error:
