@@ -18,6 +18,7 @@ from apps.apikeys import clients, selectors, services
 from apps.apikeys.forms import AgentConnectionForm, ApiKeyForm, RollSecretForm
 from apps.core.errors import AppError, Forbidden, NotFound, ValidationFailed
 from apps.core.recurrence import workspace_zone
+from apps.core.requests import AuthenticatedHttpRequest
 
 
 def _pages(function: Any) -> Any:
@@ -57,7 +58,7 @@ def _form_error(form: Any, error: ValidationFailed) -> None:
 
 
 @_pages
-def key_list(request: HttpRequest) -> HttpResponse:
+def key_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     created = None
     form = ApiKeyForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -115,7 +116,7 @@ def _detail(request: HttpRequest, key: Any, form: ApiKeyForm, rolled: str | None
 
 
 @_pages
-def key_detail(request: HttpRequest, key_id: int) -> HttpResponse:
+def key_detail(request: AuthenticatedHttpRequest, key_id: int) -> HttpResponse:
     key = selectors.api_key_get(user=request.user, key_id=key_id)
     form = ApiKeyForm(request.POST or None, initial=_initial(key))
     if request.method == "POST" and form.is_valid():
@@ -131,7 +132,7 @@ def key_detail(request: HttpRequest, key_id: int) -> HttpResponse:
 
 @require_POST
 @_pages
-def key_roll(request: HttpRequest, key_id: int) -> HttpResponse:
+def key_roll(request: AuthenticatedHttpRequest, key_id: int) -> HttpResponse:
     key = selectors.api_key_get(user=request.user, key_id=key_id)
     form = RollSecretForm(request.POST)
     if not form.is_valid():
@@ -144,7 +145,7 @@ def key_roll(request: HttpRequest, key_id: int) -> HttpResponse:
 
 @require_POST
 @_pages
-def key_revoke(request: HttpRequest, key_id: int) -> HttpResponse:
+def key_revoke(request: AuthenticatedHttpRequest, key_id: int) -> HttpResponse:
     key = selectors.api_key_get(user=request.user, key_id=key_id)
     services.api_key_revoke(actor=request.user, key=key)
     messages.success(request, _("Key “%(label)s” revoked.") % {"label": key.label})
@@ -152,7 +153,7 @@ def key_revoke(request: HttpRequest, key_id: int) -> HttpResponse:
 
 
 @_pages
-def agent_connection(request: HttpRequest) -> HttpResponse:
+def agent_connection(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = AgentConnectionForm(request.POST or None)
     setup = None
     if request.method == "POST" and form.is_valid():

@@ -3,19 +3,20 @@
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 
 from apps.catalogue import registry, selectors
 from apps.catalogue.models import ToolCall
 from apps.catalogue.permissions import CataloguePerm
 from apps.core.actors import can
+from apps.core.requests import AuthenticatedHttpRequest
 
 PAGE_SIZE = 50
 
 
 @login_required
-def tool_calls(request: HttpRequest) -> HttpResponse:
+def tool_calls(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not can(request.user, CataloguePerm.AUDIT):
         raise PermissionDenied
     tool = request.GET.get("tool", "").strip()[:100]
