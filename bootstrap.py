@@ -6,6 +6,7 @@
     python3 bootstrap.py down    # stops what `up` started
     python3 bootstrap.py test    # venv, embedded services, the whole test suite
     python3 bootstrap.py bench   # venv, embedded services, the benchmarks of bench/
+    python3 bootstrap.py typecheck  # venv, then mypy on apps/ and config/ (no services needed)
     python3 bootstrap.py env     # starts the embedded services, prints their environment (for a shell)
     python3 bootstrap.py stop    # stops the embedded services, whoever started them
 
@@ -739,6 +740,13 @@ def cmd_bench(args: list[str]) -> int:
         services.stop()
 
 
+def cmd_typecheck(args: list[str]) -> int:
+    """mypy with django-stubs, as pyproject.toml configures it; the settings it loads need no
+    database or Redis."""
+    ensure_venv()
+    return subprocess.run([str(VENV / "bin" / "mypy"), *args], cwd=ROOT).returncode
+
+
 def cmd_env() -> int:
     """Prints export lines for a shell that wants to use manage.py against the embedded services."""
     ensure_venv()
@@ -776,6 +784,8 @@ def main(argv: list[str]) -> int:
         return cmd_test(rest)
     if command == "bench":
         return cmd_bench(rest)
+    if command == "typecheck":
+        return cmd_typecheck(rest)
     if command == "env":
         return cmd_env()
     if command == "stop":

@@ -2,7 +2,7 @@
 
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
@@ -12,6 +12,7 @@ from apps.accounts.permissions import PeoplePerm, RolesPerm
 from apps.core.actors import can
 from apps.core.errors import Forbidden
 from apps.core.pages import page
+from apps.core.requests import AuthenticatedHttpRequest
 
 
 class SignInView(auth_views.LoginView):
@@ -23,7 +24,7 @@ class SignInView(auth_views.LoginView):
 sign_out = auth_views.LogoutView.as_view()
 
 
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HttpRequest) -> HttpResponseBase:
     """The workspace's front door: the sign-in page, or the settings once signed in."""
     if request.user.is_authenticated:
         return redirect("settings:home")
@@ -31,12 +32,12 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @page()
-def profile(request: HttpRequest) -> HttpResponse:
+def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "accounts/profile.html", {"nav": "profile"})
 
 
 @page()
-def tokens(request: HttpRequest) -> HttpResponse:
+def tokens(request: AuthenticatedHttpRequest) -> HttpResponse:
     created = None
     form = AccessTokenForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -59,7 +60,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
 
 
 @page(methods=("POST",), back="settings:tokens")
-def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+def token_revoke(request: AuthenticatedHttpRequest, token_id: int) -> HttpResponse:
     token = selectors.access_token_get(user=request.user, token_id=token_id)
     services.access_token_revoke(actor=request.user, token=token)
     messages.success(request, _("Token “%(name)s” revoked.") % {"name": token.name})
@@ -67,7 +68,7 @@ def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
 
 
 @page()
-def people(request: HttpRequest) -> HttpResponse:
+def people(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not can(request.user, PeoplePerm.VIEW):
         raise Forbidden()
     may_manage = can(request.user, PeoplePerm.MANAGE)
@@ -94,7 +95,7 @@ def people(request: HttpRequest) -> HttpResponse:
 
 
 @page(methods=("POST",), back="settings:people")
-def person_update(request: HttpRequest, user_id: int) -> HttpResponse:
+def person_update(request: AuthenticatedHttpRequest, user_id: int) -> HttpResponse:
     person = selectors.user_get(actor=request.user, user_id=user_id)
     action = request.POST.get("action")
     if action == "role":
@@ -110,7 +111,7 @@ def person_update(request: HttpRequest, user_id: int) -> HttpResponse:
 
 
 @page()
-def roles(request: HttpRequest) -> HttpResponse:
+def roles(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not can(request.user, RolesPerm.VIEW):
         raise Forbidden()
     may_manage = can(request.user, RolesPerm.MANAGE)
@@ -134,7 +135,7 @@ def roles(request: HttpRequest) -> HttpResponse:
 
 
 @page()
-def role_edit(request: HttpRequest, role_id: int) -> HttpResponse:
+def role_edit(request: AuthenticatedHttpRequest, role_id: int) -> HttpResponse:
     role = selectors.role_get(actor=request.user, role_id=role_id)
     if not can(request.user, RolesPerm.MANAGE) or role.is_system:
         raise Forbidden()

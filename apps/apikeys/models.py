@@ -11,6 +11,8 @@ The ledger has three parts:
   usage screen.
 """
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -99,7 +101,7 @@ class ApiKey(models.Model):
     def budget_micro_usd(self) -> int | None:
         return None if self.budget_usd_cents is None else self.budget_usd_cents * MICRO_USD_PER_CENT
 
-    def has_previous_secret(self, now: object = None) -> bool:
+    def has_previous_secret(self, now: datetime | None = None) -> bool:
         now = now or timezone.now()
         return bool(
             self.previous_signing_secret_encrypted

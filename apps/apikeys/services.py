@@ -17,7 +17,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.accounts.models import PersonalAccessToken
+from apps.accounts.models import PersonalAccessToken, User
 from apps.accounts.services import access_token_create
 from apps.apikeys import clients, errors, selectors, webhooks
 from apps.apikeys.models import (
@@ -29,6 +29,7 @@ from apps.apikeys.models import (
 )
 from apps.apikeys.periods import local_day
 from apps.core import credentials, encryption, metrics, secrets
+from apps.core.actors import Actor
 from apps.core.errors import NotFound, ValidationFailed
 from apps.core.recurrence import workspace_zone
 
@@ -104,7 +105,7 @@ def _new_signing_secret() -> str:
 
 def api_key_create(
     *,
-    user: Any,
+    user: User,
     label: Any = "",
     response_url: Any = "",
     budget_usd_cents: Any = None,
@@ -129,9 +130,9 @@ def api_key_create(
     return CreatedKey(key=key, raw_key=raw, signing_secret=signing_secret)
 
 
-def _locked_own(*, key: ApiKey, actor: Any) -> ApiKey:
+def _locked_own(*, key: ApiKey, actor: Actor) -> ApiKey:
     """The key, row-locked, if `actor` owns it; another person's key is not found."""
-    locked = ApiKey.objects.select_for_update().filter(pk=key.pk, user=actor).first()
+    locked = ApiKey.objects.select_for_update().filter(pk=key.pk, user=actor.pk).first()
     if locked is None:
         raise NotFound()
     return locked
@@ -140,7 +141,7 @@ def _locked_own(*, key: ApiKey, actor: Any) -> ApiKey:
 @transaction.atomic
 def api_key_update(
     *,
-    actor: Any,
+    actor: Actor,
     key: ApiKey,
     label: Any = UNSET,
     response_url: Any = UNSET,
@@ -171,7 +172,7 @@ def api_key_update(
 
 
 @transaction.atomic
-def api_key_revoke(*, actor: Any, key: ApiKey) -> ApiKey:
+def api_key_revoke(*, actor: Actor, key: ApiKey) -> ApiKey:
     """Revoking is for good; the key is kept (its usage is history) and refused with KEY_REVOKED.
     Revoking a revoked key changes nothing."""
     key = _locked_own(key=key, actor=actor)
@@ -185,7 +186,7 @@ def api_key_revoke(*, actor: Any, key: ApiKey) -> ApiKey:
 
 @transaction.atomic
 def signing_secret_roll(
-    *, actor: Any, key: ApiKey, overlap: timedelta | None = None, now: datetime | None = None
+    *, actor: Actor, key: ApiKey, overlap: timedelta | None = None, now: datetime | None = None
 ) -> tuple[ApiKey, str]:
     """A new signing secret, returned once. The old one keeps signing beside it (header
     X-Signature-Previous) for `overlap` (default: settings.SIGNING_SECRET_ROLL_OVERLAP_HOURS), so
@@ -464,7 +465,7 @@ def unknown_client_error(client: Any) -> ValidationFailed:
 
 
 @transaction.atomic
-def quick_setup(*, user: Any, client: str, base_url: str, server_name: str, label: str = "") -> QuickSetup:
+def quick_setup(*, user: User, client: str, base_url: str, server_name: str, label: str = "") -> QuickSetup:
     """A fresh personal access token and API key, and the configuration that connects `client` to
     this workspace's MCP endpoint with them. Both secrets are shown once, in what this returns."""
     kind = clients.get(client)

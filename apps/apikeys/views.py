@@ -15,6 +15,7 @@ from apps.apikeys.forms import AgentConnectionForm, ApiKeyForm, RollSecretForm
 from apps.core.errors import ValidationFailed
 from apps.core.pages import page
 from apps.core.recurrence import workspace_zone
+from apps.core.requests import AuthenticatedHttpRequest
 
 
 def _no_store(response: HttpResponse) -> HttpResponse:
@@ -36,7 +37,7 @@ def _form_error(form: Any, error: ValidationFailed) -> None:
 
 
 @page()
-def key_list(request: HttpRequest) -> HttpResponse:
+def key_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     created = None
     form = ApiKeyForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -94,7 +95,7 @@ def _detail(request: HttpRequest, key: Any, form: ApiKeyForm, rolled: str | None
 
 
 @page()
-def key_detail(request: HttpRequest, key_id: int) -> HttpResponse:
+def key_detail(request: AuthenticatedHttpRequest, key_id: int) -> HttpResponse:
     key = selectors.api_key_get(user=request.user, key_id=key_id)
     form = ApiKeyForm(request.POST or None, initial=_initial(key))
     if request.method == "POST" and form.is_valid():
@@ -109,7 +110,7 @@ def key_detail(request: HttpRequest, key_id: int) -> HttpResponse:
 
 
 @page(methods=("POST",))
-def key_roll(request: HttpRequest, key_id: int) -> HttpResponse:
+def key_roll(request: AuthenticatedHttpRequest, key_id: int) -> HttpResponse:
     key = selectors.api_key_get(user=request.user, key_id=key_id)
     form = RollSecretForm(request.POST)
     if not form.is_valid():
@@ -121,7 +122,7 @@ def key_roll(request: HttpRequest, key_id: int) -> HttpResponse:
 
 
 @page(methods=("POST",))
-def key_revoke(request: HttpRequest, key_id: int) -> HttpResponse:
+def key_revoke(request: AuthenticatedHttpRequest, key_id: int) -> HttpResponse:
     key = selectors.api_key_get(user=request.user, key_id=key_id)
     services.api_key_revoke(actor=request.user, key=key)
     messages.success(request, _("Key “%(label)s” revoked.") % {"label": key.label})
@@ -129,7 +130,7 @@ def key_revoke(request: HttpRequest, key_id: int) -> HttpResponse:
 
 
 @page()
-def agent_connection(request: HttpRequest) -> HttpResponse:
+def agent_connection(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = AgentConnectionForm(request.POST or None)
     setup = None
     if request.method == "POST" and form.is_valid():

@@ -12,6 +12,7 @@ from django.utils import timezone
 from pydantic import Field
 
 from apps.catalogue.shapes import Out, Page, PersonRef, page_of
+from apps.core.actors import Actor
 from apps.core.errors import AreaNotAvailable
 from apps.core.kinds import sources
 
@@ -86,7 +87,7 @@ class Upcoming:
     events: list[UpcomingEventOut]
 
 
-def upcoming(*, actor: Any, contacts: list[Any], days: int, limit: int) -> Upcoming:
+def upcoming(*, actor: Actor, contacts: list[Any], days: int, limit: int) -> Upcoming:
     """The calendar events within the next `days` in which any of `contacts` takes part, each
     once, soonest first. AREA_NOT_AVAILABLE when no calendar is installed, even without contacts."""
     sources.calendars()
@@ -100,7 +101,7 @@ def upcoming(*, actor: Any, contacts: list[Any], days: int, limit: int) -> Upcom
     return Upcoming(start=start, end=end, events=[UpcomingEventOut.model_validate(event) for event in found])
 
 
-def email_page(*, actor: Any, addresses: list[str], query: str, limit: int, offset: int) -> Page[EmailOut]:
+def email_page(*, actor: Actor, addresses: list[str], query: str, limit: int, offset: int) -> Page[EmailOut]:
     """The e-mails from or to any of `addresses` that match `query` (empty: all), newest first,
     the page at `offset`. AREA_NOT_AVAILABLE when no mailbox is installed."""
     page = sources.search_messages(actor=actor, addresses=addresses, query=query, limit=limit, offset=offset)
@@ -120,7 +121,7 @@ class EventsSection(Section):
     events: list[UpcomingEventOut]
 
 
-def events_section(*, actor: Any, contacts: list[Any], days: int = 30, limit: int = 10) -> EventsSection:
+def events_section(*, actor: Actor, contacts: list[Any], days: int = 30, limit: int = 10) -> EventsSection:
     """The upcoming events of `contacts`, or why there are none to show (no calendar installed)."""
     try:
         found = upcoming(actor=actor, contacts=contacts, days=days, limit=limit)

@@ -307,7 +307,7 @@ def _input_model(
             raise RegistryError(f"{where}: {CONFIRMATION_ARGUMENT!r} is reserved for confirmations")
         default = ... if parameter.default is inspect.Parameter.empty else parameter.default
         fields[parameter.name] = (hints[parameter.name], default)
-    model = create_model(  # type: ignore[call-overload]
+    model = create_model(
         f"{name[:1].upper()}{name[1:]}Arguments",
         __base__=ArgumentsModel,
         __module__=function.__module__,

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 from apps.core import recurrence
+from apps.core.actors import Actor
 
 # --- outputs ------------------------------------------------------------------------------------
 
@@ -138,7 +139,7 @@ class EntityOut(EntityRef):
     available: bool = Field(description="False when it was removed or you may no longer see it")
 
     @classmethod
-    def checked(cls, link: Any, actor: Any) -> "EntityOut":
+    def checked(cls, link: Any, actor: Actor) -> "EntityOut":
         """From a row with the generic-link fields, looked up again as `actor` sees it now."""
         from apps.core import kinds
 

@@ -1,19 +1,20 @@
 """The settings page listing the tool-call log (admins)."""
 
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 
 from apps.catalogue import registry, selectors
 from apps.catalogue.models import ToolCall
 from apps.catalogue.permissions import CataloguePerm
 from apps.core.pages import READ, page
+from apps.core.requests import AuthenticatedHttpRequest
 
 PAGE_SIZE = 50
 
 
 @page(CataloguePerm.AUDIT, methods=READ)
-def tool_calls(request: HttpRequest) -> HttpResponse:
+def tool_calls(request: AuthenticatedHttpRequest) -> HttpResponse:
     tool = request.GET.get("tool", "").strip()[:100]
     outcome = request.GET.get("outcome", "").strip()
     if outcome not in ToolCall.Outcome.values:

@@ -5,16 +5,24 @@ of a person, and whether they hold a permission. Whether they do is decided in o
 (apps.accounts.access, behind `User.has_perm`); everything else asks `can` or `require` here.
 """
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+from django.contrib.auth import get_user_model
 
 from apps.core.errors import Forbidden
 
+if TYPE_CHECKING:
+    # Only for the type checker: foreign keys to AUTH_USER_MODEL are typed as this model.
+    from apps.accounts.models import User
+
 
 class Actor(Protocol):
-    """A person of the workspace (apps.accounts.models.User), or Django's AnonymousUser."""
+    """A person of the workspace (apps.accounts.models.User). Django's AnonymousUser is not one:
+    a door narrows `request.user` first (a signed-in page's `AuthenticatedHttpRequest`).
+    Code that may run for nobody (the service itself, a scheduled run) takes `Actor | None`."""
 
     @property
-    def pk(self) -> Any: ...
+    def pk(self) -> int: ...
 
     @property
     def is_authenticated(self) -> bool: ...
@@ -44,3 +52,10 @@ def require(actor: Actor | None, permission: str) -> None:
 def actor_id(actor: Actor | None) -> int | None:
     """The actor's id, or None for an anonymous one (rows keep who did what when there is someone)."""
     return getattr(actor, "pk", None)
+
+
+def person(actor: Actor | None) -> "User | None":
+    """The actor as a row of the user model, for a foreign key that keeps who did something
+    (`created_by`, `finished_by`); None when nobody did (the service itself)."""
+    user_model = get_user_model()
+    return actor if isinstance(actor, user_model) and actor.pk else None

@@ -29,6 +29,8 @@ from typing import Any
 from django.db import connection
 from django.dispatch import Signal
 
+from apps.core.actors import Actor
+
 # Sent with `schema_name` and `user_ids` (sorted, at least one), in the process that made the change.
 credentials_revoked = Signal()
 
@@ -50,7 +52,7 @@ class Principal:
     """Who is calling, through which credential. Every permission check still goes through
     `apps.core.actors.can(principal.user, ...)`: the credential only narrows."""
 
-    user: Any
+    user: Actor
     # "oauth" or "access_token" (personal access token + API key).
     scheme: str
     # OAuth scopes granted to the token; the access-token scheme has {"mcp"} (everything the role allows).

@@ -274,7 +274,8 @@ def json(
         return copy.deepcopy(default)
     if value == "" and not isinstance(empty, _Missing):
         return copy.deepcopy(empty)
-    expected = "a JSON " + {builtins.dict: "object", builtins.list: "array"}.get(expect, "document")
+    kinds: builtins.dict[type | None, builtins.str] = {builtins.dict: "object", builtins.list: "array"}
+    expected = "a JSON " + kinds.get(expect, "document")
     try:
         document = _json.loads(value)
     except ValueError as error:

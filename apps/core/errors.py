@@ -88,13 +88,13 @@ class Forbidden(AppError):
 
 class NotFound(AppError):
     code = "NOT_FOUND"
-    message = _("Not found.")
+    message: Any = _("Not found.")
     http_status = 404
 
 
 class Conflict(AppError):
     code = "CONFLICT"
-    message = _("The request conflicts with the current state.")
+    message: Any = _("The request conflicts with the current state.")
     http_status = 409
 
 

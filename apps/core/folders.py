@@ -24,7 +24,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from apps.core.actors import require
+from apps.core.actors import Actor, person, require
 from apps.core.errors import ValidationFailed
 from apps.core.records import Record
 
@@ -59,7 +59,7 @@ class FolderBase(Record):
         return path_of(self)
 
     @staticmethod
-    def unique_names(prefix: str, *, parent: str = "parent") -> list[models.UniqueConstraint]:
+    def unique_names(prefix: str, *, parent: str = "parent") -> list[models.BaseConstraint]:
         """One live item of a name per folder (the trash may hold several)."""
         return [
             models.UniqueConstraint(
@@ -159,23 +159,25 @@ def check_depth(parent: FolderBase | None) -> None:
         )
 
 
-def get(model: type[F], *, actor: Any, folder_id: int | None, trash: bool = False) -> F | None:
+def get(model: type[F], *, actor: Actor, folder_id: int | None, trash: bool = False) -> F | None:
     """The folder `folder_id` as `actor` may see it; None (no id) is the root."""
     if folder_id is None:
         return None
-    return model.objects.fetch(actor, folder_id, trash=trash)  # type: ignore[attr-defined,no-any-return]
+    folder: F = model.objects.fetch(actor, folder_id, trash=trash)
+    return folder
 
 
-def create(model: type[F], *, actor: Any, name: str, parent: Any) -> F:
+def create(model: type[F], *, actor: Actor, name: str, parent: Any) -> F:
     """A new folder of `model` in `parent` (None: the root), its name checked and free; the actor
     must be allowed to change the area's records."""
-    require(actor, model.access.permission("change") or "")  # type: ignore[attr-defined]
+    require(actor, model.access.permission("change") or "")
     name = clean_name(name)
     check_depth(parent)
-    check_name_free(model.objects.filter(parent=parent), name, what=_("A folder"))
-    folder = model.objects.create(
-        name=name, parent=parent, created_by=actor if getattr(actor, "pk", None) else None
-    )
+    # As a Q: django-stubs 5.2's check of keyword lookups crashes on a foreign key to "self" of
+    # an abstract model (FolderBase.parent).
+    check_name_free(model.objects.filter(Q(parent=parent)), name, what=_("A folder"))
+    folder = model(name=name, parent=parent, created_by=person(actor))
+    folder.save(force_insert=True)
     logger.info("%s %s created", model._meta.model_name, folder.pk)
     return folder
 
@@ -193,7 +195,7 @@ def check_name_free(queryset: Any, name: str, *, exclude_pk: Any = None, what: s
         )
 
 
-def trash(items: Iterable[Record], *, actor: Any, with_folder: Any = None) -> int:
+def trash(items: Iterable[Record], *, actor: Actor, with_folder: Any = None) -> int:
     """Puts items in the trash (those not there already), noting the folder whose trashing took
     them (`with_folder`); returns how many."""
     count = 0

@@ -1,8 +1,8 @@
 """The pages of the settings site: one decorator for a permission-checked page, and one mapping
 of AppError to what a page answers (the role DRF's exception handler plays for the JSON APIs).
 
-    @page(DocumentsPerm.VIEW)
-    def document_detail(request, document_id):
+    @page(DocumentsPerm.VIEW, methods=READ)
+    def document_detail(request: AuthenticatedHttpRequest, document_id: int) -> HttpResponse:
         document = Document.objects.fetch(request.user, document_id, trash=True)
         ...
 
@@ -19,7 +19,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -27,8 +27,9 @@ from django.views.decorators.http import require_http_methods
 
 from apps.core.actors import can
 from apps.core.errors import AppError, Forbidden, InTrash, NotFound, ServiceUnavailable, Unauthenticated
+from apps.core.requests import AuthenticatedHttpRequest
 
-View = Callable[..., HttpResponse]
+View = Callable[..., HttpResponseBase]
 # The methods of a page that only shows something.
 READ = ("GET", "HEAD")
 
@@ -42,8 +43,8 @@ def page(
 
     def decorate(view: View) -> View:
         @wraps(view)
-        def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if permission is not None and not can(request.user, permission):  # type: ignore[arg-type]
+        def checked(request: AuthenticatedHttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            if permission is not None and not can(request.user, permission):
                 raise PermissionDenied
             try:
                 return view(request, *args, **kwargs)

@@ -91,6 +91,12 @@ def get_area(key: str) -> Area | None:
     return _areas.get(key)
 
 
+def area_title(key: str) -> Any:
+    """The title of the area `key`, or the key itself when no area has it."""
+    area = _areas.get(key)
+    return area.title if area else key
+
+
 def all_permissions() -> list[PermissionEnum]:
     return sorted(_permissions.values(), key=lambda member: member.value)
 

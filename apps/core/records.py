@@ -37,7 +37,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.actors import Actor, can
+from apps.core.actors import Actor, actor_id, can
 from apps.core.errors import AppError, Forbidden, InTrash, ReadOnly, RecordNotFound, ValidationFailed
 
 if TYPE_CHECKING:
@@ -160,26 +160,26 @@ class Access:
         if self.visibility == "field":
             changed |= Q(visibility=Visibility.WORKSPACE)
         if self.shares:
-            changed |= Exists(
+            changed |= Exists(  # type: ignore[assignment]
                 _shares(model).filter(item=OuterRef("pk"), user=actor.pk, access=ShareAccess.EDIT)
             )
         return changed
 
-    def visible_to(self, model: type[models.Model], actor_id: Any) -> Q:
+    def visible_to(self, model: type[models.Model], person_id: Any) -> Q:
         """The rows a person sees who may see the area and is not its admin, as a condition built
         from their id alone: for a query compiled once and run with each caller's id
-        (apps.core.prepared). `through` and `also` need the actor itself and are not part of it."""
+        (apps.core.prepared); `also` is asked with an actor that is only that id."""
         if self.visibility == "workspace":
             return Q()
-        seen = Q(**{self.owner: actor_id}) if self.owner else _NOTHING
+        seen = Q(**{self.owner: person_id}) if self.owner else _NOTHING
         if self.visibility == "field":
             seen |= Q(visibility=Visibility.WORKSPACE)
         if self.shares:
-            seen |= Exists(_shares(model).filter(item=OuterRef("pk"), user=actor_id))
-        return seen | self.also_to(actor_id) if self.also else seen
+            seen |= Exists(_shares(model).filter(item=OuterRef("pk"), user=person_id))
+        return seen | self.also_to(person_id) if self.also else seen
 
-    def also_to(self, actor_id: Any) -> Q:
-        return self.also(_Id(actor_id)) if self.also else _NOTHING
+    def also_to(self, person_id: Any) -> Q:
+        return self.also(_Id(person_id)) if self.also else _NOTHING
 
     def parent(self, model: type[models.Model]) -> Any:
         return model._meta.get_field(self.through).related_model  # type: ignore[arg-type]
@@ -327,7 +327,7 @@ class Record(models.Model):
 
     def trash(self, actor: Actor | None, *, also: Iterable[str] = ()) -> None:
         self.deleted_at = timezone.now()
-        self.deleted_by_id = getattr(actor, "pk", None)  # type: ignore[attr-defined]
+        self.deleted_by_id = actor_id(actor)
         self.save(update_fields=["deleted_at", "deleted_by", "updated_at", *also])
 
     def untrash(self, *, also: Iterable[str] = ()) -> None:

@@ -47,7 +47,7 @@ class ShareBase(models.Model):
 
 def person_by_email(email: str) -> Any:
     """An active person of this workspace, by e-mail; "not found" otherwise."""
-    return get_user_model()._default_manager.person_by_email(email)  # type: ignore[attr-defined]
+    return get_user_model()._default_manager.person_by_email(email)
 
 
 def change(
@@ -84,7 +84,7 @@ def change(
     return item
 
 
-def share_set(item: Any, *, person: Any, access: str, actor: Any, person_may_see: bool) -> tuple[str, str]:
+def share_set(item: Any, *, person: Any, access: str, actor: Actor, person_may_see: bool) -> tuple[str, str]:
     """Shares `item` with `person` ("view" or "edit") or stops ("none"); returns (before, after).
     `person_may_see`: whether the person's role lets them see the area at all."""
     if person.pk == item.owner_id and access != "none":

@@ -8,7 +8,6 @@ from typing import Any
 
 import redis
 from django.conf import settings
-from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -19,6 +18,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from apps.core import errors
 from apps.core import metrics as operator_metrics
+from apps.core.db import connection
 
 logger = logging.getLogger(__name__)
 _redis: redis.Redis | None = None
@@ -75,8 +75,9 @@ def in_request_workspace(view: Callable[..., HttpResponse]) -> Callable[..., Htt
         workspace = getattr(request, "tenant", None)
         if workspace is not None and connection.schema_name != workspace.schema_name:
             connection.set_tenant(workspace)
-        if getattr(request, "urlconf", None):
-            set_urlconf(request.urlconf)
+        urlconf = getattr(request, "urlconf", None)
+        if urlconf:
+            set_urlconf(urlconf)
         return view(request, *args, **kwargs)
 
     return wrapper

@@ -9,7 +9,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import FileResponse, HttpRequest, HttpResponseBase, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
@@ -55,7 +55,8 @@ class PersonalDataForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         email = (data.get("email") or "").strip().lower()
         if data.get("action") == ERASE and (data.get("confirm_email") or "").strip().lower() != email:
             self.add_error("confirm_email", _("Type the same e-mail address to confirm the erasure."))
@@ -66,7 +67,7 @@ class OperationInline(admin.TabularInline):
     model = PersonalDataOperation
     extra = 0
     can_delete = False
-    fields = ["created_at", "kind", "outcome", "schema_name", "counts", "files", "performed_by", "problem"]
+    fields = ("created_at", "kind", "outcome", "schema_name", "counts", "files", "performed_by", "problem")
     readonly_fields = fields
     verbose_name_plural = gettext_lazy("exports and erasures")
 
@@ -177,7 +178,7 @@ class DataRequestAdmin(admin.ModelAdmin):
             *super().get_urls(),
         ]
 
-    def personal_data_view(self, request: HttpRequest) -> HttpResponse:
+    def personal_data_view(self, request: HttpRequest) -> HttpResponseBase:
         may_export = request.user.has_perm("datarights.export_personal_data")
         may_erase = request.user.has_perm("datarights.erase_personal_data")
         if not (may_export or may_erase):
@@ -216,7 +217,7 @@ class DataRequestAdmin(admin.ModelAdmin):
 
     def _run(
         self, request: HttpRequest, form: PersonalDataForm, *, may_export: bool, may_erase: bool
-    ) -> HttpResponse | None:
+    ) -> HttpResponseBase | None:
         data = form.cleaned_data
         workspace, email, data_request = data["workspace"], data["email"], data["data_request"]
         performed_by = f"admin:{request.user.pk}"

@@ -6,7 +6,7 @@ from typing import Any
 from django.conf import settings
 
 from apps.core import folders as trees
-from apps.core.actors import can, require
+from apps.core.actors import Actor, can, person, require
 from apps.core.errors import Forbidden, ValidationFailed
 from apps.core.kinds import Item, attachments
 from apps.core.records import Visibility
@@ -17,10 +17,6 @@ from apps.documents.permissions import DocumentsPerm
 logger = logging.getLogger(__name__)
 
 EXPORT_FOLDER = "/Document exports"
-
-
-def _actor(actor: Any) -> Any:
-    return actor if getattr(actor, "pk", None) else None
 
 
 def clean_title(value: str) -> str:
@@ -59,7 +55,7 @@ def clean_body(content: str, fmt: str) -> tuple[str, str]:
 # --- documents ----------------------------------------------------------------------------------
 
 
-def _snapshot(document: Document, actor: Any, note: str = "") -> DocumentVersion:
+def _snapshot(document: Document, actor: Actor, note: str = "") -> DocumentVersion:
     return DocumentVersion.objects.create(
         document=document,
         number=document.version,
@@ -67,13 +63,13 @@ def _snapshot(document: Document, actor: Any, note: str = "") -> DocumentVersion
         body_html=document.body_html,
         body_text=document.body_text,
         note=note[:300],
-        created_by=_actor(actor),
+        created_by=person(actor),
     )
 
 
 def document_create(
     *,
-    actor: Any,
+    actor: Actor,
     title: str,
     content: str = "",
     fmt: str = "markdown",
@@ -85,9 +81,9 @@ def document_create(
     document = Document.objects.create(
         title=clean_title(title),
         folder=folder,
-        owner=_actor(actor),
-        created_by=_actor(actor),
-        updated_by=_actor(actor),
+        owner=person(actor),
+        created_by=person(actor),
+        updated_by=person(actor),
         visibility=visibility,
         body_html=body,
         body_text=text,
@@ -100,7 +96,7 @@ def document_create(
 
 def document_update(
     *,
-    actor: Any,
+    actor: Actor,
     document: Document,
     title: str | None = None,
     content: str | None = None,
@@ -128,14 +124,14 @@ def document_update(
         return document, False
     document.title, document.body_html, document.body_text = new_title, body, text
     document.version += 1
-    document.updated_by = _actor(actor)
+    document.updated_by = person(actor)
     document.save(update_fields=["title", "body_html", "body_text", "version", "updated_by", "updated_at"])
     _snapshot(document, actor, note or "updated")
     logger.info("document %s saved as version %s", document.pk, document.version)
     return document, True
 
 
-def document_move(*, actor: Any, document: Document, folder: DocumentFolder | None) -> Document:
+def document_move(*, actor: Actor, document: Document, folder: DocumentFolder | None) -> Document:
     require(actor, DocumentsPerm.EDIT)
     document = Document.objects.fetch(actor, document.pk, "change")
     document.folder = folder
@@ -143,14 +139,14 @@ def document_move(*, actor: Any, document: Document, folder: DocumentFolder | No
     return document
 
 
-def document_trash(*, actor: Any, document: Document) -> Document:
+def document_trash(*, actor: Actor, document: Document) -> Document:
     require(actor, DocumentsPerm.DELETE)
     document = Document.objects.fetch(actor, document.pk, "change")
     trees.trash([document], actor=actor)
     return document
 
 
-def document_restore(*, actor: Any, document: Document) -> Document:
+def document_restore(*, actor: Actor, document: Document) -> Document:
     require(actor, DocumentsPerm.DELETE)
     if document.deleted_at is None:
         return document
@@ -165,7 +161,12 @@ def document_restore(*, actor: Any, document: Document) -> Document:
 
 
 def document_export_pdf(
-    *, actor: Any, document: Document, folder: Any = None, name: str | None = None, version: int | None = None
+    *,
+    actor: Actor,
+    document: Document,
+    folder: Any = None,
+    name: str | None = None,
+    version: int | None = None,
 ) -> Any:
     """Renders the document (or one of its versions) to PDF, stores it in Files (in `folder`, a
     files folder, default "/Document exports") and attaches it to the document. Returns the file."""

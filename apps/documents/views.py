@@ -1,18 +1,19 @@
 """The Documents settings page: the documents people and agents wrote, their versions, the trash."""
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 
 from apps.core.actors import can
 from apps.core.pages import READ, page
+from apps.core.requests import AuthenticatedHttpRequest
 from apps.documents import selectors, services
 from apps.documents.models import Document
 from apps.documents.permissions import DocumentsPerm
 
 
 @page(DocumentsPerm.VIEW, methods=READ)
-def document_list(request: HttpRequest) -> HttpResponse:
+def document_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     trash = request.GET.get("view") == "trash"
     rows = Document.objects.restrict(request.user, trash="only" if trash else "exclude")
     rows = rows.select_related("folder", "owner", "updated_by").order_by("-updated_at")
@@ -22,7 +23,7 @@ def document_list(request: HttpRequest) -> HttpResponse:
 
 
 @page(DocumentsPerm.VIEW, methods=READ)
-def document_detail(request: HttpRequest, document_id: int) -> HttpResponse:
+def document_detail(request: AuthenticatedHttpRequest, document_id: int) -> HttpResponse:
     document = Document.objects.fetch(request.user, document_id, trash=True)
     try:
         number = int(request.GET.get("version") or 0)
@@ -44,7 +45,7 @@ def document_detail(request: HttpRequest, document_id: int) -> HttpResponse:
 
 
 @page(DocumentsPerm.DELETE, methods=("POST",))
-def document_restore(request: HttpRequest, document_id: int) -> HttpResponse:
+def document_restore(request: AuthenticatedHttpRequest, document_id: int) -> HttpResponse:
     document = Document.objects.fetch(request.user, document_id, "delete", trash=True)
     services.document_restore(actor=request.user, document=document)
     messages.success(request, "The document is back.")

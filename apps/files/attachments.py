@@ -5,7 +5,7 @@ from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
 
-from apps.core.actors import Actor
+from apps.core.actors import Actor, person
 from apps.core.kinds.attachments import Linked
 from apps.files.models import Attachment
 
@@ -28,7 +28,7 @@ class AttachmentStore:
             content_type=content_type,
             object_id=record.pk,
             title=title,
-            attached_by=actor if getattr(actor, "pk", None) else None,
+            attached_by=person(actor),
         )
         return True
 

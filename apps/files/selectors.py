@@ -6,14 +6,13 @@ the whole workspace, or the actor owns it, or it is shared with them; files.admi
 file. Anything else, and anything of another workspace, is "not found".
 """
 
-from typing import Any
-
 from django.db.models import QuerySet
 
+from apps.core.actors import Actor
 from apps.files.models import File, Folder
 
 
-def folder_by_path(*, actor: Any, path: str) -> Folder | None:
+def folder_by_path(*, actor: Actor, path: str) -> Folder | None:
     """The live folder at "/A/B" (case-insensitive); "/" is the root (None)."""
     folder = None
     for part in [part for part in path.strip().split("/") if part]:
@@ -23,14 +22,14 @@ def folder_by_path(*, actor: Any, path: str) -> Folder | None:
     return folder
 
 
-def folder_contents(*, actor: Any, folder: Folder | None) -> tuple[QuerySet[Folder], QuerySet[File]]:
+def folder_contents(*, actor: Actor, folder: Folder | None) -> tuple[QuerySet[Folder], QuerySet[File]]:
     return (
         Folder.objects.restrict(actor).filter(parent=folder),
         File.objects.restrict(actor).filter(folder=folder).select_related("owner", "folder"),
     )
 
 
-def files_by_ids(*, actor: Any, file_ids: list[int]) -> dict[int, File]:
+def files_by_ids(*, actor: Actor | None, file_ids: list[int]) -> dict[int, File]:
     """The live files among `file_ids` that `actor` may see (for links and attachments)."""
     rows = File.objects.restrict(actor).filter(pk__in=file_ids).select_related("folder")
     return {row.pk: row for row in rows}

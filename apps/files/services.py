@@ -14,7 +14,7 @@ removes the bytes written in it.
 
 import logging
 import os
-from typing import Any
+from typing import Any, Literal, cast
 
 from django.conf import settings
 from django.core.mail import EmailMessage
@@ -23,7 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from apps.core import folders as trees
-from apps.core.actors import require
+from apps.core.actors import Actor, person, require
 from apps.core.errors import ValidationFailed
 from apps.core.kinds import attachments
 from apps.core.records import Visibility
@@ -34,10 +34,6 @@ from apps.files.permissions import FilesPerm
 logger = logging.getLogger(__name__)
 
 MAX_RECIPIENTS = 20
-
-
-def _actor(actor: Any) -> Any:
-    return actor if getattr(actor, "pk", None) else None
 
 
 # --- names --------------------------------------------------------------------------------------
@@ -87,7 +83,7 @@ def folder_ensure(*, actor: Any, path: str) -> Folder | None:
     return folder
 
 
-def folder_rename(*, actor: Any, folder: Folder, name: str) -> Folder:
+def folder_rename(*, actor: Actor, folder: Folder, name: str) -> Folder:
     require(actor, FilesPerm.EDIT)
     name = trees.clean_name(name)
     trees.check_name_free(
@@ -98,7 +94,7 @@ def folder_rename(*, actor: Any, folder: Folder, name: str) -> Folder:
     return folder
 
 
-def folder_move(*, actor: Any, folder: Folder, parent: Folder | None) -> Folder:
+def folder_move(*, actor: Actor, folder: Folder, parent: Folder | None) -> Folder:
     require(actor, FilesPerm.EDIT)
     trees.check_move(folder, parent)
     trees.check_name_free(
@@ -109,7 +105,7 @@ def folder_move(*, actor: Any, folder: Folder, parent: Folder | None) -> Folder:
     return folder
 
 
-def folder_trash(*, actor: Any, folder: Folder) -> int:
+def folder_trash(*, actor: Actor, folder: Folder) -> int:
     """Puts the folder and everything in it in the trash; returns how many items went."""
     require(actor, FilesPerm.DELETE)
     below = trees.descendant_ids(Folder, [folder.pk])
@@ -122,7 +118,7 @@ def folder_trash(*, actor: Any, folder: Folder) -> int:
     return count
 
 
-def folder_restore(*, actor: Any, folder: Folder, parent: Folder | bool | None = False) -> int:
+def folder_restore(*, actor: Actor, folder: Folder, parent: Folder | Literal[False] | None = False) -> int:
     """Brings a trashed folder back with what was trashed with it. `parent`: where to (False:
     where it was, which must not be in the trash itself)."""
     require(actor, FilesPerm.DELETE)
@@ -132,14 +128,15 @@ def folder_restore(*, actor: Any, folder: Folder, parent: Folder | bool | None =
         raise errors.NotInTrash(
             f"Folder {folder.pk} went to the trash with folder {folder.trashed_with_id}: restore that one."
         )
-    target = folder.parent if parent is False else parent
-    _check_restorable_into(target, original=parent is False)  # type: ignore[arg-type]
+    # A Folder's parent is a Folder (django-stubs types FolderBase's "self" as FolderBase).
+    target = cast(Folder | None, folder.parent) if parent is False else parent
+    _check_restorable_into(target, original=parent is False)
     if parent is not False:
-        trees.check_move(folder, target)  # type: ignore[arg-type]
+        trees.check_move(folder, target)
     trees.check_name_free(
         Folder.objects.filter(parent=target), folder.name, exclude_pk=folder.pk, what="A folder"
     )
-    folder.parent = target  # type: ignore[assignment]
+    folder.parent = target
     trees.untrash(folder, also=("parent",))
     count = 1
     for inner in Folder.objects.filter(trashed_with=folder):
@@ -164,7 +161,7 @@ def _check_restorable_into(target: Folder | None, *, original: bool) -> None:
     )
 
 
-def folder_erase(*, actor: Any, folder: Folder) -> int:
+def folder_erase(*, actor: Actor, folder: Folder) -> int:
     """Erases a trashed folder for good, with everything in it; returns how many files went."""
     require(actor, FilesPerm.DELETE)
     if folder.deleted_at is None:
@@ -181,7 +178,7 @@ def folder_erase(*, actor: Any, folder: Folder) -> int:
 
 def file_create(
     *,
-    actor: Any,
+    actor: Actor,
     name: str,
     content: bytes,
     folder: Folder | None = None,
@@ -204,8 +201,8 @@ def file_create(
     file = File.objects.create(
         name=placed,
         folder=folder,
-        owner=_actor(actor),
-        created_by=_actor(actor),
+        owner=person(actor),
+        created_by=person(actor),
         visibility=visibility,
         description=description[:500],
         blob=key,
@@ -231,7 +228,7 @@ def file_text(file: File) -> str:
     return file.text
 
 
-def file_copy(*, actor: Any, file: File, folder: Folder | None, name: str | None = None) -> File:
+def file_copy(*, actor: Actor, file: File, folder: Folder | None, name: str | None = None) -> File:
     require(actor, FilesPerm.EDIT)
     return file_create(
         actor=actor,
@@ -246,7 +243,7 @@ def file_copy(*, actor: Any, file: File, folder: Folder | None, name: str | None
     )
 
 
-def file_move(*, actor: Any, file: File, folder: Folder | None) -> File:
+def file_move(*, actor: Actor, file: File, folder: Folder | None) -> File:
     require(actor, FilesPerm.EDIT)
     file = File.objects.fetch(actor, file.pk, "change")
     if folder is not None and folder.deleted_at is not None:
@@ -257,7 +254,7 @@ def file_move(*, actor: Any, file: File, folder: Folder | None) -> File:
     return file
 
 
-def file_rename(*, actor: Any, file: File, name: str) -> File:
+def file_rename(*, actor: Actor, file: File, name: str) -> File:
     require(actor, FilesPerm.EDIT)
     file = File.objects.fetch(actor, file.pk, "change")
     file.name = _placed_name(file.folder, name, "error", exclude_pk=file.pk)
@@ -265,26 +262,26 @@ def file_rename(*, actor: Any, file: File, name: str) -> File:
     return file
 
 
-def file_trash(*, actor: Any, file: File) -> None:
+def file_trash(*, actor: Actor, file: File) -> None:
     require(actor, FilesPerm.DELETE)
     file = File.objects.fetch(actor, file.pk, "delete", trash=True)
     trees.trash([file], actor=actor)
 
 
-def file_restore(*, actor: Any, file: File, folder: Folder | bool | None = False) -> File:
+def file_restore(*, actor: Actor, file: File, folder: Folder | Literal[False] | None = False) -> File:
     """Brings a trashed file back, where it was (or into `folder`), renamed if its name is taken."""
     require(actor, FilesPerm.DELETE)
     if file.deleted_at is None:
         raise errors.NotInTrash(f"File {file.pk} is not in the trash.")
     target = file.folder if folder is False else folder
-    _check_restorable_into(target, original=folder is False)  # type: ignore[arg-type]
-    file.folder = target  # type: ignore[assignment]
-    file.name = free_name(target, file.name, exclude_pk=file.pk)  # type: ignore[arg-type]
+    _check_restorable_into(target, original=folder is False)
+    file.folder = target
+    file.name = free_name(target, file.name, exclude_pk=file.pk)
     trees.untrash(file, also=("folder", "name"))
     return file
 
 
-def file_erase(*, actor: Any, file: File) -> None:
+def file_erase(*, actor: Actor, file: File) -> None:
     require(actor, FilesPerm.DELETE)
     if file.deleted_at is None:
         raise errors.NotInTrash(f"File {file.pk} is not in the trash: delete it first, then erase it.")
@@ -325,7 +322,7 @@ def clean_recipients(addresses: list[str]) -> list[str]:
     return cleaned
 
 
-def file_email(*, actor: Any, file: File, to: list[str], subject: str, message: str) -> Delivery:
+def file_email(*, actor: Actor, file: File, to: list[str], subject: str, message: str) -> Delivery:
     """Sends the file as an e-mail attachment through Django's e-mail backend."""
     require(actor, FilesPerm.EMAIL)
     recipients = clean_recipients(to)
@@ -347,7 +344,7 @@ def file_email(*, actor: Any, file: File, to: list[str], subject: str, message: 
     )
     email.attach(file.name, file_bytes(file), file.mime_type)
     delivery = Delivery.objects.create(
-        file=file, sent_by=_actor(actor), recipients=recipients, subject=subject
+        file=file, sent_by=person(actor), recipients=recipients, subject=subject
     )
     try:
         email.send(fail_silently=False)
@@ -364,7 +361,7 @@ def file_email(*, actor: Any, file: File, to: list[str], subject: str, message: 
 # --- the trash ----------------------------------------------------------------------------------
 
 
-def trash_entries(*, actor: Any) -> list[Any]:
+def trash_entries(*, actor: Actor) -> list[Any]:
     """What is in the trash on its own (not taken there with a folder), newest first."""
     folders = list(Folder.objects.restrict(actor, trash="only").filter(trashed_with__isnull=True))
     files = list(

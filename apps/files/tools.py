@@ -658,7 +658,7 @@ def restore_file(
     a number ("a (2).txt")."""
     kind, item_id = _one_of(file_id, folder_id)
     item = _entity(ctx, kind, item_id, include_trashed=True)
-    target: Folder | bool | None = (
+    target: Folder | Literal[False] | None = (
         None if to_root else (_folder(ctx, into_folder_id) if into_folder_id else False)
     )
     if kind == "file":

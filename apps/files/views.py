@@ -8,6 +8,7 @@ from apps.accounts.models import User
 from apps.core import folders as trees
 from apps.core.errors import AppError
 from apps.core.pages import READ, page
+from apps.core.requests import AuthenticatedHttpRequest
 from apps.files import blobs, downloads, selectors, services
 from apps.files.models import File, Folder
 from apps.files.permissions import FilesPerm
@@ -32,7 +33,10 @@ def download(request: HttpRequest, token: str) -> FileResponse:
     payload = downloads.read_token(token)
     if payload is None:
         raise Http404("This download link is not valid or has expired.")
-    person = User.objects.filter(pk=payload.get("u"), is_active=True).select_related("role").first()
+    user_id = payload.get("u")
+    person = (
+        User.objects.filter(pk=user_id, is_active=True).select_related("role").first() if user_id else None
+    )
     try:
         file = File.objects.fetch(person, int(payload["f"]))
     except (AppError, KeyError, TypeError, ValueError):
@@ -43,12 +47,12 @@ def download(request: HttpRequest, token: str) -> FileResponse:
 
 
 @page(methods=READ)
-def download_signed_in(request: HttpRequest, file_id: int) -> FileResponse:
+def download_signed_in(request: AuthenticatedHttpRequest, file_id: int) -> FileResponse:
     return _serve(File.objects.fetch(request.user, file_id))
 
 
 @page(FilesPerm.VIEW, methods=READ)
-def browse(request: HttpRequest) -> HttpResponse:
+def browse(request: AuthenticatedHttpRequest) -> HttpResponse:
     actor = request.user
     if request.GET.get("view") == "trash":
         return render(

@@ -33,7 +33,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -42,6 +42,7 @@ from apps.apikeys import services as apikeys_services
 from apps.apikeys import webhooks
 from apps.apikeys.errors import UnsafeWebhookUrl
 from apps.core import metrics
+from apps.core.db import connection
 from apps.gateway.agent.deadline import DeadlineTransport, deadline
 from apps.gateway.models import Conversation, WebhookAttempt, WebhookDelivery
 from apps.gateway.tracing import request_scope

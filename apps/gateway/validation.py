@@ -147,6 +147,7 @@ def clean(data: Any) -> AgentRequest:
     if problems:
         summary = " ".join(f"{name}: {' '.join(texts)}" for name, texts in problems.items())
         raise ValidationFailed(summary, details=problems)
+    assert isinstance(message, str)  # anything else is one of the problems
     return AgentRequest(message=message, context=context, metadata=metadata)
 
 

@@ -235,9 +235,9 @@ class Hub:
                     event = await layer.receive(channel)
                     key = tuple(event.get("key") or ("", ""))
                     if event.get("kind") == "answer":
-                        self.answer(key, event.get("message") or {})  # type: ignore[arg-type]
+                        self.answer(key, event.get("message") or {})
                     elif event.get("kind") == "cancel":
-                        self.cancel(key)  # type: ignore[arg-type]
+                        self.cancel(key)
             except asyncio.CancelledError:
                 raise
             except Exception:

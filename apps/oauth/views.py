@@ -26,6 +26,7 @@ from oauth2_provider.models import get_application_model
 from oauth2_provider.oauth2_backends import _add_iss_to_redirect
 
 from apps.core.pages import READ, page
+from apps.core.requests import AuthenticatedHttpRequest
 from apps.oauth import registration, resource, scopes, selectors, services
 
 logger = logging.getLogger(__name__)
@@ -114,8 +115,10 @@ class AuthorizationView(dot_views.AuthorizationView):
         # The person is always asked: a client cannot skip the consent page with the toolkit's
         # `approval_prompt=auto` (REQUEST_APPROVAL_PROMPT is "force").
         if "approval_prompt" in request.GET:
-            request.GET = request.GET.copy()
-            request.GET.pop("approval_prompt")
+            query = request.GET.copy()
+            query.pop("approval_prompt")
+            # A mutable copy in place of the request's (django-stubs types request.GET as immutable).
+            request.GET = query  # type: ignore[assignment]
         return super().get(request, *args, **kwargs)
 
     def handle_no_permission(self) -> HttpResponse:
@@ -238,7 +241,7 @@ class RegistrationManagementView(dot_views.DynamicClientRegistrationManagementVi
 
 
 @page(methods=READ)
-def connected_apps(request: HttpRequest) -> HttpResponse:
+def connected_apps(request: AuthenticatedHttpRequest) -> HttpResponse:
     connections = [
         {
             "connection": connection,
@@ -251,7 +254,7 @@ def connected_apps(request: HttpRequest) -> HttpResponse:
 
 
 @page(methods=("POST",))
-def connection_revoke(request: HttpRequest, connection_id: int) -> HttpResponse:
+def connection_revoke(request: AuthenticatedHttpRequest, connection_id: int) -> HttpResponse:
     connection = selectors.connection_get(user=request.user, connection_id=connection_id)
     services.connection_revoke(actor=request.user, connection=connection)
     name = connection.application.name or _("the app")

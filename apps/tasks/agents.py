@@ -33,6 +33,8 @@ from typing import Any, Protocol
 
 from django.utils.translation import gettext as _
 
+from apps.core.actors import Actor
+
 logger = logging.getLogger(__name__)
 
 
@@ -56,7 +58,7 @@ class Outcome:
 
 
 class HandOver(Protocol):
-    def hand_over(self, *, task: Any, step: Any, run: Any, actor: Any) -> HandedOver:
+    def hand_over(self, *, task: Any, step: Any, run: Any, actor: Actor | None) -> HandedOver:
         """Starts the agent on `step` (in the caller's transaction)."""
         ...
 

@@ -17,6 +17,7 @@ from pypdf import PdfReader, PdfWriter
 from pypdf.errors import PdfReadError
 
 from apps.core import kinds
+from apps.core.actors import Actor, person
 from apps.core.errors import AppError
 from apps.files import errors as file_errors
 from apps.files import services as files
@@ -34,7 +35,7 @@ MAX_COMBINED = 20
 
 def _place(
     *,
-    actor: Any,
+    actor: Actor,
     name: str,
     content: bytes,
     folder_path: str,
@@ -59,7 +60,7 @@ def _place(
     )
     if task is not None:
         if step is not None:
-            link = TaskStepLink(step=step, linked_by=actor if getattr(actor, "pk", None) else None)
+            link = TaskStepLink(step=step, linked_by=person(actor))
             link.link_to(kinds.of_record(file))
             link.save()
         record(
@@ -74,7 +75,7 @@ def _place(
 
 
 def task_and_step(
-    *, actor: Any, task_id: int | None, step_id: int | None
+    *, actor: Actor, task_id: int | None, step_id: int | None
 ) -> tuple[Task | None, TaskStep | None]:
     """The task (which the actor may change) and step a file is written for, if any."""
     if task_id is None:
@@ -87,7 +88,7 @@ def task_and_step(
 
 def file_write(
     *,
-    actor: Any,
+    actor: Actor,
     name: str,
     content: bytes,
     folder_path: str = DEFAULT_FOLDER,
@@ -152,7 +153,7 @@ def _joined_text(sources: list[File], *, headings: bool) -> bytes:
 
 def files_combine(
     *,
-    actor: Any,
+    actor: Actor,
     file_ids: list[int],
     name: str,
     folder_path: str = DEFAULT_FOLDER,
@@ -212,7 +213,7 @@ def clean_step_file(value: Any) -> dict[str, str]:
     }
 
 
-def write_step(task: Task, step: TaskStep, actor: Any) -> Outcome:
+def write_step(task: Task, step: TaskStep, actor: Actor | None) -> Outcome:
     """Performs a write_file step: as the actor, or (a scheduled run) as the task's owner."""
     spec = step.config.get("file") or {}
     person = actor or task.owner

@@ -6,15 +6,14 @@ workspace, or when they own it, or it is shared with them; tasks.admin sees ever
 else is "not found" (the same answer as an id that does not exist, or one of another workspace).
 """
 
-from typing import Any
-
 from django.db.models import QuerySet
 
+from apps.core.actors import Actor
 from apps.tasks import errors
 from apps.tasks.models import Task, TaskStep
 
 
-def task_for_change(*, actor: Any, task_id: int) -> Task:
+def task_for_change(*, actor: Actor, task_id: int) -> Task:
     """A task the actor may change and run, locked for the rest of the transaction."""
     return Task.objects.select_related("owner").fetch(actor, task_id, "change", lock=True)
 

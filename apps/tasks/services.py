@@ -16,7 +16,7 @@ from apps.accounts.models import User
 from apps.catalogue.kit import shared_state
 from apps.catalogue.shapes import aware
 from apps.core import spending
-from apps.core.actors import can
+from apps.core.actors import Actor, can, person
 from apps.core.kinds import Entity
 from apps.core.spending import KeyInfo
 from apps.notifications import services as notifications
@@ -76,7 +76,7 @@ def _clean_labels(labels: list[str] | None) -> list[str]:
 # --- tasks ----------------------------------------------------------------------------------------
 
 
-def _agent_key(actor: Any, owner: Any, key_id: int | None, current_id: int | None = None) -> KeyInfo | None:
+def _agent_key(actor: Actor, owner: Any, key_id: int | None, current_id: int | None = None) -> KeyInfo | None:
     """The API key whose budget pays for a task's agent steps: an active key of the task's owner,
     chosen by the owner (it is their money); None clears it. Keeping the key it has is allowed to
     whoever may change the task (it hands a waiting agent step over again)."""
@@ -125,7 +125,7 @@ def _clean_columns(names: list[str]) -> list[str]:
 
 def task_create(
     *,
-    actor: Any,
+    actor: Actor,
     fields: dict[str, Any],
     steps: list[dict[str, Any]] | None = None,
     columns: list[str] | None = None,
@@ -141,8 +141,8 @@ def task_create(
         due_at=aware(fields.get("due_at")),
         visibility=fields.get("visibility") or Task.Visibility.WORKSPACE,
         is_template=is_template,
-        owner=actor,
-        created_by=actor,
+        owner=person(actor),
+        created_by=person(actor),
         agent_key_id=agent_key.id if agent_key else None,
     )
     task.save()
@@ -160,7 +160,7 @@ def task_create(
     return task
 
 
-def task_update(*, actor: Any, task: Task, fields: dict[str, Any]) -> tuple[Task, list[str]]:
+def task_update(*, actor: Actor, task: Task, fields: dict[str, Any]) -> tuple[Task, list[str]]:
     """Changes the given fields (and, for a draft, the board's columns); returns what changed.
     `agent_key_id` (given, even unchanged) also hands an agent step that waits for a key over
     again."""
@@ -231,7 +231,7 @@ def _columns_set(task: Task, names: list[str]) -> list[Any]:
     return [before, names]
 
 
-def task_set_instructions(*, actor: Any, task: Task, instructions: str, append: bool = False) -> Task:
+def task_set_instructions(*, actor: Actor, task: Task, instructions: str, append: bool = False) -> Task:
     require(actor, TasksPerm.EDIT)
     task = selectors.task_for_change(actor=actor, task_id=task.pk)
     text = instructions.strip()
@@ -262,7 +262,7 @@ def task_shared(actor: Any, task: Task, before: Any) -> None:
 # --- copies and templates -------------------------------------------------------------------------
 
 
-def task_copy(*, actor: Any, source: Task, title: str | None = None, as_template: bool = False) -> Task:
+def task_copy(*, actor: Actor, source: Task, title: str | None = None, as_template: bool = False) -> Task:
     """A new draft (or template) with the source's text, board, steps, cards, checklists (unticked)
     and links; nothing of its runs."""
     require(actor, TasksPerm.CREATE)
@@ -279,8 +279,8 @@ def task_copy(*, actor: Any, source: Task, title: str | None = None, as_template
         is_template=as_template,
         template=source if source.is_template and not as_template else source.template,
         copied_from=source,
-        owner=actor,
-        created_by=actor,
+        owner=person(actor),
+        created_by=person(actor),
         agent_key_id=key.id if key and mine else None,
     )
     columns = {}
@@ -311,7 +311,7 @@ def task_copy(*, actor: Any, source: Task, title: str | None = None, as_template
                     content_type_id=link.content_type_id,
                     object_id=link.object_id,
                     entity_title=link.entity_title,
-                    linked_by=actor,
+                    linked_by=person(actor),
                 )
                 for link in step.links.all()
             ]
@@ -332,7 +332,7 @@ def task_copy(*, actor: Any, source: Task, title: str | None = None, as_template
 
 
 def _clean_step(
-    actor: Any, task: Task, fields: dict[str, Any], step: TaskStep | None = None
+    actor: Actor, task: Task, fields: dict[str, Any], step: TaskStep | None = None
 ) -> dict[str, Any]:
     cleaned: dict[str, Any] = {}
     for name, limit in (("title", 200), ("instructions", 10_000), ("notes", 10_000)):
@@ -366,7 +366,7 @@ def _clean_step(
     return cleaned
 
 
-def _step_create(actor: Any, task: Task, fields: dict[str, Any], position: int | None = None) -> TaskStep:
+def _step_create(actor: Actor, task: Task, fields: dict[str, Any], position: int | None = None) -> TaskStep:
     if task.steps.count() >= MAX_STEPS:
         raise InvalidTask.on("steps", _("a task has at most %(n)s steps") % {"n": MAX_STEPS})
     cleaned = _clean_step(actor, task, fields)
@@ -407,7 +407,7 @@ def _column_named(task: Task, name: str) -> TaskColumn:
     return column
 
 
-def step_add(*, actor: Any, task: Task, fields: dict[str, Any], position: int | None = None) -> TaskStep:
+def step_add(*, actor: Actor, task: Task, fields: dict[str, Any], position: int | None = None) -> TaskStep:
     require(actor, TasksPerm.EDIT)
     task = selectors.task_for_change(actor=actor, task_id=task.pk)
     step = _step_create(actor, task, fields, position)
@@ -418,7 +418,7 @@ def step_add(*, actor: Any, task: Task, fields: dict[str, Any], position: int | 
     return step
 
 
-def step_remove(*, actor: Any, task: Task, step: TaskStep) -> None:
+def step_remove(*, actor: Actor, task: Task, step: TaskStep) -> None:
     require(actor, TasksPerm.EDIT)
     task = selectors.task_for_change(actor=actor, task_id=task.pk)
     if task.steps.count() == 1 and task.status != Task.Status.DRAFT:
@@ -433,7 +433,7 @@ def step_remove(*, actor: Any, task: Task, step: TaskStep) -> None:
     runner.advance(task=task, actor=actor)
 
 
-def steps_reorder(*, actor: Any, task: Task, step_ids: list[int]) -> list[TaskStep]:
+def steps_reorder(*, actor: Actor, task: Task, step_ids: list[int]) -> list[TaskStep]:
     require(actor, TasksPerm.EDIT)
     task = selectors.task_for_change(actor=actor, task_id=task.pk)
     steps = {step.pk: step for step in selectors.steps_of(task)}
@@ -454,7 +454,7 @@ def steps_reorder(*, actor: Any, task: Task, step_ids: list[int]) -> list[TaskSt
     return ordered
 
 
-def step_move(*, actor: Any, task: Task, step: TaskStep, column_name: str) -> TaskStep:
+def step_move(*, actor: Actor, task: Task, step: TaskStep, column_name: str) -> TaskStep:
     """Moves a step's card to another column. Into the last column: the step is done (the run
     goes on); into a middle column: in progress; out of the last column: reopened."""
     require(actor, TasksPerm.EDIT)
@@ -493,7 +493,7 @@ def step_move(*, actor: Any, task: Task, step: TaskStep, column_name: str) -> Ta
 
 
 def step_update_card(
-    *, actor: Any, task: Task, step: TaskStep, fields: dict[str, Any]
+    *, actor: Actor, task: Task, step: TaskStep, fields: dict[str, Any]
 ) -> tuple[TaskStep, list[str]]:
     require(actor, TasksPerm.EDIT)
     task = selectors.task_for_change(actor=actor, task_id=task.pk)
@@ -520,7 +520,7 @@ def step_update_card(
 
 def checklist_update(
     *,
-    actor: Any,
+    actor: Actor,
     task: Task,
     step: TaskStep,
     add: list[str],
@@ -545,7 +545,7 @@ def checklist_update(
     now = timezone.now()
     for pk in check:
         if not items[pk].done:
-            items[pk].done, items[pk].done_by, items[pk].done_at = True, actor, now
+            items[pk].done, items[pk].done_by, items[pk].done_at = True, person(actor), now
             items[pk].save(update_fields=["done", "done_by", "done_at"])
     for pk in uncheck:
         if items[pk].done:
@@ -575,7 +575,7 @@ def checklist_update(
     return list(step.checklist.all())
 
 
-def step_link(*, actor: Any, task: Task, step: TaskStep, entity: Entity, remove: bool = False) -> bool:
+def step_link(*, actor: Actor, task: Task, step: TaskStep, entity: Entity, remove: bool = False) -> bool:
     """Links (or unlinks) a record of any area to a step; True when something changed."""
     require(actor, TasksPerm.EDIT)
     task = selectors.task_for_change(actor=actor, task_id=task.pk)
@@ -601,7 +601,7 @@ def step_link(*, actor: Any, task: Task, step: TaskStep, entity: Entity, remove:
         return False
     if step.links.count() >= MAX_LINKS:
         raise InvalidTask.on("entity_id", _("a step links at most %(n)s records") % {"n": MAX_LINKS})
-    link = TaskStepLink(step=step, linked_by=actor)
+    link = TaskStepLink(step=step, linked_by=person(actor))
     link.link_to(entity)
     link.save()
     record(task, actor, TaskEvent.Kind.LINKED, label, step=step, data={"type": entity.type, "id": entity.id})

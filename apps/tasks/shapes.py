@@ -1,13 +1,13 @@
 """What the task tools answer (camelCase JSON; apps.catalogue.shapes.Out)."""
 
 from datetime import datetime
-from typing import Any
 
 from django.db.models import Count, Q
 from pydantic import Field
 
 from apps.catalogue.shapes import EntityOut, Out, PersonRef, ShareOut
 from apps.core import spending
+from apps.core.actors import Actor
 from apps.tasks import runner, schedules, selectors
 from apps.tasks.models import ScheduledRun, ScheduledTask, Task, TaskEvent, TaskRun, TaskStep
 
@@ -125,7 +125,7 @@ class EventOut(Out):
             actor=PersonRef.of(event.actor) if event.actor_id else None,
             step_id=event.step_id,
             step_title=event.step_title,
-            run=event.run.number if event.run_id else None,
+            run=event.run.number if event.run is not None else None,
             message=event.message,
         )
 
@@ -195,7 +195,7 @@ def waiting_for(task: Task, steps: list[TaskStep]) -> str:
         return ""
     paused = "Paused. " if task.status == Task.Status.PAUSED else ""
     if step.waiting_on == Task.WaitingOn.PERSON or step.status == TaskStep.Status.IN_PROGRESS:
-        who = step.assignee.email if step.assignee_id else "a person"
+        who = step.assignee.email if step.assignee is not None else "a person"
         doing = "do it" if step.status == TaskStep.Status.WAITING else "finish it"
         what = f"Waiting for {who} to {doing} and move it to “{runner.done_column(task).name}”."
     else:
@@ -270,7 +270,7 @@ class TaskOut(TaskSummary):
     finished_at: datetime | None
 
     @classmethod
-    def of(cls, task: Task, actor: Any) -> "TaskOut":  # type: ignore[override]
+    def of(cls, task: Task, actor: Actor) -> "TaskOut":  # type: ignore[override]
         steps = counted_steps(task)
         shares = task.shares.select_related("user").order_by("user__email")
         run = runner.current_run(task)
@@ -340,15 +340,16 @@ class StepDetailOut(StepSummary):
     history: list[EventOut] = Field(description="What happened to this step, newest first (50)")
 
     @classmethod
-    def of(cls, step: TaskStep, actor: Any) -> "StepDetailOut":  # type: ignore[override]
+    def of(cls, step: TaskStep, actor: Actor) -> "StepDetailOut":  # type: ignore[override]
         from apps.accounts.models import User
 
         items = list(step.checklist.select_related("done_by"))
-        step.items, step.items_done, step.link_count = (
+        # What StepSummary reads of a step its list counted in the query (counted_steps).
+        step.items, step.items_done, step.link_count = (  # type: ignore[attr-defined]
             len(items),
             sum(i.done for i in items),
             step.links.count(),
-        )  # type: ignore[attr-defined]
+        )
         recipients = User.objects.filter(pk__in=step.config.get("recipients") or []).order_by("email")
         events = step.events.select_related("actor", "run")[:50]
         return cls(

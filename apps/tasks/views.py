@@ -1,11 +1,14 @@
 """The settings pages where people see tasks: the list (tasks, templates, schedules) and a
 task's board with its runs and history. What agents do through the tools shows here."""
 
+from typing import Any
+
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 
 from apps.core.pages import READ, page
+from apps.core.requests import AuthenticatedHttpRequest
 from apps.tasks import runner
 from apps.tasks.models import ScheduledTask, Task, TaskEvent
 from apps.tasks.permissions import TasksPerm
@@ -16,12 +19,12 @@ SHOWS = ("tasks", "templates", "scheduled")
 
 
 @page(TasksPerm.VIEW, methods=READ)
-def task_list(request: HttpRequest) -> HttpResponse:
+def task_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     show = request.GET.get("show", "tasks")
     show = show if show in SHOWS else "tasks"
     status = request.GET.get("status", "")
     status = status if status in Task.Status.values else ""
-    context = {
+    context: dict[str, Any] = {
         "nav": "tasks",
         "show": show,
         "shows": SHOWS,
@@ -46,7 +49,7 @@ def task_list(request: HttpRequest) -> HttpResponse:
 
 
 @page(methods=READ)
-def task_board(request: HttpRequest, task_id: int) -> HttpResponse:
+def task_board(request: AuthenticatedHttpRequest, task_id: int) -> HttpResponse:
     task = Task.objects.select_related("owner").fetch(request.user, task_id)
     steps = counted_steps(task)
     schedule = ScheduledTask.objects.filter(task=task).first()

@@ -5,7 +5,8 @@ from typing import Any
 
 from django.conf import settings
 from django.core import signing
-from django.db import connection
+
+from apps.core.db import connection
 
 
 def site_origin() -> str:

@@ -9,12 +9,13 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.validators import validate_email
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django_tenants.utils import get_tenant_base_schema, schema_context, schema_exists
 
 from apps.core import permissions
+from apps.core.db import connection
 from apps.core.errors import ValidationFailed
 from apps.tenancy import signals
 from apps.tenancy.models import Domain, Workspace

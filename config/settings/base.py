@@ -8,6 +8,8 @@ with the area (apps.core.areas: `Area(settings=...)`), not here; an environment 
 set one.
 """
 
+import typing
+
 from .api import *  # noqa: F403  (DRF, the OpenAPI schema, API keys)
 from .applications import *  # noqa: F403  (paths, apps, tenancy, request path, language)
 from .catalogue import *  # noqa: F403  (extra tool modules, the tool-call log)
@@ -21,5 +23,7 @@ from .security import *  # noqa: F403  (secret key, hosts, people, cookies, encr
 from .services import *  # noqa: F403  (PostgreSQL, Redis, file storage, e-mail)
 
 # `from .base import *` hands on the settings alone, so that an environment module's own `env`
-# (the module apps.core.env) is not replaced by a part's.
-__all__ = [name for name in dir() if name.isupper()]
+# (the module apps.core.env) is not replaced by a part's. mypy cannot read a computed `__all__`
+# (django-stubs would then see no setting of ours at all); it is shown every public name instead.
+if not typing.TYPE_CHECKING:
+    __all__ = [name for name in dir() if name.isupper()]

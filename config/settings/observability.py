@@ -1,5 +1,7 @@
 """What operators watch: metrics, probes, request ids and logs (docs/deploy.md)."""
 
+from typing import Any
+
 from apps.core import env
 
 # /metrics answers only with `Authorization: Bearer <this>`; unset, it does not exist (404).
@@ -12,7 +14,7 @@ ATRIUM_ACCESS_LOG = env.bool("ATRIUM_ACCESS_LOG", False)
 # "console" (readable) or "json" (one object per line; production's default).
 ATRIUM_LOG_FORMAT = env.str("ATRIUM_LOG_FORMAT", "console")
 
-LOGGING = {
+LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"request_context": {"()": "apps.core.observability.RequestContextFilter"}},

@@ -1,6 +1,8 @@
 """What Atrium keeps things in and sends them through: PostgreSQL, Redis (cache, Channels), file
 storage, e-mail."""
 
+from typing import Any
+
 import dj_database_url
 
 from apps.core import env
@@ -40,7 +42,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: the cache and the Channels layer (Celery's broker too: celery.py) ----------------------
 
 REDIS_URL = env.str("REDIS_URL", "redis://127.0.0.1:6379/0")
-CACHES = {
+CACHES: dict[str, dict[str, Any]] = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": REDIS_URL,
@@ -49,7 +51,7 @@ CACHES = {
         "KEY_FUNCTION": "django_tenants.cache.make_key",
     }
 }
-CHANNEL_LAYERS = {
+CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
     "default": {
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
         "CONFIG": {"hosts": [REDIS_URL], "prefix": "atrium"},

@@ -49,7 +49,7 @@ class MeViewSchema(OpenApiViewExtension):
             },
         )
 
-        class Fixed(self.target_class):  # type: ignore[name-defined,misc]
+        class Fixed(self.target_class):  # type: ignore[name-defined]
             @extend_schema(
                 operation_id="getMe",
                 summary="Who the credential belongs to, and what they may do here",

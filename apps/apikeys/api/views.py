@@ -21,6 +21,7 @@ from apps.apikeys.api import serializers as s
 from apps.apikeys.models import ApiKey
 from apps.core.api.schema import error_responses
 from apps.core.errors import ValidationFailed
+from apps.core.requests import AuthenticatedRequest
 from apps.core.workspaces import current_workspace
 
 
@@ -63,7 +64,7 @@ class ApiKeyListView(APIView):
         ],
         responses={200: s.ApiKeyListSerializer, **error_responses(401, 422)},
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         wanted = request.query_params.get("status")
         if wanted not in (None, "", "active", "revoked"):
             raise ValidationFailed(
@@ -94,7 +95,7 @@ class ApiKeyListView(APIView):
             )
         ],
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         fields = _validated(s.ApiKeyWriteSerializer, request)
         created = services.api_key_create(user=request.user, **fields)
         body = _record(created.key)
@@ -113,7 +114,7 @@ class ApiKeyDetailView(APIView):
         parameters=[KEY_ID],
         responses={200: s.ApiKeyDetailSerializer, **error_responses(401, 404)},
     )
-    def get(self, request: Request, key_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, key_id: int) -> Response:
         key = selectors.api_key_get(user=request.user, key_id=key_id)
         return Response(_record(key, detail=True))
 
@@ -126,7 +127,7 @@ class ApiKeyDetailView(APIView):
         request=s.ApiKeyWriteSerializer,
         responses={200: s.ApiKeyDetailSerializer, **error_responses(400, 401, 403, 404, 422)},
     )
-    def put(self, request: Request, key_id: int) -> Response:
+    def put(self, request: AuthenticatedRequest, key_id: int) -> Response:
         key = selectors.api_key_get(user=request.user, key_id=key_id)
         fields = _validated(s.ApiKeyWriteSerializer, request)
         key = services.api_key_update(actor=request.user, key=key, **fields)
@@ -140,7 +141,7 @@ class ApiKeyDetailView(APIView):
         request=s.ApiKeyWriteSerializer,
         responses={200: s.ApiKeyDetailSerializer, **error_responses(400, 401, 403, 404, 422)},
     )
-    def patch(self, request: Request, key_id: int) -> Response:
+    def patch(self, request: AuthenticatedRequest, key_id: int) -> Response:
         return self.put(request, key_id)
 
     @extend_schema(
@@ -153,7 +154,7 @@ class ApiKeyDetailView(APIView):
         request=None,
         responses={200: s.ApiKeyDetailSerializer, **error_responses(401, 404)},
     )
-    def delete(self, request: Request, key_id: int) -> Response:
+    def delete(self, request: AuthenticatedRequest, key_id: int) -> Response:
         key = selectors.api_key_get(user=request.user, key_id=key_id)
         key = services.api_key_revoke(actor=request.user, key=key)
         return Response(_record(key, detail=True))
@@ -170,7 +171,7 @@ class RollSigningSecretView(APIView):
         request=s.RollSecretSerializer,
         responses={200: s.RolledSecretSerializer, **error_responses(400, 401, 403, 404, 422)},
     )
-    def post(self, request: Request, key_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, key_id: int) -> Response:
         key = selectors.api_key_get(user=request.user, key_id=key_id)
         fields = _validated(s.RollSecretSerializer, request)
         hours = fields.get("overlap_hours")
@@ -195,7 +196,7 @@ class QuickSetupView(APIView):
         request=s.QuickSetupRequestSerializer,
         responses={201: s.QuickSetupSerializer, **error_responses(400, 401, 422)},
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         if isinstance(request.data, dict) and "client" in request.data:
             client = request.data["client"]
             if not isinstance(client, str) or client not in s.clients.CLIENTS:

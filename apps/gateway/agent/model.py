@@ -334,7 +334,7 @@ class ModelAgent:
         """Runs the tool calls of the last model reply that have no result yet."""
         if not transcript or transcript[-1].get("role") not in ("assistant", "tool"):
             return
-        answered = set()
+        answered: set[str | None] = set()
         last_assistant = None
         for message in transcript:
             if message.get("role") == "assistant":

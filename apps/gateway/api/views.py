@@ -10,13 +10,13 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status as http
 from rest_framework.permissions import IsAuthenticated
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.apikeys.authentication import check_budget
+from apps.apikeys.authentication import KeyCredential, check_budget
 from apps.core.api.schema import error_responses
 from apps.core.errors import ValidationFailed
+from apps.core.requests import AuthenticatedRequest
 from apps.gateway import selectors, services, validation
 from apps.gateway.api import serializers as s
 from apps.gateway.authentication import GatewayAuthentication
@@ -49,6 +49,12 @@ RETRY_AFTER = OpenApiParameter(
     response=[200, 202],
     description="While the conversation is unfinished: seconds to wait before polling again.",
 )
+
+
+class GatewayRequest(AuthenticatedRequest):
+    """A request GatewayAuthentication let in: its person, and the key credential it checked."""
+
+    auth: KeyCredential
 
 
 class GatewayView(APIView):
@@ -100,7 +106,7 @@ class AgentView(GatewayView):
             )
         ],
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: GatewayRequest) -> Response:
         check_budget(key=request.auth.key)
         length = request.META.get("CONTENT_LENGTH") or "0"
         if length.isdigit() and int(length) > MAX_BODY_BYTES:
@@ -133,7 +139,7 @@ class AgentView(GatewayView):
         ],
         responses={200: s.ConversationListSerializer, **error_responses(401, 403, 422)},
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: GatewayRequest) -> Response:
         params = request.query_params
         problems: dict[str, list[str]] = {}
         wanted = params.get("status") or None
@@ -181,7 +187,7 @@ class ConversationView(GatewayView):
             **error_responses(401, 403, 404),
         },
     )
-    def get(self, request: Request, conversation_uuid: str) -> Response:
+    def get(self, request: GatewayRequest, conversation_uuid: str) -> Response:
         conversation = selectors.conversation_get(user=request.user, conversation_uuid=conversation_uuid)
         return _with_retry_after(Response(s.conversation_body(conversation)), conversation)
 
@@ -198,7 +204,7 @@ class CancelView(GatewayView):
         request=None,
         responses={200: s.ConversationSerializer, **error_responses(401, 403, 404, 409)},
     )
-    def post(self, request: Request, conversation_uuid: str) -> Response:
+    def post(self, request: GatewayRequest, conversation_uuid: str) -> Response:
         conversation = selectors.conversation_get(user=request.user, conversation_uuid=conversation_uuid)
         services.conversation_cancel(conversation=conversation)
         conversation = selectors.conversation_get(user=request.user, conversation_uuid=conversation_uuid)

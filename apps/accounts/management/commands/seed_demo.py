@@ -1,7 +1,7 @@
 """The demo data of `make run` (development only; idempotent, so every run may call it): the
 demo workspaces (through apps.tenancy) and their people."""
 
-from typing import Any
+from typing import Any, TypedDict
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
@@ -12,7 +12,16 @@ from apps.core import permissions
 from apps.tenancy.models import Workspace
 from apps.tenancy.services import workspace_create
 
-DEMO_WORKSPACES = [
+
+class DemoWorkspace(TypedDict):
+    schema_name: str
+    name: str
+    brand_name: str
+    domains: list[str]
+    people: str  # their e-mail domain
+
+
+DEMO_WORKSPACES: list[DemoWorkspace] = [
     {
         "schema_name": "acme",
         "name": "Acme",
