@@ -27,13 +27,13 @@ logger = logging.getLogger(__name__)
 
 PRODID = "-//Atrium//Calendars//EN"
 RSVP_SALT = "atrium.calendars.rsvp"
-PARTSTAT = {
+PARTSTAT: dict[str, str] = {
     Attendee.Response.NEEDS_ACTION: "NEEDS-ACTION",
     Attendee.Response.ACCEPTED: "ACCEPTED",
     Attendee.Response.TENTATIVE: "TENTATIVE",
     Attendee.Response.DECLINED: "DECLINED",
 }
-STATUS = {
+STATUS: dict[str, str] = {
     Event.Status.CONFIRMED: "CONFIRMED",
     Event.Status.TENTATIVE: "TENTATIVE",
     Event.Status.CANCELLED: "CANCELLED",

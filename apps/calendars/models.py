@@ -13,6 +13,8 @@ whoever sees its calendar, and by the workspace people invited to it, who may no
 """
 
 import uuid
+from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
@@ -24,7 +26,6 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.calendars.errors import EventReadOnly
 from apps.calendars.permissions import CalendarsPerm
-from apps.core.actors import Actor
 from apps.core.records import Access, OwnedRecord, Record, Visibility
 from apps.tenancy.models import validate_time_zone
 
@@ -77,8 +78,8 @@ class Calendar(OwnedRecord):
         return self.name
 
 
-def _invited(actor: Actor) -> Q:
-    return Q(Exists(Attendee.objects.filter(event=OuterRef("pk"), user=actor.pk)))
+def _invited(person_id: int) -> Q:
+    return Q(Exists(Attendee.objects.filter(event=OuterRef("pk"), user=person_id)))
 
 
 class Event(Record):
@@ -138,13 +139,13 @@ class Event(Record):
     def __str__(self) -> str:
         return self.title
 
-    def save(self, *args: object, **kwargs: object) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if not self.uid:
             self.uid = f"{uuid.uuid4()}@atrium"
-        super().save(*args, **kwargs)  # type: ignore[arg-type]
+        super().save(*args, **kwargs)
 
     @property
-    def duration(self):  # type: ignore[no-untyped-def]
+    def duration(self) -> timedelta:
         return self.ends_at - self.starts_at
 
 

@@ -77,7 +77,7 @@ def busy_events_of(email: str, user: Any = None) -> QuerySet[Event]:
     attending = Attendee.objects.filter(event=OuterRef("pk"), email__iexact=email).exclude(
         response=Attendee.Response.DECLINED
     )
-    mine = Exists(attending)
+    mine = Q(Exists(attending))
     if user is not None:
         mine = mine | Q(organizer=user) | Q(calendar__owner=user, calendar__is_default=True)
     return (

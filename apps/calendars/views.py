@@ -4,6 +4,7 @@ answers and invitations the tools made, and the page an invited person answers o
 from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -15,6 +16,7 @@ from apps.calendars.permissions import CalendarsPerm
 from apps.calendars.shapes import EventOut
 from apps.core.pages import READ, page
 from apps.core.recurrence import workspace_zone
+from apps.core.requests import AuthenticatedHttpRequest
 
 ANSWERS = {
     "accepted": "You accepted",
@@ -24,7 +26,7 @@ ANSWERS = {
 
 
 @page(CalendarsPerm.VIEW, methods=READ)
-def calendar_list(request: HttpRequest) -> HttpResponse:
+def calendar_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     now = timezone.now()
     events = Event.objects.restrict(request.user).select_related("calendar")
     occurrences = selectors.occurrences(events, start=now, end=now + timedelta(days=30))[:200]
@@ -41,7 +43,7 @@ def calendar_list(request: HttpRequest) -> HttpResponse:
 
 
 @page(CalendarsPerm.VIEW, methods=READ)
-def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
+def event_detail(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
     event = Event.objects.select_related("calendar", "organizer").fetch(request.user, event_id)
     return render(
         request,
@@ -61,7 +63,7 @@ def rsvp(request: HttpRequest, token: str) -> HttpResponse:
     payload = invitations.rsvp_read(token)
     attendee = (
         Attendee.objects.select_related("event", "event__calendar", "event__organizer")
-        .filter(pk=payload.get("a"), email=payload.get("e"), event__deleted_at__isnull=True)
+        .filter(Q(pk=payload.get("a")), email=payload.get("e"), event__deleted_at__isnull=True)
         .first()
         if payload
         else None

@@ -13,7 +13,7 @@ Everything an agent reads is camelCase (`Out` aliases the snake_case attributes)
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Annotated, Any, Generic, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar, overload
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
@@ -75,6 +75,12 @@ class PersonRef(Out):
     email: str
     name: str
 
+    @overload
+    @classmethod
+    def of(cls, user: None) -> None: ...
+    @overload
+    @classmethod
+    def of(cls, user: Any) -> "PersonRef": ...
     @classmethod
     def of(cls, user: Any) -> "PersonRef | None":
         if user is None:
@@ -90,7 +96,7 @@ class ShareOut(Out):
     def many(cls, shares: Any) -> list["ShareOut"]:
         """The shares of a record (rows with `user` and `access`), by e-mail address."""
         rows = sorted(shares, key=lambda share: share.user.email)
-        return [cls(person=PersonRef.of(share.user), access=share.access) for share in rows]  # type: ignore[arg-type]
+        return [cls(person=PersonRef.of(share.user), access=share.access) for share in rows]
 
 
 class SharingOut(Out):

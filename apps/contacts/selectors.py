@@ -109,7 +109,7 @@ def contact_answer(*, actor: Actor, contact_id: int, trash: bool = False) -> Con
     found = _contact_by_id_prepared(Contact.access.is_admin(actor), contact_id=contact_id, actor_id=actor.pk)
     if not found:
         raise Contact.access.not_found(Contact, contact_id)
-    contact = found[0]
+    contact: Contact = found[0]  # type: ignore[assignment]  # the prepared query's rows are contacts
     if contact.in_trash and not trash:
         raise Contact.access.in_trash(Contact, contact_id)
     return contact
@@ -198,7 +198,7 @@ def contact_refs(contact: Contact) -> dict[int, Contact]:
         pk = getattr(contact, f"{field}_id")
         if pk is None:
             continue
-        if Contact._meta.get_field(field).is_cached(contact):
+        if field in contact._state.fields_cache:
             found[pk] = getattr(contact, field)
         else:
             missing.append(pk)

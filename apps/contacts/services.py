@@ -3,7 +3,7 @@ here), records what happened in the contact's history, and logs ids only, never 
 
 import json
 import logging
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -173,7 +173,7 @@ def clean_fields(*, actor: Any, fields: dict[str, Any], contact: Contact | None 
         cleaned["birthday"] = value
     if "last_contacted_at" in fields:
         value = fields["last_contacted_at"]
-        if value is not None and value > timezone.now() + timezone.timedelta(minutes=5):
+        if value is not None and value > timezone.now() + timedelta(minutes=5):
             raise invalid("last_contacted_at", "cannot be in the future")
         cleaned["last_contacted_at"] = value
     if "data" in fields:
@@ -610,11 +610,11 @@ def contacts_merge(
     duplicates = [locked[pk] for pk in ids]
     by_id = {primary.pk: primary, **{contact.pk: contact for contact in duplicates}}
     prefer = prefer or {}
-    for field_name, source_id in prefer.items():
+    for field_name, chosen in prefer.items():
         if field_name not in MERGED_FIELDS and field_name != "organisation_id":
             raise invalid("prefer", f"{field_name!r} is not a field a merge can choose")
-        if source_id not in by_id:
-            raise invalid("prefer", f"contact {source_id} is not part of this merge")
+        if chosen not in by_id:
+            raise invalid("prefer", f"contact {chosen} is not part of this merge")
     taken: list[str] = []
     for field_name in MERGED_FIELDS:
         source_id = prefer.get(field_name) or prefer.get(f"{field_name}_id")
@@ -650,7 +650,7 @@ def contacts_merge(
     for link in ContactLink.objects.filter(contact_id__in=ids):
         if not ContactLink.objects.filter(contact=primary, kind=link.kind, target_id=link.target_id).exists():
             ContactLink.objects.filter(pk=link.pk).update(contact=primary)
-    for share in ContactShare.objects.filter(item_id__in=ids).exclude(user_id=primary.owner_id):
+    for share in ContactShare.objects.filter(item_id__in=ids).exclude(Q(user_id=primary.owner_id)):
         mine = ContactShare.objects.filter(item=primary, user_id=share.user_id).first()
         if mine is None:
             ContactShare.objects.filter(pk=share.pk).update(item=primary)

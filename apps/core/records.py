@@ -65,13 +65,6 @@ class ShareAccess(models.TextChoices):
 _NOTHING = Q(pk__in=[])
 
 
-class _Id:
-    """An actor known by id alone (`Access.visible_to`, for conditions built from an id)."""
-
-    def __init__(self, pk: Any) -> None:
-        self.pk = pk
-
-
 @dataclass(frozen=True)
 class Access:
     """Who may see, change and delete the rows of one model, and how they are named to people.
@@ -89,7 +82,7 @@ class Access:
     owner: str | None = "owner"
     shares: bool = False  # private rows are shared through the model's `shares` (ShareBase)
     through: str | None = None  # the parent whose access this record follows
-    also: Callable[[Actor], Q] | None = None  # who else sees a row (never changes it)
+    also: Callable[[int], Q] | None = None  # who else (by their id) sees a row (never changes it)
     view: str | None = None
     change: str | None = None
     delete: str | None = None
@@ -141,7 +134,7 @@ class Access:
             if self.is_admin(actor):
                 return live
             rows = self.rows(model, actor, action)
-            return (rows | self.also(actor)) & live if self.also and action == "view" else rows & live
+            return (rows | self.also(actor.pk)) & live if self.also and action == "view" else rows & live
         return Q() if self.is_admin(actor) else self.rows(model, actor, action)
 
     def rows(self, model: type[models.Model], actor: Actor, action: Action) -> Q:
@@ -160,26 +153,22 @@ class Access:
         if self.visibility == "field":
             changed |= Q(visibility=Visibility.WORKSPACE)
         if self.shares:
-            changed |= Exists(  # type: ignore[assignment]
-                _shares(model).filter(item=OuterRef("pk"), user=actor.pk, access=ShareAccess.EDIT)
-            )
+            edits = _shares(model).filter(item=OuterRef("pk"), user=actor.pk, access=ShareAccess.EDIT)
+            changed |= Q(Exists(edits))
         return changed
 
     def visible_to(self, model: type[models.Model], person_id: Any) -> Q:
         """The rows a person sees who may see the area and is not its admin, as a condition built
         from their id alone: for a query compiled once and run with each caller's id
-        (apps.core.prepared); `also` is asked with an actor that is only that id."""
+        (apps.core.prepared)."""
         if self.visibility == "workspace":
             return Q()
         seen = Q(**{self.owner: person_id}) if self.owner else _NOTHING
         if self.visibility == "field":
             seen |= Q(visibility=Visibility.WORKSPACE)
         if self.shares:
-            seen |= Exists(_shares(model).filter(item=OuterRef("pk"), user=person_id))
-        return seen | self.also_to(person_id) if self.also else seen
-
-    def also_to(self, person_id: Any) -> Q:
-        return self.also(_Id(person_id)) if self.also else _NOTHING
+            seen |= Q(Exists(_shares(model).filter(item=OuterRef("pk"), user=person_id)))
+        return seen | self.also(person_id) if self.also else seen
 
     def parent(self, model: type[models.Model]) -> Any:
         return model._meta.get_field(self.through).related_model  # type: ignore[arg-type]

@@ -18,7 +18,7 @@ class MemberOut(Out):
 
     @classmethod
     def of(cls, member: Member) -> "MemberOut":
-        return cls(person=PersonRef.of(member.user), role=member.role, added_at=member.added_at)  # type: ignore[arg-type]
+        return cls(person=PersonRef.of(member.user), role=member.role, added_at=member.added_at)
 
 
 class DepartmentSummary(Out):
@@ -35,9 +35,7 @@ class DepartmentSummary(Out):
         return cls(
             id=department.pk,
             name=department.name,
-            parent=RefOut(id=department.parent_id, name=department.parent.name)
-            if department.parent_id
-            else None,
+            parent=RefOut(id=parent.pk, name=parent.name) if (parent := department.parent) else None,
             head=PersonRef.of(department.head) if department.head_id else None,
             members=getattr(department, "member_count", None) or department.members.count(),
             contacts=getattr(department, "contact_count", None) or department.contact_links.count(),
@@ -67,9 +65,7 @@ class DepartmentOut(Out):
             name=department.name,
             description=department.description,
             email=department.email,
-            parent=RefOut(id=department.parent_id, name=department.parent.name)
-            if department.parent_id
-            else None,
+            parent=RefOut(id=parent.pk, name=parent.name) if (parent := department.parent) else None,
             parts=[RefOut(id=part.pk, name=part.name) for part in parts],
             head=PersonRef.of(department.head) if department.head_id else None,
             members=[MemberOut.of(member) for member in department.members.select_related("user")],

@@ -159,7 +159,7 @@ def add_member_to_department(
     changed = services.member_add(actor=ctx.actor, department=found, person=person, role=role)
     return MembershipOut(
         department_id=found.pk, person=PersonRef.of(person), role=role.strip(), member=True, changed=changed
-    )  # type: ignore[arg-type]
+    )
 
 
 @tool(
@@ -176,7 +176,7 @@ def remove_member_from_department(
     services.member_remove(actor=ctx.actor, department=found, person=person)
     return MembershipOut(
         department_id=found.pk, person=PersonRef.of(person), role="", member=False, changed=True
-    )  # type: ignore[arg-type]
+    )
 
 
 @tool(

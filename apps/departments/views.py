@@ -2,24 +2,32 @@
 ones, which people allowed to delete departments can restore."""
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.db.models import Prefetch
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 
 from apps.contacts import related
 from apps.core.actors import can
 from apps.core.pages import READ, page
+from apps.core.requests import AuthenticatedHttpRequest
 from apps.departments import selectors, services
-from apps.departments.models import Department
+from apps.departments.models import Department, DepartmentContact, Member
 from apps.departments.permissions import DepartmentsPerm
 
 
 @page(DepartmentsPerm.VIEW, methods=READ)
-def department_list(request: HttpRequest) -> HttpResponse:
-    rows = Department.objects.restrict(request.user, trash="include").select_related("parent", "head")
+def department_list(request: AuthenticatedHttpRequest) -> HttpResponse:
+    members = Member.objects.select_related("user")
+    contacts = related.visible(request.user, DepartmentContact.objects.all())
+    rows = (
+        Department.objects.restrict(request.user, trash="include")
+        .select_related("parent", "head")
+        .prefetch_related(
+            Prefetch("members", queryset=members[:50], to_attr="shown_members"),
+            Prefetch("contact_links", queryset=contacts[:50], to_attr="shown_contacts"),
+        )
+    )
     departments = list(selectors.with_counts(rows).order_by("name", "id")[:500])
-    for department in departments:
-        department.shown_members = list(department.members.select_related("user")[:50])
-        department.shown_contacts = list(related.visible(request.user, department.contact_links)[:50])
     return render(
         request,
         "departments/list.html",
@@ -33,7 +41,7 @@ def department_list(request: HttpRequest) -> HttpResponse:
 
 
 @page(DepartmentsPerm.DELETE, methods=("POST",))
-def department_restore(request: HttpRequest, department_id: int) -> HttpResponse:
+def department_restore(request: AuthenticatedHttpRequest, department_id: int) -> HttpResponse:
     department = Department.objects.fetch(request.user, department_id, "delete", trash=True)
     services.department_restore(actor=request.user, department=department)
     messages.success(request, f"{department.name} is back.")

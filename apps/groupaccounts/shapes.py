@@ -62,7 +62,7 @@ class GroupAccountOut(Out):
             industry=account.industry,
             website=account.website,
             email_domains=list(account.email_domains),
-            organisation=ContactRef.of(account.organisation) if account.organisation_id else None,
+            organisation=ContactRef.of(organisation) if (organisation := account.organisation) else None,
             owner=PersonRef.of(account.owner) if account.owner_id else None,
             tags=list(account.tags),
             contacts=[LinkedContactOut.of(row) for row in related.visible(actor, account.contact_links)],

@@ -22,7 +22,6 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.actors import Actor
 from apps.core.kinds import EntityLink
 from apps.core.records import Access, RecordQuerySet
 from apps.notifications.permissions import NotificationsPerm
@@ -102,8 +101,8 @@ class Notification(models.Model):
         return self.read_at is not None
 
 
-def _added(actor: Actor) -> Q:
-    return Q(added_by=actor.pk)
+def _added(person_id: int) -> Q:
+    return Q(added_by=person_id)
 
 
 class Watcher(EntityLink):

@@ -209,7 +209,7 @@ def notification_send(
 MARKS = ("read", "unread", "archive", "unarchive")
 
 
-def notifications_mark(*, actor: Any, notifications: QuerySet[Notification], action: str) -> int:
+def notifications_mark(*, actor: Any, notifications: Any, action: str) -> int:
     """Marks some of `actor`'s own notifications; returns how many changed."""
     require(actor, NotificationsPerm.MARK)
     rows = notifications.restrict(actor, "change")

@@ -52,7 +52,7 @@ class WatcherOut(Out):
     def of(cls, watcher: Watcher, actor: Any) -> "WatcherOut":
         return cls(
             id=watcher.pk,
-            person=PersonRef.of(watcher.user),  # type: ignore[arg-type]
+            person=PersonRef.of(watcher.user),
             entity=EntityOut.checked(watcher, actor),
             added_by=PersonRef.of(watcher.added_by) if watcher.added_by_id else None,
             since=watcher.created_at,

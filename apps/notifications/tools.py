@@ -346,7 +346,7 @@ def cancel_watcher(
         watcher = Watcher.objects.select_related("user").fetch(ctx.actor, watcher_id)
     else:
         entity = kinds.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
-        watcher = selectors.watcher_list(actor=ctx.actor, entity=entity).filter(user=ctx.actor).first()  # type: ignore[assignment]
+        watcher = selectors.watcher_list(actor=ctx.actor, entity=entity).filter(user=ctx.actor.pk).first()
         if watcher is None:
             raise ValidationFailed(
                 f"You do not watch {entity_type} {entity_id}; nothing to stop.",

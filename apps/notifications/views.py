@@ -1,12 +1,13 @@
 """The settings page where a person reads their notifications and the records they watch."""
 
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from apps.core.actors import can
 from apps.core.pages import READ, page
+from apps.core.requests import AuthenticatedHttpRequest
 from apps.notifications import selectors, services
 from apps.notifications.models import Notification, Watcher
 from apps.notifications.permissions import NotificationsPerm
@@ -17,7 +18,7 @@ SHOWS = ("unread", "all", "archived")
 
 
 @page(NotificationsPerm.VIEW, methods=READ)
-def notification_list(request: HttpRequest) -> HttpResponse:
+def notification_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     show = request.GET.get("show", "unread")
     show = show if show in SHOWS else "unread"
     rows = selectors.notification_list(
@@ -48,7 +49,7 @@ def notification_list(request: HttpRequest) -> HttpResponse:
 
 
 @page(NotificationsPerm.MARK, methods=("POST",))
-def notification_mark(request: HttpRequest) -> HttpResponse:
+def notification_mark(request: AuthenticatedHttpRequest) -> HttpResponse:
     action = request.POST.get("action", "")
     if action not in services.MARKS:
         action = "read"
@@ -63,7 +64,7 @@ def notification_mark(request: HttpRequest) -> HttpResponse:
 
 
 @page(NotificationsPerm.WATCH, methods=("POST",))
-def watcher_cancel(request: HttpRequest, watcher_id: int) -> HttpResponse:
+def watcher_cancel(request: AuthenticatedHttpRequest, watcher_id: int) -> HttpResponse:
     watcher = Watcher.objects.fetch(request.user, watcher_id)
     services.watcher_cancel(actor=request.user, watcher=watcher)
     return redirect("notifications:list")

@@ -358,7 +358,7 @@ class StepDetailOut(StepSummary):
             instructions=step.instructions,
             notes=step.notes,
             result=step.result,
-            notify=[PersonRef.of(person) for person in recipients],  # type: ignore[misc]
+            notify=[PersonRef.of(person) for person in recipients],
             file=step.config.get("file"),
             checklist_items=[
                 ChecklistItemOut(

@@ -199,8 +199,8 @@ def transfer_contact_accounts(
         reason=reason,
     )
     return TransferOut(
-        from_owner=PersonRef.of(from_user),  # type: ignore[arg-type]
-        to_owner=PersonRef.of(to_user),  # type: ignore[arg-type]
+        from_owner=PersonRef.of(from_user),
+        to_owner=PersonRef.of(to_user),
         count=len(moved),
         transferred=[ContactRef.of(contact) for contact in moved[:500]],
     )

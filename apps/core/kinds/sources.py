@@ -6,7 +6,7 @@ An area that holds such activity registers a source from its declaration (apps.c
 with none, the tools that need one answer AREA_NOT_AVAILABLE, never an empty success.
 """
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -147,7 +147,7 @@ def search_messages(
 
 @contextmanager
 def registered(
-    *, events: list[EventSource] | tuple[()] = (), messages: list[MessageSource] | tuple[()] = ()
+    *, events: Sequence[EventSource] = (), messages: Sequence[MessageSource] = ()
 ) -> Iterator[None]:
     """Registers sources for the duration of a block (tests of the plug-in contract)."""
     saved = (list(_event_sources), list(_message_sources))

@@ -72,7 +72,7 @@ def without_areas(*keys: str) -> Iterator[None]:
     rolls the row back; the object in memory is put back here)."""
     from apps.core.workspaces import current_workspace
 
-    workspace = current_workspace()
+    workspace: Any = current_workspace()
     assert workspace is not None
     saved = list(workspace.installed_areas)
     workspace.installed_areas = [key for key in saved if key not in keys]
