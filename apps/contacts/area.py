@@ -4,7 +4,6 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from apps.contacts.permissions import ContactsPerm
 from apps.core import areas, env
 from apps.core.actors import Actor
 from apps.core.kinds import Kind
@@ -45,31 +44,26 @@ class ContactLinks:
         ContactLink.objects.filter(kind=item_kind, target_id__in=item_ids).delete()
 
 
-area = areas.register(
-    areas.Area(
-        app="contacts",
-        key="contacts",
-        title=_("Contacts"),
-        description=_("People and organisations the workspace deals with"),
-        permissions=ContactsPerm,
-        kinds=[
-            Kind(
-                "contact",
-                "contacts.Contact",
-                title="display_name",
-                person_email="email",
-                # An archived contact is still found by its links (and watched); the default
-                # fetch of the access model then names it archived where a live one is needed.
-                trashed_too=True,
-                carries=("document", "file"),
-                store=ContactLinks(),
-            )
-        ],
-        settings={
-            # The credit bureau behind getContactCreditCheck; unset: the tool says so.
-            "ATRIUM_CREDIT_BUREAU_URL": env.str("ATRIUM_CREDIT_BUREAU_URL"),
-            "ATRIUM_CREDIT_BUREAU_KEY": env.str("ATRIUM_CREDIT_BUREAU_KEY"),
-            "ATRIUM_CREDIT_BUREAU_TIMEOUT": env.float("ATRIUM_CREDIT_BUREAU_TIMEOUT", 10.0, min=0),
-        },
-    )
+area = areas.declare(
+    title=_("Contacts"),
+    description=_("People and organisations the workspace deals with"),
+    kinds=[
+        Kind(
+            "contact",
+            "contacts.Contact",
+            title="display_name",
+            person_email="email",
+            # An archived contact is still found by its links (and watched); the default
+            # fetch of the access model then names it archived where a live one is needed.
+            trashed_too=True,
+            carries=("document", "file"),
+            store=ContactLinks(),
+        )
+    ],
+    settings={
+        # The credit bureau behind getContactCreditCheck; unset: the tool says so.
+        "ATRIUM_CREDIT_BUREAU_URL": env.str("ATRIUM_CREDIT_BUREAU_URL"),
+        "ATRIUM_CREDIT_BUREAU_KEY": env.str("ATRIUM_CREDIT_BUREAU_KEY"),
+        "ATRIUM_CREDIT_BUREAU_TIMEOUT": env.float("ATRIUM_CREDIT_BUREAU_TIMEOUT", 10.0, min=0),
+    },
 )

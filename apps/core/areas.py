@@ -1,17 +1,8 @@
 """An area is a declaration: one module of its app (`area.py`) says everything the rest of the
-service needs to know about it, and the kit registers it.
-
-    # apps/documents/area.py
-    area = areas.register(Area(
-        app="documents",
-        key="documents",
-        title=_("Documents"),
-        description=_("Rich-text documents in folders, with their versions"),
-        permissions=DocumentsPerm,
-        nav=[NavItem("documents", _("Documents"), "documents:list", DocumentsPerm.VIEW, order=32)],
-        kinds=[Kind("document", "documents.Document", describe=describe_documents, carries=("file",))],
-        settings={"ATRIUM_DOCUMENTS_MAX_CHARS": env.int("ATRIUM_DOCUMENTS_MAX_CHARS", 1_000_000)},
-    ))
+service needs to know about it, in one call to `declare` (its title and description, its pages
+in the navigation, its record kinds, its settings, its periodic tasks, its sources of activity;
+apps/documents/area.py is a short one). The area's key is its app's label and its permissions
+are the PermissionEnum of the app's `permissions` module.
 
 From that the kit registers the area and its permissions (roles, the installed-areas choice),
 its record kinds (apps.core.kinds), its settings pages in the navigation, its URLs (the
@@ -22,6 +13,7 @@ and the line in TENANT_APPS that installs it; nothing else outside the app chang
 """
 
 import importlib.util
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -78,6 +70,20 @@ class Area:
 
 
 _areas: dict[str, Area] = {}
+
+
+def declare(*, title: Any, description: Any, key: str = "", **fields: Any) -> Area:
+    """Declares the area of the app whose `area` module calls it (apps.<app>.area): its key is
+    the app's label unless given, its permissions the enum the app's `permissions` module
+    registered for that key (autodiscovered first)."""
+    app = sys._getframe(1).f_globals["__name__"].split(".")[1]
+    key = key or app
+    enum = permissions.enum_of(key)
+    if enum is None:
+        raise ValueError(
+            f"area {key!r} has no permissions: declare its PermissionEnum in apps.{app}.permissions"
+        )
+    return register(Area(app=app, key=key, title=title, description=description, permissions=enum, **fields))
 
 
 def register(area: Area) -> Area:

@@ -58,6 +58,7 @@ class PermissionEnum(StrEnum):
 
 _areas: dict[str, Area] = {}
 _permissions: dict[str, PermissionEnum] = {}
+_enums: dict[str, type[PermissionEnum]] = {}
 
 E = TypeVar("E", bound=type[PermissionEnum])
 
@@ -76,7 +77,13 @@ def register_permissions(enum: E) -> E:
         if member.value in _permissions and _permissions[member.value] is not member:
             raise ValueError(f"permission {member.value!r} is declared twice")
         _permissions[member.value] = member
+        _enums.setdefault(member.area, enum)
     return enum
+
+
+def enum_of(area: str) -> type[PermissionEnum] | None:
+    """The enum that declares the permissions of `area` (the first registered for it)."""
+    return _enums.get(area)
 
 
 def areas() -> list[Area]:

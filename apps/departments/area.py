@@ -6,13 +6,8 @@ from apps.core import areas
 from apps.core.navigation import NavItem
 from apps.departments.permissions import DepartmentsPerm
 
-area = areas.register(
-    areas.Area(
-        app="departments",
-        key="departments",
-        title=_("Departments"),
-        description=_("The workspace's departments, their people and contacts"),
-        permissions=DepartmentsPerm,
-        nav=[NavItem("departments", _("Departments"), "departments:list", DepartmentsPerm.VIEW, order=34)],
-    )
+area = areas.declare(
+    title=_("Departments"),
+    description=_("The workspace's departments, their people and contacts"),
+    nav=[NavItem("departments", _("Departments"), "departments:list", DepartmentsPerm.VIEW, order=34)],
 )

@@ -33,20 +33,15 @@ def page(document: Any) -> str:
     return reverse("documents:detail", kwargs={"document_id": document.pk})
 
 
-area = areas.register(
-    areas.Area(
-        app="documents",
-        key="documents",
-        title=_("Documents"),
-        description=_("Rich-text documents in folders, with their versions"),
-        permissions=DocumentsPerm,
-        nav=[NavItem("documents", _("Documents"), "documents:list", DocumentsPerm.VIEW, order=32)],
-        kinds=[
-            Kind("document", "documents.Document", describe=describe, carries=("file",), url=page),
-        ],
-        settings={
-            # The longest document body accepted (characters of sanitised HTML).
-            "ATRIUM_DOCUMENTS_MAX_CHARS": env.int("ATRIUM_DOCUMENTS_MAX_CHARS", 1_000_000, min=0),
-        },
-    )
+area = areas.declare(
+    title=_("Documents"),
+    description=_("Rich-text documents in folders, with their versions"),
+    nav=[NavItem("documents", _("Documents"), "documents:list", DocumentsPerm.VIEW, order=32)],
+    kinds=[
+        Kind("document", "documents.Document", describe=describe, carries=("file",), url=page),
+    ],
+    settings={
+        # The longest document body accepted (characters of sanitised HTML).
+        "ATRIUM_DOCUMENTS_MAX_CHARS": env.int("ATRIUM_DOCUMENTS_MAX_CHARS", 1_000_000, min=0),
+    },
 )

@@ -7,26 +7,19 @@ from apps.core.kinds import Kind
 from apps.core.navigation import NavItem
 from apps.groupaccounts.permissions import GroupAccountsPerm
 
-area = areas.register(
-    areas.Area(
-        app="groupaccounts",
-        key="groupaccounts",
-        title=_("Group accounts"),
-        description=_("Organisations the workspace deals with, with their contacts and activity"),
-        permissions=GroupAccountsPerm,
-        nav=[
-            NavItem(
-                "group-accounts", _("Group accounts"), "groupaccounts:list", GroupAccountsPerm.VIEW, order=36
-            )
-        ],
-        kinds=[
-            Kind(
-                "group_account",
-                "groupaccounts.GroupAccount",
-                title="name",
-                carries=("file", "document"),
-            )
-        ],
-        catalogue_title="Group Accounts",
-    )
+area = areas.declare(
+    title=_("Group accounts"),
+    description=_("Organisations the workspace deals with, with their contacts and activity"),
+    nav=[
+        NavItem("group-accounts", _("Group accounts"), "groupaccounts:list", GroupAccountsPerm.VIEW, order=36)
+    ],
+    kinds=[
+        Kind(
+            "group_account",
+            "groupaccounts.GroupAccount",
+            title="name",
+            carries=("file", "document"),
+        )
+    ],
+    catalogue_title="Group Accounts",
 )

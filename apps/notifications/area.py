@@ -6,19 +6,8 @@ from apps.core import areas
 from apps.core.navigation import NavItem
 from apps.notifications.permissions import NotificationsPerm
 
-area = areas.register(
-    areas.Area(
-        app="notifications",
-        key="notifications",
-        title=_("Notifications"),
-        description=_(
-            "Notices to people of the workspace, and watchers on records that tell them of changes"
-        ),
-        permissions=NotificationsPerm,
-        nav=[
-            NavItem(
-                "notifications", _("Notifications"), "notifications:list", NotificationsPerm.VIEW, order=5
-            )
-        ],
-    )
+area = areas.declare(
+    title=_("Notifications"),
+    description=_("Notices to people of the workspace, and watchers on records that tell them of changes"),
+    nav=[NavItem("notifications", _("Notifications"), "notifications:list", NotificationsPerm.VIEW, order=5)],
 )
