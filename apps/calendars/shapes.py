@@ -26,19 +26,7 @@ class CalendarOut(Out):
 
     @classmethod
     def of(cls, calendar: Calendar) -> "CalendarOut":
-        return cls(
-            id=calendar.pk,
-            name=calendar.name,
-            description=calendar.description,
-            colour=calendar.colour,
-            time_zone=calendar.time_zone,
-            owner=PersonRef.of(calendar.owner) if calendar.owner_id else None,
-            visibility=calendar.visibility,
-            is_default=calendar.is_default,
-            archived=calendar.deleted_at is not None,
-            created_at=calendar.created_at,
-            updated_at=calendar.updated_at,
-        )
+        return cls.read(calendar, archived=calendar.in_trash)
 
 
 class AttendeeOut(Out):
@@ -57,16 +45,9 @@ class AttendeeOut(Out):
 
     @classmethod
     def of(cls, attendee: Attendee, event: Event) -> "AttendeeOut":
-        return cls(
-            email=attendee.email,
-            name=attendee.name,
+        return cls.read(
+            attendee,
             person_id=attendee.user_id,
-            contact_id=attendee.contact_id,
-            optional=attendee.optional,
-            response=attendee.response,
-            responded_at=attendee.responded_at,
-            comment=attendee.comment,
-            invited_at=attendee.invited_at,
             invitation_up_to_date=attendee.invited_sequence == event.sequence,
         )
 

@@ -13,9 +13,9 @@ Everything an agent reads is camelCase (`Out` aliases the snake_case attributes)
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Annotated, Any, Generic, Literal, TypeVar, overload
+from typing import Annotated, Any, Generic, Literal, Self, TypeVar, overload
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
 
 from apps.core import recurrence
@@ -25,11 +25,21 @@ from apps.core.actors import Actor
 
 
 class Out(BaseModel):
-    """Base of output models: camelCase on the wire, read from attributes."""
+    """Base of output models: camelCase on the wire, read from attributes.
+
+    An answer about a record is read from it: `ContactRef.read(contact)` takes each field from
+    the record's attribute of the same name (a nested shape from the related record, a person as
+    a PersonRef), and the keywords give the fields a record does not hold as they are
+    (`CalendarOut.read(calendar, archived=calendar.in_trash)`)."""
 
     model_config = ConfigDict(
         alias_generator=to_camel, validate_by_name=True, serialize_by_alias=True, from_attributes=True
     )
+
+    @classmethod
+    def read(cls, record: Any, **given: Any) -> Self:
+        values = {name: given[name] if name in given else getattr(record, name) for name in cls.model_fields}
+        return cls.model_validate(values)
 
 
 class In(BaseModel):
@@ -69,11 +79,18 @@ class RefOut(Out):
 
 
 class PersonRef(Out):
-    """A person of the workspace (a user), not a contact."""
+    """A person of the workspace (a user), not a contact; read from the person themselves."""
 
     id: int
     email: str
     name: str
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_person(cls, value: Any) -> Any:
+        if isinstance(value, dict) or not hasattr(value, "email"):
+            return value
+        return {"id": value.pk, "email": value.email, "name": value.full_name or value.email}
 
     @overload
     @classmethod
@@ -83,9 +100,7 @@ class PersonRef(Out):
     def of(cls, user: Any) -> "PersonRef": ...
     @classmethod
     def of(cls, user: Any) -> "PersonRef | None":
-        if user is None:
-            return None
-        return cls(id=user.pk, email=user.email, name=user.full_name or user.email)
+        return None if user is None else cls.model_validate(user)
 
 
 class ShareOut(Out):
