@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import permissions
+from apps.core.actors import Actor
 from apps.core.db import connection
 from apps.core.permissions import Level
 
@@ -171,3 +172,9 @@ class PersonalAccessToken(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status == "active"
+
+
+def person(actor: Actor | None) -> User | None:
+    """The actor as a row of the user model, for a foreign key that keeps who did something
+    (`created_by`, `finished_by`); None when nobody did (the service itself)."""
+    return actor if isinstance(actor, User) and actor.pk else None

@@ -9,10 +9,10 @@ from django.utils.translation import gettext as _
 from apps.accounts import selectors, services
 from apps.accounts.forms import AccessTokenForm, PersonForm, PersonRoleForm, RoleForm, SignInForm
 from apps.accounts.permissions import PeoplePerm, RolesPerm
+from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core.actors import can
 from apps.core.errors import Forbidden
 from apps.core.pages import page
-from apps.core.requests import AuthenticatedHttpRequest
 
 
 class SignInView(auth_views.LoginView):

@@ -10,12 +10,12 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.apikeys import clients, selectors, services
 from apps.apikeys.forms import AgentConnectionForm, ApiKeyForm, RollSecretForm
 from apps.core.errors import ValidationFailed
 from apps.core.pages import page
 from apps.core.recurrence import workspace_zone
-from apps.core.requests import AuthenticatedHttpRequest
 
 
 def _no_store(response: HttpResponse) -> HttpResponse:

@@ -26,7 +26,7 @@ class CalendarOut(Out):
 
     @classmethod
     def of(cls, calendar: Calendar) -> "CalendarOut":
-        return cls.read(calendar, archived=calendar.in_trash)
+        return cls.of_record(calendar, archived=calendar.in_trash)
 
 
 class AttendeeOut(Out):
@@ -45,7 +45,7 @@ class AttendeeOut(Out):
 
     @classmethod
     def of(cls, attendee: Attendee, event: Event) -> "AttendeeOut":
-        return cls.read(
+        return cls.of_record(
             attendee,
             person_id=attendee.user_id,
             invitation_up_to_date=attendee.invited_sequence == event.sequence,

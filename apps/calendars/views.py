@@ -10,13 +10,13 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
+from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.calendars import invitations, selectors, services
 from apps.calendars.models import Attendee, Calendar, Event
 from apps.calendars.permissions import CalendarsPerm
 from apps.calendars.shapes import EventOut
 from apps.core.pages import READ, page
 from apps.core.recurrence import workspace_zone
-from apps.core.requests import AuthenticatedHttpRequest
 
 ANSWERS = {
     "accepted": "You accepted",

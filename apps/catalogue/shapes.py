@@ -27,17 +27,17 @@ from apps.core.actors import Actor
 class Out(BaseModel):
     """Base of output models: camelCase on the wire, read from attributes.
 
-    An answer about a record is read from it: `ContactRef.read(contact)` takes each field from
+    An answer about a record is read from it: `ContactRef.of_record(contact)` takes each field from
     the record's attribute of the same name (a nested shape from the related record, a person as
     a PersonRef), and the keywords give the fields a record does not hold as they are
-    (`CalendarOut.read(calendar, archived=calendar.in_trash)`)."""
+    (`CalendarOut.of_record(calendar, archived=calendar.in_trash)`)."""
 
     model_config = ConfigDict(
         alias_generator=to_camel, validate_by_name=True, serialize_by_alias=True, from_attributes=True
     )
 
     @classmethod
-    def read(cls, record: Any, **given: Any) -> Self:
+    def of_record(cls, record: Any, **given: Any) -> Self:
         values = {name: given[name] if name in given else getattr(record, name) for name in cls.model_fields}
         return cls.model_validate(values)
 

@@ -4,11 +4,11 @@ from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import render
 
+from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.catalogue import registry, selectors
 from apps.catalogue.models import ToolCall
 from apps.catalogue.permissions import CataloguePerm
 from apps.core.pages import READ, page
-from apps.core.requests import AuthenticatedHttpRequest
 
 PAGE_SIZE = 50
 

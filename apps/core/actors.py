@@ -5,15 +5,9 @@ of a person, and whether they hold a permission. Whether they do is decided in o
 (apps.accounts.access, behind `User.has_perm`); everything else asks `can` or `require` here.
 """
 
-from typing import TYPE_CHECKING, Any, Protocol
-
-from django.contrib.auth import get_user_model
+from typing import Any, Protocol
 
 from apps.core.errors import Forbidden
-
-if TYPE_CHECKING:
-    # Only for the type checker: foreign keys to AUTH_USER_MODEL are typed as this model.
-    from apps.accounts.models import User
 
 
 class Actor(Protocol):
@@ -52,10 +46,3 @@ def require(actor: Actor | None, permission: str) -> None:
 def actor_id(actor: Actor | None) -> int | None:
     """The actor's id, or None for an anonymous one (rows keep who did what when there is someone)."""
     return getattr(actor, "pk", None)
-
-
-def person(actor: Actor | None) -> "User | None":
-    """The actor as a row of the user model, for a foreign key that keeps who did something
-    (`created_by`, `finished_by`); None when nobody did (the service itself)."""
-    user_model = get_user_model()
-    return actor if isinstance(actor, user_model) and actor.pk else None

@@ -24,7 +24,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from apps.core.actors import Actor, person, require
+from apps.core.actors import Actor, actor_id, require
 from apps.core.errors import ValidationFailed
 from apps.core.records import Record
 
@@ -176,7 +176,7 @@ def create(model: type[F], *, actor: Actor, name: str, parent: Any) -> F:
     # As a Q: django-stubs 5.2's check of keyword lookups crashes on a foreign key to "self" of
     # an abstract model (FolderBase.parent).
     check_name_free(model.objects.filter(Q(parent=parent)), name, what=_("A folder"))
-    folder = model(name=name, parent=parent, created_by=person(actor))
+    folder = model(name=name, parent=parent, created_by_id=actor_id(actor))
     folder.save(force_insert=True)
     logger.info("%s %s created", model._meta.model_name, folder.pk)
     return folder

@@ -14,7 +14,7 @@ A record in the trash, asked for where a live one is needed, is not found either
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -25,9 +25,8 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
-from apps.core.actors import can
+from apps.core.actors import Actor, can
 from apps.core.errors import AppError, Forbidden, InTrash, NotFound, ServiceUnavailable, Unauthenticated
-from apps.core.requests import AuthenticatedHttpRequest
 
 View = Callable[..., HttpResponseBase]
 # The methods of a page that only shows something.
@@ -43,8 +42,9 @@ def page(
 
     def decorate(view: View) -> View:
         @wraps(view)
-        def checked(request: AuthenticatedHttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-            if permission is not None and not can(request.user, permission):
+        def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            # Signed in (login_required, below): the person, not Django's anonymous user.
+            if permission is not None and not can(cast(Actor, request.user), permission):
                 raise PermissionDenied
             try:
                 return view(request, *args, **kwargs)

@@ -6,10 +6,10 @@ from django.db.models import Prefetch
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 
+from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.contacts import related
 from apps.core.actors import can
 from apps.core.pages import READ, page
-from apps.core.requests import AuthenticatedHttpRequest
 from apps.departments import selectors, services
 from apps.departments.models import Department, DepartmentContact, Member
 from apps.departments.permissions import DepartmentsPerm

@@ -5,8 +5,9 @@ from typing import Any
 
 from django.conf import settings
 
+from apps.accounts.models import person
 from apps.core import folders as trees
-from apps.core.actors import Actor, can, person, require
+from apps.core.actors import Actor, can, require
 from apps.core.errors import Forbidden, ValidationFailed
 from apps.core.kinds import Item, attachments
 from apps.core.records import Visibility

@@ -4,9 +4,9 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 
+from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core.actors import can
 from apps.core.pages import READ, page
-from apps.core.requests import AuthenticatedHttpRequest
 from apps.documents import selectors, services
 from apps.documents.models import Document
 from apps.documents.permissions import DocumentsPerm

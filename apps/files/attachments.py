@@ -5,7 +5,8 @@ from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
 
-from apps.core.actors import Actor, person
+from apps.accounts.models import person
+from apps.core.actors import Actor
 from apps.core.kinds.attachments import Linked
 from apps.files.models import Attachment
 

@@ -22,8 +22,9 @@ from django.core.validators import validate_email
 from django.db.models import Q
 from django.utils import timezone
 
+from apps.accounts.models import person
 from apps.core import folders as trees
-from apps.core.actors import Actor, person, require
+from apps.core.actors import Actor, require
 from apps.core.errors import ValidationFailed
 from apps.core.kinds import attachments
 from apps.core.records import Visibility

@@ -5,10 +5,10 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from apps.accounts.models import User
+from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core import folders as trees
 from apps.core.errors import AppError
 from apps.core.pages import READ, page
-from apps.core.requests import AuthenticatedHttpRequest
 from apps.files import blobs, downloads, selectors, services
 from apps.files.models import File, Folder
 from apps.files.permissions import FilesPerm

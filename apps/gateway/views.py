@@ -9,8 +9,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core.errors import NotFound
-from apps.core.requests import AuthenticatedHttpRequest
 from apps.gateway import deliveries, selectors
 
 

@@ -4,9 +4,9 @@ from django.db.models import Prefetch
 from django.http import HttpResponse
 from django.shortcuts import render
 
+from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.contacts import related
 from apps.core.pages import READ, page
-from apps.core.requests import AuthenticatedHttpRequest
 from apps.groupaccounts.models import GroupAccount, GroupAccountContact
 from apps.groupaccounts.permissions import GroupAccountsPerm
 

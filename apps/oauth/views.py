@@ -25,8 +25,8 @@ from oauth2_provider.exceptions import OAuthToolkitError
 from oauth2_provider.models import get_application_model
 from oauth2_provider.oauth2_backends import _add_iss_to_redirect
 
+from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core.pages import READ, page
-from apps.core.requests import AuthenticatedHttpRequest
 from apps.oauth import registration, resource, scopes, selectors, services
 
 logger = logging.getLogger(__name__)

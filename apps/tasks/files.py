@@ -16,8 +16,9 @@ from django.utils.translation import gettext as _
 from pypdf import PdfReader, PdfWriter
 from pypdf.errors import PdfReadError
 
+from apps.accounts.models import person
 from apps.core import kinds
-from apps.core.actors import Actor, person
+from apps.core.actors import Actor
 from apps.core.errors import AppError
 from apps.files import errors as file_errors
 from apps.files import services as files

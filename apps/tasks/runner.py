@@ -28,8 +28,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from apps.accounts.models import person
 from apps.core import actors
-from apps.core.actors import Actor, person
+from apps.core.actors import Actor
 from apps.notifications import services as notifications
 from apps.notifications.models import Notification
 from apps.tasks import agents, selectors

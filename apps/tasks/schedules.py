@@ -18,8 +18,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from apps.accounts.models import person
 from apps.core import recurrence
-from apps.core.actors import Actor, can, person
+from apps.core.actors import Actor, can
 from apps.tasks import runner, selectors
 from apps.tasks.errors import InvalidTask, WrongState
 from apps.tasks.models import ScheduledRun, ScheduledTask, Task, TaskEvent, TaskRun

@@ -12,11 +12,11 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.accounts.models import User
+from apps.accounts.models import User, person
 from apps.catalogue.kit import shared_state
 from apps.catalogue.shapes import aware
 from apps.core import spending
-from apps.core.actors import Actor, can, person
+from apps.core.actors import Actor, can
 from apps.core.kinds import Entity
 from apps.core.spending import KeyInfo
 from apps.notifications import services as notifications

@@ -2,7 +2,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.accounts.access import effective_permissions
-from apps.core.requests import AuthenticatedRequest
+from apps.accounts.requests import AuthenticatedRequest
 from apps.core.workspaces import current_workspace
 
 

@@ -16,12 +16,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apps.accounts.requests import AuthenticatedRequest
 from apps.apikeys import selectors, services
 from apps.apikeys.api import serializers as s
 from apps.apikeys.models import ApiKey
 from apps.core.api.schema import error_responses
 from apps.core.errors import ValidationFailed
-from apps.core.requests import AuthenticatedRequest
 from apps.core.workspaces import current_workspace
 
 

@@ -13,10 +13,10 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apps.accounts.requests import AuthenticatedRequest
 from apps.apikeys.authentication import KeyCredential, check_budget
 from apps.core.api.schema import error_responses
 from apps.core.errors import ValidationFailed
-from apps.core.requests import AuthenticatedRequest
 from apps.gateway import selectors, services, validation
 from apps.gateway.api import serializers as s
 from apps.gateway.authentication import GatewayAuthentication
