@@ -231,3 +231,16 @@ def test_a_child_record_follows_its_parents_rows_and_its_own_permissions(people)
         Event.objects.fetch(editor, private.pk)
     private_calendar.trash(people["owner"])
     assert not Event.objects.restrict(people["owner"]).filter(pk=private.pk).exists()
+
+
+def test_the_start_up_checks_hold_every_record_and_kind_to_a_declaration():
+    from dataclasses import replace
+
+    from apps.core import checks
+
+    assert checks.check_record_access() == []
+    assert checks.check_record_kinds() == []
+    stray = replace(kinds.registered("document"), key="stray", model="documents.Nothing", area="nowhere")
+    with kinds.standing_in(stray):
+        found = {problem.id for problem in checks.check_record_kinds()}
+    assert found == {"atrium.E004", "atrium.E005"}
