@@ -107,13 +107,7 @@ class LinkedContactOut(Out):
 
     @classmethod
     def of(cls, row: Any) -> "LinkedContactOut":
-        return cls(
-            contact=ContactRef.of(row.contact),
-            email=row.contact.email,
-            role=row.role,
-            linked_at=row.linked_at,
-            linked_by=PersonRef.of(row.linked_by) if row.linked_by_id else None,
-        )
+        return cls.read(row, email=row.contact.email)
 
 
 class ContactLinkResultOut(Out):

@@ -31,16 +31,7 @@ class CreditCheckOut(Out):
 
     @classmethod
     def of(cls, check: CreditCheck) -> "CreditCheckOut":
-        return cls(
-            contact_id=check.contact_id,
-            provider=check.provider,
-            reference=check.reference,
-            purpose=check.purpose,
-            score=check.score,
-            band=check.band,
-            summary=check.summary,
-            checked_at=check.checked_at,
-        )
+        return cls.read(check)
 
 
 class LinkOut(LinkedItemOut):
