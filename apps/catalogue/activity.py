@@ -44,17 +44,7 @@ class AttachedItemOut(LinkedItemOut):
 
     @classmethod
     def of(cls, attached: Any) -> "AttachedItemOut":
-        return cls(
-            kind=attached.kind,
-            id=attached.id,
-            title=attached.title,
-            available=attached.available,
-            url=attached.url,
-            mime_type=attached.mime_type,
-            size=attached.size,
-            attached_at=attached.attached_at,
-            attached_by=PersonRef.of(attached.attached_by),
-        )
+        return cls.read(attached)
 
 
 class UpcomingEventOut(Out):
