@@ -6,7 +6,6 @@ from typing import Any
 from pydantic import Field
 
 from apps.catalogue.shapes import Out, PersonRef, RefOut
-from apps.contacts import related
 from apps.contacts.related import LinkedContactOut
 from apps.departments.models import Department, Member
 
@@ -59,5 +58,5 @@ class DepartmentOut(Out):
             department,
             parts=list(department.children.live().order_by("name")),
             members=[MemberOut.of(member) for member in department.members.select_related("user")],
-            contacts=[LinkedContactOut.of(row) for row in related.visible(actor, department.contact_links)],
+            contacts=LinkedContactOut.many(actor, department),
         )
