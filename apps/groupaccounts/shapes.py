@@ -6,7 +6,6 @@ from typing import Any
 from pydantic import Field
 
 from apps.catalogue.shapes import Out, PersonRef
-from apps.contacts import related
 from apps.contacts.related import LinkedContactOut
 from apps.contacts.shapes import ContactRef
 from apps.groupaccounts.models import GroupAccount
@@ -47,5 +46,5 @@ class GroupAccountOut(Out):
     def of(cls, account: GroupAccount, actor: Any) -> "GroupAccountOut":
         return cls.read(
             account,
-            contacts=[LinkedContactOut.of(row) for row in related.visible(actor, account.contact_links)],
+            contacts=LinkedContactOut.many(actor, account),
         )

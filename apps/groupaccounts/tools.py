@@ -25,7 +25,7 @@ from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Changes, EntityId, Limit, Offset, Out, Page, id_field, paginate
 from apps.contacts import related
 from apps.contacts.related import ContactLinkResultOut
-from apps.contacts.shapes import ContactRef, ContactSummary, health_of
+from apps.contacts.shapes import ContactSummary, health_of
 from apps.core import kinds, search
 from apps.core.errors import AreaNotAvailable, invalid
 from apps.core.kinds import attachments, sources
@@ -154,13 +154,7 @@ def link_contact_to_group_account(
 ) -> ContactLinkResultOut:
     """Link a contact who works at (or for) the organisation, with an optional role; linking
     again changes the role. Their events and e-mails then count as the account's."""
-    account = _account(ctx, group_account_id, "change")
-    changed, contact = services.contact_link(
-        actor=ctx.actor, account=account, contact_id=contact_id, role=role
-    )
-    return ContactLinkResultOut(
-        record_id=account.pk, contact=ContactRef.of(contact), role=role.strip(), linked=True, changed=changed
-    )
+    return related.change(ctx.actor, GroupAccount, group_account_id, contact_id=contact_id, role=role)
 
 
 @tool(
@@ -172,13 +166,7 @@ def unlink_contact_from_group_account(
     ctx: ToolContext, *, group_account_id: AccountId, contact_id: ContactId
 ) -> ContactLinkResultOut:
     """Remove a contact from a group account (the contact itself stays)."""
-    account = _account(ctx, group_account_id, "change")
-    _changed, contact = services.contact_link(
-        actor=ctx.actor, account=account, contact_id=contact_id, remove=True
-    )
-    return ContactLinkResultOut(
-        record_id=account.pk, contact=ContactRef.of(contact), role="", linked=False, changed=True
-    )
+    return related.change(ctx.actor, GroupAccount, group_account_id, contact_id=contact_id, remove=True)
 
 
 # --- events and e-mails of the account's contacts -------------------------------------------------
