@@ -44,10 +44,6 @@ class AttachedItemOut(LinkedItemOut):
     attached_at: datetime
     attached_by: PersonRef | None
 
-    @classmethod
-    def of(cls, attached: Any) -> "AttachedItemOut":
-        return cls.read(attached)
-
 
 @dataclass(frozen=True)
 class Carried:
