@@ -8,6 +8,7 @@ from pydantic import Field
 from apps.catalogue.activity import LinkedItemOut, UpcomingEventOut
 from apps.catalogue.shapes import Out, PersonRef, id_field
 from apps.contacts.models import CreditCheck
+from apps.core.kinds.attachments import Attached
 
 ContactId = Annotated[int, id_field("contact")]
 Kind = Literal["person", "organisation"]
@@ -37,6 +38,12 @@ class CreditCheckOut(Out):
 class LinkOut(LinkedItemOut):
     linked_at: datetime
     linked_by: PersonRef | None
+
+    @classmethod
+    def of(cls, attached: Attached) -> "LinkOut":
+        """From a link as apps.core.kinds.attachments shows it now (a contact's links are
+        ContactLink rows, which the contact kind's store gives it)."""
+        return cls.read(attached, linked_at=attached.attached_at, linked_by=attached.attached_by)
 
 
 class UpcomingEventsOut(Out):
