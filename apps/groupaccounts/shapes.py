@@ -44,7 +44,4 @@ class GroupAccountOut(Out):
 
     @classmethod
     def of(cls, account: GroupAccount, actor: Any) -> "GroupAccountOut":
-        return cls.read(
-            account,
-            contacts=LinkedContactOut.many(actor, account),
-        )
+        return cls.read(account, contacts=LinkedContactOut.many(actor, account))
