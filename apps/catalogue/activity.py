@@ -1,8 +1,8 @@
 """Activity of other areas as every area's tools show it (Contacts, Group Accounts, Files...):
 the upcoming calendar events and the e-mails of some contacts, and what is shown of a linked
-document or file. The sources behind them plug in through `apps.core.kinds` (items) and
-`apps.core.kinds.sources` (events, e-mails); this module turns what they give into the answers
-the tools return, so every area answers alike."""
+document or file (`carried`: a record's documents and files). The sources behind them plug in
+through `apps.core.kinds` (items) and `apps.core.kinds.sources` (events, e-mails); this module
+turns what they give into the answers the tools return, so every area answers alike."""
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -12,9 +12,11 @@ from django.utils import timezone
 from pydantic import Field
 
 from apps.catalogue.shapes import Out, Page, PersonRef, page_of
+from apps.core import kinds
 from apps.core.actors import Actor
 from apps.core.errors import AreaNotAvailable
-from apps.core.kinds import sources
+from apps.core.kinds import attachments, sources
+from apps.core.kinds.attachments import Attached
 
 Days = Annotated[int, Field(ge=1, le=365, description="How far ahead to look, in days")]
 HowManyEvents = Annotated[int, Field(ge=1, le=100, description="How many events at most")]
@@ -42,19 +44,28 @@ class AttachedItemOut(LinkedItemOut):
     attached_at: datetime
     attached_by: PersonRef | None
 
-    @classmethod
-    def of(cls, attached: Any) -> "AttachedItemOut":
-        return cls(
-            kind=attached.kind,
-            id=attached.id,
-            title=attached.title,
-            available=attached.available,
-            url=attached.url,
-            mime_type=attached.mime_type,
-            size=attached.size,
-            attached_at=attached.attached_at,
-            attached_by=PersonRef.of(attached.attached_by),
-        )
+
+@dataclass(frozen=True)
+class Carried:
+    """The documents and files a record carries, as the reader may see them now, newest link
+    first, and the areas among documents and files that are not installed here."""
+
+    documents: list[Attached]
+    files: list[Attached]
+    unavailable_areas: list[str]
+
+
+def carried(*, actor: Actor, record: Any) -> Carried:
+    found = attachments.attachments_of(actor=actor, record=record)
+    return Carried(
+        documents=[item for item in found if item.kind == "document"],
+        files=[item for item in found if item.kind == "file"],
+        unavailable_areas=[
+            area
+            for area in ("documents", "files")
+            if kinds.describe(actor=actor, item_kind=area[:-1], ids=[]) is None
+        ],
+    )
 
 
 class UpcomingEventOut(Out):

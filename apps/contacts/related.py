@@ -14,7 +14,10 @@
             constraints = [models.UniqueConstraint(fields=["department", "contact"], name="...")]
 
     changed, contact = related.link(actor=..., rows=department.contact_links, contact_id=..., role=...)
-    [LinkedContactOut.of(row) for row in related.visible(actor, department.contact_links)]
+    LinkedContactOut.many(actor, department)  # its links to contacts the actor may see
+
+  and the tools that link and unlink them are one call each:
+  `related.change(actor, Department, department_id, contact_id=..., role=...)`.
 
 Only contacts the actor may see are found, linked or listed (`Contact.objects.restrict`).
 """
@@ -107,13 +110,12 @@ class LinkedContactOut(Out):
 
     @classmethod
     def of(cls, row: Any) -> "LinkedContactOut":
-        return cls(
-            contact=ContactRef.of(row.contact),
-            email=row.contact.email,
-            role=row.role,
-            linked_at=row.linked_at,
-            linked_by=PersonRef.of(row.linked_by) if row.linked_by_id else None,
-        )
+        return cls.read(row, email=row.contact.email)
+
+    @classmethod
+    def many(cls, actor: Actor | None, record: Any) -> list["LinkedContactOut"]:
+        """The links of `record` (`record.contact_links`) whose contact the actor may see."""
+        return [cls.of(row) for row in visible(actor, record.contact_links)]
 
 
 class ContactLinkResultOut(Out):
@@ -124,3 +126,22 @@ class ContactLinkResultOut(Out):
     role: str
     linked: bool = Field(description="Whether it is linked now")
     changed: bool = Field(description="False when it already was (or was not) linked like that")
+
+
+def change(
+    actor: Actor, model: Any, record_id: int, *, contact_id: int, role: str = "", remove: bool = False
+) -> ContactLinkResultOut:
+    """What a tool that links (or, with `remove`, unlinks) a contact to a record of `model` does
+    and answers: the record must be one the actor may change (its access model says so, with the
+    kit's errors), its links are `record.contact_links` (a LinkedContact)."""
+    record = model.objects.fetch(actor, record_id, "change")
+    changed, found = link(
+        actor=actor, rows=record.contact_links, contact_id=contact_id, role=role, remove=remove
+    )
+    return ContactLinkResultOut(
+        record_id=record.pk,
+        contact=ContactRef.of(found),
+        role="" if remove else role.strip(),
+        linked=not remove,
+        changed=changed,
+    )

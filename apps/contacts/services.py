@@ -404,30 +404,16 @@ def contact_link(
     require(actor, ContactsPerm.EDIT)
     contact = Contact.objects.fetch(actor, contact.pk, "change")
     existing = ContactLink.objects.filter(contact=contact, kind=kind, target_id=target_id).first()
-    if remove:
-        if existing is None:
-            return False
-        existing.delete()
-        record(
-            contact,
-            actor,
-            ContactEvent.Kind.UNLINKED,
-            f"{kind} {target_id} unlinked",
-            {"kind": kind, "id": target_id},
-        )
-        return True
+    if remove == (existing is None):
+        return False  # already linked, or not linked at all
     if existing is not None:
-        return False
-    ContactLink.objects.create(
-        contact=contact, kind=kind, target_id=target_id, title=title[:300], linked_by=actor
-    )
-    record(
-        contact,
-        actor,
-        ContactEvent.Kind.LINKED,
-        f"{kind} {target_id} linked",
-        {"kind": kind, "id": target_id},
-    )
+        existing.delete()
+    else:
+        ContactLink.objects.create(
+            contact=contact, kind=kind, target_id=target_id, title=title[:300], linked_by=actor
+        )
+    event = ContactEvent.Kind.UNLINKED if remove else ContactEvent.Kind.LINKED
+    record(contact, actor, event, f"{kind} {target_id} {event.value}", {"kind": kind, "id": target_id})
     return True
 
 

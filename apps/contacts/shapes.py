@@ -27,7 +27,7 @@ class ContactRef(Out):
 
     @classmethod
     def of(cls, contact: Contact) -> "ContactRef":
-        return cls(id=contact.pk, kind=contact.kind, display_name=contact.display_name)
+        return cls.read(contact)
 
     @classmethod
     def among(cls, contacts: dict[int, Contact], pk: int | None) -> "ContactRef | None":
@@ -61,19 +61,11 @@ class ContactSummary(Out):
     @classmethod
     def of(cls, contact: Contact) -> "ContactSummary":
         organisation = contact.organisation if contact.organisation_id else None
-        return cls(
-            id=contact.pk,
-            kind=contact.kind,
-            display_name=contact.display_name,
-            email=contact.email,
+        return cls.read(
+            contact,
             phone=contact.phone or contact.mobile,
             company=organisation.organisation_name if organisation else contact.company,
-            job_title=contact.job_title,
-            lifecycle_stage=contact.lifecycle_stage,
-            tags=list(contact.tags),
-            owner=PersonRef.of(contact.owner) if contact.owner_id else None,
-            archived=contact.deleted_at is not None,
-            updated_at=contact.updated_at,
+            archived=contact.in_trash,
         )
 
 
@@ -103,17 +95,7 @@ class ConflictOut(Out):
 
     @classmethod
     def of(cls, conflict: ContactConflict) -> "ConflictOut":
-        return cls(
-            id=conflict.pk,
-            contact=ContactRef.of(conflict.contact),
-            other=ContactRef.of(conflict.other),
-            reason=conflict.reason,
-            status=conflict.status,
-            resolution=conflict.resolution,
-            note=conflict.note,
-            created_at=conflict.created_at,
-            resolved_at=conflict.resolved_at,
-        )
+        return cls.read(conflict)
 
 
 class KeyContactOut(Out):
@@ -123,7 +105,7 @@ class KeyContactOut(Out):
 
     @classmethod
     def of(cls, key: KeyContact) -> "KeyContactOut":
-        return cls(contact=ContactRef.of(key.person), role=key.role, position=key.position)
+        return cls.read(key, contact=key.person)
 
 
 class ContactOut(Out):
@@ -185,44 +167,17 @@ class ContactOut(Out):
             if contact.kind == Contact.Kind.ORGANISATION
             else []
         )
-        return cls(
-            id=contact.pk,
-            kind=contact.kind,
-            display_name=contact.display_name,
-            first_name=contact.first_name,
-            last_name=contact.last_name,
-            organisation_name=contact.organisation_name,
-            email=contact.email,
-            phone=contact.phone,
-            mobile=contact.mobile,
-            job_title=contact.job_title,
-            company=contact.company,
+        return cls.read(
+            contact,
             organisation=ContactRef.among(refs, contact.organisation_id),
-            website=contact.website,
-            address=Address(
-                street=contact.street,
-                city=contact.city,
-                region=contact.region,
-                postal_code=contact.postal_code,
-                country=contact.country,
-            ),
-            birthday=contact.birthday,
-            notes=contact.notes,
-            tags=list(contact.tags),
-            lifecycle_stage=contact.lifecycle_stage,
-            source=contact.source,
-            owner=PersonRef.of(contact.owner) if contact.owner_id else None,
-            visibility=contact.visibility,
+            address=Address.read(contact),
             your_access=Contact.access.level(actor, contact, shares),
             shared_with=ShareOut.many(shares),
-            last_contacted_at=contact.last_contacted_at,
             health=health_of(contact, conflicts=count).status,
             data=contact.data or {},
             key_contacts=[KeyContactOut.of(key) for key in keys],
             open_conflicts=[ConflictOut.of(conflict) for conflict in conflicts],
             open_conflict_count=count,
-            created_at=contact.created_at,
-            updated_at=contact.updated_at,
             archived_at=contact.deleted_at,
             merged_into=ContactRef.among(refs, contact.merged_into_id),
         )
@@ -290,14 +245,7 @@ class EventOut(Out):
 
     @classmethod
     def of(cls, event: ContactEvent) -> "EventOut":
-        return cls(
-            id=event.pk,
-            at=event.at,
-            kind=event.kind,
-            summary=event.summary,
-            actor=PersonRef.of(event.actor) if event.actor_id else None,
-            changes=event.changes or {},
-        )
+        return cls.read(event, changes=event.changes or {})
 
 
 class OwnershipOut(Out):
@@ -309,10 +257,4 @@ class OwnershipOut(Out):
 
     @classmethod
     def of(cls, change: OwnershipChange) -> "OwnershipOut":
-        return cls(
-            changed_at=change.changed_at,
-            previous_owner=PersonRef.of(change.previous_owner),
-            new_owner=PersonRef.of(change.new_owner),
-            changed_by=PersonRef.of(change.changed_by),
-            reason=change.reason,
-        )
+        return cls.read(change)

@@ -6,7 +6,6 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
-from apps.contacts import related
 from apps.core.actors import require
 from apps.core.errors import NotFound, invalid
 from apps.core.records import save_changes, unique_name
@@ -101,13 +100,3 @@ def member_remove(*, actor: Any, department: Department, person: Any) -> None:
     deleted, _kinds = Member.objects.filter(department=department, user=person).delete()
     if not deleted:
         raise NotFound(f"{person.email} is not a member of department {department.pk}.")
-
-
-def contact_link(
-    *, actor: Any, department: Department, contact_id: int, role: str = "", remove: bool = False
-) -> tuple[bool, Any]:
-    """Links (or unlinks) a contact; whether anything changed, and the contact."""
-    require(actor, DepartmentsPerm.EDIT)
-    return related.link(
-        actor=actor, rows=department.contact_links, contact_id=contact_id, role=role, remove=remove
-    )

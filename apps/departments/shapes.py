@@ -6,7 +6,6 @@ from typing import Any
 from pydantic import Field
 
 from apps.catalogue.shapes import Out, PersonRef, RefOut
-from apps.contacts import related
 from apps.contacts.related import LinkedContactOut
 from apps.departments.models import Department, Member
 
@@ -18,7 +17,7 @@ class MemberOut(Out):
 
     @classmethod
     def of(cls, member: Member) -> "MemberOut":
-        return cls(person=PersonRef.of(member.user), role=member.role, added_at=member.added_at)
+        return cls.read(member, person=member.user)
 
 
 class DepartmentSummary(Out):
@@ -32,14 +31,10 @@ class DepartmentSummary(Out):
 
     @classmethod
     def of(cls, department: Department) -> "DepartmentSummary":
-        return cls(
-            id=department.pk,
-            name=department.name,
-            parent=RefOut(id=parent.pk, name=parent.name) if (parent := department.parent) else None,
-            head=PersonRef.of(department.head) if department.head_id else None,
+        return cls.read(
+            department,
             members=getattr(department, "member_count", None) or department.members.count(),
             contacts=getattr(department, "contact_count", None) or department.contact_links.count(),
-            updated_at=department.updated_at,
         )
 
 
@@ -59,18 +54,9 @@ class DepartmentOut(Out):
 
     @classmethod
     def of(cls, department: Department, actor: Any) -> "DepartmentOut":
-        parts = department.children.live().order_by("name")
-        return cls(
-            id=department.pk,
-            name=department.name,
-            description=department.description,
-            email=department.email,
-            parent=RefOut(id=parent.pk, name=parent.name) if (parent := department.parent) else None,
-            parts=[RefOut(id=part.pk, name=part.name) for part in parts],
-            head=PersonRef.of(department.head) if department.head_id else None,
+        return cls.read(
+            department,
+            parts=list(department.children.live().order_by("name")),
             members=[MemberOut.of(member) for member in department.members.select_related("user")],
-            contacts=[LinkedContactOut.of(row) for row in related.visible(actor, department.contact_links)],
-            created_by=PersonRef.of(department.created_by) if department.created_by_id else None,
-            created_at=department.created_at,
-            updated_at=department.updated_at,
+            contacts=LinkedContactOut.many(actor, department),
         )

@@ -7,8 +7,8 @@ from pydantic import Field
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Changes, EntityId, Limit, Offset, Out, Page, PersonRef, id_field, paginate
+from apps.contacts import related
 from apps.contacts.related import ContactLinkResultOut
-from apps.contacts.shapes import ContactRef
 from apps.core import search
 from apps.core.records import Action
 from apps.core.sharing import person_by_email
@@ -190,13 +190,7 @@ def link_contact_to_department(
 ) -> ContactLinkResultOut:
     """Link a contact the department deals with (a supplier's engineer, a client's buyer), with
     an optional role; linking again changes the role."""
-    found = _department(ctx, department_id, "change")
-    changed, contact = services.contact_link(
-        actor=ctx.actor, department=found, contact_id=contact_id, role=role
-    )
-    return ContactLinkResultOut(
-        record_id=found.pk, contact=ContactRef.of(contact), role=role.strip(), linked=True, changed=changed
-    )
+    return related.change(ctx.actor, Department, department_id, contact_id=contact_id, role=role)
 
 
 @tool(
@@ -206,10 +200,4 @@ def unlink_contact_from_department(
     ctx: ToolContext, *, department_id: DepartmentId, contact_id: ContactId
 ) -> ContactLinkResultOut:
     """Remove a contact from a department's contacts (the contact itself stays)."""
-    found = _department(ctx, department_id, "change")
-    _changed, contact = services.contact_link(
-        actor=ctx.actor, department=found, contact_id=contact_id, remove=True
-    )
-    return ContactLinkResultOut(
-        record_id=found.pk, contact=ContactRef.of(contact), role="", linked=False, changed=True
-    )
+    return related.change(ctx.actor, Department, department_id, contact_id=contact_id, remove=True)

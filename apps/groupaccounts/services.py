@@ -90,13 +90,3 @@ def _domains(values: list[str]) -> list[str]:
 
 def _organisation(actor: Any, contact_id: int | None) -> Any:
     return related.organisation(actor=actor, contact_id=contact_id) if contact_id is not None else None
-
-
-def contact_link(
-    *, actor: Any, account: GroupAccount, contact_id: int, role: str = "", remove: bool = False
-) -> tuple[bool, Any]:
-    """Links (or unlinks) a contact; whether anything changed, and the contact."""
-    require(actor, GroupAccountsPerm.EDIT)
-    return related.link(
-        actor=actor, rows=account.contact_links, contact_id=contact_id, role=role, remove=remove
-    )

@@ -16,6 +16,7 @@ from apps.catalogue.activity import (
     HowManyEvents,
     Section,
     UpcomingEventOut,
+    carried,
     email_page,
     events_section,
     upcoming,
@@ -25,8 +26,8 @@ from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Changes, EntityId, Limit, Offset, Out, Page, id_field, paginate
 from apps.contacts import related
 from apps.contacts.related import ContactLinkResultOut
-from apps.contacts.shapes import ContactRef, ContactSummary, health_of
-from apps.core import kinds, search
+from apps.contacts.shapes import ContactSummary, health_of
+from apps.core import search
 from apps.core.errors import AreaNotAvailable, invalid
 from apps.core.kinds import attachments, sources
 from apps.core.records import Action
@@ -154,13 +155,7 @@ def link_contact_to_group_account(
 ) -> ContactLinkResultOut:
     """Link a contact who works at (or for) the organisation, with an optional role; linking
     again changes the role. Their events and e-mails then count as the account's."""
-    account = _account(ctx, group_account_id, "change")
-    changed, contact = services.contact_link(
-        actor=ctx.actor, account=account, contact_id=contact_id, role=role
-    )
-    return ContactLinkResultOut(
-        record_id=account.pk, contact=ContactRef.of(contact), role=role.strip(), linked=True, changed=changed
-    )
+    return related.change(ctx.actor, GroupAccount, group_account_id, contact_id=contact_id, role=role)
 
 
 @tool(
@@ -172,13 +167,7 @@ def unlink_contact_from_group_account(
     ctx: ToolContext, *, group_account_id: AccountId, contact_id: ContactId
 ) -> ContactLinkResultOut:
     """Remove a contact from a group account (the contact itself stays)."""
-    account = _account(ctx, group_account_id, "change")
-    _changed, contact = services.contact_link(
-        actor=ctx.actor, account=account, contact_id=contact_id, remove=True
-    )
-    return ContactLinkResultOut(
-        record_id=account.pk, contact=ContactRef.of(contact), role="", linked=False, changed=True
-    )
+    return related.change(ctx.actor, GroupAccount, group_account_id, contact_id=contact_id, remove=True)
 
 
 # --- events and e-mails of the account's contacts -------------------------------------------------
@@ -207,12 +196,9 @@ def get_group_account_upcoming_events(
     """The calendar events coming up with any of the account's contacts (and its organisation
     contact), each once, soonest first. Needs the Calendars area."""
     account = _account(ctx, group_account_id)
-    found = upcoming(
-        actor=ctx.actor, contacts=selectors.contacts_of(ctx.actor, account), days=days, limit=limit
-    )
-    return AccountEventsOut(
-        group_account_id=account.pk, start=found.start, end=found.end, events=found.events
-    )
+    contacts = selectors.contacts_of(ctx.actor, account)
+    found = upcoming(actor=ctx.actor, contacts=contacts, days=days, limit=limit)
+    return AccountEventsOut.read(found, group_account_id=account.pk)
 
 
 @tool(
@@ -320,17 +306,7 @@ class AttachmentsOut(Out):
 
 
 def _attachments(actor: Any, account: Any) -> AttachmentsOut:
-    found = [AttachedItemOut.of(item) for item in attachments.attachments_of(actor=actor, record=account)]
-    return AttachmentsOut(
-        group_account_id=account.pk,
-        documents=[item for item in found if item.kind == "document"],
-        files=[item for item in found if item.kind == "file"],
-        unavailable_areas=[
-            area
-            for area in ("documents", "files")
-            if kinds.describe(actor=actor, item_kind=area[:-1], ids=[]) is None
-        ],
-    )
+    return AttachmentsOut.read(carried(actor=actor, record=account), group_account_id=account.pk)
 
 
 @tool(

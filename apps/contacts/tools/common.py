@@ -8,6 +8,7 @@ from pydantic import Field
 from apps.catalogue.activity import LinkedItemOut, UpcomingEventOut
 from apps.catalogue.shapes import Out, PersonRef, id_field
 from apps.contacts.models import CreditCheck
+from apps.core.kinds.attachments import Attached
 
 ContactId = Annotated[int, id_field("contact")]
 Kind = Literal["person", "organisation"]
@@ -31,21 +32,18 @@ class CreditCheckOut(Out):
 
     @classmethod
     def of(cls, check: CreditCheck) -> "CreditCheckOut":
-        return cls(
-            contact_id=check.contact_id,
-            provider=check.provider,
-            reference=check.reference,
-            purpose=check.purpose,
-            score=check.score,
-            band=check.band,
-            summary=check.summary,
-            checked_at=check.checked_at,
-        )
+        return cls.read(check)
 
 
 class LinkOut(LinkedItemOut):
     linked_at: datetime
     linked_by: PersonRef | None
+
+    @classmethod
+    def of(cls, attached: Attached) -> "LinkOut":
+        """From a link as apps.core.kinds.attachments shows it now (a contact's links are
+        ContactLink rows, which the contact kind's store gives it)."""
+        return cls.read(attached, linked_at=attached.attached_at, linked_by=attached.attached_by)
 
 
 class UpcomingEventsOut(Out):

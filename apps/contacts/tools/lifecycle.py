@@ -149,12 +149,8 @@ def share_contact(
     contact = Contact.objects.fetch(ctx.actor, contact_id)
     person = sharing.person_by_email(person_email)
     contact = services.contact_share(actor=ctx.actor, contact=contact, person=person, access=access)
-    shares = contact.shares.select_related("user").order_by("user__email")
-    return SharingOut(
-        contact_id=contact.pk,
-        visibility=contact.visibility,
-        owner=PersonRef.of(contact.owner),
-        shared_with=ShareOut.many(shares),
+    return SharingOut.read(
+        contact, contact_id=contact.pk, shared_with=ShareOut.many(contact.shares.select_related("user"))
     )
 
 

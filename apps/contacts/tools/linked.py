@@ -4,21 +4,21 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from apps.catalogue.activity import Days, EmailOut, EmailQuery, HowManyEvents, email_page, upcoming
+from apps.catalogue.activity import Days, EmailOut, EmailQuery, HowManyEvents, carried, email_page, upcoming
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
-from apps.catalogue.shapes import Limit, Offset, Out, Page, PersonRef, page_of
+from apps.catalogue.shapes import Limit, Offset, Out, Page, page_of
 from apps.contacts import services
-from apps.contacts.models import Contact, ContactLink
+from apps.contacts.models import Contact
 from apps.contacts.permissions import ContactsPerm
 from apps.contacts.tools.common import ContactId, LinkOut, UpcomingEventsOut
 from apps.core import kinds
 from apps.core.errors import AreaNotAvailable, NotFound, ValidationFailed
-from apps.core.kinds import sources
+from apps.core.kinds import attachments, sources
 
 # --- items of other areas: documents, files, events, e-mails --------------------------------------
 
-AREA_OF_KIND = {"document": ("documents", "Documents"), "file": ("files", "Files")}
+AREA_TITLE = {"document": "Documents", "file": "Files"}
 
 
 def _items(actor: Any, kind: str, ids: list[int]) -> dict[int, kinds.Item]:
@@ -26,31 +26,12 @@ def _items(actor: Any, kind: str, ids: list[int]) -> dict[int, kinds.Item]:
     is not installed."""
     found = kinds.describe(actor=actor, item_kind=kind, ids=ids)
     if found is None:
-        _area, title = AREA_OF_KIND[kind]
+        title = AREA_TITLE[kind]
         raise AreaNotAvailable(
             f"{title} are not available in this workspace (the {title} area is not installed), so no "
             f"{kind} can be linked or listed. Tell the user; do not retry."
         )
     return found
-
-
-def _resolved(actor: Any, contact: Contact, kind: str) -> list[LinkOut]:
-    rows = list(ContactLink.objects.filter(contact=contact, kind=kind).select_related("linked_by")[:500])
-    found = _items(actor, kind, [row.target_id for row in rows])
-    return [
-        LinkOut(
-            kind=kind,
-            id=row.target_id,
-            title=found[row.target_id].title if row.target_id in found else row.title,
-            available=row.target_id in found,
-            url=found[row.target_id].url if row.target_id in found else "",
-            mime_type=found[row.target_id].mime_type if row.target_id in found else "",
-            size=found[row.target_id].size if row.target_id in found else None,
-            linked_at=row.linked_at,
-            linked_by=PersonRef.of(row.linked_by),
-        )
-        for row in rows
-    ]
 
 
 class LinkResultOut(Out):
@@ -115,7 +96,9 @@ def list_contact_files(
     """The files linked to a contact, newest link first, with their current name, type and size
     (or `available: false` if a file was removed or you may no longer read it). Needs the Files area."""
     contact = Contact.objects.fetch(ctx.actor, contact_id)
-    files = _resolved(ctx.actor, contact, "file")
+    _items(ctx.actor, "file", [])  # an area that is not installed is said as the link tools say it
+    linked = attachments.attachments_of(actor=ctx.actor, record=contact, item_kinds=("file",))
+    files = [LinkOut.of(item) for item in linked]
     return page_of(files[offset : offset + limit], total=len(files), limit=limit, offset=offset)
 
 
@@ -137,23 +120,17 @@ def get_contact_attachments(ctx: ToolContext, *, contact_id: ContactId) -> Attac
     and whether it can still be read. Areas that are not installed are named in
     `unavailableAreas`."""
     contact = Contact.objects.fetch(ctx.actor, contact_id)
-    sections: dict[str, list[LinkOut]] = {"document": [], "file": []}
-    missing = []
-    for kind in sections:
-        if kinds.describe(actor=ctx.actor, item_kind=kind, ids=[]) is None:
-            missing.append(AREA_OF_KIND[kind][0])
-        else:
-            sections[kind] = _resolved(ctx.actor, contact, kind)
-    if len(missing) == len(sections):
+    found = carried(actor=ctx.actor, record=contact)
+    if set(found.unavailable_areas) == {"documents", "files"}:
         raise AreaNotAvailable(
             "Neither the Documents nor the Files area is installed in this workspace, so a contact has "
             "no attachments to show. Tell the user; do not retry."
         )
     return AttachmentsOut(
         contact_id=contact.pk,
-        documents=sections["document"],
-        files=sections["file"],
-        unavailable_areas=missing,
+        documents=[LinkOut.of(item) for item in found.documents],
+        files=[LinkOut.of(item) for item in found.files],
+        unavailable_areas=found.unavailable_areas,
     )
 
 
@@ -174,7 +151,7 @@ def get_contact_upcoming_events(
     next `days`. Needs the Calendars area."""
     contact = Contact.objects.fetch(ctx.actor, contact_id)
     found = upcoming(actor=ctx.actor, contacts=[contact], days=days, limit=limit)
-    return UpcomingEventsOut(contact_id=contact.pk, start=found.start, end=found.end, events=found.events)
+    return UpcomingEventsOut.read(found, contact_id=contact.pk)
 
 
 @tool(

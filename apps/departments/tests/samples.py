@@ -4,6 +4,7 @@ import uuid
 from typing import Any
 
 from apps.catalogue.testing import Sample, sample
+from apps.contacts import related
 from apps.contacts.tests.factories import ContactFactory
 from apps.departments import services
 from apps.departments.tests.factories import DepartmentFactory
@@ -76,7 +77,7 @@ def link_contact_to_department(actor: Any) -> Sample:
 def unlink_contact_from_department(actor: Any) -> Sample:
     department = DepartmentFactory(actor=actor)
     contact = ContactFactory(actor=actor)
-    services.contact_link(actor=actor, department=department, contact_id=contact.pk)
+    related.link(actor=actor, rows=department.contact_links, contact_id=contact.pk)
     return Sample(
         {"departmentId": department.pk, "contactId": contact.pk},
         private=[department.name, contact.first_name],
