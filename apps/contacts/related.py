@@ -110,7 +110,7 @@ class LinkedContactOut(Out):
 
     @classmethod
     def of(cls, row: Any) -> "LinkedContactOut":
-        return cls.read(row, email=row.contact.email)
+        return cls.of_record(row, email=row.contact.email)
 
     @classmethod
     def many(cls, actor: Actor | None, record: Any) -> list["LinkedContactOut"]:

@@ -27,7 +27,7 @@ class ContactRef(Out):
 
     @classmethod
     def of(cls, contact: Contact) -> "ContactRef":
-        return cls.read(contact)
+        return cls.of_record(contact)
 
     @classmethod
     def among(cls, contacts: dict[int, Contact], pk: int | None) -> "ContactRef | None":
@@ -61,7 +61,7 @@ class ContactSummary(Out):
     @classmethod
     def of(cls, contact: Contact) -> "ContactSummary":
         organisation = contact.organisation if contact.organisation_id else None
-        return cls.read(
+        return cls.of_record(
             contact,
             phone=contact.phone or contact.mobile,
             company=organisation.organisation_name if organisation else contact.company,
@@ -95,7 +95,7 @@ class ConflictOut(Out):
 
     @classmethod
     def of(cls, conflict: ContactConflict) -> "ConflictOut":
-        return cls.read(conflict)
+        return cls.of_record(conflict)
 
 
 class KeyContactOut(Out):
@@ -105,7 +105,7 @@ class KeyContactOut(Out):
 
     @classmethod
     def of(cls, key: KeyContact) -> "KeyContactOut":
-        return cls.read(key, contact=key.person)
+        return cls.of_record(key, contact=key.person)
 
 
 class ContactOut(Out):
@@ -167,10 +167,10 @@ class ContactOut(Out):
             if contact.kind == Contact.Kind.ORGANISATION
             else []
         )
-        return cls.read(
+        return cls.of_record(
             contact,
             organisation=ContactRef.among(refs, contact.organisation_id),
-            address=Address.read(contact),
+            address=Address.of_record(contact),
             your_access=Contact.access.level(actor, contact, shares),
             shared_with=ShareOut.many(shares),
             health=health_of(contact, conflicts=count).status,
@@ -245,7 +245,7 @@ class EventOut(Out):
 
     @classmethod
     def of(cls, event: ContactEvent) -> "EventOut":
-        return cls.read(event, changes=event.changes or {})
+        return cls.of_record(event, changes=event.changes or {})
 
 
 class OwnershipOut(Out):
@@ -257,4 +257,4 @@ class OwnershipOut(Out):
 
     @classmethod
     def of(cls, change: OwnershipChange) -> "OwnershipOut":
-        return cls.read(change)
+        return cls.of_record(change)

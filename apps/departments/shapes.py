@@ -17,7 +17,7 @@ class MemberOut(Out):
 
     @classmethod
     def of(cls, member: Member) -> "MemberOut":
-        return cls.read(member, person=member.user)
+        return cls.of_record(member, person=member.user)
 
 
 class DepartmentSummary(Out):
@@ -31,7 +31,7 @@ class DepartmentSummary(Out):
 
     @classmethod
     def of(cls, department: Department) -> "DepartmentSummary":
-        return cls.read(
+        return cls.of_record(
             department,
             members=getattr(department, "member_count", None) or department.members.count(),
             contacts=getattr(department, "contact_count", None) or department.contact_links.count(),
@@ -54,7 +54,7 @@ class DepartmentOut(Out):
 
     @classmethod
     def of(cls, department: Department, actor: Any) -> "DepartmentOut":
-        return cls.read(
+        return cls.of_record(
             department,
             parts=list(department.children.live().order_by("name")),
             members=[MemberOut.of(member) for member in department.members.select_related("user")],

@@ -24,7 +24,7 @@ class GroupAccountSummary(Out):
     @classmethod
     def of(cls, account: GroupAccount) -> "GroupAccountSummary":
         count = getattr(account, "contact_count", None)
-        return cls.read(account, contacts=count if count is not None else account.contact_links.count())
+        return cls.of_record(account, contacts=count if count is not None else account.contact_links.count())
 
 
 class GroupAccountOut(Out):
@@ -44,4 +44,4 @@ class GroupAccountOut(Out):
 
     @classmethod
     def of(cls, account: GroupAccount, actor: Any) -> "GroupAccountOut":
-        return cls.read(account, contacts=LinkedContactOut.many(actor, account))
+        return cls.of_record(account, contacts=LinkedContactOut.many(actor, account))

@@ -198,7 +198,7 @@ def get_group_account_upcoming_events(
     account = _account(ctx, group_account_id)
     contacts = selectors.contacts_of(ctx.actor, account)
     found = upcoming(actor=ctx.actor, contacts=contacts, days=days, limit=limit)
-    return AccountEventsOut.read(found, group_account_id=account.pk)
+    return AccountEventsOut.of_record(found, group_account_id=account.pk)
 
 
 @tool(
@@ -306,7 +306,7 @@ class AttachmentsOut(Out):
 
 
 def _attachments(actor: Any, account: Any) -> AttachmentsOut:
-    return AttachmentsOut.read(carried(actor=actor, record=account), group_account_id=account.pk)
+    return AttachmentsOut.of_record(carried(actor=actor, record=account), group_account_id=account.pk)
 
 
 @tool(

@@ -32,7 +32,7 @@ class CreditCheckOut(Out):
 
     @classmethod
     def of(cls, check: CreditCheck) -> "CreditCheckOut":
-        return cls.read(check)
+        return cls.of_record(check)
 
 
 class LinkOut(LinkedItemOut):
@@ -43,7 +43,7 @@ class LinkOut(LinkedItemOut):
     def of(cls, attached: Attached) -> "LinkOut":
         """From a link as apps.core.kinds.attachments shows it now (a contact's links are
         ContactLink rows, which the contact kind's store gives it)."""
-        return cls.read(attached, linked_at=attached.attached_at, linked_by=attached.attached_by)
+        return cls.of_record(attached, linked_at=attached.attached_at, linked_by=attached.attached_by)
 
 
 class UpcomingEventsOut(Out):

@@ -149,7 +149,7 @@ def share_contact(
     contact = Contact.objects.fetch(ctx.actor, contact_id)
     person = sharing.person_by_email(person_email)
     contact = services.contact_share(actor=ctx.actor, contact=contact, person=person, access=access)
-    return SharingOut.read(
+    return SharingOut.of_record(
         contact, contact_id=contact.pk, shared_with=ShareOut.many(contact.shares.select_related("user"))
     )
 

@@ -151,7 +151,7 @@ def get_contact_upcoming_events(
     next `days`. Needs the Calendars area."""
     contact = Contact.objects.fetch(ctx.actor, contact_id)
     found = upcoming(actor=ctx.actor, contacts=[contact], days=days, limit=limit)
-    return UpcomingEventsOut.read(found, contact_id=contact.pk)
+    return UpcomingEventsOut.of_record(found, contact_id=contact.pk)
 
 
 @tool(
