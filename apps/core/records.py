@@ -27,9 +27,10 @@ Anything else is "not found", never "forbidden" (the same answer as an id that d
 Soft-deleted records are left out unless asked for (`trash="include"` or `"only"`).
 """
 
+import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
 from django.conf import settings
 from django.db import models
@@ -37,13 +38,15 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.actors import Actor, actor_id, can
+from apps.core.actors import Actor, actor_id, can, require
 from apps.core.errors import AppError, Forbidden, InTrash, ReadOnly, RecordNotFound, ValidationFailed
 
 if TYPE_CHECKING:
     from apps.core.permissions import PermissionEnum
 
+logger = logging.getLogger(__name__)
 USER = settings.AUTH_USER_MODEL
+R = TypeVar("R", bound=models.Model)
 Action = Literal["view", "change", "delete"]
 Trash = Literal["exclude", "include", "only"]
 # What a person may do with a record they can see, most first.
@@ -345,6 +348,25 @@ def restrict(model: type[models.Model], actor: Actor | None, action: Action = "v
 
 
 # --- small rules every area's services apply to their records the same way ------------------------
+
+
+def create(model: type[R], *, actor: Actor, permission: str, apply: Callable[[R], None], **initial: Any) -> R:
+    """A new record made by `actor` (who must hold `permission`): `initial` given, `apply` setting
+    (and checking) the rest before it is saved."""
+    require(actor, permission)
+    record = model(created_by_id=actor_id(actor), **initial)
+    apply(record)
+    record.save()
+    logger.info("%s %s created", model._meta.model_name, record.pk)
+    return record
+
+
+def update(
+    record: Any, *, actor: Actor, permission: str, names: Iterable[str], apply: Callable[[], None]
+) -> list[str]:
+    """`save_changes` for `actor`, who must hold `permission`: the names of the fields that changed."""
+    require(actor, permission)
+    return save_changes(record, names, apply)
 
 
 def save_changes(record: Any, names: Iterable[str], apply: Callable[[], None]) -> list[str]:

@@ -6,9 +6,10 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
+from apps.core import records
 from apps.core.actors import require
 from apps.core.errors import NotFound, invalid
-from apps.core.records import save_changes, unique_name
+from apps.core.records import unique_name
 from apps.core.sharing import person_by_email
 from apps.departments.models import Department, Member
 from apps.departments.permissions import DepartmentsPerm
@@ -18,17 +19,17 @@ FIELDS = ("name", "description", "email", "parent", "head")
 
 
 def department_create(*, actor: Any, fields: dict[str, Any]) -> Department:
-    require(actor, DepartmentsPerm.EDIT)
-    department = Department(created_by=actor)
-    _apply(actor, department, fields, creating=True)
-    department.save()
-    logger.info("department %s created", department.pk)
-    return department
+    def apply(department: Department) -> None:
+        _apply(actor, department, fields, creating=True)
+
+    return records.create(Department, actor=actor, permission=DepartmentsPerm.EDIT, apply=apply)
 
 
 def department_update(*, actor: Any, department: Department, fields: dict[str, Any]) -> list[str]:
-    require(actor, DepartmentsPerm.EDIT)
-    return save_changes(department, FIELDS, lambda: _apply(actor, department, fields, creating=False))
+    def apply() -> None:
+        _apply(actor, department, fields, creating=False)
+
+    return records.update(department, actor=actor, permission=DepartmentsPerm.EDIT, names=FIELDS, apply=apply)
 
 
 def _apply(actor: Any, department: Department, fields: dict[str, Any], *, creating: bool) -> None:

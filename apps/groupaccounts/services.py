@@ -1,21 +1,20 @@
 """Writes about group accounts. Each checks the actor's permission itself and logs ids only."""
 
-import logging
 import re
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 
+from apps.accounts.models import person
 from apps.contacts import related
-from apps.core.actors import require
+from apps.core import records
 from apps.core.errors import invalid
-from apps.core.records import save_changes, unique_name
+from apps.core.records import unique_name
 from apps.core.sharing import person_by_email
 from apps.groupaccounts.models import GroupAccount
 from apps.groupaccounts.permissions import GroupAccountsPerm
 
-logger = logging.getLogger(__name__)
 FIELDS = (
     "name",
     "kind",
@@ -31,17 +30,19 @@ DOMAIN = re.compile(r"^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]
 
 
 def account_create(*, actor: Any, fields: dict[str, Any]) -> GroupAccount:
-    require(actor, GroupAccountsPerm.EDIT)
-    account = GroupAccount(created_by=actor, owner=actor)
-    _apply(actor, account, fields, creating=True)
-    account.save()
-    logger.info("group account %s created", account.pk)
-    return account
+    def apply(account: GroupAccount) -> None:
+        _apply(actor, account, fields, creating=True)
+
+    return records.create(
+        GroupAccount, actor=actor, permission=GroupAccountsPerm.EDIT, apply=apply, owner=person(actor)
+    )
 
 
 def account_update(*, actor: Any, account: GroupAccount, fields: dict[str, Any]) -> list[str]:
-    require(actor, GroupAccountsPerm.EDIT)
-    return save_changes(account, FIELDS, lambda: _apply(actor, account, fields, creating=False))
+    def apply() -> None:
+        _apply(actor, account, fields, creating=False)
+
+    return records.update(account, actor=actor, permission=GroupAccountsPerm.EDIT, names=FIELDS, apply=apply)
 
 
 def _apply(actor: Any, account: GroupAccount, fields: dict[str, Any], *, creating: bool) -> None:
