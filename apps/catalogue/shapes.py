@@ -79,12 +79,13 @@ class RefOut(Out):
 
 
 class PersonRef(Out):
-    """A person of the workspace (a user), not a contact; read from the person themselves."""
+    """A person of the workspace (a user), not a contact."""
 
     id: int
     email: str
     name: str
 
+    # Read from the person themselves (a user given where a PersonRef is expected).
     @model_validator(mode="before")
     @classmethod
     def _from_person(cls, value: Any) -> Any:

@@ -19,7 +19,8 @@ class NotificationOut(Out):
     entity: EntityRef | None = Field(description="The record it is about, as it was named then")
     created_at: datetime
     seen_at: datetime | None = Field(description="When it was first shown (openNotifications, the page)")
-    read: bool
+    # "read" on the wire; in Python the model's `is_read` (`read` is Out.read, the constructor).
+    is_read: bool = Field(alias="read")
     read_at: datetime | None
     archived_at: datetime | None
 
