@@ -112,7 +112,7 @@ class ShareOut(Out):
     def many(cls, shares: Any) -> list["ShareOut"]:
         """The shares of a record (rows with `user` and `access`), by e-mail address."""
         rows = sorted(shares, key=lambda share: share.user.email)
-        return [cls(person=PersonRef.of(share.user), access=share.access) for share in rows]
+        return [cls.read(share, person=share.user) for share in rows]
 
 
 class SharingOut(Out):
@@ -125,13 +125,7 @@ class SharingOut(Out):
 
     @classmethod
     def of(cls, item: Any) -> "SharingOut":
-        shares = item.shares.select_related("user").order_by("user__email")
-        return cls(
-            id=item.pk,
-            visibility=item.visibility,
-            owner=PersonRef.of(item.owner),
-            shared_with=ShareOut.many(shares),
-        )
+        return cls.read(item, shared_with=ShareOut.many(item.shares.select_related("user")))
 
 
 class EntityRef(Out):
@@ -174,7 +168,7 @@ class EntityOut(EntityRef):
 
     @classmethod
     def of_entity(cls, entity: Any) -> "EntityOut":
-        return cls(type=entity.type, id=entity.id, title=entity.title, available=True)
+        return cls.read(entity, available=True)
 
 
 class FolderRef(Out):
@@ -186,7 +180,7 @@ class FolderRef(Out):
 
     @classmethod
     def of(cls, folder: Any) -> "FolderRef | None":
-        return None if folder is None else cls(id=folder.pk, name=folder.name, path=folder.path)
+        return None if folder is None else cls.read(folder)
 
 
 class FolderOut(Out):
@@ -202,15 +196,7 @@ class FolderOut(Out):
 
     @classmethod
     def of(cls, folder: Any) -> "FolderOut":
-        return cls(
-            id=folder.pk,
-            name=folder.name,
-            path=folder.path,
-            parent=FolderRef.of(folder.parent),
-            in_trash=folder.deleted_at is not None,
-            created_at=folder.created_at,
-            updated_at=folder.updated_at,
-        )
+        return cls.read(folder)
 
 
 @dataclass
