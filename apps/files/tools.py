@@ -585,9 +585,7 @@ def email_file_as_attachment(
     Large files cannot be e-mailed: send a download link instead."""
     file = File.objects.select_related("folder", "owner").fetch(ctx.actor, file_id)
     delivery = services.file_email(actor=ctx.actor, file=file, to=to, subject=subject, message=message)
-    return SentOut(
-        file_id=file.pk, recipients=delivery.recipients, subject=delivery.subject, sent_at=delivery.sent_at
-    )
+    return SentOut.read(delivery)
 
 
 # --- the trash ----------------------------------------------------------------------------------
@@ -662,10 +660,10 @@ def restore_file(
         None if to_root else (_folder(ctx, into_folder_id) if into_folder_id else False)
     )
     if kind == "file":
-        file = services.file_restore(actor=ctx.actor, file=item, folder=target)
-        return RestoredOut(type=kind, id=file.pk, path=file.path, count=1)
-    count = services.folder_restore(actor=ctx.actor, folder=item, parent=target)
-    return RestoredOut(type=kind, id=item.pk, path=item.path, count=count)
+        item, count = services.file_restore(actor=ctx.actor, file=item, folder=target), 1
+    else:
+        count = services.folder_restore(actor=ctx.actor, folder=item, parent=target)
+    return RestoredOut.read(item, type=kind, count=count)
 
 
 class TrashEntryOut(Out):
@@ -681,15 +679,8 @@ class TrashEntryOut(Out):
 def _trash_entry(item: Any) -> TrashEntryOut:
     is_file = isinstance(item, File)
     parent = item.folder if is_file else item.parent
-    return TrashEntryOut(
-        type="file" if is_file else "folder",
-        id=item.pk,
-        name=item.name,
-        was_in=parent.path if parent else "/",
-        size=item.size if is_file else None,
-        deleted_at=item.deleted_at,
-        deleted_by=PersonRef.of(item.deleted_by),
-    )
+    kind, size = ("file", item.size) if is_file else ("folder", None)
+    return TrashEntryOut.read(item, type=kind, was_in=parent.path if parent else "/", size=size)
 
 
 @tool("listFileTrash", permission=FilesPerm.VIEW, title="List the trash", read_only=True)
