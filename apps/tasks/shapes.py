@@ -10,7 +10,7 @@ from apps.catalogue.shapes import EntityOut, Out, PersonRef, ShareOut
 from apps.core import spending
 from apps.core.actors import Actor
 from apps.tasks import runner, schedules, selectors
-from apps.tasks.models import ScheduledRun, ScheduledTask, Task, TaskEvent, TaskRun, TaskStep
+from apps.tasks.models import ScheduledRun, ScheduledTask, Task, TaskEvent, TaskStep
 
 
 class TaskRef(Out):
@@ -18,10 +18,6 @@ class TaskRef(Out):
     title: str
     is_template: bool
     status: str
-
-    @classmethod
-    def of(cls, task: Task | None) -> "TaskRef | None":
-        return None if task is None else cls.read(task)
 
 
 class Progress(Out):
@@ -87,10 +83,6 @@ class RunOut(Out):
     started_by: PersonRef | None
     started_at: datetime
     finished_at: datetime | None
-
-    @classmethod
-    def of(cls, run: TaskRun) -> "RunOut":
-        return cls.read(run)
 
 
 class EventOut(Out):
@@ -185,7 +177,7 @@ class AgentKeyOut(Out):
     @classmethod
     def of(cls, task: Task) -> "AgentKeyOut | None":
         key = spending.keys().key_of(key_id=task.agent_key_id) if task.agent_key_id else None
-        return cls(id=key.id, label=key.label, status=key.status) if key else None
+        return cls.read(key) if key else None
 
 
 class GuidanceOut(Out):
@@ -218,7 +210,6 @@ class TaskOut(TaskSummary):
     @classmethod
     def of(cls, task: Task, actor: Actor) -> "TaskOut":  # type: ignore[override]
         steps = counted_steps(task)
-        run = runner.current_run(task)
         steered = task.events.filter(kind=TaskEvent.Kind.STEERED).select_related("actor")[:10]
         schedule = ScheduledTask.objects.filter(task=task).select_related("task", "created_by").first()
         return cls.read(
@@ -228,7 +219,7 @@ class TaskOut(TaskSummary):
             shared_with=ShareOut.many(task.shares.select_related("user")),
             progress=Progress(done=sum(1 for s in steps if s.is_finished), total=len(steps)),
             columns=board_of(task, steps),
-            current_run=RunOut.of(run) if run else None,
+            current_run=runner.current_run(task),
             runs=task.runs.count(),
             guidance=[GuidanceOut.read(event, by=event.actor, text=event.message) for event in steered],
             agent_key=AgentKeyOut.of(task),
