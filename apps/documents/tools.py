@@ -23,7 +23,7 @@ from apps.core import folders, search
 from apps.core.errors import ValidationFailed
 from apps.core.kinds import attachments
 from apps.documents import selectors, services
-from apps.documents.models import Document, DocumentFolder, DocumentVersion
+from apps.documents.models import Document, DocumentFolder
 from apps.documents.permissions import DocumentsPerm
 from apps.files.models import Folder
 from apps.files.shapes import FileOut
@@ -68,10 +68,6 @@ class VersionOut(Out):
     note: str
     created_by: PersonRef | None
     created_at: datetime
-
-    @classmethod
-    def of(cls, version: DocumentVersion) -> "VersionOut":
-        return cls.read(version)
 
 
 class AttachmentOut(Out):
@@ -155,7 +151,7 @@ def get_document(
         title=shown.title,
         content_html=shown.body_html if format in {"html", "both"} else None,
         content_text=shown.body_text if format in {"text", "both"} else None,
-        versions=[VersionOut.of(v) for v in document.versions.select_related("created_by")[:100]],
+        versions=[VersionOut.read(v) for v in document.versions.select_related("created_by")[:100]],
         sharing=SharingOut.of(document),
         attachments=[AttachmentOut.read(attachment) for attachment in attached],
         your_access=Document.access.level(ctx.actor, document),
