@@ -343,10 +343,9 @@ def read_file_content(
     whole = services.file_text(file)
     part = whole[offset : offset + max_chars]
     end = offset + len(part)
-    return ContentOut(
+    return ContentOut.read(
+        file,
         file_id=file.pk,
-        name=file.name,
-        mime_type=file.mime_type,
         text=part,
         offset=offset,
         total_chars=len(whole),
@@ -435,12 +434,10 @@ def get_file_working_path(
     kind, item_id = _one_of(file_id, folder_id)
     item = _entity(ctx, kind, item_id)
     chain = trees.ancestors(item.folder if kind == "file" else item)
-    return WorkingPathOut(
+    return WorkingPathOut.read(
+        item,
         type=kind,
-        id=item.pk,
-        name=item.name,
-        path=item.path,
-        folders=[FolderRef.of(folder) for folder in chain],  # type: ignore[misc]
+        folders=chain,
         download_path=downloads.path_for(item, ctx.actor) if kind == "file" else None,
     )
 
@@ -620,16 +617,12 @@ def delete_file_entity(
     kind, item_id = _one_of(file_id, folder_id)
     item = _entity(ctx, kind, item_id, include_trashed=True)
     if kind == "file":
-        if permanently:
-            services.file_erase(actor=ctx.actor, file=item)
-        else:
-            services.file_trash(actor=ctx.actor, file=item)
-        return DeletedOut(type=kind, id=item_id, permanently=permanently, count=1)
-    count = (
-        services.folder_erase(actor=ctx.actor, folder=item)
-        if permanently
-        else services.folder_trash(actor=ctx.actor, folder=item)
-    )
+        delete_file = services.file_erase if permanently else services.file_trash
+        delete_file(actor=ctx.actor, file=item)
+        count = 1
+    else:
+        delete_folder = services.folder_erase if permanently else services.folder_trash
+        count = delete_folder(actor=ctx.actor, folder=item)
     return DeletedOut(type=kind, id=item_id, permanently=permanently, count=count)
 
 
