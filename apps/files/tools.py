@@ -25,7 +25,7 @@ from apps.catalogue.shapes import (
 )
 from apps.core import folders as trees
 from apps.core.errors import ValidationFailed
-from apps.core.kinds import Item, attachments
+from apps.core.kinds import attachments
 from apps.files import downloads, selectors, services
 from apps.files.models import File, Folder
 from apps.files.permissions import FilesPerm
@@ -191,9 +191,7 @@ def save_file_to_contact(
         source=File.Source.CONTACT,
         origin=f"contact {contact.pk}",
     )
-    attachments.attach_to(
-        actor=ctx.actor, record=contact, item_kind="file", item_id=file.pk, item=Item(file.pk, file.name)
-    )
+    services.file_attach(actor=ctx.actor, file=file, record=contact)
     return SavedToContactOut(file=FileOut.of(file), contact_id=contact.pk, linked=True)
 
 
