@@ -265,17 +265,11 @@ def paginate(
     """One page of a queryset (or a list), counted, with the offset of the next page."""
     total = rows.count() if hasattr(rows, "count") and not isinstance(rows, list) else len(rows)
     window = list(rows[offset : offset + limit])
-    end = offset + len(window)
-    return Page[Any](
-        items=[item(row) for row in window],
-        total=total,
-        limit=limit,
-        offset=offset,
-        next_offset=end if end < total and end <= MAX_OFFSET else None,
-    )
+    return page_of([item(row) for row in window], total=total, limit=limit, offset=offset)
 
 
 def page_of(items: Sequence[ItemT], *, total: int, limit: int, offset: int) -> Page[ItemT]:
+    """A page of items already chosen (`offset` and `limit` as asked), with the offset of the next."""
     end = offset + len(items)
     return Page[Any](
         items=list(items),
