@@ -34,6 +34,15 @@ def _text(fields: dict[str, Any], name: str, limit: int, *, required: bool = Fal
     return value
 
 
+def _apply_texts(record: Any, fields: dict[str, Any], limits: dict[str, int], *, creating: bool) -> None:
+    """Sets each text field given (at most its limit of characters); the first is required, and
+    set when creating even if not given."""
+    required = next(iter(limits))
+    for name, limit in limits.items():
+        if name in fields or (creating and name == required):
+            setattr(record, name, _text(fields, name, limit, required=name == required))
+
+
 # --- calendars ------------------------------------------------------------------------------------
 
 
@@ -53,10 +62,7 @@ def calendar_update(*, actor: Any, calendar: Calendar, fields: dict[str, Any]) -
 
 
 def _apply_calendar(calendar: Calendar, fields: dict[str, Any], *, creating: bool) -> None:
-    if "name" in fields or creating:
-        calendar.name = _text(fields, "name", 120, required=True)
-    if "description" in fields:
-        calendar.description = _text(fields, "description", 5000)
+    _apply_texts(calendar, fields, {"name": 120, "description": 5000}, creating=creating)
     if "colour" in fields:
         colour = (fields["colour"] or "").strip()
         if colour and not (
@@ -161,12 +167,7 @@ def _check_attendee_count(event: Event) -> None:
 
 
 def _apply_event(event: Event, fields: dict[str, Any], *, creating: bool) -> None:
-    if "title" in fields or creating:
-        event.title = _text(fields, "title", 300, required=True)
-    if "description" in fields:
-        event.description = _text(fields, "description", 10_000)
-    if "location" in fields:
-        event.location = _text(fields, "location", 300)
+    _apply_texts(event, fields, {"title": 300, "description": 10_000, "location": 300}, creating=creating)
     if fields.get("status"):
         event.status = fields["status"]
     if fields.get("busy") is not None:

@@ -78,28 +78,15 @@ class EventOut(Out):
     @classmethod
     def of(cls, event: Event) -> "EventOut":
         zone = ZoneInfo(event.time_zone)
-        return cls(
-            id=event.pk,
-            calendar=RefOut(id=event.calendar_id, name=event.calendar.name),
-            title=event.title,
-            description=event.description,
-            location=event.location,
+        return cls.read(
+            event,
             start=event.starts_at.astimezone(zone),
             end=event.ends_at.astimezone(zone),
-            all_day=event.all_day,
-            time_zone=event.time_zone,
-            recurrence=event.recurrence,
             cancelled_occurrences=[moment.astimezone(zone) for moment in event.excluded],
             repeats_until=event.recurrence_ends_at.astimezone(zone)
             if event.recurrence and event.recurrence_ends_at
             else None,
-            status=event.status,
-            busy=event.busy,
-            organizer=PersonRef.of(event.organizer) if event.organizer_id else None,
             attendees=[AttendeeOut.of(attendee, event) for attendee in event.attendees.all()],
-            sequence=event.sequence,
-            created_at=event.created_at,
-            updated_at=event.updated_at,
         )
 
 
@@ -120,16 +107,11 @@ class OccurrenceOut(Out):
     def of(cls, occurrence: Occurrence, counts: dict[int, int] | None = None) -> "OccurrenceOut":
         event = occurrence.event
         zone = ZoneInfo(event.time_zone)
-        return cls(
+        return cls.read(
+            event,
             event_id=event.pk,
-            calendar_id=event.calendar_id,
-            title=event.title,
             start=occurrence.starts_at.astimezone(zone),
             end=occurrence.ends_at.astimezone(zone),
-            all_day=event.all_day,
-            time_zone=event.time_zone,
-            location=event.location,
-            status=event.status,
             recurring=occurrence.recurring,
             attendees=(counts or {}).get(event.pk, 0),
         )

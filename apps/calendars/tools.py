@@ -498,11 +498,10 @@ def check_event_rsvp_status(ctx: ToolContext, *, event_id: EventId) -> RsvpOut:
     event = Event.objects.fetch(ctx.actor, event_id)
     attendees = list(event.attendees.all())
     count = {value: sum(1 for a in attendees if a.response == value) for value in Attendee.Response.values}
-    return RsvpOut(
+    return RsvpOut.read(
+        event,
         event_id=event.pk,
-        title=event.title,
         start=event.starts_at.astimezone(recurrence.zone_named(event.time_zone)),
-        sequence=event.sequence,
         accepted=count["accepted"],
         tentative=count["tentative"],
         declined=count["declined"],
@@ -565,10 +564,9 @@ def send_calendar_invite(
     if not chosen:
         raise invalid("attendee_emails", f"event {event.pk} has nobody to invite; add attendees first")
     sent = invitations.send(actor=ctx.actor, event=event, attendees=chosen, note=message.strip())
-    return InviteOut(
+    return InviteOut.read(
+        event,
         event_id=event.pk,
-        uid=event.uid,
-        sequence=event.sequence,
         method="CANCEL" if event.status == Event.Status.CANCELLED else "REQUEST",
-        sent=[SentOut(email=row.recipient, sent_at=row.sent_at) for row in sent],
+        sent=[SentOut.read(row, email=row.recipient) for row in sent],
     )

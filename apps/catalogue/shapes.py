@@ -79,12 +79,13 @@ class RefOut(Out):
 
 
 class PersonRef(Out):
-    """A person of the workspace (a user), not a contact; read from the person themselves."""
+    """A person of the workspace (a user), not a contact."""
 
     id: int
     email: str
     name: str
 
+    # Read from the person themselves (a user given where a PersonRef is expected).
     @model_validator(mode="before")
     @classmethod
     def _from_person(cls, value: Any) -> Any:
@@ -111,7 +112,7 @@ class ShareOut(Out):
     def many(cls, shares: Any) -> list["ShareOut"]:
         """The shares of a record (rows with `user` and `access`), by e-mail address."""
         rows = sorted(shares, key=lambda share: share.user.email)
-        return [cls(person=PersonRef.of(share.user), access=share.access) for share in rows]
+        return [cls.read(share, person=share.user) for share in rows]
 
 
 class SharingOut(Out):
@@ -124,13 +125,7 @@ class SharingOut(Out):
 
     @classmethod
     def of(cls, item: Any) -> "SharingOut":
-        shares = item.shares.select_related("user").order_by("user__email")
-        return cls(
-            id=item.pk,
-            visibility=item.visibility,
-            owner=PersonRef.of(item.owner),
-            shared_with=ShareOut.many(shares),
-        )
+        return cls.read(item, shared_with=ShareOut.many(item.shares.select_related("user")))
 
 
 class EntityRef(Out):
@@ -173,7 +168,7 @@ class EntityOut(EntityRef):
 
     @classmethod
     def of_entity(cls, entity: Any) -> "EntityOut":
-        return cls(type=entity.type, id=entity.id, title=entity.title, available=True)
+        return cls.read(entity, available=True)
 
 
 class FolderRef(Out):
@@ -185,7 +180,7 @@ class FolderRef(Out):
 
     @classmethod
     def of(cls, folder: Any) -> "FolderRef | None":
-        return None if folder is None else cls(id=folder.pk, name=folder.name, path=folder.path)
+        return None if folder is None else cls.read(folder)
 
 
 class FolderOut(Out):
@@ -201,15 +196,7 @@ class FolderOut(Out):
 
     @classmethod
     def of(cls, folder: Any) -> "FolderOut":
-        return cls(
-            id=folder.pk,
-            name=folder.name,
-            path=folder.path,
-            parent=FolderRef.of(folder.parent),
-            in_trash=folder.deleted_at is not None,
-            created_at=folder.created_at,
-            updated_at=folder.updated_at,
-        )
+        return cls.read(folder)
 
 
 @dataclass
@@ -278,17 +265,11 @@ def paginate(
     """One page of a queryset (or a list), counted, with the offset of the next page."""
     total = rows.count() if hasattr(rows, "count") and not isinstance(rows, list) else len(rows)
     window = list(rows[offset : offset + limit])
-    end = offset + len(window)
-    return Page[Any](
-        items=[item(row) for row in window],
-        total=total,
-        limit=limit,
-        offset=offset,
-        next_offset=end if end < total and end <= MAX_OFFSET else None,
-    )
+    return page_of([item(row) for row in window], total=total, limit=limit, offset=offset)
 
 
 def page_of(items: Sequence[ItemT], *, total: int, limit: int, offset: int) -> Page[ItemT]:
+    """A page of items already chosen (`offset` and `limit` as asked), with the offset of the next."""
     end = offset + len(items)
     return Page[Any](
         items=list(items),

@@ -78,6 +78,11 @@ class Document(OwnedRecord):
     def path(self) -> str:
         return path_of(self.folder, self.title)
 
+    @property
+    def excerpt(self) -> str:
+        """The first words of its text (200 characters at most)."""
+        return " ".join(self.body_text.split())[:200]
+
 
 class DocumentVersion(models.Model):
     document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="versions")

@@ -9,7 +9,6 @@ from apps.accounts.models import person
 from apps.core import folders as trees
 from apps.core.actors import Actor, can, require
 from apps.core.errors import Forbidden, ValidationFailed
-from apps.core.kinds import Item, attachments
 from apps.core.records import Visibility
 from apps.documents import errors, pdf, richtext, selectors
 from apps.documents.models import Document, DocumentFolder, DocumentVersion
@@ -197,8 +196,6 @@ def document_export_pdf(
         source=File.Source.EXPORT,
         origin=f"document {document.pk} v{version or document.version}",
     )
-    attachments.attach_to(
-        actor=actor, record=document, item_kind="file", item_id=file.pk, item=Item(file.pk, file.name)
-    )
+    files.file_attach(actor=actor, file=file, record=document)
     logger.info("document %s exported to file %s", document.pk, file.pk)
     return file

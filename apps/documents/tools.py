@@ -23,7 +23,7 @@ from apps.core import folders, search
 from apps.core.errors import ValidationFailed
 from apps.core.kinds import attachments
 from apps.documents import selectors, services
-from apps.documents.models import Document, DocumentFolder, DocumentVersion
+from apps.documents.models import Document, DocumentFolder
 from apps.documents.permissions import DocumentsPerm
 from apps.files.models import Folder
 from apps.files.shapes import FileOut
@@ -59,20 +59,7 @@ class DocumentSummary(Out):
 
     @classmethod
     def of(cls, document: Document) -> "DocumentSummary":
-        return cls(
-            id=document.pk,
-            title=document.title,
-            path=document.path,
-            folder=FolderRef.of(document.folder),
-            version=document.version,
-            visibility=document.visibility,
-            owner=PersonRef.of(document.owner),
-            updated_by=PersonRef.of(document.updated_by),
-            excerpt=" ".join(document.body_text.split())[:200],
-            in_trash=document.deleted_at is not None,
-            created_at=document.created_at,
-            updated_at=document.updated_at,
-        )
+        return cls.read(document)
 
 
 class VersionOut(Out):
@@ -81,16 +68,6 @@ class VersionOut(Out):
     note: str
     created_by: PersonRef | None
     created_at: datetime
-
-    @classmethod
-    def of(cls, version: DocumentVersion) -> "VersionOut":
-        return cls(
-            number=version.number,
-            title=version.title,
-            note=version.note,
-            created_by=PersonRef.of(version.created_by),
-            created_at=version.created_at,
-        )
 
 
 class AttachmentOut(Out):
@@ -174,11 +151,9 @@ def get_document(
         title=shown.title,
         content_html=shown.body_html if format in {"html", "both"} else None,
         content_text=shown.body_text if format in {"text", "both"} else None,
-        versions=[VersionOut.of(v) for v in document.versions.select_related("created_by")[:100]],
+        versions=[VersionOut.read(v) for v in document.versions.select_related("created_by")[:100]],
         sharing=SharingOut.of(document),
-        attachments=[
-            AttachmentOut(kind=a.kind, id=a.id, title=a.title, available=a.available) for a in attached
-        ],
+        attachments=[AttachmentOut.read(attachment) for attachment in attached],
         your_access=Document.access.level(ctx.actor, document),
     )
 
@@ -317,7 +292,7 @@ def delete_document(ctx: ToolContext, *, document_id: DocumentId) -> DeletedDocu
     Documents settings page. Its PDF exports stay in Files."""
     document = Document.objects.fetch(ctx.actor, document_id)
     document = services.document_trash(actor=ctx.actor, document=document)
-    return DeletedDocumentOut(id=document.pk, title=document.title, in_trash=True)
+    return DeletedDocumentOut.read(document)
 
 
 class ExportOut(Out):

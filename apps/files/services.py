@@ -7,6 +7,7 @@ The API other areas call (docs/files.md):
     data = services.file_bytes(file)            # the bytes
     text = services.file_text(file)             # the extracted text (cached)
     folder = services.folder_ensure(actor=user, path="/Reports/2026")
+    services.file_attach(actor=user, file=file, record=document)  # listed with the record
 
 Bytes and rows stay together (apps.files.blobs): a failure anywhere in the caller's transaction
 removes the bytes written in it.
@@ -26,7 +27,7 @@ from apps.accounts.models import person
 from apps.core import folders as trees
 from apps.core.actors import Actor, require
 from apps.core.errors import ValidationFailed
-from apps.core.kinds import attachments
+from apps.core.kinds import Item, attachments
 from apps.core.records import Visibility
 from apps.files import blobs, errors, extract
 from apps.files.models import Delivery, File, Folder
@@ -241,6 +242,15 @@ def file_copy(*, actor: Actor, file: File, folder: Folder | None, name: str | No
         source=File.Source.COPY,
         origin=f"file {file.pk}",
         if_exists="rename" if name is None else "error",
+    )
+
+
+def file_attach(*, actor: Actor, file: File, record: Any) -> bool:
+    """Attaches the file to a record of another area that the caller holds (and may change);
+    True if it was not attached yet."""
+    require(actor, FilesPerm.EDIT)
+    return attachments.attach_to(
+        actor=actor, record=record, item_kind="file", item_id=file.pk, item=Item(file.pk, file.name)
     )
 
 

@@ -74,23 +74,7 @@ class FileOut(Out):
 
     @classmethod
     def of(cls, file: File) -> "FileOut":
-        return cls(
-            id=file.pk,
-            name=file.name,
-            path=file.path,
-            folder=FolderRef.of(file.folder),
-            mime_type=file.mime_type,
-            size=file.size,
-            sha256=file.sha256,
-            description=file.description,
-            source=file.source,
-            visibility=file.visibility,
-            owner=PersonRef.of(file.owner),
-            text_readable=extract.can_extract(file.mime_type),
-            in_trash=file.deleted_at is not None,
-            created_at=file.created_at,
-            updated_at=file.updated_at,
-        )
+        return cls.read(file, text_readable=extract.can_extract(file.mime_type))
 
 
 class EntryOut(Out):
@@ -107,14 +91,6 @@ class EntryOut(Out):
 
     @classmethod
     def of(cls, item: Any) -> "EntryOut":
-        is_file = isinstance(item, File)
-        return cls(
-            type="file" if is_file else "folder",
-            id=item.pk,
-            name=item.name,
-            path=item.path,
-            mime_type=item.mime_type if is_file else "",
-            size=item.size if is_file else None,
-            updated_at=item.updated_at,
-            deleted_at=item.deleted_at,
-        )
+        if isinstance(item, File):
+            return cls.read(item, type="file")
+        return cls.read(item, type="folder", mime_type="", size=None)

@@ -25,7 +25,7 @@ from apps.catalogue.shapes import (
 )
 from apps.core import folders as trees
 from apps.core.errors import ValidationFailed
-from apps.core.kinds import Item, attachments
+from apps.core.kinds import attachments
 from apps.files import downloads, selectors, services
 from apps.files.models import File, Folder
 from apps.files.permissions import FilesPerm
@@ -191,9 +191,7 @@ def save_file_to_contact(
         source=File.Source.CONTACT,
         origin=f"contact {contact.pk}",
     )
-    attachments.attach_to(
-        actor=ctx.actor, record=contact, item_kind="file", item_id=file.pk, item=Item(file.pk, file.name)
-    )
+    services.file_attach(actor=ctx.actor, file=file, record=contact)
     return SavedToContactOut(file=FileOut.of(file), contact_id=contact.pk, linked=True)
 
 
@@ -343,10 +341,9 @@ def read_file_content(
     whole = services.file_text(file)
     part = whole[offset : offset + max_chars]
     end = offset + len(part)
-    return ContentOut(
+    return ContentOut.read(
+        file,
         file_id=file.pk,
-        name=file.name,
-        mime_type=file.mime_type,
         text=part,
         offset=offset,
         total_chars=len(whole),
@@ -435,12 +432,10 @@ def get_file_working_path(
     kind, item_id = _one_of(file_id, folder_id)
     item = _entity(ctx, kind, item_id)
     chain = trees.ancestors(item.folder if kind == "file" else item)
-    return WorkingPathOut(
+    return WorkingPathOut.read(
+        item,
         type=kind,
-        id=item.pk,
-        name=item.name,
-        path=item.path,
-        folders=[FolderRef.of(folder) for folder in chain],  # type: ignore[misc]
+        folders=chain,
         download_path=downloads.path_for(item, ctx.actor) if kind == "file" else None,
     )
 
@@ -585,9 +580,7 @@ def email_file_as_attachment(
     Large files cannot be e-mailed: send a download link instead."""
     file = File.objects.select_related("folder", "owner").fetch(ctx.actor, file_id)
     delivery = services.file_email(actor=ctx.actor, file=file, to=to, subject=subject, message=message)
-    return SentOut(
-        file_id=file.pk, recipients=delivery.recipients, subject=delivery.subject, sent_at=delivery.sent_at
-    )
+    return SentOut.read(delivery)
 
 
 # --- the trash ----------------------------------------------------------------------------------
@@ -622,16 +615,12 @@ def delete_file_entity(
     kind, item_id = _one_of(file_id, folder_id)
     item = _entity(ctx, kind, item_id, include_trashed=True)
     if kind == "file":
-        if permanently:
-            services.file_erase(actor=ctx.actor, file=item)
-        else:
-            services.file_trash(actor=ctx.actor, file=item)
-        return DeletedOut(type=kind, id=item_id, permanently=permanently, count=1)
-    count = (
-        services.folder_erase(actor=ctx.actor, folder=item)
-        if permanently
-        else services.folder_trash(actor=ctx.actor, folder=item)
-    )
+        delete_file = services.file_erase if permanently else services.file_trash
+        delete_file(actor=ctx.actor, file=item)
+        count = 1
+    else:
+        delete_folder = services.folder_erase if permanently else services.folder_trash
+        count = delete_folder(actor=ctx.actor, folder=item)
     return DeletedOut(type=kind, id=item_id, permanently=permanently, count=count)
 
 
@@ -662,10 +651,10 @@ def restore_file(
         None if to_root else (_folder(ctx, into_folder_id) if into_folder_id else False)
     )
     if kind == "file":
-        file = services.file_restore(actor=ctx.actor, file=item, folder=target)
-        return RestoredOut(type=kind, id=file.pk, path=file.path, count=1)
-    count = services.folder_restore(actor=ctx.actor, folder=item, parent=target)
-    return RestoredOut(type=kind, id=item.pk, path=item.path, count=count)
+        item, count = services.file_restore(actor=ctx.actor, file=item, folder=target), 1
+    else:
+        count = services.folder_restore(actor=ctx.actor, folder=item, parent=target)
+    return RestoredOut.read(item, type=kind, count=count)
 
 
 class TrashEntryOut(Out):
@@ -681,15 +670,8 @@ class TrashEntryOut(Out):
 def _trash_entry(item: Any) -> TrashEntryOut:
     is_file = isinstance(item, File)
     parent = item.folder if is_file else item.parent
-    return TrashEntryOut(
-        type="file" if is_file else "folder",
-        id=item.pk,
-        name=item.name,
-        was_in=parent.path if parent else "/",
-        size=item.size if is_file else None,
-        deleted_at=item.deleted_at,
-        deleted_by=PersonRef.of(item.deleted_by),
-    )
+    kind, size = ("file", item.size) if is_file else ("folder", None)
+    return TrashEntryOut.read(item, type=kind, was_in=parent.path if parent else "/", size=size)
 
 
 @tool("listFileTrash", permission=FilesPerm.VIEW, title="List the trash", read_only=True)

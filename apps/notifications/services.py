@@ -49,6 +49,16 @@ def _may_receive(person: Any) -> bool:
     return bool(person.is_active) and can(person, NotificationsPerm.VIEW)
 
 
+def _check_may_receive(person: Any, *, field: str) -> None:
+    """Refuses a person named in `field` whom nothing may be delivered to."""
+    if not _may_receive(person):
+        raise invalid(
+            field,
+            _("%(email)s cannot receive notifications (their role does not include them)")
+            % {"email": person.email},
+        )
+
+
 def _build(
     *,
     recipient: Any,
@@ -186,12 +196,7 @@ def notification_send(
     require(actor, NotificationsPerm.SEND)
     if not title.strip():
         raise invalid("title", _("give a title"))
-    if not _may_receive(recipient):
-        raise invalid(
-            "recipient_email",
-            _("%(email)s cannot receive notifications (their role does not include them)")
-            % {"email": recipient.email},
-        )
+    _check_may_receive(recipient, field="recipient_email")
     if entity is not None and recipient.pk != actor.pk and not _may_see(recipient, entity):
         raise invalid(
             "entity_id",
@@ -201,7 +206,7 @@ def notification_send(
     notification = notify(
         recipient=recipient, title=title, body=body, actor=actor, entity=entity, priority=priority
     )
-    assert notification is not None  # _may_receive was checked above
+    assert notification is not None  # _check_may_receive was called above
     logger.info("notification %s sent by %s to %s", notification.pk, actor.pk, recipient.pk)
     return notification
 
@@ -238,12 +243,7 @@ def watcher_create(*, actor: Any, person: Any, entity: Entity) -> tuple[Watcher,
     """`person` (the actor, or someone else) starts watching a record the actor can see."""
     require(actor, NotificationsPerm.WATCH if person.pk == actor.pk else NotificationsPerm.SEND)
     if person.pk != actor.pk:
-        if not _may_receive(person):
-            raise invalid(
-                "person_email",
-                _("%(email)s cannot receive notifications (their role does not include them)")
-                % {"email": person.email},
-            )
+        _check_may_receive(person, field="person_email")
         if not _may_see(person, entity):
             raise invalid(
                 "person_email",

@@ -34,47 +34,6 @@ DEFAULT_FOLDER = "/Task outputs"
 MAX_COMBINED = 20
 
 
-def _place(
-    *,
-    actor: Actor,
-    name: str,
-    content: bytes,
-    folder_path: str,
-    mime_type: str | None,
-    task: Task | None,
-    step: TaskStep | None,
-    if_exists: str,
-    description: str,
-    what: str,
-) -> File:
-    folder = files.folder_ensure(actor=actor, path=folder_path or DEFAULT_FOLDER)
-    file = files.file_create(
-        actor=actor,
-        name=name,
-        content=content,
-        folder=folder,
-        mime_type=mime_type,
-        description=description,
-        source=File.Source.TASK,
-        origin=f"task {task.pk}" if task is not None else "",
-        if_exists=if_exists,
-    )
-    if task is not None:
-        if step is not None:
-            link = TaskStepLink(step=step, linked_by=person(actor))
-            link.link_to(kinds.of_record(file))
-            link.save()
-        record(
-            task,
-            actor,
-            TaskEvent.Kind.FILE_WRITTEN,
-            f"{what}: file {file.pk}",
-            step=step,
-            data={"file_id": file.pk},
-        )
-    return file
-
-
 def task_and_step(
     *, actor: Actor, task_id: int | None, step_id: int | None
 ) -> tuple[Task | None, TaskStep | None]:
@@ -98,19 +57,37 @@ def file_write(
     step: TaskStep | None = None,
     if_exists: str = "rename",
     description: str = "",
+    what: str = "",
 ) -> File:
-    return _place(
+    """A new file in the folder at `folder_path` (made where missing), for `task` (and its
+    `step`) if given; `what` says in the task's history how it was made (default: written)."""
+    folder = files.folder_ensure(actor=actor, path=folder_path or DEFAULT_FOLDER)
+    file = files.file_create(
         actor=actor,
         name=name,
         content=content,
-        folder_path=folder_path,
+        folder=folder,
         mime_type=mime_type,
-        task=task,
-        step=step,
-        if_exists=if_exists,
         description=description,
-        what=_("written"),
+        source=File.Source.TASK,
+        origin=f"task {task.pk}" if task is not None else "",
+        if_exists=if_exists,
     )
+    if task is not None:
+        if step is not None:
+            link = TaskStepLink(step=step, linked_by=person(actor))
+            link.link_to(kinds.of_record(file))
+            link.save()
+        how = what or _("written")
+        record(
+            task,
+            actor,
+            TaskEvent.Kind.FILE_WRITTEN,
+            f"{how}: file {file.pk}",
+            step=step,
+            data={"file_id": file.pk},
+        )
+    return file
 
 
 def _is_pdf(file: File) -> bool:
@@ -183,7 +160,7 @@ def files_combine(
     else:
         content, how = _joined_text(sources, headings=headings), "text"
         mime = "text/markdown" if name.lower().endswith(".md") else "text/plain"
-    file = _place(
+    file = file_write(
         actor=actor,
         name=name,
         content=content,

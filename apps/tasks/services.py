@@ -44,6 +44,9 @@ CARD_FIELDS = {
     "notify_emails",
     "file",
 }
+# What a copy (or a template) takes of its source as it is.
+COPIED_TASK_FIELDS = ("description", "instructions", "priority", "visibility")
+COPIED_STEP_FIELDS = ("position", "title", "instructions", "kind", "config", "notes", "labels", "assignee")
 
 
 def _person_who_may_see_tasks(email: str, field: str) -> User:
@@ -62,6 +65,11 @@ def _clean_text(fields: dict[str, Any], name: str, limit: int, *, required: bool
     if len(value) > limit:
         raise InvalidTask.on(name, _("at most %(n)s characters") % {"n": limit})
     return value
+
+
+def _record_changed(task: Task, actor: Actor, kind: str, names: Any, **extra: Any) -> None:
+    """Keeps a change of some fields in the task's history, naming the fields."""
+    record(task, actor, kind, _("changed %(fields)s") % {"fields": ", ".join(sorted(names))}, **extra)
 
 
 def _clean_labels(labels: list[str] | None) -> list[str]:
@@ -192,13 +200,7 @@ def task_update(*, actor: Actor, task: Task, fields: dict[str, Any]) -> tuple[Ta
         if renamed:
             changes["columns"] = renamed
     if changes:
-        record(
-            task,
-            actor,
-            TaskEvent.Kind.UPDATED,
-            _("changed %(fields)s") % {"fields": ", ".join(sorted(changes))},
-            data=changes,
-        )
+        _record_changed(task, actor, TaskEvent.Kind.UPDATED, changes, data=changes)
     if "agent_key_id" in fields:
         runner.agent_retry(task=task, actor=actor)
     return task, sorted(changes)
@@ -270,12 +272,9 @@ def task_copy(*, actor: Actor, source: Task, title: str | None = None, as_templa
     key = spending.keys().key_of(key_id=source.agent_key_id) if source.agent_key_id else None
     mine = key is not None and key.active and key.owner_id == getattr(actor, "pk", None)
     copy = Task.objects.create(
+        **{name: getattr(source, name) for name in COPIED_TASK_FIELDS},
         title=(title or source.title).strip()[:200] or source.title,
-        description=source.description,
-        instructions=source.instructions,
-        priority=source.priority,
         due_at=None if as_template else source.due_at,
-        visibility=source.visibility,
         is_template=as_template,
         template=source if source.is_template and not as_template else source.template,
         copied_from=source,
@@ -289,17 +288,10 @@ def task_copy(*, actor: Actor, source: Task, title: str | None = None, as_templa
     first = next(iter(columns.values()))
     for step in selectors.steps_of(source).prefetch_related("checklist", "links"):
         new = TaskStep.objects.create(
+            **{name: getattr(step, name) for name in COPIED_STEP_FIELDS},
             task=copy,
-            position=step.position,
-            title=step.title,
-            instructions=step.instructions,
-            kind=step.kind,
-            config=step.config,
             column=first,
-            notes=step.notes,
-            labels=step.labels,
             due_at=None if as_template else step.due_at,
-            assignee=step.assignee,
         )
         ChecklistItem.objects.bulk_create(
             [ChecklistItem(step=new, position=item.position, text=item.text) for item in step.checklist.all()]
@@ -508,13 +500,7 @@ def step_update_card(
             changed.append("assignee_email" if name == "assignee" else name)
     if changed:
         step.save()
-        record(
-            task,
-            actor,
-            TaskEvent.Kind.CARD_UPDATED,
-            _("changed %(fields)s") % {"fields": ", ".join(sorted(changed))},
-            step=step,
-        )
+        _record_changed(task, actor, TaskEvent.Kind.CARD_UPDATED, changed, step=step)
     return step, sorted(changed)
 
 

@@ -31,6 +31,7 @@ from apps.tasks.tools.common import (
     Visibility,
     set_schedule,
     step_fields,
+    task_of,
     task_out,
 )
 
@@ -106,7 +107,7 @@ def create_task(
 def get_task(ctx: ToolContext, *, task_id: TaskId) -> TaskOut:
     """Fetch a task (or template) in full: its text, status and what it waits for, its board
     with every step, the current run, steering given, who it is shared with, and its schedule."""
-    return TaskOut.of(Task.objects.select_related("owner").fetch(ctx.actor, task_id), ctx.actor)
+    return TaskOut.of(task_of(ctx, task_id), ctx.actor)
 
 
 @tool("listTasks", permission=TasksPerm.VIEW, title="List tasks", read_only=True)
@@ -179,7 +180,7 @@ def update_task(
     """Change a task's title, description, priority, due date, visibility, a draft's board
     columns, its schedule, or the API key that pays for its agent steps (`agentKeyId`). Use
     updateTaskInstructions for its instructions and the step tools for its steps."""
-    task = Task.objects.select_related("owner").fetch(ctx.actor, task_id)
+    task = task_of(ctx, task_id)
     given = changes.given()
     schedule = given.pop("schedule", None)
     task, changed = services.task_update(actor=ctx.actor, task=task, fields=given)
@@ -204,7 +205,7 @@ def update_task_instructions(
     """Replace or extend what a task's steps follow: the instructions for the people and the
     service's agent doing them. The previous text is kept in the task's history. To guide a task
     while it runs, steerTask."""
-    task = Task.objects.select_related("owner").fetch(ctx.actor, task_id)
+    task = task_of(ctx, task_id)
     services.task_set_instructions(
         actor=ctx.actor, task=task, instructions=instructions, append=mode == "append"
     )
