@@ -78,7 +78,7 @@ class EventOut(Out):
     @classmethod
     def of(cls, event: Event) -> "EventOut":
         zone = ZoneInfo(event.time_zone)
-        return cls.read(
+        return cls.of_record(
             event,
             start=event.starts_at.astimezone(zone),
             end=event.ends_at.astimezone(zone),
@@ -107,7 +107,7 @@ class OccurrenceOut(Out):
     def of(cls, occurrence: Occurrence, counts: dict[int, int] | None = None) -> "OccurrenceOut":
         event = occurrence.event
         zone = ZoneInfo(event.time_zone)
-        return cls.read(
+        return cls.of_record(
             event,
             event_id=event.pk,
             start=occurrence.starts_at.astimezone(zone),

@@ -498,7 +498,7 @@ def check_event_rsvp_status(ctx: ToolContext, *, event_id: EventId) -> RsvpOut:
     event = Event.objects.fetch(ctx.actor, event_id)
     attendees = list(event.attendees.all())
     count = {value: sum(1 for a in attendees if a.response == value) for value in Attendee.Response.values}
-    return RsvpOut.read(
+    return RsvpOut.of_record(
         event,
         event_id=event.pk,
         start=event.starts_at.astimezone(recurrence.zone_named(event.time_zone)),
@@ -564,9 +564,9 @@ def send_calendar_invite(
     if not chosen:
         raise invalid("attendee_emails", f"event {event.pk} has nobody to invite; add attendees first")
     sent = invitations.send(actor=ctx.actor, event=event, attendees=chosen, note=message.strip())
-    return InviteOut.read(
+    return InviteOut.of_record(
         event,
         event_id=event.pk,
         method="CANCEL" if event.status == Event.Status.CANCELLED else "REQUEST",
-        sent=[SentOut.read(row, email=row.recipient) for row in sent],
+        sent=[SentOut.of_record(row, email=row.recipient) for row in sent],
     )

@@ -112,7 +112,7 @@ class ShareOut(Out):
     def many(cls, shares: Any) -> list["ShareOut"]:
         """The shares of a record (rows with `user` and `access`), by e-mail address."""
         rows = sorted(shares, key=lambda share: share.user.email)
-        return [cls.read(share, person=share.user) for share in rows]
+        return [cls.of_record(share, person=share.user) for share in rows]
 
 
 class SharingOut(Out):
@@ -125,7 +125,7 @@ class SharingOut(Out):
 
     @classmethod
     def of(cls, item: Any) -> "SharingOut":
-        return cls.read(item, shared_with=ShareOut.many(item.shares.select_related("user")))
+        return cls.of_record(item, shared_with=ShareOut.many(item.shares.select_related("user")))
 
 
 class EntityRef(Out):
@@ -168,7 +168,7 @@ class EntityOut(EntityRef):
 
     @classmethod
     def of_entity(cls, entity: Any) -> "EntityOut":
-        return cls.read(entity, available=True)
+        return cls.of_record(entity, available=True)
 
 
 class FolderRef(Out):
@@ -180,7 +180,7 @@ class FolderRef(Out):
 
     @classmethod
     def of(cls, folder: Any) -> "FolderRef | None":
-        return None if folder is None else cls.read(folder)
+        return None if folder is None else cls.of_record(folder)
 
 
 class FolderOut(Out):
@@ -196,7 +196,7 @@ class FolderOut(Out):
 
     @classmethod
     def of(cls, folder: Any) -> "FolderOut":
-        return cls.read(folder)
+        return cls.of_record(folder)
 
 
 @dataclass

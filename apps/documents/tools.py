@@ -59,7 +59,7 @@ class DocumentSummary(Out):
 
     @classmethod
     def of(cls, document: Document) -> "DocumentSummary":
-        return cls.read(document)
+        return cls.of_record(document)
 
 
 class VersionOut(Out):
@@ -151,9 +151,9 @@ def get_document(
         title=shown.title,
         content_html=shown.body_html if format in {"html", "both"} else None,
         content_text=shown.body_text if format in {"text", "both"} else None,
-        versions=[VersionOut.read(v) for v in document.versions.select_related("created_by")[:100]],
+        versions=[VersionOut.of_record(v) for v in document.versions.select_related("created_by")[:100]],
         sharing=SharingOut.of(document),
-        attachments=[AttachmentOut.read(attachment) for attachment in attached],
+        attachments=[AttachmentOut.of_record(attachment) for attachment in attached],
         your_access=Document.access.level(ctx.actor, document),
     )
 
@@ -292,7 +292,7 @@ def delete_document(ctx: ToolContext, *, document_id: DocumentId) -> DeletedDocu
     Documents settings page. Its PDF exports stay in Files."""
     document = Document.objects.fetch(ctx.actor, document_id)
     document = services.document_trash(actor=ctx.actor, document=document)
-    return DeletedDocumentOut.read(document)
+    return DeletedDocumentOut.of_record(document)
 
 
 class ExportOut(Out):

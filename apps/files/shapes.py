@@ -74,7 +74,7 @@ class FileOut(Out):
 
     @classmethod
     def of(cls, file: File) -> "FileOut":
-        return cls.read(file, text_readable=extract.can_extract(file.mime_type))
+        return cls.of_record(file, text_readable=extract.can_extract(file.mime_type))
 
 
 class EntryOut(Out):
@@ -92,5 +92,5 @@ class EntryOut(Out):
     @classmethod
     def of(cls, item: Any) -> "EntryOut":
         if isinstance(item, File):
-            return cls.read(item, type="file")
-        return cls.read(item, type="folder", mime_type="", size=None)
+            return cls.of_record(item, type="file")
+        return cls.of_record(item, type="folder", mime_type="", size=None)

@@ -341,7 +341,7 @@ def read_file_content(
     whole = services.file_text(file)
     part = whole[offset : offset + max_chars]
     end = offset + len(part)
-    return ContentOut.read(
+    return ContentOut.of_record(
         file,
         file_id=file.pk,
         text=part,
@@ -432,7 +432,7 @@ def get_file_working_path(
     kind, item_id = _one_of(file_id, folder_id)
     item = _entity(ctx, kind, item_id)
     chain = trees.ancestors(item.folder if kind == "file" else item)
-    return WorkingPathOut.read(
+    return WorkingPathOut.of_record(
         item,
         type=kind,
         folders=chain,
@@ -580,7 +580,7 @@ def email_file_as_attachment(
     Large files cannot be e-mailed: send a download link instead."""
     file = File.objects.select_related("folder", "owner").fetch(ctx.actor, file_id)
     delivery = services.file_email(actor=ctx.actor, file=file, to=to, subject=subject, message=message)
-    return SentOut.read(delivery)
+    return SentOut.of_record(delivery)
 
 
 # --- the trash ----------------------------------------------------------------------------------
@@ -654,7 +654,7 @@ def restore_file(
         item, count = services.file_restore(actor=ctx.actor, file=item, folder=target), 1
     else:
         count = services.folder_restore(actor=ctx.actor, folder=item, parent=target)
-    return RestoredOut.read(item, type=kind, count=count)
+    return RestoredOut.of_record(item, type=kind, count=count)
 
 
 class TrashEntryOut(Out):
@@ -671,7 +671,7 @@ def _trash_entry(item: Any) -> TrashEntryOut:
     is_file = isinstance(item, File)
     parent = item.folder if is_file else item.parent
     kind, size = ("file", item.size) if is_file else ("folder", None)
-    return TrashEntryOut.read(item, type=kind, was_in=parent.path if parent else "/", size=size)
+    return TrashEntryOut.of_record(item, type=kind, was_in=parent.path if parent else "/", size=size)
 
 
 @tool("listFileTrash", permission=FilesPerm.VIEW, title="List the trash", read_only=True)

@@ -19,14 +19,14 @@ class NotificationOut(Out):
     entity: EntityRef | None = Field(description="The record it is about, as it was named then")
     created_at: datetime
     seen_at: datetime | None = Field(description="When it was first shown (openNotifications, the page)")
-    # "read" on the wire; in Python the model's `is_read` (`read` is Out.read, the constructor).
+    # "read" on the wire; in Python the model's `is_read` property.
     is_read: bool = Field(alias="read")
     read_at: datetime | None
     archived_at: datetime | None
 
     @classmethod
     def of(cls, notification: Notification) -> "NotificationOut":
-        return cls.read(
+        return cls.of_record(
             notification,
             sender=notification.actor,
             entity=EntityRef.of_link(notification),
@@ -42,6 +42,6 @@ class WatcherOut(Out):
 
     @classmethod
     def of(cls, watcher: Watcher, actor: Any) -> "WatcherOut":
-        return cls.read(
+        return cls.of_record(
             watcher, person=watcher.user, entity=EntityOut.checked(watcher, actor), since=watcher.created_at
         )

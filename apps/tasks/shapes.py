@@ -46,7 +46,7 @@ class StepSummary(Out):
     @classmethod
     def of(cls, step: TaskStep, **given: Any) -> Self:
         """`given`: the fields of a fuller shape (StepDetailOut) the step holds as they are."""
-        return cls.read(
+        return cls.of_record(
             step,
             position=step.position + 1,
             column=step.column.name,
@@ -97,7 +97,7 @@ class EventOut(Out):
 
     @classmethod
     def of(cls, event: TaskEvent) -> "EventOut":
-        return cls.read(event, run=event.run.number if event.run is not None else None)
+        return cls.of_record(event, run=event.run.number if event.run is not None else None)
 
 
 class ScheduleOut(Out):
@@ -116,7 +116,7 @@ class ScheduleOut(Out):
 
     @classmethod
     def of(cls, schedule: ScheduledTask) -> "ScheduleOut":
-        return cls.read(schedule, upcoming=schedules.upcoming(schedule) if schedule.enabled else [])
+        return cls.of_record(schedule, upcoming=schedules.upcoming(schedule) if schedule.enabled else [])
 
 
 class ScheduledRunOut(Out):
@@ -130,7 +130,7 @@ class ScheduledRunOut(Out):
 
     @classmethod
     def of(cls, run: ScheduledRun) -> "ScheduledRunOut":
-        return cls.read(run)
+        return cls.of_record(run)
 
 
 def waiting_for(task: Task, steps: list[TaskStep]) -> str:
@@ -166,7 +166,7 @@ class TaskSummary(Out):
 
     @classmethod
     def of(cls, task: Task) -> "TaskSummary":
-        return cls.read(task)
+        return cls.of_record(task)
 
 
 class AgentKeyOut(Out):
@@ -177,7 +177,7 @@ class AgentKeyOut(Out):
     @classmethod
     def of(cls, task: Task) -> "AgentKeyOut | None":
         key = spending.keys().key_of(key_id=task.agent_key_id) if task.agent_key_id else None
-        return cls.read(key) if key else None
+        return cls.of_record(key) if key else None
 
 
 class GuidanceOut(Out):
@@ -212,7 +212,7 @@ class TaskOut(TaskSummary):
         steps = counted_steps(task)
         steered = task.events.filter(kind=TaskEvent.Kind.STEERED).select_related("actor")[:10]
         schedule = ScheduledTask.objects.filter(task=task).select_related("task", "created_by").first()
-        return cls.read(
+        return cls.of_record(
             task,
             waiting_for=waiting_for(task, steps),
             your_access=Task.access.level(actor, task),
@@ -221,7 +221,7 @@ class TaskOut(TaskSummary):
             columns=board_of(task, steps),
             current_run=runner.current_run(task),
             runs=task.runs.count(),
-            guidance=[GuidanceOut.read(event, by=event.actor, text=event.message) for event in steered],
+            guidance=[GuidanceOut.of_record(event, by=event.actor, text=event.message) for event in steered],
             agent_key=AgentKeyOut.of(task),
             schedule=ScheduleOut.of(schedule) if schedule else None,
         )

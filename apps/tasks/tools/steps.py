@@ -41,7 +41,7 @@ class BoardOut(Out):
 def _board(task: Task) -> BoardOut:
     task.refresh_from_db()
     steps = counted_steps(task)
-    return BoardOut.read(
+    return BoardOut.of_record(
         task,
         task_id=task.pk,
         waiting_for=waiting_for(task, steps),
