@@ -34,6 +34,8 @@ class AppError(Exception):
     # The facts a templated error names (given as keyword arguments), and its template.
     data_fields: tuple[str, ...] = ()
     msg_format: Any = ""
+    # Headers every answer of this failure carries (a 401's challenge), unless others are given.
+    default_headers: dict[str, str] = {}
 
     def __init__(
         self,
@@ -58,7 +60,7 @@ class AppError(Exception):
         if http_status is not None:
             self.http_status = http_status
         self.details = details
-        self.headers = headers or {}
+        self.headers = dict(self.default_headers) if headers is None else headers
         super().__init__(str(self.message))
 
     def as_body(self) -> dict[str, Any]:
@@ -71,7 +73,6 @@ class AppError(Exception):
 class BadRequest(AppError):
     code = "BAD_REQUEST"
     message = _("The request could not be read.")
-    http_status = 400
 
 
 class Unauthenticated(AppError):
@@ -154,6 +155,12 @@ class AreaNotAvailable(AppError):
 
     code = "AREA_NOT_AVAILABLE"
     http_status = 409
+
+
+class PayloadTooLarge(AppError):
+    code = "PAYLOAD_TOO_LARGE"
+    message = _("The request body is too large.")
+    http_status = 413
 
 
 class RateLimited(AppError):

@@ -15,12 +15,11 @@ from rest_framework.views import APIView
 
 from apps.apikeys.authentication import KeyCredential, check_budget
 from apps.core.api.schema import error_responses
-from apps.core.errors import ValidationFailed
+from apps.core.errors import PayloadTooLarge, ValidationFailed
 from apps.core.requests import AuthenticatedRequest
 from apps.gateway import selectors, services, validation
 from apps.gateway.api import serializers as s
 from apps.gateway.authentication import GatewayAuthentication
-from apps.gateway.errors import PayloadTooLarge
 from apps.gateway.models import Conversation
 
 # 10,000 characters of four-byte UTF-8 written as JSON escapes, plus metadata, with room to spare.
