@@ -84,16 +84,18 @@ def _list_page(
     *,
     may_manage: bool,
     form: Form,
-    create: Callable[..., str],
+    create: Callable[..., Any],
+    created: Callable[[Any], str],
     context: Callable[[], dict[str, Any]],
 ) -> HttpResponse:
-    """A settings list (`accounts/<nav>.html`) with its creation form: a valid post calls
-    `create` with the form's data and shows the message it returns."""
+    """A settings list (`accounts/<nav>.html`) with its creation form: a valid post is handed to
+    the service `create`, and `created` says what it made."""
     if request.method == "POST":
         if not may_manage:
             raise Forbidden()
         if form.is_valid():
-            messages.success(request, create(**form.cleaned_data))
+            record = create(actor=request.user, **form.cleaned_data)
+            messages.success(request, created(record))
             return redirect(f"settings:{nav}")
     return render(
         request, f"accounts/{nav}.html", {"nav": nav, "form": form if may_manage else None, **context()}
@@ -104,17 +106,13 @@ def _list_page(
 def people(request: AuthenticatedHttpRequest) -> HttpResponse:
     may_manage = _may_manage(request, PeoplePerm)
     roles = selectors.assignable_roles(actor=request.user) if may_manage else []
-
-    def create(**fields: Any) -> str:
-        person = services.user_create(actor=request.user, **fields)
-        return _("%(email)s added.") % {"email": person.email}
-
     return _list_page(
         request,
         "people",
         may_manage=may_manage,
         form=PersonForm(request.POST or None, roles=roles),
-        create=create,
+        create=services.user_create,
+        created=lambda person: _("%(email)s added.") % {"email": person.email},
         context=lambda: {
             "people": selectors.user_list(actor=request.user),
             "roles": roles,
@@ -141,16 +139,13 @@ def person_update(request: AuthenticatedHttpRequest, user_id: int) -> HttpRespon
 
 @page()
 def roles(request: AuthenticatedHttpRequest) -> HttpResponse:
-    def create(**fields: Any) -> str:
-        role = services.role_create(actor=request.user, **fields)
-        return _("Role “%(name)s” created.") % {"name": role.name}
-
     return _list_page(
         request,
         "roles",
         may_manage=_may_manage(request, RolesPerm),
         form=RoleForm(request.POST or None),
-        create=create,
+        create=services.role_create,
+        created=lambda role: _("Role “%(name)s” created.") % {"name": role.name},
         context=lambda: {"roles": selectors.role_list(actor=request.user)},
     )
 
