@@ -5,9 +5,8 @@ session of the settings pages (CSRF-checked). A caller sees and changes only the
 another person's key id is 404 NOT_FOUND.
 """
 
-from collections.abc import Callable
 from datetime import timedelta
-from typing import Any, TypeVar
+from typing import Any
 
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -20,12 +19,10 @@ from rest_framework.views import APIView
 from apps.apikeys import selectors, services
 from apps.apikeys.api import serializers as s
 from apps.apikeys.models import ApiKey
-from apps.core.api.schema import error_responses
+from apps.core.api.schema import error_responses, operations
 from apps.core.errors import ValidationFailed
 from apps.core.requests import AuthenticatedRequest
 from apps.core.workspaces import current_workspace
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _record(key: ApiKey, *, detail: bool = False) -> dict[str, Any]:
@@ -56,11 +53,8 @@ def _shown_once(body: dict[str, Any], code: int = status.HTTP_200_OK) -> Respons
 
 
 KEY_ID = OpenApiParameter("key_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The key's id.")
-
-
-def _key_operation(**schema: Any) -> Callable[[F], F]:
-    """The schema of an operation on one of the caller's keys (`key_id` in the path)."""
-    return extend_schema(tags=["API keys"], parameters=[KEY_ID], **schema)
+# An operation on one of the caller's keys.
+_key_operation = operations("API keys", parameters=[KEY_ID])
 
 
 class ApiKeyListView(APIView):
