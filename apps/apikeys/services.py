@@ -31,7 +31,7 @@ from apps.apikeys.models import (
 from apps.apikeys.periods import local_day
 from apps.core import credentials, encryption, metrics, secrets
 from apps.core.actors import Actor
-from apps.core.errors import NotFound, ValidationFailed
+from apps.core.errors import ValidationFailed, or_not_found
 from apps.core.recurrence import workspace_zone
 
 logger = logging.getLogger(__name__)
@@ -157,10 +157,7 @@ def api_key_create(
 
 def _locked_own(*, key: ApiKey, actor: Actor) -> ApiKey:
     """The key, row-locked, if `actor` owns it; another person's key is not found."""
-    locked = ApiKey.objects.select_for_update().filter(pk=key.pk, user=actor.pk).first()
-    if locked is None:
-        raise NotFound()
-    return locked
+    return or_not_found(ApiKey.objects.select_for_update().filter(pk=key.pk, user=actor.pk).first())
 
 
 @transaction.atomic

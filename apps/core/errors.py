@@ -15,16 +15,19 @@ A failure that names facts declares them and a template, once (Zulip's `data_fie
 
     raise EventReadOnly(id=event.pk)
 
-The commonest ones are here for every area: a record not found (`RecordNotFound`), in the trash
-(`InTrash`), seen but not changeable (`ReadOnly`), and a field's value refused (`invalid`).
+The commonest ones are here for every area: a record not found (`RecordNotFound`, or plain
+NOT_FOUND for a selector's miss: `or_not_found`), in the trash (`InTrash`), seen but not changeable
+(`ReadOnly`), and a field's value refused (`invalid`).
 """
 
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from django.utils.translation import gettext_lazy as _
+
+_T = TypeVar("_T")
 
 
 class AppError(Exception):
@@ -105,6 +108,13 @@ class ValidationFailed(AppError):
     code = "VALIDATION_ERROR"
     message = _("The request is not valid.")
     http_status = 422
+
+
+def or_not_found(record: _T | None) -> _T:
+    """`record`, or NOT_FOUND when there is none (a selector's `.first()` that found nothing)."""
+    if record is None:
+        raise NotFound()
+    return record
 
 
 def invalid(field: str, problem: Any) -> ValidationFailed:
