@@ -305,6 +305,11 @@ http {{
     return proxy
 
 
+def _celery(app: str, *arguments: str) -> list[str]:
+    """The command line of a Celery program of this virtualenv for `app`, logging at INFO."""
+    return [str(Path(sys.executable).parent / "celery"), "-A", app, *arguments, "--loglevel", "INFO"]
+
+
 def start_celery_worker(
     env: dict[str, str],
     workdir: Path,
@@ -323,24 +328,12 @@ def start_celery_worker(
     queues = queues or ",".join(queue.name for queue in settings.CELERY_TASK_QUEUES)
     http_port = free_port()
     env = {**env, "ATRIUM_WORKER_HTTP_PORT": str(http_port), "ATRIUM_WORKER_HTTP_ADDRESS": "127.0.0.1"}
-    command = [
-        str(Path(sys.executable).parent / "celery"),
-        "-A",
+    command = _celery(
         app,
         "worker",
-        "--hostname",
-        f"{name}@%h",
-        "--queues",
-        queues,
-        "--concurrency",
-        str(concurrency),
-        "--pool",
-        "prefork",
-        "--without-mingle",
-        "--without-gossip",
-        "--loglevel",
-        "INFO",
-    ]
+        *("--hostname", f"{name}@%h", "--queues", queues, "--concurrency", str(concurrency)),
+        *("--pool", "prefork", "--without-mingle", "--without-gossip"),
+    )
     worker = spawn(name, command, env, workdir / f"{name}.log")
     worker.http_port = http_port  # type: ignore[attr-defined]
     # Its probes start once it is ready (config/celery.py): that does not depend on the log level.
@@ -357,18 +350,11 @@ def start_celery_worker(
 
 
 def start_celery_beat(env: dict[str, str], workdir: Path, *, app: str = "config") -> Process:
-    command = [
-        str(Path(sys.executable).parent / "celery"),
-        "-A",
+    command = _celery(
         app,
         "beat",
-        "--schedule",
-        str(workdir / "celerybeat-schedule"),
-        "--pidfile",
-        str(workdir / "celerybeat.pid"),
-        "--loglevel",
-        "INFO",
-    ]
+        *("--schedule", str(workdir / "celerybeat-schedule"), "--pidfile", str(workdir / "celerybeat.pid")),
+    )
     beat = spawn("beat", command, env, workdir / "beat.log")
     # The banner is printed whatever the log level; "beat: Starting..." is logged at INFO.
     beat.wait_for_log(("beat: Starting", "Configuration ->"))
