@@ -56,7 +56,7 @@ import json as _json
 import math
 import os
 from collections.abc import Callable, Sequence
-from typing import Final, Generic, TypeVar, overload
+from typing import TYPE_CHECKING, Final, Generic, TypeVar
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -65,6 +65,15 @@ from django.core.exceptions import ImproperlyConfigured
 
 _T = TypeVar("_T")
 _N = TypeVar("_N", builtins.int, builtins.float)
+if TYPE_CHECKING:
+    from typing import Never
+
+    from typing_extensions import TypeVar as TypeVarWithDefault
+
+    # What an empty value stands for (`empty=`); left out, it adds nothing to the type read.
+    _E = TypeVarWithDefault("_E", default=Never)
+else:
+    _E = TypeVar("_E")
 
 _TRUE: Final = frozenset({"1", "true", "yes", "on"})
 _FALSE: Final = frozenset({"", "0", "false", "no", "off"})
@@ -159,7 +168,6 @@ class _NumberReader(Generic[_N]):
         self._kind = kind
         self.__doc__ = doc
 
-    @overload
     def __call__(
         self,
         name: builtins.str,
@@ -168,32 +176,12 @@ class _NumberReader(Generic[_N]):
         min: _N | None = None,
         max: _N | None = None,
         formerly: builtins.str | None = None,
-    ) -> _N: ...
-    @overload
-    def __call__(
-        self,
-        name: builtins.str,
-        default: _N,
-        *,
-        min: _N | None = None,
-        max: _N | None = None,
-        formerly: builtins.str | None = None,
-        empty: _T,
-    ) -> _N | _T: ...
-    def __call__(
-        self,
-        name: builtins.str,
-        default: _N,
-        *,
-        min: _N | None = None,
-        max: _N | None = None,
-        formerly: builtins.str | None = None,
-        empty: object = _MISSING,
-    ) -> object:
+        empty: _E | _Missing = _MISSING,
+    ) -> _N | _E:
         name, value = _lookup(name, formerly)
         if value is None:
             return default
-        if value == "" and empty is not _MISSING:
+        if value == "" and not isinstance(empty, _Missing):
             return empty
         return _number(name, value, self._parse, _bounds(self._kind, min, max), min, max)
 
