@@ -4,7 +4,6 @@ from django.utils.translation import gettext_lazy as _
 
 class AccountsConfig(AppConfig):
     name = "apps.accounts"
-    label = "accounts"
     verbose_name = _("People")
 
     def ready(self) -> None:

@@ -77,7 +77,7 @@ class UserManager(BaseUserManager["User"]):
 
         user = self.filter(email=email.strip().lower(), is_active=True).select_related("role").first()
         if user is None or user.role is None:
-            raise PersonNotFound(email)
+            raise PersonNotFound(email=email)
         return user
 
 

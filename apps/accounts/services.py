@@ -35,6 +35,20 @@ def _active_owners() -> int:
     return User.objects.filter(role__key="owner", is_active=True).count()
 
 
+def _person_to_manage(actor: User, user: User) -> User:
+    """The person, locked for the change, if the actor may manage people and hand out (so take
+    away) the role the person has."""
+    require(actor, PeoplePerm.MANAGE)
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if user.role:
+        _check_may_hand_out(actor, user.role)
+    return user
+
+
+def _is_owner(user: User) -> bool:
+    return user.role is not None and user.role.key == "owner"
+
+
 # --- people -------------------------------------------------------------------------------------
 
 
@@ -66,12 +80,9 @@ def user_create(
 
 @transaction.atomic
 def user_change_role(*, actor: User, user: User, role: Role) -> User:
-    require(actor, PeoplePerm.MANAGE)
-    user = User.objects.select_for_update().get(pk=user.pk)
-    if user.role:
-        _check_may_hand_out(actor, user.role)
+    user = _person_to_manage(actor, user)
     _check_may_hand_out(actor, role)
-    if user.role and user.role.key == "owner" and role.key != "owner" and _active_owners() <= 1:
+    if _is_owner(user) and role.key != "owner" and _active_owners() <= 1:
         raise errors.LastOwner()
     user.role = role
     user.save(update_fields=["role"])
@@ -81,11 +92,8 @@ def user_change_role(*, actor: User, user: User, role: Role) -> User:
 
 @transaction.atomic
 def user_set_active(*, actor: User, user: User, active: bool) -> User:
-    require(actor, PeoplePerm.MANAGE)
-    user = User.objects.select_for_update().get(pk=user.pk)
-    if user.role:
-        _check_may_hand_out(actor, user.role)
-    if not active and user.role and user.role.key == "owner" and user.is_active and _active_owners() <= 1:
+    user = _person_to_manage(actor, user)
+    if not active and _is_owner(user) and user.is_active and _active_owners() <= 1:
         raise errors.LastOwner()
     user.is_active = active
     user.save(update_fields=["is_active"])

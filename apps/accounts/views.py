@@ -1,7 +1,11 @@
 """Sign-in, sign-out and the settings pages about oneself, people and roles."""
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
+from django.forms import Form
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -67,27 +71,50 @@ def token_revoke(request: AuthenticatedHttpRequest, token_id: int) -> HttpRespon
     return redirect("settings:tokens")
 
 
-@page()
-def people(request: AuthenticatedHttpRequest) -> HttpResponse:
-    if not can(request.user, PeoplePerm.VIEW):
+def _may_manage(request: AuthenticatedHttpRequest, perms: type[PeoplePerm] | type[RolesPerm]) -> bool:
+    """Whether the person may change what the page lists; Forbidden if they may not even see it."""
+    if not can(request.user, perms.VIEW):
         raise Forbidden()
-    may_manage = can(request.user, PeoplePerm.MANAGE)
-    roles = selectors.assignable_roles(actor=request.user) if may_manage else []
-    form = PersonForm(request.POST or None, roles=roles)
+    return can(request.user, perms.MANAGE)
+
+
+def _list_page(
+    request: AuthenticatedHttpRequest,
+    nav: str,
+    *,
+    may_manage: bool,
+    form: Form,
+    create: Callable[..., Any],
+    created: Callable[[Any], str],
+    context: Callable[[], dict[str, Any]],
+) -> HttpResponse:
+    """A settings list (`accounts/<nav>.html`) with its creation form: a valid post is handed to
+    the service `create`, and `created` says what it made."""
     if request.method == "POST":
         if not may_manage:
             raise Forbidden()
         if form.is_valid():
-            person = services.user_create(actor=request.user, **form.cleaned_data)
-            messages.success(request, _("%(email)s added.") % {"email": person.email})
-            return redirect("settings:people")
+            record = create(actor=request.user, **form.cleaned_data)
+            messages.success(request, created(record))
+            return redirect(f"settings:{nav}")
     return render(
+        request, f"accounts/{nav}.html", {"nav": nav, "form": form if may_manage else None, **context()}
+    )
+
+
+@page()
+def people(request: AuthenticatedHttpRequest) -> HttpResponse:
+    may_manage = _may_manage(request, PeoplePerm)
+    roles = selectors.assignable_roles(actor=request.user) if may_manage else []
+    return _list_page(
         request,
-        "accounts/people.html",
-        {
-            "nav": "people",
+        "people",
+        may_manage=may_manage,
+        form=PersonForm(request.POST or None, roles=roles),
+        create=services.user_create,
+        created=lambda person: _("%(email)s added.") % {"email": person.email},
+        context=lambda: {
             "people": selectors.user_list(actor=request.user),
-            "form": form if may_manage else None,
             "roles": roles,
             "may_manage": may_manage,
         },
@@ -112,25 +139,14 @@ def person_update(request: AuthenticatedHttpRequest, user_id: int) -> HttpRespon
 
 @page()
 def roles(request: AuthenticatedHttpRequest) -> HttpResponse:
-    if not can(request.user, RolesPerm.VIEW):
-        raise Forbidden()
-    may_manage = can(request.user, RolesPerm.MANAGE)
-    form = RoleForm(request.POST or None)
-    if request.method == "POST":
-        if not may_manage:
-            raise Forbidden()
-        if form.is_valid():
-            role = services.role_create(actor=request.user, **form.cleaned_data)
-            messages.success(request, _("Role “%(name)s” created.") % {"name": role.name})
-            return redirect("settings:roles")
-    return render(
+    return _list_page(
         request,
-        "accounts/roles.html",
-        {
-            "nav": "roles",
-            "roles": selectors.role_list(actor=request.user),
-            "form": form if may_manage else None,
-        },
+        "roles",
+        may_manage=_may_manage(request, RolesPerm),
+        form=RoleForm(request.POST or None),
+        create=services.role_create,
+        created=lambda role: _("Role “%(name)s” created.") % {"name": role.name},
+        context=lambda: {"roles": selectors.role_list(actor=request.user)},
     )
 
 

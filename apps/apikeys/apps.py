@@ -4,7 +4,6 @@ from django.utils.translation import gettext_lazy as _
 
 class ApiKeysConfig(AppConfig):
     name = "apps.apikeys"
-    label = "apikeys"
     verbose_name = _("API keys")
 
     def ready(self) -> None:

@@ -16,7 +16,7 @@ from apps.apikeys.models import ApiKey, BudgetPeriod, UsageDay
 from apps.apikeys.periods import Period, current_period, local_day
 from apps.core import secrets
 from apps.core.actors import Actor
-from apps.core.errors import NotFound
+from apps.core.errors import or_not_found
 from apps.core.recurrence import workspace_zone
 from apps.core.spending import KeyInfo, SpendSummary
 
@@ -31,10 +31,7 @@ def api_key_list(*, user: User, status: str | None = None) -> QuerySet[ApiKey]:
 
 
 def api_key_get(*, user: User, key_id: int) -> ApiKey:
-    key = api_key_list(user=user).filter(pk=key_id).first()
-    if key is None:
-        raise NotFound()
-    return key
+    return or_not_found(api_key_list(user=user).filter(pk=key_id).first())
 
 
 def api_key_for_secret(raw: str) -> ApiKey | None:

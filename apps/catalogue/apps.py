@@ -8,7 +8,6 @@ from django.utils.translation import gettext_lazy as _
 
 class CatalogueConfig(AppConfig):
     name = "apps.catalogue"
-    label = "catalogue"
     verbose_name = _("Tool catalogue")
 
     def ready(self) -> None:

@@ -4,7 +4,6 @@ from django.utils.module_loading import autodiscover_modules
 
 class CoreConfig(AppConfig):
     name = "apps.core"
-    label = "core"
 
     def ready(self) -> None:
         # The system checks; the Celery signals that carry request ids into tasks.

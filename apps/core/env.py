@@ -56,7 +56,7 @@ import json as _json
 import math
 import os
 from collections.abc import Callable, Sequence
-from typing import Final, TypeVar, overload
+from typing import TYPE_CHECKING, Final, Generic, TypeVar
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -65,6 +65,15 @@ from django.core.exceptions import ImproperlyConfigured
 
 _T = TypeVar("_T")
 _N = TypeVar("_N", builtins.int, builtins.float)
+if TYPE_CHECKING:
+    from typing import Never
+
+    from typing_extensions import TypeVar as TypeVarWithDefault
+
+    # What an empty value stands for (`empty=`); left out, it adds nothing to the type read.
+    _E = TypeVarWithDefault("_E", default=Never)
+else:
+    _E = TypeVar("_E")
 
 _TRUE: Final = frozenset({"1", "true", "yes", "on"})
 _FALSE: Final = frozenset({"", "0", "false", "no", "off"})
@@ -151,78 +160,42 @@ def bool(
     raise _malformed(name, "true or false (1/0, yes/no, on/off)", value)
 
 
-@overload
-def int(
-    name: builtins.str,
-    default: builtins.int,
-    *,
-    min: builtins.int | None = None,
-    max: builtins.int | None = None,
-    formerly: builtins.str | None = None,
-) -> builtins.int: ...
-@overload
-def int(
-    name: builtins.str,
-    default: builtins.int,
-    *,
-    min: builtins.int | None = None,
-    max: builtins.int | None = None,
-    formerly: builtins.str | None = None,
-    empty: _T,
-) -> builtins.int | _T: ...
-def int(
-    name: builtins.str,
-    default: builtins.int,
-    *,
-    min: builtins.int | None = None,
-    max: builtins.int | None = None,
-    formerly: builtins.str | None = None,
-    empty: object = _MISSING,
-) -> object:
-    """An integer from min to max (either may be None); `empty` is what an empty value stands for."""
-    name, value = _lookup(name, formerly)
-    if value is None:
-        return default
-    if value == "" and empty is not _MISSING:
-        return empty
-    return _number(name, value, builtins.int, _bounds("an integer", min, max), min, max)
+class _NumberReader(Generic[_N]):
+    """`env.int` and `env.float`: one reader, built for each type of number."""
+
+    def __init__(self, parse: Callable[[builtins.str], _N], kind: builtins.str, doc: builtins.str) -> None:
+        self._parse: Callable[[builtins.str], _N] = parse
+        self._kind = kind
+        self.__doc__ = doc
+
+    def __call__(
+        self,
+        name: builtins.str,
+        default: _N,
+        *,
+        min: _N | None = None,
+        max: _N | None = None,
+        formerly: builtins.str | None = None,
+        empty: _E | _Missing = _MISSING,
+    ) -> _N | _E:
+        name, value = _lookup(name, formerly)
+        if value is None:
+            return default
+        if value == "" and not isinstance(empty, _Missing):
+            return empty
+        return _number(name, value, self._parse, _bounds(self._kind, min, max), min, max)
 
 
-@overload
-def float(
-    name: builtins.str,
-    default: builtins.float,
-    *,
-    min: builtins.float | None = None,
-    max: builtins.float | None = None,
-    formerly: builtins.str | None = None,
-) -> builtins.float: ...
-@overload
-def float(
-    name: builtins.str,
-    default: builtins.float,
-    *,
-    min: builtins.float | None = None,
-    max: builtins.float | None = None,
-    formerly: builtins.str | None = None,
-    empty: _T,
-) -> builtins.float | _T: ...
-def float(
-    name: builtins.str,
-    default: builtins.float,
-    *,
-    min: builtins.float | None = None,
-    max: builtins.float | None = None,
-    formerly: builtins.str | None = None,
-    empty: object = _MISSING,
-) -> object:
-    """A finite number from min to max (either may be None); `empty` is what an empty value stands for."""
-    name, value = _lookup(name, formerly)
-    if value is None:
-        return default
-    if value == "" and empty is not _MISSING:
-        return empty
-    return _number(name, value, builtins.float, _bounds("a finite number", min, max), min, max)
+int = _NumberReader(
+    builtins.int,
+    "an integer",
+    "An integer from min to max (either may be None); `empty` is what an empty value stands for.",
+)
+float = _NumberReader(
+    builtins.float,
+    "a finite number",
+    "A finite number from min to max (either may be None); `empty` is what an empty value stands for.",
+)
 
 
 def _items(value: builtins.str) -> builtins.list[builtins.str]:

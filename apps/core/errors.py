@@ -15,16 +15,19 @@ A failure that names facts declares them and a template, once (Zulip's `data_fie
 
     raise EventReadOnly(id=event.pk)
 
-The commonest ones are here for every area: a record not found (`RecordNotFound`), in the trash
-(`InTrash`), seen but not changeable (`ReadOnly`), and a field's value refused (`invalid`).
+The commonest ones are here for every area: a record not found (`RecordNotFound`, or plain
+NOT_FOUND for a selector's miss: `or_not_found`), in the trash (`InTrash`), seen but not changeable
+(`ReadOnly`), and a field's value refused (`invalid`).
 """
 
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from django.utils.translation import gettext_lazy as _
+
+_T = TypeVar("_T")
 
 
 class AppError(Exception):
@@ -34,6 +37,8 @@ class AppError(Exception):
     # The facts a templated error names (given as keyword arguments), and its template.
     data_fields: tuple[str, ...] = ()
     msg_format: Any = ""
+    # Headers every answer of this failure carries (a 401's challenge), unless others are given.
+    default_headers: dict[str, str] = {}
 
     def __init__(
         self,
@@ -58,7 +63,7 @@ class AppError(Exception):
         if http_status is not None:
             self.http_status = http_status
         self.details = details
-        self.headers = headers or {}
+        self.headers = dict(self.default_headers) if headers is None else headers
         super().__init__(str(self.message))
 
     def as_body(self) -> dict[str, Any]:
@@ -71,7 +76,6 @@ class AppError(Exception):
 class BadRequest(AppError):
     code = "BAD_REQUEST"
     message = _("The request could not be read.")
-    http_status = 400
 
 
 class Unauthenticated(AppError):
@@ -104,6 +108,13 @@ class ValidationFailed(AppError):
     code = "VALIDATION_ERROR"
     message = _("The request is not valid.")
     http_status = 422
+
+
+def or_not_found(record: _T | None) -> _T:
+    """`record`, or NOT_FOUND when there is none (a selector's `.first()` that found nothing)."""
+    if record is None:
+        raise NotFound()
+    return record
 
 
 def invalid(field: str, problem: Any) -> ValidationFailed:
@@ -154,6 +165,12 @@ class AreaNotAvailable(AppError):
 
     code = "AREA_NOT_AVAILABLE"
     http_status = 409
+
+
+class PayloadTooLarge(AppError):
+    code = "PAYLOAD_TOO_LARGE"
+    message = _("The request body is too large.")
+    http_status = 413
 
 
 class RateLimited(AppError):

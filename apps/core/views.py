@@ -6,7 +6,6 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-import redis
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -19,16 +18,10 @@ from django.views.decorators.csrf import csrf_exempt
 from apps.core import errors
 from apps.core import metrics as operator_metrics
 from apps.core.db import connection
+from apps.core.shared_redis import SharedRedis
 
 logger = logging.getLogger(__name__)
-_redis: redis.Redis | None = None
-
-
-def _redis_client() -> redis.Redis:
-    global _redis
-    if _redis is None:
-        _redis = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1)
-    return _redis
+_redis_client = SharedRedis(timeout=1)
 
 
 @never_cache

@@ -75,6 +75,28 @@ class OperationInline(admin.TabularInline):
         return False
 
 
+# A request's page, section by section. The data team changes its status and notes; everything
+# else is as it came in.
+REQUEST_SECTIONS: list[tuple[Any, tuple[str, ...]]] = [
+    (gettext_lazy("Request"), ("reference", "type", "received_at", "created_at", "host", "workspace")),
+    (gettext_lazy("Requester"), ("name", "email", "account", "details", "locale", "country", "erased_at")),
+    (gettext_lazy("Handling"), ("status", "notes", "closed_at", "updated_at")),
+    (
+        gettext_lazy("Notification of the data team"),
+        (
+            "notification",
+            "notification_attempts",
+            "notification_error",
+            "notification_due_at",
+            "notified_at",
+            "duplicates",
+            "last_duplicate_at",
+        ),
+    ),
+]
+EDITABLE = ("status", "notes")
+
+
 @admin.register(DataRequest)
 class DataRequestAdmin(admin.ModelAdmin):
     list_display = [
@@ -94,55 +116,8 @@ class DataRequestAdmin(admin.ModelAdmin):
     date_hierarchy = "created_at"
     actions = ["handle_personal_data"]
     inlines = [OperationInline]
-    fieldsets = [
-        (
-            gettext_lazy("Request"),
-            {"fields": ["reference", "type", "received_at", "created_at", "host", "workspace"]},
-        ),
-        (
-            gettext_lazy("Requester"),
-            {"fields": ["name", "email", "account", "details", "locale", "country", "erased_at"]},
-        ),
-        (gettext_lazy("Handling"), {"fields": ["status", "notes", "closed_at", "updated_at"]}),
-        (
-            gettext_lazy("Notification of the data team"),
-            {
-                "fields": [
-                    "notification",
-                    "notification_attempts",
-                    "notification_error",
-                    "notification_due_at",
-                    "notified_at",
-                    "duplicates",
-                    "last_duplicate_at",
-                ]
-            },
-        ),
-    ]
-    readonly_fields = [
-        "reference",
-        "type",
-        "received_at",
-        "created_at",
-        "host",
-        "workspace",
-        "name",
-        "email",
-        "account",
-        "details",
-        "locale",
-        "country",
-        "erased_at",
-        "closed_at",
-        "updated_at",
-        "notification",
-        "notification_attempts",
-        "notification_error",
-        "notification_due_at",
-        "notified_at",
-        "duplicates",
-        "last_duplicate_at",
-    ]
+    fieldsets = [(title, {"fields": fields}) for title, fields in REQUEST_SECTIONS]
+    readonly_fields = [name for _title, fields in REQUEST_SECTIONS for name in fields if name not in EDITABLE]
 
     # Requests come in through the API only, and stay as the record of how they were handled
     # (an erasure of the requester anonymises them).
@@ -219,20 +194,20 @@ class DataRequestAdmin(admin.ModelAdmin):
         self, request: HttpRequest, form: PersonalDataForm, *, may_export: bool, may_erase: bool
     ) -> HttpResponseBase | None:
         data = form.cleaned_data
-        workspace, email, data_request = data["workspace"], data["email"], data["data_request"]
-        performed_by = f"admin:{request.user.pk}"
+        workspace, data_request = data["workspace"], data["data_request"]
+        # Whose data, where, by whom and for which request: the same for an export and an erasure.
+        subject = {
+            "workspace": workspace,
+            "email": data["email"],
+            "performed_by": f"admin:{request.user.pk}",
+            "data_request": data_request,
+        }
         if data["action"] == EXPORT:
             if not may_export:
                 raise PermissionDenied
             out = tempfile.TemporaryFile()  # noqa: SIM115  (FileResponse closes it)
             try:
-                summary = personal_data_export(
-                    workspace=workspace,
-                    email=email,
-                    out=out,
-                    performed_by=performed_by,
-                    data_request=data_request,
-                )
+                summary = personal_data_export(out=out, **subject)
             except AppError as error:
                 out.close()
                 form.add_error(None, str(error.message))
@@ -244,9 +219,7 @@ class DataRequestAdmin(admin.ModelAdmin):
         if not may_erase:
             raise PermissionDenied
         try:
-            counts = personal_data_erase(
-                workspace=workspace, email=email, performed_by=performed_by, data_request=data_request
-            )
+            counts = personal_data_erase(**subject)
         except AppError as error:
             form.add_error(None, str(error.message))
             return None

@@ -267,34 +267,19 @@ def _send(delivery: WebhookDelivery, *, now: datetime) -> Result:
             response.close()
     code = response.status_code
     excerpt = _excerpt(raw)
+
+    def answered(outcome: str, error: str = "") -> Result:
+        return Result(outcome, url=url, status_code=code, latency_ms=latency, error=error, excerpt=excerpt)
+
     if 200 <= code < 300:
-        return Result(Outcome.DELIVERED, url=url, status_code=code, latency_ms=latency, excerpt=excerpt)
+        return answered(Outcome.DELIVERED)
     if code == 410:
-        return Result(
-            Outcome.GONE,
-            url=url,
-            status_code=code,
-            latency_ms=latency,
-            excerpt=excerpt,
-            error=_("The receiver answered 410 Gone: no more attempts."),
-        )
+        return answered(Outcome.GONE, _("The receiver answered 410 Gone: no more attempts."))
     if 300 <= code < 400:
-        return Result(
-            Outcome.REDIRECT,
-            url=url,
-            status_code=code,
-            latency_ms=latency,
-            excerpt=excerpt,
-            error=_("Redirects are not followed: point the webhook URL at the final address."),
+        return answered(
+            Outcome.REDIRECT, _("Redirects are not followed: point the webhook URL at the final address.")
         )
-    return Result(
-        Outcome.HTTP_ERROR,
-        url=url,
-        status_code=code,
-        latency_ms=latency,
-        excerpt=excerpt,
-        error=_("The receiver answered %(code)d.") % {"code": code},
-    )
+    return answered(Outcome.HTTP_ERROR, _("The receiver answered %(code)d.") % {"code": code})
 
 
 def _short(error: Exception) -> str:

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.apikeys.models import ApiKey
+from apps.core.errors import or_not_found
 from apps.gateway.errors import ConversationNotFound
 from apps.gateway.models import Conversation, Turn, WebhookAttempt, WebhookDelivery
 
@@ -105,9 +106,4 @@ def deliveries_for_key(*, key: ApiKey, limit: int = 20) -> list[WebhookDelivery]
 
 
 def delivery_get(*, user: User, key_id: int, delivery_id: int) -> WebhookDelivery:
-    delivery = WebhookDelivery.objects.filter(pk=delivery_id, key_id=key_id, key__user=user).first()
-    if delivery is None:
-        from apps.core.errors import NotFound
-
-        raise NotFound()
-    return delivery
+    return or_not_found(WebhookDelivery.objects.filter(pk=delivery_id, key_id=key_id, key__user=user).first())

@@ -521,6 +521,11 @@ def conversation_cancel(*, conversation: Conversation) -> Conversation:
 # --- sweepers -------------------------------------------------------------------------------------
 
 
+def _to_sweep(*, now: datetime, limit: int, **state: Any) -> list[int]:
+    """The ids of at most `limit` conversations in `state` that have not expired at `now`."""
+    return list(Conversation.objects.filter(expires_at__gt=now, **state).values_list("pk", flat=True)[:limit])
+
+
 def conversations_recover(
     *, now: datetime | None = None, limit: int = 500, waiting: backlog.Backlog | None = None
 ) -> int:
@@ -532,10 +537,8 @@ def conversations_recover(
     when not given). Returns how many it touched."""
     now = now or timezone.now()
     touched = 0
-    stuck = Conversation.objects.filter(
-        status=Conversation.Status.PROCESSING, lease_expires_at__lt=now, expires_at__gt=now
-    ).values_list("pk", flat=True)[:limit]
-    for conversation_id in list(stuck):
+    stuck = _to_sweep(now=now, limit=limit, status=Conversation.Status.PROCESSING, lease_expires_at__lt=now)
+    for conversation_id in stuck:
         with transaction.atomic():
             conversation = (
                 Conversation.objects.select_for_update(skip_locked=True, of=("self",))
@@ -599,10 +602,8 @@ def conversations_send_unsent(*, now: datetime | None = None, limit: int = 500) 
     Redis was down runs soon after it is back. Returns how many it sent (or tried to)."""
     now = now or timezone.now()
     touched = 0
-    unsent = Conversation.objects.filter(
-        status=Conversation.Status.OPEN, enqueue_failed_at__isnull=False, expires_at__gt=now
-    ).values_list("pk", flat=True)[:limit]
-    for conversation_id in list(unsent):
+    unsent = _to_sweep(now=now, limit=limit, status=Conversation.Status.OPEN, enqueue_failed_at__isnull=False)
+    for conversation_id in unsent:
         if Conversation.objects.filter(
             pk=conversation_id, status=Conversation.Status.OPEN, enqueue_failed_at__isnull=False
         ).update(enqueue_failed_at=None, queued_at=now):

@@ -6,7 +6,7 @@ from django.db.models import QuerySet
 from oauth2_provider.models import AbstractAccessToken, get_access_token_model
 
 from apps.accounts.models import User
-from apps.core.errors import NotFound
+from apps.core.errors import or_not_found
 from apps.oauth.models import Connection
 
 
@@ -16,10 +16,7 @@ def connection_list(*, user: User) -> QuerySet[Connection]:
 
 
 def connection_get(*, user: User, connection_id: int) -> Connection:
-    connection = connection_list(user=user).filter(pk=connection_id).first()
-    if connection is None:
-        raise NotFound()
-    return connection
+    return or_not_found(connection_list(user=user).filter(pk=connection_id).first())
 
 
 def access_token_by_value(raw: str) -> AbstractAccessToken | None:

@@ -6,10 +6,13 @@ doors) add their paths through SPECTACULAR_SETTINGS["APPEND_PATHS"]. Authenticat
 security scheme through an `OpenApiAuthenticationExtension` in their app (apps.accounts.api.schema).
 """
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from drf_spectacular.utils import OpenApiResponse, inline_serializer
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 ErrorBody = inline_serializer(
     name="Error",
@@ -46,3 +49,13 @@ def error_responses(*statuses: int, descriptions: dict[int, str] | None = None) 
         status: OpenApiResponse(response=ErrorBody, description=wording.get(status, "An error."))
         for status in statuses
     }
+
+
+def operations(tag: str, **shared: Any) -> Callable[..., Callable[[F], F]]:
+    """`extend_schema` for the operations of one part of an API: each is listed under `tag`, with
+    what they all have (`shared`: the path's parameters) and what it says of itself."""
+
+    def operation(**schema: Any) -> Callable[[F], F]:
+        return extend_schema(tags=[tag], **shared, **schema)
+
+    return operation

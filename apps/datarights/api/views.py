@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.core.api.schema import error_responses
-from apps.core.errors import BadRequest, RateLimited
+from apps.core.errors import BadRequest, PayloadTooLarge, RateLimited
 from apps.datarights import errors, ratelimit, services
 from apps.datarights.api.serializers import DataRequestSerializer
 
@@ -90,7 +90,7 @@ class DataRequestView(APIView):
         if not length.isdigit():
             raise BadRequest(_("The Content-Length header is not a number."))
         if int(length) > settings.DATA_REQUEST_MAX_BODY_BYTES:
-            raise errors.PayloadTooLarge()
+            raise PayloadTooLarge()
         serializer = DataRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         workspace = getattr(request, "tenant", None)

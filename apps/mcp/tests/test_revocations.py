@@ -11,9 +11,8 @@ from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_application_model
 
 from apps.accounts.services import access_token_create, access_token_revoke
-from apps.apikeys import privacy as key_privacy
 from apps.apikeys.services import api_key_create, api_key_revoke
-from apps.core.credentials import credentials_revoked
+from apps.core.credentials import credentials_revoked, revoke_all
 from apps.mcp import access, endings
 from apps.mcp.testing import Door
 
@@ -100,10 +99,10 @@ def test_keys_revoked_by_an_erasure_tell_the_doors_of_their_people(member, keyed
 
     viewer = fresh("viewer")
     api_key_create(user=viewer, label="viewer's")
-    assert key_privacy.revoke(ApiKey.objects.filter(user__in=[member, viewer])) == 2
+    assert revoke_all(ApiKey.objects.filter(user__in=[member, viewer])) == 2
     assert sent == [("acme", sorted([member.pk, viewer.pk]))]
     # Nothing left to revoke: nobody is told.
-    assert key_privacy.revoke(ApiKey.objects.filter(user=member)) == 0
+    assert revoke_all(ApiKey.objects.filter(user=member)) == 0
     assert len(sent) == 1
 
 
