@@ -12,13 +12,15 @@ can fix is said on the page they came from (a form's POST: the message, and back
 A record in the trash, asked for where a live one is needed, is not found either.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from functools import wraps
 from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -31,6 +33,8 @@ from apps.core.errors import AppError, Forbidden, InTrash, NotFound, ServiceUnav
 View = Callable[..., HttpResponseBase]
 # The methods of a page that only shows something.
 READ = ("GET", "HEAD")
+# The rows a list page shows at once.
+PAGE_SIZE = 30
 
 
 def page(
@@ -83,3 +87,18 @@ def came_from(request: HttpRequest) -> str:
     ):
         return referer
     return request.get_full_path()
+
+
+def chosen(request: HttpRequest, name: str, choices: Collection[str], default: str = "") -> str:
+    """The query parameter `name` when it is one of `choices`, else `default` (a filter's value)."""
+    value = request.GET.get(name, default)
+    return value if value in choices else default
+
+
+def paged(request: HttpRequest, rows: QuerySet[Any], per_page: int = PAGE_SIZE) -> dict[str, Any]:
+    """The context of a list page's pager (the `pager.html` include): the page the request asks
+    for, and the query string of its other parameters so that the pager's links keep the filters."""
+    query = request.GET.copy()
+    query.pop("page", None)
+    page = Paginator(rows, per_page).get_page(request.GET.get("page"))
+    return {"page": page, "page_query": query.urlencode()}

@@ -1,32 +1,28 @@
 """The settings page where a person reads their notifications and the records they watch."""
 
-from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core.actors import can
-from apps.core.pages import READ, page
+from apps.core.pages import READ, chosen, page, paged
 from apps.notifications import selectors, services
 from apps.notifications.models import Notification, Watcher
 from apps.notifications.permissions import NotificationsPerm
 from apps.notifications.shapes import WatcherOut
 
-PAGE_SIZE = 30
 SHOWS = ("unread", "all", "archived")
 
 
 @page(NotificationsPerm.VIEW, methods=READ)
 def notification_list(request: AuthenticatedHttpRequest) -> HttpResponse:
-    show = request.GET.get("show", "unread")
-    show = show if show in SHOWS else "unread"
+    show = chosen(request, "show", SHOWS, "unread")
     rows = selectors.notification_list(
         actor=request.user,
         status="unread" if show == "unread" else "all",
         archived="only" if show == "archived" else "exclude",
     )
-    page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
     may_mark = can(request.user, NotificationsPerm.MARK)
     if may_mark:
         # Listed, hence seen (what openNotifications does for an agent).
@@ -37,7 +33,7 @@ def notification_list(request: AuthenticatedHttpRequest) -> HttpResponse:
         "notifications/list.html",
         {
             "nav": "notifications",
-            "page": page,
+            **paged(request, rows),
             "show": show,
             "shows": SHOWS,
             "unread": selectors.notification_list(actor=request.user, status="unread").count(),

@@ -3,27 +3,23 @@ task's board with its runs and history. What agents do through the tools shows h
 
 from typing import Any
 
-from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import render
 
 from apps.accounts.requests import AuthenticatedHttpRequest
-from apps.core.pages import READ, page
+from apps.core.pages import READ, chosen, page, paged
 from apps.tasks import runner
 from apps.tasks.models import ScheduledTask, Task, TaskEvent
 from apps.tasks.permissions import TasksPerm
 from apps.tasks.shapes import ScheduleOut, board_of, counted_steps, waiting_for
 
-PAGE_SIZE = 30
 SHOWS = ("tasks", "templates", "scheduled")
 
 
 @page(TasksPerm.VIEW, methods=READ)
 def task_list(request: AuthenticatedHttpRequest) -> HttpResponse:
-    show = request.GET.get("show", "tasks")
-    show = show if show in SHOWS else "tasks"
-    status = request.GET.get("status", "")
-    status = status if status in Task.Status.values else ""
+    show = chosen(request, "show", SHOWS, "tasks")
+    status = chosen(request, "status", Task.Status.values)
     context: dict[str, Any] = {
         "nav": "tasks",
         "show": show,
@@ -42,9 +38,7 @@ def task_list(request: AuthenticatedHttpRequest) -> HttpResponse:
         rows = Task.objects.restrict(request.user).filter(is_template=show == "templates")
         if status:
             rows = rows.filter(status=status)
-        context["page"] = Paginator(
-            rows.select_related("owner").order_by("-updated_at", "-id"), PAGE_SIZE
-        ).get_page(request.GET.get("page"))
+        context |= paged(request, rows.select_related("owner").order_by("-updated_at", "-id"))
     return render(request, "tasks/list.html", context)
 
 
