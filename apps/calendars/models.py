@@ -86,7 +86,6 @@ class Event(Record):
     access = Access(
         CalendarsPerm,
         through="calendar",
-        owner=None,
         also=_invited,
         # Whoever changes events deletes them (calendars.delete is for archiving calendars).
         delete=CalendarsPerm.EDIT,

@@ -2,13 +2,14 @@
 calendar's) own time zone, with their offset."""
 
 from datetime import datetime
+from typing import Annotated
 from zoneinfo import ZoneInfo
 
 from pydantic import Field
 
-from apps.calendars.models import Attendee, Calendar, Event
+from apps.calendars.models import Attendee, Event
 from apps.calendars.selectors import Occurrence
-from apps.catalogue.shapes import Out, PersonRef, RefOut
+from apps.catalogue.shapes import From, Out, PersonRef, RefOut
 
 
 class CalendarOut(Out):
@@ -20,13 +21,9 @@ class CalendarOut(Out):
     owner: PersonRef | None
     visibility: str = Field(description="workspace (everyone who may see calendars) or private")
     is_default: bool = Field(description="Its owner's own calendar, used when no calendar is named")
-    archived: bool
+    archived: Annotated[bool, From("in_trash")]
     created_at: datetime
     updated_at: datetime
-
-    @classmethod
-    def of(cls, calendar: Calendar) -> "CalendarOut":
-        return cls.of_record(calendar, archived=calendar.in_trash)
 
 
 class AttendeeOut(Out):

@@ -105,7 +105,7 @@ def get_calendar_summary(
         workspace_time_zone=zone.key,
         now=now.astimezone(zone),
         your_calendar_id=own,
-        calendars=[CalendarOut.of(calendar) for calendar in calendars],
+        calendars=[CalendarOut.of_record(calendar) for calendar in calendars],
         upcoming=[OccurrenceOut.of(occurrence, counts) for occurrence in upcoming],
         awaiting_your_answer=[
             OccurrenceOut.of(occurrence) for occurrence in list(first_of_each.values())[:25]
@@ -160,7 +160,9 @@ def manage_calendar(
         if calendar_id is not None:
             raise invalid("calendar_id", "leave it out to create a calendar")
         created = services.calendar_create(actor=ctx.actor, fields=fields)
-        return CalendarResultOut(action=action, calendar=CalendarOut.of(created), changed=sorted(fields))
+        return CalendarResultOut(
+            action=action, calendar=CalendarOut.of_record(created), changed=sorted(fields)
+        )
     if calendar_id is None:
         raise invalid("calendar_id", f"is required to {action} a calendar")
     found = Calendar.objects.select_related("owner").fetch(
@@ -174,7 +176,7 @@ def manage_calendar(
     else:
         services.calendar_restore(actor=ctx.actor, calendar=found)
         changed = ["restored"]
-    return CalendarResultOut(action=action, calendar=CalendarOut.of(found), changed=changed)
+    return CalendarResultOut(action=action, calendar=CalendarOut.of_record(found), changed=changed)
 
 
 # --- createCalendarEvent / updateCalendarEvent ------------------------------------------------------

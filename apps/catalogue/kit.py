@@ -27,6 +27,7 @@ from apps.core.permissions import PermissionEnum
 # gave before the change (Tasks keep it in the task's history).
 AfterShare = Callable[[Actor, Any, tuple[str, list[tuple[int, str]]]], None]
 KEYWORD = inspect.Parameter.KEYWORD_ONLY
+FOLDER_NAMES = 'Names are unique within a folder and may not contain / \\ : * ? " < > |.'
 
 
 def shared_state(record: Any) -> tuple[str, list[tuple[int, str]]]:
@@ -76,14 +77,17 @@ def folder_tool(
     name: str, *, model: Any, permission: PermissionEnum, title: str, description: str
 ) -> Callable[..., Any]:
     """The tool that makes a folder of an area's tree (apps.core.folders): its `name` and the
-    folder it goes in (`parentId`; none: the root)."""
+    folder it goes in (`parentId`; none: the root). The description ends with the naming rule
+    every tree shares."""
 
     def create(ctx: Any, **arguments: Any) -> FolderOut:
         parent = folders.get(model, actor=ctx.actor, folder_id=arguments["parent_id"])
-        return FolderOut.of(folders.create(model, actor=ctx.actor, name=arguments["name"], parent=parent))
+        return FolderOut.of_record(
+            folders.create(model, actor=ctx.actor, name=arguments["name"], parent=parent)
+        )
 
     parameters = [("name", FolderName, inspect.Parameter.empty), ("parent_id", ParentFolderId, None)]
-    _declare(create, name, description, parameters, FolderOut)
+    _declare(create, name, f"{description} {FOLDER_NAMES}", parameters, FolderOut)
     return tool(name, permission=permission, title=title)(create)
 
 

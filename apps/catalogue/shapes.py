@@ -13,6 +13,8 @@ Everything an agent reads is camelCase (`Out` aliases the snake_case attributes)
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from functools import cache
+from operator import attrgetter
 from typing import Annotated, Any, Generic, Literal, Self, TypeVar, overload
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -24,13 +26,22 @@ from apps.core.actors import Actor
 # --- outputs ------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class From:
+    """Where `Out.of_record` reads a field that the record holds under another name: an attribute
+    path of the record (`archived: Annotated[bool, From("in_trash")]`, `From("contact.email")`),
+    the way a serializer field names its `source`."""
+
+    path: str
+
+
 class Out(BaseModel):
     """Base of output models: camelCase on the wire, read from attributes.
 
     An answer about a record is read from it: `ContactRef.of_record(contact)` takes each field from
-    the record's attribute of the same name (a nested shape from the related record, a person as
-    a PersonRef), and the keywords give the fields a record does not hold as they are
-    (`CalendarOut.of_record(calendar, archived=calendar.in_trash)`)."""
+    the record's attribute of the same name, or from the one its `From` names (a nested shape from
+    the related record, a person as a PersonRef), and the keywords give the fields a record does
+    not hold (`ScheduleOut.of_record(schedule, upcoming=...)`)."""
 
     model_config = ConfigDict(
         alias_generator=to_camel, validate_by_name=True, serialize_by_alias=True, from_attributes=True
@@ -38,8 +49,23 @@ class Out(BaseModel):
 
     @classmethod
     def of_record(cls, record: Any, **given: Any) -> Self:
-        values = {name: given[name] if name in given else getattr(record, name) for name in cls.model_fields}
+        values = {name: given[name] if name in given else read(record) for name, read in _sources(cls)}
         return cls.model_validate(values)
+
+
+@cache
+def _sources(shape: type[Out]) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+    """(field, how to read it from a record) for each field of an output shape."""
+    sources = []
+    for name, info in shape.model_fields.items():
+        path = next((meta.path for meta in info.metadata if isinstance(meta, From)), name)
+        sources.append((name, attrgetter(path)))
+    return tuple(sources)
+
+
+# A record's tags, as an agent gives them (kept as apps.core.search.tags says).
+Tag = Annotated[str, Field(min_length=1, max_length=50)]
+Tags = Annotated[list[Tag], Field(max_length=30)]
 
 
 class In(BaseModel):
@@ -193,10 +219,6 @@ class FolderOut(Out):
     in_trash: bool
     created_at: datetime
     updated_at: datetime
-
-    @classmethod
-    def of(cls, folder: Any) -> "FolderOut":
-        return cls.of_record(folder)
 
 
 @dataclass

@@ -197,9 +197,6 @@ class OwnershipChange(models.Model):
 class ContactShare(ShareBase):
     item = models.ForeignKey(Contact, on_delete=models.CASCADE, related_name="shares")
 
-    class Meta(ShareBase.Meta):
-        constraints = [ShareBase.once("contacts_share_once")]
-
 
 class ContactLink(models.Model):
     """A document or file of another area linked to the contact: the contact kind keeps its own

@@ -23,7 +23,7 @@ Only contacts the actor may see are found, linked or listed (`Contact.objects.re
 """
 
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 from django.conf import settings
 from django.db import models
@@ -32,7 +32,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from pydantic import Field
 
-from apps.catalogue.shapes import Out, PersonRef
+from apps.catalogue.shapes import From, Out, PersonRef
 from apps.contacts.models import Contact
 from apps.contacts.shapes import ContactRef
 from apps.core.actors import Actor, actor_id
@@ -103,19 +103,15 @@ def visible(actor: Actor | None, rows: Any) -> QuerySet:
 
 class LinkedContactOut(Out):
     contact: ContactRef
-    email: str
+    email: Annotated[str, From("contact.email")]
     role: str = Field(description="What the contact is here")
     linked_at: datetime
     linked_by: PersonRef | None
 
     @classmethod
-    def of(cls, row: Any) -> "LinkedContactOut":
-        return cls.of_record(row, email=row.contact.email)
-
-    @classmethod
     def many(cls, actor: Actor | None, record: Any) -> list["LinkedContactOut"]:
         """The links of `record` (`record.contact_links`) whose contact the actor may see."""
-        return [cls.of(row) for row in visible(actor, record.contact_links)]
+        return [cls.of_record(row) for row in visible(actor, record.contact_links)]
 
 
 class ContactLinkResultOut(Out):
@@ -140,7 +136,7 @@ def change(
     )
     return ContactLinkResultOut(
         record_id=record.pk,
-        contact=ContactRef.of(found),
+        contact=ContactRef.of_record(found),
         role="" if remove else role.strip(),
         linked=not remove,
         changed=changed,

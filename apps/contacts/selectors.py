@@ -27,6 +27,7 @@ from django.db.models.functions import Coalesce, JSONObject, Lower, NullIf
 from django.utils import timezone
 
 from apps.contacts.models import Contact, ContactConflict, ContactShare
+from apps.core import search
 from apps.core.actors import Actor
 from apps.core.errors import NotFound
 from apps.core.prepared import Prepared
@@ -159,8 +160,7 @@ def contact_search(*, actor: Actor, query: str, include_deleted: bool = False) -
     """Free-text search over names, e-mail, phone, company, job title, city and tags, ranked:
     exact e-mail first, then names that start with the query, then the rest."""
     rows = Contact.objects.restrict(actor, trash="include" if include_deleted else "exclude")
-    terms = [term for term in query.split() if term][:8]
-    for term in terms:
+    for term in search.words(query):
         digits = "".join(ch for ch in term if ch.isdigit())
         match = (
             Q(first_name__icontains=term)

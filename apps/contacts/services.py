@@ -22,7 +22,7 @@ from apps.contacts.models import (
     OwnershipChange,
 )
 from apps.contacts.permissions import ContactsPerm
-from apps.core import sharing
+from apps.core import search, sharing
 from apps.core.actors import can, require
 from apps.core.errors import ValidationFailed, invalid
 from apps.core.records import ShareAccess, Visibility
@@ -61,7 +61,6 @@ EDITABLE = {
     "data",
     "owner_email",
 }
-MAX_TAGS = 30
 MAX_DATA_BYTES = 16_384
 
 
@@ -144,18 +143,7 @@ def clean_fields(*, actor: Any, fields: dict[str, Any], contact: Contact | None 
                 raise invalid("website", f"{fields['website']!r} is not a web address") from error
         cleaned["website"] = value[:200]
     if "tags" in fields:
-        tags: list[str] = []
-        for tag in fields["tags"] or []:
-            tag = " ".join(str(tag).split()).lower()
-            if not tag:
-                continue
-            if len(tag) > 50:
-                raise invalid("tags", f"{tag[:20]!r}… is longer than 50 characters")
-            if tag not in tags:
-                tags.append(tag)
-        if len(tags) > MAX_TAGS:
-            raise invalid("tags", f"at most {MAX_TAGS} tags")
-        cleaned["tags"] = tags
+        cleaned["tags"] = search.tags(fields["tags"])
     if "lifecycle_stage" in fields:
         value = fields["lifecycle_stage"] or Contact.Stage.LEAD
         if value not in Contact.Stage.values:
@@ -621,7 +609,7 @@ def contacts_merge(
     tags = list(primary.tags)
     for duplicate in duplicates:
         tags += [tag for tag in duplicate.tags if tag not in tags]
-    primary.tags = tags[:MAX_TAGS]
+    primary.tags = tags[: search.MAX_TAGS]
     data: dict[str, Any] = {}
     for duplicate in reversed(duplicates):
         data.update(duplicate.data or {})

@@ -1,19 +1,17 @@
 """What the contact tools answer (camelCase JSON; apps.catalogue.shapes.Out)."""
 
 from datetime import date, datetime
-from typing import Any
+from typing import Annotated, Any
 
 from django.utils import timezone
 from pydantic import Field
 
-from apps.catalogue.shapes import Out, PersonRef, ShareOut
+from apps.catalogue.shapes import From, Out, PersonRef, ShareOut
 from apps.contacts import selectors
 from apps.contacts.models import (
     Contact,
-    ContactConflict,
     ContactEvent,
     KeyContact,
-    OwnershipChange,
 )
 
 # The possible duplicates a contact answer lists; the count says how many there are.
@@ -26,14 +24,10 @@ class ContactRef(Out):
     display_name: str
 
     @classmethod
-    def of(cls, contact: Contact) -> "ContactRef":
-        return cls.of_record(contact)
-
-    @classmethod
     def among(cls, contacts: dict[int, Contact], pk: int | None) -> "ContactRef | None":
         """The reference to contact `pk` of `contacts` (read by id), None when there is none."""
         found = contacts.get(pk) if pk is not None else None
-        return cls.of(found) if found is not None else None
+        return cls.of_record(found) if found is not None else None
 
 
 class Address(Out):
@@ -93,19 +87,11 @@ class ConflictOut(Out):
     created_at: datetime
     resolved_at: datetime | None
 
-    @classmethod
-    def of(cls, conflict: ContactConflict) -> "ConflictOut":
-        return cls.of_record(conflict)
-
 
 class KeyContactOut(Out):
-    contact: ContactRef
+    contact: Annotated[ContactRef, From("person")]
     role: str
     position: int
-
-    @classmethod
-    def of(cls, key: KeyContact) -> "KeyContactOut":
-        return cls.of_record(key, contact=key.person)
 
 
 class ContactOut(Out):
@@ -175,8 +161,8 @@ class ContactOut(Out):
             shared_with=ShareOut.many(shares),
             health=health_of(contact, conflicts=count).status,
             data=contact.data or {},
-            key_contacts=[KeyContactOut.of(key) for key in keys],
-            open_conflicts=[ConflictOut.of(conflict) for conflict in conflicts],
+            key_contacts=[KeyContactOut.of_record(key) for key in keys],
+            open_conflicts=[ConflictOut.of_record(conflict) for conflict in conflicts],
             open_conflict_count=count,
             archived_at=contact.deleted_at,
             merged_into=ContactRef.among(refs, contact.merged_into_id),
@@ -254,7 +240,3 @@ class OwnershipOut(Out):
     new_owner: PersonRef | None
     changed_by: PersonRef | None
     reason: str
-
-    @classmethod
-    def of(cls, change: OwnershipChange) -> "OwnershipOut":
-        return cls.of_record(change)

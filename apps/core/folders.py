@@ -4,9 +4,10 @@ An area subclasses `FolderBase` for its folders (a `Record` of apps.core.records
 who made it) and files records (`OwnedRecord`s) in them:
 
     class Folder(FolderBase):
-        access = Access(FilesPerm, visibility="workspace", owner=None, label=_("Folder"))
-        class Meta(FolderBase.Meta):
-            constraints = [*FolderBase.unique_names("files_folder")]
+        access = Access(FilesPerm, visibility="workspace", label=_("Folder"))
+
+(one live folder of a name in a folder: the constraint `files_folder_unique_name` comes with
+the base).
 
 A folder has a name, a parent (None: the area's root) and a soft delete: trashing a folder
 trashes what is inside it with it (`trashed_with` points at the folder whose deletion took it),
@@ -50,6 +51,16 @@ class FolderBase(Record):
     class Meta(Record.Meta):
         abstract = True
         ordering = ["name", "id"]
+        # One live folder of a name in a folder (the trash may hold several): "files_folder_unique_name".
+        constraints = [
+            models.UniqueConstraint(
+                "parent",
+                models.functions.Lower("name"),
+                condition=Q(deleted_at__isnull=True),
+                nulls_distinct=False,
+                name="%(app_label)s_folder_unique_name",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -57,19 +68,6 @@ class FolderBase(Record):
     @property
     def path(self) -> str:
         return path_of(self)
-
-    @staticmethod
-    def unique_names(prefix: str, *, parent: str = "parent") -> list[models.BaseConstraint]:
-        """One live item of a name per folder (the trash may hold several)."""
-        return [
-            models.UniqueConstraint(
-                parent,
-                models.functions.Lower("name"),
-                condition=Q(deleted_at__isnull=True),
-                nulls_distinct=False,
-                name=f"{prefix}_unique_name",
-            )
-        ]
 
 
 F = TypeVar("F", bound=FolderBase)

@@ -82,7 +82,9 @@ class Access:
     # "field": the row's `visibility` decides; "workspace": every row is everyone's (in the
     # area); "owner": only the owner's (and the admins').
     visibility: Literal["field", "workspace", "owner"] = "field"
-    owner: str | None = "owner"
+    # The field of the record's owner: `owner`, but none by default where an owner would give
+    # nothing (rows every person of the area sees, and children that follow their parent).
+    owner: str | None = ""
     shares: bool = False  # private rows are shared through the model's `shares` (ShareBase)
     through: str | None = None  # the parent whose access this record follows
     also: Callable[[int], Q] | None = None  # who else (by their id) sees a row (never changes it)
@@ -98,6 +100,11 @@ class Access:
     # What a person who sees a record but may not change it is told, made with `id=` (an
     # event they are only invited to: `EventReadOnly`); default: ReadOnly.
     read_only_error: type[AppError] | None = None
+
+    def __post_init__(self) -> None:
+        if self.owner == "":
+            owned = self.visibility != "workspace" and self.through is None
+            object.__setattr__(self, "owner", "owner" if owned else None)
 
     def permission(self, action: Action) -> str | None:
         explicit = {"view": self.view, "change": self.change, "delete": self.delete}[action]
@@ -350,23 +357,31 @@ def restrict(model: type[models.Model], actor: Actor | None, action: Action = "v
 # --- small rules every area's services apply to their records the same way ------------------------
 
 
-def create(model: type[R], *, actor: Actor, permission: str, apply: Callable[[R], None], **initial: Any) -> R:
+# apply(actor, record, fields, creating): sets (and checks) the record's fields from `fields`, the
+# changes a caller asked for (all of them when creating).
+Apply = Callable[[Actor, R, dict[str, Any], bool], None]
+
+
+def create(
+    model: type[R], *, actor: Actor, permission: str, fields: dict[str, Any], apply: Apply[R], **initial: Any
+) -> R:
     """A new record made by `actor` (who must hold `permission`): `initial` given, `apply` setting
-    (and checking) the rest before it is saved."""
+    (and checking) the rest from `fields` before it is saved."""
     require(actor, permission)
     record = model(created_by_id=actor_id(actor), **initial)
-    apply(record)
+    apply(actor, record, fields, True)
     record.save()
     logger.info("%s %s created", model._meta.model_name, record.pk)
     return record
 
 
 def update(
-    record: Any, *, actor: Actor, permission: str, names: Iterable[str], apply: Callable[[], None]
+    record: R, *, actor: Actor, permission: str, fields: dict[str, Any], apply: Apply[R], names: Iterable[str]
 ) -> list[str]:
-    """`save_changes` for `actor`, who must hold `permission`: the names of the fields that changed."""
+    """`save_changes` for `actor`, who must hold `permission`, `apply` setting what `fields` asks:
+    the names of the record's fields that changed."""
     require(actor, permission)
-    return save_changes(record, names, apply)
+    return save_changes(record, names, lambda: apply(actor, record, fields, False))
 
 
 def save_changes(record: Any, names: Iterable[str], apply: Callable[[], None]) -> list[str]:

@@ -1,13 +1,18 @@
 """The text search every area's list and search tools share: each word of the query must be
-found, anywhere, in one of the given fields (case-insensitive), at most `words` words; and the
-filters their list tools share (`narrowed`: a tag, an owner)."""
+found, anywhere, in one of the given fields (case-insensitive), at most `words` words; the
+filters their list tools share (`narrowed`: a tag, an owner); and tags as every area keeps them."""
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db.models import Q
 
+from apps.core.errors import invalid
+
 MAX_WORDS = 8
+# A record's tags (an array field `tags`): at most so many, of at most so many characters each.
+MAX_TAGS = 30
+MAX_TAG = 50
 
 
 def words(query: str | None, *, limit: int = MAX_WORDS) -> list[str]:
@@ -32,7 +37,24 @@ def narrowed(rows: Any, *, tag: str | None = None, owner_email: str | None = Non
     """The filters list tools share: `rows` with this tag (as tags are kept: lower case, single
     spaces; in the `tags` array) and/or owned by the person with this e-mail address (`owner`)."""
     if tag:
-        rows = rows.filter(tags__contains=[" ".join(tag.split()).lower()])
+        rows = rows.filter(tags__contains=[kept(tag)])
     if owner_email:
         rows = rows.filter(owner__email=owner_email.strip().lower())
     return rows
+
+
+def kept(tag: Any) -> str:
+    """A tag as tags are kept: lower case, single spaces."""
+    return " ".join(str(tag).split()).lower()
+
+
+def tags(values: Iterable[Any] | None, *, field: str = "tags") -> list[str]:
+    """`values` as tags are kept, each once, in their order (empty ones left out); at most
+    MAX_TAGS of at most MAX_TAG characters each, or the field is invalid."""
+    cleaned = list(dict.fromkeys(tag for tag in map(kept, values or []) if tag))
+    for tag in cleaned:
+        if len(tag) > MAX_TAG:
+            raise invalid(field, f"{tag[:20]!r}… is longer than {MAX_TAG} characters")
+    if len(cleaned) > MAX_TAGS:
+        raise invalid(field, f"at most {MAX_TAGS} tags")
+    return cleaned

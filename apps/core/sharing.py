@@ -5,8 +5,8 @@ with one share model:
 
     class FileShare(ShareBase):
         item = models.ForeignKey(File, on_delete=models.CASCADE, related_name="shares")
-        class Meta(ShareBase.Meta):
-            constraints = [ShareBase.once("files_share_once")]
+
+(one share per person and record: the constraint `files_share_once` comes with the base).
 
 `change(...)` is what every share tool does; `share_set(...)` shares with one person.
 """
@@ -36,13 +36,11 @@ class ShareBase(models.Model):
 
     class Meta:
         abstract = True
+        # One share per person and record ("contacts_share_once").
+        constraints = [models.UniqueConstraint(fields=["item", "user"], name="%(app_label)s_share_once")]
 
     def __str__(self) -> str:
         return f"{self.item_id} shared with {self.user_id} ({self.access})"  # type: ignore[attr-defined]
-
-    @staticmethod
-    def once(name: str) -> models.UniqueConstraint:
-        return models.UniqueConstraint(fields=["item", "user"], name=name)
 
 
 def person_by_email(email: str) -> Any:

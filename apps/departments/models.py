@@ -20,8 +20,8 @@ USER = settings.AUTH_USER_MODEL
 class Department(Record):
     access = Access(
         DepartmentsPerm,
+        # Everyone's: its head leads it; who may change it is the role's business alone.
         visibility="workspace",
-        owner=None,  # its head leads it; who may change it is the role's business alone
         label=_("Department"),
         find_with="searchDepartments or listDepartments",
         trash_state=_("deleted"),

@@ -19,20 +19,18 @@ FIELDS = ("name", "description", "email", "parent", "head")
 
 
 def department_create(*, actor: Any, fields: dict[str, Any]) -> Department:
-    def apply(department: Department) -> None:
-        _apply(actor, department, fields, creating=True)
-
-    return records.create(Department, actor=actor, permission=DepartmentsPerm.EDIT, apply=apply)
+    return records.create(
+        Department, actor=actor, permission=DepartmentsPerm.EDIT, fields=fields, apply=_apply
+    )
 
 
 def department_update(*, actor: Any, department: Department, fields: dict[str, Any]) -> list[str]:
-    def apply() -> None:
-        _apply(actor, department, fields, creating=False)
+    return records.update(
+        department, actor=actor, permission=DepartmentsPerm.EDIT, fields=fields, apply=_apply, names=FIELDS
+    )
 
-    return records.update(department, actor=actor, permission=DepartmentsPerm.EDIT, names=FIELDS, apply=apply)
 
-
-def _apply(actor: Any, department: Department, fields: dict[str, Any], *, creating: bool) -> None:
+def _apply(actor: Any, department: Department, fields: dict[str, Any], creating: bool) -> None:
     if "name" in fields or creating:
         department.name = unique_name(department, fields.get("name"), what="a department", limit=120)
     if "description" in fields:

@@ -1,23 +1,19 @@
 """What the department tools answer (camelCase JSON)."""
 
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import Field
 
-from apps.catalogue.shapes import Out, PersonRef, RefOut
+from apps.catalogue.shapes import From, Out, PersonRef, RefOut
 from apps.contacts.related import LinkedContactOut
-from apps.departments.models import Department, Member
+from apps.departments.models import Department
 
 
 class MemberOut(Out):
-    person: PersonRef
+    person: Annotated[PersonRef, From("user")]
     role: str
     added_at: datetime
-
-    @classmethod
-    def of(cls, member: Member) -> "MemberOut":
-        return cls.of_record(member, person=member.user)
 
 
 class DepartmentSummary(Out):
@@ -57,6 +53,6 @@ class DepartmentOut(Out):
         return cls.of_record(
             department,
             parts=list(department.children.live().order_by("name")),
-            members=[MemberOut.of(member) for member in department.members.select_related("user")],
+            members=[MemberOut.of_record(member) for member in department.members.select_related("user")],
             contacts=LinkedContactOut.many(actor, department),
         )

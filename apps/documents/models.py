@@ -25,7 +25,6 @@ class DocumentFolder(FolderBase):
     access = Access(
         DocumentsPerm,
         visibility="workspace",
-        owner=None,
         label=_("Document folder"),
         find_with="listDocuments",
     )
@@ -33,7 +32,6 @@ class DocumentFolder(FolderBase):
     class Meta(FolderBase.Meta):
         verbose_name = _("document folder")
         verbose_name_plural = _("document folders")
-        constraints = FolderBase.unique_names("documents_folder")
 
 
 class Document(OwnedRecord):
@@ -107,6 +105,3 @@ class DocumentVersion(models.Model):
 
 class DocumentShare(ShareBase):
     item = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="shares")
-
-    class Meta(ShareBase.Meta):
-        constraints = [ShareBase.once("documents_share_once")]

@@ -57,10 +57,6 @@ class DocumentSummary(Out):
     created_at: datetime
     updated_at: datetime
 
-    @classmethod
-    def of(cls, document: Document) -> "DocumentSummary":
-        return cls.of_record(document)
-
 
 class VersionOut(Out):
     number: int
@@ -113,7 +109,7 @@ def create_document(
         folder=folders.get(DocumentFolder, actor=ctx.actor, folder_id=folder_id),
         visibility=visibility,
     )
-    return DocumentSummary.of(document)
+    return DocumentSummary.of_record(document)
 
 
 folder_tool(
@@ -121,8 +117,7 @@ folder_tool(
     model=DocumentFolder,
     permission=DocumentsPerm.EDIT,
     title="Create a document folder",
-    description="""Create a folder for documents, at the root or inside another document folder. Names are
-    unique within a folder and may not contain / \\ : * ? " < > |.""",
+    description="Create a folder for documents, at the root or inside another document folder.",
 )
 
 
@@ -146,7 +141,7 @@ def get_document(
     shown: Any = selectors.version_get(document=document, number=version) if version else document
     attached = attachments.attachments_of(actor=ctx.actor, record=document, item_kinds=("file",))
     return DocumentOut(
-        document=DocumentSummary.of(document),
+        document=DocumentSummary.of_record(document),
         shown_version=version or document.version,
         title=shown.title,
         content_html=shown.body_html if format in {"html", "both"} else None,
@@ -194,7 +189,7 @@ def list_documents(
     return DocumentListOut(
         folder=FolderRef.of(folder),
         folders=[FolderRef.of(item) for item in inside],  # type: ignore[misc]
-        documents=paginate(rows, limit=limit, offset=offset, item=DocumentSummary.of),
+        documents=paginate(rows, limit=limit, offset=offset, item=DocumentSummary.of_record),
     )
 
 
@@ -245,7 +240,7 @@ def update_document(
         append=mode == "append",
     )
     return UpdatedDocumentOut(
-        document=DocumentSummary.of(document), changed=changed, previous_version=previous
+        document=DocumentSummary.of_record(document), changed=changed, previous_version=previous
     )
 
 
@@ -261,7 +256,9 @@ def move_document(
     """Move a document into another document folder, or to the root (null)."""
     document = Document.objects.fetch(ctx.actor, document_id)
     folder = folders.get(DocumentFolder, actor=ctx.actor, folder_id=folder_id)
-    return DocumentSummary.of(services.document_move(actor=ctx.actor, document=document, folder=folder))
+    return DocumentSummary.of_record(
+        services.document_move(actor=ctx.actor, document=document, folder=folder)
+    )
 
 
 share_tool(

@@ -25,7 +25,6 @@ class Folder(FolderBase):
     access = Access(
         FilesPerm,
         visibility="workspace",
-        owner=None,
         label=_("Folder"),
         find_with="listFiles",
         restore_with="restoreFile",
@@ -34,7 +33,6 @@ class Folder(FolderBase):
     class Meta(FolderBase.Meta):
         verbose_name = _("folder")
         verbose_name_plural = _("folders")
-        constraints = FolderBase.unique_names("files_folder")
 
 
 class File(OwnedRecord):
@@ -100,9 +98,6 @@ class File(OwnedRecord):
 
 class FileShare(ShareBase):
     item = models.ForeignKey(File, on_delete=models.CASCADE, related_name="shares")
-
-    class Meta(ShareBase.Meta):
-        constraints = [ShareBase.once("files_share_once")]
 
 
 class Attachment(models.Model):

@@ -124,8 +124,7 @@ folder_tool(
     model=Folder,
     permission=FilesPerm.EDIT,
     title="Create a folder",
-    description="""Create a folder in the workspace's files, at the root or inside another folder. Names are
-    unique within a folder and may not contain / \\ : * ? " < > |.""",
+    description="Create a folder in the workspace's files, at the root or inside another folder.",
 )
 
 
@@ -465,7 +464,7 @@ class EntityOut(Out):
 def _entity_out(item: Any) -> EntityOut:
     if isinstance(item, File):
         return EntityOut(type="file", file=FileOut.of(item), folder=None)
-    return EntityOut(type="folder", file=None, folder=FolderOut.of(item))
+    return EntityOut(type="folder", file=None, folder=FolderOut.of_record(item))
 
 
 @tool("moveFileEntity", permission=FilesPerm.EDIT, title="Move a file or folder", idempotent=True)

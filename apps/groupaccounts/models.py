@@ -21,9 +21,8 @@ USER = settings.AUTH_USER_MODEL
 class GroupAccount(Record):
     access = Access(
         GroupAccountsPerm,
+        # Everyone's: its `owner` is who looks after it, which gives them nothing more than their role does.
         visibility="workspace",
-        # `owner` is who looks after the account; it gives them nothing more than their role does.
-        owner=None,
         label=_("Group account"),
         find_with="searchGroupAccounts",
         trash_state=_("archived"),

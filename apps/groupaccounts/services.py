@@ -8,7 +8,7 @@ from django.core.validators import URLValidator
 
 from apps.accounts.models import person
 from apps.contacts import related
-from apps.core import records
+from apps.core import records, search
 from apps.core.errors import invalid
 from apps.core.records import unique_name
 from apps.core.sharing import person_by_email
@@ -30,22 +30,23 @@ DOMAIN = re.compile(r"^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]
 
 
 def account_create(*, actor: Any, fields: dict[str, Any]) -> GroupAccount:
-    def apply(account: GroupAccount) -> None:
-        _apply(actor, account, fields, creating=True)
-
     return records.create(
-        GroupAccount, actor=actor, permission=GroupAccountsPerm.EDIT, apply=apply, owner=person(actor)
+        GroupAccount,
+        actor=actor,
+        permission=GroupAccountsPerm.EDIT,
+        fields=fields,
+        apply=_apply,
+        owner=person(actor),
     )
 
 
 def account_update(*, actor: Any, account: GroupAccount, fields: dict[str, Any]) -> list[str]:
-    def apply() -> None:
-        _apply(actor, account, fields, creating=False)
+    return records.update(
+        account, actor=actor, permission=GroupAccountsPerm.EDIT, fields=fields, apply=_apply, names=FIELDS
+    )
 
-    return records.update(account, actor=actor, permission=GroupAccountsPerm.EDIT, names=FIELDS, apply=apply)
 
-
-def _apply(actor: Any, account: GroupAccount, fields: dict[str, Any], *, creating: bool) -> None:
+def _apply(actor: Any, account: GroupAccount, fields: dict[str, Any], creating: bool) -> None:
     if "name" in fields or creating:
         account.name = unique_name(account, fields.get("name"), what="a group account", limit=200)
     for name in ("description", "industry"):
@@ -58,9 +59,7 @@ def _apply(actor: Any, account: GroupAccount, fields: dict[str, Any], *, creatin
     if "email_domains" in fields:
         account.email_domains = _domains(fields["email_domains"] or [])
     if "tags" in fields:
-        account.tags = list(
-            dict.fromkeys(" ".join(tag.split()).lower() for tag in fields["tags"] or [] if tag.strip())
-        )
+        account.tags = search.tags(fields["tags"])
     if "organisation_id" in fields:
         account.organisation = _organisation(actor, fields["organisation_id"])
     if "owner_email" in fields:

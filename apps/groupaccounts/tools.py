@@ -23,7 +23,7 @@ from apps.catalogue.activity import (
 )
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
-from apps.catalogue.shapes import Changes, EntityId, Limit, Offset, Out, Page, id_field, paginate
+from apps.catalogue.shapes import Changes, EntityId, Limit, Offset, Out, Page, Tags, id_field, paginate
 from apps.contacts import related
 from apps.contacts.related import ContactLinkResultOut
 from apps.contacts.shapes import ContactSummary, health_of
@@ -40,7 +40,6 @@ from apps.groupaccounts.shapes import GroupAccountOut, GroupAccountSummary
 AccountId = Annotated[int, id_field("group account")]
 ContactId = Annotated[int, id_field("contact")]
 Kind = Literal["customer", "prospect", "supplier", "partner", "other"]
-Tag = Annotated[str, Field(min_length=1, max_length=50)]
 
 
 def _account(ctx: ToolContext, account_id: int, action: Action = "view") -> GroupAccount:
@@ -62,7 +61,7 @@ class GroupAccountFields(Changes):
     owner_email: Annotated[str, Field(max_length=254)] | None = Field(
         None, description="E-mail of the workspace person who looks after it (default on create: you)"
     )
-    tags: Annotated[list[Tag], Field(max_length=30)] | None = Field(None, description="Labels, lower-cased")
+    tags: Tags | None = Field(None, description="Labels, lower-cased")
 
 
 @tool("createGroupAccount", permission=GroupAccountsPerm.EDIT, title="Create a group account")

@@ -209,9 +209,6 @@ class TaskShare(ShareBase):
 
     item = models.ForeignKey(Task, on_delete=models.CASCADE, related_name="shares")
 
-    class Meta(ShareBase.Meta):
-        constraints = [ShareBase.once("tasks_share_once")]
-
 
 class TaskRun(models.Model):
     class Trigger(models.TextChoices):
@@ -302,7 +299,6 @@ class ScheduledTask(models.Model):
     access = Access(
         TasksPerm,
         through="task",
-        owner=None,
         label=_("Scheduled task"),
         find_with="listScheduledTasks",
     )

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.models import User, person
 from apps.catalogue.kit import shared_state
 from apps.catalogue.shapes import aware
-from apps.core import spending
+from apps.core import search, spending
 from apps.core.actors import Actor, can
 from apps.core.kinds import Entity
 from apps.core.spending import KeyInfo
@@ -75,7 +75,7 @@ def _record_changed(task: Task, actor: Actor, kind: str, names: Any, **extra: An
 def _clean_labels(labels: list[str] | None) -> list[str]:
     cleaned: list[str] = []
     for label in labels or []:
-        label = " ".join(str(label).split()).lower()[:40]
+        label = search.kept(label)[:40]
         if label and label not in cleaned:
             cleaned.append(label)
     return cleaned[:20]

@@ -10,7 +10,7 @@ from apps.catalogue.shapes import EntityOut, Out, PersonRef, ShareOut
 from apps.core import spending
 from apps.core.actors import Actor
 from apps.tasks import runner, schedules, selectors
-from apps.tasks.models import ScheduledRun, ScheduledTask, Task, TaskEvent, TaskStep
+from apps.tasks.models import ScheduledTask, Task, TaskEvent, TaskStep
 
 
 class TaskRef(Out):
@@ -128,10 +128,6 @@ class ScheduledRunOut(Out):
     message: str
     task: TaskRef | None = Field(description="The task this run started, as it is now")
 
-    @classmethod
-    def of(cls, run: ScheduledRun) -> "ScheduledRunOut":
-        return cls.of_record(run)
-
 
 def waiting_for(task: Task, steps: list[TaskStep]) -> str:
     """What a waiting task waits for, in a sentence (empty when it does not wait)."""
@@ -163,10 +159,6 @@ class TaskSummary(Out):
     owner: PersonRef | None
     visibility: str
     updated_at: datetime
-
-    @classmethod
-    def of(cls, task: Task) -> "TaskSummary":
-        return cls.of_record(task)
 
 
 class AgentKeyOut(Out):
@@ -208,7 +200,7 @@ class TaskOut(TaskSummary):
     finished_at: datetime | None
 
     @classmethod
-    def of(cls, task: Task, actor: Actor) -> "TaskOut":  # type: ignore[override]
+    def of(cls, task: Task, actor: Actor) -> "TaskOut":
         steps = counted_steps(task)
         steered = task.events.filter(kind=TaskEvent.Kind.STEERED).select_related("actor")[:10]
         schedule = ScheduledTask.objects.filter(task=task).select_related("task", "created_by").first()

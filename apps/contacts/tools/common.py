@@ -6,9 +6,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from apps.catalogue.activity import LinkedItemOut, UpcomingEventOut
-from apps.catalogue.shapes import Out, PersonRef, id_field
-from apps.contacts.models import CreditCheck
-from apps.core.kinds.attachments import Attached
+from apps.catalogue.shapes import From, Out, PersonRef, id_field
 
 ContactId = Annotated[int, id_field("contact")]
 Kind = Literal["person", "organisation"]
@@ -17,7 +15,6 @@ Visibility = Literal["workspace", "private"]
 
 Text100 = Annotated[str, Field(max_length=100)]
 Text200 = Annotated[str, Field(max_length=200)]
-Tag = Annotated[str, Field(min_length=1, max_length=50)]
 
 
 class CreditCheckOut(Out):
@@ -30,20 +27,13 @@ class CreditCheckOut(Out):
     summary: str
     checked_at: datetime
 
-    @classmethod
-    def of(cls, check: CreditCheck) -> "CreditCheckOut":
-        return cls.of_record(check)
-
 
 class LinkOut(LinkedItemOut):
-    linked_at: datetime
-    linked_by: PersonRef | None
+    """A link as apps.core.kinds.attachments shows it now (a contact's links are ContactLink rows,
+    which the contact kind's store gives it)."""
 
-    @classmethod
-    def of(cls, attached: Attached) -> "LinkOut":
-        """From a link as apps.core.kinds.attachments shows it now (a contact's links are
-        ContactLink rows, which the contact kind's store gives it)."""
-        return cls.of_record(attached, linked_at=attached.attached_at, linked_by=attached.attached_by)
+    linked_at: Annotated[datetime, From("attached_at")]
+    linked_by: Annotated[PersonRef | None, From("attached_by")]
 
 
 class UpcomingEventsOut(Out):

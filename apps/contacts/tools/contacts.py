@@ -7,12 +7,12 @@ from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
-from apps.catalogue.shapes import Changes, EntityId, Out
+from apps.catalogue.shapes import Changes, EntityId, Out, Tags
 from apps.contacts import selectors, services
 from apps.contacts.models import Contact
 from apps.contacts.permissions import ContactsPerm
 from apps.contacts.shapes import ConflictOut, ContactOut
-from apps.contacts.tools.common import ContactId, Kind, Stage, Tag, Text100, Text200, Visibility
+from apps.contacts.tools.common import ContactId, Kind, Stage, Text100, Text200, Visibility
 
 
 class ContactFields(Changes):
@@ -45,7 +45,7 @@ class ContactFields(Changes):
     )
     birthday: date | None = Field(None, description="A person's birthday (YYYY-MM-DD)")
     notes: Annotated[str, Field(max_length=10_000)] | None = Field(None, description="Free notes")
-    tags: Annotated[list[Tag], Field(max_length=30)] | None = Field(None, description="Labels, lower-cased")
+    tags: Tags | None = Field(None, description="Labels, lower-cased")
     lifecycle_stage: Stage | None = Field(None, description="Where the relationship stands (default lead)")
     source: Text100 | None = Field(
         None, description="Where the contact came from (event, referral, web form…)"
@@ -94,7 +94,8 @@ def create_contact(
     created anyway."""
     created, conflicts = services.contact_create(actor=ctx.actor, fields=contact.given())
     return CreatedContactOut(
-        contact=ContactOut.of(created, ctx.actor), possible_duplicates=[ConflictOut.of(c) for c in conflicts]
+        contact=ContactOut.of(created, ctx.actor),
+        possible_duplicates=[ConflictOut.of_record(c) for c in conflicts],
     )
 
 

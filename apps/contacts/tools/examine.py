@@ -68,9 +68,9 @@ def examine_contact(ctx: ToolContext, *, contact_id: ContactId) -> ExaminedConta
         contact=answer,
         health=health_of(contact, conflicts=answer.open_conflict_count),
         recent_history=[EventOut.of(event) for event in events],
-        ownership=[OwnershipOut.of(change) for change in owners],
+        ownership=[OwnershipOut.of_record(change) for change in owners],
         people=[ContactSummary.of(person) for person in people],
         attachments=attached,
         upcoming_events=upcoming,
-        last_credit_check=CreditCheckOut.of(check) if check else None,
+        last_credit_check=CreditCheckOut.of_record(check) if check else None,
     )

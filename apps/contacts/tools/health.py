@@ -76,4 +76,4 @@ def get_contact_credit_check(
     so the user confirms each one; the answer is kept on the contact and in its history."""
     contact = Contact.objects.fetch(ctx.actor, contact_id)
     check = services.credit_check_run(actor=ctx.actor, contact=contact, purpose=purpose)
-    return CreditCheckOut.of(check)
+    return CreditCheckOut.of_record(check)

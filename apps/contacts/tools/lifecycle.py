@@ -73,7 +73,7 @@ def get_contact_ownership_history(ctx: ToolContext, *, contact_id: ContactId) ->
     return OwnershipHistoryOut(
         contact_id=contact.pk,
         owner=PersonRef.of(contact.owner),
-        changes=[OwnershipOut.of(change) for change in changes[:200]],
+        changes=[OwnershipOut.of_record(change) for change in changes[:200]],
     )
 
 
@@ -198,5 +198,5 @@ def transfer_contact_accounts(
         from_owner=PersonRef.of(from_user),
         to_owner=PersonRef.of(to_user),
         count=len(moved),
-        transferred=[ContactRef.of(contact) for contact in moved[:500]],
+        transferred=[ContactRef.of_record(contact) for contact in moved[:500]],
     )

@@ -98,7 +98,7 @@ def list_contact_files(
     contact = Contact.objects.fetch(ctx.actor, contact_id)
     _items(ctx.actor, "file", [])  # an area that is not installed is said as the link tools say it
     linked = attachments.attachments_of(actor=ctx.actor, record=contact, item_kinds=("file",))
-    files = [LinkOut.of(item) for item in linked]
+    files = [LinkOut.of_record(item) for item in linked]
     return page_of(files[offset : offset + limit], total=len(files), limit=limit, offset=offset)
 
 
@@ -128,8 +128,8 @@ def get_contact_attachments(ctx: ToolContext, *, contact_id: ContactId) -> Attac
         )
     return AttachmentsOut(
         contact_id=contact.pk,
-        documents=[LinkOut.of(item) for item in found.documents],
-        files=[LinkOut.of(item) for item in found.files],
+        documents=[LinkOut.of_record(item) for item in found.documents],
+        files=[LinkOut.of_record(item) for item in found.files],
         unavailable_areas=found.unavailable_areas,
     )
 

@@ -50,5 +50,6 @@ def update_key_contacts(
     )
     keys = organisation.key_contacts.select_related("person")
     return KeyContactsOut(
-        organisation=ContactRef.of(organisation), key_contacts=[KeyContactOut.of(k) for k in keys]
+        organisation=ContactRef.of_record(organisation),
+        key_contacts=[KeyContactOut.of_record(k) for k in keys],
     )

@@ -56,7 +56,7 @@ def get_scheduled_task_history(
         _schedule(ctx, scheduled_task_id).runs.select_related("task").order_by("-due_at", "-id"),
         limit=limit,
         offset=offset,
-        item=ScheduledRunOut.of,
+        item=ScheduledRunOut.of_record,
     )
 
 

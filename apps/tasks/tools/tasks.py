@@ -3,7 +3,6 @@
 from datetime import datetime
 from typing import Annotated, Literal
 
-from django.db.models import Q
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
@@ -17,6 +16,7 @@ from apps.catalogue.shapes import (
     Page,
     paginate,
 )
+from apps.core import search
 from apps.tasks import runner, services
 from apps.tasks.models import Task
 from apps.tasks.permissions import TasksPerm
@@ -141,9 +141,10 @@ def list_tasks(
         rows = rows.filter(waiting_on=waiting_on)
     if mine:
         rows = rows.filter(owner=ctx.actor)
-    for term in query.split()[:8]:
-        rows = rows.filter(Q(title__icontains=term) | Q(description__icontains=term))
-    return paginate(rows.order_by("-updated_at", "-id"), limit=limit, offset=offset, item=TaskSummary.of)
+    rows = search.matching(rows, query, ("title", "description"))
+    return paginate(
+        rows.order_by("-updated_at", "-id"), limit=limit, offset=offset, item=TaskSummary.of_record
+    )
 
 
 class TaskChanges(Changes):
