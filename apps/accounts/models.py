@@ -38,7 +38,6 @@ class Role(models.Model):
     class Meta:
         ordering = ["-is_system", "name"]
         verbose_name = _("role")
-        verbose_name_plural = _("roles")
 
     def __str__(self) -> str:
         return self.name
@@ -155,7 +154,6 @@ class PersonalAccessToken(models.Model):
     class Meta:
         ordering = ["-created_at"]
         verbose_name = _("personal access token")
-        verbose_name_plural = _("personal access tokens")
         indexes = [models.Index(fields=["expires_at"])]
 
     def __str__(self) -> str:

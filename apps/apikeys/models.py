@@ -69,7 +69,6 @@ class ApiKey(models.Model):
     class Meta:
         ordering = ["-created_at", "-pk"]
         verbose_name = _("API key")
-        verbose_name_plural = _("API keys")
         constraints = [
             models.CheckConstraint(
                 condition=Q(budget_usd_cents__isnull=True)

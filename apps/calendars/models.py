@@ -65,7 +65,6 @@ class Calendar(OwnedRecord):
     class Meta:
         ordering = ["name", "id"]
         verbose_name = _("calendar")
-        verbose_name_plural = _("calendars")
         constraints = [
             models.UniqueConstraint(
                 fields=["owner"],
@@ -123,7 +122,6 @@ class Event(Record):
     class Meta:
         ordering = ["starts_at", "id"]
         verbose_name = _("event")
-        verbose_name_plural = _("events")
         indexes = [
             models.Index(fields=["starts_at"], name="calendars_event_starts"),
             models.Index(fields=["recurrence_ends_at"], name="calendars_event_series_end"),
@@ -180,7 +178,6 @@ class Attendee(models.Model):
     class Meta:
         ordering = ["id"]
         verbose_name = _("attendee")
-        verbose_name_plural = _("attendees")
         constraints = [
             models.UniqueConstraint("event", Lower("email"), name="calendars_attendee_once"),
         ]
@@ -206,7 +203,6 @@ class Invitation(models.Model):
     class Meta:
         ordering = ["-sent_at", "-id"]
         verbose_name = _("invitation")
-        verbose_name_plural = _("invitations")
 
     def __str__(self) -> str:
         return f"invitation {self.pk} for {self.event_id}"

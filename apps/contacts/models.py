@@ -107,7 +107,6 @@ class Contact(OwnedRecord):
     class Meta:
         ordering = ["last_name", "first_name", "organisation_name", "id"]
         verbose_name = _("contact")
-        verbose_name_plural = _("contacts")
         indexes = [
             models.Index(Lower("email"), name="contacts_email_lower"),
             models.Index(fields=["phone"], name="contacts_phone"),

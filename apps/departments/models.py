@@ -48,7 +48,6 @@ class Department(Record):
     class Meta:
         ordering = ["name", "id"]
         verbose_name = _("department")
-        verbose_name_plural = _("departments")
         constraints = [
             models.UniqueConstraint(
                 Lower("name"), condition=Q(deleted_at__isnull=True), name="departments_name_once"
@@ -69,7 +68,6 @@ class Member(models.Model):
     class Meta:
         ordering = ["added_at", "id"]
         verbose_name = _("member")
-        verbose_name_plural = _("members")
         constraints = [models.UniqueConstraint(fields=["department", "user"], name="departments_member_once")]
 
     def __str__(self) -> str:
@@ -81,7 +79,6 @@ class DepartmentContact(LinkedContact):
 
     class Meta(LinkedContact.Meta):
         verbose_name = _("linked contact")
-        verbose_name_plural = _("linked contacts")
         constraints = [
             models.UniqueConstraint(fields=["department", "contact"], name="departments_contact_once")
         ]

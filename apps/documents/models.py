@@ -31,7 +31,6 @@ class DocumentFolder(FolderBase):
 
     class Meta(FolderBase.Meta):
         verbose_name = _("document folder")
-        verbose_name_plural = _("document folders")
 
 
 class Document(OwnedRecord):
@@ -63,7 +62,6 @@ class Document(OwnedRecord):
     class Meta:
         ordering = ["title", "id"]
         verbose_name = _("document")
-        verbose_name_plural = _("documents")
         indexes = [
             models.Index(fields=["folder", "deleted_at"], name="documents_folder_idx"),
             models.Index(Lower("title"), name="documents_title_lower"),

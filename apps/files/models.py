@@ -32,7 +32,6 @@ class Folder(FolderBase):
 
     class Meta(FolderBase.Meta):
         verbose_name = _("folder")
-        verbose_name_plural = _("folders")
 
 
 class File(OwnedRecord):
@@ -75,7 +74,6 @@ class File(OwnedRecord):
     class Meta:
         ordering = ["name", "id"]
         verbose_name = _("file")
-        verbose_name_plural = _("files")
         constraints = [
             models.UniqueConstraint(
                 "folder",

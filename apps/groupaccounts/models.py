@@ -54,7 +54,6 @@ class GroupAccount(Record):
     class Meta:
         ordering = ["name", "id"]
         verbose_name = _("group account")
-        verbose_name_plural = _("group accounts")
         constraints = [
             models.UniqueConstraint(
                 Lower("name"), condition=Q(deleted_at__isnull=True), name="groupaccounts_name_once"
@@ -70,7 +69,6 @@ class GroupAccountContact(LinkedContact):
 
     class Meta(LinkedContact.Meta):
         verbose_name = _("linked contact")
-        verbose_name_plural = _("linked contacts")
         constraints = [
             models.UniqueConstraint(fields=["account", "contact"], name="groupaccounts_contact_once")
         ]

@@ -77,7 +77,6 @@ class Notification(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name = _("notification")
-        verbose_name_plural = _("notifications")
         indexes = [
             models.Index(fields=["recipient", "-created_at"], name="notif_recipient_created"),
             models.Index(
@@ -128,7 +127,6 @@ class Watcher(EntityLink):
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name = _("watcher")
-        verbose_name_plural = _("watchers")
         constraints = [
             models.UniqueConstraint(fields=["user", "content_type", "object_id"], name="notif_watch_once")
         ]

@@ -93,7 +93,6 @@ class Task(models.Model):
     class Meta:
         ordering = ["-updated_at", "-id"]
         verbose_name = _("task")
-        verbose_name_plural = _("tasks")
         indexes = [
             models.Index(fields=["is_template", "status"], name="tasks_kind_status"),
             models.Index(fields=["owner"], name="tasks_owner"),
@@ -323,7 +322,6 @@ class ScheduledTask(models.Model):
     class Meta:
         ordering = ["next_run_at", "id"]
         verbose_name = _("scheduled task")
-        verbose_name_plural = _("scheduled tasks")
         indexes = [
             models.Index(fields=["next_run_at"], condition=Q(enabled=True), name="tasks_schedule_due"),
         ]
