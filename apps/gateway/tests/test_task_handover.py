@@ -21,7 +21,7 @@ from apps.tasks import runner
 from apps.tasks import services as task_services
 from apps.tasks.models import Task, TaskEvent, TaskStep
 from apps.tasks.tasks import finish_agent_step
-from apps.tasks.tests.samples import make_task
+from apps.tasks.tests.factories import TaskFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -50,8 +50,8 @@ def cards(answer: dict) -> list[dict]:
 
 
 def agent_task(credentials, *, first: str = ADA, key=True, **fields) -> Task:
-    return make_task(
-        credentials.user,
+    return TaskFactory(
+        actor=credentials.user,
         steps=[
             {"title": first, "kind": "agent"},
             {"title": "Welcome her", "assignee_email": credentials.user.email},
@@ -136,8 +136,8 @@ def test_a_request_the_built_in_agent_cannot_do_fails_the_step_saying_a_model_is
 def test_the_message_carries_the_instructions_card_steering_and_linked_records(make_credentials):
     mine = make_credentials("member")
     contact = ContactFactory(actor=mine.user, first_name="Grace", last_name="Hopper")
-    task = make_task(
-        mine.user,
+    task = TaskFactory(
+        actor=mine.user,
         instructions="Always write in British English.",
         steps=[
             {
@@ -410,8 +410,8 @@ def test_a_copy_keeps_the_key_only_for_its_owner(people, make_credentials):
 
 def test_a_long_brief_is_cut_to_the_gateways_limit_background_first(make_credentials, settings):
     mine = make_credentials("member")
-    task = make_task(
-        mine.user,
+    task = TaskFactory(
+        actor=mine.user,
         instructions="Be thorough. " * 1500,
         steps=[{"title": "Draft the report", "kind": "agent", "instructions": "Use the figures. " * 100}],
     )
