@@ -6,6 +6,7 @@
     python3 bootstrap.py down    # stops what `up` started
     python3 bootstrap.py test    # venv, embedded services, the whole test suite
     python3 bootstrap.py bench   # venv, embedded services, the benchmarks of bench/
+    python3 bootstrap.py typecheck  # venv, then mypy on apps/ and config/ (no services needed)
     python3 bootstrap.py env     # starts the embedded services, prints their environment (for a shell)
     python3 bootstrap.py stop    # stops the embedded services, whoever started them
 
@@ -484,7 +485,7 @@ class Supervisor:
         celery = str(VENV / "bin" / "celery")
         return {
             "web": web,
-            # Both queues: the default one and the agent turns' own (config/settings/base.py).
+            # Both queues: the default one and the agent turns' own (config/settings/celery.py).
             "worker": [
                 celery,
                 "-A",
@@ -702,13 +703,25 @@ def cmd_down() -> int:
     return 0
 
 
+def parallel(args: list[str]) -> list[str]:
+    """The whole suite (no arguments) runs in one pytest-xdist process per core, each with its own
+    test database and Redis database (config/settings/test.py); a module stays on one process, so
+    its servers start once. Chosen tests (arguments) run in one process, unless they ask for more
+    (`-n`). ATRIUM_TEST_PROCESSES overrides the count (1: one process)."""
+    if args:
+        return args
+    count = int(os.environ.get("ATRIUM_TEST_PROCESSES") or os.cpu_count() or 1)
+    return ["-n", str(count), "--dist", "loadfile"] if count > 1 else []
+
+
 def cmd_test(args: list[str]) -> int:
     ensure_venv()
     ensure_test_tools()
     services = Services()
     try:
         env = django_env(services.start(), settings="config.settings.test")
-        status = subprocess.run([str(VENV_PY), "-m", "pytest", *args], env=env, cwd=ROOT).returncode
+        command = [str(VENV_PY), "-m", "pytest", *parallel(args)]
+        status = subprocess.run(command, env=env, cwd=ROOT).returncode
     finally:
         services.stop()
     if status == 5:
@@ -725,6 +738,13 @@ def cmd_bench(args: list[str]) -> int:
         return subprocess.run([str(VENV_PY), "-m", "bench", *args], env=env, cwd=ROOT).returncode
     finally:
         services.stop()
+
+
+def cmd_typecheck(args: list[str]) -> int:
+    """mypy with django-stubs, as pyproject.toml configures it; the settings it loads need no
+    database or Redis."""
+    ensure_venv()
+    return subprocess.run([str(VENV / "bin" / "mypy"), *args], cwd=ROOT).returncode
 
 
 def cmd_env() -> int:
@@ -764,6 +784,8 @@ def main(argv: list[str]) -> int:
         return cmd_test(rest)
     if command == "bench":
         return cmd_bench(rest)
+    if command == "typecheck":
+        return cmd_typecheck(rest)
     if command == "env":
         return cmd_env()
     if command == "stop":

@@ -25,9 +25,10 @@ ROLES = ("owner", "admin", "member", "viewer")
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(request, django_test_environment, django_db_blocker):  # type: ignore[no-untyped-def]
+def django_db_setup(request, django_test_environment, django_db_modify_db_settings, django_db_blocker):  # type: ignore[no-untyped-def]
     """The test database, always (pytest-django would skip it when the selected tests only use
-    the live server), with the public site, the workspace template and the demo workspaces."""
+    the live server), with the public site, the workspace template and the demo workspaces. Under
+    pytest-xdist each worker has its own (`django_db_modify_db_settings` names it after the worker)."""
     from django.test.utils import setup_databases, teardown_databases
 
     from apps.tenancy.services import ensure_public_workspace, migrate_base_schema

@@ -2,6 +2,7 @@
 Django stack), then everything else through Django (pages, JSON APIs)."""
 
 import os
+from typing import Any
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
@@ -19,15 +20,16 @@ mcp_application = McpConsumer.as_asgi()
 MCP_PATH = "/api/mcp"
 
 
-async def http_application(scope, receive, send):  # type: ignore[no-untyped-def]
+# Any: Django's and Channels' stubs type ASGI's scope and messages each their own way.
+async def http_application(scope: Any, receive: Any, send: Any) -> None:
     if scope["path"] == MCP_PATH:
         return await mcp_application(scope, receive, send)
     return await django_application(scope, receive, send)
 
 
-application = ProtocolTypeRouter({"http": http_application})
+router = ProtocolTypeRouter({"http": http_application})
 
 from apps.core.observability import RequestObservabilityMiddleware  # noqa: E402
 
 # Outermost: request ids and HTTP metrics for everything, including what is routed before Django.
-application = RequestObservabilityMiddleware(application)
+application = RequestObservabilityMiddleware(router)

@@ -1,6 +1,7 @@
 """The Celery application: agent turns, webhook deliveries and the periodic sweepers."""
 
 import os
+from typing import Any
 
 from celery import Celery, signals
 
@@ -12,7 +13,7 @@ app.autodiscover_tasks()
 
 
 @signals.setup_logging.connect
-def use_django_logging(**kwargs):  # type: ignore[no-untyped-def]
+def use_django_logging(**kwargs: Any) -> None:
     """Workers and beat log through settings.LOGGING (request ids, JSON in production)."""
     from logging.config import dictConfig
 
@@ -22,7 +23,7 @@ def use_django_logging(**kwargs):  # type: ignore[no-untyped-def]
 
 
 @signals.worker_ready.connect
-def serve_worker_http(**kwargs):  # type: ignore[no-untyped-def]
+def serve_worker_http(**kwargs: Any) -> None:
     """The worker's probes and metrics, from its main process (apps.core.worker_http)."""
     from django.conf import settings
 

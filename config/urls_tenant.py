@@ -1,7 +1,9 @@
-"""URLs of a workspace host."""
+"""URLs of a workspace host: the doors and settings pages listed here, then every area's pages
+(each area's declaration names its URLs: apps.core.areas)."""
 
 from django.urls import include, path, re_path
 
+from apps.core import areas
 from apps.core import views as core_views
 
 urlpatterns = [
@@ -15,13 +17,7 @@ urlpatterns = [
     path("api/", include("apps.core.api.urls")),
     path("", include("apps.apikeys.urls")),
     path("", include("apps.gateway.urls")),
-    path("", include("apps.notifications.urls")),
-    path("", include("apps.tasks.urls")),
-    path("", include("apps.files.urls")),
-    path("", include("apps.documents.urls")),
-    path("", include("apps.calendars.urls")),
-    path("", include("apps.departments.urls")),
-    path("", include("apps.groupaccounts.urls")),
+    *areas.urlpatterns(),
     # Anything else under /api/ answers in the JSON error format, never an HTML page.
     re_path(r"^api/", core_views.api_not_found),
 ]

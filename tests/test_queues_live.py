@@ -206,6 +206,10 @@ def test_behind_a_long_backlog_of_turns_webhooks_and_sweeps_run_at_once_and_no_t
     assert {c.attempts for c in ended} == {1}
     assert LOST not in worker.log_text()
     wait_for(lambda: waiting_turns(setup) == 0, timeout=30, what="the queue emptied")
+    # The worker logs a turn it took a moment after taking it: wait for the last line, then count.
+    wait_for(
+        lambda: turns_received(worker) - received_before >= TURNS + 1, timeout=30, what="every turn received"
+    )
     assert turns_received(worker) - received_before == TURNS + 1
 
 

@@ -1,5 +1,6 @@
 """The one place that decides whether a person may do a thing. Pages, JSON APIs, MCP tools and
-the gateway's agent all ask `can()`; nothing else interprets roles.
+the gateway's agent all ask `apps.core.actors.can()`, which asks the person's `has_perm`, which
+asks here; nothing else interprets roles.
 
 A permission is usable when the person is active, the permission's area is installed in the
 current workspace (core areas always are), and the person's role grants it.
@@ -7,20 +8,9 @@ current workspace (core areas always are), and the person's role grants it.
 
 from typing import Any
 
-from django.db import connection
-
-from apps.tenancy.models import Workspace
-from apps.tenancy.routing import workspace_for_schema
+from apps.core.workspaces import Workspace, current_workspace
 
 _CACHE_ATTRIBUTE = "_atrium_permissions"
-
-
-def current_workspace() -> Workspace | None:
-    tenant = getattr(connection, "tenant", None)
-    if isinstance(tenant, Workspace):
-        return None if tenant.is_public else tenant
-    schema_name = getattr(connection, "schema_name", "public")
-    return None if schema_name == "public" else workspace_for_schema(schema_name)
 
 
 def effective_permissions(user: Any, workspace: Workspace | None = None) -> frozenset[str]:
@@ -44,12 +34,3 @@ def effective_permissions(user: Any, workspace: Workspace | None = None) -> froz
 
 def can(user: Any, permission: str, workspace: Workspace | None = None) -> bool:
     return str(permission) in effective_permissions(user, workspace)
-
-
-def require(user: Any, permission: str) -> None:
-    """For services: Forbidden unless `user` holds `permission` (the doors have checked the
-    tool's or page's own permission; this is for the further ones a service needs)."""
-    from apps.core.errors import Forbidden
-
-    if not can(user, permission):
-        raise Forbidden()

@@ -4,13 +4,14 @@ from django.utils.translation import gettext_lazy as _
 
 class AccountsConfig(AppConfig):
     name = "apps.accounts"
-    label = "accounts"
     verbose_name = _("People")
 
     def ready(self) -> None:
         from apps.core import navigation
         from apps.core.navigation import NavItem
 
+        from . import signals  # noqa: F401  (a new workspace's owner)
+        from .api import schema  # noqa: F401  (the OpenAPI extensions of /api/me and its tokens)
         from .permissions import PeoplePerm, RolesPerm
 
         navigation.register(NavItem("profile", _("Profile"), "settings:home", order=0))

@@ -4,7 +4,7 @@ from apps.core.errors import AppError, Conflict, NotFound, Unauthenticated
 
 
 class InvalidAccessToken(Unauthenticated):
-    message = _("Access token missing or invalid.")
+    """A personal access token that is not one (Unauthenticated's own message)."""
 
 
 class AccessTokenExpired(Unauthenticated):
@@ -32,8 +32,5 @@ class RoleInUse(Conflict):
 
 
 class PersonNotFound(NotFound):
-    def __init__(self, email: str) -> None:
-        super().__init__(
-            _("Nobody in this workspace has the e-mail address %(email)s (or that person is deactivated).")
-            % {"email": email}
-        )
+    data_fields = ("email",)
+    msg_format = _("Nobody in this workspace has the e-mail address {email} (or that person is deactivated).")

@@ -1,4 +1,4 @@
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm
@@ -47,7 +47,8 @@ class PersonForm(forms.Form):
 
     def __init__(self, *args: Any, roles: list[Role], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["role"].queryset = Role.objects.filter(pk__in=[role.pk for role in roles])
+        role_field = cast(forms.ModelChoiceField, self.fields["role"])
+        role_field.queryset = Role.objects.filter(pk__in=[role.pk for role in roles])
 
 
 class PersonRoleForm(forms.Form):
@@ -55,7 +56,8 @@ class PersonRoleForm(forms.Form):
 
     def __init__(self, *args: Any, roles: list[Role], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["role"].queryset = Role.objects.filter(pk__in=[role.pk for role in roles])
+        role_field = cast(forms.ModelChoiceField, self.fields["role"])
+        role_field.queryset = Role.objects.filter(pk__in=[role.pk for role in roles])
 
 
 def permission_choices() -> list[tuple[Any, list[tuple[str, Any]]]]:
@@ -63,10 +65,7 @@ def permission_choices() -> list[tuple[Any, list[tuple[str, Any]]]]:
     groups: dict[str, list[tuple[str, Any]]] = {}
     for member in permissions.all_permissions():
         groups.setdefault(member.area, []).append((member.value, f"{member.value} — {member.label}"))
-    return [
-        ((permissions.get_area(area).title if permissions.get_area(area) else area), choices)  # type: ignore[union-attr]
-        for area, choices in sorted(groups.items())
-    ]
+    return [(permissions.area_title(area), choices) for area, choices in sorted(groups.items())]
 
 
 class RoleForm(forms.Form):
@@ -78,4 +77,4 @@ class RoleForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["permissions"].choices = permission_choices()
+        cast(forms.MultipleChoiceField, self.fields["permissions"]).choices = permission_choices()

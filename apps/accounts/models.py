@@ -1,16 +1,18 @@
 """People, roles and personal access tokens. Workspace schema (and, for operators, public)."""
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
 from django.contrib.postgres.fields import ArrayField
-from django.db import connection, models
+from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import permissions
+from apps.core.actors import Actor
+from apps.core.db import connection
 from apps.core.permissions import Level
 
 
@@ -36,7 +38,6 @@ class Role(models.Model):
     class Meta:
         ordering = ["-is_system", "name"]
         verbose_name = _("role")
-        verbose_name_plural = _("roles")
 
     def __str__(self) -> str:
         return self.name
@@ -67,6 +68,17 @@ class UserManager(BaseUserManager["User"]):
         fields.update(is_staff=True, is_superuser=True)
         return self.create_user(email, password, **fields)
 
+    def person_by_email(self, email: str) -> "User":
+        """The active person of this workspace with this e-mail address (any role), for naming
+        someone to share with, hand over to or notify; PersonNotFound otherwise. Code below the
+        accounts app reaches it through `get_user_model()` (apps.core.sharing)."""
+        from apps.accounts.errors import PersonNotFound
+
+        user = self.filter(email=email.strip().lower(), is_active=True).select_related("role").first()
+        if user is None or user.role is None:
+            raise PersonNotFound(email=email)
+        return user
+
 
 class User(AbstractBaseUser, PermissionsMixin):
     """A person of one workspace (or, in the public schema, an operator). E-mail is the login."""
@@ -87,7 +99,7 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     USERNAME_FIELD = "email"
     EMAIL_FIELD = "email"
-    REQUIRED_FIELDS: list[str] = []
+    REQUIRED_FIELDS: ClassVar[list[str]] = []
 
     class Meta:
         ordering = ["email"]
@@ -142,7 +154,6 @@ class PersonalAccessToken(models.Model):
     class Meta:
         ordering = ["-created_at"]
         verbose_name = _("personal access token")
-        verbose_name_plural = _("personal access tokens")
         indexes = [models.Index(fields=["expires_at"])]
 
     def __str__(self) -> str:
@@ -159,3 +170,9 @@ class PersonalAccessToken(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status == "active"
+
+
+def person(actor: Actor | None) -> User | None:
+    """The actor as a row of the user model, for a foreign key that keeps who did something
+    (`created_by`, `finished_by`); None when nobody did (the service itself)."""
+    return actor if isinstance(actor, User) and actor.pk else None

@@ -5,7 +5,6 @@ from typing import Any
 from django.contrib.admin.models import LogEntry
 from django.contrib.sessions.models import Session
 from django.db.models import QuerySet
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import PersonalAccessToken, Role, User
@@ -39,14 +38,6 @@ def last_owner(subject: privacy.Subject) -> str | None:
     )
 
 
-def revoke(tokens: QuerySet) -> int:
-    live = tokens.filter(revoked_at__isnull=True)
-    people = list(live.values_list("user_id", flat=True).distinct())
-    count = live.update(revoked_at=timezone.now())
-    credentials.revoked(user_ids=people)
-    return count
-
-
 def sessions_of(subject: privacy.Subject) -> QuerySet:
     """Signed-in browser sessions: the user id is inside the encoded session data."""
     if subject.user is None:
@@ -69,6 +60,6 @@ privacy.register(
     # Signing the person out is part of disabling them, before anything is erased.
     soft_delete=lambda sessions: sessions.delete()[0],
 )
-privacy.register(PersonalAccessToken, user="user", exclude=["digest"], soft_delete=revoke)
+privacy.register(PersonalAccessToken, user="user", exclude=["digest"], soft_delete=credentials.revoke_all)
 privacy.not_personal(Role, reason="a named set of permissions; people point at roles, not the reverse")
 privacy.register(User, email="email", export=user_export, soft_delete={"is_active": False}, veto=last_owner)

@@ -5,11 +5,10 @@ Something the actor may not see is "not found", never "forbidden".
 
 from django.db.models import Count, QuerySet
 
-from apps.accounts.access import can
-from apps.accounts.errors import PersonNotFound
 from apps.accounts.models import PersonalAccessToken, Role, User
 from apps.accounts.permissions import PeoplePerm, RolesPerm
-from apps.core.errors import NotFound
+from apps.core.actors import can
+from apps.core.errors import or_not_found
 
 
 def user_list(*, actor: User) -> QuerySet[User]:
@@ -19,19 +18,13 @@ def user_list(*, actor: User) -> QuerySet[User]:
 
 
 def user_get(*, actor: User, user_id: int) -> User:
-    user = user_list(actor=actor).filter(pk=user_id).first()
-    if user is None:
-        raise NotFound()
-    return user
+    return or_not_found(user_list(actor=actor).filter(pk=user_id).first())
 
 
 def person_by_email(email: str) -> User:
     """The active person of this workspace with this e-mail address (any role), for naming
     someone to share with, hand over to or notify; PersonNotFound otherwise."""
-    user = User.objects.filter(email=email.strip().lower(), is_active=True).select_related("role").first()
-    if user is None or user.role is None:
-        raise PersonNotFound(email)
-    return user
+    return User.objects.person_by_email(email)
 
 
 def role_list(*, actor: User) -> QuerySet[Role]:
@@ -41,10 +34,7 @@ def role_list(*, actor: User) -> QuerySet[Role]:
 
 
 def role_get(*, actor: User, role_id: int) -> Role:
-    role = role_list(actor=actor).filter(pk=role_id).first()
-    if role is None:
-        raise NotFound()
-    return role
+    return or_not_found(role_list(actor=actor).filter(pk=role_id).first())
 
 
 def assignable_roles(*, actor: User) -> list[Role]:
@@ -58,7 +48,4 @@ def access_token_list(*, user: User) -> QuerySet[PersonalAccessToken]:
 
 
 def access_token_get(*, user: User, token_id: int) -> PersonalAccessToken:
-    token = access_token_list(user=user).filter(pk=token_id).first()
-    if token is None:
-        raise NotFound()
-    return token
+    return or_not_found(access_token_list(user=user).filter(pk=token_id).first())

@@ -12,18 +12,13 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from apps.accounts import errors
-from apps.accounts.access import can
 from apps.accounts.models import PersonalAccessToken, Role, User
 from apps.accounts.permissions import PeoplePerm, RolesPerm
 from apps.core import credentials, permissions, secrets
+from apps.core.actors import require
 from apps.core.errors import Forbidden, ValidationFailed
 
 logger = logging.getLogger(__name__)
-
-
-def _require(actor: User, permission: str) -> None:
-    if not can(actor, permission):
-        raise Forbidden()
 
 
 def _role_permissions(user: User) -> frozenset[str]:
@@ -40,6 +35,20 @@ def _active_owners() -> int:
     return User.objects.filter(role__key="owner", is_active=True).count()
 
 
+def _person_to_manage(actor: User, user: User) -> User:
+    """The person, locked for the change, if the actor may manage people and hand out (so take
+    away) the role the person has."""
+    require(actor, PeoplePerm.MANAGE)
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if user.role:
+        _check_may_hand_out(actor, user.role)
+    return user
+
+
+def _is_owner(user: User) -> bool:
+    return user.role is not None and user.role.key == "owner"
+
+
 # --- people -------------------------------------------------------------------------------------
 
 
@@ -51,7 +60,7 @@ def user_create_owner(*, email: str, password: str | None = None) -> User:
 def user_create(
     *, actor: User, email: str, role: Role, full_name: str = "", password: str | None = None
 ) -> User:
-    _require(actor, PeoplePerm.MANAGE)
+    require(actor, PeoplePerm.MANAGE)
     _check_may_hand_out(actor, role)
     email = email.strip().lower()
     if User.objects.filter(email=email).exists():
@@ -71,12 +80,9 @@ def user_create(
 
 @transaction.atomic
 def user_change_role(*, actor: User, user: User, role: Role) -> User:
-    _require(actor, PeoplePerm.MANAGE)
-    user = User.objects.select_for_update().get(pk=user.pk)
-    if user.role:
-        _check_may_hand_out(actor, user.role)
+    user = _person_to_manage(actor, user)
     _check_may_hand_out(actor, role)
-    if user.role and user.role.key == "owner" and role.key != "owner" and _active_owners() <= 1:
+    if _is_owner(user) and role.key != "owner" and _active_owners() <= 1:
         raise errors.LastOwner()
     user.role = role
     user.save(update_fields=["role"])
@@ -86,11 +92,8 @@ def user_change_role(*, actor: User, user: User, role: Role) -> User:
 
 @transaction.atomic
 def user_set_active(*, actor: User, user: User, active: bool) -> User:
-    _require(actor, PeoplePerm.MANAGE)
-    user = User.objects.select_for_update().get(pk=user.pk)
-    if user.role:
-        _check_may_hand_out(actor, user.role)
-    if not active and user.role and user.role.key == "owner" and user.is_active and _active_owners() <= 1:
+    user = _person_to_manage(actor, user)
+    if not active and _is_owner(user) and user.is_active and _active_owners() <= 1:
         raise errors.LastOwner()
     user.is_active = active
     user.save(update_fields=["is_active"])
@@ -120,7 +123,7 @@ def _clean_role_permissions(actor: User, codes: list[str]) -> list[str]:
 
 
 def role_create(*, actor: User, name: str, permissions: list[str], description: str = "") -> Role:
-    _require(actor, RolesPerm.MANAGE)
+    require(actor, RolesPerm.MANAGE)
     name = name.strip()
     key = slugify(name)[:64]
     if not key:
@@ -138,7 +141,7 @@ def role_create(*, actor: User, name: str, permissions: list[str], description: 
 
 
 def role_update(*, actor: User, role: Role, name: str, permissions: list[str], description: str = "") -> Role:
-    _require(actor, RolesPerm.MANAGE)
+    require(actor, RolesPerm.MANAGE)
     if role.is_system:
         raise Forbidden(_("Built-in roles cannot be changed; create a custom role instead."))
     _check_may_hand_out(actor, role)
@@ -151,7 +154,7 @@ def role_update(*, actor: User, role: Role, name: str, permissions: list[str], d
 
 
 def role_delete(*, actor: User, role: Role) -> None:
-    _require(actor, RolesPerm.MANAGE)
+    require(actor, RolesPerm.MANAGE)
     if role.is_system:
         raise Forbidden(_("Built-in roles cannot be deleted."))
     if role.users.exists():

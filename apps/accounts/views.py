@@ -1,22 +1,22 @@
 """Sign-in, sign-out and the settings pages about oneself, people and roles."""
 
-import functools
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.forms import Form
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 from apps.accounts import selectors, services
-from apps.accounts.access import can
 from apps.accounts.forms import AccessTokenForm, PersonForm, PersonRoleForm, RoleForm, SignInForm
 from apps.accounts.permissions import PeoplePerm, RolesPerm
-from apps.core.errors import AppError, Forbidden, NotFound
+from apps.accounts.requests import AuthenticatedHttpRequest
+from apps.core.actors import can
+from apps.core.errors import Forbidden
+from apps.core.pages import page
 
 
 class SignInView(auth_views.LoginView):
@@ -28,43 +28,20 @@ class SignInView(auth_views.LoginView):
 sign_out = auth_views.LogoutView.as_view()
 
 
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HttpRequest) -> HttpResponseBase:
     """The workspace's front door: the sign-in page, or the settings once signed in."""
     if request.user.is_authenticated:
         return redirect("settings:home")
     return SignInView.as_view()(request)
 
 
-def _page_errors(back: str | None = None) -> Any:
-    """Turns service errors into what a page shows: 404 for what the person may not see, 403 for
-    what their role does not allow, and otherwise the refusal as a message on the page they
-    came from (`back`, a URL name; default: this page)."""
-
-    def decorator(function: Any) -> Any:
-        @functools.wraps(function)
-        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            try:
-                return function(request, *args, **kwargs)
-            except NotFound as error:
-                raise Http404 from error
-            except Forbidden as error:
-                raise PermissionDenied from error
-            except AppError as error:
-                messages.error(request, str(error.message))
-                return redirect(back or request.path)
-
-        return login_required(wrapper)
-
-    return decorator
-
-
-@_page_errors()
-def profile(request: HttpRequest) -> HttpResponse:
+@page()
+def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "accounts/profile.html", {"nav": "profile"})
 
 
-@_page_errors()
-def tokens(request: HttpRequest) -> HttpResponse:
+@page()
+def tokens(request: AuthenticatedHttpRequest) -> HttpResponse:
     created = None
     form = AccessTokenForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -86,45 +63,66 @@ def tokens(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_POST
-@_page_errors(back="settings:tokens")
-def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+@page(methods=("POST",), back="settings:tokens")
+def token_revoke(request: AuthenticatedHttpRequest, token_id: int) -> HttpResponse:
     token = selectors.access_token_get(user=request.user, token_id=token_id)
     services.access_token_revoke(actor=request.user, token=token)
     messages.success(request, _("Token “%(name)s” revoked.") % {"name": token.name})
     return redirect("settings:tokens")
 
 
-@_page_errors()
-def people(request: HttpRequest) -> HttpResponse:
-    if not can(request.user, PeoplePerm.VIEW):
+def _may_manage(request: AuthenticatedHttpRequest, perms: type[PeoplePerm] | type[RolesPerm]) -> bool:
+    """Whether the person may change what the page lists; Forbidden if they may not even see it."""
+    if not can(request.user, perms.VIEW):
         raise Forbidden()
-    may_manage = can(request.user, PeoplePerm.MANAGE)
-    roles = selectors.assignable_roles(actor=request.user) if may_manage else []
-    form = PersonForm(request.POST or None, roles=roles)
+    return can(request.user, perms.MANAGE)
+
+
+def _list_page(
+    request: AuthenticatedHttpRequest,
+    nav: str,
+    *,
+    may_manage: bool,
+    form: Form,
+    create: Callable[..., Any],
+    created: Callable[[Any], str],
+    context: Callable[[], dict[str, Any]],
+) -> HttpResponse:
+    """A settings list (`accounts/<nav>.html`) with its creation form: a valid post is handed to
+    the service `create`, and `created` says what it made."""
     if request.method == "POST":
         if not may_manage:
             raise Forbidden()
         if form.is_valid():
-            person = services.user_create(actor=request.user, **form.cleaned_data)
-            messages.success(request, _("%(email)s added.") % {"email": person.email})
-            return redirect("settings:people")
+            record = create(actor=request.user, **form.cleaned_data)
+            messages.success(request, created(record))
+            return redirect(f"settings:{nav}")
     return render(
+        request, f"accounts/{nav}.html", {"nav": nav, "form": form if may_manage else None, **context()}
+    )
+
+
+@page()
+def people(request: AuthenticatedHttpRequest) -> HttpResponse:
+    may_manage = _may_manage(request, PeoplePerm)
+    roles = selectors.assignable_roles(actor=request.user) if may_manage else []
+    return _list_page(
         request,
-        "accounts/people.html",
-        {
-            "nav": "people",
+        "people",
+        may_manage=may_manage,
+        form=PersonForm(request.POST or None, roles=roles),
+        create=services.user_create,
+        created=lambda person: _("%(email)s added.") % {"email": person.email},
+        context=lambda: {
             "people": selectors.user_list(actor=request.user),
-            "form": form if may_manage else None,
             "roles": roles,
             "may_manage": may_manage,
         },
     )
 
 
-@require_POST
-@_page_errors(back="settings:people")
-def person_update(request: HttpRequest, user_id: int) -> HttpResponse:
+@page(methods=("POST",), back="settings:people")
+def person_update(request: AuthenticatedHttpRequest, user_id: int) -> HttpResponse:
     person = selectors.user_get(actor=request.user, user_id=user_id)
     action = request.POST.get("action")
     if action == "role":
@@ -139,32 +137,21 @@ def person_update(request: HttpRequest, user_id: int) -> HttpResponse:
     return redirect("settings:people")
 
 
-@_page_errors()
-def roles(request: HttpRequest) -> HttpResponse:
-    if not can(request.user, RolesPerm.VIEW):
-        raise Forbidden()
-    may_manage = can(request.user, RolesPerm.MANAGE)
-    form = RoleForm(request.POST or None)
-    if request.method == "POST":
-        if not may_manage:
-            raise Forbidden()
-        if form.is_valid():
-            role = services.role_create(actor=request.user, **form.cleaned_data)
-            messages.success(request, _("Role “%(name)s” created.") % {"name": role.name})
-            return redirect("settings:roles")
-    return render(
+@page()
+def roles(request: AuthenticatedHttpRequest) -> HttpResponse:
+    return _list_page(
         request,
-        "accounts/roles.html",
-        {
-            "nav": "roles",
-            "roles": selectors.role_list(actor=request.user),
-            "form": form if may_manage else None,
-        },
+        "roles",
+        may_manage=_may_manage(request, RolesPerm),
+        form=RoleForm(request.POST or None),
+        create=services.role_create,
+        created=lambda role: _("Role “%(name)s” created.") % {"name": role.name},
+        context=lambda: {"roles": selectors.role_list(actor=request.user)},
     )
 
 
-@_page_errors()
-def role_edit(request: HttpRequest, role_id: int) -> HttpResponse:
+@page()
+def role_edit(request: AuthenticatedHttpRequest, role_id: int) -> HttpResponse:
     role = selectors.role_get(actor=request.user, role_id=role_id)
     if not can(request.user, RolesPerm.MANAGE) or role.is_system:
         raise Forbidden()

@@ -4,7 +4,6 @@ from django.utils.translation import gettext_lazy as _
 
 class ApiKeysConfig(AppConfig):
     name = "apps.apikeys"
-    label = "apikeys"
     verbose_name = _("API keys")
 
     def ready(self) -> None:
@@ -15,3 +14,10 @@ class ApiKeysConfig(AppConfig):
             NavItem("agent-connection", _("Agent connection"), "apikeys:agent-connection", order=20)
         )
         navigation.register(NavItem("api-keys", _("API keys"), "apikeys:list", order=30))
+
+        from apps.core import spending
+
+        from .selectors import Ledger
+
+        # Areas ask about keys and spend through apps.core.spending, never this app.
+        spending.register(Ledger())

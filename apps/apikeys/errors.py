@@ -12,10 +12,7 @@ class InvalidApiKey(AppError):
     code = "INVALID_API_KEY"
     message = _("API key missing or invalid: send it in the X-Api-Key header.")
     http_status = 401
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        kwargs.setdefault("headers", dict(CHALLENGE))
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    default_headers = CHALLENGE
 
 
 class KeyOwnerMismatch(AppError):

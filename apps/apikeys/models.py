@@ -11,6 +11,8 @@ The ledger has three parts:
   usage screen.
 """
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -67,7 +69,6 @@ class ApiKey(models.Model):
     class Meta:
         ordering = ["-created_at", "-pk"]
         verbose_name = _("API key")
-        verbose_name_plural = _("API keys")
         constraints = [
             models.CheckConstraint(
                 condition=Q(budget_usd_cents__isnull=True)
@@ -99,7 +100,7 @@ class ApiKey(models.Model):
     def budget_micro_usd(self) -> int | None:
         return None if self.budget_usd_cents is None else self.budget_usd_cents * MICRO_USD_PER_CENT
 
-    def has_previous_secret(self, now: object = None) -> bool:
+    def has_previous_secret(self, now: datetime | None = None) -> bool:
         now = now or timezone.now()
         return bool(
             self.previous_signing_secret_encrypted

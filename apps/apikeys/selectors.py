@@ -11,14 +11,17 @@ from django.conf import settings
 from django.db.models import Q, QuerySet, Sum
 from django.utils import timezone
 
+from apps.accounts.models import User
 from apps.apikeys.models import ApiKey, BudgetPeriod, UsageDay
 from apps.apikeys.periods import Period, current_period, local_day
 from apps.core import secrets
-from apps.core.errors import NotFound
+from apps.core.actors import Actor
+from apps.core.errors import or_not_found
 from apps.core.recurrence import workspace_zone
+from apps.core.spending import KeyInfo, SpendSummary
 
 
-def api_key_list(*, user: Any, status: str | None = None) -> QuerySet[ApiKey]:
+def api_key_list(*, user: User, status: str | None = None) -> QuerySet[ApiKey]:
     keys = ApiKey.objects.filter(user=user)
     if status == "active":
         keys = keys.filter(revoked_at__isnull=True)
@@ -27,11 +30,8 @@ def api_key_list(*, user: Any, status: str | None = None) -> QuerySet[ApiKey]:
     return keys
 
 
-def api_key_get(*, user: Any, key_id: int) -> ApiKey:
-    key = api_key_list(user=user).filter(pk=key_id).first()
-    if key is None:
-        raise NotFound()
-    return key
+def api_key_get(*, user: User, key_id: int) -> ApiKey:
+    return or_not_found(api_key_list(user=user).filter(pk=key_id).first())
 
 
 def api_key_for_secret(raw: str) -> ApiKey | None:
@@ -138,10 +138,11 @@ def key_usage_many(keys: list[ApiKey], *, now: datetime | None = None) -> dict[i
     for key in keys:
         row = rows.get(key.pk, {})
         period = current_period(key.budget_period, now, zone)
-        spent_in_period = {
+        spent_by_period: dict[str, int] = {
             BudgetPeriod.DAILY: row.get("today") or 0,
             BudgetPeriod.MONTHLY: row.get("month") or 0,
-        }.get(key.budget_period, key.spent_micro_usd)
+        }
+        spent_in_period = spent_by_period.get(key.budget_period, key.spent_micro_usd)
         usage[key.pk] = KeyUsage(
             budget=BudgetStatus(
                 period=period,
@@ -186,21 +187,12 @@ def usage_days(*, key: ApiKey, days: int = 30, now: datetime | None = None) -> l
     return series
 
 
-@dataclass(frozen=True)
-class SpendSummary:
-    today_micro_usd: int
-    this_month_micro_usd: int
-    total_micro_usd: int
-    reserved_micro_usd: int
-    active_keys: int
-
-
-def spend_summary(*, user: Any = None, now: datetime | None = None) -> SpendSummary:
+def spend_summary(*, user: Actor | None = None, now: datetime | None = None) -> SpendSummary:
     """What the workspace (or one person's keys) spent on the gateway's AI: today, this month
     (the workspace's calendar) and in total. For billing overviews."""
     now = now or timezone.now()
     today = local_day(now, workspace_zone())
-    keys = ApiKey.objects.all() if user is None else ApiKey.objects.filter(user=user)
+    keys = ApiKey.objects.all() if user is None else ApiKey.objects.filter(user=user.pk)
     days = UsageDay.objects.filter(key__in=keys).aggregate(
         today=Sum("spent_micro_usd", filter=Q(day=today)),
         month=Sum("spent_micro_usd", filter=Q(day__gte=today.replace(day=1))),
@@ -213,3 +205,17 @@ def spend_summary(*, user: Any = None, now: datetime | None = None) -> SpendSumm
         reserved_micro_usd=totals["reserved"] or 0,
         active_keys=keys.filter(revoked_at__isnull=True).count(),
     )
+
+
+class Ledger:
+    """The API keys as areas may know them (apps.core.spending)."""
+
+    def key_of(self, *, key_id: int, owner_id: int | None = None) -> KeyInfo | None:
+        keys = ApiKey.objects.filter(pk=key_id)
+        key = (keys if owner_id is None else keys.filter(user_id=owner_id)).first()
+        if key is None:
+            return None
+        return KeyInfo(id=key.pk, label=key.label, active=key.is_active, owner_id=key.user_id)
+
+    def spend(self, *, user: Actor | None = None) -> SpendSummary:
+        return spend_summary(user=user)

@@ -7,9 +7,10 @@ calls are therefore serialised per key, and no two of them can both see room tha
 """
 
 import logging
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -17,7 +18,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.accounts.models import PersonalAccessToken
+from apps.accounts.models import PersonalAccessToken, User
 from apps.accounts.services import access_token_create
 from apps.apikeys import clients, errors, selectors, webhooks
 from apps.apikeys.models import (
@@ -29,7 +30,8 @@ from apps.apikeys.models import (
 )
 from apps.apikeys.periods import local_day
 from apps.core import credentials, encryption, metrics, secrets
-from apps.core.errors import NotFound, ValidationFailed
+from apps.core.actors import Actor
+from apps.core.errors import ValidationFailed, or_not_found
 from apps.core.recurrence import workspace_zone
 
 logger = logging.getLogger(__name__)
@@ -39,7 +41,6 @@ LABEL_MAX_LENGTH = 100
 MAX_ROLL_OVERLAP = timedelta(days=7)
 # last_used_at is for people: refreshing it once a minute is plenty.
 TOUCH_INTERVAL = timedelta(minutes=1)
-UNSET: Any = object()
 
 
 def _invalid(field: str, message: str) -> ValidationFailed:
@@ -87,6 +88,29 @@ def _clean_period(period: Any) -> str:
     return str(period)
 
 
+class KeyFields(TypedDict, total=False):
+    """What a key's owner sets on it, each checked by its cleaner (`_CLEANERS`)."""
+
+    label: Any
+    response_url: Any
+    budget_usd_cents: Any
+    budget_period: Any
+
+
+_CLEANERS: dict[str, Callable[[Any], Any]] = {
+    "label": _clean_label,
+    "response_url": _clean_response_url,
+    "budget_usd_cents": _clean_budget,
+    "budget_period": _clean_period,
+}
+
+
+def _cleaned(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The given fields, checked and normalised (in a fixed order: the first refusal is the same
+    whatever order they came in)."""
+    return {name: clean(fields[name]) for name, clean in _CLEANERS.items() if name in fields}
+
+
 # --- keys ---------------------------------------------------------------------------------------
 
 
@@ -104,18 +128,20 @@ def _new_signing_secret() -> str:
 
 def api_key_create(
     *,
-    user: Any,
+    user: User,
     label: Any = "",
     response_url: Any = "",
     budget_usd_cents: Any = None,
     budget_period: Any = BudgetPeriod.MONTHLY,
 ) -> CreatedKey:
-    fields = {
-        "label": _clean_label(label),
-        "response_url": _clean_response_url(response_url),
-        "budget_usd_cents": _clean_budget(budget_usd_cents),
-        "budget_period": _clean_period(budget_period or BudgetPeriod.MONTHLY),
-    }
+    fields = _cleaned(
+        {
+            "label": label,
+            "response_url": response_url,
+            "budget_usd_cents": budget_usd_cents,
+            "budget_period": budget_period or BudgetPeriod.MONTHLY,
+        }
+    )
     raw = secrets.generate(settings.API_KEY_PREFIX)
     signing_secret = _new_signing_secret()
     key = ApiKey.objects.create(
@@ -129,41 +155,20 @@ def api_key_create(
     return CreatedKey(key=key, raw_key=raw, signing_secret=signing_secret)
 
 
-def _locked_own(*, key: ApiKey, actor: Any) -> ApiKey:
+def _locked_own(*, key: ApiKey, actor: Actor) -> ApiKey:
     """The key, row-locked, if `actor` owns it; another person's key is not found."""
-    locked = ApiKey.objects.select_for_update().filter(pk=key.pk, user=actor).first()
-    if locked is None:
-        raise NotFound()
-    return locked
+    return or_not_found(ApiKey.objects.select_for_update().filter(pk=key.pk, user=actor.pk).first())
 
 
 @transaction.atomic
-def api_key_update(
-    *,
-    actor: Any,
-    key: ApiKey,
-    label: Any = UNSET,
-    response_url: Any = UNSET,
-    budget_usd_cents: Any = UNSET,
-    budget_period: Any = UNSET,
-) -> ApiKey:
+def api_key_update(*, actor: Actor, key: ApiKey, **given: Unpack[KeyFields]) -> ApiKey:
     """Changes what is given; what is left out stays as it is."""
     key = _locked_own(key=key, actor=actor)
     if key.revoked_at is not None:
         raise errors.KeyRevoked(_("The API key has been revoked; a revoked key cannot be changed."))
-    changed = []
-    if label is not UNSET:
-        key.label = _clean_label(label)
-        changed.append("label")
-    if response_url is not UNSET:
-        key.response_url = _clean_response_url(response_url)
-        changed.append("response_url")
-    if budget_usd_cents is not UNSET:
-        key.budget_usd_cents = _clean_budget(budget_usd_cents)
-        changed.append("budget_usd_cents")
-    if budget_period is not UNSET:
-        key.budget_period = _clean_period(budget_period)
-        changed.append("budget_period")
+    changed = _cleaned(given)
+    for name, value in changed.items():
+        setattr(key, name, value)
     if changed:
         key.save(update_fields=[*changed, "updated_at"])
         logger.info("api key %s changed (%s)", key.pk, ", ".join(changed))
@@ -171,7 +176,7 @@ def api_key_update(
 
 
 @transaction.atomic
-def api_key_revoke(*, actor: Any, key: ApiKey) -> ApiKey:
+def api_key_revoke(*, actor: Actor, key: ApiKey) -> ApiKey:
     """Revoking is for good; the key is kept (its usage is history) and refused with KEY_REVOKED.
     Revoking a revoked key changes nothing."""
     key = _locked_own(key=key, actor=actor)
@@ -185,7 +190,7 @@ def api_key_revoke(*, actor: Any, key: ApiKey) -> ApiKey:
 
 @transaction.atomic
 def signing_secret_roll(
-    *, actor: Any, key: ApiKey, overlap: timedelta | None = None, now: datetime | None = None
+    *, actor: Actor, key: ApiKey, overlap: timedelta | None = None, now: datetime | None = None
 ) -> tuple[ApiKey, str]:
     """A new signing secret, returned once. The old one keeps signing beside it (header
     X-Signature-Previous) for `overlap` (default: settings.SIGNING_SECRET_ROLL_OVERLAP_HOURS), so
@@ -464,7 +469,7 @@ def unknown_client_error(client: Any) -> ValidationFailed:
 
 
 @transaction.atomic
-def quick_setup(*, user: Any, client: str, base_url: str, server_name: str, label: str = "") -> QuickSetup:
+def quick_setup(*, user: User, client: str, base_url: str, server_name: str, label: str = "") -> QuickSetup:
     """A fresh personal access token and API key, and the configuration that connects `client` to
     this workspace's MCP endpoint with them. Both secrets are shown once, in what this returns."""
     kind = clients.get(client)

@@ -1,41 +1,21 @@
 """The settings pages: API keys, and the agent connection (quick-setup in the browser)."""
 
-import functools
 import json
 from datetime import timedelta
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
+from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.apikeys import clients, selectors, services
 from apps.apikeys.forms import AgentConnectionForm, ApiKeyForm, RollSecretForm
-from apps.core.errors import AppError, Forbidden, NotFound, ValidationFailed
+from apps.core.errors import ValidationFailed
+from apps.core.pages import page
 from apps.core.recurrence import workspace_zone
-
-
-def _pages(function: Any) -> Any:
-    """Signed-in people only; a key that is not theirs is 404, a refusal is a message."""
-
-    @functools.wraps(function)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        try:
-            return function(request, *args, **kwargs)
-        except NotFound as error:
-            raise Http404 from error
-        except Forbidden as error:
-            raise PermissionDenied from error
-        except AppError as error:
-            messages.error(request, str(error.message))
-            return redirect(request.path)
-
-    return login_required(wrapper)
 
 
 def _no_store(response: HttpResponse) -> HttpResponse:
@@ -56,8 +36,8 @@ def _form_error(form: Any, error: ValidationFailed) -> None:
         form.add_error(None, str(error.message))
 
 
-@_pages
-def key_list(request: HttpRequest) -> HttpResponse:
+@page()
+def key_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     created = None
     form = ApiKeyForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -114,8 +94,8 @@ def _detail(request: HttpRequest, key: Any, form: ApiKeyForm, rolled: str | None
     return _no_store(response) if rolled else response
 
 
-@_pages
-def key_detail(request: HttpRequest, key_id: int) -> HttpResponse:
+@page()
+def key_detail(request: AuthenticatedHttpRequest, key_id: int) -> HttpResponse:
     key = selectors.api_key_get(user=request.user, key_id=key_id)
     form = ApiKeyForm(request.POST or None, initial=_initial(key))
     if request.method == "POST" and form.is_valid():
@@ -129,9 +109,8 @@ def key_detail(request: HttpRequest, key_id: int) -> HttpResponse:
     return _detail(request, key, form)
 
 
-@require_POST
-@_pages
-def key_roll(request: HttpRequest, key_id: int) -> HttpResponse:
+@page(methods=("POST",))
+def key_roll(request: AuthenticatedHttpRequest, key_id: int) -> HttpResponse:
     key = selectors.api_key_get(user=request.user, key_id=key_id)
     form = RollSecretForm(request.POST)
     if not form.is_valid():
@@ -142,17 +121,16 @@ def key_roll(request: HttpRequest, key_id: int) -> HttpResponse:
     return _detail(request, key, ApiKeyForm(initial=_initial(key)), rolled=secret)
 
 
-@require_POST
-@_pages
-def key_revoke(request: HttpRequest, key_id: int) -> HttpResponse:
+@page(methods=("POST",))
+def key_revoke(request: AuthenticatedHttpRequest, key_id: int) -> HttpResponse:
     key = selectors.api_key_get(user=request.user, key_id=key_id)
     services.api_key_revoke(actor=request.user, key=key)
     messages.success(request, _("Key “%(label)s” revoked.") % {"label": key.label})
     return redirect("apikeys:list")
 
 
-@_pages
-def agent_connection(request: HttpRequest) -> HttpResponse:
+@page()
+def agent_connection(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = AgentConnectionForm(request.POST or None)
     setup = None
     if request.method == "POST" and form.is_valid():

@@ -53,7 +53,7 @@ def _refuse(message: str) -> UnsafeWebhookUrl:
 def _resolve(host: str, port: int) -> list[IPAddress]:
     def lookup() -> list[IPAddress]:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-        return [ipaddress.ip_address(info[4][0].split("%", 1)[0]) for info in infos]
+        return [ipaddress.ip_address(str(info[4][0]).split("%", 1)[0]) for info in infos]
 
     try:
         return _resolver.submit(lookup).result(timeout=RESOLVE_TIMEOUT_SECONDS)

@@ -3,6 +3,7 @@
 from django.contrib import admin
 
 from apps.calendars.models import Attendee, Calendar, Event, Invitation
+from apps.core.admin import inline
 
 
 @admin.register(Calendar)
@@ -11,12 +12,6 @@ class CalendarAdmin(admin.ModelAdmin):
     list_filter = ("visibility", "is_default")
     search_fields = ("name",)
     raw_id_fields = ("owner",)
-
-
-class AttendeeInline(admin.TabularInline):
-    model = Attendee
-    extra = 0
-    raw_id_fields = ("user", "contact")
 
 
 @admin.register(Event)
@@ -35,7 +30,7 @@ class EventAdmin(admin.ModelAdmin):
     search_fields = ("title", "location")
     raw_id_fields = ("calendar", "organizer")
     readonly_fields = ("uid", "sequence", "recurrence_ends_at")
-    inlines = [AttendeeInline]
+    inlines = [inline(Attendee, "user", "contact")]
 
 
 @admin.register(Invitation)

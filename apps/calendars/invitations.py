@@ -27,13 +27,13 @@ logger = logging.getLogger(__name__)
 
 PRODID = "-//Atrium//Calendars//EN"
 RSVP_SALT = "atrium.calendars.rsvp"
-PARTSTAT = {
+PARTSTAT: dict[str, str] = {
     Attendee.Response.NEEDS_ACTION: "NEEDS-ACTION",
     Attendee.Response.ACCEPTED: "ACCEPTED",
     Attendee.Response.TENTATIVE: "TENTATIVE",
     Attendee.Response.DECLINED: "DECLINED",
 }
-STATUS = {
+STATUS: dict[str, str] = {
     Event.Status.CONFIRMED: "CONFIRMED",
     Event.Status.TENTATIVE: "TENTATIVE",
     Event.Status.CANCELLED: "CANCELLED",
@@ -156,7 +156,7 @@ def send(*, actor: Any, event: Event, attendees: list[Attendee], note: str = "")
     """One e-mail per attendee, each with the invitation attached; all through one connection.
     Rows are written first, so a failure to send leaves nothing recorded (the caller's
     transaction rolls back)."""
-    from apps.accounts.access import current_workspace
+    from apps.core.workspaces import current_workspace
 
     workspace = current_workspace()
     brand = workspace.brand_name if workspace is not None else "Atrium"

@@ -4,47 +4,67 @@ An event's `starts_at` / `ends_at` are instants (stored in UTC); `time_zone` is 
 wall-clock times and its recurrence are read in. A recurring event is one row with an RFC 5545
 rule (`recurrence`, canonical: apps.core.recurrence); its occurrences are expanded when read,
 and `recurrence_ends_at` (the end of the last occurrence, null: endless) lets a window query
-skip what is over. Calendars and events are soft-deleted first (`deleted_at`).
+skip what is over. Calendars and events are soft-deleted first (`deleted_at`: a calendar is
+"archived", and hides its events with it).
+
+Who sees what (apps.core.records): a calendar visible to the workspace is seen by everyone who
+may see calendars, a private one by its owner and calendars.admin (no shares); an event by
+whoever sees its calendar, and by the workspace people invited to it, who may not change it.
 """
 
 import uuid
+from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from apps.calendars.errors import EventReadOnly
+from apps.calendars.permissions import CalendarsPerm
+from apps.core.records import Access, OwnedRecord, Record, Visibility
 from apps.tenancy.models import validate_time_zone
 
 USER = settings.AUTH_USER_MODEL
 
 
-class Calendar(models.Model):
-    class Visibility(models.TextChoices):
-        WORKSPACE = "workspace", _("everyone who may see calendars")
-        PRIVATE = "private", _("its owner (others see only when it is busy)")
+class Calendar(OwnedRecord):
+    access = Access(
+        CalendarsPerm,
+        change=CalendarsPerm.MANAGE,
+        delete=CalendarsPerm.DELETE,
+        label=_("Calendar"),
+        find_with="getCalendarSummary",
+        trash_state=_("archived"),
+        trash_code="CALENDAR_ARCHIVED",
+        trash_hint=_("Restore it with manageCalendar (action restore) first."),
+    )
 
     name = models.CharField(_("name"), max_length=120)
     description = models.TextField(_("description"), blank=True)
     colour = models.CharField(_("colour"), max_length=7, blank=True)
     time_zone = models.CharField(_("time zone"), max_length=64, validators=[validate_time_zone])
-    owner = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    # The kit's vocabulary, in the words that fit calendars (they have no shares, and anyone
+    # may still see when the owner of a private one is busy).
     visibility = models.CharField(
-        _("visible to"), max_length=20, choices=Visibility.choices, default=Visibility.WORKSPACE
+        _("visible to"),
+        max_length=20,
+        choices=[
+            (Visibility.WORKSPACE, _("everyone who may see calendars")),
+            (Visibility.PRIVATE, _("its owner (others see only when it is busy)")),
+        ],
+        default=Visibility.WORKSPACE,
     )
     # A person's own calendar, made for them the first time they add an event without naming one.
     is_default = models.BooleanField(_("default calendar of its owner"), default=False)
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    updated_at = models.DateTimeField(_("updated"), auto_now=True)
-    deleted_at = models.DateTimeField(_("archived"), null=True, blank=True)
 
     class Meta:
         ordering = ["name", "id"]
         verbose_name = _("calendar")
-        verbose_name_plural = _("calendars")
         constraints = [
             models.UniqueConstraint(
                 fields=["owner"],
@@ -57,7 +77,22 @@ class Calendar(models.Model):
         return self.name
 
 
-class Event(models.Model):
+def _invited(person_id: int) -> Q:
+    return Q(Exists(Attendee.objects.filter(event=OuterRef("pk"), user=person_id)))
+
+
+class Event(Record):
+    access = Access(
+        CalendarsPerm,
+        through="calendar",
+        also=_invited,
+        # Whoever changes events deletes them (calendars.delete is for archiving calendars).
+        delete=CalendarsPerm.EDIT,
+        read_only_error=EventReadOnly,
+        label=_("Event"),
+        find_with="searchCalendarEvents",
+    )
+
     class Status(models.TextChoices):
         CONFIRMED = "confirmed", _("confirmed")
         TENTATIVE = "tentative", _("tentative")
@@ -83,14 +118,10 @@ class Event(models.Model):
     organizer = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     # iCalendar SEQUENCE: raised when the time, place or rule changes, so invitations update.
     sequence = models.PositiveIntegerField(default=0)
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    updated_at = models.DateTimeField(_("updated"), auto_now=True)
-    deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True)
 
     class Meta:
         ordering = ["starts_at", "id"]
         verbose_name = _("event")
-        verbose_name_plural = _("events")
         indexes = [
             models.Index(fields=["starts_at"], name="calendars_event_starts"),
             models.Index(fields=["recurrence_ends_at"], name="calendars_event_series_end"),
@@ -105,13 +136,13 @@ class Event(models.Model):
     def __str__(self) -> str:
         return self.title
 
-    def save(self, *args: object, **kwargs: object) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if not self.uid:
             self.uid = f"{uuid.uuid4()}@atrium"
-        super().save(*args, **kwargs)  # type: ignore[arg-type]
+        super().save(*args, **kwargs)
 
     @property
-    def duration(self):  # type: ignore[no-untyped-def]
+    def duration(self) -> timedelta:
         return self.ends_at - self.starts_at
 
 
@@ -147,7 +178,6 @@ class Attendee(models.Model):
     class Meta:
         ordering = ["id"]
         verbose_name = _("attendee")
-        verbose_name_plural = _("attendees")
         constraints = [
             models.UniqueConstraint("event", Lower("email"), name="calendars_attendee_once"),
         ]
@@ -173,7 +203,6 @@ class Invitation(models.Model):
     class Meta:
         ordering = ["-sent_at", "-id"]
         verbose_name = _("invitation")
-        verbose_name_plural = _("invitations")
 
     def __str__(self) -> str:
         return f"invitation {self.pk} for {self.event_id}"

@@ -1,4 +1,4 @@
-"""What Calendars gives other areas: a contact's upcoming events (apps.contacts.links)."""
+"""What Calendars gives other areas: a contact's upcoming events (apps.core.kinds.sources)."""
 
 from datetime import datetime
 from typing import Any
@@ -8,7 +8,8 @@ from django.urls import reverse
 
 from apps.calendars import selectors
 from apps.calendars.models import Event
-from apps.contacts.links import UpcomingEvent
+from apps.core.actors import Actor
+from apps.core.kinds.sources import UpcomingEvent
 
 
 class CalendarEvents:
@@ -18,17 +19,12 @@ class CalendarEvents:
     area = "calendars"
 
     def upcoming(
-        self, *, actor: Any, contact: Any, start: datetime, end: datetime, limit: int
+        self, *, actor: Actor | None, contact: Any, start: datetime, end: datetime, limit: int
     ) -> list[UpcomingEvent]:
         match = Q(attendees__contact=contact)
         for address in contact.addresses:
             match |= Q(attendees__email__iexact=address)
-        rows = (
-            selectors.event_visible(actor=actor)
-            .filter(match)
-            .exclude(status=Event.Status.CANCELLED)
-            .distinct()
-        )
+        rows = Event.objects.restrict(actor).filter(match).exclude(status=Event.Status.CANCELLED).distinct()
         return [
             UpcomingEvent(
                 id=occurrence.event.pk,
@@ -39,7 +35,7 @@ class CalendarEvents:
                 url=reverse("calendars:event", kwargs={"event_id": occurrence.event.pk}),
                 area=self.area,
             )
-            for occurrence in selectors.occurrences(actor=actor, start=start, end=end, rows=rows)[:limit]
+            for occurrence in selectors.occurrences(rows, start=start, end=end)[:limit]
         ]
 
     def __eq__(self, other: object) -> bool:

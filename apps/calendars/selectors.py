@@ -1,10 +1,10 @@
-"""Reads about calendars and events, filtered to what the actor may see.
+"""Reads about calendars and events beyond what the access model gives (apps.core.records:
+`Calendar.objects.restrict(actor, "view")`, `Event.objects.fetch(actor, id, "change")`; the
+rule is in apps.calendars.models): occurrences in a window, free/busy, and the contacts an
+address belongs to.
 
-A calendar visible to the workspace is seen by everyone with calendars.view; a private one by
-its owner and calendars.admin. An event is seen by whoever sees its calendar, and by the
-workspace people invited to it. Anything else is "not found". Free/busy is the exception: the
-times a person is busy are shown to anyone who may see calendars, without the event's details
-when they may not see the event itself.
+Free/busy is the exception to "what you may see": the times a person is busy are shown to anyone
+who may see calendars, without the event's details when they may not see the event itself.
 """
 
 from dataclasses import dataclass
@@ -14,63 +14,8 @@ from zoneinfo import ZoneInfo
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from apps.accounts.access import can
-from apps.calendars import errors
-from apps.calendars.models import Attendee, Calendar, Event
-from apps.calendars.permissions import CalendarsPerm
+from apps.calendars.models import Attendee, Event
 from apps.core import recurrence
-
-
-def is_admin(actor: Any) -> bool:
-    return can(actor, CalendarsPerm.ADMIN)
-
-
-def calendar_visible(*, actor: Any, include_archived: bool = False) -> QuerySet[Calendar]:
-    if not can(actor, CalendarsPerm.VIEW):
-        return Calendar.objects.none()
-    rows = Calendar.objects.select_related("owner")
-    if not include_archived:
-        rows = rows.filter(deleted_at__isnull=True)
-    if not is_admin(actor):
-        rows = rows.filter(Q(visibility=Calendar.Visibility.WORKSPACE) | Q(owner=actor))
-    return rows
-
-
-def calendar_get(*, actor: Any, calendar_id: int, include_archived: bool = False) -> Calendar:
-    calendar = calendar_visible(actor=actor, include_archived=True).filter(pk=calendar_id).first()
-    if calendar is None:
-        raise errors.CalendarNotFound(calendar_id)
-    if calendar.deleted_at is not None and not include_archived:
-        raise errors.CalendarArchived(calendar_id)
-    return calendar
-
-
-def event_visible(*, actor: Any) -> QuerySet[Event]:
-    if not can(actor, CalendarsPerm.VIEW):
-        return Event.objects.none()
-    rows = Event.objects.filter(deleted_at__isnull=True, calendar__deleted_at__isnull=True)
-    if not is_admin(actor):
-        invited = Attendee.objects.filter(event=OuterRef("pk"), user=actor)
-        rows = rows.filter(
-            Q(calendar__visibility=Calendar.Visibility.WORKSPACE) | Q(calendar__owner=actor) | Exists(invited)
-        )
-    return rows.select_related("calendar", "organizer")
-
-
-def event_get(*, actor: Any, event_id: int) -> Event:
-    event = event_visible(actor=actor).filter(pk=event_id).first()
-    if event is None:
-        raise errors.EventNotFound(event_id)
-    return event
-
-
-def event_get_for_edit(*, actor: Any, event_id: int) -> Event:
-    """An event the actor may change: its calendar is one they see (being invited is not enough)."""
-    event = event_get(actor=actor, event_id=event_id)
-    if not calendar_visible(actor=actor).filter(pk=event.calendar_id).exists():
-        raise errors.EventReadOnly(event_id)
-    return event
-
 
 # --- occurrences in a window ----------------------------------------------------------------------
 
@@ -118,10 +63,8 @@ def expand(
     return found[:limit]
 
 
-def occurrences(
-    *, actor: Any, start: datetime, end: datetime, rows: QuerySet[Event] | None = None
-) -> list[Occurrence]:
-    rows = event_visible(actor=actor) if rows is None else rows
+def occurrences(rows: QuerySet[Event], *, start: datetime, end: datetime) -> list[Occurrence]:
+    """Every occurrence of the events `rows` overlapping [start, end), soonest first."""
     return expand(overlapping(rows, start=start, end=end), start=start, end=end)
 
 
@@ -134,11 +77,12 @@ def busy_events_of(email: str, user: Any = None) -> QuerySet[Event]:
     attending = Attendee.objects.filter(event=OuterRef("pk"), email__iexact=email).exclude(
         response=Attendee.Response.DECLINED
     )
-    mine = Exists(attending)
+    mine = Q(Exists(attending))
     if user is not None:
         mine = mine | Q(organizer=user) | Q(calendar__owner=user, calendar__is_default=True)
     return (
-        Event.objects.filter(deleted_at__isnull=True, calendar__deleted_at__isnull=True, busy=True)
+        Event.objects.live()
+        .filter(calendar__deleted_at__isnull=True, busy=True)
         .exclude(status=Event.Status.CANCELLED)
         .filter(mine)
         .select_related("calendar")

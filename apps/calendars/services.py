@@ -10,15 +10,13 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.utils import timezone
 
-from apps.accounts.access import can
 from apps.accounts.models import User
-from apps.calendars import selectors
-from apps.calendars.errors import InvalidEvent
 from apps.calendars.models import Attendee, Calendar, Event
 from apps.calendars.permissions import CalendarsPerm
 from apps.core import recurrence
-from apps.core.errors import Forbidden
-from apps.core.records import save_changes
+from apps.core.actors import require
+from apps.core.errors import invalid
+from apps.core.records import Visibility, save_changes
 
 logger = logging.getLogger(__name__)
 
@@ -27,18 +25,22 @@ MAX_ATTENDEES = 100
 SCHEDULING_FIELDS = ("starts_at", "ends_at", "recurrence", "excluded", "location", "status", "all_day")
 
 
-def require(actor: Any, permission: str) -> None:
-    if not can(actor, permission):
-        raise Forbidden()
-
-
 def _text(fields: dict[str, Any], name: str, limit: int, *, required: bool = False) -> str:
     value = (fields.get(name) or "").strip()
     if required and not value:
-        raise InvalidEvent.on(name, "is required and cannot be empty")
+        raise invalid(name, "is required and cannot be empty")
     if len(value) > limit:
-        raise InvalidEvent.on(name, f"at most {limit} characters")
+        raise invalid(name, f"at most {limit} characters")
     return value
+
+
+def _apply_texts(record: Any, fields: dict[str, Any], limits: dict[str, int], *, creating: bool) -> None:
+    """Sets each text field given (at most its limit of characters); the first is required, and
+    set when creating even if not given."""
+    required = next(iter(limits))
+    for name, limit in limits.items():
+        if name in fields or (creating and name == required):
+            setattr(record, name, _text(fields, name, limit, required=name == required))
 
 
 # --- calendars ------------------------------------------------------------------------------------
@@ -46,8 +48,8 @@ def _text(fields: dict[str, Any], name: str, limit: int, *, required: bool = Fal
 
 def calendar_create(*, actor: Any, fields: dict[str, Any]) -> Calendar:
     require(actor, CalendarsPerm.MANAGE)
-    calendar = Calendar(owner=actor, time_zone=recurrence.workspace_zone().key)
-    _apply_calendar(calendar, {"visibility": Calendar.Visibility.WORKSPACE, **fields}, creating=True)
+    calendar = Calendar(owner=actor, created_by=actor, time_zone=recurrence.workspace_zone().key)
+    _apply_calendar(calendar, {"visibility": Visibility.WORKSPACE, **fields}, creating=True)
     calendar.save()
     logger.info("calendar %s created", calendar.pk)
     return calendar
@@ -60,16 +62,13 @@ def calendar_update(*, actor: Any, calendar: Calendar, fields: dict[str, Any]) -
 
 
 def _apply_calendar(calendar: Calendar, fields: dict[str, Any], *, creating: bool) -> None:
-    if "name" in fields or creating:
-        calendar.name = _text(fields, "name", 120, required=True)
-    if "description" in fields:
-        calendar.description = _text(fields, "description", 5000)
+    _apply_texts(calendar, fields, {"name": 120, "description": 5000}, creating=creating)
     if "colour" in fields:
         colour = (fields["colour"] or "").strip()
         if colour and not (
             len(colour) == 7 and colour[0] == "#" and all(c in "0123456789abcdefABCDEF" for c in colour[1:])
         ):
-            raise InvalidEvent.on("colour", "a hex colour such as #3366cc")
+            raise invalid("colour", "a hex colour such as #3366cc")
         calendar.colour = colour.lower()
     if fields.get("time_zone"):
         calendar.time_zone = recurrence.zone_named(fields["time_zone"], field="time_zone").key
@@ -79,9 +78,8 @@ def _apply_calendar(calendar: Calendar, fields: dict[str, Any], *, creating: boo
 
 def calendar_archive(*, actor: Any, calendar: Calendar) -> Calendar:
     require(actor, CalendarsPerm.DELETE)
-    calendar.deleted_at = timezone.now()
     calendar.is_default = False
-    calendar.save(update_fields=["deleted_at", "is_default", "updated_at"])
+    calendar.trash(actor, also=["is_default"])
     logger.info("calendar %s archived", calendar.pk)
     return calendar
 
@@ -89,18 +87,18 @@ def calendar_archive(*, actor: Any, calendar: Calendar) -> Calendar:
 def calendar_restore(*, actor: Any, calendar: Calendar) -> Calendar:
     require(actor, CalendarsPerm.DELETE)
     if calendar.deleted_at is None:
-        raise InvalidEvent.on("calendar_id", "the calendar is not archived")
-    calendar.deleted_at = None
-    calendar.save(update_fields=["deleted_at", "updated_at"])
+        raise invalid("calendar_id", "the calendar is not archived")
+    calendar.untrash()
     return calendar
 
 
 def default_calendar(*, actor: Any) -> Calendar:
     """The actor's own calendar, made the first time it is needed."""
-    calendar = Calendar.objects.filter(owner=actor, is_default=True, deleted_at__isnull=True).first()
+    calendar = Calendar.objects.live().filter(owner=actor, is_default=True).first()
     if calendar is None:
         calendar = Calendar.objects.create(
             owner=actor,
+            created_by=actor,
             is_default=True,
             name=(actor.full_name or actor.email)[:120],
             time_zone=recurrence.workspace_zone().key,
@@ -115,7 +113,7 @@ def event_create(
     *, actor: Any, calendar: Calendar, fields: dict[str, Any], attendees: list[dict[str, Any]]
 ) -> Event:
     require(actor, CalendarsPerm.EDIT)
-    event = Event(calendar=calendar, organizer=actor, time_zone=calendar.time_zone)
+    event = Event(calendar=calendar, organizer=actor, created_by=actor, time_zone=calendar.time_zone)
     _apply_event(event, {"status": Event.Status.CONFIRMED, **fields}, creating=True)
     event.save()
     for spec in attendees:
@@ -138,8 +136,7 @@ def event_update(
     tracked = ("calendar_id", "title", "description", "busy", "time_zone", *SCHEDULING_FIELDS)
     before = {name: getattr(event, name) for name in tracked}
     if "calendar_id" in fields:
-        calendar = selectors.calendar_get(actor=actor, calendar_id=fields.pop("calendar_id"))
-        event.calendar = calendar
+        event.calendar = Calendar.objects.fetch(actor, fields.pop("calendar_id"), "change")
     _apply_event(event, fields, creating=False)
     changed = [name.removesuffix("_id") for name, value in before.items() if getattr(event, name) != value]
     for spec in add:
@@ -148,7 +145,7 @@ def event_update(
     for email in remove:
         deleted, _kinds = event.attendees.filter(email__iexact=email.strip()).delete()
         if not deleted:
-            raise InvalidEvent.on("remove_attendees", f"{email} is not an attendee of event {event.pk}")
+            raise invalid("remove_attendees", f"{email} is not an attendee of event {event.pk}")
         changed.append(f"attendee {email.strip().lower()} removed")
     _check_attendee_count(event)
     if any(name in changed for name in SCHEDULING_FIELDS):
@@ -160,23 +157,17 @@ def event_update(
 
 def event_delete(*, actor: Any, event: Event) -> Event:
     require(actor, CalendarsPerm.EDIT)
-    event.deleted_at = timezone.now()
-    event.save(update_fields=["deleted_at", "updated_at"])
+    event.trash(actor)
     return event
 
 
 def _check_attendee_count(event: Event) -> None:
     if event.attendees.count() > MAX_ATTENDEES:
-        raise InvalidEvent.on("attendees", f"at most {MAX_ATTENDEES} attendees")
+        raise invalid("attendees", f"at most {MAX_ATTENDEES} attendees")
 
 
 def _apply_event(event: Event, fields: dict[str, Any], *, creating: bool) -> None:
-    if "title" in fields or creating:
-        event.title = _text(fields, "title", 300, required=True)
-    if "description" in fields:
-        event.description = _text(fields, "description", 10_000)
-    if "location" in fields:
-        event.location = _text(fields, "location", 300)
+    _apply_texts(event, fields, {"title": 300, "description": 10_000, "location": 300}, creating=creating)
     if fields.get("status"):
         event.status = fields["status"]
     if fields.get("busy") is not None:
@@ -204,7 +195,7 @@ def _apply_times(event: Event, fields: dict[str, Any], zone: ZoneInfo, *, creati
         fields["all_day"] if fields.get("all_day") is not None else (event.all_day if not creating else False)
     )
     if creating and not fields.get("start"):
-        raise InvalidEvent.on("start", "is required")
+        raise invalid("start", "is required")
     duration = event.ends_at - event.starts_at if not creating else None
     if all_day:
         start_day = (
@@ -233,28 +224,26 @@ def _apply_times(event: Event, fields: dict[str, Any], zone: ZoneInfo, *, creati
         else:
             ends_at = starts_at + (duration or timedelta(hours=1))
     if fields.get("end") and fields.get("duration_minutes"):
-        raise InvalidEvent.on("duration_minutes", "give either `end` or `durationMinutes`, not both")
+        raise invalid("duration_minutes", "give either `end` or `durationMinutes`, not both")
     if ends_at <= starts_at:
-        raise InvalidEvent.on(
+        raise invalid(
             "end",
             f"the event ends ({ends_at.astimezone(zone).isoformat()}) before or when it starts "
             f"({starts_at.astimezone(zone).isoformat()}); give an end after the start",
         )
     if ends_at - starts_at > timedelta(days=366):
-        raise InvalidEvent.on("end", "an event lasts at most a year; use a recurrence rule for repeats")
+        raise invalid("end", "an event lasts at most a year; use a recurrence rule for repeats")
     event.starts_at, event.ends_at, event.all_day = starts_at, ends_at, all_day
 
 
 def _exclude(event: Event, text: str, zone: ZoneInfo) -> None:
     if not event.recurrence:
-        raise InvalidEvent.on(
-            "cancel_occurrence", "the event does not repeat; cancel it with status cancelled"
-        )
+        raise invalid("cancel_occurrence", "the event does not repeat; cancel it with status cancelled")
     moment = recurrence.parse_when(text, zone=zone, field="cancel_occurrence", allow_date=event.all_day)
     if not recurrence.is_recurrence_instance(
         event.recurrence, start=event.starts_at, zone=zone, moment=moment
     ):
-        raise InvalidEvent.on(
+        raise invalid(
             "cancel_occurrence",
             f"{text} is not the start of an occurrence of event {event.pk}; searchCalendarEvents lists them",
         )
@@ -268,28 +257,28 @@ def _exclude(event: Event, text: str, zone: ZoneInfo) -> None:
 def attendee_add(*, actor: Any, event: Event, spec: dict[str, Any]) -> bool:
     """Adds one attendee (an e-mail address, a workspace person's or a contact's); False when
     they were already invited."""
-    from apps.contacts import selectors as contacts
+    from apps.contacts import related
 
     email = (spec.get("email") or "").strip().lower()
     contact = None
     if spec.get("contact_id"):
-        contact = contacts.contact_get(actor=actor, contact_id=spec["contact_id"])
+        contact = related.contact(actor=actor, contact_id=spec["contact_id"])
         email = email or (contact.email or "").lower()
         if not email:
-            raise InvalidEvent.on(
+            raise invalid(
                 "attendees", f"contact {contact.pk} has no e-mail address; add one with updateContact first"
             )
     if not email:
-        raise InvalidEvent.on("attendees", "each attendee needs an `email` or a `contactId`")
+        raise invalid("attendees", "each attendee needs an `email` or a `contactId`")
     try:
         validate_email(email)
     except ValidationError:
-        raise InvalidEvent.on("attendees", f"{email!r} is not a valid e-mail address") from None
+        raise invalid("attendees", f"{email!r} is not a valid e-mail address") from None
     if event.attendees.filter(email__iexact=email).exists():
         return False
     user = User.objects.filter(email=email, is_active=True).first()
     if contact is None:
-        contact = contacts.contact_visible(actor=actor).filter(email__iexact=email).order_by("pk").first()
+        contact = related.contacts(actor).filter(email__iexact=email).order_by("pk").first()
     name = (
         (spec.get("name") or "").strip()[:200]
         or (user.full_name if user else "")
@@ -312,7 +301,7 @@ def attendee_add(*, actor: Any, event: Event, spec: dict[str, Any]) -> bool:
 def response_record(*, attendee: Attendee, response: str, comment: str = "") -> bool:
     """An attendee's answer (from the invitation's links, or told to an agent); False if unchanged."""
     if response not in Attendee.Response.values:
-        raise InvalidEvent.on("response", f"one of {', '.join(Attendee.Response.values)}")
+        raise invalid("response", f"one of {', '.join(Attendee.Response.values)}")
     comment = (comment or "").strip()[:500]
     if attendee.response == response and attendee.comment == comment:
         return False
@@ -331,7 +320,7 @@ def responses_record(*, actor: Any, event: Event, answers: list[dict[str, Any]])
         email = (answer.get("email") or "").strip()
         attendee = event.attendees.filter(email__iexact=email).first()
         if attendee is None:
-            raise InvalidEvent.on("responses", f"{email} is not an attendee of event {event.pk}")
+            raise invalid("responses", f"{email} is not an attendee of event {event.pk}")
         if response_record(
             attendee=attendee, response=answer["response"], comment=answer.get("comment") or ""
         ):

@@ -2,14 +2,14 @@
 calendar's) own time zone, with their offset."""
 
 from datetime import datetime
+from typing import Annotated
 from zoneinfo import ZoneInfo
 
 from pydantic import Field
 
-from apps.calendars.models import Attendee, Calendar, Event
+from apps.calendars.models import Attendee, Event
 from apps.calendars.selectors import Occurrence
-from apps.catalogue.shapes import Out, RefOut
-from apps.contacts.shapes import PersonRef
+from apps.catalogue.shapes import From, Out, PersonRef, RefOut
 
 
 class CalendarOut(Out):
@@ -21,25 +21,9 @@ class CalendarOut(Out):
     owner: PersonRef | None
     visibility: str = Field(description="workspace (everyone who may see calendars) or private")
     is_default: bool = Field(description="Its owner's own calendar, used when no calendar is named")
-    archived: bool
+    archived: Annotated[bool, From("in_trash")]
     created_at: datetime
     updated_at: datetime
-
-    @classmethod
-    def of(cls, calendar: Calendar) -> "CalendarOut":
-        return cls(
-            id=calendar.pk,
-            name=calendar.name,
-            description=calendar.description,
-            colour=calendar.colour,
-            time_zone=calendar.time_zone,
-            owner=PersonRef.of(calendar.owner) if calendar.owner_id else None,
-            visibility=calendar.visibility,
-            is_default=calendar.is_default,
-            archived=calendar.deleted_at is not None,
-            created_at=calendar.created_at,
-            updated_at=calendar.updated_at,
-        )
 
 
 class AttendeeOut(Out):
@@ -58,16 +42,9 @@ class AttendeeOut(Out):
 
     @classmethod
     def of(cls, attendee: Attendee, event: Event) -> "AttendeeOut":
-        return cls(
-            email=attendee.email,
-            name=attendee.name,
+        return cls.of_record(
+            attendee,
             person_id=attendee.user_id,
-            contact_id=attendee.contact_id,
-            optional=attendee.optional,
-            response=attendee.response,
-            responded_at=attendee.responded_at,
-            comment=attendee.comment,
-            invited_at=attendee.invited_at,
             invitation_up_to_date=attendee.invited_sequence == event.sequence,
         )
 
@@ -98,28 +75,15 @@ class EventOut(Out):
     @classmethod
     def of(cls, event: Event) -> "EventOut":
         zone = ZoneInfo(event.time_zone)
-        return cls(
-            id=event.pk,
-            calendar=RefOut(id=event.calendar_id, name=event.calendar.name),
-            title=event.title,
-            description=event.description,
-            location=event.location,
+        return cls.of_record(
+            event,
             start=event.starts_at.astimezone(zone),
             end=event.ends_at.astimezone(zone),
-            all_day=event.all_day,
-            time_zone=event.time_zone,
-            recurrence=event.recurrence,
             cancelled_occurrences=[moment.astimezone(zone) for moment in event.excluded],
             repeats_until=event.recurrence_ends_at.astimezone(zone)
             if event.recurrence and event.recurrence_ends_at
             else None,
-            status=event.status,
-            busy=event.busy,
-            organizer=PersonRef.of(event.organizer) if event.organizer_id else None,
             attendees=[AttendeeOut.of(attendee, event) for attendee in event.attendees.all()],
-            sequence=event.sequence,
-            created_at=event.created_at,
-            updated_at=event.updated_at,
         )
 
 
@@ -140,16 +104,11 @@ class OccurrenceOut(Out):
     def of(cls, occurrence: Occurrence, counts: dict[int, int] | None = None) -> "OccurrenceOut":
         event = occurrence.event
         zone = ZoneInfo(event.time_zone)
-        return cls(
+        return cls.of_record(
+            event,
             event_id=event.pk,
-            calendar_id=event.calendar_id,
-            title=event.title,
             start=occurrence.starts_at.astimezone(zone),
             end=occurrence.ends_at.astimezone(zone),
-            all_day=event.all_day,
-            time_zone=event.time_zone,
-            location=event.location,
-            status=event.status,
             recurring=occurrence.recurring,
             attendees=(counts or {}).get(event.pk, 0),
         )

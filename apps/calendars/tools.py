@@ -8,22 +8,21 @@ time zone, its calendars and the rules for writing times before it acts.
 from datetime import datetime, timedelta
 from typing import Annotated, Literal
 
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.utils import timezone
 from pydantic import Field
 
 from apps.calendars import invitations, selectors, services
-from apps.calendars.errors import InvalidEvent
-from apps.calendars.models import Attendee, Event
+from apps.calendars.models import Attendee, Calendar, Event
 from apps.calendars.permissions import CalendarsPerm
 from apps.calendars.shapes import AttendeeOut, BusyOut, CalendarOut, EventOut, Interval, OccurrenceOut
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
-from apps.catalogue.shapes import Changes, EntityId, In, Limit, Offset, Out, Page, page_of
-from apps.core import recurrence
+from apps.catalogue.shapes import Changes, EntityId, In, Limit, Offset, Out, Page, id_field, page_of
+from apps.core import recurrence, search
+from apps.core.errors import invalid
 
-CalendarId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The calendar's id")]
-EventId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The event's id")]
+EventId = Annotated[int, id_field("event")]
 When = Annotated[
     str,
     Field(
@@ -87,18 +86,13 @@ def get_calendar_summary(
     the invitations waiting for your answer, and how to write times, time zones and repeats."""
     zone = recurrence.workspace_zone()
     now = timezone.now()
-    calendars = list(selectors.calendar_visible(actor=ctx.actor)[:100])
-    upcoming = selectors.occurrences(actor=ctx.actor, start=now, end=now + timedelta(days=days))[:25]
-    waiting = (
-        selectors.event_visible(actor=ctx.actor)
-        .filter(attendees__user=ctx.actor, attendees__response=Attendee.Response.NEEDS_ACTION)
-        .exclude(status=Event.Status.CANCELLED)
-    )
-    pending = selectors.expand(
-        selectors.overlapping(waiting, start=now, end=now + timedelta(days=365)),
-        start=now,
-        end=now + timedelta(days=365),
-    )
+    calendars = list(Calendar.objects.restrict(ctx.actor).select_related("owner")[:100])
+    events = Event.objects.restrict(ctx.actor)
+    upcoming = selectors.occurrences(events, start=now, end=now + timedelta(days=days))[:25]
+    waiting = events.filter(
+        attendees__user=ctx.actor, attendees__response=Attendee.Response.NEEDS_ACTION
+    ).exclude(status=Event.Status.CANCELLED)
+    pending = selectors.occurrences(waiting, start=now, end=now + timedelta(days=365))
     first_of_each: dict[int, selectors.Occurrence] = {}
     for occurrence in pending:
         first_of_each.setdefault(occurrence.event.pk, occurrence)
@@ -106,12 +100,13 @@ def get_calendar_summary(
         (calendar.pk for calendar in calendars if calendar.is_default and calendar.owner_id == ctx.actor.pk),
         None,
     )
+    counts = _attendee_counts(upcoming)
     return SummaryOut(
         workspace_time_zone=zone.key,
         now=now.astimezone(zone),
         your_calendar_id=own,
-        calendars=[CalendarOut.of(calendar) for calendar in calendars],
-        upcoming=[OccurrenceOut.of(occurrence, _attendee_counts(upcoming)) for occurrence in upcoming],
+        calendars=[CalendarOut.of_record(calendar) for calendar in calendars],
+        upcoming=[OccurrenceOut.of(occurrence, counts) for occurrence in upcoming],
         awaiting_your_answer=[
             OccurrenceOut.of(occurrence) for occurrence in list(first_of_each.values())[:25]
         ],
@@ -163,13 +158,15 @@ def manage_calendar(
     fields = calendar.given() if calendar else {}
     if action == "create":
         if calendar_id is not None:
-            raise InvalidEvent.on("calendar_id", "leave it out to create a calendar")
+            raise invalid("calendar_id", "leave it out to create a calendar")
         created = services.calendar_create(actor=ctx.actor, fields=fields)
-        return CalendarResultOut(action=action, calendar=CalendarOut.of(created), changed=sorted(fields))
+        return CalendarResultOut(
+            action=action, calendar=CalendarOut.of_record(created), changed=sorted(fields)
+        )
     if calendar_id is None:
-        raise InvalidEvent.on("calendar_id", f"is required to {action} a calendar")
-    found = selectors.calendar_get(
-        actor=ctx.actor, calendar_id=calendar_id, include_archived=action == "restore"
+        raise invalid("calendar_id", f"is required to {action} a calendar")
+    found = Calendar.objects.select_related("owner").fetch(
+        ctx.actor, calendar_id, "change" if action == "update" else "delete", trash=action == "restore"
     )
     if action == "update":
         changed = services.calendar_update(actor=ctx.actor, calendar=found, fields=fields)
@@ -179,7 +176,7 @@ def manage_calendar(
     else:
         services.calendar_restore(actor=ctx.actor, calendar=found)
         changed = ["restored"]
-    return CalendarResultOut(action=action, calendar=CalendarOut.of(found), changed=changed)
+    return CalendarResultOut(action=action, calendar=CalendarOut.of_record(found), changed=changed)
 
 
 # --- createCalendarEvent / updateCalendarEvent ------------------------------------------------------
@@ -220,7 +217,7 @@ def create_calendar_event(
     rule), with attendees (workspace people, contacts or any e-mail address). No e-mail is sent:
     use sendCalendarInvite for that. Check people's free time first with checkAvailability."""
     calendar = (
-        selectors.calendar_get(actor=ctx.actor, calendar_id=calendar_id)
+        Calendar.objects.fetch(ctx.actor, calendar_id, "change")
         if calendar_id
         else services.default_calendar(actor=ctx.actor)
     )
@@ -296,7 +293,7 @@ def update_calendar_event(
     it (status cancelled) or one occurrence of a repeating one; invite or uninvite people; record
     the answers attendees gave. Changes to the time, place or repeats make earlier invitations
     outdated: the answer lists who should get sendCalendarInvite again."""
-    event = selectors.event_get_for_edit(actor=ctx.actor, event_id=event_id)
+    event = Event.objects.select_related("calendar", "organizer").fetch(ctx.actor, event_id, "change")
     fields = changes.given() if changes else {}
     if fields.get("start") is None:
         fields.pop("start", None)
@@ -335,9 +332,9 @@ def _window(
         else begin + timedelta(days=default_days)
     )
     if finish <= begin:
-        raise InvalidEvent.on("end", "the end of the window must be after its start")
+        raise invalid("end", "the end of the window must be after its start")
     if finish - begin > timedelta(days=longest_days):
-        raise InvalidEvent.on("end", f"the window may be at most {longest_days} days long")
+        raise invalid("end", f"the window may be at most {longest_days} days long")
     return begin, finish
 
 
@@ -362,18 +359,15 @@ def search_calendar_events(
     first: by words, calendar or attendee. Use the eventId with updateCalendarEvent,
     checkEventRsvpStatus or sendCalendarInvite."""
     begin, finish = _window(start, end, default_days=30, longest_days=366)
-    rows = selectors.event_visible(actor=ctx.actor)
+    rows = Event.objects.restrict(ctx.actor)
     if calendar_id:
-        rows = rows.filter(calendar=selectors.calendar_get(actor=ctx.actor, calendar_id=calendar_id))
+        rows = rows.filter(calendar=Calendar.objects.fetch(ctx.actor, calendar_id))
     if attendee_email:
         rows = rows.filter(attendees__email__iexact=attendee_email.strip())
     if not include_cancelled:
         rows = rows.exclude(status=Event.Status.CANCELLED)
-    for word in query.split()[:8]:
-        rows = rows.filter(
-            Q(title__icontains=word) | Q(location__icontains=word) | Q(description__icontains=word)
-        )
-    found = selectors.occurrences(actor=ctx.actor, start=begin, end=finish, rows=rows.distinct())
+    rows = search.matching(rows, query, ("title", "location", "description"))
+    found = selectors.occurrences(rows.distinct(), start=begin, end=finish)
     window = found[offset : offset + limit]
     counts = _attendee_counts(window)
     return page_of(
@@ -422,20 +416,21 @@ def check_availability(
     slots of `durationMinutes` within working hours. Details of events you may not see show as
     "busy"."""
     if day_ends_at <= day_starts_at:
-        raise InvalidEvent.on("day_ends_at", "working hours must end after they start")
+        raise invalid("day_ends_at", "working hours must end after they start")
     zone = recurrence.zone_named(time_zone, field="time_zone")
     begin, finish = _window(start, end, default_days=7, longest_days=31)
-    visible = set(selectors.event_visible(actor=ctx.actor).values_list("pk", flat=True))
     from apps.accounts.models import User
-    from apps.contacts.selectors import contact_visible
+    from apps.contacts import related
 
     people, every_busy = [], []
     for email in dict.fromkeys(address.strip().lower() for address in attendees):
         user = User.objects.filter(email=email, is_active=True).first()
-        contact = contact_visible(actor=ctx.actor).filter(email__iexact=email).first()
-        events = selectors.overlapping(selectors.busy_events_of(email, user), start=begin, end=finish)
+        contact = related.contacts(ctx.actor).filter(email__iexact=email).order_by("pk").first()
+        found = selectors.occurrences(selectors.busy_events_of(email, user), start=begin, end=finish)
+        ids = {occurrence.event.pk for occurrence in found}
+        visible = set(Event.objects.restrict(ctx.actor).filter(pk__in=ids).values_list("pk", flat=True))
         blocks = []
-        for occurrence in selectors.expand(events, start=begin, end=finish):
+        for occurrence in found:
             shown = occurrence.event.pk in visible
             blocks.append(
                 BusyOut(
@@ -502,14 +497,13 @@ class RsvpOut(Out):
 def check_event_rsvp_status(ctx: ToolContext, *, event_id: EventId) -> RsvpOut:
     """Who is invited to an event and what each answered (accepted, tentative, declined, or not
     yet), when they were last invited and whether their invitation is up to date."""
-    event = selectors.event_get(actor=ctx.actor, event_id=event_id)
+    event = Event.objects.fetch(ctx.actor, event_id)
     attendees = list(event.attendees.all())
     count = {value: sum(1 for a in attendees if a.response == value) for value in Attendee.Response.values}
-    return RsvpOut(
+    return RsvpOut.of_record(
+        event,
         event_id=event.pk,
-        title=event.title,
         start=event.starts_at.astimezone(recurrence.zone_named(event.time_zone)),
-        sequence=event.sequence,
         accepted=count["accepted"],
         tentative=count["tentative"],
         declined=count["declined"],
@@ -556,13 +550,13 @@ def send_calendar_invite(
     invitation to its attendees, one e-mail each with the event attached as an iCalendar file
     (invite.ics, METHOD:REQUEST; CANCEL for a cancelled event) and links to accept, answer maybe
     or decline. Sending again after a change updates the invitation in their calendars."""
-    event = selectors.event_get_for_edit(actor=ctx.actor, event_id=event_id)
+    event = Event.objects.select_related("organizer").fetch(ctx.actor, event_id, "change")
     attendees = list(event.attendees.all())
     if attendee_emails:
         wanted = {email.strip().lower() for email in attendee_emails}
         unknown = sorted(wanted - {attendee.email for attendee in attendees})
         if unknown:
-            raise InvalidEvent.on(
+            raise invalid(
                 "attendee_emails",
                 f"not attendees of event {event.pk}: {', '.join(unknown)}; add them with updateCalendarEvent",
             )
@@ -570,14 +564,11 @@ def send_calendar_invite(
     else:
         chosen = [attendee for attendee in attendees if attendee.user_id != ctx.actor.pk]
     if not chosen:
-        raise InvalidEvent.on(
-            "attendee_emails", f"event {event.pk} has nobody to invite; add attendees first"
-        )
+        raise invalid("attendee_emails", f"event {event.pk} has nobody to invite; add attendees first")
     sent = invitations.send(actor=ctx.actor, event=event, attendees=chosen, note=message.strip())
-    return InviteOut(
+    return InviteOut.of_record(
+        event,
         event_id=event.pk,
-        uid=event.uid,
-        sequence=event.sequence,
         method="CANCEL" if event.status == Event.Status.CANCELLED else "REQUEST",
-        sent=[SentOut(email=row.recipient, sent_at=row.sent_at) for row in sent],
+        sent=[SentOut.of_record(row, email=row.recipient) for row in sent],
     )

@@ -3,20 +3,19 @@ answers and invitations the tools made, and the page an invited person answers o
 
 from datetime import timedelta
 
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
-from apps.accounts.access import can
+from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.calendars import invitations, selectors, services
-from apps.calendars.models import Attendee
+from apps.calendars.models import Attendee, Calendar, Event
 from apps.calendars.permissions import CalendarsPerm
 from apps.calendars.shapes import EventOut
-from apps.core.errors import AppError
+from apps.core.pages import READ, page
 from apps.core.recurrence import workspace_zone
 
 ANSWERS = {
@@ -26,32 +25,26 @@ ANSWERS = {
 }
 
 
-@login_required
-def calendar_list(request: HttpRequest) -> HttpResponse:
-    if not can(request.user, CalendarsPerm.VIEW):
-        raise PermissionDenied
+@page(CalendarsPerm.VIEW, methods=READ)
+def calendar_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     now = timezone.now()
-    occurrences = selectors.occurrences(actor=request.user, start=now, end=now + timedelta(days=30))[:200]
+    events = Event.objects.restrict(request.user).select_related("calendar")
+    occurrences = selectors.occurrences(events, start=now, end=now + timedelta(days=30))[:200]
     return render(
         request,
         "calendars/list.html",
         {
             "nav": "calendars",
-            "calendars": selectors.calendar_visible(actor=request.user, include_archived=True),
+            "calendars": Calendar.objects.restrict(request.user, trash="include").select_related("owner"),
             "occurrences": occurrences,
             "zone": workspace_zone(),
         },
     )
 
 
-@login_required
-def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
-    if not can(request.user, CalendarsPerm.VIEW):
-        raise PermissionDenied
-    try:
-        event = selectors.event_get(actor=request.user, event_id=event_id)
-    except AppError:
-        raise Http404 from None
+@page(CalendarsPerm.VIEW, methods=READ)
+def event_detail(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
+    event = Event.objects.select_related("calendar", "organizer").fetch(request.user, event_id)
     return render(
         request,
         "calendars/event.html",
@@ -70,7 +63,7 @@ def rsvp(request: HttpRequest, token: str) -> HttpResponse:
     payload = invitations.rsvp_read(token)
     attendee = (
         Attendee.objects.select_related("event", "event__calendar", "event__organizer")
-        .filter(pk=payload.get("a"), email=payload.get("e"), event__deleted_at__isnull=True)
+        .filter(Q(pk=payload.get("a")), email=payload.get("e"), event__deleted_at__isnull=True)
         .first()
         if payload
         else None

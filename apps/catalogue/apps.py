@@ -8,17 +8,19 @@ from django.utils.translation import gettext_lazy as _
 
 class CatalogueConfig(AppConfig):
     name = "apps.catalogue"
-    label = "catalogue"
     verbose_name = _("Tool catalogue")
 
     def ready(self) -> None:
-        from apps.core import navigation
+        # Every area declares its tools module (apps.core.areas); other apps keep theirs in a
+        # `tools` module too (this app's own: the meta-tools).
+        from apps.core import areas, navigation
         from apps.core.navigation import NavItem
 
         from . import checks, signals  # noqa: F401  (registers the system check and the receivers)
         from .permissions import CataloguePerm
 
-        # Every area app declares its tools in a `tools` module (this app's own: the meta-tools).
+        for module in areas.each_tools_module():
+            importlib.import_module(module)
         autodiscover_modules("tools")
         load_fixture_modules(getattr(settings, "ATRIUM_EXTRA_TOOL_MODULES", []))
         navigation.register(

@@ -30,6 +30,7 @@ from functools import cache
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, connections, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Field
 from django.utils import timezone
 from psycopg import sql
 
@@ -228,7 +229,12 @@ def _columns(names: tuple[str, ...]) -> sql.Composed:
     from apps.catalogue.models import ToolCall
 
     opts = ToolCall._meta
-    return sql.SQL(", ").join(sql.Identifier(opts.get_field(name).column) for name in names)
+    columns = []
+    for name in names:
+        field = opts.get_field(name)
+        assert isinstance(field, Field) and field.column  # `_fields` fills columns only
+        columns.append(sql.Identifier(field.column))
+    return sql.SQL(", ").join(columns)
 
 
 buffer = AuditBuffer()

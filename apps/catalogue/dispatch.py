@@ -20,18 +20,21 @@ from typing import Any, Protocol
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from pydantic import BaseModel, ValidationError
 from pydantic.alias_generators import to_camel
 
-from apps.accounts.access import current_workspace, effective_permissions
+from apps.accounts.access import effective_permissions
 from apps.catalogue import audit, policy, registry
 from apps.catalogue.registry import CONFIRMATION_ARGUMENT, ToolSpec
 from apps.catalogue.shapes import RawResult
+from apps.core.actors import Actor
 from apps.core.credentials import Principal
+from apps.core.db import connection
 from apps.core.encoded import PartlyEncoded
 from apps.core.errors import AppError
-from apps.core.permissions import get_area
+from apps.core.permissions import area_title
+from apps.core.workspaces import current_workspace
 
 logger = logging.getLogger(__name__)
 
@@ -85,7 +88,9 @@ class ToolContext:
     is_cancelled: Callable[[], bool] = _never
     request_id: str | int | None = None
 
-    actor = property(lambda self: self.principal.user)
+    @property
+    def actor(self) -> Actor:
+        return self.principal.user
 
     def report_progress(
         self, progress: float, total: float | None = None, message: str | None = None
@@ -424,10 +429,7 @@ def server_instructions(principal: Principal) -> str:
         "now, as your role, the workspace's installed areas and your token's scope allow.",
     ]
     if areas:
-        listed = ", ".join(
-            f"{get_area(area).title if get_area(area) else area} ({area}: {count})"
-            for area, count in sorted(areas.items())
-        )
+        listed = ", ".join(f"{area_title(area)} ({area}: {count})" for area, count in sorted(areas.items()))
         lines.append(f"Areas: {listed}.")
     lines.append(
         "searchTools finds tools by keyword and describeTool shows one tool's full definition, so "

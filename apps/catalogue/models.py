@@ -45,7 +45,6 @@ class ToolCall(models.Model):
     class Meta:
         ordering = ["-at", "-id"]
         verbose_name = _("tool call")
-        verbose_name_plural = _("tool calls")
         indexes = [
             models.Index(fields=["tool", "-at"], name="catalogue_call_tool_at"),
             models.Index(fields=["user", "-at"], name="catalogue_call_user_at"),

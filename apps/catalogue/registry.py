@@ -26,7 +26,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Flag
-from typing import Any, get_type_hints
+from typing import Any, Required, TypedDict, Unpack, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, create_model
 from pydantic.alias_generators import to_camel
@@ -175,31 +175,25 @@ def unregister(name: str) -> None:
             _version += 1
 
 
+class Declaration(TypedDict, total=False):
+    """What a tool declares besides its name and function (`build_spec`'s keywords)."""
+
+    permission: Required[PermissionEnum]
+    title: Required[str]
+    markers: Marker
+    read_only: bool
+    idempotent: bool | None
+    open_world: bool
+
+
 def tool(
-    name: str,
-    *,
-    permission: PermissionEnum,
-    title: str,
-    markers: Marker = Marker.NONE,
-    read_only: bool = False,
-    idempotent: bool | None = None,
-    open_world: bool = False,
-    register_it: bool = True,
+    name: str, *, register_it: bool = True, **declared: Unpack[Declaration]
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declares a catalogue tool (see the module docstring). Returns the function unchanged, with
     its ToolSpec on `function.tool_spec`."""
 
     def decorator(function: Callable[..., Any]) -> Callable[..., Any]:
-        spec = build_spec(
-            function,
-            name=name,
-            permission=permission,
-            title=title,
-            markers=markers,
-            read_only=read_only,
-            idempotent=idempotent,
-            open_world=open_world,
-        )
+        spec = build_spec(function, name=name, **declared)
         function.tool_spec = spec  # type: ignore[attr-defined]
         if register_it:
             register(spec)
@@ -307,7 +301,7 @@ def _input_model(
             raise RegistryError(f"{where}: {CONFIRMATION_ARGUMENT!r} is reserved for confirmations")
         default = ... if parameter.default is inspect.Parameter.empty else parameter.default
         fields[parameter.name] = (hints[parameter.name], default)
-    model = create_model(  # type: ignore[call-overload]
+    model = create_model(
         f"{name[:1].upper()}{name[1:]}Arguments",
         __base__=ArgumentsModel,
         __module__=function.__module__,

@@ -1,16 +1,14 @@
 """Reads of the tool-call log, for the people who may see it."""
 
-from typing import Any
-
 from django.db.models import QuerySet
 
-from apps.accounts.access import can
 from apps.catalogue.models import ToolCall
 from apps.catalogue.permissions import CataloguePerm
+from apps.core.actors import Actor, can
 
 
 def tool_call_list(
-    *, actor: Any, tool: str = "", outcome: str = "", user_id: int | None = None
+    *, actor: Actor, tool: str = "", outcome: str = "", user_id: int | None = None
 ) -> QuerySet[ToolCall]:
     if not can(actor, CataloguePerm.AUDIT):
         return ToolCall.objects.none()

@@ -13,22 +13,59 @@ Everything an agent reads is camelCase (`Out` aliases the snake_case attributes)
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Annotated, Any, Generic, Literal, TypeVar
+from functools import cache
+from operator import attrgetter
+from typing import Annotated, Any, Generic, Literal, Self, TypeVar, overload
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
 
 from apps.core import recurrence
+from apps.core.actors import Actor
 
 # --- outputs ------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class From:
+    """Where `Out.of_record` reads a field that the record holds under another name: an attribute
+    path of the record (`archived: Annotated[bool, From("in_trash")]`, `From("contact.email")`),
+    the way a serializer field names its `source`."""
+
+    path: str
+
+
 class Out(BaseModel):
-    """Base of output models: camelCase on the wire, read from attributes."""
+    """Base of output models: camelCase on the wire, read from attributes.
+
+    An answer about a record is read from it: `ContactRef.of_record(contact)` takes each field from
+    the record's attribute of the same name, or from the one its `From` names (a nested shape from
+    the related record, a person as a PersonRef), and the keywords give the fields a record does
+    not hold (`ScheduleOut.of_record(schedule, upcoming=...)`)."""
 
     model_config = ConfigDict(
         alias_generator=to_camel, validate_by_name=True, serialize_by_alias=True, from_attributes=True
     )
+
+    @classmethod
+    def of_record(cls, record: Any, **given: Any) -> Self:
+        values = {name: given[name] if name in given else read(record) for name, read in _sources(cls)}
+        return cls.model_validate(values)
+
+
+@cache
+def _sources(shape: type[Out]) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+    """(field, how to read it from a record) for each field of an output shape."""
+    sources = []
+    for name, info in shape.model_fields.items():
+        path = next((meta.path for meta in info.metadata if isinstance(meta, From)), name)
+        sources.append((name, attrgetter(path)))
+    return tuple(sources)
+
+
+# A record's tags, as an agent gives them (kept as apps.core.search.tags says).
+Tag = Annotated[str, Field(min_length=1, max_length=50)]
+Tags = Annotated[list[Tag], Field(max_length=30)]
 
 
 class In(BaseModel):
@@ -74,11 +111,23 @@ class PersonRef(Out):
     email: str
     name: str
 
+    # Read from the person themselves (a user given where a PersonRef is expected).
+    @model_validator(mode="before")
+    @classmethod
+    def _from_person(cls, value: Any) -> Any:
+        if isinstance(value, dict) or not hasattr(value, "email"):
+            return value
+        return {"id": value.pk, "email": value.email, "name": value.full_name or value.email}
+
+    @overload
+    @classmethod
+    def of(cls, user: None) -> None: ...
+    @overload
+    @classmethod
+    def of(cls, user: Any) -> "PersonRef": ...
     @classmethod
     def of(cls, user: Any) -> "PersonRef | None":
-        if user is None:
-            return None
-        return cls(id=user.pk, email=user.email, name=user.full_name or user.email)
+        return None if user is None else cls.model_validate(user)
 
 
 class ShareOut(Out):
@@ -89,7 +138,7 @@ class ShareOut(Out):
     def many(cls, shares: Any) -> list["ShareOut"]:
         """The shares of a record (rows with `user` and `access`), by e-mail address."""
         rows = sorted(shares, key=lambda share: share.user.email)
-        return [cls(person=PersonRef.of(share.user), access=share.access) for share in rows]  # type: ignore[arg-type]
+        return [cls.of_record(share, person=share.user) for share in rows]
 
 
 class SharingOut(Out):
@@ -102,17 +151,11 @@ class SharingOut(Out):
 
     @classmethod
     def of(cls, item: Any) -> "SharingOut":
-        shares = item.shares.select_related("user").order_by("user__email")
-        return cls(
-            id=item.pk,
-            visibility=item.visibility,
-            owner=PersonRef.of(item.owner),
-            shared_with=ShareOut.many(shares),
-        )
+        return cls.of_record(item, shared_with=ShareOut.many(item.shares.select_related("user")))
 
 
 class EntityRef(Out):
-    """A record of any area that something points at (apps.core.entities), as it was named then."""
+    """A record of any area that something points at (apps.core.kinds), as it was named then."""
 
     type: str = Field(description="The kind of record: contact, task, ...")
     id: int
@@ -121,12 +164,12 @@ class EntityRef(Out):
     @classmethod
     def of_link(cls, link: Any) -> "EntityRef | None":
         """From a row with the generic-link fields (`content_type_id`, `object_id`, `entity_title`)."""
-        from apps.core import entities
+        from apps.core import kinds
 
         if link.content_type_id is None:
             return None
         return cls(
-            type=entities.type_of_content_type(link.content_type_id),
+            type=kinds.type_of_content_type(link.content_type_id),
             id=link.object_id,
             title=link.entity_title,
         )
@@ -138,20 +181,20 @@ class EntityOut(EntityRef):
     available: bool = Field(description="False when it was removed or you may no longer see it")
 
     @classmethod
-    def checked(cls, link: Any, actor: Any) -> "EntityOut":
+    def checked(cls, link: Any, actor: Actor) -> "EntityOut":
         """From a row with the generic-link fields, looked up again as `actor` sees it now."""
-        from apps.core import entities
+        from apps.core import kinds
 
-        found = entities.visible(actor=actor, content_type_id=link.content_type_id, object_id=link.object_id)
+        found = kinds.visible(actor=actor, content_type_id=link.content_type_id, object_id=link.object_id)
         if found is None:
             # Removed, or hidden from this reader: its title is not theirs to read either.
-            kind = entities.type_of_content_type(link.content_type_id)
+            kind = kinds.type_of_content_type(link.content_type_id)
             return cls(type=kind, id=link.object_id, title="", available=False)
         return cls.of_entity(found)
 
     @classmethod
     def of_entity(cls, entity: Any) -> "EntityOut":
-        return cls(type=entity.type, id=entity.id, title=entity.title, available=True)
+        return cls.of_record(entity, available=True)
 
 
 class FolderRef(Out):
@@ -163,7 +206,7 @@ class FolderRef(Out):
 
     @classmethod
     def of(cls, folder: Any) -> "FolderRef | None":
-        return None if folder is None else cls(id=folder.pk, name=folder.name, path=folder.path)
+        return None if folder is None else cls.of_record(folder)
 
 
 class FolderOut(Out):
@@ -176,18 +219,6 @@ class FolderOut(Out):
     in_trash: bool
     created_at: datetime
     updated_at: datetime
-
-    @classmethod
-    def of(cls, folder: Any) -> "FolderOut":
-        return cls(
-            id=folder.pk,
-            name=folder.name,
-            path=folder.path,
-            parent=FolderRef.of(folder.parent),
-            in_trash=folder.deleted_at is not None,
-            created_at=folder.created_at,
-            updated_at=folder.updated_at,
-        )
 
 
 @dataclass
@@ -211,6 +242,15 @@ Offset = Annotated[
     Field(ge=0, le=MAX_OFFSET, description="How many to skip, for paging: the `nextOffset` of the last page"),
 ]
 EntityId = Annotated[int, Field(ge=1, le=2**63 - 1)]
+
+
+def id_field(noun: str, hint: str = "", **extra: Any) -> Any:
+    """The field of an argument naming one record by id ("The contact's id"; `hint`: where ids
+    come from), for `Annotated[int, id_field("contact")]`."""
+    description = f"The {noun}'s id" + (f" ({hint})" if hint else "")
+    return Field(ge=1, le=2**63 - 1, description=extra.pop("description", description), **extra)
+
+
 # Folders of an area's tree (apps.core.folders).
 FolderName = Annotated[str, Field(min_length=1, max_length=255, description="The folder's name")]
 ParentFolderId = Annotated[int | None, Field(ge=1, description="The folder to create it in; null: the root")]
@@ -225,7 +265,7 @@ VisibilityChange = Annotated[
     Literal["workspace", "private"] | None,
     Field(description="Also make it visible to everyone who may see the area, or private (owner and shares)"),
 ]
-# A record of any area, named by its kind and id (apps.core.entities).
+# A record of any area, named by its kind and id (apps.core.kinds).
 EntityType = Annotated[
     str,
     Field(
@@ -247,17 +287,11 @@ def paginate(
     """One page of a queryset (or a list), counted, with the offset of the next page."""
     total = rows.count() if hasattr(rows, "count") and not isinstance(rows, list) else len(rows)
     window = list(rows[offset : offset + limit])
-    end = offset + len(window)
-    return Page[Any](
-        items=[item(row) for row in window],
-        total=total,
-        limit=limit,
-        offset=offset,
-        next_offset=end if end < total and end <= MAX_OFFSET else None,
-    )
+    return page_of([item(row) for row in window], total=total, limit=limit, offset=offset)
 
 
 def page_of(items: Sequence[ItemT], *, total: int, limit: int, offset: int) -> Page[ItemT]:
+    """A page of items already chosen (`offset` and `limit` as asked), with the offset of the next."""
     end = offset + len(items)
     return Page[Any](
         items=list(items),

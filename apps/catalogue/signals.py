@@ -11,11 +11,11 @@ correctness (their keys change with the data); they are cleared here only to fre
 
 from typing import Any
 
-from django.db import connection
 from django.db.models.signals import post_delete, post_save, pre_save
 from django.dispatch import Signal, receiver
 
 from apps.accounts.models import Role, User
+from apps.core.db import connection
 from apps.tenancy.models import Workspace
 
 tool_list_changed = Signal()

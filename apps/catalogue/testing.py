@@ -6,7 +6,7 @@ Each area app provides `tests/samples.py`:
 
     @sample("getContact")
     def get_contact(actor) -> Sample:
-        contact = make_contact(actor, first_name=UNIQUE)
+        contact = ContactFactory(actor=actor, first_name=UNIQUE)
         return Sample({"contactId": contact.pk}, private=[UNIQUE])
 
 A sample creates, as `actor` (an owner, in the active workspace), what a normal call needs and

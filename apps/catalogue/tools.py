@@ -11,7 +11,7 @@ from apps.catalogue.permissions import CataloguePerm
 from apps.catalogue.registry import ToolSpec, tool
 from apps.catalogue.shapes import Out
 from apps.core.errors import NotFound
-from apps.core.permissions import get_area
+from apps.core.permissions import area_title
 
 
 class ToolBrief(Out):
@@ -141,7 +141,7 @@ def search_tools(
         total=len(found),
         matches=[_brief(spec) for spec in found[:limit]],
         areas=[
-            AreaCount(area=area, title=str(get_area(area).title if get_area(area) else area), tools=count)
+            AreaCount(area=area, title=str(area_title(area)), tools=count)
             for area, count in sorted(counts.items())
         ],
     )

@@ -98,7 +98,7 @@ def search(query: str, limit: int = 10) -> list[Country]:
             fuzzy = pycountry.countries.search_fuzzy(query)
         except LookupError:
             fuzzy = []
-        found = [country for entry in fuzzy if (country := get(entry.alpha_2)) is not None]
+        found = [match for entry in fuzzy if (match := get(entry.alpha_2)) is not None]
     return found[:limit]
 
 

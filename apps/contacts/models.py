@@ -1,8 +1,11 @@
 """Contacts: the people and organisations a workspace deals with. Workspace schema.
 
-A contact is soft-deleted first (`deleted_at`; restoreContact brings it back) and erased later
-(data-rights requests, or the owner's clean-up); every related row below goes with it. Business
-fields a workspace adds for itself live in `data` (SPEC 10.3), the usual CRM fields are columns.
+A contact is a record of the area kit (apps.core.records): it has an owner and a visibility
+(`workspace`: everyone who may see contacts; `private`: its owner and the people it is shared
+with, `ContactShare`), and who may see or change it is `Contact.access`. It is archived first
+(`deleted_at`; restoreContact brings it back) and erased later (data-rights requests, or the
+owner's clean-up); every related row below goes with it. Business fields a workspace adds for
+itself live in `data` (SPEC 10.3), the usual CRM fields are columns.
 """
 
 from typing import Any
@@ -16,10 +19,24 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from apps.contacts.permissions import ContactsPerm
+from apps.core.records import Access, OwnedRecord
+from apps.core.sharing import ShareBase
+
 USER = settings.AUTH_USER_MODEL
 
 
-class Contact(models.Model):
+class Contact(OwnedRecord):
+    access = Access(
+        ContactsPerm,
+        shares=True,
+        label=_("Contact"),
+        find_with="searchContacts",
+        restore_with="restoreContact",
+        trash_state=_("archived"),
+        trash_code="CONTACT_ARCHIVED",
+    )
+
     class Kind(models.TextChoices):
         PERSON = "person", _("person")
         ORGANISATION = "organisation", _("organisation")
@@ -31,10 +48,6 @@ class Contact(models.Model):
         PARTNER = "partner", _("partner")
         SUPPLIER = "supplier", _("supplier")
         FORMER = "former", _("former")
-
-    class Visibility(models.TextChoices):
-        EVERYONE = "everyone", _("everyone who may see contacts")
-        PRIVATE = "private", _("the owner and the people it is shared with")
 
     class Health(models.TextChoices):
         HEALTHY = "healthy", _("healthy")
@@ -75,12 +88,6 @@ class Contact(models.Model):
     tags = ArrayField(models.CharField(max_length=50), default=list, blank=True, verbose_name=_("tags"))
     lifecycle_stage = models.CharField(_("stage"), max_length=20, choices=Stage.choices, default=Stage.LEAD)
     source = models.CharField(_("source"), max_length=100, blank=True)
-    owner = models.ForeignKey(
-        USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("owner")
-    )
-    visibility = models.CharField(
-        _("visible to"), max_length=20, choices=Visibility.choices, default=Visibility.EVERYONE
-    )
     last_contacted_at = models.DateTimeField(_("last contacted"), null=True, blank=True)
     # A person's own judgement of the relationship; empty: computed from activity.
     health_status = models.CharField(_("health"), max_length=20, choices=Health.choices, blank=True)
@@ -92,11 +99,7 @@ class Contact(models.Model):
     health_set_at = models.DateTimeField(null=True, blank=True)
     # Business fields of the workspace's own (SPEC 10.3): a flat JSON object.
     data = models.JSONField(_("data"), default=dict, blank=True)
-    created_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    updated_at = models.DateTimeField(_("updated"), auto_now=True)
-    deleted_at = models.DateTimeField(_("archived"), null=True, blank=True)
-    deleted_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    # Archived (`deleted_at`, the kit's trash), with who did it: OwnedRecord's fields.
     merged_into = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="merged_from"
     )
@@ -104,7 +107,6 @@ class Contact(models.Model):
     class Meta:
         ordering = ["last_name", "first_name", "organisation_name", "id"]
         verbose_name = _("contact")
-        verbose_name_plural = _("contacts")
         indexes = [
             models.Index(Lower("email"), name="contacts_email_lower"),
             models.Index(fields=["phone"], name="contacts_phone"),
@@ -133,10 +135,6 @@ class Contact(models.Model):
             return self.organisation_name
         name = " ".join(part for part in (self.first_name, self.last_name) if part)
         return name or self.email or self.phone or f"#{self.pk}"
-
-    @property
-    def is_deleted(self) -> bool:
-        return self.deleted_at is not None
 
     @property
     def addresses(self) -> list[str]:
@@ -195,26 +193,13 @@ class OwnershipChange(models.Model):
         return f"owner of {self.contact_id}: {self.previous_owner_id} -> {self.new_owner_id}"
 
 
-class ContactShare(models.Model):
-    class Access(models.TextChoices):
-        VIEW = "view", _("can see")
-        EDIT = "edit", _("can change")
-
-    contact = models.ForeignKey(Contact, on_delete=models.CASCADE, related_name="shares")
-    user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="+")
-    access = models.CharField(max_length=10, choices=Access.choices, default=Access.VIEW)
-    shared_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-    created_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["contact", "user"], name="contacts_share_once")]
-
-    def __str__(self) -> str:
-        return f"{self.contact_id} shared with {self.user_id} ({self.access})"
+class ContactShare(ShareBase):
+    item = models.ForeignKey(Contact, on_delete=models.CASCADE, related_name="shares")
 
 
 class ContactLink(models.Model):
-    """A document or file of another area linked to the contact (apps.contacts.links)."""
+    """A document or file of another area linked to the contact: the contact kind keeps its own
+    links (apps.core.kinds.attachments)."""
 
     class Kind(models.TextChoices):
         DOCUMENT = "document", _("document")

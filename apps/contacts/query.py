@@ -6,8 +6,8 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils.dateparse import parse_date, parse_datetime
 
-from apps.contacts.errors import InvalidContact
 from apps.contacts.models import Contact
+from apps.core.errors import ValidationFailed, invalid
 
 # camelCase field -> (ORM path, kind)
 FIELDS: dict[str, tuple[str, str]] = {
@@ -53,8 +53,8 @@ OPS = {
 RANGE = {"gt": "gt", "gte": "gte", "lt": "lt", "lte": "lte"}
 
 
-def _bad(index: int, message: str) -> InvalidContact:
-    return InvalidContact(f"filters[{index}]: {message}.", details={f"filters.{index}": [message]})
+def _bad(index: int, message: str) -> ValidationFailed:
+    return invalid(f"filters[{index}]", message)
 
 
 def _scalar(index: int, kind: str, value: Any) -> Any:

@@ -1,6 +1,11 @@
-"""Contacts linked to a record of another area (a department, a group account...), with the
-role they have there. Shared by every area that keeps such a list, so linking, unlinking and
-showing them behave the same everywhere:
+"""Contacts as other areas use them: Contacts' public API for the areas that point at contacts
+(a department's or a group account's contacts, the contact an event invites).
+
+- `contact(actor=..., contact_id=...)`: a contact the actor may see (the kit's errors otherwise);
+  `organisation(...)` one that must be an organisation; `contacts(actor)` every one they may see.
+- Contacts linked to a record of another area with the role they have there (`LinkedContact`),
+  shared by every area that keeps such a list, so linking, unlinking and showing them behave the
+  same everywhere:
 
     class DepartmentContact(related.LinkedContact):
         department = models.ForeignKey(Department, on_delete=models.CASCADE, related_name="contact_links")
@@ -8,14 +13,17 @@ showing them behave the same everywhere:
         class Meta(related.LinkedContact.Meta):
             constraints = [models.UniqueConstraint(fields=["department", "contact"], name="...")]
 
-    changed = related.link(actor=..., rows=department.contact_links, contact_id=..., role=..., remove=False)
-    [LinkedContactOut.of(row) for row in related.visible(actor, department.contact_links)]
+    changed, contact = related.link(actor=..., rows=department.contact_links, contact_id=..., role=...)
+    LinkedContactOut.many(actor, department)  # its links to contacts the actor may see
 
-Only contacts the actor may see are linked or listed (selectors.contact_visible).
+  and the tools that link and unlink them are one call each:
+  `related.change(actor, Department, department_id, contact_id=..., role=...)`.
+
+Only contacts the actor may see are found, linked or listed (`Contact.objects.restrict`).
 """
 
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 from django.conf import settings
 from django.db import models
@@ -24,10 +32,29 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from pydantic import Field
 
-from apps.catalogue.shapes import Out
-from apps.contacts import selectors
-from apps.contacts.shapes import ContactRef, PersonRef
-from apps.core.errors import NotFound, ValidationFailed
+from apps.catalogue.shapes import From, Out, PersonRef
+from apps.contacts.models import Contact
+from apps.contacts.shapes import ContactRef
+from apps.core.actors import Actor, actor_id
+from apps.core.errors import NotFound, invalid
+
+
+def contact(*, actor: Actor | None, contact_id: int) -> Contact:
+    """The live contact `contact_id` if the actor may see it: "not found" (or archived) otherwise."""
+    return Contact.objects.fetch(actor, contact_id)
+
+
+def organisation(*, actor: Actor | None, contact_id: int, field: str = "organisation_id") -> Contact:
+    """The contact `contact_id`, which must be an organisation (`field`: the argument naming it)."""
+    found = contact(actor=actor, contact_id=contact_id)
+    if found.kind != Contact.Kind.ORGANISATION:
+        raise invalid(field, f"contact {contact_id} is a person, not an organisation")
+    return found
+
+
+def contacts(actor: Actor | None) -> QuerySet[Contact]:
+    """The live contacts the actor may see."""
+    return Contact.objects.restrict(actor)
 
 
 class LinkedContact(models.Model):
@@ -44,52 +71,47 @@ class LinkedContact(models.Model):
         ordering = ["linked_at", "id"]
 
 
-def link(*, actor: Any, rows: Any, contact_id: int, role: str = "", remove: bool = False) -> bool:
-    """Links (or unlinks) a contact the actor may see through the related manager `rows`; False
-    when nothing changed (already linked with that role, or not linked)."""
-    contact = selectors.contact_get(actor=actor, contact_id=contact_id)
-    existing = rows.filter(contact=contact).first()
+def link(
+    *, actor: Actor | None, rows: Any, contact_id: int, role: str = "", remove: bool = False
+) -> tuple[bool, Contact]:
+    """Links (or unlinks) a contact the actor may see through the related manager `rows`; returns
+    whether anything changed (not when already linked with that role) and the contact."""
+    found = contact(actor=actor, contact_id=contact_id)
+    existing = rows.filter(contact=found).first()
     if remove:
         if existing is None:
             raise NotFound(f"Contact {contact_id} is not linked here.")
         existing.delete()
-        return True
+        return True, found
     role = (role or "").strip()
     if len(role) > 100:
-        raise ValidationFailed("role: at most 100 characters.", details={"role": ["at most 100 characters"]})
+        raise invalid("role", "at most 100 characters")
     if existing is not None:
         if existing.role == role:
-            return False
+            return False, found
         existing.role = role
         existing.save(update_fields=["role"])
-        return True
-    rows.create(contact=contact, role=role, linked_by=actor if getattr(actor, "pk", None) else None)
-    return True
+        return True, found
+    rows.create(contact=found, role=role, linked_by_id=actor_id(actor))
+    return True, found
 
 
-def visible(actor: Any, rows: Any) -> QuerySet:
+def visible(actor: Actor | None, rows: Any) -> QuerySet:
     """The links whose contact the actor may see, oldest link first."""
-    return rows.filter(contact__in=selectors.contact_visible(actor=actor)).select_related(
-        "contact", "linked_by"
-    )
+    return rows.filter(contact__in=contacts(actor)).select_related("contact", "linked_by")
 
 
 class LinkedContactOut(Out):
     contact: ContactRef
-    email: str
+    email: Annotated[str, From("contact.email")]
     role: str = Field(description="What the contact is here")
     linked_at: datetime
     linked_by: PersonRef | None
 
     @classmethod
-    def of(cls, row: Any) -> "LinkedContactOut":
-        return cls(
-            contact=ContactRef.of(row.contact),
-            email=row.contact.email,
-            role=row.role,
-            linked_at=row.linked_at,
-            linked_by=PersonRef.of(row.linked_by) if row.linked_by_id else None,
-        )
+    def many(cls, actor: Actor | None, record: Any) -> list["LinkedContactOut"]:
+        """The links of `record` (`record.contact_links`) whose contact the actor may see."""
+        return [cls.of_record(row) for row in visible(actor, record.contact_links)]
 
 
 class ContactLinkResultOut(Out):
@@ -100,3 +122,22 @@ class ContactLinkResultOut(Out):
     role: str
     linked: bool = Field(description="Whether it is linked now")
     changed: bool = Field(description="False when it already was (or was not) linked like that")
+
+
+def change(
+    actor: Actor, model: Any, record_id: int, *, contact_id: int, role: str = "", remove: bool = False
+) -> ContactLinkResultOut:
+    """What a tool that links (or, with `remove`, unlinks) a contact to a record of `model` does
+    and answers: the record must be one the actor may change (its access model says so, with the
+    kit's errors), its links are `record.contact_links` (a LinkedContact)."""
+    record = model.objects.fetch(actor, record_id, "change")
+    changed, found = link(
+        actor=actor, rows=record.contact_links, contact_id=contact_id, role=role, remove=remove
+    )
+    return ContactLinkResultOut(
+        record_id=record.pk,
+        contact=ContactRef.of_record(found),
+        role="" if remove else role.strip(),
+        linked=not remove,
+        changed=changed,
+    )

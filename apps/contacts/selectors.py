@@ -1,13 +1,13 @@
-"""Reads about contacts, filtered to what the actor may see.
-
-A contact is visible to people whose role allows contacts.view when it is visible to everyone,
-or when they own it, or it is shared with them; contacts.admin sees every contact. Anything else
-is "not found", never "forbidden" (the same answer as an id that does not exist).
+"""Reads about contacts beyond what the access model gives (apps.core.records: who sees a contact
+is `Contact.objects.restrict(actor)`, one contact `Contact.objects.fetch(actor, id, "change")`,
+what a person may do with it `Contact.access.level(actor, contact)`): the answer of getContact in
+one statement, search ranking, health, possible duplicates.
 """
 
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.postgres.aggregates import JSONBAgg
 from django.db.models import (
     Case,
@@ -26,11 +26,10 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, JSONObject, Lower, NullIf
 from django.utils import timezone
 
-from apps.accounts.access import can
-from apps.accounts.models import User
-from apps.contacts import errors
 from apps.contacts.models import Contact, ContactConflict, ContactShare
-from apps.contacts.permissions import ContactsPerm
+from apps.core import search
+from apps.core.actors import Actor
+from apps.core.errors import NotFound
 from apps.core.prepared import Prepared
 
 # Relationship health from activity: days since the last interaction -> status.
@@ -39,31 +38,6 @@ HEALTH_THRESHOLDS = (
     (90, Contact.Health.NEEDS_ATTENTION),
     (180, Contact.Health.AT_RISK),
 )
-
-
-def is_admin(actor: Any) -> bool:
-    return can(actor, ContactsPerm.ADMIN)
-
-
-def contact_visible(
-    *, actor: Any, include_deleted: bool = False, only_deleted: bool = False
-) -> QuerySet[Contact]:
-    if not can(actor, ContactsPerm.VIEW):
-        return Contact.objects.none()
-    rows = Contact.objects.all()
-    if only_deleted:
-        rows = rows.filter(deleted_at__isnull=False)
-    elif not include_deleted:
-        rows = rows.filter(deleted_at__isnull=True)
-    if not is_admin(actor):
-        rows = rows.filter(visible_to(actor.pk))
-    return rows
-
-
-def visible_to(actor_id: Any) -> Q:
-    """Contacts visible to everyone, owned by the person, or shared with them."""
-    shared = ContactShare.objects.filter(contact=OuterRef("pk"), user_id=actor_id)
-    return Q(visibility=Contact.Visibility.EVERYONE) | Q(owner_id=actor_id) | Exists(shared)
 
 
 def with_health(rows: QuerySet[Contact]) -> QuerySet[Contact]:
@@ -85,18 +59,14 @@ def with_health(rows: QuerySet[Contact]) -> QuerySet[Contact]:
     )
 
 
-def _contact_by_id(
-    admin: bool, with_answer_parts: bool, *, contact_id: int, actor_id: int
-) -> QuerySet[Contact]:
+def _contact_by_id(admin: bool, *, contact_id: int, actor_id: int) -> QuerySet[Contact]:
     rows = Contact.objects.filter(pk=contact_id)
     if not admin:
-        rows = rows.filter(visible_to(actor_id))
-    if with_answer_parts:
-        rows = annotate_answer_parts(rows)
-    return rows.select_related("owner").order_by()
+        rows = rows.filter(Contact.access.visible_to(Contact, actor_id))
+    return annotate_answer_parts(rows).select_related("owner").order_by()
 
 
-# The read behind nearly every contact tool: compiled once (apps.core.prepared).
+# The read behind getContact, the hottest tool: compiled once (apps.core.prepared).
 _contact_by_id_prepared = Prepared(_contact_by_id)
 
 # What a contact's answer (shapes.ContactOut) needs besides the contact: its shares with their
@@ -104,7 +74,7 @@ _contact_by_id_prepared = Prepared(_contact_by_id)
 # own statement (each round trip to the database costs the web process CPU of its own: bench/).
 SHARES_READ = "answer_shares"
 ANY_OPEN_CONFLICT_READ = "answer_any_open_conflict"
-# The fields of a share and of its person that the answer uses (ShareOut, access_of, PersonRef).
+# The fields of a share and of its person that the answer uses (ShareOut, Access.level, PersonRef).
 _SHARE_JSON = {"id": "id", "user_id": "user_id", "access": "access"}
 _PERSON_JSON = {"email": "user__email", "full_name": "user__full_name"}
 
@@ -113,9 +83,9 @@ def annotate_answer_parts(rows: QuerySet[Contact]) -> QuerySet[Contact]:
     """Annotates each contact with its shares (a JSON list; `answer_parts` makes them model
     instances again) and whether any open possible duplicate names it (`open_conflicts_page`)."""
     shares = (
-        ContactShare.objects.filter(contact_id=OuterRef("pk"))
+        ContactShare.objects.filter(item_id=OuterRef("pk"))
         .order_by()
-        .values("contact_id")
+        .values("item_id")
         .annotate(rows=JSONBAgg(JSONObject(**_SHARE_JSON, **_PERSON_JSON)))
         .values("rows")
     )
@@ -129,24 +99,20 @@ def annotate_answer_parts(rows: QuerySet[Contact]) -> QuerySet[Contact]:
     )
 
 
-def contact_get(
-    *, actor: Any, contact_id: int, include_deleted: bool = False, with_answer_parts: bool = False
-) -> Contact:
-    """The contact, with its owner; `with_answer_parts`: also what its answer needs besides (its
-    shares, whether it has open possible duplicates), in the same statement, for an answer
-    given at once (they are not read again if the contact changes afterwards)."""
-    # The organisation and the contact it was merged into are loaded when used (`contact_refs`
-    # reads both in one query).
-    if not can(actor, ContactsPerm.VIEW):
-        raise errors.ContactNotFound(contact_id)
-    found = _contact_by_id_prepared(
-        is_admin(actor), with_answer_parts, contact_id=contact_id, actor_id=actor.pk
-    )
-    contact = found[0] if found else None
-    if contact is None:
-        raise errors.ContactNotFound(contact_id)
-    if contact.deleted_at is not None and not include_deleted:
-        raise errors.ContactArchived(contact_id)
+def contact_answer(*, actor: Actor, contact_id: int, trash: bool = False) -> Contact:
+    """The contact as getContact answers it, in one statement: with its owner, its shares and
+    whether it has open possible duplicates (they are not read again if the contact changes
+    afterwards). The same rows and errors as `Contact.objects.fetch(actor, contact_id,
+    trash=trash)`; the organisation and the contact it was merged into are read when used
+    (`contact_refs` reads both in one query)."""
+    if not Contact.access.may(actor, "view"):
+        raise Contact.access.not_found(Contact, contact_id)
+    found = _contact_by_id_prepared(Contact.access.is_admin(actor), contact_id=contact_id, actor_id=actor.pk)
+    if not found:
+        raise Contact.access.not_found(Contact, contact_id)
+    contact: Contact = found[0]  # type: ignore[assignment]  # the prepared query's rows are contacts
+    if contact.in_trash and not trash:
+        raise Contact.access.in_trash(Contact, contact_id)
     return contact
 
 
@@ -158,8 +124,8 @@ _answer_parts_of = Prepared(
 
 def answer_parts(contact: Contact) -> tuple[list[ContactShare], bool]:
     """The contact's shares (each with its person, `user`) and whether any open possible
-    duplicate names it: those read with the contact (`contact_get(with_answer_parts=True)`), or
-    both read now, in one statement."""
+    duplicate names it: those read with the contact (`contact_answer`), or both read now, in one
+    statement."""
     source: Any = contact
     if not hasattr(contact, SHARES_READ):
         found = _answer_parts_of(contact_id=contact.pk) if contact.pk else []
@@ -172,11 +138,13 @@ def answer_parts(contact: Contact) -> tuple[list[ContactShare], bool]:
         share = _loaded(
             ContactShare,
             using,
-            {"id": row["id"], "contact_id": contact.pk, "user_id": row["user_id"], "access": row["access"]},
+            {"id": row["id"], "item_id": contact.pk, "user_id": row["user_id"], "access": row["access"]},
         )
         # Rebuilt with only the fields the answer uses; any other would be read when used.
         share.user = _loaded(
-            User, using, {"id": row["user_id"], "email": row["email"], "full_name": row["full_name"]}
+            get_user_model(),
+            using,
+            {"id": row["user_id"], "email": row["email"], "full_name": row["full_name"]},
         )
         shares.append(share)
     return shares, getattr(source, ANY_OPEN_CONFLICT_READ)
@@ -188,47 +156,11 @@ def _loaded(model: Any, using: str, values: dict[str, Any]) -> Any:
     return model.from_db(using, names, [values[name] for name in names])
 
 
-def access_of(actor: Any, contact: Contact, shares: list[ContactShare] | None = None) -> str:
-    """What `actor` may do with a contact they can see: "admin", "owner", "edit" or "view"
-    (`shares`: the contact's shares, when the caller has them already)."""
-    if is_admin(actor):
-        return "admin"
-    if contact.owner_id == actor.pk:
-        return "owner"
-    if shares is not None:
-        share = next((item.access for item in shares if item.user_id == actor.pk), None)
-    else:
-        share = (
-            ContactShare.objects.filter(contact=contact, user=actor).values_list("access", flat=True).first()
-        )
-    if share == ContactShare.Access.EDIT:
-        return "edit"
-    if contact.visibility == Contact.Visibility.EVERYONE and can(actor, ContactsPerm.EDIT):
-        return "edit"
-    return "view"
-
-
-def contact_get_for_edit(*, actor: Any, contact_id: int, include_deleted: bool = False) -> Contact:
-    contact = contact_get(actor=actor, contact_id=contact_id, include_deleted=include_deleted)
-    if access_of(actor, contact) == "view":
-        raise errors.ContactReadOnly(contact_id)
-    return contact
-
-
-def contacts_get_many(*, actor: Any, contact_ids: list[int], for_edit: bool = False) -> list[Contact]:
-    """The contacts with these ids, in the order asked, each visible (and changeable)."""
-    return [
-        (contact_get_for_edit if for_edit else contact_get)(actor=actor, contact_id=contact_id)
-        for contact_id in contact_ids
-    ]
-
-
-def contact_search(*, actor: Any, query: str, include_deleted: bool = False) -> QuerySet[Contact]:
+def contact_search(*, actor: Actor, query: str, include_deleted: bool = False) -> QuerySet[Contact]:
     """Free-text search over names, e-mail, phone, company, job title, city and tags, ranked:
     exact e-mail first, then names that start with the query, then the rest."""
-    rows = contact_visible(actor=actor, include_deleted=include_deleted)
-    terms = [term for term in query.split() if term][:8]
-    for term in terms:
+    rows = Contact.objects.restrict(actor, trash="include" if include_deleted else "exclude")
+    for term in search.words(query):
         digits = "".join(ch for ch in term if ch.isdigit())
         match = (
             Q(first_name__icontains=term)
@@ -266,7 +198,7 @@ def contact_refs(contact: Contact) -> dict[int, Contact]:
         pk = getattr(contact, f"{field}_id")
         if pk is None:
             continue
-        if Contact._meta.get_field(field).is_cached(contact):
+        if field in contact._state.fields_cache:
             found[pk] = getattr(contact, field)
         else:
             missing.append(pk)
@@ -304,14 +236,13 @@ def open_conflicts(contact: Contact) -> QuerySet[ContactConflict]:
     )
 
 
-def conflict_get(*, actor: Any, conflict_id: int) -> ContactConflict:
+def conflict_get(*, actor: Actor, conflict_id: int) -> ContactConflict:
+    """A possible duplicate, if the actor may see both its contacts (archived or not)."""
     conflict = ContactConflict.objects.select_related("contact", "other").filter(pk=conflict_id).first()
-    visible = contact_visible(actor=actor, include_deleted=True)
+    visible = Contact.objects.restrict(actor, trash="include")
     if conflict is None or not visible.filter(pk__in=[conflict.contact_id, conflict.other_id]).count() == 2:
-        raise errors.AppError(
+        raise NotFound(
             f"Possible duplicate {conflict_id} was not found, or you may not see both contacts. "
-            "getContact lists a contact's open possible duplicates.",
-            code="NOT_FOUND",
-            http_status=404,
+            "getContact lists a contact's open possible duplicates."
         )
     return conflict

@@ -3,7 +3,7 @@ here), records what happened in the contact's history, and logs ids only, never 
 
 import json
 import logging
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -11,10 +11,7 @@ from django.core.validators import URLValidator, validate_email
 from django.db.models import Q
 from django.utils import timezone
 
-from apps.accounts.access import can
-from apps.accounts.models import User
-from apps.accounts.selectors import person_by_email
-from apps.contacts import countries, errors, selectors
+from apps.contacts import countries, errors, related
 from apps.contacts.models import (
     Contact,
     ContactConflict,
@@ -25,7 +22,10 @@ from apps.contacts.models import (
     OwnershipChange,
 )
 from apps.contacts.permissions import ContactsPerm
-from apps.core.errors import Forbidden, ValidationFailed
+from apps.core import search, sharing
+from apps.core.actors import can, require
+from apps.core.errors import ValidationFailed, invalid
+from apps.core.records import ShareAccess, Visibility
 from apps.notifications import services as notifications
 
 logger = logging.getLogger(__name__)
@@ -61,17 +61,7 @@ EDITABLE = {
     "data",
     "owner_email",
 }
-MAX_TAGS = 30
 MAX_DATA_BYTES = 16_384
-
-
-def require(actor: Any, permission: str) -> None:
-    if not can(actor, permission):
-        raise Forbidden()
-
-
-def _invalid(field: str, message: str) -> errors.InvalidContact:
-    return errors.InvalidContact(f"{field}: {message}.", details={field: [message]})
 
 
 def record(
@@ -110,18 +100,18 @@ def clean_fields(*, actor: Any, fields: dict[str, Any], contact: Contact | None 
         if name in fields:
             value = (fields[name] or "").strip()
             if len(value) > limit:
-                raise _invalid(name, f"at most {limit} characters")
+                raise invalid(name, f"at most {limit} characters")
             cleaned[name] = value
     if "kind" in fields:
         if fields["kind"] not in Contact.Kind.values:
-            raise _invalid("kind", f"one of {', '.join(Contact.Kind.values)}")
+            raise invalid("kind", f"one of {', '.join(Contact.Kind.values)}")
         cleaned["kind"] = fields["kind"]
     if "country" in fields:
         value = (fields["country"] or "").strip()
         if value:
             country = countries.resolve(value)
             if country is None:
-                raise _invalid("country", f"{value!r} is not a country; lookupCountry finds the code")
+                raise invalid("country", f"{value!r} is not a country; lookupCountry finds the code")
             value = country.alpha2
         cleaned["country"] = value
     if "email" in fields:
@@ -130,7 +120,7 @@ def clean_fields(*, actor: Any, fields: dict[str, Any], contact: Contact | None 
             try:
                 validate_email(value)
             except ValidationError as error:
-                raise _invalid("email", f"{value!r} is not an e-mail address") from error
+                raise invalid("email", f"{value!r} is not an e-mail address") from error
         cleaned["email"] = value
     region = cleaned.get("country", contact.country if contact else "")
     for name in ("phone", "mobile"):
@@ -140,7 +130,7 @@ def clean_fields(*, actor: Any, fields: dict[str, Any], contact: Contact | None 
                 try:
                     value = countries.normalise_phone(value, region)
                 except ValueError as error:
-                    raise _invalid(name, f"{fields[name]!r} {error}") from error
+                    raise invalid(name, f"{fields[name]!r} {error}") from error
             cleaned[name] = value
     if "website" in fields:
         value = (fields["website"] or "").strip()
@@ -150,40 +140,29 @@ def clean_fields(*, actor: Any, fields: dict[str, Any], contact: Contact | None 
             try:
                 URLValidator(schemes=["http", "https"])(value)
             except ValidationError as error:
-                raise _invalid("website", f"{fields['website']!r} is not a web address") from error
+                raise invalid("website", f"{fields['website']!r} is not a web address") from error
         cleaned["website"] = value[:200]
     if "tags" in fields:
-        tags: list[str] = []
-        for tag in fields["tags"] or []:
-            tag = " ".join(str(tag).split()).lower()
-            if not tag:
-                continue
-            if len(tag) > 50:
-                raise _invalid("tags", f"{tag[:20]!r}… is longer than 50 characters")
-            if tag not in tags:
-                tags.append(tag)
-        if len(tags) > MAX_TAGS:
-            raise _invalid("tags", f"at most {MAX_TAGS} tags")
-        cleaned["tags"] = tags
+        cleaned["tags"] = search.tags(fields["tags"])
     if "lifecycle_stage" in fields:
         value = fields["lifecycle_stage"] or Contact.Stage.LEAD
         if value not in Contact.Stage.values:
-            raise _invalid("lifecycle_stage", f"one of {', '.join(Contact.Stage.values)}")
+            raise invalid("lifecycle_stage", f"one of {', '.join(Contact.Stage.values)}")
         cleaned["lifecycle_stage"] = value
     if "visibility" in fields:
-        value = fields["visibility"] or Contact.Visibility.EVERYONE
-        if value not in Contact.Visibility.values:
-            raise _invalid("visibility", f"one of {', '.join(Contact.Visibility.values)}")
+        value = fields["visibility"] or Visibility.WORKSPACE
+        if value not in Visibility.values:
+            raise invalid("visibility", f"one of {', '.join(Visibility.values)}")
         cleaned["visibility"] = value
     if "birthday" in fields:
         value = fields["birthday"]
         if value is not None and value > timezone.localdate():
-            raise _invalid("birthday", "cannot be in the future")
+            raise invalid("birthday", "cannot be in the future")
         cleaned["birthday"] = value
     if "last_contacted_at" in fields:
         value = fields["last_contacted_at"]
-        if value is not None and value > timezone.now() + timezone.timedelta(minutes=5):
-            raise _invalid("last_contacted_at", "cannot be in the future")
+        if value is not None and value > timezone.now() + timedelta(minutes=5):
+            raise invalid("last_contacted_at", "cannot be in the future")
         cleaned["last_contacted_at"] = value
     if "data" in fields:
         cleaned["data"] = _clean_data(fields["data"], contact.data if contact else {})
@@ -199,48 +178,46 @@ def _clean_data(value: Any, current: dict[str, Any]) -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise _invalid("data", "must be an object of business fields")
+        raise invalid("data", "must be an object of business fields")
     merged = dict(current)
     for key, item in value.items():
         if not isinstance(key, str) or not key.strip() or len(key) > 64:
-            raise _invalid("data", "keys are names of 1-64 characters")
+            raise invalid("data", "keys are names of 1-64 characters")
         if item is None:
             merged.pop(key, None)
         else:
             merged[key] = item
     if len(json.dumps(merged, default=str)) > MAX_DATA_BYTES:
-        raise _invalid("data", f"at most {MAX_DATA_BYTES} bytes of business fields")
+        raise invalid("data", f"at most {MAX_DATA_BYTES} bytes of business fields")
     return merged
 
 
 def _clean_organisation(actor: Any, organisation_id: int | None, contact: Contact | None) -> Contact | None:
     if organisation_id is None:
         return None
-    organisation = selectors.contact_get(actor=actor, contact_id=organisation_id)
-    if organisation.kind != Contact.Kind.ORGANISATION:
-        raise _invalid("organisation_id", f"contact {organisation_id} is a person, not an organisation")
+    organisation = related.organisation(actor=actor, contact_id=organisation_id)
     if contact is not None and organisation.pk == contact.pk:
-        raise _invalid("organisation_id", "a contact cannot belong to itself")
+        raise invalid("organisation_id", "a contact cannot belong to itself")
     return organisation
 
 
-def _clean_owner(email: str | None) -> User | None:
+def _clean_owner(email: str | None) -> Any:
     if not email:
         return None
-    owner = person_by_email(email)
+    owner = sharing.person_by_email(email)
     if not can(owner, ContactsPerm.VIEW):
-        raise _invalid("owner_email", f"{owner.email} may not see contacts, so cannot own one")
+        raise invalid("owner_email", f"{owner.email} may not see contacts, so cannot own one")
     return owner
 
 
 def _check_complete(contact: Contact) -> None:
     if contact.kind == Contact.Kind.ORGANISATION:
         if not contact.organisation_name:
-            raise _invalid("organisation_name", "an organisation needs its name")
+            raise invalid("organisation_name", "an organisation needs its name")
         if contact.organisation_id is not None:
-            raise _invalid("organisation_id", "an organisation cannot belong to another organisation")
+            raise invalid("organisation_id", "an organisation cannot belong to another organisation")
     elif not any((contact.first_name, contact.last_name, contact.email, contact.phone, contact.mobile)):
-        raise _invalid("first_name", "a person needs at least a name, an e-mail address or a phone number")
+        raise invalid("first_name", "a person needs at least a name, an e-mail address or a phone number")
 
 
 # --- duplicates ---------------------------------------------------------------------------------
@@ -311,8 +288,7 @@ def contact_update(
 ) -> tuple[Contact, list[str]]:
     """Applies the given fields; returns the contact and the names of the fields that changed."""
     require(actor, ContactsPerm.EDIT)
-    contact = selectors.contact_get_for_edit(actor=actor, contact_id=contact.pk)
-    contact = Contact.objects.select_for_update().get(pk=contact.pk)
+    contact = Contact.objects.fetch(actor, contact.pk, "change", lock=True)
     cleaned = clean_fields(actor=actor, fields=fields, contact=contact)
     new_owner = cleaned.pop("owner", contact.owner) if "owner" in cleaned else contact.owner
     changes: dict[str, list[Any]] = {}
@@ -323,7 +299,7 @@ def contact_update(
             changes[label] = [_jsonable(before), _jsonable(value)]
             setattr(contact, name, value)
     if "kind" in changes and contact.kind == Contact.Kind.PERSON and contact.people.exists():
-        raise _invalid("kind", "people belong to this organisation; move them first")
+        raise invalid("kind", "people belong to this organisation; move them first")
     _check_complete(contact)
     if changes:
         contact.save()
@@ -336,7 +312,7 @@ def contact_update(
     return contact, sorted(changes)
 
 
-def contact_set_owner(*, actor: Any, contact: Contact, owner: User | None, reason: str = "") -> None:
+def contact_set_owner(*, actor: Any, contact: Contact, owner: Any, reason: str = "") -> None:
     previous = contact.owner
     contact.owner = owner
     contact.save(update_fields=["owner", "updated_at"])
@@ -355,10 +331,8 @@ def contact_set_owner(*, actor: Any, contact: Contact, owner: User | None, reaso
 def contact_delete(*, actor: Any, contact: Contact) -> Contact:
     """Archives (soft-deletes) a contact; restoreContact brings it back."""
     require(actor, ContactsPerm.DELETE)
-    contact = selectors.contact_get_for_edit(actor=actor, contact_id=contact.pk)
-    contact.deleted_at = timezone.now()
-    contact.deleted_by = actor
-    contact.save(update_fields=["deleted_at", "deleted_by", "updated_at"])
+    contact = Contact.objects.fetch(actor, contact.pk, "delete")
+    contact.trash(actor)
     record(contact, actor, ContactEvent.Kind.DELETED, "archived")
     logger.info("contact %s archived by %s", contact.pk, actor.pk)
     return contact
@@ -366,17 +340,15 @@ def contact_delete(*, actor: Any, contact: Contact) -> Contact:
 
 def contact_restore(*, actor: Any, contact: Contact) -> Contact:
     require(actor, ContactsPerm.DELETE)
-    contact = selectors.contact_get_for_edit(actor=actor, contact_id=contact.pk, include_deleted=True)
+    contact = Contact.objects.fetch(actor, contact.pk, "delete", trash=True)
     if contact.deleted_at is None:
         raise ValidationFailed(
             f"Contact {contact.pk} is not archived; there is nothing to restore.",
             details={"contact_id": ["not archived"]},
         )
     merged_into = contact.merged_into_id
-    contact.deleted_at = None
-    contact.deleted_by = None
     contact.merged_into = None
-    contact.save(update_fields=["deleted_at", "deleted_by", "merged_into", "updated_at"])
+    contact.untrash(also=["merged_into"])
     record(
         contact,
         actor,
@@ -392,36 +364,20 @@ def contact_restore(*, actor: Any, contact: Contact) -> Contact:
 # --- sharing ------------------------------------------------------------------------------------
 
 
-def contact_share(*, actor: Any, contact: Contact, person: User, access: str) -> Contact:
+def contact_share(*, actor: Any, contact: Contact, person: Any, access: str) -> Contact:
     """Shares a contact with a person ("view" or "edit"), or stops sharing it ("none")."""
     require(actor, ContactsPerm.SHARE)
-    contact = selectors.contact_get_for_edit(actor=actor, contact_id=contact.pk)
-    if person.pk == contact.owner_id:
-        raise ValidationFailed(
-            "That person owns the contact already.", details={"person_email": ["is the owner"]}
-        )
-    if access != "none" and not can(person, ContactsPerm.VIEW):
-        raise ValidationFailed(
-            f"{person.email} may not see contacts (their role does not allow it), so sharing would not help.",
-            details={"person_email": ["role cannot see contacts"]},
-        )
-    share = ContactShare.objects.filter(contact=contact, user=person).first()
-    before = share.access if share else "none"
-    if access == "none":
-        if share is not None:
-            share.delete()
-    elif share is None:
-        ContactShare.objects.create(contact=contact, user=person, access=access, shared_by=actor)
-    elif share.access != access:
-        share.access = access
-        share.save(update_fields=["access"])
-    if before != access:
+    contact = Contact.objects.fetch(actor, contact.pk, "change")
+    before, after = sharing.share_set(
+        contact, person=person, access=access, actor=actor, person_may_see=can(person, ContactsPerm.VIEW)
+    )
+    if before != after:
         record(
             contact,
             actor,
             ContactEvent.Kind.SHARED,
             f"sharing changed to {access}",
-            {"user_id": person.pk, "access": [before, access]},
+            {"user_id": person.pk, "access": [before, after]},
         )
     return contact
 
@@ -434,32 +390,18 @@ def contact_link(
 ) -> bool:
     """Links (or unlinks) an item of another area; True when something changed."""
     require(actor, ContactsPerm.EDIT)
-    contact = selectors.contact_get_for_edit(actor=actor, contact_id=contact.pk)
+    contact = Contact.objects.fetch(actor, contact.pk, "change")
     existing = ContactLink.objects.filter(contact=contact, kind=kind, target_id=target_id).first()
-    if remove:
-        if existing is None:
-            return False
-        existing.delete()
-        record(
-            contact,
-            actor,
-            ContactEvent.Kind.UNLINKED,
-            f"{kind} {target_id} unlinked",
-            {"kind": kind, "id": target_id},
-        )
-        return True
+    if remove == (existing is None):
+        return False  # already linked, or not linked at all
     if existing is not None:
-        return False
-    ContactLink.objects.create(
-        contact=contact, kind=kind, target_id=target_id, title=title[:300], linked_by=actor
-    )
-    record(
-        contact,
-        actor,
-        ContactEvent.Kind.LINKED,
-        f"{kind} {target_id} linked",
-        {"kind": kind, "id": target_id},
-    )
+        existing.delete()
+    else:
+        ContactLink.objects.create(
+            contact=contact, kind=kind, target_id=target_id, title=title[:300], linked_by=actor
+        )
+    event = ContactEvent.Kind.UNLINKED if remove else ContactEvent.Kind.LINKED
+    record(contact, actor, event, f"{kind} {target_id} {event.value}", {"kind": kind, "id": target_id})
     return True
 
 
@@ -476,7 +418,7 @@ def contact_set_health(
     reset: bool = False,
 ) -> Contact:
     require(actor, ContactsPerm.EDIT)
-    contact = selectors.contact_get_for_edit(actor=actor, contact_id=contact.pk)
+    contact = Contact.objects.fetch(actor, contact.pk, "change")
     before = [contact.health_status or None, contact.health_score]
     if reset:
         contact.health_status, contact.health_score, contact.health_note = "", None, ""
@@ -526,7 +468,7 @@ def key_contacts_set(
 ) -> list[KeyContact]:
     """Replaces an organisation's key contacts by `entries` (person id, role), in that order."""
     require(actor, ContactsPerm.EDIT)
-    organisation = selectors.contact_get_for_edit(actor=actor, contact_id=organisation.pk)
+    organisation = Contact.objects.fetch(actor, organisation.pk, "change")
     if organisation.kind != Contact.Kind.ORGANISATION:
         raise ValidationFailed(
             f"Contact {organisation.pk} is a person; key contacts belong to organisations.",
@@ -536,11 +478,11 @@ def key_contacts_set(
     people = []
     for person_id, role in entries:
         if person_id in seen:
-            raise _invalid("key_contacts", f"contact {person_id} is listed twice")
+            raise invalid("key_contacts", f"contact {person_id} is listed twice")
         seen.add(person_id)
-        person = selectors.contact_get(actor=actor, contact_id=person_id)
+        person = Contact.objects.fetch(actor, person_id)
         if person.kind != Contact.Kind.PERSON:
-            raise _invalid("key_contacts", f"contact {person_id} is an organisation, not a person")
+            raise invalid("key_contacts", f"contact {person_id} is an organisation, not a person")
         people.append((person, role.strip()[:100]))
     before = list(KeyContact.objects.filter(organisation=organisation).values_list("person_id", flat=True))
     KeyContact.objects.filter(organisation=organisation).delete()
@@ -567,7 +509,7 @@ def conflict_resolve(
     *, actor: Any, conflict: ContactConflict, resolution: str, note: str = ""
 ) -> ContactConflict:
     require(actor, ContactsPerm.EDIT)
-    selectors.contact_get_for_edit(actor=actor, contact_id=conflict.contact_id, include_deleted=True)
+    Contact.objects.fetch(actor, conflict.contact_id, "change", trash=True)
     if resolution == "reopen":
         if conflict.status == ContactConflict.Status.OPEN:
             return conflict
@@ -624,14 +566,14 @@ def contacts_merge(
     require(actor, ContactsPerm.MERGE)
     ids = [contact.pk for contact in duplicates]
     if not ids:
-        raise _invalid("duplicate_ids", "name at least one contact to merge")
+        raise invalid("duplicate_ids", "name at least one contact to merge")
     if len(set(ids)) != len(ids) or primary.pk in ids:
-        raise _invalid("duplicate_ids", "each contact once, and not the primary itself")
-    primary = selectors.contact_get_for_edit(actor=actor, contact_id=primary.pk)
-    duplicates = selectors.contacts_get_many(actor=actor, contact_ids=ids, for_edit=True)
+        raise invalid("duplicate_ids", "each contact once, and not the primary itself")
+    primary = Contact.objects.fetch(actor, primary.pk, "change")
+    duplicates = [Contact.objects.fetch(actor, pk, "change") for pk in ids]
     for duplicate in duplicates:
         if duplicate.kind != primary.kind:
-            raise _invalid(
+            raise invalid(
                 "duplicate_ids", f"contact {duplicate.pk} is a {duplicate.kind}, the primary a {primary.kind}"
             )
     locked = {
@@ -642,11 +584,11 @@ def contacts_merge(
     duplicates = [locked[pk] for pk in ids]
     by_id = {primary.pk: primary, **{contact.pk: contact for contact in duplicates}}
     prefer = prefer or {}
-    for field_name, source_id in prefer.items():
+    for field_name, chosen in prefer.items():
         if field_name not in MERGED_FIELDS and field_name != "organisation_id":
-            raise _invalid("prefer", f"{field_name!r} is not a field a merge can choose")
-        if source_id not in by_id:
-            raise _invalid("prefer", f"contact {source_id} is not part of this merge")
+            raise invalid("prefer", f"{field_name!r} is not a field a merge can choose")
+        if chosen not in by_id:
+            raise invalid("prefer", f"contact {chosen} is not part of this merge")
     taken: list[str] = []
     for field_name in MERGED_FIELDS:
         source_id = prefer.get(field_name) or prefer.get(f"{field_name}_id")
@@ -667,7 +609,7 @@ def contacts_merge(
     tags = list(primary.tags)
     for duplicate in duplicates:
         tags += [tag for tag in duplicate.tags if tag not in tags]
-    primary.tags = tags[:MAX_TAGS]
+    primary.tags = tags[: search.MAX_TAGS]
     data: dict[str, Any] = {}
     for duplicate in reversed(duplicates):
         data.update(duplicate.data or {})
@@ -682,11 +624,11 @@ def contacts_merge(
     for link in ContactLink.objects.filter(contact_id__in=ids):
         if not ContactLink.objects.filter(contact=primary, kind=link.kind, target_id=link.target_id).exists():
             ContactLink.objects.filter(pk=link.pk).update(contact=primary)
-    for share in ContactShare.objects.filter(contact_id__in=ids).exclude(user_id=primary.owner_id):
-        mine = ContactShare.objects.filter(contact=primary, user_id=share.user_id).first()
+    for share in ContactShare.objects.filter(item_id__in=ids).exclude(Q(user_id=primary.owner_id)):
+        mine = ContactShare.objects.filter(item=primary, user_id=share.user_id).first()
         if mine is None:
-            ContactShare.objects.filter(pk=share.pk).update(contact=primary)
-        elif share.access == ContactShare.Access.EDIT and mine.access != share.access:
+            ContactShare.objects.filter(pk=share.pk).update(item=primary)
+        elif share.access == ShareAccess.EDIT and mine.access != share.access:
             ContactShare.objects.filter(pk=mine.pk).update(access=share.access)
     for key in KeyContact.objects.filter(organisation_id__in=ids):
         if (
@@ -742,8 +684,8 @@ def contacts_merge(
 def contacts_transfer(
     *,
     actor: Any,
-    from_user: User,
-    to_user: User,
+    from_user: Any,
+    to_user: Any,
     contact_ids: list[int] | None,
     include_people: bool,
     reason: str,
@@ -752,15 +694,15 @@ def contacts_transfer(
     `include_people`, the people of the organisations handed over that `from_user` owns go too."""
     require(actor, ContactsPerm.TRANSFER)
     if from_user.pk == to_user.pk:
-        raise _invalid("to_email", "the new owner is the current owner")
+        raise invalid("to_email", "the new owner is the current owner")
     if not can(to_user, ContactsPerm.VIEW):
-        raise _invalid("to_email", f"{to_user.email} may not see contacts, so cannot own any")
-    visible = selectors.contact_visible(actor=actor)
+        raise invalid("to_email", f"{to_user.email} may not see contacts, so cannot own any")
+    visible = Contact.objects.restrict(actor)
     if contact_ids:
-        contacts = selectors.contacts_get_many(actor=actor, contact_ids=contact_ids, for_edit=True)
+        contacts = [Contact.objects.fetch(actor, pk, "change") for pk in contact_ids]
         others = [contact.pk for contact in contacts if contact.owner_id != from_user.pk]
         if others:
-            raise _invalid("contact_ids", f"not owned by {from_user.email}: {', '.join(map(str, others))}")
+            raise invalid("contact_ids", f"not owned by {from_user.email}: {', '.join(map(str, others))}")
     else:
         contacts = list(visible.filter(owner=from_user).order_by("id"))
     if include_people:
@@ -786,7 +728,7 @@ def credit_check_run(*, actor: Any, contact: Contact, purpose: str) -> Any:
     from apps.contacts.models import CreditCheck
 
     require(actor, ContactsPerm.CREDIT_CHECK)
-    contact = selectors.contact_get(actor=actor, contact_id=contact.pk)
+    contact = Contact.objects.fetch(actor, contact.pk)
     bureau = credit.configured_bureau()
     if bureau is None:
         raise errors.CreditCheckNotConfigured()

@@ -1,19 +1,17 @@
 """What the contact tools answer (camelCase JSON; apps.catalogue.shapes.Out)."""
 
 from datetime import date, datetime
-from typing import Any
+from typing import Annotated, Any
 
 from django.utils import timezone
 from pydantic import Field
 
-from apps.catalogue.shapes import Out, PersonRef, ShareOut
+from apps.catalogue.shapes import From, Out, PersonRef, ShareOut
 from apps.contacts import selectors
 from apps.contacts.models import (
     Contact,
-    ContactConflict,
     ContactEvent,
     KeyContact,
-    OwnershipChange,
 )
 
 # The possible duplicates a contact answer lists; the count says how many there are.
@@ -26,14 +24,10 @@ class ContactRef(Out):
     display_name: str
 
     @classmethod
-    def of(cls, contact: Contact) -> "ContactRef":
-        return cls(id=contact.pk, kind=contact.kind, display_name=contact.display_name)
-
-    @classmethod
     def among(cls, contacts: dict[int, Contact], pk: int | None) -> "ContactRef | None":
         """The reference to contact `pk` of `contacts` (read by id), None when there is none."""
         found = contacts.get(pk) if pk is not None else None
-        return cls.of(found) if found is not None else None
+        return cls.of_record(found) if found is not None else None
 
 
 class Address(Out):
@@ -61,19 +55,11 @@ class ContactSummary(Out):
     @classmethod
     def of(cls, contact: Contact) -> "ContactSummary":
         organisation = contact.organisation if contact.organisation_id else None
-        return cls(
-            id=contact.pk,
-            kind=contact.kind,
-            display_name=contact.display_name,
-            email=contact.email,
+        return cls.of_record(
+            contact,
             phone=contact.phone or contact.mobile,
             company=organisation.organisation_name if organisation else contact.company,
-            job_title=contact.job_title,
-            lifecycle_stage=contact.lifecycle_stage,
-            tags=list(contact.tags),
-            owner=PersonRef.of(contact.owner) if contact.owner_id else None,
-            archived=contact.deleted_at is not None,
-            updated_at=contact.updated_at,
+            archived=contact.in_trash,
         )
 
 
@@ -101,29 +87,11 @@ class ConflictOut(Out):
     created_at: datetime
     resolved_at: datetime | None
 
-    @classmethod
-    def of(cls, conflict: ContactConflict) -> "ConflictOut":
-        return cls(
-            id=conflict.pk,
-            contact=ContactRef.of(conflict.contact),
-            other=ContactRef.of(conflict.other),
-            reason=conflict.reason,
-            status=conflict.status,
-            resolution=conflict.resolution,
-            note=conflict.note,
-            created_at=conflict.created_at,
-            resolved_at=conflict.resolved_at,
-        )
-
 
 class KeyContactOut(Out):
-    contact: ContactRef
+    contact: Annotated[ContactRef, From("person")]
     role: str
     position: int
-
-    @classmethod
-    def of(cls, key: KeyContact) -> "KeyContactOut":
-        return cls(contact=ContactRef.of(key.person), role=key.role, position=key.position)
 
 
 class ContactOut(Out):
@@ -147,7 +115,10 @@ class ContactOut(Out):
     lifecycle_stage: str
     source: str
     owner: PersonRef | None
-    visibility: str = Field(description="everyone, or private (the owner and the people it is shared with)")
+    visibility: str = Field(
+        description="workspace (everyone who may see contacts), or private (the owner and the people it "
+        "is shared with)"
+    )
     your_access: str = Field(description="What you may do with it: admin, owner, edit or view")
     shared_with: list[ShareOut]
     last_contacted_at: datetime | None
@@ -182,44 +153,17 @@ class ContactOut(Out):
             if contact.kind == Contact.Kind.ORGANISATION
             else []
         )
-        return cls(
-            id=contact.pk,
-            kind=contact.kind,
-            display_name=contact.display_name,
-            first_name=contact.first_name,
-            last_name=contact.last_name,
-            organisation_name=contact.organisation_name,
-            email=contact.email,
-            phone=contact.phone,
-            mobile=contact.mobile,
-            job_title=contact.job_title,
-            company=contact.company,
+        return cls.of_record(
+            contact,
             organisation=ContactRef.among(refs, contact.organisation_id),
-            website=contact.website,
-            address=Address(
-                street=contact.street,
-                city=contact.city,
-                region=contact.region,
-                postal_code=contact.postal_code,
-                country=contact.country,
-            ),
-            birthday=contact.birthday,
-            notes=contact.notes,
-            tags=list(contact.tags),
-            lifecycle_stage=contact.lifecycle_stage,
-            source=contact.source,
-            owner=PersonRef.of(contact.owner) if contact.owner_id else None,
-            visibility=contact.visibility,
-            your_access=selectors.access_of(actor, contact, shares),
+            address=Address.of_record(contact),
+            your_access=Contact.access.level(actor, contact, shares),
             shared_with=ShareOut.many(shares),
-            last_contacted_at=contact.last_contacted_at,
             health=health_of(contact, conflicts=count).status,
             data=contact.data or {},
-            key_contacts=[KeyContactOut.of(key) for key in keys],
-            open_conflicts=[ConflictOut.of(conflict) for conflict in conflicts],
+            key_contacts=[KeyContactOut.of_record(key) for key in keys],
+            open_conflicts=[ConflictOut.of_record(conflict) for conflict in conflicts],
             open_conflict_count=count,
-            created_at=contact.created_at,
-            updated_at=contact.updated_at,
             archived_at=contact.deleted_at,
             merged_into=ContactRef.among(refs, contact.merged_into_id),
         )
@@ -287,14 +231,7 @@ class EventOut(Out):
 
     @classmethod
     def of(cls, event: ContactEvent) -> "EventOut":
-        return cls(
-            id=event.pk,
-            at=event.at,
-            kind=event.kind,
-            summary=event.summary,
-            actor=PersonRef.of(event.actor) if event.actor_id else None,
-            changes=event.changes or {},
-        )
+        return cls.of_record(event, changes=event.changes or {})
 
 
 class OwnershipOut(Out):
@@ -303,13 +240,3 @@ class OwnershipOut(Out):
     new_owner: PersonRef | None
     changed_by: PersonRef | None
     reason: str
-
-    @classmethod
-    def of(cls, change: OwnershipChange) -> "OwnershipOut":
-        return cls(
-            changed_at=change.changed_at,
-            previous_owner=PersonRef.of(change.previous_owner),
-            new_owner=PersonRef.of(change.new_owner),
-            changed_by=PersonRef.of(change.changed_by),
-            reason=change.reason,
-        )

@@ -4,7 +4,6 @@ from django.utils.module_loading import autodiscover_modules
 
 class CoreConfig(AppConfig):
     name = "apps.core"
-    label = "core"
 
     def ready(self) -> None:
         # The system checks; the Celery signals that carry request ids into tasks.
@@ -14,5 +13,14 @@ class CoreConfig(AppConfig):
         # credential schemes it provides in a `credentials` module, and how its personal data is
         # exported and erased in a `privacy` module.
         autodiscover_modules("permissions")
+        # Every area app declares itself in an `area` module (apps.core.areas): its permissions,
+        # record kinds, pages, periodic tasks and settings.
+        autodiscover_modules("area")
         autodiscover_modules("credentials")
         autodiscover_modules("privacy")
+
+        from django.conf import settings
+
+        from . import areas
+
+        areas.install_schedule(settings.CELERY_BEAT_SCHEDULE)

@@ -27,7 +27,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection
+from django.db.models import QuerySet
 from django.dispatch import Signal
+from django.utils import timezone
+
+from apps.core.actors import Actor
 
 # Sent with `schema_name` and `user_ids` (sorted, at least one), in the process that made the change.
 credentials_revoked = Signal()
@@ -48,9 +52,9 @@ class CredentialRequest:
 @dataclass(frozen=True)
 class Principal:
     """Who is calling, through which credential. Every permission check still goes through
-    `apps.accounts.access.can(principal.user, ...)`: the credential only narrows."""
+    `apps.core.actors.can(principal.user, ...)`: the credential only narrows."""
 
-    user: Any
+    user: Actor
     # "oauth" or "access_token" (personal access token + API key).
     scheme: str
     # OAuth scopes granted to the token; the access-token scheme has {"mcp"} (everything the role allows).
@@ -98,3 +102,13 @@ def revoked(*, user_ids: Iterable[int | None]) -> None:
     schema_name = getattr(connection, "schema_name", "public")
     if ids and schema_name != "public":
         credentials_revoked.send(sender=None, schema_name=schema_name, user_ids=ids)
+
+
+def revoke_all(credentials: QuerySet[Any]) -> int:
+    """Revokes the credentials (rows with `revoked_at` and `user_id`) not revoked yet, as a
+    person's soft delete does, and tells the doors. Returns how many were revoked."""
+    live = credentials.filter(revoked_at__isnull=True)
+    people = list(live.values_list("user_id", flat=True).distinct())
+    count = live.update(revoked_at=timezone.now())
+    revoked(user_ids=people)
+    return count

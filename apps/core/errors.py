@@ -2,21 +2,43 @@
 
 An AppError carries what every door needs: a stable machine code, a message a person can read,
 the HTTP status for JSON APIs, and optional details (field errors). The DRF exception handler
-(`apps.core.api.exceptions`) turns it into SPEC 7.1's body; MCP turns it into a tool error.
+(`apps.core.api.exceptions`) turns it into SPEC 7.1's body, MCP into a tool error, and
+`apps.core.pages` into a page's answer.
+
+A failure that names facts declares them and a template, once (Zulip's `data_fields` and
+`msg_format`), instead of a class with an `__init__` that formats its message:
+
+    class EventReadOnly(Conflict):
+        code = "EVENT_READ_ONLY"
+        data_fields = ("id",)
+        msg_format = _("You are invited to event {id} but it is on a calendar you may not change.")
+
+    raise EventReadOnly(id=event.pk)
+
+The commonest ones are here for every area: a record not found (`RecordNotFound`, or plain
+NOT_FOUND for a selector's miss: `or_not_found`), in the trash (`InTrash`), seen but not changeable
+(`ReadOnly`), and a field's value refused (`invalid`).
 """
 
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from django.utils.translation import gettext_lazy as _
+
+_T = TypeVar("_T")
 
 
 class AppError(Exception):
     code: str = "ERROR"
     message: Any = _("Something went wrong.")
     http_status: int = 400
+    # The facts a templated error names (given as keyword arguments), and its template.
+    data_fields: tuple[str, ...] = ()
+    msg_format: Any = ""
+    # Headers every answer of this failure carries (a 401's challenge), unless others are given.
+    default_headers: dict[str, str] = {}
 
     def __init__(
         self,
@@ -26,7 +48,14 @@ class AppError(Exception):
         http_status: int | None = None,
         details: Any = None,
         headers: dict[str, str] | None = None,
+        **data: Any,
     ) -> None:
+        unknown = set(data) - set(self.data_fields)
+        if unknown:
+            raise TypeError(f"{type(self).__name__} takes no {', '.join(sorted(unknown))}")
+        self.data = data
+        if message is None and self.msg_format:
+            message = str(self.msg_format).format(**data)
         if message is not None:
             self.message = message
         if code is not None:
@@ -34,7 +63,7 @@ class AppError(Exception):
         if http_status is not None:
             self.http_status = http_status
         self.details = details
-        self.headers = headers or {}
+        self.headers = dict(self.default_headers) if headers is None else headers
         super().__init__(str(self.message))
 
     def as_body(self) -> dict[str, Any]:
@@ -47,7 +76,6 @@ class AppError(Exception):
 class BadRequest(AppError):
     code = "BAD_REQUEST"
     message = _("The request could not be read.")
-    http_status = 400
 
 
 class Unauthenticated(AppError):
@@ -64,13 +92,13 @@ class Forbidden(AppError):
 
 class NotFound(AppError):
     code = "NOT_FOUND"
-    message = _("Not found.")
+    message: Any = _("Not found.")
     http_status = 404
 
 
 class Conflict(AppError):
     code = "CONFLICT"
-    message = _("The request conflicts with the current state.")
+    message: Any = _("The request conflicts with the current state.")
     http_status = 409
 
 
@@ -80,6 +108,69 @@ class ValidationFailed(AppError):
     code = "VALIDATION_ERROR"
     message = _("The request is not valid.")
     http_status = 422
+
+
+def or_not_found(record: _T | None) -> _T:
+    """`record`, or NOT_FOUND when there is none (a selector's `.first()` that found nothing)."""
+    if record is None:
+        raise NotFound()
+    return record
+
+
+def invalid(field: str, problem: Any) -> ValidationFailed:
+    """The one validation failure of a single field: "field: problem." with details naming it."""
+    return ValidationFailed(f"{field}: {problem}.", details={field: [str(problem)]})
+
+
+class RecordNotFound(NotFound):
+    """A record that does not exist, or that the actor may not see: the same answer, so an id
+    tells nothing (apps.core.records fills it from the model's access declaration)."""
+
+    data_fields = ("label", "id", "find_with")
+    msg_format = _("{label} {id} was not found, or you may not see it. {find_with}")
+
+    def __init__(self, *, label: Any, id: Any, find_with: str = "") -> None:
+        hint = _("Find the right id with %(tool)s.") % {"tool": find_with} if find_with else ""
+        super().__init__(label=label, id=id, find_with=hint)
+        self.message = str(self.message).strip()
+
+
+class InTrash(Conflict):
+    """A record in the trash (or archived), named where a live one is needed; `hint` says how
+    to bring it back."""
+
+    code = "IN_TRASH"
+    data_fields = ("label", "id", "state", "hint")
+    msg_format = _("{label} {id} is {state}. {hint}")
+
+    def __init__(
+        self, *, label: Any, id: Any, state: Any = "", hint: Any = "", code: str | None = None
+    ) -> None:
+        super().__init__(code=code, label=label, id=id, state=state or _("in the trash"), hint=hint)
+        self.message = str(self.message).strip()
+
+
+class ReadOnly(Forbidden):
+    """A record the actor may see but not change (private, shared with them to view)."""
+
+    data_fields = ("label", "id")
+    msg_format = _(
+        "You can see {label} {id} but not change it: it is private. Ask its owner to share it "
+        "with you with edit access."
+    )
+
+
+class AreaNotAvailable(AppError):
+    """What a tool needs lives in an area this workspace does not use (no calendar, no mailbox)."""
+
+    code = "AREA_NOT_AVAILABLE"
+    http_status = 409
+
+
+class PayloadTooLarge(AppError):
+    code = "PAYLOAD_TOO_LARGE"
+    message = _("The request body is too large.")
+    http_status = 413
 
 
 class RateLimited(AppError):

@@ -1,10 +1,13 @@
 """Folder trees and the trash, for every area that files things in folders (Files, Documents).
 
-An area subclasses `FolderBase` for its folders and `TrashableBase` for what goes in them:
+An area subclasses `FolderBase` for its folders (a `Record` of apps.core.records: soft delete,
+who made it) and files records (`OwnedRecord`s) in them:
 
     class Folder(FolderBase):
-        class Meta(FolderBase.Meta):
-            constraints = [*FolderBase.unique_names("files_folder")]
+        access = Access(FilesPerm, visibility="workspace", label=_("Folder"))
+
+(one live folder of a name in a folder: the constraint `files_folder_unique_name` comes with
+the base).
 
 A folder has a name, a parent (None: the area's root) and a soft delete: trashing a folder
 trashes what is inside it with it (`trashed_with` points at the folder whose deletion took it),
@@ -12,6 +15,7 @@ and restoring the folder brings exactly those back. Names are checked by `clean_
 checked by `check_move` (never into itself or one of its own sub-folders).
 """
 
+import logging
 import unicodedata
 from collections.abc import Iterable
 from typing import Any, TypeVar
@@ -19,11 +23,13 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from apps.core.actors import Actor, actor_id, require
 from apps.core.errors import ValidationFailed
+from apps.core.records import Record
 
+logger = logging.getLogger(__name__)
 USER = settings.AUTH_USER_MODEL
 MAX_NAME = 255
 # Names Windows, macOS and most storage keys cannot hold, and that would read as paths.
@@ -32,24 +38,7 @@ RESERVED_NAMES = {".", "..", "con", "prn", "aux", "nul"}
 MAX_DEPTH = 32
 
 
-class TrashableBase(models.Model):
-    """Soft delete: `deleted_at` set means it is in the trash."""
-
-    created_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-    created_at = models.DateTimeField(default=timezone.now)
-    updated_at = models.DateTimeField(auto_now=True)
-    deleted_at = models.DateTimeField(null=True, blank=True)
-    deleted_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-
-    class Meta:
-        abstract = True
-
-    @property
-    def in_trash(self) -> bool:
-        return self.deleted_at is not None
-
-
-class FolderBase(TrashableBase):
+class FolderBase(Record):
     name = models.CharField(max_length=MAX_NAME)
     parent = models.ForeignKey(
         "self", on_delete=models.CASCADE, null=True, blank=True, related_name="children"
@@ -59,9 +48,19 @@ class FolderBase(TrashableBase):
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
 
-    class Meta:
+    class Meta(Record.Meta):
         abstract = True
         ordering = ["name", "id"]
+        # One live folder of a name in a folder (the trash may hold several): "files_folder_unique_name".
+        constraints = [
+            models.UniqueConstraint(
+                "parent",
+                models.functions.Lower("name"),
+                condition=Q(deleted_at__isnull=True),
+                nulls_distinct=False,
+                name="%(app_label)s_folder_unique_name",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -69,19 +68,6 @@ class FolderBase(TrashableBase):
     @property
     def path(self) -> str:
         return path_of(self)
-
-    @staticmethod
-    def unique_names(prefix: str, *, parent: str = "parent") -> list[models.UniqueConstraint]:
-        """One live item of a name per folder (the trash may hold several)."""
-        return [
-            models.UniqueConstraint(
-                parent,
-                models.functions.Lower("name"),
-                condition=Q(deleted_at__isnull=True),
-                nulls_distinct=False,
-                name=f"{prefix}_unique_name",
-            )
-        ]
 
 
 F = TypeVar("F", bound=FolderBase)
@@ -171,14 +157,27 @@ def check_depth(parent: FolderBase | None) -> None:
         )
 
 
-def create(model: type[F], *, actor: Any, name: str, parent: Any) -> F:
-    """A new folder of `model` in `parent` (None: the root), its name checked and free."""
+def get(model: type[F], *, actor: Actor, folder_id: int | None, trash: bool = False) -> F | None:
+    """The folder `folder_id` as `actor` may see it; None (no id) is the root."""
+    if folder_id is None:
+        return None
+    folder: F = model.objects.fetch(actor, folder_id, trash=trash)
+    return folder
+
+
+def create(model: type[F], *, actor: Actor, name: str, parent: Any) -> F:
+    """A new folder of `model` in `parent` (None: the root), its name checked and free; the actor
+    must be allowed to change the area's records."""
+    require(actor, model.access.permission("change") or "")
     name = clean_name(name)
     check_depth(parent)
-    check_name_free(model.objects.filter(parent=parent), name, what=_("A folder"))
-    return model.objects.create(
-        name=name, parent=parent, created_by=actor if getattr(actor, "pk", None) else None
-    )
+    # As a Q: django-stubs 5.2's check of keyword lookups crashes on a foreign key to "self" of
+    # an abstract model (FolderBase.parent).
+    check_name_free(model.objects.filter(Q(parent=parent)), name, what=_("A folder"))
+    folder = model(name=name, parent=parent, created_by_id=actor_id(actor))
+    folder.save(force_insert=True)
+    logger.info("%s %s created", model._meta.model_name, folder.pk)
+    return folder
 
 
 def check_name_free(queryset: Any, name: str, *, exclude_pk: Any = None, what: str = "") -> None:
@@ -194,30 +193,20 @@ def check_name_free(queryset: Any, name: str, *, exclude_pk: Any = None, what: s
         )
 
 
-def trash(items: Iterable[TrashableBase], *, actor: Any, with_folder: Any = None) -> int:
-    """Puts items in the trash (those not there already); returns how many."""
-    now = timezone.now()
+def trash(items: Iterable[Record], *, actor: Actor, with_folder: Any = None) -> int:
+    """Puts items in the trash (those not there already), noting the folder whose trashing took
+    them (`with_folder`); returns how many."""
     count = 0
     for item in items:
         if item.deleted_at is not None:
             continue
-        item.deleted_at = now
-        item.deleted_by = actor if getattr(actor, "pk", None) else None
-        fields = ["deleted_at", "deleted_by", "updated_at"]
-        if hasattr(item, "trashed_with_id"):
-            item.trashed_with = with_folder  # type: ignore[attr-defined]
-            fields.append("trashed_with")
-        item.save(update_fields=fields)
+        item.trashed_with = with_folder  # type: ignore[attr-defined]
+        item.trash(actor, also=["trashed_with"])
         count += 1
     return count
 
 
-def untrash(item: TrashableBase, *, also: tuple[str, ...] = ()) -> None:
+def untrash(item: Record, *, also: tuple[str, ...] = ()) -> None:
     """Takes an item out of the trash, saving `also` (fields the caller changed) with it."""
-    item.deleted_at = None
-    item.deleted_by = None
-    fields = ["deleted_at", "deleted_by", "updated_at", *also]
-    if hasattr(item, "trashed_with_id"):
-        item.trashed_with = None  # type: ignore[attr-defined]
-        fields.append("trashed_with")
-    item.save(update_fields=fields)
+    item.trashed_with = None  # type: ignore[attr-defined]
+    item.untrash(also=[*also, "trashed_with"])

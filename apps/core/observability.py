@@ -113,7 +113,8 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 class RequestObservabilityMiddleware:
     """ASGI middleware around the whole application (config/asgi.py)."""
 
-    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]]) -> None:
+    # Any ASGI application (Channels' router among them, whose stubs type the scope their own way).
+    def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -12,7 +12,7 @@ member of a `PermissionEnum` (Saleor's per-app permission enums):
 Each permission has a level. The built-in roles grant every permission up to their level, so an
 area added later extends owner, admin, member and viewer without a data migration. Custom roles
 list their permissions explicitly. Whether a user holds one is decided by
-`apps.accounts.access.can`, and nowhere else.
+`apps.core.actors.can` (behind it, `apps.accounts.access`), and nowhere else.
 """
 
 from collections.abc import Iterable
@@ -58,6 +58,7 @@ class PermissionEnum(StrEnum):
 
 _areas: dict[str, Area] = {}
 _permissions: dict[str, PermissionEnum] = {}
+_enums: dict[str, type[PermissionEnum]] = {}
 
 E = TypeVar("E", bound=type[PermissionEnum])
 
@@ -76,7 +77,13 @@ def register_permissions(enum: E) -> E:
         if member.value in _permissions and _permissions[member.value] is not member:
             raise ValueError(f"permission {member.value!r} is declared twice")
         _permissions[member.value] = member
+        _enums.setdefault(member.area, enum)
     return enum
+
+
+def enum_of(area: str) -> type[PermissionEnum] | None:
+    """The enum that declares the permissions of `area` (the first registered for it)."""
+    return _enums.get(area)
 
 
 def areas() -> list[Area]:
@@ -89,6 +96,12 @@ def optional_area_keys() -> list[str]:
 
 def get_area(key: str) -> Area | None:
     return _areas.get(key)
+
+
+def area_title(key: str) -> Any:
+    """The title of the area `key`, or the key itself when no area has it."""
+    area = _areas.get(key)
+    return area.title if area else key
 
 
 def all_permissions() -> list[PermissionEnum]:

@@ -31,7 +31,9 @@ from typing import Any
 import psycopg
 from django.db import connections
 from django.db.models import Model, QuerySet
-from django.db.models.query import get_related_populators
+
+# Django's own (private) helpers for turning rows into model instances; the stubs leave them out.
+from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
 
 _INT_STAND_IN = -2_000_000_000  # within every integer column's range, below any id
 
@@ -76,15 +78,15 @@ class Prepared:
                 raise NotPreparable(f"{name}: only integers and strings can be prepared values")
             stand_ins[name] = _INT_STAND_IN - index if isinstance(value, int) else f"\x00{name}\x00"
         queryset = self._build(*shape, **stand_ins)
-        if queryset._known_related_objects or queryset._prefetch_related_lookups:
+        if queryset._known_related_objects or queryset._prefetch_related_lookups:  # type: ignore[attr-defined]
             raise NotPreparable("prefetch_related and related managers cannot be prepared")
         compiler = queryset.query.get_compiler(using=using)
         sql, params = compiler.as_sql()
         slots = []
         for position, param in enumerate(params):
-            name = next((n for n, v in stand_ins.items() if type(param) is type(v) and param == v), None)
-            if name is not None:
-                slots.append((position, name))
+            keyword = next((n for n, v in stand_ins.items() if type(param) is type(v) and param == v), None)
+            if keyword is not None:
+                slots.append((position, keyword))
             elif _changed_stand_in(param):
                 raise NotPreparable(f"a value is changed on its way to the SQL ({param!r}): not preparable")
         select, klass_info = compiler.select, compiler.klass_info
@@ -128,7 +130,8 @@ def _run(compiled: _Compiled, values: dict[str, int | str], using: str) -> list[
         # another's.
         raw = psycopg.Cursor(client_side.cursor.connection)
         wrap = connection.make_debug_cursor if connection.queries_logged else connection.make_cursor
-        with wrap(raw) as cursor:
+        # A raw DB-API cursor, as Django's own callers pass (the stubs ask for a CursorWrapper).
+        with wrap(raw) as cursor:  # type: ignore[arg-type]
             cursor.execute(compiled.sql, params)
             rows = cursor.fetchall()
     found = []

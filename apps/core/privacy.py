@@ -43,10 +43,12 @@ from django.apps import apps as django_apps
 from django.conf import settings
 from django.core import checks
 from django.core.exceptions import FieldDoesNotExist
-from django.db import connection, models, transaction
+from django.db import models, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django_tenants.utils import schema_context
+
+from apps.core.db import connection
 
 
 @dataclass(frozen=True)
@@ -253,7 +255,7 @@ class ModelHandler(Handler):
     # --- start-up check --------------------------------------------------------------------
 
     def check(self) -> list[checks.CheckMessage]:
-        problems = []
+        problems: list[checks.CheckMessage] = []
         if not (self.user_path or self.email_path or self.find_function):
             problems.append(
                 checks.Error(
@@ -392,7 +394,7 @@ def check_coverage() -> list[checks.CheckMessage]:
                     f"{label} is neither registered for export and erasure of personal data nor "
                     "declared as holding none",
                     hint=(
-                        f"In {model._meta.app_config.name.replace('.', '/')}/privacy.py add "  # type: ignore[union-attr]
+                        f"In {model._meta.app_config.name.replace('.', '/')}/privacy.py add "
                         f"privacy.register({model.__name__}, user=... or email=...) or "
                         f'privacy.not_personal({model.__name__}, reason="..."); see docs/privacy.md.'
                     ),

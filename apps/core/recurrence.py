@@ -23,7 +23,7 @@ from typing import Any
 from dateutil.rrule import rrule, rrulestr
 from django.utils.translation import gettext as _
 
-from apps.core.errors import ValidationFailed
+from apps.core.errors import invalid
 
 # More occurrences than this in one answer are cut (an hourly rule over a year is 8,760).
 MAX_OCCURRENCES = 2000
@@ -48,16 +48,12 @@ RULE_PARTS = (
 )
 
 
-def invalid(field: str, message: str) -> ValidationFailed:
-    return ValidationFailed(f"{field}: {message}.", details={field: [message]})
-
-
 # --- time zones -----------------------------------------------------------------------------------
 
 
 def workspace_zone() -> zoneinfo.ZoneInfo:
     """The current workspace's time zone (UTC outside a workspace)."""
-    from apps.accounts.access import current_workspace
+    from apps.core.workspaces import current_workspace
 
     workspace = current_workspace()
     try:

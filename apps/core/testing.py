@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,49 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def _port_open(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+def _answers(url: str) -> bool:
+    """Whether a health check at `url` answers 200."""
+    try:
+        return httpx.get(url, timeout=1).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def _wait_until(
+    ready: Callable[[], bool],
+    *,
+    what: str,
+    goal: str,
+    timeout: float,
+    process: subprocess.Popen | None = None,
+    log: Callable[[], str] = str,
+    stop: Callable[[], None] | None = None,
+    every: float = 0.1,
+) -> None:
+    """Until `ready()`. RuntimeError, with the end of `log()`, as soon as `process` has exited or
+    after `timeout` seconds; `stop` is called first (the process is not left behind)."""
+    deadline = time.monotonic() + timeout
+    failure = ""
+    while not failure:
+        if ready():
+            return
+        if process is not None and process.poll() is not None:
+            failure = f"{what} exited"
+        elif time.monotonic() >= deadline:
+            failure = f"{what} did not {goal} within {timeout:.0f} s"
+        else:
+            time.sleep(every)
+    if stop is not None:
+        stop()
+    tail = log()[-2000:]
+    raise RuntimeError(f"{failure}: {tail}" if tail else failure)
 
 
 def database_url() -> str:
@@ -91,21 +135,17 @@ def launch_web(env: dict[str, str], port: int | None = None, log: Path | None = 
 
 
 def wait_until_serving(server: LiveServer, timeout: float = 60) -> LiveServer:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if server.process.poll() is not None:
-            raise RuntimeError(f"the web process exited: {_tail(server)}")
-        try:
-            if httpx.get(f"{server.url()}/healthz", timeout=1).status_code == 200:
-                return server
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    server.stop()
-    raise RuntimeError(f"the web process did not answer /healthz within {timeout:.0f} s")
-
-
-def _tail(server: LiveServer) -> str:
-    return server.log.read_text(errors="replace")[-2000:] if server.log is not None else ""
+    log = server.log
+    _wait_until(
+        lambda: _answers(f"{server.url()}/healthz"),
+        what="the web process",
+        goal="answer /healthz",
+        timeout=timeout,
+        process=server.process,
+        log=lambda: log.read_text(errors="replace") if log is not None else "",
+        stop=server.stop,
+    )
+    return server
 
 
 def start_web(env: dict[str, str], port: int | None = None, log: Path | None = None) -> LiveServer:
@@ -180,16 +220,13 @@ class Process:
     def wait_for_log(self, text: str | tuple[str, ...], timeout: float = 60) -> None:
         """Until the log shows `text` (or one of several)."""
         texts = (text,) if isinstance(text, str) else text
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            log = self.log_text()
-            if any(candidate in log for candidate in texts):
-                return
-            if not self.alive():
-                raise RuntimeError(f"{self.name} exited: {self.log_text()[-2000:]}")
-            time.sleep(0.1)
-        raise RuntimeError(
-            f"{self.name} did not log {text!r} within {timeout:.0f} s: {self.log_text()[-2000:]}"
+        _wait_until(
+            lambda: any(candidate in self.log_text() for candidate in texts),
+            what=self.name,
+            goal=f"log {text!r}",
+            timeout=timeout,
+            process=self.process,
+            log=self.log_text,
         )
 
 
@@ -255,16 +292,22 @@ http {{
     command = [NGINX, "-p", str(workdir), "-c", str(workdir / "nginx.conf"), "-e", str(workdir / "error.log")]
     proxy = spawn("nginx", command, dict(os.environ), workdir / "nginx.out")
     proxy.port = port  # type: ignore[attr-defined]
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
-        with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                return proxy
-        if not proxy.alive():
-            raise RuntimeError(f"nginx exited: {(workdir / 'error.log').read_text(errors='replace')}")
-        time.sleep(0.05)
-    proxy.stop()
-    raise RuntimeError("nginx did not listen within 15 s")
+    _wait_until(
+        lambda: _port_open(port),
+        what="nginx",
+        goal="listen",
+        timeout=15,
+        process=proxy.process,
+        log=lambda: (workdir / "error.log").read_text(errors="replace"),
+        stop=proxy.stop,
+        every=0.05,
+    )
+    return proxy
+
+
+def _celery(app: str, *arguments: str) -> list[str]:
+    """The command line of a Celery program of this virtualenv for `app`, logging at INFO."""
+    return [str(Path(sys.executable).parent / "celery"), "-A", app, *arguments, "--loglevel", "INFO"]
 
 
 def start_celery_worker(
@@ -285,53 +328,33 @@ def start_celery_worker(
     queues = queues or ",".join(queue.name for queue in settings.CELERY_TASK_QUEUES)
     http_port = free_port()
     env = {**env, "ATRIUM_WORKER_HTTP_PORT": str(http_port), "ATRIUM_WORKER_HTTP_ADDRESS": "127.0.0.1"}
-    command = [
-        str(Path(sys.executable).parent / "celery"),
-        "-A",
+    command = _celery(
         app,
         "worker",
-        "--hostname",
-        f"{name}@%h",
-        "--queues",
-        queues,
-        "--concurrency",
-        str(concurrency),
-        "--pool",
-        "prefork",
-        "--without-mingle",
-        "--without-gossip",
-        "--loglevel",
-        "INFO",
-    ]
+        *("--hostname", f"{name}@%h", "--queues", queues, "--concurrency", str(concurrency)),
+        *("--pool", "prefork", "--without-mingle", "--without-gossip"),
+    )
     worker = spawn(name, command, env, workdir / f"{name}.log")
     worker.http_port = http_port  # type: ignore[attr-defined]
     # Its probes start once it is ready (config/celery.py): that does not depend on the log level.
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if not worker.alive():
-            raise RuntimeError(f"{name} exited: {worker.log_text()[-2000:]}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{http_port}/healthz", timeout=1).status_code == 200:
-                return worker
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    worker.stop()
-    raise RuntimeError(f"{name} was not ready within 60 s: {worker.log_text()[-2000:]}")
+    _wait_until(
+        lambda: _answers(f"http://127.0.0.1:{http_port}/healthz"),
+        what=name,
+        goal="become ready",
+        timeout=60,
+        process=worker.process,
+        log=worker.log_text,
+        stop=worker.stop,
+    )
+    return worker
 
 
 def start_celery_beat(env: dict[str, str], workdir: Path, *, app: str = "config") -> Process:
-    command = [
-        str(Path(sys.executable).parent / "celery"),
-        "-A",
+    command = _celery(
         app,
         "beat",
-        "--schedule",
-        str(workdir / "celerybeat-schedule"),
-        "--pidfile",
-        str(workdir / "celerybeat.pid"),
-        "--loglevel",
-        "INFO",
-    ]
+        *("--schedule", str(workdir / "celerybeat-schedule"), "--pidfile", str(workdir / "celerybeat.pid")),
+    )
     beat = spawn("beat", command, env, workdir / "beat.log")
     # The banner is printed whatever the log level; "beat: Starting..." is logged at INFO.
     beat.wait_for_log(("beat: Starting", "Configuration ->"))
@@ -428,13 +451,13 @@ def _bootstrap() -> Any:
 
 
 def _wait_for_port(port: int, timeout: float, *, open_: bool = True) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with socket.socket() as sock:
-            if (sock.connect_ex(("127.0.0.1", port)) == 0) == open_:
-                return
-        time.sleep(0.05)
-    raise RuntimeError(f"port {port} did not {'open' if open_ else 'close'} within {timeout:.0f} s")
+    _wait_until(
+        lambda: _port_open(port) == open_,
+        what=f"port {port}",
+        goal="open" if open_ else "close",
+        timeout=timeout,
+        every=0.05,
+    )
 
 
 class PrivatePostgres:

@@ -6,9 +6,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-import redis
 from django.conf import settings
-from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -19,16 +17,11 @@ from django.views.decorators.csrf import csrf_exempt
 
 from apps.core import errors
 from apps.core import metrics as operator_metrics
+from apps.core.db import connection
+from apps.core.shared_redis import SharedRedis
 
 logger = logging.getLogger(__name__)
-_redis: redis.Redis | None = None
-
-
-def _redis_client() -> redis.Redis:
-    global _redis
-    if _redis is None:
-        _redis = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1)
-    return _redis
+_redis_client = SharedRedis(timeout=1)
 
 
 @never_cache
@@ -75,8 +68,9 @@ def in_request_workspace(view: Callable[..., HttpResponse]) -> Callable[..., Htt
         workspace = getattr(request, "tenant", None)
         if workspace is not None and connection.schema_name != workspace.schema_name:
             connection.set_tenant(workspace)
-        if getattr(request, "urlconf", None):
-            set_urlconf(request.urlconf)
+        urlconf = getattr(request, "urlconf", None)
+        if urlconf:
+            set_urlconf(urlconf)
         return view(request, *args, **kwargs)
 
     return wrapper

@@ -9,7 +9,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import FileResponse, HttpRequest, HttpResponseBase, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
@@ -55,7 +55,8 @@ class PersonalDataForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         email = (data.get("email") or "").strip().lower()
         if data.get("action") == ERASE and (data.get("confirm_email") or "").strip().lower() != email:
             self.add_error("confirm_email", _("Type the same e-mail address to confirm the erasure."))
@@ -66,12 +67,34 @@ class OperationInline(admin.TabularInline):
     model = PersonalDataOperation
     extra = 0
     can_delete = False
-    fields = ["created_at", "kind", "outcome", "schema_name", "counts", "files", "performed_by", "problem"]
+    fields = ("created_at", "kind", "outcome", "schema_name", "counts", "files", "performed_by", "problem")
     readonly_fields = fields
     verbose_name_plural = gettext_lazy("exports and erasures")
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+# A request's page, section by section. The data team changes its status and notes; everything
+# else is as it came in.
+REQUEST_SECTIONS: list[tuple[Any, tuple[str, ...]]] = [
+    (gettext_lazy("Request"), ("reference", "type", "received_at", "created_at", "host", "workspace")),
+    (gettext_lazy("Requester"), ("name", "email", "account", "details", "locale", "country", "erased_at")),
+    (gettext_lazy("Handling"), ("status", "notes", "closed_at", "updated_at")),
+    (
+        gettext_lazy("Notification of the data team"),
+        (
+            "notification",
+            "notification_attempts",
+            "notification_error",
+            "notification_due_at",
+            "notified_at",
+            "duplicates",
+            "last_duplicate_at",
+        ),
+    ),
+]
+EDITABLE = ("status", "notes")
 
 
 @admin.register(DataRequest)
@@ -93,55 +116,8 @@ class DataRequestAdmin(admin.ModelAdmin):
     date_hierarchy = "created_at"
     actions = ["handle_personal_data"]
     inlines = [OperationInline]
-    fieldsets = [
-        (
-            gettext_lazy("Request"),
-            {"fields": ["reference", "type", "received_at", "created_at", "host", "workspace"]},
-        ),
-        (
-            gettext_lazy("Requester"),
-            {"fields": ["name", "email", "account", "details", "locale", "country", "erased_at"]},
-        ),
-        (gettext_lazy("Handling"), {"fields": ["status", "notes", "closed_at", "updated_at"]}),
-        (
-            gettext_lazy("Notification of the data team"),
-            {
-                "fields": [
-                    "notification",
-                    "notification_attempts",
-                    "notification_error",
-                    "notification_due_at",
-                    "notified_at",
-                    "duplicates",
-                    "last_duplicate_at",
-                ]
-            },
-        ),
-    ]
-    readonly_fields = [
-        "reference",
-        "type",
-        "received_at",
-        "created_at",
-        "host",
-        "workspace",
-        "name",
-        "email",
-        "account",
-        "details",
-        "locale",
-        "country",
-        "erased_at",
-        "closed_at",
-        "updated_at",
-        "notification",
-        "notification_attempts",
-        "notification_error",
-        "notification_due_at",
-        "notified_at",
-        "duplicates",
-        "last_duplicate_at",
-    ]
+    fieldsets = [(title, {"fields": fields}) for title, fields in REQUEST_SECTIONS]
+    readonly_fields = [name for _title, fields in REQUEST_SECTIONS for name in fields if name not in EDITABLE]
 
     # Requests come in through the API only, and stay as the record of how they were handled
     # (an erasure of the requester anonymises them).
@@ -177,7 +153,7 @@ class DataRequestAdmin(admin.ModelAdmin):
             *super().get_urls(),
         ]
 
-    def personal_data_view(self, request: HttpRequest) -> HttpResponse:
+    def personal_data_view(self, request: HttpRequest) -> HttpResponseBase:
         may_export = request.user.has_perm("datarights.export_personal_data")
         may_erase = request.user.has_perm("datarights.erase_personal_data")
         if not (may_export or may_erase):
@@ -216,22 +192,22 @@ class DataRequestAdmin(admin.ModelAdmin):
 
     def _run(
         self, request: HttpRequest, form: PersonalDataForm, *, may_export: bool, may_erase: bool
-    ) -> HttpResponse | None:
+    ) -> HttpResponseBase | None:
         data = form.cleaned_data
-        workspace, email, data_request = data["workspace"], data["email"], data["data_request"]
-        performed_by = f"admin:{request.user.pk}"
+        workspace, data_request = data["workspace"], data["data_request"]
+        # Whose data, where, by whom and for which request: the same for an export and an erasure.
+        subject = {
+            "workspace": workspace,
+            "email": data["email"],
+            "performed_by": f"admin:{request.user.pk}",
+            "data_request": data_request,
+        }
         if data["action"] == EXPORT:
             if not may_export:
                 raise PermissionDenied
             out = tempfile.TemporaryFile()  # noqa: SIM115  (FileResponse closes it)
             try:
-                summary = personal_data_export(
-                    workspace=workspace,
-                    email=email,
-                    out=out,
-                    performed_by=performed_by,
-                    data_request=data_request,
-                )
+                summary = personal_data_export(out=out, **subject)
             except AppError as error:
                 out.close()
                 form.add_error(None, str(error.message))
@@ -243,9 +219,7 @@ class DataRequestAdmin(admin.ModelAdmin):
         if not may_erase:
             raise PermissionDenied
         try:
-            counts = personal_data_erase(
-                workspace=workspace, email=email, performed_by=performed_by, data_request=data_request
-            )
+            counts = personal_data_erase(**subject)
         except AppError as error:
             form.add_error(None, str(error.message))
             return None

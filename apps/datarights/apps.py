@@ -4,7 +4,6 @@ from django.utils.translation import gettext_lazy as _
 
 class DataRightsConfig(AppConfig):
     name = "apps.datarights"
-    label = "datarights"
     verbose_name = _("Data rights")
 
     def ready(self) -> None:

@@ -80,7 +80,6 @@ class DataRequest(models.Model):
     class Meta:
         ordering = ["-created_at"]
         verbose_name = _("data-rights request")
-        verbose_name_plural = _("data-rights requests")
         indexes = [
             models.Index(fields=["fingerprint", "created_at"]),
             models.Index(fields=["notification", "notification_due_at"]),
@@ -141,7 +140,6 @@ class PersonalDataOperation(models.Model):
     class Meta:
         ordering = ["-created_at"]
         verbose_name = _("personal-data operation")
-        verbose_name_plural = _("personal-data operations")
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} #{self.pk}"

@@ -186,7 +186,7 @@ def personal_data_erase(
     and running the erasure again finishes the job.
     """
     email = clean_email(email)
-    record = {
+    record: dict[str, Any] = {
         "kind": PersonalDataOperation.Kind.ERASE,
         "workspace": workspace,
         "performed_by": performed_by,

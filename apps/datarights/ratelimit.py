@@ -12,15 +12,10 @@ from dataclasses import dataclass
 import redis
 from django.conf import settings
 
+from apps.core.shared_redis import SharedRedis
+
 logger = logging.getLogger(__name__)
-_client: redis.Redis | None = None
-
-
-def _redis() -> redis.Redis:
-    global _client
-    if _client is None:
-        _client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1)
-    return _client
+_redis = SharedRedis(timeout=1)
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ A few quick retries happen in the task; after that the row's `notification_due_a
 retry messages carry the request id and the failure's kind only.
 """
 
-from celery import shared_task
+from celery import Task, shared_task
 
 from apps.datarights import services
 from apps.datarights.services import NotificationFailed
@@ -14,7 +14,7 @@ QUICK_RETRIES = 3
 
 
 @shared_task(bind=True, max_retries=QUICK_RETRIES, ignore_result=True)
-def notify_data_team(self, request_id: int) -> str:  # type: ignore[no-untyped-def]
+def notify_data_team(self: Task, request_id: int) -> str:
     try:
         return services.data_request_notify(request_id=request_id)
     except NotificationFailed as error:

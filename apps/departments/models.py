@@ -1,6 +1,7 @@
 """Departments: parts of the organisation, with their members (people of the workspace) and the
-contacts they deal with. Workspace schema. A deleted department is soft-deleted (`deleted_at`)
-and can be restored from the settings page."""
+contacts they deal with. Workspace schema. A department is a record of the area kit
+(apps.core.records) that everyone whose role allows departments sees; a deleted one is in the
+trash (`deleted_at`) and can be restored from the settings page."""
 
 from django.conf import settings
 from django.db import models
@@ -10,11 +11,25 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from apps.contacts.related import LinkedContact
+from apps.core.records import Access, Record
+from apps.departments.permissions import DepartmentsPerm
 
 USER = settings.AUTH_USER_MODEL
 
 
-class Department(models.Model):
+class Department(Record):
+    access = Access(
+        DepartmentsPerm,
+        # Everyone's: its head leads it; who may change it is the role's business alone.
+        visibility="workspace",
+        label=_("Department"),
+        find_with="searchDepartments or listDepartments",
+        trash_state=_("deleted"),
+        trash_hint=_("Someone allowed to delete departments can restore it from the Departments page."),
+        # Using a deleted department has always been "not found" to agents.
+        trash_code="NOT_FOUND",
+    )
+
     name = models.CharField(_("name"), max_length=120)
     description = models.TextField(_("description"), blank=True)
     email = models.EmailField(_("e-mail"), max_length=254, blank=True)
@@ -29,16 +44,10 @@ class Department(models.Model):
     head = models.ForeignKey(
         USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("head")
     )
-    created_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    updated_at = models.DateTimeField(_("updated"), auto_now=True)
-    deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True)
-    deleted_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
 
     class Meta:
         ordering = ["name", "id"]
         verbose_name = _("department")
-        verbose_name_plural = _("departments")
         constraints = [
             models.UniqueConstraint(
                 Lower("name"), condition=Q(deleted_at__isnull=True), name="departments_name_once"
@@ -59,7 +68,6 @@ class Member(models.Model):
     class Meta:
         ordering = ["added_at", "id"]
         verbose_name = _("member")
-        verbose_name_plural = _("members")
         constraints = [models.UniqueConstraint(fields=["department", "user"], name="departments_member_once")]
 
     def __str__(self) -> str:
@@ -71,7 +79,6 @@ class DepartmentContact(LinkedContact):
 
     class Meta(LinkedContact.Meta):
         verbose_name = _("linked contact")
-        verbose_name_plural = _("linked contacts")
         constraints = [
             models.UniqueConstraint(fields=["department", "contact"], name="departments_contact_once")
         ]

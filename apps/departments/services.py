@@ -5,16 +5,12 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.utils import timezone
 
-from apps.accounts.access import can
-from apps.accounts.models import User
-from apps.contacts import related
-from apps.contacts.services import person_by_email
-from apps.core.errors import Forbidden, NotFound
-from apps.core.records import save_changes, unique_name
-from apps.departments import selectors
-from apps.departments.errors import InvalidDepartment
+from apps.core import records
+from apps.core.actors import require
+from apps.core.errors import NotFound, invalid
+from apps.core.records import unique_name
+from apps.core.sharing import person_by_email
 from apps.departments.models import Department, Member
 from apps.departments.permissions import DepartmentsPerm
 
@@ -22,26 +18,19 @@ logger = logging.getLogger(__name__)
 FIELDS = ("name", "description", "email", "parent", "head")
 
 
-def require(actor: Any, permission: str) -> None:
-    if not can(actor, permission):
-        raise Forbidden()
-
-
 def department_create(*, actor: Any, fields: dict[str, Any]) -> Department:
-    require(actor, DepartmentsPerm.EDIT)
-    department = Department(created_by=actor)
-    _apply(actor, department, fields, creating=True)
-    department.save()
-    logger.info("department %s created", department.pk)
-    return department
+    return records.create(
+        Department, actor=actor, permission=DepartmentsPerm.EDIT, fields=fields, apply=_apply
+    )
 
 
 def department_update(*, actor: Any, department: Department, fields: dict[str, Any]) -> list[str]:
-    require(actor, DepartmentsPerm.EDIT)
-    return save_changes(department, FIELDS, lambda: _apply(actor, department, fields, creating=False))
+    return records.update(
+        department, actor=actor, permission=DepartmentsPerm.EDIT, fields=fields, apply=_apply, names=FIELDS
+    )
 
 
-def _apply(actor: Any, department: Department, fields: dict[str, Any], *, creating: bool) -> None:
+def _apply(actor: Any, department: Department, fields: dict[str, Any], creating: bool) -> None:
     if "name" in fields or creating:
         department.name = unique_name(department, fields.get("name"), what="a department", limit=120)
     if "description" in fields:
@@ -52,7 +41,7 @@ def _apply(actor: Any, department: Department, fields: dict[str, Any], *, creati
             try:
                 validate_email(email)
             except ValidationError:
-                raise InvalidDepartment.on("email", f"{email!r} is not a valid e-mail address") from None
+                raise invalid("email", f"{email!r} is not a valid e-mail address") from None
         department.email = email
     if "parent_id" in fields:
         department.parent = _parent(actor, department, fields["parent_id"])
@@ -63,13 +52,11 @@ def _apply(actor: Any, department: Department, fields: dict[str, Any], *, creati
 def _parent(actor: Any, department: Department, parent_id: int | None) -> Department | None:
     if parent_id is None:
         return None
-    parent = selectors.department_get(actor=actor, department_id=parent_id)
+    parent = Department.objects.fetch(actor, parent_id)
     ancestor: Department | None = parent
     while ancestor is not None:
         if department.pk is not None and ancestor.pk == department.pk:
-            raise InvalidDepartment.on(
-                "parent_id", "a department cannot be part of itself or of its own parts"
-            )
+            raise invalid("parent_id", "a department cannot be part of itself or of its own parts")
         ancestor = ancestor.parent
     return parent
 
@@ -77,29 +64,23 @@ def _parent(actor: Any, department: Department, parent_id: int | None) -> Depart
 def department_delete(*, actor: Any, department: Department) -> int:
     """Soft delete; its sub-departments move up to its own parent. Returns how many moved."""
     require(actor, DepartmentsPerm.DELETE)
-    moved = Department.objects.filter(parent=department, deleted_at__isnull=True).update(
-        parent=department.parent
-    )
-    department.deleted_at = timezone.now()
-    department.deleted_by = actor
-    department.save(update_fields=["deleted_at", "deleted_by", "updated_at"])
+    moved = Department.objects.live().filter(parent=department).update(parent=department.parent)
+    department.trash(actor)
     logger.info("department %s deleted", department.pk)
     return moved
 
 
 def department_restore(*, actor: Any, department: Department) -> Department:
     require(actor, DepartmentsPerm.DELETE)
-    if Department.objects.filter(name__iexact=department.name, deleted_at__isnull=True).exists():
-        raise InvalidDepartment.on(
-            "name", f"another department is called {department.name!r} now; rename it first"
-        )
-    department.deleted_at = None
-    department.deleted_by = None
-    department.save(update_fields=["deleted_at", "deleted_by", "updated_at"])
+    if not department.in_trash:
+        return department
+    if Department.objects.live().filter(name__iexact=department.name).exists():
+        raise invalid("name", f"another department is called {department.name!r} now; rename it first")
+    department.untrash()
     return department
 
 
-def member_add(*, actor: Any, department: Department, person: User, role: str = "") -> bool:
+def member_add(*, actor: Any, department: Department, person: Any, role: str = "") -> bool:
     require(actor, DepartmentsPerm.EDIT)
     role = (role or "").strip()[:100]
     member = Member.objects.filter(department=department, user=person).first()
@@ -113,17 +94,8 @@ def member_add(*, actor: Any, department: Department, person: User, role: str = 
     return True
 
 
-def member_remove(*, actor: Any, department: Department, person: User) -> None:
+def member_remove(*, actor: Any, department: Department, person: Any) -> None:
     require(actor, DepartmentsPerm.EDIT)
     deleted, _kinds = Member.objects.filter(department=department, user=person).delete()
     if not deleted:
         raise NotFound(f"{person.email} is not a member of department {department.pk}.")
-
-
-def contact_link(
-    *, actor: Any, department: Department, contact_id: int, role: str = "", remove: bool = False
-) -> bool:
-    require(actor, DepartmentsPerm.EDIT)
-    return related.link(
-        actor=actor, rows=department.contact_links, contact_id=contact_id, role=role, remove=remove
-    )

@@ -1,25 +1,19 @@
 """What the department tools answer (camelCase JSON)."""
 
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import Field
 
-from apps.catalogue.shapes import Out, RefOut
-from apps.contacts import related
+from apps.catalogue.shapes import From, Out, PersonRef, RefOut
 from apps.contacts.related import LinkedContactOut
-from apps.contacts.shapes import PersonRef
-from apps.departments.models import Department, Member
+from apps.departments.models import Department
 
 
 class MemberOut(Out):
-    person: PersonRef
+    person: Annotated[PersonRef, From("user")]
     role: str
     added_at: datetime
-
-    @classmethod
-    def of(cls, member: Member) -> "MemberOut":
-        return cls(person=PersonRef.of(member.user), role=member.role, added_at=member.added_at)  # type: ignore[arg-type]
 
 
 class DepartmentSummary(Out):
@@ -33,16 +27,10 @@ class DepartmentSummary(Out):
 
     @classmethod
     def of(cls, department: Department) -> "DepartmentSummary":
-        return cls(
-            id=department.pk,
-            name=department.name,
-            parent=RefOut(id=department.parent_id, name=department.parent.name)
-            if department.parent_id
-            else None,
-            head=PersonRef.of(department.head) if department.head_id else None,
+        return cls.of_record(
+            department,
             members=getattr(department, "member_count", None) or department.members.count(),
             contacts=getattr(department, "contact_count", None) or department.contact_links.count(),
-            updated_at=department.updated_at,
         )
 
 
@@ -62,20 +50,9 @@ class DepartmentOut(Out):
 
     @classmethod
     def of(cls, department: Department, actor: Any) -> "DepartmentOut":
-        parts = department.children.filter(deleted_at__isnull=True).order_by("name")
-        return cls(
-            id=department.pk,
-            name=department.name,
-            description=department.description,
-            email=department.email,
-            parent=RefOut(id=department.parent_id, name=department.parent.name)
-            if department.parent_id
-            else None,
-            parts=[RefOut(id=part.pk, name=part.name) for part in parts],
-            head=PersonRef.of(department.head) if department.head_id else None,
-            members=[MemberOut.of(member) for member in department.members.select_related("user")],
-            contacts=[LinkedContactOut.of(row) for row in related.visible(actor, department.contact_links)],
-            created_by=PersonRef.of(department.created_by) if department.created_by_id else None,
-            created_at=department.created_at,
-            updated_at=department.updated_at,
+        return cls.of_record(
+            department,
+            parts=list(department.children.live().order_by("name")),
+            members=[MemberOut.of_record(member) for member in department.members.select_related("user")],
+            contacts=LinkedContactOut.many(actor, department),
         )

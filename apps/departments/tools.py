@@ -6,21 +6,27 @@ from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
-from apps.catalogue.shapes import Changes, EntityId, Limit, Offset, Out, Page, paginate
+from apps.catalogue.shapes import Changes, EntityId, Limit, Offset, Out, Page, PersonRef, id_field, paginate
+from apps.contacts import related
 from apps.contacts.related import ContactLinkResultOut
-from apps.contacts.selectors import contact_get
-from apps.contacts.services import person_by_email
-from apps.contacts.shapes import ContactRef, PersonRef
+from apps.core import search
+from apps.core.records import Action
+from apps.core.sharing import person_by_email
 from apps.departments import selectors, services
+from apps.departments.models import Department
 from apps.departments.permissions import DepartmentsPerm
 from apps.departments.shapes import DepartmentOut, DepartmentSummary
 
-DepartmentId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The department's id")]
+DepartmentId = Annotated[int, id_field("department")]
 PersonEmail = Annotated[
     str, Field(min_length=3, max_length=254, description="E-mail of a person of this workspace")
 ]
-ContactId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The contact's id")]
+ContactId = Annotated[int, id_field("contact")]
 Role = Annotated[str, Field(max_length=100, description="Their role there, e.g. lead, buyer (optional)")]
+
+
+def _department(ctx: ToolContext, department_id: int, action: Action = "view") -> Department:
+    return Department.objects.select_related("parent", "head").fetch(ctx.actor, department_id, action)
 
 
 class DepartmentFields(Changes):
@@ -62,7 +68,7 @@ def update_department(
 ) -> UpdatedDepartmentOut:
     """Rename a department or change its description, e-mail address, head or the department it
     is part of; fields not sent stay as they are."""
-    found = selectors.department_get(actor=ctx.actor, department_id=department_id)
+    found = _department(ctx, department_id, "change")
     changed = services.department_update(actor=ctx.actor, department=found, fields=changes.given())
     return UpdatedDepartmentOut(department=DepartmentOut.of(found, ctx.actor), changed=changed)
 
@@ -83,7 +89,7 @@ def delete_department(ctx: ToolContext, *, department_id: DepartmentId) -> Delet
     """Delete a department: it disappears from every list with its memberships and contact
     links; departments that were part of it move up to its parent. An administrator can restore
     it from the Departments settings page."""
-    found = selectors.department_get(actor=ctx.actor, department_id=department_id)
+    found = _department(ctx, department_id, "delete")
     moved = services.department_delete(actor=ctx.actor, department=found)
     return DeletedDepartmentOut(id=found.pk, name=found.name, parts_moved_up=moved)
 
@@ -92,7 +98,7 @@ def delete_department(ctx: ToolContext, *, department_id: DepartmentId) -> Delet
 def get_department(ctx: ToolContext, *, department_id: DepartmentId) -> DepartmentOut:
     """One department with its head, members and their roles, linked contacts, the department it
     is part of and its own parts."""
-    return DepartmentOut.of(selectors.department_get(actor=ctx.actor, department_id=department_id), ctx.actor)
+    return DepartmentOut.of(_department(ctx, department_id), ctx.actor)
 
 
 @tool("listDepartments", permission=DepartmentsPerm.VIEW, title="List departments", read_only=True)
@@ -106,9 +112,9 @@ def list_departments(
 ) -> Page[DepartmentSummary]:
     """The workspace's departments by name, with their head and how many members and contacts
     each has. Use searchDepartments to find one by words."""
-    rows = selectors.with_counts(selectors.department_visible(actor=ctx.actor))
+    rows = selectors.with_counts(Department.objects.restrict(ctx.actor).select_related("parent", "head"))
     if parent_id:
-        rows = rows.filter(parent=selectors.department_get(actor=ctx.actor, department_id=parent_id))
+        rows = rows.filter(parent=Department.objects.fetch(ctx.actor, parent_id))
     if top_level:
         rows = rows.filter(parent__isnull=True)
     return paginate(rows.order_by("name", "id"), limit=limit, offset=offset, item=DepartmentSummary.of)
@@ -124,7 +130,8 @@ def search_departments(
 ) -> Page[DepartmentSummary]:
     """Find departments by words in their name, description or e-mail address, or in the name or
     address of one of their members."""
-    rows = selectors.with_counts(selectors.department_search(actor=ctx.actor, query=query))
+    rows = search.matching(Department.objects.restrict(ctx.actor), query, selectors.SEARCHED).distinct()
+    rows = selectors.with_counts(rows.select_related("parent", "head"))
     return paginate(rows.order_by("name", "id"), limit=limit, offset=offset, item=DepartmentSummary.of)
 
 
@@ -147,12 +154,12 @@ def add_member_to_department(
 ) -> MembershipOut:
     """Make a person of the workspace a member of a department, with an optional role; adding
     them again changes their role."""
-    found = selectors.department_get(actor=ctx.actor, department_id=department_id)
+    found = _department(ctx, department_id, "change")
     person = person_by_email(person_email)
     changed = services.member_add(actor=ctx.actor, department=found, person=person, role=role)
     return MembershipOut(
         department_id=found.pk, person=PersonRef.of(person), role=role.strip(), member=True, changed=changed
-    )  # type: ignore[arg-type]
+    )
 
 
 @tool(
@@ -164,12 +171,12 @@ def remove_member_from_department(
     ctx: ToolContext, *, department_id: DepartmentId, person_email: PersonEmail
 ) -> MembershipOut:
     """Take a person out of a department (they stay in the workspace)."""
-    found = selectors.department_get(actor=ctx.actor, department_id=department_id)
+    found = _department(ctx, department_id, "change")
     person = person_by_email(person_email)
     services.member_remove(actor=ctx.actor, department=found, person=person)
     return MembershipOut(
         department_id=found.pk, person=PersonRef.of(person), role="", member=False, changed=True
-    )  # type: ignore[arg-type]
+    )
 
 
 @tool(
@@ -183,12 +190,7 @@ def link_contact_to_department(
 ) -> ContactLinkResultOut:
     """Link a contact the department deals with (a supplier's engineer, a client's buyer), with
     an optional role; linking again changes the role."""
-    found = selectors.department_get(actor=ctx.actor, department_id=department_id)
-    changed = services.contact_link(actor=ctx.actor, department=found, contact_id=contact_id, role=role)
-    contact = contact_get(actor=ctx.actor, contact_id=contact_id)
-    return ContactLinkResultOut(
-        record_id=found.pk, contact=ContactRef.of(contact), role=role.strip(), linked=True, changed=changed
-    )
+    return related.change(ctx.actor, Department, department_id, contact_id=contact_id, role=role)
 
 
 @tool(
@@ -198,9 +200,4 @@ def unlink_contact_from_department(
     ctx: ToolContext, *, department_id: DepartmentId, contact_id: ContactId
 ) -> ContactLinkResultOut:
     """Remove a contact from a department's contacts (the contact itself stays)."""
-    found = selectors.department_get(actor=ctx.actor, department_id=department_id)
-    contact = contact_get(actor=ctx.actor, contact_id=contact_id)
-    services.contact_link(actor=ctx.actor, department=found, contact_id=contact_id, remove=True)
-    return ContactLinkResultOut(
-        record_id=found.pk, contact=ContactRef.of(contact), role="", linked=False, changed=True
-    )
+    return related.change(ctx.actor, Department, department_id, contact_id=contact_id, remove=True)

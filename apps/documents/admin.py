@@ -2,14 +2,10 @@
 
 from django.contrib import admin
 
+from apps.core.admin import FolderAdmin, inline
 from apps.documents.models import Document, DocumentFolder, DocumentShare, DocumentVersion
 
-
-@admin.register(DocumentFolder)
-class DocumentFolderAdmin(admin.ModelAdmin):
-    list_display = ("name", "parent", "created_by", "updated_at", "deleted_at")
-    search_fields = ("name",)
-    raw_id_fields = ("parent", "trashed_with", "created_by", "deleted_by")
+admin.site.register(DocumentFolder, FolderAdmin)
 
 
 class VersionInline(admin.TabularInline):
@@ -20,12 +16,6 @@ class VersionInline(admin.TabularInline):
     can_delete = False
 
 
-class ShareInline(admin.TabularInline):
-    model = DocumentShare
-    extra = 0
-    raw_id_fields = ("user", "shared_by")
-
-
 @admin.register(Document)
 class DocumentAdmin(admin.ModelAdmin):
     list_display = ("title", "folder", "version", "owner", "visibility", "updated_at", "deleted_at")
@@ -33,4 +23,4 @@ class DocumentAdmin(admin.ModelAdmin):
     search_fields = ("title", "body_text")
     readonly_fields = ("version", "body_text")
     raw_id_fields = ("folder", "owner", "updated_by", "created_by", "deleted_by", "trashed_with")
-    inlines = [VersionInline, ShareInline]
+    inlines = [VersionInline, inline(DocumentShare, "user", "shared_by")]

@@ -13,20 +13,35 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.folders import FolderBase, TrashableBase, path_of
-from apps.core.sharing import ShareBase, Visibility
+from apps.core.folders import FolderBase, path_of
+from apps.core.records import Access, OwnedRecord
+from apps.core.sharing import ShareBase
+from apps.documents.permissions import DocumentsPerm
 
 USER = settings.AUTH_USER_MODEL
 
 
 class DocumentFolder(FolderBase):
+    access = Access(
+        DocumentsPerm,
+        visibility="workspace",
+        label=_("Document folder"),
+        find_with="listDocuments",
+    )
+
     class Meta(FolderBase.Meta):
         verbose_name = _("document folder")
-        verbose_name_plural = _("document folders")
-        constraints = FolderBase.unique_names("documents_folder")
 
 
-class Document(TrashableBase):
+class Document(OwnedRecord):
+    access = Access(
+        DocumentsPerm,
+        shares=True,
+        label=_("Document"),
+        find_with="listDocuments",
+        trash_hint=_("An administrator can restore it from the Documents page."),
+    )
+
     title = models.CharField(_("title"), max_length=300)
     folder = models.ForeignKey(
         DocumentFolder,
@@ -35,10 +50,6 @@ class Document(TrashableBase):
         blank=True,
         related_name="documents",
         verbose_name=_("folder"),
-    )
-    owner = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-    visibility = models.CharField(
-        _("visible to"), max_length=20, choices=Visibility.choices, default=Visibility.WORKSPACE
     )
     body_html = models.TextField(_("body"), blank=True)
     body_text = models.TextField(blank=True)
@@ -51,7 +62,6 @@ class Document(TrashableBase):
     class Meta:
         ordering = ["title", "id"]
         verbose_name = _("document")
-        verbose_name_plural = _("documents")
         indexes = [
             models.Index(fields=["folder", "deleted_at"], name="documents_folder_idx"),
             models.Index(Lower("title"), name="documents_title_lower"),
@@ -63,6 +73,11 @@ class Document(TrashableBase):
     @property
     def path(self) -> str:
         return path_of(self.folder, self.title)
+
+    @property
+    def excerpt(self) -> str:
+        """The first words of its text (200 characters at most)."""
+        return " ".join(self.body_text.split())[:200]
 
 
 class DocumentVersion(models.Model):
@@ -88,6 +103,3 @@ class DocumentVersion(models.Model):
 
 class DocumentShare(ShareBase):
     item = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="shares")
-
-    class Meta(ShareBase.Meta):
-        constraints = [ShareBase.once("documents_share_once")]

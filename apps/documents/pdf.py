@@ -210,7 +210,8 @@ class _Renderer:
                 options["bulletFormat"] = "%s."
             else:
                 options["start"] = "\u2022"
-            return [ListFlowable(items, bulletFontName=FONT, bulletFontSize=9, **options)]
+            # ListItems, as reportlab documents it (its stubs ask for flowables only).
+            return [ListFlowable(items, bulletFontName=FONT, bulletFontSize=9, **options)]  # type: ignore[arg-type]
         if tag == "blockquote":
             return self.blocks(node.children, "quote")
         if tag == "pre":

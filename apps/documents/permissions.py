@@ -1,8 +1,6 @@
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.permissions import Level, PermissionEnum, register_area, register_permissions
-
-register_area("documents", _("Documents"), _("Rich-text documents in folders, with their versions"))
+from apps.core.permissions import Level, PermissionEnum, register_permissions
 
 
 @register_permissions

@@ -5,11 +5,11 @@ from typing import Any
 
 from django.conf import settings
 
-from apps.accounts.access import can
-from apps.contacts.links import LinkedItem
+from apps.accounts.models import person
 from apps.core import folders as trees
-from apps.core import sharing
+from apps.core.actors import Actor, can, require
 from apps.core.errors import Forbidden, ValidationFailed
+from apps.core.records import Visibility
 from apps.documents import errors, pdf, richtext, selectors
 from apps.documents.models import Document, DocumentFolder, DocumentVersion
 from apps.documents.permissions import DocumentsPerm
@@ -17,15 +17,6 @@ from apps.documents.permissions import DocumentsPerm
 logger = logging.getLogger(__name__)
 
 EXPORT_FOLDER = "/Document exports"
-
-
-def require(actor: Any, permission: str) -> None:
-    if not can(actor, permission):
-        raise Forbidden()
-
-
-def _actor(actor: Any) -> Any:
-    return actor if getattr(actor, "pk", None) else None
 
 
 def clean_title(value: str) -> str:
@@ -61,17 +52,10 @@ def clean_body(content: str, fmt: str) -> tuple[str, str]:
 # --- folders ------------------------------------------------------------------------------------
 
 
-def folder_create(*, actor: Any, name: str, parent: DocumentFolder | None) -> DocumentFolder:
-    require(actor, DocumentsPerm.EDIT)
-    folder = trees.create(DocumentFolder, actor=actor, name=name, parent=parent)
-    logger.info("document folder %s created", folder.pk)
-    return folder
-
-
 # --- documents ----------------------------------------------------------------------------------
 
 
-def _snapshot(document: Document, actor: Any, note: str = "") -> DocumentVersion:
+def _snapshot(document: Document, actor: Actor, note: str = "") -> DocumentVersion:
     return DocumentVersion.objects.create(
         document=document,
         number=document.version,
@@ -79,27 +63,27 @@ def _snapshot(document: Document, actor: Any, note: str = "") -> DocumentVersion
         body_html=document.body_html,
         body_text=document.body_text,
         note=note[:300],
-        created_by=_actor(actor),
+        created_by=person(actor),
     )
 
 
 def document_create(
     *,
-    actor: Any,
+    actor: Actor,
     title: str,
     content: str = "",
     fmt: str = "markdown",
     folder: DocumentFolder | None = None,
-    visibility: str = sharing.Visibility.WORKSPACE,
+    visibility: str = Visibility.WORKSPACE,
 ) -> Document:
     require(actor, DocumentsPerm.EDIT)
     body, text = clean_body(content, fmt)
     document = Document.objects.create(
         title=clean_title(title),
         folder=folder,
-        owner=_actor(actor),
-        created_by=_actor(actor),
-        updated_by=_actor(actor),
+        owner=person(actor),
+        created_by=person(actor),
+        updated_by=person(actor),
         visibility=visibility,
         body_html=body,
         body_text=text,
@@ -112,7 +96,7 @@ def document_create(
 
 def document_update(
     *,
-    actor: Any,
+    actor: Actor,
     document: Document,
     title: str | None = None,
     content: str | None = None,
@@ -125,7 +109,7 @@ def document_update(
     `expected_version`: refuse if someone saved a newer version meanwhile. `append`: add the
     content at the end instead of replacing the body."""
     require(actor, DocumentsPerm.EDIT)
-    document = selectors.document_get_for_edit(actor=actor, document_id=document.pk)
+    document = Document.objects.fetch(actor, document.pk, "change")
     if expected_version is not None and expected_version != document.version:
         raise errors.VersionConflict(
             f"Document {document.pk} is at version {document.version}, not {expected_version}: someone "
@@ -140,29 +124,29 @@ def document_update(
         return document, False
     document.title, document.body_html, document.body_text = new_title, body, text
     document.version += 1
-    document.updated_by = _actor(actor)
+    document.updated_by = person(actor)
     document.save(update_fields=["title", "body_html", "body_text", "version", "updated_by", "updated_at"])
     _snapshot(document, actor, note or "updated")
     logger.info("document %s saved as version %s", document.pk, document.version)
     return document, True
 
 
-def document_move(*, actor: Any, document: Document, folder: DocumentFolder | None) -> Document:
+def document_move(*, actor: Actor, document: Document, folder: DocumentFolder | None) -> Document:
     require(actor, DocumentsPerm.EDIT)
-    document = selectors.document_get_for_edit(actor=actor, document_id=document.pk)
+    document = Document.objects.fetch(actor, document.pk, "change")
     document.folder = folder
     document.save(update_fields=["folder", "updated_at"])
     return document
 
 
-def document_trash(*, actor: Any, document: Document) -> Document:
+def document_trash(*, actor: Actor, document: Document) -> Document:
     require(actor, DocumentsPerm.DELETE)
-    document = selectors.document_get_for_edit(actor=actor, document_id=document.pk)
+    document = Document.objects.fetch(actor, document.pk, "change")
     trees.trash([document], actor=actor)
     return document
 
 
-def document_restore(*, actor: Any, document: Document) -> Document:
+def document_restore(*, actor: Actor, document: Document) -> Document:
     require(actor, DocumentsPerm.DELETE)
     if document.deleted_at is None:
         return document
@@ -173,37 +157,19 @@ def document_restore(*, actor: Any, document: Document) -> Document:
     return document
 
 
-def document_share(
-    *,
-    actor: Any,
-    document: Document,
-    person_email: str | None,
-    access: str = "view",
-    visibility: str | None = None,
-) -> Document:
-    """Shares a document with a person and/or changes who sees it (apps.core.sharing.change)."""
-    require(actor, DocumentsPerm.SHARE)
-    document = selectors.document_get_for_edit(actor=actor, document_id=document.pk)
-    return sharing.change(
-        document,
-        actor=actor,
-        person_email=person_email,
-        access=access,
-        visibility=visibility,
-        admin=selectors.is_admin(actor),
-        view_permission=DocumentsPerm.VIEW,
-    )
-
-
 # --- export -------------------------------------------------------------------------------------
 
 
 def document_export_pdf(
-    *, actor: Any, document: Document, folder: Any = None, name: str | None = None, version: int | None = None
+    *,
+    actor: Actor,
+    document: Document,
+    folder: Any = None,
+    name: str | None = None,
+    version: int | None = None,
 ) -> Any:
     """Renders the document (or one of its versions) to PDF, stores it in Files (in `folder`, a
     files folder, default "/Document exports") and attaches it to the document. Returns the file."""
-    from apps.files import attachments
     from apps.files import services as files
     from apps.files.models import File
     from apps.files.permissions import FilesPerm
@@ -230,8 +196,6 @@ def document_export_pdf(
         source=File.Source.EXPORT,
         origin=f"document {document.pk} v{version or document.version}",
     )
-    attachments.attach_to(
-        actor=actor, record=document, kind="file", item_id=file.pk, item=LinkedItem(file.pk, file.name)
-    )
+    files.file_attach(actor=actor, file=file, record=document)
     logger.info("document %s exported to file %s", document.pk, file.pk)
     return file

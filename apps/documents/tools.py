@@ -3,36 +3,32 @@
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from django.db.models import Q
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.kit import folder_tool, share_tool
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import (
-    FolderName,
-    FolderOut,
     FolderRef,
     Limit,
     Offset,
     Out,
     Page,
-    ParentFolderId,
-    PersonEmail,
     PersonRef,
-    ShareAccess,
     SharingOut,
-    VisibilityChange,
+    id_field,
     paginate,
 )
+from apps.core import folders, search
 from apps.core.errors import ValidationFailed
+from apps.core.kinds import attachments
 from apps.documents import selectors, services
-from apps.documents.models import Document, DocumentVersion
+from apps.documents.models import Document, DocumentFolder
 from apps.documents.permissions import DocumentsPerm
-from apps.files import attachments
-from apps.files import selectors as files_selectors
+from apps.files.models import Folder
 from apps.files.shapes import FileOut
 
-DocumentId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The document's id")]
+DocumentId = Annotated[int, id_field("document")]
 Format = Annotated[
     Literal["markdown", "html", "text"],
     Field(description="How `content` is written: markdown (default), html, or plain text"),
@@ -61,23 +57,6 @@ class DocumentSummary(Out):
     created_at: datetime
     updated_at: datetime
 
-    @classmethod
-    def of(cls, document: Document) -> "DocumentSummary":
-        return cls(
-            id=document.pk,
-            title=document.title,
-            path=document.path,
-            folder=FolderRef.of(document.folder),
-            version=document.version,
-            visibility=document.visibility,
-            owner=PersonRef.of(document.owner),
-            updated_by=PersonRef.of(document.updated_by),
-            excerpt=" ".join(document.body_text.split())[:200],
-            in_trash=document.deleted_at is not None,
-            created_at=document.created_at,
-            updated_at=document.updated_at,
-        )
-
 
 class VersionOut(Out):
     number: int
@@ -85,16 +64,6 @@ class VersionOut(Out):
     note: str
     created_by: PersonRef | None
     created_at: datetime
-
-    @classmethod
-    def of(cls, version: DocumentVersion) -> "VersionOut":
-        return cls(
-            number=version.number,
-            title=version.title,
-            note=version.note,
-            created_by=PersonRef.of(version.created_by),
-            created_at=version.created_at,
-        )
 
 
 class AttachmentOut(Out):
@@ -137,23 +106,19 @@ def create_document(
         title=title,
         content=content,
         fmt=format,
-        folder=selectors.folder_get(actor=ctx.actor, folder_id=folder_id),
+        folder=folders.get(DocumentFolder, actor=ctx.actor, folder_id=folder_id),
         visibility=visibility,
     )
-    return DocumentSummary.of(document)
+    return DocumentSummary.of_record(document)
 
 
-@tool("createDocumentFolder", permission=DocumentsPerm.EDIT, title="Create a document folder")
-def create_document_folder(
-    ctx: ToolContext,
-    *,
-    name: FolderName,
-    parent_id: ParentFolderId = None,
-) -> FolderOut:
-    """Create a folder for documents, at the root or inside another document folder. Names are
-    unique within a folder and may not contain / \\ : * ? " < > |."""
-    parent = selectors.folder_get(actor=ctx.actor, folder_id=parent_id)
-    return FolderOut.of(services.folder_create(actor=ctx.actor, name=name, parent=parent))
+folder_tool(
+    "createDocumentFolder",
+    model=DocumentFolder,
+    permission=DocumentsPerm.EDIT,
+    title="Create a document folder",
+    description="Create a folder for documents, at the root or inside another document folder.",
+)
 
 
 @tool("getDocument", permission=DocumentsPerm.VIEW, title="Get a document", read_only=True)
@@ -172,21 +137,19 @@ def get_document(
     """Read a document: its body (as text and/or HTML), its versions with who saved each and
     when, who it is shared with and the files attached to it. Pass `version` to read an earlier
     version."""
-    document = selectors.document_get(actor=ctx.actor, document_id=document_id)
+    document = Document.objects.select_related("folder", "owner", "updated_by").fetch(ctx.actor, document_id)
     shown: Any = selectors.version_get(document=document, number=version) if version else document
-    attached = attachments.attachments_of(actor=ctx.actor, record=document, kinds=("file",))
+    attached = attachments.attachments_of(actor=ctx.actor, record=document, item_kinds=("file",))
     return DocumentOut(
-        document=DocumentSummary.of(document),
+        document=DocumentSummary.of_record(document),
         shown_version=version or document.version,
         title=shown.title,
         content_html=shown.body_html if format in {"html", "both"} else None,
         content_text=shown.body_text if format in {"text", "both"} else None,
-        versions=[VersionOut.of(v) for v in document.versions.select_related("created_by")[:100]],
+        versions=[VersionOut.of_record(v) for v in document.versions.select_related("created_by")[:100]],
         sharing=SharingOut.of(document),
-        attachments=[
-            AttachmentOut(kind=a.kind, id=a.id, title=a.title, available=a.available) for a in attached
-        ],
-        your_access=selectors.access_of(ctx.actor, document),
+        attachments=[AttachmentOut.of_record(attachment) for attachment in attached],
+        your_access=Document.access.level(ctx.actor, document),
     )
 
 
@@ -213,21 +176,20 @@ def list_documents(
 ) -> DocumentListOut:
     """List the documents of a folder (and its sub-folders), or search every document you may see
     by words in its title or text with `query`."""
-    rows = selectors.document_visible(actor=ctx.actor).select_related("folder", "owner", "updated_by")
+    rows = Document.objects.restrict(ctx.actor).select_related("folder", "owner", "updated_by")
     folder = None
-    folders: list[Any] = []
-    if query and query.strip():
-        for word in query.split()[:8]:
-            rows = rows.filter(Q(title__icontains=word) | Q(body_text__icontains=word))
+    inside: list[Any] = []
+    if search.words(query):
+        rows = search.matching(rows, query, ("title", "body_text"))
     else:
-        folder = selectors.folder_get(actor=ctx.actor, folder_id=folder_id)
+        folder = folders.get(DocumentFolder, actor=ctx.actor, folder_id=folder_id)
         rows = rows.filter(folder=folder)
-        folders = list(selectors.folder_visible(actor=ctx.actor).filter(parent=folder)[:200])
+        inside = list(DocumentFolder.objects.restrict(ctx.actor).filter(parent=folder)[:200])
     rows = rows.order_by(*(("title", "id") if sort == "title" else ("-updated_at", "-id")))
     return DocumentListOut(
         folder=FolderRef.of(folder),
-        folders=[FolderRef.of(item) for item in folders],  # type: ignore[misc]
-        documents=paginate(rows, limit=limit, offset=offset, item=DocumentSummary.of),
+        folders=[FolderRef.of(item) for item in inside],  # type: ignore[misc]
+        documents=paginate(rows, limit=limit, offset=offset, item=DocumentSummary.of_record),
     )
 
 
@@ -265,7 +227,7 @@ def update_document(
         raise ValidationFailed(
             "Say what to change: `title` and/or `content`.", details={"content": ["nothing given"]}
         )
-    document = selectors.document_get(actor=ctx.actor, document_id=document_id)
+    document = Document.objects.fetch(ctx.actor, document_id)
     previous = document.version
     document, changed = services.document_update(
         actor=ctx.actor,
@@ -278,7 +240,7 @@ def update_document(
         append=mode == "append",
     )
     return UpdatedDocumentOut(
-        document=DocumentSummary.of(document), changed=changed, previous_version=previous
+        document=DocumentSummary.of_record(document), changed=changed, previous_version=previous
     )
 
 
@@ -292,32 +254,22 @@ def move_document(
     ],
 ) -> DocumentSummary:
     """Move a document into another document folder, or to the root (null)."""
-    document = selectors.document_get(actor=ctx.actor, document_id=document_id)
-    folder = selectors.folder_get(actor=ctx.actor, folder_id=folder_id)
-    return DocumentSummary.of(services.document_move(actor=ctx.actor, document=document, folder=folder))
-
-
-@tool("shareDocument", permission=DocumentsPerm.SHARE, title="Share a document", idempotent=True)
-def share_document(
-    ctx: ToolContext,
-    *,
-    document_id: DocumentId,
-    person_email: PersonEmail = None,
-    access: ShareAccess = "view",
-    visibility: VisibilityChange = None,
-) -> SharingOut:
-    """Share a document with a person of the workspace (view or edit), stop sharing (none),
-    and/or make it private or visible to everyone who may see documents."""
-    document = selectors.document_get(actor=ctx.actor, document_id=document_id)
-    return SharingOut.of(
-        services.document_share(
-            actor=ctx.actor,
-            document=document,
-            person_email=person_email,
-            access=access,
-            visibility=visibility,
-        )
+    document = Document.objects.fetch(ctx.actor, document_id)
+    folder = folders.get(DocumentFolder, actor=ctx.actor, folder_id=folder_id)
+    return DocumentSummary.of_record(
+        services.document_move(actor=ctx.actor, document=document, folder=folder)
     )
+
+
+share_tool(
+    "shareDocument",
+    model=Document,
+    permission=DocumentsPerm.SHARE,
+    title="Share a document",
+    id_argument=("document_id", DocumentId),
+    description="""Share a document with a person of the workspace (view or edit), stop sharing (none),
+    and/or make it private or visible to everyone who may see documents.""",
+)
 
 
 class DeletedDocumentOut(Out):
@@ -335,9 +287,9 @@ class DeletedDocumentOut(Out):
 def delete_document(ctx: ToolContext, *, document_id: DocumentId) -> DeletedDocumentOut:
     """Put a document in the trash, with its versions; an administrator can restore it from the
     Documents settings page. Its PDF exports stay in Files."""
-    document = selectors.document_get(actor=ctx.actor, document_id=document_id)
+    document = Document.objects.fetch(ctx.actor, document_id)
     document = services.document_trash(actor=ctx.actor, document=document)
-    return DeletedDocumentOut(id=document.pk, title=document.title, in_trash=True)
+    return DeletedDocumentOut.of_record(document)
 
 
 class ExportOut(Out):
@@ -365,8 +317,8 @@ def export_document_to_pdf(
     """Render a document to a PDF (title, version line, then its headings, lists, tables, quotes
     and code) and save it in Files, attached to the document. readFileContent reads it back,
     downloadFileEntity and emailFileAsAttachment hand it on."""
-    document = selectors.document_get(actor=ctx.actor, document_id=document_id)
-    folder = files_selectors.folder_get(actor=ctx.actor, folder_id=folder_id) if folder_id else None
+    document = Document.objects.fetch(ctx.actor, document_id)
+    folder = folders.get(Folder, actor=ctx.actor, folder_id=folder_id)
     file = services.document_export_pdf(
         actor=ctx.actor, document=document, folder=folder, name=file_name, version=version
     )

@@ -2,21 +2,10 @@
 
 from django.contrib import admin
 
+from apps.core.admin import FolderAdmin, inline
 from apps.files.models import Attachment, Delivery, File, FileShare, Folder
 
-
-@admin.register(Folder)
-class FolderAdmin(admin.ModelAdmin):
-    list_display = ("name", "parent", "created_by", "updated_at", "deleted_at")
-    list_filter = ("deleted_at",)
-    search_fields = ("name",)
-    raw_id_fields = ("parent", "trashed_with", "created_by", "deleted_by")
-
-
-class ShareInline(admin.TabularInline):
-    model = FileShare
-    extra = 0
-    raw_id_fields = ("user", "shared_by")
+admin.site.register(Folder, FolderAdmin)
 
 
 @admin.register(File)
@@ -36,7 +25,7 @@ class FileAdmin(admin.ModelAdmin):
     search_fields = ("name", "description")
     readonly_fields = ("blob", "size", "sha256", "mime_type", "text")
     raw_id_fields = ("folder", "owner", "created_by", "deleted_by", "trashed_with")
-    inlines = [ShareInline]
+    inlines = [inline(FileShare, "user", "shared_by")]
 
 
 @admin.register(Attachment)

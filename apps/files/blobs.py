@@ -24,10 +24,11 @@ from typing import Any
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import Storage, storages
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django_tenants.utils import schema_context
 
+from apps.core.db import connection
 from apps.files import errors
 
 logger = logging.getLogger(__name__)

@@ -12,13 +12,14 @@ from typing import Any
 from django.conf import settings
 from django.urls import reverse
 
+from apps.core.actors import Actor
 from apps.files.models import File
 from apps.tenancy import links
 
 SALT = "atrium.files.download"
 
 
-def token_for(file: File, actor: Any) -> str:
+def token_for(file: File, actor: Actor) -> str:
     return links.sign({"f": file.pk, "h": file.sha256[:16], "u": getattr(actor, "pk", None)}, salt=SALT)
 
 
@@ -26,9 +27,9 @@ def read_token(token: str) -> dict[str, Any] | None:
     return links.unsign(token, salt=SALT, max_age=settings.ATRIUM_FILES_DOWNLOAD_TTL_SECONDS)
 
 
-def path_for(file: File, actor: Any) -> str:
+def path_for(file: File, actor: Actor) -> str:
     return reverse("files:download", kwargs={"token": token_for(file, actor)})
 
 
-def url_for(file: File, actor: Any) -> str:
+def url_for(file: File, actor: Actor) -> str:
     return links.site_origin() + path_for(file, actor)

@@ -13,20 +13,32 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.folders import FolderBase, TrashableBase, path_of
-from apps.core.sharing import ShareBase, Visibility
+from apps.core.folders import FolderBase, path_of
+from apps.core.records import Access, OwnedRecord
+from apps.core.sharing import ShareBase
+from apps.files.permissions import FilesPerm
 
 USER = settings.AUTH_USER_MODEL
 
 
 class Folder(FolderBase):
+    access = Access(
+        FilesPerm,
+        visibility="workspace",
+        label=_("Folder"),
+        find_with="listFiles",
+        restore_with="restoreFile",
+    )
+
     class Meta(FolderBase.Meta):
         verbose_name = _("folder")
-        verbose_name_plural = _("folders")
-        constraints = FolderBase.unique_names("files_folder")
 
 
-class File(TrashableBase):
+class File(OwnedRecord):
+    access = Access(
+        FilesPerm, shares=True, label=_("File"), find_with="listFiles", restore_with="restoreFile"
+    )
+
     class Source(models.TextChoices):
         UPLOAD = "upload", _("added by a person or an agent")
         CHAT = "chat", _("saved from a conversation")
@@ -43,10 +55,6 @@ class File(TrashableBase):
         blank=True,
         related_name="files",
         verbose_name=_("folder"),
-    )
-    owner = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-    visibility = models.CharField(
-        _("visible to"), max_length=20, choices=Visibility.choices, default=Visibility.WORKSPACE
     )
     description = models.CharField(_("description"), max_length=500, blank=True)
     # The storage key of the bytes (relative to the workspace's prefix); never reused.
@@ -66,7 +74,6 @@ class File(TrashableBase):
     class Meta:
         ordering = ["name", "id"]
         verbose_name = _("file")
-        verbose_name_plural = _("files")
         constraints = [
             models.UniqueConstraint(
                 "folder",
@@ -89,9 +96,6 @@ class File(TrashableBase):
 
 class FileShare(ShareBase):
     item = models.ForeignKey(File, on_delete=models.CASCADE, related_name="shares")
-
-    class Meta(ShareBase.Meta):
-        constraints = [ShareBase.once("files_share_once")]
 
 
 class Attachment(models.Model):

@@ -8,7 +8,8 @@ with the person no longer their owner. Shares with the person and the e-mails th
 workspace's records only; the people on them are set to null when the user is erased.
 """
 
-from typing import Any
+from collections.abc import Callable
+from typing import IO, Any
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -24,10 +25,14 @@ class OwnedFiles(privacy.ModelHandler):
         return [
             privacy.ExportFile(
                 archive_name=f"{self.label}/{file.pk}/{file.name}",
-                open=lambda key=file.blob: blobs.storage().open(key, "rb"),
+                open=_opener(file.blob),
             )
             for file in self.queryset(subject).order_by("pk")
         ]
+
+
+def _opener(key: str) -> Callable[[], IO[bytes]]:
+    return lambda: blobs.storage().open(key, "rb")
 
 
 def _trash_private(rows: QuerySet[File]) -> int:

@@ -7,6 +7,7 @@ The API other areas call (docs/files.md):
     data = services.file_bytes(file)            # the bytes
     text = services.file_text(file)             # the extracted text (cached)
     folder = services.folder_ensure(actor=user, path="/Reports/2026")
+    services.file_attach(actor=user, file=file, record=document)  # listed with the record
 
 Bytes and rows stay together (apps.files.blobs): a failure anywhere in the caller's transaction
 removes the bytes written in it.
@@ -14,7 +15,7 @@ removes the bytes written in it.
 
 import logging
 import os
-from typing import Any
+from typing import Any, Literal, cast
 
 from django.conf import settings
 from django.core.mail import EmailMessage
@@ -22,26 +23,19 @@ from django.core.validators import validate_email
 from django.db.models import Q
 from django.utils import timezone
 
-from apps.accounts.access import can
+from apps.accounts.models import person
 from apps.core import folders as trees
-from apps.core import sharing
-from apps.core.errors import Forbidden, ValidationFailed
-from apps.files import blobs, errors, extract, selectors
-from apps.files.models import Attachment, Delivery, File, Folder
+from apps.core.actors import Actor, require
+from apps.core.errors import ValidationFailed
+from apps.core.kinds import Item, attachments
+from apps.core.records import Visibility
+from apps.files import blobs, errors, extract
+from apps.files.models import Delivery, File, Folder
 from apps.files.permissions import FilesPerm
 
 logger = logging.getLogger(__name__)
 
 MAX_RECIPIENTS = 20
-
-
-def require(actor: Any, permission: str) -> None:
-    if not can(actor, permission):
-        raise Forbidden()
-
-
-def _actor(actor: Any) -> Any:
-    return actor if getattr(actor, "pk", None) else None
 
 
 # --- names --------------------------------------------------------------------------------------
@@ -81,24 +75,17 @@ def _placed_name(folder: Folder | None, name: str, if_exists: str, exclude_pk: A
 # --- folders ------------------------------------------------------------------------------------
 
 
-def folder_create(*, actor: Any, name: str, parent: Folder | None) -> Folder:
-    require(actor, FilesPerm.EDIT)
-    folder = trees.create(Folder, actor=actor, name=name, parent=parent)
-    logger.info("folder %s created", folder.pk)
-    return folder
-
-
 def folder_ensure(*, actor: Any, path: str) -> Folder | None:
     """The folder at "/A/B", created (with its parents) where missing; "/" is the root."""
     folder = None
     for part in [part for part in path.split("/") if part.strip()]:
         name = trees.clean_name(part)
         existing = Folder.objects.filter(parent=folder, name__iexact=name, deleted_at__isnull=True).first()
-        folder = existing or folder_create(actor=actor, name=name, parent=folder)
+        folder = existing or trees.create(Folder, actor=actor, name=name, parent=folder)
     return folder
 
 
-def folder_rename(*, actor: Any, folder: Folder, name: str) -> Folder:
+def folder_rename(*, actor: Actor, folder: Folder, name: str) -> Folder:
     require(actor, FilesPerm.EDIT)
     name = trees.clean_name(name)
     trees.check_name_free(
@@ -109,7 +96,7 @@ def folder_rename(*, actor: Any, folder: Folder, name: str) -> Folder:
     return folder
 
 
-def folder_move(*, actor: Any, folder: Folder, parent: Folder | None) -> Folder:
+def folder_move(*, actor: Actor, folder: Folder, parent: Folder | None) -> Folder:
     require(actor, FilesPerm.EDIT)
     trees.check_move(folder, parent)
     trees.check_name_free(
@@ -120,7 +107,7 @@ def folder_move(*, actor: Any, folder: Folder, parent: Folder | None) -> Folder:
     return folder
 
 
-def folder_trash(*, actor: Any, folder: Folder) -> int:
+def folder_trash(*, actor: Actor, folder: Folder) -> int:
     """Puts the folder and everything in it in the trash; returns how many items went."""
     require(actor, FilesPerm.DELETE)
     below = trees.descendant_ids(Folder, [folder.pk])
@@ -133,7 +120,7 @@ def folder_trash(*, actor: Any, folder: Folder) -> int:
     return count
 
 
-def folder_restore(*, actor: Any, folder: Folder, parent: Folder | bool | None = False) -> int:
+def folder_restore(*, actor: Actor, folder: Folder, parent: Folder | Literal[False] | None = False) -> int:
     """Brings a trashed folder back with what was trashed with it. `parent`: where to (False:
     where it was, which must not be in the trash itself)."""
     require(actor, FilesPerm.DELETE)
@@ -143,14 +130,15 @@ def folder_restore(*, actor: Any, folder: Folder, parent: Folder | bool | None =
         raise errors.NotInTrash(
             f"Folder {folder.pk} went to the trash with folder {folder.trashed_with_id}: restore that one."
         )
-    target = folder.parent if parent is False else parent
-    _check_restorable_into(target, original=parent is False)  # type: ignore[arg-type]
+    # A Folder's parent is a Folder (django-stubs types FolderBase's "self" as FolderBase).
+    target = cast(Folder | None, folder.parent) if parent is False else parent
+    _check_restorable_into(target, original=parent is False)
     if parent is not False:
-        trees.check_move(folder, target)  # type: ignore[arg-type]
+        trees.check_move(folder, target)
     trees.check_name_free(
         Folder.objects.filter(parent=target), folder.name, exclude_pk=folder.pk, what="A folder"
     )
-    folder.parent = target  # type: ignore[assignment]
+    folder.parent = target
     trees.untrash(folder, also=("parent",))
     count = 1
     for inner in Folder.objects.filter(trashed_with=folder):
@@ -167,7 +155,7 @@ def _check_restorable_into(target: Folder | None, *, original: bool) -> None:
     if target is None or target.deleted_at is None:
         return
     if not original:
-        raise errors.InTrash("Folder", target.pk)
+        raise Folder.access.in_trash(Folder, target.pk)
     raise ValidationFailed(
         f"It was in folder {target.pk}, which is in the trash too. Restore that folder first, or pass "
         "`folderId` to restore it somewhere else.",
@@ -175,7 +163,7 @@ def _check_restorable_into(target: Folder | None, *, original: bool) -> None:
     )
 
 
-def folder_erase(*, actor: Any, folder: Folder) -> int:
+def folder_erase(*, actor: Actor, folder: Folder) -> int:
     """Erases a trashed folder for good, with everything in it; returns how many files went."""
     require(actor, FilesPerm.DELETE)
     if folder.deleted_at is None:
@@ -192,7 +180,7 @@ def folder_erase(*, actor: Any, folder: Folder) -> int:
 
 def file_create(
     *,
-    actor: Any,
+    actor: Actor,
     name: str,
     content: bytes,
     folder: Folder | None = None,
@@ -200,14 +188,14 @@ def file_create(
     description: str = "",
     source: str = File.Source.UPLOAD,
     origin: str = "",
-    visibility: str = sharing.Visibility.WORKSPACE,
+    visibility: str = Visibility.WORKSPACE,
     if_exists: str = "rename",
 ) -> File:
     """A new file from bytes in `folder` (None: the root). `if_exists`: "rename" gives it a free
     name ("a (2).txt"), "error" refuses a name that is taken."""
     require(actor, FilesPerm.EDIT)
     if folder is not None and folder.deleted_at is not None:
-        raise errors.InTrash("Folder", folder.pk)
+        raise Folder.access.in_trash(Folder, folder.pk)
     placed = _placed_name(folder, name, if_exists)
     blobs.check_size(len(content))
     kind = (mime_type or "").strip().lower() or extract.guess_type(placed, content)
@@ -215,8 +203,8 @@ def file_create(
     file = File.objects.create(
         name=placed,
         folder=folder,
-        owner=_actor(actor),
-        created_by=_actor(actor),
+        owner=person(actor),
+        created_by=person(actor),
         visibility=visibility,
         description=description[:500],
         blob=key,
@@ -242,7 +230,7 @@ def file_text(file: File) -> str:
     return file.text
 
 
-def file_copy(*, actor: Any, file: File, folder: Folder | None, name: str | None = None) -> File:
+def file_copy(*, actor: Actor, file: File, folder: Folder | None, name: str | None = None) -> File:
     require(actor, FilesPerm.EDIT)
     return file_create(
         actor=actor,
@@ -257,45 +245,54 @@ def file_copy(*, actor: Any, file: File, folder: Folder | None, name: str | None
     )
 
 
-def file_move(*, actor: Any, file: File, folder: Folder | None) -> File:
+def file_attach(*, actor: Actor, file: File, record: Any) -> bool:
+    """Attaches the file to a record of another area that the caller holds (and may change);
+    True if it was not attached yet."""
     require(actor, FilesPerm.EDIT)
-    file = selectors.file_get_for_edit(actor=actor, file_id=file.pk)
+    return attachments.attach_to(
+        actor=actor, record=record, item_kind="file", item_id=file.pk, item=Item(file.pk, file.name)
+    )
+
+
+def file_move(*, actor: Actor, file: File, folder: Folder | None) -> File:
+    require(actor, FilesPerm.EDIT)
+    file = File.objects.fetch(actor, file.pk, "change")
     if folder is not None and folder.deleted_at is not None:
-        raise errors.InTrash("Folder", folder.pk)
+        raise Folder.access.in_trash(Folder, folder.pk)
     trees.check_name_free(_siblings(folder), file.name, exclude_pk=file.pk, what="A file")
     file.folder = folder
     file.save(update_fields=["folder", "updated_at"])
     return file
 
 
-def file_rename(*, actor: Any, file: File, name: str) -> File:
+def file_rename(*, actor: Actor, file: File, name: str) -> File:
     require(actor, FilesPerm.EDIT)
-    file = selectors.file_get_for_edit(actor=actor, file_id=file.pk)
+    file = File.objects.fetch(actor, file.pk, "change")
     file.name = _placed_name(file.folder, name, "error", exclude_pk=file.pk)
     file.save(update_fields=["name", "updated_at"])
     return file
 
 
-def file_trash(*, actor: Any, file: File) -> None:
+def file_trash(*, actor: Actor, file: File) -> None:
     require(actor, FilesPerm.DELETE)
-    file = selectors.file_get_for_edit(actor=actor, file_id=file.pk, include_trashed=True)
+    file = File.objects.fetch(actor, file.pk, "delete", trash=True)
     trees.trash([file], actor=actor)
 
 
-def file_restore(*, actor: Any, file: File, folder: Folder | bool | None = False) -> File:
+def file_restore(*, actor: Actor, file: File, folder: Folder | Literal[False] | None = False) -> File:
     """Brings a trashed file back, where it was (or into `folder`), renamed if its name is taken."""
     require(actor, FilesPerm.DELETE)
     if file.deleted_at is None:
         raise errors.NotInTrash(f"File {file.pk} is not in the trash.")
     target = file.folder if folder is False else folder
-    _check_restorable_into(target, original=folder is False)  # type: ignore[arg-type]
-    file.folder = target  # type: ignore[assignment]
-    file.name = free_name(target, file.name, exclude_pk=file.pk)  # type: ignore[arg-type]
+    _check_restorable_into(target, original=folder is False)
+    file.folder = target
+    file.name = free_name(target, file.name, exclude_pk=file.pk)
     trees.untrash(file, also=("folder", "name"))
     return file
 
 
-def file_erase(*, actor: Any, file: File) -> None:
+def file_erase(*, actor: Actor, file: File) -> None:
     require(actor, FilesPerm.DELETE)
     if file.deleted_at is None:
         raise errors.NotInTrash(f"File {file.pk} is not in the trash: delete it first, then erase it.")
@@ -303,37 +300,14 @@ def file_erase(*, actor: Any, file: File) -> None:
 
 
 def erase_rows(files: list[File]) -> None:
-    """Deletes file rows with their attachments and contact links, and their bytes after commit."""
+    """Deletes file rows with every link to them (wherever a record keeps it), and their bytes
+    after commit."""
     keys = [file.blob for file in files]
     ids = [file.pk for file in files]
-    Attachment.objects.filter(kind=Attachment.Kind.FILE, item_id__in=ids).delete()
-    _unlink_from_contacts(ids)
+    attachments.forget(item_kind="file", item_ids=ids)
     File.objects.filter(pk__in=ids).delete()
     blobs.remove_after_commit(keys)
     logger.info("files %s erased", ids)
-
-
-def _unlink_from_contacts(file_ids: list[int]) -> None:
-    from apps.contacts.models import ContactLink
-
-    ContactLink.objects.filter(kind="file", target_id__in=file_ids).delete()
-
-
-def file_share(
-    *, actor: Any, file: File, person_email: str | None, access: str = "view", visibility: str | None = None
-) -> File:
-    """Shares a file with a person and/or changes who sees it (apps.core.sharing.change)."""
-    require(actor, FilesPerm.SHARE)
-    file = selectors.file_get_for_edit(actor=actor, file_id=file.pk)
-    return sharing.change(
-        file,
-        actor=actor,
-        person_email=person_email,
-        access=access,
-        visibility=visibility,
-        admin=selectors.is_admin(actor),
-        view_permission=FilesPerm.VIEW,
-    )
 
 
 # --- sending ------------------------------------------------------------------------------------
@@ -359,7 +333,7 @@ def clean_recipients(addresses: list[str]) -> list[str]:
     return cleaned
 
 
-def file_email(*, actor: Any, file: File, to: list[str], subject: str, message: str) -> Delivery:
+def file_email(*, actor: Actor, file: File, to: list[str], subject: str, message: str) -> Delivery:
     """Sends the file as an e-mail attachment through Django's e-mail backend."""
     require(actor, FilesPerm.EMAIL)
     recipients = clean_recipients(to)
@@ -381,7 +355,7 @@ def file_email(*, actor: Any, file: File, to: list[str], subject: str, message: 
     )
     email.attach(file.name, file_bytes(file), file.mime_type)
     delivery = Delivery.objects.create(
-        file=file, sent_by=_actor(actor), recipients=recipients, subject=subject
+        file=file, sent_by=person(actor), recipients=recipients, subject=subject
     )
     try:
         email.send(fail_silently=False)
@@ -398,11 +372,11 @@ def file_email(*, actor: Any, file: File, to: list[str], subject: str, message: 
 # --- the trash ----------------------------------------------------------------------------------
 
 
-def trash_entries(*, actor: Any) -> list[Any]:
+def trash_entries(*, actor: Actor) -> list[Any]:
     """What is in the trash on its own (not taken there with a folder), newest first."""
-    folders = list(selectors.folder_visible(actor=actor, only_trashed=True).filter(trashed_with__isnull=True))
+    folders = list(Folder.objects.restrict(actor, trash="only").filter(trashed_with__isnull=True))
     files = list(
-        selectors.file_visible(actor=actor, only_trashed=True)
+        File.objects.restrict(actor, trash="only")
         .filter(Q(trashed_with__isnull=True))
         .select_related("folder", "deleted_by")
     )

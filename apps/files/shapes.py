@@ -10,7 +10,6 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from apps.catalogue.shapes import FolderRef, Out, PersonRef
-from apps.contacts.linked import LinkedItemOut
 from apps.core.errors import ValidationFailed
 from apps.files import blobs, extract
 from apps.files.models import File
@@ -75,23 +74,7 @@ class FileOut(Out):
 
     @classmethod
     def of(cls, file: File) -> "FileOut":
-        return cls(
-            id=file.pk,
-            name=file.name,
-            path=file.path,
-            folder=FolderRef.of(file.folder),
-            mime_type=file.mime_type,
-            size=file.size,
-            sha256=file.sha256,
-            description=file.description,
-            source=file.source,
-            visibility=file.visibility,
-            owner=PersonRef.of(file.owner),
-            text_readable=extract.can_extract(file.mime_type),
-            in_trash=file.deleted_at is not None,
-            created_at=file.created_at,
-            updated_at=file.updated_at,
-        )
+        return cls.of_record(file, text_readable=extract.can_extract(file.mime_type))
 
 
 class EntryOut(Out):
@@ -108,37 +91,6 @@ class EntryOut(Out):
 
     @classmethod
     def of(cls, item: Any) -> "EntryOut":
-        is_file = isinstance(item, File)
-        return cls(
-            type="file" if is_file else "folder",
-            id=item.pk,
-            name=item.name,
-            path=item.path,
-            mime_type=item.mime_type if is_file else "",
-            size=item.size if is_file else None,
-            updated_at=item.updated_at,
-            deleted_at=item.deleted_at,
-        )
-
-
-class AttachedItemOut(LinkedItemOut):
-    """A file or document attached to a record of any area, as the caller may see it now."""
-
-    # Only the wording differs from LinkedItemOut's; kept so the published schemas do not change.
-    kind: str = Field(description="file or document")
-    attached_at: datetime
-    attached_by: PersonRef | None
-
-    @classmethod
-    def of(cls, attached: Any) -> "AttachedItemOut":
-        return cls(
-            kind=attached.kind,
-            id=attached.id,
-            title=attached.title,
-            available=attached.available,
-            url=attached.url,
-            mime_type=attached.mime_type,
-            size=attached.size,
-            attached_at=attached.attached_at,
-            attached_by=PersonRef.of(attached.attached_by),
-        )
+        if isinstance(item, File):
+            return cls.of_record(item, type="file")
+        return cls.of_record(item, type="folder", mime_type="", size=None)

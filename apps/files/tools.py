@@ -9,28 +9,24 @@ from django.utils import timezone
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.kit import folder_tool, share_tool
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import (
-    FolderName,
     FolderOut,
     FolderRef,
     Limit,
     Offset,
     Out,
     Page,
-    ParentFolderId,
-    PersonEmail,
     PersonRef,
-    ShareAccess,
     SharingOut,
-    VisibilityChange,
     page_of,
     paginate,
 )
-from apps.contacts.links import LinkedItem
 from apps.core import folders as trees
 from apps.core.errors import ValidationFailed
-from apps.files import attachments, downloads, selectors, services
+from apps.core.kinds import attachments
+from apps.files import downloads, selectors, services
 from apps.files.models import File, Folder
 from apps.files.permissions import FilesPerm
 from apps.files.shapes import (
@@ -65,13 +61,12 @@ CONTACT_FOLDER = "/Contacts"
 
 
 def _folder(ctx: ToolContext, folder_id: int | None) -> Folder | None:
-    return selectors.folder_get(actor=ctx.actor, folder_id=folder_id)
+    return trees.get(Folder, actor=ctx.actor, folder_id=folder_id)
 
 
 def _entity(ctx: ToolContext, kind: str, item_id: int, *, include_trashed: bool = False) -> Any:
-    if kind == "file":
-        return selectors.file_get(actor=ctx.actor, file_id=item_id, include_trashed=include_trashed)
-    return selectors.folder_get(actor=ctx.actor, folder_id=item_id, include_trashed=include_trashed)
+    model = File if kind == "file" else Folder
+    return model.objects.fetch(ctx.actor, item_id, trash=include_trashed)
 
 
 def _one_of(file_id: int | None, folder_id: int | None) -> tuple[str, int]:
@@ -124,17 +119,13 @@ def create_file_entity(
     return FileOut.of(file)
 
 
-@tool("createFileFolder", permission=FilesPerm.EDIT, title="Create a folder")
-def create_file_folder(
-    ctx: ToolContext,
-    *,
-    name: FolderName,
-    parent_id: ParentFolderId = None,
-) -> FolderOut:
-    """Create a folder in the workspace's files, at the root or inside another folder. Names are
-    unique within a folder and may not contain / \\ : * ? " < > |."""
-    folder = services.folder_create(actor=ctx.actor, name=name, parent=_folder(ctx, parent_id))
-    return FolderOut.of(folder)
+folder_tool(
+    "createFileFolder",
+    model=Folder,
+    permission=FilesPerm.EDIT,
+    title="Create a folder",
+    description="Create a folder in the workspace's files, at the root or inside another folder.",
+)
 
 
 @tool("saveChatUploadToFiles", permission=FilesPerm.EDIT, title="Save a chat upload to files")
@@ -188,7 +179,7 @@ def save_file_to_contact(
     """Store a file (a signed contract, a scan, notes) and link it to a contact in one step, so it
     shows in listContactFiles and getContactAttachments. To link a file that is already stored,
     use linkFileToContact. You need to be allowed to change the contact."""
-    contact = attachments.entity_named("contact").get(ctx.actor, contact_id, True)
+    contact = attachments.carrier_named("contact").fetch(actor=ctx.actor, pk=contact_id, action="change")
     file = _save(
         ctx,
         name,
@@ -199,9 +190,7 @@ def save_file_to_contact(
         source=File.Source.CONTACT,
         origin=f"contact {contact.pk}",
     )
-    attachments.attach_to(
-        actor=ctx.actor, record=contact, kind="file", item_id=file.pk, item=LinkedItem(file.pk, file.name)
-    )
+    services.file_attach(actor=ctx.actor, file=file, record=contact)
     return SavedToContactOut(file=FileOut.of(file), contact_id=contact.pk, linked=True)
 
 
@@ -221,7 +210,7 @@ def copy_file(
 ) -> FileOut:
     """Make a copy of a file (its content, type and description), in the same folder or another.
     The copy is yours and visible to the workspace; the original is unchanged."""
-    file = selectors.file_get(actor=ctx.actor, file_id=file_id)
+    file = File.objects.select_related("folder", "owner").fetch(ctx.actor, file_id)
     folder = None if to_root else (_folder(ctx, folder_id) if folder_id else file.folder)
     return FileOut.of(services.file_copy(actor=ctx.actor, file=file, folder=folder, name=name))
 
@@ -252,25 +241,19 @@ def get_file_entity(
     """Fetch a file's details: name, path, type, size, checksum, owner, who it is shared with, the
     records it is attached to, and what you may do with it. readFileContent gives its text,
     downloadFileEntity its bytes."""
-    file = selectors.file_get(actor=ctx.actor, file_id=file_id, include_trashed=include_trashed)
-    from apps.contacts.models import ContactLink
-
+    file = File.objects.select_related("folder", "owner", "created_by").fetch(
+        ctx.actor, file_id, trash=include_trashed
+    )
     attached = [
-        AttachedToOut(entity_type=t, entity_id=i)
-        for t, i in attachments.records_with(kind="file", item_id=file.pk)
-    ]
-    attached += [
-        AttachedToOut(entity_type="contact", entity_id=pk)
-        for pk in ContactLink.objects.filter(kind="file", target_id=file.pk).values_list(
-            "contact_id", flat=True
-        )
+        AttachedToOut(entity_type=kind, entity_id=pk)
+        for kind, pk in attachments.records_with(item_kind="file", item_id=file.pk)
     ]
     return FileDetailOut(
         file=FileOut.of(file),
         sharing=SharingOut.of(file),
         attached_to=attached,
         emailed=file.deliveries.count(),
-        your_access=selectors.access_of(ctx.actor, file),
+        your_access=File.access.level(ctx.actor, file),
     )
 
 
@@ -312,8 +295,8 @@ def list_files(
     by name with `query`. Items in the trash are left out (listFileTrash shows them)."""
     if query and query.strip():
         folder = None
-        folders = selectors.folder_visible(actor=ctx.actor).filter(name__icontains=query.strip())
-        files = selectors.file_visible(actor=ctx.actor).filter(name__icontains=query.strip())
+        folders = Folder.objects.restrict(ctx.actor).filter(name__icontains=query.strip())
+        files = File.objects.restrict(ctx.actor).filter(name__icontains=query.strip())
     else:
         folder = selectors.folder_by_path(actor=ctx.actor, path=path) if path else _folder(ctx, folder_id)
         folders, files = selectors.folder_contents(actor=ctx.actor, folder=folder)
@@ -353,14 +336,13 @@ def read_file_content(
     """Read the text of a stored file: plain text, Markdown, CSV and JSON as they are; PDF, Word
     (.docx), Excel (.xlsx, one block per sheet) and PowerPoint (.pptx, one block per slide)
     through their extractors. Long texts come in parts: call again with `nextOffset`."""
-    file = selectors.file_get(actor=ctx.actor, file_id=file_id)
+    file = File.objects.select_related("folder", "owner").fetch(ctx.actor, file_id)
     whole = services.file_text(file)
     part = whole[offset : offset + max_chars]
     end = offset + len(part)
-    return ContentOut(
+    return ContentOut.of_record(
+        file,
         file_id=file.pk,
-        name=file.name,
-        mime_type=file.mime_type,
         text=part,
         offset=offset,
         total_chars=len(whole),
@@ -391,7 +373,7 @@ def download_file_entity(
     """Get a file's bytes: small files inline as base64 (up to the workspace's inline limit), and
     always a short-lived download link on this workspace's host that works without signing in,
     to hand to the user or to a tool that fetches URLs. For text, readFileContent is simpler."""
-    file = selectors.file_get(actor=ctx.actor, file_id=file_id)
+    file = File.objects.select_related("folder", "owner").fetch(ctx.actor, file_id)
     limit = int(settings.ATRIUM_FILES_INLINE_MAX_BYTES)
     if mode == "inline" and file.size > limit:
         raise ValidationFailed(
@@ -436,7 +418,7 @@ def get_file_working_path(
         folder_path, _slash, leaf = path.strip().rstrip("/").rpartition("/")
         parent = selectors.folder_by_path(actor=ctx.actor, path=folder_path)
         file = (
-            selectors.file_visible(actor=ctx.actor).filter(folder=parent, name__iexact=leaf).first()
+            File.objects.restrict(ctx.actor).filter(folder=parent, name__iexact=leaf).first()
             if leaf
             else None
         )
@@ -449,12 +431,10 @@ def get_file_working_path(
     kind, item_id = _one_of(file_id, folder_id)
     item = _entity(ctx, kind, item_id)
     chain = trees.ancestors(item.folder if kind == "file" else item)
-    return WorkingPathOut(
+    return WorkingPathOut.of_record(
+        item,
         type=kind,
-        id=item.pk,
-        name=item.name,
-        path=item.path,
-        folders=[FolderRef.of(folder) for folder in chain],  # type: ignore[misc]
+        folders=chain,
         download_path=downloads.path_for(item, ctx.actor) if kind == "file" else None,
     )
 
@@ -471,7 +451,7 @@ def move_file(
 ) -> FileOut:
     """Move a file into another folder (null: the root). Refused if a file of the same name is
     there already: rename one of them first."""
-    file = selectors.file_get(actor=ctx.actor, file_id=file_id)
+    file = File.objects.select_related("folder", "owner").fetch(ctx.actor, file_id)
     return FileOut.of(services.file_move(actor=ctx.actor, file=file, folder=_folder(ctx, folder_id)))
 
 
@@ -484,7 +464,7 @@ class EntityOut(Out):
 def _entity_out(item: Any) -> EntityOut:
     if isinstance(item, File):
         return EntityOut(type="file", file=FileOut.of(item), folder=None)
-    return EntityOut(type="folder", file=None, folder=FolderOut.of(item))
+    return EntityOut(type="folder", file=None, folder=FolderOut.of_record(item))
 
 
 @tool("moveFileEntity", permission=FilesPerm.EDIT, title="Move a file or folder", idempotent=True)
@@ -522,23 +502,15 @@ def rename_file_entity(
     return _entity_out(services.folder_rename(actor=ctx.actor, folder=item, name=name))
 
 
-@tool("shareFile", permission=FilesPerm.SHARE, title="Share a file", idempotent=True)
-def share_file(
-    ctx: ToolContext,
-    *,
-    file_id: FileId,
-    person_email: PersonEmail = None,
-    access: ShareAccess = "view",
-    visibility: VisibilityChange = None,
-) -> SharingOut:
-    """Share a file with a person of the workspace (view or edit), stop sharing it (none), and/or
-    make it private or visible to everyone who may see files. Returns who can see it now."""
-    file = selectors.file_get(actor=ctx.actor, file_id=file_id)
-    return SharingOut.of(
-        services.file_share(
-            actor=ctx.actor, file=file, person_email=person_email, access=access, visibility=visibility
-        )
-    )
+share_tool(
+    "shareFile",
+    model=File,
+    permission=FilesPerm.SHARE,
+    title="Share a file",
+    id_argument=("file_id", FileId),
+    description="""Share a file with a person of the workspace (view or edit), stop sharing it (none), and/or
+    make it private or visible to everyone who may see files. Returns who can see it now.""",
+)
 
 
 class AttachedOut(Out):
@@ -566,7 +538,7 @@ def attach_entity_file(
     `entityType` lists the kinds this workspace has."""
     _record, _item, changed = attachments.attach(
         actor=ctx.actor,
-        kind="file",
+        item_kind="file",
         item_id=file_id,
         entity_type=entity_type,
         entity_id=entity_id,
@@ -605,11 +577,9 @@ def email_file_as_attachment(
     """Send a stored file out of the workspace as an e-mail attachment, with a subject and a
     message, from the workspace's address (replies go to you). The user confirms each sending.
     Large files cannot be e-mailed: send a download link instead."""
-    file = selectors.file_get(actor=ctx.actor, file_id=file_id)
+    file = File.objects.select_related("folder", "owner").fetch(ctx.actor, file_id)
     delivery = services.file_email(actor=ctx.actor, file=file, to=to, subject=subject, message=message)
-    return SentOut(
-        file_id=file.pk, recipients=delivery.recipients, subject=delivery.subject, sent_at=delivery.sent_at
-    )
+    return SentOut.of_record(delivery)
 
 
 # --- the trash ----------------------------------------------------------------------------------
@@ -644,16 +614,12 @@ def delete_file_entity(
     kind, item_id = _one_of(file_id, folder_id)
     item = _entity(ctx, kind, item_id, include_trashed=True)
     if kind == "file":
-        if permanently:
-            services.file_erase(actor=ctx.actor, file=item)
-        else:
-            services.file_trash(actor=ctx.actor, file=item)
-        return DeletedOut(type=kind, id=item_id, permanently=permanently, count=1)
-    count = (
-        services.folder_erase(actor=ctx.actor, folder=item)
-        if permanently
-        else services.folder_trash(actor=ctx.actor, folder=item)
-    )
+        delete_file = services.file_erase if permanently else services.file_trash
+        delete_file(actor=ctx.actor, file=item)
+        count = 1
+    else:
+        delete_folder = services.folder_erase if permanently else services.folder_trash
+        count = delete_folder(actor=ctx.actor, folder=item)
     return DeletedOut(type=kind, id=item_id, permanently=permanently, count=count)
 
 
@@ -680,14 +646,14 @@ def restore_file(
     a number ("a (2).txt")."""
     kind, item_id = _one_of(file_id, folder_id)
     item = _entity(ctx, kind, item_id, include_trashed=True)
-    target: Folder | bool | None = (
+    target: Folder | Literal[False] | None = (
         None if to_root else (_folder(ctx, into_folder_id) if into_folder_id else False)
     )
     if kind == "file":
-        file = services.file_restore(actor=ctx.actor, file=item, folder=target)
-        return RestoredOut(type=kind, id=file.pk, path=file.path, count=1)
-    count = services.folder_restore(actor=ctx.actor, folder=item, parent=target)
-    return RestoredOut(type=kind, id=item.pk, path=item.path, count=count)
+        item, count = services.file_restore(actor=ctx.actor, file=item, folder=target), 1
+    else:
+        count = services.folder_restore(actor=ctx.actor, folder=item, parent=target)
+    return RestoredOut.of_record(item, type=kind, count=count)
 
 
 class TrashEntryOut(Out):
@@ -703,15 +669,8 @@ class TrashEntryOut(Out):
 def _trash_entry(item: Any) -> TrashEntryOut:
     is_file = isinstance(item, File)
     parent = item.folder if is_file else item.parent
-    return TrashEntryOut(
-        type="file" if is_file else "folder",
-        id=item.pk,
-        name=item.name,
-        was_in=parent.path if parent else "/",
-        size=item.size if is_file else None,
-        deleted_at=item.deleted_at,
-        deleted_by=PersonRef.of(item.deleted_by),
-    )
+    kind, size = ("file", item.size) if is_file else ("folder", None)
+    return TrashEntryOut.of_record(item, type=kind, was_in=parent.path if parent else "/", size=size)
 
 
 @tool("listFileTrash", permission=FilesPerm.VIEW, title="List the trash", read_only=True)

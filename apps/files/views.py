@@ -1,17 +1,16 @@
 """Pages of the Files area: the settings page people browse, and the download door."""
 
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from apps.accounts.access import can
 from apps.accounts.models import User
+from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core import folders as trees
 from apps.core.errors import AppError
+from apps.core.pages import READ, page
 from apps.files import blobs, downloads, selectors, services
-from apps.files.models import File
+from apps.files.models import File, Folder
 from apps.files.permissions import FilesPerm
 
 
@@ -34,9 +33,12 @@ def download(request: HttpRequest, token: str) -> FileResponse:
     payload = downloads.read_token(token)
     if payload is None:
         raise Http404("This download link is not valid or has expired.")
-    person = User.objects.filter(pk=payload.get("u"), is_active=True).select_related("role").first()
+    user_id = payload.get("u")
+    person = (
+        User.objects.filter(pk=user_id, is_active=True).select_related("role").first() if user_id else None
+    )
     try:
-        file = selectors.file_get(actor=person, file_id=int(payload["f"]))
+        file = File.objects.fetch(person, int(payload["f"]))
     except (AppError, KeyError, TypeError, ValueError):
         raise Http404("This file is no longer available.") from None
     if not file.sha256.startswith(str(payload.get("h"))):
@@ -44,21 +46,13 @@ def download(request: HttpRequest, token: str) -> FileResponse:
     return _serve(file)
 
 
-@login_required
-@require_GET
-def download_signed_in(request: HttpRequest, file_id: int) -> FileResponse:
-    try:
-        file = selectors.file_get(actor=request.user, file_id=file_id)
-    except AppError:
-        raise Http404 from None
-    return _serve(file)
+@page(methods=READ)
+def download_signed_in(request: AuthenticatedHttpRequest, file_id: int) -> FileResponse:
+    return _serve(File.objects.fetch(request.user, file_id))
 
 
-@login_required
-@require_GET
-def browse(request: HttpRequest) -> HttpResponse:
-    if not can(request.user, FilesPerm.VIEW):
-        raise PermissionDenied
+@page(FilesPerm.VIEW, methods=READ)
+def browse(request: AuthenticatedHttpRequest) -> HttpResponse:
     actor = request.user
     if request.GET.get("view") == "trash":
         return render(
@@ -67,9 +61,10 @@ def browse(request: HttpRequest) -> HttpResponse:
             {"nav": "files", "entries": services.trash_entries(actor=actor)[:500]},
         )
     try:
-        folder = selectors.folder_get(actor=actor, folder_id=int(request.GET.get("folder") or 0) or None)
-    except (AppError, ValueError):
+        folder_id = int(request.GET.get("folder") or 0) or None
+    except ValueError:
         raise Http404 from None
+    folder = trees.get(Folder, actor=actor, folder_id=folder_id)
     folders, files = selectors.folder_contents(actor=actor, folder=folder)
     return render(
         request,

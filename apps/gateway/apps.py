@@ -4,7 +4,6 @@ from django.utils.translation import gettext_lazy as _
 
 class GatewayConfig(AppConfig):
     name = "apps.gateway"
-    label = "gateway"
     verbose_name = _("Message gateway")
 
     def ready(self) -> None:

@@ -33,7 +33,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -42,6 +42,7 @@ from apps.apikeys import services as apikeys_services
 from apps.apikeys import webhooks
 from apps.apikeys.errors import UnsafeWebhookUrl
 from apps.core import metrics
+from apps.core.db import connection
 from apps.gateway.agent.deadline import DeadlineTransport, deadline
 from apps.gateway.models import Conversation, WebhookAttempt, WebhookDelivery
 from apps.gateway.tracing import request_scope
@@ -266,34 +267,19 @@ def _send(delivery: WebhookDelivery, *, now: datetime) -> Result:
             response.close()
     code = response.status_code
     excerpt = _excerpt(raw)
+
+    def answered(outcome: str, error: str = "") -> Result:
+        return Result(outcome, url=url, status_code=code, latency_ms=latency, error=error, excerpt=excerpt)
+
     if 200 <= code < 300:
-        return Result(Outcome.DELIVERED, url=url, status_code=code, latency_ms=latency, excerpt=excerpt)
+        return answered(Outcome.DELIVERED)
     if code == 410:
-        return Result(
-            Outcome.GONE,
-            url=url,
-            status_code=code,
-            latency_ms=latency,
-            excerpt=excerpt,
-            error=_("The receiver answered 410 Gone: no more attempts."),
-        )
+        return answered(Outcome.GONE, _("The receiver answered 410 Gone: no more attempts."))
     if 300 <= code < 400:
-        return Result(
-            Outcome.REDIRECT,
-            url=url,
-            status_code=code,
-            latency_ms=latency,
-            excerpt=excerpt,
-            error=_("Redirects are not followed: point the webhook URL at the final address."),
+        return answered(
+            Outcome.REDIRECT, _("Redirects are not followed: point the webhook URL at the final address.")
         )
-    return Result(
-        Outcome.HTTP_ERROR,
-        url=url,
-        status_code=code,
-        latency_ms=latency,
-        excerpt=excerpt,
-        error=_("The receiver answered %(code)d.") % {"code": code},
-    )
+    return answered(Outcome.HTTP_ERROR, _("The receiver answered %(code)d.") % {"code": code})
 
 
 def _short(error: Exception) -> str:

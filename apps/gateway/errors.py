@@ -3,7 +3,7 @@ carries in `error.code` (and whose message goes into the webhook's `error`) are 
 
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.errors import AppError, Conflict, NotFound
+from apps.core.errors import Conflict, NotFound
 
 
 class ConversationNotFound(NotFound):
@@ -13,12 +13,6 @@ class ConversationNotFound(NotFound):
 class AlreadyFinished(Conflict):
     code = "CONVERSATION_FINISHED"
     message = _("The conversation has already ended; there is nothing to cancel.")
-
-
-class PayloadTooLarge(AppError):
-    code = "PAYLOAD_TOO_LARGE"
-    message = _("The request body is too large.")
-    http_status = 413
 
 
 # Codes of a failed conversation (`error.code` in the poll).

@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 
 from apps.apikeys.errors import BudgetExceeded, KeyOwnerMismatch, KeyRevoked
 from apps.apikeys.models import ApiKey
+from apps.core.actors import Actor
 from apps.core.errors import ValidationFailed
 from apps.gateway import services, validation
 from apps.gateway.models import Conversation, Turn
@@ -65,7 +66,7 @@ def compose(*, task: Any, step: Any, run: Any, owner: Any) -> str:
 class GatewayHandOver:
     """apps.tasks.agents.HandOver, by the message gateway."""
 
-    def hand_over(self, *, task: Any, step: Any, run: Any, actor: Any) -> agents.HandedOver:
+    def hand_over(self, *, task: Any, step: Any, run: Any, actor: Actor | None) -> agents.HandedOver:
         instead = agents.instead(task)
         owner = task.owner
         if owner is None or not owner.is_active:

@@ -10,12 +10,14 @@ from typing import Any
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
+from apps.accounts.models import User
 from apps.apikeys.models import ApiKey
+from apps.core.errors import or_not_found
 from apps.gateway.errors import ConversationNotFound
 from apps.gateway.models import Conversation, Turn, WebhookAttempt, WebhookDelivery
 
 
-def conversation_get(*, user: Any, conversation_uuid: Any, now: datetime | None = None) -> Conversation:
+def conversation_get(*, user: User, conversation_uuid: Any, now: datetime | None = None) -> Conversation:
     now = now or timezone.now()
     try:
         wanted = (
@@ -40,7 +42,7 @@ def conversation_get(*, user: Any, conversation_uuid: Any, now: datetime | None 
 
 
 def conversation_list(
-    *, user: Any, status: str | None = None, now: datetime | None = None
+    *, user: User, status: str | None = None, now: datetime | None = None
 ) -> QuerySet[Conversation]:
     now = now or timezone.now()
     rows = Conversation.objects.filter(user=user, expires_at__gt=now)
@@ -103,10 +105,5 @@ def deliveries_for_key(*, key: ApiKey, limit: int = 20) -> list[WebhookDelivery]
     )
 
 
-def delivery_get(*, user: Any, key_id: int, delivery_id: int) -> WebhookDelivery:
-    delivery = WebhookDelivery.objects.filter(pk=delivery_id, key_id=key_id, key__user=user).first()
-    if delivery is None:
-        from apps.core.errors import NotFound
-
-        raise NotFound()
-    return delivery
+def delivery_get(*, user: User, key_id: int, delivery_id: int) -> WebhookDelivery:
+    return or_not_found(WebhookDelivery.objects.filter(pk=delivery_id, key_id=key_id, key__user=user).first())

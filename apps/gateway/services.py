@@ -19,6 +19,7 @@ queue: apps.gateway.backlog), `conversations_recover` sends it again. One waitin
 behind a backlog is never sent twice.
 """
 
+import functools
 import hashlib
 import json
 import logging
@@ -30,15 +31,17 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from apps.accounts.models import User
 from apps.apikeys import services as apikeys_services
 from apps.apikeys.authentication import KeyCredential
 from apps.apikeys.models import ApiKey
 from apps.core import metrics, observability
+from apps.core.db import connection
 from apps.core.errors import ValidationFailed
 from apps.gateway import backlog, deliveries, errors, signals
 from apps.gateway.models import AgentStep, Conversation, Turn
@@ -115,7 +118,7 @@ def conversation_accept(
 
 
 def conversation_start(
-    *, user: Any, key: ApiKey, request: AgentRequest, request_id: str = "", now: datetime | None = None
+    *, user: User, key: ApiKey, request: AgentRequest, request_id: str = "", now: datetime | None = None
 ) -> Conversation:
     """A conversation the service itself starts for `user` on their `key` (no HTTP credential:
     apps.gateway.handover, for a task's agent step), accepted as POST /api/agent accepts one. The
@@ -518,6 +521,11 @@ def conversation_cancel(*, conversation: Conversation) -> Conversation:
 # --- sweepers -------------------------------------------------------------------------------------
 
 
+def _to_sweep(*, now: datetime, limit: int, **state: Any) -> list[int]:
+    """The ids of at most `limit` conversations in `state` that have not expired at `now`."""
+    return list(Conversation.objects.filter(expires_at__gt=now, **state).values_list("pk", flat=True)[:limit])
+
+
 def conversations_recover(
     *, now: datetime | None = None, limit: int = 500, waiting: backlog.Backlog | None = None
 ) -> int:
@@ -529,10 +537,8 @@ def conversations_recover(
     when not given). Returns how many it touched."""
     now = now or timezone.now()
     touched = 0
-    stuck = Conversation.objects.filter(
-        status=Conversation.Status.PROCESSING, lease_expires_at__lt=now, expires_at__gt=now
-    ).values_list("pk", flat=True)[:limit]
-    for conversation_id in list(stuck):
+    stuck = _to_sweep(now=now, limit=limit, status=Conversation.Status.PROCESSING, lease_expires_at__lt=now)
+    for conversation_id in stuck:
         with transaction.atomic():
             conversation = (
                 Conversation.objects.select_for_update(skip_locked=True, of=("self",))
@@ -558,7 +564,7 @@ def conversations_recover(
                 queued_at=now,
                 enqueue_failed_at=None,
             )
-            transaction.on_commit(lambda conversation_id=conversation.pk: enqueue(conversation_id))
+            transaction.on_commit(functools.partial(enqueue, conversation.pk))
             transaction.on_commit(lambda: metrics.conversation("requeued"))
             logger.warning("conversation %s: its worker stopped mid-turn; queued again", conversation.uuid)
     cutoff = _lost_before(now, waiting if waiting is not None else backlog.read())
@@ -596,10 +602,8 @@ def conversations_send_unsent(*, now: datetime | None = None, limit: int = 500) 
     Redis was down runs soon after it is back. Returns how many it sent (or tried to)."""
     now = now or timezone.now()
     touched = 0
-    unsent = Conversation.objects.filter(
-        status=Conversation.Status.OPEN, enqueue_failed_at__isnull=False, expires_at__gt=now
-    ).values_list("pk", flat=True)[:limit]
-    for conversation_id in list(unsent):
+    unsent = _to_sweep(now=now, limit=limit, status=Conversation.Status.OPEN, enqueue_failed_at__isnull=False)
+    for conversation_id in unsent:
         if Conversation.objects.filter(
             pk=conversation_id, status=Conversation.Status.OPEN, enqueue_failed_at__isnull=False
         ).update(enqueue_failed_at=None, queued_at=now):

@@ -6,9 +6,8 @@ import contextlib
 from contextlib import AbstractContextManager
 from typing import Any
 
-from django.db import connection
-
 from apps.core import observability
+from apps.core.db import connection
 
 
 def request_scope(request_id: str) -> AbstractContextManager[Any]:

@@ -4,6 +4,7 @@ once in a 422 whose message explains (SPEC 7.1), and nothing is written."""
 import json
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +41,18 @@ def _depth(value: Any, level: int = 1) -> int:
     if isinstance(value, list):
         return max([level, *(_depth(item, level + 1) for item in value)])
     return level - 1
+
+
+def _object(
+    data: dict[str, Any], name: str, bad: Callable[[str, str], None], wrong: str
+) -> dict[str, Any] | None:
+    """The field `name` of the body when it is an object; None when it is absent, or when it is
+    not an object (reported as `wrong`)."""
+    value = data.get(name)
+    if value is not None and not isinstance(value, dict):
+        bad(name, wrong)
+        return None
+    return value
 
 
 def clean(data: Any) -> AgentRequest:
@@ -79,74 +92,71 @@ def clean(data: Any) -> AgentRequest:
         bad("message", _("The message must not contain NUL characters."))
 
     context: dict[str, str] = {}
-    raw_context = data.get("context")
+    raw_context = _object(
+        data, "context", bad, _("The context must be an object with entity_type, entity_id and action.")
+    )
     if raw_context is not None:
-        if not isinstance(raw_context, dict):
-            bad("context", _("The context must be an object with entity_type, entity_id and action."))
-        else:
-            for name in sorted(set(raw_context) - CONTEXT_FIELDS):
+        for name in sorted(set(raw_context) - CONTEXT_FIELDS):
+            bad(
+                f"context.{name}",
+                _("Unknown field: the context takes entity_type, entity_id and action."),
+            )
+        for name in ("entity_type", "action"):
+            value = raw_context.get(name)
+            if value is None:
+                continue
+            if not isinstance(value, str) or not HINT.match(value.strip()):
                 bad(
                     f"context.{name}",
-                    _("Unknown field: the context takes entity_type, entity_id and action."),
-                )
-            for name in ("entity_type", "action"):
-                value = raw_context.get(name)
-                if value is None:
-                    continue
-                if not isinstance(value, str) or not HINT.match(value.strip()):
-                    bad(
-                        f"context.{name}",
-                        _(
-                            "A word or two (letters, digits, spaces, - or _; at most 50 characters), "
-                            "such as “contact” or “search”."
-                        ),
-                    )
-                else:
-                    context[name] = " ".join(value.split()).lower()
-            entity_id = raw_context.get("entity_id")
-            if entity_id is not None:
-                if isinstance(entity_id, bool) or not isinstance(entity_id, str | int):
-                    bad("context.entity_id", _("The entity id must be a string."))
-                else:
-                    text = str(entity_id).strip()
-                    if not text or len(text) > ENTITY_ID_MAX or _has_control(text):
-                        bad(
-                            "context.entity_id",
-                            _("The entity id must be 1 to %(max)d printable characters.")
-                            % {"max": ENTITY_ID_MAX},
-                        )
-                    else:
-                        context["entity_id"] = text
-
-    metadata: dict[str, Any] = {}
-    raw_metadata = data.get("metadata")
-    if raw_metadata is not None:
-        if not isinstance(raw_metadata, dict):
-            bad("metadata", _("The metadata must be an object of key-value pairs."))
-        else:
-            size = len(json.dumps(raw_metadata, separators=(",", ":"), ensure_ascii=False).encode())
-            max_bytes = settings.GATEWAY_METADATA_MAX_BYTES
-            if size > max_bytes:
-                bad(
-                    "metadata",
-                    _("The metadata takes %(size)s bytes as JSON; at most %(max)s are allowed.")
-                    % {"size": f"{size:,}", "max": f"{max_bytes:,}"},
-                )
-            elif len(raw_metadata) > METADATA_MAX_KEYS:
-                bad("metadata", _("The metadata has more than %(max)d keys.") % {"max": METADATA_MAX_KEYS})
-            elif any(not key or len(key) > METADATA_KEY_MAX for key in raw_metadata):
-                bad("metadata", _("Metadata keys are 1 to %(max)d characters.") % {"max": METADATA_KEY_MAX})
-            elif _depth(raw_metadata) > METADATA_MAX_DEPTH:
-                bad(
-                    "metadata",
-                    _("The metadata nests deeper than %(max)d levels.") % {"max": METADATA_MAX_DEPTH},
+                    _(
+                        "A word or two (letters, digits, spaces, - or _; at most 50 characters), "
+                        "such as “contact” or “search”."
+                    ),
                 )
             else:
-                metadata = raw_metadata
+                context[name] = " ".join(value.split()).lower()
+        entity_id = raw_context.get("entity_id")
+        if entity_id is not None:
+            if isinstance(entity_id, bool) or not isinstance(entity_id, str | int):
+                bad("context.entity_id", _("The entity id must be a string."))
+            else:
+                text = str(entity_id).strip()
+                if not text or len(text) > ENTITY_ID_MAX or _has_control(text):
+                    bad(
+                        "context.entity_id",
+                        _("The entity id must be 1 to %(max)d printable characters.")
+                        % {"max": ENTITY_ID_MAX},
+                    )
+                else:
+                    context["entity_id"] = text
+
+    metadata: dict[str, Any] = {}
+    raw_metadata = _object(data, "metadata", bad, _("The metadata must be an object of key-value pairs."))
+    if raw_metadata is not None:
+        size = len(json.dumps(raw_metadata, separators=(",", ":"), ensure_ascii=False).encode())
+        max_bytes = settings.GATEWAY_METADATA_MAX_BYTES
+        if size > max_bytes:
+            bad(
+                "metadata",
+                _("The metadata takes %(size)s bytes as JSON; at most %(max)s are allowed.")
+                % {"size": f"{size:,}", "max": f"{max_bytes:,}"},
+            )
+        elif len(raw_metadata) > METADATA_MAX_KEYS:
+            bad("metadata", _("The metadata has more than %(max)d keys.") % {"max": METADATA_MAX_KEYS})
+        elif any(not key or len(key) > METADATA_KEY_MAX for key in raw_metadata):
+            bad("metadata", _("Metadata keys are 1 to %(max)d characters.") % {"max": METADATA_KEY_MAX})
+        elif _depth(raw_metadata) > METADATA_MAX_DEPTH:
+            bad(
+                "metadata",
+                _("The metadata nests deeper than %(max)d levels.") % {"max": METADATA_MAX_DEPTH},
+            )
+        else:
+            metadata = raw_metadata
 
     if problems:
         summary = " ".join(f"{name}: {' '.join(texts)}" for name, texts in problems.items())
         raise ValidationFailed(summary, details=problems)
+    assert isinstance(message, str)  # anything else is one of the problems
     return AgentRequest(message=message, context=context, metadata=metadata)
 
 

@@ -2,13 +2,8 @@
 
 from django.contrib import admin
 
+from apps.core.admin import inline
 from apps.groupaccounts.models import GroupAccount, GroupAccountContact
-
-
-class ContactInline(admin.TabularInline):
-    model = GroupAccountContact
-    extra = 0
-    raw_id_fields = ("contact", "linked_by")
 
 
 @admin.register(GroupAccount)
@@ -17,4 +12,4 @@ class GroupAccountAdmin(admin.ModelAdmin):
     list_filter = ("kind",)
     search_fields = ("name", "description", "industry")
     raw_id_fields = ("organisation", "owner", "created_by")
-    inlines = [ContactInline]
+    inlines = [inline(GroupAccountContact, "contact", "linked_by")]

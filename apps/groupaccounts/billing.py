@@ -1,6 +1,6 @@
 """The workspace's own usage, for getMyBillingOverview: what its API keys spent on the gateway's
-AI (apps.apikeys selectors), how many tools agents called (the catalogue's log of calls), and
-the records it keeps. The service keeps usage, not prices of its own: there is no plan or
+AI (apps.core.spending, which the API keys fill), how many tools agents called (the catalogue's
+log of calls), and the records it keeps. The service keeps usage, not prices of its own: there is no plan or
 invoice to show."""
 
 from dataclasses import dataclass
@@ -11,9 +11,10 @@ from django.apps import apps as django_apps
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
-from apps.apikeys.selectors import spend_summary
 from apps.catalogue.models import ToolCall
+from apps.core import spending
 from apps.core.recurrence import workspace_zone
+from apps.core.spending import SpendSummary
 
 
 @dataclass(frozen=True)
@@ -51,8 +52,8 @@ def tool_use(now: datetime | None = None) -> ToolUse:
     )
 
 
-def spend(user: Any = None) -> Any:
-    return spend_summary(user=user)
+def spend(user: Any = None) -> SpendSummary:
+    return spending.keys().spend(user=user)
 
 
 # Records counted, when their app is installed: (label, app label, model, filter).
@@ -82,7 +83,7 @@ def record_counts() -> dict[str, int]:
 
 def storage_bytes() -> int | None:
     """Bytes the workspace's files take (trash included), or None when it does not use Files."""
-    from apps.accounts.access import current_workspace
+    from apps.core.workspaces import current_workspace
     from apps.files.models import File
 
     workspace = current_workspace()

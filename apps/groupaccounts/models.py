@@ -1,6 +1,8 @@
 """Group accounts: the organisations the workspace deals with as a whole (a customer group, a
-supplier, a partner), with the contacts who work there. Workspace schema. Archived first
-(`deleted_at`); restorable from the settings page."""
+supplier, a partner), with the contacts who work there. Workspace schema. A group account is a
+record of the area kit (apps.core.records) that everyone whose role allows group accounts sees
+(and changes, with groupaccounts.edit); archived first (`deleted_at`, by an operator: no tool
+deletes one)."""
 
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
@@ -10,11 +12,24 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from apps.contacts.related import LinkedContact
+from apps.core.records import Access, Record
+from apps.groupaccounts.permissions import GroupAccountsPerm
 
 USER = settings.AUTH_USER_MODEL
 
 
-class GroupAccount(models.Model):
+class GroupAccount(Record):
+    access = Access(
+        GroupAccountsPerm,
+        # Everyone's: its `owner` is who looks after it, which gives them nothing more than their role does.
+        visibility="workspace",
+        label=_("Group account"),
+        find_with="searchGroupAccounts",
+        trash_state=_("archived"),
+        # Using an archived account has always been "not found" to agents.
+        trash_code="NOT_FOUND",
+    )
+
     class Kind(models.TextChoices):
         CUSTOMER = "customer", _("customer")
         PROSPECT = "prospect", _("prospect")
@@ -35,15 +50,10 @@ class GroupAccount(models.Model):
     )
     owner = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     tags = ArrayField(models.CharField(max_length=50), default=list, blank=True)
-    created_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    updated_at = models.DateTimeField(_("updated"), auto_now=True)
-    deleted_at = models.DateTimeField(_("archived"), null=True, blank=True)
 
     class Meta:
         ordering = ["name", "id"]
         verbose_name = _("group account")
-        verbose_name_plural = _("group accounts")
         constraints = [
             models.UniqueConstraint(
                 Lower("name"), condition=Q(deleted_at__isnull=True), name="groupaccounts_name_once"
@@ -59,7 +69,6 @@ class GroupAccountContact(LinkedContact):
 
     class Meta(LinkedContact.Meta):
         verbose_name = _("linked contact")
-        verbose_name_plural = _("linked contacts")
         constraints = [
             models.UniqueConstraint(fields=["account", "contact"], name="groupaccounts_contact_once")
         ]

@@ -1,12 +1,6 @@
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.permissions import Level, PermissionEnum, register_area, register_permissions
-
-register_area(
-    "groupaccounts",
-    _("Group accounts"),
-    _("Organisations the workspace deals with, with their contacts and activity"),
-)
+from apps.core.permissions import Level, PermissionEnum, register_permissions
 
 
 @register_permissions

@@ -1,24 +1,20 @@
 """Writes about group accounts. Each checks the actor's permission itself and logs ids only."""
 
-import logging
 import re
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 
-from apps.accounts.access import can
+from apps.accounts.models import person
 from apps.contacts import related
-from apps.contacts.models import Contact
-from apps.contacts.selectors import contact_get
-from apps.contacts.services import person_by_email
-from apps.core.errors import Forbidden
-from apps.core.records import save_changes, unique_name
-from apps.groupaccounts.errors import InvalidGroupAccount
+from apps.core import records, search
+from apps.core.errors import invalid
+from apps.core.records import unique_name
+from apps.core.sharing import person_by_email
 from apps.groupaccounts.models import GroupAccount
 from apps.groupaccounts.permissions import GroupAccountsPerm
 
-logger = logging.getLogger(__name__)
 FIELDS = (
     "name",
     "kind",
@@ -33,26 +29,24 @@ FIELDS = (
 DOMAIN = re.compile(r"^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$")
 
 
-def require(actor: Any, permission: str) -> None:
-    if not can(actor, permission):
-        raise Forbidden()
-
-
 def account_create(*, actor: Any, fields: dict[str, Any]) -> GroupAccount:
-    require(actor, GroupAccountsPerm.EDIT)
-    account = GroupAccount(created_by=actor, owner=actor)
-    _apply(actor, account, fields, creating=True)
-    account.save()
-    logger.info("group account %s created", account.pk)
-    return account
+    return records.create(
+        GroupAccount,
+        actor=actor,
+        permission=GroupAccountsPerm.EDIT,
+        fields=fields,
+        apply=_apply,
+        owner=person(actor),
+    )
 
 
 def account_update(*, actor: Any, account: GroupAccount, fields: dict[str, Any]) -> list[str]:
-    require(actor, GroupAccountsPerm.EDIT)
-    return save_changes(account, FIELDS, lambda: _apply(actor, account, fields, creating=False))
+    return records.update(
+        account, actor=actor, permission=GroupAccountsPerm.EDIT, fields=fields, apply=_apply, names=FIELDS
+    )
 
 
-def _apply(actor: Any, account: GroupAccount, fields: dict[str, Any], *, creating: bool) -> None:
+def _apply(actor: Any, account: GroupAccount, fields: dict[str, Any], creating: bool) -> None:
     if "name" in fields or creating:
         account.name = unique_name(account, fields.get("name"), what="a group account", limit=200)
     for name in ("description", "industry"):
@@ -65,9 +59,7 @@ def _apply(actor: Any, account: GroupAccount, fields: dict[str, Any], *, creatin
     if "email_domains" in fields:
         account.email_domains = _domains(fields["email_domains"] or [])
     if "tags" in fields:
-        account.tags = list(
-            dict.fromkeys(" ".join(tag.split()).lower() for tag in fields["tags"] or [] if tag.strip())
-        )
+        account.tags = search.tags(fields["tags"])
     if "organisation_id" in fields:
         account.organisation = _organisation(actor, fields["organisation_id"])
     if "owner_email" in fields:
@@ -82,7 +74,7 @@ def _website(value: str) -> str:
         try:
             URLValidator(schemes=["http", "https"])(value)
         except ValidationError:
-            raise InvalidGroupAccount.on("website", f"{value!r} is not a web address") from None
+            raise invalid("website", f"{value!r} is not a web address") from None
     return value
 
 
@@ -91,28 +83,10 @@ def _domains(values: list[str]) -> list[str]:
     for value in values:
         domain = value.strip().lower().removeprefix("@")
         if not DOMAIN.match(domain):
-            raise InvalidGroupAccount.on(
-                "email_domains", f"{value!r} is not a domain name such as example.com"
-            )
+            raise invalid("email_domains", f"{value!r} is not a domain name such as example.com")
         domains.append(domain)
     return list(dict.fromkeys(domains))
 
 
-def _organisation(actor: Any, contact_id: int | None) -> Contact | None:
-    if contact_id is None:
-        return None
-    contact = contact_get(actor=actor, contact_id=contact_id)
-    if contact.kind != Contact.Kind.ORGANISATION:
-        raise InvalidGroupAccount.on(
-            "organisation_id", f"contact {contact_id} is a person, not an organisation"
-        )
-    return contact
-
-
-def contact_link(
-    *, actor: Any, account: GroupAccount, contact_id: int, role: str = "", remove: bool = False
-) -> bool:
-    require(actor, GroupAccountsPerm.EDIT)
-    return related.link(
-        actor=actor, rows=account.contact_links, contact_id=contact_id, role=role, remove=remove
-    )
+def _organisation(actor: Any, contact_id: int | None) -> Any:
+    return related.organisation(actor=actor, contact_id=contact_id) if contact_id is not None else None

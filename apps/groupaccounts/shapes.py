@@ -5,10 +5,9 @@ from typing import Any
 
 from pydantic import Field
 
-from apps.catalogue.shapes import Out
-from apps.contacts import related
+from apps.catalogue.shapes import Out, PersonRef
 from apps.contacts.related import LinkedContactOut
-from apps.contacts.shapes import ContactRef, PersonRef
+from apps.contacts.shapes import ContactRef
 from apps.groupaccounts.models import GroupAccount
 
 
@@ -25,16 +24,7 @@ class GroupAccountSummary(Out):
     @classmethod
     def of(cls, account: GroupAccount) -> "GroupAccountSummary":
         count = getattr(account, "contact_count", None)
-        return cls(
-            id=account.pk,
-            name=account.name,
-            kind=account.kind,
-            industry=account.industry,
-            owner=PersonRef.of(account.owner) if account.owner_id else None,
-            contacts=count if count is not None else account.contact_links.count(),
-            tags=list(account.tags),
-            updated_at=account.updated_at,
-        )
+        return cls.of_record(account, contacts=count if count is not None else account.contact_links.count())
 
 
 class GroupAccountOut(Out):
@@ -54,18 +44,4 @@ class GroupAccountOut(Out):
 
     @classmethod
     def of(cls, account: GroupAccount, actor: Any) -> "GroupAccountOut":
-        return cls(
-            id=account.pk,
-            name=account.name,
-            kind=account.kind,
-            description=account.description,
-            industry=account.industry,
-            website=account.website,
-            email_domains=list(account.email_domains),
-            organisation=ContactRef.of(account.organisation) if account.organisation_id else None,
-            owner=PersonRef.of(account.owner) if account.owner_id else None,
-            tags=list(account.tags),
-            contacts=[LinkedContactOut.of(row) for row in related.visible(actor, account.contact_links)],
-            created_at=account.created_at,
-            updated_at=account.updated_at,
-        )
+        return cls.of_record(account, contacts=LinkedContactOut.many(actor, account))

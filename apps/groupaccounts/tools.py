@@ -7,12 +7,8 @@ from typing import Annotated, Any, Literal
 from django.utils import timezone
 from pydantic import Field
 
-from apps.catalogue.dispatch import ToolContext
-from apps.catalogue.registry import tool
-from apps.catalogue.shapes import Changes, EntityId, Limit, Offset, Out, Page, paginate
-from apps.contacts import links
-from apps.contacts.errors import AreaNotInstalled
-from apps.contacts.linked import (
+from apps.catalogue.activity import (
+    AttachedItemOut,
     Days,
     EmailOut,
     EmailQuery,
@@ -20,25 +16,34 @@ from apps.contacts.linked import (
     HowManyEvents,
     Section,
     UpcomingEventOut,
+    carried,
     email_page,
     events_section,
     upcoming,
 )
+from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.registry import tool
+from apps.catalogue.shapes import Changes, EntityId, Limit, Offset, Out, Page, Tags, id_field, paginate
+from apps.contacts import related
 from apps.contacts.related import ContactLinkResultOut
-from apps.contacts.selectors import contact_get
-from apps.contacts.shapes import ContactRef, ContactSummary, health_of
+from apps.contacts.shapes import ContactSummary, health_of
+from apps.core import search
+from apps.core.errors import AreaNotAvailable, invalid
+from apps.core.kinds import attachments, sources
+from apps.core.records import Action
 from apps.core.recurrence import workspace_zone
-from apps.files import attachments
-from apps.files.shapes import AttachedItemOut
 from apps.groupaccounts import billing, selectors, services
-from apps.groupaccounts.errors import InvalidGroupAccount
+from apps.groupaccounts.models import GroupAccount
 from apps.groupaccounts.permissions import GroupAccountsPerm
 from apps.groupaccounts.shapes import GroupAccountOut, GroupAccountSummary
 
-AccountId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The group account's id")]
-ContactId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The contact's id")]
+AccountId = Annotated[int, id_field("group account")]
+ContactId = Annotated[int, id_field("contact")]
 Kind = Literal["customer", "prospect", "supplier", "partner", "other"]
-Tag = Annotated[str, Field(min_length=1, max_length=50)]
+
+
+def _account(ctx: ToolContext, account_id: int, action: Action = "view") -> GroupAccount:
+    return GroupAccount.objects.select_related("owner", "organisation").fetch(ctx.actor, account_id, action)
 
 
 class GroupAccountFields(Changes):
@@ -56,7 +61,7 @@ class GroupAccountFields(Changes):
     owner_email: Annotated[str, Field(max_length=254)] | None = Field(
         None, description="E-mail of the workspace person who looks after it (default on create: you)"
     )
-    tags: Annotated[list[Tag], Field(max_length=30)] | None = Field(None, description="Labels, lower-cased")
+    tags: Tags | None = Field(None, description="Labels, lower-cased")
 
 
 @tool("createGroupAccount", permission=GroupAccountsPerm.EDIT, title="Create a group account")
@@ -86,7 +91,7 @@ def update_group_account(
     changes: Annotated[GroupAccountFields, Field(description="Only the fields to change; null clears one")],
 ) -> UpdatedGroupAccountOut:
     """Change some fields of a group account; fields not sent stay as they are."""
-    account = selectors.account_get(actor=ctx.actor, account_id=group_account_id)
+    account = _account(ctx, group_account_id, "change")
     changed = services.account_update(actor=ctx.actor, account=account, fields=changes.given())
     return UpdatedGroupAccountOut(account=GroupAccountOut.of(account, ctx.actor), changed=changed)
 
@@ -95,7 +100,7 @@ def update_group_account(
 def get_group_account(ctx: ToolContext, *, group_account_id: AccountId) -> GroupAccountOut:
     """One group account with every field and its linked contacts. examineGroupAccount adds its
     events, e-mails and health."""
-    return GroupAccountOut.of(selectors.account_get(actor=ctx.actor, account_id=group_account_id), ctx.actor)
+    return GroupAccountOut.of(_account(ctx, group_account_id), ctx.actor)
 
 
 @tool("listGroupAccounts", permission=GroupAccountsPerm.VIEW, title="List group accounts", read_only=True)
@@ -112,13 +117,10 @@ def list_group_accounts(
 ) -> Page[GroupAccountSummary]:
     """The workspace's group accounts by name, with simple filters. searchGroupAccounts finds
     them by words."""
-    rows = selectors.with_counts(selectors.account_visible(actor=ctx.actor))
+    rows = GroupAccount.objects.restrict(ctx.actor).select_related("owner", "organisation")
     if kind:
         rows = rows.filter(kind=kind)
-    if tag:
-        rows = rows.filter(tags__contains=[" ".join(tag.split()).lower()])
-    if owner_email:
-        rows = rows.filter(owner__email=owner_email.strip().lower())
+    rows = selectors.with_counts(search.narrowed(rows, tag=tag, owner_email=owner_email))
     return paginate(rows.order_by("name", "id"), limit=limit, offset=offset, item=GroupAccountSummary.of)
 
 
@@ -132,7 +134,8 @@ def search_group_accounts(
 ) -> Page[GroupAccountSummary]:
     """Find group accounts by words in their name, description, industry, website, e-mail
     domains or tags, or in the name or address of one of their contacts."""
-    rows = selectors.with_counts(selectors.account_search(actor=ctx.actor, query=query))
+    rows = search.matching(GroupAccount.objects.restrict(ctx.actor), query, selectors.SEARCHED).distinct()
+    rows = selectors.with_counts(rows.select_related("owner", "organisation"))
     return paginate(rows.order_by("name", "id"), limit=limit, offset=offset, item=GroupAccountSummary.of)
 
 
@@ -151,12 +154,7 @@ def link_contact_to_group_account(
 ) -> ContactLinkResultOut:
     """Link a contact who works at (or for) the organisation, with an optional role; linking
     again changes the role. Their events and e-mails then count as the account's."""
-    account = selectors.account_get(actor=ctx.actor, account_id=group_account_id)
-    changed = services.contact_link(actor=ctx.actor, account=account, contact_id=contact_id, role=role)
-    contact = contact_get(actor=ctx.actor, contact_id=contact_id)
-    return ContactLinkResultOut(
-        record_id=account.pk, contact=ContactRef.of(contact), role=role.strip(), linked=True, changed=changed
-    )
+    return related.change(ctx.actor, GroupAccount, group_account_id, contact_id=contact_id, role=role)
 
 
 @tool(
@@ -168,12 +166,7 @@ def unlink_contact_from_group_account(
     ctx: ToolContext, *, group_account_id: AccountId, contact_id: ContactId
 ) -> ContactLinkResultOut:
     """Remove a contact from a group account (the contact itself stays)."""
-    account = selectors.account_get(actor=ctx.actor, account_id=group_account_id)
-    contact = contact_get(actor=ctx.actor, contact_id=contact_id)
-    services.contact_link(actor=ctx.actor, account=account, contact_id=contact_id, remove=True)
-    return ContactLinkResultOut(
-        record_id=account.pk, contact=ContactRef.of(contact), role="", linked=False, changed=True
-    )
+    return related.change(ctx.actor, GroupAccount, group_account_id, contact_id=contact_id, remove=True)
 
 
 # --- events and e-mails of the account's contacts -------------------------------------------------
@@ -201,13 +194,10 @@ def get_group_account_upcoming_events(
 ) -> AccountEventsOut:
     """The calendar events coming up with any of the account's contacts (and its organisation
     contact), each once, soonest first. Needs the Calendars area."""
-    account = selectors.account_get(actor=ctx.actor, account_id=group_account_id)
-    found = upcoming(
-        actor=ctx.actor, contacts=selectors.contacts_of(ctx.actor, account), days=days, limit=limit
-    )
-    return AccountEventsOut(
-        group_account_id=account.pk, start=found.start, end=found.end, events=found.events
-    )
+    account = _account(ctx, group_account_id)
+    contacts = selectors.contacts_of(ctx.actor, account)
+    found = upcoming(actor=ctx.actor, contacts=contacts, days=days, limit=limit)
+    return AccountEventsOut.of_record(found, group_account_id=account.pk)
 
 
 @tool(
@@ -226,11 +216,11 @@ def search_group_account_emails(
 ) -> Page[EmailOut]:
     """Search the workspace's e-mails sent to or received from the account's contacts, newest
     first, that you may read. Needs a mailbox area (Email Inbox) and contacts with addresses."""
-    account = selectors.account_get(actor=ctx.actor, account_id=group_account_id)
-    links.mailboxes()
+    account = _account(ctx, group_account_id)
+    sources.mailboxes()
     addresses = selectors.addresses_of(selectors.contacts_of(ctx.actor, account))
     if not addresses:
-        raise InvalidGroupAccount.on(
+        raise invalid(
             "group_account_id",
             f"group account {account.pk} has no contact with an e-mail address; link one with "
             "linkContactToGroupAccount first",
@@ -255,7 +245,7 @@ class AttachResultOut(Out):
 def _attach(ctx: ToolContext, kind: str, account_id: int, item_id: int, remove: bool) -> AttachResultOut:
     _account, item, changed = attachments.attach(
         actor=ctx.actor,
-        kind=kind,
+        item_kind=kind,
         item_id=item_id,
         entity_type="group_account",
         entity_id=account_id,
@@ -315,13 +305,7 @@ class AttachmentsOut(Out):
 
 
 def _attachments(actor: Any, account: Any) -> AttachmentsOut:
-    found = [AttachedItemOut.of(item) for item in attachments.attachments_of(actor=actor, record=account)]
-    return AttachmentsOut(
-        group_account_id=account.pk,
-        documents=[item for item in found if item.kind == "document"],
-        files=[item for item in found if item.kind == "file"],
-        unavailable_areas=[kind for kind in ("documents", "files") if links.link_target(kind[:-1]) is None],
-    )
+    return AttachmentsOut.of_record(carried(actor=actor, record=account), group_account_id=account.pk)
 
 
 @tool(
@@ -334,7 +318,7 @@ def get_group_account_attachments(ctx: ToolContext, *, group_account_id: Account
     """The documents and files linked to a group account, newest link first, each with its
     current title, type and size (or `available: false` if it was removed or you may no longer
     read it). Areas that are not installed are named in `unavailableAreas`."""
-    account = selectors.account_get(actor=ctx.actor, account_id=group_account_id)
+    account = _account(ctx, group_account_id)
     return _attachments(ctx.actor, account)
 
 
@@ -373,9 +357,7 @@ def examine_group_account(ctx: ToolContext, *, group_account_id: AccountId) -> E
     e-mails with them, and its documents and files. Parts whose area is not installed say so
     instead of failing."""
     actor = ctx.actor
-    account = selectors.account_get(actor=actor, account_id=group_account_id)
-    from apps.contacts import related
-
+    account = _account(ctx, group_account_id)
     rows = list(related.visible(actor, account.contact_links))
     people = [
         PersonHealth(
@@ -388,7 +370,7 @@ def examine_group_account(ctx: ToolContext, *, group_account_id: AccountId) -> E
     events = events_section(actor=actor, contacts=contacts)
     addresses = selectors.addresses_of(contacts)
     try:
-        links.mailboxes()
+        sources.mailboxes()
         page = (
             email_page(actor=actor, addresses=addresses, query="", limit=5, offset=0) if addresses else None
         )
@@ -398,7 +380,7 @@ def examine_group_account(ctx: ToolContext, *, group_account_id: AccountId) -> E
             total=page.total if page else 0,
             recent=page.items if page else [],
         )
-    except AreaNotInstalled as error:
+    except AreaNotAvailable as error:
         emails = EmailsSection(available=False, reason=str(error.message), total=0, recent=[])
     return ExaminedGroupAccountOut(
         account=GroupAccountOut.of(account, actor),
@@ -481,7 +463,7 @@ def get_my_billing_overview(ctx: ToolContext) -> BillingOut:
     month and in total (and your own keys' share), how many tool calls agents made, the storage
     its files take, and how many records it keeps. Amounts are usage as metered here, not an
     invoice."""
-    from apps.accounts.access import current_workspace
+    from apps.core.workspaces import current_workspace
 
     workspace = current_workspace()
     now = timezone.now()

@@ -1,21 +1,23 @@
 """The Group accounts settings page: the organisations with their contacts."""
 
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.db.models import Prefetch
+from django.http import HttpResponse
 from django.shortcuts import render
 
-from apps.accounts.access import can
+from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.contacts import related
-from apps.groupaccounts import selectors
+from apps.core.pages import READ, page
+from apps.groupaccounts.models import GroupAccount, GroupAccountContact
 from apps.groupaccounts.permissions import GroupAccountsPerm
 
 
-@login_required
-def account_list(request: HttpRequest) -> HttpResponse:
-    if not can(request.user, GroupAccountsPerm.VIEW):
-        raise PermissionDenied
-    accounts = list(selectors.account_visible(actor=request.user).order_by("name", "id")[:500])
-    for account in accounts:
-        account.shown_contacts = list(related.visible(request.user, account.contact_links)[:50])
+@page(GroupAccountsPerm.VIEW, methods=READ)
+def account_list(request: AuthenticatedHttpRequest) -> HttpResponse:
+    contacts = related.visible(request.user, GroupAccountContact.objects.all())
+    rows = (
+        GroupAccount.objects.restrict(request.user)
+        .select_related("owner", "organisation")
+        .prefetch_related(Prefetch("contact_links", queryset=contacts[:50], to_attr="shown_contacts"))
+    )
+    accounts = list(rows.order_by("name", "id")[:500])
     return render(request, "groupaccounts/list.html", {"nav": "group-accounts", "accounts": accounts})

@@ -3,7 +3,6 @@ from django.apps import AppConfig
 
 class McpConfig(AppConfig):
     name = "apps.mcp"
-    label = "mcp"
     verbose_name = "MCP endpoint"
 
     def ready(self) -> None:

@@ -72,7 +72,8 @@ def sse_event(data: Any, event_id: str | None = None) -> bytes:
 
 
 class McpConsumer(AsyncHttpConsumer):
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    # Any: Channels' stubs type every consumer's scope as a WebSocket's; this one is HTTP's.
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         # The generic consumer would open a channel-layer channel for every request; only the GET
         # stream needs one, so requests are routed here by hand.
         self.scope = scope
@@ -235,6 +236,7 @@ class McpConsumer(AsyncHttpConsumer):
             return
         digest = reply.then[1]
         layer = get_channel_layer()
+        assert layer is not None  # settings.CHANNEL_LAYERS always names one
         group = streams.session_group(digest)
         token = secrets.token_hex(8)
         last_event_id = request.headers.get(protocol.LAST_EVENT_ID_HEADER)

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
 from django.utils.translation import gettext as _
 
 from apps.catalogue import dispatch, registry
 from apps.core import encoded, errors, metrics, observability, permissions
 from apps.core.credentials import Principal
+from apps.core.db import connection
 from apps.core.errors import NotFound
 from apps.mcp import protocol, sessions, streams
 from apps.mcp.access import Refusal, authenticate, base_url, hostname_of, origin_allowed

@@ -32,7 +32,6 @@ class McpSession(models.Model):
 
     class Meta:
         verbose_name = _("MCP session")
-        verbose_name_plural = _("MCP sessions")
         indexes = [models.Index(fields=["user", "last_seen_at"]), models.Index(fields=["last_seen_at"])]
 
     def __str__(self) -> str:

@@ -29,11 +29,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
 from django.db.models import QuerySet
 from django.utils import timezone
 
 from apps.core import errors, metrics
+from apps.core.db import connection
 from apps.mcp import access, endings, streams
 from apps.mcp.models import McpSession
 

@@ -21,10 +21,11 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-import redis
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
+
+from apps.core.shared_redis import SharedRedis
 
 logger = logging.getLogger(__name__)
 
@@ -37,14 +38,7 @@ def session_group(digest: str) -> str:
 
 # --- the GET stream's events (Redis buffer + layer) ---------------------------------------------
 
-_redis: redis.Redis | None = None
-
-
-def redis_client() -> redis.Redis:
-    global _redis
-    if _redis is None:
-        _redis = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2, socket_timeout=2)
-    return _redis
+redis_client = SharedRedis(timeout=2)
 
 
 def redis_name(*parts: str) -> str:
@@ -235,9 +229,9 @@ class Hub:
                     event = await layer.receive(channel)
                     key = tuple(event.get("key") or ("", ""))
                     if event.get("kind") == "answer":
-                        self.answer(key, event.get("message") or {})  # type: ignore[arg-type]
+                        self.answer(key, event.get("message") or {})
                     elif event.get("kind") == "cancel":
-                        self.cancel(key)  # type: ignore[arg-type]
+                        self.cancel(key)
             except asyncio.CancelledError:
                 raise
             except Exception:

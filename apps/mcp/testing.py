@@ -12,9 +12,12 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
+
+if TYPE_CHECKING:
+    from apps.mcp.handlers import Reply
 
 ACCEPT_BOTH = "application/json, text/event-stream"
 PROTOCOL_VERSION = "2025-06-18"
@@ -44,7 +47,7 @@ class Door:
         self.headers = {"accept": ACCEPT_BOTH, "content-type": "application/json"}
         self.headers.update({name.lower(): value for name, value in credentials.items()})
 
-    def send(self, method: str, message: dict | None = None):  # type: ignore[no-untyped-def]
+    def send(self, method: str, message: dict[str, Any] | None = None) -> "Reply":
         from apps.mcp.handlers import Request, serve
 
         body = json.dumps(message).encode() if message is not None else b""

@@ -4,7 +4,7 @@ from django.conf import settings
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
-from apps.accounts.access import current_workspace
+from apps.core.workspaces import current_workspace
 from apps.mcp.protocol import PROTOCOL_VERSION
 
 CARD_MAX_AGE = 300

@@ -8,6 +8,11 @@ marked it read) and `archived_at` (put away; kept, but left out of lists unless 
 A watcher is a person who wants to hear of changes to a record: the area that owns the record
 calls `services.entity_changed(...)` from its services, and every watcher but the person who made
 the change gets a notification.
+
+Who sees what (apps.core.records): a notification is its recipient's alone, admins included. A
+watcher is its person's, and seen by whoever added it (who may cancel it too:
+services.watcher_cancel); notifications.admin sees and cancels everyone's. The watchers of one
+record are listed to anyone who may see that record (selectors.watcher_list).
 """
 
 from django.conf import settings
@@ -17,12 +22,24 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.entities import EntityLink
+from apps.core.kinds import EntityLink
+from apps.core.records import Access, RecordQuerySet
+from apps.notifications.permissions import NotificationsPerm
 
 USER = settings.AUTH_USER_MODEL
 
 
 class Notification(models.Model):
+    access = Access(
+        NotificationsPerm,
+        visibility="owner",
+        owner="recipient",
+        admins=False,
+        change=NotificationsPerm.MARK,
+        label=_("Notification"),
+        find_with="listNotifications",
+    )
+
     class Kind(models.TextChoices):
         MESSAGE = "message", _("message")  # sent by a person or an agent (createNotification)
         CHANGE = "change", _("change to a watched record")
@@ -44,7 +61,7 @@ class Notification(models.Model):
     actor = models.ForeignKey(
         USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("from")
     )
-    # The record it is about, if any (apps.core.entities).
+    # The record it is about, if any (apps.core.kinds).
     content_type = models.ForeignKey(
         ContentType, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
@@ -55,10 +72,11 @@ class Notification(models.Model):
     read_at = models.DateTimeField(_("read"), null=True, blank=True)
     archived_at = models.DateTimeField(_("archived"), null=True, blank=True)
 
+    objects = RecordQuerySet.as_manager()
+
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name = _("notification")
-        verbose_name_plural = _("notifications")
         indexes = [
             models.Index(fields=["recipient", "-created_at"], name="notif_recipient_created"),
             models.Index(
@@ -82,17 +100,33 @@ class Notification(models.Model):
         return self.read_at is not None
 
 
+def _added(person_id: int) -> Q:
+    return Q(added_by=person_id)
+
+
 class Watcher(EntityLink):
     """`user` hears of changes to the linked record."""
+
+    access = Access(
+        NotificationsPerm,
+        visibility="owner",
+        owner="user",
+        also=_added,
+        change=NotificationsPerm.WATCH,
+        delete=NotificationsPerm.WATCH,
+        label=_("Watcher"),
+        find_with="listWatchers",
+    )
 
     user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="watching")
     added_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     created_at = models.DateTimeField(_("since"), default=timezone.now)
 
+    objects = RecordQuerySet.as_manager()
+
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name = _("watcher")
-        verbose_name_plural = _("watchers")
         constraints = [
             models.UniqueConstraint(fields=["user", "content_type", "object_id"], name="notif_watch_once")
         ]

@@ -1,12 +1,6 @@
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.permissions import Level, PermissionEnum, register_area, register_permissions
-
-register_area(
-    "notifications",
-    _("Notifications"),
-    _("Notices to people of the workspace, and watchers on records that tell them of changes"),
-)
+from apps.core.permissions import Level, PermissionEnum, register_permissions
 
 
 @register_permissions

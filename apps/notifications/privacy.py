@@ -9,7 +9,7 @@ the sender is erased).
 from django.db.models import Q, QuerySet
 
 from apps.core import privacy
-from apps.core.entities import links_about_person
+from apps.core.kinds import links_about_person
 from apps.notifications.models import Notification, Watcher
 
 

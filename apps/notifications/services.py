@@ -20,11 +20,10 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.accounts.access import can, require
-from apps.core import entities
-from apps.core.entities import Entity
-from apps.core.errors import AppError
-from apps.notifications.errors import InvalidNotification
+from apps.core import kinds
+from apps.core.actors import can, require
+from apps.core.errors import AppError, invalid
+from apps.core.kinds import Entity
 from apps.notifications.models import Notification, Watcher
 from apps.notifications.permissions import NotificationsPerm
 
@@ -35,12 +34,12 @@ MAX_BODY = 4000
 
 
 def _entity(entity: Any) -> Entity:
-    return entity if isinstance(entity, Entity) else entities.of_record(entity)
+    return entity if isinstance(entity, Entity) else kinds.of_record(entity)
 
 
 def _may_see(person: Any, entity: Entity) -> bool:
     try:
-        entity.kind.get(actor=person, entity_id=entity.id)
+        entity.kind.fetch(actor=person, pk=entity.id)
     except AppError:
         return False
     return True
@@ -48,6 +47,16 @@ def _may_see(person: Any, entity: Entity) -> bool:
 
 def _may_receive(person: Any) -> bool:
     return bool(person.is_active) and can(person, NotificationsPerm.VIEW)
+
+
+def _check_may_receive(person: Any, *, field: str) -> None:
+    """Refuses a person named in `field` whom nothing may be delivered to."""
+    if not _may_receive(person):
+        raise invalid(
+            field,
+            _("%(email)s cannot receive notifications (their role does not include them)")
+            % {"email": person.email},
+        )
 
 
 def _build(
@@ -186,15 +195,10 @@ def notification_send(
 ) -> Notification:
     require(actor, NotificationsPerm.SEND)
     if not title.strip():
-        raise InvalidNotification.on("title", _("give a title"))
-    if not _may_receive(recipient):
-        raise InvalidNotification.on(
-            "recipient_email",
-            _("%(email)s cannot receive notifications (their role does not include them)")
-            % {"email": recipient.email},
-        )
+        raise invalid("title", _("give a title"))
+    _check_may_receive(recipient, field="recipient_email")
     if entity is not None and recipient.pk != actor.pk and not _may_see(recipient, entity):
-        raise InvalidNotification.on(
+        raise invalid(
             "entity_id",
             _("%(email)s may not see %(type)s %(id)s, so it cannot be pointed out to them")
             % {"email": recipient.email, "type": entity.type, "id": entity.id},
@@ -202,7 +206,7 @@ def notification_send(
     notification = notify(
         recipient=recipient, title=title, body=body, actor=actor, entity=entity, priority=priority
     )
-    assert notification is not None  # _may_receive was checked above
+    assert notification is not None  # _check_may_receive was called above
     logger.info("notification %s sent by %s to %s", notification.pk, actor.pk, recipient.pk)
     return notification
 
@@ -210,10 +214,10 @@ def notification_send(
 MARKS = ("read", "unread", "archive", "unarchive")
 
 
-def notifications_mark(*, actor: Any, notifications: QuerySet[Notification], action: str) -> int:
+def notifications_mark(*, actor: Any, notifications: Any, action: str) -> int:
     """Marks some of `actor`'s own notifications; returns how many changed."""
     require(actor, NotificationsPerm.MARK)
-    rows = notifications.filter(recipient=actor)
+    rows = notifications.restrict(actor, "change")
     now = timezone.now()
     if action == "read":
         return rows.filter(read_at__isnull=True).update(read_at=now, seen_at=Coalesce("seen_at", now))
@@ -231,21 +235,17 @@ def notifications_mark(*, actor: Any, notifications: QuerySet[Notification], act
 def notifications_open(*, actor: Any) -> int:
     """Everything `actor` has not been shown yet counts as seen now (not read)."""
     require(actor, NotificationsPerm.MARK)
-    return Notification.objects.filter(recipient=actor, seen_at__isnull=True).update(seen_at=timezone.now())
+    unseen = Notification.objects.restrict(actor, "change").filter(seen_at__isnull=True)
+    return unseen.update(seen_at=timezone.now())
 
 
 def watcher_create(*, actor: Any, person: Any, entity: Entity) -> tuple[Watcher, bool]:
     """`person` (the actor, or someone else) starts watching a record the actor can see."""
     require(actor, NotificationsPerm.WATCH if person.pk == actor.pk else NotificationsPerm.SEND)
     if person.pk != actor.pk:
-        if not _may_receive(person):
-            raise InvalidNotification.on(
-                "person_email",
-                _("%(email)s cannot receive notifications (their role does not include them)")
-                % {"email": person.email},
-            )
+        _check_may_receive(person, field="person_email")
         if not _may_see(person, entity):
-            raise InvalidNotification.on(
+            raise invalid(
                 "person_email",
                 _("%(email)s may not see %(type)s %(id)s, so they cannot watch it")
                 % {"email": person.email, "type": entity.type, "id": entity.id},
@@ -257,6 +257,7 @@ def watcher_create(*, actor: Any, person: Any, entity: Entity) -> tuple[Watcher,
 
 
 def watcher_cancel(*, actor: Any, watcher: Watcher) -> None:
+    """Stops a watcher the actor sees: theirs, one they added, or (admins) anyone's."""
     require(actor, NotificationsPerm.WATCH)
     if watcher.user_id != actor.pk and watcher.added_by_id != actor.pk:
         require(actor, NotificationsPerm.ADMIN)

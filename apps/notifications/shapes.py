@@ -19,25 +19,17 @@ class NotificationOut(Out):
     entity: EntityRef | None = Field(description="The record it is about, as it was named then")
     created_at: datetime
     seen_at: datetime | None = Field(description="When it was first shown (openNotifications, the page)")
-    read: bool
+    # "read" on the wire; in Python the model's `is_read` property.
+    is_read: bool = Field(alias="read")
     read_at: datetime | None
     archived_at: datetime | None
 
     @classmethod
     def of(cls, notification: Notification) -> "NotificationOut":
-        return cls(
-            id=notification.pk,
-            kind=notification.kind,
-            priority=notification.priority,
-            title=notification.title,
-            body=notification.body,
-            sender=PersonRef.of(notification.actor) if notification.actor_id else None,
+        return cls.of_record(
+            notification,
+            sender=notification.actor,
             entity=EntityRef.of_link(notification),
-            created_at=notification.created_at,
-            seen_at=notification.seen_at,
-            read=notification.read_at is not None,
-            read_at=notification.read_at,
-            archived_at=notification.archived_at,
         )
 
 
@@ -50,10 +42,6 @@ class WatcherOut(Out):
 
     @classmethod
     def of(cls, watcher: Watcher, actor: Any) -> "WatcherOut":
-        return cls(
-            id=watcher.pk,
-            person=PersonRef.of(watcher.user),  # type: ignore[arg-type]
-            entity=EntityOut.checked(watcher, actor),
-            added_by=PersonRef.of(watcher.added_by) if watcher.added_by_id else None,
-            since=watcher.created_at,
+        return cls.of_record(
+            watcher, person=watcher.user, entity=EntityOut.checked(watcher, actor), since=watcher.created_at
         )

@@ -21,10 +21,10 @@ from apps.catalogue.shapes import (
     aware,
     paginate,
 )
-from apps.core import entities
+from apps.core import kinds
 from apps.core.errors import ValidationFailed
 from apps.notifications import selectors, services
-from apps.notifications.models import Notification
+from apps.notifications.models import Notification, Watcher
 from apps.notifications.permissions import NotificationsPerm
 from apps.notifications.shapes import NotificationOut, WatcherOut
 
@@ -55,7 +55,7 @@ def create_notification(
     optional record it is about (for example a contact or a task, which the recipient must be
     able to see). It shows in their listNotifications and on their notifications page."""
     recipient = person_by_email(recipient_email) if recipient_email else ctx.actor
-    entity = entities.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
+    entity = kinds.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
     notification = services.notification_send(
         actor=ctx.actor, recipient=recipient, title=title, body=body, entity=entity, priority=priority
     )
@@ -116,7 +116,7 @@ def search_notifications(
     since, until = aware(since), aware(until)
     if since is not None and until is not None and since >= until:
         raise ValidationFailed("`since` must be before `until`.", details={"since": ["after until"]})
-    entity = entities.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
+    entity = kinds.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
     rows = selectors.notification_search(
         actor=ctx.actor,
         query=query,
@@ -172,9 +172,9 @@ def update_notification(
         ids = list(rows.values_list("pk", flat=True)[:10_000])
     else:
         ids = list(dict.fromkeys(notification_ids or []))
-    named = selectors.notifications_get_many(actor=ctx.actor, notification_ids=ids)
+    named = selectors.notifications_named(actor=ctx.actor, ids=ids)
     changed = services.notifications_mark(actor=ctx.actor, notifications=named, action=action)
-    shown = selectors.notification_visible(actor=ctx.actor).filter(pk__in=ids[:100])
+    shown = Notification.objects.restrict(ctx.actor).select_related("actor").filter(pk__in=ids[:100])
     return UpdatedNotificationsOut(
         action=action, changed=changed, notifications=[NotificationOut.of(n) for n in shown]
     )
@@ -297,7 +297,7 @@ def create_watcher(
     """Watch a record (a contact, a task, ...): from now on, each change someone else makes to
     it sends the watcher a notification. You can also make a colleague a watcher, if they may
     see the record."""
-    entity = entities.resolve(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
+    entity = kinds.resolve(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
     person = person_by_email(person_email) if person_email else ctx.actor
     watcher, created = services.watcher_create(actor=ctx.actor, person=person, entity=entity)
     return WatchOut(watcher=WatcherOut.of(watcher, ctx.actor), created=created)
@@ -317,7 +317,7 @@ def list_watchers(
 ) -> Page[WatcherOut]:
     """The records you watch, newest first; or, given a record, everyone who watches it; or
     (admins) the records another person watches."""
-    entity = entities.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
+    entity = kinds.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
     person = person_by_email(person_email) if person_email else None
     rows = selectors.watcher_list(actor=ctx.actor, entity=entity, person=person)
     return paginate(rows, limit=limit, offset=offset, item=lambda watcher: WatcherOut.of(watcher, ctx.actor))
@@ -343,10 +343,10 @@ def cancel_watcher(
             "Give watcherId, or entityType and entityId (not both).", details={"watcher_id": ["required"]}
         )
     if watcher_id is not None:
-        watcher = selectors.watcher_get(actor=ctx.actor, watcher_id=watcher_id)
+        watcher = Watcher.objects.select_related("user").fetch(ctx.actor, watcher_id)
     else:
-        entity = entities.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
-        watcher = selectors.watcher_list(actor=ctx.actor, entity=entity).filter(user=ctx.actor).first()  # type: ignore[assignment]
+        entity = kinds.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
+        watcher = selectors.watcher_list(actor=ctx.actor, entity=entity).filter(user=ctx.actor.pk).first()
         if watcher is None:
             raise ValidationFailed(
                 f"You do not watch {entity_type} {entity_id}; nothing to stop.",

@@ -1,35 +1,28 @@
 """The settings page where a person reads their notifications and the records they watch."""
 
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
 
-from apps.accounts.access import can
-from apps.core.errors import AppError
+from apps.accounts.requests import AuthenticatedHttpRequest
+from apps.core.actors import can
+from apps.core.pages import READ, chosen, page, paged
 from apps.notifications import selectors, services
+from apps.notifications.models import Notification, Watcher
 from apps.notifications.permissions import NotificationsPerm
 from apps.notifications.shapes import WatcherOut
 
-PAGE_SIZE = 30
 SHOWS = ("unread", "all", "archived")
 
 
-@login_required
-def notification_list(request: HttpRequest) -> HttpResponse:
-    if not can(request.user, NotificationsPerm.VIEW):
-        raise PermissionDenied
-    show = request.GET.get("show", "unread")
-    show = show if show in SHOWS else "unread"
+@page(NotificationsPerm.VIEW, methods=READ)
+def notification_list(request: AuthenticatedHttpRequest) -> HttpResponse:
+    show = chosen(request, "show", SHOWS, "unread")
     rows = selectors.notification_list(
         actor=request.user,
         status="unread" if show == "unread" else "all",
         archived="only" if show == "archived" else "exclude",
     )
-    page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
     may_mark = can(request.user, NotificationsPerm.MARK)
     if may_mark:
         # Listed, hence seen (what openNotifications does for an agent).
@@ -40,7 +33,7 @@ def notification_list(request: HttpRequest) -> HttpResponse:
         "notifications/list.html",
         {
             "nav": "notifications",
-            "page": page,
+            **paged(request, rows),
             "show": show,
             "shows": SHOWS,
             "unread": selectors.notification_list(actor=request.user, status="unread").count(),
@@ -51,9 +44,8 @@ def notification_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-@login_required
-@require_POST
-def notification_mark(request: HttpRequest) -> HttpResponse:
+@page(NotificationsPerm.MARK, methods=("POST",))
+def notification_mark(request: AuthenticatedHttpRequest) -> HttpResponse:
     action = request.POST.get("action", "")
     if action not in services.MARKS:
         action = "read"
@@ -61,21 +53,14 @@ def notification_mark(request: HttpRequest) -> HttpResponse:
         rows = selectors.notification_list(actor=request.user, status="unread", archived="include")
     else:
         ids = [int(value) for value in request.POST.getlist("id") if value.isdigit()][:100]
-        rows = selectors.notification_visible(actor=request.user).filter(pk__in=ids)
-    try:
-        services.notifications_mark(actor=request.user, notifications=rows, action=action)
-    except AppError as error:
-        raise PermissionDenied from error
+        rows = Notification.objects.restrict(request.user).filter(pk__in=ids)
+    services.notifications_mark(actor=request.user, notifications=rows, action=action)
     show = request.POST.get("show", "unread")
     return redirect(f"{reverse('notifications:list')}?show={show if show in SHOWS else 'unread'}")
 
 
-@login_required
-@require_POST
-def watcher_cancel(request: HttpRequest, watcher_id: int) -> HttpResponse:
-    try:
-        watcher = selectors.watcher_get(actor=request.user, watcher_id=watcher_id)
-        services.watcher_cancel(actor=request.user, watcher=watcher)
-    except AppError as error:
-        raise PermissionDenied from error
+@page(NotificationsPerm.WATCH, methods=("POST",))
+def watcher_cancel(request: AuthenticatedHttpRequest, watcher_id: int) -> HttpResponse:
+    watcher = Watcher.objects.fetch(request.user, watcher_id)
+    services.watcher_cancel(actor=request.user, watcher=watcher)
     return redirect("notifications:list")

@@ -4,7 +4,6 @@ from django.utils.translation import gettext_lazy as _
 
 class OAuthConfig(AppConfig):
     name = "apps.oauth"
-    label = "oauth"
     verbose_name = _("OAuth")
 
     def ready(self) -> None:

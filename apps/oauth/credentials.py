@@ -6,7 +6,6 @@ import time
 from typing import Any
 
 from django.conf import settings
-from django.db import connection as db_connection
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
 from oauth2_provider.models import get_access_token_model
@@ -14,6 +13,7 @@ from oauth2_provider.models import get_access_token_model
 from apps.accounts.authentication import bearer_value
 from apps.core import credentials
 from apps.core.credentials import CredentialRequest, Principal
+from apps.core.db import connection as db_connection
 from apps.oauth import errors, resource, scopes, selectors, services
 
 # "Last used" on the Connected apps page is for people: once a minute per token is plenty.

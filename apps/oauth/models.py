@@ -33,7 +33,6 @@ class Connection(models.Model):
     class Meta:
         ordering = ["-last_used_at", "-created_at"]
         verbose_name = _("connected app")
-        verbose_name_plural = _("connected apps")
         constraints = [
             models.UniqueConstraint(fields=["user", "application"], name="oauth_connection_unique"),
         ]

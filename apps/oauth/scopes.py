@@ -1,7 +1,7 @@
 """The OAuth scopes of the MCP endpoint, and what each lets a connection see.
 
 Scopes are coarse and only ever narrow: the person's role stays the real boundary, checked on
-every tool call (`apps.accounts.access.can`). The rule the MCP door applies:
+every tool call (`apps.core.actors.can`). The rule the MCP door applies:
 
     mcp        every tool the role allows
     mcp:read   only read-only tools

@@ -1,25 +1,22 @@
 """Reads of the OAuth app."""
 
 import hashlib
-from typing import Any
 
 from django.db.models import QuerySet
 from oauth2_provider.models import AbstractAccessToken, get_access_token_model
 
-from apps.core.errors import NotFound
+from apps.accounts.models import User
+from apps.core.errors import or_not_found
 from apps.oauth.models import Connection
 
 
-def connection_list(*, user: Any) -> QuerySet[Connection]:
+def connection_list(*, user: User) -> QuerySet[Connection]:
     """The clients `user` has connected and not disconnected."""
     return Connection.objects.filter(user=user, revoked_at__isnull=True).select_related("application")
 
 
-def connection_get(*, user: Any, connection_id: int) -> Connection:
-    connection = connection_list(user=user).filter(pk=connection_id).first()
-    if connection is None:
-        raise NotFound()
-    return connection
+def connection_get(*, user: User, connection_id: int) -> Connection:
+    return or_not_found(connection_list(user=user).filter(pk=connection_id).first())
 
 
 def access_token_by_value(raw: str) -> AbstractAccessToken | None:

@@ -90,22 +90,23 @@ class Server(AuthorizationEndpoint, TokenEndpoint, ResourceEndpoint, RevocationE
         self.auth_grant = AuthorizationCodeGrant(request_validator, post_auth=[bind_to_mcp_resource])
         # RFC 9700 §2.1.1: S256 only. A missing method means "plain" to oauthlib, so it is
         # refused too, before the consent page.
-        self.auth_grant._code_challenge_methods = {"S256": code_challenge_method_s256}
+        self.auth_grant._code_challenge_methods = {"S256": code_challenge_method_s256}  # type: ignore[attr-defined]
         self.refresh_grant = RefreshTokenGrant(request_validator)
         self.bearer = OfflineAccessBearerToken(
             request_validator, token_generator, token_expires_in, refresh_token_generator
         )
+        # The token handler itself, as oauthlib's own Server passes it (its stubs say a name).
         AuthorizationEndpoint.__init__(
             self,
             default_response_type="code",
             response_types={"code": self.auth_grant},
-            default_token_type=self.bearer,
+            default_token_type=self.bearer,  # type: ignore[arg-type]
         )
         TokenEndpoint.__init__(
             self,
             default_grant_type="authorization_code",
             grant_types={"authorization_code": self.auth_grant, "refresh_token": self.refresh_grant},
-            default_token_type=self.bearer,
+            default_token_type=self.bearer,  # type: ignore[arg-type]
         )
         ResourceEndpoint.__init__(self, default_token="Bearer", token_types={"Bearer": self.bearer})  # noqa: S106
         RevocationEndpoint.__init__(self, request_validator)

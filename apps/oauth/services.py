@@ -15,6 +15,8 @@ from oauth2_provider.models import (
     get_refresh_token_model,
 )
 
+from apps.accounts.models import User
+from apps.core.actors import Actor
 from apps.core.errors import NotFound
 from apps.oauth.models import Connection, SpentCode
 
@@ -24,7 +26,7 @@ logger = logging.getLogger(__name__)
 SPENT_CODE_MEMORY = timedelta(days=1)
 
 
-def connection_record(*, user: Any, application: Any, scope: str) -> Connection:
+def connection_record(*, user: User, application: Any, scope: str) -> Connection:
     """A token was issued to `application` for `user`: create or refresh their connection."""
     now = timezone.now()
     connection, _created = Connection.objects.update_or_create(
@@ -42,7 +44,7 @@ def connection_touch(*, user_id: int, application_id: int) -> None:
     )
 
 
-def connection_revoke(*, actor: Any, connection: Connection) -> Connection:
+def connection_revoke(*, actor: Actor, connection: Connection) -> Connection:
     """Disconnects a client from a person: every token and pending code it holds for them ends now.
 
     Refresh tokens are marked revoked (so a later use is recognised as one); access tokens and

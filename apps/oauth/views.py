@@ -16,18 +16,17 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 from oauth2_provider import views as dot_views
 from oauth2_provider.exceptions import OAuthToolkitError
 from oauth2_provider.models import get_application_model
 from oauth2_provider.oauth2_backends import _add_iss_to_redirect
 
-from apps.core.errors import NotFound
+from apps.accounts.requests import AuthenticatedHttpRequest
+from apps.core.pages import READ, page
 from apps.oauth import registration, resource, scopes, selectors, services
 
 logger = logging.getLogger(__name__)
@@ -116,8 +115,10 @@ class AuthorizationView(dot_views.AuthorizationView):
         # The person is always asked: a client cannot skip the consent page with the toolkit's
         # `approval_prompt=auto` (REQUEST_APPROVAL_PROMPT is "force").
         if "approval_prompt" in request.GET:
-            request.GET = request.GET.copy()
-            request.GET.pop("approval_prompt")
+            query = request.GET.copy()
+            query.pop("approval_prompt")
+            # A mutable copy in place of the request's (django-stubs types request.GET as immutable).
+            request.GET = query  # type: ignore[assignment]
         return super().get(request, *args, **kwargs)
 
     def handle_no_permission(self) -> HttpResponse:
@@ -239,8 +240,8 @@ class RegistrationManagementView(dot_views.DynamicClientRegistrationManagementVi
 # --- the "Connected apps" settings page ----------------------------------------------------------
 
 
-@login_required
-def connected_apps(request: HttpRequest) -> HttpResponse:
+@page(methods=READ)
+def connected_apps(request: AuthenticatedHttpRequest) -> HttpResponse:
     connections = [
         {
             "connection": connection,
@@ -252,13 +253,9 @@ def connected_apps(request: HttpRequest) -> HttpResponse:
     return render(request, "oauth/connected_apps.html", {"nav": "connected-apps", "connections": connections})
 
 
-@require_POST
-@login_required
-def connection_revoke(request: HttpRequest, connection_id: int) -> HttpResponse:
-    try:
-        connection = selectors.connection_get(user=request.user, connection_id=connection_id)
-    except NotFound as error:
-        raise Http404 from error
+@page(methods=("POST",))
+def connection_revoke(request: AuthenticatedHttpRequest, connection_id: int) -> HttpResponse:
+    connection = selectors.connection_get(user=request.user, connection_id=connection_id)
     services.connection_revoke(actor=request.user, connection=connection)
     name = connection.application.name or _("the app")
     messages.success(request, _("%(name)s is disconnected; its access ended now.") % {"name": name})

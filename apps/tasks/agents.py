@@ -33,6 +33,8 @@ from typing import Any, Protocol
 
 from django.utils.translation import gettext as _
 
+from apps.core.actors import Actor
+
 logger = logging.getLogger(__name__)
 
 
@@ -56,7 +58,7 @@ class Outcome:
 
 
 class HandOver(Protocol):
-    def hand_over(self, *, task: Any, step: Any, run: Any, actor: Any) -> HandedOver:
+    def hand_over(self, *, task: Any, step: Any, run: Any, actor: Actor | None) -> HandedOver:
         """Starts the agent on `step` (in the caller's transaction)."""
         ...
 
@@ -90,7 +92,7 @@ class Brief:
 def brief_of(*, task: Any, step: Any, run: Any, reader: Any) -> Brief:
     """The brief of `step`; linked records are named as `reader` (the person the agent acts as)
     may see them."""
-    from apps.core import entities
+    from apps.core import kinds
     from apps.tasks.models import TaskEvent
 
     request = "\n".join(part for part in (step.title.strip(), step.instructions.strip()) if part)
@@ -132,10 +134,10 @@ def brief_of(*, task: Any, step: Any, run: Any, reader: Any) -> Brief:
         lines += [f"- {text}" for text in guidance]
     links = []
     for link in step.links.order_by("linked_at", "id"):
-        found = entities.visible(actor=reader, content_type_id=link.content_type_id, object_id=link.object_id)
+        found = kinds.visible(actor=reader, content_type_id=link.content_type_id, object_id=link.object_id)
         if found is None:
             # Removed, or hidden from the person the agent acts as: its title is not theirs to read.
-            kind = entities.type_of_content_type(link.content_type_id)
+            kind = kinds.type_of_content_type(link.content_type_id)
             links.append(
                 _("- %(type)s %(id)s (removed, or the task's owner may not see it)")
                 % {"type": kind, "id": link.object_id}

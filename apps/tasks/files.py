@@ -2,7 +2,7 @@
 and the steps of kind `write_file`.
 
 A file written for a task is recorded in the task's history (`file_written`, with the file's id)
-and, for a step, linked to that step (a `file` record: apps.core.entities). The Files area checks
+and, for a step, linked to that step (a `file` record: apps.core.kinds). The Files area checks
 `files.edit` and the size limit, and its blobs make the bytes part of the caller's transaction:
 if the tool call fails, no file is left behind.
 """
@@ -16,7 +16,9 @@ from django.utils.translation import gettext as _
 from pypdf import PdfReader, PdfWriter
 from pypdf.errors import PdfReadError
 
-from apps.core import entities
+from apps.accounts.models import person
+from apps.core import kinds
+from apps.core.actors import Actor
 from apps.core.errors import AppError
 from apps.files import errors as file_errors
 from apps.files import services as files
@@ -32,19 +34,33 @@ DEFAULT_FOLDER = "/Task outputs"
 MAX_COMBINED = 20
 
 
-def _place(
+def task_and_step(
+    *, actor: Actor, task_id: int | None, step_id: int | None
+) -> tuple[Task | None, TaskStep | None]:
+    """The task (which the actor may change) and step a file is written for, if any."""
+    if task_id is None:
+        if step_id is not None:
+            raise InvalidTask.on("task_id", _("give the task of the step"))
+        return None, None
+    task = selectors.task_for_change(actor=actor, task_id=task_id)
+    return task, selectors.step_get(task=task, step_id=step_id) if step_id else None
+
+
+def file_write(
     *,
-    actor: Any,
+    actor: Actor,
     name: str,
     content: bytes,
-    folder_path: str,
-    mime_type: str | None,
-    task: Task | None,
-    step: TaskStep | None,
-    if_exists: str,
-    description: str,
-    what: str,
+    folder_path: str = DEFAULT_FOLDER,
+    mime_type: str | None = None,
+    task: Task | None = None,
+    step: TaskStep | None = None,
+    if_exists: str = "rename",
+    description: str = "",
+    what: str = "",
 ) -> File:
+    """A new file in the folder at `folder_path` (made where missing), for `task` (and its
+    `step`) if given; `what` says in the task's history how it was made (default: written)."""
     folder = files.folder_ensure(actor=actor, path=folder_path or DEFAULT_FOLDER)
     file = files.file_create(
         actor=actor,
@@ -59,56 +75,19 @@ def _place(
     )
     if task is not None:
         if step is not None:
-            link = TaskStepLink(step=step, linked_by=actor if getattr(actor, "pk", None) else None)
-            link.link_to(entities.of_record(file))
+            link = TaskStepLink(step=step, linked_by=person(actor))
+            link.link_to(kinds.of_record(file))
             link.save()
+        how = what or _("written")
         record(
             task,
             actor,
             TaskEvent.Kind.FILE_WRITTEN,
-            f"{what}: file {file.pk}",
+            f"{how}: file {file.pk}",
             step=step,
             data={"file_id": file.pk},
         )
     return file
-
-
-def task_and_step(
-    *, actor: Any, task_id: int | None, step_id: int | None
-) -> tuple[Task | None, TaskStep | None]:
-    """The task (which the actor may change) and step a file is written for, if any."""
-    if task_id is None:
-        if step_id is not None:
-            raise InvalidTask.on("task_id", _("give the task of the step"))
-        return None, None
-    task = selectors.task_get_for_edit(actor=actor, task_id=task_id)
-    return task, selectors.step_get(task=task, step_id=step_id) if step_id else None
-
-
-def file_write(
-    *,
-    actor: Any,
-    name: str,
-    content: bytes,
-    folder_path: str = DEFAULT_FOLDER,
-    mime_type: str | None = None,
-    task: Task | None = None,
-    step: TaskStep | None = None,
-    if_exists: str = "rename",
-    description: str = "",
-) -> File:
-    return _place(
-        actor=actor,
-        name=name,
-        content=content,
-        folder_path=folder_path,
-        mime_type=mime_type,
-        task=task,
-        step=step,
-        if_exists=if_exists,
-        description=description,
-        what=_("written"),
-    )
 
 
 def _is_pdf(file: File) -> bool:
@@ -152,7 +131,7 @@ def _joined_text(sources: list[File], *, headings: bool) -> bytes:
 
 def files_combine(
     *,
-    actor: Any,
+    actor: Actor,
     file_ids: list[int],
     name: str,
     folder_path: str = DEFAULT_FOLDER,
@@ -163,11 +142,9 @@ def files_combine(
 ) -> tuple[File, str]:
     """One new file made of several: their pages, when every one is a PDF and the new name ends
     in .pdf; otherwise their text, one after the other. Returns the file and how it combined them."""
-    from apps.files import selectors as file_selectors
-
     if len(set(file_ids)) != len(file_ids):
         raise InvalidTask.on("file_ids", _("each file once"))
-    sources = [file_selectors.file_get(actor=actor, file_id=pk) for pk in file_ids]
+    sources = [File.objects.select_related("folder").fetch(actor, pk) for pk in file_ids]
     if name.lower().endswith(".pdf"):
         others = [str(f.pk) for f in sources if not _is_pdf(f)]
         if others:
@@ -183,7 +160,7 @@ def files_combine(
     else:
         content, how = _joined_text(sources, headings=headings), "text"
         mime = "text/markdown" if name.lower().endswith(".md") else "text/plain"
-    file = _place(
+    file = file_write(
         actor=actor,
         name=name,
         content=content,
@@ -214,7 +191,7 @@ def clean_step_file(value: Any) -> dict[str, str]:
     }
 
 
-def write_step(task: Task, step: TaskStep, actor: Any) -> Outcome:
+def write_step(task: Task, step: TaskStep, actor: Actor | None) -> Outcome:
     """Performs a write_file step: as the actor, or (a scheduled run) as the task's owner."""
     spec = step.config.get("file") or {}
     person = actor or task.owner

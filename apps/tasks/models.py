@@ -18,8 +18,10 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.entities import EntityLink
-from apps.core.sharing import ShareBase, Visibility
+from apps.core.kinds import EntityLink
+from apps.core.records import Access, RecordQuerySet, Visibility
+from apps.core.sharing import ShareBase
+from apps.tasks.permissions import TasksPerm
 
 USER = settings.AUTH_USER_MODEL
 
@@ -45,7 +47,8 @@ class Task(models.Model):
         URGENT = "urgent", _("urgent")
 
     Visibility = Visibility
-
+    # Tasks are never deleted (templates neither): they are kept with their history.
+    access = Access(TasksPerm, shares=True, label=_("Task"), find_with="listTasks")
     title = models.CharField(_("title"), max_length=200)
     description = models.TextField(_("description"), blank=True)
     # How to do it: what the people and the service's agent doing the steps follow.
@@ -85,10 +88,11 @@ class Task(models.Model):
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
 
+    objects = RecordQuerySet.as_manager()
+
     class Meta:
         ordering = ["-updated_at", "-id"]
         verbose_name = _("task")
-        verbose_name_plural = _("tasks")
         indexes = [
             models.Index(fields=["is_template", "status"], name="tasks_kind_status"),
             models.Index(fields=["owner"], name="tasks_owner"),
@@ -185,7 +189,7 @@ class ChecklistItem(models.Model):
 
 
 class TaskStepLink(EntityLink):
-    """A record of any area linked to a step (apps.core.entities)."""
+    """A record of any area linked to a step (apps.core.kinds)."""
 
     step = models.ForeignKey(TaskStep, on_delete=models.CASCADE, related_name="links")
     linked_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
@@ -203,9 +207,6 @@ class TaskShare(ShareBase):
     """A person a task is shared with: "view", or "edit" (change and run it). apps.core.sharing."""
 
     item = models.ForeignKey(Task, on_delete=models.CASCADE, related_name="shares")
-
-    class Meta(ShareBase.Meta):
-        constraints = [ShareBase.once("tasks_share_once")]
 
 
 class TaskRun(models.Model):
@@ -294,6 +295,12 @@ class TaskEvent(models.Model):
 class ScheduledTask(models.Model):
     """Runs a copy of `task` at each occurrence of an RFC 5545 recurrence rule."""
 
+    access = Access(
+        TasksPerm,
+        through="task",
+        label=_("Scheduled task"),
+        find_with="listScheduledTasks",
+    )
     task = models.OneToOneField(Task, on_delete=models.CASCADE, related_name="schedule")
     # An RRULE value ("FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0"), read in `time_zone` from `starts_at`.
     rrule = models.CharField(_("recurrence"), max_length=500)
@@ -310,10 +317,11 @@ class ScheduledTask(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
 
+    objects = RecordQuerySet.as_manager()
+
     class Meta:
         ordering = ["next_run_at", "id"]
         verbose_name = _("scheduled task")
-        verbose_name_plural = _("scheduled tasks")
         indexes = [
             models.Index(fields=["next_run_at"], condition=Q(enabled=True), name="tasks_schedule_due"),
         ]

@@ -1,10 +1,6 @@
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.permissions import Level, PermissionEnum, register_area, register_permissions
-
-register_area(
-    "tasks", _("Tasks"), _("Work written down as steps on a board, run step by step, on a schedule too")
-)
+from apps.core.permissions import Level, PermissionEnum, register_permissions
 
 
 @register_permissions

@@ -10,7 +10,7 @@ person's data, with the title kept beside them. Messages in the history name peo
 from django.db.models import Q, QuerySet
 
 from apps.core import privacy
-from apps.core.entities import links_about_person
+from apps.core.kinds import links_about_person
 from apps.tasks.models import (
     ChecklistItem,
     ScheduledRun,

@@ -28,7 +28,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from apps.accounts import access
+from apps.accounts.models import person
+from apps.core import actors
+from apps.core.actors import Actor
 from apps.notifications import services as notifications
 from apps.notifications.models import Notification
 from apps.tasks import agents, selectors
@@ -44,15 +46,15 @@ ACTIVE = (Status.RUNNING, Status.WAITING, Status.PAUSED)
 QUIET = {TaskEvent.Kind.CREATED, TaskEvent.Kind.STEP_STARTED}
 
 
-def require(actor: Any, permission: str) -> None:
+def require(actor: Actor | None, permission: str) -> None:
     """`actor` None is the service itself: a scheduled run, whose person was checked already."""
     if actor is not None:
-        access.require(actor, permission)
+        actors.require(actor, permission)
 
 
 def record(
     task: Task,
-    actor: Any,
+    actor: Actor | None,
     kind: str,
     message: str = "",
     *,
@@ -66,7 +68,7 @@ def record(
         run=run,
         step=step,
         step_title=step.title if step else "",
-        actor=actor if getattr(actor, "pk", None) else None,
+        actor=person(actor),
         kind=kind,
         message=message[:2000],
         data=data or {},
@@ -122,7 +124,7 @@ class Outcome:
     data: dict[str, Any] | None = None
 
 
-def _notify_step(task: Task, step: TaskStep, actor: Any) -> Outcome:
+def _notify_step(task: Task, step: TaskStep, actor: Actor | None) -> Outcome:
     from apps.accounts.models import User
 
     ids = step.config.get("recipients") or [task.owner_id, *task.shares.values_list("user_id", flat=True)]
@@ -148,7 +150,7 @@ def _notify_step(task: Task, step: TaskStep, actor: Any) -> Outcome:
     )
 
 
-def _manual_step(task: Task, step: TaskStep, actor: Any) -> Outcome:
+def _manual_step(task: Task, step: TaskStep, actor: Actor | None) -> Outcome:
     who = _("its assignee") if step.assignee_id else _("a person")
     if step.assignee_id and step.assignee_id != getattr(actor, "pk", None):
         notifications.notify(
@@ -167,7 +169,7 @@ def _manual_step(task: Task, step: TaskStep, actor: Any) -> Outcome:
     )
 
 
-def _agent_step(task: Task, step: TaskStep, actor: Any, run: TaskRun | None) -> Outcome:
+def _agent_step(task: Task, step: TaskStep, actor: Actor | None, run: TaskRun | None) -> Outcome:
     handler = agents.handler()
     if handler is None:
         return Outcome(
@@ -187,7 +189,7 @@ def _agent_step(task: Task, step: TaskStep, actor: Any, run: TaskRun | None) -> 
     )
 
 
-def _perform(task: Task, step: TaskStep, actor: Any, run: TaskRun | None) -> Outcome:
+def _perform(task: Task, step: TaskStep, actor: Actor | None, run: TaskRun | None) -> Outcome:
     step.status, step.started_at, step.result = StepStatus.IN_PROGRESS, timezone.now(), ""
     step.agent_conversation = None
     step.save(update_fields=["status", "started_at", "result", "agent_conversation"])
@@ -207,7 +209,7 @@ def step_finish(
     *,
     task: Task,
     step: TaskStep,
-    actor: Any,
+    actor: Actor | None,
     status: str = StepStatus.DONE,
     message: str = "",
     data: dict[str, Any] | None = None,
@@ -215,7 +217,7 @@ def step_finish(
     """The step is done (or skipped): its card goes to the last column, and the run goes on."""
     run = current_run(task)
     step.status, step.finished_at, step.waiting_on = status, timezone.now(), ""
-    step.finished_by = actor if getattr(actor, "pk", None) else None
+    step.finished_by = person(actor)
     step.column = done_column(task)
     if message:
         step.result = message[:4000]
@@ -226,7 +228,7 @@ def step_finish(
 
 
 def step_fail(
-    *, task: Task, step: TaskStep, actor: Any, message: str, data: dict[str, Any] | None = None
+    *, task: Task, step: TaskStep, actor: Actor | None, message: str, data: dict[str, Any] | None = None
 ) -> None:
     run = current_run(task)
     step.status, step.finished_at, step.result, step.waiting_on = (
@@ -241,7 +243,7 @@ def step_fail(
     record(task, actor, TaskEvent.Kind.FAILED, _("Step “%(step)s” failed.") % {"step": step.title}, run=run)
 
 
-def advance(*, task: Task, actor: Any) -> None:
+def advance(*, task: Task, actor: Actor | None) -> None:
     """Works through the steps while the service can do them itself (see the module's text)."""
     if task.status not in (Status.RUNNING, Status.WAITING):
         return
@@ -299,17 +301,15 @@ def _not_a_template(task: Task) -> None:
         )
 
 
-def _new_run(task: Task, actor: Any, trigger: str) -> TaskRun:
+def _new_run(task: Task, actor: Actor | None, trigger: str) -> TaskRun:
     number = (task.runs.aggregate(last=Max("number"))["last"] or 0) + 1
-    run = TaskRun.objects.create(
-        task=task, number=number, trigger=trigger, started_by=actor if getattr(actor, "pk", None) else None
-    )
+    run = TaskRun.objects.create(task=task, number=number, trigger=trigger, started_by=person(actor))
     task.status, task.waiting_on, task.started_at, task.finished_at = Status.RUNNING, "", run.started_at, None
     task.save(update_fields=["status", "waiting_on", "started_at", "finished_at", "updated_at"])
     return run
 
 
-def task_start(*, actor: Any, task: Task, trigger: str = TaskRun.Trigger.START) -> TaskRun:
+def task_start(*, actor: Actor | None, task: Task, trigger: str = TaskRun.Trigger.START) -> TaskRun:
     require(actor, TasksPerm.RUN)
     _not_a_template(task)
     if task.status != Status.DRAFT:
@@ -328,7 +328,7 @@ def task_start(*, actor: Any, task: Task, trigger: str = TaskRun.Trigger.START) 
     return run
 
 
-def task_pause(*, actor: Any, task: Task, reason: str = "") -> None:
+def task_pause(*, actor: Actor, task: Task, reason: str = "") -> None:
     require(actor, TasksPerm.RUN)
     if task.status not in (Status.RUNNING, Status.WAITING):
         raise WrongState(
@@ -340,7 +340,7 @@ def task_pause(*, actor: Any, task: Task, reason: str = "") -> None:
     record(task, actor, TaskEvent.Kind.PAUSED, reason, run=run)
 
 
-def task_resume(*, actor: Any, task: Task) -> None:
+def task_resume(*, actor: Actor, task: Task) -> None:
     require(actor, TasksPerm.RUN)
     if task.status != Status.PAUSED:
         raise WrongState(_("Task %(id)s is %(status)s, not paused.") % {"id": task.pk, "status": task.status})
@@ -351,7 +351,7 @@ def task_resume(*, actor: Any, task: Task) -> None:
     agent_retry(task=task, actor=actor)
 
 
-def task_steer(*, actor: Any, task: Task, guidance: str) -> TaskEvent:
+def task_steer(*, actor: Actor, task: Task, guidance: str) -> TaskEvent:
     """Guidance for a running task: kept in its history, shown with its steps, and given to the
     service's agent with every step it takes on from now on."""
     require(actor, TasksPerm.RUN)
@@ -390,7 +390,7 @@ def _reset_steps(task: Task, steps: list[TaskStep]) -> None:
     ChecklistItem.objects.filter(step__in=steps).update(done=False, done_by=None, done_at=None)
 
 
-def task_rerun(*, actor: Any, task: Task, from_step: TaskStep | None = None) -> TaskRun:
+def task_rerun(*, actor: Actor, task: Task, from_step: TaskStep | None = None) -> TaskRun:
     require(actor, TasksPerm.RUN)
     _not_a_template(task)
     if task.status not in (Status.COMPLETED, Status.FAILED):
@@ -416,7 +416,7 @@ def task_rerun(*, actor: Any, task: Task, from_step: TaskStep | None = None) -> 
     return run
 
 
-def task_revert_to_draft(*, actor: Any, task: Task) -> None:
+def task_revert_to_draft(*, actor: Actor, task: Task) -> None:
     """Back to a draft to change it: an active run ends (kept in the history as reverted), every
     step is not started again and its checklist unticked."""
     require(actor, TasksPerm.EDIT)
@@ -432,7 +432,7 @@ def task_revert_to_draft(*, actor: Any, task: Task) -> None:
     record(task, actor, TaskEvent.Kind.REVERTED, run=run)
 
 
-def step_skip(*, actor: Any, task: Task, step: TaskStep, reason: str = "") -> None:
+def step_skip(*, actor: Actor, task: Task, step: TaskStep, reason: str = "") -> None:
     require(actor, TasksPerm.RUN)
     _not_a_template(task)
     if step.is_finished:
@@ -440,7 +440,7 @@ def step_skip(*, actor: Any, task: Task, step: TaskStep, reason: str = "") -> No
     step_finish(task=task, step=step, actor=actor, status=StepStatus.SKIPPED, message=reason or _("skipped"))
 
 
-def step_reopen(*, actor: Any, task: Task, step: TaskStep, column: TaskColumn) -> None:
+def step_reopen(*, actor: Actor, task: Task, step: TaskStep, column: TaskColumn) -> None:
     """A finished step moved back out of the last column: not started, or in progress."""
     if task.status == Status.COMPLETED:
         raise WrongState(
@@ -472,7 +472,7 @@ def _agent_waiting(task: Task) -> TaskStep | None:
     )
 
 
-def agent_retry(*, task: Task, actor: Any) -> bool:
+def agent_retry(*, task: Task, actor: Actor) -> bool:
     """Hands the agent step the task waits on over again, when it could not be handed over before
     (a key is chosen now, the budget reset). True when the agent took it on."""
     handler = agents.handler()

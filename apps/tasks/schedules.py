@@ -12,15 +12,15 @@ service was down) are counted in that run, not each run late.
 import logging
 from datetime import datetime, timedelta
 from itertools import pairwise
-from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.accounts.access import can
+from apps.accounts.models import person
 from apps.core import recurrence
+from apps.core.actors import Actor, can
 from apps.tasks import runner, selectors
 from apps.tasks.errors import InvalidTask, WrongState
 from apps.tasks.models import ScheduledRun, ScheduledTask, Task, TaskEvent, TaskRun
@@ -75,18 +75,20 @@ def upcoming(schedule: ScheduledTask, count: int = 5) -> list[datetime]:
 
 
 def schedule_set(
-    *, actor: Any, task: Task, rule: str, starts_at: datetime | None = None, time_zone: str | None = None
+    *, actor: Actor, task: Task, rule: str, starts_at: datetime | None = None, time_zone: str | None = None
 ) -> ScheduledTask:
     """Schedules `task` (or changes its schedule): each occurrence runs a copy of it."""
     require(actor, TasksPerm.SCHEDULE)
-    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    task = selectors.task_for_change(actor=actor, task_id=task.pk)
     zone = recurrence.zone_named(time_zone, field="schedule.time_zone")
     now = timezone.now()
     start = starts_at or now
     if start.tzinfo is None:
         start = start.replace(tzinfo=zone)
     canonical = parse_rule(rule, starts_at=start, zone=zone)
-    schedule = ScheduledTask.objects.filter(task=task).first() or ScheduledTask(task=task, created_by=actor)
+    schedule = ScheduledTask.objects.filter(task=task).first() or ScheduledTask(
+        task=task, created_by=person(actor)
+    )
     schedule.rrule = canonical
     schedule.starts_at, schedule.time_zone = start, zone.key
     schedule.enabled, schedule.disabled_reason = True, ""
@@ -99,10 +101,10 @@ def schedule_set(
     return schedule
 
 
-def schedule_enable(*, actor: Any, schedule: ScheduledTask, enabled: bool) -> ScheduledTask:
+def schedule_enable(*, actor: Actor, schedule: ScheduledTask, enabled: bool) -> ScheduledTask:
     """Enabling starts from the next occurrence after now (missed ones are not caught up)."""
     require(actor, TasksPerm.SCHEDULE)
-    task = selectors.task_get_for_edit(actor=actor, task_id=schedule.task_id)
+    task = selectors.task_for_change(actor=actor, task_id=schedule.task_id)
     schedule = ScheduledTask.objects.select_for_update().get(pk=schedule.pk)
     if schedule.enabled == enabled:
         return schedule
@@ -126,10 +128,10 @@ def schedule_enable(*, actor: Any, schedule: ScheduledTask, enabled: bool) -> Sc
     return schedule
 
 
-def schedule_delete(*, actor: Any, schedule: ScheduledTask) -> None:
+def schedule_delete(*, actor: Actor, schedule: ScheduledTask) -> None:
     """Deletes the schedule and its history; the task itself stays."""
     require(actor, TasksPerm.DELETE)
-    task = selectors.task_get_for_edit(actor=actor, task_id=schedule.task_id)
+    task = selectors.task_for_change(actor=actor, task_id=schedule.task_id)
     record(task, actor, TaskEvent.Kind.SCHEDULE_CHANGED, _("schedule deleted"))
     logger.info("schedule %s of task %s deleted by %s", schedule.pk, task.pk, actor.pk)
     schedule.delete()
@@ -161,6 +163,7 @@ def _run_one(schedule: ScheduledTask, now: datetime) -> ScheduledRun:
     else:
         from apps.tasks import services
 
+        assert person is not None  # no problem: the person is there
         label = due.astimezone(ZoneInfo(schedule.time_zone)).strftime("%Y-%m-%d %H:%M")
         copy = services.task_copy(
             actor=person, source=schedule.task, title=f"{schedule.task.title} · {label}"[:200]

@@ -12,11 +12,13 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.accounts.access import can
-from apps.accounts.models import User
+from apps.accounts.models import User, person
+from apps.catalogue.kit import shared_state
 from apps.catalogue.shapes import aware
-from apps.core import sharing
-from apps.core.entities import Entity
+from apps.core import search, spending
+from apps.core.actors import Actor, can
+from apps.core.kinds import Entity
+from apps.core.spending import KeyInfo
 from apps.notifications import services as notifications
 from apps.tasks import runner, selectors
 from apps.tasks.errors import InvalidTask, WrongState
@@ -42,6 +44,9 @@ CARD_FIELDS = {
     "notify_emails",
     "file",
 }
+# What a copy (or a template) takes of its source as it is.
+COPIED_TASK_FIELDS = ("description", "instructions", "priority", "visibility")
+COPIED_STEP_FIELDS = ("position", "title", "instructions", "kind", "config", "notes", "labels", "assignee")
 
 
 def _person_who_may_see_tasks(email: str, field: str) -> User:
@@ -62,10 +67,15 @@ def _clean_text(fields: dict[str, Any], name: str, limit: int, *, required: bool
     return value
 
 
+def _record_changed(task: Task, actor: Actor, kind: str, names: Any, **extra: Any) -> None:
+    """Keeps a change of some fields in the task's history, naming the fields."""
+    record(task, actor, kind, _("changed %(fields)s") % {"fields": ", ".join(sorted(names))}, **extra)
+
+
 def _clean_labels(labels: list[str] | None) -> list[str]:
     cleaned: list[str] = []
     for label in labels or []:
-        label = " ".join(str(label).split()).lower()[:40]
+        label = search.kept(label)[:40]
         if label and label not in cleaned:
             cleaned.append(label)
     return cleaned[:20]
@@ -74,12 +84,10 @@ def _clean_labels(labels: list[str] | None) -> list[str]:
 # --- tasks ----------------------------------------------------------------------------------------
 
 
-def _agent_key(actor: Any, owner: Any, key_id: int | None, current_id: int | None = None) -> Any:
+def _agent_key(actor: Actor, owner: Any, key_id: int | None, current_id: int | None = None) -> KeyInfo | None:
     """The API key whose budget pays for a task's agent steps: an active key of the task's owner,
     chosen by the owner (it is their money); None clears it. Keeping the key it has is allowed to
     whoever may change the task (it hands a waiting agent step over again)."""
-    from apps.apikeys.models import ApiKey
-
     if key_id is None:
         return None
     field = "agent_key_id"
@@ -91,7 +99,7 @@ def _agent_key(actor: Any, owner: Any, key_id: int | None, current_id: int | Non
             _("only the task's owner (%(email)s) chooses which of their API keys pays for its agent steps")
             % {"email": owner.email},
         )
-    key = ApiKey.objects.filter(pk=key_id, user_id=owner.pk).first()
+    key = spending.keys().key_of(key_id=key_id, owner_id=owner.pk)
     if key is None:
         # Another person's key says nothing more about itself than that it is not the owner's.
         raise InvalidTask.on(
@@ -102,11 +110,11 @@ def _agent_key(actor: Any, owner: Any, key_id: int | None, current_id: int | Non
             )
             % {"id": key_id},
         )
-    if not key.is_active:
+    if not key.active:
         raise InvalidTask.on(
             field,
             _("API key %(id)s (“%(label)s”) is revoked; choose an active key")
-            % {"id": key.pk, "label": key.label},
+            % {"id": key.id, "label": key.label},
         )
     return key
 
@@ -125,7 +133,7 @@ def _clean_columns(names: list[str]) -> list[str]:
 
 def task_create(
     *,
-    actor: Any,
+    actor: Actor,
     fields: dict[str, Any],
     steps: list[dict[str, Any]] | None = None,
     columns: list[str] | None = None,
@@ -141,9 +149,9 @@ def task_create(
         due_at=aware(fields.get("due_at")),
         visibility=fields.get("visibility") or Task.Visibility.WORKSPACE,
         is_template=is_template,
-        owner=actor,
-        created_by=actor,
-        agent_key=agent_key,
+        owner=person(actor),
+        created_by=person(actor),
+        agent_key_id=agent_key.id if agent_key else None,
     )
     task.save()
     TaskColumn.objects.bulk_create(
@@ -160,12 +168,12 @@ def task_create(
     return task
 
 
-def task_update(*, actor: Any, task: Task, fields: dict[str, Any]) -> tuple[Task, list[str]]:
+def task_update(*, actor: Actor, task: Task, fields: dict[str, Any]) -> tuple[Task, list[str]]:
     """Changes the given fields (and, for a draft, the board's columns); returns what changed.
     `agent_key_id` (given, even unchanged) also hands an agent step that waits for a key over
     again."""
     require(actor, TasksPerm.EDIT)
-    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    task = selectors.task_for_change(actor=actor, task_id=task.pk)
     changes: dict[str, list[Any]] = {}
     for name in TASK_FIELDS & set(fields):
         value = aware(fields[name]) if name == "due_at" else fields[name]
@@ -182,9 +190,9 @@ def task_update(*, actor: Any, task: Task, fields: dict[str, Any]) -> tuple[Task
             setattr(task, name, value)
     if "agent_key_id" in fields:
         key = _agent_key(actor, task.owner, fields["agent_key_id"], task.agent_key_id)
-        if task.agent_key_id != (key.pk if key else None):
-            changes["agent_key_id"] = [task.agent_key_id, key.pk if key else None]
-            task.agent_key = key
+        if task.agent_key_id != (key.id if key else None):
+            changes["agent_key_id"] = [task.agent_key_id, key.id if key else None]
+            task.agent_key_id = key.id if key else None
     if changes:
         task.save()
     if fields.get("columns") is not None:
@@ -192,13 +200,7 @@ def task_update(*, actor: Any, task: Task, fields: dict[str, Any]) -> tuple[Task
         if renamed:
             changes["columns"] = renamed
     if changes:
-        record(
-            task,
-            actor,
-            TaskEvent.Kind.UPDATED,
-            _("changed %(fields)s") % {"fields": ", ".join(sorted(changes))},
-            data=changes,
-        )
+        _record_changed(task, actor, TaskEvent.Kind.UPDATED, changes, data=changes)
     if "agent_key_id" in fields:
         runner.agent_retry(task=task, actor=actor)
     return task, sorted(changes)
@@ -231,9 +233,9 @@ def _columns_set(task: Task, names: list[str]) -> list[Any]:
     return [before, names]
 
 
-def task_set_instructions(*, actor: Any, task: Task, instructions: str, append: bool = False) -> Task:
+def task_set_instructions(*, actor: Actor, task: Task, instructions: str, append: bool = False) -> Task:
     require(actor, TasksPerm.EDIT)
-    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    task = selectors.task_for_change(actor=actor, task_id=task.pk)
     text = instructions.strip()
     if append:
         text = f"{task.instructions}\n\n{text}".strip() if task.instructions else text
@@ -252,54 +254,33 @@ def task_set_instructions(*, actor: Any, task: Task, instructions: str, append: 
     return task
 
 
-def task_share(
-    *, actor: Any, task: Task, person_email: str | None, access: str = "view", visibility: str | None = None
-) -> Task:
-    """Shares a task with a person and/or changes who sees it (apps.core.sharing.change)."""
-    require(actor, TasksPerm.SHARE)
-    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
-    before = (task.visibility, sorted(task.shares.values_list("user_id", "access")))
-    sharing.change(
-        task,
-        actor=actor,
-        person_email=person_email,
-        access=access,
-        visibility=visibility,
-        admin=can(actor, TasksPerm.ADMIN),
-        view_permission=TasksPerm.VIEW,
-    )
-    after = (task.visibility, sorted(task.shares.values_list("user_id", "access")))
-    if after != before:
-        # People by id: the history stays free of addresses.
-        record(
-            task, actor, TaskEvent.Kind.SHARED, _("sharing changed"), data={"before": before, "after": after}
-        )
-    return task
+def task_shared(actor: Any, task: Task, before: Any) -> None:
+    """Keeps a change of who may see a task in its history (shareTask: apps.catalogue.kit)."""
+    # People by id: the history stays free of addresses.
+    after = shared_state(task)
+    record(task, actor, TaskEvent.Kind.SHARED, _("sharing changed"), data={"before": before, "after": after})
 
 
 # --- copies and templates -------------------------------------------------------------------------
 
 
-def task_copy(*, actor: Any, source: Task, title: str | None = None, as_template: bool = False) -> Task:
+def task_copy(*, actor: Actor, source: Task, title: str | None = None, as_template: bool = False) -> Task:
     """A new draft (or template) with the source's text, board, steps, cards, checklists (unticked)
     and links; nothing of its runs."""
     require(actor, TasksPerm.CREATE)
     # The key pays for its owner's tasks only: a copy someone else owns has none.
-    key = source.agent_key if source.agent_key_id else None
-    mine = key is not None and key.is_active and key.user_id == getattr(actor, "pk", None)
+    key = spending.keys().key_of(key_id=source.agent_key_id) if source.agent_key_id else None
+    mine = key is not None and key.active and key.owner_id == getattr(actor, "pk", None)
     copy = Task.objects.create(
+        **{name: getattr(source, name) for name in COPIED_TASK_FIELDS},
         title=(title or source.title).strip()[:200] or source.title,
-        description=source.description,
-        instructions=source.instructions,
-        priority=source.priority,
         due_at=None if as_template else source.due_at,
-        visibility=source.visibility,
         is_template=as_template,
         template=source if source.is_template and not as_template else source.template,
         copied_from=source,
-        owner=actor,
-        created_by=actor,
-        agent_key=key if mine else None,
+        owner=person(actor),
+        created_by=person(actor),
+        agent_key_id=key.id if key and mine else None,
     )
     columns = {}
     for column in runner.columns_of(source):
@@ -307,17 +288,10 @@ def task_copy(*, actor: Any, source: Task, title: str | None = None, as_template
     first = next(iter(columns.values()))
     for step in selectors.steps_of(source).prefetch_related("checklist", "links"):
         new = TaskStep.objects.create(
+            **{name: getattr(step, name) for name in COPIED_STEP_FIELDS},
             task=copy,
-            position=step.position,
-            title=step.title,
-            instructions=step.instructions,
-            kind=step.kind,
-            config=step.config,
             column=first,
-            notes=step.notes,
-            labels=step.labels,
             due_at=None if as_template else step.due_at,
-            assignee=step.assignee,
         )
         ChecklistItem.objects.bulk_create(
             [ChecklistItem(step=new, position=item.position, text=item.text) for item in step.checklist.all()]
@@ -329,7 +303,7 @@ def task_copy(*, actor: Any, source: Task, title: str | None = None, as_template
                     content_type_id=link.content_type_id,
                     object_id=link.object_id,
                     entity_title=link.entity_title,
-                    linked_by=actor,
+                    linked_by=person(actor),
                 )
                 for link in step.links.all()
             ]
@@ -350,7 +324,7 @@ def task_copy(*, actor: Any, source: Task, title: str | None = None, as_template
 
 
 def _clean_step(
-    actor: Any, task: Task, fields: dict[str, Any], step: TaskStep | None = None
+    actor: Actor, task: Task, fields: dict[str, Any], step: TaskStep | None = None
 ) -> dict[str, Any]:
     cleaned: dict[str, Any] = {}
     for name, limit in (("title", 200), ("instructions", 10_000), ("notes", 10_000)):
@@ -384,7 +358,7 @@ def _clean_step(
     return cleaned
 
 
-def _step_create(actor: Any, task: Task, fields: dict[str, Any], position: int | None = None) -> TaskStep:
+def _step_create(actor: Actor, task: Task, fields: dict[str, Any], position: int | None = None) -> TaskStep:
     if task.steps.count() >= MAX_STEPS:
         raise InvalidTask.on("steps", _("a task has at most %(n)s steps") % {"n": MAX_STEPS})
     cleaned = _clean_step(actor, task, fields)
@@ -425,9 +399,9 @@ def _column_named(task: Task, name: str) -> TaskColumn:
     return column
 
 
-def step_add(*, actor: Any, task: Task, fields: dict[str, Any], position: int | None = None) -> TaskStep:
+def step_add(*, actor: Actor, task: Task, fields: dict[str, Any], position: int | None = None) -> TaskStep:
     require(actor, TasksPerm.EDIT)
-    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    task = selectors.task_for_change(actor=actor, task_id=task.pk)
     step = _step_create(actor, task, fields, position)
     record(
         task, actor, TaskEvent.Kind.STEP_ADDED, _("at position %(n)s") % {"n": step.position + 1}, step=step
@@ -436,9 +410,9 @@ def step_add(*, actor: Any, task: Task, fields: dict[str, Any], position: int | 
     return step
 
 
-def step_remove(*, actor: Any, task: Task, step: TaskStep) -> None:
+def step_remove(*, actor: Actor, task: Task, step: TaskStep) -> None:
     require(actor, TasksPerm.EDIT)
-    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    task = selectors.task_for_change(actor=actor, task_id=task.pk)
     if task.steps.count() == 1 and task.status != Task.Status.DRAFT:
         raise WrongState(
             _("Step %(id)s is the last step of a task that has run; revert it to a draft first.")
@@ -451,9 +425,9 @@ def step_remove(*, actor: Any, task: Task, step: TaskStep) -> None:
     runner.advance(task=task, actor=actor)
 
 
-def steps_reorder(*, actor: Any, task: Task, step_ids: list[int]) -> list[TaskStep]:
+def steps_reorder(*, actor: Actor, task: Task, step_ids: list[int]) -> list[TaskStep]:
     require(actor, TasksPerm.EDIT)
-    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    task = selectors.task_for_change(actor=actor, task_id=task.pk)
     steps = {step.pk: step for step in selectors.steps_of(task)}
     unknown = [pk for pk in step_ids if pk not in steps]
     if unknown:
@@ -472,11 +446,11 @@ def steps_reorder(*, actor: Any, task: Task, step_ids: list[int]) -> list[TaskSt
     return ordered
 
 
-def step_move(*, actor: Any, task: Task, step: TaskStep, column_name: str) -> TaskStep:
+def step_move(*, actor: Actor, task: Task, step: TaskStep, column_name: str) -> TaskStep:
     """Moves a step's card to another column. Into the last column: the step is done (the run
     goes on); into a middle column: in progress; out of the last column: reopened."""
     require(actor, TasksPerm.EDIT)
-    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    task = selectors.task_for_change(actor=actor, task_id=task.pk)
     step = selectors.step_get(task=task, step_id=step.pk)
     column = _column_named(task, column_name)
     if column.pk == step.column_id:
@@ -511,10 +485,10 @@ def step_move(*, actor: Any, task: Task, step: TaskStep, column_name: str) -> Ta
 
 
 def step_update_card(
-    *, actor: Any, task: Task, step: TaskStep, fields: dict[str, Any]
+    *, actor: Actor, task: Task, step: TaskStep, fields: dict[str, Any]
 ) -> tuple[TaskStep, list[str]]:
     require(actor, TasksPerm.EDIT)
-    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    task = selectors.task_for_change(actor=actor, task_id=task.pk)
     step = selectors.step_get(task=task, step_id=step.pk)
     if "kind" in fields and step.status != TaskStep.Status.PENDING and fields["kind"] != step.kind:
         raise WrongState(_("Step %(id)s has started; its kind cannot change now.") % {"id": step.pk})
@@ -526,19 +500,13 @@ def step_update_card(
             changed.append("assignee_email" if name == "assignee" else name)
     if changed:
         step.save()
-        record(
-            task,
-            actor,
-            TaskEvent.Kind.CARD_UPDATED,
-            _("changed %(fields)s") % {"fields": ", ".join(sorted(changed))},
-            step=step,
-        )
+        _record_changed(task, actor, TaskEvent.Kind.CARD_UPDATED, changed, step=step)
     return step, sorted(changed)
 
 
 def checklist_update(
     *,
-    actor: Any,
+    actor: Actor,
     task: Task,
     step: TaskStep,
     add: list[str],
@@ -547,7 +515,7 @@ def checklist_update(
     remove: list[int],
 ) -> list[ChecklistItem]:
     require(actor, TasksPerm.EDIT)
-    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    task = selectors.task_for_change(actor=actor, task_id=task.pk)
     step = selectors.step_get(task=task, step_id=step.pk)
     items = {item.pk: item for item in step.checklist.all()}
     named = [*check, *uncheck, *remove]
@@ -563,7 +531,7 @@ def checklist_update(
     now = timezone.now()
     for pk in check:
         if not items[pk].done:
-            items[pk].done, items[pk].done_by, items[pk].done_at = True, actor, now
+            items[pk].done, items[pk].done_by, items[pk].done_at = True, person(actor), now
             items[pk].save(update_fields=["done", "done_by", "done_at"])
     for pk in uncheck:
         if items[pk].done:
@@ -593,10 +561,10 @@ def checklist_update(
     return list(step.checklist.all())
 
 
-def step_link(*, actor: Any, task: Task, step: TaskStep, entity: Entity, remove: bool = False) -> bool:
+def step_link(*, actor: Actor, task: Task, step: TaskStep, entity: Entity, remove: bool = False) -> bool:
     """Links (or unlinks) a record of any area to a step; True when something changed."""
     require(actor, TasksPerm.EDIT)
-    task = selectors.task_get_for_edit(actor=actor, task_id=task.pk)
+    task = selectors.task_for_change(actor=actor, task_id=task.pk)
     step = selectors.step_get(task=task, step_id=step.pk)
     content_type = entity.kind.content_type()
     existing = TaskStepLink.objects.filter(step=step, content_type=content_type, object_id=entity.id).first()
@@ -619,7 +587,7 @@ def step_link(*, actor: Any, task: Task, step: TaskStep, entity: Entity, remove:
         return False
     if step.links.count() >= MAX_LINKS:
         raise InvalidTask.on("entity_id", _("a step links at most %(n)s records") % {"n": MAX_LINKS})
-    link = TaskStepLink(step=step, linked_by=actor)
+    link = TaskStepLink(step=step, linked_by=person(actor))
     link.link_to(entity)
     link.save()
     record(task, actor, TaskEvent.Kind.LINKED, label, step=step, data={"type": entity.type, "id": entity.id})

@@ -1,14 +1,16 @@
 """What the task tools answer (camelCase JSON; apps.catalogue.shapes.Out)."""
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Self
 
 from django.db.models import Count, Q
 from pydantic import Field
 
 from apps.catalogue.shapes import EntityOut, Out, PersonRef, ShareOut
+from apps.core import spending
+from apps.core.actors import Actor
 from apps.tasks import runner, schedules, selectors
-from apps.tasks.models import ScheduledRun, ScheduledTask, Task, TaskEvent, TaskRun, TaskStep
+from apps.tasks.models import ScheduledTask, Task, TaskEvent, TaskStep
 
 
 class TaskRef(Out):
@@ -16,12 +18,6 @@ class TaskRef(Out):
     title: str
     is_template: bool
     status: str
-
-    @classmethod
-    def of(cls, task: Task | None) -> "TaskRef | None":
-        if task is None:
-            return None
-        return cls(id=task.pk, title=task.title, is_template=task.is_template, status=task.status)
 
 
 class Progress(Out):
@@ -48,21 +44,16 @@ class StepSummary(Out):
     )
 
     @classmethod
-    def of(cls, step: TaskStep) -> "StepSummary":
-        return cls(
-            id=step.pk,
+    def of(cls, step: TaskStep, **given: Any) -> Self:
+        """`given`: the fields of a fuller shape (StepDetailOut) the step holds as they are."""
+        return cls.of_record(
+            step,
             position=step.position + 1,
-            title=step.title,
-            kind=step.kind,
-            status=step.status,
-            waiting_on=step.waiting_on,
             column=step.column.name,
-            assignee=PersonRef.of(step.assignee) if step.assignee_id else None,
-            due_at=step.due_at,
-            labels=list(step.labels),
             checklist=Progress(done=getattr(step, "items_done", 0), total=getattr(step, "items", 0)),
             links=getattr(step, "link_count", 0),
             agent_conversation=str(step.agent_conversation) if step.agent_conversation else None,
+            **given,
         )
 
 
@@ -93,17 +84,6 @@ class RunOut(Out):
     started_at: datetime
     finished_at: datetime | None
 
-    @classmethod
-    def of(cls, run: TaskRun) -> "RunOut":
-        return cls(
-            number=run.number,
-            trigger=run.trigger,
-            status=run.status,
-            started_by=PersonRef.of(run.started_by) if run.started_by_id else None,
-            started_at=run.started_at,
-            finished_at=run.finished_at,
-        )
-
 
 class EventOut(Out):
     id: int
@@ -117,16 +97,7 @@ class EventOut(Out):
 
     @classmethod
     def of(cls, event: TaskEvent) -> "EventOut":
-        return cls(
-            id=event.pk,
-            at=event.at,
-            kind=event.kind,
-            actor=PersonRef.of(event.actor) if event.actor_id else None,
-            step_id=event.step_id,
-            step_title=event.step_title,
-            run=event.run.number if event.run_id else None,
-            message=event.message,
-        )
+        return cls.of_record(event, run=event.run.number if event.run is not None else None)
 
 
 class ScheduleOut(Out):
@@ -145,20 +116,7 @@ class ScheduleOut(Out):
 
     @classmethod
     def of(cls, schedule: ScheduledTask) -> "ScheduleOut":
-        return cls(
-            id=schedule.pk,
-            task=TaskRef.of(schedule.task),  # type: ignore[arg-type]
-            rrule=schedule.rrule,
-            starts_at=schedule.starts_at,
-            time_zone=schedule.time_zone,
-            enabled=schedule.enabled,
-            disabled_reason=schedule.disabled_reason,
-            next_run_at=schedule.next_run_at,
-            upcoming=schedules.upcoming(schedule) if schedule.enabled else [],
-            last_run_at=schedule.last_run_at,
-            run_count=schedule.run_count,
-            created_by=PersonRef.of(schedule.created_by) if schedule.created_by_id else None,
-        )
+        return cls.of_record(schedule, upcoming=schedules.upcoming(schedule) if schedule.enabled else [])
 
 
 class ScheduledRunOut(Out):
@@ -169,18 +127,6 @@ class ScheduledRunOut(Out):
     missed: int = Field(description="Occurrences missed before this one (the service was not running)")
     message: str
     task: TaskRef | None = Field(description="The task this run started, as it is now")
-
-    @classmethod
-    def of(cls, run: ScheduledRun) -> "ScheduledRunOut":
-        return cls(
-            id=run.pk,
-            due_at=run.due_at,
-            ran_at=run.ran_at,
-            status=run.status,
-            missed=run.missed,
-            message=run.message,
-            task=TaskRef.of(run.task) if run.task_id else None,
-        )
 
 
 def waiting_for(task: Task, steps: list[TaskStep]) -> str:
@@ -194,7 +140,7 @@ def waiting_for(task: Task, steps: list[TaskStep]) -> str:
         return ""
     paused = "Paused. " if task.status == Task.Status.PAUSED else ""
     if step.waiting_on == Task.WaitingOn.PERSON or step.status == TaskStep.Status.IN_PROGRESS:
-        who = step.assignee.email if step.assignee_id else "a person"
+        who = step.assignee.email if step.assignee is not None else "a person"
         doing = "do it" if step.status == TaskStep.Status.WAITING else "finish it"
         what = f"Waiting for {who} to {doing} and move it to “{runner.done_column(task).name}”."
     else:
@@ -214,21 +160,6 @@ class TaskSummary(Out):
     visibility: str
     updated_at: datetime
 
-    @classmethod
-    def of(cls, task: Task) -> "TaskSummary":
-        return cls(
-            id=task.pk,
-            title=task.title,
-            is_template=task.is_template,
-            status=task.status,
-            waiting_on=task.waiting_on,
-            priority=task.priority,
-            due_at=task.due_at,
-            owner=PersonRef.of(task.owner) if task.owner_id else None,
-            visibility=task.visibility,
-            updated_at=task.updated_at,
-        )
-
 
 class AgentKeyOut(Out):
     id: int
@@ -237,8 +168,8 @@ class AgentKeyOut(Out):
 
     @classmethod
     def of(cls, task: Task) -> "AgentKeyOut | None":
-        key = task.agent_key if task.agent_key_id else None
-        return cls(id=key.pk, label=key.label, status=key.status) if key else None
+        key = spending.keys().key_of(key_id=task.agent_key_id) if task.agent_key_id else None
+        return cls.of_record(key) if key else None
 
 
 class GuidanceOut(Out):
@@ -269,35 +200,22 @@ class TaskOut(TaskSummary):
     finished_at: datetime | None
 
     @classmethod
-    def of(cls, task: Task, actor: Any) -> "TaskOut":  # type: ignore[override]
+    def of(cls, task: Task, actor: Actor) -> "TaskOut":
         steps = counted_steps(task)
-        shares = task.shares.select_related("user").order_by("user__email")
-        run = runner.current_run(task)
         steered = task.events.filter(kind=TaskEvent.Kind.STEERED).select_related("actor")[:10]
         schedule = ScheduledTask.objects.filter(task=task).select_related("task", "created_by").first()
-        summary = TaskSummary.of(task)
-        return cls(
-            **summary.model_dump(),
-            description=task.description,
-            instructions=task.instructions,
+        return cls.of_record(
+            task,
             waiting_for=waiting_for(task, steps),
-            your_access=selectors.access_of(actor, task),
-            shared_with=ShareOut.many(shares),
-            template=TaskRef.of(task.template),
-            copied_from=TaskRef.of(task.copied_from),
+            your_access=Task.access.level(actor, task),
+            shared_with=ShareOut.many(task.shares.select_related("user")),
             progress=Progress(done=sum(1 for s in steps if s.is_finished), total=len(steps)),
             columns=board_of(task, steps),
-            current_run=RunOut.of(run) if run else None,
+            current_run=runner.current_run(task),
             runs=task.runs.count(),
-            guidance=[
-                GuidanceOut(at=e.at, by=PersonRef.of(e.actor) if e.actor_id else None, text=e.message)
-                for e in steered
-            ],
+            guidance=[GuidanceOut.of_record(event, by=event.actor, text=event.message) for event in steered],
             agent_key=AgentKeyOut.of(task),
             schedule=ScheduleOut.of(schedule) if schedule else None,
-            created_at=task.created_at,
-            started_at=task.started_at,
-            finished_at=task.finished_at,
         )
 
 
@@ -339,38 +257,23 @@ class StepDetailOut(StepSummary):
     history: list[EventOut] = Field(description="What happened to this step, newest first (50)")
 
     @classmethod
-    def of(cls, step: TaskStep, actor: Any) -> "StepDetailOut":  # type: ignore[override]
+    def of(cls, step: TaskStep, actor: Actor) -> "StepDetailOut":  # type: ignore[override]
         from apps.accounts.models import User
 
         items = list(step.checklist.select_related("done_by"))
-        step.items, step.items_done, step.link_count = (
+        # What StepSummary reads of a step its list counted in the query (counted_steps).
+        step.items, step.items_done, step.link_count = (  # type: ignore[attr-defined]
             len(items),
             sum(i.done for i in items),
             step.links.count(),
-        )  # type: ignore[attr-defined]
+        )
         recipients = User.objects.filter(pk__in=step.config.get("recipients") or []).order_by("email")
         events = step.events.select_related("actor", "run")[:50]
-        return cls(
-            **StepSummary.of(step).model_dump(),
-            task_id=step.task_id,
-            instructions=step.instructions,
-            notes=step.notes,
-            result=step.result,
-            notify=[PersonRef.of(person) for person in recipients],  # type: ignore[misc]
+        return super().of(
+            step,
+            notify=list(recipients),
             file=step.config.get("file"),
-            checklist_items=[
-                ChecklistItemOut(
-                    id=i.pk,
-                    text=i.text,
-                    done=i.done,
-                    done_by=PersonRef.of(i.done_by) if i.done_by_id else None,
-                    done_at=i.done_at,
-                )
-                for i in items
-            ],
+            checklist_items=items,
             linked=[EntityOut.checked(link, actor) for link in step.links.all()],
-            started_at=step.started_at,
-            finished_at=step.finished_at,
-            finished_by=PersonRef.of(step.finished_by) if step.finished_by_id else None,
             history=[EventOut.of(event) for event in events],
         )

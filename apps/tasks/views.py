@@ -1,32 +1,26 @@
 """The settings pages where people see tasks: the list (tasks, templates, schedules) and a
 task's board with its runs and history. What agents do through the tools shows here."""
 
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from typing import Any
+
+from django.http import HttpResponse
 from django.shortcuts import render
 
-from apps.accounts.access import can
-from apps.core.errors import NotFound
-from apps.tasks import runner, selectors
+from apps.accounts.requests import AuthenticatedHttpRequest
+from apps.core.pages import READ, chosen, page, paged
+from apps.tasks import runner
 from apps.tasks.models import ScheduledTask, Task, TaskEvent
 from apps.tasks.permissions import TasksPerm
 from apps.tasks.shapes import ScheduleOut, board_of, counted_steps, waiting_for
 
-PAGE_SIZE = 30
 SHOWS = ("tasks", "templates", "scheduled")
 
 
-@login_required
-def task_list(request: HttpRequest) -> HttpResponse:
-    if not can(request.user, TasksPerm.VIEW):
-        raise PermissionDenied
-    show = request.GET.get("show", "tasks")
-    show = show if show in SHOWS else "tasks"
-    status = request.GET.get("status", "")
-    status = status if status in Task.Status.values else ""
-    context = {
+@page(TasksPerm.VIEW, methods=READ)
+def task_list(request: AuthenticatedHttpRequest) -> HttpResponse:
+    show = chosen(request, "show", SHOWS, "tasks")
+    status = chosen(request, "status", Task.Status.values)
+    context: dict[str, Any] = {
         "nav": "tasks",
         "show": show,
         "shows": SHOWS,
@@ -34,24 +28,23 @@ def task_list(request: HttpRequest) -> HttpResponse:
         "statuses": Task.Status.choices,
     }
     if show == "scheduled":
-        rows = selectors.schedule_visible(actor=request.user).order_by("next_run_at", "id")
+        rows = (
+            ScheduledTask.objects.restrict(request.user)
+            .select_related("task", "created_by")
+            .order_by("next_run_at", "id")
+        )
         context["schedules"] = [ScheduleOut.of(schedule) for schedule in rows[:200]]
     else:
-        rows = selectors.task_visible(actor=request.user).filter(is_template=show == "templates")
+        rows = Task.objects.restrict(request.user).filter(is_template=show == "templates")
         if status:
             rows = rows.filter(status=status)
-        context["page"] = Paginator(
-            rows.select_related("owner").order_by("-updated_at", "-id"), PAGE_SIZE
-        ).get_page(request.GET.get("page"))
+        context |= paged(request, rows.select_related("owner").order_by("-updated_at", "-id"))
     return render(request, "tasks/list.html", context)
 
 
-@login_required
-def task_board(request: HttpRequest, task_id: int) -> HttpResponse:
-    try:
-        task = selectors.task_get(actor=request.user, task_id=task_id)
-    except NotFound as error:
-        raise Http404 from error
+@page(methods=READ)
+def task_board(request: AuthenticatedHttpRequest, task_id: int) -> HttpResponse:
+    task = Task.objects.select_related("owner").fetch(request.user, task_id)
     steps = counted_steps(task)
     schedule = ScheduledTask.objects.filter(task=task).first()
     return render(

@@ -1,6 +1,6 @@
 """Operators create, change and delete workspaces from the public site's admin."""
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
 from django.contrib import admin, messages
@@ -12,6 +12,9 @@ from apps.core import permissions
 from apps.core.errors import AppError
 from apps.tenancy.models import Domain, Workspace
 from apps.tenancy.services import workspace_create, workspace_delete
+
+if TYPE_CHECKING:
+    from django.contrib.admin.options import _FieldGroups
 
 
 def area_choices() -> list[tuple[str, Any]]:
@@ -29,7 +32,7 @@ class WorkspaceChangeForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["installed_areas"].choices = area_choices()
+        cast(forms.MultipleChoiceField, self.fields["installed_areas"]).choices = area_choices()
 
 
 class WorkspaceAddForm(WorkspaceChangeForm):
@@ -51,7 +54,8 @@ class WorkspaceAddForm(WorkspaceChangeForm):
         self.initial.setdefault("installed_areas", permissions.optional_area_keys())
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         try:
             self.instance = workspace_create(
                 name=data.get("name", ""),
@@ -84,11 +88,11 @@ class WorkspaceAdmin(admin.ModelAdmin):
 
     def get_form(
         self, request: HttpRequest, obj: Workspace | None = None, change: bool = False, **kwargs: Any
-    ):  # type: ignore[no-untyped-def]
+    ) -> type[forms.ModelForm]:
         kwargs["form"] = WorkspaceChangeForm if obj else WorkspaceAddForm
         return super().get_form(request, obj, change=change, **kwargs)
 
-    def get_fields(self, request: HttpRequest, obj: Workspace | None = None) -> list[str]:
+    def get_fields(self, request: HttpRequest, obj: Workspace | None = None) -> "_FieldGroups":
         if obj is None:
             return [
                 "name",

@@ -3,7 +3,6 @@ from django.apps import AppConfig
 
 class TenancyConfig(AppConfig):
     name = "apps.tenancy"
-    label = "tenancy"
     verbose_name = "Workspaces"
 
     def ready(self) -> None:

@@ -21,8 +21,9 @@ that are not an identity column's) is refused with a clear error rather than sil
 It runs in the caller's transaction: a failure leaves no schema behind.
 """
 
-from django.db import connection
 from django.db.backends.utils import CursorWrapper
+
+from apps.core.db import connection
 
 TABLES = """
     SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace

@@ -5,13 +5,14 @@ from typing import Any
 
 from django.conf import settings
 from django.core import signing
-from django.db import connection
+
+from apps.core.db import connection
 
 
 def site_origin() -> str:
     """The current workspace's origin: its primary domain, with the scheme and port of
     `ATRIUM_SITE_SCHEME` / `ATRIUM_SITE_PORT` (tools and e-mails have no request to copy)."""
-    from apps.accounts.access import current_workspace
+    from apps.core.workspaces import current_workspace
 
     workspace = current_workspace()
     domain = workspace.get_primary_domain() if workspace is not None else None

@@ -1,10 +1,13 @@
 """Selects the workspace schema from the request's host (django-tenants), with our routing cache
 and a plain 404 for hosts that are no workspace's."""
 
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
 from django_tenants.middleware.main import TenantMainMiddleware
 
 from apps.tenancy import routing
+from apps.tenancy.models import Workspace
 
 # Probes from load balancers and orchestrators may use any host name (or an IP); so may the
 # metrics scraper (/metrics, which wants its own bearer token).
@@ -17,7 +20,7 @@ NOT_FOUND_PAGE = (
 
 
 class WorkspaceMiddleware(TenantMainMiddleware):
-    def get_tenant(self, domain_model, hostname):  # type: ignore[no-untyped-def]
+    def get_tenant(self, domain_model: Any, hostname: str) -> Workspace:
         workspace = routing.workspace_for_host(hostname)
         if workspace is None:
             raise domain_model.DoesNotExist

@@ -36,7 +36,6 @@ class Workspace(TenantMixin):
 
     class Meta:
         verbose_name = _("workspace")
-        verbose_name_plural = _("workspaces")
 
     def create_schema(
         self, check_if_exists: bool = False, sync_schema: bool = True, verbosity: int = 1
@@ -75,7 +74,6 @@ class Workspace(TenantMixin):
 class Domain(DomainMixin):
     class Meta:
         verbose_name = _("domain")
-        verbose_name_plural = _("domains")
 
     def __str__(self) -> str:
         return self.domain

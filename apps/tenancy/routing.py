@@ -8,6 +8,7 @@ are seen at once (signals clear the cache); other processes see them within ROUT
 import threading
 import time
 
+from apps.core import workspaces
 from apps.tenancy.models import Domain, Workspace
 
 ROUTE_TTL = 10.0
@@ -41,18 +42,4 @@ def _copy(workspace: Workspace) -> Workspace:
 def forget() -> None:
     with _lock:
         _routes.clear()
-        _by_schema.clear()
-
-
-_by_schema: dict[str, tuple[float, Workspace | None]] = {}
-
-
-def workspace_for_schema(schema_name: str) -> Workspace | None:
-    """The workspace of a schema name, cached like hosts (background tasks know only the name)."""
-    now = time.monotonic()
-    cached = _by_schema.get(schema_name)
-    if cached is None or cached[0] < now:
-        cached = (now + ROUTE_TTL, Workspace.objects.filter(schema_name=schema_name).first())
-        with _lock:
-            _by_schema[schema_name] = cached
-    return cached[1]
+    workspaces.forget()

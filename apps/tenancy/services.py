@@ -9,13 +9,15 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.validators import validate_email
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django_tenants.utils import get_tenant_base_schema, schema_context, schema_exists
 
 from apps.core import permissions
+from apps.core.db import connection
 from apps.core.errors import ValidationFailed
+from apps.tenancy import signals
 from apps.tenancy.models import Domain, Workspace
 
 logger = logging.getLogger(__name__)
@@ -74,8 +76,6 @@ def workspace_create(
 
     All of it happens in one transaction: a failure leaves neither a row nor a schema behind.
     """
-    from apps.accounts.services import user_create_owner
-
     name = name.strip()
     if not name:
         raise ValidationFailed(_("A workspace needs a name."), details={"name": []})
@@ -118,7 +118,9 @@ def workspace_create(
         for index, domain in enumerate(domains):
             Domain.objects.create(domain=domain, tenant=workspace, is_primary=index == 0)
         with schema_context(workspace.schema_name):
-            user_create_owner(email=owner_email, password=owner_password)
+            signals.workspace_created.send(
+                sender=Workspace, workspace=workspace, owner_email=owner_email, owner_password=owner_password
+            )
     logger.info("workspace %s created", workspace.schema_name)
     return workspace
 

@@ -1,34 +1,53 @@
 """The test suite (pytest-django creates its own database next to DATABASE_URL's)."""
 
-from .base import *  # noqa: F403
-from .base import CACHES, CHANNEL_LAYERS, DATA_DIR, env, env_bool, env_list
+import os
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+# Parallel test processes (pytest-xdist: "gw0", "gw1"...) each have their own test database
+# (pytest-django adds the worker to its name), their own Redis database (queues, caches, channels:
+# one process's Celery worker never takes another's tasks) and their own media folder. Chosen
+# here, in the process pytest starts, and handed to the servers a test starts through the
+# environment (a test that gives a server a Redis or a folder of its own still can).
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+if _worker and not os.environ.get("ATRIUM_TEST_WORKER"):
+    os.environ["ATRIUM_TEST_WORKER"] = _worker
+    _redis = urlsplit(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    os.environ["REDIS_URL"] = urlunsplit(_redis._replace(path=f"/{1 + int(_worker.removeprefix('gw'))}"))
+    _data = Path(os.environ.get("ATRIUM_DATA_DIR", Path(__file__).resolve().parents[2] / ".data"))
+    os.environ.setdefault("ATRIUM_MEDIA_ROOT", str(_data / f"test-media-{_worker}"))
+
+from apps.core import env  # noqa: E402
+
+from .base import *  # noqa: E402, F403
+from .base import CACHES, CHANNEL_LAYERS, DATA_DIR, LOGGING  # noqa: E402
 
 DEBUG = False
 SECRET_KEY = "test-secret-key"  # noqa: S105
 # Tests create many users; the slow hasher would only measure itself.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-MEDIA_ROOT = env("ATRIUM_MEDIA_ROOT", str(DATA_DIR / "test-media"))
+MEDIA_ROOT = env.str("ATRIUM_MEDIA_ROOT", str(DATA_DIR / "test-media"))
 STORAGES = {
     "default": {"BACKEND": "django_tenants.files.storage.TenantFileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 CACHES["default"]["KEY_PREFIX"] = "atrium-test"
 CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = "atrium-test"
-LOGGING["root"]["level"] = env("ATRIUM_LOG_LEVEL", "WARNING")  # noqa: F405
+LOGGING["root"]["level"] = env.str("ATRIUM_LOG_LEVEL", "WARNING")
 # Tool calls are logged at once, inside the test's transaction (set the variable to try batching).
-ATRIUM_AUDIT_FLUSH_SECONDS = float(env("ATRIUM_AUDIT_FLUSH_SECONDS", "0"))
+ATRIUM_AUDIT_FLUSH_SECONDS = env.float("ATRIUM_AUDIT_FLUSH_SECONDS", 0.0, min=0)
 # The suite registers many OAuth clients from 127.0.0.1; the rate-limit test starts its own
 # server with a small limit (ATRIUM_OAUTH_REGISTRATIONS_PER_HOUR).
-OAUTH_REGISTRATIONS_PER_HOUR = int(env("ATRIUM_OAUTH_REGISTRATIONS_PER_HOUR", "100000"))
+OAUTH_REGISTRATIONS_PER_HOUR = env.int("ATRIUM_OAUTH_REGISTRATIONS_PER_HOUR", 100000, min=0)
 
 # API keys (tests): webhooks may go to http on loopback; a fixed encryption key that is not secret.
-WEBHOOKS_ALLOW_LOOPBACK = env_bool("ATRIUM_WEBHOOKS_ALLOW_LOOPBACK", True)
-ATRIUM_ENCRYPTION_KEYS = env_list("ATRIUM_ENCRYPTION_KEYS", ["ZGV2ZWxvcG1lbnQta2V5LW5vdC1hLXNlY3JldC0wMDA="])
+WEBHOOKS_ALLOW_LOOPBACK = env.bool("ATRIUM_WEBHOOKS_ALLOW_LOOPBACK", True)
+ATRIUM_ENCRYPTION_KEYS = env.list("ATRIUM_ENCRYPTION_KEYS", ["ZGV2ZWxvcG1lbnQta2V5LW5vdC1hLXNlY3JldC0wMDA="])
 # Serve static files from the source folders: a fresh clone has no collectstatic output, and pages
 # whose script 404s would not behave as they do in a real deployment.
 WHITENOISE_USE_FINDERS = True
 
 # Links (files, calendars) point at the loopback test server; a small size limit keeps tests cheap.
 ATRIUM_SITE_SCHEME = "http"
-ATRIUM_FILES_MAX_BYTES = int(env("ATRIUM_FILES_MAX_BYTES", str(2 * 1024 * 1024)))
+ATRIUM_FILES_MAX_BYTES = env.int("ATRIUM_FILES_MAX_BYTES", 2 * 1024 * 1024, min=0)

@@ -1,14 +1,15 @@
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.accounts.access import current_workspace, effective_permissions
+from apps.accounts.access import effective_permissions
+from apps.accounts.requests import AuthenticatedRequest
+from apps.core.workspaces import current_workspace
 
 
 class MeView(APIView):
     """Who the credential belongs to, and what they may do here."""
 
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         user = request.user
         workspace = current_workspace()
         return Response(

@@ -3,6 +3,9 @@
 Request serializers check types only (and refuse unknown fields, so a misspelt field is an error
 rather than silently ignored); the rules live in the services, shared with the settings pages.
 Response serializers exist so the OpenAPI schema describes exactly what is sent.
+
+The fields named `label` and `data` are ignored by the type checker on purpose: DRF takes declared
+fields off the class, so they shadow nothing of Field or Serializer at run time.
 """
 
 from typing import Any
@@ -56,7 +59,7 @@ class StrictCharField(serializers.CharField):
 class ApiKeyWriteSerializer(StrictSerializer):
     """SPEC 2.2: every field optional."""
 
-    label = StrictCharField(
+    label = StrictCharField(  # type: ignore[assignment]
         required=False,
         allow_blank=True,
         allow_null=True,
@@ -125,7 +128,7 @@ class UsageDaySerializer(serializers.Serializer):
 
 class ApiKeySerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]
     prefix = serializers.CharField(help_text="What every key starts with.")
     last_four = serializers.CharField()
     status = serializers.ChoiceField(choices=["active", "revoked"])
@@ -155,7 +158,7 @@ class ApiKeyCreatedSerializer(ApiKeySerializer):
 
 
 class ApiKeyListSerializer(serializers.Serializer):
-    data = ApiKeySerializer(many=True)
+    data = ApiKeySerializer(many=True)  # type: ignore[assignment]
 
 
 class RolledSecretSerializer(ApiKeySerializer):
@@ -173,7 +176,7 @@ class QuickSetupRequestSerializer(StrictSerializer):
         },
         help_text="Which client the configuration is for. Default: generic.",
     )
-    label = StrictCharField(
+    label = StrictCharField(  # type: ignore[assignment]
         required=False, allow_blank=True, max_length=80, help_text="Names the token and key."
     )
 

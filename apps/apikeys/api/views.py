@@ -16,12 +16,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.accounts.access import current_workspace
+from apps.accounts.requests import AuthenticatedRequest
 from apps.apikeys import selectors, services
 from apps.apikeys.api import serializers as s
 from apps.apikeys.models import ApiKey
-from apps.core.api.schema import error_responses
+from apps.core.api.schema import error_responses, operations
 from apps.core.errors import ValidationFailed
+from apps.core.workspaces import current_workspace
 
 
 def _record(key: ApiKey, *, detail: bool = False) -> dict[str, Any]:
@@ -44,7 +45,16 @@ def _validated(serializer_class: type, request: Request, **kwargs: Any) -> dict[
     return {name: value for name, value in serializer.validated_data.items() if name in request.data}
 
 
+def _shown_once(body: dict[str, Any], code: int = status.HTTP_200_OK) -> Response:
+    """An answer that holds a secret shown this once: nothing on the way may keep a copy."""
+    response = Response(body, status=code)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
 KEY_ID = OpenApiParameter("key_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The key's id.")
+# An operation on one of the caller's keys.
+_key_operation = operations("API keys", parameters=[KEY_ID])
 
 
 class ApiKeyListView(APIView):
@@ -63,7 +73,7 @@ class ApiKeyListView(APIView):
         ],
         responses={200: s.ApiKeyListSerializer, **error_responses(401, 422)},
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         wanted = request.query_params.get("status")
         if wanted not in (None, "", "active", "revoked"):
             raise ValidationFailed(
@@ -94,83 +104,71 @@ class ApiKeyListView(APIView):
             )
         ],
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         fields = _validated(s.ApiKeyWriteSerializer, request)
         created = services.api_key_create(user=request.user, **fields)
         body = _record(created.key)
         body["key"] = created.raw_key
         body["signing_secret"] = created.signing_secret
-        response = Response(body, status=status.HTTP_201_CREATED)
-        response["Cache-Control"] = "no-store"
-        return response
+        return _shown_once(body, status.HTTP_201_CREATED)
 
 
 class ApiKeyDetailView(APIView):
-    @extend_schema(
+    @_key_operation(
         operation_id="getApiKey",
         summary="An API key's details and usage",
-        tags=["API keys"],
-        parameters=[KEY_ID],
         responses={200: s.ApiKeyDetailSerializer, **error_responses(401, 404)},
     )
-    def get(self, request: Request, key_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, key_id: int) -> Response:
         key = selectors.api_key_get(user=request.user, key_id=key_id)
         return Response(_record(key, detail=True))
 
-    @extend_schema(
+    @_key_operation(
         operation_id="updateApiKey",
         summary="Change an API key's label, webhook URL or budget",
         description="Fields left out stay as they are. A revoked key cannot be changed (403 KEY_REVOKED).",
-        tags=["API keys"],
-        parameters=[KEY_ID],
         request=s.ApiKeyWriteSerializer,
         responses={200: s.ApiKeyDetailSerializer, **error_responses(400, 401, 403, 404, 422)},
     )
-    def put(self, request: Request, key_id: int) -> Response:
+    def put(self, request: AuthenticatedRequest, key_id: int) -> Response:
         key = selectors.api_key_get(user=request.user, key_id=key_id)
         fields = _validated(s.ApiKeyWriteSerializer, request)
         key = services.api_key_update(actor=request.user, key=key, **fields)
         return Response(_record(key, detail=True))
 
-    @extend_schema(
+    @_key_operation(
         operation_id="patchApiKey",
         summary="Change an API key (the same as PUT)",
-        tags=["API keys"],
-        parameters=[KEY_ID],
         request=s.ApiKeyWriteSerializer,
         responses={200: s.ApiKeyDetailSerializer, **error_responses(400, 401, 403, 404, 422)},
     )
-    def patch(self, request: Request, key_id: int) -> Response:
+    def patch(self, request: AuthenticatedRequest, key_id: int) -> Response:
         return self.put(request, key_id)
 
-    @extend_schema(
+    @_key_operation(
         operation_id="revokeApiKey",
         summary="Revoke an API key",
         description="The key stops working at once (403 KEY_REVOKED) and is kept with its usage. "
         "Revoking a revoked key changes nothing.",
-        tags=["API keys"],
-        parameters=[KEY_ID],
         request=None,
         responses={200: s.ApiKeyDetailSerializer, **error_responses(401, 404)},
     )
-    def delete(self, request: Request, key_id: int) -> Response:
+    def delete(self, request: AuthenticatedRequest, key_id: int) -> Response:
         key = selectors.api_key_get(user=request.user, key_id=key_id)
         key = services.api_key_revoke(actor=request.user, key=key)
         return Response(_record(key, detail=True))
 
 
 class RollSigningSecretView(APIView):
-    @extend_schema(
+    @_key_operation(
         operation_id="rollApiKeySigningSecret",
         summary="Roll an API key's webhook signing secret",
         description="Returns the new secret once. During the overlap the old secret still signs "
         "each webhook, in the X-Signature-Previous header, beside X-Signature (new secret).",
-        tags=["API keys"],
-        parameters=[KEY_ID],
         request=s.RollSecretSerializer,
         responses={200: s.RolledSecretSerializer, **error_responses(400, 401, 403, 404, 422)},
     )
-    def post(self, request: Request, key_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, key_id: int) -> Response:
         key = selectors.api_key_get(user=request.user, key_id=key_id)
         fields = _validated(s.RollSecretSerializer, request)
         hours = fields.get("overlap_hours")
@@ -179,9 +177,7 @@ class RollSigningSecretView(APIView):
         )
         body = _record(key)
         body["signing_secret"] = secret
-        response = Response(body)
-        response["Cache-Control"] = "no-store"
-        return response
+        return _shown_once(body)
 
 
 class QuickSetupView(APIView):
@@ -195,7 +191,7 @@ class QuickSetupView(APIView):
         request=s.QuickSetupRequestSerializer,
         responses={201: s.QuickSetupSerializer, **error_responses(400, 401, 422)},
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         if isinstance(request.data, dict) and "client" in request.data:
             client = request.data["client"]
             if not isinstance(client, str) or client not in s.clients.CLIENTS:
@@ -209,7 +205,7 @@ class QuickSetupView(APIView):
             base_url=request.build_absolute_uri("/").rstrip("/"),
             server_name=workspace.brand_name if workspace else "Atrium",
         )
-        response = Response(
+        return _shown_once(
             {
                 "client": setup.client.name,
                 "server_name": setup.server_name,
@@ -225,7 +221,5 @@ class QuickSetupView(APIView):
                 "instructions": [str(line) for line in setup.client.instructions],
                 "oauth_capable": setup.client.oauth_capable,
             },
-            status=status.HTTP_201_CREATED,
+            status.HTTP_201_CREATED,
         )
-        response["Cache-Control"] = "no-store"
-        return response

@@ -1,33 +1,17 @@
 """A normal call of every Calendars tool, for the catalogue's contract test
 (apps/catalogue/tests/test_contract.py), and the helpers the area's tests share."""
 
-import uuid
-from datetime import timedelta
 from typing import Any
 
-from django.utils import timezone
-
-from apps.calendars import services
 from apps.calendars.models import Event
+from apps.calendars.tests.factories import EventFactory, soon
 from apps.catalogue.dispatch import MemorySession
 from apps.catalogue.testing import Sample, call, confirmed, sample, structured
 
 
-def unique(prefix: str = "Meet") -> str:
-    return f"{prefix}{uuid.uuid4().hex[:10]}"
-
-
-def soon(days: int = 1, hour: int = 10) -> str:
-    """A wall-clock time `days` from now at `hour`:00, as an agent writes it."""
-    moment = timezone.now() + timedelta(days=days)
-    return moment.strftime(f"%Y-%m-%dT{hour:02d}:00")
-
-
-def make_event(actor: Any, *, attendees: list[dict[str, Any]] = (), **fields: Any) -> Event:  # type: ignore[assignment]
-    fields.setdefault("title", unique())
-    fields.setdefault("start", soon())
-    calendar = services.default_calendar(actor=actor)
-    return services.event_create(actor=actor, calendar=calendar, fields=fields, attendees=list(attendees))
+def make_event(actor: Any, **fields: Any) -> Event:
+    """An event `actor` adds to their own calendar (EventFactory; other areas' tests use it)."""
+    return EventFactory(organizer=actor, **fields)
 
 
 def started(user: Any) -> MemorySession:
@@ -53,7 +37,7 @@ def cal(
 
 @sample("getCalendarSummary")
 def get_calendar_summary(actor: Any) -> Sample:
-    event = make_event(actor)
+    event = EventFactory(organizer=actor)
     return Sample({"days": 7}, private=[event.title])
 
 
@@ -77,19 +61,19 @@ def create_calendar_event(actor: Any) -> Sample:
 
 @sample("updateCalendarEvent")
 def update_calendar_event(actor: Any) -> Sample:
-    event = make_event(actor)
+    event = EventFactory(organizer=actor)
     return Sample({"eventId": event.pk, "changes": {"location": "Room 2"}}, private=[event.title])
 
 
 @sample("searchCalendarEvents")
 def search_calendar_events(actor: Any) -> Sample:
-    event = make_event(actor)
+    event = EventFactory(organizer=actor)
     return Sample({"query": event.title}, private=[event.title])
 
 
 @sample("checkAvailability")
 def check_availability(actor: Any) -> Sample:
-    event = make_event(actor, start=soon(1, 11))
+    event = EventFactory(organizer=actor, start=soon(1, 11))
     return Sample(
         {"attendees": [actor.email], "start": soon(1, 0)[:10], "end": soon(2, 0)[:10]}, private=[event.title]
     )
@@ -97,11 +81,11 @@ def check_availability(actor: Any) -> Sample:
 
 @sample("checkEventRsvpStatus")
 def check_event_rsvp_status(actor: Any) -> Sample:
-    event = make_event(actor, attendees=[{"email": "rsvp-guest@example.org"}])
+    event = EventFactory(organizer=actor, attendees=[{"email": "rsvp-guest@example.org"}])
     return Sample({"eventId": event.pk}, private=[event.title])
 
 
 @sample("sendCalendarInvite")
 def send_calendar_invite(actor: Any) -> Sample:
-    event = make_event(actor, attendees=[{"email": "invitee@example.org"}])
+    event = EventFactory(organizer=actor, attendees=[{"email": "invitee@example.org"}])
     return Sample({"eventId": event.pk, "message": "See you there"}, private=[event.title])

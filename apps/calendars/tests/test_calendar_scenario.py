@@ -13,7 +13,7 @@ from django.utils import timezone
 from apps.calendars.models import Attendee, Invitation
 from apps.catalogue.dispatch import MemorySession
 from apps.catalogue.testing import call, confirmed, structured
-from apps.contacts.tests.samples import make_contact
+from apps.contacts.tests.factories import ContactFactory
 
 
 def test_a_weekly_meeting_from_summary_to_answer(acme, people, acme_client):
@@ -29,7 +29,7 @@ def test_a_weekly_meeting_from_summary_to_answer(acme, people, acme_client):
 
     summary = tool("getCalendarSummary", {})
     zone = summary["workspaceTimeZone"]
-    client = make_contact(agent, first_name="Ada", last_name="Lovelace", email="ada@engines.example")
+    client = ContactFactory(actor=agent, first_name="Ada", last_name="Lovelace", email="ada@engines.example")
 
     day = (timezone.now() + timedelta(days=3)).date()
     while day.weekday() >= 5:
@@ -108,9 +108,9 @@ def test_a_link_that_was_tampered_with_or_of_another_workspace_answers_nothing(
     people, acme_client, globex_client
 ):
     from apps.calendars import invitations
-    from apps.calendars.tests.samples import make_event
+    from apps.calendars.tests.factories import EventFactory
 
-    event = make_event(people["member"], attendees=[{"email": "guest@example.org"}])
+    event = EventFactory(organizer=people["member"], attendees=[{"email": "guest@example.org"}])
     token = invitations.rsvp_token(event.attendees.get())
 
     assert acme_client.get(f"/calendars/rsvp/{token}x").status_code == 404
@@ -121,10 +121,10 @@ def test_a_link_that_was_tampered_with_or_of_another_workspace_answers_nothing(
 
 def test_the_settings_page_shows_calendars_events_and_invitations(people, acme_client):
     from apps.calendars.invitations import send
-    from apps.calendars.tests.samples import make_event
+    from apps.calendars.tests.factories import EventFactory
 
-    event = make_event(
-        people["member"], title="Visible on the page", attendees=[{"email": "guest@example.org"}]
+    event = EventFactory(
+        organizer=people["member"], title="Visible on the page", attendees=[{"email": "guest@example.org"}]
     )
     send(actor=people["member"], event=event, attendees=list(event.attendees.all()))
     acme_client.force_login(people["viewer"])
@@ -135,6 +135,33 @@ def test_the_settings_page_shows_calendars_events_and_invitations(people, acme_c
     assert listing.status_code == 200 and b"Visible on the page" in listing.content
     assert detail.status_code == 200 and b"guest@example.org" in detail.content
     assert b"Invitation: Visible on the page" in detail.content
+
+
+def test_the_event_page_is_not_found_for_an_event_one_may_not_see(people, acme_client):
+    from apps.calendars.tests.factories import CalendarFactory, EventFactory
+
+    private = CalendarFactory(owner=people["owner"], visibility="private")
+    hidden = EventFactory(organizer=people["owner"], calendar=private, title="Secret appraisal")
+    invited = EventFactory(
+        organizer=people["owner"],
+        calendar=private,
+        title="Open review",
+        attendees=[{"email": "member@acme.example"}],
+    )
+    archived = CalendarFactory(owner=people["member"])
+    gone = EventFactory(organizer=people["member"], calendar=archived)
+    archived.trash(people["member"])
+    acme_client.force_login(people["member"])
+
+    def status(event_id):
+        return acme_client.get(f"/settings/calendars/events/{event_id}/").status_code
+
+    assert status(hidden.pk) == 404
+    assert status(gone.pk) == 404
+    assert status(999999) == 404
+    assert status(invited.pk) == 200
+    listing = acme_client.get("/settings/calendars/").content
+    assert b"Open review" in listing and b"Secret appraisal" not in listing
 
 
 def test_people_without_calendars_do_not_get_the_page(acme, acme_client):

@@ -8,11 +8,13 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
+from apps.calendars.errors import EventReadOnly
 from apps.calendars.models import Attendee, Calendar, Event, Invitation
-from apps.calendars.tests.samples import cal, make_event, soon, started
+from apps.calendars.tests.factories import AttendeeFactory, CalendarFactory, EventFactory, soon
+from apps.calendars.tests.samples import cal, started
 from apps.catalogue.dispatch import MemorySession, ToolNotFound
 from apps.catalogue.testing import call, person_without, structured, text_of
-from apps.contacts.tests.samples import make_contact
+from apps.contacts.tests.factories import ContactFactory
 
 TOOLS = {
     "getCalendarSummary": ("calendars.view", {}),
@@ -74,7 +76,9 @@ def test_every_calendar_tool_waits_for_the_summary_in_its_session(people):
 def test_the_summary_tells_the_zone_calendars_and_what_waits_for_an_answer(acme, people):
     acme.time_zone = "Europe/Paris"
     acme.save(update_fields=["time_zone"])
-    event = make_event(people["owner"], title="Board", attendees=[{"email": "member@acme.example"}])
+    event = EventFactory(
+        organizer=people["owner"], title="Board", attendees=[{"email": "member@acme.example"}]
+    )
 
     answer = ok(people["member"], "getCalendarSummary", {"days": 3})
 
@@ -151,7 +155,7 @@ def test_members_may_create_calendars_but_not_archive_them(people):
         session,
     )
 
-    assert "permission" in message.lower()
+    assert "may see calendars but not delete them" in message
     assert Calendar.objects.get(pk=created["calendar"]["id"]).deleted_at is None
 
 
@@ -169,11 +173,35 @@ def test_a_private_calendar_of_someone_else_is_not_found(people):
     assert "was not found" in message
 
 
+def test_a_private_calendar_is_its_owners_and_the_admins_only(people):
+    private = CalendarFactory(owner=people["owner"], visibility="private", name="Own")
+    EventFactory(organizer=people["owner"], calendar=private, title="Dentist")
+
+    for name, arguments in [
+        ("manageCalendar", {"action": "update", "calendarId": private.pk, "calendar": {"name": "Mine"}}),
+        ("manageCalendar", {"action": "archive", "calendarId": private.pk}),
+        ("createCalendarEvent", {"title": "Intrusion", "start": soon(), "calendarId": private.pk}),
+        ("searchCalendarEvents", {"calendarId": private.pk}),
+    ]:
+        assert f"Calendar {private.pk} was not found" in refused(people["member"], name, arguments)
+
+    def seen_by(role):
+        summary = ok(people[role], "getCalendarSummary", {})
+        found = ok(people[role], "searchCalendarEvents", {"query": "Dentist"})
+        return private.pk in [c["id"] for c in summary["calendars"]], len(found["items"])
+
+    assert seen_by("member") == (False, 0)
+    assert seen_by("admin") == (True, 1)
+    private.refresh_from_db()
+    assert (private.name, private.deleted_at) == ("Own", None)
+    assert not Event.objects.filter(title="Intrusion").exists()
+
+
 # --- createCalendarEvent ---------------------------------------------------------------------------
 
 
 def test_create_event_reads_wall_clock_times_in_the_zone_and_links_attendees(people):
-    contact = make_contact(people["member"], first_name="Grace", email="grace@navy.example")
+    contact = ContactFactory(actor=people["member"], first_name="Grace", email="grace@navy.example")
 
     answer = ok(
         people["member"],
@@ -273,7 +301,7 @@ def test_ids_of_another_workspace_are_not_found(acme, globex, people):
 
     connection.set_tenant(globex)
     try:
-        event = make_event(User.objects.get(email="owner@globex.example"), title="Globex secret")
+        event = EventFactory(organizer=User.objects.get(email="owner@globex.example"), title="Globex secret")
     finally:
         connection.set_tenant(acme)
 
@@ -341,7 +369,9 @@ def test_until_as_a_date_is_stored_in_utc_and_one_occurrence_can_be_cancelled(pe
 
 
 def test_update_moves_the_event_and_says_whose_invitation_is_outdated(people):
-    event = make_event(people["member"], start="2026-06-01T10:00", attendees=[{"email": "guest@example.org"}])
+    event = EventFactory(
+        organizer=people["member"], start="2026-06-01T10:00", attendees=[{"email": "guest@example.org"}]
+    )
     session = started(people["member"])
     ok(people["member"], "sendCalendarInvite", {"eventId": event.pk}, session)
 
@@ -382,7 +412,7 @@ def test_update_moves_the_event_and_says_whose_invitation_is_outdated(people):
     ],
 )
 def test_update_refuses_bad_input_and_changes_nothing(people, changes, said):
-    event = make_event(people["member"], start="2026-06-01T10:00", title="Keep")
+    event = EventFactory(organizer=people["member"], start="2026-06-01T10:00", title="Keep")
 
     assert said in refused(people["member"], "updateCalendarEvent", {"eventId": event.pk, "changes": changes})
 
@@ -391,7 +421,7 @@ def test_update_refuses_bad_input_and_changes_nothing(people, changes, said):
 
 
 def test_update_refuses_unknown_attendees_and_events(people):
-    event = make_event(people["member"])
+    event = EventFactory(organizer=people["member"])
 
     assert "is not an attendee" in refused(
         people["member"],
@@ -435,15 +465,50 @@ def test_an_invited_person_sees_an_event_on_a_private_calendar_but_cannot_change
     assert "was not found" in refused(people["viewer"], "checkEventRsvpStatus", {"eventId": event["id"]})
 
 
+def test_being_invited_shows_an_event_but_changing_it_answers_event_read_only(people):
+    private = CalendarFactory(owner=people["owner"], visibility="private")
+    event = EventFactory(organizer=people["owner"], calendar=private, title="Appraisal")
+    AttendeeFactory(event=event, user=people["member"])
+
+    with pytest.raises(EventReadOnly) as refusal:
+        Event.objects.fetch(people["member"], event.pk, "change")
+    message = refused(people["member"], "sendCalendarInvite", {"eventId": event.pk})
+
+    assert Event.objects.fetch(people["member"], event.pk) == event
+    assert (refusal.value.code, refusal.value.http_status) == ("EVENT_READ_ONLY", 409)
+    assert f"You are invited to event {event.pk} but it is on a calendar you may not change" in message
+    assert not Event.objects.restrict(people["member"], "change").filter(pk=event.pk).exists()
+    assert [found.pk for found in Event.objects.restrict(people["member"])] == [event.pk]
+    assert not mail.outbox
+
+
+def test_an_archived_calendar_hides_its_events_from_everyone(people):
+    calendar = CalendarFactory(owner=people["owner"])
+    event = EventFactory(organizer=people["owner"], calendar=calendar)
+    AttendeeFactory(event=event, user=people["member"])
+    calendar.trash(people["owner"])
+
+    for role in ("owner", "admin", "member"):
+        assert f"Event {event.pk} was not found" in refused(
+            people[role], "checkEventRsvpStatus", {"eventId": event.pk}
+        )
+    assert "is archived. Restore it with manageCalendar (action restore) first." in refused(
+        people["owner"], "searchCalendarEvents", {"calendarId": calendar.pk}
+    )
+
+
 # --- searchCalendarEvents --------------------------------------------------------------------------
 
 
 def test_search_finds_by_words_calendar_and_attendee_within_the_window(people):
-    match = make_event(
-        people["member"], title="Quarterly budget", start=soon(3), attendees=[{"email": "cfo@example.org"}]
+    match = EventFactory(
+        organizer=people["member"],
+        title="Quarterly budget",
+        start=soon(3),
+        attendees=[{"email": "cfo@example.org"}],
     )
-    make_event(people["member"], title="Lunch", start=soon(3))
-    make_event(people["member"], title="Budget far away", start=soon(200))
+    EventFactory(organizer=people["member"], title="Lunch", start=soon(3))
+    EventFactory(organizer=people["member"], title="Budget far away", start=soon(200))
 
     by_words = ok(people["member"], "searchCalendarEvents", {"query": "budget"})
     by_person = ok(people["member"], "searchCalendarEvents", {"attendeeEmail": "CFO@example.org"})
@@ -454,7 +519,7 @@ def test_search_finds_by_words_calendar_and_attendee_within_the_window(people):
 
 
 def test_search_pages_through_occurrences(people):
-    make_event(people["member"], title="Daily", start=soon(1), recurrence="FREQ=DAILY;COUNT=10")
+    EventFactory(organizer=people["member"], title="Daily", start=soon(1), recurrence="FREQ=DAILY;COUNT=10")
 
     first = ok(people["member"], "searchCalendarEvents", {"limit": 4})
     last = ok(people["member"], "searchCalendarEvents", {"limit": 4, "offset": 8})
@@ -483,16 +548,16 @@ def test_availability_merges_busy_times_and_offers_common_free_slots(people):
     day = (timezone.now() + timedelta(days=7)).date()
     while day.weekday() >= 5:
         day += timedelta(days=1)
-    make_event(people["member"], title="Member busy", start=f"{day}T09:00", end=f"{day}T12:00")
-    make_event(
-        people["owner"],
+    EventFactory(organizer=people["member"], title="Member busy", start=f"{day}T09:00", end=f"{day}T12:00")
+    EventFactory(
+        organizer=people["owner"],
         title="Owner's",
         start=f"{day}T13:00",
         end=f"{day}T14:00",
         attendees=[{"email": "viewer@acme.example"}],
     )
-    declined = make_event(
-        people["owner"],
+    declined = EventFactory(
+        organizer=people["owner"],
         title="Declined",
         start=f"{day}T15:00",
         end=f"{day}T16:00",
@@ -572,8 +637,8 @@ def test_availability_refuses_bad_input(people, arguments, said):
 
 
 def test_rsvp_status_counts_the_answers(people):
-    event = make_event(
-        people["member"],
+    event = EventFactory(
+        organizer=people["member"],
         attendees=[{"email": "a@example.org"}, {"email": "b@example.org"}, {"email": "c@example.org"}],
     )
     Attendee.objects.filter(event=event, email="a@example.org").update(response="accepted")
@@ -598,7 +663,7 @@ def test_rsvp_status_refuses_an_unknown_event(people):
 
 
 def test_send_invite_is_gated_and_sends_nothing_until_the_user_agrees(people):
-    event = make_event(people["member"], attendees=[{"email": "guest@example.org"}])
+    event = EventFactory(organizer=people["member"], attendees=[{"email": "guest@example.org"}])
     session = started(people["member"])
 
     result = call(people["member"], "sendCalendarInvite", {"eventId": event.pk}, session=session)
@@ -608,8 +673,8 @@ def test_send_invite_is_gated_and_sends_nothing_until_the_user_agrees(people):
 
 
 def test_send_invite_refuses_strangers_and_events_without_attendees(people):
-    lonely = make_event(people["member"])
-    event = make_event(people["member"], attendees=[{"email": "guest@example.org"}])
+    lonely = EventFactory(organizer=people["member"])
+    event = EventFactory(organizer=people["member"], attendees=[{"email": "guest@example.org"}])
 
     assert "nobody to invite" in refused(people["member"], "sendCalendarInvite", {"eventId": lonely.pk})
     assert "not attendees" in refused(

@@ -392,3 +392,20 @@ def test_members_may_not_see_the_log_nor_its_menu_entry(acme_client, people):
 
     assert acme_client.get("/settings/tool-calls/").status_code == 403
     assert 'href="/settings/tool-calls/"' not in acme_client.get("/settings/").content.decode()
+
+
+def test_the_pager_keeps_the_filters(acme_client, people):
+    admin, member = people["admin"], people["member"]
+    ToolCall.objects.bulk_create(
+        ToolCall(at=timezone.now(), tool="getContact", outcome="ok", duration_ms=1, user=user)
+        for user in [member] * 51 + [admin]
+    )
+    acme_client.force_login(admin)
+
+    first = acme_client.get(f"/settings/tool-calls/?outcome=ok&person={member.pk}").content.decode()
+    second = acme_client.get(f"/settings/tool-calls/?outcome=ok&person={member.pk}&page=2").content.decode()
+
+    assert f'href="?outcome=ok&amp;person={member.pk}&amp;page=2"' in first
+    assert "Page 2 of 2" in second
+    assert second.count("<code>getContact</code>") == 1
+    assert "admin@acme.example" not in second.split("<tbody>")[1]

@@ -11,19 +11,11 @@ from pathlib import Path
 import pytest
 
 from apps.catalogue import registry
+from apps.core import areas
 
 SPEC = json.loads((Path(__file__).resolve().parents[1] / "spec_catalogue.json").read_text())
-# The areas built so far, as SPEC.md 4.7 titles them.
-BUILT = [
-    "Contacts",
-    "Tasks",
-    "Calendars",
-    "Documents",
-    "Files",
-    "Notifications",
-    "Departments",
-    "Group Accounts",
-]
+# The areas built so far, as SPEC.md 4.7 titles them: every declared area (apps.core.areas).
+BUILT = sorted(area.catalogue_title or str(area.title) for area in areas.all_areas())
 # The catalogue's own tools (search and describe), part of SPEC.md's unnamed Platform tools.
 OWN_AREAS = {"catalogue"}
 
@@ -54,8 +46,8 @@ def test_no_tool_stands_in_an_area_spec_does_not_give_it():
     assert [spec.name for spec in tools if spec.name in where and where[spec.name] != spec.area] == []
 
 
-def test_the_built_areas_hold_the_hundred_and_twenty_seven_tools_of_the_issue():
+def test_the_built_areas_hold_the_tools_spec_gives_them():
     counted = sum(specified(title)["stated_count"] for title in BUILT)
 
-    assert counted == 25 + 102
+    assert counted >= 25 + 102
     assert sum(1 for spec in registry.all_tools() if spec.area in {area_key(t) for t in BUILT}) == counted

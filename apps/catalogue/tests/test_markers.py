@@ -86,7 +86,10 @@ def test_a_missing_first_call_is_logged(people):
     with temporary_tools(open_desk):
         call(people["viewer"], "listContacts", session=MemorySession())
 
-    assert ToolCall.objects.get(user=people["viewer"]).outcome == "first_call_required"
+    # The latest: rows committed by other modules' live tests may be there too.
+    assert ToolCall.objects.filter(user=people["viewer"], tool="listContacts").latest("id").outcome == (
+        "first_call_required"
+    )
 
 
 # --- confirmation with a token ------------------------------------------------------------------
@@ -254,7 +257,9 @@ def test_anything_but_a_ticked_accept_leaves_it_undone(people, noted, answer, sa
     assert noted.notes == "keep me"
     assert result["isError"] is True
     assert said in text_of(result)
-    assert ToolCall.objects.get(user=people["member"]).outcome == "declined"
+    assert (
+        ToolCall.objects.filter(user=people["member"], tool="wipeContact").latest("id").outcome == "declined"
+    )
 
 
 def test_a_failed_question_falls_back_to_a_confirmation_token(people, noted):

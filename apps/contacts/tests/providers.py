@@ -1,63 +1,18 @@
-"""Providers of other areas, as the tests stand them in: real implementations of the
-apps.contacts.links protocols over data the test gives them, registered for a block in place of
-the areas' own (Files and Documents register theirs; Calendars and Email Inbox do not exist yet)."""
+"""What Contacts' tests stand in for: documents and files of other areas (apps.core.kinds.testing
+stands them in under the contacts area, installed in the demo), and a credit bureau speaking
+apps.contacts.credit's protocol over real HTTP on loopback."""
 
 import contextlib
 import json
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from django.test import override_settings
 
-from apps.contacts import links
-from apps.contacts.links import LinkedItem, Message, MessagePage, UpcomingEvent
-
-
-@dataclass
-class Items:
-    """Documents or files: id -> item; `hidden` are ids the actor may not see."""
-
-    kind: str
-    area: str
-    items: dict[int, LinkedItem] = field(default_factory=dict)
-    hidden: set[int] = field(default_factory=set)
-
-    def resolve(self, *, actor: Any, target_ids: list[int]) -> dict[int, LinkedItem]:
-        return {i: self.items[i] for i in target_ids if i in self.items and i not in self.hidden}
-
-
-@dataclass
-class Calendar:
-    area: str = "contacts"
-    # contact id -> events
-    events: dict[int, list[UpcomingEvent]] = field(default_factory=dict)
-
-    def upcoming(
-        self, *, actor: Any, contact: Any, start: datetime, end: datetime, limit: int
-    ) -> list[UpcomingEvent]:
-        found = [event for event in self.events.get(contact.pk, []) if start <= event.starts_at <= end]
-        return sorted(found, key=lambda event: event.starts_at)[:limit]
-
-
-@dataclass
-class Mailbox:
-    area: str = "contacts"
-    messages: list[Message] = field(default_factory=list)
-
-    def search(self, *, actor: Any, addresses: list[str], query: str, limit: int, offset: int) -> MessagePage:
-        wanted = {address.lower() for address in addresses}
-        found = [
-            message
-            for message in self.messages
-            if ({message.sender.lower(), *(r.lower() for r in message.recipients)} & wanted)
-            and (not query or query.lower() in f"{message.subject} {message.snippet}".lower())
-        ]
-        found.sort(key=lambda message: message.sent_at, reverse=True)
-        return MessagePage(items=found[offset : offset + limit], total=len(found))
+from apps.core.kinds import Item
+from apps.core.kinds.testing import Items
 
 
 def documents(**items: str) -> Items:
@@ -65,7 +20,7 @@ def documents(**items: str) -> Items:
     return Items(
         "document",
         "contacts",
-        {int(key[1:]): LinkedItem(int(key[1:]), title) for key, title in items.items()},
+        {int(key[1:]): Item(int(key[1:]), title) for key, title in items.items()},
     )
 
 
@@ -74,7 +29,7 @@ def files(**items: str) -> Items:
         "file",
         "contacts",
         {
-            int(key[1:]): LinkedItem(
+            int(key[1:]): Item(
                 int(key[1:]), title, url=f"/files/{key[1:]}", mime_type="application/pdf", size=1024
             )
             for key, title in items.items()
@@ -154,30 +109,3 @@ def bureau_configured(key: str = Bureau.KEY) -> Iterator[Bureau]:
         override_settings(ATRIUM_CREDIT_BUREAU_URL=bureau.url, ATRIUM_CREDIT_BUREAU_KEY=key),
     ):
         yield bureau
-
-
-@contextlib.contextmanager
-def without_areas(*keys: str) -> Iterator[None]:
-    """The active workspace without these areas installed, for the block (the test's transaction
-    rolls the row back; the object in memory is put back here)."""
-    from apps.accounts.access import current_workspace
-
-    workspace = current_workspace()
-    assert workspace is not None
-    saved = list(workspace.installed_areas)
-    workspace.installed_areas = [key for key in saved if key not in keys]
-    workspace.save(update_fields=["installed_areas"])
-    try:
-        yield
-    finally:
-        workspace.installed_areas = saved
-        workspace.save(update_fields=["installed_areas"])
-
-
-@contextlib.contextmanager
-def areas(*providers: Any) -> Iterator[None]:
-    targets = [p for p in providers if isinstance(p, Items)]
-    events = [p for p in providers if isinstance(p, Calendar)]
-    messages = [p for p in providers if isinstance(p, Mailbox)]
-    with links.providers(targets=targets, events=events, messages=messages):
-        yield

@@ -13,7 +13,7 @@ from apps.catalogue.testing import ok, person_with, refused
 from apps.contacts import services
 from apps.contacts.models import Contact, ContactConflict
 from apps.contacts.shapes import OPEN_CONFLICTS_SHOWN
-from apps.contacts.tests.samples import make_contact, make_organisation
+from apps.contacts.tests.factories import ContactFactory, OrganisationFactory
 
 _when = TypeAdapter(datetime | None)
 
@@ -47,11 +47,11 @@ def rich_contact(people: dict[str, Any]) -> dict[str, Any]:
     """A private person with three shares, an organisation, a merge target and open possible
     duplicates (plus a resolved one and one with an archived contact, which are not listed)."""
     member = people["member"]
-    plain = person_with({"contacts.view"}, email="plain@acme.example")  # no full name
-    organisation = make_organisation(member, organisation_name="Analytical Engines Ltd")
-    target = make_contact(member, first_name="Augusta", last_name="King")
-    contact = make_contact(
-        member,
+    plain = person_with({"contacts.view", "contacts.edit"}, email="plain@acme.example")  # no full name
+    organisation = OrganisationFactory(actor=member, organisation_name="Analytical Engines Ltd")
+    target = ContactFactory(actor=member, first_name="Augusta", last_name="King")
+    contact = ContactFactory(
+        actor=member,
         first_name="Ada",
         last_name="Lovelace",
         email="ada@example.org",
@@ -64,11 +64,11 @@ def rich_contact(people: dict[str, Any]) -> dict[str, Any]:
         data={"tier": "gold"},
     )
     shared(member, contact, (people["viewer"], "view"), (people["admin"], "edit"), (plain, "edit"))
-    twin = make_contact(member, first_name="Ada", email="ada@example.org")
-    caller = make_contact(member, first_name="Countess", phone="+44 20 7183 8750")
-    archived = make_contact(member, first_name="Gone", email="ada@example.org")
+    twin = ContactFactory(actor=member, first_name="Ada", email="ada@example.org")
+    caller = ContactFactory(actor=member, first_name="Countess", phone="+44 20 7183 8750")
+    archived = ContactFactory(actor=member, first_name="Gone", email="ada@example.org")
     services.contact_delete(actor=people["admin"], contact=archived)
-    settled = make_contact(member, first_name="Settled", email="ADA@example.org")
+    settled = ContactFactory(actor=member, first_name="Settled", email="ADA@example.org")
     ContactConflict.objects.filter(contact=settled).update(
         status=ContactConflict.Status.RESOLVED, resolution="keep_both"
     )
@@ -160,7 +160,7 @@ def test_the_answer_is_the_same_for_a_contact_read_with_or_without_its_parts(peo
 
     made = rich_contact(people)
     organisation = made["organisation"]
-    keys = [make_contact(people["member"], first_name=f"Key{index}") for index in range(2)]
+    keys = [ContactFactory(actor=people["member"], first_name=f"Key{index}") for index in range(2)]
     services.key_contacts_set(
         actor=people["member"], organisation=organisation, entries=[(key.pk, "board") for key in keys]
     )
@@ -168,8 +168,8 @@ def test_the_answer_is_the_same_for_a_contact_read_with_or_without_its_parts(peo
         for reader in (people["viewer"], people["admin"], people["member"]):
             if item is organisation and reader is people["viewer"]:
                 continue
-            full = selectors.contact_get(actor=reader, contact_id=item.pk, with_answer_parts=True)
-            bare = selectors.contact_get(actor=reader, contact_id=item.pk)
+            full = selectors.contact_answer(actor=reader, contact_id=item.pk)
+            bare = Contact.objects.fetch(reader, item.pk)
             assert ContactOut.of(full, reader).model_dump(mode="json") == (
                 ContactOut.of(bare, reader).model_dump(mode="json")
             )
@@ -177,9 +177,11 @@ def test_the_answer_is_the_same_for_a_contact_read_with_or_without_its_parts(peo
 
 def test_a_plain_contact_is_answered_with_one_statement(people):
     member = people["member"]
-    contact = make_contact(member, first_name="Grace", email="grace@example.org", visibility="private")
+    contact = ContactFactory(
+        actor=member, first_name="Grace", email="grace@example.org", visibility="private"
+    )
     shared(member, contact, (people["viewer"], "view"), (people["admin"], "edit"))
-    alone = make_contact(member, first_name="Alone")
+    alone = ContactFactory(actor=member, first_name="Alone")
 
     for reader in (member, people["viewer"], people["admin"]):
         answer, run = statements(reader, "getContact", {"contactId": contact.pk})
@@ -192,7 +194,7 @@ def test_a_plain_contact_is_answered_with_one_statement(people):
 
 def test_the_visibility_rules_hold_on_the_one_statement_read(people):
     member = people["member"]
-    private = make_contact(member, first_name="Hidden", visibility="private")
+    private = ContactFactory(actor=member, first_name="Hidden", visibility="private")
     stranger = person_with({"contacts.view"}, email="stranger@acme.example")
 
     assert "was not found" in refused(stranger, "getContact", {"contactId": private.pk})
@@ -204,22 +206,24 @@ def test_the_visibility_rules_hold_on_the_one_statement_read(people):
 
 def test_what_a_contact_has_besides_costs_one_statement_each(people):
     member = people["member"]
-    first = make_contact(member, first_name="Crowd", email="crowd@example.org")
-    make_contact(member, first_name="Twin", email="crowd@example.org")
+    first = ContactFactory(actor=member, first_name="Crowd", email="crowd@example.org")
+    ContactFactory(actor=member, first_name="Twin", email="crowd@example.org")
 
     answer, run = statements(member, "getContact", {"contactId": first.pk})
     assert answer["openConflictCount"] == 1 and len(run) == 2, run  # + the page of duplicates
 
     for index in range(OPEN_CONFLICTS_SHOWN + 3):
-        other = make_contact(member, email=f"crowd{index}@example.org")
+        other = ContactFactory(actor=member, email=f"crowd{index}@example.org")
         ContactConflict.objects.create(contact=other, other=first, reason=ContactConflict.Reason.SAME_NAME)
     answer, run = statements(member, "getContact", {"contactId": first.pk})
     assert len(answer["openConflicts"]) == OPEN_CONFLICTS_SHOWN
     assert answer["openConflictCount"] == OPEN_CONFLICTS_SHOWN + 4 and len(run) == 3, run  # + their count
 
     # An open one with an archived contact is not listed (it is looked for, though).
-    lone = make_contact(member, first_name="Lone", email="lone@example.org")
-    services.contact_delete(actor=people["admin"], contact=make_contact(member, email="lone@example.org"))
+    lone = ContactFactory(actor=member, first_name="Lone", email="lone@example.org")
+    services.contact_delete(
+        actor=people["admin"], contact=ContactFactory(actor=member, email="lone@example.org")
+    )
     answer, run = statements(member, "getContact", {"contactId": lone.pk})
     assert (answer["openConflicts"], answer["openConflictCount"], len(run)) == ([], 0, 2), run
 

@@ -11,7 +11,7 @@ from apps.catalogue.testing import call, person_without, structured, text_of
 from apps.contacts import services
 from apps.contacts.models import Contact, ContactConflict, ContactLink, ContactShare, OwnershipChange
 from apps.contacts.shapes import OPEN_CONFLICTS_SHOWN
-from apps.contacts.tests.samples import make_contact, make_organisation
+from apps.contacts.tests.factories import ContactFactory, OrganisationFactory
 
 
 def accept(message, schema):
@@ -38,17 +38,17 @@ def refused(user, name, arguments=None, **context):
 
 def test_merge_fills_the_primary_moves_what_hangs_on_the_duplicates_and_archives_them(people):
     admin = people["admin"]
-    organisation = make_organisation(admin, organisation_name="Engines Ltd")
-    primary = make_contact(
-        admin,
+    organisation = OrganisationFactory(actor=admin, organisation_name="Engines Ltd")
+    primary = ContactFactory(
+        actor=admin,
         first_name="Ada",
         last_name="Lovelace",
         phone="+442071838750",
         tags=["vip"],
         data={"tier": "gold"},
     )
-    duplicate = make_contact(
-        admin,
+    duplicate = ContactFactory(
+        actor=admin,
         first_name="Ada",
         last_name="Lovelace",
         email="ada@engines.example",
@@ -59,7 +59,7 @@ def test_merge_fills_the_primary_moves_what_hangs_on_the_duplicates_and_archives
         data={"tier": "silver", "seats": 4},
     )
     ContactLink.objects.create(contact=duplicate, kind="file", target_id=7, title="scan")
-    ContactShare.objects.create(contact=duplicate, user=people["viewer"], access="view")
+    ContactShare.objects.create(item=duplicate, user=people["viewer"], access="view")
     conflict = ContactConflict.objects.get(contact=duplicate, other=primary)
 
     answer = confirmed(
@@ -78,8 +78,8 @@ def test_merge_fills_the_primary_moves_what_hangs_on_the_duplicates_and_archives
     assert primary.tags == ["vip", "maths"]
     assert primary.data == {"tier": "gold", "seats": 4}
     assert duplicate.deleted_at is not None and duplicate.merged_into == primary
-    assert ContactLink.objects.get(target_id=7).contact == primary
-    assert ContactShare.objects.get(user=people["viewer"]).contact == primary
+    assert ContactLink.objects.get(target_id=7, contact__in=[primary, duplicate]).contact == primary
+    assert ContactShare.objects.get(user=people["viewer"], item__in=[primary, duplicate]).item == primary
     conflict.refresh_from_db()
     assert (conflict.status, conflict.resolution) == ("resolved", "merged")
     assert answer["mergedIds"] == [duplicate.pk]
@@ -88,9 +88,11 @@ def test_merge_fills_the_primary_moves_what_hangs_on_the_duplicates_and_archives
 
 def test_a_merged_contact_names_the_one_it_was_merged_into_and_its_organisation(people):
     admin = people["admin"]
-    organisation = make_organisation(admin, organisation_name="Engines Ltd")
-    primary = make_contact(admin, first_name="Ada", last_name="Lovelace")
-    duplicate = make_contact(admin, first_name="Ada", last_name="Lovelace", organisation_id=organisation.pk)
+    organisation = OrganisationFactory(actor=admin, organisation_name="Engines Ltd")
+    primary = ContactFactory(actor=admin, first_name="Ada", last_name="Lovelace")
+    duplicate = ContactFactory(
+        actor=admin, first_name="Ada", last_name="Lovelace", organisation_id=organisation.pk
+    )
     confirmed(admin, "mergeContacts", {"primaryId": primary.pk, "duplicateIds": [duplicate.pk]})
 
     answer = ok(admin, "getContact", {"contactId": duplicate.pk, "includeArchived": True})
@@ -105,7 +107,7 @@ def test_a_merged_contact_names_the_one_it_was_merged_into_and_its_organisation(
 
 
 def test_merge_asks_for_confirmation_first_and_does_nothing_until_then(people):
-    primary, duplicate = make_contact(people["admin"]), make_contact(people["admin"])
+    primary, duplicate = ContactFactory(actor=people["admin"]), ContactFactory(actor=people["admin"])
 
     message = refused(
         people["admin"], "mergeContacts", {"primaryId": primary.pk, "duplicateIds": [duplicate.pk]}
@@ -118,7 +120,7 @@ def test_merge_asks_for_confirmation_first_and_does_nothing_until_then(people):
 
 def test_merge_refuses_bad_requests_and_changes_nothing(people):
     admin = people["admin"]
-    person, organisation = make_contact(admin), make_organisation(admin)
+    person, organisation = ContactFactory(actor=admin), OrganisationFactory(actor=admin)
 
     same = refused(
         admin,
@@ -151,7 +153,7 @@ def test_members_may_not_merge(people):
 
 
 def test_restore_brings_an_archived_contact_back(people):
-    contact = make_contact(people["admin"])
+    contact = ContactFactory(actor=people["admin"])
     services.contact_delete(actor=people["admin"], contact=contact)
 
     answer = ok(people["admin"], "restoreContact", {"contactId": contact.pk})
@@ -161,7 +163,7 @@ def test_restore_brings_an_archived_contact_back(people):
 
 
 def test_restore_detaches_a_merged_contact(people):
-    primary, duplicate = make_contact(people["admin"]), make_contact(people["admin"])
+    primary, duplicate = ContactFactory(actor=people["admin"]), ContactFactory(actor=people["admin"])
     confirmed(people["admin"], "mergeContacts", {"primaryId": primary.pk, "duplicateIds": [duplicate.pk]})
 
     ok(people["admin"], "restoreContact", {"contactId": duplicate.pk})
@@ -171,7 +173,7 @@ def test_restore_detaches_a_merged_contact(people):
 
 
 def test_restore_refuses_a_contact_that_is_not_archived(people):
-    contact = make_contact(people["admin"])
+    contact = ContactFactory(actor=people["admin"])
 
     assert "is not archived" in refused(people["admin"], "restoreContact", {"contactId": contact.pk})
 
@@ -185,7 +187,7 @@ def test_members_may_not_restore(people):
 
 
 def test_share_gives_and_takes_access(people):
-    contact = make_contact(people["member"], visibility="private")
+    contact = ContactFactory(actor=people["member"], visibility="private")
 
     shared = ok(
         people["member"],
@@ -208,11 +210,11 @@ def test_share_gives_and_takes_access(people):
         "shareContact",
         {"contactId": contact.pk, "personEmail": "viewer@acme.example", "access": "none"},
     )
-    assert not ContactShare.objects.filter(contact=contact).exists()
+    assert not ContactShare.objects.filter(item=contact).exists()
 
 
 def test_share_refuses_an_unknown_person_and_the_owner(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
 
     unknown = refused(
         people["member"], "shareContact", {"contactId": contact.pk, "personEmail": "ghost@acme.example"}
@@ -235,9 +237,9 @@ def test_viewers_may_not_share(people):
 
 def test_transfer_hands_an_owners_accounts_and_their_people_over(people):
     member, admin = people["member"], people["admin"]
-    organisation = make_organisation(member)
-    person = make_contact(member, organisation_id=organisation.pk)
-    other = make_contact(admin)
+    organisation = OrganisationFactory(actor=member)
+    person = ContactFactory(actor=member, organisation_id=organisation.pk)
+    other = ContactFactory(actor=admin)
 
     answer = confirmed(
         people["owner"],
@@ -255,7 +257,7 @@ def test_transfer_hands_an_owners_accounts_and_their_people_over(people):
 
 
 def test_transfer_is_high_risk_and_waits_for_confirmation(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
 
     message = refused(
         people["owner"],
@@ -269,7 +271,7 @@ def test_transfer_is_high_risk_and_waits_for_confirmation(people):
 
 
 def test_transfer_refuses_the_same_owner_and_contacts_of_someone_else(people):
-    mine = make_contact(people["admin"])
+    mine = ContactFactory(actor=people["admin"])
     args = {"capabilities": {"elicitation": {}}, "elicit": accept}
 
     same = refused(
@@ -298,7 +300,7 @@ def test_members_may_not_transfer(people):
 
 
 def test_keeping_both_resolves_the_duplicate_and_it_is_not_raised_again(people):
-    first = make_contact(people["member"], email="twin@example.org")
+    first = ContactFactory(actor=people["member"], email="twin@example.org")
     second, [conflict] = services.contact_create(
         actor=people["member"], fields={"first_name": "Twin", "email": "twin@example.org"}
     )
@@ -332,8 +334,8 @@ def test_viewers_may_not_resolve_conflicts(people):
 
 
 def test_key_contacts_are_set_in_order_and_replaced(people):
-    organisation = make_organisation(people["member"])
-    ada, alan = make_contact(people["member"]), make_contact(people["member"])
+    organisation = OrganisationFactory(actor=people["member"])
+    ada, alan = ContactFactory(actor=people["member"]), ContactFactory(actor=people["member"])
 
     answer = ok(
         people["member"],
@@ -356,8 +358,8 @@ def test_key_contacts_are_set_in_order_and_replaced(people):
 
 
 def test_key_contacts_belong_to_organisations_and_are_people(people):
-    person, other = make_contact(people["member"]), make_contact(people["member"])
-    organisation = make_organisation(people["member"])
+    person, other = ContactFactory(actor=people["member"]), ContactFactory(actor=people["member"])
+    organisation = OrganisationFactory(actor=people["member"])
 
     on_person = refused(
         people["member"],
@@ -383,7 +385,7 @@ def test_viewers_may_not_set_key_contacts(people):
 
 
 def test_health_comes_from_activity_until_a_person_judges_it(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
     Contact.objects.filter(pk=contact.pk).update(last_contacted_at=timezone.now() - timedelta(days=100))
 
     computed = ok(people["viewer"], "getContactHealth", {"contactId": contact.pk})
@@ -409,7 +411,7 @@ def test_health_comes_from_activity_until_a_person_judges_it(people):
 
 
 def test_health_refuses_an_empty_judgement_and_a_bad_score(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
 
     assert "Give a status, a score or a note" in refused(
         people["member"], "updateContactHealth", {"contactId": contact.pk}
@@ -433,7 +435,7 @@ def test_viewers_read_health_but_may_not_set_it(acme, people):
 
 
 def test_history_lists_what_happened_newest_first(people):
-    contact = make_contact(people["member"], city="Leeds")
+    contact = ContactFactory(actor=people["member"], city="Leeds")
     ok(people["member"], "updateContact", {"contactId": contact.pk, "changes": {"city": "York"}})
     ok(people["member"], "updateContactHealth", {"contactId": contact.pk, "status": "cold"})
 
@@ -447,7 +449,7 @@ def test_history_lists_what_happened_newest_first(people):
 
 
 def test_ownership_history_lists_every_owner(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
     ok(
         people["member"],
         "updateContact",
@@ -480,9 +482,9 @@ def test_history_refuses_unknown_kinds_and_strangers(acme, people):
 def test_a_contact_with_many_look_alikes_lists_the_first_few_and_counts_them_all(people):
     from apps.contacts.models import ContactConflict
 
-    first = make_contact(people["member"], email="crowd@example.org")
+    first = ContactFactory(actor=people["member"], email="crowd@example.org")
     for index in range(OPEN_CONFLICTS_SHOWN + 3):
-        other = make_contact(people["member"], email=f"crowd{index}@example.org")
+        other = ContactFactory(actor=people["member"], email=f"crowd{index}@example.org")
         ContactConflict.objects.create(contact=other, other=first, reason=ContactConflict.Reason.SAME_NAME)
 
     answer = ok(people["member"], "getContact", {"contactId": first.pk})

@@ -1,5 +1,5 @@
 """Documents, files, events and e-mails of other areas, through the plug-in points of
-apps.contacts.links, and the credit bureau over real HTTP on loopback."""
+apps.core.kinds (items) and apps.core.kinds.sources, and the credit bureau over real HTTP on loopback."""
 
 from datetime import timedelta
 
@@ -8,20 +8,12 @@ from django.utils import timezone
 
 from apps.catalogue.dispatch import ToolNotFound
 from apps.catalogue.testing import call, person_without, structured, text_of
-from apps.contacts.links import LinkedItem, Message, UpcomingEvent
 from apps.contacts.models import ContactLink, CreditCheck
-from apps.contacts.tests.providers import (
-    Bureau,
-    Calendar,
-    Items,
-    Mailbox,
-    areas,
-    bureau_configured,
-    documents,
-    files,
-    without_areas,
-)
-from apps.contacts.tests.samples import make_contact
+from apps.contacts.tests.factories import ContactFactory
+from apps.contacts.tests.providers import Bureau, bureau_configured, documents, files
+from apps.core.kinds import Item
+from apps.core.kinds.sources import Message, UpcomingEvent
+from apps.core.kinds.testing import Calendar, Items, Mailbox, areas, without_areas
 
 
 def accept(message, schema):
@@ -42,7 +34,7 @@ def refused(user, name, arguments=None, **context):
 
 
 def test_documents_and_files_are_linked_listed_and_unlinked(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
     with areas(documents(d1="Contract 2026", d2="Proposal"), files(f5="passport.pdf")):
         linked = ok(people["member"], "linkDocumentToContact", {"contactId": contact.pk, "documentId": 1})
         again = ok(people["member"], "linkDocumentToContact", {"contactId": contact.pk, "documentId": 1})
@@ -66,8 +58,8 @@ def test_documents_and_files_are_linked_listed_and_unlinked(people):
 
 
 def test_an_item_the_person_may_no_longer_read_shows_as_unavailable(people):
-    contact = make_contact(people["member"])
-    library = Items("file", "contacts", {5: LinkedItem(5, "old.pdf")})
+    contact = ContactFactory(actor=people["member"])
+    library = Items("file", "contacts", {5: Item(5, "old.pdf")})
     with areas(library):
         ok(people["member"], "linkFileToContact", {"contactId": contact.pk, "fileId": 5})
         library.hidden.add(5)
@@ -77,7 +69,7 @@ def test_an_item_the_person_may_no_longer_read_shows_as_unavailable(people):
 
 
 def test_linking_something_that_does_not_exist_is_refused(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
     with areas(documents(d1="Contract")):
         message = refused(
             people["member"], "linkDocumentToContact", {"contactId": contact.pk, "documentId": 99}
@@ -88,7 +80,7 @@ def test_linking_something_that_does_not_exist_is_refused(people):
 
 
 def test_without_the_areas_the_tools_say_so(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
 
     with without_areas("documents", "files"):
         no_documents = refused(
@@ -103,8 +95,8 @@ def test_without_the_areas_the_tools_say_so(people):
 
 
 def test_a_provider_whose_area_is_not_installed_is_not_used(people):
-    contact = make_contact(people["member"])
-    with areas(Items("document", "documents", {1: LinkedItem(1, "Contract")})), without_areas("documents"):
+    contact = ContactFactory(actor=people["member"])
+    with areas(Items("document", "documents", {1: Item(1, "Contract")})), without_areas("documents"):
         message = refused(
             people["member"], "linkDocumentToContact", {"contactId": contact.pk, "documentId": 1}
         )
@@ -134,16 +126,17 @@ def test_attachments_are_refused_to_a_role_without_contacts(acme):
 
 
 def test_upcoming_events_come_from_the_calendar_soonest_first(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
     now = timezone.now()
     calendar = Calendar(
+        "contacts",
         events={
             contact.pk: [
                 UpcomingEvent(2, "Renewal call", now + timedelta(days=9), location="phone"),
                 UpcomingEvent(1, "Site visit", now + timedelta(days=2)),
                 UpcomingEvent(3, "Next year", now + timedelta(days=200)),
             ]
-        }
+        },
     )
     with areas(calendar):
         answer = ok(people["viewer"], "getContactUpcomingEvents", {"contactId": contact.pk, "days": 30})
@@ -152,7 +145,7 @@ def test_upcoming_events_come_from_the_calendar_soonest_first(people):
 
 
 def test_upcoming_events_refuse_a_bad_horizon_and_say_when_there_is_no_calendar(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
 
     assert "`days`" in refused(
         people["viewer"], "getContactUpcomingEvents", {"contactId": contact.pk, "days": 0}
@@ -166,9 +159,10 @@ def test_upcoming_events_refuse_a_bad_horizon_and_say_when_there_is_no_calendar(
 
 
 def test_emails_with_the_contact_are_found_newest_first(people):
-    contact = make_contact(people["member"], email="ada@engines.example")
+    contact = ContactFactory(actor=people["member"], email="ada@engines.example")
     now = timezone.now()
     mailbox = Mailbox(
+        "contacts",
         messages=[
             Message(
                 1, "Quote for engines", "ada@engines.example", ["sales@acme.example"], now - timedelta(days=3)
@@ -181,7 +175,7 @@ def test_emails_with_the_contact_are_found_newest_first(people):
                 now - timedelta(days=1),
             ),
             Message(3, "Quote for someone else", "bob@example.org", ["sales@acme.example"], now),
-        ]
+        ],
     )
     with areas(mailbox):
         everything = ok(people["viewer"], "searchContactEmails", {"contactId": contact.pk})
@@ -194,12 +188,12 @@ def test_emails_with_the_contact_are_found_newest_first(people):
 
 
 def test_emails_need_a_mailbox_and_an_address(people):
-    contact = make_contact(people["member"], phone="+442071838750")
+    contact = ContactFactory(actor=people["member"], phone="+442071838750")
 
     assert "Email Inbox area is not installed" in refused(
         people["viewer"], "searchContactEmails", {"contactId": contact.pk}
     )
-    with areas(Mailbox()):
+    with areas(Mailbox("contacts")):
         assert "has no e-mail address" in refused(
             people["viewer"], "searchContactEmails", {"contactId": contact.pk}
         )
@@ -209,8 +203,8 @@ def test_emails_need_a_mailbox_and_an_address(people):
 
 
 def test_a_credit_check_asks_the_bureau_and_keeps_its_answer(people):
-    contact = make_contact(
-        people["admin"], first_name="Ada", last_name="Lovelace", country="GB", city="London"
+    contact = ContactFactory(
+        actor=people["admin"], first_name="Ada", last_name="Lovelace", country="GB", city="London"
     )
     with bureau_configured() as bureau:
         answer = ok(
@@ -232,7 +226,7 @@ def test_a_credit_check_asks_the_bureau_and_keeps_its_answer(people):
 
 
 def test_a_credit_check_is_gated_behind_the_users_confirmation(people):
-    contact = make_contact(people["admin"], country="GB")
+    contact = ContactFactory(actor=people["admin"], country="GB")
     with bureau_configured() as bureau:
         message = refused(
             people["admin"], "getContactCreditCheck", {"contactId": contact.pk, "purpose": "contract"}
@@ -244,7 +238,7 @@ def test_a_credit_check_is_gated_behind_the_users_confirmation(people):
 
 def test_without_a_bureau_the_check_says_it_is_not_set_up(people, settings):
     settings.ATRIUM_CREDIT_BUREAU_URL = ""
-    contact = make_contact(people["admin"], country="GB")
+    contact = ContactFactory(actor=people["admin"], country="GB")
 
     message = refused(
         people["admin"],
@@ -272,7 +266,7 @@ def test_without_a_bureau_the_check_says_it_is_not_set_up(people, settings):
     ],
 )
 def test_the_bureaus_refusals_become_clear_tool_errors(people, fields, key, said):
-    contact = make_contact(people["admin"], **fields)
+    contact = ContactFactory(actor=people["admin"], **fields)
     with bureau_configured(key=key):
         message = refused(
             people["admin"],
@@ -291,7 +285,7 @@ def test_an_unreachable_bureau_is_a_clear_tool_error(people, settings):
 
     settings.ATRIUM_CREDIT_BUREAU_URL = f"http://127.0.0.1:{free_port()}"
     settings.ATRIUM_CREDIT_BUREAU_KEY = "k"
-    contact = make_contact(people["admin"], country="GB")
+    contact = ContactFactory(actor=people["admin"], country="GB")
 
     message = refused(
         people["admin"],

@@ -6,8 +6,8 @@ import pytest
 from apps.catalogue.dispatch import ToolNotFound
 from apps.catalogue.testing import call, person_without, structured
 from apps.contacts.models import Contact, ContactConflict, ContactEvent, OwnershipChange
-from apps.contacts.tests.providers import without_areas
-from apps.contacts.tests.samples import make_contact, make_organisation
+from apps.contacts.tests.factories import ContactFactory, OrganisationFactory
+from apps.core.kinds.testing import without_areas
 
 
 def ok(user, name, arguments=None, **context):
@@ -60,7 +60,7 @@ def test_create_contact_stores_a_person_with_normalised_fields(people):
 
 
 def test_create_contact_flags_possible_duplicates(people):
-    first = make_contact(people["member"], email="grace@navy.example")
+    first = ContactFactory(actor=people["member"], email="grace@navy.example")
 
     answer = ok(
         people["member"], "createContact", {"contact": {"firstName": "G", "email": "Grace@navy.example"}}
@@ -103,8 +103,10 @@ def test_viewers_cannot_create_contacts(people):
 
 
 def test_get_contact_returns_every_field(people):
-    organisation = make_organisation(people["member"], organisation_name="Analytical Engines")
-    contact = make_contact(people["member"], first_name="Ada", organisation_id=organisation.pk, city="London")
+    organisation = OrganisationFactory(actor=people["member"], organisation_name="Analytical Engines")
+    contact = ContactFactory(
+        actor=people["member"], first_name="Ada", organisation_id=organisation.pk, city="London"
+    )
 
     answer = ok(people["viewer"], "getContact", {"contactId": contact.pk})
 
@@ -127,7 +129,7 @@ def test_get_contact_of_an_unknown_id_says_how_to_find_it(people):
 
 
 def test_a_private_contact_is_not_found_for_others_but_seen_when_shared(people):
-    contact = make_contact(people["member"], visibility="private")
+    contact = ContactFactory(actor=people["member"], visibility="private")
 
     assert "was not found" in refused(people["viewer"], "getContact", {"contactId": contact.pk})
     assert ok(people["admin"], "getContact", {"contactId": contact.pk})["yourAccess"] == "admin"
@@ -135,10 +137,64 @@ def test_a_private_contact_is_not_found_for_others_but_seen_when_shared(people):
     assert ok(people["viewer"], "getContact", {"contactId": contact.pk})["yourAccess"] == "view"
 
 
+def test_visibility_is_workspace_or_private_as_in_every_area(people):
+    created = ok(people["member"], "createContact", {"contact": {"firstName": "Vis"}})
+    private = ok(
+        people["member"], "createContact", {"contact": {"firstName": "Priv", "visibility": "private"}}
+    )
+
+    assert (created["contact"]["visibility"], private["contact"]["visibility"]) == ("workspace", "private")
+    assert "visibility" in refused(
+        people["member"], "createContact", {"contact": {"firstName": "Old", "visibility": "everyone"}}
+    )
+
+
+def test_a_contact_shared_to_view_is_read_only(people):
+    contact = ContactFactory(actor=people["admin"], visibility="private", city="Leeds")
+    ok(people["admin"], "shareContact", {"contactId": contact.pk, "personEmail": "member@acme.example"})
+
+    assert ok(people["member"], "getContact", {"contactId": contact.pk})["yourAccess"] == "view"
+    message = refused(
+        people["member"], "updateContact", {"contactId": contact.pk, "changes": {"city": "York"}}
+    )
+
+    assert f"You can see contact {contact.pk} but not change it" in message
+    assert Contact.objects.get(pk=contact.pk).city == "Leeds"
+    ok(
+        people["admin"],
+        "shareContact",
+        {"contactId": contact.pk, "personEmail": "member@acme.example", "access": "edit"},
+    )
+    ok(people["member"], "updateContact", {"contactId": contact.pk, "changes": {"city": "York"}})
+    assert Contact.objects.get(pk=contact.pk).city == "York"
+
+
+def test_a_viewer_of_contacts_cannot_change_one_even_shared_to_edit(people):
+    from apps.contacts import services
+    from apps.core.errors import Forbidden
+
+    viewer = people["viewer"]
+    contact = ContactFactory(actor=people["member"], visibility="private")
+    ok(
+        people["member"],
+        "shareContact",
+        {"contactId": contact.pk, "personEmail": viewer.email, "access": "edit"},
+    )
+
+    assert ok(viewer, "getContact", {"contactId": contact.pk})["yourAccess"] == "view"
+    assert not Contact.objects.restrict(viewer, "change").filter(pk=contact.pk).exists()
+    with pytest.raises(Forbidden, match="may see contacts but not change them"):
+        Contact.objects.fetch(viewer, contact.pk, "change")
+    with pytest.raises(Forbidden):
+        services.contact_update(actor=viewer, contact=contact, fields={"city": "York"})
+    with pytest.raises(ToolNotFound):
+        call(viewer, "updateContact", {"contactId": contact.pk, "changes": {"city": "York"}})
+
+
 def test_an_archived_contact_is_reported_as_archived(people):
     from apps.contacts import services
 
-    contact = make_contact(people["admin"])
+    contact = ContactFactory(actor=people["admin"])
     services.contact_delete(actor=people["admin"], contact=contact)
 
     assert "is archived" in refused(people["viewer"], "getContact", {"contactId": contact.pk})
@@ -158,7 +214,9 @@ def test_get_contact_is_refused_to_a_role_without_contacts(acme):
 
 
 def test_update_contact_changes_only_what_is_sent_and_keeps_history(people):
-    contact = make_contact(people["member"], first_name="Ada", city="London", data={"industry": "computing"})
+    contact = ContactFactory(
+        actor=people["member"], first_name="Ada", city="London", data={"industry": "computing"}
+    )
 
     answer = ok(
         people["member"],
@@ -178,7 +236,7 @@ def test_update_contact_changes_only_what_is_sent_and_keeps_history(people):
 
 
 def test_update_contact_can_hand_it_to_another_owner(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
 
     ok(
         people["member"],
@@ -192,7 +250,7 @@ def test_update_contact_can_hand_it_to_another_owner(people):
 
 
 def test_update_contact_refuses_a_bad_value_and_changes_nothing(people):
-    contact = make_contact(people["member"], email="ok@example.org", city="London")
+    contact = ContactFactory(actor=people["member"], email="ok@example.org", city="London")
 
     message = refused(
         people["member"],
@@ -206,7 +264,7 @@ def test_update_contact_refuses_a_bad_value_and_changes_nothing(people):
 
 
 def test_a_private_contact_shared_for_viewing_cannot_be_changed(people):
-    contact = make_contact(people["admin"], visibility="private")
+    contact = ContactFactory(actor=people["admin"], visibility="private")
     ok(people["admin"], "shareContact", {"contactId": contact.pk, "personEmail": "member@acme.example"})
 
     message = refused(
@@ -227,10 +285,10 @@ def test_viewers_cannot_update_contacts(people):
 @pytest.fixture
 def crowd(people):
     member = people["member"]
-    acme_org = make_organisation(member, organisation_name="Acme Rockets")
+    acme_org = OrganisationFactory(actor=member, organisation_name="Acme Rockets")
     return {
-        "ada": make_contact(
-            member,
+        "ada": ContactFactory(
+            actor=member,
             first_name="Ada",
             last_name="Lovelace",
             email="ada@engines.example",
@@ -240,8 +298,8 @@ def crowd(people):
             organisation_id=acme_org.pk,
             data={"tier": "gold", "seats": 12},
         ),
-        "alan": make_contact(
-            member,
+        "alan": ContactFactory(
+            actor=member,
             first_name="Alan",
             last_name="Turing",
             email="alan@bletchley.example",
@@ -249,8 +307,8 @@ def crowd(people):
             lifecycle_stage="customer",
             data={"tier": "silver", "seats": 3},
         ),
-        "grace": make_contact(
-            people["admin"],
+        "grace": ContactFactory(
+            actor=people["admin"],
             first_name="Grace",
             last_name="Hopper",
             city="Arlington",

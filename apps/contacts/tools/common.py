@@ -5,19 +5,16 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from apps.catalogue.shapes import Out
-from apps.contacts.linked import LinkedItemOut, UpcomingEventOut
-from apps.contacts.models import CreditCheck
-from apps.contacts.shapes import PersonRef
+from apps.catalogue.activity import LinkedItemOut, UpcomingEventOut
+from apps.catalogue.shapes import From, Out, PersonRef, id_field
 
-ContactId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The contact's id")]
+ContactId = Annotated[int, id_field("contact")]
 Kind = Literal["person", "organisation"]
 Stage = Literal["lead", "prospect", "customer", "partner", "supplier", "former"]
-Visibility = Literal["everyone", "private"]
+Visibility = Literal["workspace", "private"]
 
 Text100 = Annotated[str, Field(max_length=100)]
 Text200 = Annotated[str, Field(max_length=200)]
-Tag = Annotated[str, Field(min_length=1, max_length=50)]
 
 
 class CreditCheckOut(Out):
@@ -30,23 +27,13 @@ class CreditCheckOut(Out):
     summary: str
     checked_at: datetime
 
-    @classmethod
-    def of(cls, check: CreditCheck) -> "CreditCheckOut":
-        return cls(
-            contact_id=check.contact_id,
-            provider=check.provider,
-            reference=check.reference,
-            purpose=check.purpose,
-            score=check.score,
-            band=check.band,
-            summary=check.summary,
-            checked_at=check.checked_at,
-        )
-
 
 class LinkOut(LinkedItemOut):
-    linked_at: datetime
-    linked_by: PersonRef | None
+    """A link as apps.core.kinds.attachments shows it now (a contact's links are ContactLink rows,
+    which the contact kind's store gives it)."""
+
+    linked_at: Annotated[datetime, From("attached_at")]
+    linked_by: Annotated[PersonRef | None, From("attached_by")]
 
 
 class UpcomingEventsOut(Out):

@@ -33,6 +33,6 @@ def update_conflict_resolution(
     (they are different, and will not be flagged again), dismiss it, or reopen it. To merge
     them instead, call mergeContacts, which resolves it."""
     conflict = selectors.conflict_get(actor=ctx.actor, conflict_id=conflict_id)
-    return ConflictOut.of(
+    return ConflictOut.of_record(
         services.conflict_resolve(actor=ctx.actor, conflict=conflict, resolution=resolution, note=note)
     )

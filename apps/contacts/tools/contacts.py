@@ -7,11 +7,12 @@ from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
-from apps.catalogue.shapes import Changes, EntityId, Out
+from apps.catalogue.shapes import Changes, EntityId, Out, Tags
 from apps.contacts import selectors, services
+from apps.contacts.models import Contact
 from apps.contacts.permissions import ContactsPerm
 from apps.contacts.shapes import ConflictOut, ContactOut
-from apps.contacts.tools.common import ContactId, Kind, Stage, Tag, Text100, Text200, Visibility
+from apps.contacts.tools.common import ContactId, Kind, Stage, Text100, Text200, Visibility
 
 
 class ContactFields(Changes):
@@ -44,13 +45,15 @@ class ContactFields(Changes):
     )
     birthday: date | None = Field(None, description="A person's birthday (YYYY-MM-DD)")
     notes: Annotated[str, Field(max_length=10_000)] | None = Field(None, description="Free notes")
-    tags: Annotated[list[Tag], Field(max_length=30)] | None = Field(None, description="Labels, lower-cased")
+    tags: Tags | None = Field(None, description="Labels, lower-cased")
     lifecycle_stage: Stage | None = Field(None, description="Where the relationship stands (default lead)")
     source: Text100 | None = Field(
         None, description="Where the contact came from (event, referral, web form…)"
     )
     visibility: Visibility | None = Field(
-        None, description="everyone (default), or private: only the owner and the people it is shared with"
+        None,
+        description="workspace (default: everyone who may see contacts), or private: only the owner and "
+        "the people it is shared with",
     )
     owner_email: Annotated[str, Field(max_length=254)] | None = Field(
         None, description="E-mail of the workspace person who owns it (default on create: you)"
@@ -91,7 +94,8 @@ def create_contact(
     created anyway."""
     created, conflicts = services.contact_create(actor=ctx.actor, fields=contact.given())
     return CreatedContactOut(
-        contact=ContactOut.of(created, ctx.actor), possible_duplicates=[ConflictOut.of(c) for c in conflicts]
+        contact=ContactOut.of(created, ctx.actor),
+        possible_duplicates=[ConflictOut.of_record(c) for c in conflicts],
     )
 
 
@@ -105,9 +109,7 @@ def get_contact(
     """Fetch one contact with every field: names, e-mail, phones, organisation, address, tags,
     stage, owner, who it is shared with, business fields, key contacts and open possible
     duplicates. Use searchContacts to find the id."""
-    contact = selectors.contact_get(
-        actor=ctx.actor, contact_id=contact_id, include_deleted=include_archived, with_answer_parts=True
-    )
+    contact = selectors.contact_answer(actor=ctx.actor, contact_id=contact_id, trash=include_archived)
     return ContactOut.of(contact, ctx.actor)
 
 
@@ -121,6 +123,6 @@ def update_contact(
     """Change some fields of a contact; fields not sent stay as they are. Changing `ownerEmail`
     hands the contact to another person and is kept in its ownership history. Every change is
     kept in the contact's history (getContactHistory)."""
-    contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
+    contact = Contact.objects.fetch(ctx.actor, contact_id)
     contact, changed = services.contact_update(actor=ctx.actor, contact=contact, fields=changes.given())
     return UpdatedContactOut(contact=ContactOut.of(contact, ctx.actor), changed=changed)

@@ -2,18 +2,18 @@
 
 from pydantic import Field
 
-from apps.accounts.access import can
+from apps.catalogue.activity import EventsSection, Section, events_section
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Out
 from apps.contacts import selectors
-from apps.contacts.errors import AreaNotInstalled
-from apps.contacts.linked import EventsSection, Section, events_section
 from apps.contacts.models import Contact, ContactEvent
 from apps.contacts.permissions import ContactsPerm
 from apps.contacts.shapes import ContactOut, ContactSummary, EventOut, HealthOut, OwnershipOut, health_of
 from apps.contacts.tools.common import ContactId, CreditCheckOut, LinkOut
 from apps.contacts.tools.linked import get_contact_attachments
+from apps.core.actors import can
+from apps.core.errors import AreaNotAvailable
 
 
 class AttachmentsSection(Section):
@@ -41,27 +41,25 @@ def examine_contact(ctx: ToolContext, *, contact_id: ContactId) -> ExaminedConta
     organisation's people and key contacts, linked documents and files, upcoming events and the
     last credit check. Parts whose area is not installed say so instead of failing."""
     actor = ctx.actor
-    contact = selectors.contact_get(
-        actor=actor, contact_id=contact_id, include_deleted=True, with_answer_parts=True
-    )
+    contact = selectors.contact_answer(actor=actor, contact_id=contact_id, trash=True)
     events = ContactEvent.objects.filter(contact=contact).select_related("actor")[:10]
     owners = contact.ownership_changes.select_related("previous_owner", "new_owner", "changed_by")[:5]
     people = (
-        selectors.contact_visible(actor=actor)
+        Contact.objects.restrict(actor)
         .filter(organisation=contact)
         .select_related("owner", "organisation")[:25]
         if contact.kind == Contact.Kind.ORGANISATION
         else []
     )
     try:
-        attachments = get_contact_attachments(ctx, contact_id=contact.pk) if not contact.is_deleted else None
+        attachments = get_contact_attachments(ctx, contact_id=contact.pk) if not contact.in_trash else None
         attached = AttachmentsSection(
             available=attachments is not None,
             reason="" if attachments is not None else "the contact is archived",
             documents=attachments.documents if attachments else [],
             files=attachments.files if attachments else [],
         )
-    except AreaNotInstalled as error:
+    except AreaNotAvailable as error:
         attached = AttachmentsSection(available=False, reason=str(error.message), documents=[], files=[])
     upcoming = events_section(actor=actor, contacts=[contact])
     check = contact.credit_checks.first() if can(actor, ContactsPerm.CREDIT_CHECK) else None
@@ -70,9 +68,9 @@ def examine_contact(ctx: ToolContext, *, contact_id: ContactId) -> ExaminedConta
         contact=answer,
         health=health_of(contact, conflicts=answer.open_conflict_count),
         recent_history=[EventOut.of(event) for event in events],
-        ownership=[OwnershipOut.of(change) for change in owners],
+        ownership=[OwnershipOut.of_record(change) for change in owners],
         people=[ContactSummary.of(person) for person in people],
         attachments=attached,
         upcoming_events=upcoming,
-        last_credit_check=CreditCheckOut.of(check) if check else None,
+        last_credit_check=CreditCheckOut.of_record(check) if check else None,
     )

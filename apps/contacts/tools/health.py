@@ -6,7 +6,8 @@ from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
-from apps.contacts import selectors, services
+from apps.contacts import services
+from apps.contacts.models import Contact
 from apps.contacts.permissions import ContactsPerm
 from apps.contacts.shapes import HealthOut, health_of
 from apps.contacts.tools.common import ContactId, CreditCheckOut
@@ -23,7 +24,7 @@ def get_contact_health(ctx: ToolContext, *, contact_id: ContactId) -> HealthOut:
     cold, with a 0-100 score and what it is based on. A person's own judgement
     (updateContactHealth) wins; otherwise it comes from the time since the last interaction
     (up to 30 days healthy, 90 needs attention, 180 at risk, then cold)."""
-    return health_of(selectors.contact_get(actor=ctx.actor, contact_id=contact_id))
+    return health_of(Contact.objects.fetch(ctx.actor, contact_id))
 
 
 @tool(
@@ -47,7 +48,7 @@ def update_contact_health(
 ) -> HealthOut:
     """Record a person's judgement of the relationship with a contact (status, score, note), which
     then wins over the health computed from activity; or reset it. Kept in the history."""
-    contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
+    contact = Contact.objects.fetch(ctx.actor, contact_id)
     contact = services.contact_set_health(
         actor=ctx.actor, contact=contact, status=status, score=score, note=note, reset=reset
     )
@@ -73,6 +74,6 @@ def get_contact_credit_check(
     """Ask the workspace's credit bureau for a credit report on a contact (a person or an
     organisation): score, band and summary. It is a paid request about a person's finances,
     so the user confirms each one; the answer is kept on the contact and in its history."""
-    contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
+    contact = Contact.objects.fetch(ctx.actor, contact_id)
     check = services.credit_check_run(actor=ctx.actor, contact=contact, purpose=purpose)
-    return CreditCheckOut.of(check)
+    return CreditCheckOut.of_record(check)

@@ -6,12 +6,13 @@ from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
-from apps.catalogue.shapes import EntityId, Limit, Offset, Out, Page, paginate
-from apps.contacts import selectors, services
-from apps.contacts.models import ContactEvent
+from apps.catalogue.shapes import EntityId, Limit, Offset, Out, Page, PersonRef, ShareOut, paginate
+from apps.contacts import services
+from apps.contacts.models import Contact, ContactEvent
 from apps.contacts.permissions import ContactsPerm
-from apps.contacts.shapes import ContactOut, ContactRef, EventOut, OwnershipOut, PersonRef, ShareOut
+from apps.contacts.shapes import ContactOut, ContactRef, EventOut, OwnershipOut
 from apps.contacts.tools.common import ContactId
+from apps.core import sharing
 
 EventKind = Literal[
     "created",
@@ -45,7 +46,7 @@ def get_contact_history(
     """The contact's timeline, newest first: created, every change with the fields' old and new
     values, archive and restore, merges, sharing, owner changes, health, links, key contacts,
     duplicate decisions and credit checks, each with who did it and when."""
-    contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id, include_deleted=True)
+    contact = Contact.objects.fetch(ctx.actor, contact_id, trash=True)
     events = ContactEvent.objects.filter(contact=contact).select_related("actor")
     if kinds:
         events = events.filter(kind__in=kinds)
@@ -67,12 +68,12 @@ class OwnershipHistoryOut(Out):
 def get_contact_ownership_history(ctx: ToolContext, *, contact_id: ContactId) -> OwnershipHistoryOut:
     """Who owns the contact now, and every change of owner since it was created: from whom, to
     whom, who made the change, when and why (a transfer, an update, the creation)."""
-    contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id, include_deleted=True)
+    contact = Contact.objects.select_related("owner").fetch(ctx.actor, contact_id, trash=True)
     changes = contact.ownership_changes.select_related("previous_owner", "new_owner", "changed_by")
     return OwnershipHistoryOut(
         contact_id=contact.pk,
         owner=PersonRef.of(contact.owner),
-        changes=[OwnershipOut.of(change) for change in changes[:200]],
+        changes=[OwnershipOut.of_record(change) for change in changes[:200]],
     )
 
 
@@ -107,8 +108,8 @@ def merge_contacts(
     back, without undoing what moved)."""
     from pydantic.alias_generators import to_snake
 
-    primary = selectors.contact_get(actor=ctx.actor, contact_id=primary_id)
-    duplicates = selectors.contacts_get_many(actor=ctx.actor, contact_ids=duplicate_ids)
+    primary = Contact.objects.fetch(ctx.actor, primary_id)
+    duplicates = [Contact.objects.fetch(ctx.actor, pk) for pk in duplicate_ids]
     choices = {to_snake(field): source for field, source in (prefer or {}).items()}
     primary, taken = services.contacts_merge(
         actor=ctx.actor, primary=primary, duplicates=duplicates, prefer=choices
@@ -121,7 +122,7 @@ def restore_contact(ctx: ToolContext, *, contact_id: ContactId) -> ContactOut:
     """Bring back an archived contact (archived by deleting it or by a merge), with everything it
     had. A contact that was merged is detached from the contact it was merged into; what moved
     in the merge stays there."""
-    contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id, include_deleted=True)
+    contact = Contact.objects.fetch(ctx.actor, contact_id, trash=True)
     return ContactOut.of(services.contact_restore(actor=ctx.actor, contact=contact), ctx.actor)
 
 
@@ -145,15 +146,11 @@ def share_contact(
     """Share a contact with another person of the workspace, so they can see it (view) or also
     change it (edit), or stop sharing (none). Sharing matters for private contacts; a contact
     visible to everyone can already be seen by anyone whose role allows contacts."""
-    contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
-    person = services.person_by_email(person_email)
+    contact = Contact.objects.fetch(ctx.actor, contact_id)
+    person = sharing.person_by_email(person_email)
     contact = services.contact_share(actor=ctx.actor, contact=contact, person=person, access=access)
-    shares = contact.shares.select_related("user").order_by("user__email")
-    return SharingOut(
-        contact_id=contact.pk,
-        visibility=contact.visibility,
-        owner=PersonRef.of(contact.owner),
-        shared_with=ShareOut.many(shares),
+    return SharingOut.of_record(
+        contact, contact_id=contact.pk, shared_with=ShareOut.many(contact.shares.select_related("user"))
     )
 
 
@@ -187,8 +184,8 @@ def transfer_contact_accounts(
     """Hand the accounts (contacts) a person owns over to another person, for example when
     someone leaves or territories change: all of them, or the ones named, with the people of
     the organisations handed over. Every change is kept in each contact's ownership history."""
-    from_user = services.person_by_email(from_email)
-    to_user = services.person_by_email(to_email)
+    from_user = sharing.person_by_email(from_email)
+    to_user = sharing.person_by_email(to_email)
     moved = services.contacts_transfer(
         actor=ctx.actor,
         from_user=from_user,
@@ -198,8 +195,8 @@ def transfer_contact_accounts(
         reason=reason,
     )
     return TransferOut(
-        from_owner=PersonRef.of(from_user),  # type: ignore[arg-type]
-        to_owner=PersonRef.of(to_user),  # type: ignore[arg-type]
+        from_owner=PersonRef.of(from_user),
+        to_owner=PersonRef.of(to_user),
         count=len(moved),
-        transferred=[ContactRef.of(contact) for contact in moved[:500]],
+        transferred=[ContactRef.of_record(contact) for contact in moved[:500]],
     )

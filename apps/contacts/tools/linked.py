@@ -4,52 +4,34 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from apps.catalogue.activity import Days, EmailOut, EmailQuery, HowManyEvents, carried, email_page, upcoming
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Limit, Offset, Out, Page, page_of
-from apps.contacts import links, selectors, services
-from apps.contacts.errors import AreaNotInstalled
-from apps.contacts.linked import Days, EmailOut, EmailQuery, HowManyEvents, email_page, upcoming
-from apps.contacts.models import Contact, ContactLink
+from apps.contacts import services
+from apps.contacts.models import Contact
 from apps.contacts.permissions import ContactsPerm
-from apps.contacts.shapes import PersonRef
 from apps.contacts.tools.common import ContactId, LinkOut, UpcomingEventsOut
-from apps.core.errors import NotFound, ValidationFailed
+from apps.core import kinds
+from apps.core.errors import AreaNotAvailable, NotFound, ValidationFailed
+from apps.core.kinds import attachments, sources
 
 # --- items of other areas: documents, files, events, e-mails --------------------------------------
 
-AREA_OF_KIND = {"document": ("documents", "Documents"), "file": ("files", "Files")}
+AREA_TITLE = {"document": "Documents", "file": "Files"}
 
 
-def _require_target(kind: str) -> Any:
-    target = links.link_target(kind)
-    if target is None:
-        _area, title = AREA_OF_KIND[kind]
-        raise AreaNotInstalled(
+def _items(actor: Any, kind: str, ids: list[int]) -> dict[int, kinds.Item]:
+    """The items of `kind` among `ids` that `actor` may see; AREA_NOT_AVAILABLE when their area
+    is not installed."""
+    found = kinds.describe(actor=actor, item_kind=kind, ids=ids)
+    if found is None:
+        title = AREA_TITLE[kind]
+        raise AreaNotAvailable(
             f"{title} are not available in this workspace (the {title} area is not installed), so no "
             f"{kind} can be linked or listed. Tell the user; do not retry."
         )
-    return target
-
-
-def _resolved(actor: Any, contact: Contact, kind: str) -> list[LinkOut]:
-    target = _require_target(kind)
-    rows = list(ContactLink.objects.filter(contact=contact, kind=kind).select_related("linked_by")[:500])
-    found = target.resolve(actor=actor, target_ids=[row.target_id for row in rows]) if rows else {}
-    return [
-        LinkOut(
-            kind=kind,
-            id=row.target_id,
-            title=found[row.target_id].title if row.target_id in found else row.title,
-            available=row.target_id in found,
-            url=found[row.target_id].url if row.target_id in found else "",
-            mime_type=found[row.target_id].mime_type if row.target_id in found else "",
-            size=found[row.target_id].size if row.target_id in found else None,
-            linked_at=row.linked_at,
-            linked_by=PersonRef.of(row.linked_by),
-        )
-        for row in rows
-    ]
+    return found
 
 
 class LinkResultOut(Out):
@@ -62,9 +44,9 @@ class LinkResultOut(Out):
 
 
 def _link(ctx: ToolContext, kind: str, contact_id: int, target_id: int, remove: bool) -> LinkResultOut:
-    target = _require_target(kind)
-    contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
-    item = target.resolve(actor=ctx.actor, target_ids=[target_id]).get(target_id)
+    _items(ctx.actor, kind, [])  # an area that is not installed is said before anything else
+    contact = Contact.objects.fetch(ctx.actor, contact_id)
+    item = _items(ctx.actor, kind, [target_id]).get(target_id)
     if item is None and not remove:
         raise NotFound(f"{kind.capitalize()} {target_id} was not found, or you may not see it.")
     title = item.title if item else ""
@@ -113,8 +95,10 @@ def list_contact_files(
 ) -> Page[LinkOut]:
     """The files linked to a contact, newest link first, with their current name, type and size
     (or `available: false` if a file was removed or you may no longer read it). Needs the Files area."""
-    contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
-    files = _resolved(ctx.actor, contact, "file")
+    contact = Contact.objects.fetch(ctx.actor, contact_id)
+    _items(ctx.actor, "file", [])  # an area that is not installed is said as the link tools say it
+    linked = attachments.attachments_of(actor=ctx.actor, record=contact, item_kinds=("file",))
+    files = [LinkOut.of_record(item) for item in linked]
     return page_of(files[offset : offset + limit], total=len(files), limit=limit, offset=offset)
 
 
@@ -135,24 +119,18 @@ def get_contact_attachments(ctx: ToolContext, *, contact_id: ContactId) -> Attac
     """Everything linked to a contact: its documents and its files, each with its current title
     and whether it can still be read. Areas that are not installed are named in
     `unavailableAreas`."""
-    contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
-    sections: dict[str, list[LinkOut]] = {"document": [], "file": []}
-    missing = []
-    for kind in sections:
-        if links.link_target(kind) is None:
-            missing.append(AREA_OF_KIND[kind][0])
-        else:
-            sections[kind] = _resolved(ctx.actor, contact, kind)
-    if len(missing) == len(sections):
-        raise AreaNotInstalled(
+    contact = Contact.objects.fetch(ctx.actor, contact_id)
+    found = carried(actor=ctx.actor, record=contact)
+    if set(found.unavailable_areas) == {"documents", "files"}:
+        raise AreaNotAvailable(
             "Neither the Documents nor the Files area is installed in this workspace, so a contact has "
             "no attachments to show. Tell the user; do not retry."
         )
     return AttachmentsOut(
         contact_id=contact.pk,
-        documents=sections["document"],
-        files=sections["file"],
-        unavailable_areas=missing,
+        documents=[LinkOut.of_record(item) for item in found.documents],
+        files=[LinkOut.of_record(item) for item in found.files],
+        unavailable_areas=found.unavailable_areas,
     )
 
 
@@ -171,9 +149,9 @@ def get_contact_upcoming_events(
 ) -> UpcomingEventsOut:
     """The calendar events coming up in which the contact takes part, soonest first, within the
     next `days`. Needs the Calendars area."""
-    contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
+    contact = Contact.objects.fetch(ctx.actor, contact_id)
     found = upcoming(actor=ctx.actor, contacts=[contact], days=days, limit=limit)
-    return UpcomingEventsOut(contact_id=contact.pk, start=found.start, end=found.end, events=found.events)
+    return UpcomingEventsOut.of_record(found, contact_id=contact.pk)
 
 
 @tool(
@@ -190,8 +168,8 @@ def search_contact_emails(
     """Search the workspace's e-mails sent to or received from a contact's addresses, newest
     first, that you may read. Needs a mailbox area (Email Inbox) and an e-mail address on the
     contact."""
-    contact = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
-    links.mailboxes()
+    contact = Contact.objects.fetch(ctx.actor, contact_id)
+    sources.mailboxes()
     if not contact.addresses:
         raise ValidationFailed(
             f"Contact {contact.pk} has no e-mail address, so no e-mails can be matched to it. Add one with "

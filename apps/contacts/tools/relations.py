@@ -7,7 +7,8 @@ from pydantic import Field
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import EntityId, In, Out
-from apps.contacts import selectors, services
+from apps.contacts import services
+from apps.contacts.models import Contact
 from apps.contacts.permissions import ContactsPerm
 from apps.contacts.shapes import ContactRef, KeyContactOut
 
@@ -41,7 +42,7 @@ def update_key_contacts(
 ) -> KeyContactsOut:
     """Set who the key people of an organisation are, in order, with their role there (decision
     maker, billing, technical...). The list replaces the previous one."""
-    organisation = selectors.contact_get(actor=ctx.actor, contact_id=contact_id)
+    organisation = Contact.objects.fetch(ctx.actor, contact_id)
     services.key_contacts_set(
         actor=ctx.actor,
         organisation=organisation,
@@ -49,5 +50,6 @@ def update_key_contacts(
     )
     keys = organisation.key_contacts.select_related("person")
     return KeyContactsOut(
-        organisation=ContactRef.of(organisation), key_contacts=[KeyContactOut.of(k) for k in keys]
+        organisation=ContactRef.of_record(organisation),
+        key_contacts=[KeyContactOut.of_record(k) for k in keys],
     )

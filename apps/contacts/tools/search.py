@@ -8,9 +8,12 @@ from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import In, Limit, Offset, Out, Page, paginate
 from apps.contacts import selectors
+from apps.contacts.models import Contact
 from apps.contacts.permissions import ContactsPerm
 from apps.contacts.shapes import ContactSummary
 from apps.contacts.tools.common import Kind, Stage
+from apps.core import search
+from apps.core.errors import invalid
 
 Sort = Literal["name", "-name", "created", "-created", "updated", "-updated"]
 SortBy = Annotated[Sort, Field(description="Order: name, created or updated; a leading - reverses")]
@@ -47,17 +50,12 @@ def list_contacts(
 ) -> Page[ContactSummary]:
     """List the contacts you may see, a page at a time, with simple filters. For free text use
     searchContacts; for conditions on any field (dates, cities, business fields) use queryContacts."""
-    rows = selectors.contact_visible(
-        actor=ctx.actor, include_deleted=archived == "include", only_deleted=archived == "only"
-    ).select_related("owner", "organisation")
+    rows = Contact.objects.restrict(ctx.actor, trash=archived).select_related("owner", "organisation")
     if kind:
         rows = rows.filter(kind=kind)
     if lifecycle_stage:
         rows = rows.filter(lifecycle_stage=lifecycle_stage)
-    if tag:
-        rows = rows.filter(tags__contains=[" ".join(tag.split()).lower()])
-    if owner_email:
-        rows = rows.filter(owner__email=owner_email.strip().lower())
+    rows = search.narrowed(rows, tag=tag, owner_email=owner_email)
     if organisation_id:
         rows = rows.filter(organisation_id=organisation_id)
     return paginate(rows.order_by(*SORTS[sort]), limit=limit, offset=offset, item=ContactSummary.of)
@@ -83,9 +81,7 @@ def search_contacts(
     that start with the query, then any contact where every word appears somewhere. Use the ids
     it returns with getContact and the other contact tools."""
     if not query.strip():
-        from apps.contacts.errors import InvalidContact
-
-        raise InvalidContact("query: give at least one word to search for.", details={"query": ["empty"]})
+        raise invalid("query", "give at least one word to search for")
     rows = selectors.contact_search(actor=ctx.actor, query=query, include_deleted=include_archived)
     return paginate(
         rows.select_related("owner", "organisation"), limit=limit, offset=offset, item=ContactSummary.of
@@ -129,7 +125,7 @@ def query_contacts(
     `archived` asks for them."""
     from apps.contacts import query
 
-    rows = selectors.with_health(selectors.contact_visible(actor=ctx.actor, include_deleted=True))
+    rows = selectors.with_health(Contact.objects.restrict(ctx.actor, trash="include"))
     if not any(item.field == "archived" for item in filters):
         rows = rows.filter(deleted_at__isnull=True)
     rows = query.apply(rows, filters, match).select_related("owner", "organisation")

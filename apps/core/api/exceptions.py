@@ -68,10 +68,12 @@ def to_app_error(exc: Exception) -> errors.AppError | None:
             (exc.status_code, str(exc.default_code).upper()),
         )
         headers = {}
-        if getattr(exc, "auth_header", None):
-            headers["WWW-Authenticate"] = exc.auth_header
-        if getattr(exc, "wait", None):
-            headers["Retry-After"] = str(int(exc.wait))
+        # NotAuthenticated and Throttled carry these (set by DRF's views).
+        auth_header, wait = getattr(exc, "auth_header", None), getattr(exc, "wait", None)
+        if auth_header:
+            headers["WWW-Authenticate"] = auth_header
+        if wait:
+            headers["Retry-After"] = str(int(wait))
         return errors.AppError(str(exc.detail), code=code, http_status=status, headers=headers)
     return None
 

@@ -3,14 +3,16 @@
 Every DRF view under /api/ is in the schema by itself; describe it with `@extend_schema` and give
 its failures with `error_responses(401, 404, ...)`. Endpoints that are not DRF views (lean ASGI
 doors) add their paths through SPECTACULAR_SETTINGS["APPEND_PATHS"]. Authentication classes get a
-security scheme through an `OpenApiAuthenticationExtension` (the ones below, or the app's own).
+security scheme through an `OpenApiAuthenticationExtension` in their app (apps.accounts.api.schema).
 """
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiViewExtension
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 ErrorBody = inline_serializer(
     name="Error",
@@ -49,53 +51,11 @@ def error_responses(*statuses: int, descriptions: dict[int, str] | None = None) 
     }
 
 
-class AccessTokenScheme(OpenApiAuthenticationExtension):
-    target_class = "apps.accounts.authentication.AccessTokenAuthentication"
-    name = "accessToken"
+def operations(tag: str, **shared: Any) -> Callable[..., Callable[[F], F]]:
+    """`extend_schema` for the operations of one part of an API: each is listed under `tag`, with
+    what they all have (`shared`: the path's parameters) and what it says of itself."""
 
-    def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
-        return {
-            "type": "http",
-            "scheme": "bearer",
-            "bearerFormat": "personal access token (atp_…)",
-            "description": "A personal access token from the workspace settings (90 days).",
-        }
+    def operation(**schema: Any) -> Callable[[F], F]:
+        return extend_schema(tags=[tag], **shared, **schema)
 
-
-class MeViewSchema(OpenApiViewExtension):
-    """`/api/me` is a plain APIView: its body is described here."""
-
-    target_class = "apps.accounts.api.views.MeView"
-
-    def view_replacement(self) -> Any:
-        me = inline_serializer(
-            name="Me",
-            fields={
-                "id": serializers.IntegerField(),
-                "email": serializers.EmailField(),
-                "full_name": serializers.CharField(),
-                "role": inline_serializer(
-                    name="MeRole",
-                    fields={"key": serializers.CharField(), "name": serializers.CharField()},
-                    allow_null=True,
-                ),
-                "permissions": serializers.ListField(child=serializers.CharField()),
-                "workspace": inline_serializer(
-                    name="MeWorkspace",
-                    fields={"name": serializers.CharField(), "brand_name": serializers.CharField()},
-                    allow_null=True,
-                ),
-            },
-        )
-
-        class Fixed(self.target_class):  # type: ignore[name-defined,misc]
-            @extend_schema(
-                operation_id="getMe",
-                summary="Who the credential belongs to, and what they may do here",
-                tags=["People"],
-                responses={200: me, **error_responses(401)},
-            )
-            def get(self, request: Any) -> Any:
-                return super().get(request)
-
-        return Fixed
+    return operation

@@ -12,7 +12,7 @@ from django_tenants.utils import schema_context
 
 from apps.accounts.models import User
 from apps.contacts.models import Contact, ContactShare
-from apps.contacts.tests.samples import make_contact
+from apps.contacts.tests.factories import ContactFactory
 from apps.core.prepared import NotPreparable, Prepared
 
 
@@ -23,8 +23,10 @@ def by_owner(with_owner: bool, *, owner_id: int, email: str):  # type: ignore[no
 
 def test_the_rows_are_the_querysets_with_their_related_objects_and_converted_values(people):
     member = people["member"]
-    ada = make_contact(member, first_name="Ada", email="ada@example.org", tags=["vip"], data={"tier": "gold"})
-    make_contact(people["admin"], first_name="Grace", email="grace@example.org")
+    ada = ContactFactory(
+        actor=member, first_name="Ada", email="ada@example.org", tags=["vip"], data={"tier": "gold"}
+    )
+    ContactFactory(actor=people["admin"], first_name="Grace", email="grace@example.org")
     prepared = Prepared(by_owner)
 
     found = prepared(True, owner_id=member.pk, email="grace@example.org")
@@ -49,8 +51,8 @@ def test_each_shape_is_built_and_compiled_once_and_values_change_per_call(people
         return by_owner(with_owner, owner_id=owner_id, email=email)
 
     prepared = Prepared(build)
-    mine = make_contact(people["member"], email="mine@example.org")
-    theirs = make_contact(people["admin"], email="theirs@example.org")
+    mine = ContactFactory(actor=people["member"], email="mine@example.org")
+    theirs = ContactFactory(actor=people["admin"], email="theirs@example.org")
 
     assert [c.pk for c in prepared(False, owner_id=people["member"].pk, email="none")] == [mine.pk]
     assert [c.pk for c in prepared(False, owner_id=people["admin"].pk, email="none")] == [theirs.pk]
@@ -60,12 +62,12 @@ def test_each_shape_is_built_and_compiled_once_and_values_change_per_call(people
 
 def test_it_runs_in_the_workspace_active_when_it_is_called(people, globex):
     prepared = Prepared(lambda *, email: Contact.objects.filter(email=email))
-    make_contact(people["member"], email="same@example.org", first_name="Acme's")
+    ContactFactory(actor=people["member"], email="same@example.org", first_name="Acme's")
     assert [c.first_name for c in prepared(email="same@example.org")] == ["Acme's"]
 
     with schema_context("globex"):
         owner = User.objects.order_by("id").first()
-        make_contact(owner, email="same@example.org", first_name="Globex's")
+        ContactFactory(actor=owner, email="same@example.org", first_name="Globex's")
         assert [c.first_name for c in prepared(email="same@example.org")] == ["Globex's"]
 
 
@@ -77,9 +79,11 @@ def prepared_on_the_server(sql_start: str) -> list[str]:
 
 def test_postgresql_prepares_it_and_still_runs_it_in_each_workspace(people, globex):
     prepared = Prepared(lambda *, email: Contact.objects.filter(email=email).only("id", "first_name"))
-    make_contact(people["member"], email="twice@example.org", first_name="Acme's")
+    ContactFactory(actor=people["member"], email="twice@example.org", first_name="Acme's")
     with schema_context("globex"):
-        make_contact(User.objects.order_by("id").first(), email="twice@example.org", first_name="Globex's")
+        ContactFactory(
+            actor=User.objects.order_by("id").first(), email="twice@example.org", first_name="Globex's"
+        )
     runs = connection.connection.prepare_threshold + 1
 
     for _ in range(runs):
@@ -110,7 +114,7 @@ def test_a_value_the_builder_changes_is_refused(acme):
 
 
 def test_a_shape_may_leave_a_value_out(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
     prepared = Prepared(
         lambda everyone, *, contact_id, owner_id: (
             Contact.objects.filter(pk=contact_id)
@@ -132,9 +136,9 @@ def test_only_integers_and_strings_are_values(acme):
 
 def with_shares(*, owner_id: int):  # type: ignore[no-untyped-def]
     shares = (
-        ContactShare.objects.filter(contact_id=OuterRef("pk"))
+        ContactShare.objects.filter(item_id=OuterRef("pk"))
         .order_by()
-        .values("contact_id")
+        .values("item_id")
         .annotate(rows=JSONBAgg(JSONObject(email="user__email", access="access"), order_by="user__email"))
         .values("rows")
     )
@@ -142,7 +146,7 @@ def with_shares(*, owner_id: int):  # type: ignore[no-untyped-def]
         Contact.objects.filter(owner_id=owner_id)
         .annotate(
             shares_read=Coalesce(Subquery(shares), Value([], output_field=JSONField())),
-            shared=Exists(ContactShare.objects.filter(contact_id=OuterRef("pk"))),
+            shared=Exists(ContactShare.objects.filter(item_id=OuterRef("pk"))),
         )
         .select_related("owner")
         .order_by("id")
@@ -151,10 +155,10 @@ def with_shares(*, owner_id: int):  # type: ignore[no-untyped-def]
 
 def test_annotations_come_converted_as_the_querysets_own(people):
     member = people["member"]
-    shared = make_contact(member, first_name="Shared", data={"tier": "gold"})
-    alone = make_contact(member, first_name="Alone")
+    shared = ContactFactory(actor=member, first_name="Shared", data={"tier": "gold"})
+    alone = ContactFactory(actor=member, first_name="Alone")
     for user, access in ((people["viewer"], "view"), (people["admin"], "edit")):
-        ContactShare.objects.create(contact=shared, user=user, access=access)
+        ContactShare.objects.create(item=shared, user=user, access=access)
     prepared = Prepared(with_shares)
 
     found = prepared(owner_id=member.pk)

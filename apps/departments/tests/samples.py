@@ -4,14 +4,10 @@ import uuid
 from typing import Any
 
 from apps.catalogue.testing import Sample, sample
-from apps.contacts.tests.samples import make_contact
+from apps.contacts import related
+from apps.contacts.tests.factories import ContactFactory
 from apps.departments import services
-from apps.departments.models import Department
-
-
-def make_department(actor: Any, **fields: Any) -> Department:
-    fields.setdefault("name", f"Dept{uuid.uuid4().hex[:10]}")
-    return services.department_create(actor=actor, fields=fields)
+from apps.departments.tests.factories import DepartmentFactory
 
 
 @sample("createDepartment")
@@ -21,7 +17,7 @@ def create_department(actor: Any) -> Sample:
 
 @sample("updateDepartment")
 def update_department(actor: Any) -> Sample:
-    department = make_department(actor)
+    department = DepartmentFactory(actor=actor)
     return Sample(
         {"departmentId": department.pk, "changes": {"description": "Builds things"}},
         private=[department.name],
@@ -30,31 +26,31 @@ def update_department(actor: Any) -> Sample:
 
 @sample("deleteDepartment")
 def delete_department(actor: Any) -> Sample:
-    department = make_department(actor)
+    department = DepartmentFactory(actor=actor)
     return Sample({"departmentId": department.pk}, private=[department.name])
 
 
 @sample("getDepartment")
 def get_department(actor: Any) -> Sample:
-    department = make_department(actor)
+    department = DepartmentFactory(actor=actor)
     return Sample({"departmentId": department.pk}, private=[department.name])
 
 
 @sample("listDepartments")
 def list_departments(actor: Any) -> Sample:
-    department = make_department(actor)
+    department = DepartmentFactory(actor=actor)
     return Sample({"limit": 100}, private=[department.name])
 
 
 @sample("searchDepartments")
 def search_departments(actor: Any) -> Sample:
-    department = make_department(actor)
+    department = DepartmentFactory(actor=actor)
     return Sample({"query": department.name}, private=[department.name])
 
 
 @sample("addMemberToDepartment")
 def add_member_to_department(actor: Any) -> Sample:
-    department = make_department(actor)
+    department = DepartmentFactory(actor=actor)
     return Sample(
         {"departmentId": department.pk, "personEmail": actor.email, "role": "lead"}, private=[department.name]
     )
@@ -62,15 +58,15 @@ def add_member_to_department(actor: Any) -> Sample:
 
 @sample("removeMemberFromDepartment")
 def remove_member_from_department(actor: Any) -> Sample:
-    department = make_department(actor)
+    department = DepartmentFactory(actor=actor)
     services.member_add(actor=actor, department=department, person=actor)
     return Sample({"departmentId": department.pk, "personEmail": actor.email}, private=[department.name])
 
 
 @sample("linkContactToDepartment")
 def link_contact_to_department(actor: Any) -> Sample:
-    department = make_department(actor)
-    contact = make_contact(actor)
+    department = DepartmentFactory(actor=actor)
+    contact = ContactFactory(actor=actor)
     return Sample(
         {"departmentId": department.pk, "contactId": contact.pk},
         private=[department.name, contact.first_name],
@@ -79,9 +75,9 @@ def link_contact_to_department(actor: Any) -> Sample:
 
 @sample("unlinkContactFromDepartment")
 def unlink_contact_from_department(actor: Any) -> Sample:
-    department = make_department(actor)
-    contact = make_contact(actor)
-    services.contact_link(actor=actor, department=department, contact_id=contact.pk)
+    department = DepartmentFactory(actor=actor)
+    contact = ContactFactory(actor=actor)
+    related.link(actor=actor, rows=department.contact_links, contact_id=contact.pk)
     return Sample(
         {"departmentId": department.pk, "contactId": contact.pk},
         private=[department.name, contact.first_name],

@@ -1,37 +1,14 @@
 """A normal call of every Documents tool, for the catalogue's contract test
 (apps/catalogue/tests/test_contract.py). Each creates what it needs as `actor`."""
 
-import uuid
 from typing import Any
 
 from apps.catalogue.testing import Sample, sample
-from apps.documents import services
-from apps.documents.models import Document, DocumentFolder
-
-
-def unique(prefix: str = "Doc") -> str:
-    return f"{prefix}{uuid.uuid4().hex[:10]}"
-
-
-def make_document(
-    actor: Any, title: str | None = None, content: str | None = None, **fields: Any
-) -> Document:
-    return services.document_create(
-        actor=actor,
-        title=title or unique("Plan"),
-        content=content if content is not None else f"Body {unique('Secret')}",
-        **fields,
-    )
-
-
-def make_document_folder(
-    actor: Any, name: str | None = None, parent: DocumentFolder | None = None
-) -> DocumentFolder:
-    return services.folder_create(actor=actor, name=name or unique("Folder"), parent=parent)
+from apps.documents.tests.factories import DocumentFactory, DocumentFolderFactory
 
 
 def _document(actor: Any, arguments: dict[str, Any] | None = None) -> Sample:
-    document = make_document(actor)
+    document = DocumentFactory(actor=actor)
     return Sample({"documentId": document.pk, **(arguments or {})}, private=[document.title])
 
 
@@ -52,7 +29,7 @@ def get_document(actor: Any) -> Sample:
 
 @sample("listDocuments")
 def list_documents(actor: Any) -> Sample:
-    document = make_document(actor)
+    document = DocumentFactory(actor=actor)
     return Sample({"limit": 100}, private=[document.title])
 
 
@@ -63,7 +40,7 @@ def update_document(actor: Any) -> Sample:
 
 @sample("moveDocument")
 def move_document(actor: Any) -> Sample:
-    folder = make_document_folder(actor)
+    folder = DocumentFolderFactory(actor=actor)
     return _document(actor, {"folderId": folder.pk})
 
 

@@ -19,12 +19,12 @@ from apps.catalogue.testing import (
     tools_of,
 )
 from apps.contacts.models import ContactLink
-from apps.contacts.tests.samples import make_contact
+from apps.contacts.tests.factories import ContactFactory
 from apps.documents.models import Document, DocumentFolder, DocumentShare, DocumentVersion
-from apps.documents.tests.samples import make_document, make_document_folder
+from apps.documents.tests.factories import DocumentFactory, DocumentFolderFactory
 from apps.files import services as files
 from apps.files.models import Attachment, File
-from apps.files.tests.samples import make_file
+from apps.files.tests.factories import FileFactory
 
 DOCUMENT_TOOLS = tools_of("documents")
 CONFIRM = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
@@ -67,7 +67,7 @@ def test_viewers_may_read_but_not_write(people, name, arguments):
 
 
 def test_create_document_from_markdown_keeps_sanitised_html_and_version_one(people):
-    folder = make_document_folder(people["member"], name="Policies")
+    folder = DocumentFolderFactory(actor=people["member"], name="Policies")
 
     answer = ok(
         people["member"],
@@ -124,7 +124,7 @@ def test_create_document_folder_nests(people):
 
 
 def test_update_document_keeps_every_previous_version(people):
-    document = make_document(people["member"], title="Plan", content="first")
+    document = DocumentFactory(actor=people["member"], title="Plan", content="first")
 
     second = ok(
         people["member"], "updateDocument", {"documentId": document.pk, "content": "second", "note": "v2"}
@@ -147,7 +147,7 @@ def test_update_document_keeps_every_previous_version(people):
 
 
 def test_update_document_refuses_a_stale_version_and_changes_nothing(people):
-    document = make_document(people["member"], content="base")
+    document = DocumentFactory(actor=people["member"], content="base")
     ok(people["member"], "updateDocument", {"documentId": document.pk, "content": "theirs"})
 
     message = refused(
@@ -177,7 +177,7 @@ def test_create_document_refuses_bad_input(people, arguments, expected):
 
 @override_settings(ATRIUM_DOCUMENTS_MAX_CHARS=100)
 def test_a_document_too_long_is_refused(people):
-    document = make_document(people["member"], content="short")
+    document = DocumentFactory(actor=people["member"], content="short")
 
     message = refused(
         people["member"], "updateDocument", {"documentId": document.pk, "content": "word " * 100}
@@ -188,13 +188,13 @@ def test_a_document_too_long_is_refused(people):
 
 
 def test_update_without_changes_is_refused(people):
-    document = make_document(people["member"])
+    document = DocumentFactory(actor=people["member"])
     assert "Say what to change" in refused(people["member"], "updateDocument", {"documentId": document.pk})
 
 
 def test_move_document(people):
-    folder = make_document_folder(people["member"])
-    document = make_document(people["member"])
+    folder = DocumentFolderFactory(actor=people["member"])
+    document = DocumentFactory(actor=people["member"])
 
     moved = ok(people["member"], "moveDocument", {"documentId": document.pk, "folderId": folder.pk})
     back = ok(people["member"], "moveDocument", {"documentId": document.pk, "folderId": None})
@@ -206,7 +206,7 @@ def test_move_document(people):
 
 
 def test_share_document_lets_one_person_see_a_private_document(people):
-    document = make_document(people["owner"], visibility="private")
+    document = DocumentFactory(actor=people["owner"], visibility="private")
     hidden = refused(people["member"], "getDocument", {"documentId": document.pk})
 
     shared = ok(
@@ -223,14 +223,14 @@ def test_share_document_lets_one_person_see_a_private_document(people):
 
 
 def test_only_the_owner_makes_a_document_private(people):
-    document = make_document(people["owner"])
+    document = DocumentFactory(actor=people["owner"])
     message = refused(people["member"], "shareDocument", {"documentId": document.pk, "visibility": "private"})
     assert "Only its owner" in message
     assert Document.objects.get(pk=document.pk).visibility == "workspace"
 
 
 def test_delete_document_puts_it_in_the_trash(people, acme_client):
-    document = make_document(people["member"])
+    document = DocumentFactory(actor=people["member"])
 
     asked = call(people["admin"], "deleteDocument", {"documentId": document.pk})
     deleted = ok(people["admin"], "deleteDocument", {"documentId": document.pk}, **CONFIRM)
@@ -244,7 +244,7 @@ def test_delete_document_puts_it_in_the_trash(people, acme_client):
 
 
 def test_get_document_reads_an_earlier_version(people):
-    document = make_document(people["member"], title="Memo", content="old words")
+    document = DocumentFactory(actor=people["member"], title="Memo", content="old words")
     ok(people["member"], "updateDocument", {"documentId": document.pk, "content": "new words"})
 
     current = ok(people["viewer"], "getDocument", {"documentId": document.pk, "format": "text"})
@@ -258,9 +258,9 @@ def test_get_document_reads_an_earlier_version(people):
 
 
 def test_list_documents_by_folder_and_by_words(people):
-    folder = make_document_folder(people["member"], name="Board")
-    make_document(people["member"], title="Agenda", content="budget review", folder=folder)
-    make_document(people["member"], title="Elsewhere", content="nothing")
+    folder = DocumentFolderFactory(actor=people["member"], name="Board")
+    DocumentFactory(actor=people["member"], title="Agenda", content="budget review", folder=folder)
+    DocumentFactory(actor=people["member"], title="Elsewhere", content="nothing")
 
     root = ok(people["viewer"], "listDocuments", {})
     inside = ok(people["viewer"], "listDocuments", {"folderId": folder.pk})
@@ -275,7 +275,7 @@ def test_ids_of_another_workspace_are_not_found(people, globex):
     with schema_context("globex"):
         from apps.accounts.models import User
 
-        document = make_document(User.objects.get(email="owner@globex.example"))
+        document = DocumentFactory(actor=User.objects.get(email="owner@globex.example"))
 
     for name, arguments in (
         ("getDocument", {"documentId": document.pk}),
@@ -289,8 +289,8 @@ def test_ids_of_another_workspace_are_not_found(people, globex):
 
 
 def test_export_document_to_pdf_saves_a_real_pdf_in_files(people):
-    document = make_document(
-        people["member"],
+    document = DocumentFactory(
+        actor=people["member"],
         title="Offer: Q3/2026",
         content=(
             "# Offer\n\nDear client, the price is **1 200 €**.\n\n- item one\n- item two\n\n"
@@ -318,7 +318,7 @@ def test_export_needs_the_right_to_add_files(acme):
     from apps.accounts.models import User
 
     writer = person_with({"documents.view", "documents.export", "files.view"}, email="writer@acme.example")
-    document = make_document(User.objects.get(email="member@acme.example"))
+    document = DocumentFactory(actor=User.objects.get(email="member@acme.example"))
 
     message = refused(writer, "exportDocumentToPdf", {"documentId": document.pk})
 
@@ -327,9 +327,9 @@ def test_export_needs_the_right_to_add_files(acme):
 
 
 def test_a_file_is_attached_to_a_contact_and_a_document(people):
-    file = make_file(people["member"])
-    contact = make_contact(people["member"])
-    document = make_document(people["member"])
+    file = FileFactory(actor=people["member"])
+    contact = ContactFactory(actor=people["member"])
+    document = DocumentFactory(actor=people["member"])
 
     to_contact = ok(
         people["member"],
@@ -385,7 +385,7 @@ def test_an_agent_writes_revises_exports_and_reads_back_a_document(people):
     read = ok(agent, "getDocument", {"documentId": document_id})
     exported = ok(agent, "exportDocumentToPdf", {"documentId": document_id})
     pdf_text = ok(agent, "readFileContent", {"fileId": exported["file"]["id"]})
-    contact = make_contact(agent)
+    contact = ContactFactory(actor=agent)
     ok(agent, "linkDocumentToContact", {"contactId": contact.pk, "documentId": document_id})
     ok(agent, "linkFileToContact", {"contactId": contact.pk, "fileId": exported["file"]["id"]})
     attachments = ok(people["viewer"], "getContactAttachments", {"contactId": contact.pk})
@@ -402,7 +402,7 @@ def test_an_agent_writes_revises_exports_and_reads_back_a_document(people):
 
 
 def test_the_documents_page_shows_documents_versions_and_restores_from_the_trash(people, acme_client):
-    document = make_document(people["member"], title="Handbook", content="**Welcome**")
+    document = DocumentFactory(actor=people["member"], title="Handbook", content="**Welcome**")
     ok(people["member"], "updateDocument", {"documentId": document.pk, "content": "**Welcome** aboard"})
     ok(people["admin"], "deleteDocument", {"documentId": document.pk}, **CONFIRM)
     acme_client.force_login(people["admin"])

@@ -7,4 +7,4 @@ register = template.Library()
 
 @register.filter
 def size(value: int | str | None) -> str:
-    return "" if value in (None, "") else human_size(int(value))
+    return "" if value is None or value == "" else human_size(int(value))

@@ -6,33 +6,13 @@ import uuid
 from typing import Any
 
 from apps.catalogue.testing import Sample, sample
-from apps.contacts.tests.samples import make_contact
+from apps.contacts.tests.factories import ContactFactory
 from apps.files import services
-from apps.files.models import File, Folder
-
-
-def unique(prefix: str = "Zed") -> str:
-    return f"{prefix}{uuid.uuid4().hex[:10]}"
-
-
-def make_folder(actor: Any, name: str | None = None, parent: Folder | None = None) -> Folder:
-    return services.folder_create(actor=actor, name=name or unique("Folder"), parent=parent)
-
-
-def make_file(
-    actor: Any, name: str | None = None, text: str | None = None, folder: Folder | None = None, **fields: Any
-) -> File:
-    return services.file_create(
-        actor=actor,
-        name=name or f"{unique('Note')}.txt",
-        content=(text if text is not None else f"secret {unique()}").encode(),
-        folder=folder,
-        **fields,
-    )
+from apps.files.tests.factories import FileFactory, FolderFactory
 
 
 def _file(actor: Any, arguments: dict[str, Any] | None = None, **fields: Any) -> Sample:
-    file = make_file(actor, **fields)
+    file = FileFactory(actor=actor, **fields)
     return Sample({"fileId": file.pk, **(arguments or {})}, private=[file.name])
 
 
@@ -53,7 +33,7 @@ def save_chat_upload_to_files(actor: Any) -> Sample:
 
 @sample("saveFileToContact")
 def save_file_to_contact(actor: Any) -> Sample:
-    contact = make_contact(actor)
+    contact = ContactFactory(actor=actor)
     return Sample(
         {"contactId": contact.pk, "name": "scan.txt", "text": "signed"}, private=[contact.first_name]
     )
@@ -71,14 +51,14 @@ def get_file_entity(actor: Any) -> Sample:
 
 @sample("listFiles")
 def list_files(actor: Any) -> Sample:
-    file = make_file(actor)
+    file = FileFactory(actor=actor)
     return Sample({"limit": 100}, private=[file.name])
 
 
 @sample("readFileContent")
 def read_file_content(actor: Any) -> Sample:
-    secret = unique("Secret")
-    file = make_file(actor, text=f"the text {secret}")
+    secret = f"Secret{uuid.uuid4().hex[:10]}"
+    file = FileFactory(actor=actor, text=f"the text {secret}")
     return Sample({"fileId": file.pk}, private=[file.name, secret])
 
 
@@ -89,25 +69,25 @@ def download_file_entity(actor: Any) -> Sample:
 
 @sample("getFileWorkingPath")
 def get_file_working_path(actor: Any) -> Sample:
-    folder = make_folder(actor)
+    folder = FolderFactory(actor=actor)
     return _file(actor, folder=folder)
 
 
 @sample("moveFile")
 def move_file(actor: Any) -> Sample:
-    folder = make_folder(actor)
+    folder = FolderFactory(actor=actor)
     return _file(actor, {"folderId": folder.pk})
 
 
 @sample("moveFileEntity")
 def move_file_entity(actor: Any) -> Sample:
-    folder, target = make_folder(actor), make_folder(actor)
+    folder, target = FolderFactory(actor=actor), FolderFactory(actor=actor)
     return Sample({"type": "folder", "id": folder.pk, "targetFolderId": target.pk}, private=[folder.name])
 
 
 @sample("renameFileEntity")
 def rename_file_entity(actor: Any) -> Sample:
-    file = make_file(actor)
+    file = FileFactory(actor=actor)
     return Sample({"type": "file", "id": file.pk, "name": "renamed.txt"}, private=[file.name])
 
 
@@ -118,7 +98,7 @@ def share_file(actor: Any) -> Sample:
 
 @sample("attachEntityFile")
 def attach_entity_file(actor: Any) -> Sample:
-    contact = make_contact(actor)
+    contact = ContactFactory(actor=actor)
     return _file(actor, {"entityType": "contact", "entityId": contact.pk})
 
 
@@ -134,13 +114,13 @@ def delete_file_entity(actor: Any) -> Sample:
 
 @sample("restoreFile")
 def restore_file(actor: Any) -> Sample:
-    file = make_file(actor)
+    file = FileFactory(actor=actor)
     services.file_trash(actor=actor, file=file)
     return Sample({"fileId": file.pk}, private=[file.name])
 
 
 @sample("listFileTrash")
 def list_file_trash(actor: Any) -> Sample:
-    file = make_file(actor)
+    file = FileFactory(actor=actor)
     services.file_trash(actor=actor, file=file)
     return Sample({}, private=[file.name])

@@ -22,10 +22,10 @@ from apps.catalogue.testing import (
     tools_of,
 )
 from apps.contacts.models import ContactLink
-from apps.contacts.tests.samples import make_contact
+from apps.contacts.tests.factories import ContactFactory
 from apps.files import blobs, services
 from apps.files.models import Attachment, Delivery, File, FileShare, Folder
-from apps.files.tests.samples import make_file, make_folder
+from apps.files.tests.factories import FileFactory, FolderFactory
 
 FILE_TOOLS = tools_of("files")
 
@@ -89,7 +89,7 @@ def test_viewers_may_read_but_not_change(people, name, arguments):
 
 
 def test_members_may_not_empty_the_trash(people):
-    file = make_file(people["member"])
+    file = FileFactory(actor=people["member"])
     with pytest.raises(ToolNotFound):
         call(people["member"], "deleteFileEntity", {"fileId": file.pk})
 
@@ -124,8 +124,8 @@ def test_create_file_entity_stores_text_and_binary_content(people):
 
 
 def test_a_taken_name_gets_a_number_or_is_refused(people):
-    folder = make_folder(people["member"])
-    make_file(people["member"], name="Report.txt", folder=folder)
+    folder = FolderFactory(actor=people["member"])
+    FileFactory(actor=people["member"], name="Report.txt", folder=folder)
 
     second = ok(
         people["member"], "createFileEntity", {"name": "report.txt", "text": "2", "folderId": folder.pk}
@@ -163,7 +163,7 @@ def test_save_chat_upload_to_files_keeps_it_in_the_chat_folder(people):
 
 
 def test_save_file_to_contact_links_it_to_the_contact(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
 
     answer = ok(
         people["member"], "saveFileToContact", {"contactId": contact.pk, "name": "id.txt", "text": "ok"}
@@ -178,7 +178,7 @@ def test_save_file_to_contact_links_it_to_the_contact(people):
 
 
 def test_save_file_to_a_contact_one_may_not_change_writes_nothing(people):
-    contact = make_contact(people["owner"], visibility="private")
+    contact = ContactFactory(actor=people["owner"], visibility="private")
     before = stored_keys()
 
     message = refused(
@@ -191,8 +191,8 @@ def test_save_file_to_a_contact_one_may_not_change_writes_nothing(people):
 
 
 def test_copy_file_duplicates_the_bytes_under_a_new_key(people):
-    folder = make_folder(people["member"])
-    file = make_file(people["member"], name="a.txt", text="same bytes")
+    folder = FolderFactory(actor=people["member"])
+    file = FileFactory(actor=people["member"], name="a.txt", text="same bytes")
 
     copy = ok(people["member"], "copyFile", {"fileId": file.pk, "folderId": folder.pk})
     beside = ok(people["member"], "copyFile", {"fileId": file.pk})
@@ -209,8 +209,8 @@ def test_copy_file_duplicates_the_bytes_under_a_new_key(people):
 
 
 def test_get_file_entity_tells_sharing_attachments_and_access(people):
-    file = make_file(people["member"])
-    contact = make_contact(people["member"])
+    file = FileFactory(actor=people["member"])
+    contact = ContactFactory(actor=people["member"])
     ok(
         people["member"],
         "attachEntityFile",
@@ -226,10 +226,10 @@ def test_get_file_entity_tells_sharing_attachments_and_access(people):
 
 
 def test_list_files_gives_folders_first_then_files_and_searches_by_name(people):
-    folder = make_folder(people["member"], name="Zeta")
-    make_file(people["member"], name="alpha.txt")
-    make_file(people["member"], name="inside-alpha.txt", folder=folder)
-    make_file(people["member"], name="photo.png", text="\x89PNG")
+    folder = FolderFactory(actor=people["member"], name="Zeta")
+    FileFactory(actor=people["member"], name="alpha.txt")
+    FileFactory(actor=people["member"], name="inside-alpha.txt", folder=folder)
+    FileFactory(actor=people["member"], name="photo.png", text="\x89PNG")
 
     root = ok(people["viewer"], "listFiles", {"limit": 100})
     inside = ok(people["viewer"], "listFiles", {"path": "/zeta"})
@@ -295,7 +295,7 @@ def test_read_file_content_extracts_text_of_each_format(people, name):
 
 
 def test_read_file_content_pages_a_long_text(people):
-    file = make_file(people["member"], text="x" * 250)
+    file = FileFactory(actor=people["member"], text="x" * 250)
 
     first = ok(people["viewer"], "readFileContent", {"fileId": file.pk, "maxChars": 100})
     last = ok(people["viewer"], "readFileContent", {"fileId": file.pk, "maxChars": 100, "offset": 200})
@@ -319,7 +319,7 @@ def test_read_file_content_says_when_there_is_no_text(people, name, content, exp
 
 
 def test_download_file_entity_gives_small_files_inline_and_a_working_link(people, acme_client):
-    file = make_file(people["member"], name="hello.txt", text="hello bytes")
+    file = FileFactory(actor=people["member"], name="hello.txt", text="hello bytes")
 
     answer = ok(people["viewer"], "downloadFileEntity", {"fileId": file.pk})
     response = acme_client.get(_link_path(answer["url"]))
@@ -339,7 +339,7 @@ def _link_path(url: str) -> str:
 def test_download_links_stop_working_when_tampered_trashed_or_in_another_workspace(
     people, acme_client, globex_client
 ):
-    file = make_file(people["member"])
+    file = FileFactory(actor=people["member"])
     link = _link_path(ok(people["viewer"], "downloadFileEntity", {"fileId": file.pk, "mode": "link"})["url"])
 
     elsewhere = globex_client.get(link)
@@ -352,7 +352,7 @@ def test_download_links_stop_working_when_tampered_trashed_or_in_another_workspa
 
 @override_settings(ATRIUM_FILES_INLINE_MAX_BYTES=10)
 def test_large_files_come_as_a_link_only(people):
-    file = make_file(people["member"], text="more than ten bytes")
+    file = FileFactory(actor=people["member"], text="more than ten bytes")
 
     answer = ok(people["viewer"], "downloadFileEntity", {"fileId": file.pk})
     message = refused(people["viewer"], "downloadFileEntity", {"fileId": file.pk, "mode": "inline"})
@@ -362,9 +362,9 @@ def test_large_files_come_as_a_link_only(people):
 
 
 def test_get_file_working_path_goes_both_ways(people):
-    parent = make_folder(people["member"], name="Contracts")
-    child = make_folder(people["member"], name="2026", parent=parent)
-    file = make_file(people["member"], name="offer.pdf", folder=child)
+    parent = FolderFactory(actor=people["member"], name="Contracts")
+    child = FolderFactory(actor=people["member"], name="2026", parent=parent)
+    file = FileFactory(actor=people["member"], name="offer.pdf", folder=child)
 
     by_id = ok(people["viewer"], "getFileWorkingPath", {"fileId": file.pk})
     by_path = ok(people["viewer"], "getFileWorkingPath", {"path": "/contracts/2026/OFFER.pdf"})
@@ -381,8 +381,8 @@ def test_get_file_working_path_goes_both_ways(people):
 
 
 def test_move_file_and_move_file_entity(people):
-    source, target = make_folder(people["member"]), make_folder(people["member"])
-    file = make_file(people["member"], folder=source)
+    source, target = FolderFactory(actor=people["member"]), FolderFactory(actor=people["member"])
+    file = FileFactory(actor=people["member"], folder=source)
 
     moved = ok(people["member"], "moveFile", {"fileId": file.pk, "folderId": target.pk})
     to_root = ok(people["member"], "moveFileEntity", {"type": "file", "id": file.pk, "targetFolderId": None})
@@ -396,8 +396,8 @@ def test_move_file_and_move_file_entity(people):
 
 
 def test_a_folder_cannot_move_into_its_own_sub_folder(people):
-    parent = make_folder(people["member"])
-    child = make_folder(people["member"], parent=parent)
+    parent = FolderFactory(actor=people["member"])
+    child = FolderFactory(actor=people["member"], parent=parent)
 
     message = refused(
         people["member"], "moveFileEntity", {"type": "folder", "id": parent.pk, "targetFolderId": child.pk}
@@ -412,8 +412,8 @@ def test_a_folder_cannot_move_into_its_own_sub_folder(people):
 
 
 def test_rename_file_entity(people):
-    file = make_file(people["member"], name="draft.txt")
-    folder = make_folder(people["member"], name="Old")
+    file = FileFactory(actor=people["member"], name="draft.txt")
+    folder = FolderFactory(actor=people["member"], name="Old")
 
     renamed = ok(people["member"], "renameFileEntity", {"type": "file", "id": file.pk, "name": "final.txt"})
     folder_renamed = ok(
@@ -426,7 +426,7 @@ def test_rename_file_entity(people):
 
 @pytest.mark.parametrize("name", ["a/b.txt", "..", "what?.txt", "   ", "con", "x" * 256, "bell\x07.txt"])
 def test_names_that_are_not_allowed_are_refused(people, name):
-    file = make_file(people["member"], name="keep.txt")
+    file = FileFactory(actor=people["member"], name="keep.txt")
 
     message = refused(people["member"], "renameFileEntity", {"type": "file", "id": file.pk, "name": name})
 
@@ -435,7 +435,7 @@ def test_names_that_are_not_allowed_are_refused(people, name):
 
 
 def test_share_file_makes_a_private_file_visible_to_one_person(people):
-    file = make_file(people["owner"], visibility="private")
+    file = FileFactory(actor=people["owner"], visibility="private")
     hidden = refused(people["member"], "getFileEntity", {"fileId": file.pk})
 
     shared = ok(
@@ -463,7 +463,7 @@ def test_share_file_makes_a_private_file_visible_to_one_person(people):
 
 
 def test_share_file_refuses_unknown_people_and_saying_nothing(people):
-    file = make_file(people["member"])
+    file = FileFactory(actor=people["member"])
 
     assert "Nobody in this workspace" in refused(
         people["member"], "shareFile", {"fileId": file.pk, "personEmail": "x@nowhere.example"}
@@ -472,7 +472,7 @@ def test_share_file_refuses_unknown_people_and_saying_nothing(people):
 
 
 def test_attach_entity_file_names_what_is_wrong(people):
-    file = make_file(people["member"])
+    file = FileFactory(actor=people["member"])
 
     unknown_type = refused(
         people["member"], "attachEntityFile", {"fileId": file.pk, "entityType": "spaceship", "entityId": 1}
@@ -483,7 +483,7 @@ def test_attach_entity_file_names_what_is_wrong(people):
     unknown_file = refused(
         people["member"],
         "attachEntityFile",
-        {"fileId": 999999, "entityType": "contact", "entityId": make_contact(people["member"]).pk},
+        {"fileId": 999999, "entityType": "contact", "entityId": ContactFactory(actor=people["member"]).pk},
     )
 
     assert "'spaceship' is not a kind of record" in unknown_type and "contact" in unknown_type
@@ -493,7 +493,7 @@ def test_attach_entity_file_names_what_is_wrong(people):
 
 
 def test_email_file_as_attachment_sends_a_real_email_once_confirmed(people):
-    file = make_file(people["member"], name="offer.txt", text="the offer")
+    file = FileFactory(actor=people["member"], name="offer.txt", text="the offer")
     mail.outbox.clear()
 
     asked = call(people["member"], "emailFileAsAttachment", {"fileId": file.pk, "to": ["a@example.org"]})
@@ -526,7 +526,7 @@ def test_email_file_as_attachment_sends_a_real_email_once_confirmed(people):
 
 
 def test_email_file_refuses_bad_addresses_and_large_files(people):
-    file = make_file(people["member"], text="x" * 100)
+    file = FileFactory(actor=people["member"], text="x" * 100)
     mail.outbox.clear()
     context = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
 
@@ -547,14 +547,14 @@ def test_email_file_refuses_bad_addresses_and_large_files(people):
 
 
 def test_delete_and_restore_a_file(people):
-    folder = make_folder(people["member"])
-    file = make_file(people["member"], name="gone.txt", folder=folder)
+    folder = FolderFactory(actor=people["member"])
+    file = FileFactory(actor=people["member"], name="gone.txt", folder=folder)
     context = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
 
     deleted = ok(people["admin"], "deleteFileEntity", {"fileId": file.pk}, **context)
     trash = ok(people["viewer"], "listFileTrash", {})
     listed = ok(people["viewer"], "listFiles", {"folderId": folder.pk})
-    make_file(people["member"], name="gone.txt", folder=folder)
+    FileFactory(actor=people["member"], name="gone.txt", folder=folder)
     restored = ok(people["admin"], "restoreFile", {"fileId": file.pk})
 
     assert (deleted["permanently"], deleted["count"]) == (False, 1)
@@ -565,10 +565,10 @@ def test_delete_and_restore_a_file(people):
 
 
 def test_a_folder_goes_to_the_trash_and_comes_back_with_its_contents(people):
-    top = make_folder(people["member"])
-    inner = make_folder(people["member"], parent=top)
-    file = make_file(people["member"], folder=inner)
-    already = make_file(people["member"], folder=inner)
+    top = FolderFactory(actor=people["member"])
+    inner = FolderFactory(actor=people["member"], parent=top)
+    file = FileFactory(actor=people["member"], folder=inner)
+    already = FileFactory(actor=people["member"], folder=inner)
     services.file_trash(actor=people["admin"], file=already)
     context = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
 
@@ -586,8 +586,8 @@ def test_a_folder_goes_to_the_trash_and_comes_back_with_its_contents(people):
 
 
 def test_restoring_into_a_trashed_folder_is_refused(people):
-    folder = make_folder(people["member"])
-    file = make_file(people["member"], folder=folder)
+    folder = FolderFactory(actor=people["member"])
+    file = FileFactory(actor=people["member"], folder=folder)
     services.file_trash(actor=people["admin"], file=file)
     services.folder_trash(actor=people["admin"], folder=folder)
 
@@ -599,8 +599,8 @@ def test_restoring_into_a_trashed_folder_is_refused(people):
 
 
 def test_erasing_removes_the_row_links_and_then_the_bytes(people, django_capture_on_commit_callbacks):
-    file = make_file(people["member"])
-    contact = make_contact(people["member"])
+    file = FileFactory(actor=people["member"])
+    contact = ContactFactory(actor=people["member"])
     ok(people["member"], "linkFileToContact", {"contactId": contact.pk, "fileId": file.pk})
     key = file.blob
     context = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
@@ -685,8 +685,8 @@ def test_ids_of_another_workspace_are_not_found(people, globex, name, arguments)
         from apps.accounts.models import User
 
         stranger = User.objects.get(email="owner@globex.example")
-        folder = make_folder(stranger)
-        file = make_file(stranger, folder=folder)
+        folder = FolderFactory(actor=stranger)
+        file = FileFactory(actor=stranger, folder=folder)
     filled = {
         key: (file.pk if value == "{file}" else folder.pk if value == "{folder}" else value)
         for key, value in arguments.items()
@@ -699,7 +699,7 @@ def test_ids_of_another_workspace_are_not_found(people, globex, name, arguments)
 
 def test_bytes_written_in_a_transaction_that_rolls_back_are_removed(people):
     with pytest.raises(RuntimeError), transaction.atomic():
-        file = make_file(people["member"])
+        file = FileFactory(actor=people["member"])
         key = file.blob
         assert blobs.exists(key)
         raise RuntimeError("the caller fails after the file was written")
@@ -712,7 +712,7 @@ def test_a_person_with_only_files_view_reads_but_does_not_write(acme):
     from apps.accounts.models import User
 
     reader = person_with({"files.view"}, email="reader@acme.example")
-    file = make_file(User.objects.get(email="member@acme.example"))
+    file = FileFactory(actor=User.objects.get(email="member@acme.example"))
 
     assert ok(reader, "getFileEntity", {"fileId": file.pk})["file"]["id"] == file.pk
     with pytest.raises(ToolNotFound):

@@ -7,20 +7,21 @@ import zipfile
 from django.contrib.auth.hashers import make_password
 
 from apps.accounts.models import Role, User
+from apps.core import sharing
 from apps.datarights.personal_data import personal_data_erase, personal_data_export
 from apps.documents.models import Document, DocumentShare, DocumentVersion
-from apps.documents.tests.samples import make_document
-from apps.files import blobs, services
+from apps.documents.tests.factories import DocumentFactory
+from apps.files import blobs
 from apps.files.models import Delivery, File, FileShare
-from apps.files.tests.samples import make_file
+from apps.files.tests.factories import FileFactory
 
 
 def test_export_holds_the_persons_files_with_their_bytes_and_documents(acme):
     person = User.objects.create(
         email="leaver@acme.example", role=Role.objects.get(key="member"), password=make_password(None)
     )
-    file = make_file(person, name="cv.txt", text="my cv", visibility="private")
-    make_document(person, title="My notes", content="notes")
+    file = FileFactory(actor=person, name="cv.txt", text="my cv", visibility="private")
+    DocumentFactory(actor=person, title="My notes", content="notes")
     out = io.BytesIO()
 
     personal_data_export(workspace=acme, email=person.email, out=out, performed_by="command")
@@ -39,13 +40,13 @@ def test_erasure_removes_private_files_and_documents_and_keeps_the_workspaces(
     person = User.objects.create(
         email="leaver2@acme.example", role=Role.objects.get(key="member"), password=make_password(None)
     )
-    private = make_file(person, name="private.txt", visibility="private")
-    shared = make_file(person, name="team.txt")
-    mine = make_file(member, name="shared-with-leaver.txt", visibility="private")
-    services.file_share(actor=member, file=mine, person_email=person.email, access="view")
+    private = FileFactory(actor=person, name="private.txt", visibility="private")
+    shared = FileFactory(actor=person, name="team.txt")
+    mine = FileFactory(actor=member, name="shared-with-leaver.txt", visibility="private")
+    sharing.change(mine, actor=member, person_email=person.email, access="view", visibility=None)
     Delivery.objects.create(file=shared, sent_by=member, recipients=["leaver2@acme.example"], subject="x")
-    private_doc = make_document(person, title="Diary", visibility="private")
-    team_doc = make_document(person, title="Team plan")
+    private_doc = DocumentFactory(actor=person, title="Diary", visibility="private")
+    team_doc = DocumentFactory(actor=person, title="Team plan")
 
     with django_capture_on_commit_callbacks(execute=True):
         personal_data_erase(workspace=acme, email=person.email, performed_by="command")

@@ -4,8 +4,8 @@ then sees in the settings pages."""
 import base64
 
 from apps.catalogue.testing import confirmed, ok
-from apps.contacts.tests.samples import make_contact
-from apps.files.tests.samples import make_file, make_folder
+from apps.contacts.tests.factories import ContactFactory
+from apps.files.tests.factories import FileFactory, FolderFactory
 
 CONFIRM = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
 
@@ -19,7 +19,7 @@ def test_an_agent_files_a_text_reads_it_attaches_it_to_a_contact_and_tidies_up(p
         {"name": "minutes.txt", "text": "Met Ada. Next step: send the offer.", "folderId": folder["id"]},
     )
     read = ok(agent, "readFileContent", {"fileId": created["id"]})
-    contact = make_contact(agent, first_name="Ada")
+    contact = ContactFactory(actor=agent, first_name="Ada")
     ok(agent, "attachEntityFile", {"fileId": created["id"], "entityType": "contact", "entityId": contact.pk})
     listed = ok(agent, "listContactFiles", {"contactId": contact.pk})
     copy = ok(agent, "copyFile", {"fileId": created["id"], "name": "minutes-ada.txt"})
@@ -41,9 +41,9 @@ def test_an_agent_files_a_text_reads_it_attaches_it_to_a_contact_and_tidies_up(p
 
 
 def test_the_files_page_shows_folders_files_and_the_trash(people, acme_client):
-    folder = make_folder(people["member"], name="Invoices")
-    make_file(people["member"], name="march.txt", folder=folder)
-    gone = make_file(people["member"], name="old-draft.txt")
+    folder = FolderFactory(actor=people["member"], name="Invoices")
+    FileFactory(actor=people["member"], name="march.txt", folder=folder)
+    gone = FileFactory(actor=people["member"], name="old-draft.txt")
     ok(people["admin"], "deleteFileEntity", {"fileId": gone.pk}, **CONFIRM)
     acme_client.force_login(people["viewer"])
 

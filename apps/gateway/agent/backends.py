@@ -42,6 +42,8 @@ from apps.gateway.agent.deadline import deadline_client
 FRAMING_TOKENS = 1024
 TRANSIENT_STATUSES = {408, 409, 425, 429, 500, 502, 503, 504, 529}
 TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+# The conversation as the agent keeps it: {"role": ..., "content": ...} and tool calls and results.
+Messages = list[dict[str, Any]]
 
 
 class ModelError(Exception):
@@ -227,13 +229,7 @@ class Backend:
     # -- the interface --
 
     def request(
-        self,
-        *,
-        system: str,
-        messages: list[dict[str, Any]],
-        tools: list[ToolDef],
-        max_tokens: int,
-        final: bool,
+        self, *, system: str, messages: Messages, tools: list[ToolDef], max_tokens: int, final: bool
     ) -> bytes:
         """The request body of a call (what `max_cost` is computed from)."""
         raise NotImplementedError
@@ -273,7 +269,9 @@ def _int(value: Any) -> int:
 class ChatCompletionsBackend(Backend):
     """An OpenAI-compatible chat-completions API with tool calling."""
 
-    def request(self, *, system, messages, tools, max_tokens, final):  # type: ignore[no-untyped-def]
+    def request(
+        self, *, system: str, messages: Messages, tools: list[ToolDef], max_tokens: int, final: bool
+    ) -> bytes:
         wire: list[dict[str, Any]] = [{"role": "system", "content": system}]
         for message in messages:
             role = message["role"]
@@ -351,7 +349,9 @@ class MessagesBackend(Backend):
 
     VERSION = "2023-06-01"
 
-    def request(self, *, system, messages, tools, max_tokens, final):  # type: ignore[no-untyped-def]
+    def request(
+        self, *, system: str, messages: Messages, tools: list[ToolDef], max_tokens: int, final: bool
+    ) -> bytes:
         wire: list[dict[str, Any]] = []
 
         def add(role: str, blocks: list[dict[str, Any]]) -> None:

@@ -31,11 +31,11 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.accounts.access import current_workspace
 from apps.apikeys import selectors as apikeys_selectors
 from apps.apikeys import services as apikeys_services
 from apps.apikeys.errors import BudgetExceeded, KeyRevoked
 from apps.catalogue import registry
+from apps.core.workspaces import current_workspace
 from apps.gateway import errors, services
 from apps.gateway.agent import retrieval
 from apps.gateway.agent.backends import Backend, ModelError, ModelReply, model_deadline
@@ -334,7 +334,7 @@ class ModelAgent:
         """Runs the tool calls of the last model reply that have no result yet."""
         if not transcript or transcript[-1].get("role") not in ("assistant", "tool"):
             return
-        answered = set()
+        answered: set[str | None] = set()
         last_assistant = None
         for message in transcript:
             if message.get("role") == "assistant":

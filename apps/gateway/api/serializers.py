@@ -82,7 +82,8 @@ class AgentRequestSerializer(serializers.Serializer):
     message = serializers.CharField(
         max_length=10_000, help_text="The request in plain English; at most 10,000 characters."
     )
-    context = ContextSerializer(required=False)
+    # DRF takes declared fields off the class: these shadow nothing of Serializer at run time.
+    context = ContextSerializer(required=False)  # type: ignore[assignment]
     metadata = serializers.DictField(
         required=False, help_text="Extra key-value data for the agent (at most 16 KiB as JSON, 50 keys)."
     )
@@ -153,5 +154,5 @@ class ConversationSummarySerializer(ConversationFieldsSerializer):
 
 
 class ConversationListSerializer(serializers.Serializer):
-    data = ConversationSummarySerializer(many=True)
+    data = ConversationSummarySerializer(many=True)  # type: ignore[assignment]
     next_cursor = serializers.CharField(allow_null=True)

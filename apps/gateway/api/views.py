@@ -7,20 +7,19 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 from rest_framework import status as http
 from rest_framework.permissions import IsAuthenticated
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.apikeys.authentication import check_budget
-from apps.core.api.schema import error_responses
-from apps.core.errors import ValidationFailed
+from apps.accounts.requests import AuthenticatedRequest
+from apps.apikeys.authentication import KeyCredential, check_budget
+from apps.core.api.schema import error_responses, operations
+from apps.core.errors import PayloadTooLarge, ValidationFailed
 from apps.gateway import selectors, services, validation
 from apps.gateway.api import serializers as s
 from apps.gateway.authentication import GatewayAuthentication
-from apps.gateway.errors import PayloadTooLarge
 from apps.gateway.models import Conversation
 
 # 10,000 characters of four-byte UTF-8 written as JSON escapes, plus metadata, with room to spare.
@@ -49,6 +48,13 @@ RETRY_AFTER = OpenApiParameter(
     response=[200, 202],
     description="While the conversation is unfinished: seconds to wait before polling again.",
 )
+_operation = operations("Message gateway")
+
+
+class GatewayRequest(AuthenticatedRequest):
+    """A request GatewayAuthentication let in: its person, and the key credential it checked."""
+
+    auth: KeyCredential
 
 
 class GatewayView(APIView):
@@ -77,12 +83,11 @@ def _with_retry_after(response: Response, conversation: Conversation) -> Respons
 
 
 class AgentView(GatewayView):
-    @extend_schema(
+    @_operation(
         operation_id="sendAgentMessage",
         summary="Send a message to the workspace's agent",
         description="Answers 202 at once: the agent works on a worker. Poll the conversation, or receive "
         "the webhook of the API key. A message whose key's budget is spent is refused with 429.",
-        tags=["Message gateway"],
         parameters=[IDEMPOTENCY_KEY, RETRY_AFTER],
         request=s.AgentRequestSerializer,
         responses={
@@ -100,7 +105,7 @@ class AgentView(GatewayView):
             )
         ],
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: GatewayRequest) -> Response:
         check_budget(key=request.auth.key)
         length = request.META.get("CONTENT_LENGTH") or "0"
         if length.isdigit() and int(length) > MAX_BODY_BYTES:
@@ -120,12 +125,11 @@ class AgentView(GatewayView):
             response["Idempotent-Replayed"] = "true"
         return response
 
-    @extend_schema(
+    @_operation(
         operation_id="listAgentConversations",
         summary="Your recent conversations",
         description="Newest first, those not yet expired (24 hours), a page at a time: pass `next_cursor` "
         "as `cursor` for the next page.",
-        tags=["Message gateway"],
         parameters=[
             OpenApiParameter("status", OpenApiTypes.STR, enum=Conversation.Status.values, required=False),
             OpenApiParameter("limit", OpenApiTypes.INT, required=False, description="1-100 (default 20)."),
@@ -133,7 +137,7 @@ class AgentView(GatewayView):
         ],
         responses={200: s.ConversationListSerializer, **error_responses(401, 403, 422)},
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: GatewayRequest) -> Response:
         params = request.query_params
         problems: dict[str, list[str]] = {}
         wanted = params.get("status") or None
@@ -169,36 +173,34 @@ class AgentView(GatewayView):
 
 
 class ConversationView(GatewayView):
-    @extend_schema(
+    @_operation(
         operation_id="getAgentConversation",
         summary="Poll a conversation",
         description="SPEC 2.1's conversation, with its cost. While it is open or processing the answer "
         "carries Retry-After. Unknown, expired (24 hours after creation) or another person's: 404.",
-        tags=["Message gateway"],
         parameters=[CONVERSATION_UUID, RETRY_AFTER],
         responses={
             200: OpenApiResponse(s.ConversationSerializer, description="The conversation."),
             **error_responses(401, 403, 404),
         },
     )
-    def get(self, request: Request, conversation_uuid: str) -> Response:
+    def get(self, request: GatewayRequest, conversation_uuid: str) -> Response:
         conversation = selectors.conversation_get(user=request.user, conversation_uuid=conversation_uuid)
         return _with_retry_after(Response(s.conversation_body(conversation)), conversation)
 
 
 class CancelView(GatewayView):
-    @extend_schema(
+    @_operation(
         operation_id="cancelAgentConversation",
         summary="Cancel a conversation",
         description="An open or processing conversation fails at once with error CANCELLED (and its "
         "webhook is sent); a tool the agent already ran stays done. Cancelling it again answers the same; "
         "a conversation that ended otherwise is a 409.",
-        tags=["Message gateway"],
         parameters=[CONVERSATION_UUID],
         request=None,
         responses={200: s.ConversationSerializer, **error_responses(401, 403, 404, 409)},
     )
-    def post(self, request: Request, conversation_uuid: str) -> Response:
+    def post(self, request: GatewayRequest, conversation_uuid: str) -> Response:
         conversation = selectors.conversation_get(user=request.user, conversation_uuid=conversation_uuid)
         services.conversation_cancel(conversation=conversation)
         conversation = selectors.conversation_get(user=request.user, conversation_uuid=conversation_uuid)

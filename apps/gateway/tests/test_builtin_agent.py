@@ -7,7 +7,7 @@ import pytest
 from apps.apikeys.models import ApiKey
 from apps.catalogue.models import ToolCall
 from apps.contacts.models import Contact
-from apps.contacts.tests.samples import make_contact
+from apps.contacts.tests.factories import ContactFactory
 from apps.gateway.agent import builtin, runner
 from apps.gateway.models import Conversation
 
@@ -28,8 +28,10 @@ def run(conversation) -> Conversation:
 
 def test_find_contacts_named_runs_search_contacts_and_lists_what_it_found(make_credentials, conversation_of):
     mine = make_credentials("member")
-    ada = make_contact(mine.user, first_name="Adelheid", last_name="Quist", email="adelheid@example.org")
-    make_contact(mine.user, first_name="Bob", last_name="Quist")
+    ada = ContactFactory(
+        actor=mine.user, first_name="Adelheid", last_name="Quist", email="adelheid@example.org"
+    )
+    ContactFactory(actor=mine.user, first_name="Bob", last_name="Quist")
 
     conversation = run(conversation_of(mine, "Find contacts named Adelheid"))
 
@@ -46,7 +48,9 @@ def test_find_contacts_named_runs_search_contacts_and_lists_what_it_found(make_c
 
 def test_show_contact_by_number_runs_get_contact(make_credentials, conversation_of):
     mine = make_credentials()
-    contact = make_contact(mine.user, first_name="Grace", last_name="Hopper", job_title="Rear admiral")
+    contact = ContactFactory(
+        actor=mine.user, first_name="Grace", last_name="Hopper", job_title="Rear admiral"
+    )
 
     conversation = run(conversation_of(mine, f"Show contact {contact.pk}"))
 
@@ -57,7 +61,7 @@ def test_show_contact_by_number_runs_get_contact(make_credentials, conversation_
 
 def test_the_context_gives_the_thing_and_the_record(make_credentials, conversation_of):
     mine = make_credentials()
-    contact = make_contact(mine.user, first_name="Katherine", last_name="Johnson")
+    contact = ContactFactory(actor=mine.user, first_name="Katherine", last_name="Johnson")
 
     conversation = run(
         conversation_of(
@@ -89,7 +93,7 @@ def test_create_a_contact_really_creates_it(make_credentials, conversation_of):
 
 def test_update_a_contact_changes_the_fields_given(make_credentials, conversation_of):
     mine = make_credentials()
-    contact = make_contact(mine.user, first_name="Mary", last_name="Jackson")
+    contact = ContactFactory(actor=mine.user, first_name="Mary", last_name="Jackson")
 
     conversation = run(
         conversation_of(mine, f"Update contact {contact.pk}: city: Hampton, phone: +1 757 555 0100")
@@ -103,7 +107,7 @@ def test_update_a_contact_changes_the_fields_given(make_credentials, conversatio
 
 def test_metadata_named_like_arguments_fills_them(make_credentials, conversation_of):
     mine = make_credentials()
-    make_contact(mine.user, first_name="Dorothy", last_name="Vaughan", tags=["nasa"])
+    ContactFactory(actor=mine.user, first_name="Dorothy", last_name="Vaughan", tags=["nasa"])
 
     conversation = run(conversation_of(mine, "List contacts", metadata={"tag": "nasa", "limit": 5}))
 
@@ -127,8 +131,8 @@ def test_a_destructive_tool_is_refused_and_the_reply_says_a_person_must_confirm(
     make_credentials, conversation_of
 ):
     admin = make_credentials("admin")
-    keep = make_contact(admin.user, first_name="Keep", last_name="Me", email="same@example.org")
-    drop = make_contact(admin.user, first_name="Keep", last_name="Me", email="same2@example.org")
+    keep = ContactFactory(actor=admin.user, first_name="Keep", last_name="Me", email="same@example.org")
+    drop = ContactFactory(actor=admin.user, first_name="Keep", last_name="Me", email="same2@example.org")
 
     conversation = run(
         conversation_of(
@@ -217,7 +221,7 @@ def test_the_contexts_record_is_used_only_by_a_tool_about_that_kind_of_record(
     make_credentials, conversation_of
 ):
     mine = make_credentials()
-    contact = make_contact(mine.user, first_name="Dorothy", last_name="Vaughan")
+    contact = ContactFactory(actor=mine.user, first_name="Dorothy", last_name="Vaughan")
 
     conversation = run(
         conversation_of(mine, f"Show contact {contact.pk}", context={"entity_type": "task", "entity_id": "1"})

@@ -12,7 +12,7 @@ from django.core.management.base import SystemCheckError
 from apps.apikeys.models import ApiKey, Reservation
 from apps.catalogue.models import ToolCall
 from apps.contacts.models import Contact
-from apps.contacts.tests.samples import make_contact
+from apps.contacts.tests.factories import ContactFactory
 from apps.gateway import services
 from apps.gateway.agent import runner
 from apps.gateway.agent.model import ModelAgent
@@ -63,7 +63,9 @@ def test_chat_completions_tool_call_runs_in_the_workspace_and_the_reply_is_settl
     model, make_credentials, conversation_of
 ):
     mine = make_credentials(budget_usd_cents=100, budget_period="monthly")
-    ada = make_contact(mine.user, first_name="Adelheid", last_name="Quist", email="adelheid@example.org")
+    ada = ContactFactory(
+        actor=mine.user, first_name="Adelheid", last_name="Quist", email="adelheid@example.org"
+    )
 
     def final(body):
         results = tool_results(body)
@@ -141,7 +143,7 @@ def test_tools_found_through_search_tools_are_offered_next(
 ):
     settings.GATEWAY_AGENT_OFFERED_TOOLS = 1
     mine = make_credentials()
-    contact = make_contact(mine.user, first_name="Rosalind", last_name="Franklin")
+    contact = ContactFactory(actor=mine.user, first_name="Rosalind", last_name="Franklin")
 
     server = model(
         "openai",
@@ -164,8 +166,8 @@ def test_a_destructive_tool_is_refused_even_with_a_token_the_model_makes_up(
     model, make_credentials, conversation_of
 ):
     admin = make_credentials("admin")
-    keep = make_contact(admin.user, first_name="Twin", last_name="One")
-    drop = make_contact(admin.user, first_name="Twin", last_name="Two")
+    keep = ContactFactory(actor=admin.user, first_name="Twin", last_name="One")
+    drop = ContactFactory(actor=admin.user, first_name="Twin", last_name="Two")
     arguments = {"primaryId": keep.pk, "duplicateIds": [drop.pk], "confirmationToken": "confirm_madeup"}
 
     def final(body):

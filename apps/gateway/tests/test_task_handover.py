@@ -13,7 +13,7 @@ from apps.apikeys.services import api_key_create, api_key_revoke
 from apps.apikeys.testing import credentials_for
 from apps.catalogue.testing import ok, refused
 from apps.contacts.models import Contact
-from apps.contacts.tests.samples import make_contact
+from apps.contacts.tests.factories import ContactFactory
 from apps.gateway import handover, services
 from apps.gateway.agent import runner as agent_runner
 from apps.gateway.models import Conversation
@@ -21,7 +21,7 @@ from apps.tasks import runner
 from apps.tasks import services as task_services
 from apps.tasks.models import Task, TaskEvent, TaskStep
 from apps.tasks.tasks import finish_agent_step
-from apps.tasks.tests.samples import make_task
+from apps.tasks.tests.factories import TaskFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -50,8 +50,8 @@ def cards(answer: dict) -> list[dict]:
 
 
 def agent_task(credentials, *, first: str = ADA, key=True, **fields) -> Task:
-    return make_task(
-        credentials.user,
+    return TaskFactory(
+        actor=credentials.user,
         steps=[
             {"title": first, "kind": "agent"},
             {"title": "Welcome her", "assignee_email": credentials.user.email},
@@ -135,9 +135,9 @@ def test_a_request_the_built_in_agent_cannot_do_fails_the_step_saying_a_model_is
 
 def test_the_message_carries_the_instructions_card_steering_and_linked_records(make_credentials):
     mine = make_credentials("member")
-    contact = make_contact(mine.user, first_name="Grace", last_name="Hopper")
-    task = make_task(
-        mine.user,
+    contact = ContactFactory(actor=mine.user, first_name="Grace", last_name="Hopper")
+    task = TaskFactory(
+        actor=mine.user,
         instructions="Always write in British English.",
         steps=[
             {
@@ -177,9 +177,9 @@ def test_the_message_carries_the_instructions_card_steering_and_linked_records(m
 
 
 def _entity(actor, entity_type: str, entity_id: int):
-    from apps.core import entities
+    from apps.core import kinds
 
-    return entities.resolve(actor=actor, entity_type=entity_type, entity_id=entity_id)
+    return kinds.resolve(actor=actor, entity_type=entity_type, entity_id=entity_id)
 
 
 def test_without_a_key_the_step_waits_and_choosing_one_hands_it_over(
@@ -410,8 +410,8 @@ def test_a_copy_keeps_the_key_only_for_its_owner(people, make_credentials):
 
 def test_a_long_brief_is_cut_to_the_gateways_limit_background_first(make_credentials, settings):
     mine = make_credentials("member")
-    task = make_task(
-        mine.user,
+    task = TaskFactory(
+        actor=mine.user,
         instructions="Be thorough. " * 1500,
         steps=[{"title": "Draft the report", "kind": "agent", "instructions": "Use the figures. " * 100}],
     )

@@ -8,21 +8,16 @@ from django.utils import timezone
 
 from apps.catalogue.testing import Sample, sample
 from apps.contacts import related
-from apps.contacts.links import Message
-from apps.contacts.tests.providers import Mailbox, areas
-from apps.contacts.tests.samples import make_contact
-from apps.groupaccounts import services
+from apps.contacts.tests.factories import ContactFactory
+from apps.core.kinds.sources import Message
+from apps.core.kinds.testing import Mailbox, areas
 from apps.groupaccounts.models import GroupAccount
-
-
-def make_account(actor: Any, **fields: Any) -> GroupAccount:
-    fields.setdefault("name", f"Group{uuid.uuid4().hex[:10]}")
-    return services.account_create(actor=actor, fields=fields)
+from apps.groupaccounts.tests.factories import GroupAccountFactory
 
 
 def with_contact(actor: Any, **fields: Any) -> tuple[GroupAccount, Any]:
-    account = make_account(actor)
-    contact = make_contact(actor, **fields)
+    account = GroupAccountFactory(actor=actor)
+    contact = ContactFactory(actor=actor, **fields)
     related.link(actor=actor, rows=account.contact_links, contact_id=contact.pk, role="buyer")
     return account, contact
 
@@ -63,20 +58,20 @@ def get_group_account_upcoming_events(actor: Any) -> Sample:
 
 @sample("listGroupAccounts")
 def list_group_accounts(actor: Any) -> Sample:
-    account = make_account(actor)
+    account = GroupAccountFactory(actor=actor)
     return Sample({"limit": 100}, private=[account.name])
 
 
 @sample("searchGroupAccounts")
 def search_group_accounts(actor: Any) -> Sample:
-    account = make_account(actor)
+    account = GroupAccountFactory(actor=actor)
     return Sample({"query": account.name}, private=[account.name])
 
 
 @sample("linkContactToGroupAccount")
 def link_contact_to_group_account(actor: Any) -> Sample:
-    account = make_account(actor)
-    contact = make_contact(actor)
+    account = GroupAccountFactory(actor=actor)
+    contact = ContactFactory(actor=actor)
     return Sample(
         {"groupAccountId": account.pk, "contactId": contact.pk, "role": "billing"},
         private=[account.name, contact.first_name],
@@ -96,7 +91,8 @@ def search_group_account_emails(actor: Any) -> Sample:
     address = f"{uuid.uuid4().hex[:8]}@buyer.example"
     account, contact = with_contact(actor, email=address)
     mailbox = Mailbox(
-        messages=[Message(1, "Order 7", address, ["sales@acme.example"], timezone.now() - timedelta(days=1))]
+        "groupaccounts",
+        messages=[Message(1, "Order 7", address, ["sales@acme.example"], timezone.now() - timedelta(days=1))],
     )
     return Sample(
         {"groupAccountId": account.pk},
@@ -112,17 +108,20 @@ def get_my_billing_overview(actor: Any) -> Sample:
 
 @sample("linkDocumentToGroupAccount")
 def link_document_to_group_account(actor: Any) -> Sample:
-    from apps.documents.tests.samples import make_document
+    from apps.documents import services as documents
 
-    document = make_document(actor, title=f"Contract {uuid.uuid4().hex[:8]}")
+    document = documents.document_create(actor=actor, title=f"Contract {uuid.uuid4().hex[:8]}")
     return _one(actor, {"documentId": document.pk})
 
 
 @sample("linkFileToGroupAccount")
 def link_file_to_group_account(actor: Any) -> Sample:
-    from apps.files.tests.samples import make_file
+    from apps.files import services as files
 
-    return _one(actor, {"fileId": make_file(actor).pk})
+    file = files.file_create(
+        actor=actor, name=f"{uuid.uuid4().hex[:8]}.txt", content=b"an order", folder=None
+    )
+    return _one(actor, {"fileId": file.pk})
 
 
 @sample("getGroupAccountAttachments")

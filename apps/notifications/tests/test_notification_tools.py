@@ -14,10 +14,9 @@ from apps.catalogue.testing import (
     person_with,
     refused,
 )
-from apps.contacts.tests.samples import make_contact
-from apps.notifications import services
+from apps.contacts.tests.factories import ContactFactory
 from apps.notifications.models import Notification, Watcher
-from apps.notifications.tests.samples import make_notification
+from apps.notifications.tests.factories import NotificationFactory, WatcherFactory
 
 # --- refusals: a role without the tool's permission neither sees nor calls it ----------------------
 
@@ -44,7 +43,7 @@ def test_a_role_without_the_permission_is_refused(acme, name, permission):
 
 
 def test_viewers_read_their_notifications_but_cannot_send_mark_or_watch(people):
-    make_notification(people["viewer"])
+    NotificationFactory(recipient=people["viewer"])
 
     assert ok(people["viewer"], "listNotifications")["total"] == 1
     for name in (
@@ -62,7 +61,7 @@ def test_viewers_read_their_notifications_but_cannot_send_mark_or_watch(people):
 
 
 def test_create_notification_notifies_a_colleague_about_a_record(people):
-    contact = make_contact(people["member"], first_name="Ada")
+    contact = ContactFactory(actor=people["member"], first_name="Ada")
 
     answer = ok(
         people["member"],
@@ -115,7 +114,7 @@ def test_create_notification_refuses_bad_input_and_sends_nothing(people, argumen
 
 
 def test_create_notification_will_not_point_someone_at_a_record_they_cannot_see(people):
-    private = make_contact(people["member"], visibility="private")
+    private = ContactFactory(actor=people["member"], visibility="private")
 
     message = refused(
         people["member"],
@@ -138,7 +137,7 @@ def test_a_contact_of_another_workspace_is_not_found(people, globex):
     with schema_context("globex"):
         from apps.accounts.models import User
 
-        stranger = make_contact(User.objects.get(email="owner@globex.example"))
+        stranger = ContactFactory(actor=User.objects.get(email="owner@globex.example"))
     message = refused(
         people["member"],
         "createNotification",
@@ -152,9 +151,9 @@ def test_a_contact_of_another_workspace_is_not_found(people, globex):
 
 
 def test_list_notifications_shows_only_your_own_newest_first(people):
-    older = make_notification(people["member"], title="first")
-    newer = make_notification(people["member"], title="second")
-    make_notification(people["admin"], title="not yours")
+    older = NotificationFactory(recipient=people["member"], title="first")
+    newer = NotificationFactory(recipient=people["member"], title="second")
+    NotificationFactory(recipient=people["admin"], title="not yours")
     Notification.objects.filter(pk=older.pk).update(created_at=timezone.now() - timedelta(hours=1))
 
     answer = ok(people["member"], "listNotifications")
@@ -164,9 +163,9 @@ def test_list_notifications_shows_only_your_own_newest_first(people):
 
 
 def test_list_notifications_filters_by_status_and_archive(people):
-    read = make_notification(people["member"], title="read one")
-    unread = make_notification(people["member"], title="unread one")
-    archived = make_notification(people["member"], title="archived one")
+    read = NotificationFactory(recipient=people["member"], title="read one")
+    unread = NotificationFactory(recipient=people["member"], title="unread one")
+    archived = NotificationFactory(recipient=people["member"], title="archived one")
     Notification.objects.filter(pk=read.pk).update(read_at=timezone.now())
     Notification.objects.filter(pk=archived.pk).update(archived_at=timezone.now())
 
@@ -185,12 +184,12 @@ def test_list_notifications_refuses_an_unknown_status(people):
 
 
 def test_search_notifications_by_words_time_and_record(people):
-    contact = make_contact(people["member"], first_name="Grace")
-    about = make_notification(
-        people["member"], title="Quarterly review", body="budget figures", entity=contact
+    contact = ContactFactory(actor=people["member"], first_name="Grace")
+    about = NotificationFactory(
+        recipient=people["member"], title="Quarterly review", body="budget figures", entity=contact
     )
-    make_notification(people["member"], title="Lunch", body="pizza")
-    old = make_notification(people["member"], title="Quarterly planning")
+    NotificationFactory(recipient=people["member"], title="Lunch", body="pizza")
+    old = NotificationFactory(recipient=people["member"], title="Quarterly planning")
     Notification.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=40))
 
     by_words = ok(people["member"], "searchNotifications", {"query": "quarterly budget"})
@@ -220,8 +219,8 @@ def test_search_notifications_refuses_bad_dates_and_half_records(people, argumen
 
 
 def test_update_notification_marks_read_unread_archive(people):
-    first = make_notification(people["member"])
-    second = make_notification(people["member"])
+    first = NotificationFactory(recipient=people["member"])
+    second = NotificationFactory(recipient=people["member"])
 
     answer = ok(
         people["member"], "updateNotification", {"notificationIds": [first.pk, second.pk], "action": "read"}
@@ -243,8 +242,8 @@ def test_update_notification_marks_read_unread_archive(people):
 
 def test_update_notification_marks_every_unread_one_read(people):
     for _ in range(3):
-        make_notification(people["member"])
-    make_notification(people["admin"])
+        NotificationFactory(recipient=people["member"])
+    NotificationFactory(recipient=people["admin"])
 
     answer = ok(people["member"], "updateNotification", {"allUnread": True, "action": "read"})
 
@@ -267,8 +266,8 @@ def test_update_notification_refuses_bad_input(people, arguments):
 
 
 def test_update_notification_will_not_touch_someone_elses_and_changes_nothing(people):
-    mine = make_notification(people["member"])
-    theirs = make_notification(people["admin"])
+    mine = NotificationFactory(recipient=people["member"])
+    theirs = NotificationFactory(recipient=people["admin"])
 
     message = refused(
         people["member"], "updateNotification", {"notificationIds": [mine.pk, theirs.pk], "action": "read"}
@@ -279,16 +278,34 @@ def test_update_notification_will_not_touch_someone_elses_and_changes_nothing(pe
     assert mine.read_at is None
 
 
+def test_an_admin_of_notifications_does_not_see_another_persons(people):
+    theirs = NotificationFactory(recipient=people["member"], title="Private reminder")
+    NotificationFactory(recipient=people["admin"], title="For the admin")
+
+    listed = ok(people["admin"], "listNotifications")
+    found = ok(people["admin"], "searchNotifications", {"query": "Private reminder"})
+    examined = ok(people["admin"], "examineNotifications")
+    message = refused(
+        people["admin"], "updateNotification", {"notificationIds": [theirs.pk], "action": "read"}
+    )
+
+    assert [item["title"] for item in listed["items"]] == ["For the admin"]
+    assert found["total"] == 0 and examined["total"] == 1
+    assert f"Notification {theirs.pk} was not found" in message
+    theirs.refresh_from_db()
+    assert theirs.read_at is None
+
+
 # --- examineNotifications, openNotifications --------------------------------------------------------
 
 
 def test_examine_notifications_summarises_what_needs_attention(people):
-    contact = make_contact(people["member"], first_name="Linus")
-    services.watch(user=people["member"], entity=contact)
+    contact = ContactFactory(actor=people["member"], first_name="Linus")
+    WatcherFactory(user=people["member"], entity=contact)
     for _ in range(2):
-        make_notification(people["member"], entity=contact, kind="change")
-    make_notification(people["member"], priority="high")
-    read = make_notification(people["member"])
+        NotificationFactory(recipient=people["member"], entity=contact, kind="change")
+    NotificationFactory(recipient=people["member"], priority="high")
+    read = NotificationFactory(recipient=people["member"])
     Notification.objects.filter(pk=read.pk).update(read_at=timezone.now())
 
     answer = ok(people["member"], "examineNotifications")
@@ -308,8 +325,8 @@ def test_examine_notifications_takes_no_arguments(people):
 
 
 def test_open_notifications_marks_everything_seen_but_not_read(people):
-    make_notification(people["member"])
-    make_notification(people["member"])
+    NotificationFactory(recipient=people["member"])
+    NotificationFactory(recipient=people["member"])
 
     answer = ok(people["member"], "openNotifications")
     again = ok(people["member"], "openNotifications")
@@ -329,7 +346,7 @@ def test_open_notifications_takes_no_arguments(people):
 
 
 def test_create_watcher_for_yourself_and_for_a_colleague(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
 
     mine = ok(people["member"], "createWatcher", {"entityType": "contact", "entityId": contact.pk})
     twice = ok(people["member"], "createWatcher", {"entityType": "contact", "entityId": contact.pk})
@@ -360,8 +377,8 @@ def test_create_watcher_refuses_unknown_records(people, arguments, expected):
 
 
 def test_only_people_who_may_notify_others_can_add_them_as_watchers(people):
-    contact = make_contact(people["member"])
-    private = make_contact(people["member"], visibility="private")
+    contact = ContactFactory(actor=people["member"])
+    private = ContactFactory(actor=people["member"], visibility="private")
 
     watcher_only = person_with(
         {"notifications.view", "notifications.watch", "contacts.view"}, email="w@acme.example"
@@ -384,11 +401,11 @@ def test_only_people_who_may_notify_others_can_add_them_as_watchers(people):
 
 
 def test_list_watchers_of_mine_of_a_record_and_of_someone_else(people):
-    first = make_contact(people["member"])
-    second = make_contact(people["member"])
-    services.watch(user=people["member"], entity=first)
-    services.watch(user=people["member"], entity=second)
-    services.watch(user=people["viewer"], entity=first)
+    first = ContactFactory(actor=people["member"])
+    second = ContactFactory(actor=people["member"])
+    WatcherFactory(user=people["member"], entity=first)
+    WatcherFactory(user=people["member"], entity=second)
+    WatcherFactory(user=people["viewer"], entity=first)
 
     mine = ok(people["member"], "listWatchers")
     of_record = ok(people["member"], "listWatchers", {"entityType": "contact", "entityId": first.pk})
@@ -406,10 +423,10 @@ def test_list_watchers_of_mine_of_a_record_and_of_someone_else(people):
 
 
 def test_cancel_watcher_by_id_or_by_record(people):
-    first = make_contact(people["member"])
-    second = make_contact(people["member"])
-    watcher, _ = services.watch(user=people["member"], entity=first)
-    services.watch(user=people["member"], entity=second)
+    first = ContactFactory(actor=people["member"])
+    second = ContactFactory(actor=people["member"])
+    watcher = WatcherFactory(user=people["member"], entity=first)
+    WatcherFactory(user=people["member"], entity=second)
 
     by_id = ok(people["member"], "cancelWatcher", {"watcherId": watcher.pk})
     by_record = ok(people["member"], "cancelWatcher", {"entityType": "contact", "entityId": second.pk})
@@ -420,8 +437,8 @@ def test_cancel_watcher_by_id_or_by_record(people):
 
 
 def test_cancel_watcher_refuses_someone_elses_and_bad_input(people):
-    contact = make_contact(people["member"])
-    watcher, _ = services.watch(user=people["admin"], entity=contact)
+    contact = ContactFactory(actor=people["member"])
+    watcher = WatcherFactory(user=people["admin"], entity=contact)
 
     assert f"Watcher {watcher.pk} was not found" in refused(
         people["member"], "cancelWatcher", {"watcherId": watcher.pk}
@@ -441,7 +458,7 @@ def test_cancel_watcher_refuses_someone_elses_and_bad_input(people):
 
 def test_a_custom_role_with_only_view_cannot_mark_or_watch(acme):
     person = person_with({"notifications.view"}, email="looker@acme.example")
-    make_notification(person)
+    NotificationFactory(recipient=person)
 
     assert ok(person, "listNotifications")["total"] == 1
     for name in ("updateNotification", "createWatcher", "cancelWatcher", "createNotification"):

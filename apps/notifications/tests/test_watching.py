@@ -1,16 +1,18 @@
 """Watchers hear of changes (through Contacts, the first area that tells them), the API other
 areas call, the settings page, and a scenario an agent would run."""
 
+import pytest
+
 from apps.catalogue.testing import call, ok, structured
 from apps.contacts import services as contact_services
-from apps.contacts.tests.samples import make_contact
+from apps.contacts.tests.factories import ContactFactory
 from apps.notifications import services
 from apps.notifications.models import Notification, Watcher
-from apps.notifications.tests.samples import make_notification
+from apps.notifications.tests.factories import NotificationFactory, WatcherFactory
 
 
 def test_a_change_to_a_watched_contact_notifies_every_watcher_but_the_one_who_made_it(people):
-    contact = make_contact(people["admin"], first_name="Ada")
+    contact = ContactFactory(actor=people["admin"], first_name="Ada")
     for role in ("admin", "member", "viewer"):
         services.watch(user=people[role], entity=contact)
 
@@ -26,7 +28,7 @@ def test_a_change_to_a_watched_contact_notifies_every_watcher_but_the_one_who_ma
 
 
 def test_a_watcher_who_can_no_longer_see_the_contact_hears_nothing(people):
-    contact = make_contact(people["member"], first_name="Grace")
+    contact = ContactFactory(actor=people["member"], first_name="Grace")
     services.watch(user=people["viewer"], entity=contact)
 
     ok(people["member"], "updateContact", {"contactId": contact.pk, "changes": {"visibility": "private"}})
@@ -36,7 +38,7 @@ def test_a_watcher_who_can_no_longer_see_the_contact_hears_nothing(people):
 
 
 def test_a_failed_change_sends_no_notification(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
     services.watch(user=people["admin"], entity=contact)
 
     result = call(
@@ -48,8 +50,8 @@ def test_a_failed_change_sends_no_notification(people):
 
 
 def test_archive_restore_and_merge_tell_the_watchers(people):
-    contact = make_contact(people["member"], first_name="Hedy")
-    duplicate = make_contact(people["member"], first_name="Hedy")
+    contact = ContactFactory(actor=people["member"], first_name="Hedy")
+    duplicate = ContactFactory(actor=people["member"], first_name="Hedy")
     services.watch(user=people["viewer"], entity=contact)
     services.watch(user=people["viewer"], entity=duplicate)
 
@@ -72,7 +74,7 @@ def test_notify_skips_people_who_cannot_receive_notifications(people):
 
 
 def test_watchers_of_lists_the_people(people):
-    contact = make_contact(people["member"])
+    contact = ContactFactory(actor=people["member"])
     services.watch(user=people["viewer"], entity=contact)
     services.watch(user=people["admin"], entity=contact)
 
@@ -88,10 +90,12 @@ def test_watchers_of_lists_the_people(people):
 
 
 def test_the_page_shows_my_notifications_and_marks_them_seen(acme_client, people):
-    contact = make_contact(people["member"], first_name="Katherine")
-    services.watch(user=people["viewer"], entity=contact)
-    mine = make_notification(people["viewer"], title="Your weekly digest", body="Three new contacts")
-    make_notification(people["admin"], title="Someone else's")
+    contact = ContactFactory(actor=people["member"], first_name="Katherine")
+    WatcherFactory(user=people["viewer"], entity=contact)
+    mine = NotificationFactory(
+        recipient=people["viewer"], title="Your weekly digest", body="Three new contacts"
+    )
+    NotificationFactory(recipient=people["admin"], title="Someone else's")
     acme_client.force_login(people["viewer"])
 
     page = acme_client.get("/settings/notifications/").content.decode()
@@ -106,10 +110,10 @@ def test_the_page_shows_my_notifications_and_marks_them_seen(acme_client, people
 
 
 def test_the_page_marks_read_archives_and_stops_watching(acme_client, people):
-    first = make_notification(people["member"], title="first")
-    make_notification(people["member"], title="second")
-    contact = make_contact(people["admin"])
-    watcher, _ = services.watch(user=people["member"], entity=contact)
+    first = NotificationFactory(recipient=people["member"], title="first")
+    NotificationFactory(recipient=people["member"], title="second")
+    contact = ContactFactory(actor=people["admin"])
+    watcher = WatcherFactory(user=people["member"], entity=contact)
     acme_client.force_login(people["member"])
 
     listed = acme_client.get("/settings/notifications/").content.decode()
@@ -126,15 +130,38 @@ def test_the_page_marks_read_archives_and_stops_watching(acme_client, people):
     assert "first" in acme_client.get("/settings/notifications/?show=archived").content.decode()
 
 
-def test_the_page_cannot_cancel_someone_elses_watcher(acme_client, people):
-    contact = make_contact(people["member"])
-    watcher, _ = services.watch(user=people["admin"], entity=contact)
-    acme_client.force_login(people["member"])
+@pytest.mark.parametrize(
+    ("who", "watching", "added_by", "status"),
+    [
+        ("member", "admin", None, 404),  # someone else's: not theirs to see, as if it did not exist
+        ("member", "viewer", "member", 302),  # one they added for a colleague
+        ("admin", "member", None, 302),  # notifications.admin: anyone's
+    ],
+)
+def test_who_may_stop_a_watcher_on_the_page(acme_client, people, who, watching, added_by, status):
+    contact = ContactFactory(actor=people["member"])
+    watcher = WatcherFactory(
+        user=people[watching], entity=contact, added_by=people[added_by] if added_by else None
+    )
+    acme_client.force_login(people[who])
 
     response = acme_client.post(f"/settings/notifications/watchers/{watcher.pk}/cancel/")
 
-    assert response.status_code == 403
-    assert Watcher.objects.filter(pk=watcher.pk).exists()
+    assert response.status_code == status
+    assert Watcher.objects.filter(pk=watcher.pk).exists() is (status == 404)
+
+
+def test_the_page_answers_not_found_never_forbidden_for_a_missing_record(acme_client, people):
+    mine = NotificationFactory(recipient=people["member"])
+    acme_client.force_login(people["member"])
+
+    missing = acme_client.post("/settings/notifications/watchers/999999/cancel/")
+    marked = acme_client.post("/settings/notifications/mark/", {"id": ["999999", mine.pk], "action": "read"})
+
+    assert missing.status_code == 404
+    assert marked.status_code == 302  # the missing one is left out; theirs is marked
+    mine.refresh_from_db()
+    assert mine.read_at is not None
 
 
 # --- a scenario -------------------------------------------------------------------------------------

@@ -5,9 +5,10 @@ import uuid
 from typing import Any
 
 from apps.catalogue.testing import Sample, sample
-from apps.contacts.tests.samples import make_contact
-from apps.tasks import runner, schedules, services
-from apps.tasks.models import Task
+from apps.contacts.tests.factories import ContactFactory
+from apps.files.tests.factories import FileFactory
+from apps.tasks import runner, schedules
+from apps.tasks.tests.factories import TaskFactory, TemplateFactory
 
 WEEKLY = "FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0"
 
@@ -16,26 +17,13 @@ def unique(prefix: str = "Task") -> str:
     return f"{prefix}{uuid.uuid4().hex[:10]}"
 
 
-def make_task(actor: Any, *, steps: list[dict[str, Any]] | None = None, **fields: Any) -> Task:
-    fields.setdefault("title", unique())
-    if steps is None:
-        steps = [{"title": "Draft the letter", "checklist": ["greeting", "signature"]}, {"title": "Send it"}]
-    return services.task_create(actor=actor, fields=fields, steps=steps)
-
-
-def make_template(actor: Any, **fields: Any) -> Task:
-    fields.setdefault("title", unique("Template"))
-    steps = [{"title": "Draft the letter", "checklist": ["greeting", "signature"]}, {"title": "Send it"}]
-    return services.task_create(actor=actor, fields=fields, steps=steps, is_template=True)
-
-
 def _one(actor: Any, arguments: dict[str, Any] | None = None, **fields: Any) -> Sample:
-    task = make_task(actor, **fields)
+    task = TaskFactory(actor=actor, **fields)
     return Sample({"taskId": task.pk, **(arguments or {})}, private=[task.title])
 
 
 def _step(actor: Any, arguments: dict[str, Any] | None = None, *, started: bool = False) -> Sample:
-    task = make_task(actor)
+    task = TaskFactory(actor=actor)
     if started:
         runner.task_start(actor=actor, task=task)
     step = task.steps.first()
@@ -43,7 +31,7 @@ def _step(actor: Any, arguments: dict[str, Any] | None = None, *, started: bool 
 
 
 def _scheduled(actor: Any, **arguments: Any) -> Sample:
-    task = make_task(actor)
+    task = TaskFactory(actor=actor)
     schedule = schedules.schedule_set(actor=actor, task=task, rule=WEEKLY)
     return Sample({"scheduledTaskId": schedule.pk, **arguments}, private=[task.title])
 
@@ -60,7 +48,7 @@ def get_task(actor: Any) -> Sample:
 
 @sample("listTasks")
 def list_tasks(actor: Any) -> Sample:
-    task = make_task(actor)
+    task = TaskFactory(actor=actor)
     return Sample({"limit": 100}, private=[task.title])
 
 
@@ -87,7 +75,7 @@ def save_task_as_template(actor: Any) -> Sample:
 
 @sample("createTaskFromTemplate")
 def create_task_from_template(actor: Any) -> Sample:
-    template = make_template(actor)
+    template = TemplateFactory(actor=actor)
     return Sample({"templateId": template.pk}, private=[template.title])
 
 
@@ -98,7 +86,7 @@ def copy_task_to_new_draft(actor: Any) -> Sample:
 
 @sample("revertTaskToDraft")
 def revert_task_to_draft(actor: Any) -> Sample:
-    task = make_task(actor)
+    task = TaskFactory(actor=actor)
     runner.task_start(actor=actor, task=task)
     return Sample({"taskId": task.pk}, private=[task.title])
 
@@ -110,14 +98,14 @@ def start_task(actor: Any) -> Sample:
 
 @sample("pauseTask")
 def pause_task(actor: Any) -> Sample:
-    task = make_task(actor)
+    task = TaskFactory(actor=actor)
     runner.task_start(actor=actor, task=task)
     return Sample({"taskId": task.pk, "reason": "waiting for budget"}, private=[task.title])
 
 
 @sample("resumeTask")
 def resume_task(actor: Any) -> Sample:
-    task = make_task(actor)
+    task = TaskFactory(actor=actor)
     runner.task_start(actor=actor, task=task)
     runner.task_pause(actor=actor, task=task)
     return Sample({"taskId": task.pk}, private=[task.title])
@@ -125,14 +113,14 @@ def resume_task(actor: Any) -> Sample:
 
 @sample("steerTask")
 def steer_task(actor: Any) -> Sample:
-    task = make_task(actor)
+    task = TaskFactory(actor=actor)
     runner.task_start(actor=actor, task=task)
     return Sample({"taskId": task.pk, "guidance": "Use the formal letterhead."}, private=[task.title])
 
 
 @sample("rerunTask")
 def rerun_task(actor: Any) -> Sample:
-    task = make_task(actor, steps=[{"title": "Tell the team", "kind": "notify"}])
+    task = TaskFactory(actor=actor, steps=[{"title": "Tell the team", "kind": "notify"}])
     runner.task_start(actor=actor, task=task)
     return Sample({"taskId": task.pk}, private=[task.title])
 
@@ -164,7 +152,7 @@ def remove_task_step(actor: Any) -> Sample:
 
 @sample("reorderTaskSteps")
 def reorder_task_steps(actor: Any) -> Sample:
-    task = make_task(actor)
+    task = TaskFactory(actor=actor)
     ids = list(task.steps.order_by("-position").values_list("pk", flat=True))
     return Sample({"taskId": task.pk, "stepIds": ids}, private=[task.title])
 
@@ -181,7 +169,7 @@ def update_task_step_card(actor: Any) -> Sample:
 
 @sample("updateTaskStepChecklist")
 def update_task_step_checklist(actor: Any) -> Sample:
-    task = make_task(actor)
+    task = TaskFactory(actor=actor)
     step = task.steps.first()
     item = step.checklist.first()
     return Sample(
@@ -191,8 +179,8 @@ def update_task_step_checklist(actor: Any) -> Sample:
 
 @sample("linkEntityToTaskStep")
 def link_entity_to_task_step(actor: Any) -> Sample:
-    contact = make_contact(actor)
-    task = make_task(actor)
+    contact = ContactFactory(actor=actor)
+    task = TaskFactory(actor=actor)
     step = task.steps.first()
     return Sample(
         {"taskId": task.pk, "stepId": step.pk, "entityType": "contact", "entityId": contact.pk},
@@ -238,7 +226,7 @@ def delete_scheduled_task(actor: Any) -> Sample:
 
 @sample("writeFile")
 def write_file(actor: Any) -> Sample:
-    task = make_task(actor)
+    task = TaskFactory(actor=actor)
     step = task.steps.first()
     return Sample(
         {"name": "summary.md", "text": "# Summary", "taskId": task.pk, "stepId": step.pk},
@@ -248,7 +236,5 @@ def write_file(actor: Any) -> Sample:
 
 @sample("combineFiles")
 def combine_files(actor: Any) -> Sample:
-    from apps.files.tests.samples import make_file
-
-    first, second = make_file(actor), make_file(actor)
+    first, second = FileFactory(actor=actor), FileFactory(actor=actor)
     return Sample({"fileIds": [first.pk, second.pk], "name": "both.txt"}, private=[first.name, second.name])

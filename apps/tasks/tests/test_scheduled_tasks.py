@@ -12,7 +12,8 @@ from apps.catalogue.testing import confirmed, ok, person_without, refused
 from apps.tasks import schedules
 from apps.tasks.models import ScheduledRun, ScheduledTask, Task
 from apps.tasks.tasks import run_due_scheduled_tasks
-from apps.tasks.tests.samples import WEEKLY, make_task
+from apps.tasks.tests.factories import TaskFactory
+from apps.tasks.tests.samples import WEEKLY
 
 
 def test_create_task_with_a_schedule_in_a_time_zone(people):
@@ -69,7 +70,7 @@ def test_a_rule_that_does_not_parse_is_refused_and_nothing_is_written(people, sc
 
 
 def test_update_task_sets_a_new_rule(people):
-    task = make_task(people["member"])
+    task = TaskFactory(actor=people["member"])
     schedules.schedule_set(actor=people["member"], task=task, rule=WEEKLY)
 
     answer = ok(
@@ -84,7 +85,7 @@ def test_update_task_sets_a_new_rule(people):
 
 
 def test_list_get_enable_disable_scheduled_tasks(people):
-    task = make_task(people["member"], title="Backups")
+    task = TaskFactory(actor=people["member"], title="Backups")
     schedule = schedules.schedule_set(actor=people["member"], task=task, rule=WEEKLY)
 
     listed = ok(people["viewer"], "listScheduledTasks")
@@ -111,7 +112,7 @@ def test_list_get_enable_disable_scheduled_tasks(people):
     ],
 )
 def test_schedule_tools_refuse_unknown_ids_and_hidden_tasks(people, name):
-    private = make_task(people["admin"], visibility="private")
+    private = TaskFactory(actor=people["admin"], visibility="private")
     schedule = schedules.schedule_set(actor=people["admin"], task=private, rule=WEEKLY)
     # Every tasks permission but the one that sees private tasks.
     outsider = person_without("tasks.admin", email="outsider@acme.example")
@@ -125,7 +126,7 @@ def test_schedule_tools_refuse_unknown_ids_and_hidden_tasks(people, name):
 
 
 def test_delete_scheduled_task_is_destructive_and_asks_first(people):
-    task = make_task(people["member"])
+    task = TaskFactory(actor=people["member"])
     schedule = schedules.schedule_set(actor=people["member"], task=task, rule=WEEKLY)
 
     first = refused(people["admin"], "deleteScheduledTask", {"scheduledTaskId": schedule.pk})
@@ -156,17 +157,19 @@ def test_the_beat_task_runs_due_schedules_in_every_workspace(people, globex):
     past = timezone.now() - timedelta(minutes=1)
     due = schedules.schedule_set(
         actor=people["member"],
-        task=make_task(people["member"], title="Acme digest", steps=[{"title": "Tell", "kind": "notify"}]),
+        task=TaskFactory(
+            actor=people["member"], title="Acme digest", steps=[{"title": "Tell", "kind": "notify"}]
+        ),
         rule=WEEKLY,
     )
     later = schedules.schedule_set(
-        actor=people["member"], task=make_task(people["member"], title="Not yet"), rule=WEEKLY
+        actor=people["member"], task=TaskFactory(actor=people["member"], title="Not yet"), rule=WEEKLY
     )
     _due(due, past)
     with schema_context("globex"):
         owner = User.objects.get(email="owner@globex.example")
         theirs = schedules.schedule_set(
-            actor=owner, task=make_task(owner, title="Globex digest"), rule=WEEKLY
+            actor=owner, task=TaskFactory(actor=owner, title="Globex digest"), rule=WEEKLY
         )
         _due(theirs, past)
 
@@ -191,7 +194,7 @@ def test_the_beat_task_runs_due_schedules_in_every_workspace(people, globex):
 def test_missed_occurrences_are_counted_not_each_run_late(people):
     start = timezone.now() - timedelta(hours=9, minutes=30)
     schedule = schedules.schedule_set(
-        actor=people["member"], task=make_task(people["member"]), rule="FREQ=HOURLY", starts_at=start
+        actor=people["member"], task=TaskFactory(actor=people["member"]), rule="FREQ=HOURLY", starts_at=start
     )
     # The service stopped after the run due 6 hours in: three more came and went since.
     _due(schedule, start + timedelta(hours=6))
@@ -206,7 +209,9 @@ def test_missed_occurrences_are_counted_not_each_run_late(people):
 
 
 def test_a_schedule_whose_person_lost_the_right_is_disabled_with_the_reason(people):
-    schedule = schedules.schedule_set(actor=people["member"], task=make_task(people["member"]), rule=WEEKLY)
+    schedule = schedules.schedule_set(
+        actor=people["member"], task=TaskFactory(actor=people["member"]), rule=WEEKLY
+    )
     people["member"].is_active = False
     people["member"].save()
     _due(schedule, timezone.now() - timedelta(minutes=1))
@@ -223,9 +228,11 @@ def test_a_schedule_whose_person_lost_the_right_is_disabled_with_the_reason(peop
 
 def test_a_run_that_fails_is_recorded_and_the_others_still_run(people):
     broken = schedules.schedule_set(
-        actor=people["member"], task=make_task(people["member"], steps=[]), rule=WEEKLY
+        actor=people["member"], task=TaskFactory(actor=people["member"], steps=[]), rule=WEEKLY
     )
-    fine = schedules.schedule_set(actor=people["member"], task=make_task(people["member"]), rule=WEEKLY)
+    fine = schedules.schedule_set(
+        actor=people["member"], task=TaskFactory(actor=people["member"]), rule=WEEKLY
+    )
     _due(broken, timezone.now() - timedelta(minutes=2))
     _due(fine, timezone.now() - timedelta(minutes=1))
 
@@ -242,7 +249,10 @@ def test_a_run_that_fails_is_recorded_and_the_others_still_run(people):
 def test_a_rule_that_ends_disables_its_schedule(people):
     start = (timezone.now() + timedelta(hours=1)).replace(microsecond=0)
     schedule = schedules.schedule_set(
-        actor=people["member"], task=make_task(people["member"]), rule="FREQ=DAILY;COUNT=1", starts_at=start
+        actor=people["member"],
+        task=TaskFactory(actor=people["member"]),
+        rule="FREQ=DAILY;COUNT=1",
+        starts_at=start,
     )
     assert schedule.next_run_at == start
 

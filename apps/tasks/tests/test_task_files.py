@@ -8,9 +8,9 @@ from pypdf import PdfReader
 from apps.catalogue.testing import ok, person_with, refused
 from apps.files import services as file_services
 from apps.files.models import File, Folder
-from apps.files.tests.samples import make_file
+from apps.files.tests.factories import FileFactory
 from apps.tasks.models import TaskEvent, TaskStepLink
-from apps.tasks.tests.samples import make_task
+from apps.tasks.tests.factories import TaskFactory
 
 
 def pdf_of(*lines: str) -> bytes:
@@ -26,7 +26,7 @@ def pdf_of(*lines: str) -> bytes:
 
 
 def test_write_file_for_a_step_records_it_and_links_it(people):
-    task = make_task(people["member"], title="Monthly report")
+    task = TaskFactory(actor=people["member"], title="Monthly report")
     step = task.steps.first()
 
     answer = ok(
@@ -86,19 +86,19 @@ def test_write_file_needs_the_files_permission_too(acme):
 
 
 def test_write_file_into_a_task_someone_else_may_only_see(people):
-    task = make_task(people["admin"], visibility="private")
+    task = TaskFactory(actor=people["admin"], visibility="private")
     task.shares.create(user=people["member"], access="view")
 
-    assert "not change or run it" in refused(
+    assert "but not change it" in refused(
         people["member"], "writeFile", {"name": "a.txt", "text": "x", "taskId": task.pk}
     )
     assert not File.objects.exists()
 
 
 def test_combine_text_files_with_headings(people):
-    first = make_file(people["member"], name="a.txt", text="Alpha")
-    second = make_file(people["member"], name="b.md", text="Beta")
-    task = make_task(people["member"])
+    first = FileFactory(actor=people["member"], name="a.txt", text="Alpha")
+    second = FileFactory(actor=people["member"], name="b.md", text="Beta")
+    task = TaskFactory(actor=people["member"])
 
     answer = ok(
         people["member"],
@@ -126,7 +126,7 @@ def test_combine_pdfs_into_one_pdf(people):
 
 def test_combine_reads_the_text_of_a_pdf_into_a_text_file(people):
     pdf = file_services.file_create(actor=people["member"], name="invoice.pdf", content=pdf_of("Invoice 42"))
-    note = make_file(people["member"], name="note.txt", text="Paid")
+    note = FileFactory(actor=people["member"], name="note.txt", text="Paid")
 
     answer = ok(
         people["member"],
@@ -140,11 +140,11 @@ def test_combine_reads_the_text_of_a_pdf_into_a_text_file(people):
 
 
 def test_combine_refuses_what_it_cannot_combine(people):
-    text = make_file(people["member"], name="a.txt", text="Alpha")
+    text = FileFactory(actor=people["member"], name="a.txt", text="Alpha")
     image = file_services.file_create(
         actor=people["member"], name="dot.png", content=b"\x89PNG\r\n\x1a\n0000"
     )
-    private = make_file(people["admin"], name="secret.txt", text="x", visibility="private")
+    private = FileFactory(actor=people["admin"], name="secret.txt", text="x", visibility="private")
     before = File.objects.count()
 
     assert "each file once" in refused(
@@ -164,8 +164,8 @@ def test_combine_refuses_what_it_cannot_combine(people):
 
 
 def test_a_write_file_step_writes_when_the_run_reaches_it(people):
-    task = make_task(
-        people["member"],
+    task = TaskFactory(
+        actor=people["member"],
         steps=[
             {
                 "title": "Write the minutes",
@@ -189,8 +189,8 @@ def test_a_write_file_step_that_cannot_write_fails_the_task_and_leaves_nothing(p
     owner = person_with(
         {"tasks.view", "tasks.create", "tasks.edit", "tasks.run"}, email="no-files@acme.example"
     )
-    task = make_task(
-        owner,
+    task = TaskFactory(
+        actor=owner,
         steps=[{"title": "Write", "kind": "write_file", "file": {"name": "a.txt", "folder": "/New folder"}}],
     )
 
@@ -208,11 +208,11 @@ def test_a_write_file_step_needs_its_file(people):
 
 
 def test_files_can_be_attached_to_a_task(people):
-    task = make_task(people["member"])
-    file = make_file(people["member"], name="brief.txt", text="The brief")
+    task = TaskFactory(actor=people["member"])
+    file = FileFactory(actor=people["member"], name="brief.txt", text="The brief")
 
     ok(people["member"], "attachEntityFile", {"fileId": file.pk, "entityType": "task", "entityId": task.pk})
 
-    from apps.files import attachments
+    from apps.core.kinds import attachments
 
     assert [item.id for item in attachments.attachments_of(actor=people["member"], record=task)] == [file.pk]

@@ -7,7 +7,7 @@ from apps.catalogue.testing import ok, refused
 from apps.notifications.models import Notification
 from apps.tasks import agents, runner
 from apps.tasks.models import TaskEvent, TaskRun, TaskStep
-from apps.tasks.tests.samples import make_task
+from apps.tasks.tests.factories import TaskFactory
 
 
 def steps_of(task):
@@ -15,8 +15,8 @@ def steps_of(task):
 
 
 def test_start_runs_the_steps_the_service_can_do_and_waits_on_a_person(people):
-    task = make_task(
-        people["member"],
+    task = TaskFactory(
+        actor=people["member"],
         steps=[
             {
                 "title": "Announce it",
@@ -55,8 +55,9 @@ def test_start_runs_the_steps_the_service_can_do_and_waits_on_a_person(people):
 
 
 def test_moving_the_waiting_step_to_done_lets_the_run_finish(people):
-    task = make_task(
-        people["member"], steps=[{"title": "Book the room"}, {"title": "Tell everyone", "kind": "notify"}]
+    task = TaskFactory(
+        actor=people["member"],
+        steps=[{"title": "Book the room"}, {"title": "Tell everyone", "kind": "notify"}],
     )
     ok(people["member"], "startTask", {"taskId": task.pk})
     book = steps_of(task)[0]
@@ -78,8 +79,9 @@ def test_moving_the_waiting_step_to_done_lets_the_run_finish(people):
 
 
 def test_an_agent_step_without_a_key_waits_and_says_how_to_hand_it_over(people):
-    task = make_task(
-        people["member"], steps=[{"title": "Summarise the replies", "kind": "agent"}, {"title": "Send it"}]
+    task = TaskFactory(
+        actor=people["member"],
+        steps=[{"title": "Summarise the replies", "kind": "agent"}, {"title": "Send it"}],
     )
 
     answer = ok(people["member"], "startTask", {"taskId": task.pk})
@@ -114,7 +116,7 @@ def test_an_agent_step_is_handed_to_the_registered_agent(people):
         def outcome(self, *, reference):
             return None
 
-    task = make_task(people["member"], steps=[{"title": "Draft a reply", "kind": "agent"}])
+    task = TaskFactory(actor=people["member"], steps=[{"title": "Draft a reply", "kind": "agent"}])
     gateway = agents.handler()
     agents.register(Agent())
     try:
@@ -136,9 +138,9 @@ def test_an_agent_step_is_handed_to_the_registered_agent(people):
 
 
 def test_start_refuses_what_cannot_start(people):
-    task = make_task(people["member"])
+    task = TaskFactory(actor=people["member"])
     ok(people["member"], "startTask", {"taskId": task.pk})
-    empty = make_task(people["member"], steps=[])
+    empty = TaskFactory(actor=people["member"], steps=[])
 
     assert "it is running already" in refused(people["member"], "startTask", {"taskId": task.pk})
     assert "no steps" in refused(people["member"], "startTask", {"taskId": empty.pk})
@@ -146,7 +148,9 @@ def test_start_refuses_what_cannot_start(people):
 
 
 def test_pause_and_resume(people):
-    task = make_task(people["member"], steps=[{"title": "Wait for it"}, {"title": "Tell", "kind": "notify"}])
+    task = TaskFactory(
+        actor=people["member"], steps=[{"title": "Wait for it"}, {"title": "Tell", "kind": "notify"}]
+    )
     ok(people["member"], "startTask", {"taskId": task.pk})
 
     paused = ok(people["member"], "pauseTask", {"taskId": task.pk, "reason": "budget freeze"})
@@ -167,7 +171,7 @@ def test_pause_and_resume(people):
 
 
 def test_steer_keeps_guidance_for_a_running_task(people):
-    task = make_task(people["member"])
+    task = TaskFactory(actor=people["member"])
     assert "steering guides a task while it runs" in refused(
         people["member"], "steerTask", {"taskId": task.pk, "guidance": "Faster"}
     )
@@ -182,8 +186,8 @@ def test_steer_keeps_guidance_for_a_running_task(people):
 
 
 def test_rerun_from_the_start_or_from_a_step(people):
-    task = make_task(
-        people["member"],
+    task = TaskFactory(
+        actor=people["member"],
         steps=[
             {"title": "One", "kind": "notify"},
             {"title": "Two", "kind": "notify"},
@@ -206,14 +210,16 @@ def test_rerun_from_the_start_or_from_a_step(people):
         .order_by("id")
         .values_list("step_title", flat=True)
     ) == ["Two", "Three"]
-    other = make_task(people["member"])
+    other = TaskFactory(actor=people["member"])
     assert "is not a step of task" in refused(
         people["member"], "rerunTask", {"taskId": task.pk, "fromStepId": other.steps.first().pk}
     )
 
 
 def test_skip_a_step(people):
-    task = make_task(people["member"], steps=[{"title": "Ask legal"}, {"title": "Tell", "kind": "notify"}])
+    task = TaskFactory(
+        actor=people["member"], steps=[{"title": "Ask legal"}, {"title": "Tell", "kind": "notify"}]
+    )
     ok(people["member"], "startTask", {"taskId": task.pk})
     ask = steps_of(task)[0]
 
@@ -234,7 +240,9 @@ def test_skip_a_step(people):
 def test_a_notify_step_nobody_can_receive_fails_the_task(people):
     people["viewer"].is_active = False
     people["viewer"].save()
-    task = make_task(people["member"], steps=[{"title": "Tell", "kind": "notify", "notify_emails": []}])
+    task = TaskFactory(
+        actor=people["member"], steps=[{"title": "Tell", "kind": "notify", "notify_emails": []}]
+    )
     task.steps.update(config={"recipients": [people["viewer"].pk]})
 
     answer = ok(people["member"], "startTask", {"taskId": task.pk})
@@ -254,7 +262,7 @@ def test_run_tools_refuse_unknown_and_foreign_ids(people, name):
 
 
 def test_adding_a_step_to_a_waiting_task_waits_its_turn(people):
-    task = make_task(people["member"], steps=[{"title": "First"}])
+    task = TaskFactory(actor=people["member"], steps=[{"title": "First"}])
     ok(people["member"], "startTask", {"taskId": task.pk})
 
     board = ok(

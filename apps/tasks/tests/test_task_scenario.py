@@ -4,7 +4,8 @@ from apps.catalogue.testing import ok
 from apps.notifications.models import Notification
 from apps.tasks import schedules
 from apps.tasks.models import TaskEvent
-from apps.tasks.tests.samples import WEEKLY, make_task
+from apps.tasks.tests.factories import TaskFactory
+from apps.tasks.tests.samples import WEEKLY
 
 
 def test_from_a_template_move_a_step_complete_it_and_the_watcher_hears_of_it(people):
@@ -75,14 +76,14 @@ def test_from_a_template_move_a_step_complete_it_and_the_watcher_hears_of_it(peo
 
 
 def test_the_task_pages_show_what_the_tools_did(acme_client, people):
-    task = make_task(
-        people["member"],
+    task = TaskFactory(
+        actor=people["member"],
         title="Spring clean",
         steps=[{"title": "Sort the files"}, {"title": "Tell", "kind": "notify"}],
     )
     ok(people["member"], "startTask", {"taskId": task.pk})
     ok(people["member"], "steerTask", {"taskId": task.pk, "guidance": "Shred the old drafts."})
-    scheduled = make_task(people["member"], title="Weekly tidy")
+    scheduled = TaskFactory(actor=people["member"], title="Weekly tidy")
     schedules.schedule_set(actor=people["member"], task=scheduled, rule=WEEKLY)
     acme_client.force_login(people["viewer"])
 
@@ -98,7 +99,7 @@ def test_the_task_pages_show_what_the_tools_did(acme_client, people):
 
 
 def test_a_private_task_page_is_not_found_for_others(acme_client, people):
-    task = make_task(people["admin"], visibility="private", title="Salary review")
+    task = TaskFactory(actor=people["admin"], visibility="private", title="Salary review")
     acme_client.force_login(people["member"])
 
     assert acme_client.get(f"/settings/tasks/{task.pk}/").status_code == 404

@@ -9,8 +9,8 @@ from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.shapes import In
 from apps.files.shapes import Name
 from apps.tasks import files as task_files
-from apps.tasks import schedules
-from apps.tasks.models import Task
+from apps.tasks import schedules, selectors
+from apps.tasks.models import Task, TaskStep
 from apps.tasks.shapes import TaskOut
 
 TaskId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The task's (or template's) id")]
@@ -93,6 +93,17 @@ def set_schedule(ctx: ToolContext, task: Task, schedule: ScheduleIn | None) -> N
             starts_at=schedule.starts_at,
             time_zone=schedule.time_zone,
         )
+
+
+def task_of(ctx: ToolContext, task_id: int) -> Task:
+    """The task (or template) a tool names, as the actor may see it."""
+    return Task.objects.select_related("owner").fetch(ctx.actor, task_id)
+
+
+def step_of(ctx: ToolContext, task_id: int, step_id: int) -> tuple[Task, TaskStep]:
+    """The task a tool names, and the step of it."""
+    task = task_of(ctx, task_id)
+    return task, selectors.step_get(task=task, step_id=step_id)
 
 
 def task_out(ctx: ToolContext, task: Task) -> TaskOut:

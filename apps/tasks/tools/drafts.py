@@ -10,7 +10,7 @@ from apps.tasks import runner, selectors, services
 from apps.tasks.errors import InvalidTask
 from apps.tasks.permissions import TasksPerm
 from apps.tasks.shapes import TaskOut
-from apps.tasks.tools.common import ScheduleIn, TaskId, set_schedule, task_out
+from apps.tasks.tools.common import ScheduleIn, TaskId, set_schedule, task_of, task_out
 
 NewTitle = Annotated[str | None, Field(max_length=200, description="Its title (default: the source's)")]
 
@@ -20,7 +20,7 @@ def save_task_as_template(ctx: ToolContext, *, task_id: TaskId, title: NewTitle 
     """Save a task as a reusable template: its instructions, board, steps, cards and checklists
     (unticked) and linked records, without its runs or due dates. createTaskFromTemplate makes
     new tasks of it."""
-    source = selectors.task_get(actor=ctx.actor, task_id=task_id)
+    source = task_of(ctx, task_id)
     return task_out(ctx, services.task_copy(actor=ctx.actor, source=source, title=title, as_template=True))
 
 
@@ -37,7 +37,7 @@ def create_task_from_template(
 ) -> TaskOut:
     """Make a new draft task from a template, with everything the template has; optionally start
     it at once or schedule it."""
-    template = selectors.task_get(actor=ctx.actor, task_id=template_id)
+    template = task_of(ctx, template_id)
     if not template.is_template:
         raise InvalidTask.on(
             "template_id", f"task {template_id} is not a template (copyTaskToNewDraft copies a task)"
@@ -53,7 +53,7 @@ def create_task_from_template(
 def copy_task_to_new_draft(ctx: ToolContext, *, task_id: TaskId, title: NewTitle = None) -> TaskOut:
     """Copy a task (or a template) into a new draft, to change and run separately: the text,
     board, steps, cards, checklists (unticked) and links, not its runs."""
-    source = selectors.task_get(actor=ctx.actor, task_id=task_id)
+    source = task_of(ctx, task_id)
     return task_out(ctx, services.task_copy(actor=ctx.actor, source=source, title=title))
 
 
@@ -62,6 +62,6 @@ def revert_task_to_draft(ctx: ToolContext, *, task_id: TaskId) -> TaskOut:
     """Take a task back to a draft to change it: a run in progress ends (kept in the history as
     reverted), every step is set back to not started with its checklist unticked, and the cards
     return to the first column. startTask runs it again."""
-    task = selectors.task_get_for_edit(actor=ctx.actor, task_id=task_id)
+    task = selectors.task_for_change(actor=ctx.actor, task_id=task_id)
     runner.task_revert_to_draft(actor=ctx.actor, task=task)
     return task_out(ctx, task)

@@ -18,7 +18,7 @@ def start_task(ctx: ToolContext, *, task_id: TaskId) -> TaskOut:
     itself; a manual step waits for a person (its assignee is notified) until its card is moved
     to the board's last column; an agent step is handed to the service's agent, paid by the
     task's `agentKeyId`, and finished by its reply (see `waitingFor`)."""
-    task = selectors.task_get_for_edit(actor=ctx.actor, task_id=task_id)
+    task = selectors.task_for_change(actor=ctx.actor, task_id=task_id)
     runner.task_start(actor=ctx.actor, task=task)
     return task_out(ctx, task)
 
@@ -32,7 +32,7 @@ def pause_task(
 ) -> TaskOut:
     """Pause a running task: no further step starts until resumeTask (finishing the step in
     hand is still recorded)."""
-    task = selectors.task_get_for_edit(actor=ctx.actor, task_id=task_id)
+    task = selectors.task_for_change(actor=ctx.actor, task_id=task_id)
     runner.task_pause(actor=ctx.actor, task=task, reason=reason)
     return task_out(ctx, task)
 
@@ -40,7 +40,7 @@ def pause_task(
 @tool("resumeTask", permission=TasksPerm.RUN, title="Resume a paused task", idempotent=True)
 def resume_task(ctx: ToolContext, *, task_id: TaskId) -> TaskOut:
     """Resume a paused task where it stopped."""
-    task = selectors.task_get_for_edit(actor=ctx.actor, task_id=task_id)
+    task = selectors.task_for_change(actor=ctx.actor, task_id=task_id)
     runner.task_resume(actor=ctx.actor, task=task)
     return task_out(ctx, task)
 
@@ -55,7 +55,7 @@ def steer_task(
     """Guide a task while it runs (or is paused): the guidance is kept in its history, shown with
     the task (`guidance`), told to its watchers, and given to the service's agent with each step
     it takes on from now on. It does not change the task's instructions."""
-    task = selectors.task_get_for_edit(actor=ctx.actor, task_id=task_id)
+    task = selectors.task_for_change(actor=ctx.actor, task_id=task_id)
     runner.task_steer(actor=ctx.actor, task=task, guidance=guidance)
     return task_out(ctx, task)
 
@@ -71,7 +71,7 @@ def rerun_task(
 ) -> TaskOut:
     """Run a completed or failed task again, as a new run: from the first step, or from the step
     named (the steps before it stay done). Its earlier runs stay in the history."""
-    task = selectors.task_get_for_edit(actor=ctx.actor, task_id=task_id)
+    task = selectors.task_for_change(actor=ctx.actor, task_id=task_id)
     step = selectors.step_get(task=task, step_id=from_step_id) if from_step_id else None
     runner.task_rerun(actor=ctx.actor, task=task, from_step=step)
     return task_out(ctx, task)
@@ -87,7 +87,7 @@ def skip_task_step(
 ) -> TaskOut:
     """Skip a step that is not done: it goes to the board's last column as skipped and, if the
     task is running, the next step starts."""
-    task = selectors.task_get_for_edit(actor=ctx.actor, task_id=task_id)
+    task = selectors.task_for_change(actor=ctx.actor, task_id=task_id)
     step = selectors.step_get(task=task, step_id=step_id)
     runner.step_skip(actor=ctx.actor, task=task, step=step, reason=reason)
     return task_out(ctx, task)

@@ -7,10 +7,15 @@ from pydantic import Field
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Limit, Offset, Out, Page, paginate
-from apps.tasks import schedules, selectors
+from apps.tasks import schedules
+from apps.tasks.models import ScheduledTask
 from apps.tasks.permissions import TasksPerm
 from apps.tasks.shapes import ScheduledRunOut, ScheduleOut
 from apps.tasks.tools.common import ScheduleId
+
+
+def _schedule(ctx: ToolContext, scheduled_task_id: int) -> ScheduledTask:
+    return ScheduledTask.objects.select_related("task", "created_by").fetch(ctx.actor, scheduled_task_id)
 
 
 @tool("listScheduledTasks", permission=TasksPerm.VIEW, title="List scheduled tasks", read_only=True)
@@ -23,7 +28,7 @@ def list_scheduled_tasks(
 ) -> Page[ScheduleOut]:
     """The scheduled tasks you may see, next due first: their rule, time zone, next occurrences,
     and how often they ran."""
-    rows = selectors.schedule_visible(actor=ctx.actor)
+    rows = ScheduledTask.objects.restrict(ctx.actor).select_related("task", "created_by")
     if enabled is not None:
         rows = rows.filter(enabled=enabled)
     return paginate(rows.order_by("next_run_at", "id"), limit=limit, offset=offset, item=ScheduleOut.of)
@@ -33,7 +38,7 @@ def list_scheduled_tasks(
 def get_scheduled_task(ctx: ToolContext, *, scheduled_task_id: ScheduleId) -> ScheduleOut:
     """One scheduled task: the task it runs, its RFC 5545 rule and time zone, whether it is
     enabled (and why not), the next occurrences and the last run."""
-    return ScheduleOut.of(selectors.schedule_get(actor=ctx.actor, schedule_id=scheduled_task_id))
+    return ScheduleOut.of(_schedule(ctx, scheduled_task_id))
 
 
 @tool(
@@ -47,12 +52,11 @@ def get_scheduled_task_history(
 ) -> Page[ScheduledRunOut]:
     """Every run of a scheduled task, newest first: when it was due, when it ran, the task it
     started (and how that task stands now), or why it failed."""
-    schedule = selectors.schedule_get(actor=ctx.actor, schedule_id=scheduled_task_id)
     return paginate(
-        schedule.runs.select_related("task").order_by("-due_at", "-id"),
+        _schedule(ctx, scheduled_task_id).runs.select_related("task").order_by("-due_at", "-id"),
         limit=limit,
         offset=offset,
-        item=ScheduledRunOut.of,
+        item=ScheduledRunOut.of_record,
     )
 
 
@@ -60,8 +64,7 @@ def get_scheduled_task_history(
 def enable_scheduled_task(ctx: ToolContext, *, scheduled_task_id: ScheduleId) -> ScheduleOut:
     """Enable a scheduled task again: it runs from its next occurrence after now (occurrences
     missed while it was disabled are not caught up)."""
-    schedule = selectors.schedule_get(actor=ctx.actor, schedule_id=scheduled_task_id)
-    return ScheduleOut.of(schedules.schedule_enable(actor=ctx.actor, schedule=schedule, enabled=True))
+    return _enable(ctx, scheduled_task_id, enabled=True)
 
 
 @tool(
@@ -70,8 +73,12 @@ def enable_scheduled_task(ctx: ToolContext, *, scheduled_task_id: ScheduleId) ->
 def disable_scheduled_task(ctx: ToolContext, *, scheduled_task_id: ScheduleId) -> ScheduleOut:
     """Stop a scheduled task from running, keeping its rule and history (enableScheduledTask
     starts it again)."""
-    schedule = selectors.schedule_get(actor=ctx.actor, schedule_id=scheduled_task_id)
-    return ScheduleOut.of(schedules.schedule_enable(actor=ctx.actor, schedule=schedule, enabled=False))
+    return _enable(ctx, scheduled_task_id, enabled=False)
+
+
+def _enable(ctx: ToolContext, scheduled_task_id: int, *, enabled: bool) -> ScheduleOut:
+    schedule = _schedule(ctx, scheduled_task_id)
+    return ScheduleOut.of(schedules.schedule_enable(actor=ctx.actor, schedule=schedule, enabled=enabled))
 
 
 class DeletedScheduleOut(Out):
@@ -89,7 +96,7 @@ class DeletedScheduleOut(Out):
 def delete_scheduled_task(ctx: ToolContext, *, scheduled_task_id: ScheduleId) -> DeletedScheduleOut:
     """Delete a scheduled task with its run history, for good. The task it ran, and the tasks
     its runs started, stay. To stop it for a while, disableScheduledTask instead."""
-    schedule = selectors.schedule_get(actor=ctx.actor, schedule_id=scheduled_task_id)
+    schedule = _schedule(ctx, scheduled_task_id)
     task_id = schedule.task_id
     schedules.schedule_delete(actor=ctx.actor, schedule=schedule)
     return DeletedScheduleOut(

@@ -8,7 +8,7 @@ from pydantic import Field
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Changes, EntityId, EntityType, Out
-from apps.core import entities
+from apps.core import kinds
 from apps.tasks import selectors, services
 from apps.tasks.errors import InvalidTask
 from apps.tasks.models import Task
@@ -24,6 +24,8 @@ from apps.tasks.tools.common import (
     StepKind,
     TaskId,
     step_fields,
+    step_of,
+    task_of,
 )
 
 
@@ -39,10 +41,9 @@ class BoardOut(Out):
 def _board(task: Task) -> BoardOut:
     task.refresh_from_db()
     steps = counted_steps(task)
-    return BoardOut(
+    return BoardOut.of_record(
+        task,
         task_id=task.pk,
-        title=task.title,
-        status=task.status,
         waiting_for=waiting_for(task, steps),
         steps=[StepSummary.of(step) for step in steps],
         columns=board_of(task, steps),
@@ -53,15 +54,15 @@ def _board(task: Task) -> BoardOut:
 def get_task_steps(ctx: ToolContext, *, task_id: TaskId) -> BoardOut:
     """A task's steps in order and its board: each column with its cards (status, kind,
     assignee, due date, labels, checklist progress, links)."""
-    return _board(selectors.task_get(actor=ctx.actor, task_id=task_id))
+    return _board(task_of(ctx, task_id))
 
 
 @tool("getTaskStepDetail", permission=TasksPerm.VIEW, title="Get a step in detail", read_only=True)
 def get_task_step_detail(ctx: ToolContext, *, task_id: TaskId, step_id: StepId) -> StepDetailOut:
     """One step in full: its instructions, card, checklist items, linked records, what it did or
     waits for, and its history."""
-    task = selectors.task_get(actor=ctx.actor, task_id=task_id)
-    return StepDetailOut.of(selectors.step_get(task=task, step_id=step_id), ctx.actor)
+    _task, step = step_of(ctx, task_id, step_id)
+    return StepDetailOut.of(step, ctx.actor)
 
 
 @tool("addTaskStep", permission=TasksPerm.EDIT, title="Add a step to a task")
@@ -76,7 +77,7 @@ def add_task_step(
 ) -> BoardOut:
     """Add a step to a task (or template). If the task is running and waits on nothing, the new
     step starts at once."""
-    task = selectors.task_get(actor=ctx.actor, task_id=task_id)
+    task = task_of(ctx, task_id)
     services.step_add(actor=ctx.actor, task=task, fields=step_fields(step), position=position)
     return _board(task)
 
@@ -84,8 +85,8 @@ def add_task_step(
 @tool("removeTaskStep", permission=TasksPerm.EDIT, title="Remove a step from a task")
 def remove_task_step(ctx: ToolContext, *, task_id: TaskId, step_id: StepId) -> BoardOut:
     """Remove a step, with its card, checklist and links. Its past events stay in the history."""
-    task = selectors.task_get(actor=ctx.actor, task_id=task_id)
-    services.step_remove(actor=ctx.actor, task=task, step=selectors.step_get(task=task, step_id=step_id))
+    task, step = step_of(ctx, task_id, step_id)
+    services.step_remove(actor=ctx.actor, task=task, step=step)
     return _board(task)
 
 
@@ -100,7 +101,7 @@ def reorder_task_steps(
 ) -> BoardOut:
     """Put a task's steps in a new order (name every step once). A run follows the new order for
     the steps not started yet."""
-    task = selectors.task_get(actor=ctx.actor, task_id=task_id)
+    task = task_of(ctx, task_id)
     services.steps_reorder(actor=ctx.actor, task=task, step_ids=step_ids)
     return _board(task)
 
@@ -116,8 +117,7 @@ def move_task_step_column(
     """Move a step's card to another column of the task's board. The last column means done: the
     step is finished and, if the task is running, the next step starts. A middle column means in
     progress; moving a finished step out of the last column reopens it."""
-    task = selectors.task_get(actor=ctx.actor, task_id=task_id)
-    step = selectors.step_get(task=task, step_id=step_id)
+    task, step = step_of(ctx, task_id, step_id)
     services.step_move(actor=ctx.actor, task=task, step=step, column_name=column)
     return _board(task)
 
@@ -156,8 +156,7 @@ def update_task_step_card(
     """Change a step's card: title, instructions, kind, notes, labels, due date, assignee, or the
     people a notify step tells. Move it with moveTaskStepColumn, tick its checklist with
     updateTaskStepChecklist."""
-    task = selectors.task_get(actor=ctx.actor, task_id=task_id)
-    step = selectors.step_get(task=task, step_id=step_id)
+    task, step = step_of(ctx, task_id, step_id)
     step, changed = services.step_update_card(actor=ctx.actor, task=task, step=step, fields=changes.given())
     return UpdatedStepOut(step=StepDetailOut.of(step, ctx.actor), changed=changed)
 
@@ -182,8 +181,7 @@ def update_task_step_checklist(
 ) -> StepDetailOut:
     """Add checklist items to a step, tick or untick them, or remove them, in one call. Ticking
     every item does not finish the step: move it to the board's last column for that."""
-    task = selectors.task_get(actor=ctx.actor, task_id=task_id)
-    step = selectors.step_get(task=task, step_id=step_id)
+    task, step = step_of(ctx, task_id, step_id)
     if not (add or check or uncheck or remove):
         raise InvalidTask.on("add", "say what to change: add, check, uncheck or remove")
     services.checklist_update(
@@ -204,12 +202,11 @@ def link_entity_to_task_step(
 ) -> StepDetailOut:
     """Link a record of any area (a contact, another task, ...) to a step, so whoever does the
     step has it at hand; or unlink it. You must be able to see the record."""
-    task = selectors.task_get(actor=ctx.actor, task_id=task_id)
-    step = selectors.step_get(task=task, step_id=step_id)
+    task, step = step_of(ctx, task_id, step_id)
     if remove:
         # The record may be gone or hidden by now: unlinking needs only its kind and id.
-        entity = entities.Entity(kind=entities.kind_named(entity_type), id=entity_id, title="", instance=None)
+        entity = kinds.Entity(kind=kinds.kind_named(entity_type), id=entity_id, title="", instance=None)
     else:
-        entity = entities.resolve(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
+        entity = kinds.resolve(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
     services.step_link(actor=ctx.actor, task=task, step=step, entity=entity, remove=remove)
     return StepDetailOut.of(selectors.step_get(task=task, step_id=step_id), ctx.actor)

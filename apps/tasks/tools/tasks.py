@@ -3,10 +3,10 @@
 from datetime import datetime
 from typing import Annotated, Literal
 
-from django.db.models import Q
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.kit import share_tool
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import (
     Changes,
@@ -14,13 +14,11 @@ from apps.catalogue.shapes import (
     Offset,
     Out,
     Page,
-    PersonEmail,
-    ShareAccess,
-    SharingOut,
-    VisibilityChange,
     paginate,
 )
-from apps.tasks import runner, selectors, services
+from apps.core import search
+from apps.tasks import runner, services
+from apps.tasks.models import Task
 from apps.tasks.permissions import TasksPerm
 from apps.tasks.shapes import TaskOut, TaskSummary
 from apps.tasks.tools.common import (
@@ -33,6 +31,7 @@ from apps.tasks.tools.common import (
     Visibility,
     set_schedule,
     step_fields,
+    task_of,
     task_out,
 )
 
@@ -108,7 +107,7 @@ def create_task(
 def get_task(ctx: ToolContext, *, task_id: TaskId) -> TaskOut:
     """Fetch a task (or template) in full: its text, status and what it waits for, its board
     with every step, the current run, steering given, who it is shared with, and its schedule."""
-    return TaskOut.of(selectors.task_get(actor=ctx.actor, task_id=task_id), ctx.actor)
+    return TaskOut.of(task_of(ctx, task_id), ctx.actor)
 
 
 @tool("listTasks", permission=TasksPerm.VIEW, title="List tasks", read_only=True)
@@ -133,7 +132,7 @@ def list_tasks(
     offset: Offset = 0,
 ) -> Page[TaskSummary]:
     """List the tasks (or templates) you may see, most recently changed first, with filters."""
-    rows = selectors.task_visible(actor=ctx.actor).select_related("owner")
+    rows = Task.objects.restrict(ctx.actor).select_related("owner")
     if kind != "all":
         rows = rows.filter(is_template=kind == "templates")
     if status:
@@ -142,9 +141,10 @@ def list_tasks(
         rows = rows.filter(waiting_on=waiting_on)
     if mine:
         rows = rows.filter(owner=ctx.actor)
-    for term in query.split()[:8]:
-        rows = rows.filter(Q(title__icontains=term) | Q(description__icontains=term))
-    return paginate(rows.order_by("-updated_at", "-id"), limit=limit, offset=offset, item=TaskSummary.of)
+    rows = search.matching(rows, query, ("title", "description"))
+    return paginate(
+        rows.order_by("-updated_at", "-id"), limit=limit, offset=offset, item=TaskSummary.of_record
+    )
 
 
 class TaskChanges(Changes):
@@ -181,7 +181,7 @@ def update_task(
     """Change a task's title, description, priority, due date, visibility, a draft's board
     columns, its schedule, or the API key that pays for its agent steps (`agentKeyId`). Use
     updateTaskInstructions for its instructions and the step tools for its steps."""
-    task = selectors.task_get(actor=ctx.actor, task_id=task_id)
+    task = task_of(ctx, task_id)
     given = changes.given()
     schedule = given.pop("schedule", None)
     task, changed = services.task_update(actor=ctx.actor, task=task, fields=given)
@@ -206,28 +206,21 @@ def update_task_instructions(
     """Replace or extend what a task's steps follow: the instructions for the people and the
     service's agent doing them. The previous text is kept in the task's history. To guide a task
     while it runs, steerTask."""
-    task = selectors.task_get(actor=ctx.actor, task_id=task_id)
+    task = task_of(ctx, task_id)
     services.task_set_instructions(
         actor=ctx.actor, task=task, instructions=instructions, append=mode == "append"
     )
     return task_out(ctx, task)
 
 
-@tool("shareTask", permission=TasksPerm.SHARE, title="Share a task", idempotent=True)
-def share_task(
-    ctx: ToolContext,
-    *,
-    task_id: TaskId,
-    person_email: PersonEmail = None,
-    access: ShareAccess = "view",
-    visibility: VisibilityChange = None,
-) -> SharingOut:
-    """Share a task with a person of the workspace, so they can see it (view) or also change and
+share_tool(
+    "shareTask",
+    model=Task,
+    permission=TasksPerm.SHARE,
+    title="Share a task",
+    id_argument=("task_id", TaskId),
+    description="""Share a task with a person of the workspace, so they can see it (view) or also change and
     run it (edit), or stop sharing (none); and/or make it private or visible to everyone who may
-    see tasks (its owner or an admin). Returns who can see it now."""
-    task = selectors.task_get(actor=ctx.actor, task_id=task_id)
-    return SharingOut.of(
-        services.task_share(
-            actor=ctx.actor, task=task, person_email=person_email, access=access, visibility=visibility
-        )
-    )
+    see tasks (its owner or an admin). Returns who can see it now.""",
+    after=services.task_shared,
+)

@@ -1,0 +1,14 @@
+"""What the accounts app does when other apps tell it something."""
+
+from typing import Any
+
+from django.dispatch import receiver
+
+from apps.accounts import services
+from apps.tenancy.signals import workspace_created
+
+
+@receiver(workspace_created)
+def create_owner(sender: Any, *, owner_email: str, owner_password: str | None, **kwargs: Any) -> None:
+    """A new workspace's first person, its owner (in the workspace's schema, in its transaction)."""
+    services.user_create_owner(email=owner_email, password=owner_password)

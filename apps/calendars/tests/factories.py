@@ -1,0 +1,84 @@
+"""Test data of the Calendars area (factory_boy).
+
+    calendar = CalendarFactory(owner=people["owner"], visibility="private")
+    event = EventFactory(organizer=people["owner"], calendar=calendar, start="2026-06-01T10:00")
+    AttendeeFactory(event=event, user=people["member"])
+
+An event is made as createCalendarEvent makes it (services.event_create): times written as an
+agent writes them, read in the calendar's zone, the rule made canonical, and `attendees` (as
+the tool takes them: `{"email": ...}` or `{"contact_id": ...}`) linked to the people and
+contacts with their addresses. Calendars and attendees are plain rows.
+"""
+
+import uuid
+from datetime import timedelta
+from typing import Any
+
+import factory
+from django.utils import timezone
+from factory.django import DjangoModelFactory
+
+from apps.calendars import services
+from apps.calendars.models import Attendee, Calendar, Event
+from apps.core import recurrence
+from apps.core.records import Visibility
+
+
+def unique(prefix: str = "Meet") -> str:
+    return f"{prefix}{uuid.uuid4().hex[:10]}"
+
+
+def soon(days: int = 1, hour: int = 10) -> str:
+    """A wall-clock time `days` from now at `hour`:00, as an agent writes it."""
+    moment = timezone.now() + timedelta(days=days)
+    return moment.strftime(f"%Y-%m-%dT{hour:02d}:00")
+
+
+class CalendarFactory(DjangoModelFactory):
+    class Meta:
+        model = Calendar
+
+    owner: Any = None  # a person of the workspace
+    created_by = factory.SelfAttribute("owner")
+    name = factory.LazyFunction(lambda: unique("Calendar"))
+    time_zone = factory.LazyFunction(lambda: recurrence.workspace_zone().key)
+    visibility = Visibility.WORKSPACE
+
+
+class EventFactory(factory.Factory):
+    """`organizer` (required) adds the event to `calendar` (default: their own calendar); any
+    other field is one of createCalendarEvent's (`start`, `end`, `recurrence`, `time_zone`...)."""
+
+    class Meta:
+        model = Event
+
+    organizer: Any = None
+    calendar: Any = None
+    title = factory.LazyFunction(unique)
+    start = factory.LazyFunction(soon)
+    attendees: Any = ()
+
+    @classmethod
+    def _create(cls, model_class: type[Event], *args: Any, **fields: Any) -> Event:
+        organizer, calendar = fields.pop("organizer"), fields.pop("calendar")
+        attendees = list(fields.pop("attendees"))
+        return services.event_create(
+            actor=organizer,
+            calendar=calendar or services.default_calendar(actor=organizer),
+            fields=fields,
+            attendees=attendees,
+        )
+
+
+class AttendeeFactory(DjangoModelFactory):
+    """Someone invited to `event` (required): a person of the workspace (`user`), or an address."""
+
+    class Meta:
+        model = Attendee
+
+    event: Any = None
+    user: Any = None
+    email = factory.LazyAttribute(
+        lambda row: row.user.email if row.user else f"{unique('guest')}@example.org"
+    )
+    name = factory.LazyAttribute(lambda row: row.user.full_name if row.user else "")

@@ -1,0 +1,115 @@
+"""Standard tools an area declares in one call instead of writing them out: sharing a shareable
+record (`share_tool`) and making a folder of its tree (`folder_tool`). Each is registered like
+any other tool (apps.catalogue.registry), with the same arguments and answer in every area, so
+every area shares records and makes folders alike; what differs (the name, the title, the
+description, the model, the permission) is the area's declaration, in its tools module.
+"""
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from apps.catalogue.registry import tool
+from apps.catalogue.shapes import (
+    FolderName,
+    FolderOut,
+    ParentFolderId,
+    PersonEmail,
+    ShareAccess,
+    SharingOut,
+    VisibilityChange,
+)
+from apps.core import folders, sharing
+from apps.core.actors import Actor
+from apps.core.permissions import PermissionEnum
+
+# after(actor, record, before) is called when the sharing changed; `before` is what `shared_state`
+# gave before the change (Tasks keep it in the task's history).
+AfterShare = Callable[[Actor, Any, tuple[str, list[tuple[int, str]]]], None]
+KEYWORD = inspect.Parameter.KEYWORD_ONLY
+FOLDER_NAMES = 'Names are unique within a folder and may not contain / \\ : * ? " < > |.'
+
+
+def shared_state(record: Any) -> tuple[str, list[tuple[int, str]]]:
+    """Who may see a shareable record: its visibility and (person id, access) of its shares."""
+    return record.visibility, sorted(record.shares.values_list("user_id", "access"))
+
+
+def share_tool(
+    name: str,
+    *,
+    model: Any,
+    permission: PermissionEnum,
+    title: str,
+    id_argument: tuple[str, Any],
+    description: str,
+    after: AfterShare | None = None,
+) -> Callable[..., Any]:
+    """The share tool of a shareable record kind (apps.core.sharing): the record's id (named by
+    `id_argument`), `personEmail` with `access` (view, edit, none), and/or `visibility`."""
+    id_name, id_type = id_argument
+
+    def share(ctx: Any, **arguments: Any) -> SharingOut:
+        record = model.objects.fetch(ctx.actor, arguments[id_name], "change", lock=True)
+        before = shared_state(record)
+        sharing.change(
+            record,
+            actor=ctx.actor,
+            person_email=arguments["person_email"],
+            access=arguments["access"],
+            visibility=arguments["visibility"],
+        )
+        if after is not None and shared_state(record) != before:
+            after(ctx.actor, record, before)
+        return SharingOut.of(record)
+
+    parameters = [
+        (id_name, id_type, inspect.Parameter.empty),
+        ("person_email", PersonEmail, None),
+        ("access", ShareAccess, "view"),
+        ("visibility", VisibilityChange, None),
+    ]
+    _declare(share, name, description, parameters, SharingOut)
+    return tool(name, permission=permission, title=title, idempotent=True)(share)
+
+
+def folder_tool(
+    name: str, *, model: Any, permission: PermissionEnum, title: str, description: str
+) -> Callable[..., Any]:
+    """The tool that makes a folder of an area's tree (apps.core.folders): its `name` and the
+    folder it goes in (`parentId`; none: the root). The description ends with the naming rule
+    every tree shares."""
+
+    def create(ctx: Any, **arguments: Any) -> FolderOut:
+        parent = folders.get(model, actor=ctx.actor, folder_id=arguments["parent_id"])
+        return FolderOut.of_record(
+            folders.create(model, actor=ctx.actor, name=arguments["name"], parent=parent)
+        )
+
+    parameters = [("name", FolderName, inspect.Parameter.empty), ("parent_id", ParentFolderId, None)]
+    _declare(create, name, f"{description} {FOLDER_NAMES}", parameters, FolderOut)
+    return tool(name, permission=permission, title=title)(create)
+
+
+def _declare(
+    function: Callable[..., Any],
+    name: str,
+    description: str,
+    parameters: list[tuple[str, Any, Any]],
+    returns: type,
+) -> None:
+    """Gives a generated tool function what the registry reads of a written one: its keyword-only
+    parameters and their types, its answer, its docstring, and the module that declares it (the
+    area's tools module, two frames up)."""
+    signature = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    signature += [
+        inspect.Parameter(argument, KEYWORD, annotation=kind, default=default)
+        for argument, kind, default in parameters
+    ]
+    function.__signature__ = inspect.Signature(signature, return_annotation=returns)  # type: ignore[attr-defined]
+    function.__annotations__ = {argument: kind for argument, kind, _default in parameters} | {
+        "return": returns
+    }
+    function.__doc__ = description
+    function.__qualname__ = function.__name__ = name
+    function.__module__ = inspect.stack()[2].frame.f_globals["__name__"]

@@ -1,0 +1,69 @@
+"""The Contacts area, as the rest of the service knows it (apps.core.areas)."""
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from apps.core import areas, env
+from apps.core.actors import Actor
+from apps.core.kinds import Kind
+from apps.core.kinds.attachments import Linked
+
+
+class ContactLinks:
+    """A contact keeps its links to documents and files itself (ContactLink, with its history),
+    so an item attached to a contact anywhere is the one linkFileToContact shows."""
+
+    def link(
+        self, *, actor: Actor | None, record: Any, item_kind: str, item_id: int, title: str, remove: bool
+    ) -> bool:
+        from apps.contacts import services
+
+        return services.contact_link(
+            actor=actor, contact=record, kind=item_kind, target_id=item_id, title=title, remove=remove
+        )
+
+    def linked(self, *, actor: Actor | None, record: Any, item_kind: str) -> list[Linked]:
+        from apps.contacts.models import ContactLink
+
+        rows = ContactLink.objects.filter(contact=record, kind=item_kind).select_related("linked_by")[:500]
+        return [Linked(item_kind, row.target_id, row.title, row.linked_at, row.linked_by) for row in rows]
+
+    def records_with(self, *, item_kind: str, item_id: int) -> list[tuple[int, int]]:
+        from django.contrib.contenttypes.models import ContentType
+
+        from apps.contacts.models import Contact, ContactLink
+
+        content_type = ContentType.objects.get_for_model(Contact).pk
+        rows = ContactLink.objects.filter(kind=item_kind, target_id=item_id)
+        return [(content_type, pk) for pk in rows.values_list("contact_id", flat=True)]
+
+    def forget(self, *, item_kind: str, item_ids: list[int]) -> None:
+        from apps.contacts.models import ContactLink
+
+        ContactLink.objects.filter(kind=item_kind, target_id__in=item_ids).delete()
+
+
+area = areas.declare(
+    title=_("Contacts"),
+    description=_("People and organisations the workspace deals with"),
+    kinds=[
+        Kind(
+            "contact",
+            "contacts.Contact",
+            title="display_name",
+            person_email="email",
+            # An archived contact is still found by its links (and watched); the default
+            # fetch of the access model then names it archived where a live one is needed.
+            trashed_too=True,
+            carries=("document", "file"),
+            store=ContactLinks(),
+        )
+    ],
+    settings={
+        # The credit bureau behind getContactCreditCheck; unset: the tool says so.
+        "ATRIUM_CREDIT_BUREAU_URL": env.str("ATRIUM_CREDIT_BUREAU_URL"),
+        "ATRIUM_CREDIT_BUREAU_KEY": env.str("ATRIUM_CREDIT_BUREAU_KEY"),
+        "ATRIUM_CREDIT_BUREAU_TIMEOUT": env.float("ATRIUM_CREDIT_BUREAU_TIMEOUT", 10.0, min=0),
+    },
+)

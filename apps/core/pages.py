@@ -1,0 +1,104 @@
+"""The pages of the settings site: one decorator for a permission-checked page, and one mapping
+of AppError to what a page answers (the role DRF's exception handler plays for the JSON APIs).
+
+    @page(DocumentsPerm.VIEW, methods=READ)
+    def document_detail(request: AuthenticatedHttpRequest, document_id: int) -> HttpResponse:
+        document = Document.objects.fetch(request.user, document_id, trash=True)
+        ...
+
+A page then never catches the kit's errors itself: a record not found (or not the reader's to
+see) is a 404, a refusal a 403, a dependency out of reach a 503 and anything else the person
+can fix is said on the page they came from (a form's POST: the message, and back to that page).
+A record in the trash, asked for where a live one is needed, is not found either.
+"""
+
+from collections.abc import Callable, Collection
+from functools import wraps
+from typing import Any, cast
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods
+
+from apps.core.actors import Actor, can
+from apps.core.errors import AppError, Forbidden, InTrash, NotFound, ServiceUnavailable, Unauthenticated
+
+View = Callable[..., HttpResponseBase]
+# The methods of a page that only shows something.
+READ = ("GET", "HEAD")
+# The rows a list page shows at once.
+PAGE_SIZE = 30
+
+
+def page(
+    permission: str | None = None, *, methods: tuple[str, ...] | None = None, back: str | None = None
+) -> Callable[[View], View]:
+    """A page of the signed-in settings site: the person must hold `permission` (403 otherwise),
+    the request must use one of `methods` (405; default: any), and an AppError raised below
+    answers as `error_response` says (`back`: the URL name of the page a refusal is shown on)."""
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            # Signed in (login_required, below): the person, not Django's anonymous user.
+            if permission is not None and not can(cast(Actor, request.user), permission):
+                raise PermissionDenied
+            try:
+                return view(request, *args, **kwargs)
+            except AppError as error:
+                return error_response(request, error, back=back)
+
+        allowed = require_http_methods(list(methods))(checked) if methods else checked
+        return login_required(allowed)
+
+    return decorate
+
+
+def error_response(request: HttpRequest, error: AppError, *, back: str | None = None) -> HttpResponse:
+    """What a page answers for an AppError."""
+    if isinstance(error, NotFound | InTrash):
+        # A page of a record in the trash is not there any more (its trash has pages of its own).
+        raise Http404(str(error.message))
+    if isinstance(error, Forbidden | Unauthenticated):
+        raise PermissionDenied(str(error.message))
+    if isinstance(error, ServiceUnavailable):
+        response = render(request, "503.html", status=503)
+        for name, value in error.headers.items():
+            response[name] = value
+        return response
+    if request.method == "POST" or back is not None:
+        messages.error(request, str(error.message))
+        return HttpResponseRedirect(reverse(back) if back else came_from(request))
+    return render(request, "400.html", {"message": str(error.message)}, status=400)
+
+
+def came_from(request: HttpRequest) -> str:
+    """The page a form was posted from (its Referer, on this host), or the page itself."""
+    referer = request.META.get("HTTP_REFERER", "")
+    if referer and url_has_allowed_host_and_scheme(
+        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return referer
+    return request.get_full_path()
+
+
+def chosen(request: HttpRequest, name: str, choices: Collection[str], default: str = "") -> str:
+    """The query parameter `name` when it is one of `choices`, else `default` (a filter's value)."""
+    value = request.GET.get(name, default)
+    return value if value in choices else default
+
+
+def paged(request: HttpRequest, rows: QuerySet[Any], per_page: int = PAGE_SIZE) -> dict[str, Any]:
+    """The context of a list page's pager (the `pager.html` include): the page the request asks
+    for, and the query string of its other parameters so that the pager's links keep the filters."""
+    query = request.GET.copy()
+    query.pop("page", None)
+    page = Paginator(rows, per_page).get_page(request.GET.get("page"))
+    return {"page": page, "page_query": query.urlencode()}

@@ -1,0 +1,56 @@
+"""What an area may know of the service's API keys and of what they spent, without importing
+the door that keeps them: the API-keys app fills this interface from its `AppConfig.ready()`.
+
+Tasks ask whether a key may pay for a task's agent steps (`key_of`); Group Accounts show the
+workspace's spend (`spend`).
+"""
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from apps.core.actors import Actor
+
+
+@dataclass(frozen=True)
+class KeyInfo:
+    id: int
+    label: str
+    active: bool
+    owner_id: int
+
+    @property
+    def status(self) -> str:
+        return "active" if self.active else "revoked"
+
+
+@dataclass(frozen=True)
+class SpendSummary:
+    today_micro_usd: int
+    this_month_micro_usd: int
+    total_micro_usd: int
+    reserved_micro_usd: int
+    active_keys: int
+
+
+class Keys(Protocol):
+    def key_of(self, *, key_id: int, owner_id: int | None = None) -> KeyInfo | None:
+        """The key `key_id` (revoked or not), when it belongs to the person `owner_id` if given."""
+        ...
+
+    def spend(self, *, user: Actor | None = None) -> SpendSummary:
+        """What the workspace (or one person's keys) spent: today, this month, in total."""
+        ...
+
+
+_keys: Keys | None = None
+
+
+def register(keys: Keys) -> None:
+    global _keys
+    _keys = keys
+
+
+def keys() -> Keys:
+    if _keys is None:
+        raise LookupError("no API keys are installed (apps.apikeys registers them)")
+    return _keys

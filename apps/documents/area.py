@@ -1,0 +1,47 @@
+"""The Documents area, as the rest of the service knows it (apps.core.areas)."""
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from apps.core import areas, env
+from apps.core.actors import Actor
+from apps.core.kinds import Item, Kind
+from apps.core.navigation import NavItem
+from apps.documents.models import Document
+from apps.documents.permissions import DocumentsPerm
+
+
+def describe(*, actor: Actor | None, ids: list[int]) -> dict[int, Item]:
+    """Documents as items other records carry (linked to a contact, attached to a task)."""
+    rows = Document.objects.restrict(actor, "view").filter(pk__in=ids).select_related("folder")
+    return {
+        document.pk: Item(
+            id=document.pk,
+            title=document.title,
+            url=document.path,
+            mime_type="text/html",
+            updated_at=document.updated_at,
+        )
+        for document in rows
+    }
+
+
+def page(document: Any) -> str:
+    from django.urls import reverse
+
+    return reverse("documents:detail", kwargs={"document_id": document.pk})
+
+
+area = areas.declare(
+    title=_("Documents"),
+    description=_("Rich-text documents in folders, with their versions"),
+    nav=[NavItem("documents", _("Documents"), "documents:list", DocumentsPerm.VIEW, order=32)],
+    kinds=[
+        Kind("document", "documents.Document", describe=describe, carries=("file",), url=page),
+    ],
+    settings={
+        # The longest document body accepted (characters of sanitised HTML).
+        "ATRIUM_DOCUMENTS_MAX_CHARS": env.int("ATRIUM_DOCUMENTS_MAX_CHARS", 1_000_000, min=0),
+    },
+)

@@ -1,0 +1,36 @@
+"""Documents and their folders for tests, made through the services as a person makes them
+(apps.core.factories): `DocumentFactory(actor=people["member"], title="Plan", visibility="private")`,
+`DocumentFolderFactory(actor=people["member"], name="Board", parent=top)`."""
+
+from typing import Any
+
+from apps.core import folders
+from apps.core.factories import ServiceFactory, fake, numbered
+from apps.documents import services
+from apps.documents.models import Document, DocumentFolder
+
+
+def _document(*, actor: Any, fields: dict[str, Any]) -> Document:
+    return services.document_create(actor=actor, **fields)
+
+
+def _folder(*, actor: Any, fields: dict[str, Any]) -> DocumentFolder:
+    return folders.create(DocumentFolder, actor=actor, **fields)
+
+
+class DocumentFactory(ServiceFactory):
+    class Meta:
+        model = Document
+
+    title = numbered(fake.catch_phrase, " ")
+    content = numbered(fake.sentence, " ")
+    _service = staticmethod(_document)
+
+
+class DocumentFolderFactory(ServiceFactory):
+    class Meta:
+        model = DocumentFolder
+
+    name = numbered(fake.word, " ")
+    parent = None
+    _service = staticmethod(_folder)

@@ -1,0 +1,51 @@
+"""The Files area, as the rest of the service knows it (apps.core.areas)."""
+
+from django.utils.translation import gettext_lazy as _
+
+from apps.core import areas, env
+from apps.core.actors import Actor
+from apps.core.kinds import Item, Kind
+from apps.core.navigation import NavItem
+from apps.files.attachments import AttachmentStore
+from apps.files.permissions import FilesPerm
+
+MB = 1024 * 1024
+
+
+def describe(*, actor: Actor | None, ids: list[int]) -> dict[int, Item]:
+    """Files as items other records carry (linked to a contact, attached to a task)."""
+    from apps.files import selectors
+
+    return {
+        pk: Item(
+            id=pk,
+            title=file.name,
+            url=file.path,
+            mime_type=file.mime_type,
+            size=file.size,
+            updated_at=file.updated_at,
+        )
+        for pk, file in selectors.files_by_ids(actor=actor, file_ids=ids).items()
+    }
+
+
+area = areas.declare(
+    title=_("Files"),
+    description=_("The workspace's stored files, in folders"),
+    nav=[NavItem("files", _("Files"), "files:browse", FilesPerm.VIEW, order=30)],
+    kinds=[Kind("file", "files.File", title="name", describe=describe)],
+    attachment_store=AttachmentStore(),
+    settings={
+        # The STORAGES entry that holds the files' bytes. "default" is django-tenants'
+        # per-workspace prefix of MEDIA_ROOT; docs/files.md shows an S3-compatible entry.
+        "ATRIUM_FILES_STORAGE": env.str("ATRIUM_FILES_STORAGE", "default"),
+        # The largest file accepted, wherever bytes arrive (tools, other areas, exports).
+        "ATRIUM_FILES_MAX_BYTES": env.int("ATRIUM_FILES_MAX_BYTES", 25 * MB, min=0),
+        # downloadFileEntity gives files up to this size inline (base64); larger ones as a link.
+        "ATRIUM_FILES_INLINE_MAX_BYTES": env.int("ATRIUM_FILES_INLINE_MAX_BYTES", 256 * 1024, min=0),
+        # How long a download link of downloadFileEntity works (its origin: ATRIUM_SITE_*).
+        "ATRIUM_FILES_DOWNLOAD_TTL_SECONDS": env.int("ATRIUM_FILES_DOWNLOAD_TTL_SECONDS", 600, min=1),
+        # The largest file emailFileAsAttachment sends.
+        "ATRIUM_FILES_EMAIL_MAX_BYTES": env.int("ATRIUM_FILES_EMAIL_MAX_BYTES", 10 * MB, min=0),
+    },
+)

@@ -1,0 +1,39 @@
+"""Files and folders for tests, made through the services as a person makes them
+(apps.core.factories): `FileFactory(actor=people["member"], name="a.txt", text="Alpha", folder=f)`
+(`text` is the file's content, stored as UTF-8), `FolderFactory(actor=..., name="Contracts")`."""
+
+from typing import Any
+
+import factory
+
+from apps.core import folders
+from apps.core.factories import ServiceFactory, fake, numbered
+from apps.files import services
+from apps.files.models import File, Folder
+
+
+def _file(*, actor: Any, fields: dict[str, Any]) -> File:
+    content = fields.pop("text").encode()
+    return services.file_create(actor=actor, content=content, **fields)
+
+
+def _folder(*, actor: Any, fields: dict[str, Any]) -> Folder:
+    return folders.create(Folder, actor=actor, **fields)
+
+
+class FileFactory(ServiceFactory):
+    class Meta:
+        model = File
+
+    name = factory.Sequence(lambda n: f"{fake.word()}-{n:05d}.txt")
+    text = numbered(fake.sentence, " ")
+    _service = staticmethod(_file)
+
+
+class FolderFactory(ServiceFactory):
+    class Meta:
+        model = Folder
+
+    name = numbered(fake.word, " ")
+    parent = None
+    _service = staticmethod(_folder)

@@ -1,0 +1,50 @@
+"""Test data of the Notifications area (factory_boy).
+
+    NotificationFactory(recipient=people["member"], entity=contact, priority="high")
+    WatcherFactory(user=people["viewer"], entity=contact)
+
+`entity` is the record it is about (of a registered kind: apps.core.kinds), linked as the
+services link it, with its title at the time.
+"""
+
+import uuid
+from typing import Any
+
+import factory
+from factory.django import DjangoModelFactory
+
+from apps.core import kinds
+from apps.notifications.models import Notification, Watcher
+
+
+def _link(row: Any) -> kinds.Entity | None:
+    return kinds.of_record(row.entity) if row.entity is not None else None
+
+
+class _LinkedFactory(DjangoModelFactory):
+    class Meta:
+        abstract = True
+
+    class Params:
+        entity: Any = None
+
+    content_type = factory.LazyAttribute(
+        lambda row: link.kind.content_type() if (link := _link(row)) else None
+    )
+    object_id = factory.LazyAttribute(lambda row: link.id if (link := _link(row)) else None)
+    entity_title = factory.LazyAttribute(lambda row: link.title if (link := _link(row)) else "")
+
+
+class NotificationFactory(_LinkedFactory):
+    class Meta:
+        model = Notification
+
+    recipient: Any = None  # a person of the workspace
+    title = factory.LazyFunction(lambda: f"Note{uuid.uuid4().hex[:10]}")
+
+
+class WatcherFactory(_LinkedFactory):
+    class Meta:
+        model = Watcher
+
+    user: Any = None  # who watches `entity` (required)

@@ -1,0 +1,124 @@
+"""The project: its paths, applications and tenancy, the request path, language and time."""
+
+from pathlib import Path
+
+from django.utils.translation import gettext_lazy as _
+
+from apps.core import env
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+DATA_DIR = Path(env.str("ATRIUM_DATA_DIR", str(BASE_DIR / ".data")))
+ATRIUM_VERSION = "0.1.0"
+
+# --- applications -------------------------------------------------------------------------------
+
+# The public schema: workspaces, their domains, service-level records, operators' admin.
+SHARED_APPS = [
+    "django_tenants",
+    "django.contrib.contenttypes",
+    "django.contrib.auth",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.admin",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "channels",
+    "corsheaders",
+    "apps.core",
+    "apps.tenancy",
+    "apps.accounts",
+    "apps.datarights",
+]
+# Each workspace schema. Apps listed in both get tables in both (users exist on both sides:
+# operators in public, workspace people in each workspace). django.contrib.admin is here too so
+# that deleting a workspace user never reaches the public admin log through the search path.
+TENANT_APPS = [
+    "django.contrib.contenttypes",
+    "django.contrib.auth",
+    "django.contrib.sessions",
+    "django.contrib.admin",
+    "apps.accounts",
+    "apps.catalogue",
+    "apps.contacts",
+    "apps.files",
+    "apps.documents",
+    "apps.mcp",
+    "apps.calendars",
+    "apps.departments",
+    "apps.groupaccounts",
+    "oauth2_provider",
+    "apps.oauth",
+    "apps.apikeys",
+    "apps.gateway",
+    "apps.notifications",
+    "apps.tasks",
+]
+INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_APPS]
+
+# --- tenancy (apps.tenancy, on django-tenants) --------------------------------------------------
+
+TENANT_MODEL = "tenancy.Workspace"
+TENANT_DOMAIN_MODEL = "tenancy.Domain"
+# New workspaces are cloned from this migrated schema instead of running every migration.
+TENANT_BASE_SCHEMA = "workspace_template"
+TENANT_CREATION_FAKES_MIGRATIONS = True
+# `SET search_path` once per connection and schema, not before every query (django-tenants
+# forgets it on set_tenant, close, rollback and savepoint rollback, where PostgreSQL may undo it).
+# Measured on the MCP endpoint (bench/RESULTS.md): it halves the round trips of a tool call.
+TENANT_LIMIT_SET_CALLS = True
+# migrate_workspaces --executor=multiprocessing: processes, and schemas handed to each at a time.
+TENANT_MULTIPROCESSING_MAX_PROCESSES = env.int("ATRIUM_MIGRATION_PROCESSES", 4, min=1)
+TENANT_MULTIPROCESSING_CHUNKS = env.int("ATRIUM_MIGRATION_CHUNKS", 8, min=1)
+PUBLIC_SCHEMA_URLCONF = "config.urls_public"
+ROOT_URLCONF = "config.urls_tenant"
+# Hosts of the public site (operators' admin); `migrate_workspaces` keeps them in the domain table.
+ATRIUM_PUBLIC_DOMAINS = env.list("ATRIUM_PUBLIC_DOMAINS", ["admin.localhost"])
+# Links made outside a request (file downloads, calendar invitations: apps.tenancy.links) use the
+# workspace's primary domain with this scheme and port (empty: the scheme's default).
+ATRIUM_SITE_SCHEME = env.str("ATRIUM_SITE_SCHEME", "https")
+ATRIUM_SITE_PORT = env.str("ATRIUM_SITE_PORT", "")
+
+# --- the request path ---------------------------------------------------------------------------
+
+MIDDLEWARE = [
+    "apps.tenancy.middleware.WorkspaceMiddleware",
+    "apps.core.observability.RequestRouteMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "apps.core.context_processors.atrium",
+            ],
+        },
+    },
+]
+
+ASGI_APPLICATION = "config.asgi.application"
+
+# --- language and time --------------------------------------------------------------------------
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", _("English"))]
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True

@@ -1,0 +1,14 @@
+"""The tool catalogue (apps.catalogue): extra tool modules, the tool-call log, confirmations."""
+
+from apps.core import env
+
+# Extra tool modules imported at start-up. Only the test settings list any (fixture tools, such as
+# those the MCP conformance suite calls); production never loads tools from outside the apps.
+ATRIUM_EXTRA_TOOL_MODULES: list[str] = []
+# The tool-call log is written in batches, off the request path: every this many seconds, or
+# sooner once ATRIUM_AUDIT_BATCH_SIZE calls wait. 0 writes each call at once (tests).
+ATRIUM_AUDIT_FLUSH_SECONDS = env.float("ATRIUM_AUDIT_FLUSH_SECONDS", 1.0, min=0)
+ATRIUM_AUDIT_BATCH_SIZE = env.int("ATRIUM_AUDIT_BATCH_SIZE", 500, min=1)
+ATRIUM_AUDIT_RETENTION_DAYS = env.int("ATRIUM_AUDIT_RETENTION_DAYS", 180, min=0)
+# How long a confirmation token of a GATED / HIGH RISK / DESTRUCTIVE tool stays valid.
+ATRIUM_CONFIRMATION_TTL_SECONDS = env.int("ATRIUM_CONFIRMATION_TTL_SECONDS", 600, min=1)

@@ -1,0 +1,28 @@
+"""The MCP endpoint (apps.mcp): Streamable HTTP, its sessions and thread pools."""
+
+from apps.core import env
+
+# Browser origins allowed besides the workspace's own hosts (DNS-rebinding protection); requests
+# without an Origin header (non-browser clients) always pass.
+MCP_ALLOWED_ORIGINS = env.list("ATRIUM_MCP_ALLOWED_ORIGINS", [])
+# A session unused this long is over (404; the client initializes again).
+MCP_SESSION_IDLE_SECONDS = env.int("ATRIUM_MCP_SESSION_IDLE_SECONDS", 24 * 3600, min=1)
+# A live session is kept this long in each web process (ending it is seen at once everywhere:
+# apps.mcp.sessions).
+MCP_SESSION_CACHE_SECONDS = env.float("ATRIUM_MCP_SESSION_CACHE_SECONDS", 10.0, min=0)
+# A good credential is trusted this long in each web process before it is checked again.
+MCP_CREDENTIAL_CACHE_SECONDS = env.float("ATRIUM_MCP_CREDENTIAL_CACHE_SECONDS", 5.0, min=0)
+MCP_KEEPALIVE_SECONDS = env.float("ATRIUM_MCP_KEEPALIVE_SECONDS", 15.0, min=0)
+# Server-to-client messages kept per session for Last-Event-ID, and for how long.
+MCP_EVENT_BUFFER = 100
+MCP_EVENT_BUFFER_SECONDS = 3600
+MCP_TOOLS_PAGE_SIZE = env.int("ATRIUM_MCP_TOOLS_PAGE_SIZE", 100, min=1)
+MCP_ELICITATION_TIMEOUT_SECONDS = 600
+MCP_MAX_BODY_BYTES = 4 * 1024 * 1024
+# Threads per web process running the synchronous part of MCP requests (ORM, tools), in two pools
+# (apps/mcp/consumers.py). Quick: every request but the calls below; few, because more threads
+# only contend for the interpreter (bench/RESULTS.md). Waiting: calls of tools that may wait on
+# someone else (the user's confirmation through an elicitation, an outside service); each waiting
+# call holds one, and never a quick one, so the answer it waits for always finds a thread.
+MCP_QUICK_THREADS = env.int("ATRIUM_MCP_QUICK_THREADS", 2, min=1)
+MCP_WORKER_THREADS = env.int("ATRIUM_MCP_WORKER_THREADS", 16, min=1)

@@ -1,0 +1,80 @@
+"""What Atrium keeps things in and sends them through: PostgreSQL, Redis (cache, Channels), file
+storage, e-mail."""
+
+from typing import Any
+
+import dj_database_url
+
+from apps.core import env
+
+from .applications import BASE_DIR, DATA_DIR
+
+# --- PostgreSQL ---------------------------------------------------------------------------------
+
+# The ATRIUM_DATABASE_* variables were DATABASE_* before they followed the naming rule
+# (apps.core.env); installations may still set the former names, which are read when the new
+# ones are unset.
+DATABASES = {
+    "default": dj_database_url.parse(
+        env.str("DATABASE_URL", "postgres://localhost/atrium"),
+        engine="django_tenants.postgresql_backend",
+        conn_max_age=env.int("ATRIUM_DATABASE_CONN_MAX_AGE", 60, min=0, formerly="DATABASE_CONN_MAX_AGE"),
+        conn_health_checks=True,
+    )
+}
+# A database host that drops packets must not hold a request or a worker forever at connect time
+# (a URL's own ?connect_timeout= wins).
+DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+    "connect_timeout",
+    env.int("ATRIUM_DATABASE_CONNECT_TIMEOUT", 5, min=0, formerly="DATABASE_CONNECT_TIMEOUT"),
+)
+# The hottest reads (apps.core.prepared) run bound on the server; psycopg prepares such a statement
+# after this many runs on a connection, and PostgreSQL stops parsing it on every call. Django's own
+# queries bind on the client and are never prepared. Empty: never prepare (behind a connection
+# pooler in transaction mode that does not track prepared statements).
+DATABASES["default"]["OPTIONS"].setdefault(
+    "prepare_threshold",
+    env.int("ATRIUM_DATABASE_PREPARE_THRESHOLD", 5, min=0, empty=None, formerly="DATABASE_PREPARE_THRESHOLD"),
+)
+DATABASE_ROUTERS = ["django_tenants.routers.TenantSyncRouter"]
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Redis: the cache and the Channels layer (Celery's broker too: celery.py) ----------------------
+
+REDIS_URL = env.str("REDIS_URL", "redis://127.0.0.1:6379/0")
+CACHES: dict[str, dict[str, Any]] = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "atrium",
+        # Keys carry the schema name: one workspace never reads another's cache entries.
+        "KEY_FUNCTION": "django_tenants.cache.make_key",
+    }
+}
+CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
+    "default": {
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {"hosts": [REDIS_URL], "prefix": "atrium"},
+    }
+}
+
+# --- files --------------------------------------------------------------------------------------
+
+# Uploaded files: each workspace under its own prefix of MEDIA_ROOT.
+MEDIA_ROOT = env.str("ATRIUM_MEDIA_ROOT", str(DATA_DIR / "media"))
+MEDIA_URL = "/media/"
+MULTITENANT_RELATIVE_MEDIA_ROOT = "workspaces/%s"
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django_tenants.files.storage.TenantFileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+
+# --- e-mail -------------------------------------------------------------------------------------
+
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", "Atrium <no-reply@atrium.invalid>")
+EMAIL_BACKEND = env.str("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
+EMAIL_HOST = env.str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env.int("EMAIL_PORT", 25, min=0, max=65535)
