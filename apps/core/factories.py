@@ -20,6 +20,8 @@ from typing import Any
 import factory
 from faker import Faker
 
+from apps.core import folders
+
 fake = Faker()
 
 
@@ -40,8 +42,27 @@ class ServiceFactory(factory.django.DjangoModelFactory):
     def _create(cls, model_class: type, *args: Any, actor: Any = None, **fields: Any) -> Any:
         if actor is None:
             raise TypeError(f"{cls.__name__} needs the person who creates the record: actor=...")
+        return cls._make(model_class, actor=actor, fields=fields)
+
+    @classmethod
+    def _make(cls, model_class: type, *, actor: Any, fields: dict[str, Any]) -> Any:
         return cls._service(actor=actor, fields=fields)
 
     @classmethod
     def _build(cls, model_class: type, *args: Any, actor: Any = None, **fields: Any) -> Any:
         return model_class(**fields)
+
+
+class FolderBaseFactory(ServiceFactory):
+    """The folders of an area on apps.core.folders (Files, Documents): subclass it with the
+    area's folder model; `FolderFactory(actor=..., name="Board", parent=top)` makes one."""
+
+    class Meta:
+        abstract = True
+
+    name = numbered(fake.word, " ")
+    parent = None
+
+    @classmethod
+    def _make(cls, model_class: type, *, actor: Any, fields: dict[str, Any]) -> Any:
+        return folders.create(model_class, actor=actor, **fields)

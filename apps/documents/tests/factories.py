@@ -4,18 +4,13 @@
 
 from typing import Any
 
-from apps.core import folders
-from apps.core.factories import ServiceFactory, fake, numbered
+from apps.core.factories import FolderBaseFactory, ServiceFactory, fake, numbered
 from apps.documents import services
 from apps.documents.models import Document, DocumentFolder
 
 
 def _document(*, actor: Any, fields: dict[str, Any]) -> Document:
     return services.document_create(actor=actor, **fields)
-
-
-def _folder(*, actor: Any, fields: dict[str, Any]) -> DocumentFolder:
-    return folders.create(DocumentFolder, actor=actor, **fields)
 
 
 class DocumentFactory(ServiceFactory):
@@ -27,10 +22,6 @@ class DocumentFactory(ServiceFactory):
     _service = staticmethod(_document)
 
 
-class DocumentFolderFactory(ServiceFactory):
+class DocumentFolderFactory(FolderBaseFactory):
     class Meta:
         model = DocumentFolder
-
-    name = numbered(fake.word, " ")
-    parent = None
-    _service = staticmethod(_folder)

@@ -6,8 +6,7 @@ from typing import Any
 
 import factory
 
-from apps.core import folders
-from apps.core.factories import ServiceFactory, fake, numbered
+from apps.core.factories import FolderBaseFactory, ServiceFactory, fake, numbered
 from apps.files import services
 from apps.files.models import File, Folder
 
@@ -15,10 +14,6 @@ from apps.files.models import File, Folder
 def _file(*, actor: Any, fields: dict[str, Any]) -> File:
     content = fields.pop("text").encode()
     return services.file_create(actor=actor, content=content, **fields)
-
-
-def _folder(*, actor: Any, fields: dict[str, Any]) -> Folder:
-    return folders.create(Folder, actor=actor, **fields)
 
 
 class FileFactory(ServiceFactory):
@@ -30,10 +25,6 @@ class FileFactory(ServiceFactory):
     _service = staticmethod(_file)
 
 
-class FolderFactory(ServiceFactory):
+class FolderFactory(FolderBaseFactory):
     class Meta:
         model = Folder
-
-    name = numbered(fake.word, " ")
-    parent = None
-    _service = staticmethod(_folder)
