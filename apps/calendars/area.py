@@ -10,6 +10,7 @@ from apps.core.navigation import NavItem
 area = areas.declare(
     title=_("Calendars"),
     description=_("Calendars, events, availability and invitations"),
+    words="calendar diary agenda schedule event appointment meeting call booking attendee invitation",
     nav=[NavItem("calendars", _("Calendars"), "calendars:list", CalendarsPerm.VIEW, order=32)],
     event_sources=[CalendarEvents()],
     settings={

@@ -58,6 +58,9 @@ class Area:
     attachment_store: SharedStore | None = None
     # What SPEC.md 4.7 calls the area, when it differs from `title` ("Group Accounts").
     catalogue_title: str = ""
+    # The words people use for the area's things, besides its title, space-separated ("diary
+    # appointment meeting"): searchTools finds the area's tools by them (apps.catalogue.search).
+    words: str = ""
 
     @property
     def module(self) -> str:

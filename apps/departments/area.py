@@ -9,5 +9,6 @@ from apps.departments.permissions import DepartmentsPerm
 area = areas.declare(
     title=_("Departments"),
     description=_("The workspace's departments, their people and contacts"),
+    words="department team division unit org chart office member",
     nav=[NavItem("departments", _("Departments"), "departments:list", DepartmentsPerm.VIEW, order=34)],
 )

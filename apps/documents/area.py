@@ -36,6 +36,7 @@ def page(document: Any) -> str:
 area = areas.declare(
     title=_("Documents"),
     description=_("Rich-text documents in folders, with their versions"),
+    words="document doc note memo write-up report page wiki policy text version",
     nav=[NavItem("documents", _("Documents"), "documents:list", DocumentsPerm.VIEW, order=32)],
     kinds=[
         Kind("document", "documents.Document", describe=describe, carries=("file",), url=page),

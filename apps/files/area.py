@@ -32,6 +32,7 @@ def describe(*, actor: Actor | None, ids: list[int]) -> dict[int, Item]:
 area = areas.declare(
     title=_("Files"),
     description=_("The workspace's stored files, in folders"),
+    words="file folder directory attachment upload download spreadsheet image photo scan pdf trash",
     nav=[NavItem("files", _("Files"), "files:browse", FilesPerm.VIEW, order=30)],
     kinds=[Kind("file", "files.File", title="name", describe=describe)],
     attachment_store=AttachmentStore(),

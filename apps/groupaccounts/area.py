@@ -10,6 +10,7 @@ from apps.groupaccounts.permissions import GroupAccountsPerm
 area = areas.declare(
     title=_("Group accounts"),
     description=_("Organisations the workspace deals with, with their contacts and activity"),
+    words="account company organisation business firm client household family customer",
     nav=[
         NavItem("group-accounts", _("Group accounts"), "groupaccounts:list", GroupAccountsPerm.VIEW, order=36)
     ],

@@ -11,6 +11,7 @@ from apps.tasks.permissions import TasksPerm
 area = areas.declare(
     title=_("Tasks"),
     description=_("Work written down as steps on a board, run step by step, on a schedule too"),
+    words="task to-do todo job chore errand workflow step checklist card board column template run",
     nav=[NavItem("tasks", _("Tasks"), "tasks:list", TasksPerm.VIEW, order=50)],
     kinds=[Kind("task", "tasks.Task", carries=("file", "document"))],
     periodic={
