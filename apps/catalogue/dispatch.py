@@ -478,9 +478,9 @@ def server_instructions(principal: Principal) -> str:
         listed = ", ".join(f"{area_title(area)} ({area}: {count})" for area, count in sorted(areas.items()))
         lines.append(f"Areas: {listed}.")
     lines.append(
-        "searchTools finds tools by keyword and describeTool shows one tool's full definition, so "
-        "you need not list everything. Clients with a small tool budget can list only some areas "
-        "(toolsets) or only read-only tools."
+        "searchTools finds tools by keyword, describeTool shows one tool's full definition and "
+        "callTool runs any tool you may use, listed or not, so you need not list everything. Clients "
+        "with a small tool budget can list only some areas (toolsets) or only read-only tools."
     )
     lines.append(
         "Arguments and results are camelCase JSON. A failed call answers with isError and says what "
