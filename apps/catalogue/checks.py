@@ -38,7 +38,8 @@ def problems_of(spec: ToolSpec) -> list[str]:
         problems.append(f"its docstring starts with {undeclared[0]} but markers= does not declare it")
     if spec.read_only and spec.markers & CONFIRMATION_MARKERS:
         problems.append("a read-only tool cannot be GATED, HIGH RISK or DESTRUCTIVE")
-    if spec.output_model is None and not spec.fixture:
+    # A tool that runs others answers with their results, whatever their shapes.
+    if spec.output_model is None and not (spec.fixture or spec.runs_tools):
         problems.append("it has no output model")
     for key in ("inputSchema", "outputSchema"):
         schema = spec.definition.get(key)

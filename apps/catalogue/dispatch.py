@@ -158,10 +158,12 @@ def _allowed(principal: Principal) -> tuple[tuple[Any, ...] | None, _Allowed]:
     if cached is None:
         granted = effective_permissions(principal.user)
         mode = key[5]
+        # callTool is usable under the read scope too: the tool it runs is checked again.
         specs = tuple(
             spec
             for spec in registry.all_tools()
-            if spec.permission.value in granted and (mode == "full" or (mode == "read" and spec.read_only))
+            if spec.permission.value in granted
+            and (mode == "full" or (mode == "read" and (spec.read_only or spec.runs_tools)))
         )
         cached = _Allowed(specs, frozenset(spec.name for spec in specs))
         if len(_allowed_cache) >= _CACHE_LIMIT:
@@ -194,9 +196,9 @@ def list_tools(
     """Every tool the principal may use now, in a stable order, as `tools/list` entries.
 
     `toolsets` (area keys) and `read_only` narrow the list for clients that cope with few tools;
-    the catalogue's own tools (searchTools, describeTool) stay in it, so the rest can be found.
-    Narrowing only shortens the list: `call_tool` still accepts every tool the principal may use.
-    The entries are shared: do not change them.
+    the catalogue's own tools (searchTools, describeTool, callTool) stay in it, so the rest can be
+    found and run. Narrowing only shortens the list: `call_tool` still accepts every tool the
+    principal may use. The entries are shared: do not change them.
     """
     key, allowed = _allowed(principal)
     if key is None:
@@ -209,7 +211,7 @@ def list_tools(
             spec.definition
             for spec in allowed.specs
             if (wanted is None or spec.area in wanted or spec.area == "catalogue")
-            and (not read_only or spec.read_only)
+            and (not read_only or spec.read_only or spec.runs_tools)
         ]
         if len(_listing_cache) >= _CACHE_LIMIT:
             _listing_cache.clear()
@@ -222,7 +224,8 @@ def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | None) -> 
 
     Raises ToolNotFound for a tool that does not exist or that the principal may not use now
     (role, installed area, scope): both answer the same. Every other failure is a result with
-    `isError: true` whose text tells the agent what to do next.
+    `isError: true` whose text tells the agent what to do next. callTool runs the tool it names
+    through this same function (`_call_through`).
     """
     started = time.perf_counter()
     schema_name = connection.schema_name
@@ -236,6 +239,8 @@ def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | None) -> 
             duration_ms=(time.perf_counter() - started) * 1000,
         )
         raise ToolNotFound(str(name))
+    if spec.runs_tools:
+        return _call_through(ctx, spec, arguments, schema_name, started)
     outcome, error_code, result = "failed", "", None
     try:
         outcome, error_code, result = _call(ctx, spec, arguments)
@@ -252,18 +257,13 @@ def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | None) -> 
 
 
 def _call(ctx: ToolContext, spec: ToolSpec, arguments: Any) -> tuple[str, str, dict[str, Any]]:
-    if arguments is None:
-        arguments = {}
-    if not isinstance(arguments, dict):
-        return "invalid_arguments", "", error_result(f"The arguments of {spec.name} must be a JSON object.")
     token = None
-    if spec.needs_confirmation and CONFIRMATION_ARGUMENT in arguments:
+    if spec.needs_confirmation and isinstance(arguments, dict) and CONFIRMATION_ARGUMENT in arguments:
         arguments = dict(arguments)
         token = arguments.pop(CONFIRMATION_ARGUMENT)
-    try:
-        validated = spec.input_model.model_validate(arguments)
-    except ValidationError as error:
-        return "invalid_arguments", "", error_result(invalid_arguments_message(spec, error))
+    validated = _validated(spec, arguments)
+    if not isinstance(validated, BaseModel):
+        return validated
 
     first = policy.missing_first_call(spec, ctx.session)
     if first is not None:
@@ -316,6 +316,52 @@ def _call(ctx: ToolContext, spec: ToolSpec, arguments: Any) -> tuple[str, str, d
     if spec.is_first_call:
         policy.note_first_call(spec, ctx.session)
     return "ok", "", success_result(result)
+
+
+def _validated(spec: ToolSpec, arguments: Any) -> BaseModel | tuple[str, str, dict[str, Any]]:
+    """The arguments checked against the tool's input model, or the answer that says why not."""
+    if arguments is None:
+        arguments = {}
+    if not isinstance(arguments, dict):
+        return "invalid_arguments", "", error_result(f"The arguments of {spec.name} must be a JSON object.")
+    try:
+        return spec.input_model.model_validate(arguments)
+    except ValidationError as error:
+        return "invalid_arguments", "", error_result(invalid_arguments_message(spec, error))
+
+
+def _call_through(
+    ctx: ToolContext, spec: ToolSpec, arguments: Any, schema_name: str, started: float
+) -> dict[str, Any]:
+    """A tool that runs another by name (callTool). The other tool goes through `call_tool` as a
+    direct call of it would: its permission (not found, never forbidden), arguments, first call,
+    confirmation, cancellation, transaction and its own row in the log, under its own name. The
+    answer is its result, unchanged.
+
+    This one runs outside any transaction: the tool it runs opens its own, and one held open here
+    would stay open while the user is asked to confirm. It adds a row to the log only when it
+    answers by itself (its own arguments are invalid, or it refuses to run what they name): a call
+    through it is one row, like a direct call. Errors other than refusals propagate as they would
+    from a direct call (a store out of reach is the transport's 503).
+    """
+    validated = _validated(spec, arguments)
+    if isinstance(validated, BaseModel):
+        kwargs = {parameter: getattr(validated, parameter) for parameter in spec.parameters}
+        try:
+            return success_result(spec.function(ctx, **kwargs))
+        except AppError as error:
+            outcome, error_code, result = "error", error.code, error_result(_app_error_message(error))
+    else:
+        outcome, error_code, result = validated
+    audit.record(
+        schema_name=schema_name,
+        principal=ctx.principal,
+        tool=spec.name,
+        outcome=outcome,
+        error_code=error_code,
+        duration_ms=(time.perf_counter() - started) * 1000,
+    )
+    return result
 
 
 def _confirm(
@@ -432,9 +478,9 @@ def server_instructions(principal: Principal) -> str:
         listed = ", ".join(f"{area_title(area)} ({area}: {count})" for area, count in sorted(areas.items()))
         lines.append(f"Areas: {listed}.")
     lines.append(
-        "searchTools finds tools by keyword and describeTool shows one tool's full definition, so "
-        "you need not list everything. Clients with a small tool budget can list only some areas "
-        "(toolsets) or only read-only tools."
+        "searchTools finds tools by keyword, describeTool shows one tool's full definition and "
+        "callTool runs any tool you may use, listed or not, so you need not list everything. Clients "
+        "with a small tool budget can list only some areas (toolsets) or only read-only tools."
     )
     lines.append(
         "Arguments and results are camelCase JSON. A failed call answers with isError and says what "

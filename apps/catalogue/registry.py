@@ -12,7 +12,10 @@ Each area app declares its tools in its `tools` module (autodiscovered by `Catal
 - the input schema comes from the keyword-only annotated parameters (arguments in camelCase, extra
   arguments refused), the output schema from the return model; both are built here, once;
 - the permission is a member of the area's `PermissionEnum`; the tool belongs to that area;
-- markers map to MCP annotations, and `apps.catalogue.dispatch` enforces them.
+- markers map to MCP annotations, and `apps.catalogue.dispatch` enforces them;
+- `runs_tools=True` declares a tool that runs other tools by name (the catalogue's callTool): it
+  carries no markers of its own (those of the tool it runs apply), its annotations are the worst
+  case, and the dispatcher runs it as `dispatch.call_tool` says.
 
 Schemas and the `tools/list` entry of every tool are computed here, at import, so that listing
 and calling never build them again.
@@ -107,6 +110,8 @@ class ToolSpec:
     module: str
     # Registered from settings.ATRIUM_EXTRA_TOOL_MODULES (test settings only): may bend naming rules.
     fixture: bool = False
+    # Runs other tools by name (callTool): see `tool(runs_tools=...)` and dispatch.call_tool.
+    runs_tools: bool = False
 
     @property
     def needs_confirmation(self) -> bool:
@@ -184,6 +189,7 @@ class Declaration(TypedDict, total=False):
     read_only: bool
     idempotent: bool | None
     open_world: bool
+    runs_tools: bool
 
 
 def tool(
@@ -212,12 +218,18 @@ def build_spec(
     read_only: bool = False,
     idempotent: bool | None = None,
     open_world: bool = False,
+    runs_tools: bool = False,
 ) -> ToolSpec:
     where = f"{function.__module__}.{function.__qualname__}"
     if not TOOL_NAME.match(name):
         raise RegistryError(f"{where}: {name!r} is not a valid tool name")
     if not isinstance(permission, PermissionEnum):
         raise RegistryError(f"{where}: the permission must be a member of a PermissionEnum")
+    if runs_tools and (markers or read_only):
+        raise RegistryError(
+            f"{where}: a tool that runs other tools has no markers and is not read-only: "
+            "the markers of the tool it runs apply"
+        )
     docstring = _unwrap(inspect.getdoc(function) or "")
     input_model, parameters = _input_model(function, name, where)
     output_model = _output_model(function, where)
@@ -233,6 +245,10 @@ def build_spec(
         "idempotentHint": idempotent,
         "openWorldHint": open_world,
     }
+    if runs_tools:
+        # It may run any tool, so a client must assume the worst of every call.
+        annotations.update(destructiveHint=True, idempotentHint=False, openWorldHint=True)
+        idempotent, open_world = False, True
     input_schema = json_schema(input_model)
     if confirmable:
         input_schema.setdefault("properties", {})[CONFIRMATION_ARGUMENT] = {
@@ -268,6 +284,7 @@ def build_spec(
         definition=definition,
         module=function.__module__,
         fixture=_loading_fixtures,
+        runs_tools=runs_tools,
     )
 
 

@@ -223,13 +223,24 @@ class FolderOut(Out):
 
 @dataclass
 class RawResult:
-    """For fixture tools of the test settings only (the MCP conformance suite): content blocks
-    given as they are, with no output schema. Catalogue tools return pydantic models."""
+    """Content blocks given as they are, with no output schema: for fixture tools of the test
+    settings (the MCP conformance suite) and for callTool, which answers the result of the tool
+    it ran. Every other catalogue tool returns a pydantic model."""
 
     content: list[dict[str, Any]]
     structured: dict[str, Any] | None = None
     is_error: bool = False
     meta: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, result: dict[str, Any]) -> "RawResult":
+        """A CallToolResult (as `dispatch.call_tool` answers it) as it is."""
+        return cls(
+            content=result["content"],
+            structured=result.get("structuredContent"),
+            is_error=bool(result.get("isError")),
+            meta=result.get("_meta") or {},
+        )
 
 
 # --- inputs -------------------------------------------------------------------------------------

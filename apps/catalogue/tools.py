@@ -1,16 +1,16 @@
-"""The catalogue's own tools: finding the long tail without listing all of it."""
+"""The catalogue's own tools: finding the long tail without listing all of it, and running it."""
 
 import re
 from typing import Annotated, Any
 
 from pydantic import Field
 
-from apps.catalogue import registry, search
+from apps.catalogue import dispatch, registry, search
 from apps.catalogue.dispatch import ToolContext, usable_tools
 from apps.catalogue.permissions import CataloguePerm
 from apps.catalogue.registry import ToolSpec, tool
-from apps.catalogue.shapes import Out
-from apps.core.errors import NotFound
+from apps.catalogue.shapes import Out, RawResult
+from apps.core.errors import NotFound, ValidationFailed
 from apps.core.permissions import area_title
 
 
@@ -89,7 +89,8 @@ def search_tools(
 ) -> ToolSearchOut:
     """Find the tools you may use by keyword, best matches first, among all tools of the
     workspace's installed areas that your role allows. Use it instead of listing every tool; then
-    describeTool gives one tool's full argument schema. The answer also counts your tools per area."""
+    describeTool gives one tool's full argument schema, and callTool runs it. The answer also
+    counts your tools per area."""
     specs = usable_tools(ctx.principal)
     counts: dict[str, int] = {}
     for spec in specs:
@@ -118,7 +119,7 @@ def describe_tool(
 ) -> ToolDescriptionOut:
     """Show one tool's full definition: description, argument and result schemas, annotations,
     whether it needs the user's confirmation and which tool must be called first in its area.
-    Only tools you may use are described."""
+    Only tools you may use are described; callTool runs any of them."""
     from apps.catalogue.policy import first_call_tool
 
     spec = registry.get(name)
@@ -138,3 +139,34 @@ def describe_tool(
         requires_confirmation=spec.needs_confirmation,
         first_call=first.name if first is not None and first.name != spec.name else None,
     )
+
+
+Arguments = Annotated[dict[str, Any], Field(description="Its arguments, as describeTool shows them")]
+
+
+@tool("callTool", permission=CataloguePerm.DISCOVER, title="Call a tool", runs_tools=True)
+def call_tool(
+    ctx: ToolContext,
+    *,
+    name: Annotated[
+        str, Field(min_length=1, max_length=100, description="The tool's exact name, e.g. getContact")
+    ],
+    arguments: Arguments = {},  # noqa: B006 (the input model copies it for each call)
+) -> RawResult:
+    """Run any tool you may use by name, including one your tool list leaves out. It runs and
+    answers exactly as a direct call of it would, with the same confirmations and first calls: a
+    confirmationToken goes inside `arguments`. Find tools with searchTools and their arguments with
+    describeTool."""
+    target = registry.get(name)
+    if target is not None and target.runs_tools:
+        raise ValidationFailed(
+            f"callTool cannot run {name}: give the name of the tool to run, and its arguments in "
+            "`arguments`. Nothing was done."
+        )
+    try:
+        return RawResult.of(dispatch.call_tool(ctx, name, arguments))
+    except dispatch.ToolNotFound:
+        # The same answer for a tool that does not exist and one this person may not use (its
+        # row in the log, `not_found` under that name, is written by call_tool).
+        unknown = f"Unknown tool: {name}. Nothing was done; searchTools finds the tools you may use."
+        return RawResult(content=[{"type": "text", "text": unknown}], is_error=True)

@@ -405,18 +405,26 @@ def may_wait(request: Request) -> bool:
     read of the workspace alone (it may ask the user to confirm, through an elicitation, or call
     an outside service). Those run on their own threads (consumers.executor), so the requests that
     only need the database and Redis, including the answer such a call waits for, never queue
-    behind them. Anything unreadable is quick: it is answered with an error at once. The message
-    read here is the one `serve` uses."""
+    behind them. Anything unreadable is quick: it is answered with an error at once. A call of
+    callTool is judged by the tool it runs. The message read here is the one `serve` uses."""
     if b"tools/call" not in request.body:
         return False
     try:
         message = request.message()
     except ProtocolError:
         return False
-    params = message.params
-    name = params.get("name") if message.method == "tools/call" and isinstance(params, dict) else None
-    spec = registry.get(name) if isinstance(name, str) else None
+    spec = _named(message.params) if message.method == "tools/call" else None
+    if spec is not None and spec.runs_tools:
+        spec = _named(message.params.get("arguments"))
+        if spec is not None and spec.runs_tools:
+            return False  # refused at once
     return spec is not None and (not spec.read_only or spec.open_world or spec.needs_confirmation)
+
+
+def _named(params: Any) -> registry.ToolSpec | None:
+    """The tool a tools/call's params (or callTool's arguments) name, if there is one."""
+    name = params.get("name") if isinstance(params, dict) else None
+    return registry.get(name) if isinstance(name, str) else None
 
 
 def _tools_call(

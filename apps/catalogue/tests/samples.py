@@ -1,8 +1,10 @@
 """Normal calls of the catalogue's own tools, for the contract test."""
 
+import uuid
 from typing import Any
 
 from apps.catalogue.testing import Sample, sample
+from apps.contacts.tests.factories import ContactFactory
 
 
 @sample("searchTools")
@@ -13,3 +15,11 @@ def search_tools(actor: Any) -> Sample:
 @sample("describeTool")
 def describe_tool(actor: Any) -> Sample:
     return Sample({"name": "getContact"})
+
+
+@sample("callTool")
+def call_tool(actor: Any) -> Sample:
+    # A contact of this workspace, through another area's tool: another workspace never sees it.
+    contact = ContactFactory(actor=actor, first_name=f"Zed{uuid.uuid4().hex[:10]}")
+    arguments = {"contactId": contact.pk}
+    return Sample({"name": "getContact", "arguments": arguments}, private=[contact.first_name])

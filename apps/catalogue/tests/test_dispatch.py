@@ -45,7 +45,8 @@ def test_a_viewer_lists_only_tools_their_role_allows(people):
     assert "searchTools" in listed
     assert "createContact" not in listed
     assert "updateContact" not in listed
-    assert all(registry.get(name).read_only for name in listed)
+    # callTool is in every list: it runs only what the viewer may use (test_call_tool.py).
+    assert all(registry.get(name).read_only for name in listed if name != "callTool")
 
 
 def test_a_member_lists_the_write_tools_too(people):
@@ -57,14 +58,16 @@ def test_a_member_lists_the_write_tools_too(people):
 def test_the_list_is_ordered_with_the_catalogue_tools_first(people):
     listed = names(principal_for(people["owner"]))
 
-    assert listed[:2] == ["describeTool", "searchTools"]
+    assert listed[:3] == ["callTool", "describeTool", "searchTools"]
     contacts = [name for name in listed if registry.get(name).area == "contacts"]
     assert contacts == sorted(contacts)
 
 
 def test_entries_are_complete_mcp_tool_definitions(people):
     for entry in list_tools(principal=principal_for(people["owner"])):
-        assert set(entry) >= {"name", "title", "description", "inputSchema", "outputSchema", "annotations"}
+        assert set(entry) >= {"name", "title", "description", "inputSchema", "annotations"}
+        # callTool answers in the shape of the tool it ran: it has none of its own.
+        assert ("outputSchema" in entry) is (entry["name"] != "callTool")
         assert entry["inputSchema"]["type"] == "object"
         assert entry["annotations"]["title"] == entry["title"]
 
@@ -105,7 +108,7 @@ def test_toolsets_narrow_the_list_to_some_areas_but_keep_the_catalogue_tools(peo
 
     listed = names(principal, toolsets={"catalogue"})
 
-    assert listed == ["describeTool", "searchTools"]
+    assert listed == ["callTool", "describeTool", "searchTools"]
     assert "getContact" in names(principal, toolsets={"contacts"})
 
 
@@ -346,6 +349,6 @@ def test_server_instructions_tell_how_the_catalogue_works(acme, people):
 
     assert "Acme Workspace" in text
     assert "Contacts (contacts:" in text
-    assert "searchTools" in text and "describeTool" in text
+    assert "searchTools" in text and "describeTool" in text and "callTool" in text
     assert "confirmationToken" in text
     assert "MANDATORY FIRST CALL" in text

@@ -1,4 +1,5 @@
-"""searchTools and describeTool: finding the long tail without listing it."""
+"""searchTools and describeTool: finding the long tail without listing it (callTool, which runs
+it: test_call_tool.py)."""
 
 from apps.catalogue.testing import call, person_with, structured, text_of
 
@@ -25,7 +26,7 @@ def test_search_only_finds_tools_the_person_may_use(people):
 def test_search_counts_the_tools_per_area(people):
     areas = {area["area"]: area for area in structured(call(people["viewer"], "searchTools", {}))["areas"]}
 
-    assert areas["catalogue"]["tools"] == 2
+    assert areas["catalogue"]["tools"] == 3
     assert areas["contacts"]["title"] == "Contacts"
 
 
@@ -34,7 +35,7 @@ def test_search_can_keep_to_some_areas(people):
         call(people["owner"], "searchTools", {"query": "", "areas": ["catalogue"], "limit": 5})
     )
 
-    assert [match["name"] for match in answer["matches"]] == ["describeTool", "searchTools"]
+    assert [match["name"] for match in answer["matches"]] == ["callTool", "describeTool", "searchTools"]
 
 
 def test_describe_gives_the_full_definition(people):

@@ -29,6 +29,11 @@ def message(method: str, params: object = None) -> bytes:
         (message("tools/call", {"name": "createCalendarEvent", "arguments": {}}), True),
         (message("tools/call", {"name": "mergeContacts", "arguments": {}}), True),
         (message("tools/call", {"name": "getContactCreditCheck", "arguments": {}}), True),
+        # callTool is judged by the tool it runs; calling itself is refused at once.
+        (message("tools/call", {"name": "callTool", "arguments": {"name": "getContact"}}), False),
+        (message("tools/call", {"name": "callTool", "arguments": {"name": "mergeContacts"}}), True),
+        (message("tools/call", {"name": "callTool", "arguments": {"name": "callTool"}}), False),
+        (message("tools/call", {"name": "callTool", "arguments": "mergeContacts"}), False),
         # Answered with an error at once.
         (message("tools/call", {"name": "noSuchTool"}), False),
         (message("tools/call", {"name": {"not": "a name"}}), False),
