@@ -11,6 +11,17 @@ area = areas.declare(
     title=_("Calendars"),
     description=_("Calendars, events, availability and invitations"),
     words="calendar diary agenda schedule event appointment meeting call booking attendee invitation",
+    # What people call what each tool does, for searchTools (apps.catalogue.search).
+    hints={
+        "createCalendarEvent": "book schedule put an appointment meeting call in the diary",
+        "updateCalendarEvent": "reschedule move change the time or room of a meeting, cancel one occurrence",
+        "searchCalendarEvents": "find meetings appointments what is on my diary agenda",
+        "checkAvailability": "who is free busy available when can we meet",
+        "checkEventRsvpStatus": "who accepted declined replied can't make it coming attending",
+        "sendCalendarInvite": "send invitation email to attendees guests",
+        "getCalendarSummary": "overview of calendars week ahead",
+        "manageCalendar": "create rename share delete a calendar",
+    },
     nav=[NavItem("calendars", _("Calendars"), "calendars:list", CalendarsPerm.VIEW, order=32)],
     event_sources=[CalendarEvents()],
     settings={

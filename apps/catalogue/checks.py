@@ -76,3 +76,22 @@ def check_catalogue(app_configs: Any = None, **kwargs: Any) -> list[checks.Check
                 )
             first_calls[spec.area] = spec.name
     return messages
+
+
+@checks.register()
+def check_search_hints(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    """An area's search hints name its own tools (a renamed tool would silently lose them)."""
+    from apps.core import areas
+
+    messages: list[checks.CheckMessage] = []
+    for area in areas.all_areas():
+        for name in area.hints:
+            spec = registry.get(name)
+            if spec is None or spec.area != area.key:
+                messages.append(
+                    checks.Error(
+                        f"area {area.key!r} gives search hints for {name!r}, which is not one of its tools",
+                        id="atrium.E103",
+                    )
+                )
+    return messages

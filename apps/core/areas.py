@@ -61,6 +61,9 @@ class Area:
     # The words people use for the area's things, besides its title, space-separated ("diary
     # appointment meeting"): searchTools finds the area's tools by them (apps.catalogue.search).
     words: str = ""
+    # Per tool of the area, the words people use for what it does ("recycle bin deleted files"),
+    # for searchTools alone: they cost a client nothing.
+    hints: dict[str, str] = field(default_factory=dict)
 
     @property
     def module(self) -> str:

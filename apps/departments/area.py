@@ -10,5 +10,18 @@ area = areas.declare(
     title=_("Departments"),
     description=_("The workspace's departments, their people and contacts"),
     words="department team division unit org chart office member",
+    # What people call what each tool does, for searchTools (apps.catalogue.search).
+    hints={
+        "createDepartment": "new team division",
+        "getDepartment": "who is in a team and who runs heads it",
+        "listDepartments": "all teams in the organisation org chart",
+        "searchDepartments": "find a team dealing with a subject",
+        "updateDepartment": "rename a team change its head manager parent",
+        "deleteDepartment": "remove get rid of disband a team",
+        "addMemberToDepartment": "put a colleague in a team",
+        "removeMemberFromDepartment": "take a colleague out of a team",
+        "linkContactToDepartment": "outside contact of a team",
+        "unlinkContactFromDepartment": "remove an outside contact from a team",
+    },
     nav=[NavItem("departments", _("Departments"), "departments:list", DepartmentsPerm.VIEW, order=34)],
 )

@@ -37,6 +37,18 @@ area = areas.declare(
     title=_("Documents"),
     description=_("Rich-text documents in folders, with their versions"),
     words="document doc note memo write-up report page wiki policy text version",
+    # What people call what each tool does, for searchTools (apps.catalogue.search).
+    hints={
+        "createDocument": "write draft a new doc note memo proposal report",
+        "getDocument": "open read a doc",
+        "listDocuments": "all docs in a folder",
+        "updateDocument": "edit rewrite change a doc's text",
+        "moveDocument": "put a doc in another folder out of a folder top level",
+        "deleteDocument": "bin trash remove a doc",
+        "shareDocument": "give a colleague access to a doc",
+        "exportDocumentToPdf": "print save a doc as pdf",
+        "createDocumentFolder": "new folder for docs",
+    },
     nav=[NavItem("documents", _("Documents"), "documents:list", DocumentsPerm.VIEW, order=32)],
     kinds=[
         Kind("document", "documents.Document", describe=describe, carries=("file",), url=page),

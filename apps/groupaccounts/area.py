@@ -11,6 +11,21 @@ area = areas.declare(
     title=_("Group accounts"),
     description=_("Organisations the workspace deals with, with their contacts and activity"),
     words="account company organisation business firm client household family customer",
+    # What people call what each tool does, for searchTools (apps.catalogue.search).
+    hints={
+        "createGroupAccount": "new company organisation customer account",
+        "getGroupAccount": "details industry website people of a company account",
+        "examineGroupAccount": "full briefing on a company account",
+        "listGroupAccounts": "all companies customers organisations accounts",
+        "searchGroupAccounts": "find a company account by name or person",
+        "updateGroupAccount": "change edit a company account",
+        "linkContactToGroupAccount": "add a person to a company account",
+        "unlinkContactFromGroupAccount": "take remove a person off an account left the company",
+        "getGroupAccountAttachments": "documents and files of a company account",
+        "getGroupAccountUpcomingEvents": "meetings coming up with a company",
+        "searchGroupAccountEmails": "emails with a company",
+        "getMyBillingOverview": "what I spend my bill usage",
+    },
     nav=[
         NavItem("group-accounts", _("Group accounts"), "groupaccounts:list", GroupAccountsPerm.VIEW, order=36)
     ],
