@@ -22,6 +22,31 @@ area = areas.declare(
         "getCalendarSummary": "overview of calendars week ahead",
         "manageCalendar": "create rename share delete a calendar",
     },
+    # Its tools in the catalogue's profiles (apps.catalogue.profiles).
+    profiles={
+        "essentials": (
+            "searchCalendarEvents",
+            "createCalendarEvent",
+            "updateCalendarEvent",
+            "checkAvailability",
+        ),
+        "sales": (
+            "searchCalendarEvents",
+            "createCalendarEvent",
+            "updateCalendarEvent",
+            "checkAvailability",
+            "sendCalendarInvite",
+            "checkEventRsvpStatus",
+        ),
+        "operations": ("searchCalendarEvents", "createCalendarEvent", "checkAvailability"),
+        "people": (
+            "searchCalendarEvents",
+            "createCalendarEvent",
+            "updateCalendarEvent",
+            "checkAvailability",
+            "getCalendarSummary",
+        ),
+    },
     nav=[NavItem("calendars", _("Calendars"), "calendars:list", CalendarsPerm.VIEW, order=32)],
     event_sources=[CalendarEvents()],
     settings={

@@ -95,3 +95,11 @@ def check_search_hints(app_configs: Any = None, **kwargs: Any) -> list[checks.Ch
                     )
                 )
     return messages
+
+
+@checks.register()
+def check_profiles(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    """Every profile within its limits, made of the tools of the areas that name them."""
+    from apps.catalogue import profiles
+
+    return [checks.Error(problem, id="atrium.E104") for problem in profiles.problems()]

@@ -4,19 +4,20 @@ A tool is indexed as fields of different weight: its name (split at its capitals
 `createCalendarEvent` is "create calendar event", its verb counting less than its nouns), its
 title, the words of its area (the area's title and key, and the words people use for its things:
 the area's declared `words`), the phrases its area gives for it (`hints`: "recycle bin" for the
-trash; they are never sent to a client), its description and its argument names. Words are compared by their English stems (Snowball), so
-"scheduling" finds what "schedule" names. A request is read the same way, without the words that
-say nothing ("my", "the", "please"), and each of its words also looks for the catalogue's words
-for the same thing (`SYNONYMS`: a diary is a calendar, a client a contact, to book is to create).
-A word and its synonyms count once, by the best of them, so saying the same thing twice does not
-outrank a request that says two things. A tool that answers more of the request's words ranks
-higher, and one whose whole name the request says higher still.
+trash; they are never sent to a client), its description and its argument names. Words are
+compared by their English stems (Snowball), so "scheduling" finds what "schedule" names. A request
+is read the same way, without the words that say nothing ("my", "the", "please"), and each of its
+words also looks for the catalogue's words for the same thing (`SYNONYMS`: a diary is a calendar,
+a client a contact, to book is to create). A word and its synonyms count once, by the best of
+them, so saying the same thing twice does not outrank a request that says two things. A tool that
+answers more of the request's words ranks higher, and one whose whole name the request says higher
+still.
 
 The weights were set against the evaluation set (apps/<area>/tests/searches.py, run by
 apps/catalogue/tests/test_search_quality.py): change them only with it.
 
-The index is built once per registry version; a search reads only the tools that share a stem
-with the request.
+The index is built once per registry version; a search reads only the tools that share a stem with
+the request.
 """
 
 from __future__ import annotations

@@ -74,6 +74,34 @@ area = areas.declare(
         "updateKeyContacts": "main key people of an organisation",
         "lookupCountry": "country code dialling prefix iso",
     },
+    # Its tools in the catalogue's profiles (apps.catalogue.profiles).
+    profiles={
+        "essentials": ("searchContacts", "getContact", "createContact", "updateContact"),
+        "sales": (
+            "searchContacts",
+            "queryContacts",
+            "getContact",
+            "examineContact",
+            "createContact",
+            "updateContact",
+            "getContactHistory",
+            "getContactUpcomingEvents",
+            "searchContactEmails",
+            "getContactAttachments",
+            "mergeContacts",
+            "shareContact",
+            "updateKeyContacts",
+            "getContactHealth",
+            "updateContactHealth",
+        ),
+        "people": (
+            "searchContacts",
+            "getContact",
+            "createContact",
+            "updateContact",
+            "transferContactAccounts",
+        ),
+    },
     kinds=[
         Kind(
             "contact",

@@ -64,6 +64,9 @@ class Area:
     # Per tool of the area, the words people use for what it does ("recycle bin deleted files"),
     # for searchTools alone: they cost a client nothing.
     hints: dict[str, str] = field(default_factory=dict)
+    # Per profile of the catalogue (apps.catalogue.profiles: "essentials", "sales"...), the names
+    # of the area's tools it lists.
+    profiles: dict[str, Sequence[str]] = field(default_factory=dict)
 
     @property
     def module(self) -> str:

@@ -23,5 +23,19 @@ area = areas.declare(
         "linkContactToDepartment": "outside contact of a team",
         "unlinkContactFromDepartment": "remove an outside contact from a team",
     },
+    # Its tools in the catalogue's profiles (apps.catalogue.profiles).
+    profiles={
+        "essentials": ("listDepartments",),
+        "people": (
+            "listDepartments",
+            "searchDepartments",
+            "getDepartment",
+            "createDepartment",
+            "updateDepartment",
+            "addMemberToDepartment",
+            "removeMemberFromDepartment",
+            "linkContactToDepartment",
+        ),
+    },
     nav=[NavItem("departments", _("Departments"), "departments:list", DepartmentsPerm.VIEW, order=34)],
 )

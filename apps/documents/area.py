@@ -49,6 +49,20 @@ area = areas.declare(
         "exportDocumentToPdf": "print save a doc as pdf",
         "createDocumentFolder": "new folder for docs",
     },
+    # Its tools in the catalogue's profiles (apps.catalogue.profiles).
+    profiles={
+        "essentials": ("listDocuments", "getDocument", "createDocument", "updateDocument"),
+        "operations": (
+            "listDocuments",
+            "getDocument",
+            "createDocument",
+            "updateDocument",
+            "moveDocument",
+            "shareDocument",
+        ),
+        "sales": ("getDocument", "createDocument"),
+        "people": ("listDocuments", "getDocument", "createDocument", "updateDocument"),
+    },
     nav=[NavItem("documents", _("Documents"), "documents:list", DocumentsPerm.VIEW, order=32)],
     kinds=[
         Kind("document", "documents.Document", describe=describe, carries=("file",), url=page),

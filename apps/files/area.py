@@ -55,6 +55,21 @@ area = areas.declare(
         "saveFileToContact": "save upload a file onto a contact's record",
         "createFileFolder": "new folder directory for files",
     },
+    # Its tools in the catalogue's profiles (apps.catalogue.profiles).
+    profiles={
+        "essentials": ("listFiles", "readFileContent", "createFileEntity", "saveChatUploadToFiles"),
+        "operations": (
+            "listFiles",
+            "getFileEntity",
+            "readFileContent",
+            "createFileEntity",
+            "saveChatUploadToFiles",
+            "moveFileEntity",
+            "shareFile",
+        ),
+        "sales": ("listFiles", "readFileContent", "emailFileAsAttachment"),
+        "people": ("listFiles", "readFileContent"),
+    },
     nav=[NavItem("files", _("Files"), "files:browse", FilesPerm.VIEW, order=30)],
     kinds=[Kind("file", "files.File", title="name", describe=describe)],
     attachment_store=AttachmentStore(),

@@ -26,6 +26,20 @@ area = areas.declare(
         "searchGroupAccountEmails": "emails with a company",
         "getMyBillingOverview": "what I spend my bill usage",
     },
+    # Its tools in the catalogue's profiles (apps.catalogue.profiles).
+    profiles={
+        "essentials": ("searchGroupAccounts", "getGroupAccount"),
+        "sales": (
+            "listGroupAccounts",
+            "searchGroupAccounts",
+            "getGroupAccount",
+            "examineGroupAccount",
+            "createGroupAccount",
+            "updateGroupAccount",
+            "linkContactToGroupAccount",
+            "getGroupAccountUpcomingEvents",
+        ),
+    },
     nav=[
         NavItem("group-accounts", _("Group accounts"), "groupaccounts:list", GroupAccountsPerm.VIEW, order=36)
     ],

@@ -22,5 +22,11 @@ area = areas.declare(
         "createNotification": "notify tell a colleague send an alert reminder",
         "updateNotification": "mark one notification read unread",
     },
+    # Its tools in the catalogue's profiles (apps.catalogue.profiles).
+    profiles={
+        "essentials": ("listNotifications", "openNotifications", "createWatcher"),
+        "operations": ("listNotifications", "createNotification", "createWatcher", "cancelWatcher"),
+        "people": ("listNotifications", "createNotification"),
+    },
     nav=[NavItem("notifications", _("Notifications"), "notifications:list", NotificationsPerm.VIEW, order=5)],
 )
