@@ -22,7 +22,7 @@ from apps.catalogue.shapes import Changes, EntityId, In, Limit, Offset, Out, Pag
 from apps.core import recurrence, search
 from apps.core.errors import invalid
 
-EventId = Annotated[int, id_field("event")]
+EventId = Annotated[int, id_field("searchCalendarEvents")]
 When = Annotated[
     str,
     Field(

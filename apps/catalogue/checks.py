@@ -53,7 +53,9 @@ def problems_of(spec: ToolSpec) -> list[str]:
     properties = spec.definition["inputSchema"].get("properties", {})
     for argument, schema in properties.items():
         if not schema.get("description") and "$ref" not in schema:
-            problems.append(f"its argument {argument!r} has no description")
+            problems.append(
+                f"its argument {argument!r} has no description (one that restates its name is left out)"
+            )
     return problems
 
 

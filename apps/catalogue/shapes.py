@@ -244,11 +244,11 @@ Offset = Annotated[
 EntityId = Annotated[int, Field(ge=1, le=2**63 - 1)]
 
 
-def id_field(noun: str, hint: str = "", **extra: Any) -> Any:
-    """The field of an argument naming one record by id ("The contact's id"; `hint`: where ids
-    come from), for `Annotated[int, id_field("contact")]`."""
-    description = f"The {noun}'s id" + (f" ({hint})" if hint else "")
-    return Field(ge=1, le=2**63 - 1, description=extra.pop("description", description), **extra)
+def id_field(found_in: str, **extra: Any) -> Any:
+    """The field of an argument naming one record by id, which says the tool that finds the ids
+    (`Annotated[int, id_field("searchContacts")]`: "From searchContacts"). "The contact's id" would
+    only restate the argument's name, and the registry leaves such descriptions out."""
+    return Field(ge=1, le=2**63 - 1, description=extra.pop("description", f"From {found_in}"), **extra)
 
 
 # Folders of an area's tree (apps.core.folders).

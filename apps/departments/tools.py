@@ -17,11 +17,11 @@ from apps.departments.models import Department
 from apps.departments.permissions import DepartmentsPerm
 from apps.departments.shapes import DepartmentOut, DepartmentSummary
 
-DepartmentId = Annotated[int, id_field("department")]
+DepartmentId = Annotated[int, id_field("searchDepartments")]
 PersonEmail = Annotated[
     str, Field(min_length=3, max_length=254, description="E-mail of a person of this workspace")
 ]
-ContactId = Annotated[int, id_field("contact")]
+ContactId = Annotated[int, id_field("searchContacts")]
 Role = Annotated[str, Field(max_length=100, description="Their role there, e.g. lead, buyer (optional)")]
 
 

@@ -28,7 +28,7 @@ from apps.documents.permissions import DocumentsPerm
 from apps.files.models import Folder
 from apps.files.shapes import FileOut
 
-DocumentId = Annotated[int, id_field("document")]
+DocumentId = Annotated[int, id_field("listDocuments")]
 Format = Annotated[
     Literal["markdown", "html", "text"],
     Field(description="How `content` is written: markdown (default), html, or plain text"),

@@ -14,7 +14,7 @@ from apps.core.errors import ValidationFailed
 from apps.files import blobs, extract
 from apps.files.models import File
 
-FileId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The file's id")]
+FileId = Annotated[int, Field(ge=1, le=2**63 - 1, description="From listFiles")]
 FolderId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The folder's id")]
 Name = Annotated[
     str, Field(min_length=1, max_length=255, description="The name, with its extension for a file")

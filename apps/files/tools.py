@@ -166,7 +166,7 @@ class SavedToContactOut(Out):
 def save_file_to_contact(
     ctx: ToolContext,
     *,
-    contact_id: Annotated[int, Field(ge=1, le=2**63 - 1, description="The contact's id")],
+    contact_id: Annotated[int, Field(ge=1, le=2**63 - 1, description="From searchContacts")],
     name: Name,
     text: Text = None,
     content_base64: ContentBase64 = None,

@@ -37,8 +37,8 @@ from apps.groupaccounts.models import GroupAccount
 from apps.groupaccounts.permissions import GroupAccountsPerm
 from apps.groupaccounts.shapes import GroupAccountOut, GroupAccountSummary
 
-AccountId = Annotated[int, id_field("group account")]
-ContactId = Annotated[int, id_field("contact")]
+AccountId = Annotated[int, id_field("searchGroupAccounts")]
+ContactId = Annotated[int, id_field("searchContacts")]
 Kind = Literal["customer", "prospect", "supplier", "partner", "other"]
 
 

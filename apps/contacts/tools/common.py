@@ -8,7 +8,7 @@ from pydantic import Field
 from apps.catalogue.activity import LinkedItemOut, UpcomingEventOut
 from apps.catalogue.shapes import From, Out, PersonRef, id_field
 
-ContactId = Annotated[int, id_field("contact")]
+ContactId = Annotated[int, id_field("searchContacts")]
 Kind = Literal["person", "organisation"]
 Stage = Literal["lead", "prospect", "customer", "partner", "supplier", "former"]
 Visibility = Literal["workspace", "private"]

@@ -198,7 +198,9 @@ def update_task_instructions(
     ctx: ToolContext,
     *,
     task_id: TaskId,
-    instructions: Annotated[str, Field(max_length=20_000, description="The instructions")],
+    instructions: Annotated[
+        str, Field(max_length=20_000, description="What the people and the agent doing its steps follow")
+    ],
     mode: Annotated[
         Literal["replace", "append"], Field(description="replace (default) them, or append to them")
     ] = "replace",
