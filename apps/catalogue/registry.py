@@ -122,7 +122,8 @@ def compact_schema(schema: dict[str, Any], *, output: bool = False) -> dict[str,
     - `anyOf: [X, {"type": "null"}]` becomes X with "null" in its `type` (and its `enum`) when X
       is a plain schema of one type; the field's description wins over its type's, as pydantic
       does for a field that is not nullable;
-    - no titles, no `"default": null`, no 64-bit bounds, no description that only restates the
+    - no titles, no default that is null or empty (`""`, `[]`, `{}`, `false`: what leaving the
+      argument out means anyway), no 64-bit bounds, no description that only restates the
       property's name;
     - output schemas leave out `required`: every field of a result is always there (null where
       its type allows null), and the lists would be a fifth of the bytes.
@@ -186,7 +187,7 @@ def _tidy(schema: Any, *, output: bool) -> Any:
         if isinstance(schema.get(key), dict):
             schema[key] = _tidy(schema[key], output=output)
     schema.pop("title", None)
-    if "default" in schema and schema["default"] is None:
+    if "default" in schema and _says_nothing(schema["default"]):
         del schema["default"]
     for bound, value in _INT64_BOUNDS.items():
         if schema.get(bound) == value:
@@ -202,6 +203,10 @@ def _tidy(schema: Any, *, output: bool) -> Any:
             del value["description"]
     _fold_null(schema)
     return schema
+
+
+def _says_nothing(default: Any) -> bool:
+    return default is None or default is False or (isinstance(default, str | list | dict) and not default)
 
 
 def _fold_null(schema: dict[str, Any]) -> None:
