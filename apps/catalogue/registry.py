@@ -385,10 +385,7 @@ def build_spec(
     if confirmable:
         input_schema.setdefault("properties", {})[CONFIRMATION_ARGUMENT] = {
             "type": "string",
-            "description": (
-                "Leave out on the first call. If the answer says the user must confirm, ask them; "
-                "only if they agree, call again with the same arguments and this token from that answer."
-            ),
+            "description": "Leave out. Only after the user agreed: the token from the confirmation answer",
         }
     definition: dict[str, Any] = {
         "name": name,
