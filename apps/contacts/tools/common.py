@@ -20,7 +20,7 @@ Text200 = Annotated[str, Field(max_length=200)]
 class CreditCheckOut(Out):
     contact_id: int
     provider: str
-    reference: str = Field(description="The bureau's reference of the report")
+    reference: str
     purpose: str
     score: int | None
     band: str
