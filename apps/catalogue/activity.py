@@ -30,7 +30,7 @@ class LinkedItemOut(Out):
     kind: str = Field(description="document or file")
     id: int
     title: str
-    available: bool = Field(description="False: removed, or hidden from you")
+    available: bool = Field(description="False: gone or hidden")
     url: str
     mime_type: str
     size: int | None

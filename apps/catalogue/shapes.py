@@ -86,7 +86,7 @@ ItemT = TypeVar("ItemT")
 
 class Page(Out, Generic[ItemT]):
     items: list[ItemT]
-    total: int = Field(description="How many match in all")
+    total: int
     limit: int
     offset: int
     next_offset: int | None
@@ -178,7 +178,7 @@ class EntityRef(Out):
 class EntityOut(EntityRef):
     """A linked record, with whether the reader may still open it."""
 
-    available: bool = Field(description="False: removed, or hidden from you")
+    available: bool = Field(description="False: gone or hidden")
 
     @classmethod
     def checked(cls, link: Any, actor: Actor) -> "EntityOut":

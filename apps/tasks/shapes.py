@@ -30,7 +30,7 @@ class StepSummary(Out):
     position: int
     title: str
     kind: str
-    status: str = Field(description="pending, waiting, in_progress, done, skipped or failed")
+    status: str
     waiting_on: str
     column: str
     assignee: PersonRef | None
@@ -38,7 +38,8 @@ class StepSummary(Out):
     labels: list[str]
     checklist: Progress
     links: int
-    agent_conversation: str | None = Field(description="Agent steps: its uuid for GET /api/agent/{uuid}")
+    # Agent steps: the gateway conversation doing it (its owner follows it with GET /api/agent/{uuid}).
+    agent_conversation: str | None
 
     @classmethod
     def of(cls, step: TaskStep, **given: Any) -> Self:
@@ -98,7 +99,7 @@ class EventOut(Out):
 class ScheduleOut(Out):
     id: int
     task: TaskRef
-    rrule: str = Field(description="RFC 5545")
+    rrule: str
     starts_at: datetime
     time_zone: str
     enabled: bool
@@ -107,7 +108,7 @@ class ScheduleOut(Out):
     upcoming: list[datetime]
     last_run_at: datetime | None
     run_count: int
-    created_by: PersonRef | None = Field(description="Runs act as them")
+    created_by: PersonRef | None  # runs act as this person
 
     @classmethod
     def of(cls, schedule: ScheduledTask) -> "ScheduleOut":
@@ -181,12 +182,12 @@ class TaskOut(TaskSummary):
     shared_with: list[ShareOut]
     template: TaskRef | None
     copied_from: TaskRef | None
-    progress: Progress = Field(description="Steps done or skipped")
+    progress: Progress  # steps done or skipped, of all
     columns: list[ColumnOut]
     current_run: RunOut | None
     runs: int
-    guidance: list[GuidanceOut] = Field(description="From steerTask, newest first (10)")
-    agent_key: AgentKeyOut | None = Field(description="Pays for the agent's steps")
+    guidance: list[GuidanceOut]  # steerTask's, newest first (10)
+    agent_key: AgentKeyOut | None  # pays for the agent's steps
     schedule: ScheduleOut | None
     created_at: datetime
     started_at: datetime | None
