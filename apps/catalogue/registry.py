@@ -373,14 +373,18 @@ def build_spec(
     description = f"{description} {docstring}".strip() if description else docstring
     confirmable = bool(markers & CONFIRMATION_MARKERS)
     idempotent = read_only if idempotent is None else idempotent
-    annotations = {
-        "title": title,
-        "readOnlyHint": read_only,
-        # Meaningful only for tools that change something; DESTRUCTIVE and HIGH RISK say so.
-        "destructiveHint": (not read_only) and bool(markers & (Marker.DESTRUCTIVE | Marker.HIGH_RISK)),
-        "idempotentHint": idempotent,
-        "openWorldHint": open_world,
-    }
+    # The title is the tool's own `title`, which clients show before `annotations.title`. A hint
+    # left out means MCP's default: readOnlyHint and idempotentHint default to false, the cautious
+    # value, so they are written only when true; destructiveHint and openWorldHint default to true,
+    # so they are always written.
+    annotations: dict[str, Any] = {"readOnlyHint": True} if read_only else {}
+    # Meaningful only for tools that change something; DESTRUCTIVE and HIGH RISK say so.
+    annotations["destructiveHint"] = (not read_only) and bool(
+        markers & (Marker.DESTRUCTIVE | Marker.HIGH_RISK)
+    )
+    if idempotent:
+        annotations["idempotentHint"] = True
+    annotations["openWorldHint"] = open_world
     input_schema = json_schema(input_model)
     if confirmable:
         input_schema.setdefault("properties", {})[CONFIRMATION_ARGUMENT] = {

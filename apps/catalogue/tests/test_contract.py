@@ -55,8 +55,10 @@ def test_the_permission_is_registered_in_its_area(spec):
 @pytest.mark.parametrize("spec", TOOLS, ids=by_name)
 def test_the_annotations_match_the_markers(spec):
     annotations = spec.annotations
-    assert annotations["title"] == spec.title
-    assert annotations["readOnlyHint"] is spec.read_only
+    assert spec.definition["title"] == spec.title
+    assert annotations.get("readOnlyHint", False) is spec.read_only
+    assert annotations.get("idempotentHint", False) is spec.idempotent
+    assert annotations["openWorldHint"] is spec.open_world
     assert annotations["destructiveHint"] is (
         not spec.read_only and bool(spec.markers & (Marker.DESTRUCTIVE | Marker.HIGH_RISK))
     )

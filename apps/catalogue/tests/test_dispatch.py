@@ -66,7 +66,8 @@ def test_entries_are_complete_mcp_tool_definitions(people):
     for entry in list_tools(principal=principal_for(people["owner"])):
         assert set(entry) >= {"name", "title", "description", "inputSchema", "outputSchema", "annotations"}
         assert entry["inputSchema"]["type"] == "object"
-        assert entry["annotations"]["title"] == entry["title"]
+        assert entry["title"] == registry.get(entry["name"]).title
+        assert {"destructiveHint", "openWorldHint"} <= set(entry["annotations"])
 
 
 def test_a_role_without_the_permission_does_not_list_the_tool(acme):

@@ -205,38 +205,21 @@ def test_an_answer_with_nulls_still_matches_the_output_schema():
             {"read_only": True},
             {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False},
         ),
-        (
-            {},
-            {
-                "readOnlyHint": False,
-                "destructiveHint": False,
-                "idempotentHint": False,
-                "openWorldHint": False,
-            },
-        ),
-        (
-            {"markers": Marker.DESTRUCTIVE},
-            {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": False},
-        ),
+        # readOnlyHint and idempotentHint default to false in MCP: left out when false.
+        ({}, {"destructiveHint": False, "openWorldHint": False}),
+        ({"markers": Marker.DESTRUCTIVE}, {"destructiveHint": True, "openWorldHint": False}),
         (
             {"markers": Marker.HIGH_RISK, "open_world": True, "idempotent": True},
-            {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": True, "openWorldHint": True},
+            {"destructiveHint": True, "idempotentHint": True, "openWorldHint": True},
         ),
-        (
-            {"markers": Marker.GATED},
-            {
-                "readOnlyHint": False,
-                "destructiveHint": False,
-                "idempotentHint": False,
-                "openWorldHint": False,
-            },
-        ),
+        ({"markers": Marker.GATED}, {"destructiveHint": False, "openWorldHint": False}),
     ],
 )
 def test_markers_and_options_map_to_mcp_annotations(options, annotations):
     spec = build_spec(echo, name="echoWords", permission=ContactsPerm.EDIT, title="Echo the words", **options)
 
-    assert spec.annotations == {"title": "Echo the words", **annotations}
+    assert spec.annotations == annotations
+    assert spec.definition["title"] == "Echo the words"
 
 
 def test_confirmable_tools_declare_the_confirmation_token_argument():
