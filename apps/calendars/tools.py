@@ -67,7 +67,7 @@ def get_calendar_summary(
     *,
     days: Annotated[int, Field(ge=1, le=31, description="Days ahead to list")] = 7,
 ) -> SummaryOut:
-    """Call first, once per session: time zone, now, calendars, agenda, and how to write times."""
+    """Call first: time zone, now, calendars, agenda, and how to write times."""
     zone = recurrence.workspace_zone()
     now = timezone.now()
     calendars = list(Calendar.objects.restrict(ctx.actor).select_related("owner")[:100])
@@ -190,8 +190,7 @@ def create_calendar_event(
     status: Annotated[Status, Field(description="confirmed or tentative")] = "confirmed",
     busy: Annotated[bool, Field(description="Makes its people busy")] = True,
 ) -> EventOut:
-    """Add an event to a calendar, once or repeating, with attendees. To e-mail them:
-    sendCalendarInvite; free times: checkAvailability."""
+    """Add an event to a calendar, once or repeating, with attendees. To e-mail them: sendCalendarInvite."""
     calendar = (
         Calendar.objects.fetch(ctx.actor, calendar_id, "change")
         if calendar_id

@@ -389,7 +389,7 @@ def build_spec(
     if confirmable:
         input_schema.setdefault("properties", {})[CONFIRMATION_ARGUMENT] = {
             "type": "string",
-            "description": "Leave out. Only after the user agreed: the token from the confirmation answer",
+            "description": "Only to retry a call the user confirmed: its answer's token",
         }
     definition: dict[str, Any] = {
         "name": name,

@@ -237,7 +237,7 @@ class RawResult:
 MAX_OFFSET = 10_000
 
 Limit = Annotated[int, Field(ge=1, le=100, description="Page size")]
-Offset = Annotated[int, Field(ge=0, le=MAX_OFFSET, description="The last page's nextOffset")]
+Offset = Annotated[int, Field(ge=0, le=MAX_OFFSET, description="From nextOffset")]
 EntityId = Annotated[int, Field(ge=1, le=2**63 - 1)]
 
 

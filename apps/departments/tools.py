@@ -77,8 +77,7 @@ class DeletedDepartmentOut(Out):
     markers=Marker.DESTRUCTIVE,
 )
 def delete_department(ctx: ToolContext, *, department_id: DepartmentId) -> DeletedDepartmentOut:
-    """Delete a department with its members and contact links; its parts move up to its parent.
-    An administrator can restore it."""
+    """Delete a department with its members and links; its parts move up to its parent."""
     found = _department(ctx, department_id, "delete")
     moved = services.department_delete(actor=ctx.actor, department=found)
     return DeletedDepartmentOut(id=found.pk, name=found.name, parts_moved_up=moved)

@@ -196,8 +196,7 @@ def update_document(
     ] = None,
     note: Annotated[str, Field(max_length=300, description="What changed")] = "",
 ) -> UpdatedDocumentOut:
-    """Change a document's title or body, as a new version (earlier ones are kept). To move it:
-    moveDocument."""
+    """Change a document's title or body, as a new version; earlier ones are kept."""
     if title is None and content is None:
         raise ValidationFailed(
             "Say what to change: `title` and/or `content`.", details={"content": ["nothing given"]}

@@ -130,8 +130,7 @@ def save_chat_upload_to_files(
     mime_type: MimeType = None,
     folder_id: Annotated[int | None, Field(ge=1, description='Default: "Chat uploads"')] = None,
 ) -> FileOut:
-    """Keep a file the user gave you in this conversation in the workspace's files. Other content:
-    createFileEntity."""
+    """Keep a file the user gave you in this conversation. Other content: createFileEntity."""
     file = _save(
         ctx,
         name,
@@ -373,7 +372,7 @@ def get_file_working_path(
         str | None, Field(max_length=2000, description='Or a path, for its id: "/A/b.pdf"')
     ] = None,
 ) -> WorkingPathOut:
-    """Get a file's or folder's path from the root, or the id at a path. It is not on a disk you can open."""
+    """Get a file's or folder's path from the root, or the id at a path."""
     if path is not None:
         folder_path, _slash, leaf = path.strip().rstrip("/").rpartition("/")
         parent = selectors.folder_by_path(actor=ctx.actor, path=folder_path)
@@ -528,7 +527,7 @@ def email_file_as_attachment(
     subject: Annotated[str, Field(max_length=200, description="Default: the file's name")] = "",
     message: Annotated[str, Field(max_length=20_000, description="The e-mail's text")] = "",
 ) -> SentOut:
-    """E-mail a stored file as an attachment; replies go to you. Too large: send downloadFileEntity's link."""
+    """E-mail a stored file as an attachment; replies go to you."""
     file = File.objects.select_related("folder", "owner").fetch(ctx.actor, file_id)
     delivery = services.file_email(actor=ctx.actor, file=file, to=to, subject=subject, message=message)
     return SentOut.of_record(delivery)
@@ -618,5 +617,5 @@ def _trash_entry(item: Any) -> TrashEntryOut:
 
 @tool("listFileTrash", permission=FilesPerm.VIEW, title="List the trash", read_only=True)
 def list_file_trash(ctx: ToolContext, *, limit: Limit = 50, offset: Offset = 0) -> Page[TrashEntryOut]:
-    """List the files' trash, newest first; what went with a folder is under it. Restore: restoreFile."""
+    """List the files' trash, newest first. Restore: restoreFile."""
     return paginate(services.trash_entries(actor=ctx.actor), limit=limit, offset=offset, item=_trash_entry)

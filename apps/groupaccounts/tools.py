@@ -66,8 +66,8 @@ def create_group_account(
     *,
     account: Annotated[GroupAccountFields, Field(description="name is required")],
 ) -> GroupAccountOut:
-    """Create a group account: an organisation the workspace deals with as a whole. You look after it
-    unless ownerEmail. Its people: linkContactToGroupAccount."""
+    """Create a group account: an organisation dealt with as a whole. Its people:
+    linkContactToGroupAccount."""
     created = services.account_create(actor=ctx.actor, fields=account.given())
     return GroupAccountOut.of(created, ctx.actor)
 
@@ -205,7 +205,7 @@ def search_group_account_emails(
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[EmailOut]:
-    """Search the e-mails to or from a group account's contacts, newest first. Needs a mailbox area."""
+    """Search the e-mails to or from a group account's contacts, newest first."""
     account = _account(ctx, group_account_id)
     sources.mailboxes()
     addresses = selectors.addresses_of(selectors.contacts_of(ctx.actor, account))
@@ -338,8 +338,7 @@ HEALTH_ORDER = ["cold", "at_risk", "needs_attention", "healthy"]
     "examineGroupAccount", permission=GroupAccountsPerm.VIEW, title="Examine a group account", read_only=True
 )
 def examine_group_account(ctx: ToolContext, *, group_account_id: AccountId) -> ExaminedGroupAccountOut:
-    """Get everything about a group account in one answer: contacts' health, events, e-mails, files.
-    Its fields only: getGroupAccount."""
+    """Get everything about a group account in one answer: contacts' health, events, e-mails, files."""
     actor = ctx.actor
     account = _account(ctx, group_account_id)
     rows = list(related.visible(actor, account.contact_links))
@@ -443,8 +442,7 @@ def _spend(summary: Any) -> SpendOut:
     read_only=True,
 )
 def get_my_billing_overview(ctx: ToolContext) -> BillingOut:
-    """Get the workspace's usage: agent spend by its API keys, tool calls, storage, records kept.
-    Metered here; not an invoice."""
+    """Get the workspace's metered usage: agent spend, tool calls, storage, records (not an invoice)."""
     from apps.core.workspaces import current_workspace
 
     workspace = current_workspace()

@@ -66,9 +66,8 @@ def create_contact(
     *,
     contact: Annotated[ContactFields, Field(description="Its fields")],
 ) -> CreatedContactOut:
-    """Add a person or an organisation to the contacts. A person needs a name, e-mail or phone, an
-    organisation its organisationName; you own it unless ownerEmail. Look-alikes come back as
-    possibleDuplicates (it is created anyway)."""
+    """Add a person or an organisation to the contacts; an organisation needs organisationName.
+    Look-alikes come back as possibleDuplicates."""
     created, conflicts = services.contact_create(actor=ctx.actor, fields=contact.given())
     return CreatedContactOut(
         contact=ContactOut.of(created, ctx.actor),

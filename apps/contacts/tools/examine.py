@@ -34,8 +34,7 @@ class ExaminedContactOut(Out):
 
 @tool("examineContact", permission=ContactsPerm.VIEW, title="Examine a contact in depth", read_only=True)
 def examine_contact(ctx: ToolContext, *, contact_id: ContactId) -> ExaminedContactOut:
-    """Get everything about a contact in one answer, to prepare a call: fields, health, history, links.
-    Its fields only: getContact."""
+    """Get everything about a contact in one answer: fields, health, history, links, events."""
     actor = ctx.actor
     contact = selectors.contact_answer(actor=actor, contact_id=contact_id, trash=True)
     events = ContactEvent.objects.filter(contact=contact).select_related("actor")[:10]

@@ -20,8 +20,7 @@ from apps.contacts.tools.common import ContactId, CreditCheckOut
     read_only=True,
 )
 def get_contact_health(ctx: ToolContext, *, contact_id: ContactId) -> HealthOut:
-    """Get how healthy the relationship with a contact is, with a 0-100 score and its reasons.
-    A judgement set with updateContactHealth wins over activity."""
+    """Get how healthy a contact relationship is, 0-100, from activity or updateContactHealth."""
     return health_of(Contact.objects.fetch(ctx.actor, contact_id))
 
 
@@ -66,8 +65,7 @@ def get_contact_credit_check(
         Field(description="The lawful purpose a bureau needs"),
     ],
 ) -> CreditCheckOut:
-    """Get a credit report on a contact from the workspace's credit bureau: score, band, summary.
-    It is paid and about a person's finances."""
+    """Get a paid credit report on a contact from the workspace's credit bureau: score, band, summary."""
     contact = Contact.objects.fetch(ctx.actor, contact_id)
     check = services.credit_check_run(actor=ctx.actor, contact=contact, purpose=purpose)
     return CreditCheckOut.of_record(check)

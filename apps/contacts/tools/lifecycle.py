@@ -43,8 +43,7 @@ def get_contact_history(
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[EventOut]:
-    """Get a contact's timeline, newest first: every change with old and new values, who and when.
-    Owners only: getContactOwnershipHistory."""
+    """Get a contact's timeline, newest first: every change, who made it and when."""
     contact = Contact.objects.fetch(ctx.actor, contact_id, trash=True)
     events = ContactEvent.objects.filter(contact=contact).select_related("actor")
     if kinds:
@@ -99,8 +98,7 @@ def merge_contacts(
         Field(description="Per field (e.g. email), the contact whose value wins"),
     ] = None,
 ) -> MergeOut:
-    """Merge duplicate contacts into one, which keeps its values and fills its empty ones from them.
-    Tags, data and notes combine, the rest moves to it; the duplicates are archived (restoreContact)."""
+    """Merge duplicate contacts into one, which fills its empty fields from them; they are archived."""
     from pydantic.alias_generators import to_snake
 
     primary = Contact.objects.fetch(ctx.actor, primary_id)
@@ -167,8 +165,7 @@ def transfer_contact_accounts(
     include_people: Annotated[bool, Field(description="With the organisations' people")] = True,
     reason: Annotated[str, Field(max_length=300, description="Why, for the history")] = "",
 ) -> TransferOut:
-    """Hand the contacts a person owns over to another person, e.g. when someone leaves. One contact:
-    updateContact."""
+    """Hand the contacts a person owns over to another person, e.g. when someone leaves."""
     from_user = sharing.person_by_email(from_email)
     to_user = sharing.person_by_email(to_email)
     moved = services.contacts_transfer(

@@ -83,7 +83,7 @@ def link_file_to_contact(
     file_id: Annotated[int, Field(ge=1, description="From listFiles")],
     remove: Annotated[bool, Field(description="Unlink it instead")] = False,
 ) -> LinkResultOut:
-    """Link a stored file to a contact, or unlink it. To store and link a new one: saveFileToContact."""
+    """Link a stored file to a contact, or unlink it. A new file: saveFileToContact."""
     return _link(ctx, "file", contact_id, file_id, remove)
 
 
@@ -113,7 +113,7 @@ class AttachmentsOut(Out):
     read_only=True,
 )
 def get_contact_attachments(ctx: ToolContext, *, contact_id: ContactId) -> AttachmentsOut:
-    """Get the documents and files linked to a contact. Files only, a page at a time: listContactFiles."""
+    """Get the documents and files linked to a contact. Files, paged: listContactFiles."""
     contact = Contact.objects.fetch(ctx.actor, contact_id)
     found = carried(actor=ctx.actor, record=contact)
     if set(found.unavailable_areas) == {"documents", "files"}:
@@ -142,7 +142,7 @@ def get_contact_upcoming_events(
     days: Days = 30,
     limit: HowManyEvents = 20,
 ) -> UpcomingEventsOut:
-    """List the calendar events coming up with a contact, soonest first. Needs the Calendars area."""
+    """List the calendar events coming up with a contact, soonest first."""
     contact = Contact.objects.fetch(ctx.actor, contact_id)
     found = upcoming(actor=ctx.actor, contacts=[contact], days=days, limit=limit)
     return UpcomingEventsOut.of_record(found, contact_id=contact.pk)
@@ -159,7 +159,7 @@ def search_contact_emails(
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[EmailOut]:
-    """Search the e-mails to or from a contact's addresses, newest first. Needs a mailbox area."""
+    """Search the e-mails to or from a contact, newest first."""
     contact = Contact.objects.fetch(ctx.actor, contact_id)
     sources.mailboxes()
     if not contact.addresses:

@@ -46,8 +46,7 @@ def list_contacts(
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[ContactSummary]:
-    """List the contacts you may see, with simple filters. Free text: searchContacts; conditions on any
-    field: queryContacts."""
+    """List contacts with simple filters. Free text: searchContacts; conditions: queryContacts."""
     rows = Contact.objects.restrict(ctx.actor, trash=archived).select_related("owner", "organisation")
     if kind:
         rows = rows.filter(kind=kind)
@@ -87,16 +86,13 @@ def search_contacts(
 class ContactFilter(In):
     field: str = Field(
         max_length=80,
-        description="kind, firstName, lastName, organisationName, email, phone, mobile, jobTitle, company, "
-        "organisationId, website, street, city, region, postalCode, country, birthday, notes, tags, "
-        "lifecycleStage, source, ownerEmail, visibility, health, lastContactedAt, createdAt, updatedAt, "
-        "archived, or data.<key>",
+        description="A field as getContact names it (city, not address), health, archived, or data.<key>",
     )
     op: Literal[
         "eq", "ne", "contains", "startsWith", "in", "gt", "gte", "lt", "lte", "isEmpty", "isNotEmpty"
     ] = Field(description="Text compares without case")
     value: str | int | float | bool | list[str | int | float] | None = Field(
-        None, description="A list for in; none for isEmpty and isNotEmpty"
+        None, description="A list for in"
     )
 
 
@@ -113,8 +109,7 @@ def query_contacts(
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[ContactSummary]:
-    """Find contacts by conditions on any field, business fields (data.<key>) too. Archived ones only
-    if a condition names `archived`. Free text: searchContacts."""
+    """Find contacts by conditions on any field, business fields too. Free text: searchContacts."""
     from apps.contacts import query
 
     rows = selectors.with_health(Contact.objects.restrict(ctx.actor, trash="include"))

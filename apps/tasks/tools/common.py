@@ -13,7 +13,7 @@ from apps.tasks import schedules, selectors
 from apps.tasks.models import Task, TaskStep
 from apps.tasks.shapes import TaskOut
 
-TaskId = Annotated[int, Field(ge=1, le=2**63 - 1, description="A task or template, from listTasks")]
+TaskId = Annotated[int, Field(ge=1, le=2**63 - 1, description="From listTasks")]
 StepId = Annotated[int, Field(ge=1, le=2**63 - 1, description="From getTaskSteps")]
 ScheduleId = Annotated[int, Field(ge=1, le=2**63 - 1, description="From listScheduledTasks")]
 AgentKeyId = Annotated[int, Field(ge=1, le=2**63 - 1)]
@@ -25,7 +25,7 @@ FolderPath = Annotated[
     Field(
         min_length=1,
         max_length=500,
-        description='Folder in Files, e.g. "/Reports/2026" (made if missing)',
+        description="A path in Files, made if missing",
     ),
 ]
 
@@ -47,8 +47,7 @@ class StepIn(In):
     instructions: Annotated[str, Field(max_length=10_000)] = ""
     kind: StepKind = Field(
         "manual",
-        description="Done by a person, the service's agent, or the service: notify tells notifyEmails, "
-        "write_file writes file",
+        description="Who does it; notify tells notifyEmails, write_file writes file",
     )
     column: ColumnName | None = Field(None, description="Default: the first")
     assignee_email: Email | None = Field(None, description="Who does it")

@@ -31,8 +31,7 @@ def create_task_from_template(
     start: Annotated[bool, Field(description="Start at once (default: stay a draft)")] = False,
     schedule: Annotated[ScheduleIn | None, Field(description="Run a copy of it on this rule")] = None,
 ) -> TaskOut:
-    """Create a draft task from a template, optionally started or scheduled. To copy a task:
-    copyTaskToNewDraft."""
+    """Create a task from a template. To copy a task: copyTaskToNewDraft."""
     template = task_of(ctx, template_id)
     if not template.is_template:
         raise InvalidTask.on(
@@ -54,8 +53,7 @@ def copy_task_to_new_draft(ctx: ToolContext, *, task_id: TaskId, title: NewTitle
 
 @tool("revertTaskToDraft", permission=TasksPerm.EDIT, title="Revert a task to a draft", idempotent=True)
 def revert_task_to_draft(ctx: ToolContext, *, task_id: TaskId) -> TaskOut:
-    """Take a task back to a draft to change it: its run ends and every step starts over.
-    startTask runs it again."""
+    """Take a task back to a draft: its run ends and every step starts over."""
     task = selectors.task_for_change(actor=ctx.actor, task_id=task_id)
     runner.task_revert_to_draft(actor=ctx.actor, task=task)
     return task_out(ctx, task)

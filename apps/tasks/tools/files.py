@@ -41,7 +41,7 @@ def write_file(
     step_id: OptionalStepId = None,
     if_exists: IfExists = "rename",
 ) -> WrittenFileOut:
-    """Write a text or base64 file into the workspace's files, e.g. a task's report. Needs files.edit too."""
+    """Write a task's output (text or base64) into the workspace's files; needs files.edit too."""
     from apps.files.shapes import content_of
 
     task, step = task_files.task_and_step(actor=ctx.actor, task_id=task_id, step_id=step_id)
@@ -72,8 +72,7 @@ def combine_files(
     step_id: OptionalStepId = None,
     if_exists: IfExists = "rename",
 ) -> WrittenFileOut:
-    """Combine files into one new file: PDFs into a .pdf, else their text into a .txt or .md file.
-    Text is read as readFileContent reads it."""
+    """Combine files into a new one: PDFs into a .pdf, else their text into a .txt or .md."""
     task, step = task_files.task_and_step(actor=ctx.actor, task_id=task_id, step_id=step_id)
     file, how = task_files.files_combine(
         actor=ctx.actor,

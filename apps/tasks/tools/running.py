@@ -14,8 +14,7 @@ from apps.tasks.tools.common import StepId, TaskId, task_out
 
 @tool("startTask", permission=TasksPerm.RUN, title="Start a task")
 def start_task(ctx: ToolContext, *, task_id: TaskId) -> TaskOut:
-    """Start a draft task: its steps run in order. A person finishes a manual step by moving its card
-    to the last column; the agent's steps need the task's `agentKeyId`."""
+    """Start a draft task: its steps run in order; the agent's steps need its agentKeyId."""
     task = selectors.task_for_change(actor=ctx.actor, task_id=task_id)
     runner.task_start(actor=ctx.actor, task=task)
     return task_out(ctx, task)
@@ -49,8 +48,7 @@ def steer_task(
     task_id: TaskId,
     guidance: Annotated[str, Field(min_length=1, max_length=4000, description="What should change, and how")],
 ) -> TaskOut:
-    """Guide a running or paused task; its agent steps get the guidance from now on. To change its
-    instructions: updateTaskInstructions."""
+    """Guide a running task's agent steps from now on. Its instructions: updateTaskInstructions."""
     task = selectors.task_for_change(actor=ctx.actor, task_id=task_id)
     runner.task_steer(actor=ctx.actor, task=task, guidance=guidance)
     return task_out(ctx, task)

@@ -89,8 +89,7 @@ class DeletedScheduleOut(Out):
     markers=Marker.DESTRUCTIVE,
 )
 def delete_scheduled_task(ctx: ToolContext, *, scheduled_task_id: ScheduleId) -> DeletedScheduleOut:
-    """Delete a scheduled task and its run history for good; its tasks stay. To pause it:
-    disableScheduledTask."""
+    """Delete a scheduled task and its history for good. To pause it: disableScheduledTask."""
     schedule = _schedule(ctx, scheduled_task_id)
     task_id = schedule.task_id
     schedules.schedule_delete(actor=ctx.actor, schedule=schedule)

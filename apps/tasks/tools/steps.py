@@ -161,8 +161,7 @@ def update_task_step_checklist(
     uncheck: ItemIds = [],  # noqa: B006
     remove: ItemIds = [],  # noqa: B006
 ) -> StepDetailOut:
-    """Add, tick, untick or remove a step's checklist items. Ticking all does not finish the step:
-    moveTaskStepColumn does."""
+    """Add, tick, untick or remove a step's checklist items (this does not finish the step)."""
     task, step = step_of(ctx, task_id, step_id)
     if not (add or check or uncheck or remove):
         raise InvalidTask.on("add", "say what to change: add, check, uncheck or remove")

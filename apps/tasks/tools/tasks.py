@@ -48,24 +48,21 @@ def create_task(
     steps: Annotated[list[StepIn], Field(max_length=100, description="In order")] = [],  # noqa: B006
     columns: Annotated[
         list[ColumnName] | None,
-        Field(
-            min_length=2, max_length=12, description="Default: To do, In progress, Done; the last means done"
-        ),
+        Field(min_length=2, max_length=12, description="Default: To do, In progress, Done"),
     ] = None,
     priority: Annotated[Priority, Field(description="How urgent")] = "normal",
     due_at: Annotated[datetime | None, Field(description="When it is due")] = None,
     visibility: Annotated[
-        Visibility, Field(description="workspace: all who see tasks; private: you and those you share with")
+        Visibility, Field(description="private: you and those you share it with")
     ] = "workspace",
     schedule: Annotated[ScheduleIn | None, Field(description="Run a copy of it on this rule")] = None,
     agent_key_id: Annotated[
         int | None,
-        Field(ge=1, le=2**63 - 1, description="Your API key that pays for agent steps (without: they wait)"),
+        Field(ge=1, le=2**63 - 1, description="Your API key paying for agent steps"),
     ] = None,
     start: Annotated[bool, Field(description="Start at once (default: stay a draft)")] = False,
 ) -> TaskOut:
-    """Create a task: steps on a board, done by people, the service's agent or the service. It stays a
-    draft unless `start`; `schedule` runs copies of it on a rule. From a template:
+    """Create a task: steps on a board for people, the agent or the service. From a template:
     createTaskFromTemplate."""
     task = services.task_create(
         actor=ctx.actor,
@@ -153,8 +150,7 @@ def update_task(
     task_id: TaskId,
     changes: Annotated[TaskChanges, Field(description="Only the fields to change; null clears one")],
 ) -> UpdatedTaskOut:
-    """Change a task's fields, board columns, schedule or paying key. For its instructions:
-    updateTaskInstructions; for steps: updateTaskStepCard."""
+    """Change a task's fields, columns, schedule or key. Instructions: updateTaskInstructions."""
     task = task_of(ctx, task_id)
     given = changes.given()
     schedule = given.pop("schedule", None)
@@ -193,7 +189,6 @@ share_tool(
     permission=TasksPerm.SHARE,
     title="Share a task",
     id_argument=("task_id", TaskId),
-    description="""Share a task with a person (view or edit, none to stop), or change its visibility.
-    Returns who can see it now.""",
+    description="Share a task with a person (view or edit, none to stop), or change its visibility.",
     after=services.task_shared,
 )
