@@ -15,20 +15,17 @@ tokens of what a model reads of them.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import lru_cache
 
 from apps.catalogue import registry
+from apps.catalogue.checks import model_tokens
 from apps.catalogue.registry import ToolSpec
 from apps.core import areas
 
 MAX_TOOLS = 40
-# What a model reads of a tool (name, title, description, input schema, annotations), counted as
-# bytes of compact JSON / 4, summed over the profile's tools.
+# What a model reads of the profile's tools (apps.catalogue.checks.model_tokens), summed.
 MAX_TOKENS = 10_000
-# The parts of a tools/list entry that clients pass to the model (the output schema is not one).
-READ_BY_MODEL = ("name", "title", "description", "inputSchema", "annotations")
 
 
 @dataclass(frozen=True)
@@ -83,12 +80,6 @@ def tools(key: str) -> list[ToolSpec]:
     return [spec for spec in registry.all_tools() if spec.name in names]
 
 
-def model_tokens(spec: ToolSpec) -> int:
-    """What a model reads of a tool, in tokens (bytes of compact JSON / 4)."""
-    read = {part: spec.definition[part] for part in READ_BY_MODEL if part in spec.definition}
-    return len(json.dumps(read, separators=(",", ":"))) // 4
-
-
 def problems() -> list[str]:
     """What is wrong with the profiles: an area naming an unknown profile or a tool not its own,
     a profile over its limits."""
@@ -107,7 +98,7 @@ def problems() -> list[str]:
         listed = tools(profile.key)
         if len(listed) > MAX_TOOLS:
             found.append(f"profile {profile.key!r} lists {len(listed)} tools, more than {MAX_TOOLS}")
-        tokens = sum(model_tokens(spec) for spec in listed)
+        tokens = round(sum(model_tokens(spec) for spec in listed))
         if tokens > MAX_TOKENS:
             found.append(f"profile {profile.key!r} costs a model {tokens} tokens, more than {MAX_TOKENS}")
     return found

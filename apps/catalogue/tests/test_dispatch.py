@@ -69,7 +69,8 @@ def test_entries_are_complete_mcp_tool_definitions(people):
         # callTool answers in the shape of the tool it ran: it has none of its own.
         assert ("outputSchema" in entry) is (entry["name"] != "callTool")
         assert entry["inputSchema"]["type"] == "object"
-        assert entry["annotations"]["title"] == entry["title"]
+        assert entry["title"] == registry.get(entry["name"]).title
+        assert {"destructiveHint", "openWorldHint"} <= set(entry["annotations"])
 
 
 def test_a_role_without_the_permission_does_not_list_the_tool(acme):

@@ -6,7 +6,7 @@ import dataclasses
 import pytest
 
 from apps.catalogue import profiles
-from apps.catalogue.checks import check_profiles
+from apps.catalogue.checks import check_profiles, model_tokens
 from apps.catalogue.dispatch import list_tools
 from apps.catalogue.testing import call, principal_for, structured
 from apps.core import areas
@@ -25,7 +25,7 @@ def test_there_are_profiles_for_several_jobs_each_within_its_limits():
         listed = profiles.tools(profile.key)
         assert {spec.name for spec in listed} >= OWN
         assert len(listed) <= profiles.MAX_TOOLS
-        assert sum(profiles.model_tokens(spec) for spec in listed) <= profiles.MAX_TOKENS
+        assert sum(model_tokens(spec) for spec in listed) <= profiles.MAX_TOKENS
 
 
 @pytest.mark.parametrize("key", [profile.key for profile in profiles.PROFILES])

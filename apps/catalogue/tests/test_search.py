@@ -48,5 +48,5 @@ def test_hints_must_name_tools_of_their_area(monkeypatch):
     wrong = {**contacts.hints, "createCalendarEvent": "diary", "noSuchTool": "nothing"}
     monkeypatch.setitem(areas._areas, "contacts", dataclasses.replace(contacts, hints=wrong))
     problems = check_search_hints()
-    assert [problem.id for problem in problems] == ["atrium.E103", "atrium.E103"]
+    assert [problem.id for problem in problems] == ["atrium.E105", "atrium.E105"]
     assert "'noSuchTool', which is not one of its tools" in problems[1].msg
