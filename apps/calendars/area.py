@@ -19,7 +19,7 @@ area = areas.declare(
         "checkAvailability": "who is free busy available when can we meet",
         "checkEventRsvpStatus": "who accepted declined replied can't make it coming attending",
         "sendCalendarInvite": "send invitation email to attendees guests",
-        "getCalendarSummary": "overview of calendars week ahead",
+        "getCalendarSummary": "overview of my schedule, the coming days, invitations not answered",
         "manageCalendar": "create rename share delete a calendar",
     },
     # Its tools in the catalogue's profiles (apps.catalogue.profiles).

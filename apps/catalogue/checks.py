@@ -27,8 +27,6 @@ FIRST_SENTENCE_MAX = 100
 # checklists, files and recipients, and a schedule), with every constraint its input model
 # enforces, are about 570 tokens before a word of description.
 MODEL_TOKENS_CEILING = {"createTask": 820}
-# Their descriptions live in apps/catalogue/tools.py, which another change holds for now.
-FIRST_SENTENCE_PENDING = frozenset({"describeTool", "searchTools"})
 
 MODEL_READS = ("name", "title", "description", "inputSchema", "annotations")
 # The end of a sentence: a full stop, question or exclamation mark before a space or the end
@@ -76,7 +74,7 @@ def budget_problems(spec: ToolSpec) -> list[str]:
             f"annotations; at most {ceiling}): shorten its descriptions"
         )
     sentence = first_sentence(description_body(spec))
-    if len(sentence) > FIRST_SENTENCE_MAX and spec.name not in FIRST_SENTENCE_PENDING:
+    if len(sentence) > FIRST_SENTENCE_MAX:
         problems.append(
             f"the first sentence of its description is {len(sentence)} characters (at most "
             f"{FIRST_SENTENCE_MAX}): say what the tool is for, and name its near twin"

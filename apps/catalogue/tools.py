@@ -87,9 +87,8 @@ def search_tools(
     ] = None,
     limit: Annotated[int, Field(ge=1, le=100, description="How many matches to return (1-100)")] = 20,
 ) -> ToolSearchOut:
-    """Find the tools you may use by keyword, best matches first, among all tools of the
-    workspace's installed areas that your role allows. Use it instead of listing every tool; then
-    describeTool gives one tool's full argument schema, and callTool runs it. The answer also
+    """Find the tools you may use for a request in plain words, best first. Use it instead of
+    listing every tool; describeTool gives one's full schema and callTool runs it. The answer also
     counts your tools per area."""
     specs = usable_tools(ctx.principal)
     counts: dict[str, int] = {}
@@ -117,9 +116,8 @@ def describe_tool(
         str, Field(min_length=1, max_length=100, description="The tool's exact name, e.g. getContact")
     ],
 ) -> ToolDescriptionOut:
-    """Show one tool's full definition: description, argument and result schemas, annotations,
-    whether it needs the user's confirmation and which tool must be called first in its area.
-    Only tools you may use are described; callTool runs any of them."""
+    """Get one tool's full definition: schemas, annotations, confirmation and first call. Only
+    tools you may use are described; callTool runs any of them."""
     from apps.catalogue.policy import first_call_tool
 
     spec = registry.get(name)

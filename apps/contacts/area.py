@@ -55,7 +55,7 @@ area = areas.declare(
         "examineContact": "full briefing everything about a person before a meeting",
         "searchContacts": "find look up someone by name email phone company in the address book",
         "listContacts": "all people everyone in the address book page through",
-        "queryContacts": "filter contacts by city country tag stage date added created after before",
+        "queryContacts": "filter by city, tag, stage, health, last in touch, date added",
         "updateContact": "change edit correct a person's details phone email address tag stage",
         "getContactHistory": "what changed on a contact activity log",
         "getContactOwnershipHistory": "who owned looked after a contact before, previous owners",
@@ -71,7 +71,7 @@ area = areas.declare(
         "getContactCreditCheck": "credit score rating bureau report",
         "getContactHealth": "relationship health score how is it going",
         "updateContactHealth": "set relationship health",
-        "updateKeyContacts": "main key people of an organisation",
+        "updateKeyContacts": "decision maker, billing person, main people of an organisation",
         "lookupCountry": "country code dialling prefix iso",
     },
     # Its tools in the catalogue's profiles (apps.catalogue.profiles).

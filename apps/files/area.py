@@ -36,7 +36,7 @@ area = areas.declare(
     # What people call what each tool does, for searchTools (apps.catalogue.search).
     hints={
         "createFileEntity": "create a new file csv text with content",
-        "getFileEntity": "size owner type details of a file",
+        "getFileEntity": "size owner type of a file, who it is shared with and what it is attached to",
         "listFiles": "what files are in a folder browse",
         "readFileContent": "read the text inside a file what it says",
         "downloadFileEntity": "download link get the bytes",

@@ -15,16 +15,16 @@ area = areas.declare(
     hints={
         "createGroupAccount": "new company organisation customer account",
         "getGroupAccount": "details industry website people of a company account",
-        "examineGroupAccount": "full briefing on a company account",
+        "examineGroupAccount": "company briefing: people, relationship health, recent mails, coming calls",
         "listGroupAccounts": "all companies customers organisations accounts",
-        "searchGroupAccounts": "find a company account by name or person",
+        "searchGroupAccounts": "find a company account by name, email domain or one of its people",
         "updateGroupAccount": "change edit a company account",
         "linkContactToGroupAccount": "add a person to a company account",
         "unlinkContactFromGroupAccount": "take remove a person off an account left the company",
         "getGroupAccountAttachments": "documents and files of a company account",
         "getGroupAccountUpcomingEvents": "meetings coming up with a company",
         "searchGroupAccountEmails": "emails with a company",
-        "getMyBillingOverview": "what I spend my bill usage",
+        "getMyBillingOverview": "what my api keys cost, spend, usage, bill",
     },
     # Its tools in the catalogue's profiles (apps.catalogue.profiles).
     profiles={

@@ -18,8 +18,8 @@ area = areas.declare(
         "listNotifications": "my notifications alerts",
         "searchNotifications": "find alerts notifications mentioning something",
         "openNotifications": "mark notifications seen read clear the count",
-        "examineNotifications": "summary of notifications",
-        "createNotification": "notify tell a colleague send an alert reminder",
+        "examineNotifications": "breakdown summary of my unread notifications by kind and record",
+        "createNotification": "notify ping tell a colleague, leave a reminder for myself",
         "updateNotification": "mark one notification read unread",
     },
     # Its tools in the catalogue's profiles (apps.catalogue.profiles).

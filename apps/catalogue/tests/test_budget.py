@@ -8,7 +8,6 @@ from pydantic import Field, create_model
 from apps.catalogue import registry
 from apps.catalogue.checks import (
     FIRST_SENTENCE_MAX,
-    FIRST_SENTENCE_PENDING,
     MODEL_TOKENS_CEILING,
     MODEL_TOKENS_MAX,
     MODEL_TOKENS_MEAN_MAX,
@@ -112,10 +111,3 @@ def test_the_first_sentence_ends_at_a_full_stop_but_not_inside_an_abbreviation()
     assert first_sentence("Combine files into a .pdf file? Yes.") == "Combine files into a .pdf file?"
     assert first_sentence("No full stop at all") == "No full stop at all"
     assert first_sentence("First line\n\nSecond paragraph.") == "First line"
-
-
-def test_a_first_sentence_left_pending_is_still_too_long():
-    for name in FIRST_SENTENCE_PENDING:
-        spec = registry.get(name)
-        assert spec is not None, f"{name} is no longer a tool: drop it from FIRST_SENTENCE_PENDING"
-        assert len(first_sentence(spec.description)) > FIRST_SENTENCE_MAX, f"{name} fits now: drop it"
