@@ -447,17 +447,28 @@ def _failure_message(spec: ToolSpec, reference: str) -> str:
     )
 
 
+# An argument error names this many problems at most, each argument's name cut at MAX_NAME.
+MAX_PROBLEMS = 5
+MAX_NAME = 80
+
+
 def invalid_arguments_message(spec: ToolSpec, error: ValidationError) -> str:
+    """What is wrong with the arguments, naming at most MAX_PROBLEMS of them (a call with 50,000
+    unknown arguments gets an answer of a few lines, not one line for each)."""
+    items = error.errors(include_url=False, include_context=False, include_input=False)
     problems = []
-    for item in error.errors(include_url=False, include_context=False, include_input=False):
+    for item in items[:MAX_PROBLEMS]:
         where = ".".join(str(part) for part in item["loc"]) or "arguments"
+        where = where if len(where) <= MAX_NAME else f"{where[:MAX_NAME]}…"
         kind = item["type"]
         if kind == "extra_forbidden":
             problems.append(f"`{where}` is not an argument it takes")
         elif kind == "missing":
             problems.append(f"`{where}` is required")
         else:
-            problems.append(f"`{where}`: {item['msg']}")
+            problems.append(f"`{where}`: {item['msg'][: MAX_NAME * 2]}")
+    if len(items) > MAX_PROBLEMS:
+        problems.append(f"and {len(items) - MAX_PROBLEMS} more")
     known = list(spec.definition["inputSchema"].get("properties", {}))
     takes = ", ".join(f"`{argument}`" for argument in known) if known else "no arguments"
     return (

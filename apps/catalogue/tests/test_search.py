@@ -50,3 +50,12 @@ def test_hints_must_name_tools_of_their_area(monkeypatch):
     problems = check_search_hints()
     assert [problem.id for problem in problems] == ["atrium.E105", "atrium.E105"]
     assert "'noSuchTool', which is not one of its tools" in problems[1].msg
+
+
+def test_every_hit_of_the_search_costs_at_most_60_tokens():
+    from apps.catalogue.checks import tokens
+    from apps.catalogue.tools import _brief
+
+    for spec in registry.all_tools():
+        if not spec.fixture:
+            assert tokens(_brief(spec).model_dump(by_alias=True)) <= 60, spec.name
