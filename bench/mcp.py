@@ -113,13 +113,17 @@ def wrk_run(
     return {"rate": figures.rate, "p50": figures.p50}
 
 
-def list_latency(url: str, headers: dict[str, str], session: str, count: int) -> tuple[list[float], int, int]:
-    samples, tools, pages = [], 0, 0
+def list_latency(
+    url: str, headers: dict[str, str], session: str, count: int
+) -> tuple[list[float], int, int, int]:
+    """Times of listing every page of tools/list at `url`, with the last listing's count of
+    tools, pages and bytes."""
+    samples, tools, pages, size = [], 0, 0, 0
     with httpx.Client(timeout=30) as http:
         base = {**headers, "Accept": ACCEPT, "Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-06-18"}
         for index in range(count + 50):
             started = time.perf_counter()
-            cursor, tools, pages = None, 0, 0
+            cursor, tools, pages, size = None, 0, 0, 0
             while True:  # every page: all the tools the person may use
                 params = {"cursor": cursor} if cursor else {}
                 response = http.post(
@@ -128,6 +132,7 @@ def list_latency(url: str, headers: dict[str, str], session: str, count: int) ->
                     json={"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": params},
                 )
                 result = response.json()["result"]
+                size += len(response.content)
                 tools += len(result["tools"])
                 pages += 1
                 cursor = result.get("nextCursor")
@@ -135,7 +140,7 @@ def list_latency(url: str, headers: dict[str, str], session: str, count: int) ->
                     break
             if index >= 50:  # warm-up first
                 samples.append(time.perf_counter() - started)
-    return samples, tools, pages
+    return samples, tools, pages, size
 
 
 def tool_statements(owner, contact_id: int) -> list[str]:  # type: ignore[no-untyped-def]
@@ -307,9 +312,16 @@ def run(argv: list[str]) -> None:
             )
 
         url, headers = servers["atrium"]
-        samples, tools, pages = list_latency(url, headers, sessions["atrium"][0], args.list_requests)
-        print(f"tools/list, every permitted tool ({tools} tools, {pages} page(s)), one at a time:")
+        samples, tools, pages, size = list_latency(url, headers, sessions["atrium"][0], args.list_requests)
+        print(f"tools/list, every permitted tool ({tools} tools, {pages} page(s), {size / 1024:.0f} KB):")
         print(f"  {summary(samples)}  (goal p50 < 20 ms)")
+        card = httpx.get(url.replace("/api/mcp", "/.well-known/mcp.json"), headers=headers).json()
+        for profile in [entry["name"] for entry in card["profiles"]]:
+            samples, tools, pages, size = list_latency(
+                f"{url}?profile={profile}", headers, sessions["atrium"][0], args.list_requests
+            )
+            print(f"tools/list?profile={profile} ({tools} tools, {size / 1024:.1f} KB, ~{size // 4} tokens):")
+            print(f"  {summary(samples)}")
         list_body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
         outcome = wrk_run(wrk, url, sessions["atrium"], headers, list_body, args.seconds)
         rate, p50 = outcome["rate"], outcome["p50"]

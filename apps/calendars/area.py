@@ -10,6 +10,43 @@ from apps.core.navigation import NavItem
 area = areas.declare(
     title=_("Calendars"),
     description=_("Calendars, events, availability and invitations"),
+    words="calendar diary agenda schedule event appointment meeting call booking attendee invitation",
+    # What people call what each tool does, for searchTools (apps.catalogue.search).
+    hints={
+        "createCalendarEvent": "book schedule put an appointment meeting call in the diary",
+        "updateCalendarEvent": "reschedule move change the time or room of a meeting, cancel one occurrence",
+        "searchCalendarEvents": "find meetings appointments what is on my diary agenda",
+        "checkAvailability": "who is free busy available when can we meet",
+        "checkEventRsvpStatus": "who accepted declined replied can't make it coming attending",
+        "sendCalendarInvite": "send invitation email to attendees guests",
+        "getCalendarSummary": "overview of my schedule, the coming days, invitations not answered",
+        "manageCalendar": "create rename share delete a calendar",
+    },
+    # Its tools in the catalogue's profiles (apps.catalogue.profiles).
+    profiles={
+        "essentials": (
+            "searchCalendarEvents",
+            "createCalendarEvent",
+            "updateCalendarEvent",
+            "checkAvailability",
+        ),
+        "sales": (
+            "searchCalendarEvents",
+            "createCalendarEvent",
+            "updateCalendarEvent",
+            "checkAvailability",
+            "sendCalendarInvite",
+            "checkEventRsvpStatus",
+        ),
+        "operations": ("searchCalendarEvents", "createCalendarEvent", "checkAvailability"),
+        "people": (
+            "searchCalendarEvents",
+            "createCalendarEvent",
+            "updateCalendarEvent",
+            "checkAvailability",
+            "getCalendarSummary",
+        ),
+    },
     nav=[NavItem("calendars", _("Calendars"), "calendars:list", CalendarsPerm.VIEW, order=32)],
     event_sources=[CalendarEvents()],
     settings={

@@ -19,8 +19,8 @@ class CalendarOut(Out):
     colour: str
     time_zone: str
     owner: PersonRef | None
-    visibility: str = Field(description="workspace (everyone who may see calendars) or private")
-    is_default: bool = Field(description="Its owner's own calendar, used when no calendar is named")
+    visibility: str
+    is_default: bool = Field(description="Its owner's own, used when none is named")
     archived: Annotated[bool, From("in_trash")]
     created_at: datetime
     updated_at: datetime
@@ -29,16 +29,14 @@ class CalendarOut(Out):
 class AttendeeOut(Out):
     email: str
     name: str
-    person_id: int | None = Field(description="The workspace person with this address, if any")
-    contact_id: int | None = Field(description="The contact with this address, if any")
+    person_id: int | None
+    contact_id: int | None
     optional: bool
-    response: str = Field(description="needs_action, accepted, tentative or declined")
+    response: str
     responded_at: datetime | None
     comment: str
-    invited_at: datetime | None = Field(description="When the last invitation was sent; null: never")
-    invitation_up_to_date: bool = Field(
-        description="False when never invited, or the event changed since the last invitation"
-    )
+    invited_at: datetime | None
+    invitation_up_to_date: bool
 
     @classmethod
     def of(cls, attendee: Attendee, event: Event) -> "AttendeeOut":
@@ -55,20 +53,18 @@ class EventOut(Out):
     title: str
     description: str
     location: str
-    start: datetime = Field(description="The first (or only) start, in the event's time zone")
+    start: datetime = Field(description="The first start")
     end: datetime
     all_day: bool
     time_zone: str
-    recurrence: str = Field(description="RFC 5545 RRULE value; empty when it does not repeat")
+    recurrence: str
     cancelled_occurrences: list[datetime]
-    repeats_until: datetime | None = Field(
-        description="End of the last occurrence; null if it repeats for ever"
-    )
-    status: str = Field(description="confirmed, tentative or cancelled")
-    busy: bool = Field(description="Whether it makes its people busy")
+    repeats_until: datetime | None = Field(description="null: for ever")
+    status: str
+    busy: bool
     organizer: PersonRef | None
     attendees: list[AttendeeOut]
-    sequence: int = Field(description="iCalendar SEQUENCE: goes up when the time, place or rule changes")
+    sequence: int = Field(description="iCalendar SEQUENCE")
     created_at: datetime
     updated_at: datetime
 
@@ -97,8 +93,8 @@ class OccurrenceOut(Out):
     time_zone: str
     location: str
     status: str
-    recurring: bool = Field(description="One occurrence of a repeating event")
-    attendees: int = Field(description="How many people are invited")
+    recurring: bool
+    attendees: int = Field(description="How many are invited")
 
     @classmethod
     def of(cls, occurrence: Occurrence, counts: dict[int, int] | None = None) -> "OccurrenceOut":
@@ -121,4 +117,4 @@ class Interval(Out):
 
 class BusyOut(Interval):
     event_id: int | None = Field(description="Only for events you may see")
-    title: str = Field(description='"busy" for events you may not see')
+    title: str

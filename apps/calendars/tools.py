@@ -22,27 +22,13 @@ from apps.catalogue.shapes import Changes, EntityId, In, Limit, Offset, Out, Pag
 from apps.core import recurrence, search
 from apps.core.errors import invalid
 
-EventId = Annotated[int, id_field("event")]
-When = Annotated[
-    str,
-    Field(
-        max_length=40,
-        description="ISO 8601 date and time: 2026-03-10T14:30 (wall-clock time in the event's time zone) "
-        "or with an offset (2026-03-10T14:30:00+01:00, ...Z); a date (2026-03-10) for all-day events",
-    ),
-]
-ZoneName = Annotated[
-    str, Field(max_length=64, description="IANA time zone, e.g. Europe/London (default: the workspace's)")
-]
-Rule = Annotated[
-    str,
-    Field(
-        max_length=500,
-        description="RFC 5545 recurrence rule (RRULE value), e.g. FREQ=WEEKLY;BYDAY=MO;COUNT=10 or "
-        "FREQ=MONTHLY;BYMONTHDAY=1;UNTIL=20261231; empty: does not repeat",
-    ),
-]
-Email = Annotated[str, Field(min_length=3, max_length=254, description="An e-mail address")]
+EventId = Annotated[int, id_field("searchCalendarEvents")]
+# How to write times (ISO 8601), zones (IANA) and rules (RFC 5545 RRULE) is said once, in
+# getCalendarSummary's `rules`: the area's first call, so every agent has read it before these.
+When = Annotated[str, Field(max_length=40)]
+ZoneName = Annotated[str, Field(max_length=64)]
+Rule = Annotated[str, Field(max_length=500)]
+Email = Annotated[str, Field(min_length=3, max_length=254)]
 Status = Literal["confirmed", "tentative", "cancelled"]
 Response = Literal["needs_action", "accepted", "tentative", "declined"]
 
@@ -61,12 +47,12 @@ RULES = [
 
 class SummaryOut(Out):
     workspace_time_zone: str
-    now: datetime = Field(description="Now, in the workspace's time zone")
-    your_calendar_id: int | None = Field(description="Your own calendar, used when no calendar is named")
-    calendars: list[CalendarOut] = Field(description="The calendars you can see")
-    upcoming: list[OccurrenceOut] = Field(description="Events in the coming days, soonest first")
-    awaiting_your_answer: list[OccurrenceOut] = Field(description="Invitations you have not answered")
-    rules: list[str] = Field(description="How to write times, zones and repeats for the calendar tools")
+    now: datetime = Field(description="In the workspace's zone")
+    your_calendar_id: int | None = Field(description="Used when none is named")
+    calendars: list[CalendarOut]
+    upcoming: list[OccurrenceOut]
+    awaiting_your_answer: list[OccurrenceOut]
+    rules: list[str] = Field(description="How to write times, zones and repeats")
 
 
 @tool(
@@ -79,11 +65,9 @@ class SummaryOut(Out):
 def get_calendar_summary(
     ctx: ToolContext,
     *,
-    days: Annotated[int, Field(ge=1, le=31, description="How many days ahead to list")] = 7,
+    days: Annotated[int, Field(ge=1, le=31, description="Days ahead to list")] = 7,
 ) -> SummaryOut:
-    """Call this first, once per session, before any other calendar tool: the workspace's time
-    zone and the current time there, the calendars you can see, your events of the coming days and
-    the invitations waiting for your answer, and how to write times, time zones and repeats."""
+    """Call first: time zone, now, calendars, agenda, and how to write times."""
     zone = recurrence.workspace_zone()
     now = timezone.now()
     calendars = list(Calendar.objects.restrict(ctx.actor).select_related("owner")[:100])
@@ -124,13 +108,11 @@ def _attendee_counts(occurrences: list[selectors.Occurrence]) -> dict[int, int]:
 
 
 class CalendarFields(Changes):
-    name: Annotated[str, Field(max_length=120)] | None = Field(None, description="The calendar's name")
-    description: Annotated[str, Field(max_length=5000)] | None = Field(None, description="What it is for")
-    colour: Annotated[str, Field(max_length=7)] | None = Field(None, description="Hex colour, e.g. #3366cc")
-    time_zone: ZoneName | None = Field(None, description="Its events' default time zone (IANA name)")
-    visibility: Literal["workspace", "private"] | None = Field(
-        None, description="workspace (default): everyone who may see calendars; private: only you"
-    )
+    name: Annotated[str, Field(max_length=120)] | None = None
+    description: Annotated[str, Field(max_length=5000)] | None = None
+    colour: Annotated[str, Field(max_length=7)] | None = Field(None, description="e.g. #3366cc")
+    time_zone: ZoneName | None = Field(None, description="Its events' default zone")
+    visibility: Literal["workspace", "private"] | None = Field(None, description="private: only you")
 
 
 class CalendarResultOut(Out):
@@ -145,16 +127,12 @@ def manage_calendar(
     *,
     action: Annotated[
         Literal["create", "update", "archive", "restore"],
-        Field(
-            description="create a calendar, update one, archive one (hidden with its events) or restore it"
-        ),
+        Field(description="archive hides it with its events"),
     ],
-    calendar_id: Annotated[int | None, Field(ge=1, description="The calendar (not for create)")] = None,
+    calendar_id: Annotated[int | None, Field(ge=1, description="Not for create")] = None,
     calendar: Annotated[CalendarFields | None, Field(description="Fields for create and update")] = None,
 ) -> CalendarResultOut:
-    """Create, rename or change a calendar (name, colour, default time zone, who sees it), or
-    archive one and restore it. Archiving hides the calendar and its events; it needs the
-    calendars.delete permission. Events are added with createCalendarEvent."""
+    """Create, change, archive or restore a calendar (not its events: createCalendarEvent)."""
     fields = calendar.given() if calendar else {}
     if action == "create":
         if calendar_id is not None:
@@ -183,10 +161,10 @@ def manage_calendar(
 
 
 class AttendeeIn(In):
-    email: Email | None = Field(None, description="Their e-mail address")
-    contact_id: EntityId | None = Field(None, description="Or a contact (their e-mail address is used)")
-    name: Annotated[str, Field(max_length=200)] | None = Field(None, description="Name to show")
-    optional: bool = Field(False, description="Their presence is optional")
+    email: Email | None = None
+    contact_id: EntityId | None = Field(None, description="Or a contact")
+    name: Annotated[str, Field(max_length=200)] | None = None
+    optional: bool = False
 
 
 Attendees = Annotated[list[AttendeeIn], Field(max_length=100, description="People to invite")]
@@ -197,25 +175,22 @@ def create_calendar_event(
     ctx: ToolContext,
     *,
     title: Annotated[str, Field(min_length=1, max_length=300, description="What the event is")],
-    start: When,
-    end: Annotated[When | None, Field(description="When it ends (for all-day events: the last day)")] = None,
+    start: Annotated[When, Field(description="ISO 8601, in its zone; a date if all-day")],
+    end: Annotated[When | None, Field(description="All-day: the last day")] = None,
     duration_minutes: Annotated[
-        int | None,
-        Field(ge=1, le=60 * 24 * 14, description="Instead of `end`: how long it lasts (default 60)"),
+        int | None, Field(ge=1, le=60 * 24 * 14, description="Instead of end (default 60)")
     ] = None,
-    calendar_id: Annotated[int | None, Field(ge=1, description="The calendar (default: your own)")] = None,
-    time_zone: Annotated[ZoneName | None, Field(description="Time zone of its times and repeats")] = None,
-    all_day: Annotated[bool, Field(description="A whole-day event (start and end are dates)")] = False,
-    recurrence: Annotated[Rule, Field(description="How it repeats (RRULE); empty: once")] = "",
+    calendar_id: Annotated[int | None, Field(ge=1, description="Default: your own")] = None,
+    time_zone: Annotated[ZoneName | None, Field(description="Of its times and repeats")] = None,
+    all_day: Annotated[bool, Field(description="Start and end are dates")] = False,
+    recurrence: Annotated[Rule, Field(description="RRULE; empty: once")] = "",
     location: Annotated[str, Field(max_length=300, description="Where")] = "",
     description: Annotated[str, Field(max_length=10_000, description="Details, agenda")] = "",
     attendees: Attendees = [],  # noqa: B006 (pydantic copies defaults)
-    status: Annotated[Status, Field(description="confirmed (default) or tentative")] = "confirmed",
-    busy: Annotated[bool, Field(description="Whether it makes its people busy (default true)")] = True,
+    status: Annotated[Status, Field(description="confirmed or tentative")] = "confirmed",
+    busy: Annotated[bool, Field(description="Makes its people busy")] = True,
 ) -> EventOut:
-    """Add an event to a calendar: a meeting, a call, a day off, once or repeating (RFC 5545
-    rule), with attendees (workspace people, contacts or any e-mail address). No e-mail is sent:
-    use sendCalendarInvite for that. Check people's free time first with checkAvailability."""
+    """Add an event to a calendar, once or repeating, with attendees. To e-mail them: sendCalendarInvite."""
     calendar = (
         Calendar.objects.fetch(ctx.actor, calendar_id, "change")
         if calendar_id
@@ -242,38 +217,33 @@ def create_calendar_event(
 
 
 class EventChanges(Changes):
-    title: Annotated[str, Field(min_length=1, max_length=300)] | None = Field(None, description="New title")
-    start: When | None = Field(None, description="New start (the end moves with it unless given)")
-    end: When | None = Field(None, description="New end")
+    title: Annotated[str, Field(min_length=1, max_length=300)] | None = None
+    start: When | None = Field(None, description="The end moves with it")
+    end: When | None = None
     duration_minutes: Annotated[int, Field(ge=1, le=60 * 24 * 14)] | None = Field(
-        None, description="New length, instead of `end`"
+        None, description="Instead of end"
     )
-    all_day: bool | None = Field(None, description="Make it a whole-day event, or not")
-    time_zone: ZoneName | None = Field(None, description="Time zone of its times and repeats")
-    recurrence: Rule | None = Field(None, description="New rule; empty or null: stop repeating")
-    cancel_occurrence: When | None = Field(
-        None, description="Remove one occurrence of a repeating event: its start"
-    )
-    location: Annotated[str, Field(max_length=300)] | None = Field(None, description="Where")
-    description: Annotated[str, Field(max_length=10_000)] | None = Field(None, description="Details")
-    status: Status | None = Field(None, description="confirmed, tentative, or cancelled (cancels the event)")
-    busy: bool | None = Field(None, description="Whether it makes its people busy")
-    calendar_id: EntityId | None = Field(None, description="Move it to another calendar")
+    all_day: bool | None = None
+    time_zone: ZoneName | None = None
+    recurrence: Rule | None = Field(None, description="Empty: stop repeating")
+    cancel_occurrence: When | None = Field(None, description="The start of one to remove")
+    location: Annotated[str, Field(max_length=300)] | None = None
+    description: Annotated[str, Field(max_length=10_000)] | None = None
+    status: Status | None = None
+    busy: bool | None = None
+    calendar_id: EntityId | None = None
 
 
 class ResponseIn(In):
-    email: Email = Field(description="The attendee")
-    response: Response = Field(description="Their answer")
-    comment: Annotated[str, Field(max_length=500)] = Field("", description="What they said, if anything")
+    email: Email
+    response: Response
+    comment: Annotated[str, Field(max_length=500)] = ""
 
 
 class UpdatedEventOut(Out):
     event: EventOut
-    changed: list[str] = Field(description="What changed (empty: nothing did)")
-    invitations_outdated: list[str] = Field(
-        description="Invited people whose invitation no longer matches the event: send it again with "
-        "sendCalendarInvite"
-    )
+    changed: list[str]
+    invitations_outdated: list[str] = Field(description="Resend with sendCalendarInvite")
 
 
 @tool("updateCalendarEvent", permission=CalendarsPerm.EDIT, title="Update a calendar event", idempotent=True)
@@ -282,17 +252,11 @@ def update_calendar_event(
     *,
     event_id: EventId,
     changes: Annotated[EventChanges | None, Field(description="Only the fields to change")] = None,
-    add_attendees: Annotated[Attendees, Field(description="People to invite as well")] = [],  # noqa: B006
-    remove_attendees: Annotated[list[Email], Field(max_length=100, description="Addresses to uninvite")] = [],  # noqa: B006
-    responses: Annotated[
-        list[ResponseIn],
-        Field(max_length=100, description="Answers attendees gave you (by e-mail, phone...)"),
-    ] = [],  # noqa: B006
+    add_attendees: Annotated[Attendees, Field(description="To invite")] = [],  # noqa: B006
+    remove_attendees: Annotated[list[Email], Field(max_length=100, description="To uninvite")] = [],  # noqa: B006
+    responses: Annotated[list[ResponseIn], Field(max_length=100, description="Answers they gave you")] = [],  # noqa: B006
 ) -> UpdatedEventOut:
-    """Change an event: its time, length, time zone, repeats, place, details or calendar; cancel
-    it (status cancelled) or one occurrence of a repeating one; invite or uninvite people; record
-    the answers attendees gave. Changes to the time, place or repeats make earlier invitations
-    outdated: the answer lists who should get sendCalendarInvite again."""
+    """Change or cancel an event, invite or uninvite people, record answers. Resend: sendCalendarInvite."""
     event = Event.objects.select_related("calendar", "organizer").fetch(ctx.actor, event_id, "change")
     fields = changes.given() if changes else {}
     if fields.get("start") is None:
@@ -343,21 +307,15 @@ def search_calendar_events(
     ctx: ToolContext,
     *,
     query: Annotated[str, Field(max_length=200, description="Words in the title, place or details")] = "",
-    start: Annotated[When | None, Field(description="From (default: now)")] = None,
-    end: Annotated[
-        When | None, Field(description="Until (default: 30 days after the start; at most a year)")
-    ] = None,
+    start: Annotated[When | None, Field(description="Default: now")] = None,
+    end: Annotated[When | None, Field(description="Default: 30 days on; a year at most")] = None,
     calendar_id: Annotated[int | None, Field(ge=1, description="Only this calendar")] = None,
-    attendee_email: Annotated[
-        Email | None, Field(description="Only events this address is invited to")
-    ] = None,
-    include_cancelled: Annotated[bool, Field(description="Also cancelled events")] = False,
+    attendee_email: Annotated[Email | None, Field(description="Only with this attendee")] = None,
+    include_cancelled: Annotated[bool, Field(description="Cancelled ones too")] = False,
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[OccurrenceOut]:
-    """Find events in a time window, each repeating event expanded into its occurrences, soonest
-    first: by words, calendar or attendee. Use the eventId with updateCalendarEvent,
-    checkEventRsvpStatus or sendCalendarInvite."""
+    """Find events in a time window by words, calendar or attendee, repeats as occurrences, soonest first."""
     begin, finish = _window(start, end, default_days=30, longest_days=366)
     rows = Event.objects.restrict(ctx.actor)
     if calendar_id:
@@ -381,7 +339,7 @@ def search_calendar_events(
 class PersonAvailability(Out):
     email: str
     name: str
-    known: bool = Field(description="A workspace person or a contact; others have no events here")
+    known: bool = Field(description="A person or a contact here")
     busy: list[BusyOut]
 
 
@@ -391,7 +349,7 @@ class AvailabilityOut(Out):
     end: datetime
     duration_minutes: int
     people: list[PersonAvailability]
-    free_slots: list[Interval] = Field(description="Times when everyone is free, within working hours")
+    free_slots: list[Interval]
 
 
 @tool("checkAvailability", permission=CalendarsPerm.VIEW, title="Check people's availability", read_only=True)
@@ -399,22 +357,17 @@ def check_availability(
     ctx: ToolContext,
     *,
     attendees: Annotated[
-        list[Email], Field(min_length=1, max_length=20, description="Addresses of the people")
+        list[Email], Field(min_length=1, max_length=20, description="Their e-mail addresses")
     ],
-    start: Annotated[When | None, Field(description="From (default: now)")] = None,
-    end: Annotated[
-        When | None, Field(description="Until (default: 7 days after the start; at most 31)")
-    ] = None,
-    duration_minutes: Annotated[int, Field(ge=5, le=60 * 12, description="Length of the meeting")] = 30,
-    time_zone: Annotated[ZoneName | None, Field(description="Zone of the working hours")] = None,
-    day_starts_at: Annotated[int, Field(ge=0, le=23, description="Working hours start (hour)")] = 9,
-    day_ends_at: Annotated[int, Field(ge=1, le=24, description="Working hours end (hour)")] = 17,
-    include_weekends: Annotated[bool, Field(description="Also offer Saturdays and Sundays")] = False,
+    start: Annotated[When | None, Field(description="Default: now")] = None,
+    end: Annotated[When | None, Field(description="Default: 7 days on; 31 at most")] = None,
+    duration_minutes: Annotated[int, Field(ge=5, le=60 * 12, description="Meeting length")] = 30,
+    time_zone: Annotated[ZoneName | None, Field(description="Of the working hours")] = None,
+    day_starts_at: Annotated[int, Field(ge=0, le=23, description="Working day's first hour")] = 9,
+    day_ends_at: Annotated[int, Field(ge=1, le=24, description="Working day's end hour")] = 17,
+    include_weekends: Annotated[bool, Field(description="Offer weekends too")] = False,
 ) -> AvailabilityOut:
-    """When people are busy and when they are all free, from their events in this workspace (as
-    organiser or attendee who has not declined): each person's busy times and the common free
-    slots of `durationMinutes` within working hours. Details of events you may not see show as
-    "busy"."""
+    """Find when people are busy and the slots when all are free, within working hours."""
     if day_ends_at <= day_starts_at:
         raise invalid("day_ends_at", "working hours must end after they start")
     zone = recurrence.zone_named(time_zone, field="time_zone")
@@ -488,15 +441,14 @@ class RsvpOut(Out):
     accepted: int
     tentative: int
     declined: int
-    needs_action: int = Field(description="Invited people who have not answered")
-    not_invited_yet: list[str] = Field(description="Attendees no invitation was sent to")
+    needs_action: int
+    not_invited_yet: list[str]
     attendees: list[AttendeeOut]
 
 
 @tool("checkEventRsvpStatus", permission=CalendarsPerm.VIEW, title="Check who is coming", read_only=True)
 def check_event_rsvp_status(ctx: ToolContext, *, event_id: EventId) -> RsvpOut:
-    """Who is invited to an event and what each answered (accepted, tentative, declined, or not
-    yet), when they were last invited and whether their invitation is up to date."""
+    """Get who is invited to an event, what each answered and whether their invitation is current."""
     event = Event.objects.fetch(ctx.actor, event_id)
     attendees = list(event.attendees.all())
     count = {value: sum(1 for a in attendees if a.response == value) for value in Attendee.Response.values}
@@ -523,9 +475,9 @@ class SentOut(Out):
 
 class InviteOut(Out):
     event_id: int
-    uid: str = Field(description="The iCalendar UID the invitations carry")
+    uid: str = Field(description="iCalendar UID")
     sequence: int
-    method: str = Field(description="REQUEST, or CANCEL for a cancelled event")
+    method: str = Field(description="REQUEST or CANCEL")
     sent: list[SentOut]
 
 
@@ -542,14 +494,11 @@ def send_calendar_invite(
     event_id: EventId,
     attendee_emails: Annotated[
         list[Email] | None,
-        Field(max_length=100, description="Only these attendees (default: every attendee but you)"),
+        Field(max_length=100, description="Default: all but you"),
     ] = None,
-    message: Annotated[str, Field(max_length=2000, description="A note to put in the e-mail")] = "",
+    message: Annotated[str, Field(max_length=2000, description="A note in the e-mail")] = "",
 ) -> InviteOut:
-    """GATED because it e-mails people, possibly outside the workspace: send the event's
-    invitation to its attendees, one e-mail each with the event attached as an iCalendar file
-    (invite.ics, METHOD:REQUEST; CANCEL for a cancelled event) and links to accept, answer maybe
-    or decline. Sending again after a change updates the invitation in their calendars."""
+    """E-mail an event's invitation (.ics) to its attendees; sent again, it updates their calendars."""
     event = Event.objects.select_related("organizer").fetch(ctx.actor, event_id, "change")
     attendees = list(event.attendees.all())
     if attendee_emails:

@@ -18,9 +18,9 @@ from apps.core.errors import AreaNotAvailable
 from apps.core.kinds import attachments, sources
 from apps.core.kinds.attachments import Attached
 
-Days = Annotated[int, Field(ge=1, le=365, description="How far ahead to look, in days")]
-HowManyEvents = Annotated[int, Field(ge=1, le=100, description="How many events at most")]
-EmailQuery = Annotated[str, Field(max_length=200, description="Words to look for; empty lists every e-mail")]
+Days = Annotated[int, Field(ge=1, le=365, description="How far ahead")]
+HowManyEvents = Annotated[int, Field(ge=1, le=100, description="At most")]
+EmailQuery = Annotated[str, Field(max_length=200, description="Words; empty lists all")]
 
 
 class LinkedItemOut(Out):
@@ -30,7 +30,7 @@ class LinkedItemOut(Out):
     kind: str = Field(description="document or file")
     id: int
     title: str
-    available: bool = Field(description="False when the item was removed or you may no longer read it")
+    available: bool = Field(description="False: gone or hidden")
     url: str
     mime_type: str
     size: int | None
@@ -39,8 +39,6 @@ class LinkedItemOut(Out):
 class AttachedItemOut(LinkedItemOut):
     """A file or document attached to a record of any area, as the caller may see it now."""
 
-    # Only the wording differs from LinkedItemOut's; kept so the published schemas do not change.
-    kind: str = Field(description="file or document")
     attached_at: datetime
     attached_by: PersonRef | None
 
@@ -125,7 +123,7 @@ def email_page(*, actor: Actor, addresses: list[str], query: str, limit: int, of
 
 class Section(Out):
     available: bool
-    reason: str = Field(description="Why it is not available, if it is not")
+    reason: str = Field(description="Why not, if not available")
 
 
 class EventsSection(Section):

@@ -1,5 +1,9 @@
 """The start-up check of the whole catalogue (django-oauth-toolkit's checks.py shows the way)."""
 
+import json
+import re
+from collections.abc import Iterable
+from statistics import fmean
 from typing import Any
 
 from django.core import checks
@@ -7,6 +11,97 @@ from django.core import checks
 from apps.catalogue import registry
 from apps.catalogue.registry import CAMEL_CASE, CONFIRMATION_MARKERS, MARKER_LABELS, Marker, ToolSpec
 from apps.core import permissions
+
+# --- the budget of a definition ---------------------------------------------------------------------
+# Tokens are counted as the bytes of the compact JSON (`json.dumps(value, separators=(",", ":"))`)
+# divided by 4: near what a model's tokenizer makes of it, and the same on every machine.
+# What a model reads of a tool: its name, title, description, input schema and annotations.
+MODEL_TOKENS_MAX = 600  # any one tool
+MODEL_TOKENS_MEAN_MAX = 200  # the mean over the registry
+OUTPUT_TOKENS_MEAN_MAX = 300  # the mean output schema over the registry
+# Characters of the description's first sentence (after the markers): it is what search results,
+# clients that show only names and a line, and tool pickers read.
+FIRST_SENTENCE_MAX = 100
+# Tools over a limit for now, each with its own ceiling, so that it cannot grow; every entry is a
+# debt, to be removed once the tool fits. createTask: its arguments alone (steps with their cards,
+# checklists, files and recipients, and a schedule), with every constraint its input model
+# enforces, are about 570 tokens before a word of description.
+MODEL_TOKENS_CEILING = {"createTask": 820}
+
+MODEL_READS = ("name", "title", "description", "inputSchema", "annotations")
+# The end of a sentence: a full stop, question or exclamation mark before a space or the end
+# (not the one of "e.g." or "i.e.").
+_SENTENCE_END = re.compile(r"(?<!e\.g)(?<!i\.e)[.!?](?=\s|$)")
+
+
+def tokens(value: Any) -> float:
+    return len(json.dumps(value, separators=(",", ":"))) / 4
+
+
+def model_tokens(spec: ToolSpec) -> float:
+    """What a model reads of the tool's definition, in tokens."""
+    return tokens({key: spec.definition[key] for key in MODEL_READS if key in spec.definition})
+
+
+def output_tokens(spec: ToolSpec) -> float:
+    return tokens(spec.definition.get("outputSchema", {}))
+
+
+def description_body(spec: ToolSpec) -> str:
+    """The description without its leading markers."""
+    body = spec.description
+    for label in spec.markers.labels:
+        body = body.removeprefix(f"{label}:").lstrip()
+    return body
+
+
+def first_sentence(text: str) -> str:
+    line = text.strip().split("\n", 1)[0]
+    end = _SENTENCE_END.search(line)
+    return line[: end.end()] if end else line
+
+
+def budget_problems(spec: ToolSpec) -> list[str]:
+    """How one tool's definition is over its budget (test-settings fixtures have none)."""
+    if spec.fixture:
+        return []
+    problems = []
+    ceiling = MODEL_TOKENS_CEILING.get(spec.name, MODEL_TOKENS_MAX)
+    size = model_tokens(spec)
+    if size > ceiling:
+        problems.append(
+            f"a model reads {size:.0f} tokens of its definition (name, title, description, input schema, "
+            f"annotations; at most {ceiling}): shorten its descriptions"
+        )
+    sentence = first_sentence(description_body(spec))
+    if len(sentence) > FIRST_SENTENCE_MAX:
+        problems.append(
+            f"the first sentence of its description is {len(sentence)} characters (at most "
+            f"{FIRST_SENTENCE_MAX}): say what the tool is for, and name its near twin"
+        )
+    return problems
+
+
+def registry_budget_problems(specs: Iterable[ToolSpec]) -> list[str]:
+    """How the catalogue as a whole is over its budget: the mean of what a model reads and of the
+    output schemas, over every tool but the test-settings fixtures."""
+    counted = [spec for spec in specs if not spec.fixture]
+    if not counted:
+        return []
+    problems = []
+    mean = fmean(model_tokens(spec) for spec in counted)
+    if mean > MODEL_TOKENS_MEAN_MAX:
+        problems.append(
+            f"a model reads {mean:.1f} tokens of a tool's definition on average (at most "
+            f"{MODEL_TOKENS_MEAN_MAX}): shorten the heaviest descriptions"
+        )
+    mean = fmean(output_tokens(spec) for spec in counted)
+    if mean > OUTPUT_TOKENS_MEAN_MAX:
+        problems.append(
+            f"the output schemas are {mean:.1f} tokens on average (at most {OUTPUT_TOKENS_MEAN_MAX}): "
+            "leave out descriptions that the field's name and type already give"
+        )
+    return problems
 
 
 def problems_of(spec: ToolSpec) -> list[str]:
@@ -24,9 +119,7 @@ def problems_of(spec: ToolSpec) -> list[str]:
         problems.append(f"its area {spec.area!r} is not registered")
     if not spec.title.strip():
         problems.append("it has no title")
-    body = spec.description
-    for label in spec.markers.labels:
-        body = body.removeprefix(f"{label}:").lstrip()
+    body = description_body(spec)
     if len(body) < 20:
         problems.append("its description (the docstring) is missing or too short to help an agent")
     undeclared = [
@@ -54,15 +147,18 @@ def problems_of(spec: ToolSpec) -> list[str]:
     properties = spec.definition["inputSchema"].get("properties", {})
     for argument, schema in properties.items():
         if not schema.get("description") and "$ref" not in schema:
-            problems.append(f"its argument {argument!r} has no description")
-    return problems
+            problems.append(
+                f"its argument {argument!r} has no description (one that restates its name is left out)"
+            )
+    return problems + budget_problems(spec)
 
 
 @checks.register()
 def check_catalogue(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
     messages: list[checks.CheckMessage] = []
     first_calls: dict[str, str] = {}
-    for spec in registry.all_tools():
+    specs = registry.all_tools()
+    for spec in specs:
         for problem in problems_of(spec):
             messages.append(checks.Error(f"tool {spec.name!r} ({spec.module}): {problem}", id="atrium.E101"))
         if Marker.MANDATORY_FIRST_CALL in spec.markers:
@@ -75,4 +171,33 @@ def check_catalogue(app_configs: Any = None, **kwargs: Any) -> list[checks.Check
                     )
                 )
             first_calls[spec.area] = spec.name
+    for problem in registry_budget_problems(specs):
+        messages.append(checks.Error(f"the catalogue's tools: {problem}", id="atrium.E103"))
     return messages
+
+
+@checks.register()
+def check_search_hints(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    """An area's search hints name its own tools (a renamed tool would silently lose them)."""
+    from apps.core import areas
+
+    messages: list[checks.CheckMessage] = []
+    for area in areas.all_areas():
+        for name in area.hints:
+            spec = registry.get(name)
+            if spec is None or spec.area != area.key:
+                messages.append(
+                    checks.Error(
+                        f"area {area.key!r} gives search hints for {name!r}, which is not one of its tools",
+                        id="atrium.E105",
+                    )
+                )
+    return messages
+
+
+@checks.register()
+def check_profiles(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    """Every profile within its limits, made of the tools of the areas that name them."""
+    from apps.catalogue import profiles
+
+    return [checks.Error(problem, id="atrium.E106") for problem in profiles.problems()]

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic.alias_generators import to_camel
 
 from apps.accounts.access import effective_permissions
-from apps.catalogue import audit, policy, registry
+from apps.catalogue import audit, policy, profiles, registry
 from apps.catalogue.registry import CONFIRMATION_ARGUMENT, ToolSpec
 from apps.catalogue.shapes import RawResult
 from apps.core.actors import Actor
@@ -191,11 +191,16 @@ def may_use(principal: Principal, name: str) -> bool:
 
 
 def list_tools(
-    *, principal: Principal, toolsets: set[str] | None = None, read_only: bool = False
+    *,
+    principal: Principal,
+    toolsets: set[str] | None = None,
+    read_only: bool = False,
+    profile: str | None = None,
 ) -> list[dict[str, Any]]:
     """Every tool the principal may use now, in a stable order, as `tools/list` entries.
 
-    `toolsets` (area keys) and `read_only` narrow the list for clients that cope with few tools;
+    `profile` (apps.catalogue.profiles), `toolsets` (area keys) and `read_only` narrow the list
+    for clients that cope with few tools;
     the catalogue's own tools (searchTools, describeTool, callTool) stay in it, so the rest can be
     found and run. Narrowing only shortens the list: `call_tool` still accepts every tool the
     principal may use. The entries are shared: do not change them.
@@ -204,13 +209,15 @@ def list_tools(
     if key is None:
         return []
     wanted = frozenset(toolsets) if toolsets else None
-    listing_key = (*key, wanted, read_only)
+    listing_key = (*key, wanted, read_only, profile)
+    in_profile = profiles.tool_names(profile) if profile else None
     listing = _listing_cache.get(listing_key)
     if listing is None:
         listing = [
             spec.definition
             for spec in allowed.specs
             if (wanted is None or spec.area in wanted or spec.area == "catalogue")
+            and (in_profile is None or spec.name in in_profile)
             and (not read_only or spec.read_only or spec.runs_tools)
         ]
         if len(_listing_cache) >= _CACHE_LIMIT:
@@ -440,17 +447,28 @@ def _failure_message(spec: ToolSpec, reference: str) -> str:
     )
 
 
+# An argument error names this many problems at most, each argument's name cut at MAX_NAME.
+MAX_PROBLEMS = 5
+MAX_NAME = 80
+
+
 def invalid_arguments_message(spec: ToolSpec, error: ValidationError) -> str:
+    """What is wrong with the arguments, naming at most MAX_PROBLEMS of them (a call with 50,000
+    unknown arguments gets an answer of a few lines, not one line for each)."""
+    items = error.errors(include_url=False, include_context=False, include_input=False)
     problems = []
-    for item in error.errors(include_url=False, include_context=False, include_input=False):
+    for item in items[:MAX_PROBLEMS]:
         where = ".".join(str(part) for part in item["loc"]) or "arguments"
+        where = where if len(where) <= MAX_NAME else f"{where[:MAX_NAME]}…"
         kind = item["type"]
         if kind == "extra_forbidden":
             problems.append(f"`{where}` is not an argument it takes")
         elif kind == "missing":
             problems.append(f"`{where}` is required")
         else:
-            problems.append(f"`{where}`: {item['msg']}")
+            problems.append(f"`{where}`: {item['msg'][: MAX_NAME * 2]}")
+    if len(items) > MAX_PROBLEMS:
+        problems.append(f"and {len(items) - MAX_PROBLEMS} more")
     known = list(spec.definition["inputSchema"].get("properties", {}))
     takes = ", ".join(f"`{argument}`" for argument in known) if known else "no arguments"
     return (
@@ -480,7 +498,9 @@ def server_instructions(principal: Principal) -> str:
     lines.append(
         "searchTools finds tools by keyword, describeTool shows one tool's full definition and "
         "callTool runs any tool you may use, listed or not, so you need not list everything. Clients "
-        "with a small tool budget can list only some areas (toolsets) or only read-only tools."
+        "with a small tool budget can list a profile ("
+        + ", ".join(p.key for p in profiles.PROFILES)
+        + ": /api/mcp?profile=sales), only some areas (toolsets) or only read-only tools."
     )
     lines.append(
         "Arguments and results are camelCase JSON. A failed call answers with isError and says what "

@@ -33,7 +33,8 @@ from typing import Any, Required, TypedDict, Unpack, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, create_model
 from pydantic.alias_generators import to_camel
-from pydantic.json_schema import GenerateJsonSchema
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
+from pydantic_core import core_schema
 
 from apps.core.permissions import PermissionEnum
 
@@ -76,17 +77,164 @@ class ArgumentsModel(BaseModel):
 
 
 class _SchemaWithoutTitles(GenerateJsonSchema):
-    """Pydantic titles every property after its Python name ("Contact Id"): noise for an agent,
-    and bytes on every `tools/list`. Descriptions say what matters."""
+    """Pydantic titles every property after its Python name ("Contact Id") and every model after its
+    class, and gives a model's docstring as its description: noise for an agent, and bytes on every
+    `tools/list`. Docstrings are written for the source; the field that holds a shape says what it
+    is for."""
 
     def field_title_should_be_set(self, schema: Any) -> bool:
         return False
 
+    def model_schema(self, schema: core_schema.ModelSchema) -> JsonSchemaValue:
+        json_schema = super().model_schema(schema)
+        docstring = schema["cls"].__doc__
+        if docstring and json_schema.get("description") == inspect.cleandoc(docstring):
+            del json_schema["description"]
+        return json_schema
+
 
 def json_schema(model: type[BaseModel], *, mode: str = "validation") -> dict[str, Any]:
+    """The input (`validation`) or output (`serialization`) schema of a model, compacted: agents
+    read every definition on each `tools/list`."""
     schema = model.model_json_schema(by_alias=True, mode=mode, schema_generator=_SchemaWithoutTitles)  # type: ignore[arg-type]
+    return compact_schema(schema, output=mode == "serialization")
+
+
+# The bounds of a 64-bit id column: pydantic still enforces them, but written on every id argument
+# they only cost bytes (about 11 tokens each); no agent comes near them.
+_INT64_BOUNDS = {"maximum": 2**63 - 1, "minimum": -(2**63)}
+# Keywords that apply to one type of instance only, so that a null passes them: a schema made of
+# these and a single `type` can take "null" into its `type` instead of an `anyOf`.
+_TYPE_ONLY_KEYWORDS = frozenset(
+    {
+        "type", "format", "pattern", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum",
+        "exclusiveMaximum", "multipleOf", "items", "prefixItems", "minItems", "maxItems", "uniqueItems",
+        "properties", "additionalProperties", "patternProperties", "required", "minProperties",
+        "maxProperties", "enum", "description",
+    }
+)  # fmt: skip
+_NULL = {"type": "null"}
+# Words a description may add to a field's name and still say nothing more ("The contact's id").
+_FILLER = frozenset({"a", "an", "the", "its", "their", "your", "of"})
+
+
+def compact_schema(schema: dict[str, Any], *, output: bool = False) -> dict[str, Any]:
+    """The same schema in fewer bytes. What it accepts does not change (but for the 64-bit bounds):
+
+    - a definition used once is written where it is used; shared ones stay in `$defs`, once;
+    - `anyOf: [X, {"type": "null"}]` becomes X with "null" in its `type` (and its `enum`) when X
+      is a plain schema of one type; the field's description wins over its type's, as pydantic
+      does for a field that is not nullable;
+    - no titles, no default that is null or empty (`""`, `[]`, `{}`, `false`: what leaving the
+      argument out means anyway), no 64-bit bounds, no description that only restates the
+      property's name;
+    - output schemas leave out `required`: every field of a result is always there (null where
+      its type allows null), and the lists would be a fifth of the bytes.
+    """
+    _inline_single_use(schema)
+    return _tidy(schema, output=output)
+
+
+def _inline_single_use(root: dict[str, Any]) -> None:
+    definitions = root.get("$defs")
+    if not definitions:
+        return
+    changed = True
+    while changed:
+        changed = False
+        uses: dict[str, list[dict[str, Any]]] = {name: [] for name in definitions}
+        for node in _nodes(root):
+            reference = node.get("$ref", "")
+            if isinstance(reference, str) and reference.startswith("#/$defs/"):
+                uses.setdefault(reference.removeprefix("#/$defs/"), []).append(node)
+        for name, places in uses.items():
+            if name not in definitions or len(places) > 1:
+                continue
+            body = definitions.pop(name)
+            if places and any(node is places[0] for node in _nodes(body)):
+                definitions[name] = body  # it refers to itself: it must keep its name
+                continue
+            if places:
+                place = places[0]
+                del place["$ref"]
+                # The place's own keywords (a field's description) win over the definition's.
+                place.update({**body, **place})
+            changed = True
+            break
+    if not definitions:
+        del root["$defs"]
+
+
+def _nodes(schema: Any) -> Any:
+    """Every dict in a schema, depth first (values of `enum`, `default` and the like included:
+    they never hold a `$ref`)."""
+    if isinstance(schema, dict):
+        yield schema
+        for value in schema.values():
+            yield from _nodes(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            yield from _nodes(value)
+
+
+def _tidy(schema: Any, *, output: bool) -> Any:
+    if not isinstance(schema, dict):
+        return schema  # `true` / `false` schemas
+    for key in ("properties", "$defs", "patternProperties"):
+        if isinstance(schema.get(key), dict):
+            schema[key] = {name: _tidy(value, output=output) for name, value in schema[key].items()}
+    for key in ("anyOf", "allOf", "oneOf", "prefixItems"):
+        if isinstance(schema.get(key), list):
+            schema[key] = [_tidy(value, output=output) for value in schema[key]]
+    for key in ("items", "additionalProperties", "not", "contains", "if", "then", "else"):
+        if isinstance(schema.get(key), dict):
+            schema[key] = _tidy(schema[key], output=output)
     schema.pop("title", None)
+    if "default" in schema and _says_nothing(schema["default"]):
+        del schema["default"]
+    for bound, value in _INT64_BOUNDS.items():
+        if schema.get(bound) == value:
+            del schema[bound]
+    if output:
+        schema.pop("required", None)
+    for name, value in (schema.get("properties") or {}).items():
+        if (
+            isinstance(value, dict)
+            and isinstance(value.get("description"), str)
+            and _words(value["description"]) == _words(name)
+        ):
+            del value["description"]
+    _fold_null(schema)
     return schema
+
+
+def _says_nothing(default: Any) -> bool:
+    return default is None or default is False or (isinstance(default, str | list | dict) and not default)
+
+
+def _fold_null(schema: dict[str, Any]) -> None:
+    options = schema.get("anyOf")
+    if not (isinstance(options, list) and len(options) == 2 and _NULL in options):
+        return
+    other = dict(options[1 - options.index(_NULL)])
+    if "description" in schema:
+        other.pop("description", None)
+    if not (isinstance(other.get("type"), str) and set(other) <= _TYPE_ONLY_KEYWORDS):
+        return
+    if set(other) & (set(schema) - {"anyOf"}):
+        return
+    del schema["anyOf"]
+    other["type"] = [other["type"], "null"]
+    if "enum" in other:
+        other["enum"] = [*other["enum"], None]
+    schema.update(other)
+
+
+def _words(text: str) -> str:
+    """What a name or a description says, without case, spaces, filler words or possessives:
+    `contactId` and "The contact's id" both say "contactid"."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text).lower().replace("'s", "")
+    return "".join(word for word in re.findall(r"[a-z0-9-]+", spaced) if word not in _FILLER).replace("-", "")
 
 
 @dataclass(frozen=True, eq=False)
@@ -237,26 +385,28 @@ def build_spec(
     description = f"{description} {docstring}".strip() if description else docstring
     confirmable = bool(markers & CONFIRMATION_MARKERS)
     idempotent = read_only if idempotent is None else idempotent
-    annotations = {
-        "title": title,
-        "readOnlyHint": read_only,
-        # Meaningful only for tools that change something; DESTRUCTIVE and HIGH RISK say so.
-        "destructiveHint": (not read_only) and bool(markers & (Marker.DESTRUCTIVE | Marker.HIGH_RISK)),
-        "idempotentHint": idempotent,
-        "openWorldHint": open_world,
-    }
+    # The title is the tool's own `title`, which clients show before `annotations.title`. A hint
+    # left out means MCP's default: readOnlyHint and idempotentHint default to false, the cautious
+    # value, so they are written only when true; destructiveHint and openWorldHint default to true,
+    # so they are always written.
+    annotations: dict[str, Any] = {"readOnlyHint": True} if read_only else {}
+    # Meaningful only for tools that change something; DESTRUCTIVE and HIGH RISK say so.
+    annotations["destructiveHint"] = (not read_only) and bool(
+        markers & (Marker.DESTRUCTIVE | Marker.HIGH_RISK)
+    )
+    if idempotent:
+        annotations["idempotentHint"] = True
+    annotations["openWorldHint"] = open_world
     if runs_tools:
         # It may run any tool, so a client must assume the worst of every call.
-        annotations.update(destructiveHint=True, idempotentHint=False, openWorldHint=True)
+        annotations.update(destructiveHint=True, openWorldHint=True)
+        annotations.pop("idempotentHint", None)
         idempotent, open_world = False, True
     input_schema = json_schema(input_model)
     if confirmable:
         input_schema.setdefault("properties", {})[CONFIRMATION_ARGUMENT] = {
             "type": "string",
-            "description": (
-                "Leave out on the first call. If the answer says the user must confirm, ask them; "
-                "only if they agree, call again with the same arguments and this token from that answer."
-            ),
+            "description": "Only to retry a call the user confirmed: its answer's token",
         }
     definition: dict[str, Any] = {
         "name": name,

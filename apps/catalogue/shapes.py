@@ -86,10 +86,10 @@ ItemT = TypeVar("ItemT")
 
 class Page(Out, Generic[ItemT]):
     items: list[ItemT]
-    total: int = Field(description="How many match in all")
+    total: int
     limit: int
     offset: int
-    next_offset: int | None = Field(description="Pass as `offset` for the next page; null on the last page")
+    next_offset: int | None
 
 
 class Done(Out):
@@ -132,7 +132,7 @@ class PersonRef(Out):
 
 class ShareOut(Out):
     person: PersonRef
-    access: str = Field(description="view or edit")
+    access: str
 
     @classmethod
     def many(cls, shares: Any) -> list["ShareOut"]:
@@ -145,7 +145,7 @@ class SharingOut(Out):
     """Who may see a shareable record (apps.core.sharing)."""
 
     id: int
-    visibility: str = Field(description="workspace (everyone who may see the area) or private")
+    visibility: str
     owner: PersonRef | None
     shared_with: list[ShareOut]
 
@@ -157,7 +157,7 @@ class SharingOut(Out):
 class EntityRef(Out):
     """A record of any area that something points at (apps.core.kinds), as it was named then."""
 
-    type: str = Field(description="The kind of record: contact, task, ...")
+    type: str
     id: int
     title: str
 
@@ -178,7 +178,7 @@ class EntityRef(Out):
 class EntityOut(EntityRef):
     """A linked record, with whether the reader may still open it."""
 
-    available: bool = Field(description="False when it was removed or you may no longer see it")
+    available: bool = Field(description="False: gone or hidden")
 
     @classmethod
     def checked(cls, link: Any, actor: Actor) -> "EntityOut":
@@ -202,7 +202,7 @@ class FolderRef(Out):
 
     id: int
     name: str
-    path: str = Field(description='From the root, e.g. "/Contracts/2026"')
+    path: str
 
     @classmethod
     def of(cls, folder: Any) -> "FolderRef | None":
@@ -247,34 +247,27 @@ class RawResult:
 
 MAX_OFFSET = 10_000
 
-Limit = Annotated[int, Field(ge=1, le=100, description="How many to return (1-100)")]
-Offset = Annotated[
-    int,
-    Field(ge=0, le=MAX_OFFSET, description="How many to skip, for paging: the `nextOffset` of the last page"),
-]
+Limit = Annotated[int, Field(ge=1, le=100, description="Page size")]
+Offset = Annotated[int, Field(ge=0, le=MAX_OFFSET, description="From nextOffset")]
 EntityId = Annotated[int, Field(ge=1, le=2**63 - 1)]
 
 
-def id_field(noun: str, hint: str = "", **extra: Any) -> Any:
-    """The field of an argument naming one record by id ("The contact's id"; `hint`: where ids
-    come from), for `Annotated[int, id_field("contact")]`."""
-    description = f"The {noun}'s id" + (f" ({hint})" if hint else "")
-    return Field(ge=1, le=2**63 - 1, description=extra.pop("description", description), **extra)
+def id_field(found_in: str, **extra: Any) -> Any:
+    """The field of an argument naming one record by id, which says the tool that finds the ids
+    (`Annotated[int, id_field("searchContacts")]`: "From searchContacts"). "The contact's id" would
+    only restate the argument's name, and the registry leaves such descriptions out."""
+    return Field(ge=1, le=2**63 - 1, description=extra.pop("description", f"From {found_in}"), **extra)
 
 
 # Folders of an area's tree (apps.core.folders).
 FolderName = Annotated[str, Field(min_length=1, max_length=255, description="The folder's name")]
-ParentFolderId = Annotated[int | None, Field(ge=1, description="The folder to create it in; null: the root")]
+ParentFolderId = Annotated[int | None, Field(ge=1, description="The folder to put it in; null: the root")]
 # Sharing a record with people (apps.core.sharing.change).
-PersonEmail = Annotated[
-    str | None, Field(max_length=254, description="E-mail of a person of this workspace to share it with")
-]
-ShareAccess = Annotated[
-    Literal["view", "edit", "none"], Field(description="view, edit, or none to stop sharing with them")
-]
+PersonEmail = Annotated[str | None, Field(max_length=254, description="A person of the workspace")]
+ShareAccess = Annotated[Literal["view", "edit", "none"], Field(description="none stops sharing")]
 VisibilityChange = Annotated[
     Literal["workspace", "private"] | None,
-    Field(description="Also make it visible to everyone who may see the area, or private (owner and shares)"),
+    Field(description="workspace: all who see the area; private: owner and shares"),
 ]
 # A record of any area, named by its kind and id (apps.core.kinds).
 EntityType = Annotated[
@@ -283,7 +276,7 @@ EntityType = Annotated[
         min_length=1,
         max_length=50,
         pattern=r"^[a-z][a-z_]*$",
-        description="The kind of record: contact, task, ... (the installed areas register theirs)",
+        description="A record kind: contact, task, ...",
     ),
 ]
 

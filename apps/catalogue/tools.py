@@ -5,7 +5,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from apps.catalogue import dispatch, registry
+from apps.catalogue import dispatch, registry, search
 from apps.catalogue.dispatch import ToolContext, usable_tools
 from apps.catalogue.permissions import CataloguePerm
 from apps.catalogue.registry import ToolSpec, tool
@@ -52,14 +52,6 @@ class ToolDescriptionOut(Out):
     first_call: str | None = Field(description="The tool to call first in this area in each session, if any")
 
 
-_WORD = re.compile(r"[a-z0-9]+")
-
-
-def _words(text: str) -> list[str]:
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text)
-    return _WORD.findall(spaced.lower())
-
-
 def _summary(spec: ToolSpec) -> str:
     text = spec.description
     for label in spec.markers.labels:
@@ -79,28 +71,6 @@ def _brief(spec: ToolSpec) -> ToolBrief:
     )
 
 
-def _score(spec: ToolSpec, terms: list[str]) -> tuple[int, int]:
-    name_words = set(_words(spec.name))
-    title_words = set(_words(spec.title))
-    area_words = set(_words(spec.area))
-    text = spec.description.lower()
-    matched = score = 0
-    for term in terms:
-        points = 0
-        if term in name_words:
-            points += 6
-        elif any(word.startswith(term) for word in name_words):
-            points += 4
-        if term in title_words or term in area_words:
-            points += 3
-        if term in text:
-            points += 1
-        if points:
-            matched += 1
-            score += points
-    return matched, score
-
-
 @tool("searchTools", permission=CataloguePerm.DISCOVER, title="Search the tool catalogue", read_only=True)
 def search_tools(
     ctx: ToolContext,
@@ -117,9 +87,8 @@ def search_tools(
     ] = None,
     limit: Annotated[int, Field(ge=1, le=100, description="How many matches to return (1-100)")] = 20,
 ) -> ToolSearchOut:
-    """Find the tools you may use by keyword, best matches first, among all tools of the
-    workspace's installed areas that your role allows. Use it instead of listing every tool; then
-    describeTool gives one tool's full argument schema, and callTool runs it. The answer also
+    """Find the tools you may use for a request in plain words, best first. Use it instead of
+    listing every tool; describeTool gives one's full schema and callTool runs it. The answer also
     counts your tools per area."""
     specs = usable_tools(ctx.principal)
     counts: dict[str, int] = {}
@@ -127,16 +96,7 @@ def search_tools(
         counts[spec.area] = counts.get(spec.area, 0) + 1
     if areas:
         specs = tuple(spec for spec in specs if spec.area in set(areas))
-    terms = _words(query)
-    if terms:
-        scored = [(_score(spec, terms), spec) for spec in specs]
-        ranked = sorted(
-            ((score, spec) for score, spec in scored if score[0]),
-            key=lambda item: (-item[0][0], -item[0][1], item[1].name),
-        )
-        found = [spec for _score_, spec in ranked]
-    else:
-        found = list(specs)
+    found = [spec for _score, spec in search.rank(specs, query)] if query.strip() else list(specs)
     return ToolSearchOut(
         query=query,
         total=len(found),
@@ -156,9 +116,8 @@ def describe_tool(
         str, Field(min_length=1, max_length=100, description="The tool's exact name, e.g. getContact")
     ],
 ) -> ToolDescriptionOut:
-    """Show one tool's full definition: description, argument and result schemas, annotations,
-    whether it needs the user's confirmation and which tool must be called first in its area.
-    Only tools you may use are described; callTool runs any of them."""
+    """Get one tool's full definition: schemas, annotations, confirmation and first call. Only
+    tools you may use are described; callTool runs any of them."""
     from apps.catalogue.policy import first_call_tool
 
     spec = registry.get(name)

@@ -104,7 +104,7 @@ def visible(actor: Actor | None, rows: Any) -> QuerySet:
 class LinkedContactOut(Out):
     contact: ContactRef
     email: Annotated[str, From("contact.email")]
-    role: str = Field(description="What the contact is here")
+    role: str
     linked_at: datetime
     linked_by: PersonRef | None
 
@@ -117,11 +117,11 @@ class LinkedContactOut(Out):
 class ContactLinkResultOut(Out):
     """The answer of a tool that links or unlinks a contact."""
 
-    record_id: int = Field(description="The record the contact was linked to or unlinked from")
+    record_id: int
     contact: ContactRef
     role: str
-    linked: bool = Field(description="Whether it is linked now")
-    changed: bool = Field(description="False when it already was (or was not) linked like that")
+    linked: bool
+    changed: bool = Field(description="False: it already was so")
 
 
 def change(

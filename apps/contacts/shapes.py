@@ -35,7 +35,7 @@ class Address(Out):
     city: str
     region: str
     postal_code: str
-    country: str = Field(description="ISO 3166-1 alpha-2 code, or empty")
+    country: str = Field(description="ISO alpha-2")
 
 
 class ContactSummary(Out):
@@ -44,7 +44,7 @@ class ContactSummary(Out):
     display_name: str
     email: str
     phone: str
-    company: str = Field(description="The organisation's name, or the company written on the contact")
+    company: str
     job_title: str
     lifecycle_stage: str
     tags: list[str]
@@ -67,13 +67,13 @@ class HealthOut(Out):
     contact_id: int
     status: str = Field(description="healthy, needs_attention, at_risk or cold")
     score: int = Field(description="0-100")
-    basis: str = Field(description="`manual` when a person set it, `activity` when computed")
+    basis: str = Field(description="manual or activity")
     note: str
     set_by: PersonRef | None
     set_at: datetime | None
     last_interaction_at: datetime | None
     days_since_last_interaction: int | None
-    factors: list[str] = Field(description="What the status is based on")
+    factors: list[str]
 
 
 class ConflictOut(Out):
@@ -81,8 +81,8 @@ class ConflictOut(Out):
     contact: ContactRef
     other: ContactRef
     reason: str = Field(description="same_email, same_phone or same_name")
-    status: str = Field(description="open or resolved")
-    resolution: str = Field(description="keep_both, dismissed, merged, or empty while open")
+    status: str
+    resolution: str
     note: str
     created_at: datetime
     resolved_at: datetime | None
@@ -96,7 +96,7 @@ class KeyContactOut(Out):
 
 class ContactOut(Out):
     id: int
-    kind: str = Field(description="person or organisation")
+    kind: str
     display_name: str
     first_name: str
     last_name: str
@@ -115,20 +115,17 @@ class ContactOut(Out):
     lifecycle_stage: str
     source: str
     owner: PersonRef | None
-    visibility: str = Field(
-        description="workspace (everyone who may see contacts), or private (the owner and the people it "
-        "is shared with)"
-    )
-    your_access: str = Field(description="What you may do with it: admin, owner, edit or view")
+    visibility: str
+    your_access: str
     shared_with: list[ShareOut]
     last_contacted_at: datetime | None
     health: str
-    data: dict[str, Any] = Field(description="The workspace's own business fields")
-    key_contacts: list[KeyContactOut] = Field(description="Organisations: their key people, in order")
+    data: dict[str, Any]
+    key_contacts: list[KeyContactOut]
     open_conflicts: list[ConflictOut] = Field(
-        description=f"Possible duplicates waiting for a decision (the first {OPEN_CONFLICTS_SHOWN})"
+        description=f"Possible duplicates (first {OPEN_CONFLICTS_SHOWN})"
     )
-    open_conflict_count: int = Field(description="How many possible duplicates wait for a decision")
+    open_conflict_count: int
     created_at: datetime
     updated_at: datetime
     archived_at: datetime | None

@@ -58,6 +58,15 @@ class Area:
     attachment_store: SharedStore | None = None
     # What SPEC.md 4.7 calls the area, when it differs from `title` ("Group Accounts").
     catalogue_title: str = ""
+    # The words people use for the area's things, besides its title, space-separated ("diary
+    # appointment meeting"): searchTools finds the area's tools by them (apps.catalogue.search).
+    words: str = ""
+    # Per tool of the area, the words people use for what it does ("recycle bin deleted files"),
+    # for searchTools alone: they cost a client nothing.
+    hints: dict[str, str] = field(default_factory=dict)
+    # Per profile of the catalogue (apps.catalogue.profiles: "essentials", "sales"...), the names
+    # of the area's tools it lists.
+    profiles: dict[str, Sequence[str]] = field(default_factory=dict)
 
     @property
     def module(self) -> str:

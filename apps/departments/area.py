@@ -9,5 +9,33 @@ from apps.departments.permissions import DepartmentsPerm
 area = areas.declare(
     title=_("Departments"),
     description=_("The workspace's departments, their people and contacts"),
+    words="department team division unit org chart office member",
+    # What people call what each tool does, for searchTools (apps.catalogue.search).
+    hints={
+        "createDepartment": "new team division",
+        "getDepartment": "who is in a team and who runs heads it",
+        "listDepartments": "all teams in the organisation org chart",
+        "searchDepartments": "find a team by subject or email address",
+        "updateDepartment": "rename a team change its head manager parent",
+        "deleteDepartment": "remove get rid of disband a team",
+        "addMemberToDepartment": "put a colleague in a team",
+        "removeMemberFromDepartment": "take a colleague out of a team",
+        "linkContactToDepartment": "record an outside contact or supplier for a team",
+        "unlinkContactFromDepartment": "remove an outside contact from a team",
+    },
+    # Its tools in the catalogue's profiles (apps.catalogue.profiles).
+    profiles={
+        "essentials": ("listDepartments",),
+        "people": (
+            "listDepartments",
+            "searchDepartments",
+            "getDepartment",
+            "createDepartment",
+            "updateDepartment",
+            "addMemberToDepartment",
+            "removeMemberFromDepartment",
+            "linkContactToDepartment",
+        ),
+    },
     nav=[NavItem("departments", _("Departments"), "departments:list", DepartmentsPerm.VIEW, order=34)],
 )

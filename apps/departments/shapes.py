@@ -3,8 +3,6 @@
 from datetime import datetime
 from typing import Annotated, Any
 
-from pydantic import Field
-
 from apps.catalogue.shapes import From, Out, PersonRef, RefOut
 from apps.contacts.related import LinkedContactOut
 from apps.departments.models import Department
@@ -19,7 +17,7 @@ class MemberOut(Out):
 class DepartmentSummary(Out):
     id: int
     name: str
-    parent: RefOut | None = Field(description="The department it is part of")
+    parent: RefOut | None
     head: PersonRef | None
     members: int
     contacts: int
@@ -40,10 +38,10 @@ class DepartmentOut(Out):
     description: str
     email: str
     parent: RefOut | None
-    parts: list[RefOut] = Field(description="Departments that are part of this one")
+    parts: list[RefOut]
     head: PersonRef | None
     members: list[MemberOut]
-    contacts: list[LinkedContactOut] = Field(description="Linked contacts you may see")
+    contacts: list[LinkedContactOut]
     created_by: PersonRef | None
     created_at: datetime
     updated_at: datetime

@@ -17,12 +17,10 @@ from apps.departments.models import Department
 from apps.departments.permissions import DepartmentsPerm
 from apps.departments.shapes import DepartmentOut, DepartmentSummary
 
-DepartmentId = Annotated[int, id_field("department")]
-PersonEmail = Annotated[
-    str, Field(min_length=3, max_length=254, description="E-mail of a person of this workspace")
-]
-ContactId = Annotated[int, id_field("contact")]
-Role = Annotated[str, Field(max_length=100, description="Their role there, e.g. lead, buyer (optional)")]
+DepartmentId = Annotated[int, id_field("searchDepartments")]
+PersonEmail = Annotated[str, Field(min_length=3, max_length=254, description="A person of the workspace")]
+ContactId = Annotated[int, id_field("searchContacts")]
+Role = Annotated[str, Field(max_length=100, description="e.g. lead, buyer")]
 
 
 def _department(ctx: ToolContext, department_id: int, action: Action = "view") -> Department:
@@ -30,26 +28,20 @@ def _department(ctx: ToolContext, department_id: int, action: Action = "view") -
 
 
 class DepartmentFields(Changes):
-    name: Annotated[str, Field(min_length=1, max_length=120)] | None = Field(
-        None, description="Its name (unique)"
-    )
-    description: Annotated[str, Field(max_length=5000)] | None = Field(None, description="What it does")
-    email: Annotated[str, Field(max_length=254)] | None = Field(None, description="Its shared e-mail address")
-    parent_id: EntityId | None = Field(None, description="The department it is part of; null: top level")
-    head_email: Annotated[str, Field(max_length=254)] | None = Field(
-        None, description="E-mail of the person who heads it; null: nobody"
-    )
+    name: Annotated[str, Field(min_length=1, max_length=120)] | None = Field(None, description="Unique")
+    description: Annotated[str, Field(max_length=5000)] | None = None
+    email: Annotated[str, Field(max_length=254)] | None = Field(None, description="Its shared address")
+    parent_id: EntityId | None = Field(None, description="The department it is part of")
+    head_email: Annotated[str, Field(max_length=254)] | None = Field(None, description="Who heads it")
 
 
 @tool("createDepartment", permission=DepartmentsPerm.EDIT, title="Create a department")
 def create_department(
     ctx: ToolContext,
     *,
-    department: Annotated[DepartmentFields, Field(description="The new department; `name` is required")],
+    department: Annotated[DepartmentFields, Field(description="name is required")],
 ) -> DepartmentOut:
-    """Create a department (a team, a unit, an office), optionally inside another one and with
-    a head. Add its people with addMemberToDepartment and its contacts with
-    linkContactToDepartment."""
+    """Create a department (a team, a unit, an office). Its people: addMemberToDepartment."""
     created = services.department_create(actor=ctx.actor, fields=department.given())
     return DepartmentOut.of(created, ctx.actor)
 
@@ -66,8 +58,7 @@ def update_department(
     department_id: DepartmentId,
     changes: Annotated[DepartmentFields, Field(description="Only the fields to change; null clears one")],
 ) -> UpdatedDepartmentOut:
-    """Rename a department or change its description, e-mail address, head or the department it
-    is part of; fields not sent stay as they are."""
+    """Change some fields of a department: name, description, e-mail, head, parent; the rest stay."""
     found = _department(ctx, department_id, "change")
     changed = services.department_update(actor=ctx.actor, department=found, fields=changes.given())
     return UpdatedDepartmentOut(department=DepartmentOut.of(found, ctx.actor), changed=changed)
@@ -76,7 +67,7 @@ def update_department(
 class DeletedDepartmentOut(Out):
     id: int
     name: str
-    parts_moved_up: int = Field(description="Departments that were part of it and are now part of its parent")
+    parts_moved_up: int = Field(description="Its parts, now its parent's")
 
 
 @tool(
@@ -86,9 +77,7 @@ class DeletedDepartmentOut(Out):
     markers=Marker.DESTRUCTIVE,
 )
 def delete_department(ctx: ToolContext, *, department_id: DepartmentId) -> DeletedDepartmentOut:
-    """Delete a department: it disappears from every list with its memberships and contact
-    links; departments that were part of it move up to its parent. An administrator can restore
-    it from the Departments settings page."""
+    """Delete a department with its members and links; its parts move up to its parent."""
     found = _department(ctx, department_id, "delete")
     moved = services.department_delete(actor=ctx.actor, department=found)
     return DeletedDepartmentOut(id=found.pk, name=found.name, parts_moved_up=moved)
@@ -96,8 +85,7 @@ def delete_department(ctx: ToolContext, *, department_id: DepartmentId) -> Delet
 
 @tool("getDepartment", permission=DepartmentsPerm.VIEW, title="Get a department", read_only=True)
 def get_department(ctx: ToolContext, *, department_id: DepartmentId) -> DepartmentOut:
-    """One department with its head, members and their roles, linked contacts, the department it
-    is part of and its own parts."""
+    """Get a department with its head, members, contacts, parent and parts."""
     return DepartmentOut.of(_department(ctx, department_id), ctx.actor)
 
 
@@ -105,13 +93,12 @@ def get_department(ctx: ToolContext, *, department_id: DepartmentId) -> Departme
 def list_departments(
     ctx: ToolContext,
     *,
-    parent_id: Annotated[int | None, Field(ge=1, description="Only the parts of this department")] = None,
-    top_level: Annotated[bool, Field(description="Only departments that are part of none")] = False,
+    parent_id: Annotated[int | None, Field(ge=1, description="Only the parts of this one")] = None,
+    top_level: Annotated[bool, Field(description="Only those part of none")] = False,
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[DepartmentSummary]:
-    """The workspace's departments by name, with their head and how many members and contacts
-    each has. Use searchDepartments to find one by words."""
+    """List departments by name, with their head and counts. By words: searchDepartments."""
     rows = selectors.with_counts(Department.objects.restrict(ctx.actor).select_related("parent", "head"))
     if parent_id:
         rows = rows.filter(parent=Department.objects.fetch(ctx.actor, parent_id))
@@ -128,8 +115,7 @@ def search_departments(
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[DepartmentSummary]:
-    """Find departments by words in their name, description or e-mail address, or in the name or
-    address of one of their members."""
+    """Find departments by words in their fields or their members' names. All of them: listDepartments."""
     rows = search.matching(Department.objects.restrict(ctx.actor), query, selectors.SEARCHED).distinct()
     rows = selectors.with_counts(rows.select_related("parent", "head"))
     return paginate(rows.order_by("name", "id"), limit=limit, offset=offset, item=DepartmentSummary.of)
@@ -139,8 +125,8 @@ class MembershipOut(Out):
     department_id: int
     person: PersonRef
     role: str
-    member: bool = Field(description="Whether they are a member now")
-    changed: bool = Field(description="False when nothing changed")
+    member: bool
+    changed: bool
 
 
 @tool(
@@ -152,8 +138,8 @@ class MembershipOut(Out):
 def add_member_to_department(
     ctx: ToolContext, *, department_id: DepartmentId, person_email: PersonEmail, role: Role = ""
 ) -> MembershipOut:
-    """Make a person of the workspace a member of a department, with an optional role; adding
-    them again changes their role."""
+    """Make a person a member of a department, with a role (again: changes it). A contact:
+    linkContactToDepartment."""
     found = _department(ctx, department_id, "change")
     person = person_by_email(person_email)
     changed = services.member_add(actor=ctx.actor, department=found, person=person, role=role)
@@ -170,7 +156,7 @@ def add_member_to_department(
 def remove_member_from_department(
     ctx: ToolContext, *, department_id: DepartmentId, person_email: PersonEmail
 ) -> MembershipOut:
-    """Take a person out of a department (they stay in the workspace)."""
+    """Take a person out of a department; they stay in the workspace."""
     found = _department(ctx, department_id, "change")
     person = person_by_email(person_email)
     services.member_remove(actor=ctx.actor, department=found, person=person)
@@ -188,8 +174,8 @@ def remove_member_from_department(
 def link_contact_to_department(
     ctx: ToolContext, *, department_id: DepartmentId, contact_id: ContactId, role: Role = ""
 ) -> ContactLinkResultOut:
-    """Link a contact the department deals with (a supplier's engineer, a client's buyer), with
-    an optional role; linking again changes the role."""
+    """Link a contact the department deals with, with a role (again: changes it). A person:
+    addMemberToDepartment."""
     return related.change(ctx.actor, Department, department_id, contact_id=contact_id, role=role)
 
 
@@ -199,5 +185,5 @@ def link_contact_to_department(
 def unlink_contact_from_department(
     ctx: ToolContext, *, department_id: DepartmentId, contact_id: ContactId
 ) -> ContactLinkResultOut:
-    """Remove a contact from a department's contacts (the contact itself stays)."""
+    """Remove a contact from a department's contacts; the contact itself stays."""
     return related.change(ctx.actor, Department, department_id, contact_id=contact_id, remove=True)

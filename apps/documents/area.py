@@ -36,6 +36,33 @@ def page(document: Any) -> str:
 area = areas.declare(
     title=_("Documents"),
     description=_("Rich-text documents in folders, with their versions"),
+    words="document doc note memo write-up report page wiki policy text version",
+    # What people call what each tool does, for searchTools (apps.catalogue.search).
+    hints={
+        "createDocument": "write draft a new doc note memo proposal report",
+        "getDocument": "open read a doc",
+        "listDocuments": "all docs in a folder",
+        "updateDocument": "edit rewrite change a doc's text",
+        "moveDocument": "put a doc in another folder out of a folder top level",
+        "deleteDocument": "bin trash remove a doc",
+        "shareDocument": "give a colleague access to a doc",
+        "exportDocumentToPdf": "print save a doc as pdf",
+        "createDocumentFolder": "new folder for docs",
+    },
+    # Its tools in the catalogue's profiles (apps.catalogue.profiles).
+    profiles={
+        "essentials": ("listDocuments", "getDocument", "createDocument", "updateDocument"),
+        "operations": (
+            "listDocuments",
+            "getDocument",
+            "createDocument",
+            "updateDocument",
+            "moveDocument",
+            "shareDocument",
+        ),
+        "sales": ("getDocument", "createDocument"),
+        "people": ("listDocuments", "getDocument", "createDocument", "updateDocument"),
+    },
     nav=[NavItem("documents", _("Documents"), "documents:list", DocumentsPerm.VIEW, order=32)],
     kinds=[
         Kind("document", "documents.Document", describe=describe, carries=("file",), url=page),

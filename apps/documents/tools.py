@@ -28,31 +28,23 @@ from apps.documents.permissions import DocumentsPerm
 from apps.files.models import Folder
 from apps.files.shapes import FileOut
 
-DocumentId = Annotated[int, id_field("document")]
-Format = Annotated[
-    Literal["markdown", "html", "text"],
-    Field(description="How `content` is written: markdown (default), html, or plain text"),
-]
-Content = Annotated[
-    str,
-    Field(
-        max_length=2_000_000, description="The body, written as `format` says (HTML is cleaned of scripts)"
-    ),
-]
+DocumentId = Annotated[int, id_field("listDocuments")]
+Format = Annotated[Literal["markdown", "html", "text"], Field(description="How content is written")]
+Content = Annotated[str, Field(max_length=2_000_000, description="The body, as format says")]
 Title = Annotated[str, Field(min_length=1, max_length=300, description="The document's title")]
-FolderArg = Annotated[int | None, Field(ge=1, description="The document folder; null: the root")]
+FolderArg = Annotated[int | None, Field(ge=1, description="A document folder; null: the root")]
 
 
 class DocumentSummary(Out):
     id: int
     title: str
-    path: str = Field(description="Folders and title from the root")
+    path: str
     folder: FolderRef | None
-    version: int = Field(description="The current version (1 when created, one more each update)")
+    version: int
     visibility: str
     owner: PersonRef | None
     updated_by: PersonRef | None
-    excerpt: str = Field(description="The first words of its text")
+    excerpt: str
     in_trash: bool
     created_at: datetime
     updated_at: datetime
@@ -77,12 +69,12 @@ class DocumentOut(Out):
     document: DocumentSummary
     shown_version: int = Field(description="The version whose content is given")
     title: str
-    content_html: str | None = Field(description="The body as sanitised HTML")
-    content_text: str | None = Field(description="The body as plain text")
-    versions: list[VersionOut] = Field(description="Every version, newest first (at most 100)")
+    content_html: str | None
+    content_text: str | None
+    versions: list[VersionOut] = Field(description="Newest first (100)")
     sharing: SharingOut
-    attachments: list[AttachmentOut] = Field(description="Files attached to it (its PDF exports among them)")
-    your_access: str = Field(description="admin, owner, edit or view")
+    attachments: list[AttachmentOut]
+    your_access: str
 
 
 @tool("createDocument", permission=DocumentsPerm.EDIT, title="Create a document")
@@ -95,12 +87,10 @@ def create_document(
     folder_id: FolderArg = None,
     visibility: Annotated[
         Literal["workspace", "private"],
-        Field(description="workspace (default: everyone who may see documents) or private"),
+        Field(description="workspace: all who see documents; private: you and shares"),
     ] = "workspace",
 ) -> DocumentSummary:
-    """Write a new rich-text document (a proposal, minutes, a policy) with a title and a body in
-    Markdown (default), HTML or plain text, optionally in a folder (createDocumentFolder). It
-    starts at version 1; updateDocument keeps every earlier version."""
+    """Write a new rich-text document (Markdown, HTML or text). A stored file instead: createFileEntity."""
     document = services.document_create(
         actor=ctx.actor,
         title=title,
@@ -117,7 +107,7 @@ folder_tool(
     model=DocumentFolder,
     permission=DocumentsPerm.EDIT,
     title="Create a document folder",
-    description="Create a folder for documents, at the root or inside another document folder.",
+    description="Create a folder for documents (not for files: createFileFolder).",
 )
 
 
@@ -126,17 +116,10 @@ def get_document(
     ctx: ToolContext,
     *,
     document_id: DocumentId,
-    version: Annotated[
-        int | None, Field(ge=1, description="An earlier version to read; default: the current")
-    ] = None,
-    format: Annotated[
-        Literal["text", "html", "both"],
-        Field(description="The body as text, sanitised HTML, or both (default)"),
-    ] = "both",
+    version: Annotated[int | None, Field(ge=1, description="Default: the current")] = None,
+    format: Annotated[Literal["text", "html", "both"], Field(description="The body's form")] = "both",
 ) -> DocumentOut:
-    """Read a document: its body (as text and/or HTML), its versions with who saved each and
-    when, who it is shared with and the files attached to it. Pass `version` to read an earlier
-    version."""
+    """Read a document: its body as text and/or HTML, its versions, sharing and attached files."""
     document = Document.objects.select_related("folder", "owner", "updated_by").fetch(ctx.actor, document_id)
     shown: Any = selectors.version_get(document=document, number=version) if version else document
     attached = attachments.attachments_of(actor=ctx.actor, record=document, item_kinds=("file",))
@@ -154,8 +137,8 @@ def get_document(
 
 
 class DocumentListOut(Out):
-    folder: FolderRef | None = Field(description="The folder listed; null: the root (or a search)")
-    folders: list[FolderRef] = Field(description="Its sub-folders (empty for a search)")
+    folder: FolderRef | None = Field(description="null: the root, or a search")
+    folders: list[FolderRef]
     documents: Page[DocumentSummary]
 
 
@@ -163,19 +146,15 @@ class DocumentListOut(Out):
 def list_documents(
     ctx: ToolContext,
     *,
-    folder_id: Annotated[int | None, Field(ge=1, description="The folder to list; default: the root")] = None,
+    folder_id: Annotated[int | None, Field(ge=1, description="Default: the root")] = None,
     query: Annotated[
-        str | None,
-        Field(max_length=200, description="Find documents with these words in the title or text, anywhere"),
+        str | None, Field(max_length=200, description="Words in the title or text, anywhere")
     ] = None,
-    sort: Annotated[
-        Literal["title", "-updated"], Field(description="By title (default) or most recently updated first")
-    ] = "title",
+    sort: Annotated[Literal["title", "-updated"], Field(description="-updated: newest first")] = "title",
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> DocumentListOut:
-    """List the documents of a folder (and its sub-folders), or search every document you may see
-    by words in its title or text with `query`."""
+    """List a folder's documents and sub-folders, or find documents by words with `query`."""
     rows = Document.objects.restrict(ctx.actor).select_related("folder", "owner", "updated_by")
     folder = None
     inside: list[Any] = []
@@ -195,8 +174,8 @@ def list_documents(
 
 class UpdatedDocumentOut(Out):
     document: DocumentSummary
-    changed: bool = Field(description="False when nothing differed (no new version)")
-    previous_version: int = Field(description="The version before this update (kept; getDocument reads it)")
+    changed: bool = Field(description="False: nothing differed, no new version")
+    previous_version: int
 
 
 @tool("updateDocument", permission=DocumentsPerm.EDIT, title="Update a document")
@@ -206,23 +185,18 @@ def update_document(
     document_id: DocumentId,
     title: Annotated[str | None, Field(min_length=1, max_length=300, description="A new title")] = None,
     content: Annotated[
-        str | None,
-        Field(max_length=2_000_000, description="The new body (or what to append), as `format` says"),
+        str | None, Field(max_length=2_000_000, description="The new body, or what to append")
     ] = None,
     format: Format = "markdown",
     mode: Annotated[
-        Literal["replace", "append"],
-        Field(description="replace the body (default) or append `content` to it"),
+        Literal["replace", "append"], Field(description="Replace the body or add to it")
     ] = "replace",
     expected_version: Annotated[
-        int | None,
-        Field(ge=1, description="The version you read; refused if someone saved a newer one since"),
+        int | None, Field(ge=1, description="The version you read; refused if a newer one exists")
     ] = None,
-    note: Annotated[str, Field(max_length=300, description="What changed, kept with the version")] = "",
+    note: Annotated[str, Field(max_length=300, description="What changed")] = "",
 ) -> UpdatedDocumentOut:
-    """Change a document's title and/or body. Each update is saved as a new version and the
-    previous one is kept (getDocument lists them). Pass `expectedVersion` to be sure nobody saved
-    in between."""
+    """Change a document's title or body, as a new version; earlier ones are kept."""
     if title is None and content is None:
         raise ValidationFailed(
             "Say what to change: `title` and/or `content`.", details={"content": ["nothing given"]}
@@ -249,11 +223,9 @@ def move_document(
     ctx: ToolContext,
     *,
     document_id: DocumentId,
-    folder_id: Annotated[
-        int | None, Field(ge=1, description="The document folder to move it to; null: the root")
-    ],
+    folder_id: Annotated[int | None, Field(ge=1, description="A document folder; null: the root")],
 ) -> DocumentSummary:
-    """Move a document into another document folder, or to the root (null)."""
+    """Move a document into another document folder, or to the root."""
     document = Document.objects.fetch(ctx.actor, document_id)
     folder = folders.get(DocumentFolder, actor=ctx.actor, folder_id=folder_id)
     return DocumentSummary.of_record(
@@ -267,8 +239,7 @@ share_tool(
     permission=DocumentsPerm.SHARE,
     title="Share a document",
     id_argument=("document_id", DocumentId),
-    description="""Share a document with a person of the workspace (view or edit), stop sharing (none),
-    and/or make it private or visible to everyone who may see documents.""",
+    description="Share a document with a person (view or edit, none to stop), or change its visibility.",
 )
 
 
@@ -285,8 +256,7 @@ class DeletedDocumentOut(Out):
     markers=Marker.DESTRUCTIVE,
 )
 def delete_document(ctx: ToolContext, *, document_id: DocumentId) -> DeletedDocumentOut:
-    """Put a document in the trash, with its versions; an administrator can restore it from the
-    Documents settings page. Its PDF exports stay in Files."""
+    """Put a document and its versions in the trash (an administrator can restore it)."""
     document = Document.objects.fetch(ctx.actor, document_id)
     document = services.document_trash(actor=ctx.actor, document=document)
     return DeletedDocumentOut.of_record(document)
@@ -303,20 +273,15 @@ def export_document_to_pdf(
     ctx: ToolContext,
     *,
     document_id: DocumentId,
-    version: Annotated[
-        int | None, Field(ge=1, description="An earlier version to export; default: the current")
-    ] = None,
+    version: Annotated[int | None, Field(ge=1, description="Default: the current")] = None,
     folder_id: Annotated[
-        int | None, Field(ge=1, description='The Files folder to save it in; default: "Document exports"')
+        int | None, Field(ge=1, description='A Files folder; default: "Document exports"')
     ] = None,
     file_name: Annotated[
-        str | None,
-        Field(min_length=1, max_length=255, description='The PDF\'s name; default: "<title> v<n>.pdf"'),
+        str | None, Field(min_length=1, max_length=255, description='Default: "<title> v<n>.pdf"')
     ] = None,
 ) -> ExportOut:
-    """Render a document to a PDF (title, version line, then its headings, lists, tables, quotes
-    and code) and save it in Files, attached to the document. readFileContent reads it back,
-    downloadFileEntity and emailFileAsAttachment hand it on."""
+    """Save a document as a PDF in Files, attached to it. To send it: emailFileAsAttachment."""
     document = Document.objects.fetch(ctx.actor, document_id)
     folder = folders.get(Folder, actor=ctx.actor, folder_id=folder_id)
     file = services.document_export_pdf(

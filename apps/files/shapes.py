@@ -14,20 +14,13 @@ from apps.core.errors import ValidationFailed
 from apps.files import blobs, extract
 from apps.files.models import File
 
-FileId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The file's id")]
-FolderId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The folder's id")]
-Name = Annotated[
-    str, Field(min_length=1, max_length=255, description="The name, with its extension for a file")
-]
+FileId = Annotated[int, Field(ge=1, le=2**63 - 1, description="From listFiles")]
+FolderId = Annotated[int, Field(ge=1, le=2**63 - 1, description="From listFiles")]
+Name = Annotated[str, Field(min_length=1, max_length=255, description="With its extension")]
 # Generous schema caps: the real limit is the workspace's (ATRIUM_FILES_MAX_BYTES), checked on decode.
-Text = Annotated[
-    str | None, Field(max_length=50_000_000, description="The content as text (stored as UTF-8)")
-]
+Text = Annotated[str | None, Field(max_length=50_000_000, description="The content as text")]
 ContentBase64 = Annotated[
-    str | None,
-    Field(
-        max_length=70_000_000, description="The content as base64 (binary files: PDF, images, office files)"
-    ),
+    str | None, Field(max_length=70_000_000, description="Or as base64, for binary files")
 ]
 _DATA_URL = re.compile(r"^data:[^,]*;base64,")
 
@@ -58,16 +51,16 @@ def content_of(text: str | None, content_base64: str | None) -> bytes:
 class FileOut(Out):
     id: int
     name: str
-    path: str = Field(description='Folders and name from the root, e.g. "/Contracts/offer.pdf"')
-    folder: FolderRef | None = Field(description="null: the root")
+    path: str
+    folder: FolderRef | None
     mime_type: str
     size: int = Field(description="In bytes")
     sha256: str
     description: str
-    source: str = Field(description="upload, chat, contact, copy, export or task")
-    visibility: str = Field(description="workspace or private")
+    source: str
+    visibility: str
     owner: PersonRef | None
-    text_readable: bool = Field(description="Whether readFileContent can give its text")
+    text_readable: bool
     in_trash: bool
     created_at: datetime
     updated_at: datetime
@@ -84,8 +77,8 @@ class EntryOut(Out):
     id: int
     name: str
     path: str
-    mime_type: str = Field(description="Empty for a folder")
-    size: int | None = Field(description="null for a folder")
+    mime_type: str
+    size: int | None
     updated_at: datetime
     deleted_at: datetime | None
 

@@ -41,21 +41,15 @@ from apps.files.shapes import (
 
 Kind = Literal["file", "folder"]
 IfExists = Annotated[
-    Literal["rename", "error"],
-    Field(description='When the name is taken in the folder: "rename" (default: "a (2).txt") or "error"'),
+    Literal["rename", "error"], Field(description='If the name is taken: rename ("a (2).txt") or error')
 ]
 Visibility = Annotated[
     Literal["workspace", "private"],
-    Field(
-        description="workspace (default: everyone who may see files) or private (you and whom you share with)"
-    ),
+    Field(description="workspace: all who see files; private: you and shares"),
 ]
-TargetFolder = Annotated[int | None, Field(ge=1, description="The folder to put it in; null: the root")]
+TargetFolder = Annotated[int | None, Field(ge=1, description="null: the root")]
 Description = Annotated[str, Field(max_length=500, description="A short description")]
-MimeType = Annotated[
-    str | None,
-    Field(max_length=150, description="Its MIME type; guessed from the name and content when left out"),
-]
+MimeType = Annotated[str | None, Field(max_length=150, description="Default: guessed")]
 CHAT_FOLDER = "/Chat uploads"
 CONTACT_FOLDER = "/Contacts"
 
@@ -103,9 +97,7 @@ def create_file_entity(
     visibility: Visibility = "workspace",
     if_exists: IfExists = "rename",
 ) -> FileOut:
-    """Store a new file in the workspace's files: give its name and its content, as `text` or as
-    `contentBase64`, and optionally the folder (createFileFolder makes one). Files are limited in
-    size (the error says the limit). Returns the file with its id and path."""
+    """Store a new file from text or base64. From the user's chat upload: saveChatUploadToFiles."""
     file = services.file_create(
         actor=ctx.actor,
         name=name,
@@ -124,7 +116,7 @@ folder_tool(
     model=Folder,
     permission=FilesPerm.EDIT,
     title="Create a folder",
-    description="Create a folder in the workspace's files, at the root or inside another folder.",
+    description="Create a folder in the workspace's files (not for documents: createDocumentFolder).",
 )
 
 
@@ -136,14 +128,9 @@ def save_chat_upload_to_files(
     content_base64: ContentBase64 = None,
     text: Text = None,
     mime_type: MimeType = None,
-    folder_id: Annotated[
-        int | None, Field(ge=1, description='The folder to save it in; default: the "Chat uploads" folder')
-    ] = None,
+    folder_id: Annotated[int | None, Field(ge=1, description='Default: "Chat uploads"')] = None,
 ) -> FileOut:
-    """Keep a file the user gave you in this conversation (an attachment or pasted content that
-    you hold as base64 or text) in the workspace's files, so it outlives the conversation. It is
-    saved in the "Chat uploads" folder unless you name another, and remembers which conversation
-    it came from."""
+    """Keep a file the user gave you in this conversation. Other content: createFileEntity."""
     file = _save(
         ctx,
         name,
@@ -159,26 +146,22 @@ def save_chat_upload_to_files(
 class SavedToContactOut(Out):
     file: FileOut
     contact_id: int
-    linked: bool = Field(description="Linked to the contact (listContactFiles shows it)")
+    linked: bool
 
 
 @tool("saveFileToContact", permission=FilesPerm.EDIT, title="Save a file to a contact")
 def save_file_to_contact(
     ctx: ToolContext,
     *,
-    contact_id: Annotated[int, Field(ge=1, le=2**63 - 1, description="The contact's id")],
+    contact_id: Annotated[int, Field(ge=1, le=2**63 - 1, description="From searchContacts")],
     name: Name,
     text: Text = None,
     content_base64: ContentBase64 = None,
     mime_type: MimeType = None,
-    folder_id: Annotated[
-        int | None, Field(ge=1, description='The folder to save it in; default: the "Contacts" folder')
-    ] = None,
+    folder_id: Annotated[int | None, Field(ge=1, description='Default: "Contacts"')] = None,
     description: Description = "",
 ) -> SavedToContactOut:
-    """Store a file (a signed contract, a scan, notes) and link it to a contact in one step, so it
-    shows in listContactFiles and getContactAttachments. To link a file that is already stored,
-    use linkFileToContact. You need to be allowed to change the contact."""
+    """Store a new file and link it to a contact at once. A stored file: linkFileToContact."""
     contact = attachments.carrier_named("contact").fetch(actor=ctx.actor, pk=contact_id, action="change")
     file = _save(
         ctx,
@@ -199,17 +182,13 @@ def copy_file(
     ctx: ToolContext,
     *,
     file_id: FileId,
-    folder_id: Annotated[
-        int | None, Field(ge=1, description="The folder to copy it into; default: the same folder")
-    ] = None,
-    to_root: Annotated[bool, Field(description="Copy it to the root folder instead")] = False,
+    folder_id: Annotated[int | None, Field(ge=1, description="Default: the same folder")] = None,
+    to_root: Annotated[bool, Field(description="Copy it to the root instead")] = False,
     name: Annotated[
-        str | None,
-        Field(min_length=1, max_length=255, description='The copy\'s name; default: "name (2).ext"'),
+        str | None, Field(min_length=1, max_length=255, description='Default: "name (2).ext"')
     ] = None,
 ) -> FileOut:
-    """Make a copy of a file (its content, type and description), in the same folder or another.
-    The copy is yours and visible to the workspace; the original is unchanged."""
+    """Copy a file, into the same folder or another; the copy is yours. To move it: moveFile."""
     file = File.objects.select_related("folder", "owner").fetch(ctx.actor, file_id)
     folder = None if to_root else (_folder(ctx, folder_id) if folder_id else file.folder)
     return FileOut.of(services.file_copy(actor=ctx.actor, file=file, folder=folder, name=name))
@@ -226,9 +205,9 @@ class AttachedToOut(Out):
 class FileDetailOut(Out):
     file: FileOut
     sharing: SharingOut
-    attached_to: list[AttachedToOut] = Field(description="Records of other areas it is attached to")
-    emailed: int = Field(description="How many times it was e-mailed out")
-    your_access: str = Field(description="admin, owner, edit or view")
+    attached_to: list[AttachedToOut]
+    emailed: int = Field(description="Times e-mailed out")
+    your_access: str
 
 
 @tool("getFileEntity", permission=FilesPerm.VIEW, title="Get a file", read_only=True)
@@ -236,11 +215,9 @@ def get_file_entity(
     ctx: ToolContext,
     *,
     file_id: FileId,
-    include_trashed: Annotated[bool, Field(description="Also return it if it is in the trash")] = False,
+    include_trashed: Annotated[bool, Field(description="Even if in the trash")] = False,
 ) -> FileDetailOut:
-    """Fetch a file's details: name, path, type, size, checksum, owner, who it is shared with, the
-    records it is attached to, and what you may do with it. readFileContent gives its text,
-    downloadFileEntity its bytes."""
+    """Get a file's details, sharing and attachments. Its text: readFileContent; bytes: downloadFileEntity."""
     file = File.objects.select_related("folder", "owner", "created_by").fetch(
         ctx.actor, file_id, trash=include_trashed
     )
@@ -258,7 +235,7 @@ def get_file_entity(
 
 
 class ListingOut(Out):
-    folder: FolderRef | None = Field(description="The folder listed; null: the root (or a search)")
+    folder: FolderRef | None = Field(description="null: the root, or a search")
     entries: Page[EntryOut]
 
 
@@ -277,22 +254,14 @@ def _listing(folders: Any, files: Any, *, limit: int, offset: int) -> Page[Entry
 def list_files(
     ctx: ToolContext,
     *,
-    folder_id: Annotated[int | None, Field(ge=1, description="The folder to list; default: the root")] = None,
-    path: Annotated[
-        str | None, Field(max_length=2000, description='Or the folder\'s path, e.g. "/Contracts/2026"')
-    ] = None,
-    query: Annotated[
-        str | None,
-        Field(max_length=200, description="Find files and folders whose name contains this, anywhere"),
-    ] = None,
-    mime_type: Annotated[
-        str | None, Field(max_length=150, description='Only files of this type, or type family ("image/")')
-    ] = None,
+    folder_id: Annotated[int | None, Field(ge=1, description="Default: the root")] = None,
+    path: Annotated[str | None, Field(max_length=2000, description='Or its path: "/Contracts/2026"')] = None,
+    query: Annotated[str | None, Field(max_length=200, description="In names, anywhere")] = None,
+    mime_type: Annotated[str | None, Field(max_length=150, description='A type or family: "image/"')] = None,
     limit: Limit = 50,
     offset: Offset = 0,
 ) -> ListingOut:
-    """List a folder's sub-folders and files (folders first, then by name), or search every folder
-    by name with `query`. Items in the trash are left out (listFileTrash shows them)."""
+    """List a folder's sub-folders and files, or find them by name with `query`. Trash: listFileTrash."""
     if query and query.strip():
         folder = None
         folders = Folder.objects.restrict(ctx.actor).filter(name__icontains=query.strip())
@@ -321,8 +290,8 @@ class ContentOut(Out):
     mime_type: str
     text: str
     offset: int
-    total_chars: int = Field(description="Length of the whole text")
-    next_offset: int | None = Field(description="Pass as `offset` to read on; null at the end")
+    total_chars: int
+    next_offset: int | None = Field(description="null at the end")
 
 
 @tool("readFileContent", permission=FilesPerm.VIEW, title="Read a file's text", read_only=True)
@@ -330,12 +299,10 @@ def read_file_content(
     ctx: ToolContext,
     *,
     file_id: FileId,
-    offset: Annotated[int, Field(ge=0, description="Where to start, in characters (for long files)")] = 0,
-    max_chars: Annotated[int, Field(ge=100, le=200_000, description="How many characters at most")] = 20_000,
+    offset: Annotated[int, Field(ge=0, description="In characters: the last nextOffset")] = 0,
+    max_chars: Annotated[int, Field(ge=100, le=200_000, description="At most")] = 20_000,
 ) -> ContentOut:
-    """Read the text of a stored file: plain text, Markdown, CSV and JSON as they are; PDF, Word
-    (.docx), Excel (.xlsx, one block per sheet) and PowerPoint (.pptx, one block per slide)
-    through their extractors. Long texts come in parts: call again with `nextOffset`."""
+    """Read a stored file's text: text, CSV, JSON, PDF, Word, Excel, PowerPoint. Bytes: downloadFileEntity."""
     file = File.objects.select_related("folder", "owner").fetch(ctx.actor, file_id)
     whole = services.file_text(file)
     part = whole[offset : offset + max_chars]
@@ -352,9 +319,9 @@ def read_file_content(
 
 class DownloadOut(Out):
     file: FileOut
-    url: str = Field(description="A link that downloads the file, valid until `expiresAt`, for you only")
+    url: str = Field(description="Until expiresAt, no sign-in needed")
     expires_at: datetime
-    content_base64: str | None = Field(description="The bytes, when the file is small enough to give inline")
+    content_base64: str | None
     inline: bool
 
 
@@ -365,14 +332,10 @@ def download_file_entity(
     file_id: FileId,
     mode: Annotated[
         Literal["auto", "inline", "link"],
-        Field(
-            description="auto (default): bytes inline when small, else a link; inline: bytes; link: a link"
-        ),
+        Field(description="auto: bytes inline when small, else only the link"),
     ] = "auto",
 ) -> DownloadOut:
-    """Get a file's bytes: small files inline as base64 (up to the workspace's inline limit), and
-    always a short-lived download link on this workspace's host that works without signing in,
-    to hand to the user or to a tool that fetches URLs. For text, readFileContent is simpler."""
+    """Get a file's bytes as base64 and a short-lived download link. Its text: readFileContent."""
     file = File.objects.select_related("folder", "owner").fetch(ctx.actor, file_id)
     limit = int(settings.ATRIUM_FILES_INLINE_MAX_BYTES)
     if mode == "inline" and file.size > limit:
@@ -391,29 +354,25 @@ def download_file_entity(
 
 
 class WorkingPathOut(Out):
-    type: str = Field(description="file or folder")
+    type: str
     id: int | None = Field(description="null for the root")
     name: str
-    path: str = Field(description='From the root, e.g. "/Contracts/2026/offer.pdf"')
-    folders: list[FolderRef] = Field(description="The folders from the root down to it")
-    download_path: str | None = Field(description="For a file: the path of a short-lived download link")
+    path: str
+    folders: list[FolderRef] = Field(description="From the root down")
+    download_path: str | None = Field(description="A file's short-lived download link")
 
 
 @tool("getFileWorkingPath", permission=FilesPerm.VIEW, title="Get a file's path", read_only=True)
 def get_file_working_path(
     ctx: ToolContext,
     *,
-    file_id: Annotated[int | None, Field(ge=1, description="A file, to get its path")] = None,
-    folder_id: Annotated[int | None, Field(ge=1, description="Or a folder, to get its path")] = None,
+    file_id: Annotated[int | None, Field(ge=1, description="A file, for its path")] = None,
+    folder_id: Annotated[int | None, Field(ge=1, description="Or a folder")] = None,
     path: Annotated[
-        str | None,
-        Field(max_length=2000, description='Or a path ("/Contracts/2026/offer.pdf"), to get its id'),
+        str | None, Field(max_length=2000, description='Or a path, for its id: "/A/b.pdf"')
     ] = None,
 ) -> WorkingPathOut:
-    """Where something is in the workspace's files: give a file or folder id to get its path from
-    the root with every folder on the way, or a path to get the id of the file or folder there.
-    Files live in the workspace's storage, not on a disk you can open: use the path to tell the
-    user where something is, and readFileContent or downloadFileEntity for its content."""
+    """Get a file's or folder's path from the root, or the id at a path."""
     if path is not None:
         folder_path, _slash, leaf = path.strip().rstrip("/").rpartition("/")
         parent = selectors.folder_by_path(actor=ctx.actor, path=folder_path)
@@ -447,16 +406,15 @@ def move_file(
     ctx: ToolContext,
     *,
     file_id: FileId,
-    folder_id: Annotated[int | None, Field(ge=1, description="The folder to move it to; null: the root")],
+    folder_id: Annotated[int | None, Field(ge=1, description="null: the root")],
 ) -> FileOut:
-    """Move a file into another folder (null: the root). Refused if a file of the same name is
-    there already: rename one of them first."""
+    """Move a file into another folder. A folder, or an answer with either: moveFileEntity."""
     file = File.objects.select_related("folder", "owner").fetch(ctx.actor, file_id)
     return FileOut.of(services.file_move(actor=ctx.actor, file=file, folder=_folder(ctx, folder_id)))
 
 
 class EntityOut(Out):
-    type: str = Field(description="file or folder")
+    type: str
     file: FileOut | None
     folder: FolderOut | None
 
@@ -471,14 +429,11 @@ def _entity_out(item: Any) -> EntityOut:
 def move_file_entity(
     ctx: ToolContext,
     *,
-    type: Annotated[Kind, Field(description="file or folder")],
-    id: Annotated[int, Field(ge=1, le=2**63 - 1, description="The file's or folder's id")],
-    target_folder_id: Annotated[
-        int | None, Field(ge=1, description="The folder to move it into; null: the root")
-    ],
+    type: Annotated[Kind, Field(description="What id names")],
+    id: Annotated[int, Field(ge=1, le=2**63 - 1, description="From listFiles")],
+    target_folder_id: Annotated[int | None, Field(ge=1, description="null: the root")],
 ) -> EntityOut:
-    """Move a file or a whole folder (with everything in it) into another folder, or to the root.
-    A folder cannot go into itself or one of its own sub-folders."""
+    """Move a file or a whole folder into another folder, or to the root. A file only: moveFile."""
     target = _folder(ctx, target_folder_id)
     item = _entity(ctx, type, id)
     if type == "file":
@@ -490,12 +445,13 @@ def move_file_entity(
 def rename_file_entity(
     ctx: ToolContext,
     *,
-    type: Annotated[Kind, Field(description="file or folder")],
-    id: Annotated[int, Field(ge=1, le=2**63 - 1, description="The file's or folder's id")],
-    name: Annotated[str, Field(min_length=1, max_length=255, description="The new name")],
+    type: Annotated[Kind, Field(description="What id names")],
+    id: Annotated[int, Field(ge=1, le=2**63 - 1, description="From listFiles")],
+    name: Annotated[
+        str, Field(min_length=1, max_length=255, description="Free in its folder; keep the extension")
+    ],
 ) -> EntityOut:
-    """Rename a file or a folder. The name must be free in its folder and may not contain
-    / \\ : * ? " < > |; keep a file's extension unless its type really changed."""
+    """Rename a file or a folder. A name may not contain / \\ : * ? " < > |."""
     item = _entity(ctx, type, id)
     if type == "file":
         return _entity_out(services.file_rename(actor=ctx.actor, file=item, name=name))
@@ -508,8 +464,7 @@ share_tool(
     permission=FilesPerm.SHARE,
     title="Share a file",
     id_argument=("file_id", FileId),
-    description="""Share a file with a person of the workspace (view or edit), stop sharing it (none), and/or
-    make it private or visible to everyone who may see files. Returns who can see it now.""",
+    description="Share a file with a person (view or edit, none to stop), or change its visibility.",
 )
 
 
@@ -517,8 +472,8 @@ class AttachedOut(Out):
     file_id: int
     entity_type: str
     entity_id: int
-    attached: bool = Field(description="Whether it is attached now")
-    changed: bool = Field(description="False when it already was (or was not) attached")
+    attached: bool
+    changed: bool = Field(description="False: it already was so")
 
 
 @tool("attachEntityFile", permission=FilesPerm.EDIT, title="Attach a file to a record", idempotent=True)
@@ -528,14 +483,12 @@ def attach_entity_file(
     file_id: FileId,
     entity_type: Annotated[
         str,
-        Field(min_length=1, max_length=50, description='The kind of record: "contact", "document", "task"…'),
+        Field(min_length=1, max_length=50, description="A record kind: contact, document, task, ..."),
     ],
-    entity_id: Annotated[int, Field(ge=1, le=2**63 - 1, description="The record's id")],
+    entity_id: Annotated[int, Field(ge=1, le=2**63 - 1, description="Of that kind")],
     remove: Annotated[bool, Field(description="Detach it instead")] = False,
 ) -> AttachedOut:
-    """Attach a stored file to a record of another area (a contact, a document, a task, a group
-    account…), so it is listed with that record; or detach it. The error for an unknown
-    `entityType` lists the kinds this workspace has."""
+    """Attach a stored file to a record of any area (a task, a document, ...), or detach it."""
     _record, _item, changed = attachments.attach(
         actor=ctx.actor,
         item_kind="file",
@@ -571,12 +524,10 @@ def email_file_as_attachment(
         list[Annotated[str, Field(max_length=254)]],
         Field(min_length=1, max_length=20, description="E-mail addresses"),
     ],
-    subject: Annotated[str, Field(max_length=200, description="The subject; default: the file's name")] = "",
+    subject: Annotated[str, Field(max_length=200, description="Default: the file's name")] = "",
     message: Annotated[str, Field(max_length=20_000, description="The e-mail's text")] = "",
 ) -> SentOut:
-    """Send a stored file out of the workspace as an e-mail attachment, with a subject and a
-    message, from the workspace's address (replies go to you). The user confirms each sending.
-    Large files cannot be e-mailed: send a download link instead."""
+    """E-mail a stored file as an attachment; replies go to you."""
     file = File.objects.select_related("folder", "owner").fetch(ctx.actor, file_id)
     delivery = services.file_email(actor=ctx.actor, file=file, to=to, subject=subject, message=message)
     return SentOut.of_record(delivery)
@@ -588,8 +539,8 @@ def email_file_as_attachment(
 class DeletedOut(Out):
     type: str
     id: int
-    permanently: bool = Field(description="True: erased for good; false: in the trash (restoreFile)")
-    count: int = Field(description="How many files and folders went with it")
+    permanently: bool
+    count: int = Field(description="Files and folders that went")
 
 
 @tool(
@@ -601,16 +552,11 @@ class DeletedOut(Out):
 def delete_file_entity(
     ctx: ToolContext,
     *,
-    file_id: Annotated[int | None, Field(ge=1, description="The file to delete")] = None,
-    folder_id: Annotated[
-        int | None, Field(ge=1, description="Or the folder to delete, with everything in it")
-    ] = None,
-    permanently: Annotated[
-        bool, Field(description="Erase it for good; only for something already in the trash")
-    ] = False,
+    file_id: Annotated[int | None, Field(ge=1, description="A file")] = None,
+    folder_id: Annotated[int | None, Field(ge=1, description="Or a folder, with all in it")] = None,
+    permanently: Annotated[bool, Field(description="Erase what is already in the trash")] = False,
 ) -> DeletedOut:
-    """Put a file, or a folder with everything in it, in the trash; restoreFile brings it back.
-    With `permanently`, erase something that is already in the trash, for good (its bytes too)."""
+    """Put a file or a folder in the trash (restoreFile brings it back), or erase it from there."""
     kind, item_id = _one_of(file_id, folder_id)
     item = _entity(ctx, kind, item_id, include_trashed=True)
     if kind == "file":
@@ -626,24 +572,20 @@ def delete_file_entity(
 class RestoredOut(Out):
     type: str
     id: int
-    path: str = Field(description="Where it is now")
-    count: int = Field(description="How many files and folders came back with it")
+    path: str
+    count: int = Field(description="Files and folders that came back")
 
 
 @tool("restoreFile", permission=FilesPerm.DELETE, title="Restore from the trash", idempotent=True)
 def restore_file(
     ctx: ToolContext,
     *,
-    file_id: Annotated[int | None, Field(ge=1, description="The trashed file to restore")] = None,
-    folder_id: Annotated[int | None, Field(ge=1, description="Or the trashed folder to restore")] = None,
-    into_folder_id: Annotated[
-        int | None, Field(ge=1, description="Restore it into this folder instead of where it was")
-    ] = None,
-    to_root: Annotated[bool, Field(description="Restore it to the root instead of where it was")] = False,
+    file_id: Annotated[int | None, Field(ge=1, description="A trashed file")] = None,
+    folder_id: Annotated[int | None, Field(ge=1, description="Or a trashed folder")] = None,
+    into_folder_id: Annotated[int | None, Field(ge=1, description="Default: where it was")] = None,
+    to_root: Annotated[bool, Field(description="To the root instead")] = False,
 ) -> RestoredOut:
-    """Bring a file or folder back from the trash (listFileTrash lists it), where it was or into
-    another folder; a folder comes back with what was trashed with it. A name taken meanwhile gets
-    a number ("a (2).txt")."""
+    """Bring a file or folder back from the trash (listFileTrash), where it was or elsewhere."""
     kind, item_id = _one_of(file_id, folder_id)
     item = _entity(ctx, kind, item_id, include_trashed=True)
     target: Folder | Literal[False] | None = (
@@ -657,10 +599,10 @@ def restore_file(
 
 
 class TrashEntryOut(Out):
-    type: str = Field(description="file or folder")
+    type: str
     id: int
     name: str
-    was_in: str = Field(description="The path of the folder it was in")
+    was_in: str = Field(description="Its folder's path")
     size: int | None
     deleted_at: datetime | None
     deleted_by: PersonRef | None
@@ -675,6 +617,5 @@ def _trash_entry(item: Any) -> TrashEntryOut:
 
 @tool("listFileTrash", permission=FilesPerm.VIEW, title="List the trash", read_only=True)
 def list_file_trash(ctx: ToolContext, *, limit: Limit = 50, offset: Offset = 0) -> Page[TrashEntryOut]:
-    """List what is in the files' trash, most recently deleted first: files and folders deleted on
-    their own (what went with a folder comes back with it). Restore with restoreFile."""
+    """List the files' trash, newest first. Restore: restoreFile."""
     return paginate(services.trash_entries(actor=ctx.actor), limit=limit, offset=offset, item=_trash_entry)

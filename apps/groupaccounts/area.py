@@ -10,6 +10,36 @@ from apps.groupaccounts.permissions import GroupAccountsPerm
 area = areas.declare(
     title=_("Group accounts"),
     description=_("Organisations the workspace deals with, with their contacts and activity"),
+    words="account company organisation business firm client household family customer",
+    # What people call what each tool does, for searchTools (apps.catalogue.search).
+    hints={
+        "createGroupAccount": "new company organisation customer account",
+        "getGroupAccount": "details industry website people of a company account",
+        "examineGroupAccount": "company briefing: people, relationship health, recent mails, coming calls",
+        "listGroupAccounts": "all companies customers organisations accounts",
+        "searchGroupAccounts": "find a company account by name, email domain or one of its people",
+        "updateGroupAccount": "change edit a company account",
+        "linkContactToGroupAccount": "add a person to a company account",
+        "unlinkContactFromGroupAccount": "take remove a person off an account left the company",
+        "getGroupAccountAttachments": "documents and files of a company account",
+        "getGroupAccountUpcomingEvents": "meetings coming up with a company",
+        "searchGroupAccountEmails": "emails with a company",
+        "getMyBillingOverview": "what my api keys cost, spend, usage, bill",
+    },
+    # Its tools in the catalogue's profiles (apps.catalogue.profiles).
+    profiles={
+        "essentials": ("searchGroupAccounts", "getGroupAccount"),
+        "sales": (
+            "listGroupAccounts",
+            "searchGroupAccounts",
+            "getGroupAccount",
+            "examineGroupAccount",
+            "createGroupAccount",
+            "updateGroupAccount",
+            "linkContactToGroupAccount",
+            "getGroupAccountUpcomingEvents",
+        ),
+    },
     nav=[
         NavItem("group-accounts", _("Group accounts"), "groupaccounts:list", GroupAccountsPerm.VIEW, order=36)
     ],

@@ -3,8 +3,6 @@
 from datetime import datetime
 from typing import Any
 
-from pydantic import Field
-
 from apps.catalogue.shapes import Out, PersonRef
 from apps.contacts.related import LinkedContactOut
 from apps.contacts.shapes import ContactRef
@@ -30,15 +28,15 @@ class GroupAccountSummary(Out):
 class GroupAccountOut(Out):
     id: int
     name: str
-    kind: str = Field(description="customer, prospect, supplier, partner or other")
+    kind: str
     description: str
     industry: str
     website: str
     email_domains: list[str]
-    organisation: ContactRef | None = Field(description="The organisation as a contact")
+    organisation: ContactRef | None
     owner: PersonRef | None
     tags: list[str]
-    contacts: list[LinkedContactOut] = Field(description="Linked contacts you may see")
+    contacts: list[LinkedContactOut]
     created_at: datetime
     updated_at: datetime
 

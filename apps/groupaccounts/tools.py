@@ -37,8 +37,8 @@ from apps.groupaccounts.models import GroupAccount
 from apps.groupaccounts.permissions import GroupAccountsPerm
 from apps.groupaccounts.shapes import GroupAccountOut, GroupAccountSummary
 
-AccountId = Annotated[int, id_field("group account")]
-ContactId = Annotated[int, id_field("contact")]
+AccountId = Annotated[int, id_field("searchGroupAccounts")]
+ContactId = Annotated[int, id_field("searchContacts")]
 Kind = Literal["customer", "prospect", "supplier", "partner", "other"]
 
 
@@ -47,31 +47,27 @@ def _account(ctx: ToolContext, account_id: int, action: Action = "view") -> Grou
 
 
 class GroupAccountFields(Changes):
-    name: Annotated[str, Field(min_length=1, max_length=200)] | None = Field(
-        None, description="Its name (unique)"
-    )
-    kind: Kind | None = Field(None, description="customer (default), prospect, supplier, partner or other")
-    description: Annotated[str, Field(max_length=10_000)] | None = Field(None, description="Notes about it")
-    industry: Annotated[str, Field(max_length=100)] | None = Field(None, description="Its industry")
-    website: Annotated[str, Field(max_length=200)] | None = Field(None, description="Web address")
+    name: Annotated[str, Field(min_length=1, max_length=200)] | None = Field(None, description="Unique")
+    kind: Kind | None = None
+    description: Annotated[str, Field(max_length=10_000)] | None = None
+    industry: Annotated[str, Field(max_length=100)] | None = None
+    website: Annotated[str, Field(max_length=200)] | None = None
     email_domains: Annotated[list[Annotated[str, Field(max_length=253)]], Field(max_length=20)] | None = (
-        Field(None, description='Domains of its people\'s e-mail addresses, e.g. ["acme.example"]')
+        Field(None, description="Of its people's e-mail, e.g. acme.example")
     )
-    organisation_id: EntityId | None = Field(None, description="The organisation contact it is")
-    owner_email: Annotated[str, Field(max_length=254)] | None = Field(
-        None, description="E-mail of the workspace person who looks after it (default on create: you)"
-    )
-    tags: Tags | None = Field(None, description="Labels, lower-cased")
+    organisation_id: EntityId | None = Field(None, description="Its organisation contact")
+    owner_email: Annotated[str, Field(max_length=254)] | None = Field(None, description="Who looks after it")
+    tags: Tags | None = None
 
 
 @tool("createGroupAccount", permission=GroupAccountsPerm.EDIT, title="Create a group account")
 def create_group_account(
     ctx: ToolContext,
     *,
-    account: Annotated[GroupAccountFields, Field(description="The new account; `name` is required")],
+    account: Annotated[GroupAccountFields, Field(description="name is required")],
 ) -> GroupAccountOut:
-    """Create a group account: an organisation the workspace deals with as a whole (a customer
-    group, a supplier, a partner). Link its people with linkContactToGroupAccount."""
+    """Create a group account: an organisation dealt with as a whole. Its people:
+    linkContactToGroupAccount."""
     created = services.account_create(actor=ctx.actor, fields=account.given())
     return GroupAccountOut.of(created, ctx.actor)
 
@@ -90,7 +86,7 @@ def update_group_account(
     group_account_id: AccountId,
     changes: Annotated[GroupAccountFields, Field(description="Only the fields to change; null clears one")],
 ) -> UpdatedGroupAccountOut:
-    """Change some fields of a group account; fields not sent stay as they are."""
+    """Change some fields of a group account; the rest stay as they are."""
     account = _account(ctx, group_account_id, "change")
     changed = services.account_update(actor=ctx.actor, account=account, fields=changes.given())
     return UpdatedGroupAccountOut(account=GroupAccountOut.of(account, ctx.actor), changed=changed)
@@ -98,8 +94,7 @@ def update_group_account(
 
 @tool("getGroupAccount", permission=GroupAccountsPerm.VIEW, title="Get a group account", read_only=True)
 def get_group_account(ctx: ToolContext, *, group_account_id: AccountId) -> GroupAccountOut:
-    """One group account with every field and its linked contacts. examineGroupAccount adds its
-    events, e-mails and health."""
+    """Get a group account with its linked contacts. With events, e-mails and health: examineGroupAccount."""
     return GroupAccountOut.of(_account(ctx, group_account_id), ctx.actor)
 
 
@@ -107,16 +102,15 @@ def get_group_account(ctx: ToolContext, *, group_account_id: AccountId) -> Group
 def list_group_accounts(
     ctx: ToolContext,
     *,
-    kind: Annotated[Kind | None, Field(description="Only accounts of this kind")] = None,
-    tag: Annotated[str | None, Field(max_length=50, description="Only accounts with this tag")] = None,
+    kind: Annotated[Kind | None, Field(description="Only this kind")] = None,
+    tag: Annotated[str | None, Field(max_length=50, description="Only with this tag")] = None,
     owner_email: Annotated[
-        str | None, Field(max_length=254, description="Only accounts this person looks after")
+        str | None, Field(max_length=254, description="Only those they look after")
     ] = None,
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[GroupAccountSummary]:
-    """The workspace's group accounts by name, with simple filters. searchGroupAccounts finds
-    them by words."""
+    """List group accounts by name, with simple filters. By words: searchGroupAccounts."""
     rows = GroupAccount.objects.restrict(ctx.actor).select_related("owner", "organisation")
     if kind:
         rows = rows.filter(kind=kind)
@@ -132,8 +126,7 @@ def search_group_accounts(
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[GroupAccountSummary]:
-    """Find group accounts by words in their name, description, industry, website, e-mail
-    domains or tags, or in the name or address of one of their contacts."""
+    """Find group accounts by words in their fields or their contacts' names. Filters: listGroupAccounts."""
     rows = search.matching(GroupAccount.objects.restrict(ctx.actor), query, selectors.SEARCHED).distinct()
     rows = selectors.with_counts(rows.select_related("owner", "organisation"))
     return paginate(rows.order_by("name", "id"), limit=limit, offset=offset, item=GroupAccountSummary.of)
@@ -150,10 +143,9 @@ def link_contact_to_group_account(
     *,
     group_account_id: AccountId,
     contact_id: ContactId,
-    role: Annotated[str, Field(max_length=100, description="Their role there, e.g. buyer, billing")] = "",
+    role: Annotated[str, Field(max_length=100, description="e.g. buyer, billing")] = "",
 ) -> ContactLinkResultOut:
-    """Link a contact who works at (or for) the organisation, with an optional role; linking
-    again changes the role. Their events and e-mails then count as the account's."""
+    """Link a contact to a group account, with a role (again: changes it); their events count as its."""
     return related.change(ctx.actor, GroupAccount, group_account_id, contact_id=contact_id, role=role)
 
 
@@ -165,7 +157,7 @@ def link_contact_to_group_account(
 def unlink_contact_from_group_account(
     ctx: ToolContext, *, group_account_id: AccountId, contact_id: ContactId
 ) -> ContactLinkResultOut:
-    """Remove a contact from a group account (the contact itself stays)."""
+    """Remove a contact from a group account; the contact itself stays."""
     return related.change(ctx.actor, GroupAccount, group_account_id, contact_id=contact_id, remove=True)
 
 
@@ -192,8 +184,7 @@ def get_group_account_upcoming_events(
     days: Days = 30,
     limit: HowManyEvents = 20,
 ) -> AccountEventsOut:
-    """The calendar events coming up with any of the account's contacts (and its organisation
-    contact), each once, soonest first. Needs the Calendars area."""
+    """List the calendar events coming up with a group account's contacts, soonest first."""
     account = _account(ctx, group_account_id)
     contacts = selectors.contacts_of(ctx.actor, account)
     found = upcoming(actor=ctx.actor, contacts=contacts, days=days, limit=limit)
@@ -214,8 +205,7 @@ def search_group_account_emails(
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[EmailOut]:
-    """Search the workspace's e-mails sent to or received from the account's contacts, newest
-    first, that you may read. Needs a mailbox area (Email Inbox) and contacts with addresses."""
+    """Search the e-mails to or from a group account's contacts, newest first."""
     account = _account(ctx, group_account_id)
     sources.mailboxes()
     addresses = selectors.addresses_of(selectors.contacts_of(ctx.actor, account))
@@ -235,11 +225,11 @@ ItemId = Annotated[int, Field(ge=1, le=2**63 - 1)]
 
 class AttachResultOut(Out):
     group_account_id: int
-    kind: str = Field(description="document or file")
+    kind: str
     id: int
     title: str
-    attached: bool = Field(description="Whether the item is attached now")
-    changed: bool = Field(description="False when it already was (or was not) attached")
+    attached: bool
+    changed: bool = Field(description="False: it already was so")
 
 
 def _attach(ctx: ToolContext, kind: str, account_id: int, item_id: int, remove: bool) -> AttachResultOut:
@@ -271,11 +261,10 @@ def link_document_to_group_account(
     ctx: ToolContext,
     *,
     group_account_id: AccountId,
-    document_id: Annotated[ItemId, Field(description="The document's id in the Documents area")],
+    document_id: Annotated[ItemId, Field(description="From listDocuments")],
     remove: Annotated[bool, Field(description="Unlink it instead")] = False,
 ) -> AttachResultOut:
-    """Link a document (a contract, a proposal, account notes) to a group account, so it shows in
-    getGroupAccountAttachments and examineGroupAccount; or unlink it. Needs the Documents area."""
+    """Link a document to a group account, or unlink it. A file: linkFileToGroupAccount."""
     return _attach(ctx, "document", group_account_id, document_id, remove)
 
 
@@ -289,11 +278,10 @@ def link_file_to_group_account(
     ctx: ToolContext,
     *,
     group_account_id: AccountId,
-    file_id: Annotated[ItemId, Field(description="The file's id in the Files area")],
+    file_id: Annotated[ItemId, Field(description="From listFiles")],
     remove: Annotated[bool, Field(description="Unlink it instead")] = False,
 ) -> AttachResultOut:
-    """Link a stored file (a signed order, a price list, a logo) to a group account, so it shows in
-    getGroupAccountAttachments and examineGroupAccount; or unlink it. Needs the Files area."""
+    """Link a stored file to a group account, or unlink it. A document: linkDocumentToGroupAccount."""
     return _attach(ctx, "file", group_account_id, file_id, remove)
 
 
@@ -301,7 +289,7 @@ class AttachmentsOut(Out):
     group_account_id: int
     documents: list[AttachedItemOut]
     files: list[AttachedItemOut]
-    unavailable_areas: list[str] = Field(description="Areas not installed here, whose items cannot be shown")
+    unavailable_areas: list[str] = Field(description="Not installed here")
 
 
 def _attachments(actor: Any, account: Any) -> AttachmentsOut:
@@ -315,9 +303,7 @@ def _attachments(actor: Any, account: Any) -> AttachmentsOut:
     read_only=True,
 )
 def get_group_account_attachments(ctx: ToolContext, *, group_account_id: AccountId) -> AttachmentsOut:
-    """The documents and files linked to a group account, newest link first, each with its
-    current title, type and size (or `available: false` if it was removed or you may no longer
-    read it). Areas that are not installed are named in `unavailableAreas`."""
+    """Get the documents and files linked to a group account, newest first."""
     account = _account(ctx, group_account_id)
     return _attachments(ctx.actor, account)
 
@@ -333,16 +319,16 @@ class EmailsSection(Section):
 class PersonHealth(Out):
     contact: ContactSummary
     role: str
-    health: str = Field(description="healthy, needs_attention, at_risk or cold")
+    health: str
 
 
 class ExaminedGroupAccountOut(Out):
     account: GroupAccountOut
-    people: list[PersonHealth] = Field(description="Its contacts with the health of each relationship")
-    health: str = Field(description="The weakest relationship's health (none: no contacts)")
+    people: list[PersonHealth]
+    health: str = Field(description="The weakest; none: no contacts")
     upcoming_events: EventsSection
     recent_emails: EmailsSection
-    attachments: AttachmentsOut = Field(description="Documents and files linked to the account")
+    attachments: AttachmentsOut
 
 
 HEALTH_ORDER = ["cold", "at_risk", "needs_attention", "healthy"]
@@ -352,10 +338,7 @@ HEALTH_ORDER = ["cold", "at_risk", "needs_attention", "healthy"]
     "examineGroupAccount", permission=GroupAccountsPerm.VIEW, title="Examine a group account", read_only=True
 )
 def examine_group_account(ctx: ToolContext, *, group_account_id: AccountId) -> ExaminedGroupAccountOut:
-    """Everything about a group account in one answer, to prepare a meeting or a review: its
-    fields, its contacts and the health of each relationship, the coming events and the latest
-    e-mails with them, and its documents and files. Parts whose area is not installed say so
-    instead of failing."""
+    """Get everything about a group account in one answer: contacts' health, events, e-mails, files."""
     actor = ctx.actor
     account = _account(ctx, group_account_id)
     rows = list(related.visible(actor, account.contact_links))
@@ -397,7 +380,7 @@ def examine_group_account(ctx: ToolContext, *, group_account_id: AccountId) -> E
 
 class Money(Out):
     micro_usd: int
-    usd: str = Field(description="The same in dollars, e.g. 12.34")
+    usd: str = Field(description="e.g. 12.34")
 
     @classmethod
     def of(cls, micro_usd: int) -> "Money":
@@ -434,11 +417,11 @@ class BillingOut(Out):
     workspace: str
     time_zone: str
     month_started_at: datetime
-    ai_spend: SpendOut = Field(description="The gateway's AI, spent through the workspace's API keys")
-    your_ai_spend: SpendOut = Field(description="The same, through your own keys")
-    tool_calls: ToolUseOut = Field(description="Tools agents called in this workspace (MCP and gateway)")
+    ai_spend: SpendOut = Field(description="Through the workspace's API keys")
+    your_ai_spend: SpendOut = Field(description="Through your keys")
+    tool_calls: ToolUseOut
     storage: StorageOut
-    records: dict[str, int] = Field(description="How many records the workspace keeps, by kind")
+    records: dict[str, int] = Field(description="By kind")
     note: str
 
 
@@ -459,10 +442,7 @@ def _spend(summary: Any) -> SpendOut:
     read_only=True,
 )
 def get_my_billing_overview(ctx: ToolContext) -> BillingOut:
-    """The workspace's own usage: what its API keys spent on the service's agent today, this
-    month and in total (and your own keys' share), how many tool calls agents made, the storage
-    its files take, and how many records it keeps. Amounts are usage as metered here, not an
-    invoice."""
+    """Get the workspace's metered usage: agent spend, tool calls, storage, records (not an invoice)."""
     from apps.core.workspaces import current_workspace
 
     workspace = current_workspace()

@@ -18,7 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from apps.catalogue import dispatch, registry
+from apps.catalogue import dispatch, profiles, registry
 from apps.core import encoded, errors, metrics, observability, permissions
 from apps.core.credentials import Principal
 from apps.core.db import connection
@@ -349,6 +349,17 @@ def narrowing(request: Request) -> tuple[set[str] | None, bool]:
     return toolsets, flag in {"1", "true", "yes", "on"}
 
 
+def profile_of(request: Request) -> str | None:
+    """The tool profile the client chose (`/api/mcp?profile=sales` or X-MCP-Profile), if any."""
+    key = (request.query.get("profile") or request.headers.get("x-mcp-profile") or "").strip()
+    if not key:
+        return None
+    if profiles.get(key) is None:
+        known = ", ".join(profile.key for profile in profiles.PROFILES)
+        raise ProtocolError(INVALID_PARAMS, f"Unknown profile {key[:40]!r}. Profiles: {known}.")
+    return key
+
+
 def _fingerprint(tools: list[dict[str, Any]]) -> str:
     names = "\n".join(tool["name"] for tool in tools)
     return hashlib.blake2b(names.encode(), digest_size=6).hexdigest()
@@ -379,7 +390,9 @@ _PAGES_LIMIT = 1000
 
 def _tools_list(request: Request, message: Message, principal: Principal) -> dict[str, Any]:
     toolsets, read_only = narrowing(request)
-    tools = dispatch.list_tools(principal=principal, toolsets=toolsets, read_only=read_only)
+    tools = dispatch.list_tools(
+        principal=principal, toolsets=toolsets, read_only=read_only, profile=profile_of(request)
+    )
     size = settings.MCP_TOOLS_PAGE_SIZE
     fingerprint = _fingerprint(tools)
     cursor = message.params.get("cursor")

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
+from apps.catalogue import profiles
 from apps.core.workspaces import current_workspace
 from apps.mcp.protocol import PROTOCOL_VERSION
 
@@ -23,6 +24,17 @@ def server_card(request: HttpRequest) -> JsonResponse:
         "serverInfo": {"name": brand, "title": brand, "version": settings.ATRIUM_VERSION},
         "transport": {"type": "streamable-http", "url": f"{base}/api/mcp"},
         "capabilities": {"tools": {"listChanged": True}},
+        # Short lists of tools for clients that take few (apps.catalogue.profiles).
+        "profiles": [
+            {
+                "name": profile.key,
+                "title": profile.title,
+                "description": profile.description,
+                "url": f"{base}/api/mcp?profile={profile.key}",
+                "tools": len(profiles.tool_names(profile.key)),
+            }
+            for profile in profiles.PROFILES
+        ],
         "authentication": {
             "type": "oauth2",
             "required": True,

@@ -9,5 +9,24 @@ from apps.notifications.permissions import NotificationsPerm
 area = areas.declare(
     title=_("Notifications"),
     description=_("Notices to people of the workspace, and watchers on records that tell them of changes"),
+    words="notification notice alert reminder message inbox unread watcher follow",
+    # What people call what each tool does, for searchTools (apps.catalogue.search).
+    hints={
+        "createWatcher": "follow watch subscribe hear about changes to a record",
+        "cancelWatcher": "unfollow stop watching stop telling me about changes",
+        "listWatchers": "who is following watching a record what I follow keep an eye on",
+        "listNotifications": "my notifications alerts",
+        "searchNotifications": "find alerts notifications mentioning something",
+        "openNotifications": "mark notifications seen read clear the count",
+        "examineNotifications": "breakdown summary of my unread notifications by kind and record",
+        "createNotification": "notify ping tell a colleague, leave a reminder for myself",
+        "updateNotification": "mark one notification read unread",
+    },
+    # Its tools in the catalogue's profiles (apps.catalogue.profiles).
+    profiles={
+        "essentials": ("listNotifications", "openNotifications", "createWatcher"),
+        "operations": ("listNotifications", "createNotification", "createWatcher", "cancelWatcher"),
+        "people": ("listNotifications", "createNotification"),
+    },
     nav=[NavItem("notifications", _("Notifications"), "notifications:list", NotificationsPerm.VIEW, order=5)],
 )

@@ -11,14 +11,14 @@ from apps.notifications.models import Notification, Watcher
 
 class NotificationOut(Out):
     id: int
-    kind: str = Field(description="message, change (a watched record changed), task or system")
-    priority: str = Field(description="low, normal or high")
+    kind: str
+    priority: str
     title: str
     body: str
-    sender: PersonRef | None = Field(description="Who it is from (none: the service itself)")
-    entity: EntityRef | None = Field(description="The record it is about, as it was named then")
+    sender: PersonRef | None = Field(description="null: the service")
+    entity: EntityRef | None = Field(description="As it was named then")
     created_at: datetime
-    seen_at: datetime | None = Field(description="When it was first shown (openNotifications, the page)")
+    seen_at: datetime | None
     # "read" on the wire; in Python the model's `is_read` property.
     is_read: bool = Field(alias="read")
     read_at: datetime | None

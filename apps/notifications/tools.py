@@ -31,10 +31,8 @@ from apps.notifications.shapes import NotificationOut, WatcherOut
 Kind = Literal["message", "change", "task", "system"]
 Priority = Literal["low", "normal", "high"]
 Status = Literal["unread", "read", "all"]
-OptionalType = Annotated[
-    EntityType | None, Field(description="With entityId: a record, e.g. contact or task")
-]
-OptionalId = Annotated[EntityId | None, Field(description="With entityType: the record's id")]
+OptionalType = Annotated[EntityType | None, Field(description="With entityId: a record kind, e.g. task")]
+OptionalId = Annotated[EntityId | None, Field(description="With entityType")]
 
 
 @tool("createNotification", permission=NotificationsPerm.SEND, title="Send a notification")
@@ -43,17 +41,12 @@ def create_notification(
     *,
     title: Annotated[str, Field(min_length=1, max_length=200, description="What it says, in a line")],
     body: Annotated[str, Field(max_length=4000, description="More text, if needed")] = "",
-    recipient_email: Annotated[
-        str | None,
-        Field(max_length=254, description="Who gets it: a person of this workspace (default: you)"),
-    ] = None,
+    recipient_email: Annotated[str | None, Field(max_length=254, description="Default: you")] = None,
     entity_type: OptionalType = None,
     entity_id: OptionalId = None,
-    priority: Annotated[Priority, Field(description="low, normal (default) or high")] = "normal",
+    priority: Annotated[Priority, Field(description="How urgent")] = "normal",
 ) -> NotificationOut:
-    """Send a notification to a person of the workspace (or to yourself, as a reminder), with an
-    optional record it is about (for example a contact or a task, which the recipient must be
-    able to see). It shows in their listNotifications and on their notifications page."""
+    """Send a notification to a person of the workspace, or a reminder to yourself, maybe about a record."""
     recipient = person_by_email(recipient_email) if recipient_email else ctx.actor
     entity = kinds.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
     notification = services.notification_send(
@@ -66,18 +59,17 @@ def create_notification(
 def list_notifications(
     ctx: ToolContext,
     *,
-    status: Annotated[Status, Field(description="unread, read or all (default)")] = "all",
+    status: Annotated[Status, Field(description="Read or not")] = "all",
     kind: Annotated[Kind | None, Field(description="Only this kind")] = None,
     priority: Annotated[Priority | None, Field(description="Only this priority")] = None,
     archived: Annotated[
         Literal["exclude", "include", "only"],
-        Field(description="Archived ones: leave out (default), add, only"),
+        Field(description="Leave archived ones out, add them, or only them"),
     ] = "exclude",
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[NotificationOut]:
-    """Your notifications, newest first, a page at a time: messages people sent you, changes to
-    records you watch, news of tasks. Mark them with updateNotification."""
+    """List your notifications, newest first. By words, time or record: searchNotifications."""
     rows = selectors.notification_list(
         actor=ctx.actor, status=status, archived=archived, kind=kind, priority=priority
     )
@@ -95,24 +87,22 @@ def search_notifications(
     *,
     query: Annotated[
         str,
-        Field(
-            max_length=200, description="Words to find in the title, text, record or sender (may be empty)"
-        ),
+        Field(max_length=200, description="All must appear in the title, text, record or sender"),
     ] = "",
     since: Annotated[
-        datetime | None, Field(description="Sent at or after (ISO 8601; without a zone: the workspace's)")
+        datetime | None, Field(description="Sent then or later; no zone: the workspace's")
     ] = None,
-    until: Annotated[datetime | None, Field(description="Sent before (ISO 8601)")] = None,
-    status: Annotated[Status, Field(description="unread, read or all (default)")] = "all",
+    until: Annotated[datetime | None, Field(description="Sent before")] = None,
+    status: Annotated[Status, Field(description="Read or not")] = "all",
     kind: Annotated[Kind | None, Field(description="Only this kind")] = None,
     entity_type: OptionalType = None,
     entity_id: OptionalId = None,
-    include_archived: Annotated[bool, Field(description="Search archived ones too")] = True,
+    include_archived: Annotated[bool, Field(description="Archived ones too")] = True,
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[NotificationOut]:
-    """Find your notifications by words (every word must appear), by time, by kind, or by the
-    record they are about, newest first. Archived notifications are included unless you say not."""
+    """Find your notifications by words, time, kind or record, newest first. All of them:
+    listNotifications."""
     since, until = aware(since), aware(until)
     if since is not None and until is not None and since >= until:
         raise ValidationFailed("`since` must be before `until`.", details={"since": ["after until"]})
@@ -132,8 +122,8 @@ def search_notifications(
 
 class UpdatedNotificationsOut(Out):
     action: str
-    changed: int = Field(description="How many changed (the others were that way already)")
-    notifications: list[NotificationOut] = Field(description="The notifications named, as they are now")
+    changed: int = Field(description="The others were so already")
+    notifications: list[NotificationOut]
 
 
 @tool(
@@ -147,18 +137,14 @@ def update_notification(
     *,
     action: Annotated[
         Literal["read", "unread", "archive", "unarchive"],
-        Field(description="read, unread, archive (put away; also marks read) or unarchive"),
+        Field(description="archive also marks read"),
     ],
-    notification_ids: Annotated[
-        list[EntityId] | None, Field(max_length=100, description="The notifications to mark (1-100)")
-    ] = None,
+    notification_ids: Annotated[list[EntityId] | None, Field(max_length=100, description="Up to 100")] = None,
     all_unread: Annotated[
-        bool,
-        Field(description="Instead of ids: every unread notification of yours (for action read or archive)"),
+        bool, Field(description="Instead of ids, all your unread (read or archive)")
     ] = False,
 ) -> UpdatedNotificationsOut:
-    """Mark one or more of your notifications read or unread, archive them or bring them back;
-    or mark all your unread notifications read at once (allUnread)."""
+    """Mark your notifications read or unread, archive or unarchive them; or all unread at once."""
     if bool(notification_ids) == all_unread:
         raise ValidationFailed(
             "Give notificationIds, or allUnread: true (not both).", details={"notification_ids": ["required"]}
@@ -191,14 +177,14 @@ class EntityCountOut(Out):
 
 
 class ExaminedNotificationsOut(Out):
-    total: int = Field(description="Your notifications, archived ones left out")
+    total: int = Field(description="Archived ones left out")
     unread: int
-    unseen: int = Field(description="Not shown to you yet (openNotifications marks them seen)")
+    unseen: int = Field(description="Not shown yet (openNotifications)")
     high_priority_unread: int
     unread_by_kind: list[CountOut]
-    unread_by_record: list[EntityCountOut] = Field(description="The records with most unread news (10)")
-    latest_unread: list[NotificationOut] = Field(description="The 10 newest unread, in full")
-    watching: list[WatcherOut] = Field(description="Records you watch (first 25)")
+    unread_by_record: list[EntityCountOut] = Field(description="Top 10")
+    latest_unread: list[NotificationOut] = Field(description="Newest 10")
+    watching: list[WatcherOut] = Field(description="First 25")
     watching_count: int
 
 
@@ -209,9 +195,7 @@ class ExaminedNotificationsOut(Out):
     read_only=True,
 )
 def examine_notifications(ctx: ToolContext) -> ExaminedNotificationsOut:
-    """Everything about your notifications in one answer, to decide what needs attention: how
-    many are unread, unseen and urgent, unread ones by kind and by the record they are about,
-    the newest unread ones in full, and the records you watch."""
+    """Get everything about your notifications in one answer, to decide what needs attention first."""
     actor = ctx.actor
     live = selectors.notification_list(actor=actor)
     unread = live.filter(read_at__isnull=True)
@@ -249,12 +233,10 @@ def examine_notifications(ctx: ToolContext) -> ExaminedNotificationsOut:
 
 
 class OpenedOut(Out):
-    page: str = Field(
-        description="Where the person reads their notifications: this path on the workspace's site"
-    )
-    newly_seen: int = Field(description="How many had not been shown before and now count as seen")
+    page: str = Field(description="The notifications page's path")
+    newly_seen: int
     unread: int
-    latest_unread: list[NotificationOut] = Field(description="The 20 newest unread")
+    latest_unread: list[NotificationOut] = Field(description="Newest 20")
 
 
 @tool(
@@ -264,9 +246,7 @@ class OpenedOut(Out):
     idempotent=True,
 )
 def open_notifications(ctx: ToolContext) -> OpenedOut:
-    """Open your notifications as the notifications page does: the newest unread ones and the
-    address of the page, and everything not shown before now counts as seen (the count of new
-    notifications drops to zero). Seen is not read: mark them read with updateNotification."""
+    """Open your notifications as their page does: all now count as seen (not read: updateNotification)."""
     unread = selectors.notification_list(actor=ctx.actor, status="unread")
     latest = [NotificationOut.of(n) for n in unread[:20]]
     newly_seen = services.notifications_open(actor=ctx.actor)
@@ -277,7 +257,7 @@ def open_notifications(ctx: ToolContext) -> OpenedOut:
 
 class WatchOut(Out):
     watcher: WatcherOut
-    created: bool = Field(description="False when they were watching it already")
+    created: bool = Field(description="False: watching already")
 
 
 @tool("createWatcher", permission=NotificationsPerm.WATCH, title="Watch a record", idempotent=True)
@@ -285,18 +265,12 @@ def create_watcher(
     ctx: ToolContext,
     *,
     entity_type: EntityType,
-    entity_id: Annotated[EntityId, Field(description="The record's id")],
+    entity_id: Annotated[EntityId, Field(description="Of that kind")],
     person_email: Annotated[
-        str | None,
-        Field(
-            max_length=254,
-            description="Someone else to make a watcher (needs notifications.send; default: you)",
-        ),
+        str | None, Field(max_length=254, description="Default: you; others need notifications.send")
     ] = None,
 ) -> WatchOut:
-    """Watch a record (a contact, a task, ...): from now on, each change someone else makes to
-    it sends the watcher a notification. You can also make a colleague a watcher, if they may
-    see the record."""
+    """Watch a record (a contact, a task, ...): others' changes to it notify the watcher."""
     entity = kinds.resolve(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
     person = person_by_email(person_email) if person_email else ctx.actor
     watcher, created = services.watcher_create(actor=ctx.actor, person=person, entity=entity)
@@ -310,13 +284,12 @@ def list_watchers(
     entity_type: OptionalType = None,
     entity_id: OptionalId = None,
     person_email: Annotated[
-        str | None, Field(max_length=254, description="Whose watchers (yours by default; others: admins)")
+        str | None, Field(max_length=254, description="Whose (default: yours; others: admins)")
     ] = None,
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[WatcherOut]:
-    """The records you watch, newest first; or, given a record, everyone who watches it; or
-    (admins) the records another person watches."""
+    """List the records you (or a person) watch, or who watches a given record, newest first."""
     entity = kinds.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
     person = person_by_email(person_email) if person_email else None
     rows = selectors.watcher_list(actor=ctx.actor, entity=entity, person=person)
@@ -324,7 +297,7 @@ def list_watchers(
 
 
 class CancelledOut(Out):
-    cancelled: list[int] = Field(description="The watchers removed")
+    cancelled: list[int]
     message: str
 
 
@@ -332,12 +305,11 @@ class CancelledOut(Out):
 def cancel_watcher(
     ctx: ToolContext,
     *,
-    watcher_id: Annotated[EntityId | None, Field(description="The watcher (listWatchers gives ids)")] = None,
+    watcher_id: Annotated[EntityId | None, Field(description="From listWatchers")] = None,
     entity_type: OptionalType = None,
     entity_id: OptionalId = None,
 ) -> CancelledOut:
-    """Stop a watcher: yours, one you added for someone, or (admins) anyone's, by its id; or stop
-    watching a record yourself by naming it. No more notifications come from it."""
+    """Stop a watcher by its id, or stop watching a record yourself. To start: createWatcher."""
     if (watcher_id is None) == (entity_type is None and entity_id is None):
         raise ValidationFailed(
             "Give watcherId, or entityType and entityId (not both).", details={"watcher_id": ["required"]}

@@ -27,21 +27,19 @@ class Progress(Out):
 
 class StepSummary(Out):
     id: int
-    position: int = Field(description="1 for the first step")
+    position: int
     title: str
-    kind: str = Field(description="manual (a person), agent (the service's agent), notify, write_file")
-    status: str = Field(description="pending, waiting, in_progress, done, skipped or failed")
-    waiting_on: str = Field(description="person or agent while it waits; empty otherwise")
+    kind: str
+    status: str
+    waiting_on: str
     column: str
     assignee: PersonRef | None
     due_at: datetime | None
     labels: list[str]
     checklist: Progress
     links: int
-    agent_conversation: str | None = Field(
-        description="agent steps: the message gateway's conversation doing it, the last time it was handed "
-        "over (its owner follows it with GET /api/agent/{uuid})"
-    )
+    # Agent steps: the gateway conversation doing it (its owner follows it with GET /api/agent/{uuid}).
+    agent_conversation: str | None
 
     @classmethod
     def of(cls, step: TaskStep, **given: Any) -> Self:
@@ -70,15 +68,13 @@ def counted_steps(task: Task) -> list[TaskStep]:
 class ColumnOut(Out):
     name: str
     position: int
-    finished_steps_go_here: bool = Field(
-        description="True for the last column: moving a step here finishes it"
-    )
+    finished_steps_go_here: bool
     steps: list[StepSummary]
 
 
 class RunOut(Out):
     number: int
-    trigger: str = Field(description="start, rerun or schedule")
+    trigger: str
     status: str
     started_by: PersonRef | None
     started_at: datetime
@@ -89,10 +85,10 @@ class EventOut(Out):
     id: int
     at: datetime
     kind: str
-    actor: PersonRef | None = Field(description="Who did it (none: the service itself)")
+    actor: PersonRef | None = Field(description="null: the service")
     step_id: int | None
     step_title: str
-    run: int | None = Field(description="The run's number, for what happened during a run")
+    run: int | None
     message: str
 
     @classmethod
@@ -103,16 +99,16 @@ class EventOut(Out):
 class ScheduleOut(Out):
     id: int
     task: TaskRef
-    rrule: str = Field(description="The RFC 5545 recurrence rule")
+    rrule: str
     starts_at: datetime
     time_zone: str
     enabled: bool
     disabled_reason: str
     next_run_at: datetime | None
-    upcoming: list[datetime] = Field(description="The next occurrences (up to 5)")
+    upcoming: list[datetime]
     last_run_at: datetime | None
     run_count: int
-    created_by: PersonRef | None = Field(description="Runs act as this person")
+    created_by: PersonRef | None  # runs act as this person
 
     @classmethod
     def of(cls, schedule: ScheduledTask) -> "ScheduleOut":
@@ -123,10 +119,10 @@ class ScheduledRunOut(Out):
     id: int
     due_at: datetime
     ran_at: datetime
-    status: str = Field(description="started (a task was started) or failed")
-    missed: int = Field(description="Occurrences missed before this one (the service was not running)")
+    status: str = Field(description="started or failed")
+    missed: int = Field(description="Occurrences missed before this one")
     message: str
-    task: TaskRef | None = Field(description="The task this run started, as it is now")
+    task: TaskRef | None = Field(description="The task it started, as it is now")
 
 
 def waiting_for(task: Task, steps: list[TaskStep]) -> str:
@@ -152,8 +148,8 @@ class TaskSummary(Out):
     id: int
     title: str
     is_template: bool
-    status: str = Field(description="draft, running, waiting, paused, completed or failed")
-    waiting_on: str = Field(description="person or agent while it waits")
+    status: str
+    waiting_on: str
     priority: str
     due_at: datetime | None
     owner: PersonRef | None
@@ -164,7 +160,7 @@ class TaskSummary(Out):
 class AgentKeyOut(Out):
     id: int
     label: str
-    status: str = Field(description="active or revoked (a revoked key pays for nothing)")
+    status: str
 
     @classmethod
     def of(cls, task: Task) -> "AgentKeyOut | None":
@@ -181,19 +177,17 @@ class GuidanceOut(Out):
 class TaskOut(TaskSummary):
     description: str
     instructions: str
-    waiting_for: str = Field(description="What it waits for, in words (empty when it does not wait)")
-    your_access: str = Field(description="admin, owner, edit or view")
+    waiting_for: str
+    your_access: str
     shared_with: list[ShareOut]
-    template: TaskRef | None = Field(description="The template it was made from")
+    template: TaskRef | None
     copied_from: TaskRef | None
-    progress: Progress = Field(description="Steps done or skipped, of all")
-    columns: list[ColumnOut] = Field(description="The board, with each column's steps")
+    progress: Progress  # steps done or skipped, of all
+    columns: list[ColumnOut]
     current_run: RunOut | None
     runs: int
-    guidance: list[GuidanceOut] = Field(description="Steering given during runs, newest first (10)")
-    agent_key: AgentKeyOut | None = Field(
-        description="The owner's API key whose budget pays for the agent's steps (none: they wait for one)"
-    )
+    guidance: list[GuidanceOut]  # steerTask's, newest first (10)
+    agent_key: AgentKeyOut | None  # pays for the agent's steps
     schedule: ScheduleOut | None
     created_at: datetime
     started_at: datetime | None
@@ -244,17 +238,15 @@ class StepDetailOut(StepSummary):
     task_id: int
     instructions: str
     notes: str
-    result: str = Field(description="What the step did, or what it waits for, the last time it ran")
-    notify: list[PersonRef] = Field(description="notify steps: who is told (empty: the owner and sharees)")
-    file: dict[str, str] | None = Field(
-        description="write_file steps: the file it writes (name, text, folder)"
-    )
+    result: str = Field(description="What it did or waits for, last time it ran")
+    notify: list[PersonRef] = Field(description="Empty: the owner and sharees")
+    file: dict[str, str] | None = Field(description="write_file steps: name, text, folder")
     checklist_items: list[ChecklistItemOut]
-    linked: list[EntityOut] = Field(description="Records of any area linked to the step")
+    linked: list[EntityOut]
     started_at: datetime | None
     finished_at: datetime | None
     finished_by: PersonRef | None
-    history: list[EventOut] = Field(description="What happened to this step, newest first (50)")
+    history: list[EventOut] = Field(description="Newest first (50)")
 
     @classmethod
     def of(cls, step: TaskStep, actor: Actor) -> "StepDetailOut":  # type: ignore[override]

@@ -105,13 +105,9 @@ def test_its_definition_is_short_and_its_annotations_assume_the_worst():
     assert set(definition["inputSchema"]["properties"]) == {"name", "arguments"}
     assert definition["inputSchema"]["required"] == ["name"]
     assert "outputSchema" not in definition  # it answers in the shape of the tool it ran
-    assert definition["annotations"] == {
-        "title": "Call a tool",
-        "readOnlyHint": False,
-        "destructiveHint": True,
-        "idempotentHint": False,
-        "openWorldHint": True,
-    }
+    # readOnlyHint and idempotentHint left out: MCP's default for both is false.
+    assert definition["annotations"] == {"destructiveHint": True, "openWorldHint": True}
+    assert definition["title"] == "Call a tool"
     assert spec.markers == Marker.NONE and spec.permission.value == "catalogue.discover"
 
 

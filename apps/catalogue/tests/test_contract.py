@@ -55,15 +55,18 @@ def test_the_permission_is_registered_in_its_area(spec):
 @pytest.mark.parametrize("spec", TOOLS, ids=by_name)
 def test_the_annotations_match_the_markers(spec):
     annotations = spec.annotations
-    assert annotations["title"] == spec.title
-    assert annotations["readOnlyHint"] is spec.read_only
+    assert spec.definition["title"] == spec.title
+    assert annotations.get("readOnlyHint", False) is spec.read_only
+    assert annotations.get("idempotentHint", False) is spec.idempotent
+    assert annotations["openWorldHint"] is spec.open_world
     # A tool that runs others (callTool) may do anything: the worst case, without markers.
-    assert annotations["destructiveHint"] is spec.runs_tools or (
+    destructive = spec.runs_tools or (
         not spec.read_only and bool(spec.markers & (Marker.DESTRUCTIVE | Marker.HIGH_RISK))
     )
+    assert annotations["destructiveHint"] is destructive
     if spec.runs_tools:
         assert spec.markers == Marker.NONE
-        assert (annotations["idempotentHint"], annotations["openWorldHint"]) == (False, True)
+        assert (spec.idempotent, spec.open_world) == (False, True)
     prefix = " ".join(f"{label}:" for label in spec.markers.labels)
     assert spec.description.startswith(prefix)
     confirmable = bool(spec.markers & CONFIRMATION_MARKERS)

@@ -69,7 +69,8 @@ def test_entries_are_complete_mcp_tool_definitions(people):
         # callTool answers in the shape of the tool it ran: it has none of its own.
         assert ("outputSchema" in entry) is (entry["name"] != "callTool")
         assert entry["inputSchema"]["type"] == "object"
-        assert entry["annotations"]["title"] == entry["title"]
+        assert entry["title"] == registry.get(entry["name"]).title
+        assert {"destructiveHint", "openWorldHint"} <= set(entry["annotations"])
 
 
 def test_a_role_without_the_permission_does_not_list_the_tool(acme):
@@ -212,6 +213,16 @@ def test_invalid_arguments_name_the_field_and_why(people):
     assert "`includeArchived`" in message
 
 
+def test_an_argument_error_stays_short_however_many_arguments_are_wrong(people):
+    arguments = {"contactId": 1, **{f"x{number}" * 40: number for number in range(50_000)}}
+
+    message = text_of(call(people["member"], "getContact", arguments))
+
+    assert len(message) < 2_000
+    assert message.count("is not an argument it takes") == 5
+    assert "and 49995 more" in message
+
+
 def test_a_missing_argument_is_named(people):
     message = text_of(call(people["member"], "getContact", {}))
 
@@ -352,3 +363,6 @@ def test_server_instructions_tell_how_the_catalogue_works(acme, people):
     assert "searchTools" in text and "describeTool" in text and "callTool" in text
     assert "confirmationToken" in text
     assert "MANDATORY FIRST CALL" in text
+    assert "profile=" in text
+    # At most 1k tokens (bytes / 4), with every area the owner may use.
+    assert len(server_instructions(principal_for(people["owner"])).encode()) <= 4_000

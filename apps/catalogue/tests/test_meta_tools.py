@@ -43,7 +43,7 @@ def test_describe_gives_the_full_definition(people):
 
     assert answer["inputSchema"]["properties"]["contactId"]["type"] == "integer"
     assert answer["outputSchema"]["type"] == "object"
-    assert answer["annotations"]["readOnlyHint"] is False
+    assert answer["annotations"] == {"destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
     assert answer["permission"] == "contacts.edit"
     assert answer["requiresConfirmation"] is False
     assert answer["firstCall"] is None

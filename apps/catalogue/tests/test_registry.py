@@ -1,16 +1,18 @@
 """Declaring tools: schemas, descriptions, annotations, and the start-up check."""
 
-from typing import Annotated
+import json
+from datetime import datetime
+from typing import Annotated, Literal
 
 import pytest
 from django.core.management import call_command
 from jsonschema import Draft202012Validator
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from apps.catalogue import registry
 from apps.catalogue.checks import check_catalogue, problems_of
 from apps.catalogue.registry import Marker, RegistryError, build_spec, tool
-from apps.catalogue.shapes import Done, Out
+from apps.catalogue.shapes import Done, In, Out
 from apps.catalogue.testing import temporary_tools
 from apps.contacts.permissions import ContactsPerm
 
@@ -41,7 +43,7 @@ def test_the_input_schema_comes_from_the_keyword_only_parameters_in_camel_case()
         "maxLength": 10,
         "description": "What to say back",
     }
-    assert schema["properties"]["loud"]["default"] is False
+    assert schema["properties"]["loud"] == {"type": "boolean", "description": "Shout it"}
     Draft202012Validator.check_schema(schema)
 
 
@@ -67,6 +69,135 @@ def test_the_docstring_is_the_description_behind_its_markers():
     )
 
 
+# --- compact schemas -------------------------------------------------------------------------------
+
+
+class Person(Out):
+    """A person, as the source explains it: this docstring is not for agents."""
+
+    id: int
+    email: str
+
+
+class Meeting(Out):
+    """A meeting."""
+
+    id: int
+    organiser: Person | None
+    guests: list[Person]
+    room: Annotated[str, Field(description="Where")] | None
+    note: str | None = Field(description="The note")
+
+
+class Window(In):
+    """A window of time, as the source explains it."""
+
+    start: datetime
+    end: datetime | None = Field(None, description="Until when (default: open)")
+
+
+def plan(
+    ctx,
+    *,
+    meeting_id: Annotated[int, Field(ge=1, le=2**63 - 1, description="From searchMeetings")],
+    window: Annotated[Window | None, Field(description="When to plan it")] = None,
+    mode: Annotated[Literal["soon", "late"] | None, Field(description="How to pick a time")] = None,
+    city: Annotated[str | None, Field(max_length=50, description="Its city")] = None,
+) -> Meeting:
+    """Plan a meeting in a window of time, and answer it as it stands after."""
+
+
+def planned():
+    return build_spec(plan, name="planMeeting", permission=ContactsPerm.EDIT, title="Plan")
+
+
+def test_a_nullable_argument_takes_null_into_its_type_and_its_enum():
+    properties = planned().definition["inputSchema"]["properties"]
+
+    assert properties["mode"] == {
+        "type": ["string", "null"],
+        "enum": ["soon", "late", None],
+        "description": "How to pick a time",
+    }
+    assert "anyOf" not in json.dumps(planned().definition["inputSchema"])
+
+
+def test_a_shape_used_once_is_written_in_place_without_its_title_or_docstring():
+    schema = planned().definition["inputSchema"]
+
+    assert "$defs" not in schema
+    window = schema["properties"]["window"]
+    assert window["type"] == ["object", "null"]
+    assert window["description"] == "When to plan it"
+    assert window["properties"]["end"] == {
+        "type": ["string", "null"],
+        "format": "date-time",
+        "description": "Until when (default: open)",
+    }
+    assert "title" not in json.dumps(schema)
+
+
+def test_null_or_empty_defaults_64_bit_bounds_and_descriptions_that_restate_a_name_are_left_out():
+    properties = planned().definition["inputSchema"]["properties"]
+
+    assert properties["meetingId"] == {"type": "integer", "minimum": 1, "description": "From searchMeetings"}
+    assert properties["city"] == {"type": ["string", "null"], "maxLength": 50}
+    assert "default" not in properties["window"]
+    # The bound is still enforced: only the schema leaves it out.
+    spec = planned()
+    with pytest.raises(ValidationError):
+        spec.input_model.model_validate({"meetingId": 2**63})
+
+
+def test_the_input_schema_accepts_what_the_input_model_accepts():
+    spec = planned()
+    validator = Draft202012Validator(spec.definition["inputSchema"])
+    accepted = [
+        {"meetingId": 1},
+        {"meetingId": 1, "window": None, "mode": None, "city": None},
+        {"meetingId": 1, "window": {"start": "2026-03-10T09:00:00Z"}, "mode": "late", "city": "Ghent"},
+        {"meetingId": 1, "window": {"start": "2026-03-10T09:00:00Z", "end": None}},
+    ]
+    refused = [
+        {},
+        {"meetingId": 0},
+        {"meetingId": 1, "colour": "red"},
+        {"meetingId": 1, "mode": "never"},
+        {"meetingId": 1, "window": {}},
+        {"meetingId": 1, "window": {"start": "2026-03-10T09:00:00Z", "extra": 1}},
+        {"meetingId": 1, "city": "x" * 51},
+    ]
+    for arguments in accepted:
+        assert validator.is_valid(arguments), arguments
+        spec.input_model.model_validate(arguments)
+    for arguments in refused:
+        assert not validator.is_valid(arguments), arguments
+        with pytest.raises(ValidationError):
+            spec.input_model.model_validate(arguments)
+
+
+def test_a_shared_shape_is_defined_once_and_an_output_schema_lists_no_required_fields():
+    schema = planned().definition["outputSchema"]
+
+    assert list(schema["$defs"]) == ["Person"]
+    assert schema["$defs"]["Person"] == {
+        "type": "object",
+        "properties": {"id": {"type": "integer"}, "email": {"type": "string"}},
+    }
+    assert schema["properties"]["guests"] == {"type": "array", "items": {"$ref": "#/$defs/Person"}}
+    assert schema["properties"]["room"] == {"type": ["string", "null"], "description": "Where"}
+    assert "required" not in json.dumps(schema)
+    assert "description" not in schema
+
+
+def test_an_answer_with_nulls_still_matches_the_output_schema():
+    answer = Meeting(
+        id=1, organiser=None, guests=[Person(id=2, email="a@example.org")], room=None, note=None
+    ).model_dump(mode="json", by_alias=True)
+
+    Draft202012Validator(planned().definition["outputSchema"]).validate(answer)
+
+
 @pytest.mark.parametrize(
     ("options", "annotations"),
     [
@@ -74,38 +205,21 @@ def test_the_docstring_is_the_description_behind_its_markers():
             {"read_only": True},
             {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False},
         ),
-        (
-            {},
-            {
-                "readOnlyHint": False,
-                "destructiveHint": False,
-                "idempotentHint": False,
-                "openWorldHint": False,
-            },
-        ),
-        (
-            {"markers": Marker.DESTRUCTIVE},
-            {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": False},
-        ),
+        # readOnlyHint and idempotentHint default to false in MCP: left out when false.
+        ({}, {"destructiveHint": False, "openWorldHint": False}),
+        ({"markers": Marker.DESTRUCTIVE}, {"destructiveHint": True, "openWorldHint": False}),
         (
             {"markers": Marker.HIGH_RISK, "open_world": True, "idempotent": True},
-            {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": True, "openWorldHint": True},
+            {"destructiveHint": True, "idempotentHint": True, "openWorldHint": True},
         ),
-        (
-            {"markers": Marker.GATED},
-            {
-                "readOnlyHint": False,
-                "destructiveHint": False,
-                "idempotentHint": False,
-                "openWorldHint": False,
-            },
-        ),
+        ({"markers": Marker.GATED}, {"destructiveHint": False, "openWorldHint": False}),
     ],
 )
 def test_markers_and_options_map_to_mcp_annotations(options, annotations):
     spec = build_spec(echo, name="echoWords", permission=ContactsPerm.EDIT, title="Echo the words", **options)
 
-    assert spec.annotations == {"title": "Echo the words", **annotations}
+    assert spec.annotations == annotations
+    assert spec.definition["title"] == "Echo the words"
 
 
 def test_confirmable_tools_declare_the_confirmation_token_argument():
@@ -166,7 +280,7 @@ def test_the_system_check_names_what_is_wrong_with_a_tool():
     assert "it has no title" in problems
     assert any("description" in problem for problem in problems)
     assert "a read-only tool cannot be GATED, HIGH RISK or DESTRUCTIVE" in problems
-    assert "its argument 'thing' has no description" in problems
+    assert "its argument 'thing' has no description (one that restates its name is left out)" in problems
     with temporary_tools(bad):
         assert any("Bad_name" in message.msg for message in check_catalogue())
 

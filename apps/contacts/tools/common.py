@@ -8,7 +8,7 @@ from pydantic import Field
 from apps.catalogue.activity import LinkedItemOut, UpcomingEventOut
 from apps.catalogue.shapes import From, Out, PersonRef, id_field
 
-ContactId = Annotated[int, id_field("contact")]
+ContactId = Annotated[int, id_field("searchContacts")]
 Kind = Literal["person", "organisation"]
 Stage = Literal["lead", "prospect", "customer", "partner", "supplier", "former"]
 Visibility = Literal["workspace", "private"]
@@ -20,7 +20,7 @@ Text200 = Annotated[str, Field(max_length=200)]
 class CreditCheckOut(Out):
     contact_id: int
     provider: str
-    reference: str = Field(description="The bureau's reference of the report")
+    reference: str
     purpose: str
     score: int | None
     band: str

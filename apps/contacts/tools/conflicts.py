@@ -20,18 +20,14 @@ from apps.contacts.shapes import ConflictOut
 def update_conflict_resolution(
     ctx: ToolContext,
     *,
-    conflict_id: Annotated[
-        int, Field(ge=1, description="The possible duplicate's id (getContact lists them)")
-    ],
+    conflict_id: Annotated[int, Field(ge=1, description="From getContact's openConflicts")],
     resolution: Annotated[
         Literal["keep_both", "dismissed", "reopen"],
-        Field(description="keep_both: they are different; dismissed: ignore it; reopen: decide again later"),
+        Field(description="keep_both: they differ; dismissed: ignore it; reopen: decide later"),
     ],
     note: Annotated[str, Field(max_length=500, description="Why, for the next person")] = "",
 ) -> ConflictOut:
-    """Decide on a possible duplicate that createContact or updateContact found: keep both
-    (they are different, and will not be flagged again), dismiss it, or reopen it. To merge
-    them instead, call mergeContacts, which resolves it."""
+    """Decide on a possible duplicate: keep both, dismiss or reopen it. To merge them: mergeContacts."""
     conflict = selectors.conflict_get(actor=ctx.actor, conflict_id=conflict_id)
     return ConflictOut.of_record(
         services.conflict_resolve(actor=ctx.actor, conflict=conflict, resolution=resolution, note=note)

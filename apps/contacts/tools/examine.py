@@ -24,22 +24,17 @@ class AttachmentsSection(Section):
 class ExaminedContactOut(Out):
     contact: ContactOut
     health: HealthOut
-    recent_history: list[EventOut] = Field(description="The last 10 events")
-    ownership: list[OwnershipOut] = Field(description="The last 5 changes of owner")
-    people: list[ContactSummary] = Field(description="Organisations: their people (first 25)")
+    recent_history: list[EventOut] = Field(description="Last 10")
+    ownership: list[OwnershipOut] = Field(description="Last 5")
+    people: list[ContactSummary] = Field(description="An organisation's people (25)")
     attachments: AttachmentsSection
     upcoming_events: EventsSection
-    last_credit_check: CreditCheckOut | None = Field(
-        description="Only for people allowed to run credit checks"
-    )
+    last_credit_check: CreditCheckOut | None = Field(description="If you may run credit checks")
 
 
 @tool("examineContact", permission=ContactsPerm.VIEW, title="Examine a contact in depth", read_only=True)
 def examine_contact(ctx: ToolContext, *, contact_id: ContactId) -> ExaminedContactOut:
-    """Everything about a contact in one answer, to prepare a call or a meeting: all its fields,
-    relationship health, the last events of its history, recent owner changes, an
-    organisation's people and key contacts, linked documents and files, upcoming events and the
-    last credit check. Parts whose area is not installed say so instead of failing."""
+    """Get everything about a contact in one answer: fields, health, history, links, events."""
     actor = ctx.actor
     contact = selectors.contact_answer(actor=actor, contact_id=contact_id, trash=True)
     events = ContactEvent.objects.filter(contact=contact).select_related("actor")[:10]

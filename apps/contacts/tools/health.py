@@ -20,10 +20,7 @@ from apps.contacts.tools.common import ContactId, CreditCheckOut
     read_only=True,
 )
 def get_contact_health(ctx: ToolContext, *, contact_id: ContactId) -> HealthOut:
-    """Tell how healthy the relationship with a contact is: healthy, needs_attention, at_risk or
-    cold, with a 0-100 score and what it is based on. A person's own judgement
-    (updateContactHealth) wins; otherwise it comes from the time since the last interaction
-    (up to 30 days healthy, 90 needs attention, 180 at risk, then cold)."""
+    """Get how healthy a contact relationship is, 0-100, from activity or updateContactHealth."""
     return health_of(Contact.objects.fetch(ctx.actor, contact_id))
 
 
@@ -42,12 +39,9 @@ def update_contact_health(
     ] = None,
     score: Annotated[int | None, Field(ge=0, le=100, description="0-100")] = None,
     note: Annotated[str | None, Field(max_length=500, description="Why, for the next person")] = None,
-    reset: Annotated[
-        bool, Field(description="Forget the judgement and go back to the health from activity")
-    ] = False,
+    reset: Annotated[bool, Field(description="Back to the health from activity")] = False,
 ) -> HealthOut:
-    """Record a person's judgement of the relationship with a contact (status, score, note), which
-    then wins over the health computed from activity; or reset it. Kept in the history."""
+    """Set your judgement of a relationship's health, which wins over activity; or reset it."""
     contact = Contact.objects.fetch(ctx.actor, contact_id)
     contact = services.contact_set_health(
         actor=ctx.actor, contact=contact, status=status, score=score, note=note, reset=reset
@@ -68,12 +62,10 @@ def get_contact_credit_check(
     contact_id: ContactId,
     purpose: Annotated[
         Literal["credit_application", "account_opening", "contract", "debt_collection"],
-        Field(description="Why the check is needed; bureaus only answer for a lawful purpose"),
+        Field(description="The lawful purpose a bureau needs"),
     ],
 ) -> CreditCheckOut:
-    """Ask the workspace's credit bureau for a credit report on a contact (a person or an
-    organisation): score, band and summary. It is a paid request about a person's finances,
-    so the user confirms each one; the answer is kept on the contact and in its history."""
+    """Get a paid credit report on a contact from the workspace's credit bureau: score, band, summary."""
     contact = Contact.objects.fetch(ctx.actor, contact_id)
     check = services.credit_check_run(actor=ctx.actor, contact=contact, purpose=purpose)
     return CreditCheckOut.of_record(check)

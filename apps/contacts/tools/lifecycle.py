@@ -38,14 +38,12 @@ def get_contact_history(
     *,
     contact_id: ContactId,
     kinds: Annotated[
-        list[EventKind] | None, Field(max_length=20, description="Only these kinds of events (default: all)")
+        list[EventKind] | None, Field(max_length=20, description="Only these (default: all)")
     ] = None,
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[EventOut]:
-    """The contact's timeline, newest first: created, every change with the fields' old and new
-    values, archive and restore, merges, sharing, owner changes, health, links, key contacts,
-    duplicate decisions and credit checks, each with who did it and when."""
+    """Get a contact's timeline, newest first: every change, who made it and when."""
     contact = Contact.objects.fetch(ctx.actor, contact_id, trash=True)
     events = ContactEvent.objects.filter(contact=contact).select_related("actor")
     if kinds:
@@ -56,7 +54,7 @@ def get_contact_history(
 class OwnershipHistoryOut(Out):
     contact_id: int
     owner: PersonRef | None = Field(description="The owner now")
-    changes: list[OwnershipOut] = Field(description="Every change of owner, newest first")
+    changes: list[OwnershipOut] = Field(description="Newest first")
 
 
 @tool(
@@ -66,8 +64,7 @@ class OwnershipHistoryOut(Out):
     read_only=True,
 )
 def get_contact_ownership_history(ctx: ToolContext, *, contact_id: ContactId) -> OwnershipHistoryOut:
-    """Who owns the contact now, and every change of owner since it was created: from whom, to
-    whom, who made the change, when and why (a transfer, an update, the creation)."""
+    """Get who owns a contact now and every change of owner: from and to whom, by whom, when, why."""
     contact = Contact.objects.select_related("owner").fetch(ctx.actor, contact_id, trash=True)
     changes = contact.ownership_changes.select_related("previous_owner", "new_owner", "changed_by")
     return OwnershipHistoryOut(
@@ -78,9 +75,9 @@ def get_contact_ownership_history(ctx: ToolContext, *, contact_id: ContactId) ->
 
 
 class MergeOut(Out):
-    contact: ContactOut = Field(description="The primary contact, after the merge")
-    merged_ids: list[int] = Field(description="The contacts merged into it, now archived")
-    fields_taken: list[str] = Field(description="Fields the primary took from the others")
+    contact: ContactOut
+    merged_ids: list[int] = Field(description="Now archived")
+    fields_taken: list[str] = Field(description="Filled from the duplicates")
 
 
 @tool(
@@ -98,14 +95,10 @@ def merge_contacts(
     ],
     prefer: Annotated[
         dict[str, EntityId] | None,
-        Field(description="Per field (camelCase, e.g. email), the id of the contact whose value wins"),
+        Field(description="Per field (e.g. email), the contact whose value wins"),
     ] = None,
 ) -> MergeOut:
-    """Merge duplicates into one contact. The primary keeps its values; its empty fields are
-    filled from the duplicates (or `prefer` picks the contact per field); tags, business
-    fields and notes are combined; people, linked items, shares, key contacts and credit checks
-    move to it. The duplicates are archived and point to the primary (restoreContact brings one
-    back, without undoing what moved)."""
+    """Merge duplicate contacts into one, which fills its empty fields from them; they are archived."""
     from pydantic.alias_generators import to_snake
 
     primary = Contact.objects.fetch(ctx.actor, primary_id)
@@ -119,9 +112,7 @@ def merge_contacts(
 
 @tool("restoreContact", permission=ContactsPerm.DELETE, title="Restore an archived contact", idempotent=True)
 def restore_contact(ctx: ToolContext, *, contact_id: ContactId) -> ContactOut:
-    """Bring back an archived contact (archived by deleting it or by a merge), with everything it
-    had. A contact that was merged is detached from the contact it was merged into; what moved
-    in the merge stays there."""
+    """Bring back an archived contact (deleted or merged) with what it had; what a merge moved stays."""
     contact = Contact.objects.fetch(ctx.actor, contact_id, trash=True)
     return ContactOut.of(services.contact_restore(actor=ctx.actor, contact=contact), ctx.actor)
 
@@ -138,14 +129,10 @@ def share_contact(
     ctx: ToolContext,
     *,
     contact_id: ContactId,
-    person_email: Annotated[str, Field(max_length=254, description="E-mail of a person of this workspace")],
-    access: Annotated[
-        Literal["view", "edit", "none"], Field(description="view, edit, or none to stop sharing with them")
-    ] = "view",
+    person_email: Annotated[str, Field(max_length=254, description="A person of the workspace")],
+    access: Annotated[Literal["view", "edit", "none"], Field(description="none stops sharing")] = "view",
 ) -> SharingOut:
-    """Share a contact with another person of the workspace, so they can see it (view) or also
-    change it (edit), or stop sharing (none). Sharing matters for private contacts; a contact
-    visible to everyone can already be seen by anyone whose role allows contacts."""
+    """Share a private contact with a person (view or edit), or stop (none)."""
     contact = Contact.objects.fetch(ctx.actor, contact_id)
     person = sharing.person_by_email(person_email)
     contact = services.contact_share(actor=ctx.actor, contact=contact, person=person, access=access)
@@ -170,20 +157,15 @@ class TransferOut(Out):
 def transfer_contact_accounts(
     ctx: ToolContext,
     *,
-    from_email: Annotated[str, Field(max_length=254, description="E-mail of the current owner")],
-    to_email: Annotated[str, Field(max_length=254, description="E-mail of the new owner")],
+    from_email: Annotated[str, Field(max_length=254, description="The current owner")],
+    to_email: Annotated[str, Field(max_length=254, description="The new owner")],
     contact_ids: Annotated[
-        list[EntityId] | None,
-        Field(max_length=500, description="Only these contacts (default: all they own)"),
+        list[EntityId] | None, Field(max_length=500, description="Default: all they own")
     ] = None,
-    include_people: Annotated[
-        bool, Field(description="Also hand over the people of the organisations handed over")
-    ] = True,
-    reason: Annotated[str, Field(max_length=300, description="Why, kept in the ownership history")] = "",
+    include_people: Annotated[bool, Field(description="With the organisations' people")] = True,
+    reason: Annotated[str, Field(max_length=300, description="Why, for the history")] = "",
 ) -> TransferOut:
-    """Hand the accounts (contacts) a person owns over to another person, for example when
-    someone leaves or territories change: all of them, or the ones named, with the people of
-    the organisations handed over. Every change is kept in each contact's ownership history."""
+    """Hand the contacts a person owns over to another person, e.g. when someone leaves."""
     from_user = sharing.person_by_email(from_email)
     to_user = sharing.person_by_email(to_email)
     moved = services.contacts_transfer(

@@ -39,8 +39,8 @@ class LinkResultOut(Out):
     kind: str
     id: int
     title: str
-    linked: bool = Field(description="Whether the item is linked now")
-    changed: bool = Field(description="False when it already was (or was not) linked")
+    linked: bool
+    changed: bool = Field(description="False: it already was so")
 
 
 def _link(ctx: ToolContext, kind: str, contact_id: int, target_id: int, remove: bool) -> LinkResultOut:
@@ -68,11 +68,10 @@ def link_document_to_contact(
     ctx: ToolContext,
     *,
     contact_id: ContactId,
-    document_id: Annotated[int, Field(ge=1, description="The document's id in the Documents area")],
+    document_id: Annotated[int, Field(ge=1, description="From listDocuments")],
     remove: Annotated[bool, Field(description="Unlink it instead")] = False,
 ) -> LinkResultOut:
-    """Link a document (a contract, a proposal, meeting notes) to a contact, so it shows in
-    getContactAttachments; or unlink it. Needs the Documents area."""
+    """Link a document to a contact, or unlink it. A file: linkFileToContact."""
     return _link(ctx, "document", contact_id, document_id, remove)
 
 
@@ -81,11 +80,10 @@ def link_file_to_contact(
     ctx: ToolContext,
     *,
     contact_id: ContactId,
-    file_id: Annotated[int, Field(ge=1, description="The file's id in the Files area")],
+    file_id: Annotated[int, Field(ge=1, description="From listFiles")],
     remove: Annotated[bool, Field(description="Unlink it instead")] = False,
 ) -> LinkResultOut:
-    """Link a stored file (a scan, a photo, a spreadsheet) to a contact, so it shows in
-    listContactFiles and getContactAttachments; or unlink it. Needs the Files area."""
+    """Link a stored file to a contact, or unlink it. A new file: saveFileToContact."""
     return _link(ctx, "file", contact_id, file_id, remove)
 
 
@@ -93,8 +91,7 @@ def link_file_to_contact(
 def list_contact_files(
     ctx: ToolContext, *, contact_id: ContactId, limit: Limit = 25, offset: Offset = 0
 ) -> Page[LinkOut]:
-    """The files linked to a contact, newest link first, with their current name, type and size
-    (or `available: false` if a file was removed or you may no longer read it). Needs the Files area."""
+    """List the files linked to a contact, newest first. Its documents too: getContactAttachments."""
     contact = Contact.objects.fetch(ctx.actor, contact_id)
     _items(ctx.actor, "file", [])  # an area that is not installed is said as the link tools say it
     linked = attachments.attachments_of(actor=ctx.actor, record=contact, item_kinds=("file",))
@@ -106,7 +103,7 @@ class AttachmentsOut(Out):
     contact_id: int
     documents: list[LinkOut]
     files: list[LinkOut]
-    unavailable_areas: list[str] = Field(description="Areas not installed here, whose items cannot be shown")
+    unavailable_areas: list[str] = Field(description="Not installed here")
 
 
 @tool(
@@ -116,9 +113,7 @@ class AttachmentsOut(Out):
     read_only=True,
 )
 def get_contact_attachments(ctx: ToolContext, *, contact_id: ContactId) -> AttachmentsOut:
-    """Everything linked to a contact: its documents and its files, each with its current title
-    and whether it can still be read. Areas that are not installed are named in
-    `unavailableAreas`."""
+    """Get the documents and files linked to a contact. Files, paged: listContactFiles."""
     contact = Contact.objects.fetch(ctx.actor, contact_id)
     found = carried(actor=ctx.actor, record=contact)
     if set(found.unavailable_areas) == {"documents", "files"}:
@@ -147,8 +142,7 @@ def get_contact_upcoming_events(
     days: Days = 30,
     limit: HowManyEvents = 20,
 ) -> UpcomingEventsOut:
-    """The calendar events coming up in which the contact takes part, soonest first, within the
-    next `days`. Needs the Calendars area."""
+    """List the calendar events coming up with a contact, soonest first."""
     contact = Contact.objects.fetch(ctx.actor, contact_id)
     found = upcoming(actor=ctx.actor, contacts=[contact], days=days, limit=limit)
     return UpcomingEventsOut.of_record(found, contact_id=contact.pk)
@@ -165,9 +159,7 @@ def search_contact_emails(
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[EmailOut]:
-    """Search the workspace's e-mails sent to or received from a contact's addresses, newest
-    first, that you may read. Needs a mailbox area (Email Inbox) and an e-mail address on the
-    contact."""
+    """Search the e-mails to or from a contact, newest first."""
     contact = Contact.objects.fetch(ctx.actor, contact_id)
     sources.mailboxes()
     if not contact.addresses:

@@ -15,9 +15,7 @@ from apps.contacts.shapes import ContactRef, KeyContactOut
 
 class KeyContactIn(In):
     contact_id: EntityId = Field(description="A person contact")
-    role: Annotated[str, Field(max_length=100)] = Field(
-        "", description="Their role there, e.g. decision maker"
-    )
+    role: Annotated[str, Field(max_length=100)] = Field("", description="e.g. decision maker")
 
 
 class KeyContactsOut(Out):
@@ -40,8 +38,7 @@ def update_key_contacts(
         Field(max_length=25, description="The whole list, most important first; [] clears it"),
     ],
 ) -> KeyContactsOut:
-    """Set who the key people of an organisation are, in order, with their role there (decision
-    maker, billing, technical...). The list replaces the previous one."""
+    """Set an organisation's key people, in order, with their roles; the list replaces the old one."""
     organisation = Contact.objects.fetch(ctx.actor, contact_id)
     services.key_contacts_set(
         actor=ctx.actor,

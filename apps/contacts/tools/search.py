@@ -16,7 +16,7 @@ from apps.core import search
 from apps.core.errors import invalid
 
 Sort = Literal["name", "-name", "created", "-created", "updated", "-updated"]
-SortBy = Annotated[Sort, Field(description="Order: name, created or updated; a leading - reverses")]
+SortBy = Annotated[Sort, Field(description="A leading - reverses")]
 SORTS = {
     "name": ("last_name", "first_name", "organisation_name", "id"),
     "-name": ("-last_name", "-first_name", "-organisation_name", "-id"),
@@ -31,25 +31,22 @@ SORTS = {
 def list_contacts(
     ctx: ToolContext,
     *,
-    kind: Annotated[Kind | None, Field(description="Only people or only organisations")] = None,
-    lifecycle_stage: Annotated[Stage | None, Field(description="Only contacts at this stage")] = None,
-    tag: Annotated[str | None, Field(max_length=50, description="Only contacts with this tag")] = None,
+    kind: Annotated[Kind | None, Field(description="Only this kind")] = None,
+    lifecycle_stage: Annotated[Stage | None, Field(description="Only at this stage")] = None,
+    tag: Annotated[str | None, Field(max_length=50, description="Only with this tag")] = None,
     owner_email: Annotated[
-        str | None, Field(max_length=254, description="Only contacts this person owns")
+        str | None, Field(max_length=254, description="Only those this person owns")
     ] = None,
-    organisation_id: Annotated[
-        int | None, Field(ge=1, description="Only the people of this organisation")
-    ] = None,
+    organisation_id: Annotated[int | None, Field(ge=1, description="Only this organisation's people")] = None,
     archived: Annotated[
         Literal["exclude", "include", "only"],
-        Field(description="Archived contacts: leave out (default), add, or only them"),
+        Field(description="Leave archived ones out, add them, or only them"),
     ] = "exclude",
     sort: SortBy = "name",
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[ContactSummary]:
-    """List the contacts you may see, a page at a time, with simple filters. For free text use
-    searchContacts; for conditions on any field (dates, cities, business fields) use queryContacts."""
+    """List contacts with simple filters. Free text: searchContacts; conditions: queryContacts."""
     rows = Contact.objects.restrict(ctx.actor, trash=archived).select_related("owner", "organisation")
     if kind:
         rows = rows.filter(kind=kind)
@@ -70,16 +67,14 @@ def search_contacts(
         Field(
             min_length=1,
             max_length=200,
-            description="Words to find in names, e-mail, phone, company, city or tags",
+            description="Words in names, e-mail, phone, company, city or tags",
         ),
     ],
-    include_archived: Annotated[bool, Field(description="Search archived contacts too")] = False,
+    include_archived: Annotated[bool, Field(description="Archived ones too")] = False,
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[ContactSummary]:
-    """Find contacts by free text, best matches first: an exact e-mail address first, then names
-    that start with the query, then any contact where every word appears somewhere. Use the ids
-    it returns with getContact and the other contact tools."""
+    """Find contacts by free text, best matches first. Filters: listContacts; conditions: queryContacts."""
     if not query.strip():
         raise invalid("query", "give at least one word to search for")
     rows = selectors.contact_search(actor=ctx.actor, query=query, include_deleted=include_archived)
@@ -91,16 +86,13 @@ def search_contacts(
 class ContactFilter(In):
     field: str = Field(
         max_length=80,
-        description="A field: kind, firstName, lastName, organisationName, email, phone, mobile, jobTitle, "
-        "company, organisationId, website, street, city, region, postalCode, country, birthday, notes, tags, "
-        "lifecycleStage, source, ownerEmail, visibility, health, lastContactedAt, createdAt, updatedAt, "
-        "archived, or data.<key> for a business field",
+        description="A field as getContact names it (city, not address), health, archived, or data.<key>",
     )
     op: Literal[
         "eq", "ne", "contains", "startsWith", "in", "gt", "gte", "lt", "lte", "isEmpty", "isNotEmpty"
-    ] = Field(description="How to compare; text compares without case")
+    ] = Field(description="Text compares without case")
     value: str | int | float | bool | list[str | int | float] | None = Field(
-        None, description="What to compare with (a list for `in`; none for isEmpty / isNotEmpty)"
+        None, description="A list for in"
     )
 
 
@@ -110,19 +102,14 @@ def query_contacts(
     *,
     filters: Annotated[
         list[ContactFilter],
-        Field(min_length=1, max_length=20, description="Conditions on the contacts' fields"),
+        Field(min_length=1, max_length=20, description="Conditions on fields"),
     ],
-    match: Annotated[
-        Literal["all", "any"], Field(description="all conditions (default) or any of them")
-    ] = "all",
+    match: Annotated[Literal["all", "any"], Field(description="All conditions must hold, or any")] = "all",
     sort: SortBy = "name",
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[ContactSummary]:
-    """Find contacts by conditions on any field, including the workspace's business fields
-    (data.<key>): for example customers in Berlin not contacted since 2025-01-01, or everyone
-    tagged vip whose health is at_risk. Archived contacts are left out unless a condition on
-    `archived` asks for them."""
+    """Find contacts by conditions on any field, business fields too. Free text: searchContacts."""
     from apps.contacts import query
 
     rows = selectors.with_health(Contact.objects.restrict(ctx.actor, trash="include"))
@@ -133,12 +120,12 @@ def query_contacts(
 
 
 class CountryOut(Out):
-    alpha2: str = Field(description="ISO 3166-1 alpha-2: what contacts store")
+    alpha2: str = Field(description="What contacts store")
     alpha3: str
     numeric: str
     name: str
     official_name: str
-    calling_code: int | None = Field(description="International dialling code, e.g. 44")
+    calling_code: int | None = Field(description="e.g. 44")
     flag: str
 
 
@@ -159,11 +146,9 @@ def lookup_country(
             description="A name (Germany), a code (DE, DEU, 276) or a calling code (+49)",
         ),
     ],
-    limit: Annotated[int, Field(ge=1, le=50, description="How many matches to return (1-50)")] = 10,
+    limit: Annotated[int, Field(ge=1, le=50, description="How many matches")] = 10,
 ) -> CountriesOut:
-    """Find countries by name, ISO code or international calling code, with their ISO 3166
-    codes, official name, calling code and flag. Contacts store the alpha-2 code; use this to
-    turn what a user says into the code, or to know a phone number's country."""
+    """Find countries by name, ISO code or calling code; contacts store the alpha-2 code."""
     from apps.contacts import countries
 
     found = countries.search(query, limit=limit)

@@ -291,6 +291,30 @@ def test_tools_list_narrows_by_query_parameter_and_header(mcp):
     assert "whoAmI" in _names(read_only)
 
 
+def test_a_profile_is_chosen_by_query_parameter_or_header(mcp):
+    from apps.catalogue import profiles
+
+    mcp.initialize()
+    url = "/api/mcp?profile=sales"
+    by_query = mcp.http.post(
+        url, json={"jsonrpc": "2.0", "id": 9, "method": "tools/list"}, headers=mcp.headers()
+    )
+    by_header = mcp.request("tools/list", **{"X-MCP-Profile": "sales"})
+
+    assert _names(by_query) == _names(by_header)
+    assert {"searchTools", "describeTool", "callTool"} <= set(_names(by_query))
+    assert set(_names(by_query)) <= profiles.tool_names("sales")
+    assert "rememberValue" not in _names(by_query)
+
+
+def test_an_unknown_profile_is_named_with_the_known_ones(mcp):
+    mcp.initialize()
+    error = mcp.request("tools/list", **{"X-MCP-Profile": "everything"}).json()["error"]
+
+    assert error["code"] == -32602
+    assert "'everything'" in error["message"] and "sales" in error["message"]
+
+
 def test_an_unknown_toolset_is_named_in_the_error(mcp):
     mcp.initialize()
     response = mcp.request("tools/list", **{"X-MCP-Toolsets": "people,nonsense"})

@@ -13,11 +13,9 @@ from apps.tasks import schedules, selectors
 from apps.tasks.models import Task, TaskStep
 from apps.tasks.shapes import TaskOut
 
-TaskId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The task's (or template's) id")]
-StepId = Annotated[int, Field(ge=1, le=2**63 - 1, description="The step's id (getTaskSteps lists them)")]
-ScheduleId = Annotated[
-    int, Field(ge=1, le=2**63 - 1, description="The scheduled task's id (listScheduledTasks lists them)")
-]
+TaskId = Annotated[int, Field(ge=1, le=2**63 - 1, description="From listTasks")]
+StepId = Annotated[int, Field(ge=1, le=2**63 - 1, description="From getTaskSteps")]
+ScheduleId = Annotated[int, Field(ge=1, le=2**63 - 1, description="From listScheduledTasks")]
 AgentKeyId = Annotated[int, Field(ge=1, le=2**63 - 1)]
 Priority = Literal["low", "normal", "high", "urgent"]
 Visibility = Literal["workspace", "private"]
@@ -27,15 +25,15 @@ FolderPath = Annotated[
     Field(
         min_length=1,
         max_length=500,
-        description='The folder in Files, e.g. "/Reports/2026" (created where missing)',
+        description="A path in Files, made if missing",
     ),
 ]
 
 
 class StepFileIn(In):
-    name: Name = Field(description="The file's name, with its extension (report.md)")
-    text: Annotated[str, Field(max_length=200_000)] = Field("", description="What the file holds")
-    folder: FolderPath = Field(task_files.DEFAULT_FOLDER, description="The folder in Files")
+    name: Name = Field(description="With its extension: report.md")
+    text: Annotated[str, Field(max_length=200_000)] = ""
+    folder: FolderPath = task_files.DEFAULT_FOLDER
 
 
 Label = Annotated[str, Field(min_length=1, max_length=40)]
@@ -45,36 +43,31 @@ ChecklistText = Annotated[str, Field(min_length=1, max_length=300)]
 
 
 class StepIn(In):
-    title: Annotated[str, Field(min_length=1, max_length=200)] = Field(description="What the step is")
-    instructions: Annotated[str, Field(max_length=10_000)] = Field(
-        "", description="How to do it (for a person, or for the service's agent)"
-    )
+    title: Annotated[str, Field(min_length=1, max_length=200)]
+    instructions: Annotated[str, Field(max_length=10_000)] = ""
     kind: StepKind = Field(
         "manual",
-        description="manual: a person does it; agent: the service's agent does it; notify: the service "
-        "notifies `notifyEmails` (default: the owner and the people it is shared with); write_file: the "
-        "service writes `file` into the workspace's files",
+        description="Who does it; notify tells notifyEmails, write_file writes file",
     )
-    column: ColumnName | None = Field(None, description="The board column to put it in (default: the first)")
-    assignee_email: Email | None = Field(None, description="Who does it (a person of this workspace)")
-    due_at: datetime | None = Field(None, description="When it is due (ISO 8601)")
-    notes: Annotated[str, Field(max_length=10_000)] = Field("", description="Notes on the card")
-    labels: Annotated[list[Label], Field(max_length=20)] = Field([], description="Labels on the card")
-    checklist: Annotated[list[ChecklistText], Field(max_length=50)] = Field([], description="Checklist items")
+    column: ColumnName | None = Field(None, description="Default: the first")
+    assignee_email: Email | None = Field(None, description="Who does it")
+    due_at: datetime | None = None
+    notes: Annotated[str, Field(max_length=10_000)] = ""
+    labels: Annotated[list[Label], Field(max_length=20)] = []
+    checklist: Annotated[list[ChecklistText], Field(max_length=50)] = []
     notify_emails: Annotated[list[Email], Field(max_length=50)] | None = Field(
-        None, description="notify steps: whom to notify"
+        None, description="Default: the owner and sharees"
     )
-    file: StepFileIn | None = Field(None, description="write_file steps: the file to write")
+    file: StepFileIn | None = None
 
 
 class ScheduleIn(In):
     rrule: Annotated[str, Field(min_length=1, max_length=500)] = Field(
-        description="An RFC 5545 recurrence rule, e.g. FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0 (at most "
-        "every 15 minutes)"
+        description="RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO;BYHOUR=9 (at most every 15 minutes)"
     )
-    starts_at: datetime | None = Field(None, description="From when (ISO 8601; default now)")
+    starts_at: datetime | None = Field(None, description="Default: now")
     time_zone: Annotated[str, Field(max_length=64)] | None = Field(
-        None, description="IANA time zone the rule is read in (default: the workspace's)"
+        None, description="IANA; default: the workspace's"
     )
 
 

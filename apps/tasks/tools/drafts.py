@@ -12,14 +12,12 @@ from apps.tasks.permissions import TasksPerm
 from apps.tasks.shapes import TaskOut
 from apps.tasks.tools.common import ScheduleIn, TaskId, set_schedule, task_of, task_out
 
-NewTitle = Annotated[str | None, Field(max_length=200, description="Its title (default: the source's)")]
+NewTitle = Annotated[str | None, Field(max_length=200, description="Default: the source's")]
 
 
 @tool("saveTaskAsTemplate", permission=TasksPerm.CREATE, title="Save a task as a template")
 def save_task_as_template(ctx: ToolContext, *, task_id: TaskId, title: NewTitle = None) -> TaskOut:
-    """Save a task as a reusable template: its instructions, board, steps, cards and checklists
-    (unticked) and linked records, without its runs or due dates. createTaskFromTemplate makes
-    new tasks of it."""
+    """Save a copy of a task as a template, without runs or due dates; createTaskFromTemplate uses it."""
     source = task_of(ctx, task_id)
     return task_out(ctx, services.task_copy(actor=ctx.actor, source=source, title=title, as_template=True))
 
@@ -28,15 +26,12 @@ def save_task_as_template(ctx: ToolContext, *, task_id: TaskId, title: NewTitle 
 def create_task_from_template(
     ctx: ToolContext,
     *,
-    template_id: Annotated[int, Field(ge=1, description="The template's id (listTasks with kind templates)")],
+    template_id: Annotated[int, Field(ge=1, description="From listTasks with kind templates")],
     title: NewTitle = None,
-    start: Annotated[bool, Field(description="Start it right away (default: it stays a draft)")] = False,
-    schedule: Annotated[
-        ScheduleIn | None, Field(description="Run a copy of the new task at each occurrence of a rule")
-    ] = None,
+    start: Annotated[bool, Field(description="Start at once (default: stay a draft)")] = False,
+    schedule: Annotated[ScheduleIn | None, Field(description="Run a copy of it on this rule")] = None,
 ) -> TaskOut:
-    """Make a new draft task from a template, with everything the template has; optionally start
-    it at once or schedule it."""
+    """Create a task from a template. To copy a task: copyTaskToNewDraft."""
     template = task_of(ctx, template_id)
     if not template.is_template:
         raise InvalidTask.on(
@@ -51,17 +46,14 @@ def create_task_from_template(
 
 @tool("copyTaskToNewDraft", permission=TasksPerm.CREATE, title="Copy a task to a new draft")
 def copy_task_to_new_draft(ctx: ToolContext, *, task_id: TaskId, title: NewTitle = None) -> TaskOut:
-    """Copy a task (or a template) into a new draft, to change and run separately: the text,
-    board, steps, cards, checklists (unticked) and links, not its runs."""
+    """Copy a task or template into a new draft, without its runs, to change and run separately."""
     source = task_of(ctx, task_id)
     return task_out(ctx, services.task_copy(actor=ctx.actor, source=source, title=title))
 
 
 @tool("revertTaskToDraft", permission=TasksPerm.EDIT, title="Revert a task to a draft", idempotent=True)
 def revert_task_to_draft(ctx: ToolContext, *, task_id: TaskId) -> TaskOut:
-    """Take a task back to a draft to change it: a run in progress ends (kept in the history as
-    reverted), every step is set back to not started with its checklist unticked, and the cards
-    return to the first column. startTask runs it again."""
+    """Take a task back to a draft: its run ends and every step starts over."""
     task = selectors.task_for_change(actor=ctx.actor, task_id=task_id)
     runner.task_revert_to_draft(actor=ctx.actor, task=task)
     return task_out(ctx, task)

@@ -14,12 +14,11 @@ from apps.tasks.tools.common import FolderPath
 
 OptionalTaskId = Annotated[
     int | None,
-    Field(ge=1, description="The task it is for: recorded in its history (and linked to `stepId`)"),
+    Field(ge=1, description="Record it in this task's history"),
 ]
-OptionalStepId = Annotated[int | None, Field(ge=1, description="The step of that task it is the output of")]
+OptionalStepId = Annotated[int | None, Field(ge=1, description="Link it to this step of the task")]
 IfExists = Annotated[
-    Literal["rename", "error"],
-    Field(description='When the name is taken in the folder: rename (default, "name (2).txt") or error'),
+    Literal["rename", "error"], Field(description='If the name is taken: rename ("name (2).txt") or error')
 ]
 
 
@@ -27,7 +26,7 @@ class WrittenFileOut(Out):
     file: FileOut
     task_id: int | None
     step_id: int | None
-    combined: str = Field(description="combineFiles: pages (PDFs) or text; empty for writeFile")
+    combined: str = Field(description="combineFiles: pages or text")
 
 
 @tool("writeFile", permission=TasksPerm.EDIT, title="Write a file into the workspace's files")
@@ -42,10 +41,7 @@ def write_file(
     step_id: OptionalStepId = None,
     if_exists: IfExists = "rename",
 ) -> WrittenFileOut:
-    """Write a file (text, or base64 for binary content) into the workspace's files, for example
-    what a task produced: a report, a CSV, a letter. With `taskId` it is recorded in the task's
-    history, and with `stepId` linked to that step. Needs files.edit too; the workspace's file
-    size limit applies."""
+    """Write a task's output (text or base64) into the workspace's files; needs files.edit too."""
     from apps.files.shapes import content_of
 
     task, step = task_files.task_and_step(actor=ctx.actor, task_id=task_id, step_id=step_id)
@@ -67,19 +63,16 @@ def combine_files(
     *,
     file_ids: Annotated[
         list[EntityId],
-        Field(min_length=2, max_length=20, description="The files, in the order to combine them"),
+        Field(min_length=2, max_length=20, description="In the order to combine them"),
     ],
     name: Name,
     folder: FolderPath = task_files.DEFAULT_FOLDER,
-    headings: Annotated[bool, Field(description="Text: put each file's name as a heading before it")] = True,
+    headings: Annotated[bool, Field(description="Text: each file's name as a heading")] = True,
     task_id: OptionalTaskId = None,
     step_id: OptionalStepId = None,
     if_exists: IfExists = "rename",
 ) -> WrittenFileOut:
-    """Combine several files of the workspace into one new file. If the new name ends in .pdf and
-    every file is a PDF, their pages are joined into one PDF. Otherwise their text (text files,
-    and PDF, Word, Excel and PowerPoint files read as readFileContent does) is joined, each under
-    its name, into a text or Markdown file (.txt, .md). The files themselves do not change."""
+    """Combine files into a new one: PDFs into a .pdf, else their text into a .txt or .md."""
     task, step = task_files.task_and_step(actor=ctx.actor, task_id=task_id, step_id=step_id)
     file, how = task_files.files_combine(
         actor=ctx.actor,

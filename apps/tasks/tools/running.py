@@ -14,10 +14,7 @@ from apps.tasks.tools.common import StepId, TaskId, task_out
 
 @tool("startTask", permission=TasksPerm.RUN, title="Start a task")
 def start_task(ctx: ToolContext, *, task_id: TaskId) -> TaskOut:
-    """Start a draft task: it works through its steps in order. The service does notify steps
-    itself; a manual step waits for a person (its assignee is notified) until its card is moved
-    to the board's last column; an agent step is handed to the service's agent, paid by the
-    task's `agentKeyId`, and finished by its reply (see `waitingFor`)."""
+    """Start a draft task: its steps run in order; the agent's steps need its agentKeyId."""
     task = selectors.task_for_change(actor=ctx.actor, task_id=task_id)
     runner.task_start(actor=ctx.actor, task=task)
     return task_out(ctx, task)
@@ -30,8 +27,7 @@ def pause_task(
     task_id: TaskId,
     reason: Annotated[str, Field(max_length=500, description="Why, for the history")] = "",
 ) -> TaskOut:
-    """Pause a running task: no further step starts until resumeTask (finishing the step in
-    hand is still recorded)."""
+    """Pause a running task: no further step starts until resumeTask."""
     task = selectors.task_for_change(actor=ctx.actor, task_id=task_id)
     runner.task_pause(actor=ctx.actor, task=task, reason=reason)
     return task_out(ctx, task)
@@ -39,7 +35,7 @@ def pause_task(
 
 @tool("resumeTask", permission=TasksPerm.RUN, title="Resume a paused task", idempotent=True)
 def resume_task(ctx: ToolContext, *, task_id: TaskId) -> TaskOut:
-    """Resume a paused task where it stopped."""
+    """Resume a paused task where it stopped (pauseTask paused it)."""
     task = selectors.task_for_change(actor=ctx.actor, task_id=task_id)
     runner.task_resume(actor=ctx.actor, task=task)
     return task_out(ctx, task)
@@ -52,9 +48,7 @@ def steer_task(
     task_id: TaskId,
     guidance: Annotated[str, Field(min_length=1, max_length=4000, description="What should change, and how")],
 ) -> TaskOut:
-    """Guide a task while it runs (or is paused): the guidance is kept in its history, shown with
-    the task (`guidance`), told to its watchers, and given to the service's agent with each step
-    it takes on from now on. It does not change the task's instructions."""
+    """Guide a running task's agent steps from now on. Its instructions: updateTaskInstructions."""
     task = selectors.task_for_change(actor=ctx.actor, task_id=task_id)
     runner.task_steer(actor=ctx.actor, task=task, guidance=guidance)
     return task_out(ctx, task)
@@ -66,11 +60,10 @@ def rerun_task(
     *,
     task_id: TaskId,
     from_step_id: Annotated[
-        int | None, Field(ge=1, description="Run again from this step (default: from the first)")
+        int | None, Field(ge=1, description="Default: the first; steps before it stay done")
     ] = None,
 ) -> TaskOut:
-    """Run a completed or failed task again, as a new run: from the first step, or from the step
-    named (the steps before it stay done). Its earlier runs stay in the history."""
+    """Run a completed or failed task again, as a new run, from the first step or a later one."""
     task = selectors.task_for_change(actor=ctx.actor, task_id=task_id)
     step = selectors.step_get(task=task, step_id=from_step_id) if from_step_id else None
     runner.task_rerun(actor=ctx.actor, task=task, from_step=step)
@@ -85,8 +78,7 @@ def skip_task_step(
     step_id: StepId,
     reason: Annotated[str, Field(max_length=500, description="Why, for the history")] = "",
 ) -> TaskOut:
-    """Skip a step that is not done: it goes to the board's last column as skipped and, if the
-    task is running, the next step starts."""
+    """Skip a step that is not done: it goes to the last column as skipped and the next step starts."""
     task = selectors.task_for_change(actor=ctx.actor, task_id=task_id)
     step = selectors.step_get(task=task, step_id=step_id)
     runner.step_skip(actor=ctx.actor, task=task, step=step, reason=reason)

@@ -22,12 +22,11 @@ def _schedule(ctx: ToolContext, scheduled_task_id: int) -> ScheduledTask:
 def list_scheduled_tasks(
     ctx: ToolContext,
     *,
-    enabled: Annotated[bool | None, Field(description="Only enabled (true) or disabled (false) ones")] = None,
+    enabled: Annotated[bool | None, Field(description="Only enabled (true) or disabled ones")] = None,
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[ScheduleOut]:
-    """The scheduled tasks you may see, next due first: their rule, time zone, next occurrences,
-    and how often they ran."""
+    """List the scheduled tasks you may see, next due first. Their past runs: getScheduledTaskHistory."""
     rows = ScheduledTask.objects.restrict(ctx.actor).select_related("task", "created_by")
     if enabled is not None:
         rows = rows.filter(enabled=enabled)
@@ -36,8 +35,7 @@ def list_scheduled_tasks(
 
 @tool("getScheduledTask", permission=TasksPerm.VIEW, title="Get a scheduled task", read_only=True)
 def get_scheduled_task(ctx: ToolContext, *, scheduled_task_id: ScheduleId) -> ScheduleOut:
-    """One scheduled task: the task it runs, its RFC 5545 rule and time zone, whether it is
-    enabled (and why not), the next occurrences and the last run."""
+    """Get one scheduled task: its task, rule, time zone, whether it is enabled, next and last runs."""
     return ScheduleOut.of(_schedule(ctx, scheduled_task_id))
 
 
@@ -50,8 +48,7 @@ def get_scheduled_task(ctx: ToolContext, *, scheduled_task_id: ScheduleId) -> Sc
 def get_scheduled_task_history(
     ctx: ToolContext, *, scheduled_task_id: ScheduleId, limit: Limit = 25, offset: Offset = 0
 ) -> Page[ScheduledRunOut]:
-    """Every run of a scheduled task, newest first: when it was due, when it ran, the task it
-    started (and how that task stands now), or why it failed."""
+    """List a scheduled task's runs, newest first: when, the task each started, or why it failed."""
     return paginate(
         _schedule(ctx, scheduled_task_id).runs.select_related("task").order_by("-due_at", "-id"),
         limit=limit,
@@ -62,8 +59,7 @@ def get_scheduled_task_history(
 
 @tool("enableScheduledTask", permission=TasksPerm.SCHEDULE, title="Enable a scheduled task", idempotent=True)
 def enable_scheduled_task(ctx: ToolContext, *, scheduled_task_id: ScheduleId) -> ScheduleOut:
-    """Enable a scheduled task again: it runs from its next occurrence after now (occurrences
-    missed while it was disabled are not caught up)."""
+    """Enable a scheduled task again, from its next occurrence (missed ones are not caught up)."""
     return _enable(ctx, scheduled_task_id, enabled=True)
 
 
@@ -71,8 +67,7 @@ def enable_scheduled_task(ctx: ToolContext, *, scheduled_task_id: ScheduleId) ->
     "disableScheduledTask", permission=TasksPerm.SCHEDULE, title="Disable a scheduled task", idempotent=True
 )
 def disable_scheduled_task(ctx: ToolContext, *, scheduled_task_id: ScheduleId) -> ScheduleOut:
-    """Stop a scheduled task from running, keeping its rule and history (enableScheduledTask
-    starts it again)."""
+    """Stop a scheduled task, keeping its rule and history; enableScheduledTask starts it again."""
     return _enable(ctx, scheduled_task_id, enabled=False)
 
 
@@ -94,8 +89,7 @@ class DeletedScheduleOut(Out):
     markers=Marker.DESTRUCTIVE,
 )
 def delete_scheduled_task(ctx: ToolContext, *, scheduled_task_id: ScheduleId) -> DeletedScheduleOut:
-    """Delete a scheduled task with its run history, for good. The task it ran, and the tasks
-    its runs started, stay. To stop it for a while, disableScheduledTask instead."""
+    """Delete a scheduled task and its history for good. To pause it: disableScheduledTask."""
     schedule = _schedule(ctx, scheduled_task_id)
     task_id = schedule.task_id
     schedules.schedule_delete(actor=ctx.actor, schedule=schedule)

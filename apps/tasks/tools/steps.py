@@ -34,8 +34,8 @@ class BoardOut(Out):
     title: str
     status: str
     waiting_for: str
-    steps: list[StepSummary] = Field(description="Every step, in order")
-    columns: list[ColumnOut] = Field(description="The board: each column with its steps")
+    steps: list[StepSummary]
+    columns: list[ColumnOut]
 
 
 def _board(task: Task) -> BoardOut:
@@ -52,15 +52,13 @@ def _board(task: Task) -> BoardOut:
 
 @tool("getTaskSteps", permission=TasksPerm.VIEW, title="Get a task's steps", read_only=True)
 def get_task_steps(ctx: ToolContext, *, task_id: TaskId) -> BoardOut:
-    """A task's steps in order and its board: each column with its cards (status, kind,
-    assignee, due date, labels, checklist progress, links)."""
+    """Get a task's steps in order and its board of columns. One step in full: getTaskStepDetail."""
     return _board(task_of(ctx, task_id))
 
 
 @tool("getTaskStepDetail", permission=TasksPerm.VIEW, title="Get a step in detail", read_only=True)
 def get_task_step_detail(ctx: ToolContext, *, task_id: TaskId, step_id: StepId) -> StepDetailOut:
-    """One step in full: its instructions, card, checklist items, linked records, what it did or
-    waits for, and its history."""
+    """Get one step in full: instructions, card, checklist, linked records, result and history."""
     _task, step = step_of(ctx, task_id, step_id)
     return StepDetailOut.of(step, ctx.actor)
 
@@ -71,12 +69,9 @@ def add_task_step(
     *,
     task_id: TaskId,
     step: Annotated[StepIn, Field(description="The new step")],
-    position: Annotated[
-        int | None, Field(ge=1, le=100, description="Where it goes, 1 for first (default: last)")
-    ] = None,
+    position: Annotated[int | None, Field(ge=1, le=100, description="1 for first (default: last)")] = None,
 ) -> BoardOut:
-    """Add a step to a task (or template). If the task is running and waits on nothing, the new
-    step starts at once."""
+    """Add a step to a task or template. It starts at once if the task runs and waits on nothing."""
     task = task_of(ctx, task_id)
     services.step_add(actor=ctx.actor, task=task, fields=step_fields(step), position=position)
     return _board(task)
@@ -84,7 +79,7 @@ def add_task_step(
 
 @tool("removeTaskStep", permission=TasksPerm.EDIT, title="Remove a step from a task")
 def remove_task_step(ctx: ToolContext, *, task_id: TaskId, step_id: StepId) -> BoardOut:
-    """Remove a step, with its card, checklist and links. Its past events stay in the history."""
+    """Remove a step with its card, checklist and links; its past events stay in the history."""
     task, step = step_of(ctx, task_id, step_id)
     services.step_remove(actor=ctx.actor, task=task, step=step)
     return _board(task)
@@ -96,11 +91,10 @@ def reorder_task_steps(
     *,
     task_id: TaskId,
     step_ids: Annotated[
-        list[EntityId], Field(min_length=1, max_length=100, description="Every step, in the new order")
+        list[EntityId], Field(min_length=1, max_length=100, description="Every step once, in the new order")
     ],
 ) -> BoardOut:
-    """Put a task's steps in a new order (name every step once). A run follows the new order for
-    the steps not started yet."""
+    """Put a task's steps in a new order; a run follows it for the steps not started yet."""
     task = task_of(ctx, task_id)
     services.steps_reorder(actor=ctx.actor, task=task, step_ids=step_ids)
     return _board(task)
@@ -112,32 +106,24 @@ def move_task_step_column(
     *,
     task_id: TaskId,
     step_id: StepId,
-    column: Annotated[str, Field(min_length=1, max_length=60, description="The column's name")],
+    column: Annotated[str, Field(min_length=1, max_length=60, description="Its name")],
 ) -> BoardOut:
-    """Move a step's card to another column of the task's board. The last column means done: the
-    step is finished and, if the task is running, the next step starts. A middle column means in
-    progress; moving a finished step out of the last column reopens it."""
+    """Move a step's card to another column: the last one finishes the step, others reopen it."""
     task, step = step_of(ctx, task_id, step_id)
     services.step_move(actor=ctx.actor, task=task, step=step, column_name=column)
     return _board(task)
 
 
 class CardChanges(Changes):
-    title: Annotated[str, Field(min_length=1, max_length=200)] | None = Field(
-        None, description="The step's title"
-    )
-    instructions: Annotated[str, Field(max_length=10_000)] | None = Field(None, description="How to do it")
-    kind: StepKind | None = Field(None, description="manual, agent or notify (before the step starts)")
-    notes: Annotated[str, Field(max_length=10_000)] | None = Field(None, description="Notes on the card")
-    labels: Annotated[list[Label], Field(max_length=20)] | None = Field(
-        None, description="The labels (replaced)"
-    )
-    due_at: datetime | None = Field(None, description="When it is due (ISO 8601); null clears it")
-    assignee_email: Email | None = Field(None, description="Who does it; null: nobody")
-    notify_emails: Annotated[list[Email], Field(max_length=50)] | None = Field(
-        None, description="notify steps: whom to notify"
-    )
-    file: StepFileIn | None = Field(None, description="write_file steps: the file to write")
+    title: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+    instructions: Annotated[str, Field(max_length=10_000)] | None = None
+    kind: StepKind | None = Field(None, description="Before the step starts")
+    notes: Annotated[str, Field(max_length=10_000)] | None = None
+    labels: Annotated[list[Label], Field(max_length=20)] | None = Field(None, description="Replaces them")
+    due_at: datetime | None = None
+    assignee_email: Email | None = None
+    notify_emails: Annotated[list[Email], Field(max_length=50)] | None = None
+    file: StepFileIn | None = None
 
 
 class UpdatedStepOut(Out):
@@ -153,17 +139,13 @@ def update_task_step_card(
     step_id: StepId,
     changes: Annotated[CardChanges, Field(description="Only the fields to change; null clears one")],
 ) -> UpdatedStepOut:
-    """Change a step's card: title, instructions, kind, notes, labels, due date, assignee, or the
-    people a notify step tells. Move it with moveTaskStepColumn, tick its checklist with
-    updateTaskStepChecklist."""
+    """Change a step's card. To move it: moveTaskStepColumn; its checklist: updateTaskStepChecklist."""
     task, step = step_of(ctx, task_id, step_id)
     step, changed = services.step_update_card(actor=ctx.actor, task=task, step=step, fields=changes.given())
     return UpdatedStepOut(step=StepDetailOut.of(step, ctx.actor), changed=changed)
 
 
-ItemIds = Annotated[
-    list[EntityId], Field(max_length=50, description="Checklist item ids (getTaskStepDetail)")
-]
+ItemIds = Annotated[list[EntityId], Field(max_length=50, description="Item ids, from getTaskStepDetail")]
 
 
 @tool(
@@ -174,13 +156,12 @@ def update_task_step_checklist(
     *,
     task_id: TaskId,
     step_id: StepId,
-    add: Annotated[list[ChecklistText], Field(max_length=50, description="New items, added at the end")] = [],  # noqa: B006
+    add: Annotated[list[ChecklistText], Field(max_length=50, description="New items, at the end")] = [],  # noqa: B006
     check: ItemIds = [],  # noqa: B006
     uncheck: ItemIds = [],  # noqa: B006
     remove: ItemIds = [],  # noqa: B006
 ) -> StepDetailOut:
-    """Add checklist items to a step, tick or untick them, or remove them, in one call. Ticking
-    every item does not finish the step: move it to the board's last column for that."""
+    """Add, tick, untick or remove a step's checklist items (this does not finish the step)."""
     task, step = step_of(ctx, task_id, step_id)
     if not (add or check or uncheck or remove):
         raise InvalidTask.on("add", "say what to change: add, check, uncheck or remove")
@@ -197,11 +178,10 @@ def link_entity_to_task_step(
     task_id: TaskId,
     step_id: StepId,
     entity_type: EntityType,
-    entity_id: Annotated[EntityId, Field(description="The record's id")],
+    entity_id: Annotated[EntityId, Field(description="Of that kind")],
     remove: Annotated[bool, Field(description="Unlink it instead")] = False,
 ) -> StepDetailOut:
-    """Link a record of any area (a contact, another task, ...) to a step, so whoever does the
-    step has it at hand; or unlink it. You must be able to see the record."""
+    """Link a record of any area (a contact, a task, ...) to a step, or unlink it."""
     task, step = step_of(ctx, task_id, step_id)
     if remove:
         # The record may be gone or hidden by now: unlinking needs only its kind and id.

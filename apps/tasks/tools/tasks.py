@@ -41,48 +41,29 @@ def create_task(
     ctx: ToolContext,
     *,
     title: Annotated[str, Field(min_length=1, max_length=200, description="What the task is")],
-    description: Annotated[str, Field(max_length=10_000, description="What it is about, for people")] = "",
+    description: Annotated[str, Field(max_length=10_000, description="For people to read")] = "",
     instructions: Annotated[
-        str, Field(max_length=20_000, description="How to do it: what people and the service's agent follow")
+        str, Field(max_length=20_000, description="What people and the agent doing it follow")
     ] = "",
-    steps: Annotated[list[StepIn], Field(max_length=100, description="Its steps, in order")] = [],  # noqa: B006
+    steps: Annotated[list[StepIn], Field(max_length=100, description="In order")] = [],  # noqa: B006
     columns: Annotated[
         list[ColumnName] | None,
-        Field(
-            min_length=2,
-            max_length=12,
-            description="The board's columns (default To do, In progress, Done); the last is where finished "
-            "steps go",
-        ),
+        Field(min_length=2, max_length=12, description="Default: To do, In progress, Done"),
     ] = None,
-    priority: Annotated[Priority, Field(description="low, normal (default), high or urgent")] = "normal",
-    due_at: Annotated[datetime | None, Field(description="When it is due (ISO 8601)")] = None,
+    priority: Annotated[Priority, Field(description="How urgent")] = "normal",
+    due_at: Annotated[datetime | None, Field(description="When it is due")] = None,
     visibility: Annotated[
-        Visibility,
-        Field(
-            description="workspace (default: everyone who may see tasks), or private: you and the people "
-            "you share it with"
-        ),
+        Visibility, Field(description="private: you and those you share it with")
     ] = "workspace",
-    schedule: Annotated[
-        ScheduleIn | None, Field(description="Run a copy of it at each occurrence of a recurrence rule")
-    ] = None,
+    schedule: Annotated[ScheduleIn | None, Field(description="Run a copy of it on this rule")] = None,
     agent_key_id: Annotated[
         int | None,
-        Field(
-            ge=1,
-            le=2**63 - 1,
-            description="The API key whose budget pays for the task's agent steps: one of your active keys "
-            "(Settings → API keys lists them). Without one, agent steps wait for it",
-        ),
+        Field(ge=1, le=2**63 - 1, description="Your API key paying for agent steps"),
     ] = None,
-    start: Annotated[bool, Field(description="Start it right away (default: it stays a draft)")] = False,
+    start: Annotated[bool, Field(description="Start at once (default: stay a draft)")] = False,
 ) -> TaskOut:
-    """Create a task as a draft: a title, instructions, and steps on a board (each step a card
-    with an assignee, due date, labels, checklist). Steps are done by a person (manual), by the
-    service's agent (agent), or by the service itself (notify). The agent's steps are paid by
-    `agentKeyId`, one of your API keys. Give `start: true` to start it at once, and `schedule` to
-    run a copy of it on a recurrence rule. You watch the tasks you create."""
+    """Create a task: steps on a board for people, the agent or the service. From a template:
+    createTaskFromTemplate."""
     task = services.task_create(
         actor=ctx.actor,
         fields={
@@ -105,8 +86,7 @@ def create_task(
 
 @tool("getTask", permission=TasksPerm.VIEW, title="Get a task", read_only=True)
 def get_task(ctx: ToolContext, *, task_id: TaskId) -> TaskOut:
-    """Fetch a task (or template) in full: its text, status and what it waits for, its board
-    with every step, the current run, steering given, who it is shared with, and its schedule."""
+    """Get a task or template in full: status, what it waits for, board and steps, run, schedule."""
     return TaskOut.of(task_of(ctx, task_id), ctx.actor)
 
 
@@ -115,23 +95,21 @@ def list_tasks(
     ctx: ToolContext,
     *,
     kind: Annotated[
-        Literal["tasks", "templates", "all"], Field(description="tasks (default), templates, or all")
+        Literal["tasks", "templates", "all"], Field(description="Tasks, templates or both")
     ] = "tasks",
     status: Annotated[
         Literal["draft", "running", "waiting", "paused", "completed", "failed"] | None,
-        Field(description="Only tasks in this state"),
+        Field(description="Only in this state"),
     ] = None,
     waiting_on: Annotated[
-        Literal["person", "agent"] | None, Field(description="Only tasks waiting on this")
+        Literal["person", "agent"] | None, Field(description="Only waiting on this")
     ] = None,
-    query: Annotated[
-        str, Field(max_length=200, description="Words to find in the title or description")
-    ] = "",
-    mine: Annotated[bool, Field(description="Only tasks you own")] = False,
+    query: Annotated[str, Field(max_length=200, description="Words in the title or description")] = "",
+    mine: Annotated[bool, Field(description="Only those you own")] = False,
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[TaskSummary]:
-    """List the tasks (or templates) you may see, most recently changed first, with filters."""
+    """List the tasks or templates you may see, last changed first, with filters."""
     rows = Task.objects.restrict(ctx.actor).select_related("owner")
     if kind != "all":
         rows = rows.filter(is_template=kind == "templates")
@@ -148,22 +126,16 @@ def list_tasks(
 
 
 class TaskChanges(Changes):
-    title: Annotated[str, Field(min_length=1, max_length=200)] | None = Field(None, description="New title")
-    description: Annotated[str, Field(max_length=10_000)] | None = Field(None, description="New description")
-    priority: Priority | None = Field(None, description="low, normal, high or urgent")
-    due_at: datetime | None = Field(None, description="When it is due (ISO 8601); null clears it")
-    visibility: Visibility | None = Field(None, description="workspace or private")
+    title: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+    description: Annotated[str, Field(max_length=10_000)] | None = None
+    priority: Priority | None = None
+    due_at: datetime | None = None
+    visibility: Visibility | None = None
     columns: Annotated[list[ColumnName], Field(min_length=2, max_length=12)] | None = Field(
-        None, description="Drafts only: the board's columns, in order (steps of removed ones go to the first)"
+        None, description="Drafts only; steps of removed columns go to the first"
     )
-    schedule: ScheduleIn | None = Field(
-        None, description="A new recurrence for it (deleteScheduledTask removes one)"
-    )
-    agent_key_id: AgentKeyId | None = Field(
-        None,
-        description="The owner's API key whose budget pays for the agent's steps (the owner chooses it); "
-        "null clears it. Given while an agent step waits for a key, it hands the step to the agent",
-    )
+    schedule: ScheduleIn | None = Field(None, description="A new rule (deleteScheduledTask removes it)")
+    agent_key_id: AgentKeyId | None = Field(None, description="The owner's API key that pays for agent steps")
 
 
 class UpdatedTaskOut(Out):
@@ -176,11 +148,9 @@ def update_task(
     ctx: ToolContext,
     *,
     task_id: TaskId,
-    changes: Annotated[TaskChanges, Field(description="Only the fields to change")],
+    changes: Annotated[TaskChanges, Field(description="Only the fields to change; null clears one")],
 ) -> UpdatedTaskOut:
-    """Change a task's title, description, priority, due date, visibility, a draft's board
-    columns, its schedule, or the API key that pays for its agent steps (`agentKeyId`). Use
-    updateTaskInstructions for its instructions and the step tools for its steps."""
+    """Change a task's fields, columns, schedule or key. Instructions: updateTaskInstructions."""
     task = task_of(ctx, task_id)
     given = changes.given()
     schedule = given.pop("schedule", None)
@@ -198,14 +168,14 @@ def update_task_instructions(
     ctx: ToolContext,
     *,
     task_id: TaskId,
-    instructions: Annotated[str, Field(max_length=20_000, description="The instructions")],
+    instructions: Annotated[
+        str, Field(max_length=20_000, description="What the people and the agent doing its steps follow")
+    ],
     mode: Annotated[
-        Literal["replace", "append"], Field(description="replace (default) them, or append to them")
+        Literal["replace", "append"], Field(description="Replace them or add to them")
     ] = "replace",
 ) -> TaskOut:
-    """Replace or extend what a task's steps follow: the instructions for the people and the
-    service's agent doing them. The previous text is kept in the task's history. To guide a task
-    while it runs, steerTask."""
+    """Replace or extend a task's instructions (kept in its history). To guide a running task: steerTask."""
     task = task_of(ctx, task_id)
     services.task_set_instructions(
         actor=ctx.actor, task=task, instructions=instructions, append=mode == "append"
@@ -219,8 +189,6 @@ share_tool(
     permission=TasksPerm.SHARE,
     title="Share a task",
     id_argument=("task_id", TaskId),
-    description="""Share a task with a person of the workspace, so they can see it (view) or also change and
-    run it (edit), or stop sharing (none); and/or make it private or visible to everyone who may
-    see tasks (its owner or an admin). Returns who can see it now.""",
+    description="Share a task with a person (view or edit, none to stop), or change its visibility.",
     after=services.task_shared,
 )

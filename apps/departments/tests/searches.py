@@ -1,0 +1,36 @@
+"""What people ask for in Departments, and the tool searchTools should find for it in its first five
+(the catalogue's search evaluation, apps/catalogue/tests/test_search_quality.py)."""
+
+REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
+    ("add Jordan to the finance team", "addMemberToDepartment"),
+    ("put Ines in the London office as deputy manager", "addMemberToDepartment"),
+    ("set up a new Customer Success team under Operations", "createDepartment"),
+    ("create a Berlin office unit with Katja in charge", "createDepartment"),
+    ("get rid of the Events team, it's been disbanded", "deleteDepartment"),
+    ("remove the Temp Projects department from the org chart entirely", "deleteDepartment"),
+    ("who's in the marketing department and who runs it", "getDepartment"),
+    (
+        "show me the Legal team: its people, their roles and the outside contacts it works with",
+        "getDepartment",
+    ),
+    (
+        "the facilities team works with Hugo Brandt, the supplier's engineer; record him as their contact",
+        "linkContactToDepartment",
+    ),
+    ("connect the buyer at our client Tesco to the procurement department", "linkContactToDepartment"),
+    ("what teams do we have in the organisation", "listDepartments"),
+    ("show every department with its head and headcount", "listDepartments"),
+    ("take Oliver off the support team", "removeMemberFromDepartment"),
+    ("Ravi no longer belongs to the design unit, drop him from it", "removeMemberFromDepartment"),
+    ("which department uses the address hr@atlas.example", "searchDepartments"),
+    ("find the team that Lucia Fernandez is part of", "searchDepartments"),
+    ("is there a department dealing with data protection", "searchDepartments"),
+    (
+        "the IT team no longer deals with the Dell account manager, unlink him from them",
+        "unlinkContactFromDepartment",
+    ),
+    ("take the external auditor off the finance department's contacts", "unlinkContactFromDepartment"),
+    ("rename the Support team to Customer Care", "updateDepartment"),
+    ("make Amara the new head of engineering", "updateDepartment"),
+    ("move the QA team so it sits under Engineering", "updateDepartment"),
+]

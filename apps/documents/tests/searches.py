@@ -1,0 +1,26 @@
+"""What people ask for in Documents, and the tool searchTools should find for it in its first five
+(the catalogue's search evaluation, apps/catalogue/tests/test_search_quality.py)."""
+
+REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
+    ("write up the minutes of today's board meeting as a new doc", "createDocument"),
+    ("draft a proposal for Hillcrest with pricing and a timeline", "createDocument"),
+    ("start a new note called onboarding checklist", "createDocument"),
+    ("make a folder for the 2025 contracts among our docs", "createDocumentFolder"),
+    ("create a Policies folder to keep our written policies in", "createDocumentFolder"),
+    ("bin the draft press release doc", "deleteDocument"),
+    ("delete the outdated travel policy document", "deleteDocument"),
+    ("turn the Q3 report doc into a PDF", "exportDocumentToPdf"),
+    ("I need a pdf version of the service agreement write-up to send out", "exportDocumentToPdf"),
+    ("open the onboarding guide doc and show me what it says", "getDocument"),
+    ("what did the pricing doc say back in version 2", "getDocument"),
+    ("what docs are in the HR folder", "listDocuments"),
+    ("find any document that mentions GDPR", "listDocuments"),
+    ("move the sales playbook doc into the Sales folder", "moveDocument"),
+    ("take the meeting notes doc out of Archive and put it back at the top level", "moveDocument"),
+    ("let Grace edit the roadmap doc", "shareDocument"),
+    ("make the holiday policy write-up visible to everyone", "shareDocument"),
+    ("stop Karl from seeing the salary review notes", "shareDocument"),
+    ("fix the typo in the title of the Q2 strategy doc", "updateDocument"),
+    ("add a section on risks to the project brief document", "updateDocument"),
+    ("replace the text of the FAQ note with this new version", "updateDocument"),
+]

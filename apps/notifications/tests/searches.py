@@ -1,0 +1,26 @@
+"""What people ask for in Notifications, and the tool searchTools should find for it in its first five
+(the catalogue's search evaluation, apps/catalogue/tests/test_search_quality.py)."""
+
+REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
+    ("stop telling me about changes to the Hartley contact", "cancelWatcher"),
+    ("unfollow the server migration task", "cancelWatcher"),
+    ("send Noah a heads-up that the contract is signed", "createNotification"),
+    ("ping Zara about the Baker client so she sees it in her alerts", "createNotification"),
+    ("leave myself a reminder about the expense report", "createNotification"),
+    ("let me know whenever someone changes the Brookfield contact", "createWatcher"),
+    ("follow the hiring task so I hear about every update", "createWatcher"),
+    ("make Ellie a watcher on the Fenwick customer", "createWatcher"),
+    ("what needs my attention in my notifications, anything urgent?", "examineNotifications"),
+    ("give me a breakdown of my unread alerts by kind and record", "examineNotifications"),
+    ("show my latest notifications", "listNotifications"),
+    ("what alerts have I had recently", "listNotifications"),
+    ("who is following the supplier onboarding task", "listWatchers"),
+    ("which records am I keeping an eye on", "listWatchers"),
+    ("open my notifications page and clear the new count", "openNotifications"),
+    ("show me what's new in my inbox of alerts and count it as seen", "openNotifications"),
+    ("find the notification about the Henderson contract from last week", "searchNotifications"),
+    ("any alerts mentioning the payroll task?", "searchNotifications"),
+    ("mark all my notifications as read", "updateNotification"),
+    ("archive the alert about the cancelled meeting", "updateNotification"),
+    ("flag that last notification as unread again", "updateNotification"),
+]
