@@ -11,7 +11,6 @@ area = areas.declare(
     title=_("Calendars"),
     description=_("Calendars, events, availability and invitations"),
     words="calendar diary agenda schedule event appointment meeting call booking attendee invitation",
-    # What people call what each tool does, for searchTools (apps.catalogue.search).
     hints={
         "createCalendarEvent": "book schedule put an appointment meeting call in the diary",
         "updateCalendarEvent": "reschedule move change the time or room of a meeting, cancel one occurrence",
@@ -22,7 +21,6 @@ area = areas.declare(
         "getCalendarSummary": "overview of my schedule, the coming days, invitations not answered",
         "manageCalendar": "create rename share delete a calendar",
     },
-    # Its tools in the catalogue's profiles (apps.catalogue.profiles).
     profiles={
         "essentials": (
             "searchCalendarEvents",

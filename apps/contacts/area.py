@@ -48,7 +48,6 @@ area = areas.declare(
     title=_("Contacts"),
     description=_("People and organisations the workspace deals with"),
     words="contact person people customer client lead prospect supplier vendor address book phone e-mail",
-    # What people call what each tool does, for searchTools (apps.catalogue.search).
     hints={
         "createContact": "add new person client customer lead supplier to the address book",
         "getContact": "details of one person phone email address owner stage",
@@ -74,7 +73,6 @@ area = areas.declare(
         "updateKeyContacts": "decision maker, billing person, main people of an organisation",
         "lookupCountry": "country code dialling prefix iso",
     },
-    # Its tools in the catalogue's profiles (apps.catalogue.profiles).
     profiles={
         "essentials": ("searchContacts", "getContact", "createContact", "updateContact"),
         "sales": (

@@ -10,7 +10,6 @@ area = areas.declare(
     title=_("Departments"),
     description=_("The workspace's departments, their people and contacts"),
     words="department team division unit org chart office member",
-    # What people call what each tool does, for searchTools (apps.catalogue.search).
     hints={
         "createDepartment": "new team division",
         "getDepartment": "who is in a team and who runs heads it",
@@ -23,7 +22,6 @@ area = areas.declare(
         "linkContactToDepartment": "record an outside contact or supplier for a team",
         "unlinkContactFromDepartment": "remove an outside contact from a team",
     },
-    # Its tools in the catalogue's profiles (apps.catalogue.profiles).
     profiles={
         "essentials": ("listDepartments",),
         "people": (

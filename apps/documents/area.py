@@ -37,7 +37,6 @@ area = areas.declare(
     title=_("Documents"),
     description=_("Rich-text documents in folders, with their versions"),
     words="document doc note memo write-up report page wiki policy text version",
-    # What people call what each tool does, for searchTools (apps.catalogue.search).
     hints={
         "createDocument": "write draft a new doc note memo proposal report",
         "getDocument": "open read a doc",
@@ -49,7 +48,6 @@ area = areas.declare(
         "exportDocumentToPdf": "print save a doc as pdf",
         "createDocumentFolder": "new folder for docs",
     },
-    # Its tools in the catalogue's profiles (apps.catalogue.profiles).
     profiles={
         "essentials": ("listDocuments", "getDocument", "createDocument", "updateDocument"),
         "operations": (

@@ -33,7 +33,6 @@ area = areas.declare(
     title=_("Files"),
     description=_("The workspace's stored files, in folders"),
     words="file folder directory attachment upload download spreadsheet image photo scan pdf trash",
-    # What people call what each tool does, for searchTools (apps.catalogue.search).
     hints={
         "createFileEntity": "create a new file csv text with content",
         "getFileEntity": "size owner type of a file, who it is shared with and what it is attached to",
@@ -55,7 +54,6 @@ area = areas.declare(
         "saveFileToContact": "save upload a file onto a contact's record",
         "createFileFolder": "new folder directory for files",
     },
-    # Its tools in the catalogue's profiles (apps.catalogue.profiles).
     profiles={
         "essentials": ("listFiles", "readFileContent", "createFileEntity", "saveChatUploadToFiles"),
         "operations": (

@@ -11,7 +11,6 @@ area = areas.declare(
     title=_("Group accounts"),
     description=_("Organisations the workspace deals with, with their contacts and activity"),
     words="account company organisation business firm client household family customer",
-    # What people call what each tool does, for searchTools (apps.catalogue.search).
     hints={
         "createGroupAccount": "new company organisation customer account",
         "getGroupAccount": "details industry website people of a company account",
@@ -26,7 +25,6 @@ area = areas.declare(
         "searchGroupAccountEmails": "emails with a company",
         "getMyBillingOverview": "what my api keys cost, spend, usage, bill",
     },
-    # Its tools in the catalogue's profiles (apps.catalogue.profiles).
     profiles={
         "essentials": ("searchGroupAccounts", "getGroupAccount"),
         "sales": (

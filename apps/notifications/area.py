@@ -10,7 +10,6 @@ area = areas.declare(
     title=_("Notifications"),
     description=_("Notices to people of the workspace, and watchers on records that tell them of changes"),
     words="notification notice alert reminder message inbox unread watcher follow",
-    # What people call what each tool does, for searchTools (apps.catalogue.search).
     hints={
         "createWatcher": "follow watch subscribe hear about changes to a record",
         "cancelWatcher": "unfollow stop watching stop telling me about changes",
@@ -22,7 +21,6 @@ area = areas.declare(
         "createNotification": "notify ping tell a colleague, leave a reminder for myself",
         "updateNotification": "mark one notification read unread",
     },
-    # Its tools in the catalogue's profiles (apps.catalogue.profiles).
     profiles={
         "essentials": ("listNotifications", "openNotifications", "createWatcher"),
         "operations": ("listNotifications", "createNotification", "createWatcher", "cancelWatcher"),

@@ -12,7 +12,6 @@ area = areas.declare(
     title=_("Tasks"),
     description=_("Work written down as steps on a board, run step by step, on a schedule too"),
     words="task to-do todo job chore errand workflow step checklist card board column template run",
-    # What people call what each tool does, for searchTools (apps.catalogue.search).
     hints={
         "createTask": "new to-do job chore with steps",
         "listTasks": "my to-dos all tasks open jobs",
@@ -48,7 +47,6 @@ area = areas.declare(
         "writeFile": "save a file a task produced, recorded on the task",
         "combineFiles": "join merge several files into one",
     },
-    # Its tools in the catalogue's profiles (apps.catalogue.profiles).
     profiles={
         "essentials": ("listTasks", "getTask", "createTask", "updateTask", "startTask"),
         "operations": (

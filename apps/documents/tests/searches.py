@@ -1,5 +1,4 @@
-"""What people ask for in Documents, and the tool searchTools should find for it in its first five
-(the catalogue's search evaluation, apps/catalogue/tests/test_search_quality.py)."""
+"""Requests people make, with the tool searchTools should find (see test_search_quality.py)."""
 
 REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("write up the minutes of today's board meeting as a new doc", "createDocument"),
