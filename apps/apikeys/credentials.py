@@ -27,4 +27,5 @@ def access_token_and_api_key(request: CredentialRequest) -> Principal | None:
         credential=f"pat:{credential.token.pk}",
         client=credential.key.label,
         api_key_id=credential.key.pk,
+        profile=credential.key.profile,
     )

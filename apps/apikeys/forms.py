@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.apikeys import clients
 from apps.apikeys.models import MAX_BUDGET_USD_CENTS, BudgetPeriod
+from apps.catalogue import profiles
 
 OVERLAP_CHOICES = [
     (0, _("none: the old secret stops at once")),
@@ -14,6 +15,17 @@ OVERLAP_CHOICES = [
     (72, _("3 days")),
     (168, _("7 days")),
 ]
+
+
+def profile_field() -> forms.ChoiceField:
+    """The tool profile a key is pinned to: its MCP requests list only that profile's tools."""
+    return forms.ChoiceField(
+        label=_("Tool profile"),
+        choices=[("", _("All the tools you may use"))]
+        + [(profile.key, f"{profile.title}: {profile.description}") for profile in profiles.PROFILES],
+        required=False,
+        help_text=_("For clients that take few tools; searchTools and callTool still reach the rest."),
+    )
 
 
 class ApiKeyForm(forms.Form):
@@ -48,6 +60,7 @@ class ApiKeyForm(forms.Form):
         ],
         initial=BudgetPeriod.MONTHLY,
     )
+    profile = profile_field()
 
     def service_fields(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -57,6 +70,7 @@ class ApiKeyForm(forms.Form):
             "response_url": data.get("response_url", ""),
             "budget_usd_cents": None if budget is None else int((budget * 100).to_integral_value()),
             "budget_period": data["budget_period"],
+            "profile": data.get("profile", ""),
         }
 
 
@@ -72,3 +86,4 @@ class AgentConnectionForm(forms.Form):
         choices=[(kind.name, kind.title) for kind in sorted(clients.CLIENTS.values(), key=lambda k: k.name)],
         initial="desktop-assistant",
     )
+    profile = profile_field()

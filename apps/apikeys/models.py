@@ -46,6 +46,9 @@ class ApiKey(models.Model):
     # "" when the key has no webhook: replies are then only polled.
     response_url = models.CharField(_("webhook URL"), max_length=2000, blank=True)
     # Null: unlimited.
+    # A tool profile (apps.catalogue.profiles) the key is pinned to: an MCP request with the key
+    # lists only that profile's tools (a request may narrow it further, never widen it). Empty: none.
+    profile = models.CharField(_("tool profile"), max_length=40, blank=True)
     budget_usd_cents = models.BigIntegerField(_("budget (USD cents)"), null=True, blank=True)
     budget_period = models.CharField(
         _("budget period"), max_length=16, choices=BudgetPeriod.choices, default=BudgetPeriod.MONTHLY

@@ -29,6 +29,7 @@ from apps.apikeys.models import (
     UsageDay,
 )
 from apps.apikeys.periods import local_day
+from apps.catalogue import profiles
 from apps.core import credentials, encryption, metrics, secrets
 from apps.core.actors import Actor
 from apps.core.errors import ValidationFailed, or_not_found
@@ -88,6 +89,17 @@ def _clean_period(period: Any) -> str:
     return str(period)
 
 
+def _clean_profile(profile: Any) -> str:
+    if profile is None or profile == "":
+        return ""
+    if not isinstance(profile, str) or profiles.get(profile) is None:
+        known = ", ".join(known.key for known in profiles.PROFILES)
+        raise _invalid(
+            "profile", _("The profile is one of: %(values)s (or empty for none).") % {"values": known}
+        )
+    return profile
+
+
 class KeyFields(TypedDict, total=False):
     """What a key's owner sets on it, each checked by its cleaner (`_CLEANERS`)."""
 
@@ -95,6 +107,7 @@ class KeyFields(TypedDict, total=False):
     response_url: Any
     budget_usd_cents: Any
     budget_period: Any
+    profile: Any
 
 
 _CLEANERS: dict[str, Callable[[Any], Any]] = {
@@ -102,6 +115,7 @@ _CLEANERS: dict[str, Callable[[Any], Any]] = {
     "response_url": _clean_response_url,
     "budget_usd_cents": _clean_budget,
     "budget_period": _clean_period,
+    "profile": _clean_profile,
 }
 
 
@@ -133,6 +147,7 @@ def api_key_create(
     response_url: Any = "",
     budget_usd_cents: Any = None,
     budget_period: Any = BudgetPeriod.MONTHLY,
+    profile: Any = "",
 ) -> CreatedKey:
     fields = _cleaned(
         {
@@ -140,6 +155,7 @@ def api_key_create(
             "response_url": response_url,
             "budget_usd_cents": budget_usd_cents,
             "budget_period": budget_period or BudgetPeriod.MONTHLY,
+            "profile": profile,
         }
     )
     raw = secrets.generate(settings.API_KEY_PREFIX)
@@ -469,16 +485,21 @@ def unknown_client_error(client: Any) -> ValidationFailed:
 
 
 @transaction.atomic
-def quick_setup(*, user: User, client: str, base_url: str, server_name: str, label: str = "") -> QuickSetup:
+def quick_setup(
+    *, user: User, client: str, base_url: str, server_name: str, label: str = "", profile: Any = ""
+) -> QuickSetup:
     """A fresh personal access token and API key, and the configuration that connects `client` to
-    this workspace's MCP endpoint with them. Both secrets are shown once, in what this returns."""
+    this workspace's MCP endpoint with them. Both secrets are shown once, in what this returns.
+    With a `profile`, the key is pinned to it and the URL names it."""
     kind = clients.get(client)
     if kind is None:
         raise unknown_client_error(client)
     label = (label or "").strip()[:80] or f"{kind.title} ({timezone.localdate():%Y-%m-%d})"
+    created = api_key_create(user=user, label=label, profile=profile)
     token, raw_token = access_token_create(user=user, name=f"Quick setup: {label}"[:100])
-    created = api_key_create(user=user, label=label)
     mcp_url = f"{base_url.rstrip('/')}/api/mcp"
+    if created.key.profile:
+        mcp_url = f"{mcp_url}?profile={created.key.profile}"
     headers = {"Authorization": f"Bearer {raw_token}", "X-Api-Key": created.raw_key}
     logger.info(
         "quick setup (%s) for user %s: token %s, key %s", kind.name, user.pk, token.pk, created.key.pk

@@ -68,6 +68,7 @@ def _initial(key: Any) -> dict[str, Any]:
         "response_url": key.response_url,
         "budget_usd": None if key.budget_usd_cents is None else f"{key.budget_usd_cents / 100:.2f}",
         "budget_period": key.budget_period,
+        "profile": key.profile,
     }
 
 
@@ -138,6 +139,7 @@ def agent_connection(request: AuthenticatedHttpRequest) -> HttpResponse:
         setup = services.quick_setup(
             user=request.user,
             client=form.cleaned_data["client"],
+            profile=form.cleaned_data.get("profile", ""),
             base_url=request.build_absolute_uri("/").rstrip("/"),
             server_name=workspace.brand_name if workspace else "Atrium",
         )

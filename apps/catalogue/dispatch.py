@@ -209,8 +209,10 @@ def list_tools(
     if key is None:
         return []
     wanted = frozenset(toolsets) if toolsets else None
-    listing_key = (*key, wanted, read_only, profile)
-    in_profile = profiles.tool_names(profile) if profile else None
+    # A credential pinned to a profile lists no more than it; a requested profile narrows it.
+    chosen = tuple(sorted({name for name in (principal.profile, profile) if name}))
+    listing_key = (*key, wanted, read_only, chosen)
+    in_profile = frozenset.intersection(*(profiles.tool_names(name) for name in chosen)) if chosen else None
     listing = _listing_cache.get(listing_key)
     if listing is None:
         listing = [

@@ -64,6 +64,8 @@ class Principal:
     # The OAuth client's self-declared name, or the API key's label.
     client: str = ""
     api_key_id: int | None = None
+    # The tool profile the credential is pinned to ("" for none): tools/list shows no more.
+    profile: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 

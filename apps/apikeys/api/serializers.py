@@ -87,6 +87,14 @@ class ApiKeyWriteSerializer(StrictSerializer):
         help_text="daily (resets at midnight), monthly (on the 1st), total (never); workspace time zone. "
         "Default on create: monthly.",
     )
+    profile = StrictCharField(
+        required=False,
+        allow_blank=True,
+        allow_null=True,
+        max_length=40,
+        help_text="Pins the key to a tool profile (the server card lists them): MCP requests with it "
+        "list only that profile's tools. Empty or null: none.",
+    )
 
 
 class RollSecretSerializer(StrictSerializer):
@@ -135,6 +143,7 @@ class ApiKeySerializer(serializers.Serializer):
     response_url = serializers.CharField(allow_null=True)
     budget_usd_cents = serializers.IntegerField(allow_null=True)
     budget_period = serializers.ChoiceField(choices=BudgetPeriod.values)
+    profile = serializers.CharField(allow_null=True, help_text="The tool profile the key is pinned to.")
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
     last_used_at = serializers.DateTimeField(allow_null=True)
@@ -179,6 +188,12 @@ class QuickSetupRequestSerializer(StrictSerializer):
     label = StrictCharField(  # type: ignore[assignment]
         required=False, allow_blank=True, max_length=80, help_text="Names the token and key."
     )
+    profile = StrictCharField(
+        required=False,
+        allow_blank=True,
+        max_length=40,
+        help_text="A tool profile to pin the key to; the configuration's URL names it. Default: none.",
+    )
 
 
 class QuickSetupSerializer(serializers.Serializer):
@@ -187,6 +202,7 @@ class QuickSetupSerializer(serializers.Serializer):
         help_text="The workspace's brand name: the configuration's server key."
     )
     mcp_url = serializers.URLField()
+    profile = serializers.CharField(allow_null=True, help_text="The profile the new key is pinned to.")
     access_token = serializers.CharField(
         help_text="A new personal access token. Shown only in this response."
     )
@@ -214,6 +230,7 @@ def key_record(key: ApiKey, usage: KeyUsage) -> dict[str, Any]:
         "response_url": key.response_url or None,
         "budget_usd_cents": key.budget_usd_cents,
         "budget_period": key.budget_period,
+        "profile": key.profile or None,
         "created_at": key.created_at,
         "updated_at": key.updated_at,
         "last_used_at": key.last_used_at,

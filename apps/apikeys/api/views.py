@@ -202,6 +202,7 @@ class QuickSetupView(APIView):
             user=request.user,
             client=fields.get("client", "generic"),
             label=fields.get("label", ""),
+            profile=fields.get("profile", ""),
             base_url=request.build_absolute_uri("/").rstrip("/"),
             server_name=workspace.brand_name if workspace else "Atrium",
         )
@@ -210,6 +211,7 @@ class QuickSetupView(APIView):
                 "client": setup.client.name,
                 "server_name": setup.server_name,
                 "mcp_url": setup.mcp_url,
+                "profile": setup.created.key.profile or None,
                 "access_token": setup.raw_token,
                 "access_token_id": setup.token.pk,
                 "access_token_expires_at": setup.token.expires_at,

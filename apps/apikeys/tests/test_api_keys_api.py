@@ -37,6 +37,18 @@ def test_creating_a_key_with_no_fields_gives_the_key_and_secret_once(acme_client
     assert body["key"] not in json.dumps(again)
 
 
+def test_a_key_is_pinned_to_a_profile_and_unpinned_by_null(acme_client, bearer):
+    body = post(acme_client, "/api/api-keys", {"profile": "sales"}, **bearer()).json()
+    assert body["profile"] == "sales"
+
+    unknown = put(acme_client, f"/api/api-keys/{body['id']}", {"profile": "everything"}, **bearer())
+    assert unknown.status_code == 422 and "operations" in json.dumps(unknown.json())
+    assert ApiKey.objects.get(pk=body["id"]).profile == "sales"
+
+    cleared = put(acme_client, f"/api/api-keys/{body['id']}", {"profile": None}, **bearer()).json()
+    assert cleared["profile"] is None and ApiKey.objects.get(pk=body["id"]).profile == ""
+
+
 def test_the_key_is_stored_only_as_a_digest_and_the_secret_only_encrypted(acme_client, bearer):
     body = post(acme_client, "/api/api-keys", {"label": "stored"}, **bearer()).json()
 

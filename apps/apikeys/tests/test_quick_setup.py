@@ -123,3 +123,36 @@ def test_only_post_is_allowed(acme_client, bearer):
     response = acme_client.get("/api/mcp/quick-setup", **bearer())
 
     assert response.status_code == 405 and response.json()["error"]["code"] == "METHOD_NOT_ALLOWED"
+
+
+def test_a_profile_pins_the_new_key_and_names_it_in_the_url(acme_client, bearer):
+    from apps.apikeys.credentials import access_token_and_api_key
+    from apps.catalogue import profiles
+    from apps.catalogue.dispatch import list_tools
+    from apps.core.credentials import CredentialRequest
+
+    body = quick_setup(acme_client, {"client": "generic", "profile": "sales"}, **bearer("owner")).json()
+
+    assert body["profile"] == "sales"
+    assert body["mcp_url"] == "http://127.0.0.1/api/mcp?profile=sales"
+    assert body["config"]["mcpServers"]["Acme Workspace"]["url"] == body["mcp_url"]
+    assert ApiKey.objects.get(pk=body["api_key_id"]).profile == "sales"
+    headers = {"authorization": f"Bearer {body['access_token']}", "x-api-key": body["api_key"]}
+    principal = access_token_and_api_key(CredentialRequest(headers, "http://127.0.0.1", "mcp"))
+    assert principal is not None and principal.profile == "sales"
+    pinned = {tool["name"] for tool in list_tools(principal=principal)}
+    assert pinned == set(profiles.tool_names("sales"))
+    # A request may narrow a pinned profile, never widen it.
+    narrowed = {tool["name"] for tool in list_tools(principal=principal, profile="essentials")}
+    assert narrowed == pinned & profiles.tool_names("essentials") and narrowed < pinned
+
+
+def test_an_unknown_profile_creates_nothing(acme_client, bearer):
+    headers = bearer("owner")
+    keys, tokens = ApiKey.objects.count(), PersonalAccessToken.objects.count()
+
+    response = quick_setup(acme_client, {"client": "generic", "profile": "everything"}, **headers)
+
+    assert response.status_code == 422
+    assert "sales" in json.dumps(response.json())
+    assert (ApiKey.objects.count(), PersonalAccessToken.objects.count()) == (keys, tokens)
