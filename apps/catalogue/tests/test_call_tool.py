@@ -2,11 +2,9 @@
 with the same answer (the official client's view of it: apps/mcp/tests/test_call_tool_client.py)."""
 
 import re
-from typing import Annotated
 
 import pytest
 from django.db import connection
-from pydantic import Field
 
 from apps.catalogue import registry
 from apps.catalogue.dispatch import MemorySession, list_tools
@@ -22,6 +20,7 @@ from apps.catalogue.testing import (
     temporary_tools,
     text_of,
 )
+from apps.catalogue.tests.marked_tools import open_desk, wipe_contact
 from apps.contacts.models import Contact
 from apps.contacts.permissions import ContactsPerm
 
@@ -45,32 +44,6 @@ def rows_since(before, user):  # type: ignore[no-untyped-def]
 def last_row_id() -> int:
     # Other modules' live tests may have committed rows of the demo people: only ours count.
     return ToolCall.objects.order_by("-id").values_list("id", flat=True).first() or 0
-
-
-@tool(
-    "openContactsDesk",
-    permission=ContactsPerm.VIEW,
-    title="Open the contacts desk",
-    read_only=True,
-    markers=Marker.MANDATORY_FIRST_CALL,
-    register_it=False,
-)
-def open_desk(ctx) -> Done:  # type: ignore[no-untyped-def]
-    """Opens the contacts desk; every other contacts tool needs it first in a session."""
-    return Done(message="open")
-
-
-@tool(
-    "wipeContact",
-    permission=ContactsPerm.EDIT,
-    title="Wipe a contact's notes",
-    markers=Marker.DESTRUCTIVE,
-    register_it=False,
-)
-def wipe_contact(ctx, *, name: Annotated[str, Field(description="The first name of the contact")]) -> Done:  # type: ignore[no-untyped-def]
-    """Removes the notes of the contacts with this first name, for the confirmation tests."""
-    count = Contact.objects.filter(first_name=name).update(notes="")
-    return Done(message=f"wiped {count}")
 
 
 @tool("countOnTwo", permission=ContactsPerm.VIEW, title="Count to two", read_only=True, register_it=False)

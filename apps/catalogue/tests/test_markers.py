@@ -2,44 +2,14 @@
 HIGH RISK and DESTRUCTIVE tools by elicitation or by a confirmation token."""
 
 import re
-from typing import Annotated
 
 import pytest
-from pydantic import Field
 
 from apps.catalogue.dispatch import MemorySession
 from apps.catalogue.models import ToolCall
-from apps.catalogue.registry import Marker, tool
-from apps.catalogue.shapes import Done
 from apps.catalogue.testing import call, structured, temporary_tools, text_of
+from apps.catalogue.tests.marked_tools import open_desk, wipe_contact
 from apps.contacts.models import Contact
-from apps.contacts.permissions import ContactsPerm
-
-
-@tool(
-    "openContactsDesk",
-    permission=ContactsPerm.VIEW,
-    title="Open the contacts desk",
-    read_only=True,
-    markers=Marker.MANDATORY_FIRST_CALL,
-    register_it=False,
-)
-def open_desk(ctx) -> Done:
-    """Opens the contacts desk; every other contacts tool needs it first in a session."""
-    return Done(message="open")
-
-
-@tool(
-    "wipeContact",
-    permission=ContactsPerm.EDIT,
-    title="Wipe a contact's notes",
-    markers=Marker.DESTRUCTIVE,
-    register_it=False,
-)
-def wipe_contact(ctx, *, name: Annotated[str, Field(description="The first name of the contact")]) -> Done:
-    """Removes the notes of the contacts with this first name, for the confirmation tests."""
-    count = Contact.objects.filter(first_name=name).update(notes="")
-    return Done(message=f"wiped {count}")
 
 
 @pytest.fixture
