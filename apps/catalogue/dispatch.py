@@ -324,7 +324,30 @@ def _call(ctx: ToolContext, spec: ToolSpec, arguments: Any) -> tuple[str, str, d
 
     if spec.is_first_call:
         policy.note_first_call(spec, ctx.session)
-    return "ok", "", success_result(result)
+    answer = success_result(result)
+    too_long = _too_long(spec, answer)
+    if too_long is not None:
+        return ("error" if spec.read_only else "ok"), "RESULT_TOO_LONG", too_long
+    return "ok", "", answer
+
+
+def _too_long(spec: ToolSpec, answer: dict[str, Any]) -> dict[str, Any] | None:
+    """The error that replaces an answer longer than MAX_RESULT_TOKENS (clients cut or refuse
+    longer ones: a model would read half a list), or None when it fits."""
+    size = sum(len(part.get("text", "")) for part in answer.get("content", []) if isinstance(part, dict))
+    tokens = size // 4
+    if tokens <= MAX_RESULT_TOKENS:
+        return None
+    if spec.read_only:
+        return error_result(
+            f"The answer of {spec.name} is too long to send ({tokens:,} tokens; at most "
+            f"{MAX_RESULT_TOKENS:,}). Nothing was changed: ask for less (a smaller limit, the next "
+            "page, a narrower query, or one record at a time)."
+        )
+    return error_result(
+        f"{spec.name} was done, but its answer is too long to send ({tokens:,} tokens; at most "
+        f"{MAX_RESULT_TOKENS:,}). Do not call it again: read what you need with the tools that read it."
+    )
 
 
 def _validated(spec: ToolSpec, arguments: Any) -> BaseModel | tuple[str, str, dict[str, Any]]:
@@ -449,6 +472,9 @@ def _failure_message(spec: ToolSpec, reference: str) -> str:
     )
 
 
+# A tool's answer is at most this many tokens (bytes / 4): clients cut longer ones (one truncates
+# past 25k tokens), and a model would act on half a list.
+MAX_RESULT_TOKENS = 25_000
 # An argument error names this many problems at most, each argument's name cut at MAX_NAME.
 MAX_PROBLEMS = 5
 MAX_NAME = 80

@@ -77,8 +77,9 @@ area = areas.declare(
         "ATRIUM_FILES_STORAGE": env.str("ATRIUM_FILES_STORAGE", "default"),
         # The largest file accepted, wherever bytes arrive (tools, other areas, exports).
         "ATRIUM_FILES_MAX_BYTES": env.int("ATRIUM_FILES_MAX_BYTES", 25 * MB, min=0),
-        # downloadFileEntity gives files up to this size inline (base64); larger ones as a link.
-        "ATRIUM_FILES_INLINE_MAX_BYTES": env.int("ATRIUM_FILES_INLINE_MAX_BYTES", 256 * 1024, min=0),
+        # downloadFileEntity gives files up to this size inline (base64; 64 KB keeps the answer
+        # under the catalogue's 25k tokens); larger ones as a link.
+        "ATRIUM_FILES_INLINE_MAX_BYTES": env.int("ATRIUM_FILES_INLINE_MAX_BYTES", 64 * 1024, min=0),
         # How long a download link of downloadFileEntity works (its origin: ATRIUM_SITE_*).
         "ATRIUM_FILES_DOWNLOAD_TTL_SECONDS": env.int("ATRIUM_FILES_DOWNLOAD_TTL_SECONDS", 600, min=1),
         # The largest file emailFileAsAttachment sends.

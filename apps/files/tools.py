@@ -300,7 +300,7 @@ def read_file_content(
     *,
     file_id: FileId,
     offset: Annotated[int, Field(ge=0, description="In characters: the last nextOffset")] = 0,
-    max_chars: Annotated[int, Field(ge=100, le=200_000, description="At most")] = 20_000,
+    max_chars: Annotated[int, Field(ge=100, le=80_000, description="At most")] = 20_000,
 ) -> ContentOut:
     """Read a stored file's text: text, CSV, JSON, PDF, Word, Excel, PowerPoint. Bytes: downloadFileEntity."""
     file = File.objects.select_related("folder", "owner").fetch(ctx.actor, file_id)

@@ -366,3 +366,39 @@ def test_server_instructions_tell_how_the_catalogue_works(acme, people):
     assert "profile=" in text
     # At most 1k tokens (bytes / 4), with every area the owner may use.
     assert len(server_instructions(principal_for(people["owner"])).encode()) <= 4_000
+
+
+@tool("readTooMuch", permission=ContactsPerm.VIEW, title="Read too much", read_only=True, register_it=False)
+def read_too_much(ctx, *, size: Annotated[int, Field(description="Characters to answer")]) -> Done:  # type: ignore[no-untyped-def]
+    """Answers `size` characters, to try the bound on an answer."""
+    return Done(message="x" * size)
+
+
+@tool("writeThenSayTooMuch", permission=ContactsPerm.CREATE, title="Write, say too much", register_it=False)
+def write_then_say_too_much(ctx, *, name: Annotated[str, Field(description="The name to write")]) -> Done:  # type: ignore[no-untyped-def]
+    """Writes a contact, then answers far too much, to prove the write stays and the agent is told."""
+    Contact.objects.create(first_name=name)
+    return Done(message="x" * 200_000)
+
+
+def test_an_answer_over_25k_tokens_is_refused_with_what_to_do(people):
+    with temporary_tools(read_too_much):
+        fits = call(people["member"], "readTooMuch", {"size": 90_000})
+        too_long = call(people["member"], "readTooMuch", {"size": 100_100})
+
+    assert structured(fits)["message"] == "x" * 90_000
+    assert too_long["isError"] is True and "structuredContent" not in too_long
+    message = text_of(too_long)
+    assert "too long to send" in message and "at most 25,000" in message and "Nothing was changed" in message
+    assert len(message) < 400
+
+
+def test_a_write_whose_answer_is_too_long_says_it_was_done(people):
+    with temporary_tools(write_then_say_too_much):
+        result = call(people["member"], "writeThenSayTooMuch", {"name": "Verbose"})
+
+    assert result["isError"] is True
+    assert "was done" in text_of(result) and "Do not call it again" in text_of(result)
+    assert Contact.objects.filter(first_name="Verbose").exists()
+    row = ToolCall.objects.filter(tool="writeThenSayTooMuch").latest("id")
+    assert (row.outcome, row.error_code) == ("ok", "RESULT_TOO_LONG")
