@@ -99,7 +99,7 @@ def _fields(spec: ToolSpec) -> dict[str, str]:
         area_words += [str(area.title), area.words]
         hints = area.hints.get(spec.name, "")
     arguments = spec.definition.get("inputSchema", {}).get("properties", {})
-    verb, _, rest = words(spec.name)[0], None, words(spec.name)[1:]
+    verb, *rest = words(spec.name)
     return {
         "verb": verb,
         "name": " ".join(rest),

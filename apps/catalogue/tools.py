@@ -1,11 +1,11 @@
 """The catalogue's own tools: finding the long tail without listing all of it, and running it."""
 
-import re
 from typing import Annotated, Any
 
 from pydantic import Field
 
 from apps.catalogue import dispatch, registry, search
+from apps.catalogue.checks import description_body, first_sentence
 from apps.catalogue.dispatch import ToolContext, usable_tools
 from apps.catalogue.permissions import CataloguePerm
 from apps.catalogue.registry import ToolSpec, tool
@@ -53,11 +53,7 @@ class ToolDescriptionOut(Out):
 
 
 def _summary(spec: ToolSpec) -> str:
-    text = spec.description
-    for label in spec.markers.labels:
-        text = text.removeprefix(f"{label}:").lstrip()
-    first = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
-    return first[:300]
+    return first_sentence(description_body(spec))[:300]
 
 
 def _brief(spec: ToolSpec) -> ToolBrief:
