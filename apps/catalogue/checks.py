@@ -22,11 +22,6 @@ OUTPUT_TOKENS_MEAN_MAX = 300  # the mean output schema over the registry
 # Characters of the description's first sentence (after the markers): it is what search results,
 # clients that show only names and a line, and tool pickers read.
 FIRST_SENTENCE_MAX = 100
-# Tools over a limit for now, each with its own ceiling, so that it cannot grow; every entry is a
-# debt, to be removed once the tool fits. createTask: its arguments alone (steps with their cards,
-# checklists, files and recipients, and a schedule), with every constraint its input model
-# enforces, are about 570 tokens before a word of description.
-MODEL_TOKENS_CEILING = {"createTask": 820}
 
 MODEL_READS = ("name", "title", "description", "inputSchema", "annotations")
 # The end of a sentence: a full stop, question or exclamation mark before a space or the end
@@ -66,12 +61,11 @@ def budget_problems(spec: ToolSpec) -> list[str]:
     if spec.fixture:
         return []
     problems = []
-    ceiling = MODEL_TOKENS_CEILING.get(spec.name, MODEL_TOKENS_MAX)
     size = model_tokens(spec)
-    if size > ceiling:
+    if size > MODEL_TOKENS_MAX:
         problems.append(
             f"a model reads {size:.0f} tokens of its definition (name, title, description, input schema, "
-            f"annotations; at most {ceiling}): shorten its descriptions"
+            f"annotations; at most {MODEL_TOKENS_MAX}): shorten its descriptions"
         )
     sentence = first_sentence(description_body(spec))
     if len(sentence) > FIRST_SENTENCE_MAX:

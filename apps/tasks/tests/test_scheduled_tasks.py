@@ -16,22 +16,28 @@ from apps.tasks.tests.factories import TaskFactory
 from apps.tasks.tests.samples import WEEKLY
 
 
-def test_create_task_with_a_schedule_in_a_time_zone(people):
-    answer = ok(
+def test_a_new_task_scheduled_in_a_time_zone(people):
+    task = ok(
         people["member"],
         "createTask",
+        {"title": "Weekly report", "steps": [{"title": "Remind", "kind": "notify"}]},
+    )
+    answer = ok(
+        people["member"],
+        "updateTask",
         {
-            "title": "Weekly report",
-            "steps": [{"title": "Remind", "kind": "notify"}],
-            "schedule": {
-                "rrule": "FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0",
-                "startsAt": "2031-03-01T00:00:00",
-                "timeZone": "Europe/Paris",
+            "taskId": task["id"],
+            "changes": {
+                "schedule": {
+                    "rrule": "FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0",
+                    "startsAt": "2031-03-01T00:00:00",
+                    "timeZone": "Europe/Paris",
+                }
             },
         },
     )
 
-    schedule = answer["schedule"]
+    schedule = answer["task"]["schedule"]
     assert (schedule["enabled"], schedule["timeZone"], schedule["rrule"]) == (
         True,
         "Europe/Paris",
@@ -57,16 +63,17 @@ def test_create_task_with_a_schedule_in_a_time_zone(people):
         ({"rrule": "FREQ=HOURLY;BYMINUTE=0,10"}, "at most every 15 minutes"),
         ({"rrule": "DTSTART:20300101T000000Z\nRRULE:FREQ=DAILY"}, "one RRULE value"),
         ({"rrule": "FREQ=DAILY", "timeZone": "Mars/Olympus"}, "is not a time zone"),
-        ({"rrule": "FREQ=DAILY", "startsAt": "tomorrow"}, "`schedule.startsAt`"),
+        ({"rrule": "FREQ=DAILY", "startsAt": "tomorrow"}, "`changes.schedule.startsAt`"),
     ],
 )
 def test_a_rule_that_does_not_parse_is_refused_and_nothing_is_written(people, schedule, expected):
+    task = TaskFactory(actor=people["member"], title="x")
     message = refused(
-        people["member"], "createTask", {"title": "x", "steps": [{"title": "s"}], "schedule": schedule}
+        people["member"], "updateTask", {"taskId": task.pk, "changes": {"title": "y", "schedule": schedule}}
     )
 
     assert expected in message, message
-    assert not Task.objects.exists() and not ScheduledTask.objects.exists()
+    assert Task.objects.get(pk=task.pk).title == "x" and not ScheduledTask.objects.exists()
 
 
 def test_update_task_sets_a_new_rule(people):

@@ -202,9 +202,17 @@ def test_a_write_file_step_that_cannot_write_fails_the_task_and_leaves_nothing(p
 
 
 def test_a_write_file_step_needs_its_file(people):
+    task = TaskFactory(actor=people["member"])
+    steps = task.steps.count()
+
     assert "needs the file to write" in refused(
+        people["member"], "addTaskStep", {"taskId": task.pk, "step": {"title": "s", "kind": "write_file"}}
+    )
+    # createTask takes no write_file steps (its description sends them to addTaskStep).
+    assert "`steps.0.kind`: Input should be 'manual', 'agent' or 'notify'" in refused(
         people["member"], "createTask", {"title": "x", "steps": [{"title": "s", "kind": "write_file"}]}
     )
+    assert task.steps.count() == steps
 
 
 def test_files_can_be_attached_to_a_task(people):

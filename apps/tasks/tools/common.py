@@ -42,22 +42,34 @@ ColumnName = Annotated[str, Field(min_length=1, max_length=60)]
 ChecklistText = Annotated[str, Field(min_length=1, max_length=300)]
 
 
-class StepIn(In):
+class _Step(In):
     title: Annotated[str, Field(min_length=1, max_length=200)]
     instructions: Annotated[str, Field(max_length=10_000)] = ""
-    kind: StepKind = Field(
-        "manual",
-        description="Who does it; notify tells notifyEmails, write_file writes file",
-    )
     column: ColumnName | None = Field(None, description="Default: the first")
     assignee_email: Email | None = Field(None, description="Who does it")
     due_at: datetime | None = None
-    notes: Annotated[str, Field(max_length=10_000)] = ""
-    labels: Annotated[list[Label], Field(max_length=20)] = []
     checklist: Annotated[list[ChecklistText], Field(max_length=50)] = []
     notify_emails: Annotated[list[Email], Field(max_length=50)] | None = Field(
         None, description="Default: the owner and sharees"
     )
+
+
+class NewStepIn(_Step):
+    """A step as createTask takes it. A card's notes and labels, and write_file steps with their
+    file, come with addTaskStep (StepIn): createTask stays within the catalogue's budget."""
+
+    kind: Literal["manual", "agent", "notify"] = Field(
+        "manual", description="Who does it; notify tells notifyEmails"
+    )
+
+
+class StepIn(_Step):
+    kind: StepKind = Field(
+        "manual",
+        description="Who does it; notify tells notifyEmails, write_file writes file",
+    )
+    notes: Annotated[str, Field(max_length=10_000)] = ""
+    labels: Annotated[list[Label], Field(max_length=20)] = []
     file: StepFileIn | None = None
 
 

@@ -24,9 +24,9 @@ from apps.tasks.shapes import TaskOut, TaskSummary
 from apps.tasks.tools.common import (
     AgentKeyId,
     ColumnName,
+    NewStepIn,
     Priority,
     ScheduleIn,
-    StepIn,
     TaskId,
     Visibility,
     set_schedule,
@@ -45,7 +45,7 @@ def create_task(
     instructions: Annotated[
         str, Field(max_length=20_000, description="What people and the agent doing it follow")
     ] = "",
-    steps: Annotated[list[StepIn], Field(max_length=100, description="In order")] = [],  # noqa: B006
+    steps: Annotated[list[NewStepIn], Field(max_length=100, description="In order")] = [],  # noqa: B006
     columns: Annotated[
         list[ColumnName] | None,
         Field(min_length=2, max_length=12, description="Default: To do, In progress, Done"),
@@ -55,7 +55,6 @@ def create_task(
     visibility: Annotated[
         Visibility, Field(description="private: you and those you share it with")
     ] = "workspace",
-    schedule: Annotated[ScheduleIn | None, Field(description="Run a copy of it on this rule")] = None,
     agent_key_id: Annotated[
         int | None,
         Field(ge=1, le=2**63 - 1, description="Your API key paying for agent steps"),
@@ -63,7 +62,7 @@ def create_task(
     start: Annotated[bool, Field(description="Start at once (default: stay a draft)")] = False,
 ) -> TaskOut:
     """Create a task: steps on a board for people, the agent or the service. From a template:
-    createTaskFromTemplate."""
+    createTaskFromTemplate; to repeat it: updateTask's schedule; write_file steps: addTaskStep."""
     task = services.task_create(
         actor=ctx.actor,
         fields={
@@ -78,7 +77,6 @@ def create_task(
         steps=[step_fields(step) for step in steps],
         columns=columns,
     )
-    set_schedule(ctx, task, schedule)
     if start:
         runner.task_start(actor=ctx.actor, task=task)
     return task_out(ctx, task)
