@@ -58,6 +58,7 @@ def oauth_bearer(request: CredentialRequest) -> Principal | None:
         scopes=granted,
         credential=f"oauth:{token.pk}",
         client=(application.name or application.client_id) if application is not None else "",
+        profile=scopes.profile_of(token.scope.split()),
     )
 
 

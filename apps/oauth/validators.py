@@ -5,6 +5,7 @@
 - A spent authorization code that comes back revokes what it issued (RFC 6749 §4.1.2).
 - Concurrent uses of one code or one refresh token are serialised (the token view runs in a
   transaction, these lock the row), so the second is seen as the replay it is.
+- At most one `profile:<key>` scope, and a refresh keeps the one the connection was pinned to.
 - Each issued token updates the person's "Connected apps" entry.
 """
 
@@ -25,6 +26,7 @@ from oauth2_provider.oauth2_validators import OAuth2Validator
 from oauthlib.oauth2.rfc6749 import errors
 
 from apps.oauth import resource, services
+from apps.oauth import scopes as scopes_module
 from apps.oauth.models import SpentCode
 from apps.oauth.server import base_url_of
 
@@ -36,6 +38,15 @@ def code_digest(code: str) -> str:
 
 
 class Validator(OAuth2Validator):
+    # --- scopes ----------------------------------------------------------------------------
+
+    def validate_scopes(
+        self, client_id: str, scopes: Any, client: Any, request: Any, *args: Any, **kwargs: Any
+    ) -> bool:
+        return len(scopes_module.profile_scopes(scopes)) <= 1 and super().validate_scopes(
+            client_id, scopes, client, request, *args, **kwargs
+        )
+
     # --- authorization codes ---------------------------------------------------------------
 
     def validate_code(
@@ -141,6 +152,13 @@ class Validator(OAuth2Validator):
         return refresh_token
 
     def _save_bearer_token(self, token: Any, request: Any, *args: Any, **kwargs: Any) -> None:
+        if request.grant_type == "refresh_token":
+            # The profile the person pinned stays, whatever (narrower) scope the refresh asks for:
+            # leaving it out would widen what the connection lists.
+            original = self.get_original_scopes(request.refresh_token, request)
+            pinned = scopes_module.profile_of(str(original).split())
+            if pinned:
+                token["scope"] = scopes_module.with_profile(token["scope"], pinned)
         super()._save_bearer_token(token, request, *args, **kwargs)
         if request.user is not None and request.client is not None:
             services.connection_record(user=request.user, application=request.client, scope=token["scope"])

@@ -15,6 +15,7 @@ import logging
 from typing import Any
 from urllib.parse import urlsplit
 
+from django import forms
 from django.contrib import messages
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -22,10 +23,12 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from oauth2_provider import views as dot_views
 from oauth2_provider.exceptions import OAuthToolkitError
+from oauth2_provider.forms import AllowForm
 from oauth2_provider.models import get_application_model
 from oauth2_provider.oauth2_backends import _add_iss_to_redirect
 
 from apps.accounts.requests import AuthenticatedHttpRequest
+from apps.catalogue import profiles
 from apps.core.pages import READ, page
 from apps.oauth import registration, resource, scopes, selectors, services
 
@@ -75,8 +78,38 @@ class ProtectedResourceMetadataView(dot_views.OAuthProtectedResourceMetadataView
         return getattr(workspace, "brand_name", "") or ""
 
 
-# RFC 8414: the toolkit's view, configured (settings.OAUTH2_PROVIDER) to say only what is true.
-AuthorizationServerMetadataView = dot_views.OAuthServerMetadataView
+class AuthorizationServerMetadataView(dot_views.OAuthServerMetadataView):
+    """RFC 8414: the toolkit's view, configured (settings.OAUTH2_PROVIDER) to say only what is
+    true. The `profile:<key>` scopes are accepted but not listed (apps.oauth.scopes)."""
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = super().get(request, *args, **kwargs)
+        body = json.loads(response.content)
+        body["scopes_supported"] = [
+            scope for scope in body.get("scopes_supported", []) if not scope.startswith(scopes.PROFILE_PREFIX)
+        ]
+        answer = JsonResponse(body, status=response.status_code)
+        for name, value in response.items():
+            if name.lower() not in ("content-type", "content-length"):
+                answer[name] = value
+        return answer
+
+
+class ConsentForm(AllowForm):
+    """The toolkit's consent form, and the tool profile the person pins the connection to."""
+
+    profile = forms.ChoiceField(
+        label=_("Tools the app lists"),
+        choices=[],
+        required=False,
+        help_text=_("For apps that take few tools. searchTools and callTool still reach the rest."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["profile"].choices = [("", _("All the tools your role allows"))] + [
+            (profile.key, f"{profile.title}: {profile.description}") for profile in profiles.PROFILES
+        ]
 
 
 # --- authorization ------------------------------------------------------------------------------
@@ -101,6 +134,7 @@ class AuthorizationView(dot_views.AuthorizationView):
     redirect. Every redirect back to the client carries `iss` (RFC 9207), errors included."""
 
     template_name = "oauth/authorize.html"
+    form_class = ConsentForm
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if request.user.is_authenticated and not _is_member(request.user):
@@ -134,18 +168,32 @@ class AuthorizationView(dot_views.AuthorizationView):
             _add_iss_to_redirect(redirect_to, resource.base_url_of(self.request)), application
         )
 
+    def get_initial(self) -> dict[str, Any]:
+        initial = super().get_initial()
+        # The profile the client asked for (`profile:<key>` in its scope), for the person to keep
+        # or change.
+        initial["profile"] = scopes.profile_of((initial.get("scope") or "").split())
+        return initial
+
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         application = context.get("application")
         if application is not None:
             context["client_name"] = application.name
             context["redirect_host"] = _redirect_host(context.get("redirect_uri") or "")
-            context["scope_words"] = scopes.describe(context.get("scopes") or [])
+            # The profile is the form's choice, not a line of what the app asks for.
+            asked = [
+                scope for scope in context.get("scopes") or [] if not scope.startswith(scopes.PROFILE_PREFIX)
+            ]
+            context["scope_words"] = scopes.describe(asked)
         return context
 
     def form_valid(self, form: Any) -> HttpResponse:
         if not get_application_model().objects.filter(client_id=form.cleaned_data["client_id"]).exists():
             return self._error_page(_("This app is not registered here."), 400)
+        form.cleaned_data["scope"] = scopes.with_profile(
+            form.cleaned_data["scope"], form.cleaned_data["profile"]
+        )
         return super().form_valid(form)
 
     def form_invalid(self, form: Any) -> HttpResponse:

@@ -24,6 +24,8 @@ OAUTH2_PROVIDER = {
         "mcp:write": _("Use every tool your role allows, including those that change data"),
         "offline_access": _("Stay connected while you are away, until you disconnect it"),
     },
+    # The scopes above and one `profile:<key>` per tool profile (accepted, not advertised).
+    "SCOPES_BACKEND_CLASS": "apps.oauth.scopes.Scopes",
     # No `scope` on the authorization request: everything the role allows, no refresh token.
     "DEFAULT_SCOPES": ["mcp"],
     # Only authorization_code (PKCE S256) and refresh_token; tokens bound to {base_url}/api/mcp.

@@ -24,12 +24,15 @@ def pkce_pair() -> tuple[str, str]:
 
 
 class _FormReader(HTMLParser):
-    """The consent form's fields (hidden inputs) and the buttons' names."""
+    """The consent form's fields as a browser would post them (hidden inputs, the selected option
+    of each select), and each select's options with whether it is selected."""
 
     def __init__(self) -> None:
         super().__init__()
         self.fields: dict[str, str] = {}
+        self.options: dict[str, dict[str, bool]] = {}
         self.in_form = False
+        self.select: str | None = None
         self.action: str | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -43,16 +46,43 @@ class _FormReader(HTMLParser):
             self.action = values.get("action")
         elif tag == "input" and self.in_form and values.get("name"):
             self.fields[values["name"] or ""] = values.get("value") or ""
+        elif tag == "select" and self.in_form and values.get("name"):
+            self.select = values["name"] or ""
+            self.options[self.select] = {}
+        elif tag == "option" and self.select is not None:
+            value, selected = values.get("value") or "", "selected" in values
+            self.options[self.select][value] = selected
+            if selected or self.select not in self.fields:
+                self.fields[self.select] = value
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "form":
             self.in_form = False
+        elif tag == "select":
+            self.select = None
 
 
 def consent_form(html: str) -> dict[str, str]:
     reader = _FormReader()
     reader.feed(html)
     return reader.fields
+
+
+@dataclass
+class ConsentPage:
+    html: str
+    fields: dict[str, str]
+    # The profile select's options (value: selected).
+    options: dict[str, bool]
+
+
+def consent_page(client: httpx.Client, authorization_url: str) -> ConsentPage:
+    """The consent page a signed-in person is shown for an authorization URL."""
+    response = client.get(authorization_url)
+    assert response.status_code == 200, (response.status_code, response.text[:500])
+    reader = _FormReader()
+    reader.feed(response.text)
+    return ConsentPage(response.text, reader.fields, reader.options.get("profile", {}))
 
 
 @dataclass
@@ -84,10 +114,17 @@ def sign_in(
 
 
 def consent_over_http(
-    authorization_url: str, *, email: str, allow: bool = True, password: str = PASSWORD
-) -> Redirect:
+    authorization_url: str,
+    *,
+    email: str,
+    allow: bool = True,
+    password: str = PASSWORD,
+    choices: dict[str, str] | None = None,
+    expect_redirect: bool = True,
+) -> Redirect | None:
     """Follows an authorization URL as a person would: signs in when asked, then answers the
-    consent page. Returns the redirect back to the client (never followed)."""
+    consent page (with `choices` for its fields, such as the profile). Returns the redirect back
+    to the client (never followed), or None for an error page when not `expect_redirect`."""
     parts = urlsplit(authorization_url)
     origin = f"{parts.scheme}://{parts.netloc}"
     with httpx.Client(base_url=origin, follow_redirects=False, timeout=10) as client:
@@ -105,9 +142,12 @@ def consent_over_http(
         assert response.status_code == 200, (response.status_code, response.text[:500])
         fields = consent_form(response.text)
         assert fields, "no consent form on the page"
+        fields.update(choices or {})
         if allow:
             fields["allow"] = "on"
         answered = client.post(str(response.url), data=fields, headers={"Referer": str(response.url)})
+        if not expect_redirect and answered.status_code != 302:
+            return None
         assert answered.status_code == 302, (answered.status_code, answered.text[:500])
         return Redirect.of(answered.headers["location"])
 
@@ -164,13 +204,23 @@ class OAuthClient:
         return f"{self.base_url}/oauth/authorize?{urlencode(params)}"
 
     def authorize(
-        self, *, email: str = "member@acme.example", scope: str = "mcp", allow: bool = True, **extra: str
-    ) -> tuple[Redirect, str]:
+        self,
+        *,
+        email: str = "member@acme.example",
+        scope: str = "mcp",
+        allow: bool = True,
+        choices: dict[str, str] | None = None,
+        expect_redirect: bool = True,
+        **extra: str,
+    ) -> tuple[Redirect | None, str]:
         """Runs the authorization request with a fresh PKCE pair; returns the redirect and the
-        verifier."""
+        verifier. With `expect_redirect=False`, an error page instead gives None."""
         verifier, challenge = pkce_pair()
         url = self.authorization_url(challenge=challenge, scope=scope, **extra)
-        return consent_over_http(url, email=email, allow=allow), verifier
+        redirect = consent_over_http(
+            url, email=email, allow=allow, choices=choices, expect_redirect=expect_redirect
+        )
+        return redirect, verifier
 
     def _auth(self) -> tuple[dict[str, str], Any]:
         if self.client_secret:
