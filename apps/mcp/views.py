@@ -31,6 +31,8 @@ def server_card(request: HttpRequest) -> JsonResponse:
                 "title": profile.title,
                 "description": profile.description,
                 "url": f"{base}/api/mcp?profile={profile.key}",
+                # The OAuth scope that pins a connection to it (apps.oauth.scopes).
+                "scope": f"profile:{profile.key}",
                 "tools": len(profiles.tool_names(profile.key)),
             }
             for profile in profiles.PROFILES

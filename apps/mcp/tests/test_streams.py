@@ -179,4 +179,5 @@ def test_the_server_card_is_public_cacheable_and_names_the_brand(live_http):
     listed = {profile["name"]: profile for profile in card["profiles"]}
     assert len(listed) >= 3
     assert listed["sales"]["url"] == f"{base}/api/mcp?profile=sales"
+    assert listed["sales"]["scope"] == "profile:sales"
     assert all(0 < profile["tools"] <= 40 and profile["description"] for profile in listed.values())
