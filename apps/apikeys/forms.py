@@ -17,12 +17,19 @@ OVERLAP_CHOICES = [
 ]
 
 
-def profile_field() -> forms.ChoiceField:
-    """The tool profile a key is pinned to: its MCP requests list only that profile's tools."""
+# The Agent connection page's choice of the profile that suits the chosen client.
+SUITED = "suited"
+
+
+def profile_field(*, suited: bool = False) -> forms.ChoiceField:
+    """The tool profile a key is pinned to: its MCP requests list only that profile's tools.
+    With `suited`, a first choice (the initial one) leaves it to the client quick-setup is for."""
+    first = [(SUITED, _("The one that suits the client"))] if suited else []
     return forms.ChoiceField(
         label=_("Tool profile"),
-        choices=[("", _("All the tools you may use"))]
+        choices=[*first, ("", _("All the tools you may use"))]
         + [(profile.key, f"{profile.title}: {profile.description}") for profile in profiles.PROFILES],
+        initial=SUITED if suited else "",
         required=False,
         help_text=_("For clients that take few tools; searchTools and callTool still reach the rest."),
     )
@@ -83,7 +90,13 @@ class RollSecretForm(forms.Form):
 class AgentConnectionForm(forms.Form):
     client = forms.ChoiceField(
         label=_("Client"),
-        choices=[(kind.name, kind.title) for kind in sorted(clients.CLIENTS.values(), key=lambda k: k.name)],
-        initial="desktop-assistant",
+        # In CLIENTS' order: the named clients first, the kinds for any other client after.
+        choices=[(kind.name, kind.title) for kind in clients.CLIENTS.values()],
+        initial="claude-desktop",
     )
-    profile = profile_field()
+    profile = profile_field(suited=True)
+
+    def chosen_profile(self) -> str | None:
+        """The profile asked for: None for the one that suits the client, "" for none."""
+        profile = self.cleaned_data.get("profile", "")
+        return None if profile == SUITED else profile

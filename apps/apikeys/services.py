@@ -474,6 +474,8 @@ class QuickSetup:
     raw_token: str
     created: CreatedKey
     config: dict[str, Any]
+    # The command line that adds the server, for clients that have one ("" otherwise).
+    command: str
 
 
 def unknown_client_error(client: Any) -> ValidationFailed:
@@ -486,21 +488,28 @@ def unknown_client_error(client: Any) -> ValidationFailed:
 
 @transaction.atomic
 def quick_setup(
-    *, user: User, client: str, base_url: str, server_name: str, label: str = "", profile: Any = ""
+    *, user: User, client: str, base_url: str, server_name: str, label: str = "", profile: Any = None
 ) -> QuickSetup:
     """A fresh personal access token and API key, and the configuration that connects `client` to
     this workspace's MCP endpoint with them. Both secrets are shown once, in what this returns.
-    With a `profile`, the key is pinned to it and the URL names it."""
+    With a `profile` (None: the one preselected for the client, "": none), the key is pinned to it
+    and the URL names it."""
     kind = clients.get(client)
     if kind is None:
         raise unknown_client_error(client)
+    if profile is None:
+        profile = kind.profile
     label = (label or "").strip()[:80] or f"{kind.title} ({timezone.localdate():%Y-%m-%d})"
     created = api_key_create(user=user, label=label, profile=profile)
     token, raw_token = access_token_create(user=user, name=f"Quick setup: {label}"[:100])
     mcp_url = f"{base_url.rstrip('/')}/api/mcp"
     if created.key.profile:
         mcp_url = f"{mcp_url}?profile={created.key.profile}"
-    headers = {"Authorization": f"Bearer {raw_token}", "X-Api-Key": created.raw_key}
+    server = clients.Server(
+        name=server_name,
+        url=mcp_url,
+        headers={"Authorization": f"Bearer {raw_token}", "X-Api-Key": created.raw_key},
+    )
     logger.info(
         "quick setup (%s) for user %s: token %s, key %s", kind.name, user.pk, token.pk, created.key.pk
     )
@@ -511,5 +520,6 @@ def quick_setup(
         token=token,
         raw_token=raw_token,
         created=created,
-        config=kind.build(server_name, mcp_url, headers),
+        config=kind.build(server),
+        command=kind.command(server) if kind.command is not None else "",
     )

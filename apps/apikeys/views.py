@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.requests import AuthenticatedHttpRequest
-from apps.apikeys import clients, selectors, services
+from apps.apikeys import selectors, services
 from apps.apikeys.forms import AgentConnectionForm, ApiKeyForm, RollSecretForm
 from apps.core.errors import ValidationFailed
 from apps.core.pages import page
@@ -139,7 +139,7 @@ def agent_connection(request: AuthenticatedHttpRequest) -> HttpResponse:
         setup = services.quick_setup(
             user=request.user,
             client=form.cleaned_data["client"],
-            profile=form.cleaned_data.get("profile", ""),
+            profile=form.chosen_profile(),
             base_url=request.build_absolute_uri("/").rstrip("/"),
             server_name=workspace.brand_name if workspace else "Atrium",
         )
@@ -152,7 +152,6 @@ def agent_connection(request: AuthenticatedHttpRequest) -> HttpResponse:
             "setup": setup,
             "config_json": json.dumps(setup.config, indent=2) if setup else "",
             "mcp_url": request.build_absolute_uri("/api/mcp"),
-            "kinds": sorted(clients.CLIENTS.values(), key=lambda kind: kind.name),
         },
     )
     return _no_store(response) if setup else response

@@ -192,7 +192,9 @@ class QuickSetupRequestSerializer(StrictSerializer):
         required=False,
         allow_blank=True,
         max_length=40,
-        help_text="A tool profile to pin the key to; the configuration's URL names it. Default: none.",
+        help_text="A tool profile to pin the key to; the configuration's URL names it. Default: the "
+        "one that suits the client (essentials for cursor, vscode, windsurf and openai; none for the "
+        "others); an empty string for none.",
     )
 
 
@@ -213,6 +215,12 @@ class QuickSetupSerializer(serializers.Serializer):
     signing_secret = serializers.CharField(help_text="The new key's webhook signing secret. Shown only here.")
     config = serializers.DictField(help_text="The configuration to paste into the client.")
     config_format = serializers.CharField(help_text="Where the configuration goes, in a few words.")
+    command = serializers.CharField(
+        allow_null=True, help_text="For clients that add a server from a terminal: the command that does it."
+    )
+    docs = serializers.URLField(
+        allow_null=True, help_text="The client's own documentation this configuration follows."
+    )
     instructions = serializers.ListField(child=serializers.CharField())
     oauth_capable = serializers.BooleanField(
         help_text="True when this kind of client can sign in by OAuth with the MCP URL alone."

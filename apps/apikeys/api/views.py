@@ -202,7 +202,7 @@ class QuickSetupView(APIView):
             user=request.user,
             client=fields.get("client", "generic"),
             label=fields.get("label", ""),
-            profile=fields.get("profile", ""),
+            profile=fields.get("profile"),
             base_url=request.build_absolute_uri("/").rstrip("/"),
             server_name=workspace.brand_name if workspace else "Atrium",
         )
@@ -220,6 +220,8 @@ class QuickSetupView(APIView):
                 "signing_secret": setup.created.signing_secret,
                 "config": setup.config,
                 "config_format": str(setup.client.config_format),
+                "command": setup.command or None,
+                "docs": setup.client.docs or None,
                 "instructions": [str(line) for line in setup.client.instructions],
                 "oauth_capable": setup.client.oauth_capable,
             },

@@ -159,3 +159,15 @@ def test_a_person_copies_a_ready_configuration_for_an_editor(page, live_http, co
         )
     assert credential.user.email == "member@acme.example"
     assert "settings as JSON" in page.get_by_test_id("configuration").locator("ol").inner_text()
+
+    # A client with a command line gets it to copy; Cursor gets the profile that suits it.
+    page.get_by_label("Client").select_option("claude-code")
+    page.get_by_role("button", name="Create configuration").click()
+    page.get_by_role("button", name="Copy the command").click()
+    assert page.evaluate("navigator.clipboard.readText()").startswith("claude mcp add --transport http ")
+    page.get_by_label("Client").select_option("cursor")
+    page.get_by_role("button", name="Create configuration").click()
+    assert "tool profile: essentials" in page.get_by_test_id("configuration").inner_text()
+    copied = json.loads(page.get_by_test_id("config").inner_text())
+    assert copied["mcpServers"]["Acme Workspace"]["url"] == f"{mcp_url}?profile=essentials"
+    snapshot(page, "agent-connection-cursor")

@@ -156,3 +156,33 @@ def test_an_unknown_profile_creates_nothing(acme_client, bearer):
     assert response.status_code == 422
     assert "sales" in json.dumps(response.json())
     assert (ApiKey.objects.count(), PersonalAccessToken.objects.count()) == (keys, tokens)
+
+
+@pytest.mark.parametrize(
+    ("body", "profile"),
+    [
+        ({"client": "cursor"}, "essentials"),  # the one that suits the client
+        ({"client": "cursor", "profile": ""}, None),  # none, said so
+        ({"client": "cursor", "profile": "sales"}, "sales"),
+        ({"client": "claude-code"}, None),
+    ],
+)
+def test_each_client_gets_the_profile_that_suits_it_unless_another_or_none_is_asked(
+    acme_client, bearer, body, profile
+):
+    answer = quick_setup(acme_client, body, **bearer()).json()
+
+    assert answer["profile"] == profile
+    assert ApiKey.objects.get(pk=answer["api_key_id"]).profile == (profile or "")
+    assert answer["mcp_url"].endswith(f"?profile={profile}" if profile else "/api/mcp")
+
+
+def test_a_client_with_a_command_line_gets_it_and_its_documentation(acme_client, bearer):
+    claude_code = quick_setup(acme_client, {"client": "claude-code"}, **bearer()).json()
+    cursor = quick_setup(acme_client, {"client": "cursor"}, **bearer()).json()
+
+    assert claude_code["command"].startswith("claude mcp add --transport http acme-workspace ")
+    assert claude_code["api_key"] in claude_code["command"]
+    assert claude_code["docs"].startswith("https://")
+    assert cursor["command"] is None
+    assert "~/.cursor/mcp.json" in cursor["config_format"]
