@@ -49,7 +49,9 @@ async function consent(authorizationUrl) {
   if (response.status === 302) return new URL(response.headers.get("location"));
   const page = await response.text();
   if (response.status !== 200) throw new Error(`authorization page ${response.status}: ${page.slice(0, 300)}`);
-  const consentForm = page.slice(page.indexOf('class="consent-form"'));
+  const start = page.search(/<form[^>]*class="[^"]*\bconsent-form\b/);
+  if (start < 0) throw new Error("no consent form on the authorization page");
+  const consentForm = page.slice(start);
   const fields = {};
   for (const match of consentForm.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) {
     fields[match[1]] = match[2].replaceAll("&amp;", "&").replaceAll("&quot;", '"').replaceAll("&#x27;", "'");
