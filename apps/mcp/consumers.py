@@ -17,6 +17,7 @@ import contextlib
 import contextvars
 import logging
 import secrets
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import parse_qsl
@@ -238,7 +239,8 @@ class McpConsumer(AsyncHttpConsumer):
         layer = get_channel_layer()
         assert layer is not None  # settings.CHANNEL_LAYERS always names one
         group = streams.session_group(digest)
-        token = secrets.token_hex(8)
+        # Orders this stream among the session's: the later one keeps the session.
+        opened = [time.time_ns(), secrets.token_hex(8)]
         last_event_id = request.headers.get(protocol.LAST_EVENT_ID_HEADER)
         channel = None
         missed: list[dict[str, str]] = []
@@ -247,7 +249,9 @@ class McpConsumer(AsyncHttpConsumer):
             channel = await layer.new_channel()
             await layer.group_add(group, channel)
             # Each message goes to one stream: a stream still open for this session steps down.
-            await layer.group_send(group, {"type": "mcp.takeover", "token": token})
+            # The pub/sub layer hands a group message to whoever is in the group when it arrives,
+            # so a takeover can reach a stream opened after it: only a later one makes it yield.
+            await layer.group_send(group, {"type": "mcp.takeover", "opened": opened})
             # Read after joining the group: nothing published meanwhile falls between the two.
             if last_event_id:
                 missed = await asyncio.get_running_loop().run_in_executor(
@@ -300,7 +304,9 @@ class McpConsumer(AsyncHttpConsumer):
                     if kind == "mcp.event" and int(event["id"]) > sent:
                         await self.send_body(sse_event(event["data"].encode(), event["id"]), more_body=True)
                         sent = int(event["id"])
-                    elif kind == "mcp.end" or (kind == "mcp.takeover" and event.get("token") != token):
+                    elif kind == "mcp.end" or (
+                        kind == "mcp.takeover" and list(event.get("opened") or ()) > opened
+                    ):
                         return
                     from_layer = asyncio.ensure_future(layer.receive(channel))
         finally:
