@@ -47,11 +47,13 @@ _held: set[asyncio.Future] = set()
 
 
 def executor(quick: bool = True) -> ThreadPoolExecutor:
-    """The quick pool, or the pool of calls that may wait (settings MCP_QUICK_THREADS and
-    MCP_WORKER_THREADS; `handlers.may_wait` chooses). Made on first use, in the event loop."""
+    """The quick pool, or the pool of calls that may wait (settings MCP_QUICK_THREADS, and
+    MCP_WORKER_THREADS plus MCP_MAX_WAITING; `handlers.may_wait` chooses). Made on first use, in
+    the event loop."""
     pool = _pools.get(quick)
     if pool is None:
-        size = settings.MCP_QUICK_THREADS if quick else settings.MCP_WORKER_THREADS
+        # The waiting pool also seats every call that may wait on a person (apps.mcp.waiting).
+        size = settings.MCP_QUICK_THREADS if quick else settings.MCP_WORKER_THREADS + settings.MCP_MAX_WAITING
         pool = _pools[quick] = ThreadPoolExecutor(
             max_workers=size, thread_name_prefix="mcp" if quick else "mcp-waiting"
         )

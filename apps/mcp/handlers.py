@@ -23,7 +23,7 @@ from apps.core import encoded, errors, metrics, observability, permissions
 from apps.core.credentials import Principal
 from apps.core.db import connection
 from apps.core.errors import NotFound
-from apps.mcp import protocol, sessions, streams
+from apps.mcp import protocol, sessions, streams, waiting
 from apps.mcp.access import Refusal, authenticate, base_url, hostname_of, origin_allowed
 from apps.mcp.protocol import INVALID_PARAMS, INVALID_REQUEST, Message, ProtocolError
 from apps.mcp.streams import CancelledByClient, RunningCall, hub
@@ -463,7 +463,9 @@ def _tools_call(
         session=sessions.StoredSessionState(session),
         client_capabilities=capabilities,
         progress=_progress(call, token) if call is not None and isinstance(token, str | int) else None,
-        elicit=_elicit(call, session.digest) if call is not None and "elicitation" in capabilities else None,
+        elicit=_elicit(call, session.digest, f"{connection.schema_name}:{principal.user.pk}")
+        if call is not None and "elicitation" in capabilities
+        else None,
         is_cancelled=call.cancelled.is_set if call is not None else (lambda: False),
         request_id=message.id,
     )
@@ -498,40 +500,48 @@ class ElicitationFailed(Exception):
     """The client answered the elicitation with an error, or could not be asked."""
 
 
-def _elicit(call: RunningCall, digest: str) -> Callable[[str, dict[str, Any]], dict[str, Any]]:
+def _elicit(call: RunningCall, digest: str, person: str) -> Callable[[str, dict[str, Any]], dict[str, Any]]:
     def elicit(message: str, requested_schema: dict[str, Any]) -> dict[str, Any]:
         if call.cancelled.is_set():
             raise CancelledByClient()
         if call.gone.is_set():
             raise ElicitationFailed("The client closed the connection.")
-        # Its answer may be POSTed to another web process: be subscribed before asking.
-        asyncio.run_coroutine_threadsafe(hub.listening(), call.loop).result(timeout=10)
-        request_id = f"elicit-{secrets.token_urlsafe(12)}"
-        key = hub.key(digest, request_id)
-        future = hub.expect(key, call)
-        call.put(
-            (
-                "message",
-                {
-                    "jsonrpc": "2.0",
-                    "id": request_id,
-                    "method": "elicitation/create",
-                    "params": {"message": message, "requestedSchema": requested_schema},
-                },
-            )
-        )
         try:
-            answer = future.result(timeout=settings.MCP_ELICITATION_TIMEOUT_SECONDS)
-        except concurrent.futures.TimeoutError:
-            raise ElicitationFailed("The user did not answer in time.") from None
-        finally:
-            hub.stop_expecting(key)
-        if "error" in answer:
-            raise ElicitationFailed(str((answer.get("error") or {}).get("message") or "elicitation failed"))
-        result = answer.get("result")
-        return result if isinstance(result, dict) else {}
+            with waiting.room.seat(digest, person):
+                return _ask(call, digest, message, requested_schema)
+        except waiting.Full as full:
+            raise ElicitationFailed(str(full)) from None
 
     return elicit
+
+
+def _ask(call: RunningCall, digest: str, message: str, requested_schema: dict[str, Any]) -> dict[str, Any]:
+    # Its answer may be POSTed to another web process: be subscribed before asking.
+    asyncio.run_coroutine_threadsafe(hub.listening(), call.loop).result(timeout=10)
+    request_id = f"elicit-{secrets.token_urlsafe(12)}"
+    key = hub.key(digest, request_id)
+    future = hub.expect(key, call)
+    call.put(
+        (
+            "message",
+            {
+                "jsonrpc": "2.0",
+                "id": request_id,
+                "method": "elicitation/create",
+                "params": {"message": message, "requestedSchema": requested_schema},
+            },
+        )
+    )
+    try:
+        answer = future.result(timeout=settings.MCP_ELICITATION_TIMEOUT_SECONDS)
+    except concurrent.futures.TimeoutError:
+        raise ElicitationFailed("The user did not answer in time.") from None
+    finally:
+        hub.stop_expecting(key)
+    if "error" in answer:
+        raise ElicitationFailed(str((answer.get("error") or {}).get("message") or "elicitation failed"))
+    result = answer.get("result")
+    return result if isinstance(result, dict) else {}
 
 
 # --- GET and DELETE -----------------------------------------------------------------------------

@@ -26,3 +26,9 @@ MCP_MAX_BODY_BYTES = 4 * 1024 * 1024
 # call holds one, and never a quick one, so the answer it waits for always finds a thread.
 MCP_QUICK_THREADS = env.int("ATRIUM_MCP_QUICK_THREADS", 2, min=1)
 MCP_WORKER_THREADS = env.int("ATRIUM_MCP_WORKER_THREADS", 16, min=1)
+# Calls waiting for their person's answer, per web process (apps/mcp/waiting.py): the waiting pool
+# has this many threads more, and a call past a limit gets a confirmation token instead of a
+# question, so unanswered questions never take the threads other people's calls run on.
+MCP_MAX_WAITING = env.int("ATRIUM_MCP_MAX_WAITING", 32, min=1)
+MCP_MAX_WAITING_PER_SESSION = env.int("ATRIUM_MCP_MAX_WAITING_PER_SESSION", 4, min=1)
+MCP_MAX_WAITING_PER_PERSON = env.int("ATRIUM_MCP_MAX_WAITING_PER_PERSON", 8, min=1)
