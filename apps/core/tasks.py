@@ -2,7 +2,8 @@
 
 Tasks take ids and the schema name, never model instances, and run inside that workspace's
 schema through `workspace_task` (one decorator, so no task forgets to switch).
-Sweepers that visit every workspace use `for_each_workspace`.
+Sweepers that visit every workspace use `for_each_workspace`; those that run every few seconds
+visit only the workspaces that marked work of their kind (`mark_pending`, `for_each_marked`).
 """
 
 import functools
@@ -11,7 +12,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from celery import shared_task
-from django_tenants.utils import get_tenant_model, schema_context
+from django.apps import apps
+from django_tenants.utils import get_public_schema_name, get_tenant_model, schema_context
+
+from apps.core.db import connection
 
 logger = logging.getLogger(__name__)
 
@@ -48,4 +52,48 @@ def for_each_workspace(function: Callable[[], Any]) -> int:
         except Exception:
             failures += 1
             logger.exception("sweep %s failed in workspace %s", function.__name__, schema_name)
+    return failures
+
+
+def _pending_table() -> str:
+    return connection.ops.quote_name(apps.get_model("tenancy", "PendingWork")._meta.db_table)
+
+
+def mark_pending(kind: str) -> None:
+    """Says that the current workspace has work of `kind` waiting for its sweep (`for_each_marked`).
+    One statement, on the shared table, whichever schema is active."""
+    public = connection.ops.quote_name(get_public_schema_name())
+    workspaces = connection.ops.quote_name(get_tenant_model()._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {public}.{_pending_table()} (workspace_id, kind, since) "  # noqa: S608  (names from the models)
+            f"SELECT id, %s, clock_timestamp() FROM {public}.{workspaces} WHERE schema_name = %s "
+            "ON CONFLICT (workspace_id, kind) DO UPDATE SET since = EXCLUDED.since",
+            [kind, connection.schema_name],
+        )
+
+
+def for_each_marked(kind: str, function: Callable[[], bool]) -> int:
+    """Runs `function` in each workspace marked with `kind`; it answers whether work is left. The
+    mark goes once nothing is left and nobody marked the workspace again meanwhile; a workspace
+    whose run fails keeps it. Returns how many failed."""
+    model = apps.get_model("tenancy", "PendingWork")
+    with schema_context(get_public_schema_name()):
+        marks = list(
+            model.objects.filter(kind=kind)
+            .order_by("since")
+            .values_list("pk", "workspace__schema_name", "since")
+        )
+    failures = 0
+    for pk, schema_name, since in marks:
+        try:
+            with schema_context(schema_name):
+                left = function()
+        except Exception:
+            failures += 1
+            logger.exception("sweep %s failed in workspace %s", function.__name__, schema_name)
+            continue
+        if not left:
+            with schema_context(get_public_schema_name()):
+                model.objects.filter(pk=pk, since=since).delete()
     return failures

@@ -43,11 +43,17 @@ from apps.apikeys.models import ApiKey
 from apps.core import metrics, observability
 from apps.core.db import connection
 from apps.core.errors import ValidationFailed
+from apps.core.tasks import mark_pending
 from apps.gateway import backlog, deliveries, errors, signals
 from apps.gateway.models import AgentStep, Conversation, Turn
 from apps.gateway.validation import AgentRequest
 
 logger = logging.getLogger(__name__)
+
+# The mark (apps.core.tasks.mark_pending) of a workspace with turns `enqueue` could not send, and
+# how many the quick sweep sends per workspace and visit.
+UNSENT = "gateway-unsent-turns"
+UNSENT_BATCH = 500
 
 
 class LeaseLost(Exception):
@@ -214,6 +220,7 @@ def enqueue(conversation_id: int, *, countdown: float | None = None) -> bool:
             Conversation.objects.filter(pk=conversation_id, status=Conversation.Status.OPEN).update(
                 enqueue_failed_at=timezone.now()
             )
+            mark_pending(UNSENT)
         except DatabaseError:
             # Not marked: the sweeper still finds it, as it finds a lost one (conversations_recover).
             logger.exception("conversation %s: its failed sending could not be recorded", conversation_id)
@@ -596,10 +603,12 @@ def _lost_before(now: datetime, waiting: backlog.Backlog) -> datetime | None:
     return since - timedelta(seconds=settings.GATEWAY_REQUEUE_AFTER_SECONDS)
 
 
-def conversations_send_unsent(*, now: datetime | None = None, limit: int = 500) -> int:
+def conversations_send_unsent(*, now: datetime | None = None, limit: int = UNSENT_BATCH) -> int:
     """Open conversations whose task could not be sent (the broker did not answer: `enqueue`) are
-    sent now. Runs every few seconds (GATEWAY_UNSENT_SWEEP_SECONDS), so a message accepted while
-    Redis was down runs soon after it is back. Returns how many it sent (or tried to)."""
+    sent now. Runs every few seconds (GATEWAY_UNSENT_SWEEP_SECONDS) in the workspaces `enqueue`
+    marked (UNSENT), so a message accepted while Redis was down runs soon after it is back, and
+    with the lost turns' sweep in every workspace, should a mark be missing. Returns how many it
+    sent (or tried to)."""
     now = now or timezone.now()
     touched = 0
     unsent = _to_sweep(now=now, limit=limit, status=Conversation.Status.OPEN, enqueue_failed_at__isnull=False)

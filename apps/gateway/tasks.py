@@ -1,11 +1,12 @@
 """The gateway's Celery tasks: thin doors onto the services. Tasks take ids and the schema name
-(`workspace_task`); the sweepers visit every workspace (`for_each_workspace`). `run_conversation`
+(`workspace_task`); the sweepers visit every workspace (`for_each_workspace`), or those
+marked as having work of their kind (`for_each_marked`). `run_conversation`
 goes to the agent's own queue (settings CELERY_TASK_ROUTES), everything else to the default one,
 so sweeps and webhook deliveries never wait behind a backlog of agent turns."""
 
 from celery import shared_task
 
-from apps.core.tasks import for_each_workspace, workspace_task
+from apps.core.tasks import for_each_marked, for_each_workspace, workspace_task
 from apps.gateway import backlog, deliveries, services
 from apps.gateway.agent import runner
 
@@ -37,6 +38,8 @@ def recover_stuck_conversations() -> int:
 
     def recover() -> None:
         services.conversations_recover(waiting=waiting)
+        # Should a workspace's unsent mark be missing (its writing failed too), here they go.
+        services.conversations_send_unsent()
 
     return for_each_workspace(recover)
 
@@ -44,8 +47,12 @@ def recover_stuck_conversations() -> int:
 @shared_task(ignore_result=True)
 def send_unsent_conversations() -> int:
     """Every few seconds: conversations whose task could not be sent (the broker was down) are
-    sent now."""
-    return for_each_workspace(services.conversations_send_unsent)
+    sent now, in the workspaces that have some (an idle workspace costs nothing)."""
+
+    def send() -> bool:
+        return services.conversations_send_unsent() >= services.UNSENT_BATCH
+
+    return for_each_marked(services.UNSENT, send)
 
 
 @shared_task(ignore_result=True)

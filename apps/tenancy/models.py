@@ -77,3 +77,22 @@ class Domain(DomainMixin):
 
     def __str__(self) -> str:
         return self.domain
+
+
+class PendingWork(models.Model):
+    """A workspace has background work of this kind waiting (apps.core.tasks.mark_pending): the
+    sweeps that run every few seconds visit only the workspaces marked, so an idle workspace costs
+    them nothing however many there are. `since` is the latest marking: a sweep removes the mark
+    only if nobody marked it again while it worked."""
+
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="pending_work")
+    kind = models.CharField(max_length=40)
+    since = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["workspace", "kind"], name="tenancy_pending_work_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} in {self.workspace_id}"

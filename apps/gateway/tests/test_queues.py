@@ -3,7 +3,8 @@
 - agent turns are routed (by the task's name, in the settings) to the `agent` queue; every other
   task, the beat schedule's included, to the default one; workers consume both, fairly;
 - the head of the agent's queue on a real Redis says when the oldest waiting turn was sent;
-- a turn whose sending failed is marked and sent again by the next quick sweep;
+- a turn whose sending failed is marked, with its workspace, and sent again by the next quick
+  sweep, which visits only the workspaces marked;
 - an open conversation is queued again only when its turn is not waiting in the queue (sent well
   before the oldest one still waiting, or nothing waits), never while it waits behind a backlog,
   and not at all while the queue cannot be read.
@@ -20,11 +21,12 @@ import pytest
 import redis
 from celery import Celery, current_app
 from django.conf import settings
+from django.db import connection
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from apps.core.testing import free_port
-from apps.gateway import backlog, services
+from apps.gateway import backlog, services, tasks
 from apps.gateway.models import Conversation
 
 pytestmark = pytest.mark.django_db
@@ -132,10 +134,11 @@ def test_an_unreachable_broker_makes_the_backlog_unknown():
 def broker_down(monkeypatch):
     """Sending a turn fails as it does while Redis is down (kombu's OperationalError)."""
 
-    def refuse(**options):
-        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+    monkeypatch.setattr("apps.gateway.tasks.run_conversation.apply_async", _refuse)
 
-    monkeypatch.setattr("apps.gateway.tasks.run_conversation.apply_async", refuse)
+
+def _refuse(**options):
+    raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
 
 @pytest.fixture
@@ -154,6 +157,34 @@ def test_a_turn_that_could_not_be_sent_is_marked(make_credentials, conversation_
     assert services.enqueue(conversation.pk) is False
 
     assert Conversation.objects.get(pk=conversation.pk).enqueue_failed_at is not None
+
+
+def test_only_a_workspace_with_a_turn_that_could_not_be_sent_is_visited_by_the_quick_sweep(
+    make_credentials, conversation_of, monkeypatch
+):
+    conversation = conversation_of(make_credentials(), "List contacts")
+    monkeypatch.setattr("apps.gateway.tasks.run_conversation.apply_async", _refuse)
+    assert services.enqueue(conversation.pk) is False
+    visited: list[str] = []
+    sending = services.conversations_send_unsent
+
+    def send_unsent(**options):
+        visited.append(connection.schema_name)
+        return sending(**options)
+
+    monkeypatch.setattr("apps.gateway.services.conversations_send_unsent", send_unsent)
+    sent: list[int] = []
+    monkeypatch.setattr(
+        "apps.gateway.tasks.run_conversation.apply_async",
+        lambda **options: sent.append(options["kwargs"]["conversation_id"]),
+    )
+
+    assert tasks.send_unsent_conversations() == 0
+    assert tasks.send_unsent_conversations() == 0
+
+    # Sent once, from the one marked workspace; the next sweep visits nobody.
+    assert (visited, sent) == ([connection.schema_name], [conversation.pk])
+    assert Conversation.objects.get(pk=conversation.pk).enqueue_failed_at is None
 
 
 def test_the_quick_sweep_sends_a_marked_turn_again_once(make_credentials, conversation_of, sent):
