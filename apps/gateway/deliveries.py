@@ -43,11 +43,15 @@ from apps.apikeys import webhooks
 from apps.apikeys.errors import UnsafeWebhookUrl
 from apps.core import metrics
 from apps.core.db import connection
+from apps.core.tasks import mark_pending
 from apps.gateway.agent.deadline import DeadlineTransport, deadline
 from apps.gateway.models import Conversation, WebhookAttempt, WebhookDelivery
 from apps.gateway.tracing import request_scope
 
 logger = logging.getLogger(__name__)
+
+# The mark (apps.core.tasks.mark_pending) of a workspace with deliveries in flight.
+IN_FLIGHT = "gateway-webhooks-in-flight"
 
 Status = WebhookDelivery.Status
 Outcome = WebhookAttempt.Outcome
@@ -116,6 +120,7 @@ def delivery_create(*, conversation: Conversation, reply: str, error: str, now: 
         request_id=conversation.request_id,
         created_at=now,
     )
+    mark_pending(IN_FLIGHT)
     return delivery.pk
 
 
@@ -156,6 +161,7 @@ def redeliver(*, delivery: WebhookDelivery, now: datetime | None = None) -> Webh
                 "updated_at",
             ]
         )
+        mark_pending(IN_FLIGHT)
         transaction.on_commit(lambda: send_later(current.pk))
     logger.info("webhook delivery %s: redelivery requested", current.pk)
     return current
@@ -401,9 +407,19 @@ def _record(delivery: WebhookDelivery, number: int, started: datetime, result: R
 # --- the sweeper ----------------------------------------------------------------------------------
 
 
+def in_flight() -> bool:
+    """Whether this workspace has a delivery not yet delivered or failed: its mark (IN_FLIGHT)
+    stays until it has none, so the sweep (`send_due`, every few seconds) visits it until then and
+    never visits a workspace without one."""
+    return WebhookDelivery.objects.filter(
+        status__in=[Status.PENDING, Status.RETRYING, Status.SENDING]
+    ).exists()
+
+
 def send_due(*, now: datetime | None = None, limit: int = 500) -> int:
-    """Queues an attempt for every delivery that is due (beat, every few seconds). A delivery left
-    `sending` by a sender that died is made due again. Returns how many were queued."""
+    """Queues an attempt for every delivery that is due (beat, every few seconds, in the workspaces
+    with deliveries in flight). A delivery left `sending` by a sender that died is made due again.
+    Returns how many were queued."""
     now = now or timezone.now()
     WebhookDelivery.objects.filter(status=Status.SENDING, lease_expires_at__lt=now).update(
         status=Status.RETRYING, next_attempt_at=now, lease_expires_at=None, enqueued_at=None

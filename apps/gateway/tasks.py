@@ -6,7 +6,7 @@ so sweeps and webhook deliveries never wait behind a backlog of agent turns."""
 
 from celery import shared_task
 
-from apps.core.tasks import for_each_marked, for_each_workspace, workspace_task
+from apps.core.tasks import for_each_marked, for_each_workspace, mark_pending, workspace_task
 from apps.gateway import backlog, deliveries, services
 from apps.gateway.agent import runner
 
@@ -26,8 +26,14 @@ def deliver_webhook(*, delivery_id: int) -> str | None:
 
 @shared_task(ignore_result=True)
 def send_due_webhooks() -> int:
-    """Every few seconds: queue the webhook attempts that are due, in every workspace."""
-    return for_each_workspace(deliveries.send_due)
+    """Every few seconds: queue the webhook attempts that are due, in the workspaces with
+    deliveries in flight (an idle workspace costs nothing)."""
+
+    def send() -> bool:
+        deliveries.send_due()
+        return deliveries.in_flight()
+
+    return for_each_marked(deliveries.IN_FLIGHT, send)
 
 
 @shared_task(ignore_result=True)
@@ -38,8 +44,11 @@ def recover_stuck_conversations() -> int:
 
     def recover() -> None:
         services.conversations_recover(waiting=waiting)
-        # Should a workspace's unsent mark be missing (its writing failed too), here they go.
+        # Should a workspace's mark be missing (its writing failed, or it predates the marks), the
+        # unsent turns go now and the deliveries in flight get their sweep back.
         services.conversations_send_unsent()
+        if deliveries.in_flight():
+            mark_pending(deliveries.IN_FLIGHT)
 
     return for_each_workspace(recover)
 

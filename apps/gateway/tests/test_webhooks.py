@@ -176,6 +176,34 @@ def test_a_5xx_is_retried_after_the_schedules_delay_until_delivered_with_the_sam
     assert log == [("http_error", 500), ("http_error", 503), ("delivered", 200)]
 
 
+def test_the_sweep_visits_a_workspace_while_it_has_deliveries_in_flight_and_never_after(
+    make_credentials, conversation_of, receiver, monkeypatch
+):
+    from apps.gateway import tasks
+    from apps.tenancy.models import PendingWork
+
+    hook = receiver([500, 200])
+    conversation = finished(make_credentials(response_url=hook.url), conversation_of)
+    delivery = WebhookDelivery.objects.get(conversation_uuid=conversation.uuid)
+    marks = PendingWork.objects.filter(kind=deliveries.IN_FLIGHT)
+    assert delivery.status == "retrying" and marks.count() == 1
+    visits: list[int] = []
+    sending = deliveries.send_due
+    monkeypatch.setattr(deliveries, "send_due", lambda: visits.append(sending()))
+
+    assert tasks.send_due_webhooks() == 0
+    assert visits == [0] and marks.count() == 1  # not due yet, still in flight
+    make_due(delivery)
+    assert tasks.send_due_webhooks() == 0
+    delivery.refresh_from_db()
+    assert delivery.status == "delivered" and visits == [0, 1]
+
+    # Nothing in flight: the mark is gone, and the next sweeps pass this workspace by.
+    assert marks.count() == 0
+    assert tasks.send_due_webhooks() == 0
+    assert visits == [0, 1]
+
+
 def test_410_gone_stops_at_once(make_credentials, conversation_of, receiver):
     hook = receiver([410])
     mine = make_credentials(response_url=hook.url)
