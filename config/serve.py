@@ -14,16 +14,19 @@
   process is closing.
 - On SIGTERM or SIGINT: stop accepting, end the held MCP streams at once (their clients reconnect,
   through the load balancer, to another process and replay with Last-Event-ID), and give requests
-  in flight up to `--grace` seconds (ATRIUM_SHUTDOWN_GRACE, 20) before they are cancelled.
+  in flight up to `--grace` seconds (ATRIUM_SHUTDOWN_GRACE, 20) before they are cancelled; then
+  exit 0.
 
 Why uvicorn rather than Daphne: the same application serves the MCP door about half as fast
 again under it (bench/RESULTS.md, "MCP endpoint").
 """
 
 import argparse
+import contextlib
 import os
 import socket
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import uvicorn
@@ -39,6 +42,15 @@ class Server(uvicorn.Server):
 
         end_streams()
         await super().shutdown(sockets=sockets)
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        # uvicorn raises the SIGTERM or SIGINT it handled again once it has shut down, so the
+        # process dies of it (status -15). A shutdown asked for and completed is a success: exit 0,
+        # as supervisors (make down, Compose, Kubernetes) expect of a clean stop.
+        with super().capture_signals():
+            yield
+            self._captured_signals.clear()
 
 
 def listening_socket(address: str, port: int) -> socket.socket:

@@ -3,7 +3,6 @@ is served by the other, and what is raised on one (a change of role, the client'
 elicitation, a cancellation) reaches the request or stream held by the other."""
 
 import secrets
-import signal
 import threading
 import time
 
@@ -220,8 +219,8 @@ def test_a_stopping_process_ends_its_streams_at_once_and_the_client_goes_on_thro
 
         assert stream.closed.wait(5), "the held stream was not ended"
         assert time.monotonic() - started < 3
-        # It exits once done (uvicorn re-raises the SIGTERM it handled), no request cut short.
-        assert stopping.process.wait(timeout=10) == -signal.SIGTERM
+        # It exits, cleanly, once done, no request cut short.
+        assert stopping.process.wait(timeout=10) == 0
         log = stopping.log.read_text()  # errors only, in the tests' settings
         assert "timeout graceful shutdown exceeded" not in log
         assert "Traceback" not in log
