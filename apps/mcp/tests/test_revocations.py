@@ -147,3 +147,56 @@ def test_a_revocation_told_by_another_process_drops_what_this_one_keeps(member, 
 def test_the_revocation_message_names_the_workspace_and_its_people():
     assert endings.decode_people(endings.encode_people("acme", [3, 12])) == ("acme", [3, 12])
     assert endings.decode_people(b"acme 3,x,") == ("acme", [3])
+
+
+# --- the origin a token is for -------------------------------------------------------------------
+
+
+def oauth_token_for(user, origin: str) -> str:  # type: ignore[no-untyped-def]
+    """An OAuth access token of `user`, issued for the MCP endpoint at `origin` (RFC 8707)."""
+    from oauth2_provider.models import set_token_value
+
+    from apps.oauth.resource import resource_for
+
+    application = get_application_model().objects.create(
+        name="Editor",
+        client_type="public",
+        authorization_grant_type="authorization-code",
+        redirect_uris="http://127.0.0.1:9/cb",
+    )
+    raw = secrets.token_urlsafe(24)
+    token = get_access_token_model()(
+        user=user,
+        application=application,
+        scope="mcp",
+        resource=[resource_for(origin)],
+        expires=timezone.now() + timedelta(hours=1),
+    )
+    set_token_value(token, raw)
+    token.save()
+    return raw
+
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t"}},
+}
+
+
+def test_a_token_accepted_at_its_own_origin_is_still_refused_at_another_name_of_the_workspace(member):
+    # Acme answers at 127.0.0.1 and at localhost; the token is for the endpoint at the first.
+    raw = oauth_token_for(member, "http://127.0.0.1")
+    own = Door({"Authorization": f"Bearer {raw}"}, host="127.0.0.1")
+    other = Door({"Authorization": f"Bearer {raw}"}, host="localhost")
+
+    cold = other.send("POST", INITIALIZE)
+    own.initialize()
+    assert own.send("POST", PING).status == 200
+    assert kept_for(member)  # accepted at its own origin, and kept
+    warm = other.send("POST", INITIALIZE)
+
+    for refused in (cold, warm):
+        assert refused.status == 401
+        assert 'error="invalid_token"' in refused.headers["WWW-Authenticate"]
