@@ -95,9 +95,8 @@ def _cache_key(schema_name: str, headers: Mapping[str, str], url: str) -> str:
 
 
 def forget_principals(*, user_ids: list[int] | None = None, schema_name: str | None = None) -> None:
-    """Drops cached credentials (all, or those of these people in this workspace): a change of
-    role made in this process applies at once (other processes within the TTL); a revocation, in
-    every process at once (`signals.on_credentials_revoked`, told through `endings`)."""
+    """Drops cached credentials (all, or those of these people in this workspace): a revocation
+    or a change of role applies in every process at once (`signals`, told through `endings`)."""
     with _lock:
         if user_ids is None:
             _principals.clear()

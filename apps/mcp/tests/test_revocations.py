@@ -149,7 +149,7 @@ def test_the_revocation_message_names_the_workspace_and_its_people():
     assert endings.decode_people(b"acme 3,x,") == ("acme", [3])
 
 
-# --- the origin a token is for -------------------------------------------------------------------
+# --- the origin a token is for, and a change of role ---------------------------------------------
 
 
 def oauth_token_for(user, origin: str) -> str:  # type: ignore[no-untyped-def]
@@ -200,3 +200,71 @@ def test_a_token_accepted_at_its_own_origin_is_still_refused_at_another_name_of_
     for refused in (cold, warm):
         assert refused.status == 401
         assert 'error="invalid_token"' in refused.headers["WWW-Authenticate"]
+
+
+def revoked_messages():  # type: ignore[no-untyped-def]
+    """A subscription to the revoked-credentials channel, as every web process has one."""
+    from apps.mcp import streams
+
+    pubsub = streams.redis_client().pubsub()
+    pubsub.subscribe(endings.revoked_channel())
+    assert pubsub.get_message(timeout=5)["type"] == "subscribe"
+    return pubsub
+
+
+def told_about(pubsub, person, timeout: float) -> tuple[str, list[int]] | None:  # type: ignore[no-untyped-def]
+    """The first message naming `person` within `timeout` seconds (other test processes may
+    publish on the same channel), or None."""
+    deadline = time.monotonic() + timeout
+    while (left := deadline - time.monotonic()) > 0:
+        message = pubsub.get_message(timeout=left)
+        if message is not None and message["type"] == "message":
+            told = endings.decode_people(message["data"])
+            if person.pk in told[1]:
+                return told
+    return None
+
+
+def test_a_change_of_role_is_told_to_every_process_once_committed(
+    member, keyed, django_capture_on_commit_callbacks
+):
+    from apps.accounts.models import Role, User
+    from apps.accounts.services import user_change_role
+
+    owner = User.objects.get(email="owner@acme.example")
+    pubsub = revoked_messages()
+    try:
+        with django_capture_on_commit_callbacks() as callbacks:
+            user_change_role(actor=owner, user=member, role=Role.objects.get(key="viewer"))
+            assert not kept_for(member)  # this process: at once
+            assert told_about(pubsub, member, 0.5) is None  # the others: not before the commit
+        for callback in callbacks:
+            callback()
+        told = told_about(pubsub, member, 5)
+    finally:
+        pubsub.close()
+
+    assert told == ("acme", [member.pk])
+
+
+def test_a_person_deactivated_is_told_to_every_process_and_a_workspace_change_is_not(
+    member, keyed, django_capture_on_commit_callbacks
+):
+    from apps.accounts.models import User
+    from apps.accounts.services import user_set_active
+    from apps.catalogue.signals import tool_list_changed
+
+    owner = User.objects.get(email="owner@acme.example")
+    pubsub = revoked_messages()
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            user_set_active(actor=owner, user=member, active=False)
+        deactivated = told_about(pubsub, member, 5)
+        with django_capture_on_commit_callbacks(execute=True):
+            tool_list_changed.send(sender=None, schema_name="acme", user_ids=None)  # areas installed
+        areas = told_about(pubsub, member, 0.5)
+    finally:
+        pubsub.close()
+
+    assert deactivated == ("acme", [member.pk])
+    assert areas is None
