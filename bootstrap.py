@@ -59,6 +59,28 @@ PORT = int(os.environ.get("ATRIUM_PORT", "8000"))
 # The web process listens on each loopback address a demo workspace uses (127.0.0.0/8 is all loopback).
 LISTEN = ["127.0.0.1", "127.0.0.2"]
 STOP_GRACE = 15
+# What PostgreSQL writes to its log (.data/logs/postgres.log): errors by their message alone. Its
+# defaults would add the failing statement (STATEMENT: ..., with every parameter, as Django sends
+# them inline) and the error's DETAIL and CONTEXT, which quote the row ("Key (email)=(...) already
+# exists") and the JSON or text that failed; personal data, in a file nobody expects it in. Passed
+# on the command line at every start, so a cluster made before these settings gets them too.
+# docs/deploy.md ("Logs") gives operators the same list for their own PostgreSQL.
+POSTGRES_LOG_SETTINGS = {
+    "log_error_verbosity": "terse",  # no DETAIL, HINT, QUERY or CONTEXT
+    "log_min_error_statement": "panic",  # no STATEMENT line after an error
+    "log_statement": "none",
+    "log_min_duration_statement": "-1",
+    "log_min_duration_sample": "-1",
+    "log_transaction_sample_rate": "0",
+    "log_duration": "off",
+    "log_parameter_max_length": "0",
+    "log_parameter_max_length_on_error": "0",
+}
+
+
+def postgres_options(port: int) -> str:
+    """The server options of `pg_ctl start -o`: the port and POSTGRES_LOG_SETTINGS."""
+    return " ".join([f"-p {port}", *(f"-c {name}={value}" for name, value in POSTGRES_LOG_SETTINGS.items())])
 
 
 def say(message: str) -> None:
@@ -275,7 +297,7 @@ class Postgres:
                 "-t",
                 "60",
                 "-o",
-                f"-p {port}",
+                postgres_options(port),
                 "start",
             ],
             user=self.user,

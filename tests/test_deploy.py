@@ -201,6 +201,18 @@ def test_compose_runs_every_process_of_atrium_behind_a_tls_proxy():
     assert (COMPOSE.parent / build["context"] / build["dockerfile"]).resolve() == DEPLOY / "Dockerfile"
 
 
+def test_compose_runs_postgresql_with_the_log_settings_of_the_embedded_server():
+    """Neither the statement of a failed query nor its DETAIL (the row's values) reach the log."""
+    command = compose()["services"]["postgres"]["command"]
+    assert command[0] == "postgres"
+    pairs = zip(command[1::2], command[2::2], strict=True)
+    options = dict(value.split("=", 1) for flag, value in pairs if flag == "-c")
+    settings = _bootstrap().POSTGRES_LOG_SETTINGS
+    assert settings["log_error_verbosity"] == "terse" and settings["log_min_error_statement"] == "panic"
+    assert {name: options.get(name) for name in settings} == settings
+    assert {name for name in settings if name in (ROOT / "docs" / "deploy.md").read_text()} == set(settings)
+
+
 def test_compose_takes_every_secret_from_the_environment():
     text = COMPOSE.read_text()
 

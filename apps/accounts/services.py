@@ -6,7 +6,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -16,6 +16,7 @@ from apps.accounts.models import PersonalAccessToken, Role, User
 from apps.accounts.permissions import PeoplePerm, RolesPerm
 from apps.core import credentials, permissions, secrets
 from apps.core.actors import require
+from apps.core.db import UNIQUE_VIOLATION, database_failure
 from apps.core.errors import Forbidden, ValidationFailed
 
 logger = logging.getLogger(__name__)
@@ -64,18 +65,35 @@ def user_create(
     _check_may_hand_out(actor, role)
     email = email.strip().lower()
     if User.objects.filter(email=email).exists():
-        raise ValidationFailed(
-            _("Someone with this e-mail address is already in the workspace."),
-            details={"email": [_("already in use")]},
-        )
+        raise _already_in_workspace()
     if password:
         try:
             validate_password(password, User(email=email, full_name=full_name))
         except ValidationError as error:
             raise ValidationFailed(" ".join(error.messages), details={"password": error.messages}) from error
-    user = User.objects.create_user(email=email, password=password, full_name=full_name.strip(), role=role)
+    try:
+        # A savepoint: a caller's transaction stays usable when the insert is refused.
+        with transaction.atomic():
+            user = User.objects.create_user(
+                email=email, password=password, full_name=full_name.strip(), role=role
+            )
+    except IntegrityError as error:
+        # Someone added the same address between the check above and this insert (two posts
+        # of the same form at once): the same answer as the check's.
+        failure = database_failure(error)
+        unique = failure is not None and failure.sqlstate == UNIQUE_VIOLATION
+        if not unique or not User.objects.filter(email=email).exists():
+            raise
+        raise _already_in_workspace() from None
     logger.info("user %s added by %s", user.pk, actor.pk)
     return user
+
+
+def _already_in_workspace() -> ValidationFailed:
+    return ValidationFailed(
+        _("Someone with this e-mail address is already in the workspace."),
+        details={"email": [_("already in use")]},
+    )
 
 
 @transaction.atomic

@@ -30,9 +30,10 @@ from apps.catalogue.registry import CONFIRMATION_ARGUMENT, ToolSpec
 from apps.catalogue.shapes import RawResult
 from apps.core.actors import Actor
 from apps.core.credentials import Principal
-from apps.core.db import connection
+from apps.core.db import connection, database_failure
 from apps.core.encoded import PartlyEncoded
 from apps.core.errors import AppError
+from apps.core.observability import describe_error
 from apps.core.permissions import area_title
 from apps.core.workspaces import current_workspace
 
@@ -303,19 +304,21 @@ def _call(ctx: ToolContext, spec: ToolSpec, arguments: Any) -> tuple[str, str, d
         return "error", "VALIDATION_ERROR", error_result(" ".join(error.messages) + " Nothing was changed.")
     except ObjectDoesNotExist:
         return "error", "NOT_FOUND", error_result("Not found: check the ids you passed; nothing was changed.")
-    except IntegrityError:
-        logger.warning("tool %s hit a database constraint", spec.name, exc_info=True)
-        return (
-            "error",
-            "CONFLICT",
-            error_result(
-                f"{spec.name} conflicts with data saved at the same moment; nothing was changed. "
-                "Read the record again and retry."
-            ),
-        )
-    except DatabaseError:
+    except DatabaseError as error:
+        failure = database_failure(error)
+        if isinstance(error, IntegrityError) or (failure is not None and failure.is_conflict):
+            # Mostly a concurrent call that saved the same thing first (a unique key, a deadlock):
+            # the caller only has to read again. Logged by SQLSTATE and constraint: PostgreSQL's
+            # text quotes the row.
+            logger.warning("tool %s answered CONFLICT: %s", spec.name, describe_error(error))
+            return "error", "CONFLICT", error_result(_conflict_message(spec))
         reference = secrets.token_hex(4)
-        logger.exception("tool %s: database error (reference %s)", spec.name, reference)
+        # The traceback says where; the log formatters leave the error's text out (it quotes the
+        # statement and the row: apps.core.observability.describe_error).
+        description = describe_error(error)
+        logger.error(
+            "tool %s: database error %s (reference %s)", spec.name, description, reference, exc_info=True
+        )
         return "failed", "DATABASE", error_result(_failure_message(spec, reference))
     except Exception:
         reference = secrets.token_hex(4)
@@ -463,6 +466,13 @@ def _app_error_message(error: AppError) -> str:
 
 def _listed(value: Any) -> str:
     return ", ".join(map(str, value)) if isinstance(value, list | tuple) else str(value)
+
+
+def _conflict_message(spec: ToolSpec) -> str:
+    return (
+        f"{spec.name} conflicts with data saved at the same moment (another call added or changed the "
+        "same record); nothing was changed. Read the record again, then retry if it is still needed."
+    )
 
 
 def _failure_message(spec: ToolSpec, reference: str) -> str:

@@ -234,4 +234,6 @@ def unless_unavailable(log: logging.Logger, message: str, *args: Any) -> Iterato
     except Exception as error:
         if unavailable(error) is None:
             raise
-        log.warning(message, *args, error)
+        from apps.core.observability import describe_error
+
+        log.warning(message, *args, describe_error(error))

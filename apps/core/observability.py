@@ -18,7 +18,10 @@ Celery task it enqueued (and the tasks those enqueue), into every log line writt
   stored: `with request_context(row.request_id): ...`.
 
 `RequestContextFilter` adds `request_id` and `workspace` to every log record; production logs
-are one JSON object per line (`JsonFormatter`), development keeps a readable console line.
+are one JSON object per line (`JsonFormatter`), development keeps a readable console line. Both
+write an exception, whoever logs it, with its class and traceback but its text only when that is
+about code or connections, and a database error by SQLSTATE and constraint (`describe_error`):
+an exception's text is often the data it failed on.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import contextlib
 import logging
 import re
 import time
+import traceback
 import uuid
 from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from contextvars import ContextVar
@@ -208,7 +212,151 @@ class RequestContextFilter(logging.Filter):
         return True
 
 
-class ConsoleFormatter(logging.Formatter):
+# --- what a log line may say of an exception --------------------------------------------------------
+
+_text_kept: tuple[type[BaseException], ...] | None = None
+
+
+def _kept_kinds() -> tuple[type[BaseException], ...]:
+    """Exceptions whose text is about code or about reaching a service, never about the data in
+    hand: a log line shows it. Any other exception shows its class only. A ValueError, a
+    validation error, an SMTP refusal, an HTTP client's error, a database error quote what they
+    were given: an address, a message, a URL with its query string, a row."""
+    global _text_kept
+    if _text_kept is None:
+        import redis.exceptions
+        from kombu.exceptions import OperationalError as BrokerError
+
+        _text_kept = (
+            AttributeError,
+            ImportError,
+            NameError,
+            NotImplementedError,
+            RecursionError,
+            TypeError,
+            ConnectionError,  # the built-in OSErrors of a socket: refused, reset, timed out
+            TimeoutError,
+            redis.exceptions.ConnectionError,
+            redis.exceptions.TimeoutError,
+            BrokerError,
+        )
+    return _text_kept
+
+
+# SQLSTATE classes whose primary message is about the connection or the server's state, never
+# about a row: connection exceptions, insufficient resources, operator intervention (a restart,
+# a statement timeout).
+_CONNECTION_CLASSES = ("08", "53", "57")
+
+
+def _error_text(error: BaseException) -> str:
+    """What follows the class name in a log line: `describe_error`'s rule."""
+    import psycopg
+    from django.db import InterfaceError, OperationalError
+
+    from apps.core.db import database_failure
+
+    failure = database_failure(error)
+    if failure is not None:
+        details = str(failure).removeprefix(failure.kind)
+        connection_level = isinstance(
+            error, OperationalError | InterfaceError | psycopg.OperationalError | psycopg.InterfaceError
+        )
+        if connection_level and (not failure.sqlstate or failure.sqlstate.startswith(_CONNECTION_CLASSES)):
+            # Refused on the way to the server or by its state: the message says where and why.
+            first_line = str(error).strip().split("\n", 1)[0]
+            return f"{details}: {first_line}" if first_line else details
+        return details
+    if isinstance(error, _kept_kinds()) or getattr(error, "loggable_text", False):
+        text = str(error)
+        return f": {text}" if text else ""
+    return " (its text is not logged)"
+
+
+def describe_error(error: BaseException) -> str:
+    """An exception as a log line may show it: its class, and its text only when that is about
+    code or connections (a database error: SQLSTATE and constraint name). Our own exceptions whose
+    text is fixed wording say so with a class attribute `loggable_text = True`."""
+    return f"{type(error).__name__}{_error_text(error)}"
+
+
+def format_exception(error: BaseException) -> str:
+    """A traceback as Python prints it (the chain of causes, each frame's file, line and code),
+    with each exception's text replaced by `describe_error`'s: a frame's code is ours, the
+    exception's text may be the data it failed on."""
+    lines: list[str] = []
+    _render(error, lines, set())
+    return "".join(lines).rstrip("\n")
+
+
+def _render(error: BaseException, lines: list[str], seen: set[int]) -> None:
+    seen.add(id(error))
+    cause = error.__cause__
+    context = None if error.__suppress_context__ else error.__context__
+    if cause is not None and id(cause) not in seen:
+        _render(cause, lines, seen)
+        lines.append("\nThe above exception was the direct cause of the following exception:\n\n")
+    elif context is not None and id(context) not in seen:
+        _render(context, lines, seen)
+        lines.append("\nDuring handling of the above exception, another exception occurred:\n\n")
+    if error.__traceback__ is not None:
+        lines.append("Traceback (most recent call last):\n")
+        lines.extend(traceback.format_tb(error.__traceback__))
+    kind = type(error)
+    name = kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+    lines.append(f"{name}{_error_text(error)}\n")
+
+
+_MISSING = object()
+
+
+class _SafeExceptions(logging.Formatter):
+    """What both formatters share: an exception is written by `format_exception`, an exception
+    passed as an argument by `describe_error`, whoever logs it (our code, Django's "Internal Server
+    Error", uvicorn, Celery). Celery's task-failure line (`celery.app.trace`) formats the
+    exception itself and hands its traceback over as `data`: those are replaced too. The record
+    is restored afterwards: other handlers (a test's log capture) see it as it was."""
+
+    def formatException(self, ei: Any) -> str:
+        error = ei[1] if ei else None
+        return format_exception(error) if isinstance(error, BaseException) else ""
+
+    def format(self, record: logging.LogRecord) -> str:
+        saved = (record.msg, record.args, record.exc_text, record.__dict__.get("data", _MISSING))
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(record.msg, BaseException):
+            record.msg = describe_error(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(_safe_argument(value) for value in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {key: _safe_argument(value) for key, value in record.args.items()}
+        if record.name.startswith("celery.") and isinstance(record.args, dict):
+            record.args = _safe_celery_context(record.args, error)
+            if isinstance(saved[3], dict):
+                record.data = _safe_celery_context(saved[3], error)
+        record.exc_text = None
+        try:
+            return super().format(record)
+        finally:
+            record.msg, record.args, record.exc_text = saved[:3]
+            if saved[3] is not _MISSING:
+                record.data = saved[3]
+
+
+def _safe_argument(value: Any) -> Any:
+    return describe_error(value) if isinstance(value, BaseException) else value
+
+
+def _safe_celery_context(context: dict[str, Any], error: BaseException | None) -> dict[str, Any]:
+    """Celery's context of a task's line without the traceback it formatted, and with `exc` (its
+    repr of the exception) as `describe_error` says it."""
+    safe = {key: _safe_argument(value) for key, value in context.items() if key != "traceback"}
+    if isinstance(context.get("exc"), str) and error is not None:
+        safe["exc"] = describe_error(error)  # Celery's repr of the exception, with its text
+    return safe
+
+
+class ConsoleFormatter(_SafeExceptions):
     """Development: `time LEVEL logger [request id] message`."""
 
     def __init__(self) -> None:
@@ -222,7 +370,7 @@ class ConsoleFormatter(logging.Formatter):
         return super().format(record)
 
 
-class JsonFormatter(_BaseJsonFormatter):
+class JsonFormatter(_SafeExceptions, _BaseJsonFormatter):
     """Production: one JSON object per line with `timestamp`, `level`, `logger`, `message`,
     `request_id`, `workspace` and the record's extra fields. A Django request object passed as
     extra (django.request does) is left out: its repr carries the query string."""

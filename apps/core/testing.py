@@ -506,8 +506,8 @@ class PrivatePostgres:
                     "fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n"
                 )
         self._run(
-            "pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60", "-o", f"-p {self.port}",
-            "start", stdout=subprocess.DEVNULL,
+            "pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60",
+            "-o", self._boot.postgres_options(self.port), "start", stdout=subprocess.DEVNULL,
         )  # fmt: skip
         return self
 

@@ -28,6 +28,7 @@ from apps.core import folders as trees
 from apps.core.actors import Actor, require
 from apps.core.errors import ValidationFailed
 from apps.core.kinds import Item, attachments
+from apps.core.observability import describe_error
 from apps.core.records import Visibility
 from apps.files import blobs, errors, extract
 from apps.files.models import Delivery, File, Folder
@@ -360,7 +361,8 @@ def file_email(*, actor: Actor, file: File, to: list[str], subject: str, message
     try:
         email.send(fail_silently=False)
     except Exception as error:
-        logger.warning("e-mail of file %s failed", file.pk, exc_info=True)
+        # By its class: an SMTP refusal quotes the addresses it refused.
+        logger.warning("e-mail of file %s failed: %s", file.pk, describe_error(error))
         raise errors.SendFailed(
             f"The e-mail could not be sent ({type(error).__name__}); nothing was sent. Try again later or "
             "tell an administrator."

@@ -86,15 +86,17 @@ _principals: dict[str, tuple[float, str, Principal]] = {}
 _lock = threading.Lock()
 
 
-def _cache_key(schema_name: str, headers: Mapping[str, str]) -> str:
-    material = "\0".join((schema_name, headers.get("authorization", ""), headers.get("x-api-key", "")))
+def _cache_key(schema_name: str, headers: Mapping[str, str], url: str) -> str:
+    """The same credential at the same origin: an OAuth token is good only for the resource it
+    was issued for (RFC 8707), so a use at one of the workspace's host names vouches for nothing
+    at another."""
+    material = "\0".join((schema_name, url, headers.get("authorization", ""), headers.get("x-api-key", "")))
     return hashlib.sha256(material.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def forget_principals(*, user_ids: list[int] | None = None, schema_name: str | None = None) -> None:
-    """Drops cached credentials (all, or those of these people in this workspace): a change of
-    role made in this process applies at once (other processes within the TTL); a revocation, in
-    every process at once (`signals.on_credentials_revoked`, told through `endings`)."""
+    """Drops cached credentials (all, or those of these people in this workspace): a revocation
+    or a change of role applies in every process at once (`signals`, told through `endings`)."""
     with _lock:
         if user_ids is None:
             _principals.clear()
@@ -108,7 +110,7 @@ def forget_principals(*, user_ids: list[int] | None = None, schema_name: str | N
 def authenticate(*, workspace: Workspace, headers: Mapping[str, str], url: str) -> Principal | Refusal:
     """The caller's Principal, or the refusal to answer (SPEC 4.1 challenge, 7.1 bodies)."""
     ttl = settings.MCP_CREDENTIAL_CACHE_SECONDS
-    key = _cache_key(workspace.schema_name, headers) if ttl > 0 else ""
+    key = _cache_key(workspace.schema_name, headers, url) if ttl > 0 else ""
     if key:
         cached = _principals.get(key)
         if cached is not None and cached[0] > time.monotonic():

@@ -263,7 +263,8 @@ class McpConsumer(AsyncHttpConsumer):
             outage = errors.unavailable(error)
             if outage is None:
                 raise
-            logger.warning("MCP stream refused with 503, Redis is unreachable: %s", error)
+            reason = observability.describe_error(error)
+            logger.warning("MCP stream refused with 503, Redis is unreachable: %s", reason)
             if channel is not None:
                 with contextlib.suppress(Exception):
                     await layer.group_discard(group, channel)

@@ -22,8 +22,9 @@ not served an MCP request yet) nothing is trusted, and the per-request Redis che
 before it existed.
 
 Revoked credentials (`apps.core.credentials.revoked`) go out on the REVOKED channel once their
-transaction commits: each process drops the credentials it keeps of those people
-(`access.forget_principals`). Those need no epoch: a kept credential expires by itself within
+transaction commits, and so do the people whose role or active state changed (`signals`: a kept
+credential carries the person as they were): each process drops the credentials it keeps of
+those people (`access.forget_principals`). Those need no epoch: a kept credential expires by itself within
 MCP_CREDENTIAL_CACHE_SECONDS, which bounds what a lost message can cost.
 
 Why not the Channels layer's control group (`streams.hub`), which every process also listens to:
@@ -89,7 +90,8 @@ def decode_people(payload: bytes | str) -> tuple[str, list[int]]:
 
 
 def tell_revoked(schema_name: str, user_ids: list[int]) -> None:
-    """Tells every web process (this one too) that these people's credentials were revoked."""
+    """Tells every web process (this one too) that these people's credentials were revoked, or
+    that what a kept credential says of them (their role) is out of date."""
     with errors.unless_unavailable(
         logger,
         "revoked credentials may still be accepted by other web processes for %s s (Redis: %s)",

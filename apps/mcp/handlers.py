@@ -113,7 +113,8 @@ def serve(request: Request, call: RunningCall | None = None) -> Reply:
 
 def _unavailable(outage: errors.ServiceUnavailable, error: BaseException) -> Reply:
     # One line, no traceback: during an outage every request lands here.
-    logger.warning("MCP request refused with 503, a dependency is unreachable: %s", str(error).strip()[:300])
+    reason = observability.describe_error(error)
+    logger.warning("MCP request refused with 503, a dependency is unreachable: %s", reason)
     return Reply(outage.http_status, outage.as_body(), dict(outage.headers))
 
 

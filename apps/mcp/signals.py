@@ -1,5 +1,5 @@
 """`notifications/tools/list_changed` on the open streams when someone's tool list changes, and
-revoked credentials dropped by every web process.
+revoked credentials, and those of people whose role changed, dropped by every web process.
 
 The catalogue sends `tool_list_changed(schema_name, user_ids)` in the process that changed a
 role, a person's role or a workspace's installed areas (user_ids None: everyone there). Once
@@ -34,10 +34,17 @@ def notify_tools_changed(*, schema_name: str, user_ids: list[int] | None) -> int
 
 
 def on_tool_list_changed(sender: Any, *, schema_name: str, user_ids: list[int] | None, **kwargs: Any) -> None:
-    # A credential cached in this process carries the person's old role: drop it now.
+    # A credential cached in this process carries the person's old role: drop it now, again once
+    # committed (a request in between would keep the old role again), and in every other web
+    # process through the revoked-credentials channel: a role taken away, or a person
+    # deactivated, must not stay good there until the cache's TTL runs out. A workspace's areas
+    # (user_ids None) are not part of a cached credential: nothing to tell the others.
     forget_principals(user_ids=user_ids, schema_name=schema_name)
 
     def send() -> None:
+        forget_principals(user_ids=user_ids, schema_name=schema_name)
+        if user_ids:
+            endings.tell_revoked(schema_name, user_ids)
         try:
             notify_tools_changed(schema_name=schema_name, user_ids=user_ids)
         except Exception:

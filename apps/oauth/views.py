@@ -263,10 +263,12 @@ class RegistrationView(dot_views.DynamicClientRegistrationView):
             registration.check_metadata(data)
         except registration.RegistrationRefused as refused:
             return _oauth_error(refused.error, refused.description, refused.status)
-        response = super().post(request, *args, **kwargs)
-        if response.status_code == 201:
-            logger.info("client registered from %s", request.META.get("REMOTE_ADDR", "?"))
-        return _completed(response, data)
+        completed = _completed(super().post(request, *args, **kwargs), data)
+        if completed.status_code == 201:
+            # By its client id (public) alone: the address it came from is personal data, and no
+            # log line carries a client's address (docs/deploy.md, "Logs").
+            logger.info("OAuth client %s registered", json.loads(completed.content).get("client_id"))
+        return completed
 
 
 class RegistrationManagementView(dot_views.DynamicClientRegistrationManagementView):

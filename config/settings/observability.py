@@ -35,5 +35,10 @@ LOGGING: dict[str, Any] = {
         "django": {"handlers": [], "level": "INFO", "propagate": True},
         "django.db.backends": {"level": "WARNING"},
         "django_tenants": {"level": "WARNING"},
+        # HTTP clients log each request's full URL at INFO (httpx) or DEBUG (httpcore, urllib3): a
+        # webhook's query string may hold its receiver's token. Their warnings still come through.
+        "httpx": {"level": "WARNING"},
+        "httpcore": {"level": "WARNING"},
+        "urllib3": {"level": "WARNING"},
     },
 }

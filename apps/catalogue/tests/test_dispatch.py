@@ -283,6 +283,67 @@ def test_a_crash_inside_a_tool_is_a_tool_error_without_a_stack_trace(people, cap
     assert any(reference in record.getMessage() for record in caplog.records)
 
 
+SENTINEL = "sentinel-dispatch@example.org"
+
+
+@tool("raiseInDatabase", permission=ContactsPerm.CREATE, title="Raise in the database", register_it=False)
+def raise_in_database(ctx, *, sqlstate: Annotated[str, Field(description="The error's SQLSTATE")]) -> Done:
+    """Writes a contact, then PostgreSQL raises an error whose DETAIL quotes an address, as a unique
+    violation's does."""
+    Contact.objects.create(first_name="Raised")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "DO $$ BEGIN RAISE EXCEPTION 'refused' USING ERRCODE = %s, DETAIL = %s,"
+            " CONSTRAINT = 'contacts_example_once'; END $$",
+            [sqlstate, f"Key (email)=({SENTINEL}) already exists."],
+        )
+    return Done(message="not reached")
+
+
+def logged(caplog) -> str:  # type: ignore[no-untyped-def]
+    """The captured records as the web processes write them (apps.core.observability)."""
+    from apps.core.observability import ConsoleFormatter, JsonFormatter
+
+    return "\n".join(
+        formatter.format(record)
+        for record in caplog.records
+        for formatter in (ConsoleFormatter(), JsonFormatter())
+    )
+
+
+@pytest.mark.parametrize(("sqlstate", "kind"), [("23505", "IntegrityError"), ("40P01", "OperationalError")])
+def test_a_write_that_loses_to_a_concurrent_one_is_a_conflict_logged_by_its_constraint(
+    people, caplog, sqlstate, kind
+):
+    with temporary_tools(raise_in_database), caplog.at_level(logging.WARNING):
+        result = call(people["member"], "raiseInDatabase", {"sqlstate": sqlstate})
+
+    assert result["isError"] is True
+    assert text_of(result).startswith("raiseInDatabase conflicts with data saved at the same moment")
+    assert not Contact.objects.filter(first_name="Raised").exists()
+    text = logged(caplog)
+    described = f"{kind} (SQLSTATE {sqlstate}, constraint contacts_example_once)"
+    assert f"raiseInDatabase answered CONFLICT: {described}" in text
+    assert SENTINEL not in text and "Traceback" not in text
+
+
+def test_any_other_database_error_is_logged_with_its_traceback_but_not_its_text(people, caplog):
+    with temporary_tools(raise_in_database), caplog.at_level(logging.WARNING):
+        result = call(people["member"], "raiseInDatabase", {"sqlstate": "22023"})
+
+    message = text_of(result)
+    assert "raiseInDatabase failed because of an error on the server" in message and SENTINEL not in message
+    reference = message.rsplit("error reference ", 1)[1].rstrip(").")
+    text = logged(caplog)
+    assert (
+        f"database error DataError (SQLSTATE 22023, constraint contacts_example_once) (reference {reference})"
+        in text
+    )
+    assert "Traceback" in text and "in raise_in_database" in text  # where it happened
+    assert "psycopg.errors.InvalidParameterValue (SQLSTATE 22023" in text
+    assert SENTINEL not in text and "refused" not in text
+
+
 @tool("transactionDepthWrite", permission=ContactsPerm.CREATE, title="Depth (write)", register_it=False)
 def transaction_depth_write(ctx) -> Done:  # type: ignore[no-untyped-def]
     """Answers how many transactions it runs in."""

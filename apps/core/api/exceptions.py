@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
 from apps.core import errors
+from apps.core.observability import describe_error
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +59,7 @@ def to_app_error(exc: Exception) -> errors.AppError | None:
         return exc
     outage = errors.unavailable(exc)
     if outage is not None:
-        logger.warning("a dependency is unreachable; answering 503: %s", exc)
+        logger.warning("a dependency is unreachable; answering 503: %s", describe_error(exc))
         return outage
     if isinstance(exc, exceptions.ValidationError):
         return errors.ValidationFailed(summarise(exc.detail), details=exc.detail)

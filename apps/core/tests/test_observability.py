@@ -163,3 +163,125 @@ def test_the_console_line_stays_readable():
 
     assert inside.endswith("WARNING atrium.test [globex console-check-1] hello")
     assert outside.endswith("WARNING atrium.test hello")
+
+
+# --- what a line may say of an exception ----------------------------------------------------------
+
+ADDRESS = "sentinel-formatter@example.org"
+
+
+def raised(error: BaseException) -> BaseException:
+    try:
+        raise error
+    except BaseException as caught:
+        return caught
+
+
+def both_formats(record: logging.LogRecord) -> list[str]:
+    return [ConsoleFormatter().format(record), JsonFormatter().format(record)]
+
+
+def test_a_traceback_keeps_its_frames_and_leaves_out_each_exceptions_text():
+    def handle_input() -> None:
+        try:
+            raise ValueError(f"not a date: {ADDRESS}")
+        except ValueError as error:
+            raise RuntimeError(f"could not read {ADDRESS}") from error
+
+    error = raised_by(handle_input)
+    record = logging.LogRecord(
+        "atrium.test", logging.ERROR, __file__, 1, "failed", (), (type(error), error, None)
+    )
+
+    for line in both_formats(record):
+        assert ADDRESS not in line
+        assert "ValueError (its text is not logged)" in line
+        assert "RuntimeError (its text is not logged)" in line
+        assert "direct cause of the following exception" in line
+        assert "in handle_input" in line  # where, still
+    # Formatting lent nothing to the record: another handler sees it as it was logged.
+    assert record.exc_text is None and record.exc_info[1] is error
+
+
+def raised_by(function) -> BaseException:  # type: ignore[no-untyped-def]
+    try:
+        function()
+    except BaseException as error:
+        return error
+    raise AssertionError("nothing raised")
+
+
+def test_a_database_error_shows_its_sqlstate_and_constraint_never_its_detail(acme):
+    from django.db import IntegrityError, transaction
+
+    from apps.accounts.models import User
+    from apps.core.observability import describe_error
+
+    User.objects.create_user(email=ADDRESS)
+    with pytest.raises(IntegrityError) as caught, transaction.atomic():
+        User.objects.create_user(email=ADDRESS)
+    error = caught.value
+    assert ADDRESS in str(error)  # PostgreSQL's DETAIL: Key (email)=(...) already exists.
+    record = logging.LogRecord(
+        "atrium.test", logging.ERROR, __file__, 1, "insert failed: %s", (error,), (type(error), error, None)
+    )
+
+    assert describe_error(error) == "IntegrityError (SQLSTATE 23505, constraint accounts_user_email_key)"
+    for line in both_formats(record):
+        assert ADDRESS not in line and "DETAIL" not in line
+        assert "insert failed: IntegrityError (SQLSTATE 23505, constraint accounts_user_email_key)" in line
+        assert "psycopg.errors.UniqueViolation (SQLSTATE 23505, constraint accounts_user_email_key)" in line
+
+
+def test_errors_about_code_and_connections_keep_their_text():
+    import psycopg
+    import redis.exceptions
+
+    from apps.core.observability import describe_error
+
+    assert describe_error(AttributeError("'NoneType' object has no attribute 'pk'")) == (
+        "AttributeError: 'NoneType' object has no attribute 'pk'"
+    )
+    assert describe_error(ConnectionRefusedError(111, "Connection refused")) == (
+        "ConnectionRefusedError: [Errno 111] Connection refused"
+    )
+    assert describe_error(redis.exceptions.ConnectionError("Error 111 connecting to 127.0.0.1:6379.")) == (
+        "ConnectionError: Error 111 connecting to 127.0.0.1:6379."
+    )
+    # Refused on the way to the server: the driver's message says where, and no row.
+    refused = psycopg.OperationalError(
+        'connection failed: connection to server at "127.0.0.1", port 5432 failed'
+    )
+    assert describe_error(refused).startswith("OperationalError: connection failed: connection to server")
+    assert describe_error(KeyError(ADDRESS)) == "KeyError (its text is not logged)"
+
+
+def test_celerys_task_failure_line_carries_neither_the_exceptions_text_nor_its_traceback():
+    error = raised(ValueError(f"bad address {ADDRESS}"))
+    context = {
+        "id": "0f1e",
+        "name": "apps.gateway.tasks.deliver_webhook",
+        "exc": repr(error),
+        "traceback": f"Traceback ...\nValueError: bad address {ADDRESS}",
+        "args": "()",
+        "kwargs": "{'delivery_id': 3}",
+        "description": "raised unexpected",
+    }
+    record = logging.LogRecord(
+        "celery.app.trace",
+        logging.ERROR,
+        __file__,
+        1,
+        "Task %(name)s[%(id)s] %(description)s: %(exc)s",
+        (context,),
+        (type(error), error, None),
+    )
+    record.data = context
+
+    console, json_line = both_formats(record)
+
+    assert "raised unexpected: ValueError (its text is not logged)" in console
+    line = json.loads(json_line)
+    assert ADDRESS not in json_line
+    assert "traceback" not in line["data"] and line["data"]["exc"] == "ValueError (its text is not logged)"
+    assert record.data is context and context["exc"] == repr(error)  # the record is left as it was

@@ -49,6 +49,9 @@ Messages = list[dict[str, Any]]
 class ModelError(Exception):
     """A model call that did not give an answer. `transient`: worth trying again."""
 
+    # Its text is our own wording (a status, a time-out), never the API's answer: logs show it.
+    loggable_text = True
+
     def __init__(
         self, message: str, *, transient: bool, retry_after: float | None = None, timed_out: bool = False
     ) -> None:

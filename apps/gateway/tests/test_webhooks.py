@@ -9,6 +9,7 @@ import hashlib
 import hmac
 import importlib.util
 import json
+import logging
 from datetime import timedelta
 from pathlib import Path
 
@@ -122,6 +123,23 @@ def test_a_resolved_conversation_is_posted_with_spec_6_1s_body_and_both_signatur
     assert attempt.latency_ms is not None and attempt.latency_ms >= 0
     polled = acme_client.get(f"/api/agent/{conversation.uuid}", **mine.headers()).json()
     assert polled["webhook"]["status"] == "delivered" and polled["webhook"]["delivered_at"] is not None
+
+
+def test_no_log_line_carries_the_webhooks_url_and_its_query(
+    make_credentials, conversation_of, receiver, caplog
+):
+    hook = receiver([200])
+    mine = make_credentials(response_url=f"{hook.url}?token=receiver-secret-1234")
+
+    with caplog.at_level(logging.DEBUG):
+        conversation = finished(mine, conversation_of)
+
+    (arrived,) = hook.wait_for(1)
+    assert arrived.path == "/hooks/atrium?token=receiver-secret-1234"
+    assert f"conversation {conversation.uuid} resolved" in caplog.text  # the lines were captured
+    # The HTTP clients' INFO and DEBUG lines (each request's full URL) are not written at all.
+    assert "receiver-secret-1234" not in caplog.text
+    assert not [record for record in caplog.records if record.name.split(".")[0] in {"httpx", "httpcore"}]
 
 
 def test_a_failed_conversation_is_posted_with_its_error(make_credentials, conversation_of, receiver):

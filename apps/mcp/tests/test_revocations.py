@@ -147,3 +147,124 @@ def test_a_revocation_told_by_another_process_drops_what_this_one_keeps(member, 
 def test_the_revocation_message_names_the_workspace_and_its_people():
     assert endings.decode_people(endings.encode_people("acme", [3, 12])) == ("acme", [3, 12])
     assert endings.decode_people(b"acme 3,x,") == ("acme", [3])
+
+
+# --- the origin a token is for, and a change of role ---------------------------------------------
+
+
+def oauth_token_for(user, origin: str) -> str:  # type: ignore[no-untyped-def]
+    """An OAuth access token of `user`, issued for the MCP endpoint at `origin` (RFC 8707)."""
+    from oauth2_provider.models import set_token_value
+
+    from apps.oauth.resource import resource_for
+
+    application = get_application_model().objects.create(
+        name="Editor",
+        client_type="public",
+        authorization_grant_type="authorization-code",
+        redirect_uris="http://127.0.0.1:9/cb",
+    )
+    raw = secrets.token_urlsafe(24)
+    token = get_access_token_model()(
+        user=user,
+        application=application,
+        scope="mcp",
+        resource=[resource_for(origin)],
+        expires=timezone.now() + timedelta(hours=1),
+    )
+    set_token_value(token, raw)
+    token.save()
+    return raw
+
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t"}},
+}
+
+
+def test_a_token_accepted_at_its_own_origin_is_still_refused_at_another_name_of_the_workspace(member):
+    # Acme answers at 127.0.0.1 and at localhost; the token is for the endpoint at the first.
+    raw = oauth_token_for(member, "http://127.0.0.1")
+    own = Door({"Authorization": f"Bearer {raw}"}, host="127.0.0.1")
+    other = Door({"Authorization": f"Bearer {raw}"}, host="localhost")
+
+    cold = other.send("POST", INITIALIZE)
+    own.initialize()
+    assert own.send("POST", PING).status == 200
+    assert kept_for(member)  # accepted at its own origin, and kept
+    warm = other.send("POST", INITIALIZE)
+
+    for refused in (cold, warm):
+        assert refused.status == 401
+        assert 'error="invalid_token"' in refused.headers["WWW-Authenticate"]
+
+
+def revoked_messages():  # type: ignore[no-untyped-def]
+    """A subscription to the revoked-credentials channel, as every web process has one."""
+    from apps.mcp import streams
+
+    pubsub = streams.redis_client().pubsub()
+    pubsub.subscribe(endings.revoked_channel())
+    assert pubsub.get_message(timeout=5)["type"] == "subscribe"
+    return pubsub
+
+
+def told_about(pubsub, person, timeout: float) -> tuple[str, list[int]] | None:  # type: ignore[no-untyped-def]
+    """The first message naming `person` within `timeout` seconds (other test processes may
+    publish on the same channel), or None."""
+    deadline = time.monotonic() + timeout
+    while (left := deadline - time.monotonic()) > 0:
+        message = pubsub.get_message(timeout=left)
+        if message is not None and message["type"] == "message":
+            told = endings.decode_people(message["data"])
+            if person.pk in told[1]:
+                return told
+    return None
+
+
+def test_a_change_of_role_is_told_to_every_process_once_committed(
+    member, keyed, django_capture_on_commit_callbacks
+):
+    from apps.accounts.models import Role, User
+    from apps.accounts.services import user_change_role
+
+    owner = User.objects.get(email="owner@acme.example")
+    pubsub = revoked_messages()
+    try:
+        with django_capture_on_commit_callbacks() as callbacks:
+            user_change_role(actor=owner, user=member, role=Role.objects.get(key="viewer"))
+            assert not kept_for(member)  # this process: at once
+            assert told_about(pubsub, member, 0.5) is None  # the others: not before the commit
+        for callback in callbacks:
+            callback()
+        told = told_about(pubsub, member, 5)
+    finally:
+        pubsub.close()
+
+    assert told == ("acme", [member.pk])
+
+
+def test_a_person_deactivated_is_told_to_every_process_and_a_workspace_change_is_not(
+    member, keyed, django_capture_on_commit_callbacks
+):
+    from apps.accounts.models import User
+    from apps.accounts.services import user_set_active
+    from apps.catalogue.signals import tool_list_changed
+
+    owner = User.objects.get(email="owner@acme.example")
+    pubsub = revoked_messages()
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            user_set_active(actor=owner, user=member, active=False)
+        deactivated = told_about(pubsub, member, 5)
+        with django_capture_on_commit_callbacks(execute=True):
+            tool_list_changed.send(sender=None, schema_name="acme", user_ids=None)  # areas installed
+        areas = told_about(pubsub, member, 0.5)
+    finally:
+        pubsub.close()
+
+    assert deactivated == ("acme", [member.pk])
+    assert areas is None

@@ -149,6 +149,61 @@ def test_a_role_changed_through_one_process_notifies_the_stream_held_by_the_othe
     assert message["method"] == "notifications/tools/list_changed"
 
 
+def test_a_role_taken_away_through_one_process_is_refused_at_once_by_the_other_that_kept_the_credential(
+    mcp_server, second_server, committed
+):
+    from apps.accounts.models import Role, User
+
+    with schema_context("acme"):
+        person = User.objects.create_user(
+            email=f"two-{secrets.token_hex(4)}@acme.example", role=Role.objects.get(key="admin")
+        )
+        member_role = Role.objects.get(key="member").pk
+    holder = on(second_server, person.email)
+    try:
+        holder.initialize()
+        # The second process keeps the credential, with the person as an admin.
+        assert "admins only" in holder.call("readCallLog").text
+        # An admin makes them a member in the settings pages served by the first process.
+        with httpx.Client(base_url=mcp_server.url(), timeout=15, follow_redirects=False) as browser:
+            browser.get("/accounts/sign-in/")
+            signed_in = browser.post(
+                "/accounts/sign-in/",
+                data={
+                    "username": "admin@acme.example",
+                    "password": "atrium-demo",
+                    "csrfmiddlewaretoken": browser.cookies["atrium_csrf"],
+                },
+                headers={"Referer": f"{mcp_server.url()}/accounts/sign-in/"},
+            )
+            assert signed_in.status_code == 302
+            changed = browser.post(
+                f"/settings/people/{person.pk}/",
+                data={
+                    "action": "role",
+                    "role": member_role,
+                    "csrfmiddlewaretoken": browser.cookies["atrium_csrf"],
+                },
+                headers={"Referer": f"{mcp_server.url()}/settings/people/"},
+            )
+            assert changed.status_code == 302
+        changed_at = time.monotonic()
+        # Told through Redis (the revoked-credentials channel), not left to the cache's TTL
+        # (MCP_CREDENTIAL_CACHE_SECONDS, 5 s): refused well within it.
+        refused = wait_for(
+            lambda: "error" in (answer := holder.call("readCallLog").json()) and answer,
+            timeout=2,
+            every=0.05,
+            what="the change of role to reach the other process",
+        )
+        assert time.monotonic() - changed_at < 2.5
+        assert refused["error"]["message"] == "Unknown tool: readCallLog"
+    finally:
+        holder.close()
+        with schema_context("acme"):
+            person.delete()
+
+
 def test_an_elicitation_answer_posted_to_one_process_reaches_the_call_running_on_the_other(
     mcp_server, second_server, person
 ):

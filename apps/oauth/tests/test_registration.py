@@ -1,6 +1,7 @@
 """Dynamic client registration (RFC 7591) over real HTTP: what is accepted, each reason for a
 refusal, and the per-address rate limit."""
 
+import logging
 import os
 import random
 
@@ -47,6 +48,21 @@ def test_a_public_client_registers_anonymously_and_gets_no_secret(acme_url, comm
         assert client.client_type == "public"
         assert client.name == "Registration test"
         assert client.user is None
+
+
+@pytest.mark.django_db
+def test_a_registration_is_logged_by_its_client_id_not_by_the_address_it_came_from(acme_client, caplog):
+    with caplog.at_level(logging.INFO):
+        response = acme_client.post(
+            "/oauth/register",
+            data=metadata(token_endpoint_auth_method="none"),
+            content_type="application/json",
+            REMOTE_ADDR="203.0.113.9",
+        )
+
+    assert response.status_code == 201
+    assert f"OAuth client {response.json()['client_id']} registered" in caplog.text
+    assert "203.0.113.9" not in caplog.text
 
 
 @pytest.mark.parametrize("method", ["client_secret_basic", "client_secret_post"])
