@@ -211,6 +211,21 @@ def _outage_types() -> tuple[type[BaseException], ...]:
     return _OUTAGE_TYPES
 
 
+def concurrent_conflict(error: BaseException) -> Conflict | None:
+    """SPEC 7.1's 409 CONFLICT when `error` is the database refusing a write because of one made
+    at the same moment (a unique or exclusion constraint met by a concurrent insert, a deadlock,
+    a serialization failure): the request lost a race, nothing of it was kept, and sending it
+    again sees the other write. None for any other error."""
+    from apps.core.db import database_failure
+
+    failure = database_failure(error)
+    if failure is None or not failure.is_conflict:
+        return None
+    return Conflict(
+        _("This conflicts with a change saved at the same moment; nothing was saved. Reload and try again.")
+    )
+
+
 def unavailable(error: BaseException | None) -> ServiceUnavailable | None:
     """SPEC 7.1's 503 UNAVAILABLE (with Retry-After) when `error`, or what caused it, means a
     dependency cannot be reached right now: the same request may succeed if sent again in a few

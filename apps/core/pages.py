@@ -12,6 +12,7 @@ can fix is said on the page they came from (a form's POST: the message, and back
 A record in the trash, asked for where a live one is needed, is not found either.
 """
 
+import logging
 from collections.abc import Callable, Collection
 from functools import wraps
 from typing import Any, cast
@@ -20,6 +21,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db import DatabaseError
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import render
@@ -28,11 +30,22 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from apps.core.actors import Actor, can
-from apps.core.errors import AppError, Forbidden, InTrash, NotFound, ServiceUnavailable, Unauthenticated
+from apps.core.errors import (
+    AppError,
+    Forbidden,
+    InTrash,
+    NotFound,
+    ServiceUnavailable,
+    Unauthenticated,
+    concurrent_conflict,
+)
+from apps.core.observability import describe_error
 
 View = Callable[..., HttpResponseBase]
 # The methods of a page that only shows something.
 READ = ("GET", "HEAD")
+logger = logging.getLogger(__name__)
+
 # The rows a list page shows at once.
 PAGE_SIZE = 30
 
@@ -54,6 +67,12 @@ def page(
                 return view(request, *args, **kwargs)
             except AppError as error:
                 return error_response(request, error, back=back)
+            except DatabaseError as error:
+                conflict = concurrent_conflict(error)
+                if conflict is None:
+                    raise
+                logger.warning("page answered a conflict, a concurrent write won: %s", describe_error(error))
+                return error_response(request, conflict, back=back)
 
         allowed = require_http_methods(list(methods))(checked) if methods else checked
         return login_required(allowed)

@@ -57,6 +57,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
 def to_app_error(exc: Exception) -> errors.AppError | None:
     if isinstance(exc, errors.AppError):
         return exc
+    # A deadlock is an OperationalError too: a lost race, not an outage.
+    conflict = errors.concurrent_conflict(exc)
+    if conflict is not None:
+        logger.warning("answering 409, a concurrent write won: %s", describe_error(exc))
+        return conflict
     outage = errors.unavailable(exc)
     if outage is not None:
         logger.warning("a dependency is unreachable; answering 503: %s", describe_error(exc))

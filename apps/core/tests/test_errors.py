@@ -169,3 +169,53 @@ def test_a_cross_site_post_to_a_session_api_is_refused_in_json(acme_client, peop
 
     assert response.status_code == 403
     assert response.json()["error"]["code"] in {"CSRF_FAILED", "FORBIDDEN"}
+
+
+def unique_violation(people) -> Exception:
+    """A real one: PostgreSQL refusing a second person with the same address."""
+    from django.db import IntegrityError, transaction
+
+    from apps.accounts.models import User
+
+    taken = people["member"]
+    try:
+        with transaction.atomic():
+            User.objects.create(email=taken.email, full_name="Someone Else", role=taken.role)
+    except IntegrityError as error:
+        return error
+    raise AssertionError("the database accepted a second person with the same address")
+
+
+@pytest.mark.django_db
+def test_a_write_that_lost_a_race_to_a_unique_key_is_a_409_conflict_not_a_500(people, caplog):
+    response = call(view_raising(unique_violation(people)))
+
+    assert response.status_code == 409
+    assert response.data["error"]["code"] == "CONFLICT"
+    assert "try again" in response.data["error"]["message"]
+    assert people["member"].email not in caplog.text
+
+
+@pytest.mark.django_db
+def test_a_page_whose_write_lost_a_race_sends_the_person_back_with_the_conflict(people):
+    from django.contrib.messages import get_messages
+    from django.contrib.messages.storage.fallback import FallbackStorage
+    from django.test import RequestFactory
+
+    from apps.core.pages import page
+
+    error = unique_violation(people)
+
+    @page()
+    def probe(request):
+        raise error
+
+    request = RequestFactory().post("/settings/probe/", HTTP_REFERER="http://testserver/settings/probe/")
+    request.user = people["owner"]
+    request.session = {}
+    request._messages = FallbackStorage(request)
+
+    response = probe(request)
+
+    assert (response.status_code, response["Location"]) == (302, "http://testserver/settings/probe/")
+    assert ["try again" in str(message) for message in get_messages(request)] == [True]
