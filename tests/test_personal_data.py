@@ -11,6 +11,7 @@ from django.contrib.sessions.models import Session
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import connection, models
+from django.http import HttpRequest
 from django.test import Client
 from django_tenants.utils import schema_context
 
@@ -52,7 +53,7 @@ def erin(acme, globex):
     access_token_create(user=erin, name="laptop")
     other = User.objects.create_user(email="olaf.other@acme.example", role=member)
     access_token_create(user=other, name="theirs")
-    assert Client(HTTP_HOST="127.0.0.1").login(username=EMAIL, password="pw-erin-123")
+    assert Client(HTTP_HOST="127.0.0.1").login(request=HttpRequest(), username=EMAIL, password="pw-erin-123")
     at_acme, _ = services.data_request_receive(data=request_body(), host="127.0.0.1", workspace=acme)
     at_globex, _ = services.data_request_receive(
         data=request_body(type="access"), host="127.0.0.2", workspace=globex
