@@ -7,6 +7,7 @@ import logging
 import zipfile
 
 import pytest
+from axes.models import AccessAttempt
 from django.contrib.sessions.models import Session
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
@@ -167,6 +168,26 @@ def test_after_erasure_an_export_finds_nothing_and_a_second_erasure_nothing_more
     summary, _content = export_of(acme)
     assert summary.counts == {}
     assert personal_data_erase(workspace=acme, email=EMAIL, performed_by="test") == {}
+
+
+def test_failed_sign_ins_are_exported_and_erased_with_the_person(acme, erin):
+    # The throttle (apps.accounts.throttle) keeps failed sign-ins by address; one is someone else's.
+    browser = Client(HTTP_HOST="127.0.0.1")
+    for email in (EMAIL.upper(), EMAIL, "olaf.other@acme.example"):
+        browser.post("/accounts/sign-in/", {"username": email, "password": "not-it"})
+
+    _summary, content = export_of(acme)
+    [attempt] = json.loads(content)["records"]["axes.accessattempt"]
+    counts = personal_data_erase(workspace=acme, email=EMAIL, performed_by="test")
+
+    assert (attempt["username"], attempt["ip_address"], attempt["failures_since_start"]) == (
+        EMAIL,
+        "127.0.0.1",
+        2,
+    )
+    assert "not-it" not in content.decode()
+    assert counts["axes.accessattempt"] == 1
+    assert list(AccessAttempt.objects.values_list("username", flat=True)) == ["olaf.other@acme.example"]
 
 
 class BrokenApp(privacy.Handler):
