@@ -88,6 +88,9 @@ ATRIUM_SITE_PORT = env.str("ATRIUM_SITE_PORT", "")
 # --- the request path ---------------------------------------------------------------------------
 
 MIDDLEWARE = [
+    # First, so that every response gets the Content-Security-Policy (security.py), the page for a
+    # host no workspace owns included.
+    "csp.middleware.CSPMiddleware",
     "apps.tenancy.middleware.WorkspaceMiddleware",
     "apps.core.observability.RequestRouteMiddleware",
     "corsheaders.middleware.CorsMiddleware",

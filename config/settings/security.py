@@ -2,6 +2,8 @@
 
 from datetime import timedelta
 
+from csp.constants import NONE, SELF
+
 from apps.core import env
 
 SECRET_KEY = env.str("DJANGO_SECRET_KEY")
@@ -68,6 +70,25 @@ CSRF_FAILURE_VIEW = "apps.core.views.csrf_failure"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+# Content-Security-Policy on every response (django-csp's middleware): the page's own scripts,
+# styles, images and fonts only, so no inline script and no style attribute (the templates have
+# none: keep it so, or give a script a nonce with csp.constants.NONCE); no plugins; never framed;
+# forms post only here. A view that sets the header itself keeps its own: the OAuth consent page
+# (apps.oauth.views.FRAMING_HEADERS) has no form-action, because browsers apply form-action to the
+# redirect that answers its form, which goes to the client's redirect URI.
+CONTENT_SECURITY_POLICY = {
+    # The API's docs pages (drf-spectacular's Redoc and Swagger UI) draw with inline styles, Swagger
+    # UI starts from an inline script and Redoc's page asks Google Fonts for its fonts: they are
+    # exempt until they get a policy of their own (X-Frame-Options still keeps them unframed).
+    "EXCLUDE_URL_PREFIXES": ["/api/docs/"],
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "base-uri": [SELF],
+        "object-src": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 # --- secrets kept encrypted at rest (apps.core.encryption) --------------------------------------
 
