@@ -36,3 +36,30 @@ def test_a_wrong_password_is_reported_on_the_form(page, live_http):
     sign_in(page, live_http, "127.0.0.2", "owner@globex.example", "wrong")
 
     assert page.get_by_role("alert").inner_text() == "The email or password is not right."
+
+
+def test_the_settings_pages_keep_to_their_content_security_policy(page, live_http):
+    """Every page of the settings navigation, styled and scripted from static files alone: the
+    browser refuses nothing of theirs (config/settings/security.py)."""
+    refused: list[str] = []
+    page.on(
+        "console",
+        lambda message: refused.append(message.text) if "Content Security Policy" in message.text else None,
+    )
+    sign_in(page, live_http, "127.0.0.1", "owner@acme.example")
+    page.wait_for_url("**/settings/")
+    links = page.locator("nav.sidenav a").evaluate_all("links => links.map(link => link.href)")
+    assert len(links) > 5
+
+    for link in links:
+        assert page.goto(link).ok, link
+        # The stylesheet applies (the top bar is laid out by it) and nothing was refused.
+        assert page.locator(".topbar").evaluate("bar => getComputedStyle(bar).display") == "flex", link
+        assert refused == [], link
+
+    # The policy is enforced and a refusal is seen: markup with a style attribute put into the page.
+    markup = '<p id="styled" style="color: rgb(255, 0, 0)">x</p>'
+    page.evaluate("markup => document.body.insertAdjacentHTML('beforeend', markup)", markup)
+    page.wait_for_timeout(200)
+    assert page.locator("#styled").evaluate("p => getComputedStyle(p).color") != "rgb(255, 0, 0)"
+    assert any("style" in text for text in refused), refused

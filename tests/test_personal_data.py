@@ -7,10 +7,12 @@ import logging
 import zipfile
 
 import pytest
+from axes.models import AccessAttempt
 from django.contrib.sessions.models import Session
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import connection, models
+from django.http import HttpRequest
 from django.test import Client
 from django_tenants.utils import schema_context
 
@@ -52,7 +54,7 @@ def erin(acme, globex):
     access_token_create(user=erin, name="laptop")
     other = User.objects.create_user(email="olaf.other@acme.example", role=member)
     access_token_create(user=other, name="theirs")
-    assert Client(HTTP_HOST="127.0.0.1").login(username=EMAIL, password="pw-erin-123")
+    assert Client(HTTP_HOST="127.0.0.1").login(request=HttpRequest(), username=EMAIL, password="pw-erin-123")
     at_acme, _ = services.data_request_receive(data=request_body(), host="127.0.0.1", workspace=acme)
     at_globex, _ = services.data_request_receive(
         data=request_body(type="access"), host="127.0.0.2", workspace=globex
@@ -166,6 +168,26 @@ def test_after_erasure_an_export_finds_nothing_and_a_second_erasure_nothing_more
     summary, _content = export_of(acme)
     assert summary.counts == {}
     assert personal_data_erase(workspace=acme, email=EMAIL, performed_by="test") == {}
+
+
+def test_failed_sign_ins_are_exported_and_erased_with_the_person(acme, erin):
+    # The throttle (apps.accounts.throttle) keeps failed sign-ins by address; one is someone else's.
+    browser = Client(HTTP_HOST="127.0.0.1")
+    for email in (EMAIL.upper(), EMAIL, "olaf.other@acme.example"):
+        browser.post("/accounts/sign-in/", {"username": email, "password": "not-it"})
+
+    _summary, content = export_of(acme)
+    [attempt] = json.loads(content)["records"]["axes.accessattempt"]
+    counts = personal_data_erase(workspace=acme, email=EMAIL, performed_by="test")
+
+    assert (attempt["username"], attempt["ip_address"], attempt["failures_since_start"]) == (
+        EMAIL,
+        "127.0.0.1",
+        2,
+    )
+    assert "not-it" not in content.decode()
+    assert counts["axes.accessattempt"] == 1
+    assert list(AccessAttempt.objects.values_list("username", flat=True)) == ["olaf.other@acme.example"]
 
 
 class BrokenApp(privacy.Handler):

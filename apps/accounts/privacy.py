@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.contrib.admin.models import LogEntry
 from django.contrib.sessions.models import Session
 from django.db.models import QuerySet
@@ -51,7 +52,9 @@ def sessions_of(subject: privacy.Subject) -> QuerySet:
     return Session.objects.filter(session_key__in=keys)
 
 
-# Django's own tables in the workspace schema that point at a person, then ours (sorted).
+# Django's own tables in the workspace schema that point at a person, django-axes' (failed
+# sign-ins by address: apps.accounts.throttle; the access logs stay empty unless an installation
+# turns them on), then ours (sorted).
 privacy.register(LogEntry, user="user")
 privacy.register(
     Session,
@@ -60,6 +63,9 @@ privacy.register(
     # Signing the person out is part of disabling them, before anything is erased.
     soft_delete=lambda sessions: sessions.delete()[0],
 )
+privacy.register(AccessAttempt, email="username")
+privacy.register(AccessFailureLog, email="username")
+privacy.register(AccessLog, email="username")
 privacy.register(PersonalAccessToken, user="user", exclude=["digest"], soft_delete=credentials.revoke_all)
 privacy.not_personal(Role, reason="a named set of permissions; people point at roles, not the reverse")
 privacy.register(User, email="email", export=user_export, soft_delete={"is_active": False}, veto=last_owner)

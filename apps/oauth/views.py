@@ -35,7 +35,10 @@ from apps.oauth import registration, resource, scopes, selectors, services
 logger = logging.getLogger(__name__)
 
 # The consent page (and its error pages) may never be framed: clickjacking would turn a
-# visitor's click into a grant.
+# visitor's click into a grant. This Content-Security-Policy takes the place of the site's
+# (config/settings/security.py) on purpose: it has no form-action, because the answer to the
+# consent form redirects to the client's redirect URI (another origin, or an app's own scheme),
+# and browsers apply form-action to that redirect.
 FRAMING_HEADERS = {
     "X-Frame-Options": "DENY",
     "Content-Security-Policy": "frame-ancestors 'none'",

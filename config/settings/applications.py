@@ -30,6 +30,8 @@ SHARED_APPS = [
     "apps.tenancy",
     "apps.accounts",
     "apps.datarights",
+    # Sign-in throttling: the operators' admin signs in here (its attempts in the public schema).
+    "axes",
 ]
 # Each workspace schema. Apps listed in both get tables in both (users exist on both sides:
 # operators in public, workspace people in each workspace). django.contrib.admin is here too so
@@ -54,6 +56,9 @@ TENANT_APPS = [
     "apps.gateway",
     "apps.notifications",
     "apps.tasks",
+    # Sign-in throttling: a workspace's failed sign-ins are counted in its own schema, so the same
+    # e-mail address locked out in one workspace still signs in to another.
+    "axes",
 ]
 INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_APPS]
 
@@ -83,6 +88,9 @@ ATRIUM_SITE_PORT = env.str("ATRIUM_SITE_PORT", "")
 # --- the request path ---------------------------------------------------------------------------
 
 MIDDLEWARE = [
+    # First, so that every response gets the Content-Security-Policy (security.py), the page for a
+    # host no workspace owns included.
+    "csp.middleware.CSPMiddleware",
     "apps.tenancy.middleware.WorkspaceMiddleware",
     "apps.core.observability.RequestRouteMiddleware",
     "corsheaders.middleware.CorsMiddleware",
@@ -95,6 +103,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a sign-in refused for too many failures into the
+    # lockout page (apps.accounts.throttle).
+    "axes.middleware.AxesMiddleware",
 ]
 
 TEMPLATES = [

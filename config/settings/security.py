@@ -1,5 +1,9 @@
 """Security: the secret key and hosts, people and their sign-in, cookies, secrets kept encrypted."""
 
+from datetime import timedelta
+
+from csp.constants import NONE, SELF
+
 from apps.core import env
 
 SECRET_KEY = env.str("DJANGO_SECRET_KEY")
@@ -25,6 +29,37 @@ ACCESS_TOKEN_PREFIX = "atp"  # noqa: S105  (a prefix, not a secret)
 ACCESS_TOKEN_LIFETIME_DAYS = 90
 ATRIUM_DEMO_PASSWORD = env.str("ATRIUM_DEMO_PASSWORD", "atrium-demo")
 
+# --- password guessing (django-axes; apps.accounts.throttle) ------------------------------------
+
+# Every password sign-in (a workspace's sign-in page, the one /oauth/authorize sends people to, and
+# the operators' admin) goes through django.contrib.auth.authenticate: axes' backend comes first
+# and refuses an e-mail address locked out from the client's address, even with the right password.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Failures are rows in the schema of the site signed in to (axes is a shared and a tenant app):
+# every web process sees them, and a workspace's lockouts never reach another workspace or the
+# admin. The access log of successful sign-ins is not kept (last_login says enough).
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_DISABLE_ACCESS_LOG = True
+# Locked: this e-mail address from this client address. Someone else signing in from the same
+# address (an office behind one NAT) is not refused, and a stranger elsewhere cannot lock a person
+# out of their own workspace by typing wrong passwords for them.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = env.int("ATRIUM_ACCOUNTS_SIGN_IN_FAILURE_LIMIT", 5, min=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("ATRIUM_ACCOUNTS_SIGN_IN_LOCKOUT_MINUTES", 15, min=1))
+# Tries while locked out are refused without pushing the end of the lockout further away.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_RESET_ON_SUCCESS = True
+# Both sign-in forms post the address as "username"; it is compared as the user model compares it.
+AXES_USERNAME_FORM_FIELD = "username"
+AXES_USERNAME_CALLABLE = "apps.accounts.throttle.username_of"
+AXES_LOCKOUT_CALLABLE = "apps.accounts.throttle.locked_out"
+# Axes logs every failure and keeps what the failed tries posted: neither holds these
+# (CONVENTIONS.md: no personal data or secret in a log line).
+AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "user_agent", "csrfmiddlewaretoken"]
+
 # --- sessions, cookies, headers -----------------------------------------------------------------
 
 SESSION_COOKIE_NAME = "atrium_session"
@@ -35,6 +70,25 @@ CSRF_FAILURE_VIEW = "apps.core.views.csrf_failure"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+# Content-Security-Policy on every response (django-csp's middleware): the page's own scripts,
+# styles, images and fonts only, so no inline script and no style attribute (the templates have
+# none: keep it so, or give a script a nonce with csp.constants.NONCE); no plugins; never framed;
+# forms post only here. A view that sets the header itself keeps its own: the OAuth consent page
+# (apps.oauth.views.FRAMING_HEADERS) has no form-action, because browsers apply form-action to the
+# redirect that answers its form, which goes to the client's redirect URI.
+CONTENT_SECURITY_POLICY = {
+    # The API's docs pages (drf-spectacular's Redoc and Swagger UI) draw with inline styles, Swagger
+    # UI starts from an inline script and Redoc's page asks Google Fonts for its fonts: they are
+    # exempt until they get a policy of their own (X-Frame-Options still keeps them unframed).
+    "EXCLUDE_URL_PREFIXES": ["/api/docs/"],
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "base-uri": [SELF],
+        "object-src": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 # --- secrets kept encrypted at rest (apps.core.encryption) --------------------------------------
 
