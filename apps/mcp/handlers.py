@@ -216,6 +216,8 @@ def _session(request: Request, principal: Principal, request_id: Any = None) -> 
 
 
 def _failed(error: ProtocolError, request_id: Any) -> Reply:
+    if request_id is None:
+        request_id = error.request_id
     return Reply(error.status, protocol.error(request_id, error.code, error.message, error.data))
 
 
