@@ -228,7 +228,10 @@ def _post(request: Request, workspace: Workspace, principal: Principal, call: Ru
     wants_json, wants_sse = protocol.accepts(request.headers.get("accept", ""))
     if not (wants_json and wants_sse):
         return jsonrpc_error(
-            406, None, INVALID_REQUEST, "Not Acceptable: accept both application/json and text/event-stream."
+            406,
+            None,
+            INVALID_REQUEST,
+            "Not Acceptable: the Accept header must list both application/json and text/event-stream.",
         )
     content_type = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if content_type != "application/json":
@@ -542,7 +545,9 @@ def _elicit(call: RunningCall, digest: str) -> Callable[[str, dict[str, Any]], d
 def _get(request: Request, principal: Principal) -> Reply:
     _wants_json, wants_sse = protocol.accepts(request.headers.get("accept", ""))
     if not wants_sse:
-        return jsonrpc_error(406, None, INVALID_REQUEST, "Not Acceptable: the stream is text/event-stream.")
+        return jsonrpc_error(
+            406, None, INVALID_REQUEST, "Not Acceptable: the Accept header must list text/event-stream."
+        )
     try:
         _check_version(request)
         session = _session(request, principal)

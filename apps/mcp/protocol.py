@@ -172,10 +172,27 @@ def unsupported_version(request_id: Any, value: str) -> ProtocolError:
 
 
 def accepts(accept_header: str) -> tuple[bool, bool]:
-    """(accepts application/json, accepts text/event-stream), wildcards included (RFC 9110)."""
-    types = {part.split(";", 1)[0].strip().lower() for part in accept_header.split(",")}
-    anything = "*/*" in types
-    return (
-        anything or "application/json" in types or "application/*" in types,
-        anything or "text/event-stream" in types or "text/*" in types,
-    )
+    """(lists application/json, lists text/event-stream).
+
+    MCP 2025-06-18 (Streamable HTTP) has the client list both types in the Accept header of a
+    POST, and text/event-stream in that of a GET, because the server chooses between them for
+    each answer. Only a type named counts: a header left out, `*/*` (what HTTP libraries send when
+    the caller set none) or `text/*` lists neither, and a type given `q=0` is one the client
+    refuses (RFC 9110, 12.4.2)."""
+    listed = set()
+    for part in accept_header.split(","):
+        media_type, *parameters = part.split(";")
+        if _quality(parameters) > 0:
+            listed.add(media_type.strip().lower())
+    return "application/json" in listed, "text/event-stream" in listed
+
+
+def _quality(parameters: list[str]) -> float:
+    for parameter in parameters:
+        name, _sep, value = parameter.partition("=")
+        if name.strip().lower() == "q":
+            try:
+                return float(value.strip())
+            except ValueError:
+                return 1.0  # a malformed weight is ignored, as if none were given
+    return 1.0

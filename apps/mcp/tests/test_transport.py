@@ -173,10 +173,52 @@ def test_a_nul_in_a_tool_argument_is_refused_naming_the_argument(mcp):
     assert body["error"]["message"].startswith("Invalid params: params.arguments.query: contains a NUL")
 
 
-def test_accept_must_list_json_and_event_stream(mcp):
-    response = mcp.request("ping", Accept="application/json")
+@pytest.mark.parametrize(
+    "accept",
+    [
+        "application/json",
+        "text/event-stream",
+        "*/*",
+        "application/*, text/*",
+        "application/json;q=0, text/event-stream",
+        None,
+    ],
+)
+def test_a_post_whose_accept_does_not_list_both_types_is_406(mcp, accept):
+    headers = mcp.headers(Accept=accept or "")
+    if accept is None:
+        del headers["Accept"]
+    request = mcp.http.build_request(
+        "POST", "/api/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"}, headers=headers
+    )
+    if accept is None:
+        del request.headers["accept"]  # httpx would send */* in its place
+    response = mcp.http.send(request)
 
     assert response.status_code == 406
+    assert "must list both application/json and text/event-stream" in response.json()["error"]["message"]
+
+
+def test_a_stream_is_opened_only_for_an_accept_that_lists_the_event_stream(mcp):
+    mcp.initialize()
+
+    wildcard = mcp.http.get("/api/mcp", headers=mcp.headers(Accept="*/*"))
+    with mcp.http.stream("GET", "/api/mcp", headers=mcp.headers(Accept="text/event-stream")) as stream:
+        opened = stream.status_code
+
+    assert wildcard.status_code == 406
+    assert "must list text/event-stream" in wildcard.json()["error"]["message"]
+    assert opened == 200
+
+
+def test_accept_may_list_both_types_with_weights_and_parameters(mcp):
+    response = mcp.request(
+        "initialize",
+        {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw"}},
+        Accept="text/event-stream;q=0.5, Application/JSON; charset=utf-8",
+    )
+
+    assert response.status_code == 200
 
 
 def test_the_body_must_be_declared_json(mcp):
