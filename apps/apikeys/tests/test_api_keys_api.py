@@ -296,6 +296,16 @@ def test_an_update_nested_thousands_deep_is_422_and_changes_nothing(acme_client,
     assert ApiKey.objects.get(pk=key["id"]).label == "kept"
 
 
+def test_a_body_of_thousands_of_unknown_fields_is_refused_in_a_few_lines(acme_client, bearer):
+    body = {f"unknown{number}": number for number in range(20_000)}
+
+    response = post(acme_client, "/api/api-keys", body, **bearer())
+
+    assert response.status_code == 422
+    assert len(response.content) < 5_000
+    assert response.json()["error"]["message"].endswith("more fields.)")
+
+
 def test_broken_json_is_400(acme_client, bearer):
     response = acme_client.post("/api/api-keys", data="{nope", content_type="application/json", **bearer())
 

@@ -190,6 +190,15 @@ def test_json_no_store_can_keep_is_422_naming_the_place_and_nothing_is_written(
     assert not Conversation.objects.exists()
 
 
+def test_a_body_of_thousands_of_unknown_fields_is_refused_in_a_few_lines(make_credentials, send):
+    response = send(make_credentials(), {"message": "hi", **{f"x{number}": 1 for number in range(10_000)}})
+
+    assert response.status_code == 422
+    assert len(response.content) < 5_000
+    assert "more fields" in response.json()["error"]["message"]
+    assert not Conversation.objects.exists()
+
+
 def test_a_body_that_is_not_a_json_object_is_422(make_credentials, send):
     assert error_of(send(make_credentials(), ["message"])) == (422, "VALIDATION_ERROR")
 
