@@ -36,6 +36,7 @@ from pydantic.alias_generators import to_camel
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import core_schema
 
+from apps.catalogue.shapes import TextChecked
 from apps.core.permissions import PermissionEnum
 
 
@@ -70,8 +71,9 @@ CAMEL_CASE = re.compile(r"^[a-z][a-zA-Z0-9]{1,63}$")
 TOOL_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 
 
-class ArgumentsModel(BaseModel):
-    """Base of every generated input model: camelCase on the wire, nothing unknown accepted."""
+class ArgumentsModel(TextChecked):
+    """Base of every generated input model: camelCase on the wire, nothing unknown accepted, no
+    text a store cannot keep (`shapes.TextChecked`)."""
 
     model_config = ConfigDict(extra="forbid", alias_generator=to_camel, validate_by_name=False)
 

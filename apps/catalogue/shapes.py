@@ -17,10 +17,11 @@ from functools import cache
 from operator import attrgetter
 from typing import Annotated, Any, Generic, Literal, Self, TypeVar, overload
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
+from pydantic_core import PydanticCustomError
 
-from apps.core import recurrence
+from apps.core import json_input, recurrence
 from apps.core.actors import Actor
 
 # --- outputs ------------------------------------------------------------------------------------
@@ -68,7 +69,54 @@ Tag = Annotated[str, Field(min_length=1, max_length=50)]
 Tags = Annotated[list[Tag], Field(max_length=30)]
 
 
-class In(BaseModel):
+class TextChecked(BaseModel):
+    """Base of every input model, a tool's arguments (`registry.ArgumentsModel`) and the objects
+    nested in them (`In`): no text in them may hold what no store can keep, NUL or a lone UTF-16
+    surrogate (`apps.core.json_input.text_problem`), whatever door the arguments came through.
+    The MCP endpoint refuses such JSON before it reaches a tool; the gateway's agent, callTool and
+    in-process callers are stopped here, with the argument error that names the field, instead of
+    failing in the database."""
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _storable_text(cls, value: Any) -> Any:
+        found = _unstorable_text(value)
+        if found is not None:
+            where, problem = found
+            raise PydanticCustomError(
+                "unstorable_text", "{where}{problem}", {"where": where, "problem": problem}
+            )
+        return value
+
+
+def _unstorable_text(value: Any) -> tuple[str, str] | None:
+    """(where inside `value`, what is wrong) for the first text of `value` that no store can keep,
+    or None. Models of this kind nested inside have checked their own fields already."""
+    # (value, where): iterative, so that no nesting exhausts the interpreter's recursion.
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, str):
+            problem = json_input.text_problem(item)
+            if problem is not None:
+                return (f"{where} " if where else ""), problem
+        elif isinstance(item, dict):
+            for key, inner in item.items():
+                if isinstance(key, str):
+                    problem = json_input.text_problem(key)
+                    if problem is not None:
+                        return (f"{where} " if where else ""), f"a key {problem}"
+                stack.append((inner, f"{where}.{key}" if where else str(key)))
+        elif isinstance(item, list | tuple | set | frozenset):
+            stack.extend((inner, f"{where}[{index}]") for index, inner in enumerate(item))
+        elif isinstance(item, BaseModel) and not isinstance(item, TextChecked):
+            stack.extend(
+                (inner, f"{where}.{name}" if where else name) for name, inner in item.__dict__.items()
+            )
+    return None
+
+
+class In(TextChecked):
     """Base of nested input objects (a list of filters, a set of changes): camelCase, strict."""
 
     model_config = ConfigDict(extra="forbid", alias_generator=to_camel, validate_by_name=False)

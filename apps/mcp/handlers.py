@@ -217,6 +217,8 @@ def _session(request: Request, principal: Principal, request_id: Any = None) -> 
 
 
 def _failed(error: ProtocolError, request_id: Any) -> Reply:
+    if request_id is None:
+        request_id = error.request_id
     return Reply(error.status, protocol.error(request_id, error.code, error.message, error.data))
 
 
@@ -227,7 +229,10 @@ def _post(request: Request, workspace: Workspace, principal: Principal, call: Ru
     wants_json, wants_sse = protocol.accepts(request.headers.get("accept", ""))
     if not (wants_json and wants_sse):
         return jsonrpc_error(
-            406, None, INVALID_REQUEST, "Not Acceptable: accept both application/json and text/event-stream."
+            406,
+            None,
+            INVALID_REQUEST,
+            "Not Acceptable: the Accept header must list both application/json and text/event-stream.",
         )
     content_type = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if content_type != "application/json":
@@ -551,7 +556,9 @@ def _ask(call: RunningCall, digest: str, message: str, requested_schema: dict[st
 def _get(request: Request, principal: Principal) -> Reply:
     _wants_json, wants_sse = protocol.accepts(request.headers.get("accept", ""))
     if not wants_sse:
-        return jsonrpc_error(406, None, INVALID_REQUEST, "Not Acceptable: the stream is text/event-stream.")
+        return jsonrpc_error(
+            406, None, INVALID_REQUEST, "Not Acceptable: the Accept header must list text/event-stream."
+        )
     try:
         _check_version(request)
         session = _session(request, principal)

@@ -6,9 +6,7 @@ Nothing here touches the database or the network; the consumer and the handlers 
 from dataclasses import dataclass
 from typing import Any
 
-import pydantic_core
-
-from apps.core import encoded
+from apps.core import encoded, json_input
 
 # The version this server speaks (SPEC 9), and the older ones it still accepts and echoes.
 PROTOCOL_VERSION = "2025-06-18"
@@ -35,12 +33,17 @@ class ProtocolError(Exception):
     """A message that cannot be served: answered as a JSON-RPC error, with an HTTP status when the
     failure is the transport's (400 for a malformed message) rather than the method's (200)."""
 
-    def __init__(self, code: int, message: str, *, status: int = 200, data: Any = None) -> None:
+    def __init__(
+        self, code: int, message: str, *, status: int = 200, data: Any = None, request_id: Any = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
         self.data = data
+        # The id of the message it answers, when the failure is known before the message is read
+        # as a request (its content refused) and the message has one.
+        self.request_id = request_id
 
     def error(self) -> dict[str, Any]:
         error: dict[str, Any] = {"code": self.code, "message": self.message}
@@ -70,13 +73,16 @@ class Message:
 
 
 def parse(body: bytes) -> Message:
-    """One JSON-RPC message, or a ProtocolError with HTTP status 400."""
+    """One JSON-RPC message, or a ProtocolError with HTTP status 400.
+
+    The body is read as every door reads JSON (`apps.core.json_input`): text that is not JSON is a
+    parse error; JSON with what no store can keep (NUL, a lone surrogate, a number out of range,
+    nesting past MAX_DEPTH) is an invalid request, or invalid params when it is inside `params`,
+    naming the place and answering the message's id when it has one."""
     try:
-        data = pydantic_core.from_json(body)
-    except ValueError as error:
-        raise ProtocolError(
-            PARSE_ERROR, f"Parse error: the body is not JSON ({error}).", status=400
-        ) from None
+        data = json_input.loads(body)
+    except json_input.JsonRefused as refused:
+        raise _refused(refused) from None
     if isinstance(data, list):
         raise ProtocolError(
             INVALID_REQUEST,
@@ -104,6 +110,20 @@ def parse(body: bytes) -> Message:
         return Message("response", data)
     raise ProtocolError(
         INVALID_REQUEST, "Invalid Request: neither a request, a notification nor a response.", status=400
+    )
+
+
+def _refused(refused: json_input.JsonRefused) -> ProtocolError:
+    if refused.syntax:
+        return ProtocolError(PARSE_ERROR, f"Parse error: {refused.problem}.", status=400)
+    document = refused.document
+    request_id = document.get("id") if isinstance(document, dict) else None
+    inside_params = refused.where == "params" or refused.where.startswith(("params.", "params["))
+    return ProtocolError(
+        INVALID_PARAMS if inside_params else INVALID_REQUEST,
+        f"{'Invalid params' if inside_params else 'Invalid Request'}: {refused.message}.",
+        status=400,
+        request_id=request_id if _valid_id(request_id) else None,
     )
 
 
@@ -152,10 +172,27 @@ def unsupported_version(request_id: Any, value: str) -> ProtocolError:
 
 
 def accepts(accept_header: str) -> tuple[bool, bool]:
-    """(accepts application/json, accepts text/event-stream), wildcards included (RFC 9110)."""
-    types = {part.split(";", 1)[0].strip().lower() for part in accept_header.split(",")}
-    anything = "*/*" in types
-    return (
-        anything or "application/json" in types or "application/*" in types,
-        anything or "text/event-stream" in types or "text/*" in types,
-    )
+    """(lists application/json, lists text/event-stream).
+
+    MCP 2025-06-18 (Streamable HTTP) has the client list both types in the Accept header of a
+    POST, and text/event-stream in that of a GET, because the server chooses between them for
+    each answer. Only a type named counts: a header left out, `*/*` (what HTTP libraries send when
+    the caller set none) or `text/*` lists neither, and a type given `q=0` is one the client
+    refuses (RFC 9110, 12.4.2)."""
+    listed = set()
+    for part in accept_header.split(","):
+        media_type, *parameters = part.split(";")
+        if _quality(parameters) > 0:
+            listed.add(media_type.strip().lower())
+    return "application/json" in listed, "text/event-stream" in listed
+
+
+def _quality(parameters: list[str]) -> float:
+    for parameter in parameters:
+        name, _sep, value = parameter.partition("=")
+        if name.strip().lower() == "q":
+            try:
+                return float(value.strip())
+            except ValueError:
+                return 1.0  # a malformed weight is ignored, as if none were given
+    return 1.0

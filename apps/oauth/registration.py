@@ -10,11 +10,11 @@ error codes, to what Atrium does not offer:
 - token endpoint authentication none (public client), client_secret_basic or
   client_secret_post (confidential client);
 - scopes, if given, among the workspace's;
-- a bounded body and client name;
+- a bounded body and client name; JSON read as every door reads it (`apps.core.json_input`:
+  no deep nesting, NUL, lone surrogates or numbers out of range);
 - per client address, settings.OAUTH_REGISTRATIONS_PER_HOUR registrations an hour.
 """
 
-import json
 import math
 import time
 from typing import Any
@@ -25,6 +25,8 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from oauth2_provider.settings import oauth2_settings
 from oauth2_provider.validators import AllowedURIValidator
+
+from apps.core import json_input
 
 MAX_BODY_BYTES = 16 * 1024
 MAX_REDIRECT_URIS = 10
@@ -57,9 +59,11 @@ def parse(body: bytes) -> dict[str, Any]:
             "invalid_client_metadata", f"The registration is larger than {MAX_BODY_BYTES} bytes.", status=413
         )
     try:
-        data = json.loads(body)
-    except ValueError as error:
-        raise _refuse("The body must be a JSON object (application/json).") from error
+        data = json_input.loads(body)
+    except json_input.JsonRefused as refused:
+        if refused.syntax:
+            raise _refuse("The body must be a JSON object (application/json).") from None
+        raise _refuse(f"{refused.message}.") from None
     if not isinstance(data, dict):
         raise _refuse("The body must be a JSON object (application/json).")
     return data

@@ -12,7 +12,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # DRF's JSONParser reading with apps.core.json_input, as every door does (docs/architecture.md).
+    "DEFAULT_PARSER_CLASSES": ["apps.core.api.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "apps.core.api.exceptions.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }

@@ -258,6 +258,54 @@ def test_a_body_that_is_not_an_object_is_422(acme_client, bearer, raw):
     assert response.json()["error"]["code"] == "VALIDATION_ERROR"
 
 
+DEEP = b"[" * 5000 + b"]" * 5000
+
+
+@pytest.mark.parametrize(
+    ("raw", "field", "words"),
+    [
+        (b'{"budget_usd_cents": 1e400}', "budget_usd_cents", "too large"),
+        (b'{"budget_usd_cents": -1e400}', "budget_usd_cents", "too large"),
+        (b'{"label": "a\\ud800"}', "label", "surrogate"),
+        (b'{"label": ' + DEEP + b"}", "non_field_errors", "deeper"),
+        (DEEP, "non_field_errors", "deeper"),
+    ],
+)
+def test_json_no_store_can_keep_is_422_naming_the_place_and_creates_nothing(
+    acme_client, bearer, raw, field, words
+):
+    before = ApiKey.objects.count()
+    response = acme_client.post("/api/api-keys", data=raw, content_type="application/json", **bearer())
+
+    assert response.status_code == 422, response.content
+    error = response.json()["error"]
+    assert error["code"] == "VALIDATION_ERROR"
+    assert words in " ".join(error["details"][field])
+    assert ApiKey.objects.count() == before
+
+
+def test_an_update_nested_thousands_deep_is_422_and_changes_nothing(acme_client, bearer):
+    me = bearer()
+    key = post(acme_client, "/api/api-keys", {"label": "kept"}, **me).json()
+
+    response = acme_client.put(
+        f"/api/api-keys/{key['id']}", data=b'{"label": ' + DEEP + b"}", content_type="application/json", **me
+    )
+
+    assert response.status_code == 422 and response.json()["error"]["code"] == "VALIDATION_ERROR"
+    assert ApiKey.objects.get(pk=key["id"]).label == "kept"
+
+
+def test_a_body_of_thousands_of_unknown_fields_is_refused_in_a_few_lines(acme_client, bearer):
+    body = {f"unknown{number}": number for number in range(20_000)}
+
+    response = post(acme_client, "/api/api-keys", body, **bearer())
+
+    assert response.status_code == 422
+    assert len(response.content) < 5_000
+    assert response.json()["error"]["message"].endswith("more fields.)")
+
+
 def test_broken_json_is_400(acme_client, bearer):
     response = acme_client.post("/api/api-keys", data="{nope", content_type="application/json", **bearer())
 

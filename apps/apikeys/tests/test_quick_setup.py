@@ -186,3 +186,17 @@ def test_a_client_with_a_command_line_gets_it_and_its_documentation(acme_client,
     assert claude_code["docs"].startswith("https://")
     assert cursor["command"] is None
     assert "~/.cursor/mcp.json" in cursor["config_format"]
+
+
+@pytest.mark.parametrize(
+    "raw", [b'{"client": ' + b"[" * 5000 + b"]" * 5000 + b"}", b'{"client": "generic", "label": "a\\u0000"}']
+)
+def test_json_no_store_can_keep_is_422_and_creates_nothing(acme_client, bearer, raw):
+    auth = bearer()
+    keys, tokens = ApiKey.objects.count(), PersonalAccessToken.objects.count()
+
+    response = acme_client.post("/api/mcp/quick-setup", data=raw, content_type="application/json", **auth)
+
+    assert response.status_code == 422, response.content
+    assert response.json()["error"]["code"] == "VALIDATION_ERROR"
+    assert (ApiKey.objects.count(), PersonalAccessToken.objects.count()) == (keys, tokens)

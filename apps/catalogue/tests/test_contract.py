@@ -7,6 +7,7 @@ from contextlib import nullcontext
 import pytest
 from django.db import connection
 from jsonschema import Draft202012Validator, validate
+from pydantic import ValidationError
 
 from apps.accounts.models import User
 from apps.catalogue import registry
@@ -43,6 +44,73 @@ def test_the_declaration_passes_every_check(spec):
     Draft202012Validator.check_schema(spec.definition["inputSchema"])
     if "outputSchema" in spec.definition:
         Draft202012Validator.check_schema(spec.definition["outputSchema"])
+
+
+def text_places(schema, root, path=(), build=lambda value: value):
+    """(path, build) for each place at which the input schema takes free text: the path of
+    argument names and list indexes, and what makes arguments holding a given text there (lists
+    as long as they must be)."""
+    while "$ref" in schema:
+        schema = root["$defs"][schema["$ref"].rsplit("/", 1)[1]]
+    for option in schema.get("anyOf", []) + schema.get("oneOf", []):
+        yield from text_places(option, root, path, build)
+    kinds = schema.get("type", [])
+    kinds = [kinds] if isinstance(kinds, str) else kinds
+    if "string" in kinds and not {"enum", "const", "format", "pattern"} & set(schema):
+        yield path, build
+    if "object" in kinds:
+        for name, inner in schema.get("properties", {}).items():
+            if path or name != "confirmationToken":  # taken off before the arguments are read
+                yield from text_places(inner, root, (*path, name), lambda v, b=build, n=name: b({n: v}))
+        extra = schema.get("additionalProperties")
+        if extra is True or isinstance(extra, dict):
+            inner = extra if isinstance(extra, dict) else {"type": "string"}
+            yield from text_places(inner, root, (*path, "k"), lambda v, b=build: b({"k": v}))
+    if "array" in kinds and isinstance(schema.get("items"), dict):
+        count = max(1, schema.get("minItems", 0))
+        yield from text_places(
+            schema["items"],
+            root,
+            (*path, 0),
+            lambda v, b=build, c=count: b([f"{v}{i}" if isinstance(v, str) else v for i in range(c)]),
+        )
+
+
+TEXT_ARGUMENTS = [
+    (spec, path, build)
+    for spec in TOOLS
+    for path, build in sorted(
+        {
+            path: build
+            for path, build in text_places(spec.definition["inputSchema"], spec.definition["inputSchema"])
+        }.items(),
+        key=lambda item: str(item[0]),
+    )
+]
+
+
+@pytest.mark.parametrize(
+    ("spec", "path", "build"),
+    TEXT_ARGUMENTS,
+    ids=[f"{spec.name}-{'.'.join(map(str, path))}" for spec, path, _build in TEXT_ARGUMENTS],
+)
+@pytest.mark.parametrize("text", ["a\x00b", "a\ud800b"], ids=["nul", "surrogate"])
+def test_no_text_argument_takes_nul_or_a_lone_surrogate(spec, path, build, text):
+    """Whatever door the arguments come through (MCP refuses such JSON before; the gateway's agent
+    and callTool do not), the field is named and the tool never runs."""
+    with pytest.raises(ValidationError) as caught:
+        spec.input_model.model_validate(build(text))
+
+    assert [
+        error
+        for error in caught.value.errors()
+        if error["type"] in ("unstorable_text", "string_unicode")
+        and tuple(error["loc"]) == tuple(path[: len(error["loc"])])
+    ], caught.value.errors()
+
+
+def test_most_tools_take_text_somewhere():
+    assert len({spec.name for spec, _path, _build in TEXT_ARGUMENTS}) > len(TOOLS) // 2
 
 
 @pytest.mark.parametrize("spec", TOOLS, ids=by_name)

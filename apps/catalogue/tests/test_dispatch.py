@@ -223,6 +223,22 @@ def test_an_argument_error_stays_short_however_many_arguments_are_wrong(people):
     assert "and 49995 more" in message
 
 
+@pytest.mark.parametrize("text", ["Ada\x00", "Ada \ud800"])
+def test_text_no_store_can_keep_is_an_argument_error_naming_the_field_and_nothing_is_written(people, text):
+    before = Contact.objects.count()
+
+    nested = call(people["owner"], "createContact", {"contact": {"firstName": text}})
+    in_business_fields = call(
+        people["owner"], "createContact", {"contact": {"firstName": "Ada", "data": {"notes": [text]}}}
+    )
+
+    assert nested["isError"] is True and in_business_fields["isError"] is True
+    assert "`contact.firstName`:" in text_of(nested)
+    assert "`contact.data`: notes[0] contains a " in text_of(in_business_fields)
+    assert "error on the server" not in text_of(nested) + text_of(in_business_fields)
+    assert Contact.objects.count() == before
+
+
 def test_a_missing_argument_is_named(people):
     message = text_of(call(people["member"], "getContact", {}))
 

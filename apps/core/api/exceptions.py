@@ -6,6 +6,7 @@ Views raise; they never build an error body. Validation errors also carry `detai
 (field -> messages) so a client can point at the field.
 """
 
+import itertools
 import logging
 from typing import Any
 
@@ -48,10 +49,52 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
             _("Internal error; it has been logged."), code="INTERNAL_ERROR", http_status=500
         )
     set_rollback()
-    response = Response(error.as_body(), status=error.http_status)
+    response = Response(bounded(error).as_body(), status=error.http_status)
     for name, value in error.headers.items():
         response[name] = value
     return response
+
+
+# An error body names at most MAX_FIELDS fields (in its details and in each list or object inside
+# them) and says how many more; its message and each text in it are at most MAX_TEXT characters,
+# and a field's name at most MAX_NAME. A body with 100,000 unknown fields is refused in a few
+# lines, not in megabytes: one line for each (as an MCP argument error names at most five).
+MAX_FIELDS = 20
+MAX_TEXT = 2_000
+MAX_NAME = 80
+
+
+def bounded(error: errors.AppError) -> errors.AppError:
+    """`error` with its message and details cut to the limits above (unchanged if within them)."""
+    more = len(error.details) - MAX_FIELDS if isinstance(error.details, dict) else 0
+    message = _cut(str(error.message), MAX_TEXT)
+    if more > 0:
+        message += " " + _("(And %(count)s more fields.)") % {"count": f"{more:,}"}
+    error.message = message
+    error.details = _bounded(error.details)
+    return error
+
+
+def _bounded(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {
+            _cut(str(key), MAX_NAME): _bounded(item)
+            for key, item in itertools.islice(value.items(), MAX_FIELDS)
+        }
+    if isinstance(value, list | tuple):
+        items = [_bounded(item) for item in value[:MAX_FIELDS]]
+        if len(value) > MAX_FIELDS:
+            items.append(_("… and %(count)s more") % {"count": f"{len(value) - MAX_FIELDS:,}"})
+        return items
+    if isinstance(value, str):
+        return _cut(value, MAX_TEXT)
+    return value
+
+
+def _cut(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0].rstrip(",;") + " …"
 
 
 def to_app_error(exc: Exception) -> errors.AppError | None:

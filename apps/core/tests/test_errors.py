@@ -92,6 +92,32 @@ def test_a_missing_field_is_named_too():
     assert response.data["error"]["message"] == "message: This field is required."
 
 
+def test_an_error_naming_thousands_of_fields_stays_short_and_says_how_many_more():
+    problems = {f"field{number}" * 10: ["Unknown field."] for number in range(5_000)}
+    exc = errors.ValidationFailed(" ".join(f"{name}: Unknown field." for name in problems), details=problems)
+
+    response = call(view_raising(exc))
+
+    error = response.data["error"]
+    assert response.status_code == 422
+    assert len(error["details"]) == 20
+    assert all(len(name) <= 82 for name in error["details"])
+    assert len(error["message"]) < 2_100
+    assert error["message"].endswith("(And 4,980 more fields.)")
+
+
+def test_a_long_list_inside_the_details_is_cut_and_counted():
+    exc = errors.ValidationFailed(
+        "tags: bad.", details={"tags": [f"item {number} is bad" for number in range(500)]}
+    )
+
+    details = call(view_raising(exc)).data["error"]["details"]
+
+    assert details["tags"][:2] == ["item 0 is bad", "item 1 is bad"]
+    assert details["tags"][-1] == "… and 480 more"
+    assert len(details["tags"]) == 21
+
+
 def test_malformed_json_is_a_400_in_the_same_format():
     request = APIRequestFactory().post("/api/probe", b"{not json", content_type="application/json")
 

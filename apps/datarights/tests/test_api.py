@@ -262,6 +262,22 @@ def test_malformed_json_is_400(post):
     assert error_of(response)["code"] == "BAD_REQUEST"
 
 
+@pytest.mark.parametrize(
+    ("raw", "field"),
+    [
+        (b'{"kind": ' + b"[" * 5000 + b"]" * 5000 + b"}", "non_field_errors"),
+        (b'{"kind": "data_rights_request", "details": "\\ud800"}', "details"),
+        (b'{"kind": "data_rights_request", "country": 1e400}', "country"),
+    ],
+)
+def test_json_no_store_can_keep_is_422_and_nothing_is_stored(post, raw, field):
+    response = post(raw=raw)
+
+    assert response.status_code == 422, response.content
+    assert field in error_of(response)["details"]
+    assert not DataRequest.objects.exists()
+
+
 def test_a_body_that_is_not_json_is_415(post):
     response = post(raw="kind=data_rights_request", content_type="application/x-www-form-urlencoded")
 

@@ -160,6 +160,45 @@ def test_a_body_that_is_not_json_is_400(make_credentials, acme_client):
     assert error_of(response) == (400, "BAD_REQUEST")
 
 
+@pytest.mark.parametrize(
+    ("body", "field", "words"),
+    [
+        (b'{"message": "hi \\ud800"}', "message", "lone UTF-16 surrogate"),
+        (b'{"message": "hi", "metadata": {"a": "x\\u0000"}}', "metadata.a", "NUL"),
+        (b'{"message": "hi", "metadata": {"a\\u0000": 1}}', "metadata", "a key contains a NUL"),
+        (b'{"message": "hi", "metadata": {"a": [1, 1e400]}}', "metadata.a[1]", "too large"),
+        (b'{"message": "hi", "metadata": {"a": -1e400}}', "metadata.a", "too large"),
+        (b'{"message": "hi", "metadata": {"a": 99999999999999999999}}', "metadata.a", "64 bits"),
+        (
+            b'{"message": "hi", "metadata": {"a": ' + b"[" * 5000 + b"]" * 5000 + b"}}",
+            "non_field_errors",
+            "deeper",
+        ),
+    ],
+)
+def test_json_no_store_can_keep_is_422_naming_the_place_and_nothing_is_written(
+    make_credentials, acme_client, body, field, words
+):
+    response = acme_client.post(
+        "/api/agent", data=body, content_type="application/json", **make_credentials().headers()
+    )
+
+    assert response.status_code == 422, response.content
+    error = response.json()["error"]
+    assert error["code"] == "VALIDATION_ERROR"
+    assert words in " ".join(error["details"][field])
+    assert not Conversation.objects.exists()
+
+
+def test_a_body_of_thousands_of_unknown_fields_is_refused_in_a_few_lines(make_credentials, send):
+    response = send(make_credentials(), {"message": "hi", **{f"x{number}": 1 for number in range(10_000)}})
+
+    assert response.status_code == 422
+    assert len(response.content) < 5_000
+    assert "more fields" in response.json()["error"]["message"]
+    assert not Conversation.objects.exists()
+
+
 def test_a_body_that_is_not_a_json_object_is_422(make_credentials, send):
     assert error_of(send(make_credentials(), ["message"])) == (422, "VALIDATION_ERROR")
 

@@ -113,10 +113,112 @@ def test_a_message_that_is_not_json_rpc_is_refused(mcp):
     assert mcp.post({"jsonrpc": "2.0", "id": 1, "method": "ping", "params": [1]}).status_code == 400
 
 
-def test_accept_must_list_json_and_event_stream(mcp):
-    response = mcp.request("ping", Accept="application/json")
+def raw_initialize(capabilities: bytes) -> bytes:
+    return (
+        b'{"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": {"protocolVersion": "2025-06-18", '
+        b'"clientInfo": {"name": "raw"}, "capabilities": ' + capabilities + b"}}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("capabilities", "words"),
+    [
+        (b'{"experimental": {"x": "a\\u0000b"}}', "NUL"),
+        (b'{"experimental": {"x": "\\ud800"}}', "surrogate"),
+        (b'{"experimental": {"x": 1e400}}', "too large"),
+        (b'{"experimental": {"x": 18446744073709551616}}', "64 bits"),
+    ],
+)
+def test_initialize_with_what_no_store_keeps_is_invalid_params_naming_the_place(mcp, capabilities, words):
+    response = mcp.http.post("/api/mcp", content=raw_initialize(capabilities), headers=mcp.headers())
+
+    assert response.status_code == 400
+    body = response.json()
+    assert body["id"] == 7
+    assert body["error"]["code"] == -32602
+    assert "params.capabilities.experimental.x" in body["error"]["message"]
+    assert words in body["error"]["message"]
+    assert "mcp-session-id" not in response.headers
+
+
+def test_infinity_is_not_json(mcp):
+    response = mcp.http.post(
+        "/api/mcp", content=raw_initialize(b'{"experimental": {"x": Infinity}}'), headers=mcp.headers()
+    )
+
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == -32700
+
+
+def test_a_body_nested_thousands_deep_is_refused_without_recursing(mcp):
+    mcp.initialize()
+    deep = (
+        b'{"jsonrpc": "2.0", "id": 3, "method": "ping", "params": {"x": ' + b"[" * 5000 + b"]" * 5000 + b"}}"
+    )
+    response = mcp.http.post("/api/mcp", content=deep, headers=mcp.headers())
+
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == -32600
+    assert "nested deeper than 64 levels" in response.json()["error"]["message"]
+
+
+def test_a_nul_in_a_tool_argument_is_refused_naming_the_argument(mcp):
+    mcp.initialize()
+    response = mcp.call("searchContacts", {"query": "a\x00b"})
+
+    assert response.status_code == 400
+    body = response.json()
+    assert body["id"] == mcp.next_id - 1
+    assert body["error"]["code"] == -32602
+    assert body["error"]["message"].startswith("Invalid params: params.arguments.query: contains a NUL")
+
+
+@pytest.mark.parametrize(
+    "accept",
+    [
+        "application/json",
+        "text/event-stream",
+        "*/*",
+        "application/*, text/*",
+        "application/json;q=0, text/event-stream",
+        None,
+    ],
+)
+def test_a_post_whose_accept_does_not_list_both_types_is_406(mcp, accept):
+    headers = mcp.headers(Accept=accept or "")
+    if accept is None:
+        del headers["Accept"]
+    request = mcp.http.build_request(
+        "POST", "/api/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"}, headers=headers
+    )
+    if accept is None:
+        del request.headers["accept"]  # httpx would send */* in its place
+    response = mcp.http.send(request)
 
     assert response.status_code == 406
+    assert "must list both application/json and text/event-stream" in response.json()["error"]["message"]
+
+
+def test_a_stream_is_opened_only_for_an_accept_that_lists_the_event_stream(mcp):
+    mcp.initialize()
+
+    wildcard = mcp.http.get("/api/mcp", headers=mcp.headers(Accept="*/*"))
+    with mcp.http.stream("GET", "/api/mcp", headers=mcp.headers(Accept="text/event-stream")) as stream:
+        opened = stream.status_code
+
+    assert wildcard.status_code == 406
+    assert "must list text/event-stream" in wildcard.json()["error"]["message"]
+    assert opened == 200
+
+
+def test_accept_may_list_both_types_with_weights_and_parameters(mcp):
+    response = mcp.request(
+        "initialize",
+        {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw"}},
+        Accept="text/event-stream;q=0.5, Application/JSON; charset=utf-8",
+    )
+
+    assert response.status_code == 200
 
 
 def test_the_body_must_be_declared_json(mcp):

@@ -231,6 +231,32 @@ def test_a_body_that_is_not_a_json_object_is_refused(acme_url, body):
     }
 
 
+@pytest.mark.parametrize(
+    ("body", "where"),
+    [
+        (b'{"client_name": "\\ud800", "redirect_uris": ["https://app.example/cb"]}', "client_name"),
+        (b'{"redirect_uris": ["https://app.example/\\udc00"]}', "redirect_uris[0]"),
+        (b'{"client_name": "a\\u0000", "redirect_uris": ["https://app.example/cb"]}', "client_name"),
+        (b'{"client_name": "x", "logo_uri": 1e400, "redirect_uris": ["https://app.example/cb"]}', "logo_uri"),
+        (b'{"client_name": ' + b"[" * 5000 + b"]" * 5000 + b"}", "nested deeper than 64 levels"),
+    ],
+)
+def test_json_no_store_can_keep_is_invalid_client_metadata_naming_the_place(acme_url, committed, body, where):
+    with schema_context("acme"):
+        before = get_application_model().objects.count()
+
+    response = httpx.post(
+        f"{acme_url}/oauth/register", content=body, headers={"Content-Type": "application/json"}
+    )
+
+    assert response.status_code == 400
+    assert response.headers["content-type"] == "application/json"
+    assert response.json()["error"] == "invalid_client_metadata"
+    assert where in response.json()["error_description"]
+    with schema_context("acme"):
+        assert get_application_model().objects.count() == before
+
+
 def test_an_oversized_registration_is_refused(acme_url):
     response = register(acme_url, metadata(software_statement="x" * 20_000))
 

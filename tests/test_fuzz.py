@@ -1,0 +1,453 @@
+"""Fuzzing over real HTTP, bounded so that it runs with the rest of the suite (a minute or two).
+
+Bad input gets a clear error in the door's own format and loses nothing: no answer here may be a
+5xx, a JSON-RPC internal error (-32603) or a tool result saying it failed "because of an error on
+the server", and the web process may log no traceback while it is fuzzed.
+
+- The JSON APIs: Schemathesis generates requests, valid and invalid, from the OpenAPI schema the
+  server publishes, with every operation's credentials (a body behind a refused credential would
+  never be read); then a fixed hostile corpus goes into every property of every JSON body (what
+  a JSON encoder cannot write: `1e400`, nesting 5,000 deep, lone surrogates).
+- The MCP endpoint: every tool the catalogue has, in one session, a handful of calls each. Each
+  call is the tool's sample arguments (the contract test's, `apps.catalogue.testing.samples`,
+  created here as the workspace's owner), with every value of one kind made hostile: NUL, lone
+  surrogates, odd text as long as the schema allows, text far longer, the largest and smallest
+  numbers, deep nesting. A call that asks for confirmation is confirmed, so that the hostile
+  values reach the tool.
+
+Everything happens in a workspace of its own, deleted afterwards, on a web process of its own
+(with a data-rights secret and no rate limit), so nothing it writes meets another test.
+"""
+
+import json
+import os
+import re
+import secrets
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import schemathesis
+from django.db import connection, transaction
+from django_tenants.utils import schema_context
+from hypothesis import HealthCheck, given, settings
+from hypothesis.errors import Unsatisfiable
+from schemathesis import GenerationMode
+
+from apps.core.testing import LiveServer, database_url, start_web
+from apps.mcp.testing import McpHttp, pat_and_key
+
+pytestmark = pytest.mark.live
+
+SECRET = f"fuzz-data-request-{secrets.token_hex(16)}"
+# Schemathesis examples per operation and generation mode (valid, invalid).
+EXAMPLES = 20
+DEEP = b"[" * 5000 + b"]" * 5000
+# Text a store keeps but that trips careless code: controls, bidi overrides, line and paragraph
+# separators, a byte-order mark, astral characters, quotes, markup, SQL and template syntax.
+ODD = (
+    "Zoë \x01\x1f\x7f\t\r\n\u202e\u2028\u2029\ufeff\ufffd \U0001f600\U0001d11e 'q\"\\ "
+    "<b>&amp;</b> %s%_ ;DROP TABLE t;-- ${x} {{x}} {% x %} "
+)
+
+
+@dataclass
+class Fuzzed:
+    server: LiveServer
+    host: str
+    schema_name: str
+    owner: str
+    log: Path
+    # New credentials of the owner (a personal access token and an API key): the fuzzing of the
+    # key endpoints revokes keys, so each part starts with its own.
+    mint: Callable[[], dict[str, str]]
+
+    @property
+    def url(self) -> str:
+        return self.server.url()
+
+
+@pytest.fixture(scope="module")
+def fuzzed(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[Fuzzed]:  # type: ignore[no-untyped-def]
+    from apps.datarights.models import DataRequest
+    from apps.tenancy.models import Workspace
+    from apps.tenancy.services import workspace_create, workspace_delete
+
+    marker = secrets.token_hex(4)
+    host, owner = f"fuzz-{marker}.test", f"owner@fuzz-{marker}.test"
+    with django_db_blocker.unblock():
+        url = database_url()
+        workspace = workspace_create(name=f"Fuzz {marker}", domains=[host], owner_email=owner)
+        connection.set_schema_to_public()
+
+    def mint() -> dict[str, str]:
+        with django_db_blocker.unblock():
+            credentials = pat_and_key(owner, workspace.schema_name)
+            connection.set_schema_to_public()
+        return credentials
+
+    log = tmp_path_factory.mktemp("fuzz") / "web.log"
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "DATA_REQUEST_SHARED_SECRET": SECRET,
+        "DATA_REQUEST_RATE_LIMIT": "1000000",
+    }
+    server = start_web(env, log=log)
+    try:
+        yield Fuzzed(server, host, workspace.schema_name, owner, log, mint)
+    finally:
+        server.stop()
+        with django_db_blocker.unblock():
+            connection.set_schema_to_public()
+            DataRequest.objects.filter(host=host).delete()
+            workspace_delete(workspace=Workspace.objects.get(pk=workspace.pk))
+            connection.set_schema_to_public()
+
+
+@pytest.fixture(scope="module")
+def api_document(fuzzed) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    answer = httpx.get(f"{fuzzed.url}/api/schema/?format=json", headers={"Host": fuzzed.host}, timeout=30)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def no_traceback_since(log: Path, offset: int) -> str:
+    text = log.read_text(errors="replace")[offset:]
+    return text if "Traceback" in text else ""
+
+
+def headers_for(fuzzed: Fuzzed, path: str, credentials: dict[str, str]) -> dict[str, str]:
+    if path == "/api/data-request":
+        return {"Host": fuzzed.host, "Authorization": f"Bearer {SECRET}"}
+    return {"Host": fuzzed.host, **credentials}
+
+
+# --- the JSON APIs --------------------------------------------------------------------------------
+
+
+def test_no_generated_request_to_the_json_apis_gets_a_server_error(fuzzed, api_document):
+    schema = schemathesis.openapi.from_dict(api_document)
+    schema.config.update(base_url=fuzzed.url)
+    operations = [result.ok() for result in schema.get_all_operations()]
+    assert len(operations) >= 10
+    start = len(fuzzed.log.read_text(errors="replace"))
+    failures: list[str] = []
+    exercised = dict.fromkeys(GenerationMode, 0)
+
+    for operation in operations:
+        headers = headers_for(fuzzed, operation.path, fuzzed.mint())
+        for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
+
+            @given(case=operation.as_strategy(generation_mode=mode, headers=headers))
+            @settings(
+                deadline=None,
+                suppress_health_check=list(HealthCheck),
+                max_examples=EXAMPLES,
+                database=None,
+                derandomize=True,
+            )
+            def exercise(case) -> None:  # type: ignore[no-untyped-def]
+                response = case.call(timeout=30)
+                if response.status_code >= 500:
+                    failures.append(f"{case.method} {case.formatted_path}: {response.status_code}")
+
+            try:
+                exercise()
+            except Unsatisfiable:
+                # Nothing of it can be made invalid (no body, no required parameter).
+                assert mode is GenerationMode.NEGATIVE, operation.label
+                continue
+            exercised[mode] += 1
+
+    assert exercised[GenerationMode.POSITIVE] == len(operations)
+    assert exercised[GenerationMode.NEGATIVE] >= len(operations) // 2
+    assert failures == []
+    assert no_traceback_since(fuzzed.log, start) == ""
+
+
+def request_properties(document: dict[str, Any], operation: dict[str, Any]) -> list[str]:
+    content = operation["requestBody"].get("content", {}).get("application/json", {})
+    schema = content.get("schema", {})
+    if "$ref" in schema:
+        schema = document["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+    return sorted(schema.get("properties", {}))
+
+
+# Raw JSON values, as bytes: most of them no JSON encoder writes.
+HOSTILE_VALUES = [
+    b'"\\ud800"',
+    b'"a\\udc00b"',
+    b'"a\\u0000b"',
+    b"1e400",
+    b"-1e400",
+    b"18446744073709551616",
+    b"Infinity",
+    DEEP,
+    b"[" * 70 + b"]" * 70,
+    json.dumps("x" * 100_000).encode(),
+    json.dumps(ODD).encode(),
+    b'{"\\u0000": 1}',
+]
+HOSTILE_BODIES = [DEEP, b'"\\ud800"', b'{"a": Infinity}', b"[" * 65 + b"]" * 65, b"{", b"\xff\xfe"]
+
+
+def test_hostile_json_in_every_body_property_is_a_clear_error_in_the_spec_format(fuzzed, api_document):
+    credentials = fuzzed.mint()
+    key_id = httpx.post(
+        f"{fuzzed.url}/api/api-keys",
+        json={"label": "fuzz"},
+        headers=headers_for(fuzzed, "", credentials),
+        timeout=30,
+    ).json()["id"]
+    start = len(fuzzed.log.read_text(errors="replace"))
+    failures: list[str] = []
+    sent = 0
+    with httpx.Client(base_url=fuzzed.url, timeout=30) as http:
+        for path, methods in api_document["paths"].items():
+            for method, operation in methods.items():
+                if not isinstance(operation, dict) or "requestBody" not in operation:
+                    continue
+                url = path.replace("{key_id}", str(key_id)).replace("{conversation_uuid}", "0" * 32)
+                headers = {**headers_for(fuzzed, path, credentials), "Content-Type": "application/json"}
+                bodies = HOSTILE_BODIES + [
+                    b'{"' + name.encode() + b'": ' + value + b"}"
+                    for name in request_properties(api_document, operation)
+                    for value in HOSTILE_VALUES
+                ]
+                for body in bodies:
+                    response = http.request(method.upper(), url, content=body, headers=headers)
+                    sent += 1
+                    error = response.json().get("error") if response.status_code >= 400 else None
+                    if response.status_code >= 500 or (
+                        response.status_code >= 400
+                        and not (isinstance(error, dict) and {"code", "message"} <= set(error))
+                    ):
+                        failures.append(f"{method.upper()} {path} {body[:60]!r}: {response.status_code}")
+
+    assert sent >= 100
+    assert failures == []
+    assert no_traceback_since(fuzzed.log, start) == ""
+
+
+# --- the MCP endpoint -----------------------------------------------------------------------------
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    return {float: "number", str: "string", list: "array", dict: "object"}.get(type(value), "null")
+
+
+def _types(schema: dict[str, Any]) -> list[str]:
+    kinds = schema.get("type", [])
+    return [kinds] if isinstance(kinds, str) else list(kinds)
+
+
+def _resolve(schema: Any, root: dict[str, Any], value: Any) -> dict[str, Any]:
+    """The part of `schema` that describes `value`: references followed, the union's member of
+    the value's type chosen."""
+    if not isinstance(schema, dict):
+        return {}
+    while "$ref" in schema:
+        schema = root["$defs"][schema["$ref"].rsplit("/", 1)[1]]
+    options = schema.get("anyOf") or schema.get("oneOf")
+    if options:
+        kind = _json_type(value)
+        for option in options:
+            option = _resolve(option, root, value)
+            kinds = _types(option)
+            if kind in kinds or (kind == "integer" and "number" in kinds):
+                return option
+        return {}
+    return schema
+
+
+def _nest(value: Any, levels: int) -> Any:
+    nested: Any = 1
+    for _ in range(levels):
+        nested = {"a": nested} if isinstance(value, dict) else [nested]
+    return nested
+
+
+@dataclass
+class Mutation:
+    """How one kind of value is made hostile: text, integers, numbers, containers."""
+
+    name: str
+    text: Callable[[dict[str, Any]], str] | None = None
+    integer: Callable[[dict[str, Any]], int] | None = None
+    number: Callable[[dict[str, Any]], float] | None = None
+    # Containers are replaced by nesting this many levels deep (below the 64 every door reads).
+    nesting: int = 0
+
+    def apply(self, value: Any, schema: Any, root: dict[str, Any], depth: int = 0) -> Any:
+        schema = _resolve(schema, root, value)
+        if self.nesting and depth > 0 and isinstance(value, dict | list):
+            return _nest(value, self.nesting - depth)
+        if isinstance(value, dict):
+            properties = schema.get("properties", {})
+            extra = schema.get("additionalProperties")
+            return {
+                key: self.apply(item, properties.get(key, extra), root, depth + 1)
+                for key, item in value.items()
+            }
+        if isinstance(value, list):
+            return [self.apply(item, schema.get("items"), root, depth + 1) for item in value]
+        if isinstance(value, bool) or value is None:
+            return value
+        if isinstance(value, str):
+            plain = not {"enum", "const", "format", "pattern"} & set(schema)
+            return self.text(schema) if self.text and plain else value
+        kinds = _types(schema) or [_json_type(value)]
+        if "integer" in kinds and self.integer:
+            return self.integer(schema)
+        if "number" in kinds and self.number:
+            return self.number(schema)
+        return value
+
+
+def _sized(text: str, schema: dict[str, Any]) -> str:
+    """`text` repeated or cut to the longest the schema allows (5,000 characters at most)."""
+    length = min(schema.get("maxLength", 5_000), 5_000)
+    length = max(length, schema.get("minLength", 0))
+    return (text * (length // len(text) + 1))[:length]
+
+
+def _bound(schema: dict[str, Any], name: str, default: float) -> Any:
+    if name in schema:
+        return schema[name]
+    exclusive = schema.get(f"exclusive{name.title()}")
+    if exclusive is not None:
+        return exclusive - 1 if name == "maximum" else exclusive + 1
+    return default
+
+
+MUTATIONS = [
+    Mutation("nul", text=lambda schema: "a\x00b"),
+    Mutation("surrogate", text=lambda schema: "a\ud800b"),
+    Mutation("odd text", text=lambda schema: _sized(ODD, schema)),
+    Mutation("too long", text=lambda schema: "x" * 100_000),
+    Mutation(
+        "largest numbers",
+        integer=lambda schema: _bound(schema, "maximum", 2**63 - 1),
+        number=lambda schema: _bound(schema, "maximum", 1.7976931348623157e308),
+    ),
+    Mutation(
+        "smallest numbers",
+        integer=lambda schema: _bound(schema, "minimum", -(2**63)),
+        number=lambda schema: _bound(schema, "minimum", -1.7976931348623157e308),
+    ),
+    Mutation("deep nesting", nesting=60),
+]
+TOKEN = re.compile(r'"confirmationToken": "([^"]+)"')
+
+
+def _answer(response: httpx.Response) -> dict[str, Any]:
+    """The JSON-RPC message of a POST's answer (a JSON body, or the last event of a stream)."""
+    if response.headers.get("content-type", "").startswith("text/event-stream"):
+        events = [line[6:] for line in response.text.splitlines() if line.startswith("data: ")]
+        return json.loads(events[-1]) if events else {}
+    try:
+        return response.json()
+    except ValueError:
+        return {}
+
+
+def _text(message: dict[str, Any]) -> str:
+    result = message.get("result") or {}
+    return "\n".join(block.get("text", "") for block in result.get("content", []) if isinstance(block, dict))
+
+
+@dataclass
+class Session:
+    client: McpHttp
+    failures: list[str] = field(default_factory=list)
+    calls: int = 0
+
+    def call(self, tool: str, arguments: dict[str, Any], what: str) -> dict[str, Any]:
+        request = {"jsonrpc": "2.0", "id": self.calls + 1000, "method": "tools/call"}
+        request["params"] = {"name": tool, "arguments": arguments}
+        # Encoded here: httpx writes UTF-8 as it is, which a lone surrogate cannot be; the standard
+        # library escapes it (`\\ud800`), as a client in another language would send it.
+        body = json.dumps(request).encode()
+        response = self.client.http.post("/api/mcp", content=body, headers=self.client.headers())
+        self.calls += 1
+        message = _answer(response)
+        error = message.get("error") or {}
+        if response.status_code >= 500:
+            self.failures.append(f"{tool} ({what}): HTTP {response.status_code}")
+        elif error.get("code") == -32603:
+            self.failures.append(f"{tool} ({what}): {error.get('message')}")
+        elif "error on the server" in _text(message):
+            self.failures.append(f"{tool} ({what}): {_text(message)[:200]}")
+        return message
+
+
+def sample_arguments(schema_name: str, owner: str) -> dict[str, dict[str, Any]]:
+    """Each tool's sample arguments (apps.catalogue.testing), made in the fuzzed workspace as its
+    owner and committed, as the web process must see them."""
+    from apps.accounts.models import User
+    from apps.catalogue.testing import samples
+
+    made: dict[str, dict[str, Any]] = {}
+    with schema_context(schema_name):
+        user = User.objects.get(email=owner)
+        for name, sampler in samples().items():
+            try:
+                with transaction.atomic():
+                    made[name] = sampler(user).arguments
+            except Exception:  # noqa: S112  (a sample that needs more than a workspace: skipped, counted below)
+                continue
+    return made
+
+
+def test_every_tool_answers_hostile_arguments_without_failing_on_the_server(fuzzed, django_db_blocker):
+    from apps.catalogue import registry
+
+    with django_db_blocker.unblock():
+        arguments = sample_arguments(fuzzed.schema_name, fuzzed.owner)
+        connection.set_schema_to_public()
+    client = McpHttp(fuzzed.url, fuzzed.mint(), timeout=60)
+    client.http.headers["Host"] = fuzzed.host
+    session = Session(client)
+    start = len(fuzzed.log.read_text(errors="replace"))
+    try:
+        client.initialize()
+        tools: dict[str, dict[str, Any]] = {}
+        cursor = None
+        while True:
+            page = client.request("tools/list", {"cursor": cursor} if cursor else {}).json()["result"]
+            tools.update((tool["name"], tool) for tool in page["tools"])
+            cursor = page.get("nextCursor")
+            if not cursor:
+                break
+        # The whole catalogue: the owner of a workspace with every area may use every tool.
+        assert set(tools) == {spec.name for spec in registry.all_tools() if not spec.fixture}
+        assert len(arguments) >= len(tools) * 9 // 10, sorted(set(tools) - set(arguments))
+        for spec in registry.all_tools():
+            if spec.is_first_call:
+                session.call(spec.name, arguments.get(spec.name, {}), "first call")
+
+        for name, tool in tools.items():
+            schema = tool["inputSchema"]
+            for mutation in MUTATIONS:
+                hostile = mutation.apply(arguments.get(name, {}), schema, schema)
+                message = session.call(name, hostile, mutation.name)
+                token = TOKEN.search(_text(message))
+                if token is not None:
+                    session.call(
+                        name, {**hostile, "confirmationToken": token.group(1)}, f"{mutation.name}, confirmed"
+                    )
+    finally:
+        client.close()
+
+    assert session.calls >= len(tools) * len(MUTATIONS)
+    assert session.failures == []
+    assert no_traceback_since(fuzzed.log, start) == ""
