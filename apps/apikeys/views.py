@@ -11,8 +11,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.requests import AuthenticatedHttpRequest
-from apps.apikeys import selectors, services
+from apps.apikeys import clients, selectors, services
 from apps.apikeys.forms import AgentConnectionForm, ApiKeyForm, RollSecretForm
+from apps.core import encryption
 from apps.core.errors import ValidationFailed
 from apps.core.pages import page
 from apps.core.recurrence import workspace_zone
@@ -21,6 +22,25 @@ from apps.core.recurrence import workspace_zone
 def _no_store(response: HttpResponse) -> HttpResponse:
     response["Cache-Control"] = "no-store"  # the page holds a secret
     return response
+
+
+# A secret made by a form is shown by the page the form redirects to (post/redirect/get: a reload
+# makes nothing twice), and only once: it waits in the session, encrypted, until that page takes it.
+SHOWN_ONCE = "apikeys.shown_once"
+
+
+def _keep_to_show(request: HttpRequest, page_name: str, values: dict[str, Any]) -> None:
+    request.session[SHOWN_ONCE] = {"page": page_name, "sealed": encryption.encrypt(json.dumps(values))}
+
+
+def _take_to_show(request: HttpRequest, page_name: str) -> dict[str, Any] | None:
+    """What `_keep_to_show` left for this page, once; None on any other visit."""
+    kept = request.session.get(SHOWN_ONCE)
+    if not isinstance(kept, dict) or kept.get("page") != page_name:
+        return None
+    del request.session[SHOWN_ONCE]
+    values: dict[str, Any] = json.loads(encryption.decrypt(kept["sealed"]))
+    return values
 
 
 def _form_error(form: Any, error: ValidationFailed) -> None:
@@ -38,15 +58,24 @@ def _form_error(form: Any, error: ValidationFailed) -> None:
 
 @page()
 def key_list(request: AuthenticatedHttpRequest) -> HttpResponse:
-    created = None
     form = ApiKeyForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            created = services.api_key_create(user=request.user, **form.service_fields())
+            made = services.api_key_create(user=request.user, **form.service_fields())
         except ValidationFailed as error:
             _form_error(form, error)
         else:
-            form = ApiKeyForm()
+            _keep_to_show(
+                request,
+                "list",
+                {"key_id": made.key.pk, "raw_key": made.raw_key, "signing_secret": made.signing_secret},
+            )
+            return redirect("apikeys:list")
+    created = None
+    shown = _take_to_show(request, "list") if request.method == "GET" else None
+    if shown is not None:
+        key = selectors.api_key_get(user=request.user, key_id=shown["key_id"])
+        created = {"key": key, "raw_key": shown["raw_key"], "signing_secret": shown["signing_secret"]}
     keys = list(selectors.api_key_list(user=request.user))
     usage = selectors.key_usage_many(keys)
     response = _render(
@@ -78,7 +107,9 @@ def _render(request: HttpRequest, template: str, context: dict[str, Any]) -> Htt
         return render(request, template, context)
 
 
-def _detail(request: HttpRequest, key: Any, form: ApiKeyForm, rolled: str | None = None) -> HttpResponse:
+def _detail(request: HttpRequest, key: Any, form: ApiKeyForm) -> HttpResponse:
+    shown = _take_to_show(request, f"detail-{key.pk}") if request.method == "GET" else None
+    rolled = shown["secret"] if shown else None
     response = _render(
         request,
         "apikeys/detail.html",
@@ -119,7 +150,8 @@ def key_roll(request: AuthenticatedHttpRequest, key_id: int) -> HttpResponse:
     key, secret = services.signing_secret_roll(
         actor=request.user, key=key, overlap=timedelta(hours=form.cleaned_data["overlap_hours"])
     )
-    return _detail(request, key, ApiKeyForm(initial=_initial(key)), rolled=secret)
+    _keep_to_show(request, f"detail-{key.pk}", {"secret": secret})
+    return redirect("apikeys:detail", key_id=key.pk)
 
 
 @page(methods=("POST",))
@@ -133,16 +165,36 @@ def key_revoke(request: AuthenticatedHttpRequest, key_id: int) -> HttpResponse:
 @page()
 def agent_connection(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = AgentConnectionForm(request.POST or None)
-    setup = None
     if request.method == "POST" and form.is_valid():
         workspace = getattr(request, "tenant", None)
-        setup = services.quick_setup(
+        made = services.quick_setup(
             user=request.user,
             client=form.cleaned_data["client"],
             profile=form.chosen_profile(),
             base_url=request.build_absolute_uri("/").rstrip("/"),
             server_name=workspace.brand_name if workspace else "Atrium",
         )
+        _keep_to_show(
+            request,
+            "agent-connection",
+            {
+                "client": made.client.name,
+                "config": made.config,
+                "command": made.command,
+                "key_id": made.created.key.pk,
+                "profile": made.created.key.profile,
+            },
+        )
+        return redirect("apikeys:agent-connection")
+    shown = _take_to_show(request, "agent-connection") if request.method == "GET" else None
+    setup = None
+    if shown is not None:
+        form = AgentConnectionForm(initial={"client": shown["client"]})
+        setup = {
+            "client": clients.get(shown["client"]),
+            "command": shown["command"],
+            "created": {"key": {"pk": shown["key_id"], "profile": shown["profile"]}},
+        }
     response = render(
         request,
         "apikeys/agent_connection.html",
@@ -150,7 +202,7 @@ def agent_connection(request: AuthenticatedHttpRequest) -> HttpResponse:
             "nav": "agent-connection",
             "form": form,
             "setup": setup,
-            "config_json": json.dumps(setup.config, indent=2) if setup else "",
+            "config_json": json.dumps(shown["config"], indent=2) if shown else "",
             "mcp_url": request.build_absolute_uri("/api/mcp"),
         },
     )

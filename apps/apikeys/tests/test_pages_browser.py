@@ -12,6 +12,7 @@ from django_tenants.utils import schema_context
 
 from apps.apikeys.authentication import authenticate_token_and_key
 from apps.apikeys.errors import KeyRevoked
+from apps.apikeys.models import ApiKey
 
 pytestmark = pytest.mark.live
 
@@ -68,6 +69,12 @@ def test_a_person_creates_a_key_sees_it_once_copies_it_and_revokes_it(page, live
     page.get_by_role("button", name="Copy the signing secret").click()
     assert page.evaluate("navigator.clipboard.readText()") == secret
     snapshot(page, "api-keys-created")
+    # The form's answer was a redirect: a reload shows the page again, makes no second key, and
+    # the secrets are gone.
+    assert page.url == f"{live_http.url()}/settings/api-keys/"
+    page.reload()
+    assert page.locator("tr", has_text="Browser key").count() == 1
+    assert key not in page.content() and secret not in page.content()
 
     # The key works with one of the person's tokens...
     token = new_token("member@acme.example")
@@ -134,6 +141,8 @@ def test_a_person_edits_the_budget_and_webhook_and_rolls_the_secret(page, live_h
     assert new_secret.startswith("atw_") and new_secret != old_secret
     assert "X-Signature-Previous" in page.content()
     snapshot(page, "api-key-detail")
+    page.reload()  # shown once: a reload neither shows it again nor rolls again
+    assert new_secret not in page.content() and page.get_by_test_id("rolled-secret").count() == 0
 
 
 def test_a_person_copies_a_ready_configuration_for_an_editor(page, live_http, committed):
@@ -159,6 +168,14 @@ def test_a_person_copies_a_ready_configuration_for_an_editor(page, live_http, co
         )
     assert credential.user.email == "member@acme.example"
     assert "settings as JSON" in page.get_by_test_id("configuration").locator("ol").inner_text()
+    assert page.get_by_label("Client").input_value() == "editor"
+    # A reload mints no second token and key, and shows the configuration no more.
+    with in_acme():
+        keys = ApiKey.objects.filter(user__email="member@acme.example").count()
+    page.reload()
+    assert page.get_by_test_id("configuration").count() == 0
+    with in_acme():
+        assert ApiKey.objects.filter(user__email="member@acme.example").count() == keys
 
     # A client with a command line gets it to copy; Cursor gets the profile that suits it.
     page.get_by_label("Client").select_option("claude-code")
