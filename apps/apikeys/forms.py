@@ -55,7 +55,15 @@ class ApiKeyForm(forms.Form):
         min_value=Decimal(0),
         max_value=Decimal(MAX_BUDGET_USD_CENTS) / 100,
         decimal_places=2,
-        help_text=_("Most the gateway's AI may spend with this key per period. Empty: no limit."),
+        help_text=_(
+            "Most the gateway's AI may spend with this key per period. Empty: no limit; 0 pauses it."
+        ),
+        error_messages={
+            "max_value": _("The budget is at most $%(most)s.")
+            % {"most": f"{MAX_BUDGET_USD_CENTS / 100:,.2f}"},
+            "min_value": _("The budget cannot be negative."),
+            "max_decimal_places": _("The budget is in dollars and cents: at most two decimal places."),
+        },
         widget=forms.TextInput(attrs={"inputmode": "decimal", "placeholder": "no limit"}),
     )
     budget_period = forms.ChoiceField(

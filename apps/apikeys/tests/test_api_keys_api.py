@@ -378,3 +378,21 @@ def test_a_bad_overlap_is_422(acme_client, bearer, overlap):
     )
 
     assert response.status_code == 422 and "overlap_hours" in response.json()["error"]["details"]
+
+
+def test_the_page_says_a_zero_budget_pauses_the_key_and_states_the_limits_in_dollars(people):
+    from django.test import Client
+
+    from apps.apikeys.forms import ApiKeyForm
+
+    browser = Client(HTTP_HOST="127.0.0.1")
+    browser.force_login(people["viewer"])
+    browser.post("/settings/api-keys/", {"label": "Paused key", "budget_usd": "0", "budget_period": "daily"})
+
+    listed = browser.get("/settings/api-keys/").content.decode()
+    too_much = ApiKeyForm({"label": "x", "budget_usd": "100000000.01", "budget_period": "daily"})
+    negative = ApiKeyForm({"label": "x", "budget_usd": "-5", "budget_period": "daily"})
+
+    assert "paused: nothing may be spent" in listed and "<progress" not in listed
+    assert too_much.errors["budget_usd"] == ["The budget is at most $100,000,000.00."]
+    assert negative.errors["budget_usd"] == ["The budget cannot be negative."]
