@@ -57,6 +57,23 @@ def test_export_writes_a_file_only_its_owner_can_read(ada, tmp_path):
     assert f"Wrote json to {target}: 2 records, 0 files" in err
 
 
+def test_export_of_an_address_nobody_has_says_so_and_writes_nothing(db, tmp_path):
+    target = tmp_path / "nobody.json"
+
+    with pytest.raises(CommandError, match=r"Nothing in workspace globex is about nobody@example\.org"):
+        run(
+            "export_personal_data",
+            "--workspace",
+            "globex",
+            "--email",
+            "nobody@example.org",
+            "--output",
+            str(target),
+        )
+
+    assert not target.exists()
+
+
 def test_export_links_the_request_it_answers(ada):
     _user, request = ada
     run(

@@ -41,6 +41,12 @@ class Command(BaseCommand):
             except AppError as error:
                 raise CommandError(str(error.message)) from None
             out.seek(0)
+            if not any(summary.counts.values()) and not summary.files:
+                # Nobody by that address here (or nothing left of them): say so, write nothing.
+                raise CommandError(
+                    f"Nothing in workspace {workspace.schema_name} is about {options['email']}: "
+                    "no person, no record; nothing written."
+                )
             if output == "-":
                 if summary.format != "json":
                     raise CommandError("The export holds files: give --output PATH.zip to write the zip.")
