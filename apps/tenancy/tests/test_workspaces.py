@@ -103,6 +103,7 @@ def test_the_command_creates_a_workspace_and_prints_the_owners_password(capsys):
 
     out = capsys.readouterr().out
     assert "Created workspace Umbrella (schema umbrella)." in out
+    assert "Open https://umbrella.test/ once its DNS points at this service." in out
     password = out.strip().rsplit(" ", 1)[-1]
     with schema_context("umbrella"):
         assert User.objects.get(email="ceo@umbrella.test").check_password(password)
@@ -110,6 +111,17 @@ def test_the_command_creates_a_workspace_and_prints_the_owners_password(capsys):
         "umbrella.test",
         "www.umbrella.test",
     }
+
+
+def test_without_a_domain_the_command_gives_a_name_this_machines_browser_opens(capsys, monkeypatch):
+    monkeypatch.setenv("ATRIUM_PORT", "8123")
+    call_command("create_workspace", "--name", "Wayne Enterprises", "--owner-email", "ceo@wayne.test")
+
+    out = capsys.readouterr().out
+    assert "Open http://wayne-enterprises.localhost:8123/ (on this machine)." in out
+    assert list(
+        Domain.objects.filter(tenant__schema_name="wayne_enterprises").values_list("domain", flat=True)
+    ) == ["wayne-enterprises.localhost"]
 
 
 def workspace_media(schema_name: str) -> Path:
