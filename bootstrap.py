@@ -680,7 +680,10 @@ def announce_when_ready() -> None:
 
 def cmd_up() -> int:
     if supervisor_pid():
-        say("already running")
+        say(
+            "already running, with the environment it was started with: a changed setting "
+            "(DATA_REQUEST_SHARED_SECRET, ATRIUM_...) takes effect after `make down` and `make up`"
+        )
         print(demo_banner())
         return 0
     ensure_venv()
