@@ -25,3 +25,13 @@ document.addEventListener("submit", (event) => {
   const message = event.target.dataset.confirm;
   if (message && !window.confirm(message)) event.preventDefault();
 });
+
+// A form answered with errors: its first field in error is brought into view and focused (the
+// page otherwise reloads at its top, the error perhaps a screen or more below).
+document.addEventListener("DOMContentLoaded", () => {
+  const field = document.querySelector('form [aria-invalid="true"]');
+  const target = field || document.querySelector('form .error[role="alert"]');
+  if (!target) return;
+  target.scrollIntoView({ block: "center" });
+  if (field) field.focus({ preventScroll: true });
+});

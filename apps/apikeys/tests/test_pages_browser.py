@@ -100,6 +100,24 @@ def test_a_person_creates_a_key_sees_it_once_copies_it_and_revokes_it(page, live
         authenticate_token_and_key(authorization=f"Bearer {token}", api_key=key)
 
 
+def test_a_refused_form_brings_its_error_into_view_with_the_field_focused(page, live_http, committed):
+    page.set_viewport_size({"width": 390, "height": 640})
+    sign_in(page, live_http, "viewer@acme.example")
+    page.goto(f"{live_http.url()}/settings/api-keys/")
+    page.get_by_label("Label").fill("Refused key")
+    page.get_by_label("Budget (USD)").fill("-5")
+    page.get_by_role("button", name="Create key").click()
+
+    budget = page.get_by_label("Budget (USD)")
+    assert budget.get_attribute("aria-invalid") == "true"
+    assert "cannot be negative" in page.get_by_role("alert").first.inner_text()
+    assert budget.evaluate("field => field === document.activeElement")
+    top, bottom = budget.evaluate(
+        "field => [field.getBoundingClientRect().top, field.getBoundingClientRect().bottom]"
+    )
+    assert top >= 0 and bottom <= 640
+
+
 def test_dismissing_the_confirmation_keeps_the_key(page, live_http, committed):
     sign_in(page, live_http, "viewer@acme.example")
     page.get_by_role("link", name="API keys").click()
