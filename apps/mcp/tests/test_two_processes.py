@@ -108,6 +108,28 @@ def test_a_key_revoked_is_refused_at_once_by_every_process_that_kept_it(mcp_serv
             client.close()
 
 
+def change_role_in_the_pages(server, person_id: int, role_id: int) -> None:
+    """Acme's admin signs in to `server`'s settings pages and gives the person another role."""
+    with httpx.Client(base_url=server.url(), timeout=15, follow_redirects=False) as browser:
+        browser.get("/accounts/sign-in/")
+        signed_in = browser.post(
+            "/accounts/sign-in/",
+            data={
+                "username": "admin@acme.example",
+                "password": "atrium-demo",
+                "csrfmiddlewaretoken": browser.cookies["atrium_csrf"],
+            },
+            headers={"Referer": f"{server.url()}/accounts/sign-in/"},
+        )
+        assert signed_in.status_code == 302
+        changed = browser.post(
+            f"/settings/people/{person_id}/",
+            data={"action": "role", "role": role_id, "csrfmiddlewaretoken": browser.cookies["atrium_csrf"]},
+            headers={"Referer": f"{server.url()}/settings/people/"},
+        )
+        assert changed.status_code == 302
+
+
 def test_a_role_changed_through_one_process_notifies_the_stream_held_by_the_other(
     mcp_server, second_server, person
 ):
@@ -120,28 +142,7 @@ def test_a_role_changed_through_one_process_notifies_the_stream_held_by_the_othe
         with schema_context("acme"):
             viewer_role = Role.objects.get(key="viewer").pk
         # An admin changes the person's role in the settings pages served by the first process.
-        with httpx.Client(base_url=mcp_server.url(), timeout=15, follow_redirects=False) as browser:
-            browser.get("/accounts/sign-in/")
-            signed_in = browser.post(
-                "/accounts/sign-in/",
-                data={
-                    "username": "admin@acme.example",
-                    "password": "atrium-demo",
-                    "csrfmiddlewaretoken": browser.cookies["atrium_csrf"],
-                },
-                headers={"Referer": f"{mcp_server.url()}/accounts/sign-in/"},
-            )
-            assert signed_in.status_code == 302
-            changed = browser.post(
-                f"/settings/people/{person.pk}/",
-                data={
-                    "action": "role",
-                    "role": viewer_role,
-                    "csrfmiddlewaretoken": browser.cookies["atrium_csrf"],
-                },
-                headers={"Referer": f"{mcp_server.url()}/settings/people/"},
-            )
-            assert changed.status_code == 302
+        change_role_in_the_pages(mcp_server, person.pk, viewer_role)
         _event_id, message = stream.next_event(timeout=10)
     finally:
         stream.close()
@@ -165,28 +166,7 @@ def test_a_role_taken_away_through_one_process_is_refused_at_once_by_the_other_t
         # The second process keeps the credential, with the person as an admin.
         assert "admins only" in holder.call("readCallLog").text
         # An admin makes them a member in the settings pages served by the first process.
-        with httpx.Client(base_url=mcp_server.url(), timeout=15, follow_redirects=False) as browser:
-            browser.get("/accounts/sign-in/")
-            signed_in = browser.post(
-                "/accounts/sign-in/",
-                data={
-                    "username": "admin@acme.example",
-                    "password": "atrium-demo",
-                    "csrfmiddlewaretoken": browser.cookies["atrium_csrf"],
-                },
-                headers={"Referer": f"{mcp_server.url()}/accounts/sign-in/"},
-            )
-            assert signed_in.status_code == 302
-            changed = browser.post(
-                f"/settings/people/{person.pk}/",
-                data={
-                    "action": "role",
-                    "role": member_role,
-                    "csrfmiddlewaretoken": browser.cookies["atrium_csrf"],
-                },
-                headers={"Referer": f"{mcp_server.url()}/settings/people/"},
-            )
-            assert changed.status_code == 302
+        change_role_in_the_pages(mcp_server, person.pk, member_role)
         changed_at = time.monotonic()
         # Told through Redis (the revoked-credentials channel), not left to the cache's TTL
         # (MCP_CREDENTIAL_CACHE_SECONDS, 5 s): refused well within it.
