@@ -21,8 +21,6 @@ that are not an identity column's) is refused with a clear error rather than sil
 It runs in the caller's transaction: a failure leaves no schema behind.
 """
 
-from django.db.backends.utils import CursorWrapper
-
 from apps.core.db import connection
 
 TABLES = """
@@ -44,11 +42,12 @@ UNSUPPORTED = """
     SELECT 'trigger ' || t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
     JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = %(schema)s AND NOT t.tgisinternal
 """
+# Every table's copied columns (generated ones are computed again), in order.
 COLUMNS = """
-    SELECT a.attname, a.attidentity <> '' FROM pg_attribute a
+    SELECT c.relname, a.attname, a.attidentity <> '' FROM pg_attribute a
     JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-    WHERE n.nspname = %s AND c.relname = %s AND a.attnum > 0 AND NOT a.attisdropped
-      AND a.attgenerated = '' ORDER BY a.attnum
+    WHERE n.nspname = %s AND c.relkind IN ('r', 'p') AND NOT c.relispartition AND a.attnum > 0
+      AND NOT a.attisdropped AND a.attgenerated = '' ORDER BY c.relname, a.attnum
 """
 # Constraints in the order they can be added: keys and checks first, foreign keys last.
 CONSTRAINTS = """
@@ -67,10 +66,10 @@ INDEXES = """
 """
 
 # An identity sequence moved past the copied ids (or left to start at 1 on an empty table).
-SETVAL = """
-    SELECT setval(pg_get_serial_sequence(%s, %s), COALESCE(MAX({column}), 1), MAX({column}) IS NOT NULL)
-    FROM {table}
-"""
+SETVAL = (
+    "SELECT setval(pg_get_serial_sequence({literal_table}, {literal_column}), "
+    "COALESCE(MAX({column}), 1), MAX({column}) IS NOT NULL) FROM {table}"
+)
 
 
 class CloneRefused(RuntimeError):
@@ -81,8 +80,16 @@ def _name(identifier: str) -> str:
     return connection.ops.quote_name(identifier)
 
 
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
 def clone_schema(source: str, target: str) -> None:
-    """Creates schema `target` as a copy of `source` (structure and rows)."""
+    """Creates schema `target` as a copy of `source` (structure and rows).
+
+    The template's catalogue is read in five queries, and the copy is then sent as one script:
+    one round trip for its 900-odd statements instead of one each.
+    """
     with connection.cursor() as cursor:
         cursor.execute(UNSUPPORTED, {"schema": source})
         unsupported = [row[0] for row in cursor.fetchall()]
@@ -93,6 +100,10 @@ def clone_schema(source: str, target: str) -> None:
             )
         cursor.execute(TABLES, [source])
         tables = [row[0] for row in cursor.fetchall()]
+        cursor.execute(COLUMNS, [source])
+        columns: dict[str, list[tuple[str, bool]]] = {}
+        for table, column, identity in cursor.fetchall():
+            columns.setdefault(table, []).append((column, identity))
         # Definitions read with only the template visible: they name its tables unqualified.
         cursor.execute("SET LOCAL search_path TO " + _name(source))
         cursor.execute(CONSTRAINTS, [source])
@@ -103,28 +114,39 @@ def clone_schema(source: str, target: str) -> None:
             for definition, schema in cursor.fetchall()
         ]
 
-        cursor.execute(f"CREATE SCHEMA {_name(target)}")
-        cursor.execute("SET LOCAL search_path TO " + _name(target))
+        script = [f"CREATE SCHEMA {_name(target)}", "SET LOCAL search_path TO " + _name(target)]
         for table in tables:
-            _copy_table(cursor, source, target, table)
-        for table, name, definition, _foreign in constraints:
-            cursor.execute(f"ALTER TABLE {_name(table)} ADD CONSTRAINT {_name(name)} {definition}")
-        for definition in indexes:
-            cursor.execute(definition)
+            script.extend(_copy_table(source, target, table, columns.get(table, [])))
+        script.extend(
+            f"ALTER TABLE {_name(table)} ADD CONSTRAINT {_name(name)} {definition}"
+            for table, name, definition, _foreign in constraints
+        )
+        script.extend(indexes)
         # Whoever runs next on this connection chooses its own schema (django-tenants sets it).
-        cursor.execute("SET LOCAL search_path TO public")
+        script.append("SET LOCAL search_path TO public")
+        # No parameters: psycopg sends the statements as one simple query, in this transaction.
+        cursor.execute(";\n".join(script))
     connection.set_schema_to_public()
 
 
-def _copy_table(cursor: CursorWrapper, source: str, target: str, table: str) -> None:
+def _copy_table(source: str, target: str, table: str, columns: list[tuple[str, bool]]) -> list[str]:
     origin, copy = f"{_name(source)}.{_name(table)}", f"{_name(target)}.{_name(table)}"
-    cursor.execute(
+    statements = [
         f"CREATE TABLE {copy} (LIKE {origin} INCLUDING DEFAULTS INCLUDING IDENTITY INCLUDING GENERATED)"
-    )
-    cursor.execute(COLUMNS, [source, table])
-    columns = cursor.fetchall()
+    ]
     listed = ", ".join(_name(column) for column, _identity in columns)
-    cursor.execute(f"INSERT INTO {copy} ({listed}) OVERRIDING SYSTEM VALUE SELECT {listed} FROM {origin}")  # noqa: S608
-    for column, identity in columns:
-        if identity:
-            cursor.execute(SETVAL.format(column=_name(column), table=copy), [copy, column])
+    if listed:
+        statements.append(
+            f"INSERT INTO {copy} ({listed}) OVERRIDING SYSTEM VALUE SELECT {listed} FROM {origin}"  # noqa: S608
+        )
+    statements.extend(
+        SETVAL.format(
+            literal_table=_literal(copy),
+            literal_column=_literal(column),
+            column=_name(column),
+            table=copy,
+        )
+        for column, identity in columns
+        if identity
+    )
+    return statements
