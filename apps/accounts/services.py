@@ -53,9 +53,16 @@ def _is_owner(user: User) -> bool:
 # --- people -------------------------------------------------------------------------------------
 
 
-def user_create_owner(*, email: str, password: str | None = None) -> User:
-    """The first person of a new workspace."""
-    return User.objects.create_user(email=email, password=password, role=Role.objects.get(key="owner"))
+def user_create_owner(*, email: str, password_hash: str | None = None) -> User:
+    """The first person of a new workspace, with a password already hashed (`make_password`), or
+    none to set later."""
+    user = User(email=email.strip().lower(), role=Role.objects.get(key="owner"))
+    if password_hash:
+        user.password = password_hash
+    else:
+        user.set_unusable_password()
+    user.save()
+    return user
 
 
 def user_create(

@@ -3,9 +3,11 @@
 import logging
 import re
 import shutil
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from django.conf import settings
+from django.contrib.auth.hashers import make_password
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.validators import validate_email
@@ -112,6 +114,9 @@ def workspace_create(
     except ValidationError as error:
         raise ValidationFailed(" ".join(error.messages), details=error.message_dict) from error
 
+    # The owner's password is hashed (PBKDF2, a few hundred ms of C that releases the GIL) on the
+    # other core while the schema is made.
+    hashing: Future[str] | None = _hasher().submit(make_password, owner_password) if owner_password else None
     ensure_base_schema()
     with transaction.atomic():
         workspace.save(verbosity=0)
@@ -119,10 +124,22 @@ def workspace_create(
             Domain.objects.create(domain=domain, tenant=workspace, is_primary=index == 0)
         with schema_context(workspace.schema_name):
             signals.workspace_created.send(
-                sender=Workspace, workspace=workspace, owner_email=owner_email, owner_password=owner_password
+                sender=Workspace,
+                workspace=workspace,
+                owner_email=owner_email,
+                owner_password_hash=hashing.result() if hashing else None,
             )
     logger.info("workspace %s created", workspace.schema_name)
     return workspace
+
+
+_hashers: list[ThreadPoolExecutor] = []
+
+
+def _hasher() -> ThreadPoolExecutor:
+    if not _hashers:
+        _hashers.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="owner-password"))
+    return _hashers[0]
 
 
 def workspace_delete(*, workspace: Workspace) -> None:

@@ -69,6 +69,9 @@ TENANT_DOMAIN_MODEL = "tenancy.Domain"
 # New workspaces are cloned from this migrated schema instead of running every migration.
 TENANT_BASE_SCHEMA = "workspace_template"
 TENANT_CREATION_FAKES_MIGRATIONS = True
+# Copies of that schema a worker keeps ready, so creating a workspace renames one instead of copying
+# while someone waits (apps.tenancy.spares; 0: no pool, each workspace copied when created).
+ATRIUM_SPARE_SCHEMAS = env.int("ATRIUM_SPARE_SCHEMAS", 2, min=0)
 # `SET search_path` once per connection and schema, not before every query (django-tenants
 # forgets it on set_tenant, close, rollback and savepoint rollback, where PostgreSQL may undo it).
 # Measured on the MCP endpoint (bench/RESULTS.md): it halves the round trips of a tool call.

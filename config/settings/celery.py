@@ -36,6 +36,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"queue_order_strategy": "round_robin"}
 # The periodic tasks of the service's own apps, in one dict; each workspace area declares its own
 # with the area (apps.core.areas: `Area(periodic=...)`), and the kit adds them here at start-up.
 CELERY_BEAT_SCHEDULE = {
+    # apps.tenancy: the pool of spare workspace schemas, also refilled after each creation
+    "fill-spare-schemas": {
+        "task": "apps.tenancy.tasks.fill_spare_schemas",
+        "schedule": crontab(minute="*/10"),
+    },
     # apps.accounts
     "purge-expired-access-tokens": {
         "task": "apps.accounts.tasks.purge_expired_access_tokens",

@@ -27,6 +27,8 @@ SECRET_KEY = "test-secret-key"  # noqa: S105
 # Tests create many users; the slow hasher would only measure itself.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+# Workspaces are copied when created; the pool's own tests turn it on (apps.tenancy.spares).
+ATRIUM_SPARE_SCHEMAS = env.int("ATRIUM_SPARE_SCHEMAS", 0, min=0)
 MEDIA_ROOT = env.str("ATRIUM_MEDIA_ROOT", str(DATA_DIR / "test-media"))
 STORAGES = {
     "default": {"BACKEND": "django_tenants.files.storage.TenantFileSystemStorage"},

@@ -1,0 +1,110 @@
+"""Spare workspace schemas: copies of the template made ahead of time by a worker, so creating a
+workspace renames one (`ALTER SCHEMA ... RENAME`, a catalogue update) instead of copying ~70
+tables, their constraints and indexes while someone waits.
+
+A spare records the fingerprint of the template's applied migrations it was copied from; a spare
+whose fingerprint is no longer the template's (a migration ran since) is never claimed, and the
+next fill drops it. `settings.ATRIUM_SPARE_SCHEMAS` spares are kept (0 turns the pool off:
+workspaces are then copied on demand, as `Workspace.create_schema` does when none is left).
+"""
+
+import logging
+import secrets
+
+from django.conf import settings
+from django.db import models, transaction
+from django_tenants.utils import get_tenant_base_schema, schema_exists
+
+from apps.core.db import connection
+from apps.tenancy.cloning import clone_schema
+from apps.tenancy.models import SpareSchema
+
+logger = logging.getLogger(__name__)
+
+PREFIX = "spare_"
+# One filler at a time across every worker (a session-level advisory lock, released at the end).
+FILL_LOCK = 0x5A7E5C4E
+
+
+def fingerprint() -> str:
+    """What the template schema is now: a digest of its applied migrations."""
+    table = f"{connection.ops.quote_name(get_tenant_base_schema())}.django_migrations"
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT md5(string_agg(app || '.' || name, ',' ORDER BY app, name)) FROM {table}")  # noqa: S608
+        row = cursor.fetchone()
+    return row[0] if row and row[0] else ""
+
+
+def claim(target: str) -> bool:
+    """Renames a spare copy of the current template to `target`, in the caller's transaction (a
+    rollback gives the spare back). False when none is ready."""
+    if not settings.ATRIUM_SPARE_SCHEMAS or not schema_exists(get_tenant_base_schema()):
+        return False
+    spare = (
+        SpareSchema.objects.select_for_update(skip_locked=True)
+        .filter(fingerprint=fingerprint())
+        .order_by("created_at")
+        .first()
+    )
+    if spare is None:
+        return False
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(f"ALTER SCHEMA {quote(spare.name)} RENAME TO {quote(target)}")
+    spare.delete()
+    transaction.on_commit(request_fill)
+    return True
+
+
+def request_fill() -> None:
+    """Asks a worker to top the pool up (after a claim, outside any transaction)."""
+    from apps.tenancy.tasks import fill_spare_schemas
+
+    try:
+        fill_spare_schemas.delay()
+    except Exception:  # the broker down costs a slower next creation, nothing more
+        logger.warning("could not ask a worker to refill the spare schemas", exc_info=True)
+
+
+def fill(count: int | None = None) -> int:
+    """Drops spares of an older template and copies the template until `count` spares (default
+    ATRIUM_SPARE_SCHEMAS) are ready. Returns how many it made; 0 if another filler holds the lock."""
+    wanted = settings.ATRIUM_SPARE_SCHEMAS if count is None else count
+    base = get_tenant_base_schema()
+    if not schema_exists(base):
+        return 0
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [FILL_LOCK])
+        if not cursor.fetchone()[0]:
+            return 0
+    made = 0
+    try:
+        current = fingerprint()
+        drop(SpareSchema.objects.exclude(fingerprint=current))
+        while SpareSchema.objects.count() < wanted:
+            name = PREFIX + secrets.token_hex(8)
+            with transaction.atomic():
+                clone_schema(base, name)
+                SpareSchema.objects.create(name=name, fingerprint=current)
+            made += 1
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s)", [FILL_LOCK])
+    if made:
+        logger.info("%d spare workspace schemas made", made)
+    return made
+
+
+def drop(spares: "models.QuerySet[SpareSchema] | None" = None) -> int:
+    """Drops spares (every one by default: before the template is migrated)."""
+    dropped = 0
+    for spare in SpareSchema.objects.all() if spares is None else spares:
+        with transaction.atomic():
+            locked = SpareSchema.objects.select_for_update(skip_locked=True).filter(pk=spare.pk).first()
+            if locked is None:  # being claimed right now
+                continue
+            with connection.cursor() as cursor:
+                cursor.execute(f"DROP SCHEMA IF EXISTS {connection.ops.quote_name(locked.name)} CASCADE")
+            locked.delete()
+            dropped += 1
+    return dropped

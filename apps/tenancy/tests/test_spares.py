@@ -1,0 +1,100 @@
+"""The pool of spare workspace schemas: a workspace created while a spare is ready gets it renamed,
+and it is then exactly a copy of the template; a spare of an older template is never claimed; a
+failed creation gives its spare back."""
+
+import pytest
+from django.contrib.auth.hashers import check_password
+from django.db import connections
+from django_tenants.utils import get_tenant_base_schema, schema_context, schema_exists
+
+from apps.accounts.models import User
+from apps.tenancy import spares
+from apps.tenancy.models import SpareSchema
+from apps.tenancy.services import workspace_create
+from apps.tenancy.tests.test_cloning import CATALOGUE, catalogue
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def pool(settings):
+    settings.ATRIUM_SPARE_SCHEMAS = 2
+    assert spares.fill() == 2
+    return list(SpareSchema.objects.values_list("name", flat=True))
+
+
+def test_a_new_workspace_takes_a_spare_and_is_the_template_again(pool):
+    workspace = workspace_create(
+        name="Spare",
+        domains=["spare.test"],
+        owner_email="owner@spare.test",
+        owner_password="a-long-password-1",
+    )
+
+    assert not schema_exists(pool[0]) and schema_exists(pool[1])
+    assert list(SpareSchema.objects.values_list("name", flat=True)) == pool[1:]
+    made, expected = catalogue(workspace.schema_name), catalogue(get_tenant_base_schema())
+    for part in CATALOGUE:
+        assert made[part] == expected[part], part
+    with schema_context(workspace.schema_name):
+        owner = User.objects.get()
+        assert owner.email == "owner@spare.test" and owner.role.key == "owner"
+        assert check_password("a-long-password-1", owner.password)
+
+
+def test_filling_again_tops_the_pool_up_and_no_more(pool, settings):
+    workspace_create(name="One", domains=["one.test"], owner_email="owner@one.test")
+
+    assert spares.fill() == 1
+    assert spares.fill() == 0
+    assert SpareSchema.objects.count() == 2
+
+
+def test_a_spare_of_an_older_template_is_never_claimed_and_the_next_fill_drops_it(pool):
+    SpareSchema.objects.filter(name=pool[0]).update(fingerprint="older")
+    SpareSchema.objects.filter(name=pool[1]).update(fingerprint="older")
+
+    workspace = workspace_create(name="Fresh", domains=["fresh.test"], owner_email="owner@fresh.test")
+
+    assert schema_exists(workspace.schema_name)
+    assert schema_exists(pool[0]) and schema_exists(pool[1])  # copied anew, not claimed
+    assert spares.fill() == 2
+    assert not schema_exists(pool[0]) and not schema_exists(pool[1])
+    assert SpareSchema.objects.exclude(fingerprint="older").count() == 2
+
+
+def test_a_failed_creation_gives_its_spare_back(pool, monkeypatch):
+    from apps.accounts import services as account_services
+
+    def explode(**kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(account_services, "user_create_owner", explode)
+
+    with pytest.raises(RuntimeError):
+        workspace_create(name="Broken", domains=["broken.test"], owner_email="owner@broken.test")
+
+    assert not schema_exists("broken")
+    assert all(schema_exists(name) for name in pool)
+    assert list(SpareSchema.objects.values_list("name", flat=True)) == pool
+
+
+def test_another_filler_at_work_is_left_to_it(settings):
+    settings.ATRIUM_SPARE_SCHEMAS = 1
+    other = connections.create_connection("default")  # another worker's connection
+    try:
+        with other.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_lock(%s)", [spares.FILL_LOCK])
+
+        assert spares.fill() == 0
+        assert not SpareSchema.objects.exists()
+    finally:
+        other.close()  # the session lock goes with its session
+
+
+def test_without_a_pool_nothing_is_made_or_claimed(settings):
+    settings.ATRIUM_SPARE_SCHEMAS = 0
+
+    assert spares.fill() == 0
+    assert spares.claim("nobody") is False
+    assert not SpareSchema.objects.exists()
