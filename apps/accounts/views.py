@@ -85,8 +85,8 @@ def password_change(request: AuthenticatedHttpRequest) -> HttpResponse:
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
 def password_reset(request: HttpRequest) -> HttpResponse:
-    """ "Forgot your password?": asks for the e-mail address, and answers the same whether or not
-    it is someone's (apps.accounts.services.password_reset_request)."""
+    """The form behind "Forgot your password?": asks for the e-mail address, and answers the same
+    whether or not it is someone's (apps.accounts.services.password_reset_request)."""
     form = PasswordResetRequestForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         email = form.cleaned_data["email"]
