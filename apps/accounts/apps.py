@@ -15,6 +15,7 @@ class AccountsConfig(AppConfig):
         from .permissions import PeoplePerm, RolesPerm
 
         navigation.register(NavItem("profile", _("Profile"), "settings:home", order=0))
+        navigation.register(NavItem("password", _("Password"), "settings:password", order=1))
         navigation.register(NavItem("tokens", _("Access tokens"), "settings:tokens", order=10))
         navigation.register(NavItem("people", _("People"), "settings:people", PeoplePerm.VIEW, order=80))
         navigation.register(NavItem("roles", _("Roles"), "settings:roles", RolesPerm.VIEW, order=90))

@@ -1,11 +1,12 @@
 from typing import Any, cast
 
 from django import forms
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, SetPasswordForm
+from django.contrib.auth.password_validation import password_validators_help_texts
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import Role
-from apps.core import permissions
+from apps.core import permissions, times
 
 
 class SignInForm(AuthenticationForm):
@@ -78,3 +79,52 @@ class RoleForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.MultipleChoiceField, self.fields["permissions"]).choices = permission_choices()
+
+
+# --- one's own password and time zone -------------------------------------------------------------
+
+
+def _plain_password_help(form: forms.Form) -> None:
+    """The validators' rules as one sentence under the field (Django's is a bulleted list)."""
+    form.fields["new_password1"].help_text = " ".join(password_validators_help_texts())
+    form.fields["new_password2"].label = _("New password again")
+
+
+class ChangePasswordForm(PasswordChangeForm):
+    """The current password, then the new one twice, checked by AUTH_PASSWORD_VALIDATORS."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["old_password"].label = _("Current password")
+        _plain_password_help(self)
+
+
+class NewPasswordForm(SetPasswordForm):
+    """The new password twice (from a reset link)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _plain_password_help(self)
+
+
+class PasswordResetRequestForm(forms.Form):
+    email = forms.EmailField(
+        label=_("Email"),
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autofocus": True, "autocomplete": "email"}),
+    )
+
+
+class TimeZoneForm(forms.Form):
+    time_zone = forms.ChoiceField(
+        label=_("Time zone"),
+        required=False,
+        help_text=_("The pages show every time in this zone."),
+        error_messages={"invalid_choice": _("“%(value)s” is not a time zone name such as Europe/Paris.")},
+    )
+
+    def __init__(self, *args: Any, workspace_zone: str = "UTC", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ChoiceField, self.fields["time_zone"]).choices = [
+            ("", _("The workspace's (%(zone)s)") % {"zone": workspace_zone})
+        ] + [(name, name) for name in times.zone_choices()]

@@ -14,6 +14,7 @@ from apps.core import permissions
 from apps.core.actors import Actor
 from apps.core.db import connection
 from apps.core.permissions import Level
+from apps.core.times import validate_time_zone
 
 
 class Role(models.Model):
@@ -94,6 +95,15 @@ class User(AbstractBaseUser, PermissionsMixin):
         _("operator"), default=False, help_text=_("May sign in to the operators' admin site.")
     )
     date_joined = models.DateTimeField(_("joined"), default=timezone.now)
+    # An IANA name; empty: the workspace's zone (which is UTC unless the workspace has one).
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        blank=True,
+        default="",
+        validators=[validate_time_zone],
+        help_text=_("The pages show times in this zone. Empty: the workspace's."),
+    )
 
     objects = UserManager()
 

@@ -20,6 +20,7 @@ def user_export(user: User) -> dict[str, Any]:
         "full_name": user.full_name,
         "role": user.role.key if user.role else None,
         "is_active": user.is_active,
+        "time_zone": user.time_zone,
         "date_joined": user.date_joined,
         "last_login": user.last_login,
         "has_password": user.has_usable_password(),

@@ -5,19 +5,25 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
+from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from apps.accounts import errors
+from apps.accounts import errors, throttle
 from apps.accounts.models import PersonalAccessToken, Role, User
 from apps.accounts.permissions import PeoplePerm, RolesPerm
-from apps.core import credentials, permissions, secrets
+from apps.core import credentials, permissions, secrets, times
 from apps.core.actors import require
-from apps.core.db import UNIQUE_VIOLATION, database_failure
+from apps.core.db import UNIQUE_VIOLATION, connection, database_failure
 from apps.core.errors import Forbidden, ValidationFailed
+from apps.core.times import validate_time_zone
 
 logger = logging.getLogger(__name__)
 
@@ -231,3 +237,96 @@ def access_tokens_purge(*, older_than: timedelta = timedelta(days=30)) -> int:
     deleted, _ = PersonalAccessToken.objects.filter(expires_at__lt=cutoff).delete()
     revoked, _ = PersonalAccessToken.objects.filter(revoked_at__lt=cutoff).delete()
     return deleted + revoked
+
+
+# --- one's own password and time zone -----------------------------------------------------------
+
+
+def user_set_password(*, user: User, password: str) -> User:
+    """A new password for the person (checked against AUTH_PASSWORD_VALIDATORS), whether they
+    changed it signed in or set it from a reset link. Their sessions elsewhere end (Django checks
+    the session's password hash) and the address's failed sign-ins are forgotten: a person locked
+    out for guessing wrong can sign in with the password they just chose."""
+    try:
+        validate_password(password, user)
+    except ValidationError as error:
+        raise ValidationFailed(" ".join(error.messages), details={"password": error.messages}) from error
+    user.set_password(password)
+    user.save(update_fields=["password"])
+    throttle.forget_failures(user.email)
+    logger.info("user %s set a new password", user.pk)
+    return user
+
+
+def user_set_time_zone(*, user: User, time_zone: str) -> User:
+    """The zone the pages show the person's times in: an IANA name, or "" for the workspace's."""
+    time_zone = time_zone.strip()
+    if time_zone:
+        try:
+            validate_time_zone(time_zone)
+        except ValidationError as error:
+            raise ValidationFailed(" ".join(error.messages), details={"time_zone": error.messages}) from error
+    user.time_zone = time_zone
+    user.save(update_fields=["time_zone"])
+    logger.info("user %s changed their time zone", user.pk)
+    return user
+
+
+# --- password reset by e-mail -------------------------------------------------------------------
+
+
+def password_reset_request(*, email: str, origin: str) -> None:
+    """Someone asked, on the sign-in page, to set a new password for `email`: if it is the address
+    of an active person of this workspace, a link is e-mailed to it (by a worker, so that the
+    answer takes as long whether or not the address is someone's). Nothing says which it was."""
+    user = User.objects.filter(email=email.strip().lower(), is_active=True, role__isnull=False).first()
+    if user is None:
+        return
+    from apps.accounts.tasks import send_password_reset
+
+    send_password_reset.delay(user.pk, origin, schema_name=connection.schema_name)
+
+
+def password_reset_send(*, user_id: int, origin: str) -> bool:
+    """E-mails the person a link (on `origin`, the workspace host they asked from) to set a new
+    password: Django's default token generator, so the link works once (setting a password or
+    signing in changes what it is made of) and for PASSWORD_RESET_TIMEOUT seconds."""
+    from apps.core.workspaces import current_workspace
+
+    user = User.objects.filter(pk=user_id, is_active=True).first()
+    if user is None:
+        return False
+    workspace = current_workspace()
+    brand = workspace.brand_name if workspace is not None else "Atrium"
+    path = reverse(
+        "accounts:password-reset-confirm",
+        kwargs={
+            "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
+            "token": default_token_generator.make_token(user),
+        },
+    )
+    until = timezone.now() + timedelta(seconds=settings.PASSWORD_RESET_TIMEOUT)
+    zone = user.time_zone or (workspace.time_zone if workspace is not None else None)
+    body = "\n".join(
+        [
+            _("Someone, probably you, asked to set a new password for %(email)s at %(brand)s.")
+            % {"email": user.email, "brand": brand},
+            "",
+            _("Choose a new password here:"),
+            f"{origin.rstrip('/')}{path}",
+            "",
+            _("The link works once, until %(until)s.") % {"until": times.when_text(until, zone)},
+            _("If you did not ask, ignore this e-mail: your password stays as it is."),
+            "",
+            f"-- {brand}",
+        ]
+    )
+    message = EmailMessage(
+        subject=_("%(brand)s: set a new password") % {"brand": brand},
+        body=body,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[user.email],
+    )
+    message.send(fail_silently=False)
+    logger.info("password reset link e-mailed to user %s", user.pk)
+    return True

@@ -1,10 +1,17 @@
 from celery import shared_task
 
 from apps.accounts import services
-from apps.core.tasks import for_each_workspace
+from apps.core.tasks import for_each_workspace, workspace_task
 
 
 @shared_task
 def purge_expired_access_tokens() -> int:
     """Daily: drops tokens that expired or were revoked more than 30 days ago, in every workspace."""
     return for_each_workspace(services.access_tokens_purge)
+
+
+# An SMTP server out of reach (smtplib's errors are OSErrors) is tried again, with a fresh link.
+@workspace_task(ignore_result=True, autoretry_for=(OSError,), retry_backoff=True, max_retries=3)
+def send_password_reset(user_id: int, origin: str) -> bool:
+    """E-mails a person the link to set a new password (apps.accounts.services.password_reset_send)."""
+    return services.password_reset_send(user_id=user_id, origin=origin)

@@ -1,17 +1,22 @@
 """Password guessing: how django-axes (config/settings/security.py) names the person trying, and
-the page it answers once that person is locked out.
+the page it answers once that person is locked out; and how often the password-reset form sends
+mail.
 
 Axes counts failures per e-mail address and client address in the schema of the site signed in
-to; these two functions are the settings AXES_USERNAME_CALLABLE and AXES_LOCKOUT_CALLABLE.
+to; `username_of` and `locked_out` are the settings AXES_USERNAME_CALLABLE and
+AXES_LOCKOUT_CALLABLE. The reset form is counted in the cache (per workspace, like every cache key).
 """
 
+import hashlib
 import math
 from datetime import timedelta
 from typing import Any
 from urllib.parse import urlencode
 
 from axes.handlers.proxy import AxesProxyHandler
-from axes.helpers import get_cool_off
+from axes.helpers import get_client_ip_address, get_cool_off
+from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Max
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -69,3 +74,49 @@ def locked_out(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
     response["Retry-After"] = str(max(1, math.ceil(left.total_seconds())))
     add_never_cache_headers(response)
     return response
+
+
+def forget_failures(email: str) -> int:
+    """Forgets the failed sign-ins of an address in this workspace, from every client address
+    (the person proved who they are another way: a new password); how many records went."""
+    return int(AxesProxyHandler.reset_attempts(username=username_of(None, {"username": email})) or 0)
+
+
+# --- the password-reset form --------------------------------------------------------------------
+
+
+def _key(kind: str, value: str) -> str:
+    # A digest: the cache holds no e-mail or client address (CONVENTIONS.md, personal data).
+    return f"accounts:password-reset:{kind}:{hashlib.sha256(value.encode()).hexdigest()}"
+
+
+def _count(key: str) -> int:
+    """One more in this window; the window starts with the first request of the key."""
+    window = int(settings.ATRIUM_ACCOUNTS_PASSWORD_RESET_WINDOW_SECONDS)
+    cache.add(key, 0, timeout=window)
+    try:
+        return int(cache.incr(key))
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, timeout=window)
+        return 1
+
+
+def reset_keys(request: HttpRequest, email: str) -> tuple[str, str]:
+    """The counters of a reset request: its client address's and its e-mail address's."""
+    client = get_client_ip_address(request) or "unknown"
+    return _key("client", client), _key("address", username_of(None, {"username": email}) or "")
+
+
+def reset_request_counted(request: HttpRequest, email: str) -> tuple[bool, bool]:
+    """Counts a request of the reset form: (the client may ask, a mail may go to the address).
+
+    A client asking more than ATRIUM_ACCOUNTS_PASSWORD_RESETS_PER_CLIENT times in the window is
+    refused (the form says so: that tells nothing about any address). An address asked for more
+    than ATRIUM_ACCOUNTS_PASSWORD_RESETS_PER_ADDRESS times gets no more mail in the window, and
+    the form answers as always: the limit holds for every address, someone's or not, so its
+    answer tells nothing either. Together they keep the form from sending unlimited mail to one
+    inbox or from one client."""
+    client_key, address_key = reset_keys(request, email)
+    if _count(client_key) > int(settings.ATRIUM_ACCOUNTS_PASSWORD_RESETS_PER_CLIENT):
+        return False, False
+    return True, _count(address_key) <= int(settings.ATRIUM_ACCOUNTS_PASSWORD_RESETS_PER_ADDRESS)

@@ -6,6 +6,14 @@ account_patterns = (
     [
         path("sign-in/", views.SignInView.as_view(), name="sign-in"),
         path("sign-out/", views.sign_out, name="sign-out"),
+        path("password-reset/", views.password_reset, name="password-reset"),
+        path("password-reset/sent/", views.password_reset_sent, name="password-reset-sent"),
+        path("password-reset/done/", views.password_reset_done, name="password-reset-done"),
+        path(
+            "password-reset/<str:uidb64>/<str:token>/",
+            views.PasswordResetConfirmView.as_view(),
+            name="password-reset-confirm",
+        ),
     ],
     "accounts",
 )
@@ -13,6 +21,7 @@ account_patterns = (
 settings_patterns = (
     [
         path("", views.profile, name="home"),
+        path("password/", views.password_change, name="password"),
         path("tokens/", views.tokens, name="tokens"),
         path("tokens/<int:token_id>/revoke/", views.token_revoke, name="token-revoke"),
         path("people/", views.people, name="people"),

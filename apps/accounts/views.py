@@ -3,15 +3,32 @@
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.forms import Form
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.urls import reverse, reverse_lazy
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_http_methods
 
-from apps.accounts import selectors, services
-from apps.accounts.forms import AccessTokenForm, PersonForm, PersonRoleForm, RoleForm, SignInForm
+from apps.accounts import selectors, services, throttle
+from apps.accounts.forms import (
+    AccessTokenForm,
+    ChangePasswordForm,
+    NewPasswordForm,
+    PasswordResetRequestForm,
+    PersonForm,
+    PersonRoleForm,
+    RoleForm,
+    SignInForm,
+    TimeZoneForm,
+)
+from apps.accounts.models import User
 from apps.accounts.permissions import PeoplePerm, RolesPerm
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core.actors import can
@@ -37,7 +54,79 @@ def home(request: HttpRequest) -> HttpResponseBase:
 
 @page()
 def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
-    return render(request, "accounts/profile.html", {"nav": "profile"})
+    workspace_zone = getattr(getattr(request, "tenant", None), "time_zone", "UTC")
+    form = TimeZoneForm(
+        request.POST or None, initial={"time_zone": request.user.time_zone}, workspace_zone=workspace_zone
+    )
+    if request.method == "POST" and form.is_valid():
+        services.user_set_time_zone(user=request.user, time_zone=form.cleaned_data["time_zone"])
+        messages.success(request, _("Time zone saved."))
+        return redirect("settings:home")
+    return render(request, "accounts/profile.html", {"nav": "profile", "form": form})
+
+
+@sensitive_post_parameters("old_password", "new_password1", "new_password2")
+@page()
+def password_change(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The person's own password: the current one, the new one twice. They stay signed in here;
+    their other sessions end."""
+    form = ChangePasswordForm(request.user, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = services.user_set_password(user=request.user, password=form.cleaned_data["new_password1"])
+        update_session_auth_hash(request, user)
+        messages.success(request, _("Your password has been changed."))
+        return redirect("settings:password")
+    return render(request, "accounts/password_change.html", {"nav": "password", "form": form})
+
+
+# --- password reset by e-mail -------------------------------------------------------------------
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def password_reset(request: HttpRequest) -> HttpResponse:
+    """The form behind "Forgot your password?": asks for the e-mail address, and answers the same
+    whether or not it is someone's (apps.accounts.services.password_reset_request)."""
+    form = PasswordResetRequestForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        email = form.cleaned_data["email"]
+        client_may, address_may = throttle.reset_request_counted(request, email)
+        if not client_may:
+            form.add_error(None, _("Too many requests from here. Try again in an hour."))
+            response = render(request, "accounts/password_reset.html", {"form": form}, status=429)
+            response["Retry-After"] = str(settings.ATRIUM_ACCOUNTS_PASSWORD_RESET_WINDOW_SECONDS)
+            return response
+        if address_may:
+            services.password_reset_request(email=email, origin=request.build_absolute_uri("/"))
+        return redirect("accounts:password-reset-sent")
+    return render(request, "accounts/password_reset.html", {"form": form})
+
+
+def password_reset_sent(request: HttpRequest) -> HttpResponse:
+    minutes = settings.PASSWORD_RESET_TIMEOUT // 60
+    return render(request, "accounts/password_reset_sent.html", {"minutes": minutes})
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """The e-mailed link: Django's view (the token moves from the URL into the session at once,
+    so it never leaks through a Referer), for an active person of the host's workspace."""
+
+    template_name = "accounts/password_reset_confirm.html"
+    form_class = NewPasswordForm
+    success_url = reverse_lazy("accounts:password-reset-done")
+
+    def get_user(self, uidb64: str) -> User | None:
+        user = super().get_user(uidb64)
+        return user if user is not None and user.is_active else None
+
+    def form_valid(self, form: Form) -> HttpResponse:
+        services.user_set_password(user=self.user, password=form.cleaned_data["new_password1"])
+        del self.request.session[auth_views.INTERNAL_RESET_SESSION_TOKEN]
+        return HttpResponseRedirect(self.get_success_url())
+
+
+def password_reset_done(request: HttpRequest) -> HttpResponse:
+    return render(request, "accounts/password_reset_done.html", {"sign_in_url": reverse("accounts:sign-in")})
 
 
 @page()

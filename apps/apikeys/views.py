@@ -7,7 +7,6 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.requests import AuthenticatedHttpRequest
@@ -16,7 +15,6 @@ from apps.apikeys.forms import AgentConnectionForm, ApiKeyForm, RollSecretForm
 from apps.core import encryption
 from apps.core.errors import ValidationFailed
 from apps.core.pages import page
-from apps.core.recurrence import workspace_zone
 
 
 def _no_store(response: HttpResponse) -> HttpResponse:
@@ -102,9 +100,9 @@ def _initial(key: Any) -> dict[str, Any]:
 
 
 def _render(request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
-    """Times on these pages are the workspace's (budgets reset at its midnight)."""
-    with timezone.override(workspace_zone()):
-        return render(request, template, context)
+    """Times on these pages are in the reader's zone, like every page's (apps.core.times); a budget
+    still resets at the workspace's midnight, which the reset time shows with its zone."""
+    return render(request, template, context)
 
 
 def _detail(request: HttpRequest, key: Any, form: ApiKeyForm) -> HttpResponse:

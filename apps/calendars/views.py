@@ -16,7 +16,6 @@ from apps.calendars.models import Attendee, Calendar, Event
 from apps.calendars.permissions import CalendarsPerm
 from apps.calendars.shapes import EventOut
 from apps.core.pages import READ, page
-from apps.core.recurrence import workspace_zone
 
 ANSWERS = {
     "accepted": "You accepted",
@@ -37,7 +36,8 @@ def calendar_list(request: AuthenticatedHttpRequest) -> HttpResponse:
             "nav": "calendars",
             "calendars": Calendar.objects.restrict(request.user, trash="include").select_related("owner"),
             "occurrences": occurrences,
-            "zone": workspace_zone(),
+            # The zone the page's times are shown in (apps.core.times): the reader's own.
+            "zone": timezone.get_current_timezone(),
         },
     )
 

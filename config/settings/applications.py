@@ -104,6 +104,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Once the person is known: their time zone (else the workspace's) for the page's times.
+    "apps.core.times.TimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a sign-in refused for too many failures into the
@@ -123,6 +125,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "apps.core.context_processors.atrium",
             ],
+            # The `when` filter (one format for every time shown) without a `{% load %}`.
+            "builtins": ["apps.core.templatetags.atrium"],
         },
     },
 ]
@@ -133,6 +137,9 @@ ASGI_APPLICATION = "config.asgi.application"
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English"))]
+# What the server keeps and logs in; pages show times in the person's zone (apps.core.times).
 TIME_ZONE = "UTC"
+# Django's own date and time formats follow the pages' one format (config/formats/en/formats.py).
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True
 USE_TZ = True

@@ -60,6 +60,16 @@ AXES_LOCKOUT_CALLABLE = "apps.accounts.throttle.locked_out"
 # (CONVENTIONS.md: no personal data or secret in a log line).
 AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "user_agent", "csrfmiddlewaretoken"]
 
+# --- password reset by e-mail (apps.accounts: the "Forgot your password?" link of sign-in) ----------
+
+# How long an e-mailed link works (Django's token generator reads this); it works once in any case.
+PASSWORD_RESET_TIMEOUT = 60 * env.int("ATRIUM_ACCOUNTS_PASSWORD_RESET_MINUTES", 120, min=1)
+# The form sends at most this many links to one address, and answers at most this many requests
+# from one client address, per window (apps.accounts.throttle).
+ATRIUM_ACCOUNTS_PASSWORD_RESETS_PER_ADDRESS = env.int("ATRIUM_ACCOUNTS_PASSWORD_RESETS_PER_ADDRESS", 3, min=1)
+ATRIUM_ACCOUNTS_PASSWORD_RESETS_PER_CLIENT = env.int("ATRIUM_ACCOUNTS_PASSWORD_RESETS_PER_CLIENT", 10, min=1)
+ATRIUM_ACCOUNTS_PASSWORD_RESET_WINDOW_SECONDS = 3600
+
 # --- sessions, cookies, headers -----------------------------------------------------------------
 
 SESSION_COOKIE_NAME = "atrium_session"
