@@ -23,6 +23,7 @@ from typing import Any
 from dateutil.rrule import rrule, rrulestr
 from django.utils.translation import gettext as _
 
+from apps.core import times
 from apps.core.errors import invalid
 
 # More occurrences than this in one answer are cut (an hourly rule over a year is 8,760).
@@ -67,23 +68,13 @@ def zone_named(name: str | None, *, field: str = "time_zone") -> zoneinfo.ZoneIn
     if not name or not name.strip():
         return workspace_zone()
     value = name.strip()
-    if value not in _known_zones():
+    if value not in times.known_zones():
         raise invalid(
             field,
             _("%(name)r is not a time zone; use an IANA name such as Europe/London or America/New_York")
             % {"name": value},
         )
     return zoneinfo.ZoneInfo(value)
-
-
-_zones: frozenset[str] | None = None
-
-
-def _known_zones() -> frozenset[str]:
-    global _zones
-    if _zones is None:
-        _zones = frozenset(zoneinfo.available_timezones())
-    return _zones
 
 
 # --- date-times written by agents -----------------------------------------------------------------

@@ -1,8 +1,5 @@
 """Workspaces (the tenants) and the host names that route to them. Public schema."""
 
-import functools
-import zoneinfo
-
 from django.contrib.postgres.fields import ArrayField
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -10,18 +7,12 @@ from django.utils.translation import gettext_lazy as _
 from django_tenants.models import DomainMixin, TenantMixin
 from django_tenants.utils import get_creation_fakes_migrations, get_tenant_base_schema, schema_exists
 
-from apps.core import permissions
-
-
-@functools.cache
-def known_time_zones() -> frozenset[str]:
-    """The IANA names of the system's zone database (read from disk once: ~50 ms)."""
-    return frozenset(zoneinfo.available_timezones())
+from apps.core import permissions, times
 
 
 def validate_time_zone(value: str) -> None:
-    if value not in known_time_zones():
-        raise ValidationError(_("%(value)s is not a known time zone."), params={"value": value})
+    """Named in migrations; the one rule is apps.core.times'."""
+    times.validate_time_zone(value)
 
 
 class Workspace(TenantMixin):
