@@ -11,10 +11,15 @@ webhook receiver.
 - A worker that loses PostgreSQL in the middle of a turn (its link to the database cut for 1.5 s)
   hands the conversation back as soon as the database answers again, and runs it again, with no
   sweeper running: it does not stay `processing` until its lease runs out.
+- A person signed in to the settings presses "Send test event" on a key's page: the web process
+  queues it, a worker signs and sends it to the receiver, and the page then shows it as a test,
+  delivered, with the body sent and the receiver's answer.
 """
 
 import importlib.util
+import json
 import os
+import re
 import threading
 import time
 import uuid
@@ -379,3 +384,60 @@ def test_a_worker_that_loses_the_database_mid_turn_hands_the_conversation_back_o
     assert reservations == ["released", "settled"]
     assert key.reserved_micro_usd == 0
     assert key.spent_micro_usd == conversation.cost_micro_usd == 100
+
+
+def csrf_of(page: str) -> str:
+    """The CSRF token of a page's form (what a browser posts back with its cookie)."""
+    found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    assert found, "no form with a CSRF token on the page"
+    return found.group(1)
+
+
+def test_a_test_event_pressed_on_the_keys_page_is_sent_by_a_worker_and_logged(
+    web, base_env, workdir, committed
+):
+    from apps.accounts.models import Role, User
+
+    email = f"hooks-{uuid.uuid4().hex[:8]}@acme.example"
+    with schema_context("acme"):
+        user = User.objects.create_user(
+            email=email, password="test-event-pass", role=Role.objects.get(key="member")
+        )
+    example = _example()
+    worker = start_celery_worker(base_env, workdir, "hooks")
+    try:
+        with Receiver([200], answer=b'{"thanks": "got it"}') as hook:
+            created = make_key(user, label="Hooked", response_url=hook.url)
+            key_page = f"/settings/api-keys/{created.key.pk}/"
+            with web.client() as client:
+                form = client.get("/accounts/sign-in/").text
+                signed_in = client.post(
+                    "/accounts/sign-in/",
+                    data={
+                        "username": email,
+                        "password": "test-event-pass",
+                        "csrfmiddlewaretoken": csrf_of(form),
+                    },
+                )
+                assert signed_in.status_code == 302, signed_in.text
+                page = client.get(key_page).text
+
+                pressed = client.post(f"{key_page}test-event/", data={"csrfmiddlewaretoken": csrf_of(page)})
+
+                assert pressed.status_code == 302
+                (arrived,) = hook.wait_for(1, timeout=60)
+                assert example.verify(created.signing_secret, arrived.body, arrived.headers)
+                assert json.loads(arrived.body)["test"] is True
+
+                def logged() -> str | None:
+                    shown = client.get(key_page).text
+                    return shown if "HTTP 200" in shown else None
+
+                shown = wait_for(logged, timeout=30, every=0.5, what="the delivery logged on the page")
+        assert '<span class="badge test">test</span>' in shown
+        assert '<span class="badge delivered">delivered</span>' in shown
+        assert "{&quot;thanks&quot;: &quot;got it&quot;}" in shown
+    finally:
+        worker.stop()
+        with schema_context("acme"):
+            user.delete()

@@ -167,6 +167,10 @@ class ClientKind:
     command: Callable[[Server], str] | None = None
     # The client's own documentation of what this configuration follows.
     docs: str = ""
+    # A client known by name (not a kind of client): listed on the Agent connection page, each
+    # with `locations`, where its configuration lives: (the file or place, what it is for).
+    named: bool = True
+    locations: tuple[tuple[str, Any], ...] = ()
 
 
 CLIENTS: dict[str, ClientKind] = {
@@ -185,6 +189,10 @@ CLIENTS: dict[str, ClientKind] = {
             ),
             oauth_capable=True,
             docs="https://docs.claude.com/en/docs/claude-code/mcp",
+            locations=(
+                (".mcp.json", _("at the project's root, shared with the project (--scope project)")),
+                ("~/.claude.json", _("yours only: this project (the default scope) or all (--scope user)")),
+            ),
         ),
         ClientKind(
             name="claude-desktop",
@@ -207,6 +215,10 @@ CLIENTS: dict[str, ClientKind] = {
             ),
             oauth_capable=True,
             docs="https://modelcontextprotocol.io/docs/develop/connect-remote-servers",
+            locations=(
+                ("~/Library/Application Support/Claude/claude_desktop_config.json", _("macOS")),
+                ("%APPDATA%\\Claude\\claude_desktop_config.json", _("Windows")),
+            ),
         ),
         ClientKind(
             name="cursor",
@@ -223,6 +235,10 @@ CLIENTS: dict[str, ClientKind] = {
             ),
             oauth_capable=True,
             docs="https://cursor.com/docs/context/mcp",
+            locations=(
+                ("~/.cursor/mcp.json", _("every project")),
+                (".cursor/mcp.json", _("one project, at its root")),
+            ),
         ),
         ClientKind(
             name="vscode",
@@ -240,6 +256,10 @@ CLIENTS: dict[str, ClientKind] = {
             ),
             oauth_capable=True,
             docs="https://code.visualstudio.com/docs/copilot/customization/mcp-servers",
+            locations=(
+                (".vscode/mcp.json", _("the workspace (the token and key are asked for)")),
+                ("code --add-mcp", _("your user profile's mcp.json, secrets included")),
+            ),
         ),
         ClientKind(
             name="windsurf",
@@ -253,6 +273,7 @@ CLIENTS: dict[str, ClientKind] = {
             ),
             oauth_capable=True,
             docs="https://docs.windsurf.com/windsurf/cascade/mcp",
+            locations=(("~/.codeium/windsurf/mcp_config.json", _("every project; serverUrl, not url")),),
         ),
         ClientKind(
             name="openai",
@@ -269,9 +290,14 @@ CLIENTS: dict[str, ClientKind] = {
             ),
             oauth_capable=True,
             docs="https://platform.openai.com/docs/guides/tools-connectors-mcp",
+            locations=(
+                ("POST /v1/responses", _("an entry of the request's tools (Responses API)")),
+                ("ChatGPT", _("Settings, Connectors, Create: the MCP URL alone (OAuth)")),
+            ),
         ),
         ClientKind(
             name="command-line",
+            named=False,
             title=_("Other command-line agent"),
             build=_typed_mcp_servers,
             config_format=_("A project's MCP file (for example .mcp.json), key mcpServers"),
@@ -283,6 +309,7 @@ CLIENTS: dict[str, ClientKind] = {
         ),
         ClientKind(
             name="desktop-assistant",
+            named=False,
             title=_("Other desktop assistant"),
             build=_mcp_servers,
             config_format=_("The application's MCP settings file, key mcpServers"),
@@ -295,6 +322,7 @@ CLIENTS: dict[str, ClientKind] = {
         ),
         ClientKind(
             name="editor",
+            named=False,
             title=_("Other code editor"),
             build=_editor,
             config_format=_("The editor's user or workspace settings (JSON), key mcp.servers"),
@@ -307,6 +335,7 @@ CLIENTS: dict[str, ClientKind] = {
         ),
         ClientKind(
             name="generic",
+            named=False,
             title=_("Any MCP client"),
             build=_mcp_servers,
             config_format=_("JSON with mcpServers → server name → url and headers"),
@@ -326,3 +355,8 @@ def names() -> list[str]:
 
 def get(name: str) -> ClientKind | None:
     return CLIENTS.get(name)
+
+
+def named() -> list[ClientKind]:
+    """The clients known by name, in CLIENTS' order (the Agent connection page lists them)."""
+    return [kind for kind in CLIENTS.values() if kind.named]

@@ -3,9 +3,13 @@
 Recognised by `Authorization: Bearer atp_…`; the OAuth scheme (order 10) leaves such tokens alone.
 """
 
+from collections.abc import Mapping
+
 from django.conf import settings
+from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.authentication import bearer_value
+from apps.accounts.models import PersonalAccessToken
 from apps.apikeys.authentication import authenticate_token_and_key
 from apps.core import credentials
 from apps.core.credentials import CredentialRequest, Principal
@@ -29,3 +33,13 @@ def access_token_and_api_key(request: CredentialRequest) -> Principal | None:
         api_key_id=credential.key.pk,
         profile=credential.key.profile,
     )
+
+
+@credentials.namer("pat", kind=_("access token"))
+def access_token_names(ids: list[str]) -> Mapping[str, str]:
+    """The names of the personal access tokens the audit log identifies as `pat:<pk>`."""
+    wanted = [int(ident) for ident in ids if ident.isascii() and ident.isdigit()]
+    return {
+        str(pk): name
+        for pk, name in PersonalAccessToken.objects.filter(pk__in=wanted).values_list("pk", "name")
+    }

@@ -89,6 +89,21 @@ class ApiKeyForm(forms.Form):
         }
 
 
+class RenameKeyForm(forms.Form):
+    """The small form on a key's page that changes only its label (the service checks it as it
+    checks a new key's)."""
+
+    prefix = "rename"
+    label = forms.CharField(
+        label=_("Label"),
+        max_length=100,
+        error_messages={
+            "required": _("Give the key a label."),
+            "max_length": _("Labels are at most %(limit_value)d characters."),
+        },
+    )
+
+
 class RollSecretForm(forms.Form):
     overlap_hours = forms.TypedChoiceField(
         label=_("Keep the old secret valid for"), choices=OVERLAP_CHOICES, coerce=int, initial=24

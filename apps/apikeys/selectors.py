@@ -8,7 +8,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 from django.utils import timezone
 
 from apps.accounts.models import User
@@ -28,6 +28,15 @@ def api_key_list(*, user: User, status: str | None = None) -> QuerySet[ApiKey]:
     elif status == "revoked":
         keys = keys.filter(revoked_at__isnull=False)
     return keys
+
+
+def api_key_counts(*, user: User) -> dict[str, int]:
+    """How many of the person's keys are active and revoked (the list's tabs)."""
+    counts = ApiKey.objects.filter(user=user).aggregate(
+        active=Count("pk", filter=Q(revoked_at__isnull=True)),
+        revoked=Count("pk", filter=Q(revoked_at__isnull=False)),
+    )
+    return {"active": counts["active"], "revoked": counts["revoked"]}
 
 
 def api_key_get(*, user: User, key_id: int) -> ApiKey:

@@ -7,14 +7,15 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from apps.accounts.requests import AuthenticatedHttpRequest
-from apps.apikeys import clients, selectors, services
-from apps.apikeys.forms import AgentConnectionForm, ApiKeyForm, RollSecretForm
+from apps.apikeys import charts, clients, selectors, services
+from apps.apikeys.forms import AgentConnectionForm, ApiKeyForm, RenameKeyForm, RollSecretForm
 from apps.core import encryption
-from apps.core.errors import ValidationFailed
-from apps.core.pages import page
+from apps.core.errors import AppError, ValidationFailed
+from apps.core.pages import chosen, page
 
 
 def _no_store(response: HttpResponse) -> HttpResponse:
@@ -54,6 +55,11 @@ def _form_error(form: Any, error: ValidationFailed) -> None:
         form.add_error(None, str(error.message))
 
 
+STATUSES = ("active", "revoked")
+# The days of a key's usage chart and table.
+USAGE_DAYS = 30
+
+
 @page()
 def key_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = ApiKeyForm(request.POST or None)
@@ -74,7 +80,9 @@ def key_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     if shown is not None:
         key = selectors.api_key_get(user=request.user, key_id=shown["key_id"])
         created = {"key": key, "raw_key": shown["raw_key"], "signing_secret": shown["signing_secret"]}
-    keys = list(selectors.api_key_list(user=request.user))
+    # Active keys first and by default; revoked ones are history, one click away.
+    status = chosen(request, "status", STATUSES, default="active")
+    keys = list(selectors.api_key_list(user=request.user, status=status))
     usage = selectors.key_usage_many(keys)
     response = _render(
         request,
@@ -83,6 +91,8 @@ def key_list(request: AuthenticatedHttpRequest) -> HttpResponse:
             "nav": "api-keys",
             "form": form,
             "created": created,
+            "status": status,
+            "counts": selectors.api_key_counts(user=request.user),
             "rows": [{"key": key, "usage": usage[key.pk]} for key in keys],
         },
     )
@@ -105,9 +115,12 @@ def _render(request: HttpRequest, template: str, context: dict[str, Any]) -> Htt
     return render(request, template, context)
 
 
-def _detail(request: HttpRequest, key: Any, form: ApiKeyForm) -> HttpResponse:
+def _detail(
+    request: HttpRequest, key: Any, form: ApiKeyForm, rename_form: RenameKeyForm | None = None
+) -> HttpResponse:
     shown = _take_to_show(request, f"detail-{key.pk}") if request.method == "GET" else None
     rolled = shown["secret"] if shown else None
+    days = selectors.usage_days(key=key, days=USAGE_DAYS)
     response = _render(
         request,
         "apikeys/detail.html",
@@ -115,8 +128,10 @@ def _detail(request: HttpRequest, key: Any, form: ApiKeyForm) -> HttpResponse:
             "nav": "api-keys",
             "key": key,
             "usage": selectors.key_usage(key=key),
-            "days": selectors.usage_days(key=key, days=14),
+            "days": days,
+            "chart": charts.usage_chart(days),
             "form": form,
+            "rename_form": rename_form or RenameKeyForm(initial={"label": key.label}),
             "roll_form": RollSecretForm(),
             "rolled": rolled,
         },
@@ -137,6 +152,27 @@ def key_detail(request: AuthenticatedHttpRequest, key_id: int) -> HttpResponse:
             messages.success(request, _("Key “%(label)s” saved.") % {"label": key.label})
             return redirect("apikeys:detail", key_id=key.pk)
     return _detail(request, key, form)
+
+
+@page(methods=("POST",))
+def key_rename(request: AuthenticatedHttpRequest, key_id: int) -> HttpResponse:
+    key = selectors.api_key_get(user=request.user, key_id=key_id)
+    form = RenameKeyForm(request.POST)
+    if form.is_valid():
+        try:
+            key = services.api_key_update(actor=request.user, key=key, label=form.cleaned_data["label"])
+        except ValidationFailed as error:
+            _form_error(form, error)
+        except AppError as error:
+            # A revoked key: said on its page (not by the Referer, which browsers may not send).
+            messages.error(request, str(error.message))
+            return redirect("apikeys:detail", key_id=key.pk)
+        else:
+            messages.success(request, _("Key renamed “%(label)s”.") % {"label": key.label})
+            return redirect("apikeys:detail", key_id=key.pk)
+    response = _detail(request, key, ApiKeyForm(initial=_initial(key)), rename_form=form)
+    response.status_code = 400
+    return response
 
 
 @page(methods=("POST",))
@@ -180,6 +216,9 @@ def agent_connection(request: AuthenticatedHttpRequest) -> HttpResponse:
                 "config": made.config,
                 "command": made.command,
                 "key_id": made.created.key.pk,
+                "key_label": made.created.key.label,
+                "token_id": made.token.pk,
+                "token_name": made.token.name,
                 "profile": made.created.key.profile,
             },
         )
@@ -191,7 +230,15 @@ def agent_connection(request: AuthenticatedHttpRequest) -> HttpResponse:
         setup = {
             "client": clients.get(shown["client"]),
             "command": shown["command"],
-            "created": {"key": {"pk": shown["key_id"], "profile": shown["profile"]}},
+            "created": {
+                # .get: a configuration kept in the session by an earlier version has no names.
+                "key": {
+                    "pk": shown["key_id"],
+                    "label": shown.get("key_label", ""),
+                    "profile": shown["profile"],
+                },
+                "token": {"pk": shown.get("token_id"), "name": shown.get("token_name", "")},
+            },
         }
     response = render(
         request,
@@ -201,6 +248,9 @@ def agent_connection(request: AuthenticatedHttpRequest) -> HttpResponse:
             "form": form,
             "setup": setup,
             "config_json": json.dumps(shown["config"], indent=2) if shown else "",
+            "named_clients": clients.named(),
+            "tokens_url": reverse("settings:tokens"),
+            "keys_url": reverse("apikeys:list"),
             "mcp_url": request.build_absolute_uri("/api/mcp"),
         },
     )

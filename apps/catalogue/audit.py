@@ -51,6 +51,7 @@ class Entry:
     outcome: str
     error_code: str
     duration_ms: float
+    refusal: str = ""
 
 
 class AuditBuffer:
@@ -161,6 +162,7 @@ def _fields(entry: Entry) -> dict[str, object]:
         "outcome": entry.outcome,
         "error_code": _text(entry.error_code, 64),
         "duration_ms": round(entry.duration_ms, 3),
+        "refusal": _text(entry.refusal, 24),
     }
 
 
@@ -248,6 +250,7 @@ def record(
     outcome: str,
     duration_ms: float,
     error_code: str = "",
+    refusal: str = "",
 ) -> None:
     user = getattr(principal, "user", None)
     buffer.record(
@@ -262,6 +265,7 @@ def record(
             outcome=outcome,
             error_code=error_code,
             duration_ms=duration_ms,
+            refusal=refusal,
         )
     )
 

@@ -173,6 +173,30 @@ def _allowed(principal: Principal) -> tuple[tuple[Any, ...] | None, _Allowed]:
     return key, cached
 
 
+def refusal_of(principal: Principal, spec: ToolSpec | None) -> str:
+    """Why `principal` may not use `spec` (None: no such tool), for the audit log only (ToolCall
+    .Refusal); "" if it may. The caller is answered the same whatever the reason."""
+    if spec is None:
+        return "unknown_tool"
+    user = principal.user
+    workspace = current_workspace()
+    if (
+        workspace is None
+        or not getattr(user, "is_authenticated", False)
+        or not getattr(user, "is_active", False)
+        or getattr(user, "role", None) is None
+    ):
+        return "no_role"
+    if not workspace.has_area(spec.permission.value.split(".", 1)[0]):
+        return "area_not_installed"
+    if spec.permission.value not in effective_permissions(user):
+        return "role"
+    mode = scope_mode(principal)
+    if mode == "none" or (mode == "read" and not (spec.read_only or spec.runs_tools)):
+        return "scope"
+    return ""
+
+
 def forget_cached_lists() -> None:
     """Drops the per-role caches (signals call it when roles or areas change; entries are keyed
     so that a change never reuses a stale one, this only frees memory sooner)."""
@@ -247,6 +271,7 @@ def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | None) -> 
             tool=str(name)[:100],
             outcome="not_found",
             duration_ms=(time.perf_counter() - started) * 1000,
+            refusal=refusal_of(ctx.principal, spec),
         )
         raise ToolNotFound(str(name))
     if spec.runs_tools:

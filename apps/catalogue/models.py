@@ -22,6 +22,16 @@ class ToolCall(models.Model):
         FAILED = "failed", _("failed")
         NOT_FOUND = "not_found", _("unknown or not allowed")
 
+    class Refusal(models.TextChoices):
+        """Why a call was answered "unknown or not allowed". The caller is never told (the two are
+        told apart nowhere it can see, SPEC 7.2): only this log, for the people who may read it."""
+
+        UNKNOWN_TOOL = "unknown_tool", _("no tool of that name")
+        AREA_NOT_INSTALLED = "area_not_installed", _("its area is not installed in the workspace")
+        ROLE = "role", _("the person's role does not allow it")
+        SCOPE = "scope", _("outside the credential's scope (read-only access)")
+        NO_ROLE = "no_role", _("the person has no role here or is deactivated")
+
     at = models.DateTimeField(_("when"), db_index=True)
     # No database constraint: rows arrive in batches, and a person removed in between must not
     # make the whole batch fail. Django still sets it to null when the person is deleted.
@@ -40,6 +50,11 @@ class ToolCall(models.Model):
     tool = models.CharField(_("tool"), max_length=100)
     outcome = models.CharField(_("outcome"), max_length=24, choices=Outcome.choices)
     error_code = models.CharField(_("error code"), max_length=64, blank=True)
+    # For "not_found" only: why (Refusal). Blank for the other outcomes, and for rows written
+    # before it was recorded.
+    refusal = models.CharField(
+        _("refusal"), max_length=24, choices=Refusal.choices, blank=True, db_default=""
+    )
     duration_ms = models.FloatField(_("duration (ms)"))
 
     class Meta:

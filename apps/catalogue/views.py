@@ -7,6 +7,8 @@ from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.catalogue import registry, selectors
 from apps.catalogue.models import ToolCall
 from apps.catalogue.permissions import CataloguePerm
+from apps.core import credentials
+from apps.core.credentials import CredentialName
 from apps.core.pages import READ, chosen, page, paged
 
 PAGE_SIZE = 50
@@ -21,15 +23,32 @@ def tool_calls(request: AuthenticatedHttpRequest) -> HttpResponse:
     except ValueError:
         user_id = None
     calls = selectors.tool_call_list(actor=request.user, tool=tool, outcome=outcome, user_id=user_id)
+    pager = paged(request, calls, PAGE_SIZE)
+    # The page's rows, read once, each with its credential's name (one query per kind).
+    shown = pager["page"].object_list = list(pager["page"].object_list)
+    names = credentials.names({call.credential for call in shown if call.credential})
+    for call in shown:
+        call.credential_name = _credential_name(call, names)
     return render(
         request,
         "catalogue/tool_calls.html",
         {
             "nav": "tool-calls",
-            **paged(request, calls, PAGE_SIZE),
+            **pager,
             "tool": tool,
             "outcome": outcome,
             "outcomes": ToolCall.Outcome.choices,
             "tools": [spec.name for spec in registry.all_tools()],
         },
     )
+
+
+def _credential_name(call: ToolCall, names: dict[str, CredentialName]) -> CredentialName | None:
+    """The credential of a call by its kind and name. An OAuth token is short-lived: once it is
+    gone, the connected app is named by the client name the log kept."""
+    if not call.credential:
+        return None
+    named = names[call.credential]
+    if not named.found and call.scheme == "oauth" and call.client:
+        return CredentialName(named.kind, call.client)
+    return named

@@ -20,6 +20,16 @@ through `asgiref.sync.sync_to_async`. They run with the request's workspace sche
 A door may keep a good credential a moment (the MCP endpoint does). Whatever makes credentials
 stop being good (a key or token revoked, an OAuth token deleted) calls `revoked`, in the
 transaction that does it: the `credentials_revoked` signal lets such doors drop them.
+
+The audit log identifies a credential without revealing it (`Principal.credential`: "pat:14",
+"oauth:7"). The app that makes such identifiers says how to name them for people, in the same
+`credentials` module:
+
+    @credentials.namer("pat", kind=_("access token"))
+    def access_tokens(ids: list[str]) -> dict[str, str]:   # id -> the token's name
+        ...
+
+`names(["pat:14", "oauth:7", ...])` then gives each one's kind and name, in one query per kind.
 """
 
 from collections.abc import Callable, Iterable, Mapping
@@ -91,6 +101,63 @@ def authenticate(request: CredentialRequest) -> Principal | None:
         if principal is not None:
             return principal
     return None
+
+
+@dataclass(frozen=True)
+class CredentialName:
+    """How a page names a credential of the audit log: its kind ("access token", "connected
+    app") and its own name; `found` is False when the credential no longer exists."""
+
+    kind: str
+    name: str
+    found: bool = True
+
+
+# prefix -> (kind, the function naming ids of that prefix: id -> name, leaving out unknown ids)
+Namer = Callable[[list[str]], Mapping[str, str]]
+_namers: dict[str, tuple[Any, Namer]] = {}
+
+
+def namer(prefix: str, *, kind: Any) -> Callable[[Namer], Namer]:
+    """Registers how to name the credentials "<prefix>:<id>" (or just "<prefix>")."""
+
+    def decorator(function: Namer) -> Namer:
+        _namers[prefix] = (kind, function)
+        return function
+
+    return decorator
+
+
+def names(identifiers: Iterable[str]) -> dict[str, CredentialName]:
+    """The kind and name of each credential identifier, run in the current workspace. An id whose
+    credential is gone is named by its id (`found` False); an identifier of no registered kind
+    keeps its text as its name."""
+    by_prefix: dict[str, set[str]] = {}
+    for identifier in identifiers:
+        prefix, _sep, ident = identifier.partition(":")
+        by_prefix.setdefault(prefix, set()).add(ident)
+    named: dict[str, CredentialName] = {}
+    for prefix, ids in by_prefix.items():
+        registered_namer = _namers.get(prefix)
+        if registered_namer is None:
+            named.update(
+                {_joined(prefix, ident): CredentialName("", _joined(prefix, ident)) for ident in ids}
+            )
+            continue
+        kind, function = registered_namer
+        found = function(sorted(ids))
+        for ident in ids:
+            if ident in found:
+                named[_joined(prefix, ident)] = CredentialName(str(kind), found[ident])
+            else:
+                named[_joined(prefix, ident)] = CredentialName(
+                    str(kind), f"#{ident}" if ident else "", found=False
+                )
+    return named
+
+
+def _joined(prefix: str, ident: str) -> str:
+    return f"{prefix}:{ident}" if ident else prefix
 
 
 def registered() -> list[str]:

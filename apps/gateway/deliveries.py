@@ -26,6 +26,7 @@ import logging
 import os
 import random
 import time
+import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -40,11 +41,14 @@ from django.utils.translation import gettext as _
 
 from apps.apikeys import services as apikeys_services
 from apps.apikeys import webhooks
-from apps.apikeys.errors import UnsafeWebhookUrl
+from apps.apikeys.errors import KeyRevoked, UnsafeWebhookUrl
+from apps.apikeys.models import ApiKey
 from apps.core import metrics
 from apps.core.db import connection
 from apps.core.tasks import mark_pending
+from apps.core.workspaces import current_workspace
 from apps.gateway.agent.deadline import DeadlineTransport, deadline
+from apps.gateway.errors import NoWebhookUrl, TestEventUnderWay
 from apps.gateway.models import Conversation, WebhookAttempt, WebhookDelivery
 from apps.gateway.tracing import request_scope
 
@@ -122,6 +126,61 @@ def delivery_create(*, conversation: Conversation, reply: str, error: str, now: 
     )
     mark_pending(IN_FLIGHT)
     return delivery.pk
+
+
+def body_of_test_event(*, conversation_uuid: uuid.UUID, brand: str) -> str:
+    """A test event's body: SPEC 6.1's resolved shape (a receiver handles it as it handles a real
+    reply), with `"test": true` so that it can tell it apart and do nothing with it."""
+    body = {
+        "conversation_uuid": str(conversation_uuid),
+        "status": "resolved",
+        "response": _(
+            "A test event from %(brand)s: your webhook URL received it. No conversation is behind it."
+        )
+        % {"brand": brand},
+        "test": True,
+    }
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+
+
+def send_test_event(*, key: ApiKey, request_id: str = "", now: datetime | None = None) -> WebhookDelivery:
+    """Sends a signed test event to the key's webhook URL through the path every webhook takes (a
+    delivery row, the `deliver_webhook` task, the same signing, checks and attempt log), marked as
+    a test. It is tried once: a failure is not retried (send another, or redeliver it). Refused
+    for a revoked key, a key without a webhook URL, and while the key's last test is under way."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = ApiKey.objects.select_for_update().get(pk=key.pk)
+        if locked.revoked_at is not None:
+            raise KeyRevoked(_("This key has been revoked: it sends no webhooks any more."))
+        if not locked.response_url:
+            raise NoWebhookUrl()
+        if WebhookDelivery.objects.filter(
+            key=locked, is_test=True, status__in=[Status.PENDING, Status.SENDING]
+        ).exists():
+            raise TestEventUnderWay()
+        workspace = current_workspace()
+        conversation_uuid = uuid.uuid4()
+        delivery = WebhookDelivery.objects.create(
+            key=locked,
+            conversation=None,
+            conversation_uuid=conversation_uuid,
+            event="resolved",
+            is_test=True,
+            body=body_of_test_event(
+                conversation_uuid=conversation_uuid, brand=workspace.brand_name if workspace else "Atrium"
+            ),
+            status=Status.PENDING,
+            next_attempt_at=now,
+            # Queued below, at commit: the sweeper leaves it to that for REQUEUE_SECONDS.
+            enqueued_at=now,
+            request_id=request_id[:64],
+            created_at=now,
+        )
+        mark_pending(IN_FLIGHT)
+        transaction.on_commit(lambda: send_later(delivery.pk))
+    logger.info("webhook delivery %s: test event of api key %s", delivery.pk, locked.pk)
+    return delivery
 
 
 def send_later(delivery_id: int) -> None:
@@ -367,6 +426,13 @@ def _record(delivery: WebhookDelivery, number: int, started: datetime, result: R
             current.status = Status.FAILED
             current.next_attempt_at = None
             current.failed_reason = result.error
+        elif current.is_test:
+            # A test is a question asked now: its answer is this attempt, not one hours later.
+            current.status = Status.FAILED
+            current.next_attempt_at = None
+            current.failed_reason = _("A test event is tried once; this attempt: %(last)s") % {
+                "last": result.error or result.outcome
+            }
         else:
             delay = next_delay(number - current.schedule_base)
             if delay is None:

@@ -3,7 +3,7 @@ carries in `error.code` (and whose message goes into the webhook's `error`) are 
 
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.errors import Conflict, NotFound
+from apps.core.errors import Conflict, NotFound, ValidationFailed
 
 
 class ConversationNotFound(NotFound):
@@ -13,6 +13,16 @@ class ConversationNotFound(NotFound):
 class AlreadyFinished(Conflict):
     code = "CONVERSATION_FINISHED"
     message = _("The conversation has already ended; there is nothing to cancel.")
+
+
+class NoWebhookUrl(ValidationFailed):
+    code = "NO_WEBHOOK_URL"
+    message = _("This key has no webhook URL, so there is nowhere to send a test event: add one first.")
+
+
+class TestEventUnderWay(Conflict):
+    code = "TEST_EVENT_UNDER_WAY"
+    message = _("A test event of this key is still being sent: wait for its answer before sending another.")
 
 
 # Codes of a failed conversation (`error.code` in the poll).

@@ -185,6 +185,8 @@ class WebhookDelivery(models.Model):
     conversation_uuid = models.UUIDField(db_index=True)
     # "resolved" or "failed": what the body says.
     event = models.CharField(max_length=16)
+    # A test event sent from the key's page (no conversation behind it; tried once, not retried).
+    is_test = models.BooleanField(default=False)
     # The exact bytes sent (UTF-8 JSON): signatures are computed over them.
     body = models.TextField()
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)

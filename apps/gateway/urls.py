@@ -9,6 +9,7 @@ page_patterns = (
             views.redeliver,
             name="redeliver",
         ),
+        path("api-keys/<int:key_id>/test-event/", views.send_test_event, name="test-event"),
     ],
     "gateway",
 )

@@ -3,11 +3,13 @@ workspace's authorization server (see docs/architecture.md, "Credentials")."""
 
 import threading
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
+from django.utils.translation import gettext_lazy as _
 from oauth2_provider.models import get_access_token_model
 
 from apps.accounts.authentication import bearer_value
@@ -82,3 +84,16 @@ def _access_token_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
     # token. An expired one (the nightly purge) was refused already.
     if not instance.is_expired():
         credentials.revoked(user_ids=[instance.user_id])
+
+
+@credentials.namer("oauth", kind=_("connected app"))
+def connected_app_names(ids: list[str]) -> Mapping[str, str]:
+    """The client names of the OAuth access tokens the audit log identifies as `oauth:<pk>`
+    (tokens are short-lived: the log keeps the client's name too, for those removed since)."""
+    wanted = [int(ident) for ident in ids if ident.isascii() and ident.isdigit()]
+    tokens = get_access_token_model().objects.filter(pk__in=wanted).select_related("application")
+    return {
+        str(token.pk): (token.application.name or token.application.client_id)
+        for token in tokens
+        if token.application is not None
+    }

@@ -68,6 +68,7 @@ GATEWAY_WEBHOOK_CONNECT_TIMEOUT_SECONDS = env.float(
     "ATRIUM_GATEWAY_WEBHOOK_CONNECT_TIMEOUT_SECONDS", 5.0, min=0
 )
 GATEWAY_WEBHOOK_TIMEOUT_SECONDS = env.float("ATRIUM_GATEWAY_WEBHOOK_TIMEOUT_SECONDS", 10.0, min=0)
-GATEWAY_WEBHOOK_RESPONSE_EXCERPT = 1000
+# How much of a receiver's answer each attempt keeps (characters), shown on the key's page.
+GATEWAY_WEBHOOK_RESPONSE_EXCERPT = 4096
 # Deliveries (with their log and body) are kept this long, then removed.
 GATEWAY_WEBHOOK_RETENTION_DAYS = env.int("ATRIUM_GATEWAY_WEBHOOK_RETENTION_DAYS", 7, min=0)

@@ -4,7 +4,7 @@ register = template.Library()
 
 
 @register.filter
-def usd(micro_usd: int | None) -> str:
+def usd(micro_usd: float | None) -> str:
     """Micro-dollars as dollars: $1,234.50, or with four decimals below a cent ($0.0042)."""
     if micro_usd is None:
         return "—"

@@ -95,6 +95,9 @@ def test_a_person_creates_a_key_sees_it_once_copies_it_and_revokes_it(page, live
     page.once("dialog", lambda dialog: dialog.accept())
     row.get_by_role("button", name="Revoke").click()
     page.wait_for_selector("text=revoked.")
+    # Out of the way of the active keys, under its own tab.
+    assert page.locator("tr", has_text="Browser key").count() == 0
+    page.get_by_test_id("tab-revoked").click()
     assert page.locator("tr", has_text="Browser key").locator(".badge").inner_text() == "revoked"
     with in_acme(), pytest.raises(KeyRevoked):
         authenticate_token_and_key(authorization=f"Bearer {token}", api_key=key)
@@ -161,6 +164,40 @@ def test_a_person_edits_the_budget_and_webhook_and_rolls_the_secret(page, live_h
     snapshot(page, "api-key-detail")
     page.reload()  # shown once: a reload neither shows it again nor rolls again
     assert new_secret not in page.content() and page.get_by_test_id("rolled-secret").count() == 0
+
+
+def test_on_a_phone_a_person_renames_a_key_and_reads_its_usage_chart(page, live_http, committed):
+    refused: list[str] = []
+    page.on(
+        "console",
+        lambda message: refused.append(message.text) if "Content Security Policy" in message.text else None,
+    )
+    page.set_viewport_size({"width": 390, "height": 844})
+    sign_in(page, live_http, "viewer@acme.example")
+    page.goto(f"{live_http.url()}/settings/api-keys/")
+    page.get_by_label("Label").fill("Phone key")
+    page.get_by_role("button", name="Create key").click()
+    page.get_by_role("link", name="Phone key").click()
+
+    page.get_by_label("Rename to").fill("Pocket key")
+    page.get_by_role("button", name="Rename").click()
+
+    page.wait_for_selector("text=Key renamed “Pocket key”.")
+    assert page.locator("h1").inner_text().startswith("Pocket key")
+    chart = page.get_by_test_id("usage-chart").locator("svg")
+    # Drawn to the width of its column, smaller than its 600 units (the column itself is the
+    # layout's: on a phone its tables may still widen it).
+    width, column = chart.evaluate(
+        "svg => [svg.getBoundingClientRect().width, svg.closest('main').clientWidth]"
+    )
+    assert 0 < width <= column and width < 600
+    assert chart.locator("rect.bar").count() == 60
+    # Coloured by the stylesheet, not by attributes in the page: the policy refuses nothing.
+    fill = chart.locator("line.axis").first.evaluate("line => getComputedStyle(line).stroke")
+    assert fill not in ("", "none")
+    assert page.get_by_role("img", name="Use of this key over the last 30 days").count() == 1
+    assert refused == []
+    snapshot(page, "api-key-usage-phone")
 
 
 def test_a_person_copies_a_ready_configuration_for_an_editor(page, live_http, committed):

@@ -371,7 +371,7 @@ def test_admins_see_the_log_in_the_settings(acme_client, people):
     page = response.content.decode()
     assert "searchContacts" in page
     assert "member@acme.example" in page
-    assert "pat:test" in page
+    assert "access token" in page and "pat:test" not in page  # credentials by kind and name
     assert 'href="/settings/tool-calls/"' in page  # in the navigation
     assert "nobody" not in page  # arguments are never kept
 
