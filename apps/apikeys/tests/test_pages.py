@@ -138,7 +138,8 @@ def test_the_key_page_draws_30_days_of_spend_and_calls_and_gives_the_numbers(acm
     assert "Last 30 days" in page
     table = page[page.index("</figure>") :]
     assert table.count("<tr><td>") >= 30
-    assert f"<tr><td>{today:%Y-%m-%d}</td><td>$1.50</td><td>12</td><td>3</td></tr>" in table
+    day = f'<time datetime="{today:%Y-%m-%d}">{today:%Y-%m-%d}</time>'
+    assert f"<tr><td>{day}</td><td>$1.50</td><td>12</td><td>3</td></tr>" in table
 
 
 def test_bars_are_drawn_to_a_round_scale():
