@@ -13,34 +13,9 @@ from django.utils.translation import gettext as _
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.apikeys import clients, selectors, services
 from apps.apikeys.forms import AgentConnectionForm, ApiKeyForm, RollSecretForm
-from apps.core import encryption
 from apps.core.errors import ValidationFailed
-from apps.core.pages import page
+from apps.core.pages import keep_to_show, no_store, page, take_to_show
 from apps.core.recurrence import workspace_zone
-
-
-def _no_store(response: HttpResponse) -> HttpResponse:
-    response["Cache-Control"] = "no-store"  # the page holds a secret
-    return response
-
-
-# A secret made by a form is shown by the page the form redirects to (post/redirect/get: a reload
-# makes nothing twice), and only once: it waits in the session, encrypted, until that page takes it.
-SHOWN_ONCE = "apikeys.shown_once"
-
-
-def _keep_to_show(request: HttpRequest, page_name: str, values: dict[str, Any]) -> None:
-    request.session[SHOWN_ONCE] = {"page": page_name, "sealed": encryption.encrypt(json.dumps(values))}
-
-
-def _take_to_show(request: HttpRequest, page_name: str) -> dict[str, Any] | None:
-    """What `_keep_to_show` left for this page, once; None on any other visit."""
-    kept = request.session.get(SHOWN_ONCE)
-    if not isinstance(kept, dict) or kept.get("page") != page_name:
-        return None
-    del request.session[SHOWN_ONCE]
-    values: dict[str, Any] = json.loads(encryption.decrypt(kept["sealed"]))
-    return values
 
 
 def _form_error(form: Any, error: ValidationFailed) -> None:
@@ -65,14 +40,14 @@ def key_list(request: AuthenticatedHttpRequest) -> HttpResponse:
         except ValidationFailed as error:
             _form_error(form, error)
         else:
-            _keep_to_show(
+            keep_to_show(
                 request,
                 "list",
                 {"key_id": made.key.pk, "raw_key": made.raw_key, "signing_secret": made.signing_secret},
             )
             return redirect("apikeys:list")
     created = None
-    shown = _take_to_show(request, "list") if request.method == "GET" else None
+    shown = take_to_show(request, "list") if request.method == "GET" else None
     if shown is not None:
         key = selectors.api_key_get(user=request.user, key_id=shown["key_id"])
         created = {"key": key, "raw_key": shown["raw_key"], "signing_secret": shown["signing_secret"]}
@@ -88,7 +63,7 @@ def key_list(request: AuthenticatedHttpRequest) -> HttpResponse:
             "rows": [{"key": key, "usage": usage[key.pk]} for key in keys],
         },
     )
-    return _no_store(response) if created else response
+    return no_store(response) if created else response
 
 
 def _initial(key: Any) -> dict[str, Any]:
@@ -108,7 +83,7 @@ def _render(request: HttpRequest, template: str, context: dict[str, Any]) -> Htt
 
 
 def _detail(request: HttpRequest, key: Any, form: ApiKeyForm) -> HttpResponse:
-    shown = _take_to_show(request, f"detail-{key.pk}") if request.method == "GET" else None
+    shown = take_to_show(request, f"detail-{key.pk}") if request.method == "GET" else None
     rolled = shown["secret"] if shown else None
     response = _render(
         request,
@@ -123,7 +98,7 @@ def _detail(request: HttpRequest, key: Any, form: ApiKeyForm) -> HttpResponse:
             "rolled": rolled,
         },
     )
-    return _no_store(response) if rolled else response
+    return no_store(response) if rolled else response
 
 
 @page()
@@ -150,7 +125,7 @@ def key_roll(request: AuthenticatedHttpRequest, key_id: int) -> HttpResponse:
     key, secret = services.signing_secret_roll(
         actor=request.user, key=key, overlap=timedelta(hours=form.cleaned_data["overlap_hours"])
     )
-    _keep_to_show(request, f"detail-{key.pk}", {"secret": secret})
+    keep_to_show(request, f"detail-{key.pk}", {"secret": secret})
     return redirect("apikeys:detail", key_id=key.pk)
 
 
@@ -174,7 +149,7 @@ def agent_connection(request: AuthenticatedHttpRequest) -> HttpResponse:
             base_url=request.build_absolute_uri("/").rstrip("/"),
             server_name=workspace.brand_name if workspace else "Atrium",
         )
-        _keep_to_show(
+        keep_to_show(
             request,
             "agent-connection",
             {
@@ -186,7 +161,7 @@ def agent_connection(request: AuthenticatedHttpRequest) -> HttpResponse:
             },
         )
         return redirect("apikeys:agent-connection")
-    shown = _take_to_show(request, "agent-connection") if request.method == "GET" else None
+    shown = take_to_show(request, "agent-connection") if request.method == "GET" else None
     setup = None
     if shown is not None:
         form = AgentConnectionForm(initial={"client": shown["client"]})
@@ -206,4 +181,4 @@ def agent_connection(request: AuthenticatedHttpRequest) -> HttpResponse:
             "mcp_url": request.build_absolute_uri("/api/mcp"),
         },
     )
-    return _no_store(response) if setup else response
+    return no_store(response) if setup else response
