@@ -77,6 +77,7 @@ def test_a_person_is_added_once(page, live_http, committed):
     form = page.locator("form.stack")
     form.get_by_label("Email").fill(email)
     form.get_by_label("Role").select_option(label="Viewer")
+    form.get_by_label("Initial password").fill(f"Reload-{uuid.uuid4().hex}")
     form.get_by_role("button", name="Add").click()
     page.wait_for_selector(f"text={email} added.")
 
@@ -93,7 +94,7 @@ def test_a_role_is_created_once(page, live_http, committed):
     sign_in(page, live_http, "owner@acme.example")
     page.goto(f"{live_http.url()}/settings/roles/")
     form = page.locator("form.stack")
-    form.get_by_label("Name", exact=True).fill(name)
+    form.get_by_role("textbox", name="Name:").fill(name)
     form.get_by_role("button", name="Create role").click()
     page.wait_for_selector(f"text={name}")
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django_tenants.utils import schema_context
 
 pytestmark = pytest.mark.live
@@ -28,7 +28,7 @@ def test_a_person_searches_the_contacts_and_opens_one(page, live_http, committed
     from apps.contacts import services
 
     word = uuid.uuid4().hex[:8]
-    with in_acme():
+    with in_acme(), transaction.atomic():
         member = User.objects.get(email="member@acme.example")
         found, _duplicates = services.contact_create(
             actor=member,
