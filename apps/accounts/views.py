@@ -33,7 +33,7 @@ from apps.accounts.permissions import PeoplePerm, RolesPerm
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core.actors import can
 from apps.core.errors import Forbidden
-from apps.core.pages import page
+from apps.core.pages import keep_to_show, no_store, page, take_to_show
 
 
 class SignInView(auth_views.LoginView):
@@ -131,12 +131,17 @@ def password_reset_done(request: HttpRequest) -> HttpResponse:
 
 @page()
 def tokens(request: AuthenticatedHttpRequest) -> HttpResponse:
-    created = None
     form = AccessTokenForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         token, raw = services.access_token_create(user=request.user, name=form.cleaned_data["name"])
-        created = {"token": token, "raw": raw}
-        form = AccessTokenForm()
+        # Shown by the page the form redirects to, once (a reload makes no second token).
+        keep_to_show(request, "tokens", {"token_id": token.pk, "raw": raw})
+        return redirect("settings:tokens")
+    shown = take_to_show(request, "tokens")
+    created = None
+    if shown is not None:
+        token = selectors.access_token_get(user=request.user, token_id=shown["token_id"])
+        created = {"token": token, "raw": shown["raw"]}
     response = render(
         request,
         "accounts/tokens.html",
@@ -147,9 +152,7 @@ def tokens(request: AuthenticatedHttpRequest) -> HttpResponse:
             "tokens": selectors.access_token_list(user=request.user),
         },
     )
-    if created:
-        response["Cache-Control"] = "no-store"  # the page holds a secret
-    return response
+    return no_store(response) if created else response
 
 
 @page(methods=("POST",), back="settings:tokens")

@@ -13,33 +13,8 @@ from django.utils.translation import gettext as _
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.apikeys import charts, clients, selectors, services
 from apps.apikeys.forms import AgentConnectionForm, ApiKeyForm, RenameKeyForm, RollSecretForm
-from apps.core import encryption
 from apps.core.errors import AppError, ValidationFailed
-from apps.core.pages import chosen, page
-
-
-def _no_store(response: HttpResponse) -> HttpResponse:
-    response["Cache-Control"] = "no-store"  # the page holds a secret
-    return response
-
-
-# A secret made by a form is shown by the page the form redirects to (post/redirect/get: a reload
-# makes nothing twice), and only once: it waits in the session, encrypted, until that page takes it.
-SHOWN_ONCE = "apikeys.shown_once"
-
-
-def _keep_to_show(request: HttpRequest, page_name: str, values: dict[str, Any]) -> None:
-    request.session[SHOWN_ONCE] = {"page": page_name, "sealed": encryption.encrypt(json.dumps(values))}
-
-
-def _take_to_show(request: HttpRequest, page_name: str) -> dict[str, Any] | None:
-    """What `_keep_to_show` left for this page, once; None on any other visit."""
-    kept = request.session.get(SHOWN_ONCE)
-    if not isinstance(kept, dict) or kept.get("page") != page_name:
-        return None
-    del request.session[SHOWN_ONCE]
-    values: dict[str, Any] = json.loads(encryption.decrypt(kept["sealed"]))
-    return values
+from apps.core.pages import chosen, keep_to_show, no_store, page, take_to_show
 
 
 def _form_error(form: Any, error: ValidationFailed) -> None:
@@ -69,14 +44,14 @@ def key_list(request: AuthenticatedHttpRequest) -> HttpResponse:
         except ValidationFailed as error:
             _form_error(form, error)
         else:
-            _keep_to_show(
+            keep_to_show(
                 request,
                 "list",
                 {"key_id": made.key.pk, "raw_key": made.raw_key, "signing_secret": made.signing_secret},
             )
             return redirect("apikeys:list")
     created = None
-    shown = _take_to_show(request, "list") if request.method == "GET" else None
+    shown = take_to_show(request, "list") if request.method == "GET" else None
     if shown is not None:
         key = selectors.api_key_get(user=request.user, key_id=shown["key_id"])
         created = {"key": key, "raw_key": shown["raw_key"], "signing_secret": shown["signing_secret"]}
@@ -96,7 +71,7 @@ def key_list(request: AuthenticatedHttpRequest) -> HttpResponse:
             "rows": [{"key": key, "usage": usage[key.pk]} for key in keys],
         },
     )
-    return _no_store(response) if created else response
+    return no_store(response) if created else response
 
 
 def _initial(key: Any) -> dict[str, Any]:
@@ -118,7 +93,7 @@ def _render(request: HttpRequest, template: str, context: dict[str, Any]) -> Htt
 def _detail(
     request: HttpRequest, key: Any, form: ApiKeyForm, rename_form: RenameKeyForm | None = None
 ) -> HttpResponse:
-    shown = _take_to_show(request, f"detail-{key.pk}") if request.method == "GET" else None
+    shown = take_to_show(request, f"detail-{key.pk}") if request.method == "GET" else None
     rolled = shown["secret"] if shown else None
     days = selectors.usage_days(key=key, days=USAGE_DAYS)
     response = _render(
@@ -136,7 +111,7 @@ def _detail(
             "rolled": rolled,
         },
     )
-    return _no_store(response) if rolled else response
+    return no_store(response) if rolled else response
 
 
 @page()
@@ -184,7 +159,7 @@ def key_roll(request: AuthenticatedHttpRequest, key_id: int) -> HttpResponse:
     key, secret = services.signing_secret_roll(
         actor=request.user, key=key, overlap=timedelta(hours=form.cleaned_data["overlap_hours"])
     )
-    _keep_to_show(request, f"detail-{key.pk}", {"secret": secret})
+    keep_to_show(request, f"detail-{key.pk}", {"secret": secret})
     return redirect("apikeys:detail", key_id=key.pk)
 
 
@@ -208,7 +183,7 @@ def agent_connection(request: AuthenticatedHttpRequest) -> HttpResponse:
             base_url=request.build_absolute_uri("/").rstrip("/"),
             server_name=workspace.brand_name if workspace else "Atrium",
         )
-        _keep_to_show(
+        keep_to_show(
             request,
             "agent-connection",
             {
@@ -223,7 +198,7 @@ def agent_connection(request: AuthenticatedHttpRequest) -> HttpResponse:
             },
         )
         return redirect("apikeys:agent-connection")
-    shown = _take_to_show(request, "agent-connection") if request.method == "GET" else None
+    shown = take_to_show(request, "agent-connection") if request.method == "GET" else None
     setup = None
     if shown is not None:
         form = AgentConnectionForm(initial={"client": shown["client"]})
@@ -254,4 +229,4 @@ def agent_connection(request: AuthenticatedHttpRequest) -> HttpResponse:
             "mcp_url": request.build_absolute_uri("/api/mcp"),
         },
     )
-    return _no_store(response) if setup else response
+    return no_store(response) if setup else response

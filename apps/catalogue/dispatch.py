@@ -34,6 +34,7 @@ from apps.core.db import connection, database_failure
 from apps.core.encoded import PartlyEncoded
 from apps.core.errors import AppError
 from apps.core.observability import describe_error
+from apps.core.origin import Origin, through
 from apps.core.permissions import area_title
 from apps.core.workspaces import current_workspace
 
@@ -88,6 +89,9 @@ class ToolContext:
     elicit: Callable[[str, dict[str, Any]], dict[str, Any]] | None = None
     is_cancelled: Callable[[], bool] = _never
     request_id: str | int | None = None
+    # Which door the call came through ("mcp", "gateway"): histories say an agent made a change
+    # (apps.core.origin).
+    door: str = "mcp"
 
     @property
     def actor(self) -> Actor:
@@ -320,8 +324,9 @@ def _call(ctx: ToolContext, spec: ToolSpec, arguments: Any) -> tuple[str, str, d
     # READ COMMITTED each statement sees its own snapshot anyway, so BEGIN and COMMIT would only
     # add two round trips to the database.
     writes = nullcontext() if spec.read_only else transaction.atomic()
+    called = Origin(door=ctx.door, tool=spec.name, client=ctx.principal.client[:200])
     try:
-        with writes:
+        with writes, through(called):
             result = spec.function(ctx, **kwargs)
     except AppError as error:
         return "error", error.code, error_result(_app_error_message(error))

@@ -4,10 +4,12 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from apps.contacts.permissions import ContactsPerm
 from apps.core import areas, env
 from apps.core.actors import Actor
 from apps.core.kinds import Kind
 from apps.core.kinds.attachments import Linked
+from apps.core.navigation import NavItem
 
 
 class ContactLinks:
@@ -100,6 +102,7 @@ area = areas.declare(
             "transferContactAccounts",
         ),
     },
+    nav=[NavItem("contacts", _("Contacts"), "contacts:list", ContactsPerm.VIEW, order=33)],
     kinds=[
         Kind(
             "contact",

@@ -167,6 +167,12 @@ class ContactEvent(models.Model):
     summary = models.CharField(max_length=300, blank=True)
     # {"field": [before, after]} for updates; other facts for other kinds.
     changes = models.JSONField(default=dict, blank=True)
+    # Through which door it happened (apps.core.origin): "" for a person on a page or the service
+    # itself, "mcp" or "gateway" for an agent's tool call, then with the tool and the client
+    # (the OAuth client's name or the API key's label).
+    door = models.CharField(max_length=20, blank=True)
+    tool = models.CharField(max_length=100, blank=True)
+    client = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["-at", "-id"]

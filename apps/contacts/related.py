@@ -18,24 +18,31 @@
 
   and the tools that link and unlink them are one call each:
   `related.change(actor, Department, department_id, contact_id=..., role=...)`.
+- The other way round, the records of every area whose list includes a contact, those the actor
+  may see: `linking_records(actor=..., contact=...)` (the contact's settings page shows them).
 
 Only contacts the actor may see are found, linked or listed (`Contact.objects.restrict`).
 """
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any
 
+from django.apps import apps as django_apps
 from django.conf import settings
 from django.db import models
 from django.db.models import QuerySet
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from pydantic import Field
 
 from apps.catalogue.shapes import From, Out, PersonRef
 from apps.contacts.models import Contact
 from apps.contacts.shapes import ContactRef
-from apps.core.actors import Actor, actor_id
+from apps.core import areas, kinds, workspaces
+from apps.core.actors import Actor, actor_id, can
 from apps.core.errors import NotFound, invalid
 
 
@@ -141,3 +148,59 @@ def change(
         linked=not remove,
         changed=changed,
     )
+
+
+@dataclass(frozen=True)
+class LinkingRecord:
+    """A record of another area (a department, a group account) that lists a contact, as the
+    contact's page shows it."""
+
+    label: str  # what kind of record: "Department"
+    title: str
+    role: str
+    linked_at: datetime
+    url: str  # the page of its area, "" when the reader may not open it
+
+
+def linking_records(*, actor: Actor, contact: Contact) -> list[LinkingRecord]:
+    """The records of other areas whose contacts (a `LinkedContact` model) include `contact`,
+    those the actor may see, found from the models alone: an area that keeps such a list shows
+    here without Contacts knowing it."""
+    found: list[LinkingRecord] = []
+    for model in django_apps.get_models():
+        if not issubclass(model, LinkedContact):
+            continue
+        field = next(
+            (
+                field
+                for field in model._meta.concrete_fields
+                if field.is_relation and field.name not in {"contact", "linked_by"}
+            ),
+            None,
+        )
+        record_model: Any = field.related_model if field is not None else None
+        restrict = getattr(getattr(record_model, "objects", None), "restrict", None)
+        if field is None or restrict is None or not workspaces.has_area(record_model._meta.app_label):
+            continue
+        kind = kinds.kind_of_model(record_model)
+        label = kind.label if kind else capfirst(str(record_model._meta.verbose_name))
+        url = _area_page(actor, record_model._meta.app_label)
+        rows = (
+            model._default_manager.filter(contact=contact, **{f"{field.name}__in": restrict(actor)})
+            .select_related(field.name)
+            .order_by("linked_at", "id")[:100]
+        )
+        for row in rows:
+            record = getattr(row, field.name)
+            title = kind.title_of(record) if kind else str(record)
+            found.append(LinkingRecord(label, title, row.role, row.linked_at, url))
+    return sorted(found, key=lambda link: (str(link.label), link.title.lower()))
+
+
+def _area_page(actor: Actor, app_label: str) -> str:
+    """The first page the area puts in the navigation, if the actor may open it."""
+    area = areas.get(app_label)
+    for item in area.nav if area is not None else ():
+        if item.permission is None or can(actor, item.permission):
+            return reverse(item.url_name)
+    return ""

@@ -26,7 +26,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, JSONObject, Lower, NullIf
 from django.utils import timezone
 
-from apps.contacts.models import Contact, ContactConflict, ContactShare
+from apps.contacts.models import Contact, ContactConflict, ContactEvent, ContactShare, KeyContact
 from apps.core import search
 from apps.core.actors import Actor
 from apps.core.errors import NotFound
@@ -246,3 +246,73 @@ def conflict_get(*, actor: Actor, conflict_id: int) -> ContactConflict:
             "getContact lists a contact's open possible duplicates."
         )
     return conflict
+
+
+# --- the settings pages -------------------------------------------------------------------------
+
+
+def contact_list(
+    *, actor: Actor, query: str = "", kind: str = "", stage: str = "", archived: bool = False
+) -> QuerySet[Contact]:
+    """The Contacts page's list: the contacts the actor may see (the archived ones alone with
+    `archived`), ranked as searchContacts ranks them for a query, by name as listContacts sorts
+    them without one; `kind` and `stage` narrow it when given."""
+    if search.words(query):
+        rows = contact_search(actor=actor, query=query, include_deleted=archived)
+        if archived:
+            rows = rows.filter(deleted_at__isnull=False)
+    else:
+        rows = Contact.objects.restrict(actor, trash="only" if archived else "exclude").order_by(
+            "last_name", "first_name", "organisation_name", "id"
+        )
+    if kind:
+        rows = rows.filter(kind=kind)
+    if stage:
+        rows = rows.filter(lifecycle_stage=stage)
+    return rows.select_related("owner", "organisation")
+
+
+def contact_history(*, contact: Contact) -> QuerySet[ContactEvent]:
+    """The contact's history, newest first, with who did each thing (the contact: one the reader
+    may see, `contact_answer`)."""
+    return ContactEvent.objects.filter(contact=contact).select_related("actor")
+
+
+def contact_relations(*, actor: Actor, contact: Contact) -> dict[str, Any]:
+    """The contacts a contact is linked to, those the actor may see: its organisation's people
+    (for an organisation), its key contacts and the organisations it is one for, the contact it
+    was merged into and those merged into it, and its open possible duplicates."""
+    visible = Contact.objects.restrict(actor, trash="include")
+    refs = contact_refs(contact)
+    organisation = refs.get(contact.organisation_id) if contact.organisation_id else None
+    merged_into = refs.get(contact.merged_into_id) if contact.merged_into_id else None
+    shown = set(visible.filter(pk__in=list(refs)).values_list("pk", flat=True))
+    pairs = [
+        (conflict, conflict.other if conflict.contact_id == contact.pk else conflict.contact)
+        for conflict in open_conflicts(contact)[:50]
+    ]
+    seen = set(visible.filter(pk__in=[other.pk for _conflict, other in pairs]).values_list("pk", flat=True))
+    conflicts = [{"conflict": conflict, "other": other} for conflict, other in pairs if other.pk in seen]
+    return {
+        "organisation": organisation if organisation is not None and organisation.pk in shown else None,
+        "merged_into": merged_into if merged_into is not None and merged_into.pk in shown else None,
+        "people": list(
+            Contact.objects.restrict(actor)
+            .filter(organisation=contact)
+            .order_by("last_name", "first_name", "id")[:100]
+        )
+        if contact.kind == Contact.Kind.ORGANISATION
+        else [],
+        "key_contacts": list(
+            KeyContact.objects.filter(
+                organisation=contact, person__in=visible.filter(deleted_at__isnull=True)
+            ).select_related("person")[:50]
+        ),
+        "key_for": list(
+            KeyContact.objects.filter(
+                person=contact, organisation__in=visible.filter(deleted_at__isnull=True)
+            ).select_related("organisation")[:50]
+        ),
+        "merged_from": list(visible.filter(merged_into=contact).order_by("id")[:50]),
+        "conflicts": conflicts,
+    }

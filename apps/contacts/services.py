@@ -22,7 +22,7 @@ from apps.contacts.models import (
     OwnershipChange,
 )
 from apps.contacts.permissions import ContactsPerm
-from apps.core import search, sharing
+from apps.core import origin, search, sharing
 from apps.core.actors import can, require
 from apps.core.errors import ValidationFailed, invalid
 from apps.core.records import ShareAccess, Visibility
@@ -67,13 +67,18 @@ MAX_DATA_BYTES = 16_384
 def record(
     contact: Contact, actor: Any, kind: str, summary: str = "", changes: dict[str, Any] | None = None
 ) -> None:
-    """Keeps the event in the contact's history, and tells the contact's watchers."""
+    """Keeps the event in the contact's history, with the agent's tool call that made it if one
+    did (apps.core.origin), and tells the contact's watchers."""
+    called = origin.current()
     ContactEvent.objects.create(
         contact=contact,
         actor=actor if getattr(actor, "pk", None) else None,
         kind=kind,
         summary=summary[:300],
         changes=changes or {},
+        door=called.door if called else "",
+        tool=called.tool if called else "",
+        client=called.client[:200] if called else "",
     )
     if kind != ContactEvent.Kind.CREATED:
         notifications.entity_changed(entity=contact, actor=actor, summary=summary[:300])

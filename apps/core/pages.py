@@ -12,6 +12,7 @@ can fix is said on the page they came from (a form's POST: the message, and back
 A record in the trash, asked for where a live one is needed, is not found either.
 """
 
+import json
 import logging
 from collections.abc import Callable, Collection
 from functools import wraps
@@ -29,6 +30,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
+from apps.core import encryption
 from apps.core.actors import Actor, can
 from apps.core.errors import (
     AppError,
@@ -106,6 +108,33 @@ def came_from(request: HttpRequest) -> str:
     ):
         return referer
     return request.get_full_path()
+
+
+# A secret made by a form (a token, a key, a signing secret) is shown by the page the form
+# redirects to (post/redirect/get: a reload makes nothing twice), and only once: it waits in the
+# session, encrypted, until that page takes it.
+SHOWN_ONCE = "pages.shown_once"
+
+
+def keep_to_show(request: HttpRequest, page_name: str, values: dict[str, Any]) -> None:
+    """Keeps `values` (JSON) for the next GET of the page `page_name` alone (`take_to_show`)."""
+    request.session[SHOWN_ONCE] = {"page": page_name, "sealed": encryption.encrypt(json.dumps(values))}
+
+
+def take_to_show(request: HttpRequest, page_name: str) -> dict[str, Any] | None:
+    """What `keep_to_show` left for this page, once; None on any other visit (and for a POST)."""
+    kept = request.session.get(SHOWN_ONCE)
+    if request.method != "GET" or not isinstance(kept, dict) or kept.get("page") != page_name:
+        return None
+    del request.session[SHOWN_ONCE]
+    values: dict[str, Any] = json.loads(encryption.decrypt(kept["sealed"]))
+    return values
+
+
+def no_store(response: HttpResponse) -> HttpResponse:
+    """A page that holds a secret: kept in no cache."""
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def chosen(request: HttpRequest, name: str, choices: Collection[str], default: str = "") -> str:

@@ -138,12 +138,16 @@ def test_the_command_refuses_unknown_workspaces_and_people(args, message):
 def test_the_settings_page_shows_a_new_token_once_and_revokes_it(acme_client, people):
     acme_client.force_login(people["member"])
 
-    created = acme_client.post("/settings/tokens/", {"name": "Claude Desktop"})
+    posted = acme_client.post("/settings/tokens/", {"name": "Claude Desktop"})
 
+    # Post/redirect/get: the page the form redirects to shows the token, once.
+    assert posted.status_code == 302 and posted["Location"] == "/settings/tokens/"
+    created = acme_client.get("/settings/tokens/")
     body = created.content.decode()
     raw = re.search(r'data-testid="new-token">(atp_[0-9A-Za-z]+)<', body).group(1)
     assert "shown only once" in body
     assert created["Cache-Control"] == "no-store"
+    assert PersonalAccessToken.objects.filter(user=people["member"], name="Claude Desktop").count() == 1
     assert me(acme_client, raw).status_code == 200
     listing = acme_client.get("/settings/tokens/").content.decode()
     assert raw not in listing and f"atp_…{raw[-4:]}" in listing

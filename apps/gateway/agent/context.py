@@ -74,7 +74,9 @@ class Run:
     context: ToolContext = field(init=False)
 
     def __post_init__(self) -> None:
-        self.context = ToolContext(principal=self.principal, session=self.session, request_id=None)
+        self.context = ToolContext(
+            principal=self.principal, session=self.session, request_id=None, door="gateway"
+        )
 
     @classmethod
     def start(cls, conversation: Conversation, token: str) -> "Run":
