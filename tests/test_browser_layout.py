@@ -64,6 +64,8 @@ def problems(page: Any) -> list[str]:
     if scroll_width > inner_width:
         found.append(f"the page is {scroll_width} px wide in a {inner_width} px window")
     if not page.evaluate("() => typeof window.axe === 'object'"):
+        if not AXE.exists():
+            pytest.fail(f"{AXE} is missing: `make test` installs tests/node from its lock file")
         # Evaluated by the browser's debugging protocol, which the page's CSP does not govern.
         page.evaluate(AXE.read_text())
     found.extend(page.evaluate(AXE_RUN))
