@@ -131,6 +131,9 @@ TEMPLATES = [
     },
 ]
 
+# `{{ form }}` renders the house way on every page (apps/core/forms.py), not Django's default.
+FORM_RENDERER = "apps.core.forms.AtriumFormRenderer"
+
 ASGI_APPLICATION = "config.asgi.application"
 
 # --- language and time --------------------------------------------------------------------------

@@ -35,3 +35,20 @@ document.addEventListener("DOMContentLoaded", () => {
   target.scrollIntoView({ block: "center" });
   if (field) field.focus({ preventScroll: true });
 });
+
+// The settings menu: on a narrow screen its links fold under a "Menu" button (the stylesheet
+// hides the list while the button says it is collapsed); on a wide one the button is not shown
+// and the list stays a side menu. Without this script the button stays hidden and the list open.
+document.addEventListener("DOMContentLoaded", () => {
+  const toggle = document.querySelector(".sidenav .menu-toggle");
+  if (!toggle) return;
+  const setOpen = (open) => toggle.setAttribute("aria-expanded", open ? "true" : "false");
+  toggle.hidden = false;
+  toggle.addEventListener("click", () => setOpen(toggle.getAttribute("aria-expanded") !== "true"));
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || toggle.getAttribute("aria-expanded") !== "true") return;
+    if (getComputedStyle(toggle).display === "none") return;
+    setOpen(false);
+    toggle.focus();
+  });
+});

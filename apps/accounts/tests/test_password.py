@@ -65,7 +65,9 @@ def signed_in(client: Client, user: User) -> Client:
 
 
 def errors_of(response) -> str:  # type: ignore[no-untyped-def]
-    return " ".join(re.findall(r'<div class="error" role="alert">(.*?)</div>', response.content.decode()))
+    # A field's error carries the id its field points at (aria-describedby); the form's has none.
+    alerts = re.findall(r'<div class="error" role="alert"[^>]*>(.*?)</div>', response.content.decode())
+    return " ".join(alerts)
 
 
 # --- changing it, signed in ---------------------------------------------------------------------

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.test import Client
 
@@ -229,3 +231,19 @@ def test_a_refused_change_on_a_page_is_explained(people):
 
     assert "You cannot hand out a role that allows more than your own." in response.content.decode()
     assert User.objects.get(pk=people["owner"].pk).is_active
+
+
+def test_the_people_and_roles_forms_say_what_is_wrong_the_way_every_page_does(people):
+    admin = _client_as(people["admin"])
+
+    html = admin.post("/settings/people/", {"email": "not an address", "password": ""}).content.decode()
+
+    assert '<label for="id_email">Email</label>' in html
+    assert '<div class="error" role="alert" id="id_email_error">Enter a valid email address.</div>' in html
+    assert re.search(r'<input type="email" name="email"[^>]*aria-invalid="true"', html)
+    assert '<small class="muted" id="id_password_helptext">' in html
+    assert "errorlist" not in html
+
+    html = admin.get("/settings/roles/").content.decode()
+    assert re.search(r"<fieldset>\s*<legend>Permissions</legend>", html)
+    assert "errorlist" not in html and "Name:</label>" not in html
