@@ -43,7 +43,7 @@ def test_the_reference_loads_everything_from_the_server_and_renders(page, live_h
 
     assert other_hosts(requests, live_http.url()) == []
     assert any(url.endswith("/api/schema/") for url in requests)
-    assert problems == []
+    assert problems == [], "\n".join(problems)
 
 
 def test_the_interactive_page_loads_everything_from_the_server_and_renders(page, live_http):
@@ -55,4 +55,4 @@ def test_the_interactive_page_loads_everything_from_the_server_and_renders(page,
     page.wait_for_load_state("networkidle")
 
     assert other_hosts(requests, live_http.url()) == []
-    assert problems == []
+    assert problems == [], "\n".join(problems)
