@@ -20,7 +20,9 @@ from django.contrib import messages
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from oauth2_provider import views as dot_views
 from oauth2_provider.exceptions import OAuthToolkitError
 from oauth2_provider.forms import AllowForm
@@ -293,6 +295,10 @@ class RegistrationView(dot_views.DynamicClientRegistrationView):
         return completed
 
 
+# The registration access token authenticates these requests, never a cookie: no CSRF check, as
+# the toolkit's view has. Overriding `dispatch` drops the toolkit's exemption (as_view reads it
+# from `dispatch`), so it is given again here.
+@method_decorator(csrf_exempt, name="dispatch")
 class RegistrationManagementView(dot_views.DynamicClientRegistrationManagementView):
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if _holds_nul(request, kwargs):
