@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class McpConfig(AppConfig):
@@ -6,4 +7,9 @@ class McpConfig(AppConfig):
     verbose_name = "MCP endpoint"
 
     def ready(self) -> None:
+        from apps.core import navigation
+        from apps.core.navigation import NavItem
+
+        navigation.register(NavItem("developers", _("Developers"), "mcp:developers", order=35))
+
         from . import signals  # noqa: F401  (tool-list changes -> notifications on open streams)

@@ -7,4 +7,5 @@ app_name = "mcp"
 urlpatterns = [
     path(".well-known/mcp.json", views.server_card, name="server-card"),
     path(".well-known/mcp/server-card.json", views.server_card, name="server-card-alias"),
+    path("settings/developers/", views.developers, name="developers"),
 ]

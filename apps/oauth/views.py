@@ -20,7 +20,9 @@ from django.contrib import messages
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from oauth2_provider import views as dot_views
 from oauth2_provider.exceptions import OAuthToolkitError
 from oauth2_provider.forms import AllowForm
@@ -51,6 +53,17 @@ def _oauth_error(error: str, description: str, status: int = 400, **headers: str
     for name, value in headers.items():
         response[name] = value
     return response
+
+
+def _holds_nul(request: HttpRequest, kwargs: dict[str, Any]) -> bool:
+    """A NUL character in a parameter: no PostgreSQL text can hold it, so looking the value up
+    would fail inside the database (a 500) rather than as the bad request it is."""
+    values = [value for _name, items in (*request.GET.lists(), *request.POST.lists()) for value in items]
+    return any("\x00" in str(value) for value in (*values, *kwargs.values()))
+
+
+def _nul_refused() -> str:
+    return _("A parameter holds a NUL character, which no OAuth value may contain.")
 
 
 # --- discovery ----------------------------------------------------------------------------------
@@ -140,7 +153,9 @@ class AuthorizationView(dot_views.AuthorizationView):
     form_class = ConsentForm
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if request.user.is_authenticated and not _is_member(request.user):
+        if _holds_nul(request, kwargs):
+            response = self._error_page(_nul_refused(), 400)
+        elif request.user.is_authenticated and not _is_member(request.user):
             response = self._error_page(_("Only people of this workspace can connect apps to it."), 403)
         else:
             response = super().dispatch(request, *args, **kwargs)
@@ -215,13 +230,19 @@ class AuthorizationView(dot_views.AuthorizationView):
 
 class TokenView(dot_views.TokenView):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if _holds_nul(request, kwargs):
+            return _oauth_error("invalid_request", _nul_refused())
         # One transaction: the code or refresh token is locked while it is used, and the
         # revocations a replay causes are kept even though the answer is an error.
         with transaction.atomic():
             return super().post(request, *args, **kwargs)
 
 
-RevokeTokenView = dot_views.RevokeTokenView
+class RevokeTokenView(dot_views.RevokeTokenView):
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if _holds_nul(request, kwargs):
+            return _oauth_error("invalid_request", _nul_refused())
+        return super().post(request, *args, **kwargs)
 
 
 # --- registration -------------------------------------------------------------------------------
@@ -274,7 +295,16 @@ class RegistrationView(dot_views.DynamicClientRegistrationView):
         return completed
 
 
+# The registration access token authenticates these requests, never a cookie: no CSRF check, as
+# the toolkit's view has. Overriding `dispatch` drops the toolkit's exemption (as_view reads it
+# from `dispatch`), so it is given again here.
+@method_decorator(csrf_exempt, name="dispatch")
 class RegistrationManagementView(dot_views.DynamicClientRegistrationManagementView):
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if _holds_nul(request, kwargs):
+            return _oauth_error("invalid_request", _nul_refused())
+        return super().dispatch(request, *args, **kwargs)
+
     def get(self, request: HttpRequest, client_id: str, *args: Any, **kwargs: Any) -> HttpResponse:
         return _completed(super().get(request, client_id, *args, **kwargs), {})
 

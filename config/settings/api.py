@@ -37,16 +37,34 @@ WEBHOOKS_ALLOW_LOOPBACK = env.bool("ATRIUM_WEBHOOKS_ALLOW_LOOPBACK", False)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Atrium API",
     "DESCRIPTION": (
-        "The JSON APIs of a workspace: API keys, credential quick-setup, the message gateway and "
-        'the data-rights endpoint. Errors have the body {"error": {"code", "message"}}.'
+        "Every JSON API of a workspace, at the workspace's own host: the MCP endpoint and its server "
+        "card, OAuth and the discovery documents, API keys, credential quick-setup, the message "
+        "gateway and its webhook, the data-rights endpoint, and the health probes. Errors of the "
+        'workspace\'s APIs have the body {"error": {"code", "message"}} (SPEC 7.1); the OAuth '
+        "endpoints answer OAuth's errors, and the MCP endpoint JSON-RPC's where the protocol says so."
     ),
     "VERSION": ATRIUM_VERSION,
+    # 3.1: JSON Schema 2020-12 and `webhooks` (the gateway's, apps.gateway.api.schema).
+    "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": r"/api/",
     "COMPONENT_SPLIT_REQUEST": True,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # No validator badge: Swagger UI would fetch it from its authors' server.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
+    # The page's own fonts: Redoc's defaults name web fonts (Montserrat, Roboto) that would be
+    # fetched from the internet; these are the settings pages' (static/css/atrium.css).
+    "REDOC_UI_SETTINGS": {
+        "theme": {
+            "typography": {
+                "fontFamily": 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+                "headings": {"fontFamily": 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif'},
+                "code": {"fontFamily": "ui-monospace, SFMono-Regular, Menlo, monospace"},
+            }
+        },
+    },
     "ENUM_NAME_OVERRIDES": {
         "BudgetPeriodEnum": "apps.apikeys.models.BudgetPeriod.values",
         "ApiKeyStatusEnum": ["active", "revoked"],
@@ -55,9 +73,18 @@ SPECTACULAR_SETTINGS = {
         "WebhookStatusEnum": "apps.gateway.api.serializers.WEBHOOK_STATUSES",
         "AcceptedStatusEnum": ["accepted"],
     },
-    # Endpoints that are not DRF views (lean ASGI doors) describe themselves here:
-    # "APPEND_PATHS": {"/api/agent": {...}}; see docs/api-keys.md, "The OpenAPI schema".
-    "APPEND_PATHS": {},
+    # Endpoints that are not DRF views describe themselves through these hooks (the MCP endpoint
+    # is served before Django; OAuth and discovery are the toolkit's views; the probes are plain
+    # views); `servers` is the host the schema was read at. See docs/api-keys.md, "The OpenAPI
+    # schema".
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "apps.core.api.schema.add_probe_paths",
+        "apps.core.api.schema.add_servers",
+        "apps.mcp.api.schema.add_paths",
+        "apps.oauth.api.schema.add_paths",
+    ],
+    "WEBHOOKS": ["apps.gateway.api.schema.conversation_ended"],
     "APPEND_COMPONENTS": {
         "securitySchemes": {
             "dataRequestSecret": {

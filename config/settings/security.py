@@ -2,7 +2,7 @@
 
 from datetime import timedelta
 
-from csp.constants import NONE, SELF
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 
 from apps.core import env
 
@@ -87,10 +87,6 @@ SECURE_REFERRER_POLICY = "same-origin"
 # (apps.oauth.views.FRAMING_HEADERS) has no form-action, because browsers apply form-action to the
 # redirect that answers its form, which goes to the client's redirect URI.
 CONTENT_SECURITY_POLICY = {
-    # The API's docs pages (drf-spectacular's Redoc and Swagger UI) draw with inline styles, Swagger
-    # UI starts from an inline script and Redoc's page asks Google Fonts for its fonts: they are
-    # exempt until they get a policy of their own (X-Frame-Options still keeps them unframed).
-    "EXCLUDE_URL_PREFIXES": ["/api/docs/"],
     "DIRECTIVES": {
         "default-src": [SELF],
         "base-uri": [SELF],
@@ -98,6 +94,19 @@ CONTENT_SECURITY_POLICY = {
         "form-action": [SELF],
         "frame-ancestors": [NONE],
     },
+}
+# The API reference pages (apps.core.api.reference) keep that policy, with what each needs added
+# (csp_update on the view) and nothing from another host: every script, style, font and image is
+# served from here. Found by opening each page in Chromium under the site's policy, one allowance
+# at a time (tests/test_api_reference_browser.py opens them and fails on any violation):
+# - Redoc (/api/docs/) draws with styled-components, which writes <style> elements: 'unsafe-inline'
+#   for styles only (no script is inline); its search runs in a Web Worker made from a blob: URL;
+#   its icons are data: images.
+# - Swagger UI (/api/docs/try/) has a <style> block in drf-spectacular's page and draws with style
+#   attributes; its icons are data: images. Its starting script is a file (the split view).
+API_REFERENCE_CSP = {
+    "redoc": {"style-src": [SELF, UNSAFE_INLINE], "worker-src": [SELF, "blob:"], "img-src": [SELF, "data:"]},
+    "swagger": {"style-src": [SELF, UNSAFE_INLINE], "img-src": [SELF, "data:"]},
 }
 
 # --- secrets kept encrypted at rest (apps.core.encryption) --------------------------------------

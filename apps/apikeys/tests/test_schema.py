@@ -84,4 +84,6 @@ def test_the_docs_pages_are_served_with_their_assets_from_here(live_http):
     assert page.status_code == 200 and "/api/schema/" in page.text
     assert trying.status_code == 200
     assert "cdn." not in page.text and "cdn." not in trying.text
-    assert "/static/drf_spectacular_sidecar/" in page.text
+    # Redoc's bundle is the sidecar's, served by apps.core.api.reference; Swagger UI's from static.
+    assert "/api/docs/redoc.standalone.js" in page.text
+    assert "/static/drf_spectacular_sidecar/" in trying.text
