@@ -263,6 +263,16 @@ class Postgres:
         if os.geteuid() == 0:
             self.user = ensure_system_user(PG_SYSTEM_USER)
 
+    def run_as(self) -> dict:
+        """subprocess.run's arguments that run a command as the cluster's user when we are root:
+        its uid, its own group and no other (root's group would keep root's group permissions
+        out of reach: a checkout under /root, 0700, made reachable with o+x only)."""
+        if not self.user:
+            return {}
+        import pwd
+
+        return {"user": self.user, "group": pwd.getpwnam(self.user).pw_gid, "extra_groups": []}
+
     def running_port(self) -> int | None:
         return postgres_running_port()
 
@@ -298,7 +308,7 @@ class Postgres:
                     "--locale=C",
                     "--no-instructions",
                 ],
-                user=self.user,
+                **self.run_as(),
                 check=True,
                 stdout=subprocess.DEVNULL,
             )
@@ -344,7 +354,7 @@ class Postgres:
                 postgres_options(port),
                 "start",
             ],
-            user=self.user,
+            **self.run_as(),
             check=True,
             stdout=subprocess.DEVNULL,
         )
@@ -357,7 +367,7 @@ class Postgres:
         say("stopping PostgreSQL")
         subprocess.run(
             [str(self.bin / "pg_ctl"), "-D", str(PGDATA), "-m", "fast", "-w", "stop"],
-            user=self.user,
+            **self.run_as(),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
