@@ -65,6 +65,8 @@ PORT = int(os.environ.get("ATRIUM_PORT", "8000"))
 # The web process listens on each loopback address a demo workspace uses (127.0.0.0/8 is all loopback).
 LISTEN = ["127.0.0.1", "127.0.0.2"]
 STOP_GRACE = 15
+# How long `up` waits for /readyz: the first start migrates an empty database (minutes on a busy machine).
+UP_TIMEOUT = int(os.environ.get("ATRIUM_UP_TIMEOUT_SECONDS") or 300)
 # What PostgreSQL writes to its log (.data/logs/postgres.log): errors by their message alone. Its
 # defaults would add the failing statement (STATEMENT: ..., with every parameter, as Django sends
 # them inline) and the error's DETAIL and CONTEXT, which quote the row ("Key (email)=(...) already
@@ -794,7 +796,7 @@ def cmd_up() -> int:
             start_new_session=True,
             cwd=ROOT,
         )
-    deadline = time.monotonic() + 300
+    deadline = time.monotonic() + UP_TIMEOUT
     while time.monotonic() < deadline:
         if child.poll() is not None:
             print(log_path.read_text()[-3000:])
@@ -803,7 +805,10 @@ def cmd_up() -> int:
             print(demo_banner())
             return 0
         time.sleep(0.3)
-    fail("Atrium did not become ready within 5 minutes; see the log.")
+    fail(
+        f"Atrium did not become ready within {UP_TIMEOUT} seconds (ATRIUM_UP_TIMEOUT_SECONDS); it goes "
+        "on starting in the background: see the log, and `make down` stops it."
+    )
     return 1
 
 
