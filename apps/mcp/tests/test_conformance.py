@@ -70,6 +70,10 @@ def test_the_conformance_suite_passes_every_applicable_scenario(
             f"{mcp_server.url()}/api/mcp",
             "--spec-version",
             spec_version,
+            # Pending scenarios too (json-schema-2020-12 and server-sse-polling are pending in
+            # this release of the suite).
+            "--suite",
+            "all",
             "--expected-failures",
             str(HERE / "conformance-baseline.yml"),
             "--output-dir",

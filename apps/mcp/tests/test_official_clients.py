@@ -50,7 +50,8 @@ def test_python_sdk_offering_2025_06_18_gets_what_it_got_before(mcp_server, monk
     monkeypatch.setattr(session, "LATEST_HANDSHAKE_VERSION", "2025-06-18")
 
     async def scenario():  # type: ignore[no-untyped-def]
-        async with python_client(f"{mcp_server.url()}/api/mcp", "test:member@acme.example", "legacy") as client:
+        url = f"{mcp_server.url()}/api/mcp"
+        async with python_client(url, "test:member@acme.example", "legacy") as client:
             tools = await client.list_tools()
             return client.server_info, client.protocol_version, tools
 
