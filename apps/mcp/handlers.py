@@ -290,7 +290,7 @@ def _method(
     if message.method == "ping":
         return {}
     if message.method == "tools/list":
-        return _tools_list(request, message, principal, session)
+        return _tools_list(request, message, principal, versions.of(session.protocol_version))
     if message.method == "tools/call":
         return _tools_call(request, message, principal, session, call)
     raise ProtocolError(protocol.METHOD_NOT_FOUND, f"Method not found: {message.method}")
@@ -426,13 +426,12 @@ def _decorated(tools: list[dict[str, Any]], revision: versions.Revision, url: st
 
 
 def _tools_list(
-    request: Request, message: Message, principal: Principal, session: sessions.LiveSession
+    request: Request, message: Message, principal: Principal, revision: versions.Revision
 ) -> dict[str, Any]:
     toolsets, read_only = narrowing(request)
     tools = dispatch.list_tools(
         principal=principal, toolsets=toolsets, read_only=read_only, profile=profile_of(request)
     )
-    revision = versions.of(session.protocol_version)
     url = base_url(request.scheme, request.host, request.headers) if revision.icons else ""
     size = settings.MCP_TOOLS_PAGE_SIZE
     fingerprint = _fingerprint(tools)
