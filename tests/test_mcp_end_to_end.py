@@ -106,7 +106,7 @@ def test_typescript_sdk_with_a_personal_access_token_and_api_key(live_http, comm
     outcome = run_ts_client(f"{live_http.url()}/api/mcp", pat_and_key("admin@acme.example"), "listContacts")
 
     assert outcome["server"]["name"] == "Acme Workspace"
-    assert outcome["protocolVersion"] == "2025-06-18"
+    assert outcome["protocolVersion"] == "2025-11-25"
     assert outcome["tools"] == expected_tools("admin@acme.example", {"mcp"})
     assert outcome["call"]["isError"] is False and "items" in outcome["call"]["structuredContent"]
 

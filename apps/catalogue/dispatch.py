@@ -49,6 +49,16 @@ class ToolNotFound(Exception):
         super().__init__(f"Unknown tool: {name}")
 
 
+class ScopeTooNarrow(ToolNotFound):
+    """A tool the role allows but the credential's scope does not reach (a write tool under
+    `mcp:read`). Answered as ToolNotFound wherever a door does not tell the two apart; a door that
+    can ask the client to widen its scope (MCP 2025-11-25's step-up) asks for `scope`."""
+
+    def __init__(self, name: str, scope: str) -> None:
+        super().__init__(name)
+        self.scope = scope
+
+
 class SessionState(Protocol):
     """Provided by the transport (the gateway: the conversation)."""
 
@@ -92,6 +102,11 @@ class ToolContext:
     # Which door the call came through ("mcp", "gateway"): histories say an agent made a change
     # (apps.core.origin).
     door: str = "mcp"
+    # The client reads 2025-11-25 form questions (defaults, titled and multi-select enums).
+    rich_elicitation: bool = False
+    # Ends the call's event stream now, the call going on; the client comes back for the rest
+    # (2025-11-25 resumable streams). None when the door cannot: then nothing is to be ended.
+    close_stream: Callable[[], None] | None = None
 
     @property
     def actor(self) -> Actor:
@@ -216,6 +231,21 @@ def may_use(principal: Principal, name: str) -> bool:
     return name in _allowed(principal)[1].names
 
 
+# The scope that reaches every tool the role allows (SPEC 5.1).
+WRITE_SCOPE = "mcp:write"
+
+
+def scope_to_ask(principal: Principal, spec: ToolSpec) -> str | None:
+    """The scope a client should ask for so that `spec` becomes usable, when only the credential's
+    scope stands in the way (a write tool under `mcp:read` that the role allows): the scopes held
+    plus `mcp:write`, so the new grant loses nothing. None otherwise."""
+    if scope_mode(principal) != "read" or spec.read_only or spec.runs_tools:
+        return None
+    if _access_key(principal) is None or spec.permission.value not in effective_permissions(principal.user):
+        return None
+    return " ".join(sorted({*principal.scopes, WRITE_SCOPE}))
+
+
 # --- the interface ------------------------------------------------------------------------------
 
 
@@ -277,6 +307,9 @@ def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | None) -> 
             duration_ms=(time.perf_counter() - started) * 1000,
             refusal=refusal_of(ctx.principal, spec),
         )
+        scope = scope_to_ask(ctx.principal, spec) if spec is not None else None
+        if scope is not None:
+            raise ScopeTooNarrow(name, scope)
         raise ToolNotFound(str(name))
     if spec.runs_tools:
         return _call_through(ctx, spec, arguments, schema_name, started)
@@ -439,16 +472,16 @@ def _confirm(
         return None
     retry = token is not None
     if ctx.can_elicit and not retry:
+        schema = policy.confirm_schema(spec, rich=ctx.rich_elicitation)
         try:
-            answer = ctx.elicit(policy.elicitation_message(spec, shown), policy.CONFIRM_SCHEMA)  # type: ignore[misc]
+            answer = ctx.elicit(policy.elicitation_message(spec, shown), schema)  # type: ignore[misc]
         except Exception:
             # The question did not reach the user (time-out, stream closed): fall back to tokens.
             logger.info("elicitation for %s failed; answering with a confirmation token", spec.name)
         else:
-            action = (answer or {}).get("action")
-            content = (answer or {}).get("content") or {}
-            if action == "accept" and content.get("confirm") is True:
+            if policy.confirmed(schema, answer):
                 return None
+            action = (answer or {}).get("action")
             return "declined", "", error_result(policy.declined_message(spec, action or "decline"))
     new_token = policy.issue_token(ctx.session, digest)
     message = policy.confirmation_required_message(spec, shown, new_token, retry=retry)

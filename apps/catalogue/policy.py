@@ -6,7 +6,10 @@ an error naming it until it has succeeded once in the session.
 
 GATED, HIGH RISK, DESTRUCTIVE: the tool runs only once the user has confirmed this very call.
 - The client declared elicitation: the user is asked through `elicitation/create` with a single
-  yes/no field; "accept" with `confirm: true` runs the tool, anything else leaves it undone.
+  yes/no field; "accept" with `confirm: true` runs the tool, anything else leaves it undone. A
+  client that reads 2025-11-25 forms is asked with a titled choice instead ("Allow <tool>" or
+  "Stop", "Stop" chosen by default): "accept" with `decision: "allow"` runs the tool. An answer
+  that does not fit the question's schema (JSON Schema 2020-12) is no confirmation.
 - Otherwise (or when the question could not be asked): the answer is a tool error that says what
   the call would do and carries a one-time confirmation token. The agent asks the user in its
   own words; if they agree, it repeats the call with the same arguments plus `confirmationToken`.
@@ -41,6 +44,46 @@ CONFIRM_SCHEMA: dict[str, Any] = {
     },
     "required": ["confirm"],
 }
+
+ALLOW, STOP = "allow", "stop"
+
+
+def confirm_schema(spec: ToolSpec, *, rich: bool) -> dict[str, Any]:
+    """The question that confirms a call of `spec`: the yes/no field every elicitation client
+    reads, or, for clients that read 2025-11-25 forms, a titled single choice whose default is
+    to stop (SEP-1330 titled enums, SEP-1034 defaults)."""
+    if not rich:
+        return CONFIRM_SCHEMA
+    return {
+        "type": "object",
+        "properties": {
+            "decision": {
+                "type": "string",
+                "title": "Your decision",
+                "oneOf": [
+                    {"const": ALLOW, "title": f"Allow {spec.name}"},
+                    {"const": STOP, "title": "Stop: do nothing"},
+                ],
+                "default": STOP,
+            }
+        },
+        "required": ["decision"],
+    }
+
+
+def confirmed(schema: dict[str, Any], answer: dict[str, Any] | None) -> bool:
+    """Whether the client's answer to `confirm_schema` allows the call: accepted, content valid
+    against the question (Draft 2020-12), and the yes chosen."""
+    from jsonschema import Draft202012Validator
+
+    answer = answer or {}
+    content = answer.get("content")
+    if answer.get("action") != "accept" or not isinstance(content, dict):
+        return False
+    if not Draft202012Validator(schema).is_valid(content):
+        return False
+    return content.get("confirm") is True or content.get("decision") == ALLOW
+
 
 _first_calls: dict[str, ToolSpec] = {}
 _first_calls_version = -1

@@ -138,6 +138,22 @@ def authenticate(*, workspace: Workspace, headers: Mapping[str, str], url: str) 
     return principal
 
 
+def insufficient_scope(url: str, scope: str, tool: str) -> Refusal:
+    """403 with the challenge that names the scope to ask for (MCP 2025-11-25, "Scope challenge
+    handling"): a client asks the person to consent to it, then retries with the new token."""
+    message = _("%(tool)s changes data: the token's scope allows reading only. Ask for %(scope)s.") % {
+        "tool": tool,
+        "scope": scope,
+    }
+    challenge = (
+        f'Bearer error="insufficient_scope", scope="{scope}", {_resource_metadata(url)}, '
+        f'error_description="{tool} needs the mcp:write scope"'
+    )
+    return Refusal(
+        403, {"WWW-Authenticate": challenge}, Forbidden(message, code="INSUFFICIENT_SCOPE").as_body()
+    )
+
+
 def _resource_metadata(url: str) -> str:
     return f'resource_metadata="{url}/.well-known/oauth-protected-resource"'
 

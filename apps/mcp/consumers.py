@@ -40,6 +40,9 @@ SSE_HEADERS = {
     "X-Accel-Buffering": "no",
 }
 KEEPALIVE = b": keep-alive\n\n"
+# How soon a client should reconnect to a resumable POST stream that ended before its response
+# (the SSE `retry` field of the priming event).
+RETRY_MILLISECONDS = 1000
 
 _pools: dict[bool, ThreadPoolExecutor] = {}
 # One future per stream held by this process, resolved when the process stops (`end_streams`).
@@ -186,10 +189,13 @@ class McpConsumer(AsyncHttpConsumer):
         # wake-up from the thread per request (`serve` never raises).
         executor(quick=not may_wait(request)).submit(contextvars.copy_context().run, _job, request, call)
         streaming = False
+        # The response can still be written to (False once it ended early or the client left).
+        writable = True
         watcher: asyncio.Future | None = None
+        post = _PostStream(self, call)
         try:
             while True:
-                if streaming:
+                if streaming and writable:
                     try:
                         kind, value = await asyncio.wait_for(call.queue.get(), settings.MCP_KEEPALIVE_SECONDS)
                     except TimeoutError:
@@ -197,18 +203,26 @@ class McpConsumer(AsyncHttpConsumer):
                         continue
                 else:
                     kind, value = await call.queue.get()
+                if kind in {"message", "close"} and not streaming:
+                    await self.send_headers(status=200, headers=_encode({**SSE_HEADERS, **call.headers}))
+                    streaming = True
+                    watcher = asyncio.ensure_future(_watch_disconnect(receive, call))
+                    await post.open()
                 if kind == "message":
-                    if not streaming:
-                        await self.send_headers(status=200, headers=_encode({**SSE_HEADERS, **call.headers}))
-                        streaming = True
-                        watcher = asyncio.ensure_future(_watch_disconnect(receive, call))
-                    await self.send_body(sse_event(value), more_body=True)
+                    await post.write(value, writable=writable)
+                elif kind == "close":
+                    # The tool ends the response early (2025-11-25 polling); only a resumable
+                    # stream can: its client comes back with GET and Last-Event-ID.
+                    if post.stream is not None and writable:
+                        await self.send_body(b"")
+                        writable = False
                 elif kind == "reply":
                     reply: Reply = value
                     if streaming:
                         if reply.body is not None:
-                            await self.send_body(sse_event(reply.body), more_body=True)
-                        await self.send_body(b"")
+                            await post.write(reply.body, writable=writable, final=True)
+                        if writable:
+                            await self.send_body(b"")
                     else:
                         await self.reply(reply)
                     await self.after(reply)
@@ -217,10 +231,14 @@ class McpConsumer(AsyncHttpConsumer):
                     # The client cancelled: no response for that request (the tool was told).
                     if not streaming:
                         await self.send_headers(status=200, headers=_encode({**SSE_HEADERS, **call.headers}))
-                    await self.send_body(b"")
+                    if writable:
+                        await self.send_body(b"")
                     return
                 elif kind == "disconnect":
-                    return
+                    if post.stream is None:
+                        return
+                    # Resumable: the rest is kept for the client's GET with Last-Event-ID.
+                    writable = False
         finally:
             if watcher is not None:
                 watcher.cancel()
@@ -238,6 +256,10 @@ class McpConsumer(AsyncHttpConsumer):
             await self.reply(reply)
             return
         digest = reply.then[1]
+        resumed = streams.parse_post_event_id(request.headers.get(protocol.LAST_EVENT_ID_HEADER))
+        if resumed is not None:
+            await self.resume(digest, *resumed, reply, receive)
+            return
         layer = get_channel_layer()
         assert layer is not None  # settings.CHANNEL_LAYERS always names one
         group = streams.session_group(digest)
@@ -324,6 +346,123 @@ class McpConsumer(AsyncHttpConsumer):
             if connected:
                 with contextlib.suppress(Exception):
                     await self.send_body(b"")
+
+    async def resume(self, digest: str, stream: str, after: int, reply: Reply, receive: Any) -> None:
+        """GET with the Last-Event-ID of a POST stream: what that stream sent after it, then what
+        it sends from now on, until its response (2025-11-25, SEP-1699). It does not take the
+        session's GET stream over."""
+        layer = get_channel_layer()
+        assert layer is not None
+        group = streams.post_group(digest, stream)
+        channel = None
+        try:
+            channel = await layer.new_channel()
+            await layer.group_add(group, channel)
+            # Read after joining the group: nothing sent meanwhile falls between the two.
+            missed = await asyncio.get_running_loop().run_in_executor(
+                executor(), streams.post_events_after, digest, stream, after
+            )
+        except Exception as error:
+            outage = errors.unavailable(error)
+            if outage is None:
+                raise
+            if channel is not None:
+                with contextlib.suppress(Exception):
+                    await layer.group_discard(group, channel)
+            await self.reply(Reply(503, outage.as_body(), {**reply.headers, **outage.headers}))
+            return
+        await self.send_headers(status=200, headers=_encode({**SSE_HEADERS, **reply.headers}))
+        from_layer: asyncio.Future | None = None
+        from_client: asyncio.Future | None = None
+        stopping = asyncio.get_running_loop().create_future()
+        _held.add(stopping)
+        connected = True
+        try:
+            sent = after
+            for event in missed:
+                await self.send_body(sse_event(event["data"].encode(), event["id"]), more_body=True)
+                sent = max(sent, streams.event_number(event))
+                if event.get("final"):
+                    return
+            from_layer = asyncio.ensure_future(layer.receive(channel))
+            from_client = asyncio.ensure_future(receive())
+            while True:
+                done, _pending = await asyncio.wait(
+                    {from_layer, from_client, stopping},
+                    timeout=settings.MCP_KEEPALIVE_SECONDS,
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
+                if not done:
+                    await self.send_body(KEEPALIVE, more_body=True)
+                    continue
+                if stopping in done:
+                    return
+                if from_client in done:
+                    if from_client.result()["type"] == "http.disconnect":
+                        connected = False
+                        return
+                    from_client = asyncio.ensure_future(receive())
+                if from_layer in done:
+                    event = from_layer.result()
+                    if event.get("type") == "mcp.event" and streams.event_number(event) > sent:
+                        await self.send_body(sse_event(event["data"].encode(), event["id"]), more_body=True)
+                        sent = streams.event_number(event)
+                        if event.get("final"):
+                            return
+                    from_layer = asyncio.ensure_future(layer.receive(channel))
+        finally:
+            _held.discard(stopping)
+            for task in (from_layer, from_client):
+                if task is not None:
+                    task.cancel()
+            with contextlib.suppress(Exception):
+                await layer.group_discard(group, channel)
+            if connected:
+                with contextlib.suppress(Exception):
+                    await self.send_body(b"")
+
+
+class _PostStream:
+    """The events of one POST answered as a stream. In a session whose revision makes POST streams
+    resumable, it opens with a priming event (an id, no data, `retry`), numbers every event, and
+    keeps each in Redis and sends it to the stream's group (`streams`, "resumable POST streams")
+    before writing it, so that what the client misses it can fetch with GET and Last-Event-ID.
+    Otherwise events go out as before, without ids."""
+
+    def __init__(self, consumer: McpConsumer, call: RunningCall) -> None:
+        self.consumer = consumer
+        self.call = call
+        self.stream: str | None = None
+        self.number = 0
+
+    async def open(self) -> None:
+        if not self.call.resumable:
+            return
+        self.stream = secrets.token_hex(6)
+        event_id = streams.post_event_id(self.stream, 0)
+        priming = f"id: {event_id}\nretry: {RETRY_MILLISECONDS}\ndata: \n\n".encode()
+        await self.consumer.send_body(priming, more_body=True)
+
+    async def write(self, message: Any, *, writable: bool, final: bool = False) -> None:
+        if self.stream is None:
+            if writable:
+                await self.consumer.send_body(sse_event(message), more_body=True)
+            return
+        self.number += 1
+        event_id = streams.post_event_id(self.stream, self.number)
+        payload = message if isinstance(message, bytes | bytearray) else protocol.dumps(message)
+        event = {"id": event_id, "data": bytes(payload).decode(), "final": final}
+        with errors.unless_unavailable(logger, "a POST stream's event is not kept for resumption: %s"):
+            await asyncio.get_running_loop().run_in_executor(
+                executor(), streams.record_post_event, self.call.digest, self.stream, event
+            )
+            layer = get_channel_layer()
+            if layer is not None:
+                await layer.group_send(
+                    streams.post_group(self.call.digest, self.stream), {"type": "mcp.event", **event}
+                )
+        if writable:
+            await self.consumer.send_body(sse_event(payload, event_id), more_body=True)
 
 
 def _encode(headers: dict[str, str]) -> list[tuple[bytes, bytes]]:

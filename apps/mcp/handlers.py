@@ -23,8 +23,8 @@ from apps.core import encoded, errors, metrics, observability, permissions
 from apps.core.credentials import Principal
 from apps.core.db import connection
 from apps.core.errors import NotFound
-from apps.mcp import protocol, sessions, streams, waiting
-from apps.mcp.access import Refusal, authenticate, base_url, hostname_of, origin_allowed
+from apps.mcp import icons, protocol, sessions, streams, versions, waiting
+from apps.mcp.access import Refusal, authenticate, base_url, hostname_of, insufficient_scope, origin_allowed
 from apps.mcp.protocol import INVALID_PARAMS, INVALID_REQUEST, Message, ProtocolError
 from apps.mcp.streams import CancelledByClient, RunningCall, hub
 from apps.tenancy import routing
@@ -242,7 +242,7 @@ def _post(request: Request, workspace: Workspace, principal: Principal, call: Ru
         message = request.message()
         request_id = message.id if message.kind == "request" else None
         if message.kind == "request" and message.method == "initialize":
-            return _initialize(message, workspace, principal)
+            return _initialize(request, message, workspace, principal)
         _check_version(request, request_id)
         session = _session(request, principal, request_id)
         if message.kind == "notification":
@@ -252,6 +252,9 @@ def _post(request: Request, workspace: Workspace, principal: Principal, call: Ru
         return Reply(200, protocol.result(message.id, _method(request, message, principal, session, call)))
     except ProtocolError as error:
         return _failed(error, request_id)
+    except StepUp as step_up:
+        refusal = step_up.refusal
+        return Reply(refusal.status, refusal.body, dict(refusal.headers))
     except Exception as error:
         outage = errors.unavailable(error)
         if outage is not None:
@@ -287,13 +290,13 @@ def _method(
     if message.method == "ping":
         return {}
     if message.method == "tools/list":
-        return _tools_list(request, message, principal)
+        return _tools_list(request, message, principal, versions.of(session.protocol_version))
     if message.method == "tools/call":
-        return _tools_call(message, principal, session, call)
+        return _tools_call(request, message, principal, session, call)
     raise ProtocolError(protocol.METHOD_NOT_FOUND, f"Method not found: {message.method}")
 
 
-def _initialize(message: Message, workspace: Workspace, principal: Principal) -> Reply:
+def _initialize(request: Request, message: Message, workspace: Workspace, principal: Principal) -> Reply:
     params = message.params
     offered = params.get("protocolVersion")
     if not isinstance(offered, str):
@@ -302,22 +305,27 @@ def _initialize(message: Message, workspace: Workspace, principal: Principal) ->
     client_info = params.get("clientInfo") or {}
     if not isinstance(capabilities, dict) or not isinstance(client_info, dict):
         raise ProtocolError(INVALID_PARAMS, "initialize: `capabilities` and `clientInfo` must be objects.")
-    version = protocol.negotiate(offered)
+    revision = versions.negotiate(offered)
     session_id, _row = sessions.session_open(
         user=principal.user,
         credential=principal.credential,
-        protocol_version=version,
+        protocol_version=revision.version,
         client_info=client_info,
         client_capabilities=capabilities,
     )
+    server_info: dict[str, Any] = {
+        "name": workspace.brand_name,
+        "title": workspace.brand_name,
+        "version": settings.ATRIUM_VERSION,
+    }
+    if revision.icons:
+        url = base_url(request.scheme, request.host, request.headers)
+        server_info["icons"] = icons.server_icons(url)
+        server_info["websiteUrl"] = url
     result: dict[str, Any] = {
-        "protocolVersion": version,
+        "protocolVersion": revision.version,
         "capabilities": {"tools": {"listChanged": True}},
-        "serverInfo": {
-            "name": workspace.brand_name,
-            "title": workspace.brand_name,
-            "version": settings.ATRIUM_VERSION,
-        },
+        "serverInfo": server_info,
     }
     instructions = _instructions(principal)
     if instructions:
@@ -390,26 +398,53 @@ def decode_cursor(cursor: Any, fingerprint: str) -> int:
         ) from None
 
 
-_pages: dict[tuple[int, str, int, int], encoded.Encoded] = {}
+_pages: dict[tuple[Any, ...], encoded.Encoded] = {}
 _PAGES_LIMIT = 1000
+# (registry version, base URL, tool name) -> the tool's entry with its area's icon.
+_with_icons: dict[tuple[int, str, str], dict[str, Any]] = {}
+_WITH_ICONS_LIMIT = 20_000
 
 
-def _tools_list(request: Request, message: Message, principal: Principal) -> dict[str, Any]:
+def _decorated(tools: list[dict[str, Any]], revision: versions.Revision, url: str) -> list[dict[str, Any]]:
+    """The entries as `revision` writes them: with their area's icon from 2025-11-25 on."""
+    if not revision.icons:
+        return tools
+    generation = registry.version()
+    entries = []
+    for entry in tools:
+        key = (generation, url, entry["name"])
+        decorated = _with_icons.get(key)
+        if decorated is None:
+            spec = registry.get(entry["name"])
+            area = spec.area if spec is not None else "catalogue"
+            decorated = {**entry, "icons": icons.area_icons(url, area)}
+            if len(_with_icons) >= _WITH_ICONS_LIMIT:
+                _with_icons.clear()
+            _with_icons[key] = decorated
+        entries.append(decorated)
+    return entries
+
+
+def _tools_list(
+    request: Request, message: Message, principal: Principal, revision: versions.Revision
+) -> dict[str, Any]:
     toolsets, read_only = narrowing(request)
     tools = dispatch.list_tools(
         principal=principal, toolsets=toolsets, read_only=read_only, profile=profile_of(request)
     )
+    url = base_url(request.scheme, request.host, request.headers) if revision.icons else ""
     size = settings.MCP_TOOLS_PAGE_SIZE
     fingerprint = _fingerprint(tools)
     cursor = message.params.get("cursor")
     start = 0 if cursor is None else decode_cursor(cursor, fingerprint)
     if start > len(tools):
         raise ProtocolError(INVALID_PARAMS, "Invalid cursor: it points past the end of the list.")
-    # The same names in the same registry are the same definitions: the page is encoded once.
-    key = (registry.version(), fingerprint, start, size)
+    # The same names in the same registry are the same definitions: the page is encoded once (per
+    # revision's way of writing them, and origin of the icons' addresses).
+    key = (registry.version(), fingerprint, start, size, revision.icons, url)
     page = _pages.get(key)
     if page is None:
-        content: dict[str, Any] = {"tools": tools[start : start + size]}
+        content: dict[str, Any] = {"tools": _decorated(tools[start : start + size], revision, url)}
         if start + size < len(tools):
             content["nextCursor"] = encode_cursor(start + size, fingerprint)
         page = encoded.Encoded(content)
@@ -447,7 +482,11 @@ def _named(params: Any) -> registry.ToolSpec | None:
 
 
 def _tools_call(
-    message: Message, principal: Principal, session: sessions.LiveSession, call: RunningCall | None
+    request: Request,
+    message: Message,
+    principal: Principal,
+    session: sessions.LiveSession,
+    call: RunningCall | None,
 ) -> dict[str, Any]:
     params = message.params
     name = params.get("name")
@@ -461,8 +500,10 @@ def _tools_call(
     meta = params.get("_meta") or {}
     token = meta.get("progressToken") if isinstance(meta, dict) else None
     capabilities = session.client_capabilities or {}
+    revision = versions.of(session.protocol_version)
     if call is not None:
         call.key = hub.key(session.digest, message.id)
+        call.resumable, call.digest = revision.resumable_posts, session.digest
         hub.calls[call.key] = call
     context = dispatch.ToolContext(
         principal=principal,
@@ -470,10 +511,14 @@ def _tools_call(
         client_capabilities=capabilities,
         progress=_progress(call, token) if call is not None and isinstance(token, str | int) else None,
         elicit=_elicit(call, session.digest, f"{connection.schema_name}:{principal.user.pk}")
-        if call is not None and "elicitation" in capabilities
+        if call is not None
+        and "elicitation" in capabilities
+        and (not revision.elicitation_modes or _form_elicitation(capabilities))
         else None,
         is_cancelled=call.cancelled.is_set if call is not None else (lambda: False),
         request_id=message.id,
+        rich_elicitation=revision.elicitation_modes and _form_elicitation(capabilities),
+        close_stream=(lambda: call.put(("close", None))) if call is not None and call.resumable else None,
     )
     # Counted at this door, as the gateway counts its own (docs/architecture.md, "Metrics").
     started, outcome = time.perf_counter(), "exception"
@@ -481,6 +526,12 @@ def _tools_call(
         result = dispatch.call_tool(context, name, arguments)
         outcome = "tool_error" if result.get("isError") else "ok"
         return result
+    except dispatch.ScopeTooNarrow as narrow:
+        outcome = "not_found"
+        if revision.scope_step_up:
+            url = base_url(request.scheme, request.host, request.headers)
+            raise StepUp(insufficient_scope(url, narrow.scope, name)) from None
+        raise ProtocolError(INVALID_PARAMS, f"Unknown tool: {name}") from None
     except dispatch.ToolNotFound:
         outcome = "not_found"
         raise ProtocolError(INVALID_PARAMS, f"Unknown tool: {name}") from None
@@ -488,9 +539,28 @@ def _tools_call(
         metrics.tool_call(door="mcp", tool=name, outcome=outcome, seconds=time.perf_counter() - started)
 
 
+class StepUp(Exception):
+    """The call needs a wider scope than the credential's: answered with HTTP 403 and the
+    challenge that lets the client ask the person for it (2025-11-25 incremental consent)."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(refusal.status)
+        self.refusal = refusal
+
+
+def _form_elicitation(capabilities: dict[str, Any]) -> bool:
+    """Whether the client takes form questions: 2025-11-25 has it declare `elicitation.form`, and
+    reads an `elicitation` without modes as form only."""
+    declared = capabilities.get("elicitation")
+    if not isinstance(declared, dict):
+        return False
+    return "form" in declared or "url" not in declared
+
+
 def _progress(call: RunningCall, token: str | int) -> Callable[..., None]:
     def progress(value: float, total: float | None = None, message: str | None = None) -> None:
-        if call.gone.is_set() or call.cancelled.is_set():
+        # A resumable stream keeps what its client misses, for when it comes back.
+        if (call.gone.is_set() and not call.resumable) or call.cancelled.is_set():
             return
         params: dict[str, Any] = {"progressToken": token, "progress": value}
         if total is not None:

@@ -1,4 +1,4 @@
-"""JSON-RPC 2.0 and MCP 2025-06-18 vocabulary: versions, error codes, message shapes.
+"""JSON-RPC 2.0 and MCP vocabulary: versions, error codes, message shapes.
 
 Nothing here touches the database or the network; the consumer and the handlers build on it.
 """
@@ -7,10 +7,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from apps.core import encoded, json_input
+from apps.mcp import versions
 
-# The version this server speaks (SPEC 9), and the older ones it still accepts and echoes.
-PROTOCOL_VERSION = "2025-06-18"
-SUPPORTED_VERSIONS = ("2025-06-18", "2025-03-26")
+# The latest version this server speaks (SPEC 9), and every one it accepts and echoes, newest
+# first; what each changes is `apps.mcp.versions`.
+PROTOCOL_VERSION = versions.LATEST
+SUPPORTED_VERSIONS = versions.SUPPORTED
 
 # JSON-RPC 2.0
 PARSE_ERROR = -32700
@@ -20,6 +22,8 @@ INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 # Implementation-defined range: a request that needs a session the server does not know.
 SESSION_NOT_FOUND = -32001
+# 2025-11-25: the request needs the user to complete a URL-mode elicitation first (`data.elicitations`).
+URL_ELICITATION_REQUIRED = -32042
 # What newer protocol revisions answer to a version they do not speak (`data.supported` lists
 # ours); clients that probe with a newer version read it and fall back to `initialize`.
 UNSUPPORTED_PROTOCOL_VERSION = -32022
@@ -155,9 +159,8 @@ def dumps(message: Any) -> bytes:
 
 
 def negotiate(offered: Any) -> str:
-    """The version answered to `initialize`: an offered version we speak is echoed; anything
-    else (a newer one, an unknown one) gets ours, and the client decides whether to go on."""
-    return offered if offered in SUPPORTED_VERSIONS else PROTOCOL_VERSION
+    """The version answered to `initialize` (`versions.negotiate`)."""
+    return versions.negotiate(offered).version
 
 
 def unsupported_version(request_id: Any, value: str) -> ProtocolError:

@@ -17,6 +17,7 @@ import asyncio
 import concurrent.futures
 import json
 import logging
+import re
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -90,6 +91,61 @@ def forget_events(digest: str) -> None:
     redis_client().delete(*_keys(digest))
 
 
+# --- resumable POST streams (2025-11-25, SEP-1699) ----------------------------------------------
+#
+# A POST answered as an event stream in a session of a revision with `resumable_posts` gets an id
+# of its own (12 hex digits); its events are numbered `<stream>-<n>`, the priming event `-0`. Every
+# event after the priming one is kept in Redis (MCP_EVENT_BUFFER of them, for
+# MCP_EVENT_BUFFER_SECONDS) and sent to the stream's group, so a client that lost the connection,
+# or was told to poll, GETs with Last-Event-ID and receives the rest, the response last, from any
+# web process. GET stream ids are plain numbers: the two never mix.
+
+POST_EVENT_ID = re.compile(r"^([0-9a-f]{12})-([0-9]{1,9})$")
+
+
+def post_event_id(stream: str, number: int) -> str:
+    return f"{stream}-{number}"
+
+
+def parse_post_event_id(value: str | None) -> tuple[str, int] | None:
+    """(stream, number) of a POST stream's event id; None for anything else."""
+    match = POST_EVENT_ID.match(value or "")
+    return (match.group(1), int(match.group(2))) if match else None
+
+
+def post_group(digest: str, stream: str) -> str:
+    return f"mcp.p.{digest}.{stream}"
+
+
+def _post_key(digest: str, stream: str) -> str:
+    return session_key(digest, f"post:{stream}")
+
+
+def record_post_event(digest: str, stream: str, event: dict[str, Any]) -> None:
+    """Keeps one event of a POST stream for resumption ({"id", "data", "final"})."""
+    key = _post_key(digest, stream)
+    pipe = redis_client().pipeline()
+    pipe.rpush(key, json.dumps(event))
+    pipe.ltrim(key, -settings.MCP_EVENT_BUFFER, -1)
+    pipe.expire(key, settings.MCP_EVENT_BUFFER_SECONDS)
+    pipe.execute()
+
+
+def post_events_after(digest: str, stream: str, number: int) -> list[dict[str, Any]]:
+    """The kept events of a POST stream numbered after `number`, in order."""
+    events = [json.loads(raw) for raw in redis_client().lrange(_post_key(digest, stream), 0, -1)]
+    return [
+        event
+        for event in events
+        if parse_post_event_id(event["id"]) is not None and event_number(event) > number
+    ]
+
+
+def event_number(event: dict[str, Any]) -> int:
+    parsed = parse_post_event_id(event["id"])
+    return parsed[1] if parsed is not None else 0
+
+
 # --- calls in flight in this process ------------------------------------------------------------
 
 
@@ -123,6 +179,9 @@ class RunningCall:
     key: tuple[str, str] | None = None
     # Headers every answer to this request carries (CORS), decided by the synchronous half.
     headers: dict[str, str] = field(default_factory=dict)
+    # Its session's revision makes its event stream resumable (set before the tool runs).
+    resumable: bool = False
+    digest: str = ""
 
     def put(self, item: tuple[str, Any]) -> None:
         """From any thread."""

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from apps.mcp.handlers import Reply
 
 ACCEPT_BOTH = "application/json, text/event-stream"
+# What these raw clients offer unless told otherwise: the revision whose behaviour most tests pin.
 PROTOCOL_VERSION = "2025-06-18"
 
 
@@ -93,6 +94,8 @@ class McpHttp:
         self.credentials = dict(credentials)
         self.http = httpx.Client(base_url=base_url, timeout=timeout)
         self.session_id: str | None = None
+        # The version `initialize` negotiated (sent in MCP-Protocol-Version afterwards).
+        self.protocol_version = PROTOCOL_VERSION
         self.next_id = 1
         self.last: httpx.Response | None = None
 
@@ -100,7 +103,7 @@ class McpHttp:
         headers = {"Accept": ACCEPT_BOTH, "Content-Type": "application/json", **self.credentials}
         if self.session_id:
             headers["Mcp-Session-Id"] = self.session_id
-            headers["MCP-Protocol-Version"] = PROTOCOL_VERSION
+            headers["MCP-Protocol-Version"] = self.protocol_version
         headers.update(extra)
         return headers
 
@@ -136,6 +139,7 @@ class McpHttp:
         )
         assert answer.status_code == 200, answer.text
         self.session_id = answer.headers["mcp-session-id"]
+        self.protocol_version = answer.json()["result"]["protocolVersion"]
         if notify:
             initialized = self.post({"jsonrpc": "2.0", "method": "notifications/initialized"})
             assert initialized.status_code == 202, initialized.text

@@ -13,6 +13,9 @@ OAUTH_REDIRECT_URI_SCHEMES = env.list(
 )
 # Dynamic client registration is open, but each client address may register this many per hour.
 OAUTH_REGISTRATIONS_PER_HOUR = env.int("ATRIUM_OAUTH_REGISTRATIONS_PER_HOUR", 20, min=0)
+# A certificate authority trusted besides the system's when fetching client metadata documents
+# (apps.oauth.client_metadata); only tests, which serve them on loopback, need one.
+OAUTH_CIMD_CA_FILE = env.str("ATRIUM_OAUTH_CIMD_CA_FILE", "")
 # Clients that registered but never obtained a token are removed after this many hours.
 OAUTH_UNUSED_CLIENT_HOURS = env.int("ATRIUM_OAUTH_UNUSED_CLIENT_HOURS", 24, min=0)
 # The toolkit's own client model (named so migrations can refer to it).
@@ -44,6 +47,9 @@ OAUTH2_PROVIDER = {
     "ALLOWED_REDIRECT_URI_SCHEMES": ["https", "http", *OAUTH_REDIRECT_URI_SCHEMES],
     "ALLOW_LOCALHOST_LOOPBACK": True,
     "DCR_ENABLED": True,
+    # Clients may also be known by the URL of their metadata document (apps.oauth.client_metadata).
+    "CIMD_ENABLED": True,
+    "CIMD_METADATA_FETCHER": "apps.oauth.client_metadata.MetadataFetcher",
     "DCR_REGISTRATION_PERMISSION_CLASSES": ("oauth2_provider.dcr.AllowAllDCRPermission",),
     "DCR_REGISTRATION_TOKEN_EXPIRE_SECONDS": 90 * 24 * 3600,
     # RFC 8414 metadata says only what is true.

@@ -1,6 +1,9 @@
 // Preloaded with `node --import ./with-headers.mjs ...`: adds the headers of ATRIUM_TEST_HEADERS
-// (a JSON object) to every fetch, for tools that connect to an MCP server but offer no way to
-// pass credentials (the conformance suite). The credentials are real; only their delivery is ours.
+// (a JSON object) to every request made through fetch or undici, for tools that connect to an MCP
+// server but offer no way to pass credentials (the conformance suite). The credentials are real;
+// only their delivery is ours.
+import { Agent, setGlobalDispatcher } from "undici";
+
 const extra = JSON.parse(process.env.ATRIUM_TEST_HEADERS || "{}");
 const originalFetch = globalThis.fetch;
 globalThis.fetch = (input, init = {}) => {
@@ -10,3 +13,18 @@ globalThis.fetch = (input, init = {}) => {
   }
   return originalFetch(input, { ...init, headers });
 };
+
+// undici's own `request` (the suite's raw HTTP checks) goes through the global dispatcher.
+function withHeaders(dispatch) {
+  return (options, handler) => {
+    // Headers come as an object or as a flat [name, value, ...] list.
+    const given = options.headers ?? {};
+    const pairs = Array.isArray(given) ? [...given] : Object.entries(given).flat();
+    const present = new Set(pairs.filter((_, index) => index % 2 === 0).map((name) => String(name).toLowerCase()));
+    for (const [name, value] of Object.entries(extra)) {
+      if (!present.has(name.toLowerCase())) pairs.push(name, value);
+    }
+    return dispatch({ ...options, headers: pairs }, handler);
+  };
+}
+setGlobalDispatcher(new Agent().compose(withHeaders));

@@ -7,11 +7,11 @@ import base64
 import time
 from typing import Annotated, Any
 
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.permissions import CataloguePerm
-from apps.catalogue.registry import Marker, tool
+from apps.catalogue.registry import Marker, ToolSpec, tool
 from apps.catalogue.shapes import RawResult
 
 PNG = base64.b64encode(
@@ -115,6 +115,133 @@ def test_elicitation(
         },
     )
     return _text(f"User response: action={answer.get('action')}, content={answer.get('content')}")
+
+
+# --- the suite's fixtures for 2025-11-25 --------------------------------------------------------
+
+
+@tool("test_elicitation_sep1034_defaults", permission=READ, title="Elicitation defaults", read_only=True)
+def test_elicitation_sep1034_defaults(ctx: ToolContext) -> RawResult:
+    """Asks a form with a default for every primitive type (conformance fixture, SEP-1034)."""
+    if ctx.elicit is None:
+        return _text("This client does not support elicitation.", error=True)
+    answer = ctx.elicit(
+        "Please review and update the form fields with defaults",
+        {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "description": "User name", "default": "John Doe"},
+                "age": {"type": "integer", "description": "User age", "default": 30},
+                "score": {"type": "number", "description": "User score", "default": 95.5},
+                "status": {
+                    "type": "string",
+                    "description": "User status",
+                    "enum": ["active", "inactive", "pending"],
+                    "default": "active",
+                },
+                "verified": {"type": "boolean", "description": "Verification status", "default": True},
+            },
+            "required": [],
+        },
+    )
+    return _text(f"Elicitation completed: action={answer.get('action')}, content={answer.get('content')}")
+
+
+@tool("test_elicitation_sep1330_enums", permission=READ, title="Elicitation enums", read_only=True)
+def test_elicitation_sep1330_enums(ctx: ToolContext) -> RawResult:
+    """Asks a form with the five kinds of enum (conformance fixture, SEP-1330)."""
+    if ctx.elicit is None:
+        return _text("This client does not support elicitation.", error=True)
+    options = ["option1", "option2", "option3"]
+    answer = ctx.elicit(
+        "Please select options from the enum fields",
+        {
+            "type": "object",
+            "properties": {
+                "untitledSingle": {"type": "string", "description": "Select one option", "enum": options},
+                "titledSingle": {
+                    "type": "string",
+                    "description": "Select one option with titles",
+                    "oneOf": [
+                        {"const": "value1", "title": "First Option"},
+                        {"const": "value2", "title": "Second Option"},
+                        {"const": "value3", "title": "Third Option"},
+                    ],
+                },
+                "legacyEnum": {
+                    "type": "string",
+                    "description": "Select one option (legacy)",
+                    "enum": ["opt1", "opt2", "opt3"],
+                    "enumNames": ["Option One", "Option Two", "Option Three"],
+                },
+                "untitledMulti": {
+                    "type": "array",
+                    "description": "Select multiple options",
+                    "minItems": 1,
+                    "maxItems": 3,
+                    "items": {"type": "string", "enum": options},
+                },
+                "titledMulti": {
+                    "type": "array",
+                    "description": "Select multiple options with titles",
+                    "minItems": 1,
+                    "maxItems": 3,
+                    "items": {
+                        "anyOf": [
+                            {"const": "value1", "title": "First Choice"},
+                            {"const": "value2", "title": "Second Choice"},
+                            {"const": "value3", "title": "Third Choice"},
+                        ]
+                    },
+                },
+            },
+            "required": [],
+        },
+    )
+    return _text(f"Elicitation completed: action={answer.get('action')}, content={answer.get('content')}")
+
+
+# Lower case: the suite looks for the definition named "address".
+class address(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    street: str | None = None
+    city: str | None = None
+
+
+@tool("json_schema_2020_12_tool", permission=READ, title="JSON Schema 2020-12", read_only=True)
+def json_schema_2020_12_tool(
+    ctx: ToolContext,
+    *,
+    name: Annotated[str | None, Field(description="Who lives at the address")] = None,
+    address: Annotated[address | None, Field(description="An address")] = None,
+) -> RawResult:
+    """Takes arguments described with $defs and additionalProperties (conformance fixture, SEP-1613)."""
+    return _text(f"name={name!r}, address={address.model_dump() if address else None!r}")
+
+
+def _with_declared_dialect(spec: ToolSpec) -> None:
+    # The suite checks that `$schema`, `$defs` and `additionalProperties` reach the client as the
+    # tool declared them. Catalogue tools never name their dialect (2020-12 is the default from
+    # 2025-11-25 on) and inline a definition used once; this fixture declares both, as a tool
+    # written by hand would, over the same arguments.
+    schema = spec.definition["inputSchema"]
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema.setdefault("$defs", {})["address"] = schema["properties"]["address"]
+    schema["properties"]["address"] = {"$ref": "#/$defs/address"}
+
+
+_with_declared_dialect(json_schema_2020_12_tool.tool_spec)  # type: ignore[attr-defined]
+
+
+@tool("test_reconnection", permission=READ, title="Reconnection", read_only=True)
+def test_reconnection(ctx: ToolContext) -> RawResult:
+    """Ends its event stream before answering; the client resumes with Last-Event-ID (conformance
+    fixture, SEP-1699)."""
+    if ctx.close_stream is not None:
+        ctx.close_stream()
+        time.sleep(0.3)
+    return _text("Reconnection test completed")
 
 
 # --- the transport's own fixtures ---------------------------------------------------------------

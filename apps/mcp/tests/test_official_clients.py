@@ -36,10 +36,30 @@ def test_python_sdk_connects_sees_the_brand_lists_and_calls(mcp_server, mode):
     info, version, tools, result = asyncio.run(scenario())
 
     assert (info.name, info.title) == ("Acme Workspace", "Acme Workspace")
-    assert version == "2025-06-18"
+    assert version == "2025-11-25"
+    assert info.icons and info.icons[0].src.endswith("/static/icons/atrium.svg")
     assert "whoAmI" in [tool.name for tool in tools.tools]
+    assert all(tool.icons for tool in tools.tools)
     assert "readCallLog" not in [tool.name for tool in tools.tools]
     assert result.structured_content == {"email": "member@acme.example", "workspace": "acme"}
+
+
+def test_python_sdk_offering_2025_06_18_gets_what_it_got_before(mcp_server, monkeypatch):
+    from mcp.client import session
+
+    monkeypatch.setattr(session, "LATEST_HANDSHAKE_VERSION", "2025-06-18")
+
+    async def scenario():  # type: ignore[no-untyped-def]
+        url = f"{mcp_server.url()}/api/mcp"
+        async with python_client(url, "test:member@acme.example", "legacy") as client:
+            tools = await client.list_tools()
+            return client.server_info, client.protocol_version, tools
+
+    info, version, tools = asyncio.run(scenario())
+
+    assert version == "2025-06-18"
+    assert not info.icons
+    assert not any(tool.icons for tool in tools.tools)
 
 
 def test_python_sdk_receives_progress_and_answers_an_elicitation(mcp_server):
@@ -47,7 +67,9 @@ def test_python_sdk_receives_progress_and_answers_an_elicitation(mcp_server):
 
     async def answer(context, params):  # type: ignore[no-untyped-def]
         asked.append(params.message)
-        return types.ElicitResult(action="accept", content={"confirm": True})
+        # A 2025-11-25 confirmation: the titled choice (apps.catalogue.policy.confirm_schema).
+        assert "decision" in params.requested_schema["properties"]
+        return types.ElicitResult(action="accept", content={"decision": "allow"})
 
     async def scenario():  # type: ignore[no-untyped-def]
         seen: list[float] = []
@@ -131,7 +153,8 @@ def test_typescript_sdk_connects_lists_and_calls(mcp_server):
     )
 
     assert outcome["server"]["name"] == "Acme Workspace"
-    assert outcome["protocolVersion"] == "2025-06-18"
+    assert outcome["protocolVersion"] == "2025-11-25"
+    assert outcome["server"]["icons"][0]["mimeType"] == "image/svg+xml"
     assert "whoAmI" in outcome["tools"] and "readCallLog" not in outcome["tools"]
     assert outcome["call"]["structuredContent"] == {"email": "member@acme.example", "workspace": "acme"}
     assert outcome["progress"] == [0, 50, 100]

@@ -4,18 +4,18 @@ list, no empty nextCursor, and a cursor that no longer fits the list is refused.
 import pytest
 
 from apps.catalogue.testing import principal_for
-from apps.mcp import protocol
+from apps.mcp import protocol, versions
 from apps.mcp.handlers import Request, _tools_list
 from apps.mcp.protocol import ProtocolError
 
 
-def page(principal, cursor=None, **query):  # type: ignore[no-untyped-def]
+def page(principal, cursor=None, version="2025-06-18", **query):  # type: ignore[no-untyped-def]
     params = {"cursor": cursor} if cursor is not None else {}
     message = protocol.Message(
         "request", {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": params}
     )
     request = Request("POST", "http", "127.0.0.1", {}, query)
-    return _tools_list(request, message, principal)
+    return _tools_list(request, message, principal, versions.of(version))
 
 
 def test_cursors_walk_the_whole_list_and_the_last_page_has_none(people, settings):
@@ -60,3 +60,14 @@ def test_a_page_is_encoded_once_and_sent_as_the_same_json_rpc_answer(people):
     body = protocol.dumps(protocol.result(7, again))
     assert json.loads(body) == {"jsonrpc": "2.0", "id": 7, "result": json.loads(json.dumps(first))}
     assert json.loads(protocol.dumps(protocol.result("x", first)))["id"] == "x"
+
+
+def test_a_2025_11_25_page_carries_icons_and_is_kept_apart_from_the_2025_06_18_one(people):
+    owner = principal_for(people["owner"])
+    plain, with_icons = page(owner), page(owner, version="2025-11-25")
+
+    assert page(owner, version="2025-11-25") is with_icons  # encoded once too
+    assert [tool["name"] for tool in plain["tools"]] == [tool["name"] for tool in with_icons["tools"]]
+    assert not any("icons" in tool for tool in plain["tools"])
+    for tool in with_icons["tools"]:
+        assert tool["icons"][0]["src"].startswith("http://127.0.0.1/static/icons/")

@@ -1,4 +1,5 @@
-"""The Streamable HTTP transport (2025-06-18) against a live web process, in raw HTTP: what official
+"""The Streamable HTTP transport (2025-06-18; what 2025-11-25 changes is test_revision_2025_11_25.py)
+against a live web process, in raw HTTP: what official
 clients never send, and the exact status codes and headers of each rule."""
 
 import pytest
@@ -6,8 +7,8 @@ import pytest
 pytestmark = pytest.mark.live
 
 
-def test_initialize_negotiates_2025_06_18_and_names_the_workspace(mcp):
-    response = mcp.initialize(version="2025-11-25", capabilities={"elicitation": {}})
+def test_initialize_echoes_2025_06_18_and_names_the_workspace(mcp):
+    response = mcp.initialize(version="2025-06-18", capabilities={"elicitation": {}})
     result = response.json()["result"]
 
     assert result["protocolVersion"] == "2025-06-18"
@@ -302,7 +303,7 @@ def test_an_unsupported_protocol_version_header_is_400(mcp):
     response = mcp.request("ping", **{"MCP-Protocol-Version": "1999-01-01"})
 
     assert response.status_code == 400
-    assert response.json()["error"]["data"]["supported"] == ["2025-06-18", "2025-03-26"]
+    assert response.json()["error"]["data"]["supported"] == ["2025-11-25", "2025-06-18", "2025-03-26"]
 
 
 def test_a_newer_clients_discover_probe_gets_the_error_that_makes_it_fall_back(mcp):

@@ -24,5 +24,6 @@ def test_bearer(request: CredentialRequest) -> Principal | None:
     user = User.objects.select_related("role").filter(email=email, is_active=True).first()
     if user is None:
         raise Unauthenticated()
-    scopes = frozenset(rest[0].split(",")) if rest else frozenset({"mcp"})
+    # Scopes may hold colons themselves (`mcp:read`): everything after the e-mail address.
+    scopes = frozenset(":".join(rest).split(",")) if rest else frozenset({"mcp"})
     return Principal(user=user, scheme="test", scopes=scopes, credential=f"test:{user.pk}", client="tests")
