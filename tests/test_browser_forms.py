@@ -94,7 +94,7 @@ def test_a_role_is_created_once(page, live_http, committed):
     sign_in(page, live_http, "owner@acme.example")
     page.goto(f"{live_http.url()}/settings/roles/")
     form = page.locator("form.stack")
-    form.get_by_role("textbox", name="Name:").fill(name)
+    form.get_by_role("textbox", name="Name", exact=True).fill(name)
     form.get_by_role("button", name="Create role").click()
     page.wait_for_selector(f"text={name}")
 

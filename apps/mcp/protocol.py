@@ -127,7 +127,8 @@ def _refused(refused: json_input.JsonRefused) -> ProtocolError:
         INVALID_PARAMS if inside_params else INVALID_REQUEST,
         f"{'Invalid params' if inside_params else 'Invalid Request'}: {refused.message}.",
         status=400,
-        request_id=request_id if _valid_id(request_id) else None,
+        # The id itself refused (a NUL, a lone surrogate) cannot be written back: answered without.
+        request_id=request_id if _valid_id(request_id) and refused.where != "id" else None,
     )
 
 

@@ -18,6 +18,13 @@ from apps.core import privacy
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def no_earlier_calls(people):  # type: ignore[no-untyped-def]
+    """Only this test's calls on the page: live tests in the same process commit theirs to Acme
+    (removed here inside the test's transaction, so they are back afterwards)."""
+    ToolCall.objects.all().delete()
+
+
 def row_of(page: str, tool: str) -> str:
     """The table row of the (only) call of `tool`."""
     rows = [row for row in re.findall(r"<tr>(.*?)</tr>", page, re.DOTALL) if f"<code>{tool}</code>" in row]

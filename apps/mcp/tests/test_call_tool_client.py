@@ -77,7 +77,9 @@ def test_calltool_asks_the_user_by_elicitation_and_relays_progress(mcp_server):
 
     async def answer(context, params):  # type: ignore[no-untyped-def]
         asked.append(params.message)
-        return types.ElicitResult(action="accept", content={"confirm": True})
+        # The client offers 2025-11-25, so the question is the titled choice: allow it.
+        assert "decision" in params.requested_schema["properties"]
+        return types.ElicitResult(action="accept", content={"decision": "allow"})
 
     async def scenario():  # type: ignore[no-untyped-def]
         seen: list[float] = []

@@ -142,6 +142,18 @@ def test_initialize_with_what_no_store_keeps_is_invalid_params_naming_the_place(
     assert "mcp-session-id" not in response.headers
 
 
+@pytest.mark.parametrize("request_id", [b'"\\ud800"', b'"a\\u0000b"'])
+def test_an_id_no_store_keeps_is_refused_without_being_written_back(mcp, request_id):
+    body = b'{"jsonrpc": "2.0", "id": ' + request_id + b', "method": "ping"}'
+
+    response = mcp.http.post("/api/mcp", content=body, headers=mcp.headers())
+
+    assert response.status_code == 400
+    assert response.json()["id"] is None
+    assert response.json()["error"]["code"] == -32600
+    assert "id" in response.json()["error"]["message"]
+
+
 def test_infinity_is_not_json(mcp):
     response = mcp.http.post(
         "/api/mcp", content=raw_initialize(b'{"experimental": {"x": Infinity}}'), headers=mcp.headers()
