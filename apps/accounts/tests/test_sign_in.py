@@ -1,6 +1,9 @@
 import re
 
 import pytest
+from django.contrib.auth.hashers import make_password
+
+from config.settings import security
 
 pytestmark = pytest.mark.django_db
 
@@ -80,3 +83,18 @@ def test_the_people_page_offers_management_only_to_those_who_may_manage(acme_cli
 
     assert "viewer@acme.example" in member_page and "Add a person" not in member_page
     assert "Add a person" in admin_page and "Deactivate" in admin_page
+
+
+def test_a_password_hashed_with_pbkdf2_is_rehashed_with_argon2id_at_sign_in(acme_client, people, settings):
+    settings.PASSWORD_HASHERS = security.PASSWORD_HASHERS
+    member = people["member"]
+    member.password = make_password("atrium-demo", hasher="pbkdf2_sha256")
+    member.save(update_fields=["password"])
+
+    response = acme_client.post(
+        "/accounts/sign-in/", {"username": "member@acme.example", "password": "atrium-demo"}
+    )
+
+    assert response.status_code == 302
+    member.refresh_from_db()
+    assert member.password.startswith("argon2$argon2id$")
