@@ -186,3 +186,57 @@ def milliseconds(text: str) -> float:
         if text.endswith(suffix):
             return float(text[: -len(suffix)]) * factor
     raise ValueError(text)
+
+
+@contextmanager
+def profiled(pid: int, output: Path | None, seconds: int) -> Iterator[None]:
+    """Samples process `pid` with py-spy (requirements/dev.txt) while the block runs, writing the
+    folded stacks to `output` and printing where the time went; nothing when `output` is None."""
+    if output is None:
+        yield
+        return
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    # --gil: only what holds the GIL, which is the process's CPU time rather than its waits.
+    command = [spy, "record", "--pid", str(pid), "--duration", str(seconds), "--rate", "250", "--gil"]
+    recorder = subprocess.Popen(
+        [*command, "--format", "raw", "--output", str(output)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        yield
+    finally:
+        _out, errors = recorder.communicate(timeout=seconds + 30)
+        if recorder.returncode:
+            print(f"py-spy failed: {errors.decode(errors='replace')[-500:]}", flush=True)
+        else:
+            print(profile_summary(output), flush=True)
+
+
+def profile_summary(folded: Path, top: int = 25) -> str:
+    """The functions holding the most samples (inclusive: on the stack anywhere, once per stack)
+    and by themselves (the innermost frame), from py-spy's folded output."""
+    inclusive: dict[str, int] = {}
+    own: dict[str, int] = {}
+    total = 0
+    for line in folded.read_text().splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        count = int(count_text)
+        total += count
+        frames = [_frame(text) for text in stack.split(";")]
+        for frame in set(frames):
+            inclusive[frame] = inclusive.get(frame, 0) + count
+        own[frames[-1]] = own.get(frames[-1], 0) + count
+    lines = [f"{total} samples; inclusive:"]
+    for frame, count in sorted(inclusive.items(), key=lambda item: -item[1])[:top]:
+        lines.append(f"  {100 * count / total:5.1f} %  {frame}")
+    lines.append("by themselves:")
+    for frame, count in sorted(own.items(), key=lambda item: -item[1])[:top]:
+        lines.append(f"  {100 * count / total:5.1f} %  {frame}")
+    return "\n".join(lines)
+
+
+def _frame(text: str) -> str:
+    """`function (path/to/file.py:12)` as `function file.py:12`."""
+    function, _, where = text.partition(" (")
+    return f"{function} {where.rsplit('/', 1)[-1].rstrip(')')}"

@@ -185,6 +185,13 @@ def run(argv: list[str]) -> None:
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--list-requests", type=int, default=300)
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="after the measured rounds, sample Atrium's process with py-spy during one more round of "
+        "each tool call, writing the folded stacks to PROFILE-<tool>.txt and printing where the time went",
+    )
+    parser.add_argument("--only", choices=["getContact", "describeTool"], help="measure one tool call only")
     args, _ = parser.parse_known_args(argv)
     from bench.common import ensure_wrk
 
@@ -288,6 +295,8 @@ def run(argv: list[str]) -> None:
             answer = call(url, headers, sessions[name][0], "tools/call", describe_body["params"])
             assert answer["result"].get("structuredContent") == description, answer
         for tool, body in (("getContact", call_body), ("describeTool", describe_body)):
+            if args.only and tool != args.only:
+                continue
             # Warm both up (imports, caches, connections), then measure in alternating rounds.
             for name, (url, headers) in servers.items():
                 wrk_run(wrk, url, sessions[name], headers, body, 2)
@@ -310,6 +319,13 @@ def run(argv: list[str]) -> None:
                 f"before {before}, after {after}",
                 flush=True,
             )
+            if args.profile:
+                output = args.profile.with_name(f"{args.profile.name}-{tool}.txt")
+                url, headers = servers["atrium"]
+                with common.profiled(atrium.process.pid, output, args.seconds):
+                    wrk_run(wrk, url, sessions["atrium"], headers, body, args.seconds)
+        if args.only:
+            return
 
         url, headers = servers["atrium"]
         samples, tools, pages, size = list_latency(url, headers, sessions["atrium"][0], args.list_requests)

@@ -102,3 +102,18 @@ def test_wrk_latencies_read_in_milliseconds():
     assert read == pytest.approx([0.85, 12.34, 1200.0])
     with pytest.raises(ValueError):
         common.milliseconds("12.34")
+
+
+def test_a_profile_counts_a_function_once_per_stack_and_its_own_time_where_it_is_innermost(tmp_path):
+    folded = tmp_path / "profile.txt"
+    folded.write_text(
+        "serve (apps/mcp/handlers.py:98);query (apps/x.py:5);query (apps/x.py:5) 3\n"
+        "serve (apps/mcp/handlers.py:98);encode (apps/y.py:9) 1\n"
+    )
+
+    summary = common.profile_summary(folded)
+
+    assert summary.splitlines()[0] == "4 samples; inclusive:"
+    assert "100.0 %  serve handlers.py:98" in summary
+    own = summary.split("by themselves:")[1]
+    assert "75.0 %  query x.py:5" in own and "25.0 %  encode y.py:9" in own and "serve" not in own
