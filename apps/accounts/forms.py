@@ -1,8 +1,11 @@
 from typing import Any, cast
 
 from django import forms
+from django.contrib.auth import authenticate
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, SetPasswordForm
 from django.contrib.auth.password_validation import password_validators_help_texts
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import Role
@@ -91,12 +94,23 @@ def _plain_password_help(form: forms.Form) -> None:
 
 
 class ChangePasswordForm(PasswordChangeForm):
-    """The current password, then the new one twice, checked by AUTH_PASSWORD_VALIDATORS."""
+    """The current password, then the new one twice, checked by AUTH_PASSWORD_VALIDATORS.
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    The current password is checked by `authenticate`, as at sign-in, so that wrong guesses count
+    towards the same lockout (django-axes: this address from this client): a session left open is
+    not a way to guess the password without limit."""
+
+    def __init__(self, request: HttpRequest, *args: Any, **kwargs: Any) -> None:
+        self.request = request
+        super().__init__(request.user, *args, **kwargs)
         self.fields["old_password"].label = _("Current password")
         _plain_password_help(self)
+
+    def clean_old_password(self) -> str:
+        old_password: str = self.cleaned_data["old_password"]
+        if authenticate(self.request, username=self.user.email, password=old_password) is None:
+            raise ValidationError(self.error_messages["password_incorrect"], code="password_incorrect")
+        return old_password
 
 
 class NewPasswordForm(SetPasswordForm):

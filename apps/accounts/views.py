@@ -70,7 +70,7 @@ def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
 def password_change(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The person's own password: the current one, the new one twice. They stay signed in here;
     their other sessions end."""
-    form = ChangePasswordForm(request.user, request.POST or None)
+    form = ChangePasswordForm(request, request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = services.user_set_password(user=request.user, password=form.cleaned_data["new_password1"])
         update_session_auth_hash(request, user)

@@ -107,6 +107,21 @@ def test_a_wrong_current_password_is_refused(client, person):
     assert person.check_password(PASSWORD)
 
 
+def test_wrong_current_passwords_count_towards_the_sign_in_lockout(client, person):
+    signed_in(client, person)
+    for _try in range(LIMIT - 1):
+        assert change(client, "not-my-password", NEW).status_code == 200
+
+    locked = change(client, "not-my-password", NEW)
+
+    assert locked.status_code == 429 and "Retry-After" in locked
+    # The right password does not get through while the lockout lasts.
+    assert change(client, PASSWORD, NEW).status_code == 429
+    person.refresh_from_db()
+    assert person.check_password(PASSWORD)
+    AccessAttempt.objects.filter(username=person.email).delete()
+
+
 def test_two_different_new_passwords_are_refused(client, person):
     answer = change(signed_in(client, person), PASSWORD, NEW, NEW + "x")
 
