@@ -68,21 +68,25 @@ def page(
             try:
                 return view(request, *args, **kwargs)
             except AppError as error:
-                return error_response(request, error, back=back)
+                return error_response(request, error, back=back, shows=shows)
             except DatabaseError as error:
                 conflict = concurrent_conflict(error)
                 if conflict is None:
                     raise
                 logger.warning("page answered a conflict, a concurrent write won: %s", describe_error(error))
-                return error_response(request, conflict, back=back)
+                return error_response(request, conflict, back=back, shows=shows)
 
+        # Whether the page's own address can be shown again (GET), for a refusal without a Referer.
+        shows = methods is None or "GET" in methods
         allowed = require_http_methods(list(methods))(checked) if methods else checked
         return login_required(allowed)
 
     return decorate
 
 
-def error_response(request: HttpRequest, error: AppError, *, back: str | None = None) -> HttpResponse:
+def error_response(
+    request: HttpRequest, error: AppError, *, back: str | None = None, shows: bool = True
+) -> HttpResponse:
     """What a page answers for an AppError."""
     if isinstance(error, NotFound | InTrash):
         # A page of a record in the trash is not there any more (its trash has pages of its own).
@@ -96,18 +100,20 @@ def error_response(request: HttpRequest, error: AppError, *, back: str | None = 
         return response
     if request.method == "POST" or back is not None:
         messages.error(request, str(error.message))
-        return HttpResponseRedirect(reverse(back) if back else came_from(request))
+        return HttpResponseRedirect(reverse(back) if back else came_from(request, shows=shows))
     return render(request, "400.html", {"message": str(error.message)}, status=400)
 
 
-def came_from(request: HttpRequest) -> str:
-    """The page a form was posted from (its Referer, on this host), or the page itself."""
+def came_from(request: HttpRequest, *, shows: bool = True) -> str:
+    """The page a form was posted from (its Referer, on this host), or else the page itself when
+    it `shows` something on GET, or else the settings' home (a POST-only action has no page: a
+    browser that sends no Referer must not be sent to a 405)."""
     referer = request.META.get("HTTP_REFERER", "")
     if referer and url_has_allowed_host_and_scheme(
         referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return referer
-    return request.get_full_path()
+    return request.get_full_path() if shows else reverse("settings:home")
 
 
 # A secret made by a form (a token, a key, a signing secret) is shown by the page the form

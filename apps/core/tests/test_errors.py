@@ -245,3 +245,33 @@ def test_a_page_whose_write_lost_a_race_sends_the_person_back_with_the_conflict(
 
     assert (response.status_code, response["Location"]) == (302, "http://testserver/settings/probe/")
     assert ["try again" in str(message) for message in get_messages(request)] == [True]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("methods", "location"),
+    [
+        (("POST",), "/settings/"),
+        (None, "/settings/probe/?tab=2"),
+        (("GET", "POST"), "/settings/probe/?tab=2"),
+    ],
+)
+def test_a_refused_form_without_a_referer_goes_back_to_a_page_that_shows_something(people, methods, location):
+    from django.contrib.messages.storage.fallback import FallbackStorage
+    from django.test import RequestFactory
+
+    from apps.core.errors import ValidationFailed
+    from apps.core.pages import page
+
+    @page(methods=methods)
+    def probe(request):
+        raise ValidationFailed("The name is taken.")
+
+    request = RequestFactory().post("/settings/probe/?tab=2")
+    request.user = people["owner"]
+    request.session = {}
+    request._messages = FallbackStorage(request)
+
+    response = probe(request)
+
+    assert (response.status_code, response["Location"]) == (302, location)
