@@ -2,7 +2,7 @@
 found, anywhere, in one of the given fields (case-insensitive), at most `words` words; the
 filters their list tools share (`narrowed`: a tag, an owner); and tags as every area keeps them."""
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from django.db.models import Q
@@ -19,18 +19,35 @@ def words(query: str | None, *, limit: int = MAX_WORDS) -> list[str]:
     return [word for word in (query or "").split() if word][:limit]
 
 
-def matching(rows: Any, query: str | None, fields: Sequence[str], *, limit: int = MAX_WORDS) -> Any:
+def matching(
+    rows: Any,
+    query: str | None,
+    fields: Sequence[str],
+    *,
+    limit: int = MAX_WORDS,
+    also: Callable[[str], Q] | None = None,
+) -> Any:
     """`rows` that hold every word of `query` in at least one of `fields` (all rows for an empty
-    query). A field ending in `[]` is an array of words matched whole, lower-cased ("tags[]")."""
+    query). A field ending in `[]` is an array of words matched whole, lower-cased ("tags[]").
+    `also(word)` is one more place a word may be found, when it is not a plain field: what the
+    actor may see of related records (`holds` over a `restrict`ed queryset), never all of them."""
     for word in words(query, limit=limit):
-        match = Q()
-        for field in fields:
-            if field.endswith("[]"):
-                match |= Q(**{f"{field[:-2]}__contains": [word.lower()]})
-            else:
-                match |= Q(**{f"{field}__icontains": word})
+        match = holds(word, fields)
+        if also is not None:
+            match |= also(word)
         rows = rows.filter(match)
     return rows
+
+
+def holds(word: str, fields: Sequence[str]) -> Q:
+    """The rows holding `word` in at least one of `fields` (as `matching` reads them)."""
+    match = Q()
+    for field in fields:
+        if field.endswith("[]"):
+            match |= Q(**{f"{field[:-2]}__contains": [word.lower()]})
+        else:
+            match |= Q(**{f"{field}__icontains": word})
+    return match
 
 
 def narrowed(rows: Any, *, tag: str | None = None, owner_email: str | None = None) -> Any:

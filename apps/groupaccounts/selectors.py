@@ -3,23 +3,25 @@ whose role allows groupaccounts.view sees every live account, `GroupAccount.obje
 
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from apps.contacts import related
+from apps.core import search
 from apps.groupaccounts.models import GroupAccount
 
-# What searchGroupAccounts looks in (apps.core.search): the account and its linked contacts.
-SEARCHED = (
-    "name",
-    "description",
-    "industry",
-    "website",
-    "email_domains[]",
-    "tags[]",
-    "contact_links__contact__first_name",
-    "contact_links__contact__last_name",
-    "contact_links__contact__email",
-)
+# What searchGroupAccounts looks in (apps.core.search): the account, and its linked contacts that
+# the actor may see (a private contact's name finds nothing for someone who may not see it).
+SEARCHED = ("name", "description", "industry", "website", "email_domains[]", "tags[]")
+SEARCHED_CONTACT = ("first_name", "last_name", "email")
+
+
+def searched(actor: Any, rows: QuerySet[GroupAccount], query: str | None) -> QuerySet[GroupAccount]:
+    people = related.contacts(actor)
+
+    def linked(word: str) -> Q:
+        return Q(contact_links__contact__in=people.filter(search.holds(word, SEARCHED_CONTACT)))
+
+    return search.matching(rows, query, SEARCHED, also=linked).distinct()
 
 
 def with_counts(rows: QuerySet[GroupAccount]) -> QuerySet[GroupAccount]:

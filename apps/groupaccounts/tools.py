@@ -127,7 +127,7 @@ def search_group_accounts(
     offset: Offset = 0,
 ) -> Page[GroupAccountSummary]:
     """Find group accounts by words in their fields or their contacts' names. Filters: listGroupAccounts."""
-    rows = search.matching(GroupAccount.objects.restrict(ctx.actor), query, selectors.SEARCHED).distinct()
+    rows = selectors.searched(ctx.actor, GroupAccount.objects.restrict(ctx.actor), query)
     rows = selectors.with_counts(rows.select_related("owner", "organisation"))
     return paginate(rows.order_by("name", "id"), limit=limit, offset=offset, item=GroupAccountSummary.of)
 

@@ -189,6 +189,18 @@ def test_list_and_search(people):
     assert "`limit`" in refused(people["viewer"], "listGroupAccounts", {"limit": 0})
 
 
+def test_search_finds_an_account_by_its_contacts_only_where_the_contact_may_be_seen(people):
+    account = GroupAccountFactory(actor=people["member"], name="Gamma")
+    secret = ContactFactory(actor=people["member"], first_name="Quentin", visibility="private")
+    ok(people["member"], "linkContactToGroupAccount", {"groupAccountId": account.pk, "contactId": secret.pk})
+
+    def found(user: str) -> list[str]:
+        return [i["name"] for i in ok(people[user], "searchGroupAccounts", {"query": "quentin"})["items"]]
+
+    assert found("member") == ["Gamma"]
+    assert found("viewer") == []
+
+
 def test_contacts_are_linked_with_a_role_and_unlinked(people):
     account = GroupAccountFactory(actor=people["member"])
     contact = ContactFactory(actor=people["member"], first_name="Hank")
