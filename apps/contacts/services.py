@@ -579,7 +579,8 @@ def contacts_merge(
     for duplicate in duplicates:
         if duplicate.kind != primary.kind:
             raise invalid(
-                "duplicate_ids", f"contact {duplicate.pk} is a {duplicate.kind}, the primary a {primary.kind}"
+                "duplicate_ids",
+                f"contact {duplicate.pk} is {_a(duplicate.kind)}, the primary {_a(primary.kind)}",
             )
     locked = {
         contact.pk: contact
@@ -591,7 +592,8 @@ def contacts_merge(
     prefer = prefer or {}
     for field_name, chosen in prefer.items():
         if field_name not in MERGED_FIELDS and field_name != "organisation_id":
-            raise invalid("prefer", f"{field_name!r} is not a field a merge can choose")
+            shown = field_name if len(field_name) <= 40 else f"{field_name[:40]}…"
+            raise invalid("prefer", f"{shown!r} is not a field a merge can choose")
         if chosen not in by_id:
             raise invalid("prefer", f"contact {chosen} is not part of this merge")
     taken: list[str] = []
@@ -758,3 +760,8 @@ def credit_check_run(*, actor: Any, contact: Contact, purpose: str) -> Any:
     )
     logger.info("credit check %s of contact %s by %s", check.pk, contact.pk, actor.pk)
     return check
+
+
+def _a(word: str) -> str:
+    """The word with its indefinite article: "a person", "an organisation"."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"

@@ -137,10 +137,22 @@ def test_merge_refuses_bad_requests_and_changes_nothing(people):
         elicit=accept,
     )
     empty = refused(admin, "mergeContacts", {"primaryId": person.pk, "duplicateIds": []})
+    long_field = refused(
+        admin,
+        "mergeContacts",
+        {
+            "primaryId": person.pk,
+            "duplicateIds": [ContactFactory(actor=admin).pk],
+            "prefer": {"x" * 5000: person.pk},
+        },
+        capabilities={"elicitation": {}},
+        elicit=accept,
+    )
 
     assert "not the primary itself" in same
-    assert "is a organisation, the primary a person" in kinds
+    assert "is an organisation, the primary a person" in kinds
     assert "`duplicateIds`" in empty
+    assert "is not a field a merge can choose" in long_field and len(long_field) < 400
     assert Contact.objects.filter(deleted_at__isnull=False).count() == 0
 
 

@@ -95,7 +95,7 @@ def merge_contacts(
     ],
     prefer: Annotated[
         dict[str, EntityId] | None,
-        Field(description="Per field (e.g. email), the contact whose value wins"),
+        Field(max_length=40, description="Per field (e.g. email), the contact whose value wins"),
     ] = None,
 ) -> MergeOut:
     """Merge duplicate contacts into one, which fills its empty fields from them; they are archived."""
