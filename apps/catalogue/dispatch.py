@@ -25,7 +25,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic.alias_generators import to_camel
 
 from apps.accounts.access import effective_permissions
-from apps.catalogue import audit, policy, profiles, registry
+from apps.catalogue import audit, inputs, policy, profiles, registry
 from apps.catalogue.registry import CONFIRMATION_ARGUMENT, ToolSpec
 from apps.catalogue.shapes import RawResult
 from apps.core.actors import Actor
@@ -107,10 +107,36 @@ class ToolContext:
     # Ends the call's event stream now, the call going on; the client comes back for the rest
     # (2025-11-25 resumable streams). None when the door cannot: then nothing is to be ended.
     close_stream: Callable[[], None] | None = None
+    # Doors that ask by answering (MCP 2026-07-28): the client's answers to what an earlier round
+    # of this call asked (`inputs`), and the state it echoed back. None: the door asks on a
+    # stream instead (`elicit`), or not at all.
+    input_responses: dict[str, dict[str, Any]] | None = None
+    request_state: Any = None
+    # Records a one-time answer (a confirmation) as spent, everywhere: True the first time a
+    # nonce is given, False after (for its lifetime in seconds). None: the door keeps no such record
+    # and the session state does.
+    spend_once: Callable[[str, int], bool] | None = None
+    # Set by the dispatcher while a tool runs: the call the request states it issues are for.
+    binding: inputs.Binding | None = None
 
     @property
     def actor(self) -> Actor:
         return self.principal.user
+
+    @property
+    def asks_by_answer(self) -> bool:
+        """The door takes `InputRequired` (2026-07-28) rather than a question on a stream."""
+        return self.input_responses is not None
+
+    def received_state(self) -> dict[str, Any] | None:
+        """The data a previous round of this very call put in its `requestState` (None when the
+        client sent none); `inputs.InvalidRequestState` when it sent one that is not that."""
+        if self.request_state is None or self.binding is None:
+            return None
+        return inputs.unseal(self.request_state, self.binding).data
+
+    def declares(self, capability: str) -> bool:
+        return capability in (self.client_capabilities or {})
 
     def report_progress(
         self, progress: float, total: float | None = None, message: str | None = None
@@ -336,13 +362,17 @@ def _call(ctx: ToolContext, spec: ToolSpec, arguments: Any) -> tuple[str, str, d
     validated = _validated(spec, arguments)
     if not isinstance(validated, BaseModel):
         return validated
+    ctx.binding = _binding(ctx, spec, validated)
 
     first = policy.missing_first_call(spec, ctx.session)
     if first is not None:
         return "first_call_required", "", error_result(policy.first_call_message(spec, first))
 
     if spec.needs_confirmation:
-        refusal = _confirm(ctx, spec, validated, token)
+        try:
+            refusal = _confirm(ctx, spec, validated, token)
+        except inputs.InputRequired as needed:
+            return "confirmation_required", "CONFIRMATION_REQUIRED", input_required_result(ctx, needed)
         if refusal is not None:
             return refusal
     if ctx.is_cancelled():
@@ -361,6 +391,11 @@ def _call(ctx: ToolContext, spec: ToolSpec, arguments: Any) -> tuple[str, str, d
     try:
         with writes, through(called):
             result = spec.function(ctx, **kwargs)
+    except inputs.InputRequired as needed:
+        # Nothing the tool did stays (its transaction rolled back): it runs again with the answers.
+        return "input_required", "", input_required_result(ctx, needed)
+    except (inputs.InvalidRequestState, inputs.MissingClientCapability):
+        raise  # the door's protocol errors
     except AppError as error:
         return "error", error.code, error_result(_app_error_message(error))
     except DjangoValidationError as error:
@@ -428,6 +463,38 @@ def _validated(spec: ToolSpec, arguments: Any) -> BaseModel | tuple[str, str, di
         return "invalid_arguments", "", error_result(invalid_arguments_message(spec, error))
 
 
+def _binding(ctx: ToolContext, spec: ToolSpec, validated: BaseModel) -> inputs.Binding:
+    return inputs.Binding(
+        tool=spec.name,
+        person=str(getattr(ctx.actor, "pk", "")),
+        credential=ctx.principal.credential,
+        arguments=inputs.arguments_digest(validated.model_dump(mode="json")),
+    )
+
+
+def input_required_result(ctx: ToolContext, needed: inputs.InputRequired) -> dict[str, Any]:
+    """The `InputRequiredResult` that ends this round of the call (MCP 2026-07-28): the questions,
+    and the state sealed to this call. Only for what the client declared it can answer; a door
+    that asks otherwise gets a tool error instead (it never reaches here in practice: tools ask
+    through `ctx` as their door allows)."""
+    if not ctx.asks_by_answer or ctx.binding is None:
+        return error_result(
+            "This tool needs answers from the client first, and this connection cannot pass them: "
+            "connect with MCP 2026-07-28, whose clients answer input requests."
+        )
+    for request in needed.requests.values():
+        capability = inputs.CAPABILITY_OF_METHOD.get(str(request.get("method")))
+        if capability is None:
+            raise TypeError(f"an input request of an unknown method: {request.get('method')!r}")
+        if not ctx.declares(capability):
+            raise inputs.MissingClientCapability(capability)
+    return {
+        "resultType": "input_required",
+        "inputRequests": needed.requests,
+        "requestState": inputs.seal(needed.state, ctx.binding),
+    }
+
+
 def _call_through(
     ctx: ToolContext, spec: ToolSpec, arguments: Any, schema_name: str, started: float
 ) -> dict[str, Any]:
@@ -471,6 +538,8 @@ def _confirm(
     if isinstance(token, str) and token and policy.redeem_token(ctx.session, token, digest):
         return None
     retry = token is not None
+    if ctx.asks_by_answer and ctx.declares("elicitation") and not retry:
+        return _confirm_by_answer(ctx, spec, shown)
     if ctx.can_elicit and not retry:
         schema = policy.confirm_schema(spec, rich=ctx.rich_elicitation)
         try:
@@ -486,6 +555,41 @@ def _confirm(
     new_token = policy.issue_token(ctx.session, digest)
     message = policy.confirmation_required_message(spec, shown, new_token, retry=retry)
     return "confirmation_required", "CONFIRMATION_REQUIRED", error_result(message)
+
+
+def _confirm_by_answer(
+    ctx: ToolContext, spec: ToolSpec, shown: dict[str, Any]
+) -> tuple[str, str, dict[str, Any]] | None:
+    """Confirmation for doors that ask by answering (2026-07-28): the first round ends with the
+    question (`inputs.InputRequired`); the retry carries the user's answer and the state sealed to
+    this exact call, which is spent on the first "allow", so an answer confirms one run only."""
+    schema = policy.confirm_schema(spec, rich=ctx.rich_elicitation)
+    question = {policy.CONFIRM_INPUT: inputs.elicitation(policy.elicitation_message(spec, shown), schema)}
+    answer = (ctx.input_responses or {}).get(policy.CONFIRM_INPUT)
+    binding = ctx.binding
+    opened = (
+        inputs.unseal(ctx.request_state, binding)
+        if binding is not None and ctx.request_state is not None
+        else None
+    )
+    if opened is None or not opened.data.get("confirm") or answer is None:
+        raise inputs.InputRequired(question, {"confirm": True})
+    if not policy.confirmed(schema, answer):
+        return (
+            "declined",
+            "",
+            error_result(policy.declined_message(spec, str(answer.get("action") or "decline"))),
+        )
+    lifetime = max(1, opened.expires - int(time.time()))
+    spent = (
+        ctx.spend_once(opened.nonce, lifetime)
+        if ctx.spend_once is not None
+        else policy.spend_once(ctx.session, opened.nonce, opened.expires)
+    )
+    if not spent:
+        # This answer confirmed a run already: ask again for this one.
+        raise inputs.InputRequired(question, {"confirm": True})
+    return None
 
 
 # --- results ------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ class ToolCall(models.Model):
         INVALID_ARGUMENTS = "invalid_arguments", _("invalid arguments")
         FIRST_CALL_REQUIRED = "first_call_required", _("mandatory first call missing")
         CONFIRMATION_REQUIRED = "confirmation_required", _("waiting for confirmation")
+        INPUT_REQUIRED = "input_required", _("waiting for the client's answers")
         DECLINED = "declined", _("declined by the user")
         CANCELLED = "cancelled", _("cancelled")
         FAILED = "failed", _("failed")

@@ -10,6 +10,10 @@ GATED, HIGH RISK, DESTRUCTIVE: the tool runs only once the user has confirmed th
   client that reads 2025-11-25 forms is asked with a titled choice instead ("Allow <tool>" or
   "Stop", "Stop" chosen by default): "accept" with `decision: "allow"` runs the tool. An answer
   that does not fit the question's schema (JSON Schema 2020-12) is no confirmation.
+- A client of a door that asks by answering (MCP 2026-07-28) and declared elicitation: the call
+  ends with an `InputRequiredResult` holding the same question under "confirm" and a request
+  state sealed to this exact call (`apps.catalogue.inputs`); the client retries with the user's
+  answer and the state. An "allow" runs the call once: the state's nonce is then spent.
 - Otherwise (or when the question could not be asked): the answer is a tool error that says what
   the call would do and carries a one-time confirmation token. The agent asks the user in its
   own words; if they agree, it repeats the call with the same arguments plus `confirmationToken`.
@@ -31,6 +35,9 @@ from apps.catalogue.registry import CONFIRMATION_ARGUMENT, ToolSpec
 
 FIRST_CALL_KEY = "catalogue:first-call"
 CONFIRMATIONS_KEY = "catalogue:confirmations"
+SPENT_KEY = "catalogue:spent-confirmations"
+# The name a confirmation question goes under in an InputRequiredResult (MCP 2026-07-28).
+CONFIRM_INPUT = "confirm"
 MAX_OUTSTANDING_TOKENS = 20
 
 CONFIRM_SCHEMA: dict[str, Any] = {
@@ -155,6 +162,18 @@ def redeem_token(session: Any, token: str, digest: str) -> bool:
         return False
     session.set(CONFIRMATIONS_KEY, outstanding)
     return entry.get("expires", 0) > time.time() and hmac.compare_digest(entry.get("digest", ""), digest)
+
+
+def spend_once(session: Any, nonce: str, expires: float) -> bool:
+    """True the first time a confirmation's nonce is spent in this session state (until it
+    expires), False after: for doors without a shared record of their own."""
+    now = time.time()
+    spent = {key: until for key, until in (session.get(SPENT_KEY) or {}).items() if until > now}
+    if nonce in spent:
+        return False
+    spent[nonce] = expires
+    session.set(SPENT_KEY, spent)
+    return True
 
 
 def describe_call(spec: ToolSpec, arguments: dict[str, Any], limit: int = 600) -> str:

@@ -27,7 +27,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from apps.core import errors, metrics, observability
-from apps.mcp import protocol, sessions, streams
+from apps.mcp import protocol, sessions, stateless, streams
 from apps.mcp.handlers import ALLOWED_METHODS, Reply, Request, jsonrpc_error, may_wait, serve
 from apps.mcp.streams import CancelledByClient, RunningCall, hub
 
@@ -218,6 +218,9 @@ class McpConsumer(AsyncHttpConsumer):
                         writable = False
                 elif kind == "reply":
                     reply: Reply = value
+                    if not streaming and reply.then is not None and reply.then[0] == "listen":
+                        await self.listen(reply, receive)
+                        return
                     if streaming:
                         if reply.body is not None:
                             await post.write(reply.body, writable=writable, final=True)
@@ -247,6 +250,85 @@ class McpConsumer(AsyncHttpConsumer):
                 if not call.cancelled.is_set():
                     call.gone.set()
                 hub.release(call, CancelledByClient())
+
+    # --- subscriptions/listen (2026-07-28) --------------------------------------------------------
+
+    async def listen(self, reply: Reply, receive: Any) -> None:
+        """The stream of a `subscriptions/listen`: the acknowledgement first, then a
+        `notifications/tools/list_changed` whenever the person's tool list changes (if asked),
+        each tagged with the subscription's id, and keep-alive comments, until the client leaves
+        or this process stops (then the request's result ends it)."""
+        _kind, subscription_id, honoured, groups = reply.then  # type: ignore[misc]
+        layer = get_channel_layer()
+        assert layer is not None  # settings.CHANNEL_LAYERS always names one
+        channel = None
+        try:
+            channel = await layer.new_channel()
+            for group in groups:
+                await layer.group_add(group, channel)
+        except Exception as error:
+            outage = errors.unavailable(error)
+            if outage is None:
+                raise
+            logger.warning(
+                "MCP listen stream refused with 503, Redis is unreachable: %s",
+                observability.describe_error(error),
+            )
+            if channel is not None:
+                for group in groups:
+                    with contextlib.suppress(Exception):
+                        await layer.group_discard(group, channel)
+            await self.reply(Reply(503, outage.as_body(), {**reply.headers, **outage.headers}))
+            return
+        await self.send_headers(status=200, headers=_encode({**SSE_HEADERS, **reply.headers}))
+        metrics.sse_stream_opened()
+        from_layer: asyncio.Future | None = None
+        from_client: asyncio.Future | None = None
+        stopping = asyncio.get_running_loop().create_future()
+        _held.add(stopping)
+        connected = True
+        try:
+            await self.send_body(
+                sse_event(stateless.acknowledgement(subscription_id, honoured)), more_body=True
+            )
+            from_layer = asyncio.ensure_future(layer.receive(channel))
+            from_client = asyncio.ensure_future(receive())
+            while True:
+                done, _pending = await asyncio.wait(
+                    {from_layer, from_client, stopping},
+                    timeout=settings.MCP_KEEPALIVE_SECONDS,
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
+                if not done:
+                    await self.send_body(KEEPALIVE, more_body=True)
+                    continue
+                if stopping in done:
+                    await self.send_body(sse_event(stateless.listen_ended(subscription_id)), more_body=True)
+                    return
+                if from_client in done:
+                    if from_client.result()["type"] == "http.disconnect":
+                        connected = False
+                        return
+                    from_client = asyncio.ensure_future(receive())
+                if from_layer in done:
+                    event = from_layer.result()
+                    if event.get("type") == "mcp.listchanged" and honoured.get("toolsListChanged"):
+                        await self.send_body(
+                            sse_event(stateless.list_changed(subscription_id)), more_body=True
+                        )
+                    from_layer = asyncio.ensure_future(layer.receive(channel))
+        finally:
+            _held.discard(stopping)
+            metrics.sse_stream_closed()
+            for task in (from_layer, from_client):
+                if task is not None:
+                    task.cancel()
+            for group in groups:
+                with contextlib.suppress(Exception):
+                    await layer.group_discard(group, channel)
+            if connected:
+                with contextlib.suppress(Exception):
+                    await self.send_body(b"")
 
     # --- GET ------------------------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ from apps.core import encoded, errors, metrics, observability, permissions
 from apps.core.credentials import Principal
 from apps.core.db import connection
 from apps.core.errors import NotFound
-from apps.mcp import icons, protocol, sessions, streams, versions, waiting
+from apps.mcp import icons, protocol, sessions, stateless, streams, versions, waiting
 from apps.mcp.access import Refusal, authenticate, base_url, hostname_of, insufficient_scope, origin_allowed
 from apps.mcp.protocol import INVALID_PARAMS, INVALID_REQUEST, Message, ProtocolError
 from apps.mcp.streams import CancelledByClient, RunningCall, hub
@@ -40,8 +40,8 @@ CORS_HEADERS = {
 PREFLIGHT_HEADERS = {
     "Access-Control-Allow-Methods": ALLOWED_METHODS,
     "Access-Control-Allow-Headers": (
-        "Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, "
-        "X-Api-Key, X-MCP-Toolsets, X-MCP-Readonly"
+        "Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, "
+        "Mcp-Name, Last-Event-ID, X-Api-Key, X-MCP-Toolsets, X-MCP-Readonly"
     ),
     "Access-Control-Max-Age": "600",
 }
@@ -241,6 +241,9 @@ def _post(request: Request, workspace: Workspace, principal: Principal, call: Ru
     try:
         message = request.message()
         request_id = message.id if message.kind == "request" else None
+        revision = stateless.revision_of(request, message)
+        if revision is not None:
+            return stateless.serve(request, message, revision, workspace, principal, call)
         if message.kind == "request" and message.method == "initialize":
             return _initialize(request, message, workspace, principal)
         _check_version(request, request_id)
@@ -441,12 +444,14 @@ def _tools_list(
         raise ProtocolError(INVALID_PARAMS, "Invalid cursor: it points past the end of the list.")
     # The same names in the same registry are the same definitions: the page is encoded once (per
     # revision's way of writing them, and origin of the icons' addresses).
-    key = (registry.version(), fingerprint, start, size, revision.icons, url)
+    key = (registry.version(), fingerprint, start, size, revision.version, url)
     page = _pages.get(key)
     if page is None:
         content: dict[str, Any] = {"tools": _decorated(tools[start : start + size], revision, url)}
         if start + size < len(tools):
             content["nextCursor"] = encode_cursor(start + size, fingerprint)
+        if revision.stateless:
+            content.update(resultType="complete", **stateless.caching_hints())
         page = encoded.Encoded(content)
         if len(_pages) >= _PAGES_LIMIT:
             _pages.clear()
@@ -623,7 +628,28 @@ def _ask(call: RunningCall, digest: str, message: str, requested_schema: dict[st
 # --- GET and DELETE -----------------------------------------------------------------------------
 
 
+def _not_in_stateless(request: Request) -> Reply | None:
+    """GET and DELETE belong to sessions: a stateless revision has neither (its client listens
+    with `subscriptions/listen`, and has nothing to end)."""
+    revision = versions.stateless((request.headers.get(protocol.VERSION_HEADER) or "").strip(" \t"))
+    if revision is None:
+        return None
+    return Reply(
+        405,
+        protocol.error(
+            None,
+            INVALID_REQUEST,
+            f"Method Not Allowed: {revision.version} has no sessions, so no GET stream and nothing to "
+            "DELETE; POST subscriptions/listen to receive notifications.",
+        ),
+        {"Allow": "POST, OPTIONS"},
+    )
+
+
 def _get(request: Request, principal: Principal) -> Reply:
+    refused = _not_in_stateless(request)
+    if refused is not None:
+        return refused
     _wants_json, wants_sse = protocol.accepts(request.headers.get("accept", ""))
     if not wants_sse:
         return jsonrpc_error(
@@ -638,6 +664,9 @@ def _get(request: Request, principal: Principal) -> Reply:
 
 
 def _delete(request: Request, principal: Principal) -> Reply:
+    refused = _not_in_stateless(request)
+    if refused is not None:
+        return refused
     try:
         _check_version(request)
         session = _session(request, principal)

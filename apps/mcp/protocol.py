@@ -13,6 +13,8 @@ from apps.mcp import versions
 # first; what each changes is `apps.mcp.versions`.
 PROTOCOL_VERSION = versions.LATEST
 SUPPORTED_VERSIONS = versions.SUPPORTED
+# The latest version `initialize` negotiates (the newer ones need no handshake).
+HANDSHAKE_VERSION = versions.LATEST_HANDSHAKE
 
 # JSON-RPC 2.0
 PARSE_ERROR = -32700
@@ -27,10 +29,26 @@ URL_ELICITATION_REQUIRED = -32042
 # What newer protocol revisions answer to a version they do not speak (`data.supported` lists
 # ours); clients that probe with a newer version read it and fall back to `initialize`.
 UNSUPPORTED_PROTOCOL_VERSION = -32022
+# 2026-07-28: an HTTP header that mirrors the body (MCP-Protocol-Version, Mcp-Method, Mcp-Name) is
+# missing or says something else than the body.
+HEADER_MISMATCH = -32020
+# 2026-07-28: serving the request needs a capability the client did not declare in `_meta`
+# (`data.requiredCapabilities` names it, as a ClientCapabilities object).
+MISSING_CLIENT_CAPABILITY = -32021
 
 SESSION_HEADER = "mcp-session-id"
 VERSION_HEADER = "mcp-protocol-version"
 LAST_EVENT_ID_HEADER = "last-event-id"
+METHOD_HEADER = "mcp-method"
+NAME_HEADER = "mcp-name"
+
+# 2026-07-28 `_meta` keys: on requests, and on what the server sends.
+META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion"
+META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
+META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo"
+META_LOG_LEVEL = "io.modelcontextprotocol/logLevel"
+META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
+META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"
 
 
 class ProtocolError(Exception):
@@ -167,11 +185,12 @@ def negotiate(offered: Any) -> str:
 def unsupported_version(request_id: Any, value: str) -> ProtocolError:
     return ProtocolError(
         UNSUPPORTED_PROTOCOL_VERSION,
-        f"Unsupported MCP-Protocol-Version {value!r}: this server speaks {PROTOCOL_VERSION} "
-        f"(also {', '.join(v for v in SUPPORTED_VERSIONS if v != PROTOCOL_VERSION)}); "
-        "initialize to negotiate.",
+        f"Unsupported MCP-Protocol-Version {value[:40]!r}: this server speaks {PROTOCOL_VERSION} "
+        f"(also {', '.join(v for v in SUPPORTED_VERSIONS if v != PROTOCOL_VERSION)}). Send "
+        f"{PROTOCOL_VERSION} with each request, or initialize to negotiate one of the others.",
         status=400,
         data={"supported": list(SUPPORTED_VERSIONS), "requested": value},
+        request_id=request_id,
     )
 
 

@@ -4,7 +4,8 @@ revoked credentials, and those of people whose role changed, dropped by every we
 The catalogue sends `tool_list_changed(schema_name, user_ids)` in the process that changed a
 role, a person's role or a workspace's installed areas (user_ids None: everyone there). Once
 the change is committed, every live session of those people gets the notification on its GET
-stream, whichever web process holds it (`streams.publish`).
+stream, whichever web process holds it (`streams.publish`), and so does each of their
+`subscriptions/listen` streams (2026-07-28, which have no session: `streams.list_changed`).
 """
 
 import logging
@@ -30,6 +31,8 @@ def notify_tools_changed(*, schema_name: str, user_ids: list[int] | None) -> int
         digests = sessions.live_sessions(user_ids=user_ids)
     for digest in digests:
         streams.publish(digest, LIST_CHANGED)
+    # And the 2026-07-28 listen streams, which belong to no session.
+    streams.list_changed(schema_name, user_ids)
     return len(digests)
 
 

@@ -37,6 +37,30 @@ def session_group(digest: str) -> str:
     return f"mcp.s.{digest}"
 
 
+# --- subscriptions/listen (2026-07-28) ----------------------------------------------------------
+#
+# A listen stream belongs to no session: it joins its person's group and its workspace's, and is
+# told when either's tool list changes (`list_changed`); the process holding it writes the
+# notification. Nothing is buffered: a client that reconnects lists the tools again.
+
+
+def list_changed_groups(schema_name: str, user_id: int) -> list[str]:
+    return [f"mcp.w.{schema_name}", f"mcp.u.{schema_name}.{user_id}"]
+
+
+def list_changed(schema_name: str, user_ids: list[int] | None) -> None:
+    """Tells the listen streams of these people (None: of everyone in the workspace) that their
+    tool list changed. Synchronous (signal handlers)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    groups = (
+        [f"mcp.w.{schema_name}"] if user_ids is None else [f"mcp.u.{schema_name}.{pk}" for pk in user_ids]
+    )
+    for group in groups:
+        async_to_sync(layer.group_send)(group, {"type": "mcp.listchanged"})
+
+
 # --- the GET stream's events (Redis buffer + layer) ---------------------------------------------
 
 redis_client = SharedRedis(timeout=2)

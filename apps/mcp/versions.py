@@ -1,9 +1,9 @@
 """What each MCP revision this endpoint speaks changes, in one place.
 
-A session keeps the revision `initialize` negotiated (`McpSession.protocol_version`); everything
-that differs between revisions asks its `Revision` here, never compares version strings itself.
-A revision added later (2026-07-28) is one more entry in `REVISIONS`, with the flags it turns on
-and whatever new ones it needs.
+A session keeps the revision `initialize` negotiated (`McpSession.protocol_version`); a request of
+a stateless revision (2026-07-28) names its own in the MCP-Protocol-Version header and in `_meta`.
+Everything that differs between revisions asks its `Revision` here, never compares version
+strings itself.
 
 2025-03-26 and 2025-06-18 are served alike, as they were before 2025-11-25 was added: a client
 offering either gets exactly that behaviour.
@@ -32,6 +32,14 @@ class Revision:
     # Elicitation: form questions may carry defaults, titled and multi-select enums (SEP-1034,
     # SEP-1330); URL-mode questions (SEP-1036) when the client declares `elicitation.url`.
     elicitation_modes: bool = False
+    # 2026-07-28 (SEP-2575): no `initialize` and no session; every request carries its version,
+    # the client's capabilities and info in `_meta`; `server/discover` describes the server; the
+    # Mcp-Method / Mcp-Name headers must mirror the body; methods it removed (initialize, ping,
+    # logging/setLevel, ...) and unknown ones are HTTP 404; the GET stream is replaced by
+    # `subscriptions/listen`; results say their `resultType`, cacheable ones `ttlMs` and
+    # `cacheScope` (SEP-2549); the server asks the client nothing on a stream: what it needs comes
+    # back in an `InputRequiredResult` the client answers by retrying (SEP-2322).
+    stateless: bool = False
 
     @property
     def schema_dialect(self) -> str:
@@ -50,23 +58,45 @@ REVISIONS: dict[str, Revision] = {
             scope_step_up=True,
             elicitation_modes=True,
         ),
+        Revision(
+            "2026-07-28",
+            icons=True,
+            scope_step_up=True,
+            elicitation_modes=True,
+            stateless=True,
+        ),
     )
 }
-# Answered to a client that offers a version this server does not speak.
-LATEST = "2025-11-25"
+# The newest revision this server speaks (a stateless one: it needs no handshake).
+LATEST = "2026-07-28"
+# The newest revision `initialize` can negotiate: answered to a client that offers a version this
+# server does not speak, or a stateless one (which has no `initialize`).
+LATEST_HANDSHAKE = "2025-11-25"
 # Newest first.
 SUPPORTED = tuple(sorted(REVISIONS, reverse=True))
 
 
 def negotiate(offered: object) -> Revision:
-    """The revision answered to `initialize`: an offered version we speak is echoed; anything
-    else (a newer one, an unknown one) gets the latest, and the client decides whether to go on."""
-    if isinstance(offered, str) and offered in REVISIONS:
+    """The revision answered to `initialize`: an offered handshake version we speak is echoed;
+    anything else (a stateless one, a newer one, an unknown one) gets the latest handshake
+    revision, and the client decides whether to go on."""
+    if isinstance(offered, str) and offered in REVISIONS and not REVISIONS[offered].stateless:
         return REVISIONS[offered]
-    return REVISIONS[LATEST]
+    return REVISIONS[LATEST_HANDSHAKE]
+
+
+def stateless(version: object) -> Revision | None:
+    """The stateless revision a request names (its MCP-Protocol-Version header, or its `_meta`),
+    or None when it names a handshake revision, an unknown one or none."""
+    revision = REVISIONS.get(version) if isinstance(version, str) else None
+    return revision if revision is not None and revision.stateless else None
 
 
 def of(version: str | None) -> Revision:
     """The revision of a session (its stored version); one this process does not know, written by
-    a newer process during a deployment, is served as the oldest handshake revision we speak."""
-    return REVISIONS.get(version or "", REVISIONS["2025-06-18"])
+    a newer process during a deployment, is served as the oldest handshake revision we speak (a
+    session never has a stateless revision)."""
+    revision = REVISIONS.get(version or "")
+    if revision is None or revision.stateless:
+        return REVISIONS["2025-06-18"]
+    return revision

@@ -14,6 +14,7 @@ from apps.catalogue import profiles
 from apps.core.pages import READ, page
 from apps.core.workspaces import current_workspace
 from apps.mcp.protocol import (
+    HANDSHAKE_VERSION,
     PROTOCOL_VERSION,
     SESSION_NOT_FOUND,
     SUPPORTED_VERSIONS,
@@ -34,6 +35,8 @@ def server_card(request: HttpRequest) -> JsonResponse:
         "title": brand,
         "version": settings.ATRIUM_VERSION,
         "protocolVersion": PROTOCOL_VERSION,
+        # 2026-07-28 needs no handshake; the others are negotiated with `initialize`.
+        "supportedVersions": list(SUPPORTED_VERSIONS),
         "serverInfo": {"name": brand, "title": brand, "version": settings.ATRIUM_VERSION},
         "transport": {"type": "streamable-http", "url": f"{base}/api/mcp"},
         "capabilities": {"tools": {"listChanged": True}},
@@ -91,6 +94,7 @@ def developers(request: AuthenticatedHttpRequest) -> HttpResponse:
             "base_url": base,
             "mcp_url": resource.resource_for(base),
             "protocol_version": PROTOCOL_VERSION,
+            "handshake_version": HANDSHAKE_VERSION,
             "supported_versions": SUPPORTED_VERSIONS,
             "unsupported_version_code": UNSUPPORTED_PROTOCOL_VERSION,
             "session_not_found_code": SESSION_NOT_FOUND,

@@ -32,3 +32,9 @@ MCP_WORKER_THREADS = env.int("ATRIUM_MCP_WORKER_THREADS", 16, min=1)
 MCP_MAX_WAITING = env.int("ATRIUM_MCP_MAX_WAITING", 32, min=1)
 MCP_MAX_WAITING_PER_SESSION = env.int("ATRIUM_MCP_MAX_WAITING_PER_SESSION", 4, min=1)
 MCP_MAX_WAITING_PER_PERSON = env.int("ATRIUM_MCP_MAX_WAITING_PER_PERSON", 8, min=1)
+# 2026-07-28 (stateless requests): how long a client may reuse a `tools/list` or `server/discover`
+# answer (`ttlMs`; the list also changes through `subscriptions/listen`), and how long what the
+# catalogue keeps per session (MANDATORY FIRST CALL done, confirmation tokens) is kept per person
+# and credential after its last change, there being no session.
+MCP_LIST_TTL_SECONDS = env.int("ATRIUM_MCP_LIST_TTL_SECONDS", 60, min=0)
+MCP_CALLER_STATE_SECONDS = env.int("ATRIUM_MCP_CALLER_STATE_SECONDS", 24 * 3600, min=1)

@@ -1,7 +1,8 @@
 // Preloaded with `node --import ./with-headers.mjs ...`: adds the headers of ATRIUM_TEST_HEADERS
-// (a JSON object) to every request made through fetch or undici, for tools that connect to an MCP
+// (a JSON object) to every request made through fetch, undici or node:http, for tools that connect to an MCP
 // server but offer no way to pass credentials (the conformance suite). The credentials are real;
 // only their delivery is ours.
+import http from "node:http";
 import { Agent, setGlobalDispatcher } from "undici";
 
 const extra = JSON.parse(process.env.ATRIUM_TEST_HEADERS || "{}");
@@ -28,3 +29,17 @@ function withHeaders(dispatch) {
   };
 }
 setGlobalDispatcher(new Agent().compose(withHeaders));
+
+// node:http's `request` (the suite's header-validation checks write their requests with it).
+const originalRequest = http.request;
+http.request = function request(options, ...rest) {
+  if (options && typeof options === "object" && !(options instanceof URL)) {
+    const headers = { ...(options.headers ?? {}) };
+    const present = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
+    for (const [name, value] of Object.entries(extra)) {
+      if (!present.has(name.toLowerCase())) headers[name] = value;
+    }
+    options = { ...options, headers };
+  }
+  return originalRequest.call(this, options, ...rest);
+};

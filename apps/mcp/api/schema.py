@@ -160,7 +160,12 @@ def path_item(request: Any) -> dict[str, Any]:
             "operationId": "mcpPost",
             "summary": "Send one JSON-RPC message",
             "description": about + "The request's `Accept` header must list both application/json and "
-            "text/event-stream (else 406), and its body be application/json (else 415). `initialize` "
+            "text/event-stream (else 406), and its body be application/json (else 415). "
+            f"{protocol.PROTOCOL_VERSION} is stateless: no `initialize` and no session; each request "
+            "carries `_meta` (protocol version, client capabilities, client info), `MCP-Protocol-Version`, "
+            "`Mcp-Method` and, for tools/call, `Mcp-Name` mirroring the body (else 400 with "
+            f"{protocol.HEADER_MISMATCH}); its methods are server/discover, tools/list, tools/call and "
+            "subscriptions/listen (others 404 with -32601). In the older versions `initialize` "
             "needs no session and answers with the `Mcp-Session-Id` header. A request is answered "
             "application/json, or text/event-stream when progress or a question to the user comes "
             "before the result. Notifications and responses are answered 202 with no body. Narrow "
@@ -169,8 +174,15 @@ def path_item(request: Any) -> dict[str, Any]:
             "tags": [TAG],
             "security": SECURITY,
             "parameters": [
-                {**session, "required": False, "description": session["description"] + " Not on initialize."},
+                {
+                    **session,
+                    "required": False,
+                    "description": session["description"]
+                    + f" Not on initialize, nor in {protocol.PROTOCOL_VERSION}.",
+                },
                 version,
+                _header("Mcp-Method", f"{protocol.PROTOCOL_VERSION}: the body's method."),
+                _header("Mcp-Name", f"{protocol.PROTOCOL_VERSION}: the tool's name, on tools/call."),
                 _header("X-MCP-Profile", "A tool profile (the server card lists them)."),
                 _header("X-MCP-Toolsets", "Areas, comma-separated, e.g. contacts,tasks."),
                 _header("X-MCP-Readonly", "true: read-only tools only."),
@@ -220,7 +232,10 @@ def path_item(request: Any) -> dict[str, Any]:
                 "202": {"description": "A notification or a response, accepted: no body."},
                 "400": _jsonrpc_answer(
                     "A body that is not one JSON-RPC message (-32700, -32600, -32602), a missing "
-                    "Mcp-Session-Id, or an unsupported MCP-Protocol-Version."
+                    "Mcp-Session-Id, or an unsupported MCP-Protocol-Version; in "
+                    f"{protocol.PROTOCOL_VERSION}, a missing `_meta` (-32602), headers that do not "
+                    f"mirror the body ({protocol.HEADER_MISMATCH}) or a tool that needs a client "
+                    f"capability the request did not declare ({protocol.MISSING_CLIENT_CAPABILITY})."
                 ),
                 **common,
                 "404": not_found,
@@ -300,6 +315,11 @@ def card_component() -> dict[str, Any]:
                 "title": text,
                 "version": text,
                 "protocolVersion": {**text, "const": protocol.PROTOCOL_VERSION},
+                "supportedVersions": {
+                    "type": "array",
+                    "items": text,
+                    "description": "Every version the endpoint speaks, newest first.",
+                },
                 "serverInfo": {"type": "object"},
                 "transport": {
                     "type": "object",

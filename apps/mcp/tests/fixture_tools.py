@@ -5,14 +5,17 @@ session state, confirmation by elicitation, an admin-only tool)."""
 
 import base64
 import time
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from apps.catalogue import inputs
 from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.inputs import InputRequired, MissingClientCapability
 from apps.catalogue.permissions import CataloguePerm
 from apps.catalogue.registry import Marker, ToolSpec, tool
 from apps.catalogue.shapes import RawResult
+from apps.catalogue.signals import tool_list_changed
 
 PNG = base64.b64encode(
     bytes.fromhex(
@@ -215,9 +218,24 @@ def json_schema_2020_12_tool(
     *,
     name: Annotated[str | None, Field(description="Who lives at the address")] = None,
     address: Annotated[address | None, Field(description="An address")] = None,
+    contact_method: Annotated[
+        Literal["phone", "email"] | None, Field(description="How to reach them")
+    ] = None,
+    phone: Annotated[str | None, Field(description="A phone number")] = None,
+    email: Annotated[str | None, Field(description="An e-mail address")] = None,
 ) -> RawResult:
-    """Takes arguments described with $defs and additionalProperties (conformance fixture, SEP-1613)."""
-    return _text(f"name={name!r}, address={address.model_dump() if address else None!r}")
+    """Takes arguments described with $defs, $anchor, additionalProperties, allOf/anyOf and
+    if/then/else (conformance fixture, SEP-1613, SEP-2106)."""
+    # What the schema's allOf and if/then/else say, which the input model does not check.
+    if phone is None and email is None:
+        return _text("Give a phone number or an e-mail address.", error=True)
+    if (contact_method == "phone" and phone is None) or (contact_method != "phone" and email is None):
+        return _text(
+            "Give the phone number when contactMethod is phone, else the e-mail address.", error=True
+        )
+    return _text(
+        f"name={name!r}, address={address.model_dump() if address else None!r}, via {contact_method}"
+    )
 
 
 def _with_declared_dialect(spec: ToolSpec) -> None:
@@ -227,8 +245,13 @@ def _with_declared_dialect(spec: ToolSpec) -> None:
     # written by hand would, over the same arguments.
     schema = spec.definition["inputSchema"]
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema.setdefault("$defs", {})["address"] = schema["properties"]["address"]
+    schema.setdefault("$defs", {})["address"] = {**schema["properties"]["address"], "$anchor": "addressDef"}
     schema["properties"]["address"] = {"$ref": "#/$defs/address"}
+    # And the rest of the vocabulary SEP-2106 lets tools use, which clients must pass on as is.
+    schema["allOf"] = [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}]
+    schema["if"] = {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]}
+    schema["then"] = {"required": ["phone"]}
+    schema["else"] = {"required": ["email"]}
 
 
 _with_declared_dialect(json_schema_2020_12_tool.tool_spec)  # type: ignore[attr-defined]
@@ -304,3 +327,227 @@ def erase_everything(ctx: ToolContext) -> RawResult:
 def read_call_log(ctx: ToolContext) -> RawResult:
     """A tool only admins may use (transport test fixture)."""
     return _text("admins only")
+
+
+# --- the suite's fixtures for 2026-07-28 (input required, SEP-2322; stateless, SEP-2575) --------
+#
+# They ask the client through `InputRequired` (apps.catalogue.inputs): the call ends with the
+# questions and the client calls again with the answers. Only a door that asks by answering
+# (2026-07-28) can pass them; others get a tool error.
+
+NAME_QUESTION = {
+    "type": "object",
+    "properties": {"name": {"type": "string"}},
+    "required": ["name"],
+}
+
+
+def _needs_answers(ctx: ToolContext) -> RawResult | None:
+    if ctx.asks_by_answer:
+        return None
+    return _text("This tool asks by answering: call it with MCP 2026-07-28.", error=True)
+
+
+def _sampling(text: str, max_tokens: int) -> dict[str, Any]:
+    return {
+        "method": "sampling/createMessage",
+        "params": {
+            "messages": [{"role": "user", "content": {"type": "text", "text": text}}],
+            "maxTokens": max_tokens,
+        },
+    }
+
+
+ROOTS = {"method": "roots/list", "params": {}}
+
+
+def _accepted(answer: dict[str, Any] | None, field: str) -> Any:
+    """The field of an accepted elicitation answer, or None."""
+    if not answer or answer.get("action") != "accept" or not isinstance(answer.get("content"), dict):
+        return None
+    return answer["content"].get(field)
+
+
+@tool(
+    "test_input_required_result_elicitation", permission=READ, title="Input required: a name", read_only=True
+)
+def test_input_required_result_elicitation(ctx: ToolContext) -> RawResult:
+    """Asks the user's name, then greets them (conformance fixture)."""
+    refused = _needs_answers(ctx)
+    if refused is not None:
+        return refused
+    name = _accepted((ctx.input_responses or {}).get("user_name"), "name")
+    if not isinstance(name, str):
+        raise InputRequired({"user_name": inputs.elicitation("What is your name?", NAME_QUESTION)})
+    return _text(f"Hello, {name}!")
+
+
+@tool(
+    "test_input_required_result_sampling", permission=READ, title="Input required: sampling", read_only=True
+)
+def test_input_required_result_sampling(ctx: ToolContext) -> RawResult:
+    """Asks the client's model a question, then repeats its answer (conformance fixture)."""
+    refused = _needs_answers(ctx)
+    if refused is not None:
+        return refused
+    answer = (ctx.input_responses or {}).get("capital_question")
+    content = answer.get("content") if answer else None
+    if not isinstance(content, dict) or not isinstance(content.get("text"), str):
+        raise InputRequired({"capital_question": _sampling("What is the capital of France?", 100)})
+    return _text(f"The model answered: {content['text']}")
+
+
+@tool("test_input_required_result_list_roots", permission=READ, title="Input required: roots", read_only=True)
+def test_input_required_result_list_roots(ctx: ToolContext) -> RawResult:
+    """Asks the client for its roots, then lists them (conformance fixture)."""
+    refused = _needs_answers(ctx)
+    if refused is not None:
+        return refused
+    answer = (ctx.input_responses or {}).get("client_roots")
+    roots = answer.get("roots") if answer else None
+    if not isinstance(roots, list):
+        raise InputRequired({"client_roots": ROOTS})
+    return _text("Roots: " + ", ".join(str(root.get("uri")) for root in roots if isinstance(root, dict)))
+
+
+@tool(
+    "test_input_required_result_request_state", permission=READ, title="Input required: state", read_only=True
+)
+def test_input_required_result_request_state(ctx: ToolContext) -> RawResult:
+    """Asks for a confirmation with a request state, and says state-ok when it comes back
+    unaltered (conformance fixture)."""
+    refused = _needs_answers(ctx)
+    if refused is not None:
+        return refused
+    state = ctx.received_state()
+    answer = (ctx.input_responses or {}).get("confirm")
+    if state is None or state.get("step") != "confirm" or answer is None:
+        question = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
+        raise InputRequired({"confirm": inputs.elicitation("Please confirm", question)}, {"step": "confirm"})
+    return _text(f"state-ok: confirmed={_accepted(answer, 'ok')}")
+
+
+@tool(
+    "test_input_required_result_multiple_inputs",
+    permission=READ,
+    title="Input required: three",
+    read_only=True,
+)
+def test_input_required_result_multiple_inputs(ctx: ToolContext) -> RawResult:
+    """Asks for a name, a model's greeting and the roots at once (conformance fixture)."""
+    refused = _needs_answers(ctx)
+    if refused is not None:
+        return refused
+    answers = ctx.input_responses or {}
+    state = ctx.received_state()
+    if state is None or not all(key in answers for key in ("user_name", "greeting", "client_roots")):
+        raise InputRequired(
+            {
+                "user_name": inputs.elicitation("What is your name?", NAME_QUESTION),
+                "greeting": _sampling("Generate a greeting", 50),
+                "client_roots": ROOTS,
+            },
+            {"asked": 3},
+        )
+    return _text(f"Got all three: {_accepted(answers['user_name'], 'name')}")
+
+
+@tool(
+    "test_input_required_result_multi_round", permission=READ, title="Input required: rounds", read_only=True
+)
+def test_input_required_result_multi_round(ctx: ToolContext) -> RawResult:
+    """Asks a name, then a colour, each in its own round (conformance fixture)."""
+    refused = _needs_answers(ctx)
+    if refused is not None:
+        return refused
+    answers = ctx.input_responses or {}
+    state = ctx.received_state() or {}
+    if state.get("round") == 2 and isinstance(_accepted(answers.get("step2"), "color"), str):
+        return _text(f"{state.get('name')} likes {_accepted(answers['step2'], 'color')}")
+    name = _accepted(answers.get("step1"), "name")
+    if state.get("round") == 1 and isinstance(name, str):
+        colour = {"type": "object", "properties": {"color": {"type": "string"}}, "required": ["color"]}
+        raise InputRequired(
+            {"step2": inputs.elicitation("Step 2: What is your favorite color?", colour)},
+            {"round": 2, "name": name},
+        )
+    raise InputRequired(
+        {"step1": inputs.elicitation("Step 1: What is your name?", NAME_QUESTION)}, {"round": 1}
+    )
+
+
+@tool(
+    "test_input_required_result_tampered_state",
+    permission=READ,
+    title="Input required: sealed",
+    read_only=True,
+)
+def test_input_required_result_tampered_state(ctx: ToolContext) -> RawResult:
+    """Asks for a confirmation with a sealed state; an altered state is refused (conformance
+    fixture)."""
+    refused = _needs_answers(ctx)
+    if refused is not None:
+        return refused
+    state = ctx.received_state()  # an altered one raises: the door answers invalid params
+    if state is None or "confirm" not in (ctx.input_responses or {}):
+        question = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
+        raise InputRequired({"confirm": inputs.elicitation("Please confirm", question)}, {"sealed": True})
+    return _text("state verified")
+
+
+@tool(
+    "test_input_required_result_capabilities",
+    permission=READ,
+    title="Input required: capabilities",
+    read_only=True,
+)
+def test_input_required_result_capabilities(ctx: ToolContext) -> RawResult:
+    """Asks only what the client declared it can answer (conformance fixture)."""
+    refused = _needs_answers(ctx)
+    if refused is not None:
+        return refused
+    answers = ctx.input_responses or {}
+    wanted: dict[str, dict[str, Any]] = {}
+    if ctx.declares("elicitation") and "user_name" not in answers:
+        wanted["user_name"] = inputs.elicitation("What is your name?", NAME_QUESTION)
+    if ctx.declares("sampling") and "greeting" not in answers:
+        wanted["greeting"] = _sampling("Generate a greeting", 50)
+    if ctx.declares("roots") and "client_roots" not in answers:
+        wanted["client_roots"] = ROOTS
+    if wanted:
+        raise InputRequired(wanted)
+    return _text(f"Answered: {', '.join(sorted(answers)) or 'nothing was asked'}")
+
+
+@tool("test_missing_capability", permission=READ, title="Needs sampling", read_only=True)
+def test_missing_capability(ctx: ToolContext) -> RawResult:
+    """Needs the client's model (sampling): refused to a client that does not declare it
+    (conformance fixture)."""
+    if not ctx.declares("sampling"):
+        raise MissingClientCapability("sampling")
+    return test_input_required_result_sampling(ctx)
+
+
+@tool("test_streaming_elicitation", permission=READ, title="Progress, then a question", read_only=True)
+def test_streaming_elicitation(ctx: ToolContext) -> RawResult:
+    """Reports progress, then asks the user's name by answering, never by a request on the
+    stream (conformance fixture)."""
+    ctx.report_progress(1, 2, "about to ask")
+    return test_input_required_result_elicitation(ctx)
+
+
+@tool("test_logging_tool", permission=READ, title="No log messages", read_only=True)
+def test_logging_tool(ctx: ToolContext) -> RawResult:
+    """Answers without sending log messages: this server sends none, whatever the request's log
+    level (conformance fixture)."""
+    return _text("done, nothing logged")
+
+
+@tool("test_trigger_tool_change", permission=READ, title="Tell of a tool list change", read_only=True)
+def test_trigger_tool_change(ctx: ToolContext) -> RawResult:
+    """Tells the caller's listeners that their tool list changed, as a role change does
+    (conformance fixture)."""
+    from django.db import connection
+
+    tool_list_changed.send(sender=None, schema_name=connection.schema_name, user_ids=[ctx.actor.pk])
+    return _text("told")

@@ -1,6 +1,7 @@
 """The official MCP clients against the live transport (with the transport's stand-ins for the
-credential and the catalogue): the Python SDK (`mcp` 2.x) in its default and legacy modes, the
-TypeScript SDK from node, and the MCP Inspector CLI."""
+credential and the catalogue): the Python SDK (`mcp` 2.x) in its default mode (which speaks
+2026-07-28 from its first request) and its legacy mode (a 2025 session), the TypeScript SDK from
+node, and the MCP Inspector CLI."""
 
 import asyncio
 import json
@@ -12,6 +13,7 @@ import mcp_types as types
 import pytest
 from mcp.client.client import Client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.subscriptions import ToolsListChanged
 
 from apps.core.testing import node_bin
 
@@ -25,8 +27,8 @@ def python_client(url: str, token: str, mode: str, **kwargs):  # type: ignore[no
     return Client(streamable_http_client(url, http_client=http), mode=mode, **kwargs)
 
 
-@pytest.mark.parametrize("mode", ["auto", "legacy"])
-def test_python_sdk_connects_sees_the_brand_lists_and_calls(mcp_server, mode):
+@pytest.mark.parametrize(("mode", "negotiated"), [("auto", "2026-07-28"), ("legacy", "2025-11-25")])
+def test_python_sdk_connects_sees_the_brand_lists_and_calls(mcp_server, mode, negotiated):
     async def scenario():  # type: ignore[no-untyped-def]
         async with python_client(f"{mcp_server.url()}/api/mcp", "test:member@acme.example", mode) as client:
             tools = await client.list_tools()
@@ -36,7 +38,8 @@ def test_python_sdk_connects_sees_the_brand_lists_and_calls(mcp_server, mode):
     info, version, tools, result = asyncio.run(scenario())
 
     assert (info.name, info.title) == ("Acme Workspace", "Acme Workspace")
-    assert version == "2025-11-25"
+    # auto: its first request, server/discover, finds 2026-07-28; legacy: initialize offers 2025-11-25.
+    assert version == negotiated
     assert info.icons and info.icons[0].src.endswith("/static/icons/atrium.svg")
     assert "whoAmI" in [tool.name for tool in tools.tools]
     assert all(tool.icons for tool in tools.tools)
@@ -90,6 +93,55 @@ def test_python_sdk_receives_progress_and_answers_an_elicitation(mcp_server):
     assert counted.content[0].text == "counted to 3"
     assert len(asked) == 1 and "eraseEverything" in asked[0]
     assert confirmed.content[0].text == "erased (not really)"
+
+
+def test_python_sdk_at_2026_07_28_streams_progress_and_confirms_by_answering(mcp_server):
+    asked: list[str] = []
+
+    async def answer(context, params):  # type: ignore[no-untyped-def]
+        asked.append(params.message)
+        assert "decision" in params.requested_schema["properties"]
+        return types.ElicitResult(action="accept", content={"decision": "allow"})
+
+    async def scenario():  # type: ignore[no-untyped-def]
+        seen: list[float] = []
+
+        async def on_progress(progress, total, message):  # type: ignore[no-untyped-def]
+            seen.append(progress)
+
+        async with python_client(
+            f"{mcp_server.url()}/api/mcp", "test:member@acme.example", "auto", elicitation_callback=answer
+        ) as client:
+            counted = await client.call_tool("countSlowly", {"steps": 3}, progress_callback=on_progress)
+            # An InputRequiredResult: the client asks the callback and calls again with the answer.
+            confirmed = await client.call_tool("eraseEverything", {})
+            return client.protocol_version, seen, counted, confirmed
+
+    version, seen, counted, confirmed = asyncio.run(scenario())
+
+    assert version == "2026-07-28"
+    assert seen == [0, 1, 2, 3]
+    assert counted.content[0].text == "counted to 3"
+    assert len(asked) == 1 and "eraseEverything" in asked[0]
+    assert confirmed.content[0].text == "erased (not really)"
+
+
+def test_python_sdk_at_2026_07_28_hears_list_changed_on_its_subscription(mcp_server):
+    async def scenario():  # type: ignore[no-untyped-def]
+        url = f"{mcp_server.url()}/api/mcp"
+        async with (
+            python_client(url, "test:member@acme.example", "auto") as client,
+            client.listen(tools_list_changed=True, prompts_list_changed=True) as subscription,
+        ):
+            await client.call_tool("test_trigger_tool_change", {})
+            event = await asyncio.wait_for(anext(aiter(subscription)), 10)
+            return client.protocol_version, subscription.honored, event
+
+    version, honoured, event = asyncio.run(scenario())
+
+    assert version == "2026-07-28"
+    assert honoured.tools_list_changed and not honoured.prompts_list_changed
+    assert isinstance(event, ToolsListChanged)
 
 
 def test_python_sdk_hears_list_changed_on_its_stream(mcp_server, committed):

@@ -166,7 +166,8 @@ def test_the_server_card_is_public_cacheable_and_names_the_brand(live_http):
     assert "max-age" in response.headers["cache-control"]
     card = response.json()
     assert card["name"] == "Globex Hub" and card["version"] == "0.1.0"
-    assert card["protocolVersion"] == "2025-11-25"
+    assert card["protocolVersion"] == "2026-07-28"
+    assert card["supportedVersions"] == ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"]
     assert card["authentication"]["type"] == "oauth2"
     assert (
         card["authentication"]["protectedResourceMetadata"] == f"{base}/.well-known/oauth-protected-resource"

@@ -315,16 +315,24 @@ def test_an_unsupported_protocol_version_header_is_400(mcp):
     response = mcp.request("ping", **{"MCP-Protocol-Version": "1999-01-01"})
 
     assert response.status_code == 400
-    assert response.json()["error"]["data"]["supported"] == ["2025-11-25", "2025-06-18", "2025-03-26"]
+    assert response.json()["error"]["data"]["supported"] == [
+        "2026-07-28",
+        "2025-11-25",
+        "2025-06-18",
+        "2025-03-26",
+    ]
 
 
-def test_a_newer_clients_discover_probe_gets_the_error_that_makes_it_fall_back(mcp):
-    response = mcp.request("server/discover", **{"MCP-Protocol-Version": "2026-07-28"})
+def test_a_newer_clients_discover_probe_gets_the_error_that_lists_our_versions(mcp):
+    response = mcp.request("server/discover", **{"MCP-Protocol-Version": "2027-01-01"})
 
     assert response.status_code == 400
     error = response.json()["error"]
     assert error["code"] == -32022
-    assert "2026-07-28" not in error["data"]["supported"]
+    assert error["data"] == {
+        "supported": ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"],
+        "requested": "2027-01-01",
+    }
     assert response.json()["id"] == 1
 
 

@@ -269,3 +269,55 @@ def test_a_stopping_process_ends_its_streams_at_once_and_the_client_goes_on_thro
         assert reopened.status == 200
     finally:
         reopened.close()
+
+
+# --- 2026-07-28: no sessions at all ----------------------------------------------------------------
+
+
+def test_a_2026_07_28_confirmation_asked_by_one_process_is_answered_through_the_other_once(
+    mcp_server, second_server, person
+):
+    from apps.mcp.tests.test_revision_2026_07_28 import Stateless
+
+    first = Stateless(on(mcp_server, person.email), {"elicitation": {}})
+    second = Stateless(on(second_server, person.email), {"elicitation": {}})
+    allow = {"confirm": {"action": "accept", "content": {"decision": "allow"}}}
+
+    asked = first.call("eraseEverything")["result"]
+    done = second.call("eraseEverything", inputResponses=allow, requestState=asked["requestState"])["result"]
+    replayed = first.call("eraseEverything", inputResponses=allow, requestState=asked["requestState"])[
+        "result"
+    ]
+
+    assert asked["resultType"] == "input_required"
+    assert done["content"][0]["text"] == "erased (not really)"
+    assert replayed["resultType"] == "input_required"
+
+
+def test_a_2026_07_28_confirmation_token_from_one_process_works_once_on_the_other(
+    mcp_server, second_server, person
+):
+    from apps.mcp.tests.test_revision_2026_07_28 import Stateless
+
+    first, second = Stateless(on(mcp_server, person.email)), Stateless(on(second_server, person.email))
+
+    text = first.call("eraseEverything")["result"]["content"][0]["text"]
+    token = text.split('"confirmationToken": "')[1].split('"')[0]
+
+    assert second.call("eraseEverything", {"confirmationToken": token})["result"]["isError"] is False
+    assert first.call("eraseEverything", {"confirmationToken": token})["result"]["isError"] is True
+
+
+def test_a_2026_07_28_listen_stream_on_one_process_hears_a_change_made_through_the_other(
+    mcp_server, second_server, person
+):
+    from apps.mcp.tests.test_revision_2026_07_28 import Stateless, listen
+
+    first, second = Stateless(on(mcp_server, person.email)), Stateless(on(second_server, person.email))
+
+    events = listen(second, {"toolsListChanged": True}, lambda: first.call("test_trigger_tool_change"), 2)
+
+    assert [event["method"] for event in events] == [
+        "notifications/subscriptions/acknowledged",
+        "notifications/tools/list_changed",
+    ]
