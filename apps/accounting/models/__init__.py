@@ -11,6 +11,7 @@ from apps.accounting.models.ledger import (
     TaxRounding,
     TaxType,
 )
+from apps.accounting.models.sales import Payment, SalesDocument, SalesLine
 
 __all__ = [
     "Account",
@@ -20,6 +21,9 @@ __all__ = [
     "JournalEntry",
     "JournalLine",
     "NumberSeries",
+    "Payment",
+    "SalesDocument",
+    "SalesLine",
     "TaxRounding",
     "TaxType",
 ]

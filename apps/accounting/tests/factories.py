@@ -36,3 +36,39 @@ def post_sale(
             ledger.Leg(ledger.account(Account.Role.TAX), -tax, tax_type=tax_type),
         ],
     )
+
+
+def draft(
+    actor: Any,
+    *,
+    kind: str = "invoice",
+    currency: str = "GBP",
+    issue_date: date | None = None,
+    customer: str = "Northwind Traders",
+    lines: list[tuple[str, str, str]] | None = None,
+) -> Any:
+    """A draft sales document made as createInvoice / createQuote make it: `lines` are
+    (description, unit price, tax code)."""
+    from apps.accounting import services
+
+    ledger.books()
+    return services.document_create(
+        actor=actor,
+        kind=kind,
+        fields={
+            "customer_name": customer,
+            "currency": currency,
+            "issue_date": issue_date or date(2026, 3, 2),
+        },
+        lines=[
+            services.LineData(description, Decimal(price), code)
+            for description, price, code in lines or [("Consulting", "100.00", "UK-STD")]
+        ],
+    )
+
+
+def issued(actor: Any, **fields: Any) -> Any:
+    """An approved (numbered, posted) invoice."""
+    from apps.accounting import services
+
+    return services.document_approve(actor=actor, document=draft(actor, **fields))

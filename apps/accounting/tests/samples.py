@@ -3,7 +3,7 @@
 
 from typing import Any
 
-from apps.accounting.tests.factories import post_sale
+from apps.accounting.tests.factories import draft, issued, post_sale
 from apps.catalogue.dispatch import MemorySession
 from apps.catalogue.testing import Sample, call, confirmed, sample, structured
 
@@ -56,3 +56,85 @@ def preview_tax_breakdown(actor: Any) -> Sample:
 @sample("previewCurrencyConversion")
 def preview_currency_conversion(actor: Any) -> Sample:
     return Sample({"amount": "250.00", "source": "USD", "target": "EUR", "on": "2026-03-02"})
+
+
+INVOICE_FIELDS = {"customerName": "Northwind Traders", "currency": "EUR", "issueDate": "2026-03-02"}
+LINES = [{"description": "Consulting, March", "quantity": "10", "unitPrice": "120", "taxType": "UK-STD"}]
+
+
+@sample("createInvoice")
+def create_invoice(actor: Any) -> Sample:
+    return Sample({"invoice": INVOICE_FIELDS, "lines": LINES})
+
+
+@sample("getInvoice")
+def get_invoice(actor: Any) -> Sample:
+    invoice = draft(actor, customer="Sample Customer 7341")
+    return Sample({"invoiceId": invoice.pk}, private=["Sample Customer 7341"])
+
+
+@sample("updateInvoice")
+def update_invoice(actor: Any) -> Sample:
+    return Sample({"invoiceId": draft(actor).pk, "invoice": {"reference": "PO-77"}, "lines": LINES})
+
+
+@sample("deleteInvoice")
+def delete_invoice(actor: Any) -> Sample:
+    return Sample({"invoiceId": draft(actor).pk})
+
+
+@sample("duplicateInvoice")
+def duplicate_invoice(actor: Any) -> Sample:
+    return Sample({"invoiceId": issued(actor).pk})
+
+
+@sample("approveInvoice")
+def approve_invoice(actor: Any) -> Sample:
+    return Sample({"invoiceId": draft(actor).pk})
+
+
+@sample("searchInvoices")
+def search_invoices(actor: Any) -> Sample:
+    draft(actor, customer="Searchable Customer 5519")
+    return Sample({"query": "Searchable"}, private=["Searchable Customer 5519"])
+
+
+@sample("manageInvoice")
+def manage_invoice(actor: Any) -> Sample:
+    return Sample({"invoiceId": issued(actor).pk, "action": "credit"})
+
+
+@sample("recordPayment")
+def record_payment(actor: Any) -> Sample:
+    return Sample({"invoiceId": issued(actor).pk, "amount": "50", "on": "2026-03-10"})
+
+
+@sample("createQuote")
+def create_quote(actor: Any) -> Sample:
+    return Sample({"quote": {**INVOICE_FIELDS, "dueDate": "2026-04-01"}, "lines": LINES})
+
+
+@sample("getQuote")
+def get_quote(actor: Any) -> Sample:
+    return Sample({"quoteId": draft(actor, kind="quote").pk})
+
+
+@sample("updateQuote")
+def update_quote(actor: Any) -> Sample:
+    return Sample({"quoteId": draft(actor, kind="quote").pk, "quote": {"notes": "Valid for 30 days"}})
+
+
+@sample("deleteQuote")
+def delete_quote(actor: Any) -> Sample:
+    return Sample({"quoteId": draft(actor, kind="quote").pk})
+
+
+@sample("searchQuotes")
+def search_quotes(actor: Any) -> Sample:
+    draft(actor, kind="quote", customer="Quoted Customer 8830")
+    return Sample({"query": "Quoted"}, private=["Quoted Customer 8830"])
+
+
+@sample("manageQuote")
+def manage_quote(actor: Any) -> Sample:
+    return Sample({"quoteId": draft(actor, kind="quote").pk, "action": "approve"})
