@@ -11,6 +11,7 @@ and dates stay, so the books still balance and the numbering keeps no gap.
 from apps.accounting.models import (
     Account,
     Books,
+    Charge,
     ExchangeRate,
     Journal,
     JournalEntry,
@@ -19,6 +20,7 @@ from apps.accounting.models import (
     Payment,
     SalesDocument,
     SalesLine,
+    SentMail,
     TaxType,
 )
 from apps.core import privacy
@@ -36,6 +38,10 @@ privacy.register(
         "notes": "",
     },
 )
+privacy.not_personal(
+    Charge, reason="billable work for a customer named as on their invoices; no contact details"
+)
+privacy.register(SentMail, email="recipient")
 privacy.not_personal(SalesLine, reason="what was sold and for how much; the customer is on the document")
 privacy.not_personal(Payment, reason="amounts received; the customer is named on the invoice")
 privacy.not_personal(Books, reason="the workspace's accounting settings")

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounting import identifiers, ledger, rates, tax
 from apps.accounting.errors import NotDraft, WrongStatus
-from apps.accounting.models import Account, NumberSeries, Payment, SalesDocument, SalesLine, TaxType
+from apps.accounting.models import Account, Charge, NumberSeries, Payment, SalesDocument, SalesLine, TaxType
 from apps.accounting.money import currency_code, round_money
 from apps.accounting.permissions import AccountingPerm
 from apps.core.actors import Actor, actor_id, require
@@ -460,3 +460,147 @@ def quote_invoice(*, actor: Actor, quote: SalesDocument) -> SalesDocument:
     quote.status = Status.INVOICED
     quote.save(update_fields=["status", "updated_at"])
     return invoice
+
+
+# --- charges: billable items not yet invoiced ----------------------------------------------------
+
+
+def charge_create(*, actor: Actor, fields: dict[str, Any]) -> Charge:
+    require(actor, AccountingPerm.EDIT)
+    charge = Charge(created_by_id=actor_id(actor), status=Charge.Status.UNCLAIMED)
+    _charge_apply(actor, charge, fields, creating=True)
+    charge.save()
+    return charge
+
+
+def charge_update(*, actor: Actor, charge: Charge, fields: dict[str, Any]) -> list[str]:
+    require(actor, AccountingPerm.EDIT)
+    _require_unclaimed(charge)
+    names = [
+        "customer_name",
+        "description",
+        "date",
+        "quantity",
+        "unit_price",
+        "currency",
+        "tax_type_id",
+        "account_id",
+        "contact_id",
+    ]
+    before = {name: getattr(charge, name) for name in names}
+    _charge_apply(actor, charge, fields, creating=False)
+    charge.save()
+    return [name.removesuffix("_id") for name in names if getattr(charge, name) != before[name]]
+
+
+def _require_unclaimed(charge: Charge) -> None:
+    if charge.status != Charge.Status.UNCLAIMED:
+        raise WrongStatus(
+            label=_("Charge"), id=charge.pk, status=charge.get_status_display(), wanted=_("not invoiced")
+        )
+
+
+def _charge_apply(actor: Actor, charge: Charge, fields: dict[str, Any], *, creating: bool) -> None:
+    if fields.get("contact_id") is not None:
+        from apps.contacts.models import Contact
+
+        charge.contact = Contact.objects.fetch(actor, fields["contact_id"])
+        charge.customer_name = fields.get("customer_name") or charge.contact.display_name
+    for name in ("customer_name", "description"):
+        if fields.get(name):
+            setattr(charge, name, fields[name].strip())
+    if not charge.customer_name:
+        raise invalid("customerName", _("name the customer, or give a contactId"))
+    if not charge.description:
+        raise invalid("description", _("say what is charged"))
+    if creating or fields.get("currency"):
+        charge.currency = currency_code(fields.get("currency") or ledger.books().base_currency)
+    if creating or fields.get("date"):
+        charge.date = fields.get("date") or timezone.localdate()
+    for name in ("quantity", "unit_price"):
+        if fields.get(name) is not None:
+            setattr(charge, name, fields[name])
+    if creating and charge.quantity is None:
+        charge.quantity = Decimal(1)
+    if charge.unit_price is None:
+        raise invalid("unitPrice", _("is required"))
+    if charge.quantity <= 0:
+        raise invalid("quantity", _("must be more than zero"))
+    if creating or fields.get("tax_type"):
+        code = fields.get("tax_type") or ""
+        charge.tax_type = tax.tax_types_by_code([code])[code]
+    if creating or fields.get("account"):
+        code = fields.get("account")
+        account = (
+            Account.objects.filter(code=code, archived=False).first()
+            if code
+            else ledger.account(Account.Role.SALES)
+        )
+        if account is None:
+            raise invalid("account", _("there is no account %(code)s") % {"code": code})
+        charge.account = account
+
+
+def charge_invoice(*, actor: Actor, charges: list[Charge], invoice: SalesDocument | None) -> SalesDocument:
+    """Puts unclaimed charges on a draft invoice as lines (a new draft for their customer when none
+    is given); they are then claimed. All must be in the invoice's currency."""
+    require(actor, AccountingPerm.EDIT)
+    for charge in charges:
+        _require_unclaimed(charge)
+    first = charges[0]
+    if invoice is None:
+        invoice = document_create(
+            actor=actor,
+            kind=Kind.INVOICE,
+            fields={
+                "customer_name": first.customer_name,
+                "currency": first.currency,
+                "contact_id": first.contact_id,
+            },
+            lines=[_charge_line(charge) for charge in charges],
+        )
+    else:
+        if invoice.kind != Kind.INVOICE:
+            raise invalid("invoiceId", _("name an invoice"))
+        _require_draft(invoice)
+        wrong = [charge.pk for charge in charges if charge.currency != invoice.currency]
+        if wrong:
+            raise invalid(
+                "chargeId",
+                _("charge %(id)s is not in %(currency)s") % {"id": wrong[0], "currency": invoice.currency},
+            )
+        document_update(
+            actor=actor,
+            document=invoice,
+            fields={},
+            lines=_lines_of(invoice) + [_charge_line(charge) for charge in charges],
+        )
+    for charge in charges:
+        charge.status, charge.invoice = Charge.Status.INVOICED, invoice
+        charge.save(update_fields=["status", "invoice", "updated_at"])
+    return invoice
+
+
+def _charge_line(charge: Charge) -> LineData:
+    return LineData(
+        f"{charge.description} ({charge.date.isoformat()})",
+        charge.unit_price,
+        charge.tax_type.code,
+        charge.quantity,
+        ZERO,
+        charge.account.code,
+    )
+
+
+def charge_write_off(*, actor: Actor, charge: Charge, restore: bool = False) -> None:
+    require(actor, AccountingPerm.EDIT)
+    if restore:
+        if charge.status != Charge.Status.WRITTEN_OFF:
+            raise WrongStatus(
+                label=_("Charge"), id=charge.pk, status=charge.get_status_display(), wanted=_("written off")
+            )
+        charge.status = Charge.Status.UNCLAIMED
+    else:
+        _require_unclaimed(charge)
+        charge.status = Charge.Status.WRITTEN_OFF
+    charge.save(update_fields=["status", "updated_at"])

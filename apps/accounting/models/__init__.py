@@ -11,11 +11,12 @@ from apps.accounting.models.ledger import (
     TaxRounding,
     TaxType,
 )
-from apps.accounting.models.sales import Payment, SalesDocument, SalesLine
+from apps.accounting.models.sales import Charge, Payment, SalesDocument, SalesLine, SentMail
 
 __all__ = [
     "Account",
     "Books",
+    "Charge",
     "ExchangeRate",
     "Journal",
     "JournalEntry",
@@ -24,6 +25,7 @@ __all__ = [
     "Payment",
     "SalesDocument",
     "SalesLine",
+    "SentMail",
     "TaxRounding",
     "TaxType",
 ]

@@ -85,6 +85,8 @@ class SalesDocument(Record):
     # Credit control: reminders stop while disputed or snoozed.
     disputed = models.BooleanField(_("disputed"), default=False)
     snoozed_until = models.DateField(_("chase snoozed until"), null=True, blank=True)
+    reminders_sent = models.PositiveSmallIntegerField(_("reminders sent"), default=0)
+    last_reminded_on = models.DateField(_("last reminded"), null=True, blank=True)
 
     class Meta:
         ordering = ["-issue_date", "-id"]
@@ -158,3 +160,66 @@ class Payment(models.Model):
 
     def __str__(self) -> str:
         return f"payment {self.pk} on {self.document_id}"
+
+
+class Charge(Record):
+    """Billable work or an expense to re-bill, not yet on an invoice ("unclaimed") until it is put
+    on a draft invoice as a line (then `invoice` names it) or written off."""
+
+    access = Access(
+        AccountingPerm, visibility="workspace", label=_("Charge"), find_with="listUnclaimedCharges"
+    )
+
+    class Status(models.TextChoices):
+        UNCLAIMED = "unclaimed", _("not invoiced")
+        INVOICED = "invoiced", _("on an invoice")
+        WRITTEN_OFF = "written_off", _("written off")
+
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.UNCLAIMED)
+    contact = models.ForeignKey(
+        "contacts.Contact", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    customer_name = models.CharField(_("customer"), max_length=200)
+    description = models.CharField(_("description"), max_length=500)
+    date = models.DateField(_("date"))
+    quantity = models.DecimalField(max_digits=19, decimal_places=6)
+    unit_price = models.DecimalField(max_digits=19, decimal_places=6)
+    currency = models.CharField(_("currency"), max_length=3)
+    tax_type = models.ForeignKey(TaxType, on_delete=models.PROTECT, related_name="+")
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="+")
+    invoice = models.ForeignKey(
+        SalesDocument, on_delete=models.SET_NULL, null=True, blank=True, related_name="charges"
+    )
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        verbose_name = _("charge")
+        indexes = [models.Index(fields=["status", "contact"], name="accounting_charge_status")]
+
+    def __str__(self) -> str:
+        return self.description
+
+
+class SentMail(models.Model):
+    """An e-mail the area sent (an invoice, a reminder, a statement), as sent."""
+
+    class Kind(models.TextChoices):
+        DOCUMENT = "document", _("document")
+        REMINDER = "reminder", _("reminder")
+        STATEMENT = "statement", _("statement")
+
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    document = models.ForeignKey(
+        SalesDocument, on_delete=models.CASCADE, null=True, blank=True, related_name="mails"
+    )
+    recipient = models.EmailField(_("recipient"), max_length=254)
+    subject = models.CharField(_("subject"), max_length=300)
+    attachment = models.CharField(_("attachment"), max_length=200, blank=True)
+    sent_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    sent_at = models.DateTimeField(_("sent"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-sent_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} mail {self.pk}"

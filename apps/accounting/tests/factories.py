@@ -45,6 +45,7 @@ def draft(
     currency: str = "GBP",
     issue_date: date | None = None,
     customer: str = "Northwind Traders",
+    email: str = "",
     lines: list[tuple[str, str, str]] | None = None,
 ) -> Any:
     """A draft sales document made as createInvoice / createQuote make it: `lines` are
@@ -57,6 +58,7 @@ def draft(
         kind=kind,
         fields={
             "customer_name": customer,
+            "customer_email": email,
             "currency": currency,
             "issue_date": issue_date or date(2026, 3, 2),
         },

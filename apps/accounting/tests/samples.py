@@ -1,6 +1,7 @@
 """A normal call of every Accounting tool, for the catalogue's contract test
 (apps/catalogue/tests/test_contract.py), and the helpers the area's tests share."""
 
+from datetime import date
 from typing import Any
 
 from apps.accounting.tests.factories import draft, issued, post_sale
@@ -138,3 +139,52 @@ def search_quotes(actor: Any) -> Sample:
 @sample("manageQuote")
 def manage_quote(actor: Any) -> Sample:
     return Sample({"quoteId": draft(actor, kind="quote").pk, "action": "approve"})
+
+
+CHARGE = {
+    "description": "Design workshop",
+    "customerName": "Contoso",
+    "quantity": "3",
+    "unitPrice": "90",
+    "taxType": "UK-STD",
+    "date": "2026-03-04",
+}
+
+
+@sample("createCharge")
+def create_charge(actor: Any) -> Sample:
+    return Sample({"charge": CHARGE})
+
+
+@sample("manageCharge")
+def manage_charge(actor: Any) -> Sample:
+    made = structured(acc(actor, "createCharge", {"charge": CHARGE}))
+    return Sample({"action": "invoice", "chargeIds": [made["id"]]})
+
+
+@sample("listUnclaimedCharges")
+def list_unclaimed_charges(actor: Any) -> Sample:
+    structured(acc(actor, "createCharge", {"charge": {**CHARGE, "customerName": "Unclaimed Customer 6620"}}))
+    return Sample({"customer": "Unclaimed"}, private=["Unclaimed Customer 6620"])
+
+
+@sample("sendInvoice")
+def send_invoice(actor: Any) -> Sample:
+    return Sample({"invoiceId": issued(actor).pk, "to": "billing@example.org"})
+
+
+@sample("sendInvoiceReminders")
+def send_invoice_reminders(actor: Any) -> Sample:
+    late = issued(actor, issue_date=date(2025, 1, 6), email="late@example.org")
+    return Sample({"invoiceIds": [late.pk]})
+
+
+@sample("snoozeInvoiceChase")
+def snooze_invoice_chase(actor: Any) -> Sample:
+    return Sample({"invoiceId": issued(actor).pk, "until": "2099-01-31"})
+
+
+@sample("sendContactStatement")
+def send_contact_statement(actor: Any) -> Sample:
+    issued(actor, customer="Statement Customer 4402", email="accounts@example.org")
+    return Sample({"customerName": "Statement Customer 4402"}, private=["Statement Customer 4402"])

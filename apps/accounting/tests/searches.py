@@ -40,3 +40,24 @@ REQUESTS += [
     ("the client accepted our quote, turn it into an invoice", "manageQuote"),
     ("mark the estimate as declined", "manageQuote"),
 ]
+REQUESTS += [
+    ("log 3 billable hours of design work for Contoso to bill later", "createCharge"),
+    ("add the taxi fare as an expense to rebill to the client", "createCharge"),
+    ("put all of Contoso's unbilled hours on an invoice", "manageCharge"),
+    ("write off the charge for the extra meeting, we won't bill it", "manageCharge"),
+    ("what work haven't we invoiced yet", "listUnclaimedCharges"),
+    ("show unbilled expenses for Initech", "listUnclaimedCharges"),
+]
+REQUESTS += [
+    ("email invoice INV-0012 to the customer", "sendInvoice"),
+    ("send the approved invoice pdf to accounts@initech.example", "sendInvoice"),
+    ("chase all the overdue invoices", "sendInvoiceReminders"),
+    ("send payment reminders to customers who are late paying", "sendInvoiceReminders"),
+    (
+        "stop chasing Hooli's invoice until the end of the month, they agreed a payment plan",
+        "snoozeInvoiceChase",
+    ),
+    ("pause the reminders on invoice 42 for two weeks", "snoozeInvoiceChase"),
+    ("send Contoso a statement of their account", "sendContactStatement"),
+    ("how much does Initech owe us, aged 30 60 90 days, and email it to them", "sendContactStatement"),
+]

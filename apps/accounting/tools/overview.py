@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 from django.utils import timezone
 from pydantic import Field
 
-from apps.accounting import ledger, rates, tax
+from apps.accounting import ledger, rates, selectors, tax
 from apps.accounting.models import Account, NumberSeries, TaxType
 from apps.accounting.money import currency_code, round_money
 from apps.accounting.permissions import AccountingPerm
@@ -65,6 +65,7 @@ def get_accounting_summary(ctx: ToolContext) -> SummaryOut:
         attention.append("The trial balance does not balance: tell an accounting admin.")
     if books.lock_date is None:
         attention.append("No lock date: every past period is still open.")
+    attention.extend(selectors.attention(actor=ctx.actor))
     return SummaryOut(
         base_currency=books.base_currency,
         tax_regime=books.tax_regime,
