@@ -8,6 +8,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
+from decimal import Decimal
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
@@ -83,6 +84,8 @@ def shape(url: str) -> str:
 def records(committed) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     """What the detail pages show, owned by Acme's owner, with long unbroken values where people
     type them: an API key, a custom role, a document, a calendar event, a task with its board."""
+    from apps.accounting.services import LineData
+    from apps.accounting.services import document_create as accounting_document_create
     from apps.accounts.models import User
     from apps.accounts.services import role_create
     from apps.apikeys.services import api_key_create
@@ -107,7 +110,14 @@ def records(committed) -> dict[str, Any]:  # type: ignore[no-untyped-def]
             attendees=[{"email": f"{UNBROKEN[:40]}@example.org"}],
         )
         task = task_create(actor=owner, fields={"title": f"Layout {tag} {UNBROKEN}"})
-    return {"key": key, "role": role, "document": document, "event": event, "task": task}
+        # A draft (no number, nothing posted): the Accounting page's invoice table with a long name.
+        invoice = accounting_document_create(
+            actor=owner,
+            kind="invoice",
+            fields={"customer_name": f"Layout {tag} {UNBROKEN}"[:200]},
+            lines=[LineData(f"Layout {tag}", Decimal("12.50"), "NONE")],
+        )
+    return {"key": key, "role": role, "document": document, "event": event, "task": task, "invoice": invoice}
 
 
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])

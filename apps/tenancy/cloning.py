@@ -14,10 +14,15 @@ schema only, so it costs the same with ten workspaces or ten thousand:
    keys, each under the template's own name (later migrations drop and alter them by name), from
    `pg_get_constraintdef` read with only the template on the search path, so it names the new
    schema's tables when run with only the new schema on it, and `pg_get_indexdef` with the table
-   moved to the new schema.
+   moved to the new schema;
+4. the functions an app's migration made (a trigger's function: `pg_get_functiondef`, its name
+   moved to the new schema; its body names tables unqualified, so it finds the schema's own on
+   the search path), then the triggers on the tables (`pg_get_triggerdef`, the table moved to
+   the new schema).
 
-What Django's migrations never make in a workspace schema (views, functions, triggers, sequences
-that are not an identity column's) is refused with a clear error rather than silently left out.
+What Django's migrations never make in a workspace schema (views, procedures and aggregates,
+sequences that are not an identity column's) is refused with a clear error rather than silently
+left out.
 It runs in the caller's transaction: a failure leaves no schema behind.
 """
 
@@ -37,10 +42,18 @@ UNSUPPORTED = """
       AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = c.oid AND d.deptype = 'i')
     UNION ALL
     SELECT 'function ' || p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-    WHERE n.nspname = %(schema)s
-    UNION ALL
-    SELECT 'trigger ' || t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
-    JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = %(schema)s AND NOT t.tgisinternal
+    WHERE n.nspname = %(schema)s AND p.prokind <> 'f'
+"""
+# Plain functions (a trigger's), and the triggers on the tables, in the order they were made
+# (pg_get_triggerdef, like pg_get_indexdef, always names the table with its schema).
+FUNCTIONS = """
+    SELECT pg_get_functiondef(p.oid), quote_ident(n.nspname) FROM pg_proc p
+    JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = %s AND p.prokind = 'f' ORDER BY p.oid
+"""
+TRIGGERS = """
+    SELECT pg_get_triggerdef(t.oid), quote_ident(n.nspname) FROM pg_trigger t
+    JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = %s AND NOT t.tgisinternal ORDER BY t.oid
 """
 # Every table's copied columns (generated ones are computed again), in order.
 COLUMNS = """
@@ -113,6 +126,16 @@ def clone_schema(source: str, target: str) -> None:
             definition.replace(f" ON {schema}.", f" ON {_name(target)}.", 1)
             for definition, schema in cursor.fetchall()
         ]
+        cursor.execute(FUNCTIONS, [source])
+        functions = [
+            definition.replace(f"FUNCTION {schema}.", f"FUNCTION {_name(target)}.", 1)
+            for definition, schema in cursor.fetchall()
+        ]
+        cursor.execute(TRIGGERS, [source])
+        triggers = [
+            definition.replace(f" ON {schema}.", f" ON {_name(target)}.", 1)
+            for definition, schema in cursor.fetchall()
+        ]
 
         script = [f"CREATE SCHEMA {_name(target)}", "SET LOCAL search_path TO " + _name(target)]
         for table in tables:
@@ -122,6 +145,8 @@ def clone_schema(source: str, target: str) -> None:
             for table, name, definition, _foreign in constraints
         )
         script.extend(indexes)
+        script.extend(functions)
+        script.extend(triggers)
         # Whoever runs next on this connection chooses its own schema (django-tenants sets it).
         script.append("SET LOCAL search_path TO public")
         # No parameters: psycopg sends the statements as one simple query, in this transaction.

@@ -1,7 +1,7 @@
 """A workspace schema is the template schema again: the same tables, columns, defaults,
-constraints and indexes under the same names, the same rows, and ids that go on from the copied
-ones. Compared in the catalogue, so a migration that adds something the copy does not carry fails
-here."""
+constraints, indexes, trigger functions and triggers under the same names, the same rows, and ids
+that go on from the copied ones. Compared in the catalogue, so a migration that adds something
+the copy does not carry fails here."""
 
 import pytest
 from django.db import connection
@@ -36,6 +36,17 @@ CATALOGUE = {
                split_part(replace(pg_get_indexdef(c.oid), quote_ident(n.nspname) || '.', ''), ' WHERE ', 1)
         FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname = %s
+    """,
+    "functions": """
+        SELECT p.proname, p.prokind, p.prosrc FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+        WHERE n.nspname = %s
+    """,
+    "triggers": """
+        -- Named with its table's schema, like an index.
+        SELECT c.relname, t.tgname, replace(pg_get_triggerdef(t.oid), quote_ident(n.nspname) || '.', '')
+        FROM pg_trigger t
+        JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = %s AND NOT t.tgisinternal
     """,
     "sequences": """
         SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -81,6 +92,8 @@ def test_a_new_workspace_schema_is_the_template_again():
     for part in CATALOGUE:
         assert made[part] == expected[part], part
     assert len(expected["constraints"]) > 100 and any(row[2] == "f" for row in expected["constraints"])
+    # Triggers and their functions too (the accounting ledger's balance check).
+    assert any(row[1] == "accounting_journalline_balanced" for row in expected["triggers"])
     copied, original = rows(workspace.schema_name), rows(template)
     assert original["django_migrations"] > 0 and original["accounts_role"] == 4
     # The same rows, and the owner the creation added.

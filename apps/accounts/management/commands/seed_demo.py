@@ -4,6 +4,7 @@ demo workspaces (through apps.tenancy) and their people."""
 from typing import Any, TypedDict
 
 from django.conf import settings
+from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django_tenants.utils import schema_context
 
@@ -70,5 +71,7 @@ class Command(BaseCommand):
                         User.objects.create_user(
                             email=email, password=password, role=Role.objects.get(key=role_key)
                         )
+                # Areas' own demo data, by command name (accounts imports no area).
+                call_command("accounting_demo")
         if not User.objects.filter(email=OPERATOR_EMAIL).exists():
             User.objects.create_superuser(email=OPERATOR_EMAIL, password=password)

@@ -1,0 +1,53 @@
+"""Personal data in the Accounting area (docs/privacy.md).
+
+The ledger is kept for as long as the law asks (legal retention of books and issued invoices,
+e.g. six years in the UK, ten in Germany): erasure never deletes a journal entry, a line, a sales
+document or a payment, and never hides an issued invoice. What names a person is exported and, on
+erasure, cleared in place: a customer's name, address, e-mail and VAT number on the documents
+addressed to them (found by that e-mail address), and who posted an entry. The amounts, numbers
+and dates stay, so the books still balance and the numbering keeps no gap.
+"""
+
+from apps.accounting.models import (
+    Account,
+    Books,
+    Charge,
+    ExchangeRate,
+    Journal,
+    JournalEntry,
+    JournalLine,
+    NumberSeries,
+    Payment,
+    SalesDocument,
+    SalesLine,
+    SentMail,
+    TaxType,
+)
+from apps.core import privacy
+
+privacy.register(JournalEntry, user="posted_by", erase={"posted_by": None})
+privacy.register(
+    SalesDocument,
+    email="customer_email",
+    erase={
+        "customer_name": "(erased)",
+        "customer_email": "",
+        "customer_address": "",
+        "customer_vat_number": "",
+        "contact": None,
+        "notes": "",
+    },
+)
+privacy.not_personal(
+    Charge, reason="billable work for a customer named as on their invoices; no contact details"
+)
+privacy.register(SentMail, email="recipient")
+privacy.not_personal(SalesLine, reason="what was sold and for how much; the customer is on the document")
+privacy.not_personal(Payment, reason="amounts received; the customer is named on the invoice")
+privacy.not_personal(Books, reason="the workspace's accounting settings")
+privacy.not_personal(Account, reason="the chart of accounts")
+privacy.not_personal(Journal, reason="the names of the journals")
+privacy.not_personal(JournalLine, reason="amounts on accounts; who posted them is on the entry")
+privacy.not_personal(TaxType, reason="tax rates and codes")
+privacy.not_personal(ExchangeRate, reason="published reference exchange rates")
+privacy.not_personal(NumberSeries, reason="the counters of document numbers")

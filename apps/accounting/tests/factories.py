@@ -1,0 +1,76 @@
+"""Test data of the Accounting area: balanced postings made through the one posting function.
+
+entry = post_sale(actor, gross="120.00", currency="EUR", day=date(2026, 3, 2))
+"""
+
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from apps.accounting import ledger
+from apps.accounting.models import Account, JournalEntry, TaxType
+
+
+def post_sale(
+    actor: Any,
+    *,
+    net: str = "100.00",
+    tax_code: str = "UK-STD",
+    currency: str = "GBP",
+    day: date | None = None,
+) -> JournalEntry:
+    """A sale on credit: receivable debited with the gross, sales and tax credited."""
+    ledger.books()
+    tax_type = TaxType.objects.get(code=tax_code)
+    amount = Decimal(net)
+    tax = amount * tax_type.charged_rate / 100
+    return ledger.post(
+        journal="SAL",
+        day=day or date(2026, 3, 2),
+        currency=currency,
+        actor=actor,
+        source="test",
+        legs=[
+            ledger.Leg(ledger.account(Account.Role.RECEIVABLE), amount + tax),
+            ledger.Leg(ledger.account(Account.Role.SALES), -amount, tax_type=tax_type),
+            ledger.Leg(ledger.account(Account.Role.TAX), -tax, tax_type=tax_type),
+        ],
+    )
+
+
+def draft(
+    actor: Any,
+    *,
+    kind: str = "invoice",
+    currency: str = "GBP",
+    issue_date: date | None = None,
+    customer: str = "Northwind Traders",
+    email: str = "",
+    lines: list[tuple[str, str, str]] | None = None,
+) -> Any:
+    """A draft sales document made as createInvoice / createQuote make it: `lines` are
+    (description, unit price, tax code)."""
+    from apps.accounting import services
+
+    ledger.books()
+    return services.document_create(
+        actor=actor,
+        kind=kind,
+        fields={
+            "customer_name": customer,
+            "customer_email": email,
+            "currency": currency,
+            "issue_date": issue_date or date(2026, 3, 2),
+        },
+        lines=[
+            services.LineData(description, Decimal(price), code)
+            for description, price, code in lines or [("Consulting", "100.00", "UK-STD")]
+        ],
+    )
+
+
+def issued(actor: Any, **fields: Any) -> Any:
+    """An approved (numbered, posted) invoice."""
+    from apps.accounting import services
+
+    return services.document_approve(actor=actor, document=draft(actor, **fields))

@@ -1,0 +1,190 @@
+"""A normal call of every Accounting tool, for the catalogue's contract test
+(apps/catalogue/tests/test_contract.py), and the helpers the area's tests share."""
+
+from datetime import date
+from typing import Any
+
+from apps.accounting.tests.factories import draft, issued, post_sale
+from apps.catalogue.dispatch import MemorySession
+from apps.catalogue.testing import Sample, call, confirmed, sample, structured
+
+
+def started(user: Any) -> MemorySession:
+    """A session in which getAccountingSummary, the area's mandatory first call, was made."""
+    session = MemorySession()
+    structured(call(user, "getAccountingSummary", {}, session=session))
+    return session
+
+
+def acc(
+    user: Any, name: str, arguments: dict[str, Any] | None = None, *, session: MemorySession | None = None
+) -> dict[str, Any]:
+    """An accounting tool call after the first call (confirmations accepted by the user)."""
+    return call(
+        user,
+        name,
+        arguments or {},
+        session=session or started(user),
+        capabilities={"elicitation": {}},
+        elicit=confirmed,
+    )
+
+
+@sample("getAccountingSummary")
+def get_accounting_summary(actor: Any) -> Sample:
+    post_sale(actor, net="4321.09")
+    return Sample({}, private=["4321.09"])
+
+
+@sample("listTaxTypes")
+def list_tax_types(actor: Any) -> Sample:
+    return Sample({"kind": "standard"})
+
+
+@sample("previewTaxBreakdown")
+def preview_tax_breakdown(actor: Any) -> Sample:
+    return Sample(
+        {
+            "lines": [
+                {"quantity": "3", "unitPrice": "19.99", "taxType": "UK-STD"},
+                {"unitPrice": "5", "taxType": "UK-RED", "discountPercent": "10"},
+            ],
+            "rounding": "document",
+        }
+    )
+
+
+@sample("previewCurrencyConversion")
+def preview_currency_conversion(actor: Any) -> Sample:
+    return Sample({"amount": "250.00", "source": "USD", "target": "EUR", "on": "2026-03-02"})
+
+
+INVOICE_FIELDS = {"customerName": "Northwind Traders", "currency": "EUR", "issueDate": "2026-03-02"}
+LINES = [{"description": "Consulting, March", "quantity": "10", "unitPrice": "120", "taxType": "UK-STD"}]
+
+
+@sample("createInvoice")
+def create_invoice(actor: Any) -> Sample:
+    return Sample({"invoice": INVOICE_FIELDS, "lines": LINES})
+
+
+@sample("getInvoice")
+def get_invoice(actor: Any) -> Sample:
+    invoice = draft(actor, customer="Sample Customer 7341")
+    return Sample({"invoiceId": invoice.pk}, private=["Sample Customer 7341"])
+
+
+@sample("updateInvoice")
+def update_invoice(actor: Any) -> Sample:
+    return Sample({"invoiceId": draft(actor).pk, "invoice": {"reference": "PO-77"}, "lines": LINES})
+
+
+@sample("deleteInvoice")
+def delete_invoice(actor: Any) -> Sample:
+    return Sample({"invoiceId": draft(actor).pk})
+
+
+@sample("duplicateInvoice")
+def duplicate_invoice(actor: Any) -> Sample:
+    return Sample({"invoiceId": issued(actor).pk})
+
+
+@sample("approveInvoice")
+def approve_invoice(actor: Any) -> Sample:
+    return Sample({"invoiceId": draft(actor).pk})
+
+
+@sample("searchInvoices")
+def search_invoices(actor: Any) -> Sample:
+    draft(actor, customer="Searchable Customer 5519")
+    return Sample({"query": "Searchable"}, private=["Searchable Customer 5519"])
+
+
+@sample("manageInvoice")
+def manage_invoice(actor: Any) -> Sample:
+    return Sample({"invoiceId": issued(actor).pk, "action": "credit"})
+
+
+@sample("recordPayment")
+def record_payment(actor: Any) -> Sample:
+    return Sample({"invoiceId": issued(actor).pk, "amount": "50", "on": "2026-03-10"})
+
+
+@sample("createQuote")
+def create_quote(actor: Any) -> Sample:
+    return Sample({"quote": {**INVOICE_FIELDS, "dueDate": "2026-04-01"}, "lines": LINES})
+
+
+@sample("getQuote")
+def get_quote(actor: Any) -> Sample:
+    return Sample({"quoteId": draft(actor, kind="quote").pk})
+
+
+@sample("updateQuote")
+def update_quote(actor: Any) -> Sample:
+    return Sample({"quoteId": draft(actor, kind="quote").pk, "quote": {"notes": "Valid for 30 days"}})
+
+
+@sample("deleteQuote")
+def delete_quote(actor: Any) -> Sample:
+    return Sample({"quoteId": draft(actor, kind="quote").pk})
+
+
+@sample("searchQuotes")
+def search_quotes(actor: Any) -> Sample:
+    draft(actor, kind="quote", customer="Quoted Customer 8830")
+    return Sample({"query": "Quoted"}, private=["Quoted Customer 8830"])
+
+
+@sample("manageQuote")
+def manage_quote(actor: Any) -> Sample:
+    return Sample({"quoteId": draft(actor, kind="quote").pk, "action": "approve"})
+
+
+CHARGE = {
+    "description": "Design workshop",
+    "customerName": "Contoso",
+    "quantity": "3",
+    "unitPrice": "90",
+    "taxType": "UK-STD",
+    "date": "2026-03-04",
+}
+
+
+@sample("createCharge")
+def create_charge(actor: Any) -> Sample:
+    return Sample({"charge": CHARGE})
+
+
+@sample("manageCharge")
+def manage_charge(actor: Any) -> Sample:
+    made = structured(acc(actor, "createCharge", {"charge": CHARGE}))
+    return Sample({"action": "invoice", "chargeIds": [made["id"]]})
+
+
+@sample("listUnclaimedCharges")
+def list_unclaimed_charges(actor: Any) -> Sample:
+    structured(acc(actor, "createCharge", {"charge": {**CHARGE, "customerName": "Unclaimed Customer 6620"}}))
+    return Sample({"customer": "Unclaimed"}, private=["Unclaimed Customer 6620"])
+
+
+@sample("sendInvoice")
+def send_invoice(actor: Any) -> Sample:
+    return Sample({"invoiceId": issued(actor).pk, "to": "billing@example.org"})
+
+
+@sample("sendInvoiceReminders")
+def send_invoice_reminders(actor: Any) -> Sample:
+    late = issued(actor, issue_date=date(2025, 1, 6), email="late@example.org")
+    return Sample({"invoiceIds": [late.pk]})
+
+
+@sample("snoozeInvoiceChase")
+def snooze_invoice_chase(actor: Any) -> Sample:
+    return Sample({"invoiceId": issued(actor).pk, "until": "2099-01-31"})
+
+
+@sample("sendContactStatement")
+def send_contact_statement(actor: Any) -> Sample:
+    issued(actor, customer="Statement Customer 4402", email="accounts@example.org")
+    return Sample({"customerName": "Statement Customer 4402"}, private=["Statement Customer 4402"])

@@ -1,0 +1,63 @@
+"""Requests people make, with the tool searchTools should find (see test_search_quality.py)."""
+
+REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
+    ("what's our base currency and are the books locked for last quarter", "getAccountingSummary"),
+    ("give me an overview of the accounts: how much are customers owing us", "getAccountingSummary"),
+    ("show the trial balance of the ledger", "getAccountingSummary"),
+    ("which VAT rates can I put on an invoice line", "listTaxTypes"),
+    ("do we have a reverse charge tax code set up", "listTaxTypes"),
+    ("list the tax codes with their report boxes", "listTaxTypes"),
+    ("how much VAT is on 3 items at 19.99 plus one at 5 pounds", "previewTaxBreakdown"),
+    ("work out the net and tax of a 1200 gross price including VAT", "previewTaxBreakdown"),
+    ("calculate the sales tax total for these invoice lines before I send it", "previewTaxBreakdown"),
+    ("convert 250 dollars to euros at today's exchange rate", "previewCurrencyConversion"),
+    ("what was the GBP to USD fx rate on 2 March", "previewCurrencyConversion"),
+    ("how much is 10000 yen worth in pounds", "previewCurrencyConversion"),
+]
+REQUESTS += [
+    ("bill Northwind for 10 hours of consulting at 120 an hour", "createInvoice"),
+    ("raise a new sales invoice to Acme Ltd for the March retainer", "createInvoice"),
+    ("show me invoice INV-0042 and what's still due on it", "getInvoice"),
+    ("change the due date on the draft invoice to the end of the month", "updateInvoice"),
+    ("fix the quantity on line two of the draft invoice", "updateInvoice"),
+    ("throw away that draft invoice, we won't send it", "deleteInvoice"),
+    ("copy last month's invoice for the same client", "duplicateInvoice"),
+    ("approve the draft invoice so it gets a number", "approveInvoice"),
+    ("finalise the invoice for Globex", "approveInvoice"),
+    ("which invoices are overdue", "searchInvoices"),
+    ("list unpaid invoices for Contoso", "searchInvoices"),
+    ("void invoice INV-0007, it was raised by mistake", "manageInvoice"),
+    ("issue a credit note against the invoice for the returned goods", "manageInvoice"),
+    ("the customer disputes the invoice, stop chasing it", "manageInvoice"),
+    ("Initech paid 500 euros against their invoice today", "recordPayment"),
+    ("mark the invoice as paid, the money came in", "recordPayment"),
+    ("prepare a quote for a new website build", "createQuote"),
+    ("send an estimate for 3 days of training", "createQuote"),
+    ("open quote QU-0003", "getQuote"),
+    ("lower the price on the draft quote by 10 percent", "updateQuote"),
+    ("delete the draft estimate for Hooli", "deleteQuote"),
+    ("find the quotes we sent to Umbrella this year", "searchQuotes"),
+    ("the client accepted our quote, turn it into an invoice", "manageQuote"),
+    ("mark the estimate as declined", "manageQuote"),
+]
+REQUESTS += [
+    ("log 3 billable hours of design work for Contoso to bill later", "createCharge"),
+    ("add the taxi fare as an expense to rebill to the client", "createCharge"),
+    ("put all of Contoso's unbilled hours on an invoice", "manageCharge"),
+    ("write off the charge for the extra meeting, we won't bill it", "manageCharge"),
+    ("what work haven't we invoiced yet", "listUnclaimedCharges"),
+    ("show unbilled expenses for Initech", "listUnclaimedCharges"),
+]
+REQUESTS += [
+    ("email invoice INV-0012 to the customer", "sendInvoice"),
+    ("send the approved invoice pdf to accounts@initech.example", "sendInvoice"),
+    ("chase all the overdue invoices", "sendInvoiceReminders"),
+    ("send payment reminders to customers who are late paying", "sendInvoiceReminders"),
+    (
+        "stop chasing Hooli's invoice until the end of the month, they agreed a payment plan",
+        "snoozeInvoiceChase",
+    ),
+    ("pause the reminders on invoice 42 for two weeks", "snoozeInvoiceChase"),
+    ("send Contoso a statement of their account", "sendContactStatement"),
+    ("how much does Initech owe us, aged 30 60 90 days, and email it to them", "sendContactStatement"),
+]

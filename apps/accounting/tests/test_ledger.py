@@ -1,0 +1,253 @@
+"""The ledger: one posting function, balanced in the entry's currency and in base currency,
+guarded again by the database; lock dates; the trial balance; money's one rounding rule."""
+
+from datetime import date, timedelta
+from decimal import Decimal
+
+import pytest
+from django.db import IntegrityError, InternalError, connection, transaction
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from apps.accounting import ledger, rates, tax
+from apps.accounting.errors import BaseCurrencyInUse, NoRate, PeriodLocked, Unbalanced
+from apps.accounting.models import Account, JournalEntry, JournalLine, TaxType
+from apps.accounting.money import Money, minor_units, round_money
+from apps.accounting.tests.factories import post_sale
+from apps.core.errors import ValidationFailed
+
+pytestmark = pytest.mark.django_db
+
+EUR_RATE = rates.Rate(Decimal("0.8512345678"), date(2026, 3, 2), "test")
+
+
+def legs(*amounts: str, roles: tuple[str, ...] = ("receivable", "sales", "tax")) -> list[ledger.Leg]:
+    return [
+        ledger.Leg(ledger.account(role), Decimal(amount))
+        for role, amount in zip(roles, amounts, strict=False)
+    ]
+
+
+def assert_balanced() -> None:
+    balance = ledger.trial_balance()
+    assert balance.total_debit == balance.total_credit
+    for entry_id in JournalEntry.objects.values_list("pk", flat=True):
+        lines = JournalLine.objects.filter(entry_id=entry_id)
+        assert sum(line.amount for line in lines) == 0
+        assert sum(line.base_amount for line in lines) == 0
+
+
+# --- money ----------------------------------------------------------------------------------------
+
+
+def test_minor_units_follow_iso_4217_and_rounding_is_half_up():
+    assert (minor_units("EUR"), minor_units("JPY"), minor_units("KWD")) == (2, 0, 3)
+    assert round_money(Decimal("0.125"), "EUR") == Decimal("0.13")
+    assert round_money(Decimal("-0.125"), "EUR") == Decimal("-0.13")
+    assert round_money(Decimal("1234.5"), "JPY") == Decimal("1235")
+    assert round_money(Decimal("1.2345"), "KWD") == Decimal("1.235")
+    assert str(Money.of("10.005", "eur")) == "10.01 EUR"
+
+
+@pytest.mark.parametrize("code", ["XAU", "ABC", "EURO", ""])
+def test_a_currency_that_holds_no_money_is_refused(code):
+    with pytest.raises(ValidationFailed, match="ISO 4217"):
+        Money.of("1", code)
+
+
+# --- posting --------------------------------------------------------------------------------------
+
+
+def test_a_posting_in_another_currency_stores_its_rate_and_balances_in_base(people):
+    entry = ledger.post(
+        journal="SAL",
+        day=date(2026, 3, 2),
+        currency="EUR",
+        legs=legs("100.03", "-98.92", "-1.11"),
+        actor=people["owner"],
+        rate=EUR_RATE,
+    )
+
+    assert (entry.rate, entry.rate_date, entry.rate_source) == (EUR_RATE.value, EUR_RATE.day, "test")
+    lines = list(entry.lines.select_related("account"))
+    # Each leg converted and rounded alone leaves a penny: it goes to the rounding account.
+    assert sum(line.base_amount for line in lines) == 0
+    rounding = [line for line in lines if line.account.role == Account.Role.ROUNDING]
+    assert len(rounding) == 1 and rounding[0].amount == 0 and abs(rounding[0].base_amount) == Decimal("0.01")
+    assert_balanced()
+
+
+def test_the_rate_of_the_day_comes_from_the_bundled_ecb_rates(people):
+    entry = ledger.post(
+        journal="SAL", day=date(2026, 3, 1), currency="USD", legs=legs("10", "-10"), actor=people["owner"]
+    )
+
+    # 1 March 2026 is a Sunday: the rate of Friday 27 February is used, and said.
+    assert entry.rate_date == date(2026, 2, 27) and entry.rate_source == "ecb-bundled"
+    assert Decimal("0.6") < entry.rate < Decimal("0.9")
+
+
+def test_unbalanced_legs_are_refused_and_nothing_is_posted(people):
+    with pytest.raises(Unbalanced, match=r"sum to 0\.01 GBP"):
+        ledger.post(
+            journal="SAL", day=date(2026, 3, 2), currency="GBP", legs=legs("10.01", "-10"), actor=None
+        )
+    with pytest.raises(Unbalanced, match="two"):
+        ledger.post(journal="SAL", day=date(2026, 3, 2), currency="GBP", legs=legs("0", "0"), actor=None)
+
+    assert not JournalEntry.objects.exists()
+
+
+def test_the_database_refuses_an_unbalanced_entry_that_bypasses_the_posting_function(people):
+    entry = post_sale(people["owner"])
+    with pytest.raises(IntegrityError, match="does not balance"), transaction.atomic():
+        JournalLine.objects.create(
+            entry=entry,
+            account=ledger.account(Account.Role.SALES),
+            amount=Decimal("1"),
+            base_amount=Decimal("1"),
+        )
+        ledger.check_balance_now()
+
+
+def test_posted_lines_are_never_changed(people):
+    entry = post_sale(people["owner"])
+    with pytest.raises(IntegrityError, match="never changed"), transaction.atomic():
+        JournalLine.objects.filter(entry=entry).update(description="edited")
+    with pytest.raises((IntegrityError, InternalError)), transaction.atomic():
+        JournalLine.objects.filter(entry=entry).delete()
+
+
+def test_nothing_posts_on_or_before_the_lock_date(people):
+    books = ledger.books()
+    books.lock_date = date(2026, 3, 31)
+    books.save()
+
+    with pytest.raises(PeriodLocked, match="2026-03-31"):
+        post_sale(people["owner"], day=date(2026, 3, 31))
+    post_sale(people["owner"], day=date(2026, 4, 1))
+
+
+def test_a_reversal_undoes_an_entry_at_its_rate(people):
+    entry = ledger.post(
+        journal="SAL",
+        day=date(2026, 3, 2),
+        currency="EUR",
+        legs=legs("100.03", "-98.92", "-1.11"),
+        actor=None,
+        rate=EUR_RATE,
+    )
+    reversal = ledger.reverse(entry, actor=None, day=date(2026, 3, 3))
+
+    assert reversal.reverses == entry and reversal.rate == entry.rate
+    assert ledger.trial_balance().rows == []
+
+
+def test_the_base_currency_changes_only_while_nothing_is_posted(people):
+    ledger.books_update(actor=people["owner"], base_currency="EUR")
+    assert ledger.books().tax_regime == "EU VAT" and TaxType.objects.filter(code="EU-STD").exists()
+    post_sale(people["owner"], tax_code="EU-STD", currency="EUR")
+
+    with pytest.raises(BaseCurrencyInUse):
+        ledger.books_update(actor=people["owner"], base_currency="USD")
+
+
+def test_a_currency_without_a_rate_that_day_is_a_clear_error(people):
+    with pytest.raises(NoRate, match="KWD/GBP"):
+        ledger.post(
+            journal="SAL", day=date(2026, 3, 2), currency="KWD", legs=legs("1.234", "-1.234"), actor=None
+        )
+
+
+# --- the property: random valid documents keep the ledger balanced after every step --------------
+
+CURRENCIES = ["GBP", "EUR", "USD", "JPY", "CHF"]
+TAX_CODES = ["UK-STD", "UK-RED", "UK-ZERO", "UK-EXEMPT", "UK-RC"]
+
+line = st.tuples(
+    st.decimals(min_value=Decimal("0.001"), max_value=Decimal("5000"), places=3),  # quantity
+    st.decimals(min_value=Decimal("0.01"), max_value=Decimal("99999"), places=4),  # unit price
+    st.sampled_from(TAX_CODES),
+    st.decimals(min_value=Decimal(0), max_value=Decimal(100), places=2),  # discount
+)
+document = st.fixed_dictionaries(
+    {
+        "currency": st.sampled_from(CURRENCIES),
+        "day": st.dates(min_value=date(2020, 1, 1), max_value=date(2026, 10, 30)),
+        "inclusive": st.booleans(),
+        "rounding": st.sampled_from(["line", "document"]),
+        "lines": st.lists(line, min_size=1, max_size=6),
+        "paid_percent": st.integers(min_value=0, max_value=100),
+        "payment_currency": st.sampled_from(CURRENCIES),
+        "days_to_payment": st.integers(min_value=0, max_value=120),
+    }
+)
+
+
+def post_document(doc: dict) -> None:
+    """A sales document (receivable, sales per tax type, tax) and a payment of part of it in any
+    currency, the difference in base currency realised as FX gain or loss."""
+    currency = doc["currency"]
+    found = {code: TaxType.objects.get(code=code) for code in TAX_CODES}
+    result = tax.breakdown(
+        [tax.LineIn(Decimal(q), Decimal(p), found[code], Decimal(d)) for q, p, code, d in doc["lines"]],
+        currency=currency,
+        prices_include_tax=doc["inclusive"],
+        rounding=doc["rounding"],
+    )
+    sale_legs = [ledger.Leg(ledger.account("receivable"), result.total)]
+    for group in result.groups:
+        sale_legs.append(ledger.Leg(ledger.account("sales"), -round_money(group.net, currency)))
+        sale_legs.append(ledger.Leg(ledger.account("tax"), -round_money(group.tax, currency)))
+    if result.total == 0:
+        return  # a document of nothing posts nothing
+    sale = ledger.post(journal="SAL", day=doc["day"], currency=currency, legs=sale_legs, actor=None)
+    assert_balanced()
+
+    paid = round_money(result.total * doc["paid_percent"] / 100, currency)
+    if paid == 0:
+        return
+    # Paid within the bundled rates' range (they end on 30 October 2026).
+    day = min(doc["day"] + timedelta(days=doc["days_to_payment"]), date(2026, 10, 30))
+    # The receivable is settled at the invoice's rate; the bank receives at the payment's.
+    cleared = round_money(paid * sale.rate, ledger.books().base_currency)
+    payment = ledger.post(
+        journal="BNK", day=day, currency=currency, actor=None,
+        legs=[ledger.Leg(ledger.account("bank"), paid), ledger.Leg(ledger.account("receivable"), -paid)],
+    )  # fmt: skip
+    received = sum(line.base_amount for line in payment.lines.filter(account__role="bank"))
+    difference = received - cleared
+    if difference:
+        ledger.post(
+            journal="BNK", day=day, currency=currency, actor=None,
+            rate=rates.Rate(payment.rate, day, "payment"),
+            legs=[
+                ledger.Leg(ledger.account("receivable"), Decimal(0), base_amount=difference),
+                ledger.Leg(ledger.account("fx"), Decimal(0), base_amount=-difference),
+            ],
+        )  # fmt: skip
+    assert_balanced()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(documents=st.lists(document, min_size=1, max_size=4))
+def test_random_valid_documents_keep_the_ledger_balanced_after_every_step(acme, documents):
+    ledger.books()
+    with transaction.atomic():
+        for doc in documents:
+            post_document(doc)
+        transaction.set_rollback(True)
+
+
+def test_the_trial_balance_reads_the_ledger(people):
+    post_sale(people["owner"], net="100.00")
+    post_sale(people["owner"], net="50.00", day=date(2026, 4, 2))
+
+    rows = {row.code: row for row in ledger.trial_balance().rows}
+    assert rows["1100"].debit == Decimal("180.00") and rows["4000"].credit == Decimal("150.00")
+    assert rows["2200"].credit == Decimal("30.00")
+    march = {row.code: row for row in ledger.trial_balance(as_of=date(2026, 3, 31)).rows}
+    assert march["1100"].debit == Decimal("120.00")
+    # What the database checks at commit holds now too.
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")

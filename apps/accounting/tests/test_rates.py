@@ -1,0 +1,80 @@
+"""Exchange rates: the bundled ECB history offline, and the live ECB provider over real HTTP on
+loopback; the rate function other areas call."""
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from django.test import override_settings
+
+from apps.accounting import rates
+from apps.accounting.errors import NoRate, RatesUnavailable
+from apps.accounting.models import ExchangeRate
+from apps.accounting.tests.samples import acc
+from apps.accounting.tests.servers import Served, eurofxref, serving
+from apps.catalogue.testing import structured, text_of
+
+pytestmark = pytest.mark.django_db
+
+DAYS = {
+    "2026-03-02": {"USD": "1.0800", "GBP": "0.8400", "JPY": "160.00"},
+    "2026-02-27": {"USD": "1.0700", "GBP": "0.8500"},
+}
+
+
+def live(url: str):  # type: ignore[no-untyped-def]
+    return override_settings(ATRIUM_ACCOUNTING_RATES_PROVIDER="ecb-live", ATRIUM_ACCOUNTING_RATES_URL=url)
+
+
+def test_the_bundled_rates_cross_through_the_euro(acme):
+    usd = rates.rate(source="EUR", target="USD", on=date(2026, 3, 2))
+    gbp = rates.rate(source="EUR", target="GBP", on=date(2026, 3, 2))
+    cross = rates.rate(source="USD", target="GBP", on=date(2026, 3, 2))
+
+    assert usd.provider == "ecb-bundled" and usd.day == date(2026, 3, 2)
+    assert abs(cross.value - gbp.value / usd.value) < Decimal("1e-9")
+    assert rates.rate(source="GBP", target="GBP", on=date(2026, 3, 2)).value == 1
+
+
+def test_the_live_provider_reads_ecb_xml_once_and_keeps_it(people):
+    with serving(Served(eurofxref(DAYS))) as server, live(server.url):
+        monday = rates.rate(source="USD", target="GBP", on=date(2026, 3, 2))
+        sunday = rates.rate(source="GBP", target="USD", on=date(2026, 3, 1))
+        answer = structured(
+            acc(
+                people["member"],
+                "previewCurrencyConversion",
+                {"amount": "100", "source": "USD", "on": "2026-03-02"},
+            )
+        )
+
+    assert monday == rates.Rate(Decimal("0.7777777778"), date(2026, 3, 2), "ecb-live")
+    assert sunday.day == date(2026, 2, 27) and sunday.value == Decimal("1.2588235294")
+    assert (answer["converted"], answer["provider"]) == ("77.78", "ecb-live")
+    assert len(server.paths) == 1 and server.paths[0].endswith("eurofxref-hist-90d.xml")
+    assert ExchangeRate.objects.filter(source="ecb-live", day=date(2026, 3, 2)).count() == 3
+
+
+def test_the_live_provider_says_what_went_wrong(people):
+    with (
+        serving(Served(b"<html>maintenance</html", status=200)) as server,
+        live(server.url),
+        pytest.raises(RatesUnavailable, match="not XML"),
+    ):
+        rates.rate(source="USD", target="GBP", on=date(2026, 3, 2))
+    with serving(Served(b"", status=503)) as server, live(server.url):
+        result = acc(
+            people["member"],
+            "previewCurrencyConversion",
+            {"amount": "1", "source": "USD", "on": "2026-03-02"},
+        )
+    assert result["isError"] and "HTTPStatusError" in text_of(result)
+
+
+def test_a_currency_the_provider_does_not_publish_has_no_rate(acme):
+    with (
+        serving(Served(eurofxref(DAYS))) as server,
+        live(server.url),
+        pytest.raises(NoRate, match="KWD/GBP"),
+    ):
+        rates.rate(source="KWD", target="GBP", on=date(2026, 3, 2))

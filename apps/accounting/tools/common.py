@@ -1,0 +1,91 @@
+"""Argument and answer shapes the Accounting tools share."""
+
+from datetime import date
+from decimal import Decimal
+from typing import Annotated
+
+from pydantic import Field, WithJsonSchema
+
+from apps.accounting.models import SalesDocument, SalesLine
+from apps.accounting.money import round_money
+from apps.accounting.shapes import Amount
+from apps.catalogue.shapes import In, Out
+
+Currency = Annotated[str, Field(min_length=3, max_length=3, description="ISO 4217, e.g. EUR")]
+# A decimal as a JSON number or a string of digits ("12.50"): the string is money, not free text.
+Decimalish = Annotated[
+    Decimal,
+    Field(allow_inf_nan=False, max_digits=19, decimal_places=6),
+    WithJsonSchema({"type": ["string", "number"], "pattern": r"^-?\d+(\.\d+)?$"}),
+]
+TaxCode = Annotated[str, Field(min_length=1, max_length=20, description="Code from listTaxTypes")]
+
+
+class LineIn(In):
+    description: Annotated[str, Field(min_length=1, max_length=500)]
+    quantity: Decimalish = Decimal(1)
+    unit_price: Decimalish
+    tax_type: TaxCode
+    discount_percent: Decimalish = Decimal(0)
+    account: Annotated[str | None, Field(max_length=10, description="Account code; default sales")] = None
+
+
+Lines = Annotated[list[LineIn], Field(min_length=1, max_length=200, description="Replace all lines")]
+
+
+class LineOut(Out):
+    description: str
+    quantity: Amount
+    unit_price: Amount
+    discount_percent: Amount
+    tax_type: str
+    account: str
+    net: Amount
+    tax: Amount
+
+    @classmethod
+    def of(cls, line: SalesLine, currency: str) -> "LineOut":
+        return cls.of_record(
+            line,
+            quantity=line.quantity.normalize(),
+            unit_price=line.unit_price.normalize(),
+            discount_percent=line.discount_percent.normalize(),
+            tax_type=line.tax_type.code,
+            account=line.account.code,
+            net=round_money(line.net, currency),
+            tax=round_money(line.tax, currency),
+        )
+
+
+class DocumentRef(Out):
+    id: int
+    kind: str
+    number: str = Field(description="Empty until approved")
+    status: str
+    customer_name: str
+    currency: str
+    total: Amount
+    amount_due: Amount
+    issue_date: date
+    due_date: date | None
+
+
+class DocumentOut(DocumentRef):
+    contact_id: int | None
+    customer_email: str
+    customer_vat_number: str
+    reference: str
+    prices_include_tax: bool
+    net: Amount
+    tax: Amount
+    amount_paid: Amount
+    rate: Amount | None = Field(description="Base currency per unit, fixed at approval")
+    disputed: bool
+    snoozed_until: date | None
+    origin_id: int | None = Field(description="Quote it came from, or invoice it credits")
+    lines: list[LineOut]
+
+    @classmethod
+    def of(cls, document: SalesDocument) -> "DocumentOut":
+        lines = document.lines.select_related("tax_type", "account")
+        return cls.of_record(document, lines=[LineOut.of(line, document.currency) for line in lines])

@@ -1,0 +1,228 @@
+"""The Accounting overview, tax and currency tools (SPEC 4.7): thin doors onto the ledger.
+
+getAccountingSummary is the area's MANDATORY FIRST CALL: the dispatcher refuses every other
+accounting tool in a session until it has answered once, so an agent knows the base currency,
+the tax regime and rounding, the lock date and the numbering before it writes anything.
+"""
+
+from datetime import date
+from decimal import Decimal
+from typing import Annotated, Literal
+
+from django.utils import timezone
+from pydantic import Field
+
+from apps.accounting import ledger, rates, selectors, tax
+from apps.accounting.models import Account, NumberSeries, TaxType
+from apps.accounting.money import currency_code, round_money
+from apps.accounting.permissions import AccountingPerm
+from apps.accounting.shapes import Amount, RateOut, SeriesOut, TaxTypeOut, TrialBalanceRowOut
+from apps.accounting.tools.common import Currency, Decimalish, TaxCode
+from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.registry import Marker, tool
+from apps.catalogue.shapes import In, Out
+
+ZERO = Decimal(0)
+RULES = [
+    "Amounts are decimal strings in the answer's currency; send them as strings or numbers.",
+    "Dates are ISO 8601 (2026-03-31). Nothing posts on or before the lock date.",
+    "Tax types are named by code (listTaxTypes). Rounding: half up, to the currency's minor units.",
+]
+
+
+# --- getAccountingSummary -------------------------------------------------------------------------
+
+
+class SummaryOut(Out):
+    base_currency: str
+    tax_regime: str
+    prices_include_tax: bool = Field(description="Default of new documents")
+    tax_rounding: str = Field(description="line or document")
+    lock_date: date | None = Field(description="Nothing posts on or before it")
+    numbering: list[SeriesOut]
+    receivable: Amount = Field(description="Owed to us, base currency")
+    payable: Amount = Field(description="We owe, base currency")
+    trial_balance: list[TrialBalanceRowOut]
+    balanced: bool
+    attention: list[str]
+    rules: list[str]
+
+
+@tool(
+    "getAccountingSummary",
+    permission=AccountingPerm.VIEW,
+    title="Accounting summary",
+    markers=Marker.MANDATORY_FIRST_CALL,
+    read_only=True,
+)
+def get_accounting_summary(ctx: ToolContext) -> SummaryOut:
+    """Call first: base currency, tax regime, lock date, numbering, balances from the ledger."""
+    books = ledger.books()
+    base = books.base_currency
+    balance = ledger.trial_balance()
+    attention = []
+    if not balance.balanced:
+        attention.append("The trial balance does not balance: tell an accounting admin.")
+    if books.lock_date is None:
+        attention.append("No lock date: every past period is still open.")
+    attention.extend(selectors.attention(actor=ctx.actor))
+    return SummaryOut(
+        base_currency=books.base_currency,
+        tax_regime=books.tax_regime,
+        prices_include_tax=books.prices_include_tax,
+        tax_rounding=books.tax_rounding,
+        lock_date=books.lock_date,
+        numbering=[SeriesOut(key=s.key, next=s.format(s.next_number)) for s in NumberSeries.objects.all()],
+        receivable=round_money(ledger.balance_of(ledger.account(Account.Role.RECEIVABLE)), base),
+        payable=round_money(ZERO - ledger.balance_of(ledger.account(Account.Role.PAYABLE)), base),
+        trial_balance=[TrialBalanceRowOut.of_record(row) for row in balance.rows],
+        balanced=balance.balanced,
+        attention=attention,
+        rules=RULES,
+    )
+
+
+# --- listTaxTypes -----------------------------------------------------------------------------------
+
+
+class TaxTypesOut(Out):
+    items: list[TaxTypeOut]
+
+
+@tool("listTaxTypes", permission=AccountingPerm.VIEW, title="List tax types", read_only=True)
+def list_tax_types(
+    ctx: ToolContext,
+    *,
+    kind: Annotated[
+        Literal["standard", "zero", "exempt", "reverse_charge", "out_of_scope"] | None,
+        Field(description="Only this kind"),
+    ] = None,
+    include_archived: Annotated[bool, Field(description="Also retired ones")] = False,
+) -> TaxTypesOut:
+    """The workspace's tax types: code, rate, kind, report box and exemption reason."""
+    ledger.books()
+    rows = TaxType.objects.all()
+    if kind:
+        rows = rows.filter(kind=kind)
+    if not include_archived:
+        rows = rows.filter(archived=False)
+    return TaxTypesOut(items=[TaxTypeOut.of_record(row) for row in rows[:200]])
+
+
+# --- previewTaxBreakdown ----------------------------------------------------------------------------
+
+
+class TaxLineIn(In):
+    quantity: Decimalish = Decimal(1)
+    unit_price: Decimalish
+    tax_type: TaxCode
+    discount_percent: Decimalish = Decimal(0)
+
+
+class TaxLineOut(Out):
+    net: Amount
+    tax: Amount
+    gross: Amount
+    tax_type: str
+
+
+class TaxGroupOut(Out):
+    tax_type: str
+    rate: Amount
+    net: Amount
+    tax: Amount
+
+
+class BreakdownOut(Out):
+    currency: str
+    prices_include_tax: bool
+    rounding: str
+    lines: list[TaxLineOut]
+    groups: list[TaxGroupOut] = Field(description="Per tax type")
+    net: Amount
+    tax: Amount
+    total: Amount
+
+
+@tool("previewTaxBreakdown", permission=AccountingPerm.VIEW, title="Preview a tax breakdown", read_only=True)
+def preview_tax_breakdown(
+    ctx: ToolContext,
+    *,
+    lines: Annotated[list[TaxLineIn], Field(min_length=1, max_length=200, description="Document lines")],
+    currency: Currency | None = None,
+    prices_include_tax: Annotated[bool | None, Field(description="Default: the books'")] = None,
+    rounding: Annotated[Literal["line", "document"] | None, Field(description="Default: the books'")] = None,
+) -> BreakdownOut:
+    """Work out net, tax and total of lines per tax type; writes nothing."""
+    books = ledger.books()
+    code = currency_code(currency) if currency else books.base_currency
+    found = tax.tax_types_by_code([line.tax_type for line in lines])
+    result = tax.breakdown(
+        [
+            tax.LineIn(line.quantity, line.unit_price, found[line.tax_type], line.discount_percent)
+            for line in lines
+        ],
+        currency=code,
+        prices_include_tax=books.prices_include_tax if prices_include_tax is None else prices_include_tax,
+        rounding=rounding or books.tax_rounding,
+    )
+    return BreakdownOut(
+        currency=code,
+        prices_include_tax=result.prices_include_tax,
+        rounding=result.rounding,
+        lines=[
+            TaxLineOut(
+                net=round_money(line.net, code),
+                tax=round_money(line.tax, code),
+                gross=round_money(line.gross, code),
+                tax_type=line.tax_type.code,
+            )
+            for line in result.lines
+        ],
+        groups=[
+            TaxGroupOut(tax_type=group.tax_type.code, rate=group.tax_type.rate, net=group.net, tax=group.tax)
+            for group in result.groups
+        ],
+        net=result.net,
+        tax=result.tax,
+        total=result.total,
+    )
+
+
+# --- previewCurrencyConversion ----------------------------------------------------------------------
+
+
+class ConversionOut(RateOut):
+    amount: Amount
+    source: str
+    converted: Amount
+    target: str
+
+
+@tool(
+    "previewCurrencyConversion",
+    permission=AccountingPerm.VIEW,
+    title="Preview a currency conversion",
+    read_only=True,
+)
+def preview_currency_conversion(
+    ctx: ToolContext,
+    *,
+    amount: Annotated[Decimalish, Field(description="In the source currency")],
+    source: Currency,
+    target: Currency | None = None,
+    on: Annotated[date | None, Field(description="Rate of this day; default today")] = None,
+) -> ConversionOut:
+    """Convert an amount at the reference rate of a day (default target: base currency)."""
+    source_code = currency_code(source, field="source")
+    target_code = currency_code(target, field="target") if target else ledger.books().base_currency
+    used = rates.rate(source=source_code, target=target_code, on=on or timezone.localdate())
+    return ConversionOut(
+        amount=amount,
+        source=source_code,
+        converted=round_money(amount * used.value, target_code),
+        target=target_code,
+        rate=used.value,
+        day=used.day,
+        provider=used.provider,
+    )

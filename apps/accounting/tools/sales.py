@@ -1,0 +1,346 @@
+"""Sales invoices, credit notes and quotes: drafts, approval (the number), voids, payments."""
+
+from datetime import date
+from typing import Annotated, Any, Literal
+
+from django.db.models import Q
+from django.utils import timezone
+from pydantic import Field
+
+from apps.accounting import services
+from apps.accounting.models import SalesDocument
+from apps.accounting.permissions import AccountingPerm
+from apps.accounting.shapes import Amount
+from apps.accounting.tools.common import Currency, Decimalish, DocumentOut, DocumentRef, LineIn, Lines
+from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.registry import Marker, tool
+from apps.catalogue.shapes import Changes, Limit, Offset, Out, Page, id_field, paginate
+from apps.core.errors import invalid
+
+Kind = SalesDocument.Kind
+InvoiceId = Annotated[int, id_field("searchInvoices")]
+QuoteId = Annotated[int, id_field("searchQuotes")]
+Email = Annotated[str, Field(max_length=254)]
+Text = Annotated[str, Field(max_length=2000)]
+
+
+class DocumentFields(Changes):
+    contact_id: Annotated[int | None, Field(ge=1, description="From searchContacts")] = None
+    customer_name: Annotated[str | None, Field(max_length=200, description="Default: the contact's")] = None
+    customer_email: Email | None = None
+    customer_address: Text | None = None
+    customer_vat_number: Annotated[str | None, Field(max_length=30, description="Checked")] = None
+    reference: Annotated[str | None, Field(max_length=100, description="e.g. their PO number")] = None
+    currency: Currency | None = None
+    prices_include_tax: bool | None = None
+    issue_date: date | None = None
+    due_date: date | None = None
+    notes: Text | None = None
+
+
+def _lines(lines: list[LineIn] | None) -> list[services.LineData] | None:
+    if lines is None:
+        return None
+    return [
+        services.LineData(
+            line.description,
+            line.unit_price,
+            line.tax_type,
+            line.quantity,
+            line.discount_percent,
+            line.account,
+        )
+        for line in lines
+    ]
+
+
+def _create(ctx: ToolContext, kind: str, document: DocumentFields, lines: list[LineIn]) -> DocumentOut:
+    created = services.document_create(
+        actor=ctx.actor, kind=kind, fields=document.given(), lines=_lines(lines) or []
+    )
+    return DocumentOut.of(created)
+
+
+class UpdatedOut(Out):
+    document: DocumentOut
+    changed: list[str]
+
+
+def _update(
+    ctx: ToolContext, kind: str, document_id: int, document: DocumentFields | None, lines: list[LineIn] | None
+) -> UpdatedOut:
+    found = services.document_get(actor=ctx.actor, kind=kind, document_id=document_id, action="change")
+    changed = services.document_update(
+        actor=ctx.actor, document=found, fields=document.given() if document else {}, lines=_lines(lines)
+    )
+    return UpdatedOut(document=DocumentOut.of(found), changed=changed)
+
+
+class DeletedOut(Out):
+    id: int
+    deleted: bool = True
+
+
+def _search(
+    ctx: ToolContext,
+    kinds: tuple[str, ...],
+    query: str,
+    status: str | None,
+    contact_id: int | None,
+    overdue: bool,
+    limit: int,
+    offset: int,
+) -> Page[DocumentRef]:
+    rows = SalesDocument.objects.restrict(ctx.actor).filter(kind__in=kinds)
+    for word in query.split():
+        rows = rows.filter(
+            Q(number__icontains=word)
+            | Q(customer_name__icontains=word)
+            | Q(reference__icontains=word)
+            | Q(lines__description__icontains=word)
+        ).distinct()
+    if status:
+        rows = rows.filter(status=status)
+    if contact_id:
+        rows = rows.filter(contact_id=contact_id)
+    if overdue:
+        rows = rows.filter(status__in=services.OPEN, due_date__lt=timezone.localdate())
+    return paginate(
+        rows.order_by("-issue_date", "-id"), limit=limit, offset=offset, item=DocumentRef.of_record
+    )
+
+
+Query = Annotated[str, Field(max_length=200, description="Words in number, customer, reference or lines")]
+
+
+# --- invoices ---------------------------------------------------------------------------------------
+
+
+@tool("createInvoice", permission=AccountingPerm.EDIT, title="Create a draft invoice")
+def create_invoice(
+    ctx: ToolContext,
+    *,
+    invoice: Annotated[DocumentFields, Field(description="Customer, currency, dates")],
+    lines: Lines,
+) -> DocumentOut:
+    """Create a draft sales invoice; approveInvoice numbers and posts it. From a quote: manageQuote."""
+    return _create(ctx, Kind.INVOICE, invoice, lines)
+
+
+@tool("getInvoice", permission=AccountingPerm.VIEW, title="Get an invoice", read_only=True)
+def get_invoice(ctx: ToolContext, *, invoice_id: InvoiceId) -> DocumentOut:
+    """One invoice or credit note with its lines, totals, rate and what is due."""
+    return DocumentOut.of(services.document_get(actor=ctx.actor, kind=Kind.INVOICE, document_id=invoice_id))
+
+
+@tool("updateInvoice", permission=AccountingPerm.EDIT, title="Update a draft invoice", idempotent=True)
+def update_invoice(
+    ctx: ToolContext,
+    *,
+    invoice_id: InvoiceId,
+    invoice: Annotated[DocumentFields | None, Field(description="Fields to change")] = None,
+    lines: Lines | None = None,
+) -> UpdatedOut:
+    """Change a draft invoice or credit note; an approved one is corrected with a credit note."""
+    return _update(ctx, Kind.INVOICE, invoice_id, invoice, lines)
+
+
+@tool(
+    "deleteInvoice",
+    permission=AccountingPerm.DELETE,
+    title="Delete a draft invoice",
+    markers=Marker.DESTRUCTIVE,
+)
+def delete_invoice(ctx: ToolContext, *, invoice_id: InvoiceId) -> DeletedOut:
+    """Delete a draft invoice; an approved one cannot be deleted (void it with manageInvoice)."""
+    found = services.document_get(actor=ctx.actor, kind=Kind.INVOICE, document_id=invoice_id, action="delete")
+    services.document_delete(actor=ctx.actor, document=found)
+    return DeletedOut(id=invoice_id)
+
+
+@tool("duplicateInvoice", permission=AccountingPerm.EDIT, title="Duplicate an invoice")
+def duplicate_invoice(ctx: ToolContext, *, invoice_id: InvoiceId) -> DocumentOut:
+    """Copy any invoice into a new draft dated today, with the same customer and lines."""
+    found = services.document_get(actor=ctx.actor, kind=Kind.INVOICE, document_id=invoice_id)
+    return DocumentOut.of(services.document_duplicate(actor=ctx.actor, document=found))
+
+
+@tool("approveInvoice", permission=AccountingPerm.POST, title="Approve an invoice")
+def approve_invoice(ctx: ToolContext, *, invoice_id: InvoiceId) -> DocumentOut:
+    """Approve a draft invoice or credit note: it gets the next number and is posted to the ledger."""
+    found = services.document_get(actor=ctx.actor, kind=Kind.INVOICE, document_id=invoice_id, action="change")
+    return DocumentOut.of(services.document_approve(actor=ctx.actor, document=found))
+
+
+InvoiceStatus = Literal["draft", "approved", "sent", "part_paid", "paid", "void"]
+
+
+@tool("searchInvoices", permission=AccountingPerm.VIEW, title="Search invoices", read_only=True)
+def search_invoices(
+    ctx: ToolContext,
+    *,
+    query: Query = "",
+    status: Annotated[InvoiceStatus | None, Field(description="Only this state")] = None,
+    contact_id: Annotated[int | None, Field(ge=1, description="From searchContacts")] = None,
+    overdue: Annotated[bool, Field(description="Only issued ones past their due date")] = False,
+    limit: Limit = 25,
+    offset: Offset = 0,
+) -> Page[DocumentRef]:
+    """Find invoices and credit notes by words, status, customer or overdue."""
+    return _search(ctx, (Kind.INVOICE, Kind.CREDIT_NOTE), query, status, contact_id, overdue, limit, offset)
+
+
+class ManagedOut(Out):
+    action: str
+    document: DocumentOut
+    created: DocumentOut | None = Field(description="What it made: credit note, invoice or copy")
+
+
+@tool("manageInvoice", permission=AccountingPerm.POST, title="Void, dispute or credit an invoice")
+def manage_invoice(
+    ctx: ToolContext,
+    *,
+    invoice_id: InvoiceId,
+    action: Annotated[
+        Literal["void", "dispute", "undispute", "credit"],
+        Field(description="void reverses its posting; credit drafts a credit note for it"),
+    ],
+) -> ManagedOut:
+    """Void an unpaid issued invoice, mark it disputed (stops chasing), or draft its credit note."""
+    found = services.document_get(actor=ctx.actor, kind=Kind.INVOICE, document_id=invoice_id, action="change")
+    created = None
+    if action == "void":
+        services.document_void(actor=ctx.actor, document=found)
+    elif action in ("dispute", "undispute"):
+        services.document_dispute(actor=ctx.actor, document=found, disputed=action == "dispute")
+    else:
+        created = DocumentOut.of(services.credit_note_for(actor=ctx.actor, invoice=found))
+    return ManagedOut(action=action, document=DocumentOut.of(found), created=created)
+
+
+class PaymentOut(Out):
+    id: int
+    amount: Amount
+    currency: str
+    date: date
+    rate: Amount = Field(description="Of the payment's day")
+    fx_gain: Amount = Field(description="Realised, base currency; negative: a loss")
+    invoice: DocumentRef
+
+
+@tool("recordPayment", permission=AccountingPerm.POST, title="Record a payment", markers=Marker.HIGH_RISK)
+def record_payment(
+    ctx: ToolContext,
+    *,
+    invoice_id: InvoiceId,
+    amount: Annotated[Decimalish, Field(description="In the invoice's currency")],
+    on: Annotated[date | None, Field(description="Day received; default today")] = None,
+    reference: Annotated[str, Field(max_length=100, description="Bank reference")] = "",
+    bank_account: Annotated[str | None, Field(max_length=10, description="Bank account code")] = None,
+) -> PaymentOut:
+    """Record money received against an approved invoice; posts it with any realised FX gain or loss."""
+    found = services.document_get(actor=ctx.actor, kind=Kind.INVOICE, document_id=invoice_id, action="change")
+    payment = services.record_payment(
+        actor=ctx.actor,
+        document=found,
+        amount=amount,
+        day=on or timezone.localdate(),
+        reference=reference,
+        bank_account=bank_account,
+    )
+    return PaymentOut(
+        id=payment.pk,
+        amount=payment.amount,
+        currency=payment.currency,
+        date=payment.date,
+        rate=payment.entry.rate,
+        fx_gain=payment.fx_gain,
+        invoice=DocumentRef.of_record(found),
+    )
+
+
+# --- quotes -----------------------------------------------------------------------------------------
+
+
+@tool("createQuote", permission=AccountingPerm.EDIT, title="Create a draft quote")
+def create_quote(
+    ctx: ToolContext,
+    *,
+    quote: Annotated[DocumentFields, Field(description="Customer, currency, dates (dueDate: valid until)")],
+    lines: Lines,
+) -> DocumentOut:
+    """Create a draft quote (estimate) for a customer; manageQuote sends, accepts or invoices it."""
+    return _create(ctx, Kind.QUOTE, quote, lines)
+
+
+@tool("getQuote", permission=AccountingPerm.VIEW, title="Get a quote", read_only=True)
+def get_quote(ctx: ToolContext, *, quote_id: QuoteId) -> DocumentOut:
+    """One quote with its lines and totals."""
+    return DocumentOut.of(services.document_get(actor=ctx.actor, kind=Kind.QUOTE, document_id=quote_id))
+
+
+@tool("updateQuote", permission=AccountingPerm.EDIT, title="Update a draft quote", idempotent=True)
+def update_quote(
+    ctx: ToolContext,
+    *,
+    quote_id: QuoteId,
+    quote: Annotated[DocumentFields | None, Field(description="Fields to change")] = None,
+    lines: Lines | None = None,
+) -> UpdatedOut:
+    """Change a draft quote; once approved it is fixed (duplicate it with manageQuote to revise)."""
+    return _update(ctx, Kind.QUOTE, quote_id, quote, lines)
+
+
+@tool(
+    "deleteQuote", permission=AccountingPerm.DELETE, title="Delete a draft quote", markers=Marker.DESTRUCTIVE
+)
+def delete_quote(ctx: ToolContext, *, quote_id: QuoteId) -> DeletedOut:
+    """Delete a draft quote; an approved one is declined with manageQuote instead."""
+    found = services.document_get(actor=ctx.actor, kind=Kind.QUOTE, document_id=quote_id, action="delete")
+    services.document_delete(actor=ctx.actor, document=found)
+    return DeletedOut(id=quote_id)
+
+
+@tool("searchQuotes", permission=AccountingPerm.VIEW, title="Search quotes", read_only=True)
+def search_quotes(
+    ctx: ToolContext,
+    *,
+    query: Query = "",
+    status: Annotated[
+        Literal["draft", "approved", "accepted", "declined", "invoiced"] | None,
+        Field(description="Only this state"),
+    ] = None,
+    contact_id: Annotated[int | None, Field(ge=1, description="From searchContacts")] = None,
+    limit: Limit = 25,
+    offset: Offset = 0,
+) -> Page[DocumentRef]:
+    """Find quotes (estimates) by words, status or customer."""
+    return _search(ctx, (Kind.QUOTE,), query, status, contact_id, False, limit, offset)
+
+
+@tool("manageQuote", permission=AccountingPerm.POST, title="Approve, accept or invoice a quote")
+def manage_quote(
+    ctx: ToolContext,
+    *,
+    quote_id: QuoteId,
+    action: Annotated[
+        Literal["approve", "accept", "decline", "invoice", "duplicate"],
+        Field(description="approve numbers it; invoice drafts an invoice from it"),
+    ],
+) -> ManagedOut:
+    """Approve (number) a quote, record the customer's answer, turn it into a draft invoice, or copy it."""
+    found = services.document_get(actor=ctx.actor, kind=Kind.QUOTE, document_id=quote_id, action="change")
+    created: Any = None
+    if action == "approve":
+        services.document_approve(actor=ctx.actor, document=found)
+    elif action in ("accept", "decline"):
+        services.quote_answer(actor=ctx.actor, quote=found, accepted=action == "accept")
+    elif action == "invoice":
+        created = services.quote_invoice(actor=ctx.actor, quote=found)
+    elif action == "duplicate":
+        created = services.document_duplicate(actor=ctx.actor, document=found)
+    else:  # pragma: no cover (the enum)
+        raise invalid("action", action)
+    return ManagedOut(
+        action=action, document=DocumentOut.of(found), created=created and DocumentOut.of(created)
+    )

@@ -1,0 +1,9 @@
+from django.urls import path
+
+from apps.accounting import views
+
+app_name = "accounting"
+
+urlpatterns = [
+    path("settings/accounting/", views.overview, name="overview"),
+]
