@@ -183,7 +183,7 @@ def get_event(
     event_id: EventId,
     with_ics: Annotated[bool, Field(description="Add the iCalendar invitation")] = False,
 ) -> EventOut:
-    """Read an event: agenda, attendee counts, suppliers, hotel blocks, calendar UID/SEQUENCE."""
+    """Read an event: agenda, attendee counts, suppliers, hotels, its iCalendar UID and SEQUENCE."""
     from apps.events import ical
 
     event = _event(ctx, event_id)
@@ -638,7 +638,7 @@ class HotelsOut(Out):
     blocks: list[BlockOut]
 
 
-@tool("manageEventHotels", permission=EventsPerm.EDIT, title="Manage event hotel blocks")
+@tool("manageEventHotels", permission=EventsPerm.EDIT, title="Manage event hotel rooms")
 def manage_event_hotels(
     ctx: ToolContext,
     *,
@@ -647,7 +647,7 @@ def manage_event_hotels(
     block_id: Annotated[int | None, id_field("manageEventHotels", description="For update, remove")] = None,
     block: Annotated[BlockIn | None, Field(description="For add (all but attrition), update")] = None,
 ) -> HotelsOut:
-    """List, add, change or remove an event's hotel room blocks (nights, rate, cut-off, attrition)."""
+    """List, add, change or remove an event's hotel room contracts (nights, rate, cut-off, attrition)."""
     event = _event(ctx, event_id, "view" if action == "list" else "change")
     if action in ("update", "remove"):
         if not block_id:
