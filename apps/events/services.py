@@ -116,6 +116,7 @@ def stage_of(*, actor: Actor, stage_id: int) -> Stage:
     return stage
 
 
+@transaction.atomic
 def event_move_stage(*, actor: Actor, event: Event, stage: Stage) -> Event:
     require(actor, EventsPerm.EDIT)
     event = Event.objects.fetch(actor, event.pk, "change", lock=True)
@@ -178,6 +179,7 @@ def event_create(*, actor: Actor, fields: dict[str, Any]) -> Event:
 SCHEDULE = ("starts_at", "ends_at", "time_zone", "venue", "name")
 
 
+@transaction.atomic
 def event_update(
     *, actor: Actor, event: Event, fields: dict[str, Any]
 ) -> tuple[Event, list[str], list[Attendee]]:
@@ -311,6 +313,7 @@ def _place_status(event: Event, wanted: str) -> str:
     return wanted
 
 
+@transaction.atomic
 def attendee_add(
     *, actor: Actor, event: Event, fields: dict[str, Any], needs: dict[str, str] | None = None
 ) -> Attendee:
@@ -342,6 +345,7 @@ def attendee_add(
     return attendee
 
 
+@transaction.atomic
 def attendee_update(
     *, actor: Actor, attendee: Attendee, fields: dict[str, Any], needs: dict[str, str] | None = None
 ) -> tuple[Attendee, list[Attendee]]:
@@ -601,6 +605,7 @@ def _apply_block(event: Event, block: HotelBlock, fields: dict[str, Any]) -> Non
     )
 
 
+@transaction.atomic
 def block_save(*, actor: Actor, event: Event, block: HotelBlock | None, fields: dict[str, Any]) -> HotelBlock:
     require(actor, EventsPerm.EDIT)
     event = Event.objects.fetch(actor, event.pk, "change", lock=True)
@@ -640,6 +645,7 @@ def _nights_used(block: HotelBlock, *, excluding: int | None = None) -> dict[dat
     return used
 
 
+@transaction.atomic
 def allocation_add(
     *,
     actor: Actor,
