@@ -77,7 +77,8 @@ def test_export_and_erasure_reach_every_events_model(acme, people):
     assert counts["events.attendee"] == 1 and counts["events.attendeeneeds"] == 1
     assert not Attendee.objects.filter(email=EMAIL).exists()
     assert not AttendeeNeeds.objects.filter(attendee__email=EMAIL).exists()
-    assert not TravelPlan.objects.exists() and not RoomAllocation.objects.exists()
+    assert not TravelPlan.objects.filter(attendee__email=EMAIL).exists()
+    assert not RoomAllocation.objects.filter(attendee__email=EMAIL).exists()
     assert not Speaker.objects.filter(email=EMAIL).exists()
     assert Supplier.objects.get(pk=supplier.pk).email == ""
     assert Event.objects.get(pk=mine.pk).owner_id is None

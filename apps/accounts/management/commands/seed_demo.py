@@ -1,10 +1,13 @@
 """The demo data of `make run` (development only; idempotent, so every run may call it): the
 demo workspaces (through apps.tenancy) and their people."""
 
+from importlib import import_module
 from typing import Any, TypedDict
 
+from django.apps import apps as django_apps
 from django.conf import settings
 from django.core.management.base import BaseCommand
+from django.utils.module_loading import module_has_submodule
 from django_tenants.utils import schema_context
 
 from apps.accounts.models import Role, User
@@ -72,3 +75,10 @@ class Command(BaseCommand):
                         )
         if not User.objects.filter(email=OPERATOR_EMAIL).exists():
             User.objects.create_superuser(email=OPERATOR_EMAIL, password=password)
+        # Each area's demo records: an app's `demo` module with `seed(owner=...)`, idempotent.
+        for spec in DEMO_WORKSPACES:
+            with schema_context(spec["schema_name"]):
+                owner = User.objects.get(email=f"owner@{spec['people']}")
+                for config in django_apps.get_app_configs():
+                    if module_has_submodule(config.module, "demo"):
+                        import_module(f"{config.name}.demo").seed(owner=owner)
