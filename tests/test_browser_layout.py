@@ -91,6 +91,8 @@ def records(committed) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     from apps.apikeys.services import api_key_create
     from apps.calendars.services import calendar_create, event_create
     from apps.documents.services import document_create
+    from apps.events.services import attendee_add
+    from apps.events.services import event_create as events_event_create
     from apps.tasks.services import task_create
 
     tag = uuid.uuid4().hex[:8]
@@ -117,7 +119,28 @@ def records(committed) -> dict[str, Any]:  # type: ignore[no-untyped-def]
             fields={"customer_name": f"Layout {tag} {UNBROKEN}"[:200]},
             lines=[LineData(f"Layout {tag}", Decimal("12.50"), "NONE")],
         )
-    return {"key": key, "role": role, "document": document, "event": event, "task": task, "invoice": invoice}
+        planned = events_event_create(
+            actor=owner,
+            fields={
+                "name": f"Layout {tag} {UNBROKEN}",
+                "starts_at": timezone.now() + timedelta(days=30),
+                "ends_at": timezone.now() + timedelta(days=31),
+                "time_zone": "UTC",
+                "venue": UNBROKEN,
+            },
+        )
+        attendee_add(
+            actor=owner, event=planned, fields={"name": UNBROKEN, "email": f"{UNBROKEN[:40]}@example.org"}
+        )
+    return {
+        "key": key,
+        "role": role,
+        "document": document,
+        "event": event,
+        "task": task,
+        "invoice": invoice,
+        "planned": planned,
+    }
 
 
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
@@ -169,6 +192,7 @@ def test_every_settings_page_fits_the_window_and_passes_axe(page, live_http, rec
         f"/settings/documents/{records['document'].pk}/",
         f"/settings/calendars/events/{records['event'].pk}/",
         f"/settings/tasks/{records['task'].pk}/",
+        f"/settings/events/{records['planned'].pk}/",
     ]
     checked = {shape(url) for url in found}
     assert not [url for url in expected if shape(url) not in checked], sorted(checked)

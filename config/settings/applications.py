@@ -57,6 +57,7 @@ TENANT_APPS = [
     "apps.notifications",
     "apps.tasks",
     "apps.accounting",
+    "apps.events",
     # Sign-in throttling: a workspace's failed sign-ins are counted in its own schema, so the same
     # e-mail address locked out in one workspace still signs in to another.
     "axes",

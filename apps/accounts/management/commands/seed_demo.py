@@ -1,11 +1,13 @@
 """The demo data of `make run` (development only; idempotent, so every run may call it): the
 demo workspaces (through apps.tenancy) and their people."""
 
+from importlib import import_module
 from typing import Any, TypedDict
 
+from django.apps import apps as django_apps
 from django.conf import settings
-from django.core.management import call_command
 from django.core.management.base import BaseCommand
+from django.utils.module_loading import module_has_submodule
 from django_tenants.utils import schema_context
 
 from apps.accounts.models import Role, User
@@ -71,7 +73,12 @@ class Command(BaseCommand):
                         User.objects.create_user(
                             email=email, password=password, role=Role.objects.get(key=role_key)
                         )
-                # Areas' own demo data, by command name (accounts imports no area).
-                call_command("accounting_demo")
         if not User.objects.filter(email=OPERATOR_EMAIL).exists():
             User.objects.create_superuser(email=OPERATOR_EMAIL, password=password)
+        # Each area's demo records: an app's `demo` module with `seed(owner=...)`, idempotent.
+        for spec in DEMO_WORKSPACES:
+            with schema_context(spec["schema_name"]):
+                owner = User.objects.get(email=f"owner@{spec['people']}")
+                for config in django_apps.get_app_configs():
+                    if module_has_submodule(config.module, "demo"):
+                        import_module(f"{config.name}.demo").seed(owner=owner)

@@ -1,0 +1,58 @@
+"""Personal data in Events (docs/privacy.md).
+
+A person's events are those they own: private ones are trashed then erased, workspace ones stay
+as the workspace's records with no owner. An attendee is found by e-mail address, with every row
+about them: their needs (special-category data), travel plan, room allocations. A speaker and a
+supplier's contact are found by e-mail too (a supplier stays, without the address). Shares with
+the person are erased; imports they committed keep their counts without them.
+"""
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from apps.core import privacy
+from apps.core.sharing import Visibility
+from apps.events.models import (
+    Attendee,
+    AttendeeImport,
+    AttendeeNeeds,
+    BudgetLine,
+    Event,
+    EventPipeline,
+    EventShare,
+    HotelBlock,
+    RoomAllocation,
+    Session,
+    Speaker,
+    Stage,
+    Supplier,
+    TravelPlan,
+)
+
+
+def _trash_private(rows: QuerySet[Event]) -> int:
+    return rows.filter(visibility=Visibility.PRIVATE, deleted_at__isnull=True).update(
+        deleted_at=timezone.now()
+    )
+
+
+def _erase(rows: QuerySet[Event]) -> int:
+    kept = rows.exclude(visibility=Visibility.PRIVATE).update(owner=None)
+    erased, _per_model = rows.filter(visibility=Visibility.PRIVATE).delete()
+    return kept + erased
+
+
+privacy.register(Event, user="owner", soft_delete=_trash_private, erase=_erase, order=50)
+privacy.register(EventShare, user="user")
+privacy.register(Attendee, email="email", order=40)
+privacy.register(AttendeeNeeds, email="attendee__email")
+privacy.register(TravelPlan, email="attendee__email")
+privacy.register(RoomAllocation, email="attendee__email")
+privacy.register(Speaker, email="email")
+privacy.register(Supplier, email="email", erase={"email": ""})
+privacy.register(AttendeeImport, user="committed_by", erase={"committed_by": None})
+privacy.not_personal(EventPipeline, reason="names of the workspace's planning pipelines")
+privacy.not_personal(Stage, reason="names of pipeline stages")
+privacy.not_personal(Session, reason="titles, times and rooms of an agenda (speakers: Speaker)")
+privacy.not_personal(HotelBlock, reason="hotel contracts of an event")
+privacy.not_personal(BudgetLine, reason="costs of an event")

@@ -1,0 +1,740 @@
+"""Writes about events. Each checks the actor's permission and the rules of the area, writes
+all or nothing (the dispatcher's transaction, or `transaction.atomic` here), and logs ids only."""
+
+import hashlib
+import logging
+import re
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from apps.accounts.models import person
+from apps.core import records
+from apps.core.actors import Actor, actor_id, can, require
+from apps.core.errors import Forbidden, ValidationFailed, invalid
+from apps.events import errors, ical, imports, rates
+from apps.events.models import (
+    Attendee,
+    AttendeeImport,
+    AttendeeNeeds,
+    BudgetLine,
+    Event,
+    EventPipeline,
+    HotelBlock,
+    RoomAllocation,
+    Session,
+    Speaker,
+    Stage,
+    Supplier,
+    TravelPlan,
+)
+from apps.events.permissions import EventsPerm
+
+logger = logging.getLogger(__name__)
+CURRENCY = re.compile(r"^[A-Z]{3}$")
+TAKING_A_PLACE = (Attendee.Status.REGISTERED, Attendee.Status.ATTENDED)
+
+
+# --- small checks ---------------------------------------------------------------------------------
+
+
+def clean_text(value: Any, *, field: str, limit: int, required: bool = True) -> str:
+    text = " ".join(str(value or "").split())
+    if required and not text:
+        raise invalid(field, "is required and cannot be empty")
+    if len(text) > limit:
+        raise invalid(field, f"at most {limit} characters")
+    return text
+
+
+def clean_zone(value: str) -> str:
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise invalid("timeZone", f"{value!r} is not an IANA time zone (e.g. Europe/Berlin)") from None
+    if value not in available_timezones():
+        raise invalid("timeZone", f"{value!r} is not an IANA time zone (e.g. Europe/Berlin)")
+    return value
+
+
+def clean_currency(value: str, field: str = "currency") -> str:
+    code = (value or "").strip().upper()
+    if not CURRENCY.match(code):
+        raise invalid(field, f"{value!r} is not a three-letter ISO 4217 code (EUR, USD, GBP)")
+    return code
+
+
+def dec(value: Any, places: str = "0.01") -> Decimal:
+    """A number as agents give it (JSON: a float) as a Decimal of `places`."""
+    return Decimal(str(value or 0)).quantize(Decimal(places))
+
+
+def in_zone(value: datetime, zone: str) -> datetime:
+    """A time given without a zone is in the event's time zone."""
+    return value if value.tzinfo is not None else value.replace(tzinfo=ZoneInfo(zone))
+
+
+def _span(starts: datetime, ends: datetime, what: str) -> None:
+    if ends <= starts:
+        raise invalid("endsAt", f"the {what} must end after it starts ({starts.isoformat()})")
+
+
+# --- pipelines and stages -------------------------------------------------------------------------
+
+
+def pipeline_create(*, actor: Actor, name: str, stages: list[str], description: str = "") -> EventPipeline:
+    require(actor, EventsPerm.EDIT)
+    names = [clean_text(stage, field="stages", limit=80) for stage in stages]
+    if not names:
+        raise invalid("stages", "give at least one stage, in order")
+    lowered = [stage.lower() for stage in names]
+    if len(set(lowered)) != len(lowered):
+        raise invalid("stages", "each stage once")
+    pipeline = EventPipeline(
+        created_by=person(actor),
+        description=clean_text(description, field="description", limit=500, required=False),
+    )
+    pipeline.name = records.unique_name(pipeline, name, what="a pipeline", limit=120)
+    pipeline.save()
+    Stage.objects.bulk_create(
+        [Stage(pipeline=pipeline, name=stage, position=index) for index, stage in enumerate(names, start=1)]
+    )
+    logger.info("event pipeline %s created", pipeline.pk)
+    return pipeline
+
+
+def stage_of(*, actor: Actor, stage_id: int) -> Stage:
+    pipelines = EventPipeline.objects.restrict(actor)
+    stage = Stage.objects.filter(pk=stage_id, pipeline__in=pipelines).select_related("pipeline").first()
+    if stage is None:
+        raise invalid("stageId", f"no stage {stage_id}; getEventPlanningOverview lists the stages")
+    return stage
+
+
+@transaction.atomic
+def event_move_stage(*, actor: Actor, event: Event, stage: Stage) -> Event:
+    require(actor, EventsPerm.EDIT)
+    event = Event.objects.fetch(actor, event.pk, "change", lock=True)
+    if event.stage is not None and event.stage.pipeline_id != stage.pipeline_id:
+        raise invalid(
+            "stageId",
+            f"stage {stage.pk} ({stage.name}) is in pipeline {stage.pipeline.name!r}, but the event is on "
+            f"pipeline {event.stage.pipeline.name!r}; pick one of that pipeline's stages",
+        )
+    event.stage = stage
+    event.save(update_fields=["stage", "updated_at"])
+    return event
+
+
+# --- events ---------------------------------------------------------------------------------------
+
+
+def _apply_event(actor: Actor, event: Event, fields: dict[str, Any], creating: bool) -> None:
+    if "name" in fields:
+        event.name = clean_text(fields["name"], field="name", limit=200)
+    if "description" in fields:
+        event.description = (fields["description"] or "").strip()[:5000]
+    if "time_zone" in fields:
+        event.time_zone = clean_zone(fields["time_zone"])
+    if "starts_at" in fields:
+        event.starts_at = in_zone(fields["starts_at"], event.time_zone)
+    if "ends_at" in fields:
+        event.ends_at = in_zone(fields["ends_at"], event.time_zone)
+    _span(event.starts_at, event.ends_at, "event")
+    if "venue" in fields:
+        event.venue = clean_text(fields["venue"], field="venue", limit=300, required=False)
+    if "capacity" in fields:
+        capacity = fields["capacity"]
+        if capacity is not None and capacity < 1:
+            raise invalid("capacity", "at least 1, or null for no limit")
+        event.capacity = capacity
+    if "currency" in fields:
+        currency = clean_currency(fields["currency"])
+        if not creating and currency != event.currency and event.budget_lines.exists():
+            raise invalid("currency", "the event has budget lines in its currency; it cannot change now")
+        event.currency = currency
+    if "stage" in fields:
+        event.stage = fields["stage"]
+    if "visibility" in fields:
+        event.visibility = fields["visibility"]
+
+
+def event_create(*, actor: Actor, fields: dict[str, Any]) -> Event:
+    return records.create(
+        Event,
+        actor=actor,
+        permission=EventsPerm.EDIT,
+        fields=fields,
+        apply=_apply_event,
+        owner_id=actor_id(actor),
+        time_zone=clean_zone(fields.get("time_zone") or "UTC"),
+    )
+
+
+SCHEDULE = ("starts_at", "ends_at", "time_zone", "venue", "name")
+
+
+@transaction.atomic
+def event_update(
+    *, actor: Actor, event: Event, fields: dict[str, Any]
+) -> tuple[Event, list[str], list[Attendee]]:
+    """(event, the fields that changed, the attendees moved up from the waitlist)."""
+    event = Event.objects.fetch(actor, event.pk, "change", lock=True)
+    names = ["name", "description", "starts_at", "ends_at", "time_zone", "venue", "capacity", "currency"]
+    changed = records.update(
+        event, actor=actor, permission=EventsPerm.EDIT, fields=fields, apply=_apply_event, names=names
+    )
+    if set(changed) & set(SCHEDULE):
+        # A new SEQUENCE: invitations sent before are out of date and the next one replaces them.
+        event.ical_sequence += 1
+        event.save(update_fields=["ical_sequence"])
+    promoted = promote_waitlist(event) if "capacity" in changed else []
+    return event, changed, promoted
+
+
+def taken_places(event: Event) -> int:
+    return event.attendees.filter(status__in=TAKING_A_PLACE).count()
+
+
+def promote_waitlist(event: Event) -> list[Attendee]:
+    """Moves waitlisted people up, first come first served, while there are free places."""
+    if event.capacity is None:
+        free = event.attendees.filter(status=Attendee.Status.WAITLISTED).count()
+    else:
+        free = max(0, event.capacity - taken_places(event))
+    if not free:
+        return []
+    waiting = list(
+        event.attendees.filter(status=Attendee.Status.WAITLISTED).order_by("waitlisted_at", "id")[:free]
+    )
+    for attendee in waiting:
+        attendee.status = Attendee.Status.REGISTERED
+        attendee.waitlisted_at = None
+    Attendee.objects.bulk_update(waiting, ["status", "waitlisted_at"])
+    if waiting:
+        logger.info("event %s: %s moved up from the waitlist", event.pk, len(waiting))
+    return waiting
+
+
+# --- sessions -------------------------------------------------------------------------------------
+
+
+def session_add(
+    *, actor: Actor, event: Event, fields: dict[str, Any], speakers: list[dict[str, str]]
+) -> Session:
+    """A session of the agenda; SessionClash if its room or a speaker is taken at that time."""
+    require(actor, EventsPerm.EDIT)
+    with transaction.atomic():
+        event = Event.objects.fetch(actor, event.pk, "change", lock=True)
+        starts = in_zone(fields["starts_at"], event.time_zone)
+        ends = in_zone(fields["ends_at"], event.time_zone)
+        _span(starts, ends, "session")
+        if starts < event.starts_at or ends > event.ends_at:
+            raise invalid("startsAt", "the session must be within the event's dates")
+        room = clean_text(fields.get("room"), field="room", limit=120, required=False)
+        people = _speakers(speakers)
+        overlapping = Session.objects.filter(deleted_at__isnull=True, starts_at__lt=ends, ends_at__gt=starts)
+        if room:
+            taken = overlapping.filter(event=event, room__iexact=room).first()
+            if taken is not None:
+                raise errors.SessionClash(
+                    f"Room {room!r} is taken by session {taken.pk} ({taken.title!r}, "
+                    f"{taken.starts_at.isoformat()} to {taken.ends_at.isoformat()}); "
+                    "choose another room or time."
+                )
+        emails = [email for _name, email in people]
+        if emails:
+            busy = (
+                Speaker.objects.filter(session__in=overlapping, email__in=emails)
+                .select_related("session")
+                .first()
+            )
+            if busy is not None:
+                raise errors.SessionClash(
+                    f"Speaker {busy.email} already speaks in session {busy.session.pk} "
+                    f"({busy.session.title!r}) at that time; choose another time or speaker."
+                )
+        capacity = fields.get("capacity")
+        if capacity is not None and capacity < 1:
+            raise invalid("capacity", "at least 1, or null for no limit")
+        session = Session.objects.create(
+            event=event,
+            title=clean_text(fields.get("title"), field="title", limit=200),
+            starts_at=starts,
+            ends_at=ends,
+            room=room,
+            capacity=capacity,
+            created_by=person(actor),
+        )
+        Speaker.objects.bulk_create([Speaker(session=session, name=n, email=e) for n, e in people])
+    logger.info("event %s: session %s added", event.pk, session.pk)
+    return session
+
+
+def _speakers(speakers: list[dict[str, str]]) -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
+    for speaker in speakers:
+        email = (speaker.get("email") or "").strip().lower()
+        name = clean_text(speaker.get("name"), field="speakers", limit=200)
+        _check_email(email, "speakers")
+        if email in [e for _n, e in found]:
+            raise invalid("speakers", f"{email} is named twice")
+        found.append((name, email))
+    return found
+
+
+def _check_email(email: str, field: str) -> str:
+    from django.core.exceptions import ValidationError
+    from django.core.validators import validate_email
+
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise invalid(field, f"{email!r} is not an e-mail address") from None
+    return email
+
+
+# --- attendees ------------------------------------------------------------------------------------
+
+
+def _place_status(event: Event, wanted: str) -> str:
+    """Registering beyond the capacity puts the person on the waitlist."""
+    if (
+        wanted == Attendee.Status.REGISTERED
+        and event.capacity is not None
+        and taken_places(event) >= event.capacity
+    ):
+        return Attendee.Status.WAITLISTED
+    return wanted
+
+
+@transaction.atomic
+def attendee_add(
+    *, actor: Actor, event: Event, fields: dict[str, Any], needs: dict[str, str] | None = None
+) -> Attendee:
+    require(actor, EventsPerm.EDIT)
+    if needs and not can(actor, EventsPerm.NEEDS):
+        raise Forbidden(
+            "Your role may not record attendees' dietary or accessibility needs; leave `needs` out."
+        )
+    event = Event.objects.fetch(actor, event.pk, "change", lock=True)
+    email = _check_email((fields.get("email") or "").strip().lower(), "email")
+    if event.attendees.filter(email__iexact=email).exists():
+        raise invalid(
+            "email", f"{email} is already an attendee of this event; change them with updateEventAttendee"
+        )
+    status = _place_status(event, fields.get("status") or Attendee.Status.INVITED)
+    attendee = Attendee.objects.create(
+        event=event,
+        name=clean_text(fields.get("name"), field="name", limit=200),
+        email=email,
+        organisation=clean_text(fields.get("organisation"), field="organisation", limit=200, required=False),
+        type=clean_text(fields.get("type") or "attendee", field="type", limit=40).lower(),
+        status=status,
+        waitlisted_at=timezone.now() if status == Attendee.Status.WAITLISTED else None,
+        created_by=person(actor),
+    )
+    if needs:
+        needs_set(actor=actor, attendee=attendee, needs=needs)
+    logger.info("event %s: attendee %s added as %s", event.pk, attendee.pk, status)
+    return attendee
+
+
+@transaction.atomic
+def attendee_update(
+    *, actor: Actor, attendee: Attendee, fields: dict[str, Any], needs: dict[str, str] | None = None
+) -> tuple[Attendee, list[Attendee]]:
+    """(attendee, those moved up from the waitlist because a place freed)."""
+    require(actor, EventsPerm.EDIT)
+    if needs is not None and not can(actor, EventsPerm.NEEDS):
+        raise Forbidden(
+            "Your role may not record attendees' dietary or accessibility needs; leave `needs` out."
+        )
+    event = Event.objects.fetch(actor, attendee.event_id, "change", lock=True)
+    attendee = Attendee.objects.fetch(actor, attendee.pk, "change")
+    if "name" in fields:
+        attendee.name = clean_text(fields["name"], field="name", limit=200)
+    if "organisation" in fields:
+        attendee.organisation = clean_text(
+            fields["organisation"], field="organisation", limit=200, required=False
+        )
+    if "type" in fields:
+        attendee.type = clean_text(fields["type"], field="type", limit=40).lower()
+    was = attendee.status
+    if "status" in fields and fields["status"] != was:
+        wanted = fields["status"]
+        if wanted == Attendee.Status.ATTENDED and was not in TAKING_A_PLACE:
+            raise invalid("status", f"only a registered attendee can be marked attended (this one is {was})")
+        if (
+            wanted in (Attendee.Status.REGISTERED, Attendee.Status.WAITLISTED)
+            and was != Attendee.Status.ATTENDED
+        ):
+            wanted = _place_status(event, wanted) if was not in TAKING_A_PLACE else wanted
+        attendee.status = wanted
+        attendee.waitlisted_at = timezone.now() if wanted == Attendee.Status.WAITLISTED else None
+    attendee.save()
+    if needs is not None:
+        needs_set(actor=actor, attendee=attendee, needs=needs)
+    promoted = (
+        promote_waitlist(event) if was in TAKING_A_PLACE and attendee.status not in TAKING_A_PLACE else []
+    )
+    return attendee, promoted
+
+
+def needs_set(*, actor: Actor, attendee: Attendee, needs: dict[str, str]) -> AttendeeNeeds | None:
+    """Keeps only what is needed: a blank need is removed, and nothing stays when both are blank."""
+    require(actor, EventsPerm.NEEDS)
+    event = attendee.event
+    if event.needs_removed_at is not None or event.ends_at < timezone.now():
+        raise invalid("needs", "the event is over; needs are no longer kept")
+    values = {
+        key: clean_text(needs.get(key), field=f"needs.{key}", limit=200, required=False)
+        for key in ("dietary", "accessibility")
+    }
+    if not any(values.values()):
+        AttendeeNeeds.objects.filter(attendee=attendee).delete()
+        return None
+    row, _created = AttendeeNeeds.objects.update_or_create(attendee=attendee, defaults=values)
+    return row
+
+
+def needs_purge(*, now: datetime | None = None) -> int:
+    """Removes the needs of attendees of events that ended (every event, once): the periodic task."""
+    now = now or timezone.now()
+    ended = Event.objects.filter(ends_at__lt=now, needs_removed_at__isnull=True)
+    removed = AttendeeNeeds.objects.filter(attendee__event__in=ended).delete()[0]
+    ended.update(needs_removed_at=now)
+    if removed:
+        logger.info("%s attendee needs removed after their events", removed)
+    return removed
+
+
+def invite(*, actor: Actor, attendee: Attendee) -> None:
+    require(actor, EventsPerm.EDIT)
+    if attendee.status == Attendee.Status.ATTENDED:
+        raise invalid("sendInvitation", "the attendee has attended already")
+    ical.send(actor=actor, event=attendee.event, attendee=attendee)
+
+
+# --- imports --------------------------------------------------------------------------------------
+
+
+def _import_file(actor: Actor, file_id: int) -> Any:
+    from apps.files import services as files
+    from apps.files.models import File
+
+    file = File.objects.fetch(actor, file_id)
+    return file, files.file_bytes(file)
+
+
+def import_validate(*, actor: Actor, event: Event, file_id: int) -> tuple[imports.Checked, str]:
+    """The checked rows of a file and the handle that commits them (nothing is written)."""
+    from apps.tenancy import links
+
+    require(actor, EventsPerm.IMPORT)
+    event = Event.objects.fetch(actor, event.pk, "change")
+    file, content = _import_file(actor, file_id)
+    existing = {email.lower() for email in event.attendees.values_list("email", flat=True)}
+    checked = imports.check(
+        imports.table_of(content, file.name), existing=existing, with_needs=can(actor, EventsPerm.NEEDS)
+    )
+    handle = links.sign(
+        {"e": event.pk, "f": file.pk, "h": imports.digest(content), "u": actor_id(actor)}, salt=imports.SALT
+    )
+    return checked, handle
+
+
+def import_commit(*, actor: Actor, handle: str) -> tuple[AttendeeImport, bool]:
+    """(the import, whether this call made it): the same handle twice has one effect."""
+    from apps.tenancy import links
+
+    require(actor, EventsPerm.IMPORT)
+    payload = links.unsign(handle, salt=imports.SALT, max_age=imports.MAX_AGE)
+    if payload is None or payload.get("u") != actor_id(actor):
+        raise errors.ImportHandleInvalid(
+            "This import handle is unknown, expired (24 hours) or someone else's: run "
+            "validateAttendeeImport again and commit the handle it gives.",
+            details={"handle": ["invalid"]},
+        )
+    key = hashlib.sha256(handle.encode()).hexdigest()
+    with transaction.atomic():
+        event = Event.objects.fetch(actor, payload["e"], "change", lock=True)
+        done = AttendeeImport.objects.filter(handle_digest=key).first()
+        if done is not None:
+            return done, False
+        file, content = _import_file(actor, payload["f"])
+        if imports.digest(content) != payload["h"]:
+            raise errors.ImportHandleInvalid(
+                f"File {file.pk} changed after it was validated; run validateAttendeeImport again.",
+                details={"handle": ["file changed"]},
+            )
+        existing = {email.lower() for email in event.attendees.values_list("email", flat=True)}
+        checked = imports.check(
+            imports.table_of(content, file.name), existing=existing, with_needs=can(actor, EventsPerm.NEEDS)
+        )
+        now, places = timezone.now(), None
+        if event.capacity is not None:
+            places = max(0, event.capacity - taken_places(event))
+        made = []
+        for row in checked.rows:
+            status = row.status
+            if status == Attendee.Status.REGISTERED and places is not None:
+                status = Attendee.Status.REGISTERED if places > 0 else Attendee.Status.WAITLISTED
+                places -= 1 if places > 0 else 0
+            made.append(
+                Attendee(
+                    event=event,
+                    name=row.name,
+                    email=row.email,
+                    organisation=row.organisation,
+                    type=row.type,
+                    status=status,
+                    waitlisted_at=now if status == Attendee.Status.WAITLISTED else None,
+                    created_by=person(actor),
+                )
+            )
+        Attendee.objects.bulk_create(made)
+        needs = [
+            AttendeeNeeds(attendee=attendee, dietary=row.dietary, accessibility=row.accessibility)
+            for attendee, row in zip(made, checked.rows, strict=True)
+            if row.dietary or row.accessibility
+        ]
+        AttendeeNeeds.objects.bulk_create(needs)
+        record = AttendeeImport.objects.create(
+            event=event,
+            handle_digest=key,
+            file_id=file.pk,
+            file_name=file.name,
+            created=len(made),
+            skipped=len(checked.duplicates),
+            rejected=len(checked.errors),
+            committed_by=person(actor),
+            committed_at=now,
+        )
+    logger.info("event %s: import %s made %s attendees", event.pk, record.pk, len(made))
+    return record, True
+
+
+# --- suppliers and budget lines -------------------------------------------------------------------
+
+
+def supplier_add(*, actor: Actor, event: Event, fields: dict[str, Any]) -> Supplier:
+    require(actor, EventsPerm.EDIT)
+    event = Event.objects.fetch(actor, event.pk, "change")
+    email = (fields.get("email") or "").strip().lower()
+    return Supplier.objects.create(
+        event=event,
+        name=clean_text(fields.get("name"), field="name", limit=200),
+        service=clean_text(fields.get("service"), field="service", limit=200),
+        email=_check_email(email, "email") if email else "",
+        contract=clean_text(fields.get("contract"), field="contract", limit=200, required=False),
+        created_by=person(actor),
+    )
+
+
+def cost_lines_add(
+    *, actor: Actor, event: Event, supplier: Supplier | None, lines: list[dict[str, Any]]
+) -> list[BudgetLine]:
+    require(actor, EventsPerm.EDIT)
+    made = []
+    for index, line in enumerate(lines):
+        where = f"costLines[{index}]"
+        currency = clean_currency(line.get("currency") or event.currency, f"{where}.currency")
+        day = line.get("rate_date") or timezone.localdate()
+        amounts = {key: dec(line.get(key)) for key in ("planned", "committed", "actual")}
+        if any(value < 0 for value in amounts.values()):
+            raise invalid(where, "amounts cannot be negative")
+        given = dec(line["rate"], "0.00000001") if line.get("rate") else None
+        rate = rates.rate(source=currency, target=event.currency, day=day, given=given)
+        made.append(
+            BudgetLine(
+                event=event,
+                supplier=supplier,
+                category=clean_text(line.get("category"), field=f"{where}.category", limit=60).lower(),
+                description=clean_text(line.get("description"), field=f"{where}.description", limit=200),
+                currency=currency,
+                vat_rate=dec(line.get("vat_rate")),
+                rate=rate,
+                rate_date=day,
+                **amounts,
+            )
+        )
+    return BudgetLine.objects.bulk_create(made)
+
+
+# --- hotels ---------------------------------------------------------------------------------------
+
+
+def _apply_block(event: Event, block: HotelBlock, fields: dict[str, Any]) -> None:
+    for key, limit in (("hotel", 200), ("room_type", 80)):
+        if key in fields:
+            setattr(block, key, clean_text(fields[key], field=key, limit=limit))
+    for key in ("first_night", "nights", "rooms", "cut_off"):
+        if key in fields and fields[key] is not None:
+            setattr(block, key, fields[key])
+    for key in ("rate", "attrition_percent"):
+        if key in fields and fields[key] is not None:
+            setattr(block, key, dec(fields[key]))
+    if "currency" in fields:
+        block.currency = clean_currency(fields["currency"] or event.currency)
+    missing = [
+        key
+        for key in ("hotel", "room_type", "first_night", "nights", "rooms", "rate", "cut_off")
+        if getattr(block, key, None) in (None, "")
+    ]
+    if missing:
+        raise invalid(missing[0], "is required to add a block")
+    if block.nights < 1 or block.rooms < 1:
+        raise invalid("rooms", "a block has at least one room for one night")
+    if block.rate < 0:
+        raise invalid("rate", "cannot be negative")
+    if not 0 <= block.attrition_percent <= 100:
+        raise invalid("attritionPercent", "between 0 and 100")
+    if block.cut_off > block.first_night:
+        raise invalid("cutOff", "the cut-off is on or before the first night")
+    given = dec(fields["exchange_rate"], "0.00000001") if fields.get("exchange_rate") else None
+    if given is None and block.pk is not None:
+        given = block.exchange_rate
+    block.exchange_rate = rates.rate(
+        source=block.currency, target=event.currency, day=block.first_night, given=given
+    )
+
+
+@transaction.atomic
+def block_save(*, actor: Actor, event: Event, block: HotelBlock | None, fields: dict[str, Any]) -> HotelBlock:
+    require(actor, EventsPerm.EDIT)
+    event = Event.objects.fetch(actor, event.pk, "change", lock=True)
+    if block is None:
+        block = HotelBlock(event=event, created_by=person(actor), currency=event.currency)
+    _apply_block(event, block, fields)
+    if block.pk is not None:
+        for night, used in _nights_used(block).items():
+            if not block.first_night <= night < block.first_night + timedelta(days=block.nights) and used:
+                raise invalid(
+                    "firstNight", f"rooms are allocated on {night.isoformat()}, outside the new nights"
+                )
+            if used > block.rooms:
+                raise errors.BlockFull(
+                    f"{used} rooms are allocated on {night.isoformat()}; "
+                    f"the block cannot shrink to {block.rooms}. "
+                    "Cancel allocations with allocateEventHotel first."
+                )
+    block.save()
+    return block
+
+
+def block_remove(*, actor: Actor, block: HotelBlock) -> None:
+    require(actor, EventsPerm.EDIT)
+    block = HotelBlock.objects.fetch(actor, block.pk, "change")
+    block.allocations.all().delete()
+    block.trash(actor)
+
+
+def _nights_used(block: HotelBlock, *, excluding: int | None = None) -> dict[date, int]:
+    used: dict[date, int] = {}
+    rows = block.allocations.exclude(pk=excluding) if excluding else block.allocations.all()
+    for allocation in rows:
+        for offset in range(allocation.nights):
+            night = allocation.first_night + timedelta(days=offset)
+            used[night] = used.get(night, 0) + 1
+    return used
+
+
+@transaction.atomic
+def allocation_add(
+    *,
+    actor: Actor,
+    block: HotelBlock,
+    attendee: Attendee,
+    first_night: date | None,
+    nights: int | None,
+    sharing_with: Attendee | None,
+    today: date | None = None,
+) -> RoomAllocation:
+    """A room of the block; BlockFull when a night of it has no room left, nothing written."""
+    require(actor, EventsPerm.EDIT)
+    block = HotelBlock.objects.fetch(actor, block.pk, "change", lock=True)
+    if attendee.event_id != block.event_id or (
+        sharing_with is not None and sharing_with.event_id != block.event_id
+    ):
+        raise invalid("attendeeId", "the attendee is not at this block's event")
+    if attendee.status == Attendee.Status.CANCELLED:
+        raise invalid("attendeeId", f"attendee {attendee.pk} has cancelled")
+    today = today or timezone.localdate()
+    if today > block.cut_off:
+        raise invalid(
+            "blockId",
+            f"the block's cut-off ({block.cut_off.isoformat()}) has passed; the hotel has its rooms back",
+        )
+    first = first_night or block.first_night
+    count = nights or (block.nights - (first - block.first_night).days)
+    last = block.first_night + timedelta(days=block.nights)
+    if first < block.first_night or count < 1 or first + timedelta(days=count) > last:
+        raise invalid(
+            "nights",
+            f"the block has nights from {block.first_night.isoformat()} "
+            f"to {(last - timedelta(days=1)).isoformat()}",
+        )
+    if block.allocations.filter(Q(attendee=attendee) | Q(sharing_with=attendee)).exists():
+        raise invalid("attendeeId", f"attendee {attendee.pk} has a room in this block already")
+    if (
+        sharing_with is not None
+        and block.allocations.filter(Q(attendee=sharing_with) | Q(sharing_with=sharing_with)).exists()
+    ):
+        raise invalid("sharingWithAttendeeId", f"attendee {sharing_with.pk} has a room in this block already")
+    used = _nights_used(block)
+    for offset in range(count):
+        night = first + timedelta(days=offset)
+        if used.get(night, 0) >= block.rooms:
+            raise errors.BlockFull(
+                f"Block {block.pk} ({block.hotel}, {block.room_type}) has all {block.rooms} rooms "
+                "allocated on "
+                f"{night.isoformat()}; add rooms with manageEventHotels, share a room, or use another block."
+            )
+    return RoomAllocation.objects.create(
+        block=block, attendee=attendee, sharing_with=sharing_with, first_night=first, nights=count
+    )
+
+
+def allocation_cancel(*, actor: Actor, block: HotelBlock, attendee: Attendee) -> int:
+    require(actor, EventsPerm.EDIT)
+    block = HotelBlock.objects.fetch(actor, block.pk, "change")
+    removed = block.allocations.filter(attendee=attendee).delete()[0]
+    if not removed:
+        raise invalid("attendeeId", f"attendee {attendee.pk} has no room of block {block.pk}")
+    return removed
+
+
+# --- travel ---------------------------------------------------------------------------------------
+
+
+def travel_plan(*, actor: Actor, attendee: Attendee, fields: dict[str, Any]) -> TravelPlan:
+    require(actor, EventsPerm.EDIT)
+    attendee = Attendee.objects.fetch(actor, attendee.pk, "change")
+    plan = TravelPlan.objects.filter(attendee=attendee).first() or TravelPlan(attendee=attendee)
+    zone = attendee.event.time_zone
+    for key in ("arrive_by", "depart_after"):
+        if key in fields:
+            setattr(plan, key, in_zone(fields[key], zone) if fields[key] else None)
+    if plan.arrive_by and plan.depart_after and plan.depart_after <= plan.arrive_by:
+        raise invalid("departAfter", "the departure is after the arrival")
+    for key, limit in (("origin", 200),):
+        if key in fields:
+            setattr(plan, key, clean_text(fields[key], field=key, limit=limit, required=False))
+    for key in ("mode", "status"):
+        if key in fields and fields[key] is not None:
+            setattr(plan, key, fields[key])
+    if "plan" in fields:
+        plan.plan = (fields["plan"] or "").strip()[:4000]
+    if plan.status == TravelPlan.Status.PLANNED and not (plan.plan or plan.mode):
+        raise ValidationFailed(
+            "A planned trip says how: give `mode` or `plan`.", details={"plan": ["required when planned"]}
+        )
+    plan.updated_by = person(actor)
+    plan.save()
+    return plan

@@ -1,0 +1,82 @@
+"""Events and what hangs on them for tests, made through the services as a person makes them
+(apps.core.factories): `EventFactory(actor=people["member"], capacity=10)`,
+`AttendeeFactory(actor=..., event=event, status="registered")`,
+`BlockFactory(actor=..., event=event, rooms=2)`."""
+
+from datetime import timedelta
+from decimal import Decimal
+from typing import Any
+
+import factory
+from django.utils import timezone
+
+from apps.core.factories import ServiceFactory, fake, numbered
+from apps.events import services
+from apps.events.models import Attendee, Event, EventPipeline, HotelBlock
+
+
+def _event(*, actor: Any, fields: dict[str, Any]) -> Event:
+    return services.event_create(actor=actor, fields=fields)
+
+
+def _starts() -> Any:
+    return (timezone.now() + timedelta(days=60)).replace(hour=9, minute=0, second=0, microsecond=0)
+
+
+class EventFactory(ServiceFactory):
+    class Meta:
+        model = Event
+
+    name = numbered(fake.catch_phrase, " summit ")
+    starts_at = factory.LazyFunction(_starts)
+    ends_at = factory.LazyAttribute(lambda o: o.starts_at + timedelta(days=2))
+    time_zone = "Europe/Berlin"
+    venue = "Messe Berlin, Hall 2"
+    _service = staticmethod(_event)
+
+
+def _pipeline(*, actor: Any, fields: dict[str, Any]) -> EventPipeline:
+    return services.pipeline_create(actor=actor, **fields)
+
+
+class PipelineFactory(ServiceFactory):
+    class Meta:
+        model = EventPipeline
+
+    name = numbered(fake.word, " pipeline ")
+    stages = factory.LazyFunction(lambda: ["Idea", "Booked", "Done"])
+    _service = staticmethod(_pipeline)
+
+
+def _attendee(*, actor: Any, fields: dict[str, Any]) -> Attendee:
+    event = fields.pop("event")
+    return services.attendee_add(actor=actor, event=event, fields=fields, needs=fields.pop("needs", None))
+
+
+class AttendeeFactory(ServiceFactory):
+    class Meta:
+        model = Attendee
+
+    name = factory.LazyFunction(fake.name)
+    email = factory.Sequence(lambda n: f"guest{n:05d}@example.org")
+    _service = staticmethod(_attendee)
+
+
+def _block(*, actor: Any, fields: dict[str, Any]) -> HotelBlock:
+    event = fields.pop("event")
+    return services.block_save(actor=actor, event=event, block=None, fields=fields)
+
+
+class BlockFactory(ServiceFactory):
+    class Meta:
+        model = HotelBlock
+
+    hotel = numbered(fake.company, " Hotel ")
+    room_type = "double"
+    first_night = factory.LazyAttribute(lambda o: o.event.starts_at.date())
+    nights = 2
+    rooms = 5
+    rate = Decimal("150.00")
+    cut_off = factory.LazyAttribute(lambda o: o.event.starts_at.date() - timedelta(days=21))
+    attrition_percent = Decimal("20")
+    _service = staticmethod(_block)
