@@ -15,7 +15,10 @@ Each area app declares its tools in its `tools` module (autodiscovered by `Catal
 - markers map to MCP annotations, and `apps.catalogue.dispatch` enforces them;
 - `runs_tools=True` declares a tool that runs other tools by name (the catalogue's callTool): it
   carries no markers of its own (those of the tool it runs apply), its annotations are the worst
-  case, and the dispatcher runs it as `dispatch.call_tool` says.
+  case, and the dispatcher runs it as `dispatch.call_tool` says;
+- `long_running=True` declares a tool that takes long (an export, an import, an extraction): the
+  MCP door lets a 2025-11-25 client run it as a task (`execution.taskSupport`, apps.mcp.jobs);
+  every other call of it runs as before.
 
 Schemas and the `tools/list` entry of every tool are computed here, at import, so that listing
 and calling never build them again.
@@ -262,6 +265,9 @@ class ToolSpec:
     fixture: bool = False
     # Runs other tools by name (callTool): see `tool(runs_tools=...)` and dispatch.call_tool.
     runs_tools: bool = False
+    # Takes long (an export, an import, an extraction): a door that can run calls in the
+    # background offers it so (MCP 2025-11-25 tasks: apps.mcp.jobs).
+    long_running: bool = False
 
     @property
     def needs_confirmation(self) -> bool:
@@ -340,6 +346,7 @@ class Declaration(TypedDict, total=False):
     idempotent: bool | None
     open_world: bool
     runs_tools: bool
+    long_running: bool
 
 
 def tool(
@@ -369,6 +376,7 @@ def build_spec(
     idempotent: bool | None = None,
     open_world: bool = False,
     runs_tools: bool = False,
+    long_running: bool = False,
 ) -> ToolSpec:
     where = f"{function.__module__}.{function.__qualname__}"
     if not TOOL_NAME.match(name):
@@ -437,6 +445,7 @@ def build_spec(
         module=function.__module__,
         fixture=_loading_fixtures,
         runs_tools=runs_tools,
+        long_running=long_running,
     )
 
 

@@ -32,6 +32,9 @@ class Revision:
     # Elicitation: form questions may carry defaults, titled and multi-select enums (SEP-1034,
     # SEP-1330); URL-mode questions (SEP-1036) when the client declares `elicitation.url`.
     elicitation_modes: bool = False
+    # Tasks (SEP-1686, experimental): the `tasks` capability, `execution.taskSupport` on long
+    # tools, task-augmented tools/call and the tasks/* methods (apps.mcp.jobs).
+    tasks: bool = False
 
     @property
     def schema_dialect(self) -> str:
@@ -49,6 +52,7 @@ REVISIONS: dict[str, Revision] = {
             resumable_posts=True,
             scope_step_up=True,
             elicitation_modes=True,
+            tasks=True,
         ),
     )
 }
