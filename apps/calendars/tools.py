@@ -119,7 +119,7 @@ class CalendarFields(Changes):
 
 
 class FeedIn(In):
-    url: Annotated[str, Field(min_length=8, max_length=2000, description="https iCalendar (.ics) feed")]
+    url: Annotated[str, Field(min_length=1, max_length=2000, description="https iCalendar (.ics) feed")]
     username: Annotated[str, Field(max_length=200)] | None = Field(
         None, description="If the feed needs a login; the user enters its password on a secure page"
     )

@@ -59,7 +59,7 @@ class ToolTaskOut(Out):
     "startToolTask",
     permission=CataloguePerm.DISCOVER,
     title="Start a long tool in the background",
-    runs_tools=True,
+    open_world=True,
 )
 def start_tool_task(
     ctx: ToolContext,
@@ -67,7 +67,7 @@ def start_tool_task(
     name: Annotated[
         str, Field(min_length=1, max_length=100, description="A long tool, e.g. exportDocumentToPdf")
     ],
-    arguments: Annotated[dict[str, Any] | None, Field(description="The tool's arguments, as for a call")] = None,
+    arguments: Annotated[dict[str, Any] | None, Field(description="As for a direct call")] = None,
 ) -> ToolTaskOut:
     """Run a long tool (an export, an import) in the background; answers at once with a task id.
     getToolTaskStatus gives its status and, once done, its answer."""
