@@ -206,3 +206,29 @@ def test_a_client_without_tasks_starts_a_long_tool_and_polls_getToolTaskStatus(o
     assert quick["isError"] is True and "is quick: call it directly" in quick["content"][0]["text"]
     unknown = owner.result("getToolTaskStatus", {"taskId": "nope"})
     assert unknown["isError"] is True and "No task nope of yours" in unknown["content"][0]["text"]
+
+
+# --- the official TypeScript client ---------------------------------------------------------------
+
+
+def test_the_typescript_sdk_runs_a_long_tool_as_a_task(mcp_server, worker):
+    from apps.mcp.tests.test_official_clients import run_node
+
+    outcome = run_node(
+        "mcp-task-client.mjs",
+        f"{mcp_server.url()}/api/mcp",
+        '{"Authorization": "Bearer test:member@acme.example"}',
+        "slowExport",
+        '{"seconds": 0.5}',
+    )
+
+    assert outcome["protocolVersion"] == "2025-11-25"
+    assert outcome["capabilities"]["tasks"] == TASKS_CAPABILITY
+    kinds = [message["type"] for message in outcome["messages"]]
+    assert kinds[0] == "taskCreated" and kinds[-1] == "result", outcome["messages"]
+    task_id = outcome["messages"][0]["task"]["taskId"]
+    result = outcome["messages"][-1]["result"]
+    assert result["structuredContent"] == {"exported": 0.5}
+    assert result["_meta"]["io.modelcontextprotocol/related-task"] == {"taskId": task_id}
+    listed = {task["taskId"]: task["status"] for task in outcome["listed"]["tasks"]}
+    assert listed[task_id] == "completed"
