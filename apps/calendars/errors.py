@@ -1,6 +1,6 @@
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.errors import Conflict
+from apps.core.errors import AppError, Conflict
 
 
 class EventReadOnly(Conflict):
@@ -11,4 +11,25 @@ class EventReadOnly(Conflict):
     msg_format = _(
         "You are invited to event {id} but it is on a calendar you may not change; ask its organiser "
         "to change it."
+    )
+
+
+class FeedUnreachable(AppError):
+    """An outside calendar feed that could not be read, or that is not iCalendar."""
+
+    code = "FEED_UNREACHABLE"
+    http_status = 502
+    data_fields = ("url", "reason")
+    msg_format = _("The calendar feed at {url} could not be imported: {reason}. Nothing was changed.")
+
+
+class FeedPasswordRefused(AppError):
+    """The feed's server refused the user name and password (the stored password is forgotten)."""
+
+    code = "FEED_PASSWORD_REFUSED"
+    http_status = 409
+    data_fields = ("url",)
+    msg_format = _(
+        "The calendar feed at {url} refused the user name and password. Nothing was changed; call "
+        "again and the user will be asked for the password."
     )

@@ -206,3 +206,26 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"invitation {self.pk} for {self.event_id}"
+
+
+class CalendarFeed(models.Model):
+    """An outside iCalendar feed imported into a calendar (manageCalendar, action subscribe). Its
+    events are copied in, keyed by their UID, each time it is imported. A feed that needs a
+    password keeps it encrypted (apps.core.encryption), as every credential of an outside service
+    is kept; the person enters it on a page of ours, never in the conversation
+    (apps.catalogue.secure_input)."""
+
+    calendar = models.ForeignKey(Calendar, on_delete=models.CASCADE, related_name="feeds")
+    url = models.CharField(_("feed URL"), max_length=2000)
+    username = models.CharField(_("user name"), max_length=200, blank=True)
+    password_encrypted = models.TextField(blank=True)
+    created_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_imported_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("calendar feed")
+        constraints = [models.UniqueConstraint(fields=["calendar", "url"], name="calendars_one_feed_per_url")]
+
+    def __str__(self) -> str:
+        return self.url

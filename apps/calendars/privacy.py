@@ -8,7 +8,7 @@ someone else's calendar keeps existing, with the organiser cleared on erasure.
 
 from django.utils import timezone
 
-from apps.calendars.models import Attendee, Calendar, Event, Invitation
+from apps.calendars.models import Attendee, Calendar, CalendarFeed, Event, Invitation
 from apps.core import privacy
 
 privacy.register(Attendee, email="email")
@@ -21,3 +21,11 @@ privacy.register(
     order=50,
 )
 privacy.register(Event, user="calendar__owner", soft_delete="deleted_at", order=40)
+# A feed someone subscribed a calendar to stays with the calendar; the person is cleared.
+privacy.register(
+    CalendarFeed,
+    user="created_by",
+    exclude=["password_encrypted"],
+    soft_delete=lambda rows: rows.update(created_by=None),
+    order=45,
+)

@@ -5,14 +5,17 @@ calendar tool in a session until it has answered once, so an agent always knows 
 time zone, its calendars and the rules for writing times before it acts.
 """
 
+import hashlib
 from datetime import datetime, timedelta
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
 from django.db.models import Count
 from django.utils import timezone
 from pydantic import Field
 
-from apps.calendars import invitations, selectors, services
+from apps.calendars import feeds, invitations, selectors, services
+from apps.calendars.errors import FeedPasswordRefused
 from apps.calendars.models import Attendee, Calendar, Event
 from apps.calendars.permissions import CalendarsPerm
 from apps.calendars.shapes import AttendeeOut, BusyOut, CalendarOut, EventOut, Interval, OccurrenceOut
@@ -115,24 +118,43 @@ class CalendarFields(Changes):
     visibility: Literal["workspace", "private"] | None = Field(None, description="private: only you")
 
 
+class FeedIn(In):
+    url: Annotated[str, Field(min_length=1, max_length=2000, description="https iCalendar (.ics) feed")]
+    username: Annotated[str, Field(max_length=200)] | None = Field(
+        None, description="If the feed needs a login; the user enters its password on a secure page"
+    )
+
+
+class FeedImportOut(Out):
+    feed_id: int
+    url: str
+    created: int
+    updated: int
+    skipped: int
+
+
 class CalendarResultOut(Out):
     action: str
     calendar: CalendarOut
     changed: list[str]
+    feed: FeedImportOut | None = None
 
 
-@tool("manageCalendar", permission=CalendarsPerm.MANAGE, title="Create or change a calendar")
+@tool("manageCalendar", permission=CalendarsPerm.MANAGE, title="Create or change a calendar", open_world=True)
 def manage_calendar(
     ctx: ToolContext,
     *,
     action: Annotated[
-        Literal["create", "update", "archive", "restore"],
-        Field(description="archive hides it with its events"),
+        Literal["create", "update", "archive", "restore", "subscribe"],
+        Field(description="archive hides it with its events; subscribe imports an outside feed"),
     ],
     calendar_id: Annotated[int | None, Field(ge=1, description="Not for create")] = None,
     calendar: Annotated[CalendarFields | None, Field(description="Fields for create and update")] = None,
+    feed: Annotated[FeedIn | None, Field(description="For subscribe")] = None,
 ) -> CalendarResultOut:
-    """Create, change, archive or restore a calendar (not its events: createCalendarEvent)."""
+    """Create, change, archive, restore a calendar or import a feed (events: createCalendarEvent).
+
+    subscribe copies an outside iCalendar feed's events into the calendar, again at each call."""
     fields = calendar.given() if calendar else {}
     if action == "create":
         if calendar_id is not None:
@@ -144,8 +166,27 @@ def manage_calendar(
     if calendar_id is None:
         raise invalid("calendar_id", f"is required to {action} a calendar")
     found = Calendar.objects.select_related("owner").fetch(
-        ctx.actor, calendar_id, "change" if action == "update" else "delete", trash=action == "restore"
+        ctx.actor,
+        calendar_id,
+        "delete" if action in {"archive", "restore"} else "change",
+        trash=action == "restore",
     )
+    if action == "subscribe":
+        if feed is None:
+            raise invalid("feed", "is required to subscribe a calendar to a feed")
+        imported = _subscribe(ctx, found, feed)
+        return CalendarResultOut(
+            action=action,
+            calendar=CalendarOut.of_record(found),
+            changed=["events"] if imported.created or imported.updated else [],
+            feed=FeedImportOut(
+                feed_id=imported.feed.pk,
+                url=imported.feed.url,
+                created=imported.created,
+                updated=imported.updated,
+                skipped=imported.skipped,
+            ),
+        )
     if action == "update":
         changed = services.calendar_update(actor=ctx.actor, calendar=found, fields=fields)
     elif action == "archive":
@@ -155,6 +196,37 @@ def manage_calendar(
         services.calendar_restore(actor=ctx.actor, calendar=found)
         changed = ["restored"]
     return CalendarResultOut(action=action, calendar=CalendarOut.of_record(found), changed=changed)
+
+
+def _subscribe(ctx: ToolContext, found: Calendar, feed: FeedIn) -> feeds.Imported:
+    url = feed.url.strip()
+    feeds.check_feed_url(url)
+    username = (feed.username or "").strip()
+    if not username:
+        return feeds.feed_import(actor=ctx.actor, calendar=found, url=url, username="", password=None)
+    stored = feeds.stored_password(calendar=found, url=url, username=username)
+    password = stored if stored is not None else _ask_password(ctx, found, url, username)
+    try:
+        return feeds.feed_import(
+            actor=ctx.actor, calendar=found, url=url, username=username, password=password
+        )
+    except FeedPasswordRefused:
+        if stored is None:
+            raise
+    # The password kept from last time no longer works: the user enters the new one.
+    password = _ask_password(ctx, found, url, username)
+    return feeds.feed_import(actor=ctx.actor, calendar=found, url=url, username=username, password=password)
+
+
+def _ask_password(ctx: ToolContext, found: Calendar, url: str, username: str) -> str:
+    key = hashlib.sha256(f"{url}\n{username}".encode()).hexdigest()[:24]
+    host = urlsplit(url).hostname or url
+    return ctx.secure_input(
+        purpose=f"calendars.feed:{found.pk}:{key}",
+        message=f"Enter the password of {username} for the calendar feed at {host} "
+        f"(calendar “{found.name}”).",
+        label="Password",
+    )
 
 
 # --- createCalendarEvent / updateCalendarEvent ------------------------------------------------------

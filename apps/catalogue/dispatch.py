@@ -27,6 +27,12 @@ from pydantic.alias_generators import to_camel
 from apps.accounts.access import effective_permissions
 from apps.catalogue import audit, inputs, policy, profiles, registry
 from apps.catalogue.registry import CONFIRMATION_ARGUMENT, ToolSpec
+from apps.catalogue.secure_input import (
+    SecureInputDeclined,
+    SecureInputRequest,
+    SecureInputRequired,
+    SecureInputUnavailable,
+)
 from apps.catalogue.shapes import RawResult
 from apps.core.actors import Actor
 from apps.core.credentials import Principal
@@ -118,6 +124,12 @@ class ToolContext:
     spend_once: Callable[[str, int], bool] | None = None
     # Set by the dispatcher while a tool runs: the call the request states it issues are for.
     binding: inputs.Binding | None = None
+    # Gets a value the person enters on a page of ours, never through the model
+    # (apps.catalogue.secure_input); None when the door has no such page.
+    secure_input_door: Callable[[SecureInputRequest], str] | None = None
+    # The door answers SecureInputRequired itself (MCP 2025-11-25: error -32042); otherwise the
+    # call answers a tool error that gives the agent the link.
+    raises_secure_input: bool = False
 
     @property
     def actor(self) -> Actor:
@@ -137,6 +149,13 @@ class ToolContext:
 
     def declares(self, capability: str) -> bool:
         return capability in (self.client_capabilities or {})
+
+    def secure_input(self, *, purpose: str, message: str, label: str) -> str:
+        """The value the person entered for `purpose` (apps.catalogue.secure_input)."""
+        request = SecureInputRequest(purpose=purpose, message=message, label=label)
+        if self.secure_input_door is None:
+            raise SecureInputUnavailable(request)
+        return self.secure_input_door(request)
 
     def report_progress(
         self, progress: float, total: float | None = None, message: str | None = None
@@ -342,6 +361,9 @@ def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | None) -> 
     outcome, error_code, result = "failed", "", None
     try:
         outcome, error_code, result = _call(ctx, spec, arguments)
+    except SecureInputRequired:
+        outcome, error_code = "error", "SECURE_INPUT_REQUIRED"
+        raise
     finally:
         audit.record(
             schema_name=schema_name,
@@ -396,6 +418,12 @@ def _call(ctx: ToolContext, spec: ToolSpec, arguments: Any) -> tuple[str, str, d
         return "input_required", "", input_required_result(ctx, needed)
     except (inputs.InvalidRequestState, inputs.MissingClientCapability):
         raise  # the door's protocol errors
+    except SecureInputRequired as required:
+        if ctx.raises_secure_input:
+            raise
+        return "error", "SECURE_INPUT_REQUIRED", error_result(required.fallback)
+    except SecureInputDeclined:
+        return "declined", "", error_result(policy.declined_message(spec, "decline"))
     except AppError as error:
         return "error", error.code, error_result(_app_error_message(error))
     except DjangoValidationError as error:

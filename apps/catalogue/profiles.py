@@ -66,7 +66,13 @@ def get(key: str) -> Profile | None:
 @lru_cache(maxsize=64)
 def _names(key: str, version: int) -> frozenset[str]:
     named = {name for area in areas.all_areas() for name in area.profiles.get(key, ())}
-    own = {spec.name for spec in registry.all_tools() if spec.area == "catalogue" and not spec.fixture}
+    # The finding and running tools of this app; other apps' tools of the catalogue area (the task
+    # tools of apps.mcp) are reached through them like any other tool.
+    own = {
+        spec.name
+        for spec in registry.all_tools()
+        if spec.area == "catalogue" and not spec.fixture and spec.module.startswith("apps.catalogue.")
+    }
     return frozenset(named | own)
 
 

@@ -268,7 +268,12 @@ class ExportOut(Out):
     file: FileOut
 
 
-@tool("exportDocumentToPdf", permission=DocumentsPerm.EXPORT, title="Export a document to PDF")
+@tool(
+    "exportDocumentToPdf",
+    permission=DocumentsPerm.EXPORT,
+    title="Export a document to PDF",
+    long_running=True,
+)
 def export_document_to_pdf(
     ctx: ToolContext,
     *,

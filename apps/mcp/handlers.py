@@ -19,11 +19,12 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from apps.catalogue import dispatch, profiles, registry
+from apps.catalogue.secure_input import SecureInputRequired
 from apps.core import encoded, errors, metrics, observability, permissions
 from apps.core.credentials import Principal
 from apps.core.db import connection
 from apps.core.errors import NotFound
-from apps.mcp import icons, protocol, sessions, stateless, streams, versions, waiting
+from apps.mcp import icons, jobs, protocol, secure_input, sessions, stateless, streams, versions, waiting
 from apps.mcp.access import Refusal, authenticate, base_url, hostname_of, insufficient_scope, origin_allowed
 from apps.mcp.protocol import INVALID_PARAMS, INVALID_REQUEST, Message, ProtocolError
 from apps.mcp.streams import CancelledByClient, RunningCall, hub
@@ -296,6 +297,22 @@ def _method(
         return _tools_list(request, message, principal, versions.of(session.protocol_version))
     if message.method == "tools/call":
         return _tools_call(request, message, principal, session, call)
+    if message.method.startswith("tasks/") and versions.of(session.protocol_version).tasks:
+        return _tasks(message, principal, call)
+    raise ProtocolError(protocol.METHOD_NOT_FOUND, f"Method not found: {message.method}")
+
+
+def _tasks(message: Message, principal: Principal, call: RunningCall | None) -> dict[str, Any]:
+    """tasks/get, tasks/result, tasks/list, tasks/cancel (2025-11-25: apps.mcp.jobs)."""
+    params = message.params
+    if message.method == "tasks/get":
+        return jobs.task_get(principal, params)
+    if message.method == "tasks/result":
+        return jobs.task_result(principal, params, gone=call.gone.is_set if call is not None else None)
+    if message.method == "tasks/list":
+        return jobs.task_list(principal, params)
+    if message.method == "tasks/cancel":
+        return jobs.task_cancel(principal, params)
     raise ProtocolError(protocol.METHOD_NOT_FOUND, f"Method not found: {message.method}")
 
 
@@ -325,9 +342,12 @@ def _initialize(request: Request, message: Message, workspace: Workspace, princi
         url = base_url(request.scheme, request.host, request.headers)
         server_info["icons"] = icons.server_icons(url)
         server_info["websiteUrl"] = url
+    capabilities_answered: dict[str, Any] = {"tools": {"listChanged": True}}
+    if revision.tasks:
+        capabilities_answered["tasks"] = jobs.CAPABILITY
     result: dict[str, Any] = {
         "protocolVersion": revision.version,
-        "capabilities": {"tools": {"listChanged": True}},
+        "capabilities": capabilities_answered,
         "serverInfo": server_info,
     }
     instructions = _instructions(principal)
@@ -403,24 +423,28 @@ def decode_cursor(cursor: Any, fingerprint: str) -> int:
 
 _pages: dict[tuple[Any, ...], encoded.Encoded] = {}
 _PAGES_LIMIT = 1000
-# (registry version, base URL, tool name) -> the tool's entry with its area's icon.
-_with_icons: dict[tuple[int, str, str], dict[str, Any]] = {}
+# (registry version, base URL, tool name, icons, tasks) -> the tool's entry as that revision writes it.
+_with_icons: dict[tuple[int, str, str, bool, bool], dict[str, Any]] = {}
 _WITH_ICONS_LIMIT = 20_000
 
 
 def _decorated(tools: list[dict[str, Any]], revision: versions.Revision, url: str) -> list[dict[str, Any]]:
-    """The entries as `revision` writes them: with their area's icon from 2025-11-25 on."""
-    if not revision.icons:
+    """The entries as `revision` writes them: with their area's icon from 2025-11-25 on, and
+    `execution.taskSupport` on the tools that may run as tasks (apps.mcp.jobs)."""
+    if not revision.icons and not revision.tasks:
         return tools
     generation = registry.version()
     entries = []
     for entry in tools:
-        key = (generation, url, entry["name"])
+        key = (generation, url, entry["name"], revision.icons, revision.tasks)
         decorated = _with_icons.get(key)
         if decorated is None:
             spec = registry.get(entry["name"])
             area = spec.area if spec is not None else "catalogue"
-            decorated = {**entry, "icons": icons.area_icons(url, area)}
+            decorated = {**entry, "icons": icons.area_icons(url, area)} if revision.icons else dict(entry)
+            support = jobs.task_support(spec) if spec is not None and revision.tasks else None
+            if support is not None:
+                decorated["execution"] = {"taskSupport": support}
             if len(_with_icons) >= _WITH_ICONS_LIMIT:
                 _with_icons.clear()
             _with_icons[key] = decorated
@@ -466,6 +490,12 @@ def may_wait(request: Request) -> bool:
     only need the database and Redis, including the answer such a call waits for, never queue
     behind them. Anything unreadable is quick: it is answered with an error at once. A call of
     callTool is judged by the tool it runs. The message read here is the one `serve` uses."""
+    if b"tasks/result" in request.body:
+        # It waits for a task to be over (apps.mcp.jobs).
+        try:
+            return request.message().method == "tasks/result"
+        except ProtocolError:
+            return False
     if b"tools/call" not in request.body:
         return False
     try:
@@ -506,6 +536,9 @@ def _tools_call(
     token = meta.get("progressToken") if isinstance(meta, dict) else None
     capabilities = session.client_capabilities or {}
     revision = versions.of(session.protocol_version)
+    url = base_url(request.scheme, request.host, request.headers)
+    if revision.tasks and "task" in params:
+        return _task_call(message, principal, session, url, name, arguments)
     if call is not None:
         call.key = hub.key(session.digest, message.id)
         call.resumable, call.digest = revision.resumable_posts, session.digest
@@ -524,6 +557,18 @@ def _tools_call(
         request_id=message.id,
         rich_elicitation=revision.elicitation_modes and _form_elicitation(capabilities),
         close_stream=(lambda: call.put(("close", None))) if call is not None and call.resumable else None,
+        secure_input_door=secure_input.provider(
+            user_id=principal.user.pk,
+            digest=session.digest,
+            base_url=url,
+            ask_url=_elicit(
+                call, session.digest, f"{connection.schema_name}:{principal.user.pk}", url_mode=True
+            )
+            if call is not None and revision.elicitation_modes and _url_elicitation(capabilities)
+            else None,
+            is_cancelled=call.cancelled.is_set if call is not None else (lambda: False),
+        ),
+        raises_secure_input=revision.elicitation_modes,
     )
     # Counted at this door, as the gateway counts its own (docs/architecture.md, "Metrics").
     started, outcome = time.perf_counter(), "exception"
@@ -531,10 +576,17 @@ def _tools_call(
         result = dispatch.call_tool(context, name, arguments)
         outcome = "tool_error" if result.get("isError") else "ok"
         return result
+    except SecureInputRequired as required:
+        outcome = "tool_error"
+        raise ProtocolError(
+            protocol.URL_ELICITATION_REQUIRED,
+            "This request requires more information: the user must complete the URL elicitation, "
+            "then call the tool again.",
+            data={"elicitations": required.elicitations},
+        ) from None
     except dispatch.ScopeTooNarrow as narrow:
         outcome = "not_found"
         if revision.scope_step_up:
-            url = base_url(request.scheme, request.host, request.headers)
             raise StepUp(insufficient_scope(url, narrow.scope, name)) from None
         raise ProtocolError(INVALID_PARAMS, f"Unknown tool: {name}") from None
     except dispatch.ToolNotFound:
@@ -542,6 +594,29 @@ def _tools_call(
         raise ProtocolError(INVALID_PARAMS, f"Unknown tool: {name}") from None
     finally:
         metrics.tool_call(door="mcp", tool=name, outcome=outcome, seconds=time.perf_counter() - started)
+
+
+def _task_call(
+    message: Message,
+    principal: Principal,
+    session: sessions.LiveSession,
+    url: str,
+    name: str,
+    arguments: dict[str, Any],
+) -> dict[str, Any]:
+    """A task-augmented tools/call (2025-11-25): the tool must exist for this principal, as for a
+    direct call; it then runs on a worker and the answer is a CreateTaskResult (apps.mcp.jobs)."""
+    spec = registry.get(name)
+    if spec is None or not dispatch.may_use(principal, name):
+        raise ProtocolError(INVALID_PARAMS, f"Unknown tool: {name}")
+    return jobs.task_create(
+        principal=principal,
+        digest=session.digest,
+        origin=url,
+        spec=spec,
+        arguments=arguments,
+        task=message.params.get("task"),
+    )
 
 
 class StepUp(Exception):
@@ -560,6 +635,12 @@ def _form_elicitation(capabilities: dict[str, Any]) -> bool:
     if not isinstance(declared, dict):
         return False
     return "form" in declared or "url" not in declared
+
+
+def _url_elicitation(capabilities: dict[str, Any]) -> bool:
+    """Whether the client takes URL-mode questions (2025-11-25: `elicitation.url` declared)."""
+    declared = capabilities.get("elicitation")
+    return isinstance(declared, dict) and "url" in declared
 
 
 def _progress(call: RunningCall, token: str | int) -> Callable[..., None]:
@@ -581,22 +662,28 @@ class ElicitationFailed(Exception):
     """The client answered the elicitation with an error, or could not be asked."""
 
 
-def _elicit(call: RunningCall, digest: str, person: str) -> Callable[[str, dict[str, Any]], dict[str, Any]]:
-    def elicit(message: str, requested_schema: dict[str, Any]) -> dict[str, Any]:
+def _elicit(
+    call: RunningCall, digest: str, person: str, url_mode: bool = False
+) -> Callable[..., dict[str, Any]]:
+    """Asks the call's client an `elicitation/create`: a form question (message, requested
+    schema), or with `url_mode` a URL-mode one (its params: mode, elicitationId, url, message)."""
+
+    def elicit(*question: Any) -> dict[str, Any]:
         if call.cancelled.is_set():
             raise CancelledByClient()
         if call.gone.is_set():
             raise ElicitationFailed("The client closed the connection.")
+        params = question[0] if url_mode else {"message": question[0], "requestedSchema": question[1]}
         try:
             with waiting.room.seat(digest, person):
-                return _ask(call, digest, message, requested_schema)
+                return _ask(call, digest, params)
         except waiting.Full as full:
             raise ElicitationFailed(str(full)) from None
 
     return elicit
 
 
-def _ask(call: RunningCall, digest: str, message: str, requested_schema: dict[str, Any]) -> dict[str, Any]:
+def _ask(call: RunningCall, digest: str, params: dict[str, Any]) -> dict[str, Any]:
     # Its answer may be POSTed to another web process: be subscribed before asking.
     asyncio.run_coroutine_threadsafe(hub.listening(), call.loop).result(timeout=10)
     request_id = f"elicit-{secrets.token_urlsafe(12)}"
@@ -609,7 +696,7 @@ def _ask(call: RunningCall, digest: str, message: str, requested_schema: dict[st
                 "jsonrpc": "2.0",
                 "id": request_id,
                 "method": "elicitation/create",
-                "params": {"message": message, "requestedSchema": requested_schema},
+                "params": params,
             },
         )
     )

@@ -36,3 +36,76 @@ class McpSession(models.Model):
 
     def __str__(self) -> str:
         return f"{self.client_name or 'client'} ({self.digest[:8]})"
+
+
+class SecureInput(models.Model):
+    """A value a person entered on a page of ours for a tool that needed it outside the
+    conversation (apps.mcp.secure_input): a password, a credential. Kept encrypted (Fernet,
+    apps.core.encryption) only until the tool takes it, at most MCP_SECURE_INPUT_SECONDS; the tool
+    then keeps it in its own store, encrypted too."""
+
+    # The URL-mode elicitation it answers (elicitation/create's elicitationId).
+    elicitation_id = models.CharField(max_length=64, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # What it is for, in the asking area's words ("calendars.feed:<key>"), never the value.
+    purpose = models.CharField(_("purpose"), max_length=200)
+    value_encrypted = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("secure input")
+        indexes = [models.Index(fields=["user", "purpose"]), models.Index(fields=["expires_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.purpose} ({self.elicitation_id[:8]})"
+
+
+class McpTask(models.Model):
+    """A tool call a 2025-11-25 client asked to run as a task (apps.mcp.jobs): it runs on a Celery
+    worker, and the client polls `tasks/get` and fetches `tasks/result`. Only the person and the
+    credential that made it see it; it is dropped `ttl_ms` after it was made."""
+
+    class Status(models.TextChoices):
+        WORKING = "working", _("working")
+        INPUT_REQUIRED = "input_required", _("waiting for input")
+        COMPLETED = "completed", _("completed")
+        FAILED = "failed", _("failed")
+        CANCELLED = "cancelled", _("cancelled")
+
+    task_id = models.CharField(max_length=64, primary_key=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # The credential's audit label ("oauth:12", "pat:3"): another credential of the same person
+    # does not see the task.
+    credential = models.CharField(max_length=100)
+    # What the worker needs to act as that credential did (apps.core.credentials.Principal).
+    scheme = models.CharField(max_length=20)
+    scopes = models.JSONField(default=list)
+    client = models.CharField(max_length=200, blank=True)
+    api_key_id = models.BigIntegerField(null=True, blank=True)
+    profile = models.CharField(max_length=100, blank=True)
+    # The session it was made in: its status notifications go to that session's stream.
+    session_digest = models.CharField(max_length=64, blank=True)
+    # The origin the client reached (the workspace's host): links the tool gives start with it.
+    origin = models.CharField(max_length=300, blank=True)
+    tool = models.CharField(_("tool"), max_length=100)
+    arguments = models.JSONField(default=dict)
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.WORKING)
+    status_message = models.TextField(blank=True)
+    # The CallToolResult once it has one.
+    result = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField()
+    updated_at = models.DateTimeField()
+    ttl_ms = models.PositiveBigIntegerField()
+    poll_interval_ms = models.PositiveIntegerField()
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("MCP task")
+        indexes = [
+            models.Index(fields=["user", "credential", "-created_at"]),
+            models.Index(fields=["expires_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tool} {self.status} ({self.task_id[:8]})"

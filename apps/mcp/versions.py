@@ -40,6 +40,9 @@ class Revision:
     # `cacheScope` (SEP-2549); the server asks the client nothing on a stream: what it needs comes
     # back in an `InputRequiredResult` the client answers by retrying (SEP-2322).
     stateless: bool = False
+    # Tasks (SEP-1686, experimental): the `tasks` capability, `execution.taskSupport` on long
+    # tools, task-augmented tools/call and the tasks/* methods (apps.mcp.jobs).
+    tasks: bool = False
 
     @property
     def schema_dialect(self) -> str:
@@ -57,6 +60,7 @@ REVISIONS: dict[str, Revision] = {
             resumable_posts=True,
             scope_step_up=True,
             elicitation_modes=True,
+            tasks=True,
         ),
         Revision(
             "2026-07-28",

@@ -51,6 +51,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "apps.mcp.tasks.purge_mcp_sessions",
         "schedule": crontab(minute=37, hour=3),
     },
+    "purge-mcp-tasks": {
+        "task": "apps.mcp.tasks.purge_mcp_tasks",
+        "schedule": crontab(minute="*/15"),
+    },
     # apps.datarights
     "retry-data-team-notifications": {
         "task": "apps.datarights.tasks.retry_data_team_notifications",

@@ -38,3 +38,11 @@ MCP_MAX_WAITING_PER_PERSON = env.int("ATRIUM_MCP_MAX_WAITING_PER_PERSON", 8, min
 # and credential after its last change, there being no session.
 MCP_LIST_TTL_SECONDS = env.int("ATRIUM_MCP_LIST_TTL_SECONDS", 60, min=0)
 MCP_CALLER_STATE_SECONDS = env.int("ATRIUM_MCP_CALLER_STATE_SECONDS", 24 * 3600, min=1)
+# Secure input (apps.mcp.secure_input): how long the link to the page stays valid, and how long a
+# value entered there waits, encrypted, for the tool that asked for it.
+MCP_SECURE_INPUT_SECONDS = env.int("ATRIUM_MCP_SECURE_INPUT_SECONDS", 15 * 60, min=60)
+# Tasks (apps.mcp.jobs, 2025-11-25): how long a task is kept after it was made when the client asks
+# for no ttl, the most it may ask for, and how often clients are told to poll.
+MCP_TASK_TTL_SECONDS = env.int("ATRIUM_MCP_TASK_TTL_SECONDS", 3600, min=60)
+MCP_TASK_MAX_TTL_SECONDS = env.int("ATRIUM_MCP_TASK_MAX_TTL_SECONDS", 24 * 3600, min=60)
+MCP_TASK_POLL_INTERVAL_MS = env.int("ATRIUM_MCP_TASK_POLL_INTERVAL_MS", 1000, min=100)

@@ -45,8 +45,9 @@ def test_a_viewer_lists_only_tools_their_role_allows(people):
     assert "searchTools" in listed
     assert "createContact" not in listed
     assert "updateContact" not in listed
-    # callTool is in every list: it runs only what the viewer may use (test_call_tool.py).
-    assert all(registry.get(name).read_only for name in listed if name != "callTool")
+    # callTool is in every list: it runs only what the viewer may use (test_call_tool.py); so is
+    # startToolTask, which starts only long tools the viewer may use (apps/mcp/tests/test_tasks.py).
+    assert all(registry.get(name).read_only for name in listed if name not in {"callTool", "startToolTask"})
 
 
 def test_a_member_lists_the_write_tools_too(people):
@@ -58,7 +59,7 @@ def test_a_member_lists_the_write_tools_too(people):
 def test_the_list_is_ordered_with_the_catalogue_tools_first(people):
     listed = names(principal_for(people["owner"]))
 
-    assert listed[:3] == ["callTool", "describeTool", "searchTools"]
+    assert listed[:5] == ["callTool", "describeTool", "getToolTaskStatus", "searchTools", "startToolTask"]
     contacts = [name for name in listed if registry.get(name).area == "contacts"]
     assert contacts == sorted(contacts)
 
@@ -109,7 +110,7 @@ def test_toolsets_narrow_the_list_to_some_areas_but_keep_the_catalogue_tools(peo
 
     listed = names(principal, toolsets={"catalogue"})
 
-    assert listed == ["callTool", "describeTool", "searchTools"]
+    assert listed == ["callTool", "describeTool", "getToolTaskStatus", "searchTools", "startToolTask"]
     assert "getContact" in names(principal, toolsets={"contacts"})
 
 

@@ -26,7 +26,7 @@ def test_search_only_finds_tools_the_person_may_use(people):
 def test_search_counts_the_tools_per_area(people):
     areas = {area["area"]: area for area in structured(call(people["viewer"], "searchTools", {}))["areas"]}
 
-    assert areas["catalogue"]["tools"] == 3
+    assert areas["catalogue"]["tools"] == 5
     assert areas["contacts"]["title"] == "Contacts"
 
 
@@ -35,7 +35,13 @@ def test_search_can_keep_to_some_areas(people):
         call(people["owner"], "searchTools", {"query": "", "areas": ["catalogue"], "limit": 5})
     )
 
-    assert [match["name"] for match in answer["matches"]] == ["callTool", "describeTool", "searchTools"]
+    assert [match["name"] for match in answer["matches"]] == [
+        "callTool",
+        "describeTool",
+        "getToolTaskStatus",
+        "searchTools",
+        "startToolTask",
+    ]
 
 
 def test_describe_gives_the_full_definition(people):

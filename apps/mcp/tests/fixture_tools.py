@@ -551,3 +551,35 @@ def test_trigger_tool_change(ctx: ToolContext) -> RawResult:
 
     tool_list_changed.send(sender=None, schema_name=connection.schema_name, user_ids=[ctx.actor.pk])
     return _text("told")
+
+
+@tool("slowExport", permission=READ, title="Slow export", read_only=True, long_running=True)
+def slow_export(
+    ctx: ToolContext, *, seconds: Annotated[float, Field(ge=0, le=30, description="How long it takes")] = 0
+) -> RawResult:
+    """Works `seconds` seconds, stopping early when cancelled, then answers (a long tool for the
+    tasks tests, transport test fixture)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if ctx.is_cancelled():
+            return _text("stopped", error=True)
+        time.sleep(0.1)
+    data = {"exported": seconds}
+    return RawResult(content=[{"type": "text", "text": f"exported after {seconds} s"}], structured=data)
+
+
+@tool("connectTestAccount", permission=READ, title="Connect a test account", read_only=True, open_world=True)
+def connect_test_account(
+    ctx: ToolContext, *, account: Annotated[str, Field(min_length=1, max_length=40, description="Its name")]
+) -> RawResult:
+    """Asks the person for the account's API key on a page of ours, then tells its length and
+    nothing more (the generic secure input, transport test fixture)."""
+    key = ctx.secure_input(
+        purpose=f"tests.account:{account}",
+        message=f"Enter the API key of the account {account}.",
+        label="API key",
+    )
+    return RawResult(
+        content=[{"type": "text", "text": f"connected {account} with a key of {len(key)} characters"}],
+        structured={"account": account, "keyLength": len(key)},
+    )

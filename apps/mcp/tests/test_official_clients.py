@@ -6,8 +6,10 @@ node, and the MCP Inspector CLI."""
 import asyncio
 import json
 import subprocess
+import threading
 from pathlib import Path
 
+import httpx
 import httpx2
 import mcp_types as types
 import pytest
@@ -142,6 +144,54 @@ def test_python_sdk_at_2026_07_28_hears_list_changed_on_its_subscription(mcp_ser
     assert version == "2026-07-28"
     assert honoured.tools_list_changed and not honoured.prompts_list_changed
     assert isinstance(event, ToolsListChanged)
+
+
+def test_python_sdk_opens_a_url_elicitation_and_the_tool_goes_on(mcp_server):
+    from apps.mcp.tests.test_secure_input import enter, signed_in
+
+    asked: list[types.ElicitRequestURLParams] = []
+    entered: list[httpx.Response] = []
+
+    async def answer(context, params):  # type: ignore[no-untyped-def]
+        asked.append(params)
+        # What a client does: it opens the page; the person, signed in, types the key there.
+        browser = signed_in(mcp_server.url(), "member@acme.example")
+        threading.Timer(0.3, lambda: entered.append(enter(browser, params.url, "sk-from-sdk"))).start()
+        return types.ElicitResult(action="accept")
+
+    async def scenario():  # type: ignore[no-untyped-def]
+        url = f"{mcp_server.url()}/api/mcp"
+        async with python_client(
+            url, "test:member@acme.example", "legacy", elicitation_callback=answer
+        ) as client:
+            return await client.call_tool("connectTestAccount", {"account": "sdk"})
+
+    result = asyncio.run(scenario())
+
+    assert len(asked) == 1 and asked[0].mode == "url"
+    assert asked[0].url.startswith(f"{mcp_server.url()}/settings/secure-input/")
+    assert entered and entered[0].status_code == 200
+    assert result.structured_content == {"account": "sdk", "keyLength": 11}
+
+
+def test_python_sdk_without_an_elicitation_callback_gets_url_elicitation_required(mcp_server):
+    from mcp import MCPError, UrlElicitationRequiredError
+
+    async def scenario():  # type: ignore[no-untyped-def]
+        url = f"{mcp_server.url()}/api/mcp"
+        async with python_client(url, "test:member@acme.example", "legacy") as client:
+            try:
+                await client.call_tool("connectTestAccount", {"account": "no-callback"})
+            except MCPError as error:
+                return error
+        return None
+
+    error = asyncio.run(scenario())
+
+    assert error is not None and error.code == -32042
+    [elicitation] = UrlElicitationRequiredError.from_error(error.error).elicitations
+    assert elicitation.mode == "url"
+    assert elicitation.message == "Enter the API key of the account no-callback."
 
 
 def test_python_sdk_hears_list_changed_on_its_stream(mcp_server, committed):

@@ -1,0 +1,176 @@
+"""Outside iCalendar feeds imported into a calendar (manageCalendar, action subscribe).
+
+The feed's URL follows the rules of every URL a person gives the service (apps.core.outbound:
+https to a public address; loopback only where WEBHOOKS_ALLOW_LOOPBACK allows it, in
+development and tests). A feed behind HTTP Basic authentication needs a password: the tool asks
+the person for it through secure input (apps.catalogue.secure_input), never through the model,
+and it is kept encrypted on the feed (`CalendarFeed.password_encrypted`) for the next import.
+
+Each import copies the feed's events (VEVENT) into the calendar, keyed by their UID: new ones are
+created, ones imported before are updated; an event whose UID belongs to another calendar is
+skipped. Cancelled events are imported as cancelled.
+"""
+
+import base64
+import logging
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any
+
+import icalendar
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from apps.calendars import services
+from apps.calendars.errors import FeedPasswordRefused, FeedUnreachable
+from apps.calendars.models import Calendar, CalendarFeed, Event
+from apps.calendars.permissions import CalendarsPerm
+from apps.core import encryption, outbound
+from apps.core.actors import require
+from apps.core.errors import invalid
+
+logger = logging.getLogger(__name__)
+
+MAX_FEED_BYTES = 5 * 1024 * 1024
+MAX_EVENTS = 2000
+FETCH_TIMEOUT_SECONDS = 15.0
+
+
+@dataclass
+class Imported:
+    feed: CalendarFeed
+    created: int
+    updated: int
+    skipped: int
+
+
+def check_feed_url(url: str, *, require_resolution: bool = False) -> outbound.Target:
+    try:
+        return outbound.check_url(
+            url,
+            noun=_("The feed URL"),
+            allow_loopback=settings.WEBHOOKS_ALLOW_LOOPBACK,
+            require_resolution=require_resolution,
+        )
+    except outbound.UnsafeUrl as unsafe:
+        raise invalid("feed.url", unsafe.message) from None
+
+
+def stored_password(*, calendar: Calendar, url: str, username: str) -> str | None:
+    """The password kept for this feed and user name, if any."""
+    feed = CalendarFeed.objects.filter(calendar=calendar, url=url, username=username).first()
+    if feed is None or not feed.password_encrypted:
+        return None
+    try:
+        return encryption.decrypt(feed.password_encrypted)
+    except encryption.DecryptionFailed:
+        return None
+
+
+def feed_import(*, actor: Any, calendar: Calendar, url: str, username: str, password: str | None) -> Imported:
+    """Fetches the feed and copies its events into `calendar`; keeps the feed (and its password,
+    encrypted) for the next import."""
+    require(actor, CalendarsPerm.MANAGE)
+    require(actor, CalendarsPerm.EDIT)
+    target = check_feed_url(url, require_resolution=True)
+    headers = {"Accept": "text/calendar"}
+    if username:
+        credentials = f"{username}:{password or ''}".encode()
+        headers["Authorization"] = "Basic " + base64.b64encode(credentials).decode()
+    try:
+        body = outbound.fetch(
+            target, headers=headers, timeout=FETCH_TIMEOUT_SECONDS, max_bytes=MAX_FEED_BYTES
+        )
+    except outbound.FetchFailed as failed:
+        if failed.status in {401, 403} and username:
+            raise FeedPasswordRefused(url=url) from None
+        raise FeedUnreachable(url=url, reason=failed.message) from None
+    events = _events(body, url)
+    feed, _created = CalendarFeed.objects.get_or_create(
+        calendar=calendar, url=url, defaults={"created_by": actor, "username": username}
+    )
+    feed.username = username
+    feed.password_encrypted = encryption.encrypt(password) if username and password else ""
+    feed.last_imported_at = timezone.now()
+    feed.save()
+    created = updated = skipped = 0
+    for component in events:
+        outcome = _copy(actor, calendar, component)
+        created += outcome == "created"
+        updated += outcome == "updated"
+        skipped += outcome == "skipped"
+    logger.info(
+        "feed %s imported into calendar %s: %s new, %s updated", feed.pk, calendar.pk, created, updated
+    )
+    return Imported(feed=feed, created=created, updated=updated, skipped=skipped)
+
+
+def _events(body: bytes, url: str) -> list[Any]:
+    try:
+        parsed = icalendar.Calendar.from_ical(body)
+    except Exception:
+        raise FeedUnreachable(url=url, reason=_("it is not an iCalendar file")) from None
+    events = [component for component in parsed.walk("VEVENT")]
+    if len(events) > MAX_EVENTS:
+        raise FeedUnreachable(url=url, reason=_("it holds more than %(max)d events") % {"max": MAX_EVENTS})
+    return events
+
+
+def _when(value: Any) -> tuple[str, bool]:
+    """(ISO 8601 text, all day) of a DTSTART / DTEND value."""
+    moment = value.dt
+    if isinstance(moment, datetime):
+        if moment.tzinfo is None:
+            moment = timezone.make_aware(moment, timezone.get_current_timezone())
+        return moment.isoformat(), False
+    if isinstance(moment, date):
+        return moment.isoformat(), True
+    raise ValueError("not a date")
+
+
+def _copy(actor: Any, calendar: Calendar, component: Any) -> str:
+    uid = str(component.get("UID") or "").strip()[:255]
+    start = component.get("DTSTART")
+    if not uid or start is None:
+        return "skipped"
+    try:
+        starts, all_day = _when(start)
+        fields: dict[str, Any] = {
+            "title": str(component.get("SUMMARY") or _("(no title)"))[:300],
+            "description": str(component.get("DESCRIPTION") or "")[:10_000],
+            "location": str(component.get("LOCATION") or "")[:300],
+            "start": starts,
+            "all_day": all_day,
+            "status": "cancelled"
+            if str(component.get("STATUS") or "").upper() == "CANCELLED"
+            else "confirmed",
+        }
+        end = component.get("DTEND")
+        if end is not None:
+            ends, _all_day = _when(end)
+            if all_day:
+                # iCalendar's all-day end is exclusive; ours is the last day.
+                ends = (date.fromisoformat(ends[:10]) - timedelta(days=1)).isoformat()
+            if ends[:10] >= starts[:10]:
+                fields["end"] = ends
+        rule = component.get("RRULE")
+        fields["recurrence"] = rule.to_ical().decode() if rule is not None else ""
+    except (ValueError, TypeError, AttributeError):
+        return "skipped"
+    # Trashed events too: a UID is unique among all of them.
+    existing = Event._base_manager.filter(uid=uid).first()
+    try:
+        with transaction.atomic():
+            if existing is None:
+                event = services.event_create(actor=actor, calendar=calendar, fields=fields, attendees=[])
+                Event.objects.filter(pk=event.pk).update(uid=uid)
+                return "created"
+            if existing.calendar_id != calendar.pk or existing.deleted_at is not None:
+                return "skipped"
+            services.event_update(actor=actor, event=existing, fields=fields)
+            return "updated"
+    except Exception as error:  # one bad event does not stop the others
+        logger.info("a feed event was skipped: %s", type(error).__name__)
+        return "skipped"
