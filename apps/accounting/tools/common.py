@@ -16,7 +16,7 @@ Currency = Annotated[str, Field(min_length=3, max_length=3, description="ISO 421
 Decimalish = Annotated[
     Decimal,
     Field(allow_inf_nan=False, max_digits=19, decimal_places=6),
-    WithJsonSchema({"type": ["string", "number"]}),
+    WithJsonSchema({"type": ["string", "number"], "pattern": r"^-?\d+(\.\d+)?$"}),
 ]
 TaxCode = Annotated[str, Field(min_length=1, max_length=20, description="Code from listTaxTypes")]
 
