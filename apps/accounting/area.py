@@ -14,9 +14,12 @@ area = areas.declare(
         "currency exchange rate fx trial balance journal debit credit receivable payable"
     ),
     hints={
-        "getAccountingSummary": "overview of the books, base currency, tax regime, lock date, what is owed",
-        "listTaxTypes": "which vat rates tax codes do we have, reverse charge exempt zero rated",
-        "previewTaxBreakdown": "work out calculate the vat tax on these amounts prices net gross total",
+        "getAccountingSummary": (
+            "overview of the books, trial balance of the ledger, base currency, tax regime, lock date, "
+            "what is owed"
+        ),
+        "listTaxTypes": "which vat rates tax codes go on an invoice line, reverse charge exempt zero rated",
+        "previewTaxBreakdown": "how much vat is on these items, the tax on amounts prices net gross total",
         "previewCurrencyConversion": "convert dollars euros pounds exchange rate fx what is it worth in",
         "createInvoice": "bill a customer raise draft a new sales invoice for work done",
         "getInvoice": "show open details of invoice number lines amount due",
