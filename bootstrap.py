@@ -710,7 +710,8 @@ class MailServer:
         return subprocess.Popen(
             [
                 str(VENV_PY),
-                str(ROOT / "apps" / "mail" / "localsmtp.py"),
+                "-m",
+                "apps.mail.localsmtp",
                 "--port",
                 str(ports["smtp"]),
                 "--lmtp-port",
@@ -771,10 +772,12 @@ class MailServer:
 class Services:
     """PostgreSQL and Redis, embedded unless the environment names them."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, mail: bool = True) -> None:
         self.postgres: Postgres | None = None
         self.redis: Redis | None = None
         self.mail: MailServer | None = None
+        # The tests start a mail server of their own (apps/mail/tests/conftest.py).
+        self.with_mail = mail
 
     def start(self) -> dict[str, str]:
         env = {}
@@ -793,7 +796,7 @@ class Services:
         # turns it off (ATRIUM_MAIL_LOCAL=0: every mailbox then connects to an outside server).
         if os.environ.get("ATRIUM_MAIL_LOCAL_IMAP"):
             env.update({name: os.environ[name] for name in MAIL_ENV if name in os.environ})
-        elif os.environ.get("ATRIUM_MAIL_LOCAL", "1") != "0":
+        elif self.with_mail and os.environ.get("ATRIUM_MAIL_LOCAL", "1") != "0":
             self.mail = MailServer()
             env.update(self.mail.start())
         return env
@@ -1119,7 +1122,8 @@ def parallel(args: list[str]) -> list[str]:
 def cmd_test(args: list[str]) -> int:
     ensure_venv()
     ensure_test_tools()
-    services = Services()
+    ensure_debian_packages(MAIL_DEBIAN_PACKAGES, "the mail tests")
+    services = Services(mail=False)
     try:
         env = django_env(services.start(), settings="config.settings.test")
         command = [str(VENV_PY), "-m", "pytest", *parallel(args)]

@@ -3,7 +3,7 @@ beside Dovecot): SMTP on 127.0.0.1 with AUTH (the local server's one password), 
 message delivered by LMTP into the Dovecot mailbox of every recipient. Every address has a
 mailbox there, so mail "to the outside world" stays on this machine and can be read back.
 
-Run by the virtualenv's Python without Django: `python apps/mail/localsmtp.py --port P
+Run by the virtualenv's Python without Django: `python -m apps.mail.localsmtp --port P
 --lmtp-port L --password-file F`. It logs counts and SMTP codes, never an address or a body.
 """
 
