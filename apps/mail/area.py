@@ -5,9 +5,10 @@ from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import areas, env
+from apps.core.kinds import sources
 from apps.core.navigation import NavItem
 from apps.mail.permissions import MailPerm
-from apps.mail.sources import MailMessages
+from apps.mail.sources import MailFiles, MailMessages
 
 MB = 1024 * 1024
 
@@ -58,3 +59,4 @@ area = areas.declare(
         "ATRIUM_MAIL_SYNC_FIRST": env.int("ATRIUM_MAIL_SYNC_FIRST", 200, min=1),
     },
 )
+sources.register_mail_sender(MailFiles())

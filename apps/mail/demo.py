@@ -5,6 +5,7 @@ their folders (IMAP APPEND) the first time they are empty, then synchronised."""
 import imaplib
 import logging
 import time
+from datetime import timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 from typing import Any
@@ -24,7 +25,7 @@ def _message(
 ) -> EmailMessage:
     message = EmailMessage()
     message["From"], message["To"], message["Subject"] = sender, to, subject
-    message["Date"] = format_datetime(timezone.now() - timezone.timedelta(days=days_ago))
+    message["Date"] = format_datetime(timezone.now() - timedelta(days=days_ago))
     message["Message-ID"] = make_msgid(domain=sender.rpartition("@")[2].rstrip(">"))
     if replying is not None:
         message["In-Reply-To"] = replying["Message-ID"]

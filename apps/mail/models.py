@@ -15,6 +15,8 @@ Another area's record owns a thread by pointing at it (a deal, a ticket: a forei
 so a customer's reply, threaded here by Message-ID / In-Reply-To / References, reaches it.
 """
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Exists, OuterRef, Q
@@ -27,7 +29,7 @@ from apps.mail.permissions import MailPerm
 USER = settings.AUTH_USER_MODEL
 
 
-def _member(person_id: object) -> Q:
+def _member(person_id: Any) -> Q:
     return Q(Exists(MailboxMember.objects.filter(mailbox=OuterRef("pk"), user=person_id)))
 
 
@@ -65,7 +67,9 @@ class Mailbox(Record):
     send_as = models.JSONField(_("also sends as"), default=list, blank=True)
     owner = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     shared = models.BooleanField(_("shared"), default=False)
-    members = models.ManyToManyField(USER, through="MailboxMember", related_name="+", blank=True)
+    members: "models.ManyToManyField[Any, Any]" = models.ManyToManyField(
+        USER, through="MailboxMember", related_name="+", blank=True
+    )
     server = models.CharField(_("server"), max_length=10, choices=Server.choices, default=Server.LOCAL)
     imap_host = models.CharField(_("IMAP host"), max_length=255, blank=True)
     imap_port = models.PositiveIntegerField(_("IMAP port"), default=993)

@@ -13,6 +13,7 @@ import logging
 import smtplib
 import time
 from dataclasses import dataclass, field
+from datetime import timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 
@@ -20,6 +21,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from apps.accounts.models import person
 from apps.core.actors import Actor
 from apps.core.errors import AppError
 from apps.mail import addresses, errors, servers, sync
@@ -138,7 +140,7 @@ def queue(
         return Outgoing.objects.create(
             mailbox=mailbox,
             draft_id=draft_id,
-            created_by=actor if getattr(actor, "pk", None) else None,
+            created_by=person(actor),
             kind=kind,
             message_id=str(message["Message-ID"]),
             subject=str(message["Subject"] or ""),
@@ -211,9 +213,10 @@ def store_in_sent(row: Outgoing) -> bool:
     name = sent.name if sent else "Sent"
     try:
         with servers.imap(row.mailbox) as client:
-            status, _data = client.append(
+            answer = client.append(
                 quoted(name), "(\\Seen)", imaplib.Time2Internaldate(time.time()), bytes(row.raw)
             )
+        status = answer[0]
     except AppError:
         status = "NO"
     if status != "OK":
@@ -238,7 +241,7 @@ def fetch_raw(message: Message) -> bytes:
 
 def stale_sending(minutes: int = 10) -> int:
     """Rows left `sending` by a process that died: never sent again (they may have gone)."""
-    cutoff = timezone.now() - timezone.timedelta(minutes=minutes)
+    cutoff = timezone.now() - timedelta(minutes=minutes)
     return Outgoing.objects.filter(status=Outgoing.Status.SENDING, created_at__lt=cutoff).update(
         status=Outgoing.Status.UNKNOWN, problem="interrupted while sending; it may have been sent"
     )

@@ -3,11 +3,13 @@ forward, resend, a file as an attachment). Every door (the Email Inbox tools, ot
 tools, the Mail page, Celery) calls these; rows come from `restrict`/`fetch` of the actor."""
 
 import logging
+from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
+from apps.accounts.models import person
 from apps.core import encryption
 from apps.core.actors import Actor, require
 from apps.core.errors import AppError, invalid
@@ -63,7 +65,7 @@ def mailbox_create(
         smtp_security=smtp_security,
         username=username.strip(),
         secret=encryption.encrypt(password) if password else "",
-        created_by=actor,
+        created_by=person(actor),
     )
 
 
@@ -107,7 +109,9 @@ def draft_save(
     require(actor, MailPerm.EDIT)
     if draft is None:
         assert mailbox is not None
-        draft = Draft(mailbox=mailbox, author=actor, created_by=actor, from_address=mailbox.address)
+        draft = Draft(
+            mailbox=mailbox, author=person(actor), created_by=person(actor), from_address=mailbox.address
+        )
         if reply_to is not UNSET and reply_to is not None:
             draft.subject = _reply_subject(reply_to.subject)
             draft.to = [reply_to.reply_to[0] if reply_to.reply_to else reply_to.from_address]
@@ -158,13 +162,13 @@ def draft_restore(*, actor: Actor, draft: Draft) -> None:
 
 
 def signature_of(*, actor: Actor, mailbox: Mailbox) -> Signature | None:
-    return Signature.objects.filter(mailbox=mailbox, user=actor).first()
+    return Signature.objects.filter(mailbox=mailbox, user=person(actor)).first()
 
 
 def signature_set(*, actor: Actor, mailbox: Mailbox, text: str) -> Signature:
     require(actor, MailPerm.EDIT)
     signature, _created = Signature.objects.update_or_create(
-        mailbox=mailbox, user=actor, defaults={"text": text.strip()}
+        mailbox=mailbox, user=person(actor), defaults={"text": text.strip()}
     )
     return signature
 
@@ -293,7 +297,7 @@ def outbox_sweep() -> int:
     rows left `sending` are marked as possibly sent, never sent again. Returns how many went."""
     sending.stale_sending()
     sent = 0
-    cutoff = timezone.now() - timezone.timedelta(minutes=1)
+    cutoff = timezone.now() - timedelta(minutes=1)
     for row in Outgoing.objects.filter(status=Outgoing.Status.QUEUED, attempts=0, created_at__lt=cutoff):
         try:
             done = sending.deliver(row)

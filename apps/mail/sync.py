@@ -158,7 +158,7 @@ def _refresh_flags(client: imaplib.IMAP4, folder: Folder, uids: list[int]) -> No
 
 
 def parse(raw: bytes) -> EmailMessage:
-    return email.message_from_bytes(raw, policy=email.policy.default)  # type: ignore[return-value]
+    return email.message_from_bytes(raw, policy=email.policy.default)
 
 
 def _header(message: EmailMessage, name: str) -> str:

@@ -21,7 +21,7 @@ def mail_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
     mailboxes = list(Mailbox.objects.restrict(request.user).select_related("owner"))
     unread = selectors.unread_in_inbox(actor=request.user)
     for mailbox in mailboxes:
-        mailbox.unread = unread.get(mailbox.pk, 0)  # type: ignore[attr-defined]
+        mailbox.unread = unread.get(mailbox.pk, 0)
     is_admin = can(request.user, MailPerm.ADMIN)
     return render(
         request,
