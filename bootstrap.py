@@ -61,8 +61,6 @@ TEST_DEBIAN_PACKAGES = {"chromium": "/usr/bin/chromium", "nginx": "/usr/sbin/ngi
 # and its LMTP delivery, from Debian's packages, run as an unprivileged user with a configuration
 # of our own; apps/mail/localsmtp.py (aiosmtpd) takes SMTP submission and delivers by LMTP.
 MAIL_DEBIAN_PACKAGES = {"dovecot-imapd": "/usr/sbin/dovecot", "dovecot-lmtpd": "/usr/lib/dovecot/lmtp"}
-MAIL_DIR = DATA / "mail"
-MAIL_PASSWORD = DATA / "mail.password"
 NODE_DIR = ROOT / "tests" / "node"
 DB_NAME = "atrium"
 DB_USER = "atrium"
@@ -624,7 +622,8 @@ class MailServer:
     def __init__(self, root: Path = DATA) -> None:
         self.root = root
         self.run_dir = root / "run" / "mail"
-        self.boxes = root / "mail"
+        # Not root/"mail": `make run` writes the service's own e-mails there as files.
+        self.boxes = root / "mailboxes"
         self.logs = root / "logs"
         self.password_file = root / "mail.password"
         self.state_file = self.run_dir / "ports.json"
