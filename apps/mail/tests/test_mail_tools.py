@@ -276,3 +276,37 @@ def test_the_mail_page_shows_one_s_mailboxes_and_no_one_else_s(filled, people, a
     acme_client.force_login(people["owner"])
     detail = acme_client.get(f"/settings/mail/{filled.pk}/").content.decode()
     assert "Pricing for 40 seats" in detail and "<script>alert" not in detail
+
+
+def test_export_and_erasure_reach_every_mail_model(filled, people, acme):
+    from apps.core import privacy
+
+    owner = people["owner"]
+    services.signature_set(actor=owner, mailbox=filled, text="Ada")
+    services.draft_save(actor=owner, mailbox=filled, to=["jo@example.org"], subject="Privacy", body="x")
+    handlers = {handler.label: handler for handler in privacy.handlers() if handler.label.startswith("mail.")}
+    assert set(handlers) == {
+        "mail.mailbox",
+        "mail.mailboxmember",
+        "mail.message",
+        "mail.thread",
+        "mail.draft",
+        "mail.signature",
+        "mail.outgoing",
+    }
+    customer = privacy.Subject(email="jo.brennan@example.org", user=None, workspace=acme)
+    exported = handlers["mail.message"].export(customer)
+    assert {row["subject"] for row in exported} >= {"Pricing for 40 seats", "Re: Pricing for 40 seats"}
+    handlers["mail.message"].erase(customer)
+    handlers["mail.thread"].erase(customer)
+    assert not Message.objects.filter(addresses__contains=["jo.brennan@example.org"]).exists()
+    assert Message.objects.filter(mailbox=filled).exists()  # the rest of the mailbox stays
+
+    person = privacy.Subject(email=owner.email, user=owner, workspace=acme)
+    assert "secret" not in handlers["mail.mailbox"].export(person)[0]
+    for label in ("mail.draft", "mail.signature", "mail.mailbox"):
+        handlers[label].soft_delete(person)
+        handlers[label].erase(person)
+    assert not Mailbox.objects.filter(pk=filled.pk).exists()
+    support = Mailbox.objects.get(address="support@acme.example")
+    assert support.owner_id is None  # a shared mailbox stays, without its owner
