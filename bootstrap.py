@@ -35,6 +35,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
@@ -56,6 +57,10 @@ REQUIREMENTS = [ROOT / "requirements" / name for name in ("base.txt", "dev.txt",
 # balancer of the multi-process tests) and the official MCP clients and tools from npm
 # (tests/node/package-lock.json pins them).
 TEST_DEBIAN_PACKAGES = {"chromium": "/usr/bin/chromium", "nginx": "/usr/sbin/nginx"}
+# The local mail server of `make run`, `make up` and the tests (apps/mail): Dovecot's IMAP server
+# and its LMTP delivery, from Debian's packages, run as an unprivileged user with a configuration
+# of our own; apps/mail/localsmtp.py (aiosmtpd) takes SMTP submission and delivers by LMTP.
+MAIL_DEBIAN_PACKAGES = {"dovecot-imapd": "/usr/sbin/dovecot", "dovecot-lmtpd": "/usr/lib/dovecot/lmtp"}
 NODE_DIR = ROOT / "tests" / "node"
 DB_NAME = "atrium"
 DB_USER = "atrium"
@@ -134,13 +139,13 @@ def ensure_venv() -> None:
     stamp.write_text(digest.hexdigest())
 
 
-def ensure_test_tools() -> None:
-    """Installs what the tests need from Debian and npm, once (each step is skipped when done)."""
-    missing = [name for name, path in TEST_DEBIAN_PACKAGES.items() if not Path(path).exists()]
+def ensure_debian_packages(packages: dict[str, str], needed_by: str) -> None:
+    """Installs the Debian packages whose file (the value) is missing, once."""
+    missing = [name for name, path in packages.items() if not Path(path).exists()]
     if missing:
         if os.geteuid() != 0 or not shutil.which("apt-get"):
             fail(
-                f"the tests need the Debian packages {', '.join(missing)}; install them (apt-get install "
+                f"{needed_by} need the Debian packages {', '.join(missing)}; install them (apt-get install "
                 f"{' '.join(missing)}) or run as root so that this step can"
             )
         say(f"installing {', '.join(missing)} from Debian's packages")
@@ -158,6 +163,11 @@ def ensure_test_tools() -> None:
                 stdout=subprocess.DEVNULL,
                 check=True,
             )
+
+
+def ensure_test_tools() -> None:
+    """Installs what the tests need from Debian and npm, once (each step is skipped when done)."""
+    ensure_debian_packages(TEST_DEBIAN_PACKAGES, "the tests")
     lock = NODE_DIR / "package-lock.json"
     stamp = NODE_DIR / "node_modules" / ".lock.sha256"
     digest = hashlib.sha256(lock.read_bytes()).hexdigest()
@@ -239,6 +249,9 @@ def redis_url(port: int) -> str:
     return f"redis://127.0.0.1:{port}/0"
 
 
+MAIL_ENV = ("ATRIUM_MAIL_LOCAL_IMAP", "ATRIUM_MAIL_LOCAL_SMTP", "ATRIUM_MAIL_LOCAL_PASSWORD")
+
+
 def running_services_env() -> dict[str, str]:
     """DATABASE_URL and REDIS_URL of the embedded services that are running now, whoever started
     them (`make up`, `make run`, `bootstrap.py env`), without starting anything: manage.py uses
@@ -251,6 +264,11 @@ def running_services_env() -> dict[str, str]:
     redis_port = redis_running_port()
     if redis_port:
         env["REDIS_URL"] = redis_url(redis_port)
+    mail = MailServer()
+    mail_ports = mail.ports()
+    if mail_ports:
+        with contextlib.suppress(OSError):
+            env.update(mail.env(mail_ports))
     return env
 
 
@@ -498,12 +516,267 @@ def make_reachable(path: Path, owner: str | None) -> None:
         shutil.chown(path, owner)
 
 
+DOVECOT_CONFIG = """# Written by bootstrap.py at each start (apps/mail): the local mail server, loopback only.
+base_dir = {base}
+state_dir = {state}
+log_path = {log}
+instance_name = atrium-mail-{port}
+protocols = imap lmtp
+listen = 127.0.0.1
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+default_internal_user = {user}
+default_internal_group = {group}
+default_login_user = {user}
+verbose_proctitle = no
+# No address or message id in the log (SPEC 10): logins and deliveries are logged without them.
+login_log_format_elements = method=%m rip=%r lip=%l %c
+mail_log_prefix = "%s(%{{pid}}): "
+deliver_log_format = %$
+mail_location = maildir:~/Maildir
+mail_uid = {uid}
+mail_gid = {gid}
+first_valid_uid = {uid}
+last_valid_uid = {uid}
+first_valid_gid = {gid}
+last_valid_gid = {gid}
+imap_idle_notify_interval = 30 secs
+# One secret for every address of this development server: each address has a mailbox.
+passdb {{
+  driver = static
+  args = password={password}
+}}
+userdb {{
+  driver = static
+  args = uid={uid} gid={gid} home={boxes}/%d/%n allow_all_users=yes
+}}
+namespace inbox {{
+  inbox = yes
+  separator = /
+  mailbox Drafts {{
+    special_use = \\Drafts
+    auto = subscribe
+  }}
+  mailbox Sent {{
+    special_use = \\Sent
+    auto = subscribe
+  }}
+  mailbox Trash {{
+    special_use = \\Trash
+    auto = subscribe
+  }}
+  mailbox Archive {{
+    special_use = \\Archive
+    auto = subscribe
+  }}
+  mailbox Junk {{
+    special_use = \\Junk
+    auto = subscribe
+  }}
+}}
+service imap-login {{
+  chroot =
+  inet_listener imap {{
+    address = 127.0.0.1
+    port = {imap_port}
+  }}
+  inet_listener imaps {{
+    port = 0
+  }}
+}}
+service lmtp {{
+  inet_listener lmtp {{
+    address = 127.0.0.1
+    port = {lmtp_port}
+  }}
+  unix_listener lmtp {{
+    mode = 0600
+  }}
+}}
+service anvil {{
+  chroot =
+}}
+service auth {{
+  unix_listener auth-userdb {{
+    mode = 0600
+  }}
+}}
+service stats {{
+  unix_listener stats-reader {{
+    mode = 0600
+  }}
+  unix_listener stats-writer {{
+    mode = 0600
+  }}
+}}
+"""
+
+
+class MailServer:
+    """The local mail server under `root` (.data by default; the tests give their own): Dovecot
+    (IMAP, and LMTP delivery into its Maildirs) and apps/mail/localsmtp.py (SMTP submission,
+    delivering by LMTP). Every address has a mailbox; one password, kept in `root`/mail.password,
+    opens them all. As root, Dovecot runs as PostgreSQL's unprivileged system user."""
+
+    def __init__(self, root: Path = DATA) -> None:
+        self.root = root
+        self.run_dir = root / "run" / "mail"
+        # Not root/"mail": `make run` writes the service's own e-mails there as files.
+        self.boxes = root / "mailboxes"
+        self.logs = root / "logs"
+        self.password_file = root / "mail.password"
+        self.state_file = self.run_dir / "ports.json"
+        self.smtp_pidfile = self.run_dir / "smtp.pid"
+        self.started_here = False
+        self.user: str | None = ensure_system_user(PG_SYSTEM_USER) if os.geteuid() == 0 else None
+
+    def identity(self) -> tuple[str, str, int, int]:
+        import grp
+        import pwd
+
+        entry = pwd.getpwnam(self.user) if self.user else pwd.getpwuid(os.getuid())
+        return entry.pw_name, grp.getgrgid(entry.pw_gid).gr_name, entry.pw_uid, entry.pw_gid
+
+    def ports(self) -> dict | None:
+        """The ports of the running server ({"imap", "lmtp", "smtp"}), or None."""
+        try:
+            ports = json.loads(self.state_file.read_text())
+            dovecot = int((self.run_dir / "dovecot" / "master.pid").read_text())
+            smtp = int(self.smtp_pidfile.read_text())
+        except (FileNotFoundError, ValueError, TypeError):
+            return None
+        alive = pid_alive(dovecot) and pid_alive(smtp)
+        return ports if alive and port_open(ports["imap"]) and port_open(ports["smtp"]) else None
+
+    def password(self) -> str:
+        if not self.password_file.exists():
+            self.root.mkdir(parents=True, exist_ok=True)
+            self.password_file.write_text(secrets.token_urlsafe(24))
+            self.password_file.chmod(0o600)
+        return self.password_file.read_text().strip()
+
+    def env(self, ports: dict) -> dict[str, str]:
+        return {
+            "ATRIUM_MAIL_LOCAL_IMAP": f"127.0.0.1:{ports['imap']}",
+            "ATRIUM_MAIL_LOCAL_SMTP": f"127.0.0.1:{ports['smtp']}",
+            "ATRIUM_MAIL_LOCAL_PASSWORD": self.password(),
+        }
+
+    def start(self) -> dict[str, str]:
+        ports = self.ports()
+        if ports:
+            return self.env(ports)
+        ensure_debian_packages(MAIL_DEBIAN_PACKAGES, "the local mail server (apps/mail)")
+        self.stop_leftovers()
+        ports = {"imap": free_port(), "lmtp": free_port(), "smtp": free_port()}
+        user, group, uid, gid = self.identity()
+        base, state = self.run_dir / "dovecot", self.run_dir / "state"
+        for folder in (self.run_dir, base, state, self.boxes, self.logs):
+            folder.mkdir(parents=True, exist_ok=True)
+        log = self.logs / "dovecot.log"
+        log.touch()
+        config = self.run_dir / "dovecot.conf"
+        config.write_text(
+            DOVECOT_CONFIG.format(
+                base=base,
+                state=state,
+                log=log,
+                port=ports["imap"],
+                user=user,
+                group=group,
+                uid=uid,
+                gid=gid,
+                password=self.password(),
+                boxes=self.boxes,
+                imap_port=ports["imap"],
+                lmtp_port=ports["lmtp"],
+            )
+        )
+        config.chmod(0o600)
+        if self.user:
+            make_reachable(self.boxes, self.user)
+            for path in (base, state, self.boxes, log):
+                shutil.chown(path, self.user, group)
+        say(f"starting the local mail server (IMAP 127.0.0.1:{ports['imap']}, SMTP :{ports['smtp']})")
+        subprocess.run([MAIL_DEBIAN_PACKAGES["dovecot-imapd"], "-c", str(config)], check=True)
+        with open(self.logs / "mail-smtp.log", "a") as smtp_log:
+            child = self.start_smtp(ports, smtp_log)
+        self.smtp_pidfile.write_text(str(child.pid))
+        return self.wait_started(ports, child, log)
+
+    def start_smtp(self, ports: dict, smtp_log: IO[str]) -> subprocess.Popen:
+        return subprocess.Popen(
+            [
+                str(VENV_PY),
+                "-m",
+                "apps.mail.localsmtp",
+                "--port",
+                str(ports["smtp"]),
+                "--lmtp-port",
+                str(ports["lmtp"]),
+                "--password-file",
+                str(self.password_file),
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=smtp_log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            cwd=ROOT,
+        )
+
+    def wait_started(self, ports: dict, child: subprocess.Popen, log: Path) -> dict[str, str]:
+        self.state_file.write_text(json.dumps(ports))
+        for _ in range(200):
+            if port_open(ports["imap"]) and port_open(ports["smtp"]) and port_open(ports["lmtp"]):
+                break
+            if child.poll() is not None:
+                break
+            time.sleep(0.05)
+        else:
+            self.started_here = True
+            self.stop()
+            fail(f"the local mail server did not start; see {log} and {self.logs / 'mail-smtp.log'}")
+        if child.poll() is not None:
+            self.started_here = True
+            self.stop()
+            fail(f"the local SMTP server stopped; see {self.logs / 'mail-smtp.log'}")
+        self.started_here = True
+        return self.env(ports)
+
+    def stop_leftovers(self) -> None:
+        """A half-running server (one of the two died) is stopped before a new start."""
+        for pidfile in (self.run_dir / "dovecot" / "master.pid", self.smtp_pidfile):
+            with contextlib.suppress(FileNotFoundError, ValueError, ProcessLookupError, PermissionError):
+                os.kill(int(pidfile.read_text()), signal.SIGTERM)
+            pidfile.unlink(missing_ok=True)
+
+    def stop(self) -> None:
+        if not self.started_here:
+            return
+        say("stopping the local mail server")
+        pids = []
+        for pidfile in (self.run_dir / "dovecot" / "master.pid", self.smtp_pidfile):
+            with contextlib.suppress(FileNotFoundError, ValueError, ProcessLookupError, PermissionError):
+                pid = int(pidfile.read_text())
+                os.kill(pid, signal.SIGTERM)
+                pids.append(pid)
+        for _ in range(100):
+            if not any(pid_alive(pid) for pid in pids):
+                break
+            time.sleep(0.05)
+        self.state_file.unlink(missing_ok=True)
+
+
 class Services:
     """PostgreSQL and Redis, embedded unless the environment names them."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, mail: bool = True) -> None:
         self.postgres: Postgres | None = None
         self.redis: Redis | None = None
+        self.mail: MailServer | None = None
+        # The tests start a mail server of their own (apps/mail/tests/conftest.py).
+        self.with_mail = mail
 
     def start(self) -> dict[str, str]:
         env = {}
@@ -518,10 +791,17 @@ class Services:
         else:
             self.redis = Redis()
             env["REDIS_URL"] = redis_url(self.redis.start())
+        # The local mail server, unless the environment names one (ATRIUM_MAIL_LOCAL_IMAP...) or
+        # turns it off (ATRIUM_MAIL_LOCAL=0: every mailbox then connects to an outside server).
+        if os.environ.get("ATRIUM_MAIL_LOCAL_IMAP"):
+            env.update({name: os.environ[name] for name in MAIL_ENV if name in os.environ})
+        elif self.with_mail and os.environ.get("ATRIUM_MAIL_LOCAL", "1") != "0":
+            self.mail = MailServer()
+            env.update(self.mail.start())
         return env
 
     def stop(self) -> None:
-        for service in (self.redis, self.postgres):
+        for service in (self.mail, self.redis, self.postgres):
             if service:
                 service.stop()
 
@@ -841,7 +1121,8 @@ def parallel(args: list[str]) -> list[str]:
 def cmd_test(args: list[str]) -> int:
     ensure_venv()
     ensure_test_tools()
-    services = Services()
+    ensure_debian_packages(MAIL_DEBIAN_PACKAGES, "the mail tests")
+    services = Services(mail=False)
     try:
         env = django_env(services.start(), settings="config.settings.test")
         command = [str(VENV_PY), "-m", "pytest", *parallel(args)]
@@ -890,7 +1171,10 @@ def cmd_stop() -> int:
         status = cmd_down()
         if status:
             return status
-    postgres, redis = Postgres(), Redis()
+    postgres, redis, mail = Postgres(), Redis(), MailServer()
+    if mail.ports() or mail.smtp_pidfile.exists():
+        mail.started_here = True
+        mail.stop()
     for service, port in ((postgres, postgres.running_port()), (redis, redis.running_port())):
         if port:
             service.started_here = True

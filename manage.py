@@ -52,6 +52,11 @@ def use_embedded_services() -> dict[str, bool]:
     except ImportError:  # a copy of the project without bootstrap.py
         return dict.fromkeys(missing, False)
     running = bootstrap.running_services_env()
+    # The local mail server's address and password (apps/mail), when it runs and none is named.
+    if not os.environ.get("ATRIUM_MAIL_LOCAL_IMAP"):
+        for name in bootstrap.MAIL_ENV:
+            if name in running:
+                os.environ[name] = running[name]
     found = {}
     for name in missing:
         found[name] = name in running

@@ -13,7 +13,8 @@ DEMO_CUSTOMER = "Umbrella Corporation (demo)"
 
 
 @transaction.atomic
-def seed(*, owner: Any) -> None:
+def seed(*, people: list[Any], domain: str) -> None:
+    owner = next(person for person in people if person.role.key == "owner")
     ledger.books()
     if SalesDocument.objects.filter(customer_name=DEMO_CUSTOMER).exists():
         return

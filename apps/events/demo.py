@@ -15,7 +15,8 @@ PIPELINE = "Conference planning"
 
 
 @transaction.atomic
-def seed(*, owner: Any) -> None:
+def seed(*, people: list[Any], domain: str) -> None:
+    owner = next(person for person in people if person.role.key == "owner")
     if EventPipeline.objects.filter(name=PIPELINE).exists():
         return
     pipeline = services.pipeline_create(

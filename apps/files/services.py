@@ -27,7 +27,7 @@ from apps.accounts.models import person
 from apps.core import folders as trees
 from apps.core.actors import Actor, require
 from apps.core.errors import ValidationFailed
-from apps.core.kinds import Item, attachments
+from apps.core.kinds import Item, attachments, sources
 from apps.core.observability import describe_error
 from apps.core.records import Visibility
 from apps.files import blobs, errors, extract
@@ -335,7 +335,9 @@ def clean_recipients(addresses: list[str]) -> list[str]:
 
 
 def file_email(*, actor: Actor, file: File, to: list[str], subject: str, message: str) -> Delivery:
-    """Sends the file as an e-mail attachment through Django's e-mail backend."""
+    """Sends the file as an e-mail attachment: from the person's own mailbox through the mail
+    app when the Email Inbox area is installed (sent once, kept in their Sent folder), otherwise
+    through Django's e-mail backend from the service's address, replies going to the person."""
     require(actor, FilesPerm.EMAIL)
     recipients = clean_recipients(to)
     limit = int(settings.ATRIUM_FILES_EMAIL_MAX_BYTES)
@@ -346,13 +348,27 @@ def file_email(*, actor: Actor, file: File, to: list[str], subject: str, message
             details={"file_id": ["too large to e-mail"]},
         )
     subject = " ".join(subject.split())[:200] or file.name
-    sender = getattr(actor, "email", "") or ""
+    body = message or f"{file.name} is attached."
+    sender = sources.mail_sender()
+    if sender is not None:
+        sender.send(
+            actor=actor,
+            to=recipients,
+            subject=subject,
+            text=body,
+            files=[(file.name, file.mime_type, file_bytes(file))],
+        )
+        logger.info("file %s e-mailed from a mailbox to %s recipients", file.pk, len(recipients))
+        return Delivery.objects.create(
+            file=file, sent_by=person(actor), recipients=recipients, subject=subject
+        )
+    reply_to = getattr(actor, "email", "") or ""
     email = EmailMessage(
         subject=subject,
-        body=message or f"{file.name} is attached.",
+        body=body,
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=recipients,
-        reply_to=[sender] if sender else None,
+        reply_to=[reply_to] if reply_to else None,
     )
     email.attach(file.name, file_bytes(file), file.mime_type)
     delivery = Delivery.objects.create(

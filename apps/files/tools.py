@@ -527,7 +527,7 @@ def email_file_as_attachment(
     subject: Annotated[str, Field(max_length=200, description="Default: the file's name")] = "",
     message: Annotated[str, Field(max_length=20_000, description="The e-mail's text")] = "",
 ) -> SentOut:
-    """E-mail a stored file as an attachment; replies go to you."""
+    """E-mail a stored file as an attachment, from your mailbox (kept in its Sent folder)."""
     file = File.objects.select_related("folder", "owner").fetch(ctx.actor, file_id)
     delivery = services.file_email(actor=ctx.actor, file=file, to=to, subject=subject, message=message)
     return SentOut.of_record(delivery)

@@ -58,6 +58,7 @@ TENANT_APPS = [
     "apps.tasks",
     "apps.accounting",
     "apps.events",
+    "apps.mail",
     # Sign-in throttling: a workspace's failed sign-ins are counted in its own schema, so the same
     # e-mail address locked out in one workspace still signs in to another.
     "axes",

@@ -9,6 +9,7 @@ from apps.catalogue.testing import Sample, sample
 from apps.contacts.tests.factories import ContactFactory
 from apps.files import services
 from apps.files.tests.factories import FileFactory, FolderFactory
+from apps.mail.testing import using_local_server
 
 
 def _file(actor: Any, arguments: dict[str, Any] | None = None, **fields: Any) -> Sample:
@@ -104,7 +105,10 @@ def attach_entity_file(actor: Any) -> Sample:
 
 @sample("emailFileAsAttachment")
 def email_file_as_attachment(actor: Any) -> Sample:
-    return _file(actor, {"to": ["partner@example.org"], "subject": "The file"})
+    # Sent from the person's mailbox through the mail app, on the test process's mail server.
+    sent = _file(actor, {"to": ["partner@example.org"], "subject": "The file"})
+    sent.around = using_local_server
+    return sent
 
 
 @sample("deleteFileEntity")

@@ -2,8 +2,12 @@
 the storage, bad input that names the problem and writes nothing, and refusals."""
 
 import base64
+import email
+import email.policy
+import imaplib
 import io
 import os
+import uuid
 
 import pytest
 from django.core import mail
@@ -23,9 +27,11 @@ from apps.catalogue.testing import (
 )
 from apps.contacts.models import ContactLink
 from apps.contacts.tests.factories import ContactFactory
+from apps.core.kinds.testing import without_areas
 from apps.files import blobs, services
 from apps.files.models import Attachment, Delivery, File, FileShare, Folder
 from apps.files.tests.factories import FileFactory, FolderFactory
+from apps.mail.testing import using_local_server
 
 FILE_TOOLS = tools_of("files")
 
@@ -492,37 +498,69 @@ def test_attach_entity_file_names_what_is_wrong(people):
     assert not Attachment.objects.exists() and not ContactLink.objects.filter(target_id=999999).exists()
 
 
-def test_email_file_as_attachment_sends_a_real_email_once_confirmed(people):
+def test_email_file_as_attachment_sends_from_the_person_s_mailbox_through_the_mail_app(people):
     file = FileFactory(actor=people["member"], name="offer.txt", text="the offer")
-    mail.outbox.clear()
+    recipient = f"buyer-{file.pk}-{uuid.uuid4().hex[:8]}@example.org"
+    with using_local_server() as server:
+        answer = ok(
+            people["member"],
+            "emailFileAsAttachment",
+            {"fileId": file.pk, "to": [recipient], "subject": "Our offer", "message": "See attached."},
+            capabilities={"elicitation": {}},
+            elicit=confirmed,
+        )
+        host, _, port = server["ATRIUM_MAIL_LOCAL_IMAP"].rpartition(":")
+        client = imaplib.IMAP4(host, int(port))
+        client.login(recipient, server["ATRIUM_MAIL_LOCAL_PASSWORD"])
+        client.select("INBOX", readonly=True)
+        _status, data = client.fetch("1:*", "(BODY.PEEK[])")
+        client.logout()
+    received = [
+        email.message_from_bytes(item[1], policy=email.policy.default)
+        for item in data
+        if isinstance(item, tuple)
+    ]
+    assert len(received) == 1 and answer["recipients"] == [recipient]
+    [sent] = received
+    assert sent["From"].addresses[0].addr_spec == "member@acme.example" and sent["Subject"] == "Our offer"
+    [attached] = list(sent.iter_attachments())
+    assert attached.get_filename() == "offer.txt" and attached.get_content() in (b"the offer", "the offer")
+    assert mail.outbox == [] and Delivery.objects.filter(file=file).count() == 1
 
-    asked = call(people["member"], "emailFileAsAttachment", {"fileId": file.pk, "to": ["a@example.org"]})
-    assert asked["isError"] and "Confirmation required" in asked["content"][0]["text"]
-    assert mail.outbox == []
 
-    answer = ok(
-        people["member"],
-        "emailFileAsAttachment",
-        {
-            "fileId": file.pk,
-            "to": ["A@example.org", "b@example.org"],
-            "subject": "Our offer",
-            "message": "See attached.",
-        },
-        capabilities={"elicitation": {}},
-        elicit=confirmed,
-    )
+def test_email_file_as_attachment_sends_a_real_email_once_confirmed(people):
+    """Without the Email Inbox area the file goes through Django's e-mail backend."""
+    with without_areas("emailinbox"):
+        file = FileFactory(actor=people["member"], name="offer.txt", text="the offer")
+        mail.outbox.clear()
 
-    [sent] = mail.outbox
-    assert (sent.subject, sent.to, sent.body) == (
-        "Our offer",
-        ["a@example.org", "b@example.org"],
-        "See attached.",
-    )
-    assert sent.attachments[0][0] == "offer.txt" and sent.attachments[0][1] in (b"the offer", "the offer")
-    assert sent.reply_to == ["member@acme.example"]
-    assert answer["recipients"] == ["a@example.org", "b@example.org"]
-    assert Delivery.objects.filter(file=file).count() == 1
+        asked = call(people["member"], "emailFileAsAttachment", {"fileId": file.pk, "to": ["a@example.org"]})
+        assert asked["isError"] and "Confirmation required" in asked["content"][0]["text"]
+        assert mail.outbox == []
+
+        answer = ok(
+            people["member"],
+            "emailFileAsAttachment",
+            {
+                "fileId": file.pk,
+                "to": ["A@example.org", "b@example.org"],
+                "subject": "Our offer",
+                "message": "See attached.",
+            },
+            capabilities={"elicitation": {}},
+            elicit=confirmed,
+        )
+
+        [sent] = mail.outbox
+        assert (sent.subject, sent.to, sent.body) == (
+            "Our offer",
+            ["a@example.org", "b@example.org"],
+            "See attached.",
+        )
+        assert sent.attachments[0][0] == "offer.txt" and sent.attachments[0][1] in (b"the offer", "the offer")
+        assert sent.reply_to == ["member@acme.example"]
+        assert answer["recipients"] == ["a@example.org", "b@example.org"]
+        assert Delivery.objects.filter(file=file).count() == 1
 
 
 def test_email_file_refuses_bad_addresses_and_large_files(people):

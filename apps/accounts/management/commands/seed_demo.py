@@ -4,13 +4,12 @@ demo workspaces (through apps.tenancy) and their people."""
 from importlib import import_module
 from typing import Any, TypedDict
 
-from django.apps import apps as django_apps
 from django.conf import settings
 from django.core.management.base import BaseCommand
-from django.utils.module_loading import module_has_submodule
 from django_tenants.utils import schema_context
 
 from apps.accounts.models import Role, User
+from apps.core import areas as declared_areas
 from apps.core import permissions
 from apps.tenancy.models import Workspace
 from apps.tenancy.services import workspace_create
@@ -73,12 +72,15 @@ class Command(BaseCommand):
                         User.objects.create_user(
                             email=email, password=password, role=Role.objects.get(key=role_key)
                         )
+                # Each area's demo data, where it has some (apps.<app>.demo.seed; idempotent).
+                people = list(User.objects.filter(email__in=[f"{r}@{spec['people']}" for r in ROLES]))
+                for area in areas_with_demo():
+                    import_module(area).seed(people=people, domain=spec["people"])
         if not User.objects.filter(email=OPERATOR_EMAIL).exists():
             User.objects.create_superuser(email=OPERATOR_EMAIL, password=password)
-        # Each area's demo records: an app's `demo` module with `seed(owner=...)`, idempotent.
-        for spec in DEMO_WORKSPACES:
-            with schema_context(spec["schema_name"]):
-                owner = User.objects.get(email=f"owner@{spec['people']}")
-                for config in django_apps.get_app_configs():
-                    if module_has_submodule(config.module, "demo"):
-                        import_module(f"{config.name}.demo").seed(owner=owner)
+
+
+def areas_with_demo() -> list[str]:
+    """The `demo` modules of the declared areas, in the areas' order."""
+    found = (area.submodule("demo") for area in declared_areas.all_areas())
+    return [module for module in found if module]

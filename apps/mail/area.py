@@ -1,0 +1,62 @@
+"""The Email Inbox area, as the rest of the service knows it (apps.core.areas). Its app is the
+one mail app (apps.mail); the mail tools of other areas are doors onto the same services."""
+
+from celery.schedules import crontab
+from django.utils.translation import gettext_lazy as _
+
+from apps.core import areas, env
+from apps.core.kinds import sources
+from apps.core.navigation import NavItem
+from apps.mail.permissions import MailPerm
+from apps.mail.sources import MailFiles, MailMessages
+
+MB = 1024 * 1024
+
+area = areas.declare(
+    key="emailinbox",
+    title=_("Email Inbox"),
+    description=_("Mailboxes on IMAP and SMTP servers: folders, messages, threads, drafts, signatures"),
+    words="email e-mail mail inbox mailbox message draft signature",
+    hints={
+        "listInboxes": "which mailboxes email accounts shared inboxes do I have",
+        "getInboxFolders": "mail folders sent drafts trash archive junk",
+        "getInboxMessages": "latest emails unread mail in my inbox",
+        "findAndReadEmail": "find open read an email message in my inbox by subject sender",
+        "forwardEmail": "forward pass on send on an email to a colleague accounting",
+        "resendEmail": "resend send that email again never arrived did not get it",
+        "listDrafts": "unsent emails drafts I am writing",
+        "getDraft": "show me open read one draft email reply",
+        "updateDraft": "write compose new email draft reply edit draft",
+        "getEmailSignature": "my email signature sign-off",
+        "updateEmailSignature": "change set my email signature sign-off",
+        "openInboxSettings": "mail settings page connect mailbox link",
+    },
+    profiles={
+        # The operations and sales profiles are full (at most 40 tools each): only the one read.
+        "essentials": ("listInboxes", "getInboxMessages", "findAndReadEmail", "updateDraft"),
+        "sales": ("findAndReadEmail",),
+        "people": ("getInboxMessages", "findAndReadEmail", "updateDraft"),
+    },
+    nav=[NavItem("mail", _("Mail"), "mail:settings", MailPerm.VIEW, order=36)],
+    message_sources=[MailMessages()],
+    periodic={
+        # Each mailbox is polled from its cursor (UIDVALIDITY, UIDNEXT per folder) every minute.
+        "sync-mailboxes": areas.Periodic("apps.mail.tasks.sync_mailboxes", crontab(minute="*")),
+        # Outbox rows made but never tried (a process that stopped between the two) are sent.
+        "send-outbox": areas.Periodic("apps.mail.tasks.send_outbox", crontab(minute="*")),
+    },
+    settings={
+        # The local mail server of `make run`, `make up` and the tests (bootstrap.py starts it
+        # and sets these); empty: mailboxes connect to outside servers only.
+        "ATRIUM_MAIL_LOCAL_IMAP": env.str("ATRIUM_MAIL_LOCAL_IMAP", ""),
+        "ATRIUM_MAIL_LOCAL_SMTP": env.str("ATRIUM_MAIL_LOCAL_SMTP", ""),
+        "ATRIUM_MAIL_LOCAL_PASSWORD": env.str("ATRIUM_MAIL_LOCAL_PASSWORD", ""),
+        # The largest message sent or forwarded (its encoded size, attachments included).
+        "ATRIUM_MAIL_MAX_BYTES": env.int("ATRIUM_MAIL_MAX_BYTES", 25 * MB, min=1024),
+        # How long a connection to a mail server may take to answer.
+        "ATRIUM_MAIL_TIMEOUT_SECONDS": env.int("ATRIUM_MAIL_TIMEOUT_SECONDS", 20, min=1),
+        # The newest messages copied per folder on a mailbox's first sync.
+        "ATRIUM_MAIL_SYNC_FIRST": env.int("ATRIUM_MAIL_SYNC_FIRST", 200, min=1),
+    },
+)
+sources.register_mail_sender(MailFiles())

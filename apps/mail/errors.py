@@ -1,0 +1,82 @@
+"""What goes wrong with mail, each a clear error naming the problem (never an address the
+server quoted, never a body)."""
+
+from django.utils.translation import gettext_lazy as _
+
+from apps.core.errors import AppError, Conflict, Forbidden, ValidationFailed
+
+
+class BadAddress(ValidationFailed):
+    code = "BAD_ADDRESS"
+    data_fields = ("address", "field")
+    msg_format = _("{field}: {address!r} is not an e-mail address that can be written to. Nothing was sent.")
+
+
+class NotAllowedSender(Forbidden):
+    code = "SENDER_NOT_ALLOWED"
+    data_fields = ("address", "mailbox")
+    msg_format = _(
+        "Mailbox {mailbox} may not send as {address!r}: From must be its address or one of its aliases "
+        "(listInboxes)."
+    )
+
+
+class MessageTooLarge(ValidationFailed):
+    code = "MESSAGE_TOO_LARGE"
+    data_fields = ("size", "limit")
+    msg_format = _(
+        "The message would be {size} bytes; at most {limit} bytes can be sent. Nothing was sent. Leave "
+        "out an attachment or share a link instead."
+    )
+
+
+class ServerDown(AppError):
+    code = "MAIL_SERVER_UNREACHABLE"
+    http_status = 503
+    data_fields = ("mailbox", "server")
+    msg_format = _(
+        "The {server} server of mailbox {mailbox} does not answer; nothing was sent or changed. Try again "
+        "later, or check its settings on the Mail page (openInboxSettings)."
+    )
+
+
+class LoginRefused(AppError):
+    code = "MAIL_LOGIN_REFUSED"
+    http_status = 502
+    data_fields = ("mailbox", "server")
+    msg_format = _(
+        "The {server} server refused the login of mailbox {mailbox}; nothing was sent or changed. Its "
+        "password must be entered again on the Mail page (openInboxSettings)."
+    )
+
+
+class SendRefused(AppError):
+    code = "EMAIL_NOT_SENT"
+    http_status = 502
+    data_fields = ("mailbox", "reason")
+    msg_format = _("The mail server of mailbox {mailbox} refused the message ({reason}). Nothing was sent.")
+
+
+class AlreadySent(Conflict):
+    code = "ALREADY_SENT"
+    data_fields = ("draft",)
+    msg_format = _("Draft {draft} was already sent; write a new one (updateDraft without draftId).")
+
+
+class NotConnected(AppError):
+    code = "MAIL_NOT_CONFIGURED"
+    http_status = 409
+    data_fields = ("mailbox",)
+    msg_format = _(
+        "Mailbox {mailbox} uses the local mail server, which is not running here. An administrator "
+        "connects it to a mail server on the Mail page (openInboxSettings)."
+    )
+
+
+class MessageGone(Conflict):
+    code = "MESSAGE_GONE"
+    data_fields = ("message",)
+    msg_format = _(
+        "Message {message} is no longer on the mail server (moved or deleted there). Find it again with "
+        "getInboxMessages."
+    )

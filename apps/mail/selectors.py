@@ -1,0 +1,79 @@
+"""Reads of the mail app that are more than `restrict`: counts, a folder by role or name, the
+search of findAndReadEmail, a thread."""
+
+from typing import Any
+
+from django.db.models import Count, Q
+
+from apps.core.actors import Actor
+from apps.core.errors import invalid
+from apps.core.search import matching
+from apps.mail.models import Folder, Mailbox, Message
+
+ROLES = {choice.value for choice in Folder.Role if choice.value}
+
+
+def unread_in_inbox(*, actor: Actor) -> dict[int, int]:
+    rows = (
+        Message.objects.restrict(actor)
+        .filter(folder__role=Folder.Role.INBOX)
+        .exclude(flags__contains=["\\Seen"])
+        .values("mailbox")
+        .annotate(count=Count("id"))
+    )
+    return {row["mailbox"]: row["count"] for row in rows}
+
+
+def folders_counted(*, mailbox: Mailbox) -> list[Any]:
+    return list(
+        Folder.objects.filter(mailbox=mailbox)
+        .annotate(
+            total=Count("messages"),
+            unread=Count("messages", filter=~Q(messages__flags__contains=["\\Seen"])),
+        )
+        .order_by("name")
+    )
+
+
+def folder_named(*, mailbox: Mailbox, name: str) -> Folder:
+    """The folder of a role ("inbox", "sent"...) or of a name; a clear error naming the folders
+    there are otherwise."""
+    wanted = name.strip()
+    rows = Folder.objects.filter(mailbox=mailbox)
+    found = rows.filter(role=wanted.lower()).first() if wanted.lower() in ROLES else None
+    found = found or rows.filter(name=wanted).first() or rows.filter(name__iexact=wanted).first()
+    if found is None:
+        names = ", ".join(rows.values_list("name", flat=True)[:30]) or "none yet (not synchronised)"
+        raise invalid("folder", f"mailbox {mailbox.pk} has no folder {wanted!r}; it has: {names}")
+    return found
+
+
+def message_search(*, actor: Actor, query: str, sender: str, mailbox_id: int | None) -> Any:
+    """The messages the actor may read that match, newest first (both empty: the newest)."""
+    rows = Message.objects.restrict(actor).select_related("folder")
+    if mailbox_id is not None:
+        rows = rows.filter(mailbox=Mailbox.objects.fetch(actor, mailbox_id))
+    if sender.strip():
+        rows = rows.filter(Q(from_address__icontains=sender.strip()) | Q(sender__icontains=sender.strip()))
+    rows = matching(rows, query, ("subject", "text", "sender"))
+    return rows.order_by("-date", "-id")
+
+
+def thread_messages(*, actor: Actor, message: Message) -> list[Message]:
+    if message.thread_id is None:
+        return []
+    rows = Message.objects.restrict(actor).filter(thread_id=message.thread_id).exclude(pk=message.pk)
+    return list(rows.select_related("folder").order_by("date", "id")[:20])
+
+
+def default_mailbox(*, actor: Actor) -> Mailbox:
+    """The mailbox a new draft goes to when none is named: the actor's own, else the only one
+    they may use; a clear error otherwise."""
+    rows = Mailbox.objects.restrict(actor)
+    own = rows.filter(owner=actor, shared=False).first()
+    if own is not None:
+        return own
+    usable = list(rows[:2])
+    if len(usable) == 1:
+        return usable[0]
+    raise invalid("inbox_id", "name the mailbox (listInboxes)" if usable else "you may use no mailbox")

@@ -1,0 +1,312 @@
+"""Writes of the mail app: mailboxes, drafts, signatures, and sending (send a draft, reply,
+forward, resend, a file as an attachment). Every door (the Email Inbox tools, other areas' mail
+tools, the Mail page, Celery) calls these; rows come from `restrict`/`fetch` of the actor."""
+
+import logging
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from apps.accounts.models import person
+from apps.core import encryption
+from apps.core.actors import Actor, require
+from apps.core.errors import AppError, invalid
+from apps.mail import addresses, errors, sending, sync
+from apps.mail.models import Draft, Mailbox, MailboxMember, Message, Outgoing, Signature
+from apps.mail.permissions import MailPerm
+
+logger = logging.getLogger(__name__)
+UNSET: Any = object()
+
+
+# --- mailboxes (the Mail page, administrators) ------------------------------------------------
+
+
+def mailbox_create(
+    *,
+    actor: Actor,
+    name: str,
+    address: str,
+    owner: Any,
+    shared: bool = False,
+    server: str = Mailbox.Server.LOCAL,
+    imap_host: str = "",
+    imap_port: int = 993,
+    imap_security: str = Mailbox.Security.TLS,
+    smtp_host: str = "",
+    smtp_port: int = 587,
+    smtp_security: str = Mailbox.Security.STARTTLS,
+    username: str = "",
+    password: str = "",
+    send_as: list[str] | None = None,
+) -> Mailbox:
+    """Connects a mailbox (the area's administrators). The password arrives through the Mail
+    page only, never a tool argument, and is kept encrypted."""
+    require(actor, MailPerm.ADMIN)
+    address = addresses.one(address, field="address").lower()
+    if Mailbox.objects.filter(address__iexact=address, deleted_at__isnull=True).exists():
+        raise invalid("address", "a mailbox with this address is already connected")
+    if server == Mailbox.Server.IMAP and not (imap_host and smtp_host):
+        raise invalid("imap_host", "an outside mailbox needs its IMAP and SMTP hosts")
+    return Mailbox.objects.create(
+        name=name.strip()[:100] or address,
+        address=address,
+        send_as=[a.lower() for a in addresses.many(send_as or [], field="send_as")],
+        owner=owner,
+        shared=shared,
+        server=server,
+        imap_host=imap_host.strip(),
+        imap_port=imap_port,
+        imap_security=imap_security,
+        smtp_host=smtp_host.strip(),
+        smtp_port=smtp_port,
+        smtp_security=smtp_security,
+        username=username.strip(),
+        secret=encryption.encrypt(password) if password else "",
+        created_by=person(actor),
+    )
+
+
+def mailbox_set_password(*, actor: Actor, mailbox: Mailbox, password: str) -> None:
+    require(actor, MailPerm.ADMIN)
+    mailbox.secret = encryption.encrypt(password) if password else ""
+    mailbox.status, mailbox.problem = Mailbox.Status.NEW, ""
+    mailbox.save(update_fields=["secret", "status", "problem", "updated_at"])
+
+
+def mailbox_set_members(*, actor: Actor, mailbox: Mailbox, members: list[Any]) -> None:
+    require(actor, MailPerm.ADMIN)
+    with transaction.atomic():
+        MailboxMember.objects.filter(mailbox=mailbox).exclude(user__in=members).delete()
+        for user in members:
+            MailboxMember.objects.get_or_create(mailbox=mailbox, user=user)
+
+
+def mailbox_sync(*, mailbox: Mailbox) -> int:
+    return sync.sync(mailbox)
+
+
+# --- drafts ----------------------------------------------------------------------------------
+
+
+def draft_save(
+    *,
+    actor: Actor,
+    mailbox: Mailbox | None = None,
+    draft: Draft | None = None,
+    to: list[str] | None = None,
+    cc: list[str] | None = None,
+    bcc: list[str] | None = None,
+    subject: str | None = None,
+    body: str | None = None,
+    reply_to: Message | None = UNSET,
+    from_address: str | None = None,
+) -> Draft:
+    """Writes a new draft (in `mailbox`) or changes `draft`: every given field replaces the
+    stored one, all at once (one row, one version more), checked before anything is kept."""
+    require(actor, MailPerm.EDIT)
+    if draft is None:
+        assert mailbox is not None
+        draft = Draft(
+            mailbox=mailbox, author=person(actor), created_by=person(actor), from_address=mailbox.address
+        )
+        if reply_to is not UNSET and reply_to is not None:
+            draft.subject = _reply_subject(reply_to.subject)
+            draft.to = [reply_to.reply_to[0] if reply_to.reply_to else reply_to.from_address]
+    elif draft.sent_at is not None:
+        raise errors.AlreadySent(draft=draft.pk)
+    if from_address is not None:
+        sender = addresses.one(from_address, field="from")
+        if not draft.mailbox.may_send_as(sender):
+            raise errors.NotAllowedSender(address=sender, mailbox=draft.mailbox.pk)
+        draft.from_address = sender
+    if to is not None:
+        draft.to = addresses.many(to, field="to")
+    if cc is not None:
+        draft.cc = addresses.many(cc, field="cc")
+    if bcc is not None:
+        draft.bcc = addresses.many(bcc, field="bcc")
+    if subject is not None:
+        draft.subject = " ".join(subject.split())
+    if body is not None:
+        draft.body = body
+    if reply_to is not UNSET:
+        if reply_to is not None and reply_to.mailbox_id != draft.mailbox_id:
+            raise invalid("reply_to_message_id", "the message is in another mailbox than the draft")
+        draft.reply_to = reply_to
+    with transaction.atomic():
+        if draft.pk:
+            draft.version += 1
+            # A try that failed was of the old text: the next send makes the message anew.
+            draft.outbox.filter(status=Outgoing.Status.FAILED).update(draft=None)
+        draft.save()
+    return draft
+
+
+def _reply_subject(subject: str) -> str:
+    return subject if subject.lower().startswith("re:") else f"Re: {subject}".strip()
+
+
+def draft_trash(*, actor: Actor, draft: Draft) -> None:
+    require(actor, MailPerm.DELETE)
+    if draft.sent_at is not None:
+        raise errors.AlreadySent(draft=draft.pk)
+    draft.trash(actor)
+
+
+def draft_restore(*, actor: Actor, draft: Draft) -> None:
+    require(actor, MailPerm.DELETE)
+    draft.untrash()
+
+
+def signature_of(*, actor: Actor, mailbox: Mailbox) -> Signature | None:
+    return Signature.objects.filter(mailbox=mailbox, user=person(actor)).first()
+
+
+def signature_set(*, actor: Actor, mailbox: Mailbox, text: str) -> Signature:
+    require(actor, MailPerm.EDIT)
+    signature, _created = Signature.objects.update_or_create(
+        mailbox=mailbox, user=person(actor), defaults={"text": text.strip()}
+    )
+    return signature
+
+
+def _signature_text(actor: Actor, mailbox: Mailbox) -> str:
+    found = signature_of(actor=actor, mailbox=mailbox)
+    return found.text if found else ""
+
+
+# --- sending ---------------------------------------------------------------------------------
+
+
+def draft_send(*, actor: Actor, draft: Draft) -> Outgoing:
+    """Sends a draft once: its outbox row is made on the first call and tried again (the same
+    Message-ID) by a later one after a failure; a sent draft is AlreadySent."""
+    require(actor, MailPerm.SEND)
+    if draft.sent_at is not None:
+        raise errors.AlreadySent(draft=draft.pk)
+    pending = draft.outbox.exclude(status=Outgoing.Status.SENT).order_by("-id").first()
+    if pending is not None and pending.status in (Outgoing.Status.SENDING, Outgoing.Status.UNKNOWN):
+        raise errors.AlreadySent(draft=draft.pk)
+    if pending is None:
+        letter = sending.Letter(
+            sender=draft.from_address,
+            to=draft.to,
+            cc=draft.cc,
+            bcc=draft.bcc,
+            subject=draft.subject,
+            text=draft.body,
+            signature=_signature_text(actor, draft.mailbox),
+            reply_to=draft.reply_to,
+        )
+        pending = sending.queue(
+            mailbox=draft.mailbox,
+            actor=actor,
+            message=sending.compose(draft.mailbox, letter),
+            recipients=sending.recipients_of(letter),
+            kind="reply" if draft.reply_to_id else "send",
+            draft_id=draft.pk,
+        )
+    row = sending.deliver(pending)
+    if row.status == Outgoing.Status.SENT:
+        Draft.objects.filter(pk=draft.pk).update(sent_at=row.sent_at)
+        draft.sent_at = row.sent_at
+    return row
+
+
+def message_forward(
+    *,
+    actor: Actor,
+    message: Message,
+    to: list[str],
+    note: str = "",
+    as_attachment: bool = False,
+    from_address: str = "",
+) -> Outgoing:
+    require(actor, MailPerm.SEND)
+    mailbox = message.mailbox
+    subject = (
+        message.subject if message.subject.lower().startswith(("fwd:", "fw:")) else f"Fwd: {message.subject}"
+    )
+    letter = sending.Letter(
+        sender=from_address or mailbox.address,
+        to=addresses.many(to, field="to"),
+        subject=subject.strip(),
+        text=note,
+        signature=_signature_text(actor, mailbox),
+        forward=message,
+        forward_raw=sending.fetch_raw(message) if as_attachment else None,
+    )
+    composed = sending.compose(mailbox, letter)
+    row = sending.queue(
+        mailbox=mailbox,
+        actor=actor,
+        message=composed,
+        recipients=sending.recipients_of(letter),
+        kind="forward",
+    )
+    return sending.deliver(row)
+
+
+def message_resend(*, actor: Actor, message: Message, to: list[str] | None = None) -> Outgoing:
+    """The same message again with a new Message-ID and Date: to its recipients, or to `to`."""
+    require(actor, MailPerm.SEND)
+    mailbox = message.mailbox
+    if not message.from_address or not mailbox.may_send_as(message.from_address):
+        raise errors.NotAllowedSender(address=message.from_address, mailbox=mailbox.pk)
+    recipients = addresses.many(to, field="to") if to else addresses.many([*message.to, *message.cc])
+    original = sync.parse(sending.fetch_raw(message))
+    for header in ("Message-ID", "Date", "Bcc"):
+        del original[header]
+    original["Date"] = sending.format_datetime(timezone.now())
+    original["Message-ID"] = sending.new_message_id(message.from_address)
+    row = sending.queue(mailbox=mailbox, actor=actor, message=original, recipients=recipients, kind="resend")
+    return sending.deliver(row)
+
+
+def file_send(
+    *,
+    actor: Actor,
+    mailbox: Mailbox,
+    to: list[str],
+    subject: str,
+    text: str,
+    files: list[tuple[str, str, bytes]],
+) -> Outgoing:
+    """Files as attachments of a new message from `mailbox` (the Files area's door)."""
+    require(actor, MailPerm.SEND)
+    letter = sending.Letter(
+        sender=mailbox.address,
+        to=addresses.many(to, field="to"),
+        subject=subject,
+        text=text,
+        signature=_signature_text(actor, mailbox),
+        files=files,
+    )
+    composed = sending.compose(mailbox, letter)
+    row = sending.queue(
+        mailbox=mailbox, actor=actor, message=composed, recipients=sending.recipients_of(letter), kind="file"
+    )
+    return sending.deliver(row)
+
+
+def outbox_sweep() -> int:
+    """Celery beat: rows queued but never tried (their process stopped between the two) are sent;
+    rows left `sending` are marked as possibly sent, never sent again. Returns how many went."""
+    sending.stale_sending()
+    sent = 0
+    cutoff = timezone.now() - timedelta(minutes=1)
+    for row in Outgoing.objects.filter(status=Outgoing.Status.QUEUED, attempts=0, created_at__lt=cutoff):
+        try:
+            done = sending.deliver(row)
+        except AppError as error:
+            # Recorded on the row (failed, with its problem); the other rows go on.
+            logger.warning("outgoing %s not sent by the sweep (%s)", row.pk, error.code)
+            continue
+        if done.status == Outgoing.Status.SENT:
+            sent += 1
+            if done.draft_id:
+                Draft.objects.filter(pk=done.draft_id).update(sent_at=done.sent_at)
+    return sent

@@ -1,0 +1,20 @@
+"""Requests people make, with the tool searchTools should find (see test_search_quality.py)."""
+
+REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
+    ("which email accounts and shared inboxes can I use", "listInboxes"),
+    ("show the folders of the support mailbox", "getInboxFolders"),
+    ("what's new in my inbox, just the unread emails", "getInboxMessages"),
+    ("list the latest mail in the sales inbox", "getInboxMessages"),
+    ("find the email from Jo about pricing and read it to me", "findAndReadEmail"),
+    ("open the message where the customer asked for a refund", "findAndReadEmail"),
+    ("forward the supplier's invoice email to accounting", "forwardEmail"),
+    ("pass this email on to Priya", "forwardEmail"),
+    ("send that email again, the customer says it never arrived", "resendEmail"),
+    ("what email drafts have I not sent yet", "listDrafts"),
+    ("show me the draft reply to the landlord", "getDraft"),
+    ("write an email to Sam saying we'll ship on Monday", "updateDraft"),
+    ("draft a reply to the last message from Northwind", "updateDraft"),
+    ("what is my email signature", "getEmailSignature"),
+    ("change my email sign-off to include my phone number", "updateEmailSignature"),
+    ("take me to the mail settings to connect my mailbox", "openInboxSettings"),
+]

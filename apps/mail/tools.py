@@ -1,0 +1,391 @@
+"""The Email Inbox area of the catalogue (SPEC 4.7): thin doors onto the mail app's services and
+selectors. Agents get text (HTML as Markdown, quoted history trimmed), never raw HTML."""
+
+from datetime import datetime
+from typing import Annotated
+
+from django.urls import reverse
+from pydantic import Field
+
+from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.registry import Marker, tool
+from apps.catalogue.shapes import Limit, Offset, Out, Page, PersonRef, id_field, paginate
+from apps.mail import content, selectors, services
+from apps.mail.models import Draft, Mailbox, Message, Outgoing, Signature
+from apps.mail.permissions import MailPerm
+from apps.tenancy import links
+
+InboxId = Annotated[int, id_field("listInboxes")]
+MessageId = Annotated[int, id_field("getInboxMessages")]
+DraftId = Annotated[int, id_field("listDrafts")]
+Address = Annotated[str, Field(max_length=320)]
+Addresses = Annotated[list[Address], Field(max_length=50, description="E-mail addresses")]
+
+
+class InboxOut(Out):
+    id: int
+    name: str
+    address: str
+    send_as: list[str] = Field(description="Aliases it may also send as")
+    shared: bool
+    owner: PersonRef | None
+    status: str
+    problem: str
+    synced_at: datetime | None
+    unread: int
+
+
+class FolderOut(Out):
+    id: int
+    name: str
+    role: str = Field(description="inbox, sent, drafts, trash, archive, junk or empty")
+    total: int
+    unread: int
+
+
+class MessageSummary(Out):
+    id: int
+    thread_id: int | None
+    folder: str
+    subject: str
+    sender: str
+    to: list[str]
+    date: datetime
+    unread: bool
+    snippet: str
+    attachments: int
+
+
+class AttachmentOut(Out):
+    name: str
+    type: str
+    size: int
+
+
+class MessageOut(Out):
+    id: int
+    inbox_id: int
+    thread_id: int | None
+    folder: str
+    subject: str
+    sender: str
+    to: list[str]
+    cc: list[str]
+    date: datetime
+    unread: bool
+    text: str = Field(description="As Markdown; quoted history left out")
+    quoted_trimmed: bool
+    blocked_images: int = Field(description="Remote images removed")
+    attachments: list[AttachmentOut]
+    thread: list[MessageSummary] = Field(description="The other messages of its thread")
+
+
+class FoundOut(Out):
+    message: MessageOut | None
+    others: list[MessageSummary] = Field(description="Further matches, newest first")
+
+
+class DraftOut(Out):
+    id: int
+    inbox_id: int
+    sender: str
+    to: list[str]
+    cc: list[str]
+    bcc: list[str]
+    subject: str
+    body: str
+    reply_to_message_id: int | None
+    version: int
+    sent: bool
+    updated_at: datetime
+
+
+class SentOut(Out):
+    outgoing_id: int
+    message_id: str = Field(description="Its Message-ID header")
+    status: str
+    recipients: int
+    sent_at: datetime | None
+    stored_in_sent: bool
+
+
+class SignatureOut(Out):
+    inbox_id: int
+    text: str
+    updated_at: datetime | None
+
+
+class InboxesOut(Out):
+    items: list[InboxOut]
+
+
+class FoldersOut(Out):
+    inbox_id: int
+    items: list[FolderOut]
+
+
+class LinkOut(Out):
+    url: str
+
+
+def _inbox(ctx: ToolContext, inbox_id: int) -> Mailbox:
+    return Mailbox.objects.fetch(ctx.actor, inbox_id)
+
+
+def _summary(message: Message) -> MessageSummary:
+    return MessageSummary(
+        id=message.pk,
+        thread_id=message.thread_id,
+        folder=message.folder.name,
+        subject=message.subject,
+        sender=message.sender,
+        to=message.to,
+        date=message.date,
+        unread=message.unread,
+        snippet=message.snippet,
+        attachments=len(message.attachments),
+    )
+
+
+def _read(ctx: ToolContext, message: Message) -> MessageOut:
+    text, trimmed = content.trim_quoted(message.text)
+    others = selectors.thread_messages(actor=ctx.actor, message=message)
+    return MessageOut(
+        id=message.pk,
+        inbox_id=message.mailbox_id,
+        thread_id=message.thread_id,
+        folder=message.folder.name,
+        subject=message.subject,
+        sender=message.sender,
+        to=message.to,
+        cc=message.cc,
+        date=message.date,
+        unread=message.unread,
+        text=text,
+        quoted_trimmed=trimmed,
+        blocked_images=message.blocked_images,
+        attachments=[AttachmentOut.model_validate(item) for item in message.attachments],
+        thread=[_summary(other) for other in others],
+    )
+
+
+def _draft(draft: Draft) -> DraftOut:
+    return DraftOut(
+        id=draft.pk,
+        inbox_id=draft.mailbox_id,
+        sender=draft.from_address,
+        to=draft.to,
+        cc=draft.cc,
+        bcc=draft.bcc,
+        subject=draft.subject,
+        body=draft.body,
+        reply_to_message_id=draft.reply_to_id,
+        version=draft.version,
+        sent=draft.sent_at is not None,
+        updated_at=draft.updated_at,
+    )
+
+
+def _sent(row: Outgoing) -> SentOut:
+    return SentOut(
+        outgoing_id=row.pk,
+        message_id=row.message_id,
+        status=row.status,
+        recipients=len(row.recipients),
+        sent_at=row.sent_at,
+        stored_in_sent=row.stored_in_sent,
+    )
+
+
+@tool("listInboxes", permission=MailPerm.VIEW, title="List mailboxes", read_only=True)
+def list_inboxes(ctx: ToolContext) -> InboxesOut:
+    """List the mailboxes you may use (yours and shared ones you belong to), with unread counts."""
+    unread = selectors.unread_in_inbox(actor=ctx.actor)
+    rows = Mailbox.objects.restrict(ctx.actor).select_related("owner")[:100]
+    return InboxesOut(
+        items=[InboxOut.of_record(mailbox, unread=unread.get(mailbox.pk, 0)) for mailbox in rows]
+    )
+
+
+@tool("getInboxFolders", permission=MailPerm.VIEW, title="List a mailbox's folders", read_only=True)
+def get_inbox_folders(ctx: ToolContext, *, inbox_id: InboxId) -> FoldersOut:
+    """List a mailbox's folders with their role (inbox, sent, drafts...) and message counts."""
+    mailbox = _inbox(ctx, inbox_id)
+    folders = selectors.folders_counted(mailbox=mailbox)
+    return FoldersOut(inbox_id=mailbox.pk, items=[FolderOut.of_record(folder) for folder in folders])
+
+
+@tool("getInboxMessages", permission=MailPerm.VIEW, title="List messages of a folder", read_only=True)
+def get_inbox_messages(
+    ctx: ToolContext,
+    *,
+    inbox_id: InboxId,
+    folder: Annotated[
+        str, Field(max_length=500, description="A role (inbox, sent...) or folder name")
+    ] = "inbox",
+    unread_only: Annotated[bool, Field(description="Leave out read ones")] = False,
+    limit: Limit = 25,
+    offset: Offset = 0,
+) -> Page[MessageSummary]:
+    """List the messages of a mailbox folder, newest first; findAndReadEmail reads one."""
+    mailbox = _inbox(ctx, inbox_id)
+    chosen = selectors.folder_named(mailbox=mailbox, name=folder)
+    rows = Message.objects.restrict(ctx.actor).filter(folder=chosen).select_related("folder")
+    if unread_only:
+        rows = rows.exclude(flags__contains=["\\Seen"])
+    return paginate(rows.order_by("-date", "-id"), limit=limit, offset=offset, item=_summary)
+
+
+@tool("findAndReadEmail", permission=MailPerm.VIEW, title="Find and read an e-mail", read_only=True)
+def find_and_read_email(
+    ctx: ToolContext,
+    *,
+    message_id: Annotated[int | None, Field(ge=1, le=2**63 - 1, description="From getInboxMessages")] = None,
+    query: Annotated[str, Field(max_length=200, description="Words of the subject, text or sender")] = "",
+    sender: Annotated[str, Field(max_length=320, description="From this address")] = "",
+    inbox_id: Annotated[int | None, Field(ge=1, le=2**63 - 1, description="Only this mailbox")] = None,
+) -> FoundOut:
+    """Find an e-mail by id or by words and sender, and read it as text with its thread."""
+    if message_id is not None:
+        message = Message.objects.select_related("folder").fetch(ctx.actor, message_id)
+        return FoundOut(message=_read(ctx, message), others=[])
+    found = selectors.message_search(actor=ctx.actor, query=query, sender=sender, mailbox_id=inbox_id)
+    rows = list(found[:6])
+    if not rows:
+        return FoundOut(message=None, others=[])
+    return FoundOut(message=_read(ctx, rows[0]), others=[_summary(row) for row in rows[1:]])
+
+
+@tool(
+    "forwardEmail",
+    permission=MailPerm.SEND,
+    title="Forward an e-mail",
+    markers=Marker.HIGH_RISK,
+    open_world=True,
+)
+def forward_email(
+    ctx: ToolContext,
+    *,
+    message_id: MessageId,
+    to: Annotated[list[Address], Field(min_length=1, max_length=50, description="E-mail addresses")],
+    note: Annotated[str, Field(max_length=20_000, description="Your text above it")] = "",
+    as_attachment: Annotated[bool, Field(description="Attach it whole instead of inline")] = False,
+) -> SentOut:
+    """Forward an e-mail to other people, inline or attached; it is stored in Sent."""
+    message = Message.objects.select_related("folder", "mailbox").fetch(ctx.actor, message_id)
+    row = services.message_forward(
+        actor=ctx.actor, message=message, to=to, note=note, as_attachment=as_attachment
+    )
+    return _sent(row)
+
+
+@tool(
+    "resendEmail",
+    permission=MailPerm.SEND,
+    title="Resend an e-mail",
+    markers=Marker.HIGH_RISK,
+    open_world=True,
+)
+def resend_email(
+    ctx: ToolContext,
+    *,
+    message_id: MessageId,
+    to: Annotated[list[Address], Field(max_length=50, description="Default: its recipients")] = [],  # noqa: B006
+) -> SentOut:
+    """Send a message the mailbox sent once more, unchanged but with a new Message-ID and Date."""
+    message = Message.objects.select_related("folder", "mailbox").fetch(ctx.actor, message_id)
+    return _sent(services.message_resend(actor=ctx.actor, message=message, to=to or None))
+
+
+@tool("listDrafts", permission=MailPerm.VIEW, title="List drafts", read_only=True)
+def list_drafts(
+    ctx: ToolContext,
+    *,
+    inbox_id: Annotated[int | None, Field(ge=1, le=2**63 - 1, description="Only this mailbox")] = None,
+    limit: Limit = 25,
+    offset: Offset = 0,
+) -> Page[DraftOut]:
+    """List the unsent drafts of your mailboxes, last changed first."""
+    rows = Draft.objects.restrict(ctx.actor).filter(sent_at__isnull=True)
+    if inbox_id is not None:
+        rows = rows.filter(mailbox=_inbox(ctx, inbox_id))
+    return paginate(rows.order_by("-updated_at", "-id"), limit=limit, offset=offset, item=_draft)
+
+
+@tool("getDraft", permission=MailPerm.VIEW, title="Read a draft", read_only=True)
+def get_draft(ctx: ToolContext, *, draft_id: DraftId) -> DraftOut:
+    """Read a draft: its recipients, subject and text."""
+    return _draft(Draft.objects.fetch(ctx.actor, draft_id))
+
+
+@tool("updateDraft", permission=MailPerm.EDIT, title="Write or change a draft")
+def update_draft(
+    ctx: ToolContext,
+    *,
+    draft_id: Annotated[int | None, Field(ge=1, le=2**63 - 1, description="None: a new draft")] = None,
+    inbox_id: Annotated[int | None, Field(ge=1, le=2**63 - 1, description="For a new draft")] = None,
+    reply_to_message_id: Annotated[int | None, Field(ge=1, le=2**63 - 1, description="Answer it")] = None,
+    to: Addresses | None = None,
+    cc: Addresses | None = None,
+    bcc: Addresses | None = None,
+    subject: Annotated[str | None, Field(max_length=998, description="Default for a reply: Re: ...")] = None,
+    body: Annotated[str | None, Field(max_length=200_000, description="Plain text; signature added")] = None,
+    sender: Annotated[str | None, Field(max_length=320, description="From: an alias of the mailbox")] = None,
+) -> DraftOut:
+    """Write a new e-mail draft (or a reply) or change one; given fields replace the stored ones."""
+    reply = None
+    if reply_to_message_id is not None:
+        reply = Message.objects.select_related("mailbox").fetch(ctx.actor, reply_to_message_id)
+    if draft_id is not None:
+        draft = Draft.objects.select_related("mailbox").fetch(ctx.actor, draft_id)
+        mailbox = None
+    else:
+        draft = None
+        if inbox_id is not None:
+            mailbox = _inbox(ctx, inbox_id)
+        elif reply is not None:
+            mailbox = reply.mailbox
+        else:
+            mailbox = selectors.default_mailbox(actor=ctx.actor)
+    saved = services.draft_save(
+        actor=ctx.actor,
+        mailbox=mailbox,
+        draft=draft,
+        to=to,
+        cc=cc,
+        bcc=bcc,
+        subject=subject,
+        body=body,
+        reply_to=reply if reply_to_message_id is not None else services.UNSET,
+        from_address=sender,
+    )
+    return _draft(saved)
+
+
+@tool("getEmailSignature", permission=MailPerm.VIEW, title="Get your e-mail signature", read_only=True)
+def get_email_signature(ctx: ToolContext, *, inbox_id: InboxId) -> SignatureOut:
+    """Get your signature in a mailbox (added once, above quoted text, to what you send)."""
+    mailbox = _inbox(ctx, inbox_id)
+    found: Signature | None = services.signature_of(actor=ctx.actor, mailbox=mailbox)
+    return SignatureOut(
+        inbox_id=mailbox.pk, text=found.text if found else "", updated_at=found.updated_at if found else None
+    )
+
+
+@tool("updateEmailSignature", permission=MailPerm.EDIT, title="Set your e-mail signature", idempotent=True)
+def update_email_signature(
+    ctx: ToolContext,
+    *,
+    inbox_id: InboxId,
+    text: Annotated[str, Field(max_length=5_000, description="Plain text; empty: none")],
+) -> SignatureOut:
+    """Set your signature in a mailbox; empty text removes it."""
+    mailbox = _inbox(ctx, inbox_id)
+    found = services.signature_set(actor=ctx.actor, mailbox=mailbox, text=text)
+    return SignatureOut(inbox_id=mailbox.pk, text=found.text, updated_at=found.updated_at)
+
+
+@tool("openInboxSettings", permission=MailPerm.VIEW, title="Open the mail settings", read_only=True)
+def open_inbox_settings(ctx: ToolContext) -> LinkOut:
+    """Link to the Mail page: mailboxes, their servers and passwords, members, drafts."""
+    return LinkOut(url=links.site_origin() + reverse("mail:settings"))
