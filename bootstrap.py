@@ -642,7 +642,7 @@ class MailServer:
         """The ports of the running server ({"imap", "lmtp", "smtp"}), or None."""
         try:
             ports = json.loads(self.state_file.read_text())
-            dovecot = int((self.run_dir / "dovecot" / "master.pid").read_text())
+            dovecot = int((self.socket_dir() / "master.pid").read_text())
             smtp = int(self.smtp_pidfile.read_text())
         except (FileNotFoundError, ValueError, TypeError):
             return None
@@ -663,6 +663,13 @@ class MailServer:
             "ATRIUM_MAIL_LOCAL_PASSWORD": self.password(),
         }
 
+    def socket_dir(self) -> Path:
+        """Dovecot's base_dir, where its unix sockets live: a unix socket's path holds at most 107
+        bytes, which a run directory deep in a test's temporary folder leaves no room for. A short
+        folder of the temporary directory, named after the run directory (one per server)."""
+        digest = hashlib.sha256(str(self.run_dir.resolve()).encode()).hexdigest()[:12]
+        return Path("/tmp") / f"atrium-mail-{digest}"  # noqa: S108  (owned by the server's user)
+
     def start(self) -> dict[str, str]:
         ports = self.ports()
         if ports:
@@ -671,7 +678,7 @@ class MailServer:
         self.stop_leftovers()
         ports = {"imap": free_port(), "lmtp": free_port(), "smtp": free_port()}
         user, group, uid, gid = self.identity()
-        base, state = self.run_dir / "dovecot", self.run_dir / "state"
+        base, state = self.socket_dir(), self.run_dir / "state"
         for folder in (self.run_dir, base, state, self.boxes, self.logs):
             folder.mkdir(parents=True, exist_ok=True)
         log = self.logs / "dovecot.log"
@@ -746,7 +753,7 @@ class MailServer:
 
     def stop_leftovers(self) -> None:
         """A half-running server (one of the two died) is stopped before a new start."""
-        for pidfile in (self.run_dir / "dovecot" / "master.pid", self.smtp_pidfile):
+        for pidfile in (self.socket_dir() / "master.pid", self.smtp_pidfile):
             with contextlib.suppress(FileNotFoundError, ValueError, ProcessLookupError, PermissionError):
                 os.kill(int(pidfile.read_text()), signal.SIGTERM)
             pidfile.unlink(missing_ok=True)
@@ -756,7 +763,7 @@ class MailServer:
             return
         say("stopping the local mail server")
         pids = []
-        for pidfile in (self.run_dir / "dovecot" / "master.pid", self.smtp_pidfile):
+        for pidfile in (self.socket_dir() / "master.pid", self.smtp_pidfile):
             with contextlib.suppress(FileNotFoundError, ValueError, ProcessLookupError, PermissionError):
                 pid = int(pidfile.read_text())
                 os.kill(pid, signal.SIGTERM)

@@ -164,7 +164,7 @@ def test_each_configuration_connects_with_the_official_sdk(live_http, access_tok
 
     info, version, tools = asyncio.run(connect(url, headers))
     assert info is not None and info.name == NAME
-    assert version == "2025-11-25"  # the newest the SDK offers and the endpoint speaks
+    assert version == "2026-07-28"  # the newest the SDK offers and the endpoint speaks (stateless)
     names = {tool.name for tool in tools.tools}
     assert {"searchTools", "describeTool", "callTool"} <= names
     if profile:

@@ -60,7 +60,12 @@ def test_a_2025_11_25_client_is_told_of_tasks_and_which_tools_take_them(owner):
     result = owner.initialize(version="2025-11-25").json()["result"]
 
     assert result["capabilities"]["tasks"] == TASKS_CAPABILITY
-    tools = {tool["name"]: tool for tool in _ok(owner.request("tools/list"))["tools"]}
+    tools, cursor = {}, None
+    while True:  # every page
+        listed = _ok(owner.request("tools/list", {"cursor": cursor} if cursor else {}))
+        tools |= {tool["name"]: tool for tool in listed["tools"]}
+        if not (cursor := listed.get("nextCursor")):
+            break
     assert tools["exportDocumentToPdf"]["execution"] == {"taskSupport": "optional"}
     assert tools["slowExport"]["execution"] == {"taskSupport": "optional"}
     assert "execution" not in tools["getDocument"]
