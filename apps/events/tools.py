@@ -483,6 +483,7 @@ class ValidatedImportOut(Out):
     permission=EventsPerm.IMPORT,
     title="Check an attendee import file",
     read_only=True,
+    long_running=True,
 )
 def validate_attendee_import(
     ctx: ToolContext, *, event_id: EventId, file_id: Annotated[int, id_field("listFiles")]

@@ -68,6 +68,7 @@ def test_a_2025_11_25_client_is_told_of_tasks_and_which_tools_take_them(owner):
             break
     assert tools["exportDocumentToPdf"]["execution"] == {"taskSupport": "optional"}
     assert tools["slowExport"]["execution"] == {"taskSupport": "optional"}
+    assert tools["validateAttendeeImport"]["execution"] == {"taskSupport": "optional"}
     assert "execution" not in tools["getDocument"]
     assert "execution" not in tools["whoAmI"]
 
