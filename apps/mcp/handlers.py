@@ -524,14 +524,7 @@ def _tools_call(
     call: RunningCall | None,
 ) -> dict[str, Any]:
     params = message.params
-    name = params.get("name")
-    if not isinstance(name, str) or not name:
-        raise ProtocolError(INVALID_PARAMS, "tools/call: `params.name` (a string) is required.")
-    arguments = params.get("arguments")
-    if arguments is None:
-        arguments = {}
-    if not isinstance(arguments, dict):
-        raise ProtocolError(INVALID_PARAMS, "tools/call: `params.arguments` must be an object.")
+    name, arguments = protocol.tool_call_target(params)
     meta = params.get("_meta") or {}
     token = meta.get("progressToken") if isinstance(meta, dict) else None
     capabilities = session.client_capabilities or {}

@@ -219,3 +219,17 @@ def _quality(parameters: list[str]) -> float:
             except ValueError:
                 return 1.0  # a malformed weight is ignored, as if none were given
     return 1.0
+
+
+def tool_call_target(params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The tool a `tools/call` names and its arguments (none: an empty object), whatever the
+    revision; a ProtocolError (invalid params) when either is not what the method takes."""
+    name = params.get("name")
+    if not isinstance(name, str) or not name:
+        raise ProtocolError(INVALID_PARAMS, "tools/call: `params.name` (a string) is required.")
+    arguments = params.get("arguments")
+    if arguments is None:
+        arguments = {}
+    if not isinstance(arguments, dict):
+        raise ProtocolError(INVALID_PARAMS, "tools/call: `params.arguments` must be an object.")
+    return name, arguments
