@@ -18,6 +18,9 @@ SPEC = json.loads((Path(__file__).resolve().parents[1] / "spec_catalogue.json").
 BUILT = sorted(area.catalogue_title or str(area.title) for area in areas.all_areas())
 # The catalogue's own tools (search and describe), part of SPEC.md's unnamed Platform tools.
 OWN_AREAS = {"catalogue"}
+# SPEC.md 4.7's "Platform" gathers tools that act on other areas' records (deleteContact,
+# getDealHistory): each stands in the area whose records it acts on, under that area's permissions.
+ACROSS_AREAS = "platform"
 # Areas being built in steps (docs/<area>.md says which tools exist yet): what they register is
 # SPEC.md's, in their area, but not yet all of it.
 IN_PROGRESS = {"Accounting"}
@@ -34,7 +37,11 @@ def specified(title: str) -> dict:
 @pytest.mark.parametrize("title", BUILT)
 def test_every_tool_spec_names_in_a_built_area_is_registered_there(title):
     area = specified(title)
-    registered = {spec.name for spec in registry.all_tools() if spec.area == area_key(title)}
+    registered = {
+        spec.name
+        for spec in registry.all_tools()
+        if spec.area == area_key(title) and spec.name not in specified("Platform")["named_tools"]
+    }
 
     if title in IN_PROGRESS:
         assert registered and registered <= set(area["named_tools"])
@@ -49,7 +56,11 @@ def test_no_tool_stands_in_an_area_spec_does_not_give_it():
     tools = [spec for spec in registry.all_tools() if not spec.fixture]
 
     assert [spec.name for spec in tools if spec.area not in areas] == []
-    assert [spec.name for spec in tools if spec.name in where and where[spec.name] != spec.area] == []
+    assert [
+        spec.name
+        for spec in tools
+        if spec.name in where and where[spec.name] not in (spec.area, ACROSS_AREAS)
+    ] == []
 
 
 def test_the_built_areas_hold_the_tools_spec_gives_them():
@@ -57,4 +68,8 @@ def test_the_built_areas_hold_the_tools_spec_gives_them():
     counted = sum(specified(title)["stated_count"] for title in complete)
 
     assert counted >= 25 + 102
-    assert sum(1 for spec in registry.all_tools() if spec.area in {area_key(t) for t in complete}) == counted
+    platform = set(specified("Platform")["named_tools"])
+    built = {area_key(t) for t in complete}
+    assert (
+        sum(1 for spec in registry.all_tools() if spec.area in built and spec.name not in platform) == counted
+    )
