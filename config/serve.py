@@ -38,7 +38,7 @@ KEEP_ALIVE_SECONDS = 75
 class Server(uvicorn.Server):
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         # Imported here: the application (and Django with it) is loaded by uvicorn's start-up.
-        from apps.mcp.consumers import end_streams
+        from apps.mcp.relay import end_streams
 
         end_streams()
         await super().shutdown(sockets=sockets)

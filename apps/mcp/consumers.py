@@ -9,11 +9,11 @@ client before the result (progress, an elicitation request). GET holds the sessi
 joins the session's group on the Channels layer, replays what the client missed (Last-Event-ID),
 and writes what any process publishes for the session, with a keep-alive comment every
 MCP_KEEPALIVE_SECONDS. A newer GET for the same session takes over (each message goes to one
-stream only); DELETE closes it, and so does the process stopping (`end_streams`).
+stream only); DELETE closes it, and so does the process stopping. The three streams that relay
+the Channels layer (GET, a resumed POST stream, `subscriptions/listen`) run on apps.mcp.relay.
 """
 
 import asyncio
-import contextlib
 import contextvars
 import logging
 import secrets
@@ -26,27 +26,19 @@ from channels.generic.http import AsyncHttpConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from apps.core import errors, metrics, observability
+from apps.core import errors, observability
 from apps.mcp import protocol, sessions, stateless, streams
 from apps.mcp.handlers import ALLOWED_METHODS, Reply, Request, jsonrpc_error, may_wait, serve
+from apps.mcp.relay import KEEPALIVE, SSE_HEADERS, Relay, encode_headers, sse_event
 from apps.mcp.streams import CancelledByClient, RunningCall, hub
 
 logger = logging.getLogger(__name__)
 
-SSE_HEADERS = {
-    "Content-Type": "text/event-stream",
-    # Proxies must pass events through as they come: no caching, no transformation, no buffering.
-    "Cache-Control": "no-cache, no-transform",
-    "X-Accel-Buffering": "no",
-}
-KEEPALIVE = b": keep-alive\n\n"
 # How soon a client should reconnect to a resumable POST stream that ended before its response
 # (the SSE `retry` field of the priming event).
 RETRY_MILLISECONDS = 1000
 
 _pools: dict[bool, ThreadPoolExecutor] = {}
-# One future per stream held by this process, resolved when the process stops (`end_streams`).
-_held: set[asyncio.Future] = set()
 
 
 def executor(quick: bool = True) -> ThreadPoolExecutor:
@@ -61,20 +53,6 @@ def executor(quick: bool = True) -> ThreadPoolExecutor:
             max_workers=size, thread_name_prefix="mcp" if quick else "mcp-waiting"
         )
     return pool
-
-
-def end_streams() -> None:
-    """Ends every stream this process holds (it is stopping): each client reconnects, through the
-    load balancer, to a process that stays, and replays what it missed with Last-Event-ID."""
-    for stopping in list(_held):
-        if not stopping.done():
-            stopping.set_result(None)
-
-
-def sse_event(data: Any, event_id: str | None = None) -> bytes:
-    payload = data if isinstance(data, bytes | bytearray) else protocol.dumps(data)
-    head = f"id: {event_id}\n".encode() if event_id is not None else b""
-    return head + b"event: message\ndata: " + bytes(payload) + b"\n\n"
 
 
 class McpConsumer(AsyncHttpConsumer):
@@ -128,6 +106,10 @@ class McpConsumer(AsyncHttpConsumer):
         # The request's context (its id, for logs and metrics) goes along to the worker thread.
         context = contextvars.copy_context()
         return await asyncio.get_running_loop().run_in_executor(executor(), context.run, serve, request, None)
+
+    @staticmethod
+    def sse_headers(call: RunningCall) -> list[tuple[bytes, bytes]]:
+        return encode_headers({**SSE_HEADERS, **call.headers})
 
     async def read_body(self, receive: Any) -> bytes | None:
         chunks, size, limit = [], 0, settings.MCP_MAX_BODY_BYTES
@@ -204,7 +186,7 @@ class McpConsumer(AsyncHttpConsumer):
                 else:
                     kind, value = await call.queue.get()
                 if kind in {"message", "close"} and not streaming:
-                    await self.send_headers(status=200, headers=_encode({**SSE_HEADERS, **call.headers}))
+                    await self.send_headers(status=200, headers=self.sse_headers(call))
                     streaming = True
                     watcher = asyncio.ensure_future(_watch_disconnect(receive, call))
                     await post.open()
@@ -233,7 +215,7 @@ class McpConsumer(AsyncHttpConsumer):
                 elif kind == "cancelled":
                     # The client cancelled: no response for that request (the tool was told).
                     if not streaming:
-                        await self.send_headers(status=200, headers=_encode({**SSE_HEADERS, **call.headers}))
+                        await self.send_headers(status=200, headers=self.sse_headers(call))
                     if writable:
                         await self.send_body(b"")
                     return
@@ -259,76 +241,22 @@ class McpConsumer(AsyncHttpConsumer):
         each tagged with the subscription's id, and keep-alive comments, until the client leaves
         or this process stops (then the request's result ends it)."""
         _kind, subscription_id, honoured, groups = reply.then  # type: ignore[misc]
-        layer = get_channel_layer()
-        assert layer is not None  # settings.CHANNEL_LAYERS always names one
-        channel = None
-        try:
-            channel = await layer.new_channel()
-            for group in groups:
-                await layer.group_add(group, channel)
-        except Exception as error:
-            outage = errors.unavailable(error)
-            if outage is None:
-                raise
-            logger.warning(
-                "MCP listen stream refused with 503, Redis is unreachable: %s",
-                observability.describe_error(error),
-            )
-            if channel is not None:
-                for group in groups:
-                    with contextlib.suppress(Exception):
-                        await layer.group_discard(group, channel)
-            await self.reply(Reply(503, outage.as_body(), {**reply.headers, **outage.headers}))
+        relay = Relay(self, groups, reply, what="listen stream")
+        joined, _ = await relay.join()
+        if not joined:
             return
-        await self.send_headers(status=200, headers=_encode({**SSE_HEADERS, **reply.headers}))
-        metrics.sse_stream_opened()
-        from_layer: asyncio.Future | None = None
-        from_client: asyncio.Future | None = None
-        stopping = asyncio.get_running_loop().create_future()
-        _held.add(stopping)
-        connected = True
-        try:
-            await self.send_body(
-                sse_event(stateless.acknowledgement(subscription_id, honoured)), more_body=True
-            )
-            from_layer = asyncio.ensure_future(layer.receive(channel))
-            from_client = asyncio.ensure_future(receive())
-            while True:
-                done, _pending = await asyncio.wait(
-                    {from_layer, from_client, stopping},
-                    timeout=settings.MCP_KEEPALIVE_SECONDS,
-                    return_when=asyncio.FIRST_COMPLETED,
-                )
-                if not done:
-                    await self.send_body(KEEPALIVE, more_body=True)
-                    continue
-                if stopping in done:
-                    await self.send_body(sse_event(stateless.listen_ended(subscription_id)), more_body=True)
-                    return
-                if from_client in done:
-                    if from_client.result()["type"] == "http.disconnect":
-                        connected = False
-                        return
-                    from_client = asyncio.ensure_future(receive())
-                if from_layer in done:
-                    event = from_layer.result()
-                    if event.get("type") == "mcp.listchanged" and honoured.get("toolsListChanged"):
-                        await self.send_body(
-                            sse_event(stateless.list_changed(subscription_id)), more_body=True
-                        )
-                    from_layer = asyncio.ensure_future(layer.receive(channel))
-        finally:
-            _held.discard(stopping)
-            metrics.sse_stream_closed()
-            for task in (from_layer, from_client):
-                if task is not None:
-                    task.cancel()
-            for group in groups:
-                with contextlib.suppress(Exception):
-                    await layer.group_discard(group, channel)
-            if connected:
-                with contextlib.suppress(Exception):
-                    await self.send_body(b"")
+
+        def handle(event: dict[str, Any]) -> tuple[bytes | None, bool]:
+            if event.get("type") == "mcp.listchanged" and honoured.get("toolsListChanged"):
+                return sse_event(stateless.list_changed(subscription_id)), False
+            return None, False
+
+        await relay.run(
+            receive,
+            [sse_event(stateless.acknowledgement(subscription_id, honoured))],
+            handle,
+            farewell=sse_event(stateless.listen_ended(subscription_id)),
+        )
 
     # --- GET ------------------------------------------------------------------------------------
 
@@ -338,170 +266,75 @@ class McpConsumer(AsyncHttpConsumer):
             await self.reply(reply)
             return
         digest = reply.then[1]
-        resumed = streams.parse_post_event_id(request.headers.get(protocol.LAST_EVENT_ID_HEADER))
+        last_event_id = request.headers.get(protocol.LAST_EVENT_ID_HEADER)
+        resumed = streams.parse_post_event_id(last_event_id)
         if resumed is not None:
             await self.resume(digest, *resumed, reply, receive)
             return
-        layer = get_channel_layer()
-        assert layer is not None  # settings.CHANNEL_LAYERS always names one
-        group = streams.session_group(digest)
+        relay = Relay(self, [streams.session_group(digest)], reply, what="stream")
         # Orders this stream among the session's: the later one keeps the session.
         opened = [time.time_ns(), secrets.token_hex(8)]
-        last_event_id = request.headers.get(protocol.LAST_EVENT_ID_HEADER)
-        channel = None
-        missed: list[dict[str, str]] = []
-        # Everything that needs Redis comes before the headers: without it, a clean 503.
-        try:
-            channel = await layer.new_channel()
-            await layer.group_add(group, channel)
+
+        async def take_over() -> list[dict[str, str]]:
             # Each message goes to one stream: a stream still open for this session steps down.
             # The pub/sub layer hands a group message to whoever is in the group when it arrives,
             # so a takeover can reach a stream opened after it: only a later one makes it yield.
-            await layer.group_send(group, {"type": "mcp.takeover", "opened": opened})
+            await relay.layer.group_send(relay.groups[0], {"type": "mcp.takeover", "opened": opened})
             # Read after joining the group: nothing published meanwhile falls between the two.
-            if last_event_id:
-                missed = await asyncio.get_running_loop().run_in_executor(
-                    executor(), streams.buffered_after, digest, last_event_id
-                )
-        except Exception as error:
-            outage = errors.unavailable(error)
-            if outage is None:
-                raise
-            reason = observability.describe_error(error)
-            logger.warning("MCP stream refused with 503, Redis is unreachable: %s", reason)
-            if channel is not None:
-                with contextlib.suppress(Exception):
-                    await layer.group_discard(group, channel)
-            await self.reply(Reply(503, outage.as_body(), {**reply.headers, **outage.headers}))
+            if not last_event_id:
+                return []
+            return await asyncio.get_running_loop().run_in_executor(
+                executor(), streams.buffered_after, digest, last_event_id
+            )
+
+        joined, missed = await relay.join(take_over)
+        if not joined:
             return
-        await self.send_headers(status=200, headers=_encode({**SSE_HEADERS, **reply.headers}))
-        metrics.sse_stream_opened()
-        from_layer: asyncio.Future | None = None
-        from_client: asyncio.Future | None = None
-        stopping = asyncio.get_running_loop().create_future()
-        _held.add(stopping)
-        connected = True
-        try:
-            await self.send_body(b": stream open\n\n", more_body=True)
-            sent = 0
-            for event in missed:
-                await self.send_body(sse_event(event["data"].encode(), event["id"]), more_body=True)
-                sent = max(sent, int(event["id"]))
-            from_layer = asyncio.ensure_future(layer.receive(channel))
-            from_client = asyncio.ensure_future(receive())
-            while True:
-                done, _pending = await asyncio.wait(
-                    {from_layer, from_client, stopping},
-                    timeout=settings.MCP_KEEPALIVE_SECONDS,
-                    return_when=asyncio.FIRST_COMPLETED,
-                )
-                if not done:
-                    await self.send_body(KEEPALIVE, more_body=True)
-                    continue
-                if stopping in done:
-                    return
-                if from_client in done:
-                    if from_client.result()["type"] == "http.disconnect":
-                        connected = False
-                        return
-                    from_client = asyncio.ensure_future(receive())
-                if from_layer in done:
-                    event = from_layer.result()
-                    kind = event.get("type")
-                    if kind == "mcp.event" and int(event["id"]) > sent:
-                        await self.send_body(sse_event(event["data"].encode(), event["id"]), more_body=True)
-                        sent = int(event["id"])
-                    elif kind == "mcp.end" or (
-                        kind == "mcp.takeover" and list(event.get("opened") or ()) > opened
-                    ):
-                        return
-                    from_layer = asyncio.ensure_future(layer.receive(channel))
-        finally:
-            _held.discard(stopping)
-            metrics.sse_stream_closed()
-            for task in (from_layer, from_client):
-                if task is not None:
-                    task.cancel()
-            # Redis may be gone meanwhile: its subscription then went with the connection.
-            with contextlib.suppress(Exception):
-                await layer.group_discard(group, channel)
-            if connected:
-                with contextlib.suppress(Exception):
-                    await self.send_body(b"")
+        sent = max((int(event["id"]) for event in missed or ()), default=0)
+
+        def handle(event: dict[str, Any]) -> tuple[bytes | None, bool]:
+            nonlocal sent
+            kind = event.get("type")
+            if kind == "mcp.event" and int(event["id"]) > sent:
+                sent = int(event["id"])
+                return sse_event(event["data"].encode(), event["id"]), False
+            ended = kind == "mcp.end" or (kind == "mcp.takeover" and list(event.get("opened") or ()) > opened)
+            return None, ended
+
+        first = [b": stream open\n\n"] + [sse_event(e["data"].encode(), e["id"]) for e in missed or ()]
+        await relay.run(receive, first, handle)
 
     async def resume(self, digest: str, stream: str, after: int, reply: Reply, receive: Any) -> None:
         """GET with the Last-Event-ID of a POST stream: what that stream sent after it, then what
         it sends from now on, until its response (2025-11-25, SEP-1699). It does not take the
         session's GET stream over."""
-        layer = get_channel_layer()
-        assert layer is not None
-        group = streams.post_group(digest, stream)
-        channel = None
-        try:
-            channel = await layer.new_channel()
-            await layer.group_add(group, channel)
+        relay = Relay(self, [streams.post_group(digest, stream)], reply, what="resumed stream")
+
+        async def missed_events() -> list[dict[str, Any]]:
             # Read after joining the group: nothing sent meanwhile falls between the two.
-            missed = await asyncio.get_running_loop().run_in_executor(
+            return await asyncio.get_running_loop().run_in_executor(
                 executor(), streams.post_events_after, digest, stream, after
             )
-        except Exception as error:
-            outage = errors.unavailable(error)
-            if outage is None:
-                raise
-            if channel is not None:
-                with contextlib.suppress(Exception):
-                    await layer.group_discard(group, channel)
-            await self.reply(Reply(503, outage.as_body(), {**reply.headers, **outage.headers}))
+
+        joined, missed = await relay.join(missed_events)
+        if not joined:
             return
-        await self.send_headers(status=200, headers=_encode({**SSE_HEADERS, **reply.headers}))
-        from_layer: asyncio.Future | None = None
-        from_client: asyncio.Future | None = None
-        stopping = asyncio.get_running_loop().create_future()
-        _held.add(stopping)
-        connected = True
-        try:
-            sent = after
-            for event in missed:
-                await self.send_body(sse_event(event["data"].encode(), event["id"]), more_body=True)
-                sent = max(sent, streams.event_number(event))
-                if event.get("final"):
-                    return
-            from_layer = asyncio.ensure_future(layer.receive(channel))
-            from_client = asyncio.ensure_future(receive())
-            while True:
-                done, _pending = await asyncio.wait(
-                    {from_layer, from_client, stopping},
-                    timeout=settings.MCP_KEEPALIVE_SECONDS,
-                    return_when=asyncio.FIRST_COMPLETED,
-                )
-                if not done:
-                    await self.send_body(KEEPALIVE, more_body=True)
-                    continue
-                if stopping in done:
-                    return
-                if from_client in done:
-                    if from_client.result()["type"] == "http.disconnect":
-                        connected = False
-                        return
-                    from_client = asyncio.ensure_future(receive())
-                if from_layer in done:
-                    event = from_layer.result()
-                    if event.get("type") == "mcp.event" and streams.event_number(event) > sent:
-                        await self.send_body(sse_event(event["data"].encode(), event["id"]), more_body=True)
-                        sent = streams.event_number(event)
-                        if event.get("final"):
-                            return
-                    from_layer = asyncio.ensure_future(layer.receive(channel))
-        finally:
-            _held.discard(stopping)
-            for task in (from_layer, from_client):
-                if task is not None:
-                    task.cancel()
-            with contextlib.suppress(Exception):
-                await layer.group_discard(group, channel)
-            if connected:
-                with contextlib.suppress(Exception):
-                    await self.send_body(b"")
+        first, sent, ended = [], after, False
+        for event in missed or ():
+            first.append(sse_event(event["data"].encode(), event["id"]))
+            sent = max(sent, streams.event_number(event))
+            if event.get("final"):
+                ended = True
+                break
+
+        def handle(event: dict[str, Any]) -> tuple[bytes | None, bool]:
+            nonlocal sent
+            if event.get("type") == "mcp.event" and streams.event_number(event) > sent:
+                sent = streams.event_number(event)
+                return sse_event(event["data"].encode(), event["id"]), bool(event.get("final"))
+            return None, False
+
+        await relay.run(receive, first, handle, ended=ended, counted=False)
 
 
 class _PostStream:
@@ -545,10 +378,6 @@ class _PostStream:
                 )
         if writable:
             await self.consumer.send_body(sse_event(payload, event_id), more_body=True)
-
-
-def _encode(headers: dict[str, str]) -> list[tuple[bytes, bytes]]:
-    return [(name.encode("latin-1"), value.encode("latin-1")) for name, value in headers.items()]
 
 
 def _job(request: Request, call: RunningCall) -> None:
