@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from apps.accounts.authentication import bearer_value
 from apps.accounts.models import PersonalAccessToken
 from apps.apikeys.authentication import authenticate_token_and_key
+from apps.apikeys.models import ApiKey
 from apps.core import credentials
 from apps.core.credentials import CredentialRequest, Principal
 
@@ -43,3 +44,10 @@ def access_token_names(ids: list[str]) -> Mapping[str, str]:
         str(pk): name
         for pk, name in PersonalAccessToken.objects.filter(pk__in=wanted).values_list("pk", "name")
     }
+
+
+@credentials.namer("key", kind=_("API key"))
+def api_key_names(ids: list[str]) -> Mapping[str, str]:
+    """The labels of the API keys the audit log names by id (`ToolCall.api_key_id`), as "key:<pk>"."""
+    wanted = [int(ident) for ident in ids if ident.isascii() and ident.isdigit()]
+    return {str(pk): label for pk, label in ApiKey.objects.filter(pk__in=wanted).values_list("pk", "label")}

@@ -13,6 +13,8 @@ from django.utils.translation import gettext as _
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.apikeys import charts, clients, selectors, services
 from apps.apikeys.forms import AgentConnectionForm, ApiKeyForm, RenameKeyForm, RollSecretForm
+from apps.catalogue.permissions import CataloguePerm
+from apps.core.actors import can
 from apps.core.errors import AppError, ValidationFailed
 from apps.core.pages import chosen, keep_to_show, no_store, page, take_to_show
 
@@ -109,6 +111,10 @@ def _detail(
             "rename_form": rename_form or RenameKeyForm(initial={"label": key.label}),
             "roll_form": RollSecretForm(),
             "rolled": rolled,
+            # The tool-call log of this key, for those who may read the log.
+            "calls_url": f"{reverse('catalogue:tool-calls')}?key={key.pk}"
+            if can(request.user, CataloguePerm.AUDIT)
+            else None,
         },
     )
     return no_store(response) if rolled else response

@@ -52,6 +52,7 @@ class Entry:
     error_code: str
     duration_ms: float
     refusal: str = ""
+    api_key_id: int | None = None
 
 
 class AuditBuffer:
@@ -163,6 +164,7 @@ def _fields(entry: Entry) -> dict[str, object]:
         "error_code": _text(entry.error_code, 64),
         "duration_ms": round(entry.duration_ms, 3),
         "refusal": _text(entry.refusal, 24),
+        "api_key_id": entry.api_key_id,
     }
 
 
@@ -266,6 +268,7 @@ def record(
             error_code=error_code,
             duration_ms=duration_ms,
             refusal=refusal,
+            api_key_id=getattr(principal, "api_key_id", None),
         )
     )
 

@@ -1,8 +1,8 @@
 """The audit log of tool calls. Workspace schema.
 
 One row per `tools/call` (MCP or the gateway's agent): who, through which credential and client,
-which tool, the outcome and how long it took. Never the arguments or the result: they may hold
-personal data (SPEC 10.3). Rows are written in batches (apps.catalogue.audit).
+the API key it was metered to, which tool, the outcome and how long it took. Never the arguments or
+the result: they may hold personal data (SPEC 10.3). Rows are written in batches (apps.catalogue.audit).
 """
 
 from django.conf import settings
@@ -48,6 +48,9 @@ class ToolCall(models.Model):
     scheme = models.CharField(_("credential scheme"), max_length=20, blank=True)
     credential = models.CharField(_("credential"), max_length=64, blank=True)
     client = models.CharField(_("client"), max_length=200, blank=True)
+    # The API key the call was metered to (MCP with an access token, the message gateway); the
+    # key may since be renamed or deleted, so its id, not its label.
+    api_key_id = models.BigIntegerField(_("API key"), null=True, blank=True)
     tool = models.CharField(_("tool"), max_length=100)
     outcome = models.CharField(_("outcome"), max_length=24, choices=Outcome.choices)
     error_code = models.CharField(_("error code"), max_length=64, blank=True)
@@ -65,6 +68,7 @@ class ToolCall(models.Model):
             models.Index(fields=["tool", "-at"], name="catalogue_call_tool_at"),
             models.Index(fields=["user", "-at"], name="catalogue_call_user_at"),
             models.Index(fields=["outcome", "-at"], name="catalogue_call_outcome_at"),
+            models.Index(fields=["api_key_id", "-at"], name="catalogue_call_key_at"),
         ]
 
     def __str__(self) -> str:

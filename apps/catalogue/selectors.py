@@ -8,7 +8,12 @@ from apps.core.actors import Actor, can
 
 
 def tool_call_list(
-    *, actor: Actor, tool: str = "", outcome: str = "", user_id: int | None = None
+    *,
+    actor: Actor,
+    tool: str = "",
+    outcome: str = "",
+    user_id: int | None = None,
+    api_key_id: int | None = None,
 ) -> QuerySet[ToolCall]:
     if not can(actor, CataloguePerm.AUDIT):
         return ToolCall.objects.none()
@@ -19,4 +24,6 @@ def tool_call_list(
         calls = calls.filter(outcome=outcome)
     if user_id:
         calls = calls.filter(user_id=user_id)
+    if api_key_id:
+        calls = calls.filter(api_key_id=api_key_id)
     return calls

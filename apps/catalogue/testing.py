@@ -31,8 +31,16 @@ def principal_for(
     scheme: str = "access_token",
     credential: str = "pat:test",
     client: str = "test client",
+    api_key_id: int | None = None,
 ) -> Principal:
-    return Principal(user=user, scheme=scheme, scopes=frozenset(scopes), credential=credential, client=client)
+    return Principal(
+        user=user,
+        scheme=scheme,
+        scopes=frozenset(scopes),
+        credential=credential,
+        client=client,
+        api_key_id=api_key_id,
+    )
 
 
 def context_for(

@@ -18,17 +18,19 @@ PAGE_SIZE = 50
 def tool_calls(request: AuthenticatedHttpRequest) -> HttpResponse:
     tool = request.GET.get("tool", "").strip()[:100]
     outcome = chosen(request, "outcome", ToolCall.Outcome.values)
-    try:
-        user_id = int(request.GET.get("person", "") or 0) or None
-    except ValueError:
-        user_id = None
-    calls = selectors.tool_call_list(actor=request.user, tool=tool, outcome=outcome, user_id=user_id)
+    user_id, key_id = _number(request, "person"), _number(request, "key")
+    calls = selectors.tool_call_list(
+        actor=request.user, tool=tool, outcome=outcome, user_id=user_id, api_key_id=key_id
+    )
     pager = paged(request, calls, PAGE_SIZE)
-    # The page's rows, read once, each with its credential's name (one query per kind).
+    # The page's rows, read once, each with its credential's and API key's names (one query per
+    # kind).
     shown = pager["page"].object_list = list(pager["page"].object_list)
-    names = credentials.names({call.credential for call in shown if call.credential})
+    keys = {f"key:{call.api_key_id}" for call in shown if call.api_key_id}
+    names = credentials.names({call.credential for call in shown if call.credential} | keys)
     for call in shown:
         call.credential_name = _credential_name(call, names)
+        call.key_name = names.get(f"key:{call.api_key_id}") if call.api_key_id else None
     return render(
         request,
         "catalogue/tool_calls.html",
@@ -37,10 +39,19 @@ def tool_calls(request: AuthenticatedHttpRequest) -> HttpResponse:
             **pager,
             "tool": tool,
             "outcome": outcome,
+            "key": credentials.names([f"key:{key_id}"])[f"key:{key_id}"] if key_id else None,
+            "key_id": key_id,
             "outcomes": ToolCall.Outcome.choices,
             "tools": [spec.name for spec in registry.all_tools()],
         },
     )
+
+
+def _number(request: AuthenticatedHttpRequest, name: str) -> int | None:
+    try:
+        return int(request.GET.get(name, "") or 0) or None
+    except ValueError:
+        return None
 
 
 def _credential_name(call: ToolCall, names: dict[str, CredentialName]) -> CredentialName | None:

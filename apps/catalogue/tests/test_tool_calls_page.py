@@ -9,6 +9,7 @@ from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_application_model
 
 from apps.accounts.services import access_token_create
+from apps.apikeys.services import api_key_create
 from apps.catalogue import dispatch
 from apps.catalogue.dispatch import ToolNotFound
 from apps.catalogue.models import ToolCall
@@ -50,6 +51,29 @@ def test_an_access_token_is_named_not_numbered(acme_client, people):
     assert "access token" in row and "Nightly report" in row
     assert f"pat:{token.pk}" not in row
     assert "Report key" in row  # the client column: the API key's label
+
+
+def test_a_call_names_its_api_key_and_the_page_filters_by_it(acme_client, people):
+    key = api_key_create(user=people["admin"], label="Nightly key").key
+    other = api_key_create(user=people["admin"], label="Other key").key
+    for metered_to, tool, arguments in ((key, "searchContacts", {"query": "x"}), (other, "listTasks", {})):
+        context = context_for(people["admin"])
+        context.principal = principal_for(people["admin"], client=metered_to.label, api_key_id=metered_to.pk)
+        dispatch.call_tool(context, tool, arguments)
+    key.label = "Renamed key"
+    key.save(update_fields=["label"])
+    acme_client.force_login(people["admin"])
+
+    everything = acme_client.get("/settings/tool-calls/").content.decode()
+    filtered = acme_client.get(f"/settings/tool-calls/?key={key.pk}").content.decode()
+    detail = acme_client.get(f"/settings/api-keys/{key.pk}/").content.decode()
+
+    assert f'<a href="?key={key.pk}">Renamed key</a>' in row_of(everything, "searchContacts")
+    assert "Other key" in row_of(everything, "listTasks")
+    assert "searchContacts" in filtered and "<code>listTasks</code>" not in filtered
+    assert "Calls metered to the API key Renamed key" in filtered
+    assert f"/settings/tool-calls/?key={key.pk}" in detail
+    assert ToolCall.objects.get(tool="searchContacts").api_key_id == key.pk
 
 
 def test_a_connected_app_is_named_by_its_client_even_once_its_token_is_gone(acme_client, people):
