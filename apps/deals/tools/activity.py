@@ -1,0 +1,1 @@
+"""Deals Pipeline tools: activity (registered as they are built)."""

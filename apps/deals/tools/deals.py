@@ -1,0 +1,1 @@
+"""Deals Pipeline tools: deals (registered as they are built)."""

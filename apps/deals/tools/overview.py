@@ -1,0 +1,1 @@
+"""Deals Pipeline tools: overview (registered as they are built)."""

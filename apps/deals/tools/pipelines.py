@@ -1,0 +1,1 @@
+"""Deals Pipeline tools: pipelines (registered as they are built)."""

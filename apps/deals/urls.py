@@ -1,0 +1,9 @@
+from django.urls import path
+
+from apps.deals import views
+
+app_name = "deals"
+
+urlpatterns = [
+    path("settings/deals/", views.board, name="board"),
+]
