@@ -6,4 +6,5 @@ app_name = "deals"
 
 urlpatterns = [
     path("settings/deals/", views.board, name="board"),
+    path("settings/deals/<int:deal_id>/", views.deal_detail, name="detail"),
 ]
