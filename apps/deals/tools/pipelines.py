@@ -15,7 +15,7 @@ Currency = Annotated[str, Field(min_length=3, max_length=3, description="ISO 421
 
 
 class StageIn(In):
-    name: Annotated[str, Field(min_length=1, max_length=80)]
+    name: Annotated[str, Field(max_length=80)] = ""
     probability: Annotated[int, Field(ge=0, le=100, description="Win %")] = 0
     rotting_days: Annotated[int | None, Field(ge=1, le=3650, description="Idle days; null: never")] = None
 
@@ -91,8 +91,8 @@ class BoardOut(Out):
     open: int
     value: Amount
     weighted: Amount = Field(description="Forecast: value x win %")
-    won_30d: int
-    lost_30d: int
+    won: int = Field(description="In 30 days")
+    lost: int = Field(description="In 30 days")
     rotting: list[DealSummary]
     stages: list[ColumnOut]
 
@@ -109,8 +109,8 @@ def board_out(board: selectors.Board, *, per_stage: int = 20) -> BoardOut:
         open=board.open,
         value=str(board.value),
         weighted=str(board.weighted),
-        won_30d=board.won,
-        lost_30d=board.lost,
+        won=board.won,
+        lost=board.lost,
         rotting=[DealSummary.of(deal) for deal in board.rotting[:20]],
         stages=[
             ColumnOut(
