@@ -309,7 +309,6 @@ def deal_create(
     if stage is None:
         raise invalid("pipelineId", f"pipeline {pipeline.pk} has no stages; add one with managePipeline")
     now = timezone.now()
-    fields = {"owner_email": None, **fields}
     deal = records.create(
         Deal,
         actor=actor,
@@ -321,9 +320,6 @@ def deal_create(
         stage_entered_at=now,
         owner_id=actor_id(actor),
     )
-    if fields["owner_email"] is None and deal.owner_id is None:
-        deal.owner = person(actor)
-        deal.save(update_fields=["owner"])
     StageVisit.objects.create(
         deal=deal, stage=stage, stage_name=stage.name, pipeline_name=pipeline.name, entered_at=now
     )
@@ -420,9 +416,19 @@ def _move(actor: Actor, deal: Deal, stage: Stage) -> None:
     )
     changes: dict[str, Any] = {"stage": (old_name, stage.name)}
     if deal.pipeline_id != stage.pipeline_id:
+        target = stage.pipeline.currency
+        if target != deal.pipeline.currency and deal.currency != target:
+            # Its rate is to the pipeline it leaves: none is known to the one it goes to.
+            raise errors.NoRate(
+                f"Pipeline {stage.pipeline.name!r} reports in {target}, deal {deal.pk} is in {deal.currency} "
+                f"with a rate to {deal.pipeline.currency} only: give the deal in {target} first (updateDeal "
+                "currency and value), or pick a stage of a pipeline in the same currency.",
+                details={"stageId": ["another reporting currency"]},
+            )
         changes["pipeline"] = (deal.pipeline.name, stage.pipeline.name)
         deal.pipeline = stage.pipeline
-        _rate(deal, deal.exchange_rate if deal.currency != stage.pipeline.currency else None)
+        if deal.currency == target:
+            deal.exchange_rate = Decimal(1)
     deal.stage, deal.stage_entered_at = stage, now
     deal.save()
     record_event(

@@ -217,6 +217,16 @@ def test_a_deal_in_another_currency_is_weighted_at_its_rate(world):
     assert deal["weightedValue"] == "125.00"  # 1,000 GBP x 1.25 x 10 %
     board = ok(member, "getPipelineOverview", {"pipelineId": other.pk})["pipelines"][0]
     assert (board["value"], board["weighted"], board["open"]) == ("1250.00", "125.00", 1)
+    elsewhere = {"dealId": deal["id"], "stageId": world["pipeline"].stages.first().pk}
+    assert "reports in EUR" in refused(member, "moveDealStage", elsewhere)
+    ok(
+        member,
+        "updateDeal",
+        {"dealId": deal["id"], "changes": {"currency": "EUR", "value": 1150, "rate": 1.08}},
+    )
+    moved = ok(member, "moveDealStage", elsewhere)["deal"]
+    assert (moved["pipelineId"], moved["currency"]) == (world["pipeline"].pk, "EUR")
+    assert ok(member, "getDeal", {"dealId": deal["id"]})["exchangeRate"] == "1"
 
 
 def test_delete_goes_to_the_bin_and_restore_brings_it_back(world):
