@@ -132,6 +132,15 @@ def records(committed) -> dict[str, Any]:  # type: ignore[no-untyped-def]
         attendee_add(
             actor=owner, event=planned, fields={"name": UNBROKEN, "email": f"{UNBROKEN[:40]}@example.org"}
         )
+        from apps.deals.services import contact_log, deal_create, pipeline_create
+
+        pipeline = pipeline_create(
+            actor=owner, name=f"Layout {tag} {UNBROKEN}"[:120], stages=[{"name": UNBROKEN[:80]}]
+        )
+        deal = deal_create(
+            actor=owner, pipeline_id=pipeline.pk, stage_id=None, fields={"title": f"Layout {tag} {UNBROKEN}"}
+        )
+        contact_log(actor=owner, deal_id=deal.pk, channel="call", summary=UNBROKEN * 3)
     return {
         "key": key,
         "role": role,
@@ -140,6 +149,7 @@ def records(committed) -> dict[str, Any]:  # type: ignore[no-untyped-def]
         "task": task,
         "invoice": invoice,
         "planned": planned,
+        "deal": deal,
     }
 
 
@@ -193,6 +203,7 @@ def test_every_settings_page_fits_the_window_and_passes_axe(page, live_http, rec
         f"/settings/calendars/events/{records['event'].pk}/",
         f"/settings/tasks/{records['task'].pk}/",
         f"/settings/events/{records['planned'].pk}/",
+        f"/settings/deals/{records['deal'].pk}/",
     ]
     checked = {shape(url) for url in found}
     assert not [url for url in expected if shape(url) not in checked], sorted(checked)

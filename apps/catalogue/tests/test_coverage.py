@@ -23,11 +23,16 @@ OWN_AREAS = {"catalogue"}
 ACROSS_AREAS = "platform"
 # Areas being built in steps (docs/<area>.md says which tools exist yet): what they register is
 # SPEC.md's, in their area, but not yet all of it.
-IN_PROGRESS = {"Accounting"}
+IN_PROGRESS = {"Accounting", "Deals Pipeline"}
+# SPEC.md's Platform tools it does not name but a named one refers to, built in the area whose
+# records they act on: getDealHistory's description names restoreDeal.
+UNNAMED_PLATFORM = {"restoreDeal"}
+# A declared area's key by the title SPEC.md gives it ("Deals Pipeline" is the area "deals").
+KEYS = {str(area.catalogue_title or area.title): area.key for area in areas.all_areas()}
 
 
 def area_key(title: str) -> str:
-    return title.lower().replace(" ", "")
+    return KEYS.get(title) or title.lower().replace(" ", "")
 
 
 def specified(title: str) -> dict:
@@ -40,7 +45,9 @@ def test_every_tool_spec_names_in_a_built_area_is_registered_there(title):
     registered = {
         spec.name
         for spec in registry.all_tools()
-        if spec.area == area_key(title) and spec.name not in specified("Platform")["named_tools"]
+        if spec.area == area_key(title)
+        and spec.name not in specified("Platform")["named_tools"]
+        and spec.name not in UNNAMED_PLATFORM
     }
 
     if title in IN_PROGRESS:

@@ -1,0 +1,35 @@
+"""Personal data in the Deals Pipeline (docs/privacy.md).
+
+A person's deals are those they own: private ones are put in the bin then erased, workspace ones
+stay as the workspace's records with no owner. Shares with the person are erased; the follow-ups
+they own and the history entries they made stay with the deal, without them. Pipelines, stages
+and a deal's stage visits name no one.
+"""
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from apps.core import privacy
+from apps.core.sharing import Visibility
+from apps.deals.models import Activity, Deal, DealEvent, DealShare, Pipeline, Stage, StageVisit
+
+
+def _trash_private(rows: QuerySet[Deal]) -> int:
+    return rows.filter(visibility=Visibility.PRIVATE, deleted_at__isnull=True).update(
+        deleted_at=timezone.now()
+    )
+
+
+def _erase(rows: QuerySet[Deal]) -> int:
+    kept = rows.exclude(visibility=Visibility.PRIVATE).update(owner=None)
+    erased, _per_model = rows.filter(visibility=Visibility.PRIVATE).delete()
+    return kept + erased
+
+
+privacy.register(Deal, user="owner", soft_delete=_trash_private, erase=_erase, order=50)
+privacy.register(DealShare, user="user")
+privacy.register(Activity, user="owner", erase={"owner": None}, order=40)
+privacy.register(DealEvent, user="actor", erase={"actor": None}, order=40)
+privacy.not_personal(Pipeline, reason="names and stages of the workspace's sales pipelines")
+privacy.not_personal(Stage, reason="names, win probabilities and rotting days of pipeline stages")
+privacy.not_personal(StageVisit, reason="when a deal entered and left its stages")

@@ -1,0 +1,52 @@
+"""Export and erasure of one person's data reach every Deals Pipeline model that holds any
+(docs/privacy.md); everyone else's rows stay."""
+
+import io
+import json
+
+from apps.accounts.models import Role, User
+from apps.core import sharing
+from apps.datarights.personal_data import personal_data_erase, personal_data_export
+from apps.deals import services
+from apps.deals.models import Activity, Deal, DealEvent, DealShare
+from apps.deals.tests.factories import DealFactory, PipelineFactory
+
+EMAIL = "rowan.tate@acme.example"
+
+
+def test_export_and_erasure_reach_every_deals_model(acme, people):
+    admin = people["admin"]
+    rowan = User.objects.create_user(email=EMAIL, password=None, role=Role.objects.get(key="member"))
+    pipeline = PipelineFactory(actor=admin)
+    mine = DealFactory(actor=rowan, pipeline=pipeline, title="Rowan's renewal")
+    private = DealFactory(actor=rowan, pipeline=pipeline, title="Rowan's side deal", visibility="private")
+    theirs = DealFactory(actor=admin, pipeline=pipeline, title="Admin's deal", visibility="private")
+    sharing.share_set(theirs, actor=admin, person=rowan, access="view", person_may_see=True)
+    services.follow_up_schedule(
+        actor=admin, deal_id=theirs.pk, due=theirs.created_at.date(), summary="x", owner_email=EMAIL
+    )
+    services.contact_log(actor=rowan, deal_id=mine.pk, channel="call", summary="Called the buyer")
+
+    out = io.BytesIO()
+    summary = personal_data_export(workspace=acme, email=EMAIL, out=out, performed_by="test")
+    records = json.loads(out.getvalue())["records"]
+
+    assert {key: n for key, n in summary.counts.items() if key.startswith("deals.")} == {
+        "deals.activity": 2,
+        "deals.deal": 2,
+        "deals.dealevent": 3,
+        "deals.dealshare": 1,
+    }
+    assert {row["title"] for row in records["deals.deal"]} == {"Rowan's renewal", "Rowan's side deal"}
+
+    personal_data_erase(workspace=acme, email=EMAIL, performed_by="test")
+
+    assert Deal.objects.get(pk=mine.pk).owner_id is None
+    assert not Deal.objects.filter(pk=private.pk).exists()
+    assert not DealShare.objects.filter(user__email=EMAIL).exists()
+    assert not Activity.objects.filter(owner__email=EMAIL).exists()
+    assert not DealEvent.objects.filter(actor__email=EMAIL).exists()
+    # Everyone else's rows stay, the deal Rowan logged a call on among them.
+    assert Deal.objects.get(pk=theirs.pk).owner_id == admin.pk
+    logged = Activity.objects.get(deal=mine, summary="Called the buyer")
+    assert logged.owner_id is None

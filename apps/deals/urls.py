@@ -1,0 +1,10 @@
+from django.urls import path
+
+from apps.deals import views
+
+app_name = "deals"
+
+urlpatterns = [
+    path("settings/deals/", views.board, name="board"),
+    path("settings/deals/<int:deal_id>/", views.deal_detail, name="detail"),
+]
