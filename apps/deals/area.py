@@ -32,7 +32,10 @@ area = areas.declare(
         "sendDraft": "send my email draft now",
         "requestDealInfoEmail": "email the deal contact asking for budget timeline decision information",
     },
-    nav=[NavItem("deals", _("Deals"), "deals:board", DealsPerm.VIEW, order=37)],
+    nav=[
+        NavItem("deals", _("Deals"), "deals:board", DealsPerm.VIEW, order=37),
+        NavItem("deals-outreach", _("Outreach"), "deals:outreach", DealsPerm.VIEW, order=38),
+    ],
     periodic={
         # Deal finders whose scheduled run is due (daily or weekly each).
         "run-deal-finders": areas.Periodic("apps.deals.tasks.run_due_finders", crontab(minute="*/15")),

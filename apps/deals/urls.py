@@ -1,9 +1,10 @@
 from django.urls import path
 
-from apps.deals import views
+from apps.deals import views, views_outreach
 
 app_name = "deals"
 
 urlpatterns = [
     path("settings/deals/", views.board, name="board"),
+    path("settings/deals/outreach/", views_outreach.outreach, name="outreach"),
 ]
