@@ -17,19 +17,19 @@ area = areas.declare(
     # Search hints come with each tool (atrium.E105: only for tools the area has).
     hints={
         # Deal finders, reachout campaigns and the area's e-mail.
-        "createDealFinder": "find prospects leads matching our ideal customer profile icp prospecting",
+        "createDealFinder": "set up a prospecting search find prospects matching ideal customer profile icp",
         "controlDealFinder": "run pause stop a prospecting search deal finder now",
         "getDealFinder": "leads prospects a deal finder found",
         "listDealFinders": "my prospecting searches deal finders",
-        "createReachoutCampaign": "cold email outreach sequence to prospects drip follow-up emails",
-        "controlReachoutCampaign": "start launch pause stop an outreach email sequence campaign",
+        "createReachoutCampaign": "cold outreach sequence to prospects drip follow-ups",
+        "controlReachoutCampaign": "start pause stop an outreach sequence",
         "getReachoutCampaign": "how is the outreach sequence doing replies bounces unsubscribes",
         "listReachoutCampaigns": "outbound email sequences cold outreach campaigns",
         "previewReachoutRecipients": "who will the outreach sequence email next skipped recipients",
         "getInboxMessage": "read open an email message about a deal",
         "searchMail": "search emails mail from a prospect customer about a deal",
         "replyEmail": "reply answer respond to an email",
-        "sendDraft": "send my email draft now",
+        "sendDraft": "send off my draft now",
         "requestDealInfoEmail": "email the deal contact asking for budget timeline decision information",
     },
     nav=[

@@ -90,7 +90,7 @@ def create_reachout_campaign(
     ] = [9, 17],  # noqa: B006
     daily_cap: Annotated[int, Field(ge=1, le=2000, description="Mails a day from the mailbox")] = 50,
 ) -> CampaignDetail:
-    """Write a draft e-mail sequence to contacts, a finder's leads or addresses; nothing is sent yet."""
+    """Set up an e-mail sequence to contacts, a finder's leads or addresses; sends nothing yet."""
     mailbox = Mailbox.objects.fetch(ctx.actor, inbox_id)
     finder = DealFinder.objects.fetch(ctx.actor, finder_id) if finder_id is not None else None
     campaign = reachout.campaign_create(
@@ -120,7 +120,7 @@ def control_reachout_campaign(
     campaign_id: CampaignId,
     action: Annotated[Literal["start", "pause", "resume", "stop"], Field(description="start sends mail")],
 ) -> CampaignDetail:
-    """Start a reachout campaign (it sends e-mail), pause, resume or stop it for good."""
+    """Start a reachout campaign (sending begins), pause, resume or stop it for good."""
     campaign = ReachoutCampaign.objects.select_related("mailbox").fetch(ctx.actor, campaign_id, "change")
     return _detail(reachout.campaign_control(actor=ctx.actor, campaign=campaign, action=action))
 

@@ -100,7 +100,7 @@ def reply_email(
     body: Annotated[str, Field(min_length=1, max_length=20_000, description="Plain text; signature added")],
     reply_all: Annotated[bool, Field(description="Also its other recipients")] = False,
 ) -> SentMailOut:
-    """Reply to an e-mail in its thread now (stored in Sent); updateDraft writes one to send later."""
+    """Reply to an e-mail in its thread at once, from the mailbox it came to."""
     sources.mailboxes()
     message = Message.objects.select_related("mailbox").fetch(ctx.actor, message_id)
     return _sent(services.message_reply(actor=ctx.actor, message=message, body=body, reply_all=reply_all))
@@ -114,7 +114,7 @@ def reply_email(
     open_world=True,
 )
 def send_draft(ctx: ToolContext, *, draft_id: Annotated[int, id_field("listDrafts")]) -> SentMailOut:
-    """Send an e-mail draft once; it is stored in Sent (a failed send can be tried again)."""
+    """Send a draft written with updateDraft, once (a failed try can be repeated)."""
     sources.mailboxes()
     draft = Draft.objects.select_related("mailbox", "reply_to").fetch(ctx.actor, draft_id)
     return _sent(services.draft_send(actor=ctx.actor, draft=draft))
