@@ -1,11 +1,21 @@
 """The Deals Pipeline area, as the rest of the service knows it (apps.core.areas)."""
 
+from typing import Any
+
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import areas, env
+from apps.core.kinds import Kind
 from apps.core.navigation import NavItem
 from apps.deals.permissions import DealsPerm
+
+
+def page(deal: Any) -> str:
+    from django.urls import reverse
+
+    return reverse("deals:detail", kwargs={"deal_id": deal.pk})
+
 
 area = areas.declare(
     title=_("Deals Pipeline"),
@@ -14,8 +24,26 @@ area = areas.declare(
         "follow-ups, deal finders and reachout campaigns"
     ),
     words="deal deals opportunity opportunities sales pipeline funnel prospect lead won lost forecast crm",
-    # Search hints come with each tool (atrium.E105: only for tools the area has).
     hints={
+        "createPipeline": "set up a new sales funnel with stages and win probabilities",
+        "managePipeline": "rename archive add remove reorder stages of a sales pipeline rotting",
+        "getPipelineOverview": "sales board kanban how is the pipeline doing forecast per stage",
+        "briefDealPipeline": "summary of the sales pipeline what needs attention this week",
+        "createDeal": "new opportunity add a deal for a customer worth amount",
+        "getDeal": "details of an opportunity value stage contact",
+        "updateDeal": "change a deal's value close date owner mark won or lost reopen",
+        "listDeals": "which deals are open won lost closing this month mine",
+        "searchDeals": "find look up an opportunity by name customer company",
+        "moveDealStage": "advance an opportunity to the next sales stage proposal negotiation",
+        "logDealContact": "record a call meeting email with the customer on a deal",
+        "scheduleDealFollowUp": "remind me to call back the customer next week on a deal",
+        "getDealFollowUpsDue": "which deals need a follow up today overdue callbacks",
+        "openDeal": "show link to a deal page",
+        "openDeals": "take me to the sales pipeline board page",
+        "shareDeal": "give a colleague access to an opportunity",
+        "deleteDeal": "remove an opportunity put a deal in the bin trash",
+        "restoreDeal": "undelete bring back a deleted deal from the bin",
+        "getDealHistory": "audit trail who changed a deal stage changes log",
         # Deal finders, reachout campaigns and the area's e-mail.
         "createDealFinder": "set up a prospecting search find prospects matching ideal customer profile icp",
         "controlDealFinder": "run pause stop a prospecting search deal finder now",
@@ -32,6 +60,7 @@ area = areas.declare(
         "sendDraft": "send off my draft now",
         "requestDealInfoEmail": "email the deal contact asking for budget timeline decision information",
     },
+    kinds=[Kind("deal", "deals.Deal", url=page, search=("title", "notes"))],
     nav=[
         NavItem("deals", _("Deals"), "deals:board", DealsPerm.VIEW, order=37),
         NavItem("deals-outreach", _("Outreach"), "deals:outreach", DealsPerm.VIEW, order=38),

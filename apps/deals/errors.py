@@ -1,8 +1,28 @@
-"""What goes wrong in the Deals Pipeline, each a clear error naming the problem."""
+"""The Deals Pipeline's failures (apps.core.errors): each names the problem and what to do next."""
 
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.errors import AppError, Conflict
+from apps.core.errors import AppError, Conflict, ValidationFailed
+
+
+class DealClosed(Conflict):
+    code = "DEAL_CLOSED"
+
+
+class PipelineInUse(Conflict):
+    code = "PIPELINE_IN_USE"
+
+
+class PipelineArchived(Conflict):
+    code = "PIPELINE_ARCHIVED"
+
+
+class StageInUse(Conflict):
+    code = "STAGE_IN_USE"
+
+
+class NoRate(ValidationFailed):
+    code = "NO_EXCHANGE_RATE"
 
 
 class ProviderFailed(AppError):

@@ -1,0 +1,592 @@
+"""Writes of the Deals Pipeline. Each checks the actor's permission and the area's rules, writes
+all or nothing, keeps the deal's history (DealEvent, with the agent's tool call that made the
+change: apps.core.origin) and logs ids only."""
+
+import logging
+import re
+from datetime import date, datetime, time, timedelta
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from apps.accounts.models import person
+from apps.core import kinds, origin, records, recurrence, sharing
+from apps.core.actors import Actor, actor_id, require
+from apps.core.errors import ValidationFailed, invalid
+from apps.deals import errors
+from apps.deals.models import Activity, Deal, DealEvent, Pipeline, Stage, StageVisit
+from apps.deals.permissions import DealsPerm
+
+logger = logging.getLogger(__name__)
+CURRENCY = re.compile(r"^[A-Z]{3}$")
+MAX_STAGES = 20
+MAX_VALUE = Decimal("99999999999999.99")
+
+
+# --- small checks ---------------------------------------------------------------------------------
+
+
+def clean_text(value: Any, *, field: str, limit: int, required: bool = True) -> str:
+    text = " ".join(str(value or "").split())
+    if required and not text:
+        raise invalid(field, "is required and cannot be empty")
+    if len(text) > limit:
+        raise invalid(field, f"at most {limit} characters")
+    return text
+
+
+def clean_currency(value: Any, field: str = "currency") -> str:
+    code = str(value or "").strip().upper()
+    if not CURRENCY.match(code):
+        raise invalid(field, f"{value!r} is not a three-letter ISO 4217 code (EUR, USD, GBP)")
+    return code
+
+
+def money(value: Any, field: str = "value") -> Decimal:
+    """An amount as agents give it (JSON: a number) as a Decimal of cents, 0 or more."""
+    try:
+        amount = Decimal(str(value if value is not None else 0)).quantize(Decimal("0.01"))
+    except (InvalidOperation, ValueError):
+        raise invalid(field, f"{value!r} is not an amount") from None
+    if amount < 0 or amount > MAX_VALUE:
+        raise invalid(field, "must be between 0 and 99,999,999,999,999.99")
+    return amount
+
+
+def zone_of(user: Any) -> Any:
+    """A person's time zone (their own, else the workspace's)."""
+    return recurrence.zone_named(getattr(user, "time_zone", "") or None)
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if hasattr(value, "pk"):
+        return value.pk
+    return value
+
+
+def record_event(
+    deal: Deal, *, actor: Actor | None, kind: str, summary: str = "", changes: dict[str, Any] | None = None
+) -> DealEvent:
+    """Keeps what happened in the deal's history, with the agent's tool call that did it."""
+    called = origin.current()
+    return DealEvent.objects.create(
+        deal=deal,
+        actor=person(actor) if getattr(actor, "pk", None) else None,
+        kind=kind,
+        summary=summary[:300],
+        changes={name: [_json(a) for a in pair] for name, pair in (changes or {}).items()},
+        door=called.door if called else "",
+        tool=called.tool if called else "",
+        client=called.client[:200] if called else "",
+    )
+
+
+# --- pipelines and stages -------------------------------------------------------------------------
+
+
+def _stage_fields(value: dict[str, Any], *, field: str) -> dict[str, Any]:
+    name = clean_text(value.get("name"), field=field, limit=80)
+    probability = value.get("probability", 0)
+    if probability is None or not 0 <= int(probability) <= 100:
+        raise invalid(field, f"win probability of {name!r} must be 0 to 100")
+    rotting = value.get("rotting_days")
+    if rotting is not None and not 1 <= int(rotting) <= 3650:
+        raise invalid(field, f"rotting days of {name!r} must be 1 to 3650, or null for never")
+    return {"name": name, "probability": int(probability), "rotting_days": rotting}
+
+
+def pipeline_create(
+    *, actor: Actor, name: str, stages: list[dict[str, Any]], description: str = "", currency: str = "EUR"
+) -> Pipeline:
+    require(actor, DealsPerm.PIPELINES)
+    cleaned = [_stage_fields(stage, field="stages") for stage in stages]
+    if not cleaned or len(cleaned) > MAX_STAGES:
+        raise invalid("stages", f"give 1 to {MAX_STAGES} stages, in order")
+    lowered = [stage["name"].lower() for stage in cleaned]
+    if len(set(lowered)) != len(lowered):
+        raise invalid("stages", "each stage name once")
+    pipeline = Pipeline(
+        created_by=person(actor),
+        description=clean_text(description, field="description", limit=500, required=False),
+        currency=clean_currency(currency),
+    )
+    pipeline.name = records.unique_name(pipeline, name, what="a pipeline", limit=120)
+    pipeline.save()
+    Stage.objects.bulk_create(
+        [Stage(pipeline=pipeline, position=index, **stage) for index, stage in enumerate(cleaned, start=1)]
+    )
+    logger.info("deal pipeline %s created", pipeline.pk)
+    return pipeline
+
+
+def stage_of(*, actor: Actor, stage_id: int, pipeline: Pipeline | None = None) -> Stage:
+    """A stage of a live pipeline the actor sees (of `pipeline` when given)."""
+    rows = Stage.objects.filter(pk=stage_id, pipeline__in=Pipeline.objects.restrict(actor))
+    if pipeline is not None:
+        rows = rows.filter(pipeline=pipeline)
+    stage = rows.select_related("pipeline").first()
+    if stage is None:
+        where = f" of pipeline {pipeline.pk}" if pipeline is not None else ""
+        raise invalid("stageId", f"no stage {stage_id}{where}; getPipelineOverview lists the stages")
+    return stage
+
+
+def _renumber(pipeline: Pipeline, ordered: list[Stage]) -> None:
+    # The position constraint is deferred: positions may pass through each other in one transaction.
+    for index, stage in enumerate(ordered, start=1):
+        if stage.position != index:
+            stage.position = index
+            stage.save(update_fields=["position"])
+
+
+@transaction.atomic
+def pipeline_manage(*, actor: Actor, pipeline_id: int, action: str, **given: Any) -> tuple[Pipeline, str]:
+    """One change to a pipeline (`action`), and a sentence saying what it did."""
+    require(actor, DealsPerm.PIPELINES)
+    pipeline = Pipeline.objects.fetch(actor, pipeline_id, "change", trash=action == "restore", lock=True)
+    stages = list(pipeline.stages.order_by("position", "id"))
+    if action == "rename":
+        if not given.get("name") and given.get("description") is None:
+            raise invalid("name", "give a new name and/or description")
+        if given.get("name"):
+            pipeline.name = records.unique_name(pipeline, given["name"], what="a pipeline", limit=120)
+        if given.get("description") is not None:
+            pipeline.description = clean_text(
+                given["description"], field="description", limit=500, required=False
+            )
+        pipeline.save()
+        return pipeline, f"Pipeline {pipeline.pk} is now {pipeline.name!r}."
+    if action == "archive":
+        if pipeline.deals.filter(status=Deal.Status.OPEN, deleted_at__isnull=True).exists():
+            raise errors.PipelineInUse(
+                f"Pipeline {pipeline.name!r} still has open deals: move them (moveDealStage) or close "
+                "them (updateDeal status won/lost) first."
+            )
+        pipeline.trash(actor)
+        return pipeline, f"Pipeline {pipeline.name!r} archived; restore it with action restore."
+    if action == "restore":
+        if pipeline.in_trash:
+            pipeline.name = records.unique_name(pipeline, pipeline.name, what="a pipeline", limit=120)
+            pipeline.untrash(also=["name"])
+        return pipeline, f"Pipeline {pipeline.name!r} restored."
+    if pipeline.in_trash:
+        raise Pipeline.access.in_trash(Pipeline, pipeline.pk)
+    if action == "add_stage":
+        if len(stages) >= MAX_STAGES:
+            raise invalid("action", f"a pipeline has at most {MAX_STAGES} stages")
+        fields = _stage_fields(given.get("stage") or {}, field="stage")
+        if any(stage.name.lower() == fields["name"].lower() for stage in stages):
+            raise invalid("stage", f"the pipeline has a stage {fields['name']!r} already")
+        new = Stage.objects.create(pipeline=pipeline, position=len(stages) + 1, **fields)
+        return pipeline, f"Stage {new.name!r} ({new.pk}) added last; action reorder moves it."
+    if action == "reorder":
+        order = list(given.get("stage_ids") or [])
+        if sorted(order) != sorted(stage.pk for stage in stages):
+            raise invalid("stageIds", "list every stage of the pipeline once, in the new order")
+        by_id = {stage.pk: stage for stage in stages}
+        _renumber(pipeline, [by_id[pk] for pk in order])
+        return pipeline, "Stages reordered."
+    stage = stage_of(actor=actor, stage_id=given.get("stage_id") or 0, pipeline=pipeline)
+    if action == "update_stage":
+        current = {"name": stage.name, "probability": stage.probability, "rotting_days": stage.rotting_days}
+        fields = _stage_fields(current | (given.get("stage") or {}), field="stage")
+        if any(s.pk != stage.pk and s.name.lower() == fields["name"].lower() for s in stages):
+            raise invalid("stage", f"the pipeline has a stage {fields['name']!r} already")
+        for name, value in fields.items():
+            setattr(stage, name, value)
+        stage.save()
+        return pipeline, f"Stage {stage.pk} updated."
+    if action == "remove_stage":
+        if len(stages) == 1:
+            raise invalid("stageId", "a pipeline keeps at least one stage")
+        on_it = Deal.objects.filter(stage=stage)
+        if on_it.exists():
+            target_id = given.get("move_to_stage_id")
+            if not target_id:
+                raise errors.StageInUse(
+                    f"Stage {stage.name!r} holds {on_it.count()} deal(s): give moveToStageId, the stage "
+                    "of this pipeline they move to."
+                )
+            target = stage_of(actor=actor, stage_id=target_id, pipeline=pipeline)
+            if target.pk == stage.pk:
+                raise invalid("moveToStageId", "another stage than the one removed")
+            for deal in on_it.select_for_update():
+                _move(actor, deal, target)
+        stage.delete()
+        _renumber(pipeline, [s for s in stages if s.pk != stage.pk])
+        return pipeline, f"Stage {stage.name!r} removed."
+    raise invalid("action", f"unknown action {action!r}")
+
+
+# --- deals ----------------------------------------------------------------------------------------
+
+
+def _pipeline_for(actor: Actor, pipeline_id: int | None) -> Pipeline:
+    if pipeline_id:
+        return Pipeline.objects.fetch(actor, pipeline_id)
+    live = list(Pipeline.objects.restrict(actor)[:2])
+    if len(live) != 1:
+        raise invalid(
+            "pipelineId",
+            "no pipeline yet: make one with createPipeline"
+            if not live
+            else "several pipelines: give pipelineId (getPipelineOverview lists them)",
+        )
+    return live[0]
+
+
+def _party(actor: Actor, entity_type: str, entity_id: int | None) -> Any:
+    if entity_id is None:
+        return None
+    return kinds.resolve(actor=actor, entity_type=entity_type, entity_id=entity_id).instance
+
+
+def _rate(deal: Deal, given: Any) -> None:
+    """The deal's rate to its pipeline's currency: 1 for the same currency, else the one given."""
+    deal.rate_date = timezone.localdate()
+    if deal.currency == deal.pipeline.currency:
+        deal.exchange_rate = Decimal(1)
+        return
+    if given is None:
+        raise errors.NoRate(
+            f"The deal is in {deal.currency} and its pipeline reports in {deal.pipeline.currency}: give "
+            f"`rate` (one {deal.currency} in {deal.pipeline.currency} today).",
+            details={"rate": ["required for another currency"]},
+        )
+    try:
+        rate = Decimal(str(given)).quantize(Decimal("0.00000001"))
+    except (InvalidOperation, ValueError):
+        raise invalid("rate", f"{given!r} is not a number") from None
+    if not Decimal("0.00000001") <= rate <= Decimal("1000000000"):
+        raise invalid("rate", "must be more than 0 and at most 1,000,000,000")
+    deal.exchange_rate = rate
+
+
+def _apply(actor: Actor, deal: Deal, fields: dict[str, Any], creating: bool) -> None:
+    if "title" in fields:
+        deal.title = clean_text(fields["title"], field="title", limit=200)
+    if "value" in fields:
+        deal.value = money(fields["value"])
+    if "currency" in fields:
+        deal.currency = clean_currency(fields["currency"])
+    if creating or {"currency", "rate"} & fields.keys():
+        _rate(deal, fields.get("rate"))
+    if "expected_close" in fields:
+        deal.expected_close = fields["expected_close"]
+    if "notes" in fields:
+        deal.notes = str(fields["notes"] or "")[:10000]
+    if "contact_id" in fields:
+        deal.contact = _party(actor, "contact", fields["contact_id"])
+    if "group_account_id" in fields:
+        deal.group_account = _party(actor, "group_account", fields["group_account_id"])
+    if "owner_email" in fields:
+        deal.owner = sharing.person_by_email(fields["owner_email"]) if fields["owner_email"] else None
+    if "visibility" in fields:
+        if fields["visibility"] not in sharing.Visibility.values:
+            raise invalid("visibility", "workspace or private")
+        deal.visibility = fields["visibility"]
+
+
+@transaction.atomic
+def deal_create(
+    *, actor: Actor, pipeline_id: int | None, stage_id: int | None, fields: dict[str, Any]
+) -> Deal:
+    require(actor, DealsPerm.MANAGE)
+    pipeline = (
+        stage_of(actor=actor, stage_id=stage_id).pipeline if stage_id else _pipeline_for(actor, pipeline_id)
+    )
+    if pipeline_id and pipeline.pk != pipeline_id:
+        raise invalid("stageId", f"stage {stage_id} is not a stage of pipeline {pipeline_id}")
+    stage = (
+        stage_of(actor=actor, stage_id=stage_id) if stage_id else pipeline.stages.order_by("position").first()
+    )
+    if stage is None:
+        raise invalid("pipelineId", f"pipeline {pipeline.pk} has no stages; add one with managePipeline")
+    now = timezone.now()
+    fields = {"owner_email": None, **fields}
+    deal = records.create(
+        Deal,
+        actor=actor,
+        permission=DealsPerm.MANAGE,
+        fields=fields,
+        apply=_apply,
+        pipeline=pipeline,
+        stage=stage,
+        stage_entered_at=now,
+        owner_id=actor_id(actor),
+    )
+    if fields["owner_email"] is None and deal.owner_id is None:
+        deal.owner = person(actor)
+        deal.save(update_fields=["owner"])
+    StageVisit.objects.create(
+        deal=deal, stage=stage, stage_name=stage.name, pipeline_name=pipeline.name, entered_at=now
+    )
+    record_event(deal, actor=actor, kind=DealEvent.Kind.CREATED, summary=f"Created on stage {stage.name}")
+    return deal
+
+
+UPDATABLE = (
+    "title",
+    "value",
+    "currency",
+    "exchange_rate",
+    "expected_close",
+    "notes",
+    "contact",
+    "group_account",
+    "owner",
+    "visibility",
+)
+
+
+@transaction.atomic
+def deal_update(*, actor: Actor, deal_id: int, fields: dict[str, Any]) -> tuple[Deal, list[str]]:
+    """Changes a deal's fields; `status` closes it (won, or lost with `lost_reason`) or reopens it."""
+    deal = Deal.objects.select_related("pipeline", "stage").fetch(actor, deal_id, "change", lock=True)
+    status = fields.pop("status", None)
+    reason = fields.pop("lost_reason", None)
+    before = {name: getattr(deal, name) for name in UPDATABLE}
+    changed = records.update(
+        deal, actor=actor, permission=DealsPerm.MANAGE, fields=fields, apply=_apply, names=UPDATABLE
+    )
+    if changed:
+        record_event(
+            deal,
+            actor=actor,
+            kind=DealEvent.Kind.UPDATED,
+            summary="Changed " + ", ".join(changed),
+            changes={name: (before[name], getattr(deal, name)) for name in changed},
+        )
+    if status is not None and status != deal.status:
+        changed.append("status")
+        _set_status(actor, deal, status, reason)
+    elif reason is not None and deal.status == Deal.Status.LOST:
+        old = deal.lost_reason
+        deal.lost_reason = clean_text(reason, field="lostReason", limit=300)
+        if deal.lost_reason != old:
+            deal.save(update_fields=["lost_reason", "updated_at"])
+            changed.append("lost_reason")
+            record_event(
+                deal,
+                actor=actor,
+                kind=DealEvent.Kind.UPDATED,
+                summary="Changed lost_reason",
+                changes={"lost_reason": (old, deal.lost_reason)},
+            )
+    elif reason is not None:
+        raise invalid("lostReason", "only for a lost deal (status lost)")
+    return deal, changed
+
+
+def _set_status(actor: Actor, deal: Deal, status: str, reason: Any) -> None:
+    """Won and lost are terminal: a closed deal changes only by being reopened, which is logged."""
+    old = deal.status
+    if status == Deal.Status.OPEN:
+        deal.status, deal.closed_at, deal.lost_reason = Deal.Status.OPEN, None, ""
+        # Its time on the stage starts again: a reopened deal is not rotting from the day it closed.
+        deal.stage_entered_at = timezone.now()
+        kind, summary = DealEvent.Kind.REOPENED, f"Reopened (was {old})" + (f": {reason}" if reason else "")
+    elif old != Deal.Status.OPEN:
+        raise errors.DealClosed(
+            f"Deal {deal.pk} is {old}; won and lost are final. Reopen it (status open) first to change that."
+        )
+    elif status == Deal.Status.WON:
+        if reason:
+            raise invalid("lostReason", "only for a lost deal")
+        deal.status, deal.closed_at = Deal.Status.WON, timezone.now()
+        kind, summary = DealEvent.Kind.WON, "Won"
+    elif status == Deal.Status.LOST:
+        deal.lost_reason = clean_text(reason, field="lostReason", limit=300)
+        deal.status, deal.closed_at = Deal.Status.LOST, timezone.now()
+        kind, summary = DealEvent.Kind.LOST, f"Lost: {deal.lost_reason}"
+    else:
+        raise invalid("status", "open, won or lost")
+    deal.save()
+    record_event(deal, actor=actor, kind=kind, summary=summary, changes={"status": (old, deal.status)})
+
+
+def _move(actor: Actor, deal: Deal, stage: Stage) -> None:
+    now = timezone.now()
+    old_name = deal.stage.name
+    StageVisit.objects.filter(deal=deal, left_at__isnull=True).update(left_at=now)
+    StageVisit.objects.create(
+        deal=deal, stage=stage, stage_name=stage.name, pipeline_name=stage.pipeline.name, entered_at=now
+    )
+    changes: dict[str, Any] = {"stage": (old_name, stage.name)}
+    if deal.pipeline_id != stage.pipeline_id:
+        changes["pipeline"] = (deal.pipeline.name, stage.pipeline.name)
+        deal.pipeline = stage.pipeline
+        _rate(deal, deal.exchange_rate if deal.currency != stage.pipeline.currency else None)
+    deal.stage, deal.stage_entered_at = stage, now
+    deal.save()
+    record_event(
+        deal, actor=actor, kind=DealEvent.Kind.MOVED, summary=f"{old_name} → {stage.name}", changes=changes
+    )
+
+
+@transaction.atomic
+def deal_move(*, actor: Actor, deal_id: int, stage_id: int) -> tuple[Deal, bool]:
+    """Puts an open deal on a stage (of its pipeline, or another: the deal moves pipeline); the
+    stage it leaves gets its left time. (deal, whether it moved)."""
+    require(actor, DealsPerm.MANAGE)
+    deal = Deal.objects.select_related("pipeline", "stage").fetch(actor, deal_id, "change", lock=True)
+    stage = stage_of(actor=actor, stage_id=stage_id)
+    if deal.status != Deal.Status.OPEN:
+        raise errors.DealClosed(
+            f"Deal {deal.pk} is {deal.status}; reopen it (updateDeal status open) before moving it."
+        )
+    if stage.pk == deal.stage_id:
+        return deal, False
+    _move(actor, deal, stage)
+    return deal, True
+
+
+@transaction.atomic
+def deal_trash(*, actor: Actor, deal_id: int) -> Deal:
+    require(actor, DealsPerm.MANAGE)
+    deal = Deal.objects.fetch(actor, deal_id, "delete", lock=True)
+    deal.trash(actor)
+    record_event(deal, actor=actor, kind=DealEvent.Kind.DELETED, summary="Moved to the bin")
+    logger.info("deal %s moved to the bin", deal.pk)
+    return deal
+
+
+@transaction.atomic
+def deal_restore(*, actor: Actor, deal_id: int) -> Deal:
+    require(actor, DealsPerm.MANAGE)
+    deal = Deal.objects.select_related("pipeline").fetch(actor, deal_id, "delete", trash=True, lock=True)
+    if not deal.in_trash:
+        return deal
+    if deal.pipeline.in_trash:
+        raise errors.PipelineArchived(
+            f"Deal {deal.pk}'s pipeline {deal.pipeline.name!r} is archived: restore it first "
+            "(managePipeline action restore)."
+        )
+    deal.untrash()
+    record_event(deal, actor=actor, kind=DealEvent.Kind.RESTORED, summary="Restored from the bin")
+    return deal
+
+
+def after_share(actor: Actor, deal: Deal, before: tuple[str, list[tuple[int, str]]]) -> None:
+    """shareDeal changed who sees the deal: kept in its history (person ids, no addresses)."""
+    from apps.catalogue.kit import shared_state
+
+    now = shared_state(deal)
+    record_event(
+        deal,
+        actor=actor,
+        kind=DealEvent.Kind.SHARED,
+        summary=f"Visibility {now[0]}, shared with {len(now[1])} person(s)",
+        changes={"visibility": (before[0], now[0]), "shares": (before[1], now[1])},
+    )
+
+
+# --- contacts and follow-ups ----------------------------------------------------------------------
+
+
+@transaction.atomic
+def contact_log(
+    *,
+    actor: Actor,
+    deal_id: int,
+    channel: str,
+    summary: str,
+    outcome: str = "",
+    happened_at: datetime | None = None,
+    follow_up_id: int | None = None,
+) -> tuple[Activity, Activity | None]:
+    """A contact with the customer on a deal (it stops the deal rotting); `follow_up_id`: the
+    follow-up it answers, marked done."""
+    require(actor, DealsPerm.MANAGE)
+    deal = Deal.objects.fetch(actor, deal_id, "change", lock=True)
+    now = timezone.now()
+    when = happened_at or now
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=zone_of(actor))
+    if when > now + timedelta(minutes=5):
+        raise invalid("happenedAt", "a logged contact has happened: not in the future (scheduleDealFollowUp)")
+    done = None
+    if follow_up_id:
+        done = Activity.objects.filter(deal=deal, kind=Activity.Kind.FOLLOW_UP, pk=follow_up_id).first()
+        if done is None:
+            raise invalid(
+                "followUpId", f"deal {deal.pk} has no follow-up {follow_up_id} (getDealFollowUpsDue)"
+            )
+    activity = Activity.objects.create(
+        deal=deal,
+        kind=Activity.Kind.CONTACT,
+        channel=channel,
+        summary=clean_text(summary, field="summary", limit=1000),
+        outcome=clean_text(outcome, field="outcome", limit=300, required=False),
+        happened_at=when,
+        owner=person(actor),
+        created_by=person(actor),
+    )
+    if deal.last_contact_at is None or when > deal.last_contact_at:
+        deal.last_contact_at = when
+        deal.save(update_fields=["last_contact_at", "updated_at"])
+    record_event(
+        deal, actor=actor, kind=DealEvent.Kind.CONTACT_LOGGED, summary=f"{channel}: {activity.summary}"[:300]
+    )
+    if done is not None and done.done_at is None:
+        done.done_at = now
+        done.save(update_fields=["done_at", "updated_at"])
+        record_event(deal, actor=actor, kind=DealEvent.Kind.FOLLOW_UP_DONE, summary=done.summary[:300])
+    return activity, done
+
+
+def due_time(due: date | datetime, zone: Any) -> datetime:
+    """A follow-up's due time: a day is its start in the owner's zone, a time without a zone is
+    theirs too."""
+    if isinstance(due, datetime):
+        return due if due.tzinfo is not None else due.replace(tzinfo=zone)
+    return datetime.combine(due, time(0, 0), tzinfo=zone)
+
+
+@transaction.atomic
+def follow_up_schedule(
+    *,
+    actor: Actor,
+    deal_id: int,
+    due: date | datetime,
+    summary: str,
+    channel: str = "call",
+    owner_email: str | None = None,
+) -> Activity:
+    require(actor, DealsPerm.MANAGE)
+    deal = Deal.objects.select_related("owner").fetch(actor, deal_id, "change", lock=True)
+    if deal.status != Deal.Status.OPEN:
+        raise errors.DealClosed(f"Deal {deal.pk} is {deal.status}; reopen it before planning follow-ups.")
+    owner = sharing.person_by_email(owner_email) if owner_email else (deal.owner or person(actor))
+    zone = zone_of(owner)
+    due_at = due_time(due, zone)
+    if due_at.astimezone(zone).date() < timezone.now().astimezone(zone).date():
+        raise invalid("due", f"{due_at.astimezone(zone).date().isoformat()} is past in {zone.key}")
+    follow_up = Activity.objects.create(
+        deal=deal,
+        kind=Activity.Kind.FOLLOW_UP,
+        channel=channel,
+        summary=clean_text(summary, field="summary", limit=1000),
+        owner=owner,
+        due_at=due_at,
+        time_zone=zone.key,
+        created_by=person(actor),
+    )
+    record_event(
+        deal,
+        actor=actor,
+        kind=DealEvent.Kind.FOLLOW_UP,
+        summary=f"Due {due_at.astimezone(zone).isoformat()}: {follow_up.summary}"[:300],
+    )
+    return follow_up
+
+
+def refuse_empty(given: dict[str, Any]) -> None:
+    if not given:
+        raise ValidationFailed("Say what to change in `changes`.", details={"changes": ["empty"]})

@@ -1,0 +1,153 @@
+"""What the Deals Pipeline tools answer (apps.catalogue.shapes.Out: camelCase, read from records).
+Amounts are decimal strings ("12500.00"): exact, as they are kept."""
+
+from datetime import date, datetime
+from typing import Annotated, Any
+
+from django.urls import reverse
+from pydantic import Field
+
+from apps.catalogue.shapes import From, Out, PersonRef, RefOut, id_field
+from apps.deals import selectors
+from apps.deals.models import Deal
+from apps.tenancy import links
+
+Amount = Annotated[str, Field(description="Decimal string")]
+
+
+class StageOut(Out):
+    id: int
+    name: str
+    position: int
+    probability: int = Field(description="Win %")
+    rotting_days: int | None
+
+
+class PipelineOut(Out):
+    id: int
+    name: str
+    description: str
+    currency: str
+    archived: Annotated[bool, From("in_trash")]
+    stages: list[StageOut]
+
+    @classmethod
+    def of(cls, pipeline: Any) -> "PipelineOut":
+        stages = [StageOut.of_record(s) for s in pipeline.stages.order_by("position", "id")]
+        return cls.of_record(pipeline, stages=stages)
+
+
+class StageRef(Out):
+    id: int
+    name: str
+
+
+def party(record: Any, title: str) -> RefOut | None:
+    return None if record is None else RefOut(id=record.pk, name=str(getattr(record, title)))
+
+
+class DealSummary(Out):
+    id: int
+    title: str
+    pipeline_id: int
+    stage: StageRef
+    status: str
+    value: Amount
+    currency: str
+    owner: PersonRef | None
+    expected_close: date | None
+    in_trash: bool
+
+    @classmethod
+    def of(cls, deal: Deal) -> "DealSummary":
+        return cls.of_record(deal, value=str(deal.value), owner=PersonRef.of(deal.owner))
+
+
+class VisitOut(Out):
+    stage: Annotated[str, From("stage_name")]
+    pipeline: Annotated[str, From("pipeline_name")]
+    entered_at: datetime
+    left_at: datetime | None
+
+
+class ActivityOut(Out):
+    id: int
+    deal_id: int
+    kind: str
+    channel: str
+    summary: str
+    outcome: str
+    happened_at: datetime | None
+    due_at: datetime | None
+    time_zone: str = Field(description="The owner's, of dueAt")
+    done_at: datetime | None
+    owner: PersonRef | None
+
+    @classmethod
+    def of(cls, activity: Any) -> "ActivityOut":
+        return cls.of_record(activity, owner=PersonRef.of(activity.owner))
+
+
+class DealOut(DealSummary):
+    pipeline_currency: Annotated[str, From("pipeline.currency")]
+    exchange_rate: Amount
+    weighted_value: Amount = Field(description="value x rate x stage win %")
+    lost_reason: str
+    closed_at: datetime | None
+    contact: RefOut | None
+    group_account: RefOut | None
+    notes: str
+    visibility: str
+    stage_entered_at: datetime
+    last_contact_at: datetime | None
+    rotting_days: int | None = Field(description="Days past the stage's rotting limit")
+    history: list[VisitOut] = Field(description="Stage visits, oldest first")
+    open_follow_ups: list[ActivityOut]
+    url: str
+
+    @classmethod
+    def of(cls, deal: Deal, *, url: str) -> "DealOut":  # type: ignore[override]
+        follow_ups = deal.activities.filter(kind="follow_up", done_at__isnull=True).select_related("owner")
+        return cls.of_record(
+            deal,
+            value=str(deal.value),
+            exchange_rate=str(deal.exchange_rate.normalize()),
+            weighted_value=str(selectors.weighted(deal)),
+            owner=PersonRef.of(deal.owner),
+            contact=party(deal.contact, "display_name"),
+            group_account=party(deal.group_account, "name"),
+            rotting_days=selectors.rotting_days(deal),
+            history=[VisitOut.of_record(v) for v in deal.visits.order_by("entered_at", "id")[:200]],
+            open_follow_ups=[ActivityOut.of(a) for a in follow_ups.order_by("due_at")[:50]],
+            url=url,
+        )
+
+
+class DealEventOut(Out):
+    at: datetime
+    kind: str
+    summary: str
+    changes: dict[str, Any] = Field(description="field: [before, after]")
+    actor: PersonRef | None
+    door: str = Field(description="mcp, gateway or empty (a page)")
+    tool: str
+
+    @classmethod
+    def of(cls, event: Any) -> "DealEventOut":
+        return cls.of_record(event, actor=PersonRef.of(event.actor))
+
+
+class LinkOut(Out):
+    url: str
+    title: str
+
+
+# --- arguments the tools share ----------------------------------------------------------------------
+
+DealId = Annotated[int, id_field("searchDeals or listDeals")]
+PipelineId = Annotated[int, id_field("getPipelineOverview")]
+StageId = Annotated[int, id_field("getPipelineOverview")]
+
+
+def url(name: str, **kwargs: Any) -> str:
+    return links.site_origin() + reverse(name, kwargs=kwargs or None)
