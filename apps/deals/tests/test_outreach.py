@@ -287,6 +287,8 @@ def test_the_deal_mail_doors_search_read_reply_send_and_ask_a_deal_s_contact(acm
     letter = inbox_of(mail_server, contact.email)[-1]
     assert letter["Subject"] == "About Nora's rollout"
     assert "Hello Nora," in letter.get_content() and "What is your budget?" in letter.get_content()
+    logged = deal.activities.get(kind="contact")
+    assert logged.channel == "email" and logged.summary == "Asked by e-mail: What is your budget?"
     lonely = Deal.objects.create(
         title="No contact", pipeline=pipeline, stage=stage, owner=owner, stage_entered_at=timezone.now()
     )

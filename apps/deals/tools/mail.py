@@ -10,8 +10,10 @@ from pydantic import Field
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Limit, Offset, Out, Page, id_field, paginate
+from apps.core.actors import can
 from apps.core.errors import invalid
 from apps.core.kinds import sources
+from apps.deals import services as deal_services
 from apps.deals.models import Deal
 from apps.deals.permissions import DealsPerm
 from apps.mail import content, selectors, services
@@ -143,7 +145,17 @@ def request_deal_info_email(
     mailbox = selectors.default_mailbox(actor=ctx.actor)
     name = deal.contact.first_name if deal.contact and deal.contact.first_name else ""
     body = f"Hello{' ' + name if name else ''},\n\n{question.strip()}\n\nThank you."
+    # Logged on the deal as a contact when the person may change it (decided before sending: a
+    # message that went is never undone by a failing log).
+    logs = can(ctx.actor, DealsPerm.MANAGE) and Deal.access.allows(ctx.actor, deal, "change")
     row = services.mail_new(
         actor=ctx.actor, mailbox=mailbox, to=[address], subject=f"About {deal.title}", text=body
     )
+    if logs:
+        deal_services.contact_log(
+            actor=ctx.actor,
+            deal_id=deal.pk,
+            channel="email",
+            summary=f"Asked by e-mail: {question.strip()}"[:1000],
+        )
     return _sent(row)
