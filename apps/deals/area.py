@@ -2,9 +2,10 @@
 
 from typing import Any
 
+from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
-from apps.core import areas
+from apps.core import areas, env
 from apps.core.kinds import Kind
 from apps.core.navigation import NavItem
 from apps.deals.permissions import DealsPerm
@@ -43,7 +44,40 @@ area = areas.declare(
         "deleteDeal": "remove an opportunity put a deal in the bin trash",
         "restoreDeal": "undelete bring back a deleted deal from the bin",
         "getDealHistory": "audit trail who changed a deal stage changes log",
+        # Deal finders, reachout campaigns and the area's e-mail.
+        "createDealFinder": "set up a prospecting search find prospects matching ideal customer profile icp",
+        "controlDealFinder": "run pause stop a prospecting search deal finder now",
+        "getDealFinder": "leads prospects a deal finder found",
+        "listDealFinders": "my prospecting searches deal finders",
+        "createReachoutCampaign": "cold outreach sequence to prospects drip follow-ups",
+        "controlReachoutCampaign": "start pause stop an outreach sequence",
+        "getReachoutCampaign": "how is the outreach sequence doing replies bounces unsubscribes",
+        "listReachoutCampaigns": "outbound email sequences cold outreach campaigns",
+        "previewReachoutRecipients": "who will the outreach sequence email next skipped recipients",
+        "getInboxMessage": "read open an email message about a deal",
+        "searchMail": "search emails mail from a prospect customer about a deal",
+        "replyEmail": "reply answer respond to an email",
+        "sendDraft": "send off my draft now",
+        "requestDealInfoEmail": "email the deal contact asking for budget timeline decision information",
     },
     kinds=[Kind("deal", "deals.Deal", url=page, search=("title", "notes"))],
-    nav=[NavItem("deals", _("Deals"), "deals:board", DealsPerm.VIEW, order=37)],
+    nav=[
+        NavItem("deals", _("Deals"), "deals:board", DealsPerm.VIEW, order=37),
+        NavItem("deals-outreach", _("Outreach"), "deals:outreach", DealsPerm.VIEW, order=38),
+    ],
+    periodic={
+        # Deal finders whose scheduled run is due (daily or weekly each).
+        "run-deal-finders": areas.Periodic("apps.deals.tasks.run_due_finders", crontab(minute="*/15")),
+        # Running reachout campaigns: answers checked, due steps sent within the daily caps.
+        "send-reachout-campaigns": areas.Periodic("apps.deals.tasks.send_campaigns", crontab(minute="*")),
+    },
+    settings={
+        # The enrichment provider of deal finders (a JSON REST person search, apps.deals.enrichment);
+        # empty: finders search the workspace's contacts and group accounts only.
+        "ATRIUM_DEALS_ENRICHMENT_URL": env.str("ATRIUM_DEALS_ENRICHMENT_URL", ""),
+        "ATRIUM_DEALS_ENRICHMENT_KEY": env.str("ATRIUM_DEALS_ENRICHMENT_KEY", ""),
+        "ATRIUM_DEALS_ENRICHMENT_TIMEOUT_SECONDS": env.int(
+            "ATRIUM_DEALS_ENRICHMENT_TIMEOUT_SECONDS", 15, min=1
+        ),
+    },
 )

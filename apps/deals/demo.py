@@ -8,7 +8,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from apps.deals import services
+from apps.deals import demo_outreach, services
 from apps.deals.models import Pipeline
 
 PIPELINE = "New business"
@@ -17,6 +17,7 @@ PIPELINE = "New business"
 @transaction.atomic
 def seed(*, people: list[Any], domain: str) -> None:
     owner = next(person for person in people if person.role.key == "owner")
+    demo_outreach.seed(people=people, domain=domain)
     if Pipeline.objects.filter(name=PIPELINE).exists():
         return
     pipeline = services.pipeline_create(

@@ -33,3 +33,44 @@ privacy.register(DealEvent, user="actor", erase={"actor": None}, order=40)
 privacy.not_personal(Pipeline, reason="names and stages of the workspace's sales pipelines")
 privacy.not_personal(Stage, reason="names, win probabilities and rotting days of pipeline stages")
 privacy.not_personal(StageVisit, reason="when a deal entered and left its stages")
+
+
+# --- deal finders and reachout campaigns -------------------------------------------------------
+# A finder or campaign is its owner's like a deal (private ones go, workspace ones stay without
+# them). A lead or a recipient is someone found or written to: found by their address, and erased
+# with what was sent to them (the suppression list, in the mail app, keeps their objection).
+
+from apps.deals.models import (  # noqa: E402  (this block's own models)
+    CampaignMessage,
+    CampaignRecipient,
+    CampaignStep,
+    DealFinder,
+    FoundLead,
+    ReachoutCampaign,
+)
+
+
+def _trash_private_finders(rows: QuerySet[DealFinder]) -> int:
+    return rows.filter(visibility=Visibility.PRIVATE, deleted_at__isnull=True).update(
+        deleted_at=timezone.now(), status=DealFinder.Status.STOPPED
+    )
+
+
+def _erase_owned(rows: QuerySet) -> int:
+    kept = rows.exclude(visibility=Visibility.PRIVATE).update(owner=None)
+    erased, _per_model = rows.filter(visibility=Visibility.PRIVATE).delete()
+    return kept + erased
+
+
+def _campaign_messages(subject: privacy.Subject) -> QuerySet[CampaignMessage]:
+    if not subject.email:
+        return CampaignMessage.objects.none()
+    return CampaignMessage.objects.filter(recipient__email__iexact=subject.email)
+
+
+privacy.register(DealFinder, user="owner", soft_delete=_trash_private_finders, erase=_erase_owned, order=50)
+privacy.register(FoundLead, email="email")
+privacy.register(ReachoutCampaign, user="owner", erase={"owner": None}, order=40)
+privacy.register(CampaignMessage, find=_campaign_messages, order=10)
+privacy.register(CampaignRecipient, email="email", order=20)
+privacy.not_personal(CampaignStep, reason="a campaign's subject and text, written for every recipient")

@@ -57,6 +57,8 @@ area = areas.declare(
         "ATRIUM_MAIL_TIMEOUT_SECONDS": env.int("ATRIUM_MAIL_TIMEOUT_SECONDS", 20, min=1),
         # The newest messages copied per folder on a mailbox's first sync.
         "ATRIUM_MAIL_SYNC_FIRST": env.int("ATRIUM_MAIL_SYNC_FIRST", 200, min=1),
+        # How long a one-click unsubscribe link of a campaign message keeps working.
+        "ATRIUM_MAIL_UNSUBSCRIBE_DAYS": env.int("ATRIUM_MAIL_UNSUBSCRIBE_DAYS", 730, min=30),
     },
 )
 sources.register_mail_sender(MailFiles())

@@ -305,3 +305,29 @@ class Outgoing(models.Model):
 
     def __str__(self) -> str:
         return f"outgoing {self.pk}"
+
+
+class Suppression(models.Model):
+    """An address on the workspace's suppression list (apps.mail.suppression): no campaign or
+    marketing mail goes to it again. Whole-workspace: every sender checks it."""
+
+    class Reason(models.TextChoices):
+        UNSUBSCRIBED = "unsubscribed", _("unsubscribed")
+        BOUNCED = "bounced", _("bounced")
+        COMPLAINED = "complained", _("complained")
+        MANUAL = "manual", _("added by hand")
+
+    # Lower case; blanked when the person is erased (the digest keeps the objection honoured).
+    address = models.CharField(max_length=254, blank=True)
+    digest = models.CharField(max_length=64, unique=True)  # SHA-256 of the address
+    reason = models.CharField(max_length=20, choices=Reason.choices)
+    # What the address was unsubscribed from ("deals.campaign:12"): never a person's name.
+    source = models.CharField(max_length=100, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("suppressed address")
+
+    def __str__(self) -> str:
+        return f"suppression {self.pk}"

@@ -6,7 +6,9 @@ mailbox of the workspace is theirs too, whoever's mailbox holds it. Export: all 
 the raw bytes of outgoing messages (their text is in the export of the Sent copy). Erasure: their
 personal mailboxes go (with everything in them); shared mailboxes stay, without them as owner or
 member; the messages naming them are removed from the workspace's copy (the mail server's copy
-is the mailbox owner's, outside Atrium's erasure: docs/mail.md says so).
+is the mailbox owner's, outside Atrium's erasure: docs/mail.md says so). A suppression-list row of
+their address is exported; erasure blanks the address and keeps its digest, so their objection
+to campaign mail is still honoured.
 """
 
 from django.db.models import Q, QuerySet
@@ -14,7 +16,18 @@ from django.utils import timezone
 
 from apps.core import privacy
 from apps.core.privacy import Subject
-from apps.mail.models import Draft, Folder, Mailbox, MailboxMember, Message, Outgoing, Signature, Thread
+from apps.mail.models import (
+    Draft,
+    Folder,
+    Mailbox,
+    MailboxMember,
+    Message,
+    Outgoing,
+    Signature,
+    Suppression,
+    Thread,
+)
+from apps.mail.suppression import digest
 
 
 def _personal_mailboxes(rows: QuerySet[Mailbox]) -> int:
@@ -68,3 +81,13 @@ privacy.register(Draft, find=_drafts, soft_delete="deleted_at")
 privacy.register(Signature, user="user")
 privacy.register(Outgoing, user="created_by", exclude=["raw"])
 privacy.not_personal(Folder, reason="the folder names of a mailbox's server (Inbox, Sent, ...)")
+
+
+def _suppressions(subject: Subject) -> QuerySet[Suppression]:
+    if not subject.email:
+        return Suppression.objects.none()
+    return Suppression.objects.filter(digest=digest(subject.email))
+
+
+# Erasure keeps the digest: the person objected to this mail, and must not get it again.
+privacy.register(Suppression, find=_suppressions, exclude=["digest"], erase={"address": ""})

@@ -45,6 +45,8 @@ class Letter:
     forward: Message | None = None
     forward_raw: bytes | None = None  # the forwarded message itself, attached as message/rfc822
     files: list[tuple[str, str, bytes]] = field(default_factory=list)  # (name, type, bytes)
+    # Further headers (a campaign's List-Unsubscribe and List-Unsubscribe-Post, RFC 8058).
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 def new_message_id(address: str) -> str:
@@ -91,6 +93,8 @@ def compose(mailbox: Mailbox, letter: Letter) -> EmailMessage:
     message["Subject"] = letter.subject
     message["Date"] = format_datetime(timezone.now())
     message["Message-ID"] = new_message_id(sender)
+    for name, value in letter.headers.items():
+        message[name] = value
     text = with_signature(letter.text, letter.signature)
     if letter.reply_to is not None:
         original = letter.reply_to

@@ -310,3 +310,84 @@ def outbox_sweep() -> int:
             if done.draft_id:
                 Draft.objects.filter(pk=done.draft_id).update(sent_at=done.sent_at)
     return sent
+
+
+def message_reply(*, actor: Actor, message: Message, body: str, reply_all: bool = False) -> Outgoing:
+    """Answers `message` at once (no draft kept): to its Reply-To or sender (a message the mailbox
+    sent: to its recipients), with reply_all also to its other recipients but the mailbox's own
+    addresses; from the address of the mailbox it was written to; In-Reply-To and References set,
+    the signature once above the quote; stored in Sent."""
+    require(actor, MailPerm.SEND)
+    mailbox = message.mailbox
+    own = {mailbox.address.lower(), *(a.lower() for a in mailbox.send_as)}
+    written_to = addresses.of_header(", ".join([*message.to, *message.cc]))
+    sender = next((a for a in written_to if a in own), mailbox.address)
+    if message.from_address in own:
+        to = addresses.many(message.to, field="to")
+    else:
+        to = addresses.many(message.reply_to[:1] or [message.from_address], field="to")
+    cc: list[str] = []
+    if reply_all:
+        taken = own | {a.lower() for a in to}
+        cc = [a for a in written_to if a not in taken]
+    letter = sending.Letter(
+        sender=sender,
+        to=to,
+        cc=addresses.many(cc, field="cc"),
+        subject=_reply_subject(message.subject),
+        text=body,
+        signature=_signature_text(actor, mailbox),
+        reply_to=message,
+    )
+    composed = sending.compose(mailbox, letter)
+    row = sending.queue(
+        mailbox=mailbox, actor=actor, message=composed, recipients=sending.recipients_of(letter), kind="reply"
+    )
+    return sending.deliver(row)
+
+
+def letter_send(
+    *,
+    mailbox: Mailbox,
+    to: str,
+    subject: str,
+    text: str,
+    headers: dict[str, str],
+    on_queued: Any = None,
+) -> Outgoing:
+    """A message the service sends by itself from `mailbox` (a reachout campaign's step: no
+    person acts, so no permission is asked; the caller checked the campaign's). `on_queued(row)`
+    runs in the transaction that keeps the outbox row, before anything is sent: the caller's
+    record of the message is kept with it, so it is never sent twice."""
+    letter = sending.Letter(
+        sender=mailbox.address, to=[addresses.one(to)], subject=subject, text=text, headers=headers
+    )
+    composed = sending.compose(mailbox, letter)
+    with transaction.atomic():
+        row = sending.queue(
+            mailbox=mailbox,
+            actor=None,
+            message=composed,
+            recipients=sending.recipients_of(letter),
+            kind="campaign",
+        )
+        if on_queued is not None:
+            on_queued(row)
+    return sending.deliver(row)
+
+
+def mail_new(*, actor: Actor, mailbox: Mailbox, to: list[str], subject: str, text: str) -> Outgoing:
+    """A new message from `mailbox` sent at once (no draft kept), the signature once; stored in Sent."""
+    require(actor, MailPerm.SEND)
+    letter = sending.Letter(
+        sender=mailbox.address,
+        to=addresses.many(to, field="to"),
+        subject=subject,
+        text=text,
+        signature=_signature_text(actor, mailbox),
+    )
+    composed = sending.compose(mailbox, letter)
+    row = sending.queue(
+        mailbox=mailbox, actor=actor, message=composed, recipients=sending.recipients_of(letter), kind="send"
+    )
+    return sending.deliver(row)

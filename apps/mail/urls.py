@@ -11,4 +11,6 @@ urlpatterns = [
     path("settings/mail/<int:mailbox_id>/sync", views.mailbox_sync, name="sync"),
     path("settings/mail/<int:mailbox_id>/password", views.mailbox_password, name="password"),
     path("settings/mail/drafts/<int:draft_id>/restore", views.draft_restore, name="restore-draft"),
+    # Public: the one-click unsubscribe link of campaign and marketing mail (RFC 8058).
+    path("mail/unsubscribe/<str:token>", views.unsubscribe, name="unsubscribe"),
 ]

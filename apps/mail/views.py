@@ -3,16 +3,18 @@ in the trash), and for the area's administrators, connecting mailboxes and their
 Message bodies are shown as sanitised text only."""
 
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods
 
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core.actors import can
 from apps.core.pages import READ, page
-from apps.mail import selectors, services
+from apps.mail import selectors, services, suppression
 from apps.mail.forms import MailboxForm, PasswordForm
-from apps.mail.models import Draft, Mailbox, Message
+from apps.mail.models import Draft, Mailbox, Message, Suppression
 from apps.mail.permissions import MailPerm
 
 
@@ -131,3 +133,18 @@ def draft_restore(request: AuthenticatedHttpRequest, draft_id: int) -> HttpRespo
     services.draft_restore(actor=request.user, draft=draft)
     messages.success(request, _("The draft is back."))
     return redirect("mail:settings")
+
+
+# RFC 8058: a mail client's one-click POST carries no cookie or CSRF token; the signed token is the check.
+@csrf_exempt
+@require_http_methods(["GET", "HEAD", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """The public one-click unsubscribe page of a workspace's host: GET asks to confirm (a mail
+    scanner following links unsubscribes nobody), POST adds the address to the suppression list."""
+    found = suppression.read_token(token)
+    if found is None:
+        return render(request, "mail/unsubscribe.html", {"state": "invalid"}, status=404)
+    if request.method == "POST":
+        suppression.suppress(found["a"], reason=Suppression.Reason.UNSUBSCRIBED, source=found["src"])
+        return render(request, "mail/unsubscribe.html", {"state": "done", "address": found["a"]})
+    return render(request, "mail/unsubscribe.html", {"state": "ask", "address": found["a"]})

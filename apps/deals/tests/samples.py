@@ -145,3 +145,6 @@ def restore_deal(actor: Any) -> Sample:
 @sample("getDealHistory")
 def get_deal_history(actor: Any) -> Sample:
     return _deal(actor)
+
+
+from apps.deals.tests import samples_outreach  # noqa: E402, F401  (deal finders, campaigns, e-mail)

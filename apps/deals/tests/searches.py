@@ -1,5 +1,7 @@
 """Requests people make, with the tool searchTools should find (see test_search_quality.py)."""
 
+from apps.deals.tests import searches_outreach
+
 REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("set up a sales pipeline with stages qualified, proposal, negotiation", "createPipeline"),
     ("create a new sales funnel for enterprise deals", "createPipeline"),
@@ -32,4 +34,5 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("delete the duplicate deal", "deleteDeal"),
     ("bring back the deal I deleted by mistake", "restoreDeal"),
     ("who changed the stage of the Acme deal and when", "getDealHistory"),
+    *searches_outreach.REQUESTS,
 ]

@@ -5,7 +5,10 @@ here is what registers their tools."""
 
 from apps.deals.tools import (  # noqa: F401  (registers them)
     activity,
+    campaigns,
     deals,
+    finders,
+    mail,
     overview,
     pipelines,
 )

@@ -1,0 +1,300 @@
+"""Reachout campaigns and the Deals area's e-mail against the real local mail server (Dovecot and
+the SMTP submission server, the test process's own): a three-step sequence that stops for the
+recipient who replied and skips the one who unsubscribed through the one-click link (RFC 8058
+headers and page), bounces, the mailbox's daily cap, send windows in the recipient's time zone,
+and the mail doors (search, read, reply in the thread, send a draft, ask a deal's contact)."""
+
+import imaplib
+import time
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from urllib.parse import urlsplit
+
+import pytest
+from django.utils import timezone
+
+from apps.catalogue.testing import confirmed, ok, refused
+from apps.contacts.tests.factories import ContactFactory
+from apps.deals import reachout
+from apps.deals.models import CampaignMessage, CampaignRecipient, Deal, Pipeline, ReachoutCampaign, Stage
+from apps.mail import demo, servers, services, suppression, sync
+from apps.mail.models import Mailbox, Message
+from apps.mail.testing import using_local_server
+from apps.mail.tests import factories
+
+CONFIRM = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
+EVERY_DAY = [1, 2, 3, 4, 5, 6, 7]
+
+
+@pytest.fixture(scope="module")
+def mail_server() -> Iterator[dict[str, str]]:
+    with using_local_server() as env:
+        yield env
+
+
+def inbox_of(mail_server: dict[str, str], address: str) -> list:
+    """The messages the local server holds in the INBOX of `address`, parsed, oldest first."""
+    host, _, port = mail_server["ATRIUM_MAIL_LOCAL_IMAP"].rpartition(":")
+    client = imaplib.IMAP4(host, int(port))
+    client.login(address, mail_server["ATRIUM_MAIL_LOCAL_PASSWORD"])
+    client.select("INBOX", readonly=True)
+    _status, data = client.uid("SEARCH", "ALL")
+    found = []
+    for uid in (data[0] or b"").split():
+        _status, fetched = client.uid("FETCH", uid.decode(), "(BODY.PEEK[])")
+        found.append(sync.parse(fetched[0][1]))
+    client.logout()
+    return found
+
+
+def arrives(mailbox: Mailbox, message) -> None:
+    with servers.imap(mailbox) as client:
+        client.append("INBOX", "", imaplib.Time2Internaldate(time.time()), message.as_bytes())
+
+
+def addresses(*names: str) -> list[str]:
+    tag = uuid.uuid4().hex[:8]
+    return [f"{name}-{tag}@example.org" for name in names]
+
+
+def make_due(campaign: ReachoutCampaign) -> None:
+    campaign.recipients.filter(state="active").update(next_due_at=timezone.now() - timedelta(minutes=1))
+
+
+def test_a_three_step_campaign_stops_for_who_replied_and_skips_who_unsubscribed(
+    acme, people, mail_server, acme_client
+):
+    owner = people["owner"]
+    box = factories.mailbox(owner)
+    ada, ben, cleo = addresses("ada", "ben", "cleo")
+    campaign = reachout.campaign_create(
+        actor=owner,
+        name=f"Q4 outreach {uuid.uuid4().hex[:6]}",
+        mailbox=box,
+        steps=[
+            reachout.Step("Quick question, {first_name}", "Hello {first_name}, may I show you Atrium?"),
+            reachout.Step("Following up", "Did you see my note?", 2),
+            reachout.Step("Last note", "I will not write again.", 4),
+        ],
+        emails=[ada, ben, cleo],
+        window=(0, 24),
+        weekdays=EVERY_DAY,
+    )
+    assert ok(owner, "getReachoutCampaign", {"campaignId": campaign.pk})["status"] == "draft"
+    started = ok(owner, "controlReachoutCampaign", {"campaignId": campaign.pk, "action": "start"}, **CONFIRM)
+    assert started["status"] == "running"
+    campaign.refresh_from_db()
+    assert reachout.campaign_tick(campaign) == 3
+
+    first = inbox_of(mail_server, cleo)[0]
+    assert first["Subject"] == "Quick question, there"
+    assert first["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    url = str(first["List-Unsubscribe"]).strip("<>")
+    assert url in first.get_body(preferencelist=("plain",)).get_content()
+    # Ben answers the first message, in its thread.
+    to_ben = CampaignMessage.objects.get(recipient__email=ben, position=1)
+    answer = demo._message(
+        sender=ben, to=box.address, subject="Re: Quick question", text="Call me", days_ago=0
+    )
+    answer["In-Reply-To"] = to_ben.message_id
+    arrives(box, answer)
+    # Cleo unsubscribes: GET asks (a link scanner unsubscribes nobody), the one-click POST does it.
+    path = urlsplit(url).path
+    asked = acme_client.get(path)
+    assert asked.status_code == 200 and b'<form method="post"' in asked.content
+    assert not suppression.is_suppressed(cleo)
+    assert acme_client.post(path, {"List-Unsubscribe": "One-Click"}).status_code == 200
+    assert suppression.is_suppressed(cleo)
+    assert acme_client.post(path[:-3] + "xyz").status_code == 404
+
+    make_due(campaign)
+    assert reachout.campaign_tick(campaign) == 1
+    states = dict(campaign.recipients.values_list("email", "state"))
+    assert states == {ada: "active", ben: "replied", cleo: "unsubscribed"}
+    make_due(campaign)
+    assert reachout.campaign_tick(campaign) == 1
+    assert [m["Subject"] for m in inbox_of(mail_server, ada)] == [
+        "Quick question, there",
+        "Following up",
+        "Last note",
+    ]
+    assert len(inbox_of(mail_server, ben)) == len(inbox_of(mail_server, cleo)) == 1
+    done = ok(owner, "getReachoutCampaign", {"campaignId": campaign.pk})
+    assert done["status"] == "finished"
+    assert done["counts"] == {
+        "active": 0, "done": 1, "replied": 1, "bounced": 0, "unsubscribed": 1, "failed": 0, "sent": 5,
+    }  # fmt: skip
+    # Each step went once: another run sends nothing again.
+    make_due(campaign)
+    assert reachout.campaign_tick(campaign) == 0
+
+
+def test_the_daily_cap_bounces_and_the_suppression_list_in_the_preview(acme, people, mail_server):
+    owner = people["owner"]
+    box = factories.mailbox(owner)
+    dan, eve, fay = addresses("dan", "eve", "fay")
+    suppression.suppress(fay, reason="unsubscribed", source="marketing")
+    campaign = reachout.campaign_create(
+        actor=owner,
+        name=f"Capped {uuid.uuid4().hex[:6]}",
+        mailbox=box,
+        steps=[reachout.Step("Hello", "Hi"), reachout.Step("Again", "Hi again", 1)],
+        emails=[dan, eve, fay],
+        window=(0, 24),
+        weekdays=EVERY_DAY,
+        daily_cap=1,
+    )
+    preview = {
+        row["email"]: row
+        for row in ok(owner, "previewReachoutRecipients", {"campaignId": campaign.pk})["items"]
+    }
+    assert preview[fay]["sends"] is False and preview[fay]["reason"] == "on the suppression list"
+    assert preview[eve]["sends"] is True and preview[eve]["nextSendAt"]
+    ok(owner, "controlReachoutCampaign", {"campaignId": campaign.pk, "action": "start"}, **CONFIRM)
+    campaign.refresh_from_db()
+    assert reachout.campaign_tick(campaign) == 1  # the mailbox's cap for 24 hours
+    # Dan's message bounces: a delivery report arrives naming it.
+    to_dan = CampaignMessage.objects.get(recipient__email=dan)
+    report = demo._message(
+        sender=f"MAILER-DAEMON@{box.address.rpartition('@')[2]}",
+        to=box.address,
+        subject="Undelivered Mail Returned to Sender",
+        text=f"Final-Recipient: rfc822; {dan}\nAction: failed\nMessage-ID: {to_dan.message_id}",
+        days_ago=0,
+    )
+    arrives(box, report)
+    assert reachout.campaign_tick(campaign) == 0  # the cap still holds
+    assert CampaignRecipient.objects.get(campaign=campaign, email=dan).state == "bounced"
+    assert suppression.is_suppressed(dan)
+    assert CampaignRecipient.objects.get(campaign=campaign, email=fay).state == "unsubscribed"
+    paused = ok(owner, "controlReachoutCampaign", {"campaignId": campaign.pk, "action": "pause"}, **CONFIRM)
+    assert paused["status"] == "paused"
+    assert "cannot pause" in refused(
+        owner, "controlReachoutCampaign", {"campaignId": campaign.pk, "action": "pause"}, **CONFIRM
+    )
+
+
+def test_steps_wait_for_the_send_window_in_the_recipient_s_time_zone(acme, people):
+    campaign = ReachoutCampaign(
+        window_start=9, window_end=17, weekdays=[1, 2, 3, 4, 5], time_zone="Europe/Lisbon"
+    )
+    new_york = CampaignRecipient(time_zone="America/New_York")
+    thursday_afternoon_there = datetime(2026, 11, 26, 20, 0, tzinfo=UTC)  # 15:00 in New York
+    assert reachout.in_window(campaign, new_york, thursday_afternoon_there) == thursday_afternoon_there
+    friday_evening_there = datetime(2026, 11, 27, 23, 0, tzinfo=UTC)  # 18:00: the window is closed
+    assert reachout.in_window(campaign, new_york, friday_evening_there) == datetime(
+        2026, 11, 30, 14, 0, tzinfo=UTC
+    )
+    # Unknown zone: the campaign's (Lisbon, UTC+0 in winter); Saturday waits for Monday.
+    assert reachout.in_window(
+        campaign, CampaignRecipient(), datetime(2026, 11, 28, 10, tzinfo=UTC)
+    ) == datetime(2026, 11, 30, 9, tzinfo=UTC)
+    assert reachout.country_zones()["DE"] == "Europe/Berlin"
+
+
+def test_creating_a_campaign_over_mcp_and_its_bad_input(acme, people):
+    member = people["member"]
+    box = factories.mailbox(member)
+    contact = ContactFactory(
+        actor=member, first_name="Ida", email=f"ida-{uuid.uuid4().hex[:6]}@example.de", country="DE"
+    )
+    steps = [
+        {"subject": "Hi {first_name}", "body": "Hello {first_name}"},
+        {"subject": "Again", "body": "Hi", "delayDays": 2},
+    ]
+    made = ok(
+        member,
+        "createReachoutCampaign",
+        {"name": "Berlin", "inboxId": box.pk, "steps": steps, "contactIds": [contact.pk]},
+    )
+    assert made["status"] == "draft" and [s["delayDays"] for s in made["steps"]] == [0, 2]
+    assert made["counts"]["active"] == 1 and made["window"] == "9-17h days 1,2,3,4,5"
+    recipient = CampaignRecipient.objects.get(campaign_id=made["id"])
+    assert recipient.time_zone == "Europe/Berlin" and recipient.name == contact.display_name
+    assert [c["id"] for c in ok(member, "listReachoutCampaigns", {"status": "draft"})["items"]].count(
+        made["id"]
+    ) == 1
+    before = ReachoutCampaign.objects.count()
+    assert "'nobody' is not an e-mail address" in refused(
+        member,
+        "createReachoutCampaign",
+        {"name": "Bad", "inboxId": box.pk, "steps": steps, "emails": ["nobody"]},
+    )
+    assert "give contactIds" in refused(
+        member, "createReachoutCampaign", {"name": "Empty", "inboxId": box.pk, "steps": steps}
+    )
+    assert "already a campaign called" in refused(
+        member,
+        "createReachoutCampaign",
+        {"name": "berlin", "inboxId": box.pk, "steps": steps, "emails": ["a@example.org"]},
+    )
+    # Someone else's mailbox is not found, like an id that does not exist.
+    assert "not found" in refused(people["viewer"], "getReachoutCampaign", {"campaignId": 10**9})
+    other = factories.mailbox(people["admin"])
+    assert "not found" in refused(
+        member,
+        "createReachoutCampaign",
+        {"name": "Theirs", "inboxId": other.pk, "steps": steps, "emails": ["a@example.org"]},
+    )
+    assert ReachoutCampaign.objects.count() == before
+    ok(member, "controlReachoutCampaign", {"campaignId": made["id"], "action": "stop"}, **CONFIRM)
+    assert "cannot start" in refused(
+        member, "controlReachoutCampaign", {"campaignId": made["id"], "action": "start"}, **CONFIRM
+    )
+
+
+def test_the_deal_mail_doors_search_read_reply_send_and_ask_a_deal_s_contact(acme, people, mail_server):
+    owner = people["owner"]
+    box = factories.mailbox(owner)
+    customer = addresses("buyer")[0]
+    subject = f"Renewal terms {uuid.uuid4().hex[:6]}"
+    arrives(
+        box, demo._message(sender=customer, to=box.address, subject=subject, text="Can we talk?", days_ago=0)
+    )
+    sync.sync(box)
+    found = ok(owner, "searchMail", {"query": subject})["items"]
+    assert [item["subject"] for item in found] == [subject]
+    read = ok(owner, "getInboxMessage", {"messageId": found[0]["id"]})
+    assert read["text"].strip() == "Can we talk?" and read["inboxId"] == box.pk
+    assert "not found" in refused(people["member"], "getInboxMessage", {"messageId": found[0]["id"]})
+
+    sent = ok(owner, "replyEmail", {"messageId": found[0]["id"], "body": "Yes, Friday?"}, **CONFIRM)
+    assert sent["status"] == "sent"
+    answer = inbox_of(mail_server, customer)[-1]
+    original = Message.objects.get(pk=found[0]["id"])
+    assert answer["In-Reply-To"] == original.message_id and answer["Subject"] == f"Re: {subject}"
+    assert "Yes, Friday?" in answer.get_body(preferencelist=("plain",)).get_content()
+
+    draft = services.draft_save(
+        actor=owner, mailbox=box, to=[customer], subject="Contract", body="Attached soon."
+    )
+    assert ok(owner, "sendDraft", {"draftId": draft.pk}, **CONFIRM)["status"] == "sent"
+    assert "already sent" in refused(owner, "sendDraft", {"draftId": draft.pk}, **CONFIRM)
+    assert inbox_of(mail_server, customer)[-1]["Subject"] == "Contract"
+
+    pipeline = Pipeline.objects.create(name=f"Sales {uuid.uuid4().hex[:6]}")
+    stage = Stage.objects.create(pipeline=pipeline, name="Qualified", position=1, probability=20)
+    contact = ContactFactory(actor=owner, first_name="Nora", email=addresses("nora")[0])
+    deal = Deal.objects.create(
+        title="Nora's rollout", pipeline=pipeline, stage=stage, owner=owner, contact=contact,
+        stage_entered_at=timezone.now(),
+    )  # fmt: skip
+    asked = ok(
+        owner, "requestDealInfoEmail", {"dealId": deal.pk, "question": "What is your budget?"}, **CONFIRM
+    )
+    assert asked["status"] == "sent"
+    letter = inbox_of(mail_server, contact.email)[-1]
+    assert letter["Subject"] == "About Nora's rollout"
+    assert "Hello Nora," in letter.get_content() and "What is your budget?" in letter.get_content()
+    logged = deal.activities.get(kind="contact")
+    assert logged.channel == "email" and logged.summary == "Asked by e-mail: What is your budget?"
+    lonely = Deal.objects.create(
+        title="No contact", pipeline=pipeline, stage=stage, owner=owner, stage_entered_at=timezone.now()
+    )
+    assert "has no contact with an e-mail address" in refused(
+        owner, "requestDealInfoEmail", {"dealId": lonely.pk, "question": "Budget?"}, **CONFIRM
+    )
+    assert "not found" in refused(
+        owner, "requestDealInfoEmail", {"dealId": 10**9, "question": "?"}, **CONFIRM
+    )

@@ -1,0 +1,161 @@
+"""The Deals area's e-mail: thin doors onto the mail app (apps.mail), for the mailboxes the person
+may use (its own rule: the mail app's permissions apply besides deals.mail). Agents get text
+(quoted history trimmed), never HTML. Sending is HIGH RISK."""
+
+from datetime import datetime
+from typing import Annotated
+
+from pydantic import Field
+
+from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.registry import Marker, tool
+from apps.catalogue.shapes import Limit, Offset, Out, Page, id_field, paginate
+from apps.core.actors import can
+from apps.core.errors import invalid
+from apps.core.kinds import sources
+from apps.deals import services as deal_services
+from apps.deals.models import Deal
+from apps.deals.permissions import DealsPerm
+from apps.mail import content, selectors, services
+from apps.mail.models import Draft, Message, Outgoing
+
+MessageId = Annotated[int, id_field("searchMail")]
+
+
+class MailSummary(Out):
+    id: int
+    inbox_id: int
+    thread_id: int | None
+    subject: str
+    sender: str
+    to: list[str]
+    date: datetime
+    unread: bool
+    snippet: str
+
+
+class MailOut(MailSummary):
+    cc: list[str]
+    text: str = Field(description="Quoted history left out")
+    attachments: list[str]
+    thread: list[MailSummary]
+
+
+class SentMailOut(Out):
+    outgoing_id: int
+    message_id: str = Field(description="Its Message-ID header")
+    status: str
+    recipients: int
+    sent_at: datetime | None
+
+
+def _summary(message: Message) -> MailSummary:
+    return MailSummary.of_record(message, inbox_id=message.mailbox_id)
+
+
+def _sent(row: Outgoing) -> SentMailOut:
+    return SentMailOut.of_record(row, outgoing_id=row.pk, recipients=len(row.recipients))
+
+
+@tool("getInboxMessage", permission=DealsPerm.MAIL, title="Read an e-mail", read_only=True)
+def get_inbox_message(ctx: ToolContext, *, message_id: MessageId) -> MailOut:
+    """Read one e-mail as text with its thread; searchMail finds it."""
+    sources.mailboxes()
+    message = Message.objects.select_related("folder").fetch(ctx.actor, message_id)
+    text, _trimmed = content.trim_quoted(message.text)
+    thread = selectors.thread_messages(actor=ctx.actor, message=message)
+    return MailOut.of_record(
+        message,
+        inbox_id=message.mailbox_id,
+        text=text,
+        attachments=[str(item.get("name", "")) for item in message.attachments],
+        thread=[_summary(other) for other in thread],
+    )
+
+
+@tool("searchMail", permission=DealsPerm.MAIL, title="Search e-mail", read_only=True)
+def search_mail(
+    ctx: ToolContext,
+    *,
+    query: Annotated[str, Field(max_length=200, description="Words of subject, text, sender")] = "",
+    inbox_id: Annotated[int | None, Field(ge=1, description="Only this mailbox")] = None,
+    limit: Limit = 25,
+    offset: Offset = 0,
+) -> Page[MailSummary]:
+    """Search the e-mail of your mailboxes, newest first; getInboxMessage reads one."""
+    sources.mailboxes()
+    rows = selectors.message_search(actor=ctx.actor, query=query, sender="", mailbox_id=inbox_id)
+    return paginate(rows, limit=limit, offset=offset, item=_summary)
+
+
+@tool(
+    "replyEmail",
+    permission=DealsPerm.MAIL,
+    title="Reply to an e-mail",
+    markers=Marker.HIGH_RISK,
+    open_world=True,
+)
+def reply_email(
+    ctx: ToolContext,
+    *,
+    message_id: MessageId,
+    body: Annotated[str, Field(min_length=1, max_length=20_000, description="Plain text; signature added")],
+    reply_all: Annotated[bool, Field(description="Also its other recipients")] = False,
+) -> SentMailOut:
+    """Reply to an e-mail in its thread at once, from the mailbox it came to."""
+    sources.mailboxes()
+    message = Message.objects.select_related("mailbox").fetch(ctx.actor, message_id)
+    return _sent(services.message_reply(actor=ctx.actor, message=message, body=body, reply_all=reply_all))
+
+
+@tool(
+    "sendDraft",
+    permission=DealsPerm.MAIL,
+    title="Send a draft",
+    markers=Marker.HIGH_RISK,
+    open_world=True,
+)
+def send_draft(ctx: ToolContext, *, draft_id: Annotated[int, id_field("listDrafts")]) -> SentMailOut:
+    """Send a draft written with updateDraft, once (a failed try can be repeated)."""
+    sources.mailboxes()
+    draft = Draft.objects.select_related("mailbox", "reply_to").fetch(ctx.actor, draft_id)
+    return _sent(services.draft_send(actor=ctx.actor, draft=draft))
+
+
+@tool(
+    "requestDealInfoEmail",
+    permission=DealsPerm.MAIL,
+    title="E-mail a deal's contact for information",
+    markers=Marker.HIGH_RISK,
+    open_world=True,
+)
+def request_deal_info_email(
+    ctx: ToolContext,
+    *,
+    deal_id: Annotated[int, id_field("searchDeals")],
+    question: Annotated[str, Field(min_length=1, max_length=5_000, description="What you need to know")],
+    to: Annotated[str, Field(max_length=320, description="Default: the deal's contact")] = "",
+) -> SentMailOut:
+    """E-mail a deal's contact asking for information the deal needs (budget, timing, decision)."""
+    sources.mailboxes()
+    deal = Deal.objects.select_related("contact").fetch(ctx.actor, deal_id)
+    address = to or (deal.contact.email if deal.contact and deal.contact.deleted_at is None else "")
+    if not address:
+        raise invalid("to", f"deal {deal.pk} has no contact with an e-mail address; give one")
+    mailbox = selectors.default_mailbox(actor=ctx.actor)
+    name = deal.contact.first_name if deal.contact and deal.contact.first_name else ""
+    body = f"Hello{' ' + name if name else ''},\n\n{question.strip()}\n\nThank you."
+    # Logged on the deal as a contact when the person may change it (decided before sending: a
+    # message that went is never undone by a failing log).
+    logs = can(ctx.actor, DealsPerm.MANAGE) and Deal.access.allows(ctx.actor, deal, "change")
+    row = services.mail_new(
+        actor=ctx.actor, mailbox=mailbox, to=[address], subject=f"About {deal.title}", text=body
+    )
+    if logs:
+        deal_services.contact_log(
+            actor=ctx.actor,
+            deal_id=deal.pk,
+            channel="email",
+            summary=f"Asked by e-mail: {question.strip()}"[:1000],
+        )
+    return _sent(row)
