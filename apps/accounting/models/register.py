@@ -99,13 +99,13 @@ class CompanyPerson(models.Model):
 
 class CorporateEvent(models.Model):
     class Kind(models.TextChoices):
-        OFFICER_APPOINTED = "officer_appointed", _("officer appointed")
-        OFFICER_RESIGNED = "officer_resigned", _("officer resigned")
+        OFFICER_APPOINTED = "appointment", _("officer appointed")
+        OFFICER_RESIGNED = "resignation", _("officer resigned")
         PSC_ADDED = "psc_added", _("person with significant control added")
         PSC_CEASED = "psc_ceased", _("person with significant control ceased")
         OFFICE_MOVED = "office_moved", _("registered office moved")
-        NAME_CHANGED = "name_changed", _("name changed")
-        SHARE_ALLOTMENT = "share_allotment", _("shares allotted")
+        NAME_CHANGED = "renamed", _("name changed")
+        SHARE_ALLOTMENT = "allotment", _("shares allotted")
         OTHER = "other", _("other")
 
     company = models.ForeignKey(RegisteredCompany, on_delete=models.CASCADE, related_name="events")
