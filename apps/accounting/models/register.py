@@ -91,7 +91,8 @@ class CompanyPerson(models.Model):
     ceased_on = models.DateField(_("until"), null=True, blank=True)
 
     class Meta:
-        ordering = ["kind", "ceased_on", "name", "id"]
+        # Current people first, then those who have gone.
+        ordering = ["kind", models.F("ceased_on").asc(nulls_first=True), "name", "id"]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.pk} of {self.company_id}"
