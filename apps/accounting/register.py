@@ -24,6 +24,7 @@ filings filed; each lead time is sent once per filing.
 
 import calendar
 import logging
+from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
@@ -196,9 +197,11 @@ FIELDS = (
 def _parse_ard(value: str) -> tuple[int, int]:
     try:
         month, day = (int(part) for part in value.split("-"))
-        ard_in(2024, (day, month))  # a leap year: 02-29 is allowed and becomes 28 elsewhere
+        # 02-29 is allowed (a leap year's day): it is the 28th in other years.
+        if not 1 <= day <= calendar.monthrange(2024, month)[1]:
+            raise ValueError(value)
     except (ValueError, TypeError):
-        raise invalid("accountsReferenceDate", "give it as MM-DD, e.g. 03-31") from None
+        raise invalid("accountsReferenceDate", "give a day of the year as MM-DD, e.g. 03-31") from None
     return day, month
 
 
@@ -534,3 +537,38 @@ def domain_manage(
     found.purpose = purpose
     found.save()
     return found
+
+
+# --- the settings page --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CompanyRow:
+    company: RegisteredCompany
+    officers: list[CompanyPerson]
+    year_end: date  # the ARD, in a year without 29 February
+
+
+def page(*, actor: Actor) -> dict[str, Any]:
+    """What the Accounting page shows of the register: companies, open filings, latest events."""
+    companies = RegisteredCompany.objects.restrict(actor).prefetch_related("people", "domains")
+    rows = [
+        CompanyRow(
+            company=company,
+            officers=[
+                p
+                for p in company.people.all()
+                if p.kind == CompanyPerson.Kind.OFFICER and p.ceased_on is None
+            ],
+            year_end=ard_in(2023, ard_of(company)),
+        )
+        for company in companies[:50]
+    ]
+    filings = Filing.objects.restrict(actor).filter(status=Filing.Status.OPEN, company__in=companies)
+    events = CorporateEvent.objects.filter(company__in=companies).select_related("company")
+    return {
+        "companies": rows,
+        "filings": filings.select_related("company").order_by("due_on", "id")[:50],
+        "events": events[:20],
+        "today": timezone.localdate(),
+    }
