@@ -1,5 +1,6 @@
 """The Accounting area, as the rest of the service knows it (apps.core.areas)."""
 
+from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounting.permissions import AccountingPerm
@@ -43,6 +44,15 @@ area = areas.declare(
         "sendInvoiceReminders": "chase overdue unpaid invoices, send payment reminders, credit control",
         "snoozeInvoiceChase": "pause stop chasing reminders for an invoice until a date, payment plan",
         "sendContactStatement": "send a customer their statement of account, aged debt balance owed",
+        # The company register.
+        "registerCompany": "add our limited company ltd llp plc by its company number, companies house",
+        "updateRegisteredCompany": "change registered office, sic codes, accounting reference date, year end",
+        "examineCorporateRegister": "look up a company on companies house, directors officers filing history",
+        "getCompanyFilings": "when are confirmation statement accounts corporation tax due, deadlines",
+        "markFilingComplete": "we filed submitted the confirmation statement accounts return, mark it done",
+        "setFilingReminders": "remind me before filing deadlines, days before due date",
+        "addCorporateEvent": "director appointed resigned, shares allotted, office moved, psc change",
+        "manageCompanyDomain": "add remove the company's website email domain name",
     },
     profiles={},
     nav=[NavItem("accounting", _("Accounting"), "accounting:overview", AccountingPerm.VIEW, order=45)],
@@ -55,6 +65,18 @@ area = areas.declare(
         "ATRIUM_ACCOUNTING_RATES_PROVIDER": env.str("ATRIUM_ACCOUNTING_RATES_PROVIDER", "ecb-bundled"),
         "ATRIUM_ACCOUNTING_RATES_URL": env.str(
             "ATRIUM_ACCOUNTING_RATES_URL", "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml"
+        ),
+        # The company register (registerCompany, examineCorporateRegister): the Companies House
+        # public data API; with no key there is no provider and companies are typed in.
+        "ATRIUM_ACCOUNTING_REGISTER_URL": env.str(
+            "ATRIUM_ACCOUNTING_REGISTER_URL", "https://api.company-information.service.gov.uk"
+        ),
+        "ATRIUM_ACCOUNTING_REGISTER_API_KEY": env.str("ATRIUM_ACCOUNTING_REGISTER_API_KEY", ""),
+    },
+    periodic={
+        # Filing reminders at each company's lead times (setFilingReminders), once a day.
+        "send-filing-reminders": areas.Periodic(
+            "apps.accounting.register.send_filing_reminders", crontab(hour=7, minute=23)
         ),
     },
 )

@@ -1,6 +1,8 @@
 """The Accounting area's demo data (`manage.py seed_demo`; idempotent): the books with their
-chart and tax types, and a draft quote to look at on Settings → Accounting."""
+chart and tax types, a draft quote and a registered company with its filings to look at on Settings →
+Accounting."""
 
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -16,6 +18,7 @@ DEMO_CUSTOMER = "Umbrella Corporation (demo)"
 def seed(*, people: list[Any], domain: str) -> None:
     owner = next(person for person in people if person.role.key == "owner")
     ledger.books()
+    _seed_register(owner)
     if SalesDocument.objects.filter(customer_name=DEMO_CUSTOMER).exists():
         return
     tax_code = _standard_tax_code()
@@ -35,3 +38,49 @@ def _standard_tax_code() -> str:
     standard = TaxType.objects.filter(kind=TaxType.Kind.STANDARD, archived=False)
     found = standard.order_by("-rate", "code").first()
     return found.code if found else "NONE"
+
+
+# The company register: a Scottish company typed in (no register provider in the demo), with
+# its filings open, a director, a share allotment and its domains.
+DEMO_COMPANY = "SC000042"
+
+
+def _seed_register(owner: Any) -> None:
+    from apps.accounting import register
+    from apps.accounting.models import RegisteredCompany
+
+    if RegisteredCompany.objects.filter(number=DEMO_COMPANY).exists():
+        return
+    company, _entry = register.company_register(
+        actor=owner,
+        number=DEMO_COMPANY,
+        fields={
+            "name": "Northwind Holdings Ltd (demo)",
+            "incorporated_on": date(2021, 4, 6),
+            "registered_office": "12 Harbour Street, Edinburgh EH6 6QW",
+            "sic_codes": ["62020", "70229"],
+        },
+        from_register=False,
+    )
+    register.event_add(
+        actor=owner,
+        company=company,
+        kind="appointment",
+        on=date(2021, 4, 6),
+        detail="Morgan Reid",
+        role="director",
+    )
+    register.event_add(
+        actor=owner,
+        company=company,
+        kind="allotment",
+        on=date(2021, 4, 6),
+        detail="100 ordinary shares of 1 GBP",
+        role="",
+    )
+    # The notices of the day of incorporation went with the incorporation itself.
+    for notice in company.filings.filter(kind="event_notice"):
+        register.filing_complete(actor=owner, filing=notice, filed_on=date(2021, 4, 6), reference="IN01")
+    register.domain_manage(
+        actor=owner, company=company, action="add", domain="northwind-holdings.example", purpose="both"
+    )

@@ -55,3 +55,43 @@ class WrongStatus(Conflict):
 class BaseCurrencyInUse(Conflict):
     code = "BASE_CURRENCY_IN_USE"
     msg_format = _("The base currency cannot change once anything is posted to the ledger.")
+
+
+# The company register (apps.accounting.register, apps.accounting.companies_house).
+
+
+class RegisterNotConfigured(AppError):
+    code = "REGISTER_NOT_CONFIGURED"
+    http_status = 409
+    msg_format = _(
+        "No company register provider is configured (ATRIUM_ACCOUNTING_REGISTER_API_KEY is empty); "
+        "register the company with its details given instead, fromRegister false."
+    )
+
+
+class RegisterUnavailable(AppError):
+    code = "REGISTER_UNAVAILABLE"
+    http_status = 503
+    data_fields = ("problem",)
+    msg_format = _("The company register did not answer usefully: {problem}.")
+
+
+class RegisterRateLimited(AppError):
+    code = "REGISTER_RATE_LIMITED"
+    http_status = 429
+    data_fields = ("seconds",)
+    msg_format = _("The company register limits how often it is asked; try again in {seconds} seconds.")
+
+
+class NotOnRegister(NotFound):
+    code = "NOT_ON_REGISTER"
+    data_fields = ("number",)
+    msg_format = _("The register has no company numbered {number}; check the number.")
+
+
+class CompanyRegistered(Conflict):
+    code = "COMPANY_REGISTERED"
+    data_fields = ("number", "id")
+    msg_format = _(
+        "Company {number} is registered already (id {id}); change it with updateRegisteredCompany."
+    )

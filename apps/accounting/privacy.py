@@ -12,12 +12,17 @@ from apps.accounting.models import (
     Account,
     Books,
     Charge,
+    CompanyDomain,
+    CompanyPerson,
+    CorporateEvent,
     ExchangeRate,
+    Filing,
     Journal,
     JournalEntry,
     JournalLine,
     NumberSeries,
     Payment,
+    RegisteredCompany,
     SalesDocument,
     SalesLine,
     SentMail,
@@ -51,3 +56,24 @@ privacy.not_personal(JournalLine, reason="amounts on accounts; who posted them i
 privacy.not_personal(TaxType, reason="tax rates and codes")
 privacy.not_personal(ExchangeRate, reason="published reference exchange rates")
 privacy.not_personal(NumberSeries, reason="the counters of document numbers")
+
+# The company register (apps.accounting.register). The companies are the workspace's own legal
+# entities and their domains, as the public register shows them: no one's personal data. The
+# officers and persons with significant control are people named by the register: a person of the
+# workspace is found by their full name, exported, and erased in place (the public register, which
+# examineCorporateRegister reads, stays the statutory record); who filed or recorded is cleared.
+privacy.not_personal(
+    RegisteredCompany, reason="the workspace's own companies as the public register shows them"
+)
+privacy.not_personal(CompanyDomain, reason="a company's web and e-mail domains")
+privacy.register(
+    CompanyPerson,
+    find=lambda subject: (
+        CompanyPerson.objects.filter(name__iexact=subject.user.full_name.strip())
+        if subject.user is not None and subject.user.full_name.strip()
+        else CompanyPerson.objects.none()
+    ),
+    erase={"name": "(erased)"},
+)
+privacy.register(Filing, user="filed_by", erase={"filed_by": None})
+privacy.register(CorporateEvent, user="recorded_by", erase={"recorded_by": None})

@@ -5,7 +5,7 @@ posted shows here)."""
 from django.http import HttpResponse
 from django.shortcuts import render
 
-from apps.accounting import ledger
+from apps.accounting import ledger, register
 from apps.accounting.models import JournalEntry, SalesDocument, TaxType
 from apps.accounting.permissions import AccountingPerm
 from apps.accounts.requests import AuthenticatedHttpRequest
@@ -25,5 +25,6 @@ def overview(request: AuthenticatedHttpRequest) -> HttpResponse:
             "entries": JournalEntry.objects.select_related("journal").order_by("-date", "-id")[:50],
             "tax_types": TaxType.objects.filter(archived=False),
             "documents": SalesDocument.objects.restrict(request.user).order_by("-issue_date", "-id")[:50],
+            "register": register.page(actor=request.user),
         },
     )

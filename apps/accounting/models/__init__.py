@@ -11,18 +11,30 @@ from apps.accounting.models.ledger import (
     TaxRounding,
     TaxType,
 )
+from apps.accounting.models.register import (
+    CompanyDomain,
+    CompanyPerson,
+    CorporateEvent,
+    Filing,
+    RegisteredCompany,
+)
 from apps.accounting.models.sales import Charge, Payment, SalesDocument, SalesLine, SentMail
 
 __all__ = [
     "Account",
     "Books",
     "Charge",
+    "CompanyDomain",
+    "CompanyPerson",
+    "CorporateEvent",
     "ExchangeRate",
+    "Filing",
     "Journal",
     "JournalEntry",
     "JournalLine",
     "NumberSeries",
     "Payment",
+    "RegisteredCompany",
     "SalesDocument",
     "SalesLine",
     "SentMail",

@@ -3,6 +3,7 @@
 entry = post_sale(actor, gross="120.00", currency="EUR", day=date(2026, 3, 2))
 """
 
+import itertools
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -74,3 +75,23 @@ def issued(actor: Any, **fields: Any) -> Any:
     from apps.accounting import services
 
     return services.document_approve(actor=actor, document=draft(actor, **fields))
+
+
+# --- the company register ------------------------------------------------------------------------
+
+_company_numbers = itertools.count(10_000_001)
+
+
+def registered_company(
+    actor: Any, *, name: str = "Sample Holdings Ltd", incorporated: date = date(2024, 1, 15)
+) -> Any:
+    """One of the workspace's companies, typed in (no register), with its filings open."""
+    from apps.accounting import register
+
+    company, _entry = register.company_register(
+        actor=actor,
+        number=f"{next(_company_numbers):08d}",
+        fields={"name": name, "incorporated_on": incorporated},
+        from_register=False,
+    )
+    return company

@@ -188,3 +188,64 @@ def snooze_invoice_chase(actor: Any) -> Sample:
 def send_contact_statement(actor: Any) -> Sample:
     issued(actor, customer="Statement Customer 4402", email="accounts@example.org")
     return Sample({"customerName": "Statement Customer 4402"}, private=["Statement Customer 4402"])
+
+
+# --- the company register ------------------------------------------------------------------------
+
+
+def _registered(actor: Any, name: str = "Sample Holdings Ltd") -> Any:
+    from apps.accounting.tests.factories import registered_company
+
+    return registered_company(actor, name=name)
+
+
+@sample("registerCompany")
+def register_company(actor: Any) -> Sample:
+    company = {"name": "Registered Sample 3391 Ltd", "incorporatedOn": "2024-01-15", "sicCodes": ["62020"]}
+    # Made from the arguments alone, in either workspace: nothing of Acme's to keep private.
+    return Sample({"number": "SC123456", "company": company, "fromRegister": False})
+
+
+@sample("updateRegisteredCompany")
+def update_registered_company(actor: Any) -> Sample:
+    return Sample(
+        {"companyId": _registered(actor).pk, "company": {"registeredOffice": "2 New Street, Leeds LS1 1AA"}}
+    )
+
+
+@sample("examineCorporateRegister")
+def examine_corporate_register(actor: Any) -> Sample:
+    from apps.accounting.tests.servers import Register, companies_house, register_company
+
+    return Sample({"number": "09876543"}, around=lambda: companies_house(Register(register_company())))
+
+
+@sample("getCompanyFilings")
+def get_company_filings(actor: Any) -> Sample:
+    company = _registered(actor, name="Filing Sample 7720 Ltd")
+    return Sample({"companyId": company.pk}, private=["Filing Sample 7720"])
+
+
+@sample("markFilingComplete")
+def mark_filing_complete(actor: Any) -> Sample:
+    filing = _registered(actor).filings.get(kind="confirmation_statement")
+    return Sample({"filingId": filing.pk, "reference": "CS01-SAMPLE"})
+
+
+@sample("setFilingReminders")
+def set_filing_reminders(actor: Any) -> Sample:
+    return Sample({"companyId": _registered(actor).pk, "leadDays": [30, 7]})
+
+
+@sample("addCorporateEvent")
+def add_corporate_event(actor: Any) -> Sample:
+    company = _registered(actor)
+    return Sample(
+        {"companyId": company.pk, "kind": "appointment", "on": "2025-06-02", "detail": "Jane Sample"}
+    )
+
+
+@sample("manageCompanyDomain")
+def manage_company_domain(actor: Any) -> Sample:
+    company = _registered(actor)
+    return Sample({"companyId": company.pk, "action": "add", "domain": f"holdings-{company.pk}.example"})

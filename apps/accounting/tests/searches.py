@@ -61,3 +61,22 @@ REQUESTS += [
     ("send Contoso a statement of their account", "sendContactStatement"),
     ("how much does Initech owe us, aged 30 60 90 days, and email it to them", "sendContactStatement"),
 ]
+REQUESTS += [
+    ("add our company 09876543 from companies house to the books", "registerCompany"),
+    ("register our new limited company with its company number", "registerCompany"),
+    ("we moved the registered office, update the company's address", "updateRegisteredCompany"),
+    ("change our accounting year end to 31 March", "updateRegisteredCompany"),
+    ("look up Acme Widgets Ltd on companies house and who its directors are", "examineCorporateRegister"),
+    ("check the filing history of company 01234567 on the public register", "examineCorporateRegister"),
+    ("when is our confirmation statement due", "getCompanyFilings"),
+    ("what statutory filing deadlines are coming up for the company", "getCompanyFilings"),
+    ("we filed the annual accounts at companies house today, mark it done", "markFilingComplete"),
+    ("the confirmation statement was submitted, tick it off", "markFilingComplete"),
+    ("remind me 30 and 7 days before each filing deadline", "setFilingReminders"),
+    ("set up reminders before the accounts are due", "setFilingReminders"),
+    ("Jane Doe was appointed a director yesterday", "addCorporateEvent"),
+    ("record that we allotted 100 new shares", "addCorporateEvent"),
+    ("a director resigned from the board last week", "addCorporateEvent"),
+    ("add example.co.uk as the company's email domain", "manageCompanyDomain"),
+    ("remove the old website domain from the company", "manageCompanyDomain"),
+]
