@@ -9,6 +9,8 @@ from apps.core.navigation import NavItem
 from apps.support.permissions import SupportPerm
 
 area = areas.declare(
+    # As SPEC.md 4.7 names the area; its app is apps.support.
+    key="customerservice",
     title=_("Customer Service"),
     description=_("Customer tickets from e-mail: replies, internal notes, SLA targets, escalations"),
     words="ticket support helpdesk customer service request complaint case queue sla",

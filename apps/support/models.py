@@ -38,7 +38,7 @@ class SlaPolicy(Record):
     access = Access(
         SupportPerm,
         visibility="workspace",
-        change="support.admin",
+        change="customerservice.admin",
         label=_("SLA policy"),
         find_with="getSupportSummary",
     )

@@ -36,8 +36,7 @@ def create_customer_service_ticket(actor: Any) -> Sample:
             "requesterEmail": "ottilie@example.org",
             "priority": "high",
             "tags": ["billing"],
-        },
-        private=["Ottilie's invoice is missing"],
+        }
     )
 
 

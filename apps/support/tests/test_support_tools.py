@@ -23,7 +23,7 @@ from apps.support import hours, services
 from apps.support.models import SlaPolicy, SupportMailbox, Ticket, TicketComment
 from apps.support.tests.factories import TicketFactory
 
-SUPPORT_TOOLS = tools_of("support")
+SUPPORT_TOOLS = tools_of("customerservice")
 CONFIRM = {
     "capabilities": {"elicitation": {}},
     "elicit": lambda message, schema: {"action": "accept", "content": {"confirm": True}},
