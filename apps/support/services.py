@@ -387,12 +387,16 @@ def _ticket_of(message: Message) -> Ticket | None:
 def _take(message: Message) -> None:
     ticket = _ticket_of(message)
     text = message.text.strip() or "(no text)"
+    try:
+        sender = addresses.one(message.from_address, field="from") if message.from_address else ""
+    except AppError:
+        sender = ""  # a From no reply can go to: the ticket is opened all the same, unanswerable
     if ticket is None or ticket.status == Status.CLOSED:
         ticket_create(
             actor=None,
             subject=REFERENCE.sub("", message.subject).strip() or "(no subject)",
             text=text,
-            requester_email=message.from_address,
+            requester_email=sender,
             requester_name=addresses_name(message.sender),
             channel=Ticket.Channel.EMAIL,
             follow_up_of=ticket,
