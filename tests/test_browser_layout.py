@@ -93,6 +93,7 @@ def records(committed) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     from apps.documents.services import document_create
     from apps.events.services import attendee_add
     from apps.events.services import event_create as events_event_create
+    from apps.support.services import ticket_create as support_ticket_create
     from apps.tasks.services import task_create
 
     tag = uuid.uuid4().hex[:8]
@@ -132,6 +133,14 @@ def records(committed) -> dict[str, Any]:  # type: ignore[no-untyped-def]
         attendee_add(
             actor=owner, event=planned, fields={"name": UNBROKEN, "email": f"{UNBROKEN[:40]}@example.org"}
         )
+        ticket = support_ticket_create(
+            actor=owner,
+            subject=f"Layout {tag} {UNBROKEN}"[:300],
+            text=UNBROKEN,
+            requester_email=f"{UNBROKEN[:40]}@example.org",
+            requester_name=UNBROKEN[:200],
+            tags=[UNBROKEN[:50]],
+        )
     return {
         "key": key,
         "role": role,
@@ -140,6 +149,7 @@ def records(committed) -> dict[str, Any]:  # type: ignore[no-untyped-def]
         "task": task,
         "invoice": invoice,
         "planned": planned,
+        "ticket": ticket,
     }
 
 
@@ -193,6 +203,7 @@ def test_every_settings_page_fits_the_window_and_passes_axe(page, live_http, rec
         f"/settings/calendars/events/{records['event'].pk}/",
         f"/settings/tasks/{records['task'].pk}/",
         f"/settings/events/{records['planned'].pk}/",
+        f"/settings/support/tickets/{records['ticket'].pk}/",
     ]
     checked = {shape(url) for url in found}
     assert not [url for url in expected if shape(url) not in checked], sorted(checked)
