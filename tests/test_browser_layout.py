@@ -93,6 +93,7 @@ def records(committed) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     from apps.documents.services import document_create
     from apps.events.services import attendee_add
     from apps.events.services import event_create as events_event_create
+    from apps.support.services import ticket_create as support_ticket_create
     from apps.tasks.services import task_create
 
     tag = uuid.uuid4().hex[:8]
@@ -141,6 +142,14 @@ def records(committed) -> dict[str, Any]:  # type: ignore[no-untyped-def]
             actor=owner, pipeline_id=pipeline.pk, stage_id=None, fields={"title": f"Layout {tag} {UNBROKEN}"}
         )
         contact_log(actor=owner, deal_id=deal.pk, channel="call", summary=UNBROKEN * 3)
+        ticket = support_ticket_create(
+            actor=owner,
+            subject=f"Layout {tag} {UNBROKEN}"[:300],
+            text=UNBROKEN,
+            requester_email=f"{UNBROKEN[:40]}@example.org",
+            requester_name=UNBROKEN[:200],
+            tags=[UNBROKEN[:50]],
+        )
     return {
         "key": key,
         "role": role,
@@ -150,6 +159,7 @@ def records(committed) -> dict[str, Any]:  # type: ignore[no-untyped-def]
         "invoice": invoice,
         "planned": planned,
         "deal": deal,
+        "ticket": ticket,
     }
 
 
@@ -204,6 +214,7 @@ def test_every_settings_page_fits_the_window_and_passes_axe(page, live_http, rec
         f"/settings/tasks/{records['task'].pk}/",
         f"/settings/events/{records['planned'].pk}/",
         f"/settings/deals/{records['deal'].pk}/",
+        f"/settings/support/tickets/{records['ticket'].pk}/",
     ]
     checked = {shape(url) for url in found}
     assert not [url for url in expected if shape(url) not in checked], sorted(checked)

@@ -64,6 +64,7 @@ area = areas.declare(
         "mergeContacts": "combine duplicate records of the same person twice",
         "updateConflictResolution": "resolve possible duplicate not the same person keep both",
         "restoreContact": "bring back undelete recover a deleted contact",
+        "deleteContact": "remove delete get rid of a contact person from the address book",
         "shareContact": "give a colleague access to a private contact",
         "searchContactEmails": "emails messages mailed correspondence with a person",
         "getContactUpcomingEvents": "meetings coming up with a person",

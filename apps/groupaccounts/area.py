@@ -14,6 +14,7 @@ area = areas.declare(
     hints={
         "createGroupAccount": "new company organisation customer account",
         "getGroupAccount": "details industry website people of a company account",
+        "deleteGroupAccount": "remove delete archive a company organisation account",
         "examineGroupAccount": "company briefing: people, relationship health, recent mails, coming calls",
         "listGroupAccounts": "all companies customers organisations accounts",
         "searchGroupAccounts": "find a company account by name, email domain or one of its people",

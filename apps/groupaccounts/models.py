@@ -28,6 +28,7 @@ class GroupAccount(Record):
         trash_state=_("archived"),
         # Using an archived account has always been "not found" to agents.
         trash_code="NOT_FOUND",
+        trash_hint=_("It can be restored on the Group accounts page."),
     )
 
     class Kind(models.TextChoices):

@@ -1,5 +1,6 @@
 """Writes about group accounts. Each checks the actor's permission itself and logs ids only."""
 
+import logging
 import re
 from typing import Any
 
@@ -9,6 +10,7 @@ from django.core.validators import URLValidator
 from apps.accounts.models import person
 from apps.contacts import related
 from apps.core import records, search
+from apps.core.actors import require
 from apps.core.errors import invalid
 from apps.core.records import unique_name
 from apps.core.sharing import person_by_email
@@ -26,6 +28,7 @@ FIELDS = (
     "owner",
     "tags",
 )
+logger = logging.getLogger(__name__)
 DOMAIN = re.compile(r"^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$")
 
 
@@ -44,6 +47,27 @@ def account_update(*, actor: Any, account: GroupAccount, fields: dict[str, Any])
     return records.update(
         account, actor=actor, permission=GroupAccountsPerm.EDIT, fields=fields, apply=_apply, names=FIELDS
     )
+
+
+def account_delete(*, actor: Any, account: GroupAccount) -> GroupAccount:
+    """Archives (soft-deletes) a group account; its links stay for when it is restored."""
+    require(actor, GroupAccountsPerm.DELETE)
+    account = GroupAccount.objects.fetch(actor, account.pk, "delete")
+    account.trash(actor)
+    logger.info("group account %s archived by %s", account.pk, actor.pk)
+    return account
+
+
+def account_restore(*, actor: Any, account: GroupAccount) -> GroupAccount:
+    """Brings an archived group account back, unless a live one has taken its name since."""
+    require(actor, GroupAccountsPerm.DELETE)
+    account = GroupAccount.objects.fetch(actor, account.pk, "delete", trash=True)
+    if account.deleted_at is None:
+        raise invalid("group_account_id", f"group account {account.pk} is not archived")
+    unique_name(account, account.name, what="a group account", limit=200)
+    account.untrash()
+    logger.info("group account %s restored by %s", account.pk, actor.pk)
+    return account
 
 
 def _apply(actor: Any, account: GroupAccount, fields: dict[str, Any], creating: bool) -> None:

@@ -22,7 +22,7 @@ from apps.catalogue.activity import (
     upcoming,
 )
 from apps.catalogue.dispatch import ToolContext
-from apps.catalogue.registry import tool
+from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Changes, EntityId, Limit, Offset, Out, Page, Tags, id_field, paginate
 from apps.contacts import related
 from apps.contacts.related import ContactLinkResultOut
@@ -90,6 +90,24 @@ def update_group_account(
     account = _account(ctx, group_account_id, "change")
     changed = services.account_update(actor=ctx.actor, account=account, fields=changes.given())
     return UpdatedGroupAccountOut(account=GroupAccountOut.of(account, ctx.actor), changed=changed)
+
+
+class DeletedGroupAccountOut(Out):
+    id: int
+    name: str
+    archived_at: datetime = Field(description="Restorable on the Group accounts page")
+
+
+@tool(
+    "deleteGroupAccount",
+    permission=GroupAccountsPerm.DELETE,
+    title="Delete a group account",
+    markers=Marker.DESTRUCTIVE,
+)
+def delete_group_account(ctx: ToolContext, *, group_account_id: AccountId) -> DeletedGroupAccountOut:
+    """Archive a group account (soft delete); its contacts stay. It can be restored on its page."""
+    account = services.account_delete(actor=ctx.actor, account=_account(ctx, group_account_id, "delete"))
+    return DeletedGroupAccountOut.of_record(account, archived_at=account.deleted_at)
 
 
 @tool("getGroupAccount", permission=GroupAccountsPerm.VIEW, title="Get a group account", read_only=True)

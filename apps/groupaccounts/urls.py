@@ -6,4 +6,5 @@ app_name = "groupaccounts"
 
 urlpatterns = [
     path("settings/group-accounts/", views.account_list, name="list"),
+    path("settings/group-accounts/<int:account_id>/restore/", views.account_restore, name="restore"),
 ]

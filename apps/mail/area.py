@@ -27,6 +27,7 @@ area = areas.declare(
         "listDrafts": "unsent emails drafts I am writing",
         "getDraft": "show me open read one draft email reply",
         "updateDraft": "write compose new email draft reply edit draft",
+        "deleteDraft": "delete discard throw away an unsent email draft",
         "getEmailSignature": "my email signature sign-off",
         "updateEmailSignature": "change set my email signature sign-off",
         "openInboxSettings": "mail settings page connect mailbox link",

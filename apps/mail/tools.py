@@ -318,6 +318,20 @@ def get_draft(ctx: ToolContext, *, draft_id: DraftId) -> DraftOut:
     return _draft(Draft.objects.fetch(ctx.actor, draft_id))
 
 
+class DeletedDraftOut(Out):
+    id: int
+    subject: str
+    in_trash: bool = Field(description="Restorable on the Mail page")
+
+
+@tool("deleteDraft", permission=MailPerm.DELETE, title="Delete a draft", markers=Marker.DESTRUCTIVE)
+def delete_draft(ctx: ToolContext, *, draft_id: DraftId) -> DeletedDraftOut:
+    """Put an unsent draft in the trash; it can be restored on the Mail page."""
+    draft = Draft.objects.fetch(ctx.actor, draft_id, "delete")
+    services.draft_trash(actor=ctx.actor, draft=draft)
+    return DeletedDraftOut.of_record(draft)
+
+
 @tool("updateDraft", permission=MailPerm.EDIT, title="Write or change a draft")
 def update_draft(
     ctx: ToolContext,

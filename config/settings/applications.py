@@ -60,6 +60,7 @@ TENANT_APPS = [
     "apps.events",
     "apps.mail",
     "apps.deals",
+    "apps.support",
     # Sign-in throttling: a workspace's failed sign-ins are counted in its own schema, so the same
     # e-mail address locked out in one workspace still signs in to another.
     "axes",

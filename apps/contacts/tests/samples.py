@@ -204,3 +204,9 @@ def search_contact_emails(actor: Any) -> Sample:
         private=[email, message.subject],
         around=lambda: areas(Mailbox("contacts", messages=[message])),
     )
+
+
+@sample("deleteContact")
+def delete_contact(actor: Any) -> Sample:
+    contact = ContactFactory(actor=actor)
+    return Sample({"contactId": contact.pk}, private=[contact.first_name])

@@ -70,4 +70,6 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("set Kwame's relationship score to 85, the meeting went great", "updateContactHealth"),
     ("make Laura the decision maker and Pete the billing person at Fabrikam", "updateKeyContacts"),
     ("set the main people at Contoso in order: the CFO first, then the IT lead", "updateKeyContacts"),
+    ("delete the contact Tom Baker, he left the company", "deleteContact"),
+    ("remove this duplicate person from our contacts", ("deleteContact", "mergeContacts")),
 ]

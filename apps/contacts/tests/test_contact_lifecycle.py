@@ -503,3 +503,40 @@ def test_a_contact_with_many_look_alikes_lists_the_first_few_and_counts_them_all
 
     assert len(answer["openConflicts"]) == OPEN_CONFLICTS_SHOWN
     assert answer["openConflictCount"] == OPEN_CONFLICTS_SHOWN + 3
+
+
+# --- deleteContact ------------------------------------------------------------------------------
+
+
+def test_delete_archives_a_contact_that_restore_brings_back(people):
+    contact = ContactFactory(actor=people["admin"])
+
+    answer = confirmed(people["admin"], "deleteContact", {"contactId": contact.pk})
+
+    contact.refresh_from_db()
+    assert answer["id"] == contact.pk and answer["archivedAt"] is not None and contact.deleted_at is not None
+    assert contact.events.filter(kind="deleted").exists()
+    assert "archived" in refused(
+        people["admin"],
+        "deleteContact",
+        {"contactId": contact.pk},
+        capabilities={"elicitation": {}},
+        elicit=accept,
+    )
+    ok(people["admin"], "restoreContact", {"contactId": contact.pk})
+    assert Contact.objects.get(pk=contact.pk).deleted_at is None
+
+
+def test_delete_of_an_unknown_contact_is_not_found(people):
+    assert "not found" in refused(
+        people["admin"],
+        "deleteContact",
+        {"contactId": 10**12},
+        capabilities={"elicitation": {}},
+        elicit=accept,
+    )
+
+
+def test_members_may_not_delete(people):
+    with pytest.raises(ToolNotFound):
+        call(people["member"], "deleteContact", {"contactId": 1})

@@ -1,5 +1,6 @@
 """A contact's life: its history, merge and restore, sharing and owners."""
 
+from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import Field
@@ -108,6 +109,23 @@ def merge_contacts(
         actor=ctx.actor, primary=primary, duplicates=duplicates, prefer=choices
     )
     return MergeOut(contact=ContactOut.of(primary, ctx.actor), merged_ids=duplicate_ids, fields_taken=taken)
+
+
+class DeletedContactOut(ContactRef):
+    archived_at: datetime = Field(description="restoreContact brings it back")
+
+
+@tool(
+    "deleteContact",
+    permission=ContactsPerm.DELETE,
+    title="Delete a contact",
+    markers=Marker.DESTRUCTIVE,
+)
+def delete_contact(ctx: ToolContext, *, contact_id: ContactId) -> DeletedContactOut:
+    """Archive a contact (soft delete) with its links and history; restoreContact brings it back."""
+    contact = Contact.objects.fetch(ctx.actor, contact_id, "delete")
+    contact = services.contact_delete(actor=ctx.actor, contact=contact)
+    return DeletedContactOut.of_record(contact, archived_at=contact.deleted_at)
 
 
 @tool("restoreContact", permission=ContactsPerm.DELETE, title="Restore an archived contact", idempotent=True)

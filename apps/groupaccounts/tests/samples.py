@@ -127,3 +127,8 @@ def link_file_to_group_account(actor: Any) -> Sample:
 @sample("getGroupAccountAttachments")
 def get_group_account_attachments(actor: Any) -> Sample:
     return _one(actor)
+
+
+@sample("deleteGroupAccount")
+def delete_group_account(actor: Any) -> Sample:
+    return _one(actor)

@@ -50,4 +50,6 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ),
     ("change the website of the Polar account to polar.example", "updateGroupAccount"),
     ("tag the Zenith group as strategic and change its industry to fintech", "updateGroupAccount"),
+    ("delete the Polar group account, we no longer work with them", "deleteGroupAccount"),
+    ("archive the company account of Zenith", "deleteGroupAccount"),
 ]

@@ -486,3 +486,46 @@ def test_billing_counts_the_files_storage(people):
     assert storage["available"] is True and storage["bytes"] >= 1000
     with without_areas("files"):
         assert ok(people["owner"], "getMyBillingOverview", {})["storage"]["available"] is False
+
+
+# --- deleteGroupAccount -------------------------------------------------------------------------
+
+
+def _confirming(user: Any, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    return call(
+        user,
+        name,
+        arguments,
+        capabilities={"elicitation": {}},
+        elicit=lambda m, s: {"action": "accept", "content": {"confirm": True}},
+    )
+
+
+def test_delete_archives_an_account_that_its_page_restores(people, acme_client):
+    admin = people["admin"]
+    account, contact = with_contact(admin)
+
+    answer = structured(_confirming(admin, "deleteGroupAccount", {"groupAccountId": account.pk}))
+
+    account.refresh_from_db()
+    assert answer["id"] == account.pk and answer["archivedAt"] and account.deleted_at is not None
+    assert GroupAccountContact.objects.filter(account=account, contact=contact).exists()
+    assert "is archived" in refused(people["viewer"], "getGroupAccount", {"groupAccountId": account.pk})
+    again = _confirming(admin, "deleteGroupAccount", {"groupAccountId": account.pk})
+    assert again["isError"] is True and "restored on the Group accounts page" in again["content"][0]["text"]
+
+    acme_client.force_login(admin)
+    assert account.name in acme_client.get("/settings/group-accounts/").content.decode()
+    acme_client.post(f"/settings/group-accounts/{account.pk}/restore/")
+    account.refresh_from_db()
+    assert account.deleted_at is None
+
+
+def test_delete_of_an_unknown_account_is_not_found(people):
+    result = _confirming(people["admin"], "deleteGroupAccount", {"groupAccountId": 10**12})
+    assert result["isError"] is True and "not found" in result["content"][0]["text"]
+
+
+def test_members_may_not_delete_accounts(people):
+    with pytest.raises(ToolNotFound):
+        call(people["member"], "deleteGroupAccount", {"groupAccountId": 1})

@@ -106,3 +106,8 @@ def update_email_signature(actor: Any) -> Sample:
 @sample("openInboxSettings")
 def open_inbox_settings(actor: Any) -> Sample:
     return Sample({})
+
+
+@sample("deleteDraft")
+def delete_draft(actor: Any) -> Sample:
+    return _draft(actor)

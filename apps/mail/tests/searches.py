@@ -17,4 +17,6 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("what is my email signature", "getEmailSignature"),
     ("change my email sign-off to include my phone number", "updateEmailSignature"),
     ("take me to the mail settings to connect my mailbox", "openInboxSettings"),
+    ("delete the draft to the supplier, I will not send it", "deleteDraft"),
+    ("throw away my unsent email draft", "deleteDraft"),
 ]

@@ -59,8 +59,9 @@ def filled(people):
     return mailbox
 
 
-def test_the_area_has_its_twelve_tools():
+def test_the_area_has_its_twelve_tools_and_platform_s_deletedraft():
     assert sorted(spec.name for spec in MAIL_TOOLS) == [
+        "deleteDraft",
         "findAndReadEmail",
         "forwardEmail",
         "getDraft",
@@ -310,3 +311,22 @@ def test_export_and_erasure_reach_every_mail_model(filled, people, acme):
     assert not Mailbox.objects.filter(pk=filled.pk).exists()
     support = Mailbox.objects.get(address="support@acme.example")
     assert support.owner_id is None  # a shared mailbox stays, without its owner
+
+
+def test_delete_draft_puts_it_in_the_trash_the_mail_page_restores_it(people, acme_client):
+    owner = people["owner"]
+    mailbox = Mailbox.objects.get(address=owner.email)
+    draft = services.draft_save(
+        actor=owner, mailbox=mailbox, to=["jo@example.org"], subject="Not now", body="x"
+    )
+
+    answer = ok(owner, "deleteDraft", {"draftId": draft.pk}, **CONFIRM)
+
+    assert answer == {"id": draft.pk, "subject": "Not now", "inTrash": True}
+    assert "trash" in refused(owner, "deleteDraft", {"draftId": draft.pk}, **CONFIRM)
+    # The area's administrator may delete drafts, but sees none of another person's mailbox.
+    assert "not found" in refused(people["admin"], "deleteDraft", {"draftId": draft.pk}, **CONFIRM)
+    assert "not found" in refused(owner, "deleteDraft", {"draftId": 10**12}, **CONFIRM)
+    acme_client.force_login(owner)
+    acme_client.post(f"/settings/mail/drafts/{draft.pk}/restore")
+    assert Draft.objects.get(pk=draft.pk).deleted_at is None

@@ -1,0 +1,41 @@
+"""The Customer Service area, as the rest of the service knows it (apps.core.areas). Tickets of
+the workspace's own customers, on the mail app (apps.mail)."""
+
+from celery.schedules import crontab
+from django.utils.translation import gettext_lazy as _
+
+from apps.core import areas, env
+from apps.core.navigation import NavItem
+from apps.support.permissions import SupportPerm
+
+area = areas.declare(
+    # As SPEC.md 4.7 names the area; its app is apps.support.
+    key="customerservice",
+    title=_("Customer Service"),
+    description=_("Customer tickets from e-mail: replies, internal notes, SLA targets, escalations"),
+    words="ticket support helpdesk customer service request complaint case queue sla",
+    hints={
+        "getCustomerServiceOverview": "support queue dashboard open tickets breaches unassigned",
+        "getSupportSummary": "support mailboxes sla policies business hours statuses priorities",
+        "createCustomerServiceTicket": "log open a new ticket case for a customer who called",
+        "searchTickets": "find tickets from a customer overdue pending urgent assigned to me",
+        "respondToTicket": "answer reply to a customer ticket email internal note",
+        "addMyTicketComment": "comment on my own ticket I raised as requester rate it",
+        "escalateTicket": "escalate a ticket to a department team manager tier 2",
+        "resolveEscalation": "escalation handled resolved done",
+        "closeTicket": "close finish a solved ticket",
+    },
+    nav=[NavItem("support", _("Customer Service"), "support:queue", SupportPerm.VIEW, order=37)],
+    periodic={
+        # The support mailbox's new mail (as the mail app synchronised it) into tickets.
+        "support-inbound": areas.Periodic("apps.support.tasks.take_inbound_mail", crontab(minute="*")),
+        # Near breaches and breaches of the SLA targets, told once to the assignee.
+        "support-sla": areas.Periodic("apps.support.tasks.warn_sla", crontab(minute="*/5")),
+        # Solved tickets close after ATRIUM_SUPPORT_CLOSE_AFTER_DAYS.
+        "support-close-solved": areas.Periodic("apps.support.tasks.close_solved", crontab(minute=23)),
+    },
+    settings={
+        # Days a solved ticket stays solved (the requester may still answer) before it closes.
+        "ATRIUM_SUPPORT_CLOSE_AFTER_DAYS": env.int("ATRIUM_SUPPORT_CLOSE_AFTER_DAYS", 4, min=1),
+    },
+)

@@ -1,0 +1,61 @@
+"""The demo workspaces' Customer Service (`manage.py seed_demo`; idempotent): SLA policies per
+priority in business hours, the demo Support mailbox (apps.mail.demo) as the support mailbox
+(its mail of the last month becomes tickets), and a phone ticket with an internal note."""
+
+from datetime import timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from apps.mail.models import Mailbox
+from apps.support import services
+from apps.support.models import SlaPolicy, SupportMailbox, Ticket, TicketComment
+
+POLICIES = (  # priority, first reply and resolution in business hours
+    ("urgent", "1", "8"),
+    ("high", "4", "16"),
+    ("normal", "8", "40"),
+    ("low", "16", "80"),
+)
+
+
+@transaction.atomic
+def seed(*, people: list[Any], domain: str) -> None:
+    owner = next(person for person in people if person.role.key == "owner")
+    if not SlaPolicy.objects.exists():
+        for priority, first, resolution in POLICIES:
+            SlaPolicy.objects.create(
+                name=f"{priority.capitalize()} priority",
+                priority=priority,
+                first_reply_hours=Decimal(first),
+                resolution_hours=Decimal(resolution),
+                time_zone="Europe/London",
+                workdays=[1, 2, 3, 4, 5],
+                holidays_country="GB",
+                created_by=owner,
+            )
+    support = Mailbox.objects.filter(address=f"support@{domain}", deleted_at__isnull=True).first()
+    if support is not None and not SupportMailbox.objects.exists():
+        SupportMailbox.objects.create(mailbox=support, since=timezone.now() - timedelta(days=30))
+        services.inbound_all()
+    if not Ticket.objects.filter(channel=Ticket.Channel.PHONE).exists():
+        ticket = services.ticket_create(
+            actor=owner,
+            subject="Invoice shows the wrong VAT number",
+            text="Called: the March invoice shows our old VAT number; they need it corrected for an audit.",
+            requester_email="priya.nair@example.com",
+            requester_name="Priya Nair",
+            priority="high",
+            channel=Ticket.Channel.PHONE,
+            assignee=owner,
+            tags=["billing"],
+        )
+        TicketComment.objects.create(
+            ticket=ticket,
+            public=False,
+            author_kind=TicketComment.Author.AGENT,
+            author=owner,
+            body="Accounting confirmed the new VAT number; reissue the invoice once the credit note is out.",
+        )

@@ -1,0 +1,34 @@
+"""The Customer Service area's failures (apps.core.errors): each names the problem and what to do."""
+
+from django.utils.translation import gettext_lazy as _
+
+from apps.core.errors import Conflict, ValidationFailed
+
+
+class TicketClosed(Conflict):
+    code = "TICKET_CLOSED"
+    data_fields = ("ticket",)
+    msg_format = _(
+        "Ticket {ticket} is closed and cannot change. A customer's new e-mail about it opens a follow-up "
+        "ticket; to log one now, use createCustomerServiceTicket."
+    )
+
+
+class NoSupportMailbox(ValidationFailed):
+    code = "NO_SUPPORT_MAILBOX"
+    msg_format = _(
+        "No support mailbox is set up, so nothing can be e-mailed. An administrator chooses one on the "
+        "Customer Service page. Nothing was sent."
+    )
+
+
+class NoRequesterAddress(ValidationFailed):
+    code = "NO_REQUESTER_ADDRESS"
+    data_fields = ("ticket",)
+    msg_format = _("Ticket {ticket} has no requester e-mail address to answer; add an internal note instead.")
+
+
+class EscalationResolved(Conflict):
+    code = "ESCALATION_RESOLVED"
+    data_fields = ("escalation",)
+    msg_format = _("Escalation {escalation} is already resolved.")

@@ -1,0 +1,92 @@
+"""Reads of Customer Service that are more than `restrict`: the queue's counts and breaches, the
+ticket search, a requester's own tickets."""
+
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Count, F, Q
+from django.utils import timezone
+
+from apps.core.actors import Actor
+from apps.core.search import matching
+from apps.support.models import Escalation, Ticket
+from apps.support.services import NEAR
+
+Status = Ticket.Status
+LIVE = ~Q(status__in=[Status.SOLVED, Status.CLOSED])
+
+
+def breached(now: datetime) -> Q:
+    """Tickets past a target: the first reply late or missing past due, or not solved in time."""
+    first = Q(first_reply_due__isnull=False) & (
+        Q(first_replied_at__gt=F("first_reply_due"))
+        | Q(first_replied_at__isnull=True, paused_at__isnull=True, first_reply_due__lt=now)
+    )
+    resolution = Q(resolution_due__isnull=False) & (
+        Q(solved_at__gt=F("resolution_due"))
+        | Q(solved_at__isnull=True, paused_at__isnull=True, resolution_due__lt=now)
+    )
+    return first | resolution
+
+
+def near_breach(now: datetime) -> Q:
+    soon = now + NEAR
+    running = LIVE & Q(paused_at__isnull=True)
+    first = Q(first_replied_at__isnull=True, first_reply_due__gte=now, first_reply_due__lt=soon)
+    return running & (first | Q(resolution_due__gte=now, resolution_due__lt=soon))
+
+
+def overview(*, actor: Actor) -> dict[str, Any]:
+    now = timezone.now()
+    rows = Ticket.objects.restrict(actor)
+    by_status = dict(rows.values_list("status").annotate(count=Count("id")).values_list("status", "count"))
+    live = rows.filter(LIVE)
+    return {
+        "by_status": {choice.value: by_status.get(choice.value, 0) for choice in Status},
+        "unassigned": live.filter(assignee__isnull=True).count(),
+        "mine": live.filter(assignee=actor.pk).count(),
+        "breached": live.filter(breached(now)).count(),
+        "near_breach": live.filter(near_breach(now)).count(),
+        "open_escalations": Escalation.objects.restrict(actor).filter(resolved_at__isnull=True).count(),
+        "attention": list(
+            live.filter(breached(now) | near_breach(now) | Q(assignee__isnull=True))
+            .select_related("assignee")
+            .order_by(F("resolution_due").asc(nulls_last=True), "id")[:10]
+        ),
+    }
+
+
+def ticket_search(
+    *,
+    actor: Actor,
+    query: str = "",
+    statuses: list[str] | None = None,
+    priority: str | None = None,
+    assignee: Any = None,
+    requester_email: str = "",
+    breached_only: bool = False,
+) -> Any:
+    rows = Ticket.objects.restrict(actor).select_related("assignee")
+    if statuses:
+        rows = rows.filter(status__in=statuses)
+    if priority:
+        rows = rows.filter(priority=priority)
+    if assignee is not None:
+        rows = rows.filter(assignee=assignee)
+    if requester_email.strip():
+        rows = rows.filter(requester_email__iexact=requester_email.strip())
+    if breached_only:
+        rows = rows.filter(breached(timezone.now()))
+    rows = matching(rows, query, ("subject", "requester_name", "requester_email", "comments__body"))
+    return rows.distinct().order_by("-created_at", "-id")
+
+
+def my_ticket(*, actor: Actor, ticket_id: int) -> Ticket:
+    """A ticket the actor asked for (its requester address is theirs); "not found" otherwise."""
+    email = (getattr(actor, "email", "") or "").strip()
+    found = Ticket.objects.filter(
+        pk=ticket_id, deleted_at__isnull=True, requester_email__iexact=email
+    ).first()
+    if not email or found is None:
+        raise Ticket.access.not_found(Ticket, ticket_id)
+    return found

@@ -1,0 +1,493 @@
+"""Writes of Customer Service. Every door (the tools, the Customer Service page, Celery) calls
+these. Public replies are e-mailed through the mail app's outbox (sent once, threaded); internal
+notes never leave. Status changes are kept with who and when, and move the SLA clocks."""
+
+import logging
+import re
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from apps.accounts.models import person
+from apps.core.actors import Actor, require
+from apps.core.errors import AppError, invalid
+from apps.core.search import tags as clean_tags
+from apps.mail import addresses, sending
+from apps.mail.models import Folder, Mailbox, Message
+from apps.mail.sync import message_ids
+from apps.support import errors, hours
+from apps.support.models import (
+    Escalation,
+    Priority,
+    SatisfactionRating,
+    SlaPolicy,
+    StatusChange,
+    SupportMailbox,
+    Ticket,
+    TicketComment,
+)
+from apps.support.permissions import SupportPerm
+
+logger = logging.getLogger(__name__)
+Status = Ticket.Status
+REFERENCE = re.compile(r"\[#(\d{1,18})\]")
+NEAR = timedelta(hours=1)  # a target this close is a near breach
+
+
+# --- statuses and the SLA clocks --------------------------------------------------------------
+
+
+def policy_for(priority: str) -> SlaPolicy | None:
+    return SlaPolicy.objects.filter(priority=priority, deleted_at__isnull=True).first()
+
+
+def _start_clocks(ticket: Ticket, now: datetime) -> None:
+    policy = ticket.policy = policy_for(ticket.priority)
+    if policy is None:
+        ticket.first_reply_due = ticket.resolution_due = None
+        return
+    ticket.first_reply_due = hours.add(policy, now, float(policy.first_reply_hours))
+    ticket.resolution_due = hours.add(policy, now, float(policy.resolution_hours))
+
+
+def set_status(ticket: Ticket, new: str, actor: Actor | None, now: datetime | None = None) -> None:
+    """Moves a ticket to `new` (saved by the caller): records who and when, pauses the clocks in
+    pending and on hold, and moves the due times on by the business time paused when it resumes."""
+    now = now or timezone.now()
+    old = ticket.status
+    if old == new:
+        return
+    if ticket.paused_at is not None and new not in Ticket.PAUSED:
+        if ticket.policy is not None:
+            paused = hours.between(ticket.policy, ticket.paused_at, now)
+            hours_paused = paused.total_seconds() / 3600
+            if ticket.first_reply_due and ticket.first_replied_at is None:
+                ticket.first_reply_due = hours.add(ticket.policy, ticket.first_reply_due, hours_paused)
+            if ticket.resolution_due:
+                ticket.resolution_due = hours.add(ticket.policy, ticket.resolution_due, hours_paused)
+        ticket.paused_at = None
+    elif new in Ticket.PAUSED and ticket.paused_at is None:
+        ticket.paused_at = now
+    if new == Status.SOLVED:
+        ticket.solved_at = now
+    elif new != Status.CLOSED:
+        ticket.solved_at = None
+    if new == Status.CLOSED:
+        ticket.closed_at = now
+    ticket.status, ticket.status_changed_at, ticket.status_changed_by = new, now, person(actor)
+    if ticket.pk:
+        StatusChange.objects.create(ticket=ticket, old=old, new=new, by=person(actor), at=now)
+
+
+def _editable(ticket: Ticket) -> None:
+    if ticket.status == Status.CLOSED:
+        raise errors.TicketClosed(ticket=ticket.pk)
+
+
+def _contact_of(email: str) -> Any:
+    from apps.contacts.models import Contact
+
+    if not email:
+        return None
+    return Contact.objects.filter(email__iexact=email, deleted_at__isnull=True).order_by("id").first()
+
+
+def support_mailbox() -> Mailbox | None:
+    row = SupportMailbox.objects.select_related("mailbox").filter(mailbox__deleted_at__isnull=True).first()
+    return row.mailbox if row else None
+
+
+# --- tickets ---------------------------------------------------------------------------------
+
+
+def ticket_create(
+    *,
+    actor: Actor | None,
+    subject: str,
+    text: str,
+    requester_email: str = "",
+    requester_name: str = "",
+    priority: str = Priority.NORMAL,
+    channel: str = Ticket.Channel.AGENT,
+    assignee: Any = None,
+    department: Any = None,
+    tags: list[str] | None = None,
+    follow_up_of: Ticket | None = None,
+    message: Message | None = None,
+) -> Ticket:
+    """Opens a ticket with its first (public) comment: the requester's words. `actor` None: the
+    service, from an inbound e-mail."""
+    if actor is not None:
+        require(actor, SupportPerm.EDIT)
+    subject = " ".join(subject.split())
+    if not subject:
+        raise invalid("subject", "a ticket needs a subject")
+    if not text.strip():
+        raise invalid("text", "a ticket needs the requester's words")
+    email = addresses.one(requester_email, field="requester_email").lower() if requester_email.strip() else ""
+    now = timezone.now()
+    with transaction.atomic():
+        ticket = Ticket(
+            subject=subject[:300],
+            requester_email=email,
+            requester_name=" ".join(requester_name.split())[:200],
+            requester_contact=_contact_of(email),
+            channel=channel,
+            priority=priority,
+            assignee=assignee,
+            department=department,
+            tags=clean_tags(tags or []),
+            follow_up_of=follow_up_of,
+            mailbox=message.mailbox if message else support_mailbox(),
+            thread=message.thread if message else None,
+            created_by=person(actor),
+            status_changed_at=now,
+            status_changed_by=person(actor),
+            status=Status.OPEN if assignee is not None else Status.NEW,
+        )
+        _start_clocks(ticket, now)
+        ticket.save()
+        StatusChange.objects.create(ticket=ticket, old="", new=ticket.status, by=person(actor), at=now)
+        TicketComment.objects.create(
+            ticket=ticket,
+            public=True,
+            author_kind=TicketComment.Author.REQUESTER,
+            author_email=email,
+            body=text.strip(),
+            message=message,
+            email_id=message.message_id if message else "",
+            created_at=message.date if message else now,
+        )
+    logger.info("ticket %s opened (channel %s)", ticket.pk, channel)
+    return ticket
+
+
+def ticket_respond(
+    *, actor: Actor, ticket: Ticket, text: str, internal: bool, status: str | None
+) -> TicketComment:
+    """An agent's public reply (e-mailed to the requester through the outbox, threaded) or an
+    internal note (never e-mailed). `status` then; a public reply defaults to pending."""
+    require(actor, SupportPerm.EDIT)
+    _editable(ticket)
+    if not text.strip():
+        raise invalid("text", "write the reply or note")
+    if status == Status.CLOSED:
+        raise invalid("status", "close a ticket with closeTicket")
+    if internal:
+        with transaction.atomic():
+            comment = TicketComment.objects.create(
+                ticket=ticket, public=False, author_kind="agent", author=person(actor), body=text.strip()
+            )
+            if status:
+                set_status(ticket, status, actor)
+                ticket.save()
+        return comment
+    require(actor, SupportPerm.REPLY)
+    outgoing = _email(actor, ticket, text.strip())
+    now = timezone.now()
+    with transaction.atomic():
+        comment = TicketComment.objects.create(
+            ticket=ticket,
+            public=True,
+            author_kind="agent",
+            author=person(actor),
+            body=text.strip(),
+            email_id=outgoing.message_id,
+            outgoing=outgoing,
+        )
+        if ticket.first_replied_at is None:
+            ticket.first_replied_at = now
+        if ticket.assignee_id is None:
+            ticket.assignee = person(actor)
+        set_status(ticket, status or Status.PENDING, actor, now)
+        ticket.save()
+    return comment
+
+
+def _email(actor: Actor, ticket: Ticket, text: str) -> Any:
+    mailbox = ticket.mailbox if ticket.mailbox and ticket.mailbox.deleted_at is None else support_mailbox()
+    if mailbox is None:
+        raise errors.NoSupportMailbox()
+    if not ticket.requester_email:
+        raise errors.NoRequesterAddress(ticket=ticket.pk)
+    last_in = (
+        ticket.comments.filter(author_kind="requester", message__isnull=False, message__mailbox=mailbox)
+        .select_related("message")
+        .order_by("-created_at", "-id")
+        .first()
+    )
+    subject = ticket.subject if ticket.reference in ticket.subject else f"{ticket.subject} {ticket.reference}"
+    letter = sending.Letter(
+        sender=mailbox.address,
+        to=[ticket.requester_email],
+        subject=subject if subject.lower().startswith("re:") else f"Re: {subject}",
+        text=text,
+        reply_to=last_in.message if last_in else None,
+    )
+    composed = sending.compose(mailbox, letter)
+    if last_in is None:
+        # No e-mail of theirs to answer (a phone ticket): thread on what was sent before.
+        earlier = [c.email_id for c in ticket.comments.exclude(email_id="").order_by("created_at", "id")]
+        if earlier:
+            composed["In-Reply-To"] = earlier[-1]
+            composed["References"] = " ".join(earlier[-20:])
+    row = sending.queue(
+        mailbox=mailbox, actor=actor, message=composed, recipients=[ticket.requester_email], kind="reply"
+    )
+    row = sending.deliver(row)
+    if ticket.mailbox_id != mailbox.pk:
+        ticket.mailbox = mailbox
+    return row
+
+
+def requester_comment(
+    *, actor: Actor, ticket: Ticket, text: str, satisfied: bool | None = None
+) -> TicketComment:
+    """The requester's own comment on their ticket (public); a pending or solved ticket opens
+    again. `satisfied`: their rating of a solved ticket."""
+    require(actor, SupportPerm.REQUEST)
+    _editable(ticket)
+    if not text.strip():
+        raise invalid("text", "write the comment")
+    if satisfied is not None and ticket.status != Status.SOLVED:
+        raise invalid("satisfied", "a ticket is rated once it is solved")
+    with transaction.atomic():
+        comment = TicketComment.objects.create(
+            ticket=ticket,
+            public=True,
+            author_kind="requester",
+            author=person(actor),
+            author_email=ticket.requester_email,
+            body=text.strip(),
+        )
+        if satisfied is not None:
+            SatisfactionRating.objects.update_or_create(
+                ticket=ticket, defaults={"good": satisfied, "comment": text.strip()}
+            )
+        elif ticket.status in (Status.PENDING, Status.SOLVED, Status.ON_HOLD):
+            set_status(ticket, Status.OPEN, actor)
+            ticket.save()
+    return comment
+
+
+def ticket_close(*, actor: Actor | None, ticket: Ticket) -> Ticket:
+    if actor is not None:
+        require(actor, SupportPerm.EDIT)
+    _editable(ticket)
+    set_status(ticket, Status.CLOSED, actor)
+    ticket.save()
+    return ticket
+
+
+def ticket_escalate(
+    *,
+    actor: Actor,
+    ticket: Ticket,
+    reason: str,
+    department: Any = None,
+    owner: Any = None,
+    due_at: datetime | None = None,
+) -> Escalation:
+    """Escalates to a department and/or a person, with a reason and a due time (default: the
+    ticket's resolution target)."""
+    require(actor, SupportPerm.EDIT)
+    _editable(ticket)
+    if not reason.strip():
+        raise invalid("reason", "say why it is escalated")
+    if department is None and owner is None:
+        raise invalid("owner_email", "name the department or the person it goes to")
+    if due_at is not None and due_at <= timezone.now():
+        raise invalid("due_at", "the due time must be in the future")
+    with transaction.atomic():
+        level = ticket.escalations.count() + 1
+        escalation = Escalation.objects.create(
+            ticket=ticket,
+            level=level,
+            reason=reason.strip(),
+            department=department,
+            owner=owner,
+            due_at=due_at or ticket.resolution_due,
+            created_by=person(actor),
+        )
+        if department is not None:
+            ticket.department = department
+        if owner is not None:
+            ticket.assignee = owner
+        if ticket.status in (Status.NEW, Status.PENDING, Status.ON_HOLD, Status.SOLVED):
+            set_status(ticket, Status.OPEN, actor)
+        ticket.save()
+    if owner is not None:
+        _notify(owner, f"Ticket {ticket.reference} escalated to you", ticket, actor)
+    return escalation
+
+
+def escalation_resolve(*, actor: Actor, escalation: Escalation, resolution: str) -> Escalation:
+    require(actor, SupportPerm.EDIT)
+    if escalation.resolved_at is not None:
+        raise errors.EscalationResolved(escalation=escalation.pk)
+    if not resolution.strip():
+        raise invalid("resolution", "say how it was resolved")
+    escalation.resolution, escalation.resolved_at = resolution.strip(), timezone.now()
+    escalation.resolved_by = person(actor)
+    escalation.save(update_fields=["resolution", "resolved_at", "resolved_by"])
+    return escalation
+
+
+# --- inbound mail ------------------------------------------------------------------------------
+
+
+def inbound(*, support: SupportMailbox) -> int:
+    """Turns the support mailbox's new inbound messages (as the mail app synchronised them) into
+    tickets or comments of tickets. Each message once (by its Message-ID). Returns how many."""
+    mailbox = support.mailbox
+    done = TicketComment.objects.exclude(email_id="").values("email_id")
+    rows = (
+        Message.objects.filter(mailbox=mailbox, folder__role=Folder.Role.INBOX, date__gte=support.since)
+        .exclude(message_id__in=done)
+        .exclude(pk__in=TicketComment.objects.filter(message__isnull=False).values("message"))
+        .exclude(from_address=mailbox.address.lower())
+        .select_related("thread", "mailbox")
+        .order_by("date", "id")
+    )
+    count = 0
+    for message in rows[:200]:
+        with transaction.atomic():
+            _take(message)
+        count += 1
+    if count:
+        logger.info("support mailbox %s: %s messages into tickets", mailbox.pk, count)
+    return count
+
+
+def _ticket_of(message: Message) -> Ticket | None:
+    related = [*message_ids(message.references), message.in_reply_to]
+    related = [value for value in related if value]
+    if related:
+        found = TicketComment.objects.filter(email_id__in=related).select_related("ticket").last()
+        if found is not None and found.ticket.deleted_at is None:
+            return found.ticket
+    match = REFERENCE.search(message.subject)
+    if match:
+        named = Ticket.objects.filter(pk=int(match[1]), deleted_at__isnull=True).first()
+        # The reference alone is a guess anyone can write: it counts from the requester only.
+        if named is not None and named.requester_email == message.from_address:
+            return named
+    if message.thread_id:
+        return (
+            Ticket.objects.filter(thread_id=message.thread_id, deleted_at__isnull=True)
+            .order_by("-id")
+            .first()
+        )
+    return None
+
+
+def _take(message: Message) -> None:
+    ticket = _ticket_of(message)
+    text = message.text.strip() or "(no text)"
+    try:
+        sender = addresses.one(message.from_address, field="from") if message.from_address else ""
+    except AppError:
+        sender = ""  # a From no reply can go to: the ticket is opened all the same, unanswerable
+    if ticket is None or ticket.status == Status.CLOSED:
+        ticket_create(
+            actor=None,
+            subject=REFERENCE.sub("", message.subject).strip() or "(no subject)",
+            text=text,
+            requester_email=sender,
+            requester_name=addresses_name(message.sender),
+            channel=Ticket.Channel.EMAIL,
+            follow_up_of=ticket,
+            message=message,
+        )
+        return
+    TicketComment.objects.create(
+        ticket=ticket,
+        public=True,
+        author_kind="requester",
+        author_email=message.from_address,
+        body=text,
+        message=message,
+        email_id=message.message_id,
+        # When it reached the ticket: a Date header is the sender's (and to the second).
+        created_at=timezone.now(),
+    )
+    if ticket.thread_id is None and message.thread_id:
+        ticket.thread = message.thread
+    if ticket.status in (Status.PENDING, Status.SOLVED, Status.ON_HOLD):
+        set_status(ticket, Status.OPEN, None)
+    ticket.save()
+
+
+def addresses_name(header: str) -> str:
+    from email.utils import parseaddr
+
+    return parseaddr(header)[0][:200]
+
+
+def inbound_all() -> int:
+    count = 0
+    for support in SupportMailbox.objects.select_related("mailbox").filter(mailbox__deleted_at__isnull=True):
+        try:
+            count += inbound(support=support)
+        except AppError as error:
+            logger.warning("support mailbox %s: inbound failed (%s)", support.mailbox_id, error.code)
+    return count
+
+
+def support_mailbox_set(*, actor: Actor, mailbox: Mailbox | None, since: datetime | None = None) -> None:
+    """Chooses the support mailbox (administrators): its inbound mail from now (or `since`) on."""
+    require(actor, SupportPerm.ADMIN)
+    with transaction.atomic():
+        SupportMailbox.objects.exclude(mailbox=mailbox).delete()
+        if mailbox is not None:
+            SupportMailbox.objects.get_or_create(mailbox=mailbox, defaults={"since": since or timezone.now()})
+
+
+# --- sweeps (Celery beat) ----------------------------------------------------------------------
+
+
+def close_solved() -> int:
+    """Solved tickets close after ATRIUM_SUPPORT_CLOSE_AFTER_DAYS."""
+    cutoff = timezone.now() - timedelta(days=int(settings.ATRIUM_SUPPORT_CLOSE_AFTER_DAYS))
+    closed = 0
+    for ticket in Ticket.objects.filter(status=Status.SOLVED, solved_at__lt=cutoff, deleted_at__isnull=True):
+        ticket_close(actor=None, ticket=ticket)
+        closed += 1
+    return closed
+
+
+def sla_warnings(now: datetime | None = None) -> int:
+    """Near breaches (within an hour) and breaches of running clocks, told once each to the
+    ticket's assignee as a notification."""
+    now = now or timezone.now()
+    sent = 0
+    rows = Ticket.objects.filter(
+        deleted_at__isnull=True, paused_at__isnull=True, assignee__isnull=False
+    ).exclude(status__in=[Status.SOLVED, Status.CLOSED])
+    for ticket in rows.select_related("assignee"):
+        found = []
+        if ticket.first_replied_at is None and ticket.first_reply_due:
+            found.append(("first_reply", ticket.first_reply_due))
+        if ticket.resolution_due:
+            found.append(("resolution", ticket.resolution_due))
+        for clock, due in found:
+            state = "breach" if now > due else "near" if now > due - NEAR else ""
+            key = f"{clock}:{state}"
+            if not state or key in ticket.sla_notified:
+                continue
+            what = "first reply" if clock == "first_reply" else "resolution"
+            verb = "missed its" if state == "breach" else "is close to its"
+            _notify(ticket.assignee, f"Ticket {ticket.reference} {verb} {what} target", ticket, None)
+            ticket.sla_notified = [*ticket.sla_notified, key]
+            Ticket.objects.filter(pk=ticket.pk).update(sla_notified=ticket.sla_notified)
+            sent += 1
+    return sent
+
+
+def _notify(recipient: Any, title: str, ticket: Ticket, actor: Actor | None) -> None:
+    from apps.notifications import services as notifications
+
+    notifications.notify(recipient=recipient, title=title, body=ticket.subject[:200], actor=actor)

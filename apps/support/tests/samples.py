@@ -1,0 +1,86 @@
+"""A normal call of every Customer Service tool, for the catalogue's contract test
+(apps/catalogue/tests/test_contract.py). Each creates what it needs as `actor`; the reply is
+e-mailed through the test process's local mail server."""
+
+from typing import Any
+
+from apps.catalogue.testing import Sample, sample
+from apps.mail.models import Mailbox
+from apps.mail.testing import using_local_server
+from apps.support import services
+from apps.support.models import SupportMailbox
+from apps.support.tests.factories import TicketFactory
+
+
+def _ticket(actor: Any, arguments: dict[str, Any] | None = None, **fields: Any) -> Sample:
+    ticket = TicketFactory(actor=actor, subject="Ottilie cannot export", **fields)
+    return Sample({"ticketId": ticket.pk, **(arguments or {})}, private=["Ottilie cannot export"])
+
+
+@sample("getCustomerServiceOverview")
+def get_customer_service_overview(actor: Any) -> Sample:
+    return Sample({}, private=_ticket(actor).private)
+
+
+@sample("getSupportSummary")
+def get_support_summary(actor: Any) -> Sample:
+    return Sample({})
+
+
+@sample("createCustomerServiceTicket")
+def create_customer_service_ticket(actor: Any) -> Sample:
+    return Sample(
+        {
+            "subject": "Ottilie's invoice is missing",
+            "text": "Called: the March invoice never arrived.",
+            "requesterEmail": "ottilie@example.org",
+            "priority": "high",
+            "tags": ["billing"],
+        }
+    )
+
+
+@sample("searchTickets")
+def search_tickets(actor: Any) -> Sample:
+    _ticket(actor)
+    return Sample({"query": "Ottilie export", "status": ["new", "open"]}, private=["Ottilie cannot export"])
+
+
+@sample("respondToTicket")
+def respond_to_ticket(actor: Any) -> Sample:
+    if services.support_mailbox() is None:
+        SupportMailbox.objects.create(mailbox=Mailbox.objects.get(address=actor.email))
+    return Sample(
+        {
+            **_ticket(actor, requester_email="ottilie@example.org").arguments,
+            "text": "Fixed in today's release.",
+        },
+        private=["Ottilie cannot export"],
+        around=using_local_server,
+    )
+
+
+@sample("addMyTicketComment")
+def add_my_ticket_comment(actor: Any) -> Sample:
+    return _ticket(actor, {"text": "It happens again today."}, requester_email=actor.email)
+
+
+@sample("escalateTicket")
+def escalate_ticket(actor: Any) -> Sample:
+    return _ticket(actor, {"reason": "Needs an engineer.", "ownerEmail": actor.email})
+
+
+@sample("resolveEscalation")
+def resolve_escalation(actor: Any) -> Sample:
+    ticket = TicketFactory(actor=actor, subject="Ottilie cannot export")
+    escalation = services.ticket_escalate(
+        actor=actor, ticket=ticket, reason="Needs an engineer.", owner=actor
+    )
+    return Sample(
+        {"escalationId": escalation.pk, "resolution": "Patched."}, private=["Ottilie cannot export"]
+    )
+
+
+@sample("closeTicket")
+def close_ticket(actor: Any) -> Sample:
+    return _ticket(actor)

@@ -1,0 +1,298 @@
+"""The Customer Service area of the catalogue (SPEC 4.7): thin doors onto the area's services and
+selectors. Tickets are the workspace's own customers' (createSupportTicket is the vendor's)."""
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from django.conf import settings
+from pydantic import Field
+
+from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.registry import Marker, tool
+from apps.catalogue.shapes import Limit, Offset, Out, Page, PersonRef, Tags, aware, id_field, paginate
+from apps.core import sharing
+from apps.support import selectors, services
+from apps.support.models import Escalation, SlaPolicy, Ticket, TicketComment
+from apps.support.permissions import SupportPerm
+
+TicketId = Annotated[int, id_field("searchTickets")]
+StatusName = Literal["new", "open", "pending", "on_hold", "solved", "closed"]
+PriorityName = Literal["low", "normal", "high", "urgent"]
+Person = Annotated[str, Field(max_length=254, description="A person of the workspace, by e-mail")]
+Requester = Annotated[str, Field(max_length=254, description="The customer's e-mail")]
+Text = Annotated[str, Field(min_length=1, max_length=20_000, description="Plain text")]
+
+
+class TicketSummary(Out):
+    id: int
+    subject: str
+    status: str
+    priority: str
+    requester_email: str
+    assignee: PersonRef | None
+    first_reply_due: datetime | None
+    resolution_due: datetime | None
+    breached: bool
+    created_at: datetime
+
+
+class CommentOut(Out):
+    id: int
+    public: bool
+    author_kind: str
+    author_email: str
+    body: str
+    emailed: bool
+    created_at: datetime
+
+
+class TicketOut(TicketSummary):
+    channel: str
+    tags: list[str]
+    department_id: int | None
+    follow_up_of_id: int | None
+    comments: list[CommentOut]
+
+
+class EscalationOut(Out):
+    id: int
+    ticket_id: int
+    level: int
+    reason: str
+    department_id: int | None
+    owner: PersonRef | None
+    due_at: datetime | None
+    resolution: str
+    resolved_at: datetime | None
+
+
+def _summary(ticket: Ticket) -> TicketSummary:
+    return TicketSummary.of_record(
+        ticket,
+        assignee=PersonRef.of(ticket.assignee),
+        breached=ticket.first_reply_breached() or ticket.resolution_breached(),
+    )
+
+
+def _comment(comment: TicketComment) -> CommentOut:
+    return CommentOut.of_record(comment, emailed=comment.outgoing_id is not None)
+
+
+def _ticket(ticket: Ticket, *, public_only: bool = False) -> TicketOut:
+    comments = ticket.comments.order_by("created_at", "id")
+    if public_only:
+        comments = comments.filter(public=True)
+    return TicketOut.of_record(
+        ticket,
+        assignee=PersonRef.of(ticket.assignee),
+        breached=ticket.first_reply_breached() or ticket.resolution_breached(),
+        comments=[_comment(c) for c in comments[:100]],
+    )
+
+
+def _person(email: str) -> object:
+    return sharing.person_by_email(email) if email.strip() else None
+
+
+class OverviewOut(Out):
+    by_status: dict[str, int]
+    unassigned: int
+    mine: int = Field(description="Open and assigned to you")
+    breached: int
+    near_breach: int = Field(description="Due within the hour")
+    open_escalations: int
+    attention: list[TicketSummary]
+
+
+@tool(
+    "getCustomerServiceOverview",
+    permission=SupportPerm.VIEW,
+    title="Customer service overview",
+    read_only=True,
+)
+def get_customer_service_overview(ctx: ToolContext) -> OverviewOut:
+    """The ticket queue now: counts by status, SLA breaches, open escalations, what needs attention."""
+    found = selectors.overview(actor=ctx.actor)
+    return OverviewOut(**{**found, "attention": [_summary(t) for t in found["attention"]]})
+
+
+class PolicyOut(Out):
+    priority: str
+    first_reply_hours: float
+    resolution_hours: float
+    time_zone: str
+    workdays: list[int]
+    day_starts: str
+    day_ends: str
+    holidays_country: str
+
+
+class SummaryOut(Out):
+    mailbox: str | None = Field(description="Support address")
+    policies: list[PolicyOut]
+    close_after_days: int
+
+
+@tool("getSupportSummary", permission=SupportPerm.VIEW, title="Customer service settings", read_only=True)
+def get_support_summary(ctx: ToolContext) -> SummaryOut:
+    """The support address, SLA targets per priority in business hours, and auto-close days."""
+    mailbox = services.support_mailbox()
+    policies = SlaPolicy.objects.restrict(ctx.actor)
+    return SummaryOut(
+        mailbox=mailbox.address if mailbox else None,
+        policies=[
+            PolicyOut.of_record(p, day_starts=str(p.day_starts)[:5], day_ends=str(p.day_ends)[:5])
+            for p in policies
+        ],
+        close_after_days=int(settings.ATRIUM_SUPPORT_CLOSE_AFTER_DAYS),
+    )
+
+
+@tool("createCustomerServiceTicket", permission=SupportPerm.EDIT, title="Create a ticket")
+def create_customer_service_ticket(
+    ctx: ToolContext,
+    *,
+    subject: Annotated[str, Field(min_length=1, max_length=300, description="Their request in a line")],
+    text: Annotated[str, Field(min_length=1, max_length=20_000, description="What they asked, in full")],
+    requester_email: Requester = "",
+    requester_name: Annotated[str, Field(max_length=200, description="The customer's name")] = "",
+    priority: Annotated[PriorityName, Field(description="Sets the SLA targets")] = "normal",
+    channel: Annotated[
+        Literal["phone", "web", "chat", "email", "agent"], Field(description="How they asked")
+    ] = "phone",
+    assignee_email: Person = "",
+    tags: Annotated[Tags, Field(description="Labels")] = [],  # noqa: B006
+) -> TicketOut:
+    """Log a customer's request as a ticket, with its SLA targets."""
+    ticket = services.ticket_create(
+        actor=ctx.actor,
+        subject=subject,
+        text=text,
+        requester_email=requester_email,
+        requester_name=requester_name,
+        priority=priority,
+        channel=channel,
+        assignee=_person(assignee_email),
+        tags=tags,
+    )
+    return _ticket(ticket)
+
+
+@tool("searchTickets", permission=SupportPerm.VIEW, title="Search tickets", read_only=True)
+def search_tickets(
+    ctx: ToolContext,
+    *,
+    query: Annotated[str, Field(max_length=200, description="Words of subject, requester, comments")] = "",
+    status: Annotated[list[StatusName], Field(max_length=6, description="Any of these")] = [],  # noqa: B006
+    priority: Annotated[PriorityName | None, Field(description="Only this one")] = None,
+    assignee_email: Person = "",
+    requester_email: Requester = "",
+    breached: Annotated[bool, Field(description="Only past an SLA target")] = False,
+    ticket_id: Annotated[int | None, Field(ge=1, le=2**63 - 1, description="Read this one")] = None,
+    limit: Limit = 25,
+    offset: Offset = 0,
+) -> Page[TicketOut]:
+    """Find tickets by words, status, priority, people or SLA breach; with ticketId, read its thread."""
+    if ticket_id is not None:
+        ticket = Ticket.objects.select_related("assignee").fetch(ctx.actor, ticket_id)
+        return paginate([ticket], limit=1, offset=0, item=_ticket)
+    rows = selectors.ticket_search(
+        actor=ctx.actor,
+        query=query,
+        statuses=list(status),
+        priority=priority,
+        assignee=_person(assignee_email),
+        requester_email=requester_email,
+        breached_only=breached,
+    )
+    return paginate(rows, limit=limit, offset=offset, item=lambda t: _ticket(t, public_only=False))
+
+
+@tool(
+    "respondToTicket",
+    permission=SupportPerm.REPLY,
+    title="Reply to a ticket",
+    markers=Marker.HIGH_RISK,
+    open_world=True,
+)
+def respond_to_ticket(
+    ctx: ToolContext,
+    *,
+    ticket_id: TicketId,
+    text: Text,
+    internal: Annotated[bool, Field(description="A note, never e-mailed")] = False,
+    status: Annotated[StatusName | None, Field(description="Then; reply default: pending")] = None,
+) -> TicketOut:
+    """E-mail the requester a reply in the ticket's thread (status then pending), or add a note."""
+    ticket = Ticket.objects.select_related("mailbox", "policy").fetch(ctx.actor, ticket_id, "change")
+    services.ticket_respond(actor=ctx.actor, ticket=ticket, text=text, internal=internal, status=status)
+    return _ticket(ticket)
+
+
+@tool("addMyTicketComment", permission=SupportPerm.REQUEST, title="Comment on my ticket")
+def add_my_ticket_comment(
+    ctx: ToolContext,
+    *,
+    ticket_id: TicketId,
+    text: Text,
+    satisfied: Annotated[bool | None, Field(description="Rate a solved ticket")] = None,
+) -> TicketOut:
+    """As its requester, comment on a ticket you asked for, or rate it once solved."""
+    ticket = selectors.my_ticket(actor=ctx.actor, ticket_id=ticket_id)
+    services.requester_comment(actor=ctx.actor, ticket=ticket, text=text, satisfied=satisfied)
+    return _ticket(ticket, public_only=True)
+
+
+def _escalation(escalation: Escalation) -> EscalationOut:
+    return EscalationOut.of_record(escalation, owner=PersonRef.of(escalation.owner))
+
+
+@tool("escalateTicket", permission=SupportPerm.EDIT, title="Escalate a ticket")
+def escalate_ticket(
+    ctx: ToolContext,
+    *,
+    ticket_id: TicketId,
+    reason: Annotated[str, Field(min_length=1, max_length=5000, description="Why, for its owner")],
+    department_id: Annotated[int | None, id_field("listDepartments")] = None,
+    owner_email: Person = "",
+    due_at: Annotated[datetime | None, Field(description="Default: resolution due")] = None,
+) -> EscalationOut:
+    """Escalate a ticket to a department and/or a person, with a reason and a due time."""
+    from apps.departments.models import Department
+
+    ticket = Ticket.objects.select_related("policy").fetch(ctx.actor, ticket_id, "change")
+    department = None
+    if department_id is not None:
+        department = Department.objects.filter(pk=department_id, deleted_at__isnull=True).first()
+        if department is None:
+            raise Department.access.not_found(Department, department_id)
+    escalation = services.ticket_escalate(
+        actor=ctx.actor,
+        ticket=ticket,
+        reason=reason,
+        department=department,
+        owner=_person(owner_email),
+        due_at=aware(due_at),
+    )
+    return _escalation(escalation)
+
+
+@tool("resolveEscalation", permission=SupportPerm.EDIT, title="Resolve an escalation")
+def resolve_escalation(
+    ctx: ToolContext,
+    *,
+    escalation_id: Annotated[int, id_field("escalateTicket")],
+    resolution: Annotated[str, Field(min_length=1, max_length=5000, description="What was done")],
+) -> EscalationOut:
+    """Record how an escalation was resolved; the ticket stays as it is."""
+    escalation = Escalation.objects.select_related("owner").fetch(ctx.actor, escalation_id, "change")
+    return _escalation(
+        services.escalation_resolve(actor=ctx.actor, escalation=escalation, resolution=resolution)
+    )
+
+
+@tool("closeTicket", permission=SupportPerm.EDIT, title="Close a ticket")
+def close_ticket(ctx: ToolContext, *, ticket_id: TicketId) -> TicketSummary:
+    """Close a ticket for good; a later message from the customer opens a follow-up."""
+    ticket = Ticket.objects.select_related("policy", "assignee").fetch(ctx.actor, ticket_id, "change")
+    return _summary(services.ticket_close(actor=ctx.actor, ticket=ticket))
