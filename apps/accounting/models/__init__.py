@@ -1,5 +1,6 @@
 """The Accounting area's models, one module per group of entities."""
 
+from apps.accounting.models.bills import PurchaseBill, PurchaseBillLine, SupplierDefaults
 from apps.accounting.models.ledger import (
     Account,
     Books,
@@ -23,9 +24,12 @@ __all__ = [
     "JournalLine",
     "NumberSeries",
     "Payment",
+    "PurchaseBill",
+    "PurchaseBillLine",
     "SalesDocument",
     "SalesLine",
     "SentMail",
+    "SupplierDefaults",
     "TaxRounding",
     "TaxType",
 ]
