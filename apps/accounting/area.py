@@ -43,6 +43,14 @@ area = areas.declare(
         "sendInvoiceReminders": "chase overdue unpaid invoices, send payment reminders, credit control",
         "snoozeInvoiceChase": "pause stop chasing reminders for an invoice until a date, payment plan",
         "sendContactStatement": "send a customer their statement of account, aged debt balance owed",
+        # Purchase bills and sync to an outside ledger.
+        "extractPurchaseBillDocument": "read scan ocr a supplier bill pdf photo upload into a proposal",
+        "getSupplierDefaults": "which account tax code currency payment terms does this supplier vendor use",
+        "validatePurchaseInvoiceProposal": "check correct fix the supplier bill proposal before posting",
+        "previewPurchaseInvoiceTotals": "what does the supplier bill add up to, vat net total of a bill",
+        "reconcilePurchaseInvoiceTotal": "bill total does not match the lines, rounding difference",
+        "postPurchaseInvoice": "post enter book record a supplier bill purchase invoice into payables",
+        "searchPurchaseInvoices": "find list supplier bills purchase invoices we owe, unpaid bills",
     },
     profiles={},
     nav=[NavItem("accounting", _("Accounting"), "accounting:overview", AccountingPerm.VIEW, order=45)],
@@ -56,5 +64,8 @@ area = areas.declare(
         "ATRIUM_ACCOUNTING_RATES_URL": env.str(
             "ATRIUM_ACCOUNTING_RATES_URL", "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml"
         ),
+        # Reading scanned bills: the Tesseract program and the languages it reads ("eng+deu").
+        "ATRIUM_ACCOUNTING_TESSERACT": env.str("ATRIUM_ACCOUNTING_TESSERACT", "tesseract"),
+        "ATRIUM_ACCOUNTING_OCR_LANGUAGES": env.str("ATRIUM_ACCOUNTING_OCR_LANGUAGES", "eng"),
     },
 )
