@@ -61,3 +61,20 @@ REQUESTS += [
     ("send Contoso a statement of their account", "sendContactStatement"),
     ("how much does Initech owe us, aged 30 60 90 days, and email it to them", "sendContactStatement"),
 ]
+REQUESTS += [
+    ("read this supplier invoice PDF I uploaded and fill in a bill", "extractPurchaseBillDocument"),
+    ("scan the photo of the receipt from the stationery supplier into a bill", "extractPurchaseBillDocument"),
+    ("which expense account and VAT code do we normally use for this supplier", "getSupplierDefaults"),
+    ("what payment terms does the vendor Northwind have", "getSupplierDefaults"),
+    ("check the bill proposal is correct before we post it", "validatePurchaseInvoiceProposal"),
+    ("fix the supplier reference on the draft bill", "validatePurchaseInvoiceProposal"),
+    ("what does this supplier bill add up to with VAT", "previewPurchaseInvoiceTotals"),
+    (
+        "the bill's total doesn't match its lines, there is a rounding difference",
+        "reconcilePurchaseInvoiceTotal",
+    ),
+    ("post the supplier bill to accounts payable", "postPurchaseInvoice"),
+    ("enter the purchase invoice from the printer supplier into the books", "postPurchaseInvoice"),
+    ("which supplier bills are still unpaid", "searchPurchaseInvoices"),
+    ("find the purchase invoice from Northwind with reference NW-20417", "searchPurchaseInvoices"),
+]

@@ -260,8 +260,11 @@ def search_purchase_invoices(
     ctx: ToolContext,
     *,
     query: Annotated[str, Field(max_length=200, description="Supplier, reference or line words")] = "",
-    status: Literal["proposal", "validated", "posted", "part_paid", "paid", "void"] | None = None,
-    unpaid: bool = False,
+    status: Annotated[
+        Literal["proposal", "validated", "posted", "part_paid", "paid", "void"] | None,
+        Field(description="Only this state"),
+    ] = None,
+    unpaid: Annotated[bool, Field(description="Only posted, not fully paid")] = False,
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[BillRef]:
