@@ -2,6 +2,8 @@
 defaults, validation, totals, reconciliation, posting the payable and duplicate detection; per
 tool a normal call, bad input and a refusal."""
 
+import io
+import json
 from datetime import date
 from decimal import Decimal
 
@@ -265,3 +267,31 @@ def test_a_posted_bill_is_not_changed_and_search_finds_bills(people):
     assert ok(member, "searchPurchaseInvoices", {"status": "proposal", "query": "Someone"})["total"] == 1
     assert "status" in refused(member, "searchPurchaseInvoices", {"status": "lost"})
     assert Account.objects.get(code="2100").lines.count() >= 1
+
+
+def test_a_sole_trader_supplier_is_exported_and_erased_but_the_posted_bill_stays(acme, people):
+    from apps.contacts.services import contact_create
+    from apps.datarights.personal_data import personal_data_erase, personal_data_export
+
+    owner, email = people["owner"], "sam.trader@example.org"
+    contact, _conflicts = contact_create(
+        actor=owner, fields={"first_name": "Sam", "last_name": "Trader", "email": email}
+    )
+    bill = proposal(owner, supplier="Sam Trader", vat_number="none")
+    ok(owner, "validatePurchaseInvoiceProposal", {"billId": bill.pk, "bill": {"contactId": contact.pk}})
+    posted = bills.bill_post(actor=owner, bill=bills.bill_get(actor=owner, bill_id=bill.pk, action="change"))
+    assert posted.entry_id is not None
+
+    out = io.BytesIO()
+    personal_data_export(workspace=acme, email=email, out=out, performed_by="test")
+    records = json.loads(out.getvalue())["records"]
+    assert records["accounting.purchasebill"][0]["supplier_name"] == "Sam Trader"
+    assert records["accounting.supplierdefaults"][0]["supplier_name"] == "Sam Trader"
+
+    counts = personal_data_erase(workspace=acme, email=email, performed_by="test")
+
+    kept = PurchaseBill.objects.get(pk=bill.pk)
+    assert counts["accounting.purchasebill"] == 1 and kept.supplier_name == "(erased)"
+    assert (kept.total, kept.entry_id, kept.extracted_text) == (Decimal("503.40"), posted.entry_id, "")
+    assert not SupplierDefaults.objects.filter(supplier_name="Sam Trader").exists()
+    assert_trial_balance_is_zero()
