@@ -61,6 +61,8 @@ TEST_DEBIAN_PACKAGES = {"chromium": "/usr/bin/chromium", "nginx": "/usr/sbin/ngi
 # and its LMTP delivery, from Debian's packages, run as an unprivileged user with a configuration
 # of our own; apps/mail/localsmtp.py (aiosmtpd) takes SMTP submission and delivers by LMTP.
 MAIL_DEBIAN_PACKAGES = {"dovecot-imapd": "/usr/sbin/dovecot", "dovecot-lmtpd": "/usr/lib/dovecot/lmtp"}
+# OCR of scanned purchase bills (apps/accounting/ocr.py): Tesseract with its English data.
+OCR_DEBIAN_PACKAGES = {"tesseract-ocr": "/usr/bin/tesseract"}
 NODE_DIR = ROOT / "tests" / "node"
 DB_NAME = "atrium"
 DB_USER = "atrium"
@@ -957,6 +959,7 @@ def readyz(timeout: float = 2.0) -> bool:
 
 def prepare() -> tuple[Services, dict[str, str]]:
     ensure_venv()
+    ensure_debian_packages(OCR_DEBIAN_PACKAGES, "reading scanned bills (Accounting)")
     services = Services()
     try:
         env = django_env(services.start())
@@ -1129,6 +1132,7 @@ def cmd_test(args: list[str]) -> int:
     ensure_venv()
     ensure_test_tools()
     ensure_debian_packages(MAIL_DEBIAN_PACKAGES, "the mail tests")
+    ensure_debian_packages(OCR_DEBIAN_PACKAGES, "the OCR tests of purchase bills")
     services = Services(mail=False)
     try:
         env = django_env(services.start(), settings="config.settings.test")

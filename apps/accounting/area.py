@@ -53,6 +53,14 @@ area = areas.declare(
         "setFilingReminders": "remind me before filing deadlines, days before due date",
         "addCorporateEvent": "director appointed resigned, shares allotted, office moved, psc change",
         "manageCompanyDomain": "add remove the company's website email domain name",
+        # Purchase bills and sync to an outside ledger.
+        "extractPurchaseBillDocument": "read scan ocr a supplier bill pdf photo upload into a proposal",
+        "getSupplierDefaults": "which account tax code currency payment terms does this supplier vendor use",
+        "validatePurchaseInvoiceProposal": "check correct fix the supplier bill proposal before posting",
+        "previewPurchaseInvoiceTotals": "what does the supplier bill add up to, vat net total of a bill",
+        "reconcilePurchaseInvoiceTotal": "bill total does not match the lines, rounding difference",
+        "postPurchaseInvoice": "post enter book record a supplier bill purchase invoice into payables",
+        "searchPurchaseInvoices": "find list supplier bills purchase invoices we owe, unpaid bills",
     },
     profiles={},
     nav=[NavItem("accounting", _("Accounting"), "accounting:overview", AccountingPerm.VIEW, order=45)],
@@ -72,6 +80,9 @@ area = areas.declare(
             "ATRIUM_ACCOUNTING_REGISTER_URL", "https://api.company-information.service.gov.uk"
         ),
         "ATRIUM_ACCOUNTING_REGISTER_API_KEY": env.str("ATRIUM_ACCOUNTING_REGISTER_API_KEY", ""),
+        # Reading scanned bills: the Tesseract program and the languages it reads ("eng+deu").
+        "ATRIUM_ACCOUNTING_TESSERACT": env.str("ATRIUM_ACCOUNTING_TESSERACT", "tesseract"),
+        "ATRIUM_ACCOUNTING_OCR_LANGUAGES": env.str("ATRIUM_ACCOUNTING_OCR_LANGUAGES", "eng"),
     },
     periodic={
         # Filing reminders at each company's lead times (setFilingReminders), once a day.

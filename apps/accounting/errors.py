@@ -95,3 +95,60 @@ class CompanyRegistered(Conflict):
     msg_format = _(
         "Company {number} is registered already (id {id}); change it with updateRegisteredCompany."
     )
+
+
+# Purchase bills (apps.accounting.bills) and reading them (apps.accounting.ocr).
+class OcrUnavailable(AppError):
+    code = "OCR_UNAVAILABLE"
+    http_status = 503
+    data_fields = ("program",)
+    msg_format = _(
+        "This file is a scan, and reading scans needs the OCR program {program} (Debian package "
+        "tesseract-ocr), which is not installed on this server. Ask an administrator to install it, "
+        "or upload a PDF with a text layer."
+    )
+
+
+class OcrFailed(AppError):
+    code = "OCR_FAILED"
+    http_status = 422
+    data_fields = ("problem",)
+    msg_format = _("The scan could not be read: {problem}. Upload a clearer scan or a PDF with text.")
+
+
+class NotABill(AppError):
+    code = "NOT_A_BILL"
+    http_status = 422
+    data_fields = ("name", "mime_type")
+    msg_format = _(
+        "File {name} ({mime_type}) is not a PDF or an image; a bill is read from a PDF or a scan "
+        "(PNG, JPEG, TIFF, WebP)."
+    )
+
+
+class BillNotTied(AppError):
+    code = "AMOUNT_DOES_NOT_TIE"
+    http_status = 422
+    data_fields = ("stated", "computed", "currency")
+    msg_format = _(
+        "The bill states a total of {stated} {currency} but its lines add up to {computed} "
+        "{currency}. Correct the lines with validatePurchaseInvoiceProposal, or the stated total "
+        "with reconcilePurchaseInvoiceTotal."
+    )
+
+
+class DuplicateBill(Conflict):
+    code = "DUPLICATE_BILL"
+    data_fields = ("other_id", "supplier", "reference")
+    msg_format = _(
+        "Bill {other_id} from {supplier} with reference {reference}, the same total and date, is "
+        "already posted: this looks like the same bill twice. Delete the proposal, or correct its "
+        "reference if it is a different bill."
+    )
+
+
+class BillNotValid(AppError):
+    code = "BILL_NOT_VALID"
+    http_status = 422
+    data_fields = ("id", "problems")
+    msg_format = _("Bill {id} cannot be posted yet: {problems}. Fix it with validatePurchaseInvoiceProposal.")

@@ -8,6 +8,8 @@ addressed to them (found by that e-mail address), and who posted an entry. The a
 and dates stay, so the books still balance and the numbering keeps no gap.
 """
 
+from django.db.models import QuerySet
+
 from apps.accounting.models import (
     Account,
     Books,
@@ -22,10 +24,13 @@ from apps.accounting.models import (
     JournalLine,
     NumberSeries,
     Payment,
+    PurchaseBill,
+    PurchaseBillLine,
     RegisteredCompany,
     SalesDocument,
     SalesLine,
     SentMail,
+    SupplierDefaults,
     TaxType,
 )
 from apps.core import privacy
@@ -77,3 +82,30 @@ privacy.register(
 )
 privacy.register(Filing, user="filed_by", erase={"filed_by": None})
 privacy.register(CorporateEvent, user="recorded_by", erase={"recorded_by": None})
+
+
+# Purchase bills (apps.accounting.bills): a supplier may be a sole trader, so a bill from a contact
+# with the person's address is exported and, on erasure, its supplier details are cleared in place;
+# the amounts and the posting stay (legal retention, as for sales documents).
+def _bills_from(subject: privacy.Subject) -> QuerySet[PurchaseBill]:
+    return PurchaseBill.objects.filter(supplier__email__iexact=subject.email)
+
+
+def _supplier_defaults_of(subject: privacy.Subject) -> QuerySet[SupplierDefaults]:
+    return SupplierDefaults.objects.filter(supplier__email__iexact=subject.email)
+
+
+privacy.register(
+    PurchaseBill,
+    find=_bills_from,
+    erase={
+        "supplier_name": "(erased)",
+        "supplier_vat_number": "",
+        "supplier": None,
+        "notes": "",
+        "extracted_text": "",
+        "file": None,
+    },
+)
+privacy.register(SupplierDefaults, find=_supplier_defaults_of)
+privacy.not_personal(PurchaseBillLine, reason="what was bought and for how much; the supplier is on the bill")

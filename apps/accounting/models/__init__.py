@@ -1,5 +1,6 @@
 """The Accounting area's models, one module per group of entities."""
 
+from apps.accounting.models.bills import PurchaseBill, PurchaseBillLine, SupplierDefaults
 from apps.accounting.models.ledger import (
     Account,
     Books,
@@ -34,10 +35,13 @@ __all__ = [
     "JournalLine",
     "NumberSeries",
     "Payment",
+    "PurchaseBill",
+    "PurchaseBillLine",
     "RegisteredCompany",
     "SalesDocument",
     "SalesLine",
     "SentMail",
+    "SupplierDefaults",
     "TaxRounding",
     "TaxType",
 ]

@@ -249,3 +249,55 @@ def add_corporate_event(actor: Any) -> Sample:
 def manage_company_domain(actor: Any) -> Sample:
     company = _registered(actor)
     return Sample({"companyId": company.pk, "action": "add", "domain": f"holdings-{company.pk}.example"})
+
+
+# --- purchase bills ---------------------------------------------------------------------------------
+
+
+def _bill(actor: Any, **text: str) -> Any:
+    from apps.accounting.tests.bills_data import proposal
+
+    return proposal(actor, **text)
+
+
+@sample("extractPurchaseBillDocument")
+def extract_purchase_bill_document(actor: Any) -> Sample:
+    from apps.accounting.tests.bills_data import bill_pdf
+
+    file = bill_pdf(actor, supplier="Extracted Supplier 3307")
+    return Sample({"fileId": file.pk}, private=["Extracted Supplier 3307"])
+
+
+@sample("getSupplierDefaults")
+def get_supplier_defaults(actor: Any) -> Sample:
+    return Sample({"supplier": "Northwind Supplies"})
+
+
+@sample("validatePurchaseInvoiceProposal")
+def validate_purchase_invoice_proposal(actor: Any) -> Sample:
+    return Sample({"billId": _bill(actor).pk, "bill": {"dueDate": "2026-04-01"}})
+
+
+@sample("previewPurchaseInvoiceTotals")
+def preview_purchase_invoice_totals(actor: Any) -> Sample:
+    return Sample({"billId": _bill(actor).pk})
+
+
+@sample("reconcilePurchaseInvoiceTotal")
+def reconcile_purchase_invoice_total(actor: Any) -> Sample:
+    return Sample({"billId": _bill(actor).pk, "statedTotal": "503.40"})
+
+
+@sample("postPurchaseInvoice")
+def post_purchase_invoice(actor: Any) -> Sample:
+    from apps.accounting import bills
+
+    bill = _bill(actor, reference=f"POST-{actor.pk}")
+    bills.bill_validate(actor=actor, bill=bill, fields={}, lines=None)
+    return Sample({"billId": bill.pk})
+
+
+@sample("searchPurchaseInvoices")
+def search_purchase_invoices(actor: Any) -> Sample:
+    _bill(actor, supplier="Searched Supplier 9021", vat_number="none")
+    return Sample({"query": "Searched"}, private=["Searched Supplier 9021"])

@@ -3,3 +3,6 @@
 from apps.accounting.tools import charges, overview, register, sales, sending
 
 __all__ = ["charges", "overview", "register", "sales", "sending"]
+from apps.accounting.tools import bills
+
+__all__ = ["bills", "charges", "overview", "sales", "sending"]

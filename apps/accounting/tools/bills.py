@@ -1,0 +1,273 @@
+"""Purchase bills: read from a file, corrected and checked, totals reconciled, posted (payable)."""
+
+from datetime import date
+from decimal import Decimal
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from apps.accounting import bills
+from apps.accounting.models import PurchaseBill, PurchaseBillLine
+from apps.accounting.money import round_money
+from apps.accounting.permissions import AccountingPerm
+from apps.accounting.shapes import Amount
+from apps.accounting.tools.common import Currency, Decimalish
+from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.registry import Marker, tool
+from apps.catalogue.shapes import Changes, From, In, Limit, Offset, Out, Page, id_field, paginate
+
+BillId = Annotated[int, id_field("searchPurchaseInvoices")]
+
+
+class BillLineOut(Out):
+    description: str
+    quantity: Amount
+    unit_price: Amount
+    tax_type: str | None
+    account: str | None
+    net: Amount
+    tax: Amount
+
+    @classmethod
+    def of(cls, line: PurchaseBillLine, currency: str) -> "BillLineOut":
+        return cls.of_record(
+            line,
+            quantity=line.quantity.normalize(),
+            unit_price=line.unit_price.normalize(),
+            tax_type=line.tax_type.code if line.tax_type else None,
+            account=line.account.code if line.account else None,
+            net=round_money(line.net, currency),
+            tax=round_money(line.tax, currency),
+        )
+
+
+class BillRef(Out):
+    id: int
+    status: str
+    supplier_name: str
+    reference: str
+    currency: str
+    total: Amount
+    amount_due: Amount
+    issue_date: date | None
+    due_date: date | None
+
+
+class BillOut(BillRef):
+    contact_id: Annotated[int | None, From("supplier_id")]
+    supplier_vat_number: str
+    source: str
+    file_id: int | None
+    prices_include_tax: bool
+    net: Amount
+    tax: Amount
+    stated_total: Annotated[Amount | None, From("extracted_total"), Field(description="As the document says")]
+    lines: list[BillLineOut]
+
+    @classmethod
+    def of(cls, bill: PurchaseBill) -> "BillOut":
+        stated = (
+            round_money(bill.extracted_total, bill.currency) if bill.extracted_total is not None else None
+        )
+        lines = [
+            BillLineOut.of(line, bill.currency) for line in bill.lines.select_related("tax_type", "account")
+        ]
+        return cls.of_record(bill, stated_total=stated, lines=lines)
+
+
+class CheckedOut(Out):
+    bill: BillOut
+    problems: list[str] = Field(description="Empty: ready for postPurchaseInvoice")
+
+
+class ExtractedOut(CheckedOut):
+    found: list[str] = Field(description="Fields read from the document")
+
+
+@tool("extractPurchaseBillDocument", permission=AccountingPerm.EDIT, title="Read a bill from a file")
+def extract_purchase_bill_document(
+    ctx: ToolContext, *, file_id: Annotated[int, id_field("listFiles")]
+) -> ExtractedOut:
+    """Read a supplier bill (PDF or scan, OCR) into a proposal with the supplier's defaults."""
+    bill, found = bills.bill_extract(actor=ctx.actor, file_id=file_id)
+    return ExtractedOut(bill=BillOut.of(bill), problems=bills.problems_of(bill), found=found.found)
+
+
+class DefaultsOut(Out):
+    supplier_name: str
+    known: bool = Field(description="False: no bill posted yet, the books' defaults")
+    currency: str
+    account: str
+    tax_type: str
+    prices_include_tax: bool
+    payment_terms_days: int
+    vat_number: str
+    contact_id: int | None
+
+
+@tool(
+    "getSupplierDefaults", permission=AccountingPerm.VIEW, title="Get a supplier's defaults", read_only=True
+)
+def get_supplier_defaults(
+    ctx: ToolContext,
+    *,
+    supplier: Annotated[str, Field(max_length=200, description="Name")] = "",
+    contact_id: Annotated[int | None, Field(ge=1, description="From searchContacts")] = None,
+) -> DefaultsOut:
+    """Currency, account, tax type and terms a supplier's bills start from."""
+    found = bills.supplier_defaults(actor=ctx.actor, name=supplier, contact_id=contact_id)
+    return DefaultsOut.of_record(found, account=found.account.code, tax_type=found.tax_type.code)
+
+
+class BillFields(Changes):
+    supplier_name: Annotated[str | None, Field(max_length=200)] = None
+    contact_id: Annotated[int | None, Field(ge=1)] = None
+    supplier_vat_number: Annotated[str | None, Field(max_length=30)] = None
+    reference: Annotated[str | None, Field(max_length=100, description="Their invoice number")] = None
+    currency: Currency | None = None
+    prices_include_tax: bool | None = None
+    issue_date: date | None = None
+    due_date: date | None = None
+
+
+class BillLineIn(In):
+    description: Annotated[str, Field(min_length=1, max_length=500)]
+    quantity: Decimalish = Decimal(1)
+    unit_price: Decimalish
+    tax_type: Annotated[str | None, Field(max_length=20)] = None
+    account: Annotated[str | None, Field(max_length=10)] = None
+
+
+@tool(
+    "validatePurchaseInvoiceProposal",
+    permission=AccountingPerm.EDIT,
+    title="Correct and check a bill",
+    idempotent=True,
+)
+def validate_purchase_invoice_proposal(
+    ctx: ToolContext,
+    *,
+    bill_id: BillId,
+    bill: Annotated[BillFields | None, Field(description="Corrections")] = None,
+    lines: Annotated[list[BillLineIn] | None, Field(max_length=200, description="Replace all lines")] = None,
+) -> CheckedOut:
+    """Correct a bill proposal and check it is ready to post; lists what is wrong."""
+    found = bills.bill_get(actor=ctx.actor, bill_id=bill_id, action="change")
+    data = (
+        None
+        if lines is None
+        else [
+            bills.BillLineData(line.description, line.unit_price, line.quantity, line.tax_type, line.account)
+            for line in lines
+        ]
+    )
+    problems = bills.bill_validate(
+        actor=ctx.actor, bill=found, fields=bill.given() if bill else {}, lines=data
+    )
+    return CheckedOut(bill=BillOut.of(found), problems=problems)
+
+
+class TaxGroupOut(Out):
+    tax_type: str
+    net: Amount
+    tax: Amount
+
+
+class TotalsOut(Out):
+    currency: str
+    net: Amount
+    tax: Amount
+    total: Amount
+    taxes: list[TaxGroupOut]
+    stated_total: Amount | None
+    difference: Amount | None = Field(description="Stated minus lines")
+    base_currency: str
+    base_total: Amount | None
+
+
+@tool(
+    "previewPurchaseInvoiceTotals",
+    permission=AccountingPerm.VIEW,
+    title="Preview a bill's totals",
+    read_only=True,
+)
+def preview_purchase_invoice_totals(ctx: ToolContext, *, bill_id: BillId) -> TotalsOut:
+    """A bill's net, tax per tax type, total, base-currency total and gap to the stated total."""
+    found = bills.bill_get(actor=ctx.actor, bill_id=bill_id)
+    totals = bills.bill_totals(bill=found)
+    result, currency = totals.breakdown, found.currency
+    return TotalsOut(
+        currency=currency,
+        net=round_money(result.net, currency),
+        tax=round_money(result.tax, currency),
+        total=round_money(result.total, currency),
+        taxes=[
+            TaxGroupOut(
+                tax_type=group.tax_type.code,
+                net=round_money(group.net, currency),
+                tax=round_money(group.tax, currency),
+            )
+            for group in result.groups
+        ],
+        stated_total=totals.stated_total,
+        difference=totals.difference,
+        base_currency=totals.base_currency,
+        base_total=totals.base_total,
+    )
+
+
+class ReconciledOut(Out):
+    tied: bool
+    difference: Amount = Field(description="Stated minus lines, before any adjustment")
+    bill: BillRef
+
+
+@tool("reconcilePurchaseInvoiceTotal", permission=AccountingPerm.EDIT, title="Reconcile a bill's total")
+def reconcile_purchase_invoice_total(
+    ctx: ToolContext,
+    *,
+    bill_id: BillId,
+    stated_total: Annotated[Decimalish | None, Field(description="Correct the total read")] = None,
+    adjust: Annotated[bool, Field(description="Book a rounding gap as a line")] = False,
+) -> ReconciledOut:
+    """Check a bill's stated total against its lines; a bigger gap than rounding is an error."""
+    found = bills.bill_get(actor=ctx.actor, bill_id=bill_id, action="change")
+    difference, tied = bills.bill_reconcile(
+        actor=ctx.actor, bill=found, stated_total=stated_total, adjust=adjust
+    )
+    return ReconciledOut(tied=tied, difference=difference, bill=BillRef.of_record(found))
+
+
+class PostedOut(BillRef):
+    entry_id: Annotated[int | None, From("entry_id")]
+    rate: Amount | None = Field(description="Base currency per unit")
+
+
+@tool(
+    "postPurchaseInvoice",
+    permission=AccountingPerm.POST,
+    title="Post a bill",
+    markers=Marker.HIGH_RISK,
+)
+def post_purchase_invoice(ctx: ToolContext, *, bill_id: BillId) -> PostedOut:
+    """Post a validated bill to the ledger as a payable; refuses a duplicate bill."""
+    found = bills.bill_get(actor=ctx.actor, bill_id=bill_id, action="change")
+    return PostedOut.of_record(bills.bill_post(actor=ctx.actor, bill=found))
+
+
+@tool("searchPurchaseInvoices", permission=AccountingPerm.VIEW, title="Search bills", read_only=True)
+def search_purchase_invoices(
+    ctx: ToolContext,
+    *,
+    query: Annotated[str, Field(max_length=200, description="Supplier, reference or line words")] = "",
+    status: Annotated[
+        Literal["proposal", "validated", "posted", "part_paid", "paid", "void"] | None,
+        Field(description="Only this state"),
+    ] = None,
+    unpaid: Annotated[bool, Field(description="Only posted, not fully paid")] = False,
+    limit: Limit = 25,
+    offset: Offset = 0,
+) -> Page[BillRef]:
+    """Find purchase bills by words, status or unpaid."""
+    rows = bills.bill_search(actor=ctx.actor, query=query, status=status, unpaid=unpaid)
+    return paginate(rows, limit=limit, offset=offset, item=BillRef.of_record)
