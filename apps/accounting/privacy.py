@@ -8,6 +8,8 @@ addressed to them (found by that e-mail address), and who posted an entry. The a
 and dates stay, so the books still balance and the numbering keeps no gap.
 """
 
+from django.db.models import Q, QuerySet
+
 from apps.accounting.models import (
     Account,
     Books,
@@ -51,3 +53,26 @@ privacy.not_personal(JournalLine, reason="amounts on accounts; who posted them i
 privacy.not_personal(TaxType, reason="tax rates and codes")
 privacy.not_personal(ExchangeRate, reason="published reference exchange rates")
 privacy.not_personal(NumberSeries, reason="the counters of document numbers")
+
+# Bank lines (apps.accounting.bank): the books keep their date, amount and reference. A person's
+# are those they entered and those matched to invoices addressed to them (the customer's own
+# payments); erasure clears who the line names and what its text says about them.
+from apps.accounting.models import BankAccount, BankMatch, Financial, MatchLine  # noqa: E402
+
+
+def _financials_of(subject: privacy.Subject) -> QuerySet:
+    condition = Q(match__lines__sales_line__document__customer_email__iexact=subject.email)
+    if subject.user is not None:
+        condition |= Q(created_by=subject.user)
+    return Financial._base_manager.filter(condition).distinct()
+
+
+privacy.register(
+    Financial,
+    find=_financials_of,
+    exclude=("external_id",),
+    erase={"counterparty": "", "description": "(erased)", "created_by": None},
+)
+privacy.register(BankMatch, user="created_by", erase={"created_by": None})
+privacy.not_personal(BankAccount, reason="the workspace's own bank accounts")
+privacy.not_personal(MatchLine, reason="amounts tying a bank line to an invoice line")

@@ -1,5 +1,6 @@
 """The Accounting area's models, one module per group of entities."""
 
+from apps.accounting.models.bank import BankAccount, BankMatch, Financial, MatchLine
 from apps.accounting.models.ledger import (
     Account,
     Books,
@@ -15,12 +16,16 @@ from apps.accounting.models.sales import Charge, Payment, SalesDocument, SalesLi
 
 __all__ = [
     "Account",
+    "BankAccount",
+    "BankMatch",
     "Books",
     "Charge",
     "ExchangeRate",
+    "Financial",
     "Journal",
     "JournalEntry",
     "JournalLine",
+    "MatchLine",
     "NumberSeries",
     "Payment",
     "SalesDocument",
