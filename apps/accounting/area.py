@@ -43,6 +43,26 @@ area = areas.declare(
         "sendInvoiceReminders": "chase overdue unpaid invoices, send payment reminders, credit control",
         "snoozeInvoiceChase": "pause stop chasing reminders for an invoice until a date, payment plan",
         "sendContactStatement": "send a customer their statement of account, aged debt balance owed",
+        # bank lines and matching
+        "listBankAccounts": "our business bank accounts, iban, which bank account",
+        "createFinancial": (
+            "import upload a bank statement file camt.053 camt mt940 ofx csv, "
+            "add enter a bank transaction by hand"
+        ),
+        "manageFinancial": "edit fix delete remove restore a bank transaction",
+        "listFinancials": "bank transactions statement lines, unreconciled unmatched payments received paid",
+        "getFinancialsSummary": "bank reconciliation status, money in out, how many transactions not matched",
+        "getMatchedFinancialLines": (
+            "what a bank transaction payment was matched reconciled to, which invoices it settled"
+        ),
+        "getUnmatchedInvoiceLines": "invoice lines not yet matched reconciled to a bank payment, waiting",
+        "matchPurchaseInvoiceLineToFinancial": (
+            "reconcile match a bank transaction payment to an invoice line"
+        ),
+        "unmatchPurchaseInvoiceLine": "undo unmatch unreconcile a bank match, wrong invoice",
+        "searchCandidateFinancials": (
+            "find which bank transaction paid an invoice, possible matches for an amount"
+        ),
     },
     profiles={},
     nav=[NavItem("accounting", _("Accounting"), "accounting:overview", AccountingPerm.VIEW, order=45)],

@@ -9,6 +9,8 @@ line (OFX FITID, CAMT.053 AcctSvcrRef, MT940 bank reference) or, where a stateme
 fingerprint of the line: a second import of the same statement skips what is already here.
 """
 
+from decimal import Decimal
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -16,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounting.models.ledger import Account, money_field
 from apps.accounting.models.sales import Payment, SalesLine
+from apps.accounting.money import round_money
 from apps.accounting.permissions import AccountingPerm
 from apps.core.records import Access, Record
 
@@ -100,6 +103,11 @@ class Financial(Record):
 
     def __str__(self) -> str:
         return f"{self.date} {self.amount}"
+
+    @property
+    def rounded_amount(self) -> Decimal:
+        """The amount in its currency's minor units (the column keeps four places)."""
+        return round_money(self.amount, self.bank_account.currency)
 
 
 class MatchLine(models.Model):
