@@ -74,3 +74,22 @@ def issued(actor: Any, **fields: Any) -> Any:
     from apps.accounting import services
 
     return services.document_approve(actor=actor, document=draft(actor, **fields))
+
+
+def bank_line(
+    actor: Any, amount: str, *, day: date | None = None, description: str = "", reference: str = ""
+) -> Any:
+    """A bank line entered by hand on the first bank account, as createFinancial enters it."""
+    from apps.accounting import bank
+
+    account = bank.bank_account_get(actor=actor, bank_account_id=None)
+    return bank.financial_create(
+        actor=actor,
+        bank=account,
+        fields={
+            "date": day or date(2026, 3, 10),
+            "amount": Decimal(amount),
+            "description": description,
+            "reference": reference,
+        },
+    )
