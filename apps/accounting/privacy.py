@@ -20,9 +20,12 @@ from apps.accounting.models import (
     JournalLine,
     NumberSeries,
     Payment,
+    PurchaseBill,
+    PurchaseBillLine,
     SalesDocument,
     SalesLine,
     SentMail,
+    SupplierDefaults,
     TaxType,
 )
 from apps.core import privacy
@@ -76,3 +79,30 @@ privacy.register(
 privacy.register(BankMatch, user="created_by", erase={"created_by": None})
 privacy.not_personal(BankAccount, reason="the workspace's own bank accounts")
 privacy.not_personal(MatchLine, reason="amounts tying a bank line to an invoice line")
+
+
+# Purchase bills (apps.accounting.bills): a supplier may be a sole trader, so a bill from a contact
+# with the person's address is exported and, on erasure, its supplier details are cleared in place;
+# the amounts and the posting stay (legal retention, as for sales documents).
+def _bills_from(subject: privacy.Subject) -> QuerySet[PurchaseBill]:
+    return PurchaseBill.objects.filter(supplier__email__iexact=subject.email)
+
+
+def _supplier_defaults_of(subject: privacy.Subject) -> QuerySet[SupplierDefaults]:
+    return SupplierDefaults.objects.filter(supplier__email__iexact=subject.email)
+
+
+privacy.register(
+    PurchaseBill,
+    find=_bills_from,
+    erase={
+        "supplier_name": "(erased)",
+        "supplier_vat_number": "",
+        "supplier": None,
+        "notes": "",
+        "extracted_text": "",
+        "file": None,
+    },
+)
+privacy.register(SupplierDefaults, find=_supplier_defaults_of)
+privacy.not_personal(PurchaseBillLine, reason="what was bought and for how much; the supplier is on the bill")

@@ -1,6 +1,7 @@
 """The Accounting area's models, one module per group of entities."""
 
 from apps.accounting.models.bank import BankAccount, BankMatch, Financial, MatchLine
+from apps.accounting.models.bills import PurchaseBill, PurchaseBillLine, SupplierDefaults
 from apps.accounting.models.ledger import (
     Account,
     Books,
@@ -28,9 +29,12 @@ __all__ = [
     "MatchLine",
     "NumberSeries",
     "Payment",
+    "PurchaseBill",
+    "PurchaseBillLine",
     "SalesDocument",
     "SalesLine",
     "SentMail",
+    "SupplierDefaults",
     "TaxRounding",
     "TaxType",
 ]
