@@ -16,7 +16,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounting.models.ledger import Account, money_field
+from apps.accounting.models.bills import PurchaseBillLine
+from apps.accounting.models.ledger import Account, JournalEntry, money_field
 from apps.accounting.models.sales import Payment, SalesLine
 from apps.accounting.money import round_money
 from apps.accounting.permissions import AccountingPerm
@@ -111,19 +112,28 @@ class Financial(Record):
 
 
 class MatchLine(models.Model):
-    """What a match ties of one document line, and the payment it recorded for its document."""
+    """What a match ties of one document line (an invoice's or a bill's; `amount` is a magnitude),
+    and what it posted for the document: the Payment of an invoice, the entry of a bill."""
 
     match = models.ForeignKey(BankMatch, on_delete=models.CASCADE, related_name="lines")
     sales_line = models.ForeignKey(
         SalesLine, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
+    bill_line = models.ForeignKey(
+        PurchaseBillLine, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     amount = money_field()
     payment = models.ForeignKey(Payment, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    entry = models.ForeignKey(JournalEntry, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
 
     class Meta:
         ordering = ["match_id", "id"]
         constraints = [
-            models.CheckConstraint(condition=Q(amount__gt=0), name="accounting_matchline_positive")
+            models.CheckConstraint(condition=Q(amount__gt=0), name="accounting_matchline_positive"),
+            models.CheckConstraint(
+                condition=Q(sales_line__isnull=True) ^ Q(bill_line__isnull=True),
+                name="accounting_matchline_one_line",
+            ),
         ]
 
     def __str__(self) -> str:
