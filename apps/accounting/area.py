@@ -63,6 +63,7 @@ area = areas.declare(
         "searchCandidateFinancials": (
             "find which bank transaction paid an invoice, possible matches for an amount"
         ),
+        "applyPurchaseCreditToFinancial": "apply a supplier credit note to the refund received in the bank",
     },
     profiles={},
     nav=[NavItem("accounting", _("Accounting"), "accounting:overview", AccountingPerm.VIEW, order=45)],

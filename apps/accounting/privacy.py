@@ -58,13 +58,14 @@ privacy.not_personal(ExchangeRate, reason="published reference exchange rates")
 privacy.not_personal(NumberSeries, reason="the counters of document numbers")
 
 # Bank lines (apps.accounting.bank): the books keep their date, amount and reference. A person's
-# are those they entered and those matched to invoices addressed to them (the customer's own
-# payments); erasure clears who the line names and what its text says about them.
+# are those they entered and those matched to invoices addressed to them or bills from them (a
+# customer's payments, a sole trader's); erasure clears who the line names and what its text says.
 from apps.accounting.models import BankAccount, BankMatch, Financial, MatchLine  # noqa: E402
 
 
 def _financials_of(subject: privacy.Subject) -> QuerySet:
     condition = Q(match__lines__sales_line__document__customer_email__iexact=subject.email)
+    condition |= Q(match__lines__bill_line__bill__supplier__email__iexact=subject.email)
     if subject.user is not None:
         condition |= Q(created_by=subject.user)
     return Financial._base_manager.filter(condition).distinct()

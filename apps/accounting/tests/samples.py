@@ -4,7 +4,7 @@
 from datetime import date
 from typing import Any
 
-from apps.accounting.tests.factories import bank_line, draft, issued, post_sale
+from apps.accounting.tests.factories import bank_line, draft, issued, post_sale, posted_bill
 from apps.catalogue.dispatch import MemorySession
 from apps.catalogue.testing import Sample, call, confirmed, sample, structured
 
@@ -261,3 +261,10 @@ def search_candidate_financials(actor: Any) -> Sample:
     invoice = issued(actor)
     bank_line(actor, "120.00", description="Candidate Payer 2290", reference=invoice.number)
     return Sample({"invoiceId": invoice.pk}, private=["Candidate Payer 2290"])
+
+
+@sample("applyPurchaseCreditToFinancial")
+def apply_purchase_credit_to_financial(actor: Any) -> Sample:
+    credit = posted_bill(actor, supplier="Credit Supplier 4471", reference="CN-4471", net="-18.00")
+    refund = bank_line(actor, "18.00", description="Credit Supplier 4471 refund")
+    return Sample({"creditId": credit.pk, "financialId": refund.pk}, private=["Credit Supplier 4471"])

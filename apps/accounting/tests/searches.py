@@ -87,3 +87,10 @@ REQUESTS += [
     ("find the bank transaction that paid invoice INV-0007", "searchCandidateFinancials"),
     ("which bank payments could match this invoice amount", "searchCandidateFinancials"),
 ]
+REQUESTS += [
+    (
+        "the supplier refunded their credit note, apply it to the bank receipt",
+        "applyPurchaseCreditToFinancial",
+    ),
+    ("use the supplier credit against the refund we got in the bank", "applyPurchaseCreditToFinancial"),
+]

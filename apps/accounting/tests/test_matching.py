@@ -2,13 +2,14 @@
 the candidate and matched (the payment posted, the ledger balanced, both sides locked), undone;
 one line paying two invoices and two lines paying one; amounts that do not tie; refusals."""
 
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
 from apps.accounting import ledger
-from apps.accounting.models import Account, BankMatch, JournalEntry, SalesDocument
-from apps.accounting.tests.factories import bank_line, draft, issued
+from apps.accounting.models import Account, BankMatch, JournalEntry, PurchaseBill, SalesDocument
+from apps.accounting.tests.factories import bank_line, draft, issued, posted_bill
 from apps.accounting.tests.samples import acc
 from apps.catalogue.dispatch import MemorySession, ToolNotFound
 from apps.catalogue.testing import call, person_without, structured, text_of
@@ -43,6 +44,7 @@ def balanced() -> bool:
             {"financialIds": [1], "lines": [{"invoiceId": 1}]},
         ),
         ("unmatchPurchaseInvoiceLine", "accounting.delete", {"matchId": 1}),
+        ("applyPurchaseCreditToFinancial", "accounting.post", {"creditId": 1, "financialId": 1}),
     ],
 )
 def test_a_role_without_the_permission_cannot_call_it(acme, name, permission, arguments):
@@ -168,7 +170,7 @@ def test_bad_matches_are_named_and_post_nothing(people):
     def match(ids, lines):
         return refused(owner, "matchPurchaseInvoiceLineToFinancial", {"financialIds": ids, "lines": lines})
 
-    assert "sum to 100.00 GBP but the invoice lines to 120.00 GBP" in match(
+    assert "sum to 100.00 GBP but the document lines to 120.00 GBP" in match(
         [short.pk], [{"invoiceId": invoice.pk}]
     )
     assert "must tie" in match([out.pk], [{"invoiceId": invoice.pk}])
@@ -180,3 +182,41 @@ def test_bad_matches_are_named_and_post_nothing(people):
     assert "getMatchedFinancialLines" in refused(owner, "unmatchPurchaseInvoiceLine", {"matchId": 987654})
     assert "non-zero amount" in refused(people["viewer"], "searchCandidateFinancials", {})
     assert JournalEntry.objects.count() == entries and not BankMatch.objects.exists()
+
+
+def test_a_posted_bill_is_matched_to_an_imported_camt_line_and_a_credit_to_its_refund(people):
+    owner = people["owner"]
+    bill = posted_bill(owner)  # Office Supplies Ltd, OS-7781, 35.50
+    credit = posted_bill(owner, reference="OS-CN-12", net="-10.00")
+    ok(owner, "createFinancial", {"statement": {"format": "camt053", "content": CAMT}})
+    refund = bank_line(owner, "10.00", description="Office Supplies Ltd refund OS-CN-12")
+    payable = ledger.account(Account.Role.PAYABLE)
+    assert ledger.balance_of(payable) == -25.5
+
+    best = ok(people["viewer"], "searchCandidateFinancials", {"billId": bill.pk})["candidates"][0]
+    assert best["financial"]["amount"] == "-35.50" and "names OS-7781" in best["reasons"]
+    listed = ok(people["viewer"], "getUnmatchedInvoiceLines", {"customer": "office supplies"})["items"]
+    assert {(row["kind"], row["number"], row["open"]) for row in listed} == {
+        ("bill", "bill OS-7781", "35.50"),
+        ("bill", "bill OS-CN-12", "10.00"),
+    }
+    made = ok(
+        owner,
+        "matchPurchaseInvoiceLineToFinancial",
+        {"financialIds": [best["financial"]["id"]], "lines": [{"billId": bill.pk}]},
+    )
+    assert made["total"] == "-35.50" and made["lines"][0]["kind"] == "bill"
+    assert "not a credit" in refused(
+        owner, "applyPurchaseCreditToFinancial", {"creditId": bill.pk, "financialId": refund.pk}
+    )
+    applied = ok(owner, "applyPurchaseCreditToFinancial", {"creditId": credit.pk, "financialId": refund.pk})
+    assert applied["total"] == "10.00"
+    bill.refresh_from_db()
+    credit.refresh_from_db()
+    assert bill.status == credit.status == PurchaseBill.Status.PAID
+    assert ledger.balance_of(payable) == 0 and balanced()
+
+    ok(owner, "unmatchPurchaseInvoiceLine", {"matchId": made["id"]})
+    bill.refresh_from_db()
+    assert bill.status == PurchaseBill.Status.POSTED and bill.amount_due == Decimal("35.50")
+    assert ledger.balance_of(payable) == Decimal("-35.50") and balanced()

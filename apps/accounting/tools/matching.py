@@ -2,13 +2,13 @@
 
 import datetime
 from decimal import Decimal
-from typing import Annotated
+from typing import Annotated, Any
 
 from django.utils import timezone
 from pydantic import Field
 
-from apps.accounting import matching, services
-from apps.accounting.models import BankMatch
+from apps.accounting import ledger, matching
+from apps.accounting.models import BankMatch, PurchaseBill
 from apps.accounting.money import round_money
 from apps.accounting.permissions import AccountingPerm
 from apps.accounting.shapes import Amount
@@ -23,11 +23,25 @@ InvoiceId = Annotated[int | None, id_field("searchInvoices")]
 
 
 class MatchedLineOut(Out):
-    invoice_id: int
+    kind: str = Field(description="invoice or bill")
+    document_id: int
     number: str
     line: int
     description: str
     amount: Amount
+
+
+def _line_out(item: Any, currency: str) -> MatchedLineOut:
+    line = item.sales_line or item.bill_line
+    document = line.document if item.sales_line else line.bill
+    return MatchedLineOut(
+        kind="bill" if item.bill_line else "invoice",
+        document_id=document.pk,
+        number=matching.label(document),
+        line=line.position + 1,
+        description=line.description,
+        amount=round_money(item.amount, currency),
+    )
 
 
 class MatchOut(Out):
@@ -40,26 +54,27 @@ class MatchOut(Out):
 
     @classmethod
     def of(cls, made: BankMatch) -> "MatchOut":
-        lines = [
-            MatchedLineOut(
-                invoice_id=line.document_id,
-                number=line.document.number,
-                line=line.position + 1,
-                description=line.description,
-                amount=round_money(item.amount, made.currency),
-            )
-            for item in made.lines.select_related("sales_line__document")
-            if (line := item.sales_line) is not None
-        ]
+        items = made.lines.select_related("sales_line__document", "bill_line__bill")
+        lines = [_line_out(item, made.currency) for item in items]
         financials = [FinancialOut.of(f) for f in made.financials.select_related("bank_account")]
         total = round_money(made.total, made.currency)
         return cls.of_record(made, financials=financials, lines=lines, total=total)
 
 
 class LineRef(In):
-    invoice_id: Annotated[int, id_field("getUnmatchedInvoiceLines")]
+    invoice_id: Annotated[int | None, id_field("getUnmatchedInvoiceLines")] = None
+    bill_id: Annotated[int | None, Field(ge=1, description="Or a bill")] = None
     line: Annotated[int | None, Field(ge=1, description="Default: all open lines")] = None
     amount: Annotated[Decimalish | None, Field(description="Part; default: all open")] = None
+
+
+def _item(ref: LineRef) -> matching.Item:
+    if (ref.invoice_id is None) == (ref.bill_id is None):
+        raise invalid("lines", "each line names an invoiceId or a billId")
+    if ref.bill_id is not None:
+        return matching.Item("bill", ref.bill_id, ref.line, ref.amount)
+    assert ref.invoice_id is not None
+    return matching.Item("invoice", ref.invoice_id, ref.line, ref.amount)
 
 
 @tool("matchPurchaseInvoiceLineToFinancial", permission=AccountingPerm.POST, title="Match bank lines")
@@ -69,11 +84,28 @@ def match_lines(
     financial_ids: Annotated[
         list[int], Field(min_length=1, max_length=50, description="From listFinancials")
     ],
-    lines: Annotated[list[LineRef], Field(min_length=1, max_length=50, description="Invoice lines to tie")],
+    lines: Annotated[list[LineRef], Field(min_length=1, max_length=50, description="Invoice or bill lines")],
 ) -> MatchOut:
-    """Match bank lines to invoice lines (amounts must tie) and post it; see searchCandidateFinancials."""
-    items = [matching.Item("invoice", ref.invoice_id, ref.line, ref.amount) for ref in lines]
+    """Match bank lines to invoice or bill lines (amounts must tie) and post it; searchCandidateFinancials."""
+    items = [_item(ref) for ref in lines]
     return MatchOut.of(matching.match(actor=ctx.actor, financial_ids=financial_ids, items=items))
+
+
+@tool("applyPurchaseCreditToFinancial", permission=AccountingPerm.POST, title="Apply a supplier credit")
+def apply_purchase_credit(
+    ctx: ToolContext,
+    *,
+    credit_id: Annotated[int, id_field("searchPurchaseInvoices", description="A bill with a negative total")],
+    financial_id: Annotated[int, id_field("listFinancials", description="The refund")],
+) -> MatchOut:
+    """Settle a supplier's credit with the refund bank line that paid it back; amounts must tie."""
+    credit = matching.document_of(ctx.actor, matching.Item("bill", credit_id), action="view")
+    if credit.total >= 0:
+        raise invalid(
+            "creditId", "this bill is not a credit; match it with matchPurchaseInvoiceLineToFinancial"
+        )
+    items = [matching.Item("bill", credit_id)]
+    return MatchOut.of(matching.match(actor=ctx.actor, financial_ids=[financial_id], items=items))
 
 
 class UnmatchedOut(Out):
@@ -110,15 +142,33 @@ def get_matched_financial_lines(
 
 
 class OpenLineOut(Out):
-    invoice_id: int
+    kind: str = Field(description="invoice or bill")
+    document_id: int
     number: str
-    customer_name: str
+    party: str = Field(description="Customer or supplier")
     currency: str
     due_date: datetime.date | None
     line: int
     description: str
     gross: Amount
     open: Amount = Field(description="Not matched yet")
+
+
+def _open_out(row: matching.UnmatchedLine) -> OpenLineOut:
+    document = row.document
+    bill = isinstance(document, PurchaseBill)
+    return OpenLineOut(
+        kind="bill" if bill else "invoice",
+        document_id=document.pk,
+        number=matching.label(document),
+        party=document.supplier_name if isinstance(document, PurchaseBill) else document.customer_name,
+        currency=document.currency,
+        due_date=document.due_date,
+        line=row.line.position + 1,
+        description=row.line.description,
+        gross=row.gross,
+        open=row.open,
+    )
 
 
 @tool(
@@ -135,24 +185,9 @@ def get_unmatched_invoice_lines(
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[OpenLineOut]:
-    """Lines of issued invoices not yet matched to bank lines, oldest due first."""
+    """Lines of issued invoices and posted bills not yet matched to bank lines, oldest due first."""
     found = matching.unmatched_lines(actor=ctx.actor, invoice_id=invoice_id, customer=customer)
-    return paginate(
-        found,
-        limit=limit,
-        offset=offset,
-        item=lambda row: OpenLineOut(
-            invoice_id=row.document.pk,
-            number=row.document.number,
-            customer_name=row.document.customer_name,
-            currency=row.document.currency,
-            due_date=row.document.due_date,
-            line=row.line.position + 1,
-            description=row.line.description,
-            gross=row.gross,
-            open=row.open,
-        ),
-    )
+    return paginate(found, limit=limit, offset=offset, item=_open_out)
 
 
 class CandidateOut(Out):
@@ -177,29 +212,35 @@ def search_candidate_financials(
     ctx: ToolContext,
     *,
     invoice_id: InvoiceId = None,
-    amount: Annotated[Decimalish | None, Field(description="Without an invoice; out negative")] = None,
+    bill_id: Annotated[int | None, Field(ge=1, description="Or a bill")] = None,
+    amount: Annotated[Decimalish | None, Field(description="Or an amount; out negative")] = None,
     currency: Currency | None = None,
-    reference: Annotated[str, Field(max_length=140, description="Text the line names")] = "",
     limit: Limit = 10,
 ) -> CandidatesOut:
-    """Unmatched bank lines ranked by amount, date and reference for an invoice or an amount."""
-    references, names = [reference], []
-    if invoice_id is not None:
-        document = services.document_get(actor=ctx.actor, kind="invoice", document_id=invoice_id)
+    """Unmatched bank lines ranked by amount, date and reference for an invoice, a bill or an amount."""
+    references: list[str] = []
+    names: list[str] = []
+    if invoice_id is not None or bill_id is not None:
+        item = matching.Item("bill", bill_id) if bill_id else matching.Item("invoice", invoice_id or 0)
+        document = matching.document_of(ctx.actor, item, action="view")
         open_ = sum((line.open for line in matching.open_lines(document)), Decimal(0))
-        target = min(open_, document.amount_due)
-        if target <= 0:
-            raise invalid("invoiceId", f"{document.number or 'the draft'} has nothing left to match")
+        target = min(open_, abs(document.amount_due)) * matching.flow(document)
+        if target == 0:
+            raise invalid("invoiceId", f"{matching.label(document)} has nothing left to match")
         currency = document.currency
-        day = document.due_date or document.issue_date
-        references += [document.number, document.reference]
-        names.append(document.customer_name)
+        day = document.due_date or document.issue_date or timezone.localdate()
+        if isinstance(document, PurchaseBill):
+            references.append(document.reference)
+            names.append(document.supplier_name)
+        else:
+            references += [document.number, document.reference]
+            names.append(document.customer_name)
     elif amount is not None and amount != 0:
         target = amount
-        currency = (currency or services.ledger.books().base_currency).upper()
+        currency = (currency or ledger.books().base_currency).upper()
         day = timezone.localdate()
     else:
-        raise invalid("invoiceId", "give an invoice, or a non-zero amount")
+        raise invalid("invoiceId", "give an invoice, a bill, or a non-zero amount")
     found = matching.candidates(
         actor=ctx.actor,
         amount=target,
