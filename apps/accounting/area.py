@@ -49,13 +49,15 @@ area = areas.declare(
             "import upload a bank statement file camt.053 camt mt940 ofx csv, "
             "add enter a bank transaction by hand"
         ),
-        "manageFinancial": "edit fix delete remove restore a bank transaction",
+        "manageFinancial": "edit fix delete restore a bank transaction",
         "listFinancials": "bank transactions statement lines, unreconciled unmatched payments received paid",
         "getFinancialsSummary": "bank reconciliation status, money in out, how many transactions not matched",
         "getMatchedFinancialLines": (
             "what a bank transaction payment was matched reconciled to, which invoices it settled"
         ),
-        "getUnmatchedInvoiceLines": "invoice lines not yet matched reconciled to a bank payment, waiting",
+        "getUnmatchedInvoiceLines": (
+            "open unpaid invoice lines waiting to be matched reconciled to a bank payment"
+        ),
         "matchPurchaseInvoiceLineToFinancial": (
             "reconcile match a bank transaction payment to an invoice line"
         ),

@@ -200,15 +200,16 @@ def test_a_posted_bill_is_matched_to_an_imported_camt_line_and_a_credit_to_its_r
         ("bill", "bill OS-7781", "35.50"),
         ("bill", "bill OS-CN-12", "10.00"),
     }
+    not_credit = refused(
+        owner, "applyPurchaseCreditToFinancial", {"creditId": bill.pk, "financialId": refund.pk}
+    )
+    assert "not a credit" in not_credit
     made = ok(
         owner,
         "matchPurchaseInvoiceLineToFinancial",
         {"financialIds": [best["financial"]["id"]], "lines": [{"billId": bill.pk}]},
     )
     assert made["total"] == "-35.50" and made["lines"][0]["kind"] == "bill"
-    assert "not a credit" in refused(
-        owner, "applyPurchaseCreditToFinancial", {"creditId": bill.pk, "financialId": refund.pk}
-    )
     applied = ok(owner, "applyPurchaseCreditToFinancial", {"creditId": credit.pk, "financialId": refund.pk})
     assert applied["total"] == "10.00"
     bill.refresh_from_db()

@@ -185,7 +185,7 @@ def get_unmatched_invoice_lines(
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[OpenLineOut]:
-    """Lines of issued invoices and posted bills not yet matched to bank lines, oldest due first."""
+    """Open lines of issued invoices and posted bills, unmatched to bank lines, oldest due first."""
     found = matching.unmatched_lines(actor=ctx.actor, invoice_id=invoice_id, customer=customer)
     return paginate(found, limit=limit, offset=offset, item=_open_out)
 
