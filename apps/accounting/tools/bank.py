@@ -75,7 +75,7 @@ class FinancialFields(TextFields):
 
 class StatementIn(In):
     format: Literal["camt053", "mt940", "ofx", "csv"]
-    content: Annotated[str, Field(min_length=1, max_length=5_000_000, description="The file's text")]
+    content: Annotated[str, Field(min_length=1, max_length=5_000_000)]
     mapping: Annotated[
         dict[str, str] | None,
         Field(description="csv: {date, amount|paidIn+paidOut, description, reference: column}, dateFormat"),
@@ -157,7 +157,7 @@ def list_financials(
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[FinancialOut]:
-    """Bank lines, newest first, by account, match state, words or dates; totals: getFinancialsSummary."""
+    """Bank lines, newest first, by account, match state, words or date; sums: getFinancialsSummary."""
     account = (
         bank.bank_account_get(actor=ctx.actor, bank_account_id=bank_account_id) if bank_account_id else None
     )
