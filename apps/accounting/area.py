@@ -61,6 +61,29 @@ area = areas.declare(
         "reconcilePurchaseInvoiceTotal": "bill total does not match the lines, rounding difference",
         "postPurchaseInvoice": "post enter book record a supplier bill purchase invoice into payables",
         "searchPurchaseInvoices": "find list supplier bills purchase invoices we owe, unpaid bills",
+        # bank lines and matching
+        "listBankAccounts": "our business bank accounts, iban, which bank account",
+        "createFinancial": (
+            "import upload a bank statement file camt.053 camt mt940 ofx csv, "
+            "add enter a bank transaction by hand"
+        ),
+        "manageFinancial": "edit fix delete restore a bank transaction",
+        "listFinancials": "bank transactions statement lines, unreconciled unmatched payments received paid",
+        "getFinancialsSummary": "bank reconciliation status, money in out, how many transactions not matched",
+        "getMatchedFinancialLines": (
+            "what a bank transaction payment was matched reconciled to, which invoices it settled"
+        ),
+        "getUnmatchedInvoiceLines": (
+            "open unpaid invoice lines waiting to be matched reconciled to a bank payment"
+        ),
+        "matchPurchaseInvoiceLineToFinancial": (
+            "reconcile match a bank transaction payment to an invoice line"
+        ),
+        "unmatchPurchaseInvoiceLine": "undo unmatch unreconcile a bank match, wrong invoice",
+        "searchCandidateFinancials": (
+            "find which bank transaction paid an invoice, possible matches for an amount"
+        ),
+        "applyPurchaseCreditToFinancial": "apply a supplier credit note to the refund received in the bank",
     },
     profiles={},
     nav=[NavItem("accounting", _("Accounting"), "accounting:overview", AccountingPerm.VIEW, order=45)],

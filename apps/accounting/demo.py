@@ -19,6 +19,7 @@ def seed(*, people: list[Any], domain: str) -> None:
     owner = next(person for person in people if person.role.key == "owner")
     ledger.books()
     _seed_register(owner)
+    _seed_bank(owner)
     if SalesDocument.objects.filter(customer_name=DEMO_CUSTOMER).exists():
         return
     tax_code = _standard_tax_code()
@@ -84,3 +85,28 @@ def _seed_register(owner: Any) -> None:
     register.domain_manage(
         actor=owner, company=company, action="add", domain="northwind-holdings.example", purpose="both"
     )
+
+
+DEMO_BANK = "Business current account (demo)"
+# A small statement in the CSV layout many banks export, read through the importer.
+DEMO_STATEMENT = """Date,Details,Amount
+05/01/2026,Card payment Stationery World,-35.50
+07/01/2026,Transfer from Umbrella Corporation,1200.00
+09/01/2026,Monthly account fee,-5.00
+"""
+
+
+def _seed_bank(owner: Any) -> None:
+    """A demo bank account (its own ledger account) with three lines imported from a CSV."""
+    from apps.accounting import bank, statements
+    from apps.accounting.models import BankAccount
+
+    if BankAccount.objects.filter(name=DEMO_BANK).exists():
+        return
+    account = bank.bank_account_create(
+        actor=owner, name=DEMO_BANK, currency=ledger.books().base_currency, iban="GB33BUKB20201555555555"
+    )
+    mapping = statements.CsvMapping(
+        date="Date", amount="Amount", description="Details", date_format="%d/%m/%Y"
+    )
+    bank.statement_import(actor=owner, bank=account, format="csv", content=DEMO_STATEMENT, mapping=mapping)

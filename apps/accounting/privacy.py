@@ -8,7 +8,7 @@ addressed to them (found by that e-mail address), and who posted an entry. The a
 and dates stay, so the books still balance and the numbering keeps no gap.
 """
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from apps.accounting.models import (
     Account,
@@ -82,6 +82,29 @@ privacy.register(
 )
 privacy.register(Filing, user="filed_by", erase={"filed_by": None})
 privacy.register(CorporateEvent, user="recorded_by", erase={"recorded_by": None})
+# Bank lines (apps.accounting.bank): the books keep their date, amount and reference. A person's
+# are those they entered and those matched to invoices addressed to them or bills from them (a
+# customer's payments, a sole trader's); erasure clears who the line names and what its text says.
+from apps.accounting.models import BankAccount, BankMatch, Financial, MatchLine  # noqa: E402
+
+
+def _financials_of(subject: privacy.Subject) -> QuerySet:
+    condition = Q(match__lines__sales_line__document__customer_email__iexact=subject.email)
+    condition |= Q(match__lines__bill_line__bill__supplier__email__iexact=subject.email)
+    if subject.user is not None:
+        condition |= Q(created_by=subject.user)
+    return Financial._base_manager.filter(condition).distinct()
+
+
+privacy.register(
+    Financial,
+    find=_financials_of,
+    exclude=("external_id",),
+    erase={"counterparty": "", "description": "(erased)", "created_by": None},
+)
+privacy.register(BankMatch, user="created_by", erase={"created_by": None})
+privacy.not_personal(BankAccount, reason="the workspace's own bank accounts")
+privacy.not_personal(MatchLine, reason="amounts tying a bank line to an invoice line")
 
 
 # Purchase bills (apps.accounting.bills): a supplier may be a sole trader, so a bill from a contact

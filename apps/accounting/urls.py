@@ -6,4 +6,5 @@ app_name = "accounting"
 
 urlpatterns = [
     path("settings/accounting/", views.overview, name="overview"),
+    path("settings/accounting/bank-accounts/", views.bank_account_add, name="bank-account-add"),
 ]

@@ -1,14 +1,18 @@
 """The Accounting settings page: the books' settings, the latest quotes, invoices and credit notes,
-the trial balance and the latest journal entries, read from the ledger (what agents' tools
-posted shows here)."""
+the bank accounts and their latest lines, the trial balance and the latest journal entries, read
+from the ledger (what agents' tools posted shows here). An accounting admin adds bank accounts."""
 
+from django.contrib import messages
 from django.http import HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 
-from apps.accounting import ledger, register
+from apps.accounting import bank, ledger, register
+from apps.accounting.forms import BankAccountForm
 from apps.accounting.models import JournalEntry, SalesDocument, TaxType
 from apps.accounting.permissions import AccountingPerm
 from apps.accounts.requests import AuthenticatedHttpRequest
+from apps.core.actors import can
 from apps.core.pages import READ, page
 
 
@@ -26,5 +30,20 @@ def overview(request: AuthenticatedHttpRequest) -> HttpResponse:
             "tax_types": TaxType.objects.filter(archived=False),
             "documents": SalesDocument.objects.restrict(request.user).order_by("-issue_date", "-id")[:50],
             "register": register.page(actor=request.user),
+            "bank_accounts": bank.summary(actor=request.user, bank=None, until=None),
+            "financials": bank.financials(actor=request.user).order_by("-date", "-id")[:50],
+            "bank_form": BankAccountForm() if can(request.user, AccountingPerm.ADMIN) else None,
         },
     )
+
+
+@page(AccountingPerm.ADMIN, methods=("POST",), back="accounting:overview")
+def bank_account_add(request: AuthenticatedHttpRequest) -> HttpResponse:
+    form = BankAccountForm(request.POST)
+    if not form.is_valid():
+        problems = [f"{name}: {error}" for name, errors in form.errors.items() for error in errors]
+        messages.error(request, "; ".join(problems))
+        return redirect("accounting:overview")
+    made = bank.bank_account_create(actor=request.user, **form.cleaned_data)
+    messages.success(request, _("Bank account “%(name)s” added.") % {"name": made.name})
+    return redirect("accounting:overview")

@@ -1,5 +1,6 @@
 """The Accounting area's models, one module per group of entities."""
 
+from apps.accounting.models.bank import BankAccount, BankMatch, Financial, MatchLine
 from apps.accounting.models.bills import PurchaseBill, PurchaseBillLine, SupplierDefaults
 from apps.accounting.models.ledger import (
     Account,
@@ -23,6 +24,8 @@ from apps.accounting.models.sales import Charge, Payment, SalesDocument, SalesLi
 
 __all__ = [
     "Account",
+    "BankAccount",
+    "BankMatch",
     "Books",
     "Charge",
     "CompanyDomain",
@@ -30,9 +33,11 @@ __all__ = [
     "CorporateEvent",
     "ExchangeRate",
     "Filing",
+    "Financial",
     "Journal",
     "JournalEntry",
     "JournalLine",
+    "MatchLine",
     "NumberSeries",
     "Payment",
     "PurchaseBill",

@@ -95,3 +95,79 @@ def registered_company(
         from_register=False,
     )
     return company
+
+
+def bank_line(
+    actor: Any, amount: str, *, day: date | None = None, description: str = "", reference: str = ""
+) -> Any:
+    """A bank line entered by hand on the first bank account, as createFinancial enters it."""
+    from apps.accounting import bank
+
+    account = bank.bank_account_get(actor=actor, bank_account_id=None)
+    return bank.financial_create(
+        actor=actor,
+        bank=account,
+        fields={
+            "date": day or date(2026, 3, 10),
+            "amount": Decimal(amount),
+            "description": description,
+            "reference": reference,
+        },
+    )
+
+
+def posted_bill(
+    actor: Any,
+    *,
+    supplier: str = "Office Supplies Ltd",
+    reference: str = "OS-7781",
+    net: str = "35.50",
+    tax_code: str = "NONE",
+    currency: str = "GBP",
+    day: date | None = None,
+) -> Any:
+    """A posted purchase bill of one line (a negative `net` is a supplier's credit): the payable
+    credited with the gross, purchases and tax debited, through the one posting function."""
+    from apps.accounting.models import PurchaseBill, PurchaseBillLine
+
+    ledger.books()
+    tax_type = TaxType.objects.get(code=tax_code)
+    amount = Decimal(net)
+    tax = amount * tax_type.charged_rate / 100
+    day = day or date(2026, 3, 5)
+    bill = PurchaseBill.objects.create(
+        status=PurchaseBill.Status.POSTED,
+        supplier_name=supplier,
+        reference=reference,
+        currency=currency,
+        issue_date=day,
+        due_date=day,
+        net=amount,
+        tax=tax,
+        total=amount + tax,
+        created_by=actor,
+    )
+    PurchaseBillLine.objects.create(
+        bill=bill,
+        description=f"{supplier} {reference}",
+        unit_price=amount,
+        account=ledger.account(Account.Role.PURCHASES),
+        tax_type=tax_type,
+        net=amount,
+        tax=tax,
+    )
+    bill.entry = ledger.post(
+        journal="PUR",
+        day=day,
+        currency=currency,
+        actor=actor,
+        source=f"bill:{bill.pk}",
+        legs=[
+            ledger.Leg(ledger.account(Account.Role.PURCHASES), amount, tax_type=tax_type),
+            ledger.Leg(ledger.account(Account.Role.TAX), tax, tax_type=tax_type),
+            ledger.Leg(ledger.account(Account.Role.PAYABLE), -(amount + tax)),
+        ],
+    )
+    bill.rate = bill.entry.rate
+    bill.save(update_fields=["entry", "rate"])
+    return bill

@@ -4,7 +4,7 @@
 from datetime import date
 from typing import Any
 
-from apps.accounting.tests.factories import draft, issued, post_sale
+from apps.accounting.tests.factories import bank_line, draft, issued, post_sale, posted_bill
 from apps.catalogue.dispatch import MemorySession
 from apps.catalogue.testing import Sample, call, confirmed, sample, structured
 
@@ -301,3 +301,83 @@ def post_purchase_invoice(actor: Any) -> Sample:
 def search_purchase_invoices(actor: Any) -> Sample:
     _bill(actor, supplier="Searched Supplier 9021", vat_number="none")
     return Sample({"query": "Searched"}, private=["Searched Supplier 9021"])
+
+
+# --- bank lines and matching --------------------------------------------------------------------
+
+
+@sample("listBankAccounts")
+def list_bank_accounts(actor: Any) -> Sample:
+    return Sample({})
+
+
+@sample("createFinancial")
+def create_financial(actor: Any) -> Sample:
+    line = {"date": "2026-03-10", "amount": "-42.10", "description": "Sample Supplier 3381 card payment"}
+    return Sample({"financial": line})
+
+
+@sample("manageFinancial")
+def manage_financial(actor: Any) -> Sample:
+    line = bank_line(actor, "15.00", description="Sample refund")
+    return Sample({"financialId": line.pk, "action": "update", "financial": {"reference": "RF-1"}})
+
+
+@sample("listFinancials")
+def list_financials(actor: Any) -> Sample:
+    bank_line(actor, "77.00", description="Banked Customer 5127 transfer")
+    return Sample({"query": "Banked"}, private=["Banked Customer 5127"])
+
+
+@sample("getFinancialsSummary")
+def get_financials_summary(actor: Any) -> Sample:
+    bank_line(actor, "9876.54", description="Deposit")
+    return Sample({}, private=["9876.54"])
+
+
+def _matched(actor: Any) -> tuple[Any, Any]:
+    from apps.accounting import matching
+
+    invoice = issued(actor, customer="Matched Customer 6604")
+    line = bank_line(actor, "120.00", description="Matched Customer 6604 payment")
+    made = matching.match(actor=actor, financial_ids=[line.pk], items=[matching.Item("invoice", invoice.pk)])
+    return invoice, made
+
+
+@sample("getMatchedFinancialLines")
+def get_matched_financial_lines(actor: Any) -> Sample:
+    invoice, _made = _matched(actor)
+    return Sample({"invoiceId": invoice.pk}, private=["Matched Customer 6604"])
+
+
+@sample("getUnmatchedInvoiceLines")
+def get_unmatched_invoice_lines(actor: Any) -> Sample:
+    issued(actor, customer="Open Customer 7718")
+    return Sample({"customer": "Open Customer 7718"}, private=["Open Customer 7718"])
+
+
+@sample("matchPurchaseInvoiceLineToFinancial")
+def match_purchase_invoice_line_to_financial(actor: Any) -> Sample:
+    invoice = issued(actor)
+    line = bank_line(actor, "120.00")
+    return Sample({"financialIds": [line.pk], "lines": [{"invoiceId": invoice.pk}]})
+
+
+@sample("unmatchPurchaseInvoiceLine")
+def unmatch_purchase_invoice_line(actor: Any) -> Sample:
+    _invoice, made = _matched(actor)
+    return Sample({"matchId": made.pk})
+
+
+@sample("searchCandidateFinancials")
+def search_candidate_financials(actor: Any) -> Sample:
+    invoice = issued(actor)
+    bank_line(actor, "120.00", description="Candidate Payer 2290", reference=invoice.number)
+    return Sample({"invoiceId": invoice.pk}, private=["Candidate Payer 2290"])
+
+
+@sample("applyPurchaseCreditToFinancial")
+def apply_purchase_credit_to_financial(actor: Any) -> Sample:
+    credit = posted_bill(actor, supplier="Credit Supplier 4471", reference="CN-4471", net="-18.00")
+    refund = bank_line(actor, "18.00", description="Credit Supplier 4471 refund")
+    return Sample({"creditId": credit.pk, "financialId": refund.pk}, private=["Credit Supplier 4471"])
