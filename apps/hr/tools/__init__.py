@@ -1,0 +1,1 @@
+"""The HR area of the catalogue (SPEC 4.7), one module per group of tools."""
