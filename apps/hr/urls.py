@@ -6,4 +6,5 @@ app_name = "hr"
 
 urlpatterns = [
     path("settings/hr/", views.home, name="home"),
+    path("settings/hr/employees/<int:employee_id>/", views.employee_detail, name="employee"),
 ]
