@@ -39,13 +39,13 @@ def instant(value: datetime | None, zone_name: str, *, field: str) -> datetime:
     if value.tzinfo is None:
         zone = ZoneInfo(zone_name)
         first, second = value.replace(tzinfo=zone, fold=0), value.replace(tzinfo=zone, fold=1)
+        back = first.astimezone(UTC).astimezone(zone).replace(tzinfo=None)
+        if back != value:
+            raise invalid(field, f"{value.isoformat()} does not exist in {zone_name} (clocks go forward)")
         if first.utcoffset() != second.utcoffset():
             raise invalid(
                 field, f"{value.isoformat()} happens twice in {zone_name} (clocks go back); add the offset"
             )
-        back = first.astimezone(UTC).astimezone(zone).replace(tzinfo=None)
-        if back != value:
-            raise invalid(field, f"{value.isoformat()} does not exist in {zone_name} (clocks go forward)")
         value = first
     if value > now + timedelta(minutes=1):
         raise invalid(field, "is in the future; clock times are when it happened")
