@@ -44,6 +44,8 @@ area = areas.declare(
         "policy grievance hiring recruiting candidate applicant"
     ),
     hints={**PEOPLE_HINTS, **TALENT_HINTS},
+    # The "people" profile is near its limits (apps.catalogue.profiles): HR's everyday three.
+    profiles={"people": ("getHrDashboard", "searchEmployees", "submitLeaveRequest")},
     nav=[NavItem("hr", _("HR"), "hr:home", HrPerm.VIEW, order=37)],
     periodic={
         "hr-overdue-onboarding": areas.Periodic(
