@@ -61,6 +61,7 @@ TENANT_APPS = [
     "apps.mail",
     "apps.deals",
     "apps.support",
+    "apps.hr",
     # Sign-in throttling: a workspace's failed sign-ins are counted in its own schema, so the same
     # e-mail address locked out in one workspace still signs in to another.
     "axes",

@@ -1,0 +1,97 @@
+"""The HR settings page: employees, leave requests waiting for a decision (approved or denied
+here too), and the time clock; and each employee's page, restricted details only for HR."""
+
+from datetime import timedelta
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+
+from apps.accounts.requests import AuthenticatedHttpRequest
+from apps.core.actors import can
+from apps.core.pages import READ, page
+from apps.hr.models import Employee, LeaveRequest
+from apps.hr.permissions import HrPerm
+from apps.hr.selectors import employees as selectors
+from apps.hr.selectors import leave as leave_selectors
+from apps.hr.selectors import time as times
+from apps.hr.services import leave, time
+from apps.hr.services.onboarding import items_visible
+
+
+@page(HrPerm.VIEW, methods=READ)
+def home(request: AuthenticatedHttpRequest) -> HttpResponse:
+    actor = request.user
+    today = timezone.localdate()
+    staff = selectors.employee_list(actor=actor, status="all")
+    requests = leave_selectors.requests_visible(actor=actor)
+    sees_time = can(actor, HrPerm.TIME_MANAGE) or can(actor, HrPerm.ADMIN)
+    own = selectors.employee_of(actor)
+    clock = []
+    if sees_time:
+        clock = list(times.clocked_in(actor=actor).select_related("employee").order_by("clock_in")[:200])
+    elif own is not None and can(actor, HrPerm.TIME):
+        week = times.entries_of(actor=actor, employee=own, start=today - timedelta(days=6), end=today)
+        clock = list(week.select_related("employee"))
+    return render(
+        request,
+        "hr/home.html",
+        {
+            "nav": "hr",
+            "employees": staff[:500],
+            "pending": requests.filter(status=LeaveRequest.Status.PENDING).order_by("start_date", "id")[:200],
+            "coming": requests.filter(status=LeaveRequest.Status.APPROVED, end_date__gte=today).order_by(
+                "start_date", "id"
+            )[:200],
+            "may_decide": can(actor, HrPerm.APPROVE_LEAVE),
+            "me": actor.pk,
+            "sees_time": sees_time,
+            "clock": clock,
+            "overdue": items_visible(actor=actor)
+            .filter(due_date__lt=today, done_at__isnull=True)
+            .order_by("due_date")[:100],
+        },
+    )
+
+
+@page(HrPerm.APPROVE_LEAVE, methods=("POST",), back="hr:home")
+def leave_decide(request: AuthenticatedHttpRequest, request_id: int) -> HttpResponse:
+    found = leave_selectors.requests_visible(actor=request.user).fetch(request.user, request_id)
+    if request.POST.get("decision") == "approve":
+        leave.request_approve(actor=request.user, request=found)
+        messages.success(request, f"Leave of {found.employee.full_name} approved.")
+    else:
+        leave.request_deny(actor=request.user, request=found, reason=request.POST.get("reason", ""))
+        messages.success(request, f"Leave of {found.employee.full_name} is {found.status}.")
+    return redirect("hr:home")
+
+
+@page(HrPerm.VIEW, methods=READ, back="hr:home")
+def employee_detail(request: AuthenticatedHttpRequest, employee_id: int) -> HttpResponse:
+    actor = request.user
+    employee = Employee.objects.select_related("department", "manager", "user").fetch(actor, employee_id)
+    today = timezone.localdate()
+    balance = None
+    if leave.may_act_for(actor, employee):
+        balance = leave.balance_of(employee=employee, policy=leave.policy_default())
+    entries = []
+    if time.may_clock_for(actor, employee) and can(actor, HrPerm.TIME):
+        entries = list(
+            times.entries_of(actor=actor, employee=employee, start=today - timedelta(days=13), end=today)
+        )
+    return render(
+        request,
+        "hr/employee.html",
+        {
+            "nav": "hr",
+            "employee": employee,
+            "restricted": selectors.restricted_of(actor=actor, employee=employee),
+            "balance": balance,
+            "requests": leave_selectors.requests_visible(actor=actor).filter(employee=employee)[:50],
+            "entries": entries,
+            "items": items_visible(actor=actor)
+            .filter(checklist__employee=employee)
+            .order_by("due_date", "id"),
+        },
+    )
