@@ -1,5 +1,28 @@
 """The HR area's models, one module per group of entities."""
 
 from apps.hr.models.employees import Employee, RestrictedDetails
+from apps.hr.models.grievances import Grievance, GrievanceEvent, GrievanceRead
+from apps.hr.models.hiring import Candidate, HiringAdvice, HiringPipeline, HiringStage, StageChange
+from apps.hr.models.policies import Policy, PolicyAcknowledgment, PolicyVersion
+from apps.hr.models.reviews import Assessment, Review, ReviewCycle
+from apps.hr.models.training import TrainingRecord
 
-__all__ = ["Employee", "RestrictedDetails"]
+__all__ = [
+    "Assessment",
+    "Candidate",
+    "Employee",
+    "Grievance",
+    "GrievanceEvent",
+    "GrievanceRead",
+    "HiringAdvice",
+    "HiringPipeline",
+    "HiringStage",
+    "Policy",
+    "PolicyAcknowledgment",
+    "PolicyVersion",
+    "RestrictedDetails",
+    "Review",
+    "ReviewCycle",
+    "StageChange",
+    "TrainingRecord",
+]
