@@ -3,8 +3,16 @@
 from apps.hr.models.employees import Employee, RestrictedDetails
 from apps.hr.models.grievances import Grievance, GrievanceEvent, GrievanceRead
 from apps.hr.models.hiring import Candidate, HiringAdvice, HiringPipeline, HiringStage, StageChange
+from apps.hr.models.leave import LeaveEntry, LeavePolicy, LeaveRequest
+from apps.hr.models.onboarding import (
+    OnboardingChecklist,
+    OnboardingItem,
+    OnboardingTemplate,
+    OnboardingTemplateItem,
+)
 from apps.hr.models.policies import Policy, PolicyAcknowledgment, PolicyVersion
 from apps.hr.models.reviews import Assessment, Review, ReviewCycle
+from apps.hr.models.time import TimeEntry, TimeEntryEdit
 from apps.hr.models.training import TrainingRecord
 
 __all__ = [
@@ -17,6 +25,13 @@ __all__ = [
     "HiringAdvice",
     "HiringPipeline",
     "HiringStage",
+    "LeaveEntry",
+    "LeavePolicy",
+    "LeaveRequest",
+    "OnboardingChecklist",
+    "OnboardingItem",
+    "OnboardingTemplate",
+    "OnboardingTemplateItem",
     "Policy",
     "PolicyAcknowledgment",
     "PolicyVersion",
@@ -24,5 +39,7 @@ __all__ = [
     "Review",
     "ReviewCycle",
     "StageChange",
+    "TimeEntry",
+    "TimeEntryEdit",
     "TrainingRecord",
 ]
