@@ -1,9 +1,11 @@
 from django.urls import path
 
-from apps.hr import views
+from apps.hr import hiring_views, views
 
 app_name = "hr"
 
 urlpatterns = [
     path("settings/hr/", views.home, name="home"),
+    path("settings/hr/hiring/", hiring_views.hiring, name="hiring"),
+    path("settings/hr/hiring/candidates/<int:candidate_id>/", hiring_views.candidate, name="candidate"),
 ]

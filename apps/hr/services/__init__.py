@@ -1,0 +1,1 @@
+"""Writes of the HR area, one module per group of entities."""
