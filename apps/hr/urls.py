@@ -6,6 +6,7 @@ app_name = "hr"
 
 urlpatterns = [
     path("settings/hr/", views.home, name="home"),
+    path("settings/hr/employees/<int:employee_id>/", views.employee_detail, name="employee"),
     path("settings/hr/hiring/", hiring_views.hiring, name="hiring"),
     path("settings/hr/hiring/candidates/<int:candidate_id>/", hiring_views.candidate, name="candidate"),
 ]

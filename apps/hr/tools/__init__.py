@@ -1,4 +1,27 @@
-"""The HR area of the catalogue (SPEC 4.7), one module per group of tools. The catalogue
-autodiscovers `apps.hr.tools`; importing the modules here is what registers their tools."""
+"""The HR area of the catalogue (SPEC 4.7), one module per group of tools."""
 
-from apps.hr.tools import grievances, hiring, policies, reviews, training  # noqa: F401  (registers them)
+from apps.hr.tools import (
+    employees,
+    grievances,
+    hiring,
+    leave,
+    onboarding,
+    overview,
+    policies,
+    reviews,
+    time,
+    training,
+)
+
+__all__ = [
+    "employees",
+    "grievances",
+    "hiring",
+    "leave",
+    "onboarding",
+    "overview",
+    "policies",
+    "reviews",
+    "time",
+    "training",
+]

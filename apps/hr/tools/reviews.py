@@ -8,9 +8,9 @@ from pydantic import Field
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Limit, Offset, Out, Page, PersonRef, id_field, paginate
-from apps.hr import selectors
 from apps.hr.models import Assessment, Employee, Review, ReviewCycle
 from apps.hr.permissions import HrPerm
+from apps.hr.selectors import reviews as selectors
 from apps.hr.services import reviews as services
 from apps.hr.services.text import person_by_email
 

@@ -1,0 +1,92 @@
+"""The demo workspaces' HR (`manage.py seed_demo`): an employment record for each demo person,
+a new hire being onboarded, approved and pending leave, and a day on the time clock. Made once: a
+second run finds the employees and changes nothing."""
+
+from datetime import datetime, time, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.db import transaction
+from django.utils import timezone
+
+from apps.hr import leave
+from apps.hr.models import Employee
+from apps.hr.services import employees, onboarding
+from apps.hr.services import leave as leave_services
+from apps.hr.services import time as clock
+
+JOBS = {"owner": "Managing director", "admin": "HR manager", "member": "Account manager", "viewer": "Analyst"}
+
+
+def _working_day(employee: Employee, day: Any) -> Any:
+    while not leave.is_working_day(employee, day):
+        day += timedelta(days=1)
+    return day
+
+
+@transaction.atomic
+def seed(*, people: list[Any], domain: str) -> None:
+    if Employee.objects.exists():
+        return
+    by_role = {person.role.key: person for person in people if person.role}
+    owner = by_role["owner"]
+    today = timezone.localdate()
+    made: dict[str, Employee] = {}
+    for key in ("owner", "admin", "member", "viewer"):
+        person = by_role.get(key)
+        if person is None:
+            continue
+        made[key] = employees.employee_create(
+            actor=owner,
+            fields={
+                "full_name": person.full_name or key.capitalize(),
+                "email": person.email,
+                "person_email": person.email,
+                "job_title": JOBS[key],
+                "start_date": today.replace(year=today.year - 2, day=1),
+                "manager_id": made["owner"].pk if "owner" in made else None,
+                "country": "GB",
+                "region": "ENG",
+                "time_zone": "Europe/London",
+                "fte": "0.8" if key == "viewer" else "1",
+                "working_days": [0, 1, 2, 3] if key == "viewer" else [0, 1, 2, 3, 4],
+            },
+        )
+    hire = employees.employee_create(
+        actor=owner,
+        fields={
+            "full_name": "Noor Haddad",
+            "email": f"noor.haddad@{domain}",
+            "job_title": "Support engineer",
+            "start_date": today + timedelta(days=7),
+            "manager_id": made["admin"].pk if "admin" in made else None,
+            "country": "GB",
+            "region": "ENG",
+        },
+    )
+    onboarding.checklist_start(actor=owner, employee=hire, template=onboarding.template_standard())
+    member = made.get("member")
+    if member is None:
+        return
+    policy = leave_services.policy_default()
+    start = _working_day(member, today + timedelta(days=21))
+    approved = leave_services.request_submit(
+        actor=owner, employee=member, policy=policy, start=start, end=start
+    )
+    leave_services.request_approve(actor=by_role.get("admin", owner), request=approved)
+    later = _working_day(member, start + timedelta(days=14))
+    leave_services.request_submit(
+        actor=owner, employee=member, policy=policy, start=later, end=later, end_half=True
+    )
+    zone = ZoneInfo(member.time_zone)
+    day = today - timedelta(days=1)
+    clock.clock_in(
+        actor=owner, employee=member, at=datetime.combine(day, time(9), tzinfo=zone), reason="demo day"
+    )
+    clock.clock_out(
+        actor=owner,
+        employee=member,
+        at=datetime.combine(day, time(17, 30), tzinfo=zone),
+        break_minutes=30,
+        reason="demo day",
+    )

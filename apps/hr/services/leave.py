@@ -1,0 +1,388 @@
+"""Writes about leave: requests and their decisions, and the balance ledger.
+
+A balance is never stored: it is the sum of ledger entries up to a date. Accruals, the closing of
+a year (its balance out on 31 December, what the policy lets carry over in on 1 January) and the
+expiry of carried days are written as they fall due (`ledger_ensure`); a change dated earlier
+than such derived entries removes them and they are written again from the changed ledger."""
+
+import logging
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from apps.accounts.models import person
+from apps.core.actors import Actor, can, require
+from apps.core.errors import Forbidden, invalid
+from apps.hr import calendar_link, leave
+from apps.hr.models import Employee, LeaveEntry, LeavePolicy, LeaveRequest
+from apps.hr.permissions import HrPerm
+
+logger = logging.getLogger(__name__)
+Kind = LeaveEntry.Kind
+OPEN = (LeaveRequest.Status.PENDING, LeaveRequest.Status.APPROVED)
+DERIVED = (Kind.CARRY_OVER, Kind.EXPIRY)
+
+
+def policy_default() -> LeavePolicy:
+    """The workspace's default policy, made the first time leave is used (25 days a year,
+    accrued monthly; up to 5 days carry over and expire at the end of March)."""
+    policy = LeavePolicy.objects.live().filter(is_default=True).first()
+    if policy is None:
+        policy = LeavePolicy.objects.live().order_by("id").first()
+    if policy is None:
+        policy = LeavePolicy.objects.create(name="Annual leave", annual_days=Decimal(25), is_default=True)
+    return policy
+
+
+def policy_named(name: str | None) -> LeavePolicy:
+    if not name:
+        return policy_default()
+    found = LeavePolicy.objects.live().filter(name__iexact=name.strip()).first()
+    if found is None:
+        names = ", ".join(LeavePolicy.objects.live().values_list("name", flat=True)) or "none yet"
+        raise invalid("policy", f"no leave policy {name!r}; the policies are: {names}")
+    return found
+
+
+# --- the ledger -------------------------------------------------------------------------------------
+
+
+def _sum(rows: Any) -> Decimal:
+    return rows.aggregate(total=Sum("days"))["total"] or Decimal(0)
+
+
+def balance_on(employee: Employee, policy: LeavePolicy, day: date) -> Decimal:
+    return _sum(LeaveEntry.objects.filter(employee=employee, policy=policy, effective__lte=day))
+
+
+def ledger_ensure(*, employee: Employee, policy: LeavePolicy, through: date) -> None:
+    """Writes the entries due up to `through`: accruals of each period employed, and for each
+    year that has ended by then, its closing, carry-over and the expiry of carried days."""
+    last_day = min(through, employee.end_date) if employee.end_date else through
+    if last_day < employee.start_date:
+        return
+    for year in range(employee.start_date.year, last_day.year + 1):
+        _accrue_year(employee, policy, year, through)
+        if through >= date(year + 1, 1, 1):
+            _close_year(employee, policy, year, through)
+
+
+def _entry(
+    employee: Employee, policy: LeavePolicy, kind: str, period: date, days: Decimal, **extra: Any
+) -> None:
+    LeaveEntry.objects.get_or_create(
+        employee=employee,
+        policy=policy,
+        kind=kind,
+        period=period,
+        defaults={"days": days, "effective": extra.pop("effective", period), **extra},
+    )
+
+
+def _accrue_year(employee: Employee, policy: LeavePolicy, year: int, through: date) -> None:
+    if policy.accrual == LeavePolicy.Accrual.YEARLY:
+        days = leave.year_accrual(policy, employee, year)
+        first = max(date(year, 1, 1), employee.start_date)
+        if days and first <= through:
+            _entry(employee, policy, Kind.ACCRUAL, date(year, 1, 1), days, effective=first, note=f"{year}")
+        return
+    for month in range(1, 13):
+        first = date(year, month, 1)
+        if first > through:
+            break
+        days = leave.month_accrual(policy, employee, year, month)
+        if days:
+            effective = max(first, employee.start_date)
+            _entry(
+                employee, policy, Kind.ACCRUAL, first, days, effective=effective, note=first.strftime("%Y-%m")
+            )
+
+
+def _close_year(employee: Employee, policy: LeavePolicy, year: int, through: date) -> None:
+    if employee.end_date and employee.end_date <= date(year, 12, 31):
+        return  # gone by the end of the year: nothing carries over
+    closing, opening = date(year, 12, 31), date(year + 1, 1, 1)
+    if LeaveEntry.objects.filter(
+        employee=employee, policy=policy, kind=Kind.CARRY_OVER, period=closing
+    ).exists():
+        carried = _sum(
+            LeaveEntry.objects.filter(employee=employee, policy=policy, kind=Kind.CARRY_OVER, period=opening)
+        )
+    else:
+        left = balance_on(employee, policy, closing)
+        carried = min(max(left, Decimal(0)), policy.carry_over_cap)
+        _entry(employee, policy, Kind.CARRY_OVER, closing, -left, note=f"{year} closed")
+        if carried:
+            _entry(employee, policy, Kind.CARRY_OVER, opening, carried, note=f"carried over from {year}")
+    months = policy.carry_over_expiry_months
+    if not carried or not months:
+        return
+    expires = date(year + 1 + (months // 12), months % 12 + 1, 1)
+    if through < expires:
+        return
+    # Leave taken before the expiry uses the carried days first.
+    taken = -_sum(
+        LeaveEntry.objects.filter(
+            employee=employee, policy=policy, kind=Kind.TAKEN, effective__gte=opening, effective__lt=expires
+        )
+    )
+    unused = carried - min(max(taken, Decimal(0)), carried)
+    if unused > 0:
+        _entry(employee, policy, Kind.EXPIRY, expires, -unused, note=f"carried days from {year} expired")
+
+
+def _reopen(employee: Employee, policy: LeavePolicy, since: date) -> None:
+    """A change dated `since`: the closings and expiries from then on are written again."""
+    LeaveEntry.objects.filter(
+        employee=employee, policy=policy, kind__in=DERIVED, effective__gte=since
+    ).delete()
+
+
+def accruals_rebuild(*, employee: Employee) -> None:
+    """The employee's FTE, start or end changed: accruals from this month on (or from the new end,
+    when earlier) are made again with the new figures."""
+    today = timezone.localdate()
+    since = today.replace(day=1)
+    if employee.end_date and employee.end_date < since:
+        since = employee.end_date.replace(day=1)
+    if employee.start_date > since:
+        since = employee.start_date.replace(day=1)
+    rows = LeaveEntry.objects.filter(employee=employee)
+    rows.filter(kind=Kind.ACCRUAL, period__gte=since).delete()
+    rows.filter(kind__in=DERIVED, effective__gte=since).delete()
+    for policy in LeavePolicy.objects.filter(pk__in=rows.values("policy")).distinct():
+        ledger_ensure(employee=employee, policy=policy, through=max(today, since))
+
+
+@dataclass
+class Balance:
+    policy: LeavePolicy
+    balance_today: Decimal
+    year_end_balance: Decimal
+    pending: Decimal
+    available: Decimal
+    taken_this_year: Decimal
+    carried_over: Decimal
+
+
+def balance_of(*, employee: Employee, policy: LeavePolicy, year: int | None = None) -> Balance:
+    today = timezone.localdate()
+    year = year or today.year
+    year_end = date(year, 12, 31)
+    ledger_ensure(employee=employee, policy=policy, through=max(year_end, today))
+    entries = LeaveEntry.objects.filter(employee=employee, policy=policy)
+    in_year = entries.filter(effective__gte=date(year, 1, 1), effective__lte=year_end)
+    # The balance at the end of the year, before that year is closed.
+    year_end_balance = _sum(
+        entries.filter(effective__lte=year_end).exclude(kind=Kind.CARRY_OVER, period=year_end)
+    )
+    pending = _sum(
+        LeaveRequest.objects.live().filter(
+            employee=employee, policy=policy, status=LeaveRequest.Status.PENDING, start_date__year=year
+        )
+    )
+    return Balance(
+        policy=policy,
+        balance_today=_sum(entries.filter(effective__lte=today)),
+        year_end_balance=year_end_balance,
+        pending=pending,
+        available=year_end_balance - pending,
+        taken_this_year=-_sum(in_year.filter(kind=Kind.TAKEN)),
+        carried_over=_sum(in_year.filter(kind=Kind.CARRY_OVER, days__gt=0)),
+    )
+
+
+# --- requests -----------------------------------------------------------------------------------------
+
+
+def _lock(employee: Employee) -> Employee:
+    return Employee.objects.select_for_update().get(pk=employee.pk)
+
+
+def may_act_for(actor: Actor, employee: Employee) -> bool:
+    """Whether the actor may request or see leave of this employee: their own, or HR's."""
+    own = employee.user_id is not None and employee.user_id == getattr(actor, "pk", None)
+    return own or can(actor, HrPerm.APPROVE_LEAVE) or can(actor, HrPerm.ADMIN)
+
+
+@transaction.atomic
+def request_submit(
+    *,
+    actor: Actor,
+    employee: Employee,
+    policy: LeavePolicy,
+    start: date,
+    end: date,
+    start_half: bool = False,
+    end_half: bool = False,
+    note: str = "",
+) -> LeaveRequest:
+    require(actor, HrPerm.LEAVE)
+    if not may_act_for(actor, employee):
+        raise Forbidden("You may request leave for yourself only; HR requests it for others.")
+    employee = _lock(employee)
+    today = timezone.localdate()
+    if end < start:
+        raise invalid("endDate", f"the last day is before the first ({start.isoformat()})")
+    if start.year != end.year:
+        raise invalid("endDate", f"leave crosses into {end.year}: request it as two, split at 31 December")
+    if start < today and (today - start).days > policy.max_past_days:
+        raise invalid(
+            "startDate",
+            f"{start.isoformat()} is more than {policy.max_past_days} days ago, the limit of {policy.name}",
+        )
+    if start < employee.start_date or (employee.end_date and end > employee.end_date):
+        raise invalid("startDate", "the leave falls outside the employment (start to end date)")
+    if (start_half or end_half) and not policy.allow_half_days:
+        raise invalid("startHalf", f"{policy.name} is taken in whole days")
+    if start == end and start_half and end_half:
+        raise invalid(
+            "endHalf", "a one-day request is either the morning (endHalf) or the afternoon (startHalf)"
+        )
+    days = leave.working_days(employee, start, end, start_half=start_half, end_half=end_half)
+    if days <= 0:
+        raise invalid("startDate", "no working days in that period (weekends, days off and public holidays)")
+    clash = (
+        LeaveRequest.objects.live()
+        .filter(employee=employee, status__in=OPEN, start_date__lte=end, end_date__gte=start)
+        .first()
+    )
+    if clash is not None:
+        raise invalid(
+            "startDate",
+            f"overlaps leave request {clash.pk} ({clash.start_date.isoformat()} to "
+            f"{clash.end_date.isoformat()}, {clash.status})",
+        )
+    balance = balance_of(employee=employee, policy=policy, year=start.year)
+    if days > balance.available:
+        raise invalid(
+            "endDate",
+            f"needs {days} days but {balance.available.normalize()} of {policy.name} are available "
+            f"in {start.year} (pending requests counted)",
+        )
+    request = LeaveRequest.objects.create(
+        employee=employee,
+        policy=policy,
+        start_date=start,
+        end_date=end,
+        start_half=start_half,
+        end_half=end_half,
+        days=days,
+        note=note.strip()[:500],
+        requested_by=person(actor),
+        created_by=person(actor),
+    )
+    _tell_manager(actor, request)
+    logger.info("leave request %s submitted for employee %s", request.pk, employee.pk)
+    return request
+
+
+def _tell_manager(actor: Actor, request: LeaveRequest) -> None:
+    manager = request.employee.manager
+    if manager is None or manager.user is None or manager.user_id == getattr(actor, "pk", None):
+        return
+    from apps.notifications.services import notify
+
+    notify(
+        recipient=manager.user,
+        actor=person(actor),
+        title=f"Leave request from {request.employee.full_name}",
+        body=f"{request.start_date.isoformat()} to {request.end_date.isoformat()}: {request.days} days",
+    )
+
+
+def _check_approver(actor: Actor, request: LeaveRequest) -> None:
+    require(actor, HrPerm.APPROVE_LEAVE)
+    actor_pk = getattr(actor, "pk", None)
+    if actor_pk is not None and actor_pk in (request.requested_by_id, request.employee.user_id):
+        raise Forbidden("An approver is never the requester: someone else must decide on this leave.")
+
+
+@transaction.atomic
+def request_approve(*, actor: Actor, request: LeaveRequest, note: str = "") -> LeaveRequest:
+    request = LeaveRequest.objects.select_for_update().select_related("employee", "policy").get(pk=request.pk)
+    _check_approver(actor, request)
+    if request.status != LeaveRequest.Status.PENDING:
+        raise invalid("requestId", f"leave request {request.pk} is {request.status}, not pending")
+    employee = _lock(request.employee)
+    balance = balance_of(employee=employee, policy=request.policy, year=request.start_date.year)
+    # Pending requests (this one included) are counted in `available`; what is approved must fit
+    # what is left at the end of the year.
+    if request.days > balance.year_end_balance:
+        raise invalid(
+            "requestId",
+            f"needs {request.days} days but {balance.year_end_balance.normalize()} are left in "
+            f"{request.start_date.year}",
+        )
+    _reopen(employee, request.policy, request.start_date)
+    LeaveEntry.objects.create(
+        employee=employee,
+        policy=request.policy,
+        kind=Kind.TAKEN,
+        days=-request.days,
+        effective=request.start_date,
+        request=request,
+        note=f"request {request.pk}",
+        created_by=person(actor),
+    )
+    request.status = LeaveRequest.Status.APPROVED
+    request.decided_by, request.decided_at = person(actor), timezone.now()
+    request.decision_note = note.strip()[:500]
+    request.calendar_event_id = calendar_link.show(actor=actor, request=request)
+    request.save()
+    _tell_requester(actor, request, "approved")
+    logger.info("leave request %s approved by %s", request.pk, getattr(actor, "pk", None))
+    return request
+
+
+@transaction.atomic
+def request_deny(*, actor: Actor, request: LeaveRequest, reason: str) -> LeaveRequest:
+    """Denies a pending request, or cancels an approved one: its days return to the balance."""
+    request = LeaveRequest.objects.select_for_update().select_related("employee", "policy").get(pk=request.pk)
+    _check_approver(actor, request)
+    reason = " ".join(reason.split())
+    if not reason:
+        raise invalid("reason", "say why, for the employee")
+    if request.status == LeaveRequest.Status.PENDING:
+        request.status = LeaveRequest.Status.DENIED
+    elif request.status == LeaveRequest.Status.APPROVED:
+        _reopen(request.employee, request.policy, request.start_date)
+        LeaveEntry.objects.create(
+            employee=request.employee,
+            policy=request.policy,
+            kind=Kind.TAKEN,
+            days=request.days,
+            effective=request.start_date,
+            request=request,
+            note=f"request {request.pk} cancelled: days returned",
+            created_by=person(actor),
+        )
+        calendar_link.remove(actor=actor, request=request)
+        request.status = LeaveRequest.Status.CANCELLED
+    else:
+        raise invalid("requestId", f"leave request {request.pk} is already {request.status}")
+    request.decided_by, request.decided_at = person(actor), timezone.now()
+    request.decision_note = reason[:500]
+    request.save()
+    _tell_requester(actor, request, str(request.status))
+    logger.info("leave request %s %s by %s", request.pk, request.status, getattr(actor, "pk", None))
+    return request
+
+
+def _tell_requester(actor: Actor, request: LeaveRequest, what: str) -> None:
+    recipient = request.employee.user or request.requested_by
+    if recipient is None or recipient.pk == getattr(actor, "pk", None):
+        return
+    from apps.notifications.services import notify
+
+    notify(
+        recipient=recipient,
+        actor=person(actor),
+        title=f"Leave {what}",
+        body=f"{request.start_date.isoformat()} to {request.end_date.isoformat()} ({request.days} days)",
+    )

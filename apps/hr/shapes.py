@@ -1,0 +1,128 @@
+"""What HR tools answer (apps.catalogue.shapes.Out). Restricted details are never read from an
+employee: a tool passes them only to a reader with hr.restricted."""
+
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Annotated, Any
+
+from pydantic import Field
+
+from apps.catalogue.shapes import From, Out, PersonRef, RefOut
+
+
+class RestrictedOut(Out):
+    pay_amount: Decimal | None
+    pay_currency: str
+    pay_period: str
+    national_id: str
+    health_notes: str
+
+
+class EmployeeSummary(Out):
+    id: int
+    full_name: str
+    job_title: str
+    department: Annotated[str | None, From("department.name")] = None
+    start_date: date
+    end_date: date | None
+
+    @classmethod
+    def of(cls, employee: Any) -> "EmployeeSummary":
+        return cls.of_record(employee, department=employee.department.name if employee.department else None)
+
+
+class EmployeeOut(EmployeeSummary):
+    email: str
+    employment_type: str
+    manager: RefOut | None
+    person: PersonRef | None
+    location: str
+    country: str
+    region: str
+    time_zone: str
+    fte: Decimal
+    working_days: list[int] = Field(description="Monday 0")
+    hours_per_week: Decimal
+    archived: Annotated[bool, From("in_trash")]
+    url: str = ""
+    restricted: RestrictedOut | None = Field(default=None, description="Only with hr.restricted")
+
+    @classmethod
+    def full(cls, employee: Any, *, restricted: Any = None, url: str = "") -> "EmployeeOut":
+        manager = employee.manager
+        return cls.of_record(
+            employee,
+            department=employee.department.name if employee.department else None,
+            manager=RefOut(id=manager.pk, name=manager.full_name) if manager else None,
+            person=PersonRef.of(employee.user),
+            restricted=RestrictedOut.of_record(restricted) if restricted is not None else None,
+            url=url,
+        )
+
+
+class LinkOut(Out):
+    url: str
+
+
+class LeaveRequestOut(Out):
+    id: int
+    employee: RefOut
+    policy: Annotated[str, From("policy.name")]
+    start_date: date
+    end_date: date
+    start_half: bool
+    end_half: bool
+    days: Decimal
+    status: str
+    note: str
+    decided_by: PersonRef | None
+    decided_at: datetime | None
+
+    @classmethod
+    def of(cls, request: Any) -> "LeaveRequestOut":
+        return cls.of_record(
+            request,
+            employee=RefOut(id=request.employee_id, name=request.employee.full_name),
+            decided_by=PersonRef.of(request.decided_by),
+        )
+
+
+class BalanceOut(Out):
+    policy: str
+    balance_today: Decimal
+    year_end_balance: Decimal = Field(description="With accruals to 31 Dec, approved leave out")
+    pending: Decimal
+    available: Decimal = Field(description="What a new request may take")
+    taken_this_year: Decimal
+    carried_over: Decimal
+
+
+class TimeEntryOut(Out):
+    id: int
+    clock_in: datetime
+    clock_out: datetime | None
+    break_minutes: int
+    worked_minutes: int | None
+    time_zone: str
+    source: str
+    note: str
+    edited: bool = False
+
+
+class OnboardingItemOut(Out):
+    id: int
+    title: str
+    owner: PersonRef | None
+    due_date: date
+    done: bool
+    overdue: bool
+
+
+class ChecklistOut(Out):
+    id: int
+    employee: RefOut
+    name: str
+    items: list[OnboardingItemOut]
+    done: int
+    total: int
+    completed_at: datetime | None
