@@ -60,7 +60,9 @@ def template_of(template_id: int | None) -> OnboardingTemplate:
 @transaction.atomic
 def checklist_start(*, actor: Actor, employee: Employee, template: OnboardingTemplate) -> OnboardingChecklist:
     require(actor, HrPerm.ONBOARDING)
-    employee = Employee.objects.select_for_update().select_related("manager__user").get(pk=employee.pk)
+    employee = (
+        Employee.objects.select_for_update(of=("self",)).select_related("manager__user").get(pk=employee.pk)
+    )
     running = OnboardingChecklist.objects.live().filter(employee=employee, completed_at__isnull=True).first()
     if running is not None:
         raise invalid("employeeId", f"{employee.full_name} is already onboarding (checklist {running.pk})")
