@@ -3,7 +3,7 @@
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
-from apps.core import areas
+from apps.core import areas, env
 from apps.core.navigation import NavItem
 from apps.hr.permissions import HrPerm
 
@@ -33,7 +33,37 @@ PEOPLE_HINTS: dict[str, str] = {
 }
 
 # Reviews, training, policies, grievances, hiring:
-TALENT_HINTS: dict[str, str] = {}
+TALENT_HINTS: dict[str, str] = {
+    "createReview": "start a performance review appraisal for an employee this cycle 360 peers",
+    "getReviewCycles": "performance review cycles appraisals progress who submitted",
+    "submitAssessment": "write submit my self assessment manager feedback peer review rating",
+    "addTrainingRecord": "record completed training course certificate first aid safety expiry",
+    "getTrainingRecords": "training certificates expired expiring compliance courses done",
+    "getPolicies": "hr policies handbook code of conduct current version acknowledge",
+    "getPolicyAcknowledgments": "who signed read acknowledged the policy version still missing",
+    "fileGrievance": "report complain raise a confidential grievance harassment bullying",
+    "getGrievances": "confidential grievance cases complaints hr investigation",
+    "updateGrievance": "grievance case status investigating resolved closed outcome",
+    "createHiringPipeline": "open a job vacancy recruiting pipeline stages interview offer",
+    "getHiringPipelineOverview": "recruiting board applicants per stage hiring status",
+    "createHiringCandidate": "add an applicant candidate with cv resume to a job",
+    "getHiringCandidate": "applicant candidate details cv resume interview history",
+    "updateHiringCandidate": "change applicant candidate contact notes consent cv",
+    "listHiringCandidates": "all applicants candidates for a job stage",
+    "searchHiringCandidates": "find applicants candidates with a skill in their cv resume",
+    "moveHiringCandidateStage": "advance applicant to interview offer hired rejected",
+    "openHiringCandidate": "link to open the applicant candidate page",
+}
+# How long a candidate without consent is kept after their last activity (then anonymised).
+TALENT_SETTINGS = {
+    "ATRIUM_HR_CANDIDATE_RETENTION_DAYS": env.int("ATRIUM_HR_CANDIDATE_RETENTION_DAYS", 180, min=1),
+}
+TALENT_PERIODIC = {
+    "hr-anonymise-candidates": areas.Periodic(
+        "apps.hr.tasks.anonymise_candidates", crontab(hour=3, minute=41)
+    ),
+}
+TALENT_NAV = [NavItem("hr-hiring", _("Hiring"), "hr:hiring", HrPerm.HIRING, order=38)]
 
 area = areas.declare(
     title=_("HR"),
@@ -46,10 +76,12 @@ area = areas.declare(
     hints={**PEOPLE_HINTS, **TALENT_HINTS},
     # The "people" profile is near its limits (apps.catalogue.profiles): HR's everyday three.
     profiles={"people": ("getHrDashboard", "searchEmployees", "submitLeaveRequest")},
-    nav=[NavItem("hr", _("HR"), "hr:home", HrPerm.VIEW, order=37)],
+    nav=[NavItem("hr", _("HR"), "hr:home", HrPerm.VIEW, order=37), *TALENT_NAV],
+    settings={**TALENT_SETTINGS},
     periodic={
         "hr-overdue-onboarding": areas.Periodic(
             "apps.hr.tasks.notify_overdue_onboarding", crontab(minute=23)
         ),
+        **TALENT_PERIODIC,
     },
 )

@@ -24,8 +24,15 @@ def _working_day(employee: Employee, day: Any) -> Any:
     return day
 
 
-@transaction.atomic
 def seed(*, people: list[Any], domain: str) -> None:
+    _seed_people(people=people, domain=domain)
+    from apps.hr import talent_demo
+
+    talent_demo.seed(people=people, domain=domain)
+
+
+@transaction.atomic
+def _seed_people(*, people: list[Any], domain: str) -> None:
     if Employee.objects.exists():
         return
     by_role = {person.role.key: person for person in people if person.role}

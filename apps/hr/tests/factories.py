@@ -24,3 +24,41 @@ class EmployeeFactory(ServiceFactory):
     region = "ENG"
     time_zone = "Europe/London"
     _service = staticmethod(_employee)
+
+
+# --- reviews, training, policies, grievances, hiring ---------------------------------------------
+
+
+def hiring_pipeline(actor: Any, name: str = "", stages: tuple[str, ...] = ()) -> Any:
+    """A hiring pipeline (Applied, Interview, Offer, Hired; Offer and Hired are decisions)."""
+    import uuid
+
+    from apps.hr.services import hiring
+
+    return hiring.pipeline_create(
+        actor=actor,
+        name=name or f"Job {uuid.uuid4().hex[:8]}",
+        stages=list(stages or ("Applied", "Interview", "Offer", "Hired")),
+        decision_stages=["Offer", "Hired"] if not stages else None,
+    )
+
+
+def candidate(actor: Any, pipeline: Any, **fields: Any) -> Any:
+    from apps.hr.services import hiring
+
+    fields.setdefault("name", fake.name())
+    fields.setdefault("email", f"{fake.user_name()}.{fake.random_int(1, 10**9)}@example.net")
+    made, _looks = hiring.candidate_create(actor=actor, pipeline=pipeline, fields=fields)
+    return made
+
+
+def review(
+    actor: Any, employee: Employee, manager: Any, peers: list[Any] | None = None, cycle: str = ""
+) -> Any:
+    """A review of `employee` run by `manager` in a cycle (new unless named)."""
+    import uuid
+
+    from apps.hr.services import reviews
+
+    found = reviews.cycle_find_or_create(actor=actor, name=cycle or f"Cycle {uuid.uuid4().hex[:8]}")
+    return reviews.review_create(actor=actor, cycle=found, employee=employee, manager=manager, peers=peers)

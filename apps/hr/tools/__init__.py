@@ -1,5 +1,27 @@
 """The HR area of the catalogue (SPEC 4.7), one module per group of tools."""
 
-from apps.hr.tools import employees, leave, onboarding, overview, time
+from apps.hr.tools import (
+    employees,
+    grievances,
+    hiring,
+    leave,
+    onboarding,
+    overview,
+    policies,
+    reviews,
+    time,
+    training,
+)
 
-__all__ = ["employees", "leave", "onboarding", "overview", "time"]
+__all__ = [
+    "employees",
+    "grievances",
+    "hiring",
+    "leave",
+    "onboarding",
+    "overview",
+    "policies",
+    "reviews",
+    "time",
+    "training",
+]

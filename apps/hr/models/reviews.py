@@ -1,0 +1,113 @@
+"""Performance reviews: a cycle (a period people are reviewed for), a review of one employee in
+it, and the assessments of that review (the employee's own, their manager's, and peers').
+
+Who sees what (apps.hr.selectors.reviews): an author always sees their own assessment; the
+manager sees every submitted assessment of the reviews they run; the employee sees their own and
+the manager's once submitted, never the peers'; those who run cycles (hr.reviews_manage) see every
+submitted one. An assessment is locked once submitted: nobody changes it afterwards."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Exists, OuterRef, Q
+from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
+
+from apps.core.records import Access, Record
+from apps.hr.permissions import HrPerm
+
+USER = settings.AUTH_USER_MODEL
+
+
+class ReviewCycle(Record):
+    access = Access(
+        HrPerm,
+        visibility="workspace",
+        view=str(HrPerm.REVIEWS),
+        change=str(HrPerm.REVIEWS_MANAGE),
+        delete=str(HrPerm.REVIEWS_MANAGE),
+        admin=str(HrPerm.REVIEWS_MANAGE),
+        label=_("Review cycle"),
+        find_with="getReviewCycles",
+    )
+
+    name = models.CharField(_("name"), max_length=120)
+    due = models.DateField(_("due"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "id"]
+        verbose_name = _("review cycle")
+        constraints = [
+            models.UniqueConstraint(
+                Lower("name"), condition=Q(deleted_at__isnull=True), name="hr_review_cycle_name_once"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _taking_part(person_id: int) -> Q:
+    return Q(Exists(Assessment.objects.filter(review=OuterRef("pk"), author_id=person_id)))
+
+
+class Review(Record):
+    access = Access(
+        HrPerm,
+        # The manager runs it; the employee and the peers see it through their assessments.
+        visibility="owner",
+        owner="manager",
+        also=_taking_part,
+        view=str(HrPerm.REVIEWS),
+        change=str(HrPerm.REVIEWS),
+        delete=str(HrPerm.REVIEWS_MANAGE),
+        admin=str(HrPerm.REVIEWS_MANAGE),
+        label=_("Review"),
+        find_with="getReviewCycles",
+    )
+
+    cycle = models.ForeignKey(ReviewCycle, on_delete=models.CASCADE, related_name="reviews")
+    employee = models.ForeignKey("hr.Employee", on_delete=models.CASCADE, related_name="reviews")
+    manager = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+
+    class Meta:
+        ordering = ["cycle", "id"]
+        verbose_name = _("review")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["cycle", "employee"], condition=Q(deleted_at__isnull=True), name="hr_review_once"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"review {self.pk}"
+
+
+class Assessment(models.Model):
+    class Kind(models.TextChoices):
+        SELF = "self", _("self")
+        MANAGER = "manager", _("manager")
+        PEER = "peer", _("peer")
+
+    review = models.ForeignKey(Review, on_delete=models.CASCADE, related_name="assessments")
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    author = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="+")
+    rating = models.PositiveSmallIntegerField(_("rating"), null=True, blank=True)
+    text = models.TextField(_("assessment"), blank=True)
+    submitted_at = models.DateTimeField(_("submitted"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["review", "kind", "id"]
+        verbose_name = _("assessment")
+        constraints = [
+            models.UniqueConstraint(fields=["review", "author"], name="hr_assessment_once"),
+            models.CheckConstraint(
+                condition=Q(rating__isnull=True) | Q(rating__gte=1, rating__lte=5), name="hr_rating_1_to_5"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} assessment of review {self.review_id}"
+
+    @property
+    def locked(self) -> bool:
+        return self.submitted_at is not None

@@ -1,0 +1,99 @@
+"""Grievances: filed by anyone who may see HR, seen and handled by hr.grievances alone; every
+read is recorded (`grievances_read`) and every change kept (`GrievanceEvent`). Logs name ids
+only: a grievance's words are special-category data."""
+
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import transaction
+
+from apps.accounts.models import person
+from apps.core.actors import Actor, require
+from apps.core.errors import invalid
+from apps.core.origin import current
+from apps.hr.errors import GrievanceClosed
+from apps.hr.models import Grievance, GrievanceEvent, GrievanceRead
+from apps.hr.permissions import HrPerm
+from apps.hr.services.text import clean, long_text
+
+logger = logging.getLogger(__name__)
+Status = Grievance.Status
+# Where a grievance may go from each status (closed is final: a new concern is a new case).
+NEXT = {
+    Status.OPEN: {Status.INVESTIGATING, Status.RESOLVED, Status.CLOSED},
+    Status.INVESTIGATING: {Status.OPEN, Status.RESOLVED, Status.CLOSED},
+    Status.RESOLVED: {Status.INVESTIGATING, Status.CLOSED},
+    Status.CLOSED: set(),
+}
+
+
+@transaction.atomic
+def grievance_file(*, actor: Actor, category: str, description: str, about: str = "") -> Grievance:
+    require(actor, HrPerm.VIEW)
+    grievance = Grievance.objects.create(
+        filed_by=person(actor),
+        created_by=person(actor),
+        category=clean(category, field="category", limit=60),
+        description=long_text(description, field="description", limit=20_000, required=True),
+        about=clean(about, field="about", limit=200, required=False),
+    )
+    GrievanceEvent.objects.create(grievance=grievance, by=person(actor), change="filed")
+    logger.info("grievance %s filed", grievance.pk)
+    return grievance
+
+
+def door() -> str:
+    origin = current()
+    return f"{origin.door}:{origin.tool}"[:60] if origin else "page"
+
+
+def grievances_read(*, actor: Actor, grievances: Iterable[Grievance]) -> int:
+    """Records that the actor read these grievances (the audit trail)."""
+    rows = [GrievanceRead(grievance=g, reader=person(actor), door=door()) for g in grievances]
+    with transaction.atomic():
+        GrievanceRead.objects.bulk_create(rows)
+    return len(rows)
+
+
+@transaction.atomic
+def grievance_update(*, actor: Actor, grievance: Grievance, fields: dict[str, Any]) -> list[str]:
+    """Changes status, handler or outcome, with a note; returns what changed."""
+    require(actor, HrPerm.GRIEVANCES)
+    grievance = Grievance.objects.fetch(actor, grievance.pk, "change", lock=True)
+    if grievance.status == Status.CLOSED:
+        raise GrievanceClosed(
+            f"Grievance {grievance.reference} is closed; a new concern is filed as a new grievance.",
+            details={"grievanceId": ["closed"]},
+        )
+    changes: list[str] = []
+    note = long_text(fields.get("note"), field="note", limit=5000)
+    if "outcome" in fields and fields["outcome"] is not None:
+        grievance.outcome = long_text(fields["outcome"], field="outcome", limit=5000)
+        changes.append("outcome recorded")
+    if fields.get("handler_email"):
+        from apps.hr.services.text import person_by_email
+
+        handler = person_by_email(fields["handler_email"], field="handlerEmail")
+        if not handler.has_perm(str(HrPerm.GRIEVANCES)):
+            raise invalid("handlerEmail", f"{handler.email} may not handle grievances (hr.grievances)")
+        if handler.pk == grievance.filed_by_id:
+            raise invalid("handlerEmail", "the person who filed it cannot handle it")
+        grievance.handler = handler
+        changes.append(f"handler: person {handler.pk}")
+    status = fields.get("status")
+    if status and status != grievance.status:
+        if status not in NEXT[Status(grievance.status)]:
+            raise invalid("status", f"a grievance {grievance.status} cannot become {status}")
+        if status in (Status.RESOLVED, Status.CLOSED) and not grievance.outcome:
+            raise invalid("outcome", f"say the outcome before the grievance is {status}")
+        changes.append(f"status: {grievance.status} -> {status}")
+        grievance.status = status
+    if not changes and not note:
+        raise invalid("status", "say what to change: status, handlerEmail, outcome or a note")
+    grievance.save()
+    GrievanceEvent.objects.create(
+        grievance=grievance, by=person(actor), change="; ".join(changes)[:200] or "note", note=note
+    )
+    logger.info("grievance %s updated", grievance.pk)
+    return changes

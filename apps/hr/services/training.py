@@ -1,0 +1,52 @@
+"""Training records (apps.hr.models.training)."""
+
+import logging
+from datetime import date
+
+from dateutil.relativedelta import relativedelta
+from django.utils import timezone
+
+from apps.accounts.models import person
+from apps.core.actors import Actor, require
+from apps.core.errors import invalid
+from apps.hr.models import Employee, TrainingRecord
+from apps.hr.permissions import HrPerm
+from apps.hr.services.text import clean
+
+logger = logging.getLogger(__name__)
+
+
+def training_add(
+    *,
+    actor: Actor,
+    employee: Employee,
+    course: str,
+    completed_on: date,
+    expires_on: date | None = None,
+    valid_months: int | None = None,
+    provider: str = "",
+    notes: str = "",
+) -> TrainingRecord:
+    """Records a completed course; it expires on `expires_on`, or `valid_months` after completion."""
+    require(actor, HrPerm.TRAINING)
+    if completed_on > timezone.localdate():
+        raise invalid("completedOn", "is in the future: record training once it is completed")
+    if expires_on is not None and valid_months is not None:
+        raise invalid("validMonths", "give expiresOn or validMonths, not both")
+    if valid_months is not None:
+        if not 1 <= valid_months <= 240:
+            raise invalid("validMonths", "from 1 to 240")
+        expires_on = completed_on + relativedelta(months=valid_months)
+    if expires_on is not None and expires_on <= completed_on:
+        raise invalid("expiresOn", f"must be after the completion date ({completed_on.isoformat()})")
+    record = TrainingRecord.objects.create(
+        employee=employee,
+        course=clean(course, field="course", limit=200),
+        provider=clean(provider, field="provider", limit=200, required=False),
+        notes=clean(notes, field="notes", limit=1000, required=False),
+        completed_on=completed_on,
+        expires_on=expires_on,
+        created_by=person(actor),
+    )
+    logger.info("training record %s added for employee %s", record.pk, employee.pk)
+    return record
