@@ -93,7 +93,7 @@ def _render(request: HttpRequest, template: str, context: dict[str, Any]) -> Htt
 
 
 def _detail(
-    request: HttpRequest, key: Any, form: ApiKeyForm, rename_form: RenameKeyForm | None = None
+    request: AuthenticatedHttpRequest, key: Any, form: ApiKeyForm, rename_form: RenameKeyForm | None = None
 ) -> HttpResponse:
     shown = take_to_show(request, f"detail-{key.pk}") if request.method == "GET" else None
     rolled = shown["secret"] if shown else None
