@@ -263,8 +263,27 @@ def document_approve(*, actor: Actor, document: SalesDocument) -> SalesDocument:
     document.status = Status.APPROVED
     document.approved_at = timezone.now()
     document.save()
+    if document.kind == Kind.CREDIT_NOTE and document.origin_id is not None:
+        _allocate_credit(document)
     logger.info("%s %s approved as %s", document.kind, document.pk, document.number)
     return document
+
+
+def _allocate_credit(note: SalesDocument) -> None:
+    """A credit note settles what is still due on the invoice it corrects, as far as it goes: the
+    invoice's amount due falls by it and the note counts as paid by as much; what the invoice no
+    longer owes stays on the note as credit (its amount due, negative on the statement). Both
+    are on the receivable already (the note's posting credited it): no entry of its own."""
+    invoice = SalesDocument.objects.select_for_update().get(pk=note.origin_id)
+    if invoice.status not in OPEN or invoice.currency != note.currency:
+        return
+    allocated = min(note.total, invoice.amount_due)
+    if allocated <= 0:
+        return
+    for document in (invoice, note):
+        document.amount_paid += allocated
+        document.status = Status.PAID if document.amount_due == 0 else Status.PART_PAID
+        document.save(update_fields=["amount_paid", "status", "updated_at"])
 
 
 def _sales_legs(document: SalesDocument, sign: int) -> list[ledger.Leg]:

@@ -137,6 +137,29 @@ def test_an_issued_invoice_is_never_edited_or_deleted_but_voided_or_credited(peo
     note = ok(owner, "approveInvoice", {"invoiceId": credit["id"]})
     assert note["number"] == "CN-0001"
     assert ledger.balance_of(ledger.account(Account.Role.RECEIVABLE)) == 0
+    # The credit note settles the invoice it corrects: nothing is left to chase or to pay.
+    invoice.refresh_from_db()
+    assert (invoice.status, invoice.amount_due) == ("paid", 0)
+    corrected = SalesDocument.objects.get(pk=credit["id"])
+    assert (corrected.status, corrected.amount_due) == ("paid", 0)
+    assert "an approved or sent invoice with an amount due" in refused(
+        owner, "recordPayment", {"invoiceId": invoice.pk, "amount": "1", "on": "2026-10-30"}
+    )
+
+    # A partial credit leaves the rest due; a credit larger than what is due stays open as credit.
+    part_paid = issued(owner)
+    ok(
+        owner,
+        "recordPayment",
+        {"invoiceId": part_paid.pk, "amount": "50", "on": part_paid.issue_date.isoformat()},
+    )
+    partial = ok(owner, "manageInvoice", {"invoiceId": part_paid.pk, "action": "credit"})["created"]
+    partial_note = SalesDocument.objects.get(pk=partial["id"])
+    ok(owner, "approveInvoice", {"invoiceId": partial_note.pk})
+    part_paid.refresh_from_db()
+    partial_note.refresh_from_db()
+    assert part_paid.amount_due == 0 and part_paid.status == "paid"
+    assert partial_note.amount_due == 50 and partial_note.status == "part_paid"
 
     other = issued(owner)
     voided = ok(owner, "manageInvoice", {"invoiceId": other.pk, "action": "void"})
