@@ -108,6 +108,10 @@ area = areas.declare(
         "ATRIUM_ACCOUNTING_OCR_LANGUAGES": env.str("ATRIUM_ACCOUNTING_OCR_LANGUAGES", "eng"),
     },
     periodic={
+        # Overdue invoices chased each morning where the books say so (Books.chase_as).
+        "chase-overdue-invoices": areas.Periodic(
+            "apps.accounting.sending.chase_every_workspace", crontab(hour=8, minute=7)
+        ),
         # Filing reminders at each company's lead times (setFilingReminders), once a day.
         "send-filing-reminders": areas.Periodic(
             "apps.accounting.register.send_filing_reminders", crontab(hour=7, minute=23)

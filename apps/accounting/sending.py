@@ -7,22 +7,27 @@ two weeks and a month late, one at a time. They stop when the invoice is paid or
 disputed, snoozed (until the snooze ends), or has no e-mail address to go to.
 """
 
+import logging
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
+from celery import shared_task
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounting import mail, pdf
+from apps.accounting import ledger, mail, pdf
 from apps.accounting.errors import WrongStatus
 from apps.accounting.models import SalesDocument, SentMail
 from apps.accounting.money import round_money
 from apps.accounting.permissions import AccountingPerm
 from apps.accounting.services import LABELS, OPEN
-from apps.core.actors import Actor, actor_id, require
+from apps.core.actors import Actor, actor_id, can, require
 from apps.core.errors import invalid
+
+logger = logging.getLogger(__name__)
 
 REMINDER_DAYS = (1, 7, 14, 30)
 AGEING = (("current", 0), ("1-30", 30), ("31-60", 60), ("61-90", 90), ("90+", None))
@@ -107,6 +112,8 @@ def reminder_due(document: SalesDocument, today: date) -> bool:
         return False
     if document.reminders_sent >= len(REMINDER_DAYS) or not document.customer_email:
         return False
+    if document.last_reminded_on is not None and document.last_reminded_on >= today:
+        return False  # one reminder a day at most, however late the invoice
     return today >= document.due_date + timedelta(days=REMINDER_DAYS[document.reminders_sent])
 
 
@@ -147,6 +154,46 @@ def send_reminder(*, actor: Actor, document: SalesDocument, today: date) -> Sent
         attachments=(mail.Attachment(f"{document.number}.pdf", pdf.document_pdf(document, seller=seller)),),
     )
     return record
+
+
+def chase_automatically(*, actor: Actor, on: bool) -> None:
+    """Switches automatic reminders on (sent each morning as `actor`) or off."""
+    require(actor, AccountingPerm.SEND)
+    books = ledger.books()
+    books.chase_as_id = actor_id(actor) if on else None
+    books.save(update_fields=["chase_as"])
+
+
+def chase_due(*, today: date | None = None) -> int:
+    """The morning round of the current workspace: each overdue invoice whose next reminder is due
+    (not paid, disputed or snoozed) gets it, as the person who switched chasing on, while they may
+    still send. Returns how many went. One invoice failing to send does not stop the others."""
+    person = ledger.books().chase_as
+    if person is None or not person.is_active or not can(person, AccountingPerm.SEND):
+        return 0
+    today = today or timezone.localdate()
+    sent = 0
+    for candidate in chase_candidates(SalesDocument.objects.all(), today):
+        try:
+            with transaction.atomic():
+                document = SalesDocument.objects.select_for_update().get(pk=candidate.pk)
+                if reminder_due(document, today):
+                    send_reminder(actor=person, document=document, today=today)
+                    sent += 1
+        except Exception:
+            logger.exception("the reminder of invoice %s was not sent", candidate.pk)
+    if sent:
+        logger.info("automatic reminders: %s sent", sent)
+    return sent
+
+
+@shared_task(name="apps.accounting.sending.chase_every_workspace", ignore_result=True)
+def chase_every_workspace() -> int:
+    """Each morning (Celery beat): the reminders due in every workspace that chases automatically.
+    Returns how many workspaces failed."""
+    from apps.core.tasks import for_each_workspace
+
+    return for_each_workspace(chase_due)
 
 
 @dataclass(frozen=True)

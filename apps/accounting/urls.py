@@ -7,4 +7,5 @@ app_name = "accounting"
 urlpatterns = [
     path("settings/accounting/", views.overview, name="overview"),
     path("settings/accounting/bank-accounts/", views.bank_account_add, name="bank-account-add"),
+    path("settings/accounting/chasing/", views.chasing, name="chasing"),
 ]

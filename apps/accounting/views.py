@@ -7,7 +7,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from apps.accounting import bank, ledger, register
+from apps.accounting import bank, ledger, register, sending
 from apps.accounting.forms import BankAccountForm
 from apps.accounting.models import JournalEntry, SalesDocument, TaxType
 from apps.accounting.permissions import AccountingPerm
@@ -33,6 +33,7 @@ def overview(request: AuthenticatedHttpRequest) -> HttpResponse:
             "bank_accounts": bank.summary(actor=request.user, bank=None, until=None),
             "financials": bank.financials(actor=request.user).order_by("-date", "-id")[:50],
             "bank_form": BankAccountForm() if can(request.user, AccountingPerm.ADMIN) else None,
+            "may_send": can(request.user, AccountingPerm.SEND),
         },
     )
 
@@ -46,4 +47,16 @@ def bank_account_add(request: AuthenticatedHttpRequest) -> HttpResponse:
         return redirect("accounting:overview")
     made = bank.bank_account_create(actor=request.user, **form.cleaned_data)
     messages.success(request, _("Bank account “%(name)s” added.") % {"name": made.name})
+    return redirect("accounting:overview")
+
+
+@page(AccountingPerm.SEND, methods=("POST",), back="accounting:overview")
+def chasing(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Automatic reminders of overdue invoices on (sent as the person asking) or off."""
+    on = request.POST.get("on") == "1"
+    sending.chase_automatically(actor=request.user, on=on)
+    if on:
+        messages.success(request, _("Overdue invoices are now chased each morning, as you."))
+    else:
+        messages.success(request, _("Overdue invoices are no longer chased automatically."))
     return redirect("accounting:overview")

@@ -48,6 +48,16 @@ class Books(models.Model):
     lock_date = models.DateField(_("locked up to"), null=True, blank=True)
     payment_terms_days = models.PositiveSmallIntegerField(_("payment terms (days)"), default=30)
     vat_number = models.CharField(_("VAT number"), max_length=30, blank=True)
+    # Automatic credit control: overdue invoices are chased each morning as this person (who
+    # switched it on, and must still be allowed to send); null: reminders go only when asked.
+    chase_as = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("reminders sent automatically as"),
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

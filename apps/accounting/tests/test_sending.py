@@ -7,8 +7,9 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from apps.accounting import sending
+from apps.accounting import ledger, sending
 from apps.accounting.models import SentMail
+from apps.accounting.permissions import AccountingPerm
 from apps.accounting.tests.factories import draft, issued
 from apps.accounting.tests.samples import acc
 from apps.catalogue.dispatch import MemorySession, ToolNotFound
@@ -82,20 +83,48 @@ def test_reminders_follow_the_schedule_and_stop_on_payment_dispute_and_snooze(pe
     first = ok(owner, "sendInvoiceReminders", {})
     assert [item["document"]["id"] for item in first["sent"]] == [late.pk]
     assert "overdue" in mail.outbox[-1].subject and mail.outbox[-1].to == ["late@example.org"]
-    # The next one is due a week after the due date: 10 days late, it is due again now.
-    second = ok(owner, "sendInvoiceReminders", {})
-    assert second["due"] == 1
-    # Then two weeks late: not yet.
+    # One a day at most: the next is due a week after the due date, which (10 days late) is
+    # tomorrow's round, not another today.
     assert ok(owner, "sendInvoiceReminders", {})["due"] == 0
+    tomorrow = [d.pk for d in sending.chase_candidates(type(late).objects.all(), today + timedelta(days=1))]
+    assert late.pk in tomorrow
 
     late.refresh_from_db()
-    assert late.reminders_sent == 2
+    assert late.reminders_sent == 1
     # Not yet due (in 20 days): no reminder; a day after its due date: the first.
     assert not_yet.pk not in [d.pk for d in sending.chase_candidates(type(late).objects.all(), today)]
     later = [d.pk for d in sending.chase_candidates(type(late).objects.all(), today + timedelta(days=21))]
     assert not_yet.pk in later and disputed.pk not in later
     ok(owner, "recordPayment", {"invoiceId": late.pk, "amount": "120"})
     assert sending.chase_candidates(type(late).objects.filter(pk=late.pk), today + timedelta(days=60)) == []
+
+
+def test_overdue_invoices_are_chased_each_morning_once_switched_on_on_the_page(people, acme_client):
+    owner = people["owner"]
+    today = timezone.localdate()
+    late = issued(owner, issue_date=today - timedelta(days=40), email="morning@example.org")
+    to_late = lambda: [m for m in mail.outbox if m.to == ["morning@example.org"]]  # noqa: E731
+
+    sending.chase_due(today=today)
+    assert to_late() == []  # off by default: reminders go only when someone asks
+
+    acme_client.force_login(owner)
+    page = acme_client.post("/settings/accounting/chasing/", {"on": "1"}, follow=True).content.decode()
+    assert "chased each morning" in page and owner.email in page
+    sending.chase_due(today=today)
+    sending.chase_due(today=today)  # the same morning twice: one reminder
+    assert len(to_late()) == 1 and to_late()[0].reply_to == [owner.email]
+    late.refresh_from_db()
+    assert late.reminders_sent == 1
+
+    # Sent as a person who may no longer send: nothing goes.
+    books = ledger.books()
+    books.chase_as = person_without(AccountingPerm.SEND, email="no-send@acme.test")
+    books.save(update_fields=["chase_as"])
+    assert sending.chase_due(today=today + timedelta(days=30)) == 0
+
+    acme_client.post("/settings/accounting/chasing/", {"on": "0"})
+    assert ledger.books().chase_as is None
 
 
 def test_a_dry_run_sends_nothing(people):
