@@ -62,6 +62,8 @@ class SyncRun(models.Model):
     failed = models.PositiveIntegerField(default=0)
     # Why the run stopped early (a rate limit, a refused token), else empty.
     stopped = models.CharField(max_length=300, blank=True)
+    # A provider's rate limit holds every push of the workspace until then (its Retry-After).
+    hold_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-started_at", "-id"]
