@@ -444,3 +444,11 @@ def retry(*, actor: Actor, ids: list[int] | None) -> tuple[list[SyncRecord], Syn
         return records, None
     made = run([record.pk for record in records], found)
     return [SyncRecord.objects.get(pk=record.pk) for record in records], made
+
+
+def page(*, actor: Actor) -> dict[str, Any]:
+    """What the Accounting page shows of sync: the state and the latest failures."""
+    return {
+        "state": state(actor=actor),
+        "failures": failures(actor=actor).order_by("-updated_at", "-id")[:20],
+    }

@@ -214,3 +214,44 @@ def test_bad_input_is_a_clear_error(people):
         assert refused(owner, "getAccountingSyncErrors", {"limit": 0})
         # Nothing failed: a retry of all has nothing to do, and says so by its empty answer.
         assert ok(owner, "retryAccountingSyncs") == {"records": [], "run": None}
+
+
+def test_the_page_shows_sync_off_then_the_errors_to_fix(people, acme_client):
+    owner = people["owner"]
+    invoice = issued(owner)
+    acme_client.force_login(people["viewer"])
+    page = acme_client.get("/settings/accounting/").content.decode()
+    assert 'id="sync"' in page and "Sync is off" in page
+    ledger = Ledger()
+    ledger.refuse["Invoices"] = "Invoice number must be unique"
+    with xero_ledger(ledger):
+        sync.push_due()
+        page = acme_client.get("/settings/accounting/").content.decode()
+    assert "Sync is off" not in page
+    assert "Invoice number must be unique" in page and f"sales invoice {invoice.pk}" in page
+
+
+def test_an_error_naming_a_person_is_erased_with_their_data(people, acme):
+    import io
+    import json
+
+    from apps.datarights.personal_data import personal_data_erase, personal_data_export
+
+    owner = people["owner"]
+    invoice = issued(owner, customer="Jane Roe", email="jane.roe@example.com")
+    other = issued(owner, customer="Someone Else")
+    ledger = Ledger()
+    ledger.refuse["Invoices"] = "The email address jane.roe@example.com is not valid for this contact"
+    with xero_ledger(ledger):
+        sync.push_due()
+    SyncRecord.objects.filter(kind="invoice", record_id=other.pk).update(
+        last_error="Account code 200 is not valid"
+    )
+    out = io.BytesIO()
+    personal_data_export(workspace=acme, email="jane.roe@example.com", out=out, performed_by="test")
+    exported = json.loads(out.getvalue())["records"]["accounting.syncrecord"]
+    assert [row["last_error"] for row in exported] == [ledger.refuse["Invoices"]]
+    counts = personal_data_erase(workspace=acme, email="jane.roe@example.com", performed_by="test")
+    assert counts["accounting.syncrecord"] == 1
+    assert record_of("invoice", invoice).last_error == "(erased)"
+    assert record_of("invoice", other).last_error == "Account code 200 is not valid"
