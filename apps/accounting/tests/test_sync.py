@@ -142,6 +142,8 @@ def test_a_validation_error_is_listed_and_a_retry_succeeds_once_the_cause_is_fix
         assert "not a valid code" in errors["items"][0]["error"]
         assert ok(owner, "getAccountingSyncErrors", {"kind": "bill"})["total"] == 0
         assert ok(owner, "getAccountingSyncStatus")["failed"] == 1
+        summary = ok(owner, "getAccountingSummary")
+        assert any("getAccountingSyncErrors" in item for item in summary["attention"])
         # The sweep does not push a refused record again by itself.
         assert sync.push_due() is not None and record_of("invoice", invoice).status == Status.FAILED
 
