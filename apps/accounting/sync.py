@@ -69,6 +69,7 @@ ORDER: dict[str, int] = {
     Kind.BILL_PAYMENT: 2,
 }
 RUN_SIZE = 200
+KEPT_RUNS = 100
 
 
 def provider() -> xero.Provider | None:
@@ -359,6 +360,8 @@ def run(ids: list[int], provider: xero.Provider) -> SyncRun:
             break
     made.finished_at = timezone.now()
     made.save()
+    # The runs are a recent history (the status's last run, a rate limit's hold), not a log.
+    SyncRun.objects.filter(pk__in=list(SyncRun.objects.values_list("pk", flat=True)[KEPT_RUNS:])).delete()
     logger.info("sync run %s: %s pushed, %s failed", made.pk, made.pushed, made.failed)
     return made
 
