@@ -84,6 +84,10 @@ area = areas.declare(
             "find which bank transaction paid an invoice, possible matches for an amount"
         ),
         "applyPurchaseCreditToFinancial": "apply a supplier credit note to the refund received in the bank",
+        # sync to an outside ledger
+        "getAccountingSyncStatus": "is xero the outside external ledger connected, sync status, last push",
+        "getAccountingSyncErrors": "why did invoices bills payments fail to sync push to xero, sync errors",
+        "retryAccountingSyncs": "push the failed syncs again, retry resend to xero the external ledger",
     },
     profiles={},
     nav=[NavItem("accounting", _("Accounting"), "accounting:overview", AccountingPerm.VIEW, order=45)],
@@ -106,6 +110,15 @@ area = areas.declare(
         # Reading scanned bills: the Tesseract program and the languages it reads ("eng+deu").
         "ATRIUM_ACCOUNTING_TESSERACT": env.str("ATRIUM_ACCOUNTING_TESSERACT", "tesseract"),
         "ATRIUM_ACCOUNTING_OCR_LANGUAGES": env.str("ATRIUM_ACCOUNTING_OCR_LANGUAGES", "eng"),
+        # Sync to an outside ledger (apps.accounting.sync): "xero" speaks the Xero Accounting API
+        # at ATRIUM_ACCOUNTING_SYNC_URL with an OAuth2 bearer token and the organisation's tenant
+        # id; with no token sync is off.
+        "ATRIUM_ACCOUNTING_SYNC_PROVIDER": env.str("ATRIUM_ACCOUNTING_SYNC_PROVIDER", "xero"),
+        "ATRIUM_ACCOUNTING_SYNC_URL": env.str(
+            "ATRIUM_ACCOUNTING_SYNC_URL", "https://api.xero.com/api.xro/2.0"
+        ),
+        "ATRIUM_ACCOUNTING_SYNC_TOKEN": env.str("ATRIUM_ACCOUNTING_SYNC_TOKEN", ""),
+        "ATRIUM_ACCOUNTING_SYNC_TENANT": env.str("ATRIUM_ACCOUNTING_SYNC_TENANT", ""),
     },
     periodic={
         # Overdue invoices chased each morning where the books say so (Books.chase_as).
@@ -116,5 +129,7 @@ area = areas.declare(
         "send-filing-reminders": areas.Periodic(
             "apps.accounting.register.send_filing_reminders", crontab(hour=7, minute=23)
         ),
+        # Pushes what is due to the outside ledger (retries after backoff), every five minutes.
+        "push-to-outside-ledger": areas.Periodic("apps.accounting.sync.sweep", 300),
     },
 )

@@ -25,7 +25,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounting import billtext, identifiers, ledger, ocr, rates, tax
+from apps.accounting import billtext, identifiers, ledger, ocr, rates, sync, tax
 from apps.accounting.errors import BillNotTied, BillNotValid, DuplicateBill, NotABill, WrongStatus
 from apps.accounting.models import Account, PurchaseBill, PurchaseBillLine, SupplierDefaults, TaxType
 from apps.accounting.money import currency_code, minor_units, round_money
@@ -561,6 +561,7 @@ def bill_post(*, actor: Actor, bill: PurchaseBill) -> PurchaseBill:
     bill.posted_at = timezone.now()
     bill.save()
     _learn(bill)
+    sync.queue(bill)
     logger.info("bill %s posted as entry %s", bill.pk, bill.entry.pk)
     return bill
 

@@ -152,3 +152,13 @@ class BillNotValid(AppError):
     http_status = 422
     data_fields = ("id", "problems")
     msg_format = _("Bill {id} cannot be posted yet: {problems}. Fix it with validatePurchaseInvoiceProposal.")
+
+
+# Sync to an outside ledger (apps.accounting.sync, apps.accounting.xero).
+class SyncNotConfigured(AppError):
+    code = "SYNC_NOT_CONFIGURED"
+    http_status = 409
+    msg_format = _(
+        "Sync to an outside ledger is off: no provider is configured (ATRIUM_ACCOUNTING_SYNC_TOKEN "
+        "is empty). Nothing was pushed; ask an administrator to connect the outside ledger."
+    )

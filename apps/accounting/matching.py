@@ -31,7 +31,7 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounting import ledger, services
+from apps.accounting import ledger, services, sync
 from apps.accounting.models import (
     Account,
     BankAccount,
@@ -306,6 +306,7 @@ def _pay_bill(
         residual_to=ledger.account(Account.Role.FX),
     )
     _bill_paid(bill, signed)
+    sync.queue(entry)
     return entry
 
 

@@ -132,3 +132,24 @@ privacy.register(
 )
 privacy.register(SupplierDefaults, find=_supplier_defaults_of)
 privacy.not_personal(PurchaseBillLine, reason="what was bought and for how much; the supplier is on the bill")
+
+
+# Sync to an outside ledger (apps.accounting.sync): a sync record names a record by kind and id,
+# and holds the outside ledger's id and its last error. That error may quote what was sent (a
+# customer's name or e-mail in a validation message): a record whose error names the person is
+# exported and its error text erased. The runs hold counts only.
+from apps.accounting.models import SyncRecord, SyncRun  # noqa: E402
+
+
+def _sync_errors_naming(subject: privacy.Subject) -> QuerySet[SyncRecord]:
+    condition = Q(last_error__icontains=subject.email) if subject.email else Q()
+    name = subject.user.full_name.strip() if subject.user is not None else ""
+    if name:
+        condition |= Q(last_error__icontains=name)
+    if not condition:
+        return SyncRecord.objects.none()
+    return SyncRecord.objects.filter(condition)
+
+
+privacy.register(SyncRecord, find=_sync_errors_naming, erase={"last_error": "(erased)"})
+privacy.not_personal(SyncRun, reason="when the push to the outside ledger ran and how many records it pushed")

@@ -3,13 +3,14 @@
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from apps.accounting.models import Charge, SalesDocument
+from apps.accounting.models import Charge, SalesDocument, SyncRecord
 from apps.accounting.services import OPEN
 from apps.core.actors import Actor
 
 
 def attention(*, actor: Actor) -> list[str]:
-    """Overdue invoices, drafts waiting for approval, disputes and charges not yet invoiced."""
+    """Overdue invoices, drafts waiting for approval, disputes, charges not yet invoiced and
+    records the outside ledger refused."""
     today = timezone.localdate()
     documents = SalesDocument.objects.restrict(actor).filter(kind=SalesDocument.Kind.INVOICE)
     counts = documents.aggregate(
@@ -29,4 +30,7 @@ def attention(*, actor: Actor) -> list[str]:
         found.append(f"{counts['disputed']} disputed invoice(s).")
     if unclaimed:
         found.append(f"{unclaimed} charge(s) not invoiced yet: listUnclaimedCharges.")
+    failed = SyncRecord.objects.filter(status=SyncRecord.Status.FAILED).count()
+    if failed:
+        found.append(f"{failed} record(s) failed to sync to the outside ledger: getAccountingSyncErrors.")
     return found

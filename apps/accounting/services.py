@@ -17,7 +17,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounting import identifiers, ledger, rates, tax
+from apps.accounting import identifiers, ledger, rates, sync, tax
 from apps.accounting.errors import NotDraft, WrongStatus
 from apps.accounting.models import Account, Charge, NumberSeries, Payment, SalesDocument, SalesLine, TaxType
 from apps.accounting.money import currency_code, round_money
@@ -265,6 +265,7 @@ def document_approve(*, actor: Actor, document: SalesDocument) -> SalesDocument:
     document.save()
     if document.kind == Kind.CREDIT_NOTE and document.origin_id is not None:
         _allocate_credit(document)
+    sync.queue(document)
     logger.info("%s %s approved as %s", document.kind, document.pk, document.number)
     return document
 
@@ -335,6 +336,7 @@ def document_void(*, actor: Actor, document: SalesDocument, day: date | None = N
         )
     document.status = Status.VOID
     document.save(update_fields=["status", "updated_at"])
+    sync.queue(document)
     return document
 
 
@@ -403,6 +405,7 @@ def record_payment(
     document.amount_paid += amount
     document.status = Status.PAID if document.amount_due == 0 else Status.PART_PAID
     document.save(update_fields=["amount_paid", "status", "updated_at"])
+    sync.queue(payment)
     logger.info("payment %s recorded on %s", payment.pk, document.pk)
     return payment
 

@@ -7,7 +7,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from apps.accounting import bank, ledger, register, sending
+from apps.accounting import bank, ledger, register, sending, sync
 from apps.accounting.forms import BankAccountForm
 from apps.accounting.models import JournalEntry, SalesDocument, TaxType
 from apps.accounting.permissions import AccountingPerm
@@ -30,6 +30,7 @@ def overview(request: AuthenticatedHttpRequest) -> HttpResponse:
             "tax_types": TaxType.objects.filter(archived=False),
             "documents": SalesDocument.objects.restrict(request.user).order_by("-issue_date", "-id")[:50],
             "register": register.page(actor=request.user),
+            "sync": sync.page(actor=request.user),
             "bank_accounts": bank.summary(actor=request.user, bank=None, until=None),
             "financials": bank.financials(actor=request.user).order_by("-date", "-id")[:50],
             "bank_form": BankAccountForm() if can(request.user, AccountingPerm.ADMIN) else None,

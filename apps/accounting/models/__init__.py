@@ -21,6 +21,7 @@ from apps.accounting.models.register import (
     RegisteredCompany,
 )
 from apps.accounting.models.sales import Charge, Payment, SalesDocument, SalesLine, SentMail
+from apps.accounting.models.sync import SyncRecord, SyncRun
 
 __all__ = [
     "Account",
@@ -47,6 +48,8 @@ __all__ = [
     "SalesLine",
     "SentMail",
     "SupplierDefaults",
+    "SyncRecord",
+    "SyncRun",
     "TaxRounding",
     "TaxType",
 ]

@@ -381,3 +381,39 @@ def apply_purchase_credit_to_financial(actor: Any) -> Sample:
     credit = posted_bill(actor, supplier="Credit Supplier 4471", reference="CN-4471", net="-18.00")
     refund = bank_line(actor, "18.00", description="Credit Supplier 4471 refund")
     return Sample({"creditId": credit.pk, "financialId": refund.pk}, private=["Credit Supplier 4471"])
+
+
+# --- sync to an outside ledger -------------------------------------------------------------------
+
+
+def _refused_sync(actor: Any, error: str) -> Any:
+    """An approved invoice whose push the outside ledger refused with `error`."""
+    from apps.accounting.models import SyncRecord
+
+    invoice = issued(actor)
+    SyncRecord.objects.filter(kind="invoice", record_id=invoice.pk).update(
+        status=SyncRecord.Status.FAILED, attempts=1, last_error=error
+    )
+    return invoice
+
+
+@sample("getAccountingSyncStatus")
+def get_accounting_sync_status(actor: Any) -> Sample:
+    from apps.accounting.tests.servers import Ledger, xero_ledger
+
+    issued(actor)
+    return Sample({}, around=lambda: xero_ledger(Ledger()))
+
+
+@sample("getAccountingSyncErrors")
+def get_accounting_sync_errors(actor: Any) -> Sample:
+    _refused_sync(actor, "Sync Refusal 4417: contact name is required")
+    return Sample({"kind": "invoice"}, private=["Sync Refusal 4417"])
+
+
+@sample("retryAccountingSyncs")
+def retry_accounting_syncs(actor: Any) -> Sample:
+    from apps.accounting.tests.servers import Ledger, xero_ledger
+
+    _refused_sync(actor, "Sync Refusal 8813: account code is not valid")
+    return Sample({}, private=["Sync Refusal 8813"], around=lambda: xero_ledger(Ledger()))

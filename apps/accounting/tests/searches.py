@@ -126,3 +126,11 @@ REQUESTS += [
     ),
     ("use the supplier credit against the refund we got in the bank", "applyPurchaseCreditToFinancial"),
 ]
+REQUESTS += [
+    ("is the books sync to xero working, when did it last push", "getAccountingSyncStatus"),
+    ("is our external accounting ledger connected", "getAccountingSyncStatus"),
+    ("why did these invoices fail to sync to the external ledger", "getAccountingSyncErrors"),
+    ("show the sync errors from xero", "getAccountingSyncErrors"),
+    ("retry the failed syncs now that the account code is fixed", "retryAccountingSyncs"),
+    ("push the failed invoices to xero again", "retryAccountingSyncs"),
+]

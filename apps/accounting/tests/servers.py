@@ -190,3 +190,125 @@ def companies_house(register: Register) -> Iterator[Register]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+# --- the outside ledger: the Xero Accounting API ---------------------------------------------------
+
+LEDGER_TOKEN = "loopback-ledger-token"
+LEDGER_TENANT = "0e5f3b1c-loopback-organisation"
+LEDGER_IDS = {
+    "Contacts": "ContactID",
+    "Invoices": "InvoiceID",
+    "CreditNotes": "CreditNoteID",
+    "Payments": "PaymentID",
+}
+
+
+class Ledger:
+    """A loopback outside ledger: what it holds per collection by id, the requests it got
+    (method, collection, element, idempotency key), and how it misbehaves: `refuse` maps a
+    collection to the validation message it answers with (HTTP 400), `limited` is how many
+    answers are 429 with `retry_after`, `broken` how many are 500."""
+
+    def __init__(self) -> None:
+        self.held: dict[str, dict[str, dict[str, Any]]] = {name: {} for name in LEDGER_IDS}
+        self.requests: list[tuple[str, str, dict[str, Any], str]] = []
+        self.refuse: dict[str, str] = {}
+        self.limited = 0
+        self.retry_after = "30"
+        self.broken = 0
+        self.by_key: dict[str, dict[str, Any]] = {}
+        self.url = ""
+
+
+@contextlib.contextmanager
+def xero_ledger(ledger: Ledger) -> Iterator[Ledger]:
+    """Serves `ledger` on loopback and points the Accounting sync settings at it."""
+    import json
+    import uuid
+
+    from django.test import override_settings
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: Any) -> None:
+            pass
+
+        def answer(self, status: int, body: Any, headers: dict[str, str] | None = None) -> None:
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for key, value in (headers or {}).items():
+                self.send_header(key, value)
+            self.end_headers()
+            self.wfile.write(data)
+
+        def validation(self, collection: str, element: dict[str, Any], message: str) -> None:
+            self.answer(
+                400,
+                {
+                    "ErrorNumber": 10,
+                    "Type": "ValidationException",
+                    "Message": "A validation exception occurred",
+                    "Elements": [{**element, "ValidationErrors": [{"Message": message}]}],
+                },
+            )
+
+        def write(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            body = json.loads(self.rfile.read(length) or b"{}")
+            collection = self.path.strip("/").split("/")[-1]
+            key = self.headers.get("Idempotency-Key", "")
+            elements = body.get(collection) if isinstance(body, dict) else None
+            element = elements[0] if isinstance(elements, list) and elements else {}
+            ledger.requests.append((self.command, collection, element, key))
+            if self.headers.get("Authorization") != f"Bearer {LEDGER_TOKEN}" or (
+                self.headers.get("Xero-tenant-id") != LEDGER_TENANT
+            ):
+                return self.answer(401, {"Title": "Unauthorized", "Status": 401})
+            if collection not in LEDGER_IDS or (collection == "Payments") != (self.command == "PUT"):
+                return self.answer(404, {"Message": "not found"})
+            if ledger.limited:
+                ledger.limited -= 1
+                return self.answer(429, {"Message": "rate limit"}, {"Retry-After": ledger.retry_after})
+            if ledger.broken:
+                ledger.broken -= 1
+                return self.answer(500, {"Message": "An error occurred"})
+            if key and key in ledger.by_key:
+                return self.answer(200, ledger.by_key[key])
+            if collection in ledger.refuse:
+                return self.validation(collection, element, ledger.refuse[collection])
+            if collection == "Payments":
+                target = element.get("Invoice") or element.get("CreditNote") or {}
+                held = ledger.held["Invoices"] | ledger.held["CreditNotes"]
+                if not any(target.get(name) in held for name in ("InvoiceID", "CreditNoteID")):
+                    return self.validation(collection, element, "Invoice could not be found")
+            id_name = LEDGER_IDS[collection]
+            remote = element.get(id_name) or str(uuid.uuid4())
+            if element.get(id_name) and remote not in ledger.held[collection]:
+                return self.validation(collection, element, f"{id_name} {remote} could not be found")
+            saved = {**ledger.held[collection].get(remote, {}), **element, id_name: remote}
+            ledger.held[collection][remote] = saved
+            answer = {"Id": str(uuid.uuid4()), "Status": "OK", collection: [saved]}
+            if key:
+                ledger.by_key[key] = answer
+            return self.answer(200, answer)
+
+        do_POST = write
+        do_PUT = write
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    ledger.url = f"http://127.0.0.1:{server.server_address[1]}/api.xro/2.0"
+    try:
+        with override_settings(
+            ATRIUM_ACCOUNTING_SYNC_PROVIDER="xero",
+            ATRIUM_ACCOUNTING_SYNC_URL=ledger.url,
+            ATRIUM_ACCOUNTING_SYNC_TOKEN=LEDGER_TOKEN,
+            ATRIUM_ACCOUNTING_SYNC_TENANT=LEDGER_TENANT,
+        ):
+            yield ledger
+    finally:
+        server.shutdown()
+        server.server_close()

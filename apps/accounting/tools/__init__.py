@@ -6,7 +6,7 @@ __all__ = ["charges", "overview", "register", "sales", "sending"]
 from apps.accounting.tools import bills
 
 __all__ = ["bills", "charges", "overview", "sales", "sending"]
-from apps.accounting.tools import bank, matching
+from apps.accounting.tools import bank, matching, sync
 
 __all__ = ["charges", "overview", "sales", "sending"]
-__all__ += ["bank", "matching"]
+__all__ += ["bank", "matching", "sync"]

@@ -23,7 +23,7 @@ OWN_AREAS = {"catalogue"}
 ACROSS_AREAS = "platform"
 # Areas being built in steps (docs/<area>.md says which tools exist yet): what they register is
 # SPEC.md's, in their area, but not yet all of it.
-IN_PROGRESS = {"Accounting"}
+IN_PROGRESS: set[str] = set()
 # SPEC.md's Platform tools it does not name but a named one refers to, built in the area whose
 # records they act on: getDealHistory's description names restoreDeal.
 UNNAMED_PLATFORM = {"restoreDeal"}
@@ -75,7 +75,7 @@ def test_the_built_areas_hold_the_tools_spec_gives_them():
     counted = sum(specified(title)["stated_count"] for title in complete)
 
     assert counted >= 25 + 102
-    platform = set(specified("Platform")["named_tools"])
+    platform = set(specified("Platform")["named_tools"]) | UNNAMED_PLATFORM
     built = {area_key(t) for t in complete}
     assert (
         sum(1 for spec in registry.all_tools() if spec.area in built and spec.name not in platform) == counted
