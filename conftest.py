@@ -10,7 +10,10 @@ cannot see uncommitted rows, so they use `committed` instead of `db`, and create
 need with unique names.
 """
 
+import contextlib
+import faulthandler
 import os
+import signal
 from collections.abc import Iterator
 
 import pytest
@@ -33,7 +36,7 @@ def django_db_setup(request, django_test_environment, django_db_modify_db_settin
 
     from apps.tenancy.services import ensure_public_workspace, migrate_base_schema
 
-    with django_db_blocker.unblock():
+    with django_db_blocker.unblock(), _untimed(SET_UP_LIMIT):
         config = setup_databases(
             verbosity=request.config.option.verbose, interactive=False, aliases={"default"}
         )
@@ -46,6 +49,26 @@ def django_db_setup(request, django_test_environment, django_db_modify_db_settin
     yield
     with django_db_blocker.unblock():
         teardown_databases(config, verbosity=request.config.option.verbose)
+
+
+# The database set-up (every area's migrations, then the demo workspaces) runs once per worker,
+# inside whichever test comes first: it is not that test's time. It has its own limit.
+SET_UP_LIMIT = 1800
+
+
+@contextlib.contextmanager
+def _untimed(limit: float) -> Iterator[None]:
+    """Holds pytest-timeout's alarm for the running test (its signal method) while the block
+    runs, under a limit of its own (`limit` seconds: then every thread's stack and exit), and
+    gives the test the time it had left afterwards."""
+    left, _interval = signal.setitimer(signal.ITIMER_REAL, 0)
+    faulthandler.dump_traceback_later(limit, exit=True)
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+        if left:
+            signal.setitimer(signal.ITIMER_REAL, left)
 
 
 @pytest.fixture(autouse=True)

@@ -210,7 +210,7 @@ def campaign_control(*, actor: Actor, campaign: ReachoutCampaign, action: str) -
         raise WrongCampaignState(campaign=campaign.pk, status=campaign.status, action=action)
     now = timezone.now()
     if action == "start":
-        if Mailbox.objects.filter(pk=campaign.mailbox_id, deleted_at__isnull=True).count() == 0:
+        if campaign.mailbox is None or campaign.mailbox.deleted_at is not None:
             raise invalid("inboxId", "the campaign's mailbox was removed")
         campaign.started_at = now
         campaign.recipients.filter(state=State.ACTIVE).update(next_due_at=now)
@@ -288,8 +288,8 @@ def check_answers(campaign: ReachoutCampaign) -> None:
     by_message = {message_id: recipient_id for recipient_id, message_id, _at in sent}
     by_id = {r.pk: r for r in active}
     stopped: dict[int, str] = {}
-    if by_message:
-        mailbox = campaign.mailbox
+    mailbox = campaign.mailbox
+    if by_message and mailbox is not None:
         own = {mailbox.address.lower(), *(a.lower() for a in mailbox.send_as)}
         since = min(at for _r, _m, at in sent) - timedelta(minutes=5)
         incoming = Message.objects.filter(mailbox=mailbox, date__gte=since).exclude(from_address__in=own)
@@ -351,6 +351,8 @@ def send_step(
     campaign: ReachoutCampaign, recipient: CampaignRecipient, step: CampaignStep, steps: list[CampaignStep]
 ) -> bool:
     """Sends `step` to `recipient` once; True when it went."""
+    mailbox = campaign.mailbox
+    assert mailbox is not None  # campaign_tick stops a campaign whose mailbox is gone
     source = f"deals.campaign:{campaign.pk}"
     record = (
         CampaignMessage.objects.filter(recipient=recipient, position=step.position)
@@ -366,14 +368,14 @@ def send_step(
                 CampaignMessage.objects.create(
                     recipient=recipient,
                     position=step.position,
-                    mailbox=campaign.mailbox,
+                    mailbox=mailbox,
                     outgoing=row,
                     message_id=row.message_id,
                 )
 
             try:
                 row = mail_services.letter_send(
-                    mailbox=campaign.mailbox,
+                    mailbox=mailbox,
                     to=recipient.email,
                     subject=_render(step.subject, recipient),
                     text=_render(step.body, recipient) + _footer(url),
@@ -412,15 +414,22 @@ def campaign_tick(campaign: ReachoutCampaign, *, now: datetime | None = None) ->
     how many messages went. A mail server that is down ends the run (the next one tries again)."""
     if campaign.status != Status.RUNNING:
         return 0
+    mailbox = campaign.mailbox
+    if mailbox is None:
+        # Its mailbox was removed: nothing can go, and nothing may go from another.
+        campaign.status = Status.STOPPED
+        campaign.save(update_fields=["status"])
+        logger.info("campaign %s stopped: its mailbox is gone", campaign.pk)
+        return 0
     now = now or timezone.now()
     try:
-        mail_services.mailbox_sync(mailbox=campaign.mailbox)
+        mail_services.mailbox_sync(mailbox=mailbox)
     except AppError as error:
         logger.warning("campaign %s: mailbox not synchronised (%s)", campaign.pk, error.code)
     check_answers(campaign)
     steps = list(campaign.steps.order_by("position"))
     by_position = {step.position: step for step in steps}
-    room = campaign.daily_cap - sent_today(campaign.mailbox_id)
+    room = campaign.daily_cap - sent_today(mailbox.pk)
     sent = 0
     due = campaign.recipients.filter(state=State.ACTIVE, next_due_at__lte=now).select_related("contact")
     for recipient in due.order_by("next_due_at", "id")[: max(room, 0)]:

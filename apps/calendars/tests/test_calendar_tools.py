@@ -16,6 +16,14 @@ from apps.catalogue.dispatch import MemorySession, ToolNotFound
 from apps.catalogue.testing import call, person_without, structured, text_of
 from apps.contacts.tests.factories import ContactFactory
 
+
+@pytest.fixture(autouse=True)
+def no_demo_events(people):  # type: ignore[no-untyped-def]
+    """Only this test's events: the demo workspaces' own (HR's approved leave) are removed inside
+    the test's transaction."""
+    Event.objects.all().delete()
+
+
 TOOLS = {
     "getCalendarSummary": ("calendars.view", {}),
     "manageCalendar": ("calendars.manage", {"action": "create", "calendar": {"name": "X"}}),

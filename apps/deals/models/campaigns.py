@@ -33,7 +33,8 @@ class ReachoutCampaign(OwnedRecord):
     )
 
     name = models.CharField(_("name"), max_length=120)
-    mailbox = models.ForeignKey("mail.Mailbox", on_delete=models.PROTECT, related_name="+")
+    # Null once the mailbox is gone (its owner erased, say): the campaign then stops.
+    mailbox = models.ForeignKey("mail.Mailbox", on_delete=models.SET_NULL, null=True, related_name="+")
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.DRAFT)
     # The send window, in each recipient's local time: hours [start, end) on these ISO weekdays.
     window_start = models.PositiveSmallIntegerField(_("window opens"), default=9)

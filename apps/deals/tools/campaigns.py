@@ -33,7 +33,7 @@ class CampaignOut(Out):
     id: int
     name: str
     status: str
-    inbox_id: int
+    inbox_id: int | None
     window: str = Field(description="Local hours and ISO weekdays")
     time_zone: str
     daily_cap: int

@@ -294,6 +294,7 @@ def test_export_and_erasure_reach_every_mail_model(filled, people, acme):
         "mail.draft",
         "mail.signature",
         "mail.outgoing",
+        "mail.suppression",
     }
     customer = privacy.Subject(email="jo.brennan@example.org", user=None, workspace=acme)
     exported = handlers["mail.message"].export(customer)

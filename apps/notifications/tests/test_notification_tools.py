@@ -18,6 +18,14 @@ from apps.contacts.tests.factories import ContactFactory
 from apps.notifications.models import Notification, Watcher
 from apps.notifications.tests.factories import NotificationFactory, WatcherFactory
 
+
+@pytest.fixture(autouse=True)
+def no_demo_notifications(people):  # type: ignore[no-untyped-def]
+    """Only this test's notifications: the demo workspaces' own (leave approved, a ticket
+    escalated) are removed inside the test's transaction."""
+    Notification.objects.all().delete()
+
+
 # --- refusals: a role without the tool's permission neither sees nor calls it ----------------------
 
 

@@ -11,6 +11,13 @@ from apps.notifications.models import Notification, Watcher
 from apps.notifications.tests.factories import NotificationFactory, WatcherFactory
 
 
+@pytest.fixture(autouse=True)
+def no_demo_notifications(people):  # type: ignore[no-untyped-def]
+    """Only this test's notifications: the demo workspaces' own (leave approved, a ticket
+    escalated) are removed inside the test's transaction."""
+    Notification.objects.all().delete()
+
+
 def test_a_change_to_a_watched_contact_notifies_every_watcher_but_the_one_who_made_it(people):
     contact = ContactFactory(actor=people["admin"], first_name="Ada")
     for role in ("admin", "member", "viewer"):
