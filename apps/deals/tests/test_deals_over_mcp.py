@@ -14,7 +14,9 @@ def test_every_deals_tool_answers_over_mcp_with_a_real_effect(people, acme_clien
     door = Door(pat_and_key("owner@acme.example"))
     door.initialize()
     found = samples()
-    names = sorted(spec.name for spec in tools_of("deals"))
+    # The pipeline and deal tools (test_outreach.py calls the outreach and e-mail ones).
+    core = {"pipelines", "deals", "activity", "overview"}
+    names = sorted(spec.name for spec in tools_of("deals") if spec.module.rsplit(".", 1)[-1] in core)
     answers = {}
 
     for name in names:
