@@ -34,6 +34,8 @@ from django.db.models import Field
 from django.utils import timezone
 from psycopg import sql
 
+from apps.core import onloop
+
 logger = logging.getLogger(__name__)
 
 MAX_PENDING = 50_000
@@ -110,9 +112,15 @@ class AuditBuffer:
 
     def _write_inline(self, entry: Entry) -> None:
         try:
+            if onloop.active():
+                # On the event loop (apps.core.onloop), outside any transaction: awaited.
+                onloop.copy(*_copy_of(entry.schema_name, [entry]))
+                return
             # As a failed ORM write would: the caller's transaction is rolled back at its end.
             with transaction.mark_for_rollback_on_error():
                 _copy(connection, entry.schema_name, [entry])
+        except onloop.ABORTS:
+            raise
         except Exception:
             # An audit failure never turns a tool's answer into an error.
             logger.exception("could not record a call of %s", entry.tool)
@@ -211,13 +219,19 @@ def _copy(db: BaseDatabaseWrapper, schema_name: str, entries: list[Entry]) -> No
     """One COPY of `entries` into the ToolCall table of `schema_name`, on `db`'s connection (in its
     transaction if one is open). The table is named with its schema: whatever search_path the
     connection has, the rows land in that workspace."""
-    rows = [_fields(entry) for entry in entries]
-    statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
-        sql.Identifier(schema_name, _table()), _columns(tuple(rows[0]))
-    )
+    statement, rows = _copy_of(schema_name, entries)
     with db.cursor() as cursor, db.wrap_database_errors, cursor.cursor.copy(statement) as copy:
         for row in rows:
-            copy.write_row(tuple(row.values()))
+            copy.write_row(row)
+
+
+def _copy_of(schema_name: str, entries: list[Entry]) -> tuple[sql.Composed, list[tuple[object, ...]]]:
+    """The COPY statement for `entries` and their rows."""
+    fields = [_fields(entry) for entry in entries]
+    statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
+        sql.Identifier(schema_name, _table()), _columns(tuple(fields[0]))
+    )
+    return statement, [tuple(row.values()) for row in fields]
 
 
 @cache

@@ -34,6 +34,7 @@ from apps.catalogue.secure_input import (
     SecureInputUnavailable,
 )
 from apps.catalogue.shapes import RawResult
+from apps.core import onloop
 from apps.core.actors import Actor
 from apps.core.credentials import Principal
 from apps.core.db import connection, database_failure
@@ -364,15 +365,19 @@ def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | None) -> 
     except SecureInputRequired:
         outcome, error_code = "error", "SECURE_INPUT_REQUIRED"
         raise
+    except onloop.ABORTS:
+        outcome = ""  # not served here: the call runs again in a thread, and is logged there
+        raise
     finally:
-        audit.record(
-            schema_name=schema_name,
-            principal=ctx.principal,
-            tool=name,
-            outcome=outcome,
-            error_code=error_code,
-            duration_ms=(time.perf_counter() - started) * 1000,
-        )
+        if outcome:
+            audit.record(
+                schema_name=schema_name,
+                principal=ctx.principal,
+                tool=name,
+                outcome=outcome,
+                error_code=error_code,
+                duration_ms=(time.perf_counter() - started) * 1000,
+            )
     return result
 
 
@@ -418,6 +423,8 @@ def _call(ctx: ToolContext, spec: ToolSpec, arguments: Any) -> tuple[str, str, d
         return "input_required", "", input_required_result(ctx, needed)
     except (inputs.InvalidRequestState, inputs.MissingClientCapability):
         raise  # the door's protocol errors
+    except onloop.ABORTS:
+        raise  # not served on the event loop: the call runs again in a thread (apps.core.onloop)
     except SecureInputRequired as required:
         if ctx.raises_secure_input:
             raise

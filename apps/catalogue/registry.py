@@ -284,6 +284,8 @@ class ToolSpec:
     # Takes long (an export, an import, an extraction): a door that can run calls in the
     # background offers it so (MCP 2025-11-25 tasks: apps.mcp.jobs).
     long_running: bool = False
+    # Written to be served on the event loop (apps.core.onloop; CONVENTIONS.md, "Tools").
+    on_loop: bool = False
 
     @property
     def needs_confirmation(self) -> bool:
@@ -363,6 +365,7 @@ class Declaration(TypedDict, total=False):
     open_world: bool
     runs_tools: bool
     long_running: bool
+    on_loop: bool
 
 
 def tool(
@@ -393,8 +396,14 @@ def build_spec(
     open_world: bool = False,
     runs_tools: bool = False,
     long_running: bool = False,
+    on_loop: bool = False,
 ) -> ToolSpec:
     where = f"{function.__module__}.{function.__qualname__}"
+    if on_loop and (not read_only or open_world or runs_tools or markers & CONFIRMATION_MARKERS):
+        raise RegistryError(
+            f"{where}: only a read of the workspace alone is served on the event loop (on_loop): "
+            "read-only, not open-world, with nothing to confirm"
+        )
     if not TOOL_NAME.match(name):
         raise RegistryError(f"{where}: {name!r} is not a valid tool name")
     if not isinstance(permission, PermissionEnum):
@@ -462,6 +471,7 @@ def build_spec(
         fixture=_loading_fixtures,
         runs_tools=runs_tools,
         long_running=long_running,
+        on_loop=on_loop,
     )
 
 

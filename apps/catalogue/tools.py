@@ -104,7 +104,9 @@ def search_tools(
     )
 
 
-@tool("describeTool", permission=CataloguePerm.DISCOVER, title="Describe a tool", read_only=True)
+@tool(
+    "describeTool", permission=CataloguePerm.DISCOVER, title="Describe a tool", read_only=True, on_loop=True
+)
 def describe_tool(
     ctx: ToolContext,
     *,

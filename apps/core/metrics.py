@@ -87,6 +87,11 @@ TOOL_LATENCY = Histogram(
     buckets=FAST_BUCKETS,
 )
 MCP_SESSIONS = Counter("atrium_mcp_sessions", "MCP sessions, by event.", ["event"])
+MCP_ON_LOOP = Counter(
+    "atrium_mcp_on_loop",
+    "MCP requests tried on the event loop (apps.core.onloop): served there, or given up to a thread.",
+    ["outcome"],
+)
 MCP_STREAMS = Gauge(
     "atrium_mcp_sse_streams_open",
     "SSE streams open now (summed over live processes).",
@@ -168,6 +173,10 @@ def tool_call(*, door: str, tool: str, outcome: str, seconds: float) -> None:
 
 def mcp_session(event: str) -> None:
     MCP_SESSIONS.labels(_check(event, MCP_SESSION_EVENTS, "event")).inc()
+
+
+def mcp_on_loop(*, served: bool) -> None:
+    MCP_ON_LOOP.labels("served" if served else "thread").inc()
 
 
 def sse_stream_opened() -> None:

@@ -35,6 +35,8 @@ from django.db.models import Model, QuerySet
 # Django's own (private) helpers for turning rows into model instances; the stubs leave them out.
 from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
 
+from apps.core import onloop
+
 _INT_STAND_IN = -2_000_000_000  # within every integer column's range, below any id
 
 
@@ -121,19 +123,13 @@ def _run(compiled: _Compiled, values: dict[str, int | str], using: str) -> list[
     for position, name in compiled.slots:
         params[position] = values[name]
     connection = connections[using]
-    with connection.cursor() as client_side:  # connected, in the workspace's schema
-        # Bound on the server (the connection's own cursors bind on the client, as Django's
-        # default is): no values quoted into the SQL, and the same text every call, which
-        # psycopg prepares after `prepare_threshold` runs on the connection, so PostgreSQL
-        # stops parsing it. A prepared statement is parsed again whenever the search_path (the
-        # workspace) changed since its last run: PostgreSQL's rule, so no workspace ever runs
-        # another's.
-        raw = psycopg.Cursor(client_side.cursor.connection)
-        wrap = connection.make_debug_cursor if connection.queries_logged else connection.make_cursor
-        # A raw DB-API cursor, as Django's own callers pass (the stubs ask for a CursorWrapper).
-        with wrap(raw) as cursor:  # type: ignore[arg-type]
-            cursor.execute(compiled.sql, params)
-            rows = cursor.fetchall()
+    if onloop.active():
+        # On the event loop (apps.core.onloop): awaited on an async connection, bound on the
+        # server and prepared as below, in this connection's workspace.
+        search_path = connection._get_cursor_search_paths()  # type: ignore[attr-defined]
+        rows = onloop.fetch(compiled.sql, params, search_path)
+    else:
+        rows = _fetch(connection, compiled.sql, params)
     found = []
     for fetched in rows:
         row = list(fetched[: compiled.col_count])
@@ -149,3 +145,19 @@ def _run(compiled: _Compiled, values: dict[str, int | str], using: str) -> list[
             setattr(obj, name, row[position])
         found.append(obj)
     return found
+
+
+def _fetch(connection: Any, statement: str, params: list[Any]) -> list[Any]:
+    with connection.cursor() as client_side:  # connected, in the workspace's schema
+        # Bound on the server (the connection's own cursors bind on the client, as Django's
+        # default is): no values quoted into the SQL, and the same text every call, which
+        # psycopg prepares after `prepare_threshold` runs on the connection, so PostgreSQL
+        # stops parsing it. A prepared statement is parsed again whenever the search_path (the
+        # workspace) changed since its last run: PostgreSQL's rule, so no workspace ever runs
+        # another's.
+        raw = psycopg.Cursor(client_side.cursor.connection)
+        wrap = connection.make_debug_cursor if connection.queries_logged else connection.make_cursor
+        # A raw DB-API cursor, as Django's own callers pass (the stubs ask for a CursorWrapper).
+        with wrap(raw) as cursor:
+            cursor.execute(statement, params)
+            return cursor.fetchall()

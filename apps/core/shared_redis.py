@@ -4,6 +4,8 @@ made at first use: the settings are read then, not at import."""
 import redis
 from django.conf import settings
 
+from apps.core import onloop
+
 
 class SharedRedis:
     """Calling it returns the process's client for this use, with `timeout` seconds to connect
@@ -14,6 +16,8 @@ class SharedRedis:
         self._client: redis.Redis | None = None
 
     def __call__(self) -> redis.Redis:
+        # A blocking client: code on the event loop serves the request in a thread instead.
+        onloop.forbid("Redis")
         if self._client is None:
             self._client = redis.Redis.from_url(
                 settings.REDIS_URL, socket_connect_timeout=self.timeout, socket_timeout=self.timeout

@@ -126,6 +126,9 @@ def launch_web(env: dict[str, str], port: int | None = None, log: Path | None = 
         os.close(handle)
         log = Path(name)
     stderr = open(log, "ab")  # noqa: SIM115  (the child owns it for its life)
+    # Never the relaxed async-safety check of a browser test (conftest.browser): the web process
+    # serves reads on its event loop only while Django's check is on (apps.core.onloop).
+    env = {name: value for name, value in env.items() if name != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     process = subprocess.Popen(  # noqa: S603  (our own fixed command line)
         command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=stderr
     )

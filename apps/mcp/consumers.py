@@ -26,9 +26,17 @@ from channels.generic.http import AsyncHttpConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from apps.core import errors, observability
+from apps.core import errors, metrics, observability, onloop
 from apps.mcp import protocol, sessions, stateless, streams
-from apps.mcp.handlers import ALLOWED_METHODS, Reply, Request, jsonrpc_error, may_wait, serve
+from apps.mcp.handlers import (
+    ALLOWED_METHODS,
+    Reply,
+    Request,
+    jsonrpc_error,
+    may_serve_on_loop,
+    may_wait,
+    serve,
+)
 from apps.mcp.relay import KEEPALIVE, SSE_HEADERS, Relay, encode_headers, sse_event
 from apps.mcp.streams import CancelledByClient, RunningCall, hub
 
@@ -166,10 +174,11 @@ class McpConsumer(AsyncHttpConsumer):
         if b"tools/call" in request.body:
             # A cancellation may be POSTed to another process: be subscribed before running.
             await hub.listening()
-        # Submitted to the pool itself, not through run_in_executor: the reply comes back through
-        # the call's queue, and an asyncio future for the job would cost the loop a second
-        # wake-up from the thread per request (`serve` never raises).
-        executor(quick=not may_wait(request)).submit(contextvars.copy_context().run, _job, request, call)
+        if not await _served_on_loop(request, call):
+            # Submitted to the pool itself, not through run_in_executor: the reply comes back
+            # through the call's queue, and an asyncio future for the job would cost the loop a
+            # second wake-up from the thread per request (`serve` never raises).
+            executor(quick=not may_wait(request)).submit(contextvars.copy_context().run, _job, request, call)
         streaming = False
         # The response can still be written to (False once it ended early or the client left).
         writable = True
@@ -382,6 +391,25 @@ class _PostStream:
 
 def _job(request: Request, call: RunningCall) -> None:
     call.put(("reply", serve(request, call)))
+
+
+async def _served_on_loop(request: Request, call: RunningCall) -> bool:
+    """Serves the request on the event loop when it is one that may be (apps.core.onloop): True
+    once its reply is in the call's queue, False when it must go to a thread (not one for the
+    loop, or it gave up there before doing anything)."""
+    what = may_serve_on_loop(request)
+    if what is None:
+        return False
+    try:
+        reply = await onloop.run(serve, request, call)
+    except onloop.NeedsThread:
+        onloop.tally.count(what, served=False)
+        metrics.mcp_on_loop(served=False)
+        return False
+    onloop.tally.count(what, served=True)
+    metrics.mcp_on_loop(served=True)
+    call.queue.put_nowait(("reply", reply))
+    return True
 
 
 async def _watch_disconnect(receive: Any, call: RunningCall) -> None:

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from apps.catalogue import dispatch, profiles, registry
 from apps.catalogue.secure_input import SecureInputRequired
-from apps.core import encoded, errors, metrics, observability, permissions
+from apps.core import encoded, errors, metrics, observability, onloop, permissions
 from apps.core.credentials import Principal
 from apps.core.db import connection
 from apps.core.errors import NotFound
@@ -95,8 +95,11 @@ def serve(request: Request, call: RunningCall | None = None) -> Reply:
     few seconds; nothing was done), a failure of ours a JSON-RPC internal error with a reference
     in the log."""
     try:
-        _fresh_connection()
+        if not onloop.active():
+            _fresh_connection()
         reply = _serve(request, call)
+    except onloop.ABORTS:
+        raise  # served again in a thread (apps.core.onloop)
     except Exception as error:
         outage = errors.unavailable(error)
         if outage is not None:
@@ -259,6 +262,8 @@ def _post(request: Request, workspace: Workspace, principal: Principal, call: Ru
     except StepUp as step_up:
         refusal = step_up.refusal
         return Reply(refusal.status, refusal.body, dict(refusal.headers))
+    except onloop.ABORTS:
+        raise
     except Exception as error:
         outage = errors.unavailable(error)
         if outage is not None:
@@ -510,6 +515,31 @@ def may_wait(request: Request) -> bool:
     return spec is not None and (not spec.read_only or spec.open_world or spec.needs_confirmation)
 
 
+def may_serve_on_loop(request: Request) -> str | None:
+    """What a POSTed message would be served as on the event loop (apps.core.onloop): its method,
+    or the tool of a tools/call, when that is ping, tools/list or a tool written for the loop
+    (`on_loop`) that has not been giving up there; None when it goes straight to a thread. A
+    session's requests only: a stateless revision's keep their state in Redis."""
+    if not onloop.available() or versions.stateless(request.headers.get(protocol.VERSION_HEADER)):
+        return None
+    try:
+        message = request.message()
+    except ProtocolError:
+        return None
+    if message.kind != "request":
+        return None
+    if message.method in {"ping", "tools/list"}:
+        what = message.method
+    elif message.method == "tools/call" and "task" not in message.params:
+        spec = _named(message.params)
+        if spec is None or not spec.on_loop:
+            return None
+        what = spec.name
+    else:
+        return None
+    return what if onloop.tally.worth(what) else None
+
+
 def _named(params: Any) -> registry.ToolSpec | None:
     """The tool a tools/call's params (or callTool's arguments) name, if there is one."""
     name = params.get("name") if isinstance(params, dict) else None
@@ -585,8 +615,12 @@ def _tools_call(
     except dispatch.ToolNotFound:
         outcome = "not_found"
         raise ProtocolError(INVALID_PARAMS, f"Unknown tool: {name}") from None
+    except onloop.ABORTS:
+        outcome = ""  # counted when a thread serves it
+        raise
     finally:
-        metrics.tool_call(door="mcp", tool=name, outcome=outcome, seconds=time.perf_counter() - started)
+        if outcome:
+            metrics.tool_call(door="mcp", tool=name, outcome=outcome, seconds=time.perf_counter() - started)
 
 
 def _task_call(

@@ -26,6 +26,11 @@ MCP_MAX_BODY_BYTES = 4 * 1024 * 1024
 # call holds one, and never a quick one, so the answer it waits for always finds a thread.
 MCP_QUICK_THREADS = env.int("ATRIUM_MCP_QUICK_THREADS", 2, min=1)
 MCP_WORKER_THREADS = env.int("ATRIUM_MCP_WORKER_THREADS", 16, min=1)
+# ping, tools/list and the tools written for it (`on_loop=True`) are served on the event loop
+# itself, their statements awaited on up to this many async connections per web process, instead
+# of in a quick thread (apps/core/onloop.py); whatever would block there goes to a thread.
+SERVE_ON_LOOP = env.bool("ATRIUM_SERVE_ON_LOOP", True)
+SERVE_ON_LOOP_CONNECTIONS = env.int("ATRIUM_SERVE_ON_LOOP_CONNECTIONS", 4, min=1)
 # Calls waiting for their person's answer, per web process (apps/mcp/waiting.py): the waiting pool
 # has this many threads more, and a call past a limit gets a confirmation token instead of a
 # question, so unanswered questions never take the threads other people's calls run on.

@@ -75,7 +75,7 @@ def create_contact(
     )
 
 
-@tool("getContact", permission=ContactsPerm.VIEW, title="Get a contact", read_only=True)
+@tool("getContact", permission=ContactsPerm.VIEW, title="Get a contact", read_only=True, on_loop=True)
 def get_contact(
     ctx: ToolContext,
     *,

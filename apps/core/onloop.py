@@ -1,0 +1,237 @@
+"""Synchronous code run on the event loop, for the reads that cost less than a thread hop.
+
+The MCP door is synchronous (`apps.mcp.handlers.serve`) and runs in a worker thread per request.
+For a one-statement read that hop costs more than the read: the request crosses threads twice and
+the worker hands the interpreter lock back and forth with the loop around its blocking round trip
+to the database (bench/RESULTS.md, "MCP endpoint"). Here the same synchronous code runs on the
+event loop itself, in a greenlet (`run`), and where it waits for PostgreSQL (a prepared query,
+`apps.core.prepared`; the tool-call log written at once, `apps.catalogue.audit`) it awaits an
+async psycopg connection instead (`fetch`, `copy`): the loop serves other requests meanwhile, as an
+async server does, and nothing of the door is written twice.
+
+Nothing may block the loop, so whatever would block gives up instead, before it has done anything:
+
+- Django's ORM and cursors: their async-safety check raises SynchronousOnlyOperation on a thread
+  running an event loop (a route, a credential or a session not in its process cache yet, a lazy
+  relation a tool reads).
+- Redis (`apps.core.shared_redis`) and anything else that calls `forbid`.
+
+`run` then raises `NeedsThread` and the caller serves the request from the start in a worker
+thread, as it always did. Code on this path lets both exceptions through (`ABORTS`): a handler
+that turned one into an answer would answer for a request it has not served.
+
+Only code written for it runs here (`apps.mcp.handlers.may_serve_on_loop`: ping, tools/list and
+the tools declared `on_loop=True`, CONVENTIONS.md). With DJANGO_ALLOW_ASYNC_UNSAFE set, Django's
+check is off and nothing would stop a blocking query: nothing runs here then.
+"""
+
+import asyncio
+import contextvars
+import logging
+import os
+import sys
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import greenlet  # type: ignore[import-untyped]  # it ships no type information
+import psycopg
+from django.conf import settings
+from django.core.exceptions import SynchronousOnlyOperation
+from django.db import connections
+from psycopg import sql
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+class NeedsThread(Exception):
+    """This request cannot be served on the loop without blocking it: serve it in a thread."""
+
+
+# What code on this path must let through (see the module's notes).
+ABORTS: tuple[type[Exception], ...] = (NeedsThread, SynchronousOnlyOperation)
+
+
+class _LoopGreenlet(greenlet.greenlet):
+    """A greenlet whose parent is the coroutine awaiting what it hands over (`wait`)."""
+
+
+def available() -> bool:
+    """Whether synchronous code may run on the loop in this process (settings.SERVE_ON_LOOP, and
+    Django's async-safety check left on)."""
+    return settings.SERVE_ON_LOOP and not os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+
+
+def active() -> bool:
+    """Whether this code runs on the loop, through `run`."""
+    return isinstance(greenlet.getcurrent(), _LoopGreenlet)
+
+
+def forbid(what: str) -> None:
+    """Called before anything that would block: on the loop, give up (NeedsThread) instead."""
+    if active():
+        raise NeedsThread(what)
+
+
+async def run(function: Callable[..., T], *args: Any) -> T:
+    """`function(*args)` on this event loop, in a greenlet with a copy of the current context; what
+    it hands to `wait` is awaited here. Raises NeedsThread when it gave up (see the module)."""
+    child = _LoopGreenlet(function)
+    child.gr_context = contextvars.copy_context()
+    try:
+        handed = child.switch(*args)
+        while not child.dead:
+            try:
+                value = await handed
+            except BaseException:
+                handed = child.throw(*sys.exc_info())
+            else:
+                handed = child.switch(value)
+    except SynchronousOnlyOperation as error:
+        raise NeedsThread(str(error)) from error
+    return handed
+
+
+def wait(awaitable: Awaitable[T]) -> T:
+    """Awaits `awaitable` on the loop from the synchronous code `run` runs."""
+    current = greenlet.getcurrent()
+    if not isinstance(current, _LoopGreenlet):
+        raise RuntimeError("onloop.wait outside onloop.run")
+    return current.parent.switch(awaitable)
+
+
+class Tally:
+    """How often each kind of request was served on the loop and how often it gave up there: one
+    that mostly gives up (a tool whose answers mostly read a lazy relation) stops being tried,
+    since it then costs its Python twice."""
+
+    GRACE = 16
+
+    def __init__(self) -> None:
+        self.served: dict[str, int] = {}
+        self.gave_up: dict[str, int] = {}
+
+    def worth(self, what: str) -> bool:
+        return self.gave_up.get(what, 0) <= 4 * self.served.get(what, 0) + self.GRACE
+
+    def count(self, what: str, *, served: bool) -> None:
+        counts = self.served if served else self.gave_up
+        counts[what] = counts.get(what, 0) + 1
+
+
+tally = Tally()
+
+
+# --- PostgreSQL ---------------------------------------------------------------------------------
+
+
+def fetch(statement: str, params: Sequence[Any], search_path: Sequence[str]) -> list[tuple[Any, ...]]:
+    """The rows of one statement (bound on the server, as `apps.core.prepared` binds it), run with
+    `search_path` on one of this loop's connections."""
+    try:
+        return wait(_fetch(statement, params, tuple(search_path)))
+    except psycopg.Error as error:
+        # Whatever it is (a statement refused, the server gone), the thread's path answers it as
+        # it answers every database error: the same words, the same status.
+        raise NeedsThread(f"the statement failed on the loop: {type(error).__name__}") from error
+
+
+def copy(statement: sql.Composed, rows: Sequence[Sequence[Any]]) -> None:
+    """One COPY ... FROM STDIN of `rows` on one of this loop's connections."""
+    try:
+        wait(_copy(statement, rows))
+    except psycopg.Error as error:
+        raise NeedsThread(f"the COPY failed on the loop: {type(error).__name__}") from error
+
+
+async def _fetch(
+    statement: str, params: Sequence[Any], search_path: tuple[str, ...]
+) -> list[tuple[Any, ...]]:
+    async with _pool().connection(search_path) as conn, conn.cursor() as cursor:
+        await cursor.execute(statement, params)
+        return await cursor.fetchall()
+
+
+async def _copy(statement: sql.Composed, rows: Sequence[Sequence[Any]]) -> None:
+    async with _pool().connection(()) as conn, conn.cursor() as cursor, cursor.copy(statement) as copying:
+        for row in rows:
+            await copying.write_row(row)
+
+
+@dataclass
+class _Pooled:
+    conn: psycopg.AsyncConnection
+    search_path: tuple[str, ...] = ()
+
+
+class _Pool:
+    """At most settings.SERVE_ON_LOOP_CONNECTIONS connections of one event loop, in autocommit
+    (as the door's reads run: no BEGIN, each statement its own snapshot), opened as Django opens its
+    own (the same parameters, type adapters and time zone). A connection is set to a workspace's
+    search path only when it had another one. One that failed in any way is closed, not reused."""
+
+    def __init__(self, size: int) -> None:
+        self._slots = asyncio.Semaphore(size)
+        self._idle: list[_Pooled] = []
+
+    @asynccontextmanager
+    async def connection(self, search_path: tuple[str, ...]) -> AsyncIterator[psycopg.AsyncConnection]:
+        async with self._slots:
+            pooled = self._idle.pop() if self._idle else None
+            if pooled is None or pooled.conn.closed or pooled.conn.broken:
+                pooled = _Pooled(await _connect())
+            try:
+                if search_path and pooled.search_path != search_path:
+                    names = sql.SQL(", ").join(sql.Identifier(name) for name in search_path)
+                    await pooled.conn.execute(sql.SQL("SET search_path = {}").format(names))
+                    pooled.search_path = search_path
+                yield pooled.conn
+            except BaseException:
+                await _close(pooled.conn)
+                raise
+            self._idle.append(pooled)
+
+    async def close(self) -> None:
+        idle, self._idle = self._idle, []
+        for pooled in idle:
+            await _close(pooled.conn)
+
+
+async def _connect() -> psycopg.AsyncConnection:
+    wrapper = connections["default"]
+    params = dict(wrapper.get_connection_params())
+    params.pop("cursor_factory", None)  # Django's synchronous cursor classes
+    conn = await psycopg.AsyncConnection.connect(**params, autocommit=True)
+    zone = wrapper.timezone_name
+    if conn.info.parameter_status("TimeZone") != zone:
+        await conn.execute("SELECT set_config('TimeZone', %s, false)", [zone])
+    return conn
+
+
+async def _close(conn: psycopg.AsyncConnection) -> None:
+    try:
+        await conn.close()
+    except Exception:  # already gone: nothing to release
+        logger.debug("closing a loop connection failed", exc_info=True)
+
+
+_pools: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Pool]" = weakref.WeakKeyDictionary()
+
+
+def _pool() -> _Pool:
+    loop = asyncio.get_running_loop()
+    pool = _pools.get(loop)
+    if pool is None:
+        pool = _pools[loop] = _Pool(settings.SERVE_ON_LOOP_CONNECTIONS)
+    return pool
+
+
+async def close() -> None:
+    """Closes this loop's idle connections (a process stopping, a test ending)."""
+    pool = _pools.pop(asyncio.get_running_loop(), None)
+    if pool is not None:
+        await pool.close()

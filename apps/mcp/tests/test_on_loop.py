@@ -1,0 +1,224 @@
+"""Requests served on the event loop (apps.core.onloop): the door's own synchronous code runs in a
+greenlet on a loop and awaits its statements on an async connection. What it serves there is what a
+thread serves, logged once; whatever would block gives up before it has done anything, and the
+thread serves it from the start. In-process, on committed rows (the loop's connections are not the
+test's), with the real credential scheme; the live tests serve through it too."""
+
+import asyncio
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.db import connections
+from django_tenants.utils import schema_context
+
+from apps.accounts.models import User
+from apps.catalogue.models import ToolCall
+from apps.catalogue.registry import RegistryError, tool
+from apps.contacts.models import Contact
+from apps.contacts.permissions import ContactsPerm
+from apps.contacts.tests.factories import ContactFactory, OrganisationFactory
+from apps.core import onloop
+from apps.mcp import access, sessions
+from apps.mcp.handlers import Reply, Request, may_serve_on_loop, serve
+from apps.mcp.testing import Door, pat_and_key
+from apps.tenancy import routing
+
+
+@pytest.fixture
+def door(django_db_setup, committed) -> Iterator[Door]:  # type: ignore[no-untyped-def]
+    door = Door(pat_and_key("member@acme.example"))
+    door.initialize()
+    yield door
+    door.send("DELETE")
+
+
+@pytest.fixture
+def contacts(door) -> Iterator[dict[str, Contact]]:  # type: ignore[no-untyped-def]
+    with schema_context("acme"):
+        member = User.objects.get(email="member@acme.example")
+        made = {"plain": ContactFactory(actor=member, city="Leeds")}
+        made["employee"] = ContactFactory(
+            actor=member, organisation_id=OrganisationFactory(actor=member).pk, city="York"
+        )
+    yield made
+    with schema_context("acme"):
+        Contact.objects.filter(
+            pk__in=[c.pk for c in made.values()] + [made["employee"].organisation_id]
+        ).delete()
+
+
+def call_message(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "method": "tools/call",
+        "params": {"name": name, "arguments": arguments},
+    }
+
+
+def request_of(door: Door, message: dict[str, Any]) -> Request:
+    return Request("POST", "http", door.host, dict(door.headers), {}, json.dumps(message).encode())
+
+
+PING = {"jsonrpc": "2.0", "id": 3, "method": "ping"}
+
+
+def on_loop(request: Request, *, warm: bool = True) -> Reply:
+    """`serve` on an event loop of its own, as a web process runs it: told of ended sessions, and
+    (`warm`) after a ping served by a thread has put the session in the process's keeping."""
+
+    def ping_in_thread() -> None:
+        try:
+            assert (
+                serve(
+                    Request("POST", "http", request.host, request.headers, {}, json.dumps(PING).encode())
+                ).status
+                == 200
+            )
+        finally:
+            connections.close_all()
+
+    async def served() -> Reply:
+        assert await sessions.watch.started()
+        try:
+            if warm:
+                await asyncio.get_running_loop().run_in_executor(None, ping_in_thread)
+            return await onloop.run(serve, request, None)
+        finally:
+            await onloop.close()
+            await sessions.watch.stop()
+
+    return asyncio.run(served())
+
+
+def calls_logged(tool_name: str) -> int:
+    with schema_context("acme"):
+        return ToolCall.objects.filter(tool=tool_name).count()
+
+
+@pytest.fixture
+def statements_on_loop(monkeypatch) -> list[str]:  # type: ignore[no-untyped-def]
+    """The statements awaited on the loop's connections."""
+    seen: list[str] = []
+    fetch = onloop.fetch
+
+    def counted(statement: str, params: Any, search_path: Any) -> Any:
+        seen.append(statement)
+        return fetch(statement, params, search_path)
+
+    monkeypatch.setattr(onloop, "fetch", counted)
+    return seen
+
+
+def test_a_warm_read_is_served_on_the_loop_as_a_thread_serves_it_and_logged_once(
+    door, contacts, statements_on_loop
+):
+    contact = contacts["plain"]
+    message = call_message("getContact", {"contactId": contact.pk})
+    by_thread = door.send("POST", message)  # also warms the route, the credential, the session
+    logged = calls_logged("getContact")
+
+    by_loop = on_loop(request_of(door, message))
+
+    assert by_loop.status == 200
+    assert by_loop.body == by_thread.body
+    answer = by_loop.body["result"]["structuredContent"]
+    assert (answer["id"], answer["address"]["city"]) == (contact.pk, "Leeds")
+    assert len(statements_on_loop) == 1  # the contact, its shares and duplicates: one statement
+    assert calls_logged("getContact") == logged + 1  # written by the loop's COPY
+
+
+def test_an_error_answer_is_the_same_on_the_loop(door, contacts):
+    message = call_message("getContact", {"contactId": 10**9})
+    by_thread = door.send("POST", message)
+
+    by_loop = on_loop(request_of(door, message))
+
+    assert by_loop.body == by_thread.body
+    assert by_loop.body["result"]["isError"] is True
+
+
+def test_describe_tool_and_ping_need_no_statement(door, statements_on_loop):
+    message = call_message("describeTool", {"name": "getContact"})
+    by_thread = door.send("POST", message)
+
+    assert on_loop(request_of(door, message)).body == by_thread.body
+    ping = on_loop(request_of(door, PING))
+    assert ping.body == {"jsonrpc": "2.0", "id": 3, "result": {}}
+    assert statements_on_loop == []
+
+
+def test_a_cold_request_gives_up_before_doing_anything_and_a_thread_serves_it(door, contacts):
+    message = call_message("getContact", {"contactId": contacts["plain"].pk})
+    door.send("POST", message)
+    logged = calls_logged("getContact")
+    request = request_of(door, message)
+
+    for forget in (routing.forget, access.forget_principals, sessions._kept.clear):
+        forget()
+        with pytest.raises(onloop.NeedsThread):
+            on_loop(request, warm=False)
+        assert calls_logged("getContact") == logged  # nothing logged for what was not served
+        assert serve(request).status == 200  # a thread serves it, and warms the cache again
+        logged += 1
+
+
+def test_a_tool_that_reads_a_lazy_relation_gives_up_the_loop(door, contacts):
+    message = call_message("getContact", {"contactId": contacts["employee"].pk})
+    by_thread = door.send("POST", message)
+    assert by_thread.body["result"]["isError"] is False
+    logged = calls_logged("getContact")
+
+    # Its organisation is read when the answer is made, through the ORM: not on the loop.
+    with pytest.raises(onloop.NeedsThread):
+        on_loop(request_of(door, message))
+    assert calls_logged("getContact") == logged
+
+
+def test_only_session_requests_for_the_loop_are_tried_there(door):
+    def what(message: dict[str, Any], **headers: str) -> str | None:
+        return may_serve_on_loop(
+            Request("POST", "http", door.host, {**door.headers, **headers}, {}, json.dumps(message).encode())
+        )
+
+    assert what(call_message("getContact", {"contactId": 1})) == "getContact"
+    assert what(call_message("describeTool", {"name": "getContact"})) == "describeTool"
+    assert what({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}) == "tools/list"
+    assert what(call_message("listContacts", {})) is None  # not written for the loop
+    assert what(call_message("createContact", {"contact": {}})) is None
+    assert what({"jsonrpc": "2.0", "method": "notifications/initialized"}) is None
+    assert what({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}) is None
+    assert (
+        what(call_message("getContact", {"contactId": 1}), **{"mcp-protocol-version": "2026-07-28"}) is None
+    )
+
+
+def test_a_kind_of_request_that_keeps_giving_up_stops_being_tried():
+    tally = onloop.Tally()
+    for _ in range(tally.GRACE + 1):
+        assert tally.worth("getThing")
+        tally.count("getThing", served=False)
+    assert not tally.worth("getThing")
+    for _ in range(5):
+        tally.count("getThing", served=True)
+    assert tally.worth("getThing")
+
+
+def test_nothing_runs_on_the_loop_with_djangos_async_check_off(monkeypatch):
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    assert not onloop.available()
+
+
+def test_only_a_read_of_the_workspace_alone_may_be_written_for_the_loop():
+    with pytest.raises(RegistryError, match="event loop"):
+
+        @tool("writeOnLoop", permission=ContactsPerm.EDIT, title="Write", on_loop=True, register_it=False)
+        def write_on_loop(ctx: Any) -> None:
+            """Writes."""
+
+
+def test_wait_outside_the_loop_is_a_mistake():
+    with pytest.raises(RuntimeError, match="outside"):
+        onloop.wait(object())  # type: ignore[arg-type]
