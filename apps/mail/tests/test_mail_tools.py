@@ -51,9 +51,17 @@ def arrives(mailbox: Mailbox, *, sender: str, subject: str, text: str) -> Messag
 
 @pytest.fixture
 def filled(people):
-    """The owner's demo mailbox with the demo threads, synchronised."""
+    """The owner's demo mailbox holding the demo threads alone, synchronised from the start. The
+    server outlives each test's transaction: whatever earlier tests of this process left there
+    (moved, deleted, sent) is emptied first, and the stored cursor starts again."""
     mailbox = Mailbox.objects.get(address="owner@acme.example")
-    demo._fill(mailbox, demo.threads(mailbox.address))
+    with servers.imap(mailbox) as client:
+        for name, _role in sync.folders(client):
+            if client.select(sync.quoted(name))[0] == "OK":
+                client.uid("STORE", "1:*", "+FLAGS.SILENT", "(\\Deleted)")
+                client.expunge()
+    assert demo._fill(mailbox, demo.threads(mailbox.address))
+    Folder.objects.filter(mailbox=mailbox).update(uidnext=1)
     sync.sync(mailbox)
     mailbox.refresh_from_db()
     return mailbox
