@@ -18,6 +18,7 @@ the ratio is of the medians.
 import argparse
 import json
 import os
+import secrets
 import socket
 import statistics
 import subprocess
@@ -179,6 +180,20 @@ def describe(owner) -> dict:  # type: ignore[no-untyped-def]
     return result["structuredContent"]
 
 
+METRICS_TOKEN = secrets.token_urlsafe(16)
+
+
+def on_loop(base: str) -> str:
+    """Atrium's requests served on the event loop and given to a thread so far (its /metrics)."""
+    body = httpx.get(f"{base}/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}).text
+    counts = {
+        line.split('outcome="')[1].split('"')[0]: float(line.rsplit(" ", 1)[1])
+        for line in body.splitlines()
+        if line.startswith("atrium_mcp_on_loop_total{")
+    }
+    return ", ".join(f"{outcome} {count:.0f}" for outcome, count in sorted(counts.items())) or "none"
+
+
 def run(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="bench mcp")
     parser.add_argument("--connections", type=int, default=16)
@@ -252,7 +267,12 @@ def run(argv: list[str]) -> None:
         "params": {"name": "getContact", "arguments": {"contactId": contact.pk}},
     }
 
-    env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": "config.settings.bench"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "DJANGO_SETTINGS_MODULE": "config.settings.bench",
+        "ATRIUM_METRICS_TOKEN": METRICS_TOKEN,
+    }
     atrium = start_web(env)
     sdk_port = free_port()
     sdk = subprocess.Popen(
@@ -319,6 +339,7 @@ def run(argv: list[str]) -> None:
                 f"before {before}, after {after}",
                 flush=True,
             )
+            print(f"  served on the event loop: {on_loop(atrium.url())}", flush=True)
             if args.profile:
                 output = args.profile.with_name(f"{args.profile.name}-{tool}.txt")
                 url, headers = servers["atrium"]

@@ -21,14 +21,20 @@ def effective_permissions(user: Any, workspace: Workspace | None = None) -> froz
     role = getattr(user, "role", None)
     if workspace is None or role is None:
         return frozenset()
-    key = (workspace.schema_name, role.pk, role.updated_at, tuple(workspace.installed_areas))
     cached = getattr(user, _CACHE_ATTRIBUTE, None)
-    if cached is not None and cached[0] == key:
+    areas = workspace.installed_areas
+    head = (workspace.schema_name, role.pk, role.updated_at)
+    # The installed areas are compared by content only when they are another list than last time
+    # (a request asks several times, each time of the same workspace row).
+    if cached is not None and cached[0][:3] == head and (cached[2] is areas or cached[0][3] == tuple(areas)):
+        if cached[2] is not areas:
+            setattr(user, _CACHE_ATTRIBUTE, (cached[0], cached[1], areas))
         return cached[1]
+    key = (*head, tuple(areas))
     granted = frozenset(
         code for code in role.granted_permissions() if workspace.has_area(code.split(".", 1)[0])
     )
-    setattr(user, _CACHE_ATTRIBUTE, (key, granted))
+    setattr(user, _CACHE_ATTRIBUTE, (key, granted, areas))
     return granted
 
 

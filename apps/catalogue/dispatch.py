@@ -389,7 +389,9 @@ def _call(ctx: ToolContext, spec: ToolSpec, arguments: Any) -> tuple[str, str, d
     validated = _validated(spec, arguments)
     if not isinstance(validated, BaseModel):
         return validated
-    ctx.binding = _binding(ctx, spec, validated)
+    if ctx.asks_by_answer or ctx.request_state is not None:
+        # Only what asks by answering (2026-07-28) seals state to the call (a digest of its arguments).
+        ctx.binding = _binding(ctx, spec, validated)
 
     first = policy.missing_first_call(spec, ctx.session)
     if first is not None:
