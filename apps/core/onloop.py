@@ -40,7 +40,7 @@ import greenlet  # type: ignore[import-untyped]  # it ships no type information
 import psycopg
 from django.conf import settings
 from django.core.exceptions import SynchronousOnlyOperation
-from django.db import connections
+from django.db import DEFAULT_DB_ALIAS, connections
 from psycopg import sql
 
 logger = logging.getLogger(__name__)
@@ -78,22 +78,40 @@ def forbid(what: str) -> None:
 
 
 async def run(function: Callable[..., T], *args: Any) -> T:
-    """`function(*args)` on this event loop, in a greenlet with a copy of the current context; what
-    it hands to `wait` is awaited here. Raises NeedsThread when it gave up (see the module)."""
+    """`function(*args)` on this event loop, in a greenlet with a copy of the current context and
+    a database connection object of its own (`_as_current`); what it hands to `wait` is awaited
+    here. Raises NeedsThread when it gave up (see the module)."""
     child = _LoopGreenlet(function)
     child.gr_context = contextvars.copy_context()
+    # Django keeps its connection objects per thread, and every greenlet here runs on the loop's:
+    # each has its own (it never connects; it holds the workspace the request activated).
+    own = connections.create_connection(DEFAULT_DB_ALIAS)
     try:
-        handed = child.switch(*args)
+        handed = _as_current(own, child.switch, *args)
         while not child.dead:
             try:
                 value = await handed
             except BaseException:
-                handed = child.throw(*sys.exc_info())
+                handed = _as_current(own, child.throw, *sys.exc_info())
             else:
-                handed = child.switch(value)
+                handed = _as_current(own, child.switch, value)
     except SynchronousOnlyOperation as error:
         raise NeedsThread(str(error)) from error
     return handed
+
+
+def _as_current(own: Any, step: Callable[..., Any], *args: Any) -> Any:
+    """Runs the greenlet until it hands something over, with `own` as the thread's connection."""
+    storage = connections._connections  # type: ignore[attr-defined]  # Django's per-thread store
+    previous = getattr(storage, DEFAULT_DB_ALIAS, None)
+    setattr(storage, DEFAULT_DB_ALIAS, own)
+    try:
+        return step(*args)
+    finally:
+        if previous is None:
+            delattr(storage, DEFAULT_DB_ALIAS)
+        else:
+            setattr(storage, DEFAULT_DB_ALIAS, previous)
 
 
 def wait(awaitable: Awaitable[T]) -> T:

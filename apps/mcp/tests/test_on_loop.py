@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.db import connections
+from django.db import connection, connections
 from django_tenants.utils import schema_context
 
 from apps.accounts.models import User
@@ -68,24 +68,25 @@ PING = {"jsonrpc": "2.0", "id": 3, "method": "ping"}
 def on_loop(request: Request, *, warm: bool = True) -> Reply:
     """`serve` on an event loop of its own, as a web process runs it: told of ended sessions, and
     (`warm`) after a ping served by a thread has put the session in the process's keeping."""
+    return at_once([request], warm=warm)[0]
 
-    def ping_in_thread() -> None:
+
+def at_once(requests: list[Request], *, warm: bool = True) -> list[Reply]:
+    """The requests served together on one event loop (see `on_loop`)."""
+
+    def ping_in_thread(request: Request) -> None:
         try:
-            assert (
-                serve(
-                    Request("POST", "http", request.host, request.headers, {}, json.dumps(PING).encode())
-                ).status
-                == 200
-            )
+            ping = Request("POST", "http", request.host, request.headers, {}, json.dumps(PING).encode())
+            assert serve(ping).status == 200
         finally:
             connections.close_all()
 
-    async def served() -> Reply:
+    async def served() -> list[Reply]:
         assert await sessions.watch.started()
         try:
-            if warm:
-                await asyncio.get_running_loop().run_in_executor(None, ping_in_thread)
-            return await onloop.run(serve, request, None)
+            for request in requests if warm else ():
+                await asyncio.get_running_loop().run_in_executor(None, ping_in_thread, request)
+            return list(await asyncio.gather(*(onloop.run(serve, request, None) for request in requests)))
         finally:
             await onloop.close()
             await sessions.watch.stop()
@@ -128,6 +129,41 @@ def test_a_warm_read_is_served_on_the_loop_as_a_thread_serves_it_and_logged_once
     assert (answer["id"], answer["address"]["city"]) == (contact.pk, "Leeds")
     assert len(statements_on_loop) == 1  # the contact, its shares and duplicates: one statement
     assert calls_logged("getContact") == logged + 1  # written by the loop's COPY
+
+
+def test_requests_of_two_workspaces_at_once_each_keep_their_own_workspace(
+    door, contacts, statements_on_loop, monkeypatch
+):
+    globex = Door(pat_and_key("member@globex.example", "globex"), host="127.0.0.2")
+    globex.initialize()
+    with schema_context("globex"):
+        theirs = ContactFactory(actor=User.objects.get(email="member@globex.example"), city="Lyon")
+    schemas: list[tuple[str, str]] = []
+    fetch = onloop.fetch
+
+    def watched(statement: str, params: Any, search_path: Any) -> Any:
+        before = connection.schema_name
+        rows = fetch(statement, params, search_path)  # the other request runs meanwhile
+        schemas.append((before, connection.schema_name))
+        return rows
+
+    monkeypatch.setattr(onloop, "fetch", watched)
+    try:
+        ours, other = at_once(
+            [
+                request_of(door, call_message("getContact", {"contactId": contacts["plain"].pk})),
+                request_of(globex, call_message("getContact", {"contactId": theirs.pk})),
+            ]
+        )
+    finally:
+        globex.send("DELETE")
+        with schema_context("globex"):
+            Contact.objects.filter(pk=theirs.pk).delete()
+
+    assert ours.body["result"]["structuredContent"]["address"]["city"] == "Leeds"
+    assert other.body["result"]["structuredContent"]["address"]["city"] == "Lyon"
+    # Each request finds its own workspace active after the other ran during its statement.
+    assert sorted(schemas) == [("acme", "acme"), ("globex", "globex")]
 
 
 def test_an_error_answer_is_the_same_on_the_loop(door, contacts):
