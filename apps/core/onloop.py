@@ -85,7 +85,7 @@ async def run(function: Callable[..., T], *args: Any) -> T:
     child.gr_context = contextvars.copy_context()
     # Django keeps its connection objects per thread, and every greenlet here runs on the loop's:
     # each has its own (it never connects; it holds the workspace the request activated).
-    own = connections.create_connection(DEFAULT_DB_ALIAS)
+    own = _wrappers.pop() if _wrappers else connections.create_connection(DEFAULT_DB_ALIAS)
     try:
         handed = _as_current(own, child.switch, *args)
         while not child.dead:
@@ -97,7 +97,16 @@ async def run(function: Callable[..., T], *args: Any) -> T:
                 handed = _as_current(own, child.switch, value)
     except SynchronousOnlyOperation as error:
         raise NeedsThread(str(error)) from error
+    # Served: used again by a later request (it keeps its workspace, so one of the same workspace
+    # skips switching). One whose request failed is dropped, whatever state it was left in.
+    if len(_wrappers) < _WRAPPERS_KEPT:
+        _wrappers.append(own)
     return handed
+
+
+# Connection objects of requests served on the loop, for the next ones (`run`).
+_wrappers: list[Any] = []
+_WRAPPERS_KEPT = 64
 
 
 def _as_current(own: Any, step: Callable[..., Any], *args: Any) -> Any:
