@@ -1125,9 +1125,7 @@ def parallel(args: list[str]) -> list[str]:
     if args:
         return args
     count = int(os.environ.get("ATRIUM_TEST_PROCESSES") or os.cpu_count() or 1)
-    # Modules are handed out in the order collected (conftest.py puts the slowest first), not
-    # xdist's default of the most tests first.
-    return ["-n", str(count), "--dist", "loadfile", "--no-loadscope-reorder"] if count > 1 else []
+    return ["-n", str(count), "--dist", "loadfile"] if count > 1 else []
 
 
 def cmd_test(args: list[str]) -> int:

@@ -26,28 +26,6 @@ from apps.core.testing import CHROMIUM, CHROMIUM_ARGS, LiveServer, database_url,
 
 ROLES = ("owner", "admin", "member", "viewer")
 
-# The modules that take minutes (they start the service, whole clusters of processes or a browser;
-# a run with `--durations=0` shows them), slowest first. Under `--dist loadfile` a module runs on one
-# xdist process, handed out in the order collected: these start first and the short modules fill
-# the processes around them, instead of one of them holding up the end of the run alone.
-SLOWEST_MODULES = (
-    "tests/test_readme_commands.py",
-    "tests/test_bootstrap.py",
-    "tests/test_multiprocess.py",
-    "tests/test_gateway_live.py",
-    "tests/test_fuzz.py",
-    "tests/test_queues_live.py",
-    "tests/test_faults.py",
-    "tests/test_browser_layout.py",
-    "apps/gateway/tests/test_model_deadline.py",
-    "apps/apikeys/tests/test_schema.py",
-)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    rank = {path: index for index, path in enumerate(SLOWEST_MODULES)}
-    items.sort(key=lambda item: rank.get(item.nodeid.partition("::")[0], len(rank)))
-
 
 @pytest.fixture(scope="session")
 def django_db_setup(request, django_test_environment, django_db_modify_db_settings, django_db_blocker):  # type: ignore[no-untyped-def]
