@@ -57,7 +57,10 @@ ABORTS: tuple[type[Exception], ...] = (NeedsThread, SynchronousOnlyOperation)
 
 
 class _LoopGreenlet(greenlet.greenlet):
-    """A greenlet whose parent is the coroutine awaiting what it hands over (`wait`)."""
+    """A greenlet whose parent is the coroutine awaiting what it hands over (`wait`), with the
+    database connection objects of the request it serves (`_Connections`)."""
+
+    connections: dict[str, Any]
 
 
 def available() -> bool:
@@ -79,27 +82,29 @@ def forbid(what: str) -> None:
 
 async def run(function: Callable[..., T], *args: Any) -> T:
     """`function(*args)` on this event loop, in a greenlet with a copy of the current context and
-    a database connection object of its own (`_as_current`); what it hands to `wait` is awaited
+    a database connection object of its own (`_Connections`); what it hands to `wait` is awaited
     here. Raises NeedsThread when it gave up (see the module)."""
+    _Connections.install()
     child = _LoopGreenlet(function)
     child.gr_context = contextvars.copy_context()
     # Django keeps its connection objects per thread, and every greenlet here runs on the loop's:
     # each has its own (it never connects; it holds the workspace the request activated).
     own = _wrappers.pop() if _wrappers else connections.create_connection(DEFAULT_DB_ALIAS)
+    child.connections = {DEFAULT_DB_ALIAS: own}
     try:
-        handed = _as_current(own, child.switch, *args)
+        handed = child.switch(*args)
         while not child.dead:
             try:
                 value = await handed
             except BaseException:
-                handed = _as_current(own, child.throw, *sys.exc_info())
+                handed = child.throw(*sys.exc_info())
             else:
-                handed = _as_current(own, child.switch, value)
+                handed = child.switch(value)
     except SynchronousOnlyOperation as error:
         raise NeedsThread(str(error)) from error
     # Served: used again by a later request (it keeps its workspace, so one of the same workspace
     # skips switching). One whose request failed is dropped, whatever state it was left in.
-    if len(_wrappers) < _WRAPPERS_KEPT:
+    if len(_wrappers) < _WRAPPERS_KEPT and child.connections.get(DEFAULT_DB_ALIAS) is own:
         _wrappers.append(own)
     return handed
 
@@ -109,18 +114,51 @@ _wrappers: list[Any] = []
 _WRAPPERS_KEPT = 64
 
 
-def _as_current(own: Any, step: Callable[..., Any], *args: Any) -> Any:
-    """Runs the greenlet until it hands something over, with `own` as the thread's connection."""
-    storage = connections._connections  # type: ignore[attr-defined]  # Django's per-thread store
-    previous = getattr(storage, DEFAULT_DB_ALIAS, None)
-    setattr(storage, DEFAULT_DB_ALIAS, own)
-    try:
-        return step(*args)
-    finally:
-        if previous is None:
-            delattr(storage, DEFAULT_DB_ALIAS)
+class _Connections:
+    """Django's store of connection objects (`connections._connections`, asgiref's Local: per
+    thread, and per context on a thread running an event loop), with each greenlet of `run`
+    holding its own (its `connections` dict), as gevent's greenlet-local storage does for a whole
+    process. Everything else is asked of Django's store, unchanged.
+
+    On the loop a look-up of Django's store costs a context variable, a thread-id check and an
+    object per write: about 1.5 µs, tens of times per request (bench/RESULTS.md); this one is a
+    dict look-up."""
+
+    __slots__ = ("_inner",)
+
+    def __init__(self, inner: Any) -> None:
+        object.__setattr__(self, "_inner", inner)
+
+    @classmethod
+    def install(cls) -> None:
+        if not isinstance(connections._connections, cls):  # type: ignore[attr-defined]
+            connections._connections = cls(connections._connections)  # type: ignore[attr-defined]
+
+    def __getattr__(self, alias: str) -> Any:
+        current = greenlet.getcurrent()
+        if type(current) is _LoopGreenlet:
+            try:
+                return current.connections[alias]
+            except KeyError:
+                raise AttributeError(alias) from None
+        return getattr(self._inner, alias)
+
+    def __setattr__(self, alias: str, value: Any) -> None:
+        current = greenlet.getcurrent()
+        if type(current) is _LoopGreenlet:
+            current.connections[alias] = value
         else:
-            setattr(storage, DEFAULT_DB_ALIAS, previous)
+            setattr(self._inner, alias, value)
+
+    def __delattr__(self, alias: str) -> None:
+        current = greenlet.getcurrent()
+        if type(current) is _LoopGreenlet:
+            try:
+                del current.connections[alias]
+            except KeyError:
+                raise AttributeError(alias) from None
+        else:
+            delattr(self._inner, alias)
 
 
 def wait(awaitable: Awaitable[T]) -> T:
