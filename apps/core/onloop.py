@@ -31,9 +31,8 @@ import logging
 import os
 import sys
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 import greenlet  # type: ignore[import-untyped]  # it ships no type information
@@ -216,52 +215,111 @@ def copy(statement: sql.Composed, rows: Sequence[Sequence[Any]]) -> None:
 async def _fetch(
     statement: str, params: Sequence[Any], search_path: tuple[str, ...]
 ) -> list[tuple[Any, ...]]:
-    async with _pool().connection(search_path) as conn, conn.cursor() as cursor:
-        await cursor.execute(statement, params)
-        return await cursor.fetchall()
+    pool = _pool()
+    pooled = await pool.take(search_path)
+    try:
+        await pooled.cursor.execute(statement, params)
+        rows = await pooled.cursor.fetchall()
+    except BaseException:
+        await pool.discard(pooled)
+        raise
+    pool.give_back(pooled)
+    return rows
 
 
 async def _copy(statement: sql.Composed, rows: Sequence[Sequence[Any]]) -> None:
-    async with _pool().connection(()) as conn, conn.cursor() as cursor, cursor.copy(statement) as copying:
-        for row in rows:
-            await copying.write_row(row)
+    pool = _pool()
+    pooled = await pool.take(())
+    try:
+        async with pooled.conn.cursor() as cursor, cursor.copy(statement) as copying:
+            for row in rows:
+                await copying.write_row(row)
+    except BaseException:
+        await pool.discard(pooled)
+        raise
+    pool.give_back(pooled)
 
 
-@dataclass
 class _Pooled:
-    conn: psycopg.AsyncConnection
-    search_path: tuple[str, ...] = ()
+    """One of a loop's connections, with the cursor its statements run on and the search path it
+    was last set to."""
+
+    __slots__ = ("conn", "cursor", "search_path")
+
+    def __init__(self, conn: psycopg.AsyncConnection) -> None:
+        self.conn = conn
+        self.cursor = conn.cursor()
+        self.search_path: tuple[str, ...] = ()
 
 
 class _Pool:
     """At most settings.SERVE_ON_LOOP_CONNECTIONS connections of one event loop, in autocommit
     (as the door's reads run: no BEGIN, each statement its own snapshot), opened as Django opens its
     own (the same parameters, type adapters and time zone). A connection is set to a workspace's
-    search path only when it had another one. One that failed in any way is closed, not reused."""
+    search path only when it had another one. One that failed in any way is closed, not reused.
+
+    `take` and `give_back` rather than a context manager and a semaphore: they are on every
+    request's path, and a free connection is a list pop (bench/RESULTS.md)."""
 
     def __init__(self, size: int) -> None:
-        self._slots = asyncio.Semaphore(size)
+        self._size = size
+        self._opened = 0  # idle or in use
         self._idle: list[_Pooled] = []
+        self._waiting: deque[asyncio.Future[None]] = deque()
 
-    @asynccontextmanager
-    async def connection(self, search_path: tuple[str, ...]) -> AsyncIterator[psycopg.AsyncConnection]:
-        async with self._slots:
-            pooled = self._idle.pop() if self._idle else None
-            if pooled is None or pooled.conn.closed or pooled.conn.broken:
-                pooled = _Pooled(await _connect())
+    async def take(self, search_path: tuple[str, ...]) -> _Pooled:
+        while not self._idle and self._opened >= self._size:
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiting.append(waiter)
             try:
-                if search_path and pooled.search_path != search_path:
-                    names = sql.SQL(", ").join(sql.Identifier(name) for name in search_path)
-                    await pooled.conn.execute(sql.SQL("SET search_path = {}").format(names))
-                    pooled.search_path = search_path
-                yield pooled.conn
+                await waiter
             except BaseException:
-                await _close(pooled.conn)
+                if waiter in self._waiting:
+                    self._waiting.remove(waiter)
+                elif waiter.done() and not waiter.cancelled():
+                    self._wake()  # woken, then cancelled: the next one in line takes its turn
                 raise
-            self._idle.append(pooled)
+        pooled = self._idle.pop() if self._idle else None
+        if pooled is None or pooled.conn.closed or pooled.conn.broken:
+            if pooled is None:
+                self._opened += 1
+            try:
+                pooled = _Pooled(await _connect())
+            except BaseException:
+                self._lost()
+                raise
+        if search_path and pooled.search_path != search_path:
+            try:
+                names = sql.SQL(", ").join(sql.Identifier(name) for name in search_path)
+                await pooled.conn.execute(sql.SQL("SET search_path = {}").format(names))
+            except BaseException:
+                await self.discard(pooled)
+                raise
+            pooled.search_path = search_path
+        return pooled
+
+    def give_back(self, pooled: _Pooled) -> None:
+        self._idle.append(pooled)
+        self._wake()
+
+    async def discard(self, pooled: _Pooled) -> None:
+        self._lost()
+        await _close(pooled.conn)
+
+    def _lost(self) -> None:
+        self._opened -= 1
+        self._wake()
+
+    def _wake(self) -> None:
+        while self._waiting:
+            waiter = self._waiting.popleft()
+            if not waiter.done():
+                waiter.set_result(None)
+                return
 
     async def close(self) -> None:
         idle, self._idle = self._idle, []
+        self._opened -= len(idle)
         for pooled in idle:
             await _close(pooled.conn)
 
@@ -285,18 +343,29 @@ async def _close(conn: psycopg.AsyncConnection) -> None:
 
 
 _pools: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Pool]" = weakref.WeakKeyDictionary()
+# The last loop asked and its pool: a web process has one loop.
+_last: tuple[Any, _Pool | None] = (None, None)
 
 
 def _pool() -> _Pool:
+    global _last
     loop = asyncio.get_running_loop()
+    last_loop, pool = _last
+    if last_loop is loop and pool is not None:
+        return pool
     pool = _pools.get(loop)
     if pool is None:
         pool = _pools[loop] = _Pool(settings.SERVE_ON_LOOP_CONNECTIONS)
+    _last = (loop, pool)
     return pool
 
 
 async def close() -> None:
     """Closes this loop's idle connections (a process stopping, a test ending)."""
-    pool = _pools.pop(asyncio.get_running_loop(), None)
+    global _last
+    loop = asyncio.get_running_loop()
+    pool = _pools.pop(loop, None)
+    if _last[0] is loop:
+        _last = (None, None)
     if pool is not None:
         await pool.close()

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.db import connection, connections
 from django_tenants.utils import schema_context
 
@@ -71,8 +72,9 @@ def on_loop(request: Request, *, warm: bool = True) -> Reply:
     return at_once([request], warm=warm)[0]
 
 
-def at_once(requests: list[Request], *, warm: bool = True) -> list[Reply]:
-    """The requests served together on one event loop (see `on_loop`)."""
+def at_once(requests: list[Request], *, warm: bool = True, return_exceptions: bool = False) -> list[Any]:
+    """The requests served together on one event loop (see `on_loop`); with `return_exceptions`,
+    a request that gave up is its NeedsThread in the list."""
 
     def ping_in_thread(request: Request) -> None:
         try:
@@ -86,8 +88,11 @@ def at_once(requests: list[Request], *, warm: bool = True) -> list[Reply]:
         try:
             for request in requests if warm else ():
                 await asyncio.get_running_loop().run_in_executor(None, ping_in_thread, request)
-            return list(await asyncio.gather(*(onloop.run(serve, request, None) for request in requests)))
+            served = (onloop.run(serve, request, None) for request in requests)
+            return list(await asyncio.gather(*served, return_exceptions=return_exceptions))
         finally:
+            pool = onloop._pool()
+            assert pool._opened <= settings.SERVE_ON_LOOP_CONNECTIONS and not pool._waiting
             await onloop.close()
             await sessions.watch.stop()
 
@@ -258,3 +263,28 @@ def test_only_a_read_of_the_workspace_alone_may_be_written_for_the_loop():
 def test_wait_outside_the_loop_is_a_mistake():
     with pytest.raises(RuntimeError, match="outside"):
         onloop.wait(object())  # type: ignore[arg-type]
+
+
+def test_more_requests_than_connections_wait_their_turn_and_a_failed_one_frees_its_own(
+    door, contacts, monkeypatch
+):
+    monkeypatch.setattr(settings, "SERVE_ON_LOOP_CONNECTIONS", 2)
+    message = call_message("getContact", {"contactId": contacts["plain"].pk})
+    door.send("POST", message)
+    fetch = onloop.fetch
+    runs = {"count": 0}
+
+    def second_fails(statement: str, params: Any, search_path: Any) -> Any:
+        runs["count"] += 1
+        # The second statement is refused by PostgreSQL (a missing table): its connection is
+        # closed, and its place goes to the next request in line.
+        return fetch("SELECT * FROM no_such_table" if runs["count"] == 2 else statement, params, search_path)
+
+    monkeypatch.setattr(onloop, "fetch", second_fails)
+    replies = at_once([request_of(door, message) for _ in range(6)], return_exceptions=True)
+
+    given_up = [reply for reply in replies if isinstance(reply, onloop.NeedsThread)]
+    answered = [reply for reply in replies if isinstance(reply, Reply)]
+    assert len(given_up) == 1 and "failed on the loop" in str(given_up[0])
+    assert len(answered) == 5
+    assert {reply.body["result"]["structuredContent"]["address"]["city"] for reply in answered} == {"Leeds"}
