@@ -176,3 +176,20 @@ def test_annotations_come_converted_as_the_querysets_own(people):
     ]
     assert (second.shares_read, first.shared, second.shared) == ([], True, False)
     assert first.data == {"tier": "gold"} and first.owner.email == member.email
+
+
+def test_the_builders_constants_are_written_into_the_sql_and_only_the_calls_values_are_sent(people):
+    member = people["member"]
+    odd_name = "50% o'clock \\ %s"
+    wanted = ContactFactory(actor=member, first_name=odd_name, data={"tier": "gold"})
+    ContactFactory(actor=member, first_name=odd_name, data={"tier": "tin"})
+    ContactFactory(actor=member, first_name="Plain", data={"tier": "gold"})
+    prepared = Prepared(
+        lambda *, owner_id: Contact.objects.filter(owner_id=owner_id, first_name=odd_name, data__tier="gold")
+    )
+
+    assert [row.pk for row in prepared(owner_id=member.pk)] == [wanted.pk]
+    assert prepared(owner_id=people["admin"].pk) == []
+    (compiled,) = prepared._compiled.values()
+    assert len(compiled.params) == 1 and compiled.slots == ((0, "owner_id"),)
+    assert "'50%% o''clock" in compiled.sql  # a literal, its percent signs kept from psycopg
