@@ -10,6 +10,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounts.access import effective_permissions
 from apps.core import permissions
 from apps.core.actors import Actor
 from apps.core.db import connection
@@ -131,15 +132,11 @@ class User(AbstractBaseUser, PermissionsMixin):
         """In a workspace, roles decide (through `access.can`), superuser flag or not."""
         if connection.schema_name == "public":
             return super().has_perm(perm, obj)
-        from apps.accounts.access import can
-
-        return can(self, perm)
+        return str(perm) in effective_permissions(self)
 
     def has_module_perms(self, app_label: str) -> bool:
         if connection.schema_name == "public":
             return super().has_module_perms(app_label)
-        from apps.accounts.access import effective_permissions
-
         return any(code.startswith(f"{app_label}.") for code in effective_permissions(self))
 
     def get_full_name(self) -> str:

@@ -29,7 +29,7 @@ Soft-deleted records are left out unless asked for (`trash="include"` or `"only"
 
 import logging
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
 from django.conf import settings
@@ -101,12 +101,22 @@ class Access:
     # event they are only invited to: `EventReadOnly`); default: ReadOnly.
     read_only_error: type[AppError] | None = None
 
+    # Each action's permission, once worked out (`permission`).
+    _permissions: dict[str, str | None] = field(default_factory=dict, init=False, repr=False, compare=False)
+
     def __post_init__(self) -> None:
         if self.owner == "":
             owned = self.visibility != "workspace" and self.through is None
             object.__setattr__(self, "owner", "owner" if owned else None)
 
     def permission(self, action: Action) -> str | None:
+        # Worked out once per action: every read asks, several times per call.
+        known = self._permissions
+        if action not in known:
+            known[action] = self._permission(action)
+        return known[action]
+
+    def _permission(self, action: Action) -> str | None:
         explicit = {"view": self.view, "change": self.change, "delete": self.delete}[action]
         if explicit:
             return explicit
@@ -114,6 +124,12 @@ class Access:
         return next((str(getattr(self.permissions, n)) for n in names if hasattr(self.permissions, n)), None)
 
     def admin_permission(self) -> str | None:
+        known = self._permissions
+        if "admin" not in known:
+            known["admin"] = self._admin_permission()
+        return known["admin"]
+
+    def _admin_permission(self) -> str | None:
         if not self.admins:
             return None
         if self.admin:

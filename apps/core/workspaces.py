@@ -8,9 +8,10 @@ app that declares it (apps.tenancy).
 
 import threading
 import time
+from functools import cache
 from typing import Any, Protocol
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 from django_tenants.utils import get_public_schema_name, get_tenant_model
 
 # How long a schema name -> workspace lookup is kept in this process (background work knows only
@@ -37,11 +38,25 @@ class Workspace(Protocol):
 
 def current_workspace() -> Workspace | None:
     """The workspace whose schema the connection uses, or None in the public schema."""
+    # Asked several times by every permission check: the connection looked up once, the tenant
+    # model and the public schema's name once per process.
+    connection = connections[DEFAULT_DB_ALIAS]
     tenant = getattr(connection, "tenant", None)
-    if isinstance(tenant, get_tenant_model()):
-        return None if tenant.schema_name == get_public_schema_name() else tenant
-    schema_name = getattr(connection, "schema_name", get_public_schema_name())
-    return None if schema_name == get_public_schema_name() else workspace_for_schema(schema_name)
+    public = _public_schema()
+    if isinstance(tenant, _tenant_model()):
+        return None if tenant.schema_name == public else tenant
+    schema_name = getattr(connection, "schema_name", public)
+    return None if schema_name == public else workspace_for_schema(schema_name)
+
+
+@cache
+def _tenant_model() -> type:
+    return get_tenant_model()
+
+
+@cache
+def _public_schema() -> str:
+    return get_public_schema_name()
 
 
 def workspace_for_schema(schema_name: str) -> Workspace | None:
