@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hmac
 import os
+from typing import Any
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -150,6 +151,23 @@ def _name(value: str) -> str:
     return value[:64] if value else "unknown"
 
 
+# A metric's child for some label values, once looked up: prometheus_client's `labels()` checks
+# and converts the values and takes a lock every time, and the doors count several per request.
+_children: dict[tuple[Any, ...], Any] = {}
+_CHILDREN_LIMIT = 20_000
+
+
+def _labelled(metric: Any, *values: str) -> Any:
+    key = (metric, *values)
+    child = _children.get(key)
+    if child is None:
+        child = metric.labels(*values)
+        if len(_children) >= _CHILDREN_LIMIT:
+            _children.clear()
+        _children[key] = child
+    return child
+
+
 # --- the API the rest of Atrium calls ---------------------------------------------------------
 
 
@@ -157,8 +175,8 @@ def http_request(*, method: str, route: str, status: int, seconds: float) -> Non
     """One HTTP response (called by the ASGI middleware; route is a URL pattern, never a path)."""
     method = method if method in HTTP_METHODS else "other"
     code = str(status) if 100 <= status <= 599 else "other"
-    HTTP_REQUESTS.labels(method, route, code).inc()
-    HTTP_LATENCY.labels(method, route).observe(seconds)
+    _labelled(HTTP_REQUESTS, method, route, code).inc()
+    _labelled(HTTP_LATENCY, method, route).observe(seconds)
 
 
 def tool_call(*, door: str, tool: str, outcome: str, seconds: float) -> None:
@@ -167,16 +185,16 @@ def tool_call(*, door: str, tool: str, outcome: str, seconds: float) -> None:
     _check(door, TOOL_DOORS, "door")
     _check(outcome, TOOL_OUTCOMES, "outcome")
     tool = "unknown" if outcome == "not_found" else _name(tool)
-    TOOL_CALLS.labels(door, tool, outcome).inc()
-    TOOL_LATENCY.labels(door, tool).observe(seconds)
+    _labelled(TOOL_CALLS, door, tool, outcome).inc()
+    _labelled(TOOL_LATENCY, door, tool).observe(seconds)
 
 
 def mcp_session(event: str) -> None:
-    MCP_SESSIONS.labels(_check(event, MCP_SESSION_EVENTS, "event")).inc()
+    _labelled(MCP_SESSIONS, _check(event, MCP_SESSION_EVENTS, "event")).inc()
 
 
 def mcp_on_loop(*, served: bool) -> None:
-    MCP_ON_LOOP.labels("served" if served else "thread").inc()
+    _labelled(MCP_ON_LOOP, "served" if served else "thread").inc()
 
 
 def sse_stream_opened() -> None:
@@ -190,36 +208,36 @@ def sse_stream_closed() -> None:
 def conversation(event: str, *, seconds: float | None = None) -> None:
     """A conversation moved: accepted, processing, requeued (its worker died), resolved, failed,
     expired. For resolved and failed, `seconds` is the time since acceptance."""
-    CONVERSATIONS.labels(_check(event, CONVERSATION_EVENTS, "event")).inc()
+    _labelled(CONVERSATIONS, _check(event, CONVERSATION_EVENTS, "event")).inc()
     if seconds is not None and event in {"failed", "resolved"}:
-        CONVERSATION_DURATION.labels(event).observe(seconds)
+        _labelled(CONVERSATION_DURATION, event).observe(seconds)
 
 
 def webhook_delivery(*, outcome: str, seconds: float) -> None:
     """One delivery attempt: delivered, retry_scheduled (it failed and will be tried again) or
     failed (it failed for the last time)."""
-    WEBHOOK_DELIVERIES.labels(_check(outcome, WEBHOOK_OUTCOMES, "outcome")).inc()
-    WEBHOOK_LATENCY.labels(outcome).observe(seconds)
+    _labelled(WEBHOOK_DELIVERIES, _check(outcome, WEBHOOK_OUTCOMES, "outcome")).inc()
+    _labelled(WEBHOOK_LATENCY, outcome).observe(seconds)
 
 
 def budget_event(event: str, *, microdollars: int = 0) -> None:
-    BUDGET_EVENTS_TOTAL.labels(_check(event, BUDGET_EVENTS, "event")).inc()
+    _labelled(BUDGET_EVENTS_TOTAL, _check(event, BUDGET_EVENTS, "event")).inc()
     if microdollars:
         if microdollars < 0:
             raise ValueError("microdollars is an amount moved, never negative")
-        BUDGET_MICRODOLLARS.labels(event).inc(microdollars)
+        _labelled(BUDGET_MICRODOLLARS, event).inc(microdollars)
 
 
 def model_call(*, backend: str, outcome: str, seconds: float) -> None:
     backend = _name(backend)
-    MODEL_CALLS.labels(backend, _check(outcome, MODEL_OUTCOMES, "outcome")).inc()
-    MODEL_LATENCY.labels(backend).observe(seconds)
+    _labelled(MODEL_CALLS, backend, _check(outcome, MODEL_OUTCOMES, "outcome")).inc()
+    _labelled(MODEL_LATENCY, backend).observe(seconds)
 
 
 def task_run(*, task: str, outcome: str, seconds: float) -> None:
     """One Celery task run (called by the task signals of `apps.core.observability`)."""
-    TASKS.labels(_name(task), _check(outcome, TASK_OUTCOMES, "outcome")).inc()
-    TASK_DURATION.labels(_name(task)).observe(seconds)
+    _labelled(TASKS, _name(task), _check(outcome, TASK_OUTCOMES, "outcome")).inc()
+    _labelled(TASK_DURATION, _name(task)).observe(seconds)
 
 
 # --- exposition ---------------------------------------------------------------------------------
