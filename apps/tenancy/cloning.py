@@ -6,12 +6,12 @@ other workspace to 30 s with 50 (bench/RESULTS.md). This copy reads `pg_catalog`
 schema only, so it costs the same with ten workspaces or ten thousand:
 
 1. each table as `CREATE TABLE ... (LIKE template.t INCLUDING DEFAULTS INCLUDING IDENTITY
-   INCLUDING GENERATED)`: columns, NOT NULL, defaults and identity columns with sequences of
-   their own;
-2. its rows (the migrations applied, content types, permissions, the built-in roles), and each
-   identity sequence moved past the copied ids;
-3. primary keys, unique, check and exclusion constraints, then the other indexes, then foreign
-   keys, each under the template's own name (later migrations drop and alter them by name), from
+   INCLUDING GENERATED, <its keys>)`: columns, NOT NULL, defaults, identity columns with sequences
+   of their own, and its primary key, unique, check and exclusion constraints;
+2. the rows of the tables that have any (the migrations applied, content types, permissions, the
+   built-in roles), and their identity sequences moved past the copied ids;
+3. the other indexes, then each table's foreign keys in one ALTER TABLE, each constraint and
+   index under the template's own name (later migrations drop and alter them by name), from
    `pg_get_constraintdef` read with only the template on the search path, so it names the new
    schema's tables when run with only the new schema on it, and `pg_get_indexdef` with the table
    moved to the new schema;
@@ -24,7 +24,14 @@ What Django's migrations never make in a workspace schema (views, procedures and
 sequences that are not an identity column's) is refused with a clear error rather than silently
 left out.
 It runs in the caller's transaction: a failure leaves no schema behind.
+
+Reading the template's catalogue costs about as much as a third of the copy, and the template
+changes only when it is migrated: the script is kept in this process for the template's applied
+migrations (`fingerprint`), its schema name written in when it is run (bench/RESULTS.md).
 """
+
+import threading
+from dataclasses import dataclass
 
 from apps.core.db import connection
 
@@ -89,6 +96,37 @@ class CloneRefused(RuntimeError):
     pass
 
 
+# The target's quoted name in a kept script, replaced when it runs: no identifier PostgreSQL or a
+# migration makes (it is checked not to occur in the template's definitions).
+_TARGET = "atrium_clone_target_9c1f"
+
+
+@dataclass(frozen=True)
+class _Script:
+    text: str
+    statements: int
+
+    def for_target(self, target: str) -> str:
+        return self.text.replace(_name(_TARGET), _name(target))
+
+
+# (template, fingerprint) -> its copy script.
+_scripts: dict[tuple[str, str], _Script] = {}
+_scripts_lock = threading.Lock()
+
+
+def fingerprint(schema: str) -> str:
+    """What a template schema is now: a digest of its applied migrations ("" if it has none)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT to_regclass(%s) IS NOT NULL", [f"{_name(schema)}.django_migrations"])
+        if not cursor.fetchone()[0]:
+            return ""
+        table = f"{_name(schema)}.django_migrations"
+        cursor.execute(f"SELECT md5(string_agg(app || '.' || name, ',' ORDER BY app, name)) FROM {table}")  # noqa: S608
+        row = cursor.fetchone()
+    return row[0] if row and row[0] else ""
+
+
 def _name(identifier: str) -> str:
     return connection.ops.quote_name(identifier)
 
@@ -98,11 +136,25 @@ def _literal(text: str) -> str:
 
 
 def clone_schema(source: str, target: str) -> None:
-    """Creates schema `target` as a copy of `source` (structure and rows).
+    """Creates schema `target` as a copy of `source` (structure and rows), in one round trip for
+    its statements. The script of a template with migrations is kept (see the module)."""
+    version = fingerprint(source)
+    script = _scripts.get((source, version)) if version else None
+    if script is None:
+        script = _script(source)
+        if version:
+            with _scripts_lock:
+                _scripts.clear()  # one template, its current version
+                _scripts[(source, version)] = script
+    with connection.cursor() as cursor:
+        # No parameters: psycopg sends the statements as one simple query, in this transaction.
+        cursor.execute(script.for_target(target))
+    connection.set_schema_to_public()
 
-    The template's catalogue is read in five queries, and the copy is then sent as one script:
-    one round trip for its 900-odd statements instead of one each.
-    """
+
+def _script(source: str) -> _Script:
+    """The statements that copy `source` into the schema `_TARGET`, from its catalogue."""
+    target = _TARGET
     with connection.cursor() as cursor:
         cursor.execute(UNSUPPORTED, {"schema": source})
         unsupported = [row[0] for row in cursor.fetchall()]
@@ -117,53 +169,71 @@ def clone_schema(source: str, target: str) -> None:
         columns: dict[str, list[tuple[str, bool]]] = {}
         for table, column, identity in cursor.fetchall():
             columns.setdefault(table, []).append((column, identity))
+        filled: set[str] = set()
+        if tables:
+            # The tables that have rows, in one statement.
+            cursor.execute(
+                " UNION ALL ".join(
+                    f"SELECT {_literal(table)} WHERE EXISTS (SELECT 1 FROM {_name(source)}.{_name(table)})"  # noqa: S608
+                    for table in tables
+                )
+            )
+            filled = {row[0] for row in cursor.fetchall()}
         # Definitions read with only the template visible: they name its tables unqualified.
         cursor.execute("SET LOCAL search_path TO " + _name(source))
         cursor.execute(CONSTRAINTS, [source])
-        constraints = cursor.fetchall()
-        cursor.execute(INDEXES, [source])
-        indexes = [
-            definition.replace(f" ON {schema}.", f" ON {_name(target)}.", 1)
-            for definition, schema in cursor.fetchall()
-        ]
-        cursor.execute(FUNCTIONS, [source])
-        functions = [
-            definition.replace(f"FUNCTION {schema}.", f"FUNCTION {_name(target)}.", 1)
-            for definition, schema in cursor.fetchall()
-        ]
-        cursor.execute(TRIGGERS, [source])
-        triggers = [
-            definition.replace(f" ON {schema}.", f" ON {_name(target)}.", 1)
-            for definition, schema in cursor.fetchall()
-        ]
+        keys: dict[str, list[str]] = {}
+        foreign: dict[str, list[str]] = {}
+        for table, name, definition, is_foreign in cursor.fetchall():
+            (foreign if is_foreign else keys).setdefault(table, []).append(
+                f"CONSTRAINT {_name(name)} {definition}"
+            )
+        read: dict[str, list[tuple[str, str]]] = {}
+        for part, query in (("indexes", INDEXES), ("functions", FUNCTIONS), ("triggers", TRIGGERS)):
+            cursor.execute(query, [source])
+            read[part] = cursor.fetchall()
+        cursor.execute("SET LOCAL search_path TO public")
 
-        script = [f"CREATE SCHEMA {_name(target)}", "SET LOCAL search_path TO " + _name(target)]
-        for table in tables:
-            script.extend(_copy_table(source, target, table, columns.get(table, [])))
-        script.extend(
-            f"ALTER TABLE {_name(table)} ADD CONSTRAINT {_name(name)} {definition}"
-            for table, name, definition, _foreign in constraints
-        )
-        script.extend(indexes)
-        script.extend(functions)
-        script.extend(triggers)
-        # Whoever runs next on this connection chooses its own schema (django-tenants sets it).
-        script.append("SET LOCAL search_path TO public")
-        # No parameters: psycopg sends the statements as one simple query, in this transaction.
-        cursor.execute(";\n".join(script))
-    connection.set_schema_to_public()
-
-
-def _copy_table(source: str, target: str, table: str, columns: list[tuple[str, bool]]) -> list[str]:
-    origin, copy = f"{_name(source)}.{_name(table)}", f"{_name(target)}.{_name(table)}"
-    statements = [
-        f"CREATE TABLE {copy} (LIKE {origin} INCLUDING DEFAULTS INCLUDING IDENTITY INCLUDING GENERATED)"
+    definitions = [d for listed in (*keys.values(), *foreign.values()) for d in listed]
+    definitions += [definition for rows in read.values() for definition, _schema in rows]
+    if any(target in definition for definition in definitions):
+        raise CloneRefused(f"The template schema {source} names {target}, the copy's stand-in for its name.")
+    # Each index and trigger named with its table's schema, each function with its own: the copy's.
+    indexes = [d.replace(f" ON {schema}.", f" ON {_name(target)}.", 1) for d, schema in read["indexes"]]
+    functions = [
+        d.replace(f"FUNCTION {schema}.", f"FUNCTION {_name(target)}.", 1) for d, schema in read["functions"]
     ]
-    listed = ", ".join(_name(column) for column, _identity in columns)
-    if listed:
-        statements.append(
-            f"INSERT INTO {copy} ({listed}) OVERRIDING SYSTEM VALUE SELECT {listed} FROM {origin}"  # noqa: S608
+    triggers = [d.replace(f" ON {schema}.", f" ON {_name(target)}.", 1) for d, schema in read["triggers"]]
+    script = [f"CREATE SCHEMA {_name(target)}", "SET LOCAL search_path TO " + _name(target)]
+    for table in tables:
+        script.extend(
+            _copy_table(source, target, table, columns.get(table, []), keys.get(table, []), table in filled)
         )
+    script.extend(indexes)
+    # All foreign keys of a table in one statement: one lock and one catalogue update of the table.
+    script.extend(
+        f"ALTER TABLE {_name(table)} " + ", ".join(f"ADD {c}" for c in listed)
+        for table, listed in foreign.items()
+    )
+    script.extend(functions)
+    script.extend(triggers)
+    # Whoever runs next on this connection chooses its own schema (django-tenants sets it).
+    script.append("SET LOCAL search_path TO public")
+    return _Script(";\n".join(script), len(script))
+
+
+def _copy_table(
+    source: str, target: str, table: str, columns: list[tuple[str, bool]], keys: list[str], filled: bool
+) -> list[str]:
+    origin, copy = f"{_name(source)}.{_name(table)}", f"{_name(target)}.{_name(table)}"
+    elements = ["LIKE " + origin + " INCLUDING DEFAULTS INCLUDING IDENTITY INCLUDING GENERATED", *keys]
+    statements = [f"CREATE TABLE {copy} ({', '.join(elements)})"]
+    listed = ", ".join(_name(column) for column, _identity in columns)
+    if not filled or not listed:
+        return statements  # a new identity sequence starts where the template's empty one did
+    statements.append(
+        f"INSERT INTO {copy} ({listed}) OVERRIDING SYSTEM VALUE SELECT {listed} FROM {origin}"  # noqa: S608
+    )
     statements.extend(
         SETVAL.format(
             literal_table=_literal(copy),

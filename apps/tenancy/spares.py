@@ -16,7 +16,7 @@ from django.db import models, transaction
 from django_tenants.utils import get_tenant_base_schema, schema_exists
 
 from apps.core.db import connection
-from apps.tenancy.cloning import clone_schema
+from apps.tenancy import cloning
 from apps.tenancy.models import SpareSchema
 
 logger = logging.getLogger(__name__)
@@ -28,11 +28,7 @@ FILL_LOCK = 0x5A7E5C4E
 
 def fingerprint() -> str:
     """What the template schema is now: a digest of its applied migrations."""
-    table = f"{connection.ops.quote_name(get_tenant_base_schema())}.django_migrations"
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT md5(string_agg(app || '.' || name, ',' ORDER BY app, name)) FROM {table}")  # noqa: S608
-        row = cursor.fetchone()
-    return row[0] if row and row[0] else ""
+    return cloning.fingerprint(get_tenant_base_schema())
 
 
 def claim(target: str) -> bool:
@@ -84,7 +80,11 @@ def fill(count: int | None = None) -> int:
         while SpareSchema.objects.count() < wanted:
             name = PREFIX + secrets.token_hex(8)
             with transaction.atomic():
-                clone_schema(base, name)
+                # A spare lost in a crash is only a copy to make again: its commit need not wait
+                # for the disk.
+                with connection.cursor() as cursor:
+                    cursor.execute("SET LOCAL synchronous_commit TO off")
+                cloning.clone_schema(base, name)
                 SpareSchema.objects.create(name=name, fingerprint=current)
             made += 1
     finally:

@@ -125,3 +125,22 @@ def test_what_the_copy_cannot_carry_is_refused_and_nothing_is_left_behind():
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM pg_namespace WHERE nspname = 'odd_copy'")
         assert cursor.fetchone()[0] == 0
+
+
+def test_the_kept_script_is_made_again_once_the_template_is_migrated():
+    template = get_tenant_base_schema()
+    first = workspace_create(name="Before", domains=["before.test"], owner_email="owner@before.test")
+    quoted = connection.ops.quote_name(template)
+    with connection.cursor() as cursor:
+        # What a migration of the template does: a table, and its row in django_migrations.
+        cursor.execute(f"CREATE TABLE {quoted}.tenancy_probe (id bigint PRIMARY KEY, label text NOT NULL)")
+        cursor.execute(
+            f"INSERT INTO {quoted}.django_migrations (app, name, applied) "  # noqa: S608
+            "VALUES ('tenancy', '9999_probe', now())"
+        )
+
+    second = workspace_create(name="After", domains=["after.test"], owner_email="owner@after.test")
+
+    assert "tenancy_probe" not in rows(first.schema_name)
+    assert rows(second.schema_name)["tenancy_probe"] == 0
+    assert catalogue(second.schema_name) == catalogue(template)
