@@ -9,6 +9,7 @@ do, on the same two cores; the figures say how many creations found a spare read
 
 import argparse
 import os
+import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -53,9 +54,10 @@ def run(argv: list[str]) -> None:
         spares.fill()
         env = {**os.environ, "DATABASE_URL": url, "ATRIUM_SPARE_SCHEMAS": str(pool)}
         worker = start_celery_worker(env, Path(tempfile.mkdtemp(prefix="bench-workspaces-")), "bench")
-    samples = []
+    samples, found = [], []
     try:
         for index in range(args.count):
+            before = claims["spare"]
             start = time.perf_counter()
             workspace_create(
                 name=f"Bench {index}",
@@ -64,6 +66,7 @@ def run(argv: list[str]) -> None:
                 owner_password=None if args.no_password else "a-bench-password-1",
             )
             samples.append(time.perf_counter() - start)
+            found.append(claims["spare"] > before)
     finally:
         if worker is not None:
             worker.stop()
@@ -73,4 +76,11 @@ def run(argv: list[str]) -> None:
     print(f"  {summary(samples)}")
     print(f"  first={samples[0] * 1000:.0f}ms last={samples[-1] * 1000:.0f}ms")
     print(f"  a spare schema was ready for {claims['spare']} of {args.count}")
+    for label, wanted in (("with a spare", True), ("copied then", False)):
+        chosen = [sample for sample, spare in zip(samples, found, strict=True) if spare is wanted]
+        if chosen:
+            print(f"  {label}: {summary(chosen)}")
+    tenth = max(1, args.count // 10)
+    by_tenth = [statistics.fmean(samples[i : i + tenth]) * 1000 for i in range(0, args.count, tenth)]
+    print("  mean by tenth of the run (ms): " + " ".join(f"{mean:.0f}" for mean in by_tenth))
     print(f"  load (1, 5, 15 min) after: {os.getloadavg()}")

@@ -71,9 +71,11 @@ COLUMNS = """
 """
 # Constraints in the order they can be added: keys and checks first, foreign keys last.
 CONSTRAINTS = """
-    SELECT rel.relname, con.conname, pg_get_constraintdef(con.oid), con.contype = 'f'
+    SELECT rel.relname, con.conname, pg_get_constraintdef(con.oid), con.contype = 'f',
+           CASE WHEN target.relnamespace = rel.relnamespace THEN target.relname END
     FROM pg_constraint con JOIN pg_class rel ON rel.oid = con.conrelid
     JOIN pg_namespace n ON n.oid = rel.relnamespace
+    LEFT JOIN pg_class target ON target.oid = con.confrelid
     WHERE n.nspname = %s AND con.contype IN ('p', 'u', 'c', 'x', 'f') AND con.conislocal
     ORDER BY con.contype = 'f', rel.relname, con.conname
 """
@@ -183,18 +185,22 @@ def _script(source: str) -> _Script:
         cursor.execute("SET LOCAL search_path TO " + _name(source))
         cursor.execute(CONSTRAINTS, [source])
         keys: dict[str, list[str]] = {}
-        foreign: dict[str, list[str]] = {}
-        for table, name, definition, is_foreign in cursor.fetchall():
-            (foreign if is_foreign else keys).setdefault(table, []).append(
-                f"CONSTRAINT {_name(name)} {definition}"
-            )
+        # table -> (constraint, the table of this schema it references; None: another schema's)
+        foreign: dict[str, list[tuple[str, str | None]]] = {}
+        for table, name, definition, is_foreign, referenced in cursor.fetchall():
+            constraint = f"CONSTRAINT {_name(name)} {definition}"
+            if is_foreign:
+                foreign.setdefault(table, []).append((constraint, referenced))
+            else:
+                keys.setdefault(table, []).append(constraint)
         read: dict[str, list[tuple[str, str]]] = {}
         for part, query in (("indexes", INDEXES), ("functions", FUNCTIONS), ("triggers", TRIGGERS)):
             cursor.execute(query, [source])
             read[part] = cursor.fetchall()
         cursor.execute("SET LOCAL search_path TO public")
 
-    definitions = [d for listed in (*keys.values(), *foreign.values()) for d in listed]
+    definitions = [d for listed in keys.values() for d in listed]
+    definitions += [d for listed in foreign.values() for d, _referenced in listed]
     definitions += [definition for rows in read.values() for definition, _schema in rows]
     if any(target in definition for definition in definitions):
         raise CloneRefused(f"The template schema {source} names {target}, the copy's stand-in for its name.")
@@ -205,15 +211,34 @@ def _script(source: str) -> _Script:
     ]
     triggers = [d.replace(f" ON {schema}.", f" ON {_name(target)}.", 1) for d, schema in read["triggers"]]
     script = [f"CREATE SCHEMA {_name(target)}", "SET LOCAL search_path TO " + _name(target)]
-    for table in tables:
+    # A foreign key is made with its (empty) table when what it references exists by then:
+    # PostgreSQL then has no rows to check and no table to alter again. The tables are made
+    # referenced first; the keys of a table with rows, and of a cycle, are added at the end.
+    created: set[str] = set()
+    added_later: dict[str, list[str]] = {}
+    for table in _referenced_first(tables, foreign):
+        made_with: list[str] = []
+        for constraint, referenced in foreign.get(table, []):
+            if table not in filled and (referenced is None or referenced == table or referenced in created):
+                made_with.append(constraint)
+            else:
+                added_later.setdefault(table, []).append(constraint)
         script.extend(
-            _copy_table(source, target, table, columns.get(table, []), keys.get(table, []), table in filled)
+            _copy_table(
+                source,
+                target,
+                table,
+                columns.get(table, []),
+                [*keys.get(table, []), *made_with],
+                table in filled,
+            )
         )
+        created.add(table)
     script.extend(indexes)
-    # All foreign keys of a table in one statement: one lock and one catalogue update of the table.
+    # The rest of a table's foreign keys in one statement: one lock and one catalogue update.
     script.extend(
         f"ALTER TABLE {_name(table)} " + ", ".join(f"ADD {c}" for c in listed)
-        for table, listed in foreign.items()
+        for table, listed in added_later.items()
     )
     script.extend(functions)
     script.extend(triggers)
@@ -222,11 +247,40 @@ def _script(source: str) -> _Script:
     return _Script(";\n".join(script), len(script))
 
 
+def _referenced_first(tables: list[str], foreign: dict[str, list[tuple[str, str | None]]]) -> list[str]:
+    """The tables in an order where each comes after the tables its foreign keys reference, as far
+    as cycles allow; otherwise by name."""
+    ordered: list[str] = []
+    placed: set[str] = set()
+    visiting: set[str] = set()
+
+    def place(table: str) -> None:
+        if table in placed or table in visiting:
+            return
+        visiting.add(table)
+        for _constraint, referenced in foreign.get(table, []):
+            if referenced is not None and referenced != table and referenced in known:
+                place(referenced)
+        visiting.discard(table)
+        placed.add(table)
+        ordered.append(table)
+
+    known = set(tables)
+    for table in tables:
+        place(table)
+    return ordered
+
+
 def _copy_table(
-    source: str, target: str, table: str, columns: list[tuple[str, bool]], keys: list[str], filled: bool
+    source: str,
+    target: str,
+    table: str,
+    columns: list[tuple[str, bool]],
+    constraints: list[str],
+    filled: bool,
 ) -> list[str]:
     origin, copy = f"{_name(source)}.{_name(table)}", f"{_name(target)}.{_name(table)}"
-    elements = ["LIKE " + origin + " INCLUDING DEFAULTS INCLUDING IDENTITY INCLUDING GENERATED", *keys]
+    elements = ["LIKE " + origin + " INCLUDING DEFAULTS INCLUDING IDENTITY INCLUDING GENERATED", *constraints]
     statements = [f"CREATE TABLE {copy} ({', '.join(elements)})"]
     listed = ", ".join(_name(column) for column, _identity in columns)
     if not filled or not listed:
