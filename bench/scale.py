@@ -1,0 +1,308 @@
+"""The MCP door scaled out and across workspaces: getContact and describeTool through 1, 2 and 3
+web processes behind nginx (the Compose proxy's configuration, deploy/nginx/proxy.conf:
+round-robin, no session stickiness), then with 1,000 workspaces (goal: calls/s grow with
+processes until the 2 cores are spent; the cost of a request flat from 1 to 1,000 workspaces).
+
+1. Processes. One workspace. For each count of web processes (`--processes 1,2,3`): that many
+   `config.serve` processes behind one nginx, 16 MCP sessions opened through nginx (so each
+   session's requests land on every process in turn), and rounds of wrk alternating with the
+   official SDK's server (bench/mcp_sdk_server.py, one process: its sessions live in its memory,
+   so it cannot be spread over processes without stickiness). Printed: calls/s, p50, and the
+   ratio to the SDK's round before it.
+2. Workspaces. `--workspaces` workspaces in all (each with its owner, a contact, a personal access
+   token and an API key, and an MCP session), made by copying the template (no spare pool, no
+   password: a few minutes for 1,000). Then, through the same nginx and processes as the first
+   count: getContact on the first workspace again (the same host as with one workspace), and
+   getContact rotating over the first 16 and over every workspace, each request another
+   workspace's host, credential and session (every request switches workspace in the process and
+   on its database connection: the cost of a switch, which should not grow with the workspaces).
+
+    make bench ARGS="scale"                                  # 1, 2, 3 processes, then 1,000 workspaces
+    make bench ARGS="scale --processes 2 --workspaces 0"     # one topology, no workspace phase
+"""
+
+import argparse
+import json
+import os
+import statistics
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from bench import common, mcp
+
+HEADERS = {
+    "Content-Type": "application/json",
+    "Accept": mcp.ACCEPT,
+    "MCP-Protocol-Version": "2025-06-18",
+}
+
+
+@dataclass
+class Tenant:
+    """One workspace as a client sees it: its host, credential, contact and MCP session."""
+
+    host: str
+    headers: dict[str, str]
+    contact_id: int
+    session: str = ""
+
+
+def make_tenant(index: int) -> Tenant:
+    from django_tenants.utils import schema_context
+
+    from apps.accounts.models import User
+    from apps.accounts.services import access_token_create
+    from apps.apikeys.services import api_key_create
+    from apps.contacts import services as contact_services
+    from apps.core import permissions
+    from apps.tenancy.services import workspace_create
+
+    host = f"w{index:04d}.bench.test"
+    workspace = workspace_create(
+        name=f"Bench {index}",
+        domains=[host],
+        owner_email=f"owner@{host}",
+        installed_areas=permissions.optional_area_keys(),
+    )
+    with schema_context(workspace.schema_name):
+        owner = User.objects.get(email=f"owner@{host}")
+        contact, _conflicts = contact_services.contact_create(
+            actor=owner,
+            fields={"first_name": "Ada", "last_name": f"Lovelace {index}", "email": f"ada@{host}"},
+        )
+        _token, raw_token = access_token_create(user=owner, name="bench")
+        key = api_key_create(user=owner, label="bench")
+    return Tenant(host, {"Authorization": f"Bearer {raw_token}", "X-Api-Key": key.raw_key}, contact.pk)
+
+
+def open_session(http: httpx.Client, url: str, tenant: Tenant) -> str:
+    headers = {**tenant.headers, "Host": tenant.host, "Accept": mcp.ACCEPT}
+    response = http.post(
+        url,
+        headers=headers,
+        json={
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "bench-scale", "version": "1"},
+            },
+        },
+    )
+    response.raise_for_status()
+    session = response.headers["mcp-session-id"]
+    http.post(
+        url,
+        headers={**headers, "Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-06-18"},
+        json={"jsonrpc": "2.0", "method": "notifications/initialized"},
+    ).raise_for_status()
+    return session
+
+
+def call_body(tool: str, tenant: Tenant) -> dict[str, Any]:
+    arguments = {"contactId": tenant.contact_id} if tool == "getContact" else {"name": "getContact"}
+    return {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": tool, "arguments": arguments},
+    }
+
+
+def rotating_script(entries: list[tuple[dict[str, str], str]]) -> str:
+    """A wrk Lua script whose every request is the next entry's (headers, body); each thread
+    starts at its own place in the list."""
+    rows = ",\n".join(
+        "{headers = {" + ", ".join(f"[{json.dumps(k)}] = {json.dumps(v)}" for k, v in headers.items()) + "}, "
+        f"body = {json.dumps(body)}}}"
+        for headers, body in entries
+    )
+    return f"""local entries = {{
+{rows}
+}}
+local threads = 0
+function setup(thread)
+  threads = threads + 1
+  thread:set("start", threads * 7919)
+end
+function init(args)
+  position = start
+end
+function request()
+  position = position % #entries + 1
+  local entry = entries[position]
+  return wrk.format("POST", "/api/mcp", entry.headers, entry.body)
+end
+"""
+
+
+def wrk(url: str, script: str, connections: int, seconds: int) -> common.WrkFigures:
+    return common.wrk_run(
+        common.ensure_wrk(), url, script, threads=connections, connections=connections, seconds=seconds
+    )
+
+
+def fixed_script(tenant: Tenant, sessions: list[str], body: dict[str, Any]) -> str:
+    return common.wrk_script(
+        method="POST",
+        headers={**HEADERS, **tenant.headers, "Host": tenant.host},
+        body=body,
+        thread_header=("Mcp-Session-Id", sessions),
+    )
+
+
+class Topology:
+    """`count` web processes behind nginx."""
+
+    def __init__(self, env: dict[str, str], count: int, workdir: Path) -> None:
+        from apps.core.testing import launch_web, start_nginx, wait_until_serving
+
+        workdir.mkdir(parents=True, exist_ok=True)
+        self.webs = [launch_web(env, log=workdir / f"web{index}.log") for index in range(count)]
+        self.proxy = None
+        try:
+            for web in self.webs:
+                wait_until_serving(web)
+            self.proxy = start_nginx([web.port for web in self.webs], workdir / "nginx")
+        except BaseException:
+            self.stop()
+            raise
+        self.url = f"http://127.0.0.1:{self.proxy.port}/api/mcp"  # type: ignore[attr-defined]
+
+    def stop(self) -> None:
+        if self.proxy is not None:
+            self.proxy.stop()
+        for web in self.webs:
+            web.stop()
+
+
+def run(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="bench scale")
+    parser.add_argument("--processes", default="1,2,3", help="counts of web processes, comma-separated")
+    parser.add_argument(
+        "--workspaces", type=int, default=1000, help="workspaces in all for the second phase (0: none)"
+    )
+    parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--seconds", type=int, default=6)
+    parser.add_argument("--rounds", type=int, default=3)
+    args, _ = parser.parse_known_args(argv)
+    counts = [int(part) for part in args.processes.split(",") if part.strip()]
+
+    database_url = common.use_fresh_database()
+    import logging
+
+    from django.conf import settings
+    from django.db import connection
+    from django_tenants.utils import schema_context
+
+    from apps.accounts.models import User
+    from apps.tenancy.models import Workspace
+
+    logging.disable(logging.INFO)
+    settings.ATRIUM_SPARE_SCHEMAS = 0  # every workspace copied here: no worker needed
+    first = make_tenant(1)
+    workspace = Workspace.objects.get(domains__domain=first.host)
+    with schema_context(workspace.schema_name):
+        owner = User.objects.get(email=f"owner@{first.host}")
+        statements = mcp.tool_statements(owner, first.contact_id)
+        description = mcp.describe(owner)
+    connection.close()
+    env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": "config.settings.bench"}
+    sdk = mcp.SdkServer(env, database_url, workspace.schema_name, statements, description)
+    workdir = Path(tempfile.mkdtemp(prefix="bench-scale-"))
+    try:
+        common.freeze_setup_heap()
+        sdk_sessions = mcp.open_sessions(sdk.url, {}, args.connections)
+        for index, count in enumerate(counts):
+            topology = Topology(env, count, workdir / f"p{count}")
+            try:
+                with httpx.Client(timeout=30) as http:
+                    sessions = [open_session(http, topology.url, first) for _ in range(args.connections)]
+                measure_processes(args, count, topology, first, sessions, sdk, sdk_sessions)
+                if index == 0 and args.workspaces > 1:
+                    measure_workspaces(args, count, topology, first, sessions)
+            finally:
+                topology.stop()
+    finally:
+        sdk.stop()
+
+
+def measure_processes(args, count, topology, first, sessions, sdk, sdk_sessions) -> None:  # type: ignore[no-untyped-def]
+    for tool in ("getContact", "describeTool"):
+        body = call_body(tool, first)
+        ours = fixed_script(first, sessions, body)
+        theirs = common.wrk_script(
+            method="POST", headers=HEADERS, body=body, thread_header=("Mcp-Session-Id", sdk_sessions)
+        )
+        wrk(topology.url, ours, args.connections, 2)  # warm every process
+        wrk(sdk.url, theirs, args.connections, 2)
+        load_before = os.getloadavg()
+        rates, ratios, p50s = [], [], []
+        for _round in range(args.rounds):
+            baseline = wrk(sdk.url, theirs, args.connections, args.seconds)
+            figures = wrk(topology.url, ours, args.connections, args.seconds)
+            rates.append(figures.rate)
+            ratios.append(figures.rate / baseline.rate)
+            p50s.append(figures.p50)
+            print(
+                f"  {count} process(es) {tool:12} {figures.rate:7.0f} calls/s p50 {figures.p50:>8}  "
+                f"(sdk {baseline.rate:.0f}: {figures.rate / baseline.rate:.2f})",
+                flush=True,
+            )
+        load = tuple(round(x, 1) for x in (*load_before[:1], os.getloadavg()[0]))
+        print(
+            f"{count} process(es) behind nginx, {tool}: median {statistics.median(rates):.0f} calls/s, "
+            f"median ratio to the SDK {statistics.median(ratios):.2f}; load {load[0]} -> {load[1]}",
+            flush=True,
+        )
+
+
+def measure_workspaces(args, count, topology, first, sessions) -> None:  # type: ignore[no-untyped-def]
+    from django.db import connection
+
+    tenants = [first]
+    started = time.perf_counter()
+    for index in range(2, args.workspaces + 1):
+        tenants.append(make_tenant(index))
+        if index % 100 == 0:
+            print(f"  {index} workspaces ({time.perf_counter() - started:.0f} s)", flush=True)
+    connection.close()
+    with httpx.Client(timeout=30) as http:
+        for tenant in tenants[1:]:
+            tenant.session = open_session(http, topology.url, tenant)
+    first.session = sessions[0]
+    same = fixed_script(first, sessions, call_body("getContact", first))
+    entries = [
+        (
+            {**HEADERS, **tenant.headers, "Host": tenant.host, "Mcp-Session-Id": tenant.session},
+            json.dumps(call_body("getContact", tenant)),
+        )
+        for tenant in tenants
+    ]
+    few = min(len(tenants), args.connections)
+    scripts = {
+        "the first workspace": same,
+        f"rotating over the first {few}": rotating_script(entries[:few]),
+        f"rotating over all {len(tenants)}": rotating_script(entries),
+    }
+    # Warm: every workspace's route, credential, session and statements in every process.
+    wrk(topology.url, scripts[f"rotating over all {len(tenants)}"], args.connections, 3)
+    for label, script in scripts.items():
+        rates, p50s = [], []
+        for _round in range(args.rounds):
+            figures = wrk(topology.url, script, args.connections, args.seconds)
+            rates.append(figures.rate)
+            p50s.append(figures.p50)
+        print(
+            f"{len(tenants)} workspaces, {count} process(es), getContact on {label}: "
+            f"median {statistics.median(rates):.0f} calls/s (rounds {', '.join(f'{r:.0f}' for r in rates)}), "
+            f"p50 {', '.join(p50s)}; load {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
