@@ -44,13 +44,14 @@ def current_workspace() -> Workspace | None:
     tenant = getattr(connection, "tenant", None)
     public = _public_schema()
     if isinstance(tenant, _tenant_model()):
-        return None if tenant.schema_name == public else tenant
+        workspace: Workspace = tenant
+        return None if workspace.schema_name == public else workspace
     schema_name = getattr(connection, "schema_name", public)
     return None if schema_name == public else workspace_for_schema(schema_name)
 
 
 @cache
-def _tenant_model() -> type:
+def _tenant_model() -> type[Any]:
     return get_tenant_model()
 
 
