@@ -33,7 +33,7 @@ def run(argv: list[str]) -> None:
     parser.add_argument("--requests", type=int, default=3000)
     args, _ = parser.parse_known_args(argv)
 
-    from bench.common import summary, use_fresh_database
+    from bench.common import drop_database, summary, use_fresh_database
 
     url = use_fresh_database()
     import logging
@@ -64,3 +64,4 @@ def run(argv: list[str]) -> None:
             server.stop()
         print(f"{size} workspace(s), same host:      {summary(one)}")
         print(f"{size} workspace(s), rotating hosts: {summary(every)}")
+    drop_database()

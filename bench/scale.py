@@ -232,6 +232,7 @@ def run(argv: list[str]) -> None:
                 topology.stop()
     finally:
         sdk.stop()
+    common.drop_database()
 
 
 def measure_processes(args, count, topology, first, sessions, sdk, sdk_sessions) -> None:  # type: ignore[no-untyped-def]
