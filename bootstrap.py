@@ -54,9 +54,12 @@ PG_PASSWORD = DATA / "postgres.password"
 REDIS_PID = RUN / "redis.pid"
 REQUIREMENTS = [ROOT / "requirements" / name for name in ("base.txt", "dev.txt", "constraints.txt")]
 # What the test suite drives besides Python: Debian packages (a real browser; nginx, the load
-# balancer of the multi-process tests) and the official MCP clients and tools from npm
-# (tests/node/package-lock.json pins them).
-TEST_DEBIAN_PACKAGES = {"chromium": "/usr/bin/chromium", "nginx": "/usr/sbin/nginx"}
+# balancer of the multi-process tests; wrk, running the benchmarks' scripts) and the official MCP
+# clients and tools from npm (tests/node/package-lock.json pins them).
+TEST_DEBIAN_PACKAGES = {"chromium": "/usr/bin/chromium", "nginx": "/usr/sbin/nginx", "wrk": "/usr/bin/wrk"}
+# What the benchmarks drive besides Python: the wrk load generator and nginx in front of several
+# web processes (bench/load.py, bench/scale.py).
+BENCH_DEBIAN_PACKAGES = {"wrk": "/usr/bin/wrk", "nginx": "/usr/sbin/nginx"}
 # The local mail server of `make run`, `make up` and the tests (apps/mail): Dovecot's IMAP server
 # and its LMTP delivery, from Debian's packages, run as an unprivileged user with a configuration
 # of our own; apps/mail/localsmtp.py (aiosmtpd) takes SMTP submission and delivers by LMTP.
@@ -1148,6 +1151,7 @@ def cmd_test(args: list[str]) -> int:
 
 def cmd_bench(args: list[str]) -> int:
     ensure_venv()
+    ensure_debian_packages(BENCH_DEBIAN_PACKAGES, "the benchmarks")
     services = Services()
     try:
         env = django_env(services.start(), settings="config.settings.bench")

@@ -104,22 +104,10 @@ def summary(samples: list[float], unit: float = 1000.0, label: str = "ms") -> st
 
 
 def ensure_wrk() -> str:
-    """The wrk load generator (C, so it takes little of the 2 cores), installed from Debian's
-    packages when missing and allowed."""
+    """The wrk load generator (C, so it takes little of the 2 cores); `make bench` installs it."""
     found = shutil.which("wrk")
-    if found:
-        return found
-    if os.geteuid() == 0 and shutil.which("apt-get"):
-        print("(installing wrk from Debian's packages)", flush=True)
-        subprocess.run(
-            ["apt-get", "install", "-y", "-q", "wrk"],
-            check=True,
-            stdout=subprocess.DEVNULL,
-            env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
-        )
-        found = shutil.which("wrk")
     if not found:
-        sys.exit("this benchmark needs wrk (apt-get install wrk)")
+        sys.exit("this benchmark needs wrk (apt-get install wrk, or run it through `make bench`)")
     return found
 
 

@@ -2,7 +2,6 @@
 server that records what arrives: the gateway's requests as given, MCP's one session per thread."""
 
 import contextlib
-import shutil
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -10,8 +9,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from bench import common, gateway, mcp
-
-pytestmark = pytest.mark.skipif(shutil.which("wrk") is None, reason="needs wrk (apt-get install wrk)")
 
 
 class Recorder:
