@@ -219,10 +219,12 @@ def run(argv: list[str]) -> None:
     workdir = Path(tempfile.mkdtemp(prefix="bench-scale-"))
     try:
         common.freeze_setup_heap()
-        sdk_sessions = mcp.open_sessions(sdk.url, {}, args.connections)
         for index, count in enumerate(counts):
             topology = Topology(env, count, workdir / f"p{count}")
             try:
+                # Opened again for each topology: the SDK closes a session idle for 30 minutes
+                # (its default), and making 1,000 workspaces takes about that long.
+                sdk_sessions = mcp.open_sessions(sdk.url, {}, args.connections)
                 with httpx.Client(timeout=30) as http:
                     sessions = [open_session(http, topology.url, first) for _ in range(args.connections)]
                 measure_processes(args, count, topology, first, sessions, sdk, sdk_sessions)
@@ -293,8 +295,17 @@ def measure_workspaces(args, count, topology, first, sessions) -> None:  # type:
         f"rotating over the first {few}": rotating_script(entries[:few]),
         f"rotating over all {len(tenants)}": rotating_script(entries),
     }
-    # Warm: every workspace's route, credential, session and statements in every process.
-    wrk(topology.url, scripts[f"rotating over all {len(tenants)}"], args.connections, 3)
+    # Warm: every workspace's route, credential, session and statements in every process, and
+    # each database connection's catalogue entries for every workspace's tables (PostgreSQL keeps
+    # them per connection): rounds over all until the rate stops growing.
+    warming: list[float] = []
+    while len(warming) < 10 and (len(warming) < 2 or warming[-1] > 1.1 * warming[-2]):
+        warming.append(
+            wrk(
+                topology.url, scripts[f"rotating over all {len(tenants)}"], args.connections, args.seconds
+            ).rate
+        )
+    print(f"  warming over all {len(tenants)}: {', '.join(f'{r:.0f}' for r in warming)} calls/s", flush=True)
     for label, script in scripts.items():
         rates, p50s = [], []
         for _round in range(args.rounds):
