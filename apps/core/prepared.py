@@ -21,6 +21,9 @@ objects), without the ORM's per-call work.
   below any id, strings with a NUL, which PostgreSQL never stores).
 - It runs with server-side binding (see `_run`): PostgreSQL parses it once per connection and
   workspace, not on every call (and stops planning it too once a generic plan serves).
+- On the event loop it names the workspace's schema at each of its tables (`_qualified`): the
+  loop's connections keep one search path, so a request of another workspace neither sets it
+  again nor has PostgreSQL plan the statement again (bench/RESULTS.md, "Scale-out").
 - Only the call's own values are sent as parameters: the constants the query was built with (the
   keys of a JSON object it builds, a status it filters on) are written into its SQL as literals
   when it is compiled (`_inlined`), so no call pays for adapting them again.
@@ -33,11 +36,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import psycopg
+from django.apps import apps
+from django.conf import settings
 from django.db import connections
 from django.db.models import Model, QuerySet
 
 # Django's own (private) helpers for turning rows into model instances; the stubs leave them out.
 from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
+from django_tenants.utils import app_labels, get_public_schema_name
 from psycopg import sql as psycopg_sql
 from psycopg.types.json import Jsonb
 from psycopg.types.numeric import Int2, Int4, Int8
@@ -54,6 +60,9 @@ class NotPreparable(TypeError):
 @dataclass(frozen=True)
 class _Compiled:
     sql: str
+    # The SQL in pieces, between which the workspace's quoted schema and a dot name its tables
+    # (`_qualified`); None when a table of it is not known to be a workspace's or the public one's.
+    qualified: tuple[str, ...] | None
     params: tuple[Any, ...]
     slots: tuple[tuple[int, str], ...]  # (position in params, keyword)
     model: type[Model]
@@ -98,13 +107,17 @@ class Prepared:
                 slots.append((position, keyword))
             elif _changed_stand_in(param):
                 raise NotPreparable(f"a value is changed on its way to the SQL ({param!r}): not preparable")
-        sql, params, slots = _inlined(sql, params, slots)
+        # Qualified before the constants are written in, so no literal is ever taken for a table.
+        sql, params, slots = _inlined(_qualified(sql), params, slots)
+        pieces = None if _UNKNOWN in sql else tuple(sql.split(_SCHEMA))
+        sql = sql.replace(_SCHEMA, "").replace(_UNKNOWN, "")
         select, klass_info = compiler.select, compiler.klass_info
         fields = klass_info["select_fields"]
         model_fields = slice(fields[0], fields[-1] + 1)
         expressions = [column[0] for column in select[: compiler.col_count]]
         return _Compiled(
             sql=sql,
+            qualified=pieces,
             params=tuple(params),
             slots=tuple(slots),
             model=klass_info["model"],
@@ -161,6 +174,45 @@ def _inlined(
     return "".join(pieces), tuple(kept), renumbered
 
 
+# Where Django's compiler names a table it reads: after FROM or JOIN, quoted, not a column (which
+# `EXTRACT(... FROM "t"."c")` or `IS DISTINCT FROM "t"."c"` would be). Django's SQL holds no NUL,
+# so the markers below cannot be in it.
+_TABLE = re.compile(r'(?<![\w"])((?:FROM|JOIN) )("(?:[^"]|"")+")(?![."])')
+_SCHEMA = "\x00"  # here goes the workspace's schema
+_UNKNOWN = "\x01"  # a table neither a workspace's nor only the public schema's: not qualified
+
+
+def _qualified(statement: str) -> str:
+    """`statement` with _SCHEMA before each of its workspace tables (the tenant apps', which every
+    workspace schema has), nothing before those only the public schema has (found there through
+    the search path, as before), and _UNKNOWN at any other."""
+    workspace_tables, public_tables = _tables()
+
+    def marked(match: re.Match[str]) -> str:
+        keyword, quoted = match.groups()
+        name = quoted[1:-1].replace('""', '"')
+        if name in workspace_tables:
+            return f"{keyword}{_SCHEMA}{quoted}"
+        return match.group() if name in public_tables else f"{_UNKNOWN}{match.group()}"
+
+    return _TABLE.sub(marked, statement)
+
+
+_tables_known: tuple[frozenset[str], frozenset[str]] | None = None
+
+
+def _tables() -> tuple[frozenset[str], frozenset[str]]:
+    """The tables of the tenant apps' models, and those of the models only the public schema has."""
+    global _tables_known
+    if _tables_known is None:
+        in_workspaces = set(app_labels(settings.TENANT_APPS))
+        workspace, public = set(), set()
+        for model in apps.get_models(include_auto_created=True):
+            (workspace if model._meta.app_label in in_workspaces else public).add(model._meta.db_table)
+        _tables_known = frozenset(workspace), frozenset(public)
+    return _tables_known
+
+
 def _changed_stand_in(param: Any) -> bool:
     if isinstance(param, str):
         return "\x00" in param
@@ -174,9 +226,19 @@ def _run(compiled: _Compiled, values: dict[str, int | str], using: str) -> list[
     connection = connections[using]
     if onloop.active():
         # On the event loop (apps.core.onloop): awaited on an async connection, bound on the
-        # server and prepared as below, in this connection's workspace.
+        # server and prepared as below.
         search_path = connection._get_cursor_search_paths()  # type: ignore[attr-defined]
-        rows = onloop.fetch(compiled.sql, params, search_path)
+        public = get_public_schema_name()
+        if compiled.qualified is not None and public in search_path[:2]:
+            # The workspace (first on its path) named at its tables; the rest of the path (the
+            # public schema and any after it) is the connection's, the same for every workspace.
+            schema = search_path[0]
+            prefix = '"' + schema.replace('"', '""') + '".'
+            statement = prefix.join(compiled.qualified)
+            search_path = search_path if schema == public else search_path[1:]
+        else:
+            statement = compiled.sql
+        rows = onloop.fetch(statement, params, search_path)
     else:
         rows = _fetch(connection, compiled.sql, params)
     found = []

@@ -6,14 +6,14 @@ import pytest
 from django.contrib.postgres.aggregates import JSONBAgg
 from django.db import connection
 from django.db.models import Exists, JSONField, OuterRef, Q, Subquery, Value
-from django.db.models.functions import Coalesce, JSONObject
+from django.db.models.functions import Coalesce, ExtractYear, JSONObject
 from django.test.utils import CaptureQueriesContext
 from django_tenants.utils import schema_context
 
 from apps.accounts.models import User
 from apps.contacts.models import Contact, ContactShare
 from apps.contacts.tests.factories import ContactFactory
-from apps.core.prepared import NotPreparable, Prepared
+from apps.core.prepared import NotPreparable, Prepared, _qualified
 
 
 def by_owner(with_owner: bool, *, owner_id: int, email: str):  # type: ignore[no-untyped-def]
@@ -193,3 +193,32 @@ def test_the_builders_constants_are_written_into_the_sql_and_only_the_calls_valu
     (compiled,) = prepared._compiled.values()
     assert len(compiled.params) == 1 and compiled.slots == ((0, "owner_id"),)
     assert "'50%% o''clock" in compiled.sql  # a literal, its percent signs kept from psycopg
+
+
+def test_for_the_loop_its_workspace_tables_are_where_the_schema_goes_and_nothing_else(people):
+    # A join, a subquery of the same table under an alias, EXTRACT(... FROM a column).
+    prepared = Prepared(
+        lambda *, pk: (
+            Contact.objects.annotate(year=ExtractYear("created_at"))
+            .filter(pk=pk)
+            .exclude(notes='FROM "contacts_contact"')
+            .filter(Exists(Contact.objects.filter(pk=OuterRef("pk"))))
+            .select_related("owner")
+        )
+    )
+    compiled = prepared._compile((), {"pk": 1}, "default")
+
+    assert compiled.qualified is not None
+    statement = '"acme".'.join(compiled.qualified)
+    assert statement.count('FROM "acme"."contacts_contact"') == 2
+    assert statement.count('JOIN "acme"."accounts_user"') == 1
+    assert 'EXTRACT(YEAR FROM "contacts_contact"."created_at"' in statement  # a column: left alone
+    assert "'FROM \"contacts_contact\"'" in statement  # a constant: left alone
+    assert "".join(compiled.qualified) == compiled.sql  # the statement the thread runs
+
+
+def test_a_table_of_no_model_is_never_qualified(acme):
+    # Neither a workspace's nor the public schema's: found through the search path as it is.
+    assert "\x01" in _qualified('SELECT 1 FROM "somewhere_else" WHERE 1 = %s')
+    public_only = 'SELECT 1 FROM "tenancy_domain" WHERE 1 = %s'
+    assert _qualified(public_only) == public_only

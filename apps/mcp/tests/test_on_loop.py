@@ -150,7 +150,19 @@ def test_requests_of_two_workspaces_at_once_each_keep_their_own_workspace(
         before = connection.schema_name
         rows = fetch(statement, params, search_path)  # the other request runs meanwhile
         schemas.append((before, connection.schema_name))
+        named.append((statement.count(f'"{before}"."contacts_contact"'), tuple(search_path)))
         return rows
+
+    named: list[tuple[int, tuple[str, ...]]] = []
+    paths_set: list[tuple[str, ...]] = []
+    take = onloop._Pool.take
+
+    async def taken(pool: Any, search_path: tuple[str, ...]) -> Any:
+        pooled = await take(pool, search_path)
+        paths_set.append(pooled.search_path)
+        return pooled
+
+    monkeypatch.setattr(onloop._Pool, "take", taken)
 
     monkeypatch.setattr(onloop, "fetch", watched)
     try:
@@ -169,6 +181,10 @@ def test_requests_of_two_workspaces_at_once_each_keep_their_own_workspace(
     assert other.body["result"]["structuredContent"]["address"]["city"] == "Lyon"
     # Each request finds its own workspace active after the other ran during its statement.
     assert sorted(schemas) == [("acme", "acme"), ("globex", "globex")]
+    # Each statement names its workspace's tables; the connections keep the public search path,
+    # so neither request set one of its own (nor had PostgreSQL plan the statement again).
+    assert [count for count, _ in named] == [1, 1]
+    assert {path for _, path in named} == {("public",)} and set(paths_set) == {("public",)}
 
 
 def test_an_error_answer_is_the_same_on_the_loop(door, contacts):
