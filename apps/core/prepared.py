@@ -206,7 +206,8 @@ def _tables() -> tuple[frozenset[str], frozenset[str]]:
     global _tables_known
     if _tables_known is None:
         in_workspaces = set(app_labels(settings.TENANT_APPS))
-        workspace, public = set(), set()
+        workspace: set[str] = set()
+        public: set[str] = set()
         for model in apps.get_models(include_auto_created=True):
             (workspace if model._meta.app_label in in_workspaces else public).add(model._meta.db_table)
         _tables_known = frozenset(workspace), frozenset(public)
