@@ -5,6 +5,7 @@ import importlib
 import json
 import os
 import pkgutil
+import resource
 import shutil
 import statistics
 import subprocess
@@ -191,6 +192,52 @@ def milliseconds(text: str) -> float:
         if text.endswith(suffix):
             return float(text[: -len(suffix)]) * factor
     raise ValueError(text)
+
+
+class CpuMeter:
+    """CPU time spent meanwhile by each part of the machine under load: the processes in `named`
+    (label -> pid), every PostgreSQL, nginx and Redis process, and this process's children that
+    ended meanwhile (wrk: each run is waited for). From /proc (Linux), so it adds nothing to the
+    processes it measures; a process that ended meanwhile counts only through its parent."""
+
+    COMMANDS = {"postgres": "postgres", "nginx": "nginx", "redis-server": "redis"}
+
+    def __init__(self, named: dict[str, int]) -> None:
+        self._named = named
+        self._tick = os.sysconf("SC_CLK_TCK")
+        self._start: dict[str, float] = {}
+
+    def __enter__(self) -> "CpuMeter":
+        self._start = self._sample()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        end = self._sample()
+        self.seconds = {label: end.get(label, 0.0) - spent for label, spent in self._start.items()}
+
+    def per_request(self, requests: float) -> str:
+        """`label µs` for each part, per request, the busiest first."""
+        parts = sorted(self.seconds.items(), key=lambda item: -item[1])
+        return ", ".join(f"{label} {spent / requests * 1e6:.0f} µs" for label, spent in parts if spent > 0)
+
+    def _sample(self) -> dict[str, float]:
+        named = {pid: label for label, pid in self._named.items()}
+        totals = dict.fromkeys([*self._named, *self.COMMANDS.values()], 0.0)
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:  # gone meanwhile
+                continue
+            command = stat[stat.index("(") + 1 : stat.rindex(")")]
+            label = named.get(int(entry.name)) or self.COMMANDS.get(command)
+            if label is not None:
+                fields = stat[stat.rindex(")") + 2 :].split()
+                totals[label] += (int(fields[11]) + int(fields[12])) / self._tick  # utime, stime
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        totals["wrk"] = children.ru_utime + children.ru_stime
+        return totals
 
 
 @contextmanager

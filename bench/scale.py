@@ -192,6 +192,12 @@ def run(argv: list[str]) -> None:
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--seconds", type=int, default=6)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="after the workspaces' measured rounds, sample the first web process with py-spy during one "
+        "more round of each, writing the folded stacks to PROFILE-<n>.txt and printing where the time went",
+    )
     args, _ = parser.parse_known_args(argv)
     counts = [int(part) for part in args.processes.split(",") if part.strip()]
 
@@ -306,15 +312,23 @@ def measure_workspaces(args, count, topology, first, sessions) -> None:  # type:
             ).rate
         )
     print(f"  warming over all {len(tenants)}: {', '.join(f'{r:.0f}' for r in warming)} calls/s", flush=True)
+    webs = {f"web{index}": web.process.pid for index, web in enumerate(topology.webs)}
     for label, script in scripts.items():
         rates, p50s = [], []
-        for _round in range(args.rounds):
-            figures = wrk(topology.url, script, args.connections, args.seconds)
-            rates.append(figures.rate)
-            p50s.append(figures.p50)
+        with common.CpuMeter(webs) as cpu:
+            for _round in range(args.rounds):
+                figures = wrk(topology.url, script, args.connections, args.seconds)
+                rates.append(figures.rate)
+                p50s.append(figures.p50)
         print(
             f"{len(tenants)} workspaces, {count} process(es), getContact on {label}: "
             f"median {statistics.median(rates):.0f} calls/s (rounds {', '.join(f'{r:.0f}' for r in rates)}), "
-            f"p50 {', '.join(p50s)}; load {os.getloadavg()[0]:.1f}",
+            f"p50 {', '.join(p50s)}; load {os.getloadavg()[0]:.1f}\n"
+            f"    CPU per call: {cpu.per_request(sum(rates) * args.seconds)}",
             flush=True,
         )
+        if args.profile:
+            output = args.profile.with_name(f"{args.profile.name}-{list(scripts).index(label)}.txt")
+            print(f"  py-spy on web0, getContact on {label}:", flush=True)
+            with common.profiled(webs["web0"], output, args.seconds):
+                wrk(topology.url, script, args.connections, args.seconds)
