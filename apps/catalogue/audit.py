@@ -1,14 +1,22 @@
 """Recording tool calls without paying a row insert per call.
 
 `record()` appends an entry to a per-process buffer; a daemon thread writes the buffer every
-`ATRIUM_AUDIT_FLUSH_SECONDS` (or sooner once `ATRIUM_AUDIT_BATCH_SIZE` entries wait), one
-`COPY` per workspace schema, on its own database connection, which it closes after each batch.
+`ATRIUM_AUDIT_FLUSH_SECONDS` (or sooner once `ATRIUM_AUDIT_BATCH_SIZE` entries wait): one
+statement for the whole batch when it spans several workspaces (below), one `COPY` when it is one
+workspace's, on its own database connection, kept between batches (CONN_MAX_AGE) and closed when it stops.
 With `ATRIUM_AUDIT_FLUSH_SECONDS = 0` (the tests' default) each entry is written at once, the
 same way, on the caller's connection, inside the caller's transaction.
 
 Why COPY: a batch of 500 rows cost 17-23 ms of this process's CPU through `bulk_create` (the
 model's per-row, per-field work), 3-4 ms through COPY, 7-11 ms through one INSERT ... SELECT FROM
 unnest() with an array per column (in-process, timeit, four runs on a busy 2-core machine).
+A batch over many workspaces is one statement, not a COPY each: every COPY costs a round trip and
+~0.3 ms of this process, so a second of calls spread over 200 workspaces cost 200 COPYs
+(bench/RESULTS.md, "Scale-out"). The rows go in as one array per column, unnested once and
+inserted into each workspace's table by a data-modifying CTE of its own. If that statement fails
+(a workspace's rows refused, a schema dropped), each workspace is written on its own to find
+which.
+
 The columns are those `_fields` fills, mapped to the model's columns; a column it does not fill
 gets its database default (only the id may be left out: apps/catalogue/tests/test_audit.py).
 
@@ -152,11 +160,15 @@ class AuditBuffer:
             except Exception:
                 logger.exception("could not write the tool-call log; will retry")
             finally:
-                # Never hold a connection between batches (tests drop their database at the end).
-                connections.close_all()
+                # The connection is kept between batches (as long as CONN_MAX_AGE allows): a new one
+                # would look up every workspace's table in PostgreSQL's catalogue again, which for
+                # a batch over 200 workspaces cost PostgreSQL more than the calls themselves.
+                for db in connections.all(initialized_only=True):
+                    db.close_if_unusable_or_obsolete()
             # Closed, or entries are now written as they come (the setting changed under a running
             # process, as tests do): a thread left waiting 0 s would spin and starve the process.
             if self._closed.is_set() or self.interval <= 0:
+                connections.close_all()  # nothing held once stopped (tests drop their database)
                 return
 
 
@@ -192,6 +204,18 @@ def _write(batch: list[Entry]) -> tuple[int, list[Entry], Exception | None]:
     by_schema: dict[str, list[Entry]] = defaultdict(list)
     for entry in batch:
         by_schema[entry.schema_name].append(entry)
+    if len(by_schema) > 1 and not connection.in_atomic_block:
+        # Outside a transaction: a failed statement leaves nothing to roll back.
+        try:
+            _insert_all(connection, batch)
+        except (OperationalError, InterfaceError) as error:
+            return 0, batch, error
+        except Exception:
+            logger.debug(
+                "one statement for %d workspaces failed; each on its own", len(by_schema), exc_info=True
+            )
+        else:
+            return len(batch), [], None
     written, kept, first_error, out_of_reach = 0, [], None, False
     for schema_name, entries in by_schema.items():
         if out_of_reach:
@@ -225,6 +249,34 @@ def _copy(db: BaseDatabaseWrapper, schema_name: str, entries: list[Entry]) -> No
             copy.write_row(row)
 
 
+def _insert_all(db: BaseDatabaseWrapper, batch: list[Entry]) -> None:
+    """Every entry of `batch` into its workspace's ToolCall table, in one statement."""
+    rows = [_fields(entry) for entry in batch]
+    names = tuple(rows[0])
+    columns, casts = _typed_columns(names)
+    aliases = [sql.Identifier(f"c{index}") for index in range(len(names))]
+    inserts = [
+        sql.SQL("{} AS (INSERT INTO {} ({}) SELECT {} FROM batch WHERE s = {})").format(
+            sql.Identifier(f"w{index}"),
+            sql.Identifier(schema_name, _table()),
+            columns,
+            sql.SQL(", ").join(aliases),
+            sql.Literal(schema_name),
+        )
+        for index, schema_name in enumerate(dict.fromkeys(entry.schema_name for entry in batch))
+    ]
+    statement = sql.SQL(
+        "WITH batch AS (SELECT * FROM unnest(%s::text[], {}) AS b(s, {})), {} SELECT 1"
+    ).format(
+        sql.SQL(", ").join(sql.SQL("%s::{}[]").format(sql.SQL(cast)) for cast in casts),
+        sql.SQL(", ").join(aliases),
+        sql.SQL(", ").join(inserts),
+    )
+    params = [[entry.schema_name for entry in batch], *([row[name] for row in rows] for name in names)]
+    with db.cursor() as cursor:
+        cursor.execute(statement.as_string(cursor.cursor), params)
+
+
 def _copy_of(schema_name: str, entries: list[Entry]) -> tuple[sql.Composed, list[tuple[object, ...]]]:
     """The COPY statement for `entries` and their rows."""
     fields = [_fields(entry) for entry in entries]
@@ -239,6 +291,20 @@ def _table() -> str:
     from apps.catalogue.models import ToolCall
 
     return ToolCall._meta.db_table
+
+
+@cache
+def _typed_columns(names: tuple[str, ...]) -> tuple[sql.Composed, tuple[str, ...]]:
+    """The column list for these fields, and each column's type (for the arrays they arrive in)."""
+    from apps.catalogue.models import ToolCall
+
+    opts = ToolCall._meta
+    types = []
+    for name in names:
+        field = opts.get_field(name)
+        assert isinstance(field, Field)
+        types.append(field.db_type(connection))
+    return _columns(names), tuple(str(kind) for kind in types)
 
 
 @cache

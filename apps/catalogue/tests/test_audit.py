@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.db import IntegrityError, OperationalError, connection
 from django.db.models import NOT_PROVIDED
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from django_tenants.utils import schema_context
 
@@ -189,13 +190,33 @@ def test_a_batch_over_two_workspaces_lands_in_each_with_its_exact_values(committ
                 ToolCall.objects.filter(tool__startswith=marker).delete()
 
 
+def test_a_batch_over_several_workspaces_is_one_statement(committed, settings, buffer):
+    """A COPY per workspace would cost a round trip each: calls spread over many workspaces go in
+    together, each row in its own workspace."""
+    settings.ATRIUM_AUDIT_FLUSH_SECONDS = 30
+    marker = f"one{uuid.uuid4().hex[:8]}"
+    try:
+        for index in range(6):
+            buffer.record(entry(f"{marker}-{index}", None, schema_name=("acme", "globex")[index % 2]))
+        with CaptureQueriesContext(connection) as queries:
+            assert buffer.flush() == 6
+        statements = [query["sql"] for query in queries.captured_queries]
+        assert [text[:4] for text in statements if not text.startswith("SET search_path")] == ["WITH"]
+        assert [row[5] for row in stored(marker, "acme")] == [f"{marker}-{index}" for index in (0, 2, 4)]
+        assert [row[5] for row in stored(marker, "globex")] == [f"{marker}-{index}" for index in (1, 3, 5)]
+    finally:
+        for schema_name in ("acme", "globex"):
+            with schema_context(schema_name):
+                ToolCall.objects.filter(tool__startswith=marker).delete()
+
+
 CREDENTIAL = "oauth:Zoë\t東京 \\N 'q' \"dq\"\n"
 UNUSUAL = "tab\there, new\nline\r, back\\slash, \\N, 'single' \"double\" ; -- Zoë, 東京, 🚀\t"
 
 
-@pytest.mark.parametrize("way", ["batch", "at once"])
+@pytest.mark.parametrize("way", ["batch", "batch over two workspaces", "at once"])
 def test_unusual_text_and_a_null_person_are_stored_exactly(committed, settings, way, buffer):
-    settings.ATRIUM_AUDIT_FLUSH_SECONDS = 30 if way == "batch" else 0
+    settings.ATRIUM_AUDIT_FLUSH_SECONDS = 0 if way == "at once" else 30
     marker = f"odd{uuid.uuid4().hex[:8]}"
     entries = [
         Entry(
@@ -203,10 +224,15 @@ def test_unusual_text_and_a_null_person_are_stored_exactly(committed, settings, 
         ),
         Entry("acme", timezone.now(), None, "oauth", "\\\\N", "\\N", marker, "ok", "", 0.001),
     ]
+    other = Entry("globex", timezone.now(), None, "oauth", CREDENTIAL, UNUSUAL, marker, "ok", "", 1.0)
     try:
         for item in entries:
             buffer.record(item)
-        if way == "batch":
+        if way == "batch over two workspaces":
+            buffer.record(other)  # one statement rather than a COPY
+            assert buffer.flush() == 3
+            assert stored(marker, "globex") == [expected(other)]
+        elif way == "batch":
             assert buffer.flush() == 2
 
         rows = stored(marker, "acme")
@@ -214,8 +240,9 @@ def test_unusual_text_and_a_null_person_are_stored_exactly(committed, settings, 
         assert rows[0][4] == UNUSUAL and rows[0][1] is None
         assert rows[1][3:5] == ("\\\\N", "\\N")  # not taken for the COPY null marker
     finally:
-        with schema_context("acme"):
-            ToolCall.objects.filter(tool__startswith=marker).delete()
+        for schema_name in ("acme", "globex"):
+            with schema_context(schema_name):
+                ToolCall.objects.filter(tool__startswith=marker).delete()
 
 
 def test_every_column_is_filled_by_the_writer_or_by_the_database():
