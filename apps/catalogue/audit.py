@@ -34,6 +34,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
+from typing import Any
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, connections, transaction
@@ -272,7 +273,11 @@ def _insert_all(db: BaseDatabaseWrapper, batch: list[Entry]) -> None:
         sql.SQL(", ").join(aliases),
         sql.SQL(", ").join(inserts),
     )
-    params = [[entry.schema_name for entry in batch], *([row[name] for row in rows] for name in names)]
+    # One array per column (psycopg adapts a list as a PostgreSQL array).
+    params: list[Any] = [
+        [entry.schema_name for entry in batch],
+        *([row[name] for row in rows] for name in names),
+    ]
     with db.cursor() as cursor:
         cursor.execute(statement.as_string(cursor.cursor), params)
 
