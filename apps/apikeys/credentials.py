@@ -33,6 +33,9 @@ def access_token_and_api_key(request: CredentialRequest) -> Principal | None:
         client=credential.key.label,
         api_key_id=credential.key.pk,
         profile=credential.key.profile,
+        good_until=credential.token.expires_at.timestamp(),
+        # Spending is not told to the doors: a key with a budget is checked again every few seconds.
+        kept_briefly=credential.key.budget_usd_cents is not None,
     )
 
 

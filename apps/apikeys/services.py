@@ -187,6 +187,8 @@ def api_key_update(*, actor: Actor, key: ApiKey, **given: Unpack[KeyFields]) -> 
         setattr(key, name, value)
     if changed:
         key.save(update_fields=[*changed, "updated_at"])
+        # A door that keeps the credential keeps what the key was (its profile, its budget).
+        credentials.revoked(user_ids=[key.user_id])
         logger.info("api key %s changed (%s)", key.pk, ", ".join(changed))
     return key
 

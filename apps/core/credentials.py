@@ -76,6 +76,12 @@ class Principal:
     api_key_id: int | None = None
     # The tool profile the credential is pinned to ("" for none): tools/list shows no more.
     profile: str = ""
+    # When it stops being good by itself (time.time(); an access token's expiry), None: not before
+    # it is revoked. A door keeps it no longer (apps.core.kept).
+    good_until: float | None = None
+    # It may stop being good without the doors being told (a key's budget being spent): a door
+    # keeps it only for its short while.
+    kept_briefly: bool = False
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -166,7 +172,8 @@ def registered() -> list[str]:
 
 def revoked(*, user_ids: Iterable[int | None]) -> None:
     """Tells the doors that credentials of these people in the current workspace are no longer
-    good. Called inside the transaction that revokes them."""
+    good, or no longer what a door keeps of them (a key's profile or budget). Called inside the
+    transaction that changes them."""
     ids = sorted({user_id for user_id in user_ids if user_id is not None})
     schema_name = getattr(connection, "schema_name", "public")
     if ids and schema_name != "public":

@@ -6,20 +6,20 @@ is django-tenants' TENANT_MODEL, looked up through the library, so that core sta
 app that declares it (apps.tenancy).
 """
 
-import threading
-import time
 from functools import cache
 from typing import Any, Protocol
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django_tenants.utils import get_public_schema_name, get_tenant_model
 
-# How long a schema name -> workspace lookup is kept in this process (background work knows only
-# the name; a few seconds keep the lookup off the hot path). Saves and deletes of workspaces in
-# this process forget at once (apps.tenancy.signals); other processes within the TTL.
+from apps.core.kept import MISSING, WORKSPACES, Kept
+
+# How long a schema name -> workspace lookup is kept in this process untold (background work knows
+# only the name; a few seconds keep the lookup off the hot path). Saves and deletes of workspaces
+# in this process forget at once (apps.tenancy.signals); other processes as they are told (the
+# WORKSPACES channel, apps.core.kept), and untold within the TTL.
 SCHEMA_TTL = 10.0
-_by_schema: dict[str, tuple[float, Any]] = {}
-_lock = threading.Lock()
+_by_schema: Kept[str, Any] = Kept(WORKSPACES, lambda: SCHEMA_TTL)
 
 
 class Workspace(Protocol):
@@ -61,14 +61,13 @@ def _public_schema() -> str:
 
 
 def workspace_for_schema(schema_name: str) -> Workspace | None:
-    """The workspace of a schema name, cached for SCHEMA_TTL seconds."""
-    now = time.monotonic()
-    cached = _by_schema.get(schema_name)
-    if cached is None or cached[0] < now:
-        cached = (now + SCHEMA_TTL, get_tenant_model().objects.filter(schema_name=schema_name).first())
-        with _lock:
-            _by_schema[schema_name] = cached
-    return cached[1]
+    """The workspace of a schema name, kept a while (see SCHEMA_TTL)."""
+    workspace = _by_schema.get(schema_name)
+    if workspace is MISSING:
+        stamp = _by_schema.stamp()  # before reading: a change told meanwhile voids it
+        workspace = get_tenant_model().objects.filter(schema_name=schema_name).first()
+        _by_schema.put(schema_name, workspace, stamp)
+    return workspace
 
 
 def has_area(key: str) -> bool:
@@ -78,5 +77,4 @@ def has_area(key: str) -> bool:
 
 
 def forget() -> None:
-    with _lock:
-        _by_schema.clear()
+    _by_schema.forget()

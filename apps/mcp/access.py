@@ -1,10 +1,8 @@
 """Who may reach the MCP endpoint: the workspace from the host, the Origin check, and the
-credential check with its short per-process cache. Synchronous (ORM); the consumer calls these
-from its worker threads."""
+credential check, with what each process keeps of them (apps.core.kept). Synchronous (ORM); the
+consumer calls these from its worker threads, or on its loop once they are kept."""
 
 import hashlib
-import threading
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +14,7 @@ from django.utils.translation import gettext as _
 from apps.core import credentials
 from apps.core.credentials import CredentialRequest, Principal
 from apps.core.errors import AppError, Forbidden, Unauthenticated
+from apps.core.kept import MISSING, REVOKED, WORKSPACES, Kept
 from apps.tenancy.models import Domain, Workspace
 
 MCP_SCOPES = frozenset({"mcp", "mcp:read", "mcp:write"})
@@ -46,17 +45,21 @@ def hostname_of(host_header: str) -> str:
     return host.rsplit(":", 1)[0] if ":" in host else host
 
 
-_hosts: dict[str, tuple[float, frozenset[str]]] = {}
+# A workspace's host names, by schema (the Origin check); told of changes on the WORKSPACES channel.
+_hosts: Kept[str, frozenset[str]] = Kept(WORKSPACES, lambda: _HOSTS_TTL)
 
 
 def workspace_hosts(workspace: Workspace) -> frozenset[str]:
-    now = time.monotonic()
-    cached = _hosts.get(workspace.schema_name)
-    if cached is None or cached[0] < now:
+    names = _hosts.get(workspace.schema_name)
+    if names is MISSING:
+        stamp = _hosts.stamp()  # before reading: a change told meanwhile voids it
         names = frozenset(Domain.objects.filter(tenant=workspace).values_list("domain", flat=True))
-        cached = (now + _HOSTS_TTL, names)
-        _hosts[workspace.schema_name] = cached
-    return cached[1]
+        _hosts.put(workspace.schema_name, names, stamp)
+    return names
+
+
+def forget_hosts() -> None:
+    _hosts.forget()
 
 
 def origin_allowed(origin: str | None, workspace: Workspace) -> bool:
@@ -81,9 +84,10 @@ class Refusal:
     body: dict[str, Any]
 
 
-# key -> (expires, schema name, principal)
-_principals: dict[str, tuple[float, str, Principal]] = {}
-_lock = threading.Lock()
+# credential key -> (schema name, principal); told of revocations on the REVOKED channel.
+_principals: Kept[str, tuple[str, Principal]] = Kept(
+    REVOKED, lambda: settings.MCP_CREDENTIAL_CACHE_SECONDS, limit=_CACHE_LIMIT
+)
 
 
 def _cache_key(schema_name: str, headers: Mapping[str, str], url: str) -> str:
@@ -97,24 +101,24 @@ def _cache_key(schema_name: str, headers: Mapping[str, str], url: str) -> str:
 def forget_principals(*, user_ids: list[int] | None = None, schema_name: str | None = None) -> None:
     """Drops cached credentials (all, or those of these people in this workspace): a revocation
     or a change of role applies in every process at once (`signals`, told through `endings`)."""
-    with _lock:
-        if user_ids is None:
-            _principals.clear()
-            return
-        wanted = set(user_ids)
-        for key, (_expires, schema, principal) in list(_principals.items()):
-            if getattr(principal.user, "pk", None) in wanted and schema_name in (None, schema):
-                _principals.pop(key, None)
+    if user_ids is None:
+        _principals.forget()
+        return
+    wanted = set(user_ids)
+    _principals.drop(
+        lambda _key, kept: getattr(kept[1].user, "pk", None) in wanted and schema_name in (None, kept[0])
+    )
 
 
 def authenticate(*, workspace: Workspace, headers: Mapping[str, str], url: str) -> Principal | Refusal:
     """The caller's Principal, or the refusal to answer (SPEC 4.1 challenge, 7.1 bodies)."""
-    ttl = settings.MCP_CREDENTIAL_CACHE_SECONDS
-    key = _cache_key(workspace.schema_name, headers, url) if ttl > 0 else ""
+    caching = settings.MCP_CREDENTIAL_CACHE_SECONDS > 0
+    key = _cache_key(workspace.schema_name, headers, url) if caching else ""
     if key:
-        cached = _principals.get(key)
-        if cached is not None and cached[0] > time.monotonic():
-            return cached[2]
+        kept = _principals.get(key)
+        if kept is not MISSING:
+            return kept[1]
+    stamp = _principals.stamp()  # before reading: a revocation told meanwhile voids it
     try:
         principal = credentials.authenticate(CredentialRequest(headers=headers, base_url=url, door="mcp"))
     except Unauthenticated as error:
@@ -131,10 +135,13 @@ def authenticate(*, workspace: Workspace, headers: Mapping[str, str], url: str) 
             Forbidden(message, code="INSUFFICIENT_SCOPE").as_body(),
         )
     if key:
-        with _lock:
-            if len(_principals) >= _CACHE_LIMIT:
-                _principals.clear()
-            _principals[key] = (time.monotonic() + ttl, workspace.schema_name, principal)
+        # What no message tells (a budget being spent) is kept only for the short while.
+        _principals.put(
+            key,
+            (workspace.schema_name, principal),
+            None if principal.kept_briefly else stamp,
+            until=principal.good_until,
+        )
     return principal
 
 

@@ -1,4 +1,5 @@
-"""Ended sessions and revoked credentials, told to every web process at once (Redis pub/sub).
+"""Ended sessions, revoked credentials and changed workspaces, told to every web process at once
+(Redis pub/sub).
 
 Each web process keeps the live sessions it served (`sessions._kept`). Ending sessions (DELETE,
 an erasure) marks them ended in Redis and publishes their keys on the ENDED channel in the same
@@ -7,15 +8,15 @@ started by the first MCP request) and drops its kept copies as the message arriv
 
 While the listener is subscribed, a kept session is served without asking Redis anything: a
 round trip from a worker thread costs as much CPU as the rest of a small request (bench/RESULTS.md,
-"MCP endpoint"). Trust is given by epoch: the epoch changes when the listener (re)subscribes and
-with every message it receives, and it is None while the listener is not subscribed. A kept copy
-is trusted only under the epoch it was verified in (`stamp()` taken *before* reading the session
-from the database or Redis), so:
+"MCP endpoint"). Trust is given by stamp: the subscription's epoch, which changes when the
+listener (re)subscribes, and the count of messages of the kind received; it is None while the
+listener is not subscribed. A kept copy is trusted only under the stamp it was verified in
+(`stamp(kind)` taken *before* reading it from the database or Redis), so:
 
 - messages lost while the listener was down cannot leave a stale copy trusted: the new
-  subscription is a new epoch, and each kept copy is checked against Redis once again;
+  subscription is a new epoch, and each kept copy is checked again;
 - a session ended while a request was verifying it is not trusted afterwards (the message changed
-  the epoch between the stamp and the keep).
+  the stamp between the stamp and the keep).
 
 Without the listener (Redis down, tests that call `handlers.serve` directly, a process that has
 not served an MCP request yet) nothing is trusted, and the per-request Redis check decides, as
@@ -24,8 +25,11 @@ before it existed.
 Revoked credentials (`apps.core.credentials.revoked`) go out on the REVOKED channel once their
 transaction commits, and so do the people whose role or active state changed (`signals`: a kept
 credential carries the person as they were): each process drops the credentials it keeps of
-those people (`access.forget_principals`). Those need no epoch: a kept credential expires by itself within
-MCP_CREDENTIAL_CACHE_SECONDS, which bounds what a lost message can cost.
+those people (`access.forget_principals`). Workspaces saved or deleted, and host names added or
+removed, go out on the WORKSPACES channel (`signals`), and each process forgets the routes and
+workspaces it keeps. Those caches are `apps.core.kept.Kept`: an entry lives its short while
+(MCP_CREDENTIAL_CACHE_SECONDS, the routes' ten seconds) untrusted, and up to TOLD_CACHE_SECONDS
+under the stamp it was read in.
 
 Why not the Channels layer's control group (`streams.hub`), which every process also listens to:
 its pub/sub connection reconnects and subscribes again by itself, so a message lost in between
@@ -35,7 +39,7 @@ would go unnoticed, and trust must end the moment messages may be lost.
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import redis.asyncio as aioredis
 from django.conf import settings
@@ -43,6 +47,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from apps.core import errors
+from apps.core.kept import ENDED, KINDS, REVOKED, WORKSPACES, Stamp
 from apps.mcp import streams
 
 logger = logging.getLogger(__name__)
@@ -54,13 +59,19 @@ RESUBSCRIBE_PAUSE = 1.0
 # How the listener's connection shows in Redis's CLIENT LIST.
 CLIENT_NAME = "atrium-mcp-ended-watch"
 
+# Each kind of change (apps.core.kept.KINDS) on its own channel, `streams.redis_name(kind)`.
+
 
 def channel() -> str:
-    return streams.redis_name("ended")
+    return streams.redis_name(ENDED)
 
 
 def revoked_channel() -> str:
-    return streams.redis_name("revoked")
+    return streams.redis_name(REVOKED)
+
+
+def workspaces_channel() -> str:
+    return streams.redis_name(WORKSPACES)
 
 
 def encode(keys: list[tuple[str, str]]) -> str:
@@ -100,29 +111,37 @@ def tell_revoked(schema_name: str, user_ids: list[int]) -> None:
         streams.redis_client().publish(revoked_channel(), encode_people(schema_name, user_ids))
 
 
-class EndedWatch:
-    """The listener of one process. `forget` is called, on the event loop, with the (schema,
-    digest) pairs of every ended-sessions message; `forget_people`, if given, with the schema and
-    user ids of every revoked-credentials message."""
+def tell_workspaces_changed(schema_names: list[str]) -> None:
+    """Tells every web process (this one too) that these workspaces, or their host names, changed:
+    what they keep of routes and workspaces is dropped (`tenancy.routing`, `core.workspaces`,
+    `access.workspace_hosts`)."""
+    with errors.unless_unavailable(
+        logger,
+        "other web processes may route these hosts as before for up to %s s (Redis: %s)",
+        settings.TOLD_CACHE_SECONDS,
+    ):
+        streams.redis_client().publish(workspaces_channel(), " ".join(schema_names))
 
-    def __init__(
-        self,
-        forget: Callable[[list[tuple[str, str]]], None],
-        forget_people: Callable[[str, list[int]], None] | None = None,
-    ) -> None:
-        self._forget = forget
-        self._forget_people = forget_people
+
+class ChangesWatch:
+    """The listener of one process. `handlers[kind]` is called, on the event loop, with the
+    payload of every message of that kind; what it keeps is trusted by stamp (`stamp(kind)`):
+    the subscription's epoch and how many messages of that kind it has received."""
+
+    def __init__(self, handlers: Mapping[str, Callable[[bytes | str], None]]) -> None:
+        self._handlers = dict(handlers)
         self._epoch = 0
+        self._told = dict.fromkeys(KINDS, 0)
         self._live = False
         self._task: asyncio.Task | None = None
         self._subscribed: asyncio.Event | None = None
 
-    def stamp(self) -> int | None:
-        """The current epoch, or None when nothing may be trusted (from any thread)."""
-        return self._epoch if self._live else None
+    def stamp(self, kind: str = ENDED) -> Stamp:
+        """The current stamp of `kind`, or None when nothing may be trusted (from any thread)."""
+        return (self._epoch, self._told[kind]) if self._live else None
 
-    def trusts(self, stamp: int | None) -> bool:
-        return stamp is not None and self._live and stamp == self._epoch
+    def trusts(self, stamp: Stamp, kind: str = ENDED) -> bool:
+        return stamp is not None and self._live and stamp == (self._epoch, self._told[kind])
 
     def start(self) -> None:
         """Starts listening (once), from the event loop; returns at once."""
@@ -169,8 +188,7 @@ class EndedWatch:
             settings.REDIS_URL, socket_connect_timeout=2, retry=Retry(NoBackoff(), 0), client_name=CLIENT_NAME
         )
         pubsub = client.pubsub()
-        revoked = revoked_channel()
-        channels = (channel(), revoked)
+        channels = {streams.redis_name(kind): kind for kind in KINDS}
         try:
             await pubsub.subscribe(*channels)
             pinged = False
@@ -191,12 +209,14 @@ class EndedWatch:
                     self._live = True
                     if self._subscribed is not None:
                         self._subscribed.set()
-                elif kind == "message" and name == revoked:
-                    if self._forget_people is not None:
-                        self._forget_people(*decode_people(message["data"]))
-                elif kind == "message":
-                    self._epoch += 1
-                    self._forget(decode(message["data"]))
+                elif kind == "message" and name in channels:
+                    told = channels[name]
+                    # First the stamp: what a request read before this message is not trusted
+                    # past its short while, even if it is kept after the handler ran.
+                    self._told[told] += 1
+                    handler = self._handlers.get(told)
+                    if handler is not None:
+                        handler(message["data"])
         finally:
             self._live = False
             with contextlib.suppress(Exception):

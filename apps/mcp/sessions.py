@@ -32,10 +32,12 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from apps.core import errors, metrics
+from apps.core import errors, kept, metrics
 from apps.core.db import connection
+from apps.core.kept import Stamp
 from apps.mcp import access, endings, streams
 from apps.mcp.models import McpSession
+from apps.tenancy import routing
 
 logger = logging.getLogger(__name__)
 
@@ -86,9 +88,10 @@ class LiveSession:
     state: dict[str, Any] | None = None
 
 
-# (schema, digest) -> (monotonic time it is kept until, the session without its state, the
-# epoch of `watch` it was verified in: None when it must be checked in Redis before use)
-_kept: dict[tuple[str, str], tuple[float, LiveSession, int | None]] = {}
+# (schema, digest) -> (monotonic time it is kept until untrusted, and at most, the session without
+# its state, the stamp of `watch` it was verified in: None when it must be checked in Redis
+# before use)
+_kept: dict[tuple[str, str], tuple[float, float, LiveSession, Stamp]] = {}
 _KEPT_LIMIT = 10_000
 # After Redis failed, kept sessions are read from the database for this long before it is tried again.
 REDIS_RETRY_SECONDS = 5.0
@@ -100,12 +103,26 @@ def _forget(keys: list[tuple[str, str]]) -> None:
         _kept.pop(key, None)
 
 
-def _forget_people(schema_name: str, user_ids: list[int]) -> None:
+def _ended(payload: bytes | str) -> None:
+    _forget(endings.decode(payload))
+
+
+def _revoked(payload: bytes | str) -> None:
+    schema_name, user_ids = endings.decode_people(payload)
     access.forget_principals(user_ids=user_ids, schema_name=schema_name)
 
 
-# This process's listener (its event loop starts it: consumers.McpConsumer).
-watch = endings.EndedWatch(_forget, _forget_people)
+def _workspaces_changed(payload: bytes | str) -> None:
+    routing.forget()
+    access.forget_hosts()
+
+
+# This process's listener (its event loop starts it: consumers.McpConsumer); it also decides how
+# long the routes, workspaces and credentials kept in this process live (apps.core.kept).
+watch = endings.ChangesWatch(
+    {kept.ENDED: _ended, kept.REVOKED: _revoked, kept.WORKSPACES: _workspaces_changed}
+)
+kept.watched_by(watch)
 
 
 def session_find(*, digest: str, user: Any) -> LiveSession | None:
@@ -131,18 +148,22 @@ def session_find(*, digest: str, user: Any) -> LiveSession | None:
 
 def _kept_session(digest: str) -> LiveSession | None:
     key = (connection.schema_name, digest)
-    kept = _kept.get(key)
-    if kept is None:
+    entry = _kept.get(key)
+    if entry is None:
         return None
-    until, row, verified = kept
-    if time.monotonic() >= until:
+    short_until, long_until, row, verified = entry
+    now = time.monotonic()
+    if now >= long_until:
         _kept.pop(key, None)
         return None
     if watch.trusts(verified):
         return row  # had it ended, this process would have been told
+    if now >= short_until:
+        _kept.pop(key, None)
+        return None
     stamp = watch.stamp()
     global _redis_out_until
-    if time.monotonic() < _redis_out_until:
+    if now < _redis_out_until:
         return None  # Redis failed a moment ago: the database says whether it has ended
     try:
         ended = streams.redis_client().exists(_ended_key(digest))
@@ -157,15 +178,22 @@ def _kept_session(digest: str) -> LiveSession | None:
         _kept.pop(key, None)
         return None
     if stamp is not None and key in _kept:
-        _kept[key] = (until, row, stamp)
+        _kept[key] = (short_until, long_until, row, stamp)
     return row
 
 
-def _keep(row: LiveSession, stamp: int | None) -> None:
+def _keep(row: LiveSession, stamp: Stamp) -> None:
+    short = settings.MCP_SESSION_CACHE_SECONDS
+    if short <= 0:
+        return
     if len(_kept) >= _KEPT_LIMIT:
         _kept.clear()
-    until = time.monotonic() + settings.MCP_SESSION_CACHE_SECONDS
-    _kept[(connection.schema_name, row.digest)] = (until, replace(row, state=None), stamp)
+    now = time.monotonic()
+    # Trusted, a kept copy lives longer, but well within the idle time: another process's requests
+    # move its last use on, and this copy's would make it look idle too soon.
+    longest = max(short, min(settings.TOLD_CACHE_SECONDS, settings.MCP_SESSION_IDLE_SECONDS / 4))
+    kept_row = replace(row, state=None)
+    _kept[(connection.schema_name, row.digest)] = (now + short, now + longest, kept_row, stamp)
 
 
 def _ended_key(digest: str) -> str:

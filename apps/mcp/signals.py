@@ -1,5 +1,6 @@
 """`notifications/tools/list_changed` on the open streams when someone's tool list changes, and
-revoked credentials, and those of people whose role changed, dropped by every web process.
+revoked credentials, and those of people whose role changed, dropped by every web process, and
+so are the routes and workspaces they keep when a workspace or its host names change.
 
 The catalogue sends `tool_list_changed(schema_name, user_ids)` in the process that changed a
 role, a person's role or a workspace's installed areas (user_ids None: everyone there). Once
@@ -12,12 +13,15 @@ import logging
 from typing import Any
 
 from django.db import transaction
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
 from django_tenants.utils import schema_context
 
 from apps.catalogue.signals import tool_list_changed
 from apps.core.credentials import credentials_revoked
 from apps.mcp import endings, protocol, sessions, streams
 from apps.mcp.access import forget_principals
+from apps.tenancy.models import Domain, Workspace
 
 logger = logging.getLogger(__name__)
 
@@ -73,3 +77,13 @@ def on_credentials_revoked(sender: Any, *, schema_name: str, user_ids: list[int]
 
 
 credentials_revoked.connect(on_credentials_revoked, dispatch_uid="apps.mcp.credentials_revoked")
+
+
+@receiver([post_save, post_delete], sender=Domain, dispatch_uid="apps.mcp.domain_changed")
+@receiver([post_save, post_delete], sender=Workspace, dispatch_uid="apps.mcp.workspace_changed")
+def on_workspace_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
+    # This process forgot its routes already (apps.tenancy.signals); the others, which keep them
+    # for as long as they are told of changes, hear of it once it is committed.
+    # (A host name's workspace is not looked up: it may be going in the same deletion.)
+    changed = [instance.schema_name] if isinstance(instance, Workspace) else []
+    transaction.on_commit(lambda: endings.tell_workspaces_changed(changed))

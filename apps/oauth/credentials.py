@@ -61,6 +61,7 @@ def oauth_bearer(request: CredentialRequest) -> Principal | None:
         credential=f"oauth:{token.pk}",
         client=(application.name or application.client_id) if application is not None else "",
         profile=scopes.profile_of(token.scope.split()),
+        good_until=token.expires.timestamp(),
     )
 
 

@@ -1,32 +1,26 @@
-"""Host name -> workspace, with a short per-process cache.
+"""Host name -> workspace, kept in each process (apps.core.kept).
 
 Every request resolves its host; the domain table is indexed, but the lookup still costs a
-round trip. A few seconds of caching keeps that off the hot path. Changes made in this process
-are seen at once (signals clear the cache); other processes see them within ROUTE_TTL.
+round trip. Changes made in this process are seen at once (signals clear the cache); in other
+processes as soon as they are told (the WORKSPACES channel, apps.mcp.endings), and without the
+telling within ROUTE_TTL.
 """
 
-import threading
-import time
-
 from apps.core import workspaces
+from apps.core.kept import MISSING, WORKSPACES, Kept
 from apps.tenancy.models import Domain, Workspace
 
 ROUTE_TTL = 10.0
-_routes: dict[str, tuple[float, Workspace | None]] = {}
-_lock = threading.Lock()
+_routes: Kept[str, Workspace | None] = Kept(WORKSPACES, lambda: ROUTE_TTL)
 
 
 def workspace_for_host(hostname: str) -> Workspace | None:
-    now = time.monotonic()
-    cached = _routes.get(hostname)
-    if cached is None or cached[0] < now:
+    workspace = _routes.get(hostname)
+    if workspace is MISSING:
+        stamp = _routes.stamp()  # before reading: a change told meanwhile voids it
         domain = Domain.objects.select_related("tenant").filter(domain=hostname).first()
-        cached = (now + ROUTE_TTL, domain.tenant if domain else None)
-        with _lock:
-            if len(_routes) > 10_000:  # a flood of made-up host names must not grow memory
-                _routes.clear()
-            _routes[hostname] = cached
-    workspace = cached[1]
+        workspace = domain.tenant if domain else None
+        _routes.put(hostname, workspace, stamp)
     # A copy per request: the middleware annotates it, and requests must not share that.
     return _copy(workspace) if workspace is not None else None
 
@@ -40,6 +34,5 @@ def _copy(workspace: Workspace) -> Workspace:
 
 
 def forget() -> None:
-    with _lock:
-        _routes.clear()
+    _routes.forget()
     workspaces.forget()

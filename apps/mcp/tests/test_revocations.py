@@ -59,11 +59,7 @@ def sent():  # type: ignore[no-untyped-def]
 
 
 def kept_for(member) -> list[str]:  # type: ignore[no-untyped-def]
-    return [
-        key
-        for key, (_until, _schema, principal) in access._principals.items()
-        if principal.user.pk == member.pk
-    ]
+    return [key for key, (_schema, principal) in access._principals.items() if principal.user.pk == member.pk]
 
 
 def test_a_revoked_key_is_refused_at_once_where_it_was_kept(member, keyed):

@@ -113,7 +113,7 @@ def test_without_redis_a_kept_session_is_read_from_the_database(door, monkeypatc
     assert len(asked) == 1  # not asked again for REDIS_RETRY_SECONDS: each try may cost a time-out
 
     # Ended while Redis is out of reach: the mark is lost, the database still says so.
-    McpSession.objects.filter(digest=digest).update(ended_at=kept[1].last_seen_at)
+    McpSession.objects.filter(digest=digest).update(ended_at=kept[2].last_seen_at)
     sessions._kept[(connection.schema_name, digest)] = kept
     assert door.send("POST", PING).status == 404
 
@@ -174,7 +174,7 @@ def test_a_session_verified_while_an_end_was_told_is_checked_again(door, told, m
     monkeypatch.setattr(streams, "redis_client", lambda: counting)
     stamp = told.stamp()
     assert door.send("POST", PING).status == 200
-    assert sessions._kept[(connection.schema_name, digest_of(door.headers["mcp-session-id"]))][2] == stamp
+    assert sessions._kept[(connection.schema_name, digest_of(door.headers["mcp-session-id"]))][3] == stamp
 
     # Some other session ends meanwhile (any message changes the epoch)...
     monkeypatch.setattr(streams, "redis_client", lambda: counting.client)

@@ -1,0 +1,147 @@
+"""What a process keeps (apps.core.kept): a short while untold, longer under the stamp it was read
+in, never past what it says of itself."""
+
+import time
+
+import pytest
+
+from apps.core import kept
+from apps.core.kept import MISSING, REVOKED, WORKSPACES, Kept
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def time(self) -> float:
+        return 1_800_000_000.0 + self.now
+
+
+class Listener:
+    """A process's listener: subscribed or not, counting the messages of each kind."""
+
+    def __init__(self) -> None:
+        self.epoch = 1
+        self.live = True
+        self.told = dict.fromkeys(kept.KINDS, 0)
+
+    def stamp(self, kind: str) -> kept.Stamp:
+        return (self.epoch, self.told[kind]) if self.live else None
+
+    def trusts(self, stamp: kept.Stamp, kind: str) -> bool:
+        return stamp is not None and self.live and stamp == (self.epoch, self.told[kind])
+
+
+@pytest.fixture
+def clock(monkeypatch):  # type: ignore[no-untyped-def]
+    clock = Clock()
+    monkeypatch.setattr(time, "monotonic", clock.monotonic)
+    monkeypatch.setattr(time, "time", clock.time)
+    return clock
+
+
+@pytest.fixture
+def listener(monkeypatch):  # type: ignore[no-untyped-def]
+    listener = Listener()
+    monkeypatch.setattr(kept, "_watch", listener)
+    return listener
+
+
+@pytest.fixture
+def told_seconds(settings):  # type: ignore[no-untyped-def]
+    settings.TOLD_CACHE_SECONDS = 60.0
+    return 60.0
+
+
+def routes() -> Kept[str, str | None]:
+    return Kept(WORKSPACES, lambda: 10.0)
+
+
+def test_untold_an_entry_lives_its_short_while(clock, monkeypatch, told_seconds):
+    monkeypatch.setattr(kept, "_watch", None)
+    cache = routes()
+    cache.put("acme.example", "acme", cache.stamp())
+    assert cache.stamp() is None
+
+    clock.now += 9.9
+    assert cache.get("acme.example") == "acme"
+    clock.now += 0.2
+    assert cache.get("acme.example") is MISSING
+    assert "acme.example" not in cache  # and it is gone
+
+
+def test_told_an_entry_lives_until_the_told_while_runs_out(clock, listener, told_seconds):
+    cache = routes()
+    cache.put("nowhere.example", None, cache.stamp())  # "no workspace here" is kept too
+
+    clock.now += 59.9
+    assert cache.get("nowhere.example") is None
+    clock.now += 0.2
+    assert cache.get("nowhere.example") is MISSING
+
+
+def test_a_message_of_its_kind_read_after_the_stamp_leaves_it_its_short_while(clock, listener, told_seconds):
+    cache = routes()
+    stamp = cache.stamp()  # a request is about to read the route...
+    listener.told[WORKSPACES] += 1  # ...a change is told meanwhile (and forgotten before the put)
+    cache.put("acme.example", "acme", stamp)
+
+    clock.now += 9.9
+    assert cache.get("acme.example") == "acme"
+    clock.now += 0.2
+    assert cache.get("acme.example") is MISSING
+
+
+def test_a_message_of_another_kind_changes_nothing(clock, listener, told_seconds):
+    cache = routes()
+    cache.put("acme.example", "acme", cache.stamp())
+    listener.told[REVOKED] += 1
+
+    clock.now += 30
+    assert cache.get("acme.example") == "acme"
+
+
+def test_losing_the_subscription_ends_the_trust_and_a_new_one_does_not_bring_it_back(
+    clock, listener, told_seconds
+):
+    cache = routes()
+    cache.put("acme.example", "acme", cache.stamp())
+    listener.live = False  # messages may be lost from here on
+    clock.now += 11
+    assert cache.get("acme.example") is MISSING
+
+    cache.put("acme.example", "acme", listener.stamp(WORKSPACES))  # read while not subscribed
+    listener.live, listener.epoch = True, 2
+    clock.now += 11
+    assert cache.get("acme.example") is MISSING
+
+
+def test_an_entry_never_outlives_what_it_says_of_itself(clock, listener, told_seconds):
+    cache: Kept[str, str] = Kept(REVOKED, lambda: 5.0)
+    cache.put("token", "principal", cache.stamp(), until=time.time() + 3)
+
+    clock.now += 2.9
+    assert cache.get("token") == "principal"
+    clock.now += 0.2
+    assert cache.get("token") is MISSING  # within its short while, but the token has expired
+
+
+def test_a_short_while_of_zero_keeps_nothing(clock, listener, told_seconds):
+    cache: Kept[str, str] = Kept(REVOKED, lambda: 0.0)
+    cache.put("token", "principal", cache.stamp())
+    assert cache.get("token") is MISSING
+
+
+def test_entries_are_dropped_by_what_they_hold_and_never_grow_past_the_limit(clock, listener, told_seconds):
+    cache: Kept[str, int] = Kept(REVOKED, lambda: 5.0, limit=3)
+    for number in range(3):
+        cache.put(f"k{number}", number, cache.stamp())
+    cache.drop(lambda _key, value: value == 1)
+    assert sorted(cache.items()) == [("k0", 0), ("k2", 2)]
+
+    cache.put("k3", 3, cache.stamp())
+    cache.put("k4", 4, cache.stamp())  # the limit reached: what was kept goes
+    assert cache.items() == [("k4", 4)]
