@@ -136,6 +136,26 @@ def test_a_warm_read_is_served_on_the_loop_as_a_thread_serves_it_and_logged_once
     assert calls_logged("getContact") == logged + 1  # written by the loop's COPY
 
 
+def test_a_time_read_on_the_loop_is_the_very_value_django_reads(door, contacts):
+    # The loop's connections load timestamptz with psycopg's own (C) loader, not Django's.
+    contact = contacts["plain"]
+    with schema_context("acme"):
+        by_django = Contact.objects.values_list("created_at", flat=True).get(pk=contact.pk)
+
+    async def by_loop() -> Any:
+        try:
+            rows = await onloop._fetch(
+                'SELECT created_at FROM "acme"."contacts_contact" WHERE id = %s', [contact.pk], ("public",)
+            )
+        finally:
+            await onloop.close()
+        return rows[0][0]
+
+    read = asyncio.run(by_loop())
+    assert read == by_django
+    assert read.tzinfo is by_django.tzinfo and read.isoformat() == by_django.isoformat()
+
+
 def test_requests_of_two_workspaces_at_once_each_keep_their_own_workspace(
     door, contacts, statements_on_loop, monkeypatch
 ):
