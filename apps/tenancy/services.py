@@ -19,7 +19,7 @@ from django_tenants.utils import get_tenant_base_schema, schema_context, schema_
 from apps.core import permissions
 from apps.core.db import connection
 from apps.core.errors import ValidationFailed
-from apps.tenancy import signals
+from apps.tenancy import cloning, signals
 from apps.tenancy.models import Domain, Workspace
 
 logger = logging.getLogger(__name__)
@@ -118,6 +118,7 @@ def workspace_create(
     # other core while the schema is made.
     hashing: Future[str] | None = _hasher().submit(make_password, owner_password) if owner_password else None
     ensure_base_schema()
+    cloning.fresh_backend()
     with transaction.atomic():
         workspace.save(verbosity=0)
         for index, domain in enumerate(domains):

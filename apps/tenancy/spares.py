@@ -69,6 +69,8 @@ def fill(count: int | None = None) -> int:
     base = get_tenant_base_schema()
     if not schema_exists(base):
         return 0
+    # Before the lock, which is the session's: the copies below keep no plans of their own.
+    cloning.fresh_backend()
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_try_advisory_lock(%s)", [FILL_LOCK])
         if not cursor.fetchone()[0]:
