@@ -29,9 +29,10 @@ objects), without the ORM's per-call work.
   when it is compiled (`_inlined`), so no call pays for adapting them again.
 """
 
+import inspect
 import re
 import threading
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,9 +41,11 @@ from django.apps import apps
 from django.conf import settings
 from django.db import connections
 from django.db.models import Model, QuerySet
+from django.db.models.base import ModelState
 
 # Django's own (private) helpers for turning rows into model instances; the stubs leave them out.
 from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
+from django.db.models.signals import post_init, pre_init
 from django_tenants.utils import app_labels, get_public_schema_name
 from psycopg import sql as psycopg_sql
 from psycopg.types.json import Jsonb
@@ -67,6 +70,8 @@ class _Compiled:
     slots: tuple[tuple[int, str], ...]  # (position in params, keyword)
     model: type[Model]
     init_list: tuple[str, ...]
+    # The model's attribute names when an instance may be made by filling its __dict__ (`_instance`).
+    plain: tuple[str, ...] | None
     model_fields: slice
     populators: tuple[Any, ...]
     converters: tuple[tuple[int, tuple[Callable[..., Any], ...], Any], ...]
@@ -121,7 +126,8 @@ class Prepared:
             params=tuple(params),
             slots=tuple(slots),
             model=klass_info["model"],
-            init_list=tuple(column[0].target.attname for column in select[model_fields]),
+            init_list=(init_list := tuple(column[0].target.attname for column in select[model_fields])),
+            plain=_plain_fields(klass_info["model"], init_list),
             model_fields=model_fields,
             populators=tuple(get_related_populators(klass_info, select, using)),
             converters=tuple(
@@ -228,15 +234,11 @@ def _run(compiled: _Compiled, values: dict[str, int | str], using: str) -> list[
     if onloop.active():
         # On the event loop (apps.core.onloop): awaited on an async connection, bound on the
         # server and prepared as below.
-        search_path = connection._get_cursor_search_paths()  # type: ignore[attr-defined]
-        public = get_public_schema_name()
-        if compiled.qualified is not None and public in search_path[:2]:
-            # The workspace (first on its path) named at its tables; the rest of the path (the
-            # public schema and any after it) is the connection's, the same for every workspace.
-            schema = search_path[0]
-            prefix = '"' + schema.replace('"', '""') + '".'
-            statement = prefix.join(compiled.qualified)
-            search_path = search_path if schema == public else search_path[1:]
+        search_path, prefix, rest = _loop_paths(connection)
+        if compiled.qualified is not None and prefix is not None:
+            # The workspace named at its tables; the rest of the path (the public schema and any
+            # after it) is the connection's, the same for every workspace.
+            statement, search_path = prefix.join(compiled.qualified), rest
         else:
             statement = compiled.sql
         rows = onloop.fetch(statement, params, search_path)
@@ -250,12 +252,65 @@ def _run(compiled: _Compiled, values: dict[str, int | str], using: str) -> list[
             for converter in converters:
                 value = converter(value, expression, connection)
             row[position] = value
-        obj = compiled.model.from_db(using, compiled.init_list, row[compiled.model_fields])
+        obj = _instance(compiled, using, row[compiled.model_fields])
         for populator in compiled.populators:
             populator.populate(row, obj)
         for name, position in compiled.annotations:
             setattr(obj, name, row[position])
         found.append(obj)
+    return found
+
+
+def _plain_fields(model: type[Model], init_list: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The attribute names of `model`'s concrete fields, when the statement reads every one of
+    them in order and nothing of the model's own runs as an instance is made from the database: it
+    keeps Django's __init__ and from_db, and none of those attributes is a data descriptor (a
+    file field's: its __set__ would be skipped)."""
+    if model.__init__ is not Model.__init__ or model.from_db.__func__ is not Model.from_db.__func__:  # type: ignore[attr-defined]
+        return None
+    names = tuple(field.attname for field in model._meta.concrete_fields)
+    if names != init_list:
+        return None
+    if any(hasattr(type(inspect.getattr_static(model, name, None)), "__set__") for name in names):
+        return None
+    return names
+
+
+def _instance(compiled: _Compiled, using: str, values: Sequence[Any]) -> Model:
+    """What `Model.from_db` makes of a row, without its per-field setattr through __init__ (a few
+    per cent of a getContact call): the row's values put in the instance's __dict__ at once."""
+    model = compiled.model
+    if compiled.plain is None or pre_init.has_listeners(model) or post_init.has_listeners(model):
+        return model.from_db(using, compiled.init_list, values)
+    obj = model.__new__(model)
+    state = obj._state = ModelState()
+    state.adding, state.db = False, using
+    obj.__dict__.update(zip(compiled.plain, values, strict=True))
+    return obj
+
+
+# (schema, with the public schema) -> what `_loop_paths` answers; worked out once per workspace.
+_paths: dict[tuple[str, bool], tuple[tuple[str, ...], str | None, tuple[str, ...]]] = {}
+_PATHS_KEPT = 10_000
+
+
+def _loop_paths(connection: Any) -> tuple[tuple[str, ...], str | None, tuple[str, ...]]:
+    """The connection's search path (django-tenants' own, its names checked); the quoted schema and
+    dot that name the workspace's tables, or None when its path does not start with the workspace
+    and then the public schema; and the path to run such qualified statements under."""
+    key = (connection.schema_name, connection.include_public_schema)
+    found = _paths.get(key)
+    if found is None:
+        search_path = tuple(connection._get_cursor_search_paths())
+        public = get_public_schema_name()
+        prefix, rest = None, search_path
+        if public in search_path[:2]:
+            schema = search_path[0]
+            prefix = '"' + schema.replace('"', '""') + '".'
+            rest = search_path if schema == public else search_path[1:]
+        if len(_paths) >= _PATHS_KEPT:
+            _paths.clear()
+        found = _paths[key] = (search_path, prefix, rest)
     return found
 
 

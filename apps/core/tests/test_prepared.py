@@ -7,6 +7,7 @@ from django.contrib.postgres.aggregates import JSONBAgg
 from django.db import connection
 from django.db.models import Exists, JSONField, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce, ExtractYear, JSONObject
+from django.db.models.signals import post_init
 from django.test.utils import CaptureQueriesContext
 from django_tenants.utils import schema_context
 
@@ -41,6 +42,47 @@ def test_the_rows_are_the_querysets_with_their_related_objects_and_converted_val
     first.first_name = "Augusta"
     first.save(update_fields=["first_name"])  # a real model instance, saved as usual
     assert Contact.objects.get(pk=ada.pk).first_name == "Augusta"
+
+
+def instance_state(obj):  # type: ignore[no-untyped-def]
+    fields = {key: value for key, value in vars(obj).items() if key != "_state"}
+    return fields, obj._state.adding, obj._state.db
+
+
+def test_an_instance_made_from_a_row_is_what_django_makes_of_it(people, monkeypatch):
+    member = people["member"]
+    ContactFactory(actor=member, first_name="Ada", tags=["vip"], data={"tier": "gold"})
+    prepared = Prepared(by_owner)
+    expected = [instance_state(row) for row in by_owner(False, owner_id=member.pk, email="-")]
+    assert expected
+
+    # Made by filling the instance's attributes at once (no per-field setattr through __init__)...
+    made = prepared(False, owner_id=member.pk, email="-")
+    assert [instance_state(row) for row in made] == expected
+    assert all(type(row) is Contact and not row._state.adding for row in made)
+    assert [compiled.plain is not None for compiled in prepared._compiled.values()] == [True]
+
+    # ...and through Django's own from_db whenever something listens as instances are made.
+    seen: list[int] = []
+    receiver = lambda sender, instance, **kwargs: seen.append(instance.pk)  # noqa: E731
+    post_init.connect(receiver, sender=Contact)
+    try:
+        again = prepared(False, owner_id=member.pk, email="-")
+    finally:
+        post_init.disconnect(receiver, sender=Contact)
+    assert [instance_state(row) for row in again] == expected
+    assert seen == [row.pk for row in again]
+
+
+def test_an_instance_with_fields_left_out_is_made_by_django(people):
+    member = people["member"]
+    ContactFactory(actor=member, first_name="Ada")
+    prepared = Prepared(
+        lambda *, owner_id: Contact.objects.filter(owner_id=owner_id).only("id", "first_name")
+    )
+
+    (made,) = prepared(owner_id=member.pk)
+    assert made.get_deferred_fields() and made.first_name == "Ada"
 
 
 def test_each_shape_is_built_and_compiled_once_and_values_change_per_call(people):
