@@ -301,19 +301,16 @@ def measure_workspaces(args, count, topology, first, sessions) -> None:  # type:
         f"rotating over the first {few}": rotating_script(entries[:few]),
         f"rotating over all {len(tenants)}": rotating_script(entries),
     }
-    # Warm: every workspace's route, credential, session and statements in every process, and
-    # each database connection's catalogue entries for every workspace's tables (PostgreSQL keeps
-    # them per connection): rounds over all until the rate stops growing.
-    warming: list[float] = []
-    while len(warming) < 10 and (len(warming) < 2 or warming[-1] > 1.1 * warming[-2]):
-        warming.append(
-            wrk(
-                topology.url, scripts[f"rotating over all {len(tenants)}"], args.connections, args.seconds
-            ).rate
-        )
-    print(f"  warming over all {len(tenants)}: {', '.join(f'{r:.0f}' for r in warming)} calls/s", flush=True)
     webs = {f"web{index}": web.process.pid for index, web in enumerate(topology.webs)}
     for label, script in scripts.items():
+        # Warm, right before its rounds (what a process keeps lives at most TOLD_CACHE_SECONDS):
+        # each workspace's route, credential, session and statements in every process, and each
+        # database connection's catalogue entries for their tables (PostgreSQL keeps them per
+        # connection): rounds until the rate stops growing.
+        warming: list[float] = []
+        while len(warming) < 10 and (len(warming) < 2 or warming[-1] > 1.1 * warming[-2]):
+            warming.append(wrk(topology.url, script, args.connections, args.seconds).rate)
+        print(f"  warming {label}: {', '.join(f'{r:.0f}' for r in warming)} calls/s", flush=True)
         rates, p50s = [], []
         with common.CpuMeter(webs) as cpu:
             for _round in range(args.rounds):
