@@ -42,6 +42,7 @@ from django.conf import settings
 from django.db import connections
 from django.db.models import Model, QuerySet
 from django.db.models.base import ModelState
+from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
 
 # Django's own (private) helpers for turning rows into model instances; the stubs leave them out.
 from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
@@ -264,15 +265,19 @@ def _run(compiled: _Compiled, values: dict[str, int | str], using: str) -> list[
 def _plain_fields(model: type[Model], init_list: tuple[str, ...]) -> tuple[str, ...] | None:
     """The attribute names of `model`'s concrete fields, when the statement reads every one of
     them in order and nothing of the model's own runs as an instance is made from the database: it
-    keeps Django's __init__ and from_db, and none of those attributes is a data descriptor (a
-    file field's: its __set__ would be skipped)."""
+    keeps Django's __init__ and from_db, and none of those attributes is a data descriptor but a
+    foreign key's id (a file field's __set__, say, would be skipped)."""
     if model.__init__ is not Model.__init__ or model.from_db.__func__ is not Model.from_db.__func__:  # type: ignore[attr-defined]
         return None
     names = tuple(field.attname for field in model._meta.concrete_fields)
     if names != init_list:
         return None
-    if any(hasattr(type(inspect.getattr_static(model, name, None)), "__set__") for name in names):
-        return None
+    for name in names:
+        descriptor = type(inspect.getattr_static(model, name, None))
+        # A foreign key's id only forgets the related object cached on the instance when it is
+        # set: a new instance has none.
+        if hasattr(descriptor, "__set__") and descriptor is not ForeignKeyDeferredAttribute:
+            return None
     return names
 
 
