@@ -39,6 +39,7 @@ would go unnoticed, and trust must end the moment messages may be lost.
 import asyncio
 import contextlib
 import logging
+import os
 from collections.abc import Callable, Mapping
 
 import redis.asyncio as aioredis
@@ -56,8 +57,14 @@ logger = logging.getLogger(__name__)
 # for as long again, the connection is taken for dead and opened again (a new epoch).
 QUIET_SECONDS = 5.0
 RESUBSCRIBE_PAUSE = 1.0
-# How the listener's connection shows in Redis's CLIENT LIST.
+# How the listener's connection shows in Redis's CLIENT LIST: this name, a dash, the process id.
 CLIENT_NAME = "atrium-mcp-ended-watch"
+
+
+def client_name() -> str:
+    """The name of this process's listener (one web process's can be told from another's)."""
+    return f"{CLIENT_NAME}-{os.getpid()}"
+
 
 # Each kind of change (apps.core.kept.KINDS) on its own channel, `streams.redis_name(kind)`.
 
@@ -185,7 +192,10 @@ class ChangesWatch:
         # No retries: redis-py would reconnect and subscribe again by itself, and the messages
         # missed in between would go unnoticed. Every failure ends this subscription instead.
         client = aioredis.Redis.from_url(
-            settings.REDIS_URL, socket_connect_timeout=2, retry=Retry(NoBackoff(), 0), client_name=CLIENT_NAME
+            settings.REDIS_URL,
+            socket_connect_timeout=2,
+            retry=Retry(NoBackoff(), 0),
+            client_name=client_name(),
         )
         pubsub = client.pubsub()
         channels = {streams.redis_name(kind): kind for kind in KINDS}

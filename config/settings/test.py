@@ -34,8 +34,11 @@ STORAGES = {
     "default": {"BACKEND": "django_tenants.files.storage.TenantFileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
-CACHES["default"]["KEY_PREFIX"] = "atrium-test"
-CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = "atrium-test"
+# Redis pub/sub channels belong to the server, not to a database: the worker in the prefix keeps
+# one test process from being told (sessions ended, credentials revoked) what another did.
+_prefix = "-".join(filter(None, ("atrium-test", os.environ.get("ATRIUM_TEST_WORKER"))))
+CACHES["default"]["KEY_PREFIX"] = _prefix
+CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = _prefix
 LOGGING["root"]["level"] = env.str("ATRIUM_LOG_LEVEL", "WARNING")
 # Tool calls are logged at once, inside the test's transaction (set the variable to try batching).
 ATRIUM_AUDIT_FLUSH_SECONDS = env.float("ATRIUM_AUDIT_FLUSH_SECONDS", 0.0, min=0)

@@ -209,8 +209,8 @@ def revoked_messages():  # type: ignore[no-untyped-def]
 
 
 def told_about(pubsub, person, timeout: float) -> tuple[str, list[int]] | None:  # type: ignore[no-untyped-def]
-    """The first message naming `person` within `timeout` seconds (other test processes may
-    publish on the same channel), or None."""
+    """The first message naming `person` within `timeout` seconds (other work of this test
+    process may publish on the same channel), or None."""
     deadline = time.monotonic() + timeout
     while (left := deadline - time.monotonic()) > 0:
         message = pubsub.get_message(timeout=left)

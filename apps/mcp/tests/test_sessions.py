@@ -4,6 +4,7 @@ Redis, apps.mcp.endings, or checked in Redis while not told), the catalogue's st
 is never kept, and without Redis the database decides. In-process, through `serve` with the real
 credential scheme; the listener runs on an event loop of its own, as in a web process."""
 
+import threading
 import time
 from typing import Annotated
 
@@ -159,8 +160,13 @@ def test_a_session_ended_by_another_process_is_refused_as_soon_as_this_one_is_to
     assert door.send("POST", PING).status == 200
     assert key in sessions._kept
 
+    # This thread ends it as another process would: without keeping it, so without forgetting it
+    # here. The listener's thread forgets as told (and may be told before the context ends).
+    here, forget = threading.current_thread(), sessions._forget
     with monkeypatch.context() as other_process:
-        other_process.setattr(sessions, "_forget", lambda keys: None)  # it does not keep this one
+        other_process.setattr(
+            sessions, "_forget", lambda keys: None if threading.current_thread() is here else forget(keys)
+        )
         sessions.sessions_end(McpSession.objects.filter(digest=digest))
 
     assert wait_for(lambda: key not in sessions._kept), "this process was not told"
@@ -203,8 +209,9 @@ def test_when_the_listener_loses_redis_nothing_kept_is_trusted_until_it_is_back(
     assert door.send("POST", PING).status == 200
     before = told.stamp()
     # Redis drops the listener's connection (a restart, a network cut): messages may be lost.
+    # Only this process's: the other test processes' listeners share the server.
     client = streams.redis_client()
-    listeners = [found["id"] for found in client.client_list() if found["name"] == endings.CLIENT_NAME]
+    listeners = [found["id"] for found in client.client_list() if found["name"] == endings.client_name()]
     assert listeners
     for listener in listeners:
         client.client_kill_filter(_id=listener)
