@@ -38,7 +38,7 @@ from apps.core import onloop
 from apps.core.actors import Actor
 from apps.core.credentials import Principal
 from apps.core.db import connection, database_failure
-from apps.core.encoded import PartlyEncoded
+from apps.core.encoded import Json, PartlyEncoded
 from apps.core.errors import AppError
 from apps.core.observability import describe_error
 from apps.core.origin import Origin, through
@@ -131,6 +131,9 @@ class ToolContext:
     # The door answers SecureInputRequired itself (MCP 2025-11-25: error -32042); otherwise the
     # call answers a tool error that gives the agent the link.
     raises_secure_input: bool = False
+    # The door only sends the answer on (MCP): the structured content is kept as its JSON
+    # (apps.core.encoded.Json) and never made into objects.
+    answers_as_json: bool = False
 
     @property
     def actor(self) -> Actor:
@@ -462,7 +465,7 @@ def _call(ctx: ToolContext, spec: ToolSpec, arguments: Any) -> tuple[str, str, d
 
     if spec.is_first_call:
         policy.note_first_call(spec, ctx.session)
-    answer = success_result(result)
+    answer = success_result(result, as_json=ctx.answers_as_json)
     too_long = _too_long(spec, answer)
     if too_long is not None:
         return ("error" if spec.read_only else "ok"), "RESULT_TOO_LONG", too_long
@@ -632,7 +635,9 @@ def _confirm_by_answer(
 # --- results ------------------------------------------------------------------------------------
 
 
-def success_result(result: Any) -> dict[str, Any]:
+def success_result(result: Any, *, as_json: bool = False) -> dict[str, Any]:
+    """The CallToolResult of what a tool returned; with `as_json` its structured content is only
+    its JSON (`ToolContext.answers_as_json`)."""
     if isinstance(result, RawResult):
         answer: dict[str, Any] = {"content": result.content, "isError": result.is_error}
         if result.structured is not None:
@@ -643,11 +648,13 @@ def success_result(result: Any) -> dict[str, Any]:
     if not isinstance(result, BaseModel):
         raise TypeError(f"a tool returned {type(result).__name__}, not its output model")
     serializer = type(result).__pydantic_serializer__
-    structured = serializer.to_python(result, mode="json", by_alias=True)
     json = serializer.to_json(result, by_alias=True)
     # The text is the structured content's JSON: the transport sends that JSON as it is.
     answer = PartlyEncoded({"content": [{"type": "text", "text": json.decode()}]})
-    answer.with_json("structuredContent", structured, json)
+    if as_json:
+        answer["structuredContent"] = Json(json)
+    else:
+        answer.with_json("structuredContent", serializer.to_python(result, mode="json", by_alias=True), json)
     answer["isError"] = False
     return answer
 

@@ -592,6 +592,7 @@ def _tools_call(
             is_cancelled=call.cancelled.is_set if call is not None else (lambda: False),
         ),
         raises_secure_input=revision.elicitation_modes,
+        answers_as_json=True,
     )
     # Counted at this door, as the gateway counts its own (docs/architecture.md, "Metrics").
     started, outcome = time.perf_counter(), "exception"

@@ -289,6 +289,7 @@ def _tools_call(
         input_responses=responses,
         request_state=state,
         spend_once=callers.spend_once,
+        answers_as_json=True,
     )
     started, outcome = time.perf_counter(), "exception"
     try:

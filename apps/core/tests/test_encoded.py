@@ -5,7 +5,7 @@ import json
 
 import pydantic_core
 
-from apps.core.encoded import Encoded, PartlyEncoded, dumps
+from apps.core.encoded import Encoded, Json, PartlyEncoded, dumps
 
 
 def tool_result(structured: dict) -> PartlyEncoded:
@@ -42,3 +42,27 @@ def test_an_encoded_page_is_sent_as_made_and_plain_messages_as_usual():
         b'{"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":"getContact"}],"nextCursor":"abc"}}'
     )
     assert dumps({"jsonrpc": "2.0", "method": "ping"}) == b'{"jsonrpc":"2.0","method":"ping"}'
+
+
+def test_a_value_kept_as_its_json_is_sent_as_it_is_and_made_into_objects_only_when_asked():
+    structured = {"name": 'Zoë "Z"', "tags": ["\u2028"], "n": 1.5}
+    made = pydantic_core.to_json(structured)
+    result = PartlyEncoded({"content": [{"type": "text", "text": made.decode()}]})
+    result["structuredContent"] = Json(made)
+    result["isError"] = False
+
+    sent = dumps({"jsonrpc": "2.0", "id": 7, "result": result})
+
+    assert sent == pydantic_core.to_json(
+        {"jsonrpc": "2.0", "id": 7, "result": dict(result) | {"structuredContent": structured}}
+    )
+    assert result["structuredContent"].value() == structured
+    assert result["structuredContent"].value() is result["structuredContent"].value()
+
+
+def test_a_value_kept_as_its_json_deeper_in_a_message_is_encoded_as_its_objects():
+    # callTool answers the result of the tool it ran, inside a result of its own.
+    inner = Json(b'{"id":1,"name":"Ada"}')
+    message = {"jsonrpc": "2.0", "id": 1, "result": {"outer": {"structuredContent": inner}}}
+
+    assert json.loads(dumps(message))["result"]["outer"]["structuredContent"] == {"id": 1, "name": "Ada"}
