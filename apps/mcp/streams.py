@@ -226,7 +226,8 @@ class Hub:
     # Keys are (session digest, JSON of the request id): ids may be strings or numbers.
     @staticmethod
     def key(digest: str, request_id: Any) -> tuple[str, str]:
-        return digest, json.dumps(request_id)
+        # An integer's JSON is its digits (most clients number their requests): no encoder needed.
+        return digest, str(request_id) if type(request_id) is int else json.dumps(request_id)
 
     def expect(self, key: tuple[str, str], call: RunningCall) -> concurrent.futures.Future:
         future: concurrent.futures.Future = concurrent.futures.Future()

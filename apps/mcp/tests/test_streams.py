@@ -182,3 +182,12 @@ def test_the_server_card_is_public_cacheable_and_names_the_brand(live_http):
     assert listed["sales"]["url"] == f"{base}/api/mcp?profile=sales"
     assert listed["sales"]["scope"] == "profile:sales"
     assert all(0 < profile["tools"] <= 40 and profile["description"] for profile in listed.values())
+
+
+def test_a_call_is_known_by_its_request_id_as_json_a_number_apart_from_the_same_digits_as_text():
+    from apps.mcp.streams import Hub
+
+    assert Hub.key("d", 7) == ("d", "7")
+    assert Hub.key("d", "7") == ("d", '"7"')
+    assert Hub.key("d", True) == ("d", "true")
+    assert len({Hub.key("d", 1), Hub.key("d", "1"), Hub.key("d", 1.0), Hub.key("d", True)}) == 4
