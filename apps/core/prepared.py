@@ -71,7 +71,7 @@ class _Compiled:
     slots: tuple[tuple[int, str], ...]  # (position in params, keyword)
     model: type[Model]
     init_list: tuple[str, ...]
-    # The model's attribute names when an instance may be made by filling its __dict__ (`_instance`).
+    # The model's attribute names when an instance may be made by filling its __dict__ (`_made`).
     plain: tuple[str, ...] | None
     model_fields: slice
     populators: tuple[Any, ...]
@@ -130,7 +130,9 @@ class Prepared:
             init_list=(init_list := tuple(column[0].target.attname for column in select[model_fields])),
             plain=_plain_fields(klass_info["model"], init_list),
             model_fields=model_fields,
-            populators=tuple(get_related_populators(klass_info, select, using)),
+            populators=tuple(
+                _Related(populator) for populator in get_related_populators(klass_info, select, using)
+            ),
             converters=tuple(
                 (position, tuple(converters), expression)
                 for position, (converters, expression) in compiler.get_converters(expressions).items()
@@ -253,7 +255,7 @@ def _run(compiled: _Compiled, values: dict[str, int | str], using: str) -> list[
             for converter in converters:
                 value = converter(value, expression, connection)
             row[position] = value
-        obj = _instance(compiled, using, row[compiled.model_fields])
+        obj = _made(compiled.model, compiled.plain, using, compiled.init_list, row[compiled.model_fields])
         for populator in compiled.populators:
             populator.populate(row, obj)
         for name, position in compiled.annotations:
@@ -281,17 +283,49 @@ def _plain_fields(model: type[Model], init_list: tuple[str, ...]) -> tuple[str, 
     return names
 
 
-def _instance(compiled: _Compiled, using: str, values: Sequence[Any]) -> Model:
+def _made(
+    model: type[Model],
+    plain: tuple[str, ...] | None,
+    using: str,
+    init_list: Sequence[str],
+    values: Sequence[Any],
+) -> Model:
     """What `Model.from_db` makes of a row, without its per-field setattr through __init__ (a few
-    per cent of a getContact call): the row's values put in the instance's __dict__ at once."""
-    model = compiled.model
-    if compiled.plain is None or pre_init.has_listeners(model) or post_init.has_listeners(model):
-        return model.from_db(using, compiled.init_list, values)
+    per cent of a getContact call): the row's values put in the instance's __dict__ at once, when
+    `plain` (`_plain_fields`) says the model allows it."""
+    if plain is None or pre_init.has_listeners(model) or post_init.has_listeners(model):
+        return model.from_db(using, init_list, values)
     obj = model.__new__(model)
     state = obj._state = ModelState()
     state.adding, state.db = False, using
-    obj.__dict__.update(zip(compiled.plain, values, strict=True))
+    obj.__dict__.update(zip(plain, values, strict=True))
     return obj
+
+
+class _Related:
+    """Django's populator of one select_related object (and those below it), whose instances are
+    made as `_made` makes the row's own; what it reads of the row and sets on the instances is
+    Django's."""
+
+    def __init__(self, populator: Any) -> None:
+        self._django = populator
+        self.plain = _plain_fields(populator.model_cls, tuple(populator.init_list))
+        self.related = tuple(_Related(below) for below in populator.related_populators)
+
+    def populate(self, row: Sequence[Any], from_obj: Model) -> None:
+        django = self._django
+        if django.reorder_for_init:
+            values = django.reorder_for_init(row)
+        else:
+            values = row[django.cols_start : django.cols_end]
+        obj = None
+        if values[django.pk_idx] is not None:
+            obj = _made(django.model_cls, self.plain, django.db, django.init_list, values)
+            for below in self.related:
+                below.populate(row, obj)
+        django.local_setter(from_obj, obj)
+        if obj is not None:
+            django.remote_setter(obj, from_obj)
 
 
 # (schema, with the public schema) -> what `_loop_paths` answers; worked out once per workspace.

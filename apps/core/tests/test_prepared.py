@@ -74,6 +74,21 @@ def test_an_instance_made_from_a_row_is_what_django_makes_of_it(people, monkeypa
     assert seen == [row.pk for row in again]
 
 
+def test_a_related_instance_made_from_a_row_is_what_django_makes_of_it(people):
+    member = people["member"]
+    ContactFactory(actor=member, first_name="Ada")
+    prepared = Prepared(by_owner)
+    expected = list(by_owner(True, owner_id=member.pk, email="-"))
+    assert expected
+
+    made = prepared(True, owner_id=member.pk, email="-")
+
+    assert [instance_state(row.owner) for row in made] == [instance_state(row.owner) for row in expected]
+    assert all(type(row.owner) is User for row in made)
+    (compiled,) = prepared._compiled.values()
+    assert [related.plain is not None for related in compiled.populators] == [True]  # the fast path
+
+
 def test_an_instance_with_fields_left_out_is_made_by_django(people):
     member = people["member"]
     ContactFactory(actor=member, first_name="Ada")
