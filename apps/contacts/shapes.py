@@ -156,7 +156,7 @@ class ContactOut(Out):
             address=Address.of_record(contact),
             your_access=Contact.access.level(actor, contact, shares),
             shared_with=ShareOut.many(shares),
-            health=health_of(contact, conflicts=count).status,
+            health=health_status(contact),
             data=contact.data or {},
             key_contacts=[KeyContactOut.of_record(key) for key in keys],
             open_conflicts=[ConflictOut.of_record(conflict) for conflict in conflicts],
@@ -183,26 +183,19 @@ def health_of(contact: Contact, conflicts: int | None = None) -> HealthOut:
         conflicts = selectors.open_conflicts(contact).count() if contact.pk else 0
     if conflicts:
         factors.append(f"{conflicts} possible duplicate(s) open")
+    status = health_status(contact, now)
     if contact.health_status:
-        status = contact.health_status
         score = contact.health_score if contact.health_score is not None else _score_for_status(status)
         basis = "manual"
     else:
-        age = days if days is not None else (now - contact.created_at).days if contact.created_at else 0
-        if last is None and age > 30:
-            age = max(age, 181)
-        score = max(0, min(100, round(100 - age * 100 / 200)))
+        score = max(0, min(100, round(100 - _age(contact, now) * 100 / 200)))
         if not contact.email and not contact.phone and not contact.mobile:
             score = max(0, score - 10)
         score = max(0, score - 5 * conflicts)
-        status = next(
-            (value for limit, value in selectors.HEALTH_THRESHOLDS if age <= limit),
-            Contact.Health.COLD,
-        )
         basis = "activity"
     return HealthOut(
         contact_id=contact.pk,
-        status=str(status),
+        status=status,
         score=score,
         basis=basis,
         note=contact.health_note,
@@ -212,6 +205,24 @@ def health_of(contact: Contact, conflicts: int | None = None) -> HealthOut:
         days_since_last_interaction=days,
         factors=factors,
     )
+
+
+def health_status(contact: Contact, now: datetime | None = None) -> str:
+    """The status `health_of` answers, alone: what a person set, or what the activity says."""
+    if contact.health_status:
+        return str(contact.health_status)
+    age = _age(contact, now or timezone.now())
+    return str(
+        next((value for limit, value in selectors.HEALTH_THRESHOLDS if age <= limit), Contact.Health.COLD)
+    )
+
+
+def _age(contact: Contact, now: datetime) -> int:
+    """Days since the last interaction; with none, since the contact was added, and past a month
+    without any it counts as long gone (181 days)."""
+    last = contact.last_contacted_at
+    age = (now - last).days if last else (now - contact.created_at).days if contact.created_at else 0
+    return max(age, 181) if last is None and age > 30 else age
 
 
 def _score_for_status(status: str) -> int:

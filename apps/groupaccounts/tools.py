@@ -26,7 +26,7 @@ from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Changes, EntityId, Limit, Offset, Out, Page, Tags, id_field, paginate
 from apps.contacts import related
 from apps.contacts.related import ContactLinkResultOut
-from apps.contacts.shapes import ContactSummary, health_of
+from apps.contacts.shapes import ContactSummary, health_status
 from apps.core import search
 from apps.core.errors import AreaNotAvailable, invalid
 from apps.core.kinds import attachments, sources
@@ -361,9 +361,7 @@ def examine_group_account(ctx: ToolContext, *, group_account_id: AccountId) -> E
     account = _account(ctx, group_account_id)
     rows = list(related.visible(actor, account.contact_links))
     people = [
-        PersonHealth(
-            contact=ContactSummary.of(row.contact), role=row.role, health=health_of(row.contact).status
-        )
+        PersonHealth(contact=ContactSummary.of(row.contact), role=row.role, health=health_status(row.contact))
         for row in rows
     ]
     worst = min((p.health for p in people), key=HEALTH_ORDER.index, default="none")

@@ -422,6 +422,25 @@ def test_health_comes_from_activity_until_a_person_judges_it(people):
     assert reset["basis"] == "activity"
 
 
+@pytest.mark.parametrize(
+    ("last_days", "added_days", "judged"),
+    [(None, 0, ""), (None, 40, ""), (5, 5, ""), (100, 120, ""), (400, 400, ""), (100, 120, "healthy")],
+)
+def test_a_contacts_answer_gives_the_health_status_its_health_gives(people, last_days, added_days, judged):
+    contact = ContactFactory(actor=people["member"])
+    now = timezone.now()
+    Contact.objects.filter(pk=contact.pk).update(
+        last_contacted_at=None if last_days is None else now - timedelta(days=last_days),
+        created_at=now - timedelta(days=added_days),
+        health_status=judged,
+    )
+
+    health = ok(people["viewer"], "getContactHealth", {"contactId": contact.pk})
+    answer = ok(people["viewer"], "getContact", {"contactId": contact.pk})
+
+    assert answer["health"] == health["status"]
+
+
 def test_health_refuses_an_empty_judgement_and_a_bad_score(people):
     contact = ContactFactory(actor=people["member"])
 
