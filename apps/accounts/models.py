@@ -13,9 +13,10 @@ from django.utils.translation import gettext_lazy as _
 from apps.accounts.access import effective_permissions
 from apps.core import permissions
 from apps.core.actors import Actor
-from apps.core.db import connection
+from apps.core.db import connection, this_connection
 from apps.core.permissions import Level
 from apps.core.times import validate_time_zone
+from apps.core.workspaces import current_workspace
 
 
 class Role(models.Model):
@@ -130,9 +131,10 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     def has_perm(self, perm: str, obj: Any = None) -> bool:
         """In a workspace, roles decide (through `access.can`), superuser flag or not."""
-        if connection.schema_name == "public":
+        active = this_connection()
+        if active.schema_name == "public":
             return super().has_perm(perm, obj)
-        return str(perm) in effective_permissions(self)
+        return str(perm) in effective_permissions(self, current_workspace(active))
 
     def has_module_perms(self, app_label: str) -> bool:
         if connection.schema_name == "public":

@@ -10,6 +10,7 @@ BaseDatabaseWrapper, which has none of that. Code that reads or switches the sch
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.db import connection as _connection
 
 if TYPE_CHECKING:
@@ -27,6 +28,12 @@ if TYPE_CHECKING:
 
 
 connection = cast("TenantDatabaseWrapper", _connection)
+
+
+def this_connection() -> "TenantDatabaseWrapper":
+    """This thread's (or greenlet's) default connection object itself: code that reads it several
+    times in a row looks it up once, where `connection` looks it up again at every attribute."""
+    return cast("TenantDatabaseWrapper", connections[DEFAULT_DB_ALIAS])
 
 
 # --- what a database error may say about itself ----------------------------------------------------

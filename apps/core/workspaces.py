@@ -36,11 +36,13 @@ class Workspace(Protocol):
     def get_primary_domain(self) -> Any: ...
 
 
-def current_workspace() -> Workspace | None:
-    """The workspace whose schema the connection uses, or None in the public schema."""
+def current_workspace(connection: Any = None) -> Workspace | None:
+    """The workspace whose schema the connection uses (this thread's, unless the caller has it
+    already), or None in the public schema."""
     # Asked several times by every permission check: the connection looked up once, the tenant
     # model and the public schema's name once per process.
-    connection = connections[DEFAULT_DB_ALIAS]
+    if connection is None:
+        connection = connections[DEFAULT_DB_ALIAS]
     tenant = getattr(connection, "tenant", None)
     public = _public_schema()
     if isinstance(tenant, _tenant_model()):

@@ -22,7 +22,7 @@ from apps.catalogue import dispatch, profiles, registry
 from apps.catalogue.secure_input import SecureInputRequired
 from apps.core import encoded, errors, metrics, observability, onloop, permissions
 from apps.core.credentials import Principal
-from apps.core.db import connection
+from apps.core.db import connection, this_connection
 from apps.core.errors import NotFound
 from apps.mcp import icons, jobs, protocol, secure_input, sessions, stateless, streams, versions, waiting
 from apps.mcp.access import Refusal, authenticate, base_url, hostname_of, insufficient_scope, origin_allowed
@@ -151,12 +151,13 @@ def _server_closed(raw: Any) -> bool:
 
 
 def _activate(workspace: Workspace) -> None:
-    if connection.schema_name != workspace.schema_name:
-        connection.set_tenant(workspace)
+    active = this_connection()
+    if active.schema_name != workspace.schema_name:
+        active.set_tenant(workspace)
     else:
         # Same schema as this thread's last request: keep the search path, refresh the row
         # (installed areas may have changed).
-        connection.tenant = workspace
+        active.tenant = workspace
 
 
 def _serve(request: Request, call: RunningCall | None) -> Reply:

@@ -6,6 +6,8 @@ processes as soon as they are told (the WORKSPACES channel, apps.mcp.endings), a
 telling within ROUTE_TTL.
 """
 
+from django.db.models.base import ModelState
+
 from apps.core import workspaces
 from apps.core.kept import MISSING, WORKSPACES, Kept
 from apps.tenancy.models import Domain, Workspace
@@ -26,10 +28,14 @@ def workspace_for_host(hostname: str) -> Workspace | None:
 
 
 def _copy(workspace: Workspace) -> Workspace:
-    """What copy.copy() gives, without its trip through pickling's __reduce__ (model look-up
-    by app label on every request)."""
+    """What copy.copy() gives (its own _state and cache of related objects), without the trip
+    through pickling's __reduce__ and __getstate__ (model look-up by app label, a walk over every
+    attribute for memoryviews, which a workspace row has none of)."""
     clone = Workspace.__new__(Workspace)
-    clone.__dict__.update(workspace.__getstate__())  # its own _state and fields cache
+    clone.__dict__.update(workspace.__dict__)
+    state = clone._state = ModelState()
+    state.__dict__.update(workspace._state.__dict__)
+    state.fields_cache = dict(workspace._state.fields_cache)
     return clone
 
 

@@ -63,3 +63,23 @@ def test_the_public_host_serves_the_operators_admin(public_client):
 
 def test_workspace_hosts_have_no_admin(acme_client):
     assert acme_client.get("/admin/login/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_each_lookup_of_a_host_is_a_copy_of_its_own_equal_to_the_row(acme):
+    from apps.tenancy import routing
+    from apps.tenancy.models import Workspace
+
+    host = acme.get_primary_domain().domain
+    first = routing.workspace_for_host(host)
+    first.domain_url = host  # as the middleware annotates it
+    first._state.fields_cache["seen"] = True
+    second = routing.workspace_for_host(host)
+
+    assert second is not first and second._state is not first._state
+    assert second._state.fields_cache == {} and not second._state.adding and second._state.db == "default"
+    assert getattr(second, "domain_url", None) is None
+    row = Workspace.objects.get(pk=acme.pk)
+    assert {name: getattr(second, name) for name in ("pk", "schema_name", "name", "installed_areas")} == {
+        name: getattr(row, name) for name in ("pk", "schema_name", "name", "installed_areas")
+    }
