@@ -70,8 +70,6 @@ class Json(Mapping[str, Any]):
         return len(self.value())
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, Json) and other.json == self.json:
-            return True
         return self.value() == (other.value() if isinstance(other, Json) else other)
 
     __hash__ = None  # type: ignore[assignment]
@@ -88,9 +86,7 @@ def dumps(value: Any) -> bytes:
         return value.json
     if isinstance(value, PartlyEncoded):
         return _object(value, lambda key, item: _part(value, key, item))
-    if isinstance(value, dict) and any(
-        isinstance(item, Encoded | PartlyEncoded | Json) for item in value.values()
-    ):
+    if isinstance(value, dict) and any(isinstance(item, _MADE) for item in value.values()):
         return _object(value, lambda _key, item: dumps(item))
     return pydantic_core.to_json(value, fallback=_plain)
 
