@@ -275,3 +275,78 @@ def test_a_refused_form_without_a_referer_goes_back_to_a_page_that_shows_somethi
     response = probe(request)
 
     assert (response.status_code, response["Location"]) == (302, location)
+
+
+# --- the registry of codes (errors.check_declarations, the system check atrium.E020-E024) ---------
+
+
+def declared(name, *bases, module="apps.probe.tests.errors", **attributes):
+    """An error class as an app's errors module would declare it (in a tests package: the real
+    registry, `errors.error_classes()`, leaves it out)."""
+    return type(name, bases, {"__module__": module, **attributes})
+
+
+def problems_of(*classes):
+    return [(problem.id, problem.obj.__name__) for problem in errors.check_declarations(classes)]
+
+
+def test_a_code_declared_twice_fails_the_check():
+    first = declared("TicketGone", errors.Conflict, code="GONE", message="Ticket gone.")
+    second = declared("FileGone", errors.NotFound, code="GONE", message="File gone.")
+
+    assert problems_of(first, second) == [("atrium.E021", "FileGone")]
+
+
+def test_a_variant_inherits_its_failures_code_and_is_no_duplicate():
+    family = declared("Gone", errors.Conflict, code="GONE", message="Gone.")
+    variant = declared("TicketGone", family, data_fields=("id",), msg_format="Ticket {id} is gone.")
+
+    assert problems_of(family, variant) == []
+    assert variant(id=4).code == "GONE" and variant(id=4).message == "Ticket 4 is gone."
+
+
+def test_a_class_without_a_message_of_its_own_fails_the_check():
+    # It would answer Conflict's "The request conflicts with the current state.": untemplated.
+    bare = declared("TicketClosed", errors.Conflict, code="TICKET_CLOSED")
+    nothing = declared("Broken", errors.AppError, code="BROKEN")
+    # A family whose variants have the words is fine; a template naming facts is made to share.
+    family = declared("Clash", errors.Conflict, code="CLASH")
+    room = declared("RoomTaken", family, data_fields=("room",), msg_format="Room {room} is taken.")
+    archived = declared("ContactArchived", errors.InTrash, code="CONTACT_ARCHIVED")
+
+    assert problems_of(bare, nothing, family, room, archived) == [
+        ("atrium.E022", "TicketClosed"),
+        ("atrium.E022", "Broken"),
+    ]
+
+
+def test_a_class_without_a_code_fails_the_check():
+    assert problems_of(declared("Nameless", errors.AppError, message="Something.")) == [
+        ("atrium.E020", "Nameless")
+    ]
+
+
+def test_a_template_names_exactly_its_data_fields():
+    loose = declared(
+        "Late", errors.Conflict, code="LATE", data_fields=("id", "day"), msg_format="Task {id!r} is late."
+    )
+    strict = declared(
+        "Early", errors.Conflict, code="EARLY", data_fields=("id", "day"), msg_format="{id:>3} by {day.year}."
+    )
+
+    assert problems_of(loose, strict) == [("atrium.E023", "Late")]
+
+
+def test_an_error_declared_outside_an_errors_module_fails_the_check():
+    stray = declared(
+        "Stray", errors.Conflict, code="STRAY", message="Stray.", module="apps.probe.tests.services"
+    )
+
+    assert problems_of(stray) == [("atrium.E024", "Stray")]
+
+
+def test_a_template_refuses_facts_it_does_not_name_and_needs_those_it_does():
+    with pytest.raises(TypeError, match="takes no colour"):
+        errors.ReadOnly(label="task", id=1, colour="red")
+    with pytest.raises(TypeError, match="needs id"):
+        errors.ReadOnly(label="task")
