@@ -28,6 +28,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
 from apps.contacts.models import Contact
@@ -77,7 +78,7 @@ def country_zones() -> dict[str, str]:
 def _zone_name(value: str, field: str) -> str:
     name = value.strip()
     if name not in known_zones():
-        raise invalid(field, f"{value!r} is not a time zone name such as Europe/Paris")
+        raise invalid(field, _("{value!r} is not a time zone name such as Europe/Paris"), value=value)
     return name
 
 
@@ -112,7 +113,9 @@ def _recipient_rows(
             if contact is None:
                 raise Contact.access.not_found(Contact, contact_id)
             if not contact.email:
-                raise invalid("contactIds", f"contact {contact_id} has no e-mail address")
+                raise invalid(
+                    "contactIds", _("contact {contact_id} has no e-mail address"), contact_id=contact_id
+                )
             add(
                 addresses.one(contact.email, field="contactIds"),
                 name=contact.display_name[:200],
@@ -135,9 +138,9 @@ def _recipient_rows(
     for value in emails:
         add(addresses.one(value, field="emails"))
     if not rows:
-        raise invalid("recipients", "give contactIds, a finderId whose leads have addresses, or emails")
+        raise invalid("recipients", _("give contactIds, a finderId whose leads have addresses, or emails"))
     if len(rows) > MAX_RECIPIENTS:
-        raise invalid("recipients", f"at most {MAX_RECIPIENTS} recipients a campaign")
+        raise invalid("recipients", _("at most {most} recipients a campaign"), most=MAX_RECIPIENTS)
     return list(rows.values())
 
 
@@ -159,13 +162,13 @@ def campaign_create(
     """A draft campaign: nothing is sent until it is started (controlReachoutCampaign)."""
     require(actor, DealsPerm.CAMPAIGNS)
     if not steps:
-        raise invalid("steps", "give at least one step")
+        raise invalid("steps", _("give at least one step"))
     start, end = window
     if not 0 <= start < end <= 24:
-        raise invalid("sendWindow", "the window opens before it closes, in hours 0 to 24")
+        raise invalid("sendWindow", _("the window opens before it closes, in hours 0 to 24"))
     days = sorted(set(weekdays or [1, 2, 3, 4, 5]))
     if not all(1 <= day <= 7 for day in days):
-        raise invalid("weekdays", "ISO weekdays: 1 (Monday) to 7 (Sunday)")
+        raise invalid("weekdays", _("ISO weekdays: 1 (Monday) to 7 (Sunday)"))
     campaign = ReachoutCampaign(
         owner=person(actor),
         created_by=person(actor),
@@ -182,7 +185,7 @@ def campaign_create(
     campaign.save()
     for position, step in enumerate(steps, start=1):
         if not step.subject.strip() or not step.body.strip():
-            raise invalid("steps", f"step {position} needs a subject and a body")
+            raise invalid("steps", _("step {position} needs a subject and a body"), position=position)
         CampaignStep.objects.create(
             campaign=campaign,
             position=position,
@@ -211,7 +214,7 @@ def campaign_control(*, actor: Actor, campaign: ReachoutCampaign, action: str) -
     now = timezone.now()
     if action == "start":
         if campaign.mailbox is None or campaign.mailbox.deleted_at is not None:
-            raise invalid("inboxId", "the campaign's mailbox was removed")
+            raise invalid("inboxId", _("the campaign's mailbox was removed"))
         campaign.started_at = now
         campaign.recipients.filter(state=State.ACTIVE).update(next_due_at=now)
     campaign.status = {"start": Status.RUNNING, "pause": Status.PAUSED, "resume": Status.RUNNING}.get(
@@ -253,7 +256,7 @@ def in_window(campaign: ReachoutCampaign, recipient: CampaignRecipient, moment: 
         if local.isoweekday() in campaign.weekdays and local < closes:
             return max(local, opens).astimezone(UTC)
         local = (opens + timedelta(days=1)).replace(hour=0)
-    raise invalid("weekdays", "the send window has no day")
+    raise invalid("weekdays", _("the send window has no day"))
 
 
 def sent_today(mailbox_id: int) -> int:

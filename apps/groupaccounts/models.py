@@ -12,6 +12,7 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from apps.contacts.related import LinkedContact
+from apps.core.errors import TrashedNotFound
 from apps.core.records import Access, Record
 from apps.groupaccounts.permissions import GroupAccountsPerm
 
@@ -27,7 +28,7 @@ class GroupAccount(Record):
         find_with="searchGroupAccounts",
         trash_state=_("archived"),
         # Using an archived account has always been "not found" to agents.
-        trash_code="NOT_FOUND",
+        trash_error=TrashedNotFound,
         trash_hint=_("It can be restored on the Group accounts page."),
     )
 
