@@ -281,7 +281,7 @@ def _set_lines(bill: PurchaseBill, lines: list[BillLineData]) -> None:
     accounts = {a.code: a for a in Account.objects.filter(code__in=codes, archived=False)}
     for code in codes:
         if code not in accounts:
-            raise invalid("account", _("there is no account %(code)s") % {"code": code})
+            raise invalid("account", _("there is no account {code}"), code=code)
     for line in lines:
         if line.quantity <= 0:
             raise invalid("quantity", _("must be more than zero"))

@@ -124,7 +124,7 @@ def _set_lines(document: SalesDocument, lines: list[LineData]) -> None:
     accounts = {a.code: a for a in Account.objects.filter(code__in=codes, archived=False)}
     for code in codes:
         if code not in accounts:
-            raise invalid("account", _("there is no account %(code)s") % {"code": code})
+            raise invalid("account", _("there is no account {code}"), code=code)
     result = tax.breakdown(
         [
             tax.LineIn(line.quantity, line.unit_price, found[line.tax_type], line.discount_percent)
@@ -366,8 +366,10 @@ def record_payment(
     if amount > document.amount_due:
         raise invalid(
             "amount",
-            _("%(amount)s is more than the %(due)s %(currency)s due")
-            % {"amount": amount, "due": document.amount_due, "currency": document.currency},
+            _("{amount} is more than the {due} {currency} due"),
+            amount=amount,
+            due=document.amount_due,
+            currency=document.currency,
         )
     if day < document.issue_date:
         raise invalid("date", _("is before the invoice's issue date"))
@@ -415,7 +417,7 @@ def _bank_account(code: str | None) -> Account:
         return ledger.account(Account.Role.BANK)
     found = Account.objects.filter(code=code, role=Account.Role.BANK, archived=False).first()
     if found is None:
-        raise invalid("bankAccount", _("%(code)s is not a bank account of the chart") % {"code": code})
+        raise invalid("bankAccount", _("{code} is not a bank account of the chart"), code=code)
     return found
 
 
@@ -559,7 +561,7 @@ def _charge_apply(actor: Actor, charge: Charge, fields: dict[str, Any], *, creat
             else ledger.account(Account.Role.SALES)
         )
         if account is None:
-            raise invalid("account", _("there is no account %(code)s") % {"code": code})
+            raise invalid("account", _("there is no account {code}"), code=code)
         charge.account = account
 
 
@@ -589,7 +591,9 @@ def charge_invoice(*, actor: Actor, charges: list[Charge], invoice: SalesDocumen
         if wrong:
             raise invalid(
                 "chargeId",
-                _("charge %(id)s is not in %(currency)s") % {"id": wrong[0], "currency": invoice.currency},
+                _("charge {id} is not in {currency}"),
+                id=wrong[0],
+                currency=invoice.currency,
             )
         document_update(
             actor=actor,

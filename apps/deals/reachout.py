@@ -34,7 +34,7 @@ from apps.accounts.models import person
 from apps.contacts.models import Contact
 from apps.core.actors import Actor, require
 from apps.core.db import connection
-from apps.core.errors import AppError, invalid
+from apps.core.errors import AppError, EmailNotSent, invalid
 from apps.core.records import unique_name
 from apps.core.sharing import Visibility
 from apps.core.times import known_zones
@@ -401,7 +401,7 @@ def send_step(
                 row = sending.deliver(record.outgoing)
         else:
             return False
-    except mail_errors.SendRefused:
+    except EmailNotSent:
         _stop(recipient, State.BOUNCED)
         suppression.suppress(recipient.email, reason="bounced", source=source)
         return False

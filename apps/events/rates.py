@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import date
 from decimal import Decimal
 
-from apps.events import errors
+from apps.events.errors import NoBudgetRate
 
 Provider = Callable[[str, str, date], Decimal | None]
 provider: Provider | None = None
@@ -18,16 +18,17 @@ provider: Provider | None = None
 
 def rate(*, source: str, target: str, day: date, given: Decimal | None = None) -> Decimal:
     """What one `source` is worth in `target` on `day`: 1 for the same currency, else the
-    provider's rate, else `given`; NoRate when there is none."""
+    provider's rate, else `given`; NoBudgetRate when there is none."""
     if source == target:
         return Decimal(1)
     found = provider(source, target, day) if provider is not None else None
     if found is None:
         found = given
     if found is None or found <= 0:
-        raise errors.NoRate(
-            f"No {source}→{target} rate for {day.isoformat()}: give `rate` (one {source} in {target}) "
-            "with the amounts, or enter them in the event's currency.",
+        raise NoBudgetRate(
+            source=source,
+            target=target,
+            date=day.isoformat(),
             details={"rate": ["required for another currency"]},
         )
     return Decimal(found)

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
 from apps.core import encryption
@@ -47,9 +48,9 @@ def mailbox_create(
     require(actor, MailPerm.ADMIN)
     address = addresses.one(address, field="address").lower()
     if Mailbox.objects.filter(address__iexact=address, deleted_at__isnull=True).exists():
-        raise invalid("address", "a mailbox with this address is already connected")
+        raise invalid("address", _("a mailbox with this address is already connected"))
     if server == Mailbox.Server.IMAP and not (imap_host and smtp_host):
-        raise invalid("imap_host", "an outside mailbox needs its IMAP and SMTP hosts")
+        raise invalid("imap_host", _("an outside mailbox needs its IMAP and SMTP hosts"))
     return Mailbox.objects.create(
         name=name.strip()[:100] or address,
         address=address,
@@ -134,7 +135,7 @@ def draft_save(
         draft.body = body
     if reply_to is not UNSET:
         if reply_to is not None and reply_to.mailbox_id != draft.mailbox_id:
-            raise invalid("reply_to_message_id", "the message is in another mailbox than the draft")
+            raise invalid("reply_to_message_id", _("the message is in another mailbox than the draft"))
         draft.reply_to = reply_to
     with transaction.atomic():
         if draft.pk:
