@@ -16,13 +16,19 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
 from apps.core import records
 from apps.core.actors import Actor, actor_id, require
-from apps.core.errors import AppError, ValidationFailed, invalid
+from apps.core.errors import AppError, invalid
 from apps.core.origin import current
-from apps.hr.errors import CandidateAnonymised, DuplicateCandidate
+from apps.hr.errors import (
+    AddressOfAnotherCandidate,
+    CandidateAnonymised,
+    DecisionNeedsBasis,
+    DuplicateCandidate,
+)
 from apps.hr.models import Candidate, HiringAdvice, HiringPipeline, HiringStage, StageChange
 from apps.hr.permissions import HrPerm
 from apps.hr.services.text import clean, long_text
@@ -49,16 +55,16 @@ def pipeline_create(
     require(actor, HrPerm.HIRING)
     names = [clean(stage, field="stages", limit=80) for stage in stages]
     if len(names) < 2:
-        raise invalid("stages", "give at least two stages, in order")
+        raise invalid("stages", _("give at least two stages, in order"))
     lowered = [stage.lower() for stage in names]
     if len(set(lowered)) != len(lowered):
-        raise invalid("stages", "each stage once")
+        raise invalid("stages", _("each stage once"))
     decisions = {d.strip().lower() for d in (decision_stages or [names[-1]])}
     unknown = decisions - set(lowered)
     if unknown:
-        raise invalid("decisionStages", f"{sorted(unknown)[0]!r} is not one of the stages")
+        raise invalid("decisionStages", _("{stage!r} is not one of the stages"), stage=sorted(unknown)[0])
     if lowered[0] in decisions:
-        raise invalid("decisionStages", "the first stage is where candidates arrive, not a decision")
+        raise invalid("decisionStages", _("the first stage is where candidates arrive, not a decision"))
     pipeline = HiringPipeline(
         created_by=person(actor),
         description=clean(description, field="description", limit=1000, required=False),
@@ -80,7 +86,9 @@ def stage_of(*, actor: Actor, stage_id: int) -> HiringStage:
     pipelines = HiringPipeline.objects.restrict(actor)
     stage = HiringStage.objects.filter(pk=stage_id, pipeline__in=pipelines).select_related("pipeline").first()
     if stage is None:
-        raise invalid("stageId", f"no stage {stage_id}; getHiringPipelineOverview lists the stages")
+        raise invalid(
+            "stageId", _("no stage {stage_id}; getHiringPipelineOverview lists the stages"), stage_id=stage_id
+        )
     return stage
 
 
@@ -128,7 +136,11 @@ def _cv(actor: Actor, file_id: int) -> tuple[str, str]:
         text = files.file_text(file)
     except AppError as error:
         raise invalid(
-            "cvFileId", f"file {file_id} ({file.name}) has no text to read: {error.message}"
+            "cvFileId",
+            _("file {file_id} ({name}) has no text to read: {message}"),
+            file_id=file_id,
+            name=file.name,
+            message=error.message,
         ) from None
     return file.name[:255], text[:CV_TEXT_MAX]
 
@@ -142,12 +154,12 @@ def _apply(actor: Actor, candidate: Candidate, fields: dict[str, Any], creating:
             try:
                 validate_email(email)
             except Exception:
-                raise invalid("email", f"{email!r} is not an e-mail address") from None
+                raise invalid("email", _("{email!r} is not an e-mail address"), email=email) from None
         candidate.email = email
     if "phone" in fields:
         phone = clean(fields["phone"], field="phone", limit=40, required=False)
         if phone and not re.fullmatch(r"[+()\d\s./-]{5,40}", phone):
-            raise invalid("phone", f"{phone!r} is not a phone number")
+            raise invalid("phone", _("{phone!r} is not a phone number"), phone=phone)
         candidate.phone = phone
     if "source" in fields:
         candidate.source = clean(fields["source"], field="source", limit=100, required=False)
@@ -160,7 +172,7 @@ def _apply(actor: Actor, candidate: Candidate, fields: dict[str, Any], creating:
         candidate.cv_name, candidate.cv_text = _cv(actor, fields["cv_file_id"])
         candidate.cv_file_id = fields["cv_file_id"]
     if not candidate.email and not candidate.phone:
-        raise invalid("email", "give an e-mail address or a phone number to reach the candidate")
+        raise invalid("email", _("give an e-mail address or a phone number to reach the candidate"))
     candidate.last_activity_at = timezone.now()
 
 
@@ -174,11 +186,16 @@ def candidate_create(
     stage = stage or first
     if stage is None or stage.pipeline_id != pipeline.pk:
         raise invalid(
-            "stageId", f"stage {getattr(stage, 'pk', '?')} is not a stage of pipeline {pipeline.name!r}"
+            "stageId",
+            _("stage {stage} is not a stage of pipeline {name!r}"),
+            stage=getattr(stage, "pk", "?"),
+            name=pipeline.name,
         )
     if stage.decision:
         raise invalid(
-            "stageId", f"{stage.name!r} is a decision stage: add the candidate, then move them there"
+            "stageId",
+            _("{name!r} is a decision stage: add the candidate, then move them there"),
+            name=stage.name,
         )
     email = (fields.get("email") or "").strip()
     if email:
@@ -187,9 +204,7 @@ def candidate_create(
         ).first()
         if same is not None:
             raise DuplicateCandidate(
-                f"Candidate {same.pk} on pipeline {pipeline.name!r} has the address {email} already: "
-                f"update them with updateHiringCandidate instead.",
-                details={"email": ["duplicate"]},
+                candidate=same.pk, pipeline=pipeline.name, email=email, details={"email": ["duplicate"]}
             )
     candidate = records.create(
         Candidate,
@@ -211,8 +226,8 @@ def candidate_create(
 def _live(candidate: Candidate) -> None:
     if candidate.anonymised_at is not None:
         raise CandidateAnonymised(
-            f"Candidate {candidate.pk} was anonymised on {candidate.anonymised_at:%Y-%m-%d} (retention"
-            " rule); add them anew if they apply again.",
+            candidate=candidate.pk,
+            anonymised=candidate.anonymised_at,
             details={"candidateId": ["anonymised"]},
         )
 
@@ -231,10 +246,7 @@ def candidate_update(*, actor: Actor, candidate: Candidate, fields: dict[str, An
             .first()
         )
         if same is not None:
-            raise DuplicateCandidate(
-                f"Candidate {same.pk} on this pipeline has the address {email} already.",
-                details={"email": ["duplicate"]},
-            )
+            raise AddressOfAnotherCandidate(candidate=same.pk, email=email, details={"email": ["duplicate"]})
     names = ["name", "email", "phone", "source", "notes", "consent", "cv_file_id", "cv_name", "cv_text"]
     return records.update(
         candidate, actor=actor, permission=HrPerm.HIRING, fields=fields, apply=_apply, names=names
@@ -258,19 +270,26 @@ def candidate_move(*, actor: Actor, candidate: Candidate, stage: HiringStage, ba
     if stage.pipeline_id != candidate.pipeline_id:
         raise invalid(
             "stageId",
-            f"stage {stage.pk} ({stage.name}) is in pipeline {stage.pipeline.name!r}, but candidate "
-            f"{candidate.pk} is on pipeline {candidate.pipeline.name!r}; pick one of its stages "
-            "(getHiringPipelineOverview)",
+            _(
+                "stage {stage} ({name}) is in pipeline {pipeline!r}, but candidate {candidate} is on "
+                "pipeline {candidate_pipeline!r}; pick one of its stages (getHiringPipelineOverview)"
+            ),
+            stage=stage.pk,
+            name=stage.name,
+            pipeline=stage.pipeline.name,
+            candidate=candidate.pk,
+            candidate_pipeline=candidate.pipeline.name,
         )
     if stage.pk == candidate.stage_id:
-        raise invalid("stageId", f"candidate {candidate.pk} is on {stage.name!r} already")
+        raise invalid(
+            "stageId",
+            _("candidate {candidate} is on {name!r} already"),
+            candidate=candidate.pk,
+            name=stage.name,
+        )
     basis = clean(basis, field="basis", limit=1000, required=False)
     if stage.decision and not basis:
-        raise ValidationFailed(
-            f"basis: {stage.name!r} is a hiring decision; a person makes it: give their reason in `basis` "
-            "(any ranking is advice only).",
-            details={"basis": ["required for a decision stage"]},
-        )
+        raise DecisionNeedsBasis(stage=stage.name, details={"basis": ["required for a decision stage"]})
     change = StageChange.objects.create(
         candidate=candidate,
         from_stage=candidate.stage,
@@ -301,7 +320,7 @@ def candidates_ranked(
     require(actor, HrPerm.HIRING)
     words = search.words(query)
     if not words:
-        raise invalid("query", "give at least one word to look for")
+        raise invalid("query", _("give at least one word to look for"))
     rows = Candidate.objects.restrict(actor).filter(anonymised_at__isnull=True)
     if pipeline is not None:
         rows = rows.filter(pipeline=pipeline)

@@ -2,6 +2,8 @@
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from apps.core.errors import invalid
 
 
@@ -9,9 +11,9 @@ def clean(value: Any, *, field: str, limit: int, required: bool = True) -> str:
     """Text with its spaces tidied, required unless said, at most `limit` characters."""
     text = " ".join(str(value or "").split())
     if required and not text:
-        raise invalid(field, "is required and cannot be empty")
+        raise invalid(field, _("is required and cannot be empty"))
     if len(text) > limit:
-        raise invalid(field, f"at most {limit} characters")
+        raise invalid(field, _("at most {limit} characters"), limit=limit)
     return text
 
 
@@ -19,9 +21,9 @@ def long_text(value: Any, *, field: str, limit: int, required: bool = False) -> 
     """Text that keeps its lines (an assessment, a description)."""
     text = str(value or "").replace("\x00", "").strip()
     if required and not text:
-        raise invalid(field, "is required and cannot be empty")
+        raise invalid(field, _("is required and cannot be empty"))
     if len(text) > limit:
-        raise invalid(field, f"at most {limit} characters")
+        raise invalid(field, _("at most {limit} characters"), limit=limit)
     return text
 
 
@@ -31,5 +33,5 @@ def person_by_email(email: str, *, field: str) -> Any:
 
     found = User.objects.filter(email__iexact=(email or "").strip(), is_active=True).first()
     if found is None:
-        raise invalid(field, f"{email!r} is no active person of this workspace")
+        raise invalid(field, _("{email!r} is no active person of this workspace"), email=email)
     return found

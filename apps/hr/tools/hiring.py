@@ -21,7 +21,7 @@ from apps.catalogue.shapes import (
     page_of,
     paginate,
 )
-from apps.core.errors import ValidationFailed
+from apps.core.errors import NothingToChange
 from apps.hr.models import Candidate, HiringPipeline
 from apps.hr.permissions import HrPerm
 from apps.hr.services import hiring as services
@@ -247,7 +247,7 @@ def update_hiring_candidate(
     """Change a candidate's contact, source, notes, consent or CV. Stage: moveHiringCandidateStage."""
     given = changes.given()
     if not given:
-        raise ValidationFailed("Say what to change in `changes`.", details={"changes": ["empty"]})
+        raise NothingToChange(details={"changes": ["empty"]})
     candidate = _candidate(ctx, candidate_id, "change")
     changed = services.candidate_update(actor=ctx.actor, candidate=candidate, fields=given)
     return UpdatedCandidateOut(candidate=CandidateSummary.of(_candidate(ctx, candidate_id)), changed=changed)
