@@ -55,34 +55,18 @@ class AppError(Exception):
     # its own: its details then name the field with the message (unless others are given).
     field: str = ""
 
-    def __init__(
-        self,
-        message: Any = None,
-        *,
-        code: str | None = None,
-        http_status: int | None = None,
-        details: Any = None,
-        headers: dict[str, str] | None = None,
-        **data: Any,
-    ) -> None:
+    def __init__(self, *, details: Any = None, headers: dict[str, str] | None = None, **data: Any) -> None:
         unknown = set(data) - set(self.data_fields)
         if unknown:
             raise TypeError(f"{type(self).__name__} takes no {', '.join(sorted(unknown))}")
         data = {**self.defaults, **data}
+        missing = set(self.data_fields) - set(data)
+        if missing:
+            raise TypeError(f"{type(self).__name__} needs {', '.join(sorted(missing))}")
         self.data = data
-        if message is None and self.msg_format:
-            missing = set(self.data_fields) - set(data)
-            if missing:
-                raise TypeError(f"{type(self).__name__} needs {', '.join(sorted(missing))}")
+        if self.msg_format:
             # Stripped: a template may end with a part that is empty (a hint not given).
-            message = str(self.msg_format).format(**data).strip()
-        if message is not None:
-            self.message = message
-        # Until every raise site declares its failure: a code and a status given at the raise site.
-        if code is not None:
-            self.code = code
-        if http_status is not None:
-            self.http_status = http_status
+            self.message = str(self.msg_format).format(**data).strip()
         if details is None and self.field:
             details = {self.field: [str(self.message)]}
         self.details = details
@@ -220,12 +204,6 @@ class InTrash(Conflict):
     data_fields: tuple[str, ...] = ("label", "id", "state", "hint")
     msg_format = _("{label} {id} is {state}. {hint}")
     defaults = {"state": _("in the trash"), "hint": ""}
-
-    def __init__(self, *, code: str | None = None, **data: Any) -> None:
-        # Until every model names its trash error (Access.trash_code): its code given here.
-        if "state" in self.data_fields and not data.get("state"):
-            data["state"] = InTrash.defaults["state"]
-        super().__init__(code=code, **data)
 
 
 class TrashedNotFound(NotFound):
