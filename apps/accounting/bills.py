@@ -100,9 +100,9 @@ def supplier_defaults(*, actor: Actor, name: str = "", contact_id: int | None = 
     require(actor, AccountingPerm.VIEW)
     books = ledger.books()
     if contact_id:
-        from apps.contacts.models import Contact
+        from apps.contacts import api as contacts_api
 
-        contact = Contact.objects.fetch(actor, contact_id)
+        contact = contacts_api.contact(actor=actor, contact_id=contact_id)
         name = name or contact.display_name
     if not (name or "").strip():
         raise invalid("supplier", _("name the supplier, or give a contactId"))
@@ -336,9 +336,9 @@ def lines_of(bill: PurchaseBill) -> list[BillLineData]:
 
 def _apply(actor: Actor, bill: PurchaseBill, fields: dict[str, Any]) -> None:
     if fields.get("contact_id") is not None:
-        from apps.contacts.models import Contact
+        from apps.contacts import api as contacts_api
 
-        contact = Contact.objects.fetch(actor, fields["contact_id"])
+        contact = contacts_api.contact(actor=actor, contact_id=fields["contact_id"])
         bill.supplier = contact
         bill.supplier_name = fields.get("supplier_name") or contact.display_name
     for name in ("supplier_name", "reference", "notes"):

@@ -30,7 +30,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from apps.accounts.models import person
-from apps.contacts.models import Contact
+from apps.contacts import api as contacts_api
 from apps.core.actors import Actor, require
 from apps.core.db import connection
 from apps.core.errors import AppError, invalid
@@ -106,11 +106,11 @@ def _recipient_rows(
             rows[email.lower()] = CampaignRecipient(email=email.lower(), **fields)
 
     if contact_ids:
-        contacts = {c.pk: c for c in Contact.objects.restrict(actor).filter(pk__in=contact_ids)}
+        contacts = {c.pk: c for c in contacts_api.contacts(actor).filter(pk__in=contact_ids)}
         for contact_id in contact_ids:
             contact = contacts.get(contact_id)
             if contact is None:
-                raise Contact.access.not_found(Contact, contact_id)
+                raise contacts_api.not_found(contact_id)
             if not contact.email:
                 raise invalid("contactIds", f"contact {contact_id} has no e-mail address")
             add(

@@ -88,11 +88,9 @@ def _editable(ticket: Ticket) -> None:
 
 
 def _contact_of(email: str) -> Any:
-    from apps.contacts.models import Contact
+    from apps.contacts import api as contacts_api
 
-    if not email:
-        return None
-    return Contact.objects.filter(email__iexact=email, deleted_at__isnull=True).order_by("id").first()
+    return contacts_api.contact_by_email(email)
 
 
 def support_mailbox() -> Mailbox | None:
