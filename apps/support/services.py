@@ -486,6 +486,6 @@ def sla_warnings(now: datetime | None = None) -> int:
 
 
 def _notify(recipient: Any, title: str, ticket: Ticket, actor: Actor | None) -> None:
-    from apps.notifications import services as notifications
+    from apps.notifications import api as notifications
 
     notifications.notify(recipient=recipient, title=title, body=ticket.subject[:200], actor=actor)

@@ -31,8 +31,7 @@ from django.utils.translation import ngettext
 from apps.accounts.models import person
 from apps.core import actors, agents
 from apps.core.actors import Actor
-from apps.notifications import services as notifications
-from apps.notifications.models import Notification
+from apps.notifications import api as notifications
 from apps.tasks import agent_steps, selectors
 from apps.tasks.errors import InvalidTask, WrongState
 from apps.tasks.models import ChecklistItem, Task, TaskColumn, TaskEvent, TaskRun, TaskStep
@@ -138,7 +137,7 @@ def _notify_step(task: Task, step: TaskStep, actor: Actor | None) -> Outcome:
             body=step.instructions or task.title,
             actor=actor,
             entity=task,
-            kind=Notification.Kind.TASK,
+            kind=notifications.Kind.TASK,
         )
     ]
     if not told:
@@ -159,8 +158,8 @@ def _manual_step(task: Task, step: TaskStep, actor: Actor | None) -> Outcome:
             body=step.instructions,
             actor=actor,
             entity=task,
-            kind=Notification.Kind.TASK,
-            priority=Notification.Priority.HIGH if task.priority in ("high", "urgent") else "normal",
+            kind=notifications.Kind.TASK,
+            priority=notifications.Priority.HIGH if task.priority in ("high", "urgent") else "normal",
         )
     return Outcome(
         _("Waiting for %(who)s to do it and move it to “%(done)s”.")
