@@ -173,17 +173,14 @@ def _tax_type_for(read: billtext.Read, fallback: TaxType) -> TaxType:
 
 def read_file(file: Any) -> tuple[str, str]:
     """The text of a bill's file and how it was read ("text" or "ocr")."""
-    from apps.files import extract
-    from apps.files.services import file_bytes
+    from apps.files import api as files
 
-    data = file_bytes(file)
+    data = files.file_bytes(file)
     mime_type = (
-        extract.guess_type(file.name, data)
-        if file.mime_type == "application/octet-stream"
-        else file.mime_type
+        files.guess_type(file.name, data) if file.mime_type == "application/octet-stream" else file.mime_type
     )
-    if mime_type == extract.PDF:
-        text = extract.text_of(data, mime_type)
+    if mime_type == files.PDF:
+        text = files.text_of(data, mime_type)
         if len(re.findall(r"\w", text)) >= 20:
             return text, PurchaseBill.Source.TEXT
         return ocr.text_of(data, mime_type), PurchaseBill.Source.OCR
@@ -195,9 +192,9 @@ def read_file(file: Any) -> tuple[str, str]:
 def bill_extract(*, actor: Actor, file_id: int) -> tuple[PurchaseBill, billtext.Read]:
     """Reads a file into a new proposal (see the module) and says what was found in it."""
     require(actor, AccountingPerm.EDIT)
-    from apps.files.models import File
+    from apps.files import api as files
 
-    file = File.objects.fetch(actor, file_id)
+    file = files.file(actor=actor, file_id=file_id)
     text, source = read_file(file)
     found = billtext.read(text)
     books = ledger.books()

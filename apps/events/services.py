@@ -425,10 +425,9 @@ def invite(*, actor: Actor, attendee: Attendee) -> None:
 
 
 def _import_file(actor: Actor, file_id: int) -> Any:
-    from apps.files import services as files
-    from apps.files.models import File
+    from apps.files import api as files
 
-    file = File.objects.fetch(actor, file_id)
+    file = files.file(actor=actor, file_id=file_id)
     return file, files.file_bytes(file)
 
 
