@@ -33,6 +33,7 @@ from datetime import datetime
 
 from django.db.models import QuerySet
 
+from apps.accounts.models import person
 from apps.core.actors import Actor
 from apps.mail import addresses
 from apps.mail.content import trim_quoted
@@ -129,6 +130,6 @@ def demo_mailbox(owner: Actor) -> Mailbox:
     if found is not None:
         return found
     made: Mailbox = Mailbox.objects.create(
-        name=email.partition("@")[0].capitalize(), address=email, owner=owner
+        name=email.partition("@")[0].capitalize(), address=email, owner=person(owner)
     )
     return made
