@@ -21,7 +21,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from apps.accounts.models import person
-from apps.contacts.models import Contact
+from apps.contacts import api as contacts_api
 from apps.core.actors import Actor, require
 from apps.core.errors import AppError, invalid
 from apps.core.records import unique_name
@@ -30,7 +30,7 @@ from apps.deals import enrichment
 from apps.deals.errors import WrongFinderState
 from apps.deals.models import DealFinder, FoundLead
 from apps.deals.permissions import DealsPerm
-from apps.groupaccounts.models import GroupAccount, GroupAccountContact
+from apps.groupaccounts import api as groupaccounts_api
 
 logger = logging.getLogger(__name__)
 CRITERIA = ("keywords", "industries", "countries", "titles", "tags")
@@ -137,10 +137,7 @@ def _any_text(fields: tuple[str, ...], words: list[str]) -> Q:
 
 
 def _contact_rows(actor: Actor | None, criteria: dict[str, list[str]]) -> Any:
-    if actor is not None:
-        rows = Contact.objects.restrict(actor)
-    else:
-        rows = Contact.objects.filter(visibility=Visibility.WORKSPACE, deleted_at__isnull=True)
+    rows = contacts_api.contacts(actor) if actor is not None else contacts_api.workspace_contacts()
     if "keywords" in criteria:
         fields = ("first_name", "last_name", "company", "organisation_name", "job_title", "notes")
         rows = rows.filter(
@@ -154,7 +151,7 @@ def _contact_rows(actor: Actor | None, criteria: dict[str, list[str]]) -> Any:
     if "tags" in criteria:
         rows = rows.filter(tags__overlap=criteria["tags"])
     if "industries" in criteria:
-        linked = GroupAccountContact.objects.filter(
+        linked = groupaccounts_api.contact_links().filter(
             _any_text(("account__industry",), criteria["industries"]), account__deleted_at__isnull=True
         )
         rows = rows.filter(pk__in=linked.values("contact"))
@@ -164,8 +161,8 @@ def _contact_rows(actor: Actor | None, criteria: dict[str, list[str]]) -> Any:
 def _account_rows(criteria: dict[str, list[str]]) -> Any:
     judged = {"keywords", "industries", "tags"} & set(criteria)
     if not judged:
-        return GroupAccount.objects.none()
-    rows = GroupAccount.objects.filter(deleted_at__isnull=True)
+        return groupaccounts_api.live_accounts().none()
+    rows = groupaccounts_api.live_accounts()
     if "keywords" in criteria:
         rows = rows.filter(
             _any_text(("name", "description", "industry"), criteria["keywords"])
@@ -232,7 +229,7 @@ def _from_contacts(finder: DealFinder, actor: Actor | None, result: RunResult) -
     criteria = finder.criteria
     industries: dict[int, str] = {}
     rows = list(_contact_rows(actor, criteria)[: finder.max_leads])
-    for link in GroupAccountContact.objects.filter(contact__in=rows).select_related("account"):
+    for link in groupaccounts_api.contact_links().filter(contact__in=rows).select_related("account"):
         industries.setdefault(link.contact_id, link.account.industry)
     for contact in rows:
         values = {
@@ -293,17 +290,21 @@ def _from_accounts(finder: DealFinder, result: RunResult) -> None:
         )
 
 
-def _existing_contact(email: str, domain: str) -> tuple[Contact | None, GroupAccount | None]:
-    contacts = Contact.objects.filter(deleted_at__isnull=True)
+def _existing_contact(
+    email: str, domain: str
+) -> tuple[contacts_api.Contact | None, groupaccounts_api.GroupAccount | None]:
+    contacts = contacts_api.live_contacts()
     if email:
         found = contacts.filter(email__iexact=email).first()
         if found is not None:
             return found, None
     if domain:
         found = contacts.filter(email__iendswith=f"@{domain}").order_by("id").first()
-        account = GroupAccount.objects.filter(
-            Q(email_domains__contains=[domain]) | Q(website__icontains=domain), deleted_at__isnull=True
-        ).first()
+        account = (
+            groupaccounts_api.live_accounts()
+            .filter(Q(email_domains__contains=[domain]) | Q(website__icontains=domain))
+            .first()
+        )
         return found, account
     return None, None
 

@@ -11,6 +11,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from apps.accounting import api as accounting
 from apps.accounts.models import person
 from apps.core import kinds, origin, records, recurrence, sharing
 from apps.core.actors import Actor, actor_id, require
@@ -247,25 +248,31 @@ def _party(actor: Actor, entity_type: str, entity_id: int | None) -> Any:
     return kinds.resolve(actor=actor, entity_type=entity_type, entity_id=entity_id).instance
 
 
-def _rate(deal: Deal, given: Any) -> None:
-    """The deal's rate to its pipeline's currency: 1 for the same currency, else the one given."""
-    deal.rate_date = timezone.localdate()
-    if deal.currency == deal.pipeline.currency:
-        deal.exchange_rate = Decimal(1)
-        return
-    if given is None:
-        raise errors.NoRate(
-            f"The deal is in {deal.currency} and its pipeline reports in {deal.pipeline.currency}: give "
-            f"`rate` (one {deal.currency} in {deal.pipeline.currency} today).",
-            details={"rate": ["required for another currency"]},
-        )
+def _given_rate(given: Any) -> Decimal:
     try:
         rate = Decimal(str(given)).quantize(Decimal("0.00000001"))
     except (InvalidOperation, ValueError):
         raise invalid("rate", f"{given!r} is not a number") from None
     if not Decimal("0.00000001") <= rate <= Decimal("1000000000"):
         raise invalid("rate", "must be more than 0 and at most 1,000,000,000")
-    deal.exchange_rate = rate
+    return rate
+
+
+def _rate(deal: Deal, given: Any) -> None:
+    """The deal's rate to its pipeline's currency (apps.accounting.api.rate): 1 for the same
+    currency, else the one given, kept with the day it was given."""
+    deal.rate_date = timezone.localdate()
+    source, target = deal.currency, deal.pipeline.currency
+    checked = _given_rate(given) if given is not None and source != target else None
+    try:
+        found = accounting.rate(source=source, target=target, on=deal.rate_date, given=checked, look_up=False)
+    except accounting.NoRate:
+        raise errors.NoRate(
+            f"The deal is in {source} and its pipeline reports in {target}: give `rate` (one {source} in "
+            f"{target} today).",
+            details={"rate": ["required for another currency"]},
+        ) from None
+    deal.exchange_rate = found.value
 
 
 def _apply(actor: Actor, deal: Deal, fields: dict[str, Any], creating: bool) -> None:

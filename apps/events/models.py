@@ -5,7 +5,7 @@ An `Event` is an owned, shareable record (apps.core.records); its sessions, atte
 and hotel blocks follow it (`through="event"`). Attendees' needs (dietary, accessibility) are a
 row of their own, `AttendeeNeeds`, read only with the `events.needs` permission and removed once
 the event is over (apps.events.tasks). Amounts are kept in the currency they were given in, with
-the rate to the event's currency on their date (apps.events.rates).
+the rate to the event's currency on their date (apps.accounting.api.rate).
 """
 
 import uuid
@@ -276,7 +276,7 @@ class HotelBlock(Record):
     rooms = models.PositiveIntegerField(_("rooms a night"))
     rate = models.DecimalField(_("rate a night"), max_digits=14, decimal_places=2)
     currency = models.CharField(_("currency"), max_length=3)
-    # One `currency` in the event's currency, on the first night (apps.events.rates).
+    # One `currency` in the event's currency, on the first night (apps.accounting.api.rate).
     exchange_rate = models.DecimalField(_("rate"), max_digits=18, decimal_places=8, default=1)
     cut_off = models.DateField(_("cut-off"))
     attrition_percent = models.DecimalField(_("attrition %"), max_digits=5, decimal_places=2, default=0)

@@ -13,11 +13,12 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from apps.accounting import api as accounting
 from apps.accounts.models import person
 from apps.core import records
 from apps.core.actors import Actor, actor_id, can, require
 from apps.core.errors import Forbidden, ValidationFailed, invalid
-from apps.events import errors, ical, imports, rates
+from apps.events import errors, ical, imports
 from apps.events.models import (
     Attendee,
     AttendeeImport,
@@ -425,10 +426,9 @@ def invite(*, actor: Actor, attendee: Attendee) -> None:
 
 
 def _import_file(actor: Actor, file_id: int) -> Any:
-    from apps.files import services as files
-    from apps.files.models import File
+    from apps.files import api as files
 
-    file = File.objects.fetch(actor, file_id)
+    file = files.file(actor=actor, file_id=file_id)
     return file, files.file_bytes(file)
 
 
@@ -523,6 +523,19 @@ def import_commit(*, actor: Actor, handle: str) -> tuple[AttendeeImport, bool]:
 # --- suppliers and budget lines -------------------------------------------------------------------
 
 
+def _rate(*, source: str, target: str, day: date, given: Decimal | None) -> Decimal:
+    """What one `source` is worth in `target` on `day` (apps.accounting.api.rate): 1 for the same
+    currency, else the rate the planner gave with the amounts; NoRate when there is none."""
+    try:
+        return accounting.rate(source=source, target=target, on=day, given=given, look_up=False).value
+    except accounting.NoRate:
+        raise errors.NoRate(
+            f"No {source}→{target} rate for {day.isoformat()}: give `rate` (one {source} in {target}) "
+            "with the amounts, or enter them in the event's currency.",
+            details={"rate": ["required for another currency"]},
+        ) from None
+
+
 def supplier_add(*, actor: Actor, event: Event, fields: dict[str, Any]) -> Supplier:
     require(actor, EventsPerm.EDIT)
     event = Event.objects.fetch(actor, event.pk, "change")
@@ -550,7 +563,7 @@ def cost_lines_add(
         if any(value < 0 for value in amounts.values()):
             raise invalid(where, "amounts cannot be negative")
         given = dec(line["rate"], "0.00000001") if line.get("rate") else None
-        rate = rates.rate(source=currency, target=event.currency, day=day, given=given)
+        rate = _rate(source=currency, target=event.currency, day=day, given=given)
         made.append(
             BudgetLine(
                 event=event,
@@ -600,7 +613,7 @@ def _apply_block(event: Event, block: HotelBlock, fields: dict[str, Any]) -> Non
     given = dec(fields["exchange_rate"], "0.00000001") if fields.get("exchange_rate") else None
     if given is None and block.pk is not None:
         given = block.exchange_rate
-    block.exchange_rate = rates.rate(
+    block.exchange_rate = _rate(
         source=block.currency, target=event.currency, day=block.first_night, given=given
     )
 

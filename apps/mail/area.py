@@ -5,10 +5,9 @@ from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import areas, env
-from apps.core.kinds import sources
 from apps.core.navigation import NavItem
 from apps.mail.permissions import MailPerm
-from apps.mail.sources import MailFiles, MailMessages
+from apps.mail.sources import MailMessages
 
 MB = 1024 * 1024
 
@@ -62,4 +61,3 @@ area = areas.declare(
         "ATRIUM_MAIL_UNSUBSCRIBE_DAYS": env.int("ATRIUM_MAIL_UNSUBSCRIBE_DAYS", 730, min=30),
     },
 )
-sources.register_mail_sender(MailFiles())

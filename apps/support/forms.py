@@ -3,7 +3,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from apps.mail.models import Mailbox
+from apps.mail import api as mail
 
 
 class SupportMailboxForm(forms.Form):
@@ -11,7 +11,7 @@ class SupportMailboxForm(forms.Form):
 
     mailbox = forms.ModelChoiceField(
         label=_("Support mailbox"),
-        queryset=Mailbox.objects.none(),
+        queryset=mail.Mailbox.objects.none(),
         required=False,
         empty_label=_("none: tickets are not e-mailed"),
         help_text=_("Mail arriving from now on opens tickets; replies leave from its address."),
@@ -21,4 +21,4 @@ class SupportMailboxForm(forms.Form):
         super().__init__(*args, **kwargs)
         field = self.fields["mailbox"]
         assert isinstance(field, forms.ModelChoiceField)
-        field.queryset = Mailbox.objects.filter(deleted_at__isnull=True).order_by("name", "id")
+        field.queryset = mail.live_mailboxes().order_by("name", "id")

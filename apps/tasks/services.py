@@ -19,7 +19,7 @@ from apps.core import search, spending
 from apps.core.actors import Actor, can
 from apps.core.kinds import Entity
 from apps.core.spending import KeyInfo
-from apps.notifications import services as notifications
+from apps.notifications import api as notifications
 from apps.tasks import runner, selectors
 from apps.tasks.errors import InvalidTask, WrongState
 from apps.tasks.models import ChecklistItem, Task, TaskColumn, TaskEvent, TaskStep, TaskStepLink

@@ -13,7 +13,7 @@ from apps.accounts.permissions import PeoplePerm
 from apps.core import records
 from apps.core.actors import Actor, require
 from apps.core.errors import Forbidden, invalid
-from apps.departments.models import Department
+from apps.departments import api as departments
 from apps.hr import clean
 from apps.hr.models import Employee, RestrictedDetails
 from apps.hr.permissions import HrPerm
@@ -104,10 +104,10 @@ def _apply(actor: Actor, employee: Employee, fields: dict[str, Any], creating: b
         )
 
 
-def _department(actor: Actor, department_id: int | None) -> Department | None:
+def _department(actor: Actor, department_id: int | None) -> departments.Department | None:
     if not department_id:
         return None
-    found = Department.objects.restrict(actor).filter(pk=department_id).first()
+    found = departments.visible_department(actor, department_id)
     if found is None:
         raise invalid("departmentId", f"no department {department_id}; listDepartments finds them")
     return found

@@ -286,7 +286,7 @@ def _tell_manager(actor: Actor, request: LeaveRequest) -> None:
     manager = request.employee.manager
     if manager is None or manager.user is None or manager.user_id == getattr(actor, "pk", None):
         return
-    from apps.notifications.services import notify
+    from apps.notifications.api import notify
 
     notify(
         recipient=manager.user,
@@ -378,7 +378,7 @@ def _tell_requester(actor: Actor, request: LeaveRequest, what: str) -> None:
     recipient = request.employee.user or request.requested_by
     if recipient is None or recipient.pk == getattr(actor, "pk", None):
         return
-    from apps.notifications.services import notify
+    from apps.notifications.api import notify
 
     notify(
         recipient=recipient,

@@ -124,7 +124,7 @@ def item_toggle(*, actor: Actor, item: OnboardingItem, done: bool) -> Onboarding
 
 def overdue_notify() -> int:
     """Tells each owner of an overdue, open item about it, once. Returns how many were told."""
-    from apps.notifications.services import notify
+    from apps.notifications.api import notify
 
     today = timezone.localdate()
     told = 0
