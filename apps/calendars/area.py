@@ -44,6 +44,8 @@ area = areas.declare(
             "checkAvailability",
             "getCalendarSummary",
         ),
+        "events": ("searchCalendarEvents", "createCalendarEvent", "checkAvailability", "sendCalendarInvite"),
+        "admin": ("manageCalendar", "getCalendarSummary"),
     },
     nav=[NavItem("calendars", _("Calendars"), "calendars:list", CalendarsPerm.VIEW, order=32)],
     event_sources=[CalendarEvents()],

@@ -22,9 +22,18 @@ area = areas.declare(
         "updateNotification": "mark one notification read unread",
     },
     profiles={
-        "essentials": ("listNotifications", "openNotifications", "createWatcher"),
+        "essentials": (
+            "listNotifications",
+            "openNotifications",
+            "createWatcher",
+            "examineNotifications",
+            "searchNotifications",
+            "updateNotification",
+        ),
         "operations": ("listNotifications", "createNotification", "createWatcher", "cancelWatcher"),
         "people": ("listNotifications", "createNotification"),
+        "support": ("createNotification", "listNotifications"),
+        "automation": ("createWatcher", "cancelWatcher", "listWatchers", "createNotification"),
     },
     nav=[NavItem("notifications", _("Notifications"), "notifications:list", NotificationsPerm.VIEW, order=5)],
 )

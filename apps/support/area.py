@@ -25,6 +25,20 @@ area = areas.declare(
         "resolveEscalation": "escalation handled resolved done",
         "closeTicket": "close finish a solved ticket",
     },
+    profiles={
+        "support": (
+            "addMyTicketComment",
+            "closeTicket",
+            "createCustomerServiceTicket",
+            "escalateTicket",
+            "getCustomerServiceOverview",
+            "getSupportSummary",
+            "resolveEscalation",
+            "respondToTicket",
+            "searchTickets",
+        ),
+        "admin": ("getSupportSummary",),
+    },
     nav=[NavItem("support", _("Customer Service"), "support:queue", SupportPerm.VIEW, order=37)],
     periodic={
         # The support mailbox's new mail (as the mail app synchronised it) into tickets.
