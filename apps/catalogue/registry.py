@@ -133,8 +133,8 @@ def compact_schema(schema: dict[str, Any], *, output: bool = False) -> dict[str,
     - no titles, no default that is null or empty (`""`, `[]`, `{}`, `false`: what leaving the
       argument out means anyway), no 64-bit bounds, no description that only restates the
       property's name;
-    - output schemas leave out `required`: every field of a result is always there (null where
-      its type allows null), and the lists would be a fifth of the bytes;
+    - output schemas require every property of each object: every field of a result is always
+      there (null where its type allows null), and clients that type results read `required`;
     - an input id (a property named `…Id`, or the items of `…Ids`) leaves out its `minimum: 1`:
       ids come from other tools' answers, and one below 1 is refused by the tool's own argument
       check (the input model keeps the bound) with the same error as any other unknown id would
@@ -204,8 +204,10 @@ def _tidy(schema: Any, *, output: bool) -> Any:
     for bound, value in _INT64_BOUNDS.items():
         if schema.get(bound) == value:
             del schema[bound]
-    if output:
-        schema.pop("required", None)
+    if output and isinstance(schema.get("properties"), dict):
+        # Every field of a result is always there: clients that type results (code generation,
+        # programmatic tool calling) must not see them as optional.
+        schema["required"] = list(schema["properties"])
     for name, value in (schema.get("properties") or {}).items():
         if not output and isinstance(value, dict):
             _unbound_id(name, value)
