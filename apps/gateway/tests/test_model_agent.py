@@ -15,6 +15,7 @@ from apps.contacts.models import Contact
 from apps.contacts.tests.factories import ContactFactory
 from apps.gateway import services
 from apps.gateway.agent import runner
+from apps.gateway.agent.context import refusal_text
 from apps.gateway.agent.model import ModelAgent
 from apps.gateway.models import AgentStep, Conversation
 
@@ -440,3 +441,30 @@ def test_a_run_resumed_after_its_reply_was_recorded_ends_with_that_reply_without
     assert len(server.requests) == 1
     assert finished.cost_micro_usd == ApiKey.objects.get(pk=mine.key.pk).spent_micro_usd == 400
     assert finished.model_calls == 1
+
+
+def test_a_destructive_tool_run_through_call_tool_is_refused_as_a_direct_call_is(
+    model, make_credentials, conversation_of
+):
+    admin = make_credentials("admin")
+    keep = ContactFactory(actor=admin.user, first_name="Twin", last_name="Three")
+    drop = ContactFactory(actor=admin.user, first_name="Twin", last_name="Four")
+    inner = {"primaryId": keep.pk, "duplicateIds": [drop.pk], "confirmationToken": "confirm_madeup"}
+
+    def final(body):
+        result = tool_results(body)[0]
+        # The gateway's own words, naming the tool callTool ran, and no token to retry with.
+        assert result["content"] == refusal_text("mergeContacts")
+        assert "confirm_" not in result["content"]
+        return openai_text("Merging needs your confirmation; nothing was merged.")
+
+    server = model(
+        "openai",
+        script(openai_tool_calls(("callTool", {"name": "mergeContacts", "arguments": inner})), final),
+    )
+
+    conversation = run(conversation_of(admin, "Merge the two Twin contacts"))
+
+    assert conversation.status == "resolved" and server.problems == []
+    drop.refresh_from_db()
+    assert drop.merged_into_id is None
