@@ -178,12 +178,12 @@ def key_revoke(request: AuthenticatedHttpRequest, key_id: int) -> HttpResponse:
     return redirect("apikeys:list")
 
 
-@page()
 def _profile_choice(key: str) -> str:
     profile = profiles.get(key) if key else None
     return profile.choice if profile is not None else key
 
 
+@page()
 def agent_connection(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = AgentConnectionForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
