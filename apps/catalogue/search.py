@@ -54,6 +54,7 @@ from apps.catalogue import registry
 from apps.catalogue.registry import ToolSpec
 from apps.catalogue.vocabulary import (
     NEGATIONS,
+    PHRASE_FILLERS,
     PHRASES,
     STOP_WORDS,
     SYNONYMS,
@@ -130,7 +131,11 @@ def _phrased(said: list[str], known: frozenset[str]) -> list[str]:
     i = 0
     while i < len(said):
         for length in range(min(_LONGEST_PHRASE, len(said) - i), 1, -1):
-            phrase = PHRASES.get(" ".join(said[i : i + length]))
+            taken = said[i : i + length]
+            phrase = PHRASES.get(" ".join(taken))
+            # "clock me out": the phrase with a pronoun inside it.
+            if phrase is None and length > 2 and taken[1] in PHRASE_FILLERS:
+                phrase = PHRASES.get(" ".join([taken[0], *taken[2:]]))
             if phrase is not None:
                 out.append(phrase)
                 i += length
@@ -227,7 +232,7 @@ def _build(specs: Iterable[ToolSpec]) -> _Index:
         for field, text in _fields(spec).items():
             for word in words(text):
                 stem = _stem(word)
-                if stem not in _STOP_STEMS:
+                if stem not in _INDEX_STOP_STEMS:
                     bag[stem] += WEIGHTS[field]
                     used[word] += 1
         counts[spec.name] = dict(bag)
@@ -274,6 +279,9 @@ def _build(specs: Iterable[ToolSpec]) -> _Index:
 
 
 _STOP_STEMS = frozenset(_stem(word) for word in STOP_WORDS)
+# A request's "get" says nothing ("get me the invoice"), but a tool's verb "get" is what "show",
+# "open" and "fetch" look for.
+_INDEX_STOP_STEMS = _STOP_STEMS - {"get"}
 _lock = threading.Lock()
 _cached: tuple[int, _Index] | None = None
 
@@ -312,6 +320,22 @@ def _typo(word: str, index: _Index) -> str | None:
     return meant
 
 
+def _compound(word: str, index: _Index) -> tuple[str, str] | None:
+    """An unknown word written as two known ones ("selfassessment", "timesheet"): the split whose
+    shorter half is longest."""
+    splits = [
+        (word[:cut], word[cut:])
+        for cut in range(3, len(word) - 2)
+        if _known(word[:cut], index) and _known(word[cut:], index)
+    ]
+    return max(splits, key=lambda halves: min(map(len, halves)), default=None)
+
+
+def _known(word: str, index: _Index) -> bool:
+    stem = _stem(word)
+    return stem in index.postings or stem in index.synonyms
+
+
 def _group(word: str, weight: float, index: _Index) -> dict[str, float]:
     stem = _stem(word)
     group = {stem: weight}
@@ -331,6 +355,13 @@ def _groups(query: str, index: _Index) -> list[dict[str, float]]:
         seen.add(stem)
         if stem in index.postings or stem in index.synonyms:
             group = _group(word, 1.0, index)
+        elif parts := _compound(word, index):
+            # "selfassessment" (from "self-assessment"): its two known words, each on its own.
+            for part in parts:
+                if _stem(part) not in seen and part not in STOP_WORDS:
+                    seen.add(_stem(part))
+                    groups.append(_group(part, 1.0, index))
+            continue
         else:
             meant = _typo(word, index)
             group = {stem: 1.0} if meant is None else _group(meant, TYPO_WEIGHT, index)

@@ -25,7 +25,7 @@ _SAYS_NOTHING = """
 a an the my our your their his her its me us we i you it they them this that these those to
 of in on at for from by with about into onto as and or but so if then than please can could
 would will shall should may might must do does did be is are was were been am have has had
-just also some any all each there here up out over off again want wanted need needs like let
+just also some any all each there here up out over want wanted need needs like let
 lets what whats which who whom whose when where how why get got gets let's pls thanks
 hey hi ok okay now today tomorrow yesterday next last week weeks month day days monday
 tuesday wednesday thursday friday saturday sunday am pm morning afternoon evening tonight
@@ -81,6 +81,9 @@ not no never without hasnt havent hadnt didnt dont doesnt isnt arent wasnt weren
 couldnt nobody unable
 """
 NEGATIONS = frozenset(_NEGATING.split())
+
+# Words a phrase may have inside it and still be the phrase ("clock me out" is "clock out").
+PHRASE_FILLERS = frozenset(["me", "us", "it", "them", "him", "her", "this", "that", "these", "those"])
 
 # Phrases people say for one of the catalogue's words (or one of its verbs): read as that word.
 # Keys are lowercase words separated by single spaces, read after contractions are joined.
@@ -198,6 +201,23 @@ PHRASES: dict[str, str] = {
     "keep me posted": "watch",
     "let me know": "notify",
     "heads up": "notify",
+    "block out": "book",
+    "block off": "book",
+    "book off": "leave",
+    "sick day": "leave",
+    "sick days": "leave",
+    "loop in": "invite",
+    "let go": "leaver",
+    "guest list": "attendee",
+    "room block": "hotel",
+    "profit and loss": "summary",
+    "balance sheet": "summary",
+    "direct debit": "bank",
+    "standing order": "bank",
+    "on my plate": "list",
+    "anything new": "unread",
+    "whats new": "unread",
+    "what is new": "unread",
     "tell me when": "watch",
     "let me know when": "watch",
     "notify me when": "watch",
@@ -367,8 +387,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "watch": ("watch", "watcher", "follow"),
     "follow": ("watch", "watcher"),
     "subscribe": ("watch", "watcher"),
-    "unsubscribe": ("unwatch",),
-    "unwatch": ("unwatch",),
+    "unsubscribe": ("cancel", "watcher"),
+    "unwatch": ("cancel", "watcher"),
     "notify": ("notify", "notification"),
     "alert": ("notification", "notify"),
     "remind": ("notification", "notify", "reminder"),
@@ -620,6 +640,37 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "pair": ("match",),
     "unmatch": ("unmatch",),
     "unlink": ("unlink",),
+    "grab": ("get",),
+    "shelve": ("pause", "archive"),
+    "park": ("pause",),
+    "greenlight": ("approve",),
+    "poke": ("remind", "notify"),
+    "flag": ("escalate", "mark"),
+    "urgent": ("priority", "escalate"),
+    "offboard": ("employee", "end"),
+    "leaver": ("employee", "end"),
+    "promote": ("update", "employee"),
+    "appraise": ("review", "assessment"),
+    "problem": ("ticket",),
+    "fault": ("ticket",),
+    "waitlist": ("attendee", "waitlist"),
+    "itinerary": ("travel",),
+    "visa": ("travel",),
+    "dietary": ("attendee", "needs"),
+    "accessibility": ("attendee", "needs"),
+    "reimburse": ("charge", "expense"),
+    "mileage": ("charge", "expense"),
+    "dunning": ("reminder", "overdue"),
+    "profit": ("summary", "ledger"),
+    "balance": ("balance", "summary"),
+    "routine": ("scheduled", "task"),
+    "cron": ("scheduled", "task"),
+    "drive": ("file", "folder"),
+    "rolodex": ("contact",),
+    "recharge": ("rebill", "bill", "charge"),
+    "rebill": ("rebill", "bill", "charge"),
+    "expense": ("charge", "expense"),
+    "expenses": ("charge", "expense"),
     "recent": ("list", "history", "newest"),
     "recently": ("list", "history", "newest"),
     "latest": ("list", "newest"),
@@ -714,7 +765,6 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "headcount": ("employee", "dashboard"),
     "starter": ("employee", "onboarding"),
     "joiner": ("employee", "onboarding"),
-    "leaver": ("employee", "end"),
     "resigned": ("employee", "end"),
     "quitting": ("employee", "end"),
     "induction": ("onboarding",),
@@ -779,7 +829,6 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "tickets": ("ticket",),
     "case": ("ticket",),
     "cases": ("ticket",),
-    "issue": ("ticket",),
     "enquiry": ("ticket", "request"),
     "inquiry": ("ticket", "request"),
     "sla": ("sla",),
