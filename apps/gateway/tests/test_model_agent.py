@@ -163,21 +163,32 @@ def test_tools_found_through_search_tools_are_offered_next(
     assert not tool_results(server.requests[2])[-1]["content"].startswith("There is no tool")
 
 
+@pytest.mark.parametrize("through_call_tool", [False, True], ids=["directly", "through callTool"])
 def test_a_destructive_tool_is_refused_even_with_a_token_the_model_makes_up(
-    model, make_credentials, conversation_of
+    model, make_credentials, conversation_of, through_call_tool
 ):
     admin = make_credentials("admin")
     keep = ContactFactory(actor=admin.user, first_name="Twin", last_name="One")
     drop = ContactFactory(actor=admin.user, first_name="Twin", last_name="Two")
     arguments = {"primaryId": keep.pk, "duplicateIds": [drop.pk], "confirmationToken": "confirm_madeup"}
+    # Through callTool the token goes inside its `arguments`, and the refusal is the same.
+    called = (
+        ("callTool", {"name": "mergeContacts", "arguments": arguments})
+        if through_call_tool
+        else (
+            "mergeContacts",
+            arguments,
+        )
+    )
 
     def final(body):
         result = tool_results(body)[0]
+        assert result["content"] == refusal_text("mergeContacts")
         assert result["content"].startswith("Refused: mergeContacts is marked DESTRUCTIVE")
         assert "confirm_" not in result["content"]
         return openai_text("Merging needs your confirmation; nothing was merged.")
 
-    server = model("openai", script(openai_tool_calls(("mergeContacts", arguments)), final))
+    server = model("openai", script(openai_tool_calls(called), final))
 
     conversation = run(conversation_of(admin, "Merge the two Twin contacts"))
 
@@ -441,30 +452,3 @@ def test_a_run_resumed_after_its_reply_was_recorded_ends_with_that_reply_without
     assert len(server.requests) == 1
     assert finished.cost_micro_usd == ApiKey.objects.get(pk=mine.key.pk).spent_micro_usd == 400
     assert finished.model_calls == 1
-
-
-def test_a_destructive_tool_run_through_call_tool_is_refused_as_a_direct_call_is(
-    model, make_credentials, conversation_of
-):
-    admin = make_credentials("admin")
-    keep = ContactFactory(actor=admin.user, first_name="Twin", last_name="Three")
-    drop = ContactFactory(actor=admin.user, first_name="Twin", last_name="Four")
-    inner = {"primaryId": keep.pk, "duplicateIds": [drop.pk], "confirmationToken": "confirm_madeup"}
-
-    def final(body):
-        result = tool_results(body)[0]
-        # The gateway's own words, naming the tool callTool ran, and no token to retry with.
-        assert result["content"] == refusal_text("mergeContacts")
-        assert "confirm_" not in result["content"]
-        return openai_text("Merging needs your confirmation; nothing was merged.")
-
-    server = model(
-        "openai",
-        script(openai_tool_calls(("callTool", {"name": "mergeContacts", "arguments": inner})), final),
-    )
-
-    conversation = run(conversation_of(admin, "Merge the two Twin contacts"))
-
-    assert conversation.status == "resolved" and server.problems == []
-    drop.refresh_from_db()
-    assert drop.merged_into_id is None
