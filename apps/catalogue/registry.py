@@ -39,6 +39,7 @@ from pydantic.alias_generators import to_camel
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import core_schema
 
+from apps.catalogue import derived
 from apps.catalogue.shapes import TextChecked
 from apps.core.permissions import PermissionEnum
 
@@ -439,20 +440,29 @@ def build_spec(
         annotations.update(destructiveHint=True, openWorldHint=True)
         annotations.pop("idempotentHint", None)
         idempotent, open_world = False, True
-    input_schema = json_schema(input_model)
-    if confirmable:
-        input_schema.setdefault("properties", {})[CONFIRMATION_ARGUMENT] = {
-            "type": "string",
-            "description": "Only to retry a call the user confirmed: its answer's token",
-        }
+    # The schemas follow from the code: a process whose code was seen before reads them.
+    kept_as = derived.key(function.__module__, function.__qualname__, name)
+    kept = derived.get(kept_as) if kept_as is not None else None
+    if kept is not None:
+        input_schema, output_schema = kept
+    else:
+        input_schema = json_schema(input_model)
+        if confirmable:
+            input_schema.setdefault("properties", {})[CONFIRMATION_ARGUMENT] = {
+                "type": "string",
+                "description": "Only to retry a call the user confirmed: its answer's token",
+            }
+        output_schema = json_schema(output_model, mode="serialization") if output_model is not None else None
+        if kept_as is not None:
+            derived.put(kept_as, (input_schema, output_schema))
     definition: dict[str, Any] = {
         "name": name,
         "title": title,
         "description": description,
         "inputSchema": input_schema,
     }
-    if output_model is not None:
-        definition["outputSchema"] = json_schema(output_model, mode="serialization")
+    if output_schema is not None:
+        definition["outputSchema"] = output_schema
     definition["annotations"] = annotations
     return ToolSpec(
         name=name,
