@@ -137,7 +137,7 @@ def _phrased(said: list[str], known: frozenset[str]) -> list[str]:
             if phrase is None and length > 2 and taken[1] in PHRASE_FILLERS:
                 phrase = PHRASES.get(" ".join([taken[0], *taken[2:]]))
             if phrase is not None:
-                out.append(phrase)
+                out += phrase.split()
                 i += length
                 break
         else:
@@ -365,10 +365,17 @@ def _groups(query: str, index: _Index) -> list[dict[str, float]]:
         else:
             meant = _typo(word, index)
             group = {stem: 1.0} if meant is None else _group(meant, TYPO_WEIGHT, index)
-        # "add a new ...": a word that says only what another already said counts once.
-        if any(group.keys() <= other.keys() for other in groups):
+        # "add a new ...": a word that says only what another already said counts once, each of
+        # their stems by the most either gives it.
+        wider = next((other for other in groups if group.keys() <= other.keys()), None)
+        if wider is not None:
+            for alike, weight in group.items():
+                wider[alike] = max(wider[alike], weight)
             continue
-        groups = [other for other in groups if not other.keys() <= group.keys()]
+        for other in [other for other in groups if other.keys() <= group.keys()]:
+            for alike, weight in other.items():
+                group[alike] = max(group[alike], weight)
+            groups.remove(other)
         groups.append(group)
     return groups
 
