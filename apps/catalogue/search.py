@@ -11,21 +11,24 @@ descriptions. Words are compared by their English stems (Snowball) in their Amer
 A request is read the same way, without the words that say nothing ("my", "the", "please"), in
 four steps that do not depend on any one request (apps.catalogue.vocabulary):
 
-1. people's phrases become the catalogue's word ("get rid of" is delete, "time off" is leave), and
-   a negated word its opposite where the catalogue has one ("hasn't paid" is unpaid);
+1. people's phrases become the catalogue's words ("get rid of" is delete, "time off" is leave,
+   "clock me out" is clock and end), and a negated word its opposite where the catalogue has one
+   ("hasn't paid" is unpaid);
 2. each word also looks for the catalogue's words for the same thing (`SYNONYMS`: a diary is a
    calendar, a CV a candidate's, to scrap is to delete); a word and its synonyms count once, by
    the best of them, so saying the same thing twice does not outrank a request that says two;
-3. a word the catalogue and the vocabulary do not know is read as the nearest one they know, if
-   it is one or two typing mistakes away (rapidfuzz's optimal string alignment distance over the
-   index's words), for a little less;
-4. the area step: how well each area's tools together answer the request says which areas it is
-   about, and a tool of an area the request is less about counts less.
+3. a word the catalogue and the vocabulary do not know is read as two known words run together
+   ("selfassessment"), or else as the nearest known word one or two typing mistakes away
+   (rapidfuzz's optimal string alignment distance over the index's words), for a little less, and
+   only if it is no English word or one far rarer than the known word ("calender", not "lease");
+4. the area step: the areas whose nouns the request names (their keys, titles, `words` and their
+   tools' names), each noun by how few areas it names, say which areas it is about, and a tool of
+   an area it names less counts less.
 
 Then a tool that answers more of the request's words ranks higher (Lucene's "coord"), and one
-whose whole name the request says higher still. With a model backend configured for the
-workspace, the first twenty may be put in order by it (apps.catalogue.rerank), never needed for
-the figures of the offline search.
+whose whole name the request says higher still. With a model backend configured, the first twenty
+may be put in order by it (apps.catalogue.rerank, off by default), never needed for the figures of
+the offline search.
 
 The weights were set against the tuning part of the request set (apps/<area>/tests/searches.py,
 run by apps/catalogue/tests/test_search_quality.py): change them only with it, and never from the
