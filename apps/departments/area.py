@@ -15,7 +15,7 @@ area = areas.declare(
         "getDepartment": "who is in a team and who runs heads it",
         "listDepartments": "all teams in the organisation org chart",
         "searchDepartments": "find a team by subject or email address",
-        "updateDepartment": "rename a team change its head manager parent",
+        "updateDepartment": "rename a team, make someone its head manager, its parent, who it reports to",
         "deleteDepartment": "remove get rid of disband a team",
         "addMemberToDepartment": "put a colleague in a team",
         "removeMemberFromDepartment": "take a colleague out of a team",

@@ -17,7 +17,7 @@ PEOPLE_HINTS: dict[str, str] = {
     "examineEmployee": "everything about an employee leave onboarding hours reports",
     "openEmployee": "show link to an employee's hr page profile",
     "openHumanResources": "take me to the hr page people team",
-    "getHrDashboard": "hr overview headcount who is off today joiners leavers",
+    "getHrDashboard": "hr overview headcount who is off sick or away today joiners leavers",
     "inviteEmployeeToTeam": "give an employee an account access login to the workspace",
     "submitLeaveRequest": "book holiday vacation annual leave pto day off time off",
     "approveLeaveRequest": "approve accept holiday vacation time off request",

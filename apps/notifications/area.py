@@ -18,7 +18,7 @@ area = areas.declare(
         "searchNotifications": "find alerts notifications mentioning something",
         "openNotifications": "mark notifications seen read clear the count",
         "examineNotifications": "breakdown summary of my unread notifications by kind and record",
-        "createNotification": "notify ping tell a colleague, leave a reminder for myself",
+        "createNotification": "notify ping alert tell a colleague, a reminder for myself to do something",
         "updateNotification": "mark one notification read unread",
     },
     profiles={
