@@ -115,3 +115,17 @@ def test_arguments_and_their_descriptions_are_indexed():
     properties = spec.definition["inputSchema"]["properties"]
     described = [schema["description"] for schema in properties.values() if "description" in schema]
     assert described and all(text in fields["argument text"] for text in described)
+
+
+def test_the_vocabulary_is_plain_words_that_lead_to_the_catalogues():
+    from apps.catalogue.vocabulary import PHRASES, SYNONYMS
+
+    index = search._index()
+    assert all(word.isalpha() and word.islower() for word in SYNONYMS)
+    assert all(len(phrase.split()) >= 2 for phrase in PHRASES)
+    # Every phrase leads to words the index or the vocabulary knows, and every word of people's to
+    # at least one the index has: a mapping to nothing would be dead weight.
+    for phrase, meant in PHRASES.items():
+        assert all(search._known(word, index) for word in meant.split()), phrase
+    for word, alternatives in SYNONYMS.items():
+        assert any(search._stem(alternative) in index.postings for alternative in alternatives), word
