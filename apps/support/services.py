@@ -14,6 +14,7 @@ from django.utils import timezone
 from apps.accounts.models import person
 from apps.core.actors import Actor, require
 from apps.core.errors import AppError, invalid
+from apps.core.records import ANYONE
 from apps.core.search import tags as clean_tags
 from apps.mail import addresses, sending
 from apps.mail.models import Folder, Mailbox, Message
@@ -87,12 +88,15 @@ def _editable(ticket: Ticket) -> None:
         raise errors.TicketClosed(ticket=ticket.pk)
 
 
-def _contact_of(email: str) -> Any:
+def _contact_of(actor: Actor | None, email: str) -> Any:
+    """The requester's contact, among those the actor sees (an e-mail that arrived: those every
+    person sees)."""
     from apps.contacts.models import Contact
 
     if not email:
         return None
-    return Contact.objects.filter(email__iexact=email, deleted_at__isnull=True).order_by("id").first()
+    rows = Contact.objects.restrict(actor if actor is not None else ANYONE)
+    return rows.filter(email__iexact=email).order_by("id").first()
 
 
 def support_mailbox() -> Mailbox | None:
@@ -134,7 +138,7 @@ def ticket_create(
             subject=subject[:300],
             requester_email=email,
             requester_name=" ".join(requester_name.split())[:200],
-            requester_contact=_contact_of(email),
+            requester_contact=_contact_of(actor, email),
             channel=channel,
             priority=priority,
             assignee=assignee,

@@ -263,7 +263,7 @@ def escalate_ticket(
     ticket = Ticket.objects.select_related("policy").fetch(ctx.actor, ticket_id, "change")
     department = None
     if department_id is not None:
-        department = Department.objects.filter(pk=department_id, deleted_at__isnull=True).first()
+        department = Department.objects.restrict(ctx.actor).filter(pk=department_id).first()
         if department is None:
             raise Department.access.not_found(Department, department_id)
     escalation = services.ticket_escalate(
