@@ -9,9 +9,10 @@ Any keyword besides `actor` is a field of createContact (apps.contacts.services.
 
 from typing import Any
 
+from apps.catalogue.testing import listed
 from apps.contacts import services
 from apps.contacts.models import Contact
-from apps.core.factories import ServiceFactory, fake, numbered
+from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered
 
 
 def _create(*, actor: Any, fields: dict[str, Any]) -> Contact:
@@ -35,3 +36,16 @@ class OrganisationFactory(ContactFactory):
     kind = Contact.Kind.ORGANISATION
     first_name = ""
     organisation_name = numbered(fake.company, " ")
+
+
+@access_rows("contacts.Contact")
+def _contacts(people: dict[str, Any]) -> AccessRows:
+    """A private contact of the member's and one of the owner's, and one everyone sees."""
+    return AccessRows(
+        own={
+            "member": [ContactFactory(actor=people["member"], visibility="private")],
+            "owner": [ContactFactory(actor=people["owner"], visibility="private")],
+        },
+        everyone=[ContactFactory(actor=people["member"])],
+        listed=lambda person: listed(person, "listContacts", {"limit": 100}),
+    )

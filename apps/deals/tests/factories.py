@@ -2,13 +2,18 @@
 (apps.core.factories): `PipelineFactory(actor=people["admin"])`,
 `DealFactory(actor=people["member"], pipeline=pipeline, value=1000)`."""
 
+import uuid
+from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import factory
+from django.utils import timezone
 
-from apps.core.factories import ServiceFactory, fake, numbered
+from apps.catalogue.testing import listed
+from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered
 from apps.deals import services
-from apps.deals.models import Deal, Pipeline
+from apps.deals.models import Deal, DealFinder, Pipeline, ReachoutCampaign
 
 STAGES = [
     {"name": "Qualified", "probability": 10, "rotting_days": 14},
@@ -50,3 +55,128 @@ class DealFactory(ServiceFactory):
     value = 10000
     currency = "EUR"
     _service = staticmethod(_deal)
+
+
+# --- the rows of each deals record, for the access test (tests/test_access_per_model.py) -------------
+
+
+def _owned(
+    people: dict[str, Any], make: Callable[[Any, bool], Any], then: Callable[[Any, Any], Any]
+) -> AccessRows:
+    """`then(actor, make(actor, private))` for a private record of the member's, one of the
+    owner's, and one everyone sees: the rows of a record follow it."""
+    member, owner = people["member"], people["owner"]
+    return AccessRows(
+        own={"member": [then(member, make(member, True))], "owner": [then(owner, make(owner, True))]},
+        everyone=[then(member, make(member, False))],
+    )
+
+
+def _itself(actor: Any, record: Any) -> Any:
+    return record
+
+
+@access_rows("deals.Pipeline")
+def _pipelines(people: dict[str, Any]) -> AccessRows:
+    return AccessRows(everyone=[PipelineFactory(actor=people["owner"])])
+
+
+def _deal_of(people: dict[str, Any]) -> Callable[[Any, bool], Deal]:
+    pipeline = PipelineFactory(actor=people["owner"])
+
+    def deal(actor: Any, private: bool) -> Deal:
+        return DealFactory(actor=actor, pipeline=pipeline, visibility="private" if private else "workspace")
+
+    return deal
+
+
+@access_rows("deals.Deal")
+def _deals(people: dict[str, Any]) -> AccessRows:
+    rows = _owned(people, _deal_of(people), _itself)
+    rows.listed = lambda person: listed(person, "listDeals", {"limit": 100})
+    return rows
+
+
+@access_rows("deals.Activity")
+def _activities(people: dict[str, Any]) -> AccessRows:
+    def follow_up(actor: Any, deal: Deal) -> Any:
+        due = timezone.localdate() + timedelta(days=2)
+        return services.follow_up_schedule(actor=actor, deal_id=deal.pk, due=due, summary="Call back")
+
+    return _owned(people, _deal_of(people), follow_up)
+
+
+def _campaign(actor: Any, private: bool) -> ReachoutCampaign:
+    from apps.deals import reachout
+    from apps.mail.tests.factories import mailbox
+
+    return reachout.campaign_create(
+        actor=actor,
+        name=f"Outreach {uuid.uuid4().hex[:8]}",
+        mailbox=mailbox(actor),
+        steps=[reachout.Step("Hello {first_name}", "A short note.")],
+        emails=[f"prospect-{uuid.uuid4().hex[:8]}@example.org"],
+        private=private,
+    )
+
+
+@access_rows("deals.ReachoutCampaign")
+def _campaigns(people: dict[str, Any]) -> AccessRows:
+    rows = _owned(people, _campaign, _itself)
+    rows.listed = lambda person: listed(person, "listReachoutCampaigns", {"limit": 100})
+    return rows
+
+
+@access_rows("deals.CampaignStep")
+def _campaign_steps(people: dict[str, Any]) -> AccessRows:
+    return _owned(people, _campaign, lambda actor, campaign: campaign.steps.get())
+
+
+@access_rows("deals.CampaignRecipient")
+def _campaign_recipients(people: dict[str, Any]) -> AccessRows:
+    return _owned(people, _campaign, lambda actor, campaign: campaign.recipients.get())
+
+
+@access_rows("deals.CampaignMessage")
+def _campaign_messages(people: dict[str, Any]) -> AccessRows:
+    from apps.deals.models import CampaignMessage
+
+    def sent(actor: Any, campaign: ReachoutCampaign) -> CampaignMessage:
+        return CampaignMessage.objects.create(
+            recipient=campaign.recipients.get(),
+            position=1,
+            mailbox=campaign.mailbox,
+            message_id=f"<{uuid.uuid4().hex}@acme.example>",
+        )
+
+    return _owned(people, _campaign, sent)
+
+
+def _finder(actor: Any, private: bool) -> DealFinder:
+    from apps.deals import finding
+
+    return finding.finder_create(
+        actor=actor,
+        name=f"Finder {uuid.uuid4().hex[:8]}",
+        criteria={"titles": ["procurement"]},
+        sources=["contacts"],
+        schedule=DealFinder.Schedule.MANUAL,
+        private=private,
+    )
+
+
+@access_rows("deals.DealFinder")
+def _finders(people: dict[str, Any]) -> AccessRows:
+    rows = _owned(people, _finder, _itself)
+    rows.listed = lambda person: listed(person, "listDealFinders", {"limit": 100})
+    return rows
+
+
+@access_rows("deals.FoundLead")
+def _leads(people: dict[str, Any]) -> AccessRows:
+    from apps.deals.models import FoundLead
+
+    def lead(actor: Any, finder: DealFinder) -> FoundLead:
+        return FoundLead.objects.create(finder=finder, key=f"lead:{uuid.uuid4().hex}", source="provider")
+
+    return _owned(people, _finder, lead)

@@ -4,7 +4,7 @@
 
 from typing import Any
 
-from apps.core.factories import FolderBaseFactory, ServiceFactory, fake, numbered
+from apps.core.factories import AccessRows, FolderBaseFactory, ServiceFactory, access_rows, fake, numbered
 from apps.documents import services
 from apps.documents.models import Document, DocumentFolder
 
@@ -25,3 +25,20 @@ class DocumentFactory(ServiceFactory):
 class DocumentFolderFactory(FolderBaseFactory):
     class Meta:
         model = DocumentFolder
+
+
+@access_rows("documents.DocumentFolder")
+def _folders(people: dict[str, Any]) -> AccessRows:
+    return AccessRows(everyone=[DocumentFolderFactory(actor=people["member"])])
+
+
+@access_rows("documents.Document")
+def _documents(people: dict[str, Any]) -> AccessRows:
+    """A private document of the member's and one of the owner's, and one everyone sees."""
+    return AccessRows(
+        own={
+            "member": [DocumentFactory(actor=people["member"], visibility="private")],
+            "owner": [DocumentFactory(actor=people["owner"], visibility="private")],
+        },
+        everyone=[DocumentFactory(actor=people["member"])],
+    )

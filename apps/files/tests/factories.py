@@ -6,7 +6,7 @@ from typing import Any
 
 import factory
 
-from apps.core.factories import FolderBaseFactory, ServiceFactory, fake, numbered
+from apps.core.factories import AccessRows, FolderBaseFactory, ServiceFactory, access_rows, fake, numbered
 from apps.files import services
 from apps.files.models import File, Folder
 
@@ -28,3 +28,20 @@ class FileFactory(ServiceFactory):
 class FolderFactory(FolderBaseFactory):
     class Meta:
         model = Folder
+
+
+@access_rows("files.Folder")
+def _folders(people: dict[str, Any]) -> AccessRows:
+    return AccessRows(everyone=[FolderFactory(actor=people["member"])])
+
+
+@access_rows("files.File")
+def _files(people: dict[str, Any]) -> AccessRows:
+    """A private file of the member's and one of the owner's, and one everyone sees."""
+    return AccessRows(
+        own={
+            "member": [FileFactory(actor=people["member"], visibility="private")],
+            "owner": [FileFactory(actor=people["owner"], visibility="private")],
+        },
+        everyone=[FileFactory(actor=people["member"])],
+    )
