@@ -90,6 +90,16 @@ class AccessRows:
         return [*self.everyone, *(row for rows in self.own.values() for row in rows)]
 
 
+def private_rows(people: dict[str, Any], make: Callable[[Any, str], Any]) -> AccessRows:
+    """The rows of a model whose rows are private or the workspace's: `make(actor, visibility)`
+    as the member and as the owner, "private", and as the member, "workspace"."""
+    member, owner = people["member"], people["owner"]
+    return AccessRows(
+        own={"member": [make(member, "private")], "owner": [make(owner, "private")]},
+        everyone=[make(member, "workspace")],
+    )
+
+
 AccessBuilder = Callable[[dict[str, Any]], AccessRows]
 _access_builders: dict[str, AccessBuilder] = {}
 

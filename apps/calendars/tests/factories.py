@@ -22,7 +22,7 @@ from apps.calendars import services
 from apps.calendars.models import Attendee, Calendar, Event
 from apps.catalogue.testing import listed
 from apps.core import recurrence
-from apps.core.factories import AccessRows, access_rows
+from apps.core.factories import AccessRows, access_rows, private_rows
 from apps.core.records import Visibility
 
 
@@ -88,13 +88,9 @@ class AttendeeFactory(DjangoModelFactory):
 
 @access_rows("calendars.Calendar")
 def _calendars(people: dict[str, Any]) -> AccessRows:
-    """A private calendar of the member's and one of the owner's, and one everyone sees."""
-    return AccessRows(
-        own={
-            "member": [CalendarFactory(owner=people["member"], visibility=Visibility.PRIVATE)],
-            "owner": [CalendarFactory(owner=people["owner"], visibility=Visibility.PRIVATE)],
-        },
-        everyone=[CalendarFactory(owner=people["member"])],
+    return private_rows(
+        people,
+        lambda actor, visibility: CalendarFactory(owner=actor, visibility=visibility),
     )
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from apps.catalogue.testing import listed
 from apps.contacts import services
 from apps.contacts.models import Contact
-from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered
+from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered, private_rows
 
 
 def _create(*, actor: Any, fields: dict[str, Any]) -> Contact:
@@ -40,12 +40,6 @@ class OrganisationFactory(ContactFactory):
 
 @access_rows("contacts.Contact")
 def _contacts(people: dict[str, Any]) -> AccessRows:
-    """A private contact of the member's and one of the owner's, and one everyone sees."""
-    return AccessRows(
-        own={
-            "member": [ContactFactory(actor=people["member"], visibility="private")],
-            "owner": [ContactFactory(actor=people["owner"], visibility="private")],
-        },
-        everyone=[ContactFactory(actor=people["member"])],
-        listed=lambda person: listed(person, "listContacts", {"limit": 100}),
-    )
+    rows = private_rows(people, lambda actor, visibility: ContactFactory(actor=actor, visibility=visibility))
+    rows.listed = lambda person: listed(person, "listContacts", {"limit": 100})
+    return rows

@@ -11,7 +11,7 @@ import factory
 from django.utils import timezone
 
 from apps.catalogue.testing import listed
-from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered
+from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered, private_rows
 from apps.deals import services
 from apps.deals.models import Deal, DealFinder, Pipeline, ReachoutCampaign
 
@@ -60,16 +60,19 @@ class DealFactory(ServiceFactory):
 # --- the rows of each deals record, for the access test (tests/test_access_per_model.py) -------------
 
 
-def _owned(
-    people: dict[str, Any], make: Callable[[Any, bool], Any], then: Callable[[Any, Any], Any]
-) -> AccessRows:
-    """`then(actor, make(actor, private))` for a private record of the member's, one of the
-    owner's, and one everyone sees: the rows of a record follow it."""
-    member, owner = people["member"], people["owner"]
-    return AccessRows(
-        own={"member": [then(member, make(member, True))], "owner": [then(owner, make(owner, True))]},
-        everyone=[then(member, make(member, False))],
-    )
+Make = Callable[[Any, str], Any]
+
+
+def _owned(people: dict[str, Any], make: Make, then: Callable[[Any, Any], Any]) -> AccessRows:
+    """`then(actor, make(actor, visibility))` for private records of the member's and the owner's
+    and one everyone sees: the rows of a record follow it."""
+    return private_rows(people, lambda actor, visibility: then(actor, make(actor, visibility)))
+
+
+def _listed_by(people: dict[str, Any], make: Make, tool: str) -> AccessRows:
+    rows = _owned(people, make, _itself)
+    rows.listed = lambda person: listed(person, tool, {"limit": 100})
+    return rows
 
 
 def _itself(actor: Any, record: Any) -> Any:
@@ -81,20 +84,18 @@ def _pipelines(people: dict[str, Any]) -> AccessRows:
     return AccessRows(everyone=[PipelineFactory(actor=people["owner"])])
 
 
-def _deal_of(people: dict[str, Any]) -> Callable[[Any, bool], Deal]:
+def _deal_of(people: dict[str, Any]) -> Make:
     pipeline = PipelineFactory(actor=people["owner"])
 
-    def deal(actor: Any, private: bool) -> Deal:
-        return DealFactory(actor=actor, pipeline=pipeline, visibility="private" if private else "workspace")
+    def deal(actor: Any, visibility: str) -> Deal:
+        return DealFactory(actor=actor, pipeline=pipeline, visibility=visibility)
 
     return deal
 
 
 @access_rows("deals.Deal")
 def _deals(people: dict[str, Any]) -> AccessRows:
-    rows = _owned(people, _deal_of(people), _itself)
-    rows.listed = lambda person: listed(person, "listDeals", {"limit": 100})
-    return rows
+    return _listed_by(people, _deal_of(people), "listDeals")
 
 
 @access_rows("deals.Activity")
@@ -106,7 +107,7 @@ def _activities(people: dict[str, Any]) -> AccessRows:
     return _owned(people, _deal_of(people), follow_up)
 
 
-def _campaign(actor: Any, private: bool) -> ReachoutCampaign:
+def _campaign(actor: Any, visibility: str) -> ReachoutCampaign:
     from apps.deals import reachout
     from apps.mail.tests.factories import mailbox
 
@@ -116,15 +117,13 @@ def _campaign(actor: Any, private: bool) -> ReachoutCampaign:
         mailbox=mailbox(actor),
         steps=[reachout.Step("Hello {first_name}", "A short note.")],
         emails=[f"prospect-{uuid.uuid4().hex[:8]}@example.org"],
-        private=private,
+        private=visibility == "private",
     )
 
 
 @access_rows("deals.ReachoutCampaign")
 def _campaigns(people: dict[str, Any]) -> AccessRows:
-    rows = _owned(people, _campaign, _itself)
-    rows.listed = lambda person: listed(person, "listReachoutCampaigns", {"limit": 100})
-    return rows
+    return _listed_by(people, _campaign, "listReachoutCampaigns")
 
 
 @access_rows("deals.CampaignStep")
@@ -152,7 +151,7 @@ def _campaign_messages(people: dict[str, Any]) -> AccessRows:
     return _owned(people, _campaign, sent)
 
 
-def _finder(actor: Any, private: bool) -> DealFinder:
+def _finder(actor: Any, visibility: str) -> DealFinder:
     from apps.deals import finding
 
     return finding.finder_create(
@@ -161,15 +160,13 @@ def _finder(actor: Any, private: bool) -> DealFinder:
         criteria={"titles": ["procurement"]},
         sources=["contacts"],
         schedule=DealFinder.Schedule.MANUAL,
-        private=private,
+        private=visibility == "private",
     )
 
 
 @access_rows("deals.DealFinder")
 def _finders(people: dict[str, Any]) -> AccessRows:
-    rows = _owned(people, _finder, _itself)
-    rows.listed = lambda person: listed(person, "listDealFinders", {"limit": 100})
-    return rows
+    return _listed_by(people, _finder, "listDealFinders")
 
 
 @access_rows("deals.FoundLead")

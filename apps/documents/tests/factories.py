@@ -4,7 +4,15 @@
 
 from typing import Any
 
-from apps.core.factories import AccessRows, FolderBaseFactory, ServiceFactory, access_rows, fake, numbered
+from apps.core.factories import (
+    AccessRows,
+    FolderBaseFactory,
+    ServiceFactory,
+    access_rows,
+    fake,
+    numbered,
+    private_rows,
+)
 from apps.documents import services
 from apps.documents.models import Document, DocumentFolder
 
@@ -34,11 +42,7 @@ def _folders(people: dict[str, Any]) -> AccessRows:
 
 @access_rows("documents.Document")
 def _documents(people: dict[str, Any]) -> AccessRows:
-    """A private document of the member's and one of the owner's, and one everyone sees."""
-    return AccessRows(
-        own={
-            "member": [DocumentFactory(actor=people["member"], visibility="private")],
-            "owner": [DocumentFactory(actor=people["owner"], visibility="private")],
-        },
-        everyone=[DocumentFactory(actor=people["member"])],
+    return private_rows(
+        people,
+        lambda actor, visibility: DocumentFactory(actor=actor, visibility=visibility),
     )

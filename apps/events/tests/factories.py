@@ -12,7 +12,7 @@ import factory
 from django.utils import timezone
 
 from apps.catalogue.testing import listed
-from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered
+from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered, private_rows
 from apps.events import services
 from apps.events.models import Attendee, Event, EventPipeline, HotelBlock
 
@@ -90,15 +90,11 @@ class BlockFactory(ServiceFactory):
 def _with_events(people: dict[str, Any], make: Callable[[Any, Event], Any]) -> AccessRows:
     """`make(actor, event)` on a private event of the member's, one of the owner's, and one
     everyone sees: the rows of an event follow it."""
-    member, owner = people["member"], people["owner"]
 
-    def on(actor: Any, **fields: Any) -> Any:
-        return make(actor, EventFactory(actor=actor, **fields))
+    def on(actor: Any, visibility: str) -> Any:
+        return make(actor, EventFactory(actor=actor, visibility=visibility))
 
-    return AccessRows(
-        own={"member": [on(member, visibility="private")], "owner": [on(owner, visibility="private")]},
-        everyone=[on(member)],
-    )
+    return private_rows(people, on)
 
 
 @access_rows("events.EventPipeline")

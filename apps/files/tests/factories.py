@@ -6,7 +6,15 @@ from typing import Any
 
 import factory
 
-from apps.core.factories import AccessRows, FolderBaseFactory, ServiceFactory, access_rows, fake, numbered
+from apps.core.factories import (
+    AccessRows,
+    FolderBaseFactory,
+    ServiceFactory,
+    access_rows,
+    fake,
+    numbered,
+    private_rows,
+)
 from apps.files import services
 from apps.files.models import File, Folder
 
@@ -37,11 +45,4 @@ def _folders(people: dict[str, Any]) -> AccessRows:
 
 @access_rows("files.File")
 def _files(people: dict[str, Any]) -> AccessRows:
-    """A private file of the member's and one of the owner's, and one everyone sees."""
-    return AccessRows(
-        own={
-            "member": [FileFactory(actor=people["member"], visibility="private")],
-            "owner": [FileFactory(actor=people["owner"], visibility="private")],
-        },
-        everyone=[FileFactory(actor=people["member"])],
-    )
+    return private_rows(people, lambda actor, visibility: FileFactory(actor=actor, visibility=visibility))
