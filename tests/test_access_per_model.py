@@ -3,7 +3,8 @@ by model. For each person of the built-in roles (owner, admin, member, viewer):
 
 - `restrict(person)` answers the rows every person of the area sees and the person's own (their
   owner path, `also`, a share), every row for whoever sees all of them (the area's admins, a
-  `sees_all` permission) but others' drafts, and nothing to a role without the permission;
+  `sees_all` permission, held alone by a person of a role of its own) but others' drafts, and
+  nothing to a role without the permission;
 - what the area's list tool answers them is the same rows;
 - `restrict(person, "change" | "delete")` agrees with the record-by-record rule (`allows`), and
   `fetch` finds what `restrict` gives;
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 from django.apps import apps
 
+from apps.catalogue.testing import person_with
 from apps.core.errors import AppError
 from apps.core.factories import AccessRows, access_builders
 from apps.core.records import ANYONE, Access, RecordQuerySet
@@ -26,10 +28,12 @@ ACTIONS = ("view", "change", "delete")
 
 
 def _declared() -> list[str]:
+    """Every model that declares its access, and every one read through `restrict`."""
     return sorted(
         model._meta.label
         for model in apps.get_models()
-        if isinstance(model._default_manager.get_queryset(), RecordQuerySet)
+        if isinstance(getattr(model, "access", None), Access)
+        or isinstance(model._default_manager.get_queryset(), RecordQuerySet)
     )
 
 
@@ -66,6 +70,10 @@ def test_restrict_follows_the_declaration(label, people):
         )
     model = apps.get_model(label)
     access: Access = model.access
+    assert isinstance(model._default_manager.get_queryset(), RecordQuerySet), (
+        f"{label} declares its access but is not read through restrict: give it "
+        "`objects = RecordQuerySet.as_manager()`"
+    )
     rows = builder(people)
     made = ids(rows.made)
     assert made, f"{label}: the rows made for the test are none"
@@ -95,6 +103,17 @@ def test_restrict_follows_the_declaration(label, people):
             assert _fetched(model, person, pk, "change") == changed, (
                 f"{label}: fetch {pk} to change as {role}"
             )
+
+    # A permission that sees (or changes) every row does so alone, without the area's admin one.
+    for permission in access.sees_all:
+        seer = person_with({access.permission("view") or "", permission}, email=f"sees-{label}@acme.example")
+        assert ids(model.objects.restrict(seer).filter(pk__in=made)) == made - ids(rows.drafts), label
+    for permission in access.changes_all:
+        wanted = {access.permission("view") or "", access.permission("change") or "", permission}
+        changer = person_with(wanted, email=f"changes-{label}@acme.example")
+        changed = ids(model.objects.restrict(changer, "change").filter(pk__in=made))
+        assert changed == made - ids(rows.drafts), label
+        assert ids(model.objects.restrict(changer).filter(pk__in=made)) == ids(rows.everyone), label
 
     if rows.listed is not None:
         for role, person in people.items():
