@@ -275,6 +275,8 @@ def _allocate_credit(note: SalesDocument) -> None:
     invoice's amount due falls by it and the note counts as paid by as much; what the invoice no
     longer owes stays on the note as credit (its amount due, negative on the statement). Both
     are on the receivable already (the note's posting credited it): no entry of its own."""
+    if note.origin_id is None:
+        return
     invoice = SalesDocument.objects.select_for_update().get(pk=note.origin_id)
     if invoice.status not in OPEN or invoice.currency != note.currency:
         return

@@ -77,7 +77,7 @@ def get_calendar_summary(
     events = Event.objects.restrict(ctx.actor)
     upcoming = selectors.occurrences(events, start=now, end=now + timedelta(days=days))[:25]
     waiting = events.filter(
-        attendees__user=ctx.actor, attendees__response=Attendee.Response.NEEDS_ACTION
+        attendees__user=ctx.actor.pk, attendees__response=Attendee.Response.NEEDS_ACTION
     ).exclude(status=Event.Status.CANCELLED)
     pending = selectors.occurrences(waiting, start=now, end=now + timedelta(days=365))
     first_of_each: dict[int, selectors.Occurrence] = {}

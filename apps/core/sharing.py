@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from apps.core.actors import Actor, can
 from apps.core.errors import Forbidden, ValidationFailed
-from apps.core.records import ShareAccess, Visibility
+from apps.core.records import ADMIN, OWNER, ShareAccess, Visibility
 
 USER = settings.AUTH_USER_MODEL
 
@@ -66,7 +66,7 @@ def change(
             details={"person_email": ["give personEmail or visibility"]},
         )
     if visibility is not None and visibility != item.visibility:
-        if not rule.is_admin(actor) and item.owner_id != getattr(actor, "pk", None):
+        if rule.level(actor, item) not in (ADMIN, OWNER):
             raise Forbidden(_("Only its owner (or an admin of the area) may make it private or public."))
         item.visibility = visibility
         item.save(update_fields=["visibility", "updated_at"])

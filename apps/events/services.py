@@ -16,7 +16,7 @@ from django.utils import timezone
 from apps.accounting import api as accounting
 from apps.accounts.models import person
 from apps.core import records
-from apps.core.actors import Actor, actor_id, can, require
+from apps.core.actors import Actor, actor_id, require
 from apps.core.errors import Forbidden, ValidationFailed, invalid
 from apps.events import errors, ical, imports
 from apps.events.models import (
@@ -319,7 +319,7 @@ def attendee_add(
     *, actor: Actor, event: Event, fields: dict[str, Any], needs: dict[str, str] | None = None
 ) -> Attendee:
     require(actor, EventsPerm.EDIT)
-    if needs and not can(actor, EventsPerm.NEEDS):
+    if needs and "needs" not in Attendee.access.fields_allowed(actor, action="change"):
         raise Forbidden(
             "Your role may not record attendees' dietary or accessibility needs; leave `needs` out."
         )
@@ -352,7 +352,7 @@ def attendee_update(
 ) -> tuple[Attendee, list[Attendee]]:
     """(attendee, those moved up from the waitlist because a place freed)."""
     require(actor, EventsPerm.EDIT)
-    if needs is not None and not can(actor, EventsPerm.NEEDS):
+    if needs is not None and "needs" not in Attendee.access.fields_allowed(actor, action="change"):
         raise Forbidden(
             "Your role may not record attendees' dietary or accessibility needs; leave `needs` out."
         )
@@ -389,7 +389,8 @@ def attendee_update(
 
 def needs_set(*, actor: Actor, attendee: Attendee, needs: dict[str, str]) -> AttendeeNeeds | None:
     """Keeps only what is needed: a blank need is removed, and nothing stays when both are blank."""
-    require(actor, EventsPerm.NEEDS)
+    if "needs" not in Attendee.access.fields_allowed(actor, attendee, "change"):
+        raise Forbidden()
     event = attendee.event
     if event.needs_removed_at is not None or event.ends_at < timezone.now():
         raise invalid("needs", "the event is over; needs are no longer kept")
@@ -425,6 +426,10 @@ def invite(*, actor: Actor, attendee: Attendee) -> None:
 # --- imports --------------------------------------------------------------------------------------
 
 
+def _records_needs(actor: Actor) -> bool:
+    return "needs" in Attendee.access.fields_allowed(actor, action="change")
+
+
 def _import_file(actor: Actor, file_id: int) -> Any:
     from apps.files import api as files
 
@@ -441,7 +446,7 @@ def import_validate(*, actor: Actor, event: Event, file_id: int) -> tuple[import
     file, content = _import_file(actor, file_id)
     existing = {email.lower() for email in event.attendees.values_list("email", flat=True)}
     checked = imports.check(
-        imports.table_of(content, file.name), existing=existing, with_needs=can(actor, EventsPerm.NEEDS)
+        imports.table_of(content, file.name), existing=existing, with_needs=_records_needs(actor)
     )
     handle = links.sign(
         {"e": event.pk, "f": file.pk, "h": imports.digest(content), "u": actor_id(actor)}, salt=imports.SALT
@@ -475,7 +480,7 @@ def import_commit(*, actor: Actor, handle: str) -> tuple[AttendeeImport, bool]:
             )
         existing = {email.lower() for email in event.attendees.values_list("email", flat=True)}
         checked = imports.check(
-            imports.table_of(content, file.name), existing=existing, with_needs=can(actor, EventsPerm.NEEDS)
+            imports.table_of(content, file.name), existing=existing, with_needs=_records_needs(actor)
         )
         now, places = timezone.now(), None
         if event.capacity is not None:

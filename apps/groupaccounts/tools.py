@@ -4,6 +4,7 @@ events and e-mails of those contacts, and the workspace's own usage."""
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
+from django.db.models import QuerySet
 from django.utils import timezone
 from pydantic import Field
 
@@ -128,7 +129,9 @@ def list_group_accounts(
     offset: Offset = 0,
 ) -> Page[GroupAccountSummary]:
     """List group accounts by name, with simple filters. By words: searchGroupAccounts."""
-    rows = GroupAccount.objects.restrict(ctx.actor).select_related("owner", "organisation")
+    rows: QuerySet[GroupAccount] = GroupAccount.objects.restrict(ctx.actor).select_related(
+        "owner", "organisation"
+    )
     if kind:
         rows = rows.filter(kind=kind)
     rows = selectors.with_counts(search.narrowed(rows, tag=tag, owner_email=owner_email))

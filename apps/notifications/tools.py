@@ -318,12 +318,13 @@ def cancel_watcher(
         watcher = Watcher.objects.select_related("user").fetch(ctx.actor, watcher_id)
     else:
         entity = kinds.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
-        watcher = selectors.watcher_list(actor=ctx.actor, entity=entity).filter(user=ctx.actor.pk).first()
-        if watcher is None:
+        mine = selectors.watcher_list(actor=ctx.actor, entity=entity).filter(user=ctx.actor.pk).first()
+        if mine is None:
             raise ValidationFailed(
                 f"You do not watch {entity_type} {entity_id}; nothing to stop.",
                 details={"entity_id": ["not watched"]},
             )
+        watcher = mine
     watcher_pk = watcher.pk
     title = watcher.entity_title
     services.watcher_cancel(actor=ctx.actor, watcher=watcher)

@@ -14,6 +14,7 @@ from django.utils import timezone
 from apps.accounts.models import person
 from apps.core.actors import Actor, require
 from apps.core.errors import AppError, invalid
+from apps.core.records import ANYONE
 from apps.core.search import tags as clean_tags
 from apps.mail import api as mail
 from apps.mail.api import Mailbox, Message
@@ -86,10 +87,12 @@ def _editable(ticket: Ticket) -> None:
         raise errors.TicketClosed(ticket=ticket.pk)
 
 
-def _contact_of(email: str) -> Any:
+def _contact_of(actor: Actor | None, email: str) -> Any:
+    """The requester's contact, among those the actor sees (an e-mail that arrived: those every
+    person sees)."""
     from apps.contacts import api as contacts_api
 
-    return contacts_api.contact_by_email(email)
+    return contacts_api.contact_by_email(actor if actor is not None else ANYONE, email)
 
 
 def support_mailbox() -> Mailbox | None:
@@ -131,7 +134,7 @@ def ticket_create(
             subject=subject[:300],
             requester_email=email,
             requester_name=" ".join(requester_name.split())[:200],
-            requester_contact=_contact_of(email),
+            requester_contact=_contact_of(actor, email),
             channel=channel,
             priority=priority,
             assignee=assignee,

@@ -263,7 +263,7 @@ def escalate_ticket(
     ticket = Ticket.objects.select_related("policy").fetch(ctx.actor, ticket_id, "change")
     department = None
     if department_id is not None:
-        department = departments.live_department(department_id)
+        department = departments.visible_department(ctx.actor, department_id)
         if department is None:
             raise departments.not_found(department_id)
     escalation = services.ticket_escalate(

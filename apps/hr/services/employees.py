@@ -120,7 +120,8 @@ def _manager(actor: Actor, employee: Employee, manager_id: int | None) -> Employ
     if manager is None:
         raise invalid("managerId", f"no employee {manager_id}; searchEmployees finds them")
     # Walk up from the new manager: the employee must not be above them already.
-    seen, current = set(), manager
+    seen: set[int] = set()
+    current: Employee | None = manager
     while current is not None and current.pk not in seen:
         if employee.pk is not None and current.pk == employee.pk:
             raise invalid("managerId", "an employee cannot report to themselves or to someone below them")
@@ -141,8 +142,10 @@ def _person(employee: Employee, email: str | None) -> Any:
 
 @transaction.atomic
 def restricted_update(*, actor: Actor, employee: Employee, fields: dict[str, Any]) -> list[str]:
-    """Pay, national identifier, health notes: only with hr.restricted."""
-    require(actor, HrPerm.RESTRICTED)
+    """Pay, national identifier, health notes: only for those the employee's access lets change
+    them (hr.restricted)."""
+    if "restricted" not in Employee.access.fields_allowed(actor, employee, "change"):
+        raise Forbidden()
     details, _created = RestrictedDetails.objects.select_for_update().get_or_create(employee=employee)
     before = {name: getattr(details, name) for name in RESTRICTED}
     if "pay_amount" in fields:

@@ -16,7 +16,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from apps.accounts.models import person
-from apps.core.actors import Actor, can, require
+from apps.core.actors import Actor, require
 from apps.core.errors import Forbidden, invalid
 from apps.hr import calendar_link, leave
 from apps.hr.models import Employee, LeaveEntry, LeavePolicy, LeaveRequest
@@ -204,12 +204,6 @@ def _lock(employee: Employee) -> Employee:
     return Employee.objects.select_for_update().get(pk=employee.pk)
 
 
-def may_act_for(actor: Actor, employee: Employee) -> bool:
-    """Whether the actor may request or see leave of this employee: their own, or HR's."""
-    own = employee.user_id is not None and employee.user_id == getattr(actor, "pk", None)
-    return own or can(actor, HrPerm.APPROVE_LEAVE) or can(actor, HrPerm.ADMIN)
-
-
 @transaction.atomic
 def request_submit(
     *,
@@ -223,7 +217,8 @@ def request_submit(
     note: str = "",
 ) -> LeaveRequest:
     require(actor, HrPerm.LEAVE)
-    if not may_act_for(actor, employee):
+    # Requested for someone whose leave is theirs to see: themselves, or anyone's for HR.
+    if not LeaveRequest.access.covers(actor, employee=employee):
         raise Forbidden("You may request leave for yourself only; HR requests it for others.")
     employee = _lock(employee)
     today = timezone.localdate()
