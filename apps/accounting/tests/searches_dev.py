@@ -72,7 +72,6 @@ DEV = [
     ("is the Xero sync workign?", "getAccountingSyncStatus"),
     ("why did some invoices fail to go across to Xero", "getAccountingSyncErrors"),
     ("push the failed records to the external ledger again", "retryAccountingSyncs"),
-    ("when's our confirmation statement due at Companies House?", "getCompanyFilings"),
     ("we filed the annual accounts today, mark it done, reference 12345", "markFilingComplete"),
     ("warn whoever files 30 and 7 days before each deadline", "setFilingReminders"),
     ("record that Julia Marsh was appointed a director on 1 June", "addCorporateEvent"),

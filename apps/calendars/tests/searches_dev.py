@@ -11,7 +11,6 @@ DEV = [
     ("book a dentist appointment in my diary Tuesday at 3pm", "createCalendarEvent"),
     ("put a standup every weekday at 9:15 in the team calendar", "createCalendarEvent"),
     ("schedule lunch with Corinne on the 14th at the Ivy", "createCalendarEvent"),
-    ("block out Friday afternoon for focus time", "createCalendarEvent"),
     ("what's on my agenda over the next few days", "getCalendarSummary"),
     ("which time zone are we in and what calendars can I see", "getCalendarSummary"),
     ("set up a seperate calendar for the marketing team", "manageCalendar"),

@@ -39,7 +39,6 @@ DEV = [
         "set up a 3 email cold outreach sequence to the finder's leads from my mailbox",
         "createReachoutCampaign",
     ),
-    ("launch the spring outreach campaign", "controlReachoutCampaign"),
     ("how many replies and bounces has the webinar follow up sequence had", "getReachoutCampaign"),
     ("who gets the next campaign email and who's being skipped", "previewReachoutRecipients"),
     ("list our outbound email campaings", "listReachoutCampaigns"),

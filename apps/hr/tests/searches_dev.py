@@ -17,7 +17,6 @@ DEV = [
     ("Rory is dropping to 0.8 FTE from next month", "updateEmployee"),
     ("Hannah's last day is 30 June, record her as a leaver", "updateEmployee"),
     ("change Pete's line manager to Grace", "updateEmployee"),
-    ("list everyone in the Sales department", "listEmployees"),
     ("who's our payroll specialist?", "searchEmployees"),
     ("find staff based in the Glasgow office", "searchEmployees"),
     ("send Tom a login so he can get into the workspace", "inviteEmployeeToTeam"),
@@ -49,7 +48,6 @@ DEV = [
     ("show me the staff handbook policies", "getPolicies"),
     ("who hasn't acknowledged the new remote working policy yet", "getPolicyAcknowledgments"),
     ("I want to raise a confidential complaint about bullying by my line manager", "fileGrievance"),
-    ("show the open greivance cases", "getGrievances"),
     ("mark grievance 12 resolved, outcome: mediation agreed", "updateGrievance"),
     (
         "create a recruitment pipeline for the junior developer role: screen, interview, offer",

@@ -22,6 +22,5 @@ DEV = [
     ("mark all my notifications as read", "updateNotification"),
     ("archive those three alerts about the server", "updateNotification"),
     ("flag that one as unread again so I remember it", "updateNotification"),
-    ("open my notifications panel", "openNotifications"),
     ("what's new under the bell icon?", "openNotifications"),
 ]

@@ -18,9 +18,7 @@ DEV = [
     ),
     ("this one's beyond me, pass it to a senior agent", "escalateTicket"),
     ("the escalation on the outage ticket is dealt with, engineering patched it", "resolveEscalation"),
-    ("how's the support queue looking, any SLA breaches?", "getCustomerServiceOverview"),
     ("how many tickets are open vs pending right now", "getCustomerServiceOverview"),
-    ("what are our response time targets for urgent tickets?", "getSupportSummary"),
     (
         "which address do customers write to for help, and after how many days do solved tickets auto close",
         "getSupportSummary",

@@ -40,6 +40,5 @@ DEV = [
     ("swich the weekly digest schedule back on", "enableScheduledTask"),
     ("get rid of the daily stock-count schedule altogether", "deleteScheduledTask"),
     ("what's the repeat rule and timezone of the month-end scheduled job", "getScheduledTask"),
-    ("stitch these three PDFs together into one pack", "combineFiles"),
     ("save the task's summary output as notes.md in our files", "writeFile"),
 ]
