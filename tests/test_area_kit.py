@@ -250,6 +250,54 @@ def test_the_start_up_checks_hold_every_record_and_kind_to_a_declaration():
     assert found == {"atrium.E004", "atrium.E005"}
 
 
+def test_restricted_fields_are_read_and_changed_with_their_own_permission(people):
+    """An employee's pay, identifiers and health (`fields`): read with hr.restricted, changed
+    with it by those who may change the employee."""
+    from apps.hr.models import Employee
+    from apps.hr.tests.factories import EmployeeFactory
+
+    employee = EmployeeFactory(actor=people["owner"])
+    reader = person_with({"hr.view", "hr.restricted"}, email="kit-restricted@acme.example")
+
+    assert Employee.access.fields_allowed(people["owner"], employee) == {"restricted"}
+    assert Employee.access.fields_allowed(people["owner"], employee, "change") == {"restricted"}
+    assert Employee.access.fields_allowed(people["member"], employee) == set()
+    assert Employee.access.fields_allowed(reader, employee) == {"restricted"}
+    assert Employee.access.fields_allowed(reader, employee, "change") == set()  # not theirs to change
+
+
+def test_covers_says_whose_rows_a_row_about_one_employee_would_be(people):
+    """The owner path from the values given (an employee: theirs), or every row for those who
+    see all: what a request made for someone, or their balance, is checked against."""
+    from apps.hr.models import LeaveRequest
+    from apps.hr.tests.factories import EmployeeFactory, employee_of
+
+    mine = employee_of(people["member"], actor=people["owner"])
+    another = EmployeeFactory(actor=people["owner"])
+    approver = person_with({"hr.view", "hr.leave", "hr.approve_leave"}, email="kit-approver@acme.example")
+
+    assert LeaveRequest.access.covers(people["member"], employee=mine)
+    assert not LeaveRequest.access.covers(people["member"], employee=another)
+    assert not LeaveRequest.access.covers(people["member"], employee=None)
+    assert LeaveRequest.access.covers(approver, employee=another)  # sees_all
+    assert LeaveRequest.access.covers(people["admin"], employee=another)  # the area's admins
+
+
+def test_a_path_through_many_rows_gives_each_row_once(people):
+    """`also="assessments__author"`: a review with several assessments is one row to each of
+    its authors and to its manager, as restrict, fetch and level say."""
+    from apps.hr.models import Review
+    from apps.hr.tests.factories import EmployeeFactory, review
+
+    owner, peers = people["owner"], [people["member"], people["viewer"], people["admin"]]
+    made = review(owner, EmployeeFactory(actor=owner), manager=owner, peers=peers)
+
+    assert Review.objects.restrict(people["member"]).filter(pk=made.pk).count() == 1
+    assert Review.objects.restrict(people["owner"]).filter(pk=made.pk).count() == 1
+    assert Review.access.level(people["member"], made) == "view"
+    assert Review.objects.fetch(people["owner"], made.pk, "change") == made
+
+
 def _formatted(value: ast.expr) -> bool:
     """Text put together where it is used: an f-string, a %-format or a .format()."""
     if isinstance(value, ast.IfExp):

@@ -382,8 +382,7 @@ def reminders_send(*, today: date | None = None) -> int:
     """Sends the reminders due today in the current workspace; returns how many filings were
     reminded of. One notification per filing and sweep, for the nearest lead time reached."""
     from apps.accounts.models import User
-    from apps.notifications import services as notifications
-    from apps.notifications.models import Notification
+    from apps.notifications import api as notifications
 
     today = today or timezone.localdate()
     people: list[Any] | None = None
@@ -415,11 +414,15 @@ def reminders_send(*, today: date | None = None) -> int:
             "end": filing.period_end,
             "id": filing.pk,
         }
-        priority = Notification.Priority.HIGH if left <= 7 else Notification.Priority.NORMAL
+        priority = notifications.Priority.HIGH if left <= 7 else notifications.Priority.NORMAL
         with transaction.atomic():
             for person in people:
                 notifications.notify(
-                    recipient=person, title=title, body=body, kind=Notification.Kind.SYSTEM, priority=priority
+                    recipient=person,
+                    title=title,
+                    body=body,
+                    kind=notifications.Kind.SYSTEM,
+                    priority=priority,
                 )
             filing.reminded = sorted({*filing.reminded, *fresh})
             filing.save(update_fields=["reminded", "updated_at"])

@@ -75,9 +75,9 @@ def _require_draft(document: SalesDocument) -> None:
 
 def _customer(actor: Actor, document: SalesDocument, fields: dict[str, Any]) -> None:
     if fields.get("contact_id") is not None:
-        from apps.contacts.models import Contact
+        from apps.contacts import api as contacts_api
 
-        contact = Contact.objects.fetch(actor, fields["contact_id"])
+        contact = contacts_api.contact(actor=actor, contact_id=fields["contact_id"])
         document.contact = contact
         document.customer_name = fields.get("customer_name") or contact.display_name
         document.customer_email = fields.get("customer_email") or contact.email
@@ -275,6 +275,8 @@ def _allocate_credit(note: SalesDocument) -> None:
     invoice's amount due falls by it and the note counts as paid by as much; what the invoice no
     longer owes stays on the note as credit (its amount due, negative on the statement). Both
     are on the receivable already (the note's posting credited it): no entry of its own."""
+    if note.origin_id is None:
+        return
     invoice = SalesDocument.objects.select_for_update().get(pk=note.origin_id)
     if invoice.status not in OPEN or invoice.currency != note.currency:
         return
@@ -526,9 +528,9 @@ def _require_unclaimed(charge: Charge) -> None:
 
 def _charge_apply(actor: Actor, charge: Charge, fields: dict[str, Any], *, creating: bool) -> None:
     if fields.get("contact_id") is not None:
-        from apps.contacts.models import Contact
+        from apps.contacts import api as contacts_api
 
-        charge.contact = Contact.objects.fetch(actor, fields["contact_id"])
+        charge.contact = contacts_api.contact(actor=actor, contact_id=fields["contact_id"])
         charge.customer_name = fields.get("customer_name") or charge.contact.display_name
     for name in ("customer_name", "description"):
         if fields.get(name):

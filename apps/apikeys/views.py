@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.apikeys import charts, clients, errors, selectors, services
 from apps.apikeys.forms import AgentConnectionForm, ApiKeyForm, RenameKeyForm, RollSecretForm
+from apps.catalogue import profiles
 from apps.catalogue.permissions import CataloguePerm
 from apps.core.actors import can
 from apps.core.errors import AppError, ValidationFailed
@@ -177,6 +178,11 @@ def key_revoke(request: AuthenticatedHttpRequest, key_id: int) -> HttpResponse:
     return redirect("apikeys:list")
 
 
+def _profile_choice(key: str) -> str:
+    profile = profiles.get(key) if key else None
+    return profile.choice if profile is not None else key
+
+
 @page()
 def agent_connection(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = AgentConnectionForm(request.POST or None)
@@ -217,6 +223,8 @@ def agent_connection(request: AuthenticatedHttpRequest) -> HttpResponse:
                     "pk": shown["key_id"],
                     "label": shown.get("key_label", ""),
                     "profile": shown["profile"],
+                    # The profile as the person chose it: by what they do.
+                    "profile_choice": _profile_choice(shown["profile"]),
                 },
                 "token": {"pk": shown.get("token_id"), "name": shown.get("token_name", "")},
             },

@@ -266,12 +266,12 @@ def _exclude(event: Event, text: str, zone: ZoneInfo) -> None:
 def attendee_add(*, actor: Any, event: Event, spec: dict[str, Any]) -> bool:
     """Adds one attendee (an e-mail address, a workspace person's or a contact's); False when
     they were already invited."""
-    from apps.contacts import related
+    from apps.contacts import api as contacts_api
 
     email = (spec.get("email") or "").strip().lower()
     contact = None
     if spec.get("contact_id"):
-        contact = related.contact(actor=actor, contact_id=spec["contact_id"])
+        contact = contacts_api.contact(actor=actor, contact_id=spec["contact_id"])
         email = email or (contact.email or "").lower()
         if not email:
             raise invalid(
@@ -289,7 +289,7 @@ def attendee_add(*, actor: Any, event: Event, spec: dict[str, Any]) -> bool:
         return False
     user = User.objects.filter(email=email, is_active=True).first()
     if contact is None:
-        contact = related.contacts(actor).filter(email__iexact=email).order_by("pk").first()
+        contact = contacts_api.contacts(actor).filter(email__iexact=email).order_by("pk").first()
     name = (
         (spec.get("name") or "").strip()[:200]
         or (user.full_name if user else "")

@@ -78,7 +78,7 @@ def get_calendar_summary(
     events = Event.objects.restrict(ctx.actor)
     upcoming = selectors.occurrences(events, start=now, end=now + timedelta(days=days))[:25]
     waiting = events.filter(
-        attendees__user=ctx.actor, attendees__response=Attendee.Response.NEEDS_ACTION
+        attendees__user=ctx.actor.pk, attendees__response=Attendee.Response.NEEDS_ACTION
     ).exclude(status=Event.Status.CANCELLED)
     pending = selectors.occurrences(waiting, start=now, end=now + timedelta(days=365))
     first_of_each: dict[int, selectors.Occurrence] = {}
@@ -448,12 +448,12 @@ def check_availability(
     zone = recurrence.zone_named(time_zone, field="time_zone")
     begin, finish = _window(start, end, default_days=7, longest_days=31)
     from apps.accounts.models import User
-    from apps.contacts import related
+    from apps.contacts import api as contacts_api
 
     people, every_busy = [], []
     for email in dict.fromkeys(address.strip().lower() for address in attendees):
         user = User.objects.filter(email=email, is_active=True).first()
-        contact = related.contacts(ctx.actor).filter(email__iexact=email).order_by("pk").first()
+        contact = contacts_api.contacts(ctx.actor).filter(email__iexact=email).order_by("pk").first()
         found = selectors.occurrences(selectors.busy_events_of(email, user), start=begin, end=finish)
         ids = {occurrence.event.pk for occurrence in found}
         visible = set(Event.objects.restrict(ctx.actor).filter(pk__in=ids).values_list("pk", flat=True))

@@ -4,7 +4,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from apps.catalogue import dispatch, registry, search
+from apps.catalogue import dispatch, registry, rerank, search
 from apps.catalogue.checks import description_body, first_sentence
 from apps.catalogue.dispatch import ToolContext, usable_tools
 from apps.catalogue.errors import CallToolItself, NoSuchTool
@@ -92,7 +92,10 @@ def search_tools(
         counts[spec.area] = counts.get(spec.area, 0) + 1
     if areas:
         specs = tuple(spec for spec in specs if spec.area in set(areas))
-    found = [spec for _score, spec in search.rank(specs, query)] if query.strip() else list(specs)
+    if query.strip():
+        found = rerank.reordered(ctx.principal, query, [spec for _score, spec in search.rank(specs, query)])
+    else:
+        found = list(specs)
     return ToolSearchOut(
         query=query,
         total=len(found),

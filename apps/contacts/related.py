@@ -45,6 +45,7 @@ from apps.contacts.shapes import ContactRef
 from apps.core import areas, kinds, workspaces
 from apps.core.actors import Actor, actor_id, can
 from apps.core.errors import invalid
+from apps.core.records import Anyone
 
 
 def contact(*, actor: Actor | None, contact_id: int) -> Contact:
@@ -62,8 +63,8 @@ def organisation(*, actor: Actor | None, contact_id: int, field: str = "organisa
     return found
 
 
-def contacts(actor: Actor | None) -> QuerySet[Contact]:
-    """The live contacts the actor may see."""
+def contacts(actor: Actor | Anyone | None) -> QuerySet[Contact]:
+    """The live contacts the actor (or `ANYONE`) may see."""
     return Contact.objects.restrict(actor)
 
 

@@ -27,7 +27,7 @@ from apps.core import origin, search, sharing
 from apps.core.actors import can, require
 from apps.core.errors import invalid
 from apps.core.records import ShareAccess, Visibility
-from apps.notifications import services as notifications
+from apps.notifications import api as notifications
 
 logger = logging.getLogger(__name__)
 

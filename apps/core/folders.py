@@ -18,7 +18,7 @@ checked by `check_move` (never into itself or one of its own sub-folders).
 import logging
 import unicodedata
 from collections.abc import Iterable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.db import models
@@ -149,8 +149,8 @@ def get(model: type[F], *, actor: Actor, folder_id: int | None, trash: bool = Fa
     """The folder `folder_id` as `actor` may see it; None (no id) is the root."""
     if folder_id is None:
         return None
-    folder: F = model.objects.fetch(actor, folder_id, trash=trash)
-    return folder
+    # The model's manager is typed with the base's rows; it answers the model's own.
+    return cast(F, model.objects.fetch(actor, folder_id, trash=trash))
 
 
 def create(model: type[F], *, actor: Actor, name: str, parent: Any) -> F:

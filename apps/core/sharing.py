@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from apps.core.actors import Actor, can
 from apps.core.errors import MayNotUseArea, NotOwner, OwnsItAlready, ShareNeedsChange
-from apps.core.records import ShareAccess, Visibility
+from apps.core.records import ADMIN, OWNER, ShareAccess, Visibility
 
 USER = settings.AUTH_USER_MODEL
 
@@ -62,7 +62,7 @@ def change(
     if person_email is None and visibility is None:
         raise ShareNeedsChange(details={"person_email": ["give personEmail or visibility"]})
     if visibility is not None and visibility != item.visibility:
-        if not rule.is_admin(actor) and item.owner_id != getattr(actor, "pk", None):
+        if rule.level(actor, item) not in (ADMIN, OWNER):
             raise NotOwner()
         item.visibility = visibility
         item.save(update_fields=["visibility", "updated_at"])

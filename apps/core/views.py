@@ -118,6 +118,24 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     return render(request, "404.html", status=404)
 
 
+class UnknownUrlMiddleware:
+    """With DEBUG on (`make run`), Django answers a URL no route matches with its debug page, which
+    lists every route of the host. Debug pages stay for errors in code (a view's own 404 keeps its
+    traceback-free debug page too), but an unknown URL gets the project's 404 page, as in
+    production. Placed inside the workspace middleware, whose own answer for an unknown host
+    stands, and outside CommonMiddleware, whose missing-slash redirect comes first."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        unmatched = getattr(request, "resolver_match", None) is None
+        if settings.DEBUG and response.status_code == 404 and unmatched:
+            return not_found(request)
+        return response
+
+
 def dependency_unavailable(request: HttpRequest, outage: errors.ServiceUnavailable) -> HttpResponse:
     """503 while PostgreSQL or Redis cannot be reached: SPEC 7.1's body for the JSON APIs (and any
     client that does not ask for HTML), a static page otherwise. Nothing here touches the

@@ -65,6 +65,16 @@ class StageInUse(Conflict):
     )
 
 
+class NoDealRate(NoExchangeRate):
+    """A deal in another currency than its pipeline's, without the rate to it (one given today)."""
+
+    data_fields = ("source", "target")
+    msg_format = _(
+        "The deal is in {source} and its pipeline reports in {target}: give `rate` (one {source} in "
+        "{target} today)."
+    )
+
+
 class NoRateToPipeline(NoExchangeRate):
     """A deal moved to a pipeline in another currency than the one its rate is to."""
 

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from apps.accounting import api as accounting
 from apps.accounts.models import person
 from apps.core import kinds, origin, records, recurrence, sharing
 from apps.core.actors import Actor, actor_id, require
@@ -250,26 +251,29 @@ def _party(actor: Actor, entity_type: str, entity_id: int | None) -> Any:
     return kinds.resolve(actor=actor, entity_type=entity_type, entity_id=entity_id).instance
 
 
-def _rate(deal: Deal, given: Any) -> None:
-    """The deal's rate to its pipeline's currency: 1 for the same currency, else the one given."""
-    deal.rate_date = timezone.localdate()
-    if deal.currency == deal.pipeline.currency:
-        deal.exchange_rate = Decimal(1)
-        return
-    if given is None:
-        raise NoExchangeRate(
-            source=deal.currency,
-            target=deal.pipeline.currency,
-            date=deal.rate_date.isoformat(),
-            details={"rate": ["required for another currency"]},
-        )
+def _given_rate(given: Any) -> Decimal:
     try:
         rate = Decimal(str(given)).quantize(Decimal("0.00000001"))
     except (InvalidOperation, ValueError):
         raise invalid("rate", _("{given!r} is not a number"), given=given) from None
     if not Decimal("0.00000001") <= rate <= Decimal("1000000000"):
         raise invalid("rate", _("must be more than 0 and at most 1,000,000,000"))
-    deal.exchange_rate = rate
+    return rate
+
+
+def _rate(deal: Deal, given: Any) -> None:
+    """The deal's rate to its pipeline's currency (apps.accounting.api.rate): 1 for the same
+    currency, else the one given, kept with the day it was given."""
+    deal.rate_date = timezone.localdate()
+    source, target = deal.currency, deal.pipeline.currency
+    checked = _given_rate(given) if given is not None and source != target else None
+    try:
+        found = accounting.rate(source=source, target=target, on=deal.rate_date, given=checked, look_up=False)
+    except NoExchangeRate:
+        raise errors.NoDealRate(
+            source=source, target=target, details={"rate": ["required for another currency"]}
+        ) from None
+    deal.exchange_rate = found.value
 
 
 def _apply(actor: Actor, deal: Deal, fields: dict[str, Any], creating: bool) -> None:

@@ -10,7 +10,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.contacts.related import LinkedContact
+from apps.contacts.api import LinkedContact
 from apps.core.errors import TrashedNotFound
 from apps.core.records import Access, Record
 from apps.departments.permissions import DepartmentsPerm

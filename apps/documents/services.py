@@ -7,7 +7,7 @@ from django.conf import settings
 
 from apps.accounts.models import person
 from apps.core import folders as trees
-from apps.core.actors import Actor, can, require
+from apps.core.actors import Actor, require
 from apps.core.records import Visibility
 from apps.documents import errors, pdf, richtext, selectors
 from apps.documents.models import Document, DocumentFolder, DocumentVersion
@@ -160,12 +160,10 @@ def document_export_pdf(
 ) -> Any:
     """Renders the document (or one of its versions) to PDF, stores it in Files (in `folder`, a
     files folder, default "/Document exports") and attaches it to the document. Returns the file."""
-    from apps.files import services as files
-    from apps.files.models import File
-    from apps.files.permissions import FilesPerm
+    from apps.files import api as files
 
     require(actor, DocumentsPerm.EXPORT)
-    if not can(actor, FilesPerm.EDIT):
+    if not files.may_add(actor):
         raise errors.ExportNotAllowed()
     source = selectors.version_get(document=document, number=version) if version else document
     data = pdf.render(
@@ -183,7 +181,7 @@ def document_export_pdf(
         content=data,
         folder=folder,
         mime_type="application/pdf",
-        source=File.Source.EXPORT,
+        source=files.Source.EXPORT,
         origin=f"document {document.pk} v{version or document.version}",
     )
     files.file_attach(actor=actor, file=file, record=document)

@@ -24,8 +24,8 @@ from apps.core.kinds import attachments
 from apps.documents import errors, selectors, services
 from apps.documents.models import Document, DocumentFolder
 from apps.documents.permissions import DocumentsPerm
-from apps.files.models import Folder
-from apps.files.shapes import FileOut
+from apps.files import api as files
+from apps.files.api import FileOut
 
 DocumentId = Annotated[int, id_field("listDocuments")]
 Format = Annotated[Literal["markdown", "html", "text"], Field(description="How content is written")]
@@ -285,7 +285,7 @@ def export_document_to_pdf(
 ) -> ExportOut:
     """Save a document as a PDF in Files, attached to it. To send it: emailFileAsAttachment."""
     document = Document.objects.fetch(ctx.actor, document_id)
-    folder = folders.get(Folder, actor=ctx.actor, folder_id=folder_id)
+    folder = files.folder(actor=ctx.actor, folder_id=folder_id)
     file = services.document_export_pdf(
         actor=ctx.actor, document=document, folder=folder, name=file_name, version=version
     )

@@ -14,11 +14,12 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from apps.accounting import api as accounting
 from apps.accounts.models import person
 from apps.core import records
-from apps.core.actors import Actor, actor_id, can, require
-from apps.core.errors import invalid
-from apps.events import errors, ical, imports, rates
+from apps.core.actors import Actor, actor_id, require
+from apps.core.errors import Forbidden, NoExchangeRate, invalid
+from apps.events import errors, ical, imports
 from apps.events.models import (
     Attendee,
     AttendeeImport,
@@ -333,7 +334,7 @@ def attendee_add(
     *, actor: Actor, event: Event, fields: dict[str, Any], needs: dict[str, str] | None = None
 ) -> Attendee:
     require(actor, EventsPerm.EDIT)
-    if needs and not can(actor, EventsPerm.NEEDS):
+    if needs and "needs" not in Attendee.access.fields_allowed(actor, action="change"):
         raise errors.NeedsNotAllowed()
     event = Event.objects.fetch(actor, event.pk, "change", lock=True)
     email = _check_email((fields.get("email") or "").strip().lower(), "email")
@@ -366,7 +367,7 @@ def attendee_update(
 ) -> tuple[Attendee, list[Attendee]]:
     """(attendee, those moved up from the waitlist because a place freed)."""
     require(actor, EventsPerm.EDIT)
-    if needs is not None and not can(actor, EventsPerm.NEEDS):
+    if needs is not None and "needs" not in Attendee.access.fields_allowed(actor, action="change"):
         raise errors.NeedsNotAllowed()
     event = Event.objects.fetch(actor, attendee.event_id, "change", lock=True)
     attendee = Attendee.objects.fetch(actor, attendee.pk, "change")
@@ -403,7 +404,8 @@ def attendee_update(
 
 def needs_set(*, actor: Actor, attendee: Attendee, needs: dict[str, str]) -> AttendeeNeeds | None:
     """Keeps only what is needed: a blank need is removed, and nothing stays when both are blank."""
-    require(actor, EventsPerm.NEEDS)
+    if "needs" not in Attendee.access.fields_allowed(actor, attendee, "change"):
+        raise Forbidden()
     event = attendee.event
     if event.needs_removed_at is not None or event.ends_at < timezone.now():
         raise invalid("needs", _("the event is over; needs are no longer kept"))
@@ -439,11 +441,14 @@ def invite(*, actor: Actor, attendee: Attendee) -> None:
 # --- imports --------------------------------------------------------------------------------------
 
 
-def _import_file(actor: Actor, file_id: int) -> Any:
-    from apps.files import services as files
-    from apps.files.models import File
+def _records_needs(actor: Actor) -> bool:
+    return "needs" in Attendee.access.fields_allowed(actor, action="change")
 
-    file = File.objects.fetch(actor, file_id)
+
+def _import_file(actor: Actor, file_id: int) -> Any:
+    from apps.files import api as files
+
+    file = files.file(actor=actor, file_id=file_id)
     return file, files.file_bytes(file)
 
 
@@ -456,7 +461,7 @@ def import_validate(*, actor: Actor, event: Event, file_id: int) -> tuple[import
     file, content = _import_file(actor, file_id)
     existing = {email.lower() for email in event.attendees.values_list("email", flat=True)}
     checked = imports.check(
-        imports.table_of(content, file.name), existing=existing, with_needs=can(actor, EventsPerm.NEEDS)
+        imports.table_of(content, file.name), existing=existing, with_needs=_records_needs(actor)
     )
     handle = links.sign(
         {"e": event.pk, "f": file.pk, "h": imports.digest(content), "u": actor_id(actor)}, salt=imports.SALT
@@ -483,7 +488,7 @@ def import_commit(*, actor: Actor, handle: str) -> tuple[AttendeeImport, bool]:
             raise errors.ImportFileChanged(file=file.pk, details={"handle": ["file changed"]})
         existing = {email.lower() for email in event.attendees.values_list("email", flat=True)}
         checked = imports.check(
-            imports.table_of(content, file.name), existing=existing, with_needs=can(actor, EventsPerm.NEEDS)
+            imports.table_of(content, file.name), existing=existing, with_needs=_records_needs(actor)
         )
         now, places = timezone.now(), None
         if event.capacity is not None:
@@ -531,6 +536,20 @@ def import_commit(*, actor: Actor, handle: str) -> tuple[AttendeeImport, bool]:
 # --- suppliers and budget lines -------------------------------------------------------------------
 
 
+def _rate(*, source: str, target: str, day: date, given: Decimal | None) -> Decimal:
+    """What one `source` is worth in `target` on `day` (apps.accounting.api.rate): 1 for the same
+    currency, else the rate the planner gave with the amounts; NoBudgetRate when there is none."""
+    try:
+        return accounting.rate(source=source, target=target, on=day, given=given, look_up=False).value
+    except NoExchangeRate:
+        raise errors.NoBudgetRate(
+            source=source,
+            target=target,
+            date=day.isoformat(),
+            details={"rate": ["required for another currency"]},
+        ) from None
+
+
 def supplier_add(*, actor: Actor, event: Event, fields: dict[str, Any]) -> Supplier:
     require(actor, EventsPerm.EDIT)
     event = Event.objects.fetch(actor, event.pk, "change")
@@ -558,7 +577,7 @@ def cost_lines_add(
         if any(value < 0 for value in amounts.values()):
             raise invalid(where, _("amounts cannot be negative"))
         given = dec(line["rate"], "0.00000001") if line.get("rate") else None
-        rate = rates.rate(source=currency, target=event.currency, day=day, given=given)
+        rate = _rate(source=currency, target=event.currency, day=day, given=given)
         made.append(
             BudgetLine(
                 event=event,
@@ -608,7 +627,7 @@ def _apply_block(event: Event, block: HotelBlock, fields: dict[str, Any]) -> Non
     given = dec(fields["exchange_rate"], "0.00000001") if fields.get("exchange_rate") else None
     if given is None and block.pk is not None:
         given = block.exchange_rate
-    block.exchange_rate = rates.rate(
+    block.exchange_rate = _rate(
         source=block.currency, target=event.currency, day=block.first_night, given=given
     )
 

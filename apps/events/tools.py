@@ -12,7 +12,6 @@ from apps.catalogue.kit import share_tool
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Changes, In, Limit, Offset, Out, Page, id_field, paginate
 from apps.core import search
-from apps.core.actors import can
 from apps.core.errors import NothingToChange
 from apps.events import errors, selectors, services
 from apps.events.models import Attendee, Event, HotelBlock, Supplier
@@ -381,7 +380,7 @@ def add_event_attendee(
     )
     if send_invitation:
         services.invite(actor=ctx.actor, attendee=attendee)
-    return AttendeeOut.of(attendee, with_needs=can(ctx.actor, EventsPerm.NEEDS))
+    return AttendeeOut.of(attendee, with_needs="needs" in Attendee.access.fields_allowed(ctx.actor))
 
 
 class AttendeeChanges(Changes):
@@ -412,7 +411,7 @@ def update_event_attendee(
         services.invite(actor=ctx.actor, attendee=attendee)
     attendee = Attendee.objects.select_related("needs", "travel").get(pk=attendee.pk)
     return AttendeeWithPromotions(
-        attendee=AttendeeOut.of(attendee, with_needs=can(ctx.actor, EventsPerm.NEEDS)),
+        attendee=AttendeeOut.of(attendee, with_needs="needs" in Attendee.access.fields_allowed(ctx.actor)),
         promoted=[a.pk for a in promoted],
     )
 
@@ -445,7 +444,7 @@ def list_event_attendees(
         if status == "waitlisted"
         else rows.order_by("name", "id")
     )
-    with_needs = can(ctx.actor, EventsPerm.NEEDS)
+    with_needs = "needs" in Attendee.access.fields_allowed(ctx.actor)
     found = paginate(
         rows, limit=limit, offset=offset, item=lambda a: AttendeeOut.of(a, with_needs=with_needs)
     )

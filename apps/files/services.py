@@ -18,7 +18,6 @@ import os
 from typing import Any, Literal, cast
 
 from django.conf import settings
-from django.core.mail import EmailMessage
 from django.core.validators import validate_email
 from django.db.models import Q
 from django.utils import timezone
@@ -26,13 +25,14 @@ from django.utils import timezone
 from apps.accounts.models import person
 from apps.core import folders as trees
 from apps.core.actors import Actor, require
-from apps.core.errors import EmailNotSent
-from apps.core.kinds import Item, attachments, sources
+from apps.core.errors import AppError, EmailNotSent
+from apps.core.kinds import Item, attachments
 from apps.core.observability import describe_error
 from apps.core.records import Visibility
 from apps.files import blobs, errors, extract
 from apps.files.models import Delivery, File, Folder
 from apps.files.permissions import FilesPerm
+from apps.mail import api as mail
 
 logger = logging.getLogger(__name__)
 
@@ -328,9 +328,9 @@ def clean_recipients(addresses: list[str]) -> list[str]:
 
 
 def file_email(*, actor: Actor, file: File, to: list[str], subject: str, message: str) -> Delivery:
-    """Sends the file as an e-mail attachment: from the person's own mailbox through the mail
-    app when the Email Inbox area is installed (sent once, kept in their Sent folder), otherwise
-    through Django's e-mail backend from the service's address, replies going to the person."""
+    """Sends the file as an e-mail attachment through the mail app (apps.mail.api.send): from the
+    person's own mailbox when the Email Inbox area is installed (sent once, kept in their Sent
+    folder), otherwise from the service's address, replies going to the person."""
     require(actor, FilesPerm.EMAIL)
     recipients = clean_recipients(to)
     limit = int(settings.ATRIUM_FILES_EMAIL_MAX_BYTES)
@@ -342,34 +342,20 @@ def file_email(*, actor: Actor, file: File, to: list[str], subject: str, message
             details={"file_id": ["too large to e-mail"]},
         )
     subject = " ".join(subject.split())[:200] or file.name
-    body = message or f"{file.name} is attached."
-    sender = sources.mail_sender()
-    if sender is not None:
-        sender.send(
-            actor=actor,
-            to=recipients,
-            subject=subject,
-            text=body,
-            files=[(file.name, file.mime_type, file_bytes(file))],
-        )
-        logger.info("file %s e-mailed from a mailbox to %s recipients", file.pk, len(recipients))
-        return Delivery.objects.create(
-            file=file, sent_by=person(actor), recipients=recipients, subject=subject
-        )
-    reply_to = getattr(actor, "email", "") or ""
-    email = EmailMessage(
-        subject=subject,
-        body=body,
-        from_email=settings.DEFAULT_FROM_EMAIL,
+    notice = mail.Notice(
         to=recipients,
-        reply_to=[reply_to] if reply_to else None,
+        subject=subject,
+        text=message or f"{file.name} is attached.",
+        reply_to=getattr(actor, "email", "") or "",
+        attachments=(mail.Attachment(file.name, file_bytes(file), file.mime_type),),
     )
-    email.attach(file.name, file_bytes(file), file.mime_type)
     delivery = Delivery.objects.create(
         file=file, sent_by=person(actor), recipients=recipients, subject=subject
     )
     try:
-        email.send(fail_silently=False)
+        mail.send([notice], sender=actor)
+    except AppError:
+        raise  # the mail app's own, from the person's mailbox: it names the problem
     except Exception as error:
         # By its class: an SMTP refusal quotes the addresses it refused.
         logger.warning("e-mail of file %s failed: %s", file.pk, describe_error(error))

@@ -5,6 +5,7 @@ from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
 from django.conf import settings
+from django.db.models import QuerySet
 from django.utils import timezone
 from pydantic import Field
 
@@ -259,6 +260,8 @@ def list_files(
     offset: Offset = 0,
 ) -> ListingOut:
     """List a folder's sub-folders and files, or find them by name with `query`. Trash: listFileTrash."""
+    folders: QuerySet[Folder]
+    files: QuerySet[File]
     if query and query.strip():
         folder = None
         folders = Folder.objects.restrict(ctx.actor).filter(name__icontains=query.strip())

@@ -9,7 +9,7 @@ from django.core.validators import URLValidator
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
-from apps.contacts import related
+from apps.contacts import api as contacts_api
 from apps.core import records, search
 from apps.core.actors import require
 from apps.core.errors import invalid
@@ -116,4 +116,4 @@ def _domains(values: list[str]) -> list[str]:
 
 
 def _organisation(actor: Any, contact_id: int | None) -> Any:
-    return related.organisation(actor=actor, contact_id=contact_id) if contact_id is not None else None
+    return contacts_api.organisation(actor=actor, contact_id=contact_id) if contact_id is not None else None

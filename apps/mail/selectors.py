@@ -77,7 +77,7 @@ def default_mailbox(*, actor: Actor) -> Mailbox:
     """The mailbox a new draft goes to when none is named: the actor's own, else the only one
     they may use; a clear error otherwise."""
     rows = Mailbox.objects.restrict(actor)
-    own = rows.filter(owner=actor, shared=False).first()
+    own = rows.filter(owner=actor.pk, shared=False).first()
     if own is not None:
         return own
     usable = list(rows[:2])

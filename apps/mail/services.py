@@ -377,6 +377,28 @@ def letter_send(
     return sending.deliver(row)
 
 
+def reply_send(
+    *,
+    actor: Actor | None,
+    mailbox: Mailbox,
+    to: str,
+    subject: str,
+    text: str,
+    reply_to: Message | None,
+    earlier: list[str] | None = None,
+) -> Outgoing:
+    """A reply sent at once from `mailbox` for another area, which checked its own permission (a
+    ticket's agent): to `reply_to` (quoted, with In-Reply-To and References), or, with no message
+    of theirs to answer (a phone ticket), threaded on the Message-IDs sent before (`earlier`)."""
+    letter = sending.Letter(sender=mailbox.address, to=[to], subject=subject, text=text, reply_to=reply_to)
+    composed = sending.compose(mailbox, letter)
+    if reply_to is None and earlier:
+        composed["In-Reply-To"] = earlier[-1]
+        composed["References"] = " ".join(earlier[-20:])
+    row = sending.queue(mailbox=mailbox, actor=actor, message=composed, recipients=[to], kind="reply")
+    return sending.deliver(row)
+
+
 def mail_new(*, actor: Actor, mailbox: Mailbox, to: list[str], subject: str, text: str) -> Outgoing:
     """A new message from `mailbox` sent at once (no draft kept), the signature once; stored in Sent."""
     require(actor, MailPerm.SEND)

@@ -80,7 +80,7 @@ def watcher_list(*, actor: Actor, entity: Entity | None = None, person: Any = No
         rows = Watcher.objects.none()
     rows = rows.select_related("user", "added_by")
     if person is not None and person.pk != actor.pk:
-        if not Watcher.access.is_admin(actor):
+        if not Watcher.access.all_rows(actor):
             raise OthersWatchers()
         return rows.filter(user=person)
     return rows if entity is not None else rows.filter(user=actor.pk)

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.core import kinds
-from apps.core.actors import can, require
+from apps.core.actors import actor_id, can, require
 from apps.core.errors import AppError, invalid
 from apps.core.kinds import Entity
 from apps.notifications.models import Notification, Watcher
@@ -121,11 +121,11 @@ def entity_changed(
     """A watched record changed: every watcher of `entity` other than `actor` who may still see
     it gets a notification saying `summary`. Areas call it from their services after a change."""
     entity = _entity(entity)
-    watchers = (
-        Watcher.objects.filter(content_type=entity.kind.content_type(), object_id=entity.id)
-        .exclude(user_id=getattr(actor, "pk", None))
-        .select_related("user", "user__role")
-    )
+    watchers = Watcher.objects.filter(
+        content_type=entity.kind.content_type(), object_id=entity.id
+    ).select_related("user", "user__role")
+    if (acting := actor_id(actor)) is not None:
+        watchers = watchers.exclude(user_id=acting)
     heading = title or _("%(kind)s “%(title)s” changed") % {
         "kind": entity.kind.key.replace("_", " ").capitalize(),
         "title": entity.title,

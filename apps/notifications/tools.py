@@ -311,11 +311,12 @@ def cancel_watcher(
         watcher = Watcher.objects.select_related("user").fetch(ctx.actor, watcher_id)
     else:
         entity = kinds.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
-        watcher = selectors.watcher_list(actor=ctx.actor, entity=entity).filter(user=ctx.actor.pk).first()
-        if watcher is None:
+        mine = selectors.watcher_list(actor=ctx.actor, entity=entity).filter(user=ctx.actor.pk).first()
+        if mine is None:
             raise errors.NotWatching(
                 entity_type=entity_type, entity_id=entity_id, details={"entity_id": ["not watched"]}
             )
+        watcher = mine
     watcher_pk = watcher.pk
     title = watcher.entity_title
     services.watcher_cancel(actor=ctx.actor, watcher=watcher)

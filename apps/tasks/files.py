@@ -20,9 +20,8 @@ from apps.accounts.models import person
 from apps.core import kinds
 from apps.core.actors import Actor
 from apps.core.errors import AppError, invalid
-from apps.files import errors as file_errors
-from apps.files import services as files
-from apps.files.models import File
+from apps.files import api as files
+from apps.files.api import File
 from apps.tasks import selectors
 from apps.tasks.models import Task, TaskEvent, TaskStep, TaskStepLink
 from apps.tasks.runner import Outcome, record
@@ -68,7 +67,7 @@ def file_write(
         folder=folder,
         mime_type=mime_type,
         description=description,
-        source=File.Source.TASK,
+        source=files.Source.TASK,
         origin=f"task {task.pk}" if task is not None else "",
         if_exists=if_exists,
     )
@@ -114,7 +113,7 @@ def _joined_text(sources: list[File], *, headings: bool) -> bytes:
     for source in sources:
         try:
             text = files.file_text(source).strip()
-        except file_errors.CannotExtract as error:
+        except files.CannotExtract as error:
             raise invalid(
                 "file_ids",
                 _("the text of file {id} ({type}) cannot be read, so it cannot be combined"),
@@ -140,7 +139,7 @@ def files_combine(
     in .pdf; otherwise their text, one after the other. Returns the file and how it combined them."""
     if len(set(file_ids)) != len(file_ids):
         raise invalid("file_ids", _("each file once"))
-    sources = [File.objects.select_related("folder").fetch(actor, pk) for pk in file_ids]
+    sources = [files.file(actor=actor, file_id=pk) for pk in file_ids]
     if name.lower().endswith(".pdf"):
         others = [str(f.pk) for f in sources if not _is_pdf(f)]
         if others:

@@ -5,11 +5,11 @@ progress, the task waits on it. Otherwise the first step not yet started starts:
 
 - `manual`: a person does it. The step waits; its assignee is notified. Moving its card to the
   board's last column (or skipping it) finishes it.
-- `agent`: the service's agent does it (apps.tasks.agents: the message gateway's conversation, paid
-  by the task's `agent_key`). The step waits on the agent until it reports the end of its work
-  (`agent_finished`); when it could not be handed over (no key chosen, the key revoked, its budget
-  spent) it waits and says why, and `agent_retry` hands it over again once a key is chosen. A
-  person may do it instead, or skip it.
+- `agent`: the service's agent does it (apps.tasks.agent_steps, through apps.core.agents: the
+  message gateway's conversation, paid by the task's `agent_key`). The step waits on the agent
+  until it reports the end of its work (`agent_finished`); when it could not be handed over (no
+  key chosen, the key revoked, its budget spent) it waits and says why, and `agent_retry` hands
+  it over again once a key is chosen. A person may do it instead, or skip it.
 - `notify`: the service notifies the step's recipients (default: the task's owner and the people
   it is shared with) with the step's title and instructions, and the step is done.
 - `write_file`: the service writes a file into the workspace's files (apps.tasks.files).
@@ -29,12 +29,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from apps.accounts.models import person
-from apps.core import actors
+from apps.core import actors, agents
 from apps.core.actors import Actor
 from apps.core.errors import invalid
-from apps.notifications import services as notifications
-from apps.notifications.models import Notification
-from apps.tasks import agents, errors, selectors
+from apps.notifications import api as notifications
+from apps.tasks import agent_steps, errors, selectors
 from apps.tasks.models import ChecklistItem, Task, TaskColumn, TaskEvent, TaskRun, TaskStep
 from apps.tasks.permissions import TasksPerm
 
@@ -138,7 +137,7 @@ def _notify_step(task: Task, step: TaskStep, actor: Actor | None) -> Outcome:
             body=step.instructions or task.title,
             actor=actor,
             entity=task,
-            kind=Notification.Kind.TASK,
+            kind=notifications.Kind.TASK,
         )
     ]
     if not told:
@@ -159,13 +158,23 @@ def _manual_step(task: Task, step: TaskStep, actor: Actor | None) -> Outcome:
             body=step.instructions,
             actor=actor,
             entity=task,
-            kind=Notification.Kind.TASK,
-            priority=Notification.Priority.HIGH if task.priority in ("high", "urgent") else "normal",
+            kind=notifications.Kind.TASK,
+            priority=notifications.Priority.HIGH if task.priority in ("high", "urgent") else "normal",
         )
     return Outcome(
         _("Waiting for %(who)s to do it and move it to “%(done)s”.")
         % {"who": who, "done": done_column(task).name},
         waiting_on=Task.WaitingOn.PERSON,
+    )
+
+
+def _hand_over(
+    handler: agents.HandOver, task: Task, step: TaskStep, run: TaskRun | None, actor: Actor | None
+) -> agents.HandedOver:
+    """The step handed to the agent, told what the task's owner (whom it acts as) may read."""
+    brief = agent_steps.brief_of(task=task, step=step, run=run, reader=task.owner)
+    return handler.hand_over(
+        task=task, step=step, run=run, actor=actor, brief=brief, instead=agent_steps.instead(task)
     )
 
 
@@ -180,7 +189,7 @@ def _agent_step(task: Task, step: TaskStep, actor: Actor | None, run: TaskRun | 
             % {"done": done_column(task).name},
             waiting_on=Task.WaitingOn.AGENT,
         )
-    handed = handler.hand_over(task=task, step=step, run=run, actor=actor)
+    handed = _hand_over(handler, task, step, run, actor)
     step.agent_conversation = handed.reference or None
     return Outcome(
         handed.message,
@@ -458,7 +467,7 @@ def agent_retry(*, task: Task, actor: Actor) -> bool:
     if step is None:
         return False
     run = current_run(task)
-    handed = handler.hand_over(task=task, step=step, run=run, actor=actor)
+    handed = _hand_over(handler, task, step, run, actor)
     if not handed.reference and handed.message == step.result:
         return False
     step.result, step.agent_conversation = handed.message, handed.reference or None
@@ -476,7 +485,7 @@ def agent_retry(*, task: Task, actor: Actor) -> bool:
 
 
 def agent_finished(*, task_id: int, step_id: int, reference: str, done: bool, text: str) -> bool:
-    """The end of the agent's work `reference` on a step (apps.tasks.agents.finished): done, the
+    """The end of the agent's work `reference` on a step (apps.tasks.agent_steps.finished): done, the
     step is finished with `text` as its result and the run goes on; failed, the step fails with
     `text`. Run it in a transaction: it locks the task. Idempotent, and it never moves a task
     that changed meanwhile: a step that is no longer waiting on this very work (finished or

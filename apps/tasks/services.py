@@ -20,7 +20,7 @@ from apps.core.actors import Actor, can
 from apps.core.errors import invalid
 from apps.core.kinds import Entity
 from apps.core.spending import KeyInfo
-from apps.notifications import services as notifications
+from apps.notifications import api as notifications
 from apps.tasks import errors, runner, selectors
 from apps.tasks.models import ChecklistItem, Task, TaskColumn, TaskEvent, TaskStep, TaskStepLink
 from apps.tasks.permissions import TasksPerm

@@ -1,7 +1,6 @@
 """Where areas learn about one another's activity with people: the upcoming events in which a
-contact takes part (Calendars), the e-mails from or to some addresses (Email Inbox); and where
-an area sends mail from the person's own mailbox (`mail_sender`: the Email Inbox area's, when
-installed).
+contact takes part (Calendars), the e-mails from or to some addresses (Email Inbox). (Sending
+mail is the mail app's own public module, apps.mail.api.)
 
 An area that holds such activity registers a source from its declaration (apps.core.areas:
 `Area(event_sources=[CalendarEvents()])`). A source is used only where its area is installed;
@@ -68,38 +67,8 @@ class MessageSource(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class SentMail:
-    message_id: str
-    sender: str
-    recipients: list[str]
-    sent_at: datetime | None
-
-
-class MailSender(Protocol):
-    area: str
-
-    def send(
-        self, *, actor: Actor, to: list[str], subject: str, text: str, files: list[tuple[str, str, bytes]]
-    ) -> SentMail:
-        """Sends a new message with files (name, type, bytes) attached from the actor's mailbox,
-        once; the mail app's errors name what went wrong."""
-        ...
-
-
 _event_sources: list[EventSource] = []
 _message_sources: list[MessageSource] = []
-_mail_senders: list[MailSender] = []
-
-
-def register_mail_sender(sender: MailSender) -> None:
-    if sender not in _mail_senders:
-        _mail_senders.append(sender)
-
-
-def mail_sender() -> MailSender | None:
-    """The installed area that sends mail from people's mailboxes, or None."""
-    return next((sender for sender in _mail_senders if workspaces.has_area(sender.area)), None)
 
 
 def register_event_source(source: EventSource) -> None:

@@ -14,7 +14,7 @@ from apps.accounts.permissions import PeoplePerm
 from apps.core import records
 from apps.core.actors import Actor, require
 from apps.core.errors import Forbidden, invalid
-from apps.departments.models import Department
+from apps.departments import api as departments
 from apps.hr import clean
 from apps.hr.models import Employee, RestrictedDetails
 from apps.hr.permissions import HrPerm
@@ -109,10 +109,10 @@ def _apply(actor: Actor, employee: Employee, fields: dict[str, Any], creating: b
         )
 
 
-def _department(actor: Actor, department_id: int | None) -> Department | None:
+def _department(actor: Actor, department_id: int | None) -> departments.Department | None:
     if not department_id:
         return None
-    found = Department.objects.restrict(actor).filter(pk=department_id).first()
+    found = departments.visible_department(actor, department_id)
     if found is None:
         raise invalid(
             "departmentId",
@@ -131,7 +131,8 @@ def _manager(actor: Actor, employee: Employee, manager_id: int | None) -> Employ
             "managerId", _("no employee {manager_id}; searchEmployees finds them"), manager_id=manager_id
         )
     # Walk up from the new manager: the employee must not be above them already.
-    seen, current = set(), manager
+    seen: set[int] = set()
+    current: Employee | None = manager
     while current is not None and current.pk not in seen:
         if employee.pk is not None and current.pk == employee.pk:
             raise invalid("managerId", _("an employee cannot report to themselves or to someone below them"))
@@ -154,8 +155,10 @@ def _person(employee: Employee, email: str | None) -> Any:
 
 @transaction.atomic
 def restricted_update(*, actor: Actor, employee: Employee, fields: dict[str, Any]) -> list[str]:
-    """Pay, national identifier, health notes: only with hr.restricted."""
-    require(actor, HrPerm.RESTRICTED)
+    """Pay, national identifier, health notes: only for those the employee's access lets change
+    them (hr.restricted)."""
+    if "restricted" not in Employee.access.fields_allowed(actor, employee, "change"):
+        raise Forbidden()
     details, _created = RestrictedDetails.objects.select_for_update().get_or_create(employee=employee)
     before = {name: getattr(details, name) for name in RESTRICTED}
     if "pay_amount" in fields:

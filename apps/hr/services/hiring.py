@@ -128,10 +128,9 @@ def duplicates_of(candidate: Candidate) -> list[tuple[Candidate, str]]:
 
 def _cv(actor: Actor, file_id: int) -> tuple[str, str]:
     """(file name, extracted text) of a CV in the Files area."""
-    from apps.files import services as files
-    from apps.files.models import File
+    from apps.files import api as files
 
-    file = File.objects.fetch(actor, file_id)
+    file = files.file(actor=actor, file_id=file_id)
     try:
         text = files.file_text(file)
     except AppError as error:
@@ -345,10 +344,9 @@ def candidates_ranked(
 
 def anonymise(candidate: Candidate) -> None:
     """Removes what identifies a candidate (and their CV file); stage history stays, without it."""
-    from apps.files.models import File
-    from apps.files.services import erase_rows
+    from apps.files import api as files
 
-    files = list(File.objects.filter(pk=candidate.cv_file_id)) if candidate.cv_file_id else []
+    cv = candidate.cv_file_id
     Candidate.objects.filter(pk=candidate.pk).update(
         name=f"Anonymised candidate {candidate.pk}",
         email="",
@@ -360,8 +358,8 @@ def anonymise(candidate: Candidate) -> None:
         duplicate_of=None,
         anonymised_at=timezone.now(),
     )
-    if files:
-        erase_rows(files)
+    if cv:
+        files.erase([cv])
 
 
 def anonymise_expired() -> int:

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
-from apps.core.actors import Actor, can, require
+from apps.core.actors import Actor, require
 from apps.core.errors import invalid
 from apps.hr import calendar_link, leave
 from apps.hr.errors import ApproverIsRequester, NotYourLeave
@@ -208,12 +208,6 @@ def _lock(employee: Employee) -> Employee:
     return Employee.objects.select_for_update().get(pk=employee.pk)
 
 
-def may_act_for(actor: Actor, employee: Employee) -> bool:
-    """Whether the actor may request or see leave of this employee: their own, or HR's."""
-    own = employee.user_id is not None and employee.user_id == getattr(actor, "pk", None)
-    return own or can(actor, HrPerm.APPROVE_LEAVE) or can(actor, HrPerm.ADMIN)
-
-
 @transaction.atomic
 def request_submit(
     *,
@@ -227,7 +221,8 @@ def request_submit(
     note: str = "",
 ) -> LeaveRequest:
     require(actor, HrPerm.LEAVE)
-    if not may_act_for(actor, employee):
+    # Requested for someone whose leave is theirs to see: themselves, or anyone's for HR.
+    if not LeaveRequest.access.covers(actor, employee=employee):
         raise NotYourLeave()
     employee = _lock(employee)
     today = timezone.localdate()
@@ -306,7 +301,7 @@ def _tell_manager(actor: Actor, request: LeaveRequest) -> None:
     manager = request.employee.manager
     if manager is None or manager.user is None or manager.user_id == getattr(actor, "pk", None):
         return
-    from apps.notifications.services import notify
+    from apps.notifications.api import notify
 
     notify(
         recipient=manager.user,
@@ -410,7 +405,7 @@ def _tell_requester(actor: Actor, request: LeaveRequest, what: str) -> None:
     recipient = request.employee.user or request.requested_by
     if recipient is None or recipient.pk == getattr(actor, "pk", None):
         return
-    from apps.notifications.services import notify
+    from apps.notifications.api import notify
 
     notify(
         recipient=recipient,

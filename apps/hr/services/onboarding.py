@@ -3,15 +3,15 @@ ticked off by their owners, and overdue items told to their owners (once)."""
 
 import logging
 from datetime import timedelta
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
-from apps.core.actors import Actor, can, require
+from apps.core.actors import Actor, require
 from apps.core.errors import invalid
+from apps.core.records import RecordQuerySet
 from apps.hr.errors import NotYourOnboardingItem
 from apps.hr.models import (
     Employee,
@@ -111,21 +111,11 @@ def checklist_start(*, actor: Actor, employee: Employee, template: OnboardingTem
     return checklist
 
 
-def may_tick(actor: Actor, item: OnboardingItem) -> bool:
-    me = getattr(actor, "pk", None)
-    employee = item.checklist.employee
-    return (
-        can(actor, HrPerm.ONBOARDING)
-        or item.owner_id == me
-        or (employee.user_id is not None and employee.user_id == me)
-    )
-
-
 @transaction.atomic
 def item_toggle(*, actor: Actor, item: OnboardingItem, done: bool) -> OnboardingItem:
     require(actor, HrPerm.VIEW)
     item = OnboardingItem.objects.select_for_update().select_related("checklist__employee").get(pk=item.pk)
-    if not may_tick(actor, item):
+    if not OnboardingItem.access.allows(actor, item, "change"):
         raise NotYourOnboardingItem()
     if done and item.done_at is None:
         item.done_at, item.done_by = timezone.now(), person(actor)
@@ -141,7 +131,7 @@ def item_toggle(*, actor: Actor, item: OnboardingItem, done: bool) -> Onboarding
 
 def overdue_notify() -> int:
     """Tells each owner of an overdue, open item about it, once. Returns how many were told."""
-    from apps.notifications.services import notify
+    from apps.notifications.api import notify
 
     today = timezone.localdate()
     told = 0
@@ -170,7 +160,5 @@ def overdue_notify() -> int:
     return told
 
 
-def items_visible(*, actor: Actor) -> Any:
-    return OnboardingItem.objects.filter(
-        checklist__in=OnboardingChecklist.objects.restrict(actor)
-    ).select_related("owner", "checklist__employee")
+def items_visible(*, actor: Actor) -> RecordQuerySet[OnboardingItem]:
+    return OnboardingItem.objects.restrict(actor).select_related("owner", "checklist__employee")

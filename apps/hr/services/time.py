@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
-from apps.core.actors import Actor, can, require
+from apps.core.actors import Actor, require
 from apps.core.errors import invalid
 from apps.hr.errors import NotYourClock
 from apps.hr.models import Employee, TimeEntry, TimeEntryEdit
@@ -25,11 +25,6 @@ DAILY_REST = timedelta(hours=11)
 WEEKLY_LIMIT_MINUTES = 48 * 60
 # A clock time this far from now is a correction: it needs a reason and is audited.
 LATE = timedelta(minutes=5)
-
-
-def may_clock_for(actor: Actor, employee: Employee) -> bool:
-    own = employee.user_id is not None and employee.user_id == getattr(actor, "pk", None)
-    return own or can(actor, HrPerm.TIME_MANAGE) or can(actor, HrPerm.ADMIN)
 
 
 def instant(value: datetime | None, zone_name: str, *, field: str) -> datetime:
@@ -86,7 +81,7 @@ def _audit(
 
 def _check(actor: Actor, employee: Employee) -> Employee:
     require(actor, HrPerm.TIME)
-    if not may_clock_for(actor, employee):
+    if not TimeEntry.access.covers(actor, employee=employee):
         raise NotYourClock()
     return Employee.objects.select_for_update().get(pk=employee.pk)
 
@@ -121,8 +116,9 @@ def clock_in(
         _audit(actor, entry, "clock_in", None, when, reason)
     warnings = []
     previous = entries.exclude(pk=entry.pk).filter(clock_out__lte=when).order_by("-clock_out").first()
-    if previous is not None and when - previous.clock_out < DAILY_REST:
-        hours = (when - previous.clock_out).total_seconds() / 3600
+    rested = when - previous.clock_out if previous is not None and previous.clock_out else None
+    if rested is not None and rested < DAILY_REST:
+        hours = rested.total_seconds() / 3600
         warnings.append(f"only {hours:.1f} h of rest since the last clock-out (11 h daily rest)")
     logger.info("employee %s clocked in (entry %s)", employee.pk, entry.pk)
     return entry, warnings

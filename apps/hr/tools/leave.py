@@ -118,7 +118,7 @@ def get_leave_balance(
 ) -> BalanceOut:
     """Days of leave left, from the ledger of accruals, leave taken and carry-over."""
     employee = employee_for(ctx, employee_id)
-    if not services.may_act_for(ctx.actor, employee):
+    if not LeaveRequest.access.covers(ctx.actor, employee=employee):
         raise NotYourBalance()
     found = services.balance_of(employee=employee, policy=services.policy_named(policy), year=year)
     return BalanceOut(

@@ -99,8 +99,10 @@ def get_policy_acknowledgments(
     from django.db.models import Q
     from django.utils import timezone
 
-    current = Employee.objects.filter(deleted_at__isnull=True, user__is_active=True).filter(
-        Q(end_date__isnull=True) | Q(end_date__gte=timezone.localdate())
+    current = (
+        Employee.objects.restrict(ctx.actor)
+        .filter(user__is_active=True)
+        .filter(Q(end_date__isnull=True) | Q(end_date__gte=timezone.localdate()))
     )
     missing = User.objects.filter(pk__in=current.values("user_id")).exclude(pk__in=done).order_by("email")
     return AcknowledgmentsOut(

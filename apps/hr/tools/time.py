@@ -12,6 +12,7 @@ from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Out
 from apps.core.errors import invalid
 from apps.hr.errors import NotYourTimeSheet
+from apps.hr.models import TimeEntry
 from apps.hr.permissions import HrPerm
 from apps.hr.selectors import time as selectors
 from apps.hr.services import time as services
@@ -81,7 +82,7 @@ def get_time_entries(
 ) -> TimeSheet:
     """An employee's clock-in/out pairs over days (at most 62), total worked and any warnings."""
     employee = employee_for(ctx, employee_id)
-    if not services.may_clock_for(ctx.actor, employee):
+    if not TimeEntry.access.covers(ctx.actor, employee=employee):
         raise NotYourTimeSheet()
     end = end or timezone.localdate()
     start = start or end - timedelta(days=6)
