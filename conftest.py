@@ -15,6 +15,7 @@ import faulthandler
 import os
 import signal
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -173,3 +174,24 @@ def page(browser, live_http):  # type: ignore[no-untyped-def]
     context.set_default_timeout(10_000)
     yield context.new_page()
     context.close()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test parametrised over a tool is in its area's group (tests/distribution.py), marked
+    before pytest-xdist reads the groups into the tests' ids."""
+    from tests.distribution import tool_group
+
+    for item in items:
+        group = tool_group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from tests.distribution import ModulesAndGroups
+
+    return ModulesAndGroups(config, log)
