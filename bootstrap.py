@@ -1123,13 +1123,13 @@ def cmd_down() -> int:
 def parallel(args: list[str]) -> list[str]:
     """The whole suite (no arguments) runs in one pytest-xdist process per core, each with its own
     test database and Redis database (config/settings/test.py); a module stays on one process, so
-    its servers start once, but a test parametrised over the tools goes with its area (the root
-    conftest.py's groups). Chosen tests (arguments) run in one process, unless they ask for more
+    its servers start once, but the tests over the catalogue's tools go by area (the scheduler of
+    tests/distribution.py). Chosen tests (arguments) run in one process, unless they ask for more
     (`-n`). ATRIUM_TEST_PROCESSES overrides the count (1: one process)."""
     if args:
         return args
     count = int(os.environ.get("ATRIUM_TEST_PROCESSES") or os.cpu_count() or 1)
-    return ["-n", str(count), "--dist", "loadgroup"] if count > 1 else []
+    return ["-n", str(count), "--dist", "loadfile"] if count > 1 else []
 
 
 def cmd_test(args: list[str]) -> int:

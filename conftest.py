@@ -176,22 +176,23 @@ def page(browser, live_http):  # type: ignore[no-untyped-def]
     context.close()
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """A test parametrised over a tool is in its area's group (tests/distribution.py), marked
-    before pytest-xdist reads the groups into the tests' ids."""
-    from tests.distribution import tool_group
-
-    for item in items:
-        group = tool_group(item)
-        if group is not None:
-            item.add_marker(pytest.mark.xdist_group(group))
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini(
+        "early_modules",
+        "test modules pytest-xdist hands out before any other (tests/distribution.py)",
+        type="linelist",
+        default=[],
+    )
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    if config.getvalue("dist") != "loadgroup":
+    """Under `--dist loadfile`, tests/distribution.py's scheduler: a test over a tool goes with
+    its module's tests of the same area, and the early modules go first."""
+    if config.getvalue("dist") != "loadfile":
         return None
-    from tests.distribution import ModulesAndGroups
+    from apps.catalogue import registry
+    from tests.distribution import ByModuleAndArea
 
-    return ModulesAndGroups(config, log)
+    tool_areas = {spec.name: spec.area for spec in registry.all_tools()}
+    return ByModuleAndArea(config, log, tool_areas=tool_areas, early=config.getini("early_modules"))

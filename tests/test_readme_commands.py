@@ -41,9 +41,8 @@ from django.conf import settings
 from apps.catalogue import registry
 from apps.core.testing import ROOT, database_url, free_port, mcp_session
 
-# Handed out before any other module under xdist (tests/distribution.py): its tests are few and
-# take minutes.
-pytestmark = [pytest.mark.live, pytest.mark.xdist_group("early:whole-service")]
+# pyproject.toml's `early_modules` names it: pytest-xdist hands it out before any other module.
+pytestmark = pytest.mark.live
 
 VENV_BIN = (ROOT / ".venv" / "bin").resolve()
 PERSON = "someone@example.org"
