@@ -7,7 +7,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.core.validators import URLValidator, validate_email
+from django.core.validators import URLValidator
 from django.db.models import Q
 from django.utils import timezone
 
@@ -22,7 +22,7 @@ from apps.contacts.models import (
     OwnershipChange,
 )
 from apps.contacts.permissions import ContactsPerm
-from apps.core import origin, search, sharing
+from apps.core import clean, origin, search, sharing
 from apps.core.actors import can, require
 from apps.core.errors import ValidationFailed, invalid
 from apps.core.records import ShareAccess, Visibility
@@ -120,13 +120,7 @@ def clean_fields(*, actor: Any, fields: dict[str, Any], contact: Contact | None 
             value = country.alpha2
         cleaned["country"] = value
     if "email" in fields:
-        value = (fields["email"] or "").strip().lower()
-        if value:
-            try:
-                validate_email(value)
-            except ValidationError as error:
-                raise invalid("email", f"{value!r} is not an e-mail address") from error
-        cleaned["email"] = value
+        cleaned["email"] = clean.email(fields["email"])
     region = cleaned.get("country", contact.country if contact else "")
     for name in ("phone", "mobile"):
         if name in fields:
@@ -209,7 +203,7 @@ def _clean_organisation(actor: Any, organisation_id: int | None, contact: Contac
 def _clean_owner(email: str | None) -> Any:
     if not email:
         return None
-    owner = sharing.person_by_email(email)
+    owner = clean.person_by_email(email)
     if not can(owner, ContactsPerm.VIEW):
         raise invalid("owner_email", f"{owner.email} may not see contacts, so cannot own one")
     return owner

@@ -38,6 +38,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from apps.core import clean
 from apps.core.actors import Actor, actor_id, can, require
 from apps.core.errors import AppError, Forbidden, InTrash, ReadOnly, RecordNotFound, ValidationFailed
 
@@ -415,13 +416,7 @@ def save_changes(record: Any, names: Iterable[str], apply: Callable[[], None]) -
 def unique_name(record: Any, value: Any, *, what: str, limit: int, field: str = "name") -> str:
     """`value` with its spaces tidied, required, and not the name of another live record of the
     same model (compared without case; soft-deleted records do not count)."""
-    name = " ".join(str(value or "").split())
-    if not name:
-        raise ValidationFailed(f"{field}: is required and cannot be empty.", details={field: ["is required"]})
-    if len(name) > limit:
-        raise ValidationFailed(
-            f"{field}: at most {limit} characters.", details={field: [f"at most {limit} characters"]}
-        )
+    name = clean.text(value, field=field, limit=limit, required=True)
     taken = (
         type(record)
         .objects.filter(**{f"{field}__iexact": name, "deleted_at__isnull": True})

@@ -31,12 +31,12 @@ from django.utils import timezone
 
 from apps.accounts.models import person
 from apps.contacts.models import Contact
+from apps.core import clean
 from apps.core.actors import Actor, require
 from apps.core.db import connection
 from apps.core.errors import AppError, invalid
 from apps.core.records import unique_name
 from apps.core.sharing import Visibility
-from apps.core.times import known_zones
 from apps.core.workspaces import current_workspace
 from apps.deals.errors import WrongCampaignState
 from apps.deals.models import (
@@ -72,13 +72,6 @@ def country_zones() -> dict[str, str]:
             if len(parts) >= 3:
                 found.setdefault(parts[0].upper(), parts[2])
     return found
-
-
-def _zone_name(value: str, field: str) -> str:
-    name = value.strip()
-    if name not in known_zones():
-        raise invalid(field, f"{value!r} is not a time zone name such as Europe/Paris")
-    return name
 
 
 def _workspace_zone() -> str:
@@ -173,7 +166,7 @@ def campaign_create(
         window_start=start,
         window_end=end,
         weekdays=days,
-        time_zone=_zone_name(time_zone or _workspace_zone(), "timeZone"),
+        time_zone=clean.zone(time_zone or _workspace_zone()),
         daily_cap=daily_cap,
         visibility=Visibility.PRIVATE if private else Visibility.WORKSPACE,
     )

@@ -3,7 +3,6 @@ all or nothing, keeps the deal's history (DealEvent, with the agent's tool call 
 change: apps.core.origin) and logs ids only."""
 
 import logging
-import re
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -12,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.accounts.models import person
-from apps.core import kinds, origin, records, recurrence, sharing
+from apps.core import clean, kinds, origin, records, recurrence, sharing
 from apps.core.actors import Actor, actor_id, require
 from apps.core.errors import ValidationFailed, invalid
 from apps.deals import errors
@@ -20,28 +19,11 @@ from apps.deals.models import Activity, Deal, DealEvent, Pipeline, Stage, StageV
 from apps.deals.permissions import DealsPerm
 
 logger = logging.getLogger(__name__)
-CURRENCY = re.compile(r"^[A-Z]{3}$")
 MAX_STAGES = 20
 MAX_VALUE = Decimal("99999999999999.99")
 
 
 # --- small checks ---------------------------------------------------------------------------------
-
-
-def clean_text(value: Any, *, field: str, limit: int, required: bool = True) -> str:
-    text = " ".join(str(value or "").split())
-    if required and not text:
-        raise invalid(field, "is required and cannot be empty")
-    if len(text) > limit:
-        raise invalid(field, f"at most {limit} characters")
-    return text
-
-
-def clean_currency(value: Any, field: str = "currency") -> str:
-    code = str(value or "").strip().upper()
-    if not CURRENCY.match(code):
-        raise invalid(field, f"{value!r} is not a three-letter ISO 4217 code (EUR, USD, GBP)")
-    return code
 
 
 def money(value: Any, field: str = "value") -> Decimal:
@@ -91,7 +73,7 @@ def record_event(
 
 
 def _stage_fields(value: dict[str, Any], *, field: str) -> dict[str, Any]:
-    name = clean_text(value.get("name"), field=field, limit=80)
+    name = clean.text(value.get("name"), field=field, limit=80, required=True)
     probability = value.get("probability", 0)
     if probability is None or not 0 <= int(probability) <= 100:
         raise invalid(field, f"win probability of {name!r} must be 0 to 100")
@@ -113,8 +95,8 @@ def pipeline_create(
         raise invalid("stages", "each stage name once")
     pipeline = Pipeline(
         created_by=person(actor),
-        description=clean_text(description, field="description", limit=500, required=False),
-        currency=clean_currency(currency),
+        description=clean.text(description, field="description", limit=500),
+        currency=clean.currency(currency),
     )
     pipeline.name = records.unique_name(pipeline, name, what="a pipeline", limit=120)
     pipeline.save()
@@ -157,9 +139,7 @@ def pipeline_manage(*, actor: Actor, pipeline_id: int, action: str, **given: Any
         if given.get("name"):
             pipeline.name = records.unique_name(pipeline, given["name"], what="a pipeline", limit=120)
         if given.get("description") is not None:
-            pipeline.description = clean_text(
-                given["description"], field="description", limit=500, required=False
-            )
+            pipeline.description = clean.text(given["description"], field="description", limit=500)
         pipeline.save()
         return pipeline, f"Pipeline {pipeline.pk} is now {pipeline.name!r}."
     if action == "archive":
@@ -270,11 +250,11 @@ def _rate(deal: Deal, given: Any) -> None:
 
 def _apply(actor: Actor, deal: Deal, fields: dict[str, Any], creating: bool) -> None:
     if "title" in fields:
-        deal.title = clean_text(fields["title"], field="title", limit=200)
+        deal.title = clean.text(fields["title"], field="title", limit=200, required=True)
     if "value" in fields:
         deal.value = money(fields["value"])
     if "currency" in fields:
-        deal.currency = clean_currency(fields["currency"])
+        deal.currency = clean.currency(fields["currency"])
     if creating or {"currency", "rate"} & fields.keys():
         _rate(deal, fields.get("rate"))
     if "expected_close" in fields:
@@ -286,7 +266,7 @@ def _apply(actor: Actor, deal: Deal, fields: dict[str, Any], creating: bool) -> 
     if "group_account_id" in fields:
         deal.group_account = _party(actor, "group_account", fields["group_account_id"])
     if "owner_email" in fields:
-        deal.owner = sharing.person_by_email(fields["owner_email"]) if fields["owner_email"] else None
+        deal.owner = clean.person_by_email(fields["owner_email"]) if fields["owner_email"] else None
     if "visibility" in fields:
         if fields["visibility"] not in sharing.Visibility.values:
             raise invalid("visibility", "workspace or private")
@@ -364,7 +344,7 @@ def deal_update(*, actor: Actor, deal_id: int, fields: dict[str, Any]) -> tuple[
         _set_status(actor, deal, status, reason)
     elif reason is not None and deal.status == Deal.Status.LOST:
         old = deal.lost_reason
-        deal.lost_reason = clean_text(reason, field="lostReason", limit=300)
+        deal.lost_reason = clean.text(reason, field="lostReason", limit=300, required=True)
         if deal.lost_reason != old:
             deal.save(update_fields=["lost_reason", "updated_at"])
             changed.append("lost_reason")
@@ -398,7 +378,7 @@ def _set_status(actor: Actor, deal: Deal, status: str, reason: Any) -> None:
         deal.status, deal.closed_at = Deal.Status.WON, timezone.now()
         kind, summary = DealEvent.Kind.WON, "Won"
     elif status == Deal.Status.LOST:
-        deal.lost_reason = clean_text(reason, field="lostReason", limit=300)
+        deal.lost_reason = clean.text(reason, field="lostReason", limit=300, required=True)
         deal.status, deal.closed_at = Deal.Status.LOST, timezone.now()
         kind, summary = DealEvent.Kind.LOST, f"Lost: {deal.lost_reason}"
     else:
@@ -528,8 +508,8 @@ def contact_log(
         deal=deal,
         kind=Activity.Kind.CONTACT,
         channel=channel,
-        summary=clean_text(summary, field="summary", limit=1000),
-        outcome=clean_text(outcome, field="outcome", limit=300, required=False),
+        summary=clean.text(summary, field="summary", limit=1000, required=True),
+        outcome=clean.text(outcome, field="outcome", limit=300),
         happened_at=when,
         owner=person(actor),
         created_by=person(actor),
@@ -569,7 +549,7 @@ def follow_up_schedule(
     deal = Deal.objects.select_related("owner").fetch(actor, deal_id, "change", lock=True)
     if deal.status != Deal.Status.OPEN:
         raise errors.DealClosed(f"Deal {deal.pk} is {deal.status}; reopen it before planning follow-ups.")
-    owner = sharing.person_by_email(owner_email) if owner_email else (deal.owner or person(actor))
+    owner = clean.person_by_email(owner_email) if owner_email else (deal.owner or person(actor))
     zone = zone_of(owner)
     due_at = due_time(due, zone)
     if due_at.astimezone(zone).date() < timezone.now().astimezone(zone).date():
@@ -578,7 +558,7 @@ def follow_up_schedule(
         deal=deal,
         kind=Activity.Kind.FOLLOW_UP,
         channel=channel,
-        summary=clean_text(summary, field="summary", limit=1000),
+        summary=clean.text(summary, field="summary", limit=1000, required=True),
         owner=owner,
         due_at=due_at,
         time_zone=zone.key,

@@ -9,11 +9,10 @@ from django.core.validators import URLValidator
 
 from apps.accounts.models import person
 from apps.contacts import related
-from apps.core import records, search
+from apps.core import clean, records, search
 from apps.core.actors import require
 from apps.core.errors import invalid
 from apps.core.records import unique_name
-from apps.core.sharing import person_by_email
 from apps.groupaccounts.models import GroupAccount
 from apps.groupaccounts.permissions import GroupAccountsPerm
 
@@ -87,7 +86,7 @@ def _apply(actor: Any, account: GroupAccount, fields: dict[str, Any], creating: 
     if "organisation_id" in fields:
         account.organisation = _organisation(actor, fields["organisation_id"])
     if "owner_email" in fields:
-        account.owner = person_by_email(fields["owner_email"]) if fields["owner_email"] else None
+        account.owner = clean.person_by_email(fields["owner_email"]) if fields["owner_email"] else None
 
 
 def _website(value: str) -> str:

@@ -1,35 +1,14 @@
-"""Checks of values as agents and forms give them, shared by the HR area's services."""
+"""Checks of the values of an employment record (dates, numbers in bounds, countries and regions
+whose public holidays are known, working days); text, e-mail addresses and time zones are
+apps.core.clean's."""
 
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 import holidays
-from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
 
 from apps.core.errors import invalid
-
-
-def text(value: Any, *, field: str, limit: int, required: bool = False) -> str:
-    cleaned = " ".join(str(value or "").split())
-    if required and not cleaned:
-        raise invalid(field, "is required and cannot be empty")
-    if len(cleaned) > limit:
-        raise invalid(field, f"at most {limit} characters")
-    return cleaned
-
-
-def email(value: Any, *, field: str = "email") -> str:
-    address = str(value or "").strip().lower()
-    if not address:
-        return ""
-    try:
-        validate_email(address)
-    except ValidationError:
-        raise invalid(field, f"{value!r} is not an e-mail address") from None
-    return address
 
 
 def day(value: Any, *, field: str) -> date:
@@ -51,16 +30,6 @@ def decimal(value: Any, *, field: str, low: str, high: str, places: str = "0.01"
     if not Decimal(low) <= number <= Decimal(high):
         raise invalid(field, f"must be between {low} and {high}")
     return number
-
-
-def zone(value: str, *, field: str = "timeZone") -> str:
-    try:
-        ZoneInfo(value)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise invalid(field, f"{value!r} is not an IANA time zone (e.g. Europe/Berlin)") from None
-    if value not in available_timezones():
-        raise invalid(field, f"{value!r} is not an IANA time zone (e.g. Europe/Berlin)")
-    return value
 
 
 def country(value: str) -> str:

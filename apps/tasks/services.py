@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.models import User, person
 from apps.catalogue.kit import shared_state
 from apps.catalogue.shapes import aware
-from apps.core import search, spending
+from apps.core import clean, search, spending
 from apps.core.actors import Actor, can
 from apps.core.kinds import Entity
 from apps.core.spending import KeyInfo
@@ -50,9 +50,7 @@ COPIED_STEP_FIELDS = ("position", "title", "instructions", "kind", "config", "no
 
 
 def _person_who_may_see_tasks(email: str, field: str) -> User:
-    from apps.accounts.selectors import person_by_email
-
-    person = person_by_email(email)
+    person = clean.person_by_email(email)
     if not can(person, TasksPerm.VIEW):
         raise InvalidTask.on(field, _("%(email)s may not see tasks") % {"email": person.email})
     return person

@@ -13,7 +13,7 @@ from apps.contacts.models import Contact, ContactEvent
 from apps.contacts.permissions import ContactsPerm
 from apps.contacts.shapes import ContactOut, ContactRef, EventOut, OwnershipOut
 from apps.contacts.tools.common import ContactId
-from apps.core import sharing
+from apps.core import clean
 
 EventKind = Literal[
     "created",
@@ -152,7 +152,7 @@ def share_contact(
 ) -> SharingOut:
     """Share a private contact with a person (view or edit), or stop (none)."""
     contact = Contact.objects.fetch(ctx.actor, contact_id)
-    person = sharing.person_by_email(person_email)
+    person = clean.person_by_email(person_email)
     contact = services.contact_share(actor=ctx.actor, contact=contact, person=person, access=access)
     return SharingOut.of_record(
         contact, contact_id=contact.pk, shared_with=ShareOut.many(contact.shares.select_related("user"))
@@ -184,8 +184,8 @@ def transfer_contact_accounts(
     reason: Annotated[str, Field(max_length=300, description="Why, for the history")] = "",
 ) -> TransferOut:
     """Hand the contacts a person owns over to another person, e.g. when someone leaves."""
-    from_user = sharing.person_by_email(from_email)
-    to_user = sharing.person_by_email(to_email)
+    from_user = clean.person_by_email(from_email)
+    to_user = clean.person_by_email(to_email)
     moved = services.contacts_transfer(
         actor=ctx.actor,
         from_user=from_user,

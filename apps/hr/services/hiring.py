@@ -12,20 +12,18 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from apps.accounts.models import person
-from apps.core import records
+from apps.core import clean, records
 from apps.core.actors import Actor, actor_id, require
 from apps.core.errors import AppError, ValidationFailed, invalid
 from apps.core.origin import current
 from apps.hr.errors import CandidateAnonymised, DuplicateCandidate
 from apps.hr.models import Candidate, HiringAdvice, HiringPipeline, HiringStage, StageChange
 from apps.hr.permissions import HrPerm
-from apps.hr.services.text import clean, long_text
 
 logger = logging.getLogger(__name__)
 NAME_SIMILARITY = 0.9
@@ -47,7 +45,7 @@ def pipeline_create(
 ) -> HiringPipeline:
     """A pipeline of ordered stages; `decision_stages` (default: the last) record hiring decisions."""
     require(actor, HrPerm.HIRING)
-    names = [clean(stage, field="stages", limit=80) for stage in stages]
+    names = [clean.text(stage, field="stages", limit=80, required=True) for stage in stages]
     if len(names) < 2:
         raise invalid("stages", "give at least two stages, in order")
     lowered = [stage.lower() for stage in names]
@@ -61,8 +59,8 @@ def pipeline_create(
         raise invalid("decisionStages", "the first stage is where candidates arrive, not a decision")
     pipeline = HiringPipeline(
         created_by=person(actor),
-        description=clean(description, field="description", limit=1000, required=False),
-        location=clean(location, field="location", limit=200, required=False),
+        description=clean.text(description, field="description", limit=1000),
+        location=clean.text(location, field="location", limit=200),
     )
     pipeline.name = records.unique_name(pipeline, name, what="a pipeline", limit=120)
     pipeline.save()
@@ -135,24 +133,18 @@ def _cv(actor: Actor, file_id: int) -> tuple[str, str]:
 
 def _apply(actor: Actor, candidate: Candidate, fields: dict[str, Any], creating: bool) -> None:
     if "name" in fields:
-        candidate.name = clean(fields["name"], field="name", limit=200)
+        candidate.name = clean.text(fields["name"], field="name", limit=200, required=True)
     if "email" in fields:
-        email = clean(fields["email"], field="email", limit=254, required=False).lower()
-        if email:
-            try:
-                validate_email(email)
-            except Exception:
-                raise invalid("email", f"{email!r} is not an e-mail address") from None
-        candidate.email = email
+        candidate.email = clean.email(clean.text(fields["email"], field="email", limit=254))
     if "phone" in fields:
-        phone = clean(fields["phone"], field="phone", limit=40, required=False)
+        phone = clean.text(fields["phone"], field="phone", limit=40)
         if phone and not re.fullmatch(r"[+()\d\s./-]{5,40}", phone):
             raise invalid("phone", f"{phone!r} is not a phone number")
         candidate.phone = phone
     if "source" in fields:
-        candidate.source = clean(fields["source"], field="source", limit=100, required=False)
+        candidate.source = clean.text(fields["source"], field="source", limit=100)
     if "notes" in fields:
-        candidate.notes = long_text(fields["notes"], field="notes", limit=10_000)
+        candidate.notes = clean.long_text(fields["notes"], field="notes", limit=10_000)
     if "consent" in fields and fields["consent"] is not None and bool(fields["consent"]) != candidate.consent:
         candidate.consent = bool(fields["consent"])
         candidate.consent_at = timezone.now() if candidate.consent else None
@@ -264,7 +256,7 @@ def candidate_move(*, actor: Actor, candidate: Candidate, stage: HiringStage, ba
         )
     if stage.pk == candidate.stage_id:
         raise invalid("stageId", f"candidate {candidate.pk} is on {stage.name!r} already")
-    basis = clean(basis, field="basis", limit=1000, required=False)
+    basis = clean.text(basis, field="basis", limit=1000)
     if stage.decision and not basis:
         raise ValidationFailed(
             f"basis: {stage.name!r} is a hiring decision; a person makes it: give their reason in `basis` "
