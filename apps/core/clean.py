@@ -80,7 +80,7 @@ def email(value: Any, *, field: str = "email", required: bool = False) -> str:
         try:
             validate_email(address)
         except ValidationError:
-            raise invalid(field, f"{address!r} is not an e-mail address") from None
+            raise invalid(field, f"{address!r} is not a valid e-mail address") from None
     return address
 
 
