@@ -17,7 +17,6 @@ from zoneinfo import ZoneInfo
 import icalendar
 from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
-from django.urls import reverse
 from django.utils import timezone
 
 from apps.calendars.models import Attendee, Event, Invitation
@@ -113,7 +112,7 @@ def rsvp_read(token: str) -> dict[str, Any] | None:
 
 
 def rsvp_url(attendee: Attendee) -> str:
-    return links.site_origin() + reverse("calendars:rsvp", kwargs={"token": rsvp_token(attendee)})
+    return links.page("calendars:rsvp", token=rsvp_token(attendee))
 
 
 # --- sending --------------------------------------------------------------------------------------

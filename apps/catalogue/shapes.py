@@ -23,6 +23,7 @@ from pydantic_core import PydanticCustomError
 
 from apps.core import json_input, recurrence
 from apps.core.actors import Actor
+from apps.core.errors import ValidationFailed
 
 # --- outputs ------------------------------------------------------------------------------------
 
@@ -125,8 +126,13 @@ class In(TextChecked):
 class Changes(In):
     """Partial updates: only the fields the agent sent are changed; an explicit null clears one."""
 
-    def given(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.model_fields_set}
+    def given(self, *, required: bool = False) -> dict[str, Any]:
+        """The fields sent. `required`: an update that names no field at all is refused, so the
+        caller hears of it instead of being told that nothing changed."""
+        found = {name: getattr(self, name) for name in self.model_fields_set}
+        if required and not found:
+            raise ValidationFailed("Say what to change in `changes`.", details={"changes": ["empty"]})
+        return found
 
 
 ItemT = TypeVar("ItemT")
@@ -150,6 +156,19 @@ class Done(Out):
 class RefOut(Out):
     id: int
     name: str
+
+
+class LinkOut(Out):
+    """A page of the workspace, to open in a browser (what an `open...` tool answers:
+    apps.catalogue.kit.open_tool)."""
+
+    url: str
+
+
+class TitledLinkOut(LinkOut):
+    """A link with the title of what it opens (a record's name, the page's)."""
+
+    title: str
 
 
 class PersonRef(Out):

@@ -13,7 +13,7 @@ from django.utils import timezone
 from apps.accounts.models import person
 from apps.core import clean, kinds, origin, records, recurrence, sharing
 from apps.core.actors import Actor, actor_id, require
-from apps.core.errors import ValidationFailed, invalid
+from apps.core.errors import invalid
 from apps.deals import errors
 from apps.deals.models import Activity, Deal, DealEvent, Pipeline, Stage, StageVisit
 from apps.deals.permissions import DealsPerm
@@ -571,8 +571,3 @@ def follow_up_schedule(
         summary=f"Due {due_at.astimezone(zone).isoformat()}: {follow_up.summary}"[:300],
     )
     return follow_up
-
-
-def refuse_empty(given: dict[str, Any]) -> None:
-    if not given:
-        raise ValidationFailed("Say what to change in `changes`.", details={"changes": ["empty"]})
