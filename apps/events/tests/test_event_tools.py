@@ -106,7 +106,7 @@ BAD = [
     (
         "addEventAttendee",
         lambda w: {"eventId": w["event"].pk, "name": "A", "email": "not-mail"},
-        "not an e-mail",
+        "not a valid e-mail",
     ),
     (
         "updateEventAttendee",
