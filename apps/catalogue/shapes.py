@@ -197,6 +197,21 @@ class PersonRef(Out):
         return None if user is None else cls.model_validate(user)
 
 
+class HistoryOut(Out):
+    """An entry of a record's history of changes (apps.core.history.Event), and the door it came
+    through: an agent's tool call (the tool and the client), or none (a page, the service)."""
+
+    id: int
+    at: datetime
+    kind: str
+    summary: str
+    changes: dict[str, Any] = Field(description="field: [before, after]")
+    actor: PersonRef | None
+    door: str = Field(description="mcp, gateway or empty (a page)")
+    tool: str
+    client: str = Field(description="The agent's app or API key")
+
+
 class ShareOut(Out):
     person: PersonRef
     access: str

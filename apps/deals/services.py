@@ -1,6 +1,6 @@
 """Writes of the Deals Pipeline. Each checks the actor's permission and the area's rules, writes
 all or nothing, keeps the deal's history (DealEvent, with the agent's tool call that made the
-change: apps.core.origin) and logs ids only."""
+change: apps.core.history) and logs ids only."""
 
 import logging
 from datetime import date, datetime, time, timedelta
@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.accounts.models import person
-from apps.core import clean, kinds, origin, records, recurrence, sharing
+from apps.core import clean, history, kinds, records, recurrence, sharing
 from apps.core.actors import Actor, actor_id, require
 from apps.core.errors import invalid
 from apps.deals import errors
@@ -40,33 +40,6 @@ def money(value: Any, field: str = "value") -> Decimal:
 def zone_of(user: Any) -> Any:
     """A person's time zone (their own, else the workspace's)."""
     return recurrence.zone_named(getattr(user, "time_zone", "") or None)
-
-
-def _json(value: Any) -> Any:
-    if isinstance(value, Decimal):
-        return str(value)
-    if isinstance(value, datetime | date):
-        return value.isoformat()
-    if hasattr(value, "pk"):
-        return value.pk
-    return value
-
-
-def record_event(
-    deal: Deal, *, actor: Actor | None, kind: str, summary: str = "", changes: dict[str, Any] | None = None
-) -> DealEvent:
-    """Keeps what happened in the deal's history, with the agent's tool call that did it."""
-    called = origin.current()
-    return DealEvent.objects.create(
-        deal=deal,
-        actor=person(actor) if getattr(actor, "pk", None) else None,
-        kind=kind,
-        summary=summary[:300],
-        changes={name: [_json(a) for a in pair] for name, pair in (changes or {}).items()},
-        door=called.door if called else "",
-        tool=called.tool if called else "",
-        client=called.client[:200] if called else "",
-    )
 
 
 # --- pipelines and stages -------------------------------------------------------------------------
@@ -303,7 +276,13 @@ def deal_create(
     StageVisit.objects.create(
         deal=deal, stage=stage, stage_name=stage.name, pipeline_name=pipeline.name, entered_at=now
     )
-    record_event(deal, actor=actor, kind=DealEvent.Kind.CREATED, summary=f"Created on stage {stage.name}")
+    history.record(
+        DealEvent,
+        deal=deal,
+        actor=actor,
+        kind=DealEvent.Kind.CREATED,
+        summary=f"Created on stage {stage.name}",
+    )
     return deal
 
 
@@ -332,8 +311,9 @@ def deal_update(*, actor: Actor, deal_id: int, fields: dict[str, Any]) -> tuple[
         deal, actor=actor, permission=DealsPerm.MANAGE, fields=fields, apply=_apply, names=UPDATABLE
     )
     if changed:
-        record_event(
-            deal,
+        history.record(
+            DealEvent,
+            deal=deal,
             actor=actor,
             kind=DealEvent.Kind.UPDATED,
             summary="Changed " + ", ".join(changed),
@@ -348,8 +328,9 @@ def deal_update(*, actor: Actor, deal_id: int, fields: dict[str, Any]) -> tuple[
         if deal.lost_reason != old:
             deal.save(update_fields=["lost_reason", "updated_at"])
             changed.append("lost_reason")
-            record_event(
-                deal,
+            history.record(
+                DealEvent,
+                deal=deal,
                 actor=actor,
                 kind=DealEvent.Kind.UPDATED,
                 summary="Changed lost_reason",
@@ -384,7 +365,9 @@ def _set_status(actor: Actor, deal: Deal, status: str, reason: Any) -> None:
     else:
         raise invalid("status", "open, won or lost")
     deal.save()
-    record_event(deal, actor=actor, kind=kind, summary=summary, changes={"status": (old, deal.status)})
+    history.record(
+        DealEvent, deal=deal, actor=actor, kind=kind, summary=summary, changes={"status": (old, deal.status)}
+    )
 
 
 def _move(actor: Actor, deal: Deal, stage: Stage) -> None:
@@ -411,8 +394,13 @@ def _move(actor: Actor, deal: Deal, stage: Stage) -> None:
             deal.exchange_rate = Decimal(1)
     deal.stage, deal.stage_entered_at = stage, now
     deal.save()
-    record_event(
-        deal, actor=actor, kind=DealEvent.Kind.MOVED, summary=f"{old_name} → {stage.name}", changes=changes
+    history.record(
+        DealEvent,
+        deal=deal,
+        actor=actor,
+        kind=DealEvent.Kind.MOVED,
+        summary=f"{old_name} → {stage.name}",
+        changes=changes,
     )
 
 
@@ -438,7 +426,7 @@ def deal_trash(*, actor: Actor, deal_id: int) -> Deal:
     require(actor, DealsPerm.MANAGE)
     deal = Deal.objects.fetch(actor, deal_id, "delete", lock=True)
     deal.trash(actor)
-    record_event(deal, actor=actor, kind=DealEvent.Kind.DELETED, summary="Moved to the bin")
+    history.record(DealEvent, deal=deal, actor=actor, kind=DealEvent.Kind.DELETED, summary="Moved to the bin")
     logger.info("deal %s moved to the bin", deal.pk)
     return deal
 
@@ -455,7 +443,9 @@ def deal_restore(*, actor: Actor, deal_id: int) -> Deal:
             "(managePipeline action restore)."
         )
     deal.untrash()
-    record_event(deal, actor=actor, kind=DealEvent.Kind.RESTORED, summary="Restored from the bin")
+    history.record(
+        DealEvent, deal=deal, actor=actor, kind=DealEvent.Kind.RESTORED, summary="Restored from the bin"
+    )
     return deal
 
 
@@ -464,8 +454,9 @@ def after_share(actor: Actor, deal: Deal, before: tuple[str, list[tuple[int, str
     from apps.catalogue.kit import shared_state
 
     now = shared_state(deal)
-    record_event(
-        deal,
+    history.record(
+        DealEvent,
+        deal=deal,
         actor=actor,
         kind=DealEvent.Kind.SHARED,
         summary=f"Visibility {now[0]}, shared with {len(now[1])} person(s)",
@@ -517,13 +508,19 @@ def contact_log(
     if deal.last_contact_at is None or when > deal.last_contact_at:
         deal.last_contact_at = when
         deal.save(update_fields=["last_contact_at", "updated_at"])
-    record_event(
-        deal, actor=actor, kind=DealEvent.Kind.CONTACT_LOGGED, summary=f"{channel}: {activity.summary}"[:300]
+    history.record(
+        DealEvent,
+        deal=deal,
+        actor=actor,
+        kind=DealEvent.Kind.CONTACT_LOGGED,
+        summary=f"{channel}: {activity.summary}"[:300],
     )
     if done is not None and done.done_at is None:
         done.done_at = now
         done.save(update_fields=["done_at", "updated_at"])
-        record_event(deal, actor=actor, kind=DealEvent.Kind.FOLLOW_UP_DONE, summary=done.summary[:300])
+        history.record(
+            DealEvent, deal=deal, actor=actor, kind=DealEvent.Kind.FOLLOW_UP_DONE, summary=done.summary[:300]
+        )
     return activity, done
 
 
@@ -564,8 +561,9 @@ def follow_up_schedule(
         time_zone=zone.key,
         created_by=person(actor),
     )
-    record_event(
-        deal,
+    history.record(
+        DealEvent,
+        deal=deal,
         actor=actor,
         kind=DealEvent.Kind.FOLLOW_UP,
         summary=f"Due {due_at.astimezone(zone).isoformat()}: {follow_up.summary}"[:300],

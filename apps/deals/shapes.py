@@ -121,20 +121,6 @@ class DealOut(DealSummary):
         )
 
 
-class DealEventOut(Out):
-    at: datetime
-    kind: str
-    summary: str
-    changes: dict[str, Any] = Field(description="field: [before, after]")
-    actor: PersonRef | None
-    door: str = Field(description="mcp, gateway or empty (a page)")
-    tool: str
-
-    @classmethod
-    def of(cls, event: Any) -> "DealEventOut":
-        return cls.of_record(event, actor=PersonRef.of(event.actor))
-
-
 # --- arguments the tools share ----------------------------------------------------------------------
 
 DealId = Annotated[int, id_field("searchDeals or listDeals")]

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.accounts.models import person
+from apps.core import history
 from apps.core.actors import Actor, require
 from apps.core.errors import AppError, invalid
 from apps.core.search import tags as clean_tags
@@ -79,7 +80,7 @@ def set_status(ticket: Ticket, new: str, actor: Actor | None, now: datetime | No
         ticket.closed_at = now
     ticket.status, ticket.status_changed_at, ticket.status_changed_by = new, now, person(actor)
     if ticket.pk:
-        StatusChange.objects.create(ticket=ticket, old=old, new=new, by=person(actor), at=now)
+        history.record(StatusChange, actor=actor, ticket=ticket, old=old, new=new, at=now)
 
 
 def _editable(ticket: Ticket) -> None:
@@ -150,7 +151,7 @@ def ticket_create(
         )
         _start_clocks(ticket, now)
         ticket.save()
-        StatusChange.objects.create(ticket=ticket, old="", new=ticket.status, by=person(actor), at=now)
+        history.record(StatusChange, actor=actor, ticket=ticket, old="", new=ticket.status, at=now)
         TicketComment.objects.create(
             ticket=ticket,
             public=True,

@@ -7,11 +7,21 @@ from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
-from apps.catalogue.shapes import EntityId, Limit, Offset, Out, Page, PersonRef, ShareOut, paginate
+from apps.catalogue.shapes import (
+    EntityId,
+    HistoryOut,
+    Limit,
+    Offset,
+    Out,
+    Page,
+    PersonRef,
+    ShareOut,
+    paginate,
+)
 from apps.contacts import services
 from apps.contacts.models import Contact, ContactEvent
 from apps.contacts.permissions import ContactsPerm
-from apps.contacts.shapes import ContactOut, ContactRef, EventOut, OwnershipOut
+from apps.contacts.shapes import ContactOut, ContactRef, OwnershipOut
 from apps.contacts.tools.common import ContactId
 from apps.core import clean
 
@@ -43,13 +53,13 @@ def get_contact_history(
     ] = None,
     limit: Limit = 25,
     offset: Offset = 0,
-) -> Page[EventOut]:
+) -> Page[HistoryOut]:
     """Get a contact's timeline, newest first: every change, who made it and when."""
     contact = Contact.objects.fetch(ctx.actor, contact_id, trash=True)
     events = ContactEvent.objects.filter(contact=contact).select_related("actor")
     if kinds:
         events = events.filter(kind__in=kinds)
-    return paginate(events, limit=limit, offset=offset, item=EventOut.of)
+    return paginate(events, limit=limit, offset=offset, item=HistoryOut.of_record)
 
 
 class OwnershipHistoryOut(Out):

@@ -9,13 +9,13 @@ from pydantic import Field
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.kit import open_tool, share_tool
 from apps.catalogue.registry import Marker, tool
-from apps.catalogue.shapes import Changes, Limit, Offset, Out, Page, paginate
+from apps.catalogue.shapes import Changes, HistoryOut, Limit, Offset, Out, Page, paginate
 from apps.core import search
 from apps.core.errors import invalid
 from apps.deals import services
 from apps.deals.models import Deal, DealEvent
 from apps.deals.permissions import DealsPerm
-from apps.deals.shapes import DealEventOut, DealId, DealOut, DealSummary, StageId
+from apps.deals.shapes import DealId, DealOut, DealSummary, StageId
 from apps.tenancy import links
 
 Money = Annotated[float, Field(ge=0, le=10**13, description="In currency")]
@@ -218,8 +218,8 @@ def get_deal_history(
     deal_id: DealId,
     limit: Limit = 25,
     offset: Offset = 0,
-) -> Page[DealEventOut]:
+) -> Page[HistoryOut]:
     """A deal's changes, newest first: who, when, what; deleted deals too (restore: restoreDeal)."""
     deal = Deal.objects.fetch(ctx.actor, deal_id, trash=True)
     events = DealEvent.objects.filter(deal=deal).select_related("actor")
-    return paginate(events, limit=limit, offset=offset, item=DealEventOut.of)
+    return paginate(events, limit=limit, offset=offset, item=HistoryOut.of_record)
