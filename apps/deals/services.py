@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.accounts.models import person
-from apps.core import clean, history, kinds, records, recurrence, sharing
+from apps.core import clean, history, kinds, pipelines, records, recurrence, sharing
 from apps.core.actors import Actor, actor_id, require
 from apps.core.errors import invalid
 from apps.deals import errors
@@ -19,7 +19,6 @@ from apps.deals.models import Activity, Deal, DealEvent, Pipeline, Stage, StageV
 from apps.deals.permissions import DealsPerm
 
 logger = logging.getLogger(__name__)
-MAX_STAGES = 20
 MAX_VALUE = Decimal("99999999999999.99")
 
 
@@ -46,7 +45,7 @@ def zone_of(user: Any) -> Any:
 
 
 def _stage_fields(value: dict[str, Any], *, field: str) -> dict[str, Any]:
-    name = clean.text(value.get("name"), field=field, limit=80, required=True)
+    name = pipelines.stage_name(value.get("name"), field=field)
     probability = value.get("probability", 0)
     if probability is None or not 0 <= int(probability) <= 100:
         raise invalid(field, f"win probability of {name!r} must be 0 to 100")
@@ -60,44 +59,20 @@ def pipeline_create(
     *, actor: Actor, name: str, stages: list[dict[str, Any]], description: str = "", currency: str = "EUR"
 ) -> Pipeline:
     require(actor, DealsPerm.PIPELINES)
-    cleaned = [_stage_fields(stage, field="stages") for stage in stages]
-    if not cleaned or len(cleaned) > MAX_STAGES:
-        raise invalid("stages", f"give 1 to {MAX_STAGES} stages, in order")
-    lowered = [stage["name"].lower() for stage in cleaned]
-    if len(set(lowered)) != len(lowered):
-        raise invalid("stages", "each stage name once")
-    pipeline = Pipeline(
-        created_by=person(actor),
-        description=clean.text(description, field="description", limit=500),
+    return pipelines.create(
+        Pipeline,
+        actor=actor,
+        name=name,
+        stages=[_stage_fields(stage, field="stages") for stage in stages],
+        description=description,
         currency=clean.currency(currency),
     )
-    pipeline.name = records.unique_name(pipeline, name, what="a pipeline", limit=120)
-    pipeline.save()
-    Stage.objects.bulk_create(
-        [Stage(pipeline=pipeline, position=index, **stage) for index, stage in enumerate(cleaned, start=1)]
-    )
-    logger.info("deal pipeline %s created", pipeline.pk)
-    return pipeline
 
 
 def stage_of(*, actor: Actor, stage_id: int, pipeline: Pipeline | None = None) -> Stage:
     """A stage of a live pipeline the actor sees (of `pipeline` when given)."""
-    rows = Stage.objects.filter(pk=stage_id, pipeline__in=Pipeline.objects.restrict(actor))
-    if pipeline is not None:
-        rows = rows.filter(pipeline=pipeline)
-    stage = rows.select_related("pipeline").first()
-    if stage is None:
-        where = f" of pipeline {pipeline.pk}" if pipeline is not None else ""
-        raise invalid("stageId", f"no stage {stage_id}{where}; getPipelineOverview lists the stages")
+    stage: Stage = pipelines.stage_of(Pipeline, actor=actor, stage_id=stage_id, pipeline=pipeline)
     return stage
-
-
-def _renumber(pipeline: Pipeline, ordered: list[Stage]) -> None:
-    # The position constraint is deferred: positions may pass through each other in one transaction.
-    for index, stage in enumerate(ordered, start=1):
-        if stage.position != index:
-            stage.position = index
-            stage.save(update_fields=["position"])
 
 
 @transaction.atomic
@@ -105,15 +80,8 @@ def pipeline_manage(*, actor: Actor, pipeline_id: int, action: str, **given: Any
     """One change to a pipeline (`action`), and a sentence saying what it did."""
     require(actor, DealsPerm.PIPELINES)
     pipeline = Pipeline.objects.fetch(actor, pipeline_id, "change", trash=action == "restore", lock=True)
-    stages = list(pipeline.stages.order_by("position", "id"))
     if action == "rename":
-        if not given.get("name") and given.get("description") is None:
-            raise invalid("name", "give a new name and/or description")
-        if given.get("name"):
-            pipeline.name = records.unique_name(pipeline, given["name"], what="a pipeline", limit=120)
-        if given.get("description") is not None:
-            pipeline.description = clean.text(given["description"], field="description", limit=500)
-        pipeline.save()
+        pipelines.rename(pipeline, name=given.get("name"), description=given.get("description"))
         return pipeline, f"Pipeline {pipeline.pk} is now {pipeline.name!r}."
     if action == "archive":
         if pipeline.deals.filter(status=Deal.Status.OPEN, deleted_at__isnull=True).exists():
@@ -124,42 +92,27 @@ def pipeline_manage(*, actor: Actor, pipeline_id: int, action: str, **given: Any
         pipeline.trash(actor)
         return pipeline, f"Pipeline {pipeline.name!r} archived; restore it with action restore."
     if action == "restore":
-        if pipeline.in_trash:
-            pipeline.name = records.unique_name(pipeline, pipeline.name, what="a pipeline", limit=120)
-            pipeline.untrash(also=["name"])
+        pipelines.restore(pipeline)
         return pipeline, f"Pipeline {pipeline.name!r} restored."
     if pipeline.in_trash:
         raise Pipeline.access.in_trash(Pipeline, pipeline.pk)
     if action == "add_stage":
-        if len(stages) >= MAX_STAGES:
-            raise invalid("action", f"a pipeline has at most {MAX_STAGES} stages")
-        fields = _stage_fields(given.get("stage") or {}, field="stage")
-        if any(stage.name.lower() == fields["name"].lower() for stage in stages):
-            raise invalid("stage", f"the pipeline has a stage {fields['name']!r} already")
-        new = Stage.objects.create(pipeline=pipeline, position=len(stages) + 1, **fields)
+        new = pipelines.add_stage(pipeline, _stage_fields(given.get("stage") or {}, field="stage"))
         return pipeline, f"Stage {new.name!r} ({new.pk}) added last; action reorder moves it."
     if action == "reorder":
-        order = list(given.get("stage_ids") or [])
-        if sorted(order) != sorted(stage.pk for stage in stages):
-            raise invalid("stageIds", "list every stage of the pipeline once, in the new order")
-        by_id = {stage.pk: stage for stage in stages}
-        _renumber(pipeline, [by_id[pk] for pk in order])
+        pipelines.reorder(pipeline, list(given.get("stage_ids") or []))
         return pipeline, "Stages reordered."
     stage = stage_of(actor=actor, stage_id=given.get("stage_id") or 0, pipeline=pipeline)
     if action == "update_stage":
         current = {"name": stage.name, "probability": stage.probability, "rotting_days": stage.rotting_days}
-        fields = _stage_fields(current | (given.get("stage") or {}), field="stage")
-        if any(s.pk != stage.pk and s.name.lower() == fields["name"].lower() for s in stages):
-            raise invalid("stage", f"the pipeline has a stage {fields['name']!r} already")
-        for name, value in fields.items():
-            setattr(stage, name, value)
-        stage.save()
+        pipelines.update_stage(stage, _stage_fields(current | (given.get("stage") or {}), field="stage"))
         return pipeline, f"Stage {stage.pk} updated."
     if action == "remove_stage":
-        if len(stages) == 1:
-            raise invalid("stageId", "a pipeline keeps at least one stage")
-        on_it = Deal.objects.filter(stage=stage)
-        if on_it.exists():
+
+        def move_deals() -> None:
+            on_it = Deal.objects.filter(stage=stage)
+            if not on_it.exists():
+                return
             target_id = given.get("move_to_stage_id")
             if not target_id:
                 raise errors.StageInUse(
@@ -171,8 +124,8 @@ def pipeline_manage(*, actor: Actor, pipeline_id: int, action: str, **given: Any
                 raise invalid("moveToStageId", "another stage than the one removed")
             for deal in on_it.select_for_update():
                 _move(actor, deal, target)
-        stage.delete()
-        _renumber(pipeline, [s for s in stages if s.pk != stage.pk])
+
+        pipelines.remove_stage(stage, empty=move_deals)
         return pipeline, f"Stage {stage.name!r} removed."
     raise invalid("action", f"unknown action {action!r}")
 
@@ -256,9 +209,7 @@ def deal_create(
     )
     if pipeline_id and pipeline.pk != pipeline_id:
         raise invalid("stageId", f"stage {stage_id} is not a stage of pipeline {pipeline_id}")
-    stage = (
-        stage_of(actor=actor, stage_id=stage_id) if stage_id else pipeline.stages.order_by("position").first()
-    )
+    stage = stage_of(actor=actor, stage_id=stage_id) if stage_id else pipelines.first_stage(pipeline)
     if stage is None:
         raise invalid("pipelineId", f"pipeline {pipeline.pk} has no stages; add one with managePipeline")
     now = timezone.now()

@@ -13,7 +13,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from apps.accounts.models import person
-from apps.core import clean, records
+from apps.core import clean, pipelines, records
 from apps.core.actors import Actor, actor_id, can, require
 from apps.core.errors import Forbidden, ValidationFailed, invalid
 from apps.events import errors, ical, imports, rates
@@ -61,30 +61,17 @@ def _span(starts: datetime, ends: datetime, what: str) -> None:
 
 def pipeline_create(*, actor: Actor, name: str, stages: list[str], description: str = "") -> EventPipeline:
     require(actor, EventsPerm.EDIT)
-    names = [clean.text(stage, field="stages", limit=80, required=True) for stage in stages]
-    if not names:
-        raise invalid("stages", "give at least one stage, in order")
-    lowered = [stage.lower() for stage in names]
-    if len(set(lowered)) != len(lowered):
-        raise invalid("stages", "each stage once")
-    pipeline = EventPipeline(
-        created_by=person(actor),
-        description=clean.text(description, field="description", limit=500),
+    return pipelines.create(
+        EventPipeline,
+        actor=actor,
+        name=name,
+        stages=[{"name": stage} for stage in stages],
+        description=description,
     )
-    pipeline.name = records.unique_name(pipeline, name, what="a pipeline", limit=120)
-    pipeline.save()
-    Stage.objects.bulk_create(
-        [Stage(pipeline=pipeline, name=stage, position=index) for index, stage in enumerate(names, start=1)]
-    )
-    logger.info("event pipeline %s created", pipeline.pk)
-    return pipeline
 
 
 def stage_of(*, actor: Actor, stage_id: int) -> Stage:
-    pipelines = EventPipeline.objects.restrict(actor)
-    stage = Stage.objects.filter(pk=stage_id, pipeline__in=pipelines).select_related("pipeline").first()
-    if stage is None:
-        raise invalid("stageId", f"no stage {stage_id}; getEventPlanningOverview lists the stages")
+    stage: Stage = pipelines.stage_of(EventPipeline, actor=actor, stage_id=stage_id)
     return stage
 
 
@@ -92,12 +79,8 @@ def stage_of(*, actor: Actor, stage_id: int) -> Stage:
 def event_move_stage(*, actor: Actor, event: Event, stage: Stage) -> Event:
     require(actor, EventsPerm.EDIT)
     event = Event.objects.fetch(actor, event.pk, "change", lock=True)
-    if event.stage is not None and event.stage.pipeline_id != stage.pipeline_id:
-        raise invalid(
-            "stageId",
-            f"stage {stage.pk} ({stage.name}) is in pipeline {stage.pipeline.name!r}, but the event is on "
-            f"pipeline {event.stage.pipeline.name!r}; pick one of that pipeline's stages",
-        )
+    if event.stage is not None:
+        pipelines.on_pipeline(stage, event.stage.pipeline, what="the event")
     event.stage = stage
     event.save(update_fields=["stage", "updated_at"])
     return event

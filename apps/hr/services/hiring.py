@@ -17,7 +17,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from apps.accounts.models import person
-from apps.core import clean, records
+from apps.core import clean, pipelines, records
 from apps.core.actors import Actor, actor_id, require
 from apps.core.errors import AppError, ValidationFailed, invalid
 from apps.core.origin import current
@@ -45,40 +45,27 @@ def pipeline_create(
 ) -> HiringPipeline:
     """A pipeline of ordered stages; `decision_stages` (default: the last) record hiring decisions."""
     require(actor, HrPerm.HIRING)
-    names = [clean.text(stage, field="stages", limit=80, required=True) for stage in stages]
-    if len(names) < 2:
-        raise invalid("stages", "give at least two stages, in order")
+    names = [stage["name"] for stage in pipelines.stage_list([{"name": stage} for stage in stages], least=2)]
     lowered = [stage.lower() for stage in names]
-    if len(set(lowered)) != len(lowered):
-        raise invalid("stages", "each stage once")
     decisions = {d.strip().lower() for d in (decision_stages or [names[-1]])}
     unknown = decisions - set(lowered)
     if unknown:
         raise invalid("decisionStages", f"{sorted(unknown)[0]!r} is not one of the stages")
     if lowered[0] in decisions:
         raise invalid("decisionStages", "the first stage is where candidates arrive, not a decision")
-    pipeline = HiringPipeline(
-        created_by=person(actor),
-        description=clean.text(description, field="description", limit=1000),
+    return pipelines.create(
+        HiringPipeline,
+        actor=actor,
+        name=name,
+        stages=[{"name": stage, "decision": stage.lower() in decisions} for stage in names],
+        least=2,
+        description=description,
         location=clean.text(location, field="location", limit=200),
     )
-    pipeline.name = records.unique_name(pipeline, name, what="a pipeline", limit=120)
-    pipeline.save()
-    HiringStage.objects.bulk_create(
-        [
-            HiringStage(pipeline=pipeline, name=stage, position=i, decision=stage.lower() in decisions)
-            for i, stage in enumerate(names, start=1)
-        ]
-    )
-    logger.info("hiring pipeline %s created", pipeline.pk)
-    return pipeline
 
 
 def stage_of(*, actor: Actor, stage_id: int) -> HiringStage:
-    pipelines = HiringPipeline.objects.restrict(actor)
-    stage = HiringStage.objects.filter(pk=stage_id, pipeline__in=pipelines).select_related("pipeline").first()
-    if stage is None:
-        raise invalid("stageId", f"no stage {stage_id}; getHiringPipelineOverview lists the stages")
+    stage: HiringStage = pipelines.stage_of(HiringPipeline, actor=actor, stage_id=stage_id)
     return stage
 
 
@@ -162,8 +149,7 @@ def candidate_create(
 ) -> tuple[Candidate, list[tuple[Candidate, str]]]:
     """A candidate on `pipeline` (its first stage unless `stage`), and the look-alikes found."""
     require(actor, HrPerm.HIRING)
-    first = pipeline.stages.order_by("position").first()
-    stage = stage or first
+    stage = stage or pipelines.first_stage(pipeline)
     if stage is None or stage.pipeline_id != pipeline.pk:
         raise invalid(
             "stageId", f"stage {getattr(stage, 'pk', '?')} is not a stage of pipeline {pipeline.name!r}"
@@ -247,13 +233,7 @@ def candidate_move(*, actor: Actor, candidate: Candidate, stage: HiringStage, ba
         actor, candidate.pk, "change", lock=True
     )
     _live(candidate)
-    if stage.pipeline_id != candidate.pipeline_id:
-        raise invalid(
-            "stageId",
-            f"stage {stage.pk} ({stage.name}) is in pipeline {stage.pipeline.name!r}, but candidate "
-            f"{candidate.pk} is on pipeline {candidate.pipeline.name!r}; pick one of its stages "
-            "(getHiringPipelineOverview)",
-        )
+    pipelines.on_pipeline(stage, candidate.pipeline, what=f"candidate {candidate.pk}")
     if stage.pk == candidate.stage_id:
         raise invalid("stageId", f"candidate {candidate.pk} is on {stage.name!r} already")
     basis = clean.text(basis, field="basis", limit=1000)

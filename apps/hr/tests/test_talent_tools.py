@@ -154,7 +154,7 @@ BAD = [
     (
         "moveHiringCandidateStage",
         lambda w: {"candidateId": w["candidate"].pk, "stageId": w["elsewhere"].pk},
-        "pick one of its stages",
+        "pick one of that pipeline's stages",
     ),
     ("openHiringCandidate", lambda w: {"candidateId": 987654321}, "not found"),
 ]
