@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from functools import cache
 from operator import attrgetter
-from typing import Annotated, Any, Generic, Literal, Self, TypeVar, overload
+from typing import Annotated, Any, Generic, Literal, Self, TypeVar, get_args, get_origin, overload
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
@@ -42,7 +42,8 @@ class Out(BaseModel):
 
     An answer about a record is read from it: `ContactRef.of_record(contact)` takes each field from
     the record's attribute of the same name, or from the one its `From` names (a nested shape from
-    the related record, a person as a PersonRef), and the keywords give the fields a record does
+    the related record, a person as a PersonRef, a list of shapes from the related rows: `stages:
+    list[StageRef]` reads `pipeline.stages.all()`), and the keywords give the fields a record does
     not hold (`ScheduleOut.of_record(schedule, upcoming=...)`)."""
 
     model_config = ConfigDict(
@@ -61,8 +62,23 @@ def _sources(shape: type[Out]) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
     sources = []
     for name, info in shape.model_fields.items():
         path = next((meta.path for meta in info.metadata if isinstance(meta, From)), name)
-        sources.append((name, attrgetter(path)))
+        read: Callable[[Any], Any] = attrgetter(path)
+        (item,) = get_args(info.annotation) if get_origin(info.annotation) is list else (None,)
+        if isinstance(item, type) and issubclass(item, Out):
+            read = _rows_as(item, read)
+        sources.append((name, read))
     return tuple(sources)
+
+
+def _rows_as(item: type["Out"], read: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """Reads a list of shapes: the related rows of a manager (`pipeline.stages`, in the model's
+    order, prefetched ones as they are), each as `item`; anything else as it is."""
+
+    def rows(record: Any) -> Any:
+        value = read(record)
+        return [item.of_record(row) for row in value.all()] if hasattr(value, "all") else value
+
+    return rows
 
 
 # A record's tags, as an agent gives them (kept as apps.core.search.tags says).

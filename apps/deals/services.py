@@ -41,6 +41,12 @@ def zone_of(user: Any) -> Any:
     return recurrence.zone_named(getattr(user, "time_zone", "") or None)
 
 
+def record_event(deal: Deal, *, actor: Actor | None, kind: str, **told: Any) -> DealEvent:
+    """Keeps what happened in the deal's history (`summary`, `changes`), with the agent's tool call
+    that did it (apps.core.history)."""
+    return history.record(DealEvent, actor=actor, deal=deal, kind=kind, **told)
+
+
 # --- pipelines and stages -------------------------------------------------------------------------
 
 
@@ -227,9 +233,8 @@ def deal_create(
     StageVisit.objects.create(
         deal=deal, stage=stage, stage_name=stage.name, pipeline_name=pipeline.name, entered_at=now
     )
-    history.record(
-        DealEvent,
-        deal=deal,
+    record_event(
+        deal,
         actor=actor,
         kind=DealEvent.Kind.CREATED,
         summary=f"Created on stage {stage.name}",
@@ -262,9 +267,8 @@ def deal_update(*, actor: Actor, deal_id: int, fields: dict[str, Any]) -> tuple[
         deal, actor=actor, permission=DealsPerm.MANAGE, fields=fields, apply=_apply, names=UPDATABLE
     )
     if changed:
-        history.record(
-            DealEvent,
-            deal=deal,
+        record_event(
+            deal,
             actor=actor,
             kind=DealEvent.Kind.UPDATED,
             summary="Changed " + ", ".join(changed),
@@ -279,9 +283,8 @@ def deal_update(*, actor: Actor, deal_id: int, fields: dict[str, Any]) -> tuple[
         if deal.lost_reason != old:
             deal.save(update_fields=["lost_reason", "updated_at"])
             changed.append("lost_reason")
-            history.record(
-                DealEvent,
-                deal=deal,
+            record_event(
+                deal,
                 actor=actor,
                 kind=DealEvent.Kind.UPDATED,
                 summary="Changed lost_reason",
@@ -316,9 +319,7 @@ def _set_status(actor: Actor, deal: Deal, status: str, reason: Any) -> None:
     else:
         raise invalid("status", "open, won or lost")
     deal.save()
-    history.record(
-        DealEvent, deal=deal, actor=actor, kind=kind, summary=summary, changes={"status": (old, deal.status)}
-    )
+    record_event(deal, actor=actor, kind=kind, summary=summary, changes={"status": (old, deal.status)})
 
 
 def _move(actor: Actor, deal: Deal, stage: Stage) -> None:
@@ -345,9 +346,8 @@ def _move(actor: Actor, deal: Deal, stage: Stage) -> None:
             deal.exchange_rate = Decimal(1)
     deal.stage, deal.stage_entered_at = stage, now
     deal.save()
-    history.record(
-        DealEvent,
-        deal=deal,
+    record_event(
+        deal,
         actor=actor,
         kind=DealEvent.Kind.MOVED,
         summary=f"{old_name} → {stage.name}",
@@ -377,7 +377,7 @@ def deal_trash(*, actor: Actor, deal_id: int) -> Deal:
     require(actor, DealsPerm.MANAGE)
     deal = Deal.objects.fetch(actor, deal_id, "delete", lock=True)
     deal.trash(actor)
-    history.record(DealEvent, deal=deal, actor=actor, kind=DealEvent.Kind.DELETED, summary="Moved to the bin")
+    record_event(deal, actor=actor, kind=DealEvent.Kind.DELETED, summary="Moved to the bin")
     logger.info("deal %s moved to the bin", deal.pk)
     return deal
 
@@ -394,9 +394,7 @@ def deal_restore(*, actor: Actor, deal_id: int) -> Deal:
             "(managePipeline action restore)."
         )
     deal.untrash()
-    history.record(
-        DealEvent, deal=deal, actor=actor, kind=DealEvent.Kind.RESTORED, summary="Restored from the bin"
-    )
+    record_event(deal, actor=actor, kind=DealEvent.Kind.RESTORED, summary="Restored from the bin")
     return deal
 
 
@@ -405,9 +403,8 @@ def after_share(actor: Actor, deal: Deal, before: tuple[str, list[tuple[int, str
     from apps.catalogue.kit import shared_state
 
     now = shared_state(deal)
-    history.record(
-        DealEvent,
-        deal=deal,
+    record_event(
+        deal,
         actor=actor,
         kind=DealEvent.Kind.SHARED,
         summary=f"Visibility {now[0]}, shared with {len(now[1])} person(s)",
@@ -459,9 +456,8 @@ def contact_log(
     if deal.last_contact_at is None or when > deal.last_contact_at:
         deal.last_contact_at = when
         deal.save(update_fields=["last_contact_at", "updated_at"])
-    history.record(
-        DealEvent,
-        deal=deal,
+    record_event(
+        deal,
         actor=actor,
         kind=DealEvent.Kind.CONTACT_LOGGED,
         summary=f"{channel}: {activity.summary}"[:300],
@@ -469,9 +465,7 @@ def contact_log(
     if done is not None and done.done_at is None:
         done.done_at = now
         done.save(update_fields=["done_at", "updated_at"])
-        history.record(
-            DealEvent, deal=deal, actor=actor, kind=DealEvent.Kind.FOLLOW_UP_DONE, summary=done.summary[:300]
-        )
+        record_event(deal, actor=actor, kind=DealEvent.Kind.FOLLOW_UP_DONE, summary=done.summary[:300])
     return activity, done
 
 
@@ -512,9 +506,8 @@ def follow_up_schedule(
         time_zone=zone.key,
         created_by=person(actor),
     )
-    history.record(
-        DealEvent,
-        deal=deal,
+    record_event(
+        deal,
         actor=actor,
         kind=DealEvent.Kind.FOLLOW_UP,
         summary=f"Due {due_at.astimezone(zone).isoformat()}: {follow_up.summary}"[:300],

@@ -29,11 +29,6 @@ class PipelineOut(Out):
     archived: Annotated[bool, From("in_trash")]
     stages: list[StageOut]
 
-    @classmethod
-    def of(cls, pipeline: Any) -> "PipelineOut":
-        stages = [StageOut.of_record(s) for s in pipeline.stages.order_by("position", "id")]
-        return cls.of_record(pipeline, stages=stages)
-
 
 class StageRef(Out):
     id: int

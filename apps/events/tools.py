@@ -58,7 +58,7 @@ def create_event_pipeline(
 ) -> PipelineOut:
     """Make a planning pipeline: ordered stages events move through (idea, booked, done...)."""
     pipeline = services.pipeline_create(actor=ctx.actor, name=name, stages=stages, description=description)
-    return PipelineOut.of(pipeline)
+    return PipelineOut.of_record(pipeline)
 
 
 @tool("moveEventStage", permission=EventsPerm.EDIT, title="Move an event to a stage", idempotent=True)
@@ -336,7 +336,7 @@ def add_event_session(
         },
         speakers=[s.model_dump() for s in speakers],
     )
-    return SessionOut.of(session)
+    return SessionOut.of_record(session)
 
 
 # --- attendees ------------------------------------------------------------------------------------
@@ -577,7 +577,7 @@ def add_event_supplier(
     services.cost_lines_add(
         actor=ctx.actor, event=event, supplier=supplier, lines=[c.model_dump() for c in cost_lines]
     )
-    return SupplierOut.of(supplier)
+    return SupplierOut.of_record(supplier)
 
 
 @tool("getEventBudgetSummary", permission=EventsPerm.VIEW, title="Event budget summary", read_only=True)

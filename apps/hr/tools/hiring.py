@@ -46,10 +46,6 @@ class PipelineOut(Out):
     location: str
     stages: list[StageOut]
 
-    @classmethod
-    def of(cls, pipeline: HiringPipeline) -> "PipelineOut":
-        return cls.of_record(pipeline, stages=[StageOut.of_record(s) for s in pipeline.stages.all()])
-
 
 @tool("createHiringPipeline", permission=HrPerm.HIRING, title="Create a hiring pipeline")
 def create_hiring_pipeline(
@@ -68,7 +64,7 @@ def create_hiring_pipeline(
     pipeline = services.pipeline_create(
         actor=ctx.actor, name=name, stages=stages, decision_stages=decision_stages or None, location=location
     )
-    return PipelineOut.of(pipeline)
+    return PipelineOut.of_record(pipeline)
 
 
 class CandidateRef(Out):
