@@ -10,7 +10,7 @@ An area's models name their pipeline's access, their own fields and their constr
 
         class Meta(Pipeline.Meta):
             verbose_name = _("hiring pipeline")
-            constraints = [Pipeline.name_once("hr_hiring_pipeline_name_once")]
+            constraints = [records.name_once("hr_hiring_pipeline_name_once")]
 
     class HiringStage(Stage):
         pipeline = models.ForeignKey(HiringPipeline, on_delete=models.CASCADE, related_name="stages")
@@ -20,8 +20,9 @@ An area's models name their pipeline's access, their own fields and their constr
             verbose_name = _("hiring stage")
             constraints = Stage.once("hr_hiring_stage")
 
-A stage's model is found from its pipeline's (the `stages` of a pipeline), and the tool that lists
-the stages from the pipeline's access (`find_with`). The services check what a person or an agent
+(`records.name_once`: one live pipeline of a name, case aside). A stage's model is found from its
+pipeline's (the `stages` of a pipeline), and the tool that lists the stages from the pipeline's
+access (`find_with`). The services check what a person or an agent
 gives (names, counts, stages of the right pipeline) and keep the positions 1, 2, 3...; checking
 the actor's permission, and what moving a record means (a deal's stage visits, a candidate's
 decision), stay the area's.
@@ -32,7 +33,6 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from django.db import models
-from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
@@ -59,11 +59,6 @@ class Pipeline(Record):
 
     def __str__(self) -> str:
         return self.name
-
-    @staticmethod
-    def name_once(name: str) -> models.UniqueConstraint:
-        """The constraint `name`: one live pipeline of a name, case aside (archived ones do not count)."""
-        return models.UniqueConstraint(Lower("name"), condition=Q(deleted_at__isnull=True), name=name)
 
 
 class Stage(models.Model):
@@ -101,7 +96,8 @@ class Stage(models.Model):
 
 def stage_model(pipeline_model: type[Pipeline]) -> Any:
     """The stage model of a pipeline model (the model of its `stages`)."""
-    return pipeline_model._meta.get_field("stages").related_model
+    # The abstract base has no `stages`: each concrete stage model declares the foreign key.
+    return pipeline_model._meta.get_field("stages").related_model  # type: ignore[misc]
 
 
 def ordered(pipeline: Pipeline) -> list[Any]:

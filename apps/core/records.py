@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 from django.conf import settings
 from django.db import models
 from django.db.models import Exists, OuterRef, Q
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -411,6 +412,12 @@ def save_changes(record: Any, names: Iterable[str], apply: Callable[[], None]) -
     if changed:
         record.save()
     return changed
+
+
+def name_once(constraint: str, *, field: str = "name") -> models.UniqueConstraint:
+    """The database's side of `unique_name`: one live record of a name, case aside (those in the
+    trash do not count), as the constraint named `constraint`."""
+    return models.UniqueConstraint(Lower(field), condition=Q(deleted_at__isnull=True), name=constraint)
 
 
 def unique_name(record: Any, value: Any, *, what: str, limit: int, field: str = "name") -> str:

@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import pipelines
-from apps.core.records import Access, OwnedRecord, Record
+from apps.core.records import Access, OwnedRecord, Record, name_once
 from apps.core.sharing import ShareBase
 from apps.events.permissions import EventsPerm
 
@@ -38,7 +38,7 @@ class EventPipeline(pipelines.Pipeline):
 
     class Meta(pipelines.Pipeline.Meta):
         verbose_name = _("event pipeline")
-        constraints = [pipelines.Pipeline.name_once("events_pipeline_name_once")]
+        constraints = [name_once("events_pipeline_name_once")]
 
 
 class Stage(pipelines.Stage):

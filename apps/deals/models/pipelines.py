@@ -7,7 +7,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import pipelines
-from apps.core.records import Access
+from apps.core.records import Access, name_once
 from apps.deals.permissions import DealsPerm
 
 
@@ -32,7 +32,7 @@ class Pipeline(pipelines.Pipeline):
 
     class Meta(pipelines.Pipeline.Meta):
         verbose_name = _("pipeline")
-        constraints = [pipelines.Pipeline.name_once("deals_pipeline_name_once")]
+        constraints = [name_once("deals_pipeline_name_once")]
 
 
 class Stage(pipelines.Stage):

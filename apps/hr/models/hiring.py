@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import pipelines
-from apps.core.records import Access, Record
+from apps.core.records import Access, Record, name_once
 from apps.hr.permissions import HrPerm
 
 USER = settings.AUTH_USER_MODEL
@@ -39,7 +39,7 @@ class HiringPipeline(pipelines.Pipeline):
 
     class Meta(pipelines.Pipeline.Meta):
         verbose_name = _("hiring pipeline")
-        constraints = [pipelines.Pipeline.name_once("hr_hiring_pipeline_name_once")]
+        constraints = [name_once("hr_hiring_pipeline_name_once")]
 
 
 class HiringStage(pipelines.Stage):
