@@ -24,8 +24,9 @@ typecheck:  ## mypy on apps/ and config/ without its cache, as CI runs it (a min
 # mypy's cache makes a second run take seconds, but django-stubs can misread it after a models
 # module changed (managers inherited from abstract models, django-stubs issue 1157): a failure is
 # checked again from scratch, which also rewrites the cache.
-lint:   ## ruff (lint, format) and mypy
+lint:   ## ruff (lint, format), the import contracts (import-linter) and mypy
 	@.venv/bin/ruff check . && .venv/bin/ruff format --check . && \
+		.venv/bin/lint-imports --no-cache && \
 		{ out=$$(.venv/bin/mypy 2>&1) && echo "$$out" || .venv/bin/mypy --no-incremental; }
 
 format:

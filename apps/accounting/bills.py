@@ -100,9 +100,9 @@ def supplier_defaults(*, actor: Actor, name: str = "", contact_id: int | None = 
     require(actor, AccountingPerm.VIEW)
     books = ledger.books()
     if contact_id:
-        from apps.contacts.models import Contact
+        from apps.contacts import api as contacts_api
 
-        contact = Contact.objects.fetch(actor, contact_id)
+        contact = contacts_api.contact(actor=actor, contact_id=contact_id)
         name = name or contact.display_name
     if not (name or "").strip():
         raise invalid("supplier", _("name the supplier, or give a contactId"))
@@ -173,17 +173,14 @@ def _tax_type_for(read: billtext.Read, fallback: TaxType) -> TaxType:
 
 def read_file(file: Any) -> tuple[str, str]:
     """The text of a bill's file and how it was read ("text" or "ocr")."""
-    from apps.files import extract
-    from apps.files.services import file_bytes
+    from apps.files import api as files
 
-    data = file_bytes(file)
+    data = files.file_bytes(file)
     mime_type = (
-        extract.guess_type(file.name, data)
-        if file.mime_type == "application/octet-stream"
-        else file.mime_type
+        files.guess_type(file.name, data) if file.mime_type == "application/octet-stream" else file.mime_type
     )
-    if mime_type == extract.PDF:
-        text = extract.text_of(data, mime_type)
+    if mime_type == files.PDF:
+        text = files.text_of(data, mime_type)
         if len(re.findall(r"\w", text)) >= 20:
             return text, PurchaseBill.Source.TEXT
         return ocr.text_of(data, mime_type), PurchaseBill.Source.OCR
@@ -195,9 +192,9 @@ def read_file(file: Any) -> tuple[str, str]:
 def bill_extract(*, actor: Actor, file_id: int) -> tuple[PurchaseBill, billtext.Read]:
     """Reads a file into a new proposal (see the module) and says what was found in it."""
     require(actor, AccountingPerm.EDIT)
-    from apps.files.models import File
+    from apps.files import api as files
 
-    file = File.objects.fetch(actor, file_id)
+    file = files.file(actor=actor, file_id=file_id)
     text, source = read_file(file)
     found = billtext.read(text)
     books = ledger.books()
@@ -313,9 +310,9 @@ def lines_of(bill: PurchaseBill) -> list[BillLineData]:
 
 def _apply(actor: Actor, bill: PurchaseBill, fields: dict[str, Any]) -> None:
     if fields.get("contact_id") is not None:
-        from apps.contacts.models import Contact
+        from apps.contacts import api as contacts_api
 
-        contact = Contact.objects.fetch(actor, fields["contact_id"])
+        contact = contacts_api.contact(actor=actor, contact_id=fields["contact_id"])
         bill.supplier = contact
         bill.supplier_name = fields.get("supplier_name") or contact.display_name
     for name in ("supplier_name", "reference", "notes"):

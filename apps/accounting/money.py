@@ -34,7 +34,7 @@ def minor_units(currency: str) -> int:
     except ValueError:
         exponent = None
     if exponent is None:
-        raise invalid("currency", _("%(code)s is not an ISO 4217 currency of money") % {"code": currency})
+        raise invalid("currency", _("{code} is not an ISO 4217 currency of money"), code=currency)
     return int(exponent)
 
 
@@ -45,7 +45,7 @@ def currency_code(value: str, *, field: str = "currency") -> str:
     try:
         minor_units(code)
     except AppError:
-        raise invalid(field, _("%(code)s is not an ISO 4217 currency of money") % {"code": code}) from None
+        raise invalid(field, _("{code} is not an ISO 4217 currency of money"), code=code) from None
     return code
 
 

@@ -1,5 +1,5 @@
 """Sending to customers: an invoice as a PDF attached to an e-mail, reminders on a schedule, and
-statements with ageing. Everything goes out through `apps.accounting.mail.deliver`, and each
+statements with ageing. Everything goes out through `_deliver` (the mail app's `send`), and each
 e-mail is recorded (SentMail) in the tool call's transaction.
 
 Reminders follow REMINDER_DAYS (days after the due date): the first one day late, then a week,
@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounting import ledger, mail, pdf
+from apps.accounting import ledger, pdf
 from apps.accounting.errors import WrongStatus
 from apps.accounting.models import SalesDocument, SentMail
 from apps.accounting.money import round_money
@@ -26,6 +26,7 @@ from apps.accounting.permissions import AccountingPerm
 from apps.accounting.services import LABELS, OPEN
 from apps.core.actors import Actor, actor_id, can, require
 from apps.core.errors import invalid
+from apps.mail import api as mail
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +40,15 @@ def _seller() -> str:
 
     workspace = current_workspace()
     return workspace.brand_name if workspace is not None else "Atrium"
+
+
+def _deliver(to: str, subject: str, body: str, actor: Actor | None, filename: str, content: bytes) -> None:
+    """One e-mail with its PDF from the service's address, replies going to the person sending."""
+    attachment = mail.Attachment(filename, content, "application/pdf")
+    reply_to = getattr(actor, "email", "")
+    mail.send(
+        [mail.Notice(to=[to], subject=subject, text=body, reply_to=reply_to, attachments=(attachment,))]
+    )
 
 
 def _recipient(document: SalesDocument, to: str | None) -> str:
@@ -87,13 +97,7 @@ def send_document(
         document.status = Status.SENT
     document.sent_at = timezone.now()
     document.save(update_fields=["status", "sent_at", "updated_at"])
-    mail.deliver(
-        to=recipient,
-        subject=subject,
-        body=body,
-        reply_to=getattr(actor, "email", ""),
-        attachments=(mail.Attachment(filename, pdf.document_pdf(document, seller=seller)),),
-    )
+    _deliver(recipient, subject, body, actor, filename, pdf.document_pdf(document, seller=seller))
     return record
 
 
@@ -146,12 +150,8 @@ def send_reminder(*, actor: Actor, document: SalesDocument, today: date) -> Sent
     document.reminders_sent += 1
     document.last_reminded_on = today
     document.save(update_fields=["reminders_sent", "last_reminded_on", "updated_at"])
-    mail.deliver(
-        to=recipient,
-        subject=subject,
-        body=body,
-        reply_to=getattr(actor, "email", ""),
-        attachments=(mail.Attachment(f"{document.number}.pdf", pdf.document_pdf(document, seller=seller)),),
+    _deliver(
+        recipient, subject, body, actor, f"{document.number}.pdf", pdf.document_pdf(document, seller=seller)
     )
     return record
 
@@ -259,11 +259,5 @@ def send_statement(*, actor: Actor, found: Statement, to: str) -> SentMail:
         attachment="statement.pdf",
         sent_by_id=actor_id(actor),
     )
-    mail.deliver(
-        to=to,
-        subject=subject,
-        body=body,
-        reply_to=getattr(actor, "email", ""),
-        attachments=(mail.Attachment("statement.pdf", content),),
-    )
+    _deliver(to, subject, body, actor, "statement.pdf", content)
     return record

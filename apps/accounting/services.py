@@ -75,9 +75,9 @@ def _require_draft(document: SalesDocument) -> None:
 
 def _customer(actor: Actor, document: SalesDocument, fields: dict[str, Any]) -> None:
     if fields.get("contact_id") is not None:
-        from apps.contacts.models import Contact
+        from apps.contacts import api as contacts_api
 
-        contact = Contact.objects.fetch(actor, fields["contact_id"])
+        contact = contacts_api.contact(actor=actor, contact_id=fields["contact_id"])
         document.contact = contact
         document.customer_name = fields.get("customer_name") or contact.display_name
         document.customer_email = fields.get("customer_email") or contact.email
@@ -259,6 +259,8 @@ def _allocate_credit(note: SalesDocument) -> None:
     invoice's amount due falls by it and the note counts as paid by as much; what the invoice no
     longer owes stays on the note as credit (its amount due, negative on the statement). Both
     are on the receivable already (the note's posting credited it): no entry of its own."""
+    if note.origin_id is None:
+        return
     invoice = SalesDocument.objects.select_for_update().get(pk=note.origin_id)
     if invoice.status not in OPEN or invoice.currency != note.currency:
         return
@@ -350,8 +352,10 @@ def record_payment(
     if amount > document.amount_due:
         raise invalid(
             "amount",
-            _("%(amount)s is more than the %(due)s %(currency)s due")
-            % {"amount": amount, "due": document.amount_due, "currency": document.currency},
+            _("{amount} is more than the {due} {currency} due"),
+            amount=amount,
+            due=document.amount_due,
+            currency=document.currency,
         )
     if day < document.issue_date:
         raise invalid("date", _("is before the invoice's issue date"))
@@ -399,7 +403,7 @@ def _bank_account(code: str | None) -> Account:
         return ledger.account(Account.Role.BANK)
     found = Account.objects.filter(code=code, role=Account.Role.BANK, archived=False).first()
     if found is None:
-        raise invalid("bankAccount", _("%(code)s is not a bank account of the chart") % {"code": code})
+        raise invalid("bankAccount", _("{code} is not a bank account of the chart"), code=code)
     return found
 
 
@@ -508,9 +512,9 @@ def _require_unclaimed(charge: Charge) -> None:
 
 def _charge_apply(actor: Actor, charge: Charge, fields: dict[str, Any], *, creating: bool) -> None:
     if fields.get("contact_id") is not None:
-        from apps.contacts.models import Contact
+        from apps.contacts import api as contacts_api
 
-        charge.contact = Contact.objects.fetch(actor, fields["contact_id"])
+        charge.contact = contacts_api.contact(actor=actor, contact_id=fields["contact_id"])
         charge.customer_name = fields.get("customer_name") or charge.contact.display_name
     for name in ("customer_name", "description"):
         if fields.get(name):
@@ -543,7 +547,7 @@ def _charge_apply(actor: Actor, charge: Charge, fields: dict[str, Any], *, creat
             else ledger.account(Account.Role.SALES)
         )
         if account is None:
-            raise invalid("account", _("there is no account %(code)s") % {"code": code})
+            raise invalid("account", _("there is no account {code}"), code=code)
         charge.account = account
 
 
@@ -573,7 +577,9 @@ def charge_invoice(*, actor: Actor, charges: list[Charge], invoice: SalesDocumen
         if wrong:
             raise invalid(
                 "chargeId",
-                _("charge %(id)s is not in %(currency)s") % {"id": wrong[0], "currency": invoice.currency},
+                _("charge {id} is not in {currency}"),
+                id=wrong[0],
+                currency=invoice.currency,
             )
         document_update(
             actor=actor,

@@ -66,9 +66,7 @@ def tax_types_by_code(codes: Sequence[str]) -> dict[str, TaxType]:
     found = {tax.code: tax for tax in TaxType.objects.filter(code__in=set(codes), archived=False)}
     for code in codes:
         if code not in found:
-            raise invalid(
-                "taxType", _("there is no tax type %(code)s; listTaxTypes has the codes") % {"code": code}
-            )
+            raise invalid("taxType", _("there is no tax type {code}; listTaxTypes has the codes"), code=code)
     return found
 
 

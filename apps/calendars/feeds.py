@@ -1,4 +1,5 @@
-"""Outside iCalendar feeds imported into a calendar (manageCalendar, action subscribe).
+"""Outside iCalendar feeds imported into a calendar (manageCalendar, action subscribe), read with
+apps.core.ical.
 
 The feed's URL follows the rules of every URL a person gives the service (apps.core.outbound:
 https to a public address; loopback only where WEBHOOKS_ALLOW_LOOPBACK allows it, in
@@ -14,20 +15,19 @@ skipped. Cancelled events are imported as cancelled.
 import base64
 import logging
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 from typing import Any
 
-import icalendar
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.calendars import services
-from apps.calendars.errors import FeedPasswordRefused, FeedUnreachable
+from apps.calendars.errors import FeedNotICalendar, FeedPasswordRefused, FeedTooLarge, FeedUnreachable
 from apps.calendars.models import Calendar, CalendarFeed, Event
 from apps.calendars.permissions import CalendarsPerm
-from apps.core import encryption, outbound
+from apps.core import encryption, ical, outbound
 from apps.core.actors import require
 from apps.core.errors import invalid
 
@@ -109,25 +109,12 @@ def feed_import(*, actor: Any, calendar: Calendar, url: str, username: str, pass
 
 def _events(body: bytes, url: str) -> list[Any]:
     try:
-        parsed = icalendar.Calendar.from_ical(body)
-    except Exception:
-        raise FeedUnreachable(url=url, reason=_("it is not an iCalendar file")) from None
-    events = [component for component in parsed.walk("VEVENT")]
+        events = ical.events_in(body)
+    except ical.Unreadable:
+        raise FeedNotICalendar(url=url) from None
     if len(events) > MAX_EVENTS:
-        raise FeedUnreachable(url=url, reason=_("it holds more than %(max)d events") % {"max": MAX_EVENTS})
+        raise FeedTooLarge(url=url, most=MAX_EVENTS)
     return events
-
-
-def _when(value: Any) -> tuple[str, bool]:
-    """(ISO 8601 text, all day) of a DTSTART / DTEND value."""
-    moment = value.dt
-    if isinstance(moment, datetime):
-        if moment.tzinfo is None:
-            moment = timezone.make_aware(moment, timezone.get_current_timezone())
-        return moment.isoformat(), False
-    if isinstance(moment, date):
-        return moment.isoformat(), True
-    raise ValueError("not a date")
 
 
 def _copy(actor: Any, calendar: Calendar, component: Any) -> str:
@@ -136,7 +123,7 @@ def _copy(actor: Any, calendar: Calendar, component: Any) -> str:
     if not uid or start is None:
         return "skipped"
     try:
-        starts, all_day = _when(start)
+        starts, all_day = ical.moment_of(start)
         fields: dict[str, Any] = {
             "title": str(component.get("SUMMARY") or _("(no title)"))[:300],
             "description": str(component.get("DESCRIPTION") or "")[:10_000],
@@ -149,7 +136,7 @@ def _copy(actor: Any, calendar: Calendar, component: Any) -> str:
         }
         end = component.get("DTEND")
         if end is not None:
-            ends, _all_day = _when(end)
+            ends, _all_day = ical.moment_of(end)
             if all_day:
                 # iCalendar's all-day end is exclusive; ours is the last day.
                 ends = (date.fromisoformat(ends[:10]) - timedelta(days=1)).isoformat()

@@ -1,5 +1,5 @@
-"""Invitations: an iCalendar REQUEST (RFC 5545 / RFC 5546, made with the `icalendar` library)
-e-mailed through Django's e-mail backend, one message per attendee, and the signed links in it
+"""Invitations: an iCalendar REQUEST (RFC 5545 / RFC 5546, made by apps.core.ical) e-mailed through
+the mail app (apps.mail.api.send), one message per attendee, and the signed links in it
 by which an attendee answers (accept, maybe, decline) without an account.
 
 Each message carries the event as a `text/calendar; method=REQUEST` part named `invite.ics`, so
@@ -9,17 +9,15 @@ the old one in the attendee's calendar. Every message sent is kept as an `Invita
 """
 
 import logging
-from datetime import UTC, datetime
-from email.mime.text import MIMEText
 from typing import Any
 from zoneinfo import ZoneInfo
 
-import icalendar
 from django.conf import settings
-from django.core.mail import EmailMessage, get_connection
 from django.utils import timezone
 
 from apps.calendars.models import Attendee, Event, Invitation
+from apps.core import ical
+from apps.mail import api as mail
 from apps.tenancy import links
 
 logger = logging.getLogger(__name__)
@@ -39,65 +37,41 @@ STATUS: dict[str, str] = {
 }
 
 
-def _address(email: str, name: str = "", **params: str) -> icalendar.vCalAddress:
-    address = icalendar.vCalAddress(f"mailto:{email}")
-    if name:
-        address.params["CN"] = icalendar.vText(name)
-    for key, value in params.items():
-        address.params[key.replace("_", "-").upper()] = icalendar.vText(value)
-    return address
-
-
-def calendar_of(event: Event, *, method: str = "REQUEST") -> icalendar.Calendar:
-    """The event as an iCalendar object with its VTIMEZONE, every attendee and their answers."""
-    zone = ZoneInfo(event.time_zone)
-    ical = icalendar.Calendar()
-    ical.add("prodid", PRODID)
-    ical.add("version", "2.0")
-    ical.add("calscale", "GREGORIAN")
-    ical.add("method", method)
-    vevent = icalendar.Event()
-    vevent.add("uid", event.uid)
-    vevent.add("dtstamp", datetime.now(UTC))
-    vevent.add("sequence", event.sequence)
-    vevent.add("summary", event.title)
-    if event.all_day:
-        vevent.add("dtstart", event.starts_at.astimezone(zone).date())
-        vevent.add("dtend", event.ends_at.astimezone(zone).date())
-    else:
-        vevent.add("dtstart", event.starts_at.astimezone(zone))
-        vevent.add("dtend", event.ends_at.astimezone(zone))
-    if event.recurrence:
-        vevent.add("rrule", icalendar.vRecur.from_ical(event.recurrence))
-        if event.excluded:
-            vevent.add("exdate", [moment.astimezone(zone) for moment in event.excluded])
-    if event.description:
-        vevent.add("description", event.description)
-    if event.location:
-        vevent.add("location", event.location)
-    vevent.add("status", STATUS[event.status])
-    vevent.add("transp", "OPAQUE" if event.busy else "TRANSPARENT")
+def happening(event: Event) -> ical.Happening:
+    """The event as the iCalendar builder takes it: every attendee with their answer."""
     organizer = event.organizer
-    if organizer is not None:
-        vevent.add("organizer", _address(organizer.email, organizer.full_name))
-    for attendee in event.attendees.all():
-        vevent.add(
-            "attendee",
-            _address(
+    return ical.Happening(
+        uid=event.uid,
+        sequence=event.sequence,
+        summary=event.title,
+        starts_at=event.starts_at,
+        ends_at=event.ends_at,
+        time_zone=event.time_zone,
+        all_day=event.all_day,
+        recurrence=event.recurrence,
+        excluded=event.excluded or (),
+        description=event.description,
+        location=event.location,
+        status=STATUS[event.status],
+        transparency="OPAQUE" if event.busy else "TRANSPARENT",
+        organizer=ical.Address(organizer.email, organizer.full_name) if organizer is not None else None,
+        attendees=[
+            ical.Address(
                 attendee.email,
                 attendee.name,
-                role="OPT-PARTICIPANT" if attendee.optional else "REQ-PARTICIPANT",
-                partstat=PARTSTAT[attendee.response],
-                rsvp="TRUE",
-            ),
-        )
-    ical.add_component(vevent)
-    ical.add_missing_timezones()
-    return ical
+                {
+                    "role": "OPT-PARTICIPANT" if attendee.optional else "REQ-PARTICIPANT",
+                    "partstat": PARTSTAT[attendee.response],
+                    "rsvp": "TRUE",
+                },
+            )
+            for attendee in event.attendees.all()
+        ],
+    )
 
 
 def ics_of(event: Event, *, method: str = "REQUEST") -> bytes:
-    return calendar_of(event, method=method).to_ical()
+    return ical.ics_of(happening(event), method=method, prodid=PRODID)
 
 
 # --- answering by link ----------------------------------------------------------------------------
@@ -152,9 +126,10 @@ def _body(event: Event, attendee: Attendee, sender: Any, note: str, brand: str) 
 
 
 def send(*, actor: Any, event: Event, attendees: list[Attendee], note: str = "") -> list[Invitation]:
-    """One e-mail per attendee, each with the invitation attached; all through one connection.
-    Rows are written first, so a failure to send leaves nothing recorded (the caller's
-    transaction rolls back)."""
+    """One e-mail per attendee, each with the invitation attached; all through one connection of
+    the mail app (apps.mail.api.send, which serves the workspace whether or not it has the Email
+    Inbox area). Rows are written first, so a failure to send leaves nothing recorded (the
+    caller's transaction rolls back)."""
     from apps.core.workspaces import current_workspace
 
     workspace = current_workspace()
@@ -164,21 +139,19 @@ def send(*, actor: Any, event: Event, attendees: list[Attendee], note: str = "")
     if event.status == Event.Status.CANCELLED:
         subject = f"Cancelled: {event.title}"[:300]
     now = timezone.now()
-    ics = ics_of(event, method="CANCEL" if event.status == Event.Status.CANCELLED else "REQUEST")
-    messages, sent = [], []
+    method = "CANCEL" if event.status == Event.Status.CANCELLED else "REQUEST"
+    invite = mail.Attachment("invite.ics", ics_of(event, method=method), "text/calendar", method=method)
+    notices, sent = [], []
     for attendee in attendees:
-        message = EmailMessage(
-            subject=subject,
-            body=_body(event, attendee, actor, note, brand),
-            from_email=settings.DEFAULT_FROM_EMAIL,
-            to=[attendee.email],
-            reply_to=[actor.email],
+        notices.append(
+            mail.Notice(
+                to=[attendee.email],
+                subject=subject,
+                text=_body(event, attendee, actor, note, brand),
+                reply_to=actor.email,
+                attachments=(invite,),
+            )
         )
-        part = MIMEText(ics.decode(), "calendar", "utf-8")
-        part.set_param("method", "CANCEL" if event.status == Event.Status.CANCELLED else "REQUEST")
-        part.add_header("Content-Disposition", "attachment", filename="invite.ics")
-        message.attach(part)
-        messages.append(message)
         sent.append(
             Invitation(
                 event=event,
@@ -194,7 +167,6 @@ def send(*, actor: Any, event: Event, attendees: list[Attendee], note: str = "")
         attendee.invited_sequence = event.sequence
     Invitation.objects.bulk_create(sent)
     Attendee.objects.bulk_update(attendees, ["invited_at", "invited_sequence"])
-    with get_connection() as mail:
-        mail.send_messages(messages)
-    logger.info("event %s: %s invitation(s) sent", event.pk, len(messages))
+    mail.send(notices)
+    logger.info("event %s: %s invitation(s) sent", event.pk, len(notices))
     return sent

@@ -23,7 +23,7 @@ from pydantic_core import PydanticCustomError
 
 from apps.core import json_input, recurrence
 from apps.core.actors import Actor
-from apps.core.errors import ValidationFailed
+from apps.core.errors import NothingToChange
 
 # --- outputs ------------------------------------------------------------------------------------
 
@@ -147,7 +147,7 @@ class Changes(In):
         caller hears of it instead of being told that nothing changed."""
         found = {name: getattr(self, name) for name in self.model_fields_set}
         if required and not found:
-            raise ValidationFailed("Say what to change in `changes`.", details={"changes": ["empty"]})
+            raise NothingToChange(details={"changes": ["empty"]})
         return found
 
 

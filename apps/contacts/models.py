@@ -19,6 +19,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from apps.contacts.errors import ContactArchived
 from apps.contacts.permissions import ContactsPerm
 from apps.core import history
 from apps.core.records import Access, OwnedRecord
@@ -35,7 +36,7 @@ class Contact(OwnedRecord):
         find_with="searchContacts",
         restore_with="restoreContact",
         trash_state=_("archived"),
-        trash_code="CONTACT_ARCHIVED",
+        trash_error=ContactArchived,
     )
 
     class Kind(models.TextChoices):

@@ -39,9 +39,9 @@ def long_text(value: Any, *, field: str, limit: int, required: bool = False) -> 
 
 def _within(cleaned: str, *, field: str, limit: int, required: bool) -> str:
     if required and not cleaned:
-        raise invalid(field, "is required and cannot be empty")
+        raise invalid(field, _("is required and cannot be empty"))
     if len(cleaned) > limit:
-        raise invalid(field, f"at most {limit} characters")
+        raise invalid(field, _("at most {limit} characters"), limit=limit)
     return cleaned
 
 
@@ -54,8 +54,7 @@ def currency(value: Any, *, field: str = "currency") -> str:
         iso4217.Currency(code)
     except ValueError:
         raise invalid(
-            field,
-            _("%(value)r is not a three-letter ISO 4217 code such as EUR, GBP or USD") % {"value": value},
+            field, _("{value!r} is not a three-letter ISO 4217 code such as EUR, GBP or USD"), value=value
         ) from None
     return code
 
@@ -66,8 +65,8 @@ def zone(value: Any, *, field: str = "timeZone") -> str:
     if name not in times.known_zones():
         raise invalid(
             field,
-            _("%(name)r is not a time zone; use an IANA name such as Europe/London or America/New_York")
-            % {"name": name or value},
+            _("{name!r} is not a time zone; use an IANA name such as Europe/London or America/New_York"),
+            name=name or value,
         )
     return name
 
@@ -80,7 +79,7 @@ def email(value: Any, *, field: str = "email", required: bool = False) -> str:
         try:
             validate_email(address)
         except ValidationError:
-            raise invalid(field, f"{address!r} is not a valid e-mail address") from None
+            raise invalid(field, _("{address!r} is not a valid e-mail address"), address=address) from None
     return address
 
 
@@ -93,4 +92,4 @@ def person_by_email(email: str, *, field: str | None = None) -> Any:
     except NotFound:
         if field is None:
             raise
-        raise invalid(field, f"{email!r} is no active person of this workspace") from None
+        raise invalid(field, _("{email!r} is no active person of this workspace"), email=email) from None

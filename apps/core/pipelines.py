@@ -121,8 +121,20 @@ def stage_of(pipeline_model: type[Pipeline], *, actor: Actor, stage_id: int, pip
         rows = rows.filter(pipeline=pipeline)
     stage = rows.select_related("pipeline").first()
     if stage is None:
-        where = f" of pipeline {pipeline.pk}" if pipeline is not None else ""
-        raise invalid("stageId", f"no stage {stage_id}{where}; {_lister(pipeline_model)} lists the stages")
+        if pipeline is not None:
+            raise invalid(
+                "stageId",
+                _("no stage {stage_id} of pipeline {pipeline}; {lister} lists the stages"),
+                stage_id=stage_id,
+                pipeline=pipeline.pk,
+                lister=_lister(pipeline_model),
+            )
+        raise invalid(
+            "stageId",
+            _("no stage {stage_id}; {lister} lists the stages"),
+            stage_id=stage_id,
+            lister=_lister(pipeline_model),
+        )
     return stage
 
 
@@ -131,9 +143,16 @@ def on_pipeline(stage: Any, pipeline: Pipeline, *, what: str) -> None:
     if stage.pipeline_id != pipeline.pk:
         raise invalid(
             "stageId",
-            f"stage {stage.pk} ({stage.name}) is in pipeline {stage.pipeline.name!r}, but {what} is on "
-            f"pipeline {pipeline.name!r}; pick one of that pipeline's stages "
-            f"({_lister(type(pipeline))} lists them)",
+            _(
+                "stage {stage} ({name}) is in pipeline {its!r}, but {what} is on pipeline {pipeline!r}; "
+                "pick one of that pipeline's stages ({lister} lists them)"
+            ),
+            stage=stage.pk,
+            name=stage.name,
+            its=stage.pipeline.name,
+            what=what,
+            pipeline=pipeline.name,
+            lister=_lister(type(pipeline)),
         )
 
 
@@ -153,10 +172,10 @@ def stage_list(stages: Iterable[dict[str, Any]], *, least: int = 1) -> list[dict
     at least): each name tidied and once (case aside), from `least` to MAX_STAGES of them."""
     named = [{**stage, "name": stage_name(stage.get("name"))} for stage in stages]
     if not least <= len(named) <= MAX_STAGES:
-        raise invalid("stages", f"give {least} to {MAX_STAGES} stages, in order")
+        raise invalid("stages", _("give {least} to {most} stages, in order"), least=least, most=MAX_STAGES)
     lowered = [stage["name"].lower() for stage in named]
     if len(set(lowered)) != len(lowered):
-        raise invalid("stages", "each stage once (names are compared without case)")
+        raise invalid("stages", _("each stage once (names are compared without case)"))
     return named
 
 
@@ -192,7 +211,7 @@ def create(
 def rename(pipeline: Pipeline, *, name: Any = None, description: Any = None) -> None:
     """A new name and/or description (None: left as it is)."""
     if not name and description is None:
-        raise invalid("name", "give a new name and/or description")
+        raise invalid("name", _("give a new name and/or description"))
     if name:
         pipeline.name = unique_name(pipeline, name, what="a pipeline", limit=_limit(type(pipeline), "name"))
     if description is not None:
@@ -215,7 +234,7 @@ def add_stage(pipeline: Pipeline, fields: dict[str, Any], *, field: str = "stage
     """A stage (`fields`, its name tidied already) added last."""
     stages = ordered(pipeline)
     if len(stages) >= MAX_STAGES:
-        raise invalid("action", f"a pipeline has at most {MAX_STAGES} stages")
+        raise invalid("action", _("a pipeline has at most {most} stages"), most=MAX_STAGES)
     _name_free(stages, fields["name"], field=field)
     return stage_model(type(pipeline)).objects.create(pipeline=pipeline, position=len(stages) + 1, **fields)
 
@@ -231,14 +250,14 @@ def update_stage(stage: Any, fields: dict[str, Any], *, field: str = "stage") ->
 
 def _name_free(stages: Iterable[Any], name: str, *, field: str) -> None:
     if any(stage.name.lower() == name.lower() for stage in stages):
-        raise invalid(field, f"the pipeline has a stage {name!r} already")
+        raise invalid(field, _("the pipeline has a stage {name!r} already"), name=name)
 
 
 def reorder(pipeline: Pipeline, stage_ids: Sequence[int]) -> None:
     """Puts the stages in the order of `stage_ids`, which names each of them once."""
     stages = ordered(pipeline)
     if sorted(stage_ids) != sorted(stage.pk for stage in stages):
-        raise invalid("stageIds", "list every stage of the pipeline once, in the new order")
+        raise invalid("stageIds", _("list every stage of the pipeline once, in the new order"))
     by_id = {stage.pk: stage for stage in stages}
     renumber([by_id[pk] for pk in stage_ids])
 
@@ -249,7 +268,7 @@ def remove_stage(stage: Any, *, empty: Callable[[], None] = lambda: None) -> Non
     own history)."""
     others = [other for other in ordered(stage.pipeline) if other.pk != stage.pk]
     if not others:
-        raise invalid("stageId", "a pipeline keeps at least one stage")
+        raise invalid("stageId", _("a pipeline keeps at least one stage"))
     empty()
     stage.delete()
     renumber(others)

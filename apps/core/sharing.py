@@ -16,12 +16,11 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from apps.core import clean
 from apps.core.actors import Actor, can
-from apps.core.errors import Forbidden, ValidationFailed
-from apps.core.records import ShareAccess, Visibility
+from apps.core.errors import MayNotUseArea, NotOwner, OwnsItAlready, ShareNeedsChange
+from apps.core.records import ADMIN, OWNER, ShareAccess, Visibility
 
 USER = settings.AUTH_USER_MODEL
 
@@ -56,13 +55,10 @@ def change(
     the tool's share permission has been checked."""
     rule = type(item).access
     if person_email is None and visibility is None:
-        raise ValidationFailed(
-            _("Say what to change: `personEmail` (with `access`) and/or `visibility`."),
-            details={"person_email": ["give personEmail or visibility"]},
-        )
+        raise ShareNeedsChange(details={"person_email": ["give personEmail or visibility"]})
     if visibility is not None and visibility != item.visibility:
-        if not rule.is_admin(actor) and item.owner_id != getattr(actor, "pk", None):
-            raise Forbidden(_("Only its owner (or an admin of the area) may make it private or public."))
+        if rule.level(actor, item) not in (ADMIN, OWNER):
+            raise NotOwner()
         item.visibility = visibility
         item.save(update_fields=["visibility", "updated_at"])
     if person_email is not None:
@@ -81,14 +77,13 @@ def share_set(item: Any, *, person: Any, access: str, actor: Actor, person_may_s
     """Shares `item` with `person` ("view" or "edit") or stops ("none"); returns (before, after).
     `person_may_see`: whether the person's role lets them see the area at all."""
     if person.pk == item.owner_id and access != "none":
-        raise ValidationFailed(
-            _("%(email)s owns it already.") % {"email": person.email},
+        raise OwnsItAlready(
+            email=person.email,
             details={"person_email": ["is the owner"]},
         )
     if access != "none" and not person_may_see:
-        raise ValidationFailed(
-            _("%(email)s may not use this area (their role does not allow it), so sharing would not help.")
-            % {"email": person.email},
+        raise MayNotUseArea(
+            email=person.email,
             details={"person_email": ["role cannot see this area"]},
         )
     share = item.shares.filter(user=person).first()

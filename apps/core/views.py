@@ -11,7 +11,6 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import set_urlconf
-from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 
@@ -98,14 +97,14 @@ def wants_json(request: HttpRequest) -> bool:
 # Exempt: an unknown path answers 404 in the JSON format whatever the method, not a CSRF page.
 @csrf_exempt
 def api_not_found(request: HttpRequest, *args: object, **kwargs: object) -> JsonResponse:
-    return JsonResponse(errors.NotFound(_("No such endpoint.")).as_body(), status=404)
+    return JsonResponse(errors.NoSuchEndpoint().as_body(), status=404)
 
 
 @in_request_workspace
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """A refused cross-site form post: JSON for the APIs, Django's page elsewhere."""
     if wants_json(request):
-        error = errors.Forbidden(_("Cross-site request refused (CSRF check failed)."), code="CSRF_FAILED")
+        error = errors.CsrfFailed()
         return JsonResponse(error.as_body(), status=403)
     from django.views.csrf import csrf_failure as django_csrf_failure
 
@@ -117,6 +116,24 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     if wants_json(request):
         return api_not_found(request)
     return render(request, "404.html", status=404)
+
+
+class UnknownUrlMiddleware:
+    """With DEBUG on (`make run`), Django answers a URL no route matches with its debug page, which
+    lists every route of the host. Debug pages stay for errors in code (a view's own 404 keeps its
+    traceback-free debug page too), but an unknown URL gets the project's 404 page, as in
+    production. Placed inside the workspace middleware, whose own answer for an unknown host
+    stands, and outside CommonMiddleware, whose missing-slash redirect comes first."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        unmatched = getattr(request, "resolver_match", None) is None
+        if settings.DEBUG and response.status_code == 404 and unmatched:
+            return not_found(request)
+        return response
 
 
 def dependency_unavailable(request: HttpRequest, outage: errors.ServiceUnavailable) -> HttpResponse:
@@ -144,6 +161,6 @@ def server_error(request: HttpRequest) -> HttpResponse:
 @in_request_workspace
 def _server_error(request: HttpRequest) -> HttpResponse:
     if wants_json(request):
-        error = errors.AppError(_("Internal error; it has been logged."), code="INTERNAL_ERROR")
+        error = errors.InternalError()
         return JsonResponse(error.as_body(), status=500)
     return render(request, "500.html", status=500)

@@ -9,7 +9,7 @@ from django.db import transaction
 
 from apps.deals import finding, reachout
 from apps.deals.models import DealFinder
-from apps.mail.models import Mailbox
+from apps.mail import api as mail
 
 FINDER = "Software buyers"
 
@@ -26,9 +26,7 @@ def seed(*, people: list[Any], domain: str) -> None:
         sources=["contacts", "accounts"],
     )
     # The mail area's demo (seeded after this one) finds this mailbox and fills it.
-    mailbox = Mailbox.objects.filter(address=owner.email).first() or Mailbox.objects.create(
-        name=owner.email.partition("@")[0].capitalize(), address=owner.email, owner=owner
-    )
+    mailbox = mail.demo_mailbox(owner)
     reachout.campaign_create(
         actor=owner,
         name="Autumn software outreach",

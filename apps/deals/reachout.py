@@ -13,8 +13,8 @@ resumed or stopped (`campaign_control`). Celery runs `campaign_tick` for each ru
 A step is sent once: its `CampaignMessage` is made in the transaction that keeps its outbox row,
 before anything is sent (a second process making the same one fails on the unique constraint
 and sends nothing); a failed send is tried again with the same Message-ID; one whose process died
-while sending is never sent again (apps.mail.models.Outgoing). Every message carries the RFC 8058
-List-Unsubscribe headers and a visible unsubscribe link (apps.mail.suppression)."""
+while sending is never sent again (the mail app's outbox). Every message carries the RFC 8058
+List-Unsubscribe headers and a visible unsubscribe link (the mail app's suppression list)."""
 
 import functools
 import logging
@@ -28,13 +28,14 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
-from apps.contacts.models import Contact
+from apps.contacts import api as contacts_api
 from apps.core import clean
 from apps.core.actors import Actor, require
 from apps.core.db import connection
-from apps.core.errors import AppError, invalid
+from apps.core.errors import AppError, EmailNotSent, invalid
 from apps.core.records import unique_name
 from apps.core.sharing import Visibility
 from apps.core.workspaces import current_workspace
@@ -48,10 +49,8 @@ from apps.deals.models import (
     ReachoutCampaign,
 )
 from apps.deals.permissions import DealsPerm
-from apps.mail import addresses, suppression, sync
-from apps.mail import errors as mail_errors
-from apps.mail import services as mail_services
-from apps.mail.models import Mailbox, Message, Outgoing
+from apps.mail import api as mail
+from apps.mail.api import Mailbox, Message, Outgoing
 
 logger = logging.getLogger(__name__)
 State = CampaignRecipient.State
@@ -99,15 +98,17 @@ def _recipient_rows(
             rows[email.lower()] = CampaignRecipient(email=email.lower(), **fields)
 
     if contact_ids:
-        contacts = {c.pk: c for c in Contact.objects.restrict(actor).filter(pk__in=contact_ids)}
+        contacts = {c.pk: c for c in contacts_api.contacts(actor).filter(pk__in=contact_ids)}
         for contact_id in contact_ids:
             contact = contacts.get(contact_id)
             if contact is None:
-                raise Contact.access.not_found(Contact, contact_id)
+                raise contacts_api.not_found(contact_id)
             if not contact.email:
-                raise invalid("contactIds", f"contact {contact_id} has no e-mail address")
+                raise invalid(
+                    "contactIds", _("contact {contact_id} has no e-mail address"), contact_id=contact_id
+                )
             add(
-                addresses.one(contact.email, field="contactIds"),
+                mail.address(contact.email, field="contactIds"),
                 name=contact.display_name[:200],
                 contact=contact,
                 time_zone=country_zones().get(contact.country.upper(), ""),
@@ -126,11 +127,11 @@ def _recipient_rows(
                 time_zone=country_zones().get(lead.country, ""),
             )
     for value in emails:
-        add(addresses.one(value, field="emails"))
+        add(mail.address(value, field="emails"))
     if not rows:
-        raise invalid("recipients", "give contactIds, a finderId whose leads have addresses, or emails")
+        raise invalid("recipients", _("give contactIds, a finderId whose leads have addresses, or emails"))
     if len(rows) > MAX_RECIPIENTS:
-        raise invalid("recipients", f"at most {MAX_RECIPIENTS} recipients a campaign")
+        raise invalid("recipients", _("at most {most} recipients a campaign"), most=MAX_RECIPIENTS)
     return list(rows.values())
 
 
@@ -152,13 +153,13 @@ def campaign_create(
     """A draft campaign: nothing is sent until it is started (controlReachoutCampaign)."""
     require(actor, DealsPerm.CAMPAIGNS)
     if not steps:
-        raise invalid("steps", "give at least one step")
+        raise invalid("steps", _("give at least one step"))
     start, end = window
     if not 0 <= start < end <= 24:
-        raise invalid("sendWindow", "the window opens before it closes, in hours 0 to 24")
+        raise invalid("sendWindow", _("the window opens before it closes, in hours 0 to 24"))
     days = sorted(set(weekdays or [1, 2, 3, 4, 5]))
     if not all(1 <= day <= 7 for day in days):
-        raise invalid("weekdays", "ISO weekdays: 1 (Monday) to 7 (Sunday)")
+        raise invalid("weekdays", _("ISO weekdays: 1 (Monday) to 7 (Sunday)"))
     campaign = ReachoutCampaign(
         owner=person(actor),
         created_by=person(actor),
@@ -175,7 +176,7 @@ def campaign_create(
     campaign.save()
     for position, step in enumerate(steps, start=1):
         if not step.subject.strip() or not step.body.strip():
-            raise invalid("steps", f"step {position} needs a subject and a body")
+            raise invalid("steps", _("step {position} needs a subject and a body"), position=position)
         CampaignStep.objects.create(
             campaign=campaign,
             position=position,
@@ -204,7 +205,7 @@ def campaign_control(*, actor: Actor, campaign: ReachoutCampaign, action: str) -
     now = timezone.now()
     if action == "start":
         if campaign.mailbox is None or campaign.mailbox.deleted_at is not None:
-            raise invalid("inboxId", "the campaign's mailbox was removed")
+            raise invalid("inboxId", _("the campaign's mailbox was removed"))
         campaign.started_at = now
         campaign.recipients.filter(state=State.ACTIVE).update(next_due_at=now)
     campaign.status = {"start": Status.RUNNING, "pause": Status.PAUSED, "resume": Status.RUNNING}.get(
@@ -246,7 +247,7 @@ def in_window(campaign: ReachoutCampaign, recipient: CampaignRecipient, moment: 
         if local.isoweekday() in campaign.weekdays and local < closes:
             return max(local, opens).astimezone(UTC)
         local = (opens + timedelta(days=1)).replace(hour=0)
-    raise invalid("weekdays", "the send window has no day")
+    raise invalid("weekdays", _("the send window has no day"))
 
 
 def sent_today(mailbox_id: int) -> int:
@@ -274,7 +275,7 @@ def check_answers(campaign: ReachoutCampaign) -> None:
     active = list(campaign.recipients.filter(state=State.ACTIVE))
     if not active:
         return
-    suppressed = suppression.suppressed_among([r.email for r in active])
+    suppressed = mail.suppressed_among([r.email for r in active])
     sent = CampaignMessage.objects.filter(recipient__in=active).values_list(
         "recipient_id", "message_id", "created_at"
     )
@@ -283,11 +284,10 @@ def check_answers(campaign: ReachoutCampaign) -> None:
     stopped: dict[int, str] = {}
     mailbox = campaign.mailbox
     if by_message and mailbox is not None:
-        own = {mailbox.address.lower(), *(a.lower() for a in mailbox.send_as)}
         since = min(at for _r, _m, at in sent) - timedelta(minutes=5)
-        incoming = Message.objects.filter(mailbox=mailbox, date__gte=since).exclude(from_address__in=own)
+        incoming = mail.incoming(mailbox, since=since)
         for message in incoming.order_by("date", "id")[:2000]:
-            refs = [message.in_reply_to, *sync.message_ids(message.references)]
+            refs = [message.in_reply_to, *mail.message_ids(message.references)]
             recipient_id = next((by_message[ref] for ref in refs if ref in by_message), None)
             if _is_bounce(message):
                 if recipient_id is None:
@@ -303,9 +303,7 @@ def check_answers(campaign: ReachoutCampaign) -> None:
             state = stopped[recipient.pk]
             _stop(recipient, state)
             if state == State.BOUNCED:
-                suppression.suppress(
-                    recipient.email, reason="bounced", source=f"deals.campaign:{campaign.pk}"
-                )
+                mail.suppress(recipient.email, reason="bounced", source=f"deals.campaign:{campaign.pk}")
         elif recipient.email in suppressed:
             _stop(by_id[recipient.pk], State.UNSUBSCRIBED)
 
@@ -354,7 +352,7 @@ def send_step(
     )
     try:
         if record is None:
-            headers = suppression.headers(recipient.email, source=source)
+            headers = mail.unsubscribe_headers(recipient.email, source=source)
             url = headers["List-Unsubscribe"].strip("<>")
 
             def keep(row: Outgoing) -> None:
@@ -367,7 +365,7 @@ def send_step(
                 )
 
             try:
-                row = mail_services.letter_send(
+                row = mail.letter_send(
                     mailbox=mailbox,
                     to=recipient.email,
                     subject=_render(step.subject, recipient),
@@ -386,14 +384,12 @@ def send_step(
                     return False
                 row = record.outgoing
             else:
-                from apps.mail import sending
-
-                row = sending.deliver(record.outgoing)
+                row = mail.outbox_send(record.outgoing)
         else:
             return False
-    except mail_errors.SendRefused:
+    except EmailNotSent:
         _stop(recipient, State.BOUNCED)
-        suppression.suppress(recipient.email, reason="bounced", source=source)
+        mail.suppress(recipient.email, reason="bounced", source=source)
         return False
     if row.status != Outgoing.Status.SENT:
         return False
@@ -416,7 +412,7 @@ def campaign_tick(campaign: ReachoutCampaign, *, now: datetime | None = None) ->
         return 0
     now = now or timezone.now()
     try:
-        mail_services.mailbox_sync(mailbox=mailbox)
+        mail.mailbox_sync(mailbox=mailbox)
     except AppError as error:
         logger.warning("campaign %s: mailbox not synchronised (%s)", campaign.pk, error.code)
     check_answers(campaign)
@@ -434,13 +430,13 @@ def campaign_tick(campaign: ReachoutCampaign, *, now: datetime | None = None) ->
         if local_due > now:
             CampaignRecipient.objects.filter(pk=recipient.pk).update(next_due_at=local_due)
             continue
-        if suppression.is_suppressed(recipient.email):
+        if mail.suppressed(recipient.email):
             _stop(recipient, State.UNSUBSCRIBED)
             continue
         try:
             if send_step(campaign, recipient, step, steps):
                 sent += 1
-        except (mail_errors.ServerDown, mail_errors.LoginRefused, mail_errors.NotConnected) as error:
+        except mail.SERVER_PROBLEMS as error:
             logger.warning(
                 "campaign %s: mail server problem (%s); next run tries again", campaign.pk, error.code
             )
@@ -492,7 +488,7 @@ def preview(campaign: ReachoutCampaign, *, limit: int, offset: int) -> tuple[lis
     rows = campaign.recipients.select_related("contact").order_by("id")
     total = rows.count()
     page = list(rows[offset : offset + limit])
-    suppressed = suppression.suppressed_among([r.email for r in page])
+    suppressed = mail.suppressed_among([r.email for r in page])
     steps = campaign.steps.count()
     now = timezone.now()
     found = []

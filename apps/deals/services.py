@@ -9,11 +9,13 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from apps.accounting import api as accounting
 from apps.accounts.models import person
 from apps.core import clean, history, kinds, pipelines, records, recurrence, sharing
 from apps.core.actors import Actor, actor_id, require
-from apps.core.errors import invalid
+from apps.core.errors import NoExchangeRate, invalid
 from apps.deals import errors
 from apps.deals.models import Activity, Deal, DealEvent, Pipeline, Stage, StageVisit
 from apps.deals.permissions import DealsPerm
@@ -30,9 +32,9 @@ def money(value: Any, field: str = "value") -> Decimal:
     try:
         amount = Decimal(str(value if value is not None else 0)).quantize(Decimal("0.01"))
     except (InvalidOperation, ValueError):
-        raise invalid(field, f"{value!r} is not an amount") from None
+        raise invalid(field, _("{value!r} is not an amount"), value=value) from None
     if amount < 0 or amount > MAX_VALUE:
-        raise invalid(field, "must be between 0 and 99,999,999,999,999.99")
+        raise invalid(field, _("must be between 0 and 99,999,999,999,999.99"))
     return amount
 
 
@@ -54,10 +56,10 @@ def _stage_fields(value: dict[str, Any], *, field: str) -> dict[str, Any]:
     name = pipelines.stage_name(value.get("name"), field=field)
     probability = value.get("probability", 0)
     if probability is None or not 0 <= int(probability) <= 100:
-        raise invalid(field, f"win probability of {name!r} must be 0 to 100")
+        raise invalid(field, _("win probability of {name!r} must be 0 to 100"), name=name)
     rotting = value.get("rotting_days")
     if rotting is not None and not 1 <= int(rotting) <= 3650:
-        raise invalid(field, f"rotting days of {name!r} must be 1 to 3650, or null for never")
+        raise invalid(field, _("rotting days of {name!r} must be 1 to 3650, or null for never"), name=name)
     return {"name": name, "probability": int(probability), "rotting_days": rotting}
 
 
@@ -91,10 +93,7 @@ def pipeline_manage(*, actor: Actor, pipeline_id: int, action: str, **given: Any
         return pipeline, f"Pipeline {pipeline.pk} is now {pipeline.name!r}."
     if action == "archive":
         if pipeline.deals.filter(status=Deal.Status.OPEN, deleted_at__isnull=True).exists():
-            raise errors.PipelineInUse(
-                f"Pipeline {pipeline.name!r} still has open deals: move them (moveDealStage) or close "
-                "them (updateDeal status won/lost) first."
-            )
+            raise errors.PipelineInUse(pipeline=pipeline.name)
         pipeline.trash(actor)
         return pipeline, f"Pipeline {pipeline.name!r} archived; restore it with action restore."
     if action == "restore":
@@ -121,19 +120,16 @@ def pipeline_manage(*, actor: Actor, pipeline_id: int, action: str, **given: Any
                 return
             target_id = given.get("move_to_stage_id")
             if not target_id:
-                raise errors.StageInUse(
-                    f"Stage {stage.name!r} holds {on_it.count()} deal(s): give moveToStageId, the stage "
-                    "of this pipeline they move to."
-                )
+                raise errors.StageInUse(stage=stage.name, count=on_it.count())
             target = stage_of(actor=actor, stage_id=target_id, pipeline=pipeline)
             if target.pk == stage.pk:
-                raise invalid("moveToStageId", "another stage than the one removed")
+                raise invalid("moveToStageId", _("another stage than the one removed"))
             for deal in on_it.select_for_update():
                 _move(actor, deal, target)
 
         pipelines.remove_stage(stage, empty=move_deals)
         return pipeline, f"Stage {stage.name!r} removed."
-    raise invalid("action", f"unknown action {action!r}")
+    raise invalid("action", _("unknown action {action!r}"), action=action)
 
 
 # --- deals ----------------------------------------------------------------------------------------
@@ -146,9 +142,9 @@ def _pipeline_for(actor: Actor, pipeline_id: int | None) -> Pipeline:
     if len(live) != 1:
         raise invalid(
             "pipelineId",
-            "no pipeline yet: make one with createPipeline"
+            _("no pipeline yet: make one with createPipeline")
             if not live
-            else "several pipelines: give pipelineId (getPipelineOverview lists them)",
+            else _("several pipelines: give pipelineId (getPipelineOverview lists them)"),
         )
     return live[0]
 
@@ -159,25 +155,29 @@ def _party(actor: Actor, entity_type: str, entity_id: int | None) -> Any:
     return kinds.resolve(actor=actor, entity_type=entity_type, entity_id=entity_id).instance
 
 
-def _rate(deal: Deal, given: Any) -> None:
-    """The deal's rate to its pipeline's currency: 1 for the same currency, else the one given."""
-    deal.rate_date = timezone.localdate()
-    if deal.currency == deal.pipeline.currency:
-        deal.exchange_rate = Decimal(1)
-        return
-    if given is None:
-        raise errors.NoRate(
-            f"The deal is in {deal.currency} and its pipeline reports in {deal.pipeline.currency}: give "
-            f"`rate` (one {deal.currency} in {deal.pipeline.currency} today).",
-            details={"rate": ["required for another currency"]},
-        )
+def _given_rate(given: Any) -> Decimal:
     try:
         rate = Decimal(str(given)).quantize(Decimal("0.00000001"))
     except (InvalidOperation, ValueError):
-        raise invalid("rate", f"{given!r} is not a number") from None
+        raise invalid("rate", _("{given!r} is not a number"), given=given) from None
     if not Decimal("0.00000001") <= rate <= Decimal("1000000000"):
-        raise invalid("rate", "must be more than 0 and at most 1,000,000,000")
-    deal.exchange_rate = rate
+        raise invalid("rate", _("must be more than 0 and at most 1,000,000,000"))
+    return rate
+
+
+def _rate(deal: Deal, given: Any) -> None:
+    """The deal's rate to its pipeline's currency (apps.accounting.api.rate): 1 for the same
+    currency, else the one given, kept with the day it was given."""
+    deal.rate_date = timezone.localdate()
+    source, target = deal.currency, deal.pipeline.currency
+    checked = _given_rate(given) if given is not None and source != target else None
+    try:
+        found = accounting.rate(source=source, target=target, on=deal.rate_date, given=checked, look_up=False)
+    except NoExchangeRate:
+        raise errors.NoDealRate(
+            source=source, target=target, details={"rate": ["required for another currency"]}
+        ) from None
+    deal.exchange_rate = found.value
 
 
 def _apply(actor: Actor, deal: Deal, fields: dict[str, Any], creating: bool) -> None:
@@ -201,7 +201,7 @@ def _apply(actor: Actor, deal: Deal, fields: dict[str, Any], creating: bool) -> 
         deal.owner = clean.person_by_email(fields["owner_email"]) if fields["owner_email"] else None
     if "visibility" in fields:
         if fields["visibility"] not in sharing.Visibility.values:
-            raise invalid("visibility", "workspace or private")
+            raise invalid("visibility", _("workspace or private"))
         deal.visibility = fields["visibility"]
 
 
@@ -214,10 +214,19 @@ def deal_create(
         stage_of(actor=actor, stage_id=stage_id).pipeline if stage_id else _pipeline_for(actor, pipeline_id)
     )
     if pipeline_id and pipeline.pk != pipeline_id:
-        raise invalid("stageId", f"stage {stage_id} is not a stage of pipeline {pipeline_id}")
+        raise invalid(
+            "stageId",
+            _("stage {stage_id} is not a stage of pipeline {pipeline_id}"),
+            stage_id=stage_id,
+            pipeline_id=pipeline_id,
+        )
     stage = stage_of(actor=actor, stage_id=stage_id) if stage_id else pipelines.first_stage(pipeline)
     if stage is None:
-        raise invalid("pipelineId", f"pipeline {pipeline.pk} has no stages; add one with managePipeline")
+        raise invalid(
+            "pipelineId",
+            _("pipeline {pipeline} has no stages; add one with managePipeline"),
+            pipeline=pipeline.pk,
+        )
     now = timezone.now()
     deal = records.create(
         Deal,
@@ -291,7 +300,7 @@ def deal_update(*, actor: Actor, deal_id: int, fields: dict[str, Any]) -> tuple[
                 changes={"lost_reason": (old, deal.lost_reason)},
             )
     elif reason is not None:
-        raise invalid("lostReason", "only for a lost deal (status lost)")
+        raise invalid("lostReason", _("only for a lost deal (status lost)"))
     return deal, changed
 
 
@@ -304,12 +313,10 @@ def _set_status(actor: Actor, deal: Deal, status: str, reason: Any) -> None:
         deal.stage_entered_at = timezone.now()
         kind, summary = DealEvent.Kind.REOPENED, f"Reopened (was {old})" + (f": {reason}" if reason else "")
     elif old != Deal.Status.OPEN:
-        raise errors.DealClosed(
-            f"Deal {deal.pk} is {old}; won and lost are final. Reopen it (status open) first to change that."
-        )
+        raise errors.DealFinal(deal=deal.pk, status=old)
     elif status == Deal.Status.WON:
         if reason:
-            raise invalid("lostReason", "only for a lost deal")
+            raise invalid("lostReason", _("only for a lost deal"))
         deal.status, deal.closed_at = Deal.Status.WON, timezone.now()
         kind, summary = DealEvent.Kind.WON, "Won"
     elif status == Deal.Status.LOST:
@@ -317,7 +324,7 @@ def _set_status(actor: Actor, deal: Deal, status: str, reason: Any) -> None:
         deal.status, deal.closed_at = Deal.Status.LOST, timezone.now()
         kind, summary = DealEvent.Kind.LOST, f"Lost: {deal.lost_reason}"
     else:
-        raise invalid("status", "open, won or lost")
+        raise invalid("status", _("open, won or lost"))
     deal.save()
     record_event(deal, actor=actor, kind=kind, summary=summary, changes={"status": (old, deal.status)})
 
@@ -334,10 +341,12 @@ def _move(actor: Actor, deal: Deal, stage: Stage) -> None:
         target = stage.pipeline.currency
         if target != deal.pipeline.currency and deal.currency != target:
             # Its rate is to the pipeline it leaves: none is known to the one it goes to.
-            raise errors.NoRate(
-                f"Pipeline {stage.pipeline.name!r} reports in {target}, deal {deal.pk} is in {deal.currency} "
-                f"with a rate to {deal.pipeline.currency} only: give the deal in {target} first (updateDeal "
-                "currency and value), or pick a stage of a pipeline in the same currency.",
+            raise errors.NoRateToPipeline(
+                pipeline=stage.pipeline.name,
+                target=target,
+                deal=deal.pk,
+                source=deal.currency,
+                rate_to=deal.pipeline.currency,
                 details={"stageId": ["another reporting currency"]},
             )
         changes["pipeline"] = (deal.pipeline.name, stage.pipeline.name)
@@ -363,9 +372,7 @@ def deal_move(*, actor: Actor, deal_id: int, stage_id: int) -> tuple[Deal, bool]
     deal = Deal.objects.select_related("pipeline", "stage").fetch(actor, deal_id, "change", lock=True)
     stage = stage_of(actor=actor, stage_id=stage_id)
     if deal.status != Deal.Status.OPEN:
-        raise errors.DealClosed(
-            f"Deal {deal.pk} is {deal.status}; reopen it (updateDeal status open) before moving it."
-        )
+        raise errors.ClosedDealStays(deal=deal.pk, status=deal.status)
     if stage.pk == deal.stage_id:
         return deal, False
     _move(actor, deal, stage)
@@ -389,10 +396,7 @@ def deal_restore(*, actor: Actor, deal_id: int) -> Deal:
     if not deal.in_trash:
         return deal
     if deal.pipeline.in_trash:
-        raise errors.PipelineArchived(
-            f"Deal {deal.pk}'s pipeline {deal.pipeline.name!r} is archived: restore it first "
-            "(managePipeline action restore)."
-        )
+        raise errors.DealPipelineArchived(deal=deal.pk, pipeline=deal.pipeline.name)
     deal.untrash()
     record_event(deal, actor=actor, kind=DealEvent.Kind.RESTORED, summary="Restored from the bin")
     return deal
@@ -435,13 +439,18 @@ def contact_log(
     if when.tzinfo is None:
         when = when.replace(tzinfo=zone_of(actor))
     if when > now + timedelta(minutes=5):
-        raise invalid("happenedAt", "a logged contact has happened: not in the future (scheduleDealFollowUp)")
+        raise invalid(
+            "happenedAt", _("a logged contact has happened: not in the future (scheduleDealFollowUp)")
+        )
     done = None
     if follow_up_id:
         done = Activity.objects.filter(deal=deal, kind=Activity.Kind.FOLLOW_UP, pk=follow_up_id).first()
         if done is None:
             raise invalid(
-                "followUpId", f"deal {deal.pk} has no follow-up {follow_up_id} (getDealFollowUpsDue)"
+                "followUpId",
+                _("deal {deal} has no follow-up {follow_up_id} (getDealFollowUpsDue)"),
+                deal=deal.pk,
+                follow_up_id=follow_up_id,
             )
     activity = Activity.objects.create(
         deal=deal,
@@ -490,12 +499,14 @@ def follow_up_schedule(
     require(actor, DealsPerm.MANAGE)
     deal = Deal.objects.select_related("owner").fetch(actor, deal_id, "change", lock=True)
     if deal.status != Deal.Status.OPEN:
-        raise errors.DealClosed(f"Deal {deal.pk} is {deal.status}; reopen it before planning follow-ups.")
+        raise errors.ClosedDealNeedsNoFollowUp(deal=deal.pk, status=deal.status)
     owner = clean.person_by_email(owner_email) if owner_email else (deal.owner or person(actor))
     zone = zone_of(owner)
     due_at = due_time(due, zone)
     if due_at.astimezone(zone).date() < timezone.now().astimezone(zone).date():
-        raise invalid("due", f"{due_at.astimezone(zone).date().isoformat()} is past in {zone.key}")
+        raise invalid(
+            "due", _("{day} is past in {zone}"), day=due_at.astimezone(zone).date().isoformat(), zone=zone.key
+        )
     follow_up = Activity.objects.create(
         deal=deal,
         kind=Activity.Kind.FOLLOW_UP,

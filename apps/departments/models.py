@@ -8,7 +8,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.contacts.related import LinkedContact
+from apps.contacts.api import LinkedContact
+from apps.core.errors import TrashedNotFound
 from apps.core.records import Access, Record, name_once
 from apps.departments.permissions import DepartmentsPerm
 
@@ -25,7 +26,7 @@ class Department(Record):
         trash_state=_("deleted"),
         trash_hint=_("Someone allowed to delete departments can restore it from the Departments page."),
         # Using a deleted department has always been "not found" to agents.
-        trash_code="NOT_FOUND",
+        trash_error=TrashedNotFound,
     )
 
     name = models.CharField(_("name"), max_length=120)

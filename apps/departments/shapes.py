@@ -4,7 +4,7 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from apps.catalogue.shapes import From, Out, PersonRef, RefOut
-from apps.contacts.related import LinkedContactOut
+from apps.contacts.api import LinkedContactOut
 from apps.departments.models import Department
 
 

@@ -7,8 +7,8 @@ from pydantic import Field
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Changes, EntityId, Limit, Offset, Out, Page, PersonRef, id_field, paginate
-from apps.contacts import related
-from apps.contacts.related import ContactLinkResultOut
+from apps.contacts import api as contacts_api
+from apps.contacts.api import ContactLinkResultOut
 from apps.core import clean, search
 from apps.core.records import Action
 from apps.departments import selectors, services
@@ -175,7 +175,7 @@ def link_contact_to_department(
 ) -> ContactLinkResultOut:
     """Link a contact the department deals with, with a role (again: changes it). A person:
     addMemberToDepartment."""
-    return related.change(ctx.actor, Department, department_id, contact_id=contact_id, role=role)
+    return contacts_api.change(ctx.actor, Department, department_id, contact_id=contact_id, role=role)
 
 
 @tool(
@@ -185,4 +185,4 @@ def unlink_contact_from_department(
     ctx: ToolContext, *, department_id: DepartmentId, contact_id: ContactId
 ) -> ContactLinkResultOut:
     """Remove a contact from a department's contacts; the contact itself stays."""
-    return related.change(ctx.actor, Department, department_id, contact_id=contact_id, remove=True)
+    return contacts_api.change(ctx.actor, Department, department_id, contact_id=contact_id, remove=True)

@@ -7,7 +7,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 
 from apps.accounts.requests import AuthenticatedHttpRequest
-from apps.contacts import related
+from apps.contacts import api as contacts_api
 from apps.core.actors import can
 from apps.core.pages import READ, page
 from apps.departments import selectors, services
@@ -18,7 +18,7 @@ from apps.departments.permissions import DepartmentsPerm
 @page(DepartmentsPerm.VIEW, methods=READ)
 def department_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     members = Member.objects.select_related("user")
-    contacts = related.visible(request.user, DepartmentContact.objects.all())
+    contacts = contacts_api.visible(request.user, DepartmentContact.objects.all())
     rows = (
         Department.objects.restrict(request.user, trash="include")
         .select_related("parent", "head")

@@ -58,8 +58,11 @@ area = areas.declare(
             "moveDocument",
             "shareDocument",
         ),
-        "sales": ("getDocument", "createDocument"),
         "people": ("listDocuments", "getDocument", "createDocument", "updateDocument"),
+        "support": ("listDocuments", "getDocument"),
+        "events": ("createDocument", "getDocument"),
+        "marketing": ("createDocument", "getDocument", "listDocuments"),
+        "housekeeping": ("createDocumentFolder", "deleteDocument", "exportDocumentToPdf", "moveDocument"),
     },
     nav=[NavItem("documents", _("Documents"), "documents:list", DocumentsPerm.VIEW, order=32)],
     kinds=[

@@ -7,8 +7,7 @@ from django.conf import settings
 
 from apps.accounts.models import person
 from apps.core import folders as trees
-from apps.core.actors import Actor, can, require
-from apps.core.errors import Forbidden, ValidationFailed
+from apps.core.actors import Actor, require
 from apps.core.records import Visibility
 from apps.documents import errors, pdf, richtext, selectors
 from apps.documents.models import Document, DocumentFolder, DocumentVersion
@@ -22,30 +21,22 @@ EXPORT_FOLDER = "/Document exports"
 def clean_title(value: str) -> str:
     title = " ".join((value or "").split())
     if not title:
-        raise ValidationFailed("The title is empty; give the document a title.", details={"title": ["empty"]})
+        raise errors.TitleEmpty(details={"title": ["empty"]})
     if len(title) > 300:
-        raise ValidationFailed("The title is longer than 300 characters.", details={"title": ["too long"]})
+        raise errors.TitleTooLong(details={"title": ["too long"]})
     return title
 
 
 def clean_body(content: str, fmt: str) -> tuple[str, str]:
     """(sanitised HTML, plain text) of content written as markdown, html or text."""
     if fmt not in richtext.FORMATS:
-        raise ValidationFailed(
-            f"format: one of {', '.join(richtext.FORMATS)}.", details={"format": ["unknown"]}
-        )
+        raise errors.UnknownFormat(formats=", ".join(richtext.FORMATS), details={"format": ["unknown"]})
     limit = int(settings.ATRIUM_DOCUMENTS_MAX_CHARS)
     if len(content) > limit * 2:
-        raise ValidationFailed(
-            f"The content is {len(content)} characters; documents hold at most {limit}. Split it up.",
-            details={"content": ["too long"]},
-        )
+        raise errors.ContentTooLong(length=len(content), most=limit, details={"content": ["too long"]})
     body = richtext.to_html(content, fmt)
     if len(body) > limit:
-        raise ValidationFailed(
-            f"The document would be {len(body)} characters of HTML; the most is {limit}. Split it up.",
-            details={"content": ["too long"]},
-        )
+        raise errors.HtmlTooLong(length=len(body), most=limit, details={"content": ["too long"]})
     return body, richtext.to_text(body)
 
 
@@ -112,8 +103,7 @@ def document_update(
     document = Document.objects.fetch(actor, document.pk, "change")
     if expected_version is not None and expected_version != document.version:
         raise errors.VersionConflict(
-            f"Document {document.pk} is at version {document.version}, not {expected_version}: someone "
-            "saved it meanwhile. Read it again with getDocument and apply your change to the new version."
+            document=document.pk, version=document.version, expected=expected_version
         )
     new_title = clean_title(title) if title is not None else document.title
     body, text = document.body_html, document.body_text
@@ -170,13 +160,11 @@ def document_export_pdf(
 ) -> Any:
     """Renders the document (or one of its versions) to PDF, stores it in Files (in `folder`, a
     files folder, default "/Document exports") and attaches it to the document. Returns the file."""
-    from apps.files import services as files
-    from apps.files.models import File
-    from apps.files.permissions import FilesPerm
+    from apps.files import api as files
 
     require(actor, DocumentsPerm.EXPORT)
-    if not can(actor, FilesPerm.EDIT):
-        raise Forbidden("Exports are saved in Files, and your role may not add files there.")
+    if not files.may_add(actor):
+        raise errors.ExportNotAllowed()
     source = selectors.version_get(document=document, number=version) if version else document
     data = pdf.render(
         title=source.title,
@@ -193,7 +181,7 @@ def document_export_pdf(
         content=data,
         folder=folder,
         mime_type="application/pdf",
-        source=File.Source.EXPORT,
+        source=files.Source.EXPORT,
         origin=f"document {document.pk} v{version or document.version}",
     )
     files.file_attach(actor=actor, file=file, record=document)

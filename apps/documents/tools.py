@@ -20,13 +20,12 @@ from apps.catalogue.shapes import (
     paginate,
 )
 from apps.core import folders, search
-from apps.core.errors import ValidationFailed
 from apps.core.kinds import attachments
-from apps.documents import selectors, services
+from apps.documents import errors, selectors, services
 from apps.documents.models import Document, DocumentFolder
 from apps.documents.permissions import DocumentsPerm
-from apps.files.models import Folder
-from apps.files.shapes import FileOut
+from apps.files import api as files
+from apps.files.api import FileOut
 
 DocumentId = Annotated[int, id_field("listDocuments")]
 Format = Annotated[Literal["markdown", "html", "text"], Field(description="How content is written")]
@@ -198,9 +197,7 @@ def update_document(
 ) -> UpdatedDocumentOut:
     """Change a document's title or body, as a new version; earlier ones are kept."""
     if title is None and content is None:
-        raise ValidationFailed(
-            "Say what to change: `title` and/or `content`.", details={"content": ["nothing given"]}
-        )
+        raise errors.NoTitleOrContent(details={"content": ["nothing given"]})
     document = Document.objects.fetch(ctx.actor, document_id)
     previous = document.version
     document, changed = services.document_update(
@@ -288,7 +285,7 @@ def export_document_to_pdf(
 ) -> ExportOut:
     """Save a document as a PDF in Files, attached to it. To send it: emailFileAsAttachment."""
     document = Document.objects.fetch(ctx.actor, document_id)
-    folder = folders.get(Folder, actor=ctx.actor, folder_id=folder_id)
+    folder = files.folder(actor=ctx.actor, folder_id=folder_id)
     file = services.document_export_pdf(
         actor=ctx.actor, document=document, folder=folder, name=file_name, version=version
     )

@@ -3,9 +3,10 @@ blocks, budget lines and travel plans. Workspace schema.
 
 An `Event` is an owned, shareable record (apps.core.records); its sessions, attendees, suppliers
 and hotel blocks follow it (`through="event"`). Attendees' needs (dietary, accessibility) are a
-row of their own, `AttendeeNeeds`, read only with the `events.needs` permission and removed once
-the event is over (apps.events.tasks). Amounts are kept in the currency they were given in, with
-the rate to the event's currency on their date (apps.events.rates).
+row of their own, `AttendeeNeeds`, read only with the `events.needs` permission (the attendee's
+access declares it: `fields`) and removed once the event is over (apps.events.tasks). Amounts are
+kept in the currency they were given in, with the rate to the event's currency on their date
+(apps.accounting.api.rate).
 """
 
 import uuid
@@ -135,7 +136,14 @@ class Speaker(models.Model):
 
 
 class Attendee(Record):
-    access = _child(_("Attendee"), "listEventAttendees")
+    access = Access(
+        EventsPerm,
+        through="event",
+        # Dietary and accessibility needs (`AttendeeNeeds`): special-category data.
+        fields={"needs": EventsPerm.NEEDS},
+        label=_("Attendee"),
+        find_with="listEventAttendees",
+    )
 
     class Status(models.TextChoices):
         INVITED = "invited", _("invited")
@@ -256,7 +264,7 @@ class HotelBlock(Record):
     rooms = models.PositiveIntegerField(_("rooms a night"))
     rate = models.DecimalField(_("rate a night"), max_digits=14, decimal_places=2)
     currency = models.CharField(_("currency"), max_length=3)
-    # One `currency` in the event's currency, on the first night (apps.events.rates).
+    # One `currency` in the event's currency, on the first night (apps.accounting.api.rate).
     exchange_rate = models.DecimalField(_("rate"), max_digits=18, decimal_places=8, default=1)
     cut_off = models.DateField(_("cut-off"))
     attrition_percent = models.DecimalField(_("attrition %"), max_digits=5, decimal_places=2, default=0)

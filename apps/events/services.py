@@ -11,12 +11,14 @@ from zoneinfo import ZoneInfo
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from apps.accounting import api as accounting
 from apps.accounts.models import person
 from apps.core import clean, pipelines, records
-from apps.core.actors import Actor, actor_id, can, require
-from apps.core.errors import Forbidden, ValidationFailed, invalid
-from apps.events import errors, ical, imports, rates
+from apps.core.actors import Actor, actor_id, require
+from apps.core.errors import Forbidden, NoExchangeRate, invalid
+from apps.events import errors, ical, imports
 from apps.events.models import (
     Attendee,
     AttendeeImport,
@@ -53,7 +55,12 @@ def in_zone(value: datetime, zone: str) -> datetime:
 
 def _span(starts: datetime, ends: datetime, what: str) -> None:
     if ends <= starts:
-        raise invalid("endsAt", f"the {what} must end after it starts ({starts.isoformat()})")
+        raise invalid(
+            "endsAt",
+            _("the {what} must end after it starts ({starts})"),
+            what=what,
+            starts=starts.isoformat(),
+        )
 
 
 # --- pipelines and stages -------------------------------------------------------------------------
@@ -80,7 +87,7 @@ def event_move_stage(*, actor: Actor, event: Event, stage: Stage) -> Event:
     require(actor, EventsPerm.EDIT)
     event = Event.objects.fetch(actor, event.pk, "change", lock=True)
     if event.stage is not None:
-        pipelines.on_pipeline(stage, event.stage.pipeline, what="the event")
+        pipelines.on_pipeline(stage, event.stage.pipeline, what=_("the event"))
     event.stage = stage
     event.save(update_fields=["stage", "updated_at"])
     return event
@@ -106,12 +113,12 @@ def _apply_event(actor: Actor, event: Event, fields: dict[str, Any], creating: b
     if "capacity" in fields:
         capacity = fields["capacity"]
         if capacity is not None and capacity < 1:
-            raise invalid("capacity", "at least 1, or null for no limit")
+            raise invalid("capacity", _("at least 1, or null for no limit"))
         event.capacity = capacity
     if "currency" in fields:
         currency = clean.currency(fields["currency"])
         if not creating and currency != event.currency and event.budget_lines.exists():
-            raise invalid("currency", "the event has budget lines in its currency; it cannot change now")
+            raise invalid("currency", _("the event has budget lines in its currency; it cannot change now"))
         event.currency = currency
     if "stage" in fields:
         event.stage = fields["stage"]
@@ -190,17 +197,19 @@ def session_add(
         ends = in_zone(fields["ends_at"], event.time_zone)
         _span(starts, ends, "session")
         if starts < event.starts_at or ends > event.ends_at:
-            raise invalid("startsAt", "the session must be within the event's dates")
+            raise invalid("startsAt", _("the session must be within the event's dates"))
         room = clean.text(fields.get("room"), field="room", limit=120)
         people = _speakers(speakers)
         overlapping = Session.objects.filter(deleted_at__isnull=True, starts_at__lt=ends, ends_at__gt=starts)
         if room:
             taken = overlapping.filter(event=event, room__iexact=room).first()
             if taken is not None:
-                raise errors.SessionClash(
-                    f"Room {room!r} is taken by session {taken.pk} ({taken.title!r}, "
-                    f"{taken.starts_at.isoformat()} to {taken.ends_at.isoformat()}); "
-                    "choose another room or time."
+                raise errors.RoomTaken(
+                    room=room,
+                    session=taken.pk,
+                    title=taken.title,
+                    starts=taken.starts_at.isoformat(),
+                    ends=taken.ends_at.isoformat(),
                 )
         emails = [email for _name, email in people]
         if emails:
@@ -210,13 +219,10 @@ def session_add(
                 .first()
             )
             if busy is not None:
-                raise errors.SessionClash(
-                    f"Speaker {busy.email} already speaks in session {busy.session.pk} "
-                    f"({busy.session.title!r}) at that time; choose another time or speaker."
-                )
+                raise errors.SpeakerBusy(email=busy.email, session=busy.session.pk, title=busy.session.title)
         capacity = fields.get("capacity")
         if capacity is not None and capacity < 1:
-            raise invalid("capacity", "at least 1, or null for no limit")
+            raise invalid("capacity", _("at least 1, or null for no limit"))
         session = Session.objects.create(
             event=event,
             title=clean.text(fields.get("title"), field="title", limit=200, required=True),
@@ -237,7 +243,7 @@ def _speakers(speakers: list[dict[str, str]]) -> list[tuple[str, str]]:
         email = clean.email(speaker.get("email"), field="speakers", required=True)
         name = clean.text(speaker.get("name"), field="speakers", limit=200, required=True)
         if email in [e for _n, e in found]:
-            raise invalid("speakers", f"{email} is named twice")
+            raise invalid("speakers", _("{email} is named twice"), email=email)
         found.append((name, email))
     return found
 
@@ -261,15 +267,15 @@ def attendee_add(
     *, actor: Actor, event: Event, fields: dict[str, Any], needs: dict[str, str] | None = None
 ) -> Attendee:
     require(actor, EventsPerm.EDIT)
-    if needs and not can(actor, EventsPerm.NEEDS):
-        raise Forbidden(
-            "Your role may not record attendees' dietary or accessibility needs; leave `needs` out."
-        )
+    if needs and "needs" not in Attendee.access.fields_allowed(actor, action="change"):
+        raise errors.NeedsNotAllowed()
     event = Event.objects.fetch(actor, event.pk, "change", lock=True)
     email = clean.email(fields.get("email"), required=True)
     if event.attendees.filter(email__iexact=email).exists():
         raise invalid(
-            "email", f"{email} is already an attendee of this event; change them with updateEventAttendee"
+            "email",
+            _("{email} is already an attendee of this event; change them with updateEventAttendee"),
+            email=email,
         )
     status = _place_status(event, fields.get("status") or Attendee.Status.INVITED)
     attendee = Attendee.objects.create(
@@ -294,10 +300,8 @@ def attendee_update(
 ) -> tuple[Attendee, list[Attendee]]:
     """(attendee, those moved up from the waitlist because a place freed)."""
     require(actor, EventsPerm.EDIT)
-    if needs is not None and not can(actor, EventsPerm.NEEDS):
-        raise Forbidden(
-            "Your role may not record attendees' dietary or accessibility needs; leave `needs` out."
-        )
+    if needs is not None and "needs" not in Attendee.access.fields_allowed(actor, action="change"):
+        raise errors.NeedsNotAllowed()
     event = Event.objects.fetch(actor, attendee.event_id, "change", lock=True)
     attendee = Attendee.objects.fetch(actor, attendee.pk, "change")
     if "name" in fields:
@@ -310,7 +314,9 @@ def attendee_update(
     if "status" in fields and fields["status"] != was:
         wanted = fields["status"]
         if wanted == Attendee.Status.ATTENDED and was not in TAKING_A_PLACE:
-            raise invalid("status", f"only a registered attendee can be marked attended (this one is {was})")
+            raise invalid(
+                "status", _("only a registered attendee can be marked attended (this one is {was})"), was=was
+            )
         if (
             wanted in (Attendee.Status.REGISTERED, Attendee.Status.WAITLISTED)
             and was != Attendee.Status.ATTENDED
@@ -329,10 +335,11 @@ def attendee_update(
 
 def needs_set(*, actor: Actor, attendee: Attendee, needs: dict[str, str]) -> AttendeeNeeds | None:
     """Keeps only what is needed: a blank need is removed, and nothing stays when both are blank."""
-    require(actor, EventsPerm.NEEDS)
+    if "needs" not in Attendee.access.fields_allowed(actor, attendee, "change"):
+        raise Forbidden()
     event = attendee.event
     if event.needs_removed_at is not None or event.ends_at < timezone.now():
-        raise invalid("needs", "the event is over; needs are no longer kept")
+        raise invalid("needs", _("the event is over; needs are no longer kept"))
     values = {
         key: clean.text(needs.get(key), field=f"needs.{key}", limit=200)
         for key in ("dietary", "accessibility")
@@ -358,18 +365,21 @@ def needs_purge(*, now: datetime | None = None) -> int:
 def invite(*, actor: Actor, attendee: Attendee) -> None:
     require(actor, EventsPerm.EDIT)
     if attendee.status == Attendee.Status.ATTENDED:
-        raise invalid("sendInvitation", "the attendee has attended already")
+        raise invalid("sendInvitation", _("the attendee has attended already"))
     ical.send(actor=actor, event=attendee.event, attendee=attendee)
 
 
 # --- imports --------------------------------------------------------------------------------------
 
 
-def _import_file(actor: Actor, file_id: int) -> Any:
-    from apps.files import services as files
-    from apps.files.models import File
+def _records_needs(actor: Actor) -> bool:
+    return "needs" in Attendee.access.fields_allowed(actor, action="change")
 
-    file = File.objects.fetch(actor, file_id)
+
+def _import_file(actor: Actor, file_id: int) -> Any:
+    from apps.files import api as files
+
+    file = files.file(actor=actor, file_id=file_id)
     return file, files.file_bytes(file)
 
 
@@ -382,7 +392,7 @@ def import_validate(*, actor: Actor, event: Event, file_id: int) -> tuple[import
     file, content = _import_file(actor, file_id)
     existing = {email.lower() for email in event.attendees.values_list("email", flat=True)}
     checked = imports.check(
-        imports.table_of(content, file.name), existing=existing, with_needs=can(actor, EventsPerm.NEEDS)
+        imports.table_of(content, file.name), existing=existing, with_needs=_records_needs(actor)
     )
     handle = links.sign(
         {"e": event.pk, "f": file.pk, "h": imports.digest(content), "u": actor_id(actor)}, salt=imports.SALT
@@ -397,11 +407,7 @@ def import_commit(*, actor: Actor, handle: str) -> tuple[AttendeeImport, bool]:
     require(actor, EventsPerm.IMPORT)
     payload = links.unsign(handle, salt=imports.SALT, max_age=imports.MAX_AGE)
     if payload is None or payload.get("u") != actor_id(actor):
-        raise errors.ImportHandleInvalid(
-            "This import handle is unknown, expired (24 hours) or someone else's: run "
-            "validateAttendeeImport again and commit the handle it gives.",
-            details={"handle": ["invalid"]},
-        )
+        raise errors.ImportHandleInvalid(details={"handle": ["invalid"]})
     key = hashlib.sha256(handle.encode()).hexdigest()
     with transaction.atomic():
         event = Event.objects.fetch(actor, payload["e"], "change", lock=True)
@@ -410,13 +416,10 @@ def import_commit(*, actor: Actor, handle: str) -> tuple[AttendeeImport, bool]:
             return done, False
         file, content = _import_file(actor, payload["f"])
         if imports.digest(content) != payload["h"]:
-            raise errors.ImportHandleInvalid(
-                f"File {file.pk} changed after it was validated; run validateAttendeeImport again.",
-                details={"handle": ["file changed"]},
-            )
+            raise errors.ImportFileChanged(file=file.pk, details={"handle": ["file changed"]})
         existing = {email.lower() for email in event.attendees.values_list("email", flat=True)}
         checked = imports.check(
-            imports.table_of(content, file.name), existing=existing, with_needs=can(actor, EventsPerm.NEEDS)
+            imports.table_of(content, file.name), existing=existing, with_needs=_records_needs(actor)
         )
         now, places = timezone.now(), None
         if event.capacity is not None:
@@ -464,6 +467,20 @@ def import_commit(*, actor: Actor, handle: str) -> tuple[AttendeeImport, bool]:
 # --- suppliers and budget lines -------------------------------------------------------------------
 
 
+def _rate(*, source: str, target: str, day: date, given: Decimal | None) -> Decimal:
+    """What one `source` is worth in `target` on `day` (apps.accounting.api.rate): 1 for the same
+    currency, else the rate the planner gave with the amounts; NoBudgetRate when there is none."""
+    try:
+        return accounting.rate(source=source, target=target, on=day, given=given, look_up=False).value
+    except NoExchangeRate:
+        raise errors.NoBudgetRate(
+            source=source,
+            target=target,
+            date=day.isoformat(),
+            details={"rate": ["required for another currency"]},
+        ) from None
+
+
 def supplier_add(*, actor: Actor, event: Event, fields: dict[str, Any]) -> Supplier:
     require(actor, EventsPerm.EDIT)
     event = Event.objects.fetch(actor, event.pk, "change")
@@ -488,9 +505,9 @@ def cost_lines_add(
         day = line.get("rate_date") or timezone.localdate()
         amounts = {key: dec(line.get(key)) for key in ("planned", "committed", "actual")}
         if any(value < 0 for value in amounts.values()):
-            raise invalid(where, "amounts cannot be negative")
+            raise invalid(where, _("amounts cannot be negative"))
         given = dec(line["rate"], "0.00000001") if line.get("rate") else None
-        rate = rates.rate(source=currency, target=event.currency, day=day, given=given)
+        rate = _rate(source=currency, target=event.currency, day=day, given=given)
         made.append(
             BudgetLine(
                 event=event,
@@ -532,19 +549,19 @@ def _apply_block(event: Event, block: HotelBlock, fields: dict[str, Any]) -> Non
         if getattr(block, key, None) in (None, "")
     ]
     if missing:
-        raise invalid(missing[0], "is required to add a block")
+        raise invalid(missing[0], _("is required to add a block"))
     if block.nights < 1 or block.rooms < 1:
-        raise invalid("rooms", "a block has at least one room for one night")
+        raise invalid("rooms", _("a block has at least one room for one night"))
     if block.rate < 0:
-        raise invalid("rate", "cannot be negative")
+        raise invalid("rate", _("cannot be negative"))
     if not 0 <= block.attrition_percent <= 100:
-        raise invalid("attritionPercent", "between 0 and 100")
+        raise invalid("attritionPercent", _("between 0 and 100"))
     if block.cut_off > block.first_night:
-        raise invalid("cutOff", "the cut-off is on or before the first night")
+        raise invalid("cutOff", _("the cut-off is on or before the first night"))
     given = dec(fields["exchange_rate"], "0.00000001") if fields.get("exchange_rate") else None
     if given is None and block.pk is not None:
         given = block.exchange_rate
-    block.exchange_rate = rates.rate(
+    block.exchange_rate = _rate(
         source=block.currency, target=event.currency, day=block.first_night, given=given
     )
 
@@ -560,14 +577,12 @@ def block_save(*, actor: Actor, event: Event, block: HotelBlock | None, fields: 
         for night, used in _nights_used(block).items():
             if not block.first_night <= night < block.first_night + timedelta(days=block.nights) and used:
                 raise invalid(
-                    "firstNight", f"rooms are allocated on {night.isoformat()}, outside the new nights"
+                    "firstNight",
+                    _("rooms are allocated on {night}, outside the new nights"),
+                    night=night.isoformat(),
                 )
             if used > block.rooms:
-                raise errors.BlockFull(
-                    f"{used} rooms are allocated on {night.isoformat()}; "
-                    f"the block cannot shrink to {block.rooms}. "
-                    "Cancel allocations with allocateEventHotel first."
-                )
+                raise errors.BlockCannotShrink(used=used, night=night.isoformat(), rooms=block.rooms)
     block.save()
     return block
 
@@ -606,14 +621,15 @@ def allocation_add(
     if attendee.event_id != block.event_id or (
         sharing_with is not None and sharing_with.event_id != block.event_id
     ):
-        raise invalid("attendeeId", "the attendee is not at this block's event")
+        raise invalid("attendeeId", _("the attendee is not at this block's event"))
     if attendee.status == Attendee.Status.CANCELLED:
-        raise invalid("attendeeId", f"attendee {attendee.pk} has cancelled")
+        raise invalid("attendeeId", _("attendee {attendee} has cancelled"), attendee=attendee.pk)
     today = today or timezone.localdate()
     if today > block.cut_off:
         raise invalid(
             "blockId",
-            f"the block's cut-off ({block.cut_off.isoformat()}) has passed; the hotel has its rooms back",
+            _("the block's cut-off ({cut_off}) has passed; the hotel has its rooms back"),
+            cut_off=block.cut_off.isoformat(),
         )
     first = first_night or block.first_night
     count = nights or (block.nights - (first - block.first_night).days)
@@ -621,24 +637,33 @@ def allocation_add(
     if first < block.first_night or count < 1 or first + timedelta(days=count) > last:
         raise invalid(
             "nights",
-            f"the block has nights from {block.first_night.isoformat()} "
-            f"to {(last - timedelta(days=1)).isoformat()}",
+            _("the block has nights from {first_night} to {last_night}"),
+            first_night=block.first_night.isoformat(),
+            last_night=(last - timedelta(days=1)).isoformat(),
         )
     if block.allocations.filter(Q(attendee=attendee) | Q(sharing_with=attendee)).exists():
-        raise invalid("attendeeId", f"attendee {attendee.pk} has a room in this block already")
+        raise invalid(
+            "attendeeId", _("attendee {attendee} has a room in this block already"), attendee=attendee.pk
+        )
     if (
         sharing_with is not None
         and block.allocations.filter(Q(attendee=sharing_with) | Q(sharing_with=sharing_with)).exists()
     ):
-        raise invalid("sharingWithAttendeeId", f"attendee {sharing_with.pk} has a room in this block already")
+        raise invalid(
+            "sharingWithAttendeeId",
+            _("attendee {sharing_with} has a room in this block already"),
+            sharing_with=sharing_with.pk,
+        )
     used = _nights_used(block)
     for offset in range(count):
         night = first + timedelta(days=offset)
         if used.get(night, 0) >= block.rooms:
             raise errors.BlockFull(
-                f"Block {block.pk} ({block.hotel}, {block.room_type}) has all {block.rooms} rooms "
-                "allocated on "
-                f"{night.isoformat()}; add rooms with manageEventHotels, share a room, or use another block."
+                block=block.pk,
+                hotel=block.hotel,
+                room_type=block.room_type,
+                rooms=block.rooms,
+                night=night.isoformat(),
             )
     return RoomAllocation.objects.create(
         block=block, attendee=attendee, sharing_with=sharing_with, first_night=first, nights=count
@@ -650,7 +675,12 @@ def allocation_cancel(*, actor: Actor, block: HotelBlock, attendee: Attendee) ->
     block = HotelBlock.objects.fetch(actor, block.pk, "change")
     removed = block.allocations.filter(attendee=attendee).delete()[0]
     if not removed:
-        raise invalid("attendeeId", f"attendee {attendee.pk} has no room of block {block.pk}")
+        raise invalid(
+            "attendeeId",
+            _("attendee {attendee} has no room of block {block}"),
+            attendee=attendee.pk,
+            block=block.pk,
+        )
     return removed
 
 
@@ -666,7 +696,7 @@ def travel_plan(*, actor: Actor, attendee: Attendee, fields: dict[str, Any]) -> 
         if key in fields:
             setattr(plan, key, in_zone(fields[key], zone) if fields[key] else None)
     if plan.arrive_by and plan.depart_after and plan.depart_after <= plan.arrive_by:
-        raise invalid("departAfter", "the departure is after the arrival")
+        raise invalid("departAfter", _("the departure is after the arrival"))
     for key, limit in (("origin", 200),):
         if key in fields:
             setattr(plan, key, clean.text(fields[key], field=key, limit=limit))
@@ -676,9 +706,7 @@ def travel_plan(*, actor: Actor, attendee: Attendee, fields: dict[str, Any]) -> 
     if "plan" in fields:
         plan.plan = (fields["plan"] or "").strip()[:4000]
     if plan.status == TravelPlan.Status.PLANNED and not (plan.plan or plan.mode):
-        raise ValidationFailed(
-            "A planned trip says how: give `mode` or `plan`.", details={"plan": ["required when planned"]}
-        )
+        raise errors.TripNeedsHow(details={"plan": ["required when planned"]})
     plan.updated_by = person(actor)
     plan.save()
     return plan

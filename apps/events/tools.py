@@ -11,9 +11,7 @@ from apps.catalogue.kit import open_tool, share_tool
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Changes, In, Limit, Offset, Out, Page, id_field, paginate
 from apps.core import search
-from apps.core.actors import can
-from apps.core.errors import ValidationFailed
-from apps.events import selectors, services
+from apps.events import errors, selectors, services
 from apps.events.models import Attendee, Event, HotelBlock, Supplier
 from apps.events.permissions import EventsPerm
 from apps.events.shapes import (
@@ -218,7 +216,7 @@ def update_event(
 
     given = changes.given(required=True)
     if given.get("starts_at", 1) is None or given.get("ends_at", 1) is None:
-        raise ValidationFailed("startsAt and endsAt cannot be cleared.", details={"changes": ["null time"]})
+        raise errors.TimesRequired(details={"changes": ["null time"]})
     event, changed, promoted = services.event_update(
         actor=ctx.actor, event=_event(ctx, event_id, "change"), fields=given
     )
@@ -376,7 +374,7 @@ def add_event_attendee(
     )
     if send_invitation:
         services.invite(actor=ctx.actor, attendee=attendee)
-    return AttendeeOut.of(attendee, with_needs=can(ctx.actor, EventsPerm.NEEDS))
+    return AttendeeOut.of(attendee, with_needs="needs" in Attendee.access.fields_allowed(ctx.actor))
 
 
 class AttendeeChanges(Changes):
@@ -399,9 +397,7 @@ def update_event_attendee(
     attendee = Attendee.objects.select_related("event").fetch(ctx.actor, attendee_id, "change")
     given = changes.given() if changes else {}
     if not given and needs is None and not send_invitation:
-        raise ValidationFailed(
-            "Say what to change: changes, needs or sendInvitation.", details={"changes": ["empty"]}
-        )
+        raise errors.NothingToChangeOfAttendee(details={"changes": ["empty"]})
     attendee, promoted = services.attendee_update(
         actor=ctx.actor, attendee=attendee, fields=given, needs=needs.model_dump() if needs else None
     )
@@ -409,7 +405,7 @@ def update_event_attendee(
         services.invite(actor=ctx.actor, attendee=attendee)
     attendee = Attendee.objects.select_related("needs", "travel").get(pk=attendee.pk)
     return AttendeeWithPromotions(
-        attendee=AttendeeOut.of(attendee, with_needs=can(ctx.actor, EventsPerm.NEEDS)),
+        attendee=AttendeeOut.of(attendee, with_needs="needs" in Attendee.access.fields_allowed(ctx.actor)),
         promoted=[a.pk for a in promoted],
     )
 
@@ -442,7 +438,7 @@ def list_event_attendees(
         if status == "waitlisted"
         else rows.order_by("name", "id")
     )
-    with_needs = can(ctx.actor, EventsPerm.NEEDS)
+    with_needs = "needs" in Attendee.access.fields_allowed(ctx.actor)
     found = paginate(
         rows, limit=limit, offset=offset, item=lambda a: AttendeeOut.of(a, with_needs=with_needs)
     )
@@ -565,8 +561,8 @@ def add_event_supplier(
     if supplier_id:
         supplier = Supplier.objects.fetch(ctx.actor, supplier_id, "change")
         if supplier.event_id != event.pk:
-            raise ValidationFailed(
-                f"Supplier {supplier_id} is not of event {event.pk}.", details={"supplierId": ["other event"]}
+            raise errors.SupplierOfAnotherEvent(
+                supplier=supplier_id, event=event.pk, details={"supplierId": ["other event"]}
             )
     else:
         supplier = services.supplier_add(
@@ -647,11 +643,11 @@ def manage_event_hotels(
     event = _event(ctx, event_id, "view" if action == "list" else "change")
     if action in ("update", "remove"):
         if not block_id:
-            raise ValidationFailed(f"{action}: give blockId.", details={"blockId": ["required"]})
+            raise errors.BlockIdRequired(action=action, details={"blockId": ["required"]})
         found = HotelBlock.objects.fetch(ctx.actor, block_id, "change")
         if found.event_id != event.pk:
-            raise ValidationFailed(
-                f"Block {block_id} is not of event {event.pk}.", details={"blockId": ["other event"]}
+            raise errors.BlockOfAnotherEvent(
+                block=block_id, event=event.pk, details={"blockId": ["other event"]}
             )
         if action == "remove":
             services.block_remove(actor=ctx.actor, block=found)
@@ -664,7 +660,7 @@ def manage_event_hotels(
 
 def _given(block: BlockIn | None) -> dict[str, Any]:
     if block is None:
-        raise ValidationFailed("Give `block` with the block's details.", details={"block": ["required"]})
+        raise errors.BlockRequired(details={"block": ["required"]})
     return {key: value for key, value in block.model_dump().items() if value is not None}
 
 
@@ -757,9 +753,7 @@ def plan_event_attendee_travel(
         key: value for key, value in {"arrive_by": arrive_by, "depart_after": depart_after}.items() if value
     }
     if not given:
-        raise ValidationFailed(
-            "Say what to record: status, mode, origin, times or plan.", details={"plan": ["empty"]}
-        )
+        raise errors.NothingToRecord(details={"plan": ["empty"]})
     travel = services.travel_plan(actor=ctx.actor, attendee=attendee, fields=given)
     return TravelPlanOut(
         attendee_id=attendee.pk,

@@ -1,4 +1,4 @@
-"""The gateway's agent doing the agent steps of tasks (apps.tasks.agents; registered from
+"""The gateway's agent doing the agent steps of tasks (apps.core.agents, filled here from
 GatewayConfig.ready()).
 
 A run that reaches an `agent` step hands it over here: a conversation is started for the task's
@@ -6,9 +6,10 @@ owner on the task's `agent_key` (whose budget pays for it), through the gateway'
 `POST /api/agent` would start it, with
 
 - a message: the step's title and instructions (the request), then, after a line `---`, the
-  background: which task and step this is, the task's instructions, the step's card (notes,
-  labels, due date, checklist), the steering people gave during the run and the records linked to
-  the step (the built-in agent acts on the request only; a model reads it all);
+  background the Tasks area writes (apps.tasks.agent_steps): which task and step this is, the
+  task's instructions, the step's card (notes, labels, due date, checklist), the steering people
+  gave during the run and the records linked to the step (the built-in agent acts on the request
+  only; a model reads it all);
 - context {entity_type: "task", entity_id: the task's id};
 - metadata {"task": {"id", "step_id", "run"}}, linking the conversation to the step.
 
@@ -17,8 +18,9 @@ follow it (`GET /api/agent/{uuid}`, and the conversations list). Without a key, 
 or a spent budget, nothing starts: the step waits, saying why and what to do.
 
 When the conversation ends (`signals.conversation_finished`, after its commit), the step is
-finished through `apps.tasks.agents.finished`: resolved, with the agent's reply as its result;
-failed (cancelled, expired), with the reason. `outcome` answers the tasks' sweeper the same.
+finished through `apps.core.agents.finished` (the Tasks area's receiver): resolved, with the
+agent's reply as its result; failed (cancelled, expired), with the reason. `outcome` answers the
+tasks' sweeper the same.
 """
 
 import logging
@@ -30,11 +32,11 @@ from django.utils.translation import gettext as _
 
 from apps.apikeys.errors import BudgetExceeded, KeyOwnerMismatch, KeyRevoked
 from apps.apikeys.models import ApiKey
+from apps.core import agents
 from apps.core.actors import Actor
 from apps.core.errors import ValidationFailed
 from apps.gateway import services, validation
 from apps.gateway.models import Conversation, Turn
-from apps.tasks import agents
 
 logger = logging.getLogger(__name__)
 
@@ -52,11 +54,10 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(limit - 12, 0)].rstrip() + " … (cut)"
 
 
-def compose(*, task: Any, step: Any, run: Any, owner: Any) -> str:
+def compose(brief: agents.Brief) -> str:
     """The message: the step's request first, then the background after a line `---`, cut to the
     gateway's limit (the background first)."""
     limit = settings.GATEWAY_MESSAGE_MAX_CHARS
-    brief = agents.brief_of(task=task, step=step, run=run, reader=owner)
     request = _cut(brief.request, limit // 2)
     background = "\n".join(brief.background)
     room = limit - len(request) - len(BACKGROUND) - 4
@@ -64,10 +65,11 @@ def compose(*, task: Any, step: Any, run: Any, owner: Any) -> str:
 
 
 class GatewayHandOver:
-    """apps.tasks.agents.HandOver, by the message gateway."""
+    """apps.core.agents.HandOver, by the message gateway."""
 
-    def hand_over(self, *, task: Any, step: Any, run: Any, actor: Actor | None) -> agents.HandedOver:
-        instead = agents.instead(task)
+    def hand_over(
+        self, *, task: Any, step: Any, run: Any, actor: Actor | None, brief: agents.Brief, instead: str
+    ) -> agents.HandedOver:
         owner = task.owner
         if owner is None or not owner.is_active:
             return agents.HandedOver(
@@ -89,7 +91,7 @@ class GatewayHandOver:
         try:
             request = validation.clean(
                 {
-                    "message": compose(task=task, step=step, run=run, owner=owner),
+                    "message": compose(brief),
                     "context": {"entity_type": "task", "entity_id": str(task.pk)},
                     "metadata": {
                         "task": {

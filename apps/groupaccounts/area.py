@@ -29,14 +29,27 @@ area = areas.declare(
     profiles={
         "essentials": ("searchGroupAccounts", "getGroupAccount"),
         "sales": (
-            "listGroupAccounts",
             "searchGroupAccounts",
             "getGroupAccount",
-            "examineGroupAccount",
+            "listGroupAccounts",
             "createGroupAccount",
-            "updateGroupAccount",
-            "linkContactToGroupAccount",
+            "examineGroupAccount",
+        ),
+        "billing": ("searchGroupAccounts", "getGroupAccount"),
+        "support": (
+            "searchGroupAccounts",
+            "getGroupAccount",
+            "searchGroupAccountEmails",
             "getGroupAccountUpcomingEvents",
+        ),
+        "admin": ("getMyBillingOverview", "deleteGroupAccount"),
+        "housekeeping": (
+            "getGroupAccountAttachments",
+            "linkDocumentToGroupAccount",
+            "linkFileToGroupAccount",
+            "unlinkContactFromGroupAccount",
+            "linkContactToGroupAccount",
+            "updateGroupAccount",
         ),
     },
     nav=[

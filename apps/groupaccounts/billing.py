@@ -8,7 +8,7 @@ from datetime import datetime, time
 from typing import Any
 
 from django.apps import apps as django_apps
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from apps.catalogue.models import ToolCall
@@ -84,9 +84,9 @@ def record_counts() -> dict[str, int]:
 def storage_bytes() -> int | None:
     """Bytes the workspace's files take (trash included), or None when it does not use Files."""
     from apps.core.workspaces import current_workspace
-    from apps.files.models import File
+    from apps.files import api as files
 
     workspace = current_workspace()
     if workspace is None or not workspace.has_area("files"):
         return None
-    return File.objects.aggregate(total=Sum("size"))["total"] or 0
+    return files.storage_bytes()

@@ -9,7 +9,8 @@ from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from apps.contacts.related import LinkedContact
+from apps.contacts.api import LinkedContact
+from apps.core.errors import TrashedNotFound
 from apps.core.records import Access, Record, name_once
 from apps.groupaccounts.permissions import GroupAccountsPerm
 
@@ -25,7 +26,7 @@ class GroupAccount(Record):
         find_with="searchGroupAccounts",
         trash_state=_("archived"),
         # Using an archived account has always been "not found" to agents.
-        trash_code="NOT_FOUND",
+        trash_error=TrashedNotFound,
         trash_hint=_("It can be restored on the Group accounts page."),
     )
 

@@ -5,7 +5,7 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 
-from apps.contacts import related
+from apps.contacts import api as contacts_api
 from apps.core import search
 from apps.groupaccounts.models import GroupAccount
 
@@ -16,7 +16,7 @@ SEARCHED_CONTACT = ("first_name", "last_name", "email")
 
 
 def searched(actor: Any, rows: QuerySet[GroupAccount], query: str | None) -> QuerySet[GroupAccount]:
-    people = related.contacts(actor)
+    people = contacts_api.contacts(actor)
 
     def linked(word: str) -> Q:
         return Q(contact_links__contact__in=people.filter(search.holds(word, SEARCHED_CONTACT)))
@@ -30,9 +30,9 @@ def with_counts(rows: QuerySet[GroupAccount]) -> QuerySet[GroupAccount]:
 
 def contacts_of(actor: Any, account: GroupAccount) -> list[Any]:
     """The account's contacts the actor may see: its organisation contact, then its people."""
-    people = [row.contact for row in related.visible(actor, account.contact_links)]
+    people = [row.contact for row in contacts_api.visible(actor, account.contact_links)]
     if account.organisation_id:
-        organisation = related.contacts(actor).filter(pk=account.organisation_id).first()
+        organisation = contacts_api.contacts(actor).filter(pk=account.organisation_id).first()
         if organisation is not None and organisation not in people:
             people.insert(0, organisation)
     return people

@@ -6,9 +6,10 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
+from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
-from apps.contacts import related
+from apps.contacts import api as contacts_api
 from apps.core import clean, records, search
 from apps.core.actors import require
 from apps.core.errors import invalid
@@ -62,7 +63,7 @@ def account_restore(*, actor: Any, account: GroupAccount) -> GroupAccount:
     require(actor, GroupAccountsPerm.DELETE)
     account = GroupAccount.objects.fetch(actor, account.pk, "delete", trash=True)
     if account.deleted_at is None:
-        raise invalid("group_account_id", f"group account {account.pk} is not archived")
+        raise invalid("group_account_id", _("group account {account} is not archived"), account=account.pk)
     unique_name(account, account.name, what="a group account", limit=200)
     account.untrash()
     logger.info("group account %s restored by %s", account.pk, actor.pk)
@@ -97,7 +98,7 @@ def _website(value: str) -> str:
         try:
             URLValidator(schemes=["http", "https"])(value)
         except ValidationError:
-            raise invalid("website", f"{value!r} is not a web address") from None
+            raise invalid("website", _("{value!r} is not a web address"), value=value) from None
     return value
 
 
@@ -106,10 +107,12 @@ def _domains(values: list[str]) -> list[str]:
     for value in values:
         domain = value.strip().lower().removeprefix("@")
         if not DOMAIN.match(domain):
-            raise invalid("email_domains", f"{value!r} is not a domain name such as example.com")
+            raise invalid(
+                "email_domains", _("{value!r} is not a domain name such as example.com"), value=value
+            )
         domains.append(domain)
     return list(dict.fromkeys(domains))
 
 
 def _organisation(actor: Any, contact_id: int | None) -> Any:
-    return related.organisation(actor=actor, contact_id=contact_id) if contact_id is not None else None
+    return contacts_api.organisation(actor=actor, contact_id=contact_id) if contact_id is not None else None

@@ -4,8 +4,7 @@ from datetime import datetime
 from typing import Any
 
 from apps.catalogue.shapes import Out, PersonRef
-from apps.contacts.related import LinkedContactOut
-from apps.contacts.shapes import ContactRef
+from apps.contacts.api import ContactRef, LinkedContactOut
 from apps.groupaccounts.models import GroupAccount
 
 

@@ -4,7 +4,9 @@ events and e-mails of those contacts, and the workspace's own usage."""
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
+from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.catalogue.activity import (
@@ -24,9 +26,8 @@ from apps.catalogue.activity import (
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Changes, EntityId, Limit, Offset, Out, Page, Tags, id_field, paginate
-from apps.contacts import related
-from apps.contacts.related import ContactLinkResultOut
-from apps.contacts.shapes import ContactSummary, health_status
+from apps.contacts import api as contacts_api
+from apps.contacts.api import ContactLinkResultOut, ContactSummary, health_status
 from apps.core import search
 from apps.core.errors import AreaNotAvailable, invalid
 from apps.core.kinds import attachments, sources
@@ -129,7 +130,9 @@ def list_group_accounts(
     offset: Offset = 0,
 ) -> Page[GroupAccountSummary]:
     """List group accounts by name, with simple filters. By words: searchGroupAccounts."""
-    rows = GroupAccount.objects.restrict(ctx.actor).select_related("owner", "organisation")
+    rows: QuerySet[GroupAccount] = GroupAccount.objects.restrict(ctx.actor).select_related(
+        "owner", "organisation"
+    )
     if kind:
         rows = rows.filter(kind=kind)
     rows = selectors.with_counts(search.narrowed(rows, tag=tag, owner_email=owner_email))
@@ -164,7 +167,7 @@ def link_contact_to_group_account(
     role: Annotated[str, Field(max_length=100, description="e.g. buyer, billing")] = "",
 ) -> ContactLinkResultOut:
     """Link a contact to a group account, with a role (again: changes it); their events count as its."""
-    return related.change(ctx.actor, GroupAccount, group_account_id, contact_id=contact_id, role=role)
+    return contacts_api.change(ctx.actor, GroupAccount, group_account_id, contact_id=contact_id, role=role)
 
 
 @tool(
@@ -176,7 +179,7 @@ def unlink_contact_from_group_account(
     ctx: ToolContext, *, group_account_id: AccountId, contact_id: ContactId
 ) -> ContactLinkResultOut:
     """Remove a contact from a group account; the contact itself stays."""
-    return related.change(ctx.actor, GroupAccount, group_account_id, contact_id=contact_id, remove=True)
+    return contacts_api.change(ctx.actor, GroupAccount, group_account_id, contact_id=contact_id, remove=True)
 
 
 # --- events and e-mails of the account's contacts -------------------------------------------------
@@ -230,8 +233,11 @@ def search_group_account_emails(
     if not addresses:
         raise invalid(
             "group_account_id",
-            f"group account {account.pk} has no contact with an e-mail address; link one with "
-            "linkContactToGroupAccount first",
+            _(
+                "group account {account} has no contact with an e-mail address; link one with "
+                "linkContactToGroupAccount first"
+            ),
+            account=account.pk,
         )
     return email_page(actor=ctx.actor, addresses=addresses, query=query, limit=limit, offset=offset)
 
@@ -359,7 +365,7 @@ def examine_group_account(ctx: ToolContext, *, group_account_id: AccountId) -> E
     """Get everything about a group account in one answer: contacts' health, events, e-mails, files."""
     actor = ctx.actor
     account = _account(ctx, group_account_id)
-    rows = list(related.visible(actor, account.contact_links))
+    rows = list(contacts_api.visible(actor, account.contact_links))
     people = [
         PersonHealth(contact=ContactSummary.of(row.contact), role=row.role, health=health_status(row.contact))
         for row in rows

@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from apps.accounts.requests import AuthenticatedHttpRequest
-from apps.contacts import related
+from apps.contacts import api as contacts_api
 from apps.core.actors import can
 from apps.core.pages import READ, page
 from apps.groupaccounts import services
@@ -18,7 +18,7 @@ from apps.groupaccounts.permissions import GroupAccountsPerm
 
 @page(GroupAccountsPerm.VIEW, methods=READ)
 def account_list(request: AuthenticatedHttpRequest) -> HttpResponse:
-    contacts = related.visible(request.user, GroupAccountContact.objects.all())
+    contacts = contacts_api.visible(request.user, GroupAccountContact.objects.all())
     rows = (
         GroupAccount.objects.restrict(request.user)
         .select_related("owner", "organisation")

@@ -7,6 +7,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 import holidays
+from django.utils.translation import gettext as _
 
 from apps.core.errors import invalid
 
@@ -19,16 +20,16 @@ def day(value: Any, *, field: str) -> date:
     try:
         return date.fromisoformat(str(value))
     except ValueError:
-        raise invalid(field, f"{value!r} is not a date (YYYY-MM-DD)") from None
+        raise invalid(field, _("{value!r} is not a date (YYYY-MM-DD)"), value=value) from None
 
 
 def decimal(value: Any, *, field: str, low: str, high: str, places: str = "0.01") -> Decimal:
     try:
         number = Decimal(str(value)).quantize(Decimal(places))
     except (InvalidOperation, ValueError):
-        raise invalid(field, f"{value!r} is not a number") from None
+        raise invalid(field, _("{value!r} is not a number"), value=value) from None
     if not Decimal(low) <= number <= Decimal(high):
-        raise invalid(field, f"must be between {low} and {high}")
+        raise invalid(field, _("must be between {low} and {high}"), low=low, high=high)
     return number
 
 
@@ -36,7 +37,9 @@ def country(value: str) -> str:
     code = str(value or "").strip().upper()
     if code not in holidays.list_supported_countries():
         raise invalid(
-            "country", f"{value!r} is not a country code whose public holidays are known (GB, DE, US)"
+            "country",
+            _("{value!r} is not a country code whose public holidays are known (GB, DE, US)"),
+            value=value,
         )
     return code
 
@@ -48,12 +51,18 @@ def region(country_code: str, value: str) -> str:
     known = holidays.list_supported_countries()[country_code]
     if code not in known:
         sample = ", ".join(known[:6]) or "none"
-        raise invalid("region", f"{value!r} is not a region of {country_code} (e.g. {sample})")
+        raise invalid(
+            "region",
+            _("{value!r} is not a region of {country_code} (e.g. {sample})"),
+            value=value,
+            country_code=country_code,
+            sample=sample,
+        )
     return code
 
 
 def weekdays(value: Any) -> list[int]:
     days = sorted({int(d) for d in value or []})
     if not days or any(d < 0 or d > 6 for d in days):
-        raise invalid("workingDays", "give the days worked as numbers, Monday 0 to Sunday 6")
+        raise invalid("workingDays", _("give the days worked as numbers, Monday 0 to Sunday 6"))
     return days

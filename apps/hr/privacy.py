@@ -117,13 +117,11 @@ class _AboutOrBy(privacy.ModelHandler):
 
 def _erase_candidates(rows: Any) -> int:
     """Candidates with their CVs: the CV file goes with the candidate."""
-    from apps.files.models import File
-    from apps.files.services import erase_rows
+    from apps.files import api as files
 
-    files = list(File.objects.filter(pk__in=[pk for pk in rows.values_list("cv_file_id", flat=True) if pk]))
+    cvs = [pk for pk in rows.values_list("cv_file_id", flat=True) if pk]
     _total, per_model = rows.delete()
-    if files:
-        erase_rows(files)
+    files.erase(cvs)
     return per_model.get(Candidate._meta.label, 0)
 
 

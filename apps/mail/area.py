@@ -5,10 +5,9 @@ from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import areas, env
-from apps.core.kinds import sources
 from apps.core.navigation import NavItem
 from apps.mail.permissions import MailPerm
-from apps.mail.sources import MailFiles, MailMessages
+from apps.mail.sources import MailMessages
 
 MB = 1024 * 1024
 
@@ -33,10 +32,28 @@ area = areas.declare(
         "openInboxSettings": "mail settings page connect mailbox link",
     },
     profiles={
-        # The operations and sales profiles are full (at most 40 tools each): only the one read.
-        "essentials": ("listInboxes", "getInboxMessages", "findAndReadEmail", "updateDraft"),
+        "essentials": (
+            "listInboxes",
+            "getInboxMessages",
+            "findAndReadEmail",
+            "updateDraft",
+            "getInboxFolders",
+        ),
         "sales": ("findAndReadEmail",),
         "people": ("getInboxMessages", "findAndReadEmail", "updateDraft"),
+        "support": (
+            "listInboxes",
+            "getInboxMessages",
+            "findAndReadEmail",
+            "updateDraft",
+            "forwardEmail",
+            "resendEmail",
+            "listDrafts",
+            "getDraft",
+            "deleteDraft",
+        ),
+        "marketing": ("updateDraft", "listDrafts", "getDraft", "getEmailSignature", "updateEmailSignature"),
+        "admin": ("openInboxSettings",),
     },
     nav=[NavItem("mail", _("Mail"), "mail:settings", MailPerm.VIEW, order=36)],
     message_sources=[MailMessages()],
@@ -62,4 +79,3 @@ area = areas.declare(
         "ATRIUM_MAIL_UNSUBSCRIBE_DAYS": env.int("ATRIUM_MAIL_UNSUBSCRIBE_DAYS", 730, min=30),
     },
 )
-sources.register_mail_sender(MailFiles())

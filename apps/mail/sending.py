@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from apps.accounts.models import person
 from apps.core.actors import Actor
-from apps.core.errors import AppError
+from apps.core.errors import AppError, EmailNotSent
 from apps.mail import addresses, errors, servers, sync
 from apps.mail.models import Folder, Mailbox, Message, Outgoing
 from apps.mail.sync import message_ids, quoted
@@ -208,13 +208,13 @@ def deliver(outgoing: Outgoing) -> Outgoing:
         raise
     except smtplib.SMTPRecipientsRefused as error:
         _failed(row, "every recipient was refused")
-        raise errors.SendRefused(mailbox=mailbox.pk, reason="every recipient was refused") from error
+        raise EmailNotSent(reason="every recipient was refused") from error
     except smtplib.SMTPResponseException as error:
         reason = f"SMTP {error.smtp_code}"
         if error.smtp_code == 552:
             reason += ": the message is too large for the server"
         _failed(row, reason)
-        raise errors.SendRefused(mailbox=mailbox.pk, reason=reason) from error
+        raise EmailNotSent(reason=reason) from error
     except (OSError, smtplib.SMTPException) as error:
         _failed(row, "the server stopped answering")
         raise errors.ServerDown(mailbox=mailbox.pk, server="SMTP") from error

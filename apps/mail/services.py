@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
 from apps.core import encryption
@@ -47,9 +48,9 @@ def mailbox_create(
     require(actor, MailPerm.ADMIN)
     address = addresses.one(address, field="address").lower()
     if Mailbox.objects.filter(address__iexact=address, deleted_at__isnull=True).exists():
-        raise invalid("address", "a mailbox with this address is already connected")
+        raise invalid("address", _("a mailbox with this address is already connected"))
     if server == Mailbox.Server.IMAP and not (imap_host and smtp_host):
-        raise invalid("imap_host", "an outside mailbox needs its IMAP and SMTP hosts")
+        raise invalid("imap_host", _("an outside mailbox needs its IMAP and SMTP hosts"))
     return Mailbox.objects.create(
         name=name.strip()[:100] or address,
         address=address,
@@ -134,7 +135,7 @@ def draft_save(
         draft.body = body
     if reply_to is not UNSET:
         if reply_to is not None and reply_to.mailbox_id != draft.mailbox_id:
-            raise invalid("reply_to_message_id", "the message is in another mailbox than the draft")
+            raise invalid("reply_to_message_id", _("the message is in another mailbox than the draft"))
         draft.reply_to = reply_to
     with transaction.atomic():
         if draft.pk:
@@ -347,6 +348,28 @@ def letter_send(
         sender=mailbox.address, to=[addresses.one(to)], subject=subject, text=text, headers=headers
     )
     return sending.send(mailbox, letter, actor=None, kind="campaign", on_queued=on_queued)
+
+
+def reply_send(
+    *,
+    actor: Actor | None,
+    mailbox: Mailbox,
+    to: str,
+    subject: str,
+    text: str,
+    reply_to: Message | None,
+    earlier: list[str] | None = None,
+) -> Outgoing:
+    """A reply sent at once from `mailbox` for another area, which checked its own permission (a
+    ticket's agent): to `reply_to` (quoted, with In-Reply-To and References), or, with no message
+    of theirs to answer (a phone ticket), threaded on the Message-IDs sent before (`earlier`)."""
+    letter = sending.Letter(sender=mailbox.address, to=[to], subject=subject, text=text, reply_to=reply_to)
+    composed = sending.compose(mailbox, letter)
+    if reply_to is None and earlier:
+        composed["In-Reply-To"] = earlier[-1]
+        composed["References"] = " ".join(earlier[-20:])
+    row = sending.queue(mailbox=mailbox, actor=actor, message=composed, recipients=[to], kind="reply")
+    return sending.deliver(row)
 
 
 def mail_new(*, actor: Actor, mailbox: Mailbox, to: list[str], subject: str, text: str) -> Outgoing:

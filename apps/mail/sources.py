@@ -6,7 +6,7 @@ from typing import Any
 from django.db.models import Q
 
 from apps.core.kinds.sources import Message as FoundMessage
-from apps.core.kinds.sources import MessagePage, SentMail
+from apps.core.kinds.sources import MessagePage
 from apps.core.search import matching
 
 
@@ -44,20 +44,3 @@ def _any(wanted: list[str]) -> Q:
     for address in wanted:
         condition |= Q(addresses__contains=[address])
     return condition
-
-
-class MailFiles:
-    """Files sent from the person's own mailbox (the Files area's emailFileAsAttachment)."""
-
-    area = "emailinbox"
-
-    def send(
-        self, *, actor: Any, to: list[str], subject: str, text: str, files: list[tuple[str, str, bytes]]
-    ) -> SentMail:
-        from apps.mail import selectors, services
-
-        mailbox = selectors.default_mailbox(actor=actor)
-        row = services.file_send(actor=actor, mailbox=mailbox, to=to, subject=subject, text=text, files=files)
-        return SentMail(
-            message_id=row.message_id, sender=row.sender, recipients=row.recipients, sent_at=row.sent_at
-        )

@@ -21,8 +21,7 @@ from apps.catalogue.shapes import (
     paginate,
 )
 from apps.core import clean, kinds
-from apps.core.errors import ValidationFailed
-from apps.notifications import selectors, services
+from apps.notifications import errors, selectors, services
 from apps.notifications.models import Notification, Watcher
 from apps.notifications.permissions import NotificationsPerm
 from apps.notifications.shapes import NotificationOut, WatcherOut
@@ -104,7 +103,7 @@ def search_notifications(
     listNotifications."""
     since, until = aware(since), aware(until)
     if since is not None and until is not None and since >= until:
-        raise ValidationFailed("`since` must be before `until`.", details={"since": ["after until"]})
+        raise errors.SinceAfterUntil(details={"since": ["after until"]})
     entity = kinds.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
     rows = selectors.notification_search(
         actor=ctx.actor,
@@ -145,14 +144,10 @@ def update_notification(
 ) -> UpdatedNotificationsOut:
     """Mark your notifications read or unread, archive or unarchive them; or all unread at once."""
     if bool(notification_ids) == all_unread:
-        raise ValidationFailed(
-            "Give notificationIds, or allUnread: true (not both).", details={"notification_ids": ["required"]}
-        )
+        raise errors.IdsOrAllUnread(details={"notification_ids": ["required"]})
     if all_unread:
         if action not in ("read", "archive"):
-            raise ValidationFailed(
-                "allUnread works with action read or archive.", details={"action": ["read or archive"]}
-            )
+            raise errors.AllUnreadAction(details={"action": ["read or archive"]})
         rows = selectors.notification_list(actor=ctx.actor, status="unread", archived="include")
         ids = list(rows.values_list("pk", flat=True)[:10_000])
     else:
@@ -310,19 +305,17 @@ def cancel_watcher(
 ) -> CancelledOut:
     """Stop a watcher by its id, or stop watching a record yourself. To start: createWatcher."""
     if (watcher_id is None) == (entity_type is None and entity_id is None):
-        raise ValidationFailed(
-            "Give watcherId, or entityType and entityId (not both).", details={"watcher_id": ["required"]}
-        )
+        raise errors.WatcherOrRecord(details={"watcher_id": ["required"]})
     if watcher_id is not None:
         watcher = Watcher.objects.select_related("user").fetch(ctx.actor, watcher_id)
     else:
         entity = kinds.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
-        watcher = selectors.watcher_list(actor=ctx.actor, entity=entity).filter(user=ctx.actor.pk).first()
-        if watcher is None:
-            raise ValidationFailed(
-                f"You do not watch {entity_type} {entity_id}; nothing to stop.",
-                details={"entity_id": ["not watched"]},
+        mine = selectors.watcher_list(actor=ctx.actor, entity=entity).filter(user=ctx.actor.pk).first()
+        if mine is None:
+            raise errors.NotWatching(
+                entity_type=entity_type, entity_id=entity_id, details={"entity_id": ["not watched"]}
             )
+        watcher = mine
     watcher_pk = watcher.pk
     title = watcher.entity_title
     services.watcher_cancel(actor=ctx.actor, watcher=watcher)

@@ -25,6 +25,21 @@ area = areas.declare(
         "resolveEscalation": "escalation handled resolved done",
         "closeTicket": "close finish a solved ticket",
     },
+    profiles={
+        # The queue's everyday work first: the area's nine tools.
+        "support": (
+            "getCustomerServiceOverview",
+            "searchTickets",
+            "createCustomerServiceTicket",
+            "respondToTicket",
+            "escalateTicket",
+            "resolveEscalation",
+            "closeTicket",
+            "addMyTicketComment",
+            "getSupportSummary",
+        ),
+        "admin": ("getSupportSummary",),
+    },
     nav=[NavItem("support", _("Customer Service"), "support:queue", SupportPerm.VIEW, order=37)],
     periodic={
         # The support mailbox's new mail (as the mail app synchronised it) into tickets.

@@ -9,7 +9,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from apps.mail.models import Mailbox
+from apps.mail import api as mail
 from apps.support import services
 from apps.support.models import SlaPolicy, SupportMailbox, Ticket, TicketComment
 
@@ -36,7 +36,7 @@ def seed(*, people: list[Any], domain: str) -> None:
                 holidays_country="GB",
                 created_by=owner,
             )
-    support = Mailbox.objects.filter(address=f"support@{domain}", deleted_at__isnull=True).first()
+    support = mail.live_mailboxes().filter(address=f"support@{domain}").first()
     if support is not None and not SupportMailbox.objects.exists():
         SupportMailbox.objects.create(mailbox=support, since=timezone.now() - timedelta(days=30))
         services.inbound_all()

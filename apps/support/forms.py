@@ -3,7 +3,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from apps.mail.models import Mailbox
+from apps.core.actors import Actor
+from apps.mail import api as mail
 
 
 class SupportMailboxForm(forms.Form):
@@ -11,14 +12,15 @@ class SupportMailboxForm(forms.Form):
 
     mailbox = forms.ModelChoiceField(
         label=_("Support mailbox"),
-        queryset=Mailbox.objects.none(),
+        queryset=mail.Mailbox.objects.none(),
         required=False,
         empty_label=_("none: tickets are not e-mailed"),
         help_text=_("Mail arriving from now on opens tickets; replies leave from its address."),
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, actor: Actor, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["mailbox"]
         assert isinstance(field, forms.ModelChoiceField)
-        field.queryset = Mailbox.objects.filter(deleted_at__isnull=True).order_by("name", "id")
+        # The mailboxes the person manages: every one for the mail area's administrators.
+        field.queryset = mail.mailboxes(actor, "change").order_by("name", "id")

@@ -10,15 +10,16 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
 from apps.core import history
 from apps.core.actors import Actor, require
 from apps.core.errors import AppError, invalid
+from apps.core.records import ANYONE
 from apps.core.search import tags as clean_tags
-from apps.mail import addresses, sending
-from apps.mail.models import Folder, Mailbox, Message
-from apps.mail.sync import message_ids
+from apps.mail import api as mail
+from apps.mail.api import Mailbox, Message
 from apps.support import errors, hours
 from apps.support.models import (
     Escalation,
@@ -88,12 +89,12 @@ def _editable(ticket: Ticket) -> None:
         raise errors.TicketClosed(ticket=ticket.pk)
 
 
-def _contact_of(email: str) -> Any:
-    from apps.contacts.models import Contact
+def _contact_of(actor: Actor | None, email: str) -> Any:
+    """The requester's contact, among those the actor sees (an e-mail that arrived: those every
+    person sees)."""
+    from apps.contacts import api as contacts_api
 
-    if not email:
-        return None
-    return Contact.objects.filter(email__iexact=email, deleted_at__isnull=True).order_by("id").first()
+    return contacts_api.contact_by_email(actor if actor is not None else ANYONE, email)
 
 
 def support_mailbox() -> Mailbox | None:
@@ -125,17 +126,17 @@ def ticket_create(
         require(actor, SupportPerm.EDIT)
     subject = " ".join(subject.split())
     if not subject:
-        raise invalid("subject", "a ticket needs a subject")
+        raise invalid("subject", _("a ticket needs a subject"))
     if not text.strip():
-        raise invalid("text", "a ticket needs the requester's words")
-    email = addresses.one(requester_email, field="requester_email").lower() if requester_email.strip() else ""
+        raise invalid("text", _("a ticket needs the requester's words"))
+    email = mail.address(requester_email, field="requester_email").lower() if requester_email.strip() else ""
     now = timezone.now()
     with transaction.atomic():
         ticket = Ticket(
             subject=subject[:300],
             requester_email=email,
             requester_name=" ".join(requester_name.split())[:200],
-            requester_contact=_contact_of(email),
+            requester_contact=_contact_of(actor, email),
             channel=channel,
             priority=priority,
             assignee=assignee,
@@ -174,9 +175,9 @@ def ticket_respond(
     require(actor, SupportPerm.EDIT)
     _editable(ticket)
     if not text.strip():
-        raise invalid("text", "write the reply or note")
+        raise invalid("text", _("write the reply or note"))
     if status == Status.CLOSED:
-        raise invalid("status", "close a ticket with closeTicket")
+        raise invalid("status", _("close a ticket with closeTicket"))
     if internal:
         with transaction.atomic():
             comment = TicketComment.objects.create(
@@ -221,24 +222,21 @@ def _email(actor: Actor, ticket: Ticket, text: str) -> Any:
         .first()
     )
     subject = ticket.subject if ticket.reference in ticket.subject else f"{ticket.subject} {ticket.reference}"
-    letter = sending.Letter(
-        sender=mailbox.address,
-        to=[ticket.requester_email],
+    # No e-mail of theirs to answer (a phone ticket): threaded on what was sent before.
+    earlier = (
+        [c.email_id for c in ticket.comments.exclude(email_id="").order_by("created_at", "id")]
+        if last_in is None
+        else []
+    )
+    row = mail.reply_send(
+        actor=actor,
+        mailbox=mailbox,
+        to=ticket.requester_email,
         subject=subject if subject.lower().startswith("re:") else f"Re: {subject}",
         text=text,
         reply_to=last_in.message if last_in else None,
+        earlier=earlier,
     )
-    composed = sending.compose(mailbox, letter)
-    if last_in is None:
-        # No e-mail of theirs to answer (a phone ticket): thread on what was sent before.
-        earlier = [c.email_id for c in ticket.comments.exclude(email_id="").order_by("created_at", "id")]
-        if earlier:
-            composed["In-Reply-To"] = earlier[-1]
-            composed["References"] = " ".join(earlier[-20:])
-    row = sending.queue(
-        mailbox=mailbox, actor=actor, message=composed, recipients=[ticket.requester_email], kind="reply"
-    )
-    row = sending.deliver(row)
     if ticket.mailbox_id != mailbox.pk:
         ticket.mailbox = mailbox
     return row
@@ -252,9 +250,9 @@ def requester_comment(
     require(actor, SupportPerm.REQUEST)
     _editable(ticket)
     if not text.strip():
-        raise invalid("text", "write the comment")
+        raise invalid("text", _("write the comment"))
     if satisfied is not None and ticket.status != Status.SOLVED:
-        raise invalid("satisfied", "a ticket is rated once it is solved")
+        raise invalid("satisfied", _("a ticket is rated once it is solved"))
     with transaction.atomic():
         comment = TicketComment.objects.create(
             ticket=ticket,
@@ -297,11 +295,11 @@ def ticket_escalate(
     require(actor, SupportPerm.EDIT)
     _editable(ticket)
     if not reason.strip():
-        raise invalid("reason", "say why it is escalated")
+        raise invalid("reason", _("say why it is escalated"))
     if department is None and owner is None:
-        raise invalid("owner_email", "name the department or the person it goes to")
+        raise invalid("owner_email", _("name the department or the person it goes to"))
     if due_at is not None and due_at <= timezone.now():
-        raise invalid("due_at", "the due time must be in the future")
+        raise invalid("due_at", _("the due time must be in the future"))
     with transaction.atomic():
         level = ticket.escalations.count() + 1
         escalation = Escalation.objects.create(
@@ -330,7 +328,7 @@ def escalation_resolve(*, actor: Actor, escalation: Escalation, resolution: str)
     if escalation.resolved_at is not None:
         raise errors.EscalationResolved(escalation=escalation.pk)
     if not resolution.strip():
-        raise invalid("resolution", "say how it was resolved")
+        raise invalid("resolution", _("say how it was resolved"))
     escalation.resolution, escalation.resolved_at = resolution.strip(), timezone.now()
     escalation.resolved_by = person(actor)
     escalation.save(update_fields=["resolution", "resolved_at", "resolved_by"])
@@ -346,7 +344,7 @@ def inbound(*, support: SupportMailbox) -> int:
     mailbox = support.mailbox
     done = TicketComment.objects.exclude(email_id="").values("email_id")
     rows = (
-        Message.objects.filter(mailbox=mailbox, folder__role=Folder.Role.INBOX, date__gte=support.since)
+        mail.inbox_messages(mailbox, since=support.since)
         .exclude(message_id__in=done)
         .exclude(pk__in=TicketComment.objects.filter(message__isnull=False).values("message"))
         .exclude(from_address=mailbox.address.lower())
@@ -364,7 +362,7 @@ def inbound(*, support: SupportMailbox) -> int:
 
 
 def _ticket_of(message: Message) -> Ticket | None:
-    related = [*message_ids(message.references), message.in_reply_to]
+    related = [*mail.message_ids(message.references), message.in_reply_to]
     related = [value for value in related if value]
     if related:
         found = TicketComment.objects.filter(email_id__in=related).select_related("ticket").last()
@@ -389,7 +387,7 @@ def _take(message: Message) -> None:
     ticket = _ticket_of(message)
     text = message.text.strip() or "(no text)"
     try:
-        sender = addresses.one(message.from_address, field="from") if message.from_address else ""
+        sender = mail.address(message.from_address, field="from") if message.from_address else ""
     except AppError:
         sender = ""  # a From no reply can go to: the ticket is opened all the same, unanswerable
     if ticket is None or ticket.status == Status.CLOSED:
@@ -489,6 +487,6 @@ def sla_warnings(now: datetime | None = None) -> int:
 
 
 def _notify(recipient: Any, title: str, ticket: Ticket, actor: Actor | None) -> None:
-    from apps.notifications import services as notifications
+    from apps.notifications import api as notifications
 
     notifications.notify(recipient=recipient, title=title, body=ticket.subject[:200], actor=actor)

@@ -258,14 +258,14 @@ def escalate_ticket(
     due_at: Annotated[datetime | None, Field(description="Default: resolution due")] = None,
 ) -> EscalationOut:
     """Escalate a ticket to a department and/or a person, with a reason and a due time."""
-    from apps.departments.models import Department
+    from apps.departments import api as departments
 
     ticket = Ticket.objects.select_related("policy").fetch(ctx.actor, ticket_id, "change")
     department = None
     if department_id is not None:
-        department = Department.objects.filter(pk=department_id, deleted_at__isnull=True).first()
+        department = departments.visible_department(ctx.actor, department_id)
         if department is None:
-            raise Department.access.not_found(Department, department_id)
+            raise departments.not_found(department_id)
     escalation = services.ticket_escalate(
         actor=ctx.actor,
         ticket=ticket,

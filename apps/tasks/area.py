@@ -3,9 +3,10 @@
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
-from apps.core import areas
+from apps.core import agents, areas
 from apps.core.kinds import Kind
 from apps.core.navigation import NavItem
+from apps.tasks import agent_steps
 from apps.tasks.permissions import TasksPerm
 
 area = areas.declare(
@@ -68,8 +69,36 @@ area = areas.declare(
             "enableScheduledTask",
             "disableScheduledTask",
         ),
-        "sales": ("listTasks", "createTask"),
         "people": ("listTasks", "createTask", "getTask"),
+        "automation": (
+            "combineFiles",
+            "copyTaskToNewDraft",
+            "deleteScheduledTask",
+            "getScheduledTask",
+            "getTaskStepDetail",
+            "linkEntityToTaskStep",
+            "pauseTask",
+            "removeTaskStep",
+            "reorderTaskSteps",
+            "rerunTask",
+            "resumeTask",
+            "revertTaskToDraft",
+            "skipTaskStep",
+            "steerTask",
+            "updateTaskInstructions",
+            "writeFile",
+            "listScheduledTasks",
+            "enableScheduledTask",
+            "disableScheduledTask",
+            "getScheduledTaskHistory",
+            "createTask",
+            "getTask",
+            "listTasks",
+            "startTask",
+            "updateTask",
+            "getTaskSteps",
+            "addTaskStep",
+        ),
     },
     nav=[NavItem("tasks", _("Tasks"), "tasks:list", TasksPerm.VIEW, order=50)],
     kinds=[Kind("task", "tasks.Task", carries=("file", "document"))],
@@ -81,9 +110,12 @@ area = areas.declare(
             "apps.tasks.tasks.run_due_scheduled_tasks", crontab(minute="*")
         ),
         # Agent steps whose conversation ended without the end reaching the task (a broker that
-        # did not answer) are finished by this sweeper (apps.tasks.agents).
+        # did not answer) are finished by this sweeper (apps.tasks.agent_steps).
         "finish-ended-agent-steps": areas.Periodic(
             "apps.tasks.tasks.finish_ended_agent_steps", crontab(minute="*")
         ),
     },
 )
+
+# The end of the agent's work on a step comes back here, whichever door runs the agent.
+agents.on_finished(agent_steps.finished)

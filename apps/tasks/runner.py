@@ -5,11 +5,11 @@ progress, the task waits on it. Otherwise the first step not yet started starts:
 
 - `manual`: a person does it. The step waits; its assignee is notified. Moving its card to the
   board's last column (or skipping it) finishes it.
-- `agent`: the service's agent does it (apps.tasks.agents: the message gateway's conversation, paid
-  by the task's `agent_key`). The step waits on the agent until it reports the end of its work
-  (`agent_finished`); when it could not be handed over (no key chosen, the key revoked, its budget
-  spent) it waits and says why, and `agent_retry` hands it over again once a key is chosen. A
-  person may do it instead, or skip it.
+- `agent`: the service's agent does it (apps.tasks.agent_steps, through apps.core.agents: the
+  message gateway's conversation, paid by the task's `agent_key`). The step waits on the agent
+  until it reports the end of its work (`agent_finished`); when it could not be handed over (no
+  key chosen, the key revoked, its budget spent) it waits and says why, and `agent_retry` hands
+  it over again once a key is chosen. A person may do it instead, or skip it.
 - `notify`: the service notifies the step's recipients (default: the task's owner and the people
   it is shared with) with the step's title and instructions, and the step is done.
 - `write_file`: the service writes a file into the workspace's files (apps.tasks.files).
@@ -29,12 +29,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from apps.accounts.models import person
-from apps.core import actors, history
+from apps.core import actors, agents, history
 from apps.core.actors import Actor
-from apps.notifications import services as notifications
-from apps.notifications.models import Notification
-from apps.tasks import agents, selectors
-from apps.tasks.errors import InvalidTask, WrongState
+from apps.core.errors import invalid
+from apps.notifications import api as notifications
+from apps.tasks import agent_steps, errors, selectors
 from apps.tasks.models import ChecklistItem, Task, TaskColumn, TaskEvent, TaskRun, TaskStep
 from apps.tasks.permissions import TasksPerm
 
@@ -140,7 +139,7 @@ def _notify_step(task: Task, step: TaskStep, actor: Actor | None) -> Outcome:
             body=step.instructions or task.title,
             actor=actor,
             entity=task,
-            kind=Notification.Kind.TASK,
+            kind=notifications.Kind.TASK,
         )
     ]
     if not told:
@@ -161,13 +160,23 @@ def _manual_step(task: Task, step: TaskStep, actor: Actor | None) -> Outcome:
             body=step.instructions,
             actor=actor,
             entity=task,
-            kind=Notification.Kind.TASK,
-            priority=Notification.Priority.HIGH if task.priority in ("high", "urgent") else "normal",
+            kind=notifications.Kind.TASK,
+            priority=notifications.Priority.HIGH if task.priority in ("high", "urgent") else "normal",
         )
     return Outcome(
         _("Waiting for %(who)s to do it and move it to “%(done)s”.")
         % {"who": who, "done": done_column(task).name},
         waiting_on=Task.WaitingOn.PERSON,
+    )
+
+
+def _hand_over(
+    handler: agents.HandOver, task: Task, step: TaskStep, run: TaskRun | None, actor: Actor | None
+) -> agents.HandedOver:
+    """The step handed to the agent, told what the task's owner (whom it acts as) may read."""
+    brief = agent_steps.brief_of(task=task, step=step, run=run, reader=task.owner)
+    return handler.hand_over(
+        task=task, step=step, run=run, actor=actor, brief=brief, instead=agent_steps.instead(task)
     )
 
 
@@ -182,7 +191,7 @@ def _agent_step(task: Task, step: TaskStep, actor: Actor | None, run: TaskRun | 
             % {"done": done_column(task).name},
             waiting_on=Task.WaitingOn.AGENT,
         )
-    handed = handler.hand_over(task=task, step=step, run=run, actor=actor)
+    handed = _hand_over(handler, task, step, run, actor)
     step.agent_conversation = handed.reference or None
     return Outcome(
         handed.message,
@@ -297,10 +306,7 @@ def advance(*, task: Task, actor: Actor | None) -> None:
 
 def _not_a_template(task: Task) -> None:
     if task.is_template:
-        raise WrongState(
-            _("Task %(id)s is a template: templates are not run. createTaskFromTemplate makes a task of it.")
-            % {"id": task.pk}
-        )
+        raise errors.TemplateNotRun(id=task.pk)
 
 
 def _new_run(task: Task, actor: Actor | None, trigger: str) -> TaskRun:
@@ -318,12 +324,9 @@ def task_start(*, actor: Actor | None, task: Task, trigger: str = TaskRun.Trigge
         hint = _("resumeTask continues it") if task.status == Status.PAUSED else _("rerunTask runs it again")
         if task.status in (Status.RUNNING, Status.WAITING):
             hint = _("it is running already")
-        raise WrongState(
-            _("Task %(id)s is %(status)s, not a draft: %(hint)s.")
-            % {"id": task.pk, "status": task.status, "hint": hint}
-        )
+        raise errors.NotADraft(id=task.pk, status=task.status, hint=hint)
     if not task.steps.exists():
-        raise InvalidTask.on("task_id", _("the task has no steps; add some with addTaskStep first"))
+        raise invalid("task_id", _("the task has no steps; add some with addTaskStep first"))
     run = _new_run(task, actor, trigger)
     record(task, actor, TaskEvent.Kind.STARTED, _("Run %(n)s started.") % {"n": run.number}, run=run)
     advance(task=task, actor=actor)
@@ -333,10 +336,7 @@ def task_start(*, actor: Actor | None, task: Task, trigger: str = TaskRun.Trigge
 def task_pause(*, actor: Actor, task: Task, reason: str = "") -> None:
     require(actor, TasksPerm.RUN)
     if task.status not in (Status.RUNNING, Status.WAITING):
-        raise WrongState(
-            _("Task %(id)s is %(status)s; only a running task can be paused.")
-            % {"id": task.pk, "status": task.status}
-        )
+        raise errors.NotRunning(id=task.pk, status=task.status)
     run = current_run(task)
     _set_task(task, run, Status.PAUSED, task.waiting_on)
     record(task, actor, TaskEvent.Kind.PAUSED, reason, run=run)
@@ -345,7 +345,7 @@ def task_pause(*, actor: Actor, task: Task, reason: str = "") -> None:
 def task_resume(*, actor: Actor, task: Task) -> None:
     require(actor, TasksPerm.RUN)
     if task.status != Status.PAUSED:
-        raise WrongState(_("Task %(id)s is %(status)s, not paused.") % {"id": task.pk, "status": task.status})
+        raise errors.NotPaused(id=task.pk, status=task.status)
     run = current_run(task)
     _set_task(task, run, Status.RUNNING)
     record(task, actor, TaskEvent.Kind.RESUMED, run=run)
@@ -359,15 +359,9 @@ def task_steer(*, actor: Actor, task: Task, guidance: str) -> TaskEvent:
     require(actor, TasksPerm.RUN)
     _not_a_template(task)
     if task.status not in ACTIVE:
-        raise WrongState(
-            _(
-                "Task %(id)s is %(status)s: steering guides a task while it runs. To change what a draft "
-                "will do, use updateTaskInstructions; to run a finished one again, rerunTask."
-            )
-            % {"id": task.pk, "status": task.status}
-        )
+        raise errors.NotSteerable(id=task.pk, status=task.status)
     if not guidance.strip():
-        raise InvalidTask.on("guidance", _("say what should change"))
+        raise invalid("guidance", _("say what should change"))
     return record(task, actor, TaskEvent.Kind.STEERED, guidance.strip(), run=current_run(task))
 
 
@@ -396,13 +390,7 @@ def task_rerun(*, actor: Actor, task: Task, from_step: TaskStep | None = None) -
     require(actor, TasksPerm.RUN)
     _not_a_template(task)
     if task.status not in (Status.COMPLETED, Status.FAILED):
-        raise WrongState(
-            _(
-                "Task %(id)s is %(status)s: only a completed or failed task runs again (startTask starts "
-                "a draft)."
-            )
-            % {"id": task.pk, "status": task.status}
-        )
+        raise errors.NotRerunnable(id=task.pk, status=task.status)
     steps = list(selectors.steps_of(task))
     if from_step is not None:
         steps = steps[[s.pk for s in steps].index(from_step.pk) :]
@@ -423,7 +411,7 @@ def task_revert_to_draft(*, actor: Actor, task: Task) -> None:
     step is not started again and its checklist unticked."""
     require(actor, TasksPerm.EDIT)
     if task.status == Status.DRAFT:
-        raise WrongState(_("Task %(id)s is a draft already.") % {"id": task.pk})
+        raise errors.AlreadyDraft(id=task.pk)
     run = current_run(task)
     if run is not None:
         run.status, run.finished_at = TaskRun.Status.REVERTED, timezone.now()
@@ -438,17 +426,14 @@ def step_skip(*, actor: Actor, task: Task, step: TaskStep, reason: str = "") -> 
     require(actor, TasksPerm.RUN)
     _not_a_template(task)
     if step.is_finished:
-        raise WrongState(_("Step %(id)s is %(status)s already.") % {"id": step.pk, "status": step.status})
+        raise errors.StepFinished(id=step.pk, status=step.status)
     step_finish(task=task, step=step, actor=actor, status=StepStatus.SKIPPED, message=reason or _("skipped"))
 
 
 def step_reopen(*, actor: Actor, task: Task, step: TaskStep, column: TaskColumn) -> None:
     """A finished step moved back out of the last column: not started, or in progress."""
     if task.status == Status.COMPLETED:
-        raise WrongState(
-            _("Task %(id)s is completed, so its steps stay done; rerunTask runs it again from a step.")
-            % {"id": task.pk}
-        )
+        raise errors.TaskCompleted(id=task.pk)
     first = column.pk == first_column(task).pk
     step.status = StepStatus.PENDING if first else StepStatus.IN_PROGRESS
     step.finished_at = step.finished_by = None
@@ -484,7 +469,7 @@ def agent_retry(*, task: Task, actor: Actor) -> bool:
     if step is None:
         return False
     run = current_run(task)
-    handed = handler.hand_over(task=task, step=step, run=run, actor=actor)
+    handed = _hand_over(handler, task, step, run, actor)
     if not handed.reference and handed.message == step.result:
         return False
     step.result, step.agent_conversation = handed.message, handed.reference or None
@@ -502,7 +487,7 @@ def agent_retry(*, task: Task, actor: Actor) -> bool:
 
 
 def agent_finished(*, task_id: int, step_id: int, reference: str, done: bool, text: str) -> bool:
-    """The end of the agent's work `reference` on a step (apps.tasks.agents.finished): done, the
+    """The end of the agent's work `reference` on a step (apps.tasks.agent_steps.finished): done, the
     step is finished with `text` as its result and the run goes on; failed, the step fails with
     `text`. Run it in a transaction: it locks the task. Idempotent, and it never moves a task
     that changed meanwhile: a step that is no longer waiting on this very work (finished or

@@ -16,7 +16,7 @@ def run_due_scheduled_tasks() -> int:
 
 @workspace_task(acks_late=True, ignore_result=True)
 def finish_agent_step(*, task_id: int, step_id: int, reference: str, done: bool, text: str) -> bool:
-    """The agent's work on a step ended (apps.tasks.agents.finished): finishes the step in its
+    """The agent's work on a step ended (apps.tasks.agent_steps.finished): finishes the step in its
     workspace (idempotent: a second report changes nothing)."""
     with transaction.atomic():
         return runner.agent_finished(

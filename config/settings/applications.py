@@ -101,6 +101,8 @@ MIDDLEWARE = [
     # host no workspace owns included.
     "csp.middleware.CSPMiddleware",
     "apps.tenancy.middleware.WorkspaceMiddleware",
+    # Development's debug page for an unknown URL lists every route: the project's 404 instead.
+    "apps.core.views.UnknownUrlMiddleware",
     "apps.core.observability.RequestRouteMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",

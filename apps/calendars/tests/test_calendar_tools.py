@@ -5,6 +5,7 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.conf import settings
 from django.core import mail
 from django.utils import timezone
 
@@ -15,6 +16,7 @@ from apps.calendars.tests.samples import cal, started
 from apps.catalogue.dispatch import MemorySession, ToolNotFound
 from apps.catalogue.testing import call, person_without, structured, text_of
 from apps.contacts.tests.factories import ContactFactory
+from apps.core.kinds.testing import without_areas
 
 
 @pytest.fixture(autouse=True)
@@ -678,6 +680,27 @@ def test_send_invite_is_gated_and_sends_nothing_until_the_user_agrees(people):
 
     assert result["isError"] is True and "Confirmation required" in text_of(result)
     assert not mail.outbox and not Invitation.objects.exists()
+
+
+def test_invitations_go_through_the_mail_app_without_the_email_inbox_area(people):
+    """Sending for the service is the mail app's, not the Email Inbox area's tools: a workspace
+    without that area still sends its calendar invitations, from the service's address."""
+    event = EventFactory(organizer=people["member"], attendees=[{"email": "guest@example.org"}])
+    session = started(people["member"])
+
+    with without_areas("emailinbox"):
+        sent = ok(people["member"], "sendCalendarInvite", {"eventId": event.pk}, session)
+
+    assert [item["email"] for item in sent["sent"]] == ["guest@example.org"]
+    [message] = mail.outbox
+    assert (message.from_email, message.to, message.reply_to) == (
+        settings.DEFAULT_FROM_EMAIL,
+        ["guest@example.org"],
+        ["member@acme.example"],
+    )
+    [part] = [p for p in message.message().walk() if p.get_content_type() == "text/calendar"]
+    assert (part.get_param("method"), part.get_filename()) == ("REQUEST", "invite.ics")
+    assert Invitation.objects.filter(event=event, recipient="guest@example.org").count() == 1
 
 
 def test_send_invite_refuses_strangers_and_events_without_attendees(people):

@@ -1,7 +1,6 @@
 """Where areas learn about one another's activity with people: the upcoming events in which a
-contact takes part (Calendars), the e-mails from or to some addresses (Email Inbox); and where
-an area sends mail from the person's own mailbox (`mail_sender`: the Email Inbox area's, when
-installed).
+contact takes part (Calendars), the e-mails from or to some addresses (Email Inbox). (Sending
+mail is the mail app's own public module, apps.mail.api.)
 
 An area that holds such activity registers a source from its declaration (apps.core.areas:
 `Area(event_sources=[CalendarEvents()])`). A source is used only where its area is installed;
@@ -14,11 +13,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from django.utils.translation import gettext as _
-
 from apps.core import workspaces
 from apps.core.actors import Actor
-from apps.core.errors import AreaNotAvailable
+from apps.core.errors import NoCalendar, NoMailbox
 
 
 @dataclass(frozen=True)
@@ -70,38 +67,8 @@ class MessageSource(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class SentMail:
-    message_id: str
-    sender: str
-    recipients: list[str]
-    sent_at: datetime | None
-
-
-class MailSender(Protocol):
-    area: str
-
-    def send(
-        self, *, actor: Actor, to: list[str], subject: str, text: str, files: list[tuple[str, str, bytes]]
-    ) -> SentMail:
-        """Sends a new message with files (name, type, bytes) attached from the actor's mailbox,
-        once; the mail app's errors name what went wrong."""
-        ...
-
-
 _event_sources: list[EventSource] = []
 _message_sources: list[MessageSource] = []
-_mail_senders: list[MailSender] = []
-
-
-def register_mail_sender(sender: MailSender) -> None:
-    if sender not in _mail_senders:
-        _mail_senders.append(sender)
-
-
-def mail_sender() -> MailSender | None:
-    """The installed area that sends mail from people's mailboxes, or None."""
-    return next((sender for sender in _mail_senders if workspaces.has_area(sender.area)), None)
 
 
 def register_event_source(source: EventSource) -> None:
@@ -126,12 +93,7 @@ def calendars() -> list[EventSource]:
     """The installed event sources; AREA_NOT_AVAILABLE when there is none."""
     sources = event_sources()
     if not sources:
-        raise AreaNotAvailable(
-            _(
-                "No calendar is available in this workspace (the Calendars area is not installed), so "
-                "there are no events to show. Tell the user; do not retry."
-            )
-        )
+        raise NoCalendar()
     return sources
 
 
@@ -152,12 +114,7 @@ def mailboxes() -> list[MessageSource]:
     """The installed message sources; AREA_NOT_AVAILABLE when there is none."""
     sources = message_sources()
     if not sources:
-        raise AreaNotAvailable(
-            _(
-                "No mailbox is connected in this workspace (the Email Inbox area is not installed), so "
-                "there are no e-mails to search. Tell the user; do not retry."
-            )
-        )
+        raise NoMailbox()
     return sources
 
 

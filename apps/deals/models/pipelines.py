@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.core import pipelines
 from apps.core.records import Access, name_once
+from apps.deals.errors import PipelineArchived
 from apps.deals.permissions import DealsPerm
 
 
@@ -23,7 +24,7 @@ class Pipeline(pipelines.Pipeline):
         change=DealsPerm.PIPELINES,
         delete=DealsPerm.PIPELINES,
         trash_state=_("archived"),
-        trash_code="PIPELINE_ARCHIVED",
+        trash_error=PipelineArchived,
         trash_hint=_("Restore it with managePipeline (action restore) first."),
     )
 

@@ -21,6 +21,8 @@ from apps.catalogue.testing import (
     refused,
     tools_of,
 )
+from apps.core.errors import ValidationFailed
+from apps.deals import errors, services
 from apps.deals.models import Activity, Deal, DealEvent, Pipeline, Stage, StageVisit
 from apps.deals.tests.factories import DealFactory, PipelineFactory
 
@@ -233,6 +235,29 @@ def test_a_deal_in_another_currency_is_weighted_at_its_rate(world):
     moved = ok(member, "moveDealStage", elsewhere)["deal"]
     assert (moved["pipelineId"], moved["currency"]) == (world["pipeline"].pk, "EUR")
     assert ok(member, "getDeal", {"dealId": deal["id"]})["exchangeRate"] == "1"
+
+
+def test_the_rate_comes_from_the_one_place_for_rates_as_the_person_gave_it(world):
+    """Deals asks apps.accounting.api.rate for the rate its person gave: the ECB's is never taken
+    instead, and a missing or bad one is refused in Deals' own words and codes."""
+    member, other = world["member"], world["other"]
+    create = {"title": "Fx", "currency": "GBP"}
+
+    with pytest.raises(errors.NoDealRate) as missing:
+        services.deal_create(actor=member, pipeline_id=other.pk, stage_id=None, fields=create)
+    with pytest.raises(ValidationFailed) as bad:
+        services.deal_create(actor=member, pipeline_id=other.pk, stage_id=None, fields={**create, "rate": 0})
+    given = services.deal_create(
+        actor=member, pipeline_id=other.pk, stage_id=None, fields={**create, "rate": 3}
+    )
+
+    assert (missing.value.code, missing.value.message) == (
+        "NO_EXCHANGE_RATE",
+        "The deal is in GBP and its pipeline reports in USD: give `rate` (one GBP in USD today).",
+    )
+    assert missing.value.details == {"rate": ["required for another currency"]}
+    assert bad.value.code == "VALIDATION_ERROR" and "at most 1,000,000,000" in str(bad.value.message)
+    assert (given.exchange_rate, given.rate_date) == (Decimal(3), timezone.localdate())
 
 
 def test_delete_goes_to_the_bin_and_restore_brings_it_back(world):

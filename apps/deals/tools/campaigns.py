@@ -12,7 +12,7 @@ from apps.catalogue.shapes import In, Limit, Offset, Out, Page, id_field, pagina
 from apps.deals import reachout
 from apps.deals.models import DealFinder, ReachoutCampaign
 from apps.deals.permissions import DealsPerm
-from apps.mail.models import Mailbox
+from apps.mail import api as mail
 
 CampaignId = Annotated[int, id_field("listReachoutCampaigns")]
 
@@ -91,7 +91,7 @@ def create_reachout_campaign(
     daily_cap: Annotated[int, Field(ge=1, le=2000, description="Mails a day from the mailbox")] = 50,
 ) -> CampaignDetail:
     """Set up an e-mail sequence to contacts, a finder's leads or addresses; sends nothing yet."""
-    mailbox = Mailbox.objects.fetch(ctx.actor, inbox_id)
+    mailbox = mail.mailbox(actor=ctx.actor, mailbox_id=inbox_id)
     finder = DealFinder.objects.fetch(ctx.actor, finder_id) if finder_id is not None else None
     campaign = reachout.campaign_create(
         actor=ctx.actor,

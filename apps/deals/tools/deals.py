@@ -4,6 +4,7 @@ Platform tools on deals (deleteDeal to the bin, restoreDeal, getDealHistory)."""
 from datetime import date
 from typing import Annotated, Literal
 
+from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
@@ -96,7 +97,7 @@ def update_deal(
     given = changes.given(required=True)
     for name in ("title", "value", "currency", "status"):
         if name in given and given[name] is None:
-            raise invalid(name, "cannot be cleared")
+            raise invalid(name, _("cannot be cleared"))
     deal, changed = services.deal_update(actor=ctx.actor, deal_id=deal_id, fields=given)
     return UpdatedOut(deal=_deal(ctx, deal.pk), changed=changed)
 

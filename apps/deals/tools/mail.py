@@ -5,6 +5,7 @@ may use (its own rule: the mail app's permissions apply besides deals.mail). Age
 from datetime import datetime
 from typing import Annotated
 
+from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
@@ -16,8 +17,8 @@ from apps.core.kinds import sources
 from apps.deals import services as deal_services
 from apps.deals.models import Deal
 from apps.deals.permissions import DealsPerm
-from apps.mail import content, selectors, services
-from apps.mail.models import Draft, Message, Outgoing
+from apps.mail import api as mail
+from apps.mail.api import Message, Outgoing
 
 MessageId = Annotated[int, id_field("searchMail")]
 
@@ -61,9 +62,9 @@ def _sent(row: Outgoing) -> SentMailOut:
 def get_inbox_message(ctx: ToolContext, *, message_id: MessageId) -> MailOut:
     """Read one e-mail as text with its thread; searchMail finds it."""
     sources.mailboxes()
-    message = Message.objects.select_related("folder").fetch(ctx.actor, message_id)
-    text, _trimmed = content.trim_quoted(message.text)
-    thread = selectors.thread_messages(actor=ctx.actor, message=message)
+    message = mail.message(actor=ctx.actor, message_id=message_id)
+    text, _trimmed = mail.trim_quoted(message.text)
+    thread = mail.thread_messages(actor=ctx.actor, message=message)
     return MailOut.of_record(
         message,
         inbox_id=message.mailbox_id,
@@ -84,7 +85,7 @@ def search_mail(
 ) -> Page[MailSummary]:
     """Search the e-mail of your mailboxes, newest first; getInboxMessage reads one."""
     sources.mailboxes()
-    rows = selectors.message_search(actor=ctx.actor, query=query, sender="", mailbox_id=inbox_id)
+    rows = mail.message_search(actor=ctx.actor, query=query, sender="", mailbox_id=inbox_id)
     return paginate(rows, limit=limit, offset=offset, item=_summary)
 
 
@@ -104,8 +105,8 @@ def reply_email(
 ) -> SentMailOut:
     """Reply to an e-mail in its thread at once, from the mailbox it came to."""
     sources.mailboxes()
-    message = Message.objects.select_related("mailbox").fetch(ctx.actor, message_id)
-    return _sent(services.message_reply(actor=ctx.actor, message=message, body=body, reply_all=reply_all))
+    message = mail.message(actor=ctx.actor, message_id=message_id)
+    return _sent(mail.message_reply(actor=ctx.actor, message=message, body=body, reply_all=reply_all))
 
 
 @tool(
@@ -118,8 +119,8 @@ def reply_email(
 def send_draft(ctx: ToolContext, *, draft_id: Annotated[int, id_field("listDrafts")]) -> SentMailOut:
     """Send a draft written with updateDraft, once (a failed try can be repeated)."""
     sources.mailboxes()
-    draft = Draft.objects.select_related("mailbox", "reply_to").fetch(ctx.actor, draft_id)
-    return _sent(services.draft_send(actor=ctx.actor, draft=draft))
+    draft = mail.draft(actor=ctx.actor, draft_id=draft_id)
+    return _sent(mail.draft_send(actor=ctx.actor, draft=draft))
 
 
 @tool(
@@ -141,14 +142,14 @@ def request_deal_info_email(
     deal = Deal.objects.select_related("contact").fetch(ctx.actor, deal_id)
     address = to or (deal.contact.email if deal.contact and deal.contact.deleted_at is None else "")
     if not address:
-        raise invalid("to", f"deal {deal.pk} has no contact with an e-mail address; give one")
-    mailbox = selectors.default_mailbox(actor=ctx.actor)
+        raise invalid("to", _("deal {deal} has no contact with an e-mail address; give one"), deal=deal.pk)
+    mailbox = mail.default_mailbox(actor=ctx.actor)
     name = deal.contact.first_name if deal.contact and deal.contact.first_name else ""
     body = f"Hello{' ' + name if name else ''},\n\n{question.strip()}\n\nThank you."
     # Logged on the deal as a contact when the person may change it (decided before sending: a
     # message that went is never undone by a failing log).
     logs = can(ctx.actor, DealsPerm.MANAGE) and Deal.access.allows(ctx.actor, deal, "change")
-    row = services.mail_new(
+    row = mail.mail_new(
         actor=ctx.actor, mailbox=mailbox, to=[address], subject=f"About {deal.title}", text=body
     )
     if logs:

@@ -20,7 +20,7 @@ from apps.catalogue.testing import (
     refused,
     tools_of,
 )
-from apps.events import services
+from apps.events import errors, services
 from apps.events.models import (
     Attendee,
     AttendeeImport,
@@ -507,6 +507,28 @@ def test_the_budget_is_in_the_event_currency_at_the_given_dated_rates(people):
     assert any("catering: 200.00 EUR over the plan" in f for f in analysis["findings"])
     assert (analysis["attendees"], analysis["costPerAttendee"]) == (1, "1600.00")
     assert attendee.status == "registered"
+
+
+def test_budget_rates_come_from_the_one_place_for_rates_as_the_planner_gave_them(people):
+    """Event budgets ask apps.accounting.api.rate for the planner's rate: never the ECB's of the
+    day instead, and none given is refused in the Events area's own words and code."""
+    member = people["member"]
+    event = EventFactory(actor=member)
+    line = {"category": "av", "description": "PA", "planned": 900, "currency": "USD"}
+    day = datetime(2026, 3, 2).date()
+
+    with pytest.raises(errors.NoBudgetRate) as missing:
+        services.cost_lines_add(actor=member, event=event, supplier=None, lines=[{**line, "rate_date": day}])
+    [kept] = services.cost_lines_add(
+        actor=member, event=event, supplier=None, lines=[{**line, "rate_date": day, "rate": 0.5}]
+    )
+
+    assert (missing.value.code, missing.value.message) == (
+        "NO_EXCHANGE_RATE",
+        f"No USD→{event.currency} rate for 2026-03-02: give `rate` (one USD in {event.currency}) with the "
+        "amounts, or enter them in the event's currency.",
+    )
+    assert (kept.rate, kept.rate_date) == (Decimal("0.5"), day)
 
 
 def test_a_travel_plan_is_recorded_and_nothing_is_booked(people):

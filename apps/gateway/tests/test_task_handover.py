@@ -17,7 +17,7 @@ from apps.contacts.tests.factories import ContactFactory
 from apps.gateway import handover, services
 from apps.gateway.agent import runner as agent_runner
 from apps.gateway.models import Conversation
-from apps.tasks import runner
+from apps.tasks import agent_steps, runner
 from apps.tasks import services as task_services
 from apps.tasks.models import Task, TaskEvent, TaskStep
 from apps.tasks.tasks import finish_agent_step
@@ -417,7 +417,7 @@ def test_a_long_brief_is_cut_to_the_gateways_limit_background_first(make_credent
     )
     step = steps_of(task)[0]
 
-    message = handover.compose(task=task, step=step, run=None, owner=mine.user)
+    message = handover.compose(agent_steps.brief_of(task=task, step=step, run=None, reader=mine.user))
 
     assert len(message) <= settings.GATEWAY_MESSAGE_MAX_CHARS
     request, background = message.split("\n\n---\n")

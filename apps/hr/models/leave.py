@@ -67,7 +67,11 @@ class LeavePolicy(Record):
 class LeaveRequest(Record):
     access = Access(
         HrPerm,
-        visibility="workspace",
+        # The employee's own and those one asked for; every request for those who approve leave.
+        visibility="owner",
+        owner="employee__user",
+        also="requested_by",
+        sees_all=(HrPerm.APPROVE_LEAVE,),
         label=_("Leave request"),
         find_with="getLeaveRequests",
     )

@@ -6,7 +6,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.records import Access, Record, name_once
+from apps.core.records import Access, Record, RecordQuerySet, name_once
 from apps.hr.models.employees import Employee
 from apps.hr.permissions import HrPerm
 
@@ -90,6 +90,18 @@ class OnboardingChecklist(Record):
 
 
 class OnboardingItem(models.Model):
+    access = Access(
+        HrPerm,
+        through="checklist",
+        # Seen with its checklist; ticked by its owner, the new employee, or those who run
+        # onboarding.
+        owner=("owner", "checklist__employee__user"),
+        change=str(HrPerm.VIEW),
+        admin=str(HrPerm.ONBOARDING),
+        label=_("Onboarding item"),
+        find_with="getOnboardingChecklist",
+    )
+
     checklist = models.ForeignKey(OnboardingChecklist, on_delete=models.CASCADE, related_name="items")
     title = models.CharField(_("title"), max_length=200)
     owner = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
@@ -99,6 +111,8 @@ class OnboardingItem(models.Model):
     done_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     # When its owner was told it is overdue (once).
     overdue_notified_at = models.DateTimeField(null=True, blank=True)
+
+    objects = RecordQuerySet.as_manager()
 
     class Meta:
         ordering = ["checklist", "position", "id"]

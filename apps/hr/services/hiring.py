@@ -15,13 +15,19 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
 from apps.core import clean, pipelines, records
 from apps.core.actors import Actor, actor_id, require
-from apps.core.errors import AppError, ValidationFailed, invalid
+from apps.core.errors import AppError, invalid
 from apps.core.origin import current
-from apps.hr.errors import CandidateAnonymised, DuplicateCandidate
+from apps.hr.errors import (
+    AddressOfAnotherCandidate,
+    CandidateAnonymised,
+    DecisionNeedsBasis,
+    DuplicateCandidate,
+)
 from apps.hr.models import Candidate, HiringAdvice, HiringPipeline, HiringStage, StageChange
 from apps.hr.permissions import HrPerm
 
@@ -50,9 +56,9 @@ def pipeline_create(
     decisions = {d.strip().lower() for d in (decision_stages or [names[-1]])}
     unknown = decisions - set(lowered)
     if unknown:
-        raise invalid("decisionStages", f"{sorted(unknown)[0]!r} is not one of the stages")
+        raise invalid("decisionStages", _("{stage!r} is not one of the stages"), stage=sorted(unknown)[0])
     if lowered[0] in decisions:
-        raise invalid("decisionStages", "the first stage is where candidates arrive, not a decision")
+        raise invalid("decisionStages", _("the first stage is where candidates arrive, not a decision"))
     return pipelines.create(
         HiringPipeline,
         actor=actor,
@@ -105,15 +111,18 @@ def duplicates_of(candidate: Candidate) -> list[tuple[Candidate, str]]:
 
 def _cv(actor: Actor, file_id: int) -> tuple[str, str]:
     """(file name, extracted text) of a CV in the Files area."""
-    from apps.files import services as files
-    from apps.files.models import File
+    from apps.files import api as files
 
-    file = File.objects.fetch(actor, file_id)
+    file = files.file(actor=actor, file_id=file_id)
     try:
         text = files.file_text(file)
     except AppError as error:
         raise invalid(
-            "cvFileId", f"file {file_id} ({file.name}) has no text to read: {error.message}"
+            "cvFileId",
+            _("file {file_id} ({name}) has no text to read: {message}"),
+            file_id=file_id,
+            name=file.name,
+            message=error.message,
         ) from None
     return file.name[:255], text[:CV_TEXT_MAX]
 
@@ -126,7 +135,7 @@ def _apply(actor: Actor, candidate: Candidate, fields: dict[str, Any], creating:
     if "phone" in fields:
         phone = clean.text(fields["phone"], field="phone", limit=40)
         if phone and not re.fullmatch(r"[+()\d\s./-]{5,40}", phone):
-            raise invalid("phone", f"{phone!r} is not a phone number")
+            raise invalid("phone", _("{phone!r} is not a phone number"), phone=phone)
         candidate.phone = phone
     if "source" in fields:
         candidate.source = clean.text(fields["source"], field="source", limit=100)
@@ -139,7 +148,7 @@ def _apply(actor: Actor, candidate: Candidate, fields: dict[str, Any], creating:
         candidate.cv_name, candidate.cv_text = _cv(actor, fields["cv_file_id"])
         candidate.cv_file_id = fields["cv_file_id"]
     if not candidate.email and not candidate.phone:
-        raise invalid("email", "give an e-mail address or a phone number to reach the candidate")
+        raise invalid("email", _("give an e-mail address or a phone number to reach the candidate"))
     candidate.last_activity_at = timezone.now()
 
 
@@ -152,11 +161,16 @@ def candidate_create(
     stage = stage or pipelines.first_stage(pipeline)
     if stage is None or stage.pipeline_id != pipeline.pk:
         raise invalid(
-            "stageId", f"stage {getattr(stage, 'pk', '?')} is not a stage of pipeline {pipeline.name!r}"
+            "stageId",
+            _("stage {stage} is not a stage of pipeline {name!r}"),
+            stage=getattr(stage, "pk", "?"),
+            name=pipeline.name,
         )
     if stage.decision:
         raise invalid(
-            "stageId", f"{stage.name!r} is a decision stage: add the candidate, then move them there"
+            "stageId",
+            _("{name!r} is a decision stage: add the candidate, then move them there"),
+            name=stage.name,
         )
     email = (fields.get("email") or "").strip()
     if email:
@@ -165,9 +179,7 @@ def candidate_create(
         ).first()
         if same is not None:
             raise DuplicateCandidate(
-                f"Candidate {same.pk} on pipeline {pipeline.name!r} has the address {email} already: "
-                f"update them with updateHiringCandidate instead.",
-                details={"email": ["duplicate"]},
+                candidate=same.pk, pipeline=pipeline.name, email=email, details={"email": ["duplicate"]}
             )
     candidate = records.create(
         Candidate,
@@ -189,8 +201,8 @@ def candidate_create(
 def _live(candidate: Candidate) -> None:
     if candidate.anonymised_at is not None:
         raise CandidateAnonymised(
-            f"Candidate {candidate.pk} was anonymised on {candidate.anonymised_at:%Y-%m-%d} (retention"
-            " rule); add them anew if they apply again.",
+            candidate=candidate.pk,
+            anonymised=candidate.anonymised_at,
             details={"candidateId": ["anonymised"]},
         )
 
@@ -209,10 +221,7 @@ def candidate_update(*, actor: Actor, candidate: Candidate, fields: dict[str, An
             .first()
         )
         if same is not None:
-            raise DuplicateCandidate(
-                f"Candidate {same.pk} on this pipeline has the address {email} already.",
-                details={"email": ["duplicate"]},
-            )
+            raise AddressOfAnotherCandidate(candidate=same.pk, email=email, details={"email": ["duplicate"]})
     names = ["name", "email", "phone", "source", "notes", "consent", "cv_file_id", "cv_name", "cv_text"]
     return records.update(
         candidate, actor=actor, permission=HrPerm.HIRING, fields=fields, apply=_apply, names=names
@@ -233,16 +242,19 @@ def candidate_move(*, actor: Actor, candidate: Candidate, stage: HiringStage, ba
         actor, candidate.pk, "change", lock=True
     )
     _live(candidate)
-    pipelines.on_pipeline(stage, candidate.pipeline, what=f"candidate {candidate.pk}")
+    pipelines.on_pipeline(
+        stage, candidate.pipeline, what=_("candidate {candidate}").format(candidate=candidate.pk)
+    )
     if stage.pk == candidate.stage_id:
-        raise invalid("stageId", f"candidate {candidate.pk} is on {stage.name!r} already")
+        raise invalid(
+            "stageId",
+            _("candidate {candidate} is on {name!r} already"),
+            candidate=candidate.pk,
+            name=stage.name,
+        )
     basis = clean.text(basis, field="basis", limit=1000)
     if stage.decision and not basis:
-        raise ValidationFailed(
-            f"basis: {stage.name!r} is a hiring decision; a person makes it: give their reason in `basis` "
-            "(any ranking is advice only).",
-            details={"basis": ["required for a decision stage"]},
-        )
+        raise DecisionNeedsBasis(stage=stage.name, details={"basis": ["required for a decision stage"]})
     change = StageChange.objects.create(
         candidate=candidate,
         from_stage=candidate.stage,
@@ -273,7 +285,7 @@ def candidates_ranked(
     require(actor, HrPerm.HIRING)
     words = search.words(query)
     if not words:
-        raise invalid("query", "give at least one word to look for")
+        raise invalid("query", _("give at least one word to look for"))
     rows = Candidate.objects.restrict(actor).filter(anonymised_at__isnull=True)
     if pipeline is not None:
         rows = rows.filter(pipeline=pipeline)
@@ -298,10 +310,9 @@ def candidates_ranked(
 
 def anonymise(candidate: Candidate) -> None:
     """Removes what identifies a candidate (and their CV file); stage history stays, without it."""
-    from apps.files.models import File
-    from apps.files.services import erase_rows
+    from apps.files import api as files
 
-    files = list(File.objects.filter(pk=candidate.cv_file_id)) if candidate.cv_file_id else []
+    cv = candidate.cv_file_id
     Candidate.objects.filter(pk=candidate.pk).update(
         name=f"Anonymised candidate {candidate.pk}",
         email="",
@@ -313,8 +324,8 @@ def anonymise(candidate: Candidate) -> None:
         duplicate_of=None,
         anonymised_at=timezone.now(),
     )
-    if files:
-        erase_rows(files)
+    if cv:
+        files.erase([cv])
 
 
 def anonymise_expired() -> int:

@@ -4,6 +4,7 @@ import logging
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
 from apps.core import clean
@@ -27,7 +28,11 @@ def policy_publish(*, actor: Actor, title: str, text: str, summary: str = "") ->
         policy = Policy.objects.create(title=title, created_by=person(actor))
     current = policy.versions.order_by("-number").first()
     if current is not None and current.text == text:
-        raise invalid("text", f"is the text of version {current.number} already: change it to publish anew")
+        raise invalid(
+            "text",
+            _("is the text of version {number} already: change it to publish anew"),
+            number=current.number,
+        )
     number = (policy.versions.aggregate(top=Max("number"))["top"] or 0) + 1
     version = PolicyVersion.objects.create(
         policy=policy,
@@ -46,6 +51,9 @@ def policy_acknowledge(*, actor: Actor, version: PolicyVersion) -> tuple[PolicyA
     latest = version.policy.versions.order_by("-number").first()
     if latest is not None and latest.pk != version.pk:
         raise invalid(
-            "version", f"version {version.number} is superseded: acknowledge version {latest.number}"
+            "version",
+            _("version {number} is superseded: acknowledge version {latest}"),
+            number=version.number,
+            latest=latest.number,
         )
     return PolicyAcknowledgment.objects.get_or_create(version=version, user=person(actor))

@@ -5,6 +5,7 @@ from datetime import date
 
 from dateutil.relativedelta import relativedelta
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
 from apps.core import clean
@@ -30,15 +31,19 @@ def training_add(
     """Records a completed course; it expires on `expires_on`, or `valid_months` after completion."""
     require(actor, HrPerm.TRAINING)
     if completed_on > timezone.localdate():
-        raise invalid("completedOn", "is in the future: record training once it is completed")
+        raise invalid("completedOn", _("is in the future: record training once it is completed"))
     if expires_on is not None and valid_months is not None:
-        raise invalid("validMonths", "give expiresOn or validMonths, not both")
+        raise invalid("validMonths", _("give expiresOn or validMonths, not both"))
     if valid_months is not None:
         if not 1 <= valid_months <= 240:
-            raise invalid("validMonths", "from 1 to 240")
+            raise invalid("validMonths", _("from 1 to 240"))
         expires_on = completed_on + relativedelta(months=valid_months)
     if expires_on is not None and expires_on <= completed_on:
-        raise invalid("expiresOn", f"must be after the completion date ({completed_on.isoformat()})")
+        raise invalid(
+            "expiresOn",
+            _("must be after the completion date ({completed_on})"),
+            completed_on=completed_on.isoformat(),
+        )
     record = TrainingRecord.objects.create(
         employee=employee,
         course=clean.text(course, field="course", limit=200, required=True),

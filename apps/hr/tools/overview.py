@@ -9,6 +9,7 @@ from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.kit import open_tool
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Out, PersonRef, RefOut
+from apps.hr.models import LeaveRequest, TimeEntry
 from apps.hr.permissions import HrPerm
 from apps.hr.selectors import employees as people
 from apps.hr.selectors import overview as selectors
@@ -75,14 +76,14 @@ def examine_employee(ctx: ToolContext, *, employee_id: EmployeeId) -> ExamineOut
     employee = people.employee_get(actor=ctx.actor, employee_id=employee_id)
     today = timezone.localdate()
     balance = None
-    if leave.may_act_for(ctx.actor, employee):
+    if LeaveRequest.access.covers(ctx.actor, employee=employee):
         found = leave.balance_of(employee=employee, policy=leave.policy_default())
         balance = BalanceOut(
             **{name: getattr(found, name) for name in BalanceOut.model_fields if name != "policy"},
             policy=found.policy.name,
         )
     worked, warnings = None, []
-    if time.may_clock_for(ctx.actor, employee):
+    if TimeEntry.access.covers(ctx.actor, employee=employee):
         rows = list(
             times.entries_of(actor=ctx.actor, employee=employee, start=today - timedelta(days=6), end=today)
         )

@@ -4,8 +4,9 @@ pause, resume, steer, rerun, skip, and what waits for the service's agent."""
 import pytest
 
 from apps.catalogue.testing import ok, refused
+from apps.core import agents
 from apps.notifications.models import Notification
-from apps.tasks import agents, runner
+from apps.tasks import runner
 from apps.tasks.models import TaskEvent, TaskRun, TaskStep
 from apps.tasks.tests.factories import TaskFactory
 
@@ -107,7 +108,7 @@ def test_an_agent_step_is_handed_to_the_registered_agent(people):
     handed = []
 
     class Agent:
-        def hand_over(self, *, task, step, run, actor):
+        def hand_over(self, *, task, step, run, actor, brief, instead):
             handed.append((task.pk, step.title, run.number))
             return agents.HandedOver(
                 "Conversation 7 started.", reference="6f1c0a52-3c6e-4d55-9a0e-5d1f7f2f9b43"

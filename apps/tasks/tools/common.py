@@ -7,7 +7,7 @@ from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.shapes import In
-from apps.files.shapes import Name
+from apps.files.api import Name
 from apps.tasks import files as task_files
 from apps.tasks import schedules, selectors
 from apps.tasks.models import Task, TaskStep

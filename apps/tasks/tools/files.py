@@ -7,7 +7,7 @@ from pydantic import Field
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import EntityId, Out
-from apps.files.shapes import ContentBase64, FileOut, Name, Text
+from apps.files.api import ContentBase64, FileOut, Name, Text
 from apps.tasks import files as task_files
 from apps.tasks.permissions import TasksPerm
 from apps.tasks.tools.common import FolderPath
@@ -42,7 +42,7 @@ def write_file(
     if_exists: IfExists = "rename",
 ) -> WrittenFileOut:
     """Write a task's output (text or base64) into the workspace's files; needs files.edit too."""
-    from apps.files.shapes import content_of
+    from apps.files.api import content_of
 
     task, step = task_files.task_and_step(actor=ctx.actor, task_id=task_id, step_id=step_id)
     file = task_files.file_write(

@@ -33,6 +33,35 @@ def test_an_unknown_host_gets_a_plain_404_page(client, settings):
     assert "Traceback" not in body and "nobody.example" not in body
 
 
+@pytest.mark.parametrize("host", ["127.0.0.1", "admin.localhost"])
+def test_an_unknown_url_gets_the_projects_404_page_even_in_development(client, settings, host):
+    settings.DEBUG = True  # as `make run` has it: debug pages for errors in code, not for unknown URLs
+
+    response = client.get("/no/such/page/", HTTP_HOST=host)
+
+    assert response.status_code == 404
+    body = response.content.decode()
+    assert "Using the URLconf" not in body and "settings/" not in body
+    assert "There is nothing at this address." in body
+
+
+def test_an_unknown_api_url_stays_json_in_development(acme_client, settings):
+    settings.DEBUG = True
+
+    response = acme_client.get("/api/no-such-thing")
+
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "NOT_FOUND"
+
+
+def test_a_missing_slash_still_redirects_in_development(acme_client, settings):
+    settings.DEBUG = True
+
+    response = acme_client.get("/settings")
+
+    assert response.status_code == 301 and response["Location"].endswith("/settings/")
+
+
 def test_health_checks_answer_on_any_host(client):
     assert client.get("/healthz", HTTP_HOST="10.1.2.3").json() == {"status": "ok"}
     ready = client.get("/readyz", HTTP_HOST="10.1.2.3")

@@ -1,95 +1,32 @@
-"""Where the service's own agent takes over the steps that need it.
+"""The steps of kind `agent`: what the service's agent is told about one, and what happens when its
+work ends (apps.core.agents, which the message gateway fills).
 
 A step of kind `agent` is work the service's agent does, following the task's instructions, the
 step's instructions and card, the steering people gave, and the records linked to the step. The
-agent lives in the message gateway (apps.gateway), which registers a handler here from its
-`AppConfig.ready()` (apps.gateway.handover):
-
-    from apps.tasks import agents
-    agents.register(GatewayHandOver())
-
-`hand_over(task=, step=, run=, actor=)` is called when a run reaches such a step. It starts the
-agent's work (a conversation of the gateway, on the task's `agent_key`, run by a Celery task) and
-answers a `HandedOver`: what it did, in a sentence for the task's history, and the reference of
-the work it started (the conversation's uuid). When it could not start it (no key chosen, the key
-revoked, its budget spent), the reference is empty and the sentence says why and what to do; the
-step waits (`waiting_on = "agent"`) until a person chooses a key (updateTask with agentKeyId hands
+runner hands it over with `brief_of` and `instead` (apps.tasks.runner); the step waits
+(`waiting_on = "agent"`) until the agent's work ends, or, when it could not start (no key chosen,
+the key revoked, its budget spent), until a person chooses a key (updateTask with agentKeyId hands
 it over again), does the step, or skips it.
 
-When the agent's work ends, the handler calls `finished(...)` (after the commit of that end): a
-Celery task enters the task's workspace and finishes the step through
+When the agent's work ends, `finished` (registered with `agents.on_finished` by apps.tasks.area)
+queues a Celery task that enters the task's workspace and finishes the step through
 `apps.tasks.runner.agent_finished`, which lets the run go on. That is idempotent: the same end
-reported twice (the signal, then the sweeper) finishes the step once. The sweeper
-(`apps.tasks.tasks.finish_ended_agent_steps`) asks the handler's `outcome(reference=)` about the
-steps still waiting on the agent, so an end whose report was lost (a broker down) is not lost.
-
-Until a handler is registered, nothing pretends to do the step: the step waits for the agent, the
-task says so, and a person can do the step and move it to the board's last column, or skip it.
+reported twice (the report, then the sweeper) finishes the step once. The sweeper
+(`apps.tasks.tasks.finish_ended_agent_steps`) asks the agent's `outcome(reference=)` about the
+steps still waiting on it, so an end whose report was lost (a broker down) is not lost.
 """
 
 import logging
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from django.utils.translation import gettext as _
 
-from apps.core.actors import Actor
+from apps.core import agents
 
 logger = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class HandedOver:
-    """What `hand_over` did: `message` for the task's history and the step; `reference` the work
-    it started (the gateway conversation's uuid), or "" when it could not start it (then the
-    message says why and what to do)."""
-
-    message: str
-    reference: str = ""
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How the agent's work on a step ended: done (`text` is the step's result: the agent's reply)
-    or failed (`text` says why)."""
-
-    done: bool
-    text: str
-
-
-class HandOver(Protocol):
-    def hand_over(self, *, task: Any, step: Any, run: Any, actor: Actor | None) -> HandedOver:
-        """Starts the agent on `step` (in the caller's transaction)."""
-        ...
-
-    def outcome(self, *, reference: str) -> Outcome | None:
-        """How the work `reference` ended, or None while it goes on."""
-        ...
-
-
-_handler: HandOver | None = None
-
-
-def register(handler: HandOver | None) -> None:
-    global _handler
-    _handler = handler
-
-
-def handler() -> HandOver | None:
-    return _handler
-
-
-@dataclass(frozen=True)
-class Brief:
-    """What the agent is told about a step: the request (the step's title and instructions) and
-    the background, line by line (which step of which task, the task's instructions, the step's
-    card, the steering given during the run, the records linked to the step)."""
-
-    request: str
-    background: list[str] = field(default_factory=list)
-
-
-def brief_of(*, task: Any, step: Any, run: Any, reader: Any) -> Brief:
+def brief_of(*, task: Any, step: Any, run: Any, reader: Any) -> agents.Brief:
     """The brief of `step`; linked records are named as `reader` (the person the agent acts as)
     may see them."""
     from apps.core import kinds
@@ -146,7 +83,7 @@ def brief_of(*, task: Any, step: Any, run: Any, reader: Any) -> Brief:
             links.append(f"- {found.type} {found.id}: {found.title}")
     if links:
         lines += ["", _("Records linked to the step:"), *links]
-    return Brief(request=request, background=lines)
+    return agents.Brief(request=request, background=lines)
 
 
 def instead(task: Any) -> str:
@@ -158,10 +95,12 @@ def instead(task: Any) -> str:
     }
 
 
-def finished(*, schema_name: str, task_id: int, step_id: int, reference: str, outcome: Outcome) -> None:
-    """The handler's report that the agent's work on a step ended (call it after the commit of
-    that end). Queues finishing the step in its workspace; a broker that does not answer loses
-    nothing: the sweeper finds the step and asks `outcome` again."""
+def finished(
+    *, schema_name: str, task_id: int, step_id: int, reference: str, outcome: agents.Outcome
+) -> None:
+    """apps.core.agents' receiver: the agent's work on a step ended. Queues finishing the step in
+    its workspace; a broker that does not answer loses nothing: the sweeper finds the step and
+    asks the agent's `outcome` again."""
     from apps.tasks.tasks import finish_agent_step
 
     try:

@@ -1,0 +1,84 @@
+"""The Calendars area's public module: what other areas may use of it (docs/calendars.md, "For
+other areas"). Nothing else of apps.calendars is theirs to import.
+
+Another area shows its own dates in the workspace's calendars (HR: approved leave) with
+`put_event(...)`: an event on a shared calendar of the workspace named by the caller (made when
+missing), with its guests; `cancel_event(...)` takes it back. No permission of the actor is asked:
+the caller's area decided (a leave approver), and the caller checks that the Calendars area is
+installed. `Guest` is one attendee.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from apps.calendars.models import Attendee, Calendar, Event
+from apps.core.actors import Actor, actor_id
+
+__all__ = ["Guest", "cancel_event", "put_event"]
+
+
+@dataclass(frozen=True)
+class Guest:
+    email: str
+    name: str = ""
+    user_id: int | None = None  # a person of the workspace
+    response: str = Attendee.Response.NEEDS_ACTION
+
+
+def _shared_calendar(actor: Actor | None, name: str, description: str, time_zone: str) -> Calendar:
+    """The workspace's shared calendar of this name (not anyone's default), made when missing."""
+    found = Calendar.objects.live().filter(name=name, visibility="workspace", is_default=False).first()
+    if found is None:
+        found = Calendar.objects.create(
+            name=name,
+            description=description,
+            time_zone=time_zone,
+            visibility="workspace",
+            owner=None,
+            created_by_id=actor_id(actor),
+        )
+    return found
+
+
+def put_event(
+    *,
+    actor: Actor | None,
+    calendar: str,
+    calendar_description: str,
+    title: str,
+    description: str,
+    starts_at: datetime,
+    ends_at: datetime,
+    time_zone: str,
+    all_day: bool = False,
+    busy: bool = True,
+    guests: list[Guest] | None = None,
+) -> int:
+    """A new event on the shared calendar named `calendar`, organised by the actor; its id."""
+    event = Event.objects.create(
+        calendar=_shared_calendar(actor, calendar, calendar_description, time_zone),
+        title=title[:300],
+        description=description,
+        starts_at=starts_at,
+        ends_at=ends_at,
+        all_day=all_day,
+        time_zone=time_zone,
+        busy=busy,
+        organizer_id=actor_id(actor),
+        created_by_id=actor_id(actor),
+    )
+    for guest in guests or []:
+        Attendee.objects.create(
+            event=event, email=guest.email, name=guest.name, user_id=guest.user_id, response=guest.response
+        )
+    return event.pk
+
+
+def cancel_event(*, actor: Actor | None, event_id: int) -> None:
+    """Cancels a live event made with `put_event` (its SEQUENCE goes up) and puts it in the trash."""
+    event = Event.objects.filter(pk=event_id, deleted_at__isnull=True).first()
+    if event is not None:
+        event.status = Event.Status.CANCELLED
+        event.sequence += 1
+        event.save(update_fields=["status", "sequence", "updated_at"])
+        event.trash(actor)

@@ -1,0 +1,27 @@
+"""Held-out search requests for Calendars: written from the area's docs before its search hints,
+never used to change hints, vocabulary or weights (docs/catalogue.md, "How searchTools ranks")."""
+
+HELD_OUT = [
+    ("book a meeting with Sarah and Tom next Tuesday at 3pm", "createCalendarEvent"),
+    ("put a weekly team stand-up in the diary, Mondays at 9:30", "createCalendarEvent"),
+    ("block out Friday afternoon for focus time", "createCalendarEvent"),
+    ("when are Jo, Amir and I all free for an hour this week?", "checkAvailability"),
+    ("find a slot that suits the whole design team on Thursday", "checkAvailability"),
+    ("is Ravi tied up tomorrow morning?", "checkAvailability"),
+    ("who's accepted the quarterly review invite so far?", "checkEventRsvpStatus"),
+    ("has everyone RSVP'd to the offsite planing meeting?", "checkEventRsvpStatus"),
+    ("what's on my calendar today", ("getCalendarSummary", "searchCalendarEvents")),
+    ("which meetings have I got with the Lisbon office next month?", "searchCalendarEvents"),
+    ("when's my next dentist appointment", "searchCalendarEvents"),
+    ("push the 1:1 with Hannah back by an hour", "updateCalendarEvent"),
+    ("cancel just this Friday's weekly sync, keep the rest of the series", "updateCalendarEvent"),
+    ("add Carlos to the budget review meeting", "updateCalendarEvent"),
+    ("send the kickoff meeting invites out to everyone", "sendCalendarInvite"),
+    ("email all the attendees the new time of the board meeting", "sendCalendarInvite"),
+    ("set up a separate calendar for the marketing team", "manageCalendar"),
+    ("subscribe us to the UK bank holidays ics feed", "manageCalendar"),
+    ("archive the old Project Falcon calendar", "manageCalendar"),
+    ("reschedual the client call to Wednesday", "updateCalendarEvent"),
+    ("Sam rang to say yes to the team lunch, note it on the invite", "updateCalendarEvent"),
+    ("what time zone am I in and what's coming up in the next few days?", "getCalendarSummary"),
+]

@@ -1,0 +1,42 @@
+"""Held-out search requests for Contacts: written from the area's docs before its search hints,
+never used to change hints, vocabulary or weights (docs/catalogue.md, "How searchTools ranks")."""
+
+HELD_OUT = [
+    ("dig out Priya Raman's mobile number", ("searchContacts", "getContact")),
+    ("add Tom Baxter from Halden Logistics as a new contact, cell 07700 900123", "createContact"),
+    ("put the company Brightwater Ltd into our address book", "createContact"),
+    ("bin Jenny Ng's contact card, she's not with that firm any more", "deleteContact"),
+    ("we've got Acme Corp in there twice, combine the two into one", "mergeContacts"),
+    ("I removed Marcus Hale by accident yesterday, bring his contact back", "restoreContact"),
+    ("everything we know about Ferris & Co in one go: timeline, health, meetings", "examineContact"),
+    ("who changed the email address on Li Wei's record and when?", "getContactHistory"),
+    ("how's our relationship with Northwind doing, are they going cold on us?", "getContactHealth"),
+    (
+        "flag the relationship with Sofia Delgado as at risk, she complained twice this month",
+        "updateContactHealth",
+    ),
+    ("who looked after the Harrington contact before Sam took it over?", "getContactOwnershipHistory"),
+    ("any meetings coming up with Dr Okafor?", "getContactUpcomingEvents"),
+    ("pull up every email between us and Jane Porter", "searchContactEmails"),
+    (
+        "which files and docs are attached to Beacon Media's record?",
+        ("getContactAttachments", "listContactFiles"),
+    ),
+    ("hook the 'Partnership terms' doc we wrote up to Oliver Grant", "linkDocumentToContact"),
+    ("link the uploaded contract PDF to the Kowalski contact", "linkFileToContact"),
+    ("all contacts tagged reseller that are still at the lead stage", ("listContacts", "queryContacts")),
+    ("contacts in Germany in manufacturing with more than 50 staff", "queryContacts"),
+    ("whats the two letter country code for Ivory Coast", "lookupCountry"),
+    ("let Rachel see my private contact for our solicitor", "shareContact"),
+    ("Dan leaves on Friday, hand all his clients over to Aisha", "transferContactAccounts"),
+    ("change Ben Carter's job title to Head of Procurement", "updateContact"),
+    (
+        "it says Jon Smith and John Smith might be duplicates but their diffrent people, keep both",
+        "updateConflictResolution",
+    ),
+    ("set who the key people at Globex are: the CFO first, then their buyer", "updateKeyContacts"),
+    ("run a credit check on Pinecrest Holdings before we give them 60-day terms", "getContactCreditCheck"),
+    ("Mrs Alvarez moved house, fix her zip code", "updateContact"),
+    ("serch contacts for anybody at Harbourview", "searchContacts"),
+    ("please I want see all customer contact owned by marta@atrium.test", "listContacts"),
+]

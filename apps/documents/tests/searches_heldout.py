@@ -1,0 +1,25 @@
+"""Held-out search requests for Documents: written from the area's docs before its search hints,
+never used to change hints, vocabulary or weights (docs/catalogue.md, "How searchTools ranks")."""
+
+HELD_OUT = [
+    ("write up a new doc with the minutes from today's meeting", "createDocument"),
+    ("draft a one-page write-up on our remote working rules", "createDocument"),
+    ("start a folder for our HR documents", "createDocumentFolder"),
+    ("get rid of the old Pricing FAQ document", "deleteDocument"),
+    ("turn the proposal doc into a PDF", "exportDocumentToPdf"),
+    ("open the onboarding guide and show me what it says", "getDocument"),
+    ("what did the second version of the tender response say?", "getDocument"),
+    ("list the docs in the Legal folder", "listDocuments"),
+    ("find the document where we wrote about the office move", "listDocuments"),
+    ("move the Q4 plan doc into the Strategy folder", "moveDocument"),
+    ("give Mark read-only acess to the staff handbook doc", "shareDocument"),
+    ("tack a paragraph about next steps onto the end of the meeting notes doc", "updateDocument"),
+    ("fix the typo in the title of the press release doc", "updateDocument"),
+    ("make the board memo visible to the whole workspace", "shareDocument"),
+    ("documnets about the product launch?", "listDocuments"),
+    ("save the terms and conditions as a pdf so I can send it to the client", "exportDocumentToPdf"),
+    ("rewrite the intro section of the company overview write-up", "updateDocument"),
+    ("stick the interview notes doc in the Recruitment folder", "moveDocument"),
+    ("new document folder inside Contracts for the 2027 agreements", "createDocumentFolder"),
+    ("remove the draft memo about parking, nobody needs it", "deleteDocument"),
+]

@@ -1,0 +1,85 @@
+"""The Files area's public module: what other areas may use of it (docs/files.md, "The API other
+areas call"). Nothing else of apps.files is theirs to import.
+
+    file = api.file(actor=user, file_id=12)               # one the actor may see, or the kit's error
+    data = api.file_bytes(file)                           # its bytes
+    text = api.file_text(file)                            # its text (CannotExtract otherwise)
+    folder = api.folder_ensure(actor=user, path="/Reports/2026")
+    file = api.file_create(actor=user, name="summary.txt", content=b"...", folder=folder,
+                           source=api.Source.TASK, origin="task 12")
+    api.file_attach(actor=user, file=file, record=document)  # listed with the record
+    api.erase([file.pk])                                  # the service's own erasure (privacy)
+
+Bytes that are not a file yet: `guess_type(name, data)` and `text_of(data, mime_type)`. Tools that
+take file content from an agent reuse `Name`, `Text`, `ContentBase64`, `content_of` and answer
+`FileOut`. `File` and `Folder` are here for foreign keys' and answers' types.
+"""
+
+from django.db.models import Sum
+
+from apps.core import folders
+from apps.core.actors import Actor, can
+from apps.files.errors import CannotExtract
+from apps.files.extract import PDF, guess_type, text_of
+from apps.files.models import File, Folder
+from apps.files.permissions import FilesPerm
+from apps.files.services import erase_rows, file_attach, file_bytes, file_create, file_text, folder_ensure
+from apps.files.shapes import ContentBase64, FileOut, Name, Text, content_of
+
+__all__ = [
+    "PDF",
+    "CannotExtract",
+    "ContentBase64",
+    "File",
+    "FileOut",
+    "Folder",
+    "Name",
+    "Source",
+    "Text",
+    "content_of",
+    "erase",
+    "file",
+    "file_attach",
+    "file_bytes",
+    "file_create",
+    "file_text",
+    "folder",
+    "folder_ensure",
+    "guess_type",
+    "may_add",
+    "storage_bytes",
+    "text_of",
+]
+
+# Where a file came from (`file_create(source=...)`).
+Source = File.Source
+
+
+def file(*, actor: Actor | None, file_id: int) -> File:
+    """The file `file_id` (with its folder) if the actor may see it: "not found" or "in the
+    trash" otherwise."""
+    found: File = File.objects.select_related("folder").fetch(actor, file_id)
+    return found
+
+
+def folder(*, actor: Actor, folder_id: int | None) -> Folder | None:
+    """The files folder `folder_id` as the actor may see it; None (no id) is the root."""
+    return folders.get(Folder, actor=actor, folder_id=folder_id)
+
+
+def may_add(actor: Actor) -> bool:
+    """Whether the actor's role may add files (what `file_create` requires)."""
+    return can(actor, FilesPerm.EDIT)
+
+
+def erase(file_ids: list[int]) -> None:
+    """Erases these files whoever's they are, with every link to them, their bytes after the
+    commit: for another area's erasure of personal data (a candidate's CV)."""
+    found = list(File.objects.filter(pk__in=file_ids))
+    if found:
+        erase_rows(found)
+
+
+def storage_bytes() -> int:
+    """The bytes the workspace's files take, the trash included."""
+    return File.objects.aggregate(total=Sum("size"))["total"] or 0

@@ -1,0 +1,28 @@
+"""Held-out search requests for Files: written from the area's docs before its search hints,
+never used to change hints, vocabulary or weights (docs/catalogue.md, "How searchTools ranks")."""
+
+HELD_OUT = [
+    ("keep the spreadsheet I just pasted into this chat", "saveChatUploadToFiles"),
+    ("the PDF I dropped in here, stash it in our Finance folder", "saveChatUploadToFiles"),
+    ("what's inside budget-2026.xlsx? read it to me", "readFileContent"),
+    ("give me a download link for the brand guidlines PDF", "downloadFileEntity"),
+    ("make a new folder called Board Packs in our files", "createFileFolder"),
+    ("rename final_final_v3.docx to Q3 report.docx", "renameFileEntity"),
+    ("shift the logo file into the Marketing folder", ("moveFile", "moveFileEntity")),
+    ("move the whole 2024 Invoices folder under Archive", "moveFileEntity"),
+    ("make me my own copy of the onboarding deck so I can edit it", "copyFile"),
+    ("chuck the old price list file in the bin", "deleteFileEntity"),
+    ("I deleted the wrong spreadsheet yesterday, can I get it back?", "restoreFile"),
+    ("what's sitting in the files recycle bin?", "listFileTrash"),
+    ("email the signed contract PDF to legal@brightside.co.uk", "emailFileAsAttachment"),
+    ("let Priya edit the roadmap spreadsheet", "shareFile"),
+    ("where does headcount.csv live in the folder tree?", "getFileWorkingPath"),
+    ("attach the site survey photo to the kitchen refit task", "attachEntityFile"),
+    ("store these meeting notes as a text file", "createFileEntity"),
+    ("whats in the Contracts folder", "listFiles"),
+    ("who has the vendor list file been shared with, and how big is it?", "getFileEntity"),
+    ("save this call transcript straight onto Helen Park's contact as a file", "saveFileToContact"),
+    ("permanantly erase what's in the trash", "deleteFileEntity"),
+    ("how i can give access of the logo pack file to Marco, only to look", "shareFile"),
+    ("send the floor plan over to the architect as an attachment", "emailFileAsAttachment"),
+]
