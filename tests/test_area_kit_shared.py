@@ -13,7 +13,7 @@ from apps.catalogue.testing import ok
 from apps.contacts.models import ContactEvent
 from apps.contacts.tests.factories import ContactFactory
 from apps.core import clean, history, pipelines
-from apps.core.errors import NotFound, ValidationFailed
+from apps.core.errors import FieldRequired, NotFound, ValidationFailed
 from apps.core.origin import Origin, through
 from apps.deals import services as deals
 from apps.deals.models import Pipeline
@@ -59,8 +59,9 @@ def test_text_is_one_tidied_line_and_long_text_keeps_its_lines():
     assert clean.text("  Quarterly \n  review ", field="title", limit=20) == "Quarterly review"
     assert clean.long_text("  First line\n\nSecond\x00 ", field="notes", limit=50) == "First line\n\nSecond"
     assert clean.text(None, field="title", limit=20) == ""
-    with pytest.raises(ValidationFailed, match="title: is required and cannot be empty"):
+    with pytest.raises(FieldRequired, match="title: is required and cannot be empty") as empty:
         clean.text("   ", field="title", limit=20, required=True)
+    assert empty.value.details == {"title": ["is required and cannot be empty"]}
     with pytest.raises(ValidationFailed, match="notes: at most 5 characters"):
         clean.long_text("abcdef", field="notes", limit=5)
 
@@ -153,6 +154,10 @@ def test_a_stage_of_another_pipeline_is_refused_naming_the_tool_that_lists_them(
         pipelines.on_pipeline(theirs, mine, what="the event")
     with pytest.raises(ValidationFailed, match="no stage 987654; getEventPlanningOverview lists the stages"):
         pipelines.stage_of(EventPipeline, actor=people["member"], stage_id=987654)
+    with pytest.raises(
+        ValidationFailed, match=f"no stage {theirs.pk} of pipeline {mine.pk}; getEventPlanning"
+    ):
+        pipelines.stage_of(EventPipeline, actor=people["member"], stage_id=theirs.pk, pipeline=mine)
 
     assert "is in pipeline 'Kit other', but the event is on pipeline 'Kit mine'" in str(refused.value.message)
 

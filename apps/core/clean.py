@@ -1,5 +1,7 @@
 """Values as people and agents write them, made into what a record keeps, or refused with the one
-validation failure of a field (`apps.core.errors.invalid`: "field: problem.").
+validation failure of a field (`apps.core.errors.invalid`: "field: problem.", each problem a
+translatable template of the kit's; a required value left empty is `FieldRequired`, in the same
+words).
 
 Every area's services check their fields with these, so the same kind of value is accepted, and
 refused with the same words, whichever area it is given to:
@@ -21,7 +23,7 @@ from django.core.validators import validate_email
 from django.utils.translation import gettext as _
 
 from apps.core import times
-from apps.core.errors import NotFound, invalid
+from apps.core.errors import FieldRequired, NotFound, invalid
 
 
 def text(value: Any, *, field: str, limit: int, required: bool = False) -> str:
@@ -39,7 +41,7 @@ def long_text(value: Any, *, field: str, limit: int, required: bool = False) -> 
 
 def _within(cleaned: str, *, field: str, limit: int, required: bool) -> str:
     if required and not cleaned:
-        raise invalid(field, _("is required and cannot be empty"))
+        raise FieldRequired(field=field, details={field: [_("is required and cannot be empty")]})
     if len(cleaned) > limit:
         raise invalid(field, _("at most {limit} characters"), limit=limit)
     return cleaned
