@@ -50,17 +50,22 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import snowballstemmer
-from rapidfuzz import process
+from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
 from apps.catalogue import registry
 from apps.catalogue.registry import ToolSpec
 from apps.catalogue.vocabulary import (
+    LAST_PARTICLES,
     NEGATIONS,
+    PARTICLES,
     PHRASE_FILLERS,
     PHRASES,
+    SPEAKER,
+    SPLIT_VERBS,
     STOP_WORDS,
     SYNONYMS,
+    TOPIC_MARKERS,
     english_count,
     spelling,
 )
@@ -73,6 +78,7 @@ _HYPHEN = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")
 _APOSTROPHE = re.compile(r"(?<=[A-Za-z])['\u2019](?=[A-Za-z])")
 _CLOCK = re.compile(r"\b\d{1,2}[:.]\d{2}\b")
 _TIME = re.compile(r"\d{1,2}(am|pm)|noon|midday")
+_CLAUSE_END = re.compile(r"[,;.!?:]+(?=\s|$)")
 
 # BM25: how fast repeating a word stops adding (k1), and how much a tool's length counts (b).
 K1 = 2.0
@@ -97,9 +103,20 @@ TYPO_WEIGHT = 0.8
 # The area step: a tool of an area the request names half as much as the area it names most keeps
 # 1 - AREA_WEIGHT / 2 of its score.
 AREA_WEIGHT = 0.2
+# A request none of whose words finds a tool reads each as the NEAR_COUNT known words most like it
+# (rapidfuzz's ratio, 0-100, at least NEAR_CUTOFF), each counting NEAR_WEIGHT times its likeness.
+NEAR_COUNT = 3
+NEAR_CUTOFF = 60
+NEAR_WEIGHT = 0.5
 # A word that is also English is read as a typo of a known word only if that word is written this
 # many times more often ("calender" is calendar; "lease" stays lease, not leave).
 TYPO_ODDS = 50
+# The words of what a request is about or says ("about the invoice", "saying Friday works") count
+# this much of those of what it asks for.
+TOPIC_WEIGHT = 0.4
+# How many words that say something may stand inside a phrasal verb ("push the 1:1 with Jamal
+# back", "hand every customer he owns over").
+SPLIT_GAP = 3
 # Longest phrase of PHRASES, in words.
 _LONGEST_PHRASE = max(len(phrase.split()) for phrase in PHRASES)
 
@@ -127,12 +144,25 @@ def stems(text: str) -> list[str]:
     return [_stem(word) for word in words(text)]
 
 
-def _phrased(said: list[str], known: frozenset[str]) -> list[str]:
-    """The words of a request with people's phrases read as the catalogue's word, and a word after
-    a negation as its opposite where the catalogue has one ("not paid" is also "unpaid")."""
+def _clauses(text: str) -> list[str]:
+    """A request cut where its punctuation ends a clause ("..., don't send it yet"), not inside a
+    number or a name ("1,204.50", "notes.md")."""
+    return [part for part in _CLAUSE_END.split(text) if part.strip()]
+
+
+def _phrased(said: list[str], known: frozenset[str]) -> list[tuple[str, float]]:
+    """The words of a clause, each with how much it counts: people's phrases read as the
+    catalogue's word, a phrasal verb too when its object stands inside it ("push the 1:1 back"),
+    a word after a negation also as its opposite where the catalogue has one ("not paid" is also
+    "unpaid"), and the words of what a request is about or says ("about the invoice", "saying
+    Friday works") counting less than those of what it asks for."""
     out: list[str] = []
+    skip: set[int] = set()
     i = 0
     while i < len(said):
+        if i in skip:
+            i += 1
+            continue
         for length in range(min(_LONGEST_PHRASE, len(said) - i), 1, -1):
             taken = said[i : i + length]
             phrase = PHRASES.get(" ".join(taken))
@@ -144,16 +174,44 @@ def _phrased(said: list[str], known: frozenset[str]) -> list[str]:
                 i += length
                 break
         else:
-            out.append(said[i])
+            split = _split_phrase(said, i)
+            if split is None:
+                out.append(said[i])
+            else:
+                end, meant = split
+                out += meant.split()
+                skip.add(end)
             i += 1
-    negated: list[str] = []
+    weighted: list[tuple[str, float]] = []
+    weight = 1.0
     for position, word in enumerate(out):
-        negated.append(word)
+        weighted.append((word, weight))
+        if word in TOPIC_MARKERS:
+            weight = TOPIC_WEIGHT
         # The negated word is one of the next two that say something ("hasn't been paid").
         after = [other for other in out[position + 1 : position + 4] if other not in STOP_WORDS][:2]
         if word in NEGATIONS:
-            negated += [f"un{other}" for other in after if f"un{other}" in known]
-    return negated
+            weighted += [(f"un{other}", weight) for other in after if f"un{other}" in known]
+    return weighted
+
+
+def _split_phrase(said: list[str], start: int) -> tuple[int, str] | None:
+    """A phrasal verb whose object stands inside it ("hand every customer he owns over", "let Noor
+    edit"): the position of its last word and what it means, or None."""
+    verb = said[start]
+    for end in range(start + 2, len(said)):
+        word = said[end]
+        between = said[start + 1 : end]
+        if sum(other not in STOP_WORDS for other in between) > SPLIT_GAP:
+            return None
+        if word in SPLIT_VERBS.get(verb, {}):
+            # "let me see the invoice" asks to be shown it, "let Noor see it" to share it.
+            return None if between[0] in SPEAKER else (end, SPLIT_VERBS[verb][word])
+        particle = word in PARTICLES or (word in LAST_PARTICLES and end == len(said) - 1)
+        meant = PHRASES.get(f"{verb} {word}") if particle else None
+        if meant is not None:
+            return end, meant
+    return None
 
 
 @dataclass(frozen=True)
@@ -285,6 +343,8 @@ _STOP_STEMS = frozenset(_stem(word) for word in STOP_WORDS)
 # A request's "get" says nothing ("get me the invoice"), but a tool's verb "get" is what "show",
 # "open" and "fetch" look for.
 _INDEX_STOP_STEMS = _STOP_STEMS - {"get"}
+# The stems of the tools where a request that names nothing the catalogue knows can start.
+_STARTING_STEMS = frozenset(_stem(word) for word in ("summary", "overview", "dashboard"))
 _lock = threading.Lock()
 _cached: tuple[int, _Index] | None = None
 
@@ -313,11 +373,12 @@ def _typo(word: str, index: _Index) -> str | None:
     too, far more often written; None if there is none."""
     if len(word) < 4 or word.isdigit():
         return None
+    written = english_count(word)
     limit = 2 if len(word) >= 8 else 1
     found = process.extractOne(word, index.known, scorer=OSA.distance, score_cutoff=limit)
     if found is None:
         return None
-    meant, written = str(found[0]), english_count(word)
+    meant = str(found[0])
     if written and english_count(meant) < written * TYPO_ODDS:
         return None
     return meant
@@ -347,11 +408,21 @@ def _group(word: str, weight: float, index: _Index) -> dict[str, float]:
     return group
 
 
-def _groups(query: str, index: _Index) -> list[dict[str, float]]:
+@dataclass
+class _Group:
+    """A word of the request: the stems that may stand for it, each with how much it counts, and
+    how much the word counts among the request's words (less for what the request is about)."""
+
+    stems: dict[str, float]
+    weight: float = 1.0
+
+
+def _groups(query: str, index: _Index) -> list[_Group]:
     """Per word of the request, the stems that may stand for it and how much each counts."""
-    groups: list[dict[str, float]] = []
+    groups: list[_Group] = []
     seen: set[str] = set()
-    for word in _phrased(words(query), index.surface):
+    said = [pair for clause in _clauses(query) for pair in _phrased(words(clause), index.surface)]
+    for word, weight in said:
         stem = _stem(word)
         if word in STOP_WORDS or stem in _STOP_STEMS or stem in seen:
             continue
@@ -363,54 +434,90 @@ def _groups(query: str, index: _Index) -> list[dict[str, float]]:
             for part in parts:
                 if _stem(part) not in seen and part not in STOP_WORDS:
                     seen.add(_stem(part))
-                    groups.append(_group(part, 1.0, index))
+                    groups.append(_Group(_group(part, 1.0, index), weight))
             continue
         else:
             meant = _typo(word, index)
             group = {stem: 1.0} if meant is None else _group(meant, TYPO_WEIGHT, index)
-        # "add a new ...": a word that says only what another already said counts once, each of
-        # their stems by the most either gives it.
-        wider = next((other for other in groups if group.keys() <= other.keys()), None)
-        if wider is not None:
-            for alike, weight in group.items():
-                wider[alike] = max(wider[alike], weight)
-            continue
-        for other in [other for other in groups if other.keys() <= group.keys()]:
-            for alike, weight in other.items():
-                group[alike] = max(group[alike], weight)
-            groups.remove(other)
-        groups.append(group)
+        _add(groups, _Group(group, weight))
     return groups
 
 
-def _areas_meant(groups: list[dict[str, float]], index: _Index) -> dict[str, float]:
+def _add(groups: list[_Group], group: _Group) -> None:
+    """ "add a new ...": a word that says only what another already said counts once, each of their
+    stems by the most either gives it, the word by the most either counts."""
+    wider = next((other for other in groups if group.stems.keys() <= other.stems.keys()), None)
+    if wider is not None:
+        for alike, weight in group.stems.items():
+            wider.stems[alike] = max(wider.stems[alike], weight)
+        wider.weight = max(wider.weight, group.weight)
+        return
+    for other in [other for other in groups if other.stems.keys() <= group.stems.keys()]:
+        for alike, weight in other.stems.items():
+            group.stems[alike] = max(group.stems[alike], weight)
+        group.weight = max(group.weight, other.weight)
+        groups.remove(other)
+    groups.append(group)
+
+
+def _near(query: str, index: _Index) -> list[_Group]:
+    """For a request none of whose words finds a tool: each word that says something read as the
+    known words nearest it, however far, for little ("payrol specialst")."""
+    groups: list[_Group] = []
+    for word in dict.fromkeys(words(query)):
+        if len(word) < 3 or word.isdigit() or word in STOP_WORDS:
+            continue
+        found = process.extract(
+            word, index.known, scorer=fuzz.ratio, limit=NEAR_COUNT, score_cutoff=NEAR_CUTOFF
+        )
+        stems: dict[str, float] = {}
+        for meant, similarity, _position in found:
+            for stem, weight in _group(str(meant), NEAR_WEIGHT * similarity / 100, index).items():
+                stems[stem] = max(stems.get(stem, 0.0), weight)
+        if stems:
+            groups.append(_Group(stems))
+    return groups
+
+
+def _areas_meant(groups: list[_Group], index: _Index) -> dict[str, float]:
     """How much the request is about each area: per word, the areas whose nouns it names, each
     word counting by how few areas it names ("invoice" says more than "list")."""
     about: dict[str, float] = defaultdict(float)
     for group in groups:
         best: dict[str, float] = {}
-        for stem, weight in group.items():
+        for stem, weight in group.stems.items():
             keys, says = index.area_stems.get(stem, (frozenset(), 0.0))
             for key in keys:
                 best[key] = max(best.get(key, 0.0), weight * says)
         for key, score in best.items():
-            about[key] += score
+            about[key] += score * group.weight
     return about
 
 
 def rank(specs: Sequence[ToolSpec], query: str) -> list[tuple[float, ToolSpec]]:
-    """The tools of `specs` that share a word with `query`, best first, with their scores."""
+    """The tools of `specs` for `query`, best first, with their scores: those that share a word
+    with it; if none does, those nearest its words; if none is near, where any request can start
+    (the areas' summaries and overviews). Only a request that says nothing at all finds nothing."""
+    if not query.strip():
+        return []
     index = _index()
-    groups = _groups(query, index)
+    wanted = {spec.name: spec for spec in specs}
+    ranked = _ranked(wanted, _groups(query, index), index) or _ranked(wanted, _near(query, index), index)
+    if ranked:
+        return ranked
+    starts = [spec for spec in specs if index.named[spec.name] & _STARTING_STEMS]
+    return [(0.0, spec) for spec in sorted(starts, key=lambda spec: spec.name)]
+
+
+def _ranked(wanted: dict[str, ToolSpec], groups: list[_Group], index: _Index) -> list[tuple[float, ToolSpec]]:
     if not groups:
         return []
-    wanted = {spec.name: spec for spec in specs}
     total = len(index.counts)
     scores: dict[str, float] = defaultdict(float)
-    matched: Counter[str] = Counter()
+    matched: dict[str, float] = defaultdict(float)
     for group in groups:
         best: dict[str, float] = {}
-        for stem, weight in group.items():
+        for stem, weight in group.stems.items():
             names = index.postings.get(stem, frozenset())
             if not names:
                 continue
@@ -424,15 +531,16 @@ def rank(specs: Sequence[ToolSpec], query: str) -> list[tuple[float, ToolSpec]]:
                 if score > best.get(name, 0.0):
                     best[name] = score
         for name, score in best.items():
-            scores[name] += score
-            matched[name] += 1
+            scores[name] += score * group.weight
+            matched[name] += group.weight
     # A tool that answers more of the request's words is the better answer (Lucene's "coord"),
     # and one whose whole name the request says ("search contacts") the best of its neighbours.
-    said = {stem for group in groups for stem in group}
+    said = {stem for group in groups for stem in group.stems}
     about = _areas_meant(groups, index)
     top = max(about.values(), default=0.0)
+    count = sum(group.weight for group in groups)
     for name in scores:
-        scores[name] *= matched[name] / len(groups)
+        scores[name] *= matched[name] / count
         if index.named[name] <= said:
             scores[name] *= NAME_BONUS
         if top:

@@ -26,7 +26,7 @@ a an the my our your their his her its me us we i you it they them this that the
 of in on at for from by with about into onto as and or but so if then than please can could
 would will shall should may might must do does did be is are was were been am have has had
 just also some any all each there here up out over want wanted need needs like let
-lets what whats which who whom whose when where how why get got gets let's pls thanks
+lets what whats which who whom whose when where how why get got gets let's pls plz thanks
 hey hi ok okay now today tomorrow yesterday next last week weeks month day days monday
 tuesday wednesday thursday friday saturday sunday am pm morning afternoon evening tonight
 im ive id youre theyre were weve thats theres whos hows wheres whens s t d ll re ve m
@@ -84,6 +84,27 @@ NEGATIONS = frozenset(_NEGATING.split())
 
 # Words a phrase may have inside it and still be the phrase ("clock me out" is "clock out").
 PHRASE_FILLERS = frozenset(["me", "us", "it", "them", "him", "her", "this", "that", "these", "those"])
+
+# Who speaks: "let me see the invoice" asks to be shown it, "let Noor see it" to share it.
+SPEAKER = frozenset(["me", "us"])
+
+# The particles of a phrasal verb, which may stand after its object: a phrase of PHRASES made of a
+# verb and one of them is read so with its object inside ("push the 1:1 with Jamal back", "hand
+# every customer he owns over"). "on" and "in" only as the request's last word ("switch it back
+# on"), since "put a standup every weekday at 9:15 in the team calendar" is no "put in".
+PARTICLES = frozenset(["up", "out", "off", "back", "over", "down", "away", "forward"])
+LAST_PARTICLES = frozenset(["on", "in"])
+
+# A verb and a word that mean something together with the verb's object between them: "let Noor
+# edit the task" shares it.
+SPLIT_VERBS: dict[str, dict[str, str]] = {
+    "let": dict.fromkeys(["see", "edit", "view", "access", "read", "look", "have", "change"], "share"),
+}
+
+# Words after which a request says what a record is about or what a message says ("find tickets
+# about invoices", "reply saying Friday works"): the words that follow, to the clause's end, name no
+# tool to look for as much as the words before them.
+TOPIC_MARKERS = frozenset(["about", "regarding", "concerning", "mentioning", "saying", "telling"])
 
 # Phrases people say for one of the catalogue's words (or one of its verbs): read as that word.
 # Keys are lowercase words separated by single spaces, read after contractions are joined.
@@ -271,6 +292,66 @@ PHRASES: dict[str, str] = {
     "past due": "overdue",
     "exchange rate": "rate",
     "companies house": "register",
+    # when people are free
+    "tied up": "busy",
+    "booked up": "busy",
+    "double booked": "busy",
+    "find a time": "availability",
+    "find time": "availability",
+    "free slot": "availability",
+    "got on": "agenda",
+    "1 1": "meeting",
+    "1 on 1": "meeting",
+    "one on one": "meeting",
+    "town hall": "meeting",
+    # what a record says, and who changed it
+    "on file": "",
+    "do we have": "find",
+    "who changed": "history",
+    "who edited": "history",
+    "who modified": "history",
+    "who updated": "history",
+    "how big": "size",
+    "how large": "size",
+    "file size": "size",
+    "a link": "open",
+    "the link": "open",
+    "swapped with": "exchanged",
+    "traded with": "exchanged",
+    # doing, as people say it
+    "hang on to": "save",
+    "hold on to": "save",
+    "keep hold of": "save",
+    "shut down": "delete",
+    "close down": "delete",
+    "wind down": "close",
+    "fold into": "merge",
+    "folded into": "merge",
+    "work out": "calculate",
+    "add up": "total",
+    "adds up": "total",
+    "knock off": "update",
+    "go off": "run",
+    "goes off": "run",
+    "are set up": "list",
+    "got set up": "list",
+    # people and how a workplace is organised
+    "line manager": "manager employee",
+    "reports to": "manager",
+    "direct reports": "reports employee",
+    "org chart": "department",
+    "anyone at": "group account",
+    "anybody at": "group account",
+    "everyone at": "group account",
+    "people at": "group account",
+    "folks at": "group account",
+    "supplier account": "supplier group account",
+    "supplier accounts": "supplier group account",
+    "customer account": "customer group account",
+    "customer accounts": "customer group account",
+    "client account": "customer group account",
+    "client accounts": "customer group account",
+    "sales tax": "tax",
 }
 
 # The words people use, and the words the catalogue uses for the same thing. Keys and values are
@@ -517,7 +598,6 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "domain": ("email",),
     "breakdown": ("examine",),
     "nudge": ("steer", "remind", "reminder"),
-    "guide": ("steer",),
     "whenever": ("watch", "watcher"),
     "cost": ("billing", "spend"),
     "spend": ("billing",),
@@ -926,4 +1006,67 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "alerts": ("notification",),
     "notifications": ("notification",),
     "usage": ("billing", "usage"),
+    # when people are free, and their meetings
+    "gap": ("availability", "free"),
+    "gaps": ("availability", "free"),
+    "clash": ("availability", "busy"),
+    "huddle": ("meeting", "event"),
+    "catchup": ("meeting", "event"),
+    "kickoff": ("meeting", "event"),
+    "slip": ("update", "postpone"),
+    "rebook": ("update", "reschedule"),
+    # people named by what they are
+    "guy": ("contact", "person"),
+    "bloke": ("contact", "person"),
+    "chap": ("contact", "person"),
+    "lady": ("contact", "person"),
+    "woman": ("contact", "person"),
+    "gentleman": ("contact", "person"),
+    "fella": ("contact", "person"),
+    "payroll": ("pay", "salary", "employee"),
+    "specialist": ("job", "employee"),
+    "engineer": ("job", "employee"),
+    "designer": ("job", "employee"),
+    "developer": ("job", "employee"),
+    "analyst": ("job", "employee"),
+    "coordinator": ("job", "employee"),
+    "administrator": ("job", "employee"),
+    "belong": ("member",),
+    "under": ("parent",),
+    "senior": ("escalate",),
+    "supervisor": ("escalate", "manager"),
+    # records named by their use
+    "guide": ("steer", "document"),
+    "paper": ("document",),
+    "paperwork": ("document", "file"),
+    "manual": ("document",),
+    "roadmap": ("document",),
+    "faq": ("document",),
+    "paragraph": ("document", "body", "text"),
+    "wording": ("text", "body"),
+    "printable": ("pdf", "export"),
+    "workbook": ("file", "spreadsheet"),
+    "sheet": ("file", "spreadsheet"),
+    "txt": ("file", "text"),
+    "md": ("file", "text"),
+    "json": ("file",),
+    "jpg": ("file", "image"),
+    "png": ("file", "image"),
+    "conversation": ("thread", "email"),
+    "fwd": ("forward",),
+    "issue": ("ticket",),
+    "junk": ("folder",),
+    "spam": ("folder",),
+    "section": ("page", "open"),
+    "penny": ("rounding", "total"),
+    "pennies": ("rounding", "total"),
+    "pence": ("rounding", "total"),
+    "cents": ("rounding", "total"),
+    "rounding": ("rounding", "total"),
+    # doing, as people say it
+    "drag": ("move",),
+    "pin": ("attach", "link"),
+    "keep": ("save", "keep"),
+    "stick": ("save", "attach"),
+    "total": ("total",),
 }
