@@ -114,6 +114,7 @@ TYPO_ODDS = 50
 # The words of what a request is about or says ("about the invoice", "saying Friday works") count
 # this much of those of what it asks for.
 TOPIC_WEIGHT = 0.4
+MODIFIER_WEIGHT = 0.8
 # How many words that say something may stand inside a phrasal verb ("push the 1:1 with Jamal
 # back", "hand every customer he owns over").
 SPLIT_GAP = 3
@@ -157,6 +158,8 @@ def _phrased(said: list[str], known: frozenset[str]) -> list[tuple[str, float]]:
     "unpaid"), and the words of what a request is about or says ("about the invoice", "saying
     Friday works") counting less than those of what it asks for."""
     out: list[str] = []
+    # Words a phrase stands for: each is what the request asks for, none a modifier.
+    phrased: set[int] = set()
     skip: set[int] = set()
     i = 0
     while i < len(said):
@@ -170,6 +173,7 @@ def _phrased(said: list[str], known: frozenset[str]) -> list[tuple[str, float]]:
             if phrase is None and length > 2 and taken[1] in PHRASE_FILLERS:
                 phrase = PHRASES.get(" ".join([taken[0], *taken[2:]]))
             if phrase is not None:
+                phrased.update(range(len(out), len(out) + len(phrase.split())))
                 out += phrase.split()
                 i += length
                 break
@@ -179,13 +183,15 @@ def _phrased(said: list[str], known: frozenset[str]) -> list[tuple[str, float]]:
                 out.append(said[i])
             else:
                 end, meant = split
+                phrased.update(range(len(out), len(out) + len(meant.split())))
                 out += meant.split()
                 skip.add(end)
             i += 1
     weighted: list[tuple[str, float]] = []
     weight = 1.0
+    modifiers = _modifiers(out, known, phrased)
     for position, word in enumerate(out):
-        weighted.append((word, weight))
+        weighted.append((word, weight * (MODIFIER_WEIGHT if position in modifiers else 1.0)))
         if word in TOPIC_MARKERS:
             weight = TOPIC_WEIGHT
         # The negated word is one of the next two that say something ("hasn't been paid").
@@ -193,6 +199,26 @@ def _phrased(said: list[str], known: frozenset[str]) -> list[tuple[str, float]]:
         if word in NEGATIONS:
             weighted += [(f"un{other}", weight) for other in after if f"un{other}" in known]
     return weighted
+
+
+def _modifiers(out: list[str], known: frozenset[str], phrased: set[int]) -> set[int]:
+    """The positions of the nouns that say what kind of a thing the noun after them is ("the
+    budget review meeting" is a meeting): in a run of words that say something, every known word
+    but the last, save the clause's first (its verb, most often)."""
+    found: set[int] = set()
+    run: list[int] = []
+    first = True
+    for position, word in enumerate([*out, "."]):
+        if word in STOP_WORDS or word in TOPIC_MARKERS or word in NEGATIONS or word == ".":
+            known_run = [at for at in run if out[at] in known and at not in phrased]
+            found.update(known_run[:-1])
+            run = []
+            continue
+        if first:
+            first = False
+            continue
+        run.append(position)
+    return found
 
 
 def _split_phrase(said: list[str], start: int) -> tuple[int, str] | None:
