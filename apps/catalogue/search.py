@@ -79,6 +79,15 @@ _APOSTROPHE = re.compile(r"(?<=[A-Za-z])['\u2019](?=[A-Za-z])")
 _CLOCK = re.compile(r"\b\d{1,2}[:.]\d{2}\b")
 _TIME = re.compile(r"\d{1,2}(am|pm)|noon|midday")
 _CLAUSE_END = re.compile(r"[,;.!?:]+(?=\s|$)")
+# What a request names by its form rather than its words: an e-mail address says who, not what
+# (dropped); a path ("/Clients/Acme/brief.pdf", "Shared/Notes") is a path; a file's name
+# ("leads.csv") a file; a web address ("quanta-labs.com") a domain.
+_ADDRESS = re.compile(r"\S+@\S+\.\w+")
+_PATH = re.compile(r"(?<![\w/])/\w[^\s]*|\b\w+(?:/\w+)+\b")
+_FILE_NAME = re.compile(
+    r"\b[\w-]+\.(?:pdf|docx?|xlsx?|csv|txt|md|pptx?|png|jpe?g|gif|zip|json|odt|ods|rtf|html?)\b", re.I
+)
+_DOMAIN = re.compile(r"\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|co|uk|de|fr|eu|info|biz|app|dev)\b", re.I)
 
 # BM25: how fast repeating a word stops adding (k1), and how much a tool's length counts (b).
 K1 = 2.0
@@ -147,8 +156,17 @@ def stems(text: str) -> list[str]:
 
 def _clauses(text: str) -> list[str]:
     """A request cut where its punctuation ends a clause ("..., don't send it yet"), not inside a
-    number or a name ("1,204.50", "notes.md")."""
+    number or a name ("1,204.50", "notes.md"), with what it names by its form read as words."""
+    text = _ADDRESS.sub(" ", text)
+    text = _PATH.sub(lambda found: " path " if _is_path(found.group()) else found.group(), text)
+    text = _FILE_NAME.sub(lambda found: f"{found.group()} file", text)
+    text = _DOMAIN.sub(" domain ", text)
     return [part for part in _CLAUSE_END.split(text) if part.strip()]
+
+
+def _is_path(text: str) -> bool:
+    """"/Finance/2024" or "Shared/Notes" is a path; "and/or" and "3/4/2025" are not."""
+    return text.startswith("/") or any(part[:1].isupper() for part in text.split("/"))
 
 
 def _phrased(said: list[str], known: frozenset[str]) -> list[tuple[str, float]]:
