@@ -165,7 +165,7 @@ def _clauses(text: str) -> list[str]:
 
 
 def _is_path(text: str) -> bool:
-    """"/Finance/2024" or "Shared/Notes" is a path; "and/or" and "3/4/2025" are not."""
+    """ "/Finance/2024" or "Shared/Notes" is a path; "and/or" and "3/4/2025" are not."""
     return text.startswith("/") or any(part[:1].isupper() for part in text.split("/"))
 
 
