@@ -56,11 +56,13 @@ from rapidfuzz.distance import OSA
 from apps.catalogue import registry
 from apps.catalogue.registry import ToolSpec
 from apps.catalogue.vocabulary import (
+    ASKING,
     LAST_PARTICLES,
     NEGATIONS,
     PARTICLES,
     PHRASE_FILLERS,
     PHRASES,
+    REQUESTING,
     SPEAKER,
     SPLIT_VERBS,
     STOP_WORDS,
@@ -105,6 +107,9 @@ WEIGHTS = {
 }
 # How much more a tool counts when the request says its whole name.
 NAME_BONUS = 1.3
+# A question ("which invoices are overdue?") is answered by a tool that reads: one that changes
+# things keeps this much of its score.
+QUESTION_WEIGHT = 0.75
 # A synonym counts a little less than the word the person used, and a word read through a typo
 # less again.
 SYNONYM_WEIGHT = 0.7
@@ -538,6 +543,17 @@ def _areas_meant(groups: list[_Group], index: _Index) -> dict[str, float]:
     return about
 
 
+def _asks(query: str) -> bool:
+    """Whether the request is a question ("which invoices are overdue?", "who's coming"), not a
+    request to do something put as one ("can you add ...?", "how do I ...")."""
+    said = words(query)
+    if not said or said[0] in REQUESTING:
+        return False
+    if said[0] == "how" and said[1:2] in (["do"], ["can"], ["should"]):
+        return False
+    return said[0] in ASKING or query.rstrip().endswith("?")
+
+
 def rank(specs: Sequence[ToolSpec], query: str) -> list[tuple[float, ToolSpec]]:
     """The tools of `specs` for `query`, best first, with their scores: those that share a word
     with it; if none does, those nearest its words; if none is near, where any request can start
@@ -546,14 +562,19 @@ def rank(specs: Sequence[ToolSpec], query: str) -> list[tuple[float, ToolSpec]]:
         return []
     index = _index()
     wanted = {spec.name: spec for spec in specs}
-    ranked = _ranked(wanted, _groups(query, index), index) or _ranked(wanted, _near(query, index), index)
+    asks = _asks(query)
+    ranked = _ranked(wanted, _groups(query, index), index, asks) or _ranked(
+        wanted, _near(query, index), index, asks
+    )
     if ranked:
         return ranked
     starts = [spec for spec in specs if index.named[spec.name] & _STARTING_STEMS]
     return [(0.0, spec) for spec in sorted(starts, key=lambda spec: spec.name)]
 
 
-def _ranked(wanted: dict[str, ToolSpec], groups: list[_Group], index: _Index) -> list[tuple[float, ToolSpec]]:
+def _ranked(
+    wanted: dict[str, ToolSpec], groups: list[_Group], index: _Index, asks: bool
+) -> list[tuple[float, ToolSpec]]:
     if not groups:
         return []
     total = len(index.counts)
@@ -589,5 +610,7 @@ def _ranked(wanted: dict[str, ToolSpec], groups: list[_Group], index: _Index) ->
             scores[name] *= NAME_BONUS
         if top:
             scores[name] *= 1 - AREA_WEIGHT + AREA_WEIGHT * about.get(index.area[name], 0.0) / top
+        if asks and not wanted[name].read_only:
+            scores[name] *= QUESTION_WEIGHT
     ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
     return [(score, wanted[name]) for name, score in ranked]

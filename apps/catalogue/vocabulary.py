@@ -85,6 +85,16 @@ NEGATIONS = frozenset(_NEGATING.split())
 # Words a phrase may have inside it and still be the phrase ("clock me out" is "clock out").
 PHRASE_FILLERS = frozenset(["me", "us", "it", "them", "him", "her", "this", "that", "these", "those"])
 
+# The first words of a question ("which invoices are overdue?"), and of a request to do something
+# put as one ("can you add ...?").
+_ASKING = """
+what whats which who whos whose how hows when whens where wheres why is are was were do does did
+has have any anything anyone anybody
+"""
+ASKING = frozenset(_ASKING.split())
+_REQUESTING = "can could would will please pls plz"
+REQUESTING = frozenset(_REQUESTING.split())
+
 # Who speaks: "let me see the invoice" asks to be shown it, "let Noor see it" to share it.
 SPEAKER = frozenset(["me", "us"])
 
