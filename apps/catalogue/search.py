@@ -103,6 +103,7 @@ WEIGHTS = {
     "description": 0.5,
     "arguments": 0.25,
     "argument text": 0.05,
+    "argument fields": 0.25,
     "hints": 2.0,
 }
 # How much more a tool counts when the request says its whole name.
@@ -292,7 +293,8 @@ def _fields(spec: ToolSpec) -> dict[str, str]:
     if area is not None:
         area_words += [str(area.title), area.words]
         hints = area.hints.get(spec.name, "")
-    arguments = spec.definition.get("inputSchema", {}).get("properties", {})
+    schema = spec.definition.get("inputSchema", {})
+    arguments = schema.get("properties", {})
     verb, *rest = words(spec.name)
     return {
         "verb": verb,
@@ -302,8 +304,25 @@ def _fields(spec: ToolSpec) -> dict[str, str]:
         "description": spec.description,
         "arguments": " ".join(arguments),
         "argument text": " ".join(_argument_text(arguments)),
+        "argument fields": " ".join(_fields_inside(arguments, schema.get("$defs", {}))),
         "hints": hints,
     }
+
+
+def _fields_inside(properties: dict[str, object], shapes: dict[str, object]) -> Iterable[str]:
+    """The names of the fields of a tool's object arguments, nested ones too ("changes": title,
+    dueAt, schedule): what a tool can change says what it is for."""
+    for schema in properties.values():
+        if not isinstance(schema, dict):
+            continue
+        reference = schema.get("$ref")
+        if isinstance(reference, str):
+            schema = shapes.get(reference.rsplit("/", 1)[-1], {})
+        for inner in (schema, schema.get("items")):
+            nested = inner.get("properties") if isinstance(inner, dict) else None
+            if isinstance(nested, dict):
+                yield from nested
+                yield from _fields_inside(nested, shapes)
 
 
 def _argument_text(properties: dict[str, object]) -> Iterable[str]:
