@@ -215,9 +215,11 @@ def _phrased(said: list[str], known: frozenset[str]) -> list[tuple[str, float]]:
     weight = 1.0
     modifiers = _modifiers(out, known, phrased)
     for position, word in enumerate(out):
-        weighted.append((word, weight * (MODIFIER_WEIGHT if position in modifiers else 1.0)))
         if word in TOPIC_MARKERS:
+            # The marker itself says what follows is a topic, not which tool is meant.
             weight = TOPIC_WEIGHT
+            continue
+        weighted.append((word, weight * (MODIFIER_WEIGHT if position in modifiers else 1.0)))
         # The negated word is one of the next two that say something ("hasn't been paid").
         after = [other for other in out[position + 1 : position + 4] if other not in STOP_WORDS][:2]
         if word in NEGATIONS:

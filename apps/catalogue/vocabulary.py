@@ -109,6 +109,9 @@ LAST_PARTICLES = frozenset(["on", "in"])
 # edit the task" shares it.
 SPLIT_VERBS: dict[str, dict[str, str]] = {
     "let": dict.fromkeys(["see", "edit", "view", "access", "read", "look", "have", "change"], "share"),
+    # "how's the pipeline looking?" asks how it stands.
+    "how": {"looking": "overview", "doing": "overview", "going": "overview"},
+    "hows": {"looking": "overview", "doing": "overview", "going": "overview"},
 }
 
 # Words after which a request says what a record is about or what a message says ("find tickets
@@ -328,7 +331,6 @@ PHRASES: dict[str, str] = {
     "on file": "",
     "do we have": "list",
     "address book": "contact",
-    "job title": "title",
     "quick version": "brief",
     "short version": "brief",
     "the gist": "brief",
@@ -389,11 +391,6 @@ PHRASES: dict[str, str] = {
     "reports to": "manager",
     "direct reports": "reports employee",
     "org chart": "department",
-    "anyone at": "group account",
-    "anybody at": "group account",
-    "everyone at": "group account",
-    "people at": "group account",
-    "folks at": "group account",
     "supplier account": "supplier group account",
     "supplier accounts": "supplier group account",
     "customer account": "customer group account",
@@ -401,6 +398,10 @@ PHRASES: dict[str, str] = {
     "client account": "customer group account",
     "client accounts": "customer group account",
     "sales tax": "tax",
+    "this quarter": "",
+    "next quarter": "",
+    "last quarter": "",
+    "the quarter": "",
     # asking, doing and the things done, as people say them
     "take a look": "show",
     "have a look": "show",
@@ -676,7 +677,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "content": ("content", "text"),
     "contents": ("content", "text"),
     "text": ("content", "text"),
-    "inside": ("content", "list"),
+    "inside": ("content", "folder"),
     "says": ("content",),
     "tool": ("tool",),
     "summarise": ("read", "content"),
@@ -1126,7 +1127,6 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "administrator": ("job", "employee"),
     "belong": ("member",),
     "under": ("parent",),
-    "senior": ("escalate",),
     "supervisor": ("escalate", "manager"),
     # records named by their use
     "guide": ("steer", "document"),
@@ -1282,4 +1282,6 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "certs": ("training",),
     "invitee": ("attendee",),
     "invitees": ("attendee",),
+    "response": ("reply", "respond"),
+    "responses": ("reply", "respond"),
 }
