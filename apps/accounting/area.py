@@ -53,7 +53,7 @@ area = areas.declare(
             "send a customer their statement of account, aged debt 30 60 90 days, balance owed"
         ),
         # The company register.
-        "registerCompany": "add our limited company ltd llp plc by its company number, companies house",
+        "registerCompany": "add our limited company by its company number, companies house",
         "updateRegisteredCompany": "change registered office, sic codes, accounting reference date, year end",
         "examineCorporateRegister": "look up a company on companies house, directors officers filing history",
         "getCompanyFilings": "when are confirmation statement accounts corporation tax due, deadlines",

@@ -33,6 +33,7 @@ im ive id youre theyre were weve thats theres whos hows wheres whens s t d ll re
 quickly asap urgently quick really actually still already yet one two three ago soon
 january february march april may june july august september october november december
 jan feb mar apr jun jul aug sep sept oct nov dec
+ltd llp plc inc llc gmbh
 """
 STOP_WORDS = frozenset(_SAYS_NOTHING.split())
 
@@ -1150,7 +1151,6 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "png": ("file", "image"),
     "conversation": ("thread", "email"),
     "fwd": ("forward",),
-    "issue": ("ticket",),
     "junk": ("folder",),
     "spam": ("folder",),
     "section": ("page", "open"),
@@ -1298,4 +1298,5 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "uninvite": ("remove", "attendee", "invite"),
     "disinvite": ("remove", "attendee", "invite"),
     "recurrence": ("recur", "repeat"),
+    "reverse": ("void", "cancel"),
 }
