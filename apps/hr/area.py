@@ -10,7 +10,7 @@ from apps.hr.permissions import HrPerm
 # Per tool, what people call what it does (searchTools). Employees, leave, time, onboarding:
 PEOPLE_HINTS: dict[str, str] = {
     "createEmployee": "add a new hire staff member employment record joiner",
-    "getEmployee": "employee record details job manager salary",
+    "getEmployee": "employee record details job title manager salary fte start date",
     "updateEmployee": "change job title manager salary pay fte part-time leaver end date",
     "listEmployees": "staff list headcount who works here team members",
     "searchEmployees": "find look up an employee colleague staff member by name",

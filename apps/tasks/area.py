@@ -22,8 +22,8 @@ area = areas.declare(
             "status progress of a task, who it is shared with, what it is waiting on, its run and schedule"
         ),
         "updateTask": (
-            "change a task's title due date priority, rename it, make it repeat run on a schedule every "
-            "week, the api key that pays for the agent"
+            "change a task's title due date priority, rename it, schedule it to repeat run every day week "
+            "month, the api key that pays for the agent"
         ),
         "addTaskStep": (
             "insert add a new step card to a task, a step for a person the agent or that writes a file"
@@ -46,7 +46,7 @@ area = areas.declare(
         "getScheduledTask": "when a recurring job runs next, its repeat rule and time zone, is it on",
         "getScheduledTaskHistory": "past runs of a recurring job history, did it run, why it failed",
         "enableScheduledTask": "turn a schedule back on reactivate switch on",
-        "disableScheduledTask": "turn off switch off a schedule stop it repeating",
+        "disableScheduledTask": "turn off switch off pause a schedule stop it repeating",
         "deleteScheduledTask": "remove a schedule for good",
         "getTaskSteps": "board columns cards checklist progress of every step, which column each step is in",
         "getTaskStepDetail": (
