@@ -126,6 +126,7 @@ NEAR_WEIGHT = 0.5
 # A word that is also English is read as a typo of a known word only if that word is written this
 # many times more often ("calender" is calendar; "lease" stays lease, not leave).
 TYPO_ODDS = 50
+TYPO_LONG = 8
 # The words of what a request is about or says ("about the invoice", "saying Friday works") count
 # this much of those of what it asks for.
 TOPIC_WEIGHT = 0.4
@@ -440,14 +441,23 @@ def warm() -> None:
 def _typo(word: str, index: _Index) -> str | None:
     """The known word `word` is most likely a mistyping of: one edit away (a letter wrong, missing,
     extra, or two swapped), two for a word of eight letters or more, and, if `word` is English
-    too, far more often written; None if there is none."""
-    if len(word) < 4 or word.isdigit():
+    too, far more often written; a word of three letters only if it is no English word ("snd", not
+    "fee"); else the known word its stem is a mistyping of ("cliets", whose stem "cliet" is one
+    letter from "client"). None if there is none."""
+    if len(word) < 3 or word.isdigit():
         return None
     written = english_count(word)
-    limit = 2 if len(word) >= 8 else 1
+    if len(word) == 3 and written:
+        return None
+    limit = 2 if len(word) >= TYPO_LONG else 1
     found = process.extractOne(word, index.known, scorer=OSA.distance, score_cutoff=limit)
     if found is None:
-        return None
+        stem = _stem(word)
+        if stem == word or len(stem) < 4 or written:
+            return None
+        found = process.extractOne(stem, index.known, scorer=OSA.distance, score_cutoff=1)
+        if found is None:
+            return None
     meant = str(found[0])
     if written and english_count(meant) < written * TYPO_ODDS:
         return None
