@@ -47,14 +47,19 @@ import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from functools import lru_cache
+from typing import Annotated, Literal, get_args, get_origin, get_type_hints
 
 import snowballstemmer
+from pydantic import BaseModel
+from pydantic.alias_generators import to_camel
+from pydantic.fields import FieldInfo
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
 from apps.catalogue import registry
-from apps.catalogue.registry import ToolSpec
+from apps.catalogue.registry import CONFIRMATION_ARGUMENT, ToolSpec
 from apps.catalogue.vocabulary import (
     ASKING,
     LAST_PARTICLES,
@@ -296,8 +301,7 @@ def _fields(spec: ToolSpec) -> dict[str, str]:
     if area is not None:
         area_words += [str(area.title), area.words]
         hints = area.hints.get(spec.name, "")
-    schema = spec.definition.get("inputSchema", {})
-    arguments = schema.get("properties", {})
+    arguments, text, inside = _arguments(spec)
     verb, *rest = words(spec.name)
     return {
         "verb": verb,
@@ -306,46 +310,49 @@ def _fields(spec: ToolSpec) -> dict[str, str]:
         "area": " ".join(area_words),
         "description": spec.description,
         "arguments": " ".join(arguments),
-        "argument text": " ".join(_argument_text(arguments)),
-        "argument fields": " ".join(_fields_inside(arguments, schema.get("$defs", {}))),
+        "argument text": " ".join(text),
+        "argument fields": " ".join(inside),
         "hints": hints,
     }
 
 
-def _fields_inside(properties: dict[str, object], shapes: dict[str, object]) -> Iterable[str]:
-    """The names of the fields of a tool's object arguments, nested ones too ("changes": title,
-    dueAt, schedule): what a tool can change says what it is for."""
-    for schema in properties.values():
-        if not isinstance(schema, dict):
-            continue
-        reference = schema.get("$ref")
-        if isinstance(reference, str):
-            schema = shapes.get(reference.rsplit("/", 1)[-1], {})
-        for inner in (schema, schema.get("items")):
-            nested = inner.get("properties") if isinstance(inner, dict) else None
-            if isinstance(nested, dict):
-                yield from nested
-                yield from _fields_inside(nested, shapes)
+def _arguments(spec: ToolSpec) -> tuple[list[str], list[str], list[str]]:
+    """A tool's argument names as an agent writes them; what their descriptions and enum values
+    say ("status: draft, approved, void"), nested ones too; and the fields of its object arguments
+    ("changes": title, dueAt, schedule). Read from the function's signature, as its input schema
+    is, so that the index needs no schema built (the registry builds them on first use)."""
+    hints = get_type_hints(spec.function, include_extras=True)
+    names = [to_camel(parameter) for parameter in spec.parameters]
+    if spec.needs_confirmation:
+        names.append(CONFIRMATION_ARGUMENT)
+    text: list[str] = []
+    inside: list[str] = []
+    seen: set[type] = set()
+    for parameter in spec.parameters:
+        _read_type(hints[parameter], text, inside, seen)
+    return names, text, inside
 
 
-def _argument_text(properties: dict[str, object]) -> Iterable[str]:
-    """The descriptions and enum values of a tool's arguments, nested ones too: what they take
-    often says what the tool does ("status: draft, approved, void")."""
-    for schema in properties.values():
-        if not isinstance(schema, dict):
-            continue
-        description = schema.get("description")
-        if isinstance(description, str):
-            yield description
-        for value in schema.get("enum", ()):
-            if isinstance(value, str):
-                yield value
-        items = schema.get("items")
-        if isinstance(items, dict):
-            yield from _argument_text({"items": items})
-        nested = schema.get("properties")
-        if isinstance(nested, dict):
-            yield from _argument_text(nested)
+def _read_type(hint: object, text: list[str], inside: list[str], seen: set[type]) -> None:
+    origin = get_origin(hint)
+    if origin is Annotated:
+        base, *metadata = get_args(hint)
+        text += [item.description for item in metadata if isinstance(item, FieldInfo) and item.description]
+        _read_type(base, text, inside, seen)
+    elif origin is Literal:
+        text += [value for value in get_args(hint) if isinstance(value, str)]
+    elif origin is not None:
+        for argument in get_args(hint):
+            _read_type(argument, text, inside, seen)
+    elif isinstance(hint, type) and issubclass(hint, Enum):
+        text += [member.value for member in hint if isinstance(member.value, str)]
+    elif isinstance(hint, type) and issubclass(hint, BaseModel) and hint not in seen:
+        seen.add(hint)
+        for name, field in hint.model_fields.items():
+            inside.append(field.serialization_alias or field.alias or name)
+            if field.description:
+                text.append(field.description)
+            _read_type(field.annotation, text, inside, seen)
 
 
 def _build(specs: Iterable[ToolSpec]) -> _Index:
