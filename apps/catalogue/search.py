@@ -4,35 +4,46 @@ A tool is indexed as fields of different weight: its name (split at its capitals
 `createCalendarEvent` is "create calendar event", its verb counting less than its nouns), its
 title, the words of its area (the area's title and key, and the words people use for its things:
 the area's declared `words`), the phrases its area gives for it (`hints`: "recycle bin" for the
-trash; they are never sent to a client), its description, and its arguments' names and
-descriptions. Words are compared by their English stems (Snowball) in their American spelling, so
-"scheduling" finds what "schedule" names and "organise" what "organize" does.
+trash; they are never sent to a client), its description, and its arguments' names, descriptions,
+enum values and nested fields (read from its signature: the index needs no schema built). Words
+are compared by their English stems (Snowball) in their American spelling, so "scheduling" finds
+what "schedule" names and "organise" what "organize" does.
 
 A request is read the same way, without the words that say nothing ("my", "the", "please"), in
-four steps that do not depend on any one request (apps.catalogue.vocabulary):
+steps that do not depend on any one request (apps.catalogue.vocabulary):
 
-1. people's phrases become the catalogue's words ("get rid of" is delete, "time off" is leave,
-   "clock me out" is clock and end), and a negated word its opposite where the catalogue has one
-   ("hasn't paid" is unpaid);
-2. each word also looks for the catalogue's words for the same thing (`SYNONYMS`: a diary is a
+1. its form: clauses cut at their punctuation; an e-mail address dropped (it says who, not what),
+   a path read as "path", a file's name as a file, a web address as a domain;
+2. people's phrases become the catalogue's words ("get rid of" is delete, "time off" is leave,
+   "clock me out" is clock and end), a phrasal verb too around its object ("push the 1:1 back",
+   "let Noor edit it"), and a negated word its opposite where the catalogue has one ("hasn't
+   paid" is unpaid);
+3. what a request only mentions counts less than what it asks for: the words after a topic marker
+   ("about the invoice", "saying Friday works"), and in a run of nouns all but the last ("the
+   budget review meeting" is a meeting);
+4. each word also looks for the catalogue's words for the same thing (`SYNONYMS`: a diary is a
    calendar, a CV a candidate's, to scrap is to delete); a word and its synonyms count once, by
    the best of them, so saying the same thing twice does not outrank a request that says two;
-3. a word the catalogue and the vocabulary do not know is read as two known words run together
+5. a word the catalogue and the vocabulary do not know is read as two known words run together
    ("selfassessment"), or else as the nearest known word one or two typing mistakes away
-   (rapidfuzz's optimal string alignment distance over the index's words), for a little less, and
-   only if it is no English word or one far rarer than the known word ("calender", not "lease");
-4. the area step: the areas whose nouns the request names (their keys, titles, `words` and their
+   (rapidfuzz's optimal string alignment distance over the index's words), or the one its stem is
+   a mistake from, for a little less, and only if it is no English word or one far rarer than the
+   known word ("calender", not "lease");
+6. the area step: the areas whose nouns the request names (their keys, titles, `words` and their
    tools' names), each noun by how few areas it names, say which areas it is about, and a tool of
-   an area it names less counts less.
+   an area it names less counts less;
+7. a question is answered by a tool that reads: one that changes things counts less.
 
 Then a tool that answers more of the request's words ranks higher (Lucene's "coord"), and one
-whose whole name the request says higher still. With a model backend configured, the first twenty
+whose whole name the request says higher still. A request none of whose words finds a tool reads
+each as the known words most like it, however far, and one that is like nothing gets the areas'
+summaries: only an empty request finds nothing. With a model backend configured, the first twenty
 may be put in order by it (apps.catalogue.rerank, off by default), never needed for the figures of
 the offline search.
 
-The weights were set against the tuning part of the request set (apps/<area>/tests/searches.py,
-run by apps/catalogue/tests/test_search_quality.py): change them only with it, and never from the
-held-out part (docs/catalogue.md, "How searchTools ranks").
+The weights were set against the tuning part of the request set (apps/<area>/tests/searches.py and
+searches_dev.py, run by apps/catalogue/tests/test_search_quality.py): change them only with it,
+and never from the held-out part (docs/catalogue.md, "How searchTools ranks").
 
 The index is built once per registry version; a search reads only the tools that share a stem with
 the request.
