@@ -32,7 +32,9 @@ area = areas.declare(
             "posted to the ledger"
         ),
         "searchInvoices": "find list unpaid overdue outstanding invoices who owes us",
-        "manageInvoice": "void cancel dispute an invoice, issue a credit note refund correction",
+        "manageInvoice": (
+            "void cancel dispute an invoice, issue a credit note refund correction, write off a bad debt"
+        ),
         "recordPayment": (
             "customer paid, mark invoice as paid, money received, payment came in, part payment, fx gain "
             "or loss"

@@ -113,6 +113,7 @@ SPLIT_VERBS: dict[str, dict[str, str]] = {
     # "how's the pipeline looking?" asks how it stands.
     "how": {"looking": "overview", "doing": "overview", "going": "overview"},
     "hows": {"looking": "overview", "doing": "overview", "going": "overview"},
+    "whats": {"looking": "overview"},
 }
 
 # Words after which a request says what a record is about or what a message says ("find tickets
@@ -410,6 +411,11 @@ PHRASES: dict[str, str] = {
     "tell us": "show",
     "leaving the": "remove",
     "left the": "remove",
+    "bad debt": "writeoff void",
+    "p l": "summary",
+    "profit and loss account": "summary",
+    "to be invoiced": "uninvoiced",
+    "to be billed": "unbilled",
     "this quarter": "",
     "next quarter": "",
     "last quarter": "",
@@ -1313,4 +1319,16 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "weekdays": ("schedule", "recur"),
     "together": ("combine", "merge"),
     "license": ("training", "certificate"),
+    # money, as the books say it
+    "pnl": ("summary", "ledger"),
+    "unreconciled": ("unmatched", "reconcile"),
+    "reconciled": ("matched", "reconcile"),
+    "unpick": ("undo", "unmatch", "revert"),
+    "gbp": ("currency", "conversion"),
+    "usd": ("currency", "conversion"),
+    "eur": ("currency", "conversion"),
+    "jpy": ("currency", "conversion"),
+    "chf": ("currency", "conversion"),
+    "cad": ("currency", "conversion"),
+    "aud": ("currency", "conversion"),
 }
