@@ -17,7 +17,7 @@ area = areas.declare(
     description=_("Mailboxes on IMAP and SMTP servers: folders, messages, threads, drafts, signatures"),
     words="email e-mail mail inbox mailbox message draft signature",
     hints={
-        "listInboxes": "which mailboxes email accounts shared inboxes do I have, unread counts",
+        "listInboxes": "which mailboxes email accounts shared inboxes do I have or can I use, unread counts",
         "getInboxFolders": "mail folders sent drafts trash archive junk, how many messages in each",
         "getInboxMessages": "latest emails unread mail in my inbox, what came in today, a folder's messages",
         "findAndReadEmail": (
