@@ -57,7 +57,7 @@ import threading
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
 from typing import Annotated, Literal, get_args, get_origin, get_type_hints
@@ -304,6 +304,9 @@ class _Index:
     known: tuple[str, ...]
     # The same words, as a set, with the vocabulary's (for negations).
     surface: frozenset[str]
+    # What words the index does not know were read as (a name, a typo), as _typo found: people
+    # write the same names and slips again, and each costs a pass over the known words.
+    typos: dict[str, str | None] = field(default_factory=dict)
 
 
 def _fields(spec: ToolSpec) -> dict[str, str]:
@@ -379,11 +382,11 @@ def _build(specs: Iterable[ToolSpec]) -> _Index:
         for stem in stems(spec.name)[1:]:
             nouns[stem].add(spec.area)
         bag: dict[str, float] = defaultdict(float)
-        for field, text in _fields(spec).items():
+        for part, text in _fields(spec).items():
             for word in words(text):
                 stem = _stem(word)
                 if stem not in _INDEX_STOP_STEMS:
-                    bag[stem] += WEIGHTS[field]
+                    bag[stem] += WEIGHTS[part]
                     used[word] += 1
         counts[spec.name] = dict(bag)
         for stem in bag:
@@ -434,6 +437,8 @@ _STOP_STEMS = frozenset(_stem(word) for word in STOP_WORDS)
 _INDEX_STOP_STEMS = _STOP_STEMS - {"get"}
 # The stems of the tools where a request that names nothing the catalogue knows can start.
 _STARTING_STEMS = frozenset(_stem(word) for word in ("summary", "overview", "dashboard"))
+# At most this many words' readings are kept per index.
+_TYPOS_KEPT = 10_000
 _lock = threading.Lock()
 _cached: tuple[int, _Index] | None = None
 
@@ -457,6 +462,14 @@ def warm() -> None:
 
 
 def _typo(word: str, index: _Index) -> str | None:
+    if word not in index.typos:
+        if len(index.typos) >= _TYPOS_KEPT:
+            index.typos.clear()
+        index.typos[word] = _read_typo(word, index)
+    return index.typos[word]
+
+
+def _read_typo(word: str, index: _Index) -> str | None:
     """The known word `word` is most likely a mistyping of: one edit away (a letter wrong, missing,
     extra, or two swapped), two for a word of eight letters or more, and, if `word` is English
     too, far more often written; a word of three letters only if it is no English word ("snd", not
