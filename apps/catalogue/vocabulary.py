@@ -754,7 +754,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "redo": ("update",),
     "replace": ("update",),
     "switch": ("update", "move"),
-    "swap": ("update", "move"),
+    "swap": ("update", "move", "reorder"),
     "bump": ("escalate", "move", "update"),
     "escalate": ("escalate",),
     "prioritize": ("escalate", "priority"),
@@ -1331,4 +1331,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "chf": ("currency", "conversion"),
     "cad": ("currency", "conversion"),
     "aud": ("currency", "conversion"),
+    # what holds work up
+    "holdup": ("waiting", "blocked"),
+    "blocked": ("waiting",),
+    "stuck": ("waiting",),
 }
