@@ -1198,7 +1198,6 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "lead": ("contact", "head"),
     "runs": ("head", "run"),
     "manages": ("head", "manager"),
-    "reports": ("manager", "report"),
     # records named by their use
     "letter": ("document",),
     "project": ("task",),
