@@ -9,6 +9,7 @@ from apps.core.navigation import NavItem
 
 area = areas.declare(
     title=_("Accounting"),
+    group=areas.Group.FINANCE,
     description=_("A double-entry ledger: invoices, quotes, tax, currencies and the trial balance"),
     words=(
         "accounting accounts ledger books bookkeeping invoice bill quote estimate tax vat gst "

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from apps.accounts.requests import AuthenticatedHttpRequest
-from apps.apikeys import charts, clients, selectors, services
+from apps.apikeys import charts, clients, errors, selectors, services
 from apps.apikeys.forms import AgentConnectionForm, ApiKeyForm, RenameKeyForm, RollSecretForm
 from apps.catalogue import profiles
 from apps.catalogue.permissions import CataloguePerm
@@ -162,7 +162,7 @@ def key_roll(request: AuthenticatedHttpRequest, key_id: int) -> HttpResponse:
     key = selectors.api_key_get(user=request.user, key_id=key_id)
     form = RollSecretForm(request.POST)
     if not form.is_valid():
-        raise ValidationFailed(_("Choose how long the old secret stays valid."))
+        raise errors.OverlapRequired()
     key, secret = services.signing_secret_roll(
         actor=request.user, key=key, overlap=timedelta(hours=form.cleaned_data["overlap_hours"])
     )

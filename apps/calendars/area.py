@@ -9,6 +9,7 @@ from apps.core.navigation import NavItem
 
 area = areas.declare(
     title=_("Calendars"),
+    group=areas.Group.WORK,
     description=_("Calendars, events, availability and invitations"),
     words="calendar diary agenda schedule event appointment meeting call booking attendee invitation",
     hints={

@@ -24,7 +24,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.calendars.errors import EventReadOnly
+from apps.calendars.errors import CalendarArchived, EventReadOnly
 from apps.calendars.permissions import CalendarsPerm
 from apps.core.records import Access, OwnedRecord, Record, Visibility
 from apps.tenancy.models import validate_time_zone
@@ -40,7 +40,7 @@ class Calendar(OwnedRecord):
         label=_("Calendar"),
         find_with="getCalendarSummary",
         trash_state=_("archived"),
-        trash_code="CALENDAR_ARCHIVED",
+        trash_error=CalendarArchived,
         trash_hint=_("Restore it with manageCalendar (action restore) first."),
     )
 

@@ -14,7 +14,7 @@ class CatalogueConfig(AppConfig):
         # Every area declares its tools module (apps.core.areas); other apps keep theirs in a
         # `tools` module too (this app's own: the meta-tools).
         from apps.core import areas, navigation
-        from apps.core.navigation import NavItem
+        from apps.core.navigation import Group, NavItem
 
         from . import checks, signals  # noqa: F401  (registers the system check and the receivers)
         from .permissions import CataloguePerm
@@ -24,7 +24,14 @@ class CatalogueConfig(AppConfig):
         autodiscover_modules("tools")
         load_fixture_modules(getattr(settings, "ATRIUM_EXTRA_TOOL_MODULES", []))
         navigation.register(
-            NavItem("tool-calls", _("Tool calls"), "catalogue:tool-calls", CataloguePerm.AUDIT, order=70)
+            NavItem(
+                "tool-calls",
+                _("Tool calls"),
+                "catalogue:tool-calls",
+                CataloguePerm.AUDIT,
+                group=Group.DEVELOPERS,
+                order=70,
+            )
         )
 
 

@@ -48,6 +48,7 @@ class ContactLinks:
 
 area = areas.declare(
     title=_("Contacts"),
+    group=areas.Group.SALES,
     description=_("People and organisations the workspace deals with"),
     words="contact person people customer client lead prospect supplier vendor address book phone e-mail",
     hints={

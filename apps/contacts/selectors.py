@@ -26,10 +26,10 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, JSONObject, Lower, NullIf
 from django.utils import timezone
 
+from apps.contacts.errors import DuplicateNotFound
 from apps.contacts.models import Contact, ContactConflict, ContactEvent, ContactShare, KeyContact
 from apps.core import search
 from apps.core.actors import Actor
-from apps.core.errors import NotFound
 from apps.core.prepared import Prepared
 
 # Relationship health from activity: days since the last interaction -> status.
@@ -241,10 +241,7 @@ def conflict_get(*, actor: Actor, conflict_id: int) -> ContactConflict:
     conflict = ContactConflict.objects.select_related("contact", "other").filter(pk=conflict_id).first()
     visible = Contact.objects.restrict(actor, trash="include")
     if conflict is None or not visible.filter(pk__in=[conflict.contact_id, conflict.other_id]).count() == 2:
-        raise NotFound(
-            f"Possible duplicate {conflict_id} was not found, or you may not see both contacts. "
-            "getContact lists a contact's open possible duplicates."
-        )
+        raise DuplicateNotFound(conflict=conflict_id)
     return conflict
 
 

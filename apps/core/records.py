@@ -59,11 +59,21 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, TypeVar
 from django.conf import settings
 from django.db import models
 from django.db.models import Exists, OuterRef, Q
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from apps.core import clean
 from apps.core.actors import Actor, actor_id, can, require
-from apps.core.errors import AppError, Forbidden, InTrash, ReadOnly, RecordNotFound, ValidationFailed
+from apps.core.errors import (
+    AppError,
+    Forbidden,
+    InTrash,
+    ReadOnly,
+    RecordNotFound,
+    RoleRefuses,
+    invalid,
+)
 
 if TYPE_CHECKING:
     from apps.core.permissions import PermissionEnum
@@ -150,9 +160,10 @@ class Access:
     admin: str | None = None
     # False: nobody sees every row (a person's notifications are theirs alone, admins too).
     admins: bool = True
-    # The trash: what it is called for this model ("archived") and the code of using one in it.
+    # The trash: what it is called for this model ("archived"), and the failure of using one in
+    # it, made like InTrash (a variant of it with the area's code: `ContactArchived`).
     trash_state: Any = ""
-    trash_code: str | None = None
+    trash_error: type[AppError] = InTrash
     # What a person who sees a record but may not change it is told, made with `id=` (an
     # event they are only invited to: `EventReadOnly`); default: ReadOnly.
     read_only_error: type[AppError] | None = None
@@ -432,14 +443,17 @@ class Access:
     def not_found(self, model: type[models.Model], record_id: Any) -> RecordNotFound:
         return RecordNotFound(label=self.label_of(model), id=record_id, find_with=self.find_with)
 
-    def in_trash(self, model: type[models.Model], record_id: Any) -> InTrash:
+    def in_trash(self, model: type[models.Model], record_id: Any) -> AppError:
         hint = self.trash_hint or (
-            _("Restore it with %(tool)s first if it is still needed.") % {"tool": self.restore_with}
+            _("Restore it with {tool} first if it is still needed.").format(tool=self.restore_with)
             if self.restore_with
             else ""
         )
-        return InTrash(
-            label=self.label_of(model), id=record_id, state=self.trash_state, hint=hint, code=self.trash_code
+        return self.trash_error(
+            label=self.label_of(model),
+            id=record_id,
+            state=self.trash_state or InTrash.defaults["state"],
+            hint=hint,
         )
 
     def read_only(self, model: type[models.Model], record_id: Any) -> AppError:
@@ -448,12 +462,8 @@ class Access:
         return ReadOnly(label=self.label_of(model).lower(), id=record_id)
 
     def role_refuses(self, model: type[models.Model], action: Action) -> Forbidden:
-        return Forbidden(
-            _("Your role may see %(things)s but not %(action)s them.")
-            % {
-                "things": model._meta.verbose_name_plural,
-                "action": _("delete") if action == "delete" else _("change"),
-            }
+        return RoleRefuses(
+            things=model._meta.verbose_name_plural, action=_("delete") if action == "delete" else _("change")
         )
 
 
@@ -653,22 +663,21 @@ def save_changes(record: Any, names: Iterable[str], apply: Callable[[], None]) -
     return changed
 
 
+def name_once(constraint: str, *, field: str = "name") -> models.UniqueConstraint:
+    """The database's side of `unique_name`: one live record of a name, case aside (those in the
+    trash do not count), as the constraint named `constraint`."""
+    return models.UniqueConstraint(Lower(field), condition=Q(deleted_at__isnull=True), name=constraint)
+
+
 def unique_name(record: Any, value: Any, *, what: str, limit: int, field: str = "name") -> str:
     """`value` with its spaces tidied, required, and not the name of another live record of the
     same model (compared without case; soft-deleted records do not count)."""
-    name = " ".join(str(value or "").split())
-    if not name:
-        raise ValidationFailed(f"{field}: is required and cannot be empty.", details={field: ["is required"]})
-    if len(name) > limit:
-        raise ValidationFailed(
-            f"{field}: at most {limit} characters.", details={field: [f"at most {limit} characters"]}
-        )
+    name = clean.text(value, field=field, limit=limit, required=True)
     taken = (
         type(record)
         .objects.filter(**{f"{field}__iexact": name, "deleted_at__isnull": True})
         .exclude(pk=record.pk)
     )
     if taken.exists():
-        message = f"there is already {what} called {name!r}"
-        raise ValidationFailed(f"{field}: {message}.", details={field: [message]})
+        raise invalid(field, _("there is already {what} called {name!r}"), what=what, name=name)
     return name

@@ -19,6 +19,7 @@ def page(deal: Any) -> str:
 
 area = areas.declare(
     title=_("Deals Pipeline"),
+    group=areas.Group.SALES,
     description=_(
         "Sales pipelines with ordered stages, deals from first contact to won or lost, "
         "follow-ups, deal finders and reachout campaigns"

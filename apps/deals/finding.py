@@ -20,6 +20,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
 from apps.contacts import api as contacts_api
@@ -53,11 +54,13 @@ def clean_criteria(criteria: dict[str, list[str]]) -> dict[str, list[str]]:
         for value in criteria.get(key) or []:
             text = " ".join(str(value).split())
             if len(text) > 100:
-                raise invalid(key, f"at most 100 characters a value ({text[:20]!r}...)")
+                raise invalid(key, _("at most 100 characters a value ({start!r}...)"), start=text[:20])
             if key == "countries":
                 text = text.upper()
                 if len(text) != 2 or not text.isalpha():
-                    raise invalid("countries", f"{value!r} is not a two-letter country code (ISO 3166-1)")
+                    raise invalid(
+                        "countries", _("{value!r} is not a two-letter country code (ISO 3166-1)"), value=value
+                    )
             elif key != "keywords":
                 text = text.lower()
             if text and text.lower() not in {v.lower() for v in values}:
@@ -65,16 +68,16 @@ def clean_criteria(criteria: dict[str, list[str]]) -> dict[str, list[str]]:
         if values:
             cleaned[key] = values
     if not cleaned:
-        raise invalid("criteria", "give at least one of keywords, industries, countries, titles or tags")
+        raise invalid("criteria", _("give at least one of keywords, industries, countries, titles or tags"))
     return cleaned
 
 
 def _clean_sources(sources: list[str]) -> list[str]:
     chosen = [source for source in DealFinder.SOURCES if source in sources]
     if not chosen:
-        raise invalid("sources", "choose contacts, accounts and/or provider")
+        raise invalid("sources", _("choose contacts, accounts and/or provider"))
     if "provider" in chosen and not enrichment.configured():
-        raise invalid("sources", "no enrichment provider is configured here; use contacts and accounts")
+        raise invalid("sources", _("no enrichment provider is configured here; use contacts and accounts"))
     return chosen
 
 

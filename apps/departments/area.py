@@ -8,6 +8,7 @@ from apps.departments.permissions import DepartmentsPerm
 
 area = areas.declare(
     title=_("Departments"),
+    group=areas.Group.PEOPLE,
     description=_("The workspace's departments, their people and contacts"),
     words="department team division unit org chart office member",
     hints={

@@ -35,6 +35,7 @@ def page(document: Any) -> str:
 
 area = areas.declare(
     title=_("Documents"),
+    group=areas.Group.CONTENT,
     description=_("Rich-text documents in folders, with their versions"),
     words="document doc note memo write-up report page wiki policy text version",
     hints={

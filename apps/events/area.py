@@ -9,6 +9,7 @@ from apps.events.permissions import EventsPerm
 
 area = areas.declare(
     title=_("Events"),
+    group=areas.Group.WORK,
     description=_(
         "Events on a planning pipeline: agenda, attendees, suppliers, hotel blocks, budget, travel"
     ),

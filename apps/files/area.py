@@ -31,6 +31,7 @@ def describe(*, actor: Actor | None, ids: list[int]) -> dict[int, Item]:
 
 area = areas.declare(
     title=_("Files"),
+    group=areas.Group.CONTENT,
     description=_("The workspace's stored files, in folders"),
     words="file folder directory attachment upload download spreadsheet image photo scan pdf trash",
     hints={

@@ -9,6 +9,7 @@ from apps.groupaccounts.permissions import GroupAccountsPerm
 
 area = areas.declare(
     title=_("Group accounts"),
+    group=areas.Group.SALES,
     description=_("Organisations the workspace deals with, with their contacts and activity"),
     words="account company organisation business firm client household family customer",
     hints={

@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.catalogue.activity import (
@@ -232,8 +233,11 @@ def search_group_account_emails(
     if not addresses:
         raise invalid(
             "group_account_id",
-            f"group account {account.pk} has no contact with an e-mail address; link one with "
-            "linkContactToGroupAccount first",
+            _(
+                "group account {account} has no contact with an e-mail address; link one with "
+                "linkContactToGroupAccount first"
+            ),
+            account=account.pk,
         )
     return email_page(actor=ctx.actor, addresses=addresses, query=query, limit=limit, offset=offset)
 

@@ -72,6 +72,7 @@ TALENT_NAV = [NavItem("hr-hiring", _("Hiring"), "hr:hiring", HrPerm.HIRING, orde
 
 area = areas.declare(
     title=_("HR"),
+    group=areas.Group.PEOPLE,
     description=_("Employees, leave, time clock, onboarding, reviews, training, policies and hiring"),
     words=(
         "hr human resources employee staff personnel worker colleague leave holiday vacation pto "

@@ -24,8 +24,8 @@ The people's mailboxes, for areas whose tools are doors onto them (Deals, Custom
   `mailbox_sync(mailbox=)`;
 - the suppression list (campaign mail): `suppressed(address)`, `suppressed_among([...])`,
   `suppress(address, reason=, source=)`, `unsubscribe_headers(address, source=)` (RFC 8058);
-- the errors a caller tells apart: `SendRefused` (the server refused the message),
-  `SERVER_PROBLEMS` (the server down, the login refused, the mailbox not connected).
+- the errors a caller tells apart: `apps.core.errors.EmailNotSent` (the server refused the
+  message), `SERVER_PROBLEMS` (the server down, the login refused, the mailbox not connected).
 
 `Mailbox`, `Message`, `Draft` and `Outgoing` are here for foreign keys' and answers' types.
 """
@@ -39,7 +39,7 @@ from apps.core.actors import Actor
 from apps.core.records import Action
 from apps.mail import addresses
 from apps.mail.content import trim_quoted
-from apps.mail.errors import LoginRefused, NotConnected, SendRefused, ServerDown
+from apps.mail.errors import LoginRefused, NotConnected, ServerDown
 from apps.mail.models import Draft, Folder, Mailbox, Message, Outgoing
 from apps.mail.notices import Attachment, Notice, send
 from apps.mail.selectors import default_mailbox, message_search, thread_messages
@@ -58,7 +58,6 @@ __all__ = [
     "Message",
     "Notice",
     "Outgoing",
-    "SendRefused",
     "address",
     "default_mailbox",
     "demo_mailbox",

@@ -14,6 +14,7 @@ MB = 1024 * 1024
 area = areas.declare(
     key="emailinbox",
     title=_("Email Inbox"),
+    group=areas.Group.WORK,
     description=_("Mailboxes on IMAP and SMTP servers: folders, messages, threads, drafts, signatures"),
     words="email e-mail mail inbox mailbox message draft signature",
     hints={

@@ -8,6 +8,7 @@ from apps.notifications.permissions import NotificationsPerm
 
 area = areas.declare(
     title=_("Notifications"),
+    group=areas.Group.YOU,
     description=_("Notices to people of the workspace, and watchers on records that tell them of changes"),
     words="notification notice alert reminder message inbox unread watcher follow",
     hints={

@@ -12,6 +12,7 @@ area = areas.declare(
     # As SPEC.md 4.7 names the area; its app is apps.support.
     key="customerservice",
     title=_("Customer Service"),
+    group=areas.Group.SALES,
     description=_("Customer tickets from e-mail: replies, internal notes, SLA targets, escalations"),
     words="ticket support helpdesk customer service request complaint case queue sla",
     hints={

@@ -11,6 +11,7 @@ from apps.tasks.permissions import TasksPerm
 
 area = areas.declare(
     title=_("Tasks"),
+    group=areas.Group.WORK,
     description=_("Work written down as steps on a board, run step by step, on a schedule too"),
     words="task to-do todo job chore errand workflow step checklist card board column template run",
     hints={

@@ -3,6 +3,7 @@
 from typing import Annotated
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
@@ -69,7 +70,9 @@ def get_onboarding_checklist(ctx: ToolContext, *, employee_id: EmployeeId) -> Ch
     )
     if checklist is None:
         raise invalid(
-            "employeeId", f"{employee.full_name} has no onboarding checklist; startOnboarding makes one"
+            "employeeId",
+            _("{full_name} has no onboarding checklist; startOnboarding makes one"),
+            full_name=employee.full_name,
         )
     return checklist_out(checklist)
 
@@ -84,7 +87,9 @@ def toggle_onboarding_item(
     """Mark an onboarding checklist item done (or not done again)."""
     item = services.items_visible(actor=ctx.actor).filter(pk=item_id).first()
     if item is None:
-        raise invalid("itemId", f"no onboarding item {item_id}; getOnboardingChecklist lists them")
+        raise invalid(
+            "itemId", _("no onboarding item {item_id}; getOnboardingChecklist lists them"), item_id=item_id
+        )
     item = services.item_toggle(actor=ctx.actor, item=item, done=done)
     return OnboardingItemOut(
         id=item.pk,
