@@ -248,7 +248,7 @@ def message_resend(*, actor: Actor, message: Message, to: list[str] | None = Non
     require(actor, MailPerm.SEND)
     mailbox = message.mailbox
     if not message.from_address or not mailbox.may_send_as(message.from_address):
-        raise errors.NotAllowedSender(address=message.from_address, mailbox=mailbox.pk)
+        raise errors.NotSentByMailbox(address=message.from_address, mailbox=mailbox.pk, message=message.pk)
     recipients = addresses.many(to, field="to") if to else addresses.many([*message.to, *message.cc])
     original = sync.parse(sending.fetch_raw(message))
     for header in ("Message-ID", "Date", "Bcc"):
@@ -363,6 +363,7 @@ def reply_send(
     """A reply sent at once from `mailbox` for another area, which checked its own permission (a
     ticket's agent): to `reply_to` (quoted, with In-Reply-To and References), or, with no message
     of theirs to answer (a phone ticket), threaded on the Message-IDs sent before (`earlier`)."""
+    to = addresses.one(to)
     letter = sending.Letter(sender=mailbox.address, to=[to], subject=subject, text=text, reply_to=reply_to)
     composed = sending.compose(mailbox, letter)
     if reply_to is None and earlier:
