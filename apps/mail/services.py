@@ -14,7 +14,7 @@ from apps.accounts.models import person
 from apps.core import encryption
 from apps.core.actors import Actor, require
 from apps.core.errors import AppError, invalid
-from apps.mail import addresses, errors, sending, sync
+from apps.mail import addresses, errors, organize, selectors, sending, sync
 from apps.mail.models import Draft, Mailbox, MailboxMember, Message, Outgoing, Signature
 from apps.mail.permissions import MailPerm
 
@@ -177,6 +177,49 @@ def signature_set(*, actor: Actor, mailbox: Mailbox, text: str) -> Signature:
 def _signature_text(actor: Actor, mailbox: Mailbox) -> str:
     found = signature_of(actor=actor, mailbox=mailbox)
     return found.text if found else ""
+
+
+# --- putting messages in order ----------------------------------------------------------------
+
+ORGANIZE = ("read", "unread", "flag", "unflag", "archive", "trash", "move")
+
+
+def messages_organize(*, actor: Actor, messages: list[Message], action: str, folder: str = "") -> int:
+    """Marks messages read or unread, flags or unflags them, or moves them (to the Archive or
+    Trash folder by role, or to `folder`), on the server and in the copy; how many changed.
+    The target folder is checked in every mailbox before anything is changed."""
+    require(actor, MailPerm.EDIT)
+    if action == "move" and not folder.strip():
+        raise invalid("folder", _("name the folder to move to (getInboxFolders)"))
+    by_mailbox: dict[int, list[Message]] = {}
+    for message in messages:
+        by_mailbox.setdefault(message.mailbox_id, []).append(message)
+    targets = {}
+    if action in ("archive", "trash", "move"):
+        name = folder if action == "move" else action
+        targets = {
+            pk: selectors.folder_named(mailbox=rows[0].mailbox, name=name) for pk, rows in by_mailbox.items()
+        }
+    changed = 0
+    for pk, rows in by_mailbox.items():
+        mailbox = rows[0].mailbox
+        if pk in targets:
+            changed += organize.move(mailbox, rows, targets[pk])
+        else:
+            flag = organize.FLAGGED if action in ("flag", "unflag") else organize.SEEN
+            changed += organize.set_flag(mailbox, rows, flag, on=action in ("read", "flag"))
+    return changed
+
+
+def message_opened(*, message: Message) -> None:
+    """A message read through a tool is marked read, as a mail client does; a server out of
+    reach leaves it unread (the reading itself never fails for it)."""
+    if not message.unread:
+        return
+    try:
+        organize.set_flag(message.mailbox, [message], organize.SEEN, on=True)
+    except AppError as error:
+        logger.warning("message %s: not marked read (%s)", message.pk, error.code)
 
 
 # --- sending ---------------------------------------------------------------------------------

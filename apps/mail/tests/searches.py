@@ -40,4 +40,9 @@ REQUESTS += [
     ("resend the invoice email that bounced", "resendEmail"),
     ("what signature do I use on emails", "getEmailSignature"),
     ("open the email settings page", "openInboxSettings"),
+    ("archive that email from the supplier", "manageEmail"),
+    ("mark this message as unread so I come back to it", "manageEmail"),
+    ("move the invoice emails to the Accounts folder", "manageEmail"),
+    ("send the reply draft to the landlord now", "sendEmail"),
+    ("ok send that email", "sendEmail"),
 ]

@@ -60,13 +60,15 @@ def test_the_area_has_spec_s_twelve_tools_its_own_two_and_platform_s_deletedraft
         "getInboxMessages",
         "listDrafts",
         "listInboxes",
+        "manageEmail",
         "openInboxSettings",
         "resendEmail",
+        "sendEmail",
         "updateDraft",
         "updateEmailSignature",
     ]
     high_risk = {spec.name for spec in MAIL_TOOLS if "HIGH RISK" in spec.definition["description"]}
-    assert high_risk == {"forwardEmail", "resendEmail"}
+    assert high_risk == {"forwardEmail", "resendEmail", "sendEmail"}
 
 
 @pytest.mark.parametrize("spec", MAIL_TOOLS, ids=lambda spec: spec.name)
