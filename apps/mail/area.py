@@ -24,8 +24,10 @@ area = areas.declare(
         "findAndReadEmail": (
             "find open read an email message in my inbox by subject sender, what someone said in their email"
         ),
+        "manageEmail": "archive trash move mark read unread flag star put in a folder",
         "forwardEmail": "forward pass on send on an email to a colleague accounting",
         "resendEmail": "resend send that email again never arrived did not get it",
+        "sendEmail": "send off my draft reply now",
         "listDrafts": "unsent emails drafts I am writing",
         "getDraft": "show me open read one draft email reply",
         "updateDraft": (
@@ -43,6 +45,7 @@ area = areas.declare(
             "findAndReadEmail",
             "updateDraft",
             "getInboxFolders",
+            "manageEmail",
         ),
         "sales": ("findAndReadEmail",),
         "people": ("getInboxMessages", "findAndReadEmail", "updateDraft"),
@@ -57,7 +60,14 @@ area = areas.declare(
             "getDraft",
             "deleteDraft",
         ),
-        "marketing": ("updateDraft", "listDrafts", "getDraft", "getEmailSignature", "updateEmailSignature"),
+        "marketing": (
+            "updateDraft",
+            "sendEmail",
+            "listDrafts",
+            "getDraft",
+            "getEmailSignature",
+            "updateEmailSignature",
+        ),
         "admin": ("openInboxSettings",),
     },
     nav=[NavItem("mail", _("Mail"), "mail:settings", MailPerm.VIEW, order=36)],
