@@ -62,6 +62,7 @@ area = areas.declare(
             "groupaccounts.GroupAccount",
             title="name",
             carries=("file", "document"),
+            search=("name", "description", "industry", "website"),
         )
     ],
     catalogue_title="Group Accounts",
