@@ -88,10 +88,14 @@ def _searched_kind(key: str) -> Kind:
     return kind
 
 
+def may_search(actor: Actor, kind: Kind) -> bool:
+    """Whether `actor` may see records of `kind` at all (its area's permission to view)."""
+    return bool(kind.model_class.access.may(actor, "view"))  # type: ignore[attr-defined]
+
+
 def _search_kind(actor: Actor, kind: Kind, words: list[str], limit: int) -> Found | None:
     model = kind.model_class
-    access = model.access  # type: ignore[attr-defined]
-    if not access.may(actor, "view"):
+    if not may_search(actor, kind):
         return None
     rows = text_search.matching(model.objects.restrict(actor, "view"), " ".join(words), kind.search)  # type: ignore[attr-defined]
     short, long = _fields_by_length(kind)
