@@ -68,7 +68,8 @@ def test_a_not_kind_must_be_a_record_of_its_area_that_is_no_kind_and_say_why():
     hr = areas.get("hr")
     assert hr is not None
     wrong = replace(
-        hr, not_kinds={**hr.not_kinds, "hr.Employee": "a kind", "contacts.Contact": "not ours", "hr.Nope": "x"}
+        hr,
+        not_kinds={**hr.not_kinds, "hr.Employee": "a kind", "contacts.Contact": "not ours", "hr.Nope": "x"},
     )
     areas._areas["hr"] = replace(wrong, not_kinds={**wrong.not_kinds, "hr.TimeEntry": " "})
     try:
@@ -111,12 +112,18 @@ def test_a_kind_resolves_names_and_opens_a_record_only_for_who_may_see_it(kind, 
     model, made = _rows(kind, people)
     content_type = kind.content_type().pk
     for role, person in people.items():
-        seen = set(model.objects.restrict(person).filter(pk__in=[row.pk for row in made]).values_list("pk", flat=True))
+        seen = set(
+            model.objects.restrict(person)
+            .filter(pk__in=[row.pk for row in made])
+            .values_list("pk", flat=True)
+        )
         for row in made:
             found = kinds.visible(actor=person, content_type_id=content_type, object_id=row.pk)
             assert (found is not None) == (row.pk in seen), f"{kind.key} {row.pk} as the {role}"
             if found is not None:
-                assert found.type == kind.key and found.title == kind.title_of(model._base_manager.get(pk=row.pk))
+                assert found.type == kind.key and found.title == kind.title_of(
+                    model._base_manager.get(pk=row.pk)
+                )
                 if kind.url is not None:
                     assert kind.url(found.instance).startswith("/settings/")
 
@@ -222,3 +229,63 @@ def test_the_search_is_quick_on_the_demo_data(people, django_assert_max_num_quer
 
 def test_each_searched_model_is_a_model():
     assert all(apps.get_model(kind.model) for kind in SEARCHED)
+
+
+def test_the_page_lists_by_kind_with_links_what_the_reader_may_see(people, plans, acme_client):
+    private, shared = plans
+    deal = DealFactory(actor=people["member"], title="Quokka renewal")
+    acme_client.force_login(people["viewer"])
+
+    page = acme_client.get(reverse("search:workspace"), {"q": "quokka"})
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert f'href="{reverse("documents:detail", kwargs={"document_id": shared.pk})}"' in text
+    assert f'href="{reverse("deals:detail", kwargs={"deal_id": deal.pk})}"' in text
+    assert (
+        "Quokka plan" not in text
+        and str(reverse("documents:detail", kwargs={"document_id": private.pk})) not in text
+    )
+    assert 'id="found-document"' in text and 'id="found-deal"' in text
+    # The menu's box keeps the words asked.
+    assert 'name="q" value="quokka"' in text
+
+    acme_client.force_login(people["member"])
+    only_documents = acme_client.get(reverse("search:workspace"), {"q": "quokka", "kind": "document"})
+    text = only_documents.content.decode()
+    assert "Quokka plan" in text and 'id="found-deal"' not in text
+
+
+def test_the_page_asks_for_a_sign_in_and_finds_nothing_without_words(people, acme_client):
+    assert acme_client.get(reverse("search:workspace"), {"q": "quokka"}).status_code == 302
+    acme_client.force_login(people["viewer"])
+    empty = acme_client.get(reverse("search:workspace"))
+    assert empty.status_code == 200 and 'class="found-kind"' not in empty.content.decode()
+
+
+def test_the_tool_answers_what_the_page_shows_for_each_person(people, plans):
+    from apps.catalogue.testing import ok, refused
+    from apps.tenancy import links
+
+    private, shared = plans
+    mine = ok(people["member"], "searchWorkspace", {"query": "quokka", "kinds": ["document"]})
+    assert mine["total"] == 2 and [group["kind"] for group in mine["kinds"]] == ["document"]
+    assert {record["id"] for record in mine["kinds"][0]["records"]} == {private.pk, shared.pk}
+
+    theirs = ok(people["viewer"], "searchWorkspace", {"query": "quokka"})
+    [documents_seen] = [group for group in theirs["kinds"] if group["kind"] == "document"]
+    assert documents_seen == {
+        "kind": "document",
+        "label": str(kinds.registered("document").label),
+        "total": 1,
+        "records": [
+            {
+                "id": shared.pk,
+                "title": "Quokka summary",
+                "url": links.page("documents:detail", document_id=shared.pk),
+            }
+        ],
+    }
+    assert "Quokka plan" not in str(theirs)
+    assert "spaceship" in refused(
+        people["viewer"], "searchWorkspace", {"query": "quokka", "kinds": ["spaceship"]}
+    )
