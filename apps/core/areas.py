@@ -167,12 +167,12 @@ def kind_problems() -> list[str]:
             )
     for area in all_areas():
         for label, reason in sorted(area.not_kinds.items()):
-            model = declared.get(label)
-            if model is None or model._meta.app_label != area.app:
+            named = declared.get(label)
+            if named is None or named._meta.app_label != area.app:
                 problems.append(
                     f"area {area.key!r} declares {label!r} not a kind, but it is no record of its app"
                 )
-            elif record_kinds.kind_of_model(model) is not None:
+            elif record_kinds.kind_of_model(named) is not None:
                 problems.append(f"area {area.key!r} declares {label!r} not a kind, but it is one")
             elif not reason.strip():
                 problems.append(f"area {area.key!r} declares {label!r} not a kind without saying why")
