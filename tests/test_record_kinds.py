@@ -24,7 +24,7 @@ from apps.core.factories import access_builders
 from apps.core.kinds import finding
 from apps.core.records import Visibility
 from apps.deals.tests.factories import DealFactory
-from apps.documents import services as documents
+from apps.documents.tests.factories import DocumentFactory
 
 # Records a person links, watches or finds, area by area: each of these is a kind.
 EXPECTED = {
@@ -84,8 +84,9 @@ def test_a_not_kind_must_be_a_record_of_its_area_that_is_no_kind_and_say_why():
     ]
 
 
-def test_the_search_reads_only_a_records_own_text_fields_that_every_reader_may_read():
+def test_the_search_reads_only_a_records_own_text_fields_that_every_reader_may_read(monkeypatch):
     from apps.core import checks
+    from apps.hr.models import Employee
 
     assert [problem for problem in checks.check_record_kinds() if problem.id == "atrium.E007"] == []
     employee = kinds.registered("employee")
@@ -94,8 +95,17 @@ def test_the_search_reads_only_a_records_own_text_fields_that_every_reader_may_r
         "record kind 'employee' searches 'department__name': hr.Employee has no field 'department__name' "
         "of its own",
         "record kind 'employee' searches 'start_date': hr.Employee.start_date is not a text field",
-        "record kind 'employee' searches 'restricted': hr.Employee has no field 'restricted' of its own",
+        "record kind 'employee' searches 'restricted': hr.Employee.restricted is not a text field",
         "record kind 'employee' searches 'nope': hr.Employee has no field 'nope' of its own",
+    ]
+    # A text field the access keeps to a permission is read by the search for nobody.
+    monkeypatch.setattr(
+        Employee,
+        "access",
+        replace(Employee.access, fields={**Employee.access.fields, "job_title": "hr.restricted"}),
+    )
+    assert finding.search_problems(employee) == [
+        "record kind 'employee' searches 'job_title', which its access restricts"
     ]
 
 
@@ -162,11 +172,9 @@ def test_the_search_finds_names_and_counts_only_what_each_person_may_see(kind, p
 
 @pytest.fixture
 def plans(people):
-    member = people["member"]
-    return (
-        documents.document_create(actor=member, title="Quokka plan", visibility=Visibility.PRIVATE),
-        documents.document_create(actor=member, title="Quokka summary"),
-    )
+    """The member's private plan, and a summary everyone may see (Documents' own factory)."""
+    private = DocumentFactory(actor=people["member"], title="Quokka plan", visibility=Visibility.PRIVATE)
+    return private, DocumentFactory(actor=people["member"], title="Quokka summary")
 
 
 def test_another_persons_private_record_is_never_found_named_or_counted(people, plans):

@@ -198,7 +198,7 @@ def search_workspace(
     query: Annotated[str, Field(min_length=1, max_length=200, description="Words the records hold")],
     kinds: Annotated[
         list[Annotated[str, Field(max_length=64)]] | None,
-        Field(max_length=50, description="Only these kinds (keys such as contact, deal, ticket)"),
+        Field(max_length=50, description="Only these kinds (keys such as contact, deal, ticket); none: all"),
     ] = None,
     limit: Annotated[
         int, Field(ge=1, le=finding.MAX_LIMIT, description="Records per kind (1-50)")
@@ -207,7 +207,7 @@ def search_workspace(
     """Find records of every kind you may open (contacts, deals, documents, tickets, invoices,
     employees, events...) by the words they hold, grouped by kind, best first. Use it when you do
     not know which area holds something."""
-    found = finding.search(ctx.actor, query, kinds=kinds, limit=limit)
+    found = finding.search(ctx.actor, query, kinds=kinds or None, limit=limit)
     origin = links.site_origin()
     return WorkspaceSearchOut(
         query=query,
