@@ -180,6 +180,7 @@ area = areas.declare(
         Kind(
             "sales_document",
             "accounting.SalesDocument",
+            named=_("Invoice, quote or credit note"),
             title=sales_title,
             person_email="customer_email",
             search=("number", "customer_name", "customer_email", "reference", "notes"),
@@ -190,7 +191,13 @@ area = areas.declare(
             title=bill_title,
             search=("supplier_name", "reference", "notes"),
         ),
-        Kind("registered_company", "accounting.RegisteredCompany", title="name", search=("name", "number")),
+        Kind(
+            "registered_company",
+            "accounting.RegisteredCompany",
+            title="name",
+            search=("name", "number"),
+            named=_("Registered company"),
+        ),
     ],
     not_kinds={
         "accounting.Charge": "billable work waiting for an invoice (listUnclaimedCharges), then its line",

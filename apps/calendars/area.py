@@ -61,6 +61,7 @@ area = areas.declare(
         Kind(
             "calendar_event",
             "calendars.Event",
+            named=_("Calendar event"),
             url=page("calendars:event", "event_id"),
             search=("title", "location", "description"),
         ),

@@ -215,7 +215,7 @@ def search_workspace(
         kinds=[
             KindFound(
                 kind=group.kind.key,
-                label=str(group.kind.label),
+                label=group.kind.name,
                 total=group.total,
                 records=[
                     RecordFound(id=hit.id, title=hit.title, url=origin + hit.url if hit.url else None)

@@ -57,11 +57,18 @@ area = areas.declare(
         Kind(
             "deal_pipeline",
             "deals.Pipeline",
+            named=_("Deals pipeline"),
             title="name",
             url=page("deals:board", anchor="pipeline-"),
             search=("name", "description"),
         ),
-        Kind("reachout_campaign", "deals.ReachoutCampaign", title="name", search=("name",)),
+        Kind(
+            "reachout_campaign",
+            "deals.ReachoutCampaign",
+            title="name",
+            search=("name",),
+            named=_("Reach-out campaign"),
+        ),
         Kind("deal_finder", "deals.DealFinder", title="name", search=("name",)),
     ],
     not_kinds={

@@ -147,7 +147,7 @@ area = areas.declare(
             url=page("hr:hiring"),
             search=("name", "description", "location"),
         ),
-        Kind("hr_policy", "hr.Policy", search=("title",)),
+        Kind("hr_policy", "hr.Policy", search=("title",), named=_("HR policy")),
     ],
     not_kinds={
         "hr.Grievance": "confidential to who handles grievances: a link or a result elsewhere would carry it",

@@ -71,12 +71,13 @@ area = areas.declare(
         Kind(
             "email",
             "mail.Message",
+            named=_("E-mail"),
             title=message_title,
             person_email="from_address",
             search=("subject", "sender", "text"),
         ),
         # A conversation to point at (its messages are what the search finds).
-        Kind("email_thread", "mail.Thread", title="subject"),
+        Kind("email_thread", "mail.Thread", title="subject", named=_("E-mail thread")),
     ],
     not_kinds={
         "mail.Mailbox": "a connection to a mail server, set up on the Mail page; its messages are records",

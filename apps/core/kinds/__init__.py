@@ -81,6 +81,9 @@ class Kind:
     # The record's own text fields the workspace-wide search reads (apps.core.kinds.finding);
     # none: the search leaves the kind out.
     search: tuple[str, ...] = field(default=())
+    # What the search calls the kind where its model's label says too little beside other areas'
+    # ("Calendar event" beside Events' "Event"); the label is what errors say, and stays.
+    named: Any = ""
 
     @property
     def model_class(self) -> type[models.Model]:
@@ -91,6 +94,10 @@ class Kind:
         model = self.model_class
         access = getattr(model, "access", None)
         return access.label_of(model) if access is not None else str(model._meta.verbose_name).capitalize()
+
+    @property
+    def name(self) -> str:
+        return str(self.named) if self.named else self.label
 
     def content_type(self) -> ContentType:
         return ContentType.objects.get_for_model(self.model_class)

@@ -74,7 +74,7 @@ def search(
         return []
     limit = max(1, min(limit, MAX_LIMIT))
     found = [group for kind in chosen if (group := _search_kind(actor, kind, words, limit)) is not None]
-    return sorted(found, key=lambda group: (-group.hits[0].rank, str(group.kind.label)))
+    return sorted(found, key=lambda group: (-group.hits[0].rank, group.kind.name))
 
 
 def _searched_kind(key: str) -> Kind:
