@@ -204,9 +204,8 @@ def search_workspace(
         int, Field(ge=1, le=finding.MAX_LIMIT, description="Records per kind (1-50)")
     ] = finding.LIMIT,
 ) -> WorkspaceSearchOut:
-    """Find records of every kind you may open (contacts, deals, documents, tickets, invoices,
-    employees, events...) by the words they hold, grouped by kind, best first. Use it when you do
-    not know which area holds something."""
+    """Find records you may open by the words they hold, across every area, grouped by kind.
+    When you do not know which area holds something; searchTools finds tools, not records."""
     found = finding.search(ctx.actor, query, kinds=kinds or None, limit=limit)
     origin = links.site_origin()
     return WorkspaceSearchOut(

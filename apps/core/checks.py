@@ -71,6 +71,10 @@ def check_record_kinds(app_configs: Any = None, **kwargs: Any) -> list[checks.Ch
 
     problems: list[checks.CheckMessage] = []
     for kind in kinds.all_kinds():
+        if permissions.get_area(kind.area) is None:
+            problems.append(
+                checks.Error(f"record kind {kind.key!r} belongs to no declared area", id="atrium.E005")
+            )
         try:
             apps.get_model(kind.model)
         except (LookupError, ValueError):
@@ -78,10 +82,6 @@ def check_record_kinds(app_configs: Any = None, **kwargs: Any) -> list[checks.Ch
                 checks.Error(f"record kind {kind.key!r} names no model {kind.model!r}", id="atrium.E004")
             )
             continue
-        if permissions.get_area(kind.area) is None:
-            problems.append(
-                checks.Error(f"record kind {kind.key!r} belongs to no declared area", id="atrium.E005")
-            )
         problems += [checks.Error(problem, id="atrium.E007") for problem in finding.search_problems(kind)]
     problems += [checks.Error(problem, id="atrium.E006") for problem in areas.kind_problems()]
     return problems
