@@ -224,7 +224,7 @@ area = areas.declare(
         # Reading scanned bills: the Tesseract program and the languages it reads ("eng+deu").
         "ATRIUM_ACCOUNTING_TESSERACT": env.str("ATRIUM_ACCOUNTING_TESSERACT", "tesseract"),
         "ATRIUM_ACCOUNTING_OCR_LANGUAGES": env.str("ATRIUM_ACCOUNTING_OCR_LANGUAGES", "eng"),
-        # Sync to an outside ledger (apps.accounting.sync): "xero" speaks the Xero Accounting API
+        # Sync to an outside ledger (apps.accounting.services.sync): "xero" speaks the Xero Accounting API
         # at ATRIUM_ACCOUNTING_SYNC_URL with an OAuth2 bearer token and the organisation's tenant
         # id; with no token sync is off.
         "ATRIUM_ACCOUNTING_SYNC_PROVIDER": env.str("ATRIUM_ACCOUNTING_SYNC_PROVIDER", "xero"),
