@@ -1,15 +1,23 @@
 """The Email Inbox area, as the rest of the service knows it (apps.core.areas). Its app is the
 one mail app (apps.mail); the mail tools of other areas are doors onto the same services."""
 
+from typing import Any
+
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import areas, env
+from apps.core.kinds import Kind
 from apps.core.navigation import NavItem
 from apps.mail.permissions import MailPerm
 from apps.mail.sources import MailMessages
 
 MB = 1024 * 1024
+
+
+def message_title(message: Any) -> str:
+    return message.subject or message.sender
+
 
 area = areas.declare(
     key="emailinbox",
@@ -72,6 +80,26 @@ area = areas.declare(
     },
     nav=[NavItem("mail", _("Mail"), "mail:settings", MailPerm.VIEW, order=36)],
     message_sources=[MailMessages()],
+    kinds=[
+        # Read by the people of its mailbox alone; links to one from someone go when their data is erased.
+        Kind(
+            "email",
+            "mail.Message",
+            named=_("E-mail"),
+            title=message_title,
+            person_email="from_address",
+            search=("subject", "sender", "text"),
+        ),
+        # A conversation to point at (its messages are what the search finds).
+        Kind("email_thread", "mail.Thread", title="subject", named=_("E-mail thread")),
+    ],
+    not_kinds={
+        "mail.Mailbox": "a connection to a mail server, set up on the Mail page; its messages are records",
+        "mail.Folder": "a folder of a mailbox, opened by getInboxFolders",
+        "mail.Draft": "an unsent message, its author's work in progress (listDrafts)",
+        "mail.Signature": "a person's sign-off in a mailbox",
+        "mail.Outgoing": "a message on its way out (the outbox), the service's delivery alone",
+    },
     periodic={
         # Each mailbox is polled from its cursor (UIDVALIDITY, UIDNEXT per folder) every minute.
         "sync-mailboxes": areas.Periodic("apps.mail.tasks.sync_mailboxes", crontab(minute="*")),
