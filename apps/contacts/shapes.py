@@ -10,6 +10,7 @@ from apps.catalogue.shapes import From, Out, PersonRef, ShareOut
 from apps.contacts import selectors
 from apps.contacts.models import (
     Contact,
+    ContactConflict,
     KeyContact,
 )
 
@@ -27,6 +28,12 @@ class ContactRef(Out):
         """The reference to contact `pk` of `contacts` (read by id), None when there is none."""
         found = contacts.get(pk) if pk is not None else None
         return cls.of_record(found) if found is not None else None
+
+    @classmethod
+    def shown(cls, contact: Contact, seen: set[int]) -> "ContactRef":
+        """The contact, or, when its id is not among those the reader may see (`seen`), a
+        reference that says there is one and not which (id 0, no kind, no name)."""
+        return cls.of_record(contact) if contact.pk in seen else cls(id=0, kind="", display_name="")
 
 
 class Address(Out):
@@ -85,6 +92,25 @@ class ConflictOut(Out):
     note: str
     created_at: datetime
     resolved_at: datetime | None
+
+    @classmethod
+    def seen_by(cls, conflicts: list[ContactConflict], reader: Any) -> "list[ConflictOut]":
+        """The possible duplicates as `reader` may read them: a look-alike they may not see is
+        there, unnamed (a warning about a private contact says there is one, never whose)."""
+        ids = {pk for conflict in conflicts for pk in (conflict.contact_id, conflict.other_id)}
+        seen = set(
+            Contact.objects.restrict(reader, trash="include").filter(pk__in=ids).values_list("pk", flat=True)
+            if ids
+            else ()
+        )
+        return [
+            cls.of_record(
+                conflict,
+                contact=ContactRef.shown(conflict.contact, seen),
+                other=ContactRef.shown(conflict.other, seen),
+            )
+            for conflict in conflicts
+        ]
 
 
 class KeyContactOut(Out):
@@ -158,7 +184,7 @@ class ContactOut(Out):
             health=health_status(contact),
             data=contact.data or {},
             key_contacts=[KeyContactOut.of_record(key) for key in keys],
-            open_conflicts=[ConflictOut.of_record(conflict) for conflict in conflicts],
+            open_conflicts=ConflictOut.seen_by(conflicts, actor),
             open_conflict_count=count,
             archived_at=contact.deleted_at,
             merged_into=ContactRef.among(refs, contact.merged_into_id),

@@ -1,10 +1,14 @@
 """Export and erasure of one person's data reach every Deals Pipeline model that holds any
-(docs/privacy.md); everyone else's rows stay."""
+(docs/privacy.md); everyone else's rows stay. A deal names nobody's private contact to others."""
 
 import io
 import json
 
+import pytest
+
 from apps.accounts.models import Role, User
+from apps.catalogue.testing import ok
+from apps.contacts.tests.factories import ContactFactory
 from apps.core import sharing
 from apps.datarights.personal_data import personal_data_erase, personal_data_export
 from apps.deals import services
@@ -50,3 +54,16 @@ def test_export_and_erasure_reach_every_deals_model(acme, people):
     assert Deal.objects.get(pk=theirs.pk).owner_id == admin.pk
     logged = Activity.objects.get(deal=mine, summary="Called the buyer")
     assert logged.owner_id is None
+
+
+@pytest.mark.parametrize("reader", ["member", "viewer"])
+def test_a_deal_does_not_name_a_private_contact(people, reader):
+    owner = people["owner"]
+    contact = ContactFactory(actor=owner, first_name="Zanzibar", last_name="Quill", visibility="private")
+    deal = DealFactory(actor=owner, pipeline=PipelineFactory(actor=people["admin"]), contact_id=contact.pk)
+
+    answer = ok(people[reader], "getDeal", {"dealId": deal.pk})
+
+    assert "Zanzibar" not in json.dumps(answer)
+    assert answer["contact"] == {"id": contact.pk, "name": ""}
+    assert ok(owner, "getDeal", {"dealId": deal.pk})["contact"]["name"] == "Zanzibar Quill"
