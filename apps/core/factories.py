@@ -121,3 +121,45 @@ def access_builders() -> dict[str, AccessBuilder]:
 
     autodiscover_modules("tests.factories")
     return dict(_access_builders)
+
+
+# --- an owner's private records for the privacy sweep (tests/test_privacy_sweep.py) ---------------
+
+
+@dataclass
+class PrivateRows:
+    """An owner's private records of one area, and records linked to them or made from them
+    (a workspace contact a private document is linked to, the copy of a private file), with the
+    marker in every text field: each record under the names of the arguments that take its id
+    (`{"contactId": [...], "entityId": [...]}`), for the readers' calls."""
+
+    records: dict[str, list[Any]] = field(default_factory=dict)
+
+    def add(self, *names: str, record: Any) -> Any:
+        for name in names:
+            self.records.setdefault(name, []).append(record)
+        return record
+
+
+# make(people, marker, rows): adds the area's records, made by people["owner"], to `rows`.
+PrivacyBuilder = Callable[[dict[str, Any], str, PrivateRows], None]
+_privacy_builders: dict[str, PrivacyBuilder] = {}
+
+
+def privacy_rows(area: str) -> Callable[[PrivacyBuilder], PrivacyBuilder]:
+    """Registers the function that makes an area's private records for the privacy sweep, in
+    the area's tests/factories.py: every area with private records (a model with a visibility,
+    or rows their owners' alone) has one."""
+
+    def decorator(function: PrivacyBuilder) -> PrivacyBuilder:
+        _privacy_builders[area] = function
+        return function
+
+    return decorator
+
+
+def privacy_builders() -> dict[str, PrivacyBuilder]:
+    from django.utils.module_loading import autodiscover_modules
+
+    autodiscover_modules("tests.factories")
+    return dict(_privacy_builders)

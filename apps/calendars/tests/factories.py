@@ -22,7 +22,7 @@ from apps.calendars import services
 from apps.calendars.models import Attendee, Calendar, Event
 from apps.catalogue.testing import listed
 from apps.core import recurrence
-from apps.core.factories import AccessRows, access_rows, private_rows
+from apps.core.factories import AccessRows, PrivateRows, access_rows, privacy_rows, private_rows
 from apps.core.records import Visibility
 
 
@@ -112,3 +112,19 @@ def _events(people: dict[str, Any]) -> AccessRows:
             person, "searchCalendarEvents", {"limit": 100}, key="eventId", first="getCalendarSummary"
         ),
     )
+
+
+@privacy_rows("calendars")
+def _private(people: dict[str, Any], marker: str, rows: PrivateRows) -> None:
+    """The owner's private calendar and an event on it."""
+    owner = people["owner"]
+    calendar = CalendarFactory(owner=owner, name=f"{marker} calendar", visibility=Visibility.PRIVATE)
+    rows.add("calendarId", record=calendar)
+    event = EventFactory(
+        organizer=owner,
+        calendar=calendar,
+        title=f"{marker} meeting",
+        description=f"{marker} description",
+        location=f"{marker} location",
+    )
+    rows.add("eventId", "entityId", record=event)

@@ -11,7 +11,16 @@ import factory
 from django.utils import timezone
 
 from apps.catalogue.testing import listed
-from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered, private_rows
+from apps.core.factories import (
+    AccessRows,
+    PrivateRows,
+    ServiceFactory,
+    access_rows,
+    fake,
+    numbered,
+    privacy_rows,
+    private_rows,
+)
 from apps.deals import services
 from apps.deals.models import Deal, DealFinder, Pipeline, ReachoutCampaign
 
@@ -177,3 +186,19 @@ def _leads(people: dict[str, Any]) -> AccessRows:
         return FoundLead.objects.create(finder=finder, key=f"lead:{uuid.uuid4().hex}", source="provider")
 
     return _owned(people, _finder, lead)
+
+
+@privacy_rows("deals")
+def _private(people: dict[str, Any], marker: str, rows: PrivateRows) -> None:
+    """The owner's private deal, and a deal (the workspace's) with the owner's private contact."""
+    from apps.contacts.tests.factories import ContactFactory
+
+    owner = people["owner"]
+    pipeline = PipelineFactory(actor=owner)
+    rows.add("pipelineId", record=pipeline)
+    hidden = DealFactory(
+        actor=owner, pipeline=pipeline, title=f"{marker} deal", notes=f"{marker} notes", visibility="private"
+    )
+    rows.add("dealId", "entityId", record=hidden)
+    contact = ContactFactory(actor=owner, first_name=f"{marker} Buyer", visibility="private")
+    rows.add("dealId", "entityId", record=DealFactory(actor=owner, pipeline=pipeline, contact_id=contact.pk))

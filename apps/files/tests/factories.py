@@ -9,10 +9,12 @@ import factory
 from apps.core.factories import (
     AccessRows,
     FolderBaseFactory,
+    PrivateRows,
     ServiceFactory,
     access_rows,
     fake,
     numbered,
+    privacy_rows,
     private_rows,
 )
 from apps.files import services
@@ -46,3 +48,18 @@ def _folders(people: dict[str, Any]) -> AccessRows:
 @access_rows("files.File")
 def _files(people: dict[str, Any]) -> AccessRows:
     return private_rows(people, lambda actor, visibility: FileFactory(actor=actor, visibility=visibility))
+
+
+@privacy_rows("files")
+def _private(people: dict[str, Any], marker: str, rows: PrivateRows) -> None:
+    """The owner's private file, and its copy."""
+    owner = people["owner"]
+    file = FileFactory(
+        actor=owner,
+        name=f"{marker}.txt",
+        text=f"{marker} text",
+        description=f"{marker} description",
+        visibility="private",
+    )
+    rows.add("fileId", "entityId", "id", record=file)
+    rows.add("fileId", "entityId", "id", record=services.file_copy(actor=owner, file=file, folder=None))

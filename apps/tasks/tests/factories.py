@@ -8,7 +8,15 @@ from typing import Any
 import factory
 
 from apps.catalogue.testing import listed
-from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered
+from apps.core.factories import (
+    AccessRows,
+    PrivateRows,
+    ServiceFactory,
+    access_rows,
+    fake,
+    numbered,
+    privacy_rows,
+)
 from apps.core.sharing import change
 from apps.tasks import services
 from apps.tasks.models import Task
@@ -73,3 +81,28 @@ def _scheduled(people: dict[str, Any]) -> AccessRows:
         everyone=[everyone],
         listed=lambda person: listed(person, "listScheduledTasks", {"limit": 100}),
     )
+
+
+@privacy_rows("tasks")
+def _private(people: dict[str, Any], marker: str, rows: PrivateRows) -> None:
+    """The owner's private task and template, and a file combined from a private one."""
+    from apps.files.tests.factories import FileFactory
+    from apps.tasks.files import files_combine
+
+    owner = people["owner"]
+    steps = [{"title": f"{marker} step", "checklist": [f"{marker} item"]}]
+    for template in (False, True):
+        task = TaskFactory(
+            actor=owner,
+            title=f"{marker} task",
+            description=f"{marker} description",
+            steps=steps,
+            is_template=template,
+            visibility="private",
+        )
+        rows.add("taskId", "templateId", "entityId", record=task)
+        rows.add("stepId", record=task.steps.first())
+    hidden = FileFactory(actor=owner, name=f"{marker}-part.txt", text=f"{marker} text", visibility="private")
+    shown = FileFactory(actor=owner, name="part.txt", text="open")
+    combined, _how = files_combine(actor=owner, file_ids=[shown.pk, hidden.pk], name=f"{marker}-both.txt")
+    rows.add("fileId", "entityId", record=combined)
