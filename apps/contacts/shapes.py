@@ -30,10 +30,10 @@ class ContactRef(Out):
         return cls.of_record(found) if found is not None else None
 
     @classmethod
-    def shown(cls, contact: Contact, seen: set[int]) -> "ContactRef":
-        """The contact, or, when its id is not among those the reader may see (`seen`), a
-        reference that says there is one and not which (id 0, no kind, no name)."""
-        return cls.of_record(contact) if contact.pk in seen else cls(id=0, kind="", display_name="")
+    def shown(cls, contact: Contact, seen: bool) -> "ContactRef":
+        """The contact, or, to a reader who may not see it, a reference that says there is one
+        and not which (id 0, no kind, no name)."""
+        return cls.of_record(contact) if seen else cls(id=0, kind="", display_name="")
 
 
 class Address(Out):
@@ -94,23 +94,15 @@ class ConflictOut(Out):
     resolved_at: datetime | None
 
     @classmethod
-    def seen_by(cls, conflicts: list[ContactConflict], reader: Any) -> "list[ConflictOut]":
-        """The possible duplicates as `reader` may read them: a look-alike they may not see is
-        there, unnamed (a warning about a private contact says there is one, never whose)."""
-        ids = {pk for conflict in conflicts for pk in (conflict.contact_id, conflict.other_id)}
-        seen = set(
-            Contact.objects.restrict(reader, trash="include").filter(pk__in=ids).values_list("pk", flat=True)
-            if ids
-            else ()
+    def of(cls, conflict: ContactConflict) -> "ConflictOut":
+        """A possible duplicate `read_by` its reader (apps.contacts.selectors): a look-alike they
+        may not see is there, unnamed (a warning about a private contact says there is one,
+        never whose)."""
+        return cls.of_record(
+            conflict,
+            contact=ContactRef.shown(conflict.contact, conflict.contact_seen),  # type: ignore[attr-defined]
+            other=ContactRef.shown(conflict.other, conflict.other_seen),  # type: ignore[attr-defined]
         )
-        return [
-            cls.of_record(
-                conflict,
-                contact=ContactRef.shown(conflict.contact, seen),
-                other=ContactRef.shown(conflict.other, seen),
-            )
-            for conflict in conflicts
-        ]
 
 
 class KeyContactOut(Out):
@@ -164,7 +156,7 @@ class ContactOut(Out):
         # e-mail address.)
         shares, any_open = selectors.answer_parts(contact)
         # A contact with many look-alikes must not make every answer about it grow without bound.
-        conflicts, count = selectors.open_conflicts_page(contact, OPEN_CONFLICTS_SHOWN, any_open)
+        conflicts, count = selectors.open_conflicts_page(contact, OPEN_CONFLICTS_SHOWN, any_open, actor)
         refs = selectors.contact_refs(contact)
         keys = (
             list(
@@ -184,7 +176,7 @@ class ContactOut(Out):
             health=health_status(contact),
             data=contact.data or {},
             key_contacts=[KeyContactOut.of_record(key) for key in keys],
-            open_conflicts=ConflictOut.seen_by(conflicts, actor),
+            open_conflicts=[ConflictOut.of(conflict) for conflict in conflicts],
             open_conflict_count=count,
             archived_at=contact.deleted_at,
             merged_into=ContactRef.among(refs, contact.merged_into_id),

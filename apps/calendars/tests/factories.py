@@ -21,8 +21,8 @@ from factory.django import DjangoModelFactory
 from apps.calendars import services
 from apps.calendars.models import Attendee, Calendar, Event
 from apps.catalogue.testing import listed
-from apps.core import recurrence
-from apps.core.factories import AccessRows, PrivateRows, access_rows, privacy_rows, private_rows
+from apps.core import factories, recurrence
+from apps.core.factories import AccessRows, access_rows, private_rows
 from apps.core.records import Visibility
 
 
@@ -114,8 +114,8 @@ def _events(people: dict[str, Any]) -> AccessRows:
     )
 
 
-@privacy_rows("calendars")
-def _private(people: dict[str, Any], marker: str, rows: PrivateRows) -> None:
+@factories.privacy_rows("calendars")
+def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
     """The owner's private calendar and an event on it."""
     owner = people["owner"]
     calendar = CalendarFactory(owner=owner, name=f"{marker} calendar", visibility=Visibility.PRIVATE)

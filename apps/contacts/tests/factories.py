@@ -12,16 +12,8 @@ from typing import Any
 from apps.catalogue.testing import listed, ok
 from apps.contacts import services
 from apps.contacts.models import Contact
-from apps.core.factories import (
-    AccessRows,
-    PrivateRows,
-    ServiceFactory,
-    access_rows,
-    fake,
-    numbered,
-    privacy_rows,
-    private_rows,
-)
+from apps.core import factories
+from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered, private_rows
 
 
 def _create(*, actor: Any, fields: dict[str, Any]) -> Contact:
@@ -54,8 +46,8 @@ def _contacts(people: dict[str, Any]) -> AccessRows:
     return rows
 
 
-@privacy_rows("contacts")
-def _private(people: dict[str, Any], marker: str, rows: PrivateRows) -> None:
+@factories.privacy_rows("contacts")
+def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
     """The owner's private contact, a workspace contact that looks like it (a possible
     duplicate), and one carrying the owner's private document and file."""
     from apps.documents.tests.factories import DocumentFactory

@@ -11,16 +11,8 @@ import factory
 from django.utils import timezone
 
 from apps.catalogue.testing import listed
-from apps.core.factories import (
-    AccessRows,
-    PrivateRows,
-    ServiceFactory,
-    access_rows,
-    fake,
-    numbered,
-    privacy_rows,
-    private_rows,
-)
+from apps.core import factories
+from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered, private_rows
 from apps.deals import services
 from apps.deals.models import Deal, DealFinder, Pipeline, ReachoutCampaign
 
@@ -188,8 +180,8 @@ def _leads(people: dict[str, Any]) -> AccessRows:
     return _owned(people, _finder, lead)
 
 
-@privacy_rows("deals")
-def _private(people: dict[str, Any], marker: str, rows: PrivateRows) -> None:
+@factories.privacy_rows("deals")
+def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
     """The owner's private deal, and a deal (the workspace's) with the owner's private contact."""
     from apps.contacts.tests.factories import ContactFactory
 

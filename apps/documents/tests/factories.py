@@ -4,15 +4,14 @@
 
 from typing import Any
 
+from apps.core import factories
 from apps.core.factories import (
     AccessRows,
     FolderBaseFactory,
-    PrivateRows,
     ServiceFactory,
     access_rows,
     fake,
     numbered,
-    privacy_rows,
     private_rows,
 )
 from apps.documents import services
@@ -50,8 +49,8 @@ def _documents(people: dict[str, Any]) -> AccessRows:
     )
 
 
-@privacy_rows("documents")
-def _private(people: dict[str, Any], marker: str, rows: PrivateRows) -> None:
+@factories.privacy_rows("documents")
+def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
     """The owner's private document, and its PDF in Files."""
     owner = people["owner"]
     document = DocumentFactory(

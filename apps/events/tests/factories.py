@@ -12,16 +12,8 @@ import factory
 from django.utils import timezone
 
 from apps.catalogue.testing import listed
-from apps.core.factories import (
-    AccessRows,
-    PrivateRows,
-    ServiceFactory,
-    access_rows,
-    fake,
-    numbered,
-    privacy_rows,
-    private_rows,
-)
+from apps.core import factories
+from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered, private_rows
 from apps.events import services
 from apps.events.models import Attendee, Event, EventPipeline, HotelBlock
 
@@ -151,8 +143,8 @@ def _blocks(people: dict[str, Any]) -> AccessRows:
     return _with_events(people, lambda actor, event: BlockFactory(actor=actor, event=event))
 
 
-@privacy_rows("events")
-def _private(people: dict[str, Any], marker: str, rows: PrivateRows) -> None:
+@factories.privacy_rows("events")
+def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
     """The owner's private event."""
     event = EventFactory(
         actor=people["owner"], name=f"{marker} summit", venue=f"{marker} hall", visibility="private"

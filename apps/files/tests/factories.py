@@ -6,15 +6,14 @@ from typing import Any
 
 import factory
 
+from apps.core import factories
 from apps.core.factories import (
     AccessRows,
     FolderBaseFactory,
-    PrivateRows,
     ServiceFactory,
     access_rows,
     fake,
     numbered,
-    privacy_rows,
     private_rows,
 )
 from apps.files import services
@@ -50,16 +49,11 @@ def _files(people: dict[str, Any]) -> AccessRows:
     return private_rows(people, lambda actor, visibility: FileFactory(actor=actor, visibility=visibility))
 
 
-@privacy_rows("files")
-def _private(people: dict[str, Any], marker: str, rows: PrivateRows) -> None:
+@factories.privacy_rows("files")
+def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
     """The owner's private file, and its copy."""
     owner = people["owner"]
-    file = FileFactory(
-        actor=owner,
-        name=f"{marker}.txt",
-        text=f"{marker} text",
-        description=f"{marker} description",
-        visibility="private",
-    )
+    text = f"{marker} text"
+    file = FileFactory(actor=owner, name=f"{marker}.txt", text=text, description=text, visibility="private")
     rows.add("fileId", "entityId", "id", record=file)
     rows.add("fileId", "entityId", "id", record=services.file_copy(actor=owner, file=file, folder=None))

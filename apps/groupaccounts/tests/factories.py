@@ -4,15 +4,8 @@
 from typing import Any
 
 from apps.catalogue.testing import listed, ok
-from apps.core.factories import (
-    AccessRows,
-    PrivateRows,
-    ServiceFactory,
-    access_rows,
-    fake,
-    numbered,
-    privacy_rows,
-)
+from apps.core import factories
+from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered
 from apps.groupaccounts import services
 from apps.groupaccounts.models import GroupAccount
 
@@ -33,8 +26,8 @@ def _accounts(people: dict[str, Any]) -> AccessRows:
     )
 
 
-@privacy_rows("groupaccounts")
-def _private(people: dict[str, Any], marker: str, rows: PrivateRows) -> None:
+@factories.privacy_rows("groupaccounts")
+def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
     """A group account (the workspace's) with the owner's private contact, document and file."""
     from apps.contacts import related
     from apps.contacts.tests.factories import ContactFactory

@@ -9,15 +9,8 @@ from typing import Any
 from django.utils import timezone
 
 from apps.catalogue.testing import listed
-from apps.core.factories import (
-    AccessRows,
-    PrivateRows,
-    ServiceFactory,
-    access_rows,
-    fake,
-    numbered,
-    privacy_rows,
-)
+from apps.core import factories
+from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered
 from apps.hr.leave import public_holidays
 from apps.hr.models import Employee
 from apps.hr.services import employees
@@ -299,8 +292,8 @@ def _candidates(people: dict[str, Any]) -> AccessRows:
     )
 
 
-@privacy_rows("hr")
-def _private(people: dict[str, Any], marker: str, rows: PrivateRows) -> None:
+@factories.privacy_rows("hr")
+def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
     """The owner's own leave request and time entry (theirs and HR's alone)."""
     from apps.hr.services import leave
     from apps.hr.services import time as clock

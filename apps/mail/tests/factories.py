@@ -6,7 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 from apps.catalogue.testing import listed
-from apps.core.factories import AccessRows, PrivateRows, access_rows, privacy_rows
+from apps.core import factories
+from apps.core.factories import AccessRows, access_rows
 from apps.mail import services
 from apps.mail.models import Draft, Folder, Mailbox, MailboxMember, Message, Outgoing, Signature, Thread
 
@@ -95,8 +96,8 @@ def _outgoing(people: dict[str, Any]) -> AccessRows:
     return _in_mailboxes(people, outgoing)
 
 
-@privacy_rows("mail")
-def _private(people: dict[str, Any], marker: str, rows: PrivateRows) -> None:
+@factories.privacy_rows("mail")
+def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
     """The owner's mailbox, with a message and a draft (its people's alone)."""
     box = mailbox(people["owner"], name=f"{marker} box")
     rows.add("mailboxId", "inboxId", record=box)

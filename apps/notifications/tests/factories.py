@@ -14,8 +14,8 @@ import factory
 from factory.django import DjangoModelFactory
 
 from apps.catalogue.testing import listed
-from apps.core import kinds
-from apps.core.factories import AccessRows, PrivateRows, access_rows, privacy_rows
+from apps.core import factories, kinds
+from apps.core.factories import AccessRows, access_rows
 from apps.notifications.models import Notification, Watcher
 
 
@@ -81,8 +81,8 @@ def _watchers(people: dict[str, Any]) -> AccessRows:
     )
 
 
-@privacy_rows("notifications")
-def _private(people: dict[str, Any], marker: str, rows: PrivateRows) -> None:
+@factories.privacy_rows("notifications")
+def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
     """The owner's notification (theirs alone)."""
     notification = NotificationFactory(
         recipient=people["owner"], title=f"{marker} note", body=f"{marker} body"

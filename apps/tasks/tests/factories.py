@@ -8,15 +8,8 @@ from typing import Any
 import factory
 
 from apps.catalogue.testing import listed
-from apps.core.factories import (
-    AccessRows,
-    PrivateRows,
-    ServiceFactory,
-    access_rows,
-    fake,
-    numbered,
-    privacy_rows,
-)
+from apps.core import factories
+from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered
 from apps.core.sharing import change
 from apps.tasks import services
 from apps.tasks.models import Task
@@ -83,8 +76,8 @@ def _scheduled(people: dict[str, Any]) -> AccessRows:
     )
 
 
-@privacy_rows("tasks")
-def _private(people: dict[str, Any], marker: str, rows: PrivateRows) -> None:
+@factories.privacy_rows("tasks")
+def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
     """The owner's private task and template, and a file combined from a private one."""
     from apps.files.tests.factories import FileFactory
     from apps.tasks.files import files_combine
