@@ -182,8 +182,10 @@ def _leads(people: dict[str, Any]) -> AccessRows:
 
 @factories.privacy_rows("deals")
 def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
-    """The owner's private deal, and a deal (the workspace's) with the owner's private contact."""
+    """The owner's private deal, a deal (the workspace's) with the owner's private contact, and
+    a finder (the workspace's) the owner ran over their contacts."""
     from apps.contacts.tests.factories import ContactFactory
+    from apps.deals import finding
 
     owner = people["owner"]
     pipeline = PipelineFactory(actor=owner)
@@ -192,5 +194,11 @@ def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -
         actor=owner, pipeline=pipeline, title=f"{marker} deal", notes=f"{marker} notes", visibility="private"
     )
     rows.add("dealId", "entityId", record=hidden)
-    contact = ContactFactory(actor=owner, first_name=f"{marker} Buyer", visibility="private")
+    contact = ContactFactory(
+        actor=owner, first_name=f"{marker} Buyer", job_title="Head of procurement", visibility="private"
+    )
     rows.add("dealId", "entityId", record=DealFactory(actor=owner, pipeline=pipeline, contact_id=contact.pk))
+    # A finder everyone sees, run by the owner, over contacts the private one matches.
+    finder = _finder(owner, "workspace")
+    finding.finder_run(finder=finder, actor=owner)
+    rows.add("finderId", record=finder)

@@ -67,3 +67,26 @@ def test_a_deal_does_not_name_a_private_contact(people, reader):
     assert "Zanzibar" not in json.dumps(answer)
     assert answer["contact"] == {"id": contact.pk, "name": ""}
     assert ok(owner, "getDeal", {"dealId": deal.pk})["contact"]["name"] == "Zanzibar Quill"
+
+
+@pytest.mark.parametrize("reader", ["member", "viewer"])
+def test_a_workspace_finder_finds_no_private_contact_of_the_person_who_runs_it(people, reader):
+    from apps.deals import finding
+    from apps.deals.models import DealFinder
+
+    owner = people["owner"]
+    ContactFactory(actor=owner, first_name="Zanzibar", job_title="Head of procurement", visibility="private")
+    ContactFactory(actor=owner, first_name="Open", job_title="Procurement lead")
+    finder = finding.finder_create(
+        actor=owner,
+        name="Buyers",
+        criteria={"titles": ["procurement"]},
+        sources=["contacts"],
+        schedule=DealFinder.Schedule.MANUAL,
+    )
+    finding.finder_run(finder=finder, actor=owner)
+
+    answer = ok(people[reader], "getDealFinder", {"finderId": finder.pk})
+
+    assert "Zanzibar" not in json.dumps(answer)
+    assert "Open" in json.dumps(answer)
