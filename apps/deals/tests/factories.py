@@ -122,6 +122,20 @@ def _campaign(actor: Any, visibility: str) -> ReachoutCampaign:
     )
 
 
+def _campaign_to(actor: Any, contact: Any) -> ReachoutCampaign:
+    """A campaign, asked for as the workspace's, to `contact`."""
+    from apps.deals import reachout
+    from apps.mail.tests.factories import mailbox
+
+    return reachout.campaign_create(
+        actor=actor,
+        name=f"Outreach {uuid.uuid4().hex[:8]}",
+        mailbox=mailbox(actor),
+        steps=[reachout.Step("Hello {first_name}", "A short note.")],
+        contact_ids=[contact.pk],
+    )
+
+
 @access_rows("deals.ReachoutCampaign")
 def _campaigns(people: dict[str, Any]) -> AccessRows:
     return _listed_by(people, _campaign, "listReachoutCampaigns")
@@ -195,9 +209,14 @@ def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -
     )
     rows.add("dealId", "entityId", record=hidden)
     contact = ContactFactory(
-        actor=owner, first_name=f"{marker} Buyer", job_title="Head of procurement", visibility="private"
+        actor=owner,
+        first_name=f"{marker} Buyer",
+        email=f"{marker}.buyer@example.org",
+        job_title="Head of procurement",
+        visibility="private",
     )
     rows.add("dealId", "entityId", record=DealFactory(actor=owner, pipeline=pipeline, contact_id=contact.pk))
+    rows.add("campaignId", record=_campaign_to(owner, contact))
     # A finder everyone sees, run by the owner, over contacts the private one matches.
     finder = _finder(owner, "workspace")
     finding.finder_run(finder=finder, actor=owner)

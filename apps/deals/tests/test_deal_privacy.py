@@ -7,7 +7,7 @@ import json
 import pytest
 
 from apps.accounts.models import Role, User
-from apps.catalogue.testing import ok
+from apps.catalogue.testing import call, ok
 from apps.contacts.tests.factories import ContactFactory
 from apps.core import sharing
 from apps.datarights.personal_data import personal_data_erase, personal_data_export
@@ -90,3 +90,25 @@ def test_a_workspace_finder_finds_no_private_contact_of_the_person_who_runs_it(p
 
     assert "Zanzibar" not in json.dumps(answer)
     assert "Open" in json.dumps(answer)
+
+
+@pytest.mark.parametrize("reader", ["member", "viewer"])
+def test_a_campaign_to_a_private_contact_is_private(people, reader):
+    from apps.deals import reachout
+    from apps.mail.tests.factories import mailbox
+
+    owner = people["owner"]
+    contact = ContactFactory(
+        actor=owner, first_name="Zanzibar", email="zanzibar@example.org", visibility="private"
+    )
+    campaign = reachout.campaign_create(
+        actor=owner,
+        name="Spring",
+        mailbox=mailbox(owner),
+        steps=[reachout.Step("Hello", "A short note.")],
+        contact_ids=[contact.pk],
+    )
+
+    assert campaign.visibility == "private"
+    answer = call(people[reader], "getReachoutCampaign", {"campaignId": campaign.pk})
+    assert answer["isError"] and "Zanzibar" not in json.dumps(answer)
