@@ -116,7 +116,8 @@ def _events(people: dict[str, Any]) -> AccessRows:
 
 @factories.privacy_rows("calendars")
 def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
-    """The owner's private calendar and an event on it."""
+    """The owner's private calendar and an event on it, and an event everyone sees with a guest
+    from the owner's private contacts."""
     owner = people["owner"]
     calendar = CalendarFactory(owner=owner, name=f"{marker} calendar", visibility=Visibility.PRIVATE)
     rows.add("calendarId", record=calendar)
@@ -128,3 +129,12 @@ def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -
         location=f"{marker} location",
     )
     rows.add("eventId", "entityId", record=event)
+    from apps.contacts.tests.factories import ContactFactory
+
+    contact = ContactFactory(
+        actor=owner, first_name=f"{marker} Guest", email="guest.cal@example.org", visibility="private"
+    )
+    shared = EventFactory(
+        organizer=owner, calendar=CalendarFactory(owner=owner), attendees=[{"contact_id": contact.pk}]
+    )
+    rows.add("eventId", "entityId", record=shared)
