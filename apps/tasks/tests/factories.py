@@ -7,8 +7,8 @@ from typing import Any
 
 import factory
 
-from apps.catalogue.testing import listed
-from apps.core import factories
+from apps.catalogue.testing import listed, ok
+from apps.core import factories, kinds
 from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered
 from apps.core.sharing import change
 from apps.tasks import services
@@ -99,3 +99,12 @@ def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -
     shown = FileFactory(actor=owner, name="part.txt", text="open")
     combined, _how = files_combine(actor=owner, file_ids=[shown.pk, hidden.pk], name=f"{marker}-both.txt")
     rows.add("fileId", "entityId", record=combined)
+    # A task everyone sees, a step of it linked to the private task, the private file attached.
+    shown_task = TaskFactory(actor=owner)
+    step = shown_task.steps.first()
+    services.step_link(
+        actor=owner, task=shown_task, step=step, entity=kinds.of_record(rows.records["taskId"][0])
+    )
+    ok(owner, "attachEntityFile", {"fileId": hidden.pk, "entityType": "task", "entityId": shown_task.pk})
+    rows.add("taskId", "entityId", record=shown_task)
+    rows.add("stepId", record=step)
