@@ -108,7 +108,8 @@ def _activities(people: dict[str, Any]) -> AccessRows:
     return _owned(people, _deal_of(people), follow_up)
 
 
-def _campaign(actor: Any, visibility: str) -> ReachoutCampaign:
+def _campaign(actor: Any, visibility: str, contact: Any = None) -> ReachoutCampaign:
+    """A campaign to a new address, or to `contact`."""
     from apps.deals import reachout
     from apps.mail.tests.factories import mailbox
 
@@ -117,22 +118,9 @@ def _campaign(actor: Any, visibility: str) -> ReachoutCampaign:
         name=f"Outreach {uuid.uuid4().hex[:8]}",
         mailbox=mailbox(actor),
         steps=[reachout.Step("Hello {first_name}", "A short note.")],
-        emails=[f"prospect-{uuid.uuid4().hex[:8]}@example.org"],
+        emails=[] if contact else [f"prospect-{uuid.uuid4().hex[:8]}@example.org"],
+        contact_ids=[contact.pk] if contact else [],
         private=visibility == "private",
-    )
-
-
-def _campaign_to(actor: Any, contact: Any) -> ReachoutCampaign:
-    """A campaign, asked for as the workspace's, to `contact`."""
-    from apps.deals import reachout
-    from apps.mail.tests.factories import mailbox
-
-    return reachout.campaign_create(
-        actor=actor,
-        name=f"Outreach {uuid.uuid4().hex[:8]}",
-        mailbox=mailbox(actor),
-        steps=[reachout.Step("Hello {first_name}", "A short note.")],
-        contact_ids=[contact.pk],
     )
 
 
@@ -216,7 +204,7 @@ def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -
         visibility="private",
     )
     rows.add("dealId", "entityId", record=DealFactory(actor=owner, pipeline=pipeline, contact_id=contact.pk))
-    rows.add("campaignId", record=_campaign_to(owner, contact))
+    rows.add("campaignId", record=_campaign(owner, "workspace", contact))
     # A finder everyone sees, run by the owner, over contacts the private one matches.
     finder = _finder(owner, "workspace")
     finding.finder_run(finder=finder, actor=owner)
