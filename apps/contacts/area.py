@@ -29,7 +29,7 @@ class ContactLinks:
         from apps.contacts.models import ContactLink
 
         rows = ContactLink.objects.filter(contact=record, kind=item_kind).select_related("linked_by")[:500]
-        return [Linked(item_kind, row.target_id, row.title, row.linked_at, row.linked_by) for row in rows]
+        return [Linked(item_kind, row.target_id, row.linked_at, row.linked_by) for row in rows]
 
     def records_with(self, *, item_kind: str, item_id: int) -> list[tuple[int, int]]:
         from django.contrib.contenttypes.models import ContentType

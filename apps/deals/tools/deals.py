@@ -30,7 +30,7 @@ def _deal(ctx: ToolContext, deal_id: int) -> DealOut:
     deal = Deal.objects.select_related("pipeline", "stage", "owner", "contact", "group_account").fetch(
         ctx.actor, deal_id, trash=True
     )
-    return DealOut.of(deal, url=links.page("deals:detail", deal_id=deal.pk))
+    return DealOut.of(deal, url=links.page("deals:detail", deal_id=deal.pk), reader=ctx.actor)
 
 
 @tool("createDeal", permission=DealsPerm.MANAGE, title="Create a deal")
