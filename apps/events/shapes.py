@@ -30,6 +30,7 @@ class EventSummary(Out):
     visibility: str
     owner: PersonRef | None
     in_trash: bool
+    cancelled_at: datetime | None = Field(description="Set when cancelEvent called it off")
 
 
 class PipelineOut(Out):
