@@ -907,9 +907,9 @@ def travel_plan(*, actor: Actor, attendee: Attendee, fields: dict[str, Any]) -> 
     attendee = Attendee.objects.fetch(actor, attendee.pk, "change")
     plan = TravelPlan.objects.filter(attendee=attendee).first() or TravelPlan(attendee=attendee)
     zone = attendee.event.time_zone
-    for key in ("arrive_by", "depart_after"):
+    for key, field in (("arrive_by", "arriveBy"), ("depart_after", "departAfter")):
         if key in fields:
-            setattr(plan, key, in_zone(fields[key], zone) if fields[key] else None)
+            setattr(plan, key, in_zone(fields[key], zone, field=field) if fields[key] else None)
     if plan.arrive_by and plan.depart_after and plan.depart_after <= plan.arrive_by:
         raise invalid("departAfter", _("the departure is after the arrival"))
     for key, limit in (("origin", 200),):

@@ -125,7 +125,7 @@ def update_event_session(actor: Any) -> Sample:
         {
             "sessionId": session.pk,
             "changes": {"room": "Room B"},
-            "speakers": [{"name": "Ada", "email": "ada@example.org"}],
+            "speakers": [{"name": "Grace", "email": f"grace-{session.pk}@example.org"}],
         },
         private=[event.name],
     )

@@ -320,7 +320,7 @@ def test_a_block_covers_the_events_nights_and_one_past_its_cut_off_warns(people)
 def test_moving_an_event_moves_its_sessions_or_names_those_left_outside(people):
     member = people["member"]
     event = EventFactory(actor=member)
-    opening = ok(member, "addEventSession", _session(event, "Opening", (0, 1)))
+    ok(member, "addEventSession", _session(event, "Opening", (0, 1)))
     closing = ok(member, "addEventSession", _session(event, "Closing", (30, 31)))
     later = event.starts_at + timedelta(days=7)
 
@@ -342,7 +342,7 @@ def test_moving_an_event_moves_its_sessions_or_names_those_left_outside(people):
     assert datetime.fromisoformat(moved["Opening"]) == later.astimezone(UTC)
     assert datetime.fromisoformat(moved["Closing"]) == (later + timedelta(hours=30)).astimezone(UTC)
     assert f"Sessions {closing['id']} ('Closing') would fall outside" in shorter
-    assert str(opening["id"]) not in shorter.split("outside")[0]
+    assert "'Opening'" not in shorter
 
 
 def test_sessions_and_their_speakers_are_changed_and_removed(people):
@@ -428,5 +428,5 @@ def test_a_cancelled_event_tells_its_attendees_and_a_deleted_one_goes_to_the_tra
     deleted = ok(member, "deleteEvent", {"eventId": other.pk}, **CONFIRMED)
 
     assert deleted["event"]["inTrash"] is True and deleted["told"] == 1
-    assert "not found" in refused(member, "getEvent", {"eventId": other.pk}).lower()
+    assert f"Event {other.pk} is in the trash" in refused(member, "getEvent", {"eventId": other.pk})
     assert "METHOD:CANCEL" in mail.outbox[0].attachments[0].get_payload(decode=True).decode()
