@@ -20,6 +20,7 @@ from apps.events.shapes import (
     BudgetOut,
     EventOut,
     EventSummary,
+    Moment,
     PipelineOut,
     SessionOut,
     StageRef,
@@ -34,7 +35,6 @@ StageId = Annotated[int, id_field("getEventPlanningOverview")]
 BlockId = Annotated[int, id_field("manageEventHotels")]
 SessionId = Annotated[int, id_field("getEvent")]
 When = Annotated[datetime, Field(description="ISO 8601; without offset: the event's zone")]
-# Every time an answer gives is in UTC (the event's own zone is its `timeZone`).
 Status = Literal["invited", "registered", "waitlisted", "cancelled", "attended"]
 Money = Annotated[float, Field(ge=0, le=10**11, description="Amount, 2 decimals")]
 
@@ -72,7 +72,7 @@ def move_event_stage(ctx: ToolContext, *, event_id: EventId, stage_id: StageId) 
 class BoardEvent(Out):
     id: int
     name: str
-    starts_at: datetime
+    starts_at: Moment
     registered: int
     waitlisted: int
     capacity: int | None
