@@ -89,7 +89,7 @@ class ActivityOut(Out):
 class DealOut(DealSummary):
     pipeline_currency: Annotated[str, From("pipeline.currency")]
     exchange_rate: Amount
-    weighted_value: Amount = Field(description="value x rate x stage win %")
+    weighted_value: Amount | None = Field(description="value x rate x stage win %; null once won or lost")
     lost_reason: str
     closed_at: datetime | None
     contact: RefOut | None
@@ -106,11 +106,12 @@ class DealOut(DealSummary):
     @classmethod
     def of(cls, deal: Deal, *, url: str, reader: Actor) -> "DealOut":  # type: ignore[override]
         follow_ups = deal.activities.filter(kind="follow_up", done_at__isnull=True).select_related("owner")
+        weighted = selectors.weighted(deal)
         return cls.of_record(
             deal,
             value=str(deal.value),
             exchange_rate=str(deal.exchange_rate.normalize()),
-            weighted_value=str(selectors.weighted(deal)),
+            weighted_value=None if weighted is None else str(weighted),
             owner=PersonRef.of(deal.owner),
             contact=party(deal.contact, "display_name", reader),
             group_account=party(deal.group_account, "name", reader),

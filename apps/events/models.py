@@ -73,6 +73,8 @@ class Event(OwnedRecord):
     ical_uid = models.CharField(max_length=120, unique=True, default="")
     ical_sequence = models.PositiveIntegerField(default=0)
     needs_removed_at = models.DateTimeField(null=True, blank=True)
+    # Called off: kept with its agenda and attendees, who were sent the cancellation.
+    cancelled_at = models.DateTimeField(_("cancelled"), null=True, blank=True)
 
     class Meta:
         ordering = ["starts_at", "id"]
