@@ -9,7 +9,7 @@ from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -17,6 +17,7 @@ from apps.accounting import api as accounting
 from apps.accounts.models import person
 from apps.core import records
 from apps.core.actors import Actor, actor_id, can, require
+from apps.core.db import EXCLUSION_VIOLATION, database_failure
 from apps.core.errors import Forbidden, ValidationFailed, invalid
 from apps.events import errors, ical, imports
 from apps.events.models import (
@@ -228,7 +229,12 @@ def promote_waitlist(event: Event) -> list[Attendee]:
 def session_add(
     *, actor: Actor, event: Event, fields: dict[str, Any], speakers: list[dict[str, str]]
 ) -> Session:
-    """A session of the agenda; SessionClash if its room or a speaker is taken at that time."""
+    """A session of the agenda; SessionClash if its room or a speaker is taken at that time.
+
+    The checks below name the session in the way; the database's exclusion constraints
+    (apps.events.models) hold the rule when two agendas are written at the same moment, the
+    event's lock serialising only sessions of one event: the one that commits second is refused
+    there, and answered with the same clash."""
     require(actor, EventsPerm.EDIT)
     with transaction.atomic():
         event = Event.objects.fetch(actor, event.pk, "change", lock=True)
@@ -239,42 +245,68 @@ def session_add(
             raise invalid("startsAt", "the session must be within the event's dates")
         room = clean_text(fields.get("room"), field="room", limit=120, required=False)
         people = _speakers(speakers)
-        overlapping = Session.objects.filter(deleted_at__isnull=True, starts_at__lt=ends, ends_at__gt=starts)
-        if room:
-            taken = overlapping.filter(event=event, room__iexact=room).first()
-            if taken is not None:
-                raise errors.SessionClash(
-                    f"Room {room!r} is taken by session {taken.pk} ({taken.title!r}, "
-                    f"{taken.starts_at.isoformat()} to {taken.ends_at.isoformat()}); "
-                    "choose another room or time."
-                )
         emails = [email for _name, email in people]
-        if emails:
-            busy = (
-                Speaker.objects.filter(session__in=overlapping, email__in=emails)
-                .select_related("session")
-                .first()
-            )
-            if busy is not None:
-                raise errors.SessionClash(
-                    f"Speaker {busy.email} already speaks in session {busy.session.pk} "
-                    f"({busy.session.title!r}) at that time; choose another time or speaker."
-                )
+        clash = _in_the_way(event, room, emails, starts, ends)
+        if clash is not None:
+            raise clash
         capacity = fields.get("capacity")
         if capacity is not None and capacity < 1:
             raise invalid("capacity", "at least 1, or null for no limit")
-        session = Session.objects.create(
-            event=event,
-            title=clean_text(fields.get("title"), field="title", limit=200),
-            starts_at=starts,
-            ends_at=ends,
-            room=room,
-            capacity=capacity,
-            created_by=person(actor),
-        )
-        Speaker.objects.bulk_create([Speaker(session=session, name=n, email=e) for n, e in people])
+        try:
+            with transaction.atomic():
+                session = Session.objects.create(
+                    event=event,
+                    title=clean_text(fields.get("title"), field="title", limit=200),
+                    starts_at=starts,
+                    ends_at=ends,
+                    room=room,
+                    capacity=capacity,
+                    created_by=person(actor),
+                )
+                Speaker.objects.bulk_create(
+                    [
+                        Speaker(session=session, name=n, email=e, starts_at=starts, ends_at=ends)
+                        for n, e in people
+                    ]
+                )
+        except IntegrityError as error:
+            failure = database_failure(error)
+            if failure is None or failure.sqlstate != EXCLUSION_VIOLATION:
+                raise
+            # The winner has committed (PostgreSQL waited for it): it is in sight now.
+            raise _in_the_way(event, room, emails, starts, ends) or errors.SessionClash(
+                "Its room or a speaker was booked at that time by a session added at the same "
+                "moment; choose another time, room or speaker."
+            ) from None
     logger.info("event %s: session %s added", event.pk, session.pk)
     return session
+
+
+def _in_the_way(
+    event: Event, room: str, emails: list[str], starts: datetime, ends: datetime
+) -> errors.SessionClash | None:
+    """The clash naming the session that holds the room or a speaker at that time, if one does."""
+    overlapping = Session.objects.filter(deleted_at__isnull=True, starts_at__lt=ends, ends_at__gt=starts)
+    if room:
+        taken = overlapping.filter(event=event, room__iexact=room).first()
+        if taken is not None:
+            return errors.SessionClash(
+                f"Room {room!r} is taken by session {taken.pk} ({taken.title!r}, "
+                f"{taken.starts_at.isoformat()} to {taken.ends_at.isoformat()}); "
+                "choose another room or time."
+            )
+    if emails:
+        busy = (
+            Speaker.objects.filter(session__in=overlapping, email__in=emails)
+            .select_related("session")
+            .first()
+        )
+        if busy is not None:
+            return errors.SessionClash(
+                f"Speaker {busy.email} already speaks in session {busy.session.pk} "
+                f"({busy.session.title!r}) at that time; choose another time or speaker."
+            )
+    return None
 
 
 def _speakers(speakers: list[dict[str, str]]) -> list[tuple[str, str]]:
