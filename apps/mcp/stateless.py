@@ -12,8 +12,9 @@ with the tool's name (SEP-2243); otherwise HTTP 400 with HeaderMismatch (-32020)
 - `tools/call`: as in 2025, except that the server asks the client nothing on the stream: a
   confirmation, or anything else a tool needs from the client, ends the call with an
   `InputRequiredResult` the client answers by calling again with `inputResponses` and the
-  `requestState` (`apps.catalogue.inputs`). Progress still streams; cancellation is still
-  `notifications/cancelled` (of the same caller); the call log is the same;
+  `requestState` (`apps.catalogue.inputs`). Progress still streams; the client cancels a call by
+  closing its response (a POSTed `notifications/cancelled` cancels nothing); the call log is
+  the same;
 - `subscriptions/listen`: a stream of the notifications the client asked for
   (`notifications/tools/list_changed` here), which replaces the GET stream.
 
@@ -33,7 +34,7 @@ from apps.core.credentials import Principal
 from apps.mcp import callers, handlers, icons, protocol, streams, versions
 from apps.mcp.access import base_url, insufficient_scope
 from apps.mcp.protocol import INVALID_PARAMS, INVALID_REQUEST, Message, ProtocolError
-from apps.mcp.streams import RunningCall, hub
+from apps.mcp.streams import RunningCall
 from apps.tenancy.models import Workspace
 
 # The methods of this revision a request may name; each one's handler below.
@@ -86,9 +87,9 @@ def serve(
         )
     meta = _checked_meta(message)
     _check_headers(request, message, meta)
-    caller = callers.caller_digest(principal)
     if message.kind == "notification":
-        return _notification(message, caller)
+        return _notification(message)
+    caller = callers.caller_digest(principal)
     if message.method not in METHODS:
         reason = REMOVED.get(message.method)
         raise ProtocolError(
@@ -168,12 +169,11 @@ def _mismatch(problem: str) -> ProtocolError:
     return ProtocolError(protocol.HEADER_MISMATCH, f"Header mismatch: {problem}.", status=400)
 
 
-def _notification(message: Message, caller: str) -> "handlers.Reply":
-    if message.method == "notifications/cancelled":
-        request_id = message.params.get("requestId")
-        if isinstance(request_id, str | int) and not isinstance(request_id, bool):
-            return handlers.Reply(202, then=("cancel", hub.key(caller, request_id)))
-    # Other notifications carry nothing this server uses.
+def _notification(message: Message) -> "handlers.Reply":
+    """Acknowledged, and nothing done: this revision has no notification for a client to send.
+    A `notifications/cancelled` in particular cancels nothing. Its client cancels a call by
+    closing the call's response (apps.mcp.consumers), which only that client can do; a request id
+    names no client, and two clients sharing a credential may well number their requests alike."""
     return handlers.Reply(202)
 
 
@@ -273,9 +273,6 @@ def _tools_call(
             INVALID_PARAMS, "Invalid params: `requestState` must be the string the server sent."
         )
     token = params["_meta"].get("progressToken")
-    if call is not None:
-        call.key = hub.key(caller, message.id)
-        hub.calls[call.key] = call
     context = dispatch.ToolContext(
         principal=principal,
         session=callers.CallerState(caller),

@@ -206,6 +206,9 @@ class RunningCall:
     # Its session's revision makes its event stream resumable (set before the tool runs).
     resumable: bool = False
     digest: str = ""
+    # Closing the response cancels the call (2026-07-28, where nothing else is the client's own);
+    # under 2025 a client that leaves has only gone.
+    ends_with_its_response: bool = False
 
     def put(self, item: tuple[str, Any]) -> None:
         """From any thread."""
