@@ -69,6 +69,14 @@ AXES_LOCKOUT_CALLABLE = "apps.accounts.throttle.locked_out"
 # (CONVENTIONS.md: no personal data or secret in a log line).
 AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "user_agent", "csrfmiddlewaretoken"]
 
+# --- the client behind a reverse proxy (apps.core.proxies) ----------------------------------------
+
+# The reverse proxies in front of the web processes (addresses or CIDR networks; deploy/ sets the
+# TLS proxy's): only a request from one of them is believed when its X-Forwarded-For names the
+# client (the sign-in throttle counts by that address) and its X-Forwarded-Proto the scheme.
+# Anyone else is the socket's address, and their forwarding headers are dropped. Empty: nobody.
+ATRIUM_TRUSTED_PROXIES = env.networks("ATRIUM_TRUSTED_PROXIES", [])
+
 # --- password reset by e-mail (apps.accounts: the "Forgot your password?" link of sign-in) ----------
 
 # How long an e-mailed link works (Django's token generator reads this); it works once in any case.
