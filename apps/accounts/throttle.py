@@ -33,6 +33,7 @@ from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 from django_tenants.utils import get_public_schema_name
 
+from apps.core import errors
 from apps.core.db import connection
 
 logger = logging.getLogger(__name__)
@@ -234,7 +235,11 @@ class GuessesBackend:
         email = username_of(request, {"username": username})
         if not email:
             return None
-        refusal = guess_refusal(email)
+        refusal: Refusal | None = None
+        # Redis out of reach: the try goes on to the password (axes' lockout, in PostgreSQL, still
+        # holds each address), rather than nobody signing in until it is back.
+        with errors.unless_unavailable(logger, "sign-in tried without the ceiling on guesses: %s"):
+            refusal = guess_refusal(email)
         if refusal is not None:
             setattr(request, REFUSED, refusal)
             raise PermissionDenied
@@ -259,7 +264,9 @@ def counted_failure(request: HttpRequest | None) -> None:
     email = getattr(request, CHECKED, None) if request is not None else None
     if request is None or not email:
         return
-    notice = guess_failed(request, email)
+    notice: Notice | None = None
+    with errors.unless_unavailable(logger, "a wrong password was not counted for its address: %s"):
+        notice = guess_failed(request, email)
     if notice is not None:
         from apps.accounts import services
 

@@ -239,3 +239,23 @@ def test_a_sign_in_link_sets_no_password_and_a_reset_link_signs_nobody_in(person
     assert browser().post(f"/accounts/sign-in-link/{uid}/{reset_token}/").status_code == 404
     reset_page = browser().get(f"/accounts/password-reset/{uid}/{sign_in_token}/", follow=True)
     assert 'data-testid="invalid-link"' in reset_page.content.decode()
+
+
+def test_without_redis_people_still_sign_in_and_axes_still_counts(person, settings, caplog):
+    from apps.core.testing import free_port
+
+    settings.CACHES = {
+        "default": {
+            **settings.CACHES["default"],
+            "LOCATION": f"redis://127.0.0.1:{free_port()}/0",  # nothing listens there
+        }
+    }
+    client = browser()
+
+    wrong = sign_in(client, person.email, "guess")
+    right = sign_in(client, person.email, PASSWORD)
+
+    assert wrong.status_code == 200 and WRONG in wrong.content.decode()
+    assert right.status_code == 302 and is_signed_in(client)
+    assert "sign-in tried without the ceiling on guesses" in caplog.text
+    assert "a wrong password was not counted for its address" in caplog.text
