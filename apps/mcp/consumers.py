@@ -256,7 +256,8 @@ class McpConsumer(AsyncHttpConsumer):
 
     async def listen(self, reply: Reply, receive: Any) -> None:
         """The stream of a `subscriptions/listen`: the acknowledgement first, then a
-        `notifications/tools/list_changed` whenever the person's tool list changes (if asked),
+        `notifications/tools/list_changed` whenever the person's tool list changes (if asked) and
+        a `notifications/tasks` whenever one of the tasks it named changes (the tasks extension),
         each tagged with the subscription's id, and keep-alive comments, until the client leaves
         or this process stops (then the request's result ends it)."""
         _kind, subscription_id, honoured, groups = reply.then  # type: ignore[misc]
@@ -268,6 +269,8 @@ class McpConsumer(AsyncHttpConsumer):
         def handle(event: dict[str, Any]) -> tuple[bytes | None, bool]:
             if event.get("type") == "mcp.listchanged" and honoured.get("toolsListChanged"):
                 return sse_event(stateless.list_changed(subscription_id)), False
+            if event.get("type") == "mcp.task" and event["task"].get("taskId") in honoured.get("taskIds", ()):
+                return sse_event(stateless.task_changed(subscription_id, event["task"])), False
             return None, False
 
         await relay.run(

@@ -93,7 +93,10 @@ def test_a_2026_07_28_client_gets_it_on_its_first_request_without_a_session(clie
     result = answer.json()["result"]
     assert result["resultType"] == "complete"
     assert result["supportedVersions"] == ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"]
-    assert result["capabilities"] == {"tools": {"listChanged": True}}
+    assert result["capabilities"] == {
+        "tools": {"listChanged": True},
+        "extensions": {"io.modelcontextprotocol/tasks": {}},  # test_tasks_extension.py
+    }
     assert result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "Acme Workspace"
     assert "searchTools" in result["instructions"]
     assert result["cacheScope"] == "private" and result["ttlMs"] == 60_000
