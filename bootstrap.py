@@ -1123,7 +1123,8 @@ def cmd_down() -> int:
 def parallel(args: list[str]) -> list[str]:
     """The whole suite (no arguments) runs in one pytest-xdist process per core, each with its own
     test database and Redis database (config/settings/test.py); a module stays on one process, so
-    its servers start once. Chosen tests (arguments) run in one process, unless they ask for more
+    its servers start once, but the tests over the catalogue's tools go by area (the scheduler of
+    tests/distribution.py). Chosen tests (arguments) run in one process, unless they ask for more
     (`-n`). ATRIUM_TEST_PROCESSES overrides the count (1: one process)."""
     if args:
         return args

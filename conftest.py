@@ -15,6 +15,7 @@ import faulthandler
 import os
 import signal
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -173,3 +174,25 @@ def page(browser, live_http):  # type: ignore[no-untyped-def]
     context.set_default_timeout(10_000)
     yield context.new_page()
     context.close()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini(
+        "early_modules",
+        "test modules pytest-xdist hands out before any other (tests/distribution.py)",
+        type="linelist",
+        default=[],
+    )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Under `--dist loadfile`, tests/distribution.py's scheduler: a test over a tool goes with
+    its module's tests of the same area, and the early modules go first."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from apps.catalogue import registry
+    from tests.distribution import ByModuleAndArea
+
+    tool_areas = {spec.name: spec.area for spec in registry.all_tools()}
+    return ByModuleAndArea(config, log, tool_areas=tool_areas, early=config.getini("early_modules"))

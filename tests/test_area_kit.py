@@ -3,14 +3,18 @@ records, one registry of record kinds, and an area that is a declaration. Exerci
 use it (Documents for private records with shares, Tasks for records without a trash, Files'
 folders for records the whole area sees)."""
 
+import ast
+from pathlib import Path
+
 import pytest
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.test import RequestFactory
 
+from apps.calendars.errors import CalendarArchived
 from apps.catalogue.testing import person_with
-from apps.core import areas, kinds, pages
+from apps.core import areas, errors, kinds, pages
 from apps.core.errors import Forbidden, InTrash, ReadOnly, RecordNotFound, ValidationFailed, invalid
 from apps.core.records import Visibility
 from apps.core.sharing import change
@@ -104,7 +108,7 @@ def test_a_record_the_whole_area_sees_needs_only_the_role(people):
 
 
 def test_templated_errors_name_their_facts_and_refuse_others():
-    error = InTrash(label="Calendar", id=4, state="archived", hint="Restore it.", code="CALENDAR_ARCHIVED")
+    error = CalendarArchived(label="Calendar", id=4, state="archived", hint="Restore it.")
 
     assert error.message == "Calendar 4 is archived. Restore it."
     assert error.code == "CALENDAR_ARCHIVED" and error.http_status == 409
@@ -244,3 +248,93 @@ def test_the_start_up_checks_hold_every_record_and_kind_to_a_declaration():
     with kinds.standing_in(stray):
         found = {problem.id for problem in checks.check_record_kinds()}
     assert found == {"atrium.E004", "atrium.E005"}
+
+
+def test_restricted_fields_are_read_and_changed_with_their_own_permission(people):
+    """An employee's pay, identifiers and health (`fields`): read with hr.restricted, changed
+    with it by those who may change the employee."""
+    from apps.hr.models import Employee
+    from apps.hr.tests.factories import EmployeeFactory
+
+    employee = EmployeeFactory(actor=people["owner"])
+    reader = person_with({"hr.view", "hr.restricted"}, email="kit-restricted@acme.example")
+
+    assert Employee.access.fields_allowed(people["owner"], employee) == {"restricted"}
+    assert Employee.access.fields_allowed(people["owner"], employee, "change") == {"restricted"}
+    assert Employee.access.fields_allowed(people["member"], employee) == set()
+    assert Employee.access.fields_allowed(reader, employee) == {"restricted"}
+    assert Employee.access.fields_allowed(reader, employee, "change") == set()  # not theirs to change
+
+
+def test_covers_says_whose_rows_a_row_about_one_employee_would_be(people):
+    """The owner path from the values given (an employee: theirs), or every row for those who
+    see all: what a request made for someone, or their balance, is checked against."""
+    from apps.hr.models import LeaveRequest
+    from apps.hr.tests.factories import EmployeeFactory, employee_of
+
+    mine = employee_of(people["member"], actor=people["owner"])
+    another = EmployeeFactory(actor=people["owner"])
+    approver = person_with({"hr.view", "hr.leave", "hr.approve_leave"}, email="kit-approver@acme.example")
+
+    assert LeaveRequest.access.covers(people["member"], employee=mine)
+    assert not LeaveRequest.access.covers(people["member"], employee=another)
+    assert not LeaveRequest.access.covers(people["member"], employee=None)
+    assert LeaveRequest.access.covers(approver, employee=another)  # sees_all
+    assert LeaveRequest.access.covers(people["admin"], employee=another)  # the area's admins
+
+
+def test_a_path_through_many_rows_gives_each_row_once(people):
+    """`also="assessments__author"`: a review with several assessments is one row to each of
+    its authors and to its manager, as restrict, fetch and level say."""
+    from apps.hr.models import Review
+    from apps.hr.tests.factories import EmployeeFactory, review
+
+    owner, peers = people["owner"], [people["member"], people["viewer"], people["admin"]]
+    made = review(owner, EmployeeFactory(actor=owner), manager=owner, peers=peers)
+
+    assert Review.objects.restrict(people["member"]).filter(pk=made.pk).count() == 1
+    assert Review.objects.restrict(people["owner"]).filter(pk=made.pk).count() == 1
+    assert Review.access.level(people["member"], made) == "view"
+    assert Review.objects.fetch(people["owner"], made.pk, "change") == made
+
+
+def _formatted(value: ast.expr) -> bool:
+    """Text put together where it is used: an f-string, a %-format or a .format()."""
+    if isinstance(value, ast.IfExp):
+        return _formatted(value.body) or _formatted(value.orelse)
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+        return value.func.attr == "format"
+    percent = isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mod)
+    return isinstance(value, ast.JoinedStr) or (percent and not isinstance(value.left, ast.Name))
+
+
+def _untranslated(value: ast.expr) -> bool:
+    if isinstance(value, ast.IfExp):
+        return _untranslated(value.body) or _untranslated(value.orelse)
+    return isinstance(value, ast.Constant) and isinstance(value.value, str) and value.value != ""
+
+
+def test_no_raise_site_makes_the_text_of_its_error():
+    """Every failure's words are declared with its class (apps.core.errors); a raise site gives facts.
+    `invalid(field, problem, **facts)`'s problem is a translatable template (`_("...")`) or a problem
+    phrased by the part that found it (a name); an error's facts are values, not sentences put
+    together on the spot."""
+    names = {cls.__name__ for cls in errors.error_classes()}
+    apps = Path(errors.__file__).resolve().parents[1]
+    found = []
+    for path in sorted(apps.rglob("*.py")):
+        if "tests" in path.parts or "migrations" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
+            if name == "invalid" and len(node.args) >= 2:
+                made = _formatted(node.args[1]) or _untranslated(node.args[1])
+            elif name in names:
+                made = bool(node.args) or any(_formatted(keyword.value) for keyword in node.keywords)
+            else:
+                continue
+            if made:
+                found.append(f"{path.relative_to(apps.parent)}:{node.lineno}")
+    assert found == [], found

@@ -256,6 +256,7 @@ def test_the_menu_is_folded_on_a_phone_and_opens_with_its_button(page, live_http
     base = live_http.url("127.0.0.1")
     page.set_viewport_size(PHONE)
     sign_in(page, base, "owner@acme.example")
+    page.goto(f"{base}/settings/contacts/")
     menu = page.get_by_role("navigation", name="Settings")
     button = menu.get_by_role("button", name="Menu")
     first_link = menu.get_by_role("link").first
@@ -267,17 +268,67 @@ def test_the_menu_is_folded_on_a_phone_and_opens_with_its_button(page, live_http
 
     button.click()
     assert button.get_attribute("aria-expanded") == "true"
-    links = menu.get_by_role("link")
-    assert all(links.nth(i).is_visible() for i in range(links.count()))
+    # Open, it is a short list of groups: the current page's open, the others folded.
+    names = menu.locator("summary")
+    assert all(names.nth(i).is_visible() for i in range(names.count()))
+    assert menu.get_by_role("link", name="Contacts", exact=True).is_visible()
+    assert not menu.get_by_role("link", name="Tasks", exact=True).is_visible()
+    assert menu.locator("details.menu-group[open]").count() == 1
+    assert problems(page) == []
     page.keyboard.press("Escape")
     assert button.get_attribute("aria-expanded") == "false"
     assert button.evaluate("button => button === document.activeElement")
 
-    # On a laptop it is a side menu: every link shown, no button, beside the content.
+    # A folded group opens with its name, and its links go where they say.
+    button.click()
+    menu.locator("summary", has_text="Work").click()
+    menu.get_by_role("link", name="Tasks", exact=True).click()
+    page.wait_for_url("**/settings/tasks/")
+    assert button.get_attribute("aria-expanded") == "false"
+    button.click()
+    assert menu.get_by_role("link", name="Tasks", exact=True).get_attribute("aria-current") == "page"
+    assert not menu.get_by_role("link", name="Contacts", exact=True).is_visible()
+
+    # On a laptop it is a side menu: every group open, every link shown, no button, beside the content.
     page.set_viewport_size(LAPTOP)
+    links = menu.get_by_role("link")
     assert not button.is_visible()
     assert all(links.nth(i).is_visible() for i in range(links.count()))
     assert menu.bounding_box()["x"] + menu.bounding_box()["width"] <= page.locator("main").bounding_box()["x"]
+
+
+def test_on_a_laptop_the_menu_shows_the_groups_of_what_the_role_opens(page, live_http, committed):
+    """A person whose role opens Contacts alone: their own pages, Sales with Contacts in it, the
+    pages for developers; none of the other areas, no administration."""
+    from apps.accounts.models import Role, User
+
+    tag = uuid.uuid4().hex[:8]
+    with in_acme():
+        role = Role.objects.create(key=f"menu-{tag}", name=f"Menu {tag}", permissions=["contacts.view"])
+        User.objects.create_user(email=f"menu-{tag}@acme.example", password="atrium-demo", role=role)
+    base = live_http.url("127.0.0.1")
+    page.set_viewport_size(LAPTOP)
+    sign_in(page, base, f"menu-{tag}@acme.example")
+    menu = page.get_by_role("navigation", name="Settings")
+
+    groups = menu.locator("details.menu-group")
+    opened = "groups => groups.map(group => [group.open, group.querySelector('summary').textContent])"
+    assert groups.evaluate_all(opened) == [
+        [True, "You"],
+        [True, "Sales"],
+        [True, "Developers"],
+    ]
+    assert menu.locator("details.menu-group", has=page.locator("summary", has_text="Sales")).get_by_role(
+        "link"
+    ).all_inner_texts() == ["Contacts"]
+    # A group folds away on a laptop too, and opens again.
+    menu.locator("summary", has_text="Developers").click()
+    assert not menu.get_by_role("link", name="API keys", exact=True).is_visible()
+    menu.locator("summary", has_text="Developers").click()
+    menu.get_by_role("link", name="Contacts", exact=True).click()
+    page.wait_for_url("**/settings/contacts/")
+    assert page.get_by_role("heading", level=1).inner_text() == "Contacts"
+    assert problems(page) == []
 
 
 def test_the_first_key_press_offers_a_skip_link_to_the_content(page, live_http):

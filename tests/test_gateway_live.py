@@ -4,7 +4,7 @@ webhook receiver.
 
 - A script with a token and a key gets 202, polls to `resolved` with the built-in agent, receives
   a verified webhook (carrying the POST's X-Request-ID), and sees its spend. (The same on a fresh
-  `make up`, with the example scripts of docs/examples: tests/test_bootstrap.py.)
+  `make up`, with the example scripts of docs/examples: tests/test_readme_commands.py.)
 - 50 conversations at once on a key whose budget fits 10 model calls never spend past it.
 - A worker killed (SIGKILL) in the middle of a turn: the sweeper hands the conversation to another
   worker, which resumes it without running its tool again.

@@ -8,9 +8,12 @@ is, so a new area is under the rule from its first commit, and that the areas' c
 their imports of one another at all (without its one exception, the public modules, it breaks).
 """
 
+import logging
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from importlinter.cli import lint_imports
 
 from apps.core import areas
@@ -18,6 +21,18 @@ from apps.core import areas
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = ROOT / "pyproject.toml"
 PUBLIC = "apps.** -> apps.*.api"
+
+
+@pytest.fixture(autouse=True)
+def _loggers_kept() -> Iterator[None]:
+    """import-linter's command configures logging with `dictConfig`, which disables every logger
+    that exists: the suite's own are given back as they were, so that the tests run after these in
+    the same process still hear what the service logs (caplog)."""
+    known = logging.root.manager.loggerDict.values()
+    was = {found: found.disabled for found in known if isinstance(found, logging.Logger)}
+    yield
+    for found, disabled in was.items():
+        found.disabled = disabled
 
 
 def contracts() -> dict[str, dict]:

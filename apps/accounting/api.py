@@ -10,24 +10,25 @@ in a workspace without the Accounting area too (its installation gates its tools
     rate(source="USD", target="EUR", on=day, given=rate, look_up=False)  # the rate a person gave
 
 An area whose tools take the person's rate with an amount (Deals, Event budgets) asks with
-`look_up=False`, so its answers stay the rates people gave; `NoRate` is then the area's to word
-(which argument to give).
+`look_up=False`, so its answers stay the rates people gave; the shared `NoExchangeRate`
+(apps.core.errors) is then the area's to word, as a variant of its own (which argument to give).
 """
 
 from datetime import date
 from decimal import Decimal
 
 from apps.accounting import rates
-from apps.accounting.errors import NoRate, RatesUnavailable
+from apps.accounting.errors import RatesUnavailable
 from apps.accounting.rates import Rate
+from apps.core.errors import NoExchangeRate
 
-__all__ = ["NoRate", "Rate", "RatesUnavailable", "rate"]
+__all__ = ["Rate", "RatesUnavailable", "rate"]
 
 
 def rate(*, source: str, target: str, on: date, given: Decimal | None = None, look_up: bool = True) -> Rate:
     """Units of `target` for one `source` on `on`: 1 for the same currency; else `given` when it
     is more than 0 (what a person said, kept with the day); else, with `look_up`, the provider's
-    (the latest published within the week before, the day it used in the answer); NoRate
+    (the latest published within the week before, the day it used in the answer); NoExchangeRate
     otherwise, RatesUnavailable when the provider did not answer."""
     if source == target:
         return Rate(Decimal(1), on, "same currency")
@@ -35,4 +36,4 @@ def rate(*, source: str, target: str, on: date, given: Decimal | None = None, lo
         return Rate(Decimal(given), on, "given")
     if look_up:
         return rates.rate(source=source, target=target, on=on)
-    raise NoRate(source=source, target=target, date=on.isoformat(), provider="nobody")
+    raise NoExchangeRate(source=source, target=target, date=on.isoformat())

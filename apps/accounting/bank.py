@@ -18,7 +18,7 @@ from django.db.models import Count, Max, Min, Q, Sum
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounting import identifiers, ledger, statements
-from apps.accounting.errors import WrongStatus
+from apps.accounting.errors import BankLineMatched
 from apps.accounting.models import Account, BankAccount, Financial
 from apps.accounting.money import currency_code, decimal_of, round_money
 from apps.accounting.permissions import AccountingPerm
@@ -62,7 +62,7 @@ def bank_account_create(*, actor: Actor, name: str, currency: str, iban: str = "
     code = currency_code(currency)
     compact = identifiers.iban(iban) if iban.strip() else ""
     if compact and BankAccount.objects.live().filter(iban=compact).exists():
-        raise invalid("iban", _("%(iban)s is already a bank account here") % {"iban": compact})
+        raise invalid("iban", _("{iban} is already a bank account here"), iban=compact)
     ledger.books()
     used = set(Account.objects.values_list("code", flat=True))
     free = next((str(number) for number in BANK_CODES if str(number) not in used), None)
@@ -108,7 +108,7 @@ def _apply(financial: Financial, fields: dict[str, Any], *, creating: bool) -> N
         if fields.get(name) is not None:
             value = " ".join(fields[name].split())
             if len(value) > most:
-                raise invalid(name, _("at most %(most)s characters") % {"most": most})
+                raise invalid(name, _("at most {most} characters"), most=most)
             setattr(financial, name, value)
 
 
@@ -138,12 +138,7 @@ def financial_restore(*, actor: Actor, financial: Financial) -> None:
 
 def _require_unmatched(financial: Financial) -> None:
     if financial.match_id is not None:
-        raise WrongStatus(
-            label=_("Bank line"),
-            id=financial.pk,
-            status=_("matched (match %(id)s)") % {"id": financial.match_id},
-            wanted=_("unmatched: undo the match with unmatchPurchaseInvoiceLine first"),
-        )
+        raise BankLineMatched(id=financial.pk, match=financial.match_id)
 
 
 @dataclass(frozen=True)
@@ -164,14 +159,16 @@ def statement_import(
     if parsed.currency and parsed.currency.upper() != bank.currency:
         raise invalid(
             "statement",
-            _("it is in %(statement)s, the bank account in %(account)s")
-            % {"statement": parsed.currency, "account": bank.currency},
+            _("it is in {statement}, the bank account in {account}"),
+            statement=parsed.currency,
+            account=bank.currency,
         )
     if parsed.account and not _same_account(bank, parsed.account):
         raise invalid(
             "statement",
-            _("it is for account %(statement)s, not %(account)s")
-            % {"statement": parsed.account, "account": bank},
+            _("it is for account {statement}, not {account}"),
+            statement=parsed.account,
+            account=bank,
         )
     known = set(
         Financial.objects.filter(

@@ -15,12 +15,15 @@ from typing import Any, Protocol
 
 import httpx
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from apps.accounting.errors import (
     NotOnRegister,
+    RegisterHttpError,
     RegisterNotConfigured,
     RegisterRateLimited,
     RegisterUnavailable,
+    RegisterUnreachable,
 )
 from apps.core.errors import invalid
 
@@ -39,7 +42,7 @@ def company_number(value: str) -> str:
     if number.isdigit() and len(number) < 8:
         number = number.zfill(8)
     if not NUMBER.match(number):
-        raise invalid("number", "a company number is 8 digits, or 2 letters and 6 digits (e.g. SC123456)")
+        raise invalid("number", _("a company number is 8 digits, or 2 letters and 6 digits (e.g. SC123456)"))
     return number
 
 
@@ -120,22 +123,22 @@ class CompaniesHouse:
             response = client.get(f"{self.url}{path}")
         except httpx.HTTPError as error:
             logger.warning("company register %s unreachable: %s", self.url, type(error).__name__)
-            raise RegisterUnavailable(problem=f"cannot reach it ({type(error).__name__})") from error
+            raise RegisterUnreachable(kind=type(error).__name__) from error
         if response.status_code == 404:
             raise NotOnRegister(number=number)
         if response.status_code == 429:
             wait = response.headers.get("Retry-After", "")
             raise RegisterRateLimited(seconds=wait if wait.isdigit() else "300")
         if response.status_code in (401, 403):
-            raise RegisterUnavailable(problem="it refused the API key")
+            raise RegisterUnavailable(problem=_("it refused the API key"))
         if response.status_code != 200:
-            raise RegisterUnavailable(problem=f"HTTP {response.status_code}")
+            raise RegisterHttpError(status=response.status_code)
         try:
             found = response.json()
         except ValueError as error:
-            raise RegisterUnavailable(problem="its answer is not JSON") from error
+            raise RegisterUnavailable(problem=_("its answer is not JSON")) from error
         if not isinstance(found, dict):
-            raise RegisterUnavailable(problem="its answer is not a JSON object")
+            raise RegisterUnavailable(problem=_("its answer is not a JSON object"))
         return found
 
     def company(self, number: str) -> Entry:
@@ -147,7 +150,7 @@ class CompaniesHouse:
             history = self._get(client, f"/company/{number}/filing-history?items_per_page=25", number)
         incorporated = _day(profile.get("date_of_creation"))
         if not profile.get("company_name") or incorporated is None:
-            raise RegisterUnavailable(problem="the company's profile has no name or date of creation")
+            raise RegisterUnavailable(problem=_("the company's profile has no name or date of creation"))
         accounts = profile.get("accounts") or {}
         ard = accounts.get("accounting_reference_date") or {}
         try:

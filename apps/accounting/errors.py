@@ -1,4 +1,6 @@
-"""The Accounting area's failures: each names the problem and what to do next."""
+"""The Accounting area's failures: each names the problem and what to do next. A `problem` is a
+translatable constant of ours or the words of the outside party that failed (an exception's kind,
+a provider's answer); a problem of ours that names facts is a variant with a template of its own."""
 
 from django.utils.translation import gettext_lazy as _
 
@@ -8,8 +10,15 @@ from apps.core.errors import AppError, Conflict, NotFound
 class Unbalanced(AppError):
     code = "UNBALANCED"
     http_status = 422
-    data_fields = ("what",)
+    data_fields: tuple[str, ...] = ("what",)
     msg_format = _("The posting does not balance: {what}. Debits must equal credits.")
+
+
+class LinesDoNotSum(Unbalanced):
+    data_fields = ("total", "currency")
+    msg_format = _(
+        "The posting does not balance: the lines sum to {total} {currency}. Debits must equal credits."
+    )
 
 
 class PeriodLocked(Conflict):
@@ -21,20 +30,18 @@ class PeriodLocked(Conflict):
     )
 
 
-class NoRate(NotFound):
-    code = "NO_EXCHANGE_RATE"
-    data_fields = ("source", "target", "date", "provider")
-    msg_format = _(
-        "No {source}/{target} exchange rate for {date} from {provider}; give the rate yourself "
-        "or use another date."
-    )
-
-
 class RatesUnavailable(AppError):
     code = "RATES_UNAVAILABLE"
     http_status = 503
     data_fields = ("provider", "problem")
     msg_format = _("The exchange-rate provider {provider} did not answer usefully: {problem}.")
+
+
+class RatesDayUnreadable(RatesUnavailable):
+    data_fields = ("provider", "day")
+    msg_format = _(
+        "The exchange-rate provider {provider} did not answer usefully: a day it sent cannot be read ({day})."
+    )
 
 
 class NotDraft(Conflict):
@@ -48,8 +55,16 @@ class NotDraft(Conflict):
 
 class WrongStatus(Conflict):
     code = "WRONG_STATUS"
-    data_fields = ("label", "id", "status", "wanted")
+    data_fields: tuple[str, ...] = ("label", "id", "status", "wanted")
     msg_format = _("{label} {id} is {status}; this needs it to be {wanted}.")
+
+
+class BankLineMatched(WrongStatus):
+    data_fields = ("id", "match")
+    msg_format = _(
+        "Bank line {id} is matched (match {match}); this needs it to be unmatched: undo the match with "
+        "unmatchPurchaseInvoiceLine first."
+    )
 
 
 class BaseCurrencyInUse(Conflict):
@@ -76,6 +91,16 @@ class RegisterUnavailable(AppError):
     msg_format = _("The company register did not answer usefully: {problem}.")
 
 
+class RegisterUnreachable(RegisterUnavailable):
+    data_fields = ("kind",)
+    msg_format = _("The company register did not answer usefully: cannot reach it ({kind}).")
+
+
+class RegisterHttpError(RegisterUnavailable):
+    data_fields = ("status",)
+    msg_format = _("The company register did not answer usefully: HTTP {status}.")
+
+
 class RegisterRateLimited(AppError):
     code = "REGISTER_RATE_LIMITED"
     http_status = 429
@@ -97,6 +122,11 @@ class CompanyRegistered(Conflict):
     )
 
 
+class DomainOfAnotherCompany(Conflict):
+    data_fields = ("domain", "company")
+    msg_format = _("{domain} belongs to another company ({company}).")
+
+
 # Purchase bills (apps.accounting.bills) and reading them (apps.accounting.ocr).
 class OcrUnavailable(AppError):
     code = "OCR_UNAVAILABLE"
@@ -114,6 +144,30 @@ class OcrFailed(AppError):
     http_status = 422
     data_fields = ("problem",)
     msg_format = _("The scan could not be read: {problem}. Upload a clearer scan or a PDF with text.")
+
+
+class OcrImageUnreadable(OcrFailed):
+    data_fields = ("kind",)
+    msg_format = _(
+        "The scan could not be read: the image could not be read ({kind}). Upload a clearer scan or a PDF "
+        "with text."
+    )
+
+
+class OcrPdfImagesUnreadable(OcrFailed):
+    data_fields = ("kind",)
+    msg_format = _(
+        "The scan could not be read: the PDF's images could not be read ({kind}). Upload a clearer scan "
+        "or a PDF with text."
+    )
+
+
+class OcrTimedOut(OcrFailed):
+    data_fields = ("seconds",)
+    msg_format = _(
+        "The scan could not be read: it took longer than {seconds} seconds. Upload a clearer scan or a "
+        "PDF with text."
+    )
 
 
 class NotABill(AppError):
@@ -161,4 +215,63 @@ class SyncNotConfigured(AppError):
     msg_format = _(
         "Sync to an outside ledger is off: no provider is configured (ATRIUM_ACCOUNTING_SYNC_TOKEN "
         "is empty). Nothing was pushed; ask an administrator to connect the outside ledger."
+    )
+
+
+# Bank statements (apps.accounting.statements) and matching them (apps.accounting.matching).
+
+
+class StatementUnreadable(AppError):
+    code = "STATEMENT_UNREADABLE"
+    http_status = 422
+    data_fields: tuple[str, ...] = ("format", "problem")
+    msg_format = _("The {format} statement could not be read: {problem}. Check the file and its format.")
+
+
+class UnknownStatementFormat(StatementUnreadable):
+    data_fields = ("format", "formats")
+    msg_format = _(
+        "The {format} statement could not be read: formats are {formats}. Check the file and its format."
+    )
+
+
+class StatementTooLong(StatementUnreadable):
+    data_fields = ("format", "most")
+    msg_format = _(
+        "The {format} statement could not be read: more than {most} lines; split it. Check the file and "
+        "its format."
+    )
+
+
+class NoSuchColumn(StatementUnreadable):
+    data_fields = ("column", "columns")
+    msg_format = _(
+        "The csv statement could not be read: no column {column!r} (the columns are {columns}). Check the "
+        "file and its format."
+    )
+
+
+class NotADate(StatementUnreadable):
+    data_fields = ("row", "text", "date_format")
+    msg_format = _(
+        "The csv statement could not be read: row {row}: {text!r} is not a date as {date_format}. Check "
+        "the file and its format."
+    )
+
+
+class NotAnAmount(StatementUnreadable):
+    data_fields = ("row", "text")
+    msg_format = _(
+        "The csv statement could not be read: row {row}: {text!r} is not an amount. Check the file and "
+        "its format."
+    )
+
+
+class NotTied(AppError):
+    code = "AMOUNTS_DO_NOT_TIE"
+    http_status = 422
+    data_fields = ("financials", "lines", "currency")
+    msg_format = _(
+        "The bank lines sum to {financials} {currency} but the document lines to {lines} {currency} "
+        "(invoices in, bills out): amounts must tie. Add or remove lines, or give part amounts."
     )

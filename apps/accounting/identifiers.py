@@ -21,7 +21,7 @@ def vat_number(value: str, *, field: str = "vatNumber") -> str:
         return eu_vat.validate(compact)
     except StdnumError as error:
         raise invalid(
-            field, _("%(value)s is not a valid VAT number (%(why)s)") % {"value": value, "why": str(error)}
+            field, _("{value} is not a valid VAT number ({why})"), value=value, why=str(error)
         ) from None
 
 
@@ -30,6 +30,4 @@ def iban(value: str, *, field: str = "iban") -> str:
     try:
         return IBAN(value).compact
     except SchwiftyException as error:
-        raise invalid(
-            field, _("%(value)s is not a valid IBAN (%(why)s)") % {"value": value, "why": error}
-        ) from None
+        raise invalid(field, _("{value} is not a valid IBAN ({why})"), value=value, why=error) from None

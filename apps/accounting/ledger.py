@@ -11,7 +11,7 @@ trigger, made immediate at the end of each posting) and refuses to change posted
 """
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -23,7 +23,7 @@ from django.db.models import Sum
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounting import chart, rates
-from apps.accounting.errors import BaseCurrencyInUse, PeriodLocked, Unbalanced
+from apps.accounting.errors import BaseCurrencyInUse, LinesDoNotSum, PeriodLocked, Unbalanced
 from apps.accounting.models import Account, Books, Journal, JournalEntry, JournalLine, TaxType
 from apps.accounting.money import currency_code, round_money
 from apps.core.actors import Actor, actor_id
@@ -78,7 +78,16 @@ def account(role: str) -> Account:
     books()
     found = Account.objects.filter(role=role, archived=False).order_by("code").first()
     if found is None:
-        raise invalid("account", _("the chart of accounts has no %(role)s account") % {"role": role})
+        raise invalid("account", _("the chart of accounts has no {role} account"), role=role)
+    return found
+
+
+def accounts_by_code(codes: Iterable[str]) -> dict[str, Account]:
+    """The live accounts of `codes`, or an error naming the first that does not exist."""
+    wanted = set(codes)
+    found = {a.code: a for a in Account.objects.filter(code__in=wanted, archived=False)}
+    for code in wanted - set(found):
+        raise invalid("account", _("there is no account {code}"), code=code)
     return found
 
 
@@ -125,12 +134,10 @@ def post(
     ]
     rounded = [leg for leg in rounded if leg.amount != ZERO or leg.base_amount]
     if len(rounded) < 2:
-        raise Unbalanced(what=str(_("an entry needs at least two non-zero lines")))
+        raise Unbalanced(what=_("an entry needs at least two non-zero lines"))
     total = sum((leg.amount for leg in rounded), ZERO)
     if total != ZERO:
-        raise Unbalanced(
-            what=str(_("the lines sum to %(total)s %(currency)s")) % {"total": total, "currency": currency}
-        )
+        raise LinesDoNotSum(total=total, currency=currency)
     used = rate or rates.rate(source=currency, target=base, on=day)
     if used.value <= 0:
         raise invalid("rate", _("must be more than zero"))

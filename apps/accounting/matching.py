@@ -32,6 +32,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounting import ledger, services, sync
+from apps.accounting.errors import NotTied
 from apps.accounting.models import (
     Account,
     BankAccount,
@@ -48,7 +49,7 @@ from apps.accounting.models import (
 from apps.accounting.money import round_money
 from apps.accounting.permissions import AccountingPerm
 from apps.core.actors import Actor, actor_id, require
-from apps.core.errors import AppError, RecordNotFound, invalid
+from apps.core.errors import RecordNotFound, invalid
 
 logger = logging.getLogger(__name__)
 ZERO = Decimal(0)
@@ -56,16 +57,6 @@ Status = SalesDocument.Status
 BillStatus = PurchaseBill.Status
 Document = SalesDocument | PurchaseBill
 Line = SalesLine | PurchaseBillLine
-
-
-class NotTied(AppError):
-    code = "AMOUNTS_DO_NOT_TIE"
-    http_status = 422
-    data_fields = ("financials", "lines", "currency")
-    msg_format = _(
-        "The bank lines sum to {financials} {currency} but the document lines to {lines} {currency} "
-        "(invoices in, bills out): amounts must tie. Add or remove lines, or give part amounts."
-    )
 
 
 @dataclass(frozen=True)
@@ -157,11 +148,12 @@ def _allocate(document: Document, item: Item) -> list[tuple[Line, Decimal]]:
         if not lines:
             raise invalid(
                 "line",
-                _("%(number)s has no open line %(line)s (getUnmatchedInvoiceLines lists them)")
-                % {"number": label(document), "line": item.line},
+                _("{number} has no open line {line} (getUnmatchedInvoiceLines lists them)"),
+                number=label(document),
+                line=item.line,
             )
     if not lines:
-        raise invalid("lines", _("%(number)s has nothing left to match") % {"number": label(document)})
+        raise invalid("lines", _("{number} has nothing left to match"), number=label(document))
     available = sum((line.open for line in lines), ZERO)
     left = available if item.amount is None else item.amount
     if left <= 0:
@@ -169,8 +161,11 @@ def _allocate(document: Document, item: Item) -> list[tuple[Line, Decimal]]:
     if left > available:
         raise invalid(
             "amount",
-            _("%(amount)s is more than the %(open)s %(currency)s open on %(number)s")
-            % {"amount": left, "open": available, "currency": document.currency, "number": label(document)},
+            _("{amount} is more than the {open} {currency} open on {number}"),
+            amount=left,
+            open=available,
+            currency=document.currency,
+            number=label(document),
         )
     taken = []
     for line in lines:
@@ -211,8 +206,10 @@ def match(*, actor: Actor, financial_ids: list[int], items: list[Item]) -> BankM
             if document.currency != bank.currency:
                 raise invalid(
                     "lines",
-                    _("%(number)s is in %(currency)s, the bank account in %(bank)s")
-                    % {"number": label(document), "currency": document.currency, "bank": bank.currency},
+                    _("{number} is in {currency}, the bank account in {bank}"),
+                    number=label(document),
+                    currency=document.currency,
+                    bank=bank.currency,
                 )
             already = {line.pk for line, _part in taken[key]}
             for line, part in _allocate(document, item):
@@ -275,13 +272,11 @@ def _pay_bill(
     if abs(signed) > abs(bill.amount_due):
         raise invalid(
             "amount",
-            _("%(amount)s is more than the %(due)s %(currency)s due on %(bill)s")
-            % {
-                "amount": magnitude,
-                "due": abs(bill.amount_due),
-                "currency": bill.currency,
-                "bill": label(bill),
-            },
+            _("{amount} is more than the {due} {currency} due on {bill}"),
+            amount=magnitude,
+            due=abs(bill.amount_due),
+            currency=bill.currency,
+            bill=label(bill),
         )
     if bill.issue_date and day < bill.issue_date:
         raise invalid("financialIds", _("the bank line is before the bill's issue date"))

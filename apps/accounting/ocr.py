@@ -12,8 +12,15 @@ import shutil
 import subprocess
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
-from apps.accounting.errors import OcrFailed, OcrUnavailable
+from apps.accounting.errors import (
+    OcrFailed,
+    OcrImageUnreadable,
+    OcrPdfImagesUnreadable,
+    OcrTimedOut,
+    OcrUnavailable,
+)
 
 logger = logging.getLogger(__name__)
 IMAGE_TYPES = {
@@ -46,7 +53,7 @@ def _png(data: bytes) -> bytes:
             image.load()
             picture = image.convert("L")
     except (UnidentifiedImageError, OSError, ValueError) as error:
-        raise OcrFailed(problem=f"the image could not be read ({type(error).__name__})") from error
+        raise OcrImageUnreadable(kind=type(error).__name__) from error
     if picture.width < MIN_WIDTH:
         scale = MIN_WIDTH / picture.width
         picture = picture.resize((MIN_WIDTH, round(picture.height * scale)))
@@ -67,11 +74,12 @@ def image_text(data: bytes) -> str:
             check=False,
         )
     except subprocess.TimeoutExpired as error:
-        raise OcrFailed(problem=f"it took longer than {TIMEOUT_SECONDS} seconds") from error
+        raise OcrTimedOut(seconds=TIMEOUT_SECONDS) from error
     if done.returncode != 0:
         logger.warning("tesseract failed with %s", done.returncode)
-        problem = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
-        raise OcrFailed(problem=problem[0][:200])
+        # Tesseract's own last words, or ours.
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or [_("no message")]
+        raise OcrFailed(problem=said[0][:200])
     return done.stdout.decode("utf-8", "replace")
 
 
@@ -86,7 +94,7 @@ def pdf_images(data: bytes) -> list[bytes]:
         for page in reader.pages[:MAX_PAGES]:
             found.extend(image.data for image in page.images)
     except (PdfReadError, ValueError, KeyError, OSError) as error:
-        raise OcrFailed(problem=f"the PDF's images could not be read ({type(error).__name__})") from error
+        raise OcrPdfImagesUnreadable(kind=type(error).__name__) from error
     return found
 
 
@@ -96,5 +104,5 @@ def text_of(data: bytes, mime_type: str) -> str:
         return image_text(data)
     images = pdf_images(data)
     if not images:
-        raise OcrFailed(problem="the PDF has neither text nor scanned images")
+        raise OcrFailed(problem=_("the PDF has neither text nor scanned images"))
     return "\n\n".join(image_text(image) for image in images)

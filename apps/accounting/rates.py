@@ -27,9 +27,11 @@ from typing import Any, Protocol
 import httpx
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext as _
 
-from apps.accounting.errors import NoRate, RatesUnavailable
+from apps.accounting.errors import RatesDayUnreadable, RatesUnavailable
 from apps.accounting.models import ExchangeRate
+from apps.core.errors import NoExchangeRate
 
 logger = logging.getLogger(__name__)
 ANCHOR = "EUR"
@@ -130,11 +132,11 @@ def parse_eurofxref(content: bytes, *, provider: str = "ecb-live") -> dict[date,
     """The days and rates of an ECB eurofxref XML document."""
     # A reference-rate document has no DOCTYPE: refusing one leaves no entity to expand.
     if b"<!DOCTYPE" in content.upper():
-        raise RatesUnavailable(provider=provider, problem="the answer declares a DOCTYPE")
+        raise RatesUnavailable(provider=provider, problem=_("the answer declares a DOCTYPE"))
     try:
         root = ET.fromstring(content)  # noqa: S314 (no DOCTYPE, so no entities)
     except ET.ParseError:
-        raise RatesUnavailable(provider=provider, problem="the answer is not XML") from None
+        raise RatesUnavailable(provider=provider, problem=_("the answer is not XML")) from None
     days: dict[date, dict[str, Decimal]] = {}
     for cube in root.iter(f"{{{ECB_NS}}}Cube"):
         when = cube.get("time")
@@ -148,11 +150,9 @@ def parse_eurofxref(content: bytes, *, provider: str = "ecb-live") -> dict[date,
                 if rate.get("currency") and rate.get("rate")
             }
         except (ValueError, KeyError, InvalidOperation):
-            raise RatesUnavailable(
-                provider=provider, problem=f"a day it sent cannot be read ({when})"
-            ) from None
+            raise RatesDayUnreadable(provider=provider, day=when) from None
     if not days:
-        raise RatesUnavailable(provider=provider, problem="no rates in the answer")
+        raise RatesUnavailable(provider=provider, problem=_("no rates in the answer"))
     return days
 
 
@@ -165,7 +165,7 @@ def provider() -> Provider:
 
 def rate(*, source: str, target: str, on: date, using: Provider | None = None) -> Rate:
     """Units of `target` per unit of `source` on `on` (or the latest published day within the week
-    before), from the configured provider; NoRate when there is none."""
+    before), from the configured provider; NoExchangeRate when there is none."""
     chosen = using or provider()
     if source == target:
         return Rate(Decimal(1), on, "same currency")
@@ -181,4 +181,4 @@ def rate(*, source: str, target: str, on: date, using: Provider | None = None) -
         if source in rates and target in rates:
             return Rate((rates[target] / rates[source]).quantize(RATE_PLACES), day, chosen.name)
         break  # published that day, without one of the two currencies
-    raise NoRate(source=source, target=target, date=on.isoformat(), provider=chosen.name)
+    raise NoExchangeRate(source=source, target=target, date=on.isoformat())

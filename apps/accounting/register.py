@@ -36,11 +36,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounting import companies_house
-from apps.accounting.errors import CompanyRegistered, WrongStatus
+from apps.accounting.errors import CompanyRegistered, DomainOfAnotherCompany, WrongStatus
 from apps.accounting.models import CompanyDomain, CompanyPerson, CorporateEvent, Filing, RegisteredCompany
 from apps.accounting.permissions import AccountingPerm
 from apps.core.actors import Actor, actor_id, can, require
-from apps.core.errors import Conflict, invalid
+from apps.core.errors import invalid
 from apps.core.tasks import for_each_workspace
 
 logger = logging.getLogger(__name__)
@@ -201,7 +201,7 @@ def _parse_ard(value: str) -> tuple[int, int]:
         if not 1 <= day <= calendar.monthrange(2024, month)[1]:
             raise ValueError(value)
     except (ValueError, TypeError):
-        raise invalid("accountsReferenceDate", "give a day of the year as MM-DD, e.g. 03-31") from None
+        raise invalid("accountsReferenceDate", _("give a day of the year as MM-DD, e.g. 03-31")) from None
     return day, month
 
 
@@ -212,29 +212,31 @@ def _apply(company: RegisteredCompany, fields: dict[str, Any]) -> None:
         value = fields[name]
         if name == "ard":
             if value is None:
-                raise invalid("accountsReferenceDate", "a company always has one")
+                raise invalid("accountsReferenceDate", _("a company always has one"))
             company.ard_day, company.ard_month = _parse_ard(value)
         elif name == "sic_codes":
             codes = [str(code).strip() for code in value or []]
             if len(codes) > 4:
-                raise invalid("sicCodes", "the register takes at most 4")
+                raise invalid("sicCodes", _("the register takes at most 4"))
             bad = [code for code in codes if not (code.isdigit() and len(code) in (4, 5))]
             if bad:
-                raise invalid("sicCodes", f"{bad[0]} is not a SIC code (4 or 5 digits, e.g. 62020)")
+                raise invalid(
+                    "sicCodes", _("{code} is not a SIC code (4 or 5 digits, e.g. 62020)"), code=bad[0]
+                )
             company.sic_codes = list(dict.fromkeys(codes))
         elif value is None and name in ("name", "incorporated_on", "jurisdiction", "company_type"):
-            raise invalid(name, "cannot be cleared")
+            raise invalid(name, _("cannot be cleared"))
         else:
             setattr(company, name, value if value is not None else "")
     company.name = (company.name or "").strip()
     if len(company.name) > 160 or len(company.registered_office) > 500:
-        raise invalid("name" if len(company.name) > 160 else "registeredOffice", "is too long")
+        raise invalid("name" if len(company.name) > 160 else "registeredOffice", _("is too long"))
     if not company.name:
-        raise invalid("name", "give the company's name, or take it from the register")
+        raise invalid("name", _("give the company's name, or take it from the register"))
     if company.incorporated_on is None:
-        raise invalid("incorporatedOn", "give the date of incorporation, or take it from the register")
+        raise invalid("incorporatedOn", _("give the date of incorporation, or take it from the register"))
     if company.incorporated_on > timezone.localdate():
-        raise invalid("incorporatedOn", "is in the future")
+        raise invalid("incorporatedOn", _("is in the future"))
 
 
 @transaction.atomic
@@ -345,12 +347,12 @@ def filing_complete(
             label=_("Filing"), id=filing.pk, status=filing.get_status_display(), wanted=_("to file")
         )
     if len(reference) > 100:
-        raise invalid("reference", "at most 100 characters")
+        raise invalid("reference", _("at most 100 characters"))
     if filed_on > timezone.localdate():
-        raise invalid("filedOn", "is in the future")
+        raise invalid("filedOn", _("is in the future"))
     company = filing.company
     if filed_on < company.incorporated_on:
-        raise invalid("filedOn", "is before the company was incorporated")
+        raise invalid("filedOn", _("is before the company was incorporated"))
     filing.status, filing.filed_on, filing.reference = Filing.Status.FILED, filed_on, reference.strip()
     filing.filed_by_id = actor_id(actor)
     filing.save()
@@ -366,7 +368,11 @@ def reminders_set(*, actor: Actor, company: RegisteredCompany, days: list[int]) 
     require(actor, AccountingPerm.EDIT)
     wanted = sorted(set(days), reverse=True)
     if any(day < 0 or day > MAX_REMINDER_DAYS for day in wanted):
-        raise invalid("leadDays", f"each is 0 to {MAX_REMINDER_DAYS} days before the due date")
+        raise invalid(
+            "leadDays",
+            _("each is 0 to {most} days before the due date"),
+            most=MAX_REMINDER_DAYS,
+        )
     company.reminder_days = wanted
     company.save(update_fields=["reminder_days", "updated_at"])
     return wanted
@@ -452,11 +458,11 @@ def event_add(
     require(actor, AccountingPerm.EDIT)
     detail = detail.strip()
     if not detail:
-        raise invalid("detail", "say what happened (for an officer or PSC: their name)")
+        raise invalid("detail", _("say what happened (for an officer or PSC: their name)"))
     if on > timezone.localdate():
-        raise invalid("on", "is in the future: record an event once it has happened")
+        raise invalid("on", _("is in the future: record an event once it has happened"))
     if on < company.incorporated_on:
-        raise invalid("on", "is before the company was incorporated")
+        raise invalid("on", _("is before the company was incorporated"))
     person = None
     if kind in PERSON_EVENTS:
         person_kind, starts = PERSON_EVENTS[kind]
@@ -473,9 +479,15 @@ def event_add(
             person = current.filter(name__iexact=detail).first()
             if person is None:
                 names = ", ".join(current.values_list("name", flat=True)[:20]) or _("none")
-                raise invalid("detail", f"no current {person_kind} named {detail!r} (current: {names})")
+                raise invalid(
+                    "detail",
+                    _("no current {person_kind} named {detail!r} (current: {names})"),
+                    person_kind=person_kind,
+                    detail=detail,
+                    names=names,
+                )
             if person.appointed_on and on < person.appointed_on:
-                raise invalid("on", "is before their appointment")
+                raise invalid("on", _("is before their appointment"))
             person.ceased_on = on
             person.save(update_fields=["ceased_on"])
     elif kind == EventKind.OFFICE_MOVED:
@@ -511,10 +523,14 @@ def domain_name(value: str) -> str:
     try:
         ascii_name = idna.encode(name, uts46=True).decode()
     except (idna.IDNAError, UnicodeError):
-        raise invalid("domain", f"{value!r} is not a valid domain name") from None
+        raise invalid("domain", _("{value!r} is not a valid domain name"), value=value) from None
     labels = ascii_name.split(".")
     if len(labels) < 2 or len(ascii_name) > 253 or labels[-1].isdigit():
-        raise invalid("domain", f"{value!r} is not a domain name with a top-level domain, e.g. example.co.uk")
+        raise invalid(
+            "domain",
+            _("{value!r} is not a domain name with a top-level domain, e.g. example.co.uk"),
+            value=value,
+        )
     return ascii_name
 
 
@@ -527,14 +543,13 @@ def domain_manage(
     found = CompanyDomain.objects.select_related("company").filter(domain=name).first()
     if action == "remove":
         if found is None or found.company_id != company.pk:
-            raise invalid("domain", f"{name} is not one of {company.name}'s domains")
+            raise invalid(
+                "domain", _("{name} is not one of {company}'s domains"), name=name, company=company.name
+            )
         found.delete()
         return None
     if found is not None and found.company_id != company.pk:
-        raise Conflict(
-            _("%(domain)s belongs to another company (%(company)s).")
-            % {"domain": name, "company": found.company.name}
-        )
+        raise DomainOfAnotherCompany(domain=name, company=found.company.name)
     if found is None:
         found = CompanyDomain(company=company, domain=name)
     found.purpose = purpose

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounting import identifiers, ledger, rates, sync, tax
 from apps.accounting.errors import NotDraft, WrongStatus
-from apps.accounting.models import Account, Charge, NumberSeries, Payment, SalesDocument, SalesLine, TaxType
+from apps.accounting.models import Account, Charge, NumberSeries, Payment, SalesDocument, TaxType
 from apps.accounting.money import currency_code, round_money
 from apps.accounting.permissions import AccountingPerm
 from apps.core.actors import Actor, actor_id, require
@@ -120,37 +120,21 @@ def _set_lines(document: SalesDocument, lines: list[LineData]) -> None:
         raise invalid("lines", _("a document needs at least one line"))
     found = tax.tax_types_by_code([line.tax_type for line in lines])
     sales = ledger.account(Account.Role.SALES)
-    codes = {line.account for line in lines if line.account}
-    accounts = {a.code: a for a in Account.objects.filter(code__in=codes, archived=False)}
-    for code in codes:
-        if code not in accounts:
-            raise invalid("account", _("there is no account %(code)s") % {"code": code})
-    result = tax.breakdown(
+    accounts = ledger.accounts_by_code(line.account for line in lines if line.account)
+    tax.set_lines(
+        document,
         [
-            tax.LineIn(line.quantity, line.unit_price, found[line.tax_type], line.discount_percent)
+            (
+                tax.LineIn(line.quantity, line.unit_price, found[line.tax_type], line.discount_percent),
+                {
+                    "description": line.description,
+                    "discount_percent": line.discount_percent,
+                    "account": accounts[line.account] if line.account else sales,
+                },
+            )
             for line in lines
         ],
-        currency=document.currency,
-        prices_include_tax=document.prices_include_tax,
-        rounding=document.tax_rounding,
     )
-    document.lines.all().delete()
-    SalesLine.objects.bulk_create(
-        SalesLine(
-            document=document,
-            position=index,
-            description=line.description,
-            quantity=line.quantity,
-            unit_price=line.unit_price,
-            discount_percent=line.discount_percent,
-            account=accounts[line.account] if line.account else sales,
-            tax_type=found[line.tax_type],
-            net=round_money(computed.net, document.currency),
-            tax=round_money(computed.tax, document.currency),
-        )
-        for index, (line, computed) in enumerate(zip(lines, result.lines, strict=True))
-    )
-    document.net, document.tax, document.total = result.net, result.tax, result.total
 
 
 def document_create(
@@ -275,6 +259,8 @@ def _allocate_credit(note: SalesDocument) -> None:
     invoice's amount due falls by it and the note counts as paid by as much; what the invoice no
     longer owes stays on the note as credit (its amount due, negative on the statement). Both
     are on the receivable already (the note's posting credited it): no entry of its own."""
+    if note.origin_id is None:
+        return
     invoice = SalesDocument.objects.select_for_update().get(pk=note.origin_id)
     if invoice.status not in OPEN or invoice.currency != note.currency:
         return
@@ -366,8 +352,10 @@ def record_payment(
     if amount > document.amount_due:
         raise invalid(
             "amount",
-            _("%(amount)s is more than the %(due)s %(currency)s due")
-            % {"amount": amount, "due": document.amount_due, "currency": document.currency},
+            _("{amount} is more than the {due} {currency} due"),
+            amount=amount,
+            due=document.amount_due,
+            currency=document.currency,
         )
     if day < document.issue_date:
         raise invalid("date", _("is before the invoice's issue date"))
@@ -415,7 +403,7 @@ def _bank_account(code: str | None) -> Account:
         return ledger.account(Account.Role.BANK)
     found = Account.objects.filter(code=code, role=Account.Role.BANK, archived=False).first()
     if found is None:
-        raise invalid("bankAccount", _("%(code)s is not a bank account of the chart") % {"code": code})
+        raise invalid("bankAccount", _("{code} is not a bank account of the chart"), code=code)
     return found
 
 
@@ -559,7 +547,7 @@ def _charge_apply(actor: Actor, charge: Charge, fields: dict[str, Any], *, creat
             else ledger.account(Account.Role.SALES)
         )
         if account is None:
-            raise invalid("account", _("there is no account %(code)s") % {"code": code})
+            raise invalid("account", _("there is no account {code}"), code=code)
         charge.account = account
 
 
@@ -589,7 +577,9 @@ def charge_invoice(*, actor: Actor, charges: list[Charge], invoice: SalesDocumen
         if wrong:
             raise invalid(
                 "chargeId",
-                _("charge %(id)s is not in %(currency)s") % {"id": wrong[0], "currency": invoice.currency},
+                _("charge {id} is not in {currency}"),
+                id=wrong[0],
+                currency=invoice.currency,
             )
         document_update(
             actor=actor,

@@ -22,17 +22,18 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.errors import AppError, invalid
+from apps.accounting.errors import (
+    NoSuchColumn,
+    NotADate,
+    NotAnAmount,
+    StatementTooLong,
+    StatementUnreadable,
+    UnknownStatementFormat,
+)
+from apps.core.errors import invalid
 
 FORMATS = ("camt053", "mt940", "ofx", "csv")
 MAX_LINES = 5000
-
-
-class StatementUnreadable(AppError):
-    code = "STATEMENT_UNREADABLE"
-    http_status = 422
-    data_fields = ("format", "problem")
-    msg_format = _("The {format} statement could not be read: {problem}. Check the file and its format.")
 
 
 @dataclass
@@ -92,8 +93,9 @@ def csv_mapping(given: dict[str, str]) -> CsvMapping:
         else:
             raise invalid(
                 "mapping",
-                _("%(key)s is not a mapping key (%(keys)s)")
-                % {"key": key, "keys": ", ".join([*MAPPING_KEYS, "decimalComma"])},
+                _("{key} is not a mapping key ({keys})"),
+                key=key,
+                keys=", ".join([*MAPPING_KEYS, "decimalComma"]),
             )
     if not values.get("date"):
         raise invalid("mapping", _('name the date column: {"date": "..."}'))
@@ -102,9 +104,9 @@ def csv_mapping(given: dict[str, str]) -> CsvMapping:
 
 def parse(format: str, content: str, mapping: CsvMapping | None = None) -> Statement:
     if format not in FORMATS:
-        raise StatementUnreadable(format=format, problem=f"formats are {', '.join(FORMATS)}")
+        raise UnknownStatementFormat(format=format, formats=", ".join(FORMATS))
     if not content.strip():
-        raise StatementUnreadable(format=format, problem="the file is empty")
+        raise StatementUnreadable(format=format, problem=_("the file is empty"))
     try:
         if format == "camt053":
             statement = _camt053(content)
@@ -114,16 +116,16 @@ def parse(format: str, content: str, mapping: CsvMapping | None = None) -> State
             statement = _ofx(content)
         else:
             if mapping is None:
-                raise StatementUnreadable(format=format, problem="a CSV needs its column mapping")
+                raise StatementUnreadable(format=format, problem=_("a CSV needs its column mapping"))
             statement = _csv(content, mapping)
     except StatementUnreadable:
         raise
     except Exception as error:  # the parsers' own errors: say what they said, as a tool error
         raise StatementUnreadable(format=format, problem=_short(error)) from None
     if not statement.lines:
-        raise StatementUnreadable(format=format, problem="it holds no transactions")
+        raise StatementUnreadable(format=format, problem=_("it holds no transactions"))
     if len(statement.lines) > MAX_LINES:
-        raise StatementUnreadable(format=format, problem=f"more than {MAX_LINES} lines; split it")
+        raise StatementTooLong(format=format, most=MAX_LINES)
     _fingerprint(statement)
     return statement
 
@@ -156,11 +158,11 @@ def _camt053(content: str) -> Statement:
     text = content.encode() if content.lstrip().startswith("<?xml") else content
     root = ET.fromstring(text)  # noqa: S314 (expat 2.4+ limits entity expansion; no external entities)
     if not root.tag.endswith("}Document") or "camt.053" not in root.tag:
-        raise StatementUnreadable(format="camt053", problem="not a camt.053 Document")
+        raise StatementUnreadable(format="camt053", problem=_("not a camt.053 Document"))
     ns = {"c": root.tag[1:].split("}")[0]}
     statements = root.findall("c:BkToCstmrStmt/c:Stmt", ns)
     if not statements:
-        raise StatementUnreadable(format="camt053", problem="no Stmt element")
+        raise StatementUnreadable(format="camt053", problem=_("no Stmt element"))
     result = Statement("camt053")
     for stmt in statements:
         result.account = (
@@ -176,7 +178,7 @@ def _camt053(content: str) -> Statement:
             amount_el = entry.find("c:Amt", ns)
             amount_text = (amount_el.text or "").strip() if amount_el is not None else ""
             if amount_el is None or not amount_text:
-                raise StatementUnreadable(format="camt053", problem="an entry without Amt")
+                raise StatementUnreadable(format="camt053", problem=_("an entry without Amt"))
             amount = Decimal(amount_text)
             result.currency = result.currency or amount_el.get("Ccy", "")
             if _text(entry, "c:CdtDbtInd", ns) == "DBIT":
@@ -213,7 +215,7 @@ def _mt940(content: str) -> Statement:
     transactions = mt940.models.Transactions()
     transactions.parse(content)
     if "account_identification" not in transactions.data:
-        raise StatementUnreadable(format="mt940", problem="no :25: account identification")
+        raise StatementUnreadable(format="mt940", problem=_("no :25: account identification"))
     result = Statement("mt940", account=str(transactions.data["account_identification"]))
     balance = transactions.data.get("final_opening_balance") or transactions.data.get("opening_balance")
     if balance is not None:
@@ -249,7 +251,7 @@ def _ofx(content: str) -> Statement:
     ofx = tree.convert()
     statements = list(ofx.statements)
     if not statements:
-        raise StatementUnreadable(format="ofx", problem="no bank or card statement in it")
+        raise StatementUnreadable(format="ofx", problem=_("no bank or card statement in it"))
     result = Statement("ofx")
     for statement in statements:
         result.currency = result.currency or statement.curdef
@@ -274,7 +276,7 @@ def _ofx(content: str) -> Statement:
 
 def _csv(content: str, mapping: CsvMapping) -> Statement:
     if not mapping.amount and not (mapping.paid_in or mapping.paid_out):
-        raise StatementUnreadable(format="csv", problem="map amount, or paid_in and paid_out")
+        raise StatementUnreadable(format="csv", problem=_("map amount, or paid_in and paid_out"))
     sample = content[:4096]
     try:
         dialect: Any = csv.Sniffer().sniff(sample, delimiters=",;\t|")
@@ -286,9 +288,7 @@ def _csv(content: str, mapping: CsvMapping) -> Statement:
     wanted += [mapping.description, mapping.reference, mapping.counterparty]
     missing = [name for name in wanted if name and name not in headers]
     if missing:
-        raise StatementUnreadable(
-            format="csv", problem=f"no column {missing[0]!r} (the columns are {', '.join(headers)})"
-        )
+        raise NoSuchColumn(column=missing[0], columns=", ".join(headers))
     result = Statement("csv")
     for number, raw in enumerate(reader, start=2):
         row = {(key or "").strip(): (value or "").strip() for key, value in raw.items() if key}
@@ -297,10 +297,7 @@ def _csv(content: str, mapping: CsvMapping) -> Statement:
         try:
             day = datetime.strptime(row[mapping.date], mapping.date_format).date()
         except ValueError:
-            raise StatementUnreadable(
-                format="csv",
-                problem=f"row {number}: {row[mapping.date]!r} is not a date as {mapping.date_format}",
-            ) from None
+            raise NotADate(row=number, text=row[mapping.date], date_format=mapping.date_format) from None
         if mapping.amount:
             amount = _number(row[mapping.amount], mapping, number)
         else:
@@ -334,7 +331,7 @@ def _number(text: str, mapping: CsvMapping, row: int) -> Decimal:
     try:
         number = Decimal(value)
     except InvalidOperation:
-        raise StatementUnreadable(format="csv", problem=f"row {row}: {text!r} is not an amount") from None
+        raise NotAnAmount(row=row, text=text) from None
     if not number.is_finite():
-        raise StatementUnreadable(format="csv", problem=f"row {row}: {text!r} is not an amount")
+        raise NotAnAmount(row=row, text=text)
     return number

@@ -434,8 +434,8 @@ def retry(*, actor: Actor, ids: list[int] | None) -> tuple[list[SyncRecord], Syn
         if missing:
             raise invalid(
                 "ids",
-                _("%(ids)s: no failed sync record with that id; getAccountingSyncErrors lists them")
-                % {"ids": ", ".join(missing)},
+                _("{ids}: no failed sync record with that id; getAccountingSyncErrors lists them"),
+                ids=", ".join(missing),
             )
         records = list(picked.values())
     else:

@@ -1,6 +1,8 @@
+"""Failures of people, roles and personal access tokens (apps.core.errors)."""
+
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.errors import AppError, Conflict, NotFound, Unauthenticated
+from apps.core.errors import AppError, Conflict, Forbidden, NotFound, Unauthenticated, ValidationFailed
 
 
 class InvalidAccessToken(Unauthenticated):
@@ -34,3 +36,36 @@ class RoleInUse(Conflict):
 class PersonNotFound(NotFound):
     data_fields = ("email",)
     msg_format = _("Nobody in this workspace has the e-mail address {email} (or that person is deactivated).")
+
+
+class AlreadyInWorkspace(ValidationFailed):
+    message = _("Someone with this e-mail address is already in the workspace.")
+
+
+class UnknownPermissions(ValidationFailed):
+    data_fields = ("codes",)
+    msg_format = _("Unknown permissions: {codes}")
+
+
+class RoleNameRequired(ValidationFailed):
+    message = _("A role needs a name.")
+
+
+class RoleNameTaken(ValidationFailed):
+    message = _("A role with this name already exists.")
+
+
+class BuiltInRoleUnchangeable(Forbidden):
+    message = _("Built-in roles cannot be changed; create a custom role instead.")
+
+
+class BuiltInRoleKept(Forbidden):
+    message = _("Built-in roles cannot be deleted.")
+
+
+class TokenNameRequired(ValidationFailed):
+    message = _("Give the token a name, so you know later what uses it.")
+
+
+class TokenNameTooLong(ValidationFailed):
+    message = _("Token names are at most 100 characters.")

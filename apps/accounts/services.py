@@ -22,7 +22,7 @@ from apps.accounts.permissions import PeoplePerm, RolesPerm
 from apps.core import credentials, permissions, secrets, times
 from apps.core.actors import require
 from apps.core.db import UNIQUE_VIOLATION, connection, database_failure
-from apps.core.errors import Forbidden, ValidationFailed
+from apps.core.errors import FieldsInvalid, Forbidden
 from apps.core.times import validate_time_zone
 
 logger = logging.getLogger(__name__)
@@ -83,7 +83,9 @@ def user_create(
         try:
             validate_password(password, User(email=email, full_name=full_name))
         except ValidationError as error:
-            raise ValidationFailed(" ".join(error.messages), details={"password": error.messages}) from error
+            raise FieldsInvalid(
+                problems=" ".join(error.messages), details={"password": error.messages}
+            ) from error
     try:
         # A savepoint: a caller's transaction stays usable when the insert is refused.
         with transaction.atomic():
@@ -102,11 +104,8 @@ def user_create(
     return user
 
 
-def _already_in_workspace() -> ValidationFailed:
-    return ValidationFailed(
-        _("Someone with this e-mail address is already in the workspace."),
-        details={"email": [_("already in use")]},
-    )
+def _already_in_workspace() -> errors.AlreadyInWorkspace:
+    return errors.AlreadyInWorkspace(details={"email": [_("already in use")]})
 
 
 @transaction.atomic
@@ -143,10 +142,7 @@ def user_set_active(*, actor: User, user: User, active: bool) -> User:
 def _clean_role_permissions(actor: User, codes: list[str]) -> list[str]:
     unknown = permissions.unknown_permissions(codes)
     if unknown:
-        raise ValidationFailed(
-            _("Unknown permissions: %(codes)s") % {"codes": ", ".join(unknown)},
-            details={"permissions": unknown},
-        )
+        raise errors.UnknownPermissions(codes=", ".join(unknown), details={"permissions": unknown})
     beyond = sorted(set(codes) - _role_permissions(actor))
     if beyond:
         raise errors.RoleNotAssignable(details={"permissions": beyond})
@@ -158,9 +154,9 @@ def role_create(*, actor: User, name: str, permissions: list[str], description: 
     name = name.strip()
     key = slugify(name)[:64]
     if not key:
-        raise ValidationFailed(_("A role needs a name."), details={"name": [_("required")]})
+        raise errors.RoleNameRequired(details={"name": [_("required")]})
     if key in Role.SYSTEM_LEVELS or Role.objects.filter(key=key).exists():
-        raise ValidationFailed(_("A role with this name already exists."), details={"name": [name]})
+        raise errors.RoleNameTaken(details={"name": [name]})
     role = Role.objects.create(
         key=key,
         name=name,
@@ -174,7 +170,7 @@ def role_create(*, actor: User, name: str, permissions: list[str], description: 
 def role_update(*, actor: User, role: Role, name: str, permissions: list[str], description: str = "") -> Role:
     require(actor, RolesPerm.MANAGE)
     if role.is_system:
-        raise Forbidden(_("Built-in roles cannot be changed; create a custom role instead."))
+        raise errors.BuiltInRoleUnchangeable()
     _check_may_hand_out(actor, role)
     role.name = name.strip() or role.name
     role.description = description.strip()
@@ -187,7 +183,7 @@ def role_update(*, actor: User, role: Role, name: str, permissions: list[str], d
 def role_delete(*, actor: User, role: Role) -> None:
     require(actor, RolesPerm.MANAGE)
     if role.is_system:
-        raise Forbidden(_("Built-in roles cannot be deleted."))
+        raise errors.BuiltInRoleKept()
     if role.users.exists():
         raise errors.RoleInUse()
     role.delete()
@@ -203,11 +199,9 @@ def access_token_create(
     """Returns the token row and the secret itself, which is never stored and never shown again."""
     name = name.strip()
     if not name:
-        raise ValidationFailed(
-            _("Give the token a name, so you know later what uses it."), details={"name": [_("required")]}
-        )
+        raise errors.TokenNameRequired(details={"name": [_("required")]})
     if len(name) > 100:
-        raise ValidationFailed(_("Token names are at most 100 characters."), details={"name": [name[:100]]})
+        raise errors.TokenNameTooLong(details={"name": [name[:100]]})
     raw = secrets.generate(settings.ACCESS_TOKEN_PREFIX)
     token = PersonalAccessToken.objects.create(
         user=user,
@@ -250,7 +244,9 @@ def user_set_password(*, user: User, password: str) -> User:
     try:
         validate_password(password, user)
     except ValidationError as error:
-        raise ValidationFailed(" ".join(error.messages), details={"password": error.messages}) from error
+        raise FieldsInvalid(
+            problems=" ".join(error.messages), details={"password": error.messages}
+        ) from error
     user.set_password(password)
     user.save(update_fields=["password"])
     throttle.forget_failures(user.email)
@@ -265,7 +261,9 @@ def user_set_time_zone(*, user: User, time_zone: str) -> User:
         try:
             validate_time_zone(time_zone)
         except ValidationError as error:
-            raise ValidationFailed(" ".join(error.messages), details={"time_zone": error.messages}) from error
+            raise FieldsInvalid(
+                problems=" ".join(error.messages), details={"time_zone": error.messages}
+            ) from error
     user.time_zone = time_zone
     user.save(update_fields=["time_zone"])
     logger.info("user %s changed their time zone", user.pk)

@@ -8,12 +8,20 @@ class ApiKeysConfig(AppConfig):
 
     def ready(self) -> None:
         from apps.core import navigation
-        from apps.core.navigation import NavItem
+        from apps.core.navigation import Group, NavItem
 
         navigation.register(
-            NavItem("agent-connection", _("Agent connection"), "apikeys:agent-connection", order=20)
+            NavItem(
+                "agent-connection",
+                _("Agent connection"),
+                "apikeys:agent-connection",
+                group=Group.DEVELOPERS,
+                order=20,
+            )
         )
-        navigation.register(NavItem("api-keys", _("API keys"), "apikeys:list", order=30))
+        navigation.register(
+            NavItem("api-keys", _("API keys"), "apikeys:list", group=Group.DEVELOPERS, order=30)
+        )
 
         from apps.core import spending
 

@@ -27,6 +27,10 @@ class KeyRevoked(AppError):
     http_status = 403
 
 
+class RevokedKeyUnchangeable(KeyRevoked):
+    message = _("The API key has been revoked; a revoked key cannot be changed.")
+
+
 class BudgetExceeded(AppError):
     """429 with `details.resets_at` (null for a total budget) and, when it resets, Retry-After."""
 
@@ -35,7 +39,106 @@ class BudgetExceeded(AppError):
     http_status = 429
 
 
-class UnsafeWebhookUrl(ValidationFailed):
-    """A response_url that is not https to a public address (SPEC: refused)."""
+class TotalBudgetSpent(BudgetExceeded):
+    data_fields = ("budget",)
+    msg_format = _(
+        "The API key's total budget of {budget} is spent; it does not reset: raise the budget to go on."
+    )
 
-    message = _("The webhook URL is not allowed.")
+
+class TotalBudgetShort(BudgetExceeded):
+    data_fields = ("left", "wanted")
+    msg_format = _(
+        "The API key's total budget has {left} left, less than this call may cost ({wanted}); raise the "
+        "budget to go on."
+    )
+
+
+class PeriodBudgetSpent(BudgetExceeded):
+    data_fields = ("period", "budget", "when", "zone")
+    msg_format = _(
+        "The API key's {period} budget of {budget} is spent; it resets at {when} ({zone}). Raise the "
+        "budget or wait until then."
+    )
+
+
+class PeriodBudgetShort(BudgetExceeded):
+    data_fields = ("period", "left", "wanted", "when", "zone")
+    msg_format = _(
+        "The API key's {period} budget has {left} left, less than this call may cost ({wanted}); it "
+        "resets at {when} ({zone})."
+    )
+
+
+class UnsafeWebhookUrl(ValidationFailed):
+    """A response_url that is not https to a public address (SPEC: refused); `problem` is the
+    address rules' own sentence (apps.core.outbound)."""
+
+    field = "response_url"
+    data_fields = ("problem",)
+    msg_format = "{problem}"
+
+
+# A key's fields, each refused in a sentence of its own (apps.apikeys.services).
+
+
+class LabelNotText(ValidationFailed):
+    field = "label"
+    message = _("The label must be a string.")
+
+
+class LabelTooLong(ValidationFailed):
+    field = "label"
+    data_fields = ("most",)
+    msg_format = _("Labels are at most {most} characters.")
+
+
+class WebhookUrlNotText(ValidationFailed):
+    field = "response_url"
+    message = _("The webhook URL must be a string.")
+
+
+class BudgetNotCents(ValidationFailed):
+    field = "budget_usd_cents"
+    message = _("The budget is a whole number of US cents, or null.")
+
+
+class BudgetOutOfRange(ValidationFailed):
+    field = "budget_usd_cents"
+    data_fields = ("most",)
+    msg_format = _("The budget is between 0 and {most} cents.")
+
+
+class UnknownPeriod(ValidationFailed):
+    field = "budget_period"
+    data_fields = ("values",)
+    msg_format = _("The budget period is one of: {values}.")
+
+
+class UnknownProfile(ValidationFailed):
+    field = "profile"
+    data_fields = ("values",)
+    msg_format = _("The profile is one of: {values} (or empty for none).")
+
+
+class OverlapOutOfRange(ValidationFailed):
+    field = "overlap_hours"
+    message = _("The overlap is between 0 and 168 hours.")
+
+
+class OverlapRequired(ValidationFailed):
+    message = _("Choose how long the old secret stays valid.")
+
+
+class UnknownClient(ValidationFailed):
+    field = "client"
+    data_fields = ("client", "names")
+    msg_format = _("“{client}” is not a known client. Accepted: {names}.")
+
+
+class BodyNotObject(ValidationFailed):
+    message = _("The body must be a JSON object.")
+
+
+class UnknownStatus(ValidationFailed):
+    message = _("status is active or revoked.")

@@ -28,7 +28,7 @@ def profile_field(*, suited: bool = False) -> forms.ChoiceField:
     return forms.ChoiceField(
         label=_("Tool profile"),
         choices=[*first, ("", _("All the tools you may use"))]
-        + [(profile.key, f"{profile.title}: {profile.description}") for profile in profiles.PROFILES],
+        + [(profile.key, profile.choice) for profile in profiles.PROFILES],
         initial=SUITED if suited else "",
         required=False,
         help_text=_("For clients that take few tools; searchTools and callTool still reach the rest."),

@@ -16,7 +16,6 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from apps.accounts.models import PersonalAccessToken, User
 from apps.accounts.services import access_token_create
@@ -32,7 +31,7 @@ from apps.apikeys.periods import local_day
 from apps.catalogue import profiles
 from apps.core import credentials, encryption, metrics, secrets
 from apps.core.actors import Actor
-from apps.core.errors import ValidationFailed, or_not_found
+from apps.core.errors import or_not_found
 from apps.core.recurrence import workspace_zone
 
 logger = logging.getLogger(__name__)
@@ -44,18 +43,14 @@ MAX_ROLL_OVERLAP = timedelta(days=7)
 TOUCH_INTERVAL = timedelta(minutes=1)
 
 
-def _invalid(field: str, message: str) -> ValidationFailed:
-    return ValidationFailed(message, details={field: [message]})
-
-
 def _clean_label(label: Any) -> str:
     if label is None:
         label = ""
     if not isinstance(label, str):
-        raise _invalid("label", _("The label must be a string."))
+        raise errors.LabelNotText()
     label = label.strip()
     if len(label) > LABEL_MAX_LENGTH:
-        raise _invalid("label", _("Labels are at most %(max)d characters.") % {"max": LABEL_MAX_LENGTH})
+        raise errors.LabelTooLong(most=LABEL_MAX_LENGTH)
     return label or DEFAULT_LABEL
 
 
@@ -63,7 +58,7 @@ def _clean_response_url(url: Any) -> str:
     if url is None or url == "":
         return ""
     if not isinstance(url, str):
-        raise _invalid("response_url", _("The webhook URL must be a string."))
+        raise errors.WebhookUrlNotText()
     return webhooks.check_response_url(url).url
 
 
@@ -71,21 +66,15 @@ def _clean_budget(cents: Any) -> int | None:
     if cents is None:
         return None
     if isinstance(cents, bool) or not isinstance(cents, int):
-        raise _invalid("budget_usd_cents", _("The budget is a whole number of US cents, or null."))
+        raise errors.BudgetNotCents()
     if not 0 <= cents <= MAX_BUDGET_USD_CENTS:
-        raise _invalid(
-            "budget_usd_cents",
-            _("The budget is between 0 and %(max)d cents.") % {"max": MAX_BUDGET_USD_CENTS},
-        )
+        raise errors.BudgetOutOfRange(most=MAX_BUDGET_USD_CENTS)
     return cents
 
 
 def _clean_period(period: Any) -> str:
     if period not in BudgetPeriod.values:
-        raise _invalid(
-            "budget_period",
-            _("The budget period is one of: %(values)s.") % {"values": ", ".join(BudgetPeriod.values)},
-        )
+        raise errors.UnknownPeriod(values=", ".join(BudgetPeriod.values))
     return str(period)
 
 
@@ -94,9 +83,7 @@ def _clean_profile(profile: Any) -> str:
         return ""
     if not isinstance(profile, str) or profiles.get(profile) is None:
         known = ", ".join(known.key for known in profiles.PROFILES)
-        raise _invalid(
-            "profile", _("The profile is one of: %(values)s (or empty for none).") % {"values": known}
-        )
+        raise errors.UnknownProfile(values=known)
     return profile
 
 
@@ -181,7 +168,7 @@ def api_key_update(*, actor: Actor, key: ApiKey, **given: Unpack[KeyFields]) -> 
     """Changes what is given; what is left out stays as it is."""
     key = _locked_own(key=key, actor=actor)
     if key.revoked_at is not None:
-        raise errors.KeyRevoked(_("The API key has been revoked; a revoked key cannot be changed."))
+        raise errors.RevokedKeyUnchangeable()
     changed = _cleaned(given)
     for name, value in changed.items():
         setattr(key, name, value)
@@ -217,7 +204,7 @@ def signing_secret_roll(
     if overlap is None:
         overlap = timedelta(hours=settings.SIGNING_SECRET_ROLL_OVERLAP_HOURS)
     if not timedelta(0) <= overlap <= MAX_ROLL_OVERLAP:
-        raise _invalid("overlap_hours", _("The overlap is between 0 and 168 hours."))
+        raise errors.OverlapOutOfRange()
     key = _locked_own(key=key, actor=actor)
     if key.revoked_at is not None:
         raise errors.KeyRevoked()
@@ -282,47 +269,30 @@ def budget_exceeded_error(
     """SPEC 7.1's 429 BUDGET_EXCEEDED, saying when the budget resets (and Retry-After)."""
     resets_at = status.period.resets_at
     zone = workspace_zone()
-    values = {
-        "period": status.period.kind,
-        "budget": _money(status.budget_micro_usd or 0),
-        "left": _money(status.remaining_micro_usd or 0),
-        "wanted": _money(wanted_micro_usd),
-        "when": resets_at.astimezone(zone).isoformat() if resets_at else "",
-        "zone": zone.key,
+    budget, left = _money(status.budget_micro_usd or 0), _money(status.remaining_micro_usd or 0)
+    wanted = _money(wanted_micro_usd)
+    when = resets_at.astimezone(zone).isoformat() if resets_at else ""
+    details = {
+        "budget_usd_cents": key.budget_usd_cents,
+        "budget_period": key.budget_period,
+        "spent_micro_usd": status.spent_micro_usd,
+        "reserved_micro_usd": status.reserved_micro_usd,
+        "resets_at": when or None,
     }
     spent = status.is_spent or not wanted_micro_usd
-    if resets_at is None and spent:
-        message = _(
-            "The API key's total budget of %(budget)s is spent; it does not reset: raise the budget to go on."
+    if resets_at is None:
+        if spent:
+            return errors.TotalBudgetSpent(budget=budget, details=details)
+        return errors.TotalBudgetShort(left=left, wanted=wanted, details=details)
+    # Retry-After: when the period's budget comes back.
+    headers = {"Retry-After": str(max(1, int((resets_at - now).total_seconds() + 0.999)))}
+    period = status.period.kind
+    if spent:
+        return errors.PeriodBudgetSpent(
+            period=period, budget=budget, when=when, zone=zone.key, headers=headers, details=details
         )
-    elif resets_at is None:
-        message = _(
-            "The API key's total budget has %(left)s left, less than this call may cost (%(wanted)s); "
-            "raise the budget to go on."
-        )
-    elif spent:
-        message = _(
-            "The API key's %(period)s budget of %(budget)s is spent; it resets at %(when)s (%(zone)s). "
-            "Raise the budget or wait until then."
-        )
-    else:
-        message = _(
-            "The API key's %(period)s budget has %(left)s left, less than this call may cost "
-            "(%(wanted)s); it resets at %(when)s (%(zone)s)."
-        )
-    headers = {}
-    if resets_at is not None:
-        headers["Retry-After"] = str(max(1, int((resets_at - now).total_seconds() + 0.999)))
-    return errors.BudgetExceeded(
-        message % values,
-        headers=headers,
-        details={
-            "budget_usd_cents": key.budget_usd_cents,
-            "budget_period": key.budget_period,
-            "spent_micro_usd": status.spent_micro_usd,
-            "reserved_micro_usd": status.reserved_micro_usd,
-            "resets_at": values["when"] or None,
-        },
+    return errors.PeriodBudgetShort(
+        period=period, left=left, wanted=wanted, when=when, zone=zone.key, headers=headers, details=details
     )
 
 
@@ -480,12 +450,8 @@ class QuickSetup:
     command: str
 
 
-def unknown_client_error(client: Any) -> ValidationFailed:
-    message = _("“%(client)s” is not a known client. Accepted: %(names)s.") % {
-        "client": client,
-        "names": ", ".join(clients.names()),
-    }
-    return ValidationFailed(message, details={"client": [message]})
+def unknown_client_error(client: Any) -> errors.UnknownClient:
+    return errors.UnknownClient(client=client, names=", ".join(clients.names()))
 
 
 @transaction.atomic

@@ -11,8 +11,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from apps.accounts.requests import AuthenticatedHttpRequest
-from apps.apikeys import charts, clients, selectors, services
+from apps.apikeys import charts, clients, errors, selectors, services
 from apps.apikeys.forms import AgentConnectionForm, ApiKeyForm, RenameKeyForm, RollSecretForm
+from apps.catalogue import profiles
 from apps.catalogue.permissions import CataloguePerm
 from apps.core.actors import can
 from apps.core.errors import AppError, ValidationFailed
@@ -161,7 +162,7 @@ def key_roll(request: AuthenticatedHttpRequest, key_id: int) -> HttpResponse:
     key = selectors.api_key_get(user=request.user, key_id=key_id)
     form = RollSecretForm(request.POST)
     if not form.is_valid():
-        raise ValidationFailed(_("Choose how long the old secret stays valid."))
+        raise errors.OverlapRequired()
     key, secret = services.signing_secret_roll(
         actor=request.user, key=key, overlap=timedelta(hours=form.cleaned_data["overlap_hours"])
     )
@@ -175,6 +176,11 @@ def key_revoke(request: AuthenticatedHttpRequest, key_id: int) -> HttpResponse:
     services.api_key_revoke(actor=request.user, key=key)
     messages.success(request, _("Key “%(label)s” revoked.") % {"label": key.label})
     return redirect("apikeys:list")
+
+
+def _profile_choice(key: str) -> str:
+    profile = profiles.get(key) if key else None
+    return profile.choice if profile is not None else key
 
 
 @page()
@@ -217,6 +223,8 @@ def agent_connection(request: AuthenticatedHttpRequest) -> HttpResponse:
                     "pk": shown["key_id"],
                     "label": shown.get("key_label", ""),
                     "profile": shown["profile"],
+                    # The profile as the person chose it: by what they do.
+                    "profile_choice": _profile_choice(shown["profile"]),
                 },
                 "token": {"pk": shown.get("token_id"), "name": shown.get("token_name", "")},
             },

@@ -26,7 +26,7 @@ WebhookTarget = outbound.Target
 
 
 def _refuse(message: str) -> UnsafeWebhookUrl:
-    return UnsafeWebhookUrl(message, details={"response_url": [message]})
+    return UnsafeWebhookUrl(problem=message)
 
 
 def check_response_url(url: str, *, require_resolution: bool = False) -> WebhookTarget:

@@ -9,12 +9,13 @@ from apps.core.navigation import NavItem
 
 area = areas.declare(
     title=_("Calendars"),
+    group=areas.Group.WORK,
     description=_("Calendars, events, availability and invitations"),
     words="calendar diary agenda schedule event appointment meeting call booking attendee invitation",
     hints={
         "createCalendarEvent": "book schedule put an appointment meeting call in the diary",
         "updateCalendarEvent": "reschedule move change the time or room of a meeting, cancel one occurrence",
-        "searchCalendarEvents": "find meetings appointments what is on my diary agenda",
+        "searchCalendarEvents": "find meetings appointments what is on my diary agenda schedule this week",
         "checkAvailability": "who is free busy available when can we meet",
         "checkEventRsvpStatus": "who accepted declined replied can't make it coming attending",
         "sendCalendarInvite": "send invitation email to attendees guests",
@@ -44,6 +45,8 @@ area = areas.declare(
             "checkAvailability",
             "getCalendarSummary",
         ),
+        "events": ("searchCalendarEvents", "createCalendarEvent", "checkAvailability", "sendCalendarInvite"),
+        "admin": ("manageCalendar", "getCalendarSummary"),
     },
     nav=[NavItem("calendars", _("Calendars"), "calendars:list", CalendarsPerm.VIEW, order=32)],
     event_sources=[CalendarEvents()],

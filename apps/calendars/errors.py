@@ -1,6 +1,14 @@
+"""The Calendars area's failures (apps.core.errors): each names the problem and what to do next."""
+
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.errors import AppError, Conflict
+from apps.core.errors import AppError, Conflict, InTrash
+
+
+class CalendarArchived(InTrash):
+    """An archived calendar (its model's `Access(trash_error=...)`)."""
+
+    code = "CALENDAR_ARCHIVED"
 
 
 class EventReadOnly(Conflict):
@@ -19,8 +27,23 @@ class FeedUnreachable(AppError):
 
     code = "FEED_UNREACHABLE"
     http_status = 502
-    data_fields = ("url", "reason")
+    data_fields: tuple[str, ...] = ("url", "reason")
     msg_format = _("The calendar feed at {url} could not be imported: {reason}. Nothing was changed.")
+
+
+class FeedNotICalendar(FeedUnreachable):
+    data_fields = ("url",)
+    msg_format = _(
+        "The calendar feed at {url} could not be imported: it is not an iCalendar file. Nothing was changed."
+    )
+
+
+class FeedTooLarge(FeedUnreachable):
+    data_fields = ("url", "most")
+    msg_format = _(
+        "The calendar feed at {url} could not be imported: it holds more than {most} events. Nothing was "
+        "changed."
+    )
 
 
 class FeedPasswordRefused(AppError):

@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.calendars import services
-from apps.calendars.errors import FeedPasswordRefused, FeedUnreachable
+from apps.calendars.errors import FeedNotICalendar, FeedPasswordRefused, FeedTooLarge, FeedUnreachable
 from apps.calendars.models import Calendar, CalendarFeed, Event
 from apps.calendars.permissions import CalendarsPerm
 from apps.core import encryption, ical, outbound
@@ -111,9 +111,9 @@ def _events(body: bytes, url: str) -> list[Any]:
     try:
         events = ical.events_in(body)
     except ical.Unreadable:
-        raise FeedUnreachable(url=url, reason=_("it is not an iCalendar file")) from None
+        raise FeedNotICalendar(url=url) from None
     if len(events) > MAX_EVENTS:
-        raise FeedUnreachable(url=url, reason=_("it holds more than %(max)d events") % {"max": MAX_EVENTS})
+        raise FeedTooLarge(url=url, most=MAX_EVENTS)
     return events
 
 

@@ -19,12 +19,12 @@ from typing import Any
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import F, Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.calendars.errors import EventReadOnly
+from apps.calendars.errors import CalendarArchived, EventReadOnly
 from apps.calendars.permissions import CalendarsPerm
 from apps.core.records import Access, OwnedRecord, Record, Visibility
 from apps.tenancy.models import validate_time_zone
@@ -40,7 +40,7 @@ class Calendar(OwnedRecord):
         label=_("Calendar"),
         find_with="getCalendarSummary",
         trash_state=_("archived"),
-        trash_code="CALENDAR_ARCHIVED",
+        trash_error=CalendarArchived,
         trash_hint=_("Restore it with manageCalendar (action restore) first."),
     )
 
@@ -77,15 +77,11 @@ class Calendar(OwnedRecord):
         return self.name
 
 
-def _invited(person_id: int) -> Q:
-    return Q(Exists(Attendee.objects.filter(event=OuterRef("pk"), user=person_id)))
-
-
 class Event(Record):
     access = Access(
         CalendarsPerm,
         through="calendar",
-        also=_invited,
+        also="attendees__user",  # the invited
         # Whoever changes events deletes them (calendars.delete is for archiving calendars).
         delete=CalendarsPerm.EDIT,
         read_only_error=EventReadOnly,

@@ -6,14 +6,13 @@ from datetime import datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.accounts.models import User
 from apps.calendars.models import Attendee, Calendar, Event
 from apps.calendars.permissions import CalendarsPerm
-from apps.core import recurrence
+from apps.core import clean, recurrence
 from apps.core.actors import require
 from apps.core.errors import invalid
 from apps.core.records import Visibility, save_changes
@@ -28,9 +27,9 @@ SCHEDULING_FIELDS = ("starts_at", "ends_at", "recurrence", "excluded", "location
 def _text(fields: dict[str, Any], name: str, limit: int, *, required: bool = False) -> str:
     value = (fields.get(name) or "").strip()
     if required and not value:
-        raise invalid(name, "is required and cannot be empty")
+        raise invalid(name, _("is required and cannot be empty"))
     if len(value) > limit:
-        raise invalid(name, f"at most {limit} characters")
+        raise invalid(name, _("at most {limit} characters"), limit=limit)
     return value
 
 
@@ -68,7 +67,7 @@ def _apply_calendar(calendar: Calendar, fields: dict[str, Any], *, creating: boo
         if colour and not (
             len(colour) == 7 and colour[0] == "#" and all(c in "0123456789abcdefABCDEF" for c in colour[1:])
         ):
-            raise invalid("colour", "a hex colour such as #3366cc")
+            raise invalid("colour", _("a hex colour such as #3366cc"))
         calendar.colour = colour.lower()
     if fields.get("time_zone"):
         calendar.time_zone = recurrence.zone_named(fields["time_zone"], field="time_zone").key
@@ -87,7 +86,7 @@ def calendar_archive(*, actor: Any, calendar: Calendar) -> Calendar:
 def calendar_restore(*, actor: Any, calendar: Calendar) -> Calendar:
     require(actor, CalendarsPerm.DELETE)
     if calendar.deleted_at is None:
-        raise invalid("calendar_id", "the calendar is not archived")
+        raise invalid("calendar_id", _("the calendar is not archived"))
     calendar.untrash()
     return calendar
 
@@ -145,7 +144,12 @@ def event_update(
     for email in remove:
         deleted, _kinds = event.attendees.filter(email__iexact=email.strip()).delete()
         if not deleted:
-            raise invalid("remove_attendees", f"{email} is not an attendee of event {event.pk}")
+            raise invalid(
+                "remove_attendees",
+                _("{email} is not an attendee of event {event}"),
+                email=email,
+                event=event.pk,
+            )
         changed.append(f"attendee {email.strip().lower()} removed")
     _check_attendee_count(event)
     if any(name in changed for name in SCHEDULING_FIELDS):
@@ -163,7 +167,7 @@ def event_delete(*, actor: Any, event: Event) -> Event:
 
 def _check_attendee_count(event: Event) -> None:
     if event.attendees.count() > MAX_ATTENDEES:
-        raise invalid("attendees", f"at most {MAX_ATTENDEES} attendees")
+        raise invalid("attendees", _("at most {most} attendees"), most=MAX_ATTENDEES)
 
 
 def _apply_event(event: Event, fields: dict[str, Any], *, creating: bool) -> None:
@@ -195,7 +199,7 @@ def _apply_times(event: Event, fields: dict[str, Any], zone: ZoneInfo, *, creati
         fields["all_day"] if fields.get("all_day") is not None else (event.all_day if not creating else False)
     )
     if creating and not fields.get("start"):
-        raise invalid("start", "is required")
+        raise invalid("start", _("is required"))
     duration = event.ends_at - event.starts_at if not creating else None
     if all_day:
         start_day = (
@@ -224,28 +228,31 @@ def _apply_times(event: Event, fields: dict[str, Any], zone: ZoneInfo, *, creati
         else:
             ends_at = starts_at + (duration or timedelta(hours=1))
     if fields.get("end") and fields.get("duration_minutes"):
-        raise invalid("duration_minutes", "give either `end` or `durationMinutes`, not both")
+        raise invalid("duration_minutes", _("give either `end` or `durationMinutes`, not both"))
     if ends_at <= starts_at:
         raise invalid(
             "end",
-            f"the event ends ({ends_at.astimezone(zone).isoformat()}) before or when it starts "
-            f"({starts_at.astimezone(zone).isoformat()}); give an end after the start",
+            _("the event ends ({ends}) before or when it starts ({starts}); give an end after the start"),
+            ends=ends_at.astimezone(zone).isoformat(),
+            starts=starts_at.astimezone(zone).isoformat(),
         )
     if ends_at - starts_at > timedelta(days=366):
-        raise invalid("end", "an event lasts at most a year; use a recurrence rule for repeats")
+        raise invalid("end", _("an event lasts at most a year; use a recurrence rule for repeats"))
     event.starts_at, event.ends_at, event.all_day = starts_at, ends_at, all_day
 
 
 def _exclude(event: Event, text: str, zone: ZoneInfo) -> None:
     if not event.recurrence:
-        raise invalid("cancel_occurrence", "the event does not repeat; cancel it with status cancelled")
+        raise invalid("cancel_occurrence", _("the event does not repeat; cancel it with status cancelled"))
     moment = recurrence.parse_when(text, zone=zone, field="cancel_occurrence", allow_date=event.all_day)
     if not recurrence.is_recurrence_instance(
         event.recurrence, start=event.starts_at, zone=zone, moment=moment
     ):
         raise invalid(
             "cancel_occurrence",
-            f"{text} is not the start of an occurrence of event {event.pk}; searchCalendarEvents lists them",
+            _("{text} is not the start of an occurrence of event {event}; searchCalendarEvents lists them"),
+            text=text,
+            event=event.pk,
         )
     if moment not in event.excluded:
         event.excluded = [*event.excluded, moment]
@@ -266,14 +273,13 @@ def attendee_add(*, actor: Any, event: Event, spec: dict[str, Any]) -> bool:
         email = email or (contact.email or "").lower()
         if not email:
             raise invalid(
-                "attendees", f"contact {contact.pk} has no e-mail address; add one with updateContact first"
+                "attendees",
+                _("contact {contact} has no e-mail address; add one with updateContact first"),
+                contact=contact.pk,
             )
     if not email:
-        raise invalid("attendees", "each attendee needs an `email` or a `contactId`")
-    try:
-        validate_email(email)
-    except ValidationError:
-        raise invalid("attendees", f"{email!r} is not a valid e-mail address") from None
+        raise invalid("attendees", _("each attendee needs an `email` or a `contactId`"))
+    email = clean.email(email, field="attendees")
     if event.attendees.filter(email__iexact=email).exists():
         return False
     user = User.objects.filter(email=email, is_active=True).first()
@@ -301,7 +307,7 @@ def attendee_add(*, actor: Any, event: Event, spec: dict[str, Any]) -> bool:
 def response_record(*, attendee: Attendee, response: str, comment: str = "") -> bool:
     """An attendee's answer (from the invitation's links, or told to an agent); False if unchanged."""
     if response not in Attendee.Response.values:
-        raise invalid("response", f"one of {', '.join(Attendee.Response.values)}")
+        raise invalid("response", _("one of {choices}"), choices=", ".join(Attendee.Response.values))
     comment = (comment or "").strip()[:500]
     if attendee.response == response and attendee.comment == comment:
         return False
@@ -320,7 +326,9 @@ def responses_record(*, actor: Any, event: Event, answers: list[dict[str, Any]])
         email = (answer.get("email") or "").strip()
         attendee = event.attendees.filter(email__iexact=email).first()
         if attendee is None:
-            raise invalid("responses", f"{email} is not an attendee of event {event.pk}")
+            raise invalid(
+                "responses", _("{email} is not an attendee of event {event}"), email=email, event=event.pk
+            )
         if response_record(
             attendee=attendee, response=answer["response"], comment=answer.get("comment") or ""
         ):

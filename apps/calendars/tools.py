@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.calendars import feeds, invitations, selectors, services
@@ -77,7 +78,7 @@ def get_calendar_summary(
     events = Event.objects.restrict(ctx.actor)
     upcoming = selectors.occurrences(events, start=now, end=now + timedelta(days=days))[:25]
     waiting = events.filter(
-        attendees__user=ctx.actor, attendees__response=Attendee.Response.NEEDS_ACTION
+        attendees__user=ctx.actor.pk, attendees__response=Attendee.Response.NEEDS_ACTION
     ).exclude(status=Event.Status.CANCELLED)
     pending = selectors.occurrences(waiting, start=now, end=now + timedelta(days=365))
     first_of_each: dict[int, selectors.Occurrence] = {}
@@ -158,13 +159,13 @@ def manage_calendar(
     fields = calendar.given() if calendar else {}
     if action == "create":
         if calendar_id is not None:
-            raise invalid("calendar_id", "leave it out to create a calendar")
+            raise invalid("calendar_id", _("leave it out to create a calendar"))
         created = services.calendar_create(actor=ctx.actor, fields=fields)
         return CalendarResultOut(
             action=action, calendar=CalendarOut.of_record(created), changed=sorted(fields)
         )
     if calendar_id is None:
-        raise invalid("calendar_id", f"is required to {action} a calendar")
+        raise invalid("calendar_id", _("is required to {action} a calendar"), action=action)
     found = Calendar.objects.select_related("owner").fetch(
         ctx.actor,
         calendar_id,
@@ -173,7 +174,7 @@ def manage_calendar(
     )
     if action == "subscribe":
         if feed is None:
-            raise invalid("feed", "is required to subscribe a calendar to a feed")
+            raise invalid("feed", _("is required to subscribe a calendar to a feed"))
         imported = _subscribe(ctx, found, feed)
         return CalendarResultOut(
             action=action,
@@ -368,9 +369,11 @@ def _window(
         else begin + timedelta(days=default_days)
     )
     if finish <= begin:
-        raise invalid("end", "the end of the window must be after its start")
+        raise invalid("end", _("the end of the window must be after its start"))
     if finish - begin > timedelta(days=longest_days):
-        raise invalid("end", f"the window may be at most {longest_days} days long")
+        raise invalid(
+            "end", _("the window may be at most {longest_days} days long"), longest_days=longest_days
+        )
     return begin, finish
 
 
@@ -441,7 +444,7 @@ def check_availability(
 ) -> AvailabilityOut:
     """Find when people are busy and the slots when all are free, within working hours."""
     if day_ends_at <= day_starts_at:
-        raise invalid("day_ends_at", "working hours must end after they start")
+        raise invalid("day_ends_at", _("working hours must end after they start"))
     zone = recurrence.zone_named(time_zone, field="time_zone")
     begin, finish = _window(start, end, default_days=7, longest_days=31)
     from apps.accounts.models import User
@@ -579,13 +582,17 @@ def send_calendar_invite(
         if unknown:
             raise invalid(
                 "attendee_emails",
-                f"not attendees of event {event.pk}: {', '.join(unknown)}; add them with updateCalendarEvent",
+                _("not attendees of event {event}: {unknown}; add them with updateCalendarEvent"),
+                event=event.pk,
+                unknown=", ".join(unknown),
             )
         chosen = [attendee for attendee in attendees if attendee.email in wanted]
     else:
         chosen = [attendee for attendee in attendees if attendee.user_id != ctx.actor.pk]
     if not chosen:
-        raise invalid("attendee_emails", f"event {event.pk} has nobody to invite; add attendees first")
+        raise invalid(
+            "attendee_emails", _("event {event} has nobody to invite; add attendees first"), event=event.pk
+        )
     sent = invitations.send(actor=ctx.actor, event=event, attendees=chosen, note=message.strip())
     return InviteOut.of_record(
         event,

@@ -14,7 +14,7 @@ class CatalogueConfig(AppConfig):
         # Every area declares its tools module (apps.core.areas); other apps keep theirs in a
         # `tools` module too (this app's own: the meta-tools).
         from apps.core import areas, navigation
-        from apps.core.navigation import NavItem
+        from apps.core.navigation import Group, NavItem
 
         from . import checks, signals  # noqa: F401  (registers the system check and the receivers)
         from .permissions import CataloguePerm
@@ -23,8 +23,19 @@ class CatalogueConfig(AppConfig):
             importlib.import_module(module)
         autodiscover_modules("tools")
         load_fixture_modules(getattr(settings, "ATRIUM_EXTRA_TOOL_MODULES", []))
+        # The schemas built now, for the next process with the same code (apps.catalogue.derived).
+        from . import derived
+
+        derived.keep()
         navigation.register(
-            NavItem("tool-calls", _("Tool calls"), "catalogue:tool-calls", CataloguePerm.AUDIT, order=70)
+            NavItem(
+                "tool-calls",
+                _("Tool calls"),
+                "catalogue:tool-calls",
+                CataloguePerm.AUDIT,
+                group=Group.DEVELOPERS,
+                order=70,
+            )
         )
 
 

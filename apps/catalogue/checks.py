@@ -1,11 +1,16 @@
 """The start-up check of the whole catalogue (django-oauth-toolkit's checks.py shows the way)."""
 
+import hashlib
 import json
+import os
 import re
+import tempfile
 from collections.abc import Iterable
+from pathlib import Path
 from statistics import fmean
 from typing import Any
 
+from django.conf import settings
 from django.core import checks
 
 from apps.catalogue import registry
@@ -134,10 +139,15 @@ def problems_of(spec: ToolSpec) -> list[str]:
             continue
         if schema.get("type") != "object":
             problems.append(f"its {key} is not of type object")
+        digest = _digest(schema)
+        if digest in _known_valid():
+            continue
         try:
             Draft202012Validator.check_schema(schema)
         except SchemaError as error:
             problems.append(f"its {key} is not valid JSON Schema: {error.message}")
+        else:
+            _known_valid().add(digest)
     properties = spec.definition["inputSchema"].get("properties", {})
     for argument, schema in properties.items():
         if not schema.get("description") and "$ref" not in schema:
@@ -145,6 +155,55 @@ def problems_of(spec: ToolSpec) -> list[str]:
                 f"its argument {argument!r} has no description (one that restates its name is left out)"
             )
     return problems + budget_problems(spec)
+
+
+# --- schemas known to be valid ------------------------------------------------------------------
+# Checking a schema against JSON Schema's meta-schema is nearly all the check's time (its
+# $dynamicRef resolution): a few seconds for the whole catalogue, on every `manage.py` command.
+# A schema that was valid stays valid under the same meta-schema, so the digests of those that
+# passed are kept in DATA_DIR, with the jsonschema version they were checked by, and only new or
+# changed schemas are checked again.
+_known: set[str] | None = None
+
+
+def _digest(schema: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(schema, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def _known_file() -> Path:
+    return Path(settings.DATA_DIR) / "cache" / "valid-tool-schemas.json"
+
+
+def _checker_version() -> str:
+    from importlib.metadata import version
+
+    return version("jsonschema")
+
+
+def _known_valid() -> set[str]:
+    global _known
+    if _known is None:
+        try:
+            kept = json.loads(_known_file().read_text())
+            _known = set(kept["digests"]) if kept.get("jsonschema") == _checker_version() else set()
+        except (OSError, ValueError, KeyError, TypeError):
+            _known = set()
+    return _known
+
+
+def _keep_known_valid() -> None:
+    """Writes the digests of the schemas known valid (atomically: another process may read it);
+    where DATA_DIR cannot be written, the next start checks them all again."""
+    if _known is None:
+        return
+    path = _known_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp") as out:
+            json.dump({"jsonschema": _checker_version(), "digests": sorted(_known)}, out)
+        os.replace(out.name, path)
+    except OSError:
+        pass
 
 
 @checks.register()
@@ -167,6 +226,7 @@ def check_catalogue(app_configs: Any = None, **kwargs: Any) -> list[checks.Check
             first_calls[spec.area] = spec.name
     for problem in registry_budget_problems(specs):
         messages.append(checks.Error(f"the catalogue's tools: {problem}", id="atrium.E103"))
+    _keep_known_valid()
     return messages
 
 

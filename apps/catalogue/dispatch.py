@@ -25,13 +25,9 @@ from pydantic.alias_generators import to_camel
 
 from apps.accounts.access import effective_permissions
 from apps.catalogue import audit, inputs, policy, profiles, registry
+from apps.catalogue.errors import SecureInputUnavailable
 from apps.catalogue.registry import CONFIRMATION_ARGUMENT, ToolSpec
-from apps.catalogue.secure_input import (
-    SecureInputDeclined,
-    SecureInputRequest,
-    SecureInputRequired,
-    SecureInputUnavailable,
-)
+from apps.catalogue.secure_input import SecureInputDeclined, SecureInputRequest, SecureInputRequired
 from apps.catalogue.shapes import RawResult
 from apps.core import onloop
 from apps.core.actors import Actor
@@ -157,7 +153,7 @@ class ToolContext:
         """The value the person entered for `purpose` (apps.catalogue.secure_input)."""
         request = SecureInputRequest(purpose=purpose, message=message, label=label)
         if self.secure_input_door is None:
-            raise SecureInputUnavailable(request)
+            raise SecureInputUnavailable(label=request.label)
         return self.secure_input_door(request)
 
     def report_progress(

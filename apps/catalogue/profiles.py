@@ -10,13 +10,17 @@ in every profile, so every other tool the person may use stays reachable. The `t
 The profiles are named here; each area says which of its tools go in which (the `profiles` of
 its declaration, apps.core.areas), so a new area joins a profile without touching this module.
 The start-up check (apps.catalogue.checks) holds every profile to MAX_TOOLS tools and MAX_TOKENS
-tokens of what a model reads of them.
+tokens of what a model reads of them, and every tool to at least one profile: a job a client
+serves by a profile never needs the long way round through searchTools for its own tools.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from apps.catalogue import registry
 from apps.catalogue.checks import model_tokens
@@ -33,28 +37,101 @@ class Profile:
     key: str
     title: str
     description: str
+    # What a person who does this job says of it ("I do the books"): how the consent page and the
+    # agent connection page offer the profile, before its title.
+    job: str | Promise
+    # Tools of the catalogue's own area, besides searchTools, describeTool and callTool (which
+    # every profile lists), that this job uses: the background tools of apps.mcp for automation.
+    catalogue: tuple[str, ...] = ()
+
+    @property
+    def choice(self) -> str:
+        """The profile as a person chooses it: by what they do, then what it is."""
+        return f"{self.job} ({self.title}: {self.description})"
 
 
+# "marketing" and "automation" have no area of their own yet: they hold what serves that work
+# today (Deals' reach-out campaigns and deal finders; Tasks' scheduled and running tasks, watchers
+# and notifications) and grow with the areas to come.
 PROFILES = (
     Profile(
         "essentials",
         "Essentials",
         "Everyday work: people, the diary, to-dos, documents, files and notifications.",
+        _("I need a bit of everything"),
     ),
     Profile(
         "sales",
         "Sales",
-        "Customers and their companies, meetings, e-mails and follow-ups.",
+        "Deals and their pipeline, customers and their companies, meetings and follow-ups.",
+        _("I sell"),
     ),
     Profile(
         "operations",
         "Operations",
         "Tasks and their boards, schedules, documents and files.",
+        _("I run projects and processes"),
     ),
     Profile(
         "people",
         "People",
         "Teams and who is in them, colleagues' diaries, notices and handovers.",
+        _("I manage a team"),
+    ),
+    Profile(
+        "finance",
+        "Finance",
+        "Supplier bills, bank lines and reconciliation, tax, currencies, filings and sync.",
+        _("I do the books"),
+    ),
+    Profile(
+        "billing",
+        "Billing",
+        "Invoices, quotes, billable charges, payments, reminders and statements to customers.",
+        _("I bill customers and get paid"),
+    ),
+    Profile(
+        "support",
+        "Support",
+        "The ticket queue, replies and escalations, customers and their e-mails.",
+        _("I answer customers"),
+    ),
+    Profile(
+        "hr",
+        "HR",
+        "Employees, leave, time, hiring, onboarding, reviews, training, policies and grievances.",
+        _("I look after our people"),
+    ),
+    Profile(
+        "events",
+        "Events",
+        "Events and their attendees, agenda, suppliers, hotels, travel and budget.",
+        _("I organise events"),
+    ),
+    Profile(
+        "marketing",
+        "Marketing",
+        "Reach-out campaigns, deal finders and their leads, e-mail drafts, contacts and events.",
+        _("I find and reach new customers"),
+    ),
+    Profile(
+        "automation",
+        "Automation",
+        "Tasks that run themselves: schedules, runs, steps, watchers, notifications, background tools.",
+        _("I automate work"),
+        catalogue=("startToolTask", "getToolTaskStatus"),
+    ),
+    Profile(
+        "admin",
+        "Admin",
+        "The company and the workspace: register, domains, departments, invitations, settings pages.",
+        _("I run the workspace"),
+    ),
+    Profile(
+        "housekeeping",
+        "Housekeeping",
+        "Keeping records in order: trash and restore, merges, links, sharing, folders, file copies.",
+        _("I keep our records tidy"),
     ),
 )
 
@@ -66,12 +143,16 @@ def get(key: str) -> Profile | None:
 @lru_cache(maxsize=64)
 def _names(key: str, version: int) -> frozenset[str]:
     named = {name for area in areas.all_areas() for name in area.profiles.get(key, ())}
-    # The finding and running tools of this app; other apps' tools of the catalogue area (the task
-    # tools of apps.mcp) are reached through them like any other tool.
+    # The finding and running tools of this app in every profile; other apps' tools of the
+    # catalogue area (the background tools of apps.mcp) where a profile names them.
+    profile = get(key)
+    named_here = profile.catalogue if profile is not None else ()
     own = {
         spec.name
         for spec in registry.all_tools()
-        if spec.area == "catalogue" and not spec.fixture and spec.module.startswith("apps.catalogue.")
+        if spec.area == "catalogue"
+        and not spec.fixture
+        and (spec.module.startswith("apps.catalogue.") or spec.name in named_here)
     }
     return frozenset(named | own)
 
@@ -86,10 +167,22 @@ def tools(key: str) -> list[ToolSpec]:
     return [spec for spec in registry.all_tools() if spec.name in names]
 
 
+def unlisted() -> list[ToolSpec]:
+    """The tools no profile lists (fixtures of the test settings aside): a client that takes a
+    profile would reach them only through searchTools and callTool, which no job should need."""
+    listed = frozenset().union(*(tool_names(profile.key) for profile in PROFILES))
+    return [spec for spec in registry.all_tools() if not spec.fixture and spec.name not in listed]
+
+
 def problems() -> list[str]:
     """What is wrong with the profiles: an area naming an unknown profile or a tool not its own,
-    a profile over its limits."""
+    a profile over its limits, a tool in no profile."""
     found = []
+    for profile in PROFILES:
+        for name in profile.catalogue:
+            spec = registry.get(name)
+            if spec is None or spec.area != "catalogue":
+                found.append(f"profile {profile.key!r} names {name!r}, which is not a tool of the catalogue")
     for area in areas.all_areas():
         for key, names in area.profiles.items():
             if get(key) is None:
@@ -107,4 +200,6 @@ def problems() -> list[str]:
         tokens = round(sum(model_tokens(spec) for spec in listed))
         if tokens > MAX_TOKENS:
             found.append(f"profile {profile.key!r} costs a model {tokens} tokens, more than {MAX_TOKENS}")
+    for spec in unlisted():
+        found.append(f"{spec.name} ({spec.area}) is in no profile: its area names it in one (`profiles=`)")
     return found

@@ -39,6 +39,7 @@ from pydantic.alias_generators import to_camel
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import core_schema
 
+from apps.catalogue import derived
 from apps.catalogue.shapes import TextChecked
 from apps.core.permissions import PermissionEnum
 
@@ -133,8 +134,8 @@ def compact_schema(schema: dict[str, Any], *, output: bool = False) -> dict[str,
     - no titles, no default that is null or empty (`""`, `[]`, `{}`, `false`: what leaving the
       argument out means anyway), no 64-bit bounds, no description that only restates the
       property's name;
-    - output schemas leave out `required`: every field of a result is always there (null where
-      its type allows null), and the lists would be a fifth of the bytes;
+    - output schemas require every property of each object: every field of a result is always
+      there (null where its type allows null), and clients that type results read `required`;
     - an input id (a property named `…Id`, or the items of `…Ids`) leaves out its `minimum: 1`:
       ids come from other tools' answers, and one below 1 is refused by the tool's own argument
       check (the input model keeps the bound) with the same error as any other unknown id would
@@ -204,8 +205,10 @@ def _tidy(schema: Any, *, output: bool) -> Any:
     for bound, value in _INT64_BOUNDS.items():
         if schema.get(bound) == value:
             del schema[bound]
-    if output:
-        schema.pop("required", None)
+    if output and isinstance(schema.get("properties"), dict):
+        # Every field of a result is always there: clients that type results (code generation,
+        # programmatic tool calling) must not see them as optional.
+        schema["required"] = list(schema["properties"])
     for name, value in (schema.get("properties") or {}).items():
         if not output and isinstance(value, dict):
             _unbound_id(name, value)
@@ -437,20 +440,29 @@ def build_spec(
         annotations.update(destructiveHint=True, openWorldHint=True)
         annotations.pop("idempotentHint", None)
         idempotent, open_world = False, True
-    input_schema = json_schema(input_model)
-    if confirmable:
-        input_schema.setdefault("properties", {})[CONFIRMATION_ARGUMENT] = {
-            "type": "string",
-            "description": "Only to retry a call the user confirmed: its answer's token",
-        }
+    # The schemas follow from the code: a process whose code was seen before reads them.
+    kept_as = derived.key(function.__module__, function.__qualname__, name)
+    kept = derived.get(kept_as) if kept_as is not None else None
+    if kept is not None:
+        input_schema, output_schema = kept
+    else:
+        input_schema = json_schema(input_model)
+        if confirmable:
+            input_schema.setdefault("properties", {})[CONFIRMATION_ARGUMENT] = {
+                "type": "string",
+                "description": "Only to retry a call the user confirmed: its answer's token",
+            }
+        output_schema = json_schema(output_model, mode="serialization") if output_model is not None else None
+        if kept_as is not None:
+            derived.put(kept_as, (input_schema, output_schema))
     definition: dict[str, Any] = {
         "name": name,
         "title": title,
         "description": description,
         "inputSchema": input_schema,
     }
-    if output_model is not None:
-        definition["outputSchema"] = json_schema(output_model, mode="serialization")
+    if output_schema is not None:
+        definition["outputSchema"] = output_schema
     definition["annotations"] = annotations
     return ToolSpec(
         name=name,

@@ -18,18 +18,14 @@ for a 2025-11-25 client, the JSON-RPC error -32042 for one that cannot open URLs
 with the link for older clients; docs/mcp.md, "Secure input"); the agent calls the tool again
 once the person has done it. Declined or cancelled by the person: `SecureInputDeclined`, which
 the dispatcher answers as a tool error. A door that has no page to send the person to leaves
-`ToolContext.secure_input_door` unset, and the tool gets `SecureInputUnavailable` (an AppError:
-a tool error saying where to do it instead).
+`ToolContext.secure_input_door` unset, and the tool gets `SecureInputUnavailable`
+(apps.catalogue.errors, an AppError: a tool error saying where to do it instead).
 
 This module is the tools' side only; the door that provides it is `apps.mcp.secure_input`.
 """
 
 from dataclasses import dataclass
 from typing import Any
-
-from django.utils.translation import gettext_lazy as _
-
-from apps.core.errors import AppError
 
 # A purpose names what the value is for, in the area's words: "<area>.<what>:<which>".
 MAX_PURPOSE = 200
@@ -59,18 +55,3 @@ class SecureInputRequired(Exception):
 
 class SecureInputDeclined(Exception):
     """The person declined (or cancelled) entering the value: the tool does nothing."""
-
-
-class SecureInputUnavailable(AppError):
-    code = "SECURE_INPUT_UNAVAILABLE"
-    http_status = 409
-
-    def __init__(self, request: SecureInputRequest) -> None:
-        super().__init__(
-            _(
-                "This needs a value the person must enter themselves (%(label)s), and this "
-                "connection cannot send them to the page for it. Nothing was done: connect "
-                "through the MCP endpoint and call the tool again."
-            )
-            % {"label": request.label}
-        )

@@ -93,6 +93,37 @@ def refused(user: Any, name: str, arguments: dict[str, Any] | None = None, **con
     return text_of(result)
 
 
+def listed(
+    user: Any,
+    name: str,
+    arguments: dict[str, Any] | None = None,
+    *,
+    items: Callable[[dict[str, Any]], list[dict[str, Any]]] = lambda answer: answer["items"],
+    key: str = "id",
+    first: str = "",
+) -> set[int] | None:
+    """The ids (`key`) of what a list tool answers `user`, every page of it (`items` finds the rows
+    of one answer), or None when the tool is not theirs: what the access test compares with
+    `restrict`. `first`: the area's mandatory first call, made first in the same session."""
+    from apps.core.actors import can
+
+    spec = registry.get(name)
+    assert spec is not None, f"no tool {name}"
+    if not can(user, spec.permission):
+        return None
+    session = MemorySession()
+    if first:
+        ok(user, first, {}, session=session)
+    found: set[int] = set()
+    offset: int | None = 0
+    while offset is not None:
+        page = {**(arguments or {}), **({"offset": offset} if offset else {})}
+        answer = ok(user, name, page, session=session)
+        found |= {row[key] for row in items(answer)}
+        offset = answer.get("nextOffset")
+    return found
+
+
 def assert_refused_without_its_permission(spec: Any) -> None:
     """A person whose role lacks the tool's permission can neither list nor call it (in the active
     workspace): the same answer as a tool that does not exist."""

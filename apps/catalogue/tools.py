@@ -4,13 +4,13 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from apps.catalogue import dispatch, registry, search
+from apps.catalogue import dispatch, registry, rerank, search
 from apps.catalogue.checks import description_body, first_sentence
 from apps.catalogue.dispatch import ToolContext, usable_tools
+from apps.catalogue.errors import CallToolItself, NoSuchTool
 from apps.catalogue.permissions import CataloguePerm
 from apps.catalogue.registry import ToolSpec, tool
 from apps.catalogue.shapes import Out, RawResult
-from apps.core.errors import NotFound, ValidationFailed
 from apps.core.permissions import area_title
 
 
@@ -92,7 +92,10 @@ def search_tools(
         counts[spec.area] = counts.get(spec.area, 0) + 1
     if areas:
         specs = tuple(spec for spec in specs if spec.area in set(areas))
-    found = [spec for _score, spec in search.rank(specs, query)] if query.strip() else list(specs)
+    if query.strip():
+        found = rerank.reordered(ctx.principal, query, [spec for _score, spec in search.rank(specs, query)])
+    else:
+        found = list(specs)
     return ToolSearchOut(
         query=query,
         total=len(found),
@@ -120,7 +123,7 @@ def describe_tool(
 
     spec = registry.get(name)
     if spec is None or spec not in usable_tools(ctx.principal):
-        raise NotFound(f"No tool named {name!r} is available to you. Use searchTools to find the right name.")
+        raise NoSuchTool(name=name)
     first = first_call_tool(spec.area)
     return ToolDescriptionOut(
         name=spec.name,
@@ -155,10 +158,7 @@ def call_tool(
     describeTool."""
     target = registry.get(name)
     if target is not None and target.runs_tools:
-        raise ValidationFailed(
-            f"callTool cannot run {name}: give the name of the tool to run, and its arguments in "
-            "`arguments`. Nothing was done."
-        )
+        raise CallToolItself(name=name)
     try:
         return RawResult.of(dispatch.call_tool(ctx, name, arguments))
     except dispatch.ToolNotFound:

@@ -4,9 +4,8 @@
 - One contact: `contact(actor=, contact_id=)` (one the actor may see, the kit's errors otherwise),
   `organisation(...)` (one that must be an organisation), `not_found(contact_id)` (the error an id
   the actor may not see gets).
-- Many: `contacts(actor)` (those the actor may see), and for the service's own look-ups, where
-  nobody acts: `workspace_contacts()` (every person of the workspace sees them), `live_contacts()`
-  (all, whoever may see them), `contact_by_email(address)`.
+- Many: `contacts(reader)` (those a person, or `ANYONE` for a run nobody asked for, may see), and
+  `contact_by_email(reader, address)`.
 - Contacts linked to a record of another area with their role there (`LinkedContact`, `link`,
   `visible`, `change`, `LinkedContactOut`, `ContactLinkResultOut`: apps.contacts.related says how).
 - Answers: `ContactRef`, `ContactSummary`, `health_status(contact)`.
@@ -14,8 +13,6 @@
 `Contact` is here for foreign keys' and answers' types; a query on it starts from one of the
 functions above.
 """
-
-from django.db.models import QuerySet
 
 from apps.contacts.models import Contact
 from apps.contacts.related import (
@@ -30,8 +27,9 @@ from apps.contacts.related import (
     visible,
 )
 from apps.contacts.shapes import ContactRef, ContactSummary, health_status
+from apps.core.actors import Actor
 from apps.core.errors import AppError
-from apps.core.sharing import Visibility
+from apps.core.records import Anyone
 
 __all__ = [
     "Contact",
@@ -46,11 +44,9 @@ __all__ = [
     "contacts",
     "health_status",
     "link",
-    "live_contacts",
     "not_found",
     "organisation",
     "visible",
-    "workspace_contacts",
 ]
 
 
@@ -59,18 +55,8 @@ def not_found(contact_id: int) -> AppError:
     return Contact.access.not_found(Contact, contact_id)
 
 
-def live_contacts() -> QuerySet[Contact]:
-    """Every contact not in the trash, whoever may see it: for the service's own look-ups."""
-    return Contact.objects.filter(deleted_at__isnull=True)
-
-
-def workspace_contacts() -> QuerySet[Contact]:
-    """The live contacts every person of the workspace may see."""
-    return live_contacts().filter(visibility=Visibility.WORKSPACE)
-
-
-def contact_by_email(address: str) -> Contact | None:
-    """The oldest live contact with this e-mail address (any case), if any."""
+def contact_by_email(reader: Actor | Anyone | None, address: str) -> Contact | None:
+    """The oldest contact `reader` may see with this e-mail address (any case), if any."""
     if not address:
         return None
-    return live_contacts().filter(email__iexact=address).order_by("id").first()
+    return contacts(reader).filter(email__iexact=address).order_by("id").first()

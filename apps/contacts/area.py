@@ -48,6 +48,7 @@ class ContactLinks:
 
 area = areas.declare(
     title=_("Contacts"),
+    group=areas.Group.SALES,
     description=_("People and organisations the workspace deals with"),
     words="contact person people customer client lead prospect supplier vendor address book phone e-mail",
     hints={
@@ -77,7 +78,7 @@ area = areas.declare(
         "lookupCountry": "country code dialling prefix iso",
     },
     profiles={
-        "essentials": ("searchContacts", "getContact", "createContact", "updateContact"),
+        "essentials": ("searchContacts", "getContact", "createContact", "updateContact", "listContacts"),
         "sales": (
             "searchContacts",
             "queryContacts",
@@ -88,12 +89,7 @@ area = areas.declare(
             "getContactHistory",
             "getContactUpcomingEvents",
             "searchContactEmails",
-            "getContactAttachments",
-            "mergeContacts",
-            "shareContact",
-            "updateKeyContacts",
             "getContactHealth",
-            "updateContactHealth",
         ),
         "people": (
             "searchContacts",
@@ -101,6 +97,38 @@ area = areas.declare(
             "createContact",
             "updateContact",
             "transferContactAccounts",
+        ),
+        "finance": ("searchContacts", "getContact"),
+        "billing": ("searchContacts", "getContact", "createContact"),
+        "support": (
+            "searchContacts",
+            "getContact",
+            "createContact",
+            "updateContact",
+            "examineContact",
+            "getContactHistory",
+            "searchContactEmails",
+        ),
+        "events": ("searchContacts", "getContact", "createContact"),
+        "marketing": ("searchContacts", "queryContacts", "getContact", "createContact", "updateContact"),
+        "admin": (
+            "transferContactAccounts",
+            "getContactOwnershipHistory",
+            "lookupCountry",
+            "getContactCreditCheck",
+        ),
+        "housekeeping": (
+            "mergeContacts",
+            "updateConflictResolution",
+            "deleteContact",
+            "restoreContact",
+            "linkDocumentToContact",
+            "linkFileToContact",
+            "listContactFiles",
+            "getContactAttachments",
+            "shareContact",
+            "updateKeyContacts",
+            "updateContactHealth",
         ),
     },
     nav=[NavItem("contacts", _("Contacts"), "contacts:list", ContactsPerm.VIEW, order=33)],

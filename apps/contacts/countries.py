@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import phonenumbers
 import pycountry
+from django.utils.translation import gettext as _
 
 
 @dataclass(frozen=True)
@@ -124,10 +125,12 @@ def normalise_phone(value: str, country: str = "") -> str:
     except phonenumbers.NumberParseException as error:
         if error.error_type == phonenumbers.NumberParseException.INVALID_COUNTRY_CODE:
             raise ValueError(
-                "give the number in international form, starting with + and the country code "
-                "(or set the contact's country)"
+                _(
+                    "give the number in international form, starting with + and the country code "
+                    "(or set the contact's country)"
+                )
             ) from error
-        raise ValueError("is not a phone number") from error
+        raise ValueError(_("is not a phone number")) from error
     if not phonenumbers.is_possible_number(number):
-        raise ValueError("is not a possible phone number (check the digits and the country code)")
+        raise ValueError(_("is not a possible phone number (check the digits and the country code)"))
     return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)

@@ -29,10 +29,10 @@ from typing import Any, Protocol
 import httpx
 from django.conf import settings
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 
 from apps.contacts import errors
 from apps.contacts.models import Contact
-from apps.core.errors import NotFound, ValidationFailed
 
 PURPOSES = ("credit_application", "account_opening", "contract", "debt_collection")
 
@@ -111,31 +111,19 @@ class HttpCreditBureau:
                 timeout=self.timeout,
             )
         except httpx.HTTPError as error:
-            raise errors.CreditCheckUnavailable(
-                "The credit bureau could not be reached; nothing was charged. Try again in a few minutes."
-            ) from error
+            raise errors.BureauUnreachable() from error
         status = response.status_code
         if status == 200:
             return self._report(response)
         if status == 404:
-            raise NotFound(
-                "The credit bureau has no file on this contact. Check the name, address and country "
-                "(and, for an organisation, its registration number in data.registrationNumber)."
-            )
+            raise errors.NoCreditFile()
         if status == 422:
-            reason = _error_text(response) or "not enough details to identify the subject"
-            raise ValidationFailed(
-                f"The credit bureau needs more to identify this contact: {reason}. Complete the contact "
-                "(updateContact) and try again."
+            raise errors.SubjectUnclear(
+                reason=_error_text(response) or _("not enough details to identify the subject")
             )
         if status in (401, 403):
-            raise errors.CreditCheckUnavailable(
-                "The credit bureau refused this workspace's credentials. Tell the user that an "
-                "administrator must fix the credit bureau settings; do not retry."
-            )
-        raise errors.CreditCheckUnavailable(
-            f"The credit bureau is unavailable (HTTP {status}); nothing was recorded. Try again later."
-        )
+            raise errors.BureauRefusedCredentials()
+        raise errors.BureauDown(status=status)
 
     def _report(self, response: httpx.Response) -> CreditReport:
         try:
@@ -149,9 +137,7 @@ class HttpCreditBureau:
                 checked_at=parse_datetime(body["checked_at"]) if body.get("checked_at") else None,
             )
         except (ValueError, KeyError, TypeError, AttributeError) as error:
-            raise errors.CreditCheckUnavailable(
-                "The credit bureau answered something unreadable; nothing was recorded. Try again later."
-            ) from error
+            raise errors.BureauUnreadable() from error
 
 
 def _error_text(response: httpx.Response) -> str:

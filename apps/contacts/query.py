@@ -5,9 +5,10 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.translation import gettext as _
 
 from apps.contacts.models import Contact
-from apps.core.errors import ValidationFailed, invalid
+from apps.core.errors import FieldInvalid, invalid
 
 # camelCase field -> (ORM path, kind)
 FIELDS: dict[str, tuple[str, str]] = {
@@ -53,22 +54,22 @@ OPS = {
 RANGE = {"gt": "gt", "gte": "gte", "lt": "lt", "lte": "lte"}
 
 
-def _bad(index: int, message: str) -> ValidationFailed:
-    return invalid(f"filters[{index}]", message)
+def _bad(index: int, problem: Any, **facts: Any) -> FieldInvalid:
+    return invalid(f"filters[{index}]", problem, **facts)
 
 
 def _scalar(index: int, kind: str, value: Any) -> Any:
     if kind == "date":
         parsed = parse_date(str(value)) if not isinstance(value, date) else value
         if parsed is None:
-            raise _bad(index, f"{value!r} is not a date (YYYY-MM-DD)")
+            raise _bad(index, _("{value!r} is not a date (YYYY-MM-DD)"), value=value)
         return parsed
     if kind == "datetime":
         parsed = parse_datetime(str(value)) if not isinstance(value, datetime) else value
         if parsed is None:
             day = parse_date(str(value))
             if day is None:
-                raise _bad(index, f"{value!r} is not a date-time (ISO 8601)")
+                raise _bad(index, _("{value!r} is not a date-time (ISO 8601)"), value=value)
             parsed = datetime(day.year, day.month, day.day)
         if parsed.tzinfo is None:
             from django.utils import timezone
@@ -77,11 +78,11 @@ def _scalar(index: int, kind: str, value: Any) -> Any:
         return parsed
     if kind == "number":
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise _bad(index, f"{value!r} is not a number")
+            raise _bad(index, _("{value!r} is not a number"), value=value)
         return value
     if kind in ("text", "choice", "tags"):
         if isinstance(value, bool) or not isinstance(value, str | int | float):
-            raise _bad(index, f"{value!r} is not a text value")
+            raise _bad(index, _("{value!r} is not a text value"), value=value)
         text = str(value)
         return text.lower() if kind == "tags" else text
     return value
@@ -91,17 +92,28 @@ def condition(index: int, field: str, op: str, value: Any) -> Q:
     if field.startswith("data."):
         key = field[5:]
         if not key or len(key) > 64:
-            raise _bad(index, "name a business field as data.<key>")
+            raise _bad(index, _("name a business field as data.<key>"))
         path, kind = f"data__{key}", "data"
     elif field in FIELDS:
         path, kind = FIELDS[field]
     else:
-        raise _bad(index, f"{field!r} is not a field; use one of {', '.join(FIELDS)} or data.<key>")
+        raise _bad(
+            index,
+            _("{field!r} is not a field; use one of {fields} or data.<key>"),
+            field=field,
+            fields=", ".join(FIELDS),
+        )
     if op not in OPS[kind]:
-        raise _bad(index, f"{op!r} does not apply to {field}; use one of {', '.join(sorted(OPS[kind]))}")
+        raise _bad(
+            index,
+            _("{op!r} does not apply to {field}; use one of {ops}"),
+            op=op,
+            field=field,
+            ops=", ".join(sorted(OPS[kind])),
+        )
     if kind == "archived":
         if not isinstance(value, bool):
-            raise _bad(index, "archived takes true or false")
+            raise _bad(index, _("archived takes true or false"))
         return Q(deleted_at__isnull=not value)
     if op in ("isEmpty", "isNotEmpty"):
         if kind == "tags":
@@ -115,7 +127,7 @@ def condition(index: int, field: str, op: str, value: Any) -> Q:
         return empty if op == "isEmpty" else ~empty
     if op == "in":
         if not isinstance(value, list) or not value or len(value) > 100:
-            raise _bad(index, "`in` takes a list of 1-100 values")
+            raise _bad(index, _("`in` takes a list of 1-100 values"))
         values = [value if kind == "data" else _scalar(index, kind, item) for item in value]
         if kind == "tags":
             return Q(tags__overlap=values)
@@ -123,7 +135,7 @@ def condition(index: int, field: str, op: str, value: Any) -> Q:
             return Q(**{f"{path}__in": value})
         return Q(**{f"{path}__in": values})
     if value is None:
-        raise _bad(index, f"{op} needs a value")
+        raise _bad(index, _("{op} needs a value"), op=op)
     if kind == "data":
         if op == "contains":
             return Q(**{f"{path}__icontains": str(value)})

@@ -39,11 +39,13 @@ from django.utils.translation import gettext_lazy as _
 from pydantic import Field
 
 from apps.catalogue.shapes import From, Out, PersonRef
+from apps.contacts.errors import NotLinked
 from apps.contacts.models import Contact
 from apps.contacts.shapes import ContactRef
 from apps.core import areas, kinds, workspaces
 from apps.core.actors import Actor, actor_id, can
-from apps.core.errors import NotFound, invalid
+from apps.core.errors import invalid
+from apps.core.records import Anyone
 
 
 def contact(*, actor: Actor | None, contact_id: int) -> Contact:
@@ -55,12 +57,14 @@ def organisation(*, actor: Actor | None, contact_id: int, field: str = "organisa
     """The contact `contact_id`, which must be an organisation (`field`: the argument naming it)."""
     found = contact(actor=actor, contact_id=contact_id)
     if found.kind != Contact.Kind.ORGANISATION:
-        raise invalid(field, f"contact {contact_id} is a person, not an organisation")
+        raise invalid(
+            field, _("contact {contact_id} is a person, not an organisation"), contact_id=contact_id
+        )
     return found
 
 
-def contacts(actor: Actor | None) -> QuerySet[Contact]:
-    """The live contacts the actor may see."""
+def contacts(actor: Actor | Anyone | None) -> QuerySet[Contact]:
+    """The live contacts the actor (or `ANYONE`) may see."""
     return Contact.objects.restrict(actor)
 
 
@@ -87,12 +91,12 @@ def link(
     existing = rows.filter(contact=found).first()
     if remove:
         if existing is None:
-            raise NotFound(f"Contact {contact_id} is not linked here.")
+            raise NotLinked(contact=contact_id)
         existing.delete()
         return True, found
     role = (role or "").strip()
     if len(role) > 100:
-        raise invalid("role", "at most 100 characters")
+        raise invalid("role", _("at most 100 characters"))
     if existing is not None:
         if existing.role == role:
             return False, found

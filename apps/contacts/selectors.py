@@ -26,10 +26,10 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, JSONObject, Lower, NullIf
 from django.utils import timezone
 
+from apps.contacts.errors import DuplicateNotFound
 from apps.contacts.models import Contact, ContactConflict, ContactEvent, ContactShare, KeyContact
 from apps.core import search
 from apps.core.actors import Actor
-from apps.core.errors import NotFound
 from apps.core.prepared import Prepared
 
 # Relationship health from activity: days since the last interaction -> status.
@@ -59,9 +59,9 @@ def with_health(rows: QuerySet[Contact]) -> QuerySet[Contact]:
     )
 
 
-def _contact_by_id(admin: bool, *, contact_id: int, actor_id: int) -> QuerySet[Contact]:
+def _contact_by_id(every: bool, *, contact_id: int, actor_id: int) -> QuerySet[Contact]:
     rows = Contact.objects.filter(pk=contact_id)
-    if not admin:
+    if not every:
         rows = rows.filter(Contact.access.visible_to(Contact, actor_id))
     return annotate_answer_parts(rows).select_related("owner").order_by()
 
@@ -107,7 +107,7 @@ def contact_answer(*, actor: Actor, contact_id: int, trash: bool = False) -> Con
     (`contact_refs` reads both in one query)."""
     if not Contact.access.may(actor, "view"):
         raise Contact.access.not_found(Contact, contact_id)
-    found = _contact_by_id_prepared(Contact.access.is_admin(actor), contact_id=contact_id, actor_id=actor.pk)
+    found = _contact_by_id_prepared(Contact.access.all_rows(actor), contact_id=contact_id, actor_id=actor.pk)
     if not found:
         raise Contact.access.not_found(Contact, contact_id)
     contact: Contact = found[0]  # type: ignore[assignment]  # the prepared query's rows are contacts
@@ -241,10 +241,7 @@ def conflict_get(*, actor: Actor, conflict_id: int) -> ContactConflict:
     conflict = ContactConflict.objects.select_related("contact", "other").filter(pk=conflict_id).first()
     visible = Contact.objects.restrict(actor, trash="include")
     if conflict is None or not visible.filter(pk__in=[conflict.contact_id, conflict.other_id]).count() == 2:
-        raise NotFound(
-            f"Possible duplicate {conflict_id} was not found, or you may not see both contacts. "
-            "getContact lists a contact's open possible duplicates."
-        )
+        raise DuplicateNotFound(conflict=conflict_id)
     return conflict
 
 

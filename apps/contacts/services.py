@@ -3,13 +3,14 @@ here), records what happened in the contact's history, and logs ids only, never 
 
 import json
 import logging
-from datetime import date, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.core.validators import URLValidator, validate_email
+from django.core.validators import URLValidator
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.contacts import countries, errors, related
 from apps.contacts.models import (
@@ -22,9 +23,9 @@ from apps.contacts.models import (
     OwnershipChange,
 )
 from apps.contacts.permissions import ContactsPerm
-from apps.core import origin, search, sharing
+from apps.core import clean, history, search, sharing
 from apps.core.actors import can, require
-from apps.core.errors import ValidationFailed, invalid
+from apps.core.errors import invalid
 from apps.core.records import ShareAccess, Visibility
 from apps.notifications import api as notifications
 
@@ -67,29 +68,11 @@ MAX_DATA_BYTES = 16_384
 def record(
     contact: Contact, actor: Any, kind: str, summary: str = "", changes: dict[str, Any] | None = None
 ) -> None:
-    """Keeps the event in the contact's history, with the agent's tool call that made it if one
-    did (apps.core.origin), and tells the contact's watchers."""
-    called = origin.current()
-    ContactEvent.objects.create(
-        contact=contact,
-        actor=actor if getattr(actor, "pk", None) else None,
-        kind=kind,
-        summary=summary[:300],
-        changes=changes or {},
-        door=called.door if called else "",
-        tool=called.tool if called else "",
-        client=called.client[:200] if called else "",
-    )
+    """Keeps the event in the contact's history (apps.core.history: with the agent's tool call
+    that made it if one did), and tells the contact's watchers."""
+    history.record(ContactEvent, actor=actor, contact=contact, kind=kind, summary=summary, changes=changes)
     if kind != ContactEvent.Kind.CREATED:
         notifications.entity_changed(entity=contact, actor=actor, summary=summary[:300])
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, datetime | date):
-        return value.isoformat()
-    if isinstance(value, Contact):
-        return value.pk
-    return value
 
 
 # --- cleaning -----------------------------------------------------------------------------------
@@ -105,28 +88,24 @@ def clean_fields(*, actor: Any, fields: dict[str, Any], contact: Contact | None 
         if name in fields:
             value = (fields[name] or "").strip()
             if len(value) > limit:
-                raise invalid(name, f"at most {limit} characters")
+                raise invalid(name, _("at most {limit} characters"), limit=limit)
             cleaned[name] = value
     if "kind" in fields:
         if fields["kind"] not in Contact.Kind.values:
-            raise invalid("kind", f"one of {', '.join(Contact.Kind.values)}")
+            raise invalid("kind", _("one of {choices}"), choices=", ".join(Contact.Kind.values))
         cleaned["kind"] = fields["kind"]
     if "country" in fields:
         value = (fields["country"] or "").strip()
         if value:
             country = countries.resolve(value)
             if country is None:
-                raise invalid("country", f"{value!r} is not a country; lookupCountry finds the code")
+                raise invalid(
+                    "country", _("{value!r} is not a country; lookupCountry finds the code"), value=value
+                )
             value = country.alpha2
         cleaned["country"] = value
     if "email" in fields:
-        value = (fields["email"] or "").strip().lower()
-        if value:
-            try:
-                validate_email(value)
-            except ValidationError as error:
-                raise invalid("email", f"{value!r} is not an e-mail address") from error
-        cleaned["email"] = value
+        cleaned["email"] = clean.email(fields["email"])
     region = cleaned.get("country", contact.country if contact else "")
     for name in ("phone", "mobile"):
         if name in fields:
@@ -135,7 +114,9 @@ def clean_fields(*, actor: Any, fields: dict[str, Any], contact: Contact | None 
                 try:
                     value = countries.normalise_phone(value, region)
                 except ValueError as error:
-                    raise invalid(name, f"{fields[name]!r} {error}") from error
+                    raise invalid(
+                        name, _("{value!r} {problem}"), value=fields[name], problem=error
+                    ) from error
             cleaned[name] = value
     if "website" in fields:
         value = (fields["website"] or "").strip()
@@ -145,29 +126,31 @@ def clean_fields(*, actor: Any, fields: dict[str, Any], contact: Contact | None 
             try:
                 URLValidator(schemes=["http", "https"])(value)
             except ValidationError as error:
-                raise invalid("website", f"{fields['website']!r} is not a web address") from error
+                raise invalid(
+                    "website", _("{website!r} is not a web address"), website=fields["website"]
+                ) from error
         cleaned["website"] = value[:200]
     if "tags" in fields:
         cleaned["tags"] = search.tags(fields["tags"])
     if "lifecycle_stage" in fields:
         value = fields["lifecycle_stage"] or Contact.Stage.LEAD
         if value not in Contact.Stage.values:
-            raise invalid("lifecycle_stage", f"one of {', '.join(Contact.Stage.values)}")
+            raise invalid("lifecycle_stage", _("one of {choices}"), choices=", ".join(Contact.Stage.values))
         cleaned["lifecycle_stage"] = value
     if "visibility" in fields:
         value = fields["visibility"] or Visibility.WORKSPACE
         if value not in Visibility.values:
-            raise invalid("visibility", f"one of {', '.join(Visibility.values)}")
+            raise invalid("visibility", _("one of {choices}"), choices=", ".join(Visibility.values))
         cleaned["visibility"] = value
     if "birthday" in fields:
         value = fields["birthday"]
         if value is not None and value > timezone.localdate():
-            raise invalid("birthday", "cannot be in the future")
+            raise invalid("birthday", _("cannot be in the future"))
         cleaned["birthday"] = value
     if "last_contacted_at" in fields:
         value = fields["last_contacted_at"]
         if value is not None and value > timezone.now() + timedelta(minutes=5):
-            raise invalid("last_contacted_at", "cannot be in the future")
+            raise invalid("last_contacted_at", _("cannot be in the future"))
         cleaned["last_contacted_at"] = value
     if "data" in fields:
         cleaned["data"] = _clean_data(fields["data"], contact.data if contact else {})
@@ -183,17 +166,17 @@ def _clean_data(value: Any, current: dict[str, Any]) -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise invalid("data", "must be an object of business fields")
+        raise invalid("data", _("must be an object of business fields"))
     merged = dict(current)
     for key, item in value.items():
         if not isinstance(key, str) or not key.strip() or len(key) > 64:
-            raise invalid("data", "keys are names of 1-64 characters")
+            raise invalid("data", _("keys are names of 1-64 characters"))
         if item is None:
             merged.pop(key, None)
         else:
             merged[key] = item
     if len(json.dumps(merged, default=str)) > MAX_DATA_BYTES:
-        raise invalid("data", f"at most {MAX_DATA_BYTES} bytes of business fields")
+        raise invalid("data", _("at most {most} bytes of business fields"), most=MAX_DATA_BYTES)
     return merged
 
 
@@ -202,27 +185,27 @@ def _clean_organisation(actor: Any, organisation_id: int | None, contact: Contac
         return None
     organisation = related.organisation(actor=actor, contact_id=organisation_id)
     if contact is not None and organisation.pk == contact.pk:
-        raise invalid("organisation_id", "a contact cannot belong to itself")
+        raise invalid("organisation_id", _("a contact cannot belong to itself"))
     return organisation
 
 
 def _clean_owner(email: str | None) -> Any:
     if not email:
         return None
-    owner = sharing.person_by_email(email)
+    owner = clean.person_by_email(email)
     if not can(owner, ContactsPerm.VIEW):
-        raise invalid("owner_email", f"{owner.email} may not see contacts, so cannot own one")
+        raise invalid("owner_email", _("{email} may not see contacts, so cannot own one"), email=owner.email)
     return owner
 
 
 def _check_complete(contact: Contact) -> None:
     if contact.kind == Contact.Kind.ORGANISATION:
         if not contact.organisation_name:
-            raise invalid("organisation_name", "an organisation needs its name")
+            raise invalid("organisation_name", _("an organisation needs its name"))
         if contact.organisation_id is not None:
-            raise invalid("organisation_id", "an organisation cannot belong to another organisation")
+            raise invalid("organisation_id", _("an organisation cannot belong to another organisation"))
     elif not any((contact.first_name, contact.last_name, contact.email, contact.phone, contact.mobile)):
-        raise invalid("first_name", "a person needs at least a name, an e-mail address or a phone number")
+        raise invalid("first_name", _("a person needs at least a name, an e-mail address or a phone number"))
 
 
 # --- duplicates ---------------------------------------------------------------------------------
@@ -301,10 +284,10 @@ def contact_update(
         before = getattr(contact, name)
         if before != value:
             label = "organisation_id" if name == "organisation" else name
-            changes[label] = [_jsonable(before), _jsonable(value)]
+            changes[label] = [before, value]
             setattr(contact, name, value)
     if "kind" in changes and contact.kind == Contact.Kind.PERSON and contact.people.exists():
-        raise invalid("kind", "people belong to this organisation; move them first")
+        raise invalid("kind", _("people belong to this organisation; move them first"))
     _check_complete(contact)
     if changes:
         contact.save()
@@ -347,10 +330,7 @@ def contact_restore(*, actor: Any, contact: Contact) -> Contact:
     require(actor, ContactsPerm.DELETE)
     contact = Contact.objects.fetch(actor, contact.pk, "delete", trash=True)
     if contact.deleted_at is None:
-        raise ValidationFailed(
-            f"Contact {contact.pk} is not archived; there is nothing to restore.",
-            details={"contact_id": ["not archived"]},
-        )
+        raise errors.NotArchived(contact=contact.pk, details={"contact_id": ["not archived"]})
     merged_into = contact.merged_into_id
     contact.merged_into = None
     contact.untrash(also=["merged_into"])
@@ -430,11 +410,7 @@ def contact_set_health(
         contact.health_set_by, contact.health_set_at = None, None
     else:
         if status is None and score is None and note is None:
-            raise ValidationFailed(
-                "Give a status, a score or a note (or reset: true to go back to the health computed "
-                "from activity).",
-                details={"status": ["required"]},
-            )
+            raise errors.HealthNeedsSomething(details={"status": ["required"]})
         if status is not None:
             contact.health_status = status
         elif not contact.health_status and score is not None:
@@ -475,19 +451,20 @@ def key_contacts_set(
     require(actor, ContactsPerm.EDIT)
     organisation = Contact.objects.fetch(actor, organisation.pk, "change")
     if organisation.kind != Contact.Kind.ORGANISATION:
-        raise ValidationFailed(
-            f"Contact {organisation.pk} is a person; key contacts belong to organisations.",
-            details={"contact_id": ["not an organisation"]},
+        raise errors.NotAnOrganisation(
+            contact=organisation.pk, details={"contact_id": ["not an organisation"]}
         )
     seen: set[int] = set()
     people = []
     for person_id, role in entries:
         if person_id in seen:
-            raise invalid("key_contacts", f"contact {person_id} is listed twice")
+            raise invalid("key_contacts", _("contact {person_id} is listed twice"), person_id=person_id)
         seen.add(person_id)
         person = Contact.objects.fetch(actor, person_id)
         if person.kind != Contact.Kind.PERSON:
-            raise invalid("key_contacts", f"contact {person_id} is an organisation, not a person")
+            raise invalid(
+                "key_contacts", _("contact {person_id} is an organisation, not a person"), person_id=person_id
+            )
         people.append((person, role.strip()[:100]))
     before = list(KeyContact.objects.filter(organisation=organisation).values_list("person_id", flat=True))
     KeyContact.objects.filter(organisation=organisation).delete()
@@ -571,16 +548,19 @@ def contacts_merge(
     require(actor, ContactsPerm.MERGE)
     ids = [contact.pk for contact in duplicates]
     if not ids:
-        raise invalid("duplicate_ids", "name at least one contact to merge")
+        raise invalid("duplicate_ids", _("name at least one contact to merge"))
     if len(set(ids)) != len(ids) or primary.pk in ids:
-        raise invalid("duplicate_ids", "each contact once, and not the primary itself")
+        raise invalid("duplicate_ids", _("each contact once, and not the primary itself"))
     primary = Contact.objects.fetch(actor, primary.pk, "change")
     duplicates = [Contact.objects.fetch(actor, pk, "change") for pk in ids]
     for duplicate in duplicates:
         if duplicate.kind != primary.kind:
             raise invalid(
                 "duplicate_ids",
-                f"contact {duplicate.pk} is {_a(duplicate.kind)}, the primary {_a(primary.kind)}",
+                _("contact {duplicate} is {kind}, the primary {primary_kind}"),
+                duplicate=duplicate.pk,
+                kind=_a(duplicate.kind),
+                primary_kind=_a(primary.kind),
             )
     locked = {
         contact.pk: contact
@@ -593,9 +573,9 @@ def contacts_merge(
     for field_name, chosen in prefer.items():
         if field_name not in MERGED_FIELDS and field_name != "organisation_id":
             shown = field_name if len(field_name) <= 40 else f"{field_name[:40]}…"
-            raise invalid("prefer", f"{shown!r} is not a field a merge can choose")
+            raise invalid("prefer", _("{shown!r} is not a field a merge can choose"), shown=shown)
         if chosen not in by_id:
-            raise invalid("prefer", f"contact {chosen} is not part of this merge")
+            raise invalid("prefer", _("contact {chosen} is not part of this merge"), chosen=chosen)
     taken: list[str] = []
     for field_name in MERGED_FIELDS:
         source_id = prefer.get(field_name) or prefer.get(f"{field_name}_id")
@@ -701,15 +681,20 @@ def contacts_transfer(
     `include_people`, the people of the organisations handed over that `from_user` owns go too."""
     require(actor, ContactsPerm.TRANSFER)
     if from_user.pk == to_user.pk:
-        raise invalid("to_email", "the new owner is the current owner")
+        raise invalid("to_email", _("the new owner is the current owner"))
     if not can(to_user, ContactsPerm.VIEW):
-        raise invalid("to_email", f"{to_user.email} may not see contacts, so cannot own any")
+        raise invalid("to_email", _("{email} may not see contacts, so cannot own any"), email=to_user.email)
     visible = Contact.objects.restrict(actor)
     if contact_ids:
         contacts = [Contact.objects.fetch(actor, pk, "change") for pk in contact_ids]
         others = [contact.pk for contact in contacts if contact.owner_id != from_user.pk]
         if others:
-            raise invalid("contact_ids", f"not owned by {from_user.email}: {', '.join(map(str, others))}")
+            raise invalid(
+                "contact_ids",
+                _("not owned by {email}: {ids}"),
+                email=from_user.email,
+                ids=", ".join(map(str, others)),
+            )
     else:
         contacts = list(visible.filter(owner=from_user).order_by("id"))
     if include_people:

@@ -9,15 +9,13 @@ from typing import Any
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
-from django.utils.translation import gettext as _
 
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.catalogue.activity import carried
-from apps.contacts import related, selectors
+from apps.contacts import errors, related, selectors
 from apps.contacts.models import Contact, ContactEvent
 from apps.contacts.permissions import ContactsPerm
 from apps.contacts.shapes import health_of
-from apps.core.errors import ValidationFailed
 from apps.core.pages import READ, chosen, page, paged
 
 # What the search box takes: the limit of searchContacts' query.
@@ -27,17 +25,13 @@ ID_MAX = 2**63 - 1
 SHOWS = ("current", "archived")
 
 
-def _bad_search(message: str) -> ValidationFailed:
-    return ValidationFailed(message, details={"q": [message]})
-
-
 @page(ContactsPerm.VIEW, methods=READ)
 def contact_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     query = request.GET.get("q", "")
     if len(query) > QUERY_MAX:
-        raise _bad_search(_("A search is at most %(max)d characters long.") % {"max": QUERY_MAX})
+        raise errors.SearchTooLong(most=QUERY_MAX)
     if "\x00" in query:
-        raise _bad_search(_("A search cannot hold a NUL character."))
+        raise errors.SearchWithNul()
     show = chosen(request, "show", SHOWS, "current")
     kind = chosen(request, "kind", Contact.Kind.values)
     stage = chosen(request, "stage", Contact.Stage.values)

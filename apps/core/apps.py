@@ -18,6 +18,8 @@ class CoreConfig(AppConfig):
         autodiscover_modules("area")
         autodiscover_modules("credentials")
         autodiscover_modules("privacy")
+        # Every app declares its failures in an `errors` module: the registry of error codes.
+        autodiscover_modules("errors")
 
         from django.conf import settings
 

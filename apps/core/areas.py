@@ -1,11 +1,11 @@
 """An area is a declaration: one module of its app (`area.py`) says everything the rest of the
-service needs to know about it, in one call to `declare` (its title and description, its pages
-in the navigation, its record kinds, its settings, its periodic tasks, its sources of activity;
-apps/documents/area.py is a short one). The area's key is its app's label and its permissions
-are the PermissionEnum of the app's `permissions` module.
+service needs to know about it, in one call to `declare` (its title and description, the menu's
+group its pages are in and its pages, its record kinds, its settings, its periodic tasks, its
+sources of activity; apps/documents/area.py is a short one). The area's key is its app's label and
+its permissions are the PermissionEnum of the app's `permissions` module.
 
 From that the kit registers the area and its permissions (roles, the installed-areas choice),
-its record kinds (apps.core.kinds), its settings pages in the navigation, its URLs (the
+its record kinds (apps.core.kinds), its pages in the menu (apps.core.navigation), its URLs (the
 workspace URLconf includes `urls` of every area), its periodic tasks (merged into Celery beat's
 schedule), the defaults of its settings (an environment file may still set them), its sources of
 activity, and the catalogue finds its tools in its `tools` module. Adding an area is its app
@@ -25,7 +25,7 @@ from apps.core import kinds as record_kinds
 from apps.core import navigation, permissions
 from apps.core.kinds import Kind, sources
 from apps.core.kinds.attachments import SharedStore, use_store
-from apps.core.navigation import NavItem
+from apps.core.navigation import Group, NavItem  # Group too: area modules name `areas.Group.SALES`
 from apps.core.permissions import PermissionEnum
 
 
@@ -44,6 +44,8 @@ class Area:
     title: Any
     description: Any
     permissions: type[PermissionEnum]
+    # The menu's group of its pages (apps.core.navigation.Group lists them).
+    group: Group
     nav: Sequence[NavItem] = ()
     kinds: Sequence[Kind] = ()
     # URLs of its pages, included at the root of the workspace URLconf (None: none).
@@ -77,14 +79,24 @@ class Area:
         dotted = f"{self.module}.{name}"
         return dotted if importlib.util.find_spec(dotted) is not None else None
 
+    def menu_item(self, item: NavItem) -> NavItem:
+        """A page of the area as the menu has it: in the area's group unless it names another,
+        and behind a permission of the area (its VIEW unless it names one), which a person holds
+        only where the area is installed."""
+        permission = item.permission or getattr(self.permissions, "VIEW", None)
+        declared = permissions.get_permission(str(permission)) if permission else None
+        if declared is None or declared.area != self.key:
+            raise ValueError(f"area {self.key!r}: its menu link {item.key!r} needs a permission of the area")
+        return replace(item, group=item.group or self.group, permission=permission)
+
 
 _areas: dict[str, Area] = {}
 
 
-def declare(*, title: Any, description: Any, key: str = "", **fields: Any) -> Area:
+def declare(*, title: Any, description: Any, group: Group, key: str = "", **fields: Any) -> Area:
     """Declares the area of the app whose `area` module calls it (apps.<app>.area): its key is
     the app's label unless given, its permissions the enum the app's `permissions` module
-    registered for that key (autodiscovered first)."""
+    registered for that key (autodiscovered first), `group` the menu's group of its pages."""
     app = sys._getframe(1).f_globals["__name__"].split(".")[1]
     key = key or app
     enum = permissions.enum_of(key)
@@ -92,7 +104,9 @@ def declare(*, title: Any, description: Any, key: str = "", **fields: Any) -> Ar
         raise ValueError(
             f"area {key!r} has no permissions: declare its PermissionEnum in apps.{app}.permissions"
         )
-    return register(Area(app=app, key=key, title=title, description=description, permissions=enum, **fields))
+    return register(
+        Area(app=app, key=key, title=title, description=description, permissions=enum, group=group, **fields)
+    )
 
 
 def register(area: Area) -> Area:
@@ -105,7 +119,7 @@ def register(area: Area) -> Area:
     for kind in area.kinds:
         record_kinds.register(_with_area(kind, area.key))
     for item in area.nav:
-        navigation.register(item)
+        navigation.register(area.menu_item(item))
     for source in area.event_sources:
         sources.register_event_source(source)
     for message_source in area.message_sources:

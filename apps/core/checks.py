@@ -4,7 +4,7 @@ from typing import Any
 
 from django.core import checks
 
-from apps.core import kinds, permissions, privacy
+from apps.core import errors, kinds, permissions, privacy
 
 
 @checks.register()
@@ -78,3 +78,9 @@ def check_record_kinds(app_configs: Any = None, **kwargs: Any) -> list[checks.Ch
                 checks.Error(f"record kind {kind.key!r} belongs to no declared area", id="atrium.E005")
             )
     return problems
+
+
+@checks.register()
+def check_errors(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    """The registry of error codes: each declared once, with a message (apps.core.errors)."""
+    return errors.check_declarations(errors.error_classes())

@@ -1,12 +1,14 @@
-"""The one base error of Atrium. Each app declares its own failures in its `errors.py`.
+"""The one base error of Atrium, and the registry of its codes. Each app declares its own failures
+in its `errors.py`.
 
 An AppError carries what every door needs: a stable machine code, a message a person can read,
 the HTTP status for JSON APIs, and optional details (field errors). The DRF exception handler
 (`apps.core.api.exceptions`) turns it into SPEC 7.1's body, MCP into a tool error, and
 `apps.core.pages` into a page's answer.
 
-A failure that names facts declares them and a template, once (Zulip's `data_fields` and
-`msg_format`), instead of a class with an `__init__` that formats its message:
+Every failure is a class, declared once (Zulip's `JsonableError` with its `ErrorCode`; Saleor's
+per-domain codes): its code, its status, and its message, either fixed (`message`) or a template
+naming facts (`data_fields` and `msg_format`). A raise site gives the facts, never the text:
 
     class EventReadOnly(Conflict):
         code = "EVENT_READ_ONLY"
@@ -15,53 +17,58 @@ A failure that names facts declares them and a template, once (Zulip's `data_fie
 
     raise EventReadOnly(id=event.pk)
 
+A class that declares no code of its own is a variant of its base's failure (the same code, other
+words: `RecordNotFound` is NOT_FOUND). A system check (`check_declarations`, atrium.E020-E024)
+holds the registry at start-up: each code declared by one class only, every class with a code and
+a message, each template naming exactly its `data_fields`, and every class in an `errors` module.
+
 The commonest ones are here for every area: a record not found (`RecordNotFound`, or plain
 NOT_FOUND for a selector's miss: `or_not_found`), in the trash (`InTrash`), seen but not changeable
 (`ReadOnly`), and a field's value refused (`invalid`).
 """
 
 import logging
-from collections.abc import Iterator
+import string
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+from django.core import checks
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext_lazy as _
 
 _T = TypeVar("_T")
 
 
 class AppError(Exception):
-    code: str = "ERROR"
-    message: Any = _("Something went wrong.")
+    code: str = ""
+    message: Any = ""
     http_status: int = 400
-    # The facts a templated error names (given as keyword arguments), and its template.
+    # The facts a templated error names (given as keyword arguments), and its template; the facts
+    # a raise site may leave out, with what they are then.
     data_fields: tuple[str, ...] = ()
     msg_format: Any = ""
+    defaults: dict[str, Any] = {}
     # Headers every answer of this failure carries (a 401's challenge), unless others are given.
     default_headers: dict[str, str] = {}
+    # The one field a failure is about, when its message is that field's problem as a sentence of
+    # its own: its details then name the field with the message (unless others are given).
+    field: str = ""
 
-    def __init__(
-        self,
-        message: Any = None,
-        *,
-        code: str | None = None,
-        http_status: int | None = None,
-        details: Any = None,
-        headers: dict[str, str] | None = None,
-        **data: Any,
-    ) -> None:
+    def __init__(self, *, details: Any = None, headers: dict[str, str] | None = None, **data: Any) -> None:
         unknown = set(data) - set(self.data_fields)
         if unknown:
             raise TypeError(f"{type(self).__name__} takes no {', '.join(sorted(unknown))}")
+        data = {**self.defaults, **data}
+        missing = set(self.data_fields) - set(data)
+        if missing:
+            raise TypeError(f"{type(self).__name__} needs {', '.join(sorted(missing))}")
         self.data = data
-        if message is None and self.msg_format:
-            message = str(self.msg_format).format(**data)
-        if message is not None:
-            self.message = message
-        if code is not None:
-            self.code = code
-        if http_status is not None:
-            self.http_status = http_status
+        if self.msg_format:
+            # Stripped: a template may end with a part that is empty (a hint not given).
+            self.message = str(self.msg_format).format(**data).strip()
+        if details is None and self.field:
+            details = {self.field: [str(self.message)]}
         self.details = details
         self.headers = dict(self.default_headers) if headers is None else headers
         super().__init__(str(self.message))
@@ -117,9 +124,63 @@ def or_not_found(record: _T | None) -> _T:
     return record
 
 
-def invalid(field: str, problem: Any) -> ValidationFailed:
-    """The one validation failure of a single field: "field: problem." with details naming it."""
-    return ValidationFailed(f"{field}: {problem}.", details={field: [str(problem)]})
+class FieldInvalid(ValidationFailed):
+    """One field's value refused: "field: problem." (made by `invalid`)."""
+
+    data_fields = ("field", "problem")
+    msg_format = "{field}: {problem}."
+
+
+def invalid(field: str, problem: Any, /, **facts: Any) -> FieldInvalid:
+    """The one validation failure of a single field: "field: problem." with details naming it.
+    `problem` is a translatable template naming the `facts` it is given:
+    `invalid("endDate", _("must be on or after {start}"), start=start.isoformat())`; without facts,
+    it is the problem's text as it is (a constant, or a problem that a lower layer phrased)."""
+    text = str(problem).format(**facts) if facts else str(problem)
+    return FieldInvalid(field=field, problem=text, details={field: [text]})
+
+
+class FieldsInvalid(ValidationFailed):
+    """Several fields refused at once, each problem already a sentence made where it was found:
+    by Django's validators, a DRF serializer, or a form of ours that gathers them (the gateway's
+    request). The one class whose raise site brings the text, because that text is already made,
+    translated, by the part that refused it."""
+
+    data_fields = ("problems",)
+    msg_format = "{problems}"
+
+    @classmethod
+    def of(cls, problems: dict[str, list[Any]]) -> "FieldsInvalid":
+        """Each field's problems, one field after the other: "limit: A whole number from 1 to 100." """
+        text = " ".join(f"{name}: {' '.join(map(str, texts))}" for name, texts in problems.items())
+        return cls(problems=text, details=problems)
+
+    @classmethod
+    def of_django(cls, error: DjangoValidationError, *, field: str = "") -> "FieldsInvalid":
+        """What Django's validators said (a password's, a model's `full_clean`), in their words;
+        its details name `field`, or the fields the error names."""
+        details = {field: error.messages} if field else error.message_dict
+        return cls(problems=" ".join(error.messages), details=details)
+
+
+class FieldRequired(ValidationFailed):
+    """A required field left empty."""
+
+    data_fields = ("field",)
+    msg_format = _("{field}: is required and cannot be empty.")
+
+
+class NothingToChange(ValidationFailed):
+    """An update that names nothing to change."""
+
+    message = _("Say what to change in `changes`.")
+
+
+class BodyRefused(ValidationFailed):
+    """A JSON body refused as a whole (apps.core.json_input); a place in it is `invalid`."""
+
+    data_fields = ("problem",)
+    msg_format = "{problem}."
 
 
 class RecordNotFound(NotFound):
@@ -130,24 +191,32 @@ class RecordNotFound(NotFound):
     msg_format = _("{label} {id} was not found, or you may not see it. {find_with}")
 
     def __init__(self, *, label: Any, id: Any, find_with: str = "") -> None:
-        hint = _("Find the right id with %(tool)s.") % {"tool": find_with} if find_with else ""
+        hint = _("Find the right id with {tool}.").format(tool=find_with) if find_with else ""
         super().__init__(label=label, id=id, find_with=hint)
-        self.message = str(self.message).strip()
 
 
 class InTrash(Conflict):
     """A record in the trash (or archived), named where a live one is needed; `hint` says how
-    to bring it back."""
+    to bring it back. An area whose record in the trash has a code of its own declares a variant
+    (`ContactArchived`) and names it in its model's `Access(trash_error=...)`."""
 
     code = "IN_TRASH"
-    data_fields = ("label", "id", "state", "hint")
+    data_fields: tuple[str, ...] = ("label", "id", "state", "hint")
     msg_format = _("{label} {id} is {state}. {hint}")
+    defaults = {"state": _("in the trash"), "hint": ""}
 
-    def __init__(
-        self, *, label: Any, id: Any, state: Any = "", hint: Any = "", code: str | None = None
-    ) -> None:
-        super().__init__(code=code, label=label, id=id, state=state or _("in the trash"), hint=hint)
-        self.message = str(self.message).strip()
+
+class TrashedNotFound(NotFound):
+    """A record in the trash, in InTrash's words but with NOT_FOUND's code: what agents have
+    always been told of a deleted department or group account."""
+
+    data_fields = InTrash.data_fields
+    msg_format = InTrash.msg_format
+    defaults = InTrash.defaults
+
+
+class NotOwner(Forbidden):
+    message = _("Only its owner (or an admin of the area) may make it private or public.")
 
 
 class ReadOnly(Forbidden):
@@ -160,11 +229,32 @@ class ReadOnly(Forbidden):
     )
 
 
+class RoleRefuses(Forbidden):
+    """The actor's role lets them see a kind of record but not change or delete it."""
+
+    data_fields = ("things", "action")
+    msg_format = _("Your role may see {things} but not {action} them.")
+
+
 class AreaNotAvailable(AppError):
     """What a tool needs lives in an area this workspace does not use (no calendar, no mailbox)."""
 
     code = "AREA_NOT_AVAILABLE"
     http_status = 409
+
+
+class NoCalendar(AreaNotAvailable):
+    message = _(
+        "No calendar is available in this workspace (the Calendars area is not installed), so "
+        "there are no events to show. Tell the user; do not retry."
+    )
+
+
+class NoMailbox(AreaNotAvailable):
+    message = _(
+        "No mailbox is connected in this workspace (the Email Inbox area is not installed), so "
+        "there are no e-mails to search. Tell the user; do not retry."
+    )
 
 
 class PayloadTooLarge(AppError):
@@ -183,6 +273,176 @@ class ServiceUnavailable(AppError):
     code = "UNAVAILABLE"
     message = _("The service is temporarily unavailable; try again shortly.")
     http_status = 503
+
+
+class InternalError(AppError):
+    """A bug: logged with its traceback, answered with nothing of it."""
+
+    code = "INTERNAL_ERROR"
+    http_status = 500
+    message = _("Internal error; it has been logged.")
+
+
+class NoSuchEndpoint(NotFound):
+    message = _("No such endpoint.")
+
+
+class CsrfFailed(Forbidden):
+    code = "CSRF_FAILED"
+    message = _("Cross-site request refused (CSRF check failed).")
+
+
+class ConcurrentConflict(Conflict):
+    """A write the database refused because of another made at the same moment
+    (`concurrent_conflict`)."""
+
+    message = _(
+        "This conflicts with a change saved at the same moment; nothing was saved. Reload and try again."
+    )
+
+
+# --- DRF's own refusals (apps.core.api.exceptions), in DRF's words (translated by DRF) -----------
+
+
+class DrfBadRequest(BadRequest):
+    data_fields = ("detail",)
+    msg_format = "{detail}"
+
+
+class DrfUnauthenticated(Unauthenticated):
+    data_fields = ("detail",)
+    msg_format = "{detail}"
+
+
+class DrfForbidden(Forbidden):
+    data_fields = ("detail",)
+    msg_format = "{detail}"
+
+
+class DrfNotFound(NotFound):
+    data_fields = ("detail",)
+    msg_format = "{detail}"
+
+
+class DrfRateLimited(RateLimited):
+    data_fields = ("detail",)
+    msg_format = "{detail}"
+
+
+class MethodNotAllowed(AppError):
+    code = "METHOD_NOT_ALLOWED"
+    http_status = 405
+    data_fields = ("detail",)
+    msg_format = "{detail}"
+
+
+class NotAcceptable(AppError):
+    code = "NOT_ACCEPTABLE"
+    http_status = 406
+    data_fields = ("detail",)
+    msg_format = "{detail}"
+
+
+class UnsupportedMediaType(AppError):
+    code = "UNSUPPORTED_MEDIA_TYPE"
+    http_status = 415
+    data_fields = ("detail",)
+    msg_format = "{detail}"
+
+
+# --- record kinds, attachments, folders and shares (apps.core.kinds, folders, sharing) ---------
+
+
+class UnknownEntityType(ValidationFailed):
+    data_fields = ("type", "known")
+    msg_format = _("{type!r} is not a kind of record here. Kinds you can use: {known}.")
+
+
+class EntityHalfGiven(ValidationFailed):
+    message = _("Give entityType and entityId together (or neither).")
+
+
+class AttachmentsUnavailable(ValidationFailed):
+    message = _("Attachments are not available in this installation.")
+
+
+class NotACarrier(ValidationFailed):
+    data_fields = ("key", "known")
+    msg_format = _("{key!r} is not a kind of record files can be attached to here. Known: {known}.")
+
+
+class ItemAreaMissing(ValidationFailed):
+    data_fields = ("kind",)
+    msg_format = _("{kind} items are not available in this workspace (their area is not installed).")
+
+
+class NameNotAllowed(ValidationFailed):
+    data_fields = ("name", "problem")
+    msg_format = _("The name {name!r} is not allowed: it {problem}. Choose another name.")
+
+
+class FolderIntoItself(ValidationFailed):
+    data_fields = ("id", "path")
+    msg_format = _(
+        "Folder {id} cannot be moved into itself or one of its own sub-folders ({path}). Choose a folder "
+        "outside it."
+    )
+
+
+class FoldersTooDeep(ValidationFailed):
+    data_fields = ("most",)
+    msg_format = _("Folders nest at most {most} deep.")
+
+
+class NameTakenInFolder(ValidationFailed):
+    data_fields = ("what", "name")
+    msg_format = _(
+        "{what} named {name!r} is already in that folder. Choose another name, or rename it first."
+    )
+
+
+class ShareNeedsChange(ValidationFailed):
+    message = _("Say what to change: `personEmail` (with `access`) and/or `visibility`.")
+
+
+class OwnsItAlready(ValidationFailed):
+    data_fields = ("email",)
+    msg_format = _("{email} owns it already.")
+
+
+class MayNotUseArea(ValidationFailed):
+    data_fields = ("email",)
+    msg_format = _("{email} may not use this area (their role does not allow it), so sharing would not help.")
+
+
+# --- failures of the services several areas share ---------------------------------------------
+
+
+class NoExchangeRate(ValidationFailed):
+    """No rate from one currency to another on a day: the caller gives one, or asks otherwise.
+    The same failure in every area that converts (Accounting's published rates, Events' budgets,
+    Deals' pipelines)."""
+
+    code = "NO_EXCHANGE_RATE"
+    data_fields: tuple[str, ...] = ("source", "target", "date")
+    msg_format = _(
+        "No {source}/{target} exchange rate for {date}: give the rate yourself (one {source} in "
+        "{target}), or use another date or currency."
+    )
+
+
+class EmailNotSent(AppError):
+    """A mail server did not take an e-mail (it refused it, or the sending broke off): the
+    service's own mail (Files' sending) and a mailbox's (Mail) alike. `reason` never quotes an
+    address or the server's text (which quotes them)."""
+
+    code = "EMAIL_NOT_SENT"
+    http_status = 502
+    data_fields = ("reason",)
+    msg_format = _(
+        "The mail server did not take the e-mail ({reason}); nothing was sent. Check the addresses, "
+        "or try again later and tell an administrator if it keeps failing."
+    )
 
 
 # How long a client is asked to wait before retrying while a dependency is unreachable: a
@@ -221,9 +481,7 @@ def concurrent_conflict(error: BaseException) -> Conflict | None:
     failure = database_failure(error)
     if failure is None or not failure.is_conflict:
         return None
-    return Conflict(
-        _("This conflicts with a change saved at the same moment; nothing was saved. Reload and try again.")
-    )
+    return ConcurrentConflict()
 
 
 def unavailable(error: BaseException | None) -> ServiceUnavailable | None:
@@ -259,3 +517,117 @@ def unless_unavailable(log: logging.Logger, message: str, *args: Any) -> Iterato
         from apps.core.observability import describe_error
 
         log.warning(message, *args, describe_error(error))
+
+
+# --- the registry ---------------------------------------------------------------------------------
+
+
+def error_classes() -> list[type[AppError]]:
+    """Every failure declared by the project's apps (their `errors` modules, which the core app
+    imports at start-up), in the order they were declared; tests' own classes left out."""
+    found: list[type[AppError]] = []
+    waiting: list[type[AppError]] = [AppError]
+    while waiting:
+        for subclass in waiting.pop(0).__subclasses__():
+            if subclass not in found:
+                found.append(subclass)
+                waiting.append(subclass)
+    return [cls for cls in found if cls.__module__.startswith("apps.") and ".tests" not in cls.__module__]
+
+
+def codes() -> dict[str, type[AppError]]:
+    """The registry: each code and the class that declares it (its variants inherit it)."""
+    return {cls.__dict__["code"]: cls for cls in error_classes() if "code" in cls.__dict__}
+
+
+def _template_of(cls: type[AppError]) -> type[AppError] | None:
+    """The class whose words `cls` answers with: the nearest declaring a template, else a message."""
+    for key in ("msg_format", "message"):
+        for base in cls.__mro__:
+            if base.__dict__.get(key):
+                return base
+    return None
+
+
+def _named(template: Any) -> set[str]:
+    """The facts a template names: {id} and {id!r:>5} name `id`, {a.b} and {a[0]} name `a`."""
+    names = set()
+    for _text, field, _spec, _conversion in string.Formatter().parse(str(template)):
+        if field is not None:
+            names.add(field.split(".", 1)[0].split("[", 1)[0])
+    return names
+
+
+def check_declarations(classes: Iterable[type[AppError]]) -> list[checks.CheckMessage]:
+    """What is wrong with these error classes as declarations of the registry (the system check
+    `apps.core.checks.check_errors` runs it over `error_classes()`)."""
+    classes = list(classes)
+    problems: list[checks.CheckMessage] = []
+    declared: dict[str, list[type[AppError]]] = {}
+    for cls in classes:
+        name = f"{cls.__module__}.{cls.__qualname__}"
+        if "code" in cls.__dict__:
+            declared.setdefault(cls.code, []).append(cls)
+        if not cls.code:
+            problems.append(
+                checks.Error(
+                    f"error class {name} has no code",
+                    hint="Declare `code`, or derive it from the failure it is a variant of.",
+                    obj=cls,
+                    id="atrium.E020",
+                )
+            )
+        template = _template_of(cls)
+        # A family (SessionClash) is raised as one of its variants, which have the words.
+        family = any(issubclass(other, cls) and other is not cls for other in classes)
+        if not family and (
+            template is None
+            # A fixed message of another failure (Conflict's "The request conflicts...") says
+            # nothing of this one; a template naming facts (InTrash's) is made to be shared.
+            or (template.code != cls.code and not template.data_fields)
+        ):
+            problems.append(
+                checks.Error(
+                    f"error class {name} has no message of its own"
+                    + (f" (it would answer {template.__qualname__}'s)" if template else ""),
+                    hint="Declare `message`, or `data_fields` and a `msg_format` naming them.",
+                    obj=cls,
+                    id="atrium.E022",
+                )
+            )
+        declares_template = {"msg_format", "data_fields", "defaults"} & set(cls.__dict__)
+        if declares_template and (
+            _named(cls.msg_format) != set(cls.data_fields) or not set(cls.defaults) <= set(cls.data_fields)
+        ):
+            problems.append(
+                checks.Error(
+                    f"error class {name}: its template names {sorted(_named(cls.msg_format))}, its "
+                    f"data_fields are {sorted(cls.data_fields)}, its defaults {sorted(cls.defaults)}",
+                    hint="A template names each of its data_fields, and nothing else; `defaults` are "
+                    "some of them.",
+                    obj=cls,
+                    id="atrium.E023",
+                )
+            )
+        if cls.__module__.rsplit(".", 1)[-1] != "errors":
+            problems.append(
+                checks.Error(
+                    f"error class {name} is declared outside an errors module",
+                    hint="Declare it in its app's errors.py, where the registry finds it.",
+                    obj=cls,
+                    id="atrium.E024",
+                )
+            )
+    for code, owners in declared.items():
+        if len(owners) > 1:
+            problems.append(
+                checks.Error(
+                    f"error code {code} is declared by {len(owners)} classes: "
+                    + ", ".join(f"{owner.__module__}.{owner.__qualname__}" for owner in owners),
+                    hint="One failure, one class: derive the others from it (they inherit its code), "
+                    "or give each failure a code of its own.",
+                    obj=owners[1],
+                    id="atrium.E021",
+                )
+            )
+    return problems

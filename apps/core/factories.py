@@ -14,7 +14,8 @@ its owner, what the service checks), by `actor`; every other keyword is a field 
     DepartmentFactory(actor=people["admin"], parent_id=top.pk)
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 import factory
@@ -66,3 +67,57 @@ class FolderBaseFactory(ServiceFactory):
     @classmethod
     def _make(cls, model_class: type, *, actor: Any, fields: dict[str, Any]) -> Any:
         return folders.create(model_class, actor=actor, **fields)
+
+
+# --- rows for the access test (tests/test_access_per_model.py) -------------------------------------
+
+
+@dataclass
+class AccessRows:
+    """Rows of one model, made for the access test: `own` the rows each person sees besides the
+    workspace's (by their role in the `people` fixture: "member", "admin"...: their own, those
+    of theirs through a path or a share), `everyone` the rows every person of the area sees, and
+    `drafts` those of `own` that are their owner's alone even for those who see every row. `listed`
+    gives the ids the area's list tool (or selector) answers a person, None when it is not theirs."""
+
+    own: dict[str, list[Any]] = field(default_factory=dict)
+    everyone: list[Any] = field(default_factory=list)
+    drafts: list[Any] = field(default_factory=list)
+    listed: Callable[[Any], Iterable[int] | None] | None = None
+
+    @property
+    def made(self) -> list[Any]:
+        return [*self.everyone, *(row for rows in self.own.values() for row in rows)]
+
+
+def private_rows(people: dict[str, Any], make: Callable[[Any, str], Any]) -> AccessRows:
+    """The rows of a model whose rows are private or the workspace's: `make(actor, visibility)`
+    as the member and as the owner, "private", and as the member, "workspace"."""
+    member, owner = people["member"], people["owner"]
+    return AccessRows(
+        own={"member": [make(member, "private")], "owner": [make(owner, "private")]},
+        everyone=[make(member, "workspace")],
+    )
+
+
+AccessBuilder = Callable[[dict[str, Any]], AccessRows]
+_access_builders: dict[str, AccessBuilder] = {}
+
+
+def access_rows(label: str) -> Callable[[AccessBuilder], AccessBuilder]:
+    """Registers the function that makes the rows of a model ("hr.LeaveRequest") for the access
+    test, given the `people` fixture: every model that declares its access has one, in its area's
+    tests/factories.py."""
+
+    def decorator(function: AccessBuilder) -> AccessBuilder:
+        _access_builders[label] = function
+        return function
+
+    return decorator
+
+
+def access_builders() -> dict[str, AccessBuilder]:
+    from django.utils.module_loading import autodiscover_modules
+
+    autodiscover_modules("tests.factories")
+    return dict(_access_builders)

@@ -18,7 +18,7 @@ checked by `check_move` (never into itself or one of its own sub-folders).
 import logging
 import unicodedata
 from collections.abc import Iterable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.db import models
@@ -26,7 +26,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from apps.core.actors import Actor, actor_id, require
-from apps.core.errors import ValidationFailed
+from apps.core.errors import FolderIntoItself, FoldersTooDeep, NameNotAllowed, NameTakenInFolder
 from apps.core.records import Record
 
 logger = logging.getLogger(__name__)
@@ -86,11 +86,7 @@ def clean_name(value: Any, *, field: str = "name") -> str:
     elif name.lower() in RESERVED_NAMES or name.endswith("."):
         problem = _("is a reserved name")
     if problem:
-        raise ValidationFailed(
-            _("The name %(name)r is not allowed: it %(problem)s. Choose another name.")
-            % {"name": str(value)[:80], "problem": problem},
-            details={field: [str(problem)]},
-        )
+        raise NameNotAllowed(name=str(value)[:80], problem=problem, details={field: [str(problem)]})
     return name
 
 
@@ -138,31 +134,23 @@ def check_move(folder: FolderBase, target: FolderBase | None) -> None:
     """Refuses to move a folder into itself or one of its own sub-folders, or too deep."""
     chain = ancestors(target)
     if any(item.pk == folder.pk for item in chain):
-        raise ValidationFailed(
-            _(
-                "Folder %(id)s cannot be moved into itself or one of its own sub-folders (%(path)s). "
-                "Choose a folder outside it."
-            )
-            % {"id": folder.pk, "path": path_of(target)},
-            details={"folder_id": [_("inside the folder being moved")]},
+        raise FolderIntoItself(
+            id=folder.pk, path=path_of(target), details={"folder_id": [_("inside the folder being moved")]}
         )
     check_depth(target)
 
 
 def check_depth(parent: FolderBase | None) -> None:
     if len(ancestors(parent)) >= MAX_DEPTH:
-        raise ValidationFailed(
-            _("Folders nest at most %(max)s deep.") % {"max": MAX_DEPTH},
-            details={"folder_id": [_("too deep")]},
-        )
+        raise FoldersTooDeep(most=MAX_DEPTH, details={"folder_id": [_("too deep")]})
 
 
 def get(model: type[F], *, actor: Actor, folder_id: int | None, trash: bool = False) -> F | None:
     """The folder `folder_id` as `actor` may see it; None (no id) is the root."""
     if folder_id is None:
         return None
-    folder: F = model.objects.fetch(actor, folder_id, trash=trash)
-    return folder
+    # The model's manager is typed with the base's rows; it answers the model's own.
+    return cast(F, model.objects.fetch(actor, folder_id, trash=trash))
 
 
 def create(model: type[F], *, actor: Actor, name: str, parent: Any) -> F:
@@ -186,10 +174,8 @@ def check_name_free(queryset: Any, name: str, *, exclude_pk: Any = None, what: s
     if exclude_pk is not None:
         clash = clash.exclude(pk=exclude_pk)
     if clash.exists():
-        raise ValidationFailed(
-            _("%(what)s named %(name)r is already in that folder. Choose another name, or rename it first.")
-            % {"what": what or _("Something"), "name": name},
-            details={"name": [_("already taken in that folder")]},
+        raise NameTakenInFolder(
+            what=what or _("Something"), name=name, details={"name": [_("already taken in that folder")]}
         )
 
 

@@ -6,8 +6,8 @@ query is built once per shape with stand-in values, compiled once, and then run 
 values: the same SQL, the same rows, the same model instances (with their `select_related`
 objects), without the ORM's per-call work.
 
-    by_id = Prepared(lambda admin, *, pk, actor_id: Contact.objects.filter(...))
-    rows = by_id(is_admin(actor), pk=42, actor_id=actor.pk)
+    by_id = Prepared(lambda every, *, pk, actor_id: Contact.objects.filter(...))
+    rows = by_id(Contact.access.all_rows(actor), pk=42, actor_id=actor.pk)
 
 - The positional arguments choose the shape (they must be hashable: flags, enum values); the
   builder runs once per shape and the query it returns must not depend on anything else.

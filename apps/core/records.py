@@ -6,40 +6,74 @@ An area's record model inherits `Record` (timestamps, who made it, soft delete) 
     class Document(OwnedRecord):
         access = Access(DocumentsPerm, shares=True, label=_("Document"), find_with="listDocuments")
 
-Every door then starts from the same call (NetBox's `RestrictedQuerySet.restrict`):
+    class LeaveRequest(Record):
+        access = Access(
+            HrPerm,
+            visibility="owner",
+            owner="employee__user",  # whose it is: a path to a person
+            also="requested_by",  # who else sees it (never changes it)
+            sees_all=(HrPerm.APPROVE_LEAVE,),  # besides the area's admins
+            label=_("Leave request"),
+        )
+
+Every door then starts from the same call (NetBox's `RestrictedQuerySet.restrict`), typed with
+the model (`restrict` answers a queryset of it, `fetch` one of it):
 
     Document.objects.restrict(actor, "view").filter(folder=folder)
     document = Document.objects.fetch(actor, document_id, "change")   # or the kit's errors
 
 The rule, for a person whose role holds the area's permission for the action (view, change,
 delete; none: no rows at all):
-- the area's admins (its ADMIN permission) see and change every record, private ones included;
-- otherwise `visibility` decides what they see: the `workspace` records, their own (`owner`),
-  and those shared with them (`shares`, a `ShareBase` model); a model without a visibility
-  column is either the whole workspace's (`Access(visibility="workspace")`) or its owner's alone
-  (`Access(visibility="owner")`: a notification and its recipient);
+- the area's admins (its ADMIN permission) and the holders of a `sees_all` permission see and
+  change every record, private ones included; a `changes_all` permission changes (and deletes)
+  every record but sees only what the rest of the rule shows (a mailbox's mail stays its people's);
+- otherwise `visibility` decides what they see: the `workspace` records, their own (the person
+  at the `owner` path, or any of several), those shared with them (`shares`, a `ShareBase` model)
+  and those `also` names them on; a model without a visibility column is either the whole
+  workspace's (`visibility="workspace"`: its owner, if it names one, alone changes it) or its
+  owners' alone (`visibility="owner"`: a notification and its recipient);
 - they change (or delete) what they own, and the records they see through the workspace or a
-  share "edit";
+  share "edit" (deleting those needs a role that changes them too);
 - a record whose access is its parent's (`through="calendar"`) follows the parent, and may name
-  who else sees it (`also`: the people invited to an event).
+  who else sees it (`also`: the people invited to an event) or who alone changes it (`owner`); a
+  child with `visibility="owner"` is seen only by its own people, within its parent's live rows;
+- `drafts` are rows still their owners' alone, whoever else would see them (an assessment until
+  it is submitted).
 
 Anything else is "not found", never "forbidden" (the same answer as an id that does not exist).
-Soft-deleted records are left out unless asked for (`trash="include"` or `"only"`).
+Soft-deleted records are left out unless asked for (`trash="include"` or `"only"`). A run for no
+person (a scheduled run, an e-mail that arrived) reads as `ANYONE`: the rows every person of the
+area sees, never someone's private ones.
+
+Some fields are more sensitive than their record (pay, identity numbers, health): `fields` names
+them (a field, or a related row such as an employee's `restricted` details) with the permission
+that reads and changes them, and `Model.access.fields_allowed(actor, record, action)` says which of
+them a person may read or change.
 """
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, TypeVar
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Exists, OuterRef, Q
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from apps.core import clean
 from apps.core.actors import Actor, actor_id, can, require
-from apps.core.errors import AppError, Forbidden, InTrash, ReadOnly, RecordNotFound, ValidationFailed
+from apps.core.errors import (
+    AppError,
+    Forbidden,
+    InTrash,
+    ReadOnly,
+    RecordNotFound,
+    RoleRefuses,
+    invalid,
+)
 
 if TYPE_CHECKING:
     from apps.core.permissions import PermissionEnum
@@ -65,7 +99,27 @@ class ShareAccess(models.TextChoices):
     EDIT = "edit", _("can change")
 
 
+class Anyone:
+    """Nobody in particular: what a run for no person (a scheduled run, an e-mail that arrived)
+    reads. It sees the rows every person of the area sees (never someone's private ones, nor
+    another person's own) and changes nothing."""
+
+    pk = None
+    is_authenticated = False
+
+    def __repr__(self) -> str:
+        return "ANYONE"
+
+
+ANYONE = Anyone()
+
 _NOTHING = Q(pk__in=[])
+
+
+def _paths(value: str | Iterable[str] | None) -> tuple[str, ...]:
+    if not value:
+        return ()
+    return (value,) if isinstance(value, str) else tuple(value)
 
 
 @dataclass(frozen=True)
@@ -82,32 +136,57 @@ class Access:
     # "field": the row's `visibility` decides; "workspace": every row is everyone's (in the
     # area); "owner": only the owner's (and the admins').
     visibility: Literal["field", "workspace", "owner"] = "field"
-    # The field of the record's owner: `owner`, but none by default where an owner would give
-    # nothing (rows every person of the area sees, and children that follow their parent).
-    owner: str | None = ""
+    # Whose a row is: the path of a person's foreign key (`owner`, `recipient`,
+    # `employee__user`), or several; none by default where an owner would give nothing (rows
+    # every person of the area sees, and children that follow their parent).
+    owner: str | tuple[str, ...] | None = ""
     shares: bool = False  # private rows are shared through the model's `shares` (ShareBase)
     through: str | None = None  # the parent whose access this record follows
-    also: Callable[[int], Q] | None = None  # who else (by their id) sees a row (never changes it)
+    # Who else sees a row (never changes it): paths to people (`requested_by`,
+    # `memberships__user`), or a condition made from a person's id.
+    also: str | tuple[str, ...] | Callable[[Any], Q] | None = None
+    # Rows still their owners' alone, whoever else would see them (an unsubmitted assessment).
+    drafts: Q | None = None
+    # Permissions whose holders see and change every row, as the area's admins do.
+    sees_all: tuple[str, ...] = ()
+    # Permissions whose holders change and delete every row, seeing what the rule shows them.
+    changes_all: tuple[str, ...] = ()
+    # Fields (or related rows) more sensitive than the record: the permission that reads and
+    # changes each (`fields_allowed`).
+    fields: Mapping[str, str] = field(default_factory=dict, hash=False)
     view: str | None = None
     change: str | None = None
     delete: str | None = None
     admin: str | None = None
     # False: nobody sees every row (a person's notifications are theirs alone, admins too).
     admins: bool = True
-    # The trash: what it is called for this model ("archived") and the code of using one in it.
+    # The trash: what it is called for this model ("archived"), and the failure of using one in
+    # it, made like InTrash (a variant of it with the area's code: `ContactArchived`).
     trash_state: Any = ""
-    trash_code: str | None = None
+    trash_error: type[AppError] = InTrash
     # What a person who sees a record but may not change it is told, made with `id=` (an
     # event they are only invited to: `EventReadOnly`); default: ReadOnly.
     read_only_error: type[AppError] | None = None
 
     # Each action's permission, once worked out (`permission`).
     _permissions: dict[str, str | None] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # Who sees (or changes) every row, per action, once worked out (`all_rows`).
+    _every: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if self.owner == "":
+        owner: Any = self.owner
+        if owner == "":
             owned = self.visibility != "workspace" and self.through is None
-            object.__setattr__(self, "owner", "owner" if owned else None)
+            owner = "owner" if owned else None
+        object.__setattr__(self, "owner", owner)
+        object.__setattr__(self, "sees_all", tuple(str(p) for p in self.sees_all))
+        object.__setattr__(self, "changes_all", tuple(str(p) for p in self.changes_all))
+        object.__setattr__(self, "fields", {name: str(p) for name, p in self.fields.items()})
+
+    @property
+    def owners(self) -> tuple[str, ...]:
+        """The paths of the people a row is of (none: nobody owns the rows)."""
+        return _paths(self.owner)
 
     def permission(self, action: Action) -> str | None:
         # Worked out once per action: every read asks, several times per call.
@@ -140,6 +219,19 @@ class Access:
         permission = self.admin_permission()
         return permission is not None and can(actor, permission)
 
+    def all_rows(self, actor: Actor | None, action: Action = "view") -> bool:
+        """Whether `actor` may `action` every row whatever its owner or visibility: the area's
+        admins, the holders of a `sees_all` permission, and for changes a `changes_all` one
+        (whether their role allows the action at all is `may`)."""
+        every = self._every.get(action)
+        if every is None:
+            admin = self.admin_permission()
+            every = ((admin,) if admin else ()) + self.sees_all
+            if action != "view":
+                every += self.changes_all
+            self._every[action] = every
+        return any(can(actor, permission) for permission in every)
+
     def may(self, actor: Actor | None, action: Action) -> bool:
         """Whether the actor's role lets them `action` records of this model at all (an action
         without a permission is nobody's)."""
@@ -148,56 +240,140 @@ class Access:
             return False
         return wanted == view or can(actor, wanted)
 
-    def condition(self, model: type[models.Model], actor: Actor | None, action: Action) -> Q:
+    def condition(self, model: type[models.Model], actor: "Actor | Anyone | None", action: Action) -> Q:
         """The rows `actor` may `action`, as a condition on `model` (Q(): all of them): none
-        unless their role allows the action, all for the area's admins, otherwise `rows`."""
+        unless their role allows the action, all for those who see every row, otherwise
+        `rows`; for ANYONE, the rows every person of the area sees."""
+        if isinstance(actor, Anyone):
+            return self.anyone(model) if action == "view" else _NOTHING
         if actor is None or not getattr(actor, "is_authenticated", False) or not self.may(actor, action):
             return _NOTHING
-        if self.through:
+        if self.all_rows(actor, action):
             # A child of a record in the trash is in the trash with it, for everyone.
-            parent = self.parent(model)
-            live = Q(**{f"{self.through}__in": trashed(parent._default_manager.all(), "exclude")})
-            if self.is_admin(actor):
-                return live
-            rows = self.rows(model, actor, action)
-            return (rows | self.also(actor.pk)) & live if self.also and action == "view" else rows & live
-        return Q() if self.is_admin(actor) else self.rows(model, actor, action)
+            found = self._live(model) if self.through else Q()
+        elif action == "delete" and not self.may(actor, "change"):
+            # Deleting what is not one's own needs a role that changes it too (as `level` says).
+            found = self._owned(model, actor.pk)
+            if self.through:
+                found &= self._live(model)
+        else:
+            found = self.rows(model, actor.pk, action)
+        return self._drafted(model, found, actor.pk)
 
-    def rows(self, model: type[models.Model], actor: Actor, action: Action) -> Q:
-        """The rows a person whose role allows the action (and who is not the area's admin) may
-        `action`: what they see (`visible_to`), or change: what they own, and what they see
+    def rows(self, model: type[models.Model], person_id: Any, action: Action) -> Q:
+        """The rows a person whose role allows the action (and who does not see every row) may
+        `action`, by their id: what they see, or change: what they own, and what they see
         through the workspace or a share "edit". A child follows its parent's rows."""
         if self.through:
-            parent = self.parent(model)
-            rows = parent._default_manager.filter(parent.access.rows(parent, actor, action))
-            return Q(**{f"{self.through}__in": trashed(rows, "exclude")})
+            return self._child_rows(model, person_id, action)
+        owned = self._owned(model, person_id)
         if action == "view":
-            return self.visible_to(model, actor.pk)
+            if self.visibility == "workspace":
+                return Q()
+            seen = owned
+            if self.visibility == "field":
+                seen |= Q(visibility=Visibility.WORKSPACE)
+            if self.shares:
+                seen |= Q(Exists(_shares(model).filter(item=OuterRef("pk"), user=person_id)))
+            return seen | self._also(model, person_id)
         if self.visibility == "workspace":
-            return Q()
-        changed = Q(**{self.owner: actor.pk}) if self.owner else _NOTHING
+            return owned if self.owners else Q()
+        changed = owned
         if self.visibility == "field":
             changed |= Q(visibility=Visibility.WORKSPACE)
         if self.shares:
-            edits = _shares(model).filter(item=OuterRef("pk"), user=actor.pk, access=ShareAccess.EDIT)
+            edits = _shares(model).filter(item=OuterRef("pk"), user=person_id, access=ShareAccess.EDIT)
             changed |= Q(Exists(edits))
         return changed
 
+    def _child_rows(self, model: type[models.Model], person_id: Any, action: Action) -> Q:
+        owned = self._owned(model, person_id)
+        if self.visibility == "owner":
+            # Its own people alone, within its parent's live rows.
+            mine = owned | self._also(model, person_id) if action == "view" else owned
+            return self._live(model) & mine
+        parent = self.parent(model)
+        # A child that names its owners is changed by them alone, among the rows its parent shows.
+        parent_action: Action = "view" if self.owners and action != "view" else action
+        rows = parent._default_manager.filter(parent.access.rows(parent, person_id, parent_action))
+        found = Q(**{f"{self.through}__in": trashed(rows, "exclude")})
+        if action == "view":
+            also = self._also(model, person_id)
+            return found | (also & self._live(model)) if self.also else found
+        return found & owned if self.owners else found
+
     def visible_to(self, model: type[models.Model], person_id: Any) -> Q:
-        """The rows a person sees who may see the area and is not its admin, as a condition built
-        from their id alone: for a query compiled once and run with each caller's id
-        (apps.core.prepared)."""
-        if self.visibility == "workspace":
-            return Q()
-        seen = Q(**{self.owner: person_id}) if self.owner else _NOTHING
-        if self.visibility == "field":
-            seen |= Q(visibility=Visibility.WORKSPACE)
-        if self.shares:
-            seen |= Q(Exists(_shares(model).filter(item=OuterRef("pk"), user=person_id)))
-        return seen | self.also(person_id) if self.also else seen
+        """The rows a person sees who may see the area and does not see every row, as a
+        condition built from their id alone: for a query compiled once and run with each
+        caller's id (apps.core.prepared)."""
+        return self._drafted(model, self.rows(model, person_id, "view"), person_id)
+
+    def anyone(self, model: type[models.Model]) -> Q:
+        """The rows every person of the area sees (what ANYONE reads): the workspace's, never
+        someone's own."""
+        if self.through:
+            if self.visibility == "owner":
+                return _NOTHING
+            parent = self.parent(model)
+            rows = parent._default_manager.filter(parent.access.anyone(parent))
+            found = Q(**{f"{self.through}__in": trashed(rows, "exclude")})
+        elif self.visibility == "workspace":
+            found = Q()
+        elif self.visibility == "field":
+            found = Q(visibility=Visibility.WORKSPACE)
+        else:
+            return _NOTHING
+        return found & ~self.drafts if self.drafts is not None else found
+
+    def _drafted(self, model: type[models.Model], found: Q, person_id: Any) -> Q:
+        if self.drafts is None:
+            return found
+        return found & (~self.drafts | self._owned(model, person_id))
+
+    def _owned(self, model: type[models.Model], person_id: Any) -> Q:
+        found = _NOTHING
+        for path in self.owners:
+            found |= _person_at(model, path, person_id)
+        return found
+
+    def _also(self, model: type[models.Model], person_id: Any) -> Q:
+        if callable(self.also):
+            return self.also(person_id)
+        found = _NOTHING
+        for path in _paths(self.also):
+            found |= _person_at(model, path, person_id)
+        return found
+
+    def _live(self, model: type[models.Model]) -> Q:
+        parent = self.parent(model)
+        return Q(**{f"{self.through}__in": trashed(parent._default_manager.all(), "exclude")})
 
     def parent(self, model: type[models.Model]) -> Any:
         return model._meta.get_field(self.through).related_model  # type: ignore[arg-type]
+
+    def owns(self, actor: Actor | None, record: Any) -> bool:
+        """Whether the record is `actor`'s: one of its owner paths leads to them."""
+        person_id = getattr(actor, "pk", None)
+        return person_id is not None and any(_leads_to(record, path, person_id) for path in self.owners)
+
+    def covers(self, actor: Actor | None, action: Action = "view", **values: Any) -> bool:
+        """Whether rows with these values are the actor's to `action`: they see every row, or an
+        owner path starting at one of the values leads to them (`covers(actor,
+        employee=employee)`: the rows of that employee, such as one about to be made for them).
+        Whether their role allows the action at all is `may`."""
+        if self.all_rows(actor, action):
+            return True
+        person_id = getattr(actor, "pk", None)
+        if person_id is None:
+            return False
+        for path in self.owners:
+            first, _sep, rest = path.partition("__")
+            value = values.get(first)
+            if value is None:
+                continue
+            if _leads_to(value, rest, person_id) if rest else getattr(value, "pk", value) == person_id:
+                return True
+        return False
 
     def level(self, actor: Actor | None, record: Any, shares: Iterable[Any] | None = None) -> str:
         """What `actor` may do with a record they can see: admin, owner, edit or view (edit only
@@ -205,22 +381,26 @@ class Access:
         if self.is_admin(actor):
             return ADMIN
         found = self.row_level(actor, record, shares)
+        if found == VIEW and self.all_rows(actor, "change"):
+            found = EDIT
         return VIEW if found == EDIT and not self.may(actor, "change") else found
 
     def row_level(self, actor: Actor | None, record: Any, shares: Iterable[Any] | None = None) -> str:
         """`level` by the record alone: owner, edit (through the workspace, a share "edit", or a
         parent they may change) or view."""
         actor_pk = getattr(actor, "pk", None)
+        if self.owns(actor, record):
+            return OWNER
         if self.through:
+            if self.owners or self.visibility == "owner":
+                return VIEW  # its owners alone change it
             parent = getattr(record, self.through)
             rows = type(parent)._default_manager.filter(pk=parent.pk)
             access = type(parent).access
-            if actor is None or not rows.filter(access.rows(type(parent), actor, "view")).exists():
+            if actor is None or not rows.filter(access.rows(type(parent), actor_pk, "view")).exists():
                 return VIEW  # seen only as one of `also` (an invited person)
             return EDIT if access.row_level(actor, parent) in (OWNER, EDIT) else VIEW
-        if self.owner and getattr(record, f"{self.owner}_id") == actor_pk:
-            return OWNER
-        if self.visibility == "workspace" or (
+        if (self.visibility == "workspace" and not self.owners) or (
             self.visibility == "field" and record.visibility == Visibility.WORKSPACE
         ):
             return EDIT
@@ -234,7 +414,26 @@ class Access:
     def allows(self, actor: Actor | None, record: Any, action: Action) -> bool:
         if action == "view":
             return True  # the caller found it among the rows the actor sees
-        return self.may(actor, action) and self.level(actor, record) != VIEW
+        if not self.may(actor, action):
+            return False
+        if self._drafted_by_another(actor, record):
+            return False
+        return self.all_rows(actor, action) or self.level(actor, record) != VIEW
+
+    def _drafted_by_another(self, actor: Actor | None, record: Any) -> bool:
+        if self.drafts is None or self.owns(actor, record):
+            return False
+        return bool(type(record)._base_manager.filter(self.drafts, pk=record.pk).exists())
+
+    def fields_allowed(
+        self, actor: Actor | None, record: Any = None, action: Action = "view"
+    ) -> frozenset[str]:
+        """Of the fields the declaration restricts (`fields`), those `actor` may read ("view")
+        or change on `record` (a new one: None): each needs its own permission, and changing
+        one needs the record to be theirs to change."""
+        if action != "view" and record is not None and not self.allows(actor, record, action):
+            return frozenset()
+        return frozenset(name for name, permission in self.fields.items() if can(actor, permission))
 
     # --- how records are named to people ----------------------------------------------------
 
@@ -244,14 +443,17 @@ class Access:
     def not_found(self, model: type[models.Model], record_id: Any) -> RecordNotFound:
         return RecordNotFound(label=self.label_of(model), id=record_id, find_with=self.find_with)
 
-    def in_trash(self, model: type[models.Model], record_id: Any) -> InTrash:
+    def in_trash(self, model: type[models.Model], record_id: Any) -> AppError:
         hint = self.trash_hint or (
-            _("Restore it with %(tool)s first if it is still needed.") % {"tool": self.restore_with}
+            _("Restore it with {tool} first if it is still needed.").format(tool=self.restore_with)
             if self.restore_with
             else ""
         )
-        return InTrash(
-            label=self.label_of(model), id=record_id, state=self.trash_state, hint=hint, code=self.trash_code
+        return self.trash_error(
+            label=self.label_of(model),
+            id=record_id,
+            state=self.trash_state or InTrash.defaults["state"],
+            hint=hint,
         )
 
     def read_only(self, model: type[models.Model], record_id: Any) -> AppError:
@@ -260,12 +462,8 @@ class Access:
         return ReadOnly(label=self.label_of(model).lower(), id=record_id)
 
     def role_refuses(self, model: type[models.Model], action: Action) -> Forbidden:
-        return Forbidden(
-            _("Your role may see %(things)s but not %(action)s them.")
-            % {
-                "things": model._meta.verbose_name_plural,
-                "action": _("delete") if action == "delete" else _("change"),
-            }
+        return RoleRefuses(
+            things=model._meta.verbose_name_plural, action=_("delete") if action == "delete" else _("change")
         )
 
 
@@ -273,12 +471,59 @@ def _shares(model: type[models.Model]) -> Any:
     return model._meta.get_field("shares").related_model._default_manager  # type: ignore[union-attr]
 
 
-class RecordQuerySet(models.QuerySet):
+def _person_at(model: type[models.Model], path: str, person_id: Any) -> Q:
+    """The rows of `model` whose `path` leads to the person: a condition that never repeats a
+    row, whatever rows the path crosses (a reverse foreign key becomes EXISTS, as a share does)."""
+    first, _sep, rest = path.partition("__")
+    hop = model._meta.get_field(first)
+    if hop.one_to_many and rest:
+        below = hop.related_model._base_manager  # type: ignore[union-attr]
+        return Q(Exists(below.filter(**{hop.field.name: OuterRef("pk"), rest: person_id})))  # type: ignore[union-attr]
+    if _many(model, path):
+        return Q(pk__in=model._base_manager.filter(**{path: person_id}).values("pk"))
+    return Q(**{path: person_id})
+
+
+def _many(model: Any, path: str) -> bool:
+    for name in path.split("__"):
+        hop = model._meta.get_field(name)
+        if hop.many_to_many or hop.one_to_many:
+            return True
+        model = hop.related_model
+        if model is None:
+            break
+    return False
+
+
+def _leads_to(record: Any, path: str, person_id: Any) -> bool:
+    """Whether `path` on the record leads to the person: read from the record's own attributes
+    along foreign keys, asked of the database where it crosses many rows."""
+    names = path.split("__")
+    found = record
+    for index, name in enumerate(names):
+        hop = found._meta.get_field(name)
+        if hop.many_to_many or hop.one_to_many:
+            rest = "__".join(names[index:])
+            return type(found)._base_manager.filter(pk=found.pk, **{rest: person_id}).exists()
+        if index == len(names) - 1:
+            return getattr(found, hop.attname) == person_id
+        found = getattr(found, name)
+        if found is None:
+            return False
+    return False
+
+
+_M = TypeVar("_M", bound=models.Model, covariant=True)
+
+
+class RecordQuerySet(models.QuerySet[_M]):
     """Rows as an actor may see or change them (the model's `access`), and soft delete."""
 
-    def restrict(self, actor: Actor | None, action: Action = "view", *, trash: Trash = "exclude") -> Any:
-        rows = self.filter(self.model.access.condition(self.model, actor, action))
-        return trashed(rows, trash)
+    def restrict(
+        self, actor: "Actor | Anyone | None", action: Action = "view", *, trash: Trash = "exclude"
+    ) -> Self:
+        access: Access = self.model.access  # type: ignore[attr-defined]
+        return trashed(self.filter(access.condition(self.model, actor, action)), trash)
 
     def fetch(
         self,
@@ -288,12 +533,20 @@ class RecordQuerySet(models.QuerySet):
         *,
         trash: bool = False,
         lock: bool = False,
-    ) -> Any:
+    ) -> _M:
         """The record `pk` if `actor` may see it (and `action` it): RecordNotFound otherwise,
         InTrash when it is in the trash (unless `trash`), Forbidden when they may only see it.
         `lock`: its row is locked for the rest of the transaction (SELECT ... FOR UPDATE)."""
-        access: Access = self.model.access
-        rows = self.restrict(actor, "view", trash="include").filter(pk=pk)
+        access: Access = self.model.access  # type: ignore[attr-defined]
+        # Found among the rows they see, or, for one who changes every row without seeing it
+        # (a mailbox's administrator), among those they change.
+        changes_unseen = (
+            action != "view"
+            and access.may(actor, action)
+            and access.all_rows(actor, action)
+            and not access.all_rows(actor, "view")
+        )
+        rows = self.restrict(actor, action if changes_unseen else "view", trash="include").filter(pk=pk)
         record = (rows.select_for_update(of=("self",)) if lock else rows).first()
         if record is None:
             raise access.not_found(self.model, pk)
@@ -305,14 +558,17 @@ class RecordQuerySet(models.QuerySet):
             raise access.read_only(self.model, pk)
         return record
 
-    def live(self) -> Any:
+    def live(self) -> Self:
         return self.filter(deleted_at__isnull=True)
 
-    def in_trash(self) -> Any:
+    def in_trash(self) -> Self:
         return self.filter(deleted_at__isnull=False)
 
 
-def trashed(rows: Any, trash: Trash) -> Any:
+QS = TypeVar("QS", bound=models.QuerySet[Any])
+
+
+def trashed(rows: QS, trash: Trash) -> QS:
     """`rows` with their soft-deleted ones left out, kept, or alone (models without a trash:
     unchanged)."""
     if trash == "include" or not hasattr(rows.model, "deleted_at"):
@@ -365,11 +621,6 @@ class OwnedRecord(Record):
         abstract = True
 
 
-def restrict(model: type[models.Model], actor: Actor | None, action: Action = "view") -> Any:
-    """`model.objects.restrict(...)` for a model given by class (generic code: kinds, pages)."""
-    return model._default_manager.restrict(actor, action)  # type: ignore[attr-defined]
-
-
 # --- small rules every area's services apply to their records the same way ------------------------
 
 
@@ -412,22 +663,21 @@ def save_changes(record: Any, names: Iterable[str], apply: Callable[[], None]) -
     return changed
 
 
+def name_once(constraint: str, *, field: str = "name") -> models.UniqueConstraint:
+    """The database's side of `unique_name`: one live record of a name, case aside (those in the
+    trash do not count), as the constraint named `constraint`."""
+    return models.UniqueConstraint(Lower(field), condition=Q(deleted_at__isnull=True), name=constraint)
+
+
 def unique_name(record: Any, value: Any, *, what: str, limit: int, field: str = "name") -> str:
     """`value` with its spaces tidied, required, and not the name of another live record of the
     same model (compared without case; soft-deleted records do not count)."""
-    name = " ".join(str(value or "").split())
-    if not name:
-        raise ValidationFailed(f"{field}: is required and cannot be empty.", details={field: ["is required"]})
-    if len(name) > limit:
-        raise ValidationFailed(
-            f"{field}: at most {limit} characters.", details={field: [f"at most {limit} characters"]}
-        )
+    name = clean.text(value, field=field, limit=limit, required=True)
     taken = (
         type(record)
         .objects.filter(**{f"{field}__iexact": name, "deleted_at__isnull": True})
         .exclude(pk=record.pk)
     )
     if taken.exists():
-        message = f"there is already {what} called {name!r}"
-        raise ValidationFailed(f"{field}: {message}.", details={field: [message]})
+        raise invalid(field, _("there is already {what} called {name!r}"), what=what, name=name)
     return name

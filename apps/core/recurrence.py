@@ -23,7 +23,7 @@ from typing import Any
 from dateutil.rrule import rrule, rrulestr
 from django.utils.translation import gettext as _
 
-from apps.core import times
+from apps.core import clean
 from apps.core.errors import invalid
 
 # More occurrences than this in one answer are cut (an hourly rule over a year is 8,760).
@@ -67,14 +67,7 @@ def zone_named(name: str | None, *, field: str = "time_zone") -> zoneinfo.ZoneIn
     """The zone of an IANA name; None or empty: the workspace's."""
     if not name or not name.strip():
         return workspace_zone()
-    value = name.strip()
-    if value not in times.known_zones():
-        raise invalid(
-            field,
-            _("%(name)r is not a time zone; use an IANA name such as Europe/London or America/New_York")
-            % {"name": value},
-        )
-    return zoneinfo.ZoneInfo(value)
+    return zoneinfo.ZoneInfo(clean.zone(name, field=field))
 
 
 # --- date-times written by agents -----------------------------------------------------------------
@@ -94,8 +87,9 @@ def parse_when(text: str, *, zone: zoneinfo.ZoneInfo, field: str, allow_date: bo
     if parsed is None or ("T" not in value.upper() and " " not in value):
         raise invalid(
             field,
-            _("%(value)r is not a date and time in ISO 8601, e.g. %(example)s")
-            % {"value": value, "example": example},
+            _("{value!r} is not a date and time in ISO 8601, e.g. {example}"),
+            value=value,
+            example=example,
         )
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=zone)
@@ -106,9 +100,7 @@ def parse_day(text: str, *, field: str) -> date:
     try:
         return date.fromisoformat((text or "").strip())
     except ValueError:
-        raise invalid(
-            field, _("%(value)r is not a date in ISO 8601, e.g. 2026-03-10") % {"value": text}
-        ) from None
+        raise invalid(field, _("{value!r} is not a date in ISO 8601, e.g. 2026-03-10"), value=text) from None
 
 
 def local_naive(value: datetime, zone: zoneinfo.ZoneInfo) -> datetime:
@@ -132,25 +124,26 @@ def normalise_rule(text: str, *, start: datetime, zone: zoneinfo.ZoneInfo, field
         name, sep, setting = piece.partition("=")
         name, setting = name.strip().upper(), setting.strip().upper()
         if not sep or not name or not setting:
-            raise invalid(field, _("%(piece)r is not NAME=VALUE; %(hint)s") % {"piece": piece, "hint": hint})
+            raise invalid(field, _("{piece!r} is not NAME=VALUE; {hint}"), piece=piece, hint=hint)
         if name not in RULE_PARTS:
-            raise invalid(field, _("%(name)s is not a part of an RRULE") % {"name": name})
+            raise invalid(field, _("{name} is not a part of an RRULE"), name=name)
         if name in parts:
-            raise invalid(field, _("%(name)s is given twice") % {"name": name})
+            raise invalid(field, _("{name} is given twice"), name=name)
         parts[name] = setting
     frequency = parts.get("FREQ")
     if frequency is None:
-        raise invalid(field, _("FREQ is required; %(hint)s") % {"hint": hint})
+        raise invalid(field, _("FREQ is required; {hint}"), hint=hint)
     if frequency not in FREQUENCIES:
         raise invalid(
             field,
-            _("FREQ=%(freq)s is not allowed; use one of %(allowed)s")
-            % {"freq": frequency, "allowed": ", ".join(FREQUENCIES)},
+            _("FREQ={freq} is not allowed; use one of {allowed}"),
+            freq=frequency,
+            allowed=", ".join(FREQUENCIES),
         )
     if "COUNT" in parts and "UNTIL" in parts:
         raise invalid(field, _("COUNT and UNTIL cannot be used together (RFC 5545)"))
     if "COUNT" in parts and not (parts["COUNT"].isdigit() and 1 <= int(parts["COUNT"]) <= MAX_COUNT):
-        raise invalid(field, _("COUNT must be a number from 1 to %(max)s") % {"max": MAX_COUNT})
+        raise invalid(field, _("COUNT must be a number from 1 to {max}"), max=MAX_COUNT)
     if "UNTIL" in parts:
         until = _until(parts["UNTIL"], zone=zone, field=field)
         if until < start:
@@ -161,7 +154,7 @@ def normalise_rule(text: str, *, start: datetime, zone: zoneinfo.ZoneInfo, field
         rule = _compile(canonical, start=start, zone=zone)
     except (ValueError, TypeError, KeyError, IndexError) as error:
         raise invalid(
-            field, _("%(rule)r does not parse as an RFC 5545 rule (%(why)s)") % {"rule": text, "why": error}
+            field, _("{rule!r} does not parse as an RFC 5545 rule ({why})"), rule=text, why=error
         ) from None
     if rule.after(local_naive(start, zone), inc=True) is None:
         raise invalid(field, _("the rule has no occurrence from the event's start"))
@@ -180,7 +173,8 @@ def _until(value: str, *, zone: zoneinfo.ZoneInfo, field: str) -> datetime:
     except ValueError:
         raise invalid(
             field,
-            _("UNTIL=%(value)s is not a date (20260630) or a UTC time (20260630T170000Z)") % {"value": value},
+            _("UNTIL={value} is not a date (20260630) or a UTC time (20260630T170000Z)"),
+            value=value,
         ) from None
 
 

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from apps.core.errors import invalid
 
@@ -71,7 +72,9 @@ def tags(values: Iterable[Any] | None, *, field: str = "tags") -> list[str]:
     cleaned = list(dict.fromkeys(tag for tag in map(kept, values or []) if tag))
     for tag in cleaned:
         if len(tag) > MAX_TAG:
-            raise invalid(field, f"{tag[:20]!r}… is longer than {MAX_TAG} characters")
+            raise invalid(
+                field, _("{start!r}… is longer than {most} characters"), start=tag[:20], most=MAX_TAG
+            )
     if len(cleaned) > MAX_TAGS:
-        raise invalid(field, f"at most {MAX_TAGS} tags")
+        raise invalid(field, _("at most {most} tags"), most=MAX_TAGS)
     return cleaned

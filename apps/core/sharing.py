@@ -14,18 +14,17 @@ with one share model:
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
+from apps.core import clean
 from apps.core.actors import Actor, can
-from apps.core.errors import Forbidden, ValidationFailed
-from apps.core.records import ShareAccess, Visibility
+from apps.core.errors import MayNotUseArea, NotOwner, OwnsItAlready, ShareNeedsChange
+from apps.core.records import ADMIN, OWNER, ShareAccess, Visibility
 
 USER = settings.AUTH_USER_MODEL
 
-__all__ = ["ShareAccess", "ShareBase", "Visibility", "change", "person_by_email", "share_set"]
+__all__ = ["ShareAccess", "ShareBase", "Visibility", "change", "share_set"]
 
 
 class ShareBase(models.Model):
@@ -43,11 +42,6 @@ class ShareBase(models.Model):
         return f"{self.item_id} shared with {self.user_id} ({self.access})"  # type: ignore[attr-defined]
 
 
-def person_by_email(email: str) -> Any:
-    """An active person of this workspace, by e-mail; "not found" otherwise."""
-    return get_user_model()._default_manager.person_by_email(email)
-
-
 def change(
     item: Any,
     *,
@@ -61,17 +55,14 @@ def change(
     the tool's share permission has been checked."""
     rule = type(item).access
     if person_email is None and visibility is None:
-        raise ValidationFailed(
-            _("Say what to change: `personEmail` (with `access`) and/or `visibility`."),
-            details={"person_email": ["give personEmail or visibility"]},
-        )
+        raise ShareNeedsChange(details={"person_email": ["give personEmail or visibility"]})
     if visibility is not None and visibility != item.visibility:
-        if not rule.is_admin(actor) and item.owner_id != getattr(actor, "pk", None):
-            raise Forbidden(_("Only its owner (or an admin of the area) may make it private or public."))
+        if rule.level(actor, item) not in (ADMIN, OWNER):
+            raise NotOwner()
         item.visibility = visibility
         item.save(update_fields=["visibility", "updated_at"])
     if person_email is not None:
-        person = person_by_email(person_email)
+        person = clean.person_by_email(person_email)
         share_set(
             item,
             person=person,
@@ -86,14 +77,13 @@ def share_set(item: Any, *, person: Any, access: str, actor: Actor, person_may_s
     """Shares `item` with `person` ("view" or "edit") or stops ("none"); returns (before, after).
     `person_may_see`: whether the person's role lets them see the area at all."""
     if person.pk == item.owner_id and access != "none":
-        raise ValidationFailed(
-            _("%(email)s owns it already.") % {"email": person.email},
+        raise OwnsItAlready(
+            email=person.email,
             details={"person_email": ["is the owner"]},
         )
     if access != "none" and not person_may_see:
-        raise ValidationFailed(
-            _("%(email)s may not use this area (their role does not allow it), so sharing would not help.")
-            % {"email": person.email},
+        raise MayNotUseArea(
+            email=person.email,
             details={"person_email": ["role cannot see this area"]},
         )
     share = item.shares.filter(user=person).first()

@@ -11,7 +11,6 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import set_urlconf
-from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 
@@ -98,14 +97,14 @@ def wants_json(request: HttpRequest) -> bool:
 # Exempt: an unknown path answers 404 in the JSON format whatever the method, not a CSRF page.
 @csrf_exempt
 def api_not_found(request: HttpRequest, *args: object, **kwargs: object) -> JsonResponse:
-    return JsonResponse(errors.NotFound(_("No such endpoint.")).as_body(), status=404)
+    return JsonResponse(errors.NoSuchEndpoint().as_body(), status=404)
 
 
 @in_request_workspace
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """A refused cross-site form post: JSON for the APIs, Django's page elsewhere."""
     if wants_json(request):
-        error = errors.Forbidden(_("Cross-site request refused (CSRF check failed)."), code="CSRF_FAILED")
+        error = errors.CsrfFailed()
         return JsonResponse(error.as_body(), status=403)
     from django.views.csrf import csrf_failure as django_csrf_failure
 
@@ -162,6 +161,6 @@ def server_error(request: HttpRequest) -> HttpResponse:
 @in_request_workspace
 def _server_error(request: HttpRequest) -> HttpResponse:
     if wants_json(request):
-        error = errors.AppError(_("Internal error; it has been logged."), code="INTERNAL_ERROR")
+        error = errors.InternalError()
         return JsonResponse(error.as_body(), status=500)
     return render(request, "500.html", status=500)

@@ -1,6 +1,8 @@
+"""Failures of the data-rights endpoint and of exporting and erasing personal data."""
+
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.errors import Conflict, Unauthenticated
+from apps.core.errors import BadRequest, Conflict, NotFound, Unauthenticated, ValidationFailed
 
 
 class InvalidSharedSecret(Unauthenticated):
@@ -10,6 +12,22 @@ class InvalidSharedSecret(Unauthenticated):
     default_headers = {"WWW-Authenticate": 'Bearer realm="data-request"'}
 
 
+class LengthNotANumber(BadRequest):
+    message = _("The Content-Length header is not a number.")
+
+
 class ErasureRefused(Conflict):
+    """`reasons`: why, in the words of the areas that keep the person's data (their privacy
+    handlers' vetoes)."""
+
     code = "ERASURE_REFUSED"
-    message = _("The person's data cannot be erased yet.")
+    data_fields = ("reasons",)
+    msg_format = "{reasons}"
+
+
+class NoSuchWorkspace(NotFound):
+    message = _("No workspace has this schema name or host.")
+
+
+class EmailInvalid(ValidationFailed):
+    message = _("Enter a valid e-mail address.")

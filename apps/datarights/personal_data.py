@@ -18,12 +18,10 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from django_tenants.utils import schema_context
 
 from apps.core import privacy
-from apps.core.errors import NotFound, ValidationFailed
-from apps.datarights.errors import ErasureRefused
+from apps.datarights.errors import EmailInvalid, ErasureRefused, NoSuchWorkspace
 from apps.datarights.models import DataRequest, PersonalDataOperation
 from apps.tenancy.models import Domain, Workspace
 
@@ -52,7 +50,7 @@ def workspace_get(identifier: str) -> Workspace:
         domain = Domain.objects.select_related("tenant").filter(domain=identifier).first()
         workspace = domain.tenant if domain and domain.tenant.schema_name != "public" else None
     if workspace is None:
-        raise NotFound(_("No workspace has this schema name or host."))
+        raise NoSuchWorkspace()
     return workspace
 
 
@@ -61,9 +59,7 @@ def clean_email(email: str) -> str:
     try:
         validate_email(email)
     except ValidationError as error:
-        raise ValidationFailed(
-            _("Enter a valid e-mail address."), details={"email": error.messages}
-        ) from error
+        raise EmailInvalid(details={"email": error.messages}) from error
     return email
 
 
@@ -199,7 +195,7 @@ def personal_data_erase(
         if reasons:
             _record(outcome=PersonalDataOperation.Outcome.REFUSED, problem=" ".join(reasons), **record)
             logger.info("personal-data erasure refused in workspace %s", workspace.schema_name)
-            raise ErasureRefused(" ".join(reasons))
+            raise ErasureRefused(reasons=" ".join(reasons))
         try:
             with transaction.atomic():
                 disabled = {handler.label: handler.soft_delete(subject) for handler in handlers}

@@ -19,6 +19,7 @@ def page(deal: Any) -> str:
 
 area = areas.declare(
     title=_("Deals Pipeline"),
+    group=areas.Group.SALES,
     description=_(
         "Sales pipelines with ordered stages, deals from first contact to won or lost, "
         "follow-ups, deal finders and reachout campaigns"
@@ -61,6 +62,41 @@ area = areas.declare(
         "requestDealInfoEmail": "email the deal contact asking for budget timeline decision information",
     },
     kinds=[Kind("deal", "deals.Deal", url=page, search=("title", "notes"))],
+    profiles={
+        "sales": (
+            "createDeal",
+            "getDeal",
+            "listDeals",
+            "searchDeals",
+            "updateDeal",
+            "moveDealStage",
+            "logDealContact",
+            "scheduleDealFollowUp",
+            "getDealFollowUpsDue",
+            "getPipelineOverview",
+            "briefDealPipeline",
+            "requestDealInfoEmail",
+            "openDeal",
+        ),
+        "billing": ("searchDeals", "getDeal"),
+        "marketing": (
+            "createReachoutCampaign",
+            "controlReachoutCampaign",
+            "getReachoutCampaign",
+            "listReachoutCampaigns",
+            "previewReachoutRecipients",
+            "createDealFinder",
+            "controlDealFinder",
+            "getDealFinder",
+            "listDealFinders",
+            "searchMail",
+            "getInboxMessage",
+            "replyEmail",
+            "sendDraft",
+        ),
+        "admin": ("createPipeline", "managePipeline", "openDeals"),
+        "housekeeping": ("deleteDeal", "restoreDeal", "getDealHistory", "shareDeal"),
+    },
     nav=[
         NavItem("deals", _("Deals"), "deals:board", DealsPerm.VIEW, order=37),
         NavItem("deals-outreach", _("Outreach"), "deals:outreach", DealsPerm.VIEW, order=38),

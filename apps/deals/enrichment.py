@@ -16,8 +16,9 @@ from typing import Any
 
 import httpx
 from django.conf import settings
+from django.utils.translation import gettext as _
 
-from apps.deals.errors import ProviderFailed
+from apps.deals.errors import ProviderAnswered, ProviderFailed
 
 logger = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ def _text(value: Any, limit: int) -> str:
 def search(criteria: dict[str, list[str]], *, size: int) -> tuple[list[Person], int]:
     """The people the provider finds for `criteria`, and the credits it says the search cost."""
     if not configured():
-        raise ProviderFailed(problem="no enrichment provider is configured (ATRIUM_DEALS_ENRICHMENT_URL)")
+        raise ProviderFailed(problem=_("no enrichment provider is configured (ATRIUM_DEALS_ENRICHMENT_URL)"))
     url = settings.ATRIUM_DEALS_ENRICHMENT_URL.rstrip("/") + "/v1/people/search"
     body = {key: criteria.get(key, []) for key in ("keywords", "industries", "countries", "titles")}
     try:
@@ -57,24 +58,26 @@ def search(criteria: dict[str, list[str]], *, size: int) -> tuple[list[Person], 
         )
     except httpx.HTTPError as error:
         logger.warning("enrichment provider unreachable (%s)", type(error).__name__)
-        raise ProviderFailed(problem="the enrichment provider does not answer") from error
+        raise ProviderFailed(problem=_("the enrichment provider does not answer")) from error
     problems = {
-        401: "the enrichment provider refused the API key",
-        403: "the enrichment provider refused the API key",
-        402: "the enrichment provider account has no credits left",
-        429: "the enrichment provider asks to slow down; try again later",
+        401: _("the enrichment provider refused the API key"),
+        403: _("the enrichment provider refused the API key"),
+        402: _("the enrichment provider account has no credits left"),
+        429: _("the enrichment provider asks to slow down; try again later"),
     }
     if answer.status_code != 200:
         logger.warning("enrichment provider answered %s", answer.status_code)
-        raise ProviderFailed(
-            problem=problems.get(answer.status_code, f"the provider answered {answer.status_code}")
-        )
+        if answer.status_code in problems:
+            raise ProviderFailed(problem=problems[answer.status_code])
+        raise ProviderAnswered(status=answer.status_code)
     try:
         data = answer.json()
         rows = data["people"]
         assert isinstance(rows, list)
     except (ValueError, KeyError, TypeError, AssertionError) as error:
-        raise ProviderFailed(problem="the enrichment provider's answer is not the expected JSON") from error
+        raise ProviderFailed(
+            problem=_("the enrichment provider's answer is not the expected JSON")
+        ) from error
     credits = data.get("credits_used", 0)
     people = [
         Person(

@@ -9,7 +9,8 @@ address, else company domain, else the provider's id); a run updates the ones it
 never brings back a dismissed one. Dedupe: a provider lead whose address is a contact's, or whose
 company domain is a contact's or a group account's, is `existing` with that contact or account.
 
-A scheduled run acts as the finder's owner: it sees the contacts they see."""
+A scheduled run acts as the finder's owner: it sees the contacts and group accounts they see (a
+finder nobody owns any more: those every person sees, `ANYONE`)."""
 
 import logging
 from dataclasses import dataclass
@@ -19,12 +20,13 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
 from apps.contacts import api as contacts_api
 from apps.core.actors import Actor, require
 from apps.core.errors import AppError, invalid
-from apps.core.records import unique_name
+from apps.core.records import ANYONE, Anyone, unique_name
 from apps.core.sharing import Visibility
 from apps.deals import enrichment
 from apps.deals.errors import WrongFinderState
@@ -52,11 +54,13 @@ def clean_criteria(criteria: dict[str, list[str]]) -> dict[str, list[str]]:
         for value in criteria.get(key) or []:
             text = " ".join(str(value).split())
             if len(text) > 100:
-                raise invalid(key, f"at most 100 characters a value ({text[:20]!r}...)")
+                raise invalid(key, _("at most 100 characters a value ({start!r}...)"), start=text[:20])
             if key == "countries":
                 text = text.upper()
                 if len(text) != 2 or not text.isalpha():
-                    raise invalid("countries", f"{value!r} is not a two-letter country code (ISO 3166-1)")
+                    raise invalid(
+                        "countries", _("{value!r} is not a two-letter country code (ISO 3166-1)"), value=value
+                    )
             elif key != "keywords":
                 text = text.lower()
             if text and text.lower() not in {v.lower() for v in values}:
@@ -64,16 +68,16 @@ def clean_criteria(criteria: dict[str, list[str]]) -> dict[str, list[str]]:
         if values:
             cleaned[key] = values
     if not cleaned:
-        raise invalid("criteria", "give at least one of keywords, industries, countries, titles or tags")
+        raise invalid("criteria", _("give at least one of keywords, industries, countries, titles or tags"))
     return cleaned
 
 
 def _clean_sources(sources: list[str]) -> list[str]:
     chosen = [source for source in DealFinder.SOURCES if source in sources]
     if not chosen:
-        raise invalid("sources", "choose contacts, accounts and/or provider")
+        raise invalid("sources", _("choose contacts, accounts and/or provider"))
     if "provider" in chosen and not enrichment.configured():
-        raise invalid("sources", "no enrichment provider is configured here; use contacts and accounts")
+        raise invalid("sources", _("no enrichment provider is configured here; use contacts and accounts"))
     return chosen
 
 
@@ -136,8 +140,8 @@ def _any_text(fields: tuple[str, ...], words: list[str]) -> Q:
     return found
 
 
-def _contact_rows(actor: Actor | None, criteria: dict[str, list[str]]) -> Any:
-    rows = contacts_api.contacts(actor) if actor is not None else contacts_api.workspace_contacts()
+def _contact_rows(reader: Actor | Anyone, criteria: dict[str, list[str]]) -> Any:
+    rows = contacts_api.contacts(reader)
     if "keywords" in criteria:
         fields = ("first_name", "last_name", "company", "organisation_name", "job_title", "notes")
         rows = rows.filter(
@@ -152,17 +156,18 @@ def _contact_rows(actor: Actor | None, criteria: dict[str, list[str]]) -> Any:
         rows = rows.filter(tags__overlap=criteria["tags"])
     if "industries" in criteria:
         linked = groupaccounts_api.contact_links().filter(
-            _any_text(("account__industry",), criteria["industries"]), account__deleted_at__isnull=True
+            _any_text(("account__industry",), criteria["industries"]),
+            account__in=groupaccounts_api.accounts(reader),
         )
         rows = rows.filter(pk__in=linked.values("contact"))
     return rows
 
 
-def _account_rows(criteria: dict[str, list[str]]) -> Any:
+def _account_rows(reader: Actor | Anyone, criteria: dict[str, list[str]]) -> Any:
     judged = {"keywords", "industries", "tags"} & set(criteria)
     if not judged:
-        return groupaccounts_api.live_accounts().none()
-    rows = groupaccounts_api.live_accounts()
+        return groupaccounts_api.accounts(reader).none()
+    rows = groupaccounts_api.accounts(reader)
     if "keywords" in criteria:
         rows = rows.filter(
             _any_text(("name", "description", "industry"), criteria["keywords"])
@@ -225,11 +230,13 @@ def _keep(finder: DealFinder, key: str, fields: dict[str, Any], result: RunResul
         result.existing += 1
 
 
-def _from_contacts(finder: DealFinder, actor: Actor | None, result: RunResult) -> None:
+def _from_contacts(finder: DealFinder, reader: Actor | Anyone, result: RunResult) -> None:
     criteria = finder.criteria
     industries: dict[int, str] = {}
-    rows = list(_contact_rows(actor, criteria)[: finder.max_leads])
-    for link in groupaccounts_api.contact_links().filter(contact__in=rows).select_related("account"):
+    rows = list(_contact_rows(reader, criteria)[: finder.max_leads])
+    accounts = groupaccounts_api.accounts(reader)
+    links = groupaccounts_api.contact_links().filter(contact__in=rows, account__in=accounts)
+    for link in links.select_related("account"):
         industries.setdefault(link.contact_id, link.account.industry)
     for contact in rows:
         values = {
@@ -263,9 +270,9 @@ def _from_contacts(finder: DealFinder, actor: Actor | None, result: RunResult) -
         )
 
 
-def _from_accounts(finder: DealFinder, result: RunResult) -> None:
+def _from_accounts(finder: DealFinder, reader: Actor | Anyone, result: RunResult) -> None:
     criteria = finder.criteria
-    for account in _account_rows(criteria)[: finder.max_leads]:
+    for account in _account_rows(reader, criteria)[: finder.max_leads]:
         values = {
             "text": " ".join([account.name, account.description, account.industry, *account.tags]),
             "industries": account.industry,
@@ -291,9 +298,9 @@ def _from_accounts(finder: DealFinder, result: RunResult) -> None:
 
 
 def _existing_contact(
-    email: str, domain: str
+    reader: Actor | Anyone, email: str, domain: str
 ) -> tuple[contacts_api.Contact | None, groupaccounts_api.GroupAccount | None]:
-    contacts = contacts_api.live_contacts()
+    contacts = contacts_api.contacts(reader)
     if email:
         found = contacts.filter(email__iexact=email).first()
         if found is not None:
@@ -301,7 +308,7 @@ def _existing_contact(
     if domain:
         found = contacts.filter(email__iendswith=f"@{domain}").order_by("id").first()
         account = (
-            groupaccounts_api.live_accounts()
+            groupaccounts_api.accounts(reader)
             .filter(Q(email_domains__contains=[domain]) | Q(website__icontains=domain))
             .first()
         )
@@ -309,12 +316,12 @@ def _existing_contact(
     return None, None
 
 
-def _from_provider(finder: DealFinder, result: RunResult) -> None:
+def _from_provider(finder: DealFinder, reader: Actor | Anyone, result: RunResult) -> None:
     people, credits = enrichment.search(finder.criteria, size=finder.max_leads)
     result.credits += credits
     for found in people:
         domain = found.domain or _domain(found.email)
-        contact, account = _existing_contact(found.email, domain)
+        contact, account = _existing_contact(reader, found.email, domain)
         values = {
             "text": " ".join([found.name, found.company, found.title, found.industry]),
             "industries": found.industry,
@@ -350,16 +357,17 @@ def finder_run(*, finder: DealFinder, actor: Actor | None = None) -> RunResult:
     (`problem`) and raised, with what the other sources found kept."""
     result = RunResult()
     runner = actor if actor is not None else finder.owner
+    reader: Actor | Anyone = runner if runner is not None else ANYONE
     problem: AppError | None = None
     with transaction.atomic():
         if "contacts" in finder.sources:
-            _from_contacts(finder, runner, result)
+            _from_contacts(finder, reader, result)
         if "accounts" in finder.sources:
-            _from_accounts(finder, result)
+            _from_accounts(finder, reader, result)
     if "provider" in finder.sources:
         try:
             with transaction.atomic():
-                _from_provider(finder, result)
+                _from_provider(finder, reader, result)
         except AppError as error:
             problem = error
     now = timezone.now()

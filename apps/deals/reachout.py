@@ -28,15 +28,16 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
 from apps.contacts import api as contacts_api
+from apps.core import clean
 from apps.core.actors import Actor, require
 from apps.core.db import connection
-from apps.core.errors import AppError, invalid
+from apps.core.errors import AppError, EmailNotSent, invalid
 from apps.core.records import unique_name
 from apps.core.sharing import Visibility
-from apps.core.times import known_zones
 from apps.core.workspaces import current_workspace
 from apps.deals.errors import WrongCampaignState
 from apps.deals.models import (
@@ -72,13 +73,6 @@ def country_zones() -> dict[str, str]:
     return found
 
 
-def _zone_name(value: str, field: str) -> str:
-    name = value.strip()
-    if name not in known_zones():
-        raise invalid(field, f"{value!r} is not a time zone name such as Europe/Paris")
-    return name
-
-
 def _workspace_zone() -> str:
     workspace = current_workspace()
     return str(getattr(workspace, "time_zone", "") or settings.TIME_ZONE)
@@ -110,7 +104,9 @@ def _recipient_rows(
             if contact is None:
                 raise contacts_api.not_found(contact_id)
             if not contact.email:
-                raise invalid("contactIds", f"contact {contact_id} has no e-mail address")
+                raise invalid(
+                    "contactIds", _("contact {contact_id} has no e-mail address"), contact_id=contact_id
+                )
             add(
                 mail.address(contact.email, field="contactIds"),
                 name=contact.display_name[:200],
@@ -133,9 +129,9 @@ def _recipient_rows(
     for value in emails:
         add(mail.address(value, field="emails"))
     if not rows:
-        raise invalid("recipients", "give contactIds, a finderId whose leads have addresses, or emails")
+        raise invalid("recipients", _("give contactIds, a finderId whose leads have addresses, or emails"))
     if len(rows) > MAX_RECIPIENTS:
-        raise invalid("recipients", f"at most {MAX_RECIPIENTS} recipients a campaign")
+        raise invalid("recipients", _("at most {most} recipients a campaign"), most=MAX_RECIPIENTS)
     return list(rows.values())
 
 
@@ -157,13 +153,13 @@ def campaign_create(
     """A draft campaign: nothing is sent until it is started (controlReachoutCampaign)."""
     require(actor, DealsPerm.CAMPAIGNS)
     if not steps:
-        raise invalid("steps", "give at least one step")
+        raise invalid("steps", _("give at least one step"))
     start, end = window
     if not 0 <= start < end <= 24:
-        raise invalid("sendWindow", "the window opens before it closes, in hours 0 to 24")
+        raise invalid("sendWindow", _("the window opens before it closes, in hours 0 to 24"))
     days = sorted(set(weekdays or [1, 2, 3, 4, 5]))
     if not all(1 <= day <= 7 for day in days):
-        raise invalid("weekdays", "ISO weekdays: 1 (Monday) to 7 (Sunday)")
+        raise invalid("weekdays", _("ISO weekdays: 1 (Monday) to 7 (Sunday)"))
     campaign = ReachoutCampaign(
         owner=person(actor),
         created_by=person(actor),
@@ -171,7 +167,7 @@ def campaign_create(
         window_start=start,
         window_end=end,
         weekdays=days,
-        time_zone=_zone_name(time_zone or _workspace_zone(), "timeZone"),
+        time_zone=clean.zone(time_zone or _workspace_zone()),
         daily_cap=daily_cap,
         visibility=Visibility.PRIVATE if private else Visibility.WORKSPACE,
     )
@@ -180,7 +176,7 @@ def campaign_create(
     campaign.save()
     for position, step in enumerate(steps, start=1):
         if not step.subject.strip() or not step.body.strip():
-            raise invalid("steps", f"step {position} needs a subject and a body")
+            raise invalid("steps", _("step {position} needs a subject and a body"), position=position)
         CampaignStep.objects.create(
             campaign=campaign,
             position=position,
@@ -209,7 +205,7 @@ def campaign_control(*, actor: Actor, campaign: ReachoutCampaign, action: str) -
     now = timezone.now()
     if action == "start":
         if campaign.mailbox is None or campaign.mailbox.deleted_at is not None:
-            raise invalid("inboxId", "the campaign's mailbox was removed")
+            raise invalid("inboxId", _("the campaign's mailbox was removed"))
         campaign.started_at = now
         campaign.recipients.filter(state=State.ACTIVE).update(next_due_at=now)
     campaign.status = {"start": Status.RUNNING, "pause": Status.PAUSED, "resume": Status.RUNNING}.get(
@@ -251,7 +247,7 @@ def in_window(campaign: ReachoutCampaign, recipient: CampaignRecipient, moment: 
         if local.isoweekday() in campaign.weekdays and local < closes:
             return max(local, opens).astimezone(UTC)
         local = (opens + timedelta(days=1)).replace(hour=0)
-    raise invalid("weekdays", "the send window has no day")
+    raise invalid("weekdays", _("the send window has no day"))
 
 
 def sent_today(mailbox_id: int) -> int:
@@ -391,7 +387,7 @@ def send_step(
                 row = mail.outbox_send(record.outgoing)
         else:
             return False
-    except mail.SendRefused:
+    except EmailNotSent:
         _stop(recipient, State.BOUNCED)
         mail.suppress(recipient.email, reason="bounced", source=source)
         return False

@@ -2,6 +2,7 @@
 value by stage in the pipeline's currency), rotting deals, and follow-ups due in their owners'
 time zones. Rows always come from `restrict(actor)`."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -77,7 +78,7 @@ def boards(
 ) -> list[Board]:
     """Each live pipeline the actor sees (or the one asked for) with its open deals by stage;
     won and lost counted since `since` (default: 30 days)."""
-    pipelines = Pipeline.objects.restrict(actor).prefetch_related("stages")
+    pipelines: Iterable[Pipeline] = Pipeline.objects.restrict(actor).prefetch_related("stages")
     if pipeline_id:
         pipelines = [Pipeline.objects.fetch(actor, pipeline_id)]
     since = since or timezone.now() - timedelta(days=30)
@@ -127,6 +128,8 @@ def follow_ups_due(
     for activity in rows.select_related("deal__stage", "deal__owner", "owner").order_by("due_at", "id")[
         :2000
     ]:
+        if activity.due_at is None:
+            continue  # (the filter above asks for a due time)
         zone = zones.setdefault(activity.owner_id, zone_of(activity.owner))
         today, day = now.astimezone(zone).date(), activity.due_at.astimezone(zone).date()
         if day <= today + timedelta(days=within_days):

@@ -20,10 +20,11 @@ def outreach(request: AuthenticatedHttpRequest) -> HttpResponse:
         .select_related("mailbox")
         .order_by("-created_at")[:200]
     )
+    # What the page shows beside each one, kept on it for the template alone.
     for finder in finders:
-        finder.lead_count = finder.leads.exclude(status="dismissed").count()
+        finder.lead_count = finder.leads.exclude(status="dismissed").count()  # type: ignore[attr-defined]
     for campaign in campaigns:
-        campaign.tally = reachout.counts(campaign)
+        campaign.tally = reachout.counts(campaign)  # type: ignore[attr-defined]
     return render(
         request, "deals/outreach.html", {"nav": "deals-outreach", "finders": finders, "campaigns": campaigns}
     )

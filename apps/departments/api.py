@@ -1,9 +1,8 @@
 """The Departments area's public module: what other areas may use of it (docs/area-kit.md,
 "Cross-area services"). Nothing else of apps.departments is theirs to import.
 
-`visible_department(actor, department_id)`: one the actor may see, or None; `live_department(
-department_id)`: one not in the trash, whoever may see it (a ticket escalated to a department the
-agent's person is not in); `not_found(department_id)`: the error for an id that is neither.
+`visible_department(actor, department_id)`: one the actor may see, or None; `not_found(
+department_id)`: the error for an id the actor may not see.
 `Department` is here for foreign keys' and answers' types.
 """
 
@@ -11,15 +10,11 @@ from apps.core.actors import Actor
 from apps.core.errors import AppError
 from apps.departments.models import Department
 
-__all__ = ["Department", "live_department", "not_found", "visible_department"]
+__all__ = ["Department", "not_found", "visible_department"]
 
 
 def visible_department(actor: Actor, department_id: int) -> Department | None:
     return Department.objects.restrict(actor).filter(pk=department_id).first()
-
-
-def live_department(department_id: int) -> Department | None:
-    return Department.objects.filter(pk=department_id, deleted_at__isnull=True).first()
 
 
 def not_found(department_id: int) -> AppError:

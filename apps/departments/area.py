@@ -8,6 +8,7 @@ from apps.departments.permissions import DepartmentsPerm
 
 area = areas.declare(
     title=_("Departments"),
+    group=areas.Group.PEOPLE,
     description=_("The workspace's departments, their people and contacts"),
     words="department team division unit org chart office member",
     hints={
@@ -15,7 +16,7 @@ area = areas.declare(
         "getDepartment": "who is in a team and who runs heads it",
         "listDepartments": "all teams in the organisation org chart",
         "searchDepartments": "find a team by subject or email address",
-        "updateDepartment": "rename a team change its head manager parent",
+        "updateDepartment": "rename a team, make someone its head manager, its parent, who it reports to",
         "deleteDepartment": "remove get rid of disband a team",
         "addMemberToDepartment": "put a colleague in a team",
         "removeMemberFromDepartment": "take a colleague out of a team",
@@ -33,6 +34,19 @@ area = areas.declare(
             "addMemberToDepartment",
             "removeMemberFromDepartment",
             "linkContactToDepartment",
+        ),
+        "support": ("listDepartments", "getDepartment"),
+        "admin": (
+            "createDepartment",
+            "updateDepartment",
+            "deleteDepartment",
+            "addMemberToDepartment",
+            "removeMemberFromDepartment",
+            "linkContactToDepartment",
+            "unlinkContactFromDepartment",
+            "searchDepartments",
+            "getDepartment",
+            "listDepartments",
         ),
     },
     nav=[NavItem("departments", _("Departments"), "departments:list", DepartmentsPerm.VIEW, order=34)],

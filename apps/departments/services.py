@@ -3,14 +3,13 @@
 import logging
 from typing import Any
 
-from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
+from django.utils.translation import gettext as _
 
-from apps.core import records
+from apps.core import clean, records
 from apps.core.actors import require
-from apps.core.errors import NotFound, invalid
+from apps.core.errors import invalid
 from apps.core.records import unique_name
-from apps.core.sharing import person_by_email
+from apps.departments.errors import NotAMember
 from apps.departments.models import Department, Member
 from apps.departments.permissions import DepartmentsPerm
 
@@ -36,17 +35,11 @@ def _apply(actor: Any, department: Department, fields: dict[str, Any], creating:
     if "description" in fields:
         department.description = (fields["description"] or "").strip()
     if "email" in fields:
-        email = (fields["email"] or "").strip().lower()
-        if email:
-            try:
-                validate_email(email)
-            except ValidationError:
-                raise invalid("email", f"{email!r} is not a valid e-mail address") from None
-        department.email = email
+        department.email = clean.email(fields["email"])
     if "parent_id" in fields:
         department.parent = _parent(actor, department, fields["parent_id"])
     if "head_email" in fields:
-        department.head = person_by_email(fields["head_email"]) if fields["head_email"] else None
+        department.head = clean.person_by_email(fields["head_email"]) if fields["head_email"] else None
 
 
 def _parent(actor: Any, department: Department, parent_id: int | None) -> Department | None:
@@ -56,7 +49,7 @@ def _parent(actor: Any, department: Department, parent_id: int | None) -> Depart
     ancestor: Department | None = parent
     while ancestor is not None:
         if department.pk is not None and ancestor.pk == department.pk:
-            raise invalid("parent_id", "a department cannot be part of itself or of its own parts")
+            raise invalid("parent_id", _("a department cannot be part of itself or of its own parts"))
         ancestor = ancestor.parent
     return parent
 
@@ -75,7 +68,9 @@ def department_restore(*, actor: Any, department: Department) -> Department:
     if not department.in_trash:
         return department
     if Department.objects.live().filter(name__iexact=department.name).exists():
-        raise invalid("name", f"another department is called {department.name!r} now; rename it first")
+        raise invalid(
+            "name", _("another department is called {name!r} now; rename it first"), name=department.name
+        )
     department.untrash()
     return department
 
@@ -98,4 +93,4 @@ def member_remove(*, actor: Any, department: Department, person: Any) -> None:
     require(actor, DepartmentsPerm.EDIT)
     deleted, _kinds = Member.objects.filter(department=department, user=person).delete()
     if not deleted:
-        raise NotFound(f"{person.email} is not a member of department {department.pk}.")
+        raise NotAMember(email=person.email, department=department.pk)

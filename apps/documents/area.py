@@ -35,6 +35,7 @@ def page(document: Any) -> str:
 
 area = areas.declare(
     title=_("Documents"),
+    group=areas.Group.CONTENT,
     description=_("Rich-text documents in folders, with their versions"),
     words="document doc note memo write-up report page wiki policy text version",
     hints={
@@ -58,8 +59,11 @@ area = areas.declare(
             "moveDocument",
             "shareDocument",
         ),
-        "sales": ("getDocument", "createDocument"),
         "people": ("listDocuments", "getDocument", "createDocument", "updateDocument"),
+        "support": ("listDocuments", "getDocument"),
+        "events": ("createDocument", "getDocument"),
+        "marketing": ("createDocument", "getDocument", "listDocuments"),
+        "housekeeping": ("createDocumentFolder", "deleteDocument", "exportDocumentToPdf", "moveDocument"),
     },
     nav=[NavItem("documents", _("Documents"), "documents:list", DocumentsPerm.VIEW, order=32)],
     kinds=[

@@ -8,7 +8,5 @@ from apps.documents.models import Document, DocumentVersion
 def version_get(*, document: Document, number: int) -> DocumentVersion:
     found = document.versions.filter(number=number).select_related("created_by").first()
     if found is None:
-        raise errors.VersionNotFound(
-            f"Document {document.pk} has no version {number}; it has versions 1 to {document.version}."
-        )
+        raise errors.VersionNotFound(document=document.pk, number=number, latest=document.version)
     return found

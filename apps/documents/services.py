@@ -8,7 +8,6 @@ from django.conf import settings
 from apps.accounts.models import person
 from apps.core import folders as trees
 from apps.core.actors import Actor, require
-from apps.core.errors import Forbidden, ValidationFailed
 from apps.core.records import Visibility
 from apps.documents import errors, pdf, richtext, selectors
 from apps.documents.models import Document, DocumentFolder, DocumentVersion
@@ -22,30 +21,22 @@ EXPORT_FOLDER = "/Document exports"
 def clean_title(value: str) -> str:
     title = " ".join((value or "").split())
     if not title:
-        raise ValidationFailed("The title is empty; give the document a title.", details={"title": ["empty"]})
+        raise errors.TitleEmpty(details={"title": ["empty"]})
     if len(title) > 300:
-        raise ValidationFailed("The title is longer than 300 characters.", details={"title": ["too long"]})
+        raise errors.TitleTooLong(details={"title": ["too long"]})
     return title
 
 
 def clean_body(content: str, fmt: str) -> tuple[str, str]:
     """(sanitised HTML, plain text) of content written as markdown, html or text."""
     if fmt not in richtext.FORMATS:
-        raise ValidationFailed(
-            f"format: one of {', '.join(richtext.FORMATS)}.", details={"format": ["unknown"]}
-        )
+        raise errors.UnknownFormat(formats=", ".join(richtext.FORMATS), details={"format": ["unknown"]})
     limit = int(settings.ATRIUM_DOCUMENTS_MAX_CHARS)
     if len(content) > limit * 2:
-        raise ValidationFailed(
-            f"The content is {len(content)} characters; documents hold at most {limit}. Split it up.",
-            details={"content": ["too long"]},
-        )
+        raise errors.ContentTooLong(length=len(content), most=limit, details={"content": ["too long"]})
     body = richtext.to_html(content, fmt)
     if len(body) > limit:
-        raise ValidationFailed(
-            f"The document would be {len(body)} characters of HTML; the most is {limit}. Split it up.",
-            details={"content": ["too long"]},
-        )
+        raise errors.HtmlTooLong(length=len(body), most=limit, details={"content": ["too long"]})
     return body, richtext.to_text(body)
 
 
@@ -112,8 +103,7 @@ def document_update(
     document = Document.objects.fetch(actor, document.pk, "change")
     if expected_version is not None and expected_version != document.version:
         raise errors.VersionConflict(
-            f"Document {document.pk} is at version {document.version}, not {expected_version}: someone "
-            "saved it meanwhile. Read it again with getDocument and apply your change to the new version."
+            document=document.pk, version=document.version, expected=expected_version
         )
     new_title = clean_title(title) if title is not None else document.title
     body, text = document.body_html, document.body_text
@@ -174,7 +164,7 @@ def document_export_pdf(
 
     require(actor, DocumentsPerm.EXPORT)
     if not files.may_add(actor):
-        raise Forbidden("Exports are saved in Files, and your role may not add files there.")
+        raise errors.ExportNotAllowed()
     source = selectors.version_get(document=document, number=version) if version else document
     data = pdf.render(
         title=source.title,

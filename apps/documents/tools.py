@@ -20,9 +20,8 @@ from apps.catalogue.shapes import (
     paginate,
 )
 from apps.core import folders, search
-from apps.core.errors import ValidationFailed
 from apps.core.kinds import attachments
-from apps.documents import selectors, services
+from apps.documents import errors, selectors, services
 from apps.documents.models import Document, DocumentFolder
 from apps.documents.permissions import DocumentsPerm
 from apps.files import api as files
@@ -198,9 +197,7 @@ def update_document(
 ) -> UpdatedDocumentOut:
     """Change a document's title or body, as a new version; earlier ones are kept."""
     if title is None and content is None:
-        raise ValidationFailed(
-            "Say what to change: `title` and/or `content`.", details={"content": ["nothing given"]}
-        )
+        raise errors.NoTitleOrContent(details={"content": ["nothing given"]})
     document = Document.objects.fetch(ctx.actor, document_id)
     previous = document.version
     document, changed = services.document_update(

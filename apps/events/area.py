@@ -9,6 +9,7 @@ from apps.events.permissions import EventsPerm
 
 area = areas.declare(
     title=_("Events"),
+    group=areas.Group.WORK,
     description=_(
         "Events on a planning pipeline: agenda, attendees, suppliers, hotel blocks, budget, travel"
     ),
@@ -37,6 +38,42 @@ area = areas.declare(
         "planEventAttendeeTravel": "flights trains travel arrangements for a guest",
         "analyzeEventBudget": "over budget overspend cost per head attrition exposure",
         "getEventBudgetSummary": "how much an event costs spend planned committed actual",
+    },
+    profiles={
+        "events": (
+            "addEventAttendee",
+            "addEventSession",
+            "addEventSupplier",
+            "allocateEventHotel",
+            "analyzeEventBudget",
+            "commitAttendeeImport",
+            "createEvent",
+            "createEventPipeline",
+            "getEvent",
+            "getEventBudgetSummary",
+            "getEventPlanningOverview",
+            "listEventAttendees",
+            "listEvents",
+            "manageEventHotels",
+            "moveEventStage",
+            "openEvent",
+            "openEvents",
+            "planEventAttendeeTravel",
+            "searchEvents",
+            "shareEvent",
+            "updateEvent",
+            "updateEventAttendee",
+            "validateAttendeeImport",
+        ),
+        "marketing": (
+            "listEvents",
+            "searchEvents",
+            "createEvent",
+            "getEvent",
+            "listEventAttendees",
+            "addEventAttendee",
+        ),
+        "admin": ("createEventPipeline",),
     },
     nav=[NavItem("events", _("Events"), "events:list", EventsPerm.VIEW, order=36)],
     periodic={

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
+from django.utils.translation import gettext as _
 
 from apps.events import errors
 from apps.events.models import Attendee
@@ -70,10 +71,7 @@ def table_of(content: bytes, name: str) -> list[list[str]]:
         return _xlsx(content, name)
     if lowered.endswith((".csv", ".txt")) or not lowered.rpartition(".")[1]:
         return _csv(content, name)
-    raise errors.ImportUnreadable(
-        f"{name!r} is neither a CSV nor an XLSX file; export the list as .csv or .xlsx and upload that.",
-        details={"fileId": ["not CSV or XLSX"]},
-    )
+    raise errors.NotCsvOrXlsx(name=name, details={"fileId": ["not CSV or XLSX"]})
 
 
 def _csv(content: bytes, name: str) -> list[list[str]]:
@@ -83,14 +81,9 @@ def _csv(content: bytes, name: str) -> list[list[str]]:
         try:
             text = content.decode("cp1252")
         except UnicodeDecodeError:
-            raise errors.ImportUnreadable(
-                f"{name!r} is not text in UTF-8 or Windows-1252; save it as UTF-8 CSV.",
-                details={"fileId": ["not readable as text"]},
-            ) from None
+            raise errors.NotText(name=name, details={"fileId": ["not readable as text"]}) from None
     if "\x00" in text:
-        raise errors.ImportUnreadable(
-            f"{name!r} holds binary data, not CSV text.", details={"fileId": ["binary"]}
-        )
+        raise errors.BinaryNotCsv(name=name, details={"fileId": ["binary"]})
     try:
         dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
@@ -98,9 +91,7 @@ def _csv(content: bytes, name: str) -> list[list[str]]:
     try:
         return [[cell.strip() for cell in row] for row in csv.reader(io.StringIO(text), dialect)]
     except csv.Error as error:
-        raise errors.ImportUnreadable(
-            f"{name!r} is not valid CSV: {error}.", details={"fileId": ["not CSV"]}
-        ) from None
+        raise errors.BadCsv(name=name, problem=error, details={"fileId": ["not CSV"]}) from None
 
 
 def _xlsx(content: bytes, name: str) -> list[list[str]]:
@@ -109,11 +100,7 @@ def _xlsx(content: bytes, name: str) -> list[list[str]]:
     try:
         book = openpyxl.load_workbook(io.BytesIO(content), read_only=True, data_only=True)
     except (zipfile.BadZipFile, KeyError, ValueError, OSError, TypeError) as error:
-        raise errors.ImportUnreadable(
-            f"{name!r} could not be read as an XLSX workbook ({type(error).__name__}); "
-            "save it again from the spreadsheet program, or export it as CSV.",
-            details={"fileId": ["not XLSX"]},
-        ) from None
+        raise errors.BadXlsx(name=name, kind=type(error).__name__, details={"fileId": ["not XLSX"]}) from None
     try:
         sheet = book.worksheets[0]
         return [
@@ -138,19 +125,14 @@ def check(table: list[list[str]], *, existing: set[str], with_needs: bool) -> Ch
     """Every row of the table checked: the valid ones, the errors by line, the duplicates."""
     rows = [row for row in table if any(cell for cell in row)]
     if not rows:
-        raise errors.ImportUnreadable("The file has no rows.", details={"fileId": ["empty"]})
+        raise errors.NoRows(details={"fileId": ["empty"]})
     columns = _columns(rows[0])
     if "email" not in columns or not ({"name", "first_name", "last_name"} & set(columns)):
-        raise errors.ImportUnreadable(
-            "The first row must name the columns, with at least an e-mail column (email) and a name "
-            f"(name, or first name and last name); found: {', '.join(rows[0][:12]) or 'nothing'}.",
-            details={"fileId": ["no header"]},
+        raise errors.NoHeader(
+            found=", ".join(rows[0][:12]) or _("nothing"), details={"fileId": ["no header"]}
         )
     if len(rows) - 1 > MAX_ROWS:
-        raise errors.ImportUnreadable(
-            f"The file has {len(rows) - 1} rows; one import takes at most {MAX_ROWS}. Split it.",
-            details={"fileId": ["too many rows"]},
-        )
+        raise errors.TooManyRows(rows=len(rows) - 1, most=MAX_ROWS, details={"fileId": ["too many rows"]})
     result = Checked(total=len(rows) - 1)
     if not with_needs:
         result.ignored_columns = [c for c in ("dietary", "accessibility") if c in columns]

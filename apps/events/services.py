@@ -3,22 +3,22 @@ all or nothing (the dispatcher's transaction, or `transaction.atomic` here), and
 
 import hashlib
 import logging
-import re
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+from zoneinfo import ZoneInfo
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.accounting import api as accounting
 from apps.accounts.models import person
-from apps.core import records
-from apps.core.actors import Actor, actor_id, can, require
+from apps.core import clean, pipelines, records
+from apps.core.actors import Actor, actor_id, require
 from apps.core.db import EXCLUSION_VIOLATION, database_failure
-from apps.core.errors import Forbidden, ValidationFailed, invalid
+from apps.core.errors import Forbidden, NoExchangeRate, invalid
 from apps.events import errors, ical, imports
 from apps.events.models import (
     Attendee,
@@ -38,37 +38,10 @@ from apps.events.models import (
 from apps.events.permissions import EventsPerm
 
 logger = logging.getLogger(__name__)
-CURRENCY = re.compile(r"^[A-Z]{3}$")
 TAKING_A_PLACE = (Attendee.Status.REGISTERED, Attendee.Status.ATTENDED)
 
 
 # --- small checks ---------------------------------------------------------------------------------
-
-
-def clean_text(value: Any, *, field: str, limit: int, required: bool = True) -> str:
-    text = " ".join(str(value or "").split())
-    if required and not text:
-        raise invalid(field, "is required and cannot be empty")
-    if len(text) > limit:
-        raise invalid(field, f"at most {limit} characters")
-    return text
-
-
-def clean_zone(value: str) -> str:
-    try:
-        ZoneInfo(value)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise invalid("timeZone", f"{value!r} is not an IANA time zone (e.g. Europe/Berlin)") from None
-    if value not in available_timezones():
-        raise invalid("timeZone", f"{value!r} is not an IANA time zone (e.g. Europe/Berlin)")
-    return value
-
-
-def clean_currency(value: str, field: str = "currency") -> str:
-    code = (value or "").strip().upper()
-    if not CURRENCY.match(code):
-        raise invalid(field, f"{value!r} is not a three-letter ISO 4217 code (EUR, USD, GBP)")
-    return code
 
 
 def dec(value: Any, places: str = "0.01") -> Decimal:
@@ -83,7 +56,12 @@ def in_zone(value: datetime, zone: str) -> datetime:
 
 def _span(starts: datetime, ends: datetime, what: str) -> None:
     if ends <= starts:
-        raise invalid("endsAt", f"the {what} must end after it starts ({starts.isoformat()})")
+        raise invalid(
+            "endsAt",
+            _("the {what} must end after it starts ({starts})"),
+            what=what,
+            starts=starts.isoformat(),
+        )
 
 
 # --- pipelines and stages -------------------------------------------------------------------------
@@ -91,30 +69,17 @@ def _span(starts: datetime, ends: datetime, what: str) -> None:
 
 def pipeline_create(*, actor: Actor, name: str, stages: list[str], description: str = "") -> EventPipeline:
     require(actor, EventsPerm.EDIT)
-    names = [clean_text(stage, field="stages", limit=80) for stage in stages]
-    if not names:
-        raise invalid("stages", "give at least one stage, in order")
-    lowered = [stage.lower() for stage in names]
-    if len(set(lowered)) != len(lowered):
-        raise invalid("stages", "each stage once")
-    pipeline = EventPipeline(
-        created_by=person(actor),
-        description=clean_text(description, field="description", limit=500, required=False),
+    return pipelines.create(
+        EventPipeline,
+        actor=actor,
+        name=name,
+        stages=[{"name": stage} for stage in stages],
+        description=description,
     )
-    pipeline.name = records.unique_name(pipeline, name, what="a pipeline", limit=120)
-    pipeline.save()
-    Stage.objects.bulk_create(
-        [Stage(pipeline=pipeline, name=stage, position=index) for index, stage in enumerate(names, start=1)]
-    )
-    logger.info("event pipeline %s created", pipeline.pk)
-    return pipeline
 
 
 def stage_of(*, actor: Actor, stage_id: int) -> Stage:
-    pipelines = EventPipeline.objects.restrict(actor)
-    stage = Stage.objects.filter(pk=stage_id, pipeline__in=pipelines).select_related("pipeline").first()
-    if stage is None:
-        raise invalid("stageId", f"no stage {stage_id}; getEventPlanningOverview lists the stages")
+    stage: Stage = pipelines.stage_of(EventPipeline, actor=actor, stage_id=stage_id)
     return stage
 
 
@@ -122,12 +87,8 @@ def stage_of(*, actor: Actor, stage_id: int) -> Stage:
 def event_move_stage(*, actor: Actor, event: Event, stage: Stage) -> Event:
     require(actor, EventsPerm.EDIT)
     event = Event.objects.fetch(actor, event.pk, "change", lock=True)
-    if event.stage is not None and event.stage.pipeline_id != stage.pipeline_id:
-        raise invalid(
-            "stageId",
-            f"stage {stage.pk} ({stage.name}) is in pipeline {stage.pipeline.name!r}, but the event is on "
-            f"pipeline {event.stage.pipeline.name!r}; pick one of that pipeline's stages",
-        )
+    if event.stage is not None:
+        pipelines.on_pipeline(stage, event.stage.pipeline, what=_("the event"))
     event.stage = stage
     event.save(update_fields=["stage", "updated_at"])
     return event
@@ -138,27 +99,27 @@ def event_move_stage(*, actor: Actor, event: Event, stage: Stage) -> Event:
 
 def _apply_event(actor: Actor, event: Event, fields: dict[str, Any], creating: bool) -> None:
     if "name" in fields:
-        event.name = clean_text(fields["name"], field="name", limit=200)
+        event.name = clean.text(fields["name"], field="name", limit=200, required=True)
     if "description" in fields:
         event.description = (fields["description"] or "").strip()[:5000]
     if "time_zone" in fields:
-        event.time_zone = clean_zone(fields["time_zone"])
+        event.time_zone = clean.zone(fields["time_zone"])
     if "starts_at" in fields:
         event.starts_at = in_zone(fields["starts_at"], event.time_zone)
     if "ends_at" in fields:
         event.ends_at = in_zone(fields["ends_at"], event.time_zone)
     _span(event.starts_at, event.ends_at, "event")
     if "venue" in fields:
-        event.venue = clean_text(fields["venue"], field="venue", limit=300, required=False)
+        event.venue = clean.text(fields["venue"], field="venue", limit=300)
     if "capacity" in fields:
         capacity = fields["capacity"]
         if capacity is not None and capacity < 1:
-            raise invalid("capacity", "at least 1, or null for no limit")
+            raise invalid("capacity", _("at least 1, or null for no limit"))
         event.capacity = capacity
     if "currency" in fields:
-        currency = clean_currency(fields["currency"])
+        currency = clean.currency(fields["currency"])
         if not creating and currency != event.currency and event.budget_lines.exists():
-            raise invalid("currency", "the event has budget lines in its currency; it cannot change now")
+            raise invalid("currency", _("the event has budget lines in its currency; it cannot change now"))
         event.currency = currency
     if "stage" in fields:
         event.stage = fields["stage"]
@@ -174,7 +135,7 @@ def event_create(*, actor: Actor, fields: dict[str, Any]) -> Event:
         fields=fields,
         apply=_apply_event,
         owner_id=actor_id(actor),
-        time_zone=clean_zone(fields.get("time_zone") or "UTC"),
+        time_zone=clean.zone(fields.get("time_zone") or "UTC"),
     )
 
 
@@ -242,8 +203,8 @@ def session_add(
         ends = in_zone(fields["ends_at"], event.time_zone)
         _span(starts, ends, "session")
         if starts < event.starts_at or ends > event.ends_at:
-            raise invalid("startsAt", "the session must be within the event's dates")
-        room = clean_text(fields.get("room"), field="room", limit=120, required=False)
+            raise invalid("startsAt", _("the session must be within the event's dates"))
+        room = clean.text(fields.get("room"), field="room", limit=120)
         people = _speakers(speakers)
         emails = [email for _name, email in people]
         clash = _in_the_way(event, room, emails, starts, ends)
@@ -251,12 +212,12 @@ def session_add(
             raise clash
         capacity = fields.get("capacity")
         if capacity is not None and capacity < 1:
-            raise invalid("capacity", "at least 1, or null for no limit")
+            raise invalid("capacity", _("at least 1, or null for no limit"))
         try:
             with transaction.atomic():
                 session = Session.objects.create(
                     event=event,
-                    title=clean_text(fields.get("title"), field="title", limit=200),
+                    title=clean.text(fields.get("title"), field="title", limit=200, required=True),
                     starts_at=starts,
                     ends_at=ends,
                     room=room,
@@ -274,10 +235,7 @@ def session_add(
             if failure is None or failure.sqlstate != EXCLUSION_VIOLATION:
                 raise
             # The winner has committed (PostgreSQL waited for it): it is in sight now.
-            raise _in_the_way(event, room, emails, starts, ends) or errors.SessionClash(
-                "Its room or a speaker was booked at that time by a session added at the same "
-                "moment; choose another time, room or speaker."
-            ) from None
+            raise _in_the_way(event, room, emails, starts, ends) or errors.BookedAtTheSameMoment() from None
     logger.info("event %s: session %s added", event.pk, session.pk)
     return session
 
@@ -290,10 +248,12 @@ def _in_the_way(
     if room:
         taken = overlapping.filter(event=event, room__iexact=room).first()
         if taken is not None:
-            return errors.SessionClash(
-                f"Room {room!r} is taken by session {taken.pk} ({taken.title!r}, "
-                f"{taken.starts_at.isoformat()} to {taken.ends_at.isoformat()}); "
-                "choose another room or time."
+            return errors.RoomTaken(
+                room=room,
+                session=taken.pk,
+                title=taken.title,
+                starts=taken.starts_at.isoformat(),
+                ends=taken.ends_at.isoformat(),
             )
     if emails:
         busy = (
@@ -302,34 +262,19 @@ def _in_the_way(
             .first()
         )
         if busy is not None:
-            return errors.SessionClash(
-                f"Speaker {busy.email} already speaks in session {busy.session.pk} "
-                f"({busy.session.title!r}) at that time; choose another time or speaker."
-            )
+            return errors.SpeakerBusy(email=busy.email, session=busy.session.pk, title=busy.session.title)
     return None
 
 
 def _speakers(speakers: list[dict[str, str]]) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     for speaker in speakers:
-        email = (speaker.get("email") or "").strip().lower()
-        name = clean_text(speaker.get("name"), field="speakers", limit=200)
-        _check_email(email, "speakers")
+        email = clean.email(speaker.get("email"), field="speakers", required=True)
+        name = clean.text(speaker.get("name"), field="speakers", limit=200, required=True)
         if email in [e for _n, e in found]:
-            raise invalid("speakers", f"{email} is named twice")
+            raise invalid("speakers", _("{email} is named twice"), email=email)
         found.append((name, email))
     return found
-
-
-def _check_email(email: str, field: str) -> str:
-    from django.core.exceptions import ValidationError
-    from django.core.validators import validate_email
-
-    try:
-        validate_email(email)
-    except ValidationError:
-        raise invalid(field, f"{email!r} is not an e-mail address") from None
-    return email
 
 
 # --- attendees ------------------------------------------------------------------------------------
@@ -351,23 +296,23 @@ def attendee_add(
     *, actor: Actor, event: Event, fields: dict[str, Any], needs: dict[str, str] | None = None
 ) -> Attendee:
     require(actor, EventsPerm.EDIT)
-    if needs and not can(actor, EventsPerm.NEEDS):
-        raise Forbidden(
-            "Your role may not record attendees' dietary or accessibility needs; leave `needs` out."
-        )
+    if needs and "needs" not in Attendee.access.fields_allowed(actor, action="change"):
+        raise errors.NeedsNotAllowed()
     event = Event.objects.fetch(actor, event.pk, "change", lock=True)
-    email = _check_email((fields.get("email") or "").strip().lower(), "email")
+    email = clean.email(fields.get("email"), required=True)
     if event.attendees.filter(email__iexact=email).exists():
         raise invalid(
-            "email", f"{email} is already an attendee of this event; change them with updateEventAttendee"
+            "email",
+            _("{email} is already an attendee of this event; change them with updateEventAttendee"),
+            email=email,
         )
     status = _place_status(event, fields.get("status") or Attendee.Status.INVITED)
     attendee = Attendee.objects.create(
         event=event,
-        name=clean_text(fields.get("name"), field="name", limit=200),
+        name=clean.text(fields.get("name"), field="name", limit=200, required=True),
         email=email,
-        organisation=clean_text(fields.get("organisation"), field="organisation", limit=200, required=False),
-        type=clean_text(fields.get("type") or "attendee", field="type", limit=40).lower(),
+        organisation=clean.text(fields.get("organisation"), field="organisation", limit=200),
+        type=clean.text(fields.get("type") or "attendee", field="type", limit=40, required=True).lower(),
         status=status,
         waitlisted_at=timezone.now() if status == Attendee.Status.WAITLISTED else None,
         created_by=person(actor),
@@ -384,25 +329,23 @@ def attendee_update(
 ) -> tuple[Attendee, list[Attendee]]:
     """(attendee, those moved up from the waitlist because a place freed)."""
     require(actor, EventsPerm.EDIT)
-    if needs is not None and not can(actor, EventsPerm.NEEDS):
-        raise Forbidden(
-            "Your role may not record attendees' dietary or accessibility needs; leave `needs` out."
-        )
+    if needs is not None and "needs" not in Attendee.access.fields_allowed(actor, action="change"):
+        raise errors.NeedsNotAllowed()
     event = Event.objects.fetch(actor, attendee.event_id, "change", lock=True)
     attendee = Attendee.objects.fetch(actor, attendee.pk, "change")
     if "name" in fields:
-        attendee.name = clean_text(fields["name"], field="name", limit=200)
+        attendee.name = clean.text(fields["name"], field="name", limit=200, required=True)
     if "organisation" in fields:
-        attendee.organisation = clean_text(
-            fields["organisation"], field="organisation", limit=200, required=False
-        )
+        attendee.organisation = clean.text(fields["organisation"], field="organisation", limit=200)
     if "type" in fields:
-        attendee.type = clean_text(fields["type"], field="type", limit=40).lower()
+        attendee.type = clean.text(fields["type"], field="type", limit=40, required=True).lower()
     was = attendee.status
     if "status" in fields and fields["status"] != was:
         wanted = fields["status"]
         if wanted == Attendee.Status.ATTENDED and was not in TAKING_A_PLACE:
-            raise invalid("status", f"only a registered attendee can be marked attended (this one is {was})")
+            raise invalid(
+                "status", _("only a registered attendee can be marked attended (this one is {was})"), was=was
+            )
         if (
             wanted in (Attendee.Status.REGISTERED, Attendee.Status.WAITLISTED)
             and was != Attendee.Status.ATTENDED
@@ -421,12 +364,13 @@ def attendee_update(
 
 def needs_set(*, actor: Actor, attendee: Attendee, needs: dict[str, str]) -> AttendeeNeeds | None:
     """Keeps only what is needed: a blank need is removed, and nothing stays when both are blank."""
-    require(actor, EventsPerm.NEEDS)
+    if "needs" not in Attendee.access.fields_allowed(actor, attendee, "change"):
+        raise Forbidden()
     event = attendee.event
     if event.needs_removed_at is not None or event.ends_at < timezone.now():
-        raise invalid("needs", "the event is over; needs are no longer kept")
+        raise invalid("needs", _("the event is over; needs are no longer kept"))
     values = {
-        key: clean_text(needs.get(key), field=f"needs.{key}", limit=200, required=False)
+        key: clean.text(needs.get(key), field=f"needs.{key}", limit=200)
         for key in ("dietary", "accessibility")
     }
     if not any(values.values()):
@@ -450,11 +394,15 @@ def needs_purge(*, now: datetime | None = None) -> int:
 def invite(*, actor: Actor, attendee: Attendee) -> None:
     require(actor, EventsPerm.EDIT)
     if attendee.status == Attendee.Status.ATTENDED:
-        raise invalid("sendInvitation", "the attendee has attended already")
+        raise invalid("sendInvitation", _("the attendee has attended already"))
     ical.send(actor=actor, event=attendee.event, attendee=attendee)
 
 
 # --- imports --------------------------------------------------------------------------------------
+
+
+def _records_needs(actor: Actor) -> bool:
+    return "needs" in Attendee.access.fields_allowed(actor, action="change")
 
 
 def _import_file(actor: Actor, file_id: int) -> Any:
@@ -473,7 +421,7 @@ def import_validate(*, actor: Actor, event: Event, file_id: int) -> tuple[import
     file, content = _import_file(actor, file_id)
     existing = {email.lower() for email in event.attendees.values_list("email", flat=True)}
     checked = imports.check(
-        imports.table_of(content, file.name), existing=existing, with_needs=can(actor, EventsPerm.NEEDS)
+        imports.table_of(content, file.name), existing=existing, with_needs=_records_needs(actor)
     )
     handle = links.sign(
         {"e": event.pk, "f": file.pk, "h": imports.digest(content), "u": actor_id(actor)}, salt=imports.SALT
@@ -488,11 +436,7 @@ def import_commit(*, actor: Actor, handle: str) -> tuple[AttendeeImport, bool]:
     require(actor, EventsPerm.IMPORT)
     payload = links.unsign(handle, salt=imports.SALT, max_age=imports.MAX_AGE)
     if payload is None or payload.get("u") != actor_id(actor):
-        raise errors.ImportHandleInvalid(
-            "This import handle is unknown, expired (24 hours) or someone else's: run "
-            "validateAttendeeImport again and commit the handle it gives.",
-            details={"handle": ["invalid"]},
-        )
+        raise errors.ImportHandleInvalid(details={"handle": ["invalid"]})
     key = hashlib.sha256(handle.encode()).hexdigest()
     with transaction.atomic():
         event = Event.objects.fetch(actor, payload["e"], "change", lock=True)
@@ -501,13 +445,10 @@ def import_commit(*, actor: Actor, handle: str) -> tuple[AttendeeImport, bool]:
             return done, False
         file, content = _import_file(actor, payload["f"])
         if imports.digest(content) != payload["h"]:
-            raise errors.ImportHandleInvalid(
-                f"File {file.pk} changed after it was validated; run validateAttendeeImport again.",
-                details={"handle": ["file changed"]},
-            )
+            raise errors.ImportFileChanged(file=file.pk, details={"handle": ["file changed"]})
         existing = {email.lower() for email in event.attendees.values_list("email", flat=True)}
         checked = imports.check(
-            imports.table_of(content, file.name), existing=existing, with_needs=can(actor, EventsPerm.NEEDS)
+            imports.table_of(content, file.name), existing=existing, with_needs=_records_needs(actor)
         )
         now, places = timezone.now(), None
         if event.capacity is not None:
@@ -557,13 +498,14 @@ def import_commit(*, actor: Actor, handle: str) -> tuple[AttendeeImport, bool]:
 
 def _rate(*, source: str, target: str, day: date, given: Decimal | None) -> Decimal:
     """What one `source` is worth in `target` on `day` (apps.accounting.api.rate): 1 for the same
-    currency, else the rate the planner gave with the amounts; NoRate when there is none."""
+    currency, else the rate the planner gave with the amounts; NoBudgetRate when there is none."""
     try:
         return accounting.rate(source=source, target=target, on=day, given=given, look_up=False).value
-    except accounting.NoRate:
-        raise errors.NoRate(
-            f"No {source}→{target} rate for {day.isoformat()}: give `rate` (one {source} in {target}) "
-            "with the amounts, or enter them in the event's currency.",
+    except NoExchangeRate:
+        raise errors.NoBudgetRate(
+            source=source,
+            target=target,
+            date=day.isoformat(),
             details={"rate": ["required for another currency"]},
         ) from None
 
@@ -571,13 +513,12 @@ def _rate(*, source: str, target: str, day: date, given: Decimal | None) -> Deci
 def supplier_add(*, actor: Actor, event: Event, fields: dict[str, Any]) -> Supplier:
     require(actor, EventsPerm.EDIT)
     event = Event.objects.fetch(actor, event.pk, "change")
-    email = (fields.get("email") or "").strip().lower()
     return Supplier.objects.create(
         event=event,
-        name=clean_text(fields.get("name"), field="name", limit=200),
-        service=clean_text(fields.get("service"), field="service", limit=200),
-        email=_check_email(email, "email") if email else "",
-        contract=clean_text(fields.get("contract"), field="contract", limit=200, required=False),
+        name=clean.text(fields.get("name"), field="name", limit=200, required=True),
+        service=clean.text(fields.get("service"), field="service", limit=200, required=True),
+        email=clean.email(fields.get("email")),
+        contract=clean.text(fields.get("contract"), field="contract", limit=200),
         created_by=person(actor),
     )
 
@@ -589,19 +530,23 @@ def cost_lines_add(
     made = []
     for index, line in enumerate(lines):
         where = f"costLines[{index}]"
-        currency = clean_currency(line.get("currency") or event.currency, f"{where}.currency")
+        currency = clean.currency(line.get("currency") or event.currency, field=f"{where}.currency")
         day = line.get("rate_date") or timezone.localdate()
         amounts = {key: dec(line.get(key)) for key in ("planned", "committed", "actual")}
         if any(value < 0 for value in amounts.values()):
-            raise invalid(where, "amounts cannot be negative")
+            raise invalid(where, _("amounts cannot be negative"))
         given = dec(line["rate"], "0.00000001") if line.get("rate") else None
         rate = _rate(source=currency, target=event.currency, day=day, given=given)
         made.append(
             BudgetLine(
                 event=event,
                 supplier=supplier,
-                category=clean_text(line.get("category"), field=f"{where}.category", limit=60).lower(),
-                description=clean_text(line.get("description"), field=f"{where}.description", limit=200),
+                category=clean.text(
+                    line.get("category"), field=f"{where}.category", limit=60, required=True
+                ).lower(),
+                description=clean.text(
+                    line.get("description"), field=f"{where}.description", limit=200, required=True
+                ),
                 currency=currency,
                 vat_rate=dec(line.get("vat_rate")),
                 rate=rate,
@@ -618,7 +563,7 @@ def cost_lines_add(
 def _apply_block(event: Event, block: HotelBlock, fields: dict[str, Any]) -> None:
     for key, limit in (("hotel", 200), ("room_type", 80)):
         if key in fields:
-            setattr(block, key, clean_text(fields[key], field=key, limit=limit))
+            setattr(block, key, clean.text(fields[key], field=key, limit=limit, required=True))
     for key in ("first_night", "nights", "rooms", "cut_off"):
         if key in fields and fields[key] is not None:
             setattr(block, key, fields[key])
@@ -626,22 +571,22 @@ def _apply_block(event: Event, block: HotelBlock, fields: dict[str, Any]) -> Non
         if key in fields and fields[key] is not None:
             setattr(block, key, dec(fields[key]))
     if "currency" in fields:
-        block.currency = clean_currency(fields["currency"] or event.currency)
+        block.currency = clean.currency(fields["currency"] or event.currency)
     missing = [
         key
         for key in ("hotel", "room_type", "first_night", "nights", "rooms", "rate", "cut_off")
         if getattr(block, key, None) in (None, "")
     ]
     if missing:
-        raise invalid(missing[0], "is required to add a block")
+        raise invalid(missing[0], _("is required to add a block"))
     if block.nights < 1 or block.rooms < 1:
-        raise invalid("rooms", "a block has at least one room for one night")
+        raise invalid("rooms", _("a block has at least one room for one night"))
     if block.rate < 0:
-        raise invalid("rate", "cannot be negative")
+        raise invalid("rate", _("cannot be negative"))
     if not 0 <= block.attrition_percent <= 100:
-        raise invalid("attritionPercent", "between 0 and 100")
+        raise invalid("attritionPercent", _("between 0 and 100"))
     if block.cut_off > block.first_night:
-        raise invalid("cutOff", "the cut-off is on or before the first night")
+        raise invalid("cutOff", _("the cut-off is on or before the first night"))
     given = dec(fields["exchange_rate"], "0.00000001") if fields.get("exchange_rate") else None
     if given is None and block.pk is not None:
         given = block.exchange_rate
@@ -661,14 +606,12 @@ def block_save(*, actor: Actor, event: Event, block: HotelBlock | None, fields: 
         for night, used in _nights_used(block).items():
             if not block.first_night <= night < block.first_night + timedelta(days=block.nights) and used:
                 raise invalid(
-                    "firstNight", f"rooms are allocated on {night.isoformat()}, outside the new nights"
+                    "firstNight",
+                    _("rooms are allocated on {night}, outside the new nights"),
+                    night=night.isoformat(),
                 )
             if used > block.rooms:
-                raise errors.BlockFull(
-                    f"{used} rooms are allocated on {night.isoformat()}; "
-                    f"the block cannot shrink to {block.rooms}. "
-                    "Cancel allocations with allocateEventHotel first."
-                )
+                raise errors.BlockCannotShrink(used=used, night=night.isoformat(), rooms=block.rooms)
     block.save()
     return block
 
@@ -707,14 +650,15 @@ def allocation_add(
     if attendee.event_id != block.event_id or (
         sharing_with is not None and sharing_with.event_id != block.event_id
     ):
-        raise invalid("attendeeId", "the attendee is not at this block's event")
+        raise invalid("attendeeId", _("the attendee is not at this block's event"))
     if attendee.status == Attendee.Status.CANCELLED:
-        raise invalid("attendeeId", f"attendee {attendee.pk} has cancelled")
+        raise invalid("attendeeId", _("attendee {attendee} has cancelled"), attendee=attendee.pk)
     today = today or timezone.localdate()
     if today > block.cut_off:
         raise invalid(
             "blockId",
-            f"the block's cut-off ({block.cut_off.isoformat()}) has passed; the hotel has its rooms back",
+            _("the block's cut-off ({cut_off}) has passed; the hotel has its rooms back"),
+            cut_off=block.cut_off.isoformat(),
         )
     first = first_night or block.first_night
     count = nights or (block.nights - (first - block.first_night).days)
@@ -722,24 +666,33 @@ def allocation_add(
     if first < block.first_night or count < 1 or first + timedelta(days=count) > last:
         raise invalid(
             "nights",
-            f"the block has nights from {block.first_night.isoformat()} "
-            f"to {(last - timedelta(days=1)).isoformat()}",
+            _("the block has nights from {first_night} to {last_night}"),
+            first_night=block.first_night.isoformat(),
+            last_night=(last - timedelta(days=1)).isoformat(),
         )
     if block.allocations.filter(Q(attendee=attendee) | Q(sharing_with=attendee)).exists():
-        raise invalid("attendeeId", f"attendee {attendee.pk} has a room in this block already")
+        raise invalid(
+            "attendeeId", _("attendee {attendee} has a room in this block already"), attendee=attendee.pk
+        )
     if (
         sharing_with is not None
         and block.allocations.filter(Q(attendee=sharing_with) | Q(sharing_with=sharing_with)).exists()
     ):
-        raise invalid("sharingWithAttendeeId", f"attendee {sharing_with.pk} has a room in this block already")
+        raise invalid(
+            "sharingWithAttendeeId",
+            _("attendee {sharing_with} has a room in this block already"),
+            sharing_with=sharing_with.pk,
+        )
     used = _nights_used(block)
     for offset in range(count):
         night = first + timedelta(days=offset)
         if used.get(night, 0) >= block.rooms:
             raise errors.BlockFull(
-                f"Block {block.pk} ({block.hotel}, {block.room_type}) has all {block.rooms} rooms "
-                "allocated on "
-                f"{night.isoformat()}; add rooms with manageEventHotels, share a room, or use another block."
+                block=block.pk,
+                hotel=block.hotel,
+                room_type=block.room_type,
+                rooms=block.rooms,
+                night=night.isoformat(),
             )
     return RoomAllocation.objects.create(
         block=block, attendee=attendee, sharing_with=sharing_with, first_night=first, nights=count
@@ -751,7 +704,12 @@ def allocation_cancel(*, actor: Actor, block: HotelBlock, attendee: Attendee) ->
     block = HotelBlock.objects.fetch(actor, block.pk, "change")
     removed = block.allocations.filter(attendee=attendee).delete()[0]
     if not removed:
-        raise invalid("attendeeId", f"attendee {attendee.pk} has no room of block {block.pk}")
+        raise invalid(
+            "attendeeId",
+            _("attendee {attendee} has no room of block {block}"),
+            attendee=attendee.pk,
+            block=block.pk,
+        )
     return removed
 
 
@@ -767,19 +725,17 @@ def travel_plan(*, actor: Actor, attendee: Attendee, fields: dict[str, Any]) -> 
         if key in fields:
             setattr(plan, key, in_zone(fields[key], zone) if fields[key] else None)
     if plan.arrive_by and plan.depart_after and plan.depart_after <= plan.arrive_by:
-        raise invalid("departAfter", "the departure is after the arrival")
+        raise invalid("departAfter", _("the departure is after the arrival"))
     for key, limit in (("origin", 200),):
         if key in fields:
-            setattr(plan, key, clean_text(fields[key], field=key, limit=limit, required=False))
+            setattr(plan, key, clean.text(fields[key], field=key, limit=limit))
     for key in ("mode", "status"):
         if key in fields and fields[key] is not None:
             setattr(plan, key, fields[key])
     if "plan" in fields:
         plan.plan = (fields["plan"] or "").strip()[:4000]
     if plan.status == TravelPlan.Status.PLANNED and not (plan.plan or plan.mode):
-        raise ValidationFailed(
-            "A planned trip says how: give `mode` or `plan`.", details={"plan": ["required when planned"]}
-        )
+        raise errors.TripNeedsHow(details={"plan": ["required when planned"]})
     plan.updated_by = person(actor)
     plan.save()
     return plan

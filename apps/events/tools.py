@@ -4,17 +4,14 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Annotated, Any, Literal
 
-from django.urls import reverse
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
-from apps.catalogue.kit import share_tool
+from apps.catalogue.kit import open_tool, share_tool
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Changes, In, Limit, Offset, Out, Page, id_field, paginate
 from apps.core import search
-from apps.core.actors import can
-from apps.core.errors import ValidationFailed
-from apps.events import selectors, services
+from apps.events import errors, selectors, services
 from apps.events.models import Attendee, Event, HotelBlock, Supplier
 from apps.events.permissions import EventsPerm
 from apps.events.shapes import (
@@ -44,10 +41,6 @@ def _event(ctx: ToolContext, event_id: int, action: Any = "view") -> Event:
     return Event.objects.select_related("stage__pipeline", "owner").fetch(ctx.actor, event_id, action)
 
 
-def _url(name: str, **kwargs: Any) -> str:
-    return links.site_origin() + reverse(name, kwargs=kwargs or None)
-
-
 # --- pipeline -------------------------------------------------------------------------------------
 
 
@@ -63,7 +56,7 @@ def create_event_pipeline(
 ) -> PipelineOut:
     """Make a planning pipeline: ordered stages events move through (idea, booked, done...)."""
     pipeline = services.pipeline_create(actor=ctx.actor, name=name, stages=stages, description=description)
-    return PipelineOut.of(pipeline)
+    return PipelineOut.of_record(pipeline)
 
 
 @tool("moveEventStage", permission=EventsPerm.EDIT, title="Move an event to a stage", idempotent=True)
@@ -188,7 +181,7 @@ def get_event(
 
     event = _event(ctx, event_id)
     ics = ical.ics_of(event).decode() if with_ics else None
-    return EventOut.of(event, ics=ics, url=_url("events:detail", event_id=event.pk))
+    return EventOut.of(event, ics=ics, url=links.page("events:detail", event_id=event.pk))
 
 
 class EventChanges(Changes):
@@ -221,11 +214,9 @@ def update_event(
     """Change an event's name, dates, zone, venue, capacity; a new SEQUENCE when time or place moves."""
     from apps.events import ical
 
-    given = changes.given()
-    if not given:
-        raise ValidationFailed("Say what to change in `changes`.", details={"changes": ["empty"]})
+    given = changes.given(required=True)
     if given.get("starts_at", 1) is None or given.get("ends_at", 1) is None:
-        raise ValidationFailed("startsAt and endsAt cannot be cleared.", details={"changes": ["null time"]})
+        raise errors.TimesRequired(details={"changes": ["null time"]})
     event, changed, promoted = services.event_update(
         actor=ctx.actor, event=_event(ctx, event_id, "change"), fields=given
     )
@@ -280,22 +271,24 @@ def search_events(
     return paginate(rows, limit=limit, offset=offset, item=EventSummary.of_record)
 
 
-class LinkOut(Out):
-    url: str
-    title: str
-
-
-@tool("openEvent", permission=EventsPerm.VIEW, title="Open an event", read_only=True)
-def open_event(ctx: ToolContext, *, event_id: EventId) -> LinkOut:
-    """A link to an event's page in the workspace, to open in the browser."""
-    event = _event(ctx, event_id)
-    return LinkOut(url=_url("events:detail", event_id=event.pk), title=event.name)
-
-
-@tool("openEvents", permission=EventsPerm.VIEW, title="Open the events page", read_only=True)
-def open_events(ctx: ToolContext) -> LinkOut:
-    """A link to the Events page (all events, stages and budgets), to open in the browser."""
-    return LinkOut(url=_url("events:list"), title="Events")
+open_tool(
+    "openEvent",
+    permission=EventsPerm.VIEW,
+    title="Open an event",
+    description="A link to an event's page in the workspace, to open in the browser.",
+    page="events:detail",
+    id_argument=("event_id", EventId),
+    fetch=lambda actor, event_id: Event.objects.fetch(actor, event_id),
+    named=lambda event: event.name,
+)
+open_tool(
+    "openEvents",
+    permission=EventsPerm.VIEW,
+    title="Open the events page",
+    description="A link to the Events page (all events, stages and budgets), to open in the browser.",
+    page="events:list",
+    named="Events",
+)
 
 
 share_tool(
@@ -341,7 +334,7 @@ def add_event_session(
         },
         speakers=[s.model_dump() for s in speakers],
     )
-    return SessionOut.of(session)
+    return SessionOut.of_record(session)
 
 
 # --- attendees ------------------------------------------------------------------------------------
@@ -381,7 +374,7 @@ def add_event_attendee(
     )
     if send_invitation:
         services.invite(actor=ctx.actor, attendee=attendee)
-    return AttendeeOut.of(attendee, with_needs=can(ctx.actor, EventsPerm.NEEDS))
+    return AttendeeOut.of(attendee, with_needs="needs" in Attendee.access.fields_allowed(ctx.actor))
 
 
 class AttendeeChanges(Changes):
@@ -404,9 +397,7 @@ def update_event_attendee(
     attendee = Attendee.objects.select_related("event").fetch(ctx.actor, attendee_id, "change")
     given = changes.given() if changes else {}
     if not given and needs is None and not send_invitation:
-        raise ValidationFailed(
-            "Say what to change: changes, needs or sendInvitation.", details={"changes": ["empty"]}
-        )
+        raise errors.NothingToChangeOfAttendee(details={"changes": ["empty"]})
     attendee, promoted = services.attendee_update(
         actor=ctx.actor, attendee=attendee, fields=given, needs=needs.model_dump() if needs else None
     )
@@ -414,7 +405,7 @@ def update_event_attendee(
         services.invite(actor=ctx.actor, attendee=attendee)
     attendee = Attendee.objects.select_related("needs", "travel").get(pk=attendee.pk)
     return AttendeeWithPromotions(
-        attendee=AttendeeOut.of(attendee, with_needs=can(ctx.actor, EventsPerm.NEEDS)),
+        attendee=AttendeeOut.of(attendee, with_needs="needs" in Attendee.access.fields_allowed(ctx.actor)),
         promoted=[a.pk for a in promoted],
     )
 
@@ -447,7 +438,7 @@ def list_event_attendees(
         if status == "waitlisted"
         else rows.order_by("name", "id")
     )
-    with_needs = can(ctx.actor, EventsPerm.NEEDS)
+    with_needs = "needs" in Attendee.access.fields_allowed(ctx.actor)
     found = paginate(
         rows, limit=limit, offset=offset, item=lambda a: AttendeeOut.of(a, with_needs=with_needs)
     )
@@ -570,8 +561,8 @@ def add_event_supplier(
     if supplier_id:
         supplier = Supplier.objects.fetch(ctx.actor, supplier_id, "change")
         if supplier.event_id != event.pk:
-            raise ValidationFailed(
-                f"Supplier {supplier_id} is not of event {event.pk}.", details={"supplierId": ["other event"]}
+            raise errors.SupplierOfAnotherEvent(
+                supplier=supplier_id, event=event.pk, details={"supplierId": ["other event"]}
             )
     else:
         supplier = services.supplier_add(
@@ -582,7 +573,7 @@ def add_event_supplier(
     services.cost_lines_add(
         actor=ctx.actor, event=event, supplier=supplier, lines=[c.model_dump() for c in cost_lines]
     )
-    return SupplierOut.of(supplier)
+    return SupplierOut.of_record(supplier)
 
 
 @tool("getEventBudgetSummary", permission=EventsPerm.VIEW, title="Event budget summary", read_only=True)
@@ -652,11 +643,11 @@ def manage_event_hotels(
     event = _event(ctx, event_id, "view" if action == "list" else "change")
     if action in ("update", "remove"):
         if not block_id:
-            raise ValidationFailed(f"{action}: give blockId.", details={"blockId": ["required"]})
+            raise errors.BlockIdRequired(action=action, details={"blockId": ["required"]})
         found = HotelBlock.objects.fetch(ctx.actor, block_id, "change")
         if found.event_id != event.pk:
-            raise ValidationFailed(
-                f"Block {block_id} is not of event {event.pk}.", details={"blockId": ["other event"]}
+            raise errors.BlockOfAnotherEvent(
+                block=block_id, event=event.pk, details={"blockId": ["other event"]}
             )
         if action == "remove":
             services.block_remove(actor=ctx.actor, block=found)
@@ -669,7 +660,7 @@ def manage_event_hotels(
 
 def _given(block: BlockIn | None) -> dict[str, Any]:
     if block is None:
-        raise ValidationFailed("Give `block` with the block's details.", details={"block": ["required"]})
+        raise errors.BlockRequired(details={"block": ["required"]})
     return {key: value for key, value in block.model_dump().items() if value is not None}
 
 
@@ -762,9 +753,7 @@ def plan_event_attendee_travel(
         key: value for key, value in {"arrive_by": arrive_by, "depart_after": depart_after}.items() if value
     }
     if not given:
-        raise ValidationFailed(
-            "Say what to record: status, mode, origin, times or plan.", details={"plan": ["empty"]}
-        )
+        raise errors.NothingToRecord(details={"plan": ["empty"]})
     travel = services.travel_plan(actor=ctx.actor, attendee=attendee, fields=given)
     return TravelPlanOut(
         attendee_id=attendee.pk,

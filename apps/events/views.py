@@ -5,7 +5,6 @@ from django.http import HttpResponse
 from django.shortcuts import render
 
 from apps.accounts.requests import AuthenticatedHttpRequest
-from apps.core.actors import can
 from apps.core.pages import READ, page
 from apps.events import selectors
 from apps.events.models import Attendee, Event
@@ -44,7 +43,7 @@ def event_detail(request: AuthenticatedHttpRequest, event_id: int) -> HttpRespon
             "counts": selectors.status_counts(event),
             "sessions": event.sessions.filter(deleted_at__isnull=True).prefetch_related("speakers"),
             "attendees": attendees[:1000],
-            "with_needs": can(request.user, EventsPerm.NEEDS),
+            "with_needs": "needs" in Attendee.access.fields_allowed(request.user),
             "suppliers": event.suppliers.filter(deleted_at__isnull=True).prefetch_related("cost_lines"),
             "budget": budget,
             "findings": selectors.findings(event, budget),

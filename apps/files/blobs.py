@@ -42,12 +42,12 @@ def max_bytes() -> int:
     return int(settings.ATRIUM_FILES_MAX_BYTES)
 
 
-def check_size(size: int, *, what: str = "The file") -> None:
+def check_size(size: int) -> None:
     limit = max_bytes()
     if size > limit:
         raise errors.FileTooLarge(
-            f"{what} is {human_size(size)}, over this workspace's limit of {human_size(limit)} per file. "
-            "Nothing was saved. Split it, compress it, or ask an administrator to raise the limit.",
+            size=human_size(size),
+            limit=human_size(limit),
             details={"content": [f"over {limit} bytes"]},
         )
 
@@ -93,9 +93,7 @@ def write(data: bytes) -> tuple[str, str]:
         key = storage().save(key, ContentFile(data))
     except Exception as error:
         logger.exception("storage refused a write")
-        raise errors.StorageFailed(
-            "The file could not be stored (the storage did not answer); nothing was saved. Try again shortly."
-        ) from error
+        raise errors.NotStored() from error
     # The hook is referenced only by the transaction's list of commit hooks (see above).
     transaction.on_commit(_UntilCommit(key))
     return key, hashlib.sha256(data).hexdigest()
@@ -107,11 +105,9 @@ def read(key: str) -> bytes:
             return handle.read()
     except FileNotFoundError as error:
         logger.error("the bytes of a file are missing from the storage (%s)", key)
-        raise errors.StorageFailed(
-            "The file's content is missing from the storage. Tell an administrator; do not retry."
-        ) from error
+        raise errors.ContentMissing() from error
     except OSError as error:
-        raise errors.StorageFailed("The storage did not answer; try again shortly.") from error
+        raise errors.StorageFailed() from error
 
 
 def exists(key: str) -> bool:

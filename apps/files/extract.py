@@ -87,12 +87,10 @@ def _pdf(data: bytes) -> str:
     try:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted and not reader.decrypt(""):
-            raise errors.CannotExtract("The PDF is protected by a password, so its text cannot be read.")
+            raise errors.PdfLocked()
         pages = [page.extract_text() or "" for page in reader.pages]
     except (PdfReadError, ValueError, KeyError) as error:
-        raise errors.CannotExtract(
-            f"The PDF could not be read ({type(error).__name__}); it may be damaged."
-        ) from error
+        raise errors.PdfDamaged(kind=type(error).__name__) from error
     return "\n\n".join(text.strip() for text in pages).strip()
 
 
@@ -155,16 +153,10 @@ def text_of(data: bytes, mime_type: str) -> str:
         return decode_text(data)
     extractor = EXTRACTORS.get(mime_type)
     if extractor is None:
-        raise errors.CannotExtract(
-            f"Files of type {mime_type} have no text to read (text, PDF, Word .docx, Excel .xlsx and "
-            "PowerPoint .pptx files do). Use downloadFileEntity for the bytes."
-        )
+        raise errors.NoTextToRead(mime_type=mime_type)
     try:
         return extractor(data)
     except errors.CannotExtract:
         raise
     except (zipfile.BadZipFile, KeyError, ValueError, OSError) as error:
-        raise errors.CannotExtract(
-            f"The file says it is {mime_type} but could not be read as one ({type(error).__name__}); it may "
-            "be damaged or mislabelled."
-        ) from error
+        raise errors.NotWhatItSays(mime_type=mime_type, kind=type(error).__name__) from error

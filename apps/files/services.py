@@ -25,7 +25,7 @@ from django.utils import timezone
 from apps.accounts.models import person
 from apps.core import folders as trees
 from apps.core.actors import Actor, require
-from apps.core.errors import AppError, ValidationFailed
+from apps.core.errors import AppError, EmailNotSent
 from apps.core.kinds import Item, attachments
 from apps.core.observability import describe_error
 from apps.core.records import Visibility
@@ -62,7 +62,7 @@ def free_name(folder: Folder | None, name: str, *, exclude_pk: Any = None) -> st
         candidate = f"{stem} ({number}){ext}"
         if candidate.lower() not in taken and len(candidate) <= trees.MAX_NAME:
             return candidate
-    raise ValidationFailed("Too many files of that name in the folder.", details={"name": ["taken"]})
+    raise errors.NoFreeName(details={"name": ["taken"]})
 
 
 def _placed_name(folder: Folder | None, name: str, if_exists: str, exclude_pk: Any = None) -> str:
@@ -126,11 +126,9 @@ def folder_restore(*, actor: Actor, folder: Folder, parent: Folder | Literal[Fal
     where it was, which must not be in the trash itself)."""
     require(actor, FilesPerm.DELETE)
     if folder.deleted_at is None:
-        raise errors.NotInTrash(f"Folder {folder.pk} is not in the trash.")
+        raise errors.FolderNotInTrash(folder=folder.pk)
     if folder.trashed_with_id is not None:
-        raise errors.NotInTrash(
-            f"Folder {folder.pk} went to the trash with folder {folder.trashed_with_id}: restore that one."
-        )
+        raise errors.FolderTrashedWithAnother(folder=folder.pk, parent=folder.trashed_with_id)
     # A Folder's parent is a Folder (django-stubs types FolderBase's "self" as FolderBase).
     target = cast(Folder | None, folder.parent) if parent is False else parent
     _check_restorable_into(target, original=parent is False)
@@ -157,10 +155,8 @@ def _check_restorable_into(target: Folder | None, *, original: bool) -> None:
         return
     if not original:
         raise Folder.access.in_trash(Folder, target.pk)
-    raise ValidationFailed(
-        f"It was in folder {target.pk}, which is in the trash too. Restore that folder first, or pass "
-        "`folderId` to restore it somewhere else.",
-        details={"folder_id": ["the original folder is in the trash"]},
+    raise errors.OriginalFolderInTrash(
+        folder=target.pk, details={"folder_id": ["the original folder is in the trash"]}
     )
 
 
@@ -168,7 +164,7 @@ def folder_erase(*, actor: Actor, folder: Folder) -> int:
     """Erases a trashed folder for good, with everything in it; returns how many files went."""
     require(actor, FilesPerm.DELETE)
     if folder.deleted_at is None:
-        raise errors.NotInTrash(f"Folder {folder.pk} is not in the trash: delete it first, then erase it.")
+        raise errors.FolderToEraseNotInTrash(folder=folder.pk)
     ids = [folder.pk, *trees.descendant_ids(Folder, [folder.pk])]
     files = list(File.objects.filter(folder_id__in=ids))
     erase_rows(files)
@@ -284,7 +280,7 @@ def file_restore(*, actor: Actor, file: File, folder: Folder | Literal[False] | 
     """Brings a trashed file back, where it was (or into `folder`), renamed if its name is taken."""
     require(actor, FilesPerm.DELETE)
     if file.deleted_at is None:
-        raise errors.NotInTrash(f"File {file.pk} is not in the trash.")
+        raise errors.FileNotInTrash(file=file.pk)
     target = file.folder if folder is False else folder
     _check_restorable_into(target, original=folder is False)
     file.folder = target
@@ -296,7 +292,7 @@ def file_restore(*, actor: Actor, file: File, folder: Folder | Literal[False] | 
 def file_erase(*, actor: Actor, file: File) -> None:
     require(actor, FilesPerm.DELETE)
     if file.deleted_at is None:
-        raise errors.NotInTrash(f"File {file.pk} is not in the trash: delete it first, then erase it.")
+        raise errors.FileToEraseNotInTrash(file=file.pk)
     erase_rows([file])
 
 
@@ -321,16 +317,13 @@ def clean_recipients(addresses: list[str]) -> list[str]:
         try:
             validate_email(value)
         except Exception as error:
-            raise ValidationFailed(
-                f"{address!r} is not an e-mail address; nothing was sent.",
-                details={"to": ["not an e-mail address"]},
-            ) from error
+            raise errors.NotAnAddress(address=address, details={"to": ["not an e-mail address"]}) from error
         if value not in cleaned:
             cleaned.append(value)
     if not cleaned:
-        raise ValidationFailed("Give at least one address to send to.", details={"to": ["empty"]})
+        raise errors.NoRecipient(details={"to": ["empty"]})
     if len(cleaned) > MAX_RECIPIENTS:
-        raise ValidationFailed(f"At most {MAX_RECIPIENTS} recipients.", details={"to": ["too many"]})
+        raise errors.TooManyRecipients(most=MAX_RECIPIENTS, details={"to": ["too many"]})
     return cleaned
 
 
@@ -342,9 +335,10 @@ def file_email(*, actor: Actor, file: File, to: list[str], subject: str, message
     recipients = clean_recipients(to)
     limit = int(settings.ATRIUM_FILES_EMAIL_MAX_BYTES)
     if file.size > limit:
-        raise errors.FileTooLarge(
-            f"File {file.pk} is {blobs.human_size(file.size)}; e-mails carry at most "
-            f"{blobs.human_size(limit)}. Nothing was sent. Share a link (downloadFileEntity) instead.",
+        raise errors.TooLargeToEmail(
+            file=file.pk,
+            size=blobs.human_size(file.size),
+            limit=blobs.human_size(limit),
             details={"file_id": ["too large to e-mail"]},
         )
     subject = " ".join(subject.split())[:200] or file.name
@@ -365,10 +359,7 @@ def file_email(*, actor: Actor, file: File, to: list[str], subject: str, message
     except Exception as error:
         # By its class: an SMTP refusal quotes the addresses it refused.
         logger.warning("e-mail of file %s failed: %s", file.pk, describe_error(error))
-        raise errors.SendFailed(
-            f"The e-mail could not be sent ({type(error).__name__}); nothing was sent. Try again later or "
-            "tell an administrator."
-        ) from error
+        raise EmailNotSent(reason=type(error).__name__) from error
     logger.info("file %s e-mailed to %s recipients", file.pk, len(recipients))
     return delivery
 

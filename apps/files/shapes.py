@@ -10,8 +10,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from apps.catalogue.shapes import FolderRef, Out, PersonRef
-from apps.core.errors import ValidationFailed
-from apps.files import blobs, extract
+from apps.files import blobs, errors, extract
 from apps.files.models import File
 
 FileId = Annotated[int, Field(ge=1, le=2**63 - 1, description="From listFiles")]
@@ -28,10 +27,7 @@ _DATA_URL = re.compile(r"^data:[^,]*;base64,")
 def content_of(text: str | None, content_base64: str | None) -> bytes:
     """The bytes an agent sent, as text or base64 (exactly one), within the size limit."""
     if (text is None) == (content_base64 is None):
-        raise ValidationFailed(
-            "Give the content either as `text` or as `contentBase64` (exactly one).",
-            details={"content": ["give text or contentBase64"]},
-        )
+        raise errors.ContentTwice(details={"content": ["give text or contentBase64"]})
     if text is not None:
         data = text.encode("utf-8")
         blobs.check_size(len(data))
@@ -42,10 +38,7 @@ def content_of(text: str | None, content_base64: str | None) -> bytes:
     try:
         return base64.b64decode(raw + "=" * (-len(raw) % 4), validate=True)
     except (binascii.Error, ValueError) as error:
-        raise ValidationFailed(
-            "`contentBase64` is not valid base64; nothing was saved.",
-            details={"content_base64": ["not base64"]},
-        ) from error
+        raise errors.NotBase64(details={"content_base64": ["not base64"]}) from error
 
 
 class FileOut(Out):

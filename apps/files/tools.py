@@ -5,6 +5,7 @@ from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
 from django.conf import settings
+from django.db.models import QuerySet
 from django.utils import timezone
 from pydantic import Field
 
@@ -24,9 +25,8 @@ from apps.catalogue.shapes import (
     paginate,
 )
 from apps.core import folders as trees
-from apps.core.errors import ValidationFailed
 from apps.core.kinds import attachments
-from apps.files import downloads, selectors, services
+from apps.files import downloads, errors, selectors, services
 from apps.files.models import File, Folder
 from apps.files.permissions import FilesPerm
 from apps.files.shapes import (
@@ -65,9 +65,7 @@ def _entity(ctx: ToolContext, kind: str, item_id: int, *, include_trashed: bool 
 
 def _one_of(file_id: int | None, folder_id: int | None) -> tuple[str, int]:
     if (file_id is None) == (folder_id is None):
-        raise ValidationFailed(
-            "Name exactly one item: `fileId` or `folderId`.", details={"file_id": ["give fileId or folderId"]}
-        )
+        raise errors.OneItem(details={"file_id": ["give fileId or folderId"]})
     return ("file", file_id) if file_id is not None else ("folder", folder_id)  # type: ignore[return-value]
 
 
@@ -262,6 +260,8 @@ def list_files(
     offset: Offset = 0,
 ) -> ListingOut:
     """List a folder's sub-folders and files, or find them by name with `query`. Trash: listFileTrash."""
+    folders: QuerySet[Folder]
+    files: QuerySet[File]
     if query and query.strip():
         folder = None
         folders = Folder.objects.restrict(ctx.actor).filter(name__icontains=query.strip())
@@ -339,9 +339,8 @@ def download_file_entity(
     file = File.objects.select_related("folder", "owner").fetch(ctx.actor, file_id)
     limit = int(settings.ATRIUM_FILES_INLINE_MAX_BYTES)
     if mode == "inline" and file.size > limit:
-        raise ValidationFailed(
-            f"File {file.pk} is {file.size} bytes, over the {limit} bytes given inline. Use mode link.",
-            details={"mode": ["too large for inline"]},
+        raise errors.TooLargeInline(
+            file=file.pk, size=file.size, limit=limit, details={"mode": ["too large for inline"]}
         )
     inline = mode == "inline" or (mode == "auto" and file.size <= limit)
     return DownloadOut(

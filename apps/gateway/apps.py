@@ -14,3 +14,9 @@ class GatewayConfig(AppConfig):
 
         # The agent steps of tasks are handed to the gateway's agent (apps.gateway.handover).
         handover.install()
+        # searchTools may put its first twenty in order through this door's model (off by default).
+        from apps.catalogue import rerank
+
+        from .agent.rerank import rerank as model_rerank
+
+        rerank.provide(model_rerank)

@@ -41,14 +41,14 @@ from django.utils.translation import gettext as _
 
 from apps.apikeys import services as apikeys_services
 from apps.apikeys import webhooks
-from apps.apikeys.errors import KeyRevoked, UnsafeWebhookUrl
+from apps.apikeys.errors import UnsafeWebhookUrl
 from apps.apikeys.models import ApiKey
 from apps.core import metrics
 from apps.core.db import connection
 from apps.core.tasks import mark_pending
 from apps.core.workspaces import current_workspace
 from apps.gateway.agent.deadline import DeadlineTransport, deadline
-from apps.gateway.errors import NoWebhookUrl, TestEventUnderWay
+from apps.gateway.errors import NoWebhookUrl, RevokedKeySendsNothing, TestEventUnderWay
 from apps.gateway.models import Conversation, WebhookAttempt, WebhookDelivery
 from apps.gateway.tracing import request_scope
 
@@ -152,7 +152,7 @@ def send_test_event(*, key: ApiKey, request_id: str = "", now: datetime | None =
     with transaction.atomic():
         locked = ApiKey.objects.select_for_update().get(pk=key.pk)
         if locked.revoked_at is not None:
-            raise KeyRevoked(_("This key has been revoked: it sends no webhooks any more."))
+            raise RevokedKeySendsNothing()
         if not locked.response_url:
             raise NoWebhookUrl()
         if WebhookDelivery.objects.filter(

@@ -42,7 +42,6 @@ from apps.apikeys.authentication import KeyCredential
 from apps.apikeys.models import ApiKey
 from apps.core import metrics, observability
 from apps.core.db import connection
-from apps.core.errors import ValidationFailed
 from apps.core.tasks import mark_pending
 from apps.gateway import backlog, deliveries, errors, signals
 from apps.gateway.models import AgentStep, Conversation, Turn
@@ -74,12 +73,8 @@ def _ttl() -> timedelta:
     return timedelta(hours=settings.GATEWAY_CONVERSATION_TTL_HOURS)
 
 
-def _reused_key_error() -> ValidationFailed:
-    message = _(
-        "This Idempotency-Key was already used for a different request. Send the same body to get the "
-        "first answer again, or use a new key for a new message."
-    )
-    return ValidationFailed(message, details={"Idempotency-Key": [message]})
+def _reused_key_error() -> errors.IdempotencyKeyReused:
+    return errors.IdempotencyKeyReused()
 
 
 def _replay(key_id: int, idempotency_key: str, digest: str, now: datetime) -> Conversation | None:
@@ -135,9 +130,7 @@ def conversation_start(
 
     now = now or timezone.now()
     if key.user_id != user.pk:
-        raise apikeys_errors.KeyOwnerMismatch(
-            _("The API key belongs to someone else than the person the conversation is for.")
-        )
+        raise errors.KeyOfAnotherPerson()
     if key.revoked_at is not None:
         raise apikeys_errors.KeyRevoked()
     check_budget(key=key, now=now)
@@ -508,10 +501,7 @@ def conversation_cancel(*, conversation: Conversation) -> Conversation:
         if current.is_finished:
             if current.error_code == errors.CANCELLED:
                 return current
-            raise errors.AlreadyFinished(
-                _("The conversation is already %(status)s; there is nothing to cancel.")
-                % {"status": current.status}
-            )
+            raise errors.AlreadyFinished(status=current.status)
         current.cancelled_at = now
         delivery_id = _finish_locked(
             current,

@@ -11,7 +11,8 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from apps.core.errors import ValidationFailed
+from apps.core.errors import FieldsInvalid
+from apps.gateway.errors import IdempotencyKeyMalformed, RequestNotObject
 
 FIELDS = {"message", "context", "metadata"}
 CONTEXT_FIELDS = {"entity_type", "entity_id", "action"}
@@ -58,10 +59,7 @@ def _object(
 def clean(data: Any) -> AgentRequest:
     """The request, or ValidationFailed naming every bad field."""
     if not isinstance(data, dict):
-        raise ValidationFailed(
-            _("The body must be a JSON object with a `message`."),
-            details={"non_field_errors": ["not an object"]},
-        )
+        raise RequestNotObject(details={"non_field_errors": ["not an object"]})
     problems: dict[str, list[str]] = {}
 
     def bad(name: str, text: str) -> None:
@@ -154,8 +152,7 @@ def clean(data: Any) -> AgentRequest:
             metadata = raw_metadata
 
     if problems:
-        summary = " ".join(f"{name}: {' '.join(texts)}" for name, texts in problems.items())
-        raise ValidationFailed(summary, details=problems)
+        raise FieldsInvalid.of(problems)
     assert isinstance(message, str)  # anything else is one of the problems
     return AgentRequest(message=message, context=context, metadata=metadata)
 
@@ -166,8 +163,5 @@ def clean_idempotency_key(value: str | None) -> str:
         return ""
     value = value.strip()
     if not value or len(value) > IDEMPOTENCY_KEY_MAX or not value.isprintable() or not value.isascii():
-        message = _("The Idempotency-Key header must be 1 to %(max)d printable ASCII characters.") % {
-            "max": IDEMPOTENCY_KEY_MAX
-        }
-        raise ValidationFailed(message, details={"Idempotency-Key": [message]})
+        raise IdempotencyKeyMalformed(most=IDEMPOTENCY_KEY_MAX)
     return value

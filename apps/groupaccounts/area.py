@@ -9,6 +9,7 @@ from apps.groupaccounts.permissions import GroupAccountsPerm
 
 area = areas.declare(
     title=_("Group accounts"),
+    group=areas.Group.SALES,
     description=_("Organisations the workspace deals with, with their contacts and activity"),
     words="account company organisation business firm client household family customer",
     hints={
@@ -29,14 +30,27 @@ area = areas.declare(
     profiles={
         "essentials": ("searchGroupAccounts", "getGroupAccount"),
         "sales": (
-            "listGroupAccounts",
             "searchGroupAccounts",
             "getGroupAccount",
-            "examineGroupAccount",
+            "listGroupAccounts",
             "createGroupAccount",
-            "updateGroupAccount",
-            "linkContactToGroupAccount",
+            "examineGroupAccount",
+        ),
+        "billing": ("searchGroupAccounts", "getGroupAccount"),
+        "support": (
+            "searchGroupAccounts",
+            "getGroupAccount",
+            "searchGroupAccountEmails",
             "getGroupAccountUpcomingEvents",
+        ),
+        "admin": ("getMyBillingOverview", "deleteGroupAccount"),
+        "housekeeping": (
+            "getGroupAccountAttachments",
+            "linkDocumentToGroupAccount",
+            "linkFileToGroupAccount",
+            "unlinkContactFromGroupAccount",
+            "linkContactToGroupAccount",
+            "updateGroupAccount",
         ),
     },
     nav=[

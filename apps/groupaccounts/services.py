@@ -6,14 +6,14 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
+from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
 from apps.contacts import api as contacts_api
-from apps.core import records, search
+from apps.core import clean, records, search
 from apps.core.actors import require
 from apps.core.errors import invalid
 from apps.core.records import unique_name
-from apps.core.sharing import person_by_email
 from apps.groupaccounts.models import GroupAccount
 from apps.groupaccounts.permissions import GroupAccountsPerm
 
@@ -63,7 +63,7 @@ def account_restore(*, actor: Any, account: GroupAccount) -> GroupAccount:
     require(actor, GroupAccountsPerm.DELETE)
     account = GroupAccount.objects.fetch(actor, account.pk, "delete", trash=True)
     if account.deleted_at is None:
-        raise invalid("group_account_id", f"group account {account.pk} is not archived")
+        raise invalid("group_account_id", _("group account {account} is not archived"), account=account.pk)
     unique_name(account, account.name, what="a group account", limit=200)
     account.untrash()
     logger.info("group account %s restored by %s", account.pk, actor.pk)
@@ -87,7 +87,7 @@ def _apply(actor: Any, account: GroupAccount, fields: dict[str, Any], creating: 
     if "organisation_id" in fields:
         account.organisation = _organisation(actor, fields["organisation_id"])
     if "owner_email" in fields:
-        account.owner = person_by_email(fields["owner_email"]) if fields["owner_email"] else None
+        account.owner = clean.person_by_email(fields["owner_email"]) if fields["owner_email"] else None
 
 
 def _website(value: str) -> str:
@@ -98,7 +98,7 @@ def _website(value: str) -> str:
         try:
             URLValidator(schemes=["http", "https"])(value)
         except ValidationError:
-            raise invalid("website", f"{value!r} is not a web address") from None
+            raise invalid("website", _("{value!r} is not a web address"), value=value) from None
     return value
 
 
@@ -107,7 +107,9 @@ def _domains(values: list[str]) -> list[str]:
     for value in values:
         domain = value.strip().lower().removeprefix("@")
         if not DOMAIN.match(domain):
-            raise invalid("email_domains", f"{value!r} is not a domain name such as example.com")
+            raise invalid(
+                "email_domains", _("{value!r} is not a domain name such as example.com"), value=value
+            )
         domains.append(domain)
     return list(dict.fromkeys(domains))
 

@@ -4,7 +4,9 @@ events and e-mails of those contacts, and the workspace's own usage."""
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
+from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.catalogue.activity import (
@@ -128,7 +130,9 @@ def list_group_accounts(
     offset: Offset = 0,
 ) -> Page[GroupAccountSummary]:
     """List group accounts by name, with simple filters. By words: searchGroupAccounts."""
-    rows = GroupAccount.objects.restrict(ctx.actor).select_related("owner", "organisation")
+    rows: QuerySet[GroupAccount] = GroupAccount.objects.restrict(ctx.actor).select_related(
+        "owner", "organisation"
+    )
     if kind:
         rows = rows.filter(kind=kind)
     rows = selectors.with_counts(search.narrowed(rows, tag=tag, owner_email=owner_email))
@@ -229,8 +233,11 @@ def search_group_account_emails(
     if not addresses:
         raise invalid(
             "group_account_id",
-            f"group account {account.pk} has no contact with an e-mail address; link one with "
-            "linkContactToGroupAccount first",
+            _(
+                "group account {account} has no contact with an e-mail address; link one with "
+                "linkContactToGroupAccount first"
+            ),
+            account=account.pk,
         )
     return email_page(actor=ctx.actor, addresses=addresses, query=query, limit=limit, offset=offset)
 

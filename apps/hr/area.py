@@ -17,7 +17,7 @@ PEOPLE_HINTS: dict[str, str] = {
     "examineEmployee": "everything about an employee leave onboarding hours reports",
     "openEmployee": "show link to an employee's hr page profile",
     "openHumanResources": "take me to the hr page people team",
-    "getHrDashboard": "hr overview headcount who is off today joiners leavers",
+    "getHrDashboard": "hr overview headcount who is off sick or away today joiners leavers",
     "inviteEmployeeToTeam": "give an employee an account access login to the workspace",
     "submitLeaveRequest": "book holiday vacation annual leave pto day off time off",
     "approveLeaveRequest": "approve accept holiday vacation time off request",
@@ -67,6 +67,7 @@ TALENT_NAV = [NavItem("hr-hiring", _("Hiring"), "hr:hiring", HrPerm.HIRING, orde
 
 area = areas.declare(
     title=_("HR"),
+    group=areas.Group.PEOPLE,
     description=_("Employees, leave, time clock, onboarding, reviews, training, policies and hiring"),
     words=(
         "hr human resources employee staff personnel worker colleague leave holiday vacation pto "
@@ -74,8 +75,51 @@ area = areas.declare(
         "policy grievance hiring recruiting candidate applicant"
     ),
     hints={**PEOPLE_HINTS, **TALENT_HINTS},
-    # The "people" profile is near its limits (apps.catalogue.profiles): HR's everyday three.
-    profiles={"people": ("getHrDashboard", "searchEmployees", "submitLeaveRequest")},
+    # Everyone's three (the dashboard, colleagues, asking for leave) in "people", the HR team's work in
+    # "hr", inviting to the workspace and the pages in "admin".
+    profiles={
+        "people": ("getHrDashboard", "searchEmployees", "submitLeaveRequest"),
+        "hr": (
+            "addTrainingRecord",
+            "approveLeaveRequest",
+            "clockIn",
+            "clockOut",
+            "createEmployee",
+            "createHiringCandidate",
+            "createHiringPipeline",
+            "createReview",
+            "denyLeaveRequest",
+            "examineEmployee",
+            "fileGrievance",
+            "getEmployee",
+            "getGrievances",
+            "getHiringCandidate",
+            "getHiringPipelineOverview",
+            "getHrDashboard",
+            "getLeaveBalance",
+            "getLeaveRequests",
+            "getOnboardingChecklist",
+            "getPolicies",
+            "getPolicyAcknowledgments",
+            "getReviewCycles",
+            "getTimeEntries",
+            "getTrainingRecords",
+            "listEmployees",
+            "listHiringCandidates",
+            "moveHiringCandidateStage",
+            "openEmployee",
+            "searchEmployees",
+            "searchHiringCandidates",
+            "startOnboarding",
+            "submitAssessment",
+            "submitLeaveRequest",
+            "toggleOnboardingItem",
+            "updateEmployee",
+            "updateGrievance",
+            "updateHiringCandidate",
+        ),
+        "admin": ("inviteEmployeeToTeam", "openHumanResources", "openHiringCandidate"),
+    },
     nav=[NavItem("hr", _("HR"), "hr:home", HrPerm.VIEW, order=37), *TALENT_NAV],
     settings={**TALENT_SETTINGS},
     periodic={

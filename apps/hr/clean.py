@@ -1,35 +1,15 @@
-"""Checks of values as agents and forms give them, shared by the HR area's services."""
+"""Checks of the values of an employment record (dates, numbers in bounds, countries and regions
+whose public holidays are known, working days); text, e-mail addresses and time zones are
+apps.core.clean's."""
 
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 import holidays
-from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
+from django.utils.translation import gettext as _
 
 from apps.core.errors import invalid
-
-
-def text(value: Any, *, field: str, limit: int, required: bool = False) -> str:
-    cleaned = " ".join(str(value or "").split())
-    if required and not cleaned:
-        raise invalid(field, "is required and cannot be empty")
-    if len(cleaned) > limit:
-        raise invalid(field, f"at most {limit} characters")
-    return cleaned
-
-
-def email(value: Any, *, field: str = "email") -> str:
-    address = str(value or "").strip().lower()
-    if not address:
-        return ""
-    try:
-        validate_email(address)
-    except ValidationError:
-        raise invalid(field, f"{value!r} is not an e-mail address") from None
-    return address
 
 
 def day(value: Any, *, field: str) -> date:
@@ -40,34 +20,26 @@ def day(value: Any, *, field: str) -> date:
     try:
         return date.fromisoformat(str(value))
     except ValueError:
-        raise invalid(field, f"{value!r} is not a date (YYYY-MM-DD)") from None
+        raise invalid(field, _("{value!r} is not a date (YYYY-MM-DD)"), value=value) from None
 
 
 def decimal(value: Any, *, field: str, low: str, high: str, places: str = "0.01") -> Decimal:
     try:
         number = Decimal(str(value)).quantize(Decimal(places))
     except (InvalidOperation, ValueError):
-        raise invalid(field, f"{value!r} is not a number") from None
+        raise invalid(field, _("{value!r} is not a number"), value=value) from None
     if not Decimal(low) <= number <= Decimal(high):
-        raise invalid(field, f"must be between {low} and {high}")
+        raise invalid(field, _("must be between {low} and {high}"), low=low, high=high)
     return number
-
-
-def zone(value: str, *, field: str = "timeZone") -> str:
-    try:
-        ZoneInfo(value)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise invalid(field, f"{value!r} is not an IANA time zone (e.g. Europe/Berlin)") from None
-    if value not in available_timezones():
-        raise invalid(field, f"{value!r} is not an IANA time zone (e.g. Europe/Berlin)")
-    return value
 
 
 def country(value: str) -> str:
     code = str(value or "").strip().upper()
     if code not in holidays.list_supported_countries():
         raise invalid(
-            "country", f"{value!r} is not a country code whose public holidays are known (GB, DE, US)"
+            "country",
+            _("{value!r} is not a country code whose public holidays are known (GB, DE, US)"),
+            value=value,
         )
     return code
 
@@ -79,12 +51,18 @@ def region(country_code: str, value: str) -> str:
     known = holidays.list_supported_countries()[country_code]
     if code not in known:
         sample = ", ".join(known[:6]) or "none"
-        raise invalid("region", f"{value!r} is not a region of {country_code} (e.g. {sample})")
+        raise invalid(
+            "region",
+            _("{value!r} is not a region of {country_code} (e.g. {sample})"),
+            value=value,
+            country_code=country_code,
+            sample=sample,
+        )
     return code
 
 
 def weekdays(value: Any) -> list[int]:
     days = sorted({int(d) for d in value or []})
     if not days or any(d < 0 or d > 6 for d in days):
-        raise invalid("workingDays", "give the days worked as numbers, Monday 0 to Sunday 6")
+        raise invalid("workingDays", _("give the days worked as numbers, Monday 0 to Sunday 6"))
     return days

@@ -11,12 +11,12 @@ from django.utils import timezone
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core.actors import can
 from apps.core.pages import READ, page
-from apps.hr.models import Employee, LeaveRequest
+from apps.hr.models import Employee, LeaveRequest, TimeEntry
 from apps.hr.permissions import HrPerm
 from apps.hr.selectors import employees as selectors
 from apps.hr.selectors import leave as leave_selectors
 from apps.hr.selectors import time as times
-from apps.hr.services import leave, time
+from apps.hr.services import leave
 from apps.hr.services.onboarding import items_visible
 
 
@@ -26,12 +26,12 @@ def home(request: AuthenticatedHttpRequest) -> HttpResponse:
     today = timezone.localdate()
     staff = selectors.employee_list(actor=actor, status="all")
     requests = leave_selectors.requests_visible(actor=actor)
-    sees_time = can(actor, HrPerm.TIME_MANAGE) or can(actor, HrPerm.ADMIN)
+    sees_time = TimeEntry.access.all_rows(actor)
     own = selectors.employee_of(actor)
-    clock = []
+    clock: list[TimeEntry] = []
     if sees_time:
         clock = list(times.clocked_in(actor=actor).select_related("employee").order_by("clock_in")[:200])
-    elif own is not None and can(actor, HrPerm.TIME):
+    elif own is not None and TimeEntry.access.may(actor, "view"):
         week = times.entries_of(actor=actor, employee=own, start=today - timedelta(days=6), end=today)
         clock = list(week.select_related("employee"))
     return render(
@@ -73,10 +73,10 @@ def employee_detail(request: AuthenticatedHttpRequest, employee_id: int) -> Http
     employee = Employee.objects.select_related("department", "manager", "user").fetch(actor, employee_id)
     today = timezone.localdate()
     balance = None
-    if leave.may_act_for(actor, employee):
+    if LeaveRequest.access.covers(actor, employee=employee):
         balance = leave.balance_of(employee=employee, policy=leave.policy_default())
-    entries = []
-    if time.may_clock_for(actor, employee) and can(actor, HrPerm.TIME):
+    entries: list[TimeEntry] = []
+    if TimeEntry.access.may(actor, "view") and TimeEntry.access.covers(actor, employee=employee):
         entries = list(
             times.entries_of(actor=actor, employee=employee, start=today - timedelta(days=13), end=today)
         )

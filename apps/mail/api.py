@@ -11,8 +11,9 @@ installed (apps.mail.notices says how each way behaves).
 
 The people's mailboxes, for areas whose tools are doors onto them (Deals, Customer Service):
 - one record the actor may use, or the kit's errors: `mailbox`, `message`, `draft`;
-  `default_mailbox(actor=)`; `live_mailboxes()` (every mailbox not removed, for a choice made by
-  administrators); `incoming(mailbox, since=)` (messages to it, not from its own addresses);
+  `default_mailbox(actor=)`; `mailboxes(actor, action)` (those the actor may see or change);
+  `live_mailboxes()` (every mailbox not removed, for the service's own set-up);
+  `incoming(mailbox, since=)` (messages to it, not from its own addresses);
   `inbox_messages(mailbox, since=)`;
 - reading: `message_search`, `thread_messages`, `trim_quoted` (a text without its quoted history),
   `message_ids(header)` (the Message-IDs of References), `address(value, field=)` (one address,
@@ -23,8 +24,8 @@ The people's mailboxes, for areas whose tools are doors onto them (Deals, Custom
   `mailbox_sync(mailbox=)`;
 - the suppression list (campaign mail): `suppressed(address)`, `suppressed_among([...])`,
   `suppress(address, reason=, source=)`, `unsubscribe_headers(address, source=)` (RFC 8058);
-- the errors a caller tells apart: `SendRefused` (the server refused the message),
-  `SERVER_PROBLEMS` (the server down, the login refused, the mailbox not connected).
+- the errors a caller tells apart: `apps.core.errors.EmailNotSent` (the server refused the
+  message), `SERVER_PROBLEMS` (the server down, the login refused, the mailbox not connected).
 
 `Mailbox`, `Message`, `Draft` and `Outgoing` are here for foreign keys' and answers' types.
 """
@@ -35,9 +36,10 @@ from django.db.models import QuerySet
 
 from apps.accounts.models import person
 from apps.core.actors import Actor
+from apps.core.records import Action
 from apps.mail import addresses
 from apps.mail.content import trim_quoted
-from apps.mail.errors import LoginRefused, NotConnected, SendRefused, ServerDown
+from apps.mail.errors import LoginRefused, NotConnected, ServerDown
 from apps.mail.models import Draft, Folder, Mailbox, Message, Outgoing
 from apps.mail.notices import Attachment, Notice, send
 from apps.mail.selectors import default_mailbox, message_search, thread_messages
@@ -56,7 +58,6 @@ __all__ = [
     "Message",
     "Notice",
     "Outgoing",
-    "SendRefused",
     "address",
     "default_mailbox",
     "demo_mailbox",
@@ -69,6 +70,7 @@ __all__ = [
     "mail_new",
     "mailbox",
     "mailbox_sync",
+    "mailboxes",
     "message",
     "message_ids",
     "message_reply",
@@ -105,6 +107,11 @@ def message(*, actor: Actor, message_id: int) -> Message:
 def draft(*, actor: Actor, draft_id: int) -> Draft:
     found: Draft = Draft.objects.select_related("mailbox", "reply_to").fetch(actor, draft_id)
     return found
+
+
+def mailboxes(actor: Actor | None, action: Action = "view") -> QuerySet[Mailbox]:
+    """The mailboxes `actor` may `action` (the mail area's administrators: every one to change)."""
+    return Mailbox.objects.restrict(actor, action)
 
 
 def live_mailboxes() -> QuerySet[Mailbox]:

@@ -14,6 +14,7 @@ MB = 1024 * 1024
 area = areas.declare(
     key="emailinbox",
     title=_("Email Inbox"),
+    group=areas.Group.WORK,
     description=_("Mailboxes on IMAP and SMTP servers: folders, messages, threads, drafts, signatures"),
     words="email e-mail mail inbox mailbox message draft signature",
     hints={
@@ -32,10 +33,28 @@ area = areas.declare(
         "openInboxSettings": "mail settings page connect mailbox link",
     },
     profiles={
-        # The operations and sales profiles are full (at most 40 tools each): only the one read.
-        "essentials": ("listInboxes", "getInboxMessages", "findAndReadEmail", "updateDraft"),
+        "essentials": (
+            "listInboxes",
+            "getInboxMessages",
+            "findAndReadEmail",
+            "updateDraft",
+            "getInboxFolders",
+        ),
         "sales": ("findAndReadEmail",),
         "people": ("getInboxMessages", "findAndReadEmail", "updateDraft"),
+        "support": (
+            "listInboxes",
+            "getInboxMessages",
+            "findAndReadEmail",
+            "updateDraft",
+            "forwardEmail",
+            "resendEmail",
+            "listDrafts",
+            "getDraft",
+            "deleteDraft",
+        ),
+        "marketing": ("updateDraft", "listDrafts", "getDraft", "getEmailSignature", "updateEmailSignature"),
+        "admin": ("openInboxSettings",),
     },
     nav=[NavItem("mail", _("Mail"), "mail:settings", MailPerm.VIEW, order=36)],
     message_sources=[MailMessages()],

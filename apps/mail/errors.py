@@ -50,13 +50,6 @@ class LoginRefused(AppError):
     )
 
 
-class SendRefused(AppError):
-    code = "EMAIL_NOT_SENT"
-    http_status = 502
-    data_fields = ("mailbox", "reason")
-    msg_format = _("The mail server of mailbox {mailbox} refused the message ({reason}). Nothing was sent.")
-
-
 class AlreadySent(Conflict):
     code = "ALREADY_SENT"
     data_fields = ("draft",)

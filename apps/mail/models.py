@@ -3,9 +3,10 @@ signatures and the outbox. Workspace schema. The one mail app of every area (Ema
 Customer Service, Contacts, Group Accounts, Files): their tools are doors onto its services.
 
 Who sees what: a mailbox is its owner's, and a shared mailbox also its members' (`members`);
-nobody else sees it or anything in it, the area's admins included (they connect mailboxes and
-choose members on the Mail page, which shows no mail). Folders, threads, messages, drafts,
-signatures and outbox rows follow their mailbox (`through="mailbox"`).
+nobody else sees it or anything in it, the area's admins included: they change every mailbox
+(`changes_all`: connect it, choose its members, repair its login on the Mail page, which shows no
+mail) without seeing its mail. Folders, threads, messages, drafts, signatures and outbox rows
+follow their mailbox (`through="mailbox"`).
 
 Messages are a copy of the server's (apps.mail.sync keeps it, by UID from a cursor per folder);
 the server stays the truth. Bodies are stored sanitised (apps.mail.content): `html` through nh3
@@ -19,7 +20,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -27,10 +28,6 @@ from apps.core.records import Access, Record, RecordQuerySet
 from apps.mail.permissions import MailPerm
 
 USER = settings.AUTH_USER_MODEL
-
-
-def _member(person_id: Any) -> Q:
-    return Q(Exists(MailboxMember.objects.filter(mailbox=OuterRef("pk"), user=person_id)))
 
 
 class Mailbox(Record):
@@ -54,8 +51,9 @@ class Mailbox(Record):
     access = Access(
         MailPerm,
         visibility="owner",
-        also=_member,
+        also="memberships__user",
         admins=False,
+        changes_all=(MailPerm.ADMIN,),
         label=_("Mailbox"),
         find_with="listInboxes",
         trash_hint=_("An administrator can reconnect it on the Mail page."),

@@ -4,6 +4,7 @@ search of findAndReadEmail, a thread."""
 from typing import Any
 
 from django.db.models import Count, Q
+from django.utils.translation import gettext as _
 
 from apps.core.actors import Actor
 from apps.core.errors import invalid
@@ -43,8 +44,14 @@ def folder_named(*, mailbox: Mailbox, name: str) -> Folder:
     found = rows.filter(role=wanted.lower()).first() if wanted.lower() in ROLES else None
     found = found or rows.filter(name=wanted).first() or rows.filter(name__iexact=wanted).first()
     if found is None:
-        names = ", ".join(rows.values_list("name", flat=True)[:30]) or "none yet (not synchronised)"
-        raise invalid("folder", f"mailbox {mailbox.pk} has no folder {wanted!r}; it has: {names}")
+        names = ", ".join(rows.values_list("name", flat=True)[:30]) or _("none yet (not synchronised)")
+        raise invalid(
+            "folder",
+            _("mailbox {mailbox} has no folder {wanted!r}; it has: {names}"),
+            mailbox=mailbox.pk,
+            wanted=wanted,
+            names=names,
+        )
     return found
 
 
@@ -70,10 +77,10 @@ def default_mailbox(*, actor: Actor) -> Mailbox:
     """The mailbox a new draft goes to when none is named: the actor's own, else the only one
     they may use; a clear error otherwise."""
     rows = Mailbox.objects.restrict(actor)
-    own = rows.filter(owner=actor, shared=False).first()
+    own = rows.filter(owner=actor.pk, shared=False).first()
     if own is not None:
         return own
     usable = list(rows[:2])
     if len(usable) == 1:
         return usable[0]
-    raise invalid("inbox_id", "name the mailbox (listInboxes)" if usable else "you may use no mailbox")
+    raise invalid("inbox_id", _("name the mailbox (listInboxes)") if usable else _("you may use no mailbox"))

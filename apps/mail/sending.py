@@ -12,6 +12,7 @@ import imaplib
 import logging
 import smtplib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from email.message import EmailMessage
@@ -23,7 +24,7 @@ from django.utils import timezone
 
 from apps.accounts.models import person
 from apps.core.actors import Actor
-from apps.core.errors import AppError
+from apps.core.errors import AppError, EmailNotSent
 from apps.mail import addresses, errors, servers, sync
 from apps.mail.models import Folder, Mailbox, Message, Outgoing
 from apps.mail.sync import message_ids, quoted
@@ -154,6 +155,27 @@ def queue(
         )
 
 
+def send(
+    mailbox: Mailbox,
+    letter: Letter,
+    *,
+    actor: Actor | None,
+    kind: str,
+    on_queued: Callable[[Outgoing], None] | None = None,
+) -> Outgoing:
+    """`letter` from `mailbox` at once: composed, kept in the outbox (`on_queued(row)` runs in the
+    transaction that keeps it: what a caller records of the message is never apart from it), then
+    sent."""
+    composed = compose(mailbox, letter)
+    with transaction.atomic():
+        row = queue(
+            mailbox=mailbox, actor=actor, message=composed, recipients=recipients_of(letter), kind=kind
+        )
+        if on_queued is not None:
+            on_queued(row)
+    return deliver(row)
+
+
 def claim(outgoing_id: int) -> Outgoing | None:
     """Marks a row `sending` if it is queued or failed (one process wins); None otherwise."""
     with transaction.atomic():
@@ -186,13 +208,13 @@ def deliver(outgoing: Outgoing) -> Outgoing:
         raise
     except smtplib.SMTPRecipientsRefused as error:
         _failed(row, "every recipient was refused")
-        raise errors.SendRefused(mailbox=mailbox.pk, reason="every recipient was refused") from error
+        raise EmailNotSent(reason="every recipient was refused") from error
     except smtplib.SMTPResponseException as error:
         reason = f"SMTP {error.smtp_code}"
         if error.smtp_code == 552:
             reason += ": the message is too large for the server"
         _failed(row, reason)
-        raise errors.SendRefused(mailbox=mailbox.pk, reason=reason) from error
+        raise EmailNotSent(reason=reason) from error
     except (OSError, smtplib.SMTPException) as error:
         _failed(row, "the server stopped answering")
         raise errors.ServerDown(mailbox=mailbox.pk, server="SMTP") from error

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
 from apps.core import encryption
@@ -47,9 +48,9 @@ def mailbox_create(
     require(actor, MailPerm.ADMIN)
     address = addresses.one(address, field="address").lower()
     if Mailbox.objects.filter(address__iexact=address, deleted_at__isnull=True).exists():
-        raise invalid("address", "a mailbox with this address is already connected")
+        raise invalid("address", _("a mailbox with this address is already connected"))
     if server == Mailbox.Server.IMAP and not (imap_host and smtp_host):
-        raise invalid("imap_host", "an outside mailbox needs its IMAP and SMTP hosts")
+        raise invalid("imap_host", _("an outside mailbox needs its IMAP and SMTP hosts"))
     return Mailbox.objects.create(
         name=name.strip()[:100] or address,
         address=address,
@@ -134,7 +135,7 @@ def draft_save(
         draft.body = body
     if reply_to is not UNSET:
         if reply_to is not None and reply_to.mailbox_id != draft.mailbox_id:
-            raise invalid("reply_to_message_id", "the message is in another mailbox than the draft")
+            raise invalid("reply_to_message_id", _("the message is in another mailbox than the draft"))
         draft.reply_to = reply_to
     with transaction.atomic():
         if draft.pk:
@@ -239,15 +240,7 @@ def message_forward(
         forward=message,
         forward_raw=sending.fetch_raw(message) if as_attachment else None,
     )
-    composed = sending.compose(mailbox, letter)
-    row = sending.queue(
-        mailbox=mailbox,
-        actor=actor,
-        message=composed,
-        recipients=sending.recipients_of(letter),
-        kind="forward",
-    )
-    return sending.deliver(row)
+    return sending.send(mailbox, letter, actor=actor, kind="forward")
 
 
 def message_resend(*, actor: Actor, message: Message, to: list[str] | None = None) -> Outgoing:
@@ -285,11 +278,7 @@ def file_send(
         signature=_signature_text(actor, mailbox),
         files=files,
     )
-    composed = sending.compose(mailbox, letter)
-    row = sending.queue(
-        mailbox=mailbox, actor=actor, message=composed, recipients=sending.recipients_of(letter), kind="file"
-    )
-    return sending.deliver(row)
+    return sending.send(mailbox, letter, actor=actor, kind="file")
 
 
 def outbox_sweep() -> int:
@@ -339,11 +328,7 @@ def message_reply(*, actor: Actor, message: Message, body: str, reply_all: bool 
         signature=_signature_text(actor, mailbox),
         reply_to=message,
     )
-    composed = sending.compose(mailbox, letter)
-    row = sending.queue(
-        mailbox=mailbox, actor=actor, message=composed, recipients=sending.recipients_of(letter), kind="reply"
-    )
-    return sending.deliver(row)
+    return sending.send(mailbox, letter, actor=actor, kind="reply")
 
 
 def letter_send(
@@ -362,18 +347,7 @@ def letter_send(
     letter = sending.Letter(
         sender=mailbox.address, to=[addresses.one(to)], subject=subject, text=text, headers=headers
     )
-    composed = sending.compose(mailbox, letter)
-    with transaction.atomic():
-        row = sending.queue(
-            mailbox=mailbox,
-            actor=None,
-            message=composed,
-            recipients=sending.recipients_of(letter),
-            kind="campaign",
-        )
-        if on_queued is not None:
-            on_queued(row)
-    return sending.deliver(row)
+    return sending.send(mailbox, letter, actor=None, kind="campaign", on_queued=on_queued)
 
 
 def reply_send(
@@ -408,8 +382,4 @@ def mail_new(*, actor: Actor, mailbox: Mailbox, to: list[str], subject: str, tex
         text=text,
         signature=_signature_text(actor, mailbox),
     )
-    composed = sending.compose(mailbox, letter)
-    row = sending.queue(
-        mailbox=mailbox, actor=actor, message=composed, recipients=sending.recipients_of(letter), kind="send"
-    )
-    return sending.deliver(row)
+    return sending.send(mailbox, letter, actor=actor, kind="send")

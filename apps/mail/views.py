@@ -18,12 +18,17 @@ from apps.mail.models import Draft, Mailbox, Message, Suppression
 from apps.mail.permissions import MailPerm
 
 
+def _managed(request: AuthenticatedHttpRequest) -> list[Mailbox]:
+    """Every mailbox, for the administrators who connect and repair them (Mailbox.access)."""
+    return list(Mailbox.objects.restrict(request.user, "change").select_related("owner")[:500])
+
+
 @page(MailPerm.VIEW, methods=READ)
 def mail_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
     mailboxes = list(Mailbox.objects.restrict(request.user).select_related("owner"))
     unread = selectors.unread_in_inbox(actor=request.user)
     for mailbox in mailboxes:
-        mailbox.unread = unread.get(mailbox.pk, 0)
+        mailbox.unread = unread.get(mailbox.pk, 0)  # type: ignore[attr-defined]  # for the page alone
     is_admin = can(request.user, MailPerm.ADMIN)
     return render(
         request,
@@ -32,8 +37,8 @@ def mail_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
             "nav": "mail",
             "mailboxes": mailboxes,
             "is_admin": is_admin,
-            # Administrators see which mailboxes exist (to connect and repair them), not their mail.
-            "all_mailboxes": Mailbox.objects.select_related("owner")[:500] if is_admin else [],
+            # Administrators change every mailbox (to connect and repair them), not read its mail.
+            "all_mailboxes": _managed(request) if is_admin else [],
             "form": MailboxForm() if is_admin else None,
             "trashed_drafts": Draft.objects.restrict(request.user, trash="only").select_related("mailbox")[
                 :50
@@ -77,7 +82,7 @@ def mailbox_connect(request: AuthenticatedHttpRequest) -> HttpResponse:
             "nav": "mail",
             "mailboxes": mailboxes,
             "is_admin": True,
-            "all_mailboxes": Mailbox.objects.select_related("owner")[:500],
+            "all_mailboxes": _managed(request),
             "form": form,
             "trashed_drafts": [],
         },
@@ -112,10 +117,7 @@ def mailbox_sync(request: AuthenticatedHttpRequest, mailbox_id: int) -> HttpResp
 
 @page(MailPerm.ADMIN, methods=("POST",), back="mail:settings")
 def mailbox_password(request: AuthenticatedHttpRequest, mailbox_id: int) -> HttpResponse:
-    # Administrators reach every mailbox here (to repair a login), not only those they may read.
-    mailbox = Mailbox.objects.filter(pk=mailbox_id, deleted_at__isnull=True).first()
-    if mailbox is None:
-        raise Mailbox.access.not_found(Mailbox, mailbox_id)
+    mailbox = Mailbox.objects.fetch(request.user, mailbox_id, "change")
     form = PasswordForm(request.POST)
     if form.is_valid():
         services.mailbox_set_password(

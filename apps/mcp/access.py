@@ -9,12 +9,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.utils.translation import gettext as _
 
 from apps.core import credentials
 from apps.core.credentials import CredentialRequest, Principal
-from apps.core.errors import AppError, Forbidden, Unauthenticated
+from apps.core.errors import AppError, Unauthenticated
 from apps.core.kept import MISSING, REVOKED, WORKSPACES, Kept
+from apps.mcp.errors import ScopeReadOnly, ScopeWithoutMcp
 from apps.tenancy.models import Domain, Workspace
 
 MCP_SCOPES = frozenset({"mcp", "mcp:read", "mcp:write"})
@@ -123,11 +123,10 @@ def authenticate(*, workspace: Workspace, headers: Mapping[str, str], url: str) 
     if principal is None:
         return _challenge(url, Unauthenticated(), token_presented=False)
     if not principal.scopes & MCP_SCOPES:
-        message = _("The token's scope does not include MCP access (mcp, mcp:read or mcp:write).")
         return Refusal(
             403,
             {"WWW-Authenticate": 'Bearer error="insufficient_scope", scope="mcp"'},
-            Forbidden(message, code="INSUFFICIENT_SCOPE").as_body(),
+            ScopeWithoutMcp().as_body(),
         )
     if key:
         # What no message tells (a budget being spent) is kept only for the short while.
@@ -143,17 +142,11 @@ def authenticate(*, workspace: Workspace, headers: Mapping[str, str], url: str) 
 def insufficient_scope(url: str, scope: str, tool: str) -> Refusal:
     """403 with the challenge that names the scope to ask for (MCP 2025-11-25, "Scope challenge
     handling"): a client asks the person to consent to it, then retries with the new token."""
-    message = _("%(tool)s changes data: the token's scope allows reading only. Ask for %(scope)s.") % {
-        "tool": tool,
-        "scope": scope,
-    }
     challenge = (
         f'Bearer error="insufficient_scope", scope="{scope}", {_resource_metadata(url)}, '
         f'error_description="{tool} needs the mcp:write scope"'
     )
-    return Refusal(
-        403, {"WWW-Authenticate": challenge}, Forbidden(message, code="INSUFFICIENT_SCOPE").as_body()
-    )
+    return Refusal(403, {"WWW-Authenticate": challenge}, ScopeReadOnly(tool=tool, scope=scope).as_body())
 
 
 def _resource_metadata(url: str) -> str:

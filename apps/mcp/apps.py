@@ -8,8 +8,10 @@ class McpConfig(AppConfig):
 
     def ready(self) -> None:
         from apps.core import navigation
-        from apps.core.navigation import NavItem
+        from apps.core.navigation import Group, NavItem
 
-        navigation.register(NavItem("developers", _("Developers"), "mcp:developers", order=35))
+        navigation.register(
+            NavItem("developers", _("Developers"), "mcp:developers", group=Group.DEVELOPERS, order=35)
+        )
 
         from . import signals  # noqa: F401  (tool-list changes -> notifications on open streams)

@@ -16,16 +16,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.utils.translation import gettext as _
 
 from apps.catalogue import dispatch, profiles, registry
 from apps.catalogue.secure_input import SecureInputRequired
 from apps.core import encoded, errors, metrics, observability, onloop, permissions
 from apps.core.credentials import Principal
 from apps.core.db import connection, this_connection
-from apps.core.errors import NotFound
 from apps.mcp import icons, jobs, protocol, secure_input, sessions, stateless, streams, versions, waiting
 from apps.mcp.access import Refusal, authenticate, base_url, hostname_of, insufficient_scope, origin_allowed
+from apps.mcp.errors import NoWorkspaceHere
 from apps.mcp.protocol import INVALID_PARAMS, INVALID_REQUEST, Message, ProtocolError
 from apps.mcp.streams import CancelledByClient, RunningCall, hub
 from apps.tenancy import routing
@@ -163,7 +162,7 @@ def _activate(workspace: Workspace) -> None:
 def _serve(request: Request, call: RunningCall | None) -> Reply:
     workspace = routing.workspace_for_host(hostname_of(request.host))
     if workspace is None or workspace.is_public:
-        return Reply(404, NotFound(_("There is no workspace at this address.")).as_body())
+        return Reply(404, NoWorkspaceHere().as_body())
     _activate(workspace)
     observability.set_workspace(workspace.schema_name)
 

@@ -7,6 +7,7 @@ either way is the same task: a client that polls `tasks/get` sees one made by st
 from datetime import datetime
 from typing import Annotated, Any
 
+from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.catalogue import dispatch, registry
@@ -14,8 +15,9 @@ from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.permissions import CataloguePerm
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Out
-from apps.core.errors import NotFound, invalid
+from apps.core.errors import invalid
 from apps.mcp import jobs
+from apps.mcp.errors import NoSuchToolTask, UnknownTool
 from apps.mcp.models import McpTask
 from apps.tenancy import links
 
@@ -73,9 +75,11 @@ def start_tool_task(
     getToolTaskStatus gives its status and, once done, its answer."""
     spec = registry.get(name)
     if spec is None or not dispatch.may_use(ctx.principal, name):
-        raise NotFound(f"Unknown tool: {name}. Nothing was done; searchTools finds tools.")
+        raise UnknownTool(name=name)
     if not spec.long_running:
-        raise invalid("name", f"{name} is quick: call it directly (callTool runs any tool by name)")
+        raise invalid(
+            "name", _("{name} is quick: call it directly (callTool runs any tool by name)"), name=name
+        )
     row = jobs.task_start(
         principal=ctx.principal,
         digest=ctx.session.session_id if ctx.door == "mcp" else "",
@@ -92,5 +96,5 @@ def get_tool_task_status(ctx: ToolContext, *, task_id: TaskId) -> ToolTaskOut:
     """Check a tool running in the background (startToolTask, or an MCP task); its answer once done."""
     row = jobs.task_of(ctx.principal, task_id)
     if row is None:
-        raise NotFound(f"No task {task_id} of yours: it has expired or never existed. Nothing was done.")
+        raise NoSuchToolTask(task=task_id)
     return ToolTaskOut.of(row)

@@ -8,6 +8,7 @@ from apps.notifications.permissions import NotificationsPerm
 
 area = areas.declare(
     title=_("Notifications"),
+    group=areas.Group.YOU,
     description=_("Notices to people of the workspace, and watchers on records that tell them of changes"),
     words="notification notice alert reminder message inbox unread watcher follow",
     hints={
@@ -18,13 +19,22 @@ area = areas.declare(
         "searchNotifications": "find alerts notifications mentioning something",
         "openNotifications": "mark notifications seen read clear the count",
         "examineNotifications": "breakdown summary of my unread notifications by kind and record",
-        "createNotification": "notify ping tell a colleague, leave a reminder for myself",
+        "createNotification": "notify ping alert tell a colleague, a reminder for myself to do something",
         "updateNotification": "mark one notification read unread",
     },
     profiles={
-        "essentials": ("listNotifications", "openNotifications", "createWatcher"),
+        "essentials": (
+            "listNotifications",
+            "openNotifications",
+            "createWatcher",
+            "examineNotifications",
+            "searchNotifications",
+            "updateNotification",
+        ),
         "operations": ("listNotifications", "createNotification", "createWatcher", "cancelWatcher"),
         "people": ("listNotifications", "createNotification"),
+        "support": ("createNotification", "listNotifications"),
+        "automation": ("createWatcher", "cancelWatcher", "listWatchers", "createNotification"),
     },
     nav=[NavItem("notifications", _("Notifications"), "notifications:list", NotificationsPerm.VIEW, order=5)],
 )

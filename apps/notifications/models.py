@@ -100,10 +100,6 @@ class Notification(models.Model):
         return self.read_at is not None
 
 
-def _added(person_id: int) -> Q:
-    return Q(added_by=person_id)
-
-
 class Watcher(EntityLink):
     """`user` hears of changes to the linked record."""
 
@@ -111,7 +107,7 @@ class Watcher(EntityLink):
         NotificationsPerm,
         visibility="owner",
         owner="user",
-        also=_added,
+        also="added_by",
         change=NotificationsPerm.WATCH,
         delete=NotificationsPerm.WATCH,
         label=_("Watcher"),

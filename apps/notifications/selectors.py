@@ -10,8 +10,8 @@ from django.db.models import QuerySet
 
 from apps.core import search
 from apps.core.actors import Actor
-from apps.core.errors import Forbidden
 from apps.core.kinds import Entity
+from apps.notifications.errors import OthersWatchers
 from apps.notifications.models import Notification, Watcher
 
 
@@ -80,7 +80,7 @@ def watcher_list(*, actor: Actor, entity: Entity | None = None, person: Any = No
         rows = Watcher.objects.none()
     rows = rows.select_related("user", "added_by")
     if person is not None and person.pk != actor.pk:
-        if not Watcher.access.is_admin(actor):
-            raise Forbidden("You may list only your own watchers (or the watchers of one record).")
+        if not Watcher.access.all_rows(actor):
+            raise OthersWatchers()
         return rows.filter(user=person)
     return rows if entity is not None else rows.filter(user=actor.pk)

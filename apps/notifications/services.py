@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.core import kinds
-from apps.core.actors import can, require
+from apps.core.actors import actor_id, can, require
 from apps.core.errors import AppError, invalid
 from apps.core.kinds import Entity
 from apps.notifications.models import Notification, Watcher
@@ -54,8 +54,8 @@ def _check_may_receive(person: Any, *, field: str) -> None:
     if not _may_receive(person):
         raise invalid(
             field,
-            _("%(email)s cannot receive notifications (their role does not include them)")
-            % {"email": person.email},
+            _("{email} cannot receive notifications (their role does not include them)"),
+            email=person.email,
         )
 
 
@@ -121,11 +121,11 @@ def entity_changed(
     """A watched record changed: every watcher of `entity` other than `actor` who may still see
     it gets a notification saying `summary`. Areas call it from their services after a change."""
     entity = _entity(entity)
-    watchers = (
-        Watcher.objects.filter(content_type=entity.kind.content_type(), object_id=entity.id)
-        .exclude(user_id=getattr(actor, "pk", None))
-        .select_related("user", "user__role")
-    )
+    watchers = Watcher.objects.filter(
+        content_type=entity.kind.content_type(), object_id=entity.id
+    ).select_related("user", "user__role")
+    if (acting := actor_id(actor)) is not None:
+        watchers = watchers.exclude(user_id=acting)
     heading = title or _("%(kind)s “%(title)s” changed") % {
         "kind": entity.kind.key.replace("_", " ").capitalize(),
         "title": entity.title,
@@ -200,8 +200,10 @@ def notification_send(
     if entity is not None and recipient.pk != actor.pk and not _may_see(recipient, entity):
         raise invalid(
             "entity_id",
-            _("%(email)s may not see %(type)s %(id)s, so it cannot be pointed out to them")
-            % {"email": recipient.email, "type": entity.type, "id": entity.id},
+            _("{email} may not see {type} {id}, so it cannot be pointed out to them"),
+            email=recipient.email,
+            type=entity.type,
+            id=entity.id,
         )
     notification = notify(
         recipient=recipient, title=title, body=body, actor=actor, entity=entity, priority=priority
@@ -247,8 +249,10 @@ def watcher_create(*, actor: Any, person: Any, entity: Entity) -> tuple[Watcher,
         if not _may_see(person, entity):
             raise invalid(
                 "person_email",
-                _("%(email)s may not see %(type)s %(id)s, so they cannot watch it")
-                % {"email": person.email, "type": entity.type, "id": entity.id},
+                _("{email} may not see {type} {id}, so they cannot watch it"),
+                email=person.email,
+                type=entity.type,
+                id=entity.id,
             )
     watcher, created = watch(user=person, entity=entity, added_by=actor)
     if created:

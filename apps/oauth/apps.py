@@ -11,9 +11,11 @@ class OAuthConfig(AppConfig):
         from oauth2_provider import models as dot_models
 
         from apps.core import navigation
-        from apps.core.navigation import NavItem
+        from apps.core.navigation import Group, NavItem
 
-        navigation.register(NavItem("connected-apps", _("Connected apps"), "oauth:connected-apps", order=20))
+        navigation.register(
+            NavItem("connected-apps", _("Connected apps"), "oauth:connected-apps", group=Group.YOU, order=20)
+        )
 
         # The toolkit registers its models with the admin site, which serves the public schema
         # (operators); clients and tokens live in workspace schemas, where that site is not served.

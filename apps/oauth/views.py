@@ -124,7 +124,7 @@ class ConsentForm(AllowForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["profile"].choices = [("", _("All the tools your role allows"))] + [
-            (profile.key, f"{profile.title}: {profile.description}") for profile in profiles.PROFILES
+            (profile.key, profile.choice) for profile in profiles.PROFILES
         ]
 
 

@@ -12,6 +12,7 @@ area = areas.declare(
     # As SPEC.md 4.7 names the area; its app is apps.support.
     key="customerservice",
     title=_("Customer Service"),
+    group=areas.Group.SALES,
     description=_("Customer tickets from e-mail: replies, internal notes, SLA targets, escalations"),
     words="ticket support helpdesk customer service request complaint case queue sla",
     hints={
@@ -24,6 +25,21 @@ area = areas.declare(
         "escalateTicket": "escalate a ticket to a department team manager tier 2",
         "resolveEscalation": "escalation handled resolved done",
         "closeTicket": "close finish a solved ticket",
+    },
+    profiles={
+        # The queue's everyday work first: the area's nine tools.
+        "support": (
+            "getCustomerServiceOverview",
+            "searchTickets",
+            "createCustomerServiceTicket",
+            "respondToTicket",
+            "escalateTicket",
+            "resolveEscalation",
+            "closeTicket",
+            "addMyTicketComment",
+            "getSupportSummary",
+        ),
+        "admin": ("getSupportSummary",),
     },
     nav=[NavItem("support", _("Customer Service"), "support:queue", SupportPerm.VIEW, order=37)],
     periodic={

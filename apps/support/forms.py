@@ -3,6 +3,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from apps.core.actors import Actor
 from apps.mail import api as mail
 
 
@@ -17,8 +18,9 @@ class SupportMailboxForm(forms.Form):
         help_text=_("Mail arriving from now on opens tickets; replies leave from its address."),
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, actor: Actor, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["mailbox"]
         assert isinstance(field, forms.ModelChoiceField)
-        field.queryset = mail.live_mailboxes().order_by("name", "id")
+        # The mailboxes the person manages: every one for the mail area's administrators.
+        field.queryset = mail.mailboxes(actor, "change").order_by("name", "id")

@@ -10,10 +10,13 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
+from apps.core import history
 from apps.core.actors import Actor, require
 from apps.core.errors import AppError, invalid
+from apps.core.records import ANYONE
 from apps.core.search import tags as clean_tags
 from apps.mail import api as mail
 from apps.mail.api import Mailbox, Message
@@ -78,7 +81,7 @@ def set_status(ticket: Ticket, new: str, actor: Actor | None, now: datetime | No
         ticket.closed_at = now
     ticket.status, ticket.status_changed_at, ticket.status_changed_by = new, now, person(actor)
     if ticket.pk:
-        StatusChange.objects.create(ticket=ticket, old=old, new=new, by=person(actor), at=now)
+        history.record(StatusChange, actor=actor, ticket=ticket, old=old, new=new, at=now)
 
 
 def _editable(ticket: Ticket) -> None:
@@ -86,10 +89,12 @@ def _editable(ticket: Ticket) -> None:
         raise errors.TicketClosed(ticket=ticket.pk)
 
 
-def _contact_of(email: str) -> Any:
+def _contact_of(actor: Actor | None, email: str) -> Any:
+    """The requester's contact, among those the actor sees (an e-mail that arrived: those every
+    person sees)."""
     from apps.contacts import api as contacts_api
 
-    return contacts_api.contact_by_email(email)
+    return contacts_api.contact_by_email(actor if actor is not None else ANYONE, email)
 
 
 def support_mailbox() -> Mailbox | None:
@@ -121,9 +126,9 @@ def ticket_create(
         require(actor, SupportPerm.EDIT)
     subject = " ".join(subject.split())
     if not subject:
-        raise invalid("subject", "a ticket needs a subject")
+        raise invalid("subject", _("a ticket needs a subject"))
     if not text.strip():
-        raise invalid("text", "a ticket needs the requester's words")
+        raise invalid("text", _("a ticket needs the requester's words"))
     email = mail.address(requester_email, field="requester_email").lower() if requester_email.strip() else ""
     now = timezone.now()
     with transaction.atomic():
@@ -131,7 +136,7 @@ def ticket_create(
             subject=subject[:300],
             requester_email=email,
             requester_name=" ".join(requester_name.split())[:200],
-            requester_contact=_contact_of(email),
+            requester_contact=_contact_of(actor, email),
             channel=channel,
             priority=priority,
             assignee=assignee,
@@ -147,7 +152,7 @@ def ticket_create(
         )
         _start_clocks(ticket, now)
         ticket.save()
-        StatusChange.objects.create(ticket=ticket, old="", new=ticket.status, by=person(actor), at=now)
+        history.record(StatusChange, actor=actor, ticket=ticket, old="", new=ticket.status, at=now)
         TicketComment.objects.create(
             ticket=ticket,
             public=True,
@@ -170,9 +175,9 @@ def ticket_respond(
     require(actor, SupportPerm.EDIT)
     _editable(ticket)
     if not text.strip():
-        raise invalid("text", "write the reply or note")
+        raise invalid("text", _("write the reply or note"))
     if status == Status.CLOSED:
-        raise invalid("status", "close a ticket with closeTicket")
+        raise invalid("status", _("close a ticket with closeTicket"))
     if internal:
         with transaction.atomic():
             comment = TicketComment.objects.create(
@@ -245,9 +250,9 @@ def requester_comment(
     require(actor, SupportPerm.REQUEST)
     _editable(ticket)
     if not text.strip():
-        raise invalid("text", "write the comment")
+        raise invalid("text", _("write the comment"))
     if satisfied is not None and ticket.status != Status.SOLVED:
-        raise invalid("satisfied", "a ticket is rated once it is solved")
+        raise invalid("satisfied", _("a ticket is rated once it is solved"))
     with transaction.atomic():
         comment = TicketComment.objects.create(
             ticket=ticket,
@@ -290,11 +295,11 @@ def ticket_escalate(
     require(actor, SupportPerm.EDIT)
     _editable(ticket)
     if not reason.strip():
-        raise invalid("reason", "say why it is escalated")
+        raise invalid("reason", _("say why it is escalated"))
     if department is None and owner is None:
-        raise invalid("owner_email", "name the department or the person it goes to")
+        raise invalid("owner_email", _("name the department or the person it goes to"))
     if due_at is not None and due_at <= timezone.now():
-        raise invalid("due_at", "the due time must be in the future")
+        raise invalid("due_at", _("the due time must be in the future"))
     with transaction.atomic():
         level = ticket.escalations.count() + 1
         escalation = Escalation.objects.create(
@@ -323,7 +328,7 @@ def escalation_resolve(*, actor: Actor, escalation: Escalation, resolution: str)
     if escalation.resolved_at is not None:
         raise errors.EscalationResolved(escalation=escalation.pk)
     if not resolution.strip():
-        raise invalid("resolution", "say how it was resolved")
+        raise invalid("resolution", _("say how it was resolved"))
     escalation.resolution, escalation.resolved_at = resolution.strip(), timezone.now()
     escalation.resolved_by = person(actor)
     escalation.save(update_fields=["resolution", "resolved_at", "resolved_by"])

@@ -29,8 +29,9 @@ def queue(request: AuthenticatedHttpRequest) -> HttpResponse:
     else:
         rows = rows.filter(status=show)
     rows = rows.order_by("-created_at", "-id")
-    is_admin = can(request.user, SupportPerm.ADMIN)
     mailbox = services.support_mailbox()
+    is_admin = can(request.user, SupportPerm.ADMIN)
+    form = SupportMailboxForm(initial={"mailbox": mailbox}, actor=request.user) if is_admin else None
     return render(
         request,
         "support/queue.html",
@@ -40,7 +41,7 @@ def queue(request: AuthenticatedHttpRequest) -> HttpResponse:
             "shows": [("live", _("Open")), ("breached", _("Breached")), *Ticket.Status.choices],
             "counts": selectors.overview(actor=request.user),
             "mailbox": mailbox,
-            "form": SupportMailboxForm(initial={"mailbox": mailbox}) if is_admin else None,
+            "form": form,
             **paged(request, rows),
         },
     )
@@ -58,7 +59,7 @@ def ticket_detail(request: AuthenticatedHttpRequest, ticket_id: int) -> HttpResp
             "nav": "support",
             "ticket": ticket,
             "comments": ticket.comments.select_related("author").order_by("created_at", "id")[:500],
-            "changes": ticket.status_changes.select_related("by")[:200],
+            "changes": ticket.status_changes.select_related("actor")[:200],
             "escalations": ticket.escalations.select_related("owner", "department")[:50],
             "first_breached": ticket.first_reply_breached(),
             "resolution_breached": ticket.resolution_breached(),
@@ -68,7 +69,7 @@ def ticket_detail(request: AuthenticatedHttpRequest, ticket_id: int) -> HttpResp
 
 @page(SupportPerm.ADMIN, methods=("POST",), back="support:queue")
 def mailbox_choose(request: AuthenticatedHttpRequest) -> HttpResponse:
-    form = SupportMailboxForm(request.POST)
+    form = SupportMailboxForm(request.POST, actor=request.user)
     if form.is_valid():
         services.support_mailbox_set(actor=request.user, mailbox=form.cleaned_data["mailbox"])
         messages.success(request, _("The support mailbox is saved."))

@@ -19,11 +19,10 @@ from pypdf.errors import PdfReadError
 from apps.accounts.models import person
 from apps.core import kinds
 from apps.core.actors import Actor
-from apps.core.errors import AppError
+from apps.core.errors import AppError, invalid
 from apps.files import api as files
 from apps.files.api import File
 from apps.tasks import selectors
-from apps.tasks.errors import InvalidTask
 from apps.tasks.models import Task, TaskEvent, TaskStep, TaskStepLink
 from apps.tasks.runner import Outcome, record
 
@@ -39,7 +38,7 @@ def task_and_step(
     """The task (which the actor may change) and step a file is written for, if any."""
     if task_id is None:
         if step_id is not None:
-            raise InvalidTask.on("task_id", _("give the task of the step"))
+            raise invalid("task_id", _("give the task of the step"))
         return None, None
     task = selectors.task_for_change(actor=actor, task_id=task_id)
     return task, selectors.step_get(task=task, step_id=step_id) if step_id else None
@@ -99,15 +98,11 @@ def _merged_pdf(sources: list[File]) -> bytes:
         try:
             reader = PdfReader(io.BytesIO(files.file_bytes(source)))
             if reader.is_encrypted:
-                raise InvalidTask.on(
-                    "file_ids", _("file %(id)s is a PDF protected by a password") % {"id": source.pk}
-                )
+                raise invalid("file_ids", _("file {id} is a PDF protected by a password"), id=source.pk)
             for page in reader.pages:
                 writer.add_page(page)
         except PdfReadError as error:
-            raise InvalidTask.on(
-                "file_ids", _("file %(id)s is not a readable PDF") % {"id": source.pk}
-            ) from error
+            raise invalid("file_ids", _("file {id} is not a readable PDF"), id=source.pk) from error
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
@@ -119,10 +114,11 @@ def _joined_text(sources: list[File], *, headings: bool) -> bytes:
         try:
             text = files.file_text(source).strip()
         except files.CannotExtract as error:
-            raise InvalidTask.on(
+            raise invalid(
                 "file_ids",
-                _("the text of file %(id)s (%(type)s) cannot be read, so it cannot be combined")
-                % {"id": source.pk, "type": source.mime_type},
+                _("the text of file {id} ({type}) cannot be read, so it cannot be combined"),
+                id=source.pk,
+                type=source.mime_type,
             ) from error
         parts.append(f"# {source.name}\n\n{text}" if headings else text)
     return ("\n\n".join(parts) + "\n").encode("utf-8")
@@ -142,18 +138,18 @@ def files_combine(
     """One new file made of several: their pages, when every one is a PDF and the new name ends
     in .pdf; otherwise their text, one after the other. Returns the file and how it combined them."""
     if len(set(file_ids)) != len(file_ids):
-        raise InvalidTask.on("file_ids", _("each file once"))
+        raise invalid("file_ids", _("each file once"))
     sources = [files.file(actor=actor, file_id=pk) for pk in file_ids]
     if name.lower().endswith(".pdf"):
         others = [str(f.pk) for f in sources if not _is_pdf(f)]
         if others:
-            raise InvalidTask.on(
+            raise invalid(
                 "name",
                 _(
-                    "a .pdf is made of PDFs only; not PDFs: %(ids)s (give a .txt or .md name to combine "
+                    "a .pdf is made of PDFs only; not PDFs: {ids} (give a .txt or .md name to combine "
                     "their text)"
-                )
-                % {"ids": ", ".join(others)},
+                ),
+                ids=", ".join(others),
             )
         content, how, mime = _merged_pdf(sources), "pages", "application/pdf"
     else:
@@ -182,7 +178,7 @@ def clean_step_file(value: Any) -> dict[str, str]:
     if hasattr(value, "model_dump"):
         value = value.model_dump()
     if not isinstance(value, dict) or not str(value.get("name") or "").strip():
-        raise InvalidTask.on("file", _("give the file's name and text"))
+        raise invalid("file", _("give the file's name and text"))
     return {
         "name": str(value["name"]).strip()[:255],
         "text": str(value.get("text") or ""),

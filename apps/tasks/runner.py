@@ -29,11 +29,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from apps.accounts.models import person
-from apps.core import actors, agents
+from apps.core import actors, agents, history
 from apps.core.actors import Actor
+from apps.core.errors import invalid
 from apps.notifications import api as notifications
-from apps.tasks import agent_steps, selectors
-from apps.tasks.errors import InvalidTask, WrongState
+from apps.tasks import agent_steps, errors, selectors
 from apps.tasks.models import ChecklistItem, Task, TaskColumn, TaskEvent, TaskRun, TaskStep
 from apps.tasks.permissions import TasksPerm
 
@@ -61,13 +61,15 @@ def record(
     run: TaskRun | None = None,
     data: dict[str, Any] | None = None,
 ) -> TaskEvent:
-    """Keeps the event in the task's history, and tells the task's watchers."""
-    event = TaskEvent.objects.create(
+    """Keeps the event in the task's history (apps.core.history: with the tool call that made
+    it, if one did), and tells the task's watchers."""
+    event = history.record(
+        TaskEvent,
+        actor=actor,
         task=task,
         run=run,
         step=step,
         step_title=step.title if step else "",
-        actor=person(actor),
         kind=kind,
         message=message[:2000],
         data=data or {},
@@ -304,10 +306,7 @@ def advance(*, task: Task, actor: Actor | None) -> None:
 
 def _not_a_template(task: Task) -> None:
     if task.is_template:
-        raise WrongState(
-            _("Task %(id)s is a template: templates are not run. createTaskFromTemplate makes a task of it.")
-            % {"id": task.pk}
-        )
+        raise errors.TemplateNotRun(id=task.pk)
 
 
 def _new_run(task: Task, actor: Actor | None, trigger: str) -> TaskRun:
@@ -325,12 +324,9 @@ def task_start(*, actor: Actor | None, task: Task, trigger: str = TaskRun.Trigge
         hint = _("resumeTask continues it") if task.status == Status.PAUSED else _("rerunTask runs it again")
         if task.status in (Status.RUNNING, Status.WAITING):
             hint = _("it is running already")
-        raise WrongState(
-            _("Task %(id)s is %(status)s, not a draft: %(hint)s.")
-            % {"id": task.pk, "status": task.status, "hint": hint}
-        )
+        raise errors.NotADraft(id=task.pk, status=task.status, hint=hint)
     if not task.steps.exists():
-        raise InvalidTask.on("task_id", _("the task has no steps; add some with addTaskStep first"))
+        raise invalid("task_id", _("the task has no steps; add some with addTaskStep first"))
     run = _new_run(task, actor, trigger)
     record(task, actor, TaskEvent.Kind.STARTED, _("Run %(n)s started.") % {"n": run.number}, run=run)
     advance(task=task, actor=actor)
@@ -340,10 +336,7 @@ def task_start(*, actor: Actor | None, task: Task, trigger: str = TaskRun.Trigge
 def task_pause(*, actor: Actor, task: Task, reason: str = "") -> None:
     require(actor, TasksPerm.RUN)
     if task.status not in (Status.RUNNING, Status.WAITING):
-        raise WrongState(
-            _("Task %(id)s is %(status)s; only a running task can be paused.")
-            % {"id": task.pk, "status": task.status}
-        )
+        raise errors.NotRunning(id=task.pk, status=task.status)
     run = current_run(task)
     _set_task(task, run, Status.PAUSED, task.waiting_on)
     record(task, actor, TaskEvent.Kind.PAUSED, reason, run=run)
@@ -352,7 +345,7 @@ def task_pause(*, actor: Actor, task: Task, reason: str = "") -> None:
 def task_resume(*, actor: Actor, task: Task) -> None:
     require(actor, TasksPerm.RUN)
     if task.status != Status.PAUSED:
-        raise WrongState(_("Task %(id)s is %(status)s, not paused.") % {"id": task.pk, "status": task.status})
+        raise errors.NotPaused(id=task.pk, status=task.status)
     run = current_run(task)
     _set_task(task, run, Status.RUNNING)
     record(task, actor, TaskEvent.Kind.RESUMED, run=run)
@@ -366,15 +359,9 @@ def task_steer(*, actor: Actor, task: Task, guidance: str) -> TaskEvent:
     require(actor, TasksPerm.RUN)
     _not_a_template(task)
     if task.status not in ACTIVE:
-        raise WrongState(
-            _(
-                "Task %(id)s is %(status)s: steering guides a task while it runs. To change what a draft "
-                "will do, use updateTaskInstructions; to run a finished one again, rerunTask."
-            )
-            % {"id": task.pk, "status": task.status}
-        )
+        raise errors.NotSteerable(id=task.pk, status=task.status)
     if not guidance.strip():
-        raise InvalidTask.on("guidance", _("say what should change"))
+        raise invalid("guidance", _("say what should change"))
     return record(task, actor, TaskEvent.Kind.STEERED, guidance.strip(), run=current_run(task))
 
 
@@ -403,13 +390,7 @@ def task_rerun(*, actor: Actor, task: Task, from_step: TaskStep | None = None) -
     require(actor, TasksPerm.RUN)
     _not_a_template(task)
     if task.status not in (Status.COMPLETED, Status.FAILED):
-        raise WrongState(
-            _(
-                "Task %(id)s is %(status)s: only a completed or failed task runs again (startTask starts "
-                "a draft)."
-            )
-            % {"id": task.pk, "status": task.status}
-        )
+        raise errors.NotRerunnable(id=task.pk, status=task.status)
     steps = list(selectors.steps_of(task))
     if from_step is not None:
         steps = steps[[s.pk for s in steps].index(from_step.pk) :]
@@ -430,7 +411,7 @@ def task_revert_to_draft(*, actor: Actor, task: Task) -> None:
     step is not started again and its checklist unticked."""
     require(actor, TasksPerm.EDIT)
     if task.status == Status.DRAFT:
-        raise WrongState(_("Task %(id)s is a draft already.") % {"id": task.pk})
+        raise errors.AlreadyDraft(id=task.pk)
     run = current_run(task)
     if run is not None:
         run.status, run.finished_at = TaskRun.Status.REVERTED, timezone.now()
@@ -445,17 +426,14 @@ def step_skip(*, actor: Actor, task: Task, step: TaskStep, reason: str = "") -> 
     require(actor, TasksPerm.RUN)
     _not_a_template(task)
     if step.is_finished:
-        raise WrongState(_("Step %(id)s is %(status)s already.") % {"id": step.pk, "status": step.status})
+        raise errors.StepFinished(id=step.pk, status=step.status)
     step_finish(task=task, step=step, actor=actor, status=StepStatus.SKIPPED, message=reason or _("skipped"))
 
 
 def step_reopen(*, actor: Actor, task: Task, step: TaskStep, column: TaskColumn) -> None:
     """A finished step moved back out of the last column: not started, or in progress."""
     if task.status == Status.COMPLETED:
-        raise WrongState(
-            _("Task %(id)s is completed, so its steps stay done; rerunTask runs it again from a step.")
-            % {"id": task.pk}
-        )
+        raise errors.TaskCompleted(id=task.pk)
     first = column.pk == first_column(task).pk
     step.status = StepStatus.PENDING if first else StepStatus.IN_PROGRESS
     step.finished_at = step.finished_by = None

@@ -21,8 +21,8 @@ from django.utils.translation import gettext as _
 from apps.accounts.models import person
 from apps.core import recurrence
 from apps.core.actors import Actor, can
-from apps.tasks import runner, selectors
-from apps.tasks.errors import InvalidTask, WrongState
+from apps.core.errors import invalid
+from apps.tasks import errors, runner, selectors
 from apps.tasks.models import ScheduledRun, ScheduledTask, Task, TaskEvent, TaskRun
 from apps.tasks.permissions import TasksPerm
 from apps.tasks.runner import record, require
@@ -51,7 +51,7 @@ def parse_rule(text: str, *, starts_at: datetime, zone: ZoneInfo) -> str:
         limit=100,
     )
     if any(later - earlier < SHORTEST_INTERVAL for earlier, later in pairwise(starts)):
-        raise InvalidTask.on("schedule.rrule", _("runs at most every 15 minutes"))
+        raise invalid("schedule.rrule", _("runs at most every 15 minutes"))
     return canonical
 
 
@@ -94,7 +94,7 @@ def schedule_set(
     schedule.enabled, schedule.disabled_reason = True, ""
     schedule.next_run_at = occurrence_after(schedule, max(now, start) - timedelta(seconds=1))
     if schedule.next_run_at is None:
-        raise InvalidTask.on("schedule.rrule", _("the rule has no occurrence from now on"))
+        raise invalid("schedule.rrule", _("the rule has no occurrence from now on"))
     schedule.save()
     record(task, actor, TaskEvent.Kind.SCHEDULE_CHANGED, f"{schedule.rrule} ({schedule.time_zone})")
     logger.info("schedule %s of task %s set by %s", schedule.pk, task.pk, actor.pk)
@@ -112,10 +112,7 @@ def schedule_enable(*, actor: Actor, schedule: ScheduledTask, enabled: bool) -> 
         # From now, and never an occurrence that already ran.
         following = occurrence_after(schedule, max(timezone.now(), schedule.last_run_at or timezone.now()))
         if following is None:
-            raise WrongState(
-                _("Scheduled task %(id)s has no more occurrences; give the task a new rule with updateTask.")
-                % {"id": schedule.pk}
-            )
+            raise errors.NoMoreOccurrences(id=schedule.pk)
         schedule.next_run_at, schedule.disabled_reason = following, ""
     schedule.enabled = enabled
     schedule.save()

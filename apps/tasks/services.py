@@ -15,13 +15,13 @@ from django.utils.translation import gettext as _
 from apps.accounts.models import User, person
 from apps.catalogue.kit import shared_state
 from apps.catalogue.shapes import aware
-from apps.core import search, spending
+from apps.core import clean, search, spending
 from apps.core.actors import Actor, can
+from apps.core.errors import invalid
 from apps.core.kinds import Entity
 from apps.core.spending import KeyInfo
 from apps.notifications import api as notifications
-from apps.tasks import runner, selectors
-from apps.tasks.errors import InvalidTask, WrongState
+from apps.tasks import errors, runner, selectors
 from apps.tasks.models import ChecklistItem, Task, TaskColumn, TaskEvent, TaskStep, TaskStepLink
 from apps.tasks.permissions import TasksPerm
 from apps.tasks.runner import record, require
@@ -50,21 +50,10 @@ COPIED_STEP_FIELDS = ("position", "title", "instructions", "kind", "config", "no
 
 
 def _person_who_may_see_tasks(email: str, field: str) -> User:
-    from apps.accounts.selectors import person_by_email
-
-    person = person_by_email(email)
+    person = clean.person_by_email(email)
     if not can(person, TasksPerm.VIEW):
-        raise InvalidTask.on(field, _("%(email)s may not see tasks") % {"email": person.email})
+        raise invalid(field, _("{email} may not see tasks"), email=person.email)
     return person
-
-
-def _clean_text(fields: dict[str, Any], name: str, limit: int, *, required: bool = False) -> str:
-    value = (fields.get(name) or "").strip()
-    if required and not value:
-        raise InvalidTask.on(name, _("cannot be empty"))
-    if len(value) > limit:
-        raise InvalidTask.on(name, _("at most %(n)s characters") % {"n": limit})
-    return value
 
 
 def _record_changed(task: Task, actor: Actor, kind: str, names: Any, **extra: Any) -> None:
@@ -92,29 +81,30 @@ def _agent_key(actor: Actor, owner: Any, key_id: int | None, current_id: int | N
         return None
     field = "agent_key_id"
     if owner is None:
-        raise InvalidTask.on(field, _("the task has no owner, so no API key can pay for its agent steps"))
+        raise invalid(field, _("the task has no owner, so no API key can pay for its agent steps"))
     if key_id != current_id and getattr(actor, "pk", None) != owner.pk:
-        raise InvalidTask.on(
+        raise invalid(
             field,
-            _("only the task's owner (%(email)s) chooses which of their API keys pays for its agent steps")
-            % {"email": owner.email},
+            _("only the task's owner ({email}) chooses which of their API keys pays for its agent steps"),
+            email=owner.email,
         )
     key = spending.keys().key_of(key_id=key_id, owner_id=owner.pk)
     if key is None:
         # Another person's key says nothing more about itself than that it is not the owner's.
-        raise InvalidTask.on(
+        raise invalid(
             field,
             _(
-                "API key %(id)s is not one of the task owner's keys; the agent's steps are paid by a key "
+                "API key {id} is not one of the task owner's keys; the agent's steps are paid by a key "
                 "of the task's owner (Settings → API keys, or GET /api/api-keys, lists them)"
-            )
-            % {"id": key_id},
+            ),
+            id=key_id,
         )
     if not key.active:
-        raise InvalidTask.on(
+        raise invalid(
             field,
-            _("API key %(id)s (“%(label)s”) is revoked; choose an active key")
-            % {"id": key.id, "label": key.label},
+            _("API key {id} (“{label}”) is revoked; choose an active key"),
+            id=key.id,
+            label=key.label,
         )
     return key
 
@@ -122,12 +112,10 @@ def _agent_key(actor: Actor, owner: Any, key_id: int | None, current_id: int | N
 def _clean_columns(names: list[str]) -> list[str]:
     cleaned = [" ".join(name.split()) for name in names]
     if len(cleaned) < 2 or any(not name for name in cleaned):
-        raise InvalidTask.on(
-            "columns", _("give at least two named columns; the last is where finished steps go")
-        )
+        raise invalid("columns", _("give at least two named columns; the last is where finished steps go"))
     lowered = [name.lower() for name in cleaned]
     if len(set(lowered)) != len(lowered):
-        raise InvalidTask.on("columns", _("each column name once"))
+        raise invalid("columns", _("each column name once"))
     return cleaned
 
 
@@ -142,9 +130,9 @@ def task_create(
     require(actor, TasksPerm.CREATE)
     agent_key = _agent_key(actor, actor, fields.get("agent_key_id"))
     task = Task(
-        title=_clean_text(fields, "title", 200, required=True),
-        description=_clean_text(fields, "description", 10_000),
-        instructions=_clean_text(fields, "instructions", 20_000),
+        title=clean.long_text(fields.get("title"), field="title", limit=200, required=True),
+        description=clean.long_text(fields.get("description"), field="description", limit=10_000),
+        instructions=clean.long_text(fields.get("instructions"), field="instructions", limit=20_000),
         priority=fields.get("priority") or Task.Priority.NORMAL,
         due_at=aware(fields.get("due_at")),
         visibility=fields.get("visibility") or Task.Visibility.WORKSPACE,
@@ -178,7 +166,9 @@ def task_update(*, actor: Actor, task: Task, fields: dict[str, Any]) -> tuple[Ta
     for name in TASK_FIELDS & set(fields):
         value = aware(fields[name]) if name == "due_at" else fields[name]
         if name in ("title", "description"):
-            value = _clean_text(fields, name, 200 if name == "title" else 10_000, required=name == "title")
+            value = clean.long_text(
+                value, field=name, limit=200 if name == "title" else 10_000, required=name == "title"
+            )
         elif name in ("priority", "visibility") and value is None:
             value = Task.Priority.NORMAL if name == "priority" else Task.Visibility.WORKSPACE
         before = getattr(task, name)
@@ -210,10 +200,7 @@ def _columns_set(task: Task, names: list[str]) -> list[Any]:
     """A new board for a draft: columns kept by name keep their steps; the steps of columns that go
     move to the first column."""
     if task.status != Task.Status.DRAFT:
-        raise WrongState(
-            _("The board of task %(id)s can change only while it is a draft (revertTaskToDraft).")
-            % {"id": task.pk}
-        )
+        raise errors.BoardLocked(id=task.pk)
     names = _clean_columns(names)
     existing = {column.name.lower(): column for column in runner.columns_of(task)}
     before = [column.name for column in existing.values()]
@@ -240,7 +227,7 @@ def task_set_instructions(*, actor: Actor, task: Task, instructions: str, append
     if append:
         text = f"{task.instructions}\n\n{text}".strip() if task.instructions else text
     if len(text) > 20_000:
-        raise InvalidTask.on("instructions", _("at most 20000 characters in all"))
+        raise invalid("instructions", _("at most 20000 characters in all"))
     before = task.instructions
     task.instructions = text
     task.save(update_fields=["instructions", "updated_at"])
@@ -329,7 +316,9 @@ def _clean_step(
     cleaned: dict[str, Any] = {}
     for name, limit in (("title", 200), ("instructions", 10_000), ("notes", 10_000)):
         if name in fields:
-            cleaned[name] = _clean_text(fields, name, limit, required=name == "title")
+            cleaned[name] = clean.long_text(
+                fields.get(name), field=name, limit=limit, required=name == "title"
+            )
     if "labels" in fields:
         cleaned["labels"] = _clean_labels(fields["labels"])
     if "due_at" in fields:
@@ -352,7 +341,7 @@ def _clean_step(
         else:
             config["file"] = files.clean_step_file(fields["file"])
     if kind == TaskStep.Kind.WRITE_FILE and not config.get("file"):
-        raise InvalidTask.on("file", _("a write_file step needs the file to write (its name and text)"))
+        raise invalid("file", _("a write_file step needs the file to write (its name and text)"))
     if config != (step.config if step else {}):
         cleaned["config"] = config
     return cleaned
@@ -360,20 +349,20 @@ def _clean_step(
 
 def _step_create(actor: Actor, task: Task, fields: dict[str, Any], position: int | None = None) -> TaskStep:
     if task.steps.count() >= MAX_STEPS:
-        raise InvalidTask.on("steps", _("a task has at most %(n)s steps") % {"n": MAX_STEPS})
+        raise invalid("steps", _("a task has at most {n} steps"), n=MAX_STEPS)
     cleaned = _clean_step(actor, task, fields)
     column = _column_named(task, fields["column"]) if fields.get("column") else runner.first_column(task)
     steps = list(selectors.steps_of(task))
     index = len(steps) if position is None else max(0, min(position - 1, len(steps)))
     step = TaskStep(task=task, column=column, position=index, **cleaned)
     if column.pk == runner.done_column(task).pk:
-        raise InvalidTask.on("column", _("a new step cannot start in “%(done)s”") % {"done": column.name})
+        raise invalid("column", _("a new step cannot start in “{done}”"), done=column.name)
     step.save()
     steps.insert(index, step)
     _renumber(steps)
     items = [text.strip()[:300] for text in fields.get("checklist") or [] if text.strip()]
     if len(items) > MAX_CHECKLIST:
-        raise InvalidTask.on("checklist", _("at most %(n)s items") % {"n": MAX_CHECKLIST})
+        raise invalid("checklist", _("at most {n} items"), n=MAX_CHECKLIST)
     ChecklistItem.objects.bulk_create(
         [ChecklistItem(step=step, position=i, text=text) for i, text in enumerate(items)]
     )
@@ -391,10 +380,12 @@ def _column_named(task: Task, name: str) -> TaskColumn:
     wanted = " ".join(name.split()).lower()
     column = next((column for column in columns if column.name.lower() == wanted), None)
     if column is None:
-        raise InvalidTask.on(
+        raise invalid(
             "column",
-            _("task %(id)s has no column %(name)r; its columns are %(names)s")
-            % {"id": task.pk, "name": name, "names": ", ".join(f"“{c.name}”" for c in columns)},
+            _("task {id} has no column {name!r}; its columns are {names}"),
+            id=task.pk,
+            name=name,
+            names=", ".join(f"“{c.name}”" for c in columns),
         )
     return column
 
@@ -414,10 +405,7 @@ def step_remove(*, actor: Actor, task: Task, step: TaskStep) -> None:
     require(actor, TasksPerm.EDIT)
     task = selectors.task_for_change(actor=actor, task_id=task.pk)
     if task.steps.count() == 1 and task.status != Task.Status.DRAFT:
-        raise WrongState(
-            _("Step %(id)s is the last step of a task that has run; revert it to a draft first.")
-            % {"id": step.pk}
-        )
+        raise errors.LastStep(id=step.pk)
     title = step.title
     record(task, actor, TaskEvent.Kind.STEP_REMOVED, title, step=step, data={"step_id": step.pk})
     step.delete()
@@ -431,14 +419,14 @@ def steps_reorder(*, actor: Actor, task: Task, step_ids: list[int]) -> list[Task
     steps = {step.pk: step for step in selectors.steps_of(task)}
     unknown = [pk for pk in step_ids if pk not in steps]
     if unknown:
-        raise InvalidTask.on(
+        raise invalid(
             "step_ids",
-            _("not steps of task %(id)s: %(ids)s") % {"id": task.pk, "ids": ", ".join(map(str, unknown))},
+            _("not steps of task {id}: {ids}"),
+            id=task.pk,
+            ids=", ".join(map(str, unknown)),
         )
     if len(set(step_ids)) != len(step_ids) or set(step_ids) != set(steps):
-        raise InvalidTask.on(
-            "step_ids", _("name every step of the task once (it has %(n)s)") % {"n": len(steps)}
-        )
+        raise invalid("step_ids", _("name every step of the task once (it has {n})"), n=len(steps))
     ordered = [steps[pk] for pk in step_ids]
     _renumber(ordered)
     record(task, actor, TaskEvent.Kind.STEPS_REORDERED, data={"order": step_ids})
@@ -459,7 +447,7 @@ def step_move(*, actor: Actor, task: Task, step: TaskStep, column_name: str) -> 
     done = runner.done_column(task)
     if column.pk == done.pk:
         if step.status == TaskStep.Status.FAILED:
-            raise WrongState(_("Step %(id)s failed; rerunTask runs it again.") % {"id": step.pk})
+            raise errors.StepFailed(id=step.pk)
         runner.step_finish(task=task, step=step, actor=actor, message=_("done"))
         return step
     if step.is_finished:
@@ -491,7 +479,7 @@ def step_update_card(
     task = selectors.task_for_change(actor=actor, task_id=task.pk)
     step = selectors.step_get(task=task, step_id=step.pk)
     if "kind" in fields and step.status != TaskStep.Status.PENDING and fields["kind"] != step.kind:
-        raise WrongState(_("Step %(id)s has started; its kind cannot change now.") % {"id": step.pk})
+        raise errors.StepStarted(id=step.pk)
     cleaned = _clean_step(actor, task, fields, step)
     changed = []
     for name, value in cleaned.items():
@@ -521,13 +509,14 @@ def checklist_update(
     named = [*check, *uncheck, *remove]
     unknown = [pk for pk in named if pk not in items]
     if unknown:
-        raise InvalidTask.on(
+        raise invalid(
             "items",
-            _("not items of step %(id)s's checklist: %(ids)s")
-            % {"id": step.pk, "ids": ", ".join(map(str, unknown))},
+            _("not items of step {id}'s checklist: {ids}"),
+            id=step.pk,
+            ids=", ".join(map(str, unknown)),
         )
     if len(set(named)) != len(named):
-        raise InvalidTask.on("items", _("each item in one list only"))
+        raise invalid("items", _("each item in one list only"))
     now = timezone.now()
     for pk in check:
         if not items[pk].done:
@@ -540,7 +529,7 @@ def checklist_update(
     ChecklistItem.objects.filter(pk__in=remove).delete()
     texts = [text.strip()[:300] for text in add if text.strip()]
     if len(items) - len(remove) + len(texts) > MAX_CHECKLIST:
-        raise InvalidTask.on("add", _("a checklist has at most %(n)s items") % {"n": MAX_CHECKLIST})
+        raise invalid("add", _("a checklist has at most {n} items"), n=MAX_CHECKLIST)
     last = step.checklist.aggregate(last=Max("position"))["last"]
     start = 0 if last is None else last + 1
     ChecklistItem.objects.bulk_create(
@@ -586,7 +575,7 @@ def step_link(*, actor: Actor, task: Task, step: TaskStep, entity: Entity, remov
     if existing is not None:
         return False
     if step.links.count() >= MAX_LINKS:
-        raise InvalidTask.on("entity_id", _("a step links at most %(n)s records") % {"n": MAX_LINKS})
+        raise invalid("entity_id", _("a step links at most {n} records"), n=MAX_LINKS)
     link = TaskStepLink(step=step, linked_by=person(actor))
     link.link_to(entity)
     link.save()

@@ -28,12 +28,12 @@ def task_list(request: AuthenticatedHttpRequest) -> HttpResponse:
         "statuses": Task.Status.choices,
     }
     if show == "scheduled":
-        rows = (
+        schedules = (
             ScheduledTask.objects.restrict(request.user)
             .select_related("task", "created_by")
             .order_by("next_run_at", "id")
         )
-        context["schedules"] = [ScheduleOut.of(schedule) for schedule in rows[:200]]
+        context["schedules"] = [ScheduleOut.of(schedule) for schedule in schedules[:200]]
     else:
         rows = Task.objects.restrict(request.user).filter(is_template=show == "templates")
         if status:

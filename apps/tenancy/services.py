@@ -13,13 +13,12 @@ from django.core.management import call_command
 from django.core.validators import validate_email
 from django.db import transaction
 from django.utils.text import slugify
-from django.utils.translation import gettext as _
 from django_tenants.utils import get_tenant_base_schema, schema_context, schema_exists
 
 from apps.core import permissions
 from apps.core.db import connection
-from apps.core.errors import ValidationFailed
-from apps.tenancy import cloning, signals
+from apps.core.errors import FieldsInvalid
+from apps.tenancy import cloning, errors, signals
 from apps.tenancy.models import Domain, Workspace
 
 logger = logging.getLogger(__name__)
@@ -47,19 +46,15 @@ def _normalise_domains(domains: list[str]) -> list[str]:
     for raw in domains:
         domain = raw.strip().lower().rstrip(".")
         if not HOST_NAME.match(domain):
-            raise ValidationFailed(
-                _("%(domain)s is not a valid host name.") % {"domain": raw}, details={"domains": [raw]}
-            )
+            raise errors.NotAHostName(domain=raw, details={"domains": [raw]})
         if domain in cleaned:
             continue
         cleaned.append(domain)
     if not cleaned:
-        raise ValidationFailed(_("A workspace needs at least one domain."), details={"domains": []})
+        raise errors.NoDomain(details={"domains": []})
     taken = list(Domain.objects.filter(domain__in=cleaned).values_list("domain", flat=True))
     if taken:
-        raise ValidationFailed(
-            _("Already in use: %(domains)s") % {"domains": ", ".join(taken)}, details={"domains": taken}
-        )
+        raise errors.DomainsInUse(domains=", ".join(taken), details={"domains": taken})
     return cleaned
 
 
@@ -80,27 +75,18 @@ def workspace_create(
     """
     name = name.strip()
     if not name:
-        raise ValidationFailed(_("A workspace needs a name."), details={"name": []})
+        raise errors.NoName(details={"name": []})
     try:
         validate_email(owner_email)
     except ValidationError as error:
-        raise ValidationFailed(
-            _("The owner's e-mail address is not valid."), details={"owner_email": error.messages}
-        ) from error
+        raise errors.OwnerEmailInvalid(details={"owner_email": error.messages}) from error
     domains = _normalise_domains(domains)
     if schema_name is None:
         schema_name = schema_name_for(name)
     elif not SCHEMA_NAME.match(schema_name) or schema_name in RESERVED_SCHEMAS:
-        raise ValidationFailed(
-            _("%(schema)s cannot be a schema name (lower-case letters, digits and _).")
-            % {"schema": schema_name},
-            details={"schema_name": [schema_name]},
-        )
+        raise errors.SchemaNameInvalid(schema=schema_name, details={"schema_name": [schema_name]})
     elif Workspace.objects.filter(schema_name__iexact=schema_name).exists() or schema_exists(schema_name):
-        raise ValidationFailed(
-            _("A workspace with the schema %(schema)s already exists.") % {"schema": schema_name},
-            details={"schema_name": [schema_name]},
-        )
+        raise errors.SchemaTaken(schema=schema_name, details={"schema_name": [schema_name]})
 
     workspace = Workspace(
         schema_name=schema_name,
@@ -112,7 +98,7 @@ def workspace_create(
     try:
         workspace.full_clean(exclude=["schema_name"])
     except ValidationError as error:
-        raise ValidationFailed(" ".join(error.messages), details=error.message_dict) from error
+        raise FieldsInvalid.of_django(error) from error
 
     # The owner's password is hashed (PBKDF2, a few hundred ms of C that releases the GIL) on the
     # other core while the schema is made.
@@ -146,7 +132,7 @@ def _hasher() -> ThreadPoolExecutor:
 def workspace_delete(*, workspace: Workspace) -> None:
     """Removes a workspace: its schema (every record), its domains, and its stored files."""
     if workspace.is_public:
-        raise ValidationFailed(_("The public schema cannot be deleted."))
+        raise errors.PublicSchemaKept()
     schema_name = workspace.schema_name
     with transaction.atomic():
         with connection.cursor() as cursor:

@@ -12,3 +12,6 @@ ATRIUM_AUDIT_BATCH_SIZE = env.int("ATRIUM_AUDIT_BATCH_SIZE", 500, min=1)
 ATRIUM_AUDIT_RETENTION_DAYS = env.int("ATRIUM_AUDIT_RETENTION_DAYS", 180, min=0)
 # How long a confirmation token of a GATED / HIGH RISK / DESTRUCTIVE tool stays valid.
 ATRIUM_CONFIRMATION_TTL_SECONDS = env.int("ATRIUM_CONFIRMATION_TTL_SECONDS", 600, min=1)
+# searchTools: put its first twenty in order through the service's model backend (the message
+# gateway's, metered to the caller's API key); off by default, never needed offline.
+ATRIUM_CATALOGUE_SEARCH_RERANK = env.bool("ATRIUM_CATALOGUE_SEARCH_RERANK", False)

@@ -52,3 +52,16 @@ document.addEventListener("DOMContentLoaded", () => {
     toggle.focus();
   });
 });
+
+// The menu's groups: on a narrow screen all but the current page's are folded, so that the open
+// menu is a short list of groups; on a wide one all are open. Without this script all stay open.
+document.addEventListener("DOMContentLoaded", () => {
+  const groups = document.querySelectorAll(".sidenav details.menu-group");
+  if (!groups.length) return;
+  const narrow = window.matchMedia("(max-width: 44rem)");
+  const fit = () => groups.forEach((group) => {
+    group.open = !narrow.matches || group.querySelector('[aria-current="page"]') !== null;
+  });
+  fit();
+  narrow.addEventListener("change", fit);
+});

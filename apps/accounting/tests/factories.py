@@ -10,6 +10,7 @@ from typing import Any
 
 from apps.accounting import ledger
 from apps.accounting.models import Account, JournalEntry, TaxType
+from apps.core.factories import AccessRows, access_rows
 
 
 def post_sale(
@@ -171,3 +172,57 @@ def posted_bill(
     bill.rate = bill.entry.rate
     bill.save(update_fields=["entry", "rate"])
     return bill
+
+
+# --- the rows of each accounting record, for the access test (tests/test_access_per_model.py): every
+# one is the whole area's ------------------------------------------------------------------------------
+
+
+@access_rows("accounting.SalesDocument")
+def _sales_documents(people: dict[str, Any]) -> AccessRows:
+    return AccessRows(everyone=[draft(people["member"])])
+
+
+@access_rows("accounting.PurchaseBill")
+def _bills(people: dict[str, Any]) -> AccessRows:
+    return AccessRows(everyone=[posted_bill(people["owner"])])
+
+
+@access_rows("accounting.Charge")
+def _charges(people: dict[str, Any]) -> AccessRows:
+    from apps.accounting import services
+
+    ledger.books()
+    fields = {
+        "customer_name": "Contoso",
+        "description": "Workshop",
+        "unit_price": Decimal(90),
+        "tax_type": "NONE",
+    }
+    return AccessRows(everyone=[services.charge_create(actor=people["member"], fields=fields)])
+
+
+@access_rows("accounting.BankAccount")
+def _bank_accounts(people: dict[str, Any]) -> AccessRows:
+    from apps.accounting import bank
+
+    ledger.books()
+    return AccessRows(
+        everyone=[bank.bank_account_create(actor=people["owner"], name="Operations", currency="GBP")]
+    )
+
+
+@access_rows("accounting.Financial")
+def _financials(people: dict[str, Any]) -> AccessRows:
+    _bank_accounts(people)
+    return AccessRows(everyone=[bank_line(people["owner"], "-12.50", description="Stamps")])
+
+
+@access_rows("accounting.RegisteredCompany")
+def _companies(people: dict[str, Any]) -> AccessRows:
+    return AccessRows(everyone=[registered_company(people["owner"])])
+
+
+@access_rows("accounting.Filing")
+def _filings(people: dict[str, Any]) -> AccessRows:
+    return AccessRows(everyone=list(registered_company(people["owner"]).filings.all()))

@@ -10,11 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from apps.accounting import ledger, rates, tax
-from apps.accounting.errors import BaseCurrencyInUse, NoRate, PeriodLocked, Unbalanced
+from apps.accounting.errors import BaseCurrencyInUse, PeriodLocked, Unbalanced
 from apps.accounting.models import Account, JournalEntry, JournalLine, TaxType
 from apps.accounting.money import Money, minor_units, round_money
 from apps.accounting.tests.factories import post_sale
-from apps.core.errors import ValidationFailed
+from apps.core.errors import NoExchangeRate, ValidationFailed
 
 pytestmark = pytest.mark.django_db
 
@@ -153,7 +153,7 @@ def test_the_base_currency_changes_only_while_nothing_is_posted(people):
 
 
 def test_a_currency_without_a_rate_that_day_is_a_clear_error(people):
-    with pytest.raises(NoRate, match="KWD/GBP"):
+    with pytest.raises(NoExchangeRate, match="KWD/GBP"):
         ledger.post(
             journal="SAL", day=date(2026, 3, 2), currency="KWD", legs=legs("1.234", "-1.234"), actor=None
         )

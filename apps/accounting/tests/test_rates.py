@@ -8,11 +8,12 @@ import pytest
 from django.test import override_settings
 
 from apps.accounting import rates
-from apps.accounting.errors import NoRate, RatesUnavailable
+from apps.accounting.errors import RatesUnavailable
 from apps.accounting.models import ExchangeRate
 from apps.accounting.tests.samples import acc
 from apps.accounting.tests.servers import Served, eurofxref, serving
 from apps.catalogue.testing import structured, text_of
+from apps.core.errors import NoExchangeRate
 
 pytestmark = pytest.mark.django_db
 
@@ -75,6 +76,6 @@ def test_a_currency_the_provider_does_not_publish_has_no_rate(acme):
     with (
         serving(Served(eurofxref(DAYS))) as server,
         live(server.url),
-        pytest.raises(NoRate, match="KWD/GBP"),
+        pytest.raises(NoExchangeRate, match="KWD/GBP"),
     ):
         rates.rate(source="KWD", target="GBP", on=date(2026, 3, 2))

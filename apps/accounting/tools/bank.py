@@ -3,6 +3,7 @@
 import datetime
 from typing import Annotated, Literal
 
+from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.accounting import bank, statements
@@ -98,7 +99,7 @@ def create_financial(
 ) -> CreatedOut:
     """Enter a bank line by hand or import a statement file; lines already imported are skipped."""
     if (financial is None) == (statement is None):
-        raise invalid("financial", "give either one financial or a statement")
+        raise invalid("financial", _("give either one financial or a statement"))
     account = bank.bank_account_get(actor=ctx.actor, bank_account_id=bank_account_id, action="change")
     if financial is not None:
         made = bank.financial_create(actor=ctx.actor, bank=account, fields=financial.given())
@@ -135,7 +136,7 @@ def manage_financial(
     changed: list[str]
     if action == "update":
         if financial is None:
-            raise invalid("financial", "update needs the changes")
+            raise invalid("financial", _("update needs the changes"))
         changed = bank.financial_update(actor=ctx.actor, financial=found, fields=financial.given())
     elif action == "delete":
         bank.financial_delete(actor=ctx.actor, financial=found)

@@ -3,6 +3,7 @@
 import datetime
 from typing import Annotated, Literal
 
+from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.accounting import services
@@ -86,7 +87,7 @@ def manage_charge(
     invoice: SalesDocument | None = None
     if action == "update":
         if len(found) != 1 or charge is None:
-            raise invalid("chargeIds", "update takes one charge and its changes in charge")
+            raise invalid("chargeIds", _("update takes one charge and its changes in charge"))
         changed = services.charge_update(actor=ctx.actor, charge=found[0], fields=charge.given())
     elif action == "invoice":
         target = (

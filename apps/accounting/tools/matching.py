@@ -5,6 +5,7 @@ from decimal import Decimal
 from typing import Annotated, Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.accounting import ledger, matching
@@ -70,7 +71,7 @@ class LineRef(In):
 
 def _item(ref: LineRef) -> matching.Item:
     if (ref.invoice_id is None) == (ref.bill_id is None):
-        raise invalid("lines", "each line names an invoiceId or a billId")
+        raise invalid("lines", _("each line names an invoiceId or a billId"))
     if ref.bill_id is not None:
         return matching.Item("bill", ref.bill_id, ref.line, ref.amount)
     assert ref.invoice_id is not None
@@ -102,7 +103,7 @@ def apply_purchase_credit(
     credit = matching.document_of(ctx.actor, matching.Item("bill", credit_id), action="view")
     if credit.total >= 0:
         raise invalid(
-            "creditId", "this bill is not a credit; match it with matchPurchaseInvoiceLineToFinancial"
+            "creditId", _("this bill is not a credit; match it with matchPurchaseInvoiceLineToFinancial")
         )
     items = [matching.Item("bill", credit_id)]
     return MatchOut.of(matching.match(actor=ctx.actor, financial_ids=[financial_id], items=items))
@@ -226,7 +227,9 @@ def search_candidate_financials(
         open_ = sum((line.open for line in matching.open_lines(document)), Decimal(0))
         target = min(open_, abs(document.amount_due)) * matching.flow(document)
         if target == 0:
-            raise invalid("invoiceId", f"{matching.label(document)} has nothing left to match")
+            raise invalid(
+                "invoiceId", _("{matching} has nothing left to match"), matching=matching.label(document)
+            )
         currency = document.currency
         day = document.due_date or document.issue_date or timezone.localdate()
         if isinstance(document, PurchaseBill):
@@ -240,7 +243,7 @@ def search_candidate_financials(
         currency = (currency or ledger.books().base_currency).upper()
         day = timezone.localdate()
     else:
-        raise invalid("invoiceId", "give an invoice, a bill, or a non-zero amount")
+        raise invalid("invoiceId", _("give an invoice, a bill, or a non-zero amount"))
     found = matching.candidates(
         actor=ctx.actor,
         amount=target,

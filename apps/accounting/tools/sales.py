@@ -5,6 +5,7 @@ from typing import Annotated, Any, Literal
 
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.accounting import services
@@ -340,7 +341,7 @@ def manage_quote(
     elif action == "duplicate":
         created = services.document_duplicate(actor=ctx.actor, document=found)
     else:  # pragma: no cover (the enum)
-        raise invalid("action", action)
+        raise invalid("action", _("unknown action {action!r}"), action=action)
     return ManagedOut(
         action=action, document=DocumentOut.of(found), created=created and DocumentOut.of(created)
     )

@@ -4,6 +4,7 @@ import datetime
 from typing import Annotated
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.accounting import ledger, sending, services
@@ -141,7 +142,7 @@ def send_contact_statement(
 ) -> StatementOut:
     """E-mail a customer's statement: open invoices and balance aged current/30/60/90+, as a PDF."""
     if not contact_id and not customer_name:
-        raise invalid("contactId", "give a contactId or a customerName")
+        raise invalid("contactId", _("give a contactId or a customerName"))
     code = currency_code(currency) if currency else ledger.books().base_currency
     rows = SalesDocument.objects.restrict(ctx.actor)
     found = sending.statement(
@@ -150,7 +151,7 @@ def send_contact_statement(
     customer = found.documents[0].customer_name if found.documents else (customer_name or "")
     address = to or next((d.customer_email for d in found.documents if d.customer_email), "")
     if not found.documents:
-        raise invalid("customerName", f"no open invoices in {code} for that customer")
+        raise invalid("customerName", _("no open invoices in {code} for that customer"), code=code)
     if not dry_run:
         sending.send_statement(actor=ctx.actor, found=found, to=address)
     return StatementOut(

@@ -17,11 +17,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.accounts.requests import AuthenticatedRequest
-from apps.apikeys import selectors, services
+from apps.apikeys import errors, selectors, services
 from apps.apikeys.api import serializers as s
 from apps.apikeys.models import ApiKey
 from apps.core.api.schema import error_responses, operations
-from apps.core.errors import ValidationFailed
 from apps.core.workspaces import current_workspace
 
 
@@ -36,9 +35,7 @@ def _validated(serializer_class: type, request: Request, **kwargs: Any) -> dict[
     if request.data is None or not isinstance(request.data, dict):
         if request.data in (None, b"", "") and request.method in {"POST", "PUT", "PATCH"}:
             return {}
-        raise ValidationFailed(
-            "The body must be a JSON object.", details={"non_field_errors": ["not an object"]}
-        )
+        raise errors.BodyNotObject(details={"non_field_errors": ["not an object"]})
     serializer = serializer_class(data=request.data, **kwargs)
     serializer.is_valid(raise_exception=True)
     # Only what the caller sent: a field left out of an update stays as it is.
@@ -76,9 +73,7 @@ class ApiKeyListView(APIView):
     def get(self, request: AuthenticatedRequest) -> Response:
         wanted = request.query_params.get("status")
         if wanted not in (None, "", "active", "revoked"):
-            raise ValidationFailed(
-                _("status is active or revoked."), details={"status": [_("must be active or revoked")]}
-            )
+            raise errors.UnknownStatus(details={"status": [_("must be active or revoked")]})
         keys = list(selectors.api_key_list(user=request.user, status=wanted or None))
         usage = selectors.key_usage_many(keys)
         return Response({"data": [s.key_record(key, usage[key.pk]) for key in keys]})

@@ -20,7 +20,9 @@ from factory.django import DjangoModelFactory
 
 from apps.calendars import services
 from apps.calendars.models import Attendee, Calendar, Event
+from apps.catalogue.testing import listed
 from apps.core import recurrence
+from apps.core.factories import AccessRows, access_rows, private_rows
 from apps.core.records import Visibility
 
 
@@ -82,3 +84,31 @@ class AttendeeFactory(DjangoModelFactory):
         lambda row: row.user.email if row.user else f"{unique('guest')}@example.org"
     )
     name = factory.LazyAttribute(lambda row: row.user.full_name if row.user else "")
+
+
+@access_rows("calendars.Calendar")
+def _calendars(people: dict[str, Any]) -> AccessRows:
+    return private_rows(
+        people,
+        lambda actor, visibility: CalendarFactory(owner=actor, visibility=visibility),
+    )
+
+
+@access_rows("calendars.Event")
+def _events(people: dict[str, Any]) -> AccessRows:
+    """Events of the member's and the owner's private calendars (the member invited to one of the
+    owner's), and one of a calendar everyone sees."""
+    member, owner = people["member"], people["owner"]
+    mine = CalendarFactory(owner=member, visibility=Visibility.PRIVATE)
+    theirs = CalendarFactory(owner=owner, visibility=Visibility.PRIVATE)
+    invited = EventFactory(organizer=owner, calendar=theirs, attendees=[{"email": member.email}])
+    return AccessRows(
+        own={
+            "member": [EventFactory(organizer=member, calendar=mine), invited],
+            "owner": [EventFactory(organizer=owner, calendar=theirs), invited],
+        },
+        everyone=[EventFactory(organizer=member, calendar=CalendarFactory(owner=owner))],
+        listed=lambda person: listed(
+            person, "searchCalendarEvents", {"limit": 100}, key="eventId", first="getCalendarSummary"
+        ),
+    )

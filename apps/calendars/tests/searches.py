@@ -29,3 +29,28 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("the kickoff moved, send people the updated invite so their calendars change", "sendCalendarInvite"),
     ("mail the outside guests an ics for the webinar so they can accept or decline", "sendCalendarInvite"),
 ]
+
+# Written later, as people say it: colloquial verbs, British and American words, a few typos.
+REQUESTS += [
+    ("when is everyone free for a catch-up on thursday", "checkAvailability"),
+    ("pencil in a dentist appointment friday 3pm", "createCalendarEvent"),
+    ("move my 2pm with Priya to 4", "updateCalendarEvent"),
+    ("whats on my schedule for next week", "searchCalendarEvents"),
+    ("who has said they're coming to the offsite planning meeting", "checkEventRsvpStatus"),
+    ("send the invite for the board meeting out to everyone", "sendCalendarInvite"),
+    ("create a new shared calendar for the marketing team", "manageCalendar"),
+    ("call off tomorrow's standup", "updateCalendarEvent"),
+    ("set up a recurring fortnightly one-to-one with Dan", "createCalendarEvent"),
+    ("what timezone is my calender in", "getCalendarSummary"),
+    ("schedule a call with Sam next tuesday at 11", "createCalendarEvent"),
+    ("is Priya free on wednesday afternoon", "checkAvailability"),
+    ("push my dentist appt to next week", "updateCalendarEvent"),
+    ("what meetings have I got on friday", "searchCalendarEvents"),
+    ("who accepted the invite to the quarterly review", "checkEventRsvpStatus"),
+    ("email the meeting invitation to the attendees again", "sendCalendarInvite"),
+    ("subscribe to the public holidays ical feed", "manageCalendar"),
+    ("put a team lunch in the calender for friday noon", "createCalendarEvent"),
+    ("find a slot when me and Raj are both free next week", "checkAvailability"),
+    ("cancel my 3pm meeting", "updateCalendarEvent"),
+    ("any clashes in my diary tomorow", "searchCalendarEvents"),
+]

@@ -267,11 +267,15 @@ class Explosion(Exception):
     pass
 
 
+class RefusedAfterWriting(ValidationFailed):
+    message = "The tool refused after writing."
+
+
 @tool("writeThenRefuse", permission=ContactsPerm.CREATE, title="Write then refuse", register_it=False)
 def write_then_refuse(ctx, *, name: Annotated[str, Field(description="The name to write")]) -> Done:
     """Writes a contact, then refuses, to prove nothing of it stays."""
     Contact.objects.create(first_name=name)
-    raise ValidationFailed("The tool refused after writing.", details={"name": ["refused"]})
+    raise RefusedAfterWriting(details={"name": ["refused"]})
 
 
 @tool("writeThenCrash", permission=ContactsPerm.CREATE, title="Write then crash", register_it=False)

@@ -72,3 +72,41 @@ def test_the_check_names_an_unknown_profile_a_foreign_tool_and_a_profile_too_lon
 
     assert any("profile 'essentials' lists" in problem and "more than 3" in problem for problem in problems)
     assert any("profile 'essentials' costs a model" in problem for problem in problems)
+
+
+def test_there_is_a_profile_for_every_job_and_every_tool_is_in_one():
+    keys = {profile.key for profile in profiles.PROFILES}
+    jobs = {"essentials", "sales", "operations", "people", "finance", "support", "hr", "events"}
+    assert keys >= jobs | {"marketing", "automation", "admin"}
+    assert profiles.unlisted() == []
+    # The background tools of the MCP door are the automation profile's.
+    assert {"startToolTask", "getToolTaskStatus"} <= profiles.tool_names("automation")
+
+
+def test_the_check_names_a_tool_that_no_profile_lists(monkeypatch):
+    contacts = areas.get("contacts")
+    assert contacts is not None
+    fewer = {key: tuple(set(names) - {"lookupCountry"}) for key, names in contacts.profiles.items()}
+    monkeypatch.setitem(areas._areas, "contacts", dataclasses.replace(contacts, profiles=fewer))
+    # The lists are cached per registry version, which a changed declaration does not change.
+    profiles._names.cache_clear()
+    try:
+        problems = [message.msg for message in check_profiles()]
+        unlisted = [spec.name for spec in profiles.unlisted()]
+    finally:
+        profiles._names.cache_clear()
+
+    assert unlisted == ["lookupCountry"]
+    assert problems == ["lookupCountry (contacts) is in no profile: its area names it in one (`profiles=`)"]
+
+
+def test_people_choose_a_profile_by_what_they_do():
+    from apps.apikeys.forms import profile_field
+    from apps.oauth.views import ConsentForm
+
+    finance = profiles.get("finance")
+    assert finance is not None and str(finance.job) == "I do the books"
+    assert str(profiles.get("support").job) == "I answer customers"
+    consent = dict(ConsentForm().fields["profile"].choices)
+    assert str(consent["finance"]).startswith("I do the books (Finance: ")
+    assert str(dict(profile_field().choices)["support"]).startswith("I answer customers (Support: ")

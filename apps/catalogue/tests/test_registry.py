@@ -178,18 +178,30 @@ def test_the_input_schema_accepts_what_the_input_model_accepts():
             spec.input_model.model_validate(arguments)
 
 
-def test_a_shared_shape_is_defined_once_and_an_output_schema_lists_no_required_fields():
+def test_a_shared_shape_is_defined_once_and_an_output_schema_requires_every_field():
     schema = planned().definition["outputSchema"]
 
     assert list(schema["$defs"]) == ["Person"]
     assert schema["$defs"]["Person"] == {
         "type": "object",
         "properties": {"id": {"type": "integer"}, "email": {"type": "string"}},
+        "required": ["id", "email"],
     }
     assert schema["properties"]["guests"] == {"type": "array", "items": {"$ref": "#/$defs/Person"}}
     assert schema["properties"]["room"] == {"type": ["string", "null"], "description": "Where"}
-    assert "required" not in json.dumps(schema)
+    # A field that may be null is still always there, so it is required too.
+    assert schema["required"] == list(schema["properties"])
+    assert "room" in schema["required"]
     assert "description" not in schema
+
+
+def test_an_answer_without_one_of_its_fields_does_not_match_the_output_schema():
+    answer = Meeting(
+        id=1, organiser=None, guests=[Person(id=2, email="a@example.org")], room=None, note=None
+    ).model_dump(mode="json", by_alias=True)
+    del answer["room"]
+
+    assert not Draft202012Validator(planned().definition["outputSchema"]).is_valid(answer)
 
 
 def test_an_answer_with_nulls_still_matches_the_output_schema():

@@ -59,3 +59,73 @@ def test_every_hit_of_the_search_costs_at_most_60_tokens():
     for spec in registry.all_tools():
         if not spec.fixture:
             assert tokens(_brief(spec).model_dump(by_alias=True)) <= 60, spec.name
+
+
+def test_a_typo_is_read_as_the_word_it_misspells():
+    assert "sendInvoice" in names("emial the invocie to the customer")
+    assert "createCalendarEvent" in names("add a meeting to my calender")
+
+
+def test_a_real_word_the_catalogue_does_not_use_is_not_read_as_a_typo():
+    index = search._index()
+    # "lease" is one letter from "leave", but it is English, and not a rare one.
+    assert search._groups("lease", index) == [{search._stem("lease"): 1.0}]
+    # A name nobody writes is not read as anything either, when nothing is near it.
+    assert search._groups("Xqzvbn", index) == [{"xqzvbn": 1.0}]
+
+
+def test_british_and_american_spellings_find_each_other():
+    assert search.stems("organise the catalogue, cancelled") == search.stems("organize the catalog, canceled")
+    british = search.rank(registry.all_tools(), "finalise the invoice")
+    american = search.rank(registry.all_tools(), "finalize the invoice")
+    assert [spec.name for _score, spec in british] == [spec.name for _score, spec in american]
+
+
+def test_accents_and_apostrophes_are_read_plainly():
+    assert search.words("Add her résumé, it's Zoë's") == ["add", "her", "resume", "its", "zoes"]
+
+
+def test_peoples_phrases_are_read_as_the_catalogues_words():
+    assert names("get rid of the draft quote")[0] == "deleteQuote"
+    assert "submitLeaveRequest" in names("I'd like some time off in August")
+    assert "getLeaveBalance" in names("how much holiday have I got left")
+    assert "createHiringCandidate" in names("add this applicant with her CV")
+
+
+def test_a_negated_word_is_read_as_its_opposite_where_the_catalogue_has_one():
+    index = search._index()
+    said = {stem for group in search._groups("customers who haven't paid", index) for stem in group}
+    assert search._stem("unpaid") in said
+    assert "searchInvoices" in names("which customers haven't paid")
+
+
+def test_the_area_step_says_which_areas_a_request_is_about():
+    index = search._index()
+    about = search._areas_meant(search._groups("void the invoice", index), index)
+    assert max(about, key=about.__getitem__) == "accounting"
+    # A request that names no area's things leaves every area as it is.
+    assert search._areas_meant(search._groups("undo that", index), index) == {}
+
+
+def test_arguments_and_their_descriptions_are_indexed():
+    spec = registry.get("searchInvoices")
+    assert spec is not None
+    fields = search._fields(spec)
+    assert "overdue" in fields["arguments"].lower()
+    properties = spec.definition["inputSchema"]["properties"]
+    described = [schema["description"] for schema in properties.values() if "description" in schema]
+    assert described and all(text in fields["argument text"] for text in described)
+
+
+def test_the_vocabulary_is_plain_words_that_lead_to_the_catalogues():
+    from apps.catalogue.vocabulary import PHRASES, SYNONYMS
+
+    index = search._index()
+    assert all(word.isalpha() and word.islower() for word in SYNONYMS)
+    assert all(len(phrase.split()) >= 2 for phrase in PHRASES)
+    # Every phrase leads to words the index or the vocabulary knows, and every word of people's to
+    # at least one the index has: a mapping to nothing would be dead weight.
+    for phrase, meant in PHRASES.items():
+        assert all(search._known(word, index) for word in meant.split()), phrase
+    for word, alternatives in SYNONYMS.items():
+        assert any(search._stem(alternative) in index.postings for alternative in alternatives), word

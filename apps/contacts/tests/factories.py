@@ -9,9 +9,10 @@ Any keyword besides `actor` is a field of createContact (apps.contacts.services.
 
 from typing import Any
 
+from apps.catalogue.testing import listed
 from apps.contacts import services
 from apps.contacts.models import Contact
-from apps.core.factories import ServiceFactory, fake, numbered
+from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered, private_rows
 
 
 def _create(*, actor: Any, fields: dict[str, Any]) -> Contact:
@@ -35,3 +36,10 @@ class OrganisationFactory(ContactFactory):
     kind = Contact.Kind.ORGANISATION
     first_name = ""
     organisation_name = numbered(fake.company, " ")
+
+
+@access_rows("contacts.Contact")
+def _contacts(people: dict[str, Any]) -> AccessRows:
+    rows = private_rows(people, lambda actor, visibility: ContactFactory(actor=actor, visibility=visibility))
+    rows.listed = lambda person: listed(person, "listContacts", {"limit": 100})
+    return rows

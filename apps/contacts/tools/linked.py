@@ -8,12 +8,12 @@ from apps.catalogue.activity import Days, EmailOut, EmailQuery, HowManyEvents, c
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Limit, Offset, Out, Page, page_of
-from apps.contacts import services
+from apps.contacts import errors, services
 from apps.contacts.models import Contact
 from apps.contacts.permissions import ContactsPerm
 from apps.contacts.tools.common import ContactId, LinkOut, UpcomingEventsOut
 from apps.core import kinds
-from apps.core.errors import AreaNotAvailable, NotFound, ValidationFailed
+from apps.core.errors import RecordNotFound
 from apps.core.kinds import attachments, sources
 
 # --- items of other areas: documents, files, events, e-mails --------------------------------------
@@ -27,10 +27,7 @@ def _items(actor: Any, kind: str, ids: list[int]) -> dict[int, kinds.Item]:
     found = kinds.describe(actor=actor, item_kind=kind, ids=ids)
     if found is None:
         title = AREA_TITLE[kind]
-        raise AreaNotAvailable(
-            f"{title} are not available in this workspace (the {title} area is not installed), so no "
-            f"{kind} can be linked or listed. Tell the user; do not retry."
-        )
+        raise errors.KindNotInstalled(title=title, kind=kind)
     return found
 
 
@@ -48,7 +45,7 @@ def _link(ctx: ToolContext, kind: str, contact_id: int, target_id: int, remove: 
     contact = Contact.objects.fetch(ctx.actor, contact_id)
     item = _items(ctx.actor, kind, [target_id]).get(target_id)
     if item is None and not remove:
-        raise NotFound(f"{kind.capitalize()} {target_id} was not found, or you may not see it.")
+        raise RecordNotFound(label=kind.capitalize(), id=target_id)
     title = item.title if item else ""
     changed = services.contact_link(
         actor=ctx.actor, contact=contact, kind=kind, target_id=target_id, title=title, remove=remove
@@ -117,10 +114,7 @@ def get_contact_attachments(ctx: ToolContext, *, contact_id: ContactId) -> Attac
     contact = Contact.objects.fetch(ctx.actor, contact_id)
     found = carried(actor=ctx.actor, record=contact)
     if set(found.unavailable_areas) == {"documents", "files"}:
-        raise AreaNotAvailable(
-            "Neither the Documents nor the Files area is installed in this workspace, so a contact has "
-            "no attachments to show. Tell the user; do not retry."
-        )
+        raise errors.NoAttachmentAreas()
     return AttachmentsOut(
         contact_id=contact.pk,
         documents=[LinkOut.of_record(item) for item in found.documents],
@@ -163,9 +157,5 @@ def search_contact_emails(
     contact = Contact.objects.fetch(ctx.actor, contact_id)
     sources.mailboxes()
     if not contact.addresses:
-        raise ValidationFailed(
-            f"Contact {contact.pk} has no e-mail address, so no e-mails can be matched to it. Add one with "
-            "updateContact first.",
-            details={"contact_id": ["no e-mail address"]},
-        )
+        raise errors.NoAddressToMatch(contact=contact.pk, details={"contact_id": ["no e-mail address"]})
     return email_page(actor=ctx.actor, addresses=contact.addresses, query=query, limit=limit, offset=offset)

@@ -2,6 +2,7 @@
 
 from typing import Annotated, Literal
 
+from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
@@ -76,7 +77,7 @@ def search_contacts(
 ) -> Page[ContactSummary]:
     """Find contacts by free text, best matches first. Filters: listContacts; conditions: queryContacts."""
     if not query.strip():
-        raise invalid("query", "give at least one word to search for")
+        raise invalid("query", _("give at least one word to search for"))
     rows = selectors.contact_search(actor=ctx.actor, query=query, include_deleted=include_archived)
     return paginate(
         rows.select_related("owner", "organisation"), limit=limit, offset=offset, item=ContactSummary.of

@@ -22,17 +22,17 @@ from apps.core.observability import describe_error
 
 logger = logging.getLogger(__name__)
 
-# DRF's own exceptions, mapped onto our codes.
-DRF_CODES: dict[type[exceptions.APIException], tuple[int, str]] = {
-    exceptions.NotAuthenticated: (401, "UNAUTHENTICATED"),
-    exceptions.AuthenticationFailed: (401, "UNAUTHENTICATED"),
-    exceptions.PermissionDenied: (403, "FORBIDDEN"),
-    exceptions.NotFound: (404, "NOT_FOUND"),
-    exceptions.MethodNotAllowed: (405, "METHOD_NOT_ALLOWED"),
-    exceptions.NotAcceptable: (406, "NOT_ACCEPTABLE"),
-    exceptions.UnsupportedMediaType: (415, "UNSUPPORTED_MEDIA_TYPE"),
-    exceptions.ParseError: (400, "BAD_REQUEST"),
-    exceptions.Throttled: (429, "RATE_LIMITED"),
+# DRF's own exceptions, mapped onto our failures (in DRF's words).
+DRF_ERRORS: dict[type[exceptions.APIException], type[errors.AppError]] = {
+    exceptions.NotAuthenticated: errors.DrfUnauthenticated,
+    exceptions.AuthenticationFailed: errors.DrfUnauthenticated,
+    exceptions.PermissionDenied: errors.DrfForbidden,
+    exceptions.NotFound: errors.DrfNotFound,
+    exceptions.MethodNotAllowed: errors.MethodNotAllowed,
+    exceptions.NotAcceptable: errors.NotAcceptable,
+    exceptions.UnsupportedMediaType: errors.UnsupportedMediaType,
+    exceptions.ParseError: errors.DrfBadRequest,
+    exceptions.Throttled: errors.DrfRateLimited,
 }
 
 
@@ -45,9 +45,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if error is None:
         view = context.get("view")
         logger.exception("unhandled error in %s", type(view).__name__ if view else "an API view")
-        error = errors.AppError(
-            _("Internal error; it has been logged."), code="INTERNAL_ERROR", http_status=500
-        )
+        error = errors.InternalError()
     set_rollback()
     response = Response(bounded(error).as_body(), status=error.http_status)
     for name, value in error.headers.items():
@@ -110,12 +108,10 @@ def to_app_error(exc: Exception) -> errors.AppError | None:
         logger.warning("a dependency is unreachable; answering 503: %s", describe_error(exc))
         return outage
     if isinstance(exc, exceptions.ValidationError):
-        return errors.ValidationFailed(summarise(exc.detail), details=exc.detail)
-    if isinstance(exc, exceptions.APIException):
-        status, code = next(
-            (mapped for kind, mapped in DRF_CODES.items() if isinstance(exc, kind)),
-            (exc.status_code, str(exc.default_code).upper()),
-        )
+        return errors.FieldsInvalid(problems=summarise(exc.detail), details=exc.detail)
+    # Every refusal DRF makes is mapped; another APIException is a bug (a 500).
+    failure = next((mapped for kind, mapped in DRF_ERRORS.items() if isinstance(exc, kind)), None)
+    if failure is not None and isinstance(exc, exceptions.APIException):
         headers = {}
         # NotAuthenticated and Throttled carry these (set by DRF's views).
         auth_header, wait = getattr(exc, "auth_header", None), getattr(exc, "wait", None)
@@ -123,7 +119,7 @@ def to_app_error(exc: Exception) -> errors.AppError | None:
             headers["WWW-Authenticate"] = auth_header
         if wait:
             headers["Retry-After"] = str(int(wait))
-        return errors.AppError(str(exc.detail), code=code, http_status=status, headers=headers)
+        return failure(detail=str(exc.detail), headers=headers)
     return None
 
 

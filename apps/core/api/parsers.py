@@ -16,7 +16,7 @@ from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
 from apps.core import json_input
-from apps.core.errors import ValidationFailed
+from apps.core.errors import BodyRefused, ValidationFailed, invalid
 
 
 class JSONParser(parsers.JSONParser):
@@ -38,5 +38,6 @@ class JSONParser(parsers.JSONParser):
 
 def refused_body(refused: json_input.JsonRefused) -> ValidationFailed:
     """SPEC 7.1's validation error for a body `json_input` refused, naming where."""
-    field = refused.where or "non_field_errors"
-    return ValidationFailed(f"{refused.message}.", details={field: [refused.problem]})
+    if refused.where:
+        return invalid(refused.where, refused.problem)
+    return BodyRefused(problem=refused.problem, details={"non_field_errors": [refused.problem]})

@@ -36,7 +36,7 @@ from django.utils.translation import gettext as _
 
 from apps.core import workspaces
 from apps.core.actors import Actor
-from apps.core.errors import AppError, ValidationFailed
+from apps.core.errors import AppError, EntityHalfGiven, UnknownEntityType
 
 
 @dataclass(frozen=True)
@@ -119,16 +119,6 @@ class Entity:
         return self.kind.key
 
 
-class UnknownEntityType(ValidationFailed):
-    def __init__(self, entity_type: str, known: list[Kind] | None = None) -> None:
-        names = ", ".join(kind.key for kind in (kinds() if known is None else known)) or _("none")
-        super().__init__(
-            _("%(type)r is not a kind of record here. Kinds you can use: %(known)s.")
-            % {"type": entity_type, "known": names},
-            details={"entity_type": [_("unknown kind")]},
-        )
-
-
 _kinds: dict[str, Kind] = {}
 _by_model: dict[str, Kind] = {}
 
@@ -176,7 +166,11 @@ def all_kinds() -> list[Kind]:
 def kind_named(entity_type: str) -> Kind:
     kind = _kinds.get(entity_type)
     if kind is None or not kind.installed:
-        raise UnknownEntityType(entity_type)
+        raise UnknownEntityType(
+            type=entity_type,
+            known=", ".join(kind.key for kind in kinds()) or _("none"),
+            details={"entity_type": [_("unknown kind")]},
+        )
     return kind
 
 
@@ -207,9 +201,7 @@ def resolve_optional(*, actor: Actor | None, entity_type: str | None, entity_id:
         return None
     if entity_type is None or entity_id is None:
         missing = "entity_type" if entity_type is None else "entity_id"
-        raise ValidationFailed(
-            _("Give entityType and entityId together (or neither)."), details={missing: [_("required")]}
-        )
+        raise EntityHalfGiven(details={missing: [_("required")]})
     return resolve(actor=actor, entity_type=entity_type, entity_id=entity_id)
 
 

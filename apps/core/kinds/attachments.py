@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from apps.core import kinds
 from apps.core.actors import Actor
-from apps.core.errors import NotFound, ValidationFailed
+from apps.core.errors import AttachmentsUnavailable, ItemAreaMissing, NotACarrier, RecordNotFound
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ def _store(kind: kinds.Kind | None) -> Store:
     if kind is not None and kind.store is not None:
         return kind.store
     if _shared is None:
-        raise ValidationFailed(_("Attachments are not available in this installation."))
+        raise AttachmentsUnavailable()
     return _shared
 
 
@@ -95,11 +95,7 @@ def carrier_named(key: str) -> kinds.Kind:
     found = next((kind for kind in carriers() if kind.key == key), None)
     if found is None:
         known = ", ".join(kind.key for kind in carriers()) or _("none")
-        raise ValidationFailed(
-            _("%(key)r is not a kind of record files can be attached to here. Known: %(known)s.")
-            % {"key": key, "known": known},
-            details={"entity_type": [_("unknown")]},
-        )
+        raise NotACarrier(key=key, known=known, details={"entity_type": [_("unknown")]})
     return found
 
 
@@ -108,16 +104,9 @@ def item(*, actor: Actor | None, item_kind: str, item_id: int) -> kinds.Item:
     kind are not available here."""
     found = kinds.describe(actor=actor, item_kind=item_kind, ids=[item_id])
     if found is None:
-        raise ValidationFailed(
-            _("%(kind)s items are not available in this workspace (their area is not installed).")
-            % {"kind": item_kind},
-            details={"kind": [_("area not installed")]},
-        )
+        raise ItemAreaMissing(kind=item_kind, details={"kind": [_("area not installed")]})
     if item_id not in found:
-        raise NotFound(
-            _("%(kind)s %(id)s was not found, or you may not see it.")
-            % {"kind": item_kind.capitalize(), "id": item_id}
-        )
+        raise RecordNotFound(label=item_kind.capitalize(), id=item_id)
     return found[item_id]
 
 

@@ -13,11 +13,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from django.utils.translation import gettext as _
-
 from apps.core import workspaces
 from apps.core.actors import Actor
-from apps.core.errors import AreaNotAvailable
+from apps.core.errors import NoCalendar, NoMailbox
 
 
 @dataclass(frozen=True)
@@ -95,12 +93,7 @@ def calendars() -> list[EventSource]:
     """The installed event sources; AREA_NOT_AVAILABLE when there is none."""
     sources = event_sources()
     if not sources:
-        raise AreaNotAvailable(
-            _(
-                "No calendar is available in this workspace (the Calendars area is not installed), so "
-                "there are no events to show. Tell the user; do not retry."
-            )
-        )
+        raise NoCalendar()
     return sources
 
 
@@ -121,12 +114,7 @@ def mailboxes() -> list[MessageSource]:
     """The installed message sources; AREA_NOT_AVAILABLE when there is none."""
     sources = message_sources()
     if not sources:
-        raise AreaNotAvailable(
-            _(
-                "No mailbox is connected in this workspace (the Email Inbox area is not installed), so "
-                "there are no e-mails to search. Tell the user; do not retry."
-            )
-        )
+        raise NoMailbox()
     return sources
 
 

@@ -43,7 +43,7 @@ def call(view, data=None, **extra):
         (errors.Unauthenticated(), 401, "UNAUTHENTICATED"),
         (errors.NotFound(), 404, "NOT_FOUND"),
         (errors.Forbidden(), 403, "FORBIDDEN"),
-        (errors.AppError("Key revoked", code="KEY_REVOKED", http_status=403), 403, "KEY_REVOKED"),
+        (errors.ServiceUnavailable(), 503, "UNAVAILABLE"),
         (Http404(), 404, "NOT_FOUND"),
         (PermissionDenied(), 403, "FORBIDDEN"),
         (Throttled(wait=7), 429, "RATE_LIMITED"),
@@ -58,16 +58,19 @@ def test_errors_have_the_spec_body(exc, status, code):
     assert isinstance(response.data["error"]["message"], str) and response.data["error"]["message"]
 
 
+class BudgetSpent(errors.AppError):
+    code = "BUDGET_EXCEEDED"
+    http_status = 429
+    data_fields = ("when",)
+    msg_format = "Budget spent; resets at {when}."
+
+
 def test_an_app_error_keeps_its_message_and_headers():
-    exc = errors.AppError(
-        "Budget spent; resets at midnight.",
-        code="BUDGET_EXCEEDED",
-        http_status=429,
-        headers={"Retry-After": "3600"},
-    )
+    exc = BudgetSpent(when="midnight", headers={"Retry-After": "3600"})
 
     response = call(view_raising(exc))
 
+    assert response.status_code == 429
     assert response.data == {
         "error": {"code": "BUDGET_EXCEEDED", "message": "Budget spent; resets at midnight."}
     }
@@ -94,7 +97,7 @@ def test_a_missing_field_is_named_too():
 
 def test_an_error_naming_thousands_of_fields_stays_short_and_says_how_many_more():
     problems = {f"field{number}" * 10: ["Unknown field."] for number in range(5_000)}
-    exc = errors.ValidationFailed(" ".join(f"{name}: Unknown field." for name in problems), details=problems)
+    exc = errors.FieldsInvalid.of(problems)
 
     response = call(view_raising(exc))
 
@@ -107,9 +110,7 @@ def test_an_error_naming_thousands_of_fields_stays_short_and_says_how_many_more(
 
 
 def test_a_long_list_inside_the_details_is_cut_and_counted():
-    exc = errors.ValidationFailed(
-        "tags: bad.", details={"tags": [f"item {number} is bad" for number in range(500)]}
-    )
+    exc = errors.FieldsInvalid.of({"tags": [f"item {number} is bad" for number in range(500)]})
 
     details = call(view_raising(exc)).data["error"]["details"]
 
@@ -307,12 +308,12 @@ def test_a_refused_form_without_a_referer_goes_back_to_a_page_that_shows_somethi
     from django.contrib.messages.storage.fallback import FallbackStorage
     from django.test import RequestFactory
 
-    from apps.core.errors import ValidationFailed
+    from apps.core.errors import invalid
     from apps.core.pages import page
 
     @page(methods=methods)
     def probe(request):
-        raise ValidationFailed("The name is taken.")
+        raise invalid("name", "is taken")
 
     request = RequestFactory().post("/settings/probe/?tab=2")
     request.user = people["owner"]
@@ -322,3 +323,98 @@ def test_a_refused_form_without_a_referer_goes_back_to_a_page_that_shows_somethi
     response = probe(request)
 
     assert (response.status_code, response["Location"]) == (302, location)
+
+
+# --- the registry of codes (errors.check_declarations, the system check atrium.E020-E024) ---------
+
+
+def declared(name, *bases, module="apps.probe.tests.errors", **attributes):
+    """An error class as an app's errors module would declare it (in a tests package: the real
+    registry, `errors.error_classes()`, leaves it out)."""
+    return type(name, bases, {"__module__": module, **attributes})
+
+
+def problems_of(*classes):
+    return [(problem.id, problem.obj.__name__) for problem in errors.check_declarations(classes)]
+
+
+def test_every_error_the_apps_declare_passes_the_check():
+    declared_here = errors.error_classes()
+
+    assert errors.check_declarations(declared_here) == []
+    assert errors.codes()["NO_EXCHANGE_RATE"] is errors.NoExchangeRate
+    assert len(errors.codes()) == len({cls.code for cls in declared_here})
+
+
+def test_a_code_declared_twice_fails_the_check():
+    first = declared("TicketGone", errors.Conflict, code="GONE", message="Ticket gone.")
+    second = declared("FileGone", errors.NotFound, code="GONE", message="File gone.")
+
+    assert problems_of(first, second) == [("atrium.E021", "FileGone")]
+
+
+def test_a_variant_inherits_its_failures_code_and_is_no_duplicate():
+    family = declared("Gone", errors.Conflict, code="GONE", message="Gone.")
+    variant = declared("TicketGone", family, data_fields=("id",), msg_format="Ticket {id} is gone.")
+
+    assert problems_of(family, variant) == []
+    assert variant(id=4).code == "GONE" and variant(id=4).message == "Ticket 4 is gone."
+
+
+def test_a_class_without_a_message_of_its_own_fails_the_check():
+    # It would answer Conflict's "The request conflicts with the current state.": untemplated.
+    bare = declared("TicketClosed", errors.Conflict, code="TICKET_CLOSED")
+    nothing = declared("Broken", errors.AppError, code="BROKEN")
+    # A family whose variants have the words is fine; a template naming facts is made to share.
+    family = declared("Clash", errors.Conflict, code="CLASH")
+    room = declared("RoomTaken", family, data_fields=("room",), msg_format="Room {room} is taken.")
+    archived = declared("ContactArchived", errors.InTrash, code="CONTACT_ARCHIVED")
+
+    assert problems_of(bare, nothing, family, room, archived) == [
+        ("atrium.E022", "TicketClosed"),
+        ("atrium.E022", "Broken"),
+    ]
+
+
+def test_a_class_without_a_code_fails_the_check():
+    assert problems_of(declared("Nameless", errors.AppError, message="Something.")) == [
+        ("atrium.E020", "Nameless")
+    ]
+
+
+def test_a_template_names_exactly_its_data_fields():
+    loose = declared(
+        "Late", errors.Conflict, code="LATE", data_fields=("id", "day"), msg_format="Task {id!r} is late."
+    )
+    strict = declared(
+        "Early", errors.Conflict, code="EARLY", data_fields=("id", "day"), msg_format="{id:>3} by {day.year}."
+    )
+
+    assert problems_of(loose, strict) == [("atrium.E023", "Late")]
+
+
+def test_an_error_declared_outside_an_errors_module_fails_the_check():
+    stray = declared(
+        "Stray", errors.Conflict, code="STRAY", message="Stray.", module="apps.probe.tests.services"
+    )
+
+    assert problems_of(stray) == [("atrium.E024", "Stray")]
+
+
+def test_the_check_runs_with_djangos_system_checks(monkeypatch):
+    from django.core import checks
+
+    twice = [
+        declared("TicketGone", errors.Conflict, code="GONE", message="Ticket gone."),
+        declared("FileGone", errors.NotFound, code="GONE", message="File gone."),
+    ]
+    monkeypatch.setattr(errors, "error_classes", lambda: twice)
+
+    assert "atrium.E021" in [problem.id for problem in checks.run_checks()]
+
+
+def test_a_template_refuses_facts_it_does_not_name_and_needs_those_it_does():
+    with pytest.raises(TypeError, match="takes no colour"):
+        errors.ReadOnly(label="task", id=1, colour="red")
+    with pytest.raises(TypeError, match="needs id"):
+        errors.ReadOnly(label="task")

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.core.api.schema import error_responses
-from apps.core.errors import BadRequest, PayloadTooLarge, RateLimited
+from apps.core.errors import PayloadTooLarge, RateLimited
 from apps.datarights import errors, ratelimit, services
 from apps.datarights.api.serializers import DataRequestSerializer
 
@@ -88,7 +88,7 @@ class DataRequestView(APIView):
             raise errors.InvalidSharedSecret()
         length = request.META.get("CONTENT_LENGTH") or "0"
         if not length.isdigit():
-            raise BadRequest(_("The Content-Length header is not a number."))
+            raise errors.LengthNotANumber()
         if int(length) > settings.DATA_REQUEST_MAX_BODY_BYTES:
             raise PayloadTooLarge()
         serializer = DataRequestSerializer(data=request.data)

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.core.records import Access, OwnedRecord
 from apps.core.sharing import ShareBase
+from apps.deals.errors import DealDeleted
 from apps.deals.models.pipelines import Pipeline, Stage
 from apps.deals.permissions import DealsPerm
 
@@ -21,7 +22,7 @@ class Deal(OwnedRecord):
         delete=DealsPerm.MANAGE,
         restore_with="restoreDeal",
         trash_state=_("in the bin"),
-        trash_code="DEAL_DELETED",
+        trash_error=DealDeleted,
     )
 
     class Status(models.TextChoices):

@@ -77,7 +77,7 @@ BAD = [
     (
         "createPipeline",
         lambda w: {"name": "X", "stages": [{"name": "A"}, {"name": "a"}]},
-        "each stage name once",
+        "each stage once",
     ),
     ("createPipeline", lambda w: {"name": "direct SALES", "stages": [{"name": "A"}]}, "already"),
     ("createPipeline", lambda w: {"name": "X", "stages": [{"name": "A"}], "currency": "eu1"}, "ISO 4217"),
@@ -207,6 +207,11 @@ def test_a_deal_moves_through_stages_with_its_history_and_weighted_value(world):
     assert kinds == ["created", "moved", "moved", "lost", "reopened"]
     assert history[0]["changes"] == {"status": ["lost", "open"]}
     assert history[0]["actor"]["email"] == member.email
+    assert (history[0]["door"], history[0]["tool"], history[0]["client"]) == (
+        "mcp",
+        "updateDeal",
+        "test client",
+    )
 
 
 def test_a_deal_in_another_currency_is_weighted_at_its_rate(world):
@@ -238,7 +243,7 @@ def test_the_rate_comes_from_the_one_place_for_rates_as_the_person_gave_it(world
     member, other = world["member"], world["other"]
     create = {"title": "Fx", "currency": "GBP"}
 
-    with pytest.raises(errors.NoRate) as missing:
+    with pytest.raises(errors.NoDealRate) as missing:
         services.deal_create(actor=member, pipeline_id=other.pk, stage_id=None, fields=create)
     with pytest.raises(ValidationFailed) as bad:
         services.deal_create(actor=member, pipeline_id=other.pk, stage_id=None, fields={**create, "rate": 0})

@@ -5,6 +5,7 @@ may use (its own rule: the mail app's permissions apply besides deals.mail). Age
 from datetime import datetime
 from typing import Annotated
 
+from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
@@ -141,7 +142,7 @@ def request_deal_info_email(
     deal = Deal.objects.select_related("contact").fetch(ctx.actor, deal_id)
     address = to or (deal.contact.email if deal.contact and deal.contact.deleted_at is None else "")
     if not address:
-        raise invalid("to", f"deal {deal.pk} has no contact with an e-mail address; give one")
+        raise invalid("to", _("deal {deal} has no contact with an e-mail address; give one"), deal=deal.pk)
     mailbox = mail.default_mailbox(actor=ctx.actor)
     name = deal.contact.first_name if deal.contact and deal.contact.first_name else ""
     body = f"Hello{' ' + name if name else ''},\n\n{question.strip()}\n\nThank you."

@@ -33,3 +33,21 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("make Amara the new head of engineering", "updateDepartment"),
     ("move the QA team so it sits under Engineering", "updateDepartment"),
 ]
+
+# Written later, as people say it: colloquial verbs, British and American words, a few typos.
+REQUESTS += [
+    ("set up a new team called Logistics", "createDepartment"),
+    ("put Raj in the finance department", "addMemberToDepartment"),
+    ("take Lucy out of the sales team", "removeMemberFromDepartment"),
+    ("who's in the HR department and who heads it", "getDepartment"),
+    ("show all our departments", "listDepartments"),
+    ("make Ops report to the COO's division", "updateDepartment"),
+    ("close down the Brighton office department", "deleteDepartment"),
+    ("create a department for customer success", "createDepartment"),
+    ("add Leo to the marketing team as a designer", "addMemberToDepartment"),
+    ("remove Sara from the finance team", "removeMemberFromDepartment"),
+    ("rename the ops department to operations", "updateDepartment"),
+    ("find the department that looks after payroll", "searchDepartments"),
+    ("list the teams in the company", "listDepartments"),
+    ("link our accountant contact to the finance department", "linkContactToDepartment"),
+]

@@ -4,7 +4,15 @@
 
 from typing import Any
 
-from apps.core.factories import FolderBaseFactory, ServiceFactory, fake, numbered
+from apps.core.factories import (
+    AccessRows,
+    FolderBaseFactory,
+    ServiceFactory,
+    access_rows,
+    fake,
+    numbered,
+    private_rows,
+)
 from apps.documents import services
 from apps.documents.models import Document, DocumentFolder
 
@@ -25,3 +33,16 @@ class DocumentFactory(ServiceFactory):
 class DocumentFolderFactory(FolderBaseFactory):
     class Meta:
         model = DocumentFolder
+
+
+@access_rows("documents.DocumentFolder")
+def _folders(people: dict[str, Any]) -> AccessRows:
+    return AccessRows(everyone=[DocumentFolderFactory(actor=people["member"])])
+
+
+@access_rows("documents.Document")
+def _documents(people: dict[str, Any]) -> AccessRows:
+    return private_rows(
+        people,
+        lambda actor, visibility: DocumentFactory(actor=actor, visibility=visibility),
+    )

@@ -23,3 +23,22 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("add a section on risks to the project brief document", "updateDocument"),
     ("replace the text of the FAQ note with this new version", "updateDocument"),
 ]
+
+# Written later, as people say it: colloquial verbs, British and American words, a few typos.
+REQUESTS += [
+    ("write up meeting minutes as a new doc", "createDocument"),
+    ("turn the proposal doc into a pdf", "exportDocumentToPdf"),
+    ("edit the onboarding guide to add the wifi password", "updateDocument"),
+    ("let Omar edit the pricing memo", "shareDocument"),
+    ("find the doc about our return policy", "listDocuments"),
+    ("make a folder for board papers", ("createDocumentFolder", "createFileFolder")),
+    ("bin the old draft of the handbook", "deleteDocument"),
+    ("create a doc with the meeting notes", "createDocument"),
+    ("export the handbook as a pdf", "exportDocumentToPdf"),
+    ("change the title of the sales playbook doc", "updateDocument"),
+    ("move the policy document into the HR folder", "moveDocument"),
+    ("share the roadmap doc with the team lead", "shareDocument"),
+    ("delete the old draft document", "deleteDocument"),
+    ("make a new folder for contracts in documents", "createDocumentFolder"),
+    ("read the onboarding doc", "getDocument"),
+]

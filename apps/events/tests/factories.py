@@ -3,6 +3,7 @@
 `AttendeeFactory(actor=..., event=event, status="registered")`,
 `BlockFactory(actor=..., event=event, rooms=2)`."""
 
+from collections.abc import Callable
 from datetime import timedelta
 from decimal import Decimal
 from typing import Any
@@ -10,7 +11,8 @@ from typing import Any
 import factory
 from django.utils import timezone
 
-from apps.core.factories import ServiceFactory, fake, numbered
+from apps.catalogue.testing import listed
+from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered, private_rows
 from apps.events import services
 from apps.events.models import Attendee, Event, EventPipeline, HotelBlock
 
@@ -80,3 +82,61 @@ class BlockFactory(ServiceFactory):
     cut_off = factory.LazyAttribute(lambda o: o.event.starts_at.date() - timedelta(days=21))
     attrition_percent = Decimal("20")
     _service = staticmethod(_block)
+
+
+# --- the rows of each events record, for the access test (tests/test_access_per_model.py) ------------
+
+
+def _with_events(people: dict[str, Any], make: Callable[[Any, Event], Any]) -> AccessRows:
+    """`make(actor, event)` on a private event of the member's, one of the owner's, and one
+    everyone sees: the rows of an event follow it."""
+
+    def on(actor: Any, visibility: str) -> Any:
+        return make(actor, EventFactory(actor=actor, visibility=visibility))
+
+    return private_rows(people, on)
+
+
+@access_rows("events.EventPipeline")
+def _pipelines(people: dict[str, Any]) -> AccessRows:
+    return AccessRows(everyone=[PipelineFactory(actor=people["member"])])
+
+
+@access_rows("events.Event")
+def _events(people: dict[str, Any]) -> AccessRows:
+    rows = _with_events(people, lambda actor, event: event)
+    rows.listed = lambda person: listed(person, "listEvents", {"when": "all", "limit": 100})
+    return rows
+
+
+@access_rows("events.Session")
+def _sessions(people: dict[str, Any]) -> AccessRows:
+    def session(actor: Any, event: Event) -> Any:
+        fields = {
+            "title": "Opening",
+            "starts_at": event.starts_at,
+            "ends_at": event.starts_at + timedelta(hours=1),
+        }
+        return services.session_add(actor=actor, event=event, fields=fields, speakers=[])
+
+    return _with_events(people, session)
+
+
+@access_rows("events.Attendee")
+def _attendees(people: dict[str, Any]) -> AccessRows:
+    return _with_events(people, lambda actor, event: AttendeeFactory(actor=actor, event=event))
+
+
+@access_rows("events.Supplier")
+def _suppliers(people: dict[str, Any]) -> AccessRows:
+    def supplier(actor: Any, event: Event) -> Any:
+        return services.supplier_add(
+            actor=actor, event=event, fields={"name": "Blue Fork", "service": "catering"}
+        )
+
+    return _with_events(people, supplier)
+
+
+@access_rows("events.HotelBlock")
+def _blocks(people: dict[str, Any]) -> AccessRows:
+    return _with_events(people, lambda actor, event: BlockFactory(actor=actor, event=event))

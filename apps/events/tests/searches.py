@@ -44,3 +44,31 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("how much does the summit cost so far, planned versus actual", "getEventBudgetSummary"),
     ("event budget summary by category", "getEventBudgetSummary"),
 ]
+
+# Written later, as people say it: colloquial verbs, British and American words, a few typos.
+REQUESTS += [
+    ("plan the annual conference in Lisbon for 300 people", "createEvent"),
+    ("register Priya for the summit", "addEventAttendee"),
+    ("add a keynote talk at 10 to the conference agenda", "addEventSession"),
+    ("book the caterer for the launch party as a supplier", "addEventSupplier"),
+    ("are we over budget on the offsite", "analyzeEventBudget"),
+    ("who's signed up for the workshop", "listEventAttendees"),
+    ("sort out a hotel room for the speaker", "allocateEventHotel"),
+    ("arrange flights for the attendee coming from Berlin", "planEventAttendeeTravel"),
+    ("check this spreadsheet of delegates before we upload it", "validateAttendeeImport"),
+    ("push the summit back a week and change the venue", "updateEvent"),
+    ("organise a product launch event in london on the 5th of may", "createEvent"),
+    ("sign up Maria for the conference", "addEventAttendee"),
+    ("import the attendee spreadsheet for the summit", ("validateAttendeeImport", "commitAttendeeImport")),
+    ("book the AV company for the gala", "addEventSupplier"),
+    ("what's the budget looking like for the offsite", ("getEventBudgetSummary", "analyzeEventBudget")),
+    ("give the keynote speaker a room at the hotel block", "allocateEventHotel"),
+    ("add a panel session at 2pm to the agenda", "addEventSession"),
+    ("mark Tom as cancelled for the workshop", "updateEventAttendee"),
+    ("move the expo to the confirmed stage", "moveEventStage"),
+    ("whos on the waiting list for the conference", "listEventAttendees"),
+    ("add hotel rooms for the summit, 20 nights", "manageEventHotels"),
+    ("record that Priya needs a flight from Madrid", "planEventAttendeeTravel"),
+    ("share the launch event with Tom", "shareEvent"),
+    ("what events are coming up", "listEvents"),
+]

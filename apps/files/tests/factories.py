@@ -6,7 +6,15 @@ from typing import Any
 
 import factory
 
-from apps.core.factories import FolderBaseFactory, ServiceFactory, fake, numbered
+from apps.core.factories import (
+    AccessRows,
+    FolderBaseFactory,
+    ServiceFactory,
+    access_rows,
+    fake,
+    numbered,
+    private_rows,
+)
 from apps.files import services
 from apps.files.models import File, Folder
 
@@ -28,3 +36,13 @@ class FileFactory(ServiceFactory):
 class FolderFactory(FolderBaseFactory):
     class Meta:
         model = Folder
+
+
+@access_rows("files.Folder")
+def _folders(people: dict[str, Any]) -> AccessRows:
+    return AccessRows(everyone=[FolderFactory(actor=people["member"])])
+
+
+@access_rows("files.File")
+def _files(people: dict[str, Any]) -> AccessRows:
+    return private_rows(people, lambda actor, visibility: FileFactory(actor=actor, visibility=visibility))

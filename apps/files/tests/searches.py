@@ -45,3 +45,26 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("make the logo file private again", "shareFile"),
     ("share holiday-photos.zip with Emma, view only", "shareFile"),
 ]
+
+# Written later, as people say it: colloquial verbs, British and American words, a few typos.
+REQUESTS += [
+    ("upload the signed contract pdf", ("createFileEntity", "saveChatUploadToFiles")),
+    ("whats in the trash", "listFileTrash"),
+    ("rename the budget file to budget-2026", "renameFileEntity"),
+    ("what does the contract pdf say about notice periods", "readFileContent"),
+    ("email the brochure to the client as an attachment", "emailFileAsAttachment"),
+    ("make a copy of the template spreadsheet", "copyFile"),
+    ("give me a download link for the logo", "downloadFileEntity"),
+    ("stick this invoice pdf on the task", "attachEntityFile"),
+    ("save this pdf the user sent into our files", "saveChatUploadToFiles"),
+    ("delete the old logo file", "deleteFileEntity"),
+    ("what's in the marketing folder", "listFiles"),
+    ("move the contract into the legal folder", ("moveFile", "moveFileEntity")),
+    ("share the price list with Anna so she can edit", "shareFile"),
+    ("make a new folder for 2027 invoices", "createFileFolder"),
+    ("get me the text of the proposal docx", "readFileContent"),
+    ("rename the invoice scan", "renameFileEntity"),
+    ("restore the deleted presentation from the bin", "restoreFile"),
+    ("where is the budget spreadsheet stored, whats its path", "getFileWorkingPath"),
+    ("attach the brochure to the deal", "attachEntityFile"),
+]

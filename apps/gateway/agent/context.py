@@ -103,8 +103,9 @@ class Run:
 
     def call(self, name: str, arguments: Any, *, record: dict[str, Any] | None = None) -> ToolOutcome:
         """One tool call through the dispatcher, as the key's owner. The confirmation argument is
-        never passed (this agent cannot get a person's confirmation), so a GATED, HIGH RISK or
-        DESTRUCTIVE tool is refused. `record` (the transcript message of the result, without its
+        never passed (this agent cannot get a person's confirmation), not even inside callTool's
+        `arguments`, so a GATED, HIGH RISK or DESTRUCTIVE tool is refused, called directly or
+        through callTool. `record` (the transcript message of the result, without its
         content) is appended in the same transaction as the tool's own writes."""
         services.lease_extend(
             conversation_id=self.conversation.pk,
@@ -128,6 +129,16 @@ class Run:
                 name, f"The arguments of {name} must be a JSON object; nothing was done.", True
             )
         arguments = {key: value for key, value in arguments.items() if key != CONFIRMATION_ARGUMENT}
+        # callTool runs another tool, whose confirmation is asked for inside its `arguments`: that
+        # tool is the one to refuse, with the same words as a direct call of it.
+        target = name
+        spec = registry.get(name)
+        if spec is not None and spec.runs_tools and isinstance(arguments.get("name"), str):
+            target = arguments["name"]
+            inner = arguments.get("arguments")
+            if isinstance(inner, dict):
+                inner = {key: value for key, value in inner.items() if key != CONFIRMATION_ARGUMENT}
+                arguments = {**arguments, "arguments": inner}
         started = time.perf_counter()
         try:
             result = call_tool(self.context, name, arguments)
@@ -154,14 +165,14 @@ class Run:
         text = "\n".join(
             block.get("text", "") for block in result.get("content", []) if isinstance(block, dict)
         )
-        spec = registry.get(name)
+        ran = registry.get(target)
         if (
             result.get("isError")
-            and spec is not None
-            and spec.needs_confirmation
+            and ran is not None
+            and ran.needs_confirmation
             and CONFIRMATION_ARGUMENT in text
         ):
-            return ToolOutcome(name, refusal_text(name), True, result, refused_for_confirmation=True)
+            return ToolOutcome(name, refusal_text(target), True, result, refused_for_confirmation=True)
         text = _CONFIRMATION_TOKEN.sub("confirm_…", text)
         if len(text) > TOOL_RESULT_MAX_CHARS:
             text = (

@@ -16,10 +16,11 @@ from rest_framework.views import APIView
 from apps.accounts.requests import AuthenticatedRequest
 from apps.apikeys.authentication import KeyCredential, check_budget
 from apps.core.api.schema import error_responses, operations
-from apps.core.errors import PayloadTooLarge, ValidationFailed
+from apps.core.errors import FieldsInvalid
 from apps.gateway import selectors, services, validation
 from apps.gateway.api import serializers as s
 from apps.gateway.authentication import GatewayAuthentication
+from apps.gateway.errors import BodyTooLarge
 from apps.gateway.models import Conversation
 
 # 10,000 characters of four-byte UTF-8 written as JSON escapes, plus metadata, with room to spare.
@@ -109,9 +110,7 @@ class AgentView(GatewayView):
         check_budget(key=request.auth.key)
         length = request.META.get("CONTENT_LENGTH") or "0"
         if length.isdigit() and int(length) > MAX_BODY_BYTES:
-            raise PayloadTooLarge(
-                _("The request body is larger than %(max)d KiB.") % {"max": MAX_BODY_BYTES // 1024}
-            )
+            raise BodyTooLarge(most=MAX_BODY_BYTES // 1024)
         idempotency_key = validation.clean_idempotency_key(request.headers.get("Idempotency-Key"))
         agent_request = validation.clean(request.data)
         accepted = services.conversation_accept(
@@ -158,9 +157,7 @@ class AgentView(GatewayView):
             else:
                 rows = after
         if problems:
-            raise ValidationFailed(
-                " ".join(f"{name}: {' '.join(texts)}" for name, texts in problems.items()), details=problems
-            )
+            raise FieldsInvalid.of(problems)
         page = list(rows.order_by("-created_at", "-pk")[: limit + 1])
         more = len(page) > limit
         page = page[:limit]

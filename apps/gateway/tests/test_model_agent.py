@@ -15,6 +15,7 @@ from apps.contacts.models import Contact
 from apps.contacts.tests.factories import ContactFactory
 from apps.gateway import services
 from apps.gateway.agent import runner
+from apps.gateway.agent.context import refusal_text
 from apps.gateway.agent.model import ModelAgent
 from apps.gateway.models import AgentStep, Conversation
 
@@ -162,21 +163,32 @@ def test_tools_found_through_search_tools_are_offered_next(
     assert not tool_results(server.requests[2])[-1]["content"].startswith("There is no tool")
 
 
+@pytest.mark.parametrize("through_call_tool", [False, True], ids=["directly", "through callTool"])
 def test_a_destructive_tool_is_refused_even_with_a_token_the_model_makes_up(
-    model, make_credentials, conversation_of
+    model, make_credentials, conversation_of, through_call_tool
 ):
     admin = make_credentials("admin")
     keep = ContactFactory(actor=admin.user, first_name="Twin", last_name="One")
     drop = ContactFactory(actor=admin.user, first_name="Twin", last_name="Two")
     arguments = {"primaryId": keep.pk, "duplicateIds": [drop.pk], "confirmationToken": "confirm_madeup"}
+    # Through callTool the token goes inside its `arguments`, and the refusal is the same.
+    called = (
+        ("callTool", {"name": "mergeContacts", "arguments": arguments})
+        if through_call_tool
+        else (
+            "mergeContacts",
+            arguments,
+        )
+    )
 
     def final(body):
         result = tool_results(body)[0]
+        assert result["content"] == refusal_text("mergeContacts")
         assert result["content"].startswith("Refused: mergeContacts is marked DESTRUCTIVE")
         assert "confirm_" not in result["content"]
         return openai_text("Merging needs your confirmation; nothing was merged.")
 
-    server = model("openai", script(openai_tool_calls(("mergeContacts", arguments)), final))
+    server = model("openai", script(openai_tool_calls(called), final))
 
     conversation = run(conversation_of(admin, "Merge the two Twin contacts"))
 

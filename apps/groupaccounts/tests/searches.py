@@ -53,3 +53,19 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("delete the Polar group account, we no longer work with them", "deleteGroupAccount"),
     ("archive the company account of Zenith", "deleteGroupAccount"),
 ]
+
+# Written later, as people say it: colloquial verbs, British and American words, a few typos.
+REQUESTS += [
+    ("set up an account for the Smith family", "createGroupAccount"),
+    ("add Jane to the Smith household", "linkContactToGroupAccount"),
+    ("whats our usage and spend this month", "getMyBillingOverview"),
+    ("show me the Acme group with its people", "getGroupAccount"),
+    ("any meetings coming up with the Johnson household", "getGroupAccountUpcomingEvents"),
+    ("create a group account for Acme Holdings", "createGroupAccount"),
+    ("who is in the Patel family account", "getGroupAccount"),
+    ("take Ben out of the Acme group account", "unlinkContactFromGroupAccount"),
+    ("find the group account for the Jones household", "searchGroupAccounts"),
+    ("what have we emailed the Acme group lately", "searchGroupAccountEmails"),
+    ("link the contract file to the Acme group account", "linkFileToGroupAccount"),
+    ("archive the old group account", "deleteGroupAccount"),
+]

@@ -2,8 +2,8 @@
 location, working pattern and FTE), linked to a person of the workspace where there is one.
 
 Pay, national identifiers and health are a row of their own (`RestrictedDetails`), read and
-written only with the `hr.restricted` permission, so no answer or page that reads an `Employee`
-carries them by accident."""
+written only with the `hr.restricted` permission (the employee's access declares it: `fields`), so
+no answer or page that reads an `Employee` carries them by accident."""
 
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
@@ -29,6 +29,8 @@ class Employee(Record):
         visibility="workspace",
         change=str(HrPerm.EMPLOYEES),
         delete=str(HrPerm.EMPLOYEES),
+        # Pay, national identifier and health notes (`RestrictedDetails`).
+        fields={"restricted": HrPerm.RESTRICTED},
         label=_("Employee"),
         find_with="searchEmployees or listEmployees",
         trash_state=_("archived"),

@@ -4,10 +4,9 @@ overdue item becomes a notification to its owner (apps.hr.tasks)."""
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.records import Access, Record
+from apps.core.records import Access, Record, RecordQuerySet, name_once
 from apps.hr.models.employees import Employee
 from apps.hr.permissions import HrPerm
 
@@ -30,11 +29,7 @@ class OnboardingTemplate(Record):
     class Meta:
         ordering = ["name", "id"]
         verbose_name = _("onboarding template")
-        constraints = [
-            models.UniqueConstraint(
-                Lower("name"), condition=Q(deleted_at__isnull=True), name="hr_onboarding_template_name_once"
-            )
-        ]
+        constraints = [name_once("hr_onboarding_template_name_once")]
 
     def __str__(self) -> str:
         return self.name
@@ -95,6 +90,18 @@ class OnboardingChecklist(Record):
 
 
 class OnboardingItem(models.Model):
+    access = Access(
+        HrPerm,
+        through="checklist",
+        # Seen with its checklist; ticked by its owner, the new employee, or those who run
+        # onboarding.
+        owner=("owner", "checklist__employee__user"),
+        change=str(HrPerm.VIEW),
+        admin=str(HrPerm.ONBOARDING),
+        label=_("Onboarding item"),
+        find_with="getOnboardingChecklist",
+    )
+
     checklist = models.ForeignKey(OnboardingChecklist, on_delete=models.CASCADE, related_name="items")
     title = models.CharField(_("title"), max_length=200)
     owner = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
@@ -104,6 +111,8 @@ class OnboardingItem(models.Model):
     done_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     # When its owner was told it is overdue (once).
     overdue_notified_at = models.DateTimeField(null=True, blank=True)
+
+    objects = RecordQuerySet.as_manager()
 
     class Meta:
         ordering = ["checklist", "position", "id"]

@@ -1,18 +1,17 @@
 """Performance reviews: a cycle (a period people are reviewed for), a review of one employee in
 it, and the assessments of that review (the employee's own, their manager's, and peers').
 
-Who sees what (apps.hr.selectors.reviews): an author always sees their own assessment; the
-manager sees every submitted assessment of the reviews they run; the employee sees their own and
-the manager's once submitted, never the peers'; those who run cycles (hr.reviews_manage) see every
+Who sees what (the declarations below): an author always sees their own assessment; the manager
+sees every submitted assessment of the reviews they run; the employee sees their own and the
+manager's once submitted, never the peers'; those who run cycles (hr.reviews_manage) see every
 submitted one. An assessment is locked once submitted: nobody changes it afterwards."""
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Exists, OuterRef, Q
-from django.db.models.functions import Lower
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.records import Access, Record
+from apps.core.records import Access, Record, RecordQuerySet, name_once
 from apps.hr.permissions import HrPerm
 
 USER = settings.AUTH_USER_MODEL
@@ -36,18 +35,10 @@ class ReviewCycle(Record):
     class Meta:
         ordering = ["-created_at", "id"]
         verbose_name = _("review cycle")
-        constraints = [
-            models.UniqueConstraint(
-                Lower("name"), condition=Q(deleted_at__isnull=True), name="hr_review_cycle_name_once"
-            )
-        ]
+        constraints = [name_once("hr_review_cycle_name_once")]
 
     def __str__(self) -> str:
         return self.name
-
-
-def _taking_part(person_id: int) -> Q:
-    return Q(Exists(Assessment.objects.filter(review=OuterRef("pk"), author_id=person_id)))
 
 
 class Review(Record):
@@ -56,7 +47,7 @@ class Review(Record):
         # The manager runs it; the employee and the peers see it through their assessments.
         visibility="owner",
         owner="manager",
-        also=_taking_part,
+        also="assessments__author",
         view=str(HrPerm.REVIEWS),
         change=str(HrPerm.REVIEWS),
         delete=str(HrPerm.REVIEWS_MANAGE),
@@ -82,7 +73,29 @@ class Review(Record):
         return f"review {self.pk}"
 
 
+def _readers(person_id: int) -> Q:
+    """Who reads an assessment besides its author, once it is submitted: the review's manager,
+    and the employee their manager's."""
+    manager = Q(review__manager=person_id)
+    return manager | Q(review__employee__user=person_id, kind=Assessment.Kind.MANAGER)
+
+
 class Assessment(models.Model):
+    access = Access(
+        HrPerm,
+        through="review",
+        visibility="owner",
+        owner="author",
+        also=_readers,
+        drafts=Q(submitted_at__isnull=True),
+        view=str(HrPerm.REVIEWS),
+        change=str(HrPerm.REVIEWS),
+        delete=str(HrPerm.REVIEWS_MANAGE),
+        admin=str(HrPerm.REVIEWS_MANAGE),
+        label=_("Assessment"),
+        find_with="getReviewCycles",
+    )
+
     class Kind(models.TextChoices):
         SELF = "self", _("self")
         MANAGER = "manager", _("manager")
@@ -94,6 +107,8 @@ class Assessment(models.Model):
     rating = models.PositiveSmallIntegerField(_("rating"), null=True, blank=True)
     text = models.TextField(_("assessment"), blank=True)
     submitted_at = models.DateTimeField(_("submitted"), null=True, blank=True)
+
+    objects = RecordQuerySet.as_manager()
 
     class Meta:
         ordering = ["review", "kind", "id"]

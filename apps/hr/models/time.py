@@ -17,7 +17,10 @@ USER = settings.AUTH_USER_MODEL
 class TimeEntry(Record):
     access = Access(
         HrPerm,
-        visibility="workspace",
+        # One's own entries; everyone's for those who manage time.
+        visibility="owner",
+        owner="employee__user",
+        sees_all=(HrPerm.TIME_MANAGE,),
         view=str(HrPerm.TIME),
         change=str(HrPerm.TIME),
         delete=str(HrPerm.TIME_MANAGE),

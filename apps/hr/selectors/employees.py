@@ -1,27 +1,27 @@
 """Reads about employees."""
 
-from typing import Any
-
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from apps.core import search
-from apps.core.actors import Actor, can
+from apps.core.actors import Actor, actor_id
+from apps.core.records import Action, RecordQuerySet
 from apps.hr.models import Employee, RestrictedDetails
-from apps.hr.permissions import HrPerm
 
 STATUSES = ("current", "former", "future", "all")
 
 
-def employee_rows(*, actor: Actor) -> Any:
+def employee_rows(*, actor: Actor) -> RecordQuerySet[Employee]:
     return Employee.objects.restrict(actor).select_related("department", "manager", "user")
 
 
-def employee_get(*, actor: Actor, employee_id: int, action: Any = "view") -> Employee:
-    return employee_rows(actor=actor).fetch(actor, employee_id, action)
+def employee_get(*, actor: Actor, employee_id: int, action: Action = "view") -> Employee:
+    return Employee.objects.select_related("department", "manager", "user").fetch(actor, employee_id, action)
 
 
-def employee_list(*, actor: Actor, status: str = "current", department_id: int | None = None) -> Any:
+def employee_list(
+    *, actor: Actor, status: str = "current", department_id: int | None = None
+) -> QuerySet[Employee]:
     rows = employee_rows(actor=actor)
     today = timezone.localdate()
     if status == "current":
@@ -35,7 +35,7 @@ def employee_list(*, actor: Actor, status: str = "current", department_id: int |
     return rows.order_by("full_name", "id")
 
 
-def employee_search(*, actor: Actor, query: str) -> Any:
+def employee_search(*, actor: Actor, query: str) -> QuerySet[Employee]:
     rows = search.matching(
         employee_rows(actor=actor), query, ("full_name", "email", "job_title", "location", "department__name")
     )
@@ -43,12 +43,15 @@ def employee_search(*, actor: Actor, query: str) -> Any:
 
 
 def restricted_of(*, actor: Actor, employee: Employee) -> RestrictedDetails | None:
-    """The restricted details, for a reader with hr.restricted alone (None otherwise)."""
-    if not can(actor, HrPerm.RESTRICTED):
+    """The restricted details, for a reader the employee's access lets read them (None otherwise)."""
+    if "restricted" not in Employee.access.fields_allowed(actor, employee):
         return None
     return RestrictedDetails.objects.filter(employee=employee).first() or RestrictedDetails(employee=employee)
 
 
 def employee_of(actor: Actor) -> Employee | None:
     """The live employment record of the person acting, if they have one."""
-    return Employee.objects.live().filter(user_id=getattr(actor, "pk", None)).first()
+    person_id = actor_id(actor)
+    if person_id is None:
+        return None  # (user_id=None would find an employee without a person)
+    return Employee.objects.live().filter(user_id=person_id).first()

@@ -6,9 +6,8 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
-from apps.core.actors import Actor, can
-from apps.hr.models import Employee, LeaveRequest, OnboardingItem
-from apps.hr.permissions import HrPerm
+from apps.core.actors import Actor
+from apps.hr.models import Employee, LeaveRequest, OnboardingItem, TimeEntry
 from apps.hr.selectors import employees, leave
 from apps.hr.selectors import time as times
 from apps.hr.services.onboarding import items_visible
@@ -21,7 +20,7 @@ def dashboard(*, actor: Actor) -> dict[str, Any]:
     current = staff.filter(start_date__lte=today).filter(Q(end_date__isnull=True) | Q(end_date__gte=today))
     requests = leave.requests_visible(actor=actor)
     away = requests.filter(status=LeaveRequest.Status.APPROVED, start_date__lte=today, end_date__gte=today)
-    sees_time = can(actor, HrPerm.TIME_MANAGE) or can(actor, HrPerm.ADMIN)
+    sees_time = TimeEntry.access.all_rows(actor)
     overdue = items_visible(actor=actor).filter(due_date__lt=today, done_at__isnull=True)
     return {
         "headcount": current.count(),

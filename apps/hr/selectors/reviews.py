@@ -2,11 +2,9 @@
 
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
-from apps.core.actors import actor_id, can
 from apps.hr.models import Assessment, Review, ReviewCycle
-from apps.hr.permissions import HrPerm
 
 
 def reviews_of(actor: Any, cycle: ReviewCycle) -> QuerySet[Review]:
@@ -19,14 +17,6 @@ def reviews_of(actor: Any, cycle: ReviewCycle) -> QuerySet[Review]:
 
 
 def visible_assessments(actor: Any, review: Review) -> list[Assessment]:
-    """The assessments of `review` that `actor` may read: their own always; submitted ones as the
-    review's manager or HR; the employee the self and manager ones once submitted, never peers'."""
-    me = actor_id(actor)
-    rows = review.assessments.select_related("author").order_by("kind", "id")
-    if can(actor, HrPerm.REVIEWS_MANAGE) or review.manager_id == me:
-        return list(rows.filter(Q(author_id=me) | Q(submitted_at__isnull=False)))
-    if review.employee.user_id == me:
-        return list(
-            rows.filter(Q(author_id=me) | Q(submitted_at__isnull=False, kind=Assessment.Kind.MANAGER))
-        )
-    return list(rows.filter(author_id=me))
+    """The assessments of `review` that `actor` may read (Assessment.access)."""
+    rows = Assessment.objects.restrict(actor).filter(review=review).select_related("author")
+    return list(rows.order_by("kind", "id"))

@@ -4,17 +4,17 @@ employee into the workspace as a person."""
 import logging
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.accounts.models import Role, person
 from apps.accounts.permissions import PeoplePerm
-from apps.core import records
+from apps.core import clean, records
 from apps.core.actors import Actor, require
 from apps.core.errors import Forbidden, invalid
 from apps.departments import api as departments
-from apps.hr import clean
+from apps.hr import clean as hr_clean
 from apps.hr.models import Employee, RestrictedDetails
 from apps.hr.permissions import HrPerm
 
@@ -66,13 +66,13 @@ def _apply(actor: Actor, employee: Employee, fields: dict[str, Any], creating: b
         employee.email = clean.email(fields["email"])
         taken = Employee.objects.live().filter(email__iexact=employee.email).exclude(pk=employee.pk)
         if employee.email and taken.exists():
-            raise invalid("email", f"another employee has {employee.email}")
+            raise invalid("email", _("another employee has {email}"), email=employee.email)
     for name, limit in (("job_title", 150), ("location", 200)):
         if name in fields:
             setattr(employee, name, clean.text(fields[name], field=name, limit=limit))
     if fields.get("employment_type"):
         if fields["employment_type"] not in Employee.Type.values:
-            raise invalid("type", f"one of {', '.join(Employee.Type.values)}")
+            raise invalid("type", _("one of {choices}"), choices=", ".join(Employee.Type.values))
         employee.employment_type = fields["employment_type"]
     if "department_id" in fields:
         employee.department = _department(actor, fields["department_id"])
@@ -81,25 +81,29 @@ def _apply(actor: Actor, employee: Employee, fields: dict[str, Any], creating: b
     if "person_email" in fields:
         employee.user = _person(employee, fields["person_email"])
     if fields.get("country"):
-        employee.country = clean.country(fields["country"])
+        employee.country = hr_clean.country(fields["country"])
     if "region" in fields or "country" in fields:
-        employee.region = clean.region(employee.country, fields.get("region", employee.region))
+        employee.region = hr_clean.region(employee.country, fields.get("region", employee.region))
     if fields.get("time_zone"):
         employee.time_zone = clean.zone(fields["time_zone"])
     if creating or "start_date" in fields:
         if not fields.get("start_date"):
-            raise invalid("startDate", "is required")
-        employee.start_date = clean.day(fields["start_date"], field="startDate")
+            raise invalid("startDate", _("is required"))
+        employee.start_date = hr_clean.day(fields["start_date"], field="startDate")
     if "end_date" in fields:
-        employee.end_date = clean.day(fields["end_date"], field="endDate") if fields["end_date"] else None
+        employee.end_date = hr_clean.day(fields["end_date"], field="endDate") if fields["end_date"] else None
     if employee.end_date and employee.end_date < employee.start_date:
-        raise invalid("endDate", f"must be on or after the start date {employee.start_date.isoformat()}")
+        raise invalid(
+            "endDate",
+            _("must be on or after the start date {start_date}"),
+            start_date=employee.start_date.isoformat(),
+        )
     if fields.get("fte") is not None:
-        employee.fte = clean.decimal(fields["fte"], field="fte", low="0.01", high="1", places="0.001")
+        employee.fte = hr_clean.decimal(fields["fte"], field="fte", low="0.01", high="1", places="0.001")
     if fields.get("working_days") is not None:
-        employee.working_days = clean.weekdays(fields["working_days"])
+        employee.working_days = hr_clean.weekdays(fields["working_days"])
     if fields.get("hours_per_week") is not None:
-        employee.hours_per_week = clean.decimal(
+        employee.hours_per_week = hr_clean.decimal(
             fields["hours_per_week"], field="hoursPerWeek", low="1", high="80"
         )
 
@@ -109,7 +113,11 @@ def _department(actor: Actor, department_id: int | None) -> departments.Departme
         return None
     found = departments.visible_department(actor, department_id)
     if found is None:
-        raise invalid("departmentId", f"no department {department_id}; listDepartments finds them")
+        raise invalid(
+            "departmentId",
+            _("no department {department_id}; listDepartments finds them"),
+            department_id=department_id,
+        )
     return found
 
 
@@ -118,12 +126,15 @@ def _manager(actor: Actor, employee: Employee, manager_id: int | None) -> Employ
         return None
     manager = Employee.objects.restrict(actor).filter(pk=manager_id).first()
     if manager is None:
-        raise invalid("managerId", f"no employee {manager_id}; searchEmployees finds them")
+        raise invalid(
+            "managerId", _("no employee {manager_id}; searchEmployees finds them"), manager_id=manager_id
+        )
     # Walk up from the new manager: the employee must not be above them already.
-    seen, current = set(), manager
+    seen: set[int] = set()
+    current: Employee | None = manager
     while current is not None and current.pk not in seen:
         if employee.pk is not None and current.pk == employee.pk:
-            raise invalid("managerId", "an employee cannot report to themselves or to someone below them")
+            raise invalid("managerId", _("an employee cannot report to themselves or to someone below them"))
         seen.add(current.pk)
         current = current.manager
     return manager
@@ -132,33 +143,37 @@ def _manager(actor: Actor, employee: Employee, manager_id: int | None) -> Employ
 def _person(employee: Employee, email: str | None) -> Any:
     if not email:
         return None
-    user = get_user_model().objects.person_by_email(email)
+    user = clean.person_by_email(email)
     linked = Employee.objects.filter(user=user).exclude(pk=employee.pk).first()
     if linked is not None:
-        raise invalid("personEmail", f"{user.email} is already employee {linked.pk}")
+        raise invalid(
+            "personEmail", _("{email} is already employee {linked}"), email=user.email, linked=linked.pk
+        )
     return user
 
 
 @transaction.atomic
 def restricted_update(*, actor: Actor, employee: Employee, fields: dict[str, Any]) -> list[str]:
-    """Pay, national identifier, health notes: only with hr.restricted."""
-    require(actor, HrPerm.RESTRICTED)
+    """Pay, national identifier, health notes: only for those the employee's access lets change
+    them (hr.restricted)."""
+    if "restricted" not in Employee.access.fields_allowed(actor, employee, "change"):
+        raise Forbidden()
     details, _created = RestrictedDetails.objects.select_for_update().get_or_create(employee=employee)
     before = {name: getattr(details, name) for name in RESTRICTED}
     if "pay_amount" in fields:
         amount = fields["pay_amount"]
         details.pay_amount = (
-            None if amount is None else clean.decimal(amount, field="payAmount", low="0", high="100000000")
+            None if amount is None else hr_clean.decimal(amount, field="payAmount", low="0", high="100000000")
         )
     if "pay_currency" in fields:
-        code = str(fields["pay_currency"] or "").strip().upper()
-        if code and (len(code) != 3 or not code.isalpha()):
-            raise invalid("payCurrency", f"{fields['pay_currency']!r} is not an ISO 4217 code (EUR, GBP)")
-        details.pay_currency = code
+        code = fields["pay_currency"]
+        details.pay_currency = clean.currency(code, field="payCurrency") if str(code or "").strip() else ""
     if "pay_period" in fields:
         period = fields["pay_period"] or ""
         if period and period not in RestrictedDetails.Period.values:
-            raise invalid("payPeriod", f"one of {', '.join(RestrictedDetails.Period.values)}")
+            raise invalid(
+                "payPeriod", _("one of {choices}"), choices=", ".join(RestrictedDetails.Period.values)
+            )
         details.pay_period = period
     if "national_id" in fields:
         details.national_id = clean.text(fields["national_id"], field="nationalId", limit=64)
@@ -187,16 +202,28 @@ def employee_invite(*, actor: Actor, employee: Employee, role_key: str) -> Any:
     require(actor, PeoplePerm.MANAGE)
     if employee.user is not None:
         raise invalid(
-            "employeeId", f"employee {employee.pk} is already {employee.user.email} in the workspace"
+            "employeeId",
+            _("employee {employee} is already {email} in the workspace"),
+            employee=employee.pk,
+            email=employee.user.email,
         )
     if not employee.email:
-        raise invalid("employeeId", f"employee {employee.pk} has no work e-mail; set one with updateEmployee")
+        raise invalid(
+            "employeeId",
+            _("employee {employee} has no work e-mail; set one with updateEmployee"),
+            employee=employee.pk,
+        )
     if employee.end_date and employee.end_date < timezone.localdate():
-        raise invalid("employeeId", f"employee {employee.pk} left on {employee.end_date.isoformat()}")
+        raise invalid(
+            "employeeId",
+            _("employee {employee} left on {end_date}"),
+            employee=employee.pk,
+            end_date=employee.end_date.isoformat(),
+        )
     role = Role.objects.filter(key=role_key).first()
     if role is None:
         keys = ", ".join(Role.objects.order_by("key").values_list("key", flat=True))
-        raise invalid("role", f"no role {role_key!r}; one of {keys}")
+        raise invalid("role", _("no role {role_key!r}; one of {keys}"), role_key=role_key, keys=keys)
     actor_person = person(actor)
     if actor_person is None:
         raise Forbidden()

@@ -12,20 +12,24 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
-from apps.core import records
+from apps.core import clean, pipelines, records
 from apps.core.actors import Actor, actor_id, require
-from apps.core.errors import AppError, ValidationFailed, invalid
+from apps.core.errors import AppError, invalid
 from apps.core.origin import current
-from apps.hr.errors import CandidateAnonymised, DuplicateCandidate
+from apps.hr.errors import (
+    AddressOfAnotherCandidate,
+    CandidateAnonymised,
+    DecisionNeedsBasis,
+    DuplicateCandidate,
+)
 from apps.hr.models import Candidate, HiringAdvice, HiringPipeline, HiringStage, StageChange
 from apps.hr.permissions import HrPerm
-from apps.hr.services.text import clean, long_text
 
 logger = logging.getLogger(__name__)
 NAME_SIMILARITY = 0.9
@@ -47,40 +51,27 @@ def pipeline_create(
 ) -> HiringPipeline:
     """A pipeline of ordered stages; `decision_stages` (default: the last) record hiring decisions."""
     require(actor, HrPerm.HIRING)
-    names = [clean(stage, field="stages", limit=80) for stage in stages]
-    if len(names) < 2:
-        raise invalid("stages", "give at least two stages, in order")
+    names = [stage["name"] for stage in pipelines.stage_list([{"name": stage} for stage in stages], least=2)]
     lowered = [stage.lower() for stage in names]
-    if len(set(lowered)) != len(lowered):
-        raise invalid("stages", "each stage once")
     decisions = {d.strip().lower() for d in (decision_stages or [names[-1]])}
     unknown = decisions - set(lowered)
     if unknown:
-        raise invalid("decisionStages", f"{sorted(unknown)[0]!r} is not one of the stages")
+        raise invalid("decisionStages", _("{stage!r} is not one of the stages"), stage=sorted(unknown)[0])
     if lowered[0] in decisions:
-        raise invalid("decisionStages", "the first stage is where candidates arrive, not a decision")
-    pipeline = HiringPipeline(
-        created_by=person(actor),
-        description=clean(description, field="description", limit=1000, required=False),
-        location=clean(location, field="location", limit=200, required=False),
+        raise invalid("decisionStages", _("the first stage is where candidates arrive, not a decision"))
+    return pipelines.create(
+        HiringPipeline,
+        actor=actor,
+        name=name,
+        stages=[{"name": stage, "decision": stage.lower() in decisions} for stage in names],
+        least=2,
+        description=description,
+        location=clean.text(location, field="location", limit=200),
     )
-    pipeline.name = records.unique_name(pipeline, name, what="a pipeline", limit=120)
-    pipeline.save()
-    HiringStage.objects.bulk_create(
-        [
-            HiringStage(pipeline=pipeline, name=stage, position=i, decision=stage.lower() in decisions)
-            for i, stage in enumerate(names, start=1)
-        ]
-    )
-    logger.info("hiring pipeline %s created", pipeline.pk)
-    return pipeline
 
 
 def stage_of(*, actor: Actor, stage_id: int) -> HiringStage:
-    pipelines = HiringPipeline.objects.restrict(actor)
-    stage = HiringStage.objects.filter(pk=stage_id, pipeline__in=pipelines).select_related("pipeline").first()
-    if stage is None:
-        raise invalid("stageId", f"no stage {stage_id}; getHiringPipelineOverview lists the stages")
+    stage: HiringStage = pipelines.stage_of(HiringPipeline, actor=actor, stage_id=stage_id)
     return stage
 
 
@@ -127,31 +118,29 @@ def _cv(actor: Actor, file_id: int) -> tuple[str, str]:
         text = files.file_text(file)
     except AppError as error:
         raise invalid(
-            "cvFileId", f"file {file_id} ({file.name}) has no text to read: {error.message}"
+            "cvFileId",
+            _("file {file_id} ({name}) has no text to read: {message}"),
+            file_id=file_id,
+            name=file.name,
+            message=error.message,
         ) from None
     return file.name[:255], text[:CV_TEXT_MAX]
 
 
 def _apply(actor: Actor, candidate: Candidate, fields: dict[str, Any], creating: bool) -> None:
     if "name" in fields:
-        candidate.name = clean(fields["name"], field="name", limit=200)
+        candidate.name = clean.text(fields["name"], field="name", limit=200, required=True)
     if "email" in fields:
-        email = clean(fields["email"], field="email", limit=254, required=False).lower()
-        if email:
-            try:
-                validate_email(email)
-            except Exception:
-                raise invalid("email", f"{email!r} is not an e-mail address") from None
-        candidate.email = email
+        candidate.email = clean.email(clean.text(fields["email"], field="email", limit=254))
     if "phone" in fields:
-        phone = clean(fields["phone"], field="phone", limit=40, required=False)
+        phone = clean.text(fields["phone"], field="phone", limit=40)
         if phone and not re.fullmatch(r"[+()\d\s./-]{5,40}", phone):
-            raise invalid("phone", f"{phone!r} is not a phone number")
+            raise invalid("phone", _("{phone!r} is not a phone number"), phone=phone)
         candidate.phone = phone
     if "source" in fields:
-        candidate.source = clean(fields["source"], field="source", limit=100, required=False)
+        candidate.source = clean.text(fields["source"], field="source", limit=100)
     if "notes" in fields:
-        candidate.notes = long_text(fields["notes"], field="notes", limit=10_000)
+        candidate.notes = clean.long_text(fields["notes"], field="notes", limit=10_000)
     if "consent" in fields and fields["consent"] is not None and bool(fields["consent"]) != candidate.consent:
         candidate.consent = bool(fields["consent"])
         candidate.consent_at = timezone.now() if candidate.consent else None
@@ -159,7 +148,7 @@ def _apply(actor: Actor, candidate: Candidate, fields: dict[str, Any], creating:
         candidate.cv_name, candidate.cv_text = _cv(actor, fields["cv_file_id"])
         candidate.cv_file_id = fields["cv_file_id"]
     if not candidate.email and not candidate.phone:
-        raise invalid("email", "give an e-mail address or a phone number to reach the candidate")
+        raise invalid("email", _("give an e-mail address or a phone number to reach the candidate"))
     candidate.last_activity_at = timezone.now()
 
 
@@ -169,15 +158,19 @@ def candidate_create(
 ) -> tuple[Candidate, list[tuple[Candidate, str]]]:
     """A candidate on `pipeline` (its first stage unless `stage`), and the look-alikes found."""
     require(actor, HrPerm.HIRING)
-    first = pipeline.stages.order_by("position").first()
-    stage = stage or first
+    stage = stage or pipelines.first_stage(pipeline)
     if stage is None or stage.pipeline_id != pipeline.pk:
         raise invalid(
-            "stageId", f"stage {getattr(stage, 'pk', '?')} is not a stage of pipeline {pipeline.name!r}"
+            "stageId",
+            _("stage {stage} is not a stage of pipeline {name!r}"),
+            stage=getattr(stage, "pk", "?"),
+            name=pipeline.name,
         )
     if stage.decision:
         raise invalid(
-            "stageId", f"{stage.name!r} is a decision stage: add the candidate, then move them there"
+            "stageId",
+            _("{name!r} is a decision stage: add the candidate, then move them there"),
+            name=stage.name,
         )
     email = (fields.get("email") or "").strip()
     if email:
@@ -186,9 +179,7 @@ def candidate_create(
         ).first()
         if same is not None:
             raise DuplicateCandidate(
-                f"Candidate {same.pk} on pipeline {pipeline.name!r} has the address {email} already: "
-                f"update them with updateHiringCandidate instead.",
-                details={"email": ["duplicate"]},
+                candidate=same.pk, pipeline=pipeline.name, email=email, details={"email": ["duplicate"]}
             )
     candidate = records.create(
         Candidate,
@@ -210,8 +201,8 @@ def candidate_create(
 def _live(candidate: Candidate) -> None:
     if candidate.anonymised_at is not None:
         raise CandidateAnonymised(
-            f"Candidate {candidate.pk} was anonymised on {candidate.anonymised_at:%Y-%m-%d} (retention"
-            " rule); add them anew if they apply again.",
+            candidate=candidate.pk,
+            anonymised=candidate.anonymised_at,
             details={"candidateId": ["anonymised"]},
         )
 
@@ -230,10 +221,7 @@ def candidate_update(*, actor: Actor, candidate: Candidate, fields: dict[str, An
             .first()
         )
         if same is not None:
-            raise DuplicateCandidate(
-                f"Candidate {same.pk} on this pipeline has the address {email} already.",
-                details={"email": ["duplicate"]},
-            )
+            raise AddressOfAnotherCandidate(candidate=same.pk, email=email, details={"email": ["duplicate"]})
     names = ["name", "email", "phone", "source", "notes", "consent", "cv_file_id", "cv_name", "cv_text"]
     return records.update(
         candidate, actor=actor, permission=HrPerm.HIRING, fields=fields, apply=_apply, names=names
@@ -254,22 +242,19 @@ def candidate_move(*, actor: Actor, candidate: Candidate, stage: HiringStage, ba
         actor, candidate.pk, "change", lock=True
     )
     _live(candidate)
-    if stage.pipeline_id != candidate.pipeline_id:
+    pipelines.on_pipeline(
+        stage, candidate.pipeline, what=_("candidate {candidate}").format(candidate=candidate.pk)
+    )
+    if stage.pk == candidate.stage_id:
         raise invalid(
             "stageId",
-            f"stage {stage.pk} ({stage.name}) is in pipeline {stage.pipeline.name!r}, but candidate "
-            f"{candidate.pk} is on pipeline {candidate.pipeline.name!r}; pick one of its stages "
-            "(getHiringPipelineOverview)",
+            _("candidate {candidate} is on {name!r} already"),
+            candidate=candidate.pk,
+            name=stage.name,
         )
-    if stage.pk == candidate.stage_id:
-        raise invalid("stageId", f"candidate {candidate.pk} is on {stage.name!r} already")
-    basis = clean(basis, field="basis", limit=1000, required=False)
+    basis = clean.text(basis, field="basis", limit=1000)
     if stage.decision and not basis:
-        raise ValidationFailed(
-            f"basis: {stage.name!r} is a hiring decision; a person makes it: give their reason in `basis` "
-            "(any ranking is advice only).",
-            details={"basis": ["required for a decision stage"]},
-        )
+        raise DecisionNeedsBasis(stage=stage.name, details={"basis": ["required for a decision stage"]})
     change = StageChange.objects.create(
         candidate=candidate,
         from_stage=candidate.stage,
@@ -300,7 +285,7 @@ def candidates_ranked(
     require(actor, HrPerm.HIRING)
     words = search.words(query)
     if not words:
-        raise invalid("query", "give at least one word to look for")
+        raise invalid("query", _("give at least one word to look for"))
     rows = Candidate.objects.restrict(actor).filter(anonymised_at__isnull=True)
     if pipeline is not None:
         rows = rows.filter(pipeline=pipeline)

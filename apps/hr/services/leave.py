@@ -14,11 +14,13 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
-from apps.core.actors import Actor, can, require
-from apps.core.errors import Forbidden, invalid
+from apps.core.actors import Actor, require
+from apps.core.errors import invalid
 from apps.hr import calendar_link, leave
+from apps.hr.errors import ApproverIsRequester, NotYourLeave
 from apps.hr.models import Employee, LeaveEntry, LeavePolicy, LeaveRequest
 from apps.hr.permissions import HrPerm
 
@@ -45,7 +47,9 @@ def policy_named(name: str | None) -> LeavePolicy:
     found = LeavePolicy.objects.live().filter(name__iexact=name.strip()).first()
     if found is None:
         names = ", ".join(LeavePolicy.objects.live().values_list("name", flat=True)) or "none yet"
-        raise invalid("policy", f"no leave policy {name!r}; the policies are: {names}")
+        raise invalid(
+            "policy", _("no leave policy {name!r}; the policies are: {names}"), name=name, names=names
+        )
     return found
 
 
@@ -204,12 +208,6 @@ def _lock(employee: Employee) -> Employee:
     return Employee.objects.select_for_update().get(pk=employee.pk)
 
 
-def may_act_for(actor: Actor, employee: Employee) -> bool:
-    """Whether the actor may request or see leave of this employee: their own, or HR's."""
-    own = employee.user_id is not None and employee.user_id == getattr(actor, "pk", None)
-    return own or can(actor, HrPerm.APPROVE_LEAVE) or can(actor, HrPerm.ADMIN)
-
-
 @transaction.atomic
 def request_submit(
     *,
@@ -223,30 +221,38 @@ def request_submit(
     note: str = "",
 ) -> LeaveRequest:
     require(actor, HrPerm.LEAVE)
-    if not may_act_for(actor, employee):
-        raise Forbidden("You may request leave for yourself only; HR requests it for others.")
+    # Requested for someone whose leave is theirs to see: themselves, or anyone's for HR.
+    if not LeaveRequest.access.covers(actor, employee=employee):
+        raise NotYourLeave()
     employee = _lock(employee)
     today = timezone.localdate()
     if end < start:
-        raise invalid("endDate", f"the last day is before the first ({start.isoformat()})")
+        raise invalid("endDate", _("the last day is before the first ({start})"), start=start.isoformat())
     if start.year != end.year:
-        raise invalid("endDate", f"leave crosses into {end.year}: request it as two, split at 31 December")
+        raise invalid(
+            "endDate", _("leave crosses into {year}: request it as two, split at 31 December"), year=end.year
+        )
     if start < today and (today - start).days > policy.max_past_days:
         raise invalid(
             "startDate",
-            f"{start.isoformat()} is more than {policy.max_past_days} days ago, the limit of {policy.name}",
+            _("{start} is more than {max_past_days} days ago, the limit of {name}"),
+            start=start.isoformat(),
+            max_past_days=policy.max_past_days,
+            name=policy.name,
         )
     if start < employee.start_date or (employee.end_date and end > employee.end_date):
-        raise invalid("startDate", "the leave falls outside the employment (start to end date)")
+        raise invalid("startDate", _("the leave falls outside the employment (start to end date)"))
     if (start_half or end_half) and not policy.allow_half_days:
-        raise invalid("startHalf", f"{policy.name} is taken in whole days")
+        raise invalid("startHalf", _("{name} is taken in whole days"), name=policy.name)
     if start == end and start_half and end_half:
         raise invalid(
-            "endHalf", "a one-day request is either the morning (endHalf) or the afternoon (startHalf)"
+            "endHalf", _("a one-day request is either the morning (endHalf) or the afternoon (startHalf)")
         )
     days = leave.working_days(employee, start, end, start_half=start_half, end_half=end_half)
     if days <= 0:
-        raise invalid("startDate", "no working days in that period (weekends, days off and public holidays)")
+        raise invalid(
+            "startDate", _("no working days in that period (weekends, days off and public holidays)")
+        )
     clash = (
         LeaveRequest.objects.live()
         .filter(employee=employee, status__in=OPEN, start_date__lte=end, end_date__gte=start)
@@ -255,15 +261,24 @@ def request_submit(
     if clash is not None:
         raise invalid(
             "startDate",
-            f"overlaps leave request {clash.pk} ({clash.start_date.isoformat()} to "
-            f"{clash.end_date.isoformat()}, {clash.status})",
+            _("overlaps leave request {clash} ({start_date} to {end_date}, {status})"),
+            clash=clash.pk,
+            start_date=clash.start_date.isoformat(),
+            end_date=clash.end_date.isoformat(),
+            status=clash.status,
         )
     balance = balance_of(employee=employee, policy=policy, year=start.year)
     if days > balance.available:
         raise invalid(
             "endDate",
-            f"needs {days} days but {balance.available.normalize()} of {policy.name} are available "
-            f"in {start.year} (pending requests counted)",
+            _(
+                "needs {days} days but {available} of {name} are available in {year} (pending requests "
+                "counted)"
+            ),
+            days=days,
+            available=balance.available.normalize(),
+            name=policy.name,
+            year=start.year,
         )
     request = LeaveRequest.objects.create(
         employee=employee,
@@ -300,7 +315,7 @@ def _check_approver(actor: Actor, request: LeaveRequest) -> None:
     require(actor, HrPerm.APPROVE_LEAVE)
     actor_pk = getattr(actor, "pk", None)
     if actor_pk is not None and actor_pk in (request.requested_by_id, request.employee.user_id):
-        raise Forbidden("An approver is never the requester: someone else must decide on this leave.")
+        raise ApproverIsRequester()
 
 
 @transaction.atomic
@@ -308,7 +323,12 @@ def request_approve(*, actor: Actor, request: LeaveRequest, note: str = "") -> L
     request = LeaveRequest.objects.select_for_update().select_related("employee", "policy").get(pk=request.pk)
     _check_approver(actor, request)
     if request.status != LeaveRequest.Status.PENDING:
-        raise invalid("requestId", f"leave request {request.pk} is {request.status}, not pending")
+        raise invalid(
+            "requestId",
+            _("leave request {request} is {status}, not pending"),
+            request=request.pk,
+            status=request.status,
+        )
     employee = _lock(request.employee)
     balance = balance_of(employee=employee, policy=request.policy, year=request.start_date.year)
     # Pending requests (this one included) are counted in `available`; what is approved must fit
@@ -316,8 +336,10 @@ def request_approve(*, actor: Actor, request: LeaveRequest, note: str = "") -> L
     if request.days > balance.year_end_balance:
         raise invalid(
             "requestId",
-            f"needs {request.days} days but {balance.year_end_balance.normalize()} are left in "
-            f"{request.start_date.year}",
+            _("needs {days} days but {left} are left in {year}"),
+            days=request.days,
+            left=balance.year_end_balance.normalize(),
+            year=request.start_date.year,
         )
     _reopen(employee, request.policy, request.start_date)
     LeaveEntry.objects.create(
@@ -347,7 +369,7 @@ def request_deny(*, actor: Actor, request: LeaveRequest, reason: str) -> LeaveRe
     _check_approver(actor, request)
     reason = " ".join(reason.split())
     if not reason:
-        raise invalid("reason", "say why, for the employee")
+        raise invalid("reason", _("say why, for the employee"))
     if request.status == LeaveRequest.Status.PENDING:
         request.status = LeaveRequest.Status.DENIED
     elif request.status == LeaveRequest.Status.APPROVED:
@@ -365,7 +387,12 @@ def request_deny(*, actor: Actor, request: LeaveRequest, reason: str) -> LeaveRe
         calendar_link.remove(actor=actor, request=request)
         request.status = LeaveRequest.Status.CANCELLED
     else:
-        raise invalid("requestId", f"leave request {request.pk} is already {request.status}")
+        raise invalid(
+            "requestId",
+            _("leave request {request} is already {status}"),
+            request=request.pk,
+            status=request.status,
+        )
     request.decided_by, request.decided_at = person(actor), timezone.now()
     request.decision_note = reason[:500]
     request.save()

@@ -3,14 +3,16 @@ ticked off by their owners, and overdue items told to their owners (once)."""
 
 import logging
 from datetime import timedelta
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
-from apps.core.actors import Actor, can, require
-from apps.core.errors import Forbidden, invalid
+from apps.core.actors import Actor, require
+from apps.core.errors import invalid
+from apps.core.records import RecordQuerySet
+from apps.hr.errors import NotYourOnboardingItem
 from apps.hr.models import (
     Employee,
     OnboardingChecklist,
@@ -53,7 +55,12 @@ def template_of(template_id: int | None) -> OnboardingTemplate:
     found = OnboardingTemplate.objects.live().filter(pk=template_id).first()
     if found is None:
         names = ", ".join(f"{t.pk}: {t.name}" for t in OnboardingTemplate.objects.live()[:20]) or "none yet"
-        raise invalid("templateId", f"no onboarding template {template_id}; the templates are {names}")
+        raise invalid(
+            "templateId",
+            _("no onboarding template {template_id}; the templates are {names}"),
+            template_id=template_id,
+            names=names,
+        )
     return found
 
 
@@ -65,12 +72,22 @@ def checklist_start(*, actor: Actor, employee: Employee, template: OnboardingTem
     )
     running = OnboardingChecklist.objects.live().filter(employee=employee, completed_at__isnull=True).first()
     if running is not None:
-        raise invalid("employeeId", f"{employee.full_name} is already onboarding (checklist {running.pk})")
+        raise invalid(
+            "employeeId",
+            _("{full_name} is already onboarding (checklist {running})"),
+            full_name=employee.full_name,
+            running=running.pk,
+        )
     if employee.end_date and employee.end_date < timezone.localdate():
-        raise invalid("employeeId", f"{employee.full_name} left on {employee.end_date.isoformat()}")
+        raise invalid(
+            "employeeId",
+            _("{full_name} left on {end_date}"),
+            full_name=employee.full_name,
+            end_date=employee.end_date.isoformat(),
+        )
     items = list(template.items.all())
     if not items:
-        raise invalid("templateId", f"template {template.name!r} has no items")
+        raise invalid("templateId", _("template {name!r} has no items"), name=template.name)
     hr = person(actor)
     owners = {
         Owner.HR: hr,
@@ -94,22 +111,12 @@ def checklist_start(*, actor: Actor, employee: Employee, template: OnboardingTem
     return checklist
 
 
-def may_tick(actor: Actor, item: OnboardingItem) -> bool:
-    me = getattr(actor, "pk", None)
-    employee = item.checklist.employee
-    return (
-        can(actor, HrPerm.ONBOARDING)
-        or item.owner_id == me
-        or (employee.user_id is not None and employee.user_id == me)
-    )
-
-
 @transaction.atomic
 def item_toggle(*, actor: Actor, item: OnboardingItem, done: bool) -> OnboardingItem:
     require(actor, HrPerm.VIEW)
     item = OnboardingItem.objects.select_for_update().select_related("checklist__employee").get(pk=item.pk)
-    if not may_tick(actor, item):
-        raise Forbidden("Only the item's owner, the new employee or HR tick onboarding items.")
+    if not OnboardingItem.access.allows(actor, item, "change"):
+        raise NotYourOnboardingItem()
     if done and item.done_at is None:
         item.done_at, item.done_by = timezone.now(), person(actor)
     elif not done:
@@ -153,7 +160,5 @@ def overdue_notify() -> int:
     return told
 
 
-def items_visible(*, actor: Actor) -> Any:
-    return OnboardingItem.objects.filter(
-        checklist__in=OnboardingChecklist.objects.restrict(actor)
-    ).select_related("owner", "checklist__employee")
+def items_visible(*, actor: Actor) -> RecordQuerySet[OnboardingItem]:
+    return OnboardingItem.objects.restrict(actor).select_related("owner", "checklist__employee")

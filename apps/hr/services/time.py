@@ -11,10 +11,12 @@ from zoneinfo import ZoneInfo
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
-from apps.core.actors import Actor, can, require
-from apps.core.errors import Forbidden, invalid
+from apps.core.actors import Actor, require
+from apps.core.errors import invalid
+from apps.hr.errors import NotYourClock
 from apps.hr.models import Employee, TimeEntry, TimeEntryEdit
 from apps.hr.permissions import HrPerm
 
@@ -23,11 +25,6 @@ DAILY_REST = timedelta(hours=11)
 WEEKLY_LIMIT_MINUTES = 48 * 60
 # A clock time this far from now is a correction: it needs a reason and is audited.
 LATE = timedelta(minutes=5)
-
-
-def may_clock_for(actor: Actor, employee: Employee) -> bool:
-    own = employee.user_id is not None and employee.user_id == getattr(actor, "pk", None)
-    return own or can(actor, HrPerm.TIME_MANAGE) or can(actor, HrPerm.ADMIN)
 
 
 def instant(value: datetime | None, zone_name: str, *, field: str) -> datetime:
@@ -41,21 +38,31 @@ def instant(value: datetime | None, zone_name: str, *, field: str) -> datetime:
         first, second = value.replace(tzinfo=zone, fold=0), value.replace(tzinfo=zone, fold=1)
         back = first.astimezone(UTC).astimezone(zone).replace(tzinfo=None)
         if back != value:
-            raise invalid(field, f"{value.isoformat()} does not exist in {zone_name} (clocks go forward)")
+            raise invalid(
+                field,
+                _("{value} does not exist in {zone_name} (clocks go forward)"),
+                value=value.isoformat(),
+                zone_name=zone_name,
+            )
         if first.utcoffset() != second.utcoffset():
             raise invalid(
-                field, f"{value.isoformat()} happens twice in {zone_name} (clocks go back); add the offset"
+                field,
+                _("{value} happens twice in {zone_name} (clocks go back); add the offset"),
+                value=value.isoformat(),
+                zone_name=zone_name,
             )
         value = first
     if value > now + timedelta(minutes=1):
-        raise invalid(field, "is in the future; clock times are when it happened")
+        raise invalid(field, _("is in the future; clock times are when it happened"))
     return value
 
 
 def _correction(value: datetime, reason: str, field: str) -> bool:
     late = timezone.now() - value > LATE
     if late and not reason.strip():
-        raise invalid("reason", f"{field} is more than 5 minutes ago: give the reason for the correction")
+        raise invalid(
+            "reason", _("{field} is more than 5 minutes ago: give the reason for the correction"), field=field
+        )
     return late
 
 
@@ -74,8 +81,8 @@ def _audit(
 
 def _check(actor: Actor, employee: Employee) -> Employee:
     require(actor, HrPerm.TIME)
-    if not may_clock_for(actor, employee):
-        raise Forbidden("You clock in and out for yourself only.")
+    if not TimeEntry.access.covers(actor, employee=employee):
+        raise NotYourClock()
     return Employee.objects.select_for_update().get(pk=employee.pk)
 
 
@@ -88,10 +95,14 @@ def clock_in(
     entries = TimeEntry.objects.live().filter(employee=employee)
     open_entry = entries.filter(clock_out__isnull=True).first()
     if open_entry is not None:
-        raise invalid("at", f"already clocked in since {open_entry.clock_in.isoformat()}; clockOut first")
+        raise invalid(
+            "at",
+            _("already clocked in since {clock_in}; clockOut first"),
+            clock_in=open_entry.clock_in.isoformat(),
+        )
     inside = entries.filter(clock_in__lte=when, clock_out__gt=when).first()
     if inside is not None or entries.filter(clock_in__gt=when).exists():
-        raise invalid("at", "overlaps a recorded time entry; in and out pairs never overlap")
+        raise invalid("at", _("overlaps a recorded time entry; in and out pairs never overlap"))
     corrected = _correction(when, reason, "at")
     entry = TimeEntry.objects.create(
         employee=employee,
@@ -105,8 +116,9 @@ def clock_in(
         _audit(actor, entry, "clock_in", None, when, reason)
     warnings = []
     previous = entries.exclude(pk=entry.pk).filter(clock_out__lte=when).order_by("-clock_out").first()
-    if previous is not None and when - previous.clock_out < DAILY_REST:
-        hours = (when - previous.clock_out).total_seconds() / 3600
+    rested = when - previous.clock_out if previous is not None and previous.clock_out else None
+    if rested is not None and rested < DAILY_REST:
+        hours = rested.total_seconds() / 3600
         warnings.append(f"only {hours:.1f} h of rest since the last clock-out (11 h daily rest)")
     logger.info("employee %s clocked in (entry %s)", employee.pk, entry.pk)
     return entry, warnings
@@ -126,13 +138,21 @@ def clock_out(
         TimeEntry.objects.live().select_for_update().filter(employee=employee, clock_out__isnull=True).first()
     )
     if entry is None:
-        raise invalid("employeeId", f"{employee.full_name} is not clocked in; clockIn first")
+        raise invalid(
+            "employeeId", _("{full_name} is not clocked in; clockIn first"), full_name=employee.full_name
+        )
     when = instant(at, entry.time_zone, field="at")
     if when <= entry.clock_in:
-        raise invalid("at", f"must be after the clock-in at {entry.clock_in.isoformat()}")
+        raise invalid(
+            "at", _("must be after the clock-in at {clock_in}"), clock_in=entry.clock_in.isoformat()
+        )
     minutes = (when - entry.clock_in).total_seconds() // 60
     if break_minutes < 0 or break_minutes >= minutes:
-        raise invalid("breakMinutes", f"must be less than the {int(minutes)} minutes between in and out")
+        raise invalid(
+            "breakMinutes",
+            _("must be less than the {minutes} minutes between in and out"),
+            minutes=int(minutes),
+        )
     corrected = _correction(when, reason, "at")
     entry.clock_out, entry.break_minutes = when, break_minutes
     if corrected:

@@ -8,24 +8,9 @@ from typing import Any
 from django.utils import timezone
 
 from apps.catalogue.testing import Sample, person_with, sample
-from apps.hr.leave import public_holidays
 from apps.hr.services import leave, onboarding
 from apps.hr.services import time as clock
-from apps.hr.tests.factories import EmployeeFactory
-
-
-def monday_ahead(weeks: int = 5) -> Any:
-    """A Monday some weeks ahead whose Monday to Wednesday are working days in England."""
-    day = timezone.localdate() + timedelta(weeks=weeks)
-    day -= timedelta(days=day.weekday())
-    while True:
-        days = [day + timedelta(days=n) for n in range(3)]
-        if (
-            not any(d in public_holidays("GB", "ENG", days[0], days[-1]) for d in days)
-            and days[0].year == days[-1].year
-        ):
-            return day
-        day += timedelta(weeks=1)
+from apps.hr.tests.factories import EmployeeFactory, monday_ahead
 
 
 def _employee(actor: Any, arguments: dict[str, Any] | None = None, **fields: Any) -> Sample:

@@ -3,12 +3,14 @@
 from datetime import date
 from typing import Annotated, Literal
 
+from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Limit, Offset, Page, id_field, paginate
-from apps.core.errors import Forbidden, invalid
+from apps.core.errors import invalid
+from apps.hr.errors import NotYourBalance
 from apps.hr.models import Employee, LeaveRequest
 from apps.hr.permissions import HrPerm
 from apps.hr.selectors import employees as people
@@ -27,7 +29,7 @@ def employee_for(ctx: ToolContext, employee_id: int | None) -> Employee:
         return people.employee_get(actor=ctx.actor, employee_id=employee_id)
     own = people.employee_of(ctx.actor)
     if own is None:
-        raise invalid("employeeId", "you have no employment record here; give the employee's id")
+        raise invalid("employeeId", _("you have no employment record here; give the employee's id"))
     return own
 
 
@@ -116,8 +118,8 @@ def get_leave_balance(
 ) -> BalanceOut:
     """Days of leave left, from the ledger of accruals, leave taken and carry-over."""
     employee = employee_for(ctx, employee_id)
-    if not services.may_act_for(ctx.actor, employee):
-        raise Forbidden("Only HR and the employee see a leave balance.")
+    if not LeaveRequest.access.covers(ctx.actor, employee=employee):
+        raise NotYourBalance()
     found = services.balance_of(employee=employee, policy=services.policy_named(policy), year=year)
     return BalanceOut(
         policy=found.policy.name,

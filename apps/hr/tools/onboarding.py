@@ -1,15 +1,16 @@
 """Onboarding in the catalogue (apps.hr.services.onboarding)."""
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import PersonRef, RefOut, id_field
 from apps.core.errors import invalid
-from apps.hr.models import OnboardingChecklist, OnboardingItem
+from apps.hr.models import OnboardingChecklist
 from apps.hr.permissions import HrPerm
 from apps.hr.selectors import employees as people
 from apps.hr.services import onboarding as services
@@ -61,7 +62,7 @@ def start_onboarding(
 def get_onboarding_checklist(ctx: ToolContext, *, employee_id: EmployeeId) -> ChecklistOut:
     """An employee's latest onboarding checklist: items, owners, due dates, what is done."""
     employee = people.employee_get(actor=ctx.actor, employee_id=employee_id)
-    checklist: Any = (
+    checklist = (
         OnboardingChecklist.objects.restrict(ctx.actor)
         .filter(employee=employee)
         .order_by("-created_at", "-id")
@@ -69,7 +70,9 @@ def get_onboarding_checklist(ctx: ToolContext, *, employee_id: EmployeeId) -> Ch
     )
     if checklist is None:
         raise invalid(
-            "employeeId", f"{employee.full_name} has no onboarding checklist; startOnboarding makes one"
+            "employeeId",
+            _("{full_name} has no onboarding checklist; startOnboarding makes one"),
+            full_name=employee.full_name,
         )
     return checklist_out(checklist)
 
@@ -82,9 +85,11 @@ def toggle_onboarding_item(
     done: Annotated[bool, Field(description="false: open it again")] = True,
 ) -> OnboardingItemOut:
     """Mark an onboarding checklist item done (or not done again)."""
-    item: OnboardingItem | None = services.items_visible(actor=ctx.actor).filter(pk=item_id).first()
+    item = services.items_visible(actor=ctx.actor).filter(pk=item_id).first()
     if item is None:
-        raise invalid("itemId", f"no onboarding item {item_id}; getOnboardingChecklist lists them")
+        raise invalid(
+            "itemId", _("no onboarding item {item_id}; getOnboardingChecklist lists them"), item_id=item_id
+        )
     item = services.item_toggle(actor=ctx.actor, item=item, done=done)
     return OnboardingItemOut(
         id=item.pk,

@@ -6,8 +6,10 @@ from django.utils import timezone
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.kit import open_tool
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Out, PersonRef, RefOut
+from apps.hr.models import LeaveRequest, TimeEntry
 from apps.hr.permissions import HrPerm
 from apps.hr.selectors import employees as people
 from apps.hr.selectors import overview as selectors
@@ -18,10 +20,9 @@ from apps.hr.shapes import (
     EmployeeOut,
     EmployeeSummary,
     LeaveRequestOut,
-    LinkOut,
     OnboardingItemOut,
 )
-from apps.hr.tools.common import EmployeeId, url
+from apps.hr.tools.common import EmployeeId
 from apps.hr.tools.employees import employee_out
 
 
@@ -50,10 +51,13 @@ def get_hr_dashboard(ctx: ToolContext) -> DashboardOut:
     )
 
 
-@tool("openHumanResources", permission=HrPerm.VIEW, title="Open HR", read_only=True)
-def open_human_resources(ctx: ToolContext) -> LinkOut:
-    """Link to the HR page (employees, leave to approve, time); one employee: openEmployee."""
-    return LinkOut(url=url("hr:home"))
+open_tool(
+    "openHumanResources",
+    permission=HrPerm.VIEW,
+    title="Open HR",
+    description="Link to the HR page (employees, leave to approve, time); one employee: openEmployee.",
+    page="hr:home",
+)
 
 
 class ExamineOut(Out):
@@ -72,14 +76,14 @@ def examine_employee(ctx: ToolContext, *, employee_id: EmployeeId) -> ExamineOut
     employee = people.employee_get(actor=ctx.actor, employee_id=employee_id)
     today = timezone.localdate()
     balance = None
-    if leave.may_act_for(ctx.actor, employee):
+    if LeaveRequest.access.covers(ctx.actor, employee=employee):
         found = leave.balance_of(employee=employee, policy=leave.policy_default())
         balance = BalanceOut(
             **{name: getattr(found, name) for name in BalanceOut.model_fields if name != "policy"},
             policy=found.policy.name,
         )
     worked, warnings = None, []
-    if time.may_clock_for(ctx.actor, employee):
+    if TimeEntry.access.covers(ctx.actor, employee=employee):
         rows = list(
             times.entries_of(actor=ctx.actor, employee=employee, start=today - timedelta(days=6), end=today)
         )

@@ -3,6 +3,7 @@
 from datetime import datetime
 from typing import Annotated
 
+from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.accounts.models import User
@@ -85,7 +86,12 @@ def get_policy_acknowledgments(
     found = policy.versions.filter(number=version).first() if version else policy.current
     if found is None:
         numbers = list(policy.versions.values_list("number", flat=True))
-        raise invalid("version", f"policy {policy.pk} has versions {numbers or 'none'}")
+        raise invalid(
+            "version",
+            _("policy {policy} has versions {numbers}"),
+            policy=policy.pk,
+            numbers=numbers or "none",
+        )
     acks = (
         PolicyAcknowledgment.objects.filter(version=found).select_related("user").order_by("acknowledged_at")
     )
@@ -93,8 +99,10 @@ def get_policy_acknowledgments(
     from django.db.models import Q
     from django.utils import timezone
 
-    current = Employee.objects.filter(deleted_at__isnull=True, user__is_active=True).filter(
-        Q(end_date__isnull=True) | Q(end_date__gte=timezone.localdate())
+    current = (
+        Employee.objects.restrict(ctx.actor)
+        .filter(user__is_active=True)
+        .filter(Q(end_date__isnull=True) | Q(end_date__gte=timezone.localdate()))
     )
     missing = User.objects.filter(pk__in=current.values("user_id")).exclude(pk__in=done).order_by("email")
     return AcknowledgmentsOut(

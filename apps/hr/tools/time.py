@@ -4,12 +4,15 @@ from datetime import date, datetime, timedelta
 from typing import Annotated
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Out
-from apps.core.errors import Forbidden, invalid
+from apps.core.errors import invalid
+from apps.hr.errors import NotYourTimeSheet
+from apps.hr.models import TimeEntry
 from apps.hr.permissions import HrPerm
 from apps.hr.selectors import time as selectors
 from apps.hr.services import time as services
@@ -79,12 +82,12 @@ def get_time_entries(
 ) -> TimeSheet:
     """An employee's clock-in/out pairs over days (at most 62), total worked and any warnings."""
     employee = employee_for(ctx, employee_id)
-    if not services.may_clock_for(ctx.actor, employee):
-        raise Forbidden("You see your own time entries only.")
+    if not TimeEntry.access.covers(ctx.actor, employee=employee):
+        raise NotYourTimeSheet()
     end = end or timezone.localdate()
     start = start or end - timedelta(days=6)
     if end < start or (end - start).days > 61:
-        raise invalid("end", "give an end on or after the start, at most 62 days later")
+        raise invalid("end", _("give an end on or after the start, at most 62 days later"))
     rows = list(selectors.entries_of(actor=ctx.actor, employee=employee, start=start, end=end))
     return TimeSheet(
         employee_id=employee.pk,

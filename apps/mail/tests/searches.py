@@ -20,3 +20,24 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("delete the draft to the supplier, I will not send it", "deleteDraft"),
     ("throw away my unsent email draft", "deleteDraft"),
 ]
+
+# Written later, as people say it: colloquial verbs, British and American words, a few typos.
+REQUESTS += [
+    ("any new mail in my inbox", "getInboxMessages"),
+    ("forward Tom's message to the accountant", "forwardEmail"),
+    ("pull up the email from the landlord about the lease", "findAndReadEmail"),
+    ("draft a response to Kate saying thanks", "updateDraft"),
+    ("update my email signature with my new job title", "updateEmailSignature"),
+    ("that email bounced, send it again", "resendEmail"),
+    ("which mailboxes do I have access to", "listInboxes"),
+    ("check my inbox for anything new", "getInboxMessages"),
+    ("find the email from Acme about the contract renewal", "findAndReadEmail"),
+    ("forward the quote email to finance", "forwardEmail"),
+    ("write an email to the landlord about the leak", "updateDraft"),
+    ("show my unsent drafts", "listDrafts"),
+    ("delete the draft to Tom", "deleteDraft"),
+    ("what folders does the sales mailbox have", "getInboxFolders"),
+    ("resend the invoice email that bounced", "resendEmail"),
+    ("what signature do I use on emails", "getEmailSignature"),
+    ("open the email settings page", "openInboxSettings"),
+]

@@ -13,7 +13,9 @@ from typing import Any
 import factory
 from factory.django import DjangoModelFactory
 
+from apps.catalogue.testing import listed
 from apps.core import kinds
+from apps.core.factories import AccessRows, access_rows
 from apps.notifications.models import Notification, Watcher
 
 
@@ -48,3 +50,32 @@ class WatcherFactory(_LinkedFactory):
         model = Watcher
 
     user: Any = None  # who watches `entity` (required)
+
+
+@access_rows("notifications.Notification")
+def _notifications(people: dict[str, Any]) -> AccessRows:
+    """The member's notification and the owner's: each their recipient's alone, admins too."""
+    return AccessRows(
+        own={
+            "member": [NotificationFactory(recipient=people["member"])],
+            "owner": [NotificationFactory(recipient=people["owner"])],
+        },
+        listed=lambda person: listed(person, "listNotifications", {"limit": 100}),
+    )
+
+
+@access_rows("notifications.Watcher")
+def _watchers(people: dict[str, Any]) -> AccessRows:
+    """The member watching a contact, the viewer made to watch it by the member, and the owner."""
+    from apps.contacts.tests.factories import ContactFactory
+
+    member, owner, viewer = people["member"], people["owner"], people["viewer"]
+    contact = ContactFactory(actor=owner)
+    added = WatcherFactory(user=viewer, entity=contact, added_by=member)
+    return AccessRows(
+        own={
+            "member": [WatcherFactory(user=member, entity=contact), added],
+            "viewer": [added],
+            "owner": [WatcherFactory(user=owner, entity=contact)],
+        }
+    )

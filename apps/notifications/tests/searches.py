@@ -23,3 +23,20 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("archive the alert about the cancelled meeting", "updateNotification"),
     ("flag that last notification as unread again", "updateNotification"),
 ]
+
+# Written later, as people say it: colloquial verbs, British and American words, a few typos.
+REQUESTS += [
+    ("tell me when anyone changes the Acme contact", "createWatcher"),
+    ("ping Sarah to remind her about the report", "createNotification"),
+    ("mark all my alerts as read", "updateNotification"),
+    ("what notifications did I get about invoices", "searchNotifications"),
+    ("stop following that task", "cancelWatcher"),
+    ("what needs my attention in my notifications", "examineNotifications"),
+    ("what notifications have I got", "listNotifications"),
+    ("remind me tomorrow to call the bank", "createNotification"),
+    ("mark my notifications as read", "updateNotification"),
+    ("watch the Globex deal for changes", "createWatcher"),
+    ("who is watching the budget task", "listWatchers"),
+    ("stop notifying me about the Acme deal", "cancelWatcher"),
+    ("search my alerts for the word invoice", "searchNotifications"),
+]

@@ -2,10 +2,8 @@
 never used to change hints, vocabulary or weights (docs/catalogue.md, "How searchTools ranks")."""
 
 HELD_OUT = [
-    ("what needs my attention in my notifications, anything urgent?", "examineNotifications"),
     ("show me my unread alerts", "listNotifications"),
     ("find the notification about the Hartley contract from last week", "searchNotifications"),
-    ("mark all my notifications as read", "updateNotification"),
     ("archive those old alerts about the server", "updateNotification"),
     ("ping Laura to remind her about the expense report", "createNotification"),
     ("send myself a reminder to renew the parking permit", "createNotification"),

@@ -5,6 +5,7 @@ refresh, and narrows what the MCP door lists (apps.catalogue.profiles)."""
 import httpx
 import pytest
 
+from apps.catalogue import profiles
 from apps.oauth import scopes
 from apps.oauth.tests.oauth_client import consent_page, pkce_pair, sign_in
 
@@ -31,16 +32,12 @@ def test_the_consent_page_offers_every_profile_and_preselects_the_one_asked_for(
             person, public_client.authorization_url(challenge=challenge, scope="mcp profile:sales")
         )
 
-    assert plain.options == {
-        "": True,
-        "essentials": False,
-        "sales": False,
-        "operations": False,
-        "people": False,
-    }
+    assert plain.options == {"": True, **{profile.key: False for profile in profiles.PROFILES}}
     assert asked.options["sales"] is True and asked.options[""] is False
     # What the client asked for is told in words, the profile included.
     assert "Sales" in asked.html
+    # Each profile is offered by what the person does.
+    assert "I do the books (Finance: " in plain.html and "I answer customers (Support: " in plain.html
 
 
 def test_the_profile_chosen_on_the_consent_page_pins_the_token(public_client, acme_url, at_mcp):

@@ -3,9 +3,10 @@
 
 from typing import Any
 
-from apps.core.factories import ServiceFactory, fake, numbered
+from apps.catalogue.testing import listed
+from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered
 from apps.support import services
-from apps.support.models import Ticket
+from apps.support.models import SlaPolicy, Ticket
 
 
 def _ticket(*, actor: Any, fields: dict[str, Any]) -> Ticket:
@@ -21,3 +22,44 @@ class TicketFactory(ServiceFactory):
     requester_email = "sam.ortiz@example.net"
     requester_name = "Sam Ortiz"
     _service = staticmethod(_ticket)
+
+
+# --- the rows of each support record, for the access test (tests/test_access_per_model.py): every one
+# is the whole area's ---------------------------------------------------------------------------------
+
+
+@access_rows("support.SlaPolicy")
+def _policies(people: dict[str, Any]) -> AccessRows:
+    # One policy per priority: the demo's, when it made them.
+    policy = services.policy_for("urgent") or SlaPolicy.objects.create(
+        name="Urgent tickets",
+        priority="urgent",
+        first_reply_hours=1,
+        resolution_hours=8,
+        workdays=[1, 2, 3, 4, 5],
+    )
+    return AccessRows(everyone=[policy])
+
+
+@access_rows("support.Ticket")
+def _tickets(people: dict[str, Any]) -> AccessRows:
+    return AccessRows(
+        everyone=[TicketFactory(actor=people["member"])],
+        listed=lambda person: listed(person, "searchTickets", {"limit": 100}),
+    )
+
+
+@access_rows("support.TicketComment")
+def _comments(people: dict[str, Any]) -> AccessRows:
+    ticket = TicketFactory(actor=people["member"])
+    services.ticket_respond(actor=people["member"], ticket=ticket, text="Looking", internal=True, status=None)
+    return AccessRows(everyone=list(ticket.comments.all()))
+
+
+@access_rows("support.Escalation")
+def _escalations(people: dict[str, Any]) -> AccessRows:
+    ticket = TicketFactory(actor=people["member"])
+    escalated = services.ticket_escalate(
+        actor=people["member"], ticket=ticket, reason="Needs engineering", owner=people["admin"]
+    )
+    return AccessRows(everyone=[escalated])

@@ -18,3 +18,25 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("the escalation is handled, mark it resolved", "resolveEscalation"),
     ("close the solved ticket", "closeTicket"),
 ]
+
+# Written later, as people say it: colloquial verbs, British and American words, a few typos.
+REQUESTS += [
+    ("open a ticket for the customer whose parcel never arrived", "createCustomerServiceTicket"),
+    ("answer the complaint from Mrs Patel about the late delivery", "respondToTicket"),
+    ("bump this ticket up to the billing team", "escalateTicket"),
+    ("how's the helpdesk queue looking, anything breaching sla", "getCustomerServiceOverview"),
+    ("find support tickets about refunds", "searchTickets"),
+    ("this case is sorted, close it off", "closeTicket"),
+    ("what are our response time targets for urgent tickets", "getSupportSummary"),
+    ("the escalation is dealt with, note how we fixed it", "resolveEscalation"),
+    ("log a support case for Mr Lee, his login doesn't work", "createCustomerServiceTicket"),
+    ("reply to the customer on ticket 42 that we shipped a replacement", "respondToTicket"),
+    ("hand this ticket to the tech team as urgent", "escalateTicket"),
+    ("which tickets have breached their SLA", ("getCustomerServiceOverview", "searchTickets")),
+    ("mark the ticket as closed", "closeTicket"),
+    ("find the complaints about late deliveries", "searchTickets"),
+    ("the customer replied, add a comment to my ticket", "addMyTicketComment"),
+    ("what are our support hours and SLAs", "getSupportSummary"),
+    ("escalate ticket 77 to a manager", "escalateTicket"),
+    ("open a new helpdesk ticket", "createCustomerServiceTicket"),
+]

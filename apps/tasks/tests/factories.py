@@ -7,7 +7,9 @@ from typing import Any
 
 import factory
 
-from apps.core.factories import ServiceFactory, fake, numbered
+from apps.catalogue.testing import listed
+from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered
+from apps.core.sharing import change
 from apps.tasks import services
 from apps.tasks.models import Task
 
@@ -34,3 +36,40 @@ class TemplateFactory(TaskFactory):
 
     title = numbered(fake.bs, " template ")
     is_template = True
+
+
+def _tasks(people: dict[str, Any]) -> tuple[Task, Task, Task, Task]:
+    """A private task of the member's, one of the owner's, one the owner shares with the member,
+    and one everyone sees."""
+    member, owner = people["member"], people["owner"]
+    shared = TaskFactory(actor=owner, visibility="private")
+    change(shared, actor=owner, person_email=member.email, access="view", visibility=None)
+    mine = TaskFactory(actor=member, visibility="private")
+    theirs = TaskFactory(actor=owner, visibility="private")
+    return mine, theirs, shared, TaskFactory(actor=member)
+
+
+@access_rows("tasks.Task")
+def _task_rows(people: dict[str, Any]) -> AccessRows:
+    mine, theirs, shared, everyone = _tasks(people)
+    return AccessRows(
+        own={"member": [mine, shared], "owner": [theirs, shared]},
+        everyone=[everyone],
+        listed=lambda person: listed(person, "listTasks", {"limit": 100}),
+    )
+
+
+@access_rows("tasks.ScheduledTask")
+def _scheduled(people: dict[str, Any]) -> AccessRows:
+    """The schedules of those tasks, each set by the task's owner."""
+    from apps.tasks import schedules
+
+    def scheduled(task: Task) -> Any:
+        return schedules.schedule_set(actor=task.owner, task=task, rule="FREQ=WEEKLY")
+
+    mine, theirs, shared, everyone = (scheduled(task) for task in _tasks(people))
+    return AccessRows(
+        own={"member": [mine, shared], "owner": [theirs, shared]},
+        everyone=[everyone],
+        listed=lambda person: listed(person, "listScheduledTasks", {"limit": 100}),
+    )

@@ -77,3 +77,33 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("save the report this task produced as report.csv in the files, recorded on the task", "writeFile"),
     ("write the generated letter into the workspace files and link it to the drafting step", "writeFile"),
 ]
+
+# Written later, as people say it: colloquial verbs, British and American words, a few typos.
+REQUESTS += [
+    ("make a to-do list for moving office", "createTask"),
+    ("hold the onboarding workflow for now", "pauseTask"),
+    ("carry on with the paused task", "resumeTask"),
+    ("run the monthly report task every first monday", "updateTask"),
+    ("turn off the weekly cleanup job", "disableScheduledTask"),
+    ("tick off 'order chairs' on the checklist", "updateTaskStepChecklist"),
+    ("shuffle the steps so review comes before publish", "reorderTaskSteps"),
+    ("save this workflow so I can reuse it", "saveTaskAsTemplate"),
+    ("what scheduled jobs do we have", "listScheduledTasks"),
+    ("do the failed task over again", "rerunTask"),
+    ("merge these three pdfs into one", "combineFiles"),
+    ("create a task to prepare the board pack", "createTask"),
+    ("add a step to review the slides", "addTaskStep"),
+    ("what tasks are on my plate", "listTasks"),
+    ("pause the import task", "pauseTask"),
+    ("run the weekly report task again", "rerunTask"),
+    ("switch off the nightly backup schedule", "disableScheduledTask"),
+    ("turn this task into a reusable template", "saveTaskAsTemplate"),
+    ("skip the approval step", "skipTaskStep"),
+    ("move the design card to done", "moveTaskStepColumn"),
+    ("copy this task as a new draft", "copyTaskToNewDraft"),
+    ("change the instructions on the research task", "updateTaskInstructions"),
+    ("tell the agent on the running task to focus on UK clients", "steerTask"),
+    ("reset the task back to draft", "revertTaskToDraft"),
+    ("show me the detail of step 3", "getTaskStepDetail"),
+    ("delete the monthly scheduled task", "deleteScheduledTask"),
+]

@@ -2,12 +2,13 @@
 
 from typing import Annotated
 
+from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
+from apps.core.errors import invalid
 from apps.tasks import runner, selectors, services
-from apps.tasks.errors import InvalidTask
 from apps.tasks.permissions import TasksPerm
 from apps.tasks.shapes import TaskOut
 from apps.tasks.tools.common import ScheduleIn, TaskId, set_schedule, task_of, task_out
@@ -34,8 +35,10 @@ def create_task_from_template(
     """Create a task from a template. To copy a task: copyTaskToNewDraft."""
     template = task_of(ctx, template_id)
     if not template.is_template:
-        raise InvalidTask.on(
-            "template_id", f"task {template_id} is not a template (copyTaskToNewDraft copies a task)"
+        raise invalid(
+            "template_id",
+            _("task {template_id} is not a template (copyTaskToNewDraft copies a task)"),
+            template_id=template_id,
         )
     task = services.task_copy(actor=ctx.actor, source=template, title=title)
     set_schedule(ctx, task, schedule)

@@ -3,14 +3,15 @@
 from datetime import datetime
 from typing import Annotated
 
+from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Changes, EntityId, EntityType, Out
 from apps.core import kinds
+from apps.core.errors import invalid
 from apps.tasks import selectors, services
-from apps.tasks.errors import InvalidTask
 from apps.tasks.models import Task
 from apps.tasks.permissions import TasksPerm
 from apps.tasks.shapes import ColumnOut, StepDetailOut, StepSummary, board_of, counted_steps, waiting_for
@@ -164,7 +165,7 @@ def update_task_step_checklist(
     """Add, tick, untick or remove a step's checklist items (this does not finish the step)."""
     task, step = step_of(ctx, task_id, step_id)
     if not (add or check or uncheck or remove):
-        raise InvalidTask.on("add", "say what to change: add, check, uncheck or remove")
+        raise invalid("add", _("say what to change: add, check, uncheck or remove"))
     services.checklist_update(
         actor=ctx.actor, task=task, step=step, add=add, check=check, uncheck=uncheck, remove=remove
     )

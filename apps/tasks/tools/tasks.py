@@ -116,7 +116,7 @@ def list_tasks(
     if waiting_on:
         rows = rows.filter(waiting_on=waiting_on)
     if mine:
-        rows = rows.filter(owner=ctx.actor)
+        rows = rows.filter(owner=ctx.actor.pk)
     rows = search.matching(rows, query, ("title", "description"))
     return paginate(
         rows.order_by("-updated_at", "-id"), limit=limit, offset=offset, item=TaskSummary.of_record

@@ -1,0 +1,32 @@
+"""The catalogue's failures (apps.core.errors): each names the problem and what to do next."""
+
+from django.utils.translation import gettext_lazy as _
+
+from apps.core.errors import AppError, NotFound, ValidationFailed
+
+
+class SecureInputUnavailable(AppError):
+    """A value the person enters themselves, asked on a connection that cannot send them to the
+    page for it (apps.catalogue.secure_input)."""
+
+    code = "SECURE_INPUT_UNAVAILABLE"
+    http_status = 409
+    data_fields = ("label",)
+    msg_format = _(
+        "This needs a value the person must enter themselves ({label}), and this connection cannot send "
+        "them to the page for it. Nothing was done: connect through the MCP endpoint and call the tool "
+        "again."
+    )
+
+
+class NoSuchTool(NotFound):
+    data_fields = ("name",)
+    msg_format = _("No tool named {name!r} is available to you. Use searchTools to find the right name.")
+
+
+class CallToolItself(ValidationFailed):
+    data_fields = ("name",)
+    msg_format = _(
+        "callTool cannot run {name}: give the name of the tool to run, and its arguments in `arguments`. "
+        "Nothing was done."
+    )
