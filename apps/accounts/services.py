@@ -289,6 +289,11 @@ def _active_person(email: str) -> User | None:
     return User.objects.filter(email=email.strip().lower(), is_active=True, role__isnull=False).first()
 
 
+def _active_by_id(user_id: int) -> User | None:
+    """The person a worker is to write to, unless they were deactivated since it was asked."""
+    return User.objects.filter(pk=user_id, is_active=True).first()
+
+
 def _link(origin: str, name: str, user: User, tokens: PasswordResetTokenGenerator) -> str:
     path = reverse(
         name, kwargs={"uidb64": urlsafe_base64_encode(force_bytes(user.pk)), "token": tokens.make_token(user)}
@@ -330,6 +335,13 @@ def _until(user: User, seconds: float) -> str:
     return _when(user, timezone.now() + timedelta(seconds=seconds))
 
 
+def _works_once(user: User) -> str:
+    """What an e-mailed link (a reset's or a sign-in's) says of how long it works."""
+    return _("The link works once, until %(until)s.") % {
+        "until": _until(user, settings.PASSWORD_RESET_TIMEOUT)
+    }
+
+
 # --- password reset by e-mail -------------------------------------------------------------------
 
 
@@ -349,7 +361,7 @@ def password_reset_send(*, user_id: int, origin: str) -> bool:
     """E-mails the person a link (on `origin`, the workspace host they asked from) to set a new
     password: Django's default token generator, so the link works once (setting a password or
     signing in changes what it is made of) and for PASSWORD_RESET_TIMEOUT seconds."""
-    user = User.objects.filter(pk=user_id, is_active=True).first()
+    user = _active_by_id(user_id)
     if user is None:
         return False
     brand = _brand()
@@ -367,8 +379,7 @@ def password_reset_send(*, user_id: int, origin: str) -> bool:
                 _link(origin, "accounts:password-reset-confirm", user, default_token_generator),
             ],
             [
-                _("The link works once, until %(until)s.")
-                % {"until": _until(user, settings.PASSWORD_RESET_TIMEOUT)},
+                _works_once(user),
                 _("If you did not ask, ignore this e-mail: your password stays as it is."),
             ],
         ],
@@ -402,7 +413,7 @@ def sign_in_paused_tell(*, notice: "throttle.Notice", origin: str) -> None:
 def sign_in_notice_send(*, user_id: int, origin: str, failures: int, clients: int, since: str) -> bool:
     """The owner told that signing in with their password is paused, how many wrong passwords from
     how many addresses did it, and the link that signs them in anyway."""
-    user = User.objects.filter(pk=user_id, is_active=True).first()
+    user = _active_by_id(user_id)
     if user is None:
         return False
     window = 60 * int(settings.ATRIUM_ACCOUNTS_GUESSES_WINDOW_MINUTES)
@@ -464,7 +475,7 @@ def sign_in_link_request(*, email: str, origin: str) -> None:
 
 
 def sign_in_link_send(*, user_id: int, origin: str) -> bool:
-    user = User.objects.filter(pk=user_id, is_active=True).first()
+    user = _active_by_id(user_id)
     if user is None:
         return False
     brand = _brand()
@@ -482,8 +493,7 @@ def sign_in_link_send(*, user_id: int, origin: str) -> bool:
             ],
             [_("Sign in here:"), _link(origin, "accounts:sign-in-link-use", user, sign_in_links)],
             [
-                _("The link works once, until %(until)s.")
-                % {"until": _until(user, settings.PASSWORD_RESET_TIMEOUT)},
+                _works_once(user),
                 _("If you did not ask, ignore this e-mail."),
             ],
         ],

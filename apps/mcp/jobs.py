@@ -134,17 +134,19 @@ def _extension(task: McpTask) -> bool:
 
 def wire(task: McpTask) -> dict[str, Any]:
     """The task as its protocol writes it: 2025-11-25's Task, or the extension's DetailedTask."""
-    return detailed(task) if _extension(task) else _task_2025(task)
+    return detailed(task) if _extension(task) else _task(task, unit="")
 
 
-def _task_2025(task: McpTask) -> dict[str, Any]:
+def _task(task: McpTask, *, unit: str) -> dict[str, Any]:
+    """The Task both protocols write: 2025-11-25's as it is (`unit` empty), the extension's with
+    its durations named with their unit (`ttlMs`)."""
     data: dict[str, Any] = {
         "taskId": task.task_id,
         "status": task.status,
         "createdAt": _stamp(task.created_at),
         "lastUpdatedAt": _stamp(task.updated_at),
-        "ttl": task.ttl_ms,
-        "pollInterval": task.poll_interval_ms,
+        f"ttl{unit}": task.ttl_ms,
+        f"pollInterval{unit}": task.poll_interval_ms,
     }
     if task.status_message:
         data["statusMessage"] = task.status_message
@@ -153,16 +155,7 @@ def _task_2025(task: McpTask) -> dict[str, Any]:
 
 def detailed(task: McpTask) -> dict[str, Any]:
     """The 2026-07-28 extension's DetailedTask: the Task, and what its status carries."""
-    data: dict[str, Any] = {
-        "taskId": task.task_id,
-        "status": task.status,
-        "createdAt": _stamp(task.created_at),
-        "lastUpdatedAt": _stamp(task.updated_at),
-        "ttlMs": task.ttl_ms,
-        "pollIntervalMs": task.poll_interval_ms,
-    }
-    if task.status_message:
-        data["statusMessage"] = task.status_message
+    data = _task(task, unit="Ms")
     if task.status == McpTask.Status.INPUT_REQUIRED:
         data["inputRequests"] = _outstanding(task)
     elif task.status == McpTask.Status.COMPLETED:
@@ -597,7 +590,7 @@ def _tell_on_commit(row: McpTask) -> None:
         )
         transaction.on_commit(lambda: _send(group, event))
     elif row.session_digest:
-        notification = protocol.notification(STATUS_NOTIFICATION, _task_2025(row))
+        notification = protocol.notification(STATUS_NOTIFICATION, _task(row, unit=""))
         transaction.on_commit(lambda: _tell(row.session_digest, notification))
 
 

@@ -7,7 +7,6 @@ HTTP behind a trusted proxy, with a worker and an SMTP server."""
 
 import re
 import secrets
-from collections.abc import Iterator
 
 import pytest
 from axes.models import AccessAttempt
@@ -18,9 +17,8 @@ from django.test import Client
 
 from apps.accounts import services, throttle
 from apps.accounts.models import Role, User
-from config.celery import app as celery_app
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 PASSWORD = "atrium-demo"
 WRONG = "The email or password is not right."
@@ -28,16 +26,6 @@ PAUSED = "Signing in with a password is paused"
 CEILING = settings.ATRIUM_ACCOUNTS_GUESSES_CEILING
 SLOW_AFTER = settings.ATRIUM_ACCOUNTS_GUESSES_SLOW_AFTER
 AXES_LIMIT = settings.AXES_FAILURE_LIMIT
-
-
-@pytest.fixture(autouse=True)
-def eager_tasks() -> Iterator[None]:
-    """The worker's e-mails are sent in this process, at once (Django's locmem outbox)."""
-    previous = celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates
-    celery_app.conf.task_always_eager = True
-    celery_app.conf.task_eager_propagates = True
-    yield
-    celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = previous
 
 
 @pytest.fixture
