@@ -84,8 +84,8 @@ def shape(url: str) -> str:
 def records(committed) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     """What the detail pages show, owned by Acme's owner, with long unbroken values where people
     type them: an API key, a custom role, a document, a calendar event, a task with its board."""
-    from apps.accounting.services import LineData
-    from apps.accounting.services import document_create as accounting_document_create
+    from apps.accounting.services.sales import LineData
+    from apps.accounting.services.sales import document_create as accounting_document_create
     from apps.accounts.models import User
     from apps.accounts.services import role_create
     from apps.apikeys.services import api_key_create

@@ -17,8 +17,8 @@ area = areas.declare(
     ),
     hints={
         "getAccountingSummary": (
-            "overview of the books, trial balance of the ledger, base currency, tax regime, lock date, "
-            "what is owed"
+            "overview of the books, trial balance of the ledger, chart of accounts, base currency, tax "
+            "regime, lock date, numbering, what is owed"
         ),
         "listTaxTypes": "which vat rates tax codes go on an invoice line, reverse charge exempt zero rated",
         "previewTaxBreakdown": "how much vat is on these items, the tax on amounts prices net gross total",
@@ -27,11 +27,19 @@ area = areas.declare(
         "getInvoice": "show open details of invoice number lines amount due",
         "updateInvoice": "change edit fix the lines customer due date of a draft invoice",
         "deleteInvoice": "remove throw away a draft invoice",
-        "duplicateInvoice": "copy repeat last month's invoice again",
-        "approveInvoice": "approve issue finalise authorise an invoice so it gets its number",
+        "duplicateInvoice": "copy repeat last month's invoice again into a new draft",
+        "approveInvoice": (
+            "approve issue finalise authorise an invoice or credit note so it gets its number and is "
+            "posted to the ledger"
+        ),
         "searchInvoices": "find list unpaid overdue outstanding invoices who owes us",
-        "manageInvoice": "void cancel dispute an invoice, issue a credit note refund correction",
-        "recordPayment": "customer paid, mark invoice as paid, money received, payment came in",
+        "manageInvoice": (
+            "void cancel dispute an invoice, issue a credit note refund correction, write off a bad debt"
+        ),
+        "recordPayment": (
+            "customer paid, mark invoice as paid, money received, payment came in, part payment, fx gain "
+            "or loss"
+        ),
         "createQuote": "quote estimate proposal pricing for a customer",
         "getQuote": "show open details of a quote estimate",
         "updateQuote": "change edit the lines or price of a draft quote estimate",
@@ -44,9 +52,11 @@ area = areas.declare(
         "sendInvoice": "email send the invoice pdf to the customer",
         "sendInvoiceReminders": "chase overdue unpaid invoices, send payment reminders, credit control",
         "snoozeInvoiceChase": "pause stop chasing reminders for an invoice until a date, payment plan",
-        "sendContactStatement": "send a customer their statement of account, aged debt balance owed",
+        "sendContactStatement": (
+            "send a customer their statement of account, aged debt 30 60 90 days, balance owed"
+        ),
         # The company register.
-        "registerCompany": "add our limited company ltd llp plc by its company number, companies house",
+        "registerCompany": "add our limited company by its company number, companies house",
         "updateRegisteredCompany": "change registered office, sic codes, accounting reference date, year end",
         "examineCorporateRegister": "look up a company on companies house, directors officers filing history",
         "getCompanyFilings": "when are confirmation statement accounts corporation tax due, deadlines",
@@ -59,7 +69,9 @@ area = areas.declare(
         "getSupplierDefaults": "which account tax code currency payment terms does this supplier vendor use",
         "validatePurchaseInvoiceProposal": "check correct fix the supplier bill proposal before posting",
         "previewPurchaseInvoiceTotals": "what does the supplier bill add up to, vat net total of a bill",
-        "reconcilePurchaseInvoiceTotal": "bill total does not match the lines, rounding difference",
+        "reconcilePurchaseInvoiceTotal": (
+            "bill total does not match tie to the lines, rounding difference, book a rounding line"
+        ),
         "postPurchaseInvoice": "post enter book record a supplier bill purchase invoice into payables",
         "searchPurchaseInvoices": "find list supplier bills purchase invoices we owe, unpaid bills",
         # bank lines and matching
@@ -75,14 +87,14 @@ area = areas.declare(
             "what a bank transaction payment was matched reconciled to, which invoices it settled"
         ),
         "getUnmatchedInvoiceLines": (
-            "open unpaid invoice lines waiting to be matched reconciled to a bank payment"
+            "open unpaid invoice and bill lines waiting to be matched reconciled to a bank payment"
         ),
         "matchPurchaseInvoiceLineToFinancial": (
             "reconcile match a bank transaction payment to an invoice line"
         ),
         "unmatchPurchaseInvoiceLine": "undo unmatch unreconcile a bank match, wrong invoice",
         "searchCandidateFinancials": (
-            "find which bank transaction paid an invoice, possible matches for an amount"
+            "find which bank transaction paid an invoice or bill, possible matching candidates for an amount"
         ),
         "applyPurchaseCreditToFinancial": "apply a supplier credit note to the refund received in the bank",
         # sync to an outside ledger
@@ -181,7 +193,7 @@ area = areas.declare(
         # Reading scanned bills: the Tesseract program and the languages it reads ("eng+deu").
         "ATRIUM_ACCOUNTING_TESSERACT": env.str("ATRIUM_ACCOUNTING_TESSERACT", "tesseract"),
         "ATRIUM_ACCOUNTING_OCR_LANGUAGES": env.str("ATRIUM_ACCOUNTING_OCR_LANGUAGES", "eng"),
-        # Sync to an outside ledger (apps.accounting.sync): "xero" speaks the Xero Accounting API
+        # Sync to an outside ledger (apps.accounting.services.sync): "xero" speaks the Xero Accounting API
         # at ATRIUM_ACCOUNTING_SYNC_URL with an OAuth2 bearer token and the organisation's tenant
         # id; with no token sync is off.
         "ATRIUM_ACCOUNTING_SYNC_PROVIDER": env.str("ATRIUM_ACCOUNTING_SYNC_PROVIDER", "xero"),

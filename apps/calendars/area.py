@@ -13,14 +13,24 @@ area = areas.declare(
     description=_("Calendars, events, availability and invitations"),
     words="calendar diary agenda schedule event appointment meeting call booking attendee invitation",
     hints={
-        "createCalendarEvent": "book schedule put an appointment meeting call in the diary",
-        "updateCalendarEvent": "reschedule move change the time or room of a meeting, cancel one occurrence",
-        "searchCalendarEvents": "find meetings appointments what is on my diary agenda schedule this week",
-        "checkAvailability": "who is free busy available when can we meet",
-        "checkEventRsvpStatus": "who accepted declined replied can't make it coming attending",
-        "sendCalendarInvite": "send invitation email to attendees guests",
-        "getCalendarSummary": "overview of my schedule, the coming days, invitations not answered",
-        "manageCalendar": "create rename share delete a calendar",
+        "createCalendarEvent": (
+            "book schedule put an appointment meeting call in the diary, a repeating meeting"
+        ),
+        "updateCalendarEvent": (
+            "reschedule move push back change the time or room of a meeting, cancel it or one occurrence, "
+            "invite add or remove people, record who accepted"
+        ),
+        "searchCalendarEvents": (
+            "find meetings appointments what is on my diary agenda schedule this week, when is my next "
+            "meeting"
+        ),
+        "checkAvailability": "who is free busy available when can we meet, a free slot for everyone",
+        "checkEventRsvpStatus": "who accepted declined replied can't make it coming attending to a meeting",
+        "sendCalendarInvite": "send email the invitation to attendees guests, resend updated invites",
+        "getCalendarSummary": (
+            "overview of my schedule, the coming days, invitations not answered, time zone"
+        ),
+        "manageCalendar": "create rename share archive restore a calendar, subscribe import an ics feed",
     },
     profiles={
         "essentials": (

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic.alias_generators import to_camel
 
 from apps.accounts.access import effective_permissions
-from apps.catalogue import audit, inputs, policy, profiles, registry
+from apps.catalogue import audit, derived, inputs, policy, profiles, registry
 from apps.catalogue.errors import SecureInputUnavailable
 from apps.catalogue.registry import CONFIRMATION_ARGUMENT, ToolSpec
 from apps.catalogue.secure_input import SecureInputDeclined, SecureInputRequest, SecureInputRequired
@@ -328,6 +328,8 @@ def list_tools(
         if len(_listing_cache) >= _CACHE_LIMIT:
             _listing_cache.clear()
         _listing_cache[listing_key] = listing
+        # The definitions built for it, for the next process with the same code.
+        derived.keep()
     return list(listing)
 
 

@@ -12,16 +12,23 @@ area = areas.declare(
     description=_("The workspace's departments, their people and contacts"),
     words="department team division unit org chart office member",
     hints={
-        "createDepartment": "new team division",
-        "getDepartment": "who is in a team and who runs heads it",
-        "listDepartments": "all teams in the organisation org chart",
-        "searchDepartments": "find a team by subject or email address",
-        "updateDepartment": "rename a team, make someone its head manager, its parent, who it reports to",
-        "deleteDepartment": "remove get rid of disband a team",
-        "addMemberToDepartment": "put a colleague in a team",
-        "removeMemberFromDepartment": "take a colleague out of a team",
-        "linkContactToDepartment": "record an outside contact or supplier for a team",
-        "unlinkContactFromDepartment": "remove an outside contact from a team",
+        "createDepartment": "new team division unit office, set up a department under another",
+        "getDepartment": "who is in a team and who runs heads it, its members, outside contacts, sub-teams",
+        "listDepartments": "all teams in the organisation org chart, top level divisions, head counts",
+        "searchDepartments": (
+            "find a team by subject or email address, which team someone is in, a team that handles something"
+        ),
+        "updateDepartment": (
+            "rename a team, make someone its head manager, its parent, move it under another, its shared "
+            "email address"
+        ),
+        "deleteDepartment": "remove get rid of disband shut down close a team",
+        "addMemberToDepartment": "put a colleague in a team, join a team, change their role in it",
+        "removeMemberFromDepartment": "take a colleague out of a team, they are no longer part of it",
+        "linkContactToDepartment": (
+            "record an outside contact or supplier for a team, its main contact at a company"
+        ),
+        "unlinkContactFromDepartment": "remove an outside contact from a team's list of contacts",
     },
     profiles={
         "essentials": ("listDepartments",),

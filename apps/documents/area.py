@@ -39,14 +39,16 @@ area = areas.declare(
     description=_("Rich-text documents in folders, with their versions"),
     words="document doc note memo write-up report page wiki policy text version",
     hints={
-        "createDocument": "write draft a new doc note memo proposal report",
-        "getDocument": "open read a doc",
-        "listDocuments": "all docs in a folder",
-        "updateDocument": "edit rewrite change a doc's text",
+        "createDocument": "write draft a new doc note memo proposal report page, in markdown",
+        "getDocument": (
+            "open read a doc, what it says, its earlier versions, who it is shared with, its files"
+        ),
+        "listDocuments": "all docs in a folder, find a doc by words, recently edited docs",
+        "updateDocument": "edit rewrite change a doc's text or title, add a paragraph, fix a typo",
         "moveDocument": "put a doc in another folder out of a folder top level",
         "deleteDocument": "bin trash remove a doc",
-        "shareDocument": "give a colleague access to a doc",
-        "exportDocumentToPdf": "print save a doc as pdf",
+        "shareDocument": "give a colleague access to a doc, let someone edit it, make it visible or private",
+        "exportDocumentToPdf": "print save a doc as pdf, a printable copy",
         "createDocumentFolder": "new folder for docs",
     },
     profiles={

@@ -10,8 +10,13 @@ from apps.hr.permissions import HrPerm
 # Per tool, what people call what it does (searchTools). Employees, leave, time, onboarding:
 PEOPLE_HINTS: dict[str, str] = {
     "createEmployee": "add a new hire staff member employment record joiner",
-    "getEmployee": "employee record details job manager salary",
-    "updateEmployee": "change job title manager salary pay fte part-time leaver end date",
+    "getEmployee": (
+        "employee record details job title manager salary pay fte start date location working days"
+    ),
+    "updateEmployee": (
+        "change job title manager salary pay rise fte part-time hours a week working days location "
+        "leaver end date"
+    ),
     "listEmployees": "staff list headcount who works here team members",
     "searchEmployees": "find look up an employee colleague staff member by name",
     "examineEmployee": "everything about an employee leave onboarding hours reports",
@@ -23,11 +28,11 @@ PEOPLE_HINTS: dict[str, str] = {
     "approveLeaveRequest": "approve accept holiday vacation time off request",
     "denyLeaveRequest": "reject decline cancel holiday vacation time off request",
     "getLeaveRequests": "pending holiday requests who asked for time off",
-    "getLeaveBalance": "how many holiday vacation days left allowance remaining",
+    "getLeaveBalance": "how many holiday vacation days left allowance remaining accrued carried over",
     "clockIn": "start shift clock on punch in start work timesheet",
     "clockOut": "end shift clock off punch out finish work break",
-    "getTimeEntries": "timesheet hours worked this week shifts overtime",
-    "startOnboarding": "onboard a new hire starter checklist first day",
+    "getTimeEntries": "timesheet hours worked this week shifts overtime breaks clock-in clock-out times",
+    "startOnboarding": "onboard a new hire starter checklist first day from a template",
     "getOnboardingChecklist": "new starter onboarding progress tasks checklist",
     "toggleOnboardingItem": "tick off mark done onboarding task checklist item",
 }

@@ -18,19 +18,23 @@ area = areas.declare(
     description=_("Mailboxes on IMAP and SMTP servers: folders, messages, threads, drafts, signatures"),
     words="email e-mail mail inbox mailbox message draft signature",
     hints={
-        "listInboxes": "which mailboxes email accounts shared inboxes do I have",
-        "getInboxFolders": "mail folders sent drafts trash archive junk",
-        "getInboxMessages": "latest emails unread mail in my inbox",
-        "findAndReadEmail": "find open read an email message in my inbox by subject sender",
+        "listInboxes": "which mailboxes email accounts shared inboxes do I have or can I use, unread counts",
+        "getInboxFolders": "mail folders sent drafts trash archive junk, how many messages in each",
+        "getInboxMessages": "latest emails unread mail in my inbox, what came in today, a folder's messages",
+        "findAndReadEmail": (
+            "find open read an email message in my inbox by subject sender, what someone said in their email"
+        ),
         "forwardEmail": "forward pass on send on an email to a colleague accounting",
         "resendEmail": "resend send that email again never arrived did not get it",
         "listDrafts": "unsent emails drafts I am writing",
         "getDraft": "show me open read one draft email reply",
-        "updateDraft": "write compose new email draft reply edit draft",
+        "updateDraft": (
+            "write compose new email draft reply edit draft, add someone in cc, change the subject"
+        ),
         "deleteDraft": "delete discard throw away an unsent email draft",
         "getEmailSignature": "my email signature sign-off",
-        "updateEmailSignature": "change set my email signature sign-off",
-        "openInboxSettings": "mail settings page connect mailbox link",
+        "updateEmailSignature": "change set remove my email signature sign-off block at the bottom",
+        "openInboxSettings": "mail settings page connect a mailbox, change its password, link",
     },
     profiles={
         "essentials": (

@@ -16,15 +16,23 @@ area = areas.declare(
     description=_("Customer tickets from e-mail: replies, internal notes, SLA targets, escalations"),
     words="ticket support helpdesk customer service request complaint case queue sla",
     hints={
-        "getCustomerServiceOverview": "support queue dashboard open tickets breaches unassigned",
-        "getSupportSummary": "support mailboxes sla policies business hours statuses priorities",
-        "createCustomerServiceTicket": "log open a new ticket case for a customer who called",
-        "searchTickets": "find tickets from a customer overdue pending urgent assigned to me",
-        "respondToTicket": "answer reply to a customer ticket email internal note",
+        "getCustomerServiceOverview": (
+            "support queue dashboard open tickets breaches unassigned, how many open pending"
+        ),
+        "getSupportSummary": (
+            "support mailboxes address sla policies business hours statuses priorities auto close"
+        ),
+        "createCustomerServiceTicket": "log open raise a new ticket case for a customer who called or wrote",
+        "searchTickets": (
+            "find tickets from a customer overdue pending urgent assigned to me, read a ticket's conversation"
+        ),
+        "respondToTicket": (
+            "answer reply to a customer ticket email, update the customer, add an internal note"
+        ),
         "addMyTicketComment": "comment on my own ticket I raised as requester rate it",
-        "escalateTicket": "escalate a ticket to a department team manager tier 2",
-        "resolveEscalation": "escalation handled resolved done",
-        "closeTicket": "close finish a solved ticket",
+        "escalateTicket": "escalate a ticket to a department team manager tier 2, pass it to someone senior",
+        "resolveEscalation": "escalation handled resolved done dealt with",
+        "closeTicket": "close finish shut a solved ticket",
     },
     profiles={
         # The queue's everyday work first: the area's nine tools.

@@ -71,4 +71,11 @@ REQUESTS += [
     ("record that Priya needs a flight from Madrid", "planEventAttendeeTravel"),
     ("share the launch event with Tom", "shareEvent"),
     ("what events are coming up", "listEvents"),
+    # Written from the area's docs, knowing the search, to find what it did not generalise to.
+    ("add a keynote by Dr Lee to day two of the summit", "addEventSession"),
+    ("the caterer's invoice came in at 4,200, record it as actual", "addEventSupplier"),
+    ("book 20 rooms at the Hilton for 3 nights with a cut-off date", "manageEventHotels"),
+    ("Ana needs a flight from Lisbon for the summit", "planEventAttendeeTravel"),
+    ("Helen cancelled, free up her place", "updateEventAttendee"),
+    ("who's on the waitlist for the gala", "listEventAttendees"),
 ]

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from apps.catalogue.testing import listed
 from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered
-from apps.hr.leave import public_holidays
+from apps.hr.lib.leave import public_holidays
 from apps.hr.models import Employee
 from apps.hr.services import employees
 
