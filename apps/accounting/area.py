@@ -1,11 +1,24 @@
 """The Accounting area, as the rest of the service knows it (apps.core.areas)."""
 
+from typing import Any
+
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounting.permissions import AccountingPerm
 from apps.core import areas, env
+from apps.core.kinds import Kind
 from apps.core.navigation import NavItem
+
+
+def sales_title(document: Any) -> str:
+    """ "INV-0042 · Acme Ltd" (a draft: "draft invoice 7 · Acme Ltd")."""
+    return f"{document} · {document.customer_name}"
+
+
+def bill_title(bill: Any) -> str:
+    return " · ".join(part for part in (bill.supplier_name, bill.reference) if part) or f"#{bill.pk}"
+
 
 area = areas.declare(
     title=_("Accounting"),
@@ -174,6 +187,36 @@ area = areas.declare(
         ),
     },
     nav=[NavItem("accounting", _("Accounting"), "accounting:overview", AccountingPerm.VIEW, order=45)],
+    kinds=[
+        # Invoices, quotes and credit notes: one model, told apart by their numbers' series.
+        Kind(
+            "sales_document",
+            "accounting.SalesDocument",
+            named=_("Invoice, quote or credit note"),
+            title=sales_title,
+            person_email="customer_email",
+            search=("number", "customer_name", "customer_email", "reference", "notes"),
+        ),
+        Kind(
+            "purchase_bill",
+            "accounting.PurchaseBill",
+            title=bill_title,
+            search=("supplier_name", "reference", "notes"),
+        ),
+        Kind(
+            "registered_company",
+            "accounting.RegisteredCompany",
+            title="name",
+            search=("name", "number"),
+            named=_("Registered company"),
+        ),
+    ],
+    not_kinds={
+        "accounting.Charge": "billable work waiting for an invoice (listUnclaimedCharges), then its line",
+        "accounting.BankAccount": "part of the books' set-up (a ledger account), not a record of the work",
+        "accounting.Financial": "a bank statement's line, found by amount and date (listFinancials), matched",
+        "accounting.Filing": "a registered company's deadline, reached through it (getCompanyFilings)",
+    },
     settings={
         # The base currency of a workspace's new books (ISO 4217); it chooses the default chart
         # of accounts and tax types (GBP: UK VAT, EUR: EU VAT, USD: US sales tax).

@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 from apps.calendars.permissions import CalendarsPerm
 from apps.calendars.providers import CalendarEvents
 from apps.core import areas, env
+from apps.core.kinds import Kind, page
 from apps.core.navigation import NavItem
 
 area = areas.declare(
@@ -59,6 +60,22 @@ area = areas.declare(
         "admin": ("manageCalendar", "getCalendarSummary"),
     },
     nav=[NavItem("calendars", _("Calendars"), "calendars:list", CalendarsPerm.VIEW, order=32)],
+    kinds=[
+        Kind(
+            "calendar",
+            "calendars.Calendar",
+            title="name",
+            url=page("calendars:list"),
+            search=("name", "description"),
+        ),
+        Kind(
+            "calendar_event",
+            "calendars.Event",
+            named=_("Calendar event"),
+            url=page("calendars:event", "event_id"),
+            search=("title", "location", "description"),
+        ),
+    ],
     event_sources=[CalendarEvents()],
     settings={
         # How long the answer links in a calendar invitation work (default: 90 days).

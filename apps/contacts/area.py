@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from apps.contacts.permissions import ContactsPerm
 from apps.core import areas, env
 from apps.core.actors import Actor
-from apps.core.kinds import Kind
+from apps.core.kinds import Kind, page
 from apps.core.kinds.attachments import Linked
 from apps.core.navigation import NavItem
 
@@ -160,6 +160,8 @@ area = areas.declare(
             trashed_too=True,
             carries=("document", "file"),
             store=ContactLinks(),
+            url=page("contacts:detail", "contact_id"),
+            search=("first_name", "last_name", "organisation_name", "email", "company", "job_title", "city"),
         )
     ],
     settings={

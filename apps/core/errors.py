@@ -358,6 +358,11 @@ class UnknownEntityType(ValidationFailed):
     msg_format = _("{type!r} is not a kind of record here. Kinds you can use: {known}.")
 
 
+class NotSearched(ValidationFailed):
+    data_fields = ("kind", "known")
+    msg_format = _("The workspace search does not read {kind!r} records. Kinds it reads: {known}.")
+
+
 class EntityHalfGiven(ValidationFailed):
     message = _("Give entityType and entityId together (or neither).")
 

@@ -1,21 +1,12 @@
 """The Deals Pipeline area, as the rest of the service knows it (apps.core.areas)."""
 
-from typing import Any
-
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import areas, env
-from apps.core.kinds import Kind
+from apps.core.kinds import Kind, page
 from apps.core.navigation import NavItem
 from apps.deals.permissions import DealsPerm
-
-
-def page(deal: Any) -> str:
-    from django.urls import reverse
-
-    return reverse("deals:detail", kwargs={"deal_id": deal.pk})
-
 
 area = areas.declare(
     title=_("Deals Pipeline"),
@@ -77,7 +68,32 @@ area = areas.declare(
         "sendDraft": "send off my draft now",
         "requestDealInfoEmail": "email the deal contact asking for budget timeline decision information",
     },
-    kinds=[Kind("deal", "deals.Deal", url=page, search=("title", "notes"))],
+    kinds=[
+        Kind("deal", "deals.Deal", url=page("deals:detail", "deal_id"), search=("title", "notes")),
+        Kind(
+            "deal_pipeline",
+            "deals.Pipeline",
+            named=_("Deals pipeline"),
+            title="name",
+            url=page("deals:board", anchor="pipeline-"),
+            search=("name", "description"),
+        ),
+        Kind(
+            "reachout_campaign",
+            "deals.ReachoutCampaign",
+            title="name",
+            search=("name",),
+            named=_("Reach-out campaign"),
+        ),
+        Kind("deal_finder", "deals.DealFinder", title="name", search=("name",)),
+    ],
+    not_kinds={
+        "deals.Activity": "a follow-up or a logged contact of a deal, reached through the deal",
+        "deals.CampaignStep": "an e-mail of a campaign's sequence, reached through the campaign",
+        "deals.CampaignRecipient": "a person on a campaign's list, reached through the campaign",
+        "deals.CampaignMessage": "a message a campaign sent, part of its recipient's history",
+        "deals.FoundLead": "a deal finder's result, reviewed in its finder; taken, a contact or deal",
+    },
     profiles={
         "sales": (
             "createDeal",

@@ -3,6 +3,7 @@
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import areas
+from apps.core.kinds import Kind, page
 from apps.core.navigation import NavItem
 from apps.departments.permissions import DepartmentsPerm
 
@@ -57,4 +58,13 @@ area = areas.declare(
         ),
     },
     nav=[NavItem("departments", _("Departments"), "departments:list", DepartmentsPerm.VIEW, order=34)],
+    kinds=[
+        Kind(
+            "department",
+            "departments.Department",
+            title="name",
+            url=page("departments:list", anchor="department-"),
+            search=("name", "description", "email"),
+        )
+    ],
 )

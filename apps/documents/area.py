@@ -1,12 +1,10 @@
 """The Documents area, as the rest of the service knows it (apps.core.areas)."""
 
-from typing import Any
-
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import areas, env
 from apps.core.actors import Actor
-from apps.core.kinds import Item, Kind
+from apps.core.kinds import Item, Kind, page
 from apps.core.navigation import NavItem
 from apps.documents.models import Document
 from apps.documents.permissions import DocumentsPerm
@@ -25,12 +23,6 @@ def describe(*, actor: Actor | None, ids: list[int]) -> dict[int, Item]:
         )
         for document in rows
     }
-
-
-def page(document: Any) -> str:
-    from django.urls import reverse
-
-    return reverse("documents:detail", kwargs={"document_id": document.pk})
 
 
 area = areas.declare(
@@ -69,8 +61,18 @@ area = areas.declare(
     },
     nav=[NavItem("documents", _("Documents"), "documents:list", DocumentsPerm.VIEW, order=32)],
     kinds=[
-        Kind("document", "documents.Document", describe=describe, carries=("file",), url=page),
+        Kind(
+            "document",
+            "documents.Document",
+            describe=describe,
+            carries=("file",),
+            url=page("documents:detail", "document_id"),
+            search=("title", "body_text"),
+        ),
     ],
+    not_kinds={
+        "documents.DocumentFolder": "a folder of the documents' tree: links name a document, not where it is",
+    },
     settings={
         # The longest document body accepted (characters of sanitised HTML).
         "ATRIUM_DOCUMENTS_MAX_CHARS": env.int("ATRIUM_DOCUMENTS_MAX_CHARS", 1_000_000, min=0),

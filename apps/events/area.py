@@ -4,6 +4,7 @@ from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import areas
+from apps.core.kinds import Kind, page
 from apps.core.navigation import NavItem
 from apps.events.permissions import EventsPerm
 
@@ -76,6 +77,22 @@ area = areas.declare(
         "admin": ("createEventPipeline",),
     },
     nav=[NavItem("events", _("Events"), "events:list", EventsPerm.VIEW, order=36)],
+    kinds=[
+        Kind(
+            "event",
+            "events.Event",
+            title="name",
+            url=page("events:detail", "event_id"),
+            search=("name", "venue", "description"),
+        ),
+        Kind("event_pipeline", "events.EventPipeline", title="name", search=("name", "description")),
+    ],
+    not_kinds={
+        "events.Session": "a slot of an event's agenda, reached through its event",
+        "events.Attendee": "a person on an event's list, reached through its event (listEventAttendees)",
+        "events.Supplier": "a supplier of an event, reached through its event",
+        "events.HotelBlock": "rooms held for an event, reached through its event",
+    },
     periodic={
         # Attendees' needs are special-category data kept only until the event is over.
         "remove-event-needs": areas.Periodic(

@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.core import areas, env
 from apps.core.actors import Actor
-from apps.core.kinds import Item, Kind
+from apps.core.kinds import Item, Kind, page
 from apps.core.navigation import NavItem
 from apps.files.attachments import AttachmentStore
 from apps.files.permissions import FilesPerm
@@ -94,7 +94,17 @@ area = areas.declare(
         ),
     },
     nav=[NavItem("files", _("Files"), "files:browse", FilesPerm.VIEW, order=30)],
-    kinds=[Kind("file", "files.File", title="name", describe=describe)],
+    kinds=[
+        Kind(
+            "file",
+            "files.File",
+            title="name",
+            describe=describe,
+            url=page("files:download-signed-in", "file_id"),
+            search=("name", "description"),
+        )
+    ],
+    not_kinds={"files.Folder": "a folder of the files' tree: links name a file, not where it is"},
     attachment_store=AttachmentStore(),
     settings={
         # The STORAGES entry that holds the files' bytes. "default" is django-tenants'

@@ -3,7 +3,7 @@
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import areas
-from apps.core.kinds import Kind
+from apps.core.kinds import Kind, page
 from apps.core.navigation import NavItem
 from apps.groupaccounts.permissions import GroupAccountsPerm
 
@@ -72,6 +72,8 @@ area = areas.declare(
             "groupaccounts.GroupAccount",
             title="name",
             carries=("file", "document"),
+            url=page("groupaccounts:list", anchor="group-account-"),
+            search=("name", "description", "industry", "website"),
         )
     ],
     catalogue_title="Group Accounts",

@@ -4,6 +4,7 @@ from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import areas, env
+from apps.core.kinds import Kind, page
 from apps.core.navigation import NavItem
 from apps.hr.permissions import HrPerm
 
@@ -126,6 +127,46 @@ area = areas.declare(
         "admin": ("inviteEmployeeToTeam", "openHumanResources", "openHiringCandidate"),
     },
     nav=[NavItem("hr", _("HR"), "hr:home", HrPerm.VIEW, order=37), *TALENT_NAV],
+    kinds=[
+        # Only the directory's fields: pay, identifiers and health are `restricted`, never searched.
+        Kind(
+            "employee",
+            "hr.Employee",
+            title="full_name",
+            person_email="email",
+            url=page("hr:employee", "employee_id"),
+            search=("full_name", "email", "job_title", "location"),
+        ),
+        Kind(
+            "candidate",
+            "hr.Candidate",
+            title="name",
+            person_email="email",
+            url=page("hr:candidate", "candidate_id"),
+            search=("name", "email", "source", "notes", "cv_text"),
+        ),
+        Kind(
+            "hiring_pipeline",
+            "hr.HiringPipeline",
+            title="name",
+            url=page("hr:hiring"),
+            search=("name", "description", "location"),
+        ),
+        Kind("hr_policy", "hr.Policy", search=("title",), named=_("HR policy")),
+    ],
+    not_kinds={
+        "hr.Grievance": "confidential to who handles grievances: a link or a result elsewhere would carry it",
+        "hr.Review": "a person's performance review, seen by few: a link would carry its title further",
+        "hr.Assessment": "what one person wrote in a review, theirs alone until submitted",
+        "hr.ReviewCycle": "the frame of a round of reviews, opened in HR's review tools (getReviewCycles)",
+        "hr.LeavePolicy": "part of HR's set-up, the allowance rules, not a record of the work",
+        "hr.LeaveRequest": "a request decided in HR's leave tools; its dates go on the calendar as an event",
+        "hr.OnboardingTemplate": "part of HR's set-up, the checklist new starters get",
+        "hr.OnboardingChecklist": "an employee's onboarding, reached through them (getOnboardingChecklist)",
+        "hr.OnboardingItem": "a line of an onboarding checklist",
+        "hr.TimeEntry": "an entry of someone's hours (getTimeEntries), not named or followed",
+        "hr.TrainingRecord": "an entry of an employee's training record, reached through the employee",
+    },
     settings={**TALENT_SETTINGS},
     periodic={
         "hr-overdue-onboarding": areas.Periodic(

@@ -28,6 +28,7 @@ from django.conf import settings
 
 from apps.core import errors, metrics, observability, onloop
 from apps.mcp import protocol, sessions, stateless, streams, versions
+from apps.mcp.errors import body_too_large
 from apps.mcp.handlers import (
     ALLOWED_METHODS,
     Reply,
@@ -99,7 +100,16 @@ class McpConsumer(AsyncHttpConsumer):
         if method == "POST":
             body = await self.read_body(receive)
             if body is None:
-                await self.reply(jsonrpc_error(413, None, protocol.INVALID_REQUEST, "Payload Too Large."))
+                error = body_too_large(settings.MCP_MAX_BODY_BYTES)
+                await self.reply(
+                    jsonrpc_error(
+                        413,
+                        None,
+                        protocol.INVALID_REQUEST,
+                        str(error.message),
+                        {"code": error.code, **error.data},
+                    )
+                )
                 return
             request.body = body
             await self.post(request, receive)

@@ -41,4 +41,8 @@ area = areas.declare(
         "automation": ("createWatcher", "cancelWatcher", "listWatchers", "createNotification"),
     },
     nav=[NavItem("notifications", _("Notifications"), "notifications:list", NotificationsPerm.VIEW, order=5)],
+    not_kinds={
+        "notifications.Notification": "a notice to one person; it points at a record, nothing points at it",
+        "notifications.Watcher": "one person following a record; it points at a record, nothing points at it",
+    },
 )

@@ -5,6 +5,7 @@ from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import areas, env
+from apps.core.kinds import Kind, page
 from apps.core.navigation import NavItem
 from apps.support.permissions import SupportPerm
 
@@ -50,6 +51,21 @@ area = areas.declare(
         "admin": ("getSupportSummary",),
     },
     nav=[NavItem("support", _("Customer Service"), "support:queue", SupportPerm.VIEW, order=37)],
+    kinds=[
+        Kind(
+            "ticket",
+            "support.Ticket",
+            title="subject",
+            person_email="requester_email",
+            url=page("support:ticket", "ticket_id"),
+            search=("subject", "requester_name", "requester_email"),
+        )
+    ],
+    not_kinds={
+        "support.SlaPolicy": "part of Customer Service's set-up, the response targets tickets are held to",
+        "support.TicketComment": "a reply or a note on a ticket, reached through the ticket",
+        "support.Escalation": "a step of a ticket's handling, reached through the ticket",
+    },
     periodic={
         # The support mailbox's new mail (as the mail app synchronised it) into tickets.
         "support-inbound": areas.Periodic("apps.support.tasks.take_inbound_mail", crontab(minute="*")),

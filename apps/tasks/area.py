@@ -4,7 +4,7 @@ from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import agents, areas
-from apps.core.kinds import Kind
+from apps.core.kinds import Kind, page
 from apps.core.navigation import NavItem
 from apps.tasks import agent_steps
 from apps.tasks.permissions import TasksPerm
@@ -118,7 +118,16 @@ area = areas.declare(
         ),
     },
     nav=[NavItem("tasks", _("Tasks"), "tasks:list", TasksPerm.VIEW, order=50)],
-    kinds=[Kind("task", "tasks.Task", carries=("file", "document"))],
+    kinds=[
+        Kind(
+            "task",
+            "tasks.Task",
+            carries=("file", "document"),
+            url=page("tasks:board", "task_id"),
+            search=("title", "description"),
+        )
+    ],
+    not_kinds={"tasks.ScheduledTask": "the schedule of a task (its rule), reached through the task"},
     periodic={
         # Scheduled tasks are rows with a due time (`next_run_at`); this sweeper runs the due
         # ones of every workspace each minute (so a rule fires at most every 15 minutes:

@@ -35,18 +35,22 @@ EVERY_AREA_HAS_HELD_OUT = True
 Request = tuple[str, str, tuple[str, ...]]
 
 
+# Every area's, and the catalogue's own for its tools that do work of their own (searchWorkspace).
+SOURCES = [(area.key, area.module) for area in areas.all_areas()] + [("catalogue", "apps.catalogue")]
+
+
 def _read(part: str, name: str) -> list[Request]:
     found = []
-    for area in areas.all_areas():
+    for key, package in SOURCES:
         try:
-            module = importlib.import_module(f"{area.module}.tests.{part}")
+            module = importlib.import_module(f"{package}.tests.{part}")
         except ModuleNotFoundError as error:
-            if error.name != f"{area.module}.tests.{part}":
+            if error.name != f"{package}.tests.{part}":
                 raise
             continue
         for request, expected in getattr(module, name):
             names = (expected,) if isinstance(expected, str) else tuple(expected)
-            found.append((area.key, request, names))
+            found.append((key, request, names))
     return found
 
 

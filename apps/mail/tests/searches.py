@@ -57,4 +57,9 @@ REQUESTS += [
     ("my email to Sam bounced, send it again", "resendEmail"),
     ("connect a new mailbox", "openInboxSettings"),
     ("which inboxes can I read", "listInboxes"),
+    ("archive that email from the supplier", "manageEmail"),
+    ("mark this message as unread so I come back to it", "manageEmail"),
+    ("move the invoice emails to the Accounts folder", "manageEmail"),
+    ("send the reply draft to the landlord now", "sendEmail"),
+    ("ok send that email", "sendEmail"),
 ]
