@@ -492,7 +492,14 @@ def concurrent_conflict(error: BaseException) -> Conflict | None:
 def unavailable(error: BaseException | None) -> ServiceUnavailable | None:
     """SPEC 7.1's 503 UNAVAILABLE (with Retry-After) when `error`, or what caused it, means a
     dependency cannot be reached right now: the same request may succeed if sent again in a few
-    seconds, and nothing of it was kept. None for any other error (a bug: a 500)."""
+    seconds, and nothing of it was kept. None for any other error (a bug: a 500), and for a lost
+    race: a deadlock or a serialization failure is an OperationalError too, but the database is
+    there (`concurrent_conflict`)."""
+    from apps.core.db import database_failure
+
+    failure = database_failure(error) if error is not None else None
+    if failure is not None and failure.is_conflict:
+        return None
     seen = 0
     while error is not None and seen < 5:
         if isinstance(error, _outage_types()):

@@ -71,6 +71,16 @@ class EventCancelled(Conflict):
     msg_format = _("Event {event} is cancelled; nothing more is planned for it.")
 
 
+class BookedAtTheSameMoment(SessionClash):
+    """The database's exclusion constraint refused a session whose clash is gone from sight by
+    the time it is looked for (the winner deleted in between)."""
+
+    message = _(
+        "Its room or a speaker was booked at that time by a session added at the same moment; choose "
+        "another time, room or speaker."
+    )
+
+
 class BlockFull(Conflict):
     """Every room of a hotel block is allocated on a night."""
 

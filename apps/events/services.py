@@ -8,7 +8,7 @@ from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -17,6 +17,7 @@ from apps.accounting import api as accounting
 from apps.accounts.models import person
 from apps.core import clean, pipelines, records
 from apps.core.actors import Actor, actor_id, require
+from apps.core.db import EXCLUSION_VIOLATION, database_failure
 from apps.core.errors import Forbidden, NoExchangeRate, invalid
 from apps.events import errors, ical, imports
 from apps.events.models import (
@@ -225,6 +226,10 @@ def _move_sessions(event: Event, by: timedelta) -> None:
         raise errors.SessionsOutsideEvent(sessions=", ".join(f"{s.pk} ({s.title!r})" for s in outside))
     if by:
         Session.objects.bulk_update(sessions, ["starts_at", "ends_at"])
+        for session in sessions:
+            session.speakers.exclude(starts_at=None).update(
+                starts_at=session.starts_at, ends_at=session.ends_at
+            )
         logger.info("event %s: %s sessions moved with it", event.pk, len(sessions))
 
 
@@ -254,6 +259,7 @@ def event_delete(*, actor: Actor, event: Event) -> tuple[Event, int]:
     if event.cancelled_at is None and event.ends_at > timezone.now():
         event, told = event_cancel(actor=actor, event=event)
     event.trash(actor)
+    _free_speakers(event.sessions.all())
     logger.info("event %s deleted", event.pk)
     return event, told
 
@@ -288,15 +294,19 @@ def promote_waitlist(event: Event) -> list[Attendee]:
 def session_add(
     *, actor: Actor, event: Event, fields: dict[str, Any], speakers: list[dict[str, str]]
 ) -> Session:
-    """A session of the agenda; SessionClash if its room or a speaker is taken at that time."""
+    """A session of the agenda; SessionClash if its room or a speaker is taken at that time.
+
+    The checks below name the session in the way; the database's exclusion constraints
+    (apps.events.models) hold the rule when two agendas are written at the same moment, the
+    event's lock serialising only sessions of one event: the one that commits second is refused
+    there, and answered with the same clash."""
     require(actor, EventsPerm.EDIT)
     with transaction.atomic():
         event = Event.objects.fetch(actor, event.pk, "change", lock=True)
         _not_cancelled(event)
         session = Session(event=event, created_by=person(actor))
         people = _apply_session(actor, session, fields, speakers, creating=True)
-        session.save()
-        Speaker.objects.bulk_create([Speaker(session=session, name=n, email=e) for n, e in people])
+        _save_session(actor, session, people)
     logger.info("event %s: session %s added", event.pk, session.pk)
     return session
 
@@ -311,18 +321,58 @@ def session_update(
     _not_cancelled(event)
     session = Session.objects.fetch(actor, session.pk, "change")
     people = _apply_session(actor, session, fields, speakers, creating=False)
-    session.save()
-    if speakers is not None:
-        session.speakers.all().delete()
-        Speaker.objects.bulk_create([Speaker(session=session, name=n, email=e) for n, e in people])
+    _save_session(actor, session, people if speakers is not None else None)
     logger.info("event %s: session %s changed", event.pk, session.pk)
     return session
+
+
+def _save_session(actor: Actor, session: Session, people: list[tuple[str, str]] | None) -> None:
+    """Saves the session and, given `people`, its speakers in place of the old ones; each speaker
+    keeps a copy of the session's times, which the database's constraint reads. A clash the
+    checks did not see (another event's agenda written at the same moment) is refused by the
+    constraint once the other commits, and answered as the clash it is."""
+    try:
+        with transaction.atomic():
+            session.save()
+            if people is None:
+                session.speakers.update(starts_at=session.starts_at, ends_at=session.ends_at)
+            else:
+                session.speakers.all().delete()
+                Speaker.objects.bulk_create(
+                    [
+                        Speaker(
+                            session=session,
+                            name=n,
+                            email=e,
+                            starts_at=session.starts_at,
+                            ends_at=session.ends_at,
+                        )
+                        for n, e in people
+                    ]
+                )
+    except IntegrityError as error:
+        failure = database_failure(error)
+        if failure is None or failure.sqlstate != EXCLUSION_VIOLATION:
+            raise
+        emails = (
+            [e for _n, e in people]
+            if people is not None
+            else list(session.speakers.values_list("email", flat=True))
+        )
+        _clash(actor, session, emails)  # the winner has committed: it is in sight now
+        raise errors.BookedAtTheSameMoment() from None
+
+
+def _free_speakers(sessions: Any) -> None:
+    """Sessions in the trash hold their speakers' time no more (a copy left would keep them booked)."""
+    Speaker.objects.filter(session__in=sessions).update(starts_at=None, ends_at=None)
 
 
 def session_remove(*, actor: Actor, session: Session) -> Session:
     require(actor, EventsPerm.EDIT)
     session = Session.objects.fetch(actor, session.pk, "change")
     session.trash(actor)
+    _free_speakers([session.pk])
     logger.info("event %s: session %s removed", session.event_id, session.pk)
     return session
 

@@ -35,7 +35,7 @@ class NotAllowedSender(Forbidden):
 class NotSentByMailbox(NotAllowedSender):
     msg_format = _(
         "Only mail this mailbox sent can be resent: message {message} is from {address!r}, not one of "
-        "its addresses. To pass it on, use forwardEmail."
+        "mailbox {mailbox}'s addresses. To pass it on, use forwardEmail."
     )
     data_fields = ("address", "mailbox", "message")
 

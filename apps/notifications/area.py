@@ -29,7 +29,6 @@ area = areas.declare(
     profiles={
         "essentials": (
             "listNotifications",
-            "openNotifications",
             "createWatcher",
             "examineNotifications",
             "searchNotifications",
@@ -39,6 +38,7 @@ area = areas.declare(
         "people": ("listNotifications", "createNotification"),
         "support": ("createNotification", "listNotifications"),
         "automation": ("createWatcher", "cancelWatcher", "listWatchers", "createNotification"),
+        "admin": ("openNotifications",),
     },
     nav=[NavItem("notifications", _("Notifications"), "notifications:list", NotificationsPerm.VIEW, order=5)],
     not_kinds={
