@@ -5,16 +5,17 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('hr', '0007_hiring'),
+        ("hr", "0007_hiring"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='grievance',
-            name='about_people',
-            field=models.ManyToManyField(blank=True, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='about people'),
+            model_name="grievance",
+            name="about_people",
+            field=models.ManyToManyField(
+                blank=True, related_name="+", to=settings.AUTH_USER_MODEL, verbose_name="about people"
+            ),
         ),
     ]
