@@ -3,6 +3,7 @@ files one; only hr.grievances sees and handles them, and every read is recorded
 (`GrievanceRead`: who, when, through which door), as is every change (`GrievanceEvent`)."""
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -43,7 +44,9 @@ class Grievance(Record):
     filed_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     about = models.CharField(_("about"), max_length=200, blank=True)
     # The people of the workspace `about` names (by e-mail or full name).
-    about_people = models.ManyToManyField(USER, blank=True, related_name="+", verbose_name=_("about people"))
+    about_people: "models.ManyToManyField[Any, Any]" = models.ManyToManyField(
+        USER, blank=True, related_name="+", verbose_name=_("about people")
+    )
     category = models.CharField(_("category"), max_length=60)
     description = models.TextField(_("description"))
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.OPEN)

@@ -58,7 +58,7 @@ def _people_named(about: str) -> list[Any]:
     # The database finds whose name the text holds; a whole-word check drops "Ann" in "Annual".
     said = Value(about, output_field=CharField())
     people = get_user_model()._default_manager.filter(is_active=True).annotate(said=said)
-    named = {
+    named: dict[Any, Any] = {
         user.pk: user
         for user in people.filter(
             Q(email__in=addresses) | Q(~Q(full_name=""), said__icontains=F("full_name"))
@@ -67,8 +67,9 @@ def _people_named(about: str) -> list[Any]:
     }
     employees = Employee.objects.filter(user__is_active=True).annotate(said=said)
     for employee in employees.filter(~Q(full_name=""), said__icontains=F("full_name")).select_related("user"):
-        if _names(employee.full_name.casefold(), text):
-            named.setdefault(employee.user.pk, employee.user)
+        user = employee.user
+        if user is not None and _names(employee.full_name.casefold(), text):
+            named.setdefault(user.pk, user)
     return list(named.values())
 
 
