@@ -147,6 +147,9 @@ class Access:
     also: str | tuple[str, ...] | Callable[[Any], Q] | None = None
     # Rows still their owners' alone, whoever else would see them (an unsubmitted assessment).
     drafts: Q | None = None
+    # The people a row is about, who never see it whatever their role (a grievance's subject,
+    # though they handle grievances): paths to people, as `owner`.
+    hidden_from: str | tuple[str, ...] | None = None
     # Permissions whose holders see and change every row, as the area's admins do.
     sees_all: tuple[str, ...] = ()
     # Permissions whose holders change and delete every row, seeing what the rule shows them.
@@ -258,7 +261,7 @@ class Access:
                 found &= self._live(model)
         else:
             found = self.rows(model, actor.pk, action)
-        return self._drafted(model, found, actor.pk)
+        return self._withheld(model, found, actor.pk)
 
     def rows(self, model: type[models.Model], person_id: Any, action: Action) -> Q:
         """The rows a person whose role allows the action (and who does not see every row) may
@@ -306,7 +309,7 @@ class Access:
         """The rows a person sees who may see the area and does not see every row, as a
         condition built from their id alone: for a query compiled once and run with each
         caller's id (apps.core.prepared)."""
-        return self._drafted(model, self.rows(model, person_id, "view"), person_id)
+        return self._withheld(model, self.rows(model, person_id, "view"), person_id)
 
     def anyone(self, model: type[models.Model]) -> Q:
         """The rows every person of the area sees (what ANYONE reads): the workspace's, never
@@ -325,7 +328,11 @@ class Access:
             return _NOTHING
         return found & ~self.drafts if self.drafts is not None else found
 
-    def _drafted(self, model: type[models.Model], found: Q, person_id: Any) -> Q:
+    def _withheld(self, model: type[models.Model], found: Q, person_id: Any) -> Q:
+        """`found` without what is withheld from the person: others' drafts, and the rows about
+        them that they may not see."""
+        for path in _paths(self.hidden_from):
+            found &= ~_person_at(model, path, person_id)
         if self.drafts is None:
             return found
         return found & (~self.drafts | self._owned(model, person_id))

@@ -63,12 +63,24 @@ def employed_days(employee: Any, start: date, end: date) -> int:
 
 def month_accrual(policy: Any, employee: Any, year: int, month: int) -> Decimal:
     """What a monthly policy accrues in a month: a twelfth of the year, times FTE, times the
-    share of the month employed."""
-    first = date(year, month, 1)
-    length = calendar.monthrange(year, month)[1]
-    employed = employed_days(employee, first, first.replace(day=length))
-    share = Decimal(employed) / Decimal(length)
-    return _round(policy.annual_days / 12 * employee.fte * share)
+    share of the month employed. Rounded so that the months add up to the year's exact sum (25
+    days a year accrue 2.083 or 2.084 a month, and 25.000 by December, never 24.996)."""
+    return _round(_accrued_through(policy, employee, year, month)) - _round(
+        _accrued_through(policy, employee, year, month - 1)
+    )
+
+
+def _accrued_through(policy: Any, employee: Any, year: int, month: int) -> Decimal:
+    """The exact (unrounded) sum a monthly policy accrues from January to `month` of `year`."""
+    total = Decimal(0)
+    for each in range(1, month + 1):
+        first = date(year, each, 1)
+        length = calendar.monthrange(year, each)[1]
+        employed = employed_days(employee, first, first.replace(day=length))
+        total += (
+            Decimal(policy.annual_days) / 12 * Decimal(employee.fte) * Decimal(employed) / Decimal(length)
+        )
+    return total
 
 
 def year_accrual(policy: Any, employee: Any, year: int) -> Decimal:

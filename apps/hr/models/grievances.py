@@ -3,6 +3,7 @@ files one; only hr.grievances sees and handles them, and every read is recorded
 (`GrievanceRead`: who, when, through which door), as is every change (`GrievanceEvent`)."""
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -29,6 +30,8 @@ class Grievance(Record):
         admin=str(HrPerm.GRIEVANCES),
         label=_("Grievance"),
         find_with="getGrievances",
+        # A grievance about someone who handles grievances is never theirs to read.
+        hidden_from="about_people",
     )
 
     class Status(models.TextChoices):
@@ -40,6 +43,10 @@ class Grievance(Record):
     reference = models.CharField(_("reference"), max_length=20, unique=True, default=_reference)
     filed_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     about = models.CharField(_("about"), max_length=200, blank=True)
+    # The people of the workspace `about` names (by e-mail or full name).
+    about_people: "models.ManyToManyField[Any, Any]" = models.ManyToManyField(
+        USER, blank=True, related_name="+", verbose_name=_("about people")
+    )
     category = models.CharField(_("category"), max_length=60)
     description = models.TextField(_("description"))
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.OPEN)

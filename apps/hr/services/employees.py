@@ -178,7 +178,7 @@ def restricted_update(*, actor: Actor, employee: Employee, fields: dict[str, Any
     if "national_id" in fields:
         details.national_id = clean.text(fields["national_id"], field="nationalId", limit=64)
     if "health_notes" in fields:
-        details.health_notes = str(fields["health_notes"] or "").strip()[:2000]
+        details.health_notes = clean.long_text(fields["health_notes"], field="healthNotes", limit=2000)
     changed = [name for name in RESTRICTED if getattr(details, name) != before[name]]
     if changed:
         details.save()

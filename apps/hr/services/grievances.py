@@ -3,10 +3,13 @@ read is recorded (`grievances_read`) and every change kept (`GrievanceEvent`). L
 only: a grievance's words are special-category data."""
 
 import logging
+import re
 from collections.abc import Iterable
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import CharField, F, Q, Value
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
@@ -15,7 +18,7 @@ from apps.core.actors import Actor, require
 from apps.core.errors import invalid
 from apps.core.origin import current
 from apps.hr.errors import GrievanceClosed
-from apps.hr.models import Grievance, GrievanceEvent, GrievanceRead
+from apps.hr.models import Employee, Grievance, GrievanceEvent, GrievanceRead
 from apps.hr.permissions import HrPerm
 
 logger = logging.getLogger(__name__)
@@ -39,9 +42,40 @@ def grievance_file(*, actor: Actor, category: str, description: str, about: str 
         description=clean.long_text(description, field="description", limit=20_000, required=True),
         about=clean.text(about, field="about", limit=200),
     )
+    grievance.about_people.set(_people_named(grievance.about))
     GrievanceEvent.objects.create(grievance=grievance, by=person(actor), change="filed")
     logger.info("grievance %s filed", grievance.pk)
     return grievance
+
+
+def _people_named(about: str) -> list[Any]:
+    """The people of the workspace that a grievance's `about` names: by e-mail address, by full
+    name (as a person or as an employee linked to one)."""
+    if not about:
+        return []
+    text = about.casefold()
+    addresses = {word.strip("<>()[],;:") for word in text.split() if "@" in word}
+    # The database finds whose name the text holds; a whole-word check drops "Ann" in "Annual".
+    said = Value(about, output_field=CharField())
+    people = get_user_model()._default_manager.filter(is_active=True).annotate(said=said)
+    named: dict[Any, Any] = {
+        user.pk: user
+        for user in people.filter(
+            Q(email__in=addresses) | Q(~Q(full_name=""), said__icontains=F("full_name"))
+        )
+        if user.email.casefold() in addresses or _names(user.full_name.casefold(), text)
+    }
+    employees = Employee.objects.filter(user__is_active=True).annotate(said=said)
+    for employee in employees.filter(~Q(full_name=""), said__icontains=F("full_name")).select_related("user"):
+        user = employee.user
+        if user is not None and _names(employee.full_name.casefold(), text):
+            named.setdefault(user.pk, user)
+    return list(named.values())
+
+
+def _names(full_name: str, text: str) -> bool:
+    """Whether `text` names the person by their whole name (not a part of another word)."""
+    return re.search(rf"(?<!\w){re.escape(full_name)}(?!\w)", text) is not None
 
 
 def door() -> str:
@@ -77,6 +111,8 @@ def grievance_update(*, actor: Actor, grievance: Grievance, fields: dict[str, An
             )
         if handler.pk == grievance.filed_by_id:
             raise invalid("handlerEmail", _("the person who filed it cannot handle it"))
+        if grievance.about_people.filter(pk=handler.pk).exists():
+            raise invalid("handlerEmail", _("the person it is about cannot handle it"))
         grievance.handler = handler
         changes.append(f"handler: person {handler.pk}")
     status = fields.get("status")

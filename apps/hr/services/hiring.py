@@ -124,6 +124,16 @@ def _cv(actor: Actor, file_id: int) -> tuple[str, str]:
             name=file.name,
             message=error.message,
         ) from None
+    if not text.strip():
+        raise invalid(
+            "cvFileId",
+            _(
+                "file {file_id} ({name}) has no text in it (a scan or an empty file): give a CV whose "
+                "words can be read"
+            ),
+            file_id=file_id,
+            name=file.name,
+        )
     return file.name[:255], text[:CV_TEXT_MAX]
 
 

@@ -147,6 +147,15 @@ def clock_out(
             "at", _("must be after the clock-in at {clock_in}"), clock_in=entry.clock_in.isoformat()
         )
     minutes = (when - entry.clock_in).total_seconds() // 60
+    if minutes < 1:
+        raise invalid(
+            "at",
+            _(
+                "is less than a minute after the clock-in at {clock_in}: a time entry counts whole minutes; "
+                "clock out once a minute has passed"
+            ),
+            clock_in=entry.clock_in.isoformat(),
+        )
     if break_minutes < 0 or break_minutes >= minutes:
         raise invalid(
             "breakMinutes",

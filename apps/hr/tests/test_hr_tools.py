@@ -215,6 +215,23 @@ def test_pay_national_id_and_health_reach_only_hr(people, acme_client):
     assert "DE-4471-SECRET" in hr_page
 
 
+def test_health_notes_beyond_their_limit_are_refused_never_cut(people):
+    owner = people["owner"]
+    employee = EmployeeFactory(actor=owner)
+    ok(owner, "updateEmployee", {"employeeId": employee.pk, "changes": {"healthNotes": "asthma"}})
+
+    message = refused(
+        owner,
+        "updateEmployee",
+        {"employeeId": employee.pk, "changes": {"healthNotes": "x" * 2001, "jobTitle": "Lead"}},
+    )
+
+    assert "healthNotes" in message and "2000" in message, message
+    employee.refresh_from_db()
+    assert RestrictedDetails.objects.get(employee=employee).health_notes == "asthma"
+    assert employee.job_title != "Lead"
+
+
 def test_an_employee_reports_to_a_manager_never_in_a_loop(people):
     owner = people["owner"]
     boss = EmployeeFactory(actor=owner)
@@ -256,8 +273,9 @@ def test_a_part_time_joiners_holiday_aware_leave_is_approved_into_the_calendar_t
     )
     ok(owner, "updateEmployee", {"employeeId": joiner["id"], "changes": {"workingDays": [0, 1, 2, 3]}})
     balance = ok(owner, "getLeaveBalance", {"employeeId": joiner["id"], "year": 2031})
-    # 25 days a year at 0.8 FTE, accrued monthly from 15 March: 17/31 of March, then 9 months.
-    expected = Decimal("0.914") + 9 * Decimal("1.667")
+    # 25 days a year at 0.8 FTE, accrued monthly from 15 March: 17/31 of March, then 9 months,
+    # rounded once for the year (the months' own roundings add up to it).
+    expected = Decimal("15.914")
     assert Decimal(str(balance["yearEndBalance"])) == expected
 
     # Monday 14 April 2031 is Easter Monday; she works Monday to Thursday: Tue, Wed, Thu count.
@@ -339,6 +357,16 @@ def test_a_member_requests_their_own_leave_and_only_sees_their_own(people):
     assert "yourself" in not_for_others
 
 
+def test_monthly_accrual_adds_up_to_the_entitlement_over_a_year(acme, people):
+    policy = LeavePolicy.objects.create(name="Holiday monthly", annual_days=Decimal(25), accrual="monthly")
+    employee = EmployeeFactory(actor=people["owner"], start_date=date(2030, 1, 1))
+    leave.ledger_ensure(employee=employee, policy=policy, through=date(2030, 12, 31))
+    months = [e.days for e in LeaveEntry.objects.filter(employee=employee, policy=policy, kind="accrual")]
+
+    assert len(months) == 12 and sum(months) == Decimal(25)
+    assert set(months) == {Decimal("2.083"), Decimal("2.084")}
+
+
 def test_unused_days_carry_over_up_to_the_cap_and_expire(acme, people):
     owner = people["owner"]
     policy = LeavePolicy.objects.create(
@@ -394,6 +422,17 @@ def test_the_time_clock_pairs_never_overlap_and_corrections_are_audited(people):
         ("clock_in", "forgot"),
         ("clock_out", "forgot"),
     ]
+
+
+def test_clocking_out_in_the_first_minute_says_why_it_cannot(people):
+    owner = people["owner"]
+    employee = EmployeeFactory(actor=owner, time_zone="Europe/Berlin")
+    ok(owner, "clockIn", {"employeeId": employee.pk})
+
+    message = refused(owner, "clockOut", {"employeeId": employee.pk})
+
+    assert "less than a minute" in message and "breakMinutes" not in message, message
+    assert TimeEntry.objects.get(employee=employee).clock_out is None
 
 
 def test_clock_times_are_daylight_saving_safe(people):

@@ -292,6 +292,30 @@ def test_grievances_are_hr_only_and_every_read_is_recorded(people):
     assert GrievanceRead.objects.filter(grievance=grievance).count() == 2  # the update's answer too
 
 
+def test_a_grievance_about_a_person_is_never_theirs_to_read_whatever_their_role(people):
+    member, admin, owner = people["member"], people["admin"], people["owner"]
+    admin.full_name = "Alba Hart"
+    admin.save(update_fields=["full_name"])
+    by_mail = ok(member, "fileGrievance", {"category": "conduct", "description": "x", "about": admin.email})
+    by_name = ok(
+        member, "fileGrievance", {"category": "conduct", "description": "y", "about": "alba hart, my lead"}
+    )
+    other = ok(member, "fileGrievance", {"category": "pay", "description": "z", "about": "Albany office"})
+    ids = [Grievance.objects.get(reference=f["reference"]).pk for f in (by_mail, by_name, other)]
+
+    seen_by_admin = {g["id"] for g in ok(admin, "getGrievances", {})["items"]}
+    seen_by_owner = {g["id"] for g in ok(owner, "getGrievances", {})["items"]}
+    hidden = refused(admin, "getGrievances", {"grievanceId": ids[0]})
+    handled = refused(owner, "updateGrievance", {"grievanceId": ids[1], "handlerEmail": admin.email})
+
+    assert set(ids) <= seen_by_owner
+    assert ids[0] not in seen_by_admin and ids[1] not in seen_by_admin and ids[2] in seen_by_admin
+    assert "not found" in hidden and "conduct" not in hidden
+    assert "cannot handle it" in handled
+    with pytest.raises(ToolNotFound):
+        call(member, "getGrievances", {"grievanceId": ids[0]})
+
+
 # --- hiring --------------------------------------------------------------------------------------
 
 
@@ -369,6 +393,13 @@ def test_a_cv_is_read_from_files_searched_and_any_ranking_is_logged_as_advice(pe
         "createHiringCandidate",
         {"pipelineId": pipeline.pk, "name": "Cy", "email": f"cy@{word}.example", "cvFileId": picture.pk},
     )
+    blank = FileFactory(actor=owner, name="cv-blank.txt", text="  \n ")
+    assert "no text" in refused(
+        owner,
+        "createHiringCandidate",
+        {"pipelineId": pipeline.pk, "name": "Di", "email": f"di@{word}.example", "cvFileId": blank.pk},
+    )
+    assert not Candidate.objects.filter(email=f"di@{word}.example").exists()
     assert ok(owner, "getHiringCandidate", {"candidateId": ana["candidate"]["id"], "withCv": True})[
         "cvText"
     ].startswith("Ana Ruiz")
