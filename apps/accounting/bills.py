@@ -27,7 +27,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounting import billtext, identifiers, ledger, ocr, rates, sync, tax
 from apps.accounting.errors import BillNotTied, BillNotValid, DuplicateBill, NotABill, WrongStatus
-from apps.accounting.models import Account, PurchaseBill, PurchaseBillLine, SupplierDefaults, TaxType
+from apps.accounting.models import Account, PurchaseBill, SupplierDefaults, TaxType
 from apps.accounting.money import currency_code, minor_units, round_money
 from apps.accounting.permissions import AccountingPerm
 from apps.core.actors import Actor, actor_id, require
@@ -274,48 +274,25 @@ def _set_lines(bill: PurchaseBill, lines: list[BillLineData]) -> None:
         defaults.account if defaults and defaults.account else ledger.account(Account.Role.PURCHASES)
     )
     found = tax.tax_types_by_code([line.tax_type for line in lines if line.tax_type])
-    codes = {line.account for line in lines if line.account}
-    accounts = {a.code: a for a in Account.objects.filter(code__in=codes, archived=False)}
-    for code in codes:
-        if code not in accounts:
-            raise invalid("account", _("there is no account {code}"), code=code)
+    accounts = ledger.accounts_by_code(line.account for line in lines if line.account)
     for line in lines:
         if line.quantity <= 0:
             raise invalid("quantity", _("must be more than zero"))
-    chosen = [
-        (
-            found[line.tax_type] if line.tax_type else fallback_tax,
-            accounts[line.account] if line.account else fallback_account,
-        )
-        for line in lines
-    ]
-    result = tax.breakdown(
+    tax.set_lines(
+        bill,
         [
-            tax.LineIn(line.quantity, line.unit_price, tax_type)
-            for line, (tax_type, _a) in zip(lines, chosen, strict=True)
+            (
+                tax.LineIn(
+                    line.quantity, line.unit_price, found[line.tax_type] if line.tax_type else fallback_tax
+                ),
+                {
+                    "description": line.description,
+                    "account": accounts[line.account] if line.account else fallback_account,
+                },
+            )
+            for line in lines
         ],
-        currency=bill.currency,
-        prices_include_tax=bill.prices_include_tax,
-        rounding=bill.tax_rounding,
     )
-    bill.lines.all().delete()
-    PurchaseBillLine.objects.bulk_create(
-        PurchaseBillLine(
-            bill=bill,
-            position=index,
-            description=line.description,
-            quantity=line.quantity,
-            unit_price=line.unit_price,
-            account=account,
-            tax_type=tax_type,
-            net=round_money(computed.net, bill.currency),
-            tax=round_money(computed.tax, bill.currency),
-        )
-        for index, (line, (tax_type, account), computed) in enumerate(
-            zip(lines, chosen, result.lines, strict=True)
-        )
-    )
-    bill.net, bill.tax, bill.total = result.net, result.tax, result.total
 
 
 def lines_of(bill: PurchaseBill) -> list[BillLineData]:

@@ -11,7 +11,7 @@ trigger, made immediate at the end of each posting) and refuses to change posted
 """
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -79,6 +79,15 @@ def account(role: str) -> Account:
     found = Account.objects.filter(role=role, archived=False).order_by("code").first()
     if found is None:
         raise invalid("account", _("the chart of accounts has no {role} account"), role=role)
+    return found
+
+
+def accounts_by_code(codes: Iterable[str]) -> dict[str, Account]:
+    """The live accounts of `codes`, or an error naming the first that does not exist."""
+    wanted = set(codes)
+    found = {a.code: a for a in Account.objects.filter(code__in=wanted, archived=False)}
+    for code in wanted - set(found):
+        raise invalid("account", _("there is no account {code}"), code=code)
     return found
 
 

@@ -18,7 +18,8 @@ from typing import Any, Self
 import iso4217
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.errors import invalid
+from apps.core import clean
+from apps.core.errors import AppError, invalid
 
 ROUNDING = ROUND_HALF_UP
 # The largest amount the ledger keeps (its columns are numeric(20, 4)).
@@ -38,13 +39,12 @@ def minor_units(currency: str) -> int:
 
 
 def currency_code(value: str, *, field: str = "currency") -> str:
-    """`value` as an ISO 4217 code ("eur" -> "EUR"), or a validation error naming `field`."""
-    code = (value or "").strip().upper()
-    if len(code) != 3 or not code.isalpha():
-        raise invalid(field, _("a three-letter ISO 4217 code such as EUR, GBP or JPY"))
+    """`value` as an ISO 4217 code of money ("eur" -> "EUR"), or a validation error naming `field`:
+    apps.core.clean's code, with minor units (not gold, not a testing code)."""
+    code = clean.currency(value, field=field)
     try:
         minor_units(code)
-    except Exception:
+    except AppError:
         raise invalid(field, _("{code} is not an ISO 4217 currency of money"), code=code) from None
     return code
 

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounting import identifiers, ledger, rates, sync, tax
 from apps.accounting.errors import NotDraft, WrongStatus
-from apps.accounting.models import Account, Charge, NumberSeries, Payment, SalesDocument, SalesLine, TaxType
+from apps.accounting.models import Account, Charge, NumberSeries, Payment, SalesDocument, TaxType
 from apps.accounting.money import currency_code, round_money
 from apps.accounting.permissions import AccountingPerm
 from apps.core.actors import Actor, actor_id, require
@@ -120,37 +120,21 @@ def _set_lines(document: SalesDocument, lines: list[LineData]) -> None:
         raise invalid("lines", _("a document needs at least one line"))
     found = tax.tax_types_by_code([line.tax_type for line in lines])
     sales = ledger.account(Account.Role.SALES)
-    codes = {line.account for line in lines if line.account}
-    accounts = {a.code: a for a in Account.objects.filter(code__in=codes, archived=False)}
-    for code in codes:
-        if code not in accounts:
-            raise invalid("account", _("there is no account {code}"), code=code)
-    result = tax.breakdown(
+    accounts = ledger.accounts_by_code(line.account for line in lines if line.account)
+    tax.set_lines(
+        document,
         [
-            tax.LineIn(line.quantity, line.unit_price, found[line.tax_type], line.discount_percent)
+            (
+                tax.LineIn(line.quantity, line.unit_price, found[line.tax_type], line.discount_percent),
+                {
+                    "description": line.description,
+                    "discount_percent": line.discount_percent,
+                    "account": accounts[line.account] if line.account else sales,
+                },
+            )
             for line in lines
         ],
-        currency=document.currency,
-        prices_include_tax=document.prices_include_tax,
-        rounding=document.tax_rounding,
     )
-    document.lines.all().delete()
-    SalesLine.objects.bulk_create(
-        SalesLine(
-            document=document,
-            position=index,
-            description=line.description,
-            quantity=line.quantity,
-            unit_price=line.unit_price,
-            discount_percent=line.discount_percent,
-            account=accounts[line.account] if line.account else sales,
-            tax_type=found[line.tax_type],
-            net=round_money(computed.net, document.currency),
-            tax=round_money(computed.tax, document.currency),
-        )
-        for index, (line, computed) in enumerate(zip(lines, result.lines, strict=True))
-    )
-    document.net, document.tax, document.total = result.net, result.tax, result.total
 
 
 def document_create(

@@ -14,6 +14,7 @@ reverse-charge lines charge no tax on the document (reverse charge: the buyer ac
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
@@ -73,6 +74,35 @@ def _gross_of_line(line: LineIn) -> Decimal:
     if not ZERO <= line.discount_percent <= HUNDRED:
         raise invalid("discountPercent", _("must be between 0 and 100"))
     return line.quantity * line.unit_price * (HUNDRED - line.discount_percent) / HUNDRED
+
+
+def set_lines(document: Any, lines: Sequence[tuple[LineIn, dict[str, Any]]]) -> None:
+    """Replaces the lines of a document in one currency (a sales document's, a bill's: its `lines`),
+    each given as its `LineIn` and its other fields, with their net and tax as the document's
+    currency and tax rules make them; the document's totals with them (its caller saves it)."""
+    result = breakdown(
+        [line for line, _fields in lines],
+        currency=document.currency,
+        prices_include_tax=document.prices_include_tax,
+        rounding=document.tax_rounding,
+    )
+    made = document.lines.model
+    parent = document.lines.field.name
+    document.lines.all().delete()
+    made.objects.bulk_create(
+        made(
+            **{parent: document},
+            position=index,
+            quantity=line.quantity,
+            unit_price=line.unit_price,
+            tax_type=line.tax_type,
+            net=round_money(computed.net, document.currency),
+            tax=round_money(computed.tax, document.currency),
+            **fields,
+        )
+        for index, ((line, fields), computed) in enumerate(zip(lines, result.lines, strict=True))
+    )
+    document.net, document.tax, document.total = result.net, result.tax, result.total
 
 
 def breakdown(

@@ -21,12 +21,6 @@ def user_get(*, actor: User, user_id: int) -> User:
     return or_not_found(user_list(actor=actor).filter(pk=user_id).first())
 
 
-def person_by_email(email: str) -> User:
-    """The active person of this workspace with this e-mail address (any role), for naming
-    someone to share with, hand over to or notify; PersonNotFound otherwise."""
-    return User.objects.person_by_email(email)
-
-
 def role_list(*, actor: User) -> QuerySet[Role]:
     if not can(actor, RolesPerm.VIEW):
         return Role.objects.none()

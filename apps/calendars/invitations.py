@@ -13,7 +13,6 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.urls import reverse
 from django.utils import timezone
 
 from apps.calendars.models import Attendee, Event, Invitation
@@ -87,7 +86,7 @@ def rsvp_read(token: str) -> dict[str, Any] | None:
 
 
 def rsvp_url(attendee: Attendee) -> str:
-    return links.site_origin() + reverse("calendars:rsvp", kwargs={"token": rsvp_token(attendee)})
+    return links.page("calendars:rsvp", token=rsvp_token(attendee))
 
 
 # --- sending --------------------------------------------------------------------------------------

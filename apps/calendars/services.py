@@ -6,15 +6,13 @@ from datetime import datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import User
 from apps.calendars.models import Attendee, Calendar, Event
 from apps.calendars.permissions import CalendarsPerm
-from apps.core import recurrence
+from apps.core import clean, recurrence
 from apps.core.actors import require
 from apps.core.errors import invalid
 from apps.core.records import Visibility, save_changes
@@ -281,10 +279,7 @@ def attendee_add(*, actor: Any, event: Event, spec: dict[str, Any]) -> bool:
             )
     if not email:
         raise invalid("attendees", _("each attendee needs an `email` or a `contactId`"))
-    try:
-        validate_email(email)
-    except ValidationError:
-        raise invalid("attendees", _("{email!r} is not a valid e-mail address"), email=email) from None
+    email = clean.email(email, field="attendees")
     if event.attendees.filter(email__iexact=email).exists():
         return False
     user = User.objects.filter(email=email, is_active=True).first()

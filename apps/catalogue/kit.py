@@ -1,8 +1,9 @@
 """Standard tools an area declares in one call instead of writing them out: sharing a shareable
-record (`share_tool`) and making a folder of its tree (`folder_tool`). Each is registered like
-any other tool (apps.catalogue.registry), with the same arguments and answer in every area, so
-every area shares records and makes folders alike; what differs (the name, the title, the
-description, the model, the permission) is the area's declaration, in its tools module.
+record (`share_tool`), making a folder of its tree (`folder_tool`) and a link to one of its pages
+(`open_tool`). Each is registered like any other tool (apps.catalogue.registry), with the same
+arguments and answer in every area, so every area shares records, makes folders and hands out
+links alike; what differs (the name, the title, the description, the model, the permission, the
+page) is the area's declaration, in its tools module.
 """
 
 import inspect
@@ -13,15 +14,18 @@ from apps.catalogue.registry import tool
 from apps.catalogue.shapes import (
     FolderName,
     FolderOut,
+    LinkOut,
     ParentFolderId,
     PersonEmail,
     ShareAccess,
     SharingOut,
+    TitledLinkOut,
     VisibilityChange,
 )
 from apps.core import folders, sharing
 from apps.core.actors import Actor
 from apps.core.permissions import PermissionEnum
+from apps.tenancy import links
 
 # after(actor, record, before) is called when the sharing changed; `before` is what `shared_state`
 # gave before the change (Tasks keep it in the task's history).
@@ -89,6 +93,48 @@ def folder_tool(
     parameters = [("name", FolderName, inspect.Parameter.empty), ("parent_id", ParentFolderId, None)]
     _declare(create, name, f"{description} {FOLDER_NAMES}", parameters, FolderOut)
     return tool(name, permission=permission, title=title)(create)
+
+
+def open_tool(
+    name: str,
+    *,
+    permission: PermissionEnum,
+    title: str,
+    description: str,
+    page: str,
+    id_argument: tuple[str, Any] | None = None,
+    fetch: Callable[[Actor, int], Any] | None = None,
+    named: str | Callable[[Any], str] | None = None,
+    section: tuple[str, Any, str] | None = None,
+) -> Callable[..., Any]:
+    """The read-only tool that answers a link to a page of the workspace, to open in a browser
+    (`LinkOut`). `page` is the page's URL name; a record's page takes the record's id argument
+    (`id_argument`: its name, which is also the page's argument, and its type), and `fetch(actor,
+    id)` reads the record as the actor may see it (not found otherwise). `named` adds the answer's
+    title (`TitledLinkOut`): a text, or what to read of the record. `section` is an optional
+    argument naming a part of the page (its name, type, and the fragment with `{}` for its value)."""
+    if (id_argument is None) != (fetch is None):
+        raise TypeError(f"{name}: give id_argument and fetch together")
+
+    def open_page(ctx: Any, **arguments: Any) -> LinkOut:
+        record, kwargs = None, {}
+        if id_argument is not None and fetch is not None:
+            record = fetch(ctx.actor, arguments[id_argument[0]])
+            kwargs[id_argument[0]] = record.pk
+        url = links.page(page, **kwargs)
+        if section is not None and arguments[section[0]]:
+            url += "#" + section[2].format(arguments[section[0]])
+        if named is None:
+            return LinkOut(url=url)
+        return TitledLinkOut(url=url, title=named if isinstance(named, str) else named(record))
+
+    parameters: list[tuple[str, Any, Any]] = []
+    if id_argument is not None:
+        parameters.append((*id_argument, inspect.Parameter.empty))
+    if section is not None:
+        parameters.append((section[0], section[1], None))
+    _declare(open_page, name, description, parameters, LinkOut if named is None else TitledLinkOut)
+    return tool(name, permission=permission, title=title, read_only=True)(open_page)
 
 
 def _declare(

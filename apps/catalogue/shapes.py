@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from functools import cache
 from operator import attrgetter
-from typing import Annotated, Any, Generic, Literal, Self, TypeVar, overload
+from typing import Annotated, Any, Generic, Literal, Self, TypeVar, get_args, get_origin, overload
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
@@ -23,6 +23,7 @@ from pydantic_core import PydanticCustomError
 
 from apps.core import json_input, recurrence
 from apps.core.actors import Actor
+from apps.core.errors import NothingToChange
 
 # --- outputs ------------------------------------------------------------------------------------
 
@@ -41,7 +42,8 @@ class Out(BaseModel):
 
     An answer about a record is read from it: `ContactRef.of_record(contact)` takes each field from
     the record's attribute of the same name, or from the one its `From` names (a nested shape from
-    the related record, a person as a PersonRef), and the keywords give the fields a record does
+    the related record, a person as a PersonRef, a list of shapes from the related rows: `stages:
+    list[StageRef]` reads `pipeline.stages.all()`), and the keywords give the fields a record does
     not hold (`ScheduleOut.of_record(schedule, upcoming=...)`)."""
 
     model_config = ConfigDict(
@@ -60,8 +62,23 @@ def _sources(shape: type[Out]) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
     sources = []
     for name, info in shape.model_fields.items():
         path = next((meta.path for meta in info.metadata if isinstance(meta, From)), name)
-        sources.append((name, attrgetter(path)))
+        read: Callable[[Any], Any] = attrgetter(path)
+        (item,) = get_args(info.annotation) if get_origin(info.annotation) is list else (None,)
+        if isinstance(item, type) and issubclass(item, Out):
+            read = _rows_as(item, read)
+        sources.append((name, read))
     return tuple(sources)
+
+
+def _rows_as(item: type["Out"], read: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """Reads a list of shapes: the related rows of a manager (`pipeline.stages`, in the model's
+    order, prefetched ones as they are), each as `item`; anything else as it is."""
+
+    def rows(record: Any) -> Any:
+        value = read(record)
+        return [item.of_record(row) for row in value.all()] if hasattr(value, "all") else value
+
+    return rows
 
 
 # A record's tags, as an agent gives them (kept as apps.core.search.tags says).
@@ -125,8 +142,13 @@ class In(TextChecked):
 class Changes(In):
     """Partial updates: only the fields the agent sent are changed; an explicit null clears one."""
 
-    def given(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.model_fields_set}
+    def given(self, *, required: bool = False) -> dict[str, Any]:
+        """The fields sent. `required`: an update that names no field at all is refused, so the
+        caller hears of it instead of being told that nothing changed."""
+        found = {name: getattr(self, name) for name in self.model_fields_set}
+        if required and not found:
+            raise NothingToChange(details={"changes": ["empty"]})
+        return found
 
 
 ItemT = TypeVar("ItemT")
@@ -150,6 +172,19 @@ class Done(Out):
 class RefOut(Out):
     id: int
     name: str
+
+
+class LinkOut(Out):
+    """A page of the workspace, to open in a browser (what an `open...` tool answers:
+    apps.catalogue.kit.open_tool)."""
+
+    url: str
+
+
+class TitledLinkOut(LinkOut):
+    """A link with the title of what it opens (a record's name, the page's)."""
+
+    title: str
 
 
 class PersonRef(Out):
@@ -176,6 +211,21 @@ class PersonRef(Out):
     @classmethod
     def of(cls, user: Any) -> "PersonRef | None":
         return None if user is None else cls.model_validate(user)
+
+
+class HistoryOut(Out):
+    """An entry of a record's history of changes (apps.core.history.Event), and the door it came
+    through: an agent's tool call (the tool and the client), or none (a page, the service)."""
+
+    id: int
+    at: datetime
+    kind: str
+    summary: str
+    changes: dict[str, Any] = Field(description="field: [before, after]")
+    actor: PersonRef | None
+    door: str = Field(description="mcp, gateway or empty (a page)")
+    tool: str
+    client: str = Field(description="The agent's app or API key")
 
 
 class ShareOut(Out):

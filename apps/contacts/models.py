@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.contacts.errors import ContactArchived
 from apps.contacts.permissions import ContactsPerm
+from apps.core import history
 from apps.core.records import Access, OwnedRecord
 from apps.core.sharing import ShareBase
 
@@ -142,8 +143,9 @@ class Contact(OwnedRecord):
         return [self.email] if self.email else []
 
 
-class ContactEvent(models.Model):
-    """The contact's history, newest first: what happened, who did it, which fields changed."""
+class ContactEvent(history.Event):
+    """The contact's history, newest first: what happened, who did it (and through which door),
+    which fields changed."""
 
     class Kind(models.TextChoices):
         CREATED = "created", _("created")
@@ -162,21 +164,9 @@ class ContactEvent(models.Model):
         CREDIT_CHECKED = "credit_checked", _("credit checked")
 
     contact = models.ForeignKey(Contact, on_delete=models.CASCADE, related_name="events")
-    at = models.DateTimeField(default=timezone.now)
-    actor = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     kind = models.CharField(max_length=30, choices=Kind.choices)
-    summary = models.CharField(max_length=300, blank=True)
-    # {"field": [before, after]} for updates; other facts for other kinds.
-    changes = models.JSONField(default=dict, blank=True)
-    # Through which door it happened (apps.core.origin): "" for a person on a page or the service
-    # itself, "mcp" or "gateway" for an agent's tool call, then with the tool and the client
-    # (the OAuth client's name or the API key's label).
-    door = models.CharField(max_length=20, blank=True)
-    tool = models.CharField(max_length=100, blank=True)
-    client = models.CharField(max_length=200, blank=True)
 
-    class Meta:
-        ordering = ["-at", "-id"]
+    class Meta(history.Event.Meta):
         indexes = [models.Index(fields=["contact", "-at"], name="contacts_event_contact_at")]
 
     def __str__(self) -> str:

@@ -3,11 +3,11 @@ here), records what happened in the contact's history, and logs ids only, never 
 
 import json
 import logging
-from datetime import date, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.core.validators import URLValidator, validate_email
+from django.core.validators import URLValidator
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -23,7 +23,7 @@ from apps.contacts.models import (
     OwnershipChange,
 )
 from apps.contacts.permissions import ContactsPerm
-from apps.core import origin, search, sharing
+from apps.core import clean, history, search, sharing
 from apps.core.actors import can, require
 from apps.core.errors import invalid
 from apps.core.records import ShareAccess, Visibility
@@ -68,29 +68,11 @@ MAX_DATA_BYTES = 16_384
 def record(
     contact: Contact, actor: Any, kind: str, summary: str = "", changes: dict[str, Any] | None = None
 ) -> None:
-    """Keeps the event in the contact's history, with the agent's tool call that made it if one
-    did (apps.core.origin), and tells the contact's watchers."""
-    called = origin.current()
-    ContactEvent.objects.create(
-        contact=contact,
-        actor=actor if getattr(actor, "pk", None) else None,
-        kind=kind,
-        summary=summary[:300],
-        changes=changes or {},
-        door=called.door if called else "",
-        tool=called.tool if called else "",
-        client=called.client[:200] if called else "",
-    )
+    """Keeps the event in the contact's history (apps.core.history: with the agent's tool call
+    that made it if one did), and tells the contact's watchers."""
+    history.record(ContactEvent, actor=actor, contact=contact, kind=kind, summary=summary, changes=changes)
     if kind != ContactEvent.Kind.CREATED:
         notifications.entity_changed(entity=contact, actor=actor, summary=summary[:300])
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, datetime | date):
-        return value.isoformat()
-    if isinstance(value, Contact):
-        return value.pk
-    return value
 
 
 # --- cleaning -----------------------------------------------------------------------------------
@@ -123,13 +105,7 @@ def clean_fields(*, actor: Any, fields: dict[str, Any], contact: Contact | None 
             value = country.alpha2
         cleaned["country"] = value
     if "email" in fields:
-        value = (fields["email"] or "").strip().lower()
-        if value:
-            try:
-                validate_email(value)
-            except ValidationError as error:
-                raise invalid("email", _("{value!r} is not an e-mail address"), value=value) from error
-        cleaned["email"] = value
+        cleaned["email"] = clean.email(fields["email"])
     region = cleaned.get("country", contact.country if contact else "")
     for name in ("phone", "mobile"):
         if name in fields:
@@ -216,7 +192,7 @@ def _clean_organisation(actor: Any, organisation_id: int | None, contact: Contac
 def _clean_owner(email: str | None) -> Any:
     if not email:
         return None
-    owner = sharing.person_by_email(email)
+    owner = clean.person_by_email(email)
     if not can(owner, ContactsPerm.VIEW):
         raise invalid("owner_email", _("{email} may not see contacts, so cannot own one"), email=owner.email)
     return owner
@@ -308,7 +284,7 @@ def contact_update(
         before = getattr(contact, name)
         if before != value:
             label = "organisation_id" if name == "organisation" else name
-            changes[label] = [_jsonable(before), _jsonable(value)]
+            changes[label] = [before, value]
             setattr(contact, name, value)
     if "kind" in changes and contact.kind == Contact.Kind.PERSON and contact.people.exists():
         raise invalid("kind", _("people belong to this organisation; move them first"))

@@ -10,7 +10,6 @@ from apps.catalogue.shapes import From, Out, PersonRef, ShareOut
 from apps.contacts import selectors
 from apps.contacts.models import (
     Contact,
-    ContactEvent,
     KeyContact,
 )
 
@@ -227,19 +226,6 @@ def _age(contact: Contact, now: datetime) -> int:
 
 def _score_for_status(status: str) -> int:
     return {"healthy": 85, "needs_attention": 60, "at_risk": 35, "cold": 10}.get(status, 50)
-
-
-class EventOut(Out):
-    id: int
-    at: datetime
-    kind: str
-    summary: str
-    actor: PersonRef | None
-    changes: dict[str, Any]
-
-    @classmethod
-    def of(cls, event: ContactEvent) -> "EventOut":
-        return cls.of_record(event, changes=event.changes or {})
 
 
 class OwnershipOut(Out):

@@ -59,13 +59,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, TypeVar
 from django.conf import settings
 from django.db import models
 from django.db.models import Exists, OuterRef, Q
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from apps.core import clean
 from apps.core.actors import Actor, actor_id, can, require
 from apps.core.errors import (
     AppError,
-    FieldRequired,
     Forbidden,
     InTrash,
     ReadOnly,
@@ -662,14 +663,16 @@ def save_changes(record: Any, names: Iterable[str], apply: Callable[[], None]) -
     return changed
 
 
+def name_once(constraint: str, *, field: str = "name") -> models.UniqueConstraint:
+    """The database's side of `unique_name`: one live record of a name, case aside (those in the
+    trash do not count), as the constraint named `constraint`."""
+    return models.UniqueConstraint(Lower(field), condition=Q(deleted_at__isnull=True), name=constraint)
+
+
 def unique_name(record: Any, value: Any, *, what: str, limit: int, field: str = "name") -> str:
     """`value` with its spaces tidied, required, and not the name of another live record of the
     same model (compared without case; soft-deleted records do not count)."""
-    name = " ".join(str(value or "").split())
-    if not name:
-        raise FieldRequired(field=field, details={field: [_("is required")]})
-    if len(name) > limit:
-        raise invalid(field, _("at most {limit} characters"), limit=limit)
+    name = clean.text(value, field=field, limit=limit, required=True)
     taken = (
         type(record)
         .objects.filter(**{f"{field}__iexact": name, "deleted_at__isnull": True})

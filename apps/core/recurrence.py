@@ -23,7 +23,7 @@ from typing import Any
 from dateutil.rrule import rrule, rrulestr
 from django.utils.translation import gettext as _
 
-from apps.core import times
+from apps.core import clean
 from apps.core.errors import invalid
 
 # More occurrences than this in one answer are cut (an hourly rule over a year is 8,760).
@@ -67,14 +67,7 @@ def zone_named(name: str | None, *, field: str = "time_zone") -> zoneinfo.ZoneIn
     """The zone of an IANA name; None or empty: the workspace's."""
     if not name or not name.strip():
         return workspace_zone()
-    value = name.strip()
-    if value not in times.known_zones():
-        raise invalid(
-            field,
-            _("{name!r} is not a time zone; use an IANA name such as Europe/London or America/New_York"),
-            name=value,
-        )
-    return zoneinfo.ZoneInfo(value)
+    return zoneinfo.ZoneInfo(clean.zone(name, field=field))
 
 
 # --- date-times written by agents -----------------------------------------------------------------

@@ -14,17 +14,17 @@ with one share model:
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import models
 from django.utils import timezone
 
+from apps.core import clean
 from apps.core.actors import Actor, can
 from apps.core.errors import MayNotUseArea, NotOwner, OwnsItAlready, ShareNeedsChange
 from apps.core.records import ADMIN, OWNER, ShareAccess, Visibility
 
 USER = settings.AUTH_USER_MODEL
 
-__all__ = ["ShareAccess", "ShareBase", "Visibility", "change", "person_by_email", "share_set"]
+__all__ = ["ShareAccess", "ShareBase", "Visibility", "change", "share_set"]
 
 
 class ShareBase(models.Model):
@@ -40,11 +40,6 @@ class ShareBase(models.Model):
 
     def __str__(self) -> str:
         return f"{self.item_id} shared with {self.user_id} ({self.access})"  # type: ignore[attr-defined]
-
-
-def person_by_email(email: str) -> Any:
-    """An active person of this workspace, by e-mail; "not found" otherwise."""
-    return get_user_model()._default_manager.person_by_email(email)
 
 
 def change(
@@ -67,7 +62,7 @@ def change(
         item.visibility = visibility
         item.save(update_fields=["visibility", "updated_at"])
     if person_email is not None:
-        person = person_by_email(person_email)
+        person = clean.person_by_email(person_email)
         share_set(
             item,
             person=person,

@@ -32,12 +32,12 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
 from apps.contacts import api as contacts_api
+from apps.core import clean
 from apps.core.actors import Actor, require
 from apps.core.db import connection
 from apps.core.errors import AppError, EmailNotSent, invalid
 from apps.core.records import unique_name
 from apps.core.sharing import Visibility
-from apps.core.times import known_zones
 from apps.core.workspaces import current_workspace
 from apps.deals.errors import WrongCampaignState
 from apps.deals.models import (
@@ -71,13 +71,6 @@ def country_zones() -> dict[str, str]:
             if len(parts) >= 3:
                 found.setdefault(parts[0].upper(), parts[2])
     return found
-
-
-def _zone_name(value: str, field: str) -> str:
-    name = value.strip()
-    if name not in known_zones():
-        raise invalid(field, _("{value!r} is not a time zone name such as Europe/Paris"), value=value)
-    return name
 
 
 def _workspace_zone() -> str:
@@ -174,7 +167,7 @@ def campaign_create(
         window_start=start,
         window_end=end,
         weekdays=days,
-        time_zone=_zone_name(time_zone or _workspace_zone(), "timeZone"),
+        time_zone=clean.zone(time_zone or _workspace_zone()),
         daily_cap=daily_cap,
         visibility=Visibility.PRIVATE if private else Visibility.WORKSPACE,
     )

@@ -1,9 +1,8 @@
 """Writes of the Deals Pipeline. Each checks the actor's permission and the area's rules, writes
 all or nothing, keeps the deal's history (DealEvent, with the agent's tool call that made the
-change: apps.core.origin) and logs ids only."""
+change: apps.core.history) and logs ids only."""
 
 import logging
-import re
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -14,36 +13,18 @@ from django.utils.translation import gettext as _
 
 from apps.accounting import api as accounting
 from apps.accounts.models import person
-from apps.core import kinds, origin, records, recurrence, sharing
+from apps.core import clean, history, kinds, pipelines, records, recurrence, sharing
 from apps.core.actors import Actor, actor_id, require
-from apps.core.errors import NoExchangeRate, NothingToChange, invalid
+from apps.core.errors import NoExchangeRate, invalid
 from apps.deals import errors
 from apps.deals.models import Activity, Deal, DealEvent, Pipeline, Stage, StageVisit
 from apps.deals.permissions import DealsPerm
 
 logger = logging.getLogger(__name__)
-CURRENCY = re.compile(r"^[A-Z]{3}$")
-MAX_STAGES = 20
 MAX_VALUE = Decimal("99999999999999.99")
 
 
 # --- small checks ---------------------------------------------------------------------------------
-
-
-def clean_text(value: Any, *, field: str, limit: int, required: bool = True) -> str:
-    text = " ".join(str(value or "").split())
-    if required and not text:
-        raise invalid(field, _("is required and cannot be empty"))
-    if len(text) > limit:
-        raise invalid(field, _("at most {limit} characters"), limit=limit)
-    return text
-
-
-def clean_currency(value: Any, field: str = "currency") -> str:
-    code = str(value or "").strip().upper()
-    if not CURRENCY.match(code):
-        raise invalid(field, _("{value!r} is not a three-letter ISO 4217 code (EUR, USD, GBP)"), value=value)
-    return code
 
 
 def money(value: Any, field: str = "value") -> Decimal:
@@ -62,38 +43,17 @@ def zone_of(user: Any) -> Any:
     return recurrence.zone_named(getattr(user, "time_zone", "") or None)
 
 
-def _json(value: Any) -> Any:
-    if isinstance(value, Decimal):
-        return str(value)
-    if isinstance(value, datetime | date):
-        return value.isoformat()
-    if hasattr(value, "pk"):
-        return value.pk
-    return value
-
-
-def record_event(
-    deal: Deal, *, actor: Actor | None, kind: str, summary: str = "", changes: dict[str, Any] | None = None
-) -> DealEvent:
-    """Keeps what happened in the deal's history, with the agent's tool call that did it."""
-    called = origin.current()
-    return DealEvent.objects.create(
-        deal=deal,
-        actor=person(actor) if getattr(actor, "pk", None) else None,
-        kind=kind,
-        summary=summary[:300],
-        changes={name: [_json(a) for a in pair] for name, pair in (changes or {}).items()},
-        door=called.door if called else "",
-        tool=called.tool if called else "",
-        client=called.client[:200] if called else "",
-    )
+def record_event(deal: Deal, *, actor: Actor | None, kind: str, **told: Any) -> DealEvent:
+    """Keeps what happened in the deal's history (`summary`, `changes`), with the agent's tool call
+    that did it (apps.core.history)."""
+    return history.record(DealEvent, actor=actor, deal=deal, kind=kind, **told)
 
 
 # --- pipelines and stages -------------------------------------------------------------------------
 
 
 def _stage_fields(value: dict[str, Any], *, field: str) -> dict[str, Any]:
-    name = clean_text(value.get("name"), field=field, limit=80)
+    name = pipelines.stage_name(value.get("name"), field=field)
     probability = value.get("probability", 0)
     if probability is None or not 0 <= int(probability) <= 100:
         raise invalid(field, _("win probability of {name!r} must be 0 to 100"), name=name)
@@ -107,52 +67,20 @@ def pipeline_create(
     *, actor: Actor, name: str, stages: list[dict[str, Any]], description: str = "", currency: str = "EUR"
 ) -> Pipeline:
     require(actor, DealsPerm.PIPELINES)
-    cleaned = [_stage_fields(stage, field="stages") for stage in stages]
-    if not cleaned or len(cleaned) > MAX_STAGES:
-        raise invalid("stages", _("give 1 to {most} stages, in order"), most=MAX_STAGES)
-    lowered = [stage["name"].lower() for stage in cleaned]
-    if len(set(lowered)) != len(lowered):
-        raise invalid("stages", _("each stage name once"))
-    pipeline = Pipeline(
-        created_by=person(actor),
-        description=clean_text(description, field="description", limit=500, required=False),
-        currency=clean_currency(currency),
+    return pipelines.create(
+        Pipeline,
+        actor=actor,
+        name=name,
+        stages=[_stage_fields(stage, field="stages") for stage in stages],
+        description=description,
+        currency=clean.currency(currency),
     )
-    pipeline.name = records.unique_name(pipeline, name, what="a pipeline", limit=120)
-    pipeline.save()
-    Stage.objects.bulk_create(
-        [Stage(pipeline=pipeline, position=index, **stage) for index, stage in enumerate(cleaned, start=1)]
-    )
-    logger.info("deal pipeline %s created", pipeline.pk)
-    return pipeline
 
 
 def stage_of(*, actor: Actor, stage_id: int, pipeline: Pipeline | None = None) -> Stage:
     """A stage of a live pipeline the actor sees (of `pipeline` when given)."""
-    rows = Stage.objects.filter(pk=stage_id, pipeline__in=Pipeline.objects.restrict(actor))
-    if pipeline is not None:
-        rows = rows.filter(pipeline=pipeline)
-    stage = rows.select_related("pipeline").first()
-    if stage is None:
-        if pipeline is not None:
-            raise invalid(
-                "stageId",
-                _("no stage {stage_id} of pipeline {pipeline}; getPipelineOverview lists the stages"),
-                stage_id=stage_id,
-                pipeline=pipeline.pk,
-            )
-        raise invalid(
-            "stageId", _("no stage {stage_id}; getPipelineOverview lists the stages"), stage_id=stage_id
-        )
+    stage: Stage = pipelines.stage_of(Pipeline, actor=actor, stage_id=stage_id, pipeline=pipeline)
     return stage
-
-
-def _renumber(pipeline: Pipeline, ordered: list[Stage]) -> None:
-    # The position constraint is deferred: positions may pass through each other in one transaction.
-    for index, stage in enumerate(ordered, start=1):
-        if stage.position != index:
-            stage.position = index
-            stage.save(update_fields=["position"])
 
 
 @transaction.atomic
@@ -160,17 +88,8 @@ def pipeline_manage(*, actor: Actor, pipeline_id: int, action: str, **given: Any
     """One change to a pipeline (`action`), and a sentence saying what it did."""
     require(actor, DealsPerm.PIPELINES)
     pipeline = Pipeline.objects.fetch(actor, pipeline_id, "change", trash=action == "restore", lock=True)
-    stages = list(pipeline.stages.order_by("position", "id"))
     if action == "rename":
-        if not given.get("name") and given.get("description") is None:
-            raise invalid("name", _("give a new name and/or description"))
-        if given.get("name"):
-            pipeline.name = records.unique_name(pipeline, given["name"], what="a pipeline", limit=120)
-        if given.get("description") is not None:
-            pipeline.description = clean_text(
-                given["description"], field="description", limit=500, required=False
-            )
-        pipeline.save()
+        pipelines.rename(pipeline, name=given.get("name"), description=given.get("description"))
         return pipeline, f"Pipeline {pipeline.pk} is now {pipeline.name!r}."
     if action == "archive":
         if pipeline.deals.filter(status=Deal.Status.OPEN, deleted_at__isnull=True).exists():
@@ -178,42 +97,27 @@ def pipeline_manage(*, actor: Actor, pipeline_id: int, action: str, **given: Any
         pipeline.trash(actor)
         return pipeline, f"Pipeline {pipeline.name!r} archived; restore it with action restore."
     if action == "restore":
-        if pipeline.in_trash:
-            pipeline.name = records.unique_name(pipeline, pipeline.name, what="a pipeline", limit=120)
-            pipeline.untrash(also=["name"])
+        pipelines.restore(pipeline)
         return pipeline, f"Pipeline {pipeline.name!r} restored."
     if pipeline.in_trash:
         raise Pipeline.access.in_trash(Pipeline, pipeline.pk)
     if action == "add_stage":
-        if len(stages) >= MAX_STAGES:
-            raise invalid("action", _("a pipeline has at most {most} stages"), most=MAX_STAGES)
-        fields = _stage_fields(given.get("stage") or {}, field="stage")
-        if any(stage.name.lower() == fields["name"].lower() for stage in stages):
-            raise invalid("stage", _("the pipeline has a stage {name!r} already"), name=fields["name"])
-        new = Stage.objects.create(pipeline=pipeline, position=len(stages) + 1, **fields)
+        new = pipelines.add_stage(pipeline, _stage_fields(given.get("stage") or {}, field="stage"))
         return pipeline, f"Stage {new.name!r} ({new.pk}) added last; action reorder moves it."
     if action == "reorder":
-        order = list(given.get("stage_ids") or [])
-        if sorted(order) != sorted(stage.pk for stage in stages):
-            raise invalid("stageIds", _("list every stage of the pipeline once, in the new order"))
-        by_id = {stage.pk: stage for stage in stages}
-        _renumber(pipeline, [by_id[pk] for pk in order])
+        pipelines.reorder(pipeline, list(given.get("stage_ids") or []))
         return pipeline, "Stages reordered."
     stage = stage_of(actor=actor, stage_id=given.get("stage_id") or 0, pipeline=pipeline)
     if action == "update_stage":
         current = {"name": stage.name, "probability": stage.probability, "rotting_days": stage.rotting_days}
-        fields = _stage_fields(current | (given.get("stage") or {}), field="stage")
-        if any(s.pk != stage.pk and s.name.lower() == fields["name"].lower() for s in stages):
-            raise invalid("stage", _("the pipeline has a stage {name!r} already"), name=fields["name"])
-        for name, value in fields.items():
-            setattr(stage, name, value)
-        stage.save()
+        pipelines.update_stage(stage, _stage_fields(current | (given.get("stage") or {}), field="stage"))
         return pipeline, f"Stage {stage.pk} updated."
     if action == "remove_stage":
-        if len(stages) == 1:
-            raise invalid("stageId", _("a pipeline keeps at least one stage"))
-        on_it = Deal.objects.filter(stage=stage)
-        if on_it.exists():
+
+        def move_deals() -> None:
+            on_it = Deal.objects.filter(stage=stage)
+            if not on_it.exists():
+                return
             target_id = given.get("move_to_stage_id")
             if not target_id:
                 raise errors.StageInUse(stage=stage.name, count=on_it.count())
@@ -222,8 +126,8 @@ def pipeline_manage(*, actor: Actor, pipeline_id: int, action: str, **given: Any
                 raise invalid("moveToStageId", _("another stage than the one removed"))
             for deal in on_it.select_for_update():
                 _move(actor, deal, target)
-        stage.delete()
-        _renumber(pipeline, [s for s in stages if s.pk != stage.pk])
+
+        pipelines.remove_stage(stage, empty=move_deals)
         return pipeline, f"Stage {stage.name!r} removed."
     raise invalid("action", _("unknown action {action!r}"), action=action)
 
@@ -278,11 +182,11 @@ def _rate(deal: Deal, given: Any) -> None:
 
 def _apply(actor: Actor, deal: Deal, fields: dict[str, Any], creating: bool) -> None:
     if "title" in fields:
-        deal.title = clean_text(fields["title"], field="title", limit=200)
+        deal.title = clean.text(fields["title"], field="title", limit=200, required=True)
     if "value" in fields:
         deal.value = money(fields["value"])
     if "currency" in fields:
-        deal.currency = clean_currency(fields["currency"])
+        deal.currency = clean.currency(fields["currency"])
     if creating or {"currency", "rate"} & fields.keys():
         _rate(deal, fields.get("rate"))
     if "expected_close" in fields:
@@ -294,7 +198,7 @@ def _apply(actor: Actor, deal: Deal, fields: dict[str, Any], creating: bool) -> 
     if "group_account_id" in fields:
         deal.group_account = _party(actor, "group_account", fields["group_account_id"])
     if "owner_email" in fields:
-        deal.owner = sharing.person_by_email(fields["owner_email"]) if fields["owner_email"] else None
+        deal.owner = clean.person_by_email(fields["owner_email"]) if fields["owner_email"] else None
     if "visibility" in fields:
         if fields["visibility"] not in sharing.Visibility.values:
             raise invalid("visibility", _("workspace or private"))
@@ -316,9 +220,7 @@ def deal_create(
             stage_id=stage_id,
             pipeline_id=pipeline_id,
         )
-    stage = (
-        stage_of(actor=actor, stage_id=stage_id) if stage_id else pipeline.stages.order_by("position").first()
-    )
+    stage = stage_of(actor=actor, stage_id=stage_id) if stage_id else pipelines.first_stage(pipeline)
     if stage is None:
         raise invalid(
             "pipelineId",
@@ -340,7 +242,12 @@ def deal_create(
     StageVisit.objects.create(
         deal=deal, stage=stage, stage_name=stage.name, pipeline_name=pipeline.name, entered_at=now
     )
-    record_event(deal, actor=actor, kind=DealEvent.Kind.CREATED, summary=f"Created on stage {stage.name}")
+    record_event(
+        deal,
+        actor=actor,
+        kind=DealEvent.Kind.CREATED,
+        summary=f"Created on stage {stage.name}",
+    )
     return deal
 
 
@@ -381,7 +288,7 @@ def deal_update(*, actor: Actor, deal_id: int, fields: dict[str, Any]) -> tuple[
         _set_status(actor, deal, status, reason)
     elif reason is not None and deal.status == Deal.Status.LOST:
         old = deal.lost_reason
-        deal.lost_reason = clean_text(reason, field="lostReason", limit=300)
+        deal.lost_reason = clean.text(reason, field="lostReason", limit=300, required=True)
         if deal.lost_reason != old:
             deal.save(update_fields=["lost_reason", "updated_at"])
             changed.append("lost_reason")
@@ -413,7 +320,7 @@ def _set_status(actor: Actor, deal: Deal, status: str, reason: Any) -> None:
         deal.status, deal.closed_at = Deal.Status.WON, timezone.now()
         kind, summary = DealEvent.Kind.WON, "Won"
     elif status == Deal.Status.LOST:
-        deal.lost_reason = clean_text(reason, field="lostReason", limit=300)
+        deal.lost_reason = clean.text(reason, field="lostReason", limit=300, required=True)
         deal.status, deal.closed_at = Deal.Status.LOST, timezone.now()
         kind, summary = DealEvent.Kind.LOST, f"Lost: {deal.lost_reason}"
     else:
@@ -449,7 +356,11 @@ def _move(actor: Actor, deal: Deal, stage: Stage) -> None:
     deal.stage, deal.stage_entered_at = stage, now
     deal.save()
     record_event(
-        deal, actor=actor, kind=DealEvent.Kind.MOVED, summary=f"{old_name} → {stage.name}", changes=changes
+        deal,
+        actor=actor,
+        kind=DealEvent.Kind.MOVED,
+        summary=f"{old_name} → {stage.name}",
+        changes=changes,
     )
 
 
@@ -545,8 +456,8 @@ def contact_log(
         deal=deal,
         kind=Activity.Kind.CONTACT,
         channel=channel,
-        summary=clean_text(summary, field="summary", limit=1000),
-        outcome=clean_text(outcome, field="outcome", limit=300, required=False),
+        summary=clean.text(summary, field="summary", limit=1000, required=True),
+        outcome=clean.text(outcome, field="outcome", limit=300),
         happened_at=when,
         owner=person(actor),
         created_by=person(actor),
@@ -555,7 +466,10 @@ def contact_log(
         deal.last_contact_at = when
         deal.save(update_fields=["last_contact_at", "updated_at"])
     record_event(
-        deal, actor=actor, kind=DealEvent.Kind.CONTACT_LOGGED, summary=f"{channel}: {activity.summary}"[:300]
+        deal,
+        actor=actor,
+        kind=DealEvent.Kind.CONTACT_LOGGED,
+        summary=f"{channel}: {activity.summary}"[:300],
     )
     if done is not None and done.done_at is None:
         done.done_at = now
@@ -586,7 +500,7 @@ def follow_up_schedule(
     deal = Deal.objects.select_related("owner").fetch(actor, deal_id, "change", lock=True)
     if deal.status != Deal.Status.OPEN:
         raise errors.ClosedDealNeedsNoFollowUp(deal=deal.pk, status=deal.status)
-    owner = sharing.person_by_email(owner_email) if owner_email else (deal.owner or person(actor))
+    owner = clean.person_by_email(owner_email) if owner_email else (deal.owner or person(actor))
     zone = zone_of(owner)
     due_at = due_time(due, zone)
     if due_at.astimezone(zone).date() < timezone.now().astimezone(zone).date():
@@ -597,7 +511,7 @@ def follow_up_schedule(
         deal=deal,
         kind=Activity.Kind.FOLLOW_UP,
         channel=channel,
-        summary=clean_text(summary, field="summary", limit=1000),
+        summary=clean.text(summary, field="summary", limit=1000, required=True),
         owner=owner,
         due_at=due_at,
         time_zone=zone.key,
@@ -610,8 +524,3 @@ def follow_up_schedule(
         summary=f"Due {due_at.astimezone(zone).isoformat()}: {follow_up.summary}"[:300],
     )
     return follow_up
-
-
-def refuse_empty(given: dict[str, Any]) -> None:
-    if not given:
-        raise NothingToChange(details={"changes": ["empty"]})

@@ -4,13 +4,11 @@ Amounts are decimal strings ("12500.00"): exact, as they are kept."""
 from datetime import date, datetime
 from typing import Annotated, Any
 
-from django.urls import reverse
 from pydantic import Field
 
 from apps.catalogue.shapes import From, Out, PersonRef, RefOut, id_field
 from apps.deals import selectors
 from apps.deals.models import Deal
-from apps.tenancy import links
 
 Amount = Annotated[str, Field(description="Decimal string")]
 
@@ -30,11 +28,6 @@ class PipelineOut(Out):
     currency: str
     archived: Annotated[bool, From("in_trash")]
     stages: list[StageOut]
-
-    @classmethod
-    def of(cls, pipeline: Any) -> "PipelineOut":
-        stages = [StageOut.of_record(s) for s in pipeline.stages.order_by("position", "id")]
-        return cls.of_record(pipeline, stages=stages)
 
 
 class StageRef(Out):
@@ -123,31 +116,8 @@ class DealOut(DealSummary):
         )
 
 
-class DealEventOut(Out):
-    at: datetime
-    kind: str
-    summary: str
-    changes: dict[str, Any] = Field(description="field: [before, after]")
-    actor: PersonRef | None
-    door: str = Field(description="mcp, gateway or empty (a page)")
-    tool: str
-
-    @classmethod
-    def of(cls, event: Any) -> "DealEventOut":
-        return cls.of_record(event, actor=PersonRef.of(event.actor))
-
-
-class LinkOut(Out):
-    url: str
-    title: str
-
-
 # --- arguments the tools share ----------------------------------------------------------------------
 
 DealId = Annotated[int, id_field("searchDeals or listDeals")]
 PipelineId = Annotated[int, id_field("getPipelineOverview")]
 StageId = Annotated[int, id_field("getPipelineOverview")]
-
-
-def url(name: str, **kwargs: Any) -> str:
-    return links.site_origin() + reverse(name, kwargs=kwargs or None)

@@ -5,14 +5,12 @@ trash (`deleted_at`) and can be restored from the settings page."""
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
-from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from apps.contacts.api import LinkedContact
 from apps.core.errors import TrashedNotFound
-from apps.core.records import Access, Record
+from apps.core.records import Access, Record, name_once
 from apps.departments.permissions import DepartmentsPerm
 
 USER = settings.AUTH_USER_MODEL
@@ -50,9 +48,7 @@ class Department(Record):
         ordering = ["name", "id"]
         verbose_name = _("department")
         constraints = [
-            models.UniqueConstraint(
-                Lower("name"), condition=Q(deleted_at__isnull=True), name="departments_name_once"
-            ),
+            name_once("departments_name_once"),
         ]
 
     def __str__(self) -> str:

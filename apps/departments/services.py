@@ -3,15 +3,12 @@
 import logging
 from typing import Any
 
-from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
 from django.utils.translation import gettext as _
 
-from apps.core import records
+from apps.core import clean, records
 from apps.core.actors import require
 from apps.core.errors import invalid
 from apps.core.records import unique_name
-from apps.core.sharing import person_by_email
 from apps.departments.errors import NotAMember
 from apps.departments.models import Department, Member
 from apps.departments.permissions import DepartmentsPerm
@@ -38,17 +35,11 @@ def _apply(actor: Any, department: Department, fields: dict[str, Any], creating:
     if "description" in fields:
         department.description = (fields["description"] or "").strip()
     if "email" in fields:
-        email = (fields["email"] or "").strip().lower()
-        if email:
-            try:
-                validate_email(email)
-            except ValidationError:
-                raise invalid("email", _("{email!r} is not a valid e-mail address"), email=email) from None
-        department.email = email
+        department.email = clean.email(fields["email"])
     if "parent_id" in fields:
         department.parent = _parent(actor, department, fields["parent_id"])
     if "head_email" in fields:
-        department.head = person_by_email(fields["head_email"]) if fields["head_email"] else None
+        department.head = clean.person_by_email(fields["head_email"]) if fields["head_email"] else None
 
 
 def _parent(actor: Any, department: Department, parent_id: int | None) -> Department | None:

@@ -9,9 +9,8 @@ from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Changes, EntityId, Limit, Offset, Out, Page, PersonRef, id_field, paginate
 from apps.contacts import api as contacts_api
 from apps.contacts.api import ContactLinkResultOut
-from apps.core import search
+from apps.core import clean, search
 from apps.core.records import Action
-from apps.core.sharing import person_by_email
 from apps.departments import selectors, services
 from apps.departments.models import Department
 from apps.departments.permissions import DepartmentsPerm
@@ -141,7 +140,7 @@ def add_member_to_department(
     """Make a person a member of a department, with a role (again: changes it). A contact:
     linkContactToDepartment."""
     found = _department(ctx, department_id, "change")
-    person = person_by_email(person_email)
+    person = clean.person_by_email(person_email)
     changed = services.member_add(actor=ctx.actor, department=found, person=person, role=role)
     return MembershipOut(
         department_id=found.pk, person=PersonRef.of(person), role=role.strip(), member=True, changed=changed
@@ -158,7 +157,7 @@ def remove_member_from_department(
 ) -> MembershipOut:
     """Take a person out of a department; they stay in the workspace."""
     found = _department(ctx, department_id, "change")
-    person = person_by_email(person_email)
+    person = clean.person_by_email(person_email)
     services.member_remove(actor=ctx.actor, department=found, person=person)
     return MembershipOut(
         department_id=found.pk, person=PersonRef.of(person), role="", member=False, changed=True

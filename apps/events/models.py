@@ -19,14 +19,15 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.records import Access, OwnedRecord, Record
+from apps.core import pipelines
+from apps.core.records import Access, OwnedRecord, Record, name_once
 from apps.core.sharing import ShareBase
 from apps.events.permissions import EventsPerm
 
 USER = settings.AUTH_USER_MODEL
 
 
-class EventPipeline(Record):
+class EventPipeline(pipelines.Pipeline):
     """A planning pipeline: the stages an event goes through (a Kanban of events)."""
 
     access = Access(
@@ -36,37 +37,16 @@ class EventPipeline(Record):
         find_with="getEventPlanningOverview",
     )
 
-    name = models.CharField(_("name"), max_length=120)
-    description = models.CharField(_("description"), max_length=500, blank=True)
-
-    class Meta:
-        ordering = ["name", "id"]
+    class Meta(pipelines.Pipeline.Meta):
         verbose_name = _("event pipeline")
-        constraints = [
-            models.UniqueConstraint(
-                Lower("name"), condition=Q(deleted_at__isnull=True), name="events_pipeline_name_once"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return self.name
+        constraints = [name_once("events_pipeline_name_once")]
 
 
-class Stage(models.Model):
+class Stage(pipelines.Stage):
     pipeline = models.ForeignKey(EventPipeline, on_delete=models.CASCADE, related_name="stages")
-    name = models.CharField(_("name"), max_length=80)
-    position = models.PositiveIntegerField(_("position"))
 
-    class Meta:
-        ordering = ["pipeline", "position", "id"]
-        verbose_name = _("stage")
-        constraints = [
-            models.UniqueConstraint(fields=["pipeline", "position"], name="events_stage_position_once"),
-            models.UniqueConstraint("pipeline", Lower("name"), name="events_stage_name_once"),
-        ]
-
-    def __str__(self) -> str:
-        return self.name
+    class Meta(pipelines.Stage.Meta):
+        constraints = pipelines.Stage.once("events_stage")
 
 
 class Event(OwnedRecord):

@@ -3,11 +3,10 @@ all or nothing (the dispatcher's transaction, or `transaction.atomic` here), and
 
 import hashlib
 import logging
-import re
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+from zoneinfo import ZoneInfo
 
 from django.db import transaction
 from django.db.models import Q
@@ -16,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from apps.accounting import api as accounting
 from apps.accounts.models import person
-from apps.core import records
+from apps.core import clean, pipelines, records
 from apps.core.actors import Actor, actor_id, require
 from apps.core.errors import Forbidden, NoExchangeRate, invalid
 from apps.events import errors, ical, imports
@@ -38,39 +37,10 @@ from apps.events.models import (
 from apps.events.permissions import EventsPerm
 
 logger = logging.getLogger(__name__)
-CURRENCY = re.compile(r"^[A-Z]{3}$")
 TAKING_A_PLACE = (Attendee.Status.REGISTERED, Attendee.Status.ATTENDED)
 
 
 # --- small checks ---------------------------------------------------------------------------------
-
-
-def clean_text(value: Any, *, field: str, limit: int, required: bool = True) -> str:
-    text = " ".join(str(value or "").split())
-    if required and not text:
-        raise invalid(field, _("is required and cannot be empty"))
-    if len(text) > limit:
-        raise invalid(field, _("at most {limit} characters"), limit=limit)
-    return text
-
-
-def clean_zone(value: str) -> str:
-    try:
-        ZoneInfo(value)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise invalid(
-            "timeZone", _("{value!r} is not an IANA time zone (e.g. Europe/Berlin)"), value=value
-        ) from None
-    if value not in available_timezones():
-        raise invalid("timeZone", _("{value!r} is not an IANA time zone (e.g. Europe/Berlin)"), value=value)
-    return value
-
-
-def clean_currency(value: str, field: str = "currency") -> str:
-    code = (value or "").strip().upper()
-    if not CURRENCY.match(code):
-        raise invalid(field, _("{value!r} is not a three-letter ISO 4217 code (EUR, USD, GBP)"), value=value)
-    return code
 
 
 def dec(value: Any, places: str = "0.01") -> Decimal:
@@ -98,32 +68,17 @@ def _span(starts: datetime, ends: datetime, what: str) -> None:
 
 def pipeline_create(*, actor: Actor, name: str, stages: list[str], description: str = "") -> EventPipeline:
     require(actor, EventsPerm.EDIT)
-    names = [clean_text(stage, field="stages", limit=80) for stage in stages]
-    if not names:
-        raise invalid("stages", _("give at least one stage, in order"))
-    lowered = [stage.lower() for stage in names]
-    if len(set(lowered)) != len(lowered):
-        raise invalid("stages", _("each stage once"))
-    pipeline = EventPipeline(
-        created_by=person(actor),
-        description=clean_text(description, field="description", limit=500, required=False),
+    return pipelines.create(
+        EventPipeline,
+        actor=actor,
+        name=name,
+        stages=[{"name": stage} for stage in stages],
+        description=description,
     )
-    pipeline.name = records.unique_name(pipeline, name, what="a pipeline", limit=120)
-    pipeline.save()
-    Stage.objects.bulk_create(
-        [Stage(pipeline=pipeline, name=stage, position=index) for index, stage in enumerate(names, start=1)]
-    )
-    logger.info("event pipeline %s created", pipeline.pk)
-    return pipeline
 
 
 def stage_of(*, actor: Actor, stage_id: int) -> Stage:
-    pipelines = EventPipeline.objects.restrict(actor)
-    stage = Stage.objects.filter(pk=stage_id, pipeline__in=pipelines).select_related("pipeline").first()
-    if stage is None:
-        raise invalid(
-            "stageId", _("no stage {stage_id}; getEventPlanningOverview lists the stages"), stage_id=stage_id
-        )
+    stage: Stage = pipelines.stage_of(EventPipeline, actor=actor, stage_id=stage_id)
     return stage
 
 
@@ -131,18 +86,8 @@ def stage_of(*, actor: Actor, stage_id: int) -> Stage:
 def event_move_stage(*, actor: Actor, event: Event, stage: Stage) -> Event:
     require(actor, EventsPerm.EDIT)
     event = Event.objects.fetch(actor, event.pk, "change", lock=True)
-    if event.stage is not None and event.stage.pipeline_id != stage.pipeline_id:
-        raise invalid(
-            "stageId",
-            _(
-                "stage {stage} ({name}) is in pipeline {pipeline!r}, but the event is on pipeline "
-                "{event_pipeline!r}; pick one of that pipeline's stages"
-            ),
-            stage=stage.pk,
-            name=stage.name,
-            pipeline=stage.pipeline.name,
-            event_pipeline=event.stage.pipeline.name,
-        )
+    if event.stage is not None:
+        pipelines.on_pipeline(stage, event.stage.pipeline, what=_("the event"))
     event.stage = stage
     event.save(update_fields=["stage", "updated_at"])
     return event
@@ -153,25 +98,25 @@ def event_move_stage(*, actor: Actor, event: Event, stage: Stage) -> Event:
 
 def _apply_event(actor: Actor, event: Event, fields: dict[str, Any], creating: bool) -> None:
     if "name" in fields:
-        event.name = clean_text(fields["name"], field="name", limit=200)
+        event.name = clean.text(fields["name"], field="name", limit=200, required=True)
     if "description" in fields:
         event.description = (fields["description"] or "").strip()[:5000]
     if "time_zone" in fields:
-        event.time_zone = clean_zone(fields["time_zone"])
+        event.time_zone = clean.zone(fields["time_zone"])
     if "starts_at" in fields:
         event.starts_at = in_zone(fields["starts_at"], event.time_zone)
     if "ends_at" in fields:
         event.ends_at = in_zone(fields["ends_at"], event.time_zone)
     _span(event.starts_at, event.ends_at, "event")
     if "venue" in fields:
-        event.venue = clean_text(fields["venue"], field="venue", limit=300, required=False)
+        event.venue = clean.text(fields["venue"], field="venue", limit=300)
     if "capacity" in fields:
         capacity = fields["capacity"]
         if capacity is not None and capacity < 1:
             raise invalid("capacity", _("at least 1, or null for no limit"))
         event.capacity = capacity
     if "currency" in fields:
-        currency = clean_currency(fields["currency"])
+        currency = clean.currency(fields["currency"])
         if not creating and currency != event.currency and event.budget_lines.exists():
             raise invalid("currency", _("the event has budget lines in its currency; it cannot change now"))
         event.currency = currency
@@ -189,7 +134,7 @@ def event_create(*, actor: Actor, fields: dict[str, Any]) -> Event:
         fields=fields,
         apply=_apply_event,
         owner_id=actor_id(actor),
-        time_zone=clean_zone(fields.get("time_zone") or "UTC"),
+        time_zone=clean.zone(fields.get("time_zone") or "UTC"),
     )
 
 
@@ -253,7 +198,7 @@ def session_add(
         _span(starts, ends, "session")
         if starts < event.starts_at or ends > event.ends_at:
             raise invalid("startsAt", _("the session must be within the event's dates"))
-        room = clean_text(fields.get("room"), field="room", limit=120, required=False)
+        room = clean.text(fields.get("room"), field="room", limit=120)
         people = _speakers(speakers)
         overlapping = Session.objects.filter(deleted_at__isnull=True, starts_at__lt=ends, ends_at__gt=starts)
         if room:
@@ -280,7 +225,7 @@ def session_add(
             raise invalid("capacity", _("at least 1, or null for no limit"))
         session = Session.objects.create(
             event=event,
-            title=clean_text(fields.get("title"), field="title", limit=200),
+            title=clean.text(fields.get("title"), field="title", limit=200, required=True),
             starts_at=starts,
             ends_at=ends,
             room=room,
@@ -295,24 +240,12 @@ def session_add(
 def _speakers(speakers: list[dict[str, str]]) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     for speaker in speakers:
-        email = (speaker.get("email") or "").strip().lower()
-        name = clean_text(speaker.get("name"), field="speakers", limit=200)
-        _check_email(email, "speakers")
+        email = clean.email(speaker.get("email"), field="speakers", required=True)
+        name = clean.text(speaker.get("name"), field="speakers", limit=200, required=True)
         if email in [e for _n, e in found]:
             raise invalid("speakers", _("{email} is named twice"), email=email)
         found.append((name, email))
     return found
-
-
-def _check_email(email: str, field: str) -> str:
-    from django.core.exceptions import ValidationError
-    from django.core.validators import validate_email
-
-    try:
-        validate_email(email)
-    except ValidationError:
-        raise invalid(field, _("{email!r} is not an e-mail address"), email=email) from None
-    return email
 
 
 # --- attendees ------------------------------------------------------------------------------------
@@ -337,7 +270,7 @@ def attendee_add(
     if needs and "needs" not in Attendee.access.fields_allowed(actor, action="change"):
         raise errors.NeedsNotAllowed()
     event = Event.objects.fetch(actor, event.pk, "change", lock=True)
-    email = _check_email((fields.get("email") or "").strip().lower(), "email")
+    email = clean.email(fields.get("email"), required=True)
     if event.attendees.filter(email__iexact=email).exists():
         raise invalid(
             "email",
@@ -347,10 +280,10 @@ def attendee_add(
     status = _place_status(event, fields.get("status") or Attendee.Status.INVITED)
     attendee = Attendee.objects.create(
         event=event,
-        name=clean_text(fields.get("name"), field="name", limit=200),
+        name=clean.text(fields.get("name"), field="name", limit=200, required=True),
         email=email,
-        organisation=clean_text(fields.get("organisation"), field="organisation", limit=200, required=False),
-        type=clean_text(fields.get("type") or "attendee", field="type", limit=40).lower(),
+        organisation=clean.text(fields.get("organisation"), field="organisation", limit=200),
+        type=clean.text(fields.get("type") or "attendee", field="type", limit=40, required=True).lower(),
         status=status,
         waitlisted_at=timezone.now() if status == Attendee.Status.WAITLISTED else None,
         created_by=person(actor),
@@ -372,13 +305,11 @@ def attendee_update(
     event = Event.objects.fetch(actor, attendee.event_id, "change", lock=True)
     attendee = Attendee.objects.fetch(actor, attendee.pk, "change")
     if "name" in fields:
-        attendee.name = clean_text(fields["name"], field="name", limit=200)
+        attendee.name = clean.text(fields["name"], field="name", limit=200, required=True)
     if "organisation" in fields:
-        attendee.organisation = clean_text(
-            fields["organisation"], field="organisation", limit=200, required=False
-        )
+        attendee.organisation = clean.text(fields["organisation"], field="organisation", limit=200)
     if "type" in fields:
-        attendee.type = clean_text(fields["type"], field="type", limit=40).lower()
+        attendee.type = clean.text(fields["type"], field="type", limit=40, required=True).lower()
     was = attendee.status
     if "status" in fields and fields["status"] != was:
         wanted = fields["status"]
@@ -410,7 +341,7 @@ def needs_set(*, actor: Actor, attendee: Attendee, needs: dict[str, str]) -> Att
     if event.needs_removed_at is not None or event.ends_at < timezone.now():
         raise invalid("needs", _("the event is over; needs are no longer kept"))
     values = {
-        key: clean_text(needs.get(key), field=f"needs.{key}", limit=200, required=False)
+        key: clean.text(needs.get(key), field=f"needs.{key}", limit=200)
         for key in ("dietary", "accessibility")
     }
     if not any(values.values()):
@@ -553,13 +484,12 @@ def _rate(*, source: str, target: str, day: date, given: Decimal | None) -> Deci
 def supplier_add(*, actor: Actor, event: Event, fields: dict[str, Any]) -> Supplier:
     require(actor, EventsPerm.EDIT)
     event = Event.objects.fetch(actor, event.pk, "change")
-    email = (fields.get("email") or "").strip().lower()
     return Supplier.objects.create(
         event=event,
-        name=clean_text(fields.get("name"), field="name", limit=200),
-        service=clean_text(fields.get("service"), field="service", limit=200),
-        email=_check_email(email, "email") if email else "",
-        contract=clean_text(fields.get("contract"), field="contract", limit=200, required=False),
+        name=clean.text(fields.get("name"), field="name", limit=200, required=True),
+        service=clean.text(fields.get("service"), field="service", limit=200, required=True),
+        email=clean.email(fields.get("email")),
+        contract=clean.text(fields.get("contract"), field="contract", limit=200),
         created_by=person(actor),
     )
 
@@ -571,7 +501,7 @@ def cost_lines_add(
     made = []
     for index, line in enumerate(lines):
         where = f"costLines[{index}]"
-        currency = clean_currency(line.get("currency") or event.currency, f"{where}.currency")
+        currency = clean.currency(line.get("currency") or event.currency, field=f"{where}.currency")
         day = line.get("rate_date") or timezone.localdate()
         amounts = {key: dec(line.get(key)) for key in ("planned", "committed", "actual")}
         if any(value < 0 for value in amounts.values()):
@@ -582,8 +512,12 @@ def cost_lines_add(
             BudgetLine(
                 event=event,
                 supplier=supplier,
-                category=clean_text(line.get("category"), field=f"{where}.category", limit=60).lower(),
-                description=clean_text(line.get("description"), field=f"{where}.description", limit=200),
+                category=clean.text(
+                    line.get("category"), field=f"{where}.category", limit=60, required=True
+                ).lower(),
+                description=clean.text(
+                    line.get("description"), field=f"{where}.description", limit=200, required=True
+                ),
                 currency=currency,
                 vat_rate=dec(line.get("vat_rate")),
                 rate=rate,
@@ -600,7 +534,7 @@ def cost_lines_add(
 def _apply_block(event: Event, block: HotelBlock, fields: dict[str, Any]) -> None:
     for key, limit in (("hotel", 200), ("room_type", 80)):
         if key in fields:
-            setattr(block, key, clean_text(fields[key], field=key, limit=limit))
+            setattr(block, key, clean.text(fields[key], field=key, limit=limit, required=True))
     for key in ("first_night", "nights", "rooms", "cut_off"):
         if key in fields and fields[key] is not None:
             setattr(block, key, fields[key])
@@ -608,7 +542,7 @@ def _apply_block(event: Event, block: HotelBlock, fields: dict[str, Any]) -> Non
         if key in fields and fields[key] is not None:
             setattr(block, key, dec(fields[key]))
     if "currency" in fields:
-        block.currency = clean_currency(fields["currency"] or event.currency)
+        block.currency = clean.currency(fields["currency"] or event.currency)
     missing = [
         key
         for key in ("hotel", "room_type", "first_night", "nights", "rooms", "rate", "cut_off")
@@ -765,7 +699,7 @@ def travel_plan(*, actor: Actor, attendee: Attendee, fields: dict[str, Any]) -> 
         raise invalid("departAfter", _("the departure is after the arrival"))
     for key, limit in (("origin", 200),):
         if key in fields:
-            setattr(plan, key, clean_text(fields[key], field=key, limit=limit, required=False))
+            setattr(plan, key, clean.text(fields[key], field=key, limit=limit))
     for key in ("mode", "status"):
         if key in fields and fields[key] is not None:
             setattr(plan, key, fields[key])

@@ -38,10 +38,6 @@ class PipelineOut(Out):
     description: str
     stages: list[StageRef]
 
-    @classmethod
-    def of(cls, pipeline: Any) -> "PipelineOut":
-        return cls.of_record(pipeline, stages=[StageRef.of_record(s) for s in pipeline.stages.all()])
-
 
 class SpeakerOut(Out):
     name: str
@@ -56,10 +52,6 @@ class SessionOut(Out):
     room: str
     capacity: int | None
     speakers: list[SpeakerOut]
-
-    @classmethod
-    def of(cls, session: Any) -> "SessionOut":
-        return cls.of_record(session, speakers=[SpeakerOut.of_record(s) for s in session.speakers.all()])
 
 
 class NeedsOut(Out):
@@ -125,12 +117,6 @@ class SupplierOut(Out):
     contract: str
     cost_lines: list[CostLineOut]
 
-    @classmethod
-    def of(cls, supplier: Any) -> "SupplierOut":
-        return cls.of_record(
-            supplier, cost_lines=[CostLineOut.of_record(x) for x in supplier.cost_lines.all()]
-        )
-
 
 class BlockOut(Out):
     id: int
@@ -179,11 +165,11 @@ class EventOut(Out):
             pipeline=event.stage.pipeline.name if event.stage else None,
             attendees=selectors.status_counts(event),
             sessions=[
-                SessionOut.of(s)
+                SessionOut.of_record(s)
                 for s in event.sessions.filter(deleted_at__isnull=True).prefetch_related("speakers")
             ],
             suppliers=[
-                SupplierOut.of(s)
+                SupplierOut.of_record(s)
                 for s in event.suppliers.filter(deleted_at__isnull=True).prefetch_related("cost_lines")
             ],
             hotels=[BlockOut.of(use) for use in selectors.blocks_of(event)],

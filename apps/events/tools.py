@@ -4,15 +4,13 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Annotated, Any, Literal
 
-from django.urls import reverse
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
-from apps.catalogue.kit import share_tool
+from apps.catalogue.kit import open_tool, share_tool
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Changes, In, Limit, Offset, Out, Page, id_field, paginate
 from apps.core import search
-from apps.core.errors import NothingToChange
 from apps.events import errors, selectors, services
 from apps.events.models import Attendee, Event, HotelBlock, Supplier
 from apps.events.permissions import EventsPerm
@@ -43,10 +41,6 @@ def _event(ctx: ToolContext, event_id: int, action: Any = "view") -> Event:
     return Event.objects.select_related("stage__pipeline", "owner").fetch(ctx.actor, event_id, action)
 
 
-def _url(name: str, **kwargs: Any) -> str:
-    return links.site_origin() + reverse(name, kwargs=kwargs or None)
-
-
 # --- pipeline -------------------------------------------------------------------------------------
 
 
@@ -62,7 +56,7 @@ def create_event_pipeline(
 ) -> PipelineOut:
     """Make a planning pipeline: ordered stages events move through (idea, booked, done...)."""
     pipeline = services.pipeline_create(actor=ctx.actor, name=name, stages=stages, description=description)
-    return PipelineOut.of(pipeline)
+    return PipelineOut.of_record(pipeline)
 
 
 @tool("moveEventStage", permission=EventsPerm.EDIT, title="Move an event to a stage", idempotent=True)
@@ -187,7 +181,7 @@ def get_event(
 
     event = _event(ctx, event_id)
     ics = ical.ics_of(event).decode() if with_ics else None
-    return EventOut.of(event, ics=ics, url=_url("events:detail", event_id=event.pk))
+    return EventOut.of(event, ics=ics, url=links.page("events:detail", event_id=event.pk))
 
 
 class EventChanges(Changes):
@@ -220,9 +214,7 @@ def update_event(
     """Change an event's name, dates, zone, venue, capacity; a new SEQUENCE when time or place moves."""
     from apps.events import ical
 
-    given = changes.given()
-    if not given:
-        raise NothingToChange(details={"changes": ["empty"]})
+    given = changes.given(required=True)
     if given.get("starts_at", 1) is None or given.get("ends_at", 1) is None:
         raise errors.TimesRequired(details={"changes": ["null time"]})
     event, changed, promoted = services.event_update(
@@ -279,22 +271,24 @@ def search_events(
     return paginate(rows, limit=limit, offset=offset, item=EventSummary.of_record)
 
 
-class LinkOut(Out):
-    url: str
-    title: str
-
-
-@tool("openEvent", permission=EventsPerm.VIEW, title="Open an event", read_only=True)
-def open_event(ctx: ToolContext, *, event_id: EventId) -> LinkOut:
-    """A link to an event's page in the workspace, to open in the browser."""
-    event = _event(ctx, event_id)
-    return LinkOut(url=_url("events:detail", event_id=event.pk), title=event.name)
-
-
-@tool("openEvents", permission=EventsPerm.VIEW, title="Open the events page", read_only=True)
-def open_events(ctx: ToolContext) -> LinkOut:
-    """A link to the Events page (all events, stages and budgets), to open in the browser."""
-    return LinkOut(url=_url("events:list"), title="Events")
+open_tool(
+    "openEvent",
+    permission=EventsPerm.VIEW,
+    title="Open an event",
+    description="A link to an event's page in the workspace, to open in the browser.",
+    page="events:detail",
+    id_argument=("event_id", EventId),
+    fetch=lambda actor, event_id: Event.objects.fetch(actor, event_id),
+    named=lambda event: event.name,
+)
+open_tool(
+    "openEvents",
+    permission=EventsPerm.VIEW,
+    title="Open the events page",
+    description="A link to the Events page (all events, stages and budgets), to open in the browser.",
+    page="events:list",
+    named="Events",
+)
 
 
 share_tool(
@@ -340,7 +334,7 @@ def add_event_session(
         },
         speakers=[s.model_dump() for s in speakers],
     )
-    return SessionOut.of(session)
+    return SessionOut.of_record(session)
 
 
 # --- attendees ------------------------------------------------------------------------------------
@@ -579,7 +573,7 @@ def add_event_supplier(
     services.cost_lines_add(
         actor=ctx.actor, event=event, supplier=supplier, lines=[c.model_dump() for c in cost_lines]
     )
-    return SupplierOut.of(supplier)
+    return SupplierOut.of_record(supplier)
 
 
 @tool("getEventBudgetSummary", permission=EventsPerm.VIEW, title="Event budget summary", read_only=True)

@@ -7,13 +7,11 @@ deletes one)."""
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
-from django.db.models import Q
-from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from apps.contacts.api import LinkedContact
 from apps.core.errors import TrashedNotFound
-from apps.core.records import Access, Record
+from apps.core.records import Access, Record, name_once
 from apps.groupaccounts.permissions import GroupAccountsPerm
 
 USER = settings.AUTH_USER_MODEL
@@ -57,9 +55,7 @@ class GroupAccount(Record):
         ordering = ["name", "id"]
         verbose_name = _("group account")
         constraints = [
-            models.UniqueConstraint(
-                Lower("name"), condition=Q(deleted_at__isnull=True), name="groupaccounts_name_once"
-            ),
+            name_once("groupaccounts_name_once"),
         ]
 
     def __str__(self) -> str:

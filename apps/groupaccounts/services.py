@@ -10,11 +10,10 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
 from apps.contacts import api as contacts_api
-from apps.core import records, search
+from apps.core import clean, records, search
 from apps.core.actors import require
 from apps.core.errors import invalid
 from apps.core.records import unique_name
-from apps.core.sharing import person_by_email
 from apps.groupaccounts.models import GroupAccount
 from apps.groupaccounts.permissions import GroupAccountsPerm
 
@@ -88,7 +87,7 @@ def _apply(actor: Any, account: GroupAccount, fields: dict[str, Any], creating: 
     if "organisation_id" in fields:
         account.organisation = _organisation(actor, fields["organisation_id"])
     if "owner_email" in fields:
-        account.owner = person_by_email(fields["owner_email"]) if fields["owner_email"] else None
+        account.owner = clean.person_by_email(fields["owner_email"]) if fields["owner_email"] else None
 
 
 def _website(value: str) -> str:

@@ -1,36 +1,15 @@
-"""Checks of values as agents and forms give them, shared by the HR area's services."""
+"""Checks of the values of an employment record (dates, numbers in bounds, countries and regions
+whose public holidays are known, working days); text, e-mail addresses and time zones are
+apps.core.clean's."""
 
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 import holidays
-from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
 from django.utils.translation import gettext as _
 
 from apps.core.errors import invalid
-
-
-def text(value: Any, *, field: str, limit: int, required: bool = False) -> str:
-    cleaned = " ".join(str(value or "").split())
-    if required and not cleaned:
-        raise invalid(field, _("is required and cannot be empty"))
-    if len(cleaned) > limit:
-        raise invalid(field, _("at most {limit} characters"), limit=limit)
-    return cleaned
-
-
-def email(value: Any, *, field: str = "email") -> str:
-    address = str(value or "").strip().lower()
-    if not address:
-        return ""
-    try:
-        validate_email(address)
-    except ValidationError:
-        raise invalid(field, _("{value!r} is not an e-mail address"), value=value) from None
-    return address
 
 
 def day(value: Any, *, field: str) -> date:
@@ -52,18 +31,6 @@ def decimal(value: Any, *, field: str, low: str, high: str, places: str = "0.01"
     if not Decimal(low) <= number <= Decimal(high):
         raise invalid(field, _("must be between {low} and {high}"), low=low, high=high)
     return number
-
-
-def zone(value: str, *, field: str = "timeZone") -> str:
-    try:
-        ZoneInfo(value)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise invalid(
-            field, _("{value!r} is not an IANA time zone (e.g. Europe/Berlin)"), value=value
-        ) from None
-    if value not in available_timezones():
-        raise invalid(field, _("{value!r} is not an IANA time zone (e.g. Europe/Berlin)"), value=value)
-    return value
 
 
 def country(value: str) -> str:

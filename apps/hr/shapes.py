@@ -60,10 +60,6 @@ class EmployeeOut(EmployeeSummary):
         )
 
 
-class LinkOut(Out):
-    url: str
-
-
 class LeaveRequestOut(Out):
     id: int
     employee: RefOut

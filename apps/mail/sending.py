@@ -12,6 +12,7 @@ import imaplib
 import logging
 import smtplib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from email.message import EmailMessage
@@ -152,6 +153,27 @@ def queue(
             recipients=recipients,
             raw=raw,
         )
+
+
+def send(
+    mailbox: Mailbox,
+    letter: Letter,
+    *,
+    actor: Actor | None,
+    kind: str,
+    on_queued: Callable[[Outgoing], None] | None = None,
+) -> Outgoing:
+    """`letter` from `mailbox` at once: composed, kept in the outbox (`on_queued(row)` runs in the
+    transaction that keeps it: what a caller records of the message is never apart from it), then
+    sent."""
+    composed = compose(mailbox, letter)
+    with transaction.atomic():
+        row = queue(
+            mailbox=mailbox, actor=actor, message=composed, recipients=recipients_of(letter), kind=kind
+        )
+        if on_queued is not None:
+            on_queued(row)
+    return deliver(row)
 
 
 def claim(outgoing_id: int) -> Outgoing | None:

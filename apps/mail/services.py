@@ -240,15 +240,7 @@ def message_forward(
         forward=message,
         forward_raw=sending.fetch_raw(message) if as_attachment else None,
     )
-    composed = sending.compose(mailbox, letter)
-    row = sending.queue(
-        mailbox=mailbox,
-        actor=actor,
-        message=composed,
-        recipients=sending.recipients_of(letter),
-        kind="forward",
-    )
-    return sending.deliver(row)
+    return sending.send(mailbox, letter, actor=actor, kind="forward")
 
 
 def message_resend(*, actor: Actor, message: Message, to: list[str] | None = None) -> Outgoing:
@@ -286,11 +278,7 @@ def file_send(
         signature=_signature_text(actor, mailbox),
         files=files,
     )
-    composed = sending.compose(mailbox, letter)
-    row = sending.queue(
-        mailbox=mailbox, actor=actor, message=composed, recipients=sending.recipients_of(letter), kind="file"
-    )
-    return sending.deliver(row)
+    return sending.send(mailbox, letter, actor=actor, kind="file")
 
 
 def outbox_sweep() -> int:
@@ -340,11 +328,7 @@ def message_reply(*, actor: Actor, message: Message, body: str, reply_all: bool 
         signature=_signature_text(actor, mailbox),
         reply_to=message,
     )
-    composed = sending.compose(mailbox, letter)
-    row = sending.queue(
-        mailbox=mailbox, actor=actor, message=composed, recipients=sending.recipients_of(letter), kind="reply"
-    )
-    return sending.deliver(row)
+    return sending.send(mailbox, letter, actor=actor, kind="reply")
 
 
 def letter_send(
@@ -363,18 +347,7 @@ def letter_send(
     letter = sending.Letter(
         sender=mailbox.address, to=[addresses.one(to)], subject=subject, text=text, headers=headers
     )
-    composed = sending.compose(mailbox, letter)
-    with transaction.atomic():
-        row = sending.queue(
-            mailbox=mailbox,
-            actor=None,
-            message=composed,
-            recipients=sending.recipients_of(letter),
-            kind="campaign",
-        )
-        if on_queued is not None:
-            on_queued(row)
-    return sending.deliver(row)
+    return sending.send(mailbox, letter, actor=None, kind="campaign", on_queued=on_queued)
 
 
 def reply_send(
@@ -409,8 +382,4 @@ def mail_new(*, actor: Actor, mailbox: Mailbox, to: list[str], subject: str, tex
         text=text,
         signature=_signature_text(actor, mailbox),
     )
-    composed = sending.compose(mailbox, letter)
-    row = sending.queue(
-        mailbox=mailbox, actor=actor, message=composed, recipients=sending.recipients_of(letter), kind="send"
-    )
-    return sending.deliver(row)
+    return sending.send(mailbox, letter, actor=actor, kind="send")

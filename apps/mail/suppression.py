@@ -18,7 +18,6 @@ import logging
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.urls import reverse
 
 from apps.mail import addresses
 from apps.mail.models import Suppression
@@ -76,9 +75,7 @@ def read_token(token: str) -> dict[str, str] | None:
 
 
 def url_for(address: str, *, source: str = "") -> str:
-    return links.site_origin() + reverse(
-        "mail:unsubscribe", kwargs={"token": token_for(address, source=source)}
-    )
+    return links.page("mail:unsubscribe", token=token_for(address, source=source))
 
 
 def headers(address: str, *, source: str = "") -> dict[str, str]:

@@ -4,16 +4,15 @@ selectors. Agents get text (HTML as Markdown, quoted history trimmed), never raw
 from datetime import datetime
 from typing import Annotated
 
-from django.urls import reverse
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.kit import open_tool
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Limit, Offset, Out, Page, PersonRef, id_field, paginate
 from apps.mail import content, selectors, services
 from apps.mail.models import Draft, Mailbox, Message, Outgoing, Signature
 from apps.mail.permissions import MailPerm
-from apps.tenancy import links
 
 InboxId = Annotated[int, id_field("listInboxes")]
 MessageId = Annotated[int, id_field("getInboxMessages")]
@@ -122,10 +121,6 @@ class InboxesOut(Out):
 class FoldersOut(Out):
     inbox_id: int
     items: list[FolderOut]
-
-
-class LinkOut(Out):
-    url: str
 
 
 def _inbox(ctx: ToolContext, inbox_id: int) -> Mailbox:
@@ -399,7 +394,10 @@ def update_email_signature(
     return SignatureOut(inbox_id=mailbox.pk, text=found.text, updated_at=found.updated_at)
 
 
-@tool("openInboxSettings", permission=MailPerm.VIEW, title="Open the mail settings", read_only=True)
-def open_inbox_settings(ctx: ToolContext) -> LinkOut:
-    """Link to the Mail page: mailboxes, their servers and passwords, members, drafts."""
-    return LinkOut(url=links.site_origin() + reverse("mail:settings"))
+open_tool(
+    "openInboxSettings",
+    permission=MailPerm.VIEW,
+    title="Open the mail settings",
+    description="Link to the Mail page: mailboxes, their servers and passwords, members, drafts.",
+    page="mail:settings",
+)

@@ -7,7 +7,6 @@ from django.db.models import Count
 from django.urls import reverse
 from pydantic import Field
 
-from apps.accounts.selectors import person_by_email
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import (
@@ -21,7 +20,7 @@ from apps.catalogue.shapes import (
     aware,
     paginate,
 )
-from apps.core import kinds
+from apps.core import clean, kinds
 from apps.notifications import errors, selectors, services
 from apps.notifications.models import Notification, Watcher
 from apps.notifications.permissions import NotificationsPerm
@@ -46,7 +45,7 @@ def create_notification(
     priority: Annotated[Priority, Field(description="How urgent")] = "normal",
 ) -> NotificationOut:
     """Send a notification to a person of the workspace, or a reminder to yourself, maybe about a record."""
-    recipient = person_by_email(recipient_email) if recipient_email else ctx.actor
+    recipient = clean.person_by_email(recipient_email) if recipient_email else ctx.actor
     entity = kinds.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
     notification = services.notification_send(
         actor=ctx.actor, recipient=recipient, title=title, body=body, entity=entity, priority=priority
@@ -267,7 +266,7 @@ def create_watcher(
 ) -> WatchOut:
     """Watch a record (a contact, a task, ...): others' changes to it notify the watcher."""
     entity = kinds.resolve(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
-    person = person_by_email(person_email) if person_email else ctx.actor
+    person = clean.person_by_email(person_email) if person_email else ctx.actor
     watcher, created = services.watcher_create(actor=ctx.actor, person=person, entity=entity)
     return WatchOut(watcher=WatcherOut.of(watcher, ctx.actor), created=created)
 
@@ -286,7 +285,7 @@ def list_watchers(
 ) -> Page[WatcherOut]:
     """List the records you (or a person) watch, or who watches a given record, newest first."""
     entity = kinds.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
-    person = person_by_email(person_email) if person_email else None
+    person = clean.person_by_email(person_email) if person_email else None
     rows = selectors.watcher_list(actor=ctx.actor, entity=entity, person=person)
     return paginate(rows, limit=limit, offset=offset, item=lambda watcher: WatcherOut.of(watcher, ctx.actor))
 

@@ -19,6 +19,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from apps.core import history
 from apps.core.records import Access, Record, RecordQuerySet
 from apps.support.permissions import SupportPerm
 
@@ -209,16 +210,14 @@ class TicketComment(models.Model):
         return f"comment {self.pk}"
 
 
-class StatusChange(models.Model):
-    """Who moved a ticket from one status to another, and when."""
+class StatusChange(history.Trail):
+    """Who moved a ticket from one status to another (and through which door), and when."""
 
     ticket = models.ForeignKey(Ticket, on_delete=models.CASCADE, related_name="status_changes")
     old = models.CharField(max_length=10, blank=True)
     new = models.CharField(max_length=10)
-    by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-    at = models.DateTimeField(default=timezone.now)
 
-    class Meta:
+    class Meta(history.Trail.Meta):
         ordering = ["at", "id"]
 
     def __str__(self) -> str:

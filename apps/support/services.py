@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
+from apps.core import history
 from apps.core.actors import Actor, require
 from apps.core.errors import AppError, invalid
 from apps.core.records import ANYONE
@@ -80,7 +81,7 @@ def set_status(ticket: Ticket, new: str, actor: Actor | None, now: datetime | No
         ticket.closed_at = now
     ticket.status, ticket.status_changed_at, ticket.status_changed_by = new, now, person(actor)
     if ticket.pk:
-        StatusChange.objects.create(ticket=ticket, old=old, new=new, by=person(actor), at=now)
+        history.record(StatusChange, actor=actor, ticket=ticket, old=old, new=new, at=now)
 
 
 def _editable(ticket: Ticket) -> None:
@@ -151,7 +152,7 @@ def ticket_create(
         )
         _start_clocks(ticket, now)
         ticket.save()
-        StatusChange.objects.create(ticket=ticket, old="", new=ticket.status, by=person(actor), at=now)
+        history.record(StatusChange, actor=actor, ticket=ticket, old="", new=ticket.status, at=now)
         TicketComment.objects.create(
             ticket=ticket,
             public=True,

@@ -10,7 +10,7 @@ from pydantic import Field
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Limit, Offset, Out, Page, PersonRef, Tags, aware, id_field, paginate
-from apps.core import sharing
+from apps.core import clean
 from apps.support import selectors, services
 from apps.support.models import Escalation, SlaPolicy, Ticket, TicketComment
 from apps.support.permissions import SupportPerm
@@ -91,7 +91,7 @@ def _ticket(ticket: Ticket, *, public_only: bool = False) -> TicketOut:
 
 
 def _person(email: str) -> object:
-    return sharing.person_by_email(email) if email.strip() else None
+    return clean.person_by_email(email) if email.strip() else None
 
 
 class OverviewOut(Out):

@@ -59,7 +59,7 @@ def ticket_detail(request: AuthenticatedHttpRequest, ticket_id: int) -> HttpResp
             "nav": "support",
             "ticket": ticket,
             "comments": ticket.comments.select_related("author").order_by("created_at", "id")[:500],
-            "changes": ticket.status_changes.select_related("by")[:200],
+            "changes": ticket.status_changes.select_related("actor")[:200],
             "escalations": ticket.escalations.select_related("owner", "department")[:50],
             "first_breached": ticket.first_reply_breached(),
             "resolution_breached": ticket.resolution_breached(),

@@ -18,6 +18,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from apps.core import history
 from apps.core.kinds import EntityLink
 from apps.core.records import Access, RecordQuerySet, Visibility
 from apps.core.sharing import ShareBase
@@ -239,8 +240,9 @@ class TaskRun(models.Model):
         return f"run {self.number} of {self.task_id}"
 
 
-class TaskEvent(models.Model):
-    """The task's history: what each step did during a run, and every change people made."""
+class TaskEvent(history.Trail):
+    """The task's history: what each step did during a run, and every change people (and agents,
+    through which door) made."""
 
     class Kind(models.TextChoices):
         CREATED = "created", _("created")
@@ -278,14 +280,11 @@ class TaskEvent(models.Model):
     )
     # The step's title then (the step may be removed later).
     step_title = models.CharField(max_length=200, blank=True)
-    at = models.DateTimeField(default=timezone.now)
-    actor = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     kind = models.CharField(max_length=30, choices=Kind.choices)
     message = models.TextField(blank=True)
     data = models.JSONField(default=dict, blank=True)
 
-    class Meta:
-        ordering = ["-at", "-id"]
+    class Meta(history.Trail.Meta):
         indexes = [models.Index(fields=["task", "-at"], name="tasks_event_task_at")]
 
     def __str__(self) -> str:

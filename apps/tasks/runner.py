@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from apps.accounts.models import person
-from apps.core import actors, agents
+from apps.core import actors, agents, history
 from apps.core.actors import Actor
 from apps.core.errors import invalid
 from apps.notifications import api as notifications
@@ -61,13 +61,15 @@ def record(
     run: TaskRun | None = None,
     data: dict[str, Any] | None = None,
 ) -> TaskEvent:
-    """Keeps the event in the task's history, and tells the task's watchers."""
-    event = TaskEvent.objects.create(
+    """Keeps the event in the task's history (apps.core.history: with the tool call that made
+    it, if one did), and tells the task's watchers."""
+    event = history.record(
+        TaskEvent,
+        actor=actor,
         task=task,
         run=run,
         step=step,
         step_title=step.title if step else "",
-        actor=person(actor),
         kind=kind,
         message=message[:2000],
         data=data or {},

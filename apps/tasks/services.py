@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.models import User, person
 from apps.catalogue.kit import shared_state
 from apps.catalogue.shapes import aware
-from apps.core import search, spending
+from apps.core import clean, search, spending
 from apps.core.actors import Actor, can
 from apps.core.errors import invalid
 from apps.core.kinds import Entity
@@ -50,21 +50,10 @@ COPIED_STEP_FIELDS = ("position", "title", "instructions", "kind", "config", "no
 
 
 def _person_who_may_see_tasks(email: str, field: str) -> User:
-    from apps.accounts.selectors import person_by_email
-
-    person = person_by_email(email)
+    person = clean.person_by_email(email)
     if not can(person, TasksPerm.VIEW):
         raise invalid(field, _("{email} may not see tasks"), email=person.email)
     return person
-
-
-def _clean_text(fields: dict[str, Any], name: str, limit: int, *, required: bool = False) -> str:
-    value = (fields.get(name) or "").strip()
-    if required and not value:
-        raise invalid(name, _("cannot be empty"))
-    if len(value) > limit:
-        raise invalid(name, _("at most {n} characters"), n=limit)
-    return value
 
 
 def _record_changed(task: Task, actor: Actor, kind: str, names: Any, **extra: Any) -> None:
@@ -141,9 +130,9 @@ def task_create(
     require(actor, TasksPerm.CREATE)
     agent_key = _agent_key(actor, actor, fields.get("agent_key_id"))
     task = Task(
-        title=_clean_text(fields, "title", 200, required=True),
-        description=_clean_text(fields, "description", 10_000),
-        instructions=_clean_text(fields, "instructions", 20_000),
+        title=clean.long_text(fields.get("title"), field="title", limit=200, required=True),
+        description=clean.long_text(fields.get("description"), field="description", limit=10_000),
+        instructions=clean.long_text(fields.get("instructions"), field="instructions", limit=20_000),
         priority=fields.get("priority") or Task.Priority.NORMAL,
         due_at=aware(fields.get("due_at")),
         visibility=fields.get("visibility") or Task.Visibility.WORKSPACE,
@@ -177,7 +166,9 @@ def task_update(*, actor: Actor, task: Task, fields: dict[str, Any]) -> tuple[Ta
     for name in TASK_FIELDS & set(fields):
         value = aware(fields[name]) if name == "due_at" else fields[name]
         if name in ("title", "description"):
-            value = _clean_text(fields, name, 200 if name == "title" else 10_000, required=name == "title")
+            value = clean.long_text(
+                value, field=name, limit=200 if name == "title" else 10_000, required=name == "title"
+            )
         elif name in ("priority", "visibility") and value is None:
             value = Task.Priority.NORMAL if name == "priority" else Task.Visibility.WORKSPACE
         before = getattr(task, name)
@@ -325,7 +316,9 @@ def _clean_step(
     cleaned: dict[str, Any] = {}
     for name, limit in (("title", 200), ("instructions", 10_000), ("notes", 10_000)):
         if name in fields:
-            cleaned[name] = _clean_text(fields, name, limit, required=name == "title")
+            cleaned[name] = clean.long_text(
+                fields.get(name), field=name, limit=limit, required=name == "title"
+            )
     if "labels" in fields:
         cleaned["labels"] = _clean_labels(fields["labels"])
     if "due_at" in fields:

@@ -5,6 +5,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core import signing
+from django.urls import reverse
 
 from apps.core.db import connection
 
@@ -21,6 +22,12 @@ def site_origin() -> str:
     port = str(settings.ATRIUM_SITE_PORT or "")
     default = (scheme, port) in {("https", "443"), ("http", "80")}
     return f"{scheme}://{host}{'' if not port or default else ':' + port}"
+
+
+def page(name: str, **kwargs: Any) -> str:
+    """The full address of a page of the current workspace (a URL name and its arguments), for a
+    link handed out outside a request (a tool's answer, an e-mail)."""
+    return site_origin() + reverse(name, kwargs=kwargs or None)
 
 
 def sign(payload: dict[str, Any], *, salt: str) -> str:

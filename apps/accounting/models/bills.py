@@ -10,22 +10,18 @@ are found by supplier + reference + total + issue date (the index below serves t
 """
 
 from decimal import Decimal
-from typing import Any
 
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounting.models.ledger import Account, JournalEntry, TaxType, money_field
-from apps.accounting.money import round_money
+from apps.accounting.models.ledger import Account, TaxType, Totalled, money_field
 from apps.accounting.permissions import AccountingPerm
-from apps.core.records import Access, Record
-
-BILL_MONEY_FIELDS = ("net", "tax", "total", "amount_paid")
+from apps.core.records import Access
 
 
-class PurchaseBill(Record):
+class PurchaseBill(Totalled):
     access = Access(
         AccountingPerm,
         visibility="workspace",
@@ -57,33 +53,17 @@ class PurchaseBill(Record):
     supplier_vat_number = models.CharField(_("supplier VAT number"), max_length=30, blank=True)
     # The supplier's own invoice number.
     reference = models.CharField(_("supplier reference"), max_length=100, blank=True)
-    currency = models.CharField(_("currency"), max_length=3)
-    prices_include_tax = models.BooleanField(_("prices include tax"), default=False)
-    tax_rounding = models.CharField(_("tax rounding"), max_length=10, default="line")
     issue_date = models.DateField(_("issue date"), null=True, blank=True)
-    due_date = models.DateField(_("due date"), null=True, blank=True)
-    notes = models.TextField(_("notes"), blank=True)
     # The document it was read from (a file of the Files area) and what was read.
     file = models.ForeignKey("files.File", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     extracted_text = models.TextField(blank=True)
     extracted_total = money_field(null=True, blank=True)
     extracted_tax = money_field(null=True, blank=True)
-    # What the lines add up to (apps.accounting.tax), kept when lines change.
-    net = money_field(default=0)
-    tax = money_field(default=0)
-    total = money_field(default=0)
-    amount_paid = money_field(default=0)
-    # The posting of the payable, with its rate (base currency per unit of `currency`).
-    entry = models.OneToOneField(
-        JournalEntry, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
-    rate = models.DecimalField(max_digits=24, decimal_places=10, null=True, blank=True)
     validated_at = models.DateTimeField(null=True, blank=True)
     # Who posted it is on the entry (JournalEntry.posted_by).
     posted_at = models.DateTimeField(null=True, blank=True)
 
-    class Meta:
-        ordering = ["-issue_date", "-id"]
+    class Meta(Totalled.Meta):
         verbose_name = _("purchase bill")
         indexes = [
             models.Index(fields=["status"], name="accounting_bill_status"),
@@ -94,20 +74,6 @@ class PurchaseBill(Record):
 
     def __str__(self) -> str:
         return f"bill {self.reference or self.pk} from {self.supplier_name or '?'}"
-
-    @classmethod
-    def from_db(cls, db: Any, field_names: Any, values: Any) -> "PurchaseBill":
-        # The columns keep four places; a bill's amounts are in its currency's minor units.
-        bill = super().from_db(db, field_names, values)
-        if "currency" in bill.__dict__:
-            for name in BILL_MONEY_FIELDS:
-                if name in bill.__dict__:
-                    setattr(bill, name, round_money(getattr(bill, name), bill.currency))
-        return bill
-
-    @property
-    def amount_due(self) -> Decimal:
-        return self.total - self.amount_paid
 
     @property
     def is_posted(self) -> bool:

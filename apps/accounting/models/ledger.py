@@ -16,6 +16,9 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounting.money import round_money
+from apps.core.records import Record
+
 USER = settings.AUTH_USER_MODEL
 
 
@@ -248,3 +251,44 @@ class JournalLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.account_id} {self.amount}"
+
+
+class Totalled(Record):
+    """A document whose lines (in one currency) make its totals, posted through the ledger: a sales
+    document or a purchase bill. The totals are what apps.accounting.tax worked out when the lines
+    changed, kept with four places and read in the currency's minor units (`round_money`)."""
+
+    MONEY_FIELDS = ("net", "tax", "total", "amount_paid")
+
+    currency = models.CharField(_("currency"), max_length=3)
+    prices_include_tax = models.BooleanField(_("prices include tax"), default=False)
+    tax_rounding = models.CharField(_("tax rounding"), max_length=10, default="line")
+    due_date = models.DateField(_("due date"), null=True, blank=True)
+    notes = models.TextField(_("notes"), blank=True)
+    net = money_field(default=0)
+    tax = money_field(default=0)
+    total = money_field(default=0)
+    amount_paid = money_field(default=0)
+    # Its posting, with its rate (base currency per unit of `currency`).
+    entry = models.OneToOneField(
+        JournalEntry, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    rate = models.DecimalField(max_digits=24, decimal_places=10, null=True, blank=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["-issue_date", "-id"]
+
+    @classmethod
+    def from_db(cls, db: Any, field_names: Any, values: Any) -> Any:
+        # The columns keep four places; a document's amounts are in its currency's minor units.
+        document = super().from_db(db, field_names, values)
+        if "currency" in document.__dict__:
+            for name in cls.MONEY_FIELDS:
+                if name in document.__dict__:
+                    setattr(document, name, round_money(getattr(document, name), document.currency))
+        return document
+
+    @property
+    def amount_due(self) -> Decimal:
+        return self.total - self.amount_paid

@@ -6,24 +6,19 @@ posted to the ledger; from then on it is never edited or deleted (a credit note 
 voiding reverses its entry). Totals are computed by apps.accounting.tax when lines change.
 """
 
-from decimal import Decimal
-from typing import Any
-
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounting.models.ledger import Account, JournalEntry, TaxType, money_field
-from apps.accounting.money import round_money
+from apps.accounting.models.ledger import Account, JournalEntry, TaxType, Totalled, money_field
 from apps.accounting.permissions import AccountingPerm
 from apps.core.records import Access, Record
 
 USER = settings.AUTH_USER_MODEL
-MONEY_FIELDS = ("net", "tax", "total", "amount_paid")
 
 
-class SalesDocument(Record):
+class SalesDocument(Totalled):
     access = Access(
         AccountingPerm,
         visibility="workspace",
@@ -61,21 +56,7 @@ class SalesDocument(Record):
     customer_address = models.TextField(_("customer address"), blank=True)
     customer_vat_number = models.CharField(_("customer VAT number"), max_length=30, blank=True)
     reference = models.CharField(_("reference"), max_length=100, blank=True)
-    currency = models.CharField(_("currency"), max_length=3)
-    prices_include_tax = models.BooleanField(_("prices include tax"), default=False)
-    tax_rounding = models.CharField(_("tax rounding"), max_length=10, default="line")
     issue_date = models.DateField(_("issue date"))
-    due_date = models.DateField(_("due date"), null=True, blank=True)
-    notes = models.TextField(_("notes"), blank=True)
-    net = money_field(default=0)
-    tax = money_field(default=0)
-    total = money_field(default=0)
-    amount_paid = money_field(default=0)
-    # The posting made at approval, with its rate (base currency per unit of `currency`).
-    entry = models.OneToOneField(
-        JournalEntry, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
-    rate = models.DecimalField(max_digits=24, decimal_places=10, null=True, blank=True)
     # The quote an invoice came from; the invoice a credit note corrects.
     origin = models.ForeignKey(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="derived"
@@ -88,8 +69,7 @@ class SalesDocument(Record):
     reminders_sent = models.PositiveSmallIntegerField(_("reminders sent"), default=0)
     last_reminded_on = models.DateField(_("last reminded"), null=True, blank=True)
 
-    class Meta:
-        ordering = ["-issue_date", "-id"]
+    class Meta(Totalled.Meta):
         verbose_name = _("sales document")
         constraints = [
             models.UniqueConstraint(
@@ -100,20 +80,6 @@ class SalesDocument(Record):
 
     def __str__(self) -> str:
         return self.number or f"draft {self.kind} {self.pk}"
-
-    @classmethod
-    def from_db(cls, db: Any, field_names: Any, values: Any) -> "SalesDocument":
-        # The columns keep four places; a document's amounts are in its currency's minor units.
-        document = super().from_db(db, field_names, values)
-        if "currency" in document.__dict__:
-            for name in MONEY_FIELDS:
-                if name in document.__dict__:
-                    setattr(document, name, round_money(getattr(document, name), document.currency))
-        return document
-
-    @property
-    def amount_due(self) -> Decimal:
-        return self.total - self.amount_paid
 
     @property
     def is_draft(self) -> bool:

@@ -13,6 +13,7 @@ from django_tenants.utils import schema_context
 from apps.apikeys.authentication import authenticate_token_and_key
 from apps.apikeys.errors import KeyRevoked
 from apps.apikeys.models import ApiKey
+from apps.catalogue import profiles
 
 pytestmark = pytest.mark.live
 
@@ -239,7 +240,9 @@ def test_a_person_copies_a_ready_configuration_for_an_editor(page, live_http, co
     assert page.evaluate("navigator.clipboard.readText()").startswith("claude mcp add --transport http ")
     page.get_by_label("Client").select_option("cursor")
     page.get_by_role("button", name="Create configuration").click()
-    assert "tool profile: essentials" in page.get_by_test_id("configuration").inner_text()
+    essentials = profiles.get("essentials")
+    assert essentials is not None
+    assert f"tool profile: {essentials.choice}" in page.get_by_test_id("configuration").inner_text()
     copied = json.loads(page.get_by_test_id("config").inner_text())
     assert copied["mcpServers"]["Acme Workspace"]["url"] == f"{mcp_url}?profile=essentials"
     snapshot(page, "agent-connection-cursor")

@@ -477,6 +477,13 @@ def test_history_lists_what_happened_newest_first(people):
     assert answer["items"][1]["changes"] == {"city": ["Leeds", "York"]}
     assert answer["items"][1]["actor"]["email"] == "member@acme.example"
     assert only["total"] == 1
+    # Through which door each came: the tool calls over MCP, the factory's service call through none.
+    doors = [(event["door"], event["tool"], event["client"]) for event in answer["items"]]
+    assert doors == [
+        ("mcp", "updateContactHealth", "test client"),
+        ("mcp", "updateContact", "test client"),
+        ("", "", ""),
+    ]
 
 
 def test_ownership_history_lists_every_owner(people):

@@ -5,11 +5,11 @@ from pydantic import Field
 from apps.catalogue.activity import EventsSection, Section, events_section
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
-from apps.catalogue.shapes import Out
+from apps.catalogue.shapes import HistoryOut, Out
 from apps.contacts import selectors
 from apps.contacts.models import Contact, ContactEvent
 from apps.contacts.permissions import ContactsPerm
-from apps.contacts.shapes import ContactOut, ContactSummary, EventOut, HealthOut, OwnershipOut, health_of
+from apps.contacts.shapes import ContactOut, ContactSummary, HealthOut, OwnershipOut, health_of
 from apps.contacts.tools.common import ContactId, CreditCheckOut, LinkOut
 from apps.contacts.tools.linked import get_contact_attachments
 from apps.core.actors import can
@@ -24,7 +24,7 @@ class AttachmentsSection(Section):
 class ExaminedContactOut(Out):
     contact: ContactOut
     health: HealthOut
-    recent_history: list[EventOut] = Field(description="Last 10")
+    recent_history: list[HistoryOut] = Field(description="Last 10")
     ownership: list[OwnershipOut] = Field(description="Last 5")
     people: list[ContactSummary] = Field(description="An organisation's people (25)")
     attachments: AttachmentsSection
@@ -62,7 +62,7 @@ def examine_contact(ctx: ToolContext, *, contact_id: ContactId) -> ExaminedConta
     return ExaminedContactOut(
         contact=answer,
         health=health_of(contact, conflicts=answer.open_conflict_count),
-        recent_history=[EventOut.of(event) for event in events],
+        recent_history=[HistoryOut.of_record(event) for event in events],
         ownership=[OwnershipOut.of_record(change) for change in owners],
         people=[ContactSummary.of(person) for person in people],
         attachments=attached,

@@ -7,13 +7,23 @@ from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
-from apps.catalogue.shapes import EntityId, Limit, Offset, Out, Page, PersonRef, ShareOut, paginate
+from apps.catalogue.shapes import (
+    EntityId,
+    HistoryOut,
+    Limit,
+    Offset,
+    Out,
+    Page,
+    PersonRef,
+    ShareOut,
+    paginate,
+)
 from apps.contacts import services
 from apps.contacts.models import Contact, ContactEvent
 from apps.contacts.permissions import ContactsPerm
-from apps.contacts.shapes import ContactOut, ContactRef, EventOut, OwnershipOut
+from apps.contacts.shapes import ContactOut, ContactRef, OwnershipOut
 from apps.contacts.tools.common import ContactId
-from apps.core import sharing
+from apps.core import clean
 
 EventKind = Literal[
     "created",
@@ -43,13 +53,13 @@ def get_contact_history(
     ] = None,
     limit: Limit = 25,
     offset: Offset = 0,
-) -> Page[EventOut]:
+) -> Page[HistoryOut]:
     """Get a contact's timeline, newest first: every change, who made it and when."""
     contact = Contact.objects.fetch(ctx.actor, contact_id, trash=True)
     events = ContactEvent.objects.filter(contact=contact).select_related("actor")
     if kinds:
         events = events.filter(kind__in=kinds)
-    return paginate(events, limit=limit, offset=offset, item=EventOut.of)
+    return paginate(events, limit=limit, offset=offset, item=HistoryOut.of_record)
 
 
 class OwnershipHistoryOut(Out):
@@ -152,7 +162,7 @@ def share_contact(
 ) -> SharingOut:
     """Share a private contact with a person (view or edit), or stop (none)."""
     contact = Contact.objects.fetch(ctx.actor, contact_id)
-    person = sharing.person_by_email(person_email)
+    person = clean.person_by_email(person_email)
     contact = services.contact_share(actor=ctx.actor, contact=contact, person=person, access=access)
     return SharingOut.of_record(
         contact, contact_id=contact.pk, shared_with=ShareOut.many(contact.shares.select_related("user"))
@@ -184,8 +194,8 @@ def transfer_contact_accounts(
     reason: Annotated[str, Field(max_length=300, description="Why, for the history")] = "",
 ) -> TransferOut:
     """Hand the contacts a person owns over to another person, e.g. when someone leaves."""
-    from_user = sharing.person_by_email(from_email)
-    to_user = sharing.person_by_email(to_email)
+    from_user = clean.person_by_email(from_email)
+    to_user = clean.person_by_email(to_email)
     moved = services.contacts_transfer(
         actor=ctx.actor,
         from_user=from_user,

@@ -7,6 +7,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from apps.core import history
 from apps.core.records import Access, Record
 from apps.deals.models.deals import Deal
 from apps.deals.models.pipelines import Stage
@@ -92,8 +93,9 @@ class Activity(Record):
         return f"{self.kind} on {self.deal_id}"
 
 
-class DealEvent(models.Model):
-    """The deal's history, newest first: what happened, who did it, which fields changed."""
+class DealEvent(history.Event):
+    """The deal's history, newest first: what happened, who did it (and through which door),
+    which fields changed."""
 
     class Kind(models.TextChoices):
         CREATED = "created", _("created")
@@ -110,19 +112,9 @@ class DealEvent(models.Model):
         FOLLOW_UP_DONE = "follow_up_done", _("follow-up done")
 
     deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="events")
-    at = models.DateTimeField(default=timezone.now)
-    actor = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     kind = models.CharField(max_length=20, choices=Kind.choices)
-    summary = models.CharField(max_length=300, blank=True)
-    # {"field": [before, after]} for updates; other facts for other kinds.
-    changes = models.JSONField(default=dict, blank=True)
-    # Through which door it happened (apps.core.origin): "" for a page or the service itself.
-    door = models.CharField(max_length=20, blank=True)
-    tool = models.CharField(max_length=100, blank=True)
-    client = models.CharField(max_length=200, blank=True)
 
-    class Meta:
-        ordering = ["-at", "-id"]
+    class Meta(history.Event.Meta):
         indexes = [models.Index(fields=["deal", "-at"], name="deals_event_deal_at")]
 
     def __str__(self) -> str:

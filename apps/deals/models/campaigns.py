@@ -7,11 +7,10 @@ every campaign sending from it. apps.deals.reachout runs it."""
 
 from django.db import models
 from django.db.models import Q
-from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.records import Access, OwnedRecord, RecordQuerySet
+from apps.core.records import Access, OwnedRecord, RecordQuerySet, name_once
 from apps.deals.permissions import DealsPerm
 
 
@@ -51,9 +50,7 @@ class ReachoutCampaign(OwnedRecord):
         ordering = ["-created_at", "-id"]
         verbose_name = _("reachout campaign")
         constraints = [
-            models.UniqueConstraint(
-                Lower("name"), condition=Q(deleted_at__isnull=True), name="deals_campaign_name_once"
-            ),
+            name_once("deals_campaign_name_once"),
             models.CheckConstraint(condition=Q(window_start__lt=models.F("window_end")), name="deals_window"),
         ]
 

@@ -5,12 +5,10 @@ provenance (the source, which criteria matched), deduplicated against existing c
 whose address or company domain is a contact's is marked `existing` with that contact."""
 
 from django.db import models
-from django.db.models import Q
-from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.records import Access, OwnedRecord, RecordQuerySet
+from apps.core.records import Access, OwnedRecord, RecordQuerySet, name_once
 from apps.deals.permissions import DealsPerm
 
 
@@ -55,11 +53,7 @@ class DealFinder(OwnedRecord):
     class Meta:
         ordering = ["name", "id"]
         verbose_name = _("deal finder")
-        constraints = [
-            models.UniqueConstraint(
-                Lower("name"), condition=Q(deleted_at__isnull=True), name="deals_finder_name_once"
-            )
-        ]
+        constraints = [name_once("deals_finder_name_once")]
 
     def __str__(self) -> str:
         return self.name

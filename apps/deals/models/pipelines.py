@@ -4,15 +4,15 @@ needs attention."""
 
 from django.db import models
 from django.db.models import Q
-from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.records import Access, Record
+from apps.core import pipelines
+from apps.core.records import Access, name_once
 from apps.deals.errors import PipelineArchived
 from apps.deals.permissions import DealsPerm
 
 
-class Pipeline(Record):
+class Pipeline(pipelines.Pipeline):
     """A sales pipeline: the stages its deals go through, and the currency it reports in.
     Archived (in the trash) pipelines keep their deals but take no new ones."""
 
@@ -28,45 +28,24 @@ class Pipeline(Record):
         trash_hint=_("Restore it with managePipeline (action restore) first."),
     )
 
-    name = models.CharField(_("name"), max_length=120)
-    description = models.CharField(_("description"), max_length=500, blank=True)
     # The reporting currency: weighted values of deals in other currencies are converted to it.
     currency = models.CharField(_("currency"), max_length=3, default="EUR")
 
-    class Meta:
-        ordering = ["name", "id"]
+    class Meta(pipelines.Pipeline.Meta):
         verbose_name = _("pipeline")
-        constraints = [
-            models.UniqueConstraint(
-                Lower("name"), condition=Q(deleted_at__isnull=True), name="deals_pipeline_name_once"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return self.name
+        constraints = [name_once("deals_pipeline_name_once")]
 
 
-class Stage(models.Model):
+class Stage(pipelines.Stage):
     pipeline = models.ForeignKey(Pipeline, on_delete=models.CASCADE, related_name="stages")
-    name = models.CharField(_("name"), max_length=80)
-    position = models.PositiveIntegerField(_("position"))
     # Percent: the chance a deal on this stage is won (weighted value = value * probability).
     probability = models.PositiveSmallIntegerField(_("win probability %"), default=0)
     # An open deal on this stage this many days without a logged contact is rotting (null: never).
     rotting_days = models.PositiveSmallIntegerField(_("rotting days"), null=True, blank=True)
 
-    class Meta:
-        ordering = ["pipeline", "position", "id"]
-        verbose_name = _("stage")
+    class Meta(pipelines.Stage.Meta):
+        # Reordered in place (managePipeline): positions pass through each other.
         constraints = [
-            models.UniqueConstraint(
-                fields=["pipeline", "position"],
-                name="deals_stage_position_once",
-                deferrable=models.Deferrable.DEFERRED,
-            ),
-            models.UniqueConstraint("pipeline", Lower("name"), name="deals_stage_name_once"),
+            *pipelines.Stage.once("deals_stage", deferred=True),
             models.CheckConstraint(condition=Q(probability__lte=100), name="deals_stage_probability_percent"),
         ]
-
-    def __str__(self) -> str:
-        return self.name

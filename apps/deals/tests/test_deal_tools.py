@@ -77,7 +77,7 @@ BAD = [
     (
         "createPipeline",
         lambda w: {"name": "X", "stages": [{"name": "A"}, {"name": "a"}]},
-        "each stage name once",
+        "each stage once",
     ),
     ("createPipeline", lambda w: {"name": "direct SALES", "stages": [{"name": "A"}]}, "already"),
     ("createPipeline", lambda w: {"name": "X", "stages": [{"name": "A"}], "currency": "eu1"}, "ISO 4217"),
@@ -207,6 +207,11 @@ def test_a_deal_moves_through_stages_with_its_history_and_weighted_value(world):
     assert kinds == ["created", "moved", "moved", "lost", "reopened"]
     assert history[0]["changes"] == {"status": ["lost", "open"]}
     assert history[0]["actor"]["email"] == member.email
+    assert (history[0]["door"], history[0]["tool"], history[0]["client"]) == (
+        "mcp",
+        "updateDeal",
+        "test client",
+    )
 
 
 def test_a_deal_in_another_currency_is_weighted_at_its_rate(world):

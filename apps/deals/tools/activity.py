@@ -8,7 +8,7 @@ from pydantic import Field
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Out
-from apps.core import sharing
+from apps.core import clean
 from apps.deals import selectors, services
 from apps.deals.permissions import DealsPerm
 from apps.deals.shapes import ActivityOut, DealId, DealSummary
@@ -85,7 +85,7 @@ def get_deal_follow_ups_due(
     """Open follow-ups due by each owner's day in their time zone, overdue first."""
     owner_id = None
     if owner_email:
-        owner_id = sharing.person_by_email(owner_email).pk
+        owner_id = clean.person_by_email(owner_email).pk
     elif mine:
         owner_id = ctx.actor.pk
     found = selectors.follow_ups_due(actor=ctx.actor, within_days=within_days, owner_id=owner_id)

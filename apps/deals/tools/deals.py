@@ -8,15 +8,16 @@ from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
-from apps.catalogue.kit import share_tool
+from apps.catalogue.kit import open_tool, share_tool
 from apps.catalogue.registry import Marker, tool
-from apps.catalogue.shapes import Changes, Limit, Offset, Out, Page, paginate
+from apps.catalogue.shapes import Changes, HistoryOut, Limit, Offset, Out, Page, paginate
 from apps.core import search
 from apps.core.errors import invalid
 from apps.deals import services
 from apps.deals.models import Deal, DealEvent
 from apps.deals.permissions import DealsPerm
-from apps.deals.shapes import DealEventOut, DealId, DealOut, DealSummary, LinkOut, StageId, url
+from apps.deals.shapes import DealId, DealOut, DealSummary, StageId
+from apps.tenancy import links
 
 Money = Annotated[float, Field(ge=0, le=10**13, description="In currency")]
 Rate = Annotated[float | None, Field(gt=0, le=10**9, description="1 unit in pipeline currency")]
@@ -29,7 +30,7 @@ def _deal(ctx: ToolContext, deal_id: int) -> DealOut:
     deal = Deal.objects.select_related("pipeline", "stage", "owner", "contact", "group_account").fetch(
         ctx.actor, deal_id, trash=True
     )
-    return DealOut.of(deal, url=url("deals:detail", deal_id=deal.pk))
+    return DealOut.of(deal, url=links.page("deals:detail", deal_id=deal.pk))
 
 
 @tool("createDeal", permission=DealsPerm.MANAGE, title="Create a deal")
@@ -93,8 +94,7 @@ def update_deal(
     changes: Annotated[DealChanges, Field(description="Only what changes; null clears")],
 ) -> UpdatedOut:
     """Change a deal's fields, mark it won or lost (with reason), or reopen it. Stage: moveDealStage."""
-    given = changes.given()
-    services.refuse_empty(given)
+    given = changes.given(required=True)
     for name in ("title", "value", "currency", "status"):
         if name in given and given[name] is None:
             raise invalid(name, _("cannot be cleared"))
@@ -161,20 +161,25 @@ def move_deal_stage(ctx: ToolContext, *, deal_id: DealId, stage_id: StageId) -> 
     return MovedOut(deal=DealSummary.of(deal), moved=moved)
 
 
-@tool("openDeal", permission=DealsPerm.VIEW, title="Open a deal", read_only=True)
-def open_deal(ctx: ToolContext, *, deal_id: DealId) -> LinkOut:
-    """A link to a deal's page in the workspace, to open in the browser."""
-    deal = Deal.objects.fetch(ctx.actor, deal_id, trash=True)
-    return LinkOut(url=url("deals:detail", deal_id=deal.pk), title=deal.title)
-
-
-@tool("openDeals", permission=DealsPerm.VIEW, title="Open the deals board", read_only=True)
-def open_deals(
-    ctx: ToolContext, *, pipeline_id: Annotated[int | None, Field(ge=1, description="Its board")] = None
-) -> LinkOut:
-    """A link to the Deals page (every pipeline's board), to open in the browser."""
-    link = url("deals:board")
-    return LinkOut(url=f"{link}#pipeline-{pipeline_id}" if pipeline_id else link, title="Deals")
+open_tool(
+    "openDeal",
+    permission=DealsPerm.VIEW,
+    title="Open a deal",
+    description="A link to a deal's page in the workspace, to open in the browser.",
+    page="deals:detail",
+    id_argument=("deal_id", DealId),
+    fetch=lambda actor, deal_id: Deal.objects.fetch(actor, deal_id, trash=True),
+    named=lambda deal: deal.title,
+)
+open_tool(
+    "openDeals",
+    permission=DealsPerm.VIEW,
+    title="Open the deals board",
+    description="A link to the Deals page (every pipeline's board), to open in the browser.",
+    page="deals:board",
+    named="Deals",
+    section=("pipeline_id", Annotated[int | None, Field(ge=1, description="Its board")], "pipeline-{}"),
+)
 
 
 share_tool(
@@ -214,8 +219,8 @@ def get_deal_history(
     deal_id: DealId,
     limit: Limit = 25,
     offset: Offset = 0,
-) -> Page[DealEventOut]:
+) -> Page[HistoryOut]:
     """A deal's changes, newest first: who, when, what; deleted deals too (restore: restoreDeal)."""
     deal = Deal.objects.fetch(ctx.actor, deal_id, trash=True)
     events = DealEvent.objects.filter(deal=deal).select_related("actor")
-    return paginate(events, limit=limit, offset=offset, item=DealEventOut.of)
+    return paginate(events, limit=limit, offset=offset, item=HistoryOut.of_record)

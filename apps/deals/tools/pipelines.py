@@ -37,7 +37,7 @@ def create_pipeline(
         description=description,
         currency=currency,
     )
-    return PipelineOut.of(pipeline)
+    return PipelineOut.of_record(pipeline)
 
 
 class ManagedOut(Out):
@@ -73,7 +73,7 @@ def manage_pipeline(
         move_to_stage_id=move_to_stage_id,
         stage_ids=stage_ids,
     )
-    return ManagedOut(pipeline=PipelineOut.of(pipeline), message=message)
+    return ManagedOut(pipeline=PipelineOut.of_record(pipeline), message=message)
 
 
 class ColumnOut(Out):

@@ -9,12 +9,11 @@ is advice, logged as `HiringAdvice`. Candidates without consent to be kept are a
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
-from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.records import Access, Record
+from apps.core import pipelines
+from apps.core.records import Access, Record, name_once
 from apps.hr.permissions import HrPerm
 
 USER = settings.AUTH_USER_MODEL
@@ -32,43 +31,25 @@ def _hiring(label: object, find_with: str) -> Access:
     )
 
 
-class HiringPipeline(Record):
+class HiringPipeline(pipelines.Pipeline):
     access = _hiring(_("Hiring pipeline"), "getHiringPipelineOverview")
 
-    name = models.CharField(_("name"), max_length=120)
     description = models.CharField(_("description"), max_length=1000, blank=True)
     location = models.CharField(_("location"), max_length=200, blank=True)
 
-    class Meta:
-        ordering = ["name", "id"]
+    class Meta(pipelines.Pipeline.Meta):
         verbose_name = _("hiring pipeline")
-        constraints = [
-            models.UniqueConstraint(
-                Lower("name"), condition=Q(deleted_at__isnull=True), name="hr_hiring_pipeline_name_once"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return self.name
+        constraints = [name_once("hr_hiring_pipeline_name_once")]
 
 
-class HiringStage(models.Model):
+class HiringStage(pipelines.Stage):
     pipeline = models.ForeignKey(HiringPipeline, on_delete=models.CASCADE, related_name="stages")
-    name = models.CharField(_("name"), max_length=80)
-    position = models.PositiveIntegerField(_("position"))
     # Moving a candidate here is a hiring decision (offer, hired, rejected): a person's, with a basis.
     decision = models.BooleanField(_("decision"), default=False)
 
-    class Meta:
-        ordering = ["pipeline", "position", "id"]
+    class Meta(pipelines.Stage.Meta):
         verbose_name = _("hiring stage")
-        constraints = [
-            models.UniqueConstraint(fields=["pipeline", "position"], name="hr_hiring_stage_position_once"),
-            models.UniqueConstraint("pipeline", Lower("name"), name="hr_hiring_stage_name_once"),
-        ]
-
-    def __str__(self) -> str:
-        return self.name
+        constraints = pipelines.Stage.once("hr_hiring_stage")
 
 
 class Candidate(Record):

@@ -5,11 +5,10 @@ entries of a policy up to a date (apps.hr.leave)."""
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
-from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.records import Access, Record
+from apps.core.records import Access, Record, name_once
 from apps.hr.models.employees import Employee
 from apps.hr.permissions import HrPerm
 
@@ -52,9 +51,7 @@ class LeavePolicy(Record):
         verbose_name = _("leave policy")
         verbose_name_plural = _("leave policies")
         constraints = [
-            models.UniqueConstraint(
-                Lower("name"), condition=Q(deleted_at__isnull=True), name="hr_leave_policy_name_once"
-            ),
+            name_once("hr_leave_policy_name_once"),
             models.UniqueConstraint(
                 fields=["is_default"],
                 condition=Q(is_default=True, deleted_at__isnull=True),

@@ -4,10 +4,9 @@ overdue item becomes a notification to its owner (apps.hr.tasks)."""
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.records import Access, Record, RecordQuerySet
+from apps.core.records import Access, Record, RecordQuerySet, name_once
 from apps.hr.models.employees import Employee
 from apps.hr.permissions import HrPerm
 
@@ -30,11 +29,7 @@ class OnboardingTemplate(Record):
     class Meta:
         ordering = ["name", "id"]
         verbose_name = _("onboarding template")
-        constraints = [
-            models.UniqueConstraint(
-                Lower("name"), condition=Q(deleted_at__isnull=True), name="hr_onboarding_template_name_once"
-            )
-        ]
+        constraints = [name_once("hr_onboarding_template_name_once")]
 
     def __str__(self) -> str:
         return self.name

@@ -9,10 +9,9 @@ submitted one. An assessment is locked once submitted: nobody changes it afterwa
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.records import Access, Record, RecordQuerySet
+from apps.core.records import Access, Record, RecordQuerySet, name_once
 from apps.hr.permissions import HrPerm
 
 USER = settings.AUTH_USER_MODEL
@@ -36,11 +35,7 @@ class ReviewCycle(Record):
     class Meta:
         ordering = ["-created_at", "id"]
         verbose_name = _("review cycle")
-        constraints = [
-            models.UniqueConstraint(
-                Lower("name"), condition=Q(deleted_at__isnull=True), name="hr_review_cycle_name_once"
-            )
-        ]
+        constraints = [name_once("hr_review_cycle_name_once")]
 
     def __str__(self) -> str:
         return self.name

@@ -4,18 +4,17 @@ employee into the workspace as a person."""
 import logging
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import Role, person
 from apps.accounts.permissions import PeoplePerm
-from apps.core import records
+from apps.core import clean, records
 from apps.core.actors import Actor, require
 from apps.core.errors import Forbidden, invalid
 from apps.departments import api as departments
-from apps.hr import clean
+from apps.hr import clean as hr_clean
 from apps.hr.models import Employee, RestrictedDetails
 from apps.hr.permissions import HrPerm
 
@@ -82,17 +81,17 @@ def _apply(actor: Actor, employee: Employee, fields: dict[str, Any], creating: b
     if "person_email" in fields:
         employee.user = _person(employee, fields["person_email"])
     if fields.get("country"):
-        employee.country = clean.country(fields["country"])
+        employee.country = hr_clean.country(fields["country"])
     if "region" in fields or "country" in fields:
-        employee.region = clean.region(employee.country, fields.get("region", employee.region))
+        employee.region = hr_clean.region(employee.country, fields.get("region", employee.region))
     if fields.get("time_zone"):
         employee.time_zone = clean.zone(fields["time_zone"])
     if creating or "start_date" in fields:
         if not fields.get("start_date"):
             raise invalid("startDate", _("is required"))
-        employee.start_date = clean.day(fields["start_date"], field="startDate")
+        employee.start_date = hr_clean.day(fields["start_date"], field="startDate")
     if "end_date" in fields:
-        employee.end_date = clean.day(fields["end_date"], field="endDate") if fields["end_date"] else None
+        employee.end_date = hr_clean.day(fields["end_date"], field="endDate") if fields["end_date"] else None
     if employee.end_date and employee.end_date < employee.start_date:
         raise invalid(
             "endDate",
@@ -100,11 +99,11 @@ def _apply(actor: Actor, employee: Employee, fields: dict[str, Any], creating: b
             start_date=employee.start_date.isoformat(),
         )
     if fields.get("fte") is not None:
-        employee.fte = clean.decimal(fields["fte"], field="fte", low="0.01", high="1", places="0.001")
+        employee.fte = hr_clean.decimal(fields["fte"], field="fte", low="0.01", high="1", places="0.001")
     if fields.get("working_days") is not None:
-        employee.working_days = clean.weekdays(fields["working_days"])
+        employee.working_days = hr_clean.weekdays(fields["working_days"])
     if fields.get("hours_per_week") is not None:
-        employee.hours_per_week = clean.decimal(
+        employee.hours_per_week = hr_clean.decimal(
             fields["hours_per_week"], field="hoursPerWeek", low="1", high="80"
         )
 
@@ -144,7 +143,7 @@ def _manager(actor: Actor, employee: Employee, manager_id: int | None) -> Employ
 def _person(employee: Employee, email: str | None) -> Any:
     if not email:
         return None
-    user = get_user_model().objects.person_by_email(email)
+    user = clean.person_by_email(email)
     linked = Employee.objects.filter(user=user).exclude(pk=employee.pk).first()
     if linked is not None:
         raise invalid(
@@ -164,17 +163,11 @@ def restricted_update(*, actor: Actor, employee: Employee, fields: dict[str, Any
     if "pay_amount" in fields:
         amount = fields["pay_amount"]
         details.pay_amount = (
-            None if amount is None else clean.decimal(amount, field="payAmount", low="0", high="100000000")
+            None if amount is None else hr_clean.decimal(amount, field="payAmount", low="0", high="100000000")
         )
     if "pay_currency" in fields:
-        code = str(fields["pay_currency"] or "").strip().upper()
-        if code and (len(code) != 3 or not code.isalpha()):
-            raise invalid(
-                "payCurrency",
-                _("{pay_currency!r} is not an ISO 4217 code (EUR, GBP)"),
-                pay_currency=fields["pay_currency"],
-            )
-        details.pay_currency = code
+        code = fields["pay_currency"]
+        details.pay_currency = clean.currency(code, field="payCurrency") if str(code or "").strip() else ""
     if "pay_period" in fields:
         period = fields["pay_period"] or ""
         if period and period not in RestrictedDetails.Period.values:

@@ -10,13 +10,13 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
+from apps.core import clean
 from apps.core.actors import Actor, require
 from apps.core.errors import invalid
 from apps.core.origin import current
 from apps.hr.errors import GrievanceClosed
 from apps.hr.models import Grievance, GrievanceEvent, GrievanceRead
 from apps.hr.permissions import HrPerm
-from apps.hr.services.text import clean, long_text
 
 logger = logging.getLogger(__name__)
 Status = Grievance.Status
@@ -35,9 +35,9 @@ def grievance_file(*, actor: Actor, category: str, description: str, about: str 
     grievance = Grievance.objects.create(
         filed_by=person(actor),
         created_by=person(actor),
-        category=clean(category, field="category", limit=60),
-        description=long_text(description, field="description", limit=20_000, required=True),
-        about=clean(about, field="about", limit=200, required=False),
+        category=clean.text(category, field="category", limit=60, required=True),
+        description=clean.long_text(description, field="description", limit=20_000, required=True),
+        about=clean.text(about, field="about", limit=200),
     )
     GrievanceEvent.objects.create(grievance=grievance, by=person(actor), change="filed")
     logger.info("grievance %s filed", grievance.pk)
@@ -65,14 +65,12 @@ def grievance_update(*, actor: Actor, grievance: Grievance, fields: dict[str, An
     if grievance.status == Status.CLOSED:
         raise GrievanceClosed(reference=grievance.reference, details={"grievanceId": ["closed"]})
     changes: list[str] = []
-    note = long_text(fields.get("note"), field="note", limit=5000)
+    note = clean.long_text(fields.get("note"), field="note", limit=5000)
     if "outcome" in fields and fields["outcome"] is not None:
-        grievance.outcome = long_text(fields["outcome"], field="outcome", limit=5000)
+        grievance.outcome = clean.long_text(fields["outcome"], field="outcome", limit=5000)
         changes.append("outcome recorded")
     if fields.get("handler_email"):
-        from apps.hr.services.text import person_by_email
-
-        handler = person_by_email(fields["handler_email"], field="handlerEmail")
+        handler = clean.person_by_email(fields["handler_email"], field="handlerEmail")
         if not handler.has_perm(str(HrPerm.GRIEVANCES)):
             raise invalid(
                 "handlerEmail", _("{email} may not handle grievances (hr.grievances)"), email=handler.email

@@ -12,14 +12,13 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
-from apps.core import records
+from apps.core import clean, pipelines, records
 from apps.core.actors import Actor, actor_id, require
 from apps.core.errors import AppError, invalid
 from apps.core.origin import current
@@ -31,7 +30,6 @@ from apps.hr.errors import (
 )
 from apps.hr.models import Candidate, HiringAdvice, HiringPipeline, HiringStage, StageChange
 from apps.hr.permissions import HrPerm
-from apps.hr.services.text import clean, long_text
 
 logger = logging.getLogger(__name__)
 NAME_SIMILARITY = 0.9
@@ -53,42 +51,27 @@ def pipeline_create(
 ) -> HiringPipeline:
     """A pipeline of ordered stages; `decision_stages` (default: the last) record hiring decisions."""
     require(actor, HrPerm.HIRING)
-    names = [clean(stage, field="stages", limit=80) for stage in stages]
-    if len(names) < 2:
-        raise invalid("stages", _("give at least two stages, in order"))
+    names = [stage["name"] for stage in pipelines.stage_list([{"name": stage} for stage in stages], least=2)]
     lowered = [stage.lower() for stage in names]
-    if len(set(lowered)) != len(lowered):
-        raise invalid("stages", _("each stage once"))
     decisions = {d.strip().lower() for d in (decision_stages or [names[-1]])}
     unknown = decisions - set(lowered)
     if unknown:
         raise invalid("decisionStages", _("{stage!r} is not one of the stages"), stage=sorted(unknown)[0])
     if lowered[0] in decisions:
         raise invalid("decisionStages", _("the first stage is where candidates arrive, not a decision"))
-    pipeline = HiringPipeline(
-        created_by=person(actor),
-        description=clean(description, field="description", limit=1000, required=False),
-        location=clean(location, field="location", limit=200, required=False),
+    return pipelines.create(
+        HiringPipeline,
+        actor=actor,
+        name=name,
+        stages=[{"name": stage, "decision": stage.lower() in decisions} for stage in names],
+        least=2,
+        description=description,
+        location=clean.text(location, field="location", limit=200),
     )
-    pipeline.name = records.unique_name(pipeline, name, what="a pipeline", limit=120)
-    pipeline.save()
-    HiringStage.objects.bulk_create(
-        [
-            HiringStage(pipeline=pipeline, name=stage, position=i, decision=stage.lower() in decisions)
-            for i, stage in enumerate(names, start=1)
-        ]
-    )
-    logger.info("hiring pipeline %s created", pipeline.pk)
-    return pipeline
 
 
 def stage_of(*, actor: Actor, stage_id: int) -> HiringStage:
-    pipelines = HiringPipeline.objects.restrict(actor)
-    stage = HiringStage.objects.filter(pk=stage_id, pipeline__in=pipelines).select_related("pipeline").first()
-    if stage is None:
-        raise invalid(
-            "stageId", _("no stage {stage_id}; getHiringPipelineOverview lists the stages"), stage_id=stage_id
-        )
+    stage: HiringStage = pipelines.stage_of(HiringPipeline, actor=actor, stage_id=stage_id)
     return stage
 
 
@@ -146,24 +129,18 @@ def _cv(actor: Actor, file_id: int) -> tuple[str, str]:
 
 def _apply(actor: Actor, candidate: Candidate, fields: dict[str, Any], creating: bool) -> None:
     if "name" in fields:
-        candidate.name = clean(fields["name"], field="name", limit=200)
+        candidate.name = clean.text(fields["name"], field="name", limit=200, required=True)
     if "email" in fields:
-        email = clean(fields["email"], field="email", limit=254, required=False).lower()
-        if email:
-            try:
-                validate_email(email)
-            except Exception:
-                raise invalid("email", _("{email!r} is not an e-mail address"), email=email) from None
-        candidate.email = email
+        candidate.email = clean.email(clean.text(fields["email"], field="email", limit=254))
     if "phone" in fields:
-        phone = clean(fields["phone"], field="phone", limit=40, required=False)
+        phone = clean.text(fields["phone"], field="phone", limit=40)
         if phone and not re.fullmatch(r"[+()\d\s./-]{5,40}", phone):
             raise invalid("phone", _("{phone!r} is not a phone number"), phone=phone)
         candidate.phone = phone
     if "source" in fields:
-        candidate.source = clean(fields["source"], field="source", limit=100, required=False)
+        candidate.source = clean.text(fields["source"], field="source", limit=100)
     if "notes" in fields:
-        candidate.notes = long_text(fields["notes"], field="notes", limit=10_000)
+        candidate.notes = clean.long_text(fields["notes"], field="notes", limit=10_000)
     if "consent" in fields and fields["consent"] is not None and bool(fields["consent"]) != candidate.consent:
         candidate.consent = bool(fields["consent"])
         candidate.consent_at = timezone.now() if candidate.consent else None
@@ -181,8 +158,7 @@ def candidate_create(
 ) -> tuple[Candidate, list[tuple[Candidate, str]]]:
     """A candidate on `pipeline` (its first stage unless `stage`), and the look-alikes found."""
     require(actor, HrPerm.HIRING)
-    first = pipeline.stages.order_by("position").first()
-    stage = stage or first
+    stage = stage or pipelines.first_stage(pipeline)
     if stage is None or stage.pipeline_id != pipeline.pk:
         raise invalid(
             "stageId",
@@ -266,19 +242,9 @@ def candidate_move(*, actor: Actor, candidate: Candidate, stage: HiringStage, ba
         actor, candidate.pk, "change", lock=True
     )
     _live(candidate)
-    if stage.pipeline_id != candidate.pipeline_id:
-        raise invalid(
-            "stageId",
-            _(
-                "stage {stage} ({name}) is in pipeline {pipeline!r}, but candidate {candidate} is on "
-                "pipeline {candidate_pipeline!r}; pick one of its stages (getHiringPipelineOverview)"
-            ),
-            stage=stage.pk,
-            name=stage.name,
-            pipeline=stage.pipeline.name,
-            candidate=candidate.pk,
-            candidate_pipeline=candidate.pipeline.name,
-        )
+    pipelines.on_pipeline(
+        stage, candidate.pipeline, what=_("candidate {candidate}").format(candidate=candidate.pk)
+    )
     if stage.pk == candidate.stage_id:
         raise invalid(
             "stageId",
@@ -286,7 +252,7 @@ def candidate_move(*, actor: Actor, candidate: Candidate, stage: HiringStage, ba
             candidate=candidate.pk,
             name=stage.name,
         )
-    basis = clean(basis, field="basis", limit=1000, required=False)
+    basis = clean.text(basis, field="basis", limit=1000)
     if stage.decision and not basis:
         raise DecisionNeedsBasis(stage=stage.name, details={"basis": ["required for a decision stage"]})
     change = StageChange.objects.create(

@@ -7,11 +7,11 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
+from apps.core import clean
 from apps.core.actors import Actor, require
 from apps.core.errors import invalid
 from apps.hr.models import Policy, PolicyAcknowledgment, PolicyVersion
 from apps.hr.permissions import HrPerm
-from apps.hr.services.text import clean, long_text
 
 logger = logging.getLogger(__name__)
 
@@ -21,8 +21,8 @@ def policy_publish(*, actor: Actor, title: str, text: str, summary: str = "") ->
     """Publishes a policy's next version (its first, for a new title). Earlier versions stay as
     they were, with their acknowledgments; people acknowledge the new one again."""
     require(actor, HrPerm.POLICIES)
-    title = clean(title, field="title", limit=200)
-    text = long_text(text, field="text", limit=100_000, required=True)
+    title = clean.text(title, field="title", limit=200, required=True)
+    text = clean.long_text(text, field="text", limit=100_000, required=True)
     policy = Policy.objects.select_for_update().filter(title__iexact=title, deleted_at__isnull=True).first()
     if policy is None:
         policy = Policy.objects.create(title=title, created_by=person(actor))
@@ -38,7 +38,7 @@ def policy_publish(*, actor: Actor, title: str, text: str, summary: str = "") ->
         policy=policy,
         number=number,
         text=text,
-        summary=clean(summary, field="summary", limit=500, required=False),
+        summary=clean.text(summary, field="summary", limit=500),
         published_by=person(actor),
     )
     logger.info("policy %s version %s published", policy.pk, number)

@@ -9,12 +9,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
+from apps.core import clean
 from apps.core.actors import Actor, actor_id, require
 from apps.core.errors import invalid
 from apps.hr.errors import AssessmentLocked
 from apps.hr.models import Assessment, Employee, Review, ReviewCycle
 from apps.hr.permissions import HrPerm
-from apps.hr.services.text import clean, long_text
 
 logger = logging.getLogger(__name__)
 MAX_PEERS = 10
@@ -23,7 +23,7 @@ MAX_PEERS = 10
 def cycle_find_or_create(*, actor: Actor, name: str, due: date | None = None) -> ReviewCycle:
     """The live cycle of that name (any case), or a new one."""
     require(actor, HrPerm.REVIEWS_MANAGE)
-    name = clean(name, field="cycle", limit=120)
+    name = clean.text(name, field="cycle", limit=120, required=True)
     cycle = ReviewCycle.objects.filter(name__iexact=name, deleted_at__isnull=True).first()
     if cycle is None:
         cycle = ReviewCycle.objects.create(name=name, due=due, created_by=person(actor))
@@ -96,7 +96,7 @@ def assessment_submit(*, actor: Actor, review: Review, rating: int | None, text:
         )
     if rating is not None and not 1 <= rating <= 5:
         raise invalid("rating", _("from 1 to 5"))
-    found.text = long_text(text, field="text", limit=10_000, required=True)
+    found.text = clean.long_text(text, field="text", limit=10_000, required=True)
     found.rating = rating
     found.submitted_at = timezone.now()
     found.save(update_fields=["text", "rating", "submitted_at"])

@@ -8,11 +8,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
+from apps.core import clean
 from apps.core.actors import Actor, require
 from apps.core.errors import invalid
 from apps.hr.models import Employee, TrainingRecord
 from apps.hr.permissions import HrPerm
-from apps.hr.services.text import clean
 
 logger = logging.getLogger(__name__)
 
@@ -46,9 +46,9 @@ def training_add(
         )
     record = TrainingRecord.objects.create(
         employee=employee,
-        course=clean(course, field="course", limit=200),
-        provider=clean(provider, field="provider", limit=200, required=False),
-        notes=clean(notes, field="notes", limit=1000, required=False),
+        course=clean.text(course, field="course", limit=200, required=True),
+        provider=clean.text(provider, field="provider", limit=200),
+        notes=clean.text(notes, field="notes", limit=1000),
         completed_on=completed_on,
         expires_on=expires_on,
         created_by=person(actor),

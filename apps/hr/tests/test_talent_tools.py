@@ -145,7 +145,7 @@ BAD = [
     (
         "createHiringCandidate",
         lambda w: {"pipelineId": w["pipeline"].pk, "name": "Al", "email": "not-mail"},
-        "not an e-mail",
+        "not a valid e-mail",
     ),
     ("getHiringCandidate", lambda w: {"candidateId": 987654321}, "not found"),
     ("updateHiringCandidate", lambda w: {"candidateId": w["candidate"].pk, "changes": {}}, "Say what"),
@@ -154,7 +154,7 @@ BAD = [
     (
         "moveHiringCandidateStage",
         lambda w: {"candidateId": w["candidate"].pk, "stageId": w["elsewhere"].pk},
-        "pick one of its stages",
+        "pick one of that pipeline's stages",
     ),
     ("openHiringCandidate", lambda w: {"candidateId": 987654321}, "not found"),
 ]

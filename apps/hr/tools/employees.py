@@ -6,13 +6,15 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.kit import open_tool
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Changes, Limit, Offset, Page, PersonRef, id_field, paginate
 from apps.hr.permissions import HrPerm
 from apps.hr.selectors import employees as selectors
 from apps.hr.services import employees as services
-from apps.hr.shapes import EmployeeOut, EmployeeSummary, LinkOut
-from apps.hr.tools.common import EmployeeId, url
+from apps.hr.shapes import EmployeeOut, EmployeeSummary
+from apps.hr.tools.common import EmployeeId
+from apps.tenancy import links
 
 Country = Annotated[str, Field(description="ISO code, for public holidays")]
 Region = Annotated[str, Field(description="Subdivision, e.g. BY")]
@@ -20,7 +22,7 @@ Region = Annotated[str, Field(description="Subdivision, e.g. BY")]
 
 def employee_out(ctx: ToolContext, employee: object) -> EmployeeOut:
     restricted = selectors.restricted_of(actor=ctx.actor, employee=employee)  # type: ignore[arg-type]
-    link = url("hr:employee", employee_id=employee.pk)  # type: ignore[attr-defined]
+    link = links.page("hr:employee", employee_id=employee.pk)  # type: ignore[attr-defined]
     return EmployeeOut.full(employee, restricted=restricted, url=link)
 
 
@@ -129,11 +131,15 @@ def search_employees(
     return paginate(rows, limit=limit, offset=0, item=EmployeeSummary.of)
 
 
-@tool("openEmployee", permission=HrPerm.VIEW, title="Open an employee", read_only=True)
-def open_employee(ctx: ToolContext, *, employee_id: EmployeeId) -> LinkOut:
-    """Link to an employee's HR page; the HR area itself: openHumanResources."""
-    employee = selectors.employee_get(actor=ctx.actor, employee_id=employee_id)
-    return LinkOut(url=url("hr:employee", employee_id=employee.pk))
+open_tool(
+    "openEmployee",
+    permission=HrPerm.VIEW,
+    title="Open an employee",
+    description="Link to an employee's HR page; the HR area itself: openHumanResources.",
+    page="hr:employee",
+    id_argument=("employee_id", EmployeeId),
+    fetch=lambda actor, employee_id: selectors.employee_get(actor=actor, employee_id=employee_id),
+)
 
 
 @tool(

@@ -4,10 +4,10 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from django.db.models import Count
-from django.urls import reverse
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.kit import open_tool
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import (
     Changes,
@@ -21,11 +21,9 @@ from apps.catalogue.shapes import (
     page_of,
     paginate,
 )
-from apps.core.errors import NothingToChange
 from apps.hr.models import Candidate, HiringPipeline
 from apps.hr.permissions import HrPerm
 from apps.hr.services import hiring as services
-from apps.tenancy import links
 
 PipelineId = Annotated[int, id_field("getHiringPipelineOverview")]
 CandidateId = Annotated[int, id_field("searchHiringCandidates")]
@@ -48,10 +46,6 @@ class PipelineOut(Out):
     location: str
     stages: list[StageOut]
 
-    @classmethod
-    def of(cls, pipeline: HiringPipeline) -> "PipelineOut":
-        return cls.of_record(pipeline, stages=[StageOut.of_record(s) for s in pipeline.stages.all()])
-
 
 @tool("createHiringPipeline", permission=HrPerm.HIRING, title="Create a hiring pipeline")
 def create_hiring_pipeline(
@@ -70,7 +64,7 @@ def create_hiring_pipeline(
     pipeline = services.pipeline_create(
         actor=ctx.actor, name=name, stages=stages, decision_stages=decision_stages or None, location=location
     )
-    return PipelineOut.of(pipeline)
+    return PipelineOut.of_record(pipeline)
 
 
 class CandidateRef(Out):
@@ -245,9 +239,7 @@ def update_hiring_candidate(
     changes: Annotated[CandidateChanges, Field(description="Only the fields to change")],
 ) -> UpdatedCandidateOut:
     """Change a candidate's contact, source, notes, consent or CV. Stage: moveHiringCandidateStage."""
-    given = changes.given()
-    if not given:
-        raise NothingToChange(details={"changes": ["empty"]})
+    given = changes.given(required=True)
     candidate = _candidate(ctx, candidate_id, "change")
     changed = services.candidate_update(actor=ctx.actor, candidate=candidate, fields=given)
     return UpdatedCandidateOut(candidate=CandidateSummary.of(_candidate(ctx, candidate_id)), changed=changed)
@@ -320,14 +312,13 @@ def move_hiring_candidate_stage(
     )
 
 
-class LinkOut(Out):
-    url: str
-    title: str
-
-
-@tool("openHiringCandidate", permission=HrPerm.HIRING, title="Open a hiring candidate", read_only=True)
-def open_hiring_candidate(ctx: ToolContext, *, candidate_id: CandidateId) -> LinkOut:
-    """A link to a candidate's page in the workspace's Hiring settings, to open in a browser."""
-    candidate = _candidate(ctx, candidate_id)
-    url = links.site_origin() + reverse("hr:candidate", kwargs={"candidate_id": candidate.pk})
-    return LinkOut(url=url, title=candidate.name)
+open_tool(
+    "openHiringCandidate",
+    permission=HrPerm.HIRING,
+    title="Open a hiring candidate",
+    description="A link to a candidate's page in the workspace's Hiring settings, to open in a browser.",
+    page="hr:candidate",
+    id_argument=("candidate_id", CandidateId),
+    fetch=lambda actor, candidate_id: Candidate.objects.fetch(actor, candidate_id),
+    named=lambda candidate: candidate.name,
+)

@@ -6,6 +6,7 @@ from django.utils import timezone
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.kit import open_tool
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Out, PersonRef, RefOut
 from apps.hr.models import LeaveRequest, TimeEntry
@@ -19,10 +20,9 @@ from apps.hr.shapes import (
     EmployeeOut,
     EmployeeSummary,
     LeaveRequestOut,
-    LinkOut,
     OnboardingItemOut,
 )
-from apps.hr.tools.common import EmployeeId, url
+from apps.hr.tools.common import EmployeeId
 from apps.hr.tools.employees import employee_out
 
 
@@ -51,10 +51,13 @@ def get_hr_dashboard(ctx: ToolContext) -> DashboardOut:
     )
 
 
-@tool("openHumanResources", permission=HrPerm.VIEW, title="Open HR", read_only=True)
-def open_human_resources(ctx: ToolContext) -> LinkOut:
-    """Link to the HR page (employees, leave to approve, time); one employee: openEmployee."""
-    return LinkOut(url=url("hr:home"))
+open_tool(
+    "openHumanResources",
+    permission=HrPerm.VIEW,
+    title="Open HR",
+    description="Link to the HR page (employees, leave to approve, time); one employee: openEmployee.",
+    page="hr:home",
+)
 
 
 class ExamineOut(Out):

@@ -8,11 +8,11 @@ from pydantic import Field
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Limit, Offset, Out, Page, PersonRef, id_field, paginate
+from apps.core import clean
 from apps.hr.models import Assessment, Employee, Review, ReviewCycle
 from apps.hr.permissions import HrPerm
 from apps.hr.selectors import reviews as selectors
 from apps.hr.services import reviews as services
-from apps.hr.services.text import person_by_email
 
 Email = Annotated[str, Field(max_length=254)]
 
@@ -58,8 +58,8 @@ def create_review(
 ) -> ReviewOut:
     """Start an employee's review in a cycle: self, manager and peer assessments to fill."""
     employee = Employee.objects.select_related("manager__user").fetch(ctx.actor, employee_id)
-    manager = person_by_email(manager_email, field="managerEmail") if manager_email else None
-    peers = [person_by_email(email, field="peerEmails") for email in peer_emails]
+    manager = clean.person_by_email(manager_email, field="managerEmail") if manager_email else None
+    peers = [clean.person_by_email(email, field="peerEmails") for email in peer_emails]
     found = services.cycle_find_or_create(actor=ctx.actor, name=cycle, due=due)
     review = services.review_create(
         actor=ctx.actor, cycle=found, employee=employee, manager=manager, peers=peers

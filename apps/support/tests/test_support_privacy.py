@@ -54,5 +54,5 @@ def test_export_and_erasure_reach_every_support_model(acme, people):
     note = TicketComment.objects.get(ticket=worked, public=False)
     assert note.body == "Waiting for accounting" and note.author_id is None
     assert Escalation.objects.get(pk=escalation.pk).owner_id is None
-    assert not StatusChange.objects.filter(ticket=worked, by__email=EMAIL).exists()
+    assert not StatusChange.objects.filter(ticket=worked, actor__email=EMAIL).exists()
     assert Ticket.objects.filter(pk=worked.pk).exists()

@@ -139,6 +139,12 @@ def test_an_email_becomes_a_ticket_the_reply_threads_and_the_answer_comes_back(s
     assert ticket.resolution_due >= due_before  # moved on by the business time it was paused
     assert ticket.comments.filter(author_kind="requester").count() == 2
     assert list(ticket.status_changes.values_list("new", flat=True)) == ["new", "pending", "open"]
+    # The reply was an agent's tool call; the mail that came in, nobody's (apps.core.history).
+    assert list(ticket.status_changes.values_list("door", "tool", "actor")) == [
+        ("", "", None),
+        ("mcp", "respondToTicket", owner.pk),
+        ("", "", None),
+    ]
 
     # Read over the tool: the thread with the note marked internal.
     read = ok(owner, "searchTickets", {"ticketId": ticket.pk})["items"][0]

@@ -246,6 +246,8 @@ def test_update_task_instructions_replaces_or_appends_and_keeps_the_old_text(peo
     assert answer["instructions"] == "Start over."
     events = TaskEvent.objects.filter(task=task, kind="instructions_updated").order_by("id")
     assert [e.data["before"] for e in events] == ["Be brief.", "Be brief.\n\nSign as the team."]
+    # The history keeps the tool call each change came through (apps.core.history).
+    assert {(e.door, e.tool, e.client) for e in events} == {("mcp", "updateTaskInstructions", "test client")}
     assert "`mode`" in refused(
         people["member"], "updateTaskInstructions", {"taskId": task.pk, "instructions": "x", "mode": "merge"}
     )

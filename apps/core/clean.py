@@ -1,0 +1,97 @@
+"""Values as people and agents write them, made into what a record keeps, or refused with the one
+validation failure of a field (`apps.core.errors.invalid`: "field: problem.", each problem a
+translatable template of the kit's; a required value left empty is `FieldRequired`, in the same
+words).
+
+Every area's services check their fields with these, so the same kind of value is accepted, and
+refused with the same words, whichever area it is given to:
+
+    name = clean.text(fields["name"], field="name", limit=200, required=True)   # one line
+    notes = clean.long_text(fields["notes"], field="notes", limit=5000)          # keeps its lines
+    currency = clean.currency(fields["currency"])                                # "eur" -> "EUR"
+    zone = clean.zone(fields["time_zone"])                                       # an IANA name
+    email = clean.email(fields["email"])                                         # "" stays ""
+    person = clean.person_by_email(fields["owner_email"], field="ownerEmail")
+"""
+
+from typing import Any
+
+import iso4217
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.utils.translation import gettext as _
+
+from apps.core import times
+from apps.core.errors import FieldRequired, NotFound, invalid
+
+
+def text(value: Any, *, field: str, limit: int, required: bool = False) -> str:
+    """One line of text with its spaces tidied (a name, a title): at most `limit` characters,
+    required when `required`."""
+    cleaned = " ".join(str(value or "").split())
+    return _within(cleaned, field=field, limit=limit, required=required)
+
+
+def long_text(value: Any, *, field: str, limit: int, required: bool = False) -> str:
+    """Text that keeps its lines (an assessment, a description), trimmed at both ends."""
+    cleaned = str(value or "").replace("\x00", "").strip()
+    return _within(cleaned, field=field, limit=limit, required=required)
+
+
+def _within(cleaned: str, *, field: str, limit: int, required: bool) -> str:
+    if required and not cleaned:
+        raise FieldRequired(field=field, details={field: [_("is required and cannot be empty")]})
+    if len(cleaned) > limit:
+        raise invalid(field, _("at most {limit} characters"), limit=limit)
+    return cleaned
+
+
+def currency(value: Any, *, field: str = "currency") -> str:
+    """An ISO 4217 currency code, upper case ("eur" -> "EUR"). Codes the standard does not list
+    (ZZZ) are refused; so are the standard's codes of no money (XAU, XXX) only where amounts are
+    posted (apps.accounting.money)."""
+    code = str(value or "").strip().upper()
+    try:
+        iso4217.Currency(code)
+    except ValueError:
+        raise invalid(
+            field, _("{value!r} is not a three-letter ISO 4217 code such as EUR, GBP or USD"), value=value
+        ) from None
+    return code
+
+
+def zone(value: Any, *, field: str = "timeZone") -> str:
+    """An IANA time zone name, as the zone database of this machine knows it ("Europe/Berlin")."""
+    name = str(value or "").strip()
+    if name not in times.known_zones():
+        raise invalid(
+            field,
+            _("{name!r} is not a time zone; use an IANA name such as Europe/London or America/New_York"),
+            name=name or value,
+        )
+    return name
+
+
+def email(value: Any, *, field: str = "email", required: bool = False) -> str:
+    """An e-mail address, trimmed and in lower case; an empty one stays empty (the field cleared)
+    unless `required`."""
+    address = str(value or "").strip().lower()
+    if address or required:
+        try:
+            validate_email(address)
+        except ValidationError:
+            raise invalid(field, _("{address!r} is not a valid e-mail address"), address=address) from None
+    return address
+
+
+def person_by_email(email: str, *, field: str | None = None) -> Any:
+    """The active person of this workspace with this e-mail address (any role), for naming someone
+    to share with, hand over to or notify. Nobody: "not found" (PersonNotFound), or, given the
+    argument's `field` (a person named among other fields), that field's validation failure."""
+    try:
+        return get_user_model()._default_manager.person_by_email(email)
+    except NotFound:
+        if field is None:
+            raise
+        raise invalid(field, _("{email!r} is no active person of this workspace"), email=email) from None
