@@ -12,6 +12,7 @@ need with unique names.
 
 import contextlib
 import faulthandler
+import functools
 import os
 import signal
 from collections.abc import Iterator
@@ -19,7 +20,6 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 
@@ -31,29 +31,31 @@ ROLES = ("owner", "admin", "member", "viewer")
 @pytest.fixture(scope="session")
 def django_db_setup(request, django_test_environment, django_db_modify_db_settings, django_db_blocker):  # type: ignore[no-untyped-def]
     """The test database, always (pytest-django would skip it when the selected tests only use
-    the live server), with the public site, the workspace template and the demo workspaces. Under
+    the live server), with the public site, the workspace template and the demo workspaces: a copy
+    of the template database the first process to need one built (tests/database.py). Under
     pytest-xdist each worker has its own (`django_db_modify_db_settings` names it after the worker)."""
-    from django.test.utils import setup_databases, teardown_databases
+    from tests import database
 
-    from apps.tenancy.services import ensure_public_workspace, migrate_base_schema
-
+    original = connection.settings_dict["NAME"]
+    name = connection.settings_dict["TEST"]["NAME"] or f"test_{original}"
+    family = f"test_{original}_base_"
+    verbosity = max(request.config.option.verbose - 1, 0)
     with django_db_blocker.unblock(), _untimed(SET_UP_LIMIT):
-        config = setup_databases(
-            verbosity=request.config.option.verbose, interactive=False, aliases={"default"}
+        database.provide(
+            name,
+            template=family + database.build_key(),
+            family=family,
+            build=functools.partial(database.seed, verbosity=verbosity),
         )
-        # Never seed or wipe anything but a test database.
-        assert connection.settings_dict["NAME"].startswith("test_"), connection.settings_dict["NAME"]
-        ensure_public_workspace(settings.ATRIUM_PUBLIC_DOMAINS)
-        migrate_base_schema()
-        call_command("seed_demo", verbosity=0)
-        connection.set_schema_to_public()
+        database.use(name)
     yield
     with django_db_blocker.unblock():
-        teardown_databases(config, verbosity=request.config.option.verbose)
+        database.use(original)
+        database.drop(name)
 
 
-# The database set-up (every area's migrations, then the demo workspaces) runs once per worker,
-# inside whichever test comes first: it is not that test's time. It has its own limit.
+# The database set-up (the template database built, or waited for, then copied) runs once per
+# worker, inside whichever test comes first: it is not that test's time. It has its own limit.
 SET_UP_LIMIT = 1800
 
 
