@@ -12,6 +12,8 @@ installed (apps.mail.notices says how each way behaves).
 The people's mailboxes, for areas whose tools are doors onto them (Deals, Customer Service):
 - one record the actor may use, or the kit's errors: `mailbox`, `message`, `draft`;
   `default_mailbox(actor=)`; `mailboxes(actor, action)` (those the actor may see or change);
+  `shared_mailboxes(actor)` (the workspace's shared mailboxes the actor may change: never a
+  person's own, for a door every member of another area reads, such as the support mailbox);
   `live_mailboxes()` (every mailbox not removed, for the service's own set-up);
   `incoming(mailbox, since=)` (messages to it, not from its own addresses);
   `inbox_messages(mailbox, since=)`;
@@ -78,6 +80,7 @@ __all__ = [
     "outbox_send",
     "reply_send",
     "send",
+    "shared_mailboxes",
     "suppress",
     "suppressed",
     "suppressed_among",
@@ -112,6 +115,11 @@ def draft(*, actor: Actor, draft_id: int) -> Draft:
 def mailboxes(actor: Actor | None, action: Action = "view") -> QuerySet[Mailbox]:
     """The mailboxes `actor` may `action` (the mail area's administrators: every one to change)."""
     return Mailbox.objects.restrict(actor, action)
+
+
+def shared_mailboxes(actor: Actor | None) -> QuerySet[Mailbox]:
+    """The shared mailboxes `actor` may change, not removed (a person's own mailbox is never one)."""
+    return mailboxes(actor, "change").filter(shared=True, deleted_at__isnull=True)
 
 
 def live_mailboxes() -> QuerySet[Mailbox]:
