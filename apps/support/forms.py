@@ -7,10 +7,16 @@ from apps.core.actors import Actor
 from apps.mail import api as mail
 
 
+class MailboxChoice(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        # By address too: two shared mailboxes may carry the same name.
+        return f"{obj.name} <{obj.address}>"
+
+
 class SupportMailboxForm(forms.Form):
     """Which shared mailbox takes the customers' mail (its new mail becomes tickets)."""
 
-    mailbox = forms.ModelChoiceField(
+    mailbox = MailboxChoice(
         label=_("Support mailbox"),
         queryset=mail.Mailbox.objects.none(),
         required=False,
@@ -27,4 +33,3 @@ class SupportMailboxForm(forms.Form):
         assert isinstance(field, forms.ModelChoiceField)
         # The shared mailboxes the person manages (every one for the mail area's administrators).
         field.queryset = mail.shared_mailboxes(actor).order_by("name", "id")
-        field.label_from_instance = lambda box: f"{box.name} <{box.address}>"
