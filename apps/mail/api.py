@@ -33,6 +33,7 @@ The people's mailboxes, for areas whose tools are doors onto them (Deals, Custom
 """
 
 from datetime import datetime
+from typing import Any
 
 from django.db.models import QuerySet
 
@@ -63,6 +64,7 @@ __all__ = [
     "address",
     "default_mailbox",
     "demo_mailbox",
+    "demo_support_mailbox",
     "draft",
     "draft_send",
     "inbox_messages",
@@ -135,6 +137,14 @@ def incoming(mailbox: Mailbox, *, since: datetime) -> QuerySet[Message]:
 def inbox_messages(mailbox: Mailbox, *, since: datetime) -> QuerySet[Message]:
     """The messages of `mailbox`'s inbox dated from `since` on."""
     return Message.objects.filter(mailbox=mailbox, folder__role=Folder.Role.INBOX, date__gte=since)
+
+
+def demo_support_mailbox(*, people: list[Any], domain: str) -> Mailbox:
+    """For the demo workspaces (seed_demo): the shared Support mailbox, made when missing (the mail
+    area's demo, seeded later, fills it)."""
+    from apps.mail import demo
+
+    return demo.support_mailbox(people=people, domain=domain)
 
 
 def demo_mailbox(owner: Actor) -> Mailbox:
