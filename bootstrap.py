@@ -64,7 +64,7 @@ BENCH_DEBIAN_PACKAGES = {"wrk": "/usr/bin/wrk", "nginx": "/usr/sbin/nginx"}
 # and its LMTP delivery, from Debian's packages, run as an unprivileged user with a configuration
 # of our own; apps/mail/localsmtp.py (aiosmtpd) takes SMTP submission and delivers by LMTP.
 MAIL_DEBIAN_PACKAGES = {"dovecot-imapd": "/usr/sbin/dovecot", "dovecot-lmtpd": "/usr/lib/dovecot/lmtp"}
-# OCR of scanned purchase bills (apps/accounting/ocr.py): Tesseract with its English data.
+# OCR of scanned purchase bills (apps/accounting/providers/ocr.py): Tesseract with its English data.
 OCR_DEBIAN_PACKAGES = {"tesseract-ocr": "/usr/bin/tesseract"}
 NODE_DIR = ROOT / "tests" / "node"
 DB_NAME = "atrium"

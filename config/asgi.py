@@ -29,7 +29,13 @@ async def http_application(scope: Any, receive: Any, send: Any) -> None:
 
 router = ProtocolTypeRouter({"http": http_application})
 
-from apps.core.observability import RequestObservabilityMiddleware  # noqa: E402
+from django.conf import settings  # noqa: E402
 
-# Outermost: request ids and HTTP metrics for everything, including what is routed before Django.
-application = RequestObservabilityMiddleware(router)
+from apps.core.observability import RequestObservabilityMiddleware  # noqa: E402
+from apps.core.proxies import TrustedProxiesMiddleware  # noqa: E402
+
+# Outermost: request ids and HTTP metrics for everything, including what is routed before Django;
+# inside it, the client's address and scheme as a trusted proxy gave them, or the socket's.
+application = RequestObservabilityMiddleware(
+    TrustedProxiesMiddleware(router, settings.ATRIUM_TRUSTED_PROXIES)
+)

@@ -1,12 +1,12 @@
 """The web process: uvicorn (uvloop, httptools) serving `config.asgi` on one or more addresses.
 
-    python -m config.serve --bind 127.0.0.1 --bind 127.0.0.2 --port 8000 [--proxy-headers]
+    python -m config.serve --bind 127.0.0.1 --bind 127.0.0.2 --port 8000
 
 - Several addresses, one process: the demo workspaces and the tests are told apart by host
   (127.0.0.1, 127.0.0.2, ::1), so the sockets are bound here and handed to uvicorn together.
-- `--proxy-headers` trusts `X-Forwarded-For` and `X-Forwarded-Proto` from any peer: use it only
-  behind the TLS-terminating proxy, which overwrites them. Without it nobody's are believed
-  (uvicorn's own default would trust them from 127.0.0.1).
+- uvicorn believes no forwarding header (its own default would trust them from 127.0.0.1): the
+  application takes the client's address and scheme from a proxy it trusts
+  (ATRIUM_TRUSTED_PROXIES, apps.core.proxies), from no one else.
 - No access log of uvicorn's: Atrium writes one without client addresses (ATRIUM_ACCESS_LOG),
   and uvicorn's own lines go through Django's LOGGING. No `Server` header.
 - Idle keep-alive connections are held `--keep-alive` seconds (75): longer than a proxy's own
@@ -73,12 +73,10 @@ def config(args: argparse.Namespace) -> uvicorn.Config:
         "access_log": False,
         "log_config": None,
         "server_header": False,
-        "proxy_headers": args.proxy_headers,
+        "proxy_headers": False,
         "timeout_keep_alive": args.keep_alive,
         "timeout_graceful_shutdown": args.grace,
     }
-    if args.proxy_headers:
-        options["forwarded_allow_ips"] = "*"
     return uvicorn.Config(APPLICATION, **options)
 
 
@@ -88,9 +86,6 @@ def parse(argv: list[str]) -> argparse.Namespace:
         "--bind", action="append", help="an address to listen on (repeatable; default 127.0.0.1)"
     )
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
-    parser.add_argument(
-        "--proxy-headers", action="store_true", help="trust X-Forwarded-For/-Proto (behind the proxy only)"
-    )
     parser.add_argument("--keep-alive", type=int, default=KEEP_ALIVE_SECONDS, metavar="SECONDS")
     parser.add_argument(
         "--grace", type=int, default=int(os.environ.get("ATRIUM_SHUTDOWN_GRACE", "20")), metavar="SECONDS"

@@ -17,6 +17,7 @@ urlpatterns = [
     path("api/", include("apps.core.api.urls")),
     path("", include("apps.apikeys.urls")),
     path("", include("apps.gateway.urls")),
+    path("", include("apps.core.kinds.urls")),
     *areas.urlpatterns(),
     # Anything else under /api/ answers in the JSON error format, never an HTML page.
     re_path(r"^api/", core_views.api_not_found),

@@ -8,23 +8,15 @@ if [ -n "${PROMETHEUS_MULTIPROC_DIR:-}" ]; then
     rm -f "$PROMETHEUS_MULTIPROC_DIR"/*.db
 fi
 
-is_true() {
-    case "$(printf '%s' "${1:-}" | tr 'A-Z' 'a-z')" in
-        1 | true | yes | on) return 0 ;;
-        *) return 1 ;;
-    esac
-}
-
 role="${1:-web}"
 case "$role" in
     web)
         shift || true
-        # uvicorn (config/serve.py) believes X-Forwarded-For/-Proto only behind the proxy (which
-        # overwrites them); it writes no access log: Atrium writes one without addresses
-        # (ATRIUM_ACCESS_LOG). On SIGTERM, requests in flight get ATRIUM_SHUTDOWN_GRACE seconds.
-        proxy=""
-        if is_true "${ATRIUM_BEHIND_TLS_PROXY:-}"; then proxy="--proxy-headers"; fi
-        exec python -m config.serve $proxy \
+        # X-Forwarded-For/-Proto are believed from ATRIUM_TRUSTED_PROXIES only, by the
+        # application (apps.core.proxies); uvicorn (config/serve.py) writes no access log: Atrium
+        # writes one without addresses (ATRIUM_ACCESS_LOG). On SIGTERM, requests in flight get
+        # ATRIUM_SHUTDOWN_GRACE seconds.
+        exec python -m config.serve \
             --bind "${ATRIUM_BIND:-0.0.0.0}" --port "${PORT:-8000}" "$@"
         ;;
     worker)

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from apps.accounting.money import currency_code
+from apps.accounting.lib.money import currency_code
 from apps.catalogue.testing import ok
 from apps.contacts.models import ContactEvent
 from apps.contacts.tests.factories import ContactFactory

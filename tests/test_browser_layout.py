@@ -84,8 +84,8 @@ def shape(url: str) -> str:
 def records(committed) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     """What the detail pages show, owned by Acme's owner, with long unbroken values where people
     type them: an API key, a custom role, a document, a calendar event, a task with its board."""
-    from apps.accounting.services import LineData
-    from apps.accounting.services import document_create as accounting_document_create
+    from apps.accounting.services.sales import LineData
+    from apps.accounting.services.sales import document_create as accounting_document_create
     from apps.accounts.models import User
     from apps.accounts.services import role_create
     from apps.apikeys.services import api_key_create
@@ -200,6 +200,11 @@ def test_every_settings_page_fits_the_window_and_passes_axe(page, live_http, rec
             continue
         assert page.goto(url).ok, url
         found[url] = problems(page)
+    # The workspace search from the menu's box: the records above, their long names among them.
+    page.get_by_role("search").first.get_by_role("searchbox").fill(UNBROKEN[:12])
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/settings/search/**")
+    found["search"] = problems(page)
     # A configuration made on Agent connection: JSON and a command with a token and a key in them.
     page.goto(f"{base}/settings/agent-connection/")
     page.get_by_role("button", name="Create configuration").click()

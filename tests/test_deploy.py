@@ -3,6 +3,7 @@ against the Kubernetes API schemas (kubernetes-validate ships them), the Compose
 the Compose specification's schema (vendored by check-jsonschema), and what Atrium itself
 needs of them (probes, one beat, autoscalers on the right targets, secrets from outside)."""
 
+import ipaddress
 import re
 import subprocess
 from pathlib import Path
@@ -139,7 +140,8 @@ def test_every_pod_takes_its_secrets_from_the_secret_made_outside_and_runs_unpri
         "ATRIUM_METRICS_TOKEN",
     }
     assert not secret_names & set(config_maps["atrium-config"]["data"])
-    assert config_maps["atrium-config"]["data"]["ATRIUM_BEHIND_TLS_PROXY"] == "true"
+    trusted = config_maps["atrium-config"]["data"]["ATRIUM_TRUSTED_PROXIES"]
+    assert all(ipaddress.ip_network(item.strip()) for item in trusted.split(","))
 
 
 def test_tls_ends_at_the_ingress_which_sends_everything_to_the_web_service():
@@ -189,8 +191,16 @@ def test_compose_runs_every_process_of_atrium_behind_a_tls_proxy():
     assert "/readyz" in " ".join(services["worker"]["healthcheck"]["test"])
     for name in ("web", "worker", "beat"):
         assert services[name]["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}
-        assert services[name]["environment"]["ATRIUM_BEHIND_TLS_PROXY"] == "true"
         assert "ports" not in services[name]  # only the proxy is published
+    # The web processes believe the forwarding headers of the proxy, at its fixed address, alone.
+    address = "${ATRIUM_PROXY_ADDRESS:-172.30.80.2}"
+    assert services["web"]["environment"]["ATRIUM_TRUSTED_PROXIES"] == address
+    assert services["proxy"]["networks"]["default"]["ipv4_address"] == address
+    (network,) = compose()["networks"]["default"]["ipam"]["config"]
+    subnet = re.fullmatch(r"\$\{ATRIUM_NETWORK_SUBNET:-(.+)\}", network["subnet"])
+    default = re.fullmatch(r"\$\{ATRIUM_PROXY_ADDRESS:-(.+)\}", address)
+    assert subnet is not None and default is not None
+    assert ipaddress.ip_address(default.group(1)) in ipaddress.ip_network(subnet.group(1))
     assert {"${ATRIUM_HTTPS_PORT:-443}:443"} <= set(services["proxy"]["ports"])
     mounts = services["proxy"]["volumes"]
     for mount in mounts:

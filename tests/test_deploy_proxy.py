@@ -81,7 +81,8 @@ def stack(django_db_setup, django_db_blocker, tmp_path_factory):
         "DJANGO_SECRET_KEY": "proxy-test-secret-key-not-used-elsewhere",
         "ATRIUM_ENCRYPTION_KEYS": Fernet.generate_key().decode(),
         "DATABASE_URL": url,
-        "ATRIUM_BEHIND_TLS_PROXY": "true",
+        # nginx reaches the web process from 127.0.0.1; the tests' direct requests come from .3.
+        "ATRIUM_TRUSTED_PROXIES": "127.0.0.1",
         "ATRIUM_METRICS_TOKEN": TOKEN,
         "ATRIUM_BIND": "127.0.0.1",
         "PORT": str(web_port),
@@ -176,6 +177,16 @@ def test_tls_ends_at_the_proxy_and_the_application_knows_the_request_was_secure(
     assert response.headers["X-Request-ID"] == "tls-proxy-check-01"
 
 
+def test_a_client_reaching_the_web_process_directly_cannot_pass_for_a_secure_request(stack):
+    direct = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.3"), timeout=10)
+    with direct:
+        response = direct.get(f"{stack['web'].url()}/readyz", headers={"X-Forwarded-Proto": "https"})
+
+    assert response.status_code == 200
+    # Not from the trusted proxy: its X-Forwarded-Proto was dropped, so the request is plain HTTP.
+    assert "Strict-Transport-Security" not in response.headers
+
+
 def test_plain_http_is_sent_to_https(stack):
     response = httpx.get(f"http://127.0.0.1:{stack['http_port']}/api/me?x=1", follow_redirects=False)
 
@@ -209,22 +220,58 @@ def test_the_proxy_logs_json_with_the_request_id_and_without_the_query_or_the_cl
     assert set(line) == {"time", "request_id", "method", "path", "status", "upstream", "duration"}
 
 
-@pytest.mark.parametrize(
-    ("behind", "header"), [("true", "('HTTP_X_FORWARDED_PROTO', 'https')"), ("", "None"), ("false", "None")]
-)
-def test_forwarded_headers_are_trusted_only_behind_the_proxy_and_logs_are_json(behind, header):
+def production_settings(**variables: str) -> subprocess.CompletedProcess:
     env = {
         **os.environ,
         "DJANGO_SECRET_KEY": "settings-check",
         "ATRIUM_ENCRYPTION_KEYS": Fernet.generate_key().decode(),
-        "ATRIUM_BEHIND_TLS_PROXY": behind,
+        "ATRIUM_TRUSTED_PROXIES": "",
+        "ATRIUM_BEHIND_TLS_PROXY": "",
+        **variables,
     }
     code = (
         "import config.settings.production as s;"
+        "print(s.ATRIUM_TRUSTED_PROXIES);"
         "print(getattr(s, 'SECURE_PROXY_SSL_HEADER', None));"
         "print(s.LOGGING['handlers']['console']['formatter'])"
     )
-    result = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True)
+
+
+@pytest.mark.parametrize(
+    ("trusted", "read"),
+    [
+        ("", "[]"),
+        ("172.30.80.2", "['172.30.80.2/32']"),
+        ("10.0.0.0/8, 2001:db8::/32", "['10.0.0.0/8', '2001:db8::/32']"),
+    ],
+)
+def test_forwarded_headers_are_trusted_from_the_proxies_named_only_and_logs_are_json(trusted, read):
+    result = production_settings(ATRIUM_TRUSTED_PROXIES=trusted)
 
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines() == [header, "json"]
+    # Django believes no header of its own accord (SECURE_PROXY_SSL_HEADER): apps.core.proxies
+    # sets the scheme from a trusted proxy only.
+    assert result.stdout.splitlines() == [read, "None", "json"]
+
+
+@pytest.mark.parametrize(
+    ("variables", "said"),
+    [
+        ({"ATRIUM_TRUSTED_PROXIES": "10.0.0.1/8"}, "ATRIUM_TRUSTED_PROXIES must be a comma-separated list"),
+        (
+            {"ATRIUM_TRUSTED_PROXIES": "proxy.internal"},
+            "ATRIUM_TRUSTED_PROXIES must be a comma-separated list",
+        ),
+        # What believed any peer before: refused rather than silently taking everyone for the proxy.
+        (
+            {"ATRIUM_BEHIND_TLS_PROXY": "true"},
+            "ATRIUM_BEHIND_TLS_PROXY is replaced by ATRIUM_TRUSTED_PROXIES",
+        ),
+    ],
+)
+def test_a_proxy_setting_that_cannot_be_right_stops_start_up_saying_why(variables, said):
+    result = production_settings(**variables)
+
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr and said in result.stderr

@@ -9,11 +9,15 @@ the server", and the web process may log no traceback while it is fuzzed.
   never be read); then a fixed hostile corpus goes into every property of every JSON body (what
   a JSON encoder cannot write: `1e400`, nesting 5,000 deep, lone surrogates).
 - The MCP endpoint: every tool the catalogue has, in one session, a handful of calls each. Each
-  call is the tool's sample arguments (the contract test's, `apps.catalogue.testing.samples`,
-  created here as the workspace's owner), with every value of one kind made hostile: NUL, lone
-  surrogates, odd text as long as the schema allows, text far longer, the largest and smallest
-  numbers, deep nesting. A call that asks for confirmation is confirmed, so that the hostile
-  values reach the tool.
+  call starts from arguments made from the tool's input schema (every property it declares, with
+  a value of its type, format or first choice), over which the tool's sample arguments are laid
+  when it has one (the contract test's, `apps.catalogue.testing.samples`, created here as the
+  workspace's owner): so a tool the catalogue gains is fuzzed with nothing more written. Then
+  every value of one kind is made hostile: NUL, lone surrogates, odd text as long as the schema
+  allows, text far longer, the largest and smallest numbers the schema allows and numbers beyond
+  64 bits and a double's range, nesting just below the doors' limit and beyond it. A call that asks
+  for confirmation is confirmed, so that the hostile values reach the tool. The hostile text and
+  the numbers out of range go through the stateless 2026-07-28 door too.
 
 Everything happens in a workspace of its own, deleted afterwards, on a web process of its own
 (with a data-rights secret and no rate limit), so nothing it writes meets another test.
@@ -289,6 +293,59 @@ def _resolve(schema: Any, root: dict[str, Any], value: Any) -> dict[str, Any]:
     return schema
 
 
+# What a string of a format is made as (a URL no one answers: a tool that fetches it fails at once).
+FORMATS = {
+    "date-time": "2026-03-02T09:30:00Z",
+    "date": "2026-03-02",
+    "time": "09:30:00",
+    "email": "fuzz@example.org",
+    "uri": "https://127.0.0.1:9/fuzz",
+    "uuid": "00000000-0000-4000-8000-000000000000",
+}
+LEFT_OUT = object()
+
+
+def made_from(schema: Any, root: dict[str, Any], depth: int = 0) -> Any:
+    """A value `schema` describes, every property of an object filled (LEFT_OUT where none can be
+    made: a string of a pattern); the arguments of a tool with no sample, and under a sample's."""
+    if not isinstance(schema, dict) or depth > 6:
+        return LEFT_OUT
+    while "$ref" in schema:
+        schema = root["$defs"][schema["$ref"].rsplit("/", 1)[1]]
+    if "const" in schema:
+        return schema["const"]
+    if schema.get("enum"):
+        return schema["enum"][0]
+    if schema.get("default") is not None:
+        return schema["default"]
+    options = [
+        option for option in schema.get("anyOf") or schema.get("oneOf") or [] if option.get("type") != "null"
+    ]
+    if options:
+        return made_from(options[0], root, depth)
+    kinds = _types(schema)
+    if "object" in kinds or "properties" in schema:
+        made = {name: made_from(part, root, depth + 1) for name, part in schema.get("properties", {}).items()}
+        return {name: value for name, value in made.items() if value is not LEFT_OUT}
+    if "array" in kinds:
+        item = made_from(schema.get("items"), root, depth + 1)
+        return [] if item is LEFT_OUT else [item] * max(1, schema.get("minItems", 1))
+    if "string" in kinds:
+        if "pattern" in schema:
+            return LEFT_OUT
+        return FORMATS.get(schema.get("format", ""), _sized("fuzz ", {**schema, "maxLength": 12}))
+    if "integer" in kinds or "number" in kinds:
+        return min(max(1, _bound(schema, "minimum", 1)), _bound(schema, "maximum", 2**31))
+    if "boolean" in kinds:
+        return True
+    return LEFT_OUT
+
+
+def base_arguments(schema: dict[str, Any], sample: dict[str, Any] | None) -> dict[str, Any]:
+    made = made_from(schema, schema)
+    return {**(made if isinstance(made, dict) else {}), **(sample or {})}
+
+
 def _nest(value: Any, levels: int) -> Any:
     nested: Any = 1
     for _ in range(levels):
@@ -365,7 +422,14 @@ MUTATIONS = [
         number=lambda schema: _bound(schema, "minimum", -1.7976931348623157e308),
     ),
     Mutation("deep nesting", nesting=60),
+    # Beyond what the doors read (apps.core.json_input): refused before any tool, as JSON-RPC errors.
+    Mutation("beyond 64 bits", integer=lambda schema: 2**64, number=lambda schema: BEYOND_DOUBLE),
+    Mutation("too deep", nesting=100),
 ]
+# Written as 1e400 in the body (no JSON encoder writes a number beyond a double's range).
+BEYOND_DOUBLE = 1.2345678901234567e300
+# The mutations that also go through the stateless door.
+STATELESS = {"nul", "surrogate", "beyond 64 bits"}
 TOKEN = re.compile(r'"confirmationToken": "([^"]+)"')
 
 
@@ -385,19 +449,37 @@ def _text(message: dict[str, Any]) -> str:
     return "\n".join(block.get("text", "") for block in result.get("content", []) if isinstance(block, dict))
 
 
+STATELESS_VERSION = "2026-07-28"
+
+
 @dataclass
 class Session:
     client: McpHttp
     failures: list[str] = field(default_factory=list)
     calls: int = 0
 
-    def call(self, tool: str, arguments: dict[str, Any], what: str) -> dict[str, Any]:
-        request = {"jsonrpc": "2.0", "id": self.calls + 1000, "method": "tools/call"}
+    def call(
+        self, tool: str, arguments: dict[str, Any], what: str, *, stateless: bool = False
+    ) -> dict[str, Any]:
+        request: dict[str, Any] = {"jsonrpc": "2.0", "id": self.calls + 1000, "method": "tools/call"}
         request["params"] = {"name": tool, "arguments": arguments}
+        headers = self.client.headers()
+        if stateless:
+            # A request of its own, with no session: the version, capabilities and headers of
+            # 2026-07-28 (apps.mcp.stateless).
+            headers.pop("Mcp-Session-Id", None)
+            headers.update(
+                {"MCP-Protocol-Version": STATELESS_VERSION, "Mcp-Method": "tools/call", "Mcp-Name": tool}
+            )
+            request["params"]["_meta"] = {
+                "io.modelcontextprotocol/protocolVersion": STATELESS_VERSION,
+                "io.modelcontextprotocol/clientCapabilities": {},
+            }
         # Encoded here: httpx writes UTF-8 as it is, which a lone surrogate cannot be; the standard
-        # library escapes it (`\\ud800`), as a client in another language would send it.
-        body = json.dumps(request).encode()
-        response = self.client.http.post("/api/mcp", content=body, headers=self.client.headers())
+        # library escapes it (`\\ud800`), as a client in another language would send it. A number
+        # beyond a double's range is written as no encoder writes it.
+        body = json.dumps(request).encode().replace(repr(BEYOND_DOUBLE).encode(), b"1e400")
+        response = self.client.http.post("/api/mcp", content=body, headers=headers)
         self.calls += 1
         message = _answer(response)
         error = message.get("error") or {}
@@ -451,23 +533,33 @@ def test_every_tool_answers_hostile_arguments_without_failing_on_the_server(fuzz
         # The whole catalogue: the owner of a workspace with every area may use every tool.
         assert set(tools) == {spec.name for spec in registry.all_tools() if not spec.fixture}
         assert len(arguments) >= len(tools) * 9 // 10, sorted(set(tools) - set(arguments))
+        bases = {
+            name: base_arguments(tool["inputSchema"], arguments.get(name)) for name, tool in tools.items()
+        }
+        # Every tool that takes arguments gets some, sample or not.
+        assert [
+            name for name, tool in tools.items() if tool["inputSchema"].get("properties") and not bases[name]
+        ] == []
         for spec in registry.all_tools():
             if spec.is_first_call:
                 session.call(spec.name, arguments.get(spec.name, {}), "first call")
+                session.call(spec.name, arguments.get(spec.name, {}), "first call", stateless=True)
 
         for name, tool in tools.items():
             schema = tool["inputSchema"]
             for mutation in MUTATIONS:
-                hostile = mutation.apply(arguments.get(name, {}), schema, schema)
+                hostile = mutation.apply(bases[name], schema, schema)
                 message = session.call(name, hostile, mutation.name)
                 token = TOKEN.search(_text(message))
                 if token is not None:
                     session.call(
                         name, {**hostile, "confirmationToken": token.group(1)}, f"{mutation.name}, confirmed"
                     )
+                if mutation.name in STATELESS:
+                    session.call(name, hostile, f"{mutation.name}, 2026-07-28", stateless=True)
     finally:
         client.close()
 
-    assert session.calls >= len(tools) * len(MUTATIONS)
+    assert session.calls >= len(tools) * (len(MUTATIONS) + len(STATELESS))
     assert session.failures == []
     assert no_traceback_since(fuzzed.log, start) == ""

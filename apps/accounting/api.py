@@ -3,7 +3,7 @@
 
 Exchange rates, the one place every area asks (`rate`): what one unit of a currency is worth in
 another on a day. Accounting's providers answer (the ECB's reference rates, bundled or fetched
-and kept in `ExchangeRate` rows: apps.accounting.rates); they are the service's, so they answer
+and kept in `ExchangeRate` rows: apps.accounting.lib.rates); they are the service's, so they answer
 in a workspace without the Accounting area too (its installation gates its tools, not this).
 
     rate(source="USD", target="EUR", on=day)                          # the provider's rate
@@ -17,9 +17,9 @@ An area whose tools take the person's rate with an amount (Deals, Event budgets)
 from datetime import date
 from decimal import Decimal
 
-from apps.accounting import rates
 from apps.accounting.errors import RatesUnavailable
-from apps.accounting.rates import Rate
+from apps.accounting.lib import rates
+from apps.accounting.lib.rates import Rate
 from apps.core.errors import NoExchangeRate
 
 __all__ = ["Rate", "RatesUnavailable", "rate"]

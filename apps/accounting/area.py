@@ -1,11 +1,24 @@
 """The Accounting area, as the rest of the service knows it (apps.core.areas)."""
 
+from typing import Any
+
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounting.permissions import AccountingPerm
 from apps.core import areas, env
+from apps.core.kinds import Kind
 from apps.core.navigation import NavItem
+
+
+def sales_title(document: Any) -> str:
+    """ "INV-0042 · Acme Ltd" (a draft: "draft invoice 7 · Acme Ltd")."""
+    return f"{document} · {document.customer_name}"
+
+
+def bill_title(bill: Any) -> str:
+    return " · ".join(part for part in (bill.supplier_name, bill.reference) if part) or f"#{bill.pk}"
+
 
 area = areas.declare(
     title=_("Accounting"),
@@ -17,8 +30,8 @@ area = areas.declare(
     ),
     hints={
         "getAccountingSummary": (
-            "overview of the books, trial balance of the ledger, base currency, tax regime, lock date, "
-            "what is owed"
+            "overview of the books, trial balance of the ledger, chart of accounts, base currency, tax "
+            "regime, lock date, numbering, what is owed"
         ),
         "listTaxTypes": "which vat rates tax codes go on an invoice line, reverse charge exempt zero rated",
         "previewTaxBreakdown": "how much vat is on these items, the tax on amounts prices net gross total",
@@ -27,11 +40,19 @@ area = areas.declare(
         "getInvoice": "show open details of invoice number lines amount due",
         "updateInvoice": "change edit fix the lines customer due date of a draft invoice",
         "deleteInvoice": "remove throw away a draft invoice",
-        "duplicateInvoice": "copy repeat last month's invoice again",
-        "approveInvoice": "approve issue finalise authorise an invoice so it gets its number",
+        "duplicateInvoice": "copy repeat last month's invoice again into a new draft",
+        "approveInvoice": (
+            "approve issue finalise authorise an invoice or credit note so it gets its number and is "
+            "posted to the ledger"
+        ),
         "searchInvoices": "find list unpaid overdue outstanding invoices who owes us",
-        "manageInvoice": "void cancel dispute an invoice, issue a credit note refund correction",
-        "recordPayment": "customer paid, mark invoice as paid, money received, payment came in",
+        "manageInvoice": (
+            "void cancel dispute an invoice, issue a credit note refund correction, write off a bad debt"
+        ),
+        "recordPayment": (
+            "customer paid, mark invoice as paid, money received, payment came in, part payment, fx gain "
+            "or loss"
+        ),
         "createQuote": "quote estimate proposal pricing for a customer",
         "getQuote": "show open details of a quote estimate",
         "updateQuote": "change edit the lines or price of a draft quote estimate",
@@ -44,9 +65,11 @@ area = areas.declare(
         "sendInvoice": "email send the invoice pdf to the customer",
         "sendInvoiceReminders": "chase overdue unpaid invoices, send payment reminders, credit control",
         "snoozeInvoiceChase": "pause stop chasing reminders for an invoice until a date, payment plan",
-        "sendContactStatement": "send a customer their statement of account, aged debt balance owed",
+        "sendContactStatement": (
+            "send a customer their statement of account, aged debt 30 60 90 days, balance owed"
+        ),
         # The company register.
-        "registerCompany": "add our limited company ltd llp plc by its company number, companies house",
+        "registerCompany": "add our limited company by its company number, companies house",
         "updateRegisteredCompany": "change registered office, sic codes, accounting reference date, year end",
         "examineCorporateRegister": "look up a company on companies house, directors officers filing history",
         "getCompanyFilings": "when are confirmation statement accounts corporation tax due, deadlines",
@@ -59,7 +82,9 @@ area = areas.declare(
         "getSupplierDefaults": "which account tax code currency payment terms does this supplier vendor use",
         "validatePurchaseInvoiceProposal": "check correct fix the supplier bill proposal before posting",
         "previewPurchaseInvoiceTotals": "what does the supplier bill add up to, vat net total of a bill",
-        "reconcilePurchaseInvoiceTotal": "bill total does not match the lines, rounding difference",
+        "reconcilePurchaseInvoiceTotal": (
+            "bill total does not match tie to the lines, rounding difference, book a rounding line"
+        ),
         "postPurchaseInvoice": "post enter book record a supplier bill purchase invoice into payables",
         "searchPurchaseInvoices": "find list supplier bills purchase invoices we owe, unpaid bills",
         # bank lines and matching
@@ -75,14 +100,14 @@ area = areas.declare(
             "what a bank transaction payment was matched reconciled to, which invoices it settled"
         ),
         "getUnmatchedInvoiceLines": (
-            "open unpaid invoice lines waiting to be matched reconciled to a bank payment"
+            "open unpaid invoice and bill lines waiting to be matched reconciled to a bank payment"
         ),
         "matchPurchaseInvoiceLineToFinancial": (
             "reconcile match a bank transaction payment to an invoice line"
         ),
         "unmatchPurchaseInvoiceLine": "undo unmatch unreconcile a bank match, wrong invoice",
         "searchCandidateFinancials": (
-            "find which bank transaction paid an invoice, possible matches for an amount"
+            "find which bank transaction paid an invoice or bill, possible matching candidates for an amount"
         ),
         "applyPurchaseCreditToFinancial": "apply a supplier credit note to the refund received in the bank",
         # sync to an outside ledger
@@ -162,6 +187,36 @@ area = areas.declare(
         ),
     },
     nav=[NavItem("accounting", _("Accounting"), "accounting:overview", AccountingPerm.VIEW, order=45)],
+    kinds=[
+        # Invoices, quotes and credit notes: one model, told apart by their numbers' series.
+        Kind(
+            "sales_document",
+            "accounting.SalesDocument",
+            named=_("Invoice, quote or credit note"),
+            title=sales_title,
+            person_email="customer_email",
+            search=("number", "customer_name", "customer_email", "reference", "notes"),
+        ),
+        Kind(
+            "purchase_bill",
+            "accounting.PurchaseBill",
+            title=bill_title,
+            search=("supplier_name", "reference", "notes"),
+        ),
+        Kind(
+            "registered_company",
+            "accounting.RegisteredCompany",
+            title="name",
+            search=("name", "number"),
+            named=_("Registered company"),
+        ),
+    ],
+    not_kinds={
+        "accounting.Charge": "billable work waiting for an invoice (listUnclaimedCharges), then its line",
+        "accounting.BankAccount": "part of the books' set-up (a ledger account), not a record of the work",
+        "accounting.Financial": "a bank statement's line, found by amount and date (listFinancials), matched",
+        "accounting.Filing": "a registered company's deadline, reached through it (getCompanyFilings)",
+    },
     settings={
         # The base currency of a workspace's new books (ISO 4217); it chooses the default chart
         # of accounts and tax types (GBP: UK VAT, EUR: EU VAT, USD: US sales tax).
@@ -181,7 +236,7 @@ area = areas.declare(
         # Reading scanned bills: the Tesseract program and the languages it reads ("eng+deu").
         "ATRIUM_ACCOUNTING_TESSERACT": env.str("ATRIUM_ACCOUNTING_TESSERACT", "tesseract"),
         "ATRIUM_ACCOUNTING_OCR_LANGUAGES": env.str("ATRIUM_ACCOUNTING_OCR_LANGUAGES", "eng"),
-        # Sync to an outside ledger (apps.accounting.sync): "xero" speaks the Xero Accounting API
+        # Sync to an outside ledger (apps.accounting.services.sync): "xero" speaks the Xero Accounting API
         # at ATRIUM_ACCOUNTING_SYNC_URL with an OAuth2 bearer token and the organisation's tenant
         # id; with no token sync is off.
         "ATRIUM_ACCOUNTING_SYNC_PROVIDER": env.str("ATRIUM_ACCOUNTING_SYNC_PROVIDER", "xero"),

@@ -8,8 +8,9 @@ from typing import Any
 
 from django.db import transaction
 
-from apps.accounting import ledger, services
+from apps.accounting.lib import ledger
 from apps.accounting.models import SalesDocument, TaxType
+from apps.accounting.services import sales
 
 DEMO_CUSTOMER = "Umbrella Corporation (demo)"
 
@@ -23,13 +24,13 @@ def seed(*, people: list[Any], domain: str) -> None:
     if SalesDocument.objects.filter(customer_name=DEMO_CUSTOMER).exists():
         return
     tax_code = _standard_tax_code()
-    services.document_create(
+    sales.document_create(
         actor=owner,
         kind=SalesDocument.Kind.QUOTE,
         fields={"customer_name": DEMO_CUSTOMER, "reference": "Website redesign"},
         lines=[
-            services.LineData("Discovery workshop", Decimal("1200"), tax_code),
-            services.LineData("Design and build", Decimal("450"), tax_code, Decimal(12)),
+            sales.LineData("Discovery workshop", Decimal("1200"), tax_code),
+            sales.LineData("Design and build", Decimal("450"), tax_code, Decimal(12)),
         ],
     )
 
@@ -47,8 +48,8 @@ DEMO_COMPANY = "SC000042"
 
 
 def _seed_register(owner: Any) -> None:
-    from apps.accounting import register
     from apps.accounting.models import RegisteredCompany
+    from apps.accounting.services import register
 
     if RegisteredCompany.objects.filter(number=DEMO_COMPANY).exists():
         return
@@ -98,8 +99,9 @@ DEMO_STATEMENT = """Date,Details,Amount
 
 def _seed_bank(owner: Any) -> None:
     """A demo bank account (its own ledger account) with three lines imported from a CSV."""
-    from apps.accounting import bank, statements
+    from apps.accounting.lib import statements
     from apps.accounting.models import BankAccount
+    from apps.accounting.services import bank
 
     if BankAccount.objects.filter(name=DEMO_BANK).exists():
         return

@@ -72,7 +72,7 @@ class BaseCurrencyInUse(Conflict):
     msg_format = _("The base currency cannot change once anything is posted to the ledger.")
 
 
-# The company register (apps.accounting.register, apps.accounting.companies_house).
+# The company register (apps.accounting.services.register, apps.accounting.providers.companies_house).
 
 
 class RegisterNotConfigured(AppError):
@@ -127,7 +127,7 @@ class DomainOfAnotherCompany(Conflict):
     msg_format = _("{domain} belongs to another company ({company}).")
 
 
-# Purchase bills (apps.accounting.bills) and reading them (apps.accounting.ocr).
+# Purchase bills (apps.accounting.services.bills) and reading them (apps.accounting.providers.ocr).
 class OcrUnavailable(AppError):
     code = "OCR_UNAVAILABLE"
     http_status = 503
@@ -208,7 +208,7 @@ class BillNotValid(AppError):
     msg_format = _("Bill {id} cannot be posted yet: {problems}. Fix it with validatePurchaseInvoiceProposal.")
 
 
-# Sync to an outside ledger (apps.accounting.sync, apps.accounting.xero).
+# Sync to an outside ledger (apps.accounting.services.sync, apps.accounting.providers.xero).
 class SyncNotConfigured(AppError):
     code = "SYNC_NOT_CONFIGURED"
     http_status = 409
@@ -218,7 +218,7 @@ class SyncNotConfigured(AppError):
     )
 
 
-# Bank statements (apps.accounting.statements) and matching them (apps.accounting.matching).
+# Bank statements (apps.accounting.lib.statements) and matching them (apps.accounting.services.matching).
 
 
 class StatementUnreadable(AppError):

@@ -62,7 +62,7 @@ privacy.not_personal(TaxType, reason="tax rates and codes")
 privacy.not_personal(ExchangeRate, reason="published reference exchange rates")
 privacy.not_personal(NumberSeries, reason="the counters of document numbers")
 
-# The company register (apps.accounting.register). The companies are the workspace's own legal
+# The company register (apps.accounting.services.register). The companies are the workspace's own legal
 # entities and their domains, as the public register shows them: no one's personal data. The
 # officers and persons with significant control are people named by the register: a person of the
 # workspace is found by their full name, exported, and erased in place (the public register, which
@@ -82,7 +82,7 @@ privacy.register(
 )
 privacy.register(Filing, user="filed_by", erase={"filed_by": None})
 privacy.register(CorporateEvent, user="recorded_by", erase={"recorded_by": None})
-# Bank lines (apps.accounting.bank): the books keep their date, amount and reference. A person's
+# Bank lines (apps.accounting.services.bank): the books keep their date, amount and reference. A person's
 # are those they entered and those matched to invoices addressed to them or bills from them (a
 # customer's payments, a sole trader's); erasure clears who the line names and what its text says.
 from apps.accounting.models import BankAccount, BankMatch, Financial, MatchLine  # noqa: E402
@@ -107,7 +107,7 @@ privacy.not_personal(BankAccount, reason="the workspace's own bank accounts")
 privacy.not_personal(MatchLine, reason="amounts tying a bank line to an invoice line")
 
 
-# Purchase bills (apps.accounting.bills): a supplier may be a sole trader, so a bill from a contact
+# Purchase bills (apps.accounting.services.bills): a supplier may be a sole trader, so a bill from a contact
 # with the person's address is exported and, on erasure, its supplier details are cleared in place;
 # the amounts and the posting stay (legal retention, as for sales documents).
 def _bills_from(subject: privacy.Subject) -> QuerySet[PurchaseBill]:
@@ -134,7 +134,7 @@ privacy.register(SupplierDefaults, find=_supplier_defaults_of)
 privacy.not_personal(PurchaseBillLine, reason="what was bought and for how much; the supplier is on the bill")
 
 
-# Sync to an outside ledger (apps.accounting.sync): a sync record names a record by kind and id,
+# Sync to an outside ledger (apps.accounting.services.sync): a sync record names a record by kind and id,
 # and holds the outside ledger's id and its last error. That error may quote what was sent (a
 # customer's name or e-mail in a validation message): a record whose error names the person is
 # exported and its error text erased. The runs hold counts only.

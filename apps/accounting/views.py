@@ -7,10 +7,11 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from apps.accounting import bank, ledger, register, sending, sync
 from apps.accounting.forms import BankAccountForm
+from apps.accounting.lib import ledger
 from apps.accounting.models import JournalEntry, SalesDocument, TaxType
 from apps.accounting.permissions import AccountingPerm
+from apps.accounting.services import bank, register, sending, sync
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core.actors import can
 from apps.core.pages import READ, page

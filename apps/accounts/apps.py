@@ -10,7 +10,7 @@ class AccountsConfig(AppConfig):
         from apps.core import navigation
         from apps.core.navigation import Group, NavItem
 
-        from . import signals  # noqa: F401  (a new workspace's owner)
+        from . import signals  # noqa: F401  (a new workspace's owner, wrong passwords counted)
         from .api import schema  # noqa: F401  (the OpenAPI extensions of /api/me and its tokens)
         from .permissions import PeoplePerm, RolesPerm
 

@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounts import throttle
 from apps.accounts.models import Role
 from apps.core import permissions, times
 
@@ -109,6 +110,16 @@ class ChangePasswordForm(PasswordChangeForm):
     def clean_old_password(self) -> str:
         old_password: str = self.cleaned_data["old_password"]
         if authenticate(self.request, username=self.user.email, password=old_password) is None:
+            if throttle.refusal_of(self.request) is not None:
+                # Not checked: too many wrong passwords for this address lately (from anywhere).
+                raise ValidationError(
+                    _(
+                        "Passwords for this address are not being checked for now: too many wrong "
+                        "ones were given lately. Try again later, or set a new password from the "
+                        "link “Forgot your password?” e-mails."
+                    ),
+                    code="password_not_checked",
+                )
             raise ValidationError(self.error_messages["password_incorrect"], code="password_incorrect")
         return old_password
 
@@ -121,7 +132,9 @@ class NewPasswordForm(SetPasswordForm):
         _plain_password_help(self)
 
 
-class PasswordResetRequestForm(forms.Form):
+class LinkRequestForm(forms.Form):
+    """The address a link is e-mailed to ("Forgot your password?", a sign-in link)."""
+
     email = forms.EmailField(
         label=_("Email"),
         max_length=254,

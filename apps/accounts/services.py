@@ -1,18 +1,18 @@
 """Writes about people, roles and personal access tokens."""
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
-from django.contrib.auth.tokens import default_token_generator
+from django.contrib.auth.tokens import PasswordResetTokenGenerator, default_token_generator
 from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.encoding import force_bytes
-from django.utils.http import urlsafe_base64_encode
+from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
@@ -270,6 +270,78 @@ def user_set_time_zone(*, user: User, time_zone: str) -> User:
     return user
 
 
+# --- links e-mailed by the sign-in pages ---------------------------------------------------------
+
+
+class SignInLinkTokens(PasswordResetTokenGenerator):
+    """Links that sign a person in: Django's password-reset tokens under a salt of their own, so
+    that a reset link does not sign in and a sign-in link sets no password. Made of the person's
+    last_login and password, they work once (signing in changes the first) and for
+    PASSWORD_RESET_TIMEOUT, as reset links do."""
+
+    key_salt = "apps.accounts.services.SignInLinkTokens"
+
+
+sign_in_links = SignInLinkTokens()
+
+
+def _active_person(email: str) -> User | None:
+    return User.objects.filter(email=email.strip().lower(), is_active=True, role__isnull=False).first()
+
+
+def _active_by_id(user_id: int) -> User | None:
+    """The person a worker is to write to, unless they were deactivated since it was asked."""
+    return User.objects.filter(pk=user_id, is_active=True).first()
+
+
+def _link(origin: str, name: str, user: User, tokens: PasswordResetTokenGenerator) -> str:
+    path = reverse(
+        name, kwargs={"uidb64": urlsafe_base64_encode(force_bytes(user.pk)), "token": tokens.make_token(user)}
+    )
+    return f"{origin.rstrip('/')}{path}"
+
+
+def _brand() -> str:
+    from apps.core.workspaces import current_workspace
+
+    workspace = current_workspace()
+    return workspace.brand_name if workspace is not None else "Atrium"
+
+
+def _mail(user: User, *, brand: str, subject: str, paragraphs: list[list[str]]) -> None:
+    """A plain-text message of the workspace, signed with its brand, to the person, through
+    Django's e-mail backend (docs/area-kit.md: why not through the mail app)."""
+    lines = [line for paragraph in paragraphs for line in [*paragraph, ""]]
+    message = EmailMessage(
+        subject=subject,
+        body="\n".join([*lines, f"-- {brand}"]),
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[user.email],
+    )
+    message.send(fail_silently=False)
+
+
+def _when(user: User, moment: datetime) -> str:
+    """A time as the person reads it: in their time zone, else the workspace's."""
+    from apps.core.workspaces import current_workspace
+
+    workspace = current_workspace()
+    zone = user.time_zone or (workspace.time_zone if workspace is not None else None)
+    return times.when_text(moment, zone)
+
+
+def _until(user: User, seconds: float) -> str:
+    """When a link made now stops working."""
+    return _when(user, timezone.now() + timedelta(seconds=seconds))
+
+
+def _works_once(user: User) -> str:
+    """What an e-mailed link (a reset's or a sign-in's) says of how long it works."""
+    return _("The link works once, until %(until)s.") % {
+        "until": _until(user, settings.PASSWORD_RESET_TIMEOUT)
+    }
+
+
 # --- password reset by e-mail -------------------------------------------------------------------
 
 
@@ -277,7 +349,7 @@ def password_reset_request(*, email: str, origin: str) -> None:
     """Someone asked, on the sign-in page, to set a new password for `email`: if it is the address
     of an active person of this workspace, a link is e-mailed to it (by a worker, so that the
     answer takes as long whether or not the address is someone's). Nothing says which it was."""
-    user = User.objects.filter(email=email.strip().lower(), is_active=True, role__isnull=False).first()
+    user = _active_person(email)
     if user is None:
         return
     from apps.accounts.tasks import send_password_reset
@@ -289,42 +361,154 @@ def password_reset_send(*, user_id: int, origin: str) -> bool:
     """E-mails the person a link (on `origin`, the workspace host they asked from) to set a new
     password: Django's default token generator, so the link works once (setting a password or
     signing in changes what it is made of) and for PASSWORD_RESET_TIMEOUT seconds."""
-    from apps.core.workspaces import current_workspace
-
-    user = User.objects.filter(pk=user_id, is_active=True).first()
+    user = _active_by_id(user_id)
     if user is None:
         return False
-    workspace = current_workspace()
-    brand = workspace.brand_name if workspace is not None else "Atrium"
-    path = reverse(
-        "accounts:password-reset-confirm",
-        kwargs={
-            "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
-            "token": default_token_generator.make_token(user),
-        },
-    )
-    until = timezone.now() + timedelta(seconds=settings.PASSWORD_RESET_TIMEOUT)
-    zone = user.time_zone or (workspace.time_zone if workspace is not None else None)
-    body = "\n".join(
-        [
-            _("Someone, probably you, asked to set a new password for %(email)s at %(brand)s.")
-            % {"email": user.email, "brand": brand},
-            "",
-            _("Choose a new password here:"),
-            f"{origin.rstrip('/')}{path}",
-            "",
-            _("The link works once, until %(until)s.") % {"until": times.when_text(until, zone)},
-            _("If you did not ask, ignore this e-mail: your password stays as it is."),
-            "",
-            f"-- {brand}",
-        ]
-    )
-    message = EmailMessage(
+    brand = _brand()
+    _mail(
+        user,
+        brand=brand,
         subject=_("%(brand)s: set a new password") % {"brand": brand},
-        body=body,
-        from_email=settings.DEFAULT_FROM_EMAIL,
-        to=[user.email],
+        paragraphs=[
+            [
+                _("Someone, probably you, asked to set a new password for %(email)s at %(brand)s.")
+                % {"email": user.email, "brand": brand}
+            ],
+            [
+                _("Choose a new password here:"),
+                _link(origin, "accounts:password-reset-confirm", user, default_token_generator),
+            ],
+            [
+                _works_once(user),
+                _("If you did not ask, ignore this e-mail: your password stays as it is."),
+            ],
+        ],
     )
-    message.send(fail_silently=False)
     logger.info("password reset link e-mailed to user %s", user.pk)
     return True
+
+
+# --- password sign-in paused: the owner told, and signed in by a link ----------------------------
+
+
+def sign_in_paused_tell(*, notice: "throttle.Notice", origin: str) -> None:
+    """Password sign-in for an address was just paused after many wrong passwords
+    (apps.accounts.throttle): if it is an active person's of this workspace, they are told by
+    e-mail (a worker sends it), with a link that signs them in meanwhile."""
+    user = _active_person(notice.email)
+    if user is None:
+        return
+    from apps.accounts.tasks import send_sign_in_notice
+
+    send_sign_in_notice.delay(
+        user.pk,
+        origin,
+        notice.failures,
+        notice.clients,
+        notice.since.isoformat(),
+        schema_name=connection.schema_name,
+    )
+
+
+def sign_in_notice_send(*, user_id: int, origin: str, failures: int, clients: int, since: str) -> bool:
+    """The owner told that signing in with their password is paused, how many wrong passwords from
+    how many addresses did it, and the link that signs them in anyway."""
+    user = _active_by_id(user_id)
+    if user is None:
+        return False
+    window = 60 * int(settings.ATRIUM_ACCOUNTS_GUESSES_WINDOW_MINUTES)
+    started = _when(user, datetime.fromisoformat(since))
+    brand = _brand()
+    _mail(
+        user,
+        brand=brand,
+        subject=_("%(brand)s: signing in with your password is paused") % {"brand": brand},
+        paragraphs=[
+            [
+                _(
+                    "%(failures)s wrong passwords were given for %(email)s at %(brand)s since "
+                    "%(since)s, from %(clients)s different addresses."
+                )
+                % {
+                    "failures": failures,
+                    "email": user.email,
+                    "brand": brand,
+                    "since": started,
+                    "clients": clients,
+                },
+                _(
+                    "To protect your account, signing in with its password is paused, even with "
+                    "the right password, until %(minutes)s minutes pass without another try."
+                )
+                % {"minutes": window // 60},
+            ],
+            [
+                _("You can still sign in, with this link:"),
+                _link(origin, "accounts:sign-in-link-use", user, sign_in_links),
+                _("It works once, until %(until)s. The sign-in page sends another on request.")
+                % {"until": _until(user, settings.PASSWORD_RESET_TIMEOUT)},
+            ],
+            [
+                _(
+                    "If these were not your tries, someone may be guessing your password: nothing "
+                    "was given away. Choosing a new password, here, also ends the pause:"
+                ),
+                f"{origin.rstrip('/')}{reverse('accounts:password-reset')}",
+            ],
+        ],
+    )
+    logger.info("user %s told that their password sign-in is paused", user.pk)
+    return True
+
+
+def sign_in_link_request(*, email: str, origin: str) -> None:
+    """Someone asked for a link to sign in as `email`: one is e-mailed when signing in with the
+    password is paused for it and it is an active person's address. Nothing says which it was."""
+    if not throttle.sign_in_paused(email):
+        return
+    user = _active_person(email)
+    if user is None:
+        return
+    from apps.accounts.tasks import send_sign_in_link
+
+    send_sign_in_link.delay(user.pk, origin, schema_name=connection.schema_name)
+
+
+def sign_in_link_send(*, user_id: int, origin: str) -> bool:
+    user = _active_by_id(user_id)
+    if user is None:
+        return False
+    brand = _brand()
+    _mail(
+        user,
+        brand=brand,
+        subject=_("%(brand)s: your sign-in link") % {"brand": brand},
+        paragraphs=[
+            [
+                _(
+                    "Someone, probably you, asked for a link to sign in to %(brand)s as %(email)s "
+                    "while signing in with the password is paused."
+                )
+                % {"email": user.email, "brand": brand}
+            ],
+            [_("Sign in here:"), _link(origin, "accounts:sign-in-link-use", user, sign_in_links)],
+            [
+                _works_once(user),
+                _("If you did not ask, ignore this e-mail."),
+            ],
+        ],
+    )
+    logger.info("sign-in link e-mailed to user %s", user.pk)
+    return True
+
+
+def sign_in_link_person(*, uidb64: str, token: str) -> User | None:
+    """The active person a sign-in link is for, while it works; None for any other link."""
+    try:
+        user_id = int(urlsafe_base64_decode(uidb64).decode())
+    except (ValueError, UnicodeDecodeError):
+        return None
+    user = User.objects.filter(pk=user_id, is_active=True, role__isnull=False).first()
+    if user is None or not sign_in_links.check_token(user, token):
+        return None
+    return user

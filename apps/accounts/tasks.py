@@ -15,3 +15,18 @@ def purge_expired_access_tokens() -> int:
 def send_password_reset(user_id: int, origin: str) -> bool:
     """E-mails a person the link to set a new password (apps.accounts.services.password_reset_send)."""
     return services.password_reset_send(user_id=user_id, origin=origin)
+
+
+@workspace_task(ignore_result=True, autoretry_for=(OSError,), retry_backoff=True, max_retries=3)
+def send_sign_in_notice(user_id: int, origin: str, failures: int, clients: int, since: str) -> bool:
+    """Tells a person that signing in with their password is paused, with a link that signs them
+    in (apps.accounts.services.sign_in_notice_send)."""
+    return services.sign_in_notice_send(
+        user_id=user_id, origin=origin, failures=failures, clients=clients, since=since
+    )
+
+
+@workspace_task(ignore_result=True, autoretry_for=(OSError,), retry_backoff=True, max_retries=3)
+def send_sign_in_link(user_id: int, origin: str) -> bool:
+    """E-mails a person a link that signs them in (apps.accounts.services.sign_in_link_send)."""
+    return services.sign_in_link_send(user_id=user_id, origin=origin)

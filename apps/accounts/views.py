@@ -5,8 +5,10 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import login as auth_login
 from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm
 from django.forms import Form
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import redirect, render
@@ -20,8 +22,8 @@ from apps.accounts import selectors, services, throttle
 from apps.accounts.forms import (
     AccessTokenForm,
     ChangePasswordForm,
+    LinkRequestForm,
     NewPasswordForm,
-    PasswordResetRequestForm,
     PersonForm,
     PersonRoleForm,
     RoleForm,
@@ -40,6 +42,28 @@ class SignInView(auth_views.LoginView):
     template_name = "accounts/sign_in.html"
     authentication_form = SignInForm
     redirect_authenticated_user = True
+
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
+        """A try the ceiling on guesses refused (apps.accounts.throttle) gets its own answer: the
+        way in by an e-mailed link while password sign-in is paused, or how long to wait."""
+        refusal = throttle.refusal_of(self.request)
+        if refusal is None:
+            return super().form_invalid(form)
+        email = throttle.username_of(self.request, None) or ""
+        if refusal.paused:
+            return throttle.paused_page(self.request, refusal, email)
+        form.errors.clear()
+        form.add_error(
+            None,
+            _(
+                "Many wrong passwords were given for this address lately, so tries are taken one "
+                "at a time: try again in %(seconds)s seconds."
+            )
+            % {"seconds": refusal.retry_after},
+        )
+        response = self.render_to_response(self.get_context_data(form=form), status=429)
+        response["Retry-After"] = str(refusal.retry_after)
+        return response
 
 
 sign_out = auth_views.LogoutView.as_view()
@@ -82,29 +106,44 @@ def password_change(request: AuthenticatedHttpRequest) -> HttpResponse:
 # --- password reset by e-mail -------------------------------------------------------------------
 
 
+def _link_request(request: HttpRequest, template: str, send: Callable[..., None], sent: str) -> HttpResponse:
+    """A form that e-mails a link to the address given: counted per client and per address
+    (apps.accounts.throttle.mail_request_counted), and answered the same whether or not the
+    address is someone's (`send` decides, by a worker)."""
+    form = LinkRequestForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        email = form.cleaned_data["email"]
+        client_may, address_may = throttle.mail_request_counted(request, email)
+        if not client_may:
+            form.add_error(None, _("Too many requests from here. Try again in an hour."))
+            response = render(request, template, {"form": form}, status=429)
+            response["Retry-After"] = str(settings.ATRIUM_ACCOUNTS_PASSWORD_RESET_WINDOW_SECONDS)
+            return response
+        if address_may:
+            send(email=email, origin=request.build_absolute_uri("/"))
+        return redirect(sent)
+    return render(request, template, {"form": form})
+
+
+def _sent(request: HttpRequest, template: str) -> HttpResponse:
+    return render(request, template, {"minutes": settings.PASSWORD_RESET_TIMEOUT // 60})
+
+
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
 def password_reset(request: HttpRequest) -> HttpResponse:
     """The form behind "Forgot your password?": asks for the e-mail address, and answers the same
     whether or not it is someone's (apps.accounts.services.password_reset_request)."""
-    form = PasswordResetRequestForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        email = form.cleaned_data["email"]
-        client_may, address_may = throttle.reset_request_counted(request, email)
-        if not client_may:
-            form.add_error(None, _("Too many requests from here. Try again in an hour."))
-            response = render(request, "accounts/password_reset.html", {"form": form}, status=429)
-            response["Retry-After"] = str(settings.ATRIUM_ACCOUNTS_PASSWORD_RESET_WINDOW_SECONDS)
-            return response
-        if address_may:
-            services.password_reset_request(email=email, origin=request.build_absolute_uri("/"))
-        return redirect("accounts:password-reset-sent")
-    return render(request, "accounts/password_reset.html", {"form": form})
+    return _link_request(
+        request,
+        "accounts/password_reset.html",
+        services.password_reset_request,
+        "accounts:password-reset-sent",
+    )
 
 
 def password_reset_sent(request: HttpRequest) -> HttpResponse:
-    minutes = settings.PASSWORD_RESET_TIMEOUT // 60
-    return render(request, "accounts/password_reset_sent.html", {"minutes": minutes})
+    return _sent(request, "accounts/password_reset_sent.html")
 
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
@@ -127,6 +166,39 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
 
 def password_reset_done(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/password_reset_done.html", {"sign_in_url": reverse("accounts:sign-in")})
+
+
+# --- signing in with an e-mailed link, while password sign-in is paused ---------------------------
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def sign_in_link(request: HttpRequest) -> HttpResponse:
+    """ "E-mail me a sign-in link": sent when signing in with the password is paused for the address
+    (apps.accounts.services.sign_in_link_request); the same answer otherwise."""
+    return _link_request(
+        request, "accounts/sign_in_link.html", services.sign_in_link_request, "accounts:sign-in-link-sent"
+    )
+
+
+def sign_in_link_sent(request: HttpRequest) -> HttpResponse:
+    return _sent(request, "accounts/sign_in_link_sent.html")
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def sign_in_link_use(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
+    """The e-mailed link. Opening it shows a button; the POST of that button signs the person in.
+    A mail scanner that fetches every link so spends nothing, and the page, with no resource from
+    elsewhere and the same-origin Referrer-Policy, sends the token to no other site."""
+    user = services.sign_in_link_person(uidb64=uidb64, token=token)
+    if user is not None and request.method == "POST":
+        auth_login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect(settings.LOGIN_REDIRECT_URL)
+    response = render(
+        request, "accounts/sign_in_link_use.html", {"person": user}, status=200 if user else 404
+    )
+    return no_store(response)
 
 
 @page()

@@ -15,7 +15,7 @@ from apps.calendars.permissions import CalendarsPerm
 from apps.core import clean, recurrence
 from apps.core.actors import require
 from apps.core.errors import invalid
-from apps.core.records import Visibility, save_changes
+from apps.core.records import Visibility, derived_visibility, save_changes
 
 logger = logging.getLogger(__name__)
 
@@ -285,10 +285,13 @@ def attendee_add(*, actor: Any, event: Event, spec: dict[str, Any]) -> bool:
     user = User.objects.filter(email=email, is_active=True).first()
     if contact is None:
         contact = contacts_api.contacts(actor).filter(email__iexact=email).order_by("pk").first()
+    # A name from a contact is copied only where it would be seen by no more people than see the
+    # contact: a private contact's, into an event everyone sees, would show it to all.
+    named = contact is not None and derived_visibility(event, contact) == derived_visibility(event)
     name = (
         (spec.get("name") or "").strip()[:200]
         or (user.full_name if user else "")
-        or (contact.display_name if contact else "")
+        or (contact.display_name if contact is not None and named else "")
     )
     Attendee.objects.create(
         event=event,

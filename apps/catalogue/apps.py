@@ -23,10 +23,6 @@ class CatalogueConfig(AppConfig):
             importlib.import_module(module)
         autodiscover_modules("tools")
         load_fixture_modules(getattr(settings, "ATRIUM_EXTRA_TOOL_MODULES", []))
-        # The schemas built now, for the next process with the same code (apps.catalogue.derived).
-        from . import derived
-
-        derived.keep()
         navigation.register(
             NavItem(
                 "tool-calls",

@@ -13,7 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.core import checks
 
-from apps.catalogue import registry
+from apps.catalogue import derived, registry
 from apps.catalogue.registry import CAMEL_CASE, CONFIRMATION_MARKERS, MARKER_LABELS, Marker, ToolSpec
 from apps.core import permissions
 
@@ -227,6 +227,8 @@ def check_catalogue(app_configs: Any = None, **kwargs: Any) -> list[checks.Check
     for problem in registry_budget_problems(specs):
         messages.append(checks.Error(f"the catalogue's tools: {problem}", id="atrium.E103"))
     _keep_known_valid()
+    # Every definition is built now: the next process with the same code reads them.
+    derived.keep()
     return messages
 
 

@@ -14,18 +14,17 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import DatabaseError, IntegrityError, transaction
+from django.db import DatabaseError, transaction
 from pydantic import BaseModel, ValidationError
 from pydantic.alias_generators import to_camel
 
 from apps.accounts.access import effective_permissions
-from apps.catalogue import audit, inputs, policy, profiles, registry
+from apps.catalogue import audit, derived, inputs, policy, profiles, registry
 from apps.catalogue.errors import SecureInputUnavailable
 from apps.catalogue.registry import CONFIRMATION_ARGUMENT, ToolSpec
 from apps.catalogue.secure_input import SecureInputDeclined, SecureInputRequest, SecureInputRequired
@@ -329,6 +328,8 @@ def list_tools(
         if len(_listing_cache) >= _CACHE_LIMIT:
             _listing_cache.clear()
         _listing_cache[listing_key] = listing
+        # The definitions built for it, for the next process with the same code.
+        derived.keep()
     return list(listing)
 
 
@@ -411,14 +412,10 @@ def _call(ctx: ToolContext, spec: ToolSpec, arguments: Any) -> tuple[str, str, d
         )
 
     kwargs = {parameter: getattr(validated, parameter) for parameter in spec.parameters}
-    # A tool that changes things runs in one transaction. A read-only one does not need one: at
-    # READ COMMITTED each statement sees its own snapshot anyway, so BEGIN and COMMIT would only
-    # add two round trips to the database.
-    writes = nullcontext() if spec.read_only else transaction.atomic()
     called = Origin(door=ctx.door, tool=spec.name, client=ctx.principal.client[:200])
     try:
-        with writes, through(called):
-            result = spec.function(ctx, **kwargs)
+        with through(called):
+            result = _run(ctx, spec, kwargs)
     except inputs.InputRequired as needed:
         # Nothing the tool did stays (its transaction rolled back): it runs again with the answers.
         return "input_required", "", input_required_result(ctx, needed)
@@ -440,10 +437,11 @@ def _call(ctx: ToolContext, spec: ToolSpec, arguments: Any) -> tuple[str, str, d
         return "error", "NOT_FOUND", error_result("Not found: check the ids you passed; nothing was changed.")
     except DatabaseError as error:
         failure = database_failure(error)
-        if isinstance(error, IntegrityError) or (failure is not None and failure.is_conflict):
-            # Mostly a concurrent call that saved the same thing first (a unique key, a deadlock):
+        if failure is not None and failure.is_conflict:
+            # A concurrent call saved the same thing first (a unique key), or won a deadlock twice:
             # the caller only has to read again. Logged by SQLSTATE and constraint: PostgreSQL's
-            # text quotes the row.
+            # text quotes the row. Any other refusal (NOT NULL, a foreign key) is this write's own
+            # fault: a failure on the server, below.
             logger.warning("tool %s answered CONFLICT: %s", spec.name, describe_error(error))
             return "error", "CONFLICT", error_result(_conflict_message(spec))
         reference = secrets.token_hex(4)
@@ -466,6 +464,26 @@ def _call(ctx: ToolContext, spec: ToolSpec, arguments: Any) -> tuple[str, str, d
     if too_long is not None:
         return ("error" if spec.read_only else "ok"), "RESULT_TOO_LONG", too_long
     return "ok", "", answer
+
+
+def _run(ctx: ToolContext, spec: ToolSpec, kwargs: dict[str, Any]) -> Any:
+    """The tool itself. One that changes things runs in one transaction, run once more when
+    PostgreSQL gives it up as a deadlock's victim or for serialization (nothing of it is left, and
+    the second run sees what the winner wrote); lost twice, it is a conflict (`_call`). A
+    read-only one runs without: at READ COMMITTED each statement sees its own snapshot anyway, so
+    BEGIN and COMMIT would only add two round trips to the database."""
+    if spec.read_only:
+        return spec.function(ctx, **kwargs)
+    try:
+        with transaction.atomic():
+            return spec.function(ctx, **kwargs)
+    except DatabaseError as error:
+        failure = database_failure(error)
+        if failure is None or not failure.is_retryable:
+            raise
+        logger.info("tool %s lost a race (%s); running it once more", spec.name, failure)
+    with transaction.atomic():
+        return spec.function(ctx, **kwargs)
 
 
 def _too_long(spec: ToolSpec, answer: dict[str, Any]) -> dict[str, Any] | None:

@@ -28,6 +28,9 @@ from apps.catalogue.registry import ToolSpec
 from apps.core import areas
 
 MAX_TOOLS = 40
+# The catalogue's finding and running tools: in every profile, so that a client that takes one
+# still reaches every other tool the person may use.
+EVERY_PROFILE = ("searchTools", "describeTool", "callTool")
 # What a model reads of the profile's tools (apps.catalogue.checks.model_tokens), summed.
 MAX_TOKENS = 10_000
 
@@ -41,7 +44,8 @@ class Profile:
     # agent connection page offer the profile, before its title.
     job: str | Promise
     # Tools of the catalogue's own area, besides searchTools, describeTool and callTool (which
-    # every profile lists), that this job uses: the background tools of apps.mcp for automation.
+    # every profile lists), that this job uses: the background tools of apps.mcp for automation,
+    # searchWorkspace where the job reaches across areas.
     catalogue: tuple[str, ...] = ()
 
     @property
@@ -59,6 +63,7 @@ PROFILES = (
         "Essentials",
         "Everyday work: people, the diary, to-dos, documents, files and notifications.",
         _("I need a bit of everything"),
+        catalogue=("searchWorkspace",),
     ),
     Profile(
         "sales",
@@ -126,6 +131,7 @@ PROFILES = (
         "Admin",
         "The company and the workspace: register, domains, departments, invitations, settings pages.",
         _("I run the workspace"),
+        catalogue=("searchWorkspace",),
     ),
     Profile(
         "housekeeping",
@@ -143,8 +149,8 @@ def get(key: str) -> Profile | None:
 @lru_cache(maxsize=64)
 def _names(key: str, version: int) -> frozenset[str]:
     named = {name for area in areas.all_areas() for name in area.profiles.get(key, ())}
-    # The finding and running tools of this app in every profile; other apps' tools of the
-    # catalogue area (the background tools of apps.mcp) where a profile names them.
+    # The finding and running tools in every profile; the catalogue area's others (searchWorkspace,
+    # the background tools of apps.mcp) where a profile names them.
     profile = get(key)
     named_here = profile.catalogue if profile is not None else ()
     own = {
@@ -152,7 +158,7 @@ def _names(key: str, version: int) -> frozenset[str]:
         for spec in registry.all_tools()
         if spec.area == "catalogue"
         and not spec.fixture
-        and (spec.module.startswith("apps.catalogue.") or spec.name in named_here)
+        and (spec.name in EVERY_PROFILE or spec.name in named_here)
     }
     return frozenset(named | own)
 

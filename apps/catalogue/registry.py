@@ -10,7 +10,8 @@ Each area app declares its tools in its `tools` module (autodiscovered by `Catal
 - the name is the catalogue's camelCase name; the Python function stays snake_case;
 - the docstring is the description; the decorator puts the leading marker in front of it;
 - the input schema comes from the keyword-only annotated parameters (arguments in camelCase, extra
-  arguments refused), the output schema from the return model; both are built here, once;
+  arguments refused), the output schema from the return model; both are built here, once, when a
+  tool's definition is first read, and its input model when it is first called;
 - the permission is a member of the area's `PermissionEnum`; the tool belongs to that area;
 - markers map to MCP annotations, and `apps.catalogue.dispatch` enforces them;
 - `runs_tools=True` declares a tool that runs other tools by name (the catalogue's callTool): it
@@ -20,8 +21,10 @@ Each area app declares its tools in its `tools` module (autodiscovered by `Catal
   MCP door lets a 2025-11-25 client run it as a task (`execution.taskSupport`, apps.mcp.jobs);
   every other call of it runs as before.
 
-Schemas and the `tools/list` entry of every tool are computed here, at import, so that listing
-and calling never build them again.
+The declaration is checked at import (a tool that cannot work never reaches a client); what costs
+(the input model, a pydantic class; the schemas and the `tools/list` entry) is built on first use
+and kept, so that a process starts without building what it may never read, and listing and
+calling never build it twice.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Flag
+from functools import cached_property
 from typing import Any, Required, TypedDict, Unpack, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, create_model
@@ -273,12 +277,11 @@ class ToolSpec:
     read_only: bool
     idempotent: bool
     open_world: bool
-    input_model: type[BaseModel]
     output_model: type[BaseModel] | None
     # Python names of the keyword-only parameters, in order.
     parameters: tuple[str, ...]
-    # The `tools/list` entry, built once; callers must not change it.
-    definition: dict[str, Any]
+    # MCP's annotations (the `tools/list` entry's).
+    annotations: dict[str, Any]
     module: str
     # Registered from settings.ATRIUM_EXTRA_TOOL_MODULES (test settings only): may bend naming rules.
     fixture: bool = False
@@ -299,8 +302,48 @@ class ToolSpec:
         return Marker.MANDATORY_FIRST_CALL in self.markers
 
     @property
-    def annotations(self) -> dict[str, Any]:
-        return self.definition["annotations"]
+    def where(self) -> str:
+        return f"{self.function.__module__}.{self.function.__qualname__}"
+
+    @cached_property
+    def input_model(self) -> type[BaseModel]:
+        """The model the arguments are validated with, made at the tool's first call (or its
+        first definition, where its schema is not kept)."""
+        return _input_model(self.function, self.name, self.where)
+
+    @cached_property
+    def definition(self) -> dict[str, Any]:
+        """The `tools/list` entry, built on first read; callers must not change it. The schemas
+        follow from the code: a process whose code was seen before reads them
+        (apps.catalogue.derived)."""
+        kept_as = derived.key(self.function.__module__, self.function.__qualname__, self.name)
+        kept = derived.get(kept_as) if kept_as is not None else None
+        if kept is not None:
+            input_schema, output_schema = kept
+        else:
+            input_schema = json_schema(self.input_model)
+            if self.needs_confirmation:
+                input_schema.setdefault("properties", {})[CONFIRMATION_ARGUMENT] = {
+                    "type": "string",
+                    "description": "Only to retry a call the user confirmed: its answer's token",
+                }
+            output_schema = (
+                json_schema(self.output_model, mode="serialization")
+                if self.output_model is not None
+                else None
+            )
+            if kept_as is not None:
+                derived.put(kept_as, (input_schema, output_schema))
+        definition: dict[str, Any] = {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "inputSchema": input_schema,
+        }
+        if output_schema is not None:
+            definition["outputSchema"] = output_schema
+        definition["annotations"] = self.annotations
+        return definition
 
 
 class RegistryError(TypeError):
@@ -417,11 +460,10 @@ def build_spec(
             "the markers of the tool it runs apply"
         )
     docstring = _unwrap(inspect.getdoc(function) or "")
-    input_model, parameters = _input_model(function, name, where)
+    parameters = _parameters(function, where)
     output_model = _output_model(function, where)
     description = " ".join(f"{label}:" for label in markers.labels)
     description = f"{description} {docstring}".strip() if description else docstring
-    confirmable = bool(markers & CONFIRMATION_MARKERS)
     idempotent = read_only if idempotent is None else idempotent
     # The title is the tool's own `title`, which clients show before `annotations.title`. A hint
     # left out means MCP's default: readOnlyHint and idempotentHint default to false, the cautious
@@ -440,30 +482,6 @@ def build_spec(
         annotations.update(destructiveHint=True, openWorldHint=True)
         annotations.pop("idempotentHint", None)
         idempotent, open_world = False, True
-    # The schemas follow from the code: a process whose code was seen before reads them.
-    kept_as = derived.key(function.__module__, function.__qualname__, name)
-    kept = derived.get(kept_as) if kept_as is not None else None
-    if kept is not None:
-        input_schema, output_schema = kept
-    else:
-        input_schema = json_schema(input_model)
-        if confirmable:
-            input_schema.setdefault("properties", {})[CONFIRMATION_ARGUMENT] = {
-                "type": "string",
-                "description": "Only to retry a call the user confirmed: its answer's token",
-            }
-        output_schema = json_schema(output_model, mode="serialization") if output_model is not None else None
-        if kept_as is not None:
-            derived.put(kept_as, (input_schema, output_schema))
-    definition: dict[str, Any] = {
-        "name": name,
-        "title": title,
-        "description": description,
-        "inputSchema": input_schema,
-    }
-    if output_schema is not None:
-        definition["outputSchema"] = output_schema
-    definition["annotations"] = annotations
     return ToolSpec(
         name=name,
         function=function,
@@ -475,10 +493,9 @@ def build_spec(
         read_only=read_only,
         idempotent=idempotent,
         open_world=open_world,
-        input_model=input_model,
         output_model=output_model,
         parameters=parameters,
-        definition=definition,
+        annotations=annotations,
         module=function.__module__,
         fixture=_loading_fixtures,
         runs_tools=runs_tools,
@@ -493,9 +510,14 @@ def _unwrap(text: str) -> str:
     return "\n\n".join(" ".join(line.strip() for line in paragraph.splitlines()) for paragraph in paragraphs)
 
 
-def _input_model(
-    function: Callable[..., Any], name: str, where: str
-) -> tuple[type[BaseModel], tuple[str, ...]]:
+def _parameters(function: Callable[..., Any], where: str) -> tuple[str, ...]:
+    """The Python names of a tool's arguments, once its signature is checked: the context first,
+    then only keyword-only parameters, each with a type, none named as the confirmation is."""
+    _fields(function, where)
+    return tuple(parameter.name for parameter in list(inspect.signature(function).parameters.values())[1:])
+
+
+def _fields(function: Callable[..., Any], where: str) -> dict[str, Any]:
     signature = inspect.signature(function)
     try:
         hints = get_type_hints(function, include_extras=True)
@@ -517,13 +539,16 @@ def _input_model(
             raise RegistryError(f"{where}: {CONFIRMATION_ARGUMENT!r} is reserved for confirmations")
         default = ... if parameter.default is inspect.Parameter.empty else parameter.default
         fields[parameter.name] = (hints[parameter.name], default)
-    model = create_model(
+    return fields
+
+
+def _input_model(function: Callable[..., Any], name: str, where: str) -> type[BaseModel]:
+    return create_model(
         f"{name[:1].upper()}{name[1:]}Arguments",
         __base__=ArgumentsModel,
         __module__=function.__module__,
-        **fields,
+        **_fields(function, where),
     )
-    return model, tuple(fields)
 
 
 def _output_model(function: Callable[..., Any], where: str) -> type[BaseModel] | None:

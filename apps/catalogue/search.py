@@ -4,35 +4,46 @@ A tool is indexed as fields of different weight: its name (split at its capitals
 `createCalendarEvent` is "create calendar event", its verb counting less than its nouns), its
 title, the words of its area (the area's title and key, and the words people use for its things:
 the area's declared `words`), the phrases its area gives for it (`hints`: "recycle bin" for the
-trash; they are never sent to a client), its description, and its arguments' names and
-descriptions. Words are compared by their English stems (Snowball) in their American spelling, so
-"scheduling" finds what "schedule" names and "organise" what "organize" does.
+trash; they are never sent to a client), its description, and its arguments' names, descriptions,
+enum values and nested fields (read from its signature: the index needs no schema built). Words
+are compared by their English stems (Snowball) in their American spelling, so "scheduling" finds
+what "schedule" names and "organise" what "organize" does.
 
 A request is read the same way, without the words that say nothing ("my", "the", "please"), in
-four steps that do not depend on any one request (apps.catalogue.vocabulary):
+steps that do not depend on any one request (apps.catalogue.vocabulary):
 
-1. people's phrases become the catalogue's words ("get rid of" is delete, "time off" is leave,
-   "clock me out" is clock and end), and a negated word its opposite where the catalogue has one
-   ("hasn't paid" is unpaid);
-2. each word also looks for the catalogue's words for the same thing (`SYNONYMS`: a diary is a
+1. its form: clauses cut at their punctuation; an e-mail address dropped (it says who, not what),
+   a path read as "path", a file's name as a file, a web address as a domain;
+2. people's phrases become the catalogue's words ("get rid of" is delete, "time off" is leave,
+   "clock me out" is clock and end), a phrasal verb too around its object ("push the 1:1 back",
+   "let Noor edit it"), and a negated word its opposite where the catalogue has one ("hasn't
+   paid" is unpaid);
+3. what a request only mentions counts less than what it asks for: the words after a topic marker
+   ("about the invoice", "saying Friday works"), and in a run of nouns all but the last ("the
+   budget review meeting" is a meeting);
+4. each word also looks for the catalogue's words for the same thing (`SYNONYMS`: a diary is a
    calendar, a CV a candidate's, to scrap is to delete); a word and its synonyms count once, by
    the best of them, so saying the same thing twice does not outrank a request that says two;
-3. a word the catalogue and the vocabulary do not know is read as two known words run together
+5. a word the catalogue and the vocabulary do not know is read as two known words run together
    ("selfassessment"), or else as the nearest known word one or two typing mistakes away
-   (rapidfuzz's optimal string alignment distance over the index's words), for a little less, and
-   only if it is no English word or one far rarer than the known word ("calender", not "lease");
-4. the area step: the areas whose nouns the request names (their keys, titles, `words` and their
+   (rapidfuzz's optimal string alignment distance over the index's words), or the one its stem is
+   a mistake from, for a little less, and only if it is no English word or one far rarer than the
+   known word ("calender", not "lease");
+6. the area step: the areas whose nouns the request names (their keys, titles, `words` and their
    tools' names), each noun by how few areas it names, say which areas it is about, and a tool of
-   an area it names less counts less.
+   an area it names less counts less;
+7. a question is answered by a tool that reads: one that changes things counts less.
 
 Then a tool that answers more of the request's words ranks higher (Lucene's "coord"), and one
-whose whole name the request says higher still. With a model backend configured, the first twenty
+whose whole name the request says higher still. A request none of whose words finds a tool reads
+each as the known words most like it, however far, and one that is like nothing gets the areas'
+summaries: only an empty request finds nothing. With a model backend configured, the first twenty
 may be put in order by it (apps.catalogue.rerank, off by default), never needed for the figures of
 the offline search.
 
-The weights were set against the tuning part of the request set (apps/<area>/tests/searches.py,
-run by apps/catalogue/tests/test_search_quality.py): change them only with it, and never from the
-held-out part (docs/catalogue.md, "How searchTools ranks").
+The weights were set against the tuning part of the request set (apps/<area>/tests/searches.py and
+searches_dev.py, run by apps/catalogue/tests/test_search_quality.py): change them only with it,
+and never from the held-out part (docs/catalogue.md, "How searchTools ranks").
 
 The index is built once per registry version; a search reads only the tools that share a stem with
 the request.
@@ -46,21 +57,33 @@ import threading
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import Enum
 from functools import lru_cache
+from typing import Annotated, Literal, get_args, get_origin, get_type_hints
 
 import snowballstemmer
-from rapidfuzz import process
+from pydantic import BaseModel
+from pydantic.alias_generators import to_camel
+from pydantic.fields import FieldInfo
+from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
 from apps.catalogue import registry
-from apps.catalogue.registry import ToolSpec
+from apps.catalogue.registry import CONFIRMATION_ARGUMENT, ToolSpec
 from apps.catalogue.vocabulary import (
+    ASKING,
+    LAST_PARTICLES,
     NEGATIONS,
+    PARTICLES,
     PHRASE_FILLERS,
     PHRASES,
+    REQUESTING,
+    SPEAKER,
+    SPLIT_VERBS,
     STOP_WORDS,
     SYNONYMS,
+    TOPIC_MARKERS,
     english_count,
     spelling,
 )
@@ -73,6 +96,16 @@ _HYPHEN = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")
 _APOSTROPHE = re.compile(r"(?<=[A-Za-z])['\u2019](?=[A-Za-z])")
 _CLOCK = re.compile(r"\b\d{1,2}[:.]\d{2}\b")
 _TIME = re.compile(r"\d{1,2}(am|pm)|noon|midday")
+_CLAUSE_END = re.compile(r"[,;.!?:]+(?=\s|$)")
+# What a request names by its form rather than its words: an e-mail address says who, not what
+# (dropped); a path ("/Clients/Acme/brief.pdf", "Shared/Notes") is a path; a file's name
+# ("leads.csv") a file; a web address ("quanta-labs.com") a domain.
+_ADDRESS = re.compile(r"\S+@\S+\.\w+")
+_PATH = re.compile(r"(?<![\w/])/\w[^\s]*|\b\w+(?:/\w+)+\b")
+_FILE_NAME = re.compile(
+    r"\b[\w-]+\.(?:pdf|docx?|xlsx?|csv|txt|md|pptx?|png|jpe?g|gif|zip|json|odt|ods|rtf|html?)\b", re.I
+)
+_DOMAIN = re.compile(r"\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|co|uk|de|fr|eu|info|biz|app|dev)\b", re.I)
 
 # BM25: how fast repeating a word stops adding (k1), and how much a tool's length counts (b).
 K1 = 2.0
@@ -86,10 +119,14 @@ WEIGHTS = {
     "description": 0.5,
     "arguments": 0.25,
     "argument text": 0.05,
+    "argument fields": 0.25,
     "hints": 2.0,
 }
 # How much more a tool counts when the request says its whole name.
 NAME_BONUS = 1.3
+# A question ("which invoices are overdue?") is answered by a tool that reads: one that changes
+# things keeps this much of its score.
+QUESTION_WEIGHT = 0.75
 # A synonym counts a little less than the word the person used, and a word read through a typo
 # less again.
 SYNONYM_WEIGHT = 0.7
@@ -97,9 +134,22 @@ TYPO_WEIGHT = 0.8
 # The area step: a tool of an area the request names half as much as the area it names most keeps
 # 1 - AREA_WEIGHT / 2 of its score.
 AREA_WEIGHT = 0.2
+# A request none of whose words finds a tool reads each as the NEAR_COUNT known words most like it
+# (rapidfuzz's ratio, 0-100, at least NEAR_CUTOFF), each counting NEAR_WEIGHT times its likeness.
+NEAR_COUNT = 3
+NEAR_CUTOFF = 60
+NEAR_WEIGHT = 0.5
 # A word that is also English is read as a typo of a known word only if that word is written this
 # many times more often ("calender" is calendar; "lease" stays lease, not leave).
 TYPO_ODDS = 50
+TYPO_LONG = 8
+# The words of what a request is about or says ("about the invoice", "saying Friday works") count
+# this much of those of what it asks for.
+TOPIC_WEIGHT = 0.4
+MODIFIER_WEIGHT = 0.8
+# How many words that say something may stand inside a phrasal verb ("push the 1:1 with Jamal
+# back", "hand every customer he owns over").
+SPLIT_GAP = 3
 # Longest phrase of PHRASES, in words.
 _LONGEST_PHRASE = max(len(phrase.split()) for phrase in PHRASES)
 
@@ -127,12 +177,36 @@ def stems(text: str) -> list[str]:
     return [_stem(word) for word in words(text)]
 
 
-def _phrased(said: list[str], known: frozenset[str]) -> list[str]:
-    """The words of a request with people's phrases read as the catalogue's word, and a word after
-    a negation as its opposite where the catalogue has one ("not paid" is also "unpaid")."""
+def _clauses(text: str) -> list[str]:
+    """A request cut where its punctuation ends a clause ("..., don't send it yet"), not inside a
+    number or a name ("1,204.50", "notes.md"), with what it names by its form read as words."""
+    text = _ADDRESS.sub(" ", text)
+    text = _PATH.sub(lambda found: " path " if _is_path(found.group()) else found.group(), text)
+    text = _FILE_NAME.sub(lambda found: f"{found.group()} file", text)
+    text = _DOMAIN.sub(" domain ", text)
+    return [part for part in _CLAUSE_END.split(text) if part.strip()]
+
+
+def _is_path(text: str) -> bool:
+    """ "/Finance/2024" or "Shared/Notes" is a path; "and/or" and "3/4/2025" are not."""
+    return text.startswith("/") or any(part[:1].isupper() for part in text.split("/"))
+
+
+def _phrased(said: list[str], known: frozenset[str]) -> list[tuple[str, float]]:
+    """The words of a clause, each with how much it counts: people's phrases read as the
+    catalogue's word, a phrasal verb too when its object stands inside it ("push the 1:1 back"),
+    a word after a negation also as its opposite where the catalogue has one ("not paid" is also
+    "unpaid"), and the words of what a request is about or says ("about the invoice", "saying
+    Friday works") counting less than those of what it asks for."""
     out: list[str] = []
+    # Words a phrase stands for: each is what the request asks for, none a modifier.
+    phrased: set[int] = set()
+    skip: set[int] = set()
     i = 0
     while i < len(said):
+        if i in skip:
+            i += 1
+            continue
         for length in range(min(_LONGEST_PHRASE, len(said) - i), 1, -1):
             taken = said[i : i + length]
             phrase = PHRASES.get(" ".join(taken))
@@ -140,20 +214,73 @@ def _phrased(said: list[str], known: frozenset[str]) -> list[str]:
             if phrase is None and length > 2 and taken[1] in PHRASE_FILLERS:
                 phrase = PHRASES.get(" ".join([taken[0], *taken[2:]]))
             if phrase is not None:
+                phrased.update(range(len(out), len(out) + len(phrase.split())))
                 out += phrase.split()
                 i += length
                 break
         else:
-            out.append(said[i])
+            split = _split_phrase(said, i)
+            if split is None:
+                out.append(said[i])
+            else:
+                end, meant = split
+                phrased.update(range(len(out), len(out) + len(meant.split())))
+                out += meant.split()
+                skip.add(end)
             i += 1
-    negated: list[str] = []
+    weighted: list[tuple[str, float]] = []
+    weight = 1.0
+    modifiers = _modifiers(out, known, phrased)
     for position, word in enumerate(out):
-        negated.append(word)
+        if word in TOPIC_MARKERS:
+            # The marker itself says what follows is a topic, not which tool is meant.
+            weight = TOPIC_WEIGHT
+            continue
+        weighted.append((word, weight * (MODIFIER_WEIGHT if position in modifiers else 1.0)))
         # The negated word is one of the next two that say something ("hasn't been paid").
         after = [other for other in out[position + 1 : position + 4] if other not in STOP_WORDS][:2]
         if word in NEGATIONS:
-            negated += [f"un{other}" for other in after if f"un{other}" in known]
-    return negated
+            weighted += [(f"un{other}", weight) for other in after if f"un{other}" in known]
+    return weighted
+
+
+def _modifiers(out: list[str], known: frozenset[str], phrased: set[int]) -> set[int]:
+    """The positions of the nouns that say what kind of a thing the noun after them is ("the
+    budget review meeting" is a meeting): in a run of words that say something, every known word
+    but the last, save the clause's first (its verb, most often)."""
+    found: set[int] = set()
+    run: list[int] = []
+    first = True
+    for position, word in enumerate([*out, "."]):
+        if word in STOP_WORDS or word in TOPIC_MARKERS or word in NEGATIONS or word == ".":
+            known_run = [at for at in run if out[at] in known and at not in phrased]
+            found.update(known_run[:-1])
+            run = []
+            continue
+        if first:
+            first = False
+            continue
+        run.append(position)
+    return found
+
+
+def _split_phrase(said: list[str], start: int) -> tuple[int, str] | None:
+    """A phrasal verb whose object stands inside it ("hand every customer he owns over", "let Noor
+    edit"): the position of its last word and what it means, or None."""
+    verb = said[start]
+    for end in range(start + 2, len(said)):
+        word = said[end]
+        between = said[start + 1 : end]
+        if sum(other not in STOP_WORDS for other in between) > SPLIT_GAP:
+            return None
+        if word in SPLIT_VERBS.get(verb, {}):
+            # "let me see the invoice" asks to be shown it, "let Noor see it" to share it.
+            return None if between[0] in SPEAKER else (end, SPLIT_VERBS[verb][word])
+        particle = word in PARTICLES or (word in LAST_PARTICLES and end == len(said) - 1)
+        meant = PHRASES.get(f"{verb} {word}") if particle else None
+        if meant is not None:
+            return end, meant
+    return None
 
 
 @dataclass(frozen=True)
@@ -177,6 +304,9 @@ class _Index:
     known: tuple[str, ...]
     # The same words, as a set, with the vocabulary's (for negations).
     surface: frozenset[str]
+    # What words the index does not know were read as (a name, a typo), as _typo found: people
+    # write the same names and slips again, and each costs a pass over the known words.
+    typos: dict[str, str | None] = field(default_factory=dict)
 
 
 def _fields(spec: ToolSpec) -> dict[str, str]:
@@ -185,7 +315,7 @@ def _fields(spec: ToolSpec) -> dict[str, str]:
     if area is not None:
         area_words += [str(area.title), area.words]
         hints = area.hints.get(spec.name, "")
-    arguments = spec.definition.get("inputSchema", {}).get("properties", {})
+    arguments, text, inside = _arguments(spec)
     verb, *rest = words(spec.name)
     return {
         "verb": verb,
@@ -194,29 +324,49 @@ def _fields(spec: ToolSpec) -> dict[str, str]:
         "area": " ".join(area_words),
         "description": spec.description,
         "arguments": " ".join(arguments),
-        "argument text": " ".join(_argument_text(arguments)),
+        "argument text": " ".join(text),
+        "argument fields": " ".join(inside),
         "hints": hints,
     }
 
 
-def _argument_text(properties: dict[str, object]) -> Iterable[str]:
-    """The descriptions and enum values of a tool's arguments, nested ones too: what they take
-    often says what the tool does ("status: draft, approved, void")."""
-    for schema in properties.values():
-        if not isinstance(schema, dict):
-            continue
-        description = schema.get("description")
-        if isinstance(description, str):
-            yield description
-        for value in schema.get("enum", ()):
-            if isinstance(value, str):
-                yield value
-        items = schema.get("items")
-        if isinstance(items, dict):
-            yield from _argument_text({"items": items})
-        nested = schema.get("properties")
-        if isinstance(nested, dict):
-            yield from _argument_text(nested)
+def _arguments(spec: ToolSpec) -> tuple[list[str], list[str], list[str]]:
+    """A tool's argument names as an agent writes them; what their descriptions and enum values
+    say ("status: draft, approved, void"), nested ones too; and the fields of its object arguments
+    ("changes": title, dueAt, schedule). Read from the function's signature, as its input schema
+    is, so that the index needs no schema built (the registry builds them on first use)."""
+    hints = get_type_hints(spec.function, include_extras=True)
+    names = [to_camel(parameter) for parameter in spec.parameters]
+    if spec.needs_confirmation:
+        names.append(CONFIRMATION_ARGUMENT)
+    text: list[str] = []
+    inside: list[str] = []
+    seen: set[type] = set()
+    for parameter in spec.parameters:
+        _read_type(hints[parameter], text, inside, seen)
+    return names, text, inside
+
+
+def _read_type(hint: object, text: list[str], inside: list[str], seen: set[type]) -> None:
+    origin = get_origin(hint)
+    if origin is Annotated:
+        base, *metadata = get_args(hint)
+        text += [item.description for item in metadata if isinstance(item, FieldInfo) and item.description]
+        _read_type(base, text, inside, seen)
+    elif origin is Literal:
+        text += [value for value in get_args(hint) if isinstance(value, str)]
+    elif origin is not None:
+        for argument in get_args(hint):
+            _read_type(argument, text, inside, seen)
+    elif isinstance(hint, type) and issubclass(hint, Enum):
+        text += [member.value for member in hint if isinstance(member.value, str)]
+    elif isinstance(hint, type) and issubclass(hint, BaseModel) and hint not in seen:
+        seen.add(hint)
+        for name, field in hint.model_fields.items():
+            inside.append(field.serialization_alias or field.alias or name)
+            if field.description:
+                text.append(field.description)
+            _read_type(field.annotation, text, inside, seen)
 
 
 def _build(specs: Iterable[ToolSpec]) -> _Index:
@@ -232,11 +382,11 @@ def _build(specs: Iterable[ToolSpec]) -> _Index:
         for stem in stems(spec.name)[1:]:
             nouns[stem].add(spec.area)
         bag: dict[str, float] = defaultdict(float)
-        for field, text in _fields(spec).items():
+        for part, text in _fields(spec).items():
             for word in words(text):
                 stem = _stem(word)
                 if stem not in _INDEX_STOP_STEMS:
-                    bag[stem] += WEIGHTS[field]
+                    bag[stem] += WEIGHTS[part]
                     used[word] += 1
         counts[spec.name] = dict(bag)
         for stem in bag:
@@ -285,6 +435,10 @@ _STOP_STEMS = frozenset(_stem(word) for word in STOP_WORDS)
 # A request's "get" says nothing ("get me the invoice"), but a tool's verb "get" is what "show",
 # "open" and "fetch" look for.
 _INDEX_STOP_STEMS = _STOP_STEMS - {"get"}
+# The stems of the tools where a request that names nothing the catalogue knows can start.
+_STARTING_STEMS = frozenset(_stem(word) for word in ("summary", "overview", "dashboard"))
+# At most this many words' readings are kept per index.
+_TYPOS_KEPT = 10_000
 _lock = threading.Lock()
 _cached: tuple[int, _Index] | None = None
 
@@ -308,16 +462,34 @@ def warm() -> None:
 
 
 def _typo(word: str, index: _Index) -> str | None:
+    if word not in index.typos:
+        if len(index.typos) >= _TYPOS_KEPT:
+            index.typos.clear()
+        index.typos[word] = _read_typo(word, index)
+    return index.typos[word]
+
+
+def _read_typo(word: str, index: _Index) -> str | None:
     """The known word `word` is most likely a mistyping of: one edit away (a letter wrong, missing,
     extra, or two swapped), two for a word of eight letters or more, and, if `word` is English
-    too, far more often written; None if there is none."""
-    if len(word) < 4 or word.isdigit():
+    too, far more often written; a word of three letters only if it is no English word ("snd", not
+    "fee"); else the known word its stem is a mistyping of ("cliets", whose stem "cliet" is one
+    letter from "client"). None if there is none."""
+    if len(word) < 3 or word.isdigit():
         return None
-    limit = 2 if len(word) >= 8 else 1
+    written = english_count(word)
+    if len(word) == 3 and written:
+        return None
+    limit = 2 if len(word) >= TYPO_LONG else 1
     found = process.extractOne(word, index.known, scorer=OSA.distance, score_cutoff=limit)
     if found is None:
-        return None
-    meant, written = str(found[0]), english_count(word)
+        stem = _stem(word)
+        if stem == word or len(stem) < 4 or written:
+            return None
+        found = process.extractOne(stem, index.known, scorer=OSA.distance, score_cutoff=1)
+        if found is None:
+            return None
+    meant = str(found[0])
     if written and english_count(meant) < written * TYPO_ODDS:
         return None
     return meant
@@ -347,11 +519,21 @@ def _group(word: str, weight: float, index: _Index) -> dict[str, float]:
     return group
 
 
-def _groups(query: str, index: _Index) -> list[dict[str, float]]:
+@dataclass
+class _Group:
+    """A word of the request: the stems that may stand for it, each with how much it counts, and
+    how much the word counts among the request's words (less for what the request is about)."""
+
+    stems: dict[str, float]
+    weight: float = 1.0
+
+
+def _groups(query: str, index: _Index) -> list[_Group]:
     """Per word of the request, the stems that may stand for it and how much each counts."""
-    groups: list[dict[str, float]] = []
+    groups: list[_Group] = []
     seen: set[str] = set()
-    for word in _phrased(words(query), index.surface):
+    said = [pair for clause in _clauses(query) for pair in _phrased(words(clause), index.surface)]
+    for word, weight in said:
         stem = _stem(word)
         if word in STOP_WORDS or stem in _STOP_STEMS or stem in seen:
             continue
@@ -363,54 +545,106 @@ def _groups(query: str, index: _Index) -> list[dict[str, float]]:
             for part in parts:
                 if _stem(part) not in seen and part not in STOP_WORDS:
                     seen.add(_stem(part))
-                    groups.append(_group(part, 1.0, index))
+                    groups.append(_Group(_group(part, 1.0, index), weight))
             continue
         else:
             meant = _typo(word, index)
             group = {stem: 1.0} if meant is None else _group(meant, TYPO_WEIGHT, index)
-        # "add a new ...": a word that says only what another already said counts once, each of
-        # their stems by the most either gives it.
-        wider = next((other for other in groups if group.keys() <= other.keys()), None)
-        if wider is not None:
-            for alike, weight in group.items():
-                wider[alike] = max(wider[alike], weight)
-            continue
-        for other in [other for other in groups if other.keys() <= group.keys()]:
-            for alike, weight in other.items():
-                group[alike] = max(group[alike], weight)
-            groups.remove(other)
-        groups.append(group)
+        _add(groups, _Group(group, weight))
     return groups
 
 
-def _areas_meant(groups: list[dict[str, float]], index: _Index) -> dict[str, float]:
+def _add(groups: list[_Group], group: _Group) -> None:
+    """ "add a new ...": a word that says only what another already said counts once, each of their
+    stems by the most either gives it, the word by the most either counts."""
+    wider = next((other for other in groups if group.stems.keys() <= other.stems.keys()), None)
+    if wider is not None:
+        for alike, weight in group.stems.items():
+            wider.stems[alike] = max(wider.stems[alike], weight)
+        wider.weight = max(wider.weight, group.weight)
+        return
+    for other in [other for other in groups if other.stems.keys() <= group.stems.keys()]:
+        for alike, weight in other.stems.items():
+            group.stems[alike] = max(group.stems[alike], weight)
+        group.weight = max(group.weight, other.weight)
+        groups.remove(other)
+    groups.append(group)
+
+
+def _near(query: str, index: _Index) -> list[_Group]:
+    """For a request none of whose words finds a tool: each word that says something read as the
+    known words nearest it, however far, for little ("payrol specialst")."""
+    groups: list[_Group] = []
+    for word in dict.fromkeys(words(query)):
+        if len(word) < 3 or word.isdigit() or word in STOP_WORDS:
+            continue
+        found = process.extract(
+            word, index.known, scorer=fuzz.ratio, limit=NEAR_COUNT, score_cutoff=NEAR_CUTOFF
+        )
+        stems: dict[str, float] = {}
+        for meant, similarity, _position in found:
+            for stem, weight in _group(str(meant), NEAR_WEIGHT * similarity / 100, index).items():
+                stems[stem] = max(stems.get(stem, 0.0), weight)
+        if stems:
+            groups.append(_Group(stems))
+    return groups
+
+
+def _areas_meant(groups: list[_Group], index: _Index) -> dict[str, float]:
     """How much the request is about each area: per word, the areas whose nouns it names, each
     word counting by how few areas it names ("invoice" says more than "list")."""
     about: dict[str, float] = defaultdict(float)
     for group in groups:
         best: dict[str, float] = {}
-        for stem, weight in group.items():
+        for stem, weight in group.stems.items():
             keys, says = index.area_stems.get(stem, (frozenset(), 0.0))
             for key in keys:
                 best[key] = max(best.get(key, 0.0), weight * says)
         for key, score in best.items():
-            about[key] += score
+            about[key] += score * group.weight
     return about
 
 
+def _asks(query: str) -> bool:
+    """Whether the request is a question ("which invoices are overdue?", "who's coming"), not a
+    request to do something put as one ("can you add ...?", "how do I ...")."""
+    said = words(query)
+    if not said or said[0] in REQUESTING:
+        return False
+    if said[0] == "how" and said[1:2] in (["do"], ["can"], ["should"]):
+        return False
+    return said[0] in ASKING or query.rstrip().endswith("?")
+
+
 def rank(specs: Sequence[ToolSpec], query: str) -> list[tuple[float, ToolSpec]]:
-    """The tools of `specs` that share a word with `query`, best first, with their scores."""
+    """The tools of `specs` for `query`, best first, with their scores: those that share a word
+    with it; if none does, those nearest its words; if none is near, where any request can start
+    (the areas' summaries and overviews). Only a request that says nothing at all finds nothing."""
+    if not query.strip():
+        return []
     index = _index()
-    groups = _groups(query, index)
+    wanted = {spec.name: spec for spec in specs}
+    asks = _asks(query)
+    ranked = _ranked(wanted, _groups(query, index), index, asks) or _ranked(
+        wanted, _near(query, index), index, asks
+    )
+    if ranked:
+        return ranked
+    starts = [spec for spec in specs if index.named[spec.name] & _STARTING_STEMS]
+    return [(0.0, spec) for spec in sorted(starts, key=lambda spec: spec.name)]
+
+
+def _ranked(
+    wanted: dict[str, ToolSpec], groups: list[_Group], index: _Index, asks: bool
+) -> list[tuple[float, ToolSpec]]:
     if not groups:
         return []
-    wanted = {spec.name: spec for spec in specs}
     total = len(index.counts)
     scores: dict[str, float] = defaultdict(float)
-    matched: Counter[str] = Counter()
+    matched: dict[str, float] = defaultdict(float)
     for group in groups:
         best: dict[str, float] = {}
-        for stem, weight in group.items():
+        for stem, weight in group.stems.items():
             names = index.postings.get(stem, frozenset())
             if not names:
                 continue
@@ -424,18 +658,21 @@ def rank(specs: Sequence[ToolSpec], query: str) -> list[tuple[float, ToolSpec]]:
                 if score > best.get(name, 0.0):
                     best[name] = score
         for name, score in best.items():
-            scores[name] += score
-            matched[name] += 1
+            scores[name] += score * group.weight
+            matched[name] += group.weight
     # A tool that answers more of the request's words is the better answer (Lucene's "coord"),
     # and one whose whole name the request says ("search contacts") the best of its neighbours.
-    said = {stem for group in groups for stem in group}
+    said = {stem for group in groups for stem in group.stems}
     about = _areas_meant(groups, index)
     top = max(about.values(), default=0.0)
+    count = sum(group.weight for group in groups)
     for name in scores:
-        scores[name] *= matched[name] / len(groups)
+        scores[name] *= matched[name] / count
         if index.named[name] <= said:
             scores[name] *= NAME_BONUS
         if top:
             scores[name] *= 1 - AREA_WEIGHT + AREA_WEIGHT * about.get(index.area[name], 0.0) / top
+        if asks and not wanted[name].read_only:
+            scores[name] *= QUESTION_WEIGHT
     ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
     return [(score, wanted[name]) for name, score in ranked]

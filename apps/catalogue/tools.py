@@ -11,7 +11,9 @@ from apps.catalogue.errors import CallToolItself, NoSuchTool
 from apps.catalogue.permissions import CataloguePerm
 from apps.catalogue.registry import ToolSpec, tool
 from apps.catalogue.shapes import Out, RawResult
+from apps.core.kinds import finding
 from apps.core.permissions import area_title
+from apps.tenancy import links
 
 
 class ToolBrief(Out):
@@ -166,3 +168,59 @@ def call_tool(
         # row in the log, `not_found` under that name, is written by call_tool).
         unknown = f"Unknown tool: {name}. Nothing was done; searchTools finds the tools you may use."
         return RawResult(content=[{"type": "text", "text": unknown}], is_error=True)
+
+
+class RecordFound(Out):
+    id: int
+    title: str
+    url: str | None = Field(description="The page that opens it, where it has one")
+
+
+class KindFound(Out):
+    kind: str = Field(description="The kind's key (entityType elsewhere: contact, deal, ticket...)")
+    label: str
+    total: int = Field(description="How many records of this kind hold the words, in all")
+    records: list[RecordFound] = Field(description="The best first")
+
+
+class WorkspaceSearchOut(Out):
+    query: str
+    total: int = Field(description="How many records hold the words, of every kind")
+    kinds: list[KindFound] = Field(description="The kinds with the best record first")
+
+
+@tool(
+    "searchWorkspace", permission=CataloguePerm.DISCOVER, title="Search the whole workspace", read_only=True
+)
+def search_workspace(
+    ctx: ToolContext,
+    *,
+    query: Annotated[str, Field(min_length=1, max_length=200, description="Words the records hold")],
+    kinds: Annotated[
+        list[Annotated[str, Field(max_length=64)]] | None,
+        Field(max_length=50, description="Only these kinds (keys such as contact, deal, ticket); none: all"),
+    ] = None,
+    limit: Annotated[
+        int, Field(ge=1, le=finding.MAX_LIMIT, description="Records per kind (1-50)")
+    ] = finding.LIMIT,
+) -> WorkspaceSearchOut:
+    """Find records you may open by the words they hold, across every area, grouped by kind.
+    When you do not know which area holds something; searchTools finds tools, not records."""
+    found = finding.search(ctx.actor, query, kinds=kinds or None, limit=limit)
+    origin = links.site_origin()
+    return WorkspaceSearchOut(
+        query=query,
+        total=sum(group.total for group in found),
+        kinds=[
+            KindFound(
+                kind=group.kind.key,
+                label=group.kind.name,
+                total=group.total,
+                records=[
+                    RecordFound(id=hit.id, title=hit.title, url=origin + hit.url if hit.url else None)
+                    for hit in group.hits
+                ],
+            )
+            for group in found
+        ],
+    )

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from apps.contacts.permissions import ContactsPerm
 from apps.core import areas, env
 from apps.core.actors import Actor
-from apps.core.kinds import Kind
+from apps.core.kinds import Kind, page
 from apps.core.kinds.attachments import Linked
 from apps.core.navigation import NavItem
 
@@ -29,7 +29,7 @@ class ContactLinks:
         from apps.contacts.models import ContactLink
 
         rows = ContactLink.objects.filter(contact=record, kind=item_kind).select_related("linked_by")[:500]
-        return [Linked(item_kind, row.target_id, row.title, row.linked_at, row.linked_by) for row in rows]
+        return [Linked(item_kind, row.target_id, row.linked_at, row.linked_by) for row in rows]
 
     def records_with(self, *, item_kind: str, item_id: int) -> list[tuple[int, int]]:
         from django.contrib.contenttypes.models import ContentType
@@ -52,30 +52,47 @@ area = areas.declare(
     description=_("People and organisations the workspace deals with"),
     words="contact person people customer client lead prospect supplier vendor address book phone e-mail",
     hints={
-        "createContact": "add new person client customer lead supplier to the address book",
-        "getContact": "details of one person phone email address owner stage",
-        "examineContact": "full briefing everything about a person before a meeting",
-        "searchContacts": "find look up someone by name email phone company in the address book",
-        "listContacts": "all people everyone in the address book page through",
-        "queryContacts": "filter by city, tag, stage, health, last in touch, date added",
-        "updateContact": "change edit correct a person's details phone email address tag stage",
-        "getContactHistory": "what changed on a contact activity log",
-        "getContactOwnershipHistory": "who owned looked after a contact before, previous owners",
-        "transferContactAccounts": "hand over all of a leaver's contacts to a colleague, reassign",
+        "linkFileToContact": "attach link a stored file to a person's record, or unlink it",
+        "linkDocumentToContact": "attach link a document to a person's record, or unlink it",
+        "createContact": (
+            "add new person client customer lead supplier organisation to the address book, save their "
+            "details"
+        ),
+        "getContact": "details of one person phone number email address job title company owner stage",
+        "examineContact": "full briefing everything about a person before a meeting, the whole picture",
+        "searchContacts": (
+            "find look up someone by name email phone company in the address book, who do we know at"
+        ),
+        "listContacts": "all people everyone in the address book page through, the contacts I own, newest",
+        "queryContacts": (
+            "filter by city, tag, stage, health, owner, last in touch, date added, custom fields"
+        ),
+        "updateContact": "change edit correct a person's details phone email address job title tag stage",
+        "getContactHistory": (
+            "what changed on a contact, who changed edited it and when, activity log audit trail"
+        ),
+        "getContactOwnershipHistory": (
+            "who owned looked after a contact before, previous owners, account manager"
+        ),
+        "transferContactAccounts": (
+            "hand over all of a leaver's contacts to a colleague, reassign their customers"
+        ),
         "mergeContacts": "combine duplicate records of the same person twice",
-        "updateConflictResolution": "resolve possible duplicate not the same person keep both",
-        "restoreContact": "bring back undelete recover a deleted contact",
-        "deleteContact": "remove delete get rid of a contact person from the address book",
-        "shareContact": "give a colleague access to a private contact",
-        "searchContactEmails": "emails messages mailed correspondence with a person",
-        "getContactUpcomingEvents": "meetings coming up with a person",
-        "getContactAttachments": "documents and files linked attached to a contact",
-        "listContactFiles": "files of a contact type size",
-        "getContactCreditCheck": "credit score rating bureau report",
-        "getContactHealth": "relationship health score how is it going",
-        "updateContactHealth": "set relationship health",
+        "updateConflictResolution": "resolve possible duplicate not the same person keep both dismiss",
+        "restoreContact": "bring back undelete recover a deleted archived contact",
+        "deleteContact": "remove delete archive get rid of a contact person from the address book",
+        "shareContact": "give a colleague access to a private contact, let someone see or edit it",
+        "searchContactEmails": "emails messages mailed correspondence we exchanged with a person",
+        "getContactUpcomingEvents": "meetings calls appointments coming up booked with a person",
+        "getContactAttachments": (
+            "documents and files linked attached to a contact, paperwork on their record"
+        ),
+        "listContactFiles": "files stored against a contact, their type size",
+        "getContactCreditCheck": "credit score rating bureau report, can they pay, are they creditworthy",
+        "getContactHealth": "relationship health score how is it going, warm or cold, at risk",
+        "updateContactHealth": "set relationship health, mark a relationship at risk or strong",
         "updateKeyContacts": "decision maker, billing person, main people of an organisation",
-        "lookupCountry": "country code dialling prefix iso",
+        "lookupCountry": "country code dialling prefix iso two letter code",
     },
     profiles={
         "essentials": ("searchContacts", "getContact", "createContact", "updateContact", "listContacts"),
@@ -143,6 +160,8 @@ area = areas.declare(
             trashed_too=True,
             carries=("document", "file"),
             store=ContactLinks(),
+            url=page("contacts:detail", "contact_id"),
+            search=("first_name", "last_name", "organisation_name", "email", "company", "job_title", "city"),
         )
     ],
     settings={

@@ -214,13 +214,15 @@ def _open_pairs(contact: Any) -> QuerySet[ContactConflict]:
     )
 
 
-def open_conflicts_page(contact: Contact, limit: int, any_open: bool) -> tuple[list[ContactConflict], int]:
-    """The first `limit` open possible duplicates of `contact` and how many there are. Most
-    contacts have none, which `any_open` (whether any open one names the contact, from
-    `answer_parts`) says without a query."""
+def open_conflicts_page(
+    contact: Contact, limit: int, any_open: bool, reader: Actor
+) -> tuple[list[ContactConflict], int]:
+    """The first `limit` open possible duplicates of `contact` (`read_by` the reader) and how
+    many there are. Most contacts have none, which `any_open` (whether any open one names the
+    contact, from `answer_parts`) says without a query."""
     if not any_open:
         return [], 0
-    conflicts = list(open_conflicts(contact)[: limit + 1])
+    conflicts = list(read_by(open_conflicts(contact), reader)[: limit + 1])
     if len(conflicts) <= limit:
         return conflicts, len(conflicts)
     return conflicts[:limit], open_conflicts(contact).count()
@@ -233,6 +235,23 @@ def open_conflicts(contact: Contact) -> QuerySet[ContactConflict]:
         )
         .filter(contact__deleted_at__isnull=True, other__deleted_at__isnull=True)
         .select_related("contact", "other")
+    )
+
+
+def read_by(conflicts: QuerySet[ContactConflict], reader: Actor) -> QuerySet[ContactConflict]:
+    """The possible duplicates with whether `reader` may see each side (`contact_seen`,
+    `other_seen`), in the same statement."""
+    visible = Contact.objects.restrict(reader, trash="include")
+    return conflicts.select_related("contact", "other").annotate(
+        contact_seen=Exists(visible.filter(pk=OuterRef("contact_id"))),
+        other_seen=Exists(visible.filter(pk=OuterRef("other_id"))),
+    )
+
+
+def conflicts_read_by(conflicts: list[ContactConflict], reader: Actor) -> list[ContactConflict]:
+    """These possible duplicates (just opened), `read_by` the reader."""
+    return list(
+        read_by(ContactConflict.objects.filter(pk__in=[c.pk for c in conflicts]), reader).order_by("id")
     )
 
 

@@ -10,6 +10,7 @@ from apps.catalogue.shapes import From, Out, PersonRef, ShareOut
 from apps.contacts import selectors
 from apps.contacts.models import (
     Contact,
+    ContactConflict,
     KeyContact,
 )
 
@@ -27,6 +28,12 @@ class ContactRef(Out):
         """The reference to contact `pk` of `contacts` (read by id), None when there is none."""
         found = contacts.get(pk) if pk is not None else None
         return cls.of_record(found) if found is not None else None
+
+    @classmethod
+    def shown(cls, contact: Contact, seen: bool) -> "ContactRef":
+        """The contact, or, to a reader who may not see it, a reference that says there is one
+        and not which (id 0, no kind, no name)."""
+        return cls.of_record(contact) if seen else cls(id=0, kind="", display_name="")
 
 
 class Address(Out):
@@ -86,6 +93,17 @@ class ConflictOut(Out):
     created_at: datetime
     resolved_at: datetime | None
 
+    @classmethod
+    def of(cls, conflict: ContactConflict) -> "ConflictOut":
+        """A possible duplicate `read_by` its reader (apps.contacts.selectors): a look-alike they
+        may not see is there, unnamed (a warning about a private contact says there is one,
+        never whose)."""
+        return cls.of_record(
+            conflict,
+            contact=ContactRef.shown(conflict.contact, conflict.contact_seen),  # type: ignore[attr-defined]
+            other=ContactRef.shown(conflict.other, conflict.other_seen),  # type: ignore[attr-defined]
+        )
+
 
 class KeyContactOut(Out):
     contact: Annotated[ContactRef, From("person")]
@@ -138,7 +156,7 @@ class ContactOut(Out):
         # e-mail address.)
         shares, any_open = selectors.answer_parts(contact)
         # A contact with many look-alikes must not make every answer about it grow without bound.
-        conflicts, count = selectors.open_conflicts_page(contact, OPEN_CONFLICTS_SHOWN, any_open)
+        conflicts, count = selectors.open_conflicts_page(contact, OPEN_CONFLICTS_SHOWN, any_open, actor)
         refs = selectors.contact_refs(contact)
         keys = (
             list(
@@ -158,7 +176,7 @@ class ContactOut(Out):
             health=health_status(contact),
             data=contact.data or {},
             key_contacts=[KeyContactOut.of_record(key) for key in keys],
-            open_conflicts=[ConflictOut.of_record(conflict) for conflict in conflicts],
+            open_conflicts=[ConflictOut.of(conflict) for conflict in conflicts],
             open_conflict_count=count,
             archived_at=contact.deleted_at,
             merged_into=ContactRef.among(refs, contact.merged_into_id),

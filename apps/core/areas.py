@@ -47,7 +47,10 @@ class Area:
     # The menu's group of its pages (apps.core.navigation.Group lists them).
     group: Group
     nav: Sequence[NavItem] = ()
+    # Its records a person links, watches or finds (apps.core.kinds); every other model of the
+    # app that declares its access is named in `not_kinds` ("hr.TimeEntry": why it is not one).
     kinds: Sequence[Kind] = ()
+    not_kinds: dict[str, str] = field(default_factory=dict)
     # URLs of its pages, included at the root of the workspace URLconf (None: none).
     urls: str | None = "urls"
     # The catalogue imports this module of the app for the area's tools.
@@ -135,6 +138,45 @@ def register(area: Area) -> Area:
 
 def _with_area(kind: Kind, key: str) -> Kind:
     return replace(kind, area=key) if kind.area != key else kind
+
+
+def kind_problems() -> list[str]:
+    """Every model that declares its access (or is read through `restrict`) is a record kind of
+    its area or named in the area's `not_kinds` with why it is not one, so that a new model joins
+    by declaration: what is amiss, a line each."""
+    from django.apps import apps
+
+    from apps.core.records import Access, RecordQuerySet
+
+    problems = []
+    by_app = {area.app: area for area in _areas.values()}
+    declared = {
+        model._meta.label: model
+        for model in apps.get_models()
+        if isinstance(getattr(model, "access", None), Access)
+        or isinstance(model._default_manager.get_queryset(), RecordQuerySet)
+    }
+    for label, model in sorted(declared.items()):
+        area = by_app.get(model._meta.app_label)
+        not_one = area.not_kinds if area is not None else {}
+        if record_kinds.kind_of_model(model) is None and label not in not_one:
+            where = f"apps/{model._meta.app_label}/area.py"
+            problems.append(
+                f"{label} declares its access but is neither a record kind nor declared as not one: in "
+                f'{where} add Kind(..., {label!r}, ...) to `kinds` or {label!r}: "why not" to `not_kinds`'
+            )
+    for area in all_areas():
+        for label, reason in sorted(area.not_kinds.items()):
+            named = declared.get(label)
+            if named is None or named._meta.app_label != area.app:
+                problems.append(
+                    f"area {area.key!r} declares {label!r} not a kind, but it is no record of its app"
+                )
+            elif record_kinds.kind_of_model(named) is not None:
+                problems.append(f"area {area.key!r} declares {label!r} not a kind, but it is one")
+            elif not reason.strip():
+                problems.append(f"area {area.key!r} declares {label!r} not a kind without saying why")
+    return problems
 
 
 def all_areas() -> list[Area]:

@@ -4,7 +4,7 @@ from typing import Any
 
 from django.core import checks
 
-from apps.core import errors, kinds, permissions, privacy
+from apps.core import areas, errors, kinds, permissions, privacy
 
 
 @checks.register()
@@ -62,21 +62,28 @@ def check_record_access(app_configs: Any = None, **kwargs: Any) -> list[checks.C
 
 @checks.register()
 def check_record_kinds(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
-    """Every declared record kind names a model that exists, in an area that is declared."""
+    """Every declared record kind names a model that exists, in an area that is declared, and
+    fields its search can read; every record with an access declaration is a kind or declared as
+    not one (apps.core.areas.kind_problems)."""
     from django.apps import apps
+
+    from apps.core.kinds import finding
 
     problems: list[checks.CheckMessage] = []
     for kind in kinds.all_kinds():
+        if permissions.get_area(kind.area) is None:
+            problems.append(
+                checks.Error(f"record kind {kind.key!r} belongs to no declared area", id="atrium.E005")
+            )
         try:
             apps.get_model(kind.model)
         except (LookupError, ValueError):
             problems.append(
                 checks.Error(f"record kind {kind.key!r} names no model {kind.model!r}", id="atrium.E004")
             )
-        if permissions.get_area(kind.area) is None:
-            problems.append(
-                checks.Error(f"record kind {kind.key!r} belongs to no declared area", id="atrium.E005")
-            )
+            continue
+        problems += [checks.Error(problem, id="atrium.E007") for problem in finding.search_problems(kind)]
+    problems += [checks.Error(problem, id="atrium.E006") for problem in areas.kind_problems()]
     return problems
 
 

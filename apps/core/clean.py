@@ -50,7 +50,7 @@ def _within(cleaned: str, *, field: str, limit: int, required: bool) -> str:
 def currency(value: Any, *, field: str = "currency") -> str:
     """An ISO 4217 currency code, upper case ("eur" -> "EUR"). Codes the standard does not list
     (ZZZ) are refused; so are the standard's codes of no money (XAU, XXX) only where amounts are
-    posted (apps.accounting.money)."""
+    posted (apps.accounting.lib.money)."""
     code = str(value or "").strip().upper()
     try:
         iso4217.Currency(code)

@@ -40,6 +40,8 @@ def this_connection() -> "TenantDatabaseWrapper":
 
 # SQLSTATE classes (PostgreSQL, Appendix A): 23 a constraint refused the row, 40 the transaction
 # lost to a concurrent one (a serialization failure, a deadlock) and may simply be run again.
+# Of class 23, only unique and exclusion violations are races (a concurrent insert of the same
+# key); NOT NULL, foreign key and check violations say what this write itself got wrong.
 UNIQUE_VIOLATION = "23505"
 EXCLUSION_VIOLATION = "23P01"
 CONCURRENCY_CLASS = "40"
@@ -59,10 +61,16 @@ class DatabaseFailure:
     @property
     def is_conflict(self) -> bool:
         """Refused because of what a concurrent transaction wrote: a unique or exclusion
-        constraint, a serialization failure or a deadlock. Running it again sees the other write."""
-        return self.sqlstate in {UNIQUE_VIOLATION, EXCLUSION_VIOLATION} or self.sqlstate.startswith(
-            CONCURRENCY_CLASS
-        )
+        constraint, a serialization failure or a deadlock. Running it again sees the other write.
+        The one rule of what a lost race is: every door answers it as a conflict (SPEC 7.1's 409
+        CONFLICT, a tool's CONFLICT error), never as an outage or a failure of the server."""
+        return self.sqlstate in {UNIQUE_VIOLATION, EXCLUSION_VIOLATION} or self.is_retryable
+
+    @property
+    def is_retryable(self) -> bool:
+        """PostgreSQL gave the transaction up (a deadlock's victim, a serialization failure):
+        nothing of it is left, and running it once more at once usually succeeds."""
+        return self.sqlstate.startswith(CONCURRENCY_CLASS)
 
     def __str__(self) -> str:
         details = [f"SQLSTATE {self.sqlstate}"] if self.sqlstate else []

@@ -42,8 +42,8 @@ How values are read
   false.
 - ``int``, ``float``: a number (``float`` finite); ``min`` and ``max`` are inclusive. Empty is
   malformed unless the setting gives an empty value its own meaning (``empty=``).
-- ``list``, ``int_list``: comma-separated, each item stripped, empty items skipped (so an empty
-  value is an empty list).
+- ``list``, ``int_list``, ``networks``: comma-separated, each item stripped, empty items skipped
+  (so an empty value is an empty list); ``networks`` are IP addresses or CIDR networks.
 - ``json``: a JSON document; ``expect`` names the type the document must have.
 """
 
@@ -52,6 +52,7 @@ from __future__ import annotations
 import builtins
 import copy
 import enum
+import ipaddress
 import json as _json
 import math
 import os
@@ -228,6 +229,27 @@ def int_list(
     except ImproperlyConfigured:
         # The whole value is quoted, not the bad item alone: "it is '5,x'" reads right.
         raise _malformed(name, expected, value) from None
+
+
+def networks(
+    name: builtins.str, default: Sequence[builtins.str], *, formerly: builtins.str | None = None
+) -> builtins.list[builtins.str]:
+    """Comma-separated IP addresses or networks in CIDR notation (`10.0.0.0/8`, `2001:db8::/32`),
+    empty items skipped; each comes back as a network (an address is a network of one:
+    `192.0.2.7/32`). A network with host bits set (`10.0.0.1/8`) is refused: it is almost always a
+    typo for an address or for another network."""
+    name, value = _lookup(name, formerly)
+    if value is None:
+        return builtins.list(default)
+    found = []
+    for item in _items(value):
+        try:
+            found.append(builtins.str(ipaddress.ip_network(item)))
+        except ValueError:
+            raise _malformed(
+                name, "a comma-separated list of IP addresses or networks (CIDR, e.g. 10.0.0.0/8)", value
+            ) from None
+    return found
 
 
 def json(

@@ -358,6 +358,11 @@ class UnknownEntityType(ValidationFailed):
     msg_format = _("{type!r} is not a kind of record here. Kinds you can use: {known}.")
 
 
+class NotSearched(ValidationFailed):
+    data_fields = ("kind", "known")
+    msg_format = _("The workspace search does not read {kind!r} records. Kinds it reads: {known}.")
+
+
 class EntityHalfGiven(ValidationFailed):
     message = _("Give entityType and entityId together (or neither).")
 
@@ -487,7 +492,14 @@ def concurrent_conflict(error: BaseException) -> Conflict | None:
 def unavailable(error: BaseException | None) -> ServiceUnavailable | None:
     """SPEC 7.1's 503 UNAVAILABLE (with Retry-After) when `error`, or what caused it, means a
     dependency cannot be reached right now: the same request may succeed if sent again in a few
-    seconds, and nothing of it was kept. None for any other error (a bug: a 500)."""
+    seconds, and nothing of it was kept. None for any other error (a bug: a 500), and for a lost
+    race: a deadlock or a serialization failure is an OperationalError too, but the database is
+    there (`concurrent_conflict`)."""
+    from apps.core.db import database_failure
+
+    failure = database_failure(error) if error is not None else None
+    if failure is not None and failure.is_conflict:
+        return None
     seen = 0
     while error is not None and seen < 5:
         if isinstance(error, _outage_types()):

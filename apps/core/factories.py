@@ -16,7 +16,7 @@ its owner, what the service checks), by `actor`; every other keyword is a field 
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import factory
 from faker import Faker
@@ -100,6 +100,25 @@ def private_rows(people: dict[str, Any], make: Callable[[Any, str], Any]) -> Acc
     )
 
 
+Builder = TypeVar("Builder", bound=Callable[..., Any])
+
+
+def _registering(builders: dict[str, Builder], key: str) -> Callable[[Builder], Builder]:
+    def decorator(function: Builder) -> Builder:
+        builders[key] = function
+        return function
+
+    return decorator
+
+
+def _discovered(builders: dict[str, Builder]) -> dict[str, Builder]:
+    """The builders every area's tests/factories.py registers."""
+    from django.utils.module_loading import autodiscover_modules
+
+    autodiscover_modules("tests.factories")
+    return dict(builders)
+
+
 AccessBuilder = Callable[[dict[str, Any]], AccessRows]
 _access_builders: dict[str, AccessBuilder] = {}
 
@@ -108,16 +127,42 @@ def access_rows(label: str) -> Callable[[AccessBuilder], AccessBuilder]:
     """Registers the function that makes the rows of a model ("hr.LeaveRequest") for the access
     test, given the `people` fixture: every model that declares its access has one, in its area's
     tests/factories.py."""
-
-    def decorator(function: AccessBuilder) -> AccessBuilder:
-        _access_builders[label] = function
-        return function
-
-    return decorator
+    return _registering(_access_builders, label)
 
 
 def access_builders() -> dict[str, AccessBuilder]:
-    from django.utils.module_loading import autodiscover_modules
+    return _discovered(_access_builders)
 
-    autodiscover_modules("tests.factories")
-    return dict(_access_builders)
+
+# --- an owner's private records for the privacy sweep (tests/test_privacy_sweep.py) ---------------
+
+
+@dataclass
+class PrivateRows:
+    """An owner's private records of one area, and records linked to them or made from them
+    (a workspace contact a private document is linked to, the copy of a private file), with the
+    marker in every text field: each record under the names of the arguments that take its id
+    (`{"contactId": [...], "entityId": [...]}`), for the readers' calls."""
+
+    records: dict[str, list[Any]] = field(default_factory=dict)
+
+    def add(self, *names: str, record: Any) -> Any:
+        for name in names:
+            self.records.setdefault(name, []).append(record)
+        return record
+
+
+# make(people, marker, rows): adds the area's records, made by people["owner"], to `rows`.
+PrivacyBuilder = Callable[[dict[str, Any], str, PrivateRows], None]
+_privacy_builders: dict[str, PrivacyBuilder] = {}
+
+
+def privacy_rows(area: str) -> Callable[[PrivacyBuilder], PrivacyBuilder]:
+    """Registers the function that makes an area's private records for the privacy sweep, in
+    the area's tests/factories.py: every area with private records (a model with a visibility,
+    or rows their owners' alone) has one."""
+    return _registering(_privacy_builders, area)
+
+
+def privacy_builders() -> dict[str, PrivacyBuilder]:
+    return _discovered(_privacy_builders)

@@ -568,6 +568,13 @@ class RecordQuerySet(models.QuerySet[_M]):
 QS = TypeVar("QS", bound=models.QuerySet[Any])
 
 
+def seen_by(actor: Actor | None, record: Any) -> bool:
+    """Whether `actor` may see `record` (one in the trash too): a record that links to it names
+    it only then (a deal's contact), and otherwise says no more than that there is one."""
+    rows: RecordQuerySet[Any] = type(record).objects.restrict(actor, trash="include")
+    return rows.filter(pk=record.pk).exists()
+
+
 def trashed(rows: QS, trash: Trash) -> QS:
     """`rows` with their soft-deleted ones left out, kept, or alone (models without a trash:
     unchanged)."""
@@ -622,6 +629,25 @@ class OwnedRecord(Record):
 
 
 # --- small rules every area's services apply to their records the same way ------------------------
+
+
+def derived_visibility(*sources: Any) -> str:
+    """The visibility of a record made from others (a copy, a combination, an export): no wider
+    than the least visible of its sources. Made from anything private (or anyone's own alone,
+    `visibility="owner"`), it is private: its maker's, shared with nobody, even when the source
+    was shared with them (as a copy in a shared drive is its maker's: the source's shares stay
+    the source's). A source with no visibility of its own (a workspace-wide record) hides nothing."""
+    for source in sources:
+        access = getattr(type(source), "access", None)
+        if getattr(source, "visibility", None) == Visibility.PRIVATE:
+            return Visibility.PRIVATE
+        if isinstance(access, Access):
+            if access.visibility == "owner":
+                return Visibility.PRIVATE
+            # A child record (an event) is as visible as its parent (its calendar).
+            if access.through and derived_visibility(getattr(source, access.through)) == Visibility.PRIVATE:
+                return Visibility.PRIVATE
+    return Visibility.WORKSPACE
 
 
 # apply(actor, record, fields, creating): sets (and checks) the record's fields from `fields`, the

@@ -1,21 +1,12 @@
 """The Deals Pipeline area, as the rest of the service knows it (apps.core.areas)."""
 
-from typing import Any
-
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import areas, env
-from apps.core.kinds import Kind
+from apps.core.kinds import Kind, page
 from apps.core.navigation import NavItem
 from apps.deals.permissions import DealsPerm
-
-
-def page(deal: Any) -> str:
-    from django.urls import reverse
-
-    return reverse("deals:detail", kwargs={"deal_id": deal.pk})
-
 
 area = areas.declare(
     title=_("Deals Pipeline"),
@@ -26,25 +17,41 @@ area = areas.declare(
     ),
     words="deal deals opportunity opportunities sales pipeline funnel prospect lead won lost forecast crm",
     hints={
-        "createPipeline": "set up a new sales funnel with stages and win probabilities",
-        "managePipeline": "rename archive add remove reorder stages of a sales pipeline rotting",
-        "getPipelineOverview": "sales board kanban how is the pipeline doing forecast per stage",
-        "briefDealPipeline": "summary of the sales pipeline what needs attention this week",
-        "createDeal": "new opportunity add a deal for a customer worth amount",
-        "getDeal": "details of an opportunity value stage contact",
-        "updateDeal": "change a deal's value close date owner mark won or lost reopen",
-        "listDeals": "which deals are open won lost closing this month mine",
+        "createPipeline": "set up a new sales funnel with stages and win probabilities rotting days",
+        "managePipeline": (
+            "rename archive restore a pipeline, add remove reorder rename stages of a sales pipeline"
+        ),
+        "getPipelineOverview": (
+            "sales board kanban how is the pipeline doing forecast per stage, stage ids win percentages"
+        ),
+        "briefDealPipeline": (
+            "summary of the sales pipeline what needs attention this week, stale rotting deals, forecast, "
+            "won and lost lately"
+        ),
+        "createDeal": "new opportunity add a deal for a customer worth amount, expected close date",
+        "getDeal": "details of an opportunity value weighted value stage history contact follow-ups",
+        "updateDeal": (
+            "change a deal's value amount close date owner title, mark won or lost with a reason, reopen"
+        ),
+        "listDeals": "which deals are open won lost closing this month this quarter, someone's deals, mine",
         "searchDeals": "find look up an opportunity by name customer company",
-        "moveDealStage": "advance an opportunity to the next sales stage proposal negotiation",
-        "logDealContact": "record a call meeting email with the customer on a deal",
-        "scheduleDealFollowUp": "remind me to call back the customer next week on a deal",
-        "getDealFollowUpsDue": "which deals need a follow up today overdue callbacks",
+        "moveDealStage": (
+            "advance an opportunity to the next sales stage proposal negotiation, move it along"
+        ),
+        "logDealContact": (
+            "record note a call meeting email with the customer on a deal, stop it rotting, mark a "
+            "follow-up done"
+        ),
+        "scheduleDealFollowUp": "remind me to call back chase follow up the customer next week on a deal",
+        "getDealFollowUpsDue": "which deals need a follow up today overdue callbacks chasers due",
         "openDeal": "show link to a deal page",
         "openDeals": "take me to the sales pipeline board page",
-        "shareDeal": "give a colleague access to an opportunity",
+        "shareDeal": (
+            "give a colleague access to an opportunity, let someone see or edit a deal, make it private"
+        ),
         "deleteDeal": "remove an opportunity put a deal in the bin trash",
         "restoreDeal": "undelete bring back a deleted deal from the bin",
-        "getDealHistory": "audit trail who changed a deal stage changes log",
+        "getDealHistory": "audit trail who changed a deal and when, stage changes log",
         # Deal finders, reachout campaigns and the area's e-mail.
         "createDealFinder": "set up a prospecting search find prospects matching ideal customer profile icp",
         "controlDealFinder": "run pause stop a prospecting search deal finder now",
@@ -61,7 +68,32 @@ area = areas.declare(
         "sendDraft": "send off my draft now",
         "requestDealInfoEmail": "email the deal contact asking for budget timeline decision information",
     },
-    kinds=[Kind("deal", "deals.Deal", url=page, search=("title", "notes"))],
+    kinds=[
+        Kind("deal", "deals.Deal", url=page("deals:detail", "deal_id"), search=("title", "notes")),
+        Kind(
+            "deal_pipeline",
+            "deals.Pipeline",
+            named=_("Deals pipeline"),
+            title="name",
+            url=page("deals:board", anchor="pipeline-"),
+            search=("name", "description"),
+        ),
+        Kind(
+            "reachout_campaign",
+            "deals.ReachoutCampaign",
+            title="name",
+            search=("name",),
+            named=_("Reach-out campaign"),
+        ),
+        Kind("deal_finder", "deals.DealFinder", title="name", search=("name",)),
+    ],
+    not_kinds={
+        "deals.Activity": "a follow-up or a logged contact of a deal, reached through the deal",
+        "deals.CampaignStep": "an e-mail of a campaign's sequence, reached through the campaign",
+        "deals.CampaignRecipient": "a person on a campaign's list, reached through the campaign",
+        "deals.CampaignMessage": "a message a campaign sent, part of its recipient's history",
+        "deals.FoundLead": "a deal finder's result, reviewed in its finder; taken, a contact or deal",
+    },
     profiles={
         "sales": (
             "createDeal",

@@ -9,8 +9,10 @@ address, else company domain, else the provider's id); a run updates the ones it
 never brings back a dismissed one. Dedupe: a provider lead whose address is a contact's, or whose
 company domain is a contact's or a group account's, is `existing` with that contact or account.
 
-A scheduled run acts as the finder's owner: it sees the contacts and group accounts they see (a
-finder nobody owns any more: those every person sees, `ANYONE`)."""
+A private finder's run acts as the person who runs it (a scheduled one: its owner): it sees the
+contacts and group accounts they see. A finder everyone sees (and one nobody owns any more)
+searches those every person sees (`ANYONE`): its leads are everyone's, so none may be made from
+someone's private contact (apps.core.records, "Records made from others")."""
 
 import logging
 from dataclasses import dataclass
@@ -357,7 +359,10 @@ def finder_run(*, finder: DealFinder, actor: Actor | None = None) -> RunResult:
     (`problem`) and raised, with what the other sources found kept."""
     result = RunResult()
     runner = actor if actor is not None else finder.owner
-    reader: Actor | Anyone = runner if runner is not None else ANYONE
+    # The leads are as visible as the finder: one everyone sees finds only what everyone sees
+    # (a lead made from someone's private contact would show it to all).
+    shared = finder.visibility != Visibility.PRIVATE
+    reader: Actor | Anyone = runner if runner is not None and not shared else ANYONE
     problem: AppError | None = None
     with transaction.atomic():
         if "contacts" in finder.sources:

@@ -36,7 +36,7 @@ from apps.core import clean
 from apps.core.actors import Actor, require
 from apps.core.db import connection
 from apps.core.errors import AppError, EmailNotSent, invalid
-from apps.core.records import unique_name
+from apps.core.records import derived_visibility, unique_name
 from apps.core.sharing import Visibility
 from apps.core.workspaces import current_workspace
 from apps.deals.errors import WrongCampaignState
@@ -150,7 +150,8 @@ def campaign_create(
     daily_cap: int = 50,
     private: bool = False,
 ) -> ReachoutCampaign:
-    """A draft campaign: nothing is sent until it is started (controlReachoutCampaign)."""
+    """A draft campaign: nothing is sent until it is started (controlReachoutCampaign); private
+    when asked, or when any recipient comes from a private contact or finder (`derived_visibility`)."""
     require(actor, DealsPerm.CAMPAIGNS)
     if not steps:
         raise invalid("steps", _("give at least one step"))
@@ -173,6 +174,11 @@ def campaign_create(
     )
     campaign.name = unique_name(campaign, name, what="a campaign", limit=120)
     recipients = _recipient_rows(actor, contact_ids=contact_ids, finder=finder, emails=emails)
+    # Its recipients are shown to whoever sees it: to a private contact (or a private finder's
+    # leads), it is as private as they are.
+    sources = [finder, *(row.contact for row in recipients if row.contact is not None)]
+    if derived_visibility(*(source for source in sources if source is not None)) == Visibility.PRIVATE:
+        campaign.visibility = Visibility.PRIVATE
     campaign.save()
     for position, step in enumerate(steps, start=1):
         if not step.subject.strip() or not step.body.strip():

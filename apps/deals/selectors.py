@@ -22,8 +22,11 @@ def converted(deal: Deal) -> Decimal:
     return (deal.value * deal.exchange_rate).quantize(CENT)
 
 
-def weighted(deal: Deal) -> Decimal:
-    """value x stage probability, in the pipeline's currency."""
+def weighted(deal: Deal) -> Decimal | None:
+    """value x stage probability, in the pipeline's currency; None once won or lost, when the
+    stage's chance no longer says anything (its value is won, or nothing)."""
+    if deal.status != Deal.Status.OPEN:
+        return None
     return (deal.value * deal.exchange_rate * deal.stage.probability / 100).quantize(CENT)
 
 
@@ -91,7 +94,7 @@ def boards(
             column = columns[deal.stage_id]
             column.deals.append(deal)
             column.value += converted(deal)
-            column.weighted += weighted(deal)
+            column.weighted += weighted(deal) or Decimal(0)
         closed = rows.filter(closed_at__gte=since)
         won = list(closed.filter(status=Deal.Status.WON))
         result.append(

@@ -7,6 +7,8 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from apps.catalogue.shapes import From, Out, PersonRef, RefOut, id_field
+from apps.core.actors import Actor
+from apps.core.records import seen_by
 from apps.deals import selectors
 from apps.deals.models import Deal
 
@@ -35,8 +37,11 @@ class StageRef(Out):
     name: str
 
 
-def party(record: Any, title: str) -> RefOut | None:
-    return None if record is None else RefOut(id=record.pk, name=str(getattr(record, title)))
+def party(record: Any, title: str, reader: Actor) -> RefOut | None:
+    """The deal's contact or group account; unnamed to a reader who may not see it."""
+    if record is None:
+        return None
+    return RefOut(id=record.pk, name=str(getattr(record, title)) if seen_by(reader, record) else "")
 
 
 class DealSummary(Out):
@@ -84,7 +89,7 @@ class ActivityOut(Out):
 class DealOut(DealSummary):
     pipeline_currency: Annotated[str, From("pipeline.currency")]
     exchange_rate: Amount
-    weighted_value: Amount = Field(description="value x rate x stage win %")
+    weighted_value: Amount | None = Field(description="value x rate x stage win %; null once won or lost")
     lost_reason: str
     closed_at: datetime | None
     contact: RefOut | None
@@ -99,16 +104,17 @@ class DealOut(DealSummary):
     url: str
 
     @classmethod
-    def of(cls, deal: Deal, *, url: str) -> "DealOut":  # type: ignore[override]
+    def of(cls, deal: Deal, *, url: str, reader: Actor) -> "DealOut":  # type: ignore[override]
         follow_ups = deal.activities.filter(kind="follow_up", done_at__isnull=True).select_related("owner")
+        weighted = selectors.weighted(deal)
         return cls.of_record(
             deal,
             value=str(deal.value),
             exchange_rate=str(deal.exchange_rate.normalize()),
-            weighted_value=str(selectors.weighted(deal)),
+            weighted_value=None if weighted is None else str(weighted),
             owner=PersonRef.of(deal.owner),
-            contact=party(deal.contact, "display_name"),
-            group_account=party(deal.group_account, "name"),
+            contact=party(deal.contact, "display_name", reader),
+            group_account=party(deal.group_account, "name", reader),
             rotting_days=selectors.rotting_days(deal),
             history=[VisitOut.of_record(v) for v in deal.visits.order_by("entered_at", "id")[:200]],
             open_follow_ups=[ActivityOut.of(a) for a in follow_ups.order_by("due_at")[:50]],

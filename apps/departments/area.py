@@ -3,6 +3,7 @@
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import areas
+from apps.core.kinds import Kind, page
 from apps.core.navigation import NavItem
 from apps.departments.permissions import DepartmentsPerm
 
@@ -12,16 +13,23 @@ area = areas.declare(
     description=_("The workspace's departments, their people and contacts"),
     words="department team division unit org chart office member",
     hints={
-        "createDepartment": "new team division",
-        "getDepartment": "who is in a team and who runs heads it",
-        "listDepartments": "all teams in the organisation org chart",
-        "searchDepartments": "find a team by subject or email address",
-        "updateDepartment": "rename a team, make someone its head manager, its parent, who it reports to",
-        "deleteDepartment": "remove get rid of disband a team",
-        "addMemberToDepartment": "put a colleague in a team",
-        "removeMemberFromDepartment": "take a colleague out of a team",
-        "linkContactToDepartment": "record an outside contact or supplier for a team",
-        "unlinkContactFromDepartment": "remove an outside contact from a team",
+        "createDepartment": "new team division unit office, set up a department under another",
+        "getDepartment": "who is in a team and who runs heads it, its members, outside contacts, sub-teams",
+        "listDepartments": "all teams in the organisation org chart, top level divisions, head counts",
+        "searchDepartments": (
+            "find a team by subject or email address, which team someone is in, a team that handles something"
+        ),
+        "updateDepartment": (
+            "rename a team, make someone its head manager, its parent, move it under another, its shared "
+            "email address"
+        ),
+        "deleteDepartment": "remove get rid of disband shut down close a team",
+        "addMemberToDepartment": "put a colleague in a team, join a team, change their role in it",
+        "removeMemberFromDepartment": "take a colleague out of a team, they are no longer part of it",
+        "linkContactToDepartment": (
+            "record an outside contact or supplier for a team, its main contact at a company"
+        ),
+        "unlinkContactFromDepartment": "remove an outside contact from a team's list of contacts",
     },
     profiles={
         "essentials": ("listDepartments",),
@@ -50,4 +58,13 @@ area = areas.declare(
         ),
     },
     nav=[NavItem("departments", _("Departments"), "departments:list", DepartmentsPerm.VIEW, order=34)],
+    kinds=[
+        Kind(
+            "department",
+            "departments.Department",
+            title="name",
+            url=page("departments:list", anchor="department-"),
+            search=("name", "description", "email"),
+        )
+    ],
 )

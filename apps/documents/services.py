@@ -8,7 +8,7 @@ from django.conf import settings
 from apps.accounts.models import person
 from apps.core import folders as trees
 from apps.core.actors import Actor, require
-from apps.core.records import Visibility
+from apps.core.records import Visibility, derived_visibility
 from apps.documents import errors, pdf, richtext, selectors
 from apps.documents.models import Document, DocumentFolder, DocumentVersion
 from apps.documents.permissions import DocumentsPerm
@@ -159,7 +159,8 @@ def document_export_pdf(
     version: int | None = None,
 ) -> Any:
     """Renders the document (or one of its versions) to PDF, stores it in Files (in `folder`, a
-    files folder, default "/Document exports") and attaches it to the document. Returns the file."""
+    files folder, default "/Document exports") and attaches it to the document. Returns the file,
+    private when the document is (`derived_visibility`)."""
     from apps.files import api as files
 
     require(actor, DocumentsPerm.EXPORT)
@@ -183,6 +184,7 @@ def document_export_pdf(
         mime_type="application/pdf",
         source=files.Source.EXPORT,
         origin=f"document {document.pk} v{version or document.version}",
+        visibility=derived_visibility(document),
     )
     files.file_attach(actor=actor, file=file, record=document)
     logger.info("document %s exported to file %s", document.pk, file.pk)

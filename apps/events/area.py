@@ -4,6 +4,7 @@ from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import areas
+from apps.core.kinds import Kind, page
 from apps.core.navigation import NavItem
 from apps.events.permissions import EventsPerm
 
@@ -27,6 +28,10 @@ area = areas.declare(
         "openEvents": "take me to the events page",
         "shareEvent": "give a colleague access co-organise an event",
         "addEventSession": "agenda talk slot keynote workshop speaker room",
+        "updateEventSession": "change the time room speaker of a talk keynote workshop on the agenda",
+        "removeEventSession": "drop a talk keynote workshop slot from the conference agenda",
+        "cancelEvent": "call off the conference gala summit offsite tell the guests delegates",
+        "deleteEvent": "conference gala summit offsite made by mistake to the trash",
         "addEventAttendee": "invite register a guest delegate to a conference gala",
         "updateEventAttendee": "cancelled registration waitlist mark attended guest dietary",
         "listEventAttendees": "guest list who is coming registered waitlist",
@@ -46,9 +51,9 @@ area = areas.declare(
             "addEventSupplier",
             "allocateEventHotel",
             "analyzeEventBudget",
+            "cancelEvent",
             "commitAttendeeImport",
             "createEvent",
-            "createEventPipeline",
             "getEvent",
             "getEventBudgetSummary",
             "getEventPlanningOverview",
@@ -59,10 +64,12 @@ area = areas.declare(
             "openEvent",
             "openEvents",
             "planEventAttendeeTravel",
+            "removeEventSession",
             "searchEvents",
             "shareEvent",
             "updateEvent",
             "updateEventAttendee",
+            "updateEventSession",
             "validateAttendeeImport",
         ),
         "marketing": (
@@ -73,9 +80,26 @@ area = areas.declare(
             "listEventAttendees",
             "addEventAttendee",
         ),
-        "admin": ("createEventPipeline",),
+        # Setting up pipelines and removing events are the workspace organiser's, seldom done.
+        "admin": ("createEventPipeline", "deleteEvent"),
     },
     nav=[NavItem("events", _("Events"), "events:list", EventsPerm.VIEW, order=36)],
+    kinds=[
+        Kind(
+            "event",
+            "events.Event",
+            title="name",
+            url=page("events:detail", "event_id"),
+            search=("name", "venue", "description"),
+        ),
+        Kind("event_pipeline", "events.EventPipeline", title="name", search=("name", "description")),
+    ],
+    not_kinds={
+        "events.Session": "a slot of an event's agenda, reached through its event",
+        "events.Attendee": "a person on an event's list, reached through its event (listEventAttendees)",
+        "events.Supplier": "a supplier of an event, reached through its event",
+        "events.HotelBlock": "rooms held for an event, reached through its event",
+    },
     periodic={
         # Attendees' needs are special-category data kept only until the event is over.
         "remove-event-needs": areas.Periodic(

@@ -34,6 +34,53 @@ class SpeakerBusy(SessionClash):
     )
 
 
+class SpeakerBusyUnseen(SessionClash):
+    """The session in the way is in an event the caller may not see: only that there is one."""
+
+    data_fields = ("email",)
+    msg_format = _(
+        "Speaker {email} already speaks in another session at that time; choose another time or speaker."
+    )
+
+
+class SessionsOutsideEvent(Conflict):
+    """The event's new dates would leave sessions of its agenda outside them."""
+
+    code = "SESSIONS_OUTSIDE_EVENT"
+    data_fields = ("sessions",)
+    msg_format = _(
+        "Sessions {sessions} would fall outside the event's new dates; move them with "
+        "updateEventSession or remove them with removeEventSession first."
+    )
+
+
+class CapacityBelowRegistered(Conflict):
+    """A capacity lower than the places already taken: who is over it is named."""
+
+    code = "CAPACITY_BELOW_REGISTERED"
+    data_fields = ("taken", "capacity", "attendees")
+    msg_format = _(
+        "{taken} people are registered or attended; a capacity of {capacity} would leave these "
+        "over it (the last added): {attendees}. Cancel or waitlist them with updateEventAttendee first."
+    )
+
+
+class EventCancelled(Conflict):
+    code = "EVENT_CANCELLED"
+    data_fields = ("event",)
+    msg_format = _("Event {event} is cancelled; nothing more is planned for it.")
+
+
+class BookedAtTheSameMoment(SessionClash):
+    """The database's exclusion constraint refused a session whose clash is gone from sight by
+    the time it is looked for (the winner deleted in between)."""
+
+    message = _(
+        "Its room or a speaker was booked at that time by a session added at the same moment; choose "
+        "another time, room or speaker."
+    )
+
+
 class BlockFull(Conflict):
     """Every room of a hotel block is allocated on a night."""
 
@@ -90,6 +137,10 @@ class TimesRequired(ValidationFailed):
 
 class NothingToChangeOfAttendee(NothingToChange):
     message = _("Say what to change: changes, needs or sendInvitation.")
+
+
+class NothingToChangeOfSession(NothingToChange):
+    message = _("Say what to change: changes or speakers.")
 
 
 class NothingToRecord(NothingToChange):

@@ -17,7 +17,9 @@ logger = logging.getLogger(__name__)
 PRODID = "-//Atrium//Events//EN"
 
 
-def _method(attendee: Attendee | None) -> str:
+def _method(event: Event, attendee: Attendee | None) -> str:
+    if event.cancelled_at is not None:
+        return "CANCEL"
     return "CANCEL" if attendee and attendee.status == Attendee.Status.CANCELLED else "REQUEST"
 
 
@@ -32,20 +34,21 @@ def ics_of(event: Event, attendee: Attendee | None = None) -> bytes:
         time_zone=event.time_zone,
         description=event.description,
         location=event.venue,
+        status="CANCELLED" if event.cancelled_at is not None else "",
         organizer=ical.Address(event.owner.email) if event.owner is not None else None,
         attendees=[ical.Address(attendee.email, attendee.name, {"rsvp": "TRUE"})] if attendee else [],
     )
-    return ical.ics_of(happening, method=_method(attendee), prodid=PRODID)
+    return ical.ics_of(happening, method=_method(event, attendee), prodid=PRODID)
 
 
 def send(*, actor: Any, event: Event, attendee: Attendee) -> None:
     """E-mails `attendee` the event's current invitation and records which SEQUENCE they have."""
     prefix = "Updated invitation" if attendee.invited_sequence is not None else "Invitation"
-    if attendee.status == Attendee.Status.CANCELLED:
+    if attendee.status == Attendee.Status.CANCELLED or event.cancelled_at is not None:
         prefix = "Cancelled"
     zone = ZoneInfo(event.time_zone)
     when = event.starts_at.astimezone(zone).strftime("%Y-%m-%d %H:%M")
-    method = _method(attendee)
+    method = _method(event, attendee)
     notice = mail.Notice(
         to=[attendee.email],
         subject=f"{prefix}: {event.name} ({when} {event.time_zone})"[:300],

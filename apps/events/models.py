@@ -13,8 +13,10 @@ import uuid
 from typing import Any
 
 from django.conf import settings
+from django.contrib.postgres.constraints import ExclusionConstraint
+from django.contrib.postgres.fields import DateTimeRangeField, RangeOperators
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import F, Func, Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -73,6 +75,8 @@ class Event(OwnedRecord):
     ical_uid = models.CharField(max_length=120, unique=True, default="")
     ical_sequence = models.PositiveIntegerField(default=0)
     needs_removed_at = models.DateTimeField(null=True, blank=True)
+    # Called off: kept with its agenda and attendees, who were sent the cancellation.
+    cancelled_at = models.DateTimeField(_("cancelled"), null=True, blank=True)
 
     class Meta:
         ordering = ["starts_at", "id"]
@@ -94,11 +98,24 @@ class EventShare(ShareBase):
     item = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="shares")
 
 
+class TimeSpan(Func):
+    """PostgreSQL's `tstzrange(start, end)`: from the start, up to but not including the end, so
+    that a session ending at 10:00 and one starting at 10:00 do not overlap."""
+
+    function = "TSTZRANGE"
+    output_field = DateTimeRangeField()
+
+
 def _child(label: Any, find_with: str) -> Access:
     return Access(EventsPerm, through="event", label=label, find_with=find_with)
 
 
 class Session(Record):
+    """A session of an event's agenda. A room is not used by two sessions of the event at once:
+    the database holds it (an exclusion constraint over the time span; btree_gist, made in the
+    public schema by apps.tenancy's migrations), so two agendas written at the same moment cannot
+    both take it. A session's times never change once it is added: its speakers keep a copy."""
+
     access = _child(_("Session"), "getEvent")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="sessions")
@@ -114,7 +131,16 @@ class Session(Record):
         constraints = [
             models.CheckConstraint(
                 condition=Q(ends_at__gt=F("starts_at")), name="events_session_ends_after_start"
-            )
+            ),
+            ExclusionConstraint(
+                name="events_room_once_at_a_time",
+                expressions=[
+                    ("event", RangeOperators.EQUAL),
+                    (Lower("room"), RangeOperators.EQUAL),
+                    (TimeSpan("starts_at", "ends_at"), RangeOperators.OVERLAPS),
+                ],
+                condition=Q(deleted_at__isnull=True) & ~Q(room=""),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -122,14 +148,31 @@ class Session(Record):
 
 
 class Speaker(models.Model):
+    """A speaker of a session. The same person (by e-mail) does not speak in two sessions at once,
+    in any event of the workspace: the database holds it, over a copy of the session's times (a
+    constraint reads one table), so two events' agendas written at the same moment cannot both
+    book them. The copy may be empty on rows written before it existed; those are left out."""
+
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="speakers")
     name = models.CharField(_("name"), max_length=200)
     email = models.EmailField(_("e-mail"), max_length=254)
+    starts_at = models.DateTimeField(_("starts"), null=True, blank=True)
+    ends_at = models.DateTimeField(_("ends"), null=True, blank=True)
 
     class Meta:
         ordering = ["id"]
         verbose_name = _("speaker")
-        constraints = [models.UniqueConstraint("session", Lower("email"), name="events_speaker_once")]
+        constraints = [
+            models.UniqueConstraint("session", Lower("email"), name="events_speaker_once"),
+            ExclusionConstraint(
+                name="events_speaker_once_at_a_time",
+                expressions=[
+                    (Lower("email"), RangeOperators.EQUAL),
+                    (TimeSpan("starts_at", "ends_at"), RangeOperators.OVERLAPS),
+                ],
+                condition=Q(starts_at__isnull=False, ends_at__isnull=False),
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name

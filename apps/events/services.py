@@ -3,12 +3,12 @@ all or nothing (the dispatcher's transaction, or `transaction.atomic` here), and
 
 import hashlib
 import logging
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -17,6 +17,7 @@ from apps.accounting import api as accounting
 from apps.accounts.models import person
 from apps.core import clean, pipelines, records
 from apps.core.actors import Actor, actor_id, require
+from apps.core.db import EXCLUSION_VIOLATION, database_failure
 from apps.core.errors import Forbidden, NoExchangeRate, invalid
 from apps.events import errors, ical, imports
 from apps.events.models import (
@@ -38,6 +39,10 @@ from apps.events.permissions import EventsPerm
 
 logger = logging.getLogger(__name__)
 TAKING_A_PLACE = (Attendee.Status.REGISTERED, Attendee.Status.ATTENDED)
+# An event is days, a festival weeks: a span of years is a typing slip, not a plan.
+LONGEST_EVENT = timedelta(days=366)
+# Check-in (marking people attended) opens this long before the event starts.
+CHECK_IN_OPENS = timedelta(hours=24)
 
 
 # --- small checks ---------------------------------------------------------------------------------
@@ -48,9 +53,21 @@ def dec(value: Any, places: str = "0.01") -> Decimal:
     return Decimal(str(value or 0)).quantize(Decimal(places))
 
 
-def in_zone(value: datetime, zone: str) -> datetime:
-    """A time given without a zone is in the event's time zone."""
-    return value if value.tzinfo is not None else value.replace(tzinfo=ZoneInfo(zone))
+def in_zone(value: datetime, zone: str, *, field: str = "startsAt") -> datetime:
+    """A time given without a zone is in the event's time zone; kept and answered in UTC, so that
+    every answer gives its times in one form whatever the call that made them. A wall-clock time
+    that the zone skips (the hour clocks go forward) does not exist: refused, not guessed."""
+    if value.tzinfo is None:
+        local = value.replace(tzinfo=ZoneInfo(zone))
+        if local.astimezone(UTC).astimezone(local.tzinfo).replace(tzinfo=None) != value:
+            raise invalid(
+                field,
+                _("{time} does not exist in {zone}: the clocks skip that hour that day; give another time"),
+                time=value.isoformat(timespec="minutes"),
+                zone=zone,
+            )
+        value = local
+    return value.astimezone(UTC)
 
 
 def _span(starts: datetime, ends: datetime, what: str) -> None:
@@ -103,11 +120,24 @@ def _apply_event(actor: Actor, event: Event, fields: dict[str, Any], creating: b
         event.description = (fields["description"] or "").strip()[:5000]
     if "time_zone" in fields:
         event.time_zone = clean.zone(fields["time_zone"])
+    before = event.starts_at if not creating else None
     if "starts_at" in fields:
-        event.starts_at = in_zone(fields["starts_at"], event.time_zone)
+        event.starts_at = in_zone(fields["starts_at"], event.time_zone, field="startsAt")
     if "ends_at" in fields:
-        event.ends_at = in_zone(fields["ends_at"], event.time_zone)
+        event.ends_at = in_zone(fields["ends_at"], event.time_zone, field="endsAt")
     _span(event.starts_at, event.ends_at, "event")
+    if event.starts_at != before and event.starts_at < timezone.now():
+        raise invalid(
+            "startsAt",
+            _("{starts} is in the past; an event is planned ahead (its start may stay as it was)"),
+            starts=event.starts_at.isoformat(),
+        )
+    if event.ends_at - event.starts_at > LONGEST_EVENT:
+        raise invalid(
+            "endsAt",
+            _("an event lasts at most {days} days; check the dates (one is likely mistyped)"),
+            days=LONGEST_EVENT.days,
+        )
     if "venue" in fields:
         event.venue = clean.text(fields["venue"], field="venue", limit=300)
     if "capacity" in fields:
@@ -147,16 +177,91 @@ def event_update(
 ) -> tuple[Event, list[str], list[Attendee]]:
     """(event, the fields that changed, the attendees moved up from the waitlist)."""
     event = Event.objects.fetch(actor, event.pk, "change", lock=True)
+    _not_cancelled(event)
+    was_starting = event.starts_at
     names = ["name", "description", "starts_at", "ends_at", "time_zone", "venue", "capacity", "currency"]
     changed = records.update(
         event, actor=actor, permission=EventsPerm.EDIT, fields=fields, apply=_apply_event, names=names
     )
+    if "capacity" in changed:
+        _capacity_holds(event)
+    if {"starts_at", "ends_at"} & set(changed):
+        _move_sessions(event, event.starts_at - was_starting)
     if set(changed) & set(SCHEDULE):
         # A new SEQUENCE: invitations sent before are out of date and the next one replaces them.
         event.ical_sequence += 1
         event.save(update_fields=["ical_sequence"])
     promoted = promote_waitlist(event) if "capacity" in changed else []
     return event, changed, promoted
+
+
+def _not_cancelled(event: Event) -> None:
+    if event.cancelled_at is not None:
+        raise errors.EventCancelled(event=event.pk)
+
+
+def _capacity_holds(event: Event) -> None:
+    """A capacity below the places taken names who would be over it (the last registered)."""
+    taken = event.attendees.filter(status__in=TAKING_A_PLACE)
+    over = taken.count() - (event.capacity or 0)
+    if event.capacity is None or over <= 0:
+        return
+    last = taken.order_by("-created_at", "-id")[:over]
+    raise errors.CapacityBelowRegistered(
+        taken=event.capacity + over,
+        capacity=event.capacity,
+        attendees=", ".join(f"{a.name} <{a.email}> ({a.pk})" for a in last),
+    )
+
+
+def _move_sessions(event: Event, by: timedelta) -> None:
+    """The agenda moves with its event (each session as far as the start moved); sessions that
+    would then fall outside the event's dates refuse the move, named."""
+    sessions = list(event.sessions.filter(deleted_at__isnull=True))
+    for session in sessions:
+        session.starts_at += by
+        session.ends_at += by
+    outside = [s for s in sessions if s.starts_at < event.starts_at or s.ends_at > event.ends_at]
+    if outside:
+        raise errors.SessionsOutsideEvent(sessions=", ".join(f"{s.pk} ({s.title!r})" for s in outside))
+    if by:
+        Session.objects.bulk_update(sessions, ["starts_at", "ends_at"])
+        for session in sessions:
+            session.speakers.exclude(starts_at=None).update(
+                starts_at=session.starts_at, ends_at=session.ends_at
+            )
+        logger.info("event %s: %s sessions moved with it", event.pk, len(sessions))
+
+
+@transaction.atomic
+def event_cancel(*, actor: Actor, event: Event) -> tuple[Event, int]:
+    """(the event, how many were told): a cancelled event keeps its records, its SEQUENCE goes up,
+    and everyone sent an invitation gets the cancellation (iCalendar METHOD:CANCEL)."""
+    require(actor, EventsPerm.EDIT)
+    event = Event.objects.select_related("owner").fetch(actor, event.pk, "change", lock=True)
+    _not_cancelled(event)
+    event.cancelled_at = timezone.now()
+    event.ical_sequence += 1
+    event.save(update_fields=["cancelled_at", "ical_sequence", "updated_at"])
+    invited = list(event.attendees.exclude(status=Attendee.Status.CANCELLED).exclude(invited_sequence=None))
+    for attendee in invited:
+        ical.send(actor=actor, event=event, attendee=attendee)
+    logger.info("event %s cancelled, %s attendees told", event.pk, len(invited))
+    return event, len(invited)
+
+
+@transaction.atomic
+def event_delete(*, actor: Actor, event: Event) -> tuple[Event, int]:
+    """(the event, how many were told): to the trash; an event still to come is cancelled first,
+    so that nobody invited to it keeps it in their calendar."""
+    event = Event.objects.fetch(actor, event.pk, "delete", lock=True)
+    told = 0
+    if event.cancelled_at is None and event.ends_at > timezone.now():
+        event, told = event_cancel(actor=actor, event=event)
+    event.trash(actor)
+    _free_speakers(event.sessions.all())
+    logger.info("event %s deleted", event.pk)
+    return event, told
 
 
 def taken_places(event: Event) -> int:
@@ -189,52 +294,149 @@ def promote_waitlist(event: Event) -> list[Attendee]:
 def session_add(
     *, actor: Actor, event: Event, fields: dict[str, Any], speakers: list[dict[str, str]]
 ) -> Session:
-    """A session of the agenda; SessionClash if its room or a speaker is taken at that time."""
+    """A session of the agenda; SessionClash if its room or a speaker is taken at that time.
+
+    The checks below name the session in the way; the database's exclusion constraints
+    (apps.events.models) hold the rule when two agendas are written at the same moment, the
+    event's lock serialising only sessions of one event: the one that commits second is refused
+    there, and answered with the same clash."""
     require(actor, EventsPerm.EDIT)
     with transaction.atomic():
         event = Event.objects.fetch(actor, event.pk, "change", lock=True)
-        starts = in_zone(fields["starts_at"], event.time_zone)
-        ends = in_zone(fields["ends_at"], event.time_zone)
-        _span(starts, ends, "session")
-        if starts < event.starts_at or ends > event.ends_at:
-            raise invalid("startsAt", _("the session must be within the event's dates"))
-        room = clean.text(fields.get("room"), field="room", limit=120)
-        people = _speakers(speakers)
-        overlapping = Session.objects.filter(deleted_at__isnull=True, starts_at__lt=ends, ends_at__gt=starts)
-        if room:
-            taken = overlapping.filter(event=event, room__iexact=room).first()
-            if taken is not None:
-                raise errors.RoomTaken(
-                    room=room,
-                    session=taken.pk,
-                    title=taken.title,
-                    starts=taken.starts_at.isoformat(),
-                    ends=taken.ends_at.isoformat(),
-                )
-        emails = [email for _name, email in people]
-        if emails:
-            busy = (
-                Speaker.objects.filter(session__in=overlapping, email__in=emails)
-                .select_related("session")
-                .first()
-            )
-            if busy is not None:
-                raise errors.SpeakerBusy(email=busy.email, session=busy.session.pk, title=busy.session.title)
-        capacity = fields.get("capacity")
-        if capacity is not None and capacity < 1:
-            raise invalid("capacity", _("at least 1, or null for no limit"))
-        session = Session.objects.create(
-            event=event,
-            title=clean.text(fields.get("title"), field="title", limit=200, required=True),
-            starts_at=starts,
-            ends_at=ends,
-            room=room,
-            capacity=capacity,
-            created_by=person(actor),
-        )
-        Speaker.objects.bulk_create([Speaker(session=session, name=n, email=e) for n, e in people])
+        _not_cancelled(event)
+        session = Session(event=event, created_by=person(actor))
+        people = _apply_session(actor, session, fields, speakers, creating=True)
+        _save_session(actor, session, people)
     logger.info("event %s: session %s added", event.pk, session.pk)
     return session
+
+
+@transaction.atomic
+def session_update(
+    *, actor: Actor, session: Session, fields: dict[str, Any], speakers: list[dict[str, str]] | None
+) -> Session:
+    """Changes a session (speakers, when given, replace its speakers) under the rules it was added with."""
+    require(actor, EventsPerm.EDIT)
+    event = Event.objects.fetch(actor, session.event_id, "change", lock=True)
+    _not_cancelled(event)
+    session = Session.objects.fetch(actor, session.pk, "change")
+    people = _apply_session(actor, session, fields, speakers, creating=False)
+    _save_session(actor, session, people if speakers is not None else None)
+    logger.info("event %s: session %s changed", event.pk, session.pk)
+    return session
+
+
+def _save_session(actor: Actor, session: Session, people: list[tuple[str, str]] | None) -> None:
+    """Saves the session and, given `people`, its speakers in place of the old ones; each speaker
+    keeps a copy of the session's times, which the database's constraint reads. A clash the
+    checks did not see (another event's agenda written at the same moment) is refused by the
+    constraint once the other commits, and answered as the clash it is."""
+    try:
+        with transaction.atomic():
+            session.save()
+            if people is None:
+                session.speakers.update(starts_at=session.starts_at, ends_at=session.ends_at)
+            else:
+                session.speakers.all().delete()
+                Speaker.objects.bulk_create(
+                    [
+                        Speaker(
+                            session=session,
+                            name=n,
+                            email=e,
+                            starts_at=session.starts_at,
+                            ends_at=session.ends_at,
+                        )
+                        for n, e in people
+                    ]
+                )
+    except IntegrityError as error:
+        failure = database_failure(error)
+        if failure is None or failure.sqlstate != EXCLUSION_VIOLATION:
+            raise
+        emails = (
+            [e for _n, e in people]
+            if people is not None
+            else list(session.speakers.values_list("email", flat=True))
+        )
+        _clash(actor, session, emails)  # the winner has committed: it is in sight now
+        raise errors.BookedAtTheSameMoment() from None
+
+
+def _free_speakers(sessions: Any) -> None:
+    """Sessions in the trash hold their speakers' time no more (a copy left would keep them booked)."""
+    Speaker.objects.filter(session__in=sessions).update(starts_at=None, ends_at=None)
+
+
+def session_remove(*, actor: Actor, session: Session) -> Session:
+    require(actor, EventsPerm.EDIT)
+    session = Session.objects.fetch(actor, session.pk, "change")
+    session.trash(actor)
+    _free_speakers([session.pk])
+    logger.info("event %s: session %s removed", session.event_id, session.pk)
+    return session
+
+
+def _apply_session(
+    actor: Actor,
+    session: Session,
+    fields: dict[str, Any],
+    speakers: list[dict[str, str]] | None,
+    *,
+    creating: bool,
+) -> list[tuple[str, str]]:
+    """Sets the session's fields from those given and checks them against its event and the other
+    sessions; answers the speakers to keep (those it has when `speakers` is None)."""
+    event = session.event
+    if "title" in fields or creating:
+        session.title = clean.text(fields.get("title"), field="title", limit=200, required=True)
+    if "starts_at" in fields:
+        session.starts_at = in_zone(fields["starts_at"], event.time_zone, field="startsAt")
+    if "ends_at" in fields:
+        session.ends_at = in_zone(fields["ends_at"], event.time_zone, field="endsAt")
+    _span(session.starts_at, session.ends_at, "session")
+    if session.starts_at < event.starts_at or session.ends_at > event.ends_at:
+        raise invalid("startsAt", _("the session must be within the event's dates"))
+    if "room" in fields:
+        session.room = clean.text(fields.get("room"), field="room", limit=120)
+    if "capacity" in fields:
+        capacity = fields["capacity"]
+        if capacity is not None and capacity < 1:
+            raise invalid("capacity", _("at least 1, or null for no limit"))
+        session.capacity = capacity
+    if speakers is not None:
+        people = _speakers(speakers)
+    else:
+        people = [(s.name, s.email) for s in session.speakers.all()] if session.pk else []
+    _clash(actor, session, [email for _name, email in people])
+    return people
+
+
+def _clash(actor: Actor, session: Session, emails: list[str]) -> None:
+    """SessionClash when the session's room (in its event) or a speaker (anywhere) is taken then.
+    A session the caller may not see is only said to exist: never its title or id."""
+    starts, ends = session.starts_at, session.ends_at
+    overlapping = Session.objects.filter(deleted_at__isnull=True, starts_at__lt=ends, ends_at__gt=starts)
+    if session.pk:
+        overlapping = overlapping.exclude(pk=session.pk)
+    if session.room:
+        taken = overlapping.filter(event=session.event, room__iexact=session.room).first()
+        if taken is not None:
+            raise errors.RoomTaken(
+                room=session.room,
+                session=taken.pk,
+                title=taken.title,
+                starts=taken.starts_at.isoformat(),
+                ends=taken.ends_at.isoformat(),
+            )
+    if not emails:
+        return
+    busy = Speaker.objects.filter(session__in=overlapping, email__in=emails).select_related("session").first()
+    if busy is None:
+        return
+    if not Session.objects.restrict(actor).filter(pk=busy.session_id).exists():
+        raise errors.SpeakerBusyUnseen(email=busy.email)
+    raise errors.SpeakerBusy(email=busy.email, session=busy.session.pk, title=busy.session.title)
 
 
 def _speakers(speakers: list[dict[str, str]]) -> list[tuple[str, str]]:
@@ -270,6 +472,7 @@ def attendee_add(
     if needs and "needs" not in Attendee.access.fields_allowed(actor, action="change"):
         raise errors.NeedsNotAllowed()
     event = Event.objects.fetch(actor, event.pk, "change", lock=True)
+    _not_cancelled(event)
     email = clean.email(fields.get("email"), required=True)
     if event.attendees.filter(email__iexact=email).exists():
         raise invalid(
@@ -312,25 +515,65 @@ def attendee_update(
         attendee.type = clean.text(fields["type"], field="type", limit=40, required=True).lower()
     was = attendee.status
     if "status" in fields and fields["status"] != was:
-        wanted = fields["status"]
-        if wanted == Attendee.Status.ATTENDED and was not in TAKING_A_PLACE:
-            raise invalid(
-                "status", _("only a registered attendee can be marked attended (this one is {was})"), was=was
-            )
+        wanted = _status_step(event, was, fields["status"])
         if (
             wanted in (Attendee.Status.REGISTERED, Attendee.Status.WAITLISTED)
             and was != Attendee.Status.ATTENDED
         ):
             wanted = _place_status(event, wanted) if was not in TAKING_A_PLACE else wanted
-        attendee.status = wanted
-        attendee.waitlisted_at = timezone.now() if wanted == Attendee.Status.WAITLISTED else None
+        if wanted != was:
+            # Re-sending "registered" to someone still waiting keeps their place in the queue.
+            attendee.status = wanted
+            attendee.waitlisted_at = timezone.now() if wanted == Attendee.Status.WAITLISTED else None
     attendee.save()
+    if attendee.status == Attendee.Status.CANCELLED and was != attendee.status:
+        _release_rooms(attendee)
     if needs is not None:
         needs_set(actor=actor, attendee=attendee, needs=needs)
     promoted = (
         promote_waitlist(event) if was in TAKING_A_PLACE and attendee.status not in TAKING_A_PLACE else []
     )
     return attendee, promoted
+
+
+def _status_step(event: Event, was: str, wanted: str) -> str:
+    """Statuses go forward (invited, then registered or waitlisted, then attended; cancelled from
+    any but attended). Going back is refused, saying why; check-in opens near the event."""
+    status = Attendee.Status
+    if wanted == status.ATTENDED:
+        if was not in TAKING_A_PLACE:
+            raise invalid(
+                "status", _("only a registered attendee can be marked attended (this one is {was})"), was=was
+            )
+        opens = event.starts_at - CHECK_IN_OPENS
+        if timezone.now() < opens:
+            raise invalid(
+                "status",
+                _("check-in opens {hours} hours before the event starts, at {opens}"),
+                hours=int(CHECK_IN_OPENS.total_seconds() // 3600),
+                opens=opens.isoformat(),
+            )
+    if was == status.ATTENDED and wanted != status.REGISTERED:
+        raise invalid(
+            "status",
+            _("{wanted} after attended goes back; only registered undoes a check-in made by mistake"),
+            wanted=wanted,
+        )
+    if wanted == status.INVITED and was in (status.REGISTERED, status.WAITLISTED):
+        raise invalid(
+            "status",
+            _("a {was} attendee has answered the invitation already; cancel them instead"),
+            was=was,
+        )
+    return wanted
+
+
+def _release_rooms(attendee: Attendee) -> None:
+    """A cancelled attendee's hotel rooms go back to their blocks; a roommate keeps theirs alone."""
+    released = RoomAllocation.objects.filter(attendee=attendee).delete()[0]
+    RoomAllocation.objects.filter(sharing_with=attendee).update(sharing_with=None)
+    if released:
+        logger.info("attendee %s: %s hotel rooms released on cancelling", attendee.pk, released)
 
 
 def needs_set(*, actor: Actor, attendee: Attendee, needs: dict[str, str]) -> AttendeeNeeds | None:
@@ -558,12 +801,34 @@ def _apply_block(event: Event, block: HotelBlock, fields: dict[str, Any]) -> Non
         raise invalid("attritionPercent", _("between 0 and 100"))
     if block.cut_off > block.first_night:
         raise invalid("cutOff", _("the cut-off is on or before the first night"))
+    _covers_the_event(event, block)
     given = dec(fields["exchange_rate"], "0.00000001") if fields.get("exchange_rate") else None
     if given is None and block.pk is not None:
         given = block.exchange_rate
     block.exchange_rate = _rate(
         source=block.currency, target=event.currency, day=block.first_night, given=given
     )
+
+
+def _covers_the_event(event: Event, block: HotelBlock) -> None:
+    """A block holds every night of its event, in the event's zone: from its first day to the night
+    before its last; for a one-day event, the night of that day or the night before it."""
+    zone = ZoneInfo(event.time_zone)
+    first, last = event.starts_at.astimezone(zone).date(), event.ends_at.astimezone(zone).date()
+    block_last = block.first_night + timedelta(days=block.nights - 1)
+    if first == last:
+        first, last = first - timedelta(days=1), first
+        covered = block.first_night <= last and block_last >= first
+    else:
+        last -= timedelta(days=1)
+        covered = block.first_night <= first and block_last >= last
+    if not covered:
+        raise invalid(
+            "firstNight",
+            _("the block must cover the event's nights, {first} to {last}"),
+            first=first.isoformat(),
+            last=last.isoformat(),
+        )
 
 
 @transaction.atomic
@@ -692,9 +957,9 @@ def travel_plan(*, actor: Actor, attendee: Attendee, fields: dict[str, Any]) -> 
     attendee = Attendee.objects.fetch(actor, attendee.pk, "change")
     plan = TravelPlan.objects.filter(attendee=attendee).first() or TravelPlan(attendee=attendee)
     zone = attendee.event.time_zone
-    for key in ("arrive_by", "depart_after"):
+    for key, field in (("arrive_by", "arriveBy"), ("depart_after", "departAfter")):
         if key in fields:
-            setattr(plan, key, in_zone(fields[key], zone) if fields[key] else None)
+            setattr(plan, key, in_zone(fields[key], zone, field=field) if fields[key] else None)
     if plan.arrive_by and plan.depart_after and plan.depart_after <= plan.arrive_by:
         raise invalid("departAfter", _("the departure is after the arrival"))
     for key, limit in (("origin", 200),):

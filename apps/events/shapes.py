@@ -10,6 +10,9 @@ from apps.catalogue.shapes import From, Out, PersonRef
 from apps.events import selectors
 from apps.events.models import Attendee, Event
 
+# Every time an Events answer gives, whichever tool gives it: in UTC, the event's zone beside it.
+Moment = Annotated[datetime, Field(description="UTC; the event's zone is its timeZone")]
+
 
 class StageRef(Out):
     id: int
@@ -20,8 +23,8 @@ class StageRef(Out):
 class EventSummary(Out):
     id: int
     name: str
-    starts_at: datetime
-    ends_at: datetime
+    starts_at: Moment
+    ends_at: Moment
     time_zone: str
     venue: str
     capacity: int | None
@@ -30,6 +33,7 @@ class EventSummary(Out):
     visibility: str
     owner: PersonRef | None
     in_trash: bool
+    cancelled_at: datetime | None = Field(description="Set when cancelEvent called it off")
 
 
 class PipelineOut(Out):
@@ -47,8 +51,8 @@ class SpeakerOut(Out):
 class SessionOut(Out):
     id: int
     title: str
-    starts_at: datetime
-    ends_at: datetime
+    starts_at: Moment
+    ends_at: Moment
     room: str
     capacity: int | None
     speakers: list[SpeakerOut]

@@ -12,7 +12,7 @@ from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Changes, In, Limit, Offset, Out, Page, id_field, paginate
 from apps.core import search
 from apps.events import errors, selectors, services
-from apps.events.models import Attendee, Event, HotelBlock, Supplier
+from apps.events.models import Attendee, Event, HotelBlock, Session, Supplier
 from apps.events.permissions import EventsPerm
 from apps.events.shapes import (
     AttendeeOut,
@@ -20,6 +20,7 @@ from apps.events.shapes import (
     BudgetOut,
     EventOut,
     EventSummary,
+    Moment,
     PipelineOut,
     SessionOut,
     StageRef,
@@ -32,6 +33,7 @@ EventId = Annotated[int, id_field("searchEvents")]
 AttendeeId = Annotated[int, id_field("listEventAttendees")]
 StageId = Annotated[int, id_field("getEventPlanningOverview")]
 BlockId = Annotated[int, id_field("manageEventHotels")]
+SessionId = Annotated[int, id_field("getEvent")]
 When = Annotated[datetime, Field(description="ISO 8601; without offset: the event's zone")]
 Status = Literal["invited", "registered", "waitlisted", "cancelled", "attended"]
 Money = Annotated[float, Field(ge=0, le=10**11, description="Amount, 2 decimals")]
@@ -70,7 +72,7 @@ def move_event_stage(ctx: ToolContext, *, event_id: EventId, stage_id: StageId) 
 class BoardEvent(Out):
     id: int
     name: str
-    starts_at: datetime
+    starts_at: Moment
     registered: int
     waitlisted: int
     capacity: int | None
@@ -236,6 +238,26 @@ def update_event(
     )
 
 
+class CancelledEventOut(Out):
+    event: EventSummary
+    sequence: int = Field(description="iCalendar SEQUENCE of the cancellation")
+    told: int = Field(description="Attendees e-mailed the cancellation")
+
+
+@tool("cancelEvent", permission=EventsPerm.EDIT, title="Cancel an event", markers=Marker.DESTRUCTIVE)
+def cancel_event(ctx: ToolContext, *, event_id: EventId) -> CancelledEventOut:
+    """Call an event off and e-mail the cancellation to everyone invited; deleteEvent removes one."""
+    event, told = services.event_cancel(actor=ctx.actor, event=_event(ctx, event_id, "change"))
+    return CancelledEventOut(event=EventSummary.of_record(event), sequence=event.ical_sequence, told=told)
+
+
+@tool("deleteEvent", permission=EventsPerm.EDIT, title="Delete an event", markers=Marker.DESTRUCTIVE)
+def delete_event(ctx: ToolContext, *, event_id: EventId) -> CancelledEventOut:
+    """Move an event to the trash, cancelling it first if still to come (only that: cancelEvent)."""
+    event, told = services.event_delete(actor=ctx.actor, event=_event(ctx, event_id, "delete"))
+    return CancelledEventOut(event=EventSummary.of_record(event), sequence=event.ical_sequence, told=told)
+
+
 @tool("listEvents", permission=EventsPerm.VIEW, title="List events", read_only=True)
 def list_events(
     ctx: ToolContext,
@@ -335,6 +357,60 @@ def add_event_session(
         speakers=[s.model_dump() for s in speakers],
     )
     return SessionOut.of_record(session)
+
+
+class SessionChanges(Changes):
+    title: Annotated[str, Field(min_length=1, max_length=200)] = ""
+    starts_at: When | None = None
+    ends_at: When | None = None
+    room: Annotated[str, Field(max_length=120)] = ""
+    capacity: Annotated[int | None, Field(ge=1, le=1_000_000)] = None
+
+
+@tool("updateEventSession", permission=EventsPerm.EDIT, title="Change an event session")
+def update_event_session(
+    ctx: ToolContext,
+    *,
+    session_id: SessionId,
+    changes: Annotated[SessionChanges | None, Field(description="Only the fields to change")] = None,
+    speakers: Annotated[
+        list[SpeakerIn] | None, Field(max_length=20, description="Replaces them; [] for none")
+    ] = None,
+) -> SessionOut:
+    """Change a session or its speakers, checked as addEventSession checks a new one."""
+    given = changes.given() if changes else {}
+    if not given and speakers is None:
+        raise errors.NothingToChangeOfSession(details={"changes": ["empty"]})
+    if given.get("starts_at", 1) is None or given.get("ends_at", 1) is None:
+        raise errors.TimesRequired(details={"changes": ["null time"]})
+    session = services.session_update(
+        actor=ctx.actor,
+        session=Session.objects.fetch(ctx.actor, session_id, "change"),
+        fields=given,
+        speakers=[s.model_dump() for s in speakers] if speakers is not None else None,
+    )
+    return SessionOut.of_record(session)
+
+
+class RemovedSessionOut(Out):
+    id: int
+    event_id: int
+    title: str
+    removed: bool
+
+
+@tool(
+    "removeEventSession",
+    permission=EventsPerm.EDIT,
+    title="Remove an event session",
+    markers=Marker.DESTRUCTIVE,
+)
+def remove_event_session(ctx: ToolContext, *, session_id: SessionId) -> RemovedSessionOut:
+    """Take a session off an event's agenda with its speakers (to change one: updateEventSession)."""
+    session = services.session_remove(
+        actor=ctx.actor, session=Session.objects.fetch(ctx.actor, session_id, "change")
+    )
+    return RemovedSessionOut.of_record(session, removed=True)
 
 
 # --- attendees ------------------------------------------------------------------------------------
@@ -628,6 +704,7 @@ class BlockIn(In):
 class HotelsOut(Out):
     event_id: int
     blocks: list[BlockOut]
+    warnings: list[str] = Field(description="Blocks past their cut-off")
 
 
 @tool("manageEventHotels", permission=EventsPerm.EDIT, title="Manage event hotel rooms")
@@ -655,7 +732,15 @@ def manage_event_hotels(
             services.block_save(actor=ctx.actor, event=event, block=found, fields=_given(block))
     elif action == "add":
         services.block_save(actor=ctx.actor, event=event, block=None, fields=_given(block))
-    return HotelsOut(event_id=event.pk, blocks=[BlockOut.of(use) for use in selectors.blocks_of(event)])
+    uses = selectors.blocks_of(event)
+    today = services.timezone.localdate()
+    warnings = [
+        f"Block {use.block.pk} ({use.block.hotel}): its cut-off {use.block.cut_off.isoformat()} has passed; "
+        "the hotel has its unallocated rooms back and no more can be allocated."
+        for use in uses
+        if use.block.cut_off < today
+    ]
+    return HotelsOut(event_id=event.pk, blocks=[BlockOut.of(use) for use in uses], warnings=warnings)
 
 
 def _given(block: BlockIn | None) -> dict[str, Any]:

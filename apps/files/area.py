@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.core import areas, env
 from apps.core.actors import Actor
-from apps.core.kinds import Item, Kind
+from apps.core.kinds import Item, Kind, page
 from apps.core.navigation import NavItem
 from apps.files.attachments import AttachmentStore
 from apps.files.permissions import FilesPerm
@@ -35,24 +35,31 @@ area = areas.declare(
     description=_("The workspace's stored files, in folders"),
     words="file folder directory attachment upload download spreadsheet image photo scan pdf trash",
     hints={
-        "createFileEntity": "create a new file csv text with content",
-        "getFileEntity": "size owner type of a file, who it is shared with and what it is attached to",
-        "listFiles": "what files are in a folder browse",
-        "readFileContent": "read the text inside a file what it says",
+        "createFileEntity": (
+            "create store a new file csv txt markdown text with content, save notes as a file"
+        ),
+        "getFileEntity": (
+            "size owner type of a file, when it was uploaded, who it is shared with and what it is "
+            "attached to"
+        ),
+        "listFiles": "what files are in a folder browse, inside a folder, find a file by its name",
+        "readFileContent": "read the text inside a file what it says, pull the text out of a pdf word excel",
         "downloadFileEntity": "download link get the bytes",
-        "getFileWorkingPath": "where is a file path location in the folder tree",
+        "getFileWorkingPath": (
+            "where is a file path location in the folder tree, the id of the file at a path"
+        ),
         "moveFile": "move a file to another folder top level",
-        "moveFileEntity": "move a file or folder somewhere else",
+        "moveFileEntity": "move a file or a whole folder somewhere else, under another folder",
         "renameFileEntity": "rename change the name of a file or folder",
-        "copyFile": "duplicate a file",
-        "deleteFileEntity": "bin trash remove a file or folder",
+        "copyFile": "duplicate a file, make a copy of my own",
+        "deleteFileEntity": "bin trash remove a file or folder, empty erase it from the trash for good",
         "restoreFile": "recover undelete bring back from the trash recycle bin",
         "listFileTrash": "what's in the trash recycle bin deleted files",
-        "shareFile": "give a colleague access to a file",
+        "shareFile": "give a colleague access to a file, let someone see or edit it, make it private",
         "emailFileAsAttachment": "send a file by email as an attachment",
-        "attachEntityFile": "attach a file to a record contact task",
-        "saveChatUploadToFiles": "save a pasted uploaded file from the chat",
-        "saveFileToContact": "save upload a file onto a contact's record",
+        "attachEntityFile": "attach pin a file to a record task document deal, or detach it",
+        "saveChatUploadToFiles": "save keep a pasted uploaded file from the chat in our files",
+        "saveFileToContact": "save upload a new file onto a contact's record",
         "createFileFolder": "new folder directory for files",
     },
     profiles={
@@ -87,7 +94,17 @@ area = areas.declare(
         ),
     },
     nav=[NavItem("files", _("Files"), "files:browse", FilesPerm.VIEW, order=30)],
-    kinds=[Kind("file", "files.File", title="name", describe=describe)],
+    kinds=[
+        Kind(
+            "file",
+            "files.File",
+            title="name",
+            describe=describe,
+            url=page("files:download-signed-in", "file_id"),
+            search=("name", "description"),
+        )
+    ],
+    not_kinds={"files.Folder": "a folder of the files' tree: links name a file, not where it is"},
     attachment_store=AttachmentStore(),
     settings={
         # The STORAGES entry that holds the files' bytes. "default" is django-tenants'

@@ -37,7 +37,7 @@ class AttachmentStore:
         rows = Attachment.objects.filter(
             kind=item_kind, content_type=ContentType.objects.get_for_model(record), object_id=record.pk
         ).select_related("attached_by")[:500]
-        return [Linked(item_kind, row.item_id, row.title, row.attached_at, row.attached_by) for row in rows]
+        return [Linked(item_kind, row.item_id, row.attached_at, row.attached_by) for row in rows]
 
     def records_with(self, *, item_kind: str, item_id: int) -> list[tuple[int, int]]:
         rows = Attachment.objects.filter(kind=item_kind, item_id=item_id)

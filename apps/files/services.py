@@ -28,7 +28,7 @@ from apps.core.actors import Actor, require
 from apps.core.errors import AppError, EmailNotSent
 from apps.core.kinds import Item, attachments
 from apps.core.observability import describe_error
-from apps.core.records import Visibility
+from apps.core.records import Visibility, derived_visibility
 from apps.files import blobs, errors, extract
 from apps.files.models import Delivery, File, Folder
 from apps.files.permissions import FilesPerm
@@ -228,6 +228,7 @@ def file_text(file: File) -> str:
 
 
 def file_copy(*, actor: Actor, file: File, folder: Folder | None, name: str | None = None) -> File:
+    """A copy of the file, the actor's, no more visible than the file (`derived_visibility`)."""
     require(actor, FilesPerm.EDIT)
     return file_create(
         actor=actor,
@@ -238,6 +239,7 @@ def file_copy(*, actor: Actor, file: File, folder: Folder | None, name: str | No
         description=file.description,
         source=File.Source.COPY,
         origin=f"file {file.pk}",
+        visibility=derived_visibility(file),
         if_exists="rename" if name is None else "error",
     )
 

@@ -7,6 +7,7 @@ import re
 from datetime import datetime
 from typing import Annotated, Any
 
+from django.conf import settings
 from pydantic import Field
 
 from apps.catalogue.shapes import FolderRef, Out, PersonRef
@@ -18,8 +19,14 @@ FolderId = Annotated[int, Field(ge=1, le=2**63 - 1, description="From listFiles"
 Name = Annotated[str, Field(min_length=1, max_length=255, description="With its extension")]
 # Generous schema caps: the real limit is the workspace's (ATRIUM_FILES_MAX_BYTES), checked on decode.
 Text = Annotated[str | None, Field(max_length=50_000_000, description="The content as text")]
+# What one MCP request carries bounds a file sent in a call (the error over it says the same).
+_CALL_MB = settings.MCP_MAX_BODY_BYTES * 3 // 4 // (1024 * 1024)
 ContentBase64 = Annotated[
-    str | None, Field(max_length=70_000_000, description="Or as base64, for binary files")
+    str | None,
+    Field(
+        max_length=70_000_000,
+        description=f"Or as base64, for binary files; one request carries about {_CALL_MB} MB of file",
+    ),
 ]
 _DATA_URL = re.compile(r"^data:[^,]*;base64,")
 

@@ -3,7 +3,7 @@
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import areas
-from apps.core.kinds import Kind
+from apps.core.kinds import Kind, page
 from apps.core.navigation import NavItem
 from apps.groupaccounts.permissions import GroupAccountsPerm
 
@@ -13,19 +13,29 @@ area = areas.declare(
     description=_("Organisations the workspace deals with, with their contacts and activity"),
     words="account company organisation business firm client household family customer",
     hints={
-        "createGroupAccount": "new company organisation customer account",
-        "getGroupAccount": "details industry website people of a company account",
+        "linkFileToGroupAccount": "attach link a stored file to a company account, or unlink it",
+        "linkDocumentToGroupAccount": "attach link a document to a company account, or unlink it",
+        "createGroupAccount": "new company organisation customer supplier partner account, household",
+        "getGroupAccount": "details industry website domains people of a company account, who is on it",
         "deleteGroupAccount": "remove delete archive a company organisation account",
-        "examineGroupAccount": "company briefing: people, relationship health, recent mails, coming calls",
-        "listGroupAccounts": "all companies customers organisations accounts",
-        "searchGroupAccounts": "find a company account by name, email domain or one of its people",
-        "updateGroupAccount": "change edit a company account",
-        "linkContactToGroupAccount": "add a person to a company account",
-        "unlinkContactFromGroupAccount": "take remove a person off an account left the company",
+        "examineGroupAccount": (
+            "company briefing: people, relationship health, recent mails, coming calls, everything about it"
+        ),
+        "listGroupAccounts": "all companies customers suppliers partners organisations accounts we have",
+        "searchGroupAccounts": (
+            "find a company account by name, email domain or one of its people, which company someone "
+            "belongs to"
+        ),
+        "updateGroupAccount": (
+            "change edit a company account, its kind customer prospect supplier, industry website domains "
+            "tags owner"
+        ),
+        "linkContactToGroupAccount": "add a person to a company account with a role",
+        "unlinkContactFromGroupAccount": "take remove a person off an account, they left the company",
         "getGroupAccountAttachments": "documents and files of a company account",
-        "getGroupAccountUpcomingEvents": "meetings coming up with a company",
-        "searchGroupAccountEmails": "emails with a company",
-        "getMyBillingOverview": "what my api keys cost, spend, usage, bill",
+        "getGroupAccountUpcomingEvents": "meetings coming up with anyone at a company",
+        "searchGroupAccountEmails": "emails with anyone at a company, messages from its people",
+        "getMyBillingOverview": "what my api keys cost, ai spend, usage, tool calls, storage used, bill",
     },
     profiles={
         "essentials": ("searchGroupAccounts", "getGroupAccount"),
@@ -62,6 +72,8 @@ area = areas.declare(
             "groupaccounts.GroupAccount",
             title="name",
             carries=("file", "document"),
+            url=page("groupaccounts:list", anchor="group-account-"),
+            search=("name", "description", "industry", "website"),
         )
     ],
     catalogue_title="Group Accounts",

@@ -4,14 +4,20 @@ from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import areas, env
+from apps.core.kinds import Kind, page
 from apps.core.navigation import NavItem
 from apps.hr.permissions import HrPerm
 
 # Per tool, what people call what it does (searchTools). Employees, leave, time, onboarding:
 PEOPLE_HINTS: dict[str, str] = {
     "createEmployee": "add a new hire staff member employment record joiner",
-    "getEmployee": "employee record details job manager salary",
-    "updateEmployee": "change job title manager salary pay fte part-time leaver end date",
+    "getEmployee": (
+        "employee record details job title manager salary pay fte start date location working days"
+    ),
+    "updateEmployee": (
+        "change job title manager salary pay rise fte part-time hours a week working days location "
+        "leaver end date"
+    ),
     "listEmployees": "staff list headcount who works here team members",
     "searchEmployees": "find look up an employee colleague staff member by name",
     "examineEmployee": "everything about an employee leave onboarding hours reports",
@@ -23,11 +29,11 @@ PEOPLE_HINTS: dict[str, str] = {
     "approveLeaveRequest": "approve accept holiday vacation time off request",
     "denyLeaveRequest": "reject decline cancel holiday vacation time off request",
     "getLeaveRequests": "pending holiday requests who asked for time off",
-    "getLeaveBalance": "how many holiday vacation days left allowance remaining",
+    "getLeaveBalance": "how many holiday vacation days left allowance remaining accrued carried over",
     "clockIn": "start shift clock on punch in start work timesheet",
     "clockOut": "end shift clock off punch out finish work break",
-    "getTimeEntries": "timesheet hours worked this week shifts overtime",
-    "startOnboarding": "onboard a new hire starter checklist first day",
+    "getTimeEntries": "timesheet hours worked this week shifts overtime breaks clock-in clock-out times",
+    "startOnboarding": "onboard a new hire starter checklist first day from a template",
     "getOnboardingChecklist": "new starter onboarding progress tasks checklist",
     "toggleOnboardingItem": "tick off mark done onboarding task checklist item",
 }
@@ -121,6 +127,46 @@ area = areas.declare(
         "admin": ("inviteEmployeeToTeam", "openHumanResources", "openHiringCandidate"),
     },
     nav=[NavItem("hr", _("HR"), "hr:home", HrPerm.VIEW, order=37), *TALENT_NAV],
+    kinds=[
+        # Only the directory's fields: pay, identifiers and health are `restricted`, never searched.
+        Kind(
+            "employee",
+            "hr.Employee",
+            title="full_name",
+            person_email="email",
+            url=page("hr:employee", "employee_id"),
+            search=("full_name", "email", "job_title", "location"),
+        ),
+        Kind(
+            "candidate",
+            "hr.Candidate",
+            title="name",
+            person_email="email",
+            url=page("hr:candidate", "candidate_id"),
+            search=("name", "email", "source", "notes", "cv_text"),
+        ),
+        Kind(
+            "hiring_pipeline",
+            "hr.HiringPipeline",
+            title="name",
+            url=page("hr:hiring"),
+            search=("name", "description", "location"),
+        ),
+        Kind("hr_policy", "hr.Policy", search=("title",), named=_("HR policy")),
+    ],
+    not_kinds={
+        "hr.Grievance": "confidential to who handles grievances: a link or a result elsewhere would carry it",
+        "hr.Review": "a person's performance review, seen by few: a link would carry its title further",
+        "hr.Assessment": "what one person wrote in a review, theirs alone until submitted",
+        "hr.ReviewCycle": "the frame of a round of reviews, opened in HR's review tools (getReviewCycles)",
+        "hr.LeavePolicy": "part of HR's set-up, the allowance rules, not a record of the work",
+        "hr.LeaveRequest": "a request decided in HR's leave tools; its dates go on the calendar as an event",
+        "hr.OnboardingTemplate": "part of HR's set-up, the checklist new starters get",
+        "hr.OnboardingChecklist": "an employee's onboarding, reached through them (getOnboardingChecklist)",
+        "hr.OnboardingItem": "a line of an onboarding checklist",
+        "hr.TimeEntry": "an entry of someone's hours (getTimeEntries), not named or followed",
+        "hr.TrainingRecord": "an entry of an employee's training record, reached through the employee",
+    },
     settings={**TALENT_SETTINGS},
     periodic={
         "hr-overdue-onboarding": areas.Periodic(

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from apps.hr import hiring_views, views
+from apps.hr import views
 
 app_name = "hr"
 
@@ -8,6 +8,6 @@ urlpatterns = [
     path("settings/hr/", views.home, name="home"),
     path("settings/hr/employees/<int:employee_id>/", views.employee_detail, name="employee"),
     path("settings/hr/leave/<int:request_id>/decide/", views.leave_decide, name="leave-decide"),
-    path("settings/hr/hiring/", hiring_views.hiring, name="hiring"),
-    path("settings/hr/hiring/candidates/<int:candidate_id>/", hiring_views.candidate, name="candidate"),
+    path("settings/hr/hiring/", views.hiring, name="hiring"),
+    path("settings/hr/hiring/candidates/<int:candidate_id>/", views.candidate, name="candidate"),
 ]

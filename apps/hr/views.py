@@ -1,9 +1,12 @@
-"""The HR settings page: employees, leave requests waiting for a decision (approved or denied
-here too), and the time clock; and each employee's page, restricted details only for HR."""
+"""The HR settings pages: employees, leave requests waiting for a decision (approved or denied
+here too), and the time clock; each employee's page, restricted details only for HR; and Hiring,
+its pipelines with their stages and candidates, and each candidate's page with their CV, consent,
+stage history and the rankings given as advice."""
 
 from datetime import timedelta
 
 from django.contrib import messages
+from django.db.models import Count, Q
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -11,7 +14,7 @@ from django.utils import timezone
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core.actors import can
 from apps.core.pages import READ, page
-from apps.hr.models import Employee, LeaveRequest, TimeEntry
+from apps.hr.models import Candidate, Employee, HiringAdvice, HiringPipeline, LeaveRequest, TimeEntry
 from apps.hr.permissions import HrPerm
 from apps.hr.selectors import employees as selectors
 from apps.hr.selectors import leave as leave_selectors
@@ -94,4 +97,35 @@ def employee_detail(request: AuthenticatedHttpRequest, employee_id: int) -> Http
             .filter(checklist__employee=employee)
             .order_by("due_date", "id"),
         },
+    )
+
+
+@page(HrPerm.HIRING, methods=READ)
+def hiring(request: AuthenticatedHttpRequest) -> HttpResponse:
+    candidates = Candidate.objects.restrict(request.user)
+    pipelines = (
+        HiringPipeline.objects.restrict(request.user)
+        .prefetch_related("stages")
+        .annotate(live=Count("candidates", filter=Q(candidates__in=candidates)))
+        .order_by("name", "id")[:100]
+    )
+    rows = candidates.select_related("pipeline", "stage").order_by("-last_activity_at", "-id")[:500]
+    return render(request, "hr/hiring.html", {"nav": "hr-hiring", "pipelines": pipelines, "candidates": rows})
+
+
+@page(HrPerm.HIRING, methods=READ)
+def candidate(request: AuthenticatedHttpRequest, candidate_id: int) -> HttpResponse:
+    found = Candidate.objects.select_related("pipeline", "stage", "duplicate_of").fetch(
+        request.user, candidate_id
+    )
+    history = found.history.select_related("from_stage", "to_stage", "by")
+    advice = [
+        a
+        for a in HiringAdvice.objects.order_by("-at")[:200]
+        if any(r["candidate"] == found.pk for r in a.ranking)
+    ]
+    return render(
+        request,
+        "hr/candidate.html",
+        {"nav": "hr-hiring", "candidate": found, "history": history, "advice": advice[:20]},
     )

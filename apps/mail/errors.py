@@ -12,13 +12,32 @@ class BadAddress(ValidationFailed):
     msg_format = _("{field}: {address!r} is not an e-mail address that can be written to. Nothing was sent.")
 
 
+class AddressWithLineBreak(BadAddress):
+    msg_format = _(
+        "{field}: {address!r} holds a line break or another control character; write each address "
+        "alone. Nothing was kept or sent."
+    )
+
+
+class OneAddressOnly(BadAddress):
+    msg_format = _("{field}: {address!r} names several addresses where one is expected. Nothing was sent.")
+
+
 class NotAllowedSender(Forbidden):
     code = "SENDER_NOT_ALLOWED"
-    data_fields = ("address", "mailbox")
+    data_fields: tuple[str, ...] = ("address", "mailbox")
     msg_format = _(
         "Mailbox {mailbox} may not send as {address!r}: From must be its address or one of its aliases "
         "(listInboxes)."
     )
+
+
+class NotSentByMailbox(NotAllowedSender):
+    msg_format = _(
+        "Only mail this mailbox sent can be resent: message {message} is from {address!r}, not one of "
+        "mailbox {mailbox}'s addresses. To pass it on, use forwardEmail."
+    )
+    data_fields = ("address", "mailbox", "message")
 
 
 class MessageTooLarge(ValidationFailed):

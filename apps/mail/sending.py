@@ -88,9 +88,9 @@ def compose(mailbox: Mailbox, letter: Letter) -> EmailMessage:
     message = EmailMessage()
     message["From"] = addresses.header(sender, mailbox.name if sender == mailbox.address.lower() else "")
     if letter.to:
-        message["To"] = ", ".join(letter.to)
+        message["To"] = ", ".join(addresses.header(address) for address in letter.to)
     if letter.cc:
-        message["Cc"] = ", ".join(letter.cc)
+        message["Cc"] = ", ".join(addresses.header(address) for address in letter.cc)
     message["Subject"] = letter.subject
     message["Date"] = format_datetime(timezone.now())
     message["Message-ID"] = new_message_id(sender)
@@ -122,6 +122,18 @@ def recipients_of(letter: Letter) -> list[str]:
     return addresses.many([*letter.to, *letter.cc, *letter.bcc])
 
 
+def envelope(recipients: list[str]) -> list[str]:
+    """The SMTP envelope's recipients: international domains in IDNA form (no server needs
+    SMTPUTF8 for them). BadAddress names one that has no such form."""
+    found = []
+    for recipient in recipients:
+        try:
+            found.append(addresses.ascii(recipient))
+        except UnicodeError as error:
+            raise errors.BadAddress(address=recipient, field="to") from error
+    return found
+
+
 def queue(
     *,
     mailbox: Mailbox,
@@ -135,6 +147,7 @@ def queue(
     encoded size is over ATRIUM_MAIL_MAX_BYTES: then nothing is kept."""
     if not recipients:
         raise errors.BadAddress(address="", field="to")
+    recipients = envelope(recipients)
     # CRLF line endings: smtplib sends bytes as they are, and SMTP's lines end in CRLF.
     raw = message.as_bytes(policy=message.policy.clone(linesep="\r\n"))
     limit = int(settings.ATRIUM_MAIL_MAX_BYTES)
@@ -201,8 +214,10 @@ def deliver(outgoing: Outgoing) -> Outgoing:
         return outgoing
     mailbox = row.mailbox
     try:
+        # Rows kept before envelopes were written in IDNA form may still name a Unicode domain.
+        recipients = envelope(list(row.recipients))
         with servers.smtp(mailbox) as client:
-            refused = client.sendmail(row.sender, list(row.recipients), bytes(row.raw))
+            refused = client.sendmail(addresses.ascii(row.sender), recipients, bytes(row.raw))
     except AppError as error:
         _failed(row, str(error.message))
         raise
@@ -215,6 +230,10 @@ def deliver(outgoing: Outgoing) -> Outgoing:
             reason += ": the message is too large for the server"
         _failed(row, reason)
         raise EmailNotSent(reason=reason) from error
+    except UnicodeError as error:
+        # smtplib writes commands in ASCII: nothing of the message went.
+        _failed(row, "an address cannot be written in ASCII")
+        raise errors.BadAddress(address=row.sender, field="from") from error
     except (OSError, smtplib.SMTPException) as error:
         _failed(row, "the server stopped answering")
         raise errors.ServerDown(mailbox=mailbox.pk, server="SMTP") from error

@@ -14,7 +14,7 @@ from apps.accounts.models import person
 from apps.core import encryption
 from apps.core.actors import Actor, require
 from apps.core.errors import AppError, invalid
-from apps.mail import addresses, errors, sending, sync
+from apps.mail import addresses, errors, organize, selectors, sending, sync
 from apps.mail.models import Draft, Mailbox, MailboxMember, Message, Outgoing, Signature
 from apps.mail.permissions import MailPerm
 
@@ -179,6 +179,49 @@ def _signature_text(actor: Actor, mailbox: Mailbox) -> str:
     return found.text if found else ""
 
 
+# --- putting messages in order ----------------------------------------------------------------
+
+ORGANIZE = ("read", "unread", "flag", "unflag", "archive", "trash", "move")
+
+
+def messages_organize(*, actor: Actor, messages: list[Message], action: str, folder: str = "") -> int:
+    """Marks messages read or unread, flags or unflags them, or moves them (to the Archive or
+    Trash folder by role, or to `folder`), on the server and in the copy; how many changed.
+    The target folder is checked in every mailbox before anything is changed."""
+    require(actor, MailPerm.EDIT)
+    if action == "move" and not folder.strip():
+        raise invalid("folder", _("name the folder to move to (getInboxFolders)"))
+    by_mailbox: dict[int, list[Message]] = {}
+    for message in messages:
+        by_mailbox.setdefault(message.mailbox_id, []).append(message)
+    targets = {}
+    if action in ("archive", "trash", "move"):
+        name = folder if action == "move" else action
+        targets = {
+            pk: selectors.folder_named(mailbox=rows[0].mailbox, name=name) for pk, rows in by_mailbox.items()
+        }
+    changed = 0
+    for pk, rows in by_mailbox.items():
+        mailbox = rows[0].mailbox
+        if pk in targets:
+            changed += organize.move(mailbox, rows, targets[pk])
+        else:
+            flag = organize.FLAGGED if action in ("flag", "unflag") else organize.SEEN
+            changed += organize.set_flag(mailbox, rows, flag, on=action in ("read", "flag"))
+    return changed
+
+
+def message_opened(*, message: Message) -> None:
+    """A message read through a tool is marked read, as a mail client does; a server out of
+    reach leaves it unread (the reading itself never fails for it)."""
+    if not message.unread:
+        return
+    try:
+        organize.set_flag(message.mailbox, [message], organize.SEEN, on=True)
+    except AppError as error:
+        logger.warning("message %s: not marked read (%s)", message.pk, error.code)
+
+
 # --- sending ---------------------------------------------------------------------------------
 
 
@@ -248,7 +291,7 @@ def message_resend(*, actor: Actor, message: Message, to: list[str] | None = Non
     require(actor, MailPerm.SEND)
     mailbox = message.mailbox
     if not message.from_address or not mailbox.may_send_as(message.from_address):
-        raise errors.NotAllowedSender(address=message.from_address, mailbox=mailbox.pk)
+        raise errors.NotSentByMailbox(address=message.from_address, mailbox=mailbox.pk, message=message.pk)
     recipients = addresses.many(to, field="to") if to else addresses.many([*message.to, *message.cc])
     original = sync.parse(sending.fetch_raw(message))
     for header in ("Message-ID", "Date", "Bcc"):
@@ -363,6 +406,7 @@ def reply_send(
     """A reply sent at once from `mailbox` for another area, which checked its own permission (a
     ticket's agent): to `reply_to` (quoted, with In-Reply-To and References), or, with no message
     of theirs to answer (a phone ticket), threaded on the Message-IDs sent before (`earlier`)."""
+    to = addresses.one(to)
     letter = sending.Letter(sender=mailbox.address, to=[to], subject=subject, text=text, reply_to=reply_to)
     composed = sending.compose(mailbox, letter)
     if reply_to is None and earlier:

@@ -2,7 +2,7 @@
 selectors. Agents get text (HTML as Markdown, quoted history trimmed), never raw HTML."""
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -240,15 +240,45 @@ def find_and_read_email(
     sender: Annotated[str, Field(max_length=320, description="From this address")] = "",
     inbox_id: Annotated[int | None, Field(ge=1, le=2**63 - 1, description="Only this mailbox")] = None,
 ) -> FoundOut:
-    """Find an e-mail by id or by words and sender, and read it as text with its thread."""
+    """Find an e-mail by id or by words and sender, and read it as text with its thread (marked read)."""
     if message_id is not None:
-        message = Message.objects.select_related("folder").fetch(ctx.actor, message_id)
+        message = Message.objects.select_related("folder", "mailbox").fetch(ctx.actor, message_id)
+        services.message_opened(message=message)
         return FoundOut(message=_read(ctx, message), others=[])
     found = selectors.message_search(actor=ctx.actor, query=query, sender=sender, mailbox_id=inbox_id)
-    rows = list(found[:6])
+    rows = list(found.select_related("mailbox")[:6])
     if not rows:
         return FoundOut(message=None, others=[])
+    services.message_opened(message=rows[0])
     return FoundOut(message=_read(ctx, rows[0]), others=[_summary(row) for row in rows[1:]])
+
+
+class ManagedOut(Out):
+    changed: int = Field(description="Messages whose state or folder changed")
+    items: list[MessageSummary] = Field(description="The messages as they are now")
+
+
+@tool("manageEmail", permission=MailPerm.EDIT, title="Mark, archive, move or trash e-mails", idempotent=True)
+def manage_email(
+    ctx: ToolContext,
+    *,
+    message_ids: Annotated[
+        list[MessageId], Field(min_length=1, max_length=100, description="From getInboxMessages")
+    ],
+    action: Annotated[
+        Literal["read", "unread", "flag", "unflag", "archive", "trash", "move"],
+        Field(description="trash: to the Trash folder, restorable with move"),
+    ],
+    folder: Annotated[str, Field(max_length=500, description="For move: a role or folder name")] = "",
+) -> ManagedOut:
+    """Mark e-mails read or unread, flag them, or archive, trash or move them, on the mail server."""
+    rows = [
+        Message.objects.select_related("folder", "mailbox").fetch(ctx.actor, pk, "change")
+        for pk in message_ids
+    ]
+    changed = services.messages_organize(actor=ctx.actor, messages=rows, action=action, folder=folder)
+    now = Message.objects.restrict(ctx.actor).filter(pk__in=message_ids).select_related("folder")
+    return ManagedOut(changed=changed, items=[_summary(row) for row in now.order_by("-date", "-id")])
 
 
 @tool(
@@ -290,6 +320,19 @@ def resend_email(
     """Send a message the mailbox sent once more, unchanged but with a new Message-ID and Date."""
     message = Message.objects.select_related("folder", "mailbox").fetch(ctx.actor, message_id)
     return _sent(services.message_resend(actor=ctx.actor, message=message, to=to or None))
+
+
+@tool(
+    "sendEmail",
+    permission=MailPerm.SEND,
+    title="Send an e-mail draft",
+    markers=Marker.HIGH_RISK,
+    open_world=True,
+)
+def send_email(ctx: ToolContext, *, draft_id: DraftId) -> SentOut:
+    """Send a draft written with updateDraft (new, reply, with Cc), once; Deals' twin is sendDraft."""
+    draft = Draft.objects.select_related("mailbox", "reply_to").fetch(ctx.actor, draft_id)
+    return _sent(services.draft_send(actor=ctx.actor, draft=draft))
 
 
 @tool("listDrafts", permission=MailPerm.VIEW, title="List drafts", read_only=True)

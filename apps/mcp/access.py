@@ -23,14 +23,9 @@ _CACHE_LIMIT = 10_000
 
 
 def base_url(scheme: str, host_header: str, headers: Mapping[str, str]) -> str:
-    """The workspace's origin as the client reached it, honouring the TLS proxy settings the
-    Django side honours (SECURE_PROXY_SSL_HEADER, USE_X_FORWARDED_HOST)."""
-    proxy = getattr(settings, "SECURE_PROXY_SSL_HEADER", None)
-    if proxy:
-        name, value = proxy
-        header = name.removeprefix("HTTP_").replace("_", "-").lower()
-        if headers.get(header, "").split(",")[0].strip() == value:
-            scheme = "https"
+    """The workspace's origin as the client reached it: the scheme is the request's (a trusted
+    proxy's X-Forwarded-Proto already in it: apps.core.proxies), the host X-Forwarded-Host when
+    the Django side honours it too (USE_X_FORWARDED_HOST; only a trusted proxy's reaches here)."""
     if getattr(settings, "USE_X_FORWARDED_HOST", False) and headers.get("x-forwarded-host"):
         host_header = headers["x-forwarded-host"].split(",")[0].strip()
     default_port = ":443" if scheme == "https" else ":80"

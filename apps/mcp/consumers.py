@@ -27,7 +27,8 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from apps.core import errors, metrics, observability, onloop
-from apps.mcp import protocol, sessions, stateless, streams
+from apps.mcp import protocol, sessions, stateless, streams, versions
+from apps.mcp.errors import body_too_large
 from apps.mcp.handlers import (
     ALLOWED_METHODS,
     Reply,
@@ -99,7 +100,16 @@ class McpConsumer(AsyncHttpConsumer):
         if method == "POST":
             body = await self.read_body(receive)
             if body is None:
-                await self.reply(jsonrpc_error(413, None, protocol.INVALID_REQUEST, "Payload Too Large."))
+                error = body_too_large(settings.MCP_MAX_BODY_BYTES)
+                await self.reply(
+                    jsonrpc_error(
+                        413,
+                        None,
+                        protocol.INVALID_REQUEST,
+                        str(error.message),
+                        {"code": error.code, **error.data},
+                    )
+                )
                 return
             request.body = body
             await self.post(request, receive)
@@ -171,9 +181,16 @@ class McpConsumer(AsyncHttpConsumer):
     async def post(self, request: Request, receive: Any) -> None:
         loop = asyncio.get_running_loop()
         call = RunningCall(loop=loop, queue=asyncio.Queue())
+        watcher: asyncio.Future | None = None
         if b"tools/call" in request.body:
-            # A cancellation may be POSTed to another process: be subscribed before running.
-            await hub.listening()
+            if versions.stateless((request.headers.get(protocol.VERSION_HEADER) or "").strip(" \t")):
+                # 2026-07-28: the client cancels a call by closing its response (there is no
+                # session, so nothing else would be its own): watched from the start.
+                call.ends_with_its_response = True
+                watcher = asyncio.ensure_future(_watch_disconnect(receive, call))
+            else:
+                # A cancellation may be POSTed to another process: be subscribed before running.
+                await hub.listening()
         if not await _served_on_loop(request, call):
             # Submitted to the pool itself, not through run_in_executor: the reply comes back
             # through the call's queue, and an asyncio future for the job would cost the loop a
@@ -182,7 +199,6 @@ class McpConsumer(AsyncHttpConsumer):
         streaming = False
         # The response can still be written to (False once it ended early or the client left).
         writable = True
-        watcher: asyncio.Future | None = None
         post = _PostStream(self, call)
         try:
             while True:
@@ -197,7 +213,8 @@ class McpConsumer(AsyncHttpConsumer):
                 if kind in {"message", "close"} and not streaming:
                     await self.send_headers(status=200, headers=self.sse_headers(call))
                     streaming = True
-                    watcher = asyncio.ensure_future(_watch_disconnect(receive, call))
+                    if watcher is None:
+                        watcher = asyncio.ensure_future(_watch_disconnect(receive, call))
                     await post.open()
                 if kind == "message":
                     await post.write(value, writable=writable)
@@ -228,6 +245,9 @@ class McpConsumer(AsyncHttpConsumer):
                     if writable:
                         await self.send_body(b"")
                     return
+                elif kind == "abandoned":
+                    # Its client closed the response, which cancelled the call: nobody to answer.
+                    return
                 elif kind == "disconnect":
                     if post.stream is None:
                         return
@@ -246,7 +266,8 @@ class McpConsumer(AsyncHttpConsumer):
 
     async def listen(self, reply: Reply, receive: Any) -> None:
         """The stream of a `subscriptions/listen`: the acknowledgement first, then a
-        `notifications/tools/list_changed` whenever the person's tool list changes (if asked),
+        `notifications/tools/list_changed` whenever the person's tool list changes (if asked) and
+        a `notifications/tasks` whenever one of the tasks it named changes (the tasks extension),
         each tagged with the subscription's id, and keep-alive comments, until the client leaves
         or this process stops (then the request's result ends it)."""
         _kind, subscription_id, honoured, groups = reply.then  # type: ignore[misc]
@@ -258,6 +279,8 @@ class McpConsumer(AsyncHttpConsumer):
         def handle(event: dict[str, Any]) -> tuple[bytes | None, bool]:
             if event.get("type") == "mcp.listchanged" and honoured.get("toolsListChanged"):
                 return sse_event(stateless.list_changed(subscription_id)), False
+            if event.get("type") == "mcp.task" and event["task"].get("taskId") in honoured.get("taskIds", ()):
+                return sse_event(stateless.task_changed(subscription_id, event["task"])), False
             return None, False
 
         await relay.run(
@@ -416,7 +439,14 @@ async def _watch_disconnect(receive: Any, call: RunningCall) -> None:
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            # Per the transport spec a dropped connection is not a cancellation: the tool runs
+            if call.ends_with_its_response:
+                # 2026-07-28: closing the response is the cancellation, and only the request's
+                # own client can close it.
+                call.cancelled.set()
+                hub.release(call, CancelledByClient())
+                call.queue.put_nowait(("abandoned", None))
+                return
+            # Per the 2025 transport a dropped connection is not a cancellation: the tool runs
             # on, but nothing more can be asked of the client.
             call.gone.set()
             call.queue.put_nowait(("disconnect", None))

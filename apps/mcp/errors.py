@@ -2,7 +2,7 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.errors import NotFound
+from apps.core.errors import NotFound, PayloadTooLarge
 from apps.oauth.errors import InsufficientScope
 
 
@@ -29,3 +29,20 @@ class ScopeReadOnly(InsufficientScope):
 
     data_fields = ("tool", "scope")
     msg_format = _("{tool} changes data: the token's scope allows reading only. Ask for {scope}.")
+
+
+class BodyTooLarge(PayloadTooLarge):
+    """A request over MCP_MAX_BODY_BYTES: refused before it is read, so before any tool runs."""
+
+    data_fields = ("limit", "file_limit")
+    msg_format = _(
+        "The request is over {limit} bytes, the most one MCP request carries. Nothing was done. File "
+        "content sent as base64 (contentBase64) grows by a third: one call carries a file of at most "
+        "about {file_limit} bytes. There is no upload link yet: a larger file cannot be sent in a tool "
+        "call; tell the user."
+    )
+
+
+def body_too_large(limit: int) -> BodyTooLarge:
+    # A little is left for the JSON-RPC envelope and the other arguments around the content.
+    return BodyTooLarge(limit=limit, file_limit=(limit - 4096) * 3 // 4)

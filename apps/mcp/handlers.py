@@ -303,17 +303,28 @@ def _method(
     if message.method == "tools/call":
         return _tools_call(request, message, principal, session, call)
     if message.method.startswith("tasks/") and versions.of(session.protocol_version).tasks:
-        return _tasks(message, principal, call)
+        return _tasks(message, principal, session, call)
     raise ProtocolError(protocol.METHOD_NOT_FOUND, f"Method not found: {message.method}")
 
 
-def _tasks(message: Message, principal: Principal, call: RunningCall | None) -> dict[str, Any]:
+def _tasks(
+    message: Message, principal: Principal, session: sessions.LiveSession, call: RunningCall | None
+) -> dict[str, Any]:
     """tasks/get, tasks/result, tasks/list, tasks/cancel (2025-11-25: apps.mcp.jobs)."""
     params = message.params
     if message.method == "tasks/get":
         return jobs.task_get(principal, params)
     if message.method == "tasks/result":
-        return jobs.task_result(principal, params, gone=call.gone.is_set if call is not None else None)
+        # What the task asks its client goes out on this request's stream, as a direct call's
+        # questions do.
+        ask = (
+            _elicit(call, session.digest, f"{connection.schema_name}:{principal.user.pk}", params_given=True)
+            if call is not None and "elicitation" in (session.client_capabilities or {})
+            else None
+        )
+        return jobs.task_result(
+            principal, params, gone=call.gone.is_set if call is not None else None, ask=ask
+        )
     if message.method == "tasks/list":
         return jobs.task_list(principal, params)
     if message.method == "tasks/cancel":
@@ -561,7 +572,7 @@ def _tools_call(
     revision = versions.of(session.protocol_version)
     url = base_url(request.scheme, request.host, request.headers)
     if revision.tasks and "task" in params:
-        return _task_call(message, principal, session, url, name, arguments)
+        return _task_call(message, principal, session, url, name, arguments, capabilities)
     if call is not None:
         call.key = hub.key(session.digest, message.id)
         call.resumable, call.digest = revision.resumable_posts, session.digest
@@ -574,18 +585,18 @@ def _tools_call(
         elicit=_elicit(call, session.digest, f"{connection.schema_name}:{principal.user.pk}")
         if call is not None
         and "elicitation" in capabilities
-        and (not revision.elicitation_modes or _form_elicitation(capabilities))
+        and (not revision.elicitation_modes or protocol.takes_form_questions(capabilities))
         else None,
         is_cancelled=call.cancelled.is_set if call is not None else (lambda: False),
         request_id=message.id,
-        rich_elicitation=revision.elicitation_modes and _form_elicitation(capabilities),
+        rich_elicitation=revision.elicitation_modes and protocol.takes_form_questions(capabilities),
         close_stream=(lambda: call.put(("close", None))) if call is not None and call.resumable else None,
         secure_input_door=secure_input.provider(
             user_id=principal.user.pk,
             digest=session.digest,
             base_url=url,
             ask_url=_elicit(
-                call, session.digest, f"{connection.schema_name}:{principal.user.pk}", url_mode=True
+                call, session.digest, f"{connection.schema_name}:{principal.user.pk}", params_given=True
             )
             if call is not None and revision.elicitation_modes and _url_elicitation(capabilities)
             else None,
@@ -631,20 +642,28 @@ def _task_call(
     url: str,
     name: str,
     arguments: dict[str, Any],
+    capabilities: dict[str, Any],
 ) -> dict[str, Any]:
     """A task-augmented tools/call (2025-11-25): the tool must exist for this principal, as for a
     direct call; it then runs on a worker and the answer is a CreateTaskResult (apps.mcp.jobs)."""
-    spec = registry.get(name)
-    if spec is None or not dispatch.may_use(principal, name):
-        raise ProtocolError(INVALID_PARAMS, f"Unknown tool: {name}")
     return jobs.task_create(
         principal=principal,
         digest=session.digest,
         origin=url,
-        spec=spec,
+        spec=task_tool(principal, name),
         arguments=arguments,
         task=message.params.get("task"),
+        capabilities=capabilities,
     )
+
+
+def task_tool(principal: Principal, name: str) -> registry.ToolSpec:
+    """The tool a call to run as a task names, if the principal may use it now, as a direct call
+    would check; else the same error as a direct call's."""
+    spec = registry.get(name)
+    if spec is None or not dispatch.may_use(principal, name):
+        raise ProtocolError(INVALID_PARAMS, f"Unknown tool: {name}")
+    return spec
 
 
 class StepUp(Exception):
@@ -654,15 +673,6 @@ class StepUp(Exception):
     def __init__(self, refusal: Refusal) -> None:
         super().__init__(refusal.status)
         self.refusal = refusal
-
-
-def _form_elicitation(capabilities: dict[str, Any]) -> bool:
-    """Whether the client takes form questions: 2025-11-25 has it declare `elicitation.form`, and
-    reads an `elicitation` without modes as form only."""
-    declared = capabilities.get("elicitation")
-    if not isinstance(declared, dict):
-        return False
-    return "form" in declared or "url" not in declared
 
 
 def _url_elicitation(capabilities: dict[str, Any]) -> bool:
@@ -691,17 +701,18 @@ class ElicitationFailed(Exception):
 
 
 def _elicit(
-    call: RunningCall, digest: str, person: str, url_mode: bool = False
+    call: RunningCall, digest: str, person: str, params_given: bool = False
 ) -> Callable[..., dict[str, Any]]:
     """Asks the call's client an `elicitation/create`: a form question (message, requested
-    schema), or with `url_mode` a URL-mode one (its params: mode, elicitationId, url, message)."""
+    schema), or with `params_given` one whose params are given whole (a URL-mode question: mode,
+    elicitationId, url, message; a task's question, with its related-task `_meta`)."""
 
     def elicit(*question: Any) -> dict[str, Any]:
         if call.cancelled.is_set():
             raise CancelledByClient()
         if call.gone.is_set():
             raise ElicitationFailed("The client closed the connection.")
-        params = question[0] if url_mode else {"message": question[0], "requestedSchema": question[1]}
+        params = question[0] if params_given else {"message": question[0], "requestedSchema": question[1]}
         try:
             with waiting.room.seat(digest, person):
                 return _ask(call, digest, params)

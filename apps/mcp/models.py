@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.db.models import JSONField, Value
 from django.utils.translation import gettext_lazy as _
 
 
@@ -62,9 +63,10 @@ class SecureInput(models.Model):
 
 
 class McpTask(models.Model):
-    """A tool call a 2025-11-25 client asked to run as a task (apps.mcp.jobs): it runs on a Celery
-    worker, and the client polls `tasks/get` and fetches `tasks/result`. Only the person and the
-    credential that made it see it; it is dropped `ttl_ms` after it was made."""
+    """A tool call run as a task (apps.mcp.jobs): one a 2025-11-25 client asked for, or one the
+    server chose for a 2026-07-28 client that declared the tasks extension. It runs on a Celery
+    worker; the client polls `tasks/get` (and fetches `tasks/result` under 2025-11-25). Only the
+    person and the credential that made it see it; it is dropped `ttl_ms` after it was made."""
 
     class Status(models.TextChoices):
         WORKING = "working", _("working")
@@ -90,10 +92,21 @@ class McpTask(models.Model):
     origin = models.CharField(max_length=300, blank=True)
     tool = models.CharField(_("tool"), max_length=100)
     arguments = models.JSONField(default=dict)
+    # The protocol revision it was made under: how it is written on the wire (2025-11-25's Task, or
+    # the 2026-07-28 extension's DetailedTask) and how a tool error ends it.
+    revision = models.CharField(max_length=20, default="2025-11-25", db_default="2025-11-25")
+    # What the client declared it can be asked (`elicitation`): the worker asks only that.
+    client_capabilities = models.JSONField(default=dict, blank=True, db_default=Value({}, JSONField()))
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.WORKING)
     status_message = models.TextField(blank=True)
-    # The CallToolResult once it has one.
+    # What the running tool asks the client and waits for (status input_required), by key: each an
+    # `{"method": "elicitation/create", "params": ...}`; and the answers delivered, by key, until
+    # the worker takes them. A key is never used twice in a task's life.
+    input_requests = models.JSONField(default=dict, blank=True, db_default=Value({}, JSONField()))
+    input_responses = models.JSONField(default=dict, blank=True, db_default=Value({}, JSONField()))
+    # The CallToolResult once it has one; the JSON-RPC error of a run that failed on the server.
     result = models.JSONField(null=True, blank=True)
+    error = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField()
     updated_at = models.DateTimeField()
     ttl_ms = models.PositiveBigIntegerField()

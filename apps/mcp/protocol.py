@@ -51,6 +51,15 @@ META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
 META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"
 
 
+def takes_form_questions(capabilities: dict[str, Any]) -> bool:
+    """Whether the client takes form questions: 2025-11-25 has it declare `elicitation.form`, and
+    reads an `elicitation` without modes as form only."""
+    declared = capabilities.get("elicitation")
+    if not isinstance(declared, dict):
+        return False
+    return "form" in declared or "url" not in declared
+
+
 class ProtocolError(Exception):
     """A message that cannot be served: answered as a JSON-RPC error, with an HTTP status when the
     failure is the transport's (400 for a malformed message) rather than the method's (200)."""

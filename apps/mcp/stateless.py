@@ -12,10 +12,14 @@ with the tool's name (SEP-2243); otherwise HTTP 400 with HeaderMismatch (-32020)
 - `tools/call`: as in 2025, except that the server asks the client nothing on the stream: a
   confirmation, or anything else a tool needs from the client, ends the call with an
   `InputRequiredResult` the client answers by calling again with `inputResponses` and the
-  `requestState` (`apps.catalogue.inputs`). Progress still streams; cancellation is still
-  `notifications/cancelled` (of the same caller); the call log is the same;
+  `requestState` (`apps.catalogue.inputs`). Progress still streams; the client cancels a call by
+  closing its response (a POSTed `notifications/cancelled` cancels nothing); the call log is
+  the same;
 - `subscriptions/listen`: a stream of the notifications the client asked for
-  (`notifications/tools/list_changed` here), which replaces the GET stream.
+  (`notifications/tools/list_changed`, and `notifications/tasks` of its tasks), which replaces the
+  GET stream;
+- the tasks extension (`io.modelcontextprotocol/tasks`, apps.mcp.jobs): a long tool's call is a
+  task for a request that declares it; `tasks/get`, `tasks/update`, `tasks/cancel`.
 
 Anything else, including what 2026-07-28 removed (initialize, ping, logging/setLevel,
 resources/subscribe), is HTTP 404 with -32601. What the catalogue keeps per session is kept per
@@ -27,17 +31,26 @@ from typing import Any
 
 from django.conf import settings
 
-from apps.catalogue import dispatch, inputs
+from apps.catalogue import dispatch, inputs, registry
 from apps.core import metrics
 from apps.core.credentials import Principal
-from apps.mcp import callers, handlers, icons, protocol, streams, versions
+from apps.mcp import callers, handlers, icons, jobs, protocol, streams, versions
 from apps.mcp.access import base_url, insufficient_scope
 from apps.mcp.protocol import INVALID_PARAMS, INVALID_REQUEST, Message, ProtocolError
-from apps.mcp.streams import RunningCall, hub
+from apps.mcp.streams import RunningCall
 from apps.tenancy.models import Workspace
 
-# The methods of this revision a request may name; each one's handler below.
-METHODS = ("server/discover", "subscriptions/listen", "tools/call", "tools/list")
+# The methods of this revision a request may name; each one's handler below (the tasks
+# extension's: apps.mcp.jobs).
+METHODS = (
+    "server/discover",
+    "subscriptions/listen",
+    "tasks/cancel",
+    "tasks/get",
+    "tasks/update",
+    "tools/call",
+    "tools/list",
+)
 # Methods of the 2025 revisions that 2026-07-28 removed: named in the 404's message.
 REMOVED = {
     "initialize": (
@@ -48,10 +61,24 @@ REMOVED = {
     "logging/setLevel": "set _meta.io.modelcontextprotocol/logLevel on a request instead",
     "resources/subscribe": "use subscriptions/listen",
     "resources/unsubscribe": "use subscriptions/listen",
+    "tasks/list": "the tasks extension lists no tasks: keep the ids of yours",
+    "tasks/result": "tasks/get carries a task's result",
 }
 # Methods whose Mcp-Name header mirrors a parameter, and which.
-NAMED = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
-CAPABILITIES = {"tools": {"listChanged": True}}
+NAMED = {
+    "tools/call": "name",
+    "prompts/get": "name",
+    "resources/read": "uri",
+    "tasks/get": "taskId",
+    "tasks/update": "taskId",
+    "tasks/cancel": "taskId",
+}
+CAPABILITIES = {"tools": {"listChanged": True}, "extensions": {jobs.EXTENSION: {}}}
+TASK_METHODS = {
+    "tasks/get": jobs.extension_get,
+    "tasks/update": jobs.extension_update,
+    "tasks/cancel": jobs.extension_cancel,
+}
 
 
 def revision_of(request: "handlers.Request", message: Message) -> versions.Revision | None:
@@ -86,9 +113,9 @@ def serve(
         )
     meta = _checked_meta(message)
     _check_headers(request, message, meta)
-    caller = callers.caller_digest(principal)
     if message.kind == "notification":
-        return _notification(message, caller)
+        return _notification(message)
+    caller = callers.caller_digest(principal)
     if message.method not in METHODS:
         reason = REMOVED.get(message.method)
         raise ProtocolError(
@@ -104,9 +131,15 @@ def serve(
         return handlers.Reply(
             200, protocol.result(message.id, handlers._tools_list(request, message, principal, revision))
         )
-    if message.method == "subscriptions/listen":
-        return _listen(message, workspace, principal)
     capabilities = meta[protocol.META_CLIENT_CAPABILITIES]
+    if message.method == "subscriptions/listen":
+        return _listen(message, workspace, principal, capabilities)
+    if message.method in TASK_METHODS:
+        if not jobs.declares_extension(capabilities):
+            raise jobs.missing_extension(message.method)
+        return handlers.Reply(
+            200, protocol.result(message.id, TASK_METHODS[message.method](principal, message.params))
+        )
     return handlers.Reply(
         200,
         protocol.result(
@@ -168,12 +201,11 @@ def _mismatch(problem: str) -> ProtocolError:
     return ProtocolError(protocol.HEADER_MISMATCH, f"Header mismatch: {problem}.", status=400)
 
 
-def _notification(message: Message, caller: str) -> "handlers.Reply":
-    if message.method == "notifications/cancelled":
-        request_id = message.params.get("requestId")
-        if isinstance(request_id, str | int) and not isinstance(request_id, bool):
-            return handlers.Reply(202, then=("cancel", hub.key(caller, request_id)))
-    # Other notifications carry nothing this server uses.
+def _notification(message: Message) -> "handlers.Reply":
+    """Acknowledged, and nothing done: this revision has no notification for a client to send.
+    A `notifications/cancelled` in particular cancels nothing. Its client cancels a call by
+    closing the call's response (apps.mcp.consumers), which only that client can do; a request id
+    names no client, and two clients sharing a credential may well number their requests alike."""
     return handlers.Reply(202)
 
 
@@ -216,7 +248,9 @@ def _discover(request: "handlers.Request", workspace: Workspace, principal: Prin
 SUBSCRIBABLE = {"toolsListChanged"}
 
 
-def _listen(message: Message, workspace: Workspace, principal: Principal) -> "handlers.Reply":
+def _listen(
+    message: Message, workspace: Workspace, principal: Principal, capabilities: dict[str, Any]
+) -> "handlers.Reply":
     wanted = message.params.get("notifications")
     if not isinstance(wanted, dict):
         raise ProtocolError(
@@ -224,8 +258,16 @@ def _listen(message: Message, workspace: Workspace, principal: Principal) -> "ha
             "Invalid params: subscriptions/listen needs `notifications`, the kinds to receive "
             '(e.g. {"toolsListChanged": true}).',
         )
-    honoured = {kind: True for kind in sorted(SUBSCRIBABLE) if wanted.get(kind) is True}
+    honoured: dict[str, Any] = {kind: True for kind in sorted(SUBSCRIBABLE) if wanted.get(kind) is True}
     groups = streams.list_changed_groups(workspace.schema_name, principal.user.pk)
+    if "taskIds" in wanted:
+        # The tasks extension: `notifications/tasks` of the caller's tasks named (others, and ids
+        # that are no task of theirs, are left out of the acknowledgement).
+        if not jobs.declares_extension(capabilities):
+            raise jobs.missing_extension("Task status notifications")
+        task_ids = jobs.owned_tasks(principal, wanted["taskIds"])
+        honoured["taskIds"] = task_ids
+        groups += [streams.task_group(workspace.schema_name, task_id) for task_id in task_ids]
     return handlers.Reply(200, then=("listen", message.id, honoured, groups))
 
 
@@ -233,6 +275,13 @@ def acknowledgement(subscription_id: Any, honoured: dict[str, bool]) -> dict[str
     return protocol.notification(
         "notifications/subscriptions/acknowledged",
         {"notifications": honoured, "_meta": {protocol.META_SUBSCRIPTION_ID: subscription_id}},
+    )
+
+
+def task_changed(subscription_id: Any, task: dict[str, Any]) -> dict[str, Any]:
+    """`notifications/tasks` on a listen stream: the DetailedTask, as tasks/get would answer it."""
+    return protocol.notification(
+        jobs.EXTENSION_NOTIFICATION, {**task, "_meta": {protocol.META_SUBSCRIPTION_ID: subscription_id}}
     )
 
 
@@ -263,6 +312,22 @@ def _tools_call(
 ) -> dict[str, Any]:
     params = message.params
     name, arguments = protocol.tool_call_target(params)
+    spec = registry.get(name)
+    if (
+        revision.tasks_extension
+        and spec is not None
+        and jobs.task_support(spec) is not None
+        and jobs.declares_extension(capabilities)
+    ):
+        # A long tool, for a client that takes tasks: the server makes the call a task.
+        return jobs.task_create_extension(
+            principal=principal,
+            origin=base_url(request.scheme, request.host, request.headers),
+            spec=handlers.task_tool(principal, name),
+            arguments=arguments,
+            capabilities=capabilities,
+            revision=revision,
+        )
     try:
         responses = inputs.checked_responses(params.get("inputResponses", {}))
     except inputs.InvalidInputResponses as invalid:
@@ -273,9 +338,6 @@ def _tools_call(
             INVALID_PARAMS, "Invalid params: `requestState` must be the string the server sent."
         )
     token = params["_meta"].get("progressToken")
-    if call is not None:
-        call.key = hub.key(caller, message.id)
-        hub.calls[call.key] = call
     context = dispatch.ToolContext(
         principal=principal,
         session=callers.CallerState(caller),
@@ -285,7 +347,7 @@ def _tools_call(
         else None,
         is_cancelled=call.cancelled.is_set if call is not None else (lambda: False),
         request_id=message.id,
-        rich_elicitation=revision.elicitation_modes and handlers._form_elicitation(capabilities),
+        rich_elicitation=revision.elicitation_modes and protocol.takes_form_questions(capabilities),
         input_responses=responses,
         request_state=state,
         spend_once=callers.spend_once,

@@ -48,6 +48,12 @@ def list_changed_groups(schema_name: str, user_id: int) -> list[str]:
     return [f"mcp.w.{schema_name}", f"mcp.u.{schema_name}.{user_id}"]
 
 
+def task_group(schema_name: str, task_id: str) -> str:
+    """The group of the listen streams that asked for a task's status (the tasks extension):
+    task ids are URL-safe base64, which group names allow."""
+    return f"mcp.t.{schema_name}.{task_id}"
+
+
 def list_changed(schema_name: str, user_ids: list[int] | None) -> None:
     """Tells the listen streams of these people (None: of everyone in the workspace) that their
     tool list changed. Synchronous (signal handlers)."""
@@ -206,6 +212,9 @@ class RunningCall:
     # Its session's revision makes its event stream resumable (set before the tool runs).
     resumable: bool = False
     digest: str = ""
+    # Closing the response cancels the call (2026-07-28, where nothing else is the client's own);
+    # under 2025 a client that leaves has only gone.
+    ends_with_its_response: bool = False
 
     def put(self, item: tuple[str, Any]) -> None:
         """From any thread."""

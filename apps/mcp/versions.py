@@ -43,6 +43,12 @@ class Revision:
     # Tasks (SEP-1686, experimental): the `tasks` capability, `execution.taskSupport` on long
     # tools, task-augmented tools/call and the tasks/* methods (apps.mcp.jobs).
     tasks: bool = False
+    # Tasks as the `io.modelcontextprotocol/tasks` extension (SEP-2663): declared in
+    # `server/discover`; the server makes a long tool's call a task for a request that declares the
+    # extension (a CreateTaskResult, `resultType: "task"`); `tasks/get` (the task with its result,
+    # error or `inputRequests`), `tasks/update` (`inputResponses`), `tasks/cancel`; no tasks/list,
+    # no tasks/result; `notifications/tasks` on `subscriptions/listen` (apps.mcp.jobs).
+    tasks_extension: bool = False
 
     @property
     def schema_dialect(self) -> str:
@@ -68,6 +74,7 @@ REVISIONS: dict[str, Revision] = {
             scope_step_up=True,
             elicitation_modes=True,
             stateless=True,
+            tasks_extension=True,
         ),
     )
 }

@@ -44,6 +44,8 @@ def server_card(request: HttpRequest) -> JsonResponse:
         "profiles": [
             {
                 "name": profile.key,
+                # What a person who does this job says of it, as the consent page offers it.
+                "job": str(profile.job),
                 "title": profile.title,
                 "description": profile.description,
                 "url": f"{base}/api/mcp?profile={profile.key}",

@@ -5,6 +5,7 @@ from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import areas, env
+from apps.core.kinds import Kind, page
 from apps.core.navigation import NavItem
 from apps.support.permissions import SupportPerm
 
@@ -16,15 +17,23 @@ area = areas.declare(
     description=_("Customer tickets from e-mail: replies, internal notes, SLA targets, escalations"),
     words="ticket support helpdesk customer service request complaint case queue sla",
     hints={
-        "getCustomerServiceOverview": "support queue dashboard open tickets breaches unassigned",
-        "getSupportSummary": "support mailboxes sla policies business hours statuses priorities",
-        "createCustomerServiceTicket": "log open a new ticket case for a customer who called",
-        "searchTickets": "find tickets from a customer overdue pending urgent assigned to me",
-        "respondToTicket": "answer reply to a customer ticket email internal note",
+        "getCustomerServiceOverview": (
+            "support queue dashboard open tickets breaches unassigned, how many open pending"
+        ),
+        "getSupportSummary": (
+            "support mailboxes address sla policies business hours statuses priorities auto close"
+        ),
+        "createCustomerServiceTicket": "log open raise a new ticket case for a customer who called or wrote",
+        "searchTickets": (
+            "find tickets from a customer overdue pending urgent assigned to me, read a ticket's conversation"
+        ),
+        "respondToTicket": (
+            "answer reply to a customer ticket email, update the customer, add an internal note"
+        ),
         "addMyTicketComment": "comment on my own ticket I raised as requester rate it",
-        "escalateTicket": "escalate a ticket to a department team manager tier 2",
-        "resolveEscalation": "escalation handled resolved done",
-        "closeTicket": "close finish a solved ticket",
+        "escalateTicket": "escalate a ticket to a department team manager tier 2, pass it to someone senior",
+        "resolveEscalation": "escalation handled resolved done dealt with",
+        "closeTicket": "close finish shut a solved ticket",
     },
     profiles={
         # The queue's everyday work first: the area's nine tools.
@@ -42,6 +51,21 @@ area = areas.declare(
         "admin": ("getSupportSummary",),
     },
     nav=[NavItem("support", _("Customer Service"), "support:queue", SupportPerm.VIEW, order=37)],
+    kinds=[
+        Kind(
+            "ticket",
+            "support.Ticket",
+            title="subject",
+            person_email="requester_email",
+            url=page("support:ticket", "ticket_id"),
+            search=("subject", "requester_name", "requester_email"),
+        )
+    ],
+    not_kinds={
+        "support.SlaPolicy": "part of Customer Service's set-up, the response targets tickets are held to",
+        "support.TicketComment": "a reply or a note on a ticket, reached through the ticket",
+        "support.Escalation": "a step of a ticket's handling, reached through the ticket",
+    },
     periodic={
         # The support mailbox's new mail (as the mail app synchronised it) into tickets.
         "support-inbound": areas.Periodic("apps.support.tasks.take_inbound_mail", crontab(minute="*")),

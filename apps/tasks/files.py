@@ -20,6 +20,7 @@ from apps.accounts.models import person
 from apps.core import kinds
 from apps.core.actors import Actor
 from apps.core.errors import AppError, invalid
+from apps.core.records import Visibility, derived_visibility
 from apps.files import api as files
 from apps.files.api import File
 from apps.tasks import selectors
@@ -56,6 +57,7 @@ def file_write(
     if_exists: str = "rename",
     description: str = "",
     what: str = "",
+    visibility: str = Visibility.WORKSPACE,
 ) -> File:
     """A new file in the folder at `folder_path` (made where missing), for `task` (and its
     `step`) if given; `what` says in the task's history how it was made (default: written)."""
@@ -70,6 +72,7 @@ def file_write(
         source=files.Source.TASK,
         origin=f"task {task.pk}" if task is not None else "",
         if_exists=if_exists,
+        visibility=visibility,
     )
     if task is not None:
         if step is not None:
@@ -136,7 +139,8 @@ def files_combine(
     if_exists: str = "rename",
 ) -> tuple[File, str]:
     """One new file made of several: their pages, when every one is a PDF and the new name ends
-    in .pdf; otherwise their text, one after the other. Returns the file and how it combined them."""
+    in .pdf; otherwise their text, one after the other; private if any of them is
+    (`derived_visibility`). Returns the file and how it combined them."""
     if len(set(file_ids)) != len(file_ids):
         raise invalid("file_ids", _("each file once"))
     sources = [files.file(actor=actor, file_id=pk) for pk in file_ids]
@@ -166,6 +170,7 @@ def files_combine(
         if_exists=if_exists,
         description=_("Combined from files %(ids)s") % {"ids": ", ".join(map(str, file_ids))},
         what=_("combined from files %(ids)s") % {"ids": ", ".join(map(str, file_ids))},
+        visibility=derived_visibility(*sources),
     )
     return file, how
 

@@ -19,6 +19,7 @@ from apps.core import clean, search, spending
 from apps.core.actors import Actor, can
 from apps.core.errors import invalid
 from apps.core.kinds import Entity
+from apps.core.records import derived_visibility
 from apps.core.spending import KeyInfo
 from apps.notifications import api as notifications
 from apps.tasks import errors, runner, selectors
@@ -45,7 +46,7 @@ CARD_FIELDS = {
     "file",
 }
 # What a copy (or a template) takes of its source as it is.
-COPIED_TASK_FIELDS = ("description", "instructions", "priority", "visibility")
+COPIED_TASK_FIELDS = ("description", "instructions", "priority")
 COPIED_STEP_FIELDS = ("position", "title", "instructions", "kind", "config", "notes", "labels", "assignee")
 
 
@@ -253,7 +254,7 @@ def task_shared(actor: Any, task: Task, before: Any) -> None:
 
 def task_copy(*, actor: Actor, source: Task, title: str | None = None, as_template: bool = False) -> Task:
     """A new draft (or template) with the source's text, board, steps, cards, checklists (unticked)
-    and links; nothing of its runs."""
+    and links, no more visible than the source (`derived_visibility`); nothing of its runs."""
     require(actor, TasksPerm.CREATE)
     # The key pays for its owner's tasks only: a copy someone else owns has none.
     key = spending.keys().key_of(key_id=source.agent_key_id) if source.agent_key_id else None
@@ -265,6 +266,7 @@ def task_copy(*, actor: Actor, source: Task, title: str | None = None, as_templa
         is_template=as_template,
         template=source if source.is_template and not as_template else source.template,
         copied_from=source,
+        visibility=derived_visibility(source),
         owner=person(actor),
         created_by=person(actor),
         agent_key_id=key.id if key and mine else None,

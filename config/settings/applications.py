@@ -133,8 +133,9 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "apps.core.context_processors.atrium",
             ],
-            # The `when` filter (one format for every time shown) without a `{% load %}`.
-            "builtins": ["apps.core.templatetags.atrium"],
+            # Without a `{% load %}`: the `when` filter (one format for every time shown) and the
+            # pages' components (apps/core/templatetags/pages.py).
+            "builtins": ["apps.core.templatetags.atrium", "apps.core.templatetags.pages"],
         },
     },
 ]

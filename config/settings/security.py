@@ -45,6 +45,8 @@ ATRIUM_DEMO_PASSWORD = env.str("ATRIUM_DEMO_PASSWORD", "atrium-demo")
 # and refuses an e-mail address locked out from the client's address, even with the right password.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    # Then the ceiling on guesses at one account from any number of addresses (below).
+    "apps.accounts.throttle.GuessesBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 # Failures are rows in the schema of the site signed in to (axes is a shared and a tenant app):
@@ -68,13 +70,34 @@ AXES_LOCKOUT_CALLABLE = "apps.accounts.throttle.locked_out"
 # Axes logs every failure and keeps what the failed tries posted: neither holds these
 # (CONVENTIONS.md: no personal data or secret in a log line).
 AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "user_agent", "csrfmiddlewaretoken"]
+# A try the ceiling below refused checked no password: not a failure of the pair either.
+AXES_WHITELIST_CALLABLE = "apps.accounts.throttle.not_counted_by_axes"
 
-# --- password reset by e-mail (apps.accounts: the "Forgot your password?" link of sign-in) ----------
+# The pair above lets nobody lock a person out from elsewhere, and lets someone with many addresses
+# guess one account without end. So, per e-mail address of a workspace, from every address, within
+# a window that starts at its first wrong password: past SLOW_AFTER wrong passwords one try at a
+# time SPACING seconds apart; at CEILING password sign-in stops (until a window passes with no
+# try) and the owner is e-mailed a link that signs them in (apps.accounts.throttle).
+ATRIUM_ACCOUNTS_GUESSES_WINDOW_MINUTES = env.int("ATRIUM_ACCOUNTS_GUESSES_WINDOW_MINUTES", 60, min=1)
+ATRIUM_ACCOUNTS_GUESSES_SLOW_AFTER = env.int("ATRIUM_ACCOUNTS_GUESSES_SLOW_AFTER", 10, min=1)
+ATRIUM_ACCOUNTS_GUESSES_SPACING_SECONDS = env.int("ATRIUM_ACCOUNTS_GUESSES_SPACING_SECONDS", 10, min=1)
+ATRIUM_ACCOUNTS_GUESSES_CEILING = env.int("ATRIUM_ACCOUNTS_GUESSES_CEILING", 30, min=1)
 
-# How long an e-mailed link works (Django's token generator reads this); it works once in any case.
+# --- the client behind a reverse proxy (apps.core.proxies) ----------------------------------------
+
+# The reverse proxies in front of the web processes (addresses or CIDR networks; deploy/ sets the
+# TLS proxy's): only a request from one of them is believed when its X-Forwarded-For names the
+# client (the sign-in throttle counts by that address) and its X-Forwarded-Proto the scheme.
+# Anyone else is the socket's address, and their forwarding headers are dropped. Empty: nobody.
+ATRIUM_TRUSTED_PROXIES = env.networks("ATRIUM_TRUSTED_PROXIES", [])
+
+# --- links by e-mail (apps.accounts: "Forgot your password?", and sign-in while it is paused) -------
+
+# How long an e-mailed link works, to set a new password or to sign in (Django's token generator
+# reads this); it works once in any case.
 PASSWORD_RESET_TIMEOUT = 60 * env.int("ATRIUM_ACCOUNTS_PASSWORD_RESET_MINUTES", 120, min=1)
-# The form sends at most this many links to one address, and answers at most this many requests
-# from one client address, per window (apps.accounts.throttle).
+# The two forms together send at most this many links to one address, and answer at most this
+# many requests from one client address, per window (apps.accounts.throttle).
 ATRIUM_ACCOUNTS_PASSWORD_RESETS_PER_ADDRESS = env.int("ATRIUM_ACCOUNTS_PASSWORD_RESETS_PER_ADDRESS", 3, min=1)
 ATRIUM_ACCOUNTS_PASSWORD_RESETS_PER_CLIENT = env.int("ATRIUM_ACCOUNTS_PASSWORD_RESETS_PER_CLIENT", 10, min=1)
 ATRIUM_ACCOUNTS_PASSWORD_RESET_WINDOW_SECONDS = 3600

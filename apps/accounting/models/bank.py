@@ -2,7 +2,7 @@
 matches that tie financials to the lines of invoices and bills.
 
 A financial is a fact of the bank's: entering or importing one posts nothing. A match posts (bank
-against receivable or payable, through apps.accounting.ledger.post) and locks what it ties: a
+against receivable or payable, through apps.accounting.lib.ledger.post) and locks what it ties: a
 matched financial cannot be changed or deleted, and a matched invoice cannot be voided, until
 the match is undone (its entries are then reversed). `external_id` is the bank's own id of the
 line (OFX FITID, CAMT.053 AcctSvcrRef, MT940 bank reference) or, where a statement gives none, a
@@ -16,10 +16,10 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounting.lib.money import round_money
 from apps.accounting.models.bills import PurchaseBillLine
 from apps.accounting.models.ledger import Account, JournalEntry, money_field
 from apps.accounting.models.sales import Payment, SalesLine
-from apps.accounting.money import round_money
 from apps.accounting.permissions import AccountingPerm
 from apps.core.records import Access, Record
 

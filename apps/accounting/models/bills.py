@@ -3,7 +3,7 @@ and the defaults a supplier's next bill starts from.
 
 A bill is a `proposal` while it is being read and corrected (extracted from a PDF or a scan, or
 made by hand), `validated` once its lines, accounts, tax types and totals check, and `posted` when
-the payable is posted through the ledger (apps.accounting.bills, `ledger.post`); from then on it
+the payable is posted through the ledger (apps.accounting.services.bills, `ledger.post`); from then on it
 is never edited (a void reverses its entry). `extracted_total` is the total the document states;
 `total` is what the lines add up to: reconciling the two is a step of its own. Duplicate bills
 are found by supplier + reference + total + issue date (the index below serves that look-up).

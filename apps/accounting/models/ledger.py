@@ -1,5 +1,5 @@
 """The books of a workspace: its settings, chart of accounts, journals, tax types, rates, and the
-journal entries everything posts (apps.accounting.ledger.post is the only writer of those).
+journal entries everything posts (apps.accounting.lib.ledger.post is the only writer of those).
 
 Amounts of a journal line are signed: a debit is positive, a credit negative. `amount` is in the
 entry's currency, `base_amount` in the books' base currency. A PostgreSQL constraint trigger
@@ -16,7 +16,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounting.money import round_money
+from apps.accounting.lib.money import round_money
 from apps.core.records import Record
 
 USER = settings.AUTH_USER_MODEL
@@ -255,7 +255,7 @@ class JournalLine(models.Model):
 
 class Totalled(Record):
     """A document whose lines (in one currency) make its totals, posted through the ledger: a sales
-    document or a purchase bill. The totals are what apps.accounting.tax worked out when the lines
+    document or a purchase bill. The totals are what apps.accounting.lib.tax worked out when the lines
     changed, kept with four places and read in the currency's minor units (`round_money`)."""
 
     MONEY_FIELDS = ("net", "tax", "total", "amount_paid")

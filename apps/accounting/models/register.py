@@ -1,6 +1,6 @@
 """The company register: the workspace's own legal entities, their officers and persons with
 significant control, the filings they owe (with due dates computed by the jurisdiction's rules,
-apps.accounting.register), their corporate events and their domains.
+apps.accounting.services.register), their corporate events and their domains.
 
 A company is a record every accounting person sees (`visibility="workspace"`); its people,
 events and domains follow it. A filing is one statutory return for one period: open until it

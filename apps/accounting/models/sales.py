@@ -1,9 +1,9 @@
 """Sales documents (quotes, invoices, credit notes), their lines, and payments against them.
 
 A document is a draft until it is approved: then it gets its number (gap-free per series: the
-series' counter row is locked in the approving transaction, apps.accounting.services) and is
+series' counter row is locked in the approving transaction, apps.accounting.services.sales) and is
 posted to the ledger; from then on it is never edited or deleted (a credit note corrects it,
-voiding reverses its entry). Totals are computed by apps.accounting.tax when lines change.
+voiding reverses its entry). Totals are computed by apps.accounting.lib.tax when lines change.
 """
 
 from django.conf import settings

@@ -1,4 +1,4 @@
-"""Sync to an outside ledger (apps.accounting.sync): one row per record pushed or to push, and one
+"""Sync to an outside ledger (apps.accounting.services.sync): one row per record pushed or to push, and one
 per run of the push.
 
 A `SyncRecord` is made when a document is approved, a bill posted or a payment recorded (one call

@@ -78,7 +78,8 @@ def bill_pdf(actor: Any, **text: str) -> Any:
 
 
 def proposal(actor: Any, **text: str) -> Any:
-    from apps.accounting import bills, ledger
+    from apps.accounting.lib import ledger
+    from apps.accounting.services import bills
 
     ledger.books()
     bill, _found = bills.bill_extract(actor=actor, file_id=bill_pdf(actor, **text).pk)
@@ -86,7 +87,7 @@ def proposal(actor: Any, **text: str) -> Any:
 
 
 def validated(actor: Any, **text: str) -> Any:
-    from apps.accounting import bills
+    from apps.accounting.services import bills
 
     bill = proposal(actor, **text)
     problems = bills.bill_validate(actor=actor, bill=bill, fields={}, lines=None)

@@ -8,7 +8,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from apps.accounting import ledger
+from apps.accounting.lib import ledger
 from apps.accounting.models import Account, JournalEntry, TaxType
 from apps.core.factories import AccessRows, access_rows
 
@@ -52,10 +52,10 @@ def draft(
 ) -> Any:
     """A draft sales document made as createInvoice / createQuote make it: `lines` are
     (description, unit price, tax code)."""
-    from apps.accounting import services
+    from apps.accounting.services import sales
 
     ledger.books()
-    return services.document_create(
+    return sales.document_create(
         actor=actor,
         kind=kind,
         fields={
@@ -65,7 +65,7 @@ def draft(
             "issue_date": issue_date or date(2026, 3, 2),
         },
         lines=[
-            services.LineData(description, Decimal(price), code)
+            sales.LineData(description, Decimal(price), code)
             for description, price, code in lines or [("Consulting", "100.00", "UK-STD")]
         ],
     )
@@ -73,9 +73,9 @@ def draft(
 
 def issued(actor: Any, **fields: Any) -> Any:
     """An approved (numbered, posted) invoice."""
-    from apps.accounting import services
+    from apps.accounting.services import sales
 
-    return services.document_approve(actor=actor, document=draft(actor, **fields))
+    return sales.document_approve(actor=actor, document=draft(actor, **fields))
 
 
 # --- the company register ------------------------------------------------------------------------
@@ -87,7 +87,7 @@ def registered_company(
     actor: Any, *, name: str = "Sample Holdings Ltd", incorporated: date = date(2024, 1, 15)
 ) -> Any:
     """One of the workspace's companies, typed in (no register), with its filings open."""
-    from apps.accounting import register
+    from apps.accounting.services import register
 
     company, _entry = register.company_register(
         actor=actor,
@@ -102,7 +102,7 @@ def bank_line(
     actor: Any, amount: str, *, day: date | None = None, description: str = "", reference: str = ""
 ) -> Any:
     """A bank line entered by hand on the first bank account, as createFinancial enters it."""
-    from apps.accounting import bank
+    from apps.accounting.services import bank
 
     account = bank.bank_account_get(actor=actor, bank_account_id=None)
     return bank.financial_create(
@@ -190,7 +190,7 @@ def _bills(people: dict[str, Any]) -> AccessRows:
 
 @access_rows("accounting.Charge")
 def _charges(people: dict[str, Any]) -> AccessRows:
-    from apps.accounting import services
+    from apps.accounting.services import sales
 
     ledger.books()
     fields = {
@@ -199,12 +199,12 @@ def _charges(people: dict[str, Any]) -> AccessRows:
         "unit_price": Decimal(90),
         "tax_type": "NONE",
     }
-    return AccessRows(everyone=[services.charge_create(actor=people["member"], fields=fields)])
+    return AccessRows(everyone=[sales.charge_create(actor=people["member"], fields=fields)])
 
 
 @access_rows("accounting.BankAccount")
 def _bank_accounts(people: dict[str, Any]) -> AccessRows:
-    from apps.accounting import bank
+    from apps.accounting.services import bank
 
     ledger.books()
     return AccessRows(

@@ -290,7 +290,7 @@ def reconcile_purchase_invoice_total(actor: Any) -> Sample:
 
 @sample("postPurchaseInvoice")
 def post_purchase_invoice(actor: Any) -> Sample:
-    from apps.accounting import bills
+    from apps.accounting.services import bills
 
     bill = _bill(actor, reference=f"POST-{actor.pk}")
     bills.bill_validate(actor=actor, bill=bill, fields={}, lines=None)
@@ -336,7 +336,7 @@ def get_financials_summary(actor: Any) -> Sample:
 
 
 def _matched(actor: Any) -> tuple[Any, Any]:
-    from apps.accounting import matching
+    from apps.accounting.services import matching
 
     invoice = issued(actor, customer="Matched Customer 6604")
     line = bank_line(actor, "120.00", description="Matched Customer 6604 payment")

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from apps.accounting import bank
 from apps.accounting.models import Financial, JournalEntry
+from apps.accounting.services import bank
 from apps.accounting.tests.factories import bank_line
 from apps.accounting.tests.samples import acc
 from apps.catalogue.dispatch import MemorySession, ToolNotFound

@@ -9,8 +9,9 @@ from decimal import Decimal
 
 import pytest
 
-from apps.accounting import bills, ledger
+from apps.accounting.lib import ledger
 from apps.accounting.models import Account, JournalEntry, PurchaseBill, SupplierDefaults
+from apps.accounting.services import bills
 from apps.accounting.tests.bills_data import bill_pdf, bill_text, proposal, scan_of, stored, validated
 from apps.accounting.tests.samples import acc
 from apps.catalogue.dispatch import MemorySession, ToolNotFound

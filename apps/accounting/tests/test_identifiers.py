@@ -2,7 +2,7 @@
 
 import pytest
 
-from apps.accounting import identifiers
+from apps.accounting.lib import identifiers
 from apps.core.errors import ValidationFailed
 
 

@@ -9,10 +9,10 @@ from django.db import IntegrityError, InternalError, connection, transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from apps.accounting import ledger, rates, tax
 from apps.accounting.errors import BaseCurrencyInUse, PeriodLocked, Unbalanced
+from apps.accounting.lib import ledger, rates, tax
+from apps.accounting.lib.money import Money, minor_units, round_money
 from apps.accounting.models import Account, JournalEntry, JournalLine, TaxType
-from apps.accounting.money import Money, minor_units, round_money
 from apps.accounting.tests.factories import post_sale
 from apps.core.errors import NoExchangeRate, ValidationFailed
 

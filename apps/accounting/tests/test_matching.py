@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from apps.accounting import ledger
+from apps.accounting.lib import ledger
 from apps.accounting.models import Account, BankMatch, JournalEntry, PurchaseBill, SalesDocument
 from apps.accounting.tests.factories import bank_line, draft, issued, posted_bill
 from apps.accounting.tests.samples import acc

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from apps.accounting import ledger
+from apps.accounting.lib import ledger
 from apps.accounting.models import JournalEntry, SalesDocument, SentMail
 from apps.accounting.tests.factories import issued
 from apps.accounting.tests.samples import acc

@@ -7,8 +7,8 @@ from decimal import Decimal
 import pytest
 from django.test import override_settings
 
-from apps.accounting import rates
 from apps.accounting.errors import RatesUnavailable
+from apps.accounting.lib import rates
 from apps.accounting.models import ExchangeRate
 from apps.accounting.tests.samples import acc
 from apps.accounting.tests.servers import Served, eurofxref, serving

@@ -11,8 +11,9 @@ import pytest
 from django.test import override_settings
 from django.utils import timezone
 
-from apps.accounting import register
+from apps.accounting import tasks
 from apps.accounting.models import CompanyPerson, Filing, RegisteredCompany
+from apps.accounting.services import register
 from apps.accounting.tests.factories import registered_company
 from apps.accounting.tests.samples import acc
 from apps.accounting.tests.servers import REGISTER_KEY, Register, companies_house, register_company
@@ -352,7 +353,7 @@ def test_reminders_go_out_once_at_each_lead_time(people):
 
     # The daily sweep, over every workspace (Celery beat's entry).
     ok(member, "setFilingReminders", {"companyId": company.pk, "leadDays": [365]})
-    assert register.send_filing_reminders() == 0
+    assert tasks.send_filing_reminders() == 0
     assert Filing.objects.filter(company=company, reminded__contains=[365]).count() == 4
     assert ok(member, "setFilingReminders", {"companyId": company.pk, "leadDays": []})["upcoming"] == []
 

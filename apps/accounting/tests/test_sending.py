@@ -7,9 +7,10 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from apps.accounting import ledger, sending
+from apps.accounting.lib import ledger
 from apps.accounting.models import SentMail
 from apps.accounting.permissions import AccountingPerm
+from apps.accounting.services import sending
 from apps.accounting.tests.factories import draft, issued
 from apps.accounting.tests.samples import acc
 from apps.catalogue.dispatch import MemorySession, ToolNotFound

@@ -9,8 +9,8 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from apps.accounting import services, sync
 from apps.accounting.models import SyncRecord, SyncRun
+from apps.accounting.services import sales, sync
 from apps.accounting.tests.factories import draft, issued, posted_bill
 from apps.accounting.tests.samples import acc
 from apps.accounting.tests.servers import Ledger, xero_ledger
@@ -66,10 +66,8 @@ def test_with_no_provider_sync_is_off_and_retry_is_an_error(people):
 def test_approved_documents_bills_and_payments_are_pushed_with_their_remote_ids(people):
     owner = people["owner"]
     invoice = issued(owner, customer="Pushed Customer", lines=[("Design work", "250.00", "UK-STD")])
-    payment = services.record_payment(
-        actor=owner, document=invoice, amount=Decimal("100"), day=date(2026, 3, 9)
-    )
-    quote = services.document_approve(actor=owner, document=draft(owner, kind="quote"))
+    payment = sales.record_payment(actor=owner, document=invoice, amount=Decimal("100"), day=date(2026, 3, 9))
+    quote = sales.document_approve(actor=owner, document=draft(owner, kind="quote"))
     bill = posted_bill(owner, supplier="Paper Mill Ltd", reference="PM-1", net="40.00")
     sync.queue(bill)  # the factory posts without bills.bill_post, which makes this call
     assert not SyncRecord.objects.filter(record_id=quote.pk, kind__in=["invoice", "credit_note"]).exists()
@@ -110,7 +108,7 @@ def test_approved_documents_bills_and_payments_are_pushed_with_their_remote_ids(
     second = issued(owner, customer="Voided Customer")
     with xero_ledger(ledger):
         sync.push_due()
-        services.document_void(actor=owner, document=second)
+        sales.document_void(actor=owner, document=second)
         sync.push_due()
     method, collection, element, key = ledger.requests[-1]
     remote = record_of("invoice", second).remote_id
@@ -122,9 +120,7 @@ def test_approved_documents_bills_and_payments_are_pushed_with_their_remote_ids(
 def test_a_validation_error_is_listed_and_a_retry_succeeds_once_the_cause_is_fixed(people):
     owner = people["owner"]
     invoice = issued(owner, customer="Refused Customer")
-    payment = services.record_payment(
-        actor=owner, document=invoice, amount=Decimal("20"), day=date(2026, 3, 9)
-    )
+    payment = sales.record_payment(actor=owner, document=invoice, amount=Decimal("20"), day=date(2026, 3, 9))
     ledger = Ledger()
     ledger.refuse["Invoices"] = "Account code 'UK-STD' is not a valid code for this document."
     with xero_ledger(ledger):

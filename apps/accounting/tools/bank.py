@@ -1,4 +1,5 @@
-"""Bank accounts and their lines ("financials"): by hand or from statement files (apps.accounting.bank)."""
+"""Bank accounts and their lines ("financials"): by hand or from statement files
+(apps.accounting.services.bank)."""
 
 import datetime
 from typing import Annotated, Literal
@@ -6,10 +7,11 @@ from typing import Annotated, Literal
 from django.utils.translation import gettext as _
 from pydantic import Field
 
-from apps.accounting import bank, statements
+from apps.accounting.lib import statements
+from apps.accounting.lib.money import round_money
 from apps.accounting.models import BankAccount, Financial
-from apps.accounting.money import round_money
 from apps.accounting.permissions import AccountingPerm
+from apps.accounting.services import bank
 from apps.accounting.shapes import Amount
 from apps.accounting.tools.common import Decimalish
 from apps.catalogue.dispatch import ToolContext
@@ -63,7 +65,7 @@ def list_bank_accounts(ctx: ToolContext) -> AccountsOut:
 
 
 class TextFields(Changes):
-    # Lengths are checked by apps.accounting.bank (the schema stays short).
+    # Lengths are checked by apps.accounting.services.bank (the schema stays short).
     description: str = ""
     counterparty: str = ""
     reference: str = ""

@@ -6,10 +6,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from apps.accounting import bills
+from apps.accounting.lib.money import round_money
 from apps.accounting.models import PurchaseBill, PurchaseBillLine
-from apps.accounting.money import round_money
 from apps.accounting.permissions import AccountingPerm
+from apps.accounting.services import bills
 from apps.accounting.shapes import Amount
 from apps.accounting.tools.common import Currency, Decimalish
 from apps.catalogue.dispatch import ToolContext

@@ -6,9 +6,9 @@ from typing import Annotated, Literal
 from django.utils.translation import gettext as _
 from pydantic import Field
 
-from apps.accounting import services
 from apps.accounting.models import Charge, SalesDocument
 from apps.accounting.permissions import AccountingPerm
+from apps.accounting.services import sales
 from apps.accounting.shapes import Amount
 from apps.accounting.tools.common import Currency, Decimalish, DocumentRef, TaxCode
 from apps.catalogue.dispatch import ToolContext
@@ -57,7 +57,7 @@ def create_charge(
     charge: Annotated[ChargeFields, Field(description="description, customer, unitPrice, taxType required")],
 ) -> ChargeOut:
     """Record billable work or a cost to bill a customer later (manageCharge puts it on an invoice)."""
-    return ChargeOut.of(services.charge_create(actor=ctx.actor, fields=charge.given()))
+    return ChargeOut.of(sales.charge_create(actor=ctx.actor, fields=charge.given()))
 
 
 class ChargeResultOut(Out):
@@ -88,18 +88,18 @@ def manage_charge(
     if action == "update":
         if len(found) != 1 or charge is None:
             raise invalid("chargeIds", _("update takes one charge and its changes in charge"))
-        changed = services.charge_update(actor=ctx.actor, charge=found[0], fields=charge.given())
+        changed = sales.charge_update(actor=ctx.actor, charge=found[0], fields=charge.given())
     elif action == "invoice":
         target = (
-            services.document_get(actor=ctx.actor, kind="invoice", document_id=invoice_id, action="change")
+            sales.document_get(actor=ctx.actor, kind="invoice", document_id=invoice_id, action="change")
             if invoice_id
             else None
         )
-        invoice = services.charge_invoice(actor=ctx.actor, charges=found, invoice=target)
+        invoice = sales.charge_invoice(actor=ctx.actor, charges=found, invoice=target)
         changed = ["invoice"]
     else:
         for item in found:
-            services.charge_write_off(actor=ctx.actor, charge=item, restore=action == "restore")
+            sales.charge_write_off(actor=ctx.actor, charge=item, restore=action == "restore")
         changed = ["status"]
     return ChargeResultOut(
         action=action,

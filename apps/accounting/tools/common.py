@@ -6,8 +6,8 @@ from typing import Annotated
 
 from pydantic import Field, WithJsonSchema
 
+from apps.accounting.lib.money import round_money
 from apps.accounting.models import SalesDocument, SalesLine
-from apps.accounting.money import round_money
 from apps.accounting.shapes import Amount
 from apps.catalogue.shapes import In, Out
 

@@ -1,4 +1,5 @@
-"""Matching bank lines to invoice lines, undoing it, and finding candidates (apps.accounting.matching)."""
+"""Matching bank lines to invoice lines, undoing it, and finding candidates
+(apps.accounting.services.matching)."""
 
 import datetime
 from decimal import Decimal
@@ -8,10 +9,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from pydantic import Field
 
-from apps.accounting import ledger, matching
+from apps.accounting.lib import ledger
+from apps.accounting.lib.money import round_money
 from apps.accounting.models import BankMatch, PurchaseBill
-from apps.accounting.money import round_money
 from apps.accounting.permissions import AccountingPerm
+from apps.accounting.services import matching
 from apps.accounting.shapes import Amount
 from apps.accounting.tools.bank import FinancialOut
 from apps.accounting.tools.common import Currency, Decimalish

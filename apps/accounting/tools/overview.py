@@ -12,10 +12,11 @@ from typing import Annotated, Literal
 from django.utils import timezone
 from pydantic import Field
 
-from apps.accounting import ledger, rates, selectors, tax
+from apps.accounting.lib import ledger, rates, tax
+from apps.accounting.lib.money import currency_code, round_money
 from apps.accounting.models import Account, NumberSeries, TaxType
-from apps.accounting.money import currency_code, round_money
 from apps.accounting.permissions import AccountingPerm
+from apps.accounting.selectors import overview as selectors
 from apps.accounting.shapes import Amount, RateOut, SeriesOut, TaxTypeOut, TrialBalanceRowOut
 from apps.accounting.tools.common import Currency, Decimalish, TaxCode
 from apps.catalogue.dispatch import ToolContext

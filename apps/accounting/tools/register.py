@@ -1,5 +1,6 @@
 """The company register: our companies, their filings and reminders, corporate events and
-domains (apps.accounting.register), and the public register (apps.accounting.companies_house)."""
+domains (apps.accounting.services.register), and the public register
+(apps.accounting.providers.companies_house)."""
 
 import datetime
 from typing import Annotated, Literal
@@ -7,9 +8,9 @@ from typing import Annotated, Literal
 from django.utils import timezone
 from pydantic import Field
 
-from apps.accounting import register
 from apps.accounting.models import CompanyDomain, Filing, RegisteredCompany
 from apps.accounting.permissions import AccountingPerm
+from apps.accounting.services import register
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Changes, Out, id_field

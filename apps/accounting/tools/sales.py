@@ -8,9 +8,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from pydantic import Field
 
-from apps.accounting import services
 from apps.accounting.models import SalesDocument
 from apps.accounting.permissions import AccountingPerm
+from apps.accounting.services import sales
 from apps.accounting.shapes import Amount
 from apps.accounting.tools.common import Currency, Decimalish, DocumentOut, DocumentRef, LineIn, Lines
 from apps.catalogue.dispatch import ToolContext
@@ -39,11 +39,11 @@ class DocumentFields(Changes):
     notes: Text | None = None
 
 
-def _lines(lines: list[LineIn] | None) -> list[services.LineData] | None:
+def _lines(lines: list[LineIn] | None) -> list[sales.LineData] | None:
     if lines is None:
         return None
     return [
-        services.LineData(
+        sales.LineData(
             line.description,
             line.unit_price,
             line.tax_type,
@@ -56,7 +56,7 @@ def _lines(lines: list[LineIn] | None) -> list[services.LineData] | None:
 
 
 def _create(ctx: ToolContext, kind: str, document: DocumentFields, lines: list[LineIn]) -> DocumentOut:
-    created = services.document_create(
+    created = sales.document_create(
         actor=ctx.actor, kind=kind, fields=document.given(), lines=_lines(lines) or []
     )
     return DocumentOut.of(created)
@@ -70,8 +70,8 @@ class UpdatedOut(Out):
 def _update(
     ctx: ToolContext, kind: str, document_id: int, document: DocumentFields | None, lines: list[LineIn] | None
 ) -> UpdatedOut:
-    found = services.document_get(actor=ctx.actor, kind=kind, document_id=document_id, action="change")
-    changed = services.document_update(
+    found = sales.document_get(actor=ctx.actor, kind=kind, document_id=document_id, action="change")
+    changed = sales.document_update(
         actor=ctx.actor, document=found, fields=document.given() if document else {}, lines=_lines(lines)
     )
     return UpdatedOut(document=DocumentOut.of(found), changed=changed)
@@ -105,7 +105,7 @@ def _search(
     if contact_id:
         rows = rows.filter(contact_id=contact_id)
     if overdue:
-        rows = rows.filter(status__in=services.OPEN, due_date__lt=timezone.localdate())
+        rows = rows.filter(status__in=sales.OPEN, due_date__lt=timezone.localdate())
     return paginate(
         rows.order_by("-issue_date", "-id"), limit=limit, offset=offset, item=DocumentRef.of_record
     )
@@ -131,7 +131,7 @@ def create_invoice(
 @tool("getInvoice", permission=AccountingPerm.VIEW, title="Get an invoice", read_only=True)
 def get_invoice(ctx: ToolContext, *, invoice_id: InvoiceId) -> DocumentOut:
     """One invoice or credit note with its lines, totals, rate and what is due."""
-    return DocumentOut.of(services.document_get(actor=ctx.actor, kind=Kind.INVOICE, document_id=invoice_id))
+    return DocumentOut.of(sales.document_get(actor=ctx.actor, kind=Kind.INVOICE, document_id=invoice_id))
 
 
 @tool("updateInvoice", permission=AccountingPerm.EDIT, title="Update a draft invoice", idempotent=True)
@@ -154,23 +154,23 @@ def update_invoice(
 )
 def delete_invoice(ctx: ToolContext, *, invoice_id: InvoiceId) -> DeletedOut:
     """Delete a draft invoice; an approved one cannot be deleted (void it with manageInvoice)."""
-    found = services.document_get(actor=ctx.actor, kind=Kind.INVOICE, document_id=invoice_id, action="delete")
-    services.document_delete(actor=ctx.actor, document=found)
+    found = sales.document_get(actor=ctx.actor, kind=Kind.INVOICE, document_id=invoice_id, action="delete")
+    sales.document_delete(actor=ctx.actor, document=found)
     return DeletedOut(id=invoice_id)
 
 
 @tool("duplicateInvoice", permission=AccountingPerm.EDIT, title="Duplicate an invoice")
 def duplicate_invoice(ctx: ToolContext, *, invoice_id: InvoiceId) -> DocumentOut:
     """Copy any invoice into a new draft dated today, with the same customer and lines."""
-    found = services.document_get(actor=ctx.actor, kind=Kind.INVOICE, document_id=invoice_id)
-    return DocumentOut.of(services.document_duplicate(actor=ctx.actor, document=found))
+    found = sales.document_get(actor=ctx.actor, kind=Kind.INVOICE, document_id=invoice_id)
+    return DocumentOut.of(sales.document_duplicate(actor=ctx.actor, document=found))
 
 
 @tool("approveInvoice", permission=AccountingPerm.POST, title="Approve an invoice")
 def approve_invoice(ctx: ToolContext, *, invoice_id: InvoiceId) -> DocumentOut:
     """Approve a draft invoice or credit note: it gets the next number and is posted to the ledger."""
-    found = services.document_get(actor=ctx.actor, kind=Kind.INVOICE, document_id=invoice_id, action="change")
-    return DocumentOut.of(services.document_approve(actor=ctx.actor, document=found))
+    found = sales.document_get(actor=ctx.actor, kind=Kind.INVOICE, document_id=invoice_id, action="change")
+    return DocumentOut.of(sales.document_approve(actor=ctx.actor, document=found))
 
 
 InvoiceStatus = Literal["draft", "approved", "sent", "part_paid", "paid", "void"]
@@ -208,14 +208,14 @@ def manage_invoice(
     ],
 ) -> ManagedOut:
     """Void an unpaid issued invoice, mark it disputed (stops chasing), or draft its credit note."""
-    found = services.document_get(actor=ctx.actor, kind=Kind.INVOICE, document_id=invoice_id, action="change")
+    found = sales.document_get(actor=ctx.actor, kind=Kind.INVOICE, document_id=invoice_id, action="change")
     created = None
     if action == "void":
-        services.document_void(actor=ctx.actor, document=found)
+        sales.document_void(actor=ctx.actor, document=found)
     elif action in ("dispute", "undispute"):
-        services.document_dispute(actor=ctx.actor, document=found, disputed=action == "dispute")
+        sales.document_dispute(actor=ctx.actor, document=found, disputed=action == "dispute")
     else:
-        created = DocumentOut.of(services.credit_note_for(actor=ctx.actor, invoice=found))
+        created = DocumentOut.of(sales.credit_note_for(actor=ctx.actor, invoice=found))
     return ManagedOut(action=action, document=DocumentOut.of(found), created=created)
 
 
@@ -240,8 +240,8 @@ def record_payment(
     bank_account: Annotated[str | None, Field(max_length=10, description="Bank account code")] = None,
 ) -> PaymentOut:
     """Record money received against an approved invoice; posts it with any realised FX gain or loss."""
-    found = services.document_get(actor=ctx.actor, kind=Kind.INVOICE, document_id=invoice_id, action="change")
-    payment = services.record_payment(
+    found = sales.document_get(actor=ctx.actor, kind=Kind.INVOICE, document_id=invoice_id, action="change")
+    payment = sales.record_payment(
         actor=ctx.actor,
         document=found,
         amount=amount,
@@ -277,7 +277,7 @@ def create_quote(
 @tool("getQuote", permission=AccountingPerm.VIEW, title="Get a quote", read_only=True)
 def get_quote(ctx: ToolContext, *, quote_id: QuoteId) -> DocumentOut:
     """One quote with its lines and totals."""
-    return DocumentOut.of(services.document_get(actor=ctx.actor, kind=Kind.QUOTE, document_id=quote_id))
+    return DocumentOut.of(sales.document_get(actor=ctx.actor, kind=Kind.QUOTE, document_id=quote_id))
 
 
 @tool("updateQuote", permission=AccountingPerm.EDIT, title="Update a draft quote", idempotent=True)
@@ -297,8 +297,8 @@ def update_quote(
 )
 def delete_quote(ctx: ToolContext, *, quote_id: QuoteId) -> DeletedOut:
     """Delete a draft quote; an approved one is declined with manageQuote instead."""
-    found = services.document_get(actor=ctx.actor, kind=Kind.QUOTE, document_id=quote_id, action="delete")
-    services.document_delete(actor=ctx.actor, document=found)
+    found = sales.document_get(actor=ctx.actor, kind=Kind.QUOTE, document_id=quote_id, action="delete")
+    sales.document_delete(actor=ctx.actor, document=found)
     return DeletedOut(id=quote_id)
 
 
@@ -330,16 +330,16 @@ def manage_quote(
     ],
 ) -> ManagedOut:
     """Approve (number) a quote, record the customer's answer, turn it into a draft invoice, or copy it."""
-    found = services.document_get(actor=ctx.actor, kind=Kind.QUOTE, document_id=quote_id, action="change")
+    found = sales.document_get(actor=ctx.actor, kind=Kind.QUOTE, document_id=quote_id, action="change")
     created: Any = None
     if action == "approve":
-        services.document_approve(actor=ctx.actor, document=found)
+        sales.document_approve(actor=ctx.actor, document=found)
     elif action in ("accept", "decline"):
-        services.quote_answer(actor=ctx.actor, quote=found, accepted=action == "accept")
+        sales.quote_answer(actor=ctx.actor, quote=found, accepted=action == "accept")
     elif action == "invoice":
-        created = services.quote_invoice(actor=ctx.actor, quote=found)
+        created = sales.quote_invoice(actor=ctx.actor, quote=found)
     elif action == "duplicate":
-        created = services.document_duplicate(actor=ctx.actor, document=found)
+        created = sales.document_duplicate(actor=ctx.actor, document=found)
     else:  # pragma: no cover (the enum)
         raise invalid("action", _("unknown action {action!r}"), action=action)
     return ManagedOut(

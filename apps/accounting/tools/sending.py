@@ -7,10 +7,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from pydantic import Field
 
-from apps.accounting import ledger, sending, services
+from apps.accounting.lib import ledger
+from apps.accounting.lib.money import currency_code
 from apps.accounting.models import SalesDocument
-from apps.accounting.money import currency_code
 from apps.accounting.permissions import AccountingPerm
+from apps.accounting.services import sales, sending
 from apps.accounting.shapes import Amount
 from apps.accounting.tools.common import Currency, DocumentRef
 from apps.catalogue.dispatch import ToolContext
@@ -38,7 +39,7 @@ def send_invoice(
     note: Annotated[str, Field(max_length=2000, description="Text above the standard message")] = "",
 ) -> SentOut:
     """E-mail an approved invoice or credit note to the customer with its PDF attached."""
-    found = services.document_get(actor=ctx.actor, kind="invoice", document_id=invoice_id, action="change")
+    found = sales.document_get(actor=ctx.actor, kind="invoice", document_id=invoice_id, action="change")
     sent = sending.send_document(actor=ctx.actor, document=found, to=to, note=note)
     return SentOut(
         recipient=sent.recipient,
@@ -109,7 +110,7 @@ def snooze_invoice_chase(
     ],
 ) -> SnoozedOut:
     """Pause (or resume) reminders for one invoice, e.g. while a payment plan is agreed."""
-    found = services.document_get(actor=ctx.actor, kind="invoice", document_id=invoice_id, action="change")
+    found = sales.document_get(actor=ctx.actor, kind="invoice", document_id=invoice_id, action="change")
     sending.snooze(actor=ctx.actor, document=found, until=until)
     return SnoozedOut(document=DocumentRef.of_record(found), snoozed_until=found.snoozed_until)
 

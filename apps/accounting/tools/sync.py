@@ -1,13 +1,13 @@
-"""Sync to an outside ledger (apps.accounting.sync): its state, its failures, and retrying them."""
+"""Sync to an outside ledger (apps.accounting.services.sync): its state, its failures, and retrying them."""
 
 import datetime
 from typing import Annotated, Literal
 
 from pydantic import Field
 
-from apps.accounting import sync
 from apps.accounting.models import SyncRecord, SyncRun
 from apps.accounting.permissions import AccountingPerm
+from apps.accounting.services import sync
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Limit, Offset, Out, Page, paginate

@@ -3,7 +3,6 @@ the sign-in page's "Forgot your password?" (Django's e-mail backend: the locmem 
 
 import re
 import secrets
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 import pytest
@@ -17,7 +16,6 @@ from django_tenants.utils import schema_context
 
 from apps.accounts import throttle
 from apps.accounts.models import Role, User
-from config.celery import app as celery_app
 
 pytestmark = pytest.mark.django_db
 
@@ -34,16 +32,6 @@ def new_address() -> str:
 
 def new_email() -> str:
     return f"reset-{secrets.token_hex(4)}@acme.example"
-
-
-@pytest.fixture
-def eager_tasks() -> Iterator[None]:
-    """The worker's task runs in this process, at once."""
-    previous = celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates
-    celery_app.conf.task_always_eager = True
-    celery_app.conf.task_eager_propagates = True
-    yield
-    celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = previous
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from django.db.models import F
 from django.test import Client
 from django_tenants.utils import schema_context
 
+from apps.accounts import throttle
 from apps.accounts.models import Role, User
 
 pytestmark = pytest.mark.django_db
@@ -24,13 +25,30 @@ LIMIT = settings.AXES_FAILURE_LIMIT
 COOL_OFF_SECONDS = int(settings.AXES_COOLOFF_TIME.total_seconds())
 
 
+# The addresses these tests try: their wrong passwords are also counted per address, from every
+# client address, in Redis (apps.accounts.throttle), which no transaction rolls back.
+TRIED = ("owner@acme.example", "member@acme.example", "nobody@acme.example", "dana@both.example")
+
+
+def forget_counts(acme, globex) -> None:  # type: ignore[no-untyped-def]
+    for schema_name in (acme.schema_name, globex.schema_name):
+        with schema_context(schema_name):
+            for email in TRIED:
+                throttle.forget_failures(email)
+
+
 @pytest.fixture(autouse=True)
 def no_earlier_failures(acme, globex):  # type: ignore[no-untyped-def]
     """Only this test's failed sign-ins: live tests in the same process (wrong passwords in a real
-    browser) commit theirs. Removed inside the test's transaction, so they are back afterwards."""
+    browser) commit theirs. Removed inside the test's transaction, so they are back afterwards.
+    The counts of each address in Redis are forgotten before and after: the tests after these ones
+    sign the demo people in with their password."""
+    forget_counts(acme, globex)
     for schema_name in ("public", acme.schema_name, globex.schema_name):
         with schema_context(schema_name):
             AccessAttempt.objects.all().delete()
+    yield
+    forget_counts(acme, globex)
 
 
 def sign_in(client: Client, email: str, password: str, path: str = "/accounts/sign-in/", **data: str):  # type: ignore[no-untyped-def]

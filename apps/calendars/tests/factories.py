@@ -21,7 +21,7 @@ from factory.django import DjangoModelFactory
 from apps.calendars import services
 from apps.calendars.models import Attendee, Calendar, Event
 from apps.catalogue.testing import listed
-from apps.core import recurrence
+from apps.core import factories, recurrence
 from apps.core.factories import AccessRows, access_rows, private_rows
 from apps.core.records import Visibility
 
@@ -112,3 +112,29 @@ def _events(people: dict[str, Any]) -> AccessRows:
             person, "searchCalendarEvents", {"limit": 100}, key="eventId", first="getCalendarSummary"
         ),
     )
+
+
+@factories.privacy_rows("calendars")
+def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
+    """The owner's private calendar and an event on it, and an event everyone sees with a guest
+    from the owner's private contacts."""
+    owner = people["owner"]
+    calendar = CalendarFactory(owner=owner, name=f"{marker} calendar", visibility=Visibility.PRIVATE)
+    rows.add("calendarId", record=calendar)
+    event = EventFactory(
+        organizer=owner,
+        calendar=calendar,
+        title=f"{marker} meeting",
+        description=f"{marker} description",
+        location=f"{marker} location",
+    )
+    rows.add("eventId", "entityId", record=event)
+    from apps.contacts.tests.factories import ContactFactory
+
+    contact = ContactFactory(
+        actor=owner, first_name=f"{marker} Guest", email="guest.cal@example.org", visibility="private"
+    )
+    shared = EventFactory(
+        organizer=owner, calendar=CalendarFactory(owner=owner), attendees=[{"contact_id": contact.pk}]
+    )
+    rows.add("eventId", "entityId", record=shared)

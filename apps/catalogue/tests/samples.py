@@ -23,3 +23,11 @@ def call_tool(actor: Any) -> Sample:
     contact = ContactFactory(actor=actor, first_name=f"Zed{uuid.uuid4().hex[:10]}")
     arguments = {"contactId": contact.pk}
     return Sample({"name": "getContact", "arguments": arguments}, private=[contact.first_name])
+
+
+@sample("searchWorkspace")
+def search_workspace(actor: Any) -> Sample:
+    # Found here by its first name, and named; another workspace asked the same names nothing.
+    word = f"Zed{uuid.uuid4().hex[:10]}"
+    contact = ContactFactory(actor=actor, first_name=word, last_name=f"Yew{uuid.uuid4().hex[:10]}")
+    return Sample({"query": word}, private=[contact.last_name])

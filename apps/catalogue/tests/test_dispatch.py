@@ -351,6 +351,55 @@ def test_a_write_that_loses_to_a_concurrent_one_is_a_conflict_logged_by_its_cons
     assert SENTINEL not in text and "Traceback" not in text
 
 
+def test_a_deadlock_is_run_once_more_and_lost_twice_is_a_conflict(people, caplog):
+    with temporary_tools(raise_in_database), caplog.at_level(logging.INFO):
+        result = call(people["member"], "raiseInDatabase", {"sqlstate": "40P01"})
+
+    assert text_of(result).startswith("raiseInDatabase conflicts with data saved at the same moment")
+    runs = [record for record in caplog.records if "running it once more" in record.getMessage()]
+    assert len(runs) == 1
+    assert "raiseInDatabase lost a race (OperationalError (SQLSTATE 40P01" in runs[0].getMessage()
+    assert not Contact.objects.filter(first_name="Raised").exists()
+
+
+LOST_ONCE: list[str] = []
+
+
+@tool("deadlockOnce", permission=ContactsPerm.CREATE, title="Deadlock once", register_it=False)
+def deadlock_once(ctx, *, name: Annotated[str, Field(description="A first name")]) -> Done:
+    """Writes a contact; the first run is then chosen as a deadlock's victim, as PostgreSQL does."""
+    Contact.objects.create(first_name=name)
+    LOST_ONCE.append(name)
+    if len(LOST_ONCE) == 1:
+        with connection.cursor() as cursor:
+            cursor.execute("DO $$ BEGIN RAISE EXCEPTION 'deadlock detected' USING ERRCODE = '40P01'; END $$")
+    return Done(message=f"run {len(LOST_ONCE)}")
+
+
+def test_a_write_that_lost_a_deadlock_once_succeeds_the_second_time_with_one_effect(people):
+    LOST_ONCE.clear()
+    with temporary_tools(deadlock_once):
+        result = call(people["member"], "deadlockOnce", {"name": "Twice-Run"})
+
+    assert result.get("isError") is not True, text_of(result)
+    assert structured(result)["message"] == "run 2"
+    assert Contact.objects.filter(first_name="Twice-Run").count() == 1
+
+
+@pytest.mark.parametrize(("sqlstate", "kind"), [("23502", "IntegrityError"), ("23503", "IntegrityError")])
+def test_a_not_null_or_foreign_key_violation_is_a_failure_of_the_server_not_a_race(
+    people, caplog, sqlstate, kind
+):
+    with temporary_tools(raise_in_database), caplog.at_level(logging.INFO):
+        result = call(people["member"], "raiseInDatabase", {"sqlstate": sqlstate})
+
+    message = text_of(result)
+    assert "raiseInDatabase failed because of an error on the server" in message
+    assert "running it once more" not in logged(caplog)
+    assert f"database error {kind} (SQLSTATE {sqlstate}, constraint contacts_example_once)" in logged(caplog)
+    assert ToolCall.objects.filter(tool="raiseInDatabase").latest("at").error_code == "DATABASE"
+
+
 def test_any_other_database_error_is_logged_with_its_traceback_but_not_its_text(people, caplog):
     with temporary_tools(raise_in_database), caplog.at_level(logging.WARNING):
         result = call(people["member"], "raiseInDatabase", {"sqlstate": "22023"})

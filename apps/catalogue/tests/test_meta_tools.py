@@ -26,13 +26,13 @@ def test_search_only_finds_tools_the_person_may_use(people):
 def test_search_counts_the_tools_per_area(people):
     areas = {area["area"]: area for area in structured(call(people["viewer"], "searchTools", {}))["areas"]}
 
-    assert areas["catalogue"]["tools"] == 5
+    assert areas["catalogue"]["tools"] == 6
     assert areas["contacts"]["title"] == "Contacts"
 
 
 def test_search_can_keep_to_some_areas(people):
     answer = structured(
-        call(people["owner"], "searchTools", {"query": "", "areas": ["catalogue"], "limit": 5})
+        call(people["owner"], "searchTools", {"query": "", "areas": ["catalogue"], "limit": 6})
     )
 
     assert [match["name"] for match in answer["matches"]] == [
@@ -40,6 +40,7 @@ def test_search_can_keep_to_some_areas(people):
         "describeTool",
         "getToolTaskStatus",
         "searchTools",
+        "searchWorkspace",
         "startToolTask",
     ]
 

@@ -25,8 +25,36 @@ def test_peoples_words_find_the_catalogues():
     assert "listTasks" in names("show me my to-dos")
 
 
-def test_words_that_say_nothing_find_nothing():
-    assert names("please can you do it for me now") == []
+def test_a_request_always_gets_candidates():
+    # Words that say nothing of a tool: where any request can start, the areas' summaries.
+    found = names("please can you do it for me now", count=100)
+    assert found and "getCalendarSummary" in found and "getCustomerServiceOverview" in found
+    # Words no tool has, nor any near them: the nearest words, however far.
+    assert names("cntcts plz")
+    index = search._index()
+    assert search._stem("contacts") in search._near("cntcts plz", index)[0].stems
+    # Only an empty request finds nothing.
+    assert names("  ") == []
+
+
+def test_a_phrasal_verb_is_read_with_its_object_inside():
+    index = search._index()
+    said = {stem for group in search._groups("push the 1:1 with Jamal back", index) for stem in group.stems}
+    assert search._stem("postpone") in said and search._stem("push") not in said
+    assert "transferContactAccounts" in names("hand every customer he owns over to Aisha")
+    assert names("let Petra have a look at the Oakhill deal")[0] == "shareDeal"
+    # "let me see" is no sharing.
+    said = {stem for group in search._groups("let me see the deal", index) for stem in group.stems}
+    assert search._stem("share") not in said
+
+
+def test_what_a_request_is_about_counts_less_than_what_it_asks_for():
+    index = search._index()
+    groups = search._groups("find tickets from anne about invoices, quickly", index)
+    weights = {stem: group.weight for group in groups for stem in group.stems}
+    assert weights[search._stem("ticket")] == 1.0
+    assert weights[search._stem("invoice")] == search.TOPIC_WEIGHT
+    assert "searchTickets" in names("find tickets from anne about invoices")
 
 
 def test_a_word_said_twice_counts_once():
@@ -69,9 +97,9 @@ def test_a_typo_is_read_as_the_word_it_misspells():
 def test_a_real_word_the_catalogue_does_not_use_is_not_read_as_a_typo():
     index = search._index()
     # "lease" is one letter from "leave", but it is English, and not a rare one.
-    assert search._groups("lease", index) == [{search._stem("lease"): 1.0}]
+    assert [group.stems for group in search._groups("lease", index)] == [{search._stem("lease"): 1.0}]
     # A name nobody writes is not read as anything either, when nothing is near it.
-    assert search._groups("Xqzvbn", index) == [{"xqzvbn": 1.0}]
+    assert [group.stems for group in search._groups("Xqzvbn", index)] == [{"xqzvbn": 1.0}]
 
 
 def test_british_and_american_spellings_find_each_other():
@@ -94,7 +122,7 @@ def test_peoples_phrases_are_read_as_the_catalogues_words():
 
 def test_a_negated_word_is_read_as_its_opposite_where_the_catalogue_has_one():
     index = search._index()
-    said = {stem for group in search._groups("customers who haven't paid", index) for stem in group}
+    said = {stem for group in search._groups("customers who haven't paid", index) for stem in group.stems}
     assert search._stem("unpaid") in said
     assert "searchInvoices" in names("which customers haven't paid")
 

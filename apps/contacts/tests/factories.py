@@ -9,9 +9,10 @@ Any keyword besides `actor` is a field of createContact (apps.contacts.services.
 
 from typing import Any
 
-from apps.catalogue.testing import listed
+from apps.catalogue.testing import listed, ok
 from apps.contacts import services
 from apps.contacts.models import Contact
+from apps.core import factories
 from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered, private_rows
 
 
@@ -43,3 +44,39 @@ def _contacts(people: dict[str, Any]) -> AccessRows:
     rows = private_rows(people, lambda actor, visibility: ContactFactory(actor=actor, visibility=visibility))
     rows.listed = lambda person: listed(person, "listContacts", {"limit": 100})
     return rows
+
+
+@factories.privacy_rows("contacts")
+def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
+    """The owner's private contact, a workspace contact that looks like it (a possible
+    duplicate), and one carrying the owner's private document and file."""
+    from apps.documents.tests.factories import DocumentFactory
+    from apps.files.tests.factories import FileFactory
+
+    owner = people["owner"]
+    hidden = ContactFactory(
+        actor=owner,
+        first_name=f"{marker} Ada",
+        last_name=f"{marker} Lovelace",
+        email=f"{marker}.ada@example.org",
+        phone="+44 20 7946 0958",
+        job_title=f"{marker} analyst",
+        company=f"{marker} Engines",
+        city=f"{marker} town",
+        notes=f"{marker} notes",
+        tags=[f"{marker}-tag"],
+        visibility="private",
+    )
+    rows.add("contactId", "entityId", "organisationId", "personId", record=hidden)
+    rows.add(
+        "contactId",
+        "entityId",
+        record=ContactFactory(actor=owner, first_name="Twin", phone="+44 20 7946 0958"),
+    )
+    carrier = rows.add("contactId", "entityId", record=ContactFactory(actor=owner, first_name="Carrier"))
+    document = DocumentFactory(
+        actor=owner, title=f"{marker} memo", content=f"{marker} content", visibility="private"
+    )
+    file = FileFactory(actor=owner, name=f"{marker}.txt", text=f"{marker} text", visibility="private")
+    ok(owner, "linkDocumentToContact", {"contactId": carrier.pk, "documentId": document.pk})
+    ok(owner, "linkFileToContact", {"contactId": carrier.pk, "fileId": file.pk})

@@ -71,7 +71,7 @@ def create_contact(
     created, conflicts = services.contact_create(actor=ctx.actor, fields=contact.given())
     return CreatedContactOut(
         contact=ContactOut.of(created, ctx.actor),
-        possible_duplicates=[ConflictOut.of_record(c) for c in conflicts],
+        possible_duplicates=[ConflictOut.of(c) for c in selectors.conflicts_read_by(conflicts, ctx.actor)],
     )
 
 

@@ -15,8 +15,12 @@ Beyond that a kind says what else it is:
 - an item other records carry (`describe`: files and documents, with their url, type, size);
 - a record that carries items (`carries`: the item kinds), stored in the shared attachment table
   or in the kind's own `store` (apps.core.kinds.attachments);
-- shareable (its model's access declares shares), searchable (`search`: the fields of the kit's
-  text search), and opened as a page (`url`).
+- shareable (its model's access declares shares), searchable (`search`: the record's own text
+  fields that the workspace-wide search reads, apps.core.kinds.finding), and opened as a page
+  (`url`: `page("contacts:detail", "contact_id")`).
+
+Every model that declares its access is a kind of its area or named in the area's `not_kinds`
+with why it is not one (apps.core.areas.kind_problems, a start-up check).
 
 Only kinds whose area is installed in the current workspace are known there.
 """
@@ -32,6 +36,7 @@ from django.contrib.contenttypes.fields import GenericForeignKey
 from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from apps.core import workspaces
@@ -71,8 +76,14 @@ class Kind:
     # attachment table of apps.core.kinds.attachments).
     carries: tuple[str, ...] = ()
     store: Any = None
+    # The path of the page that opens one record (`page(...)`), where there is one.
     url: Callable[[Any], str] | None = None
+    # The record's own text fields the workspace-wide search reads (apps.core.kinds.finding);
+    # none: the search leaves the kind out.
     search: tuple[str, ...] = field(default=())
+    # What the search calls the kind where its model's label says too little beside other areas'
+    # ("Calendar event" beside Events' "Event"); the label is what errors say, and stays.
+    named: Any = ""
 
     @property
     def model_class(self) -> type[models.Model]:
@@ -83,6 +94,10 @@ class Kind:
         model = self.model_class
         access = getattr(model, "access", None)
         return access.label_of(model) if access is not None else str(model._meta.verbose_name).capitalize()
+
+    @property
+    def name(self) -> str:
+        return str(self.named) if self.named else self.label
 
     def content_type(self) -> ContentType:
         return ContentType.objects.get_for_model(self.model_class)
@@ -117,6 +132,17 @@ class Entity:
     @property
     def type(self) -> str:
         return self.kind.key
+
+
+def page(url_name: str, id_argument: str = "", *, anchor: str = "") -> Callable[[Any], str]:
+    """A kind's `url`: the page `url_name` with the record's id as `id_argument`, or a page of
+    several records with the record's place on it (`anchor="pipeline-"`: "#pipeline-<id>")."""
+
+    def url(record: Any) -> str:
+        path = reverse(url_name, kwargs={id_argument: record.pk} if id_argument else None)
+        return f"{path}#{anchor}{record.pk}" if anchor else path
+
+    return url
 
 
 _kinds: dict[str, Kind] = {}

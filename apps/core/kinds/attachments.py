@@ -5,7 +5,8 @@ A kind that carries items says which (`Kind.carries`); its links are kept in the
 that the Files area provides (`use_store`, from its declaration), or in the kind's own `store`
 (contacts keep theirs in ContactLink, so a file attached to a contact here is the same link that
 linkFileToContact makes). Each item is shown as its own kind describes it now (`Kind.describe`):
-what exists and what the reader may see; a removed or hidden one keeps only the title it had.
+what exists and what the reader may see; a removed or hidden one shows that it is there, not what
+it is (no title: its title is not the reader's to read).
 """
 
 from dataclasses import dataclass
@@ -21,11 +22,11 @@ from apps.core.errors import AttachmentsUnavailable, ItemAreaMissing, NotACarrie
 
 @dataclass(frozen=True)
 class Linked:
-    """One link as stored: the item, and when and by whom it was attached."""
+    """One link as stored: the item, and when and by whom it was attached (never its title: a
+    reader is shown the item as they may see it now, or only that it is there)."""
 
     kind: str
     item_id: int
-    title: str
     attached_at: datetime
     attached_by: Any
 
@@ -158,7 +159,7 @@ def attachments_of(
                 Attached(
                     kind=item_kind,
                     id=row.item_id,
-                    title=shown.title if shown else row.title,
+                    title=shown.title if shown else "",
                     available=shown is not None,
                     url=shown.url if shown else "",
                     mime_type=shown.mime_type if shown else "",

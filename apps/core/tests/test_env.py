@@ -251,3 +251,22 @@ def test_a_malformed_value_under_the_former_name_is_reported_under_that_name(mon
 def test_every_reader_falls_back_to_the_former_name(monkeypatch: pytest.MonkeyPatch, read, value, expected):
     monkeypatch.setenv(OLD_NAME, value)
     assert read() == expected
+
+
+# --- networks -----------------------------------------------------------------------------------
+
+
+def test_networks_are_addresses_or_cidr_networks(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv(NAME, " 172.30.80.2, 10.0.0.0/8,,2001:db8::/32 ")
+
+    assert env.networks(NAME, []) == ["172.30.80.2/32", "10.0.0.0/8", "2001:db8::/32"]
+    monkeypatch.setenv(NAME, "")
+    assert env.networks(NAME, ["10.0.0.0/8"]) == []
+
+
+@pytest.mark.parametrize("value", ["10.0.0.1/8", "proxy.internal", "300.1.1.1", "10.0.0.0/33"])
+def test_a_network_that_is_not_one_is_refused(monkeypatch: pytest.MonkeyPatch, value: str):
+    monkeypatch.setenv(NAME, f"127.0.0.1,{value}")
+
+    with refused(f"{NAME} must be a comma-separated list of IP addresses or networks"):
+        env.networks(NAME, [])

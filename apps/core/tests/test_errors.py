@@ -223,6 +223,53 @@ def test_a_write_that_lost_a_race_to_a_unique_key_is_a_409_conflict_not_a_500(pe
     assert people["member"].email not in caplog.text
 
 
+def database_error(sqlstate: str) -> Exception:
+    """What Django raises when PostgreSQL refuses a statement with `sqlstate` (psycopg's class for
+    it, wrapped in Django's)."""
+    from django.db import DatabaseError, connection, transaction
+
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("DO $$ BEGIN RAISE EXCEPTION 'refused' USING ERRCODE = %s; END $$", [sqlstate])
+    except DatabaseError as error:
+        return error
+    raise AssertionError(f"PostgreSQL raised nothing for {sqlstate}")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("sqlstate", "race"),
+    [
+        ("23505", True),  # unique violation: a concurrent insert of the same key
+        ("23P01", True),  # exclusion violation: a concurrent booking of the same time
+        ("40P01", True),  # deadlock: PostgreSQL gave this transaction up
+        ("40001", True),  # serialization failure
+        ("23502", False),  # NOT NULL: this write's own mistake
+        ("23503", False),  # foreign key: likewise
+        ("23514", False),  # check constraint
+    ],
+)
+def test_one_rule_says_which_refusals_are_lost_races(sqlstate, race):
+    error = database_error(sqlstate)
+
+    assert (errors.concurrent_conflict(error) is not None) is race
+    response = call(view_raising(error)) if race else None
+    if response is not None:
+        assert (response.status_code, response.data["error"]["code"]) == (409, "CONFLICT")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("sqlstate", ["40P01", "40001"])
+def test_a_deadlock_is_never_the_service_being_unavailable(sqlstate):
+    from django.db import OperationalError
+
+    error = database_error(sqlstate)
+
+    assert isinstance(error, OperationalError)  # the class Django gives outages too
+    assert errors.unavailable(error) is None
+    assert errors.concurrent_conflict(error) is not None
+
+
 @pytest.mark.django_db
 def test_a_page_whose_write_lost_a_race_sends_the_person_back_with_the_conflict(people):
     from django.contrib.messages import get_messages

@@ -11,6 +11,7 @@ import factory
 from django.utils import timezone
 
 from apps.catalogue.testing import listed
+from apps.core import factories
 from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered, private_rows
 from apps.deals import services
 from apps.deals.models import Deal, DealFinder, Pipeline, ReachoutCampaign
@@ -107,7 +108,8 @@ def _activities(people: dict[str, Any]) -> AccessRows:
     return _owned(people, _deal_of(people), follow_up)
 
 
-def _campaign(actor: Any, visibility: str) -> ReachoutCampaign:
+def _campaign(actor: Any, visibility: str, contact: Any = None) -> ReachoutCampaign:
+    """A campaign to a new address, or to `contact`."""
     from apps.deals import reachout
     from apps.mail.tests.factories import mailbox
 
@@ -116,7 +118,8 @@ def _campaign(actor: Any, visibility: str) -> ReachoutCampaign:
         name=f"Outreach {uuid.uuid4().hex[:8]}",
         mailbox=mailbox(actor),
         steps=[reachout.Step("Hello {first_name}", "A short note.")],
-        emails=[f"prospect-{uuid.uuid4().hex[:8]}@example.org"],
+        emails=[] if contact else [f"prospect-{uuid.uuid4().hex[:8]}@example.org"],
+        contact_ids=[contact.pk] if contact else [],
         private=visibility == "private",
     )
 
@@ -177,3 +180,32 @@ def _leads(people: dict[str, Any]) -> AccessRows:
         return FoundLead.objects.create(finder=finder, key=f"lead:{uuid.uuid4().hex}", source="provider")
 
     return _owned(people, _finder, lead)
+
+
+@factories.privacy_rows("deals")
+def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
+    """The owner's private deal, a deal (the workspace's) with the owner's private contact, and
+    a finder (the workspace's) the owner ran over their contacts."""
+    from apps.contacts.tests.factories import ContactFactory
+    from apps.deals import finding
+
+    owner = people["owner"]
+    pipeline = PipelineFactory(actor=owner)
+    rows.add("pipelineId", record=pipeline)
+    hidden = DealFactory(
+        actor=owner, pipeline=pipeline, title=f"{marker} deal", notes=f"{marker} notes", visibility="private"
+    )
+    rows.add("dealId", "entityId", record=hidden)
+    contact = ContactFactory(
+        actor=owner,
+        first_name=f"{marker} Buyer",
+        email=f"{marker}.buyer@example.org",
+        job_title="Head of procurement",
+        visibility="private",
+    )
+    rows.add("dealId", "entityId", record=DealFactory(actor=owner, pipeline=pipeline, contact_id=contact.pk))
+    rows.add("campaignId", record=_campaign(owner, "workspace", contact))
+    # A finder everyone sees, run by the owner, over contacts the private one matches.
+    finder = _finder(owner, "workspace")
+    finding.finder_run(finder=finder, actor=owner)
+    rows.add("finderId", record=finder)

@@ -1,10 +1,14 @@
 """Export and erasure of one person's data reach every Deals Pipeline model that holds any
-(docs/privacy.md); everyone else's rows stay."""
+(docs/privacy.md); everyone else's rows stay. A deal names nobody's private contact to others."""
 
 import io
 import json
 
+import pytest
+
 from apps.accounts.models import Role, User
+from apps.catalogue.testing import call, ok
+from apps.contacts.tests.factories import ContactFactory
 from apps.core import sharing
 from apps.datarights.personal_data import personal_data_erase, personal_data_export
 from apps.deals import services
@@ -50,3 +54,61 @@ def test_export_and_erasure_reach_every_deals_model(acme, people):
     assert Deal.objects.get(pk=theirs.pk).owner_id == admin.pk
     logged = Activity.objects.get(deal=mine, summary="Called the buyer")
     assert logged.owner_id is None
+
+
+@pytest.mark.parametrize("reader", ["member", "viewer"])
+def test_a_deal_does_not_name_a_private_contact(people, reader):
+    owner = people["owner"]
+    contact = ContactFactory(actor=owner, first_name="Zanzibar", last_name="Quill", visibility="private")
+    deal = DealFactory(actor=owner, pipeline=PipelineFactory(actor=people["admin"]), contact_id=contact.pk)
+
+    answer = ok(people[reader], "getDeal", {"dealId": deal.pk})
+
+    assert "Zanzibar" not in json.dumps(answer)
+    assert answer["contact"] == {"id": contact.pk, "name": ""}
+    assert ok(owner, "getDeal", {"dealId": deal.pk})["contact"]["name"] == "Zanzibar Quill"
+
+
+@pytest.mark.parametrize("reader", ["member", "viewer"])
+def test_a_workspace_finder_finds_no_private_contact_of_the_person_who_runs_it(people, reader):
+    from apps.deals import finding
+    from apps.deals.models import DealFinder
+
+    owner = people["owner"]
+    ContactFactory(actor=owner, first_name="Zanzibar", job_title="Head of procurement", visibility="private")
+    ContactFactory(actor=owner, first_name="Open", job_title="Procurement lead")
+    finder = finding.finder_create(
+        actor=owner,
+        name="Buyers",
+        criteria={"titles": ["procurement"]},
+        sources=["contacts"],
+        schedule=DealFinder.Schedule.MANUAL,
+    )
+    finding.finder_run(finder=finder, actor=owner)
+
+    answer = ok(people[reader], "getDealFinder", {"finderId": finder.pk})
+
+    assert "Zanzibar" not in json.dumps(answer)
+    assert "Open" in json.dumps(answer)
+
+
+@pytest.mark.parametrize("reader", ["member", "viewer"])
+def test_a_campaign_to_a_private_contact_is_private(people, reader):
+    from apps.deals import reachout
+    from apps.mail.tests.factories import mailbox
+
+    owner = people["owner"]
+    contact = ContactFactory(
+        actor=owner, first_name="Zanzibar", email="zanzibar@example.org", visibility="private"
+    )
+    campaign = reachout.campaign_create(
+        actor=owner,
+        name="Spring",
+        mailbox=mailbox(owner),
+        steps=[reachout.Step("Hello", "A short note.")],
+        contact_ids=[contact.pk],
+    )
+
+    assert campaign.visibility == "private"
+    answer = call(people[reader], "getReachoutCampaign", {"campaignId": campaign.pk})
+    assert answer["isError"] and "Zanzibar" not in json.dumps(answer)

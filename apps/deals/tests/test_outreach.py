@@ -285,10 +285,19 @@ def test_the_deal_mail_doors_search_read_reply_send_and_ask_a_deal_s_contact(acm
     )
     assert asked["status"] == "sent"
     letter = inbox_of(mail_server, contact.email)[-1]
-    assert letter["Subject"] == "About Nora's rollout"
+    # The deal's title is the team's own name for it: the customer reads the question instead.
+    assert letter["Subject"] == "What is your budget?"
+    assert "Nora's rollout" not in letter.as_string()
     assert "Hello Nora," in letter.get_content() and "What is your budget?" in letter.get_content()
     logged = deal.activities.get(kind="contact")
     assert logged.channel == "email" and logged.summary == "Asked by e-mail: What is your budget?"
+    ok(
+        owner,
+        "requestDealInfoEmail",
+        {"dealId": deal.pk, "question": "And your timeline?", "subject": "Your rollout plans"},
+        **CONFIRM,
+    )
+    assert inbox_of(mail_server, contact.email)[-1]["Subject"] == "Your rollout plans"
     lonely = Deal.objects.create(
         title="No contact", pipeline=pipeline, stage=stage, owner=owner, stage_entered_at=timezone.now()
     )

@@ -30,7 +30,7 @@ def _deal(ctx: ToolContext, deal_id: int) -> DealOut:
     deal = Deal.objects.select_related("pipeline", "stage", "owner", "contact", "group_account").fetch(
         ctx.actor, deal_id, trash=True
     )
-    return DealOut.of(deal, url=links.page("deals:detail", deal_id=deal.pk))
+    return DealOut.of(deal, url=links.page("deals:detail", deal_id=deal.pk), reader=ctx.actor)
 
 
 @tool("createDeal", permission=DealsPerm.MANAGE, title="Create a deal")
@@ -46,9 +46,10 @@ def create_deal(
     contact_id: Annotated[int | None, Field(ge=1, description="From searchContacts")] = None,
     group_account_id: Annotated[int | None, Field(ge=1, description="From searchGroupAccounts")] = None,
     expected_close: Annotated[date | None, Field(description="Day it should close")] = None,
+    owner_email: Annotated[str | None, Field(max_length=254, description="Default: you")] = None,
 ) -> DealOut:
-    """Open a deal (sales opportunity) on a pipeline stage; you own it. Then: updateDeal."""
-    fields = {
+    """Open a deal (sales opportunity) on a pipeline stage, yours or a colleague's. Then: updateDeal."""
+    fields: dict[str, object] = {
         "title": title,
         "value": value,
         "currency": currency,
@@ -57,6 +58,8 @@ def create_deal(
         "contact_id": contact_id,
         "group_account_id": group_account_id,
     }
+    if owner_email:
+        fields["owner_email"] = owner_email
     deal = services.deal_create(actor=ctx.actor, pipeline_id=pipeline_id, stage_id=stage_id, fields=fields)
     return _deal(ctx, deal.pk)
 

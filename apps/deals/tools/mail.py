@@ -123,6 +123,13 @@ def send_draft(ctx: ToolContext, *, draft_id: Annotated[int, id_field("listDraft
     return _sent(mail.draft_send(actor=ctx.actor, draft=draft))
 
 
+def _subject(given: str, question: str) -> str:
+    """The subject the customer reads: the one given, else the question's first line. Never the
+    deal's title, which is the team's own name for the deal ("Acme: squeeze 40 seats")."""
+    line = " ".join(given.split()) or " ".join(question.strip().splitlines()[0].split())
+    return line if len(line) <= 120 else line[:119].rstrip() + "…"
+
+
 @tool(
     "requestDealInfoEmail",
     permission=DealsPerm.MAIL,
@@ -136,6 +143,7 @@ def request_deal_info_email(
     deal_id: Annotated[int, id_field("searchDeals")],
     question: Annotated[str, Field(min_length=1, max_length=5_000, description="What you need to know")],
     to: Annotated[str, Field(max_length=320, description="Default: the deal's contact")] = "",
+    subject: Annotated[str, Field(max_length=200, description="Default: the question's first line")] = "",
 ) -> SentMailOut:
     """E-mail a deal's contact asking for information the deal needs (budget, timing, decision)."""
     sources.mailboxes()
@@ -150,7 +158,7 @@ def request_deal_info_email(
     # message that went is never undone by a failing log).
     logs = can(ctx.actor, DealsPerm.MANAGE) and Deal.access.allows(ctx.actor, deal, "change")
     row = mail.mail_new(
-        actor=ctx.actor, mailbox=mailbox, to=[address], subject=f"About {deal.title}", text=body
+        actor=ctx.actor, mailbox=mailbox, to=[address], subject=_subject(subject, question), text=body
     )
     if logs:
         deal_services.contact_log(

@@ -50,4 +50,15 @@ REQUESTS += [
     ("find the department that looks after payroll", "searchDepartments"),
     ("list the teams in the company", "listDepartments"),
     ("link our accountant contact to the finance department", "linkContactToDepartment"),
+    # Written from the area's docs, knowing the search, to find what it did not generalise to.
+    ("create a Customer Success team under Sales", "createDepartment"),
+    ("who heads Finance", "getDepartment"),
+    ("org chart of the company", "listDepartments"),
+    ("which team does Aisha belong to", "searchDepartments"),
+    ("make Paul the head of Marketing", "updateDepartment"),
+    ("Finance should sit under Operations now", "updateDepartment"),
+    ("disband the Events team", "deleteDepartment"),
+    ("add Jo to the Finance team", "addMemberToDepartment"),
+    ("Jo is leaving the Finance team", "removeMemberFromDepartment"),
+    ("record Acme Couriers as a contact of Logistics", "linkContactToDepartment"),
 ]

@@ -4,6 +4,7 @@
 
 from typing import Any
 
+from apps.core import factories
 from apps.core.factories import (
     AccessRows,
     FolderBaseFactory,
@@ -46,3 +47,14 @@ def _documents(people: dict[str, Any]) -> AccessRows:
         people,
         lambda actor, visibility: DocumentFactory(actor=actor, visibility=visibility),
     )
+
+
+@factories.privacy_rows("documents")
+def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
+    """The owner's private document, and its PDF in Files."""
+    owner = people["owner"]
+    document = DocumentFactory(
+        actor=owner, title=f"{marker} plan", content=f"# {marker}\n\n{marker} body", visibility="private"
+    )
+    rows.add("documentId", "entityId", record=document)
+    rows.add("fileId", "entityId", record=services.document_export_pdf(actor=owner, document=document))

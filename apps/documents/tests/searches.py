@@ -41,4 +41,8 @@ REQUESTS += [
     ("delete the old draft document", "deleteDocument"),
     ("make a new folder for contracts in documents", "createDocumentFolder"),
     ("read the onboarding doc", "getDocument"),
+    # Written from the area's docs, knowing the search, to find what it did not generalise to.
+    ("show the history of versions of the pricing doc", "getDocument"),
+    ("find docs about onboarding", "listDocuments"),
+    ("move the policy doc to the HR folder", "moveDocument"),
 ]

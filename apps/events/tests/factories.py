@@ -12,6 +12,7 @@ import factory
 from django.utils import timezone
 
 from apps.catalogue.testing import listed
+from apps.core import factories
 from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered, private_rows
 from apps.events import services
 from apps.events.models import Attendee, Event, EventPipeline, HotelBlock
@@ -140,3 +141,16 @@ def _suppliers(people: dict[str, Any]) -> AccessRows:
 @access_rows("events.HotelBlock")
 def _blocks(people: dict[str, Any]) -> AccessRows:
     return _with_events(people, lambda actor, event: BlockFactory(actor=actor, event=event))
+
+
+@factories.privacy_rows("events")
+def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
+    """The owner's private event."""
+    event = EventFactory(
+        actor=people["owner"], name=f"{marker} summit", venue=f"{marker} hall", visibility="private"
+    )
+    rows.add("eventId", "entityId", record=event)
+    guest = AttendeeFactory(
+        actor=people["owner"], event=event, name=f"{marker} Guest", email=f"{marker}.guest@example.org"
+    )
+    rows.add("attendeeId", record=guest)

@@ -1,9 +1,11 @@
 """A normal call of every Events tool, for the catalogue's contract test
 (apps/catalogue/tests/test_contract.py). Each creates what it needs as `actor`."""
 
+from datetime import timedelta
 from typing import Any
 
 from apps.catalogue.testing import Sample, sample
+from apps.events import services
 from apps.events.tests.factories import AttendeeFactory, BlockFactory, EventFactory, PipelineFactory
 from apps.files.tests.factories import FileFactory
 
@@ -104,6 +106,45 @@ def add_event_session(actor: Any) -> Sample:
         },
         private=[event.name],
     )
+
+
+def _session(actor: Any) -> tuple[Any, Any]:
+    event = EventFactory(actor=actor)
+    fields = {
+        "title": "Opening",
+        "starts_at": event.starts_at,
+        "ends_at": event.starts_at + timedelta(hours=1),
+    }
+    return event, services.session_add(actor=actor, event=event, fields=fields, speakers=[])
+
+
+@sample("updateEventSession")
+def update_event_session(actor: Any) -> Sample:
+    event, session = _session(actor)
+    return Sample(
+        {
+            "sessionId": session.pk,
+            "changes": {"room": "Room B"},
+            "speakers": [{"name": "Grace", "email": f"grace-{session.pk}@example.org"}],
+        },
+        private=[event.name],
+    )
+
+
+@sample("removeEventSession")
+def remove_event_session(actor: Any) -> Sample:
+    event, session = _session(actor)
+    return Sample({"sessionId": session.pk}, private=[event.name])
+
+
+@sample("cancelEvent")
+def cancel_event(actor: Any) -> Sample:
+    return _event(actor)
+
+
+@sample("deleteEvent")
+def delete_event(actor: Any) -> Sample:
+    return _event(actor)
 
 
 @sample("addEventAttendee")

@@ -22,6 +22,10 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("let Grace co-organise the summit event", "shareEvent"),
     ("add a keynote session with Ada in the main hall at 9", "addEventSession"),
     ("put a workshop slot on the conference agenda", "addEventSession"),
+    ("move the keynote session to room B and change its speaker", "updateEventSession"),
+    ("take the panel session off the conference agenda", "removeEventSession"),
+    ("call off the summer gala and tell the guests", "cancelEvent"),
+    ("delete the test event we made by mistake", "deleteEvent"),
     ("register Alan Turing for the partner summit", "addEventAttendee"),
     ("invite a guest to the gala dinner", "addEventAttendee"),
     ("Karen cancelled her registration for the summit", "updateEventAttendee"),
@@ -71,4 +75,11 @@ REQUESTS += [
     ("record that Priya needs a flight from Madrid", "planEventAttendeeTravel"),
     ("share the launch event with Tom", "shareEvent"),
     ("what events are coming up", "listEvents"),
+    # Written from the area's docs, knowing the search, to find what it did not generalise to.
+    ("add a keynote by Dr Lee to day two of the summit", "addEventSession"),
+    ("the caterer's invoice came in at 4,200, record it as actual", "addEventSupplier"),
+    ("book 20 rooms at the Hilton for 3 nights with a cut-off date", "manageEventHotels"),
+    ("Ana needs a flight from Lisbon for the summit", "planEventAttendeeTravel"),
+    ("Helen cancelled, free up her place", "updateEventAttendee"),
+    ("who's on the waitlist for the gala", "listEventAttendees"),
 ]

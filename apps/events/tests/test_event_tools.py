@@ -47,8 +47,8 @@ def counts() -> dict[str, int]:
     return {model.__name__: model._default_manager.count() for model in MODELS}
 
 
-def test_the_area_has_its_23_tools():
-    assert len({spec.name for spec in EVENT_TOOLS}) == 23
+def test_the_area_has_its_27_tools():
+    assert len({spec.name for spec in EVENT_TOOLS}) == 27
 
 
 @pytest.mark.parametrize("spec", EVENT_TOOLS, ids=lambda spec: spec.name)
@@ -92,6 +92,10 @@ BAD = [
         "is not a time zone",
     ),
     ("getEvent", lambda w: {"eventId": 987654}, "not found"),
+    ("cancelEvent", lambda w: {"eventId": 987654}, "not found"),
+    ("deleteEvent", lambda w: {"eventId": 987654}, "not found"),
+    ("updateEventSession", lambda w: {"sessionId": 987654, "changes": {"room": "B"}}, "not found"),
+    ("removeEventSession", lambda w: {"sessionId": 987654}, "not found"),
     ("updateEvent", lambda w: {"eventId": w["event"].pk, "changes": {"endsAt": _start(w, -5)}}, "end after"),
     ("listEvents", lambda w: {"when": "someday"}, "when"),
     ("searchEvents", lambda w: {"query": ""}, "query"),

@@ -6,6 +6,7 @@ from typing import Any
 
 import factory
 
+from apps.core import factories
 from apps.core.factories import (
     AccessRows,
     FolderBaseFactory,
@@ -46,3 +47,13 @@ def _folders(people: dict[str, Any]) -> AccessRows:
 @access_rows("files.File")
 def _files(people: dict[str, Any]) -> AccessRows:
     return private_rows(people, lambda actor, visibility: FileFactory(actor=actor, visibility=visibility))
+
+
+@factories.privacy_rows("files")
+def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
+    """The owner's private file, and its copy."""
+    owner = people["owner"]
+    text = f"{marker} text"
+    file = FileFactory(actor=owner, name=f"{marker}.txt", text=text, description=text, visibility="private")
+    rows.add("fileId", "entityId", "id", record=file)
+    rows.add("fileId", "entityId", "id", record=services.file_copy(actor=owner, file=file, folder=None))

@@ -67,4 +67,9 @@ REQUESTS += [
     ("restore the deleted presentation from the bin", "restoreFile"),
     ("where is the budget spreadsheet stored, whats its path", "getFileWorkingPath"),
     ("attach the brochure to the deal", "attachEntityFile"),
+    # Written from the area's docs, knowing the search, to find what it did not generalise to.
+    ("rename the folder Old to Archive 2024", "renameFileEntity"),
+    ("empty the trash for good", "deleteFileEntity"),
+    ("get a download link for the logo", "downloadFileEntity"),
+    ("what's in the Board folder", "listFiles"),
 ]

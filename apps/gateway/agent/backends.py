@@ -34,7 +34,7 @@ from typing import Any
 import httpx
 from django.conf import settings
 
-from apps.core import metrics
+from apps.core import json_input, metrics
 from apps.gateway.agent.deadline import deadline as call_deadline
 from apps.gateway.agent.deadline import deadline_client
 
@@ -77,9 +77,11 @@ class Usage:
 class ToolCall:
     id: str
     name: str
-    # None when the model sent arguments that are not a JSON object.
+    # None when the model sent arguments that are not a JSON object, or JSON that is refused.
     arguments: dict[str, Any] | None
     raw_arguments: str = ""
+    # Why the arguments were refused (apps.core.json_input: too deep, NUL, a number out of range).
+    refused: str = ""
 
 
 @dataclass(frozen=True)
@@ -221,10 +223,19 @@ class Backend:
                 transient=response.status_code in TRANSIENT_STATUSES,
                 retry_after=retry_after,
             )
+        # Read like any JSON from outside (apps.core.json_input): a model's answer is not to be
+        # trusted more than a client's request, and a nesting thousands deep, a NUL or a lone
+        # surrogate would otherwise fail later, in the interpreter or in PostgreSQL.
         try:
-            answer = response.json()
-        except ValueError as error:
-            raise ModelError("the model API answered something that is not JSON", transient=True) from error
+            answer = json_input.loads(response.content)
+        except json_input.JsonRefused as refused:
+            if refused.syntax:
+                raise ModelError(
+                    "the model API answered something that is not JSON", transient=True
+                ) from None
+            raise ModelError(
+                f"the model API answered JSON that cannot be kept ({refused.message})", transient=True
+            ) from None
         if not isinstance(answer, dict):
             raise ModelError("the model API answered something that is not a JSON object", transient=True)
         return answer
@@ -253,16 +264,20 @@ def _json(body: dict[str, Any]) -> bytes:
     return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def _arguments(raw: Any) -> tuple[dict[str, Any] | None, str]:
+def _arguments(raw: Any) -> tuple[dict[str, Any] | None, str, str]:
+    """A tool call's arguments as an object (None when they are not one), their text, and why
+    they were refused ("" when they were not): the text a chat-completions model writes is read
+    with the doors' reader (apps.core.json_input); a Messages API's object was read with the
+    answer it came in."""
     if isinstance(raw, dict):
-        return raw, json.dumps(raw)
+        return raw, json.dumps(raw), ""
     if isinstance(raw, str):
         try:
-            parsed = json.loads(raw) if raw.strip() else {}
-        except ValueError:
-            return None, raw
-        return (parsed, raw) if isinstance(parsed, dict) else (None, raw)
-    return None, str(raw)
+            parsed = json_input.loads(raw) if raw.strip() else {}
+        except json_input.JsonRefused as refused:
+            return None, raw, "" if refused.syntax else refused.message
+        return (parsed, raw, "") if isinstance(parsed, dict) else (None, raw, "")
+    return None, str(raw), ""
 
 
 def _int(value: Any) -> int:
@@ -324,13 +339,14 @@ class ChatCompletionsBackend(Backend):
         calls = []
         for index, call in enumerate(message.get("tool_calls") or []):
             function = (call or {}).get("function") or {}
-            arguments, raw = _arguments(function.get("arguments"))
+            arguments, raw, refused = _arguments(function.get("arguments"))
             calls.append(
                 ToolCall(
                     id=str(call.get("id") or f"call_{index}"),
                     name=str(function.get("name") or ""),
                     arguments=arguments,
                     raw_arguments=raw,
+                    refused=refused,
                 )
             )
         usage = answer.get("usage") or {}
@@ -422,13 +438,14 @@ class MessagesBackend(Backend):
             if block.get("type") == "text" and isinstance(block.get("text"), str):
                 texts.append(block["text"])
             elif block.get("type") == "tool_use":
-                arguments, raw = _arguments(block.get("input"))
+                arguments, raw, refused = _arguments(block.get("input"))
                 calls.append(
                     ToolCall(
                         id=str(block.get("id") or ""),
                         name=str(block.get("name") or ""),
                         arguments=arguments,
                         raw_arguments=raw,
+                        refused=refused,
                     )
                 )
         usage = answer.get("usage") or {}

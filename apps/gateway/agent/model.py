@@ -319,6 +319,7 @@ class ModelAgent:
                                 "name": call.name,
                                 "arguments": call.arguments,
                                 "raw_arguments": call.raw_arguments,
+                                "refused": call.refused,
                             }
                             for call in reply.tool_calls
                         ],
@@ -350,8 +351,11 @@ class ModelAgent:
             record = {"role": "tool", "tool_call_id": call["id"], "name": call["name"]}
             if call.get("arguments") is None:
                 outcome_text = (
-                    f"The arguments for {call['name']} were not a JSON object, so nothing was done. "
-                    "Call it again with a JSON object of arguments."
+                    f"The arguments for {call['name']} were refused ({call['refused']}), so nothing "
+                    "was done. Call it again with arguments without that."
+                    if call.get("refused")
+                    else f"The arguments for {call['name']} were not a JSON object, so nothing was "
+                    "done. Call it again with a JSON object of arguments."
                 )
                 with services.locked(run.conversation.pk, run.token) as locked:
                     services.step_append(

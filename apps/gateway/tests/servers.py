@@ -148,6 +148,8 @@ class Reply:
     # once the headers are sent at once ("body"): a slow provider, or a slow-loris proxy.
     trickle: float = 0.0
     trickle_from: str = "body"
+    # The body's bytes as they are, in place of `body` (what no JSON encoder writes).
+    raw: bytes | None = None
 
 
 class ModelServer(_Server):
@@ -216,7 +218,7 @@ class ModelServer(_Server):
                 self._send(answer if isinstance(answer, Reply) else Reply(200, answer))
 
             def _send(self, reply: Reply) -> None:
-                data = json.dumps(reply.body).encode()
+                data = reply.raw if reply.raw is not None else json.dumps(reply.body).encode()
                 if reply.trickle:
                     self._trickle(reply, data)
                     return

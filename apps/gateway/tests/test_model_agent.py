@@ -309,6 +309,52 @@ def test_arguments_that_are_not_json_and_unknown_tools_are_told_to_the_model(
     assert conversation.status == "resolved" and server.problems == []
 
 
+def test_arguments_too_deep_or_holding_nul_are_refused_and_the_model_told_why(
+    model, make_credentials, conversation_of
+):
+    mine = make_credentials()
+    deep = '{"query": ' + '{"a": ' * 70 + "1" + "}" * 71
+    with_nul = '{"firstName": "Ada\\u0000", "lastName": "Nul"}'
+
+    def final(body):
+        results = tool_results(body)
+        assert "refused" in results[0]["content"] and "nested deeper than 64" in results[0]["content"]
+        assert "refused" in results[1]["content"] and "NUL" in results[1]["content"]
+        return openai_text("Sorry.")
+
+    server = model(
+        "openai", script(openai_tool_calls(("listContacts", deep), ("createContact", with_nul)), final)
+    )
+
+    conversation = run(conversation_of(mine, "Do something odd"))
+
+    assert conversation.status == "resolved" and server.problems == []
+    assert not Contact.objects.filter(last_name="Nul").exists()
+
+
+@pytest.mark.parametrize(
+    ("protocol", "raw"),
+    [
+        # Thousands of levels: the standard library's parser ran out of recursion on these.
+        ("openai", b'{"choices": ' + b"[" * 5000 + b"]" * 5000 + b"}"),
+        # A NUL that PostgreSQL would refuse when the reply is stored.
+        ("anthropic", b'{"content": [{"type": "text", "text": "hi\\u0000"}], "stop_reason": "end_turn"}'),
+    ],
+)
+def test_a_model_answer_the_doors_would_refuse_is_a_model_error_not_a_crash(
+    model, make_credentials, conversation_of, protocol, raw
+):
+    mine = make_credentials(budget_usd_cents=100)
+    server = model(protocol, lambda body, index: Reply(200, raw=raw))
+
+    conversation = run(conversation_of(mine, "Anything"))
+
+    assert conversation.status == "failed" and conversation.error_code == "MODEL_UNAVAILABLE"
+    assert len(server.requests) == 3  # tried again, as for any answer that cannot be used
+    key = ApiKey.objects.get(pk=mine.key.pk)
+    assert key.spent_micro_usd == 0 and key.reserved_micro_usd == 0
+
+
 def test_the_last_allowed_call_asks_for_an_answer_without_tools(
     model, make_credentials, conversation_of, settings
 ):

@@ -1,6 +1,6 @@
 """Leave: policies, requests, and balances kept as a ledger of entries (accrual, taken,
 adjustment, carry-over, expiry), never as a counter. A balance is the sum of an employee's
-entries of a policy up to a date (apps.hr.leave)."""
+entries of a policy up to a date (apps.hr.lib.leave)."""
 
 from django.conf import settings
 from django.db import models

@@ -14,7 +14,7 @@ from apps.core import clean, records
 from apps.core.actors import Actor, require
 from apps.core.errors import Forbidden, invalid
 from apps.departments import api as departments
-from apps.hr import clean as hr_clean
+from apps.hr.lib import clean as hr_clean
 from apps.hr.models import Employee, RestrictedDetails
 from apps.hr.permissions import HrPerm
 

@@ -19,10 +19,11 @@ from django.utils.translation import gettext as _
 from apps.accounts.models import person
 from apps.core.actors import Actor, require
 from apps.core.errors import invalid
-from apps.hr import calendar_link, leave
 from apps.hr.errors import ApproverIsRequester, NotYourLeave
+from apps.hr.lib import leave
 from apps.hr.models import Employee, LeaveEntry, LeavePolicy, LeaveRequest
 from apps.hr.permissions import HrPerm
+from apps.hr.services import calendar_link
 
 logger = logging.getLogger(__name__)
 Kind = LeaveEntry.Kind

@@ -9,8 +9,9 @@ from typing import Any
 from django.utils import timezone
 
 from apps.catalogue.testing import listed
+from apps.core import factories
 from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered
-from apps.hr.leave import public_holidays
+from apps.hr.lib.leave import public_holidays
 from apps.hr.models import Employee
 from apps.hr.services import employees
 
@@ -289,3 +290,28 @@ def _candidates(people: dict[str, Any]) -> AccessRows:
     return AccessRows(
         everyone=[made], listed=lambda person: listed(person, "listHiringCandidates", {"limit": 100})
     )
+
+
+@factories.privacy_rows("hr")
+def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
+    """The owner's own leave request and time entry (theirs and HR's alone)."""
+    from apps.hr.services import leave
+    from apps.hr.services import time as clock
+
+    owner = people["owner"]
+    employee = employee_of(owner, actor=owner)
+    rows.add("employeeId", record=employee)
+    start = monday_ahead(weeks=9)
+    request = leave.request_submit(
+        actor=owner,
+        employee=employee,
+        policy=leave.policy_default(),
+        start=start,
+        end=start,
+        note=f"{marker} note",
+    )
+    rows.add("requestId", "leaveRequestId", record=request)
+    entry, _warnings = clock.clock_in(
+        actor=owner, employee=employee, at=timezone.now() - timedelta(minutes=3), note=f"{marker} note"
+    )
+    rows.add("entryId", "timeEntryId", record=entry)

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from apps.catalogue.testing import listed
+from apps.core import factories
 from apps.core.factories import AccessRows, access_rows
 from apps.mail import services
 from apps.mail.models import Draft, Folder, Mailbox, MailboxMember, Message, Outgoing, Signature, Thread
@@ -93,3 +94,21 @@ def _outgoing(people: dict[str, Any]) -> AccessRows:
         )
 
     return _in_mailboxes(people, outgoing)
+
+
+@factories.privacy_rows("mail")
+def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
+    """The owner's mailbox, with a message and a draft (its people's alone)."""
+    box = mailbox(people["owner"], name=f"{marker} box")
+    rows.add("mailboxId", "inboxId", record=box)
+    thread = Thread.objects.create(mailbox=box, subject=f"{marker} subject")
+    rows.add("threadId", record=thread)
+    message = Message.objects.create(
+        mailbox=box,
+        folder=_folder(box),
+        thread=thread,
+        uid=1,
+        subject=f"{marker} subject",
+        text=f"{marker} text",
+    )
+    rows.add("messageId", "emailId", record=message)

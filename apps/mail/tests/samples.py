@@ -58,6 +58,12 @@ def find_and_read_email(actor: Any) -> Sample:
     return Sample({"messageId": message.pk}, private=[message.subject])
 
 
+@sample("manageEmail")
+def manage_email(actor: Any) -> Sample:
+    message = _message(actor)
+    return Sample({"messageIds": [message.pk], "action": "archive"}, around=using_local_server)
+
+
 @sample("forwardEmail")
 def forward_email(actor: Any) -> Sample:
     message = _message(actor)
@@ -75,6 +81,11 @@ def _draft(actor: Any, arguments: dict[str, Any] | None = None) -> Sample:
         actor=actor, mailbox=_mailbox(actor), to=["buyer@example.org"], subject="Sample draft", body="Hello"
     )
     return Sample({"draftId": draft.pk, **(arguments or {})})
+
+
+@sample("sendEmail")
+def send_email(actor: Any) -> Sample:
+    return Sample(_draft(actor).arguments, around=using_local_server)
 
 
 @sample("listDrafts")

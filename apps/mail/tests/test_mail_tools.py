@@ -49,25 +49,7 @@ def arrives(mailbox: Mailbox, *, sender: str, subject: str, text: str) -> Messag
     return Message.objects.get(mailbox=mailbox, message_id=message["Message-ID"])
 
 
-@pytest.fixture
-def filled(people):
-    """The owner's demo mailbox holding the demo threads alone, synchronised from the start. The
-    server outlives each test's transaction: whatever earlier tests of this process left there
-    (moved, deleted, sent) is emptied first, and the stored cursor starts again."""
-    mailbox = Mailbox.objects.get(address="owner@acme.example")
-    with servers.imap(mailbox) as client:
-        for name, _role in sync.folders(client):
-            if client.select(sync.quoted(name))[0] == "OK":
-                client.uid("STORE", "1:*", "+FLAGS.SILENT", "(\\Deleted)")
-                client.expunge()
-    assert demo._fill(mailbox, demo.threads(mailbox.address))
-    Folder.objects.filter(mailbox=mailbox).update(uidnext=1)
-    sync.sync(mailbox)
-    mailbox.refresh_from_db()
-    return mailbox
-
-
-def test_the_area_has_its_twelve_tools_and_platform_s_deletedraft():
+def test_the_area_has_spec_s_twelve_tools_its_own_two_and_platform_s_deletedraft():
     assert sorted(spec.name for spec in MAIL_TOOLS) == [
         "deleteDraft",
         "findAndReadEmail",
@@ -78,13 +60,15 @@ def test_the_area_has_its_twelve_tools_and_platform_s_deletedraft():
         "getInboxMessages",
         "listDrafts",
         "listInboxes",
+        "manageEmail",
         "openInboxSettings",
         "resendEmail",
+        "sendEmail",
         "updateDraft",
         "updateEmailSignature",
     ]
     high_risk = {spec.name for spec in MAIL_TOOLS if "HIGH RISK" in spec.definition["description"]}
-    assert high_risk == {"forwardEmail", "resendEmail"}
+    assert high_risk == {"forwardEmail", "resendEmail", "sendEmail"}
 
 
 @pytest.mark.parametrize("spec", MAIL_TOOLS, ids=lambda spec: spec.name)
@@ -209,7 +193,7 @@ def test_forward_inline_and_as_attachment_and_resend_with_a_new_message_id(fille
     resent = [sync.parse(raw) for raw in inbox_of(mail_server, colleague)][-1]
     assert resent["Message-ID"] == again["messageId"] and resent["Subject"] == "Re: Pricing for 40 seats"
     # A received message is not the mailbox's to resend: From is not an address it may send as.
-    assert "may not send as" in refused(owner, "resendEmail", {"messageId": ask.pk}, **CONFIRM)
+    assert "Only mail this mailbox sent" in refused(owner, "resendEmail", {"messageId": ask.pk}, **CONFIRM)
 
 
 def test_bad_input_names_the_problem_and_writes_nothing(filled, people):

@@ -332,6 +332,7 @@ def card_component() -> dict[str, Any]:
                         "type": "object",
                         "properties": {
                             "name": text,
+                            "job": {**text, "description": "What a person who does the job says of it."},
                             "title": text,
                             "description": text,
                             "url": {**text, "format": "uri"},

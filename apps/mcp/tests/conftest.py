@@ -4,7 +4,9 @@ with the transport's stand-ins (`support`): a credential scheme and a dispatcher
 import asyncio
 import os
 import threading
+import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -48,6 +50,35 @@ class Mcp(McpHttp):
     ) -> None:
         super().__init__(server.url(host), {"Authorization": f"Bearer test:{email}"})
         self.server = server
+
+
+def caller_state(email: str = "member@acme.example") -> Any:
+    """The catalogue's state of a 2026-07-28 caller of Acme with the stand-in credential (a Redis
+    hash, apps.mcp.callers): what its tools noted, such as waitForCancel's `cancelled`. Needs the
+    database (`committed`)."""
+    from django_tenants.utils import schema_context
+
+    from apps.accounts.models import User
+    from apps.core.credentials import Principal
+    from apps.mcp import callers
+
+    with schema_context("acme"):
+        user = User.objects.get(email=email)
+        # The stand-in credential's label (support/credentials.py).
+        principal = Principal(
+            user=user, scheme="test", scopes=frozenset({"mcp"}), credential=f"test:{user.pk}"
+        )
+        return callers.CallerState(callers.caller_digest(principal))
+
+
+def noted(state: Any, key: str, timeout: float = 5.0) -> Any:
+    """`key` of a caller's state once it is set (None if it is not within `timeout` seconds)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = state.get(key)
+        if value is not None or time.monotonic() >= deadline:
+            return value
+        time.sleep(0.05)
 
 
 @pytest.fixture

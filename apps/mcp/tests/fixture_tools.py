@@ -568,6 +568,16 @@ def slow_export(
     return RawResult(content=[{"type": "text", "text": f"exported after {seconds} s"}], structured=data)
 
 
+@tool("slowPurge", permission=READ, title="Slow purge", markers=Marker.DESTRUCTIVE, long_running=True)
+def slow_purge(
+    ctx: ToolContext, *, seconds: Annotated[float, Field(ge=0, le=30, description="How long it takes")] = 0
+) -> RawResult:
+    """Pretends to purge an archive once the user confirms; long, so it may run as a task, which
+    then asks for the confirmation (transport test fixture)."""
+    time.sleep(seconds)
+    return RawResult(content=[{"type": "text", "text": "purged (not really)"}], structured={"purged": True})
+
+
 @tool("connectTestAccount", permission=READ, title="Connect a test account", read_only=True, open_world=True)
 def connect_test_account(
     ctx: ToolContext, *, account: Annotated[str, Field(min_length=1, max_length=40, description="Its name")]

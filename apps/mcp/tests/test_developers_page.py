@@ -4,6 +4,7 @@ workspace's own absolute URLs, with values read from the code that enforces them
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.utils.html import escape
 
 from apps.catalogue import profiles
 from apps.mcp.protocol import PROTOCOL_VERSION, SUPPORTED_VERSIONS
@@ -49,6 +50,8 @@ def test_it_says_the_versions_headers_scopes_profiles_and_pkce_the_code_enforces
     for scope in settings.OAUTH2_PROVIDER["SCOPES"]:
         assert f"<code>{scope}</code>" in text, scope
     for profile in profiles.PROFILES:
+        # By what people do first, as the consent page offers them, then the title.
+        assert f"<td>{escape(profile.job)}<br><small" in text, profile.key
         assert f"<code>profile:{profile.key}</code>" in text
         assert f"http://127.0.0.1/api/mcp?profile={profile.key}" in text
     assert "<code>code_challenge_method=S256</code>" in text

@@ -4,6 +4,7 @@ credential and the catalogue): the Python SDK (`mcp` 2.x) in its default mode (w
 node, and the MCP Inspector CLI."""
 
 import asyncio
+import contextlib
 import json
 import subprocess
 import threading
@@ -18,6 +19,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.subscriptions import ToolsListChanged
 
 from apps.core.testing import node_bin
+from apps.mcp.tests.conftest import caller_state, noted
 
 pytestmark = pytest.mark.live
 
@@ -95,6 +97,22 @@ def test_python_sdk_receives_progress_and_answers_an_elicitation(mcp_server):
     assert counted.content[0].text == "counted to 3"
     assert len(asked) == 1 and "eraseEverything" in asked[0]
     assert confirmed.content[0].text == "erased (not really)"
+
+
+def test_python_sdk_at_2026_07_28_cancels_a_call_by_closing_its_response(mcp_server, committed):
+    state = caller_state()
+    state.set("cancelled", None)
+
+    async def scenario():  # type: ignore[no-untyped-def]
+        async with python_client(f"{mcp_server.url()}/api/mcp", "test:member@acme.example", "auto") as client:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(client.call_tool("waitForCancel", {"seconds": 10}), 0.5)
+            return client.protocol_version
+
+    version = asyncio.run(scenario())
+
+    assert version == "2026-07-28"
+    assert noted(state, "cancelled") is not None, "the tool never saw its call cancelled"
 
 
 def test_python_sdk_at_2026_07_28_streams_progress_and_confirms_by_answering(mcp_server):

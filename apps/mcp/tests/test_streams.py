@@ -182,6 +182,8 @@ def test_the_server_card_is_public_cacheable_and_names_the_brand(live_http):
     assert listed["sales"]["url"] == f"{base}/api/mcp?profile=sales"
     assert listed["sales"]["scope"] == "profile:sales"
     assert all(0 < profile["tools"] <= 40 and profile["description"] for profile in listed.values())
+    # Offered by what people do, as the consent page offers them.
+    assert listed["finance"]["job"] == "I do the books"
 
 
 def test_a_call_is_known_by_its_request_id_as_json_a_number_apart_from_the_same_digits_as_text():

@@ -1,16 +1,20 @@
 """Tasks (MCP 2025-11-25, apps.mcp.jobs) in raw HTTP against a live web process and a Celery
 worker on the same database and Redis: the capability and `execution.taskSupport` a 2025-11-25
 client sees (and a 2025-06-18 one does not), a task-augmented tools/call of a long tool,
-tasks/get, tasks/result, tasks/list, tasks/cancel, the status notifications, who may see a task,
-and the catalogue's startToolTask / getToolTaskStatus for clients without tasks."""
+tasks/get, tasks/result, tasks/list, tasks/cancel, the status notifications, a task asking its
+client through tasks/result, who may see a task, and the catalogue's startToolTask /
+getToolTaskStatus for clients without tasks. The 2026-07-28 extension: test_tasks_extension.py."""
 
+import json
 import time
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 
 from apps.core.testing import start_celery_worker
+from apps.mcp.testing import ACCEPT_BOTH
 from apps.mcp.tests.conftest import Mcp
 
 pytestmark = pytest.mark.live
@@ -158,6 +162,78 @@ def test_a_tool_error_fails_the_task_with_its_message(owner, worker):
     assert done["statusMessage"] == result["content"][0]["text"]
 
 
+# --- input a task needs, carried by tasks/result ----------------------------------------------------
+
+
+def _result_answering(mcp: Mcp, task_id: str, reply: dict[str, Any]) -> dict[str, Any]:
+    """POSTs tasks/result and answers each elicitation/create on its stream with `reply`; returns
+    {"asked": [params...], "response": the JSON-RPC response}."""
+    message = {"jsonrpc": "2.0", "id": 900, "method": "tasks/result", "params": {"taskId": task_id}}
+    seen: dict[str, Any] = {"asked": []}
+    with (
+        httpx.Client(base_url=str(mcp.http.base_url), timeout=60) as http,
+        http.stream("POST", "/api/mcp", json=message, headers=mcp.headers(Accept=ACCEPT_BOTH)) as response,
+    ):
+        for line in response.iter_lines():
+            if not line.startswith("data: ") or line == "data: ":
+                continue  # 2025-11-25 streams open with a priming event without data
+            event = json.loads(line[6:])
+            if event.get("method") == "elicitation/create":
+                seen["asked"].append(event["params"])
+                assert mcp.post({"jsonrpc": "2.0", "id": event["id"], "result": reply}).status_code == 202
+            elif event.get("id") == 900:
+                seen["response"] = event
+    return seen
+
+
+def test_a_task_that_needs_a_confirmation_asks_it_on_the_stream_of_tasks_result(owner, worker):
+    owner.initialize(version="2025-11-25", capabilities={"elicitation": {"form": {}}})
+    stream = owner.stream()
+    task = _ok(_task_call(owner, "slowPurge", {}))["task"]
+
+    waiting = _until(owner, task["taskId"], {"input_required", "completed", "failed"})
+    seen = _result_answering(owner, task["taskId"], {"action": "accept", "content": {"decision": "allow"}})
+
+    assert (
+        waiting["status"] == "input_required" and waiting["statusMessage"] == "Waiting for the user's answer."
+    )
+    (question,) = seen["asked"]
+    assert question["_meta"] == {"io.modelcontextprotocol/related-task": {"taskId": task["taskId"]}}
+    assert "slowPurge" in question["message"] and "decision" in question["requestedSchema"]["properties"]
+    result = seen["response"]["result"]
+    assert result["content"][0]["text"] == "purged (not really)"
+    assert result["_meta"] == {"io.modelcontextprotocol/related-task": {"taskId": task["taskId"]}}
+    statuses = []
+    while "completed" not in statuses:
+        _id, notification = stream.next_event(timeout=20)
+        statuses.append(notification["params"]["status"])
+    assert statuses == ["input_required", "working", "completed"]
+    stream.close()
+
+
+def test_a_task_whose_question_is_declined_ends_saying_so(owner, worker):
+    owner.initialize(version="2025-11-25", capabilities={"elicitation": {"form": {}}})
+    task = _ok(_task_call(owner, "slowPurge", {}))["task"]
+    _until(owner, task["taskId"], {"input_required"})
+
+    seen = _result_answering(owner, task["taskId"], {"action": "decline"})
+
+    result = seen["response"]["result"]
+    assert result["isError"] is True and "declined" in result["content"][0]["text"]
+    assert _ok(owner.request("tasks/get", {"taskId": task["taskId"]}))["status"] == "failed"
+
+
+def test_a_task_of_a_client_that_cannot_be_asked_answers_with_a_confirmation_token(owner, worker):
+    owner.initialize(version="2025-11-25")
+    task = _ok(_task_call(owner, "slowPurge", {}))["task"]
+
+    done = _until(owner, task["taskId"], {"completed", "failed", "input_required"})
+
+    assert done["status"] == "failed"
+    result = _ok(owner.request("tasks/result", {"taskId": task["taskId"]}))
+    assert result["isError"] is True and "confirmationToken" in result["content"][0]["text"]
+
+
 # --- what is refused ------------------------------------------------------------------------------
 
 
@@ -238,3 +314,28 @@ def test_the_typescript_sdk_runs_a_long_tool_as_a_task(mcp_server, worker):
     assert result["_meta"]["io.modelcontextprotocol/related-task"] == {"taskId": task_id}
     listed = {task["taskId"]: task["status"] for task in outcome["listed"]["tasks"]}
     assert listed[task_id] == "completed"
+
+
+def test_the_typescript_sdk_answers_what_a_task_asks_through_tasks_result(mcp_server, worker):
+    from apps.mcp.tests.test_official_clients import run_node
+
+    outcome = run_node(
+        "mcp-task-client.mjs",
+        f"{mcp_server.url()}/api/mcp",
+        '{"Authorization": "Bearer test:member@acme.example"}',
+        "slowPurge",
+        "{}",
+        '{"decision": "allow"}',
+    )
+
+    kinds = [message["type"] for message in outcome["messages"]]
+    assert kinds[0] == "taskCreated" and kinds[-1] == "result", outcome["messages"]
+    statuses = [
+        message["task"]["status"] for message in outcome["messages"] if message["type"] == "taskStatus"
+    ]
+    assert "input_required" in statuses
+    (question,) = outcome["asked"]
+    task_id = outcome["messages"][0]["task"]["taskId"]
+    assert question["_meta"]["io.modelcontextprotocol/related-task"] == {"taskId": task_id}
+    assert "slowPurge" in question["message"]
+    assert outcome["messages"][-1]["result"]["content"][0]["text"] == "purged (not really)"

@@ -14,7 +14,7 @@ import factory
 from factory.django import DjangoModelFactory
 
 from apps.catalogue.testing import listed
-from apps.core import kinds
+from apps.core import factories, kinds
 from apps.core.factories import AccessRows, access_rows
 from apps.notifications.models import Notification, Watcher
 
@@ -79,3 +79,12 @@ def _watchers(people: dict[str, Any]) -> AccessRows:
             "owner": [WatcherFactory(user=owner, entity=contact)],
         }
     )
+
+
+@factories.privacy_rows("notifications")
+def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
+    """The owner's notification (theirs alone)."""
+    notification = NotificationFactory(
+        recipient=people["owner"], title=f"{marker} note", body=f"{marker} body"
+    )
+    rows.add("notificationId", record=notification)

@@ -39,4 +39,11 @@ REQUESTS += [
     ("who is watching the budget task", "listWatchers"),
     ("stop notifying me about the Acme deal", "cancelWatcher"),
     ("search my alerts for the word invoice", "searchNotifications"),
+    # Written from the area's docs, knowing the search, to find what it did not generalise to.
+    ("tell Sam the report is ready", "createNotification"),
+    ("stop following the Acme contact", "cancelWatcher"),
+    ("follow the invoice task so I hear about changes", "createWatcher"),
+    ("clear my unread count", "openNotifications"),
+    ("mark every notification as read", "updateNotification"),
+    ("what notifications did I get about the Crest deal", "searchNotifications"),
 ]

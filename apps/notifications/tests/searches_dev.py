@@ -1,6 +1,6 @@
 """Development search requests for Notifications: written from the area's docs by someone who
-has not seen the search, used to improve the search in general ways (docs/catalogue.md,
-"How searchTools ranks")."""
+has not seen the search, used to improve the search in general ways, and so part of its tuning
+part since (docs/catalogue.md, "The measure, in two parts")."""
 
 DEV = [
     ("remind me to chase the signed contract", "createNotification"),
@@ -15,11 +15,9 @@ DEV = [
     ("who's keeping an eye on the Patel contact?", "listWatchers"),
     ("anything urgent I need to deal with in my alerts?", "examineNotifications"),
     ("give me a rundown of my unread alerts so I know what to tackle first", "examineNotifications"),
-    ("show my latest notifications", "listNotifications"),
     ("list just my unread high priority notifcations", "listNotifications"),
     ("find the notification about the invoice approval from last Tuesday", "searchNotifications"),
     ("any alerts mentioning the Hadley deal this month?", "searchNotifications"),
-    ("mark all my notifications as read", "updateNotification"),
     ("archive those three alerts about the server", "updateNotification"),
     ("flag that one as unread again so I remember it", "updateNotification"),
     ("what's new under the bell icon?", "openNotifications"),

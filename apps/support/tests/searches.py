@@ -39,4 +39,13 @@ REQUESTS += [
     ("what are our support hours and SLAs", "getSupportSummary"),
     ("escalate ticket 77 to a manager", "escalateTicket"),
     ("open a new helpdesk ticket", "createCustomerServiceTicket"),
+    # Written from the area's docs, knowing the search, to find what it did not generalise to.
+    ("which tickets breached their SLA this week", "searchTickets"),
+    ("what are our SLA targets and business hours", "getSupportSummary"),
+    ("a customer emailed about a broken login, open a ticket", "createCustomerServiceTicket"),
+    ("put an internal note on ticket 77", "respondToTicket"),
+    ("hand ticket 77 to the billing team with a reason", "escalateTicket"),
+    ("the escalation on 77 is resolved", "resolveEscalation"),
+    ("close 77", "closeTicket"),
+    ("how's the support queue", "getCustomerServiceOverview"),
 ]

@@ -1,6 +1,6 @@
 """Development search requests for Customer Service: written from the area's docs by someone who
-has not seen the search, used to improve the search in general ways (docs/catalogue.md,
-"How searchTools ranks")."""
+has not seen the search, used to improve the search in general ways, and so part of its tuning
+part since (docs/catalogue.md, "The measure, in two parts")."""
 
 DEV = [
     ("a customer just phoned about a broken kettle, log it as a ticket", "createCustomerServiceTicket"),

@@ -7,7 +7,8 @@ from typing import Any
 
 import factory
 
-from apps.catalogue.testing import listed
+from apps.catalogue.testing import listed, ok
+from apps.core import factories, kinds
 from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered
 from apps.core.sharing import change
 from apps.tasks import services
@@ -73,3 +74,37 @@ def _scheduled(people: dict[str, Any]) -> AccessRows:
         everyone=[everyone],
         listed=lambda person: listed(person, "listScheduledTasks", {"limit": 100}),
     )
+
+
+@factories.privacy_rows("tasks")
+def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
+    """The owner's private task and template, and a file combined from a private one."""
+    from apps.files.tests.factories import FileFactory
+    from apps.tasks.files import files_combine
+
+    owner = people["owner"]
+    steps = [{"title": f"{marker} step", "checklist": [f"{marker} item"]}]
+    for template in (False, True):
+        task = TaskFactory(
+            actor=owner,
+            title=f"{marker} task",
+            description=f"{marker} description",
+            steps=steps,
+            is_template=template,
+            visibility="private",
+        )
+        rows.add("taskId", "templateId", "entityId", record=task)
+        rows.add("stepId", record=task.steps.first())
+    hidden = FileFactory(actor=owner, name=f"{marker}-part.txt", text=f"{marker} text", visibility="private")
+    shown = FileFactory(actor=owner, name="part.txt", text="open")
+    combined, _how = files_combine(actor=owner, file_ids=[shown.pk, hidden.pk], name=f"{marker}-both.txt")
+    rows.add("fileId", "entityId", record=combined)
+    # A task everyone sees, a step of it linked to the private task, the private file attached.
+    shown_task = TaskFactory(actor=owner)
+    step = shown_task.steps.first()
+    services.step_link(
+        actor=owner, task=shown_task, step=step, entity=kinds.of_record(rows.records["taskId"][0])
+    )
+    ok(owner, "attachEntityFile", {"fileId": hidden.pk, "entityType": "task", "entityId": shown_task.pk})
+    rows.add("taskId", "entityId", record=shown_task)
+    rows.add("stepId", record=step)

@@ -13,17 +13,16 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
-from celery import shared_task
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounting import ledger, pdf
 from apps.accounting.errors import WrongStatus
+from apps.accounting.lib import ledger, pdf
+from apps.accounting.lib.money import round_money
 from apps.accounting.models import SalesDocument, SentMail
-from apps.accounting.money import round_money
 from apps.accounting.permissions import AccountingPerm
-from apps.accounting.services import LABELS, OPEN
+from apps.accounting.services.sales import LABELS, OPEN
 from apps.core.actors import Actor, actor_id, can, require
 from apps.core.errors import invalid
 from apps.mail import api as mail
@@ -185,15 +184,6 @@ def chase_due(*, today: date | None = None) -> int:
     if sent:
         logger.info("automatic reminders: %s sent", sent)
     return sent
-
-
-@shared_task(name="apps.accounting.sending.chase_every_workspace", ignore_result=True)
-def chase_every_workspace() -> int:
-    """Each morning (Celery beat): the reminders due in every workspace that chases automatically.
-    Returns how many workspaces failed."""
-    from apps.core.tasks import for_each_workspace
-
-    return for_each_workspace(chase_due)
 
 
 @dataclass(frozen=True)

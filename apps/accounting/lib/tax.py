@@ -18,8 +18,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounting.lib.money import round_money
 from apps.accounting.models import TaxRounding, TaxType
-from apps.accounting.money import round_money
 from apps.core.errors import invalid
 
 ZERO = Decimal(0)

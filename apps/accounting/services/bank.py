@@ -4,7 +4,7 @@ Every bank account has its own account in the chart (role bank), which matches p
 first bank account (1200) gets its bank account the first time anything asks
 (`bank_accounts`); more are added with `bank_account_create` (the Accounting page). Entering or
 importing a line posts nothing: it is what the bank says happened, and matching it to invoices
-and bills (apps.accounting.matching) is what posts. A matched line is locked until unmatched.
+and bills (apps.accounting.services.matching) is what posts. A matched line is locked until unmatched.
 """
 
 import logging
@@ -17,10 +17,10 @@ from django.db import transaction
 from django.db.models import Count, Max, Min, Q, Sum
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounting import identifiers, ledger, statements
 from apps.accounting.errors import BankLineMatched
+from apps.accounting.lib import identifiers, ledger, statements
+from apps.accounting.lib.money import currency_code, decimal_of, round_money
 from apps.accounting.models import Account, BankAccount, Financial
-from apps.accounting.money import currency_code, decimal_of, round_money
 from apps.accounting.permissions import AccountingPerm
 from apps.core.actors import Actor, actor_id, require
 from apps.core.errors import invalid

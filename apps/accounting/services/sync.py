@@ -1,5 +1,5 @@
 """Sync to an outside ledger: every approved invoice and credit note, posted bill and recorded
-payment is pushed to the workspace's outside ledger (apps.accounting.xero), retried with backoff.
+payment is pushed to the workspace's outside ledger (apps.accounting.providers.xero), retried with backoff.
 
 - `queue(record)` is the one call the services make when a document is approved, voided, a bill
   posted or a payment recorded: it keeps a `SyncRecord` (pending) and, once the transaction
@@ -27,7 +27,6 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from celery import shared_task
 from django.apps import apps as django_apps
 from django.conf import settings
 from django.db import transaction
@@ -35,7 +34,6 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.accounting import xero
 from apps.accounting.errors import SyncNotConfigured
 from apps.accounting.models import (
     Account,
@@ -47,10 +45,10 @@ from apps.accounting.models import (
     SyncRun,
 )
 from apps.accounting.permissions import AccountingPerm
+from apps.accounting.providers import xero
 from apps.core.actors import Actor, require
 from apps.core.db import connection
 from apps.core.errors import invalid
-from apps.core.tasks import for_each_workspace, workspace_task
 
 logger = logging.getLogger(__name__)
 Kind = SyncRecord.Kind
@@ -110,6 +108,9 @@ def queue(record: SalesDocument | PurchaseBill | Payment | JournalEntry) -> None
 
 
 def _push_later(schema_name: str) -> None:
+    # The task module calls the services: imported here, where it is used, it is no import cycle.
+    from apps.accounting.tasks import push_workspace
+
     try:
         push_workspace.apply_async(kwargs={"schema_name": schema_name})
     except Exception:
@@ -373,21 +374,6 @@ def push_due() -> SyncRun | None:
         return None
     ids = list(due().order_by("id").values_list("pk", flat=True)[:RUN_SIZE])
     return run(ids, found) if ids else None
-
-
-@workspace_task(name="apps.accounting.sync.push_workspace", ignore_result=True)
-def push_workspace() -> None:
-    """Pushes what changed in one workspace (queued when a record is queued)."""
-    push_due()
-
-
-@shared_task(name="apps.accounting.sync.sweep", ignore_result=True)
-def sweep() -> int:
-    """Every five minutes (Celery beat): pushes what is due in every workspace. Returns how many
-    workspaces failed."""
-    if provider() is None:
-        return 0
-    return for_each_workspace(push_due)
 
 
 # --- the tools' reads and retry ------------------------------------------------------------------

@@ -17,11 +17,12 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounting import identifiers, ledger, rates, sync, tax
 from apps.accounting.errors import NotDraft, WrongStatus
+from apps.accounting.lib import identifiers, ledger, rates, tax
+from apps.accounting.lib.money import currency_code, round_money
 from apps.accounting.models import Account, Charge, NumberSeries, Payment, SalesDocument, TaxType
-from apps.accounting.money import currency_code, round_money
 from apps.accounting.permissions import AccountingPerm
+from apps.accounting.services import sync
 from apps.core.actors import Actor, actor_id, require
 from apps.core.errors import RecordNotFound, invalid
 from apps.core.records import Action

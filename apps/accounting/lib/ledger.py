@@ -22,10 +22,10 @@ from django.db import connection, transaction
 from django.db.models import Sum
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounting import chart, rates
 from apps.accounting.errors import BaseCurrencyInUse, LinesDoNotSum, PeriodLocked, Unbalanced
+from apps.accounting.lib import chart, rates
+from apps.accounting.lib.money import currency_code, round_money
 from apps.accounting.models import Account, Books, Journal, JournalEntry, JournalLine, TaxType
-from apps.accounting.money import currency_code, round_money
 from apps.core.actors import Actor, actor_id
 from apps.core.errors import invalid
 

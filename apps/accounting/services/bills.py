@@ -1,7 +1,7 @@
 """Purchase bills (accounts payable): read, corrected, checked and posted.
 
 The path of a bill (Dext-like): `bill_extract` reads a PDF or image of the Files area (its text
-layer, else Tesseract OCR: apps.accounting.ocr) into a *proposal* that starts from the supplier's
+layer, else Tesseract OCR: apps.accounting.providers.ocr) into a *proposal* that starts from the supplier's
 defaults (`supplier_defaults`); `bill_validate` applies corrections and checks it (supplier,
 reference, date, currency with a rate, lines with accounts and tax types); `bill_totals` shows
 what it adds up to; `bill_reconcile` compares the total the document states with the lines'
@@ -25,11 +25,13 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounting import billtext, identifiers, ledger, ocr, rates, sync, tax
 from apps.accounting.errors import BillNotTied, BillNotValid, DuplicateBill, NotABill, WrongStatus
+from apps.accounting.lib import billtext, identifiers, ledger, rates, tax
+from apps.accounting.lib.money import currency_code, minor_units, round_money
 from apps.accounting.models import Account, PurchaseBill, SupplierDefaults, TaxType
-from apps.accounting.money import currency_code, minor_units, round_money
 from apps.accounting.permissions import AccountingPerm
+from apps.accounting.providers import ocr
+from apps.accounting.services import sync
 from apps.core.actors import Actor, actor_id, require
 from apps.core.errors import AppError, invalid
 from apps.core.records import Action

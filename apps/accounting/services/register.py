@@ -29,19 +29,17 @@ from datetime import date, timedelta
 from typing import Any
 
 import idna
-from celery import shared_task
 from dateutil.relativedelta import relativedelta
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.accounting import companies_house
 from apps.accounting.errors import CompanyRegistered, DomainOfAnotherCompany, WrongStatus
 from apps.accounting.models import CompanyDomain, CompanyPerson, CorporateEvent, Filing, RegisteredCompany
 from apps.accounting.permissions import AccountingPerm
+from apps.accounting.providers import companies_house
 from apps.core.actors import Actor, actor_id, can, require
 from apps.core.errors import invalid
-from apps.core.tasks import for_each_workspace
 
 logger = logging.getLogger(__name__)
 
@@ -430,13 +428,6 @@ def reminders_send(*, today: date | None = None) -> int:
     if sent:
         logger.info("filing reminders: %s filing(s)", sent)
     return sent
-
-
-@shared_task(name="apps.accounting.register.send_filing_reminders", ignore_result=True)
-def send_filing_reminders() -> int:
-    """Daily (Celery beat): the filing reminders of every workspace. Returns how many
-    workspaces failed."""
-    return for_each_workspace(reminders_send)
 
 
 # --- corporate events ---------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from apps.accounting.models import Charge, SalesDocument, SyncRecord
-from apps.accounting.services import OPEN
+from apps.accounting.services.sales import OPEN
 from apps.core.actors import Actor
 
 

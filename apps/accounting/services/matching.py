@@ -6,7 +6,7 @@ must tie exactly: the financials' sum equals what the match takes of the lines, 
 as money in and bills as money out (a supplier's credit, a bill with a negative total, as money
 in: a refund). A line is taken whole by default, or in part (`amount`); what is left of it can be
 matched later. What a match takes of one document is posted as one payment of the match's date:
-for an invoice through the area's payment function (`services.record_payment`), for a bill here
+for an invoice through the area's payment function (`sales.record_payment`), for a bill here
 (`_pay_bill`); both post through `ledger.post` (the bank account's ledger account against the
 receivable or payable, cleared at the document's rate, the FX difference realised). Matched
 financials and documents are locked (a matched financial is not changed or deleted, a paid
@@ -31,8 +31,9 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounting import ledger, services, sync
 from apps.accounting.errors import NotTied
+from apps.accounting.lib import ledger
+from apps.accounting.lib.money import round_money
 from apps.accounting.models import (
     Account,
     BankAccount,
@@ -46,8 +47,8 @@ from apps.accounting.models import (
     SalesDocument,
     SalesLine,
 )
-from apps.accounting.money import round_money
 from apps.accounting.permissions import AccountingPerm
+from apps.accounting.services import sales, sync
 from apps.core.actors import Actor, actor_id, require
 from apps.core.errors import RecordNotFound, invalid
 
@@ -123,17 +124,17 @@ def document_of(actor: Actor, item: Item, action: Any = "change") -> Document:
         rows = PurchaseBill.objects.all()
         bill: PurchaseBill = rows.fetch(actor, item.document_id, action, lock=action != "view")
         if bill.status not in (BillStatus.POSTED, BillStatus.PART_PAID) or bill.rate is None:
-            raise services.WrongStatus(
+            raise sales.WrongStatus(
                 label=_("Purchase bill"),
                 id=bill.pk,
                 status=bill.get_status_display(),
                 wanted=_("posted, with an amount due"),
             )
         return bill
-    document = services.document_get(actor=actor, kind="invoice", document_id=item.document_id, action=action)
-    if document.kind != SalesDocument.Kind.INVOICE or document.status not in services.OPEN:
-        raise services.WrongStatus(
-            label=services.LABELS[document.kind],
+    document = sales.document_get(actor=actor, kind="invoice", document_id=item.document_id, action=action)
+    if document.kind != SalesDocument.Kind.INVOICE or document.status not in sales.OPEN:
+        raise sales.WrongStatus(
+            label=sales.LABELS[document.kind],
             id=document.pk,
             status=document.get_status_display(),
             wanted=_("an approved or sent invoice with an amount due"),
@@ -187,7 +188,7 @@ def match(*, actor: Actor, financial_ids: list[int], items: list[Item]) -> BankM
         bank = found[0].bank_account
         for financial in found:
             if financial.match_id is not None:
-                raise services.WrongStatus(
+                raise sales.WrongStatus(
                     label=_("Bank line"),
                     id=financial.pk,
                     status=_("matched"),
@@ -240,7 +241,7 @@ def match(*, actor: Actor, financial_ids: list[int], items: list[Item]) -> BankM
                     for line, part in parts
                 )
             else:
-                payment = services.record_payment(
+                payment = sales.record_payment(
                     actor=actor,
                     document=document,
                     amount=total,
@@ -389,7 +390,7 @@ def unmatched_lines(*, actor: Actor, invoice_id: int | None, customer: str) -> l
     """Open lines of issued invoices (approved, sent, part paid) and of posted bills, oldest due
     first; `customer` words are looked for in the customer's or supplier's name."""
     invoices = SalesDocument.objects.restrict(actor).filter(
-        kind=SalesDocument.Kind.INVOICE, status__in=services.OPEN
+        kind=SalesDocument.Kind.INVOICE, status__in=sales.OPEN
     )
     bills = PurchaseBill.objects.restrict(actor).filter(status__in=(BillStatus.POSTED, BillStatus.PART_PAID))
     if invoice_id is not None:
