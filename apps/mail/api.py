@@ -12,6 +12,8 @@ installed (apps.mail.notices says how each way behaves).
 The people's mailboxes, for areas whose tools are doors onto them (Deals, Customer Service):
 - one record the actor may use, or the kit's errors: `mailbox`, `message`, `draft`;
   `default_mailbox(actor=)`; `mailboxes(actor, action)` (those the actor may see or change);
+  `shared_mailboxes(actor)` (the workspace's shared mailboxes the actor may change: never a
+  person's own, for a door every member of another area reads, such as the support mailbox);
   `live_mailboxes()` (every mailbox not removed, for the service's own set-up);
   `incoming(mailbox, since=)` (messages to it, not from its own addresses);
   `inbox_messages(mailbox, since=)`;
@@ -31,6 +33,7 @@ The people's mailboxes, for areas whose tools are doors onto them (Deals, Custom
 """
 
 from datetime import datetime
+from typing import Any
 
 from django.db.models import QuerySet
 
@@ -61,6 +64,7 @@ __all__ = [
     "address",
     "default_mailbox",
     "demo_mailbox",
+    "demo_support_mailbox",
     "draft",
     "draft_send",
     "inbox_messages",
@@ -78,6 +82,7 @@ __all__ = [
     "outbox_send",
     "reply_send",
     "send",
+    "shared_mailboxes",
     "suppress",
     "suppressed",
     "suppressed_among",
@@ -114,6 +119,11 @@ def mailboxes(actor: Actor | None, action: Action = "view") -> QuerySet[Mailbox]
     return Mailbox.objects.restrict(actor, action)
 
 
+def shared_mailboxes(actor: Actor | None) -> QuerySet[Mailbox]:
+    """The shared mailboxes `actor` may change, not removed (a person's own mailbox is never one)."""
+    return mailboxes(actor, "change").filter(shared=True, deleted_at__isnull=True)
+
+
 def live_mailboxes() -> QuerySet[Mailbox]:
     return Mailbox.objects.filter(deleted_at__isnull=True)
 
@@ -127,6 +137,14 @@ def incoming(mailbox: Mailbox, *, since: datetime) -> QuerySet[Message]:
 def inbox_messages(mailbox: Mailbox, *, since: datetime) -> QuerySet[Message]:
     """The messages of `mailbox`'s inbox dated from `since` on."""
     return Message.objects.filter(mailbox=mailbox, folder__role=Folder.Role.INBOX, date__gte=since)
+
+
+def demo_support_mailbox(*, people: list[Any], domain: str) -> Mailbox:
+    """For the demo workspaces (seed_demo): the shared Support mailbox, made when missing (the mail
+    area's demo, seeded later, fills it)."""
+    from apps.mail import demo
+
+    return demo.support_mailbox(people=people, domain=domain)
 
 
 def demo_mailbox(owner: Actor) -> Mailbox:

@@ -115,6 +115,20 @@ def _fill(mailbox: Mailbox, messages: list[tuple[str, EmailMessage]]) -> bool:
     return True
 
 
+def support_mailbox(*, people: list[Any], domain: str) -> Mailbox:
+    """The demo's shared Support mailbox (the people but the viewer its members), made when
+    missing: Customer Service's demo, seeded first, makes it its support mailbox."""
+    address = f"support@{domain}"
+    support = Mailbox.objects.filter(address=address).first()
+    if support is None:
+        owner = next((p for p in people if p.email.startswith("owner@")), people[0] if people else None)
+        support = Mailbox.objects.create(name="Support", address=address, owner=owner, shared=True)
+        for person in people:
+            if not person.email.startswith("viewer@"):
+                MailboxMember.objects.get_or_create(mailbox=support, user=person)
+    return support
+
+
 def seed(*, people: list[Any], domain: str) -> None:
     """Mailboxes of the demo people and the Support mailbox; their threads when the local mail
     server runs (without it, the mailboxes wait for it: `make run` starts it)."""
@@ -126,15 +140,8 @@ def seed(*, people: list[Any], domain: str) -> None:
                 name=person.email.partition("@")[0].capitalize(), address=person.email, owner=person
             )
         boxes.append((mailbox, threads(person.email)))
-    support_address = f"support@{domain}"
-    support = Mailbox.objects.filter(address=support_address).first()
-    if support is None:
-        owner = next((p for p in people if p.email.startswith("owner@")), people[0] if people else None)
-        support = Mailbox.objects.create(name="Support", address=support_address, owner=owner, shared=True)
-        for person in people:
-            if not person.email.startswith("viewer@"):
-                MailboxMember.objects.get_or_create(mailbox=support, user=person)
-    boxes.append((support, support_threads(support_address)))
+    support = support_mailbox(people=people, domain=domain)
+    boxes.append((support, support_threads(support.address)))
     if not settings.ATRIUM_MAIL_LOCAL_IMAP:
         return
     for mailbox, messages in boxes:

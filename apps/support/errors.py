@@ -32,3 +32,14 @@ class EscalationResolved(Conflict):
     code = "ESCALATION_RESOLVED"
     data_fields = ("escalation",)
     msg_format = _("Escalation {escalation} is already resolved.")
+
+
+class MailboxNotShared(ValidationFailed):
+    code = "MAILBOX_NOT_SHARED"
+    data_fields = ("mailbox",)
+    field = "mailbox"
+    msg_format = _(
+        "Mailbox {mailbox} is a person's own, not a shared mailbox: its mail would become tickets every "
+        "agent reads and replies would leave in that person's name. Choose a shared mailbox (the Mail "
+        "page makes one)."
+    )

@@ -87,6 +87,20 @@ class SupportMailbox(models.Model):
         return f"support mailbox {self.mailbox_id}"
 
 
+class SupportMailboxChange(history.Trail):
+    """Who chose which support mailbox (or none) and when: its mail becomes tickets every agent
+    reads, and replies leave from it. Addresses, not keys: the trail outlives the mailboxes."""
+
+    old_address = models.CharField(max_length=254, blank=True)
+    new_address = models.CharField(max_length=254, blank=True)
+
+    class Meta(history.Trail.Meta):
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.old_address or '-'} -> {self.new_address or '-'}"
+
+
 class Ticket(Record):
     class Status(models.TextChoices):
         NEW = "new", _("new")

@@ -18,6 +18,7 @@ from apps.support.models import (
     SlaPolicy,
     StatusChange,
     SupportMailbox,
+    SupportMailboxChange,
     Ticket,
     TicketComment,
 )
@@ -41,6 +42,7 @@ def _erase_comments(rows: QuerySet[TicketComment]) -> int:
 
 privacy.register(TicketComment, find=_comments, erase=_erase_comments, order=10)
 privacy.register(StatusChange, user="actor", erase={"actor": None})
+privacy.register(SupportMailboxChange, user="actor", erase={"actor": None})
 privacy.register(Escalation, user="owner", erase={"owner": None, "created_by": None, "resolved_by": None})
 privacy.register(SatisfactionRating, email="ticket__requester_email", order=10)
 privacy.register(Ticket, email="requester_email", soft_delete="deleted_at", order=20)

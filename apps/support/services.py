@@ -28,6 +28,7 @@ from apps.support.models import (
     SlaPolicy,
     StatusChange,
     SupportMailbox,
+    SupportMailboxChange,
     Ticket,
     TicketComment,
 )
@@ -97,8 +98,16 @@ def _contact_of(actor: Actor | None, email: str) -> Any:
     return contacts_api.contact_by_email(actor if actor is not None else ANYONE, email)
 
 
+def _serving() -> Any:
+    """The support mailboxes that take mail: shared ones only. A person's own mailbox chosen before
+    only shared ones could be (or made private since) serves no more: its mail stays theirs."""
+    return SupportMailbox.objects.select_related("mailbox").filter(
+        mailbox__deleted_at__isnull=True, mailbox__shared=True
+    )
+
+
 def support_mailbox() -> Mailbox | None:
-    row = SupportMailbox.objects.select_related("mailbox").filter(mailbox__deleted_at__isnull=True).first()
+    row = _serving().first()
     return row.mailbox if row else None
 
 
@@ -210,7 +219,9 @@ def ticket_respond(
 
 
 def _email(actor: Actor, ticket: Ticket, text: str) -> Any:
-    mailbox = ticket.mailbox if ticket.mailbox and ticket.mailbox.deleted_at is None else support_mailbox()
+    mailbox = ticket.mailbox
+    if mailbox is None or mailbox.deleted_at is not None or not mailbox.shared:
+        mailbox = support_mailbox()
     if mailbox is None:
         raise errors.NoSupportMailbox()
     if not ticket.requester_email:
@@ -428,7 +439,7 @@ def addresses_name(header: str) -> str:
 
 def inbound_all() -> int:
     count = 0
-    for support in SupportMailbox.objects.select_related("mailbox").filter(mailbox__deleted_at__isnull=True):
+    for support in _serving():
         try:
             count += inbound(support=support)
         except AppError as error:
@@ -437,12 +448,24 @@ def inbound_all() -> int:
 
 
 def support_mailbox_set(*, actor: Actor, mailbox: Mailbox | None, since: datetime | None = None) -> None:
-    """Chooses the support mailbox (administrators): its inbound mail from now (or `since`) on."""
+    """Chooses the support mailbox (administrators), among the shared mailboxes they may change:
+    its inbound mail from now (or `since`) on. A change is kept with who made it and when."""
     require(actor, SupportPerm.ADMIN)
+    if mailbox is not None and not mail.shared_mailboxes(actor).filter(pk=mailbox.pk).exists():
+        raise errors.MailboxNotShared(mailbox=mailbox.pk)
     with transaction.atomic():
+        before = support_mailbox()
         SupportMailbox.objects.exclude(mailbox=mailbox).delete()
         if mailbox is not None:
             SupportMailbox.objects.get_or_create(mailbox=mailbox, defaults={"since": since or timezone.now()})
+        if before != mailbox:
+            history.record(
+                SupportMailboxChange,
+                actor=actor,
+                old_address=before.address if before else "",
+                new_address=mailbox.address if mailbox else "",
+            )
+            logger.info("support mailbox changed to %s", mailbox.pk if mailbox else None)
 
 
 # --- sweeps (Celery beat) ----------------------------------------------------------------------

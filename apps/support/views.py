@@ -12,7 +12,7 @@ from apps.core.actors import can
 from apps.core.pages import READ, chosen, page, paged
 from apps.support import selectors, services
 from apps.support.forms import SupportMailboxForm
-from apps.support.models import Ticket
+from apps.support.models import SupportMailboxChange, Ticket
 from apps.support.permissions import SupportPerm
 
 SHOWS = ("live", "breached", *Ticket.Status.values)
@@ -42,6 +42,7 @@ def queue(request: AuthenticatedHttpRequest) -> HttpResponse:
             "counts": selectors.overview(actor=request.user),
             "mailbox": mailbox,
             "form": form,
+            "mailbox_changes": SupportMailboxChange.objects.select_related("actor")[:5] if is_admin else [],
             **paged(request, rows),
         },
     )
@@ -74,5 +75,5 @@ def mailbox_choose(request: AuthenticatedHttpRequest) -> HttpResponse:
         services.support_mailbox_set(actor=request.user, mailbox=form.cleaned_data["mailbox"])
         messages.success(request, _("The support mailbox is saved."))
     else:
-        messages.error(request, _("Choose one of the connected mailboxes."))
+        messages.error(request, _("Choose one of the shared mailboxes."))
     return redirect("support:queue")
