@@ -30,6 +30,16 @@ from apps.contacts.models import Contact
 from apps.contacts.permissions import ContactsPerm
 from apps.core.errors import ValidationFailed
 
+# The catalogue's own tools, first in every list, by name.
+CATALOGUE_TOOLS = [
+    "callTool",
+    "describeTool",
+    "getToolTaskStatus",
+    "searchTools",
+    "searchWorkspace",
+    "startToolTask",
+]
+
 
 def names(principal, **narrowing):
     return [entry["name"] for entry in list_tools(principal=principal, **narrowing)]
@@ -62,7 +72,7 @@ def test_a_member_lists_the_write_tools_too(people):
 def test_the_list_is_ordered_with_the_catalogue_tools_first(people):
     listed = names(principal_for(people["owner"]))
 
-    assert listed[:5] == ["callTool", "describeTool", "getToolTaskStatus", "searchTools", "startToolTask"]
+    assert listed[:6] == CATALOGUE_TOOLS
     contacts = [name for name in listed if registry.get(name).area == "contacts"]
     assert contacts == sorted(contacts)
 
@@ -113,7 +123,7 @@ def test_toolsets_narrow_the_list_to_some_areas_but_keep_the_catalogue_tools(peo
 
     listed = names(principal, toolsets={"catalogue"})
 
-    assert listed == ["callTool", "describeTool", "getToolTaskStatus", "searchTools", "startToolTask"]
+    assert listed == CATALOGUE_TOOLS
     assert "getContact" in names(principal, toolsets={"contacts"})
 
 

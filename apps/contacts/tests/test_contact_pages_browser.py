@@ -53,14 +53,14 @@ def test_a_person_searches_the_contacts_and_opens_one(page, live_http, committed
 
     page.get_by_role("link", name="Contacts", exact=True).click()
     page.wait_for_url("**/settings/contacts/")
-    page.get_by_label("Search").fill(f"Browse{word}")
+    page.get_by_role("searchbox", name="Search", exact=True).fill(f"Browse{word}")
     page.get_by_role("button", name="Search").click()
     rows = page.locator("tr[data-contact]")
     assert rows.count() == 2  # not the private one the viewer may not see
     assert "Hidden" not in page.locator("table.list").inner_text()
-    assert page.get_by_label("Search").input_value() == f"Browse{word}"
+    assert page.get_by_role("searchbox", name="Search", exact=True).input_value() == f"Browse{word}"
 
-    page.get_by_label("Search").fill(f"ottoline.{word}@example.org")
+    page.get_by_role("searchbox", name="Search", exact=True).fill(f"ottoline.{word}@example.org")
     page.get_by_role("button", name="Search").click()
     assert rows.count() == 1
     page.get_by_role("link", name=f"Ottoline Browse{word}").click()
