@@ -357,6 +357,49 @@ def test_a_member_requests_their_own_leave_and_only_sees_their_own(people):
     assert "yourself" in not_for_others
 
 
+def test_ending_employment_reconciles_leave_balance_and_reports(people):
+    from apps.calendars.models import Event as CalendarEvent
+
+    owner, admin = people["owner"], people["admin"]
+    leaver = EmployeeFactory(actor=owner, start_date=date(2030, 1, 1))
+    report = EmployeeFactory(actor=owner, manager_id=leaver.pk)
+    policy = leave.policy_default()
+
+    def asked(start, end):
+        return leave.request_submit(actor=admin, employee=leaver, policy=policy, start=start, end=end)
+
+    # Monday 3 March 2031 to Friday 7; she leaves on Wednesday 5 March.
+    straddling = leave.request_approve(actor=owner, request=asked(date(2031, 3, 3), date(2031, 3, 7)))
+    after = leave.request_approve(actor=owner, request=asked(date(2031, 3, 10), date(2031, 3, 11)))
+    pending_after = asked(date(2031, 3, 17), date(2031, 3, 17))
+    pending_before = asked(date(2031, 2, 24), date(2031, 2, 24))
+
+    answer = ok(owner, "updateEmployee", {"employeeId": leaver.pk, "changes": {"endDate": "2031-03-05"}})
+    effects = {(item["kind"], item["id"]) for item in answer["effects"]}
+    after.refresh_from_db()
+    pending_after.refresh_from_db()
+    pending_before.refresh_from_db()
+    straddling.refresh_from_db()
+    leaver.refresh_from_db()
+    accrued = LeaveEntry.objects.filter(employee=leaver, kind="accrual", effective__year=2031).values_list(
+        "days", flat=True
+    )
+    balance = leave.balance_of(employee=leaver, policy=policy, year=2031)
+
+    assert after.status == "cancelled" and "outside the employment" in after.decision_note
+    assert CalendarEvent.objects.get(pk=after.calendar_event_id).status == "cancelled"
+    assert pending_after.status == "denied" and "2031-03-05" in pending_after.decision_note
+    assert pending_before.status == "pending" and straddling.status == "approved"
+    assert ("leave_cancelled", after.pk) in effects and ("request_refused", pending_after.pk) in effects
+    assert ("leave_to_shorten", straddling.pk) in effects
+    assert ("report_needs_manager", report.pk) in effects
+    # January, February and 5/31 of March of 25 days a year.
+    assert sum(accrued) == Decimal("4.503")
+    shown = next(item for item in answer["effects"] if item["kind"] == "balance_prorated")
+    assert str(balance.year_end_balance.normalize()) in shown["text"]
+    assert answer["endDate"] == "2031-03-05"
+
+
 def test_monthly_accrual_adds_up_to_the_entitlement_over_a_year(acme, people):
     policy = LeavePolicy.objects.create(name="Holiday monthly", annual_days=Decimal(25), accrual="monthly")
     employee = EmployeeFactory(actor=people["owner"], start_date=date(2030, 1, 1))
