@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.models import person
 from apps.core.actors import Actor, require
 from apps.core.errors import invalid
-from apps.hr.errors import ApproverIsRequester, NotYourLeave
+from apps.hr.errors import ApproverIsRequester, NotTheirApprover, NotYourLeave
 from apps.hr.lib import leave
 from apps.hr.models import Employee, LeaveEntry, LeavePolicy, LeaveRequest
 from apps.hr.permissions import HrPerm
@@ -221,9 +221,9 @@ def request_submit(
     end_half: bool = False,
     note: str = "",
 ) -> LeaveRequest:
-    require(actor, HrPerm.LEAVE)
-    # Requested for someone whose leave is theirs to see: themselves, or anyone's for HR.
-    if not LeaveRequest.access.covers(actor, employee=employee):
+    require(actor, HrPerm.VIEW)
+    # Everyone requests their own leave, whatever their role; HR requests anyone's.
+    if not LeaveRequest.access.covers(actor, "change", employee=employee):
         raise NotYourLeave()
     employee = _lock(employee)
     today = timezone.localdate()
@@ -313,7 +313,9 @@ def _tell_manager(actor: Actor, request: LeaveRequest) -> None:
 
 
 def _check_approver(actor: Actor, request: LeaveRequest) -> None:
-    require(actor, HrPerm.APPROVE_LEAVE)
+    # HR (hr.approve_leave) and the employee's line manager (LeaveRequest.access.deciders).
+    if not LeaveRequest.access.decides(actor, request):
+        raise NotTheirApprover()
     actor_pk = getattr(actor, "pk", None)
     if actor_pk is not None and actor_pk in (request.requested_by_id, request.employee.user_id):
         raise ApproverIsRequester()
