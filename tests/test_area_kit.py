@@ -252,17 +252,22 @@ def test_the_start_up_checks_hold_every_record_and_kind_to_a_declaration():
 
 def test_restricted_fields_are_read_and_changed_with_their_own_permission(people):
     """An employee's pay, identifiers and health (`fields`): read with hr.restricted, changed
-    with it by those who may change the employee."""
+    with it by those who may change the employee; the employee reads their own pay and
+    identifiers (`own_fields`), never their health notes, and changes none."""
     from apps.hr.models import Employee
-    from apps.hr.tests.factories import EmployeeFactory
+    from apps.hr.tests.factories import EmployeeFactory, employee_of
 
     employee = EmployeeFactory(actor=people["owner"])
+    own = employee_of(people["member"], actor=people["owner"])
     reader = person_with({"hr.view", "hr.restricted"}, email="kit-restricted@acme.example")
+    both = {"restricted", "health"}
 
-    assert Employee.access.fields_allowed(people["owner"], employee) == {"restricted"}
-    assert Employee.access.fields_allowed(people["owner"], employee, "change") == {"restricted"}
+    assert Employee.access.fields_allowed(people["owner"], employee) == both
+    assert Employee.access.fields_allowed(people["owner"], employee, "change") == both
     assert Employee.access.fields_allowed(people["member"], employee) == set()
-    assert Employee.access.fields_allowed(reader, employee) == {"restricted"}
+    assert Employee.access.fields_allowed(people["member"], own) == {"restricted"}
+    assert Employee.access.fields_allowed(people["member"], own, "change") == set()
+    assert Employee.access.fields_allowed(reader, employee) == both
     assert Employee.access.fields_allowed(reader, employee, "change") == set()  # not theirs to change
 
 
@@ -281,6 +286,10 @@ def test_covers_says_whose_rows_a_row_about_one_employee_would_be(people):
     assert not LeaveRequest.access.covers(people["member"], employee=None)
     assert LeaveRequest.access.covers(approver, employee=another)  # sees_all
     assert LeaveRequest.access.covers(people["admin"], employee=another)  # the area's admins
+    report = EmployeeFactory(actor=people["owner"], manager_id=mine.pk)
+    # A line manager (`deciders`) sees their report's rows but makes none for them.
+    assert LeaveRequest.access.covers(people["member"], employee=report)
+    assert not LeaveRequest.access.covers(people["member"], "change", employee=report)
 
 
 def test_a_path_through_many_rows_gives_each_row_once(people):

@@ -145,6 +145,10 @@ class Access:
     # Who else sees a row (never changes it): paths to people (`requested_by`,
     # `memberships__user`), or a condition made from a person's id.
     also: str | tuple[str, ...] | Callable[[Any], Q] | None = None
+    # Who decides on rows others own, beside those who see every row (a line manager on their
+    # reports' leave: `employee__manager__user`): paths to people, as `owner`. They see the rows
+    # too; what deciding is, the area's services say (`decides`).
+    deciders: str | tuple[str, ...] | None = None
     # Rows still their owners' alone, whoever else would see them (an unsubmitted assessment).
     drafts: Q | None = None
     # The people a row is about, who never see it whatever their role (a grievance's subject,
@@ -157,6 +161,9 @@ class Access:
     # Fields (or related rows) more sensitive than the record: the permission that reads and
     # changes each (`fields_allowed`).
     fields: Mapping[str, str] = field(default_factory=dict, hash=False)
+    # Of `fields`, those the person a row is about reads on their own row whatever their role
+    # (an employee their pay): the field's name and the path to them (`{"restricted": "user"}`).
+    own_fields: Mapping[str, str] = field(default_factory=dict, hash=False)
     view: str | None = None
     change: str | None = None
     delete: str | None = None
@@ -302,7 +309,7 @@ class Access:
         found = Q(**{f"{self.through}__in": trashed(rows, "exclude")})
         if action == "view":
             also = self._also(model, person_id)
-            return found | (also & self._live(model)) if self.also else found
+            return found | (also & self._live(model)) if self.also or self.deciders else found
         return found & owned if self.owners else found
 
     def visible_to(self, model: type[models.Model], person_id: Any) -> Q:
@@ -344,12 +351,31 @@ class Access:
         return found
 
     def _also(self, model: type[models.Model], person_id: Any) -> Q:
-        if callable(self.also):
-            return self.also(person_id)
-        found = _NOTHING
-        for path in _paths(self.also):
+        found = self.also(person_id) if callable(self.also) else _NOTHING
+        paths = () if callable(self.also) else _paths(self.also)
+        for path in paths + _paths(self.deciders):
             found |= _person_at(model, path, person_id)
         return found
+
+    def deciding(self, model: type[models.Model], actor: Actor | None) -> Q:
+        """The rows `actor` decides on (`deciders`), as a condition on `model`: every row for
+        those who see every row."""
+        if self.all_rows(actor):
+            return Q()
+        person_id = getattr(actor, "pk", None)
+        found = _NOTHING
+        for path in _paths(self.deciders) if person_id is not None else ():
+            found |= _person_at(model, path, person_id)
+        return found
+
+    def decides(self, actor: Actor | None, record: Any) -> bool:
+        """Whether `actor` decides on the record: they see every row, or a `deciders` path
+        leads to them."""
+        if self.all_rows(actor):
+            return True
+        person_id = getattr(actor, "pk", None)
+        paths = _paths(self.deciders) if person_id is not None else ()
+        return any(_leads_to(record, path, person_id) for path in paths)
 
     def _live(self, model: type[models.Model]) -> Q:
         parent = self.parent(model)
@@ -366,14 +392,16 @@ class Access:
     def covers(self, actor: Actor | None, action: Action = "view", **values: Any) -> bool:
         """Whether rows with these values are the actor's to `action`: they see every row, or an
         owner path starting at one of the values leads to them (`covers(actor,
-        employee=employee)`: the rows of that employee, such as one about to be made for them).
-        Whether their role allows the action at all is `may`."""
+        employee=employee)`: the rows of that employee, such as one about to be made for them);
+        to view, a `deciders` path too (a line manager, their reports' balances). Whether their
+        role allows the action at all is `may`."""
         if self.all_rows(actor, action):
             return True
         person_id = getattr(actor, "pk", None)
         if person_id is None:
             return False
-        for path in self.owners:
+        paths = self.owners + (_paths(self.deciders) if action == "view" else ())
+        for path in paths:
             first, _sep, rest = path.partition("__")
             value = values.get(first)
             if value is None:
@@ -437,10 +465,23 @@ class Access:
     ) -> frozenset[str]:
         """Of the fields the declaration restricts (`fields`), those `actor` may read ("view")
         or change on `record` (a new one: None): each needs its own permission, and changing
-        one needs the record to be theirs to change."""
+        one needs the record to be theirs to change; the person a row is about reads the
+        `own_fields` of their own row."""
         if action != "view" and record is not None and not self.allows(actor, record, action):
             return frozenset()
-        return frozenset(name for name, permission in self.fields.items() if can(actor, permission))
+        person_id = getattr(actor, "pk", None)
+        return frozenset(
+            name
+            for name, permission in self.fields.items()
+            if can(actor, permission)
+            or (
+                action == "view"
+                and record is not None
+                and person_id is not None
+                and name in self.own_fields
+                and _leads_to(record, self.own_fields[name], person_id)
+            )
+        )
 
     # --- how records are named to people ----------------------------------------------------
 

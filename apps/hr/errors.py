@@ -20,7 +20,11 @@ class NotYourLeave(Forbidden):
 
 
 class NotYourBalance(Forbidden):
-    message = _("Only HR and the employee see a leave balance.")
+    message = _("Only HR, the employee and their line manager see a leave balance.")
+
+
+class NotTheirApprover(Forbidden):
+    message = _("Only HR and the employee's line manager decide on their leave.")
 
 
 class ApproverIsRequester(Forbidden):

@@ -3,7 +3,7 @@ employee: a tool passes them only to a reader with hr.restricted."""
 
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -58,6 +58,18 @@ class EmployeeOut(EmployeeSummary):
             restricted=RestrictedOut.of_record(restricted) if restricted is not None else None,
             url=url,
         )
+
+
+class EffectOut(Out):
+    kind: Literal[
+        "leave_cancelled", "leave_to_shorten", "request_refused", "balance_prorated", "report_needs_manager"
+    ]
+    id: int | None = Field(default=None, description="The leave request, or the report's employee id")
+    text: str
+
+
+class EmployeeUpdated(EmployeeOut):
+    effects: list[EffectOut] = Field(default=[], description="What ending the employment changed")
 
 
 class LeaveRequestOut(Out):

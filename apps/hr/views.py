@@ -12,7 +12,6 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from apps.accounts.requests import AuthenticatedHttpRequest
-from apps.core.actors import can
 from apps.core.pages import READ, page
 from apps.hr.models import Candidate, Employee, HiringAdvice, HiringPipeline, LeaveRequest, TimeEntry
 from apps.hr.permissions import HrPerm
@@ -31,6 +30,14 @@ def home(request: AuthenticatedHttpRequest) -> HttpResponse:
     requests = leave_selectors.requests_visible(actor=actor)
     sees_time = TimeEntry.access.all_rows(actor)
     own = selectors.employee_of(actor)
+    pending = requests.filter(status=LeaveRequest.Status.PENDING).order_by("start_date", "id")[:200]
+    # HR decides on every request, a line manager on their reports' (never on their own).
+    deciding = set(
+        requests.filter(LeaveRequest.access.deciding(LeaveRequest, actor), status=LeaveRequest.Status.PENDING)
+        .exclude(requested_by=actor)
+        .exclude(employee__user=actor)
+        .values_list("pk", flat=True)
+    )
     clock: list[TimeEntry] = []
     if sees_time:
         clock = list(times.clocked_in(actor=actor).select_related("employee").order_by("clock_in")[:200])
@@ -43,12 +50,11 @@ def home(request: AuthenticatedHttpRequest) -> HttpResponse:
         {
             "nav": "hr",
             "employees": staff[:500],
-            "pending": requests.filter(status=LeaveRequest.Status.PENDING).order_by("start_date", "id")[:200],
+            "pending": pending,
             "coming": requests.filter(status=LeaveRequest.Status.APPROVED, end_date__gte=today).order_by(
                 "start_date", "id"
             )[:200],
-            "may_decide": can(actor, HrPerm.APPROVE_LEAVE),
-            "me": actor.pk,
+            "deciding": deciding,
             "sees_time": sees_time,
             "clock": clock,
             "overdue": items_visible(actor=actor)
@@ -58,7 +64,7 @@ def home(request: AuthenticatedHttpRequest) -> HttpResponse:
     )
 
 
-@page(HrPerm.APPROVE_LEAVE, methods=("POST",), back="hr:home")
+@page(HrPerm.VIEW, methods=("POST",), back="hr:home")
 def leave_decide(request: AuthenticatedHttpRequest, request_id: int) -> HttpResponse:
     found = leave_selectors.requests_visible(actor=request.user).fetch(request.user, request_id)
     if request.POST.get("decision") == "approve":
@@ -90,6 +96,7 @@ def employee_detail(request: AuthenticatedHttpRequest, employee_id: int) -> Http
             "nav": "hr",
             "employee": employee,
             "restricted": selectors.restricted_of(actor=actor, employee=employee),
+            "sees_health": "health" in Employee.access.fields_allowed(actor, employee),
             "balance": balance,
             "requests": leave_selectors.requests_visible(actor=actor).filter(employee=employee)[:50],
             "entries": entries,

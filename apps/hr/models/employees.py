@@ -29,8 +29,10 @@ class Employee(Record):
         visibility="workspace",
         change=str(HrPerm.EMPLOYEES),
         delete=str(HrPerm.EMPLOYEES),
-        # Pay, national identifier and health notes (`RestrictedDetails`).
-        fields={"restricted": HrPerm.RESTRICTED},
+        # Pay, national identifier and health notes (`RestrictedDetails`); the employee reads
+        # their own pay and identifier, never the health notes HR keeps.
+        fields={"restricted": HrPerm.RESTRICTED, "health": HrPerm.RESTRICTED},
+        own_fields={"restricted": "user"},
         label=_("Employee"),
         find_with="searchEmployees or listEmployees",
         trash_state=_("archived"),

@@ -67,10 +67,12 @@ class LeavePolicy(Record):
 class LeaveRequest(Record):
     access = Access(
         HrPerm,
-        # The employee's own and those one asked for; every request for those who approve leave.
+        # The employee's own and those one asked for; their reports' for line managers, who decide
+        # on them; every request for those who approve leave.
         visibility="owner",
         owner="employee__user",
         also="requested_by",
+        deciders="employee__manager__user",
         sees_all=(HrPerm.APPROVE_LEAVE,),
         label=_("Leave request"),
         find_with="getLeaveRequests",

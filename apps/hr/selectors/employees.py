@@ -43,10 +43,17 @@ def employee_search(*, actor: Actor, query: str) -> QuerySet[Employee]:
 
 
 def restricted_of(*, actor: Actor, employee: Employee) -> RestrictedDetails | None:
-    """The restricted details, for a reader the employee's access lets read them (None otherwise)."""
-    if "restricted" not in Employee.access.fields_allowed(actor, employee):
+    """The restricted details, for a reader the employee's access lets read them (None otherwise):
+    HR's, or the employee's own without the health notes (blank)."""
+    allowed = Employee.access.fields_allowed(actor, employee)
+    if "restricted" not in allowed:
         return None
-    return RestrictedDetails.objects.filter(employee=employee).first() or RestrictedDetails(employee=employee)
+    found = RestrictedDetails.objects.filter(employee=employee).first() or RestrictedDetails(
+        employee=employee
+    )
+    if "health" not in allowed:
+        found.health_notes = ""
+    return found
 
 
 def employee_of(actor: Actor) -> Employee | None:

@@ -2,9 +2,11 @@
 employee into the workspace as a person."""
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -17,6 +19,7 @@ from apps.departments import api as departments
 from apps.hr.lib import clean as hr_clean
 from apps.hr.models import Employee, RestrictedDetails
 from apps.hr.permissions import HrPerm
+from apps.hr.services import leave
 
 logger = logging.getLogger(__name__)
 
@@ -47,16 +50,47 @@ def employee_create(*, actor: Actor, fields: dict[str, Any]) -> Employee:
     return records.create(Employee, actor=actor, permission=HrPerm.EMPLOYEES, fields=fields, apply=_apply)
 
 
+@dataclass
+class Updated:
+    changed: list[str]
+    # What ending the employment changed or left to do (leave, balances, reports).
+    effects: list[leave.Effect]
+
+
 @transaction.atomic
-def employee_update(*, actor: Actor, employee: Employee, fields: dict[str, Any]) -> list[str]:
+def employee_update(*, actor: Actor, employee: Employee, fields: dict[str, Any]) -> Updated:
     changed = records.update(
         employee, actor=actor, permission=HrPerm.EMPLOYEES, fields=fields, apply=_apply, names=FIELDS
     )
+    ending = "end_date" in changed and employee.end_date is not None
+    # Leave past the end goes first, so the balances read below have its days back.
+    effects = leave.employment_ended(actor=actor, employee=employee) if ending else []
     if ACCRUING & set(changed):
-        from apps.hr.services import leave
-
         leave.accruals_rebuild(employee=employee)
-    return [name.removesuffix("_id") for name in changed]
+    if ending:
+        effects += leave.balances_at_end(employee=employee) + _reports_left(employee)
+    return Updated([name.removesuffix("_id") for name in changed], effects)
+
+
+def _reports_left(employee: Employee) -> list[leave.Effect]:
+    """The employee's direct reports still employed after they leave: each needs a new manager."""
+    end = employee.end_date
+    reports = (
+        Employee.objects.live()
+        .filter(manager=employee)
+        .filter(Q(end_date__isnull=True) | Q(end_date__gt=end))
+    )
+    text = _("{name} reports to {manager}, who leaves on {end}: give them a new manager")
+    return [
+        leave.Effect(
+            "report_needs_manager",
+            report.pk,
+            text.format(
+                name=report.full_name, manager=employee.full_name, end=end.isoformat() if end else ""
+            ),
+        )
+        for report in reports.order_by("full_name", "id")
+    ]
 
 
 def _apply(actor: Actor, employee: Employee, fields: dict[str, Any], creating: bool) -> None:

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.models import person
 from apps.core.actors import Actor, require
 from apps.core.errors import invalid
-from apps.hr.errors import ApproverIsRequester, NotYourLeave
+from apps.hr.errors import ApproverIsRequester, NotTheirApprover, NotYourLeave
 from apps.hr.lib import leave
 from apps.hr.models import Employee, LeaveEntry, LeavePolicy, LeaveRequest
 from apps.hr.permissions import HrPerm
@@ -221,9 +221,9 @@ def request_submit(
     end_half: bool = False,
     note: str = "",
 ) -> LeaveRequest:
-    require(actor, HrPerm.LEAVE)
-    # Requested for someone whose leave is theirs to see: themselves, or anyone's for HR.
-    if not LeaveRequest.access.covers(actor, employee=employee):
+    require(actor, HrPerm.VIEW)
+    # Everyone requests their own leave, whatever their role; HR requests anyone's.
+    if not LeaveRequest.access.covers(actor, "change", employee=employee):
         raise NotYourLeave()
     employee = _lock(employee)
     today = timezone.localdate()
@@ -313,7 +313,9 @@ def _tell_manager(actor: Actor, request: LeaveRequest) -> None:
 
 
 def _check_approver(actor: Actor, request: LeaveRequest) -> None:
-    require(actor, HrPerm.APPROVE_LEAVE)
+    # HR (hr.approve_leave) and the employee's line manager (LeaveRequest.access.deciders).
+    if not LeaveRequest.access.decides(actor, request):
+        raise NotTheirApprover()
     actor_pk = getattr(actor, "pk", None)
     if actor_pk is not None and actor_pk in (request.requested_by_id, request.employee.user_id):
         raise ApproverIsRequester()
@@ -371,6 +373,10 @@ def request_deny(*, actor: Actor, request: LeaveRequest, reason: str) -> LeaveRe
     reason = " ".join(reason.split())
     if not reason:
         raise invalid("reason", _("say why, for the employee"))
+    return _decide_against(actor, request, reason)
+
+
+def _decide_against(actor: Actor, request: LeaveRequest, reason: str) -> LeaveRequest:
     if request.status == LeaveRequest.Status.PENDING:
         request.status = LeaveRequest.Status.DENIED
     elif request.status == LeaveRequest.Status.APPROVED:
@@ -400,6 +406,66 @@ def request_deny(*, actor: Actor, request: LeaveRequest, reason: str) -> LeaveRe
     _tell_requester(actor, request, str(request.status))
     logger.info("leave request %s %s by %s", request.pk, request.status, getattr(actor, "pk", None))
     return request
+
+
+@dataclass
+class Effect:
+    """One thing a change to an employment changed or left for someone to do, for the answer."""
+
+    kind: str
+    id: int | None
+    text: str
+
+
+def employment_ended(*, actor: Actor, employee: Employee) -> list[Effect]:
+    """The employee's end date was set: leave after it is cancelled (its calendar entry with it),
+    requests waiting for a decision that reach past it are refused as outside the employment, and
+    approved leave that runs over it is flagged to be shortened (part of it was taken while
+    employed). The caller rebuilds the accruals (prorated to the end) before reading balances."""
+    end = employee.end_date
+    assert end is not None
+    reason = _("outside the employment, which ends on {end}").format(end=end.isoformat())
+    effects: list[Effect] = []
+    rows = (
+        LeaveRequest.objects.live()
+        .select_for_update()
+        .select_related("employee", "policy")
+        .filter(employee=employee, status__in=OPEN, end_date__gt=end)
+        .order_by("start_date", "id")
+    )
+    for request in rows:
+        span = f"{request.start_date.isoformat()} to {request.end_date.isoformat()}"
+        if request.status == LeaveRequest.Status.APPROVED and request.start_date <= end:
+            text = _(
+                "approved leave {span} runs past the end date {end}: deny it and request it again, shorter"
+            )
+            effects.append(
+                Effect("leave_to_shorten", request.pk, text.format(span=span, end=end.isoformat()))
+            )
+            continue
+        approved = request.status == LeaveRequest.Status.APPROVED
+        _decide_against(actor, request, reason)
+        if approved:
+            text = _("approved leave {span} cancelled, its days returned and its calendar entry removed")
+            effects.append(Effect("leave_cancelled", request.pk, text.format(span=span)))
+        else:
+            text = _("pending request {span} refused: {reason}")
+            effects.append(Effect("request_refused", request.pk, text.format(span=span, reason=reason)))
+    return effects
+
+
+def balances_at_end(*, employee: Employee) -> list[Effect]:
+    """What each policy leaves the employee at the end of their employment, from the ledger."""
+    end = employee.end_date
+    assert end is not None
+    effects = []
+    for policy in LeavePolicy.objects.filter(entries__employee=employee).distinct().order_by("name"):
+        left = balance_of(employee=employee, policy=policy, year=end.year).year_end_balance
+        text = _("{name}: {left} days left on {end}, accruals prorated to the end date").format(
+            name=policy.name, left=left.normalize(), end=end.isoformat()
+        )
+        effects.append(Effect("balance_prorated", None, text))
+    return effects
 
 
 def _tell_requester(actor: Actor, request: LeaveRequest, what: str) -> None:

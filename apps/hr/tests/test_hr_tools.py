@@ -31,9 +31,9 @@ from apps.hr.models import (
     TimeEntry,
     TimeEntryEdit,
 )
-from apps.hr.services import leave, onboarding
+from apps.hr.services import employees, leave, onboarding
 from apps.hr.services import time as clock
-from apps.hr.tests.factories import EmployeeFactory
+from apps.hr.tests.factories import EmployeeFactory, employee_of
 from apps.hr.tests.samples import monday_ahead
 
 MINE = {
@@ -350,11 +350,133 @@ def test_a_member_requests_their_own_leave_and_only_sees_their_own(people):
         "submitLeaveRequest",
         {"employeeId": someone.pk, "startDate": start.isoformat(), "endDate": start.isoformat()},
     )
-    with pytest.raises(ToolNotFound):
-        call(member, "approveLeaveRequest", {"requestId": mine["id"]})
+    own_approval = refused(member, "approveLeaveRequest", {"requestId": mine["id"]})
 
     assert {item["employee"]["id"] for item in seen["items"]} == {mine["employee"]["id"]}
-    assert "yourself" in not_for_others
+    assert "yourself" in not_for_others and "line manager" in own_approval
+
+
+def test_ending_employment_reconciles_leave_balance_and_reports(people):
+    from apps.calendars.models import Event as CalendarEvent
+
+    owner, admin = people["owner"], people["admin"]
+    leaver = EmployeeFactory(actor=owner, start_date=date(2030, 1, 1))
+    report = EmployeeFactory(actor=owner, manager_id=leaver.pk)
+    policy = leave.policy_default()
+
+    def asked(start, end):
+        return leave.request_submit(actor=admin, employee=leaver, policy=policy, start=start, end=end)
+
+    # Monday 3 March 2031 to Friday 7; she leaves on Wednesday 5 March.
+    straddling = leave.request_approve(actor=owner, request=asked(date(2031, 3, 3), date(2031, 3, 7)))
+    after = leave.request_approve(actor=owner, request=asked(date(2031, 3, 10), date(2031, 3, 11)))
+    pending_after = asked(date(2031, 3, 17), date(2031, 3, 17))
+    pending_before = asked(date(2031, 2, 24), date(2031, 2, 24))
+
+    answer = ok(owner, "updateEmployee", {"employeeId": leaver.pk, "changes": {"endDate": "2031-03-05"}})
+    effects = {(item["kind"], item["id"]) for item in answer["effects"]}
+    after.refresh_from_db()
+    pending_after.refresh_from_db()
+    pending_before.refresh_from_db()
+    straddling.refresh_from_db()
+    leaver.refresh_from_db()
+    accrued = LeaveEntry.objects.filter(employee=leaver, kind="accrual", effective__year=2031).values_list(
+        "days", flat=True
+    )
+    balance = leave.balance_of(employee=leaver, policy=policy, year=2031)
+
+    assert after.status == "cancelled" and "outside the employment" in after.decision_note
+    assert CalendarEvent.objects.get(pk=after.calendar_event_id).status == "cancelled"
+    assert pending_after.status == "denied" and "2031-03-05" in pending_after.decision_note
+    assert pending_before.status == "pending" and straddling.status == "approved"
+    assert ("leave_cancelled", after.pk) in effects and ("request_refused", pending_after.pk) in effects
+    assert ("leave_to_shorten", straddling.pk) in effects
+    assert ("report_needs_manager", report.pk) in effects
+    # January, February and 5/31 of March of 25 days a year.
+    assert sum(accrued) == Decimal("4.503")
+    shown = next(item for item in answer["effects"] if item["kind"] == "balance_prorated")
+    assert str(balance.year_end_balance.normalize()) in shown["text"]
+    assert answer["endDate"] == "2031-03-05"
+
+
+@pytest.mark.parametrize("role", ["member", "viewer"])
+def test_a_line_manager_sees_and_decides_their_reports_leave_whatever_their_role(people, role):
+    owner, manager, bystander = (
+        people["owner"],
+        people[role],
+        people["admin" if role == "viewer" else "viewer"],
+    )
+    boss = employee_of(manager, actor=owner)
+    report = EmployeeFactory(actor=owner, manager_id=boss.pk)
+    someone = EmployeeFactory(actor=owner)
+    start = monday_ahead(weeks=11)
+    day = {"startDate": start.isoformat(), "endDate": start.isoformat()}
+    first = ok(owner, "submitLeaveRequest", {"employeeId": report.pk, **day})
+    second = ok(
+        owner,
+        "submitLeaveRequest",
+        {
+            "employeeId": report.pk,
+            **day,
+            "startDate": (start + timedelta(days=1)).isoformat(),
+            "endDate": (start + timedelta(days=1)).isoformat(),
+        },
+    )
+    theirs = ok(owner, "submitLeaveRequest", {"employeeId": someone.pk, **day})
+
+    seen = ok(manager, "getLeaveRequests", {"status": "all", "limit": 100})
+    balance = ok(manager, "getLeaveBalance", {"employeeId": report.pk})
+    not_theirs = refused(manager, "getLeaveBalance", {"employeeId": someone.pk})
+    approved = ok(manager, "approveLeaveRequest", {"requestId": first["id"]})
+    denied = ok(manager, "denyLeaveRequest", {"requestId": second["id"], "reason": "busy week"})
+    beyond = refused(manager, "approveLeaveRequest", {"requestId": theirs["id"]})
+    unseen = ok(bystander, "getLeaveRequests", {"status": "all", "limit": 100}) if role == "member" else None
+
+    ids = {item["id"] for item in seen["items"]}
+    assert {first["id"], second["id"]} <= ids and theirs["id"] not in ids
+    assert Decimal(str(balance["yearEndBalance"])) > 0 and "balance" in not_theirs
+    assert approved["status"] == "approved" and denied["status"] == "denied"
+    assert str(theirs["id"]) in beyond
+    if unseen is not None:  # the viewer, managing nobody, sees none of them
+        assert not {first["id"], second["id"]} & {item["id"] for item in unseen["items"]}
+
+
+@pytest.mark.parametrize("role", ["member", "viewer"])
+def test_every_employee_requests_their_own_leave_whatever_their_role(people, role):
+    person = people[role]
+    employee_of(person, actor=people["owner"])
+    start = monday_ahead(weeks=13)
+    mine = ok(person, "submitLeaveRequest", {"startDate": start.isoformat(), "endDate": start.isoformat()})
+    someone = EmployeeFactory(actor=people["owner"])
+    for_another = refused(
+        person,
+        "submitLeaveRequest",
+        {"employeeId": someone.pk, "startDate": start.isoformat(), "endDate": start.isoformat()},
+    )
+
+    assert mine["status"] == "pending" and "yourself" in for_another
+
+
+@pytest.mark.parametrize("role", ["member", "viewer"])
+def test_an_employee_sees_their_own_pay_and_identity_never_anothers(people, acme_client, role):
+    owner, person = people["owner"], people[role]
+    own = employee_of(person, actor=owner)
+    other = EmployeeFactory(actor=owner)
+    for employee, secret in ((own, "OWN-ID-1"), (other, "OTHER-ID-2")):
+        fields = {"pay_amount": 51000, "pay_currency": "GBP", "national_id": secret, "health_notes": "asthma"}
+        employees.restricted_update(actor=owner, employee=employee, fields=fields)
+
+    mine = ok(person, "getEmployee", {"employeeId": own.pk})
+    theirs = ok(person, "getEmployee", {"employeeId": other.pk})
+    acme_client.force_login(person)
+    page = acme_client.get(f"/settings/hr/employees/{own.pk}/").content.decode()
+    other_page = acme_client.get(f"/settings/hr/employees/{other.pk}/").content.decode()
+
+    assert mine["restricted"]["nationalId"] == "OWN-ID-1"
+    assert Decimal(str(mine["restricted"]["payAmount"])) == Decimal("51000")
+    assert mine["restricted"]["healthNotes"] == ""  # health stays HR's
+    assert theirs["restricted"] is None
+    assert "OWN-ID-1" in page and "asthma" not in page and "OTHER-ID-2" not in other_page
 
 
 def test_monthly_accrual_adds_up_to_the_entitlement_over_a_year(acme, people):

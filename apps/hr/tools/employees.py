@@ -12,7 +12,7 @@ from apps.catalogue.shapes import Changes, Limit, Offset, Page, PersonRef, id_fi
 from apps.hr.permissions import HrPerm
 from apps.hr.selectors import employees as selectors
 from apps.hr.services import employees as services
-from apps.hr.shapes import EmployeeOut, EmployeeSummary
+from apps.hr.shapes import EffectOut, EmployeeOut, EmployeeSummary, EmployeeUpdated
 from apps.hr.tools.common import EmployeeId
 from apps.tenancy import links
 
@@ -91,16 +91,21 @@ def update_employee(
     *,
     employee_id: EmployeeId,
     changes: Annotated[EmployeeChanges, Field(description="Only what changes; pay, ids, health: restricted")],
-) -> EmployeeOut:
+) -> EmployeeUpdated:
     """Change an employment record: job, manager, FTE, end date (a leaver), restricted details."""
     employee = selectors.employee_get(actor=ctx.actor, employee_id=employee_id, action="change")
     given = changes.given()
     restricted = {name: given.pop(name) for name in services.RESTRICTED if name in given}
     if restricted:
         services.restricted_update(actor=ctx.actor, employee=employee, fields=restricted)
-    if given:
-        services.employee_update(actor=ctx.actor, employee=employee, fields=given)
-    return employee_out(ctx, selectors.employee_get(actor=ctx.actor, employee_id=employee_id))
+    effects = (
+        services.employee_update(actor=ctx.actor, employee=employee, fields=given).effects if given else []
+    )
+    found = employee_out(ctx, selectors.employee_get(actor=ctx.actor, employee_id=employee_id))
+    return EmployeeUpdated(
+        **dict(found),
+        effects=[EffectOut(kind=e.kind, id=e.id, text=e.text) for e in effects],  # type: ignore[arg-type]
+    )
 
 
 @tool("listEmployees", permission=HrPerm.VIEW, title="List employees", read_only=True)

@@ -37,7 +37,7 @@ def _request(ctx: ToolContext, request_id: int) -> LeaveRequest:
     return selectors.requests_visible(actor=ctx.actor).fetch(ctx.actor, request_id)
 
 
-@tool("submitLeaveRequest", permission=HrPerm.LEAVE, title="Request leave")
+@tool("submitLeaveRequest", permission=HrPerm.VIEW, title="Request leave")
 def submit_leave_request(
     ctx: ToolContext,
     *,
@@ -64,7 +64,7 @@ def submit_leave_request(
     return LeaveRequestOut.of(request)
 
 
-@tool("approveLeaveRequest", permission=HrPerm.APPROVE_LEAVE, title="Approve leave", idempotent=False)
+@tool("approveLeaveRequest", permission=HrPerm.VIEW, title="Approve leave", idempotent=False)
 def approve_leave_request(
     ctx: ToolContext,
     *,
@@ -76,7 +76,7 @@ def approve_leave_request(
     return LeaveRequestOut.of(request)
 
 
-@tool("denyLeaveRequest", permission=HrPerm.APPROVE_LEAVE, title="Deny or cancel leave")
+@tool("denyLeaveRequest", permission=HrPerm.VIEW, title="Deny or cancel leave")
 def deny_leave_request(
     ctx: ToolContext,
     *,
@@ -99,7 +99,7 @@ def get_leave_requests(
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[LeaveRequestOut]:
-    """Leave requests you may see (all of them for approvers), soonest first."""
+    """Leave requests you may see (your reports' too; all of them for approvers), soonest first."""
     rows = selectors.requests_visible(actor=ctx.actor)
     if status != "all":
         rows = rows.filter(status=status)
