@@ -73,7 +73,9 @@ from apps.catalogue import registry
 from apps.catalogue.registry import CONFIRMATION_ARGUMENT, ToolSpec
 from apps.catalogue.vocabulary import (
     ASKING,
+    CLAUSE_END_PHRASES,
     LAST_PARTICLES,
+    NAME_MARKERS,
     NEGATIONS,
     PARTICLES,
     PHRASE_FILLERS,
@@ -83,7 +85,9 @@ from apps.catalogue.vocabulary import (
     SPLIT_VERBS,
     STOP_WORDS,
     SYNONYMS,
+    TIMED_PHRASES,
     TOPIC_MARKERS,
+    WHEN,
     english_count,
     spelling,
 )
@@ -95,8 +99,9 @@ _CAPITAL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _HYPHEN = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")
 _APOSTROPHE = re.compile(r"(?<=[A-Za-z])['\u2019](?=[A-Za-z])")
 _CLOCK = re.compile(r"\b\d{1,2}[:.]\d{2}\b")
-_TIME = re.compile(r"\d{1,2}(am|pm)|noon|midday")
+_TIME = re.compile(r"\d{1,2}(am|pm)|noon|midday|oclock")
 _CLAUSE_END = re.compile(r"[,;.!?:]+(?=\s|$)")
+_SENTENCE_END = re.compile(r"(?<=[;.!?])\s+")
 # What a request names by its form rather than its words: an e-mail address says who, not what
 # (dropped); a path ("/Clients/Acme/brief.pdf", "Shared/Notes") is a path; a file's name
 # ("leads.csv") a file; a web address ("quanta-labs.com") a domain.
@@ -207,17 +212,12 @@ def _phrased(said: list[str], known: frozenset[str]) -> list[tuple[str, float]]:
         if i in skip:
             i += 1
             continue
-        for length in range(min(_LONGEST_PHRASE, len(said) - i), 1, -1):
-            taken = said[i : i + length]
-            phrase = PHRASES.get(" ".join(taken))
-            # "clock me out": the phrase with a pronoun inside it.
-            if phrase is None and length > 2 and taken[1] in PHRASE_FILLERS:
-                phrase = PHRASES.get(" ".join([taken[0], *taken[2:]]))
-            if phrase is not None:
-                phrased.update(range(len(out), len(out) + len(phrase.split())))
-                out += phrase.split()
-                i += length
-                break
+        found = _phrase_at(said, i)
+        if found is not None:
+            length, phrase = found
+            phrased.update(range(len(out), len(out) + len(phrase.split())))
+            out += phrase.split()
+            i += length
         else:
             split = _split_phrase(said, i)
             if split is None:
@@ -232,8 +232,10 @@ def _phrased(said: list[str], known: frozenset[str]) -> list[tuple[str, float]]:
     weight = 1.0
     modifiers = _modifiers(out, known, phrased)
     for position, word in enumerate(out):
-        if word in TOPIC_MARKERS:
-            # The marker itself says what follows is a topic, not which tool is meant.
+        named = word in NAME_MARKERS and position > 0 and out[position - 1] in known
+        if word in TOPIC_MARKERS or (named and out[position - 1] not in STOP_WORDS):
+            # The marker itself says what follows is a topic (or a record's name: "the file
+            # called brand guidelines"), not which tool is meant.
             weight = TOPIC_WEIGHT
             continue
         weighted.append((word, weight * (MODIFIER_WEIGHT if position in modifiers else 1.0)))
@@ -242,6 +244,26 @@ def _phrased(said: list[str], known: frozenset[str]) -> list[tuple[str, float]]:
         if word in NEGATIONS:
             weighted += [(f"un{other}", weight) for other in after if f"un{other}" in known]
     return weighted
+
+
+def _phrase_at(said: list[str], start: int) -> tuple[int, str] | None:
+    """The longest of people's phrases that starts at `start` (a pronoun inside it too: "clock me
+    out"), as how many words it takes and what it means; one that asks for what is on a day
+    ("what's on") only where no word that says something follows it in its clause ("what's on
+    quote 31" asks for the quote)."""
+    for length in range(min(_LONGEST_PHRASE, len(said) - start), 1, -1):
+        taken = said[start : start + length]
+        key = " ".join(taken)
+        phrase = PHRASES.get(key)
+        if phrase is None and length > 2 and taken[1] in PHRASE_FILLERS:
+            key = " ".join([taken[0], *taken[2:]])
+            phrase = PHRASES.get(key)
+        if phrase is None:
+            continue
+        if key in CLAUSE_END_PHRASES and any(word not in STOP_WORDS for word in said[start + length :]):
+            continue
+        return length, phrase
+    return None
 
 
 def _modifiers(out: list[str], known: frozenset[str], phrased: set[int]) -> set[int]:
@@ -277,10 +299,21 @@ def _split_phrase(said: list[str], start: int) -> tuple[int, str] | None:
             # "let me see the invoice" asks to be shown it, "let Noor see it" to share it.
             return None if between[0] in SPEAKER else (end, SPLIT_VERBS[verb][word])
         particle = word in PARTICLES or (word in LAST_PARTICLES and end == len(said) - 1)
-        meant = PHRASES.get(f"{verb} {word}") if particle else None
+        # "take the 4th off" asks for leave, "take Josh off the invite" to remove him: what stands
+        # inside is a time when it names nothing but days and numbers.
+        timed = any(_is_when(other) for other in between) and all(
+            other in STOP_WORDS or _is_when(other) for other in between
+        )
+        meant = TIMED_PHRASES.get(f"{verb} {word}") if timed else None
+        if meant is None and particle:
+            meant = PHRASES.get(f"{verb} {word}")
         if meant is not None:
             return end, meant
     return None
+
+
+def _is_when(word: str) -> bool:
+    return word.isdigit() or word == "time" or word in WHEN
 
 
 @dataclass(frozen=True)
@@ -481,7 +514,7 @@ def _read_typo(word: str, index: _Index) -> str | None:
     if len(word) == 3 and written:
         return None
     limit = 2 if len(word) >= TYPO_LONG else 1
-    found = process.extractOne(word, index.known, scorer=OSA.distance, score_cutoff=limit)
+    found = _nearest(word, index, limit)
     if found is None:
         stem = _stem(word)
         if stem == word or len(stem) < 4 or written:
@@ -493,6 +526,25 @@ def _read_typo(word: str, index: _Index) -> str | None:
     if written and english_count(meant) < written * TYPO_ODDS:
         return None
     return meant
+
+
+def _nearest(word: str, index: _Index, limit: int) -> tuple[str, int] | None:
+    """The known word fewest edits from `word`; of those as near, one `word` is with letters left
+    out ("respnd" is respond rather than resend: a letter is dropped more often than one is
+    mistyped), else the commonest. The known word and its distance, or None."""
+    found = process.extract(word, index.known, scorer=OSA.distance, score_cutoff=limit, limit=None)
+    if not found:
+        return None
+    nearest = min(distance for _known, distance, _position in found)
+    tied = [(str(known), position) for known, distance, position in found if distance == nearest]
+    tied.sort(key=lambda pair: (not _left_out(word, pair[0]), pair[1]))
+    return tied[0][0], nearest
+
+
+def _left_out(word: str, known: str) -> bool:
+    """Whether `word` is `known` with some of its letters left out."""
+    letters = iter(known)
+    return len(word) < len(known) and all(letter in letters for letter in word)
 
 
 def _compound(word: str, index: _Index) -> tuple[str, str] | None:
@@ -608,12 +660,14 @@ def _areas_meant(groups: list[_Group], index: _Index) -> dict[str, float]:
 def _asks(query: str) -> bool:
     """Whether the request is a question ("which invoices are overdue?", "who's coming"), not a
     request to do something put as one ("can you add ...?", "how do I ...")."""
-    said = words(query)
+    # Its last sentence says: "is the room free at 11? book it" asks for a booking.
+    last = _SENTENCE_END.split(query.strip())[-1]
+    said = words(last)
     if not said or said[0] in REQUESTING:
         return False
     if said[0] == "how" and said[1:2] in (["do"], ["can"], ["should"]):
         return False
-    return said[0] in ASKING or query.rstrip().endswith("?")
+    return said[0] in ASKING or last.rstrip().endswith("?")
 
 
 def rank(specs: Sequence[ToolSpec], query: str) -> list[tuple[float, ToolSpec]]:

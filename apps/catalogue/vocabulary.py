@@ -30,7 +30,7 @@ lets what whats which who whom whose when where how why get got gets let's pls p
 hey hi ok okay now today tomorrow yesterday next last week weeks month day days monday
 tuesday wednesday thursday friday saturday sunday am pm morning afternoon evening tonight
 im ive id youre theyre were weve thats theres whos hows wheres whens s t d ll re ve m
-quickly asap urgently quick really actually still already yet one two three ago soon
+quickly asap urgently quick really actually still already yet one two three ago soon lately
 january february march april may june july august september october november december
 jan feb mar apr jun jul aug sep sept oct nov dec
 ltd llp plc inc llc gmbh
@@ -109,12 +109,44 @@ LAST_PARTICLES = frozenset(["on", "in"])
 # A verb and a word that mean something together with the verb's object between them: "let Noor
 # edit the task" shares it.
 SPLIT_VERBS: dict[str, dict[str, str]] = {
-    "let": dict.fromkeys(["see", "edit", "view", "access", "read", "look", "have", "change"], "share"),
+    "let": {
+        **dict.fromkeys(["see", "edit", "view", "access", "read", "look", "have", "change", "help"], "share"),
+        # "let Jack know the deal closed" tells him.
+        "know": "notify",
+    },
     # "how's the pipeline looking?" asks how it stands.
     "how": {"looking": "overview", "doing": "overview", "going": "overview"},
     "hows": {"looking": "overview", "doing": "overview", "going": "overview"},
     "whats": {"looking": "overview"},
 }
+
+# Words that say when: "take the 4th off" names a time, "take Josh off" a person.
+_SAYING_WHEN = """
+today tomorrow yesterday day days week weeks fortnight month morning afternoon evening night
+weekend monday tuesday wednesday thursday friday saturday sunday january february march april may
+june july august september october november december jan feb mar apr jun jul aug sep sept oct nov
+dec 1st 2nd 3rd 4th 5th 6th 7th 8th 9th 10th 11th 12th 13th 14th 15th 16th 17th 18th 19th 20th
+21st 22nd 23rd 24th 25th 26th 27th 28th 29th 30th 31st
+"""
+WHEN = frozenset(_SAYING_WHEN.split())
+
+# Phrasal verbs that mean something else when what stands inside them is a time ("take the 4th
+# off" is leave; "take Josh off the invite" stays PHRASES' remove).
+TIMED_PHRASES: dict[str, str] = {
+    "take off": "leave",
+    "have off": "leave",
+    "get off": "leave",
+    "book off": "leave",
+}
+
+# Phrases read as PHRASES says only where nothing that names a record follows them in their
+# clause: "what's on today" asks for the agenda, "what's on quote 31" for the quote.
+CLAUSE_END_PHRASES = frozenset(["whats on", "what is on"])
+
+# Words after which, following a record's kind, comes its name ("the file called brand
+# guidelines"): its words say which record, not which tool. After anything else they keep their
+# meaning ("I called Brenda").
+NAME_MARKERS = frozenset(["called", "named", "titled", "entitled"])
 
 # Words after which a request says what a record is about or what a message says ("find tickets
 # about invoices", "reply saying Friday works"): the words that follow, to the clause's end, name no
@@ -468,6 +500,49 @@ PHRASES: dict[str, str] = {
     "member of staff": "employee",
     "members of staff": "employee",
     "hours worked": "time entries",
+    # replies, as people say they came
+    "wrote back": "reply",
+    "writes back": "reply",
+    "email back": "email reply",
+    "emailed back": "email reply",
+    "mail back": "email reply",
+    # conditions on a record's fields
+    "more than": "conditions",
+    "less than": "conditions",
+    "fewer than": "conditions",
+    "greater than": "conditions",
+    "at least": "conditions",
+    # kinds of record people name by their program or their trade
+    "word document": "file word",
+    "word doc": "file word",
+    "word file": "file word",
+    "excel file": "file excel",
+    "excel sheet": "file excel",
+    "key account": "group account",
+    "key accounts": "group account",
+    "read only": "view access",
+    # a list to import from
+    "from a spreadsheet": "import file",
+    "from this spreadsheet": "import file",
+    "from the spreadsheet": "import file",
+    "from a csv": "import file",
+    "from this csv": "import file",
+    "from the csv": "import file",
+    "from this file": "import file",
+    "from a list": "import file",
+    "from this list": "import file",
+    # who works here, and who is leaving
+    "work here": "employee",
+    "works here": "employee",
+    "working here": "employee",
+    "work for us": "employee",
+    "works for us": "employee",
+    # what needs someone's attention
+    "need to look at": "attention",
+    "needs my attention": "attention",
+    "need my attention": "attention",
+    "needs attention": "attention",
+    "need attention": "attention",
 }
 
 # The words people use, and the words the catalogue uses for the same thing. Keys and values are
@@ -1330,6 +1405,24 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "chf": ("currency", "conversion"),
     "cad": ("currency", "conversion"),
     "aud": ("currency", "conversion"),
+    # what an attendee needs
+    "vegetarian": ("attendee", "needs"),
+    "vegan": ("attendee", "needs"),
+    "halal": ("attendee", "needs"),
+    "kosher": ("attendee", "needs"),
+    "gluten": ("attendee", "needs"),
+    "allergy": ("attendee", "needs"),
+    "allergies": ("attendee", "needs"),
+    "wheelchair": ("attendee", "needs"),
+    "stepfree": ("attendee", "needs"),
+    # how a workplace is organised
+    "crew": ("department",),
+    "subteam": ("department", "parent"),
+    "subdepartment": ("department", "parent"),
+    "corp": ("organisation", "account"),
+    "corporation": ("organisation", "account"),
+    # organising a thing is making it
+    "organise": ("create", "plan"),
     # what holds work up
     "holdup": ("waiting", "blocked"),
     "blocked": ("waiting",),
