@@ -111,8 +111,8 @@ LAST_PARTICLES = frozenset(["on", "in"])
 SPLIT_VERBS: dict[str, dict[str, str]] = {
     "let": {
         **dict.fromkeys(["see", "edit", "view", "access", "read", "look", "have", "change", "help"], "share"),
-        # "let Jack know the deal closed" tells him.
-        "know": "notify",
+        # "let Jack know the deal closed" tells him, and what follows is what he is told.
+        "know": "notify saying",
     },
     # "how's the pipeline looking?" asks how it stands.
     "how": {"looking": "overview", "doing": "overview", "going": "overview"},
@@ -191,6 +191,16 @@ PHRASES: dict[str, str] = {
     "at a glance": "overview",
     "big picture": "overview",
     "how many": "count",
+    "how many people": "headcount",
+    "how many staff": "headcount",
+    "how many employees": "headcount",
+    "all open": "list status",
+    "all the open": "list status",
+    "any open": "list status",
+    "whats left on": "done",
+    "whats left to": "done",
+    "what is left on": "done",
+    "what is left to": "done",
     # changing
     "sort out": "fix",
     "tidy up": "fix",
@@ -663,7 +673,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "subscribe": ("watch", "watcher"),
     "unsubscribe": ("cancel", "watcher"),
     "unwatch": ("cancel", "watcher"),
-    "notify": ("notify", "notification"),
+    "notify": ("notify",),
     "alert": ("notification", "notify"),
     "remind": ("notification", "notify", "reminder"),
     "reminder": ("notification",),
