@@ -194,6 +194,13 @@ PHRASES: dict[str, str] = {
     "how many people": "headcount",
     "how many staff": "headcount",
     "how many employees": "headcount",
+    # making what exists into something else changes it ("make the task repeat"); making a new
+    # one ("make a task") creates it
+    "make the": "update",
+    "make this": "update",
+    "make that": "update",
+    "make it": "update",
+    "make my": "update",
     "everyone in": "list employee",
     "everybody in": "list employee",
     "all open": "list status",
