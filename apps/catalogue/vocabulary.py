@@ -1047,7 +1047,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "interviewee": ("candidate",),
     "recruitment": ("hiring", "candidate"),
     "vacancy": ("hiring", "pipeline"),
-    "interview": ("candidate", "stage"),
+    "interview": ("candidate", "stage", "meeting"),
     "shortlist": ("candidate", "stage"),
     "staff": ("employee",),
     "staffer": ("employee",),
