@@ -519,12 +519,12 @@ PHRASES: dict[str, str] = {
     "member of staff": "employee",
     "members of staff": "employee",
     "hours worked": "time entries",
-    # replies, as people say they came
-    "wrote back": "reply",
-    "writes back": "reply",
-    "email back": "email reply",
-    "emailed back": "email reply",
-    "mail back": "email reply",
+    # an answer that came by e-mail ("did Helen write back?"), not one to write
+    "wrote back": "email",
+    "writes back": "email",
+    "email back": "email",
+    "emailed back": "email",
+    "mail back": "email",
     # conditions on a record's fields
     "more than": "conditions",
     "less than": "conditions",
