@@ -420,6 +420,8 @@ PHRASES: dict[str, str] = {
     "in charge of": "head",
     "in charge": "head",
     "heads up the": "head",
+    "who heads up": "head",
+    "who heads": "head",
     "who runs": "head",
     "who leads": "head",
     "who manages": "head",
