@@ -103,7 +103,7 @@ SPEAKER = frozenset(["me", "us"])
 # verb and one of them is read so with its object inside ("push the 1:1 with Jamal back", "hand
 # every customer he owns over"). "on" and "in" only as the request's last word ("switch it back
 # on"), since "put a standup every weekday at 9:15 in the team calendar" is no "put in".
-PARTICLES = frozenset(["up", "out", "off", "back", "over", "down", "away", "forward"])
+PARTICLES = frozenset(["up", "out", "off", "back", "over", "down", "away", "forward", "through"])
 LAST_PARTICLES = frozenset(["on", "in"])
 
 # A verb and a word that mean something together with the verb's object between them: "let Noor
@@ -302,6 +302,8 @@ PHRASES: dict[str, str] = {
     "profit and loss": "summary",
     "balance sheet": "summary",
     "direct debit": "bank",
+    "in the bank": "bank balance",
+    "put through": "post",
     "standing order": "bank",
     "on my plate": "list",
     "anything new": "unread",
@@ -1441,6 +1443,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "subteam": ("department", "parent"),
     "subdepartment": ("department", "parent"),
     "corp": ("organisation", "account"),
+    "subsidiary": ("company",),
     "corporation": ("organisation", "account"),
     # organising a thing is making it
     "organise": ("create", "plan"),
