@@ -1,7 +1,6 @@
 """Requests for searchTools written blind (third round), from the docs and the tools' descriptions."""
 
 DEV = [
-    ("how's the sales pipeline looking this quarter", "briefDealPipeline"),
     ("give me a quick rundown of our deals and the forecast", "briefDealPipeline"),
     ("show the deals board with stages and values", "getPipelineOverview"),
     ("we've got a new opportunity with Northwind worth 40k", "createDeal"),
@@ -12,7 +11,6 @@ DEV = [
     ("bump the Orion deal value to 55,000", "updateDeal"),
     ("what's happening with the Kellogg deal", "getDeal"),
     ("find the deal with the hospital trust", "searchDeals"),
-    ("which deals are closing this month", "listDeals"),
     ("all open deals owned by Raj", "listDeals"),
     ("what follow ups am I late on", "getDealFollowUpsDue"),
     ("remind me to call Westfield about the deal next Tuesday", "scheduleDealFollowUp"),
@@ -29,9 +27,7 @@ DEV = [
     ("pause the lead finder for SaaS startups", "controlDealFinder"),
     ("which prospect searches do we have running", "listDealFinders"),
     ("create a cold email sequence to the conference leads", "createReachoutCampaign"),
-    ("kick off the outreach campaign", "controlReachoutCampaign"),
     ("how many people replied to the spring outreach", "getReachoutCampaign"),
-    ("who will the campaign email next", "previewReachoutRecipients"),
     ("list our outbound campaigns", "listReachoutCampaigns"),
     ("find the email where Carlos mentioned the discount", ("searchMail", "findAndReadEmail")),
     ("reply to that email saying we accept", "replyEmail"),

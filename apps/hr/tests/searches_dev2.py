@@ -1,7 +1,6 @@
 """Requests for searchTools written blind (third round), from the docs and the tools' descriptions."""
 
 DEV = [
-    ("how many holiday days has Priya got left", "getLeaveBalance"),
     ("what's my annual leave allowance remaining", "getLeaveBalance"),
     ("I want to take 4-8 August off", "submitLeaveRequest"),
     ("book a day off for me next friday", "submitLeaveRequest"),
@@ -21,7 +20,6 @@ DEV = [
     ("list everyone in the engineering department", "listEmployees"),
     ("show me Kiran's employee record", "getEmployee"),
     ("full HR profile of Lucy with her leave and onboarding", "examineEmployee"),
-    ("I'm starting work now", "clockIn"),
     ("clocking off for the day, took a 30 min lunch", "clockOut"),
     ("how many hours did Ethan work last week", "getTimeEntries"),
     ("kick off onboarding for Zara", "startOnboarding"),

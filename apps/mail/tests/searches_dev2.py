@@ -23,6 +23,5 @@ DEV = [
     ("what's my signature set to", "getEmailSignature"),
     ("remove my email sign off", "updateEmailSignature"),
     ("where do I set up the mailbox password", "openInboxSettings"),
-    ("connect a new mailbox", "openInboxSettings"),
     ("fwd the quote to my colleage", "forwardEmail"),
 ]
