@@ -1449,8 +1449,6 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "corp": ("organisation", "account"),
     "subsidiary": ("company",),
     "corporation": ("organisation", "account"),
-    # organising a thing is making it
-    "organise": ("create", "plan"),
     # what holds work up
     "holdup": ("waiting", "blocked"),
     "blocked": ("waiting",),
