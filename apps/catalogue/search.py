@@ -87,6 +87,7 @@ from apps.catalogue.vocabulary import (
     SYNONYMS,
     TIMED_PHRASES,
     TOPIC_MARKERS,
+    VERB_SENSES,
     WHEN,
     english_count,
     spelling,
@@ -228,6 +229,12 @@ def _phrased(said: list[str], known: frozenset[str]) -> list[tuple[str, float]]:
                 out += meant.split()
                 skip.add(end)
             i += 1
+    # A record's kind as a clause's verb makes one ("bill Northwind for 10 hours" invoices them);
+    # before a number it names one ("invoice 332 is paid").
+    if out and out[0] in VERB_SENSES and 0 not in phrased and not (out[1:2] and out[1].isdigit()):
+        meant = VERB_SENSES[out[0]].split()
+        phrased = {at + len(meant) - 1 for at in phrased} | set(range(len(meant)))
+        out = [*meant, *out[1:]]
     weighted: list[tuple[str, float]] = []
     weight = 1.0
     modifiers = _modifiers(out, known, phrased)

@@ -139,6 +139,14 @@ TIMED_PHRASES: dict[str, str] = {
     "book off": "leave",
 }
 
+# A record's kind said as the verb of a clause ("bill Northwind for 10 hours", "quote Ridgeway
+# for the design"): what it asks for.
+VERB_SENSES: dict[str, str] = {
+    "bill": "create invoice",
+    "invoice": "create invoice",
+    "quote": "create quote",
+}
+
 # Phrases read as PHRASES says only where nothing that names a record follows them in their
 # clause: "what's on today" asks for the agenda, "what's on quote 31" for the quote.
 CLAUSE_END_PHRASES = frozenset(["whats on", "what is on"])
@@ -1415,7 +1423,6 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "recurrence": ("recur", "repeat"),
     "reverse": ("void", "cancel"),
     "nightly": ("schedule", "recur"),
-    "hourly": ("schedule", "recur"),
     "weekday": ("schedule", "recur"),
     "weekdays": ("schedule", "recur"),
     "together": ("combine", "merge"),
