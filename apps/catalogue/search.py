@@ -16,23 +16,27 @@ steps that do not depend on any one request (apps.catalogue.vocabulary):
    a path read as "path", a file's name as a file, a web address as a domain;
 2. people's phrases become the catalogue's words ("get rid of" is delete, "time off" is leave,
    "clock me out" is clock and end), a phrasal verb too around its object ("push the 1:1 back",
-   "let Noor edit it"), and a negated word its opposite where the catalogue has one ("hasn't
-   paid" is unpaid);
+   "let Noor edit it"), or around a time ("take the 4th off"), "what's on" only where no record
+   follows it, a record's kind as a clause's verb makes one ("bill Northwind"), and a negated
+   word its opposite where the catalogue has one ("hasn't paid" is unpaid);
 3. what a request only mentions counts less than what it asks for: the words after a topic marker
-   ("about the invoice", "saying Friday works"), and in a run of nouns all but the last ("the
-   budget review meeting" is a meeting);
+   ("about the invoice", "saying Friday works") or a record's name ("the file called brand
+   guidelines"), and in a run of nouns all but the last ("the budget review meeting" is a
+   meeting);
 4. each word also looks for the catalogue's words for the same thing (`SYNONYMS`: a diary is a
    calendar, a CV a candidate's, to scrap is to delete); a word and its synonyms count once, by
    the best of them, so saying the same thing twice does not outrank a request that says two;
 5. a word the catalogue and the vocabulary do not know is read as two known words run together
    ("selfassessment"), or else as the nearest known word one or two typing mistakes away
-   (rapidfuzz's optimal string alignment distance over the index's words), or the one its stem is
-   a mistake from, for a little less, and only if it is no English word or one far rarer than the
-   known word ("calender", not "lease");
+   (rapidfuzz's optimal string alignment distance over the index's words; of those as near, one
+   the word is with letters left out), or the one its stem is a mistake from, for a little less,
+   and only if it is no English word or one far rarer than the known word ("calender", not
+   "lease");
 6. the area step: the areas whose nouns the request names (their keys, titles, `words` and their
    tools' names), each noun by how few areas it names, say which areas it is about, and a tool of
    an area it names less counts less;
-7. a question is answered by a tool that reads: one that changes things counts less.
+7. a question (as its last sentence says) is answered by a tool that reads: one that changes
+   things counts less.
 
 Then a tool that answers more of the request's words ranks higher (Lucene's "coord"), and one
 whose whole name the request says higher still. A request none of whose words finds a tool reads
