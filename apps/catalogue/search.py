@@ -285,7 +285,13 @@ def _modifiers(out: list[str], known: frozenset[str], phrased: set[int]) -> set[
     run: list[int] = []
     first = True
     for position, word in enumerate([*out, "."]):
-        if word in STOP_WORDS or word in TOPIC_MARKERS or word in NEGATIONS or word == ".":
+        if (
+            word in STOP_WORDS
+            or word in TOPIC_MARKERS
+            or word in NAME_MARKERS
+            or word in NEGATIONS
+            or word == "."
+        ):
             known_run = [at for at in run if out[at] in known and at not in phrased]
             found.update(known_run[:-1])
             run = []

@@ -157,3 +157,54 @@ def test_the_vocabulary_is_plain_words_that_lead_to_the_catalogues():
         assert all(search._known(word, index) for word in meant.split()), phrase
     for word, alternatives in SYNONYMS.items():
         assert any(search._stem(alternative) in index.postings for alternative in alternatives), word
+
+
+def test_a_dropped_letter_is_likelier_than_a_wrong_one():
+    index = search._index()
+    # "respnd" is one edit from respond and from resend; a letter left out is the commoner slip.
+    assert search._typo("respnd", index) == "respond"
+
+
+def test_the_mood_is_that_of_the_last_sentence():
+    assert search._asks("which invoices are overdue?")
+    assert not search._asks("is the meeting room free at 11? book it for the sales sync")
+    assert search._asks("find the Acme invoice. is it paid?")
+
+
+def test_whats_on_asks_for_the_agenda_only_when_no_record_follows():
+    index = search._index()
+    said = {stem for group in search._groups("what's on today", index) for stem in group.stems}
+    assert search._stem("agenda") in said
+    said = {stem for group in search._groups("what's on quote 31", index) for stem in group.stems}
+    assert search._stem("agenda") not in said
+    assert "getQuote" in names("what's on quote Q-0031")
+
+
+def test_a_time_inside_a_phrasal_verb_changes_its_meaning():
+    index = search._index()
+    said = {stem for group in search._groups("take the 4th to the 8th off", index) for stem in group.stems}
+    assert search._stem("leave") in said and search._stem("remove") not in said
+    said = {stem for group in search._groups("take Josh off the invite", index) for stem in group.stems}
+    assert search._stem("remove") in said
+    assert "submitLeaveRequest" in names("I want to take 4-8 August off")
+
+
+def test_a_records_kind_as_the_verb_makes_one():
+    # (or records the hours to bill later: createCharge)
+    assert "createInvoice" in names("bill Northwind for 10 hours of consulting", count=2)
+    assert "createQuote" in names("quote Ridgeway 12 hours of design")
+    # Before a number it names a record.
+    index = search._index()
+    said = {stem for group in search._groups("invoice 332 is paid", index) for stem in group.stems}
+    assert search._stem("create") not in said
+
+
+def test_a_records_name_after_called_is_what_it_is_about():
+    index = search._index()
+    groups = search._groups("find the file called brand guidelines", index)
+    weights = {stem: group.weight for group in groups for stem in group.stems}
+    assert weights[search._stem("brand")] == search.TOPIC_WEIGHT
+    assert weights[search._stem("file")] == 1.0
+    # "called" after a person keeps its meaning.
+    said = {stem for group in search._groups("I called Brenda", index) for stem in group.stems}
+    assert search._stem("call") in said
