@@ -236,9 +236,9 @@ def _phrased(said: list[str], known: frozenset[str]) -> list[tuple[str, float]]:
     # A record's kind as a clause's verb makes one ("bill Northwind for 10 hours" invoices them);
     # before a number it names one ("invoice 332 is paid").
     if out and out[0] in VERB_SENSES and 0 not in phrased and not (out[1:2] and out[1].isdigit()):
-        meant = VERB_SENSES[out[0]].split()
-        phrased = {at + len(meant) - 1 for at in phrased} | set(range(len(meant)))
-        out = [*meant, *out[1:]]
+        sense = VERB_SENSES[out[0]].split()
+        phrased = {at + len(sense) - 1 for at in phrased} | set(range(len(sense)))
+        out = [*sense, *out[1:]]
     weighted: list[tuple[str, float]] = []
     weight = 1.0
     modifiers = _modifiers(out, known, phrased)
@@ -536,26 +536,26 @@ def _read_typo(word: str, index: _Index) -> str | None:
         stem = _stem(word)
         if stem == word or len(stem) < 4 or written:
             return None
-        found = process.extractOne(stem, index.known, scorer=OSA.distance, score_cutoff=1)
+        found = _nearest(stem, index, 1)
         if found is None:
             return None
-    meant = str(found[0])
+    meant = found
     if written and english_count(meant) < written * TYPO_ODDS:
         return None
     return meant
 
 
-def _nearest(word: str, index: _Index, limit: int) -> tuple[str, int] | None:
+def _nearest(word: str, index: _Index, limit: int) -> str | None:
     """The known word fewest edits from `word`; of those as near, one `word` is with letters left
     out ("respnd" is respond rather than resend: a letter is dropped more often than one is
-    mistyped), else the commonest. The known word and its distance, or None."""
+    mistyped), else the commonest; None if none is `limit` edits or fewer away."""
     found = process.extract(word, index.known, scorer=OSA.distance, score_cutoff=limit, limit=None)
     if not found:
         return None
     nearest = min(distance for _known, distance, _position in found)
     tied = [(str(known), position) for known, distance, position in found if distance == nearest]
     tied.sort(key=lambda pair: (not _left_out(word, pair[0]), pair[1]))
-    return tied[0][0], nearest
+    return tied[0][0]
 
 
 def _left_out(word: str, known: str) -> bool:
