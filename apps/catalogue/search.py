@@ -531,15 +531,14 @@ def _read_typo(word: str, index: _Index) -> str | None:
     if len(word) == 3 and written:
         return None
     limit = 2 if len(word) >= TYPO_LONG else 1
-    found = _nearest(word, index, limit)
-    if found is None:
+    meant = _nearest(word, index, limit)
+    if meant is None:
         stem = _stem(word)
         if stem == word or len(stem) < 4 or written:
             return None
-        found = _nearest(stem, index, 1)
-        if found is None:
+        meant = _nearest(stem, index, 1)
+        if meant is None:
             return None
-    meant = found
     if written and english_count(meant) < written * TYPO_ODDS:
         return None
     return meant
