@@ -17,7 +17,8 @@ steps that do not depend on any one request (apps.catalogue.vocabulary):
 2. people's phrases become the catalogue's words ("get rid of" is delete, "time off" is leave,
    "clock me out" is clock and end), a phrasal verb too around its object ("push the 1:1 back",
    "let Noor edit it"), or around a time ("take the 4th off"), "what's on" only where no record
-   follows it, a record's kind as a clause's verb makes one ("bill Northwind"), and a negated
+   follows it, a record's kind as a clause's verb makes one ("bill Northwind"), a person added
+   to a record joins it ("add Marta to the meeting"), and a negated
    word its opposite where the catalogue has one ("hasn't paid" is unpaid);
 3. what a request only mentions counts less than what it asks for: the words after a topic marker
    ("about the invoice", "saying Friday works") or a record's name ("the file called brand
@@ -82,6 +83,7 @@ from apps.catalogue.vocabulary import (
     NAME_MARKERS,
     NEGATIONS,
     PARTICLES,
+    PERSON_ADDED,
     PHRASE_FILLERS,
     PHRASES,
     REQUESTING,
@@ -114,6 +116,11 @@ _ADDRESS = re.compile(r"\S+@\S+\.\w+")
 _PATH = re.compile(r"(?<![\w/])/\w[^\s]*|\b\w+(?:/\w+)+\b")
 _FILE_NAME = re.compile(
     r"\b[\w-]+\.(?:pdf|docx?|xlsx?|csv|txt|md|pptx?|png|jpe?g|gif|zip|json|odt|ods|rtf|html?)\b", re.I
+)
+# "add Marta to the planning meeting", "put Ian Holt on the Fenwick account": a person (a name
+# written with capitals) added to a record joins it, which makes nothing new (`PERSON_ADDED`).
+_PERSON_ADDED = re.compile(
+    r"\b(?:[Aa]dd|[Pp]ut)\s+(?=[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s+(?:to|on|onto|into)\b)"
 )
 _DOMAIN = re.compile(r"\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|co|uk|de|fr|eu|info|biz|app|dev)\b", re.I)
 
@@ -194,6 +201,7 @@ def _clauses(text: str) -> list[str]:
     text = _PATH.sub(lambda found: " path " if _is_path(found.group()) else found.group(), text)
     text = _FILE_NAME.sub(lambda found: f"{found.group()} file", text)
     text = _DOMAIN.sub(" domain ", text)
+    text = _PERSON_ADDED.sub(f"{PERSON_ADDED} ", text)
     return [part for part in _CLAUSE_END.split(text) if part.strip()]
 
 

@@ -147,6 +147,10 @@ VERB_SENSES: dict[str, str] = {
     "quote": "create quote",
 }
 
+# What "add" or "put" means before a person and "to" or "on" ("add Marta to the planning meeting",
+# "put Ian on the Fenwick account"): they join the record, linked or invited to it.
+PERSON_ADDED = "join link invite"
+
 # Phrases read as PHRASES says only where nothing that names a record follows them in their
 # clause: "what's on today" asks for the agenda, "what's on quote 31" for the quote.
 CLAUSE_END_PHRASES = frozenset(["whats on", "what is on"])

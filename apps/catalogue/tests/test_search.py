@@ -209,3 +209,11 @@ def test_a_records_name_after_called_is_what_it_is_about():
     # "called" after a person keeps its meaning.
     said = stems_read("I called Brenda")
     assert search._stem("call") in said
+
+
+def test_a_person_added_to_a_record_joins_it():
+    said = stems_read("add Marta to the planning meeting")
+    assert search._stem("invite") in said and search._stem("create") not in said
+    assert "updateCalendarEvent" in names("add Marta to the planning meeting")
+    # Adding a thing still makes one.
+    assert search._stem("create") in stems_read("add a step to the onboarding task")
