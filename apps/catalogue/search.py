@@ -18,8 +18,8 @@ steps that do not depend on any one request (apps.catalogue.vocabulary):
    "clock me out" is clock and end), a phrasal verb too around its object ("push the 1:1 back",
    "let Noor edit it"), or around a time ("take the 4th off"), "what's on" only where no record
    follows it, a record's kind as a clause's verb makes one ("bill Northwind"), a person added
-   to a record joins it ("add Marta to the meeting"), and a negated
-   word its opposite where the catalogue has one ("hasn't paid" is unpaid);
+   to a record joins it ("add Marta to the meeting"), and a negated word its opposite where the
+   catalogue has one ("hasn't paid" is unpaid);
 3. what a request only mentions counts less than what it asks for: the words after a topic marker
    ("about the invoice", "saying Friday works") or a record's name ("the file called brand
    guidelines"), and in a run of nouns all but the last ("the budget review meeting" is a
