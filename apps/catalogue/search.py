@@ -271,7 +271,8 @@ def _phrase_at(said: list[str], start: int) -> tuple[int, str] | None:
     ("what's on") only where no word that says something follows it in its clause ("what's on
     quote 31" asks for the quote)."""
     for length in range(min(_LONGEST_PHRASE, len(said) - start), 1, -1):
-        taken = said[start : start + length]
+        # Read in American spelling, as PHRASES is written ("organisation chart").
+        taken = [spelling(word) for word in said[start : start + length]]
         key = " ".join(taken)
         phrase = PHRASES.get(key)
         if phrase is None and length > 2 and taken[1] in PHRASE_FILLERS:

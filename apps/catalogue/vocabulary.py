@@ -466,7 +466,6 @@ PHRASES: dict[str, str] = {
     "direct reports": "reports employee",
     "org chart": "list department",
     "organization chart": "list department",
-    "organisation chart": "list department",
     "supplier account": "supplier group account",
     "supplier accounts": "supplier group account",
     "customer account": "customer group account",

@@ -217,3 +217,7 @@ def test_a_person_added_to_a_record_joins_it():
     assert "updateCalendarEvent" in names("add Marta to the planning meeting")
     # Adding a thing still makes one.
     assert search._stem("create") in stems_read("add a step to the onboarding task")
+
+
+def test_a_phrase_is_read_in_either_spelling():
+    assert stems_read("the organisation chart") == stems_read("the organization chart")
