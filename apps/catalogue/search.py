@@ -16,23 +16,28 @@ steps that do not depend on any one request (apps.catalogue.vocabulary):
    a path read as "path", a file's name as a file, a web address as a domain;
 2. people's phrases become the catalogue's words ("get rid of" is delete, "time off" is leave,
    "clock me out" is clock and end), a phrasal verb too around its object ("push the 1:1 back",
-   "let Noor edit it"), and a negated word its opposite where the catalogue has one ("hasn't
-   paid" is unpaid);
+   "let Noor edit it"), or around a time ("take the 4th off"), "what's on" only where no record
+   follows it, a record's kind as a clause's verb makes one ("bill Northwind"), a person added
+   to a record joins it ("add Marta to the meeting"), and a negated word its opposite where the
+   catalogue has one ("hasn't paid" is unpaid);
 3. what a request only mentions counts less than what it asks for: the words after a topic marker
-   ("about the invoice", "saying Friday works"), and in a run of nouns all but the last ("the
-   budget review meeting" is a meeting);
+   ("about the invoice", "saying Friday works") or a record's name ("the file called brand
+   guidelines"), and in a run of nouns all but the last ("the budget review meeting" is a
+   meeting);
 4. each word also looks for the catalogue's words for the same thing (`SYNONYMS`: a diary is a
    calendar, a CV a candidate's, to scrap is to delete); a word and its synonyms count once, by
    the best of them, so saying the same thing twice does not outrank a request that says two;
 5. a word the catalogue and the vocabulary do not know is read as two known words run together
    ("selfassessment"), or else as the nearest known word one or two typing mistakes away
-   (rapidfuzz's optimal string alignment distance over the index's words), or the one its stem is
-   a mistake from, for a little less, and only if it is no English word or one far rarer than the
-   known word ("calender", not "lease");
+   (rapidfuzz's optimal string alignment distance over the index's words; of those as near, one
+   the word is with letters left out), or the one its stem is a mistake from, for a little less,
+   and only if it is no English word or one far rarer than the known word ("calender", not
+   "lease");
 6. the area step: the areas whose nouns the request names (their keys, titles, `words` and their
    tools' names), each noun by how few areas it names, say which areas it is about, and a tool of
    an area it names less counts less;
-7. a question is answered by a tool that reads: one that changes things counts less.
+7. a question (as its last sentence says) is answered by a tool that reads: one that changes
+   things counts less.
 
 Then a tool that answers more of the request's words ranks higher (Lucene's "coord"), and one
 whose whole name the request says higher still. A request none of whose words finds a tool reads
@@ -73,9 +78,12 @@ from apps.catalogue import registry
 from apps.catalogue.registry import CONFIRMATION_ARGUMENT, ToolSpec
 from apps.catalogue.vocabulary import (
     ASKING,
+    CLAUSE_END_PHRASES,
     LAST_PARTICLES,
+    NAME_MARKERS,
     NEGATIONS,
     PARTICLES,
+    PERSON_ADDED,
     PHRASE_FILLERS,
     PHRASES,
     REQUESTING,
@@ -83,7 +91,10 @@ from apps.catalogue.vocabulary import (
     SPLIT_VERBS,
     STOP_WORDS,
     SYNONYMS,
+    TIMED_PHRASES,
     TOPIC_MARKERS,
+    VERB_SENSES,
+    WHEN,
     english_count,
     spelling,
 )
@@ -95,8 +106,9 @@ _CAPITAL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _HYPHEN = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")
 _APOSTROPHE = re.compile(r"(?<=[A-Za-z])['\u2019](?=[A-Za-z])")
 _CLOCK = re.compile(r"\b\d{1,2}[:.]\d{2}\b")
-_TIME = re.compile(r"\d{1,2}(am|pm)|noon|midday")
+_TIME = re.compile(r"\d{1,2}(am|pm)|noon|midday|oclock")
 _CLAUSE_END = re.compile(r"[,;.!?:]+(?=\s|$)")
+_SENTENCE_END = re.compile(r"(?<=[;.!?])\s+")
 # What a request names by its form rather than its words: an e-mail address says who, not what
 # (dropped); a path ("/Clients/Acme/brief.pdf", "Shared/Notes") is a path; a file's name
 # ("leads.csv") a file; a web address ("quanta-labs.com") a domain.
@@ -104,6 +116,11 @@ _ADDRESS = re.compile(r"\S+@\S+\.\w+")
 _PATH = re.compile(r"(?<![\w/])/\w[^\s]*|\b\w+(?:/\w+)+\b")
 _FILE_NAME = re.compile(
     r"\b[\w-]+\.(?:pdf|docx?|xlsx?|csv|txt|md|pptx?|png|jpe?g|gif|zip|json|odt|ods|rtf|html?)\b", re.I
+)
+# "add Marta to the planning meeting", "put Ian Holt on the Fenwick account": a person (a name
+# written with capitals) added to a record joins it, which makes nothing new (`PERSON_ADDED`).
+_PERSON_ADDED = re.compile(
+    r"\b(?:[Aa]dd|[Pp]ut)\s+(?=[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s+(?:to|on|onto|into)\b)"
 )
 _DOMAIN = re.compile(r"\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|co|uk|de|fr|eu|info|biz|app|dev)\b", re.I)
 
@@ -184,6 +201,7 @@ def _clauses(text: str) -> list[str]:
     text = _PATH.sub(lambda found: " path " if _is_path(found.group()) else found.group(), text)
     text = _FILE_NAME.sub(lambda found: f"{found.group()} file", text)
     text = _DOMAIN.sub(" domain ", text)
+    text = _PERSON_ADDED.sub(f"{PERSON_ADDED} ", text)
     return [part for part in _CLAUSE_END.split(text) if part.strip()]
 
 
@@ -207,17 +225,12 @@ def _phrased(said: list[str], known: frozenset[str]) -> list[tuple[str, float]]:
         if i in skip:
             i += 1
             continue
-        for length in range(min(_LONGEST_PHRASE, len(said) - i), 1, -1):
-            taken = said[i : i + length]
-            phrase = PHRASES.get(" ".join(taken))
-            # "clock me out": the phrase with a pronoun inside it.
-            if phrase is None and length > 2 and taken[1] in PHRASE_FILLERS:
-                phrase = PHRASES.get(" ".join([taken[0], *taken[2:]]))
-            if phrase is not None:
-                phrased.update(range(len(out), len(out) + len(phrase.split())))
-                out += phrase.split()
-                i += length
-                break
+        found = _phrase_at(said, i)
+        if found is not None:
+            length, phrase = found
+            phrased.update(range(len(out), len(out) + len(phrase.split())))
+            out += phrase.split()
+            i += length
         else:
             split = _split_phrase(said, i)
             if split is None:
@@ -228,12 +241,20 @@ def _phrased(said: list[str], known: frozenset[str]) -> list[tuple[str, float]]:
                 out += meant.split()
                 skip.add(end)
             i += 1
+    # A record's kind as a clause's verb makes one ("bill Northwind for 10 hours" invoices them);
+    # before a number it names one ("invoice 332 is paid").
+    if out and out[0] in VERB_SENSES and 0 not in phrased and not (out[1:2] and out[1].isdigit()):
+        sense = VERB_SENSES[out[0]].split()
+        phrased = {at + len(sense) - 1 for at in phrased} | set(range(len(sense)))
+        out = [*sense, *out[1:]]
     weighted: list[tuple[str, float]] = []
     weight = 1.0
     modifiers = _modifiers(out, known, phrased)
     for position, word in enumerate(out):
-        if word in TOPIC_MARKERS:
-            # The marker itself says what follows is a topic, not which tool is meant.
+        named = word in NAME_MARKERS and position > 0 and out[position - 1] in known
+        if word in TOPIC_MARKERS or (named and out[position - 1] not in STOP_WORDS):
+            # The marker itself says what follows is a topic (or a record's name: "the file
+            # called brand guidelines"), not which tool is meant.
             weight = TOPIC_WEIGHT
             continue
         weighted.append((word, weight * (MODIFIER_WEIGHT if position in modifiers else 1.0)))
@@ -244,6 +265,27 @@ def _phrased(said: list[str], known: frozenset[str]) -> list[tuple[str, float]]:
     return weighted
 
 
+def _phrase_at(said: list[str], start: int) -> tuple[int, str] | None:
+    """The longest of people's phrases that starts at `start` (a pronoun inside it too: "clock me
+    out"), as how many words it takes and what it means; one that asks for what is on a day
+    ("what's on") only where no word that says something follows it in its clause ("what's on
+    quote 31" asks for the quote)."""
+    for length in range(min(_LONGEST_PHRASE, len(said) - start), 1, -1):
+        # Read in American spelling, as PHRASES is written ("organisation chart").
+        taken = [spelling(word) for word in said[start : start + length]]
+        key = " ".join(taken)
+        phrase = PHRASES.get(key)
+        if phrase is None and length > 2 and taken[1] in PHRASE_FILLERS:
+            key = " ".join([taken[0], *taken[2:]])
+            phrase = PHRASES.get(key)
+        if phrase is None:
+            continue
+        if key in CLAUSE_END_PHRASES and any(word not in STOP_WORDS for word in said[start + length :]):
+            continue
+        return length, phrase
+    return None
+
+
 def _modifiers(out: list[str], known: frozenset[str], phrased: set[int]) -> set[int]:
     """The positions of the nouns that say what kind of a thing the noun after them is ("the
     budget review meeting" is a meeting): in a run of words that say something, every known word
@@ -252,7 +294,13 @@ def _modifiers(out: list[str], known: frozenset[str], phrased: set[int]) -> set[
     run: list[int] = []
     first = True
     for position, word in enumerate([*out, "."]):
-        if word in STOP_WORDS or word in TOPIC_MARKERS or word in NEGATIONS or word == ".":
+        if (
+            word in STOP_WORDS
+            or word in TOPIC_MARKERS
+            or word in NAME_MARKERS
+            or word in NEGATIONS
+            or word == "."
+        ):
             known_run = [at for at in run if out[at] in known and at not in phrased]
             found.update(known_run[:-1])
             run = []
@@ -277,10 +325,21 @@ def _split_phrase(said: list[str], start: int) -> tuple[int, str] | None:
             # "let me see the invoice" asks to be shown it, "let Noor see it" to share it.
             return None if between[0] in SPEAKER else (end, SPLIT_VERBS[verb][word])
         particle = word in PARTICLES or (word in LAST_PARTICLES and end == len(said) - 1)
-        meant = PHRASES.get(f"{verb} {word}") if particle else None
+        # "take the 4th off" asks for leave, "take Josh off the invite" to remove him: what stands
+        # inside is a time when it names nothing but days and numbers.
+        timed = any(_is_when(other) for other in between) and all(
+            other in STOP_WORDS or _is_when(other) for other in between
+        )
+        meant = TIMED_PHRASES.get(f"{verb} {word}") if timed else None
+        if meant is None and particle:
+            meant = PHRASES.get(f"{verb} {word}")
         if meant is not None:
             return end, meant
     return None
+
+
+def _is_when(word: str) -> bool:
+    return word.isdigit() or word == "time" or word in WHEN
 
 
 @dataclass(frozen=True)
@@ -481,18 +540,36 @@ def _read_typo(word: str, index: _Index) -> str | None:
     if len(word) == 3 and written:
         return None
     limit = 2 if len(word) >= TYPO_LONG else 1
-    found = process.extractOne(word, index.known, scorer=OSA.distance, score_cutoff=limit)
-    if found is None:
+    meant = _nearest(word, index, limit)
+    if meant is None:
         stem = _stem(word)
         if stem == word or len(stem) < 4 or written:
             return None
-        found = process.extractOne(stem, index.known, scorer=OSA.distance, score_cutoff=1)
-        if found is None:
+        meant = _nearest(stem, index, 1)
+        if meant is None:
             return None
-    meant = str(found[0])
     if written and english_count(meant) < written * TYPO_ODDS:
         return None
     return meant
+
+
+def _nearest(word: str, index: _Index, limit: int) -> str | None:
+    """The known word fewest edits from `word`; of those as near, one `word` is with letters left
+    out ("respnd" is respond rather than resend: a letter is dropped more often than one is
+    mistyped), else the commonest; None if none is `limit` edits or fewer away."""
+    found = process.extract(word, index.known, scorer=OSA.distance, score_cutoff=limit, limit=None)
+    if not found:
+        return None
+    nearest = min(distance for _known, distance, _position in found)
+    tied = [(str(known), position) for known, distance, position in found if distance == nearest]
+    tied.sort(key=lambda pair: (not _left_out(word, pair[0]), pair[1]))
+    return tied[0][0]
+
+
+def _left_out(word: str, known: str) -> bool:
+    """Whether `word` is `known` with some of its letters left out."""
+    letters = iter(known)
+    return len(word) < len(known) and all(letter in letters for letter in word)
 
 
 def _compound(word: str, index: _Index) -> tuple[str, str] | None:
@@ -608,12 +685,14 @@ def _areas_meant(groups: list[_Group], index: _Index) -> dict[str, float]:
 def _asks(query: str) -> bool:
     """Whether the request is a question ("which invoices are overdue?", "who's coming"), not a
     request to do something put as one ("can you add ...?", "how do I ...")."""
-    said = words(query)
+    # Its last sentence says: "is the room free at 11? book it" asks for a booking.
+    last = _SENTENCE_END.split(query.strip())[-1]
+    said = words(last)
     if not said or said[0] in REQUESTING:
         return False
     if said[0] == "how" and said[1:2] in (["do"], ["can"], ["should"]):
         return False
-    return said[0] in ASKING or query.rstrip().endswith("?")
+    return said[0] in ASKING or last.rstrip().endswith("?")
 
 
 def rank(specs: Sequence[ToolSpec], query: str) -> list[tuple[float, ToolSpec]]:

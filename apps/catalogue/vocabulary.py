@@ -30,7 +30,7 @@ lets what whats which who whom whose when where how why get got gets let's pls p
 hey hi ok okay now today tomorrow yesterday next last week weeks month day days monday
 tuesday wednesday thursday friday saturday sunday am pm morning afternoon evening tonight
 im ive id youre theyre were weve thats theres whos hows wheres whens s t d ll re ve m
-quickly asap urgently quick really actually still already yet one two three ago soon
+quickly asap urgently quick really actually still already yet one two three ago soon lately
 january february march april may june july august september october november december
 jan feb mar apr jun jul aug sep sept oct nov dec
 ltd llp plc inc llc gmbh
@@ -103,18 +103,62 @@ SPEAKER = frozenset(["me", "us"])
 # verb and one of them is read so with its object inside ("push the 1:1 with Jamal back", "hand
 # every customer he owns over"). "on" and "in" only as the request's last word ("switch it back
 # on"), since "put a standup every weekday at 9:15 in the team calendar" is no "put in".
-PARTICLES = frozenset(["up", "out", "off", "back", "over", "down", "away", "forward"])
+PARTICLES = frozenset(["up", "out", "off", "back", "over", "down", "away", "forward", "through"])
 LAST_PARTICLES = frozenset(["on", "in"])
 
 # A verb and a word that mean something together with the verb's object between them: "let Noor
 # edit the task" shares it.
 SPLIT_VERBS: dict[str, dict[str, str]] = {
-    "let": dict.fromkeys(["see", "edit", "view", "access", "read", "look", "have", "change"], "share"),
+    "let": {
+        **dict.fromkeys(["see", "edit", "view", "access", "read", "look", "have", "change", "help"], "share"),
+        # "let Jack know the deal closed" tells him, and what follows is what he is told.
+        "know": "notify saying",
+    },
     # "how's the pipeline looking?" asks how it stands.
     "how": {"looking": "overview", "doing": "overview", "going": "overview"},
     "hows": {"looking": "overview", "doing": "overview", "going": "overview"},
     "whats": {"looking": "overview"},
 }
+
+# Words that say when: "take the 4th off" names a time, "take Josh off" a person.
+_SAYING_WHEN = """
+today tomorrow yesterday day days week weeks fortnight month morning afternoon evening night
+weekend monday tuesday wednesday thursday friday saturday sunday january february march april may
+june july august september october november december jan feb mar apr jun jul aug sep sept oct nov
+dec 1st 2nd 3rd 4th 5th 6th 7th 8th 9th 10th 11th 12th 13th 14th 15th 16th 17th 18th 19th 20th
+21st 22nd 23rd 24th 25th 26th 27th 28th 29th 30th 31st
+"""
+WHEN = frozenset(_SAYING_WHEN.split())
+
+# Phrasal verbs that mean something else when what stands inside them is a time ("take the 4th
+# off" is leave; "take Josh off the invite" stays PHRASES' remove).
+TIMED_PHRASES: dict[str, str] = {
+    "take off": "leave",
+    "have off": "leave",
+    "get off": "leave",
+    "book off": "leave",
+}
+
+# A record's kind said as the verb of a clause ("bill Northwind for 10 hours", "quote Ridgeway
+# for the design"): what it asks for.
+VERB_SENSES: dict[str, str] = {
+    "bill": "create invoice",
+    "invoice": "create invoice",
+    "quote": "create quote",
+}
+
+# What "add" or "put" means before a person and "to" or "on" ("add Marta to the planning meeting",
+# "put Ian on the Fenwick account"): they join the record, linked or invited to it.
+PERSON_ADDED = "join link invite"
+
+# Phrases read as PHRASES says only where nothing that names a record follows them in their
+# clause: "what's on today" asks for the agenda, "what's on quote 31" for the quote.
+CLAUSE_END_PHRASES = frozenset(["whats on", "what is on"])
+
+# Words after which, following a record's kind, comes its name ("the file called brand
+# guidelines"): its words say which record, not which tool. After anything else they keep their
+# meaning ("I called Brenda").
+NAME_MARKERS = frozenset(["called", "named", "titled", "entitled"])
 
 # Words after which a request says what a record is about or what a message says ("find tickets
 # about invoices", "reply saying Friday works"): the words that follow, to the clause's end, name no
@@ -159,6 +203,28 @@ PHRASES: dict[str, str] = {
     "at a glance": "overview",
     "big picture": "overview",
     "how many": "count",
+    "how many people": "headcount",
+    "how many staff": "headcount",
+    "how many employees": "headcount",
+    # making what exists into something else changes it ("make the task repeat"); making a new
+    # one ("make a task") creates it
+    "make the": "update",
+    "make this": "update",
+    "make that": "update",
+    "make it": "update",
+    "make my": "update",
+    "everyone in": "list employee",
+    "everybody in": "list employee",
+    "all open": "list status",
+    "still open": "outstanding status",
+    "are open": "outstanding status",
+    "are still open": "outstanding status",
+    "all the open": "list status",
+    "any open": "list status",
+    "whats left on": "done",
+    "whats left to": "done",
+    "what is left on": "done",
+    "what is left to": "done",
     # changing
     "sort out": "fix",
     "tidy up": "fix",
@@ -205,6 +271,7 @@ PHRASES: dict[str, str] = {
     "hold off": "pause",
     "carry on": "resume",
     "start again": "rerun",
+    "start over": "rerun",
     "do over": "rerun",
     "run again": "rerun",
     "try again": "retry",
@@ -251,6 +318,8 @@ PHRASES: dict[str, str] = {
     "profit and loss": "summary",
     "balance sheet": "summary",
     "direct debit": "bank",
+    "in the bank": "bank balance",
+    "put through": "post",
     "standing order": "bank",
     "on my plate": "list",
     "anything new": "unread",
@@ -271,6 +340,10 @@ PHRASES: dict[str, str] = {
     "sick leave": "leave",
     "paid time off": "leave",
     "off sick": "leave",
+    "whos away": "away dashboard",
+    "who is away": "away dashboard",
+    "whos off": "away dashboard",
+    "who is off": "away dashboard",
     "new starter": "employee",
     "new hire": "employee",
     "new joiner": "employee",
@@ -369,6 +442,8 @@ PHRASES: dict[str, str] = {
     "in charge of": "head",
     "in charge": "head",
     "heads up the": "head",
+    "who heads up": "head",
+    "who heads": "head",
     "who runs": "head",
     "who leads": "head",
     "who manages": "head",
@@ -389,7 +464,8 @@ PHRASES: dict[str, str] = {
     "sub team": "department",
     "reports to": "manager",
     "direct reports": "reports employee",
-    "org chart": "department",
+    "org chart": "list department",
+    "organization chart": "list department",
     "supplier account": "supplier group account",
     "supplier accounts": "supplier group account",
     "customer account": "customer group account",
@@ -416,6 +492,9 @@ PHRASES: dict[str, str] = {
     "profit and loss account": "summary",
     "to be invoiced": "uninvoiced",
     "to be billed": "unbilled",
+    "this year": "",
+    "last year": "",
+    "next year": "",
     "this quarter": "",
     "next quarter": "",
     "last quarter": "",
@@ -468,6 +547,49 @@ PHRASES: dict[str, str] = {
     "member of staff": "employee",
     "members of staff": "employee",
     "hours worked": "time entries",
+    # an answer that came by e-mail ("did Helen write back?"), not one to write
+    "wrote back": "email",
+    "writes back": "email",
+    "email back": "email",
+    "emailed back": "email",
+    "mail back": "email",
+    # conditions on a record's fields
+    "more than": "conditions",
+    "less than": "conditions",
+    "fewer than": "conditions",
+    "greater than": "conditions",
+    "at least": "conditions",
+    # kinds of record people name by their program or their trade
+    "word document": "file word",
+    "word doc": "file word",
+    "word file": "file word",
+    "excel file": "file excel",
+    "excel sheet": "file excel",
+    "key account": "group account",
+    "key accounts": "group account",
+    "read only": "view access",
+    # a list to import from
+    "from a spreadsheet": "import file",
+    "from this spreadsheet": "import file",
+    "from the spreadsheet": "import file",
+    "from a csv": "import file",
+    "from this csv": "import file",
+    "from the csv": "import file",
+    "from this file": "import file",
+    "from a list": "import file",
+    "from this list": "import file",
+    # who works here, and who is leaving
+    "work here": "employee",
+    "works here": "employee",
+    "working here": "employee",
+    "work for us": "employee",
+    "works for us": "employee",
+    # what needs someone's attention
+    "need to look at": "attention",
+    "needs my attention": "attention",
+    "need my attention": "attention",
+    "needs attention": "attention",
+    "need attention": "attention",
 }
 
 # The words people use, and the words the catalogue uses for the same thing. Keys and values are
@@ -588,7 +710,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "subscribe": ("watch", "watcher"),
     "unsubscribe": ("cancel", "watcher"),
     "unwatch": ("cancel", "watcher"),
-    "notify": ("notify", "notification"),
+    "notify": ("notify",),
     "alert": ("notification", "notify"),
     "remind": ("notification", "notify", "reminder"),
     "reminder": ("notification",),
@@ -741,7 +863,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "query": ("search", "query", "ticket"),
     "filter": ("search", "list"),
     "list": ("list",),
-    "tell": ("notify", "notification"),
+    "tell": ("notify",),
     "overview": ("overview", "summary", "dashboard"),
     "summary": ("summary", "overview", "brief"),
     "dashboard": ("overview", "dashboard", "summary"),
@@ -953,7 +1075,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "interviewee": ("candidate",),
     "recruitment": ("hiring", "candidate"),
     "vacancy": ("hiring", "pipeline"),
-    "interview": ("candidate", "stage"),
+    "interview": ("candidate", "stage", "meeting"),
     "shortlist": ("candidate", "stage"),
     "staff": ("employee",),
     "staffer": ("employee",),
@@ -1313,7 +1435,6 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "recurrence": ("recur", "repeat"),
     "reverse": ("void", "cancel"),
     "nightly": ("schedule", "recur"),
-    "hourly": ("schedule", "recur"),
     "weekday": ("schedule", "recur"),
     "weekdays": ("schedule", "recur"),
     "together": ("combine", "merge"),
@@ -1330,6 +1451,23 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "chf": ("currency", "conversion"),
     "cad": ("currency", "conversion"),
     "aud": ("currency", "conversion"),
+    # what an attendee needs
+    "vegetarian": ("attendee", "needs"),
+    "vegan": ("attendee", "needs"),
+    "halal": ("attendee", "needs"),
+    "kosher": ("attendee", "needs"),
+    "gluten": ("attendee", "needs"),
+    "allergy": ("attendee", "needs"),
+    "allergies": ("attendee", "needs"),
+    "wheelchair": ("attendee", "needs"),
+    "stepfree": ("attendee", "needs"),
+    # how a workplace is organised
+    "crew": ("department",),
+    "subteam": ("department", "parent"),
+    "subdepartment": ("department", "parent"),
+    "corp": ("organisation", "account"),
+    "subsidiary": ("company",),
+    "corporation": ("organisation", "account"),
     # what holds work up
     "holdup": ("waiting", "blocked"),
     "blocked": ("waiting",),

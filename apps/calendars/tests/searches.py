@@ -89,3 +89,16 @@ REQUESTS += [
     ("which invitations have I not answered yet", "getCalendarSummary"),
     ("my calendar for the next few days", "getCalendarSummary"),
 ]
+
+# Written in the third round, after its blind set, to look for more of the kinds it missed.
+REQUESTS += [
+    ("can you check Priya's diary for Friday", ("checkAvailability", "searchCalendarEvents")),
+    ("am I double booked on Tuesday", ("checkAvailability", "getCalendarSummary", "searchCalendarEvents")),
+    ("set up a call with Hannah for 20 minutes tomorrow", "createCalendarEvent"),
+    ("the offsite has moved to Thursday, update the calendar", "updateCalendarEvent"),
+    ("tell everyone the standup's cancelled", ("updateCalendarEvent", "sendCalendarInvite")),
+    ("when's my next call with Greg", "searchCalendarEvents"),
+    ("has Tom replied to the invite", "checkEventRsvpStatus"),
+    ("decline the 4pm for me", "updateCalendarEvent"),
+    ("import the school holidays ical feed", "manageCalendar"),
+]

@@ -11,6 +11,16 @@ def names(query: str, count: int = 5) -> list[str]:
     return [spec.name for _score, spec in search.rank(registry.all_tools(), query)[:count]]
 
 
+def stems_read(query: str) -> set[str]:
+    """The stems the search reads a request as, its words' and their alternatives'."""
+    return {stem for group in search._groups(query, search._index()) for stem in group.stems}
+
+
+def weights_read(query: str) -> dict[str, float]:
+    """How much each stem the search reads a request as counts among its words."""
+    return {stem: group.weight for group in search._groups(query, search._index()) for stem in group.stems}
+
+
 def test_words_split_names_join_hyphens_and_read_times():
     assert search.words("createCalendarEvent") == ["create", "calendar", "event"]
     assert search.words("add a to-do by 10am or 9:30") == ["add", "a", "todo", "by", "time", "or", "time"]
@@ -38,20 +48,17 @@ def test_a_request_always_gets_candidates():
 
 
 def test_a_phrasal_verb_is_read_with_its_object_inside():
-    index = search._index()
-    said = {stem for group in search._groups("push the 1:1 with Jamal back", index) for stem in group.stems}
+    said = stems_read("push the 1:1 with Jamal back")
     assert search._stem("postpone") in said and search._stem("push") not in said
     assert "transferContactAccounts" in names("hand every customer he owns over to Aisha")
     assert names("let Petra have a look at the Oakhill deal")[0] == "shareDeal"
     # "let me see" is no sharing.
-    said = {stem for group in search._groups("let me see the deal", index) for stem in group.stems}
+    said = stems_read("let me see the deal")
     assert search._stem("share") not in said
 
 
 def test_what_a_request_is_about_counts_less_than_what_it_asks_for():
-    index = search._index()
-    groups = search._groups("find tickets from anne about invoices, quickly", index)
-    weights = {stem: group.weight for group in groups for stem in group.stems}
+    weights = weights_read("find tickets from anne about invoices, quickly")
     assert weights[search._stem("ticket")] == 1.0
     assert weights[search._stem("invoice")] == search.TOPIC_WEIGHT
     assert "searchTickets" in names("find tickets from anne about invoices")
@@ -121,8 +128,7 @@ def test_peoples_phrases_are_read_as_the_catalogues_words():
 
 
 def test_a_negated_word_is_read_as_its_opposite_where_the_catalogue_has_one():
-    index = search._index()
-    said = {stem for group in search._groups("customers who haven't paid", index) for stem in group.stems}
+    said = stems_read("customers who haven't paid")
     assert search._stem("unpaid") in said
     assert "searchInvoices" in names("which customers haven't paid")
 
@@ -157,3 +163,61 @@ def test_the_vocabulary_is_plain_words_that_lead_to_the_catalogues():
         assert all(search._known(word, index) for word in meant.split()), phrase
     for word, alternatives in SYNONYMS.items():
         assert any(search._stem(alternative) in index.postings for alternative in alternatives), word
+
+
+def test_a_dropped_letter_is_likelier_than_a_wrong_one():
+    index = search._index()
+    # "respnd" is one edit from respond and from resend; a letter left out is the commoner slip.
+    assert search._typo("respnd", index) == "respond"
+
+
+def test_the_mood_is_that_of_the_last_sentence():
+    assert search._asks("which invoices are overdue?")
+    assert not search._asks("is the meeting room free at 11? book it for the sales sync")
+    assert search._asks("find the Acme invoice. is it paid?")
+
+
+def test_whats_on_asks_for_the_agenda_only_when_no_record_follows():
+    said = stems_read("what's on today")
+    assert search._stem("agenda") in said
+    said = stems_read("what's on quote 31")
+    assert search._stem("agenda") not in said
+    assert "getQuote" in names("what's on quote Q-0031")
+
+
+def test_a_time_inside_a_phrasal_verb_changes_its_meaning():
+    said = stems_read("take the 4th to the 8th off")
+    assert search._stem("leave") in said and search._stem("remove") not in said
+    said = stems_read("take Josh off the invite")
+    assert search._stem("remove") in said
+    assert "submitLeaveRequest" in names("I want to take 4-8 August off")
+
+
+def test_a_records_kind_as_the_verb_makes_one():
+    # (or records the hours to bill later: createCharge)
+    assert "createInvoice" in names("bill Northwind for 10 hours of consulting", count=2)
+    assert "createQuote" in names("quote Ridgeway 12 hours of design")
+    # Before a number it names a record.
+    said = stems_read("invoice 332 is paid")
+    assert search._stem("create") not in said
+
+
+def test_a_records_name_after_called_is_what_it_is_about():
+    weights = weights_read("find the file called brand guidelines")
+    assert weights[search._stem("brand")] == search.TOPIC_WEIGHT
+    assert weights[search._stem("file")] == 1.0
+    # "called" after a person keeps its meaning.
+    said = stems_read("I called Brenda")
+    assert search._stem("call") in said
+
+
+def test_a_person_added_to_a_record_joins_it():
+    said = stems_read("add Marta to the planning meeting")
+    assert search._stem("invite") in said and search._stem("create") not in said
+    assert "updateCalendarEvent" in names("add Marta to the planning meeting")
+    # Adding a thing still makes one.
+    assert search._stem("create") in stems_read("add a step to the onboarding task")
+
+
+def test_a_phrase_is_read_in_either_spelling():
+    assert stems_read("the organisation chart") == stems_read("the organization chart")

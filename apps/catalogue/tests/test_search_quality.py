@@ -1,11 +1,12 @@
 """searchTools against how people ask, in two parts (docs/catalogue.md, "How searchTools ranks").
 
 - The tuning part: every area keeps, in `apps/<area>/tests/searches.py`, the requests people make
-  with the tool that should answer each (`REQUESTS`), and in `searches_dev.py` (`DEV`) those a
-  second person wrote from the area's docs without having seen the search, which were used to
-  find what the search did not generalise to and so are tuning requests now. Hints, vocabulary
-  and weights are set against both, so they measure memory as much as search: the right tool must
-  be in the first five for at least 97 % of them, and every tool must be expected by one of them.
+  with the tool that should answer each (`REQUESTS`), and in `searches_dev.py` and
+  `searches_dev2.py` (`DEV`) those written from the area's docs without having seen the search (a
+  second and a third round), which were used to find what the search did not generalise to and so
+  are tuning requests now. Hints, vocabulary and weights are set against all three, so they
+  measure memory as much as search: the right tool must be in the first five for at least 97 % of
+  them, and every tool must be expected by one of them.
 - The held-out part: `apps/<area>/tests/searches_heldout.py` (`HELD_OUT`), written from the area's
   docs before its hints and never used to change hints, vocabulary or weights. It is the honest
   measure: at least 200 requests, the right tool in the first five for at least 95 % of them.
@@ -28,7 +29,7 @@ TUNING_TARGET = 0.97
 # The goal for the held-out part is 95 %; until the search reaches it, the test holds the figure it
 # has reached (a floor that only ever rises), so that nothing makes the search worse meanwhile.
 HELD_OUT_GOAL = 0.95
-HELD_OUT_FLOOR = 0.92
+HELD_OUT_FLOOR = 0.94
 HELD_OUT_AT_LEAST = 200
 EVERY_AREA_HAS_HELD_OUT = True
 
@@ -54,7 +55,7 @@ def _read(part: str, name: str) -> list[Request]:
     return found
 
 
-TUNING = _read("searches", "REQUESTS") + _read("searches_dev", "DEV")
+TUNING = _read("searches", "REQUESTS") + _read("searches_dev", "DEV") + _read("searches_dev2", "DEV")
 HELD_OUT = _read("searches_heldout", "HELD_OUT")
 AREA_TOOLS = [spec for spec in registry.all_tools() if spec.area != "catalogue" and not spec.fixture]
 INSTALLABLE = sorted({spec.area for spec in AREA_TOOLS})

@@ -149,3 +149,15 @@ REQUESTS += [
     ("stop sharing my contact Ben with Lisa", "shareContact"),
     ("unlink the old brochure from Drew's contact", "linkDocumentToContact"),
 ]
+
+# Written in the third round, after its blind set, to look for more of the kinds it missed.
+REQUESTS += [
+    ("Sandra's got a new job at Pinewood, update her", "updateContact"),
+    ("who owns the Fernhill contact", ("getContact", "getContactOwnershipHistory")),
+    ("which contacts haven't we spoken to in a year", "queryContacts"),
+    ("has anyone emailed Tomasz recently", "searchContactEmails"),
+    ("make Kevin the owner of the Baxter contact", "updateContact"),
+    ("undo the merge of the two Smiths", "restoreContact"),
+    ("is Rowan a good relationship or going cold", "getContactHealth"),
+    ("what's the dialling code for Ireland", "lookupCountry"),
+]

@@ -62,3 +62,19 @@ REQUESTS += [
     ("Jo is leaving the Finance team", "removeMemberFromDepartment"),
     ("record Acme Couriers as a contact of Logistics", "linkContactToDepartment"),
 ]
+
+# Written in the third round, after its blind set, to look for more of the kinds it missed.
+REQUESTS += [
+    ("who heads up legal", ("getDepartment", "searchDepartments")),
+    ("split marketing into brand and growth teams", "createDepartment"),
+    ("Aoife joined the design team today", "addMemberToDepartment"),
+    ("which teams sit under Operations", ("listDepartments", "getDepartment")),
+    ("Zoe left the support team", "removeMemberFromDepartment"),
+    ("who's in charge of finance", ("getDepartment", "searchDepartments")),
+    ("give me the org chart", "listDepartments"),
+    ("Rita now leads the sales team", "updateDepartment"),
+    ("Sales needs its own inbox address sales@acme.com", "updateDepartment"),
+    ("what does the facilities team do", "getDepartment"),
+    ("merge the two marketing teams", ("updateDepartment", "deleteDepartment")),
+    ("we're shutting the Bristol office", "deleteDepartment"),
+]

@@ -216,3 +216,26 @@ REQUESTS += [
     ("stitch these two PDFs together", "combineFiles"),
     ("new task: prepare the board pack, due Friday, high priority", "createTask"),
 ]
+
+# Written in the third round, after its blind set, to look for more of the kinds it missed.
+REQUESTS += [
+    ("tick off the first item on the step's checklist", "updateTaskStepChecklist"),
+    ("what's the agent doing on the research task", ("getTask", "getTaskSteps")),
+    ("kill the quarterly cleanup schedule", "deleteScheduledTask"),
+    ("why did last night's scheduled run fail", "getScheduledTaskHistory"),
+    ("put the review step after drafting", "reorderTaskSteps"),
+    ("give the task to Rhys to edit", "shareTask"),
+    ("make a copy of the task as a fresh draft", "copyTaskToNewDraft"),
+    ("the agent is going off track on the pricing task, tell it to stick to UK prices", "steerTask"),
+    ("rename the task to Q3 close", "updateTask"),
+    ("add a checklist to step 3 with three items", "updateTaskStepChecklist"),
+    ("which step is the task stuck on", ("getTask", "getTaskSteps")),
+    ("set the kanban columns to todo, doing, done", "updateTask"),
+    ("nobody needs the approval step anymore, take it out", "removeTaskStep"),
+    ("link the Harper invoice to the billing step", "linkEntityToTaskStep"),
+    ("run the onboarding template for our new client Fell & Co", "createTaskFromTemplate"),
+    ("what did the last run of the Monday report produce", ("getScheduledTaskHistory", "getTask")),
+    ("write the results to a csv in the Reports folder", "writeFile"),
+    ("start over from scratch with the migration task", ("revertTaskToDraft", "rerunTask")),
+    ("mark the design card as in review", "moveTaskStepColumn"),
+]

@@ -1,0 +1,26 @@
+"""Requests for searchTools written blind (third round), from the docs and the tools' descriptions."""
+
+DEV = [
+    ("set up a new team called Customer Success", "createDepartment"),
+    ("we're opening a Manchester office, add it as a unit", "createDepartment"),
+    ("put Jenny in the marketing department", "addMemberToDepartment"),
+    ("make Raj head of the finance team", ("updateDepartment", "addMemberToDepartment")),
+    ("Luke moved teams, take him out of Sales", "removeMemberFromDepartment"),
+    ("who's in the legal team", "getDepartment"),
+    ("who runs operations", ("getDepartment", "searchDepartments")),
+    ("what departments do we have", "listDepartments"),
+    ("show the top level divisions only", "listDepartments"),
+    ("which team is Omar in", "searchDepartments"),
+    ("find the department that handles procurement", "searchDepartments"),
+    ("rename the IT department to Technology", "updateDepartment"),
+    ("change the HR team's email address", "updateDepartment"),
+    ("make Support a sub-team of Operations", "updateDepartment"),
+    ("close down the events department", "deleteDepartment"),
+    ("get rid of the old R&D team", "deleteDepartment"),
+    ("our accountant at KPMG works with finance, link them", "linkContactToDepartment"),
+    ("the supplier contact no longer deals with purchasing, remove them", "unlinkContactFromDepartment"),
+    ("which outside contacts does the legal team use", "getDepartment"),
+    ("add Pedro to the warehouse crew as a supervisor", "addMemberToDepartment"),
+    ("how many people are in each department", "listDepartments"),
+    ("departmnet list please", "listDepartments"),
+]

@@ -1,0 +1,26 @@
+"""Requests for searchTools written blind (third round), from the docs and the tools' descriptions."""
+
+DEV = [
+    ("write up meeting notes as a new doc", "createDocument"),
+    ("draft a proposal document for the Hillside project", "createDocument"),
+    ("start a new page called onboarding guide", "createDocument"),
+    ("open the employee handbook doc", "getDocument"),
+    ("what does the pricing doc say", "getDocument"),
+    ("show me the previous version of the policy document", "getDocument"),
+    ("find the doc about our refund process", "listDocuments"),
+    ("what documents are in the Contracts folder", "listDocuments"),
+    ("add a section on security to the proposal", "updateDocument"),
+    ("fix the typo in the doc title", "updateDocument"),
+    ("rewrite the intro of the strategy document", "updateDocument"),
+    ("make a folder for board papers in documents", "createDocumentFolder"),
+    ("move the Q3 plan into the Archive folder", "moveDocument"),
+    ("let Nina edit the roadmap doc", "shareDocument"),
+    ("make the handbook visible to everyone", "shareDocument"),
+    ("stop sharing the salary doc with Pete", "shareDocument"),
+    ("turn the proposal into a PDF", "exportDocumentToPdf"),
+    ("I need the contract doc as a pdf to send out", "exportDocumentToPdf"),
+    ("bin the old draft of the FAQ document", "deleteDocument"),
+    ("delete that doc, we don't need it", "deleteDocument"),
+    ("list my recent documents", "listDocuments"),
+    ("udpate the meeting notes with today's actions", "updateDocument"),
+]

@@ -1,0 +1,26 @@
+"""Requests for searchTools written blind (third round), from the docs and the tools' descriptions."""
+
+DEV = [
+    ("keep the spreadsheet I just uploaded", "saveChatUploadToFiles"),
+    ("save the attachment I sent you into our files", "saveChatUploadToFiles"),
+    ("create a text file with these notes", "createFileEntity"),
+    ("what's in the Invoices 2024 folder", "listFiles"),
+    ("find the file called brand guidelines", "listFiles"),
+    ("read the contents of the csv", "readFileContent"),
+    ("what does the attached contract pdf say", "readFileContent"),
+    ("who has access to the budget spreadsheet", "getFileEntity"),
+    ("make a new folder called Receipts", "createFileFolder"),
+    ("move the photos into the Marketing folder", ("moveFile", "moveFileEntity")),
+    ("move the whole Old Projects folder under Archive", "moveFileEntity"),
+    ("duplicate the template spreadsheet", "copyFile"),
+    ("rename report_final_v2.pdf to Annual Report.pdf", "renameFileEntity"),
+    ("what's in the bin", "listFileTrash"),
+    ("recover the file I deleted by mistake", "restoreFile"),
+    ("share the price list with Kat, read only", "shareFile"),
+    ("email the brochure pdf to the client", "emailFileAsAttachment"),
+    ("attach the floor plan file to the task", "attachEntityFile"),
+    ("store this letter against Mr Jones's contact", "saveFileToContact"),
+    ("where is the file saved, full path", "getFileWorkingPath"),
+    ("permanently erase the trashed files", "deleteFileEntity"),
+    ("opne the word document in files and read it", "readFileContent"),
+]

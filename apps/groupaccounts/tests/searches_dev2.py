@@ -1,0 +1,26 @@
+"""Requests for searchTools written blind (third round), from the docs and the tools' descriptions."""
+
+DEV = [
+    ("set up Globex as a group account", "createGroupAccount"),
+    ("we now work with the whole Meridian group, add them as an account", "createGroupAccount"),
+    ("add Paula to the Globex account as decision maker", "linkContactToGroupAccount"),
+    ("remove Steve from the Initech account", "unlinkContactFromGroupAccount"),
+    ("who do we know at Umbrella Corp", "getGroupAccount"),
+    ("everything about the Stark account: health, emails, meetings", "examineGroupAccount"),
+    ("find the account for the hospital group", "searchGroupAccounts"),
+    ("which account is Dr Lee part of", "searchGroupAccounts"),
+    ("list all our key accounts", "listGroupAccounts"),
+    ("change the Wayne account's website", "updateGroupAccount"),
+    ("archive the Hooli account", "deleteGroupAccount"),
+    ("any meetings coming up with people from Cyberdyne", "getGroupAccountUpcomingEvents"),
+    ("emails with anyone at Soylent this month", "searchGroupAccountEmails"),
+    ("what documents and files do we have for the Tyrell account", "getGroupAccountAttachments"),
+    ("link the master services agreement doc to Oscorp", "linkDocumentToGroupAccount"),
+    ("attach the pricing file to the Aperture account", "linkFileToGroupAccount"),
+    ("how much have we used this month, tool calls and storage", "getMyBillingOverview"),
+    ("what is our agent spend so far", "getMyBillingOverview"),
+    ("group accounts owned by Nadia", "listGroupAccounts"),
+    ("change Paula's role on the Globex account to billing contact", "linkContactToGroupAccount"),
+    ("how healthy is our relationship with the Acme group overall", "examineGroupAccount"),
+    ("serch accounts for Vertex", "searchGroupAccounts"),
+]

@@ -1,0 +1,27 @@
+"""Requests for searchTools written blind (third round), from the docs and the tools' descriptions."""
+
+DEV = [
+    ("did Helen email me back about the lease", "findAndReadEmail"),
+    ("read the last email from the accountant", "findAndReadEmail"),
+    ("open the message from HMRC", "findAndReadEmail"),
+    ("what's new in my inbox", "getInboxMessages"),
+    ("show unread emails", "getInboxMessages"),
+    ("what's in the sent folder", "getInboxMessages"),
+    ("which mailboxes can I use", "listInboxes"),
+    ("how many unread in the shared sales inbox", "listInboxes"),
+    ("what folders does the support mailbox have", "getInboxFolders"),
+    ("forward the invoice email to accounts@ourco.com", "forwardEmail"),
+    ("pass Kevin's message on to Jade", "forwardEmail"),
+    ("send that email again, they never got it", "resendEmail"),
+    ("write an email to Paul saying the meeting is moved", "updateDraft"),
+    ("draft a reply to Sue thanking her", "updateDraft"),
+    ("add Ines in cc on the draft", "updateDraft"),
+    ("what drafts have I got unsent", "listDrafts"),
+    ("show me the draft to the landlord", "getDraft"),
+    ("throw away that draft", "deleteDraft"),
+    ("change my email signature to include my new phone number", "updateEmailSignature"),
+    ("what's my signature set to", "getEmailSignature"),
+    ("remove my email sign off", "updateEmailSignature"),
+    ("where do I set up the mailbox password", "openInboxSettings"),
+    ("fwd the quote to my colleage", "forwardEmail"),
+]

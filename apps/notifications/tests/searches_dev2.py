@@ -1,0 +1,26 @@
+"""Requests for searchTools written blind (third round), from the docs and the tools' descriptions."""
+
+DEV = [
+    ("anything I need to look at?", "examineNotifications"),
+    ("what needs my attention first", "examineNotifications"),
+    ("show my alerts", "listNotifications"),
+    ("any new notifications", "listNotifications"),
+    ("find the notification about the Brennan contract", "searchNotifications"),
+    ("what notifications did I get yesterday", "searchNotifications"),
+    ("mark all as read", "updateNotification"),
+    ("archive those alerts", "updateNotification"),
+    ("open my notifications page", "openNotifications"),
+    ("ping Ellie that the report is ready", "createNotification"),
+    ("remind me about the Patel contract tomorrow", "createNotification"),
+    ("let Jack know the deal closed", "createNotification"),
+    ("tell me whenever someone changes the Orion contact", "createWatcher"),
+    ("follow the hiring task so I hear about changes", "createWatcher"),
+    ("keep an eye on the Kestrel deal for me", "createWatcher"),
+    ("stop telling me about changes to that task", "cancelWatcher"),
+    ("unfollow the Westbrook contact", "cancelWatcher"),
+    ("what am I watching", "listWatchers"),
+    ("who's following the budget document", "listWatchers"),
+    ("mark that one as unread", "updateNotification"),
+    ("urgent notifications only", "listNotifications"),
+    ("notifs about the acme deal", "searchNotifications"),
+]

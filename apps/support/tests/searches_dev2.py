@@ -1,0 +1,27 @@
+"""Requests for searchTools written blind (third round), from the docs and the tools' descriptions."""
+
+DEV = [
+    ("a customer says their login doesn't work, log it", "createCustomerServiceTicket"),
+    ("open a support case for Mrs Bennett's broken delivery", "createCustomerServiceTicket"),
+    ("raise a ticket for the refund request from Olu", "createCustomerServiceTicket"),
+    ("how's the helpdesk queue looking", "getCustomerServiceOverview"),
+    ("are we breaching any SLAs right now", ("getCustomerServiceOverview", "searchTickets")),
+    ("what's our support email address and response targets", "getSupportSummary"),
+    ("after how many days do tickets auto close", "getSupportSummary"),
+    ("find the ticket about the damaged parcel", "searchTickets"),
+    ("show all urgent tickets assigned to me", "searchTickets"),
+    ("read me the conversation on ticket 512", "searchTickets"),
+    ("reply to the customer on ticket 77 and say we're sending a replacement", "respondToTicket"),
+    ("add an internal note to the ticket that billing is checking", "respondToTicket"),
+    ("answer the complaint from Gareth", "respondToTicket"),
+    ("this one's over my head, pass it to the tech team", "escalateTicket"),
+    ("escalate ticket 903 to Priya, needs an answer by 5pm", "escalateTicket"),
+    ("the escalation is sorted, engineering fixed the bug", "resolveEscalation"),
+    ("close ticket 340, all done", "closeTicket"),
+    ("shut the case for good", "closeTicket"),
+    ("I raised a ticket with IT, add a comment that it's still broken", "addMyTicketComment"),
+    ("rate my support request as solved, thanks", "addMyTicketComment"),
+    ("which complaints are still open from Acme", "searchTickets"),
+    ("tickets that missed there SLA this week", "searchTickets"),
+    ("customer wrote back angry, respnd politely", "respondToTicket"),
+]
