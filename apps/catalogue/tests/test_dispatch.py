@@ -58,8 +58,10 @@ def test_a_viewer_lists_only_tools_their_role_allows(people):
     # callTool is in every list: it runs only what the viewer may use (test_call_tool.py); so is
     # startToolTask, which starts only long tools the viewer may use (apps/mcp/tests/test_tasks.py).
     # Any person may act on what is their own: file a grievance, tick their onboarding item,
-    # comment on their own support ticket (the services check whose it is).
+    # comment on their own support ticket, request their own leave and, as a line manager, decide
+    # on their reports' (the services check whose it is).
     own = {"callTool", "startToolTask", "fileGrievance", "toggleOnboardingItem", "addMyTicketComment"}
+    own |= {"submitLeaveRequest", "approveLeaveRequest", "denyLeaveRequest"}
     assert all(registry.get(name).read_only for name in listed if name not in own)
 
 
