@@ -52,6 +52,9 @@ ATRIUM_ENCRYPTION_KEYS = env.list("ATRIUM_ENCRYPTION_KEYS", ["ZGV2ZWxvcG1lbnQta2
 # Serve static files from the source folders: a fresh clone has no collectstatic output, and pages
 # whose script 404s would not behave as they do in a real deployment.
 WHITENOISE_USE_FINDERS = True
+# ...and never from STATIC_ROOT: a test that runs `make up` from this checkout collects into it, and
+# another worker's middleware scanning that folder meanwhile met files being replaced.
+STATIC_ROOT = None
 
 # Links (files, calendars) point at the loopback test server; a small size limit keeps tests cheap.
 ATRIUM_SITE_SCHEME = "http"
