@@ -10,12 +10,10 @@ from apps.core.errors import AppError, Conflict, NotFound
 class Unbalanced(AppError):
     code = "UNBALANCED"
     http_status = 422
-    data_fields: tuple[str, ...] = ("what",)
     msg_format = _("The posting does not balance: {what}. Debits must equal credits.")
 
 
 class LinesDoNotSum(Unbalanced):
-    data_fields = ("total", "currency")
     msg_format = _(
         "The posting does not balance: the lines sum to {total} {currency}. Debits must equal credits."
     )
@@ -23,7 +21,6 @@ class LinesDoNotSum(Unbalanced):
 
 class PeriodLocked(Conflict):
     code = "PERIOD_LOCKED"
-    data_fields = ("date", "lock_date")
     msg_format = _(
         "{date} is in a locked period (the books are locked up to {lock_date}); use a later date "
         "or ask an accounting admin to move the lock date."
@@ -33,12 +30,10 @@ class PeriodLocked(Conflict):
 class RatesUnavailable(AppError):
     code = "RATES_UNAVAILABLE"
     http_status = 503
-    data_fields = ("provider", "problem")
     msg_format = _("The exchange-rate provider {provider} did not answer usefully: {problem}.")
 
 
 class RatesDayUnreadable(RatesUnavailable):
-    data_fields = ("provider", "day")
     msg_format = _(
         "The exchange-rate provider {provider} did not answer usefully: a day it sent cannot be read ({day})."
     )
@@ -46,7 +41,6 @@ class RatesDayUnreadable(RatesUnavailable):
 
 class NotDraft(Conflict):
     code = "NOT_DRAFT"
-    data_fields = ("label", "id", "status")
     msg_format = _(
         "{label} {id} is {status}: only drafts change or are deleted. Correct an issued invoice "
         "with a credit note, or void it with manageInvoice."
@@ -55,12 +49,10 @@ class NotDraft(Conflict):
 
 class WrongStatus(Conflict):
     code = "WRONG_STATUS"
-    data_fields: tuple[str, ...] = ("label", "id", "status", "wanted")
     msg_format = _("{label} {id} is {status}; this needs it to be {wanted}.")
 
 
 class BankLineMatched(WrongStatus):
-    data_fields = ("id", "match")
     msg_format = _(
         "Bank line {id} is matched (match {match}); this needs it to be unmatched: undo the match with "
         "unmatchPurchaseInvoiceLine first."
@@ -87,43 +79,36 @@ class RegisterNotConfigured(AppError):
 class RegisterUnavailable(AppError):
     code = "REGISTER_UNAVAILABLE"
     http_status = 503
-    data_fields = ("problem",)
     msg_format = _("The company register did not answer usefully: {problem}.")
 
 
 class RegisterUnreachable(RegisterUnavailable):
-    data_fields = ("kind",)
     msg_format = _("The company register did not answer usefully: cannot reach it ({kind}).")
 
 
 class RegisterHttpError(RegisterUnavailable):
-    data_fields = ("status",)
     msg_format = _("The company register did not answer usefully: HTTP {status}.")
 
 
 class RegisterRateLimited(AppError):
     code = "REGISTER_RATE_LIMITED"
     http_status = 429
-    data_fields = ("seconds",)
     msg_format = _("The company register limits how often it is asked; try again in {seconds} seconds.")
 
 
 class NotOnRegister(NotFound):
     code = "NOT_ON_REGISTER"
-    data_fields = ("number",)
     msg_format = _("The register has no company numbered {number}; check the number.")
 
 
 class CompanyRegistered(Conflict):
     code = "COMPANY_REGISTERED"
-    data_fields = ("number", "id")
     msg_format = _(
         "Company {number} is registered already (id {id}); change it with updateRegisteredCompany."
     )
 
 
 class DomainOfAnotherCompany(Conflict):
-    data_fields = ("domain", "company")
     msg_format = _("{domain} belongs to another company ({company}).")
 
 
@@ -131,7 +116,6 @@ class DomainOfAnotherCompany(Conflict):
 class OcrUnavailable(AppError):
     code = "OCR_UNAVAILABLE"
     http_status = 503
-    data_fields = ("program",)
     msg_format = _(
         "This file is a scan, and reading scans needs the OCR program {program} (Debian package "
         "tesseract-ocr), which is not installed on this server. Ask an administrator to install it, "
@@ -142,12 +126,10 @@ class OcrUnavailable(AppError):
 class OcrFailed(AppError):
     code = "OCR_FAILED"
     http_status = 422
-    data_fields = ("problem",)
     msg_format = _("The scan could not be read: {problem}. Upload a clearer scan or a PDF with text.")
 
 
 class OcrImageUnreadable(OcrFailed):
-    data_fields = ("kind",)
     msg_format = _(
         "The scan could not be read: the image could not be read ({kind}). Upload a clearer scan or a PDF "
         "with text."
@@ -155,7 +137,6 @@ class OcrImageUnreadable(OcrFailed):
 
 
 class OcrPdfImagesUnreadable(OcrFailed):
-    data_fields = ("kind",)
     msg_format = _(
         "The scan could not be read: the PDF's images could not be read ({kind}). Upload a clearer scan "
         "or a PDF with text."
@@ -163,7 +144,6 @@ class OcrPdfImagesUnreadable(OcrFailed):
 
 
 class OcrTimedOut(OcrFailed):
-    data_fields = ("seconds",)
     msg_format = _(
         "The scan could not be read: it took longer than {seconds} seconds. Upload a clearer scan or a "
         "PDF with text."
@@ -173,7 +153,6 @@ class OcrTimedOut(OcrFailed):
 class NotABill(AppError):
     code = "NOT_A_BILL"
     http_status = 422
-    data_fields = ("name", "mime_type")
     msg_format = _(
         "File {name} ({mime_type}) is not a PDF or an image; a bill is read from a PDF or a scan "
         "(PNG, JPEG, TIFF, WebP)."
@@ -183,7 +162,6 @@ class NotABill(AppError):
 class BillNotTied(AppError):
     code = "AMOUNT_DOES_NOT_TIE"
     http_status = 422
-    data_fields = ("stated", "computed", "currency")
     msg_format = _(
         "The bill states a total of {stated} {currency} but its lines add up to {computed} "
         "{currency}. Correct the lines with validatePurchaseInvoiceProposal, or the stated total "
@@ -193,7 +171,6 @@ class BillNotTied(AppError):
 
 class DuplicateBill(Conflict):
     code = "DUPLICATE_BILL"
-    data_fields = ("other_id", "supplier", "reference")
     msg_format = _(
         "Bill {other_id} from {supplier} with reference {reference}, the same total and date, is "
         "already posted: this looks like the same bill twice. Delete the proposal, or correct its "
@@ -204,7 +181,6 @@ class DuplicateBill(Conflict):
 class BillNotValid(AppError):
     code = "BILL_NOT_VALID"
     http_status = 422
-    data_fields = ("id", "problems")
     msg_format = _("Bill {id} cannot be posted yet: {problems}. Fix it with validatePurchaseInvoiceProposal.")
 
 
@@ -224,19 +200,16 @@ class SyncNotConfigured(AppError):
 class StatementUnreadable(AppError):
     code = "STATEMENT_UNREADABLE"
     http_status = 422
-    data_fields: tuple[str, ...] = ("format", "problem")
     msg_format = _("The {format} statement could not be read: {problem}. Check the file and its format.")
 
 
 class UnknownStatementFormat(StatementUnreadable):
-    data_fields = ("format", "formats")
     msg_format = _(
         "The {format} statement could not be read: formats are {formats}. Check the file and its format."
     )
 
 
 class StatementTooLong(StatementUnreadable):
-    data_fields = ("format", "most")
     msg_format = _(
         "The {format} statement could not be read: more than {most} lines; split it. Check the file and "
         "its format."
@@ -244,7 +217,6 @@ class StatementTooLong(StatementUnreadable):
 
 
 class NoSuchColumn(StatementUnreadable):
-    data_fields = ("column", "columns")
     msg_format = _(
         "The csv statement could not be read: no column {column!r} (the columns are {columns}). Check the "
         "file and its format."
@@ -252,7 +224,6 @@ class NoSuchColumn(StatementUnreadable):
 
 
 class NotADate(StatementUnreadable):
-    data_fields = ("row", "text", "date_format")
     msg_format = _(
         "The csv statement could not be read: row {row}: {text!r} is not a date as {date_format}. Check "
         "the file and its format."
@@ -260,7 +231,6 @@ class NotADate(StatementUnreadable):
 
 
 class NotAnAmount(StatementUnreadable):
-    data_fields = ("row", "text")
     msg_format = _(
         "The csv statement could not be read: row {row}: {text!r} is not an amount. Check the file and "
         "its format."
@@ -270,7 +240,6 @@ class NotAnAmount(StatementUnreadable):
 class NotTied(AppError):
     code = "AMOUNTS_DO_NOT_TIE"
     http_status = 422
-    data_fields = ("financials", "lines", "currency")
     msg_format = _(
         "The bank lines sum to {financials} {currency} but the document lines to {lines} {currency} "
         "(invoices in, bills out): amounts must tie. Add or remove lines, or give part amounts."

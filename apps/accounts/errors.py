@@ -34,7 +34,6 @@ class RoleInUse(Conflict):
 
 
 class PersonNotFound(NotFound):
-    data_fields = ("email",)
     msg_format = _("Nobody in this workspace has the e-mail address {email} (or that person is deactivated).")
 
 
@@ -43,7 +42,6 @@ class AlreadyInWorkspace(ValidationFailed):
 
 
 class UnknownPermissions(ValidationFailed):
-    data_fields = ("codes",)
     msg_format = _("Unknown permissions: {codes}")
 
 

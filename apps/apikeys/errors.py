@@ -40,14 +40,12 @@ class BudgetExceeded(AppError):
 
 
 class TotalBudgetSpent(BudgetExceeded):
-    data_fields = ("budget",)
     msg_format = _(
         "The API key's total budget of {budget} is spent; it does not reset: raise the budget to go on."
     )
 
 
 class TotalBudgetShort(BudgetExceeded):
-    data_fields = ("left", "wanted")
     msg_format = _(
         "The API key's total budget has {left} left, less than this call may cost ({wanted}); raise the "
         "budget to go on."
@@ -55,7 +53,6 @@ class TotalBudgetShort(BudgetExceeded):
 
 
 class PeriodBudgetSpent(BudgetExceeded):
-    data_fields = ("period", "budget", "when", "zone")
     msg_format = _(
         "The API key's {period} budget of {budget} is spent; it resets at {when} ({zone}). Raise the "
         "budget or wait until then."
@@ -63,7 +60,6 @@ class PeriodBudgetSpent(BudgetExceeded):
 
 
 class PeriodBudgetShort(BudgetExceeded):
-    data_fields = ("period", "left", "wanted", "when", "zone")
     msg_format = _(
         "The API key's {period} budget has {left} left, less than this call may cost ({wanted}); it "
         "resets at {when} ({zone})."
@@ -75,7 +71,6 @@ class UnsafeWebhookUrl(ValidationFailed):
     address rules' own sentence (apps.core.outbound)."""
 
     field = "response_url"
-    data_fields = ("problem",)
     msg_format = "{problem}"
 
 
@@ -89,7 +84,6 @@ class LabelNotText(ValidationFailed):
 
 class LabelTooLong(ValidationFailed):
     field = "label"
-    data_fields = ("most",)
     msg_format = _("Labels are at most {most} characters.")
 
 
@@ -105,19 +99,16 @@ class BudgetNotCents(ValidationFailed):
 
 class BudgetOutOfRange(ValidationFailed):
     field = "budget_usd_cents"
-    data_fields = ("most",)
     msg_format = _("The budget is between 0 and {most} cents.")
 
 
 class UnknownPeriod(ValidationFailed):
     field = "budget_period"
-    data_fields = ("values",)
     msg_format = _("The budget period is one of: {values}.")
 
 
 class UnknownProfile(ValidationFailed):
     field = "profile"
-    data_fields = ("values",)
     msg_format = _("The profile is one of: {values} (or empty for none).")
 
 
@@ -132,7 +123,6 @@ class OverlapRequired(ValidationFailed):
 
 class UnknownClient(ValidationFailed):
     field = "client"
-    data_fields = ("client", "names")
     msg_format = _("“{client}” is not a known client. Accepted: {names}.")
 
 

@@ -15,7 +15,6 @@ class EventReadOnly(Conflict):
     """An event the actor sees because they are invited to it, on a calendar they may not change."""
 
     code = "EVENT_READ_ONLY"
-    data_fields = ("id",)
     msg_format = _(
         "You are invited to event {id} but it is on a calendar you may not change; ask its organiser "
         "to change it."
@@ -27,19 +26,16 @@ class FeedUnreachable(AppError):
 
     code = "FEED_UNREACHABLE"
     http_status = 502
-    data_fields: tuple[str, ...] = ("url", "reason")
     msg_format = _("The calendar feed at {url} could not be imported: {reason}. Nothing was changed.")
 
 
 class FeedNotICalendar(FeedUnreachable):
-    data_fields = ("url",)
     msg_format = _(
         "The calendar feed at {url} could not be imported: it is not an iCalendar file. Nothing was changed."
     )
 
 
 class FeedTooLarge(FeedUnreachable):
-    data_fields = ("url", "most")
     msg_format = _(
         "The calendar feed at {url} could not be imported: it holds more than {most} events. Nothing was "
         "changed."
@@ -51,7 +47,6 @@ class FeedPasswordRefused(AppError):
 
     code = "FEED_PASSWORD_REFUSED"
     http_status = 409
-    data_fields = ("url",)
     msg_format = _(
         "The calendar feed at {url} refused the user name and password. Nothing was changed; call "
         "again and the user will be asked for the password."

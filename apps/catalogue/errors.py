@@ -11,7 +11,6 @@ class SecureInputUnavailable(AppError):
 
     code = "SECURE_INPUT_UNAVAILABLE"
     http_status = 409
-    data_fields = ("label",)
     msg_format = _(
         "This needs a value the person must enter themselves ({label}), and this connection cannot send "
         "them to the page for it. Nothing was done: connect through the MCP endpoint and call the tool "
@@ -20,12 +19,10 @@ class SecureInputUnavailable(AppError):
 
 
 class NoSuchTool(NotFound):
-    data_fields = ("name",)
     msg_format = _("No tool named {name!r} is available to you. Use searchTools to find the right name.")
 
 
 class CallToolItself(ValidationFailed):
-    data_fields = ("name",)
     msg_format = _(
         "callTool cannot run {name}: give the name of the tool to run, and its arguments in `arguments`. "
         "Nothing was done."

@@ -19,12 +19,10 @@ class ContactArchived(InTrash):
 
 
 class NotArchived(ValidationFailed):
-    data_fields = ("contact",)
     msg_format = _("Contact {contact} is not archived; there is nothing to restore.")
 
 
 class NotAnOrganisation(ValidationFailed):
-    data_fields = ("contact",)
     msg_format = _("Contact {contact} is a person; key contacts belong to organisations.")
 
 
@@ -35,7 +33,6 @@ class HealthNeedsSomething(ValidationFailed):
 
 
 class NoAddressToMatch(ValidationFailed):
-    data_fields = ("contact",)
     msg_format = _(
         "Contact {contact} has no e-mail address, so no e-mails can be matched to it. Add one with "
         "updateContact first."
@@ -43,7 +40,6 @@ class NoAddressToMatch(ValidationFailed):
 
 
 class DuplicateNotFound(NotFound):
-    data_fields = ("conflict",)
     msg_format = _(
         "Possible duplicate {conflict} was not found, or you may not see both contacts. getContact lists a "
         "contact's open possible duplicates."
@@ -51,12 +47,10 @@ class DuplicateNotFound(NotFound):
 
 
 class NotLinked(NotFound):
-    data_fields = ("contact",)
     msg_format = _("Contact {contact} is not linked here.")
 
 
 class KindNotInstalled(AreaNotAvailable):
-    data_fields = ("title", "kind")
     msg_format = _(
         "{title} are not available in this workspace (the {title} area is not installed), so no {kind} can "
         "be linked or listed. Tell the user; do not retry."
@@ -71,7 +65,6 @@ class NoAttachmentAreas(AreaNotAvailable):
 
 
 class SearchTooLong(ValidationFailed):
-    data_fields = ("most",)
     msg_format = _("A search is at most {most} characters long.")
 
 
@@ -100,7 +93,6 @@ class BureauRefusedCredentials(CreditCheckUnavailable):
 
 
 class BureauDown(CreditCheckUnavailable):
-    data_fields = ("status",)
     msg_format = _("The credit bureau is unavailable (HTTP {status}); nothing was recorded. Try again later.")
 
 
@@ -118,7 +110,6 @@ class NoCreditFile(NotFound):
 class SubjectUnclear(ValidationFailed):
     """`reason`: what the bureau said was missing."""
 
-    data_fields = ("reason",)
     msg_format = _(
         "The credit bureau needs more to identify this contact: {reason}. Complete the contact "
         "(updateContact) and try again."

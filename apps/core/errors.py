@@ -8,11 +8,11 @@ the HTTP status for JSON APIs, and optional details (field errors). The DRF exce
 
 Every failure is a class, declared once (Zulip's `JsonableError` with its `ErrorCode`; Saleor's
 per-domain codes): its code, its status, and its message, either fixed (`message`) or a template
-naming facts (`data_fields` and `msg_format`). A raise site gives the facts, never the text:
+naming facts (`msg_format`; the facts it names are its `data_fields`, read from the words, so
+they are written once). A raise site gives the facts, never the text:
 
     class EventReadOnly(Conflict):
         code = "EVENT_READ_ONLY"
-        data_fields = ("id",)
         msg_format = _("You are invited to event {id} but it is on a calendar you may not change.")
 
     raise EventReadOnly(id=event.pk)
@@ -20,7 +20,8 @@ naming facts (`data_fields` and `msg_format`). A raise site gives the facts, nev
 A class that declares no code of its own is a variant of its base's failure (the same code, other
 words: `RecordNotFound` is NOT_FOUND). A system check (`check_declarations`, atrium.E020-E024)
 holds the registry at start-up: each code declared by one class only, every class with a code and
-a message, each template naming exactly its `data_fields`, and every class in an `errors` module.
+a message, each template naming exactly its `data_fields` (in every language), and every class in
+an `errors` module.
 
 The commonest ones are here for every area: a record not found (`RecordNotFound`, or plain
 NOT_FOUND for a selector's miss: `or_not_found`), in the trash (`InTrash`), seen but not changeable
@@ -35,17 +36,28 @@ from typing import Any, TypeVar
 
 from django.core import checks
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 _T = TypeVar("_T")
+
+
+def _named(template: Any) -> set[str]:
+    """The facts a template names: {id} and {id!r:>5} name `id`, {a.b} and {a[0]} name `a`."""
+    names = set()
+    for _text, field, _spec, _conversion in string.Formatter().parse(str(template)):
+        if field is not None:
+            names.add(field.split(".", 1)[0].split("[", 1)[0])
+    return names
 
 
 class AppError(Exception):
     code: str = ""
     message: Any = ""
     http_status: int = 400
-    # The facts a templated error names (given as keyword arguments), and its template; the facts
-    # a raise site may leave out, with what they are then.
+    # The facts a templated error names (given as keyword arguments; read from its template when
+    # a class declares one), and its template; the facts a raise site may leave out, with what
+    # they are then.
     data_fields: tuple[str, ...] = ()
     msg_format: Any = ""
     defaults: dict[str, Any] = {}
@@ -54,6 +66,14 @@ class AppError(Exception):
     # The one field a failure is about, when its message is that field's problem as a sentence of
     # its own: its details then name the field with the message (unless others are given).
     field: str = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # A template's facts are the names it holds: declared once, in its words. (The source text,
+        # not a translation: a class is made before the translations can be read.)
+        if "msg_format" in cls.__dict__ and "data_fields" not in cls.__dict__:
+            source = cls.msg_format._args[0] if isinstance(cls.msg_format, Promise) else cls.msg_format
+            cls.data_fields = tuple(sorted(_named(source)))
 
     def __init__(self, *, details: Any = None, headers: dict[str, str] | None = None, **data: Any) -> None:
         unknown = set(data) - set(self.data_fields)
@@ -127,7 +147,6 @@ def or_not_found(record: _T | None) -> _T:
 class FieldInvalid(ValidationFailed):
     """One field's value refused: "field: problem." (made by `invalid`)."""
 
-    data_fields = ("field", "problem")
     msg_format = "{field}: {problem}."
 
 
@@ -146,7 +165,6 @@ class FieldsInvalid(ValidationFailed):
     request). The one class whose raise site brings the text, because that text is already made,
     translated, by the part that refused it."""
 
-    data_fields = ("problems",)
     msg_format = "{problems}"
 
     @classmethod
@@ -166,7 +184,6 @@ class FieldsInvalid(ValidationFailed):
 class FieldRequired(ValidationFailed):
     """A required field left empty."""
 
-    data_fields = ("field",)
     msg_format = _("{field}: is required and cannot be empty.")
 
 
@@ -179,7 +196,6 @@ class NothingToChange(ValidationFailed):
 class BodyRefused(ValidationFailed):
     """A JSON body refused as a whole (apps.core.json_input); a place in it is `invalid`."""
 
-    data_fields = ("problem",)
     msg_format = "{problem}."
 
 
@@ -187,7 +203,6 @@ class RecordNotFound(NotFound):
     """A record that does not exist, or that the actor may not see: the same answer, so an id
     tells nothing (apps.core.records fills it from the model's access declaration)."""
 
-    data_fields = ("label", "id", "find_with")
     msg_format = _("{label} {id} was not found, or you may not see it. {find_with}")
 
     def __init__(self, *, label: Any, id: Any, find_with: str = "") -> None:
@@ -201,7 +216,6 @@ class InTrash(Conflict):
     (`ContactArchived`) and names it in its model's `Access(trash_error=...)`."""
 
     code = "IN_TRASH"
-    data_fields: tuple[str, ...] = ("label", "id", "state", "hint")
     msg_format = _("{label} {id} is {state}. {hint}")
     defaults = {"state": _("in the trash"), "hint": ""}
 
@@ -222,7 +236,6 @@ class NotOwner(Forbidden):
 class ReadOnly(Forbidden):
     """A record the actor may see but not change (private, shared with them to view)."""
 
-    data_fields = ("label", "id")
     msg_format = _(
         "You can see {label} {id} but not change it: it is private. Ask its owner to share it "
         "with you with edit access."
@@ -232,7 +245,6 @@ class ReadOnly(Forbidden):
 class RoleRefuses(Forbidden):
     """The actor's role lets them see a kind of record but not change or delete it."""
 
-    data_fields = ("things", "action")
     msg_format = _("Your role may see {things} but not {action} them.")
 
 
@@ -305,48 +317,40 @@ class ConcurrentConflict(Conflict):
 
 
 class DrfBadRequest(BadRequest):
-    data_fields = ("detail",)
     msg_format = "{detail}"
 
 
 class DrfUnauthenticated(Unauthenticated):
-    data_fields = ("detail",)
     msg_format = "{detail}"
 
 
 class DrfForbidden(Forbidden):
-    data_fields = ("detail",)
     msg_format = "{detail}"
 
 
 class DrfNotFound(NotFound):
-    data_fields = ("detail",)
     msg_format = "{detail}"
 
 
 class DrfRateLimited(RateLimited):
-    data_fields = ("detail",)
     msg_format = "{detail}"
 
 
 class MethodNotAllowed(AppError):
     code = "METHOD_NOT_ALLOWED"
     http_status = 405
-    data_fields = ("detail",)
     msg_format = "{detail}"
 
 
 class NotAcceptable(AppError):
     code = "NOT_ACCEPTABLE"
     http_status = 406
-    data_fields = ("detail",)
     msg_format = "{detail}"
 
 
 class UnsupportedMediaType(AppError):
     code = "UNSUPPORTED_MEDIA_TYPE"
     http_status = 415
-    data_fields = ("detail",)
     msg_format = "{detail}"
 
 
@@ -354,12 +358,10 @@ class UnsupportedMediaType(AppError):
 
 
 class UnknownEntityType(ValidationFailed):
-    data_fields = ("type", "known")
     msg_format = _("{type!r} is not a kind of record here. Kinds you can use: {known}.")
 
 
 class NotSearched(ValidationFailed):
-    data_fields = ("kind", "known")
     msg_format = _("The workspace search does not read {kind!r} records. Kinds it reads: {known}.")
 
 
@@ -372,22 +374,18 @@ class AttachmentsUnavailable(ValidationFailed):
 
 
 class NotACarrier(ValidationFailed):
-    data_fields = ("key", "known")
     msg_format = _("{key!r} is not a kind of record files can be attached to here. Known: {known}.")
 
 
 class ItemAreaMissing(ValidationFailed):
-    data_fields = ("kind",)
     msg_format = _("{kind} items are not available in this workspace (their area is not installed).")
 
 
 class NameNotAllowed(ValidationFailed):
-    data_fields = ("name", "problem")
     msg_format = _("The name {name!r} is not allowed: it {problem}. Choose another name.")
 
 
 class FolderIntoItself(ValidationFailed):
-    data_fields = ("id", "path")
     msg_format = _(
         "Folder {id} cannot be moved into itself or one of its own sub-folders ({path}). Choose a folder "
         "outside it."
@@ -395,12 +393,10 @@ class FolderIntoItself(ValidationFailed):
 
 
 class FoldersTooDeep(ValidationFailed):
-    data_fields = ("most",)
     msg_format = _("Folders nest at most {most} deep.")
 
 
 class NameTakenInFolder(ValidationFailed):
-    data_fields = ("what", "name")
     msg_format = _(
         "{what} named {name!r} is already in that folder. Choose another name, or rename it first."
     )
@@ -411,12 +407,10 @@ class ShareNeedsChange(ValidationFailed):
 
 
 class OwnsItAlready(ValidationFailed):
-    data_fields = ("email",)
     msg_format = _("{email} owns it already.")
 
 
 class MayNotUseArea(ValidationFailed):
-    data_fields = ("email",)
     msg_format = _("{email} may not use this area (their role does not allow it), so sharing would not help.")
 
 
@@ -429,7 +423,6 @@ class NoExchangeRate(ValidationFailed):
     Deals' pipelines)."""
 
     code = "NO_EXCHANGE_RATE"
-    data_fields: tuple[str, ...] = ("source", "target", "date")
     msg_format = _(
         "No {source}/{target} exchange rate for {date}: give the rate yourself (one {source} in "
         "{target}), or use another date or currency."
@@ -443,7 +436,6 @@ class EmailNotSent(AppError):
 
     code = "EMAIL_NOT_SENT"
     http_status = 502
-    data_fields = ("reason",)
     msg_format = _(
         "The mail server did not take the e-mail ({reason}); nothing was sent. Check the addresses, "
         "or try again later and tell an administrator if it keeps failing."
@@ -552,15 +544,6 @@ def _template_of(cls: type[AppError]) -> type[AppError] | None:
             if base.__dict__.get(key):
                 return base
     return None
-
-
-def _named(template: Any) -> set[str]:
-    """The facts a template names: {id} and {id!r:>5} name `id`, {a.b} and {a[0]} name `a`."""
-    names = set()
-    for _text, field, _spec, _conversion in string.Formatter().parse(str(template)):
-        if field is not None:
-            names.add(field.split(".", 1)[0].split("[", 1)[0])
-    return names
 
 
 def check_declarations(classes: Iterable[type[AppError]]) -> list[checks.CheckMessage]:

@@ -21,7 +21,6 @@ class ErasureRefused(Conflict):
     handlers' vetoes)."""
 
     code = "ERASURE_REFUSED"
-    data_fields = ("reasons",)
     msg_format = "{reasons}"
 
 

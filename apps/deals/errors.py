@@ -18,7 +18,6 @@ class PipelineArchived(InTrash):
 
 
 class DealPipelineArchived(PipelineArchived):
-    data_fields = ("deal", "pipeline")
     defaults = {}
     msg_format = _(
         "Deal {deal}'s pipeline {pipeline!r} is archived: restore it first (managePipeline action restore)."
@@ -32,25 +31,21 @@ class DealClosed(Conflict):
 
 
 class DealFinal(DealClosed):
-    data_fields = ("deal", "status")
     msg_format = _(
         "Deal {deal} is {status}; won and lost are final. Reopen it (status open) first to change that."
     )
 
 
 class ClosedDealStays(DealClosed):
-    data_fields = ("deal", "status")
     msg_format = _("Deal {deal} is {status}; reopen it (updateDeal status open) before moving it.")
 
 
 class ClosedDealNeedsNoFollowUp(DealClosed):
-    data_fields = ("deal", "status")
     msg_format = _("Deal {deal} is {status}; reopen it before planning follow-ups.")
 
 
 class PipelineInUse(Conflict):
     code = "PIPELINE_IN_USE"
-    data_fields = ("pipeline",)
     msg_format = _(
         "Pipeline {pipeline!r} still has open deals: move them (moveDealStage) or close them (updateDeal "
         "status won/lost) first."
@@ -59,7 +54,6 @@ class PipelineInUse(Conflict):
 
 class StageInUse(Conflict):
     code = "STAGE_IN_USE"
-    data_fields = ("stage", "count")
     msg_format = _(
         "Stage {stage!r} holds {count} deal(s): give moveToStageId, the stage of this pipeline they move to."
     )
@@ -68,7 +62,6 @@ class StageInUse(Conflict):
 class NoDealRate(NoExchangeRate):
     """A deal in another currency than its pipeline's, without the rate to it (one given today)."""
 
-    data_fields = ("source", "target")
     msg_format = _(
         "The deal is in {source} and its pipeline reports in {target}: give `rate` (one {source} in "
         "{target} today)."
@@ -78,7 +71,6 @@ class NoDealRate(NoExchangeRate):
 class NoRateToPipeline(NoExchangeRate):
     """A deal moved to a pipeline in another currency than the one its rate is to."""
 
-    data_fields = ("pipeline", "target", "deal", "source", "rate_to")
     msg_format = _(
         "Pipeline {pipeline!r} reports in {target}, deal {deal} is in {source} with a rate to {rate_to} "
         "only: give the deal in {target} first (updateDeal currency and value), or pick a stage of a "
@@ -89,7 +81,6 @@ class NoRateToPipeline(NoExchangeRate):
 class ProviderFailed(AppError):
     code = "ENRICHMENT_PROVIDER_FAILED"
     http_status = 502
-    data_fields = ("problem",)
     msg_format = _(
         "The deal finder could not search the enrichment provider: {problem}. Nothing was bought. "
         "Leave out the provider source, or try again later."
@@ -97,7 +88,6 @@ class ProviderFailed(AppError):
 
 
 class ProviderAnswered(ProviderFailed):
-    data_fields = ("status",)
     msg_format = _(
         "The deal finder could not search the enrichment provider: the provider answered {status}. "
         "Nothing was bought. Leave out the provider source, or try again later."
@@ -106,7 +96,6 @@ class ProviderAnswered(ProviderFailed):
 
 class WrongCampaignState(Conflict):
     code = "CAMPAIGN_STATE"
-    data_fields = ("campaign", "status", "action")
     msg_format = _(
         "Campaign {campaign} is {status}: it cannot {action}. getReachoutCampaign shows its state."
     )
@@ -114,5 +103,4 @@ class WrongCampaignState(Conflict):
 
 class WrongFinderState(Conflict):
     code = "FINDER_STATE"
-    data_fields = ("finder", "status", "action")
     msg_format = _("Deal finder {finder} is {status}: it cannot {action}.")

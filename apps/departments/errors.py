@@ -6,5 +6,4 @@ from apps.core.errors import NotFound
 
 
 class NotAMember(NotFound):
-    data_fields = ("email", "department")
     msg_format = _("{email} is not a member of department {department}.")

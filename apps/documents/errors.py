@@ -9,7 +9,6 @@ class VersionConflict(Conflict):
     """A change made to a version of the document that is no longer its latest."""
 
     code = "VERSION_CONFLICT"
-    data_fields = ("document", "version", "expected")
     msg_format = _(
         "Document {document} is at version {version}, not {expected}: someone saved it meanwhile. Read it "
         "again with getDocument and apply your change to the new version."
@@ -17,7 +16,6 @@ class VersionConflict(Conflict):
 
 
 class VersionNotFound(NotFound):
-    data_fields = ("document", "number", "latest")
     msg_format = _("Document {document} has no version {number}; it has versions 1 to {latest}.")
 
 
@@ -30,17 +28,14 @@ class TitleTooLong(ValidationFailed):
 
 
 class UnknownFormat(ValidationFailed):
-    data_fields = ("formats",)
     msg_format = _("format: one of {formats}.")
 
 
 class ContentTooLong(ValidationFailed):
-    data_fields = ("length", "most")
     msg_format = _("The content is {length} characters; documents hold at most {most}. Split it up.")
 
 
 class HtmlTooLong(ValidationFailed):
-    data_fields = ("length", "most")
     msg_format = _("The document would be {length} characters of HTML; the most is {most}. Split it up.")
 
 

@@ -19,7 +19,6 @@ class SessionClash(Conflict):
 
 
 class RoomTaken(SessionClash):
-    data_fields = ("room", "session", "title", "starts", "ends")
     msg_format = _(
         "Room {room!r} is taken by session {session} ({title!r}, {starts} to {ends}); choose another "
         "room or time."
@@ -27,7 +26,6 @@ class RoomTaken(SessionClash):
 
 
 class SpeakerBusy(SessionClash):
-    data_fields = ("email", "session", "title")
     msg_format = _(
         "Speaker {email} already speaks in session {session} ({title!r}) at that time; choose another "
         "time or speaker."
@@ -37,7 +35,6 @@ class SpeakerBusy(SessionClash):
 class SpeakerBusyUnseen(SessionClash):
     """The session in the way is in an event the caller may not see: only that there is one."""
 
-    data_fields = ("email",)
     msg_format = _(
         "Speaker {email} already speaks in another session at that time; choose another time or speaker."
     )
@@ -47,7 +44,6 @@ class SessionsOutsideEvent(Conflict):
     """The event's new dates would leave sessions of its agenda outside them."""
 
     code = "SESSIONS_OUTSIDE_EVENT"
-    data_fields = ("sessions",)
     msg_format = _(
         "Sessions {sessions} would fall outside the event's new dates; move them with "
         "updateEventSession or remove them with removeEventSession first."
@@ -58,7 +54,6 @@ class CapacityBelowRegistered(Conflict):
     """A capacity lower than the places already taken: who is over it is named."""
 
     code = "CAPACITY_BELOW_REGISTERED"
-    data_fields = ("taken", "capacity", "attendees")
     msg_format = _(
         "{taken} people are registered or attended; a capacity of {capacity} would leave these "
         "over it (the last added): {attendees}. Cancel or waitlist them with updateEventAttendee first."
@@ -67,7 +62,6 @@ class CapacityBelowRegistered(Conflict):
 
 class EventCancelled(Conflict):
     code = "EVENT_CANCELLED"
-    data_fields = ("event",)
     msg_format = _("Event {event} is cancelled; nothing more is planned for it.")
 
 
@@ -85,7 +79,6 @@ class BlockFull(Conflict):
     """Every room of a hotel block is allocated on a night."""
 
     code = "HOTEL_BLOCK_FULL"
-    data_fields: tuple[str, ...] = ("block", "hotel", "room_type", "rooms", "night")
     msg_format = _(
         "Block {block} ({hotel}, {room_type}) has all {rooms} rooms allocated on {night}; add rooms with "
         "manageEventHotels, share a room, or use another block."
@@ -93,7 +86,6 @@ class BlockFull(Conflict):
 
 
 class BlockCannotShrink(BlockFull):
-    data_fields = ("used", "night", "rooms")
     msg_format = _(
         "{used} rooms are allocated on {night}; the block cannot shrink to {rooms}. Cancel allocations "
         "with allocateEventHotel first."
@@ -105,17 +97,14 @@ class BlockRequired(ValidationFailed):
 
 
 class BlockIdRequired(ValidationFailed):
-    data_fields = ("action",)
     msg_format = _("{action}: give blockId.")
 
 
 class BlockOfAnotherEvent(ValidationFailed):
-    data_fields = ("block", "event")
     msg_format = _("Block {block} is not of event {event}.")
 
 
 class SupplierOfAnotherEvent(ValidationFailed):
-    data_fields = ("supplier", "event")
     msg_format = _("Supplier {supplier} is not of event {event}.")
 
 
@@ -161,33 +150,28 @@ class ImportUnreadable(ValidationFailed):
 
 
 class NotCsvOrXlsx(ImportUnreadable):
-    data_fields = ("name",)
     msg_format = _(
         "{name!r} is neither a CSV nor an XLSX file; export the list as .csv or .xlsx and upload that."
     )
 
 
 class NotText(ImportUnreadable):
-    data_fields = ("name",)
     msg_format = _("{name!r} is not text in UTF-8 or Windows-1252; save it as UTF-8 CSV.")
 
 
 class BinaryNotCsv(ImportUnreadable):
-    data_fields = ("name",)
     msg_format = _("{name!r} holds binary data, not CSV text.")
 
 
 class BadCsv(ImportUnreadable):
     """`problem`: what Python's csv module said."""
 
-    data_fields = ("name", "problem")
     msg_format = _("{name!r} is not valid CSV: {problem}.")
 
 
 class BadXlsx(ImportUnreadable):
     """`kind`: the kind of error openpyxl raised (its text may quote the file)."""
 
-    data_fields = ("name", "kind")
     msg_format = _(
         "{name!r} could not be read as an XLSX workbook ({kind}); save it again from the spreadsheet "
         "program, or export it as CSV."
@@ -199,7 +183,6 @@ class NoRows(ImportUnreadable):
 
 
 class NoHeader(ImportUnreadable):
-    data_fields = ("found",)
     msg_format = _(
         "The first row must name the columns, with at least an e-mail column (email) and a name (name, "
         "or first name and last name); found: {found}."
@@ -207,7 +190,6 @@ class NoHeader(ImportUnreadable):
 
 
 class TooManyRows(ImportUnreadable):
-    data_fields = ("rows", "most")
     msg_format = _("The file has {rows} rows; one import takes at most {most}. Split it.")
 
 
@@ -220,5 +202,4 @@ class ImportHandleInvalid(ValidationFailed):
 
 
 class ImportFileChanged(ImportHandleInvalid):
-    data_fields = ("file",)
     msg_format = _("File {file} changed after it was validated; run validateAttendeeImport again.")

@@ -12,32 +12,26 @@ class NotInTrash(Conflict):
 
 
 class FolderNotInTrash(NotInTrash):
-    data_fields = ("folder",)
     msg_format = _("Folder {folder} is not in the trash.")
 
 
 class FolderTrashedWithAnother(NotInTrash):
-    data_fields = ("folder", "parent")
     msg_format = _("Folder {folder} went to the trash with folder {parent}: restore that one.")
 
 
 class FolderToEraseNotInTrash(NotInTrash):
-    data_fields = ("folder",)
     msg_format = _("Folder {folder} is not in the trash: delete it first, then erase it.")
 
 
 class FileNotInTrash(NotInTrash):
-    data_fields = ("file",)
     msg_format = _("File {file} is not in the trash.")
 
 
 class FileToEraseNotInTrash(NotInTrash):
-    data_fields = ("file",)
     msg_format = _("File {file} is not in the trash: delete it first, then erase it.")
 
 
 class OriginalFolderInTrash(ValidationFailed):
-    data_fields = ("folder",)
     msg_format = _(
         "It was in folder {folder}, which is in the trash too. Restore that folder first, or pass "
         "`folderId` to restore it somewhere else."
@@ -59,7 +53,6 @@ class FileTooLarge(ValidationFailed):
     """More bytes than the workspace keeps in a file."""
 
     code = "FILE_TOO_LARGE"
-    data_fields: tuple[str, ...] = ("size", "limit")
     msg_format = _(
         "The file is {size}, over this workspace's limit of {limit} per file. Nothing was saved. Split it, "
         "compress it, or ask an administrator to raise the limit."
@@ -67,7 +60,6 @@ class FileTooLarge(ValidationFailed):
 
 
 class TooLargeToEmail(FileTooLarge):
-    data_fields = ("file", "size", "limit")
     msg_format = _(
         "File {file} is {size}; e-mails carry at most {limit}. Nothing was sent. Share a link "
         "(downloadFileEntity) instead."
@@ -75,7 +67,6 @@ class TooLargeToEmail(FileTooLarge):
 
 
 class TooLargeInline(ValidationFailed):
-    data_fields = ("file", "size", "limit")
     msg_format = _("File {file} is {size} bytes, over the {limit} bytes given inline. Use mode link.")
 
 
@@ -113,7 +104,6 @@ class CannotExtract(AppError):
 
 
 class NoTextToRead(CannotExtract):
-    data_fields = ("mime_type",)
     msg_format = _(
         "Files of type {mime_type} have no text to read (text, PDF, Word .docx, Excel .xlsx and "
         "PowerPoint .pptx files do). Use downloadFileEntity for the bytes."
@@ -127,12 +117,10 @@ class PdfLocked(CannotExtract):
 class PdfDamaged(CannotExtract):
     """`kind`: the kind of error the PDF reader raised."""
 
-    data_fields = ("kind",)
     msg_format = _("The PDF could not be read ({kind}); it may be damaged.")
 
 
 class NotWhatItSays(CannotExtract):
-    data_fields = ("mime_type", "kind")
     msg_format = _(
         "The file says it is {mime_type} but could not be read as one ({kind}); it may be damaged or "
         "mislabelled."
@@ -147,10 +135,8 @@ class NoRecipient(ValidationFailed):
 
 
 class TooManyRecipients(ValidationFailed):
-    data_fields = ("most",)
     msg_format = _("At most {most} recipients.")
 
 
 class NotAnAddress(ValidationFailed):
-    data_fields = ("address",)
     msg_format = _("{address!r} is not an e-mail address; nothing was sent.")

@@ -13,7 +13,6 @@ class ConversationNotFound(NotFound):
 
 class AlreadyFinished(Conflict):
     code = "CONVERSATION_FINISHED"
-    data_fields = ("status",)
     msg_format = _("The conversation is already {status}; there is nothing to cancel.")
 
 
@@ -26,7 +25,6 @@ class RevokedKeySendsNothing(KeyRevoked):
 
 
 class BodyTooLarge(PayloadTooLarge):
-    data_fields = ("most",)
     msg_format = _("The request body is larger than {most} KiB.")
 
 
@@ -44,7 +42,6 @@ class IdempotencyKeyReused(ValidationFailed):
 
 class IdempotencyKeyMalformed(ValidationFailed):
     field = "Idempotency-Key"
-    data_fields = ("most",)
     msg_format = _("The Idempotency-Key header must be 1 to {most} printable ASCII characters.")
 
 

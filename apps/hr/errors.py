@@ -40,7 +40,6 @@ class NotYourOnboardingItem(Forbidden):
 
 class AssessmentLocked(Conflict):
     code = "ASSESSMENT_LOCKED"
-    data_fields = ("kind", "review", "submitted")
     msg_format = _(
         "Your {kind} assessment of review {review} was submitted on {submitted:%Y-%m-%d} and is locked; "
         "it cannot be changed."
@@ -49,7 +48,6 @@ class AssessmentLocked(Conflict):
 
 class GrievanceClosed(Conflict):
     code = "GRIEVANCE_CLOSED"
-    data_fields = ("reference",)
     msg_format = _("Grievance {reference} is closed; a new concern is filed as a new grievance.")
 
 
@@ -57,7 +55,6 @@ class DuplicateCandidate(Conflict):
     """A candidate added with the address of one already on the pipeline."""
 
     code = "DUPLICATE_CANDIDATE"
-    data_fields: tuple[str, ...] = ("candidate", "pipeline", "email")
     msg_format = _(
         "Candidate {candidate} on pipeline {pipeline!r} has the address {email} already: update them "
         "with updateHiringCandidate instead."
@@ -67,13 +64,11 @@ class DuplicateCandidate(Conflict):
 class AddressOfAnotherCandidate(DuplicateCandidate):
     """A candidate given the address of another on the same pipeline."""
 
-    data_fields = ("candidate", "email")
     msg_format = _("Candidate {candidate} on this pipeline has the address {email} already.")
 
 
 class CandidateAnonymised(Conflict):
     code = "CANDIDATE_ANONYMISED"
-    data_fields = ("candidate", "anonymised")
     msg_format = _(
         "Candidate {candidate} was anonymised on {anonymised:%Y-%m-%d} (retention rule); add them anew "
         "if they apply again."
@@ -81,7 +76,6 @@ class CandidateAnonymised(Conflict):
 
 
 class DecisionNeedsBasis(ValidationFailed):
-    data_fields = ("stage",)
     msg_format = _(
         "basis: {stage!r} is a hiring decision; a person makes it: give their reason in `basis` (any "
         "ranking is advice only)."

@@ -8,7 +8,6 @@ from apps.core.errors import AppError, Conflict, Forbidden, ValidationFailed
 
 class BadAddress(ValidationFailed):
     code = "BAD_ADDRESS"
-    data_fields = ("address", "field")
     msg_format = _("{field}: {address!r} is not an e-mail address that can be written to. Nothing was sent.")
 
 
@@ -25,7 +24,6 @@ class OneAddressOnly(BadAddress):
 
 class NotAllowedSender(Forbidden):
     code = "SENDER_NOT_ALLOWED"
-    data_fields: tuple[str, ...] = ("address", "mailbox")
     msg_format = _(
         "Mailbox {mailbox} may not send as {address!r}: From must be its address or one of its aliases "
         "(listInboxes)."
@@ -37,12 +35,10 @@ class NotSentByMailbox(NotAllowedSender):
         "Only mail this mailbox sent can be resent: message {message} is from {address!r}, not one of "
         "mailbox {mailbox}'s addresses. To pass it on, use forwardEmail."
     )
-    data_fields = ("address", "mailbox", "message")
 
 
 class MessageTooLarge(ValidationFailed):
     code = "MESSAGE_TOO_LARGE"
-    data_fields = ("size", "limit")
     msg_format = _(
         "The message would be {size} bytes; at most {limit} bytes can be sent. Nothing was sent. Leave "
         "out an attachment or share a link instead."
@@ -52,7 +48,6 @@ class MessageTooLarge(ValidationFailed):
 class ServerDown(AppError):
     code = "MAIL_SERVER_UNREACHABLE"
     http_status = 503
-    data_fields = ("mailbox", "server")
     msg_format = _(
         "The {server} server of mailbox {mailbox} does not answer; nothing was sent or changed. Try again "
         "later, or check its settings on the Mail page (openInboxSettings)."
@@ -62,7 +57,6 @@ class ServerDown(AppError):
 class LoginRefused(AppError):
     code = "MAIL_LOGIN_REFUSED"
     http_status = 502
-    data_fields = ("mailbox", "server")
     msg_format = _(
         "The {server} server refused the login of mailbox {mailbox}; nothing was sent or changed. Its "
         "password must be entered again on the Mail page (openInboxSettings)."
@@ -71,14 +65,12 @@ class LoginRefused(AppError):
 
 class AlreadySent(Conflict):
     code = "ALREADY_SENT"
-    data_fields = ("draft",)
     msg_format = _("Draft {draft} was already sent; write a new one (updateDraft without draftId).")
 
 
 class NotConnected(AppError):
     code = "MAIL_NOT_CONFIGURED"
     http_status = 409
-    data_fields = ("mailbox",)
     msg_format = _(
         "Mailbox {mailbox} uses the local mail server, which is not running here. An administrator "
         "connects it to a mail server on the Mail page (openInboxSettings)."
@@ -87,7 +79,6 @@ class NotConnected(AppError):
 
 class MessageGone(Conflict):
     code = "MESSAGE_GONE"
-    data_fields = ("message",)
     msg_format = _(
         "Message {message} is no longer on the mail server (moved or deleted there). Find it again with "
         "getInboxMessages."

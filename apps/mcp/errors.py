@@ -11,12 +11,10 @@ class NoWorkspaceHere(NotFound):
 
 
 class UnknownTool(NotFound):
-    data_fields = ("name",)
     msg_format = _("Unknown tool: {name}. Nothing was done; searchTools finds tools.")
 
 
 class NoSuchToolTask(NotFound):
-    data_fields = ("task",)
     msg_format = _("No task {task} of yours: it has expired or never existed. Nothing was done.")
 
 
@@ -27,14 +25,12 @@ class ScopeWithoutMcp(InsufficientScope):
 class ScopeReadOnly(InsufficientScope):
     """A write tool called with a token whose scope allows reading only (incremental consent)."""
 
-    data_fields = ("tool", "scope")
     msg_format = _("{tool} changes data: the token's scope allows reading only. Ask for {scope}.")
 
 
 class BodyTooLarge(PayloadTooLarge):
     """A request over MCP_MAX_BODY_BYTES: refused before it is read, so before any tool runs."""
 
-    data_fields = ("limit", "file_limit")
     msg_format = _(
         "The request is over {limit} bytes, the most one MCP request carries. Nothing was done. File "
         "content sent as base64 (contentBase64) grows by a third: one call carries a file of at most "

@@ -26,5 +26,4 @@ class WatcherOrRecord(ValidationFailed):
 
 
 class NotWatching(ValidationFailed):
-    data_fields = ("entity_type", "entity_id")
     msg_format = _("You do not watch {entity_type} {entity_id}; nothing to stop.")

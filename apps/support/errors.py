@@ -7,7 +7,6 @@ from apps.core.errors import Conflict, ValidationFailed
 
 class TicketClosed(Conflict):
     code = "TICKET_CLOSED"
-    data_fields = ("ticket",)
     msg_format = _(
         "Ticket {ticket} is closed and cannot change. A customer's new e-mail about it opens a follow-up "
         "ticket; to log one now, use createCustomerServiceTicket."
@@ -24,19 +23,16 @@ class NoSupportMailbox(ValidationFailed):
 
 class NoRequesterAddress(ValidationFailed):
     code = "NO_REQUESTER_ADDRESS"
-    data_fields = ("ticket",)
     msg_format = _("Ticket {ticket} has no requester e-mail address to answer; add an internal note instead.")
 
 
 class EscalationResolved(Conflict):
     code = "ESCALATION_RESOLVED"
-    data_fields = ("escalation",)
     msg_format = _("Escalation {escalation} is already resolved.")
 
 
 class MailboxNotShared(ValidationFailed):
     code = "MAILBOX_NOT_SHARED"
-    data_fields = ("mailbox",)
     field = "mailbox"
     msg_format = _(
         "Mailbox {mailbox} is a person's own, not a shared mailbox: its mail would become tickets every "

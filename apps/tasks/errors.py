@@ -6,7 +6,6 @@ from apps.core.errors import Conflict, NotFound
 
 
 class StepNotFound(NotFound):
-    data_fields = ("step", "task")
     msg_format = _("Step {step} is not a step of task {task}. getTaskSteps lists its steps.")
 
 
@@ -17,7 +16,6 @@ class WrongState(Conflict):
 
 
 class TemplateNotRun(WrongState):
-    data_fields = ("id",)
     msg_format = _(
         "Task {id} is a template: templates are not run. createTaskFromTemplate makes a task of it."
     )
@@ -26,32 +24,26 @@ class TemplateNotRun(WrongState):
 class NotADraft(WrongState):
     """`hint`: what to call instead, for the task's state."""
 
-    data_fields = ("id", "status", "hint")
     msg_format = _("Task {id} is {status}, not a draft: {hint}.")
 
 
 class AlreadyDraft(WrongState):
-    data_fields = ("id",)
     msg_format = _("Task {id} is a draft already.")
 
 
 class BoardLocked(WrongState):
-    data_fields = ("id",)
     msg_format = _("The board of task {id} can change only while it is a draft (revertTaskToDraft).")
 
 
 class NotRunning(WrongState):
-    data_fields = ("id", "status")
     msg_format = _("Task {id} is {status}; only a running task can be paused.")
 
 
 class NotPaused(WrongState):
-    data_fields = ("id", "status")
     msg_format = _("Task {id} is {status}, not paused.")
 
 
 class NotSteerable(WrongState):
-    data_fields = ("id", "status")
     msg_format = _(
         "Task {id} is {status}: steering guides a task while it runs. To change what a draft will do, use "
         "updateTaskInstructions; to run a finished one again, rerunTask."
@@ -59,37 +51,30 @@ class NotSteerable(WrongState):
 
 
 class NotRerunnable(WrongState):
-    data_fields = ("id", "status")
     msg_format = _(
         "Task {id} is {status}: only a completed or failed task runs again (startTask starts a draft)."
     )
 
 
 class TaskCompleted(WrongState):
-    data_fields = ("id",)
     msg_format = _("Task {id} is completed, so its steps stay done; rerunTask runs it again from a step.")
 
 
 class LastStep(WrongState):
-    data_fields = ("id",)
     msg_format = _("Step {id} is the last step of a task that has run; revert it to a draft first.")
 
 
 class StepFailed(WrongState):
-    data_fields = ("id",)
     msg_format = _("Step {id} failed; rerunTask runs it again.")
 
 
 class StepStarted(WrongState):
-    data_fields = ("id",)
     msg_format = _("Step {id} has started; its kind cannot change now.")
 
 
 class StepFinished(WrongState):
-    data_fields = ("id", "status")
     msg_format = _("Step {id} is {status} already.")
 
 
 class NoMoreOccurrences(WrongState):
-    data_fields = ("id",)
     msg_format = _("Scheduled task {id} has no more occurrences; give the task a new rule with updateTask.")

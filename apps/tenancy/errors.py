@@ -6,7 +6,6 @@ from apps.core.errors import ValidationFailed
 
 
 class NotAHostName(ValidationFailed):
-    data_fields = ("domain",)
     msg_format = _("{domain} is not a valid host name.")
 
 
@@ -15,7 +14,6 @@ class NoDomain(ValidationFailed):
 
 
 class DomainsInUse(ValidationFailed):
-    data_fields = ("domains",)
     msg_format = _("Already in use: {domains}")
 
 
@@ -28,12 +26,10 @@ class OwnerEmailInvalid(ValidationFailed):
 
 
 class SchemaNameInvalid(ValidationFailed):
-    data_fields = ("schema",)
     msg_format = _("{schema} cannot be a schema name (lower-case letters, digits and _).")
 
 
 class SchemaTaken(ValidationFailed):
-    data_fields = ("schema",)
     msg_format = _("A workspace with the schema {schema} already exists.")
 
 

@@ -3,6 +3,7 @@
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 from rest_framework.exceptions import Throttled
 from rest_framework.permissions import AllowAny
@@ -380,6 +381,21 @@ def test_a_class_without_a_code_fails_the_check():
     assert problems_of(declared("Nameless", errors.AppError, message="Something.")) == [
         ("atrium.E020", "Nameless")
     ]
+
+
+def test_a_templates_facts_are_read_from_its_words_in_the_source_language():
+    late = declared(
+        "Late", errors.Conflict, code="LATE", msg_format=_("Task {id!r} is late by {days:>3} days.")
+    )
+    excused = declared("Excused", late, msg_format="Task {id} is excused: {reason.text}.")
+
+    assert late.data_fields == ("days", "id") and excused.data_fields == ("id", "reason")
+    assert late(id=4, days=2).message == "Task 4 is late by   2 days."
+    with pytest.raises(TypeError, match="Late needs days"):
+        late(id=4)
+    with pytest.raises(TypeError, match="Excused takes no days"):
+        excused(id=4, reason=None, days=2)
+    assert problems_of(late, excused) == []
 
 
 def test_a_template_names_exactly_its_data_fields():
