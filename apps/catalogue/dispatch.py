@@ -135,6 +135,12 @@ class ToolContext:
         return self.principal.user
 
     @property
+    def may_write(self) -> bool:
+        """The credential reaches write tools (SPEC 5.1): a read-only tool that changes state as a
+        side effect (a message marked read) does so only then."""
+        return scope_mode(self.principal) == "full"
+
+    @property
     def asks_by_answer(self) -> bool:
         """The door takes `InputRequired` (2026-07-28) rather than a question on a stream."""
         return self.input_responses is not None

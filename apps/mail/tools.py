@@ -243,14 +243,21 @@ def find_and_read_email(
     """Find an e-mail by id or by words and sender, and read it as text with its thread (marked read)."""
     if message_id is not None:
         message = Message.objects.select_related("folder", "mailbox").fetch(ctx.actor, message_id)
-        services.message_opened(message=message)
+        _opened(ctx, message)
         return FoundOut(message=_read(ctx, message), others=[])
     found = selectors.message_search(actor=ctx.actor, query=query, sender=sender, mailbox_id=inbox_id)
     rows = list(found.select_related("mailbox")[:6])
     if not rows:
         return FoundOut(message=None, others=[])
-    services.message_opened(message=rows[0])
+    _opened(ctx, rows[0])
     return FoundOut(message=_read(ctx, rows[0]), others=[_summary(row) for row in rows[1:]])
+
+
+def _opened(ctx: ToolContext, message: Message) -> None:
+    """Marks a message read, as a mail client does, for whom may change it; a read-only credential
+    or a role that may only look leaves it as it was (the tool is declared read-only)."""
+    if ctx.may_write and Message.objects.restrict(ctx.actor, "change").filter(pk=message.pk).exists():
+        services.message_opened(message=message)
 
 
 class ManagedOut(Out):

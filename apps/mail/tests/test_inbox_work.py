@@ -47,6 +47,19 @@ def test_reading_an_email_marks_it_read_on_the_server_and_a_sync_keeps_it(filled
     assert Message.objects.get(pk=message.pk).unread is False
 
 
+def test_a_read_only_credential_reads_without_marking_anything_read(filled, people):
+    # findAndReadEmail is declared read-only: under `mcp:read` it changes nothing, on the server or here.
+    message = Message.objects.select_related("folder").get(
+        mailbox=filled, subject="Quarterly review moved to Friday"
+    )
+
+    read = ok(people["owner"], "findAndReadEmail", {"messageId": message.pk}, scopes={"mcp:read"})["message"]
+
+    assert read["subject"] == "Quarterly review moved to Friday" and read["unread"] is True
+    assert "\\Seen" not in server_flags(filled, message)
+    assert Message.objects.get(pk=message.pk).unread is True
+
+
 def test_unread_and_flag_are_stored_on_the_server(filled, people):
     owner = people["owner"]
     message = Message.objects.select_related("folder").get(mailbox=filled, subject="Pricing for 40 seats")
