@@ -72,7 +72,11 @@ class AppError(Exception):
         # A template's facts are the names it holds: declared once, in its words. (The source text,
         # not a translation: a class is made before the translations can be read.)
         if "msg_format" in cls.__dict__ and "data_fields" not in cls.__dict__:
-            source = cls.msg_format._args[0] if isinstance(cls.msg_format, Promise) else cls.msg_format
+            source = (
+                getattr(cls.msg_format, "_args", ("",))[0]
+                if isinstance(cls.msg_format, Promise)
+                else cls.msg_format
+            )
             cls.data_fields = tuple(sorted(_named(source)))
 
     def __init__(self, *, details: Any = None, headers: dict[str, str] | None = None, **data: Any) -> None:

@@ -54,7 +54,7 @@ ATRIUM_ENCRYPTION_KEYS = env.list("ATRIUM_ENCRYPTION_KEYS", ["ZGV2ZWxvcG1lbnQta2
 WHITENOISE_USE_FINDERS = True
 # ...and never from STATIC_ROOT: a test that runs `make up` from this checkout collects into it, and
 # another worker's middleware scanning that folder meanwhile met files being replaced.
-STATIC_ROOT = None
+STATIC_ROOT = None  # type: ignore[assignment]
 
 # Links (files, calendars) point at the loopback test server; a small size limit keeps tests cheap.
 ATRIUM_SITE_SCHEME = "http"

@@ -14,6 +14,9 @@ from apps.core.credentials import Principal
 from apps.gateway.agent.backends import TOOL_NAME, ToolDef
 
 DISCOVERY = ("searchTools", "describeTool")
+# The catalogue area's tools that do work of their own on the workspace, ranked like any area's
+# (its others run tools or serve the MCP door: the agent calls tools itself and waits for them).
+WORKSPACE_WIDE = ("searchWorkspace",)
 _WORD = re.compile(r"[a-z0-9]+")
 # Everyday verbs for the catalogue's verbs (tool names start with these).
 VERBS = {
@@ -100,7 +103,7 @@ def rank(principal: Principal, *, message: str, context: dict[str, str], limit: 
     scored = [
         (_score(spec, terms, hinted), spec.name)
         for spec in specs
-        if spec.name not in DISCOVERY and spec.area != "catalogue"
+        if spec.name not in DISCOVERY and (spec.area != "catalogue" or spec.name in WORKSPACE_WIDE)
     ]
     best = [name for score, name in sorted(scored, key=lambda item: (-item[0], item[1])) if score > 0][:limit]
     available = {spec.name for spec in specs}

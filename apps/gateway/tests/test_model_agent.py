@@ -163,6 +163,28 @@ def test_tools_found_through_search_tools_are_offered_next(
     assert not tool_results(server.requests[2])[-1]["content"].startswith("There is no tool")
 
 
+def test_the_workspace_wide_search_is_offered_when_the_words_ask_for_it_never_the_mcp_door_s_tools(
+    model, make_credentials, conversation_of
+):
+    mine = make_credentials()
+    ContactFactory(actor=mine.user, first_name="Acme", last_name="Holdings")
+    server = model(
+        "openai",
+        script(
+            openai_tool_calls(("searchWorkspace", {"query": "Acme"})),
+            openai_text("Acme Holdings is a contact."),
+        ),
+    )
+
+    conversation = run(conversation_of(mine, "Search the whole workspace for anything about Acme"))
+
+    offered = offered_tools(server.requests[0])
+    assert conversation.status == "resolved"
+    assert "searchWorkspace" in offered
+    assert "Acme Holdings" in tool_results(server.requests[1])[-1]["content"]
+    assert not {"callTool", "getToolTaskStatus"} & set(offered)
+
+
 @pytest.mark.parametrize("through_call_tool", [False, True], ids=["directly", "through callTool"])
 def test_a_destructive_tool_is_refused_even_with_a_token_the_model_makes_up(
     model, make_credentials, conversation_of, through_call_tool
