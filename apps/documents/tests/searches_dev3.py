@@ -1,0 +1,25 @@
+"""Requests for searchTools written blind (fourth round), from the docs and the tools' descriptions."""
+
+DEV = [
+    ("write a one page summary of the Q4 plan as a new document", "createDocument"),
+    ("create a doc titled 'Interview questions - backend' with this markdown", "createDocument"),
+    ("jot down these notes from the client call in a new doc in the Clients folder", "createDocument"),
+    ("show me what's written in the expenses policy doc", "getDocument"),
+    ("what did the handbook say in its very first version", "getDocument"),
+    ("is the tender response doc shared with anyone?", "getDocument"),
+    ("pull up the onboarding doc as plain text", "getDocument"),
+    ("serch our documents for anything about maternity pay", "listDocuments"),
+    ("what's in the Board Papers folder?", "listDocuments"),
+    ("append today's decisions to the bottom of the project log doc", "updateDocument"),
+    ("retitle the doc 'Draft plan' to 'Final plan 2027'", "updateDocument"),
+    ("put the supplier code of conduct doc in the Procurement folder", "moveDocument"),
+    ("move the retro notes back to the top level, out of any folder", "moveDocument"),
+    ("give Hugo view-only access to the budget narrative", "shareDocument"),
+    ("make the price list doc private again", "shareDocument"),
+    ("remove Ellie's edit rights on the press release", "shareDocument"),
+    ("trash the 'untitled' doc I made by mistake", "deleteDocument"),
+    ("save the signed-off proposal doc as a pdf in Files", "exportDocumentToPdf"),
+    ("I need to email the brochure text as a PDF attachment, make the pdf first", "exportDocumentToPdf"),
+    ("new documents folder: 'Research'", "createDocumentFolder"),
+    ("create a subfolder Minutes under the Governance docs folder", "createDocumentFolder"),
+]

@@ -1,0 +1,27 @@
+"""Requests for searchTools written blind (fourth round), from the docs and the tools' descriptions."""
+
+DEV = [
+    ("save the logo I just sent you into Files", "saveChatUploadToFiles"),
+    ("keep this pdf I uploaded in the Contracts folder", "saveChatUploadToFiles"),
+    ("create a text file called todo.txt with these lines", "createFileEntity"),
+    ("make a folder called Invoices 2026 in the files", "createFileFolder"),
+    ("what's in the Marketing/Assets folder", "listFiles"),
+    ("where did I put the floor plan jpg?", "listFiles"),
+    ("read me what the supplier price list spreadsheet says", "readFileContent"),
+    ("summarise the PDF of the lease agreement", "readFileContent"),
+    ("give me a download link for the brand guidelines", "downloadFileEntity"),
+    ("who has access to budget.xlsx and what is it attached to", "getFileEntity"),
+    ("rename scan001.pdf to 'Signed lease - Unit 4.pdf'", "renameFileEntity"),
+    ("move the whole Old Projects folder into Archive", "moveFileEntity"),
+    ("move the invoice pdf into the Finance folder", "moveFile"),
+    ("duplicate the contract template so I can edit my own copy", "copyFile"),
+    ("copy the onboarding pack into the HR folder too", "copyFile"),
+    ("delete the blurry photos from the files", "deleteFileEntity"),
+    ("what's in the bin? I think I deleted the wrong spreadsheet", "listFileTrash"),
+    ("recover the Q2 figures file from the trash", "restoreFile"),
+    ("share the training video with ahmed@company.com, view only", "shareFile"),
+    ("email the price list file to the client at buyer@rosewood.com", "emailFileAsAttachment"),
+    ("attach the site survey pdf to the 'Prepare quote' task", "attachEntityFile"),
+    ("store this CV on the candidate's contact record, Lucy Hart", "saveFileToContact"),
+    ("what's the full folder path of report-final.docx", "getFileWorkingPath"),
+]

@@ -1,0 +1,25 @@
+"""Requests for searchTools written blind (fourth round), from the docs and the tools' descriptions."""
+
+DEV = [
+    ("set up a group account for the Hartley Group as a customer, they own 3 hotels", "createGroupAccount"),
+    ("add our supplier Nordic Timber as a group account", "createGroupAccount"),
+    ("change the Vertex group's industry to logistics and add vertex.io as a domain", "updateGroupAccount"),
+    ("Summit Partners has become a customer, switch the account's kind", "updateGroupAccount"),
+    ("archive the Lakeside account, we no longer work with them", "deleteGroupAccount"),
+    ("who are the people at the Meridian account", "getGroupAccount"),
+    ("tell me everything about our relationship with Crown Holdings as a whole", "examineGroupAccount"),
+    ("is the Kingsway account healthy? check its contacts and recent emails", "examineGroupAccount"),
+    ("list all our supplier accounts", "listGroupAccounts"),
+    ("which group accounts does Hassan own", "listGroupAccounts"),
+    ("which account is Clara Voss part of", "searchGroupAccounts"),
+    ("search accounts for 'pharma'", "searchGroupAccounts"),
+    ("add Tim Boyd to the Meridian account as the billing contact", "linkContactToGroupAccount"),
+    ("Jade left Crown Holdings, take her off their account", "unlinkContactFromGroupAccount"),
+    ("attach the master services agreement doc to the Apex group account", "linkDocumentToGroupAccount"),
+    ("link the signed PO pdf to the Redwood account", "linkFileToGroupAccount"),
+    ("what files and docs do we hold for the Fairmont account", "getGroupAccountAttachments"),
+    ("any meetings with anyone from Pelham Group in the next month?", "getGroupAccountUpcomingEvents"),
+    ("find the emails with the Orbital account about the renewal", "searchGroupAccountEmails"),
+    ("how much have we spent on AI agents and storage this month", "getMyBillingOverview"),
+    ("how many tool calls has our workspace used", "getMyBillingOverview"),
+]

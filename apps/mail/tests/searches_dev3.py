@@ -1,0 +1,26 @@
+"""Requests for searchTools written blind (fourth round), from the docs and the tools' descriptions."""
+
+DEV = [
+    ("anything new in my inbox?", "getInboxMessages"),
+    ("show unread mail in the support mailbox", "getInboxMessages"),
+    ("open the email from Rachel about the invoice dispute", "findAndReadEmail"),
+    ("what did the landlord say in his last email", "findAndReadEmail"),
+    ("write an email to jack@brightco.com about moving our call to Monday", "updateDraft"),
+    ("draft a reply to Irene thanking her for the referral", "updateDraft"),
+    ("add finance@ourco.com in cc on the draft to the auditors", "updateDraft"),
+    ("ok send that draft", "sendEmail"),
+    ("forward the courier's delivery confirmation to Beth", "forwardEmail"),
+    ("resend the welcome email to the new client, they say they never got it", "resendEmail"),
+    ("archive all the newsletters from this morning", "manageEmail"),
+    ("mark Dan's email as unread so I remember it", "manageEmail"),
+    ("move the receipts into the Expenses folder", "manageEmail"),
+    ("flag the email from the bank", "manageEmail"),
+    ("what drafts have I not sent yet", "listDrafts"),
+    ("show me the draft to the insurance broker", "getDraft"),
+    ("throw away the draft to Gavin", "deleteDraft"),
+    ("which shared inboxes am I a member of, and how many unread in each", "listInboxes"),
+    ("what folders are there in the sales@ mailbox and how many messages in each", "getInboxFolders"),
+    ("change my signature to 'Best, Ola - Head of Ops'", "updateEmailSignature"),
+    ("what's my current email signature", "getEmailSignature"),
+    ("where do I connect our IMAP server password", "openInboxSettings"),
+]

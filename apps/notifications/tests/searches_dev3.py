@@ -1,0 +1,25 @@
+"""Requests for searchTools written blind (fourth round), from the docs and the tools' descriptions."""
+
+DEV = [
+    ("any alerts for me?", "listNotifications"),
+    ("show only my high priority notifications", "listNotifications"),
+    ("go through my notifications and tell me what to deal with first", "examineNotifications"),
+    ("what's new since I last checked", ("listNotifications", "examineNotifications")),
+    ("find the notification about the Hendry contract from last week", "searchNotifications"),
+    ("notifications about the 'Website relaunch' task since Monday", "searchNotifications"),
+    ("did anyone notify me about the invoice approval yesterday?", "searchNotifications"),
+    ("mark every unread notification as read", "updateNotification"),
+    ("archive the old notifications about the server upgrade", "updateNotification"),
+    ("mark that one as unread again", "updateNotification"),
+    ("send myself a reminder note to call the bank", "createNotification"),
+    ("ping Sarah that the quote for Lomax is ready", "createNotification"),
+    ("send Dev an urgent heads-up that the warehouse alarm is faulty", "createNotification"),
+    ("let me know whenever someone changes the Acme contact", "createWatcher"),
+    ("make Joanna a watcher of the 'Payroll migration' task", "createWatcher"),
+    ("stop telling me about changes to the Brixton deal", "cancelWatcher"),
+    ("I don't need to follow the Q3 audit task any more", "cancelWatcher"),
+    ("what records am I following", "listWatchers"),
+    ("who gets told when the Harper contract changes", "listWatchers"),
+    ("take me to my notifications", "openNotifications"),
+    ("clear the badge count, I've seen them all", ("openNotifications", "updateNotification")),
+]
