@@ -45,7 +45,7 @@ area = areas.declare(
             "approve issue finalise authorise an invoice or credit note so it gets its number and is "
             "posted to the ledger"
         ),
-        "searchInvoices": "find list unpaid overdue outstanding invoices who owes us",
+        "searchInvoices": "find list unpaid overdue outstanding invoices who owes us, has a customer paid",
         "manageInvoice": (
             "void cancel dispute an invoice, issue a credit note refund correction, write off a bad debt"
         ),

@@ -110,8 +110,9 @@ _TIME = re.compile(r"\d{1,2}(am|pm)|noon|midday|oclock")
 _CLAUSE_END = re.compile(r"[,;.!?:]+(?=\s|$)")
 _SENTENCE_END = re.compile(r"(?<=[;.!?])\s+")
 # What a request names by its form rather than its words: an e-mail address says who, not what
-# (dropped); a path ("/Clients/Acme/brief.pdf", "Shared/Notes") is a path; a file's name
-# ("leads.csv") a file; a web address ("quanta-labs.com") a domain.
+# (dropped); a telephone number says a person's details are given; a path
+# ("/Clients/Acme/brief.pdf", "Shared/Notes") is a path; a file's name ("leads.csv") a file; a web
+# address ("quanta-labs.com") a domain.
 _ADDRESS = re.compile(r"\S+@\S+\.\w+")
 _PATH = re.compile(r"(?<![\w/])/\w[^\s]*|\b\w+(?:/\w+)+\b")
 _FILE_NAME = re.compile(
@@ -120,8 +121,12 @@ _FILE_NAME = re.compile(
 # "add Marta to the planning meeting", "put Ian Holt on the Fenwick account": a person (a name
 # written with capitals) added to a record joins it, which makes nothing new (`PERSON_ADDED`).
 _PERSON_ADDED = re.compile(
-    r"\b(?:[Aa]dd|[Pp]ut)\s+(?=[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s+(?:to|on|onto|into)\b)"
+    r"\b(?:[Aa]dd|[Pp]ut)\s+(?=(?:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?|\S+@\S+\.\w+)\s+(?:to|on|onto|into)\b)"
 )
+# A word with a capital that does not start a sentence: a name.
+_NAME = re.compile(r"(?<![.!?:]\s)(?<=\s)[A-Z][a-z]+\b")
+# A telephone number ("+34 612 555 010", "07700 900123"): a person's details are being given.
+_PHONE = re.compile(r"(?<![\w.,£$€])(?:\+\d|0\d)[\d ().-]{7,}\d\b")
 _DOMAIN = re.compile(r"\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|co|uk|de|fr|eu|info|biz|app|dev)\b", re.I)
 
 # BM25: how fast repeating a word stops adding (k1), and how much a tool's length counts (b).
@@ -167,6 +172,9 @@ MODIFIER_WEIGHT = 0.8
 # How many words that say something may stand inside a phrasal verb ("push the 1:1 with Jamal
 # back", "hand every customer he owns over").
 SPLIT_GAP = 3
+# A word written this often in English is a word of its own, never two run together ("wholesale"
+# is no "whole sale"; "timesheet" and "selfassessment" are read as two).
+COMMON_WORD = 10_000_000
 # Longest phrase of PHRASES, in words.
 _LONGEST_PHRASE = max(len(phrase.split()) for phrase in PHRASES)
 
@@ -197,11 +205,12 @@ def stems(text: str) -> list[str]:
 def _clauses(text: str) -> list[str]:
     """A request cut where its punctuation ends a clause ("..., don't send it yet"), not inside a
     number or a name ("1,204.50", "notes.md"), with what it names by its form read as words."""
+    text = _PERSON_ADDED.sub(f"{PERSON_ADDED} ", text)
     text = _ADDRESS.sub(" ", text)
+    text = _PHONE.sub(" phone ", text)
     text = _PATH.sub(lambda found: " path " if _is_path(found.group()) else found.group(), text)
     text = _FILE_NAME.sub(lambda found: f"{found.group()} file", text)
     text = _DOMAIN.sub(" domain ", text)
-    text = _PERSON_ADDED.sub(f"{PERSON_ADDED} ", text)
     return [part for part in _CLAUSE_END.split(text) if part.strip()]
 
 
@@ -609,6 +618,7 @@ def _groups(query: str, index: _Index) -> list[_Group]:
     """Per word of the request, the stems that may stand for it and how much each counts."""
     groups: list[_Group] = []
     seen: set[str] = set()
+    names = _names(query)
     said = [pair for clause in _clauses(query) for pair in _phrased(words(clause), index.surface)]
     for word, weight in said:
         stem = _stem(word)
@@ -617,7 +627,7 @@ def _groups(query: str, index: _Index) -> list[_Group]:
         seen.add(stem)
         if stem in index.postings or stem in index.synonyms:
             group = _group(word, 1.0, index)
-        elif parts := _compound(word, index):
+        elif english_count(word) < COMMON_WORD and (parts := _compound(word, index)):
             # "selfassessment" (from "self-assessment"): its two known words, each on its own.
             for part in parts:
                 if _stem(part) not in seen and part not in STOP_WORDS:
@@ -625,10 +635,16 @@ def _groups(query: str, index: _Index) -> list[_Group]:
                     groups.append(_Group(_group(part, 1.0, index), weight))
             continue
         else:
-            meant = _typo(word, index)
+            meant = None if word in names else _typo(word, index)
             group = {stem: 1.0} if meant is None else _group(meant, TYPO_WEIGHT, index)
         _add(groups, _Group(group, weight))
     return groups
+
+
+def _names(query: str) -> set[str]:
+    """The words written with a capital inside a sentence ("which account is Clara Voss part of"):
+    names, which are never read as a mistyping of a known word ("Voss" is no "loss")."""
+    return {found.lower() for found in _NAME.findall(query)}
 
 
 def _add(groups: list[_Group], group: _Group) -> None:

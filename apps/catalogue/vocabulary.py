@@ -33,7 +33,7 @@ im ive id youre theyre were weve thats theres whos hows wheres whens s t d ll re
 quickly asap urgently quick really actually still already yet one two three ago soon lately
 january february march april may june july august september october november december
 jan feb mar apr jun jul aug sep sept oct nov dec
-ltd llp plc inc llc gmbh
+ltd llp plc inc llc gmbh whether
 """
 STOP_WORDS = frozenset(_SAYS_NOTHING.split())
 
@@ -153,7 +153,7 @@ PERSON_ADDED = "join link invite"
 
 # Phrases read as PHRASES says only where nothing that names a record follows them in their
 # clause: "what's on today" asks for the agenda, "what's on quote 31" for the quote.
-CLAUSE_END_PHRASES = frozenset(["whats on", "what is on"])
+CLAUSE_END_PHRASES = frozenset(["whats on", "what is on", "got on"])
 
 # Words after which, following a record's kind, comes its name ("the file called brand
 # guidelines"): its words say which record, not which tool. After anything else they keep their
@@ -184,6 +184,9 @@ PHRASES: dict[str, str] = {
     "sign up": "register",
     "add on": "add",
     # finding and reading
+    "open a": "create",
+    "open an": "create",
+    "paid us": "invoice paid",
     "dig out": "find",
     "dig up": "find",
     "look up": "find",
@@ -232,6 +235,7 @@ PHRASES: dict[str, str] = {
     "fix up": "fix",
     "bump up": "escalate",
     "hand over": "transfer",
+    "move over": "transfer",
     "hand off": "transfer",
     "pass on": "forward",
     "send on": "forward",
@@ -487,6 +491,27 @@ PHRASES: dict[str, str] = {
     "tell us": "show",
     "leaving the": "remove",
     "left the": "remove",
+    "left the company": "leaver",
+    "handed in his notice": "resigned",
+    "handed in her notice": "resigned",
+    "handed in their notice": "resigned",
+    "handed in notice": "resigned",
+    "hand in notice": "resigned",
+    "handing in notice": "resigned",
+    "gave notice": "resigned",
+    "given notice": "resigned",
+    "giving notice": "resigned",
+    "gave his notice": "resigned",
+    "gave her notice": "resigned",
+    "in the running": "candidate",
+    "transferred out of": "remove member",
+    "moved out of": "remove member",
+    "anything on between": "availability",
+    "left the business": "leaver",
+    "where did i put": "find",
+    "who gets told": "who watcher",
+    "edit rights": "share access",
+    "access rights": "share access",
     "bad debt": "writeoff void",
     "p l": "summary",
     "profit and loss account": "summary",
@@ -655,11 +680,13 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "undo": ("restore", "revert"),
     "duplicate": ("copy", "duplicate"),
     "clone": ("copy",),
+    "retitle": ("rename", "title"),
     "merge": ("merge", "duplicate"),
     "combine": ("combine", "merge"),
     "send": ("send", "email", "share"),
     "forward": ("send", "email", "forward"),
     "mail": ("email",),
+    "dept": ("department",),
     "email": ("email",),
     "invite": ("invite", "attendee"),
     "share": ("share",),
@@ -710,7 +737,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "subscribe": ("watch", "watcher"),
     "unsubscribe": ("cancel", "watcher"),
     "unwatch": ("cancel", "watcher"),
-    "notify": ("notify",),
+    "notify": ("notify", "notification"),
     "alert": ("notification", "notify"),
     "remind": ("notification", "notify", "reminder"),
     "reminder": ("notification",),

@@ -52,20 +52,24 @@ area = areas.declare(
     description=_("People and organisations the workspace deals with"),
     words="contact person people customer client lead prospect supplier vendor address book phone e-mail",
     hints={
-        "linkFileToContact": "attach link a stored file to a person's record, or unlink it",
+        "linkFileToContact": "attach link a stored file to a person's record, or unlink it, an uploaded scan",
         "linkDocumentToContact": "attach link a document to a person's record, or unlink it",
         "createContact": (
             "add new person client customer lead supplier organisation to the address book, save their "
             "details"
         ),
-        "getContact": "details of one person phone number email address job title company owner stage",
+        "getContact": (
+            "details of one person phone number email address job title company owner stage, a person's "
+            "full record"
+        ),
         "examineContact": "full briefing everything about a person before a meeting, the whole picture",
         "searchContacts": (
             "find look up someone by name email phone company in the address book, who do we know at"
         ),
         "listContacts": "all people everyone in the address book page through, the contacts I own, newest",
         "queryContacts": (
-            "filter by city, tag, stage, health, owner, last in touch, date added, custom fields"
+            "filter by city, tag, stage, health, owner, last in touch, date added, custom fields, "
+            "country, revenue, industry, size"
         ),
         "updateContact": "change edit correct a person's details phone email address job title tag stage",
         "getContactHistory": (
@@ -87,7 +91,9 @@ area = areas.declare(
         "getContactAttachments": (
             "documents and files linked attached to a contact, paperwork on their record"
         ),
-        "listContactFiles": "files stored against a contact, their type size",
+        "listContactFiles": (
+            "files stored against a contact, their type size, files we have on record for a person"
+        ),
         "getContactCreditCheck": "credit score rating bureau report, can they pay, are they creditworthy",
         "getContactHealth": "relationship health score how is it going, warm or cold, at risk",
         "updateContactHealth": "set relationship health, mark a relationship at risk or strong",

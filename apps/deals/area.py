@@ -26,7 +26,7 @@ area = areas.declare(
         ),
         "briefDealPipeline": (
             "summary of the sales pipeline what needs attention this week, stale rotting deals, forecast, "
-            "won and lost lately"
+            "won and lost lately, a quick rundown of how sales are going"
         ),
         "createDeal": "new opportunity add a deal for a customer worth amount, expected close date",
         "getDeal": "details of an opportunity value weighted value stage history contact follow-ups",
@@ -55,7 +55,7 @@ area = areas.declare(
         # Deal finders, reachout campaigns and the area's e-mail.
         "createDealFinder": "set up a prospecting search find prospects matching ideal customer profile icp",
         "controlDealFinder": "run pause stop a prospecting search deal finder now",
-        "getDealFinder": "leads prospects a deal finder found",
+        "getDealFinder": "leads prospects a deal finder found, what a prospecting search has turned up",
         "listDealFinders": "my prospecting searches deal finders",
         "createReachoutCampaign": "cold outreach sequence to prospects drip follow-ups",
         "controlReachoutCampaign": "start pause stop an outreach sequence",
@@ -63,7 +63,9 @@ area = areas.declare(
         "listReachoutCampaigns": "outbound email sequences cold outreach campaigns",
         "previewReachoutRecipients": "who will the outreach sequence email next skipped recipients",
         "getInboxMessage": "read open an email message about a deal",
-        "searchMail": "search emails mail from a prospect customer about a deal",
+        "searchMail": (
+            "search emails mail from a prospect customer about a deal, search my email inbox for a message"
+        ),
         "replyEmail": "reply answer respond to an email",
         "sendDraft": "send off my draft now",
         "requestDealInfoEmail": "email the deal contact asking for budget timeline decision information",

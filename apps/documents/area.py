@@ -39,7 +39,10 @@ area = areas.declare(
         "updateDocument": "edit rewrite change a doc's text or title, add a paragraph, fix a typo",
         "moveDocument": "put a doc in another folder out of a folder top level",
         "deleteDocument": "bin trash remove a doc",
-        "shareDocument": "give a colleague access to a doc, let someone edit it, make it visible or private",
+        "shareDocument": (
+            "give a colleague access to a doc, let someone edit it, make it visible or private, edit "
+            "rights, take away someone's access"
+        ),
         "exportDocumentToPdf": "print save a doc as pdf, a printable copy",
         "createDocumentFolder": "new folder for docs",
     },

@@ -56,7 +56,7 @@ area = areas.declare(
         "restoreFile": "recover undelete bring back from the trash recycle bin",
         "listFileTrash": "what's in the trash recycle bin deleted files",
         "shareFile": "give a colleague access to a file, let someone see or edit it, make it private",
-        "emailFileAsAttachment": "send a file by email as an attachment",
+        "emailFileAsAttachment": "send a file by email as an attachment, email a file to a client",
         "attachEntityFile": "attach pin a file to a record task document deal, or detach it",
         "saveChatUploadToFiles": "save keep a pasted uploaded file from the chat in our files",
         "saveFileToContact": "save upload a new file onto a contact's record",

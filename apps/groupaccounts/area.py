@@ -24,7 +24,7 @@ area = areas.declare(
         "listGroupAccounts": "all companies customers suppliers partners organisations accounts we have",
         "searchGroupAccounts": (
             "find a company account by name, email domain or one of its people, which company someone "
-            "belongs to"
+            "belongs to, which account someone is part of"
         ),
         "updateGroupAccount": (
             "change edit a company account, its kind customer prospect supplier, industry website domains "

@@ -16,10 +16,12 @@ PEOPLE_HINTS: dict[str, str] = {
     ),
     "updateEmployee": (
         "change job title manager salary pay rise fte part-time hours a week working days location "
-        "leaver end date"
+        "leaver end date, resigned, last day"
     ),
     "listEmployees": "staff list headcount who works here team members",
-    "searchEmployees": "find look up an employee colleague staff member by name",
+    "searchEmployees": (
+        "find look up an employee colleague staff member by name, who are our drivers, by job title or role"
+    ),
     "examineEmployee": "everything about an employee leave onboarding hours reports",
     "openEmployee": "show link to an employee's hr page profile",
     "openHumanResources": "take me to the hr page people team",
@@ -45,13 +47,15 @@ TALENT_HINTS: dict[str, str] = {
     "submitAssessment": "write submit my self assessment manager feedback peer review rating",
     "addTrainingRecord": "record completed training course certificate first aid safety expiry",
     "getTrainingRecords": "training certificates expired expiring compliance courses done",
-    "getPolicies": "hr policies handbook code of conduct current version acknowledge",
+    "getPolicies": "hr policies handbook code of conduct remote working current version acknowledge",
     "getPolicyAcknowledgments": "who signed read acknowledged the policy version still missing",
     "fileGrievance": "report complain raise a confidential grievance harassment bullying",
     "getGrievances": "confidential grievance cases complaints hr investigation",
     "updateGrievance": "grievance case status investigating resolved closed outcome",
     "createHiringPipeline": "open a job vacancy recruiting pipeline stages interview offer",
-    "getHiringPipelineOverview": "recruiting board applicants per stage hiring status",
+    "getHiringPipelineOverview": (
+        "recruiting board applicants per stage hiring status, who is in the running for a job"
+    ),
     "createHiringCandidate": "add an applicant candidate with cv resume to a job",
     "getHiringCandidate": "applicant candidate details cv resume interview history",
     "updateHiringCandidate": "change applicant candidate contact notes consent cv",

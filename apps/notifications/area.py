@@ -16,7 +16,9 @@ area = areas.declare(
             "follow watch subscribe hear about changes to a record, tell me whenever it changes"
         ),
         "cancelWatcher": "unfollow stop watching stop telling me about changes",
-        "listWatchers": "who is following watching a record what I follow keep an eye on",
+        "listWatchers": (
+            "who is following watching a record what I follow keep an eye on, who gets told when it changes"
+        ),
         "listNotifications": "my notifications alerts, latest unread ones",
         "searchNotifications": "find alerts notifications mentioning something",
         "openNotifications": "open the bell, mark notifications seen clear the count",
