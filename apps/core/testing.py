@@ -39,6 +39,12 @@ def _answers(url: str) -> bool:
         return False
 
 
+# How long a process we started may take to become ready. A process that exits fails at once; one
+# that lives but is slow is given long enough for a 2-core machine running the suite on every core
+# (a web process's start imports every area and builds the catalogue: ~5 s quiet, a minute loaded).
+START_TIMEOUT = 180.0
+
+
 def _wait_until(
     ready: Callable[[], bool],
     *,
@@ -137,7 +143,7 @@ def launch_web(env: dict[str, str], port: int | None = None, log: Path | None = 
     return server
 
 
-def wait_until_serving(server: LiveServer, timeout: float = 60) -> LiveServer:
+def wait_until_serving(server: LiveServer, timeout: float = START_TIMEOUT) -> LiveServer:
     log = server.log
     _wait_until(
         lambda: _answers(f"{server.url()}/healthz"),
@@ -344,7 +350,7 @@ def start_celery_worker(
         lambda: _answers(f"http://127.0.0.1:{http_port}/healthz"),
         what=name,
         goal="become ready",
-        timeout=60,
+        timeout=START_TIMEOUT,
         process=worker.process,
         log=worker.log_text,
         stop=worker.stop,
