@@ -57,7 +57,7 @@ class Event(OwnedRecord):
         shares=True,
         label=_("Event"),
         find_with="searchEvents or listEvents",
-        trash_hint=_("An administrator can restore it from the Events page."),
+        trash_hint=_("Whoever may delete it can restore it from the Events page."),
     )
 
     name = models.CharField(_("name"), max_length=200)

@@ -264,6 +264,21 @@ def event_delete(*, actor: Actor, event: Event) -> tuple[Event, int]:
     return event, told
 
 
+@transaction.atomic
+def event_restore(*, actor: Actor, event: Event) -> Event:
+    """Brings an event back from the trash, its sessions' speakers holding their time again; an
+    event cancelled as it was deleted stays cancelled (its attendees were told). SessionClash, and
+    the event left in the trash, when a speaker has been booked elsewhere at that time meanwhile."""
+    event = Event.objects.fetch(actor, event.pk, "delete", trash="include", lock=True)
+    if not event.in_trash:
+        return event
+    event.untrash()
+    for session in event.sessions.filter(deleted_at__isnull=True).order_by("starts_at", "id"):
+        _save_session(actor, session, None)
+    logger.info("event %s restored", event.pk)
+    return event
+
+
 def taken_places(event: Event) -> int:
     return event.attendees.filter(status__in=TAKING_A_PLACE).count()
 
@@ -416,7 +431,10 @@ def _clash(actor: Actor, session: Session, emails: list[str]) -> None:
     """SessionClash when the session's room (in its event) or a speaker (anywhere) is taken then.
     A session the caller may not see is only said to exist: never its title or id."""
     starts, ends = session.starts_at, session.ends_at
-    overlapping = Session.objects.filter(deleted_at__isnull=True, starts_at__lt=ends, ends_at__gt=starts)
+    # Sessions in the trash, or of an event in the trash, hold nothing (their speakers are freed).
+    overlapping = Session.objects.filter(
+        deleted_at__isnull=True, event__deleted_at__isnull=True, starts_at__lt=ends, ends_at__gt=starts
+    )
     if session.pk:
         overlapping = overlapping.exclude(pk=session.pk)
     if session.room:

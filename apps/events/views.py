@@ -1,12 +1,15 @@
 """The Events settings page: events by stage, and each event's agenda, attendees, suppliers,
-hotel blocks, budget and travel plans: what people and agents planned."""
+hotel blocks, budget and travel plans: what people and agents planned; and the deleted events,
+which whoever may delete them can restore."""
 
+from django.contrib import messages
 from django.http import HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core.pages import READ, page
-from apps.events import selectors
+from apps.events import selectors, services
 from apps.events.models import Attendee, Event
 from apps.events.permissions import EventsPerm
 
@@ -19,8 +22,23 @@ def event_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(
         request,
         "events/list.html",
-        {"nav": "events", "events": rows.order_by("-starts_at", "id")[:500]},
+        {
+            "nav": "events",
+            "events": rows.order_by("-starts_at", "id")[:500],
+            # The deleted ones the person may bring back (whoever may delete an event).
+            "deleted": Event.objects.restrict(request.user, "delete", trash="only").order_by("-deleted_at")[
+                :200
+            ],
+        },
     )
+
+
+@page(EventsPerm.EDIT, methods=("POST",))
+def event_restore(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
+    event = Event.objects.fetch(request.user, event_id, "delete", trash="only")
+    services.event_restore(actor=request.user, event=event)
+    messages.success(request, _("%(name)s is back.") % {"name": event.name})
+    return redirect("events:detail", event.pk)
 
 
 @page(EventsPerm.VIEW, methods=READ)

@@ -430,3 +430,50 @@ def test_a_cancelled_event_tells_its_attendees_and_a_deleted_one_goes_to_the_tra
     assert deleted["event"]["inTrash"] is True and deleted["told"] == 1
     assert f"Event {other.pk} is in the trash" in refused(member, "getEvent", {"eventId": other.pk})
     assert "METHOD:CANCEL" in mail.outbox[0].attachments[0].get_payload(decode=True).decode()
+
+
+def test_a_deleted_event_is_restored_from_the_page_with_its_speakers_booked_again(people, acme_client):
+    member = people["member"]
+    event = EventFactory(actor=member, name="Quay talks")
+    ok(member, "addEventSession", _session(event, "Keynote", speakers=[("Ada", "ada@example.org")]))
+    ok(member, "deleteEvent", {"eventId": event.pk}, **CONFIRMED)
+    acme_client.force_login(member)
+
+    listing = acme_client.get("/settings/events/").content.decode()
+    answer = acme_client.post(f"/settings/events/{event.pk}/restore/")
+
+    assert "Quay talks" in listing and f"/settings/events/{event.pk}/restore/" in listing
+    assert answer.status_code == 302
+    assert ok(member, "getEvent", {"eventId": event.pk})["event"]["name"] == "Quay talks"
+    # Ada holds that hour again: another event cannot book her for it.
+    other = EventFactory(actor=member, starts_at=event.starts_at, ends_at=event.ends_at)
+    assert "ada@example.org already speaks in session" in refused(
+        member, "addEventSession", _session(other, "Clash", speakers=[("Ada", "ada@example.org")])
+    )
+
+
+def test_an_event_whose_speaker_was_booked_meanwhile_stays_in_the_trash(people):
+    member = people["member"]
+    event = EventFactory(actor=member)
+    ok(member, "addEventSession", _session(event, "Keynote", speakers=[("Ada", "ada@example.org")]))
+    ok(member, "deleteEvent", {"eventId": event.pk}, **CONFIRMED)
+    other = EventFactory(actor=member, starts_at=event.starts_at, ends_at=event.ends_at)
+    ok(member, "addEventSession", _session(other, "Taken", speakers=[("Ada", "ada@example.org")]))
+
+    with pytest.raises(Exception, match="already speaks in session"):
+        services.event_restore(actor=member, event=event)
+
+    assert Event.objects.get(pk=event.pk).in_trash
+
+
+def test_only_who_may_delete_an_event_sees_it_among_the_deleted_and_restores_it(people, acme_client):
+    event = EventFactory(actor=people["member"], name="Private retreat", visibility="private")
+    ok(people["member"], "deleteEvent", {"eventId": event.pk}, **CONFIRMED)
+    acme_client.force_login(people["viewer"])
+
+    listing = acme_client.get("/settings/events/").content.decode()
+    answer = acme_client.post(f"/settings/events/{event.pk}/restore/")
+
+    assert "Private retreat" not in listing
+    assert answer.status_code in (403, 404)
+    assert Event.objects.get(pk=event.pk).in_trash
