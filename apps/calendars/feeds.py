@@ -82,7 +82,7 @@ def feed_import(*, actor: Any, calendar: Calendar, url: str, username: str, pass
     except outbound.FetchFailed as failed:
         if failed.status in {401, 403} and username:
             raise FeedPasswordRefused(url=url) from None
-        raise FeedUnreachable(url=url, reason=failed.message) from None
+        raise FeedUnreachable(url=url, problem=failed.message) from None
     events = _events(body, url)
     feed, _created = CalendarFeed.objects.get_or_create(
         calendar=calendar, url=url, defaults={"created_by": actor, "username": username}
