@@ -1,6 +1,6 @@
 """The Accounting area's failures: each names the problem and what to do next. A `problem` is a
 translatable constant of ours or the words of the outside party that failed (an exception's kind,
-a provider's answer); a problem of ours that names facts is a variant with a template of its own."""
+a provider's answer); a problem of ours that names facts is a variant giving its `problem_format`."""
 
 from django.utils.translation import gettext_lazy as _
 
@@ -34,9 +34,7 @@ class RatesUnavailable(AppError):
 
 
 class RatesDayUnreadable(RatesUnavailable):
-    msg_format = _(
-        "The exchange-rate provider {provider} did not answer usefully: a day it sent cannot be read ({day})."
-    )
+    problem_format = _("a day it sent cannot be read ({day})")
 
 
 class NotDraft(Conflict):
@@ -83,11 +81,11 @@ class RegisterUnavailable(AppError):
 
 
 class RegisterUnreachable(RegisterUnavailable):
-    msg_format = _("The company register did not answer usefully: cannot reach it ({kind}).")
+    problem_format = _("cannot reach it ({kind})")
 
 
 class RegisterHttpError(RegisterUnavailable):
-    msg_format = _("The company register did not answer usefully: HTTP {status}.")
+    problem_format = _("HTTP {status}")
 
 
 class RegisterRateLimited(AppError):
@@ -130,24 +128,15 @@ class OcrFailed(AppError):
 
 
 class OcrImageUnreadable(OcrFailed):
-    msg_format = _(
-        "The scan could not be read: the image could not be read ({kind}). Upload a clearer scan or a PDF "
-        "with text."
-    )
+    problem_format = _("the image could not be read ({kind})")
 
 
 class OcrPdfImagesUnreadable(OcrFailed):
-    msg_format = _(
-        "The scan could not be read: the PDF's images could not be read ({kind}). Upload a clearer scan "
-        "or a PDF with text."
-    )
+    problem_format = _("the PDF's images could not be read ({kind})")
 
 
 class OcrTimedOut(OcrFailed):
-    msg_format = _(
-        "The scan could not be read: it took longer than {seconds} seconds. Upload a clearer scan or a "
-        "PDF with text."
-    )
+    problem_format = _("it took longer than {seconds} seconds")
 
 
 class NotABill(AppError):
@@ -204,37 +193,26 @@ class StatementUnreadable(AppError):
 
 
 class UnknownStatementFormat(StatementUnreadable):
-    msg_format = _(
-        "The {format} statement could not be read: formats are {formats}. Check the file and its format."
-    )
+    problem_format = _("formats are {formats}")
 
 
 class StatementTooLong(StatementUnreadable):
-    msg_format = _(
-        "The {format} statement could not be read: more than {most} lines; split it. Check the file and "
-        "its format."
-    )
+    problem_format = _("more than {most} lines; split it")
 
 
 class NoSuchColumn(StatementUnreadable):
-    msg_format = _(
-        "The csv statement could not be read: no column {column!r} (the columns are {columns}). Check the "
-        "file and its format."
-    )
+    problem_format = _("no column {column!r} (the columns are {columns})")
+    defaults = {"format": "csv"}
 
 
 class NotADate(StatementUnreadable):
-    msg_format = _(
-        "The csv statement could not be read: row {row}: {text!r} is not a date as {date_format}. Check "
-        "the file and its format."
-    )
+    problem_format = _("row {row}: {text!r} is not a date as {date_format}")
+    defaults = {"format": "csv"}
 
 
 class NotAnAmount(StatementUnreadable):
-    msg_format = _(
-        "The csv statement could not be read: row {row}: {text!r} is not an amount. Check the file and "
-        "its format."
-    )
+    problem_format = _("row {row}: {text!r} is not an amount")
+    defaults = {"format": "csv"}
 
 
 class NotTied(AppError):

@@ -14,7 +14,6 @@ the two: DNS rebinding).
 import hashlib
 import hmac
 
-from django.conf import settings
 from django.utils.translation import gettext as _
 
 from apps.apikeys.errors import UnsafeWebhookUrl
@@ -31,15 +30,9 @@ def _refuse(message: str) -> UnsafeWebhookUrl:
 
 def check_response_url(url: str, *, require_resolution: bool = False) -> WebhookTarget:
     """The checked target of `url`, or UnsafeWebhookUrl (a 422 naming `response_url`)."""
-    try:
-        return outbound.check_url(
-            url,
-            noun=_("The webhook URL"),
-            allow_loopback=settings.WEBHOOKS_ALLOW_LOOPBACK,
-            require_resolution=require_resolution,
-        )
-    except outbound.UnsafeUrl as unsafe:
-        raise _refuse(unsafe.message) from None
+    return outbound.check_given(
+        url, noun=_("The webhook URL"), refused=_refuse, require_resolution=require_resolution
+    )
 
 
 def signature(secret: str, body: bytes) -> str:

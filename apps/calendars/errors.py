@@ -26,20 +26,15 @@ class FeedUnreachable(AppError):
 
     code = "FEED_UNREACHABLE"
     http_status = 502
-    msg_format = _("The calendar feed at {url} could not be imported: {reason}. Nothing was changed.")
+    msg_format = _("The calendar feed at {url} could not be imported: {problem}. Nothing was changed.")
 
 
 class FeedNotICalendar(FeedUnreachable):
-    msg_format = _(
-        "The calendar feed at {url} could not be imported: it is not an iCalendar file. Nothing was changed."
-    )
+    problem_format = _("it is not an iCalendar file")
 
 
 class FeedTooLarge(FeedUnreachable):
-    msg_format = _(
-        "The calendar feed at {url} could not be imported: it holds more than {most} events. Nothing was "
-        "changed."
-    )
+    problem_format = _("it holds more than {most} events")
 
 
 class FeedPasswordRefused(AppError):

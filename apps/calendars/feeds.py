@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -47,15 +46,12 @@ class Imported:
 
 
 def check_feed_url(url: str, *, require_resolution: bool = False) -> outbound.Target:
-    try:
-        return outbound.check_url(
-            url,
-            noun=_("The feed URL"),
-            allow_loopback=settings.WEBHOOKS_ALLOW_LOOPBACK,
-            require_resolution=require_resolution,
-        )
-    except outbound.UnsafeUrl as unsafe:
-        raise invalid("feed.url", unsafe.message) from None
+    return outbound.check_given(
+        url,
+        noun=_("The feed URL"),
+        refused=lambda message: invalid("feed.url", message),
+        require_resolution=require_resolution,
+    )
 
 
 def stored_password(*, calendar: Calendar, url: str, username: str) -> str | None:
@@ -86,7 +82,7 @@ def feed_import(*, actor: Any, calendar: Calendar, url: str, username: str, pass
     except outbound.FetchFailed as failed:
         if failed.status in {401, 403} and username:
             raise FeedPasswordRefused(url=url) from None
-        raise FeedUnreachable(url=url, reason=failed.message) from None
+        raise FeedUnreachable(url=url, problem=failed.message) from None
     events = _events(body, url)
     feed, _created = CalendarFeed.objects.get_or_create(
         calendar=calendar, url=url, defaults={"created_by": actor, "username": username}

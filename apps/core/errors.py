@@ -18,7 +18,18 @@ they are written once). A raise site gives the facts, never the text:
     raise EventReadOnly(id=event.pk)
 
 A class that declares no code of its own is a variant of its base's failure (the same code, other
-words: `RecordNotFound` is NOT_FOUND). A system check (`check_declarations`, atrium.E020-E024)
+words: `RecordNotFound` is NOT_FOUND). Where a family's template leaves a `{problem}` slot (an
+outside party's words, or a constant of ours), a variant whose problem names facts gives only that
+problem, in the family's words:
+
+    class OcrFailed(AppError):
+        code = "OCR_FAILED"
+        msg_format = _("The scan could not be read: {problem}. Upload a clearer scan or a PDF with text.")
+
+    class OcrTimedOut(OcrFailed):
+        problem_format = _("it took longer than {seconds} seconds")
+
+ A system check (`check_declarations`, atrium.E020-E024)
 holds the registry at start-up: each code declared by one class only, every class with a code and
 a message, each template naming exactly its `data_fields` (in every language), and every class in
 an `errors` module.
@@ -36,7 +47,7 @@ from typing import Any, TypeVar
 
 from django.core import checks
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.utils.functional import Promise
+from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext_lazy as _
 
 _T = TypeVar("_T")
@@ -49,6 +60,19 @@ def _named(template: Any) -> set[str]:
         if field is not None:
             names.add(field.split(".", 1)[0].split("[", 1)[0])
     return names
+
+
+def _source(template: Any) -> str:
+    """A template's source text (a lazy translation's own words, read without translating)."""
+    return str(getattr(template, "_args", ("",))[0] if isinstance(template, Promise) else template)
+
+
+def _fill_slot(frame: Any, problem: Any) -> str:
+    return str(frame).replace("{problem}", str(problem))
+
+
+# A family's words with a variant's problem in the slot, each translated when the error is made.
+_in_slot = lazy(_fill_slot, str)
 
 
 class AppError(Exception):
@@ -67,17 +91,22 @@ class AppError(Exception):
     # its own: its details then name the field with the message (unless others are given).
     field: str = ""
 
+    # A variant of a family whose template has a `{problem}` slot: its own problem, a template
+    # naming its facts; its words are the family's with the problem in the slot.
+    problem_format: Any = ""
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         # A template's facts are the names it holds: declared once, in its words. (The source text,
         # not a translation: a class is made before the translations can be read.)
-        if "msg_format" in cls.__dict__ and "data_fields" not in cls.__dict__:
-            source = (
-                getattr(cls.msg_format, "_args", ("",))[0]
-                if isinstance(cls.msg_format, Promise)
-                else cls.msg_format
-            )
-            cls.data_fields = tuple(sorted(_named(source)))
+        if "problem_format" in cls.__dict__:
+            frame, problem = cls.msg_format, cls.problem_format
+            if "problem" not in _named(_source(frame)):
+                raise TypeError(f"{cls.__qualname__}: its family's template has no {{problem}}")
+            cls.msg_format = _in_slot(frame, problem)
+            cls.data_fields = tuple(sorted(_named(_source(frame)) - {"problem"} | _named(_source(problem))))
+        elif "msg_format" in cls.__dict__ and "data_fields" not in cls.__dict__:
+            cls.data_fields = tuple(sorted(_named(_source(cls.msg_format))))
 
     def __init__(self, *, details: Any = None, headers: dict[str, str] | None = None, **data: Any) -> None:
         unknown = set(data) - set(self.data_fields)

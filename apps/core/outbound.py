@@ -6,20 +6,25 @@ A URL must be https to a public address. Development may allow http (and https) 
 private, loopback, link-local, shared, reserved or cloud-metadata address is refused.
 
 `check_url` runs when a URL is saved (a host that does not resolve yet is accepted then: DNS may
-come later) and again, with `require_resolution=True`, right before it is used; `fetch`
-connects only to the addresses that check resolved (a name re-pointed at a private address in
-between, DNS rebinding, gets nowhere), follows no redirect, and reads at most `max_bytes`.
+come later) and again, with `require_resolution=True`, right before it is used; `fetch` (and
+`get_first`, for a caller that reads the answer itself) connects only to the addresses that check
+resolved (a name re-pointed at a private address in between, DNS rebinding, gets nowhere),
+follows no redirect, and reads at most `max_bytes`.
 """
 
 import ipaddress
 import socket
 import ssl
+import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 import urllib3
+from django.conf import settings
 from django.utils.translation import gettext as _
 
 MAX_URL_LENGTH = 2000
@@ -32,6 +37,7 @@ LOOPBACK_NAMES = {"localhost"}
 _resolver = ThreadPoolExecutor(max_workers=4, thread_name_prefix="outbound-dns")
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+T = TypeVar("T")
 
 
 class UnsafeUrl(Exception):
@@ -40,6 +46,14 @@ class UnsafeUrl(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class Unreachable(Exception):
+    """None of a URL's addresses answered; `kind` names the last error's kind (`get_first`)."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(kind)
+        self.kind = kind
 
 
 class FetchFailed(Exception):
@@ -138,6 +152,76 @@ def check_url(url: str, *, noun: str, allow_loopback: bool, require_resolution: 
     return Target(url=url, scheme=scheme, host=host, port=port, addresses=tuple(str(a) for a in addresses))
 
 
+def check_given(
+    url: str, *, noun: str, refused: Callable[[str], Exception], require_resolution: bool = False
+) -> Target:
+    """`check_url` of a URL a person gave the service (a webhook's, a calendar feed's), under its
+    one rule for loopback (settings.WEBHOOKS_ALLOW_LOOPBACK); a refusal is raised as the error
+    `refused` makes of its message."""
+    try:
+        return check_url(
+            url,
+            noun=noun,
+            allow_loopback=settings.WEBHOOKS_ALLOW_LOOPBACK,
+            require_resolution=require_resolution,
+        )
+    except UnsafeUrl as unsafe:
+        raise refused(unsafe.message) from None
+
+
+def get_first(
+    target: Target,
+    read: Callable[[urllib3.BaseHTTPResponse], T],
+    *,
+    headers: dict[str, str] | None = None,
+    timeout: float = 10.0,
+    deadline: float | None = None,
+    ssl_context: ssl.SSLContext | None = None,
+) -> T:
+    """GET a URL checked with `require_resolution=True` from the addresses it resolved to, in
+    turn, following no redirect: what `read` makes of the first answer (its connection released
+    after). Each address has `timeout` seconds, or, with a `deadline` (time.monotonic()'s), what
+    is left of it. Unreachable (naming the last error's kind) when no address answered."""
+    parts = urlsplit(target.url)
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    sent = {"Host": parts.netloc, **(headers or {})}
+    failure: Exception | None = None
+    for address in target.addresses:
+        limit = urllib3.Timeout(total=timeout)
+        if deadline is not None:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                break
+            limit = urllib3.Timeout(connect=remaining, read=remaining, total=remaining)
+        pool: urllib3.HTTPConnectionPool
+        if target.scheme == "https":
+            pool = urllib3.HTTPSConnectionPool(
+                host=address,
+                port=target.port,
+                timeout=limit,
+                retries=False,
+                maxsize=1,
+                ssl_context=ssl_context or ssl.create_default_context(),
+                server_hostname=target.host,
+                assert_hostname=target.host,
+            )
+        else:
+            pool = urllib3.HTTPConnectionPool(
+                host=address, port=target.port, timeout=limit, retries=False, maxsize=1
+            )
+        try:
+            response = pool.urlopen("GET", path, headers=sent, redirect=False, preload_content=False)
+            try:
+                return read(response)
+            finally:
+                response.release_conn()
+        except urllib3.exceptions.HTTPError as error:
+            failure = error
+        finally:
+            pool.close()
+    raise Unreachable(type(failure).__name__)
+
+
 def fetch(
     target: Target,
     *,
@@ -147,48 +231,18 @@ def fetch(
 ) -> bytes:
     """GET a URL checked with `require_resolution=True`: its body, or FetchFailed (an HTTP status
     other than 200 carries `status`)."""
-    parts = urlsplit(target.url)
-    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    sent = {"Host": parts.netloc, "User-Agent": "Atrium", **(headers or {})}
-    failure: Exception | None = None
-    for address in target.addresses:
-        pool: urllib3.HTTPConnectionPool
-        if target.scheme == "https":
-            pool = urllib3.HTTPSConnectionPool(
-                host=address,
-                port=target.port,
-                timeout=urllib3.Timeout(total=timeout),
-                retries=False,
-                maxsize=1,
-                ssl_context=ssl.create_default_context(),
-                server_hostname=target.host,
-                assert_hostname=target.host,
+
+    def body(response: urllib3.BaseHTTPResponse) -> bytes:
+        if response.status != 200:
+            raise FetchFailed(
+                _("the server answered HTTP %(status)d") % {"status": response.status}, response.status
             )
-        else:
-            pool = urllib3.HTTPConnectionPool(
-                host=address,
-                port=target.port,
-                timeout=urllib3.Timeout(total=timeout),
-                retries=False,
-                maxsize=1,
-            )
-        try:
-            response = pool.urlopen("GET", path, headers=sent, redirect=False, preload_content=False)
-            try:
-                if response.status != 200:
-                    raise FetchFailed(
-                        _("the server answered HTTP %(status)d") % {"status": response.status},
-                        response.status,
-                    )
-                body = response.read(max_bytes + 1, decode_content=True)
-            finally:
-                response.release_conn()
-        except urllib3.exceptions.HTTPError as error:
-            failure = error
-            continue
-        finally:
-            pool.close()
-        if len(body) > max_bytes:
-            raise FetchFailed(_("the answer is longer than %(max)d bytes") % {"max": max_bytes})
-        return bytes(body)
-    raise FetchFailed(_("it could not be reached (%(error)s)") % {"error": type(failure).__name__})
+        return bytes(response.read(max_bytes + 1, decode_content=True))
+
+    try:
+        read = get_first(target, body, headers={"User-Agent": "Atrium", **(headers or {})}, timeout=timeout)
+    except Unreachable as unreachable:
+        raise FetchFailed(_("it could not be reached (%(error)s)") % {"error": unreachable.kind}) from None
+    if len(read) > max_bytes:
+        raise FetchFailed(_("the answer is longer than %(max)d bytes") % {"max": max_bytes})
+    return read

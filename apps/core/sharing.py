@@ -9,12 +9,15 @@ with one share model:
 (one share per person and record: the constraint `files_share_once` comes with the base).
 
 `change(...)` is what every share tool does; `share_set(...)` shares with one person.
+`trash_private` and `erase_owned` are what an erasure does to a person's shareable records
+(apps.core.privacy): the private ones go, the workspace's stay without an owner.
 """
 
 from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from apps.core import clean
@@ -24,7 +27,7 @@ from apps.core.records import ADMIN, OWNER, ShareAccess, Visibility
 
 USER = settings.AUTH_USER_MODEL
 
-__all__ = ["ShareAccess", "ShareBase", "Visibility", "change", "share_set"]
+__all__ = ["ShareAccess", "ShareBase", "Visibility", "change", "erase_owned", "share_set", "trash_private"]
 
 
 class ShareBase(models.Model):
@@ -97,3 +100,22 @@ def share_set(item: Any, *, person: Any, access: str, actor: Actor, person_may_s
         share.access = access
         share.save(update_fields=["access"])
     return before, access
+
+
+# --- a person's erasure (apps.core.privacy): their private records go, the workspace's stay -------
+
+
+def trash_private(rows: QuerySet[Any], **also: Any) -> int:
+    """The soft delete of a person's owned records: the private ones not yet in the trash are put
+    there (with `also`'s fields set, a finder stopped); the workspace's are the workspace's."""
+    return rows.filter(visibility=Visibility.PRIVATE, deleted_at__isnull=True).update(
+        deleted_at=timezone.now(), **also
+    )
+
+
+def erase_owned(rows: QuerySet[Any]) -> int:
+    """The erasure of a person's owned records: the private ones are deleted, the workspace's
+    stay with no owner."""
+    kept = rows.exclude(visibility=Visibility.PRIVATE).update(owner=None)
+    erased, _per_model = rows.filter(visibility=Visibility.PRIVATE).delete()
+    return kept + erased

@@ -88,10 +88,7 @@ class ProviderFailed(AppError):
 
 
 class ProviderAnswered(ProviderFailed):
-    msg_format = _(
-        "The deal finder could not search the enrichment provider: the provider answered {status}. "
-        "Nothing was bought. Leave out the provider source, or try again later."
-    )
+    problem_format = _("the provider answered {status}")
 
 
 class WrongCampaignState(Conflict):

@@ -7,26 +7,11 @@ and a deal's stage visits name no one.
 """
 
 from django.db.models import QuerySet
-from django.utils import timezone
 
-from apps.core import privacy
-from apps.core.sharing import Visibility
+from apps.core import privacy, sharing
 from apps.deals.models import Activity, Deal, DealEvent, DealShare, Pipeline, Stage, StageVisit
 
-
-def _trash_private(rows: QuerySet[Deal]) -> int:
-    return rows.filter(visibility=Visibility.PRIVATE, deleted_at__isnull=True).update(
-        deleted_at=timezone.now()
-    )
-
-
-def _erase(rows: QuerySet[Deal]) -> int:
-    kept = rows.exclude(visibility=Visibility.PRIVATE).update(owner=None)
-    erased, _per_model = rows.filter(visibility=Visibility.PRIVATE).delete()
-    return kept + erased
-
-
-privacy.register(Deal, user="owner", soft_delete=_trash_private, erase=_erase, order=50)
+privacy.register(Deal, user="owner", soft_delete=sharing.trash_private, erase=sharing.erase_owned, order=50)
 privacy.register(DealShare, user="user")
 privacy.register(Activity, user="owner", erase={"owner": None}, order=40)
 privacy.register(DealEvent, user="actor", erase={"actor": None}, order=40)
@@ -51,15 +36,7 @@ from apps.deals.models import (  # noqa: E402  (this block's own models)
 
 
 def _trash_private_finders(rows: QuerySet[DealFinder]) -> int:
-    return rows.filter(visibility=Visibility.PRIVATE, deleted_at__isnull=True).update(
-        deleted_at=timezone.now(), status=DealFinder.Status.STOPPED
-    )
-
-
-def _erase_owned(rows: QuerySet) -> int:
-    kept = rows.exclude(visibility=Visibility.PRIVATE).update(owner=None)
-    erased, _per_model = rows.filter(visibility=Visibility.PRIVATE).delete()
-    return kept + erased
+    return sharing.trash_private(rows, status=DealFinder.Status.STOPPED)
 
 
 def _campaign_messages(subject: privacy.Subject) -> QuerySet[CampaignMessage]:
@@ -68,7 +45,9 @@ def _campaign_messages(subject: privacy.Subject) -> QuerySet[CampaignMessage]:
     return CampaignMessage.objects.filter(recipient__email__iexact=subject.email)
 
 
-privacy.register(DealFinder, user="owner", soft_delete=_trash_private_finders, erase=_erase_owned, order=50)
+privacy.register(
+    DealFinder, user="owner", soft_delete=_trash_private_finders, erase=sharing.erase_owned, order=50
+)
 privacy.register(FoundLead, email="email")
 privacy.register(ReachoutCampaign, user="owner", erase={"owner": None}, order=40)
 privacy.register(CampaignMessage, find=_campaign_messages, order=10)

@@ -7,11 +7,7 @@ supplier's contact are found by e-mail too (a supplier stays, without the addres
 the person are erased; imports they committed keep their counts without them.
 """
 
-from django.db.models import QuerySet
-from django.utils import timezone
-
-from apps.core import privacy
-from apps.core.sharing import Visibility
+from apps.core import privacy, sharing
 from apps.events.models import (
     Attendee,
     AttendeeImport,
@@ -29,20 +25,7 @@ from apps.events.models import (
     TravelPlan,
 )
 
-
-def _trash_private(rows: QuerySet[Event]) -> int:
-    return rows.filter(visibility=Visibility.PRIVATE, deleted_at__isnull=True).update(
-        deleted_at=timezone.now()
-    )
-
-
-def _erase(rows: QuerySet[Event]) -> int:
-    kept = rows.exclude(visibility=Visibility.PRIVATE).update(owner=None)
-    erased, _per_model = rows.filter(visibility=Visibility.PRIVATE).delete()
-    return kept + erased
-
-
-privacy.register(Event, user="owner", soft_delete=_trash_private, erase=_erase, order=50)
+privacy.register(Event, user="owner", soft_delete=sharing.trash_private, erase=sharing.erase_owned, order=50)
 privacy.register(EventShare, user="user")
 privacy.register(Attendee, email="email", order=40)
 privacy.register(AttendeeNeeds, email="attendee__email")

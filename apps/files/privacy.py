@@ -12,9 +12,8 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from django.db.models import Q, QuerySet
-from django.utils import timezone
 
-from apps.core import privacy
+from apps.core import privacy, sharing
 from apps.core.sharing import Visibility
 from apps.files import blobs
 from apps.files.models import Attachment, Delivery, File, FileShare, Folder
@@ -33,12 +32,6 @@ class OwnedFiles(privacy.ModelHandler):
 
 def _opener(key: str) -> Callable[[], IO[bytes]]:
     return lambda: blobs.storage().open(key, "rb")
-
-
-def _trash_private(rows: QuerySet[File]) -> int:
-    return rows.filter(visibility=Visibility.PRIVATE, deleted_at__isnull=True).update(
-        deleted_at=timezone.now()
-    )
 
 
 def _erase(rows: QuerySet[File]) -> int:
@@ -62,7 +55,7 @@ privacy.register_handler(
         File,
         user="owner",
         exclude=["blob", "text"],
-        soft_delete=_trash_private,
+        soft_delete=sharing.trash_private,
         erase=_erase,
         order=50,
     )

@@ -312,16 +312,7 @@ def file_send(
     files: list[tuple[str, str, bytes]],
 ) -> Outgoing:
     """Files as attachments of a new message from `mailbox` (the Files area's door)."""
-    require(actor, MailPerm.SEND)
-    letter = sending.Letter(
-        sender=mailbox.address,
-        to=addresses.many(to, field="to"),
-        subject=subject,
-        text=text,
-        signature=_signature_text(actor, mailbox),
-        files=files,
-    )
-    return sending.send(mailbox, letter, actor=actor, kind="file")
+    return mail_new(actor=actor, mailbox=mailbox, to=to, subject=subject, text=text, files=files, kind="file")
 
 
 def outbox_sweep() -> int:
@@ -416,8 +407,18 @@ def reply_send(
     return sending.deliver(row)
 
 
-def mail_new(*, actor: Actor, mailbox: Mailbox, to: list[str], subject: str, text: str) -> Outgoing:
-    """A new message from `mailbox` sent at once (no draft kept), the signature once; stored in Sent."""
+def mail_new(
+    *,
+    actor: Actor,
+    mailbox: Mailbox,
+    to: list[str],
+    subject: str,
+    text: str,
+    files: list[tuple[str, str, bytes]] | None = None,
+    kind: str = "send",
+) -> Outgoing:
+    """A new message from `mailbox` sent at once (no draft kept), the signature once; stored in Sent.
+    `files` go as its attachments (name, type, bytes); `kind` is the outbox row's."""
     require(actor, MailPerm.SEND)
     letter = sending.Letter(
         sender=mailbox.address,
@@ -425,5 +426,6 @@ def mail_new(*, actor: Actor, mailbox: Mailbox, to: list[str], subject: str, tex
         subject=subject,
         text=text,
         signature=_signature_text(actor, mailbox),
+        files=files or [],
     )
-    return sending.send(mailbox, letter, actor=actor, kind="send")
+    return sending.send(mailbox, letter, actor=actor, kind=kind)

@@ -45,6 +45,13 @@ def _may_see(person: Any, entity: Entity) -> bool:
     return True
 
 
+def _check_may_see(person: Any, entity: Entity, *, field: str, problem: Any) -> None:
+    """`problem` (naming the person's `email` and the record's `type` and `id`) about `field`,
+    unless `person` may see the record."""
+    if not _may_see(person, entity):
+        raise invalid(field, problem, email=person.email, type=entity.type, id=entity.id)
+
+
 def _may_receive(person: Any) -> bool:
     return bool(person.is_active) and can(person, NotificationsPerm.VIEW)
 
@@ -197,13 +204,12 @@ def notification_send(
     if not title.strip():
         raise invalid("title", _("give a title"))
     _check_may_receive(recipient, field="recipient_email")
-    if entity is not None and recipient.pk != actor.pk and not _may_see(recipient, entity):
-        raise invalid(
-            "entity_id",
-            _("{email} may not see {type} {id}, so it cannot be pointed out to them"),
-            email=recipient.email,
-            type=entity.type,
-            id=entity.id,
+    if entity is not None and recipient.pk != actor.pk:
+        _check_may_see(
+            recipient,
+            entity,
+            field="entity_id",
+            problem=_("{email} may not see {type} {id}, so it cannot be pointed out to them"),
         )
     notification = notify(
         recipient=recipient, title=title, body=body, actor=actor, entity=entity, priority=priority
@@ -246,14 +252,12 @@ def watcher_create(*, actor: Any, person: Any, entity: Entity) -> tuple[Watcher,
     require(actor, NotificationsPerm.WATCH if person.pk == actor.pk else NotificationsPerm.SEND)
     if person.pk != actor.pk:
         _check_may_receive(person, field="person_email")
-        if not _may_see(person, entity):
-            raise invalid(
-                "person_email",
-                _("{email} may not see {type} {id}, so they cannot watch it"),
-                email=person.email,
-                type=entity.type,
-                id=entity.id,
-            )
+        _check_may_see(
+            person,
+            entity,
+            field="person_email",
+            problem=_("{email} may not see {type} {id}, so they cannot watch it"),
+        )
     watcher, created = watch(user=person, entity=entity, added_by=actor)
     if created:
         logger.info("watcher %s on %s %s added by %s", watcher.pk, entity.type, entity.id, actor.pk)

@@ -26,13 +26,13 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
-import urllib3
 from django.conf import settings
 from oauth2_provider.cimd import CIMDError, SafeMetadataFetcher
 from oauth2_provider.settings import oauth2_settings
 
 from apps.apikeys import webhooks
 from apps.apikeys.errors import UnsafeWebhookUrl
+from apps.core import outbound
 from apps.oauth import registration
 
 # The one authentication method of a client known by its document (RFC 7591's name for none).
@@ -82,39 +82,18 @@ class MetadataFetcher(SafeMetadataFetcher):
             target = webhooks.check_response_url(client_id, require_resolution=True)
         except UnsafeWebhookUrl as error:
             raise CIMDError(f"the client_id URL may not be fetched: {error.message}") from None
-        parts = urlsplit(client_id)
-        path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        headers = {"Host": parts.netloc, "Accept": "application/json, application/*+json"}
         # settings.OAUTH_CIMD_CA_FILE: a private certificate authority to trust besides the
         # system's (tests, which serve documents on loopback).
         context = ssl.create_default_context(cafile=settings.OAUTH_CIMD_CA_FILE or None)
-        deadline = time.monotonic() + oauth2_settings.CIMD_FETCH_TIMEOUT_SECONDS
-        failure: Exception | None = None
-        for address in target.addresses:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                break
-            pool = urllib3.HTTPSConnectionPool(
-                host=address,
-                port=target.port,
-                timeout=urllib3.Timeout(connect=remaining, read=remaining, total=remaining),
-                retries=False,
-                maxsize=1,
+        try:
+            document, max_age = outbound.get_first(
+                target,
+                self._read_document,
+                headers={"Accept": "application/json, application/*+json"},
+                deadline=time.monotonic() + oauth2_settings.CIMD_FETCH_TIMEOUT_SECONDS,
                 ssl_context=context,
-                server_hostname=target.host,
-                assert_hostname=target.host,
             )
-            try:
-                response = pool.urlopen("GET", path, headers=headers, redirect=False, preload_content=False)
-                try:
-                    document, max_age = self._read_document(response)
-                finally:
-                    response.release_conn()
-            except urllib3.exceptions.HTTPError as error:
-                failure = error
-                continue
-            finally:
-                pool.close()
-            check_metadata(document)
-            return document, max_age
-        raise CIMDError(f"could not fetch the client_id document: {type(failure).__name__}")
+        except outbound.Unreachable as unreachable:
+            raise CIMDError(f"could not fetch the client_id document: {unreachable.kind}") from None
+        check_metadata(document)
+        return document, max_age

@@ -6,6 +6,7 @@ records what happened in the task's history (which tells the task's watchers), a
 """
 
 import logging
+from collections.abc import Container
 from typing import Any
 
 from django.db.models import Max
@@ -415,18 +416,19 @@ def step_remove(*, actor: Actor, task: Task, step: TaskStep) -> None:
     runner.advance(task=task, actor=actor)
 
 
+def _check_known(named: list[int], known: Container[int], *, field: str, problem: Any, id: int) -> None:
+    """`problem` (naming the parent's `id` and the unknown `ids`) about `field`, unless every id
+    `named` is `known`."""
+    unknown = [pk for pk in named if pk not in known]
+    if unknown:
+        raise invalid(field, problem, id=id, ids=", ".join(map(str, unknown)))
+
+
 def steps_reorder(*, actor: Actor, task: Task, step_ids: list[int]) -> list[TaskStep]:
     require(actor, TasksPerm.EDIT)
     task = selectors.task_for_change(actor=actor, task_id=task.pk)
     steps = {step.pk: step for step in selectors.steps_of(task)}
-    unknown = [pk for pk in step_ids if pk not in steps]
-    if unknown:
-        raise invalid(
-            "step_ids",
-            _("not steps of task {id}: {ids}"),
-            id=task.pk,
-            ids=", ".join(map(str, unknown)),
-        )
+    _check_known(step_ids, steps, field="step_ids", problem=_("not steps of task {id}: {ids}"), id=task.pk)
     if len(set(step_ids)) != len(step_ids) or set(step_ids) != set(steps):
         raise invalid("step_ids", _("name every step of the task once (it has {n})"), n=len(steps))
     ordered = [steps[pk] for pk in step_ids]
@@ -509,14 +511,9 @@ def checklist_update(
     step = selectors.step_get(task=task, step_id=step.pk)
     items = {item.pk: item for item in step.checklist.all()}
     named = [*check, *uncheck, *remove]
-    unknown = [pk for pk in named if pk not in items]
-    if unknown:
-        raise invalid(
-            "items",
-            _("not items of step {id}'s checklist: {ids}"),
-            id=step.pk,
-            ids=", ".join(map(str, unknown)),
-        )
+    _check_known(
+        named, items, field="items", problem=_("not items of step {id}'s checklist: {ids}"), id=step.pk
+    )
     if len(set(named)) != len(named):
         raise invalid("items", _("each item in one list only"))
     now = timezone.now()

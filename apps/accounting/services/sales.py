@@ -55,6 +55,13 @@ class LineData:
     account: str | None = None  # an account code; default: the sales account
 
 
+def wrong_status(document: SalesDocument, wanted: Any) -> WrongStatus:
+    """WRONG_STATUS for a sales document that is not `wanted` (a translatable phrase) for this."""
+    return WrongStatus(
+        label=LABELS[document.kind], id=document.pk, status=document.get_status_display(), wanted=wanted
+    )
+
+
 def document_get(*, actor: Actor, kind: str, document_id: int, action: Action = "view") -> SalesDocument:
     """The document of `kind` with that id, or not found (another kind's id is not found too)."""
     rows = SalesDocument.objects.filter(kind__in=_kinds(kind)).select_related("entry")
@@ -311,12 +318,7 @@ def document_void(*, actor: Actor, document: SalesDocument, day: date | None = N
     """Voids an issued document with nothing paid: its entry is reversed (on `day`, default today)."""
     require(actor, AccountingPerm.POST)
     if document.status not in OPEN or document.amount_paid:
-        raise WrongStatus(
-            label=LABELS[document.kind],
-            id=document.pk,
-            status=document.get_status_display(),
-            wanted=_("approved or sent, with nothing paid"),
-        )
+        raise wrong_status(document, _("approved or sent, with nothing paid"))
     if document.entry is not None:
         ledger.reverse(
             document.entry, actor=actor, day=day or timezone.localdate(), memo=f"Void {document.number}"
@@ -341,12 +343,7 @@ def record_payment(
     in base currency is the realised FX gain or loss, posted to the FX account in the same entry."""
     require(actor, AccountingPerm.POST)
     if document.kind != Kind.INVOICE or document.status not in OPEN:
-        raise WrongStatus(
-            label=LABELS[document.kind],
-            id=document.pk,
-            status=document.get_status_display(),
-            wanted=_("an approved or sent invoice with an amount due"),
-        )
+        raise wrong_status(document, _("an approved or sent invoice with an amount due"))
     amount = round_money(amount, document.currency)
     if amount <= 0:
         raise invalid("amount", _("must be more than zero"))
@@ -416,12 +413,7 @@ def document_dispute(*, actor: Actor, document: SalesDocument, disputed: bool) -
     """Marks an issued invoice disputed (reminders stop) or no longer disputed."""
     require(actor, AccountingPerm.EDIT)
     if document.status not in OPEN:
-        raise WrongStatus(
-            label=LABELS[document.kind],
-            id=document.pk,
-            status=document.get_status_display(),
-            wanted=_("approved, sent or part paid"),
-        )
+        raise wrong_status(document, _("approved, sent or part paid"))
     document.disputed = disputed
     document.save(update_fields=["disputed", "updated_at"])
 
@@ -429,12 +421,7 @@ def document_dispute(*, actor: Actor, document: SalesDocument, disputed: bool) -
 def credit_note_for(*, actor: Actor, invoice: SalesDocument) -> SalesDocument:
     """A draft credit note for an issued invoice, with its lines (edit it down to what is credited)."""
     if invoice.kind != Kind.INVOICE or invoice.status not in (*OPEN, Status.PAID):
-        raise WrongStatus(
-            label=LABELS[invoice.kind],
-            id=invoice.pk,
-            status=invoice.get_status_display(),
-            wanted=_("an issued invoice"),
-        )
+        raise wrong_status(invoice, _("an issued invoice"))
     note = document_duplicate(actor=actor, document=invoice, kind=Kind.CREDIT_NOTE)
     note.origin = invoice
     note.reference = invoice.number
@@ -445,12 +432,7 @@ def credit_note_for(*, actor: Actor, invoice: SalesDocument) -> SalesDocument:
 def quote_answer(*, actor: Actor, quote: SalesDocument, accepted: bool) -> None:
     require(actor, AccountingPerm.EDIT)
     if quote.status not in (Status.APPROVED, Status.SENT):
-        raise WrongStatus(
-            label=LABELS[quote.kind],
-            id=quote.pk,
-            status=quote.get_status_display(),
-            wanted=_("approved or sent"),
-        )
+        raise wrong_status(quote, _("approved or sent"))
     quote.status = Status.ACCEPTED if accepted else Status.DECLINED
     quote.save(update_fields=["status", "updated_at"])
 
@@ -458,12 +440,7 @@ def quote_answer(*, actor: Actor, quote: SalesDocument, accepted: bool) -> None:
 def quote_invoice(*, actor: Actor, quote: SalesDocument) -> SalesDocument:
     """A draft invoice from an approved or accepted quote; the quote is then invoiced."""
     if quote.status not in (Status.APPROVED, Status.SENT, Status.ACCEPTED):
-        raise WrongStatus(
-            label=LABELS[quote.kind],
-            id=quote.pk,
-            status=quote.get_status_display(),
-            wanted=_("approved, sent or accepted"),
-        )
+        raise wrong_status(quote, _("approved, sent or accepted"))
     invoice = document_duplicate(actor=actor, document=quote, kind=Kind.INVOICE)
     invoice.origin = quote
     invoice.reference = invoice.reference or quote.number

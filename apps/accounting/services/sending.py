@@ -17,12 +17,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounting.errors import WrongStatus
 from apps.accounting.lib import ledger, pdf
 from apps.accounting.lib.money import round_money
 from apps.accounting.models import SalesDocument, SentMail
 from apps.accounting.permissions import AccountingPerm
-from apps.accounting.services.sales import LABELS, OPEN
+from apps.accounting.services.sales import OPEN, wrong_status
 from apps.core.actors import Actor, actor_id, can, require
 from apps.core.errors import invalid
 from apps.mail import api as mail
@@ -63,12 +62,7 @@ def send_document(
     """E-mails an approved invoice or credit note with its PDF; an approved invoice becomes sent."""
     require(actor, AccountingPerm.SEND)
     if document.status in (Status.DRAFT, Status.VOID):
-        raise WrongStatus(
-            label=LABELS[document.kind],
-            id=document.pk,
-            status=document.get_status_display(),
-            wanted=_("approved (approveInvoice gives it its number)"),
-        )
+        raise wrong_status(document, _("approved (approveInvoice gives it its number)"))
     recipient = _recipient(document, to)
     seller = _seller()
     kind = document.get_kind_display().capitalize()
