@@ -316,10 +316,8 @@ open_tool(
 share_tool(
     "shareEvent",
     model=Event,
-    permission=EventsPerm.SHARE,
     title="Share an event",
     id_argument=("event_id", EventId),
-    description="Share an event with a person (view or edit, none to stop), or change its visibility.",
 )
 
 
