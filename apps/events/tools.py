@@ -591,14 +591,7 @@ def commit_attendee_import(
 ) -> CommittedImportOut:
     """Add the valid, non-duplicate rows a validateAttendeeImport handle names; a repeat adds nothing."""
     record, made = services.import_commit(actor=ctx.actor, handle=handle)
-    return CommittedImportOut(
-        import_id=record.pk,
-        event_id=record.event_id,
-        created=record.created,
-        skipped=record.skipped,
-        rejected=record.rejected,
-        already_committed=not made,
-    )
+    return CommittedImportOut.of_record(record, import_id=record.pk, already_committed=not made)
 
 
 # --- suppliers and budget -------------------------------------------------------------------------
