@@ -193,7 +193,8 @@ def preview_purchase_invoice_totals(ctx: ToolContext, *, bill_id: BillId) -> Tot
     found = bills.bill_get(actor=ctx.actor, bill_id=bill_id)
     totals = bills.bill_totals(bill=found)
     result, currency = totals.breakdown, found.currency
-    return TotalsOut(
+    return TotalsOut.of_record(
+        totals,
         currency=currency,
         net=round_money(result.net, currency),
         tax=round_money(result.tax, currency),
@@ -206,10 +207,6 @@ def preview_purchase_invoice_totals(ctx: ToolContext, *, bill_id: BillId) -> Tot
             )
             for group in result.groups
         ],
-        stated_total=totals.stated_total,
-        difference=totals.difference,
-        base_currency=totals.base_currency,
-        base_total=totals.base_total,
     )
 
 
