@@ -22,7 +22,7 @@ from apps.calendars.permissions import CalendarsPerm
 from apps.calendars.shapes import AttendeeOut, BusyOut, CalendarOut, EventOut, Interval, OccurrenceOut
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
-from apps.catalogue.shapes import Changes, EntityId, In, Limit, Offset, Out, Page, id_field, page_of
+from apps.catalogue.shapes import Changes, EntityId, From, In, Limit, Offset, Out, Page, id_field, page_of
 from apps.core import recurrence, search
 from apps.core.errors import invalid
 
@@ -127,8 +127,8 @@ class FeedIn(In):
 
 
 class FeedImportOut(Out):
-    feed_id: int
-    url: str
+    feed_id: Annotated[int, From("feed.pk")]
+    url: Annotated[str, From("feed.url")]
     created: int
     updated: int
     skipped: int
@@ -180,13 +180,7 @@ def manage_calendar(
             action=action,
             calendar=CalendarOut.of_record(found),
             changed=["events"] if imported.created or imported.updated else [],
-            feed=FeedImportOut(
-                feed_id=imported.feed.pk,
-                url=imported.feed.url,
-                created=imported.created,
-                updated=imported.updated,
-                skipped=imported.skipped,
-            ),
+            feed=FeedImportOut.of_record(imported),
         )
     if action == "update":
         changed = services.calendar_update(actor=ctx.actor, calendar=found, fields=fields)

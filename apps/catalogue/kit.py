@@ -31,6 +31,7 @@ from apps.tenancy import links
 # gave before the change (Tasks keep it in the task's history).
 AfterShare = Callable[[Actor, Any, tuple[str, list[tuple[int, str]]]], None]
 KEYWORD = inspect.Parameter.KEYWORD_ONLY
+SHARE_WITH = "with a person (view or edit, none to stop), or change its visibility."
 FOLDER_NAMES = 'Names are unique within a folder and may not contain / \\ : * ? " < > |.'
 
 
@@ -43,14 +44,15 @@ def share_tool(
     name: str,
     *,
     model: Any,
-    permission: PermissionEnum,
     title: str,
     id_argument: tuple[str, Any],
-    description: str,
+    permission: PermissionEnum | None = None,
     after: AfterShare | None = None,
 ) -> Callable[..., Any]:
     """The share tool of a shareable record kind (apps.core.sharing): the record's id (named by
-    `id_argument`), `personEmail` with `access` (view, edit, none), and/or `visibility`."""
+    `id_argument`), `personEmail` with `access` (view, edit, none), and/or `visibility`. Its
+    description is the one every area's share tool has, from its title ("Share a deal"); its
+    permission the area's SHARE unless it names another."""
     id_name, id_type = id_argument
 
     def share(ctx: Any, **arguments: Any) -> SharingOut:
@@ -73,8 +75,9 @@ def share_tool(
         ("access", ShareAccess, "view"),
         ("visibility", VisibilityChange, None),
     ]
-    _declare(share, name, description, parameters, SharingOut)
-    return tool(name, permission=permission, title=title, idempotent=True)(share)
+    _declare(share, name, f"{title} {SHARE_WITH}", parameters, SharingOut)
+    needs = permission if permission is not None else model.access.permissions.SHARE
+    return tool(name, permission=needs, title=title, idempotent=True)(share)
 
 
 def folder_tool(

@@ -59,14 +59,7 @@ def _summary(spec: ToolSpec) -> str:
 
 
 def _brief(spec: ToolSpec) -> ToolBrief:
-    return ToolBrief(
-        name=spec.name,
-        title=spec.title,
-        area=spec.area,
-        summary=_summary(spec),
-        read_only=spec.read_only,
-        markers=spec.markers.labels,
-    )
+    return ToolBrief.of_record(spec, summary=_summary(spec), markers=spec.markers.labels)
 
 
 @tool("searchTools", permission=CataloguePerm.DISCOVER, title="Search the tool catalogue", read_only=True)
@@ -127,16 +120,12 @@ def describe_tool(
     if spec is None or spec not in usable_tools(ctx.principal):
         raise NoSuchTool(name=name)
     first = first_call_tool(spec.area)
-    return ToolDescriptionOut(
-        name=spec.name,
-        title=spec.title,
-        area=spec.area,
-        description=spec.description,
+    return ToolDescriptionOut.of_record(
+        spec,
         markers=spec.markers.labels,
         permission=spec.permission.value,
         input_schema=spec.definition["inputSchema"],
         output_schema=spec.definition.get("outputSchema"),
-        annotations=spec.annotations,
         requires_confirmation=spec.needs_confirmation,
         first_call=first.name if first is not None and first.name != spec.name else None,
     )

@@ -233,10 +233,8 @@ def move_document(
 share_tool(
     "shareDocument",
     model=Document,
-    permission=DocumentsPerm.SHARE,
     title="Share a document",
     id_argument=("document_id", DocumentId),
-    description="Share a document with a person (view or edit, none to stop), or change its visibility.",
 )
 
 

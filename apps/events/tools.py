@@ -316,10 +316,8 @@ open_tool(
 share_tool(
     "shareEvent",
     model=Event,
-    permission=EventsPerm.SHARE,
     title="Share an event",
     id_argument=("event_id", EventId),
-    description="Share an event with a person (view or edit, none to stop), or change its visibility.",
 )
 
 
@@ -593,14 +591,7 @@ def commit_attendee_import(
 ) -> CommittedImportOut:
     """Add the valid, non-duplicate rows a validateAttendeeImport handle names; a repeat adds nothing."""
     record, made = services.import_commit(actor=ctx.actor, handle=handle)
-    return CommittedImportOut(
-        import_id=record.pk,
-        event_id=record.event_id,
-        created=record.created,
-        skipped=record.skipped,
-        rejected=record.rejected,
-        already_committed=not made,
-    )
+    return CommittedImportOut.of_record(record, import_id=record.pk, already_committed=not made)
 
 
 # --- suppliers and budget -------------------------------------------------------------------------

@@ -460,10 +460,8 @@ def rename_file_entity(
 share_tool(
     "shareFile",
     model=File,
-    permission=FilesPerm.SHARE,
     title="Share a file",
     id_argument=("file_id", FileId),
-    description="Share a file with a person (view or edit, none to stop), or change its visibility.",
 )
 
 

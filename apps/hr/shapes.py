@@ -125,6 +125,12 @@ class OnboardingItemOut(Out):
     done: bool
     overdue: bool
 
+    @classmethod
+    def of(cls, item: Any, today: date) -> "OnboardingItemOut":
+        """An item of a checklist: overdue while it is open after its due date (`today`)."""
+        done = item.done_at is not None
+        return cls.of_record(item, done=done, overdue=not done and item.due_date < today)
+
 
 class ChecklistOut(Out):
     id: int

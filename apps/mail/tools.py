@@ -9,7 +9,7 @@ from pydantic import Field
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.kit import open_tool
 from apps.catalogue.registry import Marker, tool
-from apps.catalogue.shapes import Limit, Offset, Out, Page, PersonRef, id_field, paginate
+from apps.catalogue.shapes import From, Limit, Offset, Out, Page, PersonRef, id_field, paginate
 from apps.mail import content, selectors, services
 from apps.mail.models import Draft, Mailbox, Message, Outgoing, Signature
 from apps.mail.permissions import MailPerm
@@ -45,7 +45,7 @@ class FolderOut(Out):
 class MessageSummary(Out):
     id: int
     thread_id: int | None
-    folder: str
+    folder: Annotated[str, From("folder.name")]
     subject: str
     sender: str
     to: list[str]
@@ -63,9 +63,9 @@ class AttachmentOut(Out):
 
 class MessageOut(Out):
     id: int
-    inbox_id: int
+    inbox_id: Annotated[int, From("mailbox_id")]
     thread_id: int | None
-    folder: str
+    folder: Annotated[str, From("folder.name")]
     subject: str
     sender: str
     to: list[str]
@@ -86,21 +86,21 @@ class FoundOut(Out):
 
 class DraftOut(Out):
     id: int
-    inbox_id: int
-    sender: str
+    inbox_id: Annotated[int, From("mailbox_id")]
+    sender: Annotated[str, From("from_address")]
     to: list[str]
     cc: list[str]
     bcc: list[str]
     subject: str
     body: str
-    reply_to_message_id: int | None
+    reply_to_message_id: Annotated[int | None, From("reply_to_id")]
     version: int
     sent: bool
     updated_at: datetime
 
 
 class SentOut(Out):
-    outgoing_id: int
+    outgoing_id: Annotated[int, From("pk")]
     message_id: str = Field(description="Its Message-ID header")
     status: str
     recipients: int
@@ -128,68 +128,27 @@ def _inbox(ctx: ToolContext, inbox_id: int) -> Mailbox:
 
 
 def _summary(message: Message) -> MessageSummary:
-    return MessageSummary(
-        id=message.pk,
-        thread_id=message.thread_id,
-        folder=message.folder.name,
-        subject=message.subject,
-        sender=message.sender,
-        to=message.to,
-        date=message.date,
-        unread=message.unread,
-        snippet=message.snippet,
-        attachments=len(message.attachments),
-    )
+    return MessageSummary.of_record(message, attachments=len(message.attachments))
 
 
 def _read(ctx: ToolContext, message: Message) -> MessageOut:
     text, trimmed = content.trim_quoted(message.text)
     others = selectors.thread_messages(actor=ctx.actor, message=message)
-    return MessageOut(
-        id=message.pk,
-        inbox_id=message.mailbox_id,
-        thread_id=message.thread_id,
-        folder=message.folder.name,
-        subject=message.subject,
-        sender=message.sender,
-        to=message.to,
-        cc=message.cc,
-        date=message.date,
-        unread=message.unread,
+    return MessageOut.of_record(
+        message,
         text=text,
         quoted_trimmed=trimmed,
-        blocked_images=message.blocked_images,
         attachments=[AttachmentOut.model_validate(item) for item in message.attachments],
         thread=[_summary(other) for other in others],
     )
 
 
 def _draft(draft: Draft) -> DraftOut:
-    return DraftOut(
-        id=draft.pk,
-        inbox_id=draft.mailbox_id,
-        sender=draft.from_address,
-        to=draft.to,
-        cc=draft.cc,
-        bcc=draft.bcc,
-        subject=draft.subject,
-        body=draft.body,
-        reply_to_message_id=draft.reply_to_id,
-        version=draft.version,
-        sent=draft.sent_at is not None,
-        updated_at=draft.updated_at,
-    )
+    return DraftOut.of_record(draft, sent=draft.sent_at is not None)
 
 
 def _sent(row: Outgoing) -> SentOut:
-    return SentOut(
-        outgoing_id=row.pk,
-        message_id=row.message_id,
-        status=row.status,
-        recipients=len(row.recipients),
-        sent_at=row.sent_at,
-        stored_in_sent=row.stored_in_sent,
-    )
+    return SentOut.of_record(row, recipients=len(row.recipients))
 
 
 @tool("listInboxes", permission=MailPerm.VIEW, title="List mailboxes", read_only=True)

@@ -14,7 +14,7 @@ from apps.catalogue import dispatch, registry
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.permissions import CataloguePerm
 from apps.catalogue.registry import tool
-from apps.catalogue.shapes import Out
+from apps.catalogue.shapes import From, Out
 from apps.core.errors import invalid
 from apps.mcp import jobs
 from apps.mcp.errors import NoSuchToolTask, UnknownTool
@@ -30,7 +30,7 @@ class ToolTaskOut(Out):
     status: str = Field(description="working, completed, failed or cancelled")
     status_message: str
     created_at: datetime
-    last_updated_at: datetime
+    last_updated_at: Annotated[datetime, From("updated_at")]
     poll_interval_ms: int = Field(description="Check again after this long")
     result: Any = Field(None, description="Once completed or failed: the tool's answer")
 
@@ -45,16 +45,7 @@ class ToolTaskOut(Out):
                     for part in row.result.get("content", [])
                     if isinstance(part, dict)
                 )
-        return cls(
-            task_id=row.task_id,
-            tool=row.tool,
-            status=row.status,
-            status_message=row.status_message,
-            created_at=row.created_at,
-            last_updated_at=row.updated_at,
-            poll_interval_ms=row.poll_interval_ms,
-            result=result,
-        )
+        return cls.of_record(row, result=result)
 
 
 @tool(

@@ -11,7 +11,7 @@ from apps.accounting.models import PurchaseBill, PurchaseBillLine
 from apps.accounting.permissions import AccountingPerm
 from apps.accounting.services import bills
 from apps.accounting.shapes import Amount
-from apps.accounting.tools.common import Currency, Decimalish
+from apps.accounting.tools.common import Currency, Decimalish, line_amounts
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Changes, From, In, Limit, Offset, Out, Page, id_field, paginate
@@ -32,12 +32,9 @@ class BillLineOut(Out):
     def of(cls, line: PurchaseBillLine, currency: str) -> "BillLineOut":
         return cls.of_record(
             line,
-            quantity=line.quantity.normalize(),
-            unit_price=line.unit_price.normalize(),
+            **line_amounts(line, currency),
             tax_type=line.tax_type.code if line.tax_type else None,
             account=line.account.code if line.account else None,
-            net=round_money(line.net, currency),
-            tax=round_money(line.tax, currency),
         )
 
 
@@ -196,7 +193,8 @@ def preview_purchase_invoice_totals(ctx: ToolContext, *, bill_id: BillId) -> Tot
     found = bills.bill_get(actor=ctx.actor, bill_id=bill_id)
     totals = bills.bill_totals(bill=found)
     result, currency = totals.breakdown, found.currency
-    return TotalsOut(
+    return TotalsOut.of_record(
+        totals,
         currency=currency,
         net=round_money(result.net, currency),
         tax=round_money(result.tax, currency),
@@ -209,10 +207,6 @@ def preview_purchase_invoice_totals(ctx: ToolContext, *, bill_id: BillId) -> Tot
             )
             for group in result.groups
         ],
-        stated_total=totals.stated_total,
-        difference=totals.difference,
-        base_currency=totals.base_currency,
-        base_total=totals.base_total,
     )
 
 

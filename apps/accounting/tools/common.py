@@ -2,7 +2,7 @@
 
 from datetime import date
 from decimal import Decimal
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import Field, WithJsonSchema
 
@@ -33,6 +33,17 @@ class LineIn(In):
 Lines = Annotated[list[LineIn], Field(min_length=1, max_length=200, description="Replace all lines")]
 
 
+def line_amounts(line: Any, currency: str) -> dict[str, Decimal]:
+    """The amounts of a sales or purchase line as every line's answer gives them: its quantity and
+    price without trailing zeros, its net and tax rounded to the currency."""
+    return {
+        "quantity": line.quantity.normalize(),
+        "unit_price": line.unit_price.normalize(),
+        "net": round_money(line.net, currency),
+        "tax": round_money(line.tax, currency),
+    }
+
+
 class LineOut(Out):
     description: str
     quantity: Amount
@@ -47,13 +58,10 @@ class LineOut(Out):
     def of(cls, line: SalesLine, currency: str) -> "LineOut":
         return cls.of_record(
             line,
-            quantity=line.quantity.normalize(),
-            unit_price=line.unit_price.normalize(),
+            **line_amounts(line, currency),
             discount_percent=line.discount_percent.normalize(),
             tax_type=line.tax_type.code,
             account=line.account.code,
-            net=round_money(line.net, currency),
-            tax=round_money(line.tax, currency),
         )
 
 

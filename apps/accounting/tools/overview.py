@@ -67,12 +67,8 @@ def get_accounting_summary(ctx: ToolContext) -> SummaryOut:
     if books.lock_date is None:
         attention.append("No lock date: every past period is still open.")
     attention.extend(selectors.attention(actor=ctx.actor))
-    return SummaryOut(
-        base_currency=books.base_currency,
-        tax_regime=books.tax_regime,
-        prices_include_tax=books.prices_include_tax,
-        tax_rounding=books.tax_rounding,
-        lock_date=books.lock_date,
+    return SummaryOut.of_record(
+        books,
         numbering=[SeriesOut(key=s.key, next=s.format(s.next_number)) for s in NumberSeries.objects.all()],
         receivable=round_money(ledger.balance_of(ledger.account(Account.Role.RECEIVABLE)), base),
         payable=round_money(ZERO - ledger.balance_of(ledger.account(Account.Role.PAYABLE)), base),

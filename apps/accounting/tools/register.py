@@ -176,15 +176,8 @@ class ExaminedOut(Out):
 def examine_corporate_register(ctx: ToolContext, *, number: Number) -> ExaminedOut:
     """A company's profile, officers and filings on the public register (to add ours: registerCompany)."""
     entry, ours = register.company_examine(actor=ctx.actor, number=number)
-    return ExaminedOut(
-        number=entry.number,
-        name=entry.name,
-        status=entry.status,
-        company_type=entry.company_type,
-        jurisdiction=entry.jurisdiction,
-        incorporated_on=entry.incorporated_on,
-        registered_office=entry.registered_office,
-        sic_codes=entry.sic_codes,
+    return ExaminedOut.of_record(
+        entry,
         next_accounts_due=entry.next_due["accounts"][1],
         next_statement_due=entry.next_due["confirmation_statement"][1],
         officers=[OfficerOut.of_record(officer) for officer in entry.officers[:50]],

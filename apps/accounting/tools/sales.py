@@ -249,15 +249,7 @@ def record_payment(
         reference=reference,
         bank_account=bank_account,
     )
-    return PaymentOut(
-        id=payment.pk,
-        amount=payment.amount,
-        currency=payment.currency,
-        date=payment.date,
-        rate=payment.entry.rate,
-        fx_gain=payment.fx_gain,
-        invoice=DocumentRef.of_record(found),
-    )
+    return PaymentOut.of_record(payment, rate=payment.entry.rate, invoice=DocumentRef.of_record(found))
 
 
 # --- quotes -----------------------------------------------------------------------------------------

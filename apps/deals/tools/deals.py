@@ -191,7 +191,6 @@ share_tool(
     permission=DealsPerm.MANAGE,
     title="Share a deal",
     id_argument=("deal_id", DealId),
-    description="Share a deal with a person (view or edit, none to stop), or change its visibility.",
     after=services.after_share,
 )
 

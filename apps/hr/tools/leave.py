@@ -121,12 +121,4 @@ def get_leave_balance(
     if not LeaveRequest.access.covers(ctx.actor, employee=employee):
         raise NotYourBalance()
     found = services.balance_of(employee=employee, policy=services.policy_named(policy), year=year)
-    return BalanceOut(
-        policy=found.policy.name,
-        balance_today=found.balance_today,
-        year_end_balance=found.year_end_balance,
-        pending=found.pending,
-        available=found.available,
-        taken_this_year=found.taken_this_year,
-        carried_over=found.carried_over,
-    )
+    return BalanceOut.of_record(found, policy=found.policy.name)

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
-from apps.catalogue.shapes import PersonRef, RefOut, id_field
+from apps.catalogue.shapes import RefOut, id_field
 from apps.core.errors import invalid
 from apps.hr.models import OnboardingChecklist
 from apps.hr.permissions import HrPerm
@@ -20,17 +20,7 @@ from apps.hr.tools.common import EmployeeId
 
 def checklist_out(checklist: OnboardingChecklist) -> ChecklistOut:
     today = timezone.localdate()
-    items = [
-        OnboardingItemOut(
-            id=item.pk,
-            title=item.title,
-            owner=PersonRef.of(item.owner),
-            due_date=item.due_date,
-            done=item.done_at is not None,
-            overdue=item.done_at is None and item.due_date < today,
-        )
-        for item in checklist.items.select_related("owner")
-    ]
+    items = [OnboardingItemOut.of(item, today) for item in checklist.items.select_related("owner")]
     employee = checklist.employee
     return ChecklistOut(
         id=checklist.pk,
@@ -91,11 +81,4 @@ def toggle_onboarding_item(
             "itemId", _("no onboarding item {item_id}; getOnboardingChecklist lists them"), item_id=item_id
         )
     item = services.item_toggle(actor=ctx.actor, item=item, done=done)
-    return OnboardingItemOut(
-        id=item.pk,
-        title=item.title,
-        owner=PersonRef.of(item.owner),
-        due_date=item.due_date,
-        done=item.done_at is not None,
-        overdue=item.done_at is None and item.due_date < timezone.localdate(),
-    )
+    return OnboardingItemOut.of(item, timezone.localdate())

@@ -8,7 +8,7 @@ from pydantic import Field
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.kit import open_tool
 from apps.catalogue.registry import tool
-from apps.catalogue.shapes import Out, PersonRef, RefOut
+from apps.catalogue.shapes import Out, RefOut
 from apps.hr.models import LeaveRequest, TimeEntry
 from apps.hr.permissions import HrPerm
 from apps.hr.selectors import employees as people
@@ -100,17 +100,7 @@ def examine_employee(ctx: ToolContext, *, employee_id: EmployeeId) -> ExamineOut
             LeaveRequestOut.of(r)
             for r in selectors.upcoming_leave(actor=ctx.actor, employee=employee, since=today)[:20]
         ],
-        open_onboarding=[
-            OnboardingItemOut(
-                id=i.pk,
-                title=i.title,
-                owner=PersonRef.of(i.owner),
-                due_date=i.due_date,
-                done=False,
-                overdue=i.due_date < today,
-            )
-            for i in items[:50]
-        ],
+        open_onboarding=[OnboardingItemOut.of(item, today) for item in items[:50]],
         worked_minutes_7d=worked,
         warnings=warnings,
     )

@@ -184,9 +184,7 @@ def update_task_instructions(
 share_tool(
     "shareTask",
     model=Task,
-    permission=TasksPerm.SHARE,
     title="Share a task",
     id_argument=("task_id", TaskId),
-    description="Share a task with a person (view or edit, none to stop), or change its visibility.",
     after=services.task_shared,
 )
