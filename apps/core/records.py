@@ -743,6 +743,15 @@ def name_once(constraint: str, *, field: str = "name") -> models.UniqueConstrain
     return models.UniqueConstraint(Lower(field), condition=Q(deleted_at__isnull=True), name=constraint)
 
 
+def live_once(constraint: str, *fields: str, **when: Any) -> models.UniqueConstraint:
+    """One live record for each value of `fields` (those in the trash do not count), among the
+    rows that also match `when` if given (`is_default=True`: one default per owner), as the
+    constraint named `constraint`."""
+    return models.UniqueConstraint(
+        fields=list(fields), condition=Q(deleted_at__isnull=True, **when), name=constraint
+    )
+
+
 def unique_name(record: Any, value: Any, *, what: str, limit: int, field: str = "name") -> str:
     """`value` with its spaces tidied, required, and not the name of another live record of the
     same model (compared without case; soft-deleted records do not count)."""

@@ -15,12 +15,11 @@ due times move on by the business time paused when it resumes.
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import history
-from apps.core.records import Access, Record, RecordQuerySet
+from apps.core.records import Access, Record, RecordQuerySet, live_once
 from apps.support.permissions import SupportPerm
 
 USER = settings.AUTH_USER_MODEL
@@ -62,11 +61,7 @@ class SlaPolicy(Record):
         ordering = ["priority", "id"]
         verbose_name = _("SLA policy")
         verbose_name_plural = _("SLA policies")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["priority"], condition=Q(deleted_at__isnull=True), name="support_sla_priority_once"
-            )
-        ]
+        constraints = [live_once("support_sla_priority_once", "priority")]
 
     def __str__(self) -> str:
         return self.name

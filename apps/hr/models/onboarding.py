@@ -3,10 +3,9 @@ overdue item becomes a notification to its owner (apps.hr.tasks)."""
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.records import Access, Record, RecordQuerySet, name_once
+from apps.core.records import Access, Record, RecordQuerySet, live_once, name_once
 from apps.hr.models.employees import Employee
 from apps.hr.permissions import HrPerm
 
@@ -77,13 +76,7 @@ class OnboardingChecklist(Record):
     class Meta:
         ordering = ["-created_at", "id"]
         verbose_name = _("onboarding checklist")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["employee"],
-                condition=Q(completed_at__isnull=True, deleted_at__isnull=True),
-                name="hr_onboarding_one_open",
-            )
-        ]
+        constraints = [live_once("hr_onboarding_one_open", "employee", completed_at__isnull=True)]
 
     def __str__(self) -> str:
         return self.name

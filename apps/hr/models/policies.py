@@ -3,12 +3,10 @@ of one version (a new version needs acknowledging again)."""
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
-from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.records import Access, Record
+from apps.core.records import Access, Record, name_once
 from apps.hr.permissions import HrPerm
 
 USER = settings.AUTH_USER_MODEL
@@ -31,11 +29,7 @@ class Policy(Record):
         ordering = ["title", "id"]
         verbose_name = _("policy")
         verbose_name_plural = _("policies")
-        constraints = [
-            models.UniqueConstraint(
-                Lower("title"), condition=Q(deleted_at__isnull=True), name="hr_policy_title_once"
-            )
-        ]
+        constraints = [name_once("hr_policy_title_once", field="title")]
 
     def __str__(self) -> str:
         return self.title

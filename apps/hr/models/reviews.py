@@ -11,7 +11,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.records import Access, Record, RecordQuerySet, name_once
+from apps.core.records import Access, Record, RecordQuerySet, live_once, name_once
 from apps.hr.permissions import HrPerm
 
 USER = settings.AUTH_USER_MODEL
@@ -63,11 +63,7 @@ class Review(Record):
     class Meta:
         ordering = ["cycle", "id"]
         verbose_name = _("review")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["cycle", "employee"], condition=Q(deleted_at__isnull=True), name="hr_review_once"
-            )
-        ]
+        constraints = [live_once("hr_review_once", "cycle", "employee")]
 
     def __str__(self) -> str:
         return f"review {self.pk}"
