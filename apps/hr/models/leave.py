@@ -21,8 +21,7 @@ class LeavePolicy(Record):
     access = Access(
         HrPerm,
         visibility="workspace",
-        change=str(HrPerm.EMPLOYEES),
-        delete=str(HrPerm.EMPLOYEES),
+        manage=HrPerm.EMPLOYEES,
         label=_("Leave policy"),
         find_with="getLeaveBalance",
     )

@@ -16,8 +16,7 @@ class OnboardingTemplate(Record):
     access = Access(
         HrPerm,
         visibility="workspace",
-        change=str(HrPerm.ONBOARDING),
-        delete=str(HrPerm.ONBOARDING),
+        manage=HrPerm.ONBOARDING,
         label=_("Onboarding template"),
         find_with="startOnboarding",
     )
@@ -60,8 +59,7 @@ class OnboardingChecklist(Record):
     access = Access(
         HrPerm,
         visibility="workspace",
-        change=str(HrPerm.ONBOARDING),
-        delete=str(HrPerm.ONBOARDING),
+        manage=HrPerm.ONBOARDING,
         label=_("Onboarding checklist"),
         find_with="getOnboardingChecklist",
     )
@@ -89,8 +87,8 @@ class OnboardingItem(models.Model):
         # Seen with its checklist; ticked by its owner, the new employee, or those who run
         # onboarding.
         owner=("owner", "checklist__employee__user"),
-        change=str(HrPerm.VIEW),
-        admin=str(HrPerm.ONBOARDING),
+        change=HrPerm.VIEW,
+        admin=HrPerm.ONBOARDING,
         label=_("Onboarding item"),
         find_with="getOnboardingChecklist",
     )

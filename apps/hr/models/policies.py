@@ -17,8 +17,7 @@ class Policy(Record):
         HrPerm,
         # Everyone who may see HR reads the policies; HR publishes them.
         visibility="workspace",
-        change=str(HrPerm.POLICIES),
-        delete=str(HrPerm.POLICIES),
+        manage=HrPerm.POLICIES,
         label=_("Policy"),
         find_with="getPolicies",
     )

@@ -21,9 +21,9 @@ class TimeEntry(Record):
         visibility="owner",
         owner="employee__user",
         sees_all=(HrPerm.TIME_MANAGE,),
-        view=str(HrPerm.TIME),
-        change=str(HrPerm.TIME),
-        delete=str(HrPerm.TIME_MANAGE),
+        view=HrPerm.TIME,
+        change=HrPerm.TIME,
+        delete=HrPerm.TIME_MANAGE,
         label=_("Time entry"),
         find_with="getTimeEntries",
     )
