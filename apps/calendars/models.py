@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.calendars.errors import CalendarArchived, EventReadOnly
 from apps.calendars.permissions import CalendarsPerm
-from apps.core.records import Access, OwnedRecord, Record, Visibility
+from apps.core.records import Access, OwnedRecord, Record, Visibility, live_once
 from apps.tenancy.models import validate_time_zone
 
 USER = settings.AUTH_USER_MODEL
@@ -66,11 +66,7 @@ class Calendar(OwnedRecord):
         ordering = ["name", "id"]
         verbose_name = _("calendar")
         constraints = [
-            models.UniqueConstraint(
-                fields=["owner"],
-                condition=Q(is_default=True, deleted_at__isnull=True),
-                name="calendars_one_default_per_owner",
-            ),
+            live_once("calendars_one_default_per_owner", "owner", is_default=True),
         ]
 
     def __str__(self) -> str:

@@ -126,7 +126,8 @@ def _paths(value: str | Iterable[str] | None) -> tuple[str, ...]:
 class Access:
     """Who may see, change and delete the rows of one model, and how they are named to people.
 
-    Permissions are the area enum's VIEW, EDIT, DELETE and ADMIN members unless given."""
+    Permissions are the area enum's VIEW, EDIT, DELETE and ADMIN members unless given (`manage`:
+    one permission for both changing and deleting)."""
 
     permissions: "type[PermissionEnum] | None" = None
     label: Any = ""  # "Contact": what messages call one record (default: the verbose name)
@@ -167,6 +168,8 @@ class Access:
     view: str | None = None
     change: str | None = None
     delete: str | None = None
+    # The one permission that both changes and deletes rows (`change` and `delete` together).
+    manage: str | None = None
     admin: str | None = None
     # False: nobody sees every row (a person's notifications are theirs alone, admins too).
     admins: bool = True
@@ -189,6 +192,9 @@ class Access:
             owned = self.visibility != "workspace" and self.through is None
             owner = "owner" if owned else None
         object.__setattr__(self, "owner", owner)
+        if self.manage:
+            object.__setattr__(self, "change", self.change or self.manage)
+            object.__setattr__(self, "delete", self.delete or self.manage)
         object.__setattr__(self, "sees_all", tuple(str(p) for p in self.sees_all))
         object.__setattr__(self, "changes_all", tuple(str(p) for p in self.changes_all))
         object.__setattr__(self, "fields", {name: str(p) for name, p in self.fields.items()})
@@ -741,6 +747,15 @@ def name_once(constraint: str, *, field: str = "name") -> models.UniqueConstrain
     """The database's side of `unique_name`: one live record of a name, case aside (those in the
     trash do not count), as the constraint named `constraint`."""
     return models.UniqueConstraint(Lower(field), condition=Q(deleted_at__isnull=True), name=constraint)
+
+
+def live_once(constraint: str, *fields: str, **when: Any) -> models.UniqueConstraint:
+    """One live record for each value of `fields` (those in the trash do not count), among the
+    rows that also match `when` if given (`is_default=True`: one default per owner), as the
+    constraint named `constraint`."""
+    return models.UniqueConstraint(
+        fields=list(fields), condition=Q(deleted_at__isnull=True, **when), name=constraint
+    )
 
 
 def unique_name(record: Any, value: Any, *, what: str, limit: int, field: str = "name") -> str:

@@ -20,11 +20,10 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.records import Access, Record, RecordQuerySet
+from apps.core.records import Access, Record, RecordQuerySet, live_once
 from apps.mail.permissions import MailPerm
 
 USER = settings.AUTH_USER_MODEL
@@ -86,11 +85,7 @@ class Mailbox(Record):
         ordering = ["name", "id"]
         verbose_name = _("mailbox")
         verbose_name_plural = _("mailboxes")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["address"], condition=Q(deleted_at__isnull=True), name="mail_mailbox_address_once"
-            )
-        ]
+        constraints = [live_once("mail_mailbox_address_once", "address")]
 
     def __str__(self) -> str:
         return self.name

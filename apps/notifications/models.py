@@ -108,8 +108,7 @@ class Watcher(EntityLink):
         visibility="owner",
         owner="user",
         also="added_by",
-        change=NotificationsPerm.WATCH,
-        delete=NotificationsPerm.WATCH,
+        manage=NotificationsPerm.WATCH,
         label=_("Watcher"),
         find_with="listWatchers",
     )

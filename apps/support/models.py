@@ -13,14 +13,15 @@ public holidays: apps.support.hours). The clocks pause while a ticket is pending
 due times move on by the business time paused when it resumes.
 """
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import history
-from apps.core.records import Access, Record, RecordQuerySet
+from apps.core.records import Access, Record, RecordQuerySet, live_once
 from apps.support.permissions import SupportPerm
 
 USER = settings.AUTH_USER_MODEL
@@ -62,11 +63,7 @@ class SlaPolicy(Record):
         ordering = ["priority", "id"]
         verbose_name = _("SLA policy")
         verbose_name_plural = _("SLA policies")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["priority"], condition=Q(deleted_at__isnull=True), name="support_sla_priority_once"
-            )
-        ]
+        constraints = [live_once("support_sla_priority_once", "priority")]
 
     def __str__(self) -> str:
         return self.name
@@ -175,19 +172,20 @@ class Ticket(Record):
     def reference(self) -> str:
         return f"[#{self.pk}]"
 
-    def first_reply_breached(self, now: object = None) -> bool:
-        if self.first_reply_due is None:
-            return False
-        if self.first_replied_at is not None:
-            return self.first_replied_at > self.first_reply_due
-        return self.paused_at is None and (now or timezone.now()) > self.first_reply_due  # type: ignore[operator]
+    def first_reply_breached(self, now: datetime | None = None) -> bool:
+        return self._breached(self.first_reply_due, self.first_replied_at, now)
 
-    def resolution_breached(self, now: object = None) -> bool:
-        if self.resolution_due is None:
+    def resolution_breached(self, now: datetime | None = None) -> bool:
+        return self._breached(self.resolution_due, self.solved_at, now)
+
+    def _breached(self, due: datetime | None, met_at: datetime | None, now: datetime | None) -> bool:
+        """Whether a target due at `due` is missed: met after it, or not met and past it while
+        the clock runs (a paused ticket's clock stands still)."""
+        if due is None:
             return False
-        if self.solved_at is not None:
-            return self.solved_at > self.resolution_due
-        return self.paused_at is None and (now or timezone.now()) > self.resolution_due  # type: ignore[operator]
+        if met_at is not None:
+            return met_at > due
+        return self.paused_at is None and (now or timezone.now()) > due
 
 
 class TicketComment(models.Model):

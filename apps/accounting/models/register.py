@@ -14,7 +14,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounting.permissions import AccountingPerm
-from apps.core.records import Access, Record
+from apps.core.records import Access, Record, live_once
 
 USER = settings.AUTH_USER_MODEL
 
@@ -62,9 +62,7 @@ class RegisteredCompany(Record):
         verbose_name = _("registered company")
         verbose_name_plural = _("registered companies")
         constraints = [
-            models.UniqueConstraint(
-                fields=["number"], condition=Q(deleted_at__isnull=True), name="accounting_company_number"
-            ),
+            live_once("accounting_company_number", "number"),
             models.CheckConstraint(
                 condition=Q(ard_month__gte=1, ard_month__lte=12, ard_day__gte=1, ard_day__lte=31),
                 name="accounting_company_ard",

@@ -48,8 +48,7 @@ class Activity(Record):
         through="deal",
         label=_("Follow-up"),
         find_with="getDealFollowUpsDue",
-        change=DealsPerm.MANAGE,
-        delete=DealsPerm.MANAGE,
+        manage=DealsPerm.MANAGE,
     )
 
     class Kind(models.TextChoices):

@@ -26,8 +26,7 @@ class ReachoutCampaign(OwnedRecord):
         DealsPerm,
         label=_("Reachout campaign"),
         find_with="listReachoutCampaigns",
-        change=DealsPerm.CAMPAIGNS,
-        delete=DealsPerm.CAMPAIGNS,
+        manage=DealsPerm.CAMPAIGNS,
         trash_hint=_("Create it again with createReachoutCampaign."),
     )
 

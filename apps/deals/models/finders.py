@@ -29,8 +29,7 @@ class DealFinder(OwnedRecord):
         DealsPerm,
         label=_("Deal finder"),
         find_with="listDealFinders",
-        change=DealsPerm.FINDERS,
-        delete=DealsPerm.FINDERS,
+        manage=DealsPerm.FINDERS,
         trash_hint=_("It was stopped and removed; create it again with createDealFinder."),
     )
 

@@ -27,8 +27,7 @@ class Employee(Record):
         HrPerm,
         # The directory is everyone's who may see HR; changing it is HR's (hr.employees).
         visibility="workspace",
-        change=str(HrPerm.EMPLOYEES),
-        delete=str(HrPerm.EMPLOYEES),
+        manage=HrPerm.EMPLOYEES,
         # Pay, national identifier and health notes (`RestrictedDetails`); the employee reads
         # their own pay and identifier, never the health notes HR keeps.
         fields={"restricted": HrPerm.RESTRICTED, "health": HrPerm.RESTRICTED},

@@ -24,10 +24,9 @@ class Grievance(Record):
     access = Access(
         HrPerm,
         visibility="workspace",
-        view=str(HrPerm.GRIEVANCES),
-        change=str(HrPerm.GRIEVANCES),
-        delete=str(HrPerm.GRIEVANCES),
-        admin=str(HrPerm.GRIEVANCES),
+        view=HrPerm.GRIEVANCES,
+        manage=HrPerm.GRIEVANCES,
+        admin=HrPerm.GRIEVANCES,
         label=_("Grievance"),
         find_with="getGrievances",
         # A grievance about someone who handles grievances is never theirs to read.

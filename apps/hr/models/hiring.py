@@ -23,9 +23,8 @@ def _hiring(label: object, find_with: str) -> Access:
     return Access(
         HrPerm,
         visibility="workspace",
-        view=str(HrPerm.HIRING),
-        change=str(HrPerm.HIRING),
-        delete=str(HrPerm.HIRING),
+        view=HrPerm.HIRING,
+        manage=HrPerm.HIRING,
         label=label,
         find_with=find_with,
     )

@@ -8,7 +8,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.records import Access, Record, name_once
+from apps.core.records import Access, Record, live_once, name_once
 from apps.hr.models.employees import Employee
 from apps.hr.permissions import HrPerm
 
@@ -21,8 +21,7 @@ class LeavePolicy(Record):
     access = Access(
         HrPerm,
         visibility="workspace",
-        change=str(HrPerm.EMPLOYEES),
-        delete=str(HrPerm.EMPLOYEES),
+        manage=HrPerm.EMPLOYEES,
         label=_("Leave policy"),
         find_with="getLeaveBalance",
     )
@@ -52,11 +51,7 @@ class LeavePolicy(Record):
         verbose_name_plural = _("leave policies")
         constraints = [
             name_once("hr_leave_policy_name_once"),
-            models.UniqueConstraint(
-                fields=["is_default"],
-                condition=Q(is_default=True, deleted_at__isnull=True),
-                name="hr_leave_policy_one_default",
-            ),
+            live_once("hr_leave_policy_one_default", "is_default", is_default=True),
             models.CheckConstraint(condition=Q(annual_days__gte=0), name="hr_leave_policy_days"),
         ]
 

@@ -3,10 +3,9 @@ overdue item becomes a notification to its owner (apps.hr.tasks)."""
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.records import Access, Record, RecordQuerySet, name_once
+from apps.core.records import Access, Record, RecordQuerySet, live_once, name_once
 from apps.hr.models.employees import Employee
 from apps.hr.permissions import HrPerm
 
@@ -17,8 +16,7 @@ class OnboardingTemplate(Record):
     access = Access(
         HrPerm,
         visibility="workspace",
-        change=str(HrPerm.ONBOARDING),
-        delete=str(HrPerm.ONBOARDING),
+        manage=HrPerm.ONBOARDING,
         label=_("Onboarding template"),
         find_with="startOnboarding",
     )
@@ -61,8 +59,7 @@ class OnboardingChecklist(Record):
     access = Access(
         HrPerm,
         visibility="workspace",
-        change=str(HrPerm.ONBOARDING),
-        delete=str(HrPerm.ONBOARDING),
+        manage=HrPerm.ONBOARDING,
         label=_("Onboarding checklist"),
         find_with="getOnboardingChecklist",
     )
@@ -77,13 +74,7 @@ class OnboardingChecklist(Record):
     class Meta:
         ordering = ["-created_at", "id"]
         verbose_name = _("onboarding checklist")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["employee"],
-                condition=Q(completed_at__isnull=True, deleted_at__isnull=True),
-                name="hr_onboarding_one_open",
-            )
-        ]
+        constraints = [live_once("hr_onboarding_one_open", "employee", completed_at__isnull=True)]
 
     def __str__(self) -> str:
         return self.name
@@ -96,8 +87,8 @@ class OnboardingItem(models.Model):
         # Seen with its checklist; ticked by its owner, the new employee, or those who run
         # onboarding.
         owner=("owner", "checklist__employee__user"),
-        change=str(HrPerm.VIEW),
-        admin=str(HrPerm.ONBOARDING),
+        change=HrPerm.VIEW,
+        admin=HrPerm.ONBOARDING,
         label=_("Onboarding item"),
         find_with="getOnboardingChecklist",
     )

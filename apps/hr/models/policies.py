@@ -3,12 +3,10 @@ of one version (a new version needs acknowledging again)."""
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
-from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.records import Access, Record
+from apps.core.records import Access, Record, name_once
 from apps.hr.permissions import HrPerm
 
 USER = settings.AUTH_USER_MODEL
@@ -19,8 +17,7 @@ class Policy(Record):
         HrPerm,
         # Everyone who may see HR reads the policies; HR publishes them.
         visibility="workspace",
-        change=str(HrPerm.POLICIES),
-        delete=str(HrPerm.POLICIES),
+        manage=HrPerm.POLICIES,
         label=_("Policy"),
         find_with="getPolicies",
     )
@@ -31,11 +28,7 @@ class Policy(Record):
         ordering = ["title", "id"]
         verbose_name = _("policy")
         verbose_name_plural = _("policies")
-        constraints = [
-            models.UniqueConstraint(
-                Lower("title"), condition=Q(deleted_at__isnull=True), name="hr_policy_title_once"
-            )
-        ]
+        constraints = [name_once("hr_policy_title_once", field="title")]
 
     def __str__(self) -> str:
         return self.title

@@ -11,7 +11,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.records import Access, Record, RecordQuerySet, name_once
+from apps.core.records import Access, Record, RecordQuerySet, live_once, name_once
 from apps.hr.permissions import HrPerm
 
 USER = settings.AUTH_USER_MODEL
@@ -21,10 +21,9 @@ class ReviewCycle(Record):
     access = Access(
         HrPerm,
         visibility="workspace",
-        view=str(HrPerm.REVIEWS),
-        change=str(HrPerm.REVIEWS_MANAGE),
-        delete=str(HrPerm.REVIEWS_MANAGE),
-        admin=str(HrPerm.REVIEWS_MANAGE),
+        view=HrPerm.REVIEWS,
+        manage=HrPerm.REVIEWS_MANAGE,
+        admin=HrPerm.REVIEWS_MANAGE,
         label=_("Review cycle"),
         find_with="getReviewCycles",
     )
@@ -48,10 +47,10 @@ class Review(Record):
         visibility="owner",
         owner="manager",
         also="assessments__author",
-        view=str(HrPerm.REVIEWS),
-        change=str(HrPerm.REVIEWS),
-        delete=str(HrPerm.REVIEWS_MANAGE),
-        admin=str(HrPerm.REVIEWS_MANAGE),
+        view=HrPerm.REVIEWS,
+        change=HrPerm.REVIEWS,
+        delete=HrPerm.REVIEWS_MANAGE,
+        admin=HrPerm.REVIEWS_MANAGE,
         label=_("Review"),
         find_with="getReviewCycles",
     )
@@ -63,11 +62,7 @@ class Review(Record):
     class Meta:
         ordering = ["cycle", "id"]
         verbose_name = _("review")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["cycle", "employee"], condition=Q(deleted_at__isnull=True), name="hr_review_once"
-            )
-        ]
+        constraints = [live_once("hr_review_once", "cycle", "employee")]
 
     def __str__(self) -> str:
         return f"review {self.pk}"
@@ -88,10 +83,10 @@ class Assessment(models.Model):
         owner="author",
         also=_readers,
         drafts=Q(submitted_at__isnull=True),
-        view=str(HrPerm.REVIEWS),
-        change=str(HrPerm.REVIEWS),
-        delete=str(HrPerm.REVIEWS_MANAGE),
-        admin=str(HrPerm.REVIEWS_MANAGE),
+        view=HrPerm.REVIEWS,
+        change=HrPerm.REVIEWS,
+        delete=HrPerm.REVIEWS_MANAGE,
+        admin=HrPerm.REVIEWS_MANAGE,
         label=_("Assessment"),
         find_with="getReviewCycles",
     )

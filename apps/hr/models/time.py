@@ -7,7 +7,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.records import Access, Record
+from apps.core.records import Access, Record, live_once
 from apps.hr.models.employees import Employee
 from apps.hr.permissions import HrPerm
 
@@ -21,9 +21,9 @@ class TimeEntry(Record):
         visibility="owner",
         owner="employee__user",
         sees_all=(HrPerm.TIME_MANAGE,),
-        view=str(HrPerm.TIME),
-        change=str(HrPerm.TIME),
-        delete=str(HrPerm.TIME_MANAGE),
+        view=HrPerm.TIME,
+        change=HrPerm.TIME,
+        delete=HrPerm.TIME_MANAGE,
         label=_("Time entry"),
         find_with="getTimeEntries",
     )
@@ -50,11 +50,7 @@ class TimeEntry(Record):
                 condition=Q(clock_out__isnull=True) | Q(clock_out__gt=F("clock_in")),
                 name="hr_time_out_after_in",
             ),
-            models.UniqueConstraint(
-                fields=["employee"],
-                condition=Q(clock_out__isnull=True, deleted_at__isnull=True),
-                name="hr_time_one_open_entry",
-            ),
+            live_once("hr_time_one_open_entry", "employee", clock_out__isnull=True),
         ]
         indexes = [models.Index(fields=["employee", "clock_in"], name="hr_time_employee_in")]
 

@@ -17,9 +17,8 @@ class TrainingRecord(Record):
     access = Access(
         HrPerm,
         visibility="workspace",
-        view=str(HrPerm.TRAINING),
-        change=str(HrPerm.TRAINING),
-        delete=str(HrPerm.TRAINING),
+        view=HrPerm.TRAINING,
+        manage=HrPerm.TRAINING,
         label=_("Training record"),
         find_with="getTrainingRecords",
     )
