@@ -269,7 +269,7 @@ def event_restore(*, actor: Actor, event: Event) -> Event:
     """Brings an event back from the trash, its sessions' speakers holding their time again; an
     event cancelled as it was deleted stays cancelled (its attendees were told). SessionClash, and
     the event left in the trash, when a speaker has been booked elsewhere at that time meanwhile."""
-    event = Event.objects.fetch(actor, event.pk, "delete", trash="include", lock=True)
+    event = Event.objects.fetch(actor, event.pk, "delete", trash=True, lock=True)
     if not event.in_trash:
         return event
     event.untrash()

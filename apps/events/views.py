@@ -35,7 +35,7 @@ def event_list(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 @page(EventsPerm.EDIT, methods=("POST",))
 def event_restore(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
-    event = Event.objects.fetch(request.user, event_id, "delete", trash="only")
+    event = Event.objects.fetch(request.user, event_id, "delete", trash=True)
     services.event_restore(actor=request.user, event=event)
     messages.success(request, _("%(name)s is back.") % {"name": event.name})
     return redirect("events:detail", event.pk)
