@@ -34,8 +34,8 @@ area = areas.declare(
         "escalateTicket": "escalate a ticket to a department team manager tier 2, pass it to someone senior",
         "resolveEscalation": "escalation handled resolved done dealt with",
         "closeTicket": "close finish shut a solved ticket",
-        "updateTicket": "change a ticket's priority, assignee, tags or type; reassign it, retag it",
-        "mergeTickets": "merge duplicate tickets of the same request into one, combine two tickets",
+        "updateTicket": "priority assignee tags type, reassign, retag, raise or lower",
+        "mergeTickets": "merge duplicates, combine two into one",
     },
     profiles={
         # The queue's everyday work (the profile holds at most 40 tools with the other areas': the

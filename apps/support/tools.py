@@ -319,7 +319,7 @@ def update_ticket(
     ticket_id: TicketId,
     changes: Annotated[TicketChanges, Field(description="Only the fields to change")],
 ) -> TicketOut:
-    """Change a ticket's priority, assignee, tags or type, kept in its history; status: respondToTicket."""
+    """Change a ticket's priority, assignee, tags or type, each kept in its history."""
     ticket = Ticket.objects.select_related("assignee", "policy").fetch(ctx.actor, ticket_id, "change")
     given = changes.given(required=True)
     fields: dict[str, object] = {}
