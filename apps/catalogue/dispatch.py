@@ -403,7 +403,13 @@ def _call(ctx: ToolContext, spec: ToolSpec, arguments: Any) -> tuple[str, str, d
     if first is not None:
         return "first_call_required", "", error_result(policy.first_call_message(spec, first))
 
-    if spec.needs_confirmation:
+    if spec.needs_confirmation and spec.confirm_if is not None:
+        asks = _asks_confirmation(ctx, spec, validated)
+        if isinstance(asks, tuple):
+            return asks
+    else:
+        asks = spec.needs_confirmation
+    if asks:
         try:
             refusal = _confirm(ctx, spec, validated, token)
         except inputs.InputRequired as needed:
@@ -587,6 +593,22 @@ def _call_through(
         duration_ms=(time.perf_counter() - started) * 1000,
     )
     return result
+
+
+def _asks_confirmation(
+    ctx: ToolContext, spec: ToolSpec, validated: BaseModel
+) -> bool | tuple[str, str, dict[str, Any]]:
+    """Whether this call of a marked tool needs its confirmation (`ToolSpec.confirm_if`), or the
+    answer to give instead when its arguments are refused: checked first, so that nobody is asked
+    to confirm what would fail."""
+    assert spec.confirm_if is not None
+    kwargs = {parameter: getattr(validated, parameter) for parameter in spec.parameters}
+    try:
+        return bool(spec.confirm_if(ctx, **kwargs))
+    except AppError as error:
+        return "error", error.code, error_result(_app_error_message(error))
+    except ObjectDoesNotExist:
+        return "error", "NOT_FOUND", error_result("Not found: check the ids you passed; nothing was changed.")
 
 
 def _confirm(

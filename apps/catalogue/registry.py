@@ -292,6 +292,10 @@ class ToolSpec:
     long_running: bool = False
     # Written to be served on the event loop (apps.core.onloop; CONVENTIONS.md, "Tools").
     on_loop: bool = False
+    # Asked before a confirmation, with the call's arguments: whether this call needs one (a
+    # marked tool's harmless use, such as an internal note of respondToTicket, does not); an
+    # AppError it raises is the call's answer, so nobody confirms what would be refused.
+    confirm_if: Callable[..., bool] | None = None
 
     @property
     def needs_confirmation(self) -> bool:
@@ -412,6 +416,7 @@ class Declaration(TypedDict, total=False):
     runs_tools: bool
     long_running: bool
     on_loop: bool
+    confirm_if: Callable[..., bool] | None
 
 
 def tool(
@@ -443,8 +448,11 @@ def build_spec(
     runs_tools: bool = False,
     long_running: bool = False,
     on_loop: bool = False,
+    confirm_if: Callable[..., bool] | None = None,
 ) -> ToolSpec:
     where = f"{function.__module__}.{function.__qualname__}"
+    if confirm_if is not None and not markers & CONFIRMATION_MARKERS:
+        raise RegistryError(f"{where}: confirm_if is for a tool whose markers ask for a confirmation")
     if on_loop and (not read_only or open_world or runs_tools or markers & CONFIRMATION_MARKERS):
         raise RegistryError(
             f"{where}: only a read of the workspace alone is served on the event loop (on_loop): "
@@ -501,6 +509,7 @@ def build_spec(
         runs_tools=runs_tools,
         long_running=long_running,
         on_loop=on_loop,
+        confirm_if=confirm_if,
     )
 
 

@@ -39,3 +39,17 @@ class MailboxNotShared(ValidationFailed):
         "agent reads and replies would leave in that person's name. Choose a shared mailbox (the Mail "
         "page makes one)."
     )
+
+
+class TicketsOfOtherCustomers(ValidationFailed):
+    code = "TICKETS_OF_OTHER_CUSTOMERS"
+    msg_format = _(
+        "Tickets {ticket} and {into} are of different customers: merged, one customer's thread would "
+        "be answered as the other's. Nothing was merged; if they are one request, call again with "
+        "acrossCustomers: true."
+    )
+
+
+class TicketMerged(Conflict):
+    code = "TICKET_MERGED"
+    msg_format = _("Ticket {ticket} was merged into ticket {into}: work on ticket {into}.")

@@ -114,6 +114,12 @@ class Ticket(Record):
         CHAT = "chat", _("chat")
         AGENT = "agent", _("agent")
 
+    class Type(models.TextChoices):
+        QUESTION = "question", _("question")
+        INCIDENT = "incident", _("incident")
+        PROBLEM = "problem", _("problem")
+        TASK = "task", _("task")
+
     PAUSED = (Status.PENDING, Status.ON_HOLD)
 
     access = Access(SupportPerm, visibility="workspace", label=_("Ticket"), find_with="searchTickets")
@@ -134,6 +140,7 @@ class Ticket(Record):
         "departments.Department", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     tags = models.JSONField(_("tags"), default=list, blank=True)
+    ticket_type = models.CharField(_("type"), max_length=10, choices=Type.choices, blank=True)
     mailbox = models.ForeignKey(
         "mail.Mailbox", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -142,6 +149,10 @@ class Ticket(Record):
     )
     follow_up_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="follow_ups"
+    )
+    # Merged into another ticket of the same request: closed, its thread and history moved there.
+    merged_into = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="merged"
     )
     policy = models.ForeignKey(SlaPolicy, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     first_reply_due = models.DateTimeField(null=True, blank=True)
@@ -221,6 +232,18 @@ class TicketComment(models.Model):
     def __str__(self) -> str:
         return f"comment {self.pk}"
 
+    @property
+    def author_name(self) -> str:
+        """Who wrote it, as the thread shows them: the agent (or the requester signed in) by name,
+        an e-mail's sender by the requester's name when it is their address."""
+        if self.author is not None:
+            return str(self.author.get_full_name())
+        ticket = self.ticket
+        theirs = not self.author_email or self.author_email.lower() == ticket.requester_email.lower()
+        if self.author_kind == self.Author.REQUESTER and ticket.requester_name and theirs:
+            return ticket.requester_name
+        return self.author_email
+
 
 class StatusChange(history.Trail):
     """Who moved a ticket from one status to another (and through which door), and when."""
@@ -234,6 +257,24 @@ class StatusChange(history.Trail):
 
     def __str__(self) -> str:
         return f"{self.old} -> {self.new}"
+
+
+class TicketEvent(history.Event):
+    """A ticket's history of changes besides its status (StatusChange): its priority, assignee,
+    tags and type, and merges; who made each, when, and through which door."""
+
+    class Kind(models.TextChoices):
+        UPDATED = "updated", _("updated")
+        MERGED = "merged", _("merged")
+
+    ticket = models.ForeignKey(Ticket, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+
+    class Meta(history.Event.Meta):
+        indexes = [models.Index(fields=["ticket", "-at"], name="support_event_ticket_at")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of {self.ticket_id}"
 
 
 class Escalation(models.Model):

@@ -21,6 +21,7 @@ from apps.support.models import (
     SupportMailboxChange,
     Ticket,
     TicketComment,
+    TicketEvent,
 )
 
 
@@ -42,6 +43,7 @@ def _erase_comments(rows: QuerySet[TicketComment]) -> int:
 
 privacy.register(TicketComment, find=_comments, erase=_erase_comments, order=10)
 privacy.register(StatusChange, user="actor", erase={"actor": None})
+privacy.register(TicketEvent, user="actor", erase={"actor": None})
 privacy.register(SupportMailboxChange, user="actor", erase={"actor": None})
 privacy.register(Escalation, user="owner", erase={"owner": None, "created_by": None, "resolved_by": None})
 privacy.register(SatisfactionRating, email="ticket__requester_email", order=10)

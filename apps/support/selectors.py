@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from apps.core.actors import Actor
 from apps.core.search import matching
-from apps.support.models import Escalation, Ticket
+from apps.support.models import Escalation, SatisfactionRating, Ticket
 from apps.support.services import NEAR
 
 Status = Ticket.Status
@@ -90,3 +90,24 @@ def my_ticket(*, actor: Actor, ticket_id: int) -> Ticket:
     if not email or found is None:
         raise Ticket.access.not_found(Ticket, ticket_id)
     return found
+
+
+def rating_of(ticket: Ticket) -> SatisfactionRating | None:
+    """The requester's rating of the ticket, if they gave one."""
+    try:
+        return ticket.satisfaction
+    except SatisfactionRating.DoesNotExist:
+        return None
+
+
+def satisfaction(*, actor: Actor) -> dict[str, Any]:
+    """The ratings of the tickets the actor sees: how many, good and bad, the percent good."""
+    rows = SatisfactionRating.objects.filter(ticket__in=Ticket.objects.restrict(actor))
+    counts = rows.aggregate(rated=Count("id"), good=Count("id", filter=Q(good=True)))
+    rated, good = counts["rated"] or 0, counts["good"] or 0
+    return {
+        "rated": rated,
+        "good": good,
+        "bad": rated - good,
+        "score": round(100 * good / rated, 1) if rated else None,
+    }

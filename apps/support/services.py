@@ -31,6 +31,7 @@ from apps.support.models import (
     SupportMailboxChange,
     Ticket,
     TicketComment,
+    TicketEvent,
 )
 from apps.support.permissions import SupportPerm
 
@@ -64,8 +65,10 @@ def set_status(ticket: Ticket, new: str, actor: Actor | None, now: datetime | No
     if old == new:
         return
     if ticket.paused_at is not None and new not in Ticket.PAUSED:
-        if ticket.policy is not None:
-            paused = hours.between(ticket.policy, ticket.paused_at, now)
+        paused = hours.between(ticket.policy, ticket.paused_at, now) if ticket.policy else timedelta()
+        # A pause without business time in it (a weekend, a night) gives nothing back: moving a
+        # due time on by zero would still carry one that sits at a day's close to the next opening.
+        if ticket.policy is not None and paused > timedelta():
             hours_paused = paused.total_seconds() / 3600
             if ticket.first_reply_due and ticket.first_replied_at is None:
                 ticket.first_reply_due = hours.add(ticket.policy, ticket.first_reply_due, hours_paused)
@@ -176,17 +179,41 @@ def ticket_create(
     return ticket
 
 
+# The statuses an agent moves a ticket to: "new" is only a ticket nobody has handled yet, and
+# closing is closeTicket's.
+SETTABLE = (Status.OPEN, Status.PENDING, Status.ON_HOLD, Status.SOLVED)
+
+
+def _check_status(status: str | None) -> None:
+    if status == Status.CLOSED:
+        raise invalid("status", _("close a ticket with closeTicket"))
+    if status is not None and status not in SETTABLE:
+        raise invalid(
+            "status",
+            _("a ticket is new only until it is first handled; choose one of {allowed}"),
+            allowed=", ".join(SETTABLE),
+        )
+
+
+def respond_check(*, actor: Actor, ticket: Ticket, text: str, internal: bool, status: str | None) -> None:
+    """Everything `ticket_respond` would refuse, checked without writing: what a reply's
+    confirmation is asked after (nobody confirms what cannot be done)."""
+    require(actor, SupportPerm.EDIT)
+    _editable(ticket)
+    if not text.strip():
+        raise invalid("text", _("write the reply or note"))
+    _check_status(status)
+    if not internal:
+        require(actor, SupportPerm.REPLY)
+        _reply_mailbox(ticket)
+
+
 def ticket_respond(
     *, actor: Actor, ticket: Ticket, text: str, internal: bool, status: str | None
 ) -> TicketComment:
     """An agent's public reply (e-mailed to the requester through the outbox, threaded) or an
     internal note (never e-mailed). `status` then; a public reply defaults to pending."""
-    require(actor, SupportPerm.EDIT)
-    _editable(ticket)
-    if not text.strip():
-        raise invalid("text", _("write the reply or note"))
-    if status == Status.CLOSED:
-        raise invalid("status", _("close a ticket with closeTicket"))
+    respond_check(actor=actor, ticket=ticket, text=text, internal=internal, status=status)
     if internal:
         with transaction.atomic():
             comment = TicketComment.objects.create(
@@ -196,7 +223,6 @@ def ticket_respond(
                 set_status(ticket, status, actor)
                 ticket.save()
         return comment
-    require(actor, SupportPerm.REPLY)
     outgoing = _email(actor, ticket, text.strip())
     now = timezone.now()
     with transaction.atomic():
@@ -218,7 +244,142 @@ def ticket_respond(
     return comment
 
 
-def _email(actor: Actor, ticket: Ticket, text: str) -> Any:
+UPDATABLE = ("priority", "assignee", "tags", "ticket_type")
+
+
+def ticket_update(*, actor: Actor, ticket: Ticket, fields: dict[str, Any]) -> list[str]:
+    """Changes a ticket's priority, assignee (None: nobody), tags and type; each change is kept in
+    the ticket's history with who made it. A new priority brings its SLA policy's targets,
+    counted from when the ticket was opened. Returns the names of the fields that changed."""
+    require(actor, SupportPerm.EDIT)
+    _editable(ticket)
+    unknown = set(fields) - set(UPDATABLE)
+    if unknown:
+        raise invalid(sorted(unknown)[0], _("only the priority, assignee, tags and type change here"))
+    if "priority" in fields and fields["priority"] not in Priority.values:
+        raise invalid("priority", _("choose one of {allowed}"), allowed=", ".join(Priority.values))
+    if fields.get("ticket_type") not in (None, "", *Ticket.Type.values):
+        raise invalid("type", _("choose one of {allowed}"), allowed=", ".join(Ticket.Type.values))
+    if "tags" in fields:
+        fields = {**fields, "tags": clean_tags(fields["tags"] or [])}
+    if "ticket_type" in fields:
+        fields = {**fields, "ticket_type": fields["ticket_type"] or ""}
+    changes: dict[str, tuple[Any, Any]] = {}
+    for name, value in fields.items():
+        before = getattr(ticket, name)
+        if before != value:
+            changes[name] = (before, value)
+    if not changes:
+        return []
+    with transaction.atomic():
+        for name, (_before, after) in changes.items():
+            setattr(ticket, name, after)
+        if "priority" in changes:
+            _restart_clocks(ticket)
+        if "assignee" in changes and ticket.assignee is not None and ticket.status == Status.NEW:
+            set_status(ticket, Status.OPEN, actor)
+        ticket.save()
+        # People by id in the history, never by name or address: nothing personal stays in it
+        # once a person's own row is erased (docs/privacy.md).
+        told = {
+            name: [getattr(value, "pk", None) for value in pair] if name == "assignee" else list(pair)
+            for name, pair in changes.items()
+        }
+        summary = "; ".join(
+            f"{name.replace('ticket_', '')}: {_said(pair, person=name == 'assignee')}"
+            for name, pair in told.items()
+        )
+        history.record(
+            TicketEvent,
+            actor=actor,
+            ticket=ticket,
+            kind=TicketEvent.Kind.UPDATED,
+            summary=summary,
+            changes=told,
+        )
+    if "assignee" in changes and ticket.assignee is not None and ticket.assignee != person(actor):
+        _notify(ticket.assignee, f"Ticket {ticket.reference} assigned to you", ticket, actor)
+    return list(changes)
+
+
+def _said(pair: list[Any], *, person: bool = False) -> str:
+    def one(value: Any) -> str:
+        if isinstance(value, list):
+            return ", ".join(value) or "-"
+        if person and value:
+            return f"person {value}"
+        return str(value or "-")
+
+    return f"{one(pair[0])} -> {one(pair[1])}"
+
+
+def _restart_clocks(ticket: Ticket) -> None:
+    """The targets of the ticket's new priority, from when it was opened (a pause before the
+    change is not given back; one running now is, when it ends). Breach warnings start again."""
+    opened = ticket.created_at
+    policy = ticket.policy = policy_for(ticket.priority)
+    if policy is None:
+        ticket.first_reply_due = ticket.resolution_due = None
+        return
+    ticket.first_reply_due = hours.add(policy, opened, float(policy.first_reply_hours))
+    ticket.resolution_due = hours.add(policy, opened, float(policy.resolution_hours))
+    ticket.sla_notified = []
+
+
+def merge_check(*, actor: Actor, ticket: Ticket, into: Ticket, across_customers: bool = False) -> None:
+    """Everything `ticket_merge` would refuse, checked without writing."""
+    require(actor, SupportPerm.EDIT)
+    if ticket.pk == into.pk:
+        raise invalid("intoTicketId", _("name another ticket than the one merged into it"))
+    for each in (ticket, into):
+        if each.merged_into_id is not None:
+            raise errors.TicketMerged(ticket=each.pk, into=each.merged_into_id)
+        _editable(each)
+    theirs, others = ticket.requester_email.lower(), into.requester_email.lower()
+    if theirs != others and not across_customers:
+        raise errors.TicketsOfOtherCustomers(ticket=ticket.pk, into=into.pk)
+
+
+def ticket_merge(*, actor: Actor, ticket: Ticket, into: Ticket, across_customers: bool = False) -> Ticket:
+    """Merges `ticket` into `into` (the one kept): its comments move there (so the customer's
+    answers to its e-mails thread into the kept one), its tags join the kept one's, and it closes,
+    pointing to the kept one; its status changes, escalations and rating stay with it, linked.
+    Both histories keep the merge. Tickets of different requesters only with `across_customers`."""
+    merge_check(actor=actor, ticket=ticket, into=into, across_customers=across_customers)
+    with transaction.atomic():
+        moved = TicketComment.objects.filter(ticket=ticket).update(ticket=into)
+        into.tags = clean_tags([*into.tags, *ticket.tags])
+        if into.thread_id is None and ticket.thread_id is not None:
+            into.thread_id = ticket.thread_id
+        if into.status in (Status.NEW, Status.PENDING, Status.SOLVED, Status.ON_HOLD):
+            set_status(into, Status.OPEN, actor)
+        into.save()
+        ticket.merged_into = into
+        set_status(ticket, Status.CLOSED, actor)
+        ticket.save()
+        history.record(
+            TicketEvent,
+            actor=actor,
+            ticket=into,
+            kind=TicketEvent.Kind.MERGED,
+            summary=f"{ticket.reference} merged into this ticket ({moved} comments moved)",
+            changes={"merged": [None, ticket.pk], "comments_moved": moved},
+        )
+        history.record(
+            TicketEvent,
+            actor=actor,
+            ticket=ticket,
+            kind=TicketEvent.Kind.MERGED,
+            summary=f"merged into {into.reference} ({moved} comments moved)",
+            changes={"merged_into": [None, into.pk], "comments_moved": moved},
+        )
+    logger.info("ticket %s merged into %s", ticket.pk, into.pk)
+    return into
+
+
+def _reply_mailbox(ticket: Ticket) -> Mailbox:
+    """The mailbox a reply leaves from (the ticket's, while it is a shared one; else the support
+    mailbox), once the ticket has an address to answer."""
     mailbox = ticket.mailbox
     if mailbox is None or mailbox.deleted_at is not None or not mailbox.shared:
         mailbox = support_mailbox()
@@ -226,6 +387,11 @@ def _email(actor: Actor, ticket: Ticket, text: str) -> Any:
         raise errors.NoSupportMailbox()
     if not ticket.requester_email:
         raise errors.NoRequesterAddress(ticket=ticket.pk)
+    return mailbox
+
+
+def _email(actor: Actor, ticket: Ticket, text: str) -> Any:
+    mailbox = _reply_mailbox(ticket)
     last_in = (
         ticket.comments.filter(author_kind="requester", message__isnull=False, message__mailbox=mailbox)
         .select_related("message")
@@ -396,7 +562,16 @@ def _ticket_of(message: Message) -> Ticket | None:
 
 def _take(message: Message) -> None:
     ticket = _ticket_of(message)
-    text = message.text.strip() or "(no text)"
+    for _hop in range(10):  # a merged ticket's mail goes to the one it was merged into
+        if ticket is None or ticket.merged_into_id is None:
+            break
+        ticket = Ticket.objects.filter(pk=ticket.merged_into_id, deleted_at__isnull=True).first()
+    # A customer's answer quotes the thread the ticket already holds: the ticket keeps what is new
+    # (the whole e-mail stays in the mail app, linked from the comment).
+    text = message.text.strip()
+    if ticket is not None:
+        text = mail.trim_quoted(text)[0] or text
+    text = text or "(no text)"
     try:
         sender = mail.address(message.from_address, field="from") if message.from_address else ""
     except AppError:
@@ -447,6 +622,18 @@ def inbound_all() -> int:
     return count
 
 
+# A Date header is the sender's clock, to the second: mail sent in the moment the mailbox is chosen
+# may be dated a little before it.
+CLOCK_SKEW = timedelta(minutes=1)
+
+
+def starting_point(now: datetime | None = None) -> datetime:
+    """From when a newly chosen support mailbox's mail becomes tickets: now, to the whole second
+    and a minute of the senders' clocks before it, so that no message arriving after the choice
+    is dated before it (the mail app reads the Date header, without fractions of a second)."""
+    return (now or timezone.now()).replace(microsecond=0) - CLOCK_SKEW
+
+
 def support_mailbox_set(*, actor: Actor, mailbox: Mailbox | None, since: datetime | None = None) -> None:
     """Chooses the support mailbox (administrators), among the shared mailboxes they may change:
     its inbound mail from now (or `since`) on. A change is kept with who made it and when."""
@@ -457,7 +644,9 @@ def support_mailbox_set(*, actor: Actor, mailbox: Mailbox | None, since: datetim
         before = support_mailbox()
         SupportMailbox.objects.exclude(mailbox=mailbox).delete()
         if mailbox is not None:
-            SupportMailbox.objects.get_or_create(mailbox=mailbox, defaults={"since": since or timezone.now()})
+            SupportMailbox.objects.get_or_create(
+                mailbox=mailbox, defaults={"since": since or starting_point()}
+            )
         if before != mailbox:
             history.record(
                 SupportMailboxChange,

@@ -9,7 +9,20 @@ from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
-from apps.catalogue.shapes import Limit, Offset, Out, Page, PersonRef, Tags, aware, id_field, paginate
+from apps.catalogue.shapes import (
+    Changes,
+    From,
+    HistoryOut,
+    Limit,
+    Offset,
+    Out,
+    Page,
+    PersonRef,
+    Tags,
+    aware,
+    id_field,
+    paginate,
+)
 from apps.core import clean
 from apps.support import selectors, services
 from apps.support.models import Escalation, SlaPolicy, Ticket, TicketComment
@@ -18,6 +31,7 @@ from apps.support.permissions import SupportPerm
 TicketId = Annotated[int, id_field("searchTickets")]
 StatusName = Literal["new", "open", "pending", "on_hold", "solved", "closed"]
 PriorityName = Literal["low", "normal", "high", "urgent"]
+TypeName = Literal["question", "incident", "problem", "task"]
 Person = Annotated[str, Field(max_length=254, description="A person of the workspace, by e-mail")]
 Requester = Annotated[str, Field(max_length=254, description="The customer's e-mail")]
 Text = Annotated[str, Field(min_length=1, max_length=20_000, description="Plain text")]
@@ -40,18 +54,29 @@ class CommentOut(Out):
     id: int
     public: bool
     author_kind: str
+    author_name: str = Field(description="The agent's name, or the customer's")
     author_email: str
     body: str
     emailed: bool
     created_at: datetime
 
 
+class RatingOut(Out):
+    good: bool
+    comment: str
+    created_at: datetime
+
+
 class TicketOut(TicketSummary):
     channel: str
+    type: Annotated[str, From("ticket_type")] = Field(description="Empty: not set")
     tags: list[str]
     department_id: int | None
     follow_up_of_id: int | None
+    merged_into_id: int | None
+    satisfaction: RatingOut | None = Field(description="The requester's rating once solved")
     comments: list[CommentOut]
+    history: list[HistoryOut] = Field(description="Reading one ticket: its changes, oldest first")
 
 
 class EscalationOut(Out):
@@ -75,11 +100,16 @@ def _summary(ticket: Ticket) -> TicketSummary:
 
 
 def _comment(comment: TicketComment) -> CommentOut:
-    return CommentOut.of_record(comment, emailed=comment.outgoing_id is not None)
+    return CommentOut.of_record(
+        comment,
+        author_name=comment.author_name,
+        author_email=comment.author.email if comment.author is not None else comment.author_email,
+        emailed=comment.outgoing_id is not None,
+    )
 
 
-def _ticket(ticket: Ticket, *, public_only: bool = False) -> TicketOut:
-    comments = ticket.comments.order_by("created_at", "id")
+def _ticket(ticket: Ticket, *, public_only: bool = False, with_history: bool = False) -> TicketOut:
+    comments = ticket.comments.select_related("author", "ticket").order_by("created_at", "id")
     if public_only:
         comments = comments.filter(public=True)
     return TicketOut.of_record(
@@ -87,7 +117,33 @@ def _ticket(ticket: Ticket, *, public_only: bool = False) -> TicketOut:
         assignee=PersonRef.of(ticket.assignee),
         breached=ticket.first_reply_breached() or ticket.resolution_breached(),
         comments=[_comment(c) for c in comments[:100]],
+        satisfaction=_rating(ticket),
+        history=_history(ticket) if with_history else [],
     )
+
+
+def _rating(ticket: Ticket) -> RatingOut | None:
+    rating = selectors.rating_of(ticket)
+    return RatingOut.of_record(rating) if rating is not None else None
+
+
+def _history(ticket: Ticket) -> list[HistoryOut]:
+    """Its status changes and its other changes, in the order they were made."""
+    entries = [
+        HistoryOut.of_record(
+            change,
+            kind="status",
+            summary=f"{change.old or '-'} -> {change.new}",
+            changes={"status": [change.old or None, change.new]},
+            actor=PersonRef.of(change.actor),
+        )
+        for change in ticket.status_changes.select_related("actor")[:100]
+    ]
+    entries += [
+        HistoryOut.of_record(event, actor=PersonRef.of(event.actor))
+        for event in ticket.events.select_related("actor").order_by("-at", "-id")[:100]
+    ]
+    return sorted(entries, key=lambda entry: (entry.at, entry.kind != "status"))
 
 
 def _person(email: str) -> object:
@@ -127,15 +183,23 @@ class PolicyOut(Out):
     holidays_country: str
 
 
+class SatisfactionOut(Out):
+    rated: int
+    good: int
+    bad: int
+    score: float | None = Field(description="Percent good of rated; null: none rated")
+
+
 class SummaryOut(Out):
     mailbox: str | None = Field(description="Support address")
     policies: list[PolicyOut]
     close_after_days: int
+    satisfaction: SatisfactionOut = Field(description="Ratings of the tickets you see")
 
 
 @tool("getSupportSummary", permission=SupportPerm.VIEW, title="Customer service settings", read_only=True)
 def get_support_summary(ctx: ToolContext) -> SummaryOut:
-    """The support address, SLA targets per priority in business hours, and auto-close days."""
+    """The support address, SLA targets per priority in business hours, auto-close days, CSAT."""
     mailbox = services.support_mailbox()
     policies = SlaPolicy.objects.restrict(ctx.actor)
     return SummaryOut(
@@ -145,6 +209,7 @@ def get_support_summary(ctx: ToolContext) -> SummaryOut:
             for p in policies
         ],
         close_after_days=int(settings.ATRIUM_SUPPORT_CLOSE_AFTER_DAYS),
+        satisfaction=SatisfactionOut(**selectors.satisfaction(actor=ctx.actor)),
     )
 
 
@@ -195,7 +260,7 @@ def search_tickets(
     """Find tickets by words, status, priority, people or SLA breach; with ticketId, read its thread."""
     if ticket_id is not None:
         ticket = Ticket.objects.select_related("assignee").fetch(ctx.actor, ticket_id)
-        return paginate([ticket], limit=1, offset=0, item=_ticket)
+        return paginate([ticket], limit=1, offset=0, item=lambda t: _ticket(t, with_history=True))
     rows = selectors.ticket_search(
         actor=ctx.actor,
         query=query,
@@ -208,12 +273,23 @@ def search_tickets(
     return paginate(rows, limit=limit, offset=offset, item=lambda t: _ticket(t, public_only=False))
 
 
+def _reply_goes_out(
+    ctx: ToolContext, *, ticket_id: int, text: str, internal: bool, status: str | None
+) -> bool:
+    """respondToTicket's confirmation: for a reply that is e-mailed, once it is known that it can
+    be (an internal note is never sent, so it is not asked about)."""
+    ticket = Ticket.objects.select_related("mailbox").fetch(ctx.actor, ticket_id, "change")
+    services.respond_check(actor=ctx.actor, ticket=ticket, text=text, internal=internal, status=status)
+    return not internal
+
+
 @tool(
     "respondToTicket",
     permission=SupportPerm.REPLY,
     title="Reply to a ticket",
     markers=Marker.HIGH_RISK,
     open_world=True,
+    confirm_if=_reply_goes_out,
 )
 def respond_to_ticket(
     ctx: ToolContext,
@@ -227,6 +303,69 @@ def respond_to_ticket(
     ticket = Ticket.objects.select_related("mailbox", "policy").fetch(ctx.actor, ticket_id, "change")
     services.ticket_respond(actor=ctx.actor, ticket=ticket, text=text, internal=internal, status=status)
     return _ticket(ticket)
+
+
+class TicketChanges(Changes):
+    priority: PriorityName | None = None
+    assignee_email: Annotated[str, Field(max_length=254, description='"": nobody')] = ""
+    tags: Tags | None = None
+    type: TypeName | None = None
+
+
+@tool("updateTicket", permission=SupportPerm.EDIT, title="Update a ticket")
+def update_ticket(
+    ctx: ToolContext,
+    *,
+    ticket_id: TicketId,
+    changes: Annotated[TicketChanges, Field(description="Only the fields to change")],
+) -> TicketOut:
+    """Change a ticket's priority, assignee, tags or type, each kept in its history."""
+    ticket = Ticket.objects.select_related("assignee", "policy").fetch(ctx.actor, ticket_id, "change")
+    given = changes.given(required=True)
+    fields: dict[str, object] = {}
+    if "priority" in given:
+        fields["priority"] = given["priority"] or ticket.priority
+    if "assignee_email" in given:
+        email = (given["assignee_email"] or "").strip()
+        fields["assignee"] = clean.person_by_email(email, field="assigneeEmail") if email else None
+    if "tags" in given:
+        fields["tags"] = given["tags"] or []
+    if "type" in given:
+        fields["ticket_type"] = given["type"] or ""
+    services.ticket_update(actor=ctx.actor, ticket=ticket, fields=fields)
+    return _ticket(ticket, with_history=True)
+
+
+def _merge_checked(ctx: ToolContext, *, ticket_id: int, into_ticket_id: int, across_customers: bool) -> bool:
+    """mergeTickets' confirmation, asked once the merge is known to be possible."""
+    ticket, into = _merging(ctx, ticket_id, into_ticket_id)
+    services.merge_check(actor=ctx.actor, ticket=ticket, into=into, across_customers=across_customers)
+    return True
+
+
+def _merging(ctx: ToolContext, ticket_id: int, into_ticket_id: int) -> tuple[Ticket, Ticket]:
+    rows = Ticket.objects.select_related("policy", "assignee")
+    return rows.fetch(ctx.actor, ticket_id, "change"), rows.fetch(ctx.actor, into_ticket_id, "change")
+
+
+@tool(
+    "mergeTickets",
+    permission=SupportPerm.EDIT,
+    title="Merge two tickets",
+    markers=Marker.DESTRUCTIVE,
+    confirm_if=_merge_checked,
+)
+def merge_tickets(
+    ctx: ToolContext,
+    *,
+    ticket_id: Annotated[int, id_field("searchTickets", description="Closes, into the other")],
+    into_ticket_id: Annotated[int, id_field("searchTickets", description="The one kept")],
+    across_customers: Annotated[bool, Field(description="Allow different requesters")] = False,
+) -> TicketOut:
+    """Merge a duplicate ticket into another: its thread moves there and it closes, linked to it."""
+    ticket, into = _merging(ctx, ticket_id, into_ticket_id)
+    kept = services.ticket_merge(actor=ctx.actor, ticket=ticket, into=into, across_customers=across_customers)
+    return _ticket(kept, with_history=True)
 
 
 @tool("addMyTicketComment", permission=SupportPerm.REQUEST, title="Comment on my ticket")

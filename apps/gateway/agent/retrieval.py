@@ -119,7 +119,12 @@ def tool_def(spec: ToolSpec) -> ToolDef:
         properties.pop(CONFIRMATION_ARGUMENT, None)
         schema["properties"] = properties
     description = spec.description
-    if spec.needs_confirmation:
+    if spec.needs_confirmation and spec.confirm_if is not None:
+        description += (
+            " (Some calls need a person's confirmation, which this agent cannot obtain: those are refused"
+            " here; tell the user to do them themselves.)"
+        )
+    elif spec.needs_confirmation:
         description += (
             " (Needs a person's confirmation, which this agent cannot obtain: calls are refused here; tell"
             " the user to do it themselves.)"

@@ -66,6 +66,18 @@ def respond_to_ticket(actor: Any) -> Sample:
     )
 
 
+@sample("updateTicket")
+def update_ticket(actor: Any) -> Sample:
+    return _ticket(actor, {"changes": {"priority": "urgent", "tags": ["billing"], "type": "incident"}})
+
+
+@sample("mergeTickets")
+def merge_tickets(actor: Any) -> Sample:
+    kept = TicketFactory(actor=actor, subject="Ottilie cannot export")
+    duplicate = TicketFactory(actor=actor, subject="Ottilie cannot export either")
+    return Sample({"ticketId": duplicate.pk, "intoTicketId": kept.pk}, private=["Ottilie cannot export"])
+
+
 @sample("addMyTicketComment")
 def add_my_ticket_comment(actor: Any) -> Sample:
     return _ticket(actor, {"text": "It happens again today."}, requester_email=actor.email)

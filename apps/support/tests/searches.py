@@ -49,3 +49,15 @@ REQUESTS += [
     ("close 77", "closeTicket"),
     ("how's the support queue", "getCustomerServiceOverview"),
 ]
+
+# updateTicket and mergeTickets (beyond SPEC.md's catalogue), written before their hints.
+REQUESTS += [
+    ("raise ticket 12 to urgent priority", "updateTicket"),
+    ("reassign the ticket to Priya", "updateTicket"),
+    ("tag ticket 40 as billing and refund", "updateTicket"),
+    ("mark this ticket as an incident", "updateTicket"),
+]
+REQUESTS += [
+    ("ticket 51 is a duplicate of 50, merge them", "mergeTickets"),
+    ("the customer wrote twice about the same order, combine the two tickets", "mergeTickets"),
+]

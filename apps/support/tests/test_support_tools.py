@@ -68,7 +68,7 @@ def support(people, mail_server):
     return box
 
 
-def test_the_area_has_its_nine_tools_and_only_the_reply_is_high_risk():
+def test_the_area_has_its_tools_and_only_the_reply_is_high_risk():
     assert sorted(spec.name for spec in SUPPORT_TOOLS) == [
         "addMyTicketComment",
         "closeTicket",
@@ -76,9 +76,11 @@ def test_the_area_has_its_nine_tools_and_only_the_reply_is_high_risk():
         "escalateTicket",
         "getCustomerServiceOverview",
         "getSupportSummary",
+        "mergeTickets",
         "resolveEscalation",
         "respondToTicket",
         "searchTickets",
+        "updateTicket",
     ]
     high_risk = {spec.name for spec in SUPPORT_TOOLS if "HIGH RISK" in spec.definition["description"]}
     assert high_risk == {"respondToTicket"}
@@ -118,6 +120,7 @@ def test_an_email_becomes_a_ticket_the_reply_threads_and_the_answer_comes_back(s
         owner, "respondToTicket", {"ticketId": ticket.pk, "text": "Unlocked: please try again."}, **CONFIRM
     )
     assert answer["status"] == "pending" and answer["assignee"]["email"] == owner.email
+    assert answer["comments"][-1]["authorName"] == owner.get_full_name()
     received = inbox_of(mail_server, customer)
     assert len(received) == 1
     sent = sync.parse(received[0])
@@ -130,7 +133,11 @@ def test_an_email_becomes_a_ticket_the_reply_threads_and_the_answer_comes_back(s
     # The customer answers the reply: it threads back, the ticket opens, the clock resumes.
     Ticket.objects.filter(pk=ticket.pk).update(paused_at=ticket.paused_at - timedelta(hours=2))
     again = demo._message(
-        sender=customer, to=support.address, subject=sent["Subject"], text="Works now, thanks!", days_ago=0
+        sender=customer,
+        to=support.address,
+        subject=sent["Subject"],
+        text="Works now, thanks!\n\nOn Monday, Help desk wrote:\n> Unlocked: please try again.\n",
+        days_ago=0,
     )
     again["In-Reply-To"] = sent["Message-ID"]
     assert arrives(support, again) == 1
@@ -138,6 +145,8 @@ def test_an_email_becomes_a_ticket_the_reply_threads_and_the_answer_comes_back(s
     assert ticket.status == "open" and ticket.paused_at is None
     assert ticket.resolution_due >= due_before  # moved on by the business time it was paused
     assert ticket.comments.filter(author_kind="requester").count() == 2
+    # The ticket keeps what is new in the answer, not the thread it quotes.
+    assert ticket.comments.order_by("-id")[0].body == "Works now, thanks!"
     assert list(ticket.status_changes.values_list("new", flat=True)) == ["new", "pending", "open"]
     # The reply was an agent's tool call; the mail that came in, nobody's (apps.core.history).
     assert list(ticket.status_changes.values_list("door", "tool", "actor")) == [
@@ -309,7 +318,7 @@ def test_every_support_tool_answers_over_mcp(people, acme_client, mail_server):
     for spec in SUPPORT_TOOLS:
         made = found[spec.name](owner)
         result = door.call(spec.name, made.arguments)["result"]
-        if spec.name == "respondToTicket":
+        if spec.needs_confirmation:
             assert result["isError"] is True and "Confirmation required" in result["content"][0]["text"]
             token = re.search(r'"confirmationToken": "([^"]+)"', result["content"][0]["text"]).group(1)
             result = door.call(spec.name, {**made.arguments, "confirmationToken": token})["result"]
@@ -317,7 +326,29 @@ def test_every_support_tool_answers_over_mcp(people, acme_client, mail_server):
         answers[spec.name] = result["structuredContent"]
     assert answers["respondToTicket"]["comments"][-1]["emailed"] is True
     assert answers["closeTicket"]["status"] == "closed"
+    assert answers["mergeTickets"]["history"][-1]["kind"] == "merged"
     acme_client.force_login(owner)
     ticket_id = answers["respondToTicket"]["id"]
     assert "Fixed in today" in acme_client.get(f"/settings/support/tickets/{ticket_id}/").content.decode()
     assert "Ottilie" in acme_client.get("/settings/support/?show=live").content.decode()
+
+
+def test_mail_arriving_the_moment_a_support_mailbox_is_chosen_becomes_a_ticket(people, mail_server):
+    owner = people["owner"]
+    box = Mailbox.objects.create(
+        name="Help desk",
+        address=f"help-{uuid.uuid4().hex[:8]}@acme.example",
+        owner=owner,
+        shared=True,
+    )
+    services.support_mailbox_set(actor=owner, mailbox=box)
+    # Dated by the sender's clock, to the second: the same second the mailbox was chosen.
+    customer = f"kai-{uuid.uuid4().hex[:8]}@example.net"
+    first = demo._message(
+        sender=customer, to=box.address, subject="Order late", text="Where is it?", days_ago=0
+    )
+    assert arrives(box, first) == 1
+    assert Ticket.objects.filter(requester_email=customer).count() == 1
+    # What came long before the choice stays mail.
+    old = demo._message(sender=customer, to=box.address, subject="Last year", text="Hello", days_ago=1)
+    assert arrives(box, old) == 0
