@@ -149,10 +149,18 @@ class TypeBalanceOut(BalanceOut):
     adjustments: list[AdjustmentOut] = Field(description="This year's, latest first")
 
 
+class CompanyHolidayOut(Out):
+    id: int
+    date: date
+    name: str
+    location: str = Field(description="Employees' location it closes; empty: everyone")
+
+
 class LeaveTypesOut(Out):
     types: list[LeaveTypeOut]
     employee: RefOut | None = Field(description="Whose balances follow (default: yours)")
     balances: list[TypeBalanceOut] = Field(description="Per type, on their policy of it")
+    company_holidays: list[CompanyHolidayOut] = Field(description="The year's, theirs")
 
 
 class AdjustedOut(Out):
@@ -163,13 +171,6 @@ class AdjustedOut(Out):
 class LeaveSetupOut(Out):
     type: LeaveTypeOut
     assigned: list[RefOut] = Field(default=[], description="Employees put on the policy")
-
-
-class CompanyHolidayOut(Out):
-    id: int
-    date: date
-    name: str
-    location: str = Field(description="Employees' location it closes; empty: everyone")
 
 
 class CompanyHolidaysOut(Out):

@@ -378,6 +378,14 @@ def balance_of(*, employee: Employee, policy: LeavePolicy, year: int | None = No
     )
 
 
+def balances_per_type(*, employee: Employee, year: int | None = None) -> list[Balance]:
+    """The employee's balance of each leave type, on their policy of it."""
+    return [
+        balance_of(employee=employee, policy=policy_for(employee=employee, type_name=kind.code), year=year)
+        for kind in types_live()
+    ]
+
+
 # --- requests -----------------------------------------------------------------------------------------
 
 

@@ -5,6 +5,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Annotated, Literal
 
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from pydantic import Field
@@ -84,14 +85,16 @@ def list_leave_types(
     employee = (
         employee_for(ctx, employee_id) if employee_id or people.employee_of(ctx.actor) is not None else None
     )
-    if employee is None:
-        return LeaveTypesOut(types=types, employee=None, balances=[])
-    if not LeaveRequest.access.covers(ctx.actor, employee=employee):
+    if employee is not None and not LeaveRequest.access.covers(ctx.actor, employee=employee):
         raise NotYourBalance()
+    closed = CompanyHoliday.objects.live().filter(date__year=year or timezone.localdate().year)
+    if employee is not None:
+        closed = closed.filter(Q(location="") | Q(location__iexact=employee.location.strip()))
     return LeaveTypesOut(
         types=types,
-        employee=RefOut(id=employee.pk, name=employee.full_name),
-        balances=balances_of(employee, year),
+        employee=RefOut(id=employee.pk, name=employee.full_name) if employee is not None else None,
+        balances=balances_of(employee, year) if employee is not None else [],
+        company_holidays=[CompanyHolidayOut.of_record(row) for row in closed.order_by("date", "id")],
     )
 
 
@@ -199,11 +202,11 @@ def manage_leave_policy(
     )
 
 
-@tool("manageCompanyHolidays", permission=HrPerm.VIEW, title="Company holidays")
+@tool("manageCompanyHolidays", permission=HrPerm.EMPLOYEES, title="Company holidays")
 def manage_company_holidays(
     ctx: ToolContext,
     *,
-    action: Annotated[Literal["list", "add", "remove"], Field(description="add, remove: HR only")] = "list",
+    action: Literal["list", "add", "remove"] = "list",
     date: Annotated[date | None, Field(description="add: the day")] = None,
     name: Annotated[str, Field(max_length=100, description="add: e.g. Company day")] = "",
     location: Annotated[str, Field(max_length=200, description="add: employees' location; empty: all")] = "",
