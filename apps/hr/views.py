@@ -61,7 +61,7 @@ def home(request: AuthenticatedHttpRequest) -> HttpResponse:
             "leave_types": leave.types_live().prefetch_related("policies"),
             "own_balances": own_balances,
             "adjustments": leave_selectors.adjustments_visible(actor=actor)[:100],
-            "company_holidays": CompanyHoliday.objects.live().filter(date__year=today.year),
+            "company_holidays": CompanyHoliday.objects.live().filter(date__gte=today)[:100],
             "employees": staff[:500],
             "pending": pending,
             "coming": requests.filter(status=LeaveRequest.Status.APPROVED, end_date__gte=today).order_by(

@@ -135,6 +135,29 @@ def get_leave_balance(actor: Any) -> Sample:
     return _employee(actor)
 
 
+@sample("listLeaveTypes")
+def list_leave_types(actor: Any) -> Sample:
+    return _employee(actor)
+
+
+@sample("adjustLeaveBalance")
+def adjust_leave_balance(actor: Any) -> Sample:
+    return _employee(actor, {"days": 1.5, "reason": "worked the Saturday stock-take", "type": "toil"})
+
+
+@sample("manageLeavePolicy")
+def manage_leave_policy(actor: Any) -> Sample:
+    name = f"Senior {uuid.uuid4().hex[:8]}"
+    return Sample({"action": "create", "type": "annual", "name": name, "annualDays": 30}, private=[name])
+
+
+@sample("manageCompanyHolidays")
+def manage_company_holidays(actor: Any) -> Sample:
+    name = f"Founders day {uuid.uuid4().hex[:8]}"
+    day = monday_ahead(weeks=6).isoformat()
+    return Sample({"action": "add", "date": day, "name": name}, private=[name])
+
+
 @sample("clockIn")
 def clock_in(actor: Any) -> Sample:
     return _employee(actor, {"note": "on site"})

@@ -8,7 +8,8 @@ from decimal import Decimal
 
 import pytest
 
-from apps.catalogue.testing import assert_refused_without_its_permission, ok, refused, tools_of
+from apps.catalogue.dispatch import ToolNotFound
+from apps.catalogue.testing import assert_refused_without_its_permission, call, ok, refused, tools_of
 from apps.hr.models import (
     CompanyHoliday,
     LeaveEntry,
@@ -155,9 +156,10 @@ def test_a_negative_adjustment_below_nothing_is_refused_and_one_within_is_in_the
 
 def test_a_policy_made_and_assigned_is_the_one_its_people_request_and_read(people):
     owner = people["owner"]
-    senior = EmployeeFactory(actor=owner)
-    other = EmployeeFactory(actor=owner)
     year = monday_ahead(weeks=9).year
+    # Joined this year: a policy's ledger runs from the start of the employment.
+    senior = EmployeeFactory(actor=owner, start_date=date(year, 1, 1))
+    other = EmployeeFactory(actor=owner, start_date=date(year, 1, 1))
 
     made = ok(
         owner,
@@ -220,9 +222,8 @@ def test_company_holidays_are_skipped_like_public_ones_for_their_location(people
     twice = refused(
         owner, "manageCompanyHolidays", {"action": "add", "date": start.isoformat(), "name": "Again"}
     )
-    not_hr = refused(
-        member, "manageCompanyHolidays", {"action": "add", "date": start.isoformat(), "name": "X"}
-    )
+    with pytest.raises(ToolNotFound):  # a member's role does not hold hr.employees
+        call(member, "manageCompanyHolidays", {"action": "add", "date": start.isoformat(), "name": "X"})
     in_london = ok(owner, "submitLeaveRequest", {"employeeId": london.pk, **_span(start, 2)})
     in_leeds = ok(owner, "submitLeaveRequest", {"employeeId": leeds.pk, **_span(start, 2)})
     removed = ok(
@@ -232,7 +233,6 @@ def test_company_holidays_are_skipped_like_public_ones_for_their_location(people
 
     assert _days(in_london, "days") == 2 and _days(in_leeds, "days") == 1
     assert "already a company holiday" in twice
-    assert "permission" in not_hr.lower() or "not allowed" in not_hr.lower() or "hr" in not_hr.lower()
     assert [item["name"] for item in removed["items"] if item["date"] == start.isoformat()] == ["Company day"]
     assert everyone["changed"]["location"] == ""
     assert [item["name"] for item in listed["companyHolidays"]] == ["Company day"]
@@ -274,7 +274,7 @@ def test_people_see_their_own_balances_managers_their_reports_and_adjust_only_th
 
     assert mine["employee"]["id"] == boss.pk and reasons(mine) == {"first-aid course on a Sunday"}
     assert reasons(reports) == {"stayed late for the release"}
-    assert granted["adjustment"]["days"] in ("0.5", "0.500", 0.5)
+    assert Decimal(str(granted["adjustment"]["days"])) == Decimal("0.5")
     assert "balance" in not_theirs and "balance" in not_their_balance
     assert "never their own" in own_adjustment and "line manager" in others_adjustment
 
