@@ -206,7 +206,7 @@ def manage_leave_policy(
 def manage_company_holidays(
     ctx: ToolContext,
     *,
-    action: Literal["list", "add", "remove"] = "list",
+    action: Annotated[Literal["list", "add", "remove"], Field(description="Default: list")] = "list",
     date: Annotated[date | None, Field(description="add: the day")] = None,
     name: Annotated[str, Field(max_length=100, description="add: e.g. Company day")] = "",
     location: Annotated[str, Field(max_length=200, description="add: employees' location; empty: all")] = "",
