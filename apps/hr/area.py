@@ -30,20 +30,10 @@ PEOPLE_HINTS: dict[str, str] = {
     "denyLeaveRequest": "reject decline cancel holiday vacation time off request",
     "getLeaveRequests": "pending holiday requests who asked for time off",
     "getLeaveBalance": "how many holiday vacation days left allowance remaining accrued carried over",
-    "listLeaveTypes": (
-        "kinds of leave sick parental maternity paternity unpaid time in lieu toil balances per type "
-        "adjustments"
-    ),
-    "adjustLeaveBalance": (
-        "adjust correct add remove days of leave balance allowance time in lieu toil earned overtime reason"
-    ),
-    "manageLeavePolicy": (
-        "leave policy entitlement days a year accrual carry-over cap assign staff to a policy leave type "
-        "paid needs approval"
-    ),
-    "manageCompanyHolidays": (
-        "company holiday office closed day off for everyone closure days list add remove"
-    ),
+    "listLeaveTypes": "kinds of leave sick parental maternity unpaid time in lieu toil balance per type",
+    "adjustLeaveBalance": "adjust correct a leave balance bonus days time in lieu toil earned for overtime",
+    "manageLeavePolicy": "leave policy entitlement accrual carry-over cap assign staff to a leave policy",
+    "manageCompanyHolidays": "company holidays office closure closed for everyone",
     "clockIn": "start shift clock on punch in start work timesheet",
     "clockOut": "end shift clock off punch out finish work break",
     "getTimeEntries": "timesheet hours worked this week shifts overtime breaks clock-in clock-out times",

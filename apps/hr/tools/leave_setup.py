@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from pydantic import Field
+from pydantic import Field, WithJsonSchema
 
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
@@ -33,7 +33,13 @@ from apps.hr.shapes import (
 )
 from apps.hr.tools.leave import Whose, employee_for
 
-TypeName = Annotated[str, Field(description="Leave type code: annual, sick, parental, unpaid, toil...")]
+# Days as a JSON number or a string of digits ("1.5"): a number, never free text.
+Days = Annotated[
+    Decimal,
+    Field(allow_inf_nan=False, max_digits=7, decimal_places=3),
+    WithJsonSchema({"type": ["string", "number"], "pattern": r"^-?\d+(\.\d+)?$"}),
+]
+TypeName = Annotated[str, Field(description="Leave type: annual, sick, parental, unpaid, toil...")]
 
 
 def balance_out(found: services.Balance) -> BalanceOut:
@@ -103,7 +109,7 @@ def adjust_leave_balance(
     ctx: ToolContext,
     *,
     employee_id: Annotated[int, id_field("searchEmployees")],
-    days: Annotated[Decimal, Field(description="In (e.g. time in lieu earned) or out (negative)")],
+    days: Annotated[Days, Field(description="In (e.g. time in lieu earned) or out (negative)")],
     reason: Annotated[str, Field(min_length=1, max_length=200, description="Kept in the ledger")],
     type: TypeName = "annual",
     effective: Annotated[date | None, Field(description="Default: today")] = None,
@@ -128,29 +134,25 @@ def manage_leave_policy(
     *,
     action: Annotated[
         Literal["create", "update", "assign", "type"],
-        Field(description="type: make or change the leave type itself"),
+        Field(description="type: the leave type itself"),
     ],
     type: TypeName = "",
     policy: Annotated[str, Field(description="Policy name (update, assign)")] = "",
-    name: Annotated[str, Field(max_length=100, description="New name")] = "",
-    annual_days: Annotated[Decimal | None, Field(description="Full time, a year")] = None,
+    name: Annotated[str, Field(max_length=100, description="Policy or type name to give")] = "",
+    annual_days: Annotated[Days | None, Field(description="Full time, a year")] = None,
     accrual: Annotated[Literal["monthly", "yearly"] | None, Field(description="How days are earned")] = None,
-    carry_over_cap: Annotated[Decimal | None, Field(description="Days kept into next year")] = None,
+    carry_over_cap: Annotated[Days | None, Field(description="Kept into next year")] = None,
     carry_over_expiry_months: Annotated[int | None, Field(description="Carried days expire after")] = None,
     is_default: Annotated[bool | None, Field(description="The type's default policy")] = None,
-    allow_half_days: Annotated[bool | None, Field(description="Half days may be requested")] = None,
-    employee_ids: Annotated[list[int], Field(description="assign: who goes on the policy")] = [],  # noqa: B006
+    allow_half_days: Annotated[bool | None, Field(description="Halves allowed")] = None,
+    employee_ids: Annotated[list[int], Field(description="assign: who")] = [],  # noqa: B006
     paid: Annotated[bool | None, Field(description="type: a paid leave")] = None,
     counts_against_balance: Annotated[
-        bool | None, Field(description="type: requests must fit a balance")
+        bool | None, Field(description="type: counted against a balance")
     ] = None,
-    needs_approval: Annotated[
-        bool | None, Field(description="type: false records requests as approved")
-    ] = None,
+    needs_approval: Annotated[bool | None, Field(description="type: false: recorded, not decided")] = None,
 ) -> LeaveSetupOut:
-    """Create, change or assign a leave policy (days a year, accrual, carry-over), or a leave type.
-
-    Assigned employees take the policy in place of their type's default."""
+    """Create, change or assign a leave policy (entitlement, accrual, carry-over), or a leave type."""
     if action == "type":
         found = services.types_live().filter(code__iexact=type.strip()).first() if type.strip() else None
         leave_type = leave_setup.type_save(
