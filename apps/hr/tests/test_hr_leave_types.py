@@ -187,7 +187,7 @@ def test_a_policy_made_and_assigned_is_the_one_its_people_request_and_read(peopl
 
 def test_a_leave_type_is_changed_and_made(people):
     owner = people["owner"]
-    changed = ok(owner, "manageLeavePolicy", {"action": "type", "type": "sick", "needsApproval": True})
+    changed = ok(owner, "manageLeavePolicy", {"action": "type", "type": "sick", "recordedOnly": False})
     made = ok(
         owner, "manageLeavePolicy", {"action": "type", "type": "study", "name": "Study leave", "paid": False}
     )

@@ -150,7 +150,7 @@ def manage_leave_policy(
     counts_against_balance: Annotated[
         bool | None, Field(description="type: counted against a balance")
     ] = None,
-    needs_approval: Annotated[bool | None, Field(description="type: false: recorded, not decided")] = None,
+    recorded_only: Annotated[bool | None, Field(description="type: taken without a decision (sick)")] = None,
 ) -> LeaveSetupOut:
     """Create, change or assign a leave policy (entitlement, accrual, carry-over), or a leave type."""
     if action == "type":
@@ -162,7 +162,7 @@ def manage_leave_policy(
             name=name,
             paid=paid,
             counts_against_balance=counts_against_balance,
-            needs_approval=needs_approval,
+            needs_approval=None if recorded_only is None else not recorded_only,
             allow_half_days=allow_half_days,
         )
         return LeaveSetupOut(type=LeaveTypeOut.of(leave_type))
