@@ -119,7 +119,6 @@ area = areas.declare(
             "getContact",
             "createContact",
             "updateContact",
-            "transferContactAccounts",
         ),
         "finance": ("searchContacts", "getContact"),
         "billing": ("searchContacts", "getContact", "createContact"),

@@ -32,6 +32,10 @@ PEOPLE_HINTS: dict[str, str] = {
     "denyLeaveRequest": "reject decline cancel holiday vacation time off request",
     "getLeaveRequests": "pending holiday requests who asked for time off",
     "getLeaveBalance": "how many holiday vacation days left allowance remaining accrued carried over",
+    "listLeaveTypes": "kinds of leave sick parental maternity unpaid time in lieu toil balance per type",
+    "adjustLeaveBalance": "adjust correct a leave balance bonus days time in lieu toil earned for overtime",
+    "manageLeavePolicy": "leave policy entitlement accrual carry-over cap assign staff to a leave policy",
+    "manageCompanyHolidays": "company holidays office closure closed for everyone",
     "clockIn": "start shift clock on punch in start work timesheet",
     "clockOut": "end shift clock off punch out finish work break",
     "getTimeEntries": "timesheet hours worked this week shifts overtime breaks clock-in clock-out times",
@@ -88,7 +92,14 @@ area = areas.declare(
     # Everyone's three (the dashboard, colleagues, asking for leave) in "people", the HR team's work in
     # "hr", inviting to the workspace and the pages in "admin".
     profiles={
-        "people": ("getHrDashboard", "searchEmployees", "submitLeaveRequest"),
+        # A line manager's: their reports' balances per leave type, time in lieu they grant.
+        "people": (
+            "getHrDashboard",
+            "searchEmployees",
+            "submitLeaveRequest",
+            "listLeaveTypes",
+            "adjustLeaveBalance",
+        ),
         "hr": (
             "addTrainingRecord",
             "approveLeaveRequest",
@@ -128,7 +139,14 @@ area = areas.declare(
             "updateGrievance",
             "updateHiringCandidate",
         ),
-        "admin": ("inviteEmployeeToTeam", "openHumanResources", "openHiringCandidate"),
+        # Leave set-up (types, policies, company holidays) is the workspace's, beside the pages.
+        "admin": (
+            "inviteEmployeeToTeam",
+            "openHumanResources",
+            "openHiringCandidate",
+            "manageLeavePolicy",
+            "manageCompanyHolidays",
+        ),
     },
     nav=[NavItem("hr", _("HR"), "hr:home", HrPerm.VIEW, order=37), *TALENT_NAV],
     kinds=[
@@ -164,6 +182,8 @@ area = areas.declare(
         "hr.Assessment": "what one person wrote in a review, theirs alone until submitted",
         "hr.ReviewCycle": "the frame of a round of reviews, opened in HR's review tools (getReviewCycles)",
         "hr.LeavePolicy": "part of HR's set-up, the allowance rules, not a record of the work",
+        "hr.LeaveType": "part of HR's set-up, the kinds of leave, listed by listLeaveTypes",
+        "hr.CompanyHoliday": "part of HR's set-up, the days the company closes (manageCompanyHolidays)",
         "hr.LeaveRequest": "a request decided in HR's leave tools; its dates go on the calendar as an event",
         "hr.OnboardingTemplate": "part of HR's set-up, the checklist new starters get",
         "hr.OnboardingChecklist": "an employee's onboarding, reached through them (getOnboardingChecklist)",

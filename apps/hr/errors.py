@@ -23,6 +23,10 @@ class NotYourBalance(Forbidden):
     message = _("Only HR, the employee and their line manager see a leave balance.")
 
 
+class NotYourAdjustment(Forbidden):
+    message = _("Only HR and the employee's line manager adjust a leave balance, never their own.")
+
+
 class NotTheirApprover(Forbidden):
     message = _("Only HR and the employee's line manager decide on their leave.")
 

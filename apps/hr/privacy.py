@@ -18,6 +18,7 @@ from apps.core import privacy
 from apps.hr.models import (
     Assessment,
     Candidate,
+    CompanyHoliday,
     Employee,
     Grievance,
     GrievanceEvent,
@@ -28,12 +29,14 @@ from apps.hr.models import (
     LeaveEntry,
     LeavePolicy,
     LeaveRequest,
+    LeaveType,
     OnboardingChecklist,
     OnboardingItem,
     OnboardingTemplate,
     OnboardingTemplateItem,
     Policy,
     PolicyAcknowledgment,
+    PolicyAssignment,
     PolicyVersion,
     RestrictedDetails,
     Review,
@@ -67,7 +70,10 @@ privacy.register(TimeEntry, find=_of(TimeEntry, "employee__"), order=10)
 privacy.register(TimeEntryEdit, find=_of(TimeEntryEdit, "entry__employee__"))
 privacy.register(OnboardingChecklist, find=_of(OnboardingChecklist, "employee__"), order=10)
 privacy.register(OnboardingItem, find=_of(OnboardingItem, "checklist__employee__"))
+privacy.register(PolicyAssignment, find=_of(PolicyAssignment, "employee__"))
 privacy.not_personal(LeavePolicy, reason="the workspace's leave rules")
+privacy.not_personal(LeaveType, reason="the workspace's kinds of leave")
+privacy.not_personal(CompanyHoliday, reason="the days the company closes")
 privacy.not_personal(OnboardingTemplate, reason="the workspace's onboarding templates")
 privacy.not_personal(OnboardingTemplateItem, reason="steps of an onboarding template")
 

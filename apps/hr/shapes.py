@@ -105,6 +105,79 @@ class BalanceOut(Out):
     carried_over: Decimal
 
 
+class LeavePolicyOut(Out):
+    id: int
+    name: str
+    annual_days: Decimal = Field(description="Full time, a year")
+    accrual: str
+    carry_over_cap: Decimal
+    carry_over_expiry_months: int
+    allow_half_days: bool
+    is_default: bool = Field(description="The type's policy for everyone not assigned another")
+
+
+class LeaveTypeOut(Out):
+    code: str
+    name: str
+    paid: bool
+    counts_against_balance: bool
+    needs_approval: bool
+    allow_half_days: bool
+    policies: list[LeavePolicyOut]
+
+    @classmethod
+    def of(cls, leave_type: Any) -> "LeaveTypeOut":
+        policies = leave_type.policies.filter(deleted_at__isnull=True).order_by("name", "id")
+        return cls.of_record(leave_type, policies=[LeavePolicyOut.of_record(policy) for policy in policies])
+
+
+class AdjustmentOut(Out):
+    id: int
+    type: Annotated[str, From("policy.leave_type.code")]
+    policy: Annotated[str, From("policy.name")]
+    days: Decimal = Field(description="In (positive) or out (negative)")
+    reason: Annotated[str, From("note")]
+    effective: date
+    by: Annotated[PersonRef | None, From("created_by")]
+    at: Annotated[datetime, From("created_at")]
+
+
+class TypeBalanceOut(BalanceOut):
+    type: str
+    paid: bool
+    counts_against_balance: bool
+    adjustments: list[AdjustmentOut] = Field(description="This year's, latest first")
+
+
+class CompanyHolidayOut(Out):
+    id: int
+    date: date
+    name: str
+    location: str = Field(description="Employees' location it closes; empty: everyone")
+
+
+class LeaveTypesOut(Out):
+    types: list[LeaveTypeOut]
+    employee: RefOut | None = Field(description="Whose balances follow (default: yours)")
+    balances: list[TypeBalanceOut] = Field(description="Per type, on their policy of it")
+    company_holidays: list[CompanyHolidayOut] = Field(description="The year's, theirs")
+
+
+class AdjustedOut(Out):
+    adjustment: AdjustmentOut
+    balance: BalanceOut
+
+
+class LeaveSetupOut(Out):
+    type: LeaveTypeOut
+    assigned: list[RefOut] = Field(default=[], description="Employees put on the policy")
+
+
+class CompanyHolidaysOut(Out):
+    items: list[CompanyHolidayOut]
+    changed: CompanyHolidayOut | None = Field(default=None, description="The one added or removed")
+
+
 class TimeEntryOut(Out):
     id: int
     clock_in: datetime

@@ -13,7 +13,15 @@ from django.utils import timezone
 
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core.pages import READ, page
-from apps.hr.models import Candidate, Employee, HiringAdvice, HiringPipeline, LeaveRequest, TimeEntry
+from apps.hr.models import (
+    Candidate,
+    CompanyHoliday,
+    Employee,
+    HiringAdvice,
+    HiringPipeline,
+    LeaveRequest,
+    TimeEntry,
+)
 from apps.hr.permissions import HrPerm
 from apps.hr.selectors import employees as selectors
 from apps.hr.selectors import leave as leave_selectors
@@ -44,11 +52,16 @@ def home(request: AuthenticatedHttpRequest) -> HttpResponse:
     elif own is not None and TimeEntry.access.may(actor, "view"):
         week = times.entries_of(actor=actor, employee=own, start=today - timedelta(days=6), end=today)
         clock = list(week.select_related("employee"))
+    own_balances = leave.balances_per_type(employee=own) if own is not None else []
     return render(
         request,
         "hr/home.html",
         {
             "nav": "hr",
+            "leave_types": leave.types_live().prefetch_related("policies"),
+            "own_balances": own_balances,
+            "adjustments": leave_selectors.adjustments_visible(actor=actor)[:100],
+            "company_holidays": CompanyHoliday.objects.live().filter(date__gte=today)[:100],
             "employees": staff[:500],
             "pending": pending,
             "coming": requests.filter(status=LeaveRequest.Status.APPROVED, end_date__gte=today).order_by(
@@ -82,8 +95,12 @@ def employee_detail(request: AuthenticatedHttpRequest, employee_id: int) -> Http
     employee = Employee.objects.select_related("department", "manager", "user").fetch(actor, employee_id)
     today = timezone.localdate()
     balance = None
+    balances: list[leave.Balance] = []
+    adjustments = None
     if LeaveRequest.access.covers(actor, employee=employee):
         balance = leave.balance_of(employee=employee, policy=leave.policy_default())
+        balances = leave.balances_per_type(employee=employee)
+        adjustments = leave.adjustments_of(employee=employee)[:50]
     entries: list[TimeEntry] = []
     if TimeEntry.access.may(actor, "view") and TimeEntry.access.covers(actor, employee=employee):
         entries = list(
@@ -98,6 +115,8 @@ def employee_detail(request: AuthenticatedHttpRequest, employee_id: int) -> Http
             "restricted": selectors.restricted_of(actor=actor, employee=employee),
             "sees_health": "health" in Employee.access.fields_allowed(actor, employee),
             "balance": balance,
+            "balances": balances,
+            "adjustments": adjustments,
             "requests": leave_selectors.requests_visible(actor=actor).filter(employee=employee)[:50],
             "entries": entries,
             "items": items_visible(actor=actor)

@@ -35,19 +35,28 @@ def days_between(start: date, end: date) -> Iterator[date]:
         yield start + timedelta(days=offset)
 
 
-def is_working_day(employee: Any, day: date) -> bool:
-    if day.weekday() not in employee.working_days:
+def is_working_day(employee: Any, day: date, closed: frozenset[date] = frozenset()) -> bool:
+    """A day of the employee's pattern that is neither a public holiday nor one of `closed` (the
+    company's own holidays)."""
+    if day.weekday() not in employee.working_days or day in closed:
         return False
     return day not in _public_holidays(employee.country, employee.region, day.year)
 
 
 def working_days(
-    employee: Any, start: date, end: date, *, start_half: bool = False, end_half: bool = False
+    employee: Any,
+    start: date,
+    end: date,
+    *,
+    start_half: bool = False,
+    end_half: bool = False,
+    closed: frozenset[date] = frozenset(),
 ) -> Decimal:
-    """Working days of leave from start to end inclusive; a half first or last day counts 0.5."""
+    """Working days of leave from start to end inclusive; a half first or last day counts 0.5;
+    the days of `closed` (company holidays) are skipped like public holidays."""
     total = ZERO
     for day in days_between(start, end):
-        if not is_working_day(employee, day):
+        if not is_working_day(employee, day, closed):
             continue
         half = (day == start and start_half) or (day == end and end_half)
         total += HALF if half else Decimal(1)

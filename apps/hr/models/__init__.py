@@ -3,7 +3,14 @@
 from apps.hr.models.employees import Employee, RestrictedDetails
 from apps.hr.models.grievances import Grievance, GrievanceEvent, GrievanceRead
 from apps.hr.models.hiring import Candidate, HiringAdvice, HiringPipeline, HiringStage, StageChange
-from apps.hr.models.leave import LeaveEntry, LeavePolicy, LeaveRequest
+from apps.hr.models.leave import (
+    CompanyHoliday,
+    LeaveEntry,
+    LeavePolicy,
+    LeaveRequest,
+    LeaveType,
+    PolicyAssignment,
+)
 from apps.hr.models.onboarding import (
     OnboardingChecklist,
     OnboardingItem,
@@ -18,6 +25,7 @@ from apps.hr.models.training import TrainingRecord
 __all__ = [
     "Assessment",
     "Candidate",
+    "CompanyHoliday",
     "Employee",
     "Grievance",
     "GrievanceEvent",
@@ -28,12 +36,14 @@ __all__ = [
     "LeaveEntry",
     "LeavePolicy",
     "LeaveRequest",
+    "LeaveType",
     "OnboardingChecklist",
     "OnboardingItem",
     "OnboardingTemplate",
     "OnboardingTemplateItem",
     "Policy",
     "PolicyAcknowledgment",
+    "PolicyAssignment",
     "PolicyVersion",
     "RestrictedDetails",
     "Review",

@@ -12,16 +12,24 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
 from apps.core.actors import Actor, require
 from apps.core.errors import invalid
-from apps.hr.errors import ApproverIsRequester, NotTheirApprover, NotYourLeave
+from apps.hr.errors import ApproverIsRequester, NotTheirApprover, NotYourAdjustment, NotYourLeave
 from apps.hr.lib import leave
-from apps.hr.models import Employee, LeaveEntry, LeavePolicy, LeaveRequest
+from apps.hr.models import (
+    CompanyHoliday,
+    Employee,
+    LeaveEntry,
+    LeavePolicy,
+    LeaveRequest,
+    LeaveType,
+    PolicyAssignment,
+)
 from apps.hr.permissions import HrPerm
 from apps.hr.services import calendar_link
 
@@ -31,15 +39,79 @@ OPEN = (LeaveRequest.Status.PENDING, LeaveRequest.Status.APPROVED)
 DERIVED = (Kind.CARRY_OVER, Kind.EXPIRY)
 
 
-def policy_default() -> LeavePolicy:
-    """The workspace's default policy, made the first time leave is used (25 days a year,
-    accrued monthly; up to 5 days carry over and expire at the end of March)."""
-    policy = LeavePolicy.objects.live().filter(is_default=True).first()
+# The kinds of leave every workspace starts with: (code, name, paid, counted against a balance,
+# needs approval, half days). Annual leave keeps the policy it had; the others start with an
+# empty policy of their own (sick, parental and unpaid leave are recorded, not counted; time in
+# lieu is earned by adjustments).
+STANDARD_TYPES = (
+    ("annual", "Annual leave", True, True, True, True),
+    ("sick", "Sick leave", True, False, False, True),
+    ("parental", "Parental leave", True, False, True, False),
+    ("unpaid", "Unpaid leave", False, False, True, True),
+    ("toil", "Time in lieu", True, True, True, True),
+)
+ANNUAL = "annual"
+
+
+def types_ensure() -> None:
+    """Makes the standard leave types a workspace has never had (one deleted stays deleted)."""
+    codes = set(LeaveType.objects.values_list("code", flat=True))
+    for code, name, paid, counts, approval, halves in STANDARD_TYPES:
+        if code in codes:
+            continue
+        if LeaveType.objects.live().filter(name__iexact=name).exists():
+            name = f"{name} ({code})"
+        LeaveType.objects.create(
+            code=code,
+            name=name,
+            paid=paid,
+            counts_against_balance=counts,
+            needs_approval=approval,
+            allow_half_days=halves,
+        )
+
+
+def types_live() -> Any:
+    types_ensure()
+    return LeaveType.objects.live().order_by("id")
+
+
+def type_named(name: str | None) -> LeaveType:
+    """The leave type of that code or name (annual leave when none is given)."""
+    wanted = (name or ANNUAL).strip()
+    rows = types_live()
+    found = rows.filter(Q(code__iexact=wanted) | Q(name__iexact=wanted)).first()
+    if found is None:
+        codes = ", ".join(rows.values_list("code", flat=True)) or "none yet"
+        raise invalid("type", _("no leave type {name!r}; the types are: {codes}"), name=wanted, codes=codes)
+    return found
+
+
+def policy_of_type(leave_type: LeaveType) -> LeavePolicy:
+    """The type's default policy, made the first time the type is used (annual leave: 25 days a
+    year, accrued monthly; up to 5 days carry over and expire at the end of March; the other
+    types earn nothing by themselves)."""
+    rows = LeavePolicy.objects.live().filter(leave_type=leave_type)
+    policy = rows.filter(is_default=True).first() or rows.order_by("id").first()
     if policy is None:
-        policy = LeavePolicy.objects.live().order_by("id").first()
-    if policy is None:
-        policy = LeavePolicy.objects.create(name="Annual leave", annual_days=Decimal(25), is_default=True)
+        name = leave_type.name
+        if LeavePolicy.objects.live().filter(name__iexact=name).exists():
+            name = f"{name} ({leave_type.code})"
+        annual = leave_type.code == ANNUAL
+        policy = LeavePolicy.objects.create(
+            leave_type=leave_type,
+            name=name,
+            annual_days=Decimal(25 if annual else 0),
+            carry_over_cap=Decimal(5 if leave_type.counts_against_balance else 0),
+            allow_half_days=leave_type.allow_half_days,
+            is_default=True,
+        )
     return policy
+
+
+def policy_default() -> LeavePolicy:
+    """The workspace's default policy of annual leave, made the first time leave is used."""
+    return policy_of_type(type_named(ANNUAL))
 
 
 def policy_named(name: str | None) -> LeavePolicy:
@@ -52,6 +124,41 @@ def policy_named(name: str | None) -> LeavePolicy:
             "policy", _("no leave policy {name!r}; the policies are: {names}"), name=name, names=names
         )
     return found
+
+
+def policy_for(
+    *, employee: Employee, type_name: str | None = None, policy_name: str | None = None
+) -> LeavePolicy:
+    """The policy a request or balance of the employee reads: the one named, else the employee's
+    policy of the type (annual leave by default): the one assigned to them, else the type's
+    default."""
+    if policy_name:
+        found = policy_named(policy_name)
+        if type_name and found.leave_type_id != type_named(type_name).pk:
+            raise invalid(
+                "policy",
+                _("{policy!r} is a policy of {its}, not of {type}"),
+                policy=found.name,
+                its=found.leave_type.name,
+                type=type_name,
+            )
+        return found
+    leave_type = type_named(type_name)
+    assigned = (
+        PolicyAssignment.objects.filter(
+            employee=employee, leave_type=leave_type, policy__deleted_at__isnull=True
+        )
+        .select_related("policy")
+        .first()
+    )
+    return assigned.policy if assigned is not None else policy_of_type(leave_type)
+
+
+def closed_days(employee: Employee, start: date, end: date) -> frozenset[date]:
+    """The company holidays from start to end that close the employee's place of work."""
+    rows = CompanyHoliday.objects.live().filter(date__gte=start, date__lte=end)
+    rows = rows.filter(Q(location="") | Q(location__iexact=employee.location.strip()))
+    return frozenset(rows.values_list("date", flat=True))
 
 
 # --- the ledger -------------------------------------------------------------------------------------
@@ -164,6 +271,75 @@ def accruals_rebuild(*, employee: Employee) -> None:
         ledger_ensure(employee=employee, policy=policy, through=max(today, since))
 
 
+def may_adjust(actor: Actor, employee: Employee) -> bool:
+    """HR (who decide on everyone's leave) and the employee's line manager adjust a balance,
+    never their own."""
+    if getattr(actor, "pk", None) is not None and employee.user_id == actor.pk:
+        return False
+    return LeaveRequest.access.decides(actor, LeaveRequest(employee=employee))
+
+
+@transaction.atomic
+def balance_adjust(
+    *,
+    actor: Actor,
+    employee: Employee,
+    policy: LeavePolicy,
+    days: Decimal,
+    reason: str,
+    effective: date | None = None,
+) -> LeaveEntry:
+    """Days in (time in lieu earned, a correction) or out of a balance, with the reason, who and
+    when kept in its ledger."""
+    require(actor, HrPerm.VIEW)
+    if not may_adjust(actor, employee):
+        raise NotYourAdjustment()
+    reason = " ".join(reason.split())
+    if not reason:
+        raise invalid("reason", _("say why the balance changes; the reason stays in its ledger"))
+    if len(reason) > 200:
+        raise invalid("reason", _("at most 200 characters ({count} given)"), count=len(reason))
+    if days == 0 or abs(days) > 366 or days != days.quantize(Decimal("0.001")):
+        raise invalid("days", _("days in (positive) or out (negative), up to 366, to three decimals"))
+    effective = effective or timezone.localdate()
+    if effective < employee.start_date or (employee.end_date and effective > employee.end_date):
+        raise invalid(
+            "effective", _("{effective} is outside the employment"), effective=effective.isoformat()
+        )
+    employee = _lock(employee)
+    if days < 0 and policy.leave_type.counts_against_balance:
+        available = balance_of(employee=employee, policy=policy, year=effective.year).available
+        if available + days < 0:
+            raise invalid(
+                "days",
+                _("only {available} days of {name} are available in {year}; {days} leaves less than none"),
+                available=available.normalize(),
+                name=policy.name,
+                year=effective.year,
+                days=days.normalize(),
+            )
+    _reopen(employee, policy, effective)
+    entry = LeaveEntry.objects.create(
+        employee=employee,
+        policy=policy,
+        kind=Kind.ADJUSTMENT,
+        days=days,
+        effective=effective,
+        note=reason,
+        created_by=person(actor),
+    )
+    logger.info("leave balance of employee %s adjusted by %s days", employee.pk, days)
+    return entry
+
+
+def adjustments_of(*, employee: Employee, year: int | None = None) -> Any:
+    """The employee's balance adjustments (every type), latest first."""
+    rows = LeaveEntry.objects.filter(employee=employee, kind=Kind.ADJUSTMENT)
+    if year:
+        rows = rows.filter(effective__year=year)
+    return rows.select_related("policy__leave_type", "created_by").order_by("-effective", "-id")
+
+
 @dataclass
 class Balance:
     policy: LeavePolicy
@@ -200,6 +376,14 @@ def balance_of(*, employee: Employee, policy: LeavePolicy, year: int | None = No
         taken_this_year=-_sum(in_year.filter(kind=Kind.TAKEN)),
         carried_over=_sum(in_year.filter(kind=Kind.CARRY_OVER, days__gt=0)),
     )
+
+
+def balances_per_type(*, employee: Employee, year: int | None = None) -> list[Balance]:
+    """The employee's balance of each leave type, on their policy of it."""
+    return [
+        balance_of(employee=employee, policy=policy_for(employee=employee, type_name=kind.code), year=year)
+        for kind in types_live()
+    ]
 
 
 # --- requests -----------------------------------------------------------------------------------------
@@ -245,14 +429,18 @@ def request_submit(
         raise invalid("startDate", _("the leave falls outside the employment (start to end date)"))
     if (start_half or end_half) and not policy.allow_half_days:
         raise invalid("startHalf", _("{name} is taken in whole days"), name=policy.name)
+    if (start_half or end_half) and not policy.leave_type.allow_half_days:
+        raise invalid("startHalf", _("{name} is taken in whole days"), name=policy.leave_type.name)
     if start == end and start_half and end_half:
         raise invalid(
             "endHalf", _("a one-day request is either the morning (endHalf) or the afternoon (startHalf)")
         )
-    days = leave.working_days(employee, start, end, start_half=start_half, end_half=end_half)
+    closed = closed_days(employee, start, end)
+    days = leave.working_days(employee, start, end, start_half=start_half, end_half=end_half, closed=closed)
     if days <= 0:
         raise invalid(
-            "startDate", _("no working days in that period (weekends, days off and public holidays)")
+            "startDate",
+            _("no working days in that period (weekends, days off, public and company holidays)"),
         )
     clash = (
         LeaveRequest.objects.live()
@@ -269,7 +457,7 @@ def request_submit(
             status=clash.status,
         )
     balance = balance_of(employee=employee, policy=policy, year=start.year)
-    if days > balance.available:
+    if policy.leave_type.counts_against_balance and days > balance.available:
         raise invalid(
             "endDate",
             _(
@@ -293,6 +481,9 @@ def request_submit(
         requested_by=person(actor),
         created_by=person(actor),
     )
+    if not policy.leave_type.needs_approval:
+        # Reported, not asked for (sick leave): recorded as taken now.
+        _take(actor, request, employee, "")
     _tell_manager(actor, request)
     logger.info("leave request %s submitted for employee %s", request.pk, employee.pk)
     return request
@@ -336,7 +527,7 @@ def request_approve(*, actor: Actor, request: LeaveRequest, note: str = "") -> L
     balance = balance_of(employee=employee, policy=request.policy, year=request.start_date.year)
     # Pending requests (this one included) are counted in `available`; what is approved must fit
     # what is left at the end of the year.
-    if request.days > balance.year_end_balance:
+    if request.policy.leave_type.counts_against_balance and request.days > balance.year_end_balance:
         raise invalid(
             "requestId",
             _("needs {days} days but {left} are left in {year}"),
@@ -344,6 +535,14 @@ def request_approve(*, actor: Actor, request: LeaveRequest, note: str = "") -> L
             left=balance.year_end_balance.normalize(),
             year=request.start_date.year,
         )
+    _take(actor, request, employee, note)
+    _tell_requester(actor, request, "approved")
+    logger.info("leave request %s approved by %s", request.pk, getattr(actor, "pk", None))
+    return request
+
+
+def _take(actor: Actor, request: LeaveRequest, employee: Employee, note: str) -> None:
+    """The request approved: its days leave the balance and it shows in Calendars."""
     _reopen(employee, request.policy, request.start_date)
     LeaveEntry.objects.create(
         employee=employee,
@@ -360,9 +559,6 @@ def request_approve(*, actor: Actor, request: LeaveRequest, note: str = "") -> L
     request.decision_note = note.strip()[:500]
     request.calendar_event_id = calendar_link.show(actor=actor, request=request)
     request.save()
-    _tell_requester(actor, request, "approved")
-    logger.info("leave request %s approved by %s", request.pk, getattr(actor, "pk", None))
-    return request
 
 
 @transaction.atomic

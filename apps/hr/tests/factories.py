@@ -111,6 +111,20 @@ def _leave_policies(people: dict[str, Any]) -> AccessRows:
     )
 
 
+@access_rows("hr.LeaveType")
+def _leave_types(people: dict[str, Any]) -> AccessRows:
+    from apps.hr.models import LeaveType
+
+    return AccessRows(everyone=[LeaveType.objects.create(code=f"t{uuid.uuid4().hex[:8]}", name="Study")])
+
+
+@access_rows("hr.CompanyHoliday")
+def _company_holidays(people: dict[str, Any]) -> AccessRows:
+    from apps.hr.models import CompanyHoliday
+
+    return AccessRows(everyone=[CompanyHoliday.objects.create(date=date(2031, 12, 24), name="Closed")])
+
+
 @access_rows("hr.LeaveRequest")
 def _leave_requests(people: dict[str, Any]) -> AccessRows:
     """The member's own request, and one HR asked for the viewer: each sees their own alone."""

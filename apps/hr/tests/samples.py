@@ -135,6 +135,28 @@ def get_leave_balance(actor: Any) -> Sample:
     return _employee(actor)
 
 
+@sample("listLeaveTypes")
+def list_leave_types(actor: Any) -> Sample:
+    return _employee(actor)
+
+
+@sample("adjustLeaveBalance")
+def adjust_leave_balance(actor: Any) -> Sample:
+    return _employee(actor, {"days": 1.5, "reason": "worked the Saturday stock-take", "type": "toil"})
+
+
+@sample("manageLeavePolicy")
+def manage_leave_policy(actor: Any) -> Sample:
+    # The same call in another workspace makes a policy of the same name there: nothing private.
+    return Sample({"action": "create", "type": "annual", "name": "Senior staff", "annualDays": 30})
+
+
+@sample("manageCompanyHolidays")
+def manage_company_holidays(actor: Any) -> Sample:
+    day = monday_ahead(weeks=6).isoformat()
+    return Sample({"action": "add", "date": day, "name": "Founders day"})
+
+
 @sample("clockIn")
 def clock_in(actor: Any) -> Sample:
     return _employee(actor, {"note": "on site"})

@@ -164,4 +164,18 @@ REQUESTS += [
     ("send me the link to Ola's candidate page", "openHiringCandidate"),
     ("open Sam's employee page", "openEmployee"),
     ("take me to HR", "openHumanResources"),
+    # Leave types, policies, adjustments and company holidays.
+    ("what kinds of leave do we have: sick, parental, unpaid", "listLeaveTypes"),
+    ("show Tom's balances for each leave type", "listLeaveTypes"),
+    ("how much time in lieu have I got", ("listLeaveTypes", "getLeaveBalance")),
+    ("give Sara 1.5 days of time in lieu for working Saturday", "adjustLeaveBalance"),
+    ("correct Ali's holiday balance by minus 2 days, he was overpaid", "adjustLeaveBalance"),
+    ("add 3 days to Jo's annual leave allowance as a long-service bonus", "adjustLeaveBalance"),
+    ("create a leave policy of 30 days a year for senior staff", "manageLeavePolicy"),
+    ("put Priya and Tom on the senior leave policy", "manageLeavePolicy"),
+    ("change the carry-over cap of the annual leave policy to 10 days", "manageLeavePolicy"),
+    ("make sick leave need approval", "manageLeavePolicy"),
+    ("the office is closed on 24 December, add a company holiday", "manageCompanyHolidays"),
+    ("list our company holidays this year", "manageCompanyHolidays"),
+    ("remove the company day off on 2 January", "manageCompanyHolidays"),
 ]

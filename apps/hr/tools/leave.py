@@ -21,6 +21,9 @@ from apps.hr.shapes import BalanceOut, LeaveRequestOut
 RequestId = Annotated[int, id_field("getLeaveRequests")]
 Whose = Annotated[int | None, id_field("searchEmployees", description="Default: yourself")]
 Policy = Annotated[str, Field(description="Leave policy name; default: the default")]
+LeaveTypeCode = Annotated[
+    str, Field(description="Leave type: annual (default), sick, parental, unpaid, toil...")
+]
 
 
 def employee_for(ctx: ToolContext, employee_id: int | None) -> Employee:
@@ -48,13 +51,14 @@ def submit_leave_request(
     start_half: Annotated[bool, Field(description="First day: afternoon only")] = False,
     end_half: Annotated[bool, Field(description="Last day: morning only")] = False,
     note: Annotated[str, Field(max_length=500, description="For the approver")] = "",
+    type: LeaveTypeCode = "",
 ) -> LeaveRequestOut:
     """Ask for time off; working days exclude weekends and public holidays. Decide: approveLeaveRequest."""
     employee = employee_for(ctx, employee_id)
     request = services.request_submit(
         actor=ctx.actor,
         employee=employee,
-        policy=services.policy_named(policy),
+        policy=services.policy_for(employee=employee, type_name=type, policy_name=policy),
         start=start_date,
         end=end_date,
         start_half=start_half,
@@ -98,11 +102,14 @@ def get_leave_requests(
     employee_id: Annotated[int | None, id_field("searchEmployees")] = None,
     limit: Limit = 25,
     offset: Offset = 0,
+    type: Annotated[str, Field(description="Leave type code; default: every type")] = "",
 ) -> Page[LeaveRequestOut]:
     """Leave requests you may see (your reports' too; all of them for approvers), soonest first."""
     rows = selectors.requests_visible(actor=ctx.actor)
     if status != "all":
         rows = rows.filter(status=status)
+    if type:
+        rows = rows.filter(policy__leave_type=services.type_named(type))
     if employee_id:
         rows = rows.filter(employee_id=employee_id)
     return paginate(rows.order_by("start_date", "id"), limit=limit, offset=offset, item=LeaveRequestOut.of)
@@ -115,10 +122,12 @@ def get_leave_balance(
     employee_id: Whose = None,
     policy: Policy = "",
     year: Annotated[int | None, Field(ge=2000, le=2100, description="Default: this year")] = None,
+    type: LeaveTypeCode = "",
 ) -> BalanceOut:
     """Days of leave left, from the ledger of accruals, leave taken and carry-over."""
     employee = employee_for(ctx, employee_id)
     if not LeaveRequest.access.covers(ctx.actor, employee=employee):
         raise NotYourBalance()
-    found = services.balance_of(employee=employee, policy=services.policy_named(policy), year=year)
+    chosen = services.policy_for(employee=employee, type_name=type, policy_name=policy)
+    found = services.balance_of(employee=employee, policy=chosen, year=year)
     return BalanceOut.of_record(found, policy=found.policy.name)
