@@ -933,6 +933,10 @@ def restart_postgres(
     return down, time.monotonic()
 
 
+# How long a process started again may take to be ready: minutes on a shared 2-core machine.
+RESTART_TIMEOUT = 300.0
+
+
 def restart_web(cluster: Any, index: int) -> tuple[float, float]:
     """SIGKILL to web process `index` (a crash: requests in flight are cut), and a new one on the
     same port (nginx's upstream) once it is gone: (down at, up at: serving again)."""
@@ -942,7 +946,9 @@ def restart_web(cluster: Any, index: int) -> tuple[float, float]:
     down = time.monotonic()
     old.process.kill()
     old.process.wait(timeout=10)
-    cluster.webs[index] = wait_until_serving(launch_web(cluster.env, port=old.port, log=old.log))
+    cluster.webs[index] = wait_until_serving(
+        launch_web(cluster.env, port=old.port, log=old.log), timeout=RESTART_TIMEOUT
+    )
     return down, time.monotonic()
 
 
@@ -951,7 +957,7 @@ def kill_worker(cluster: Any, index: int) -> tuple[float, float]:
     and a fresh one in its place: (down at, up at: ready again)."""
     down = time.monotonic()
     cluster.workers[index].kill()
-    cluster.replace_worker(index)
+    cluster.replace_worker(index, timeout=RESTART_TIMEOUT)
     return down, time.monotonic()
 
 
