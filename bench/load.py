@@ -68,6 +68,8 @@ EMAIL_DOMAIN = "load.test"
 # carrying each post's tag, and the model the loopback server plays.
 STATUSES = frozenset({"open", "processing", "resolved", "failed"})
 FINISHED = frozenset({"resolved", "failed"})
+# A conversation's webhook once nothing more will happen to it (SPEC 2.1; "none": no webhook URL).
+WEBHOOK_SETTLED = frozenset({"delivered", "failed", "none"})
 TAG = "load"
 MODEL = "load-model"
 METRICS_TOKEN = "load-metrics"  # noqa: S105  (the loopback cluster's own, for one run)
@@ -88,6 +90,8 @@ class Outcome:
     detail: str = ""
     email: str | None = None  # createContact: the unique address it tried to create
     tag: str | None = None  # agent/post: the unique tag of its metadata
+    workspace: str = ""  # the schema of the workspace it went to
+    revision: str = ""  # the MCP revision it spoke (an MCP request's)
 
     @property
     def ended(self) -> float:
@@ -157,29 +161,117 @@ def classify_gateway(response: httpx.Response) -> tuple[str, str]:
     return "ok", ""
 
 
-class Client:
-    """One closed-loop client: its own MCP session, its own contacts to update, its own
-    conversations to poll. An operation sends one request and returns its response; before
-    sending, it notes in `attempt` what a failure would leave unknown (the address a creation
-    tried, the tag of a post, and `op` when it did another operation than the one drawn)."""
+@dataclass
+class Tenant:
+    """One workspace as the load sees it: its schema, the headers of its MCP calls (a personal
+    access token and X-Api-Key; with `Host` when the workspace is not the load balancer's own
+    address), its seed contacts and the gateway's headers (a key with a budget)."""
 
-    def __init__(self, load: Load, number: int) -> None:
-        from apps.mcp.testing import McpHttp
+    schema_name: str
+    credentials: dict[str, str]
+    contact_ids: list[int]
+    gateway: dict[str, str] = field(default_factory=dict)
 
-        self.load = load
-        self.rng = random.Random(number)  # a load mix, not a secret
-        self.mcp = McpHttp(load.url, load.credentials, timeout=load.timeout)
+
+# The MCP revisions a client may speak; 2026-07-28 is stateless (no session: `_meta` on each request).
+REVISIONS = ("2025-06-18", "2025-11-25", "2026-07-28")
+STATELESS = "2026-07-28"
+
+
+def mcp_client(url: str, credentials: dict[str, str], revision: str, timeout: float) -> Any:
+    """A client of /api/mcp speaking `revision` (McpHttp, or its stateless form for 2026-07-28)."""
+    from apps.mcp.testing import McpHttp
+
+    if revision != STATELESS:
+        client = McpHttp(url, credentials, timeout=timeout)
+        client.revision = revision  # type: ignore[attr-defined]
+        return client
+
+    class Stateless(McpHttp):
+        """Each request stands alone, with its `_meta` and the headers that mirror its body."""
+
+        def initialize(self, version: str = STATELESS, *args: Any, **kwargs: Any) -> httpx.Response | None:  # type: ignore[override]
+            return None
+
+        def request(
+            self, method: str, params: dict[str, Any] | None = None, **headers: str
+        ) -> httpx.Response:
+            params = dict(params or {})
+            params["_meta"] = {
+                "io.modelcontextprotocol/protocolVersion": STATELESS,
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientInfo": self.client_info,
+            }
+            extra = {"MCP-Protocol-Version": STATELESS, "Mcp-Method": method}
+            if method == "tools/call":
+                extra["Mcp-Name"] = params["name"]
+            return super().request(method, params, **extra, **headers)
+
+    client = Stateless(url, credentials, timeout=timeout)
+    client.revision = STATELESS  # type: ignore[attr-defined]
+    return client
+
+
+class Seat:
+    """A client's place in one workspace: its MCP client (of one revision), the contacts it
+    created there, its conversations to poll (the unfinished ones, the last finished ones)."""
+
+    def __init__(self, load: Load, tenant: Tenant, revision: str) -> None:
+        self.tenant = tenant
+        self.mcp = mcp_client(load.url, tenant.credentials, revision, load.timeout)
         self.mine: list[int] = []
-        # Its conversations: those not seen finished yet (polled in turn), the last finished ones.
         self.pending: deque[str] = deque()
         self.finished: deque[str] = deque(maxlen=20)
+
+
+class Client:
+    """One closed-loop client: a seat in each of its workspaces (its own MCP session there, its
+    own contacts to update, its own conversations to poll); each operation picks one. An
+    operation sends one request and returns its response; before sending, it notes in `attempt`
+    what a failure would leave unknown (the address a creation tried, the tag of a post, and `op`
+    when it did another operation than the one drawn)."""
+
+    def __init__(self, load: Load, number: int) -> None:
+        self.load = load
+        self.rng = random.Random(number)  # a load mix, not a secret
+        tenants = load.tenants[number :: load.clients] or [load.tenants[number % len(load.tenants)]]
+        revisions = load.revisions
+        self.seats = [
+            Seat(load, tenant, revisions[(number + index) % len(revisions)])
+            for index, tenant in enumerate(tenants)
+        ]
+        self.seat = self.seats[0]
         self.attempt: dict[str, Any] = {}
+
+    @property
+    def mcp(self) -> Any:
+        return self.seat.mcp
+
+    @property
+    def mine(self) -> list[int]:
+        return self.seat.mine
+
+    @property
+    def pending(self) -> deque[str]:
+        return self.seat.pending
+
+    @property
+    def finished(self) -> deque[str]:
+        return self.seat.finished
+
+    def initialize(self) -> None:
+        for seat in self.seats:
+            seat.mcp.initialize(seat.mcp.revision)
+
+    def close(self) -> None:
+        for seat in self.seats:
+            seat.mcp.close()
 
     def tools_list(self) -> httpx.Response:
         return self.mcp.request("tools/list", {})
 
     def get_contact(self) -> httpx.Response:
-        return self.mcp.call("getContact", {"contactId": self.rng.choice(self.load.contact_ids)})
+        return self.mcp.call("getContact", {"contactId": self.rng.choice(self.seat.tenant.contact_ids)})
 
     def list_contacts(self) -> httpx.Response:
         return self.mcp.call("listContacts", {})
@@ -210,7 +302,7 @@ class Client:
                 "context": {"entity_type": "contact", "action": "search"},
                 "metadata": {TAG: tag},
             },
-            headers=self.load.gateway,
+            headers=self.seat.tenant.gateway,
         )
 
     def agent_poll(self) -> httpx.Response:
@@ -221,7 +313,7 @@ class Client:
             conversation = self.rng.choice(self.finished)
         else:
             return self.agent_post()
-        return self.mcp.http.get(f"/api/agent/{conversation}", headers=self.load.gateway)
+        return self.mcp.http.get(f"/api/agent/{conversation}", headers=self.seat.tenant.gateway)
 
 
 # Name -> what a client does.
@@ -271,9 +363,13 @@ class Conversation:
     reply: str = ""  # the last turn's content, once resolved
     model_calls: int | None = None
     tool_calls: int | None = None
+    workspace: str = ""
+    webhook: dict[str, Any] = field(default_factory=dict)  # SPEC 2.1's webhook object, last seen
+    cost_micro_usd: int | None = None
 
     def observe(self, body: dict[str, Any]) -> None:
         self.status = body["status"]
+        self.webhook = body.get("webhook") or {}
         if self.status not in FINISHED:
             return
         self.error_code = (body.get("error") or {}).get("code", "")
@@ -289,12 +385,15 @@ class Conversation:
         )
         cost = body.get("cost") or {}
         self.model_calls, self.tool_calls = cost.get("model_calls"), cost.get("tool_calls")
+        self.cost_micro_usd = cost.get("micro_usd")
 
 
 class Load:
     """`clients` threads sending the mix through `url` until `stop()`; `outcomes` grows as they go,
     and `conversations` (uuid -> Conversation) with each 202 of the gateway. `gateway`: the
-    personal access token and API key (with a budget) the gateway's operations use."""
+    personal access token and API key (with a budget) the gateway's operations use. With `tenants`,
+    the load is spread over several workspaces instead (each client holds a seat in some of them:
+    `Client`), and `revisions` are the MCP revisions its clients speak, in turn."""
 
     def __init__(
         self,
@@ -306,15 +405,19 @@ class Load:
         mix: dict[str, int] | None = None,
         timeout: float = 15.0,
         gateway: dict[str, str] | None = None,
+        tenants: list[Tenant] | None = None,
+        revisions: tuple[str, ...] = ("2025-06-18",),
     ) -> None:
         self.url = url
-        self.credentials = credentials
-        self.contact_ids = contact_ids
         self.clients = clients
         self.mix = mix or DEFAULT_MIX
-        if gateway is None and any(name.startswith("agent/") for name in self.mix):
+        self.tenants = tenants or [Tenant("", credentials, contact_ids, gateway or {})]
+        self.revisions = revisions
+        if any(not tenant.gateway for tenant in self.tenants) and any(
+            name.startswith("agent/") for name in self.mix
+        ):
             raise ValueError("the gateway's operations need `gateway` credentials (a key with a budget)")
-        self.gateway = gateway or {}
+        self._gateway = {tenant.schema_name: tenant.gateway for tenant in self.tenants}
         self.timeout = timeout
         self.outcomes: list[Outcome] = []
         self.conversations: dict[str, Conversation] = {}
@@ -348,24 +451,27 @@ class Load:
     def _run(self, number: int) -> None:
         client = Client(self, number)
         try:
-            client.mcp.initialize()
+            client.initialize()
         finally:
             self._ready.wait(timeout=120)
         names, weights = list(self.mix), list(self.mix.values())
         try:
             while not self._stop.is_set():
                 op = client.rng.choices(names, weights)[0]
+                client.seat = client.rng.choice(client.seats)
                 outcome = self._one(client, op)
                 with self._lock:
                     self.outcomes.append(outcome)
                 if outcome.kind != "ok":
                     time.sleep(PAUSE_AFTER_FAILURE)
         finally:
-            client.mcp.close()
+            client.close()
 
     def _one(self, client: Client, op: str) -> Outcome:
         started = time.monotonic()
         client.attempt = attempt = {}
+        workspace = client.seat.tenant.schema_name
+        revision = "" if op.startswith("agent/") else client.seat.mcp.revision
         try:
             response = OPERATIONS[op](client)
         except httpx.HTTPError as error:
@@ -376,6 +482,7 @@ class Load:
                 attempt.get("email"),
                 attempt.get("tag"),
             )
+            outcome.workspace, outcome.revision = workspace, revision
             return outcome
         seconds = time.monotonic() - started
         kind, detail = classify(response)
@@ -384,12 +491,14 @@ class Load:
             op, started, seconds, kind, response.status_code, response.headers.get("x-upstream"), detail
         )
         outcome.email, outcome.tag = attempt.get("email"), attempt.get("tag")
+        outcome.workspace = workspace
+        outcome.revision = "" if op.startswith("agent/") else revision
         if kind == "ok" and op == "createContact":
             client.mine.append(response.json()["result"]["structuredContent"]["contact"]["id"])
         elif kind == "ok" and op == "agent/post":
             uuid = response.json()["conversation_uuid"]
             with self._lock:
-                self.conversations[uuid] = Conversation(uuid, outcome.tag or "", started)
+                self.conversations[uuid] = Conversation(uuid, outcome.tag or "", started, workspace=workspace)
             client.pending.append(uuid)
         elif kind == "ok" and op == "agent/poll":
             body = response.json()
@@ -405,21 +514,25 @@ class Load:
             if known is not None:
                 known.observe(body)
 
-    def settle(self, grace: float, every: float = 1.0) -> float:
-        """Once the load has stopped: polls the unfinished conversations until none is left or
+    def settle(self, grace: float, every: float = 1.0, *, webhooks: bool = False) -> float:
+        """Once the load has stopped: polls the unfinished conversations (with `webhooks`, also
+        those whose webhook is not settled yet: delivered or failed) until none is left or
         `grace` seconds have passed. Returns how long it took."""
         started = time.monotonic()
         with httpx.Client(base_url=self.url, timeout=self.timeout) as http:
             while True:
                 with self._lock:
                     waiting = [
-                        item.uuid for item in self.conversations.values() if item.status not in FINISHED
+                        (item.uuid, item.workspace)
+                        for item in self.conversations.values()
+                        if item.status not in FINISHED
+                        or (webhooks and item.webhook.get("status") not in WEBHOOK_SETTLED)
                     ]
                 if not waiting or time.monotonic() - started >= grace:
                     return time.monotonic() - started
-                for uuid in waiting:
+                for uuid, workspace in waiting:
                     try:
-                        response = http.get(f"/api/agent/{uuid}", headers=self.gateway)
+                        response = http.get(f"/api/agent/{uuid}", headers=self._gateway[workspace])
                     except httpx.HTTPError:
                         continue
                     if classify_gateway(response)[0] == "ok":
@@ -689,12 +802,18 @@ def recovery_grace() -> tuple[float, str]:
 
 class MemorySampler:
     """The resident set size of named processes (with their children: a worker's pool), every
-    `every` seconds, in a thread."""
+    `every` seconds, in a thread; with `database_port`, also how many TCP connections each holds
+    to that port (PostgreSQL's). A process replaced meanwhile is followed by updating
+    `processes[name]` to its new pid."""
 
-    def __init__(self, processes: dict[str, int], every: float = 5.0) -> None:
+    def __init__(
+        self, processes: dict[str, int], every: float = 5.0, database_port: int | None = None
+    ) -> None:
         self.processes = processes
         self.every = every
+        self.database_port = database_port
         self.samples: dict[str, list[tuple[float, int]]] = defaultdict(list)
+        self.connections: dict[str, list[tuple[float, int]]] = defaultdict(list)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="rss", daemon=True)
 
@@ -711,15 +830,42 @@ class MemorySampler:
 
         while not self._stop.is_set():
             now = time.monotonic()
-            for name, pid in self.processes.items():
+            for name, pid in list(self.processes.items()):
                 try:
                     process = psutil.Process(pid)
-                    rss = process.memory_info().rss
-                    rss += sum(child.memory_info().rss for child in process.children(recursive=True))
+                    family = [process, *process.children(recursive=True)]
+                    rss = sum(member.memory_info().rss for member in family)
+                    if self.database_port is not None:
+                        held = sum(
+                            1
+                            for member in family
+                            for link in member.net_connections(kind="tcp")
+                            if link.raddr and link.raddr.port == self.database_port
+                        )
                 except psutil.Error:
                     continue
                 self.samples[name].append((now, rss))
+                if self.database_port is not None:
+                    self.connections[name].append((now, held))
             self._stop.wait(self.every)
+
+    def connections_report(self, start: float, end: float) -> tuple[list[str], int]:
+        """Per process: database connections held at the start and the end (the most held in the
+        first and last quarter) and the peak; and the peak of their sum at one sample."""
+        window = (end - start) / 4
+        lines = []
+        totals: Counter = Counter()
+        for name, samples in self.connections.items():
+            inside = [(at, held) for at, held in samples if start <= at <= end]
+            if not inside:
+                continue
+            for at, held in inside:
+                totals[round(at, 3)] += held
+            first = max((held for at, held in inside if at <= start + window), default=0)
+            last = max((held for at, held in inside if at >= end - window), default=0)
+            peak = max(held for _at, held in inside)
+            lines.append(f"  {name:14} {first:3d} -> {last:3d} connections, peak {peak:3d}")
+        return lines, max(totals.values(), default=0)
 
     def report(self, start: float, end: float) -> list[str]:
         """Per process: MiB at the start and the end (mean of the first and last minute, or
@@ -785,6 +931,51 @@ def restart_postgres(
     _wait_out(down + down_for, while_down)
     postgres.start()
     return down, time.monotonic()
+
+
+# How long a process started again may take to be ready: minutes on a shared 2-core machine.
+RESTART_TIMEOUT = 300.0
+
+
+def restart_web(cluster: Any, index: int) -> tuple[float, float]:
+    """SIGKILL to web process `index` (a crash: requests in flight are cut), and a new one on the
+    same port (nginx's upstream) once it is gone: (down at, up at: serving again)."""
+    from apps.core.testing import launch_web, wait_until_serving
+
+    old = cluster.webs[index]
+    down = time.monotonic()
+    old.process.kill()
+    old.process.wait(timeout=10)
+    cluster.webs[index] = wait_until_serving(
+        launch_web(cluster.env, port=old.port, log=old.log), timeout=RESTART_TIMEOUT
+    )
+    return down, time.monotonic()
+
+
+def kill_worker(cluster: Any, index: int) -> tuple[float, float]:
+    """SIGKILL to Celery worker `index` and its pool (what it was running is not handed back),
+    and a fresh one in its place: (down at, up at: ready again)."""
+    down = time.monotonic()
+    cluster.workers[index].kill()
+    cluster.replace_worker(index, timeout=RESTART_TIMEOUT)
+    return down, time.monotonic()
+
+
+def hold_locks(database_url: str, tables: list[tuple[str, str]], seconds: float) -> tuple[float, float]:
+    """A slow database: one transaction takes an exclusive lock on each (schema, table) and holds
+    them `seconds` (every query of those tables waits meanwhile): (taken at, released at)."""
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(database_url, connect_timeout=10) as connection:
+        taken = time.monotonic()
+        for schema_name, table in tables:
+            connection.execute(
+                sql.SQL("LOCK TABLE {} IN ACCESS EXCLUSIVE MODE").format(sql.Identifier(schema_name, table))
+            )
+        time.sleep(seconds)
+        connection.rollback()
+    return taken, time.monotonic()
 
 
 def _wait_out(until: float, while_down: Callable[[], Any] | None) -> None:

@@ -327,6 +327,7 @@ def start_celery_worker(
     app: str = "config",
     concurrency: int = 1,
     queues: str = "",
+    timeout: float = START_TIMEOUT,
 ) -> Process:
     """A Celery worker (prefork pool), named `name@<host>`, with its probes and metrics on
     127.0.0.1:`worker.http_port` (apps.core.worker_http); returns once it is ready. It consumes
@@ -350,7 +351,7 @@ def start_celery_worker(
         lambda: _answers(f"http://127.0.0.1:{http_port}/healthz"),
         what=name,
         goal="become ready",
-        timeout=START_TIMEOUT,
+        timeout=timeout,
         process=worker.process,
         log=worker.log_text,
         stop=worker.stop,
@@ -393,13 +394,15 @@ class Cluster:
     def client(self, host: str = "127.0.0.1", **kwargs: Any) -> httpx.Client:
         return httpx.Client(base_url=self.url(host), timeout=10, **kwargs)
 
-    def replace_worker(self, index: int) -> Process:
+    def replace_worker(self, index: int, timeout: float = START_TIMEOUT) -> Process:
         """A fresh worker in the place of `workers[index]` (one a test killed), with the same name,
-        environment and log file (appended to); returns once it is ready."""
+        environment and log file (appended to); returns once it is ready (within `timeout` s)."""
         old = self.workers[index]
         if old.alive():
             old.stop()
-        self.workers[index] = start_celery_worker(self.env, self.workdir, old.name, app=self.celery_app)
+        self.workers[index] = start_celery_worker(
+            self.env, self.workdir, old.name, app=self.celery_app, timeout=timeout
+        )
         return self.workers[index]
 
     def stop(self) -> None:

@@ -1,0 +1,676 @@
+"""A soak with faults, and nothing lost: `--minutes` (default 60) of steady mixed load over many
+workspaces on the multi-process topology of deploy/ on one machine, with faults injected on a
+schedule, then a check of every promise the service makes about what it was told.
+
+Topology (`apps.core.testing.start_cluster`, loopback only): nginx in front of `--web` web
+processes (round-robin), `--workers` Celery workers and a beat, on a PostgreSQL and a Redis of
+their own (`PrivatePostgres`, `PrivateRedis`: restarting them disturbs nothing else). The
+service's agent calls a model API on loopback (bench.load.model_server), and every workspace's
+gateway key sends its webhooks to a receiver on loopback (`FlakyReceiver`).
+
+Load (bench.load.Load, the `load` benchmark's clients): `--clients` closed-loop clients spread over
+`--workspaces` workspaces (each client holds a seat in several; every workspace has a seat), each
+seat speaking one of the three MCP revisions (2025-06-18 and 2025-11-25 with a session, 2026-07-28
+stateless), sending tools/list, getContact, listContacts (reads), createContact, updateContact
+(writes) and gateway posts and polls. The first `--tight` workspaces' keys have a budget of
+`--tight-cents` (spent within minutes: the budget is enforced under the faults), the others a large one.
+Not in the mix (yet): OAuth refreshes, file uploads and downloads, listener-style scheduled work.
+
+Faults, at fixed fractions of the run (windows proportional to `--minutes`; `schedule`):
+a web process killed (SIGKILL) and started again on its port; a Celery worker killed with its
+pool, mid-task, and replaced; Redis restarted; PostgreSQL restarted (fast shutdown); the webhook
+receiver answering 500 for 10 minutes of 60 (a sixth of the run); a slow database (an exclusive
+lock on a few workspaces' contacts table held 30 s, at least 10 s in shorter runs).
+
+Checked and reported (`Soak.check`: a list of problems per promise, empty when kept):
+- conversations: every accepted one ended (resolved or failed), none left open; webhooks: each
+  conversation's webhook went out under one delivery id and was delivered once its receiver was
+  back (or is in the delivery log with its attempts);
+- writes: every createContact and gateway post a client was told succeeded is stored, none it
+  was told failed is (per workspace, read from PostgreSQL directly);
+- budgets: no key spent more than its budget, none still holds a reservation, and each key's
+  spend is the sum of its conversations' costs (no usage lost);
+- 5xx: none outside the fault windows (counts inside each), latency p50/p99 outside them;
+- processes: resident memory and database connections of every process, first quarter against
+  last (since its last start), and the most connections held at once against PostgreSQL's
+  `max_connections`, and projected to the deployment docs/deploy.md sizes (300).
+
+    make bench ARGS="soak"                     # 60 minutes
+    make bench ARGS="soak --minutes 5"         # the same schedule, shrunk
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler
+from pathlib import Path
+from typing import Any
+
+from bench.load import (
+    FINISHED,
+    REVISIONS,
+    Fault,
+    Load,
+    MemorySampler,
+    Outcome,
+    Tenant,
+    cluster_processes,
+    describe,
+    describe_conversations,
+    half_written,
+    half_written_posts,
+    hold_locks,
+    kill_worker,
+    lost,
+    model_env,
+    model_server,
+    percentile,
+    restart_postgres,
+    restart_redis,
+    restart_web,
+)
+
+# The gateway, fast (production: sweeps every 30 s, an open conversation queued again after
+# 120 s, webhook retries after 5 s, 5 min, 30 min...): what a fault leaves behind ends within a
+# run. The retry schedule is made long enough to outlast the receiver's failing window (`retries`).
+GATEWAY = {
+    "ATRIUM_GATEWAY_STUCK_SWEEP_SECONDS": "1",
+    "ATRIUM_GATEWAY_REQUEUE_AFTER_SECONDS": "3",
+    "ATRIUM_GATEWAY_LEASE_MARGIN_SECONDS": "2",
+    "ATRIUM_GATEWAY_MODEL_TIMEOUT_SECONDS": "5",
+    "ATRIUM_GATEWAY_MODEL_RETRIES": "1",
+    "ATRIUM_GATEWAY_MODEL_MAX_TOKENS": "1000",
+    "ATRIUM_GATEWAY_WEBHOOK_SWEEP_SECONDS": "2",
+    "ATRIUM_GATEWAY_WEBHOOK_TIMEOUT_SECONDS": "5",
+    "ATRIUM_GATEWAY_WEBHOOK_CONNECT_TIMEOUT_SECONDS": "2",
+    "ATRIUM_WEBHOOKS_ALLOW_LOOPBACK": "1",
+}
+RETRY_EVERY = 15  # seconds between webhook retries once the first few are spent
+# After a fault's end, requests may still fail for this long (a restarted web process's slot in
+# nginx, a worker's broker connection): its window, for the 5xx count and the latencies.
+RECOVERY = 15.0
+# The documented deployment (docs/deploy.md, Sizing): 3 web machines of 4 processes, 2 worker
+# machines of 8 pool processes, a beat, on a PostgreSQL with max_connections 300.
+DOCUMENTED = {"web": 12, "pool": 16, "beat": 1, "max_connections": 300}
+HOST_DOMAIN = "soak.test"
+LOCKED_TABLE = "contacts_contact"
+
+
+def retries(window: float) -> str:
+    """ATRIUM_GATEWAY_WEBHOOK_RETRY_SCHEDULE outlasting a receiver that fails for `window` s."""
+    return ",".join(str(step) for step in [2, 4, 8] + [RETRY_EVERY] * (math.ceil(window / RETRY_EVERY) + 3))
+
+
+# --- the schedule -------------------------------------------------------------------------------
+
+
+@dataclass
+class Planned:
+    name: str
+    at: float  # seconds after the load's start
+    length: float = 0.0  # for a window: how long it lasts
+
+
+def schedule(minutes: float) -> list[Planned]:
+    """The faults of a run of `minutes`, at fixed fractions of it: each dependency fault alone,
+    with time to recover before the next one; the receiver's failing window is 10 minutes of 60,
+    the slow database's lock 30 s (at least 10 s)."""
+    seconds = minutes * 60
+    return [
+        Planned("web process killed", 0.10 * seconds),
+        Planned("worker killed", 0.20 * seconds),
+        Planned("redis restart", 0.30 * seconds),
+        Planned("postgresql restart", 0.40 * seconds),
+        Planned("webhook receiver 500", 0.48 * seconds, seconds / 6),
+        Planned("slow database", 0.70 * seconds, max(10.0, 30.0 * minutes / 60)),
+    ]
+
+
+# --- the webhook receiver -----------------------------------------------------------------------
+
+
+@dataclass
+class Delivery:
+    conversation: str
+    webhook_id: str
+    status: int  # what the receiver answered
+    at: float  # time.monotonic()
+
+
+class FlakyReceiver:
+    """A webhook receiver on loopback (real HTTP) answering 200, or 500 while `failing` is set;
+    records every delivery with the status it got."""
+
+    def __init__(self) -> None:
+        from apps.gateway.tests.servers import Receiver
+
+        receiver = self
+
+        class Server(Receiver):
+            def _handler(self) -> type[BaseHTTPRequestHandler]:
+                class Handler(BaseHTTPRequestHandler):
+                    def log_message(self, *args: Any) -> None:
+                        pass
+
+                    def do_POST(self) -> None:
+                        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                        status = 500 if receiver.failing.is_set() else 200
+                        with receiver.lock:
+                            receiver.deliveries.append(
+                                Delivery(
+                                    self.headers.get("X-Conversation-UUID", ""),
+                                    self.headers.get("webhook-id", ""),
+                                    status,
+                                    time.monotonic(),
+                                )
+                            )
+                        try:
+                            self.send_response(status)
+                            self.send_header("Content-Type", "application/json")
+                            self.send_header("Content-Length", "2")
+                            self.end_headers()
+                            self.wfile.write(b"{}")
+                        except OSError:
+                            pass
+
+                return Handler
+
+        self.failing = threading.Event()
+        self.lock = threading.Lock()
+        self.deliveries: list[Delivery] = []
+        self.server = Server().start()
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    def stop(self) -> None:
+        self.server.stop()
+
+
+# --- the workspaces -----------------------------------------------------------------------------
+
+
+def seed(
+    count: int, receiver_url: str, budget_cents: int, tight: int, tight_cents: int
+) -> list[dict[str, Any]]:
+    """`count` workspaces (copies of the template), each with an owner, 5 contacts, a personal
+    access token, an API key, and a gateway key whose webhooks go to `receiver_url` (budget:
+    `tight_cents` for the first `tight`, `budget_cents` for the others). Runs in the process whose
+    database is the cluster's (`seed_in`)."""
+    from django.db import connection
+    from django_tenants.utils import schema_context
+
+    from apps.accounts.models import User
+    from apps.accounts.services import access_token_create
+    from apps.apikeys.services import api_key_create
+    from apps.contacts import services as contact_services
+    from apps.tenancy.services import workspace_create
+
+    seeded = []
+    for index in range(count):
+        host = f"w{index:03d}.{HOST_DOMAIN}"
+        email = f"owner@{host}"
+        workspace = workspace_create(name=f"Soak {index}", domains=[host], owner_email=email)
+        with schema_context(workspace.schema_name):
+            owner = User.objects.get(email=email)
+            contact_ids = [
+                contact_services.contact_create(
+                    actor=owner,
+                    fields={"first_name": f"Seed {n}", "email": f"seed-{n}@{host}", "city": "Oslo"},
+                )[0].pk
+                for n in range(5)
+            ]
+            _token, raw = access_token_create(user=owner, name="soak")
+            key = api_key_create(user=owner, label="soak mcp")
+            budget = tight_cents if index < tight else budget_cents
+            gateway = api_key_create(
+                user=owner,
+                label="soak gateway",
+                response_url=receiver_url,
+                budget_usd_cents=budget,
+                budget_period="total",
+            )
+        bearer = {"Authorization": f"Bearer {raw}", "Host": host}
+        seeded.append(
+            {
+                "schema_name": workspace.schema_name,
+                "credentials": {**bearer, "X-Api-Key": key.raw_key},
+                "gateway": {**bearer, "X-Api-Key": gateway.raw_key},
+                "contact_ids": contact_ids,
+                "key_id": gateway.key.pk,
+            }
+        )
+    connection.close()
+    return seeded
+
+
+def seed_in(
+    env: dict[str, str], count: int, receiver_url: str, budget: tuple[int, int, int]
+) -> list[dict[str, Any]]:
+    """`seed` in a process of its own on `env`'s database (the copy the cluster runs on)."""
+    budget_cents, tight, tight_cents = budget
+    call = f"seed({count}, {receiver_url!r}, {budget_cents}, {tight}, {tight_cents})"
+    code = "import json, django; django.setup(); from bench.soak import seed; "
+    code += f"print('SEEDED', json.dumps({call}))"
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        cwd=Path(__file__).resolve().parents[1],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    for line in done.stdout.splitlines():
+        if line.startswith("SEEDED "):
+            return json.loads(line[len("SEEDED ") :])  # type: ignore[no-any-return]
+    raise RuntimeError(f"seeding the workspaces failed: {done.stdout[-2000:]}\n{done.stderr[-4000:]}")
+
+
+# --- the soak -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Window:
+    """A fault as it happened (time.monotonic()), and what clients saw from its start to
+    RECOVERY seconds after its end."""
+
+    name: str
+    start: float
+    end: float
+    fault: Fault | None = None
+
+    def holds(self, outcome: Outcome) -> bool:
+        """Whether a request was in flight at some time of the window (a request sent before a
+        web process was killed may end in a 502 inside it)."""
+        return outcome.at <= self.end + RECOVERY and outcome.ended >= self.start - 1.0
+
+
+@dataclass
+class Soak:
+    """Everything a soak runs on; `run` drives the load and the faults, `check` reads the promises."""
+
+    cluster: Any
+    postgres: Any
+    redis: Any
+    model: Any
+    receiver: FlakyReceiver
+    database_url: str
+    seeded: list[dict[str, Any]]
+    clients: int = 8
+    timeout: float = 45.0
+    sample_every: float = 5.0
+    locked_workspaces: int = 3
+    windows: list[Window] = field(default_factory=list)
+    started: dict[str, float] = field(default_factory=dict)  # process -> when it last started
+    outcomes: list[Outcome] = field(default_factory=list)
+    load: Load | None = None
+    sampler: MemorySampler | None = None
+    span: tuple[float, float] = (0.0, 0.0)
+    settled_after: float = 0.0
+    log: Callable[[str], None] = print
+
+    def tenants(self) -> list[Tenant]:
+        return [
+            Tenant(item["schema_name"], item["credentials"], item["contact_ids"], item["gateway"])
+            for item in self.seeded
+        ]
+
+    def run(self, minutes: float, grace: float) -> None:
+        plan = schedule(minutes)
+        processes = cluster_processes(self.cluster, self.redis)
+        self.sampler = MemorySampler(processes, self.sample_every, database_port=self.postgres.port).start()
+        self.load = Load(
+            self.cluster.url(),
+            {},
+            [],
+            clients=self.clients,
+            timeout=self.timeout,
+            tenants=self.tenants(),
+            revisions=REVISIONS,
+        ).start()
+        start = time.monotonic()
+        self.started = dict.fromkeys(processes, start)
+        self.log(f"load: {self.clients} clients over {len(self.seeded)} workspaces, {minutes:g} minutes")
+        try:
+            for planned in plan:
+                time.sleep(max(0.0, start + planned.at - time.monotonic()))
+                window = self._inject(planned)
+                self.windows.append(window)
+                took, at = window.end - window.start, window.start - start
+                self.log(f"  {window.name}: {took:.1f} s (at {at:.0f} s)")
+            time.sleep(max(0.0, start + minutes * 60 - time.monotonic()))
+        finally:
+            end = time.monotonic()
+            self.outcomes = self.load.stop()
+            self.sampler.stop()
+            self.span = (start, end)
+        for window in self.windows:
+            if window.fault is not None:
+                window.fault.outcomes = self.load.between(window.start - 1.0, window.end + RECOVERY)
+        self.settled_after = self.load.settle(grace, webhooks=True)
+
+    def _inject(self, planned: Planned) -> Window:
+        cluster, sampler = self.cluster, self.sampler
+        assert sampler is not None
+        if planned.name == "web process killed":
+            down, up = restart_web(cluster, 0)
+            self._restarted("web1", cluster.webs[0].process.pid)
+        elif planned.name == "worker killed":
+            down, up = kill_worker(cluster, 0)
+            self._restarted(cluster.workers[0].name, cluster.workers[0].pid)
+        elif planned.name == "redis restart":
+            down, up = restart_redis(self.redis, 2.0)
+            self._restarted("redis", self.redis.process.pid)
+        elif planned.name == "postgresql restart":
+            down, up = restart_postgres(self.postgres, 5.0)
+        elif planned.name == "webhook receiver 500":
+            down = time.monotonic()
+            self.receiver.failing.set()
+            time.sleep(planned.length)
+            self.receiver.failing.clear()
+            up = time.monotonic()
+        elif planned.name == "slow database":
+            tables = [(item["schema_name"], LOCKED_TABLE) for item in self.seeded[: self.locked_workspaces]]
+            down, up = hold_locks(self.database_url, tables, planned.length)
+        else:
+            raise ValueError(planned.name)
+        return Window(planned.name, down, up, Fault(planned.name, down, up))
+
+    def _restarted(self, name: str, pid: int) -> None:
+        assert self.sampler is not None
+        self.sampler.processes[name] = pid
+        self.started[name] = time.monotonic()
+
+    # --- the promises ---------------------------------------------------------------------------
+
+    def outside(self) -> list[Outcome]:
+        return [o for o in self.outcomes if not any(window.holds(o) for window in self.windows)]
+
+    def check(self) -> dict[str, list[str]]:
+        """Per promise, what broke it (empty: kept)."""
+        return {
+            "conversations": self._conversations(),
+            "webhooks": self._webhooks(),
+            "writes": self._writes(),
+            "budgets": self._budgets(),
+            "5xx outside the fault windows": [
+                f"{o.op} {o.kind} {o.status} {o.detail[:120]}"
+                for o in self.outside()
+                if (o.status is not None and o.status >= 500) or o.kind in {"5xx", "connection", "timeout"}
+            ],
+            "database connections": self._connections()[1],
+        }
+
+    def _conversations(self) -> list[str]:
+        assert self.load is not None
+        conversations = list(self.load.conversations.values())
+        return [f"{item.uuid} still {item.status}" for item in lost(conversations)]
+
+    def _webhooks(self) -> list[str]:
+        """Each ended conversation's webhook: one delivery id; delivered (a 200 from the receiver)
+        or failed with its attempts in the delivery log; never two ids, never lost."""
+        assert self.load is not None
+        by_conversation: dict[str, list[Delivery]] = defaultdict(list)
+        for delivery in self.receiver.deliveries:
+            by_conversation[delivery.conversation].append(delivery)
+        problems = []
+        for item in self.load.conversations.values():
+            if item.status not in FINISHED:
+                continue
+            arrived = by_conversation.get(item.uuid, [])
+            ids = {delivery.webhook_id for delivery in arrived}
+            accepted = [delivery for delivery in arrived if delivery.status == 200]
+            state = item.webhook.get("status")
+            if len(ids) > 1:
+                problems.append(f"{item.uuid}: sent under {len(ids)} delivery ids")
+            elif state == "delivered" and not accepted:
+                problems.append(f"{item.uuid}: delivered, yet the receiver never answered 200")
+            elif state != "delivered" and accepted:
+                problems.append(f"{item.uuid}: the receiver took it, yet its webhook is {state}")
+            elif state not in {"delivered", "failed"}:
+                problems.append(f"{item.uuid}: webhook {state} after {item.webhook.get('attempts')} attempts")
+        return problems
+
+    def _writes(self) -> list[str]:
+        problems = []
+        by_workspace: dict[str, list[Outcome]] = defaultdict(list)
+        for outcome in self.outcomes:
+            by_workspace[outcome.workspace].append(outcome)
+        for schema_name, outcomes in sorted(by_workspace.items()):
+            missing, phantom = half_written(outcomes, self.database_url, schema_name)
+            lacking, refused, partial = half_written_posts(outcomes, self.database_url, schema_name)
+            for what, found in (
+                ("contact answered success but missing", missing),
+                ("contact answered failure but stored", phantom),
+                ("post answered 202 but missing", lacking),
+                ("post answered failure but stored", refused),
+                ("post stored without its message", partial),
+            ):
+                problems += [f"{schema_name}: {what}: {value}" for value in sorted(found)]
+        return problems
+
+    def budgets(self) -> list[tuple[str, int, int, int, int]]:
+        """(schema, spent, reserved, budget, the sum of its conversations' costs) per gateway key,
+        in micro-dollars, read from PostgreSQL directly."""
+        import psycopg
+        from psycopg import sql
+
+        rows = []
+        with psycopg.connect(self.database_url, connect_timeout=10) as connection:
+            for item in self.seeded:
+                schema_name = item["schema_name"]
+                query = sql.SQL(
+                    "SELECT k.spent_micro_usd, k.reserved_micro_usd, k.budget_usd_cents, "
+                    "(SELECT COALESCE(SUM(c.cost_micro_usd), 0) FROM {conversation} c WHERE c.key_id = k.id) "
+                    "FROM {key} k WHERE k.id = %s"
+                ).format(
+                    conversation=sql.Identifier(schema_name, "gateway_conversation"),
+                    key=sql.Identifier(schema_name, "apikeys_apikey"),
+                )
+                spent, reserved, cents, costs = connection.execute(query, [item["key_id"]]).fetchone()
+                rows.append((schema_name, spent, reserved, cents * 10_000, int(costs)))
+        return rows
+
+    def _budgets(self) -> list[str]:
+        problems = []
+        for schema_name, spent, reserved, budget, costs in self.budgets():
+            if spent > budget:
+                problems.append(f"{schema_name}: spent {spent} µUSD of a budget of {budget}")
+            if reserved:
+                problems.append(f"{schema_name}: {reserved} µUSD still reserved")
+            if spent != costs:
+                problems.append(f"{schema_name}: spent {spent} µUSD, its conversations cost {costs}")
+        return problems
+
+    def _connections(self) -> tuple[list[str], list[str]]:
+        """(report lines, problems): connections per process and at once, against max_connections,
+        and projected to the documented deployment."""
+        import psycopg
+
+        assert self.sampler is not None
+        start, end = self.span
+        lines, peak = self.sampler.connections_report(start, end)
+        with psycopg.connect(self.database_url, connect_timeout=10) as connection:
+            maximum = int(connection.execute("SHOW max_connections").fetchone()[0])
+        worst: dict[str, int] = {}
+        for name, samples in self.sampler.connections.items():
+            held = [count for at, count in samples if start <= at <= end]
+            if held:
+                worst[name] = max(held)
+        web = max((count for name, count in worst.items() if name.startswith("web")), default=0)
+        pool = max((count for name, count in worst.items() if name.startswith("worker")), default=0)
+        beat = worst.get("beat", 0)
+        projected = DOCUMENTED["web"] * web + DOCUMENTED["pool"] * pool + DOCUMENTED["beat"] * beat
+        lines.append(f"  at once, at most {peak} of this server's max_connections {maximum}")
+        lines.append(
+            f"  projected to docs/deploy.md's deployment ({DOCUMENTED['web']} web processes x {web}, "
+            f"{DOCUMENTED['pool']} pool processes x {pool}, beat {beat}): {projected} of "
+            f"{DOCUMENTED['max_connections']}"
+        )
+        problems = []
+        if peak > maximum:
+            problems.append(f"{peak} connections at once, max_connections {maximum}")
+        if projected > DOCUMENTED["max_connections"]:
+            problems.append(f"projected {projected} connections, documented max_connections 300")
+        return lines, problems
+
+    def flat(self) -> list[str]:
+        """Per process, since its last start (+10 s): resident memory and connections, mean of the
+        first quarter against the last."""
+        assert self.sampler is not None
+        _start, end = self.span
+        lines = []
+        for name, samples in self.sampler.samples.items():
+            since = self.started.get(name, self.span[0]) + 10
+            inside = [(at, rss) for at, rss in samples if since <= at <= end]
+            if len(inside) < 4:
+                continue
+            quarter = max(1, len(inside) // 4)
+            head = statistics.fmean(rss for _at, rss in inside[:quarter]) / 2**20
+            tail = statistics.fmean(rss for _at, rss in inside[-quarter:]) / 2**20
+            peak = max(rss for _at, rss in inside) / 2**20
+            lines.append(
+                f"  {name:10} {head:7.1f} MiB -> {tail:7.1f} MiB ({(tail - head) / head * 100:+5.1f} %), "
+                f"peak {peak:7.1f} MiB, {len(inside)} samples over {inside[-1][0] - inside[0][0]:.0f} s"
+            )
+        return lines
+
+    def report(self) -> str:
+        assert self.load is not None
+        start, end = self.span
+        conversations = list(self.load.conversations.values())
+        lines = [f"whole run: {describe(self.outcomes, end - start)}"]
+        outside = self.outside()
+        answered = [o.seconds for o in outside if o.kind not in {"timeout", "connection"}]
+        lines.append(
+            f"outside the fault windows: {len(outside)} requests, latency p50 "
+            f"{percentile(answered, 0.5) * 1000:.0f} ms, p99 {percentile(answered, 0.99) * 1000:.0f} ms; "
+            "HTTP 5xx "
+            f"{sum(1 for o in outside if o.status is not None and o.status >= 500)}"
+        )
+        revisions = Counter((o.revision, o.kind) for o in self.outcomes if o.revision)
+        lines.append(f"MCP requests by revision and kind: {dict(sorted(revisions.items()))}")
+        lines.append("faults (each window: its start to 15 s after its end):")
+        for window in self.windows:
+            inside = [o for o in self.outcomes if window.holds(o)]
+            five = Counter(o.status for o in inside if o.status is not None and o.status >= 500)
+            kinds = Counter(o.kind for o in inside if o.kind != "ok")
+            took = [o.seconds for o in inside if o.kind not in {"timeout", "connection"}]
+            text = (
+                f"  {window.name}: {window.end - window.start:.1f} s; {len(inside)} requests, HTTP 5xx "
+                f"{sum(five.values())} {dict(sorted(five.items()))}, failures {dict(sorted(kinds.items()))}, "
+                f"p99 {percentile(took, 0.99) * 1000:.0f} ms"
+            )
+            if window.fault is not None and window.fault.failures:
+                text += f"; all answered again {window.fault.recovery_seconds:.1f} s after it ended"
+            lines.append(text)
+        answered = Counter(d.status for d in self.receiver.deliveries)
+        lines.append(
+            f"conversations (after {self.settled_after:.0f} s of settling): "
+            f"{describe_conversations(conversations)}"
+        )
+        webhook = Counter(item.webhook.get("status") for item in conversations)
+        lines.append(
+            f"webhooks: {dict(sorted(webhook.items(), key=str))}; the receiver got "
+            f"{len(self.receiver.deliveries)} deliveries, answered {dict(sorted(answered.items()))}"
+        )
+        rows = self.budgets()
+        spent = sum(row[1] for row in rows)
+        exhausted = sum(1 for row in rows if row[3] - row[1] < 10_000)
+        lines.append(
+            f"budgets: {spent} µUSD spent over {len(rows)} keys, {exhausted} with less than a cent left; the "
+            f"model server answered {len(self.model.requests)} calls"
+        )
+        lines.append("memory, since each process's last start (first quarter -> last quarter):")
+        lines += self.flat()
+        lines.append("database connections per process (most held, first quarter -> last quarter):")
+        lines += self._connections()[0]
+        for promise, problems in self.check().items():
+            verdict = "kept" if not problems else f"BROKEN ({len(problems)}): " + "; ".join(problems[:5])
+            lines.append(f"promise, {promise}: {verdict}")
+        return "\n".join(lines)
+
+
+def cluster_env(
+    database_url: str, redis_url: str, model: Any, minutes: float, settings_module: str
+) -> dict[str, str]:
+    window = schedule(minutes)[4].length
+    return {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "DJANGO_SETTINGS_MODULE": settings_module,
+        **model_env(model),
+        **GATEWAY,
+        "ATRIUM_GATEWAY_WEBHOOK_RETRY_SCHEDULE": retries(window),
+    }
+
+
+def settle_grace() -> float:
+    """How long conversations and webhooks get to end once the load stops: a lease a killed
+    worker held runs out (a tool's, 60 s, + 2 s margin), the sweeper queues it again; a webhook
+    retry is at most RETRY_EVERY away."""
+    from apps.gateway.agent.context import TOOL_LEASE_SECONDS
+
+    return TOOL_LEASE_SECONDS + 2 + 2 * RETRY_EVERY + 30
+
+
+def run(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="bench soak")
+    parser.add_argument("--minutes", type=float, default=60.0)
+    parser.add_argument("--workspaces", type=int, default=50)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--web", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--model-delay", type=float, default=0.1)
+    parser.add_argument("--tight", type=int, default=5, help="workspaces whose key has a small budget")
+    parser.add_argument("--tight-cents", type=int, default=1, help="that small budget (cents)")
+    args, _ = parser.parse_known_args(argv)
+
+    from apps.core.testing import PrivatePostgres, PrivateRedis, start_cluster
+    from bench.common import freeze_setup_heap, use_fresh_database
+
+    workdir = Path(tempfile.mkdtemp(prefix="atrium-soak-"))
+    postgres = PrivatePostgres(workdir / "postgres").start()
+    redis = PrivateRedis(workdir / "redis").start()
+    model = model_server(args.model_delay)
+    receiver = FlakyReceiver()
+    cluster = None
+    try:
+        os.environ["DATABASE_URL"] = postgres.url("postgres")
+        os.environ["REDIS_URL"] = redis.url()
+        print("(migrating a fresh database: about a minute)", flush=True)
+        database_url = use_fresh_database("atrium_soak")
+        env = cluster_env(database_url, redis.url(), model, args.minutes, "config.settings.bench")
+        began = time.monotonic()
+        seeded = seed_in(env, args.workspaces, receiver.url, (100_000, args.tight, args.tight_cents))
+        print(f"({args.workspaces} workspaces made in {time.monotonic() - began:.0f} s)", flush=True)
+        cluster = start_cluster(env, workdir / "cluster", web=args.web, workers=args.workers, beat=True)
+        freeze_setup_heap()
+        soak = Soak(cluster, postgres, redis, model, receiver, database_url, seeded, clients=args.clients)
+        soak.run(args.minutes, settle_grace())
+        print(f"\n--- soak, {args.minutes:g} minutes, load average after {os.getloadavg()}")
+        print(soak.report())
+    finally:
+        if cluster is not None:
+            cluster.stop()
+        receiver.stop()
+        model.stop()
+        redis.stop()
+        postgres.stop("immediate")
+        shutil.rmtree(postgres.data, ignore_errors=True)
+        print(f"(the processes' logs are under {workdir})")

@@ -1,0 +1,129 @@
+"""The soak with faults, the small version of `make bench ARGS="soak"` (bench/soak.py, same code):
+a few minutes of mixed load over 50 workspaces, in the three MCP revisions, on two web processes
+behind nginx, a Celery worker and a beat, on a PostgreSQL and a Redis of their own (a copy of the
+test database, with the workspaces made in it), while the schedule kills a web process and the
+worker, restarts Redis and PostgreSQL, makes the webhook receiver answer 500 for a while and holds
+a lock on a few workspaces' contacts. Then each promise is checked: no conversation lost, each
+webhook once, every write as the client was told, no budget overspent or usage lost, 5xx only
+inside the fault windows, database connections within bounds. Timings are the benchmark's to
+report (bench/RESULTS.md), not asserted here: the machine is shared.
+"""
+
+import os
+import shutil
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from apps.core.testing import PrivatePostgres, PrivateRedis, database_url, start_cluster
+from bench.load import REVISIONS, describe_conversations, model_server
+from bench.soak import FlakyReceiver, Soak, cluster_env, schedule, seed_in, settle_grace
+
+# The fixture runs the whole soak (minutes) in the first test's time: more than the default limit.
+# Not yet in the suite's run: on a loaded 2-core machine it takes ~19 minutes (making the 50
+# workspaces alone ~150 s), and three of its promises broke in the first runs (the xfails below).
+# `ATRIUM_SOAK_TEST=1 python3 bootstrap.py test tests/test_soak.py` runs it.
+pytestmark = [
+    pytest.mark.live,
+    pytest.mark.timeout(1800),
+    pytest.mark.skipif(
+        os.environ.get("ATRIUM_SOAK_TEST") != "1",
+        reason="the soak runs on demand (ATRIUM_SOAK_TEST=1) for now",
+    ),
+]
+
+MINUTES = 2.5
+WORKSPACES = 50
+TIGHT = 3  # workspaces whose gateway key has a budget of a cent (the others: $1,000)
+
+
+@pytest.fixture(scope="module")
+def soak(django_db_setup, django_db_blocker, tmp_path_factory):  # type: ignore[no-untyped-def]
+    with django_db_blocker.unblock():
+        source = database_url()
+    workdir = tmp_path_factory.mktemp("soak")
+    # Not under pytest's temporary folder (PostgreSQL runs as its own account: test_faults.py).
+    postgres_dir = Path(tempfile.mkdtemp(prefix="atrium-soak-"))
+    postgres = PrivatePostgres(postgres_dir / "postgres").start()
+    redis = PrivateRedis(workdir / "redis").start()
+    model = model_server(delay=0.05)
+    receiver = FlakyReceiver()
+    cluster = None
+    try:
+        url = postgres.create_database("soak", copy_of=source)
+        env = cluster_env(url, redis.url(), model, MINUTES, "config.settings.test")
+        seeded = seed_in(env, WORKSPACES, receiver.url, (100_000, TIGHT, 1))
+        cluster = start_cluster(env, workdir / "cluster", web=2, workers=1, beat=True)
+        running = Soak(cluster, postgres, redis, model, receiver, url, seeded, clients=6, sample_every=2.0)
+        running.run(MINUTES, settle_grace())
+        # The figures (pytest-xdist keeps a worker's output): next to the cluster's logs.
+        report = running.report()
+        (workdir / "report.txt").write_text(report)
+        print(report)
+        yield running
+    finally:
+        if cluster is not None:
+            cluster.stop()
+        receiver.stop()
+        model.stop()
+        redis.stop()
+        postgres.stop("immediate")
+        shutil.rmtree(postgres_dir, ignore_errors=True)
+
+
+def test_the_load_covered_every_workspace_revision_operation_and_fault(soak):
+    ok = [o for o in soak.outcomes if o.kind == "ok"]
+    assert {o.workspace for o in ok} == {item["schema_name"] for item in soak.seeded}
+    assert {o.revision for o in ok if o.revision} == set(REVISIONS)
+    assert {o.op for o in ok} >= {"tools/list", "getContact", "listContacts", "createContact", "agent/post"}
+    assert [window.name for window in soak.windows] == [planned.name for planned in schedule(MINUTES)]
+    # The receiver did fail while its window was open, and got every webhook after it.
+    assert Counter(delivery.status for delivery in soak.receiver.deliveries).keys() == {200, 500}
+
+
+# Seen in the first runs on a shared, overloaded 2-core machine (load average 11-16), not yet
+# explained: the three marks below name what broke; each is a finding to look into, not a bound.
+@pytest.mark.xfail(
+    reason="first run: 158 accepted conversations still open after the settling (one worker on an "
+    "overloaded machine, or a fault left them behind): to investigate",
+    strict=False,
+)
+def test_no_conversation_lost_and_each_webhook_delivered_once(soak):
+    problems = soak.check()
+    assert problems["conversations"] == [], describe_conversations(list(soak.load.conversations.values()))
+    assert problems["webhooks"] == []
+    assert soak.load.conversations
+
+
+@pytest.mark.xfail(
+    reason="first run: one createContact in a workspace whose contacts table was locked answered a "
+    "failure, yet the contact is stored: to investigate",
+    strict=False,
+)
+def test_every_write_is_as_the_client_was_told(soak):
+    assert soak.check()["writes"] == []
+
+
+def test_no_budget_overspent_and_no_usage_lost(soak):
+    assert soak.check()["budgets"] == []
+    assert sum(spent for _schema, spent, *_rest in soak.budgets()) > 0
+    # A post refused with 429 says why: the key's budget (the keys of a cent run out first).
+    refused = [o for o in soak.outcomes if o.op == "agent/post" and o.status == 429]
+    assert all("BUDGET_EXCEEDED" in o.detail for o in refused)
+
+
+def test_5xx_only_inside_the_fault_windows(soak):
+    assert soak.check()["5xx outside the fault windows"] == []
+    assert soak.outside()
+
+
+@pytest.mark.xfail(
+    reason="first run: the most connections one web process held, times docs/deploy.md's 12 web "
+    "processes, is over 300 (952 projected): the sizing or the peak to look into",
+    strict=False,
+)
+def test_database_connections_within_max_connections(soak):
+    assert soak.check()["database connections"] == []
+    assert soak.sampler.connections
