@@ -293,5 +293,5 @@ class Totalled(Record):
     def amount_due(self) -> Decimal:
         # A void document is owed by no one: its posting is reversed.
         if getattr(self, "status", None) == "void":
-            return Decimal(0)
+            return round_money(Decimal(0), self.currency)
         return self.total - self.amount_paid

@@ -39,7 +39,8 @@ def test_totals_beyond_the_ledger_are_refused_before_anything_is_written(people)
     message = refused(owner, "createInvoice", {"invoice": INVOICE_FIELDS, "lines": [HUGE]})
     assert "more than the ledger holds" in message and "EUR" in message
     assert SalesDocument.objects.count() == documents
-    assert "more than the ledger holds" in refused(owner, "previewTaxBreakdown", {"lines": [HUGE]})
+    priced = {name: value for name, value in HUGE.items() if name != "description"}
+    assert "more than the ledger holds" in refused(owner, "previewTaxBreakdown", {"lines": [priced]})
 
     charge = ok(
         owner,
