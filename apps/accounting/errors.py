@@ -222,3 +222,55 @@ class NotTied(AppError):
         "The bank lines sum to {financials} {currency} but the document lines to {lines} {currency} "
         "(invoices in, bills out): amounts must tie. Add or remove lines, or give part amounts."
     )
+
+
+# Sales documents (apps.accounting.services.sales) and the lines of any document (apps.accounting.lib).
+
+
+class AmountTooLarge(AppError):
+    code = "AMOUNT_TOO_LARGE"
+    http_status = 422
+    msg_format = _(
+        "{what} comes to {amount} {currency}, more than the ledger holds (less than {most} "
+        "{currency}); nothing was written. Check the quantities and prices, or split it over several "
+        "documents."
+    )
+
+
+class NegativeTotal(AppError):
+    code = "NEGATIVE_TOTAL"
+    http_status = 422
+    msg_format = _(
+        "{label} {id} totals {total} {currency}, less than zero: it is not approved. To give a customer "
+        "money back, draft a credit note on the invoice it corrects (manageInvoice, action credit)."
+    )
+
+
+class ControlAccountOnLine(AppError):
+    code = "CONTROL_ACCOUNT_ON_LINE"
+    http_status = 422
+    field = "account"
+    msg_format = _(
+        "Account {code} ({name}) is a control or bank account: the ledger posts to it itself. Code a "
+        "document line to an income, expense or asset account (the default when none is given)."
+    )
+
+
+class CreditNoteMismatch(AppError):
+    code = "CREDIT_NOTE_MISMATCH"
+    http_status = 422
+    msg_format = _("Credit note {id} does not fit invoice {invoice}: {problem}.")
+
+
+class CreditNoteCurrency(CreditNoteMismatch):
+    msg_format = _(
+        "Credit note {id} does not fit invoice {invoice}: a credit note is in its invoice's currency, "
+        "{currency}, not {given}."
+    )
+
+
+class CreditNoteBeforeInvoice(CreditNoteMismatch):
+    msg_format = _(
+        "Credit note {id} does not fit invoice {invoice}: it is dated {date}, before the invoice's "
+        "issue date {invoice_date}; date it on or after that day."
+    )

@@ -22,7 +22,13 @@ from django.db import connection, transaction
 from django.db.models import Sum
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounting.errors import BaseCurrencyInUse, LinesDoNotSum, PeriodLocked, Unbalanced
+from apps.accounting.errors import (
+    BaseCurrencyInUse,
+    ControlAccountOnLine,
+    LinesDoNotSum,
+    PeriodLocked,
+    Unbalanced,
+)
 from apps.accounting.lib import chart, rates
 from apps.accounting.lib.money import currency_code, round_money
 from apps.accounting.models import Account, Books, Journal, JournalEntry, JournalLine, TaxType
@@ -89,6 +95,25 @@ def accounts_by_code(codes: Iterable[str]) -> dict[str, Account]:
     for code in wanted - set(found):
         raise invalid("account", _("there is no account {code}"), code=code)
     return found
+
+
+# Accounts the ledger posts to itself (a document's receivable or payable, its tax, the money that
+# settles it): never a document line's account.
+CONTROL_ROLES = (Account.Role.RECEIVABLE, Account.Role.PAYABLE, Account.Role.TAX, Account.Role.BANK)
+
+
+def line_accounts_by_code(codes: Iterable[str]) -> dict[str, Account]:
+    """`accounts_by_code` for the lines of a document (sales or purchase): control and bank
+    accounts refused, naming the first."""
+    found = accounts_by_code(codes)
+    for account in found.values():
+        check_line_account(account)
+    return found
+
+
+def check_line_account(account: Account) -> None:
+    if account.role in CONTROL_ROLES:
+        raise ControlAccountOnLine(code=account.code, name=account.name)
 
 
 def check_open(day: date) -> None:

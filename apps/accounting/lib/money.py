@@ -18,12 +18,18 @@ from typing import Any, Self
 import iso4217
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounting.errors import AmountTooLarge
 from apps.core import clean
 from apps.core.errors import AppError, invalid
 
 ROUNDING = ROUND_HALF_UP
-# The largest amount the ledger keeps (its columns are numeric(20, 4)).
+# The ledger's amount columns (apps.accounting.models.ledger.money_field): numeric(20, 4).
+COLUMN_DIGITS = 20
+COLUMN_PLACES = 4
+# An amount an agent may write; what lines add up to is held to the columns (`check_fits`).
 MAX_AMOUNT = Decimal("1e15")
+# Every amount kept is less than this: 10^16 with numeric(20, 4).
+LEDGER_LIMIT = Decimal(10) ** (COLUMN_DIGITS - COLUMN_PLACES)
 
 
 @cache
@@ -52,6 +58,16 @@ def currency_code(value: str, *, field: str = "currency") -> str:
 def round_money(amount: Decimal, currency: str) -> Decimal:
     """The area's one rounding rule: `amount` to `currency`'s minor units, half away from zero."""
     return amount.quantize(Decimal(1).scaleb(-minor_units(currency)), rounding=ROUNDING)
+
+
+def check_fits(amount: Decimal, currency: str, *, what: str) -> None:
+    """Refuses an amount the ledger's columns cannot keep (rounded as it would be kept), naming
+    `what` it is: the one check of totals made from lines, before anything is written."""
+    # Compared before rounding: an amount this large may have more digits than a Decimal context
+    # rounds (28); a column keeps four places, so what rounds up to the limit is refused too.
+    if abs(amount) >= LEDGER_LIMIT - Decimal("0.00005"):
+        shown = format(amount, f".{minor_units(currency)}f")
+        raise AmountTooLarge(what=what, amount=shown, currency=currency, most=format(LEDGER_LIMIT, "f"))
 
 
 def decimal_of(value: Any, *, field: str) -> Decimal:

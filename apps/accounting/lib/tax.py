@@ -18,7 +18,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounting.lib.money import round_money
+from apps.accounting.lib.money import check_fits, round_money
 from apps.accounting.models import TaxRounding, TaxType
 from apps.core.errors import invalid
 
@@ -113,6 +113,8 @@ def breakdown(
     results: list[LineTax] = []
     for line in lines:
         amount = _gross_of_line(line)
+        # Before any rounding: the ledger's columns hold each line and the totals, or nothing is made.
+        check_fits(amount, currency, what=str(_("A line")))
         rate = line.tax_type.charged_rate / HUNDRED
         if prices_include_tax:
             gross = round_money(amount, currency)
@@ -129,6 +131,8 @@ def breakdown(
         else:
             net = round_money(exact_net, currency) if not prices_include_tax else exact_net
             tax = net * rate if not prices_include_tax else gross - exact_net
+        for value in (tax, net + tax):
+            check_fits(value, currency, what=str(_("A line")))
         results.append(LineTax(net=net, tax=tax, gross=net + tax, tax_type=line.tax_type))
     groups: dict[int, Group] = {}
     for result in results:
@@ -151,6 +155,8 @@ def breakdown(
         groups = settled
     net = sum((group.net for group in groups.values()), ZERO)
     tax = sum((group.tax for group in groups.values()), ZERO)
+    for value, what in ((net, _("The net total")), (tax, _("The tax")), (net + tax, _("The total"))):
+        check_fits(value, currency, what=str(what))
     return Breakdown(
         currency=currency,
         prices_include_tax=prices_include_tax,

@@ -16,7 +16,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounting.lib.money import round_money
+from apps.accounting.lib.money import COLUMN_DIGITS, COLUMN_PLACES, round_money
 from apps.core.records import Record
 
 USER = settings.AUTH_USER_MODEL
@@ -24,7 +24,7 @@ USER = settings.AUTH_USER_MODEL
 
 def money_field(**options: Any) -> models.DecimalField:
     """An amount column: enough for 10^15 with four places (three-place currencies and a margin)."""
-    return models.DecimalField(max_digits=20, decimal_places=4, **options)
+    return models.DecimalField(max_digits=COLUMN_DIGITS, decimal_places=COLUMN_PLACES, **options)
 
 
 def rate_field() -> models.DecimalField:
@@ -291,4 +291,7 @@ class Totalled(Record):
 
     @property
     def amount_due(self) -> Decimal:
+        # A void document is owed by no one: its posting is reversed.
+        if getattr(self, "status", None) == "void":
+            return round_money(Decimal(0), self.currency)
         return self.total - self.amount_paid

@@ -276,7 +276,7 @@ def _set_lines(bill: PurchaseBill, lines: list[BillLineData]) -> None:
         defaults.account if defaults and defaults.account else ledger.account(Account.Role.PURCHASES)
     )
     found = tax.tax_types_by_code([line.tax_type for line in lines if line.tax_type])
-    accounts = ledger.accounts_by_code(line.account for line in lines if line.account)
+    accounts = ledger.line_accounts_by_code(line.account for line in lines if line.account)
     for line in lines:
         if line.quantity <= 0:
             raise invalid("quantity", _("must be more than zero"))

@@ -76,10 +76,12 @@ class OpenLine:
     line: Line
     gross: Decimal  # signed as the document (a credit's lines are negative)
     matched: Decimal  # a magnitude
+    # Settled otherwise (a payment recorded without a bank line, a credit note), a magnitude.
+    settled: Decimal = ZERO
 
     @property
     def open(self) -> Decimal:
-        return abs(self.gross) - self.matched
+        return abs(self.gross) - self.matched - self.settled
 
 
 def is_bill(document: Document) -> bool:
@@ -113,10 +115,19 @@ def open_lines(document: Document) -> list[OpenLine]:
         .annotate(total=Sum("amount"))
         .values_list(column, "total")
     )
-    return [
+    found = [
         OpenLine(line, gross[line.pk], round_money(taken.get(line.pk) or ZERO, document.currency))
         for line in lines
     ]
+    # What is still due caps what is open: what was settled without a match (recordPayment, a
+    # credit note) takes the lines in their order.
+    left = sum((line.open for line in found), ZERO) - max(abs(document.amount_due), ZERO)
+    for line in found:
+        if left <= 0:
+            break
+        line.settled = min(line.open, left)
+        left -= line.settled
+    return found
 
 
 def document_of(actor: Actor, item: Item, action: Any = "change") -> Document:

@@ -17,7 +17,13 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounting.errors import NotDraft, WrongStatus
+from apps.accounting.errors import (
+    CreditNoteBeforeInvoice,
+    CreditNoteCurrency,
+    NegativeTotal,
+    NotDraft,
+    WrongStatus,
+)
 from apps.accounting.lib import identifiers, ledger, rates, tax
 from apps.accounting.lib.money import currency_code, round_money
 from apps.accounting.models import Account, Charge, NumberSeries, Payment, SalesDocument, TaxType
@@ -121,6 +127,25 @@ def _apply(actor: Actor, document: SalesDocument, fields: dict[str, Any], creati
         document.due_date = document.issue_date + timedelta(days=books.payment_terms_days)
     if document.due_date and document.due_date < document.issue_date:
         raise invalid("dueDate", _("is before the issue date"))
+    _check_credit_note(document)
+
+
+def _check_credit_note(document: SalesDocument) -> None:
+    """A credit note is in the currency of the invoice it corrects, and not dated before it."""
+    if document.kind != Kind.CREDIT_NOTE or document.origin_id is None:
+        return
+    invoice = SalesDocument.objects.only("number", "currency", "issue_date").get(pk=document.origin_id)
+    if document.currency != invoice.currency:
+        raise CreditNoteCurrency(
+            id=document.pk, invoice=invoice.number, currency=invoice.currency, given=document.currency
+        )
+    if document.issue_date < invoice.issue_date:
+        raise CreditNoteBeforeInvoice(
+            id=document.pk,
+            invoice=invoice.number,
+            date=document.issue_date.isoformat(),
+            invoice_date=invoice.issue_date.isoformat(),
+        )
 
 
 def _set_lines(document: SalesDocument, lines: list[LineData]) -> None:
@@ -128,7 +153,7 @@ def _set_lines(document: SalesDocument, lines: list[LineData]) -> None:
         raise invalid("lines", _("a document needs at least one line"))
     found = tax.tax_types_by_code([line.tax_type for line in lines])
     sales = ledger.account(Account.Role.SALES)
-    accounts = ledger.accounts_by_code(line.account for line in lines if line.account)
+    accounts = ledger.line_accounts_by_code(line.account for line in lines if line.account)
     tax.set_lines(
         document,
         [
@@ -239,6 +264,11 @@ def document_approve(*, actor: Actor, document: SalesDocument) -> SalesDocument:
     require(actor, AccountingPerm.POST)
     _require_draft(document)
     ledger.check_open(document.issue_date)
+    if document.kind != Kind.QUOTE and document.total < 0:
+        raise NegativeTotal(
+            label=LABELS[document.kind], id=document.pk, total=document.total, currency=document.currency
+        )
+    _check_credit_note(document)
     document.number = next_number(document.kind)
     if document.kind != Kind.QUOTE:
         sign = 1 if document.kind == Kind.INVOICE else -1
@@ -425,7 +455,9 @@ def credit_note_for(*, actor: Actor, invoice: SalesDocument) -> SalesDocument:
     note = document_duplicate(actor=actor, document=invoice, kind=Kind.CREDIT_NOTE)
     note.origin = invoice
     note.reference = invoice.number
-    note.save(update_fields=["origin", "reference"])
+    # Not dated before the invoice it corrects (one dated later than today is credited on its day).
+    note.issue_date = max(note.issue_date, invoice.issue_date)
+    note.save(update_fields=["origin", "reference", "issue_date"])
     return note
 
 
@@ -526,6 +558,7 @@ def _charge_apply(actor: Actor, charge: Charge, fields: dict[str, Any], *, creat
         )
         if account is None:
             raise invalid("account", _("there is no account {code}"), code=code)
+        ledger.check_line_account(account)
         charge.account = account
 
 
