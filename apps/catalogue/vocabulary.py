@@ -509,7 +509,7 @@ PHRASES: dict[str, str] = {
     "anything on between": "availability",
     "left the business": "leaver",
     "where did i put": "find",
-    "who gets told": "who watcher",
+    "who gets told": "list watcher",
     "edit rights": "share access",
     "access rights": "share access",
     "bad debt": "writeoff void",

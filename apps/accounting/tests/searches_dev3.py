@@ -5,7 +5,6 @@ DEV = [
     ("raise an invoce to Lumen GmbH for 12 hours of design at €95/h", "createInvoice"),
     ("the draft for Corby Ltd is right, finalise it so it gets a number", "approveInvoice"),
     ("email invoice INV-0142 to accounts@corby.co.uk", "sendInvoice"),
-    ("which invoices are overdue?", "searchInvoices"),
     ("has Ridley Foods paid us yet?", "searchInvoices"),
     ("show me invoice 2031 with its lines", "getInvoice"),
     ("fix the quantity on line 2 of the draft invoice for Pell & Sons", "updateInvoice"),
