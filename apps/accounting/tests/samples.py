@@ -6,7 +6,7 @@ from typing import Any
 
 from apps.accounting.tests.factories import bank_line, draft, issued, post_sale, posted_bill
 from apps.catalogue.dispatch import MemorySession
-from apps.catalogue.testing import Sample, call, confirmed, sample, structured
+from apps.catalogue.testing import Sample, call, confirmed, sample, structured, text_of
 
 
 def started(user: Any) -> MemorySession:
@@ -28,6 +28,18 @@ def acc(
         capabilities={"elicitation": {}},
         elicit=confirmed,
     )
+
+
+def acc_ok(user: Any, name: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The structured answer of an accounting call that must succeed."""
+    return structured(acc(user, name, arguments))
+
+
+def acc_refused(user: Any, name: str, arguments: dict[str, Any] | None = None) -> str:
+    """The message of an accounting call that must be refused."""
+    result = acc(user, name, arguments)
+    assert result["isError"] is True, result
+    return text_of(result)
 
 
 @sample("getAccountingSummary")

@@ -8,9 +8,10 @@ import pytest
 from apps.accounting.models import Financial, JournalEntry
 from apps.accounting.services import bank
 from apps.accounting.tests.factories import bank_line
-from apps.accounting.tests.samples import acc
+from apps.accounting.tests.samples import acc_ok as ok
+from apps.accounting.tests.samples import acc_refused as refused
 from apps.catalogue.dispatch import MemorySession, ToolNotFound
-from apps.catalogue.testing import call, person_without, structured, text_of
+from apps.catalogue.testing import call, person_without
 from apps.core.errors import AppError
 
 pytestmark = pytest.mark.django_db
@@ -30,16 +31,6 @@ FILES = {
     "ofx": ("statement.ofx", None),
     "csv": ("statement.csv", CSV_MAPPING),
 }
-
-
-def ok(user, name, arguments=None):
-    return structured(acc(user, name, arguments))
-
-
-def refused(user, name, arguments=None):
-    result = acc(user, name, arguments)
-    assert result["isError"] is True, result
-    return text_of(result)
 
 
 def statement(format, **extra):

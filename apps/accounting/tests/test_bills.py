@@ -13,9 +13,10 @@ from apps.accounting.lib import ledger
 from apps.accounting.models import Account, JournalEntry, PurchaseBill, SupplierDefaults
 from apps.accounting.services import bills
 from apps.accounting.tests.bills_data import bill_pdf, bill_text, proposal, scan_of, stored, validated
-from apps.accounting.tests.samples import acc
+from apps.accounting.tests.samples import acc_ok as ok
+from apps.accounting.tests.samples import acc_refused as refused
 from apps.catalogue.dispatch import MemorySession, ToolNotFound
-from apps.catalogue.testing import call, person_without, structured, text_of
+from apps.catalogue.testing import call, person_without
 
 pytestmark = pytest.mark.django_db
 
@@ -28,16 +29,6 @@ PERMISSIONS = {
     "postPurchaseInvoice": "accounting.post",
     "searchPurchaseInvoices": "accounting.view",
 }
-
-
-def ok(user, name, arguments=None):
-    return structured(acc(user, name, arguments))
-
-
-def refused(user, name, arguments=None):
-    result = acc(user, name, arguments)
-    assert result["isError"] is True, result
-    return text_of(result)
 
 
 def assert_trial_balance_is_zero():

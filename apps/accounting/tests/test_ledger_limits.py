@@ -9,8 +9,9 @@ import pytest
 from apps.accounting.models import Charge, JournalEntry, PurchaseBill, SalesDocument
 from apps.accounting.services import sales
 from apps.accounting.tests.factories import draft, issued
-from apps.accounting.tests.samples import INVOICE_FIELDS, acc
-from apps.catalogue.testing import structured, text_of
+from apps.accounting.tests.samples import INVOICE_FIELDS
+from apps.accounting.tests.samples import acc_ok as ok
+from apps.accounting.tests.samples import acc_refused as refused
 
 pytestmark = pytest.mark.django_db
 
@@ -20,16 +21,6 @@ HUGE = {
     "unitPrice": "9999999999999",
     "taxType": "UK-STD",
 }
-
-
-def ok(user, name, arguments=None):
-    return structured(acc(user, name, arguments))
-
-
-def refused(user, name, arguments=None):
-    result = acc(user, name, arguments)
-    assert result["isError"] is True, result
-    return text_of(result)
 
 
 def test_totals_beyond_the_ledger_are_refused_before_anything_is_written(people):

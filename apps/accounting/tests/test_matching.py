@@ -10,22 +10,13 @@ import pytest
 from apps.accounting.lib import ledger
 from apps.accounting.models import Account, BankMatch, JournalEntry, PurchaseBill, SalesDocument
 from apps.accounting.tests.factories import bank_line, draft, issued, posted_bill
-from apps.accounting.tests.samples import acc
+from apps.accounting.tests.samples import acc_ok as ok
+from apps.accounting.tests.samples import acc_refused as refused
 from apps.catalogue.dispatch import MemorySession, ToolNotFound
-from apps.catalogue.testing import call, person_without, structured, text_of
+from apps.catalogue.testing import call, person_without
 
 pytestmark = pytest.mark.django_db
 CAMT = (Path(__file__).parent / "statements" / "camt053.xml").read_text()
-
-
-def ok(user, name, arguments=None):
-    return structured(acc(user, name, arguments))
-
-
-def refused(user, name, arguments=None):
-    result = acc(user, name, arguments)
-    assert result["isError"] is True, result
-    return text_of(result)
 
 
 def balanced() -> bool:

@@ -15,10 +15,11 @@ from apps.accounting import tasks
 from apps.accounting.models import CompanyPerson, Filing, RegisteredCompany
 from apps.accounting.services import register
 from apps.accounting.tests.factories import registered_company
-from apps.accounting.tests.samples import acc
+from apps.accounting.tests.samples import acc_ok as ok
+from apps.accounting.tests.samples import acc_refused as refused
 from apps.accounting.tests.servers import REGISTER_KEY, Register, companies_house, register_company
 from apps.catalogue.dispatch import MemorySession, ToolNotFound
-from apps.catalogue.testing import call, person_without, structured, text_of
+from apps.catalogue.testing import call, person_without
 from apps.datarights.personal_data import personal_data_erase, personal_data_export
 from apps.notifications.models import Notification
 
@@ -30,16 +31,6 @@ TODAY = date(2026, 11, 26)
 def today(monkeypatch):
     """Due dates are computed from today: the tests fix it."""
     monkeypatch.setattr(timezone, "localdate", lambda *args, **kwargs: TODAY)
-
-
-def ok(user, name, arguments=None):
-    return structured(acc(user, name, arguments))
-
-
-def refused(user, name, arguments=None):
-    result = acc(user, name, arguments)
-    assert result["isError"] is True, result
-    return text_of(result)
 
 
 def due(answer):

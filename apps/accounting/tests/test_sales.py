@@ -11,9 +11,11 @@ from apps.accounting.lib import ledger
 from apps.accounting.models import Account, JournalEntry, NumberSeries, SalesDocument
 from apps.accounting.services import sales
 from apps.accounting.tests.factories import draft, issued
-from apps.accounting.tests.samples import LINES, acc
+from apps.accounting.tests.samples import LINES
+from apps.accounting.tests.samples import acc_ok as ok
+from apps.accounting.tests.samples import acc_refused as refused
 from apps.catalogue.dispatch import MemorySession, ToolNotFound
-from apps.catalogue.testing import call, person_without, structured, text_of
+from apps.catalogue.testing import call, person_without
 
 pytestmark = pytest.mark.django_db
 
@@ -34,16 +36,6 @@ PERMISSIONS = {
     "searchQuotes": "accounting.view",
     "manageQuote": "accounting.post",
 }
-
-
-def ok(user, name, arguments=None):
-    return structured(acc(user, name, arguments))
-
-
-def refused(user, name, arguments=None):
-    result = acc(user, name, arguments)
-    assert result["isError"] is True, result
-    return text_of(result)
 
 
 def assert_trial_balance_is_zero():

@@ -12,21 +12,12 @@ from apps.accounting.models import SentMail
 from apps.accounting.permissions import AccountingPerm
 from apps.accounting.services import sending
 from apps.accounting.tests.factories import draft, issued
-from apps.accounting.tests.samples import acc
+from apps.accounting.tests.samples import acc_ok as ok
+from apps.accounting.tests.samples import acc_refused as refused
 from apps.catalogue.dispatch import MemorySession, ToolNotFound
-from apps.catalogue.testing import call, person_without, structured, text_of
+from apps.catalogue.testing import call, person_without
 
 pytestmark = pytest.mark.django_db
-
-
-def ok(user, name, arguments=None):
-    return structured(acc(user, name, arguments))
-
-
-def refused(user, name, arguments=None):
-    result = acc(user, name, arguments)
-    assert result["isError"] is True, result
-    return text_of(result)
 
 
 @pytest.mark.parametrize(

@@ -12,23 +12,14 @@ from django.utils import timezone
 from apps.accounting.models import SyncRecord, SyncRun
 from apps.accounting.services import sales, sync
 from apps.accounting.tests.factories import draft, issued, posted_bill
-from apps.accounting.tests.samples import acc
+from apps.accounting.tests.samples import acc_ok as ok
+from apps.accounting.tests.samples import acc_refused as refused
 from apps.accounting.tests.servers import Ledger, xero_ledger
 from apps.catalogue.dispatch import MemorySession, ToolNotFound
-from apps.catalogue.testing import call, person_without, structured, text_of
+from apps.catalogue.testing import call, person_without
 
 pytestmark = pytest.mark.django_db
 Status = SyncRecord.Status
-
-
-def ok(user, name, arguments=None):
-    return structured(acc(user, name, arguments))
-
-
-def refused(user, name, arguments=None):
-    result = acc(user, name, arguments)
-    assert result["isError"] is True, result
-    return text_of(result)
 
 
 def record_of(kind, record):

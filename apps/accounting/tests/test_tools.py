@@ -6,7 +6,8 @@ from datetime import date
 import pytest
 
 from apps.accounting.tests.factories import post_sale
-from apps.accounting.tests.samples import acc
+from apps.accounting.tests.samples import acc_ok as ok
+from apps.accounting.tests.samples import acc_refused as refused
 from apps.catalogue.dispatch import MemorySession, ToolNotFound
 from apps.catalogue.testing import call, person_with, person_without, structured, text_of
 
@@ -18,16 +19,6 @@ TOOLS = {
     "previewTaxBreakdown": ("accounting.view", {"lines": [{"unitPrice": "1", "taxType": "UK-STD"}]}),
     "previewCurrencyConversion": ("accounting.view", {"amount": "1", "source": "USD"}),
 }
-
-
-def ok(user, name, arguments=None):
-    return structured(acc(user, name, arguments))
-
-
-def refused(user, name, arguments=None):
-    result = acc(user, name, arguments)
-    assert result["isError"] is True, result
-    return text_of(result)
 
 
 @pytest.mark.parametrize("name", sorted(TOOLS))
