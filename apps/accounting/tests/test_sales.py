@@ -100,6 +100,9 @@ def test_quote_to_invoice_to_payment_with_an_fx_gain(people):
     # Paid in part on a day the euro is worth more in pounds: a realised gain.
     payment = ok(owner, "recordPayment", {"invoiceId": made["id"], "amount": "1000", "on": "2026-10-30"})
     gain = Decimal(payment["fxGain"])
+    # In the base currency's minor units, as every amount of money in an answer ("-7.18", never
+    # "-7.1800").
+    assert payment["fxGain"] == str(gain.quantize(Decimal("0.01")))
     expected = (Decimal(1000) * (Decimal(payment["rate"]) - entry.rate)).quantize(Decimal("0.01"))
     assert abs(gain - expected) <= Decimal("0.01") and gain != 0
     assert payment["invoice"]["status"] == "part_paid" and payment["invoice"]["amountDue"] == "440.00"

@@ -8,6 +8,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from pydantic import Field
 
+from apps.accounting.lib import ledger
+from apps.accounting.lib.money import round_money
 from apps.accounting.models import SalesDocument
 from apps.accounting.permissions import AccountingPerm
 from apps.accounting.services import sales
@@ -249,7 +251,13 @@ def record_payment(
         reference=reference,
         bank_account=bank_account,
     )
-    return PaymentOut.of_record(payment, rate=payment.entry.rate, invoice=DocumentRef.of_record(found))
+    return PaymentOut.of_record(
+        payment,
+        rate=payment.entry.rate,
+        # Kept to four places like every ledger amount; answered in the base currency's minor units.
+        fx_gain=round_money(payment.fx_gain, ledger.books().base_currency),
+        invoice=DocumentRef.of_record(found),
+    )
 
 
 # --- quotes -----------------------------------------------------------------------------------------
