@@ -446,7 +446,7 @@ def _call(ctx: ToolContext, spec: ToolSpec, arguments: Any) -> tuple[str, str, d
     except DjangoValidationError as error:
         return "error", "VALIDATION_ERROR", error_result(" ".join(error.messages) + " Nothing was changed.")
     except ObjectDoesNotExist:
-        return "error", "NOT_FOUND", error_result("Not found: check the ids you passed; nothing was changed.")
+        return "error", "NOT_FOUND", error_result(NOT_FOUND_MESSAGE)
     except DatabaseError as error:
         failure = database_failure(error)
         if failure is not None and failure.is_conflict:
@@ -595,6 +595,10 @@ def _call_through(
     return result
 
 
+# What a call whose ids name nothing answers, from the tool or from its confirmation's checks.
+NOT_FOUND_MESSAGE = "Not found: check the ids you passed; nothing was changed."
+
+
 def _asks_confirmation(
     ctx: ToolContext, spec: ToolSpec, validated: BaseModel
 ) -> bool | tuple[str, str, dict[str, Any]]:
@@ -608,7 +612,7 @@ def _asks_confirmation(
     except AppError as error:
         return "error", error.code, error_result(_app_error_message(error))
     except ObjectDoesNotExist:
-        return "error", "NOT_FOUND", error_result("Not found: check the ids you passed; nothing was changed.")
+        return "error", "NOT_FOUND", error_result(NOT_FOUND_MESSAGE)
 
 
 def _confirm(
