@@ -15,8 +15,9 @@ the server", and the web process may log no traceback while it is fuzzed.
   workspace's owner): so a tool the catalogue gains is fuzzed with nothing more written. Then
   every value of one kind is made hostile: NUL, lone surrogates, odd text as long as the schema
   allows, text far longer, the largest and smallest numbers the schema allows and numbers beyond
-  64 bits and a double's range, nesting just below the doors' limit and beyond it. A call that asks
-  for confirmation is confirmed, so that the hostile values reach the tool. The hostile text and
+  64 bits and a double's range, nesting just below the doors' limit and beyond it. What is beyond
+  the doors' limits must be refused at the door, as a JSON-RPC error saying why, before any tool
+  runs. A call that asks for confirmation is confirmed, so that the hostile values reach the tool. The hostile text and
   the numbers out of range go through the stateless 2026-07-28 door too.
 
 Everything happens in a workspace of its own, deleted afterwards, on a web process of its own
@@ -363,6 +364,9 @@ class Mutation:
     number: Callable[[dict[str, Any]], float] | None = None
     # Containers are replaced by nesting this many levels deep (below the 64 every door reads).
     nesting: int = 0
+    # What reads past the doors' limits (apps.core.json_input) must be refused before any tool:
+    # the JSON-RPC error code and, in its message, one of these words.
+    refused: tuple[int, tuple[str, ...]] | None = None
 
     def apply(self, value: Any, schema: Any, root: dict[str, Any], depth: int = 0) -> Any:
         schema = _resolve(schema, root, value)
@@ -423,8 +427,13 @@ MUTATIONS = [
     ),
     Mutation("deep nesting", nesting=60),
     # Beyond what the doors read (apps.core.json_input): refused before any tool, as JSON-RPC errors.
-    Mutation("beyond 64 bits", integer=lambda schema: 2**64, number=lambda schema: BEYOND_DOUBLE),
-    Mutation("too deep", nesting=100),
+    Mutation(
+        "beyond 64 bits",
+        integer=lambda schema: 2**64,
+        number=lambda schema: BEYOND_DOUBLE,
+        refused=(-32602, ("64 bits", "too large")),
+    ),
+    Mutation("too deep", nesting=100, refused=(-32600, ("nested deeper",))),
 ]
 # Written as 1e400 in the body (no JSON encoder writes a number beyond a double's range).
 BEYOND_DOUBLE = 1.2345678901234567e300
@@ -491,6 +500,14 @@ class Session:
             self.failures.append(f"{tool} ({what}): {_text(message)[:200]}")
         return message
 
+    def expect_refused(self, tool: str, message: dict[str, Any], mutation: Mutation) -> None:
+        assert mutation.refused is not None
+        code, words = mutation.refused
+        error = message.get("error") or {}
+        text = str(error.get("message", ""))
+        if error.get("code") != code or not any(word in text for word in words):
+            self.failures.append(f"{tool} ({mutation.name}): not refused at the door: {str(message)[:200]}")
+
 
 def sample_arguments(schema_name: str, owner: str) -> dict[str, dict[str, Any]]:
     """Each tool's sample arguments (apps.catalogue.testing), made in the fuzzed workspace as its
@@ -550,13 +567,18 @@ def test_every_tool_answers_hostile_arguments_without_failing_on_the_server(fuzz
             for mutation in MUTATIONS:
                 hostile = mutation.apply(bases[name], schema, schema)
                 message = session.call(name, hostile, mutation.name)
-                token = TOKEN.search(_text(message))
+                refused = mutation.refused is not None and hostile != bases[name]
+                if refused:
+                    session.expect_refused(name, message, mutation)
+                token = None if refused else TOKEN.search(_text(message))
                 if token is not None:
                     session.call(
                         name, {**hostile, "confirmationToken": token.group(1)}, f"{mutation.name}, confirmed"
                     )
                 if mutation.name in STATELESS:
-                    session.call(name, hostile, f"{mutation.name}, 2026-07-28", stateless=True)
+                    message = session.call(name, hostile, f"{mutation.name}, 2026-07-28", stateless=True)
+                    if refused:
+                        session.expect_refused(name, message, mutation)
     finally:
         client.close()
 
