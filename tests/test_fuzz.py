@@ -17,8 +17,8 @@ the server", and the web process may log no traceback while it is fuzzed.
   allows, text far longer, the largest and smallest numbers the schema allows and numbers beyond
   64 bits and a double's range, nesting just below the doors' limit and beyond it. What is beyond
   the doors' limits must be refused at the door, as a JSON-RPC error saying why, before any tool
-  runs. A call that asks for confirmation is confirmed, so that the hostile values reach the tool. The hostile text and
-  the numbers out of range go through the stateless 2026-07-28 door too.
+  runs. A call that asks for confirmation is confirmed, so that the hostile values reach the tool.
+  The hostile text and the numbers out of range go through the stateless 2026-07-28 door too.
 
 Everything happens in a workspace of its own, deleted afterwards, on a web process of its own
 (with a data-rights secret and no rate limit), so nothing it writes meets another test.

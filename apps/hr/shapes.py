@@ -62,7 +62,12 @@ class EmployeeOut(EmployeeSummary):
 
 class EffectOut(Out):
     kind: Literal[
-        "leave_cancelled", "leave_to_shorten", "request_refused", "balance_prorated", "report_needs_manager"
+        "leave_cancelled",
+        "leave_to_shorten",
+        "leave_recounted",
+        "request_refused",
+        "balance_prorated",
+        "report_needs_manager",
     ]
     id: int | None = Field(default=None, description="The leave request, or the report's employee id")
     text: str
@@ -176,6 +181,7 @@ class LeaveSetupOut(Out):
 class CompanyHolidaysOut(Out):
     items: list[CompanyHolidayOut]
     changed: CompanyHolidayOut | None = Field(default=None, description="The one added or removed")
+    effects: list[EffectOut] = Field(default=[], description="Leave counted again or refused because of it")
 
 
 class TimeEntryOut(Out):

@@ -650,6 +650,70 @@ def employment_ended(*, actor: Actor, employee: Employee) -> list[Effect]:
     return effects
 
 
+def holiday_changed(*, actor: Actor, holiday: CompanyHoliday, added: bool) -> list[Effect]:
+    """A company holiday was added or removed: the open leave that covers its day, of the employees
+    whose place of work it closes, is counted again (the difference in the ledger, dated like the
+    leave). Leave left with no working day is refused or cancelled, saying why."""
+    day, place = holiday.date, holiday.location.strip().lower()
+    why = (
+        _("{date} became a company holiday ({name})")
+        if added
+        else _("{date} is no longer a company holiday ({name})")
+    ).format(date=day.isoformat(), name=holiday.name)
+    rows = (
+        LeaveRequest.objects.live()
+        .select_for_update()
+        .select_related("employee", "policy")
+        .filter(status__in=OPEN, start_date__lte=day, end_date__gte=day)
+        .order_by("start_date", "id")
+    )
+    effects: list[Effect] = []
+    for request in rows:
+        employee = request.employee
+        if place and employee.location.strip().lower() != place:
+            continue
+        days = leave.working_days(
+            employee,
+            request.start_date,
+            request.end_date,
+            start_half=request.start_half,
+            end_half=request.end_half,
+            closed=closed_days(employee, request.start_date, request.end_date),
+        )
+        span = f"{request.start_date.isoformat()} to {request.end_date.isoformat()}"
+        if days == request.days:
+            continue
+        if days <= 0:
+            approved = request.status == LeaveRequest.Status.APPROVED
+            _decide_against(actor, request, why)
+            kind, text = (
+                ("leave_cancelled", _("approved leave {span} cancelled, its days returned: {why}"))
+                if approved
+                else ("request_refused", _("pending request {span} refused: {why}"))
+            )
+            effects.append(Effect(kind, request.pk, text.format(span=span, why=why)))
+            continue
+        if request.status == LeaveRequest.Status.APPROVED:
+            _reopen(employee, request.policy, request.start_date)
+            LeaveEntry.objects.create(
+                employee=employee,
+                policy=request.policy,
+                kind=Kind.TAKEN,
+                days=request.days - days,
+                effective=request.start_date,
+                request=request,
+                note=f"request {request.pk} recounted: {why}"[:200],
+                created_by=person(actor),
+            )
+        text = _("leave {span} now counts {days} days (was {was}): {why}").format(
+            span=span, days=days.normalize(), was=request.days.normalize(), why=why
+        )
+        effects.append(Effect("leave_recounted", request.pk, text))
+        request.days = days
+        request.save(update_fields=["days"])
+    return effects
+
+
 def balances_at_end(*, employee: Employee) -> list[Effect]:
     """What each policy leaves the employee at the end of their employment, from the ledger."""
     end = employee.end_date

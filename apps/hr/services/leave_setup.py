@@ -2,6 +2,7 @@
 company closes beside the public holidays (apps.hr.services.leave reads them)."""
 
 import logging
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -17,6 +18,7 @@ from apps.core.records import unique_name
 from apps.hr.lib import clean as hr_clean
 from apps.hr.models import CompanyHoliday, Employee, LeavePolicy, LeaveType, PolicyAssignment
 from apps.hr.permissions import HrPerm
+from apps.hr.services import leave
 
 logger = logging.getLogger(__name__)
 
@@ -122,8 +124,15 @@ def type_save(
     return leave_type
 
 
+@dataclass
+class HolidayChange:
+    holiday: CompanyHoliday
+    # The leave counted again because of it (apps.hr.services.leave.holiday_changed).
+    effects: list[leave.Effect]
+
+
 @transaction.atomic
-def holiday_add(*, actor: Actor, day: date, name: str, location: str = "") -> CompanyHoliday:
+def holiday_add(*, actor: Actor, day: date, name: str, location: str = "") -> HolidayChange:
     require(actor, HrPerm.EMPLOYEES)
     name = clean.text(name, field="name", limit=100, required=True)
     location = clean.text(location, field="location", limit=200)
@@ -138,12 +147,12 @@ def holiday_add(*, actor: Actor, day: date, name: str, location: str = "") -> Co
         )
     holiday = CompanyHoliday.objects.create(date=day, name=name, location=location, created_by=person(actor))
     logger.info("company holiday %s added", holiday.pk)
-    return holiday
+    return HolidayChange(holiday, leave.holiday_changed(actor=actor, holiday=holiday, added=True))
 
 
 @transaction.atomic
-def holiday_remove(*, actor: Actor, holiday: CompanyHoliday) -> CompanyHoliday:
+def holiday_remove(*, actor: Actor, holiday: CompanyHoliday) -> HolidayChange:
     require(actor, HrPerm.EMPLOYEES)
     holiday.trash(actor)
     logger.info("company holiday %s removed", holiday.pk)
-    return holiday
+    return HolidayChange(holiday, leave.holiday_changed(actor=actor, holiday=holiday, added=False))

@@ -238,6 +238,51 @@ def test_company_holidays_are_skipped_like_public_ones_for_their_location(people
     assert [item["name"] for item in listed["companyHolidays"]] == ["Company day"]
 
 
+def test_a_company_holiday_added_or_removed_later_recounts_the_leave_that_covers_it(people):
+    owner, admin = people["owner"], people["admin"]
+    start = monday_ahead(weeks=11)
+    # Employed from 1 January: no days carried over (they would be spent first, and expire).
+    employee = EmployeeFactory(actor=owner, location="Leeds", start_date=date(start.year, 1, 1))
+    elsewhere = EmployeeFactory(actor=owner, location="York")
+    week = ok(admin, "submitLeaveRequest", {"employeeId": employee.pk, **_span(start, 4)})
+    ok(owner, "approveLeaveRequest", {"requestId": week["id"]})
+    one_day = ok(admin, "submitLeaveRequest", {"employeeId": employee.pk, **_span(start + timedelta(days=7))})
+    theirs = ok(admin, "submitLeaveRequest", {"employeeId": elsewhere.pk, **_span(start, 4)})
+    before = ok(owner, "getLeaveBalance", {"employeeId": employee.pk, "year": start.year})
+
+    added = ok(
+        owner,
+        "manageCompanyHolidays",
+        {
+            "action": "add",
+            "date": (start + timedelta(days=2)).isoformat(),
+            "name": "Leeds fair",
+            "location": "Leeds",
+        },
+    )
+    closed = ok(
+        owner,
+        "manageCompanyHolidays",
+        {"action": "add", "date": (start + timedelta(days=7)).isoformat(), "name": "Founders' day"},
+    )
+    after = ok(owner, "getLeaveBalance", {"employeeId": employee.pk, "year": start.year})
+    removed = ok(owner, "manageCompanyHolidays", {"action": "remove", "holidayId": added["changed"]["id"]})
+    last = ok(owner, "getLeaveBalance", {"employeeId": employee.pk, "year": start.year})
+
+    assert LeaveRequest.objects.get(pk=week["id"]).days == 5
+    assert [(e["kind"], e["id"]) for e in added["effects"]] == [("leave_recounted", week["id"])]
+    assert "4 days (was 5)" in added["effects"][0]["text"]
+    assert _days(after, "yearEndBalance") == _days(before, "yearEndBalance") + 1
+    # A request left with no working day is refused, and says why.
+    assert [(e["kind"], e["id"]) for e in closed["effects"]] == [("request_refused", one_day["id"])]
+    assert LeaveRequest.objects.get(pk=one_day["id"]).status == LeaveRequest.Status.DENIED
+    assert "company holiday" in LeaveRequest.objects.get(pk=one_day["id"]).decision_note
+    # Another location's leave is not touched; removing the holiday counts the day again.
+    assert LeaveRequest.objects.get(pk=theirs["id"]).days == 5
+    assert [(e["kind"], e["id"]) for e in removed["effects"]] == [("leave_recounted", week["id"])]
+    assert _days(last, "yearEndBalance") == _days(before, "yearEndBalance")
+
+
 @pytest.mark.parametrize("role", ["member", "viewer"])
 def test_people_see_their_own_balances_managers_their_reports_and_adjust_only_theirs(people, role):
     owner, person = people["owner"], people[role]

@@ -26,6 +26,7 @@ from apps.hr.shapes import (
     BalanceOut,
     CompanyHolidayOut,
     CompanyHolidaysOut,
+    EffectOut,
     LeaveSetupOut,
     LeaveTypeOut,
     LeaveTypesOut,
@@ -216,22 +217,23 @@ def manage_company_holidays(
     year: Annotated[int | None, Field(ge=2000, le=2100, description="list: default this year")] = None,
 ) -> CompanyHolidaysOut:
     """Days the company closes beside public holidays (for all, or one location); leave skips
-    them."""
-    changed = None
+    them. Open leave that covers the day is counted again (in effects)."""
+    change = None
     if action == "add":
         if date is None:
             raise invalid("date", _("the day of the company holiday"))
-        changed = leave_setup.holiday_add(actor=ctx.actor, day=date, name=name, location=location)
-        year = year or changed.date.year
+        change = leave_setup.holiday_add(actor=ctx.actor, day=date, name=name, location=location)
     elif action == "remove":
         found = CompanyHoliday.objects.live().filter(pk=holiday_id).first() if holiday_id else None
         if found is None:
             raise invalid("holidayId", _("no company holiday {id}; list them first"), id=holiday_id)
-        changed = leave_setup.holiday_remove(actor=ctx.actor, holiday=found)
-        year = year or changed.date.year
+        change = leave_setup.holiday_remove(actor=ctx.actor, holiday=found)
+    if change is not None:
+        year = year or change.holiday.date.year
     year = year or timezone.localdate().year
     rows = CompanyHoliday.objects.live().filter(date__year=year).order_by("date", "id")
     return CompanyHolidaysOut(
         items=[CompanyHolidayOut.of_record(row) for row in rows],
-        changed=CompanyHolidayOut.of_record(changed) if changed is not None else None,
+        changed=CompanyHolidayOut.of_record(change.holiday) if change is not None else None,
+        effects=[EffectOut.of_record(effect) for effect in change.effects] if change is not None else [],
     )
