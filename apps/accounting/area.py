@@ -110,6 +110,13 @@ area = areas.declare(
             "find which bank transaction paid an invoice or bill, possible matching candidates for an amount"
         ),
         "applyPurchaseCreditToFinancial": "apply a supplier credit note to the refund received in the bank",
+        # credit, refunds, payments without a bank line, removing payments
+        "allocateCreditNote": "use apply a customer's credit note credit against another unpaid invoice",
+        "refundCreditNote": "refund pay back give the customer their money for a credit note",
+        "removePayment": "delete undo reverse a payment recorded by mistake, wrong payment, unpay",
+        "recordBillPayment": "we paid a supplier bill, mark bill as paid, paid by card cash cheque",
+        "createSupplierCreditNote": "supplier vendor credit note against a bill, refund from a supplier",
+        "voidBill": "void cancel a posted supplier bill entered by mistake",
         # sync to an outside ledger
         "getAccountingSyncStatus": "is xero the outside external ledger connected, sync status, last push",
         "getAccountingSyncErrors": "why did invoices bills payments fail to sync push to xero, sync errors",
@@ -143,6 +150,8 @@ area = areas.declare(
             "unmatchPurchaseInvoiceLine",
             "searchCandidateFinancials",
             "applyPurchaseCreditToFinancial",
+            "createSupplierCreditNote",
+            "recordBillPayment",
             "getCompanyFilings",
             "markFilingComplete",
             "setFilingReminders",
@@ -164,6 +173,10 @@ area = areas.declare(
             "searchInvoices",
             "manageInvoice",
             "recordPayment",
+            "allocateCreditNote",
+            "refundCreditNote",
+            "removePayment",
+            "voidBill",
             "createQuote",
             "getQuote",
             "updateQuote",
