@@ -97,7 +97,7 @@ def _control(document: Paid) -> tuple[Account, int]:
 def bank_flow(payment: Payment) -> Decimal:
     """What the payment moved into its bank account, signed (money out negative)."""
     _account, sign = _control(payment.paid)
-    return -sign * payment.amount
+    return -sign * round_money(payment.amount, payment.currency)
 
 
 def _post(
@@ -378,7 +378,7 @@ def remove(*, actor: Actor, payment: Payment, day: date | None = None) -> Paymen
     payment.removed_at = timezone.now()
     payment.save(update_fields=["reversal", "removed_at"])
     document = payment.paid
-    document.amount_paid -= payment.amount
+    document.amount_paid -= round_money(payment.amount, document.currency)
     if isinstance(document, PurchaseBill):
         follow_bill(document)
     else:
