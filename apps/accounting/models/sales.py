@@ -11,6 +11,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounting.models.bills import PurchaseBill
 from apps.accounting.models.ledger import Account, JournalEntry, TaxType, Totalled, money_field
 from apps.accounting.permissions import AccountingPerm
 from apps.core.records import Access, Record
@@ -119,7 +120,7 @@ class Payment(models.Model):
         SalesDocument, on_delete=models.PROTECT, null=True, blank=True, related_name="payments"
     )
     bill = models.ForeignKey(
-        "accounting.PurchaseBill", on_delete=models.PROTECT, null=True, blank=True, related_name="payments"
+        PurchaseBill, on_delete=models.PROTECT, null=True, blank=True, related_name="payments"
     )
     date = models.DateField(_("date"))
     amount = money_field()
@@ -157,9 +158,9 @@ class Payment(models.Model):
         return f"payment {self.pk} on {self.document_id or self.bill_id}"
 
     @property
-    def paid(self) -> Totalled:
+    def paid(self) -> "SalesDocument | PurchaseBill":
         """The document it pays: an invoice, a credit note (a refund) or a bill."""
-        found = self.document if self.document_id else self.bill
+        found: SalesDocument | PurchaseBill | None = self.document if self.document_id else self.bill
         assert found is not None
         return found
 

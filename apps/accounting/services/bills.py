@@ -524,6 +524,7 @@ def bill_reconcile(
 def _credit_problems(credit: PurchaseBill) -> list[str]:
     """A supplier's credit is in its bill's currency, not dated before it, and takes no more than
     is left of the bill's total once its other posted credits are counted."""
+    assert credit.origin_id is not None
     bill = PurchaseBill.objects.get(pk=credit.origin_id)
     problems = []
     if credit.total >= 0:
@@ -603,6 +604,7 @@ def credit_create(
 def _allocate_credit(credit: PurchaseBill) -> None:
     """A posted supplier credit settles what is still due on its bill, as far as it goes; both
     count it as paid (the credit negatively). Both are on the payable already: no entry."""
+    assert credit.origin_id is not None
     bill = PurchaseBill.objects.select_for_update().get(pk=credit.origin_id)
     if bill.status not in (Status.POSTED, Status.PART_PAID):
         return

@@ -385,6 +385,7 @@ def unmatch(*, actor: Actor, made: BankMatch, day: date | None = None) -> list[i
         payment_ids = {line.payment_id for line in lines if line.payment_id}
         for payment in Payment.objects.filter(pk__in=payment_ids).select_related("entry"):
             ledger.reverse(payment.entry, actor=actor, day=when, memo=f"Unmatched bank match {made.pk}")
+            assert payment.document_id is not None  # a match pays invoices
             document = SalesDocument.objects.select_for_update().get(pk=payment.document_id)
             document.amount_paid -= payment.amount
             if document.amount_paid > 0:
