@@ -45,9 +45,13 @@ area = areas.declare(
             "approve issue finalise authorise an invoice or credit note so it gets its number and is "
             "posted to the ledger"
         ),
-        "searchInvoices": "find list unpaid overdue outstanding invoices who owes us, has a customer paid",
+        "searchInvoices": (
+            "find list unpaid overdue outstanding invoices who owes us, has a customer paid, "
+            "credit notes issued"
+        ),
         "manageInvoice": (
-            "void cancel dispute an invoice, issue a credit note refund correction, write off a bad debt"
+            "void cancel dispute an invoice, issue raise a credit note refund correction for part of it, "
+            "write off a bad debt"
         ),
         "recordPayment": (
             "customer paid, mark invoice as paid, money received, payment came in, part payment, fx gain "
@@ -114,7 +118,7 @@ area = areas.declare(
         "allocateCreditNote": "use apply a customer's credit note credit against another unpaid invoice",
         "refundCreditNote": "refund pay back give the customer their money for a credit note",
         "removePayment": "delete undo reverse a payment recorded by mistake, wrong payment, unpay",
-        "recordBillPayment": "we paid a supplier bill, mark bill as paid, paid by card cash cheque",
+        "recordBillPayment": "we paid a supplier bill, mark bill as paid, paid by card or cheque",
         "createSupplierCreditNote": "supplier vendor credit note against a bill, refund from a supplier",
         "voidBill": "void cancel a posted supplier bill entered by mistake",
         # sync to an outside ledger
