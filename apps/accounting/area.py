@@ -45,9 +45,13 @@ area = areas.declare(
             "approve issue finalise authorise an invoice or credit note so it gets its number and is "
             "posted to the ledger"
         ),
-        "searchInvoices": "find list unpaid overdue outstanding invoices who owes us, has a customer paid",
+        "searchInvoices": (
+            "find list unpaid overdue outstanding invoices who owes us, has a customer paid, "
+            "credit notes issued"
+        ),
         "manageInvoice": (
-            "void cancel dispute an invoice, issue a credit note refund correction, write off a bad debt"
+            "void cancel dispute an invoice, issue raise a credit note refund correction for part of it, "
+            "write off a bad debt"
         ),
         "recordPayment": (
             "customer paid, mark invoice as paid, money received, payment came in, part payment, fx gain "
@@ -110,6 +114,13 @@ area = areas.declare(
             "find which bank transaction paid an invoice or bill, possible matching candidates for an amount"
         ),
         "applyPurchaseCreditToFinancial": "apply a supplier credit note to the refund received in the bank",
+        # credit, refunds, payments without a bank line, removing payments
+        "allocateCreditNote": "use apply a customer's credit note credit against another unpaid invoice",
+        "refundCreditNote": "refund pay back give the customer their money for a credit note",
+        "removePayment": "delete undo reverse a payment recorded by mistake, wrong payment, unpay",
+        "recordBillPayment": "we paid a supplier bill, mark bill as paid, paid by card or cheque",
+        "createSupplierCreditNote": "supplier vendor credit note against a bill, refund from a supplier",
+        "voidBill": "void cancel a posted supplier bill entered by mistake",
         # sync to an outside ledger
         "getAccountingSyncStatus": "is xero the outside external ledger connected, sync status, last push",
         "getAccountingSyncErrors": "why did invoices bills payments fail to sync push to xero, sync errors",
@@ -143,6 +154,8 @@ area = areas.declare(
             "unmatchPurchaseInvoiceLine",
             "searchCandidateFinancials",
             "applyPurchaseCreditToFinancial",
+            "createSupplierCreditNote",
+            "recordBillPayment",
             "getCompanyFilings",
             "markFilingComplete",
             "setFilingReminders",
@@ -164,6 +177,10 @@ area = areas.declare(
             "searchInvoices",
             "manageInvoice",
             "recordPayment",
+            "allocateCreditNote",
+            "refundCreditNote",
+            "removePayment",
+            "voidBill",
             "createQuote",
             "getQuote",
             "updateQuote",

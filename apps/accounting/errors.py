@@ -274,3 +274,21 @@ class CreditNoteBeforeInvoice(CreditNoteMismatch):
         "Credit note {id} does not fit invoice {invoice}: it is dated {date}, before the invoice's "
         "issue date {invoice_date}; date it on or after that day."
     )
+
+
+class CreditOtherCustomer(CreditNoteMismatch):
+    msg_format = _(
+        "Credit note {id} does not fit invoice {invoice}: the credit is {customer}'s and the invoice "
+        "{other}'s; credit is applied to the same customer's invoices."
+    )
+
+
+class PaymentReconciled(WrongStatus):
+    msg_format = _(
+        "Payment {id} is reconciled with a bank line (bank match {match}); undo the match with "
+        "unmatchPurchaseInvoiceLine first, then remove the payment."
+    )
+
+
+class PaymentRemoved(WrongStatus):
+    msg_format = _("Payment {id} was removed on {day}; there is nothing left to undo or reconcile.")

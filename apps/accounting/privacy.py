@@ -17,6 +17,7 @@ from apps.accounting.models import (
     CompanyDomain,
     CompanyPerson,
     CorporateEvent,
+    CreditAllocation,
     ExchangeRate,
     Filing,
     Journal,
@@ -54,6 +55,7 @@ privacy.not_personal(
 privacy.register(SentMail, email="recipient")
 privacy.not_personal(SalesLine, reason="what was sold and for how much; the customer is on the document")
 privacy.not_personal(Payment, reason="amounts received; the customer is named on the invoice")
+privacy.not_personal(CreditAllocation, reason="credit moved between a customer's documents, amounts only")
 privacy.not_personal(Books, reason="the workspace's accounting settings")
 privacy.not_personal(Account, reason="the chart of accounts")
 privacy.not_personal(Journal, reason="the names of the journals")

@@ -20,7 +20,7 @@ from apps.accounting.models.register import (
     Filing,
     RegisteredCompany,
 )
-from apps.accounting.models.sales import Charge, Payment, SalesDocument, SalesLine, SentMail
+from apps.accounting.models.sales import Charge, CreditAllocation, Payment, SalesDocument, SalesLine, SentMail
 from apps.accounting.models.sync import SyncRecord, SyncRun
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "CompanyDomain",
     "CompanyPerson",
     "CorporateEvent",
+    "CreditAllocation",
     "ExchangeRate",
     "Filing",
     "Financial",

@@ -62,6 +62,10 @@ class PurchaseBill(Totalled):
     validated_at = models.DateTimeField(null=True, blank=True)
     # Who posted it is on the entry (JournalEntry.posted_by).
     posted_at = models.DateTimeField(null=True, blank=True)
+    # A supplier's credit note (negative total): the bill it corrects.
+    origin = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="credits"
+    )
 
     class Meta(Totalled.Meta):
         verbose_name = _("purchase bill")

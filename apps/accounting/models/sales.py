@@ -11,6 +11,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounting.models.bills import PurchaseBill
 from apps.accounting.models.ledger import Account, JournalEntry, TaxType, Totalled, money_field
 from apps.accounting.permissions import AccountingPerm
 from apps.core.records import Access, Record
@@ -106,10 +107,21 @@ class SalesLine(models.Model):
 
 
 class Payment(models.Model):
-    """Money received against an invoice, posted at the rate of its day; the difference to the
-    invoice's rate is realised as an FX gain or loss in the same entry."""
+    """Money received against an invoice, paid back on a credit note (a refund), or paid on a
+    purchase bill (`bill`; a supplier's credit refunded: a negative amount), posted at the rate of
+    its day; the difference to the document's rate is realised as an FX gain or loss in the same
+    entry. `amount` is what it adds to the document's amount paid.
 
-    document = models.ForeignKey(SalesDocument, on_delete=models.PROTECT, related_name="payments")
+    A payment is reconciled when a bank match made it (a `MatchLine` names it) or was tied to it
+    afterwards (`reconciled_by`). Removing one reverses its entry (`reversal`, never an edit) and
+    keeps the row (`removed_at`)."""
+
+    document = models.ForeignKey(
+        SalesDocument, on_delete=models.PROTECT, null=True, blank=True, related_name="payments"
+    )
+    bill = models.ForeignKey(
+        PurchaseBill, on_delete=models.PROTECT, null=True, blank=True, related_name="payments"
+    )
     date = models.DateField(_("date"))
     amount = money_field()
     currency = models.CharField(max_length=3)
@@ -120,12 +132,62 @@ class Payment(models.Model):
     fx_gain = money_field()
     recorded_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     recorded_at = models.DateTimeField(auto_now_add=True)
+    # The bank match that reconciled this payment, recorded without a bank line, afterwards.
+    reconciled_by = models.ForeignKey(
+        "accounting.BankMatch",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="reconciled_payments",
+    )
+    removed_at = models.DateTimeField(null=True, blank=True)
+    reversal = models.OneToOneField(
+        JournalEntry, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["date", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(document__isnull=True) ^ Q(bill__isnull=True),
+                name="accounting_payment_one_document",
+            ),
+        ]
 
     def __str__(self) -> str:
-        return f"payment {self.pk} on {self.document_id}"
+        return f"payment {self.pk} on {self.document_id or self.bill_id}"
+
+    @property
+    def paid(self) -> "SalesDocument | PurchaseBill":
+        """The document it pays: an invoice, a credit note (a refund) or a bill."""
+        found: SalesDocument | PurchaseBill | None = self.document if self.document_id else self.bill
+        assert found is not None
+        return found
+
+
+class CreditAllocation(models.Model):
+    """Part of a credit note's credit applied to another open invoice of its customer, in its
+    currency: both count it as paid. Where the two were posted at different rates, `entry` moves
+    the receivable between them in base currency and realises the difference as FX."""
+
+    note = models.ForeignKey(SalesDocument, on_delete=models.PROTECT, related_name="allocations")
+    invoice = models.ForeignKey(SalesDocument, on_delete=models.PROTECT, related_name="credits_applied")
+    date = models.DateField(_("date"))
+    amount = money_field()
+    entry = models.OneToOneField(
+        JournalEntry, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    created_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["date", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="accounting_allocation_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.amount} of {self.note_id} on {self.invoice_id}"
 
 
 class Charge(Record):

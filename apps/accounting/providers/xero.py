@@ -3,7 +3,8 @@ QuickBooks Online, behind the same `Provider`).
 
 It speaks JSON over HTTPS with an OAuth2 bearer token and the organisation in the
 `Xero-tenant-id` header: `POST /Contacts`, `POST /Invoices` (ACCREC sales invoices, ACCPAY
-bills; a POST with the id updates, e.g. to VOIDED), `POST /CreditNotes`, `PUT /Payments`. Each
+bills; a POST with the id updates, e.g. to VOIDED), `POST /CreditNotes`, `PUT /Payments` (a
+payment deleted: `POST /Payments/{PaymentID}` with its status DELETED). Each
 push sends an `Idempotency-Key`, so a push repeated after a lost answer is not made twice.
 Answers: 200 with the saved element and its id; 400 a validation error
 (`Elements[].ValidationErrors[].Message`); 401/403 a token refused; 429 the rate limit with
@@ -78,6 +79,10 @@ class Xero:
         """Creates or updates one element of `collection`; returns its id in the outside ledger."""
         id_name = COLLECTIONS[collection]
         method = "PUT" if collection == "Payments" else "POST"
+        path = collection
+        if collection == "Payments" and element.get(id_name):
+            # A payment is changed (deleted) at its own address, never put again.
+            method, path = "POST", f"Payments/{element[id_name]}"
         headers = {
             "Authorization": f"Bearer {self.token}",
             "Accept": "application/json",
@@ -88,7 +93,7 @@ class Xero:
         try:
             response = httpx.request(
                 method,
-                f"{self.url.rstrip('/')}/{collection}",
+                f"{self.url.rstrip('/')}/{path}",
                 json={collection: [element]},
                 headers=headers,
                 timeout=self.timeout,

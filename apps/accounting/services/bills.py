@@ -31,7 +31,7 @@ from apps.accounting.lib.money import currency_code, minor_units, round_money
 from apps.accounting.models import Account, PurchaseBill, SupplierDefaults, TaxType
 from apps.accounting.permissions import AccountingPerm
 from apps.accounting.providers import ocr
-from apps.accounting.services import sync
+from apps.accounting.services import payments, sync
 from apps.core.actors import Actor, actor_id, require
 from apps.core.errors import AppError, invalid
 from apps.core.records import Action
@@ -367,8 +367,14 @@ def problems_of(bill: PurchaseBill) -> list[str]:
             )
         if line.tax_type is None or line.tax_type.archived:
             problems.append(str(_("line %(n)s has no tax type")) % {"n": line.position + 1})
-    if bill.total <= 0:
-        problems.append(str(_("the total is not more than zero (a supplier credit is not a bill)")))
+    if bill.origin_id is not None:
+        problems += _credit_problems(bill)
+    elif bill.total <= 0:
+        problems.append(
+            str(
+                _("the total is not more than zero (a supplier credit is made with createSupplierCreditNote)")
+            )
+        )
     if bill.extracted_total is not None and round_money(bill.extracted_total, bill.currency) != bill.total:
         problems.append(
             str(_("the lines add up to %(total)s but the document states %(stated)s: reconcile the total"))
@@ -395,6 +401,12 @@ def bill_validate(
             else ledger.books().payment_terms_days
         )
         bill.due_date = bill.issue_date + timedelta(days=terms)
+    if lines is not None and bill.origin_id is not None:
+        # A supplier credit's lines are given as credited: their prices are negative here.
+        lines = [
+            BillLineData(line.description, -abs(line.unit_price), line.quantity, line.tax_type, line.account)
+            for line in lines
+        ]
     if lines is not None or any(name in fields for name in ("currency", "prices_include_tax")):
         _set_lines(bill, lines if lines is not None else lines_of(bill))
     problems = problems_of(bill)
@@ -506,6 +518,133 @@ def bill_reconcile(
     return difference, bill.total == stated
 
 
+# --- supplier credits --------------------------------------------------------------------------------------
+
+
+def _credit_problems(credit: PurchaseBill) -> list[str]:
+    """A supplier's credit is in its bill's currency, not dated before it, and takes no more than
+    is left of the bill's total once its other posted credits are counted."""
+    assert credit.origin_id is not None
+    bill = PurchaseBill.objects.get(pk=credit.origin_id)
+    problems = []
+    if credit.total >= 0:
+        problems.append(str(_("a supplier credit's total is less than zero (its prices are negative)")))
+    if credit.currency != bill.currency:
+        problems.append(
+            str(_("a supplier credit is in its bill's currency, %(currency)s")) % {"currency": bill.currency}
+        )
+    if credit.issue_date and bill.issue_date and credit.issue_date < bill.issue_date:
+        problems.append(
+            str(_("it is dated before its bill's issue date %(day)s")) % {"day": bill.issue_date.isoformat()}
+        )
+    credited = -sum(
+        (other.total for other in bill.credits.filter(status__in=POSTED).exclude(pk=credit.pk)), ZERO
+    )
+    if -credit.total > bill.total - credited:
+        problems.append(
+            str(_("it credits %(credit)s but only %(left)s %(currency)s of the bill is not credited yet"))
+            % {"credit": -credit.total, "left": bill.total - credited, "currency": bill.currency}
+        )
+    return problems
+
+
+def credit_create(
+    *,
+    actor: Actor,
+    bill: PurchaseBill,
+    reference: str,
+    issue_date: date | None,
+    lines: list[BillLineData] | None,
+) -> tuple[PurchaseBill, list[str]]:
+    """A supplier's credit note for a posted bill, as a proposal checked at once: the bill's
+    supplier and currency, its lines credited in full unless `lines` (prices as credited, made
+    negative here) say what is credited. Posted with postPurchaseInvoice, it settles what is still
+    due on the bill; what is left is the supplier's credit, refunded through the bank."""
+    require(actor, AccountingPerm.EDIT)
+    if not bill.is_posted or bill.total <= 0 or bill.origin_id is not None:
+        raise WrongStatus(
+            label=LABEL, id=bill.pk, status=bill.get_status_display(), wanted=_("a posted bill, not a credit")
+        )
+    assert bill.issue_date is not None
+    day = issue_date or max(timezone.localdate(), bill.issue_date)
+    if day < bill.issue_date:
+        raise invalid(
+            "issueDate", _("is before the bill's issue date {day}"), day=bill.issue_date.isoformat()
+        )
+    reference = reference.strip()
+    if not reference:
+        raise invalid("reference", _("give the supplier's credit note number"))
+    credit = PurchaseBill.objects.create(
+        status=Status.PROPOSAL,
+        source=PurchaseBill.Source.MANUAL,
+        supplier=bill.supplier,
+        supplier_name=bill.supplier_name,
+        supplier_vat_number=bill.supplier_vat_number,
+        reference=reference,
+        issue_date=day,
+        due_date=day,
+        currency=bill.currency,
+        prices_include_tax=bill.prices_include_tax,
+        tax_rounding=bill.tax_rounding,
+        origin=bill,
+        created_by_id=actor_id(actor),
+    )
+    credited = lines if lines is not None else lines_of(bill)
+    _set_lines(
+        credit,
+        [
+            BillLineData(line.description, -abs(line.unit_price), line.quantity, line.tax_type, line.account)
+            for line in credited
+        ],
+    )
+    problems = bill_validate(actor=actor, bill=credit, fields={}, lines=None)
+    return credit, problems
+
+
+def _allocate_credit(credit: PurchaseBill) -> None:
+    """A posted supplier credit settles what is still due on its bill, as far as it goes; both
+    count it as paid (the credit negatively). Both are on the payable already: no entry."""
+    assert credit.origin_id is not None
+    bill = PurchaseBill.objects.select_for_update().get(pk=credit.origin_id)
+    if bill.status not in (Status.POSTED, Status.PART_PAID):
+        return
+    allocated = min(-credit.total, bill.amount_due)
+    if allocated <= 0:
+        return
+    bill.amount_paid += allocated
+    payments.follow_bill(bill)
+    credit.amount_paid -= allocated
+    payments.follow_bill(credit)
+
+
+def bill_void(*, actor: Actor, bill: PurchaseBill, day: date | None = None) -> PurchaseBill:
+    """Voids a posted bill (or supplier credit) with nothing paid or credited: its entry is
+    reversed on `day` (default today, never before the bill), its amount due is 0."""
+    require(actor, AccountingPerm.POST)
+    if bill.status != Status.POSTED or bill.amount_paid or bill.entry is None:
+        raise WrongStatus(
+            label=LABEL,
+            id=bill.pk,
+            status=bill.get_status_display(),
+            wanted=_("posted, with nothing paid or credited (remove its payments first)"),
+        )
+    if bill.credits.filter(status__in=POSTED).exists():
+        raise WrongStatus(
+            label=LABEL,
+            id=bill.pk,
+            status=bill.get_status_display(),
+            wanted=_("without posted supplier credits"),
+        )
+    assert bill.issue_date is not None
+    when = max(day or timezone.localdate(), bill.issue_date)
+    ledger.reverse(bill.entry, actor=actor, day=when, memo=f"Void bill {bill.reference}"[:300])
+    bill.status = Status.VOID
+    bill.save(update_fields=["status", "updated_at"])
+    sync.queue(bill)
+    logger.info("bill %s voided", bill.pk)
+    return bill
+
+
 # --- posting -----------------------------------------------------------------------------------------------
 
 
@@ -536,7 +675,10 @@ def bill_post(*, actor: Actor, bill: PurchaseBill) -> PurchaseBill:
     bill.status = Status.POSTED
     bill.posted_at = timezone.now()
     bill.save()
-    _learn(bill)
+    if bill.origin_id is not None:
+        _allocate_credit(bill)
+    else:
+        _learn(bill)
     sync.queue(bill)
     logger.info("bill %s posted as entry %s", bill.pk, bill.entry.pk)
     return bill

@@ -13,6 +13,11 @@ financials and documents are locked (a matched financial is not changed or delet
 invoice is not voided) until `unmatch` reverses the match's entries, takes its payments off the
 documents and frees the financials.
 
+A bank line also reconciles a payment recorded without one (recordPayment, a refund, a bill paid
+with recordBillPayment): the match names the payment (`payment_ids`), which counts towards the
+sums as the money it moved, and posts nothing again; so a document is never paid twice by the
+two paths. Undoing such a match leaves the payment, unreconciled.
+
 Candidates (`candidates`) are the unmatched financials of the document's currency and direction,
 ranked by amount (equal, or a part of what is due), date (near the due or issue date) and
 reference (the document's number or reference, or the other party, named in the line's text).
@@ -31,7 +36,7 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounting.errors import NotTied
+from apps.accounting.errors import NotTied, PaymentRemoved
 from apps.accounting.lib import ledger
 from apps.accounting.lib.money import round_money
 from apps.accounting.models import (
@@ -48,7 +53,7 @@ from apps.accounting.models import (
     SalesLine,
 )
 from apps.accounting.permissions import AccountingPerm
-from apps.accounting.services import sales, sync
+from apps.accounting.services import payments, sales, sync
 from apps.core.actors import Actor, actor_id, require
 from apps.core.errors import RecordNotFound, invalid
 
@@ -188,11 +193,43 @@ def _allocate(document: Document, item: Item) -> list[tuple[Line, Decimal]]:
     return taken
 
 
-def match(*, actor: Actor, financial_ids: list[int], items: list[Item]) -> BankMatch:
-    """Ties the financials to the items' lines (see the module), or raises and changes nothing."""
+def _recorded(actor: Actor, payment_ids: list[int], bank: BankAccount) -> list[Payment]:
+    """The payments recorded without a bank line (recordPayment, a refund, a bill paid) that the
+    bank lines reconcile: live, not reconciled yet, on the bank lines' account."""
+    found = []
+    for pk in dict.fromkeys(payment_ids):
+        payment = payments.payment_get(actor=actor, payment_id=pk, action="change")
+        if payment.removed_at is not None:
+            raise PaymentRemoved(id=payment.pk, day=timezone.localdate(payment.removed_at).isoformat())
+        match_id = payments.reconciled_by(payment)
+        if match_id is not None:
+            raise invalid(
+                "paymentIds",
+                _("payment {id} is reconciled already (bank match {match})"),
+                id=payment.pk,
+                match=match_id,
+            )
+        if payment.bank_account_id != bank.account_id or payment.currency != bank.currency:
+            raise invalid(
+                "paymentIds",
+                _("payment {id} is in {currency} on account {code}, not on bank account {bank}"),
+                id=payment.pk,
+                currency=payment.currency,
+                code=payment.bank_account.code,
+                bank=bank.name,
+            )
+        found.append(payment)
+    return found
+
+
+def match(
+    *, actor: Actor, financial_ids: list[int], items: list[Item], payment_ids: list[int] | None = None
+) -> BankMatch:
+    """Ties the financials to the items' lines and to payments already recorded (`payment_ids`:
+    reconciled, nothing posted again; see the module), or raises and changes nothing."""
     require(actor, AccountingPerm.POST)
-    if not items:
-        raise invalid("lines", _("name at least one invoice or bill line"))
+    if not items and not payment_ids:
+        raise invalid("lines", _("name at least one invoice or bill line, or a recorded payment"))
     with transaction.atomic():
         rows = Financial.objects.select_related("bank_account__account")
         found = [rows.fetch(actor, pk, "change", lock=True) for pk in dict.fromkeys(financial_ids)]
@@ -228,10 +265,11 @@ def match(*, actor: Actor, financial_ids: list[int], items: list[Item]) -> BankM
                 if line.pk in already:
                     raise invalid("lines", _("a line is named twice"))
                 taken[key].append((line, part))
+        recorded = _recorded(actor, payment_ids or [], bank)
         in_bank = round_money(sum((financial.amount for financial in found), ZERO), bank.currency)
         on_lines = sum(
             (flow(documents[key]) * part for key, parts in taken.items() for _l, part in parts), ZERO
-        )
+        ) + sum((payments.bank_flow(payment) for payment in recorded), ZERO)
         if in_bank != on_lines:
             raise NotTied(financials=str(in_bank), lines=str(on_lines), currency=bank.currency)
         day = max(financial.date for financial in found)
@@ -271,6 +309,7 @@ def match(*, actor: Actor, financial_ids: list[int], items: list[Item]) -> BankM
                     for line, part in parts
                 )
         Financial.objects.filter(pk__in=[financial.pk for financial in found]).update(match=made)
+        Payment.objects.filter(pk__in=[payment.pk for payment in recorded]).update(reconciled_by=made)
     logger.info("bank match %s: %s bank line(s), %s document(s)", made.pk, len(found), len(taken))
     return made
 
@@ -346,6 +385,7 @@ def unmatch(*, actor: Actor, made: BankMatch, day: date | None = None) -> list[i
         payment_ids = {line.payment_id for line in lines if line.payment_id}
         for payment in Payment.objects.filter(pk__in=payment_ids).select_related("entry"):
             ledger.reverse(payment.entry, actor=actor, day=when, memo=f"Unmatched bank match {made.pk}")
+            assert payment.document_id is not None  # a match pays invoices
             document = SalesDocument.objects.select_for_update().get(pk=payment.document_id)
             document.amount_paid -= payment.amount
             if document.amount_paid > 0:
@@ -364,6 +404,8 @@ def unmatch(*, actor: Actor, made: BankMatch, day: date | None = None) -> list[i
         for bill_id, magnitude in bills.items():
             bill = PurchaseBill.objects.select_for_update().get(pk=bill_id)
             _bill_paid(bill, flow(bill) * magnitude)
+        # Payments recorded before and reconciled by the match stay, unreconciled.
+        Payment.objects.filter(reconciled_by=made).update(reconciled_by=None)
         freed = list(made.financials.values_list("pk", flat=True))
         made.financials.update(match=None)
         made.lines.all().delete()

@@ -387,7 +387,7 @@ def record_payment(
         )
     if day < document.issue_date:
         raise invalid("date", _("is before the invoice's issue date"))
-    bank = _bank_account(bank_account)
+    bank = bank_account_of(bank_account)
     base = ledger.books().base_currency
     assert document.rate is not None
     cleared = round_money(amount * document.rate, base)
@@ -426,7 +426,8 @@ def record_payment(
     return payment
 
 
-def _bank_account(code: str | None) -> Account:
+def bank_account_of(code: str | None) -> Account:
+    """The chart's bank account of that code (default: the first), or the refusal."""
     if not code:
         return ledger.account(Account.Role.BANK)
     found = Account.objects.filter(code=code, role=Account.Role.BANK, archived=False).first()

@@ -94,6 +94,11 @@ def queue(record: SalesDocument | PurchaseBill | Payment | JournalEntry) -> None
         kind = Kind.BILL
     elif isinstance(record, Payment):
         kind = Kind.PAYMENT
+        if record.removed_at is not None:
+            # Removed before it was pushed: nothing to tell the outside ledger.
+            gone = SyncRecord.objects.filter(kind=kind, record_id=record.pk, remote_id="")
+            if gone.delete()[0]:
+                return
     else:
         kind = Kind.BILL_PAYMENT
     found, made = SyncRecord.objects.get_or_create(kind=kind, record_id=record.pk)
@@ -229,14 +234,27 @@ def _bill_element(provider: xero.Provider, record: SyncRecord) -> tuple[str, dic
 
 
 def _payment_element(record: SyncRecord) -> tuple[str, dict[str, Any]]:
-    payment = Payment.objects.select_related("document", "bank_account").get(pk=record.record_id)
-    invoice = payment.document
-    remote = _remote_of(Kind.INVOICE, invoice.pk, _("invoice %(number)s") % {"number": invoice.number})
+    payment = Payment.objects.select_related("document", "bill", "bank_account").get(pk=record.record_id)
+    if payment.removed_at is not None and record.remote_id:
+        # A removed payment is deleted in the outside ledger too.
+        return "Payments", {"PaymentID": record.remote_id, "Status": "DELETED"}
+    if payment.bill is not None:
+        bill = payment.bill
+        remote = _remote_of(Kind.BILL, bill.pk, _("bill %(id)s") % {"id": bill.pk})
+        # A supplier's credit (a negative total) is a credit note there.
+        target = "CreditNote" if bill.total < 0 else "Invoice"
+    else:
+        document = payment.document
+        assert document is not None
+        credit = document.kind == SalesDocument.Kind.CREDIT_NOTE
+        kind = Kind.CREDIT_NOTE if credit else Kind.INVOICE
+        remote = _remote_of(kind, document.pk, _("invoice %(number)s") % {"number": document.number})
+        target = "CreditNote" if credit else "Invoice"
     return "Payments", {
-        "Invoice": {"InvoiceID": remote},
+        target: {f"{target}ID": remote},
         "Account": {"Code": payment.bank_account.code},
         "Date": payment.date.isoformat(),
-        "Amount": payment.amount,
+        "Amount": abs(payment.amount),
         "Reference": payment.reference,
     }
 

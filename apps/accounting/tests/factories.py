@@ -78,6 +78,35 @@ def issued(actor: Any, **fields: Any) -> Any:
     return sales.document_approve(actor=actor, document=draft(actor, **fields))
 
 
+def credited(
+    actor: Any, invoice: Any, *, price: str = "50.00", tax_code: str = "UK-STD", day: date | None = None
+) -> Any:
+    """An approved credit note for `invoice` of one line at `price` (tax added), dated `day`
+    (default: the invoice's issue date)."""
+    from apps.accounting.services import sales
+
+    note = sales.credit_note_for(actor=actor, invoice=invoice)
+    sales.document_update(
+        actor=actor,
+        document=note,
+        fields={"issue_date": day or invoice.issue_date},
+        lines=[sales.LineData("Credit", Decimal(price), tax_code)],
+    )
+    return sales.document_approve(actor=actor, document=note)
+
+
+def paid(actor: Any, invoice: Any, *, amount: str | None = None, day: date | None = None) -> Any:
+    """A payment recorded on `invoice` (all that is due by default), as recordPayment records it."""
+    from apps.accounting.services import sales
+
+    return sales.record_payment(
+        actor=actor,
+        document=invoice,
+        amount=Decimal(amount) if amount else invoice.amount_due,
+        day=day or date(2026, 3, 9),
+    )
+
+
 # --- the company register ------------------------------------------------------------------------
 
 _company_numbers = itertools.count(10_000_001)

@@ -4,7 +4,7 @@
 from datetime import date
 from typing import Any
 
-from apps.accounting.tests.factories import bank_line, draft, issued, post_sale, posted_bill
+from apps.accounting.tests.factories import bank_line, credited, draft, issued, paid, post_sale, posted_bill
 from apps.catalogue.dispatch import MemorySession
 from apps.catalogue.testing import Sample, call, confirmed, sample, structured, text_of
 
@@ -393,6 +393,61 @@ def apply_purchase_credit_to_financial(actor: Any) -> Sample:
     credit = posted_bill(actor, supplier="Credit Supplier 4471", reference="CN-4471", net="-18.00")
     refund = bank_line(actor, "18.00", description="Credit Supplier 4471 refund")
     return Sample({"creditId": credit.pk, "financialId": refund.pk}, private=["Credit Supplier 4471"])
+
+
+# --- credit, refunds, payments removed, bills paid and voided, supplier credits -------------------
+
+
+def _credit_left(actor: Any, customer: str) -> Any:
+    """A credit note of 60.00 on an invoice paid in full: all its credit is left."""
+    invoice = issued(actor, customer=customer)
+    paid(actor, invoice)
+    return credited(actor, invoice)
+
+
+@sample("allocateCreditNote")
+def allocate_credit_note(actor: Any) -> Sample:
+    note = _credit_left(actor, "Credited Customer 3391")
+    invoice = issued(actor, customer="Credited Customer 3391")
+    return Sample(
+        {"creditNoteId": note.pk, "invoiceId": invoice.pk, "on": "2026-03-10"},
+        private=["Credited Customer 3391"],
+    )
+
+
+@sample("refundCreditNote")
+def refund_credit_note(actor: Any) -> Sample:
+    note = _credit_left(actor, "Refunded Customer 2217")
+    return Sample(
+        {"creditNoteId": note.pk, "amount": "60", "on": "2026-03-10"}, private=["Refunded Customer 2217"]
+    )
+
+
+@sample("removePayment")
+def remove_payment(actor: Any) -> Sample:
+    payment = paid(actor, issued(actor, customer="Unpaid Customer 4410"))
+    return Sample({"paymentId": payment.pk}, private=["Unpaid Customer 4410"])
+
+
+@sample("recordBillPayment")
+def record_bill_payment(actor: Any) -> Sample:
+    bill = posted_bill(actor, supplier="Paid Supplier 5582", reference="PS-5582")
+    return Sample({"billId": bill.pk, "amount": "35.50", "on": "2026-03-10"}, private=["Paid Supplier 5582"])
+
+
+@sample("createSupplierCreditNote")
+def create_supplier_credit_note(actor: Any) -> Sample:
+    bill = posted_bill(actor, supplier="Crediting Supplier 6613", reference="CS-6613")
+    return Sample(
+        {"billId": bill.pk, "reference": "SCN-6613", "issueDate": "2026-03-06"},
+        private=["Crediting Supplier 6613"],
+    )
+
+
+@sample("voidBill")
+def void_bill(actor: Any) -> Sample:
+    bill = posted_bill(actor, supplier="Voided Supplier 7724", reference="VS-7724")
+    return Sample({"billId": bill.pk}, private=["Voided Supplier 7724"])
 
 
 # --- sync to an outside ledger -------------------------------------------------------------------

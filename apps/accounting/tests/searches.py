@@ -347,3 +347,19 @@ REQUESTS += [
     ("when are our accounts due at companies house", "getCompanyFilings"),
     ("turn these hours into an invoice for Brook", "manageCharge"),
 ]
+# Credit applied and refunded, payments removed, bills paid without a bank line, supplier credits.
+REQUESTS += [
+    ("use the credit note CN-0004 against their next invoice", "allocateCreditNote"),
+    ("apply Globex's leftover credit to invoice INV-0061", "allocateCreditNote"),
+    ("offset the credit we owe Initech against what they owe us", "allocateCreditNote"),
+    ("pay the customer back the money on their credit note", "refundCreditNote"),
+    ("refund 120 pounds to Hooli for the returned goods credit", "refundCreditNote"),
+    ("the payment I recorded on INV-0032 was wrong, delete it", "removePayment"),
+    ("undo the payment, the customer's transfer bounced", "removePayment"),
+    ("we paid the Office Supplies bill by card yesterday", "recordBillPayment"),
+    ("mark the supplier bill from Acme Hosting as paid", "recordBillPayment"),
+    ("the supplier sent a credit note for the damaged chairs on their bill", "createSupplierCreditNote"),
+    ("enter a vendor credit against bill OS-7781", "createSupplierCreditNote"),
+    ("cancel the supplier bill that was posted twice by mistake", "voidBill"),
+    ("void the purchase bill from Staples", "voidBill"),
+]

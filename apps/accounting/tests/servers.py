@@ -257,7 +257,10 @@ def xero_ledger(ledger: Ledger) -> Iterator[Ledger]:
         def write(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             body = json.loads(self.rfile.read(length) or b"{}")
-            collection = self.path.strip("/").split("/")[-1]
+            parts = self.path.strip("/").split("/")
+            # A payment is changed at its own address (POST /Payments/{PaymentID}).
+            path_id = parts[-1] if len(parts) > 1 and parts[-2] == "Payments" else ""
+            collection = "Payments" if path_id else parts[-1]
             key = self.headers.get("Idempotency-Key", "")
             elements = body.get(collection) if isinstance(body, dict) else None
             element = elements[0] if isinstance(elements, list) and elements else {}
@@ -266,7 +269,12 @@ def xero_ledger(ledger: Ledger) -> Iterator[Ledger]:
                 self.headers.get("Xero-tenant-id") != LEDGER_TENANT
             ):
                 return self.answer(401, {"Title": "Unauthorized", "Status": 401})
-            if collection not in LEDGER_IDS or (collection == "Payments") != (self.command == "PUT"):
+            putting = self.command == "PUT"
+            if (
+                collection not in LEDGER_IDS
+                or (collection == "Payments") != (putting or bool(path_id))
+                or (path_id and putting)
+            ):
                 return self.answer(404, {"Message": "not found"})
             if ledger.limited:
                 ledger.limited -= 1
@@ -278,7 +286,9 @@ def xero_ledger(ledger: Ledger) -> Iterator[Ledger]:
                 return self.answer(200, ledger.by_key[key])
             if collection in ledger.refuse:
                 return self.validation(collection, element, ledger.refuse[collection])
-            if collection == "Payments":
+            if path_id:
+                element = {**element, "PaymentID": path_id}
+            if collection == "Payments" and not path_id:
                 target = element.get("Invoice") or element.get("CreditNote") or {}
                 held = ledger.held["Invoices"] | ledger.held["CreditNotes"]
                 if not any(target.get(name) in held for name in ("InvoiceID", "CreditNoteID")):

@@ -251,3 +251,145 @@ def test_the_trial_balance_reads_the_ledger(people):
     # What the database checks at commit holds now too.
     with connection.cursor() as cursor:
         cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+
+
+# --- the property through the services: credit, refunds, bill payments, voids and removed payments keep
+# the books balanced, and the receivable and payable equal the amounts due ----------------------------
+
+OPERATIONS = [
+    "invoice",
+    "credit",
+    "allocate",
+    "refund",
+    "pay",
+    "remove",
+    "bill",
+    "supplier_credit",
+    "pay_bill",
+    "void_bill",
+]
+step = st.tuples(
+    st.sampled_from(OPERATIONS),
+    st.integers(min_value=0, max_value=10**6),  # which document, and the price of a new one
+    st.sampled_from(["GBP", "EUR"]),
+    st.integers(min_value=1, max_value=100),  # the percent of what is open that is used
+)
+
+
+def _part(amount: Decimal, percent: int, currency: str) -> Decimal:
+    return round_money(abs(amount) * percent / 100, currency)
+
+
+def _pick(rows: list, pick: int):
+    return rows[pick % len(rows)] if rows else None
+
+
+def _apply_step(owner, index: int, operation: str, pick: int, currency: str, percent: int) -> None:
+    from apps.accounting.models import Payment, PurchaseBill, SalesDocument
+    from apps.accounting.services import bills, payments, sales
+    from apps.accounting.tests.factories import credited, issued, posted_bill
+
+    day = date(2026, 3, 2) + timedelta(days=index)
+    price = Decimal(pick % 200_000) / 100 + 1
+    documents = SalesDocument.objects.select_for_update().order_by("pk")
+    invoices = list(documents.filter(kind="invoice", status__in=sales.OPEN, currency=currency))
+    notes = [
+        n
+        for n in documents.filter(kind="credit_note", status__in=sales.OPEN, currency=currency)
+        if n.amount_due > 0
+    ]
+    posted = list(
+        PurchaseBill.objects.order_by("pk").filter(status__in=("posted", "part_paid"), currency=currency)
+    )
+    if operation == "invoice":
+        issued(owner, currency=currency, issue_date=day, lines=[("Work", str(price), "UK-STD")])
+    elif operation == "credit":
+        invoice = _pick(list(documents.filter(kind="invoice", status__in=(*sales.OPEN, "paid"))), pick)
+        if invoice is not None:
+            net = _part(invoice.net, percent, invoice.currency)
+            if net > 0:
+                credited(owner, invoice, price=str(net), day=day)
+    elif operation == "allocate":
+        note, invoice = _pick(notes, pick), _pick(invoices, pick)
+        if note is not None and invoice is not None:
+            amount = _part(min(note.amount_due, invoice.amount_due), percent, currency)
+            if amount > 0:
+                payments.allocate(actor=owner, note=note, invoice=invoice, amount=amount, day=day)
+    elif operation == "refund":
+        note = _pick(notes, pick)
+        if note is not None and _part(note.amount_due, percent, currency) > 0:
+            payments.refund(actor=owner, note=note, amount=_part(note.amount_due, percent, currency), day=day)
+    elif operation == "pay":
+        invoice = _pick(invoices, pick)
+        if invoice is not None and _part(invoice.amount_due, percent, currency) > 0:
+            sales.record_payment(
+                actor=owner, document=invoice, amount=_part(invoice.amount_due, percent, currency), day=day
+            )
+    elif operation == "remove":
+        live = list(Payment.objects.filter(removed_at__isnull=True).order_by("pk"))
+        if live:
+            payments.remove(
+                actor=owner,
+                payment=payments.payment_get(actor=owner, payment_id=_pick(live, pick).pk),
+                day=day,
+            )
+    elif operation == "bill":
+        posted_bill(
+            owner, net=str(price), currency=currency, day=day, reference=f"B-{index}", tax_code="UK-STD"
+        )
+    elif operation == "supplier_credit":
+        bill = _pick([b for b in posted if b.total > 0 and b.origin_id is None], pick)
+        if bill is not None and _part(bill.net, percent, currency) > 0:
+            credit, problems = bills.credit_create(
+                actor=owner,
+                bill=bill,
+                reference=f"SC-{index}",
+                issue_date=day,
+                lines=[
+                    bills.BillLineData("Credit", _part(bill.net, percent, currency), Decimal(1), "UK-STD")
+                ],
+            )
+            if not problems:  # more than is left of the bill to credit: not posted
+                bills.bill_post(actor=owner, bill=credit)
+    elif operation == "pay_bill":
+        bill = _pick([b for b in posted if b.amount_due], pick)
+        if bill is not None and _part(bill.amount_due, percent, currency) > 0:
+            payments.pay_bill(
+                actor=owner, bill=bill, amount=_part(bill.amount_due, percent, currency), day=day
+            )
+    else:
+        bill = _pick(
+            [b for b in posted if b.status == "posted" and not b.amount_paid and not b.credits.exists()], pick
+        )
+        if bill is not None:
+            bills.bill_void(actor=owner, bill=bill, day=day)
+
+
+def assert_control_accounts_are_the_amounts_due() -> None:
+    from django.db.models import Sum
+
+    from apps.accounting.models import PurchaseBill, SalesDocument
+
+    for currency in ("GBP", "EUR"):
+        lines = JournalLine.objects.filter(entry__currency=currency)
+        receivable = lines.filter(account__role="receivable").aggregate(total=Sum("amount"))["total"] or 0
+        payable = lines.filter(account__role="payable").aggregate(total=Sum("amount"))["total"] or 0
+        issued_ = SalesDocument.objects.filter(currency=currency).exclude(status="draft")
+        owed = sum((d.amount_due for d in issued_ if d.kind == "invoice"), Decimal(0))
+        credit = sum((d.amount_due for d in issued_ if d.kind == "credit_note"), Decimal(0))
+        bills = PurchaseBill.objects.filter(currency=currency).exclude(status__in=("proposal", "validated"))
+        assert receivable == owed - credit
+        assert -payable == sum((b.amount_due for b in bills), Decimal(0))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(step, min_size=1, max_size=14))
+def test_credit_refunds_bill_payments_voids_and_removed_payments_keep_the_books_tied(people, steps):
+    owner = people["owner"]
+    ledger.books()
+    with transaction.atomic():
+        for index, (operation, pick, currency, percent) in enumerate(steps):
+            _apply_step(owner, index, operation, pick, currency, percent)
+            assert_balanced()
+            assert_control_accounts_are_the_amounts_due()
+        transaction.set_rollback(True)

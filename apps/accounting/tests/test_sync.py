@@ -244,3 +244,39 @@ def test_an_error_naming_a_person_is_erased_with_their_data(people, acme):
     assert counts["accounting.syncrecord"] == 1
     assert record_of("invoice", invoice).last_error == "(erased)"
     assert record_of("invoice", other).last_error == "Account code 200 is not valid"
+
+
+def test_refunds_and_bill_payments_are_pushed_against_their_documents_and_removals_deleted(people):
+    from apps.accounting.services import payments
+    from apps.accounting.tests.factories import credited, paid
+
+    owner = people["owner"]
+    invoice = issued(owner, customer="Refunded Customer")
+    paid(owner, invoice)
+    note = credited(owner, invoice)
+    refund = payments.refund(actor=owner, note=note, amount=Decimal("20"), day=date(2026, 3, 10))
+    bill = posted_bill(owner, supplier="Paid Supplier", reference="PS-1", net="40.00")
+    sync.queue(bill)
+    bill_payment = payments.pay_bill(actor=owner, bill=bill, amount=Decimal("40"), day=date(2026, 3, 10))
+    # Removed before it was ever pushed: nothing to tell the outside ledger.
+    never = paid(owner, issued(owner, customer="Never Pushed"), amount="5")
+    payments.remove(actor=owner, payment=never)
+    assert not SyncRecord.objects.filter(kind="payment", record_id=never.pk).exists()
+
+    with xero_ledger(Ledger()) as ledger:
+        run = sync.push_due()
+        assert run is not None and run.failed == 0
+        held = ledger.held["Payments"]
+        sent_refund = held[record_of("payment", refund).remote_id]
+        assert sent_refund["CreditNote"] == {"CreditNoteID": record_of("credit_note", note).remote_id}
+        assert sent_refund["Amount"] == 20
+        sent_bill = held[record_of("payment", bill_payment).remote_id]
+        assert sent_bill["Invoice"] == {"InvoiceID": record_of("bill", bill).remote_id}
+
+        payments.remove(actor=owner, payment=payments.payment_get(actor=owner, payment_id=refund.pk))
+        assert record_of("payment", refund).status == Status.PENDING
+        sync.push_due()
+    method, collection, element, _key = ledger.requests[-1]
+    remote = record_of("payment", refund).remote_id
+    assert (method, collection, element) == ("POST", "Payments", {"PaymentID": remote, "Status": "DELETED"})
+    assert ledger.held["Payments"][remote]["Status"] == "DELETED"

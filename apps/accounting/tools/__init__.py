@@ -6,7 +6,7 @@ __all__ = ["charges", "overview", "register", "sales", "sending"]
 from apps.accounting.tools import bills
 
 __all__ = ["bills", "charges", "overview", "sales", "sending"]
-from apps.accounting.tools import bank, matching, sync
+from apps.accounting.tools import bank, matching, payments, sync
 
 __all__ = ["charges", "overview", "sales", "sending"]
-__all__ += ["bank", "matching", "sync"]
+__all__ += ["bank", "matching", "payments", "sync"]

@@ -59,6 +59,7 @@ class BillOut(BillRef):
     net: Amount
     tax: Amount
     stated_total: Annotated[Amount | None, From("extracted_total"), Field(description="As the document says")]
+    origin_id: int | None = Field(description="A supplier credit: the bill it credits")
     lines: list[BillLineOut]
 
     @classmethod
@@ -265,3 +266,42 @@ def search_purchase_invoices(
     """Find purchase bills by words, status or unpaid."""
     rows = bills.bill_search(actor=ctx.actor, query=query, status=status, unpaid=unpaid)
     return paginate(rows, limit=limit, offset=offset, item=BillRef.of_record)
+
+
+@tool(
+    "createSupplierCreditNote",
+    permission=AccountingPerm.EDIT,
+    title="Draft a supplier credit note",
+)
+def create_supplier_credit_note(
+    ctx: ToolContext,
+    *,
+    bill_id: Annotated[int, id_field("searchPurchaseInvoices", description="The posted bill it credits")],
+    reference: Annotated[str, Field(min_length=1, max_length=100, description="Their credit note number")],
+    issue_date: Annotated[date | None, Field(description="Default today; not before the bill")] = None,
+    lines: Annotated[
+        list[BillLineIn] | None,
+        Field(max_length=200, description="Credited; default all"),
+    ] = None,
+) -> CheckedOut:
+    """Draft a supplier's credit note against a posted bill, checked; post it with postPurchaseInvoice."""
+    found = bills.bill_get(actor=ctx.actor, bill_id=bill_id)
+    data = (
+        None
+        if lines is None
+        else [
+            bills.BillLineData(line.description, line.unit_price, line.quantity, line.tax_type, line.account)
+            for line in lines
+        ]
+    )
+    credit, problems = bills.credit_create(
+        actor=ctx.actor, bill=found, reference=reference, issue_date=issue_date, lines=data
+    )
+    return CheckedOut(bill=BillOut.of(credit), problems=problems)
+
+
+@tool("voidBill", permission=AccountingPerm.POST, title="Void a bill")
+def void_bill(ctx: ToolContext, *, bill_id: BillId) -> BillOut:
+    """Void a posted bill or supplier credit with nothing paid: its posting is reversed, nothing due."""
+    found = bills.bill_get(actor=ctx.actor, bill_id=bill_id, action="change")
+    return BillOut.of(bills.bill_void(actor=ctx.actor, bill=found))

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from pydantic import Field, WithJsonSchema
 
 from apps.accounting.lib.money import round_money
-from apps.accounting.models import SalesDocument, SalesLine
+from apps.accounting.models import MatchLine, Payment, SalesDocument, SalesLine
 from apps.accounting.shapes import Amount
 from apps.catalogue.shapes import In, Out
 
@@ -78,6 +78,31 @@ class DocumentRef(Out):
     due_date: date | None
 
 
+class PaymentRef(Out):
+    id: int
+    date: date
+    amount: Amount
+    reference: str
+    bank_account: str
+    reconciled: bool
+    removed: bool
+
+    @classmethod
+    def of(cls, payment: Payment) -> "PaymentRef":
+        reconciled = bool(payment.reconciled_by_id) or MatchLine.objects.filter(payment=payment).exists()
+        return cls.of_record(
+            payment,
+            amount=round_money(payment.amount, payment.currency),
+            bank_account=payment.bank_account.code,
+            reconciled=reconciled,
+            removed=payment.removed_at is not None,
+        )
+
+
+def payments_of(document: Any) -> list[PaymentRef]:
+    return [PaymentRef.of(payment) for payment in document.payments.select_related("bank_account")]
+
+
 class DocumentOut(DocumentRef):
     contact_id: int | None
     customer_email: str
@@ -97,3 +122,12 @@ class DocumentOut(DocumentRef):
     def of(cls, document: SalesDocument) -> "DocumentOut":
         lines = document.lines.select_related("tax_type", "account")
         return cls.of_record(document, lines=[LineOut.of(line, document.currency) for line in lines])
+
+
+class InvoiceOut(DocumentOut):
+    payments: list[PaymentRef]
+
+    @classmethod
+    def of(cls, document: SalesDocument) -> "InvoiceOut":
+        found = DocumentOut.of(document)
+        return cls(**dict(found), payments=payments_of(document))

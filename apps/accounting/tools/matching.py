@@ -16,7 +16,7 @@ from apps.accounting.permissions import AccountingPerm
 from apps.accounting.services import matching
 from apps.accounting.shapes import Amount
 from apps.accounting.tools.bank import FinancialOut
-from apps.accounting.tools.common import Currency, Decimalish
+from apps.accounting.tools.common import Currency, Decimalish, PaymentRef
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import In, Limit, Offset, Out, Page, id_field, paginate
@@ -54,6 +54,7 @@ class MatchOut(Out):
     total: Amount
     financials: list[FinancialOut]
     lines: list[MatchedLineOut]
+    payments: list[PaymentRef]
 
     @classmethod
     def of(cls, made: BankMatch) -> "MatchOut":
@@ -61,7 +62,8 @@ class MatchOut(Out):
         lines = [_line_out(item, made.currency) for item in items]
         financials = [FinancialOut.of(f) for f in made.financials.select_related("bank_account")]
         total = round_money(made.total, made.currency)
-        return cls.of_record(made, financials=financials, lines=lines, total=total)
+        recorded = [PaymentRef.of(p) for p in made.reconciled_payments.select_related("bank_account")]
+        return cls.of_record(made, financials=financials, lines=lines, total=total, payments=recorded)
 
 
 class LineRef(In):
@@ -87,11 +89,15 @@ def match_lines(
     financial_ids: Annotated[
         list[int], Field(min_length=1, max_length=50, description="From listFinancials")
     ],
-    lines: Annotated[list[LineRef], Field(min_length=1, max_length=50, description="Invoice or bill lines")],
+    lines: Annotated[list[LineRef], Field(max_length=50, description="Invoice or bill lines")] = [],  # noqa: B006
+    payment_ids: Annotated[
+        list[int], Field(max_length=50, description="Payments recorded without a bank line, from getInvoice")
+    ] = [],  # noqa: B006
 ) -> MatchOut:
     """Match bank lines to invoice or bill lines (amounts must tie) and post it; searchCandidateFinancials."""
     items = [_item(ref) for ref in lines]
-    return MatchOut.of(matching.match(actor=ctx.actor, financial_ids=financial_ids, items=items))
+    made = matching.match(actor=ctx.actor, financial_ids=financial_ids, items=items, payment_ids=payment_ids)
+    return MatchOut.of(made)
 
 
 @tool("applyPurchaseCreditToFinancial", permission=AccountingPerm.POST, title="Apply a supplier credit")

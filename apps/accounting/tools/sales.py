@@ -14,7 +14,15 @@ from apps.accounting.models import SalesDocument
 from apps.accounting.permissions import AccountingPerm
 from apps.accounting.services import sales
 from apps.accounting.shapes import Amount
-from apps.accounting.tools.common import Currency, Decimalish, DocumentOut, DocumentRef, LineIn, Lines
+from apps.accounting.tools.common import (
+    Currency,
+    Decimalish,
+    DocumentOut,
+    DocumentRef,
+    InvoiceOut,
+    LineIn,
+    Lines,
+)
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Changes, Limit, Offset, Out, Page, id_field, paginate
@@ -131,9 +139,9 @@ def create_invoice(
 
 
 @tool("getInvoice", permission=AccountingPerm.VIEW, title="Get an invoice", read_only=True)
-def get_invoice(ctx: ToolContext, *, invoice_id: InvoiceId) -> DocumentOut:
-    """One invoice or credit note with its lines, totals, rate and what is due."""
-    return DocumentOut.of(sales.document_get(actor=ctx.actor, kind=Kind.INVOICE, document_id=invoice_id))
+def get_invoice(ctx: ToolContext, *, invoice_id: InvoiceId) -> InvoiceOut:
+    """One invoice or credit note with its lines, totals, rate, payments and what is due."""
+    return InvoiceOut.of(sales.document_get(actor=ctx.actor, kind=Kind.INVOICE, document_id=invoice_id))
 
 
 @tool("updateInvoice", permission=AccountingPerm.EDIT, title="Update a draft invoice", idempotent=True)
