@@ -96,6 +96,12 @@ PROFILES = (
         _("I bill customers and get paid"),
     ),
     Profile(
+        "closing",
+        "Closing",
+        "Closing the month and year: reports, the VAT return, journals, the lock date, filings.",
+        _("I close the books and file returns"),
+    ),
+    Profile(
         "support",
         "Support",
         "The ticket queue, replies and escalations, customers and their e-mails.",
