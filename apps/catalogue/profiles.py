@@ -86,13 +86,13 @@ PROFILES = (
     Profile(
         "finance",
         "Finance",
-        "Supplier bills, bank lines and reconciliation, tax, currencies, filings and sync.",
+        "Supplier bills, bank reconciliation, the chart, tax, rates, period close, journals, filings.",
         _("I do the books"),
     ),
     Profile(
         "billing",
         "Billing",
-        "Invoices, quotes, billable charges, payments, reminders and statements to customers.",
+        "Invoices, quotes, billable charges, payments, reminders, statements, sync to the outside ledger.",
         _("I bill customers and get paid"),
     ),
     Profile(

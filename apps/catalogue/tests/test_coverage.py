@@ -33,6 +33,17 @@ DESIGNED_PLATFORM = {"deleteEvent"}
 # Tools beyond SPEC.md's catalogue, each counted in docs/catalogue.md: what an area's everyday work
 # needs that its named tools cannot carry.
 BEYOND_SPEC = {
+    "accounting": {
+        "recordExchangeRate",
+        "discardPurchaseInvoiceProposal",
+        "setLockDate",
+        "postJournal",
+        "reverseJournal",
+        "listJournals",
+        "listAccounts",
+        "manageAccount",
+        "manageTaxType",
+    },
     "customerservice": {"mergeTickets", "updateTicket"},
     "emailinbox": {"manageEmail", "sendEmail"},
     "events": {"cancelEvent", "updateEventSession", "removeEventSession"},
