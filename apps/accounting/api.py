@@ -27,9 +27,10 @@ __all__ = ["Rate", "RatesUnavailable", "rate"]
 
 def rate(*, source: str, target: str, on: date, given: Decimal | None = None, look_up: bool = True) -> Rate:
     """Units of `target` for one `source` on `on`: 1 for the same currency; else `given` when it
-    is more than 0 (what a person said, kept with the day); else, with `look_up`, the provider's
-    (the latest published within the week before, the day it used in the answer); NoExchangeRate
-    otherwise, RatesUnavailable when the provider did not answer."""
+    is more than 0 (what a person said, kept with the day); else, with `look_up`, the books' (a
+    rate recorded for that day with recordExchangeRate, else the provider's, the latest published
+    within the week before, else the latest recorded within that week; the day it used in the
+    answer); NoExchangeRate otherwise, RatesUnavailable when the provider did not answer."""
     if source == target:
         return Rate(Decimal(1), on, "same currency")
     if given is not None and given > 0:

@@ -4,7 +4,7 @@ a provider's answer); a problem of ours that names facts is a variant giving its
 
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.errors import AppError, Conflict, NotFound
+from apps.core.errors import AppError, Conflict, NoExchangeRate, NotFound
 
 
 class Unbalanced(AppError):
@@ -23,7 +23,7 @@ class PeriodLocked(Conflict):
     code = "PERIOD_LOCKED"
     msg_format = _(
         "{date} is in a locked period (the books are locked up to {lock_date}); use a later date "
-        "or ask an accounting admin to move the lock date."
+        "or ask an accounting admin to move the lock date (setLockDate)."
     )
 
 
@@ -35,6 +35,17 @@ class RatesUnavailable(AppError):
 
 class RatesDayUnreadable(RatesUnavailable):
     problem_format = _("a day it sent cannot be read ({day})")
+
+
+class NoBooksRate(NoExchangeRate):
+    """No rate for the books: the provider publishes none that day (the ECB has no KWD or BHD) and
+    none was recorded; the tool that records one is named."""
+
+    msg_format = _(
+        "No {source}/{target} exchange rate for {date}: the rate provider publishes none and none is "
+        "recorded. Record the rate with recordExchangeRate (one {source} in {target} on that day), "
+        "or use another date or currency."
+    )
 
 
 class NotDraft(Conflict):
@@ -54,6 +65,55 @@ class BankLineMatched(WrongStatus):
     msg_format = _(
         "Bank line {id} is matched (match {match}); this needs it to be unmatched: undo the match with "
         "unmatchPurchaseInvoiceLine first."
+    )
+
+
+class NotManualJournal(Conflict):
+    code = "NOT_MANUAL_JOURNAL"
+    msg_format = _(
+        "Entry {id} is not a manual journal (posted by {source}): correct a document's posting through "
+        "the document (void an invoice with manageInvoice, undo a match with unmatchPurchaseInvoiceLine); "
+        "reverseJournal reverses the manual journals of postJournal."
+    )
+
+
+class AlreadyReversed(Conflict):
+    code = "ALREADY_REVERSED"
+    msg_format = _(
+        "Entry {id} is reversed already, by entry {reversal}; post a new journal with postJournal if "
+        "something is still to correct."
+    )
+
+
+class CodeTaken(Conflict):
+    code = "CODE_TAKEN"
+    field = "code"
+    msg_format = _(
+        "{what} code {code} is taken ({name}); codes are unique, archived ones too: choose another."
+    )
+
+
+class AccountProtected(Conflict):
+    code = "ACCOUNT_PROTECTED"
+    msg_format = _(
+        "Account {code} ({name}) is the books' {role} account, which the ledger posts to itself: it is "
+        "kept (rename it if you like); add another account for what you need."
+    )
+
+
+class AccountInUse(Conflict):
+    code = "ACCOUNT_IN_USE"
+    msg_format = _(
+        "Account {code} ({name}) has postings or is on a document's line: it is archived, not deleted "
+        "(manageAccount action archive), and what it holds stays in every report."
+    )
+
+
+class TaxTypeInUse(Conflict):
+    code = "TAX_TYPE_IN_USE"
+    msg_format = _(
+        "Tax type {code} has taxed postings or lines at {rate} %: its rate, kind and reason stay as they "
+        "were. Add a new tax type with the new rate (manageTaxType action add) and archive this one."
     )
 
 
@@ -162,8 +222,9 @@ class DuplicateBill(Conflict):
     code = "DUPLICATE_BILL"
     msg_format = _(
         "Bill {other_id} from {supplier} with reference {reference}, the same total and date, is "
-        "already posted: this looks like the same bill twice. Delete the proposal, or correct its "
-        "reference if it is a different bill."
+        "already posted: this looks like the same bill twice. Discard this one with "
+        "discardPurchaseInvoiceProposal, or correct its reference with validatePurchaseInvoiceProposal if "
+        "it is a different bill."
     )
 
 
@@ -253,6 +314,15 @@ class ControlAccountOnLine(AppError):
     msg_format = _(
         "Account {code} ({name}) is a control or bank account: the ledger posts to it itself. Code a "
         "document line to an income, expense or asset account (the default when none is given)."
+    )
+
+
+class ControlAccountInJournal(ControlAccountOnLine):
+    field = "lines"
+    msg_format = _(
+        "Account {code} ({name}) is a control or bank account: its balance is what documents, payments "
+        "and bank matches post. A manual journal uses other accounts (an accrual, a prepayment, an "
+        "expense); correct a document through the document."
     )
 
 

@@ -7,11 +7,11 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from apps.accounting.forms import BankAccountForm
+from apps.accounting.forms import BankAccountForm, LockDateForm
 from apps.accounting.lib import ledger
 from apps.accounting.models import JournalEntry, SalesDocument, TaxType
 from apps.accounting.permissions import AccountingPerm
-from apps.accounting.services import bank, register, sending, sync
+from apps.accounting.services import bank, journals, register, sending, sync
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core.actors import can
 from apps.core.pages import READ, page
@@ -35,6 +35,11 @@ def overview(request: AuthenticatedHttpRequest) -> HttpResponse:
             "bank_accounts": bank.summary(actor=request.user, bank=None, until=None),
             "financials": bank.financials(actor=request.user).order_by("-date", "-id")[:50],
             "bank_form": BankAccountForm() if can(request.user, AccountingPerm.ADMIN) else None,
+            "lock_form": (
+                LockDateForm(initial={"lock_date": books.lock_date})
+                if can(request.user, AccountingPerm.ADMIN)
+                else None
+            ),
             "may_send": can(request.user, AccountingPerm.SEND),
         },
     )
@@ -49,6 +54,23 @@ def bank_account_add(request: AuthenticatedHttpRequest) -> HttpResponse:
         return redirect("accounting:overview")
     made = bank.bank_account_create(actor=request.user, **form.cleaned_data)
     messages.success(request, _("Bank account “%(name)s” added.") % {"name": made.name})
+    return redirect("accounting:overview")
+
+
+@page(AccountingPerm.ADMIN, methods=("POST",), back="accounting:overview")
+def lock_date(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The lock date set, moved or cleared (journals.lock_date_set's rules)."""
+    form = LockDateForm(request.POST)
+    if not form.is_valid():
+        problems = [f"{name}: {error}" for name, errors in form.errors.items() for error in errors]
+        messages.error(request, "; ".join(problems))
+        return redirect("accounting:overview")
+    day = form.cleaned_data["lock_date"]
+    journals.lock_date_set(actor=request.user, lock_date=day)
+    if day is None:
+        messages.success(request, _("No period is locked now."))
+    else:
+        messages.success(request, _("The books are locked up to %(day)s.") % {"day": day.isoformat()})
     return redirect("accounting:overview")
 
 

@@ -86,7 +86,7 @@ PROFILES = (
     Profile(
         "finance",
         "Finance",
-        "Supplier bills, bank lines and reconciliation, tax, currencies, filings and sync.",
+        "Supplier bills, bank lines and reconciliation, tax, currencies, recorded rates and sync.",
         _("I do the books"),
     ),
     Profile(
@@ -98,7 +98,7 @@ PROFILES = (
     Profile(
         "closing",
         "Closing",
-        "Closing the month and year: reports, the VAT return, journals, the lock date, filings.",
+        "Month and year end: reports, the VAT return, journals, the lock date, the chart, filings.",
         _("I close the books and file returns"),
     ),
     Profile(

@@ -267,6 +267,15 @@ def _require_editable(bill: PurchaseBill) -> None:
         )
 
 
+def bill_discard(*, actor: Actor, bill: PurchaseBill) -> None:
+    """Discards a bill not yet posted (a proposal read twice, the same bill already posted): it goes
+    to the trash, nothing was posted for it. A posted bill stays (its entry is the record)."""
+    require(actor, AccountingPerm.DELETE)
+    _require_editable(bill)
+    bill.trash(actor)
+    logger.info("bill %s discarded", bill.pk)
+
+
 def _set_lines(bill: PurchaseBill, lines: list[BillLineData]) -> None:
     if not lines:
         raise invalid("lines", _("a bill needs at least one line"))

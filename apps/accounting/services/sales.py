@@ -345,14 +345,18 @@ def _sales_legs(document: SalesDocument, sign: int) -> list[ledger.Leg]:
 
 
 def document_void(*, actor: Actor, document: SalesDocument, day: date | None = None) -> SalesDocument:
-    """Voids an issued document with nothing paid: its entry is reversed (on `day`, default today)."""
+    """Voids an issued document with nothing paid: its entry is reversed on `day` (default today),
+    not before the document's issue date and not in a locked period (PERIOD_LOCKED)."""
     require(actor, AccountingPerm.POST)
     if document.status not in OPEN or document.amount_paid:
         raise wrong_status(document, _("approved or sent, with nothing paid"))
-    if document.entry is not None:
-        ledger.reverse(
-            document.entry, actor=actor, day=day or timezone.localdate(), memo=f"Void {document.number}"
+    day = day or timezone.localdate()
+    if day < document.issue_date:
+        raise invalid(
+            "on", _("is before the issue date {issue_date}"), issue_date=document.issue_date.isoformat()
         )
+    if document.entry is not None:
+        ledger.reverse(document.entry, actor=actor, day=day, memo=f"Void {document.number}")
     document.status = Status.VOID
     document.save(update_fields=["status", "updated_at"])
     sync.queue(document)

@@ -2,8 +2,10 @@
 (apps/catalogue/tests/test_contract.py), and the helpers the area's tests share."""
 
 from datetime import date
+from decimal import Decimal
 from typing import Any
 
+from apps.accounting.lib import ledger
 from apps.accounting.tests.factories import bank_line, credited, draft, issued, paid, post_sale, posted_bill
 from apps.catalogue.dispatch import MemorySession
 from apps.catalogue.testing import Sample, call, confirmed, sample, structured, text_of
@@ -484,3 +486,76 @@ def retry_accounting_syncs(actor: Any) -> Sample:
 
     _refused_sync(actor, "Sync Refusal 8813: account code is not valid")
     return Sample({}, private=["Sync Refusal 8813"], around=lambda: xero_ledger(Ledger()))
+
+
+# --- exchange rates, bill proposals and period close -------------------------------------------
+
+
+@sample("recordExchangeRate")
+def record_exchange_rate(actor: Any) -> Sample:
+    return Sample({"source": "KWD", "rate": "2.6143", "on": "2026-03-02"})
+
+
+@sample("discardPurchaseInvoiceProposal")
+def discard_purchase_invoice_proposal(actor: Any) -> Sample:
+    return Sample({"billId": _bill(actor, reference=f"TWICE-{actor.pk}").pk})
+
+
+@sample("setLockDate")
+def set_lock_date(actor: Any) -> Sample:
+    return Sample({"lockDate": "2025-12-31"})
+
+
+ACCRUAL = [{"account": "6000", "debit": "1200"}, {"account": "2300", "credit": "1200"}]
+
+
+def manual_journal(actor: Any, narration: str = "Accrued audit fee") -> Any:
+    """A manual journal of 1200 GBP (general expenses against accruals) on 31 March 2026."""
+    from apps.accounting.services import journals
+
+    ledger.books()
+    return journals.journal_post(
+        actor=actor,
+        day=date(2026, 3, 31),
+        narration=narration,
+        lines=[
+            journals.JournalLineData("6000", debit=Decimal("1200")),
+            journals.JournalLineData("2300", credit=Decimal("1200")),
+        ],
+    )
+
+
+@sample("postJournal")
+def post_journal(actor: Any) -> Sample:
+    return Sample(
+        {"on": "2026-03-31", "narration": "Accrued audit fee", "lines": ACCRUAL, "reverseOn": "2026-04-01"}
+    )
+
+
+@sample("reverseJournal")
+def reverse_journal(actor: Any) -> Sample:
+    return Sample({"entryId": manual_journal(actor).pk, "on": "2026-04-01"})
+
+
+@sample("listJournals")
+def list_journals(actor: Any) -> Sample:
+    manual_journal(actor, narration="Sample accrual 4417")
+    return Sample({"manual": True}, private=["Sample accrual 4417"])
+
+
+# --- the chart of accounts and the tax types -----------------------------------------------------
+
+
+@sample("listAccounts")
+def list_accounts(actor: Any) -> Sample:
+    return Sample({"type": "expense"})
+
+
+@sample("manageAccount")
+def manage_account(actor: Any) -> Sample:
+    return Sample({"action": "add", "code": "6400", "name": "Marketing", "type": "expense"})
+
+
+@sample("manageTaxType")
+def manage_tax_type(actor: Any) -> Sample:
+    return Sample({"action": "add", "code": "UK-135", "taxType": {"name": "Reduced 13.5%", "rate": "13.5"}})

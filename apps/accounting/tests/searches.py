@@ -363,3 +363,31 @@ REQUESTS += [
     ("cancel the supplier bill that was posted twice by mistake", "voidBill"),
     ("void the purchase bill from Staples", "voidBill"),
 ]
+REQUESTS += [
+    ("the ECB has no rate for Kuwaiti dinar, use 4.02 pounds per KWD for 2 March", "recordExchangeRate"),
+    ("set our own exchange rate for BHD on the invoice date", "recordExchangeRate"),
+    ("enter the fx rate the bank gave us for that day", "recordExchangeRate"),
+    ("this bill was uploaded twice, throw the second proposal away", "discardPurchaseInvoiceProposal"),
+    ("discard the duplicate supplier bill before it is posted", "discardPurchaseInvoiceProposal"),
+    ("close the books up to the end of March", "setLockDate"),
+    ("move the lock date so last quarter can't be changed", "setLockDate"),
+    ("reopen the locked period for a correction", "setLockDate"),
+    ("post an accrual of 1200 for the audit fee at month end", "postJournal"),
+    ("book a manual journal moving 300 from travel to general expenses", "postJournal"),
+    ("record a prepayment of annual insurance that reverses next month", "postJournal"),
+    ("undo the manual journal I posted yesterday with a reversing entry", "reverseJournal"),
+    ("reverse journal entry 42", "reverseJournal"),
+    ("show the manual journals posted this month", "listJournals"),
+    ("which journal entries hit the rent account", "listJournals"),
+    ("what lines did entry 17 post to the ledger", "listJournals"),
+]
+REQUESTS += [
+    ("show me the chart of accounts with the expense codes", "listAccounts"),
+    ("which account code do I use for software subscriptions", "listAccounts"),
+    ("add a new expense account 6400 for marketing", "manageAccount"),
+    ("rename account 6200 to Travel and subsistence", "manageAccount"),
+    ("archive the old consulting income account, we don't use it any more", "manageAccount"),
+    ("add a new VAT rate of 13.5 percent", "manageTaxType"),
+    ("the reduced VAT rate changed, set up the new rate and retire the old tax code", "manageTaxType"),
+    ("change the report box of the zero-rated tax code", "manageTaxType"),
+]

@@ -287,3 +287,54 @@ def test_a_sole_trader_supplier_is_exported_and_erased_but_the_posted_bill_stays
     assert (kept.total, kept.entry_id, kept.extracted_text) == (Decimal("503.40"), posted.entry_id, "")
     assert not SupplierDefaults.objects.filter(supplier_name="Sam Trader").exists()
     assert_trial_balance_is_zero()
+
+
+def test_a_duplicate_names_the_tool_that_discards_it_and_discarding_posts_nothing(people):
+    owner = people["owner"]
+    first = validated(owner)
+    bills.bill_post(actor=owner, bill=first)
+    again = proposal(owner)
+
+    message = refused(owner, "postPurchaseInvoice", {"billId": again.pk})
+    assert "discardPurchaseInvoiceProposal" in message and "Delete the proposal" not in message
+
+    entries = JournalEntry.objects.count()
+    assert ok(owner, "discardPurchaseInvoiceProposal", {"billId": again.pk}) == {
+        "id": again.pk,
+        "discarded": True,
+    }
+    assert PurchaseBill.objects.get(pk=again.pk).deleted_at is not None
+    assert JournalEntry.objects.count() == entries
+    found = ok(owner, "searchPurchaseInvoices", {"query": "Northwind"})
+    assert [item["id"] for item in found["items"]] == [first.pk]
+    assert "is deleted" in refused(owner, "discardPurchaseInvoiceProposal", {"billId": again.pk})
+
+    posted = refused(owner, "discardPurchaseInvoiceProposal", {"billId": first.pk})
+    assert "is posted" in posted and PurchaseBill.objects.get(pk=first.pk).deleted_at is None
+
+
+def test_discarding_a_bill_needs_the_right_to_delete(acme):
+    person = person_without("accounting.delete", email="no-discard@acme.example")
+    with pytest.raises(ToolNotFound):
+        call(person, "discardPurchaseInvoiceProposal", {"billId": 1}, session=MemorySession())
+
+
+def test_a_bill_line_with_more_decimals_than_the_currency_says_it_was_rounded(people):
+    bill = proposal(people["member"])
+    answer = ok(
+        people["member"],
+        "validatePurchaseInvoiceProposal",
+        {
+            "billId": bill.pk,
+            "lines": [
+                {
+                    "description": "Screws",
+                    "quantity": "3",
+                    "unitPrice": "0.3333",
+                    "taxType": "UK-STD",
+                    "account": "6000",
+                }
+            ],
+        },
+    )
+    assert answer["bill"]["rounded"] == ["line 1: 3 x 0.3333 is 0.9999, rounded to 1.00 GBP"]

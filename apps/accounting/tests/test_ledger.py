@@ -239,6 +239,86 @@ def test_random_valid_documents_keep_the_ledger_balanced_after_every_step(acme, 
         transaction.set_rollback(True)
 
 
+# Manual journals (postJournal) and their reversals, by hand or on a day, among documents.
+JOURNAL_ACCOUNTS = ["1300", "2300", "3000", "4100", "6000", "6100", "6200", "7900"]
+journal = st.fixed_dictionaries(
+    {
+        "currency": st.sampled_from(CURRENCIES),
+        "day": st.dates(min_value=date(2020, 1, 1), max_value=date(2026, 10, 1)),
+        "pairs": st.lists(
+            st.tuples(
+                st.sampled_from(JOURNAL_ACCOUNTS),
+                st.sampled_from(JOURNAL_ACCOUNTS),
+                st.decimals(min_value=Decimal("0.01"), max_value=Decimal("99999"), places=2),
+            ),
+            min_size=1,
+            max_size=4,
+        ),
+        "reversal": st.none() | st.tuples(st.booleans(), st.integers(min_value=1, max_value=29)),
+    }
+)
+
+
+def post_journal(owner, doc: dict) -> None:
+    """A manual journal of debit/credit pairs; reversed after some days, by hand or automatically."""
+    from apps.accounting.services import journals
+
+    currency = doc["currency"]
+    lines = []
+    for debit, credit, amount in doc["pairs"]:
+        rounded = round_money(amount, currency)
+        if rounded == 0:
+            continue
+        lines += [
+            journals.JournalLineData(debit, debit=rounded),
+            journals.JournalLineData(credit, credit=rounded),
+        ]
+    if not lines:
+        return
+    day, reversal = doc["day"], doc["reversal"]
+    automatic = reversal is not None and reversal[0]
+    reverse_on = day + timedelta(days=reversal[1]) if reversal is not None else None
+    entry = journals.journal_post(
+        actor=owner,
+        day=day,
+        narration="accrual",
+        lines=lines,
+        currency=currency,
+        reverse_on=reverse_on if automatic else None,
+    )
+    assert_balanced()
+    if reverse_on is not None and not automatic:
+        journals.journal_reverse(actor=owner, entry=entry, day=reverse_on)
+        assert_balanced()
+    if reverse_on is not None:
+        # Reversed: what the journal moved is back by the reversal's day, in both currencies.
+        reversed_by = JournalEntry.objects.get(reverses=entry)
+        assert reversed_by.date == reverse_on and reversed_by.rate == entry.rate
+        lines_of = JournalLine.objects.filter(entry__in=[entry, reversed_by])
+        assert sum(line.amount for line in lines_of) == 0 and sum(line.base_amount for line in lines_of) == 0
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    steps=st.lists(
+        st.one_of(document.map(lambda d: ("document", d)), journal.map(lambda j: ("journal", j))),
+        min_size=1,
+        max_size=5,
+    )
+)
+def test_manual_journals_and_their_reversals_keep_the_ledger_balanced_among_documents(people, steps):
+    ledger.books()
+    with transaction.atomic():
+        for kind, step in steps:
+            if kind == "document":
+                post_document(step)
+            else:
+                post_journal(people["owner"], step)
+        balance = ledger.trial_balance()
+        assert balance.total_debit == balance.total_credit
+        transaction.set_rollback(True)
+
+
 def test_the_trial_balance_reads_the_ledger(people):
     post_sale(people["owner"], net="100.00")
     post_sale(people["owner"], net="50.00", day=date(2026, 4, 2))

@@ -9,10 +9,12 @@ from django.test import override_settings
 
 from apps.accounting.errors import RatesUnavailable
 from apps.accounting.lib import rates
-from apps.accounting.models import ExchangeRate
-from apps.accounting.tests.samples import acc
+from apps.accounting.models import ExchangeRate, JournalEntry, SalesDocument
+from apps.accounting.tests.factories import draft
+from apps.accounting.tests.samples import acc, acc_ok, acc_refused
 from apps.accounting.tests.servers import Served, eurofxref, serving
-from apps.catalogue.testing import structured, text_of
+from apps.catalogue.dispatch import ToolNotFound
+from apps.catalogue.testing import call, person_without, structured, text_of
 from apps.core.errors import NoExchangeRate
 
 pytestmark = pytest.mark.django_db
@@ -79,3 +81,64 @@ def test_a_currency_the_provider_does_not_publish_has_no_rate(acme):
         pytest.raises(NoExchangeRate, match="KWD/GBP"),
     ):
         rates.rate(source="KWD", target="GBP", on=date(2026, 3, 2))
+
+
+def test_a_currency_the_ecb_does_not_publish_names_the_tool_that_records_its_rate(people):
+    member = people["member"]
+    invoice = draft(member, currency="KWD", issue_date=date(2026, 3, 2))
+
+    message = acc_refused(member, "approveInvoice", {"invoiceId": invoice.pk})
+    assert "No KWD/GBP exchange rate for 2026-03-02" in message and "recordExchangeRate" in message
+    assert "give the rate yourself" not in message
+
+    recorded = acc_ok(member, "recordExchangeRate", {"source": "KWD", "rate": "2.6143", "on": "2026-03-02"})
+    assert (recorded["rate"], recorded["target"], recorded["provider"], recorded["replaced"]) == (
+        "2.6143",
+        "GBP",
+        "recorded",
+        None,
+    )
+    approved = acc_ok(member, "approveInvoice", {"invoiceId": invoice.pk})
+    assert Decimal(approved["rate"]) == Decimal("2.6143")
+    entry = JournalEntry.objects.get(pk=SalesDocument.objects.get(pk=invoice.pk).entry_id)
+    assert (entry.rate_source, entry.rate_date) == ("recorded", date(2026, 3, 2))
+    # Either way round, and later in the week when the provider has none.
+    back = rates.rate(source="GBP", target="KWD", on=date(2026, 3, 5))
+    assert back.day == date(2026, 3, 2) and back.value == Decimal("0.3825115710")
+    with pytest.raises(NoExchangeRate, match="recordExchangeRate"):
+        rates.rate(source="KWD", target="GBP", on=date(2026, 3, 10))
+
+
+def test_a_recorded_rate_comes_before_the_provider_and_is_replaced_by_the_next(people):
+    member = people["member"]
+    acc_ok(member, "recordExchangeRate", {"source": "USD", "rate": "0.5", "on": "2026-03-02"})
+    replaced = acc_ok(member, "recordExchangeRate", {"source": "USD", "rate": "0.75", "on": "2026-03-02"})
+    assert replaced["replaced"] == "0.5"
+
+    preview = acc_ok(
+        member, "previewCurrencyConversion", {"amount": "100", "source": "USD", "on": "2026-03-02"}
+    )
+    assert (preview["converted"], preview["provider"]) == ("75.00", "recorded")
+    # Another day is the provider's again.
+    assert rates.rate(source="USD", target="GBP", on=date(2026, 3, 3)).provider == "ecb-bundled"
+    assert ExchangeRate.objects.filter(source="recorded").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ({"source": "GBP", "rate": "1.1", "on": "2026-03-02"}, "target: is the source currency"),
+        ({"source": "KWD", "rate": "0", "on": "2026-03-02"}, "rate: must be more than zero"),
+        ({"source": "ZZZ", "rate": "1", "on": "2026-03-02"}, "source"),
+        ({"source": "KWD", "rate": "-2", "on": "2026-03-02"}, "rate"),
+    ],
+)
+def test_a_rate_that_cannot_be_is_refused(people, arguments, expected):
+    assert expected in acc_refused(people["member"], "recordExchangeRate", arguments)
+    assert not ExchangeRate.objects.filter(source="recorded").exists()
+
+
+def test_recording_a_rate_needs_the_right_to_post(acme):
+    person = person_without("accounting.post", email="no-rates@acme.example")
+    with pytest.raises(ToolNotFound):
+        call(person, "recordExchangeRate", {"source": "KWD", "rate": "2", "on": "2026-03-02"})

@@ -267,3 +267,47 @@ def test_payments_refuse_what_does_not_tie(people):
     quote = draft(people["owner"], kind="quote")
     assert "Invoice" in refused(people["owner"], "getInvoice", {"invoiceId": quote.pk})
     assert SalesDocument.objects.get(pk=invoice.pk).amount_paid == 0
+
+
+def test_an_amount_with_more_decimals_than_the_currency_says_it_was_rounded(people):
+    member = people["member"]
+    lines = [
+        {"description": "Widgets", "quantity": "3", "unitPrice": "0.3333", "taxType": "UK-STD"},
+        {"description": "Consulting", "quantity": "2", "unitPrice": "50", "taxType": "UK-STD"},
+    ]
+    created = ok(member, "createInvoice", {"invoice": {"customerName": "Initech"}, "lines": lines})
+    assert created["rounded"] == ["line 1: 3 x 0.3333 is 0.9999, rounded to 1.00 GBP"]
+    assert ok(member, "getInvoice", {"invoiceId": created["id"]})["rounded"] == created["rounded"]
+    yen = ok(
+        member,
+        "createInvoice",
+        {
+            "invoice": {"customerName": "Initech", "currency": "JPY"},
+            "lines": [{**lines[1], "unitPrice": "50.4"}],
+        },
+    )
+    assert yen["rounded"] == ["line 1: 2 x 50.4 is 100.8, rounded to 101 JPY"]
+
+    invoice = issued(member)
+    paid = ok(member, "recordPayment", {"invoiceId": invoice.pk, "amount": "10.005", "on": "2026-03-10"})
+    assert (paid["amount"], paid["rounded"]) == ("10.01", ["amount 10.005 rounded to 10.01 GBP"])
+    exact = ok(member, "recordPayment", {"invoiceId": invoice.pk, "amount": "10", "on": "2026-03-10"})
+    assert exact["rounded"] == []
+
+
+def test_a_void_is_dated_as_asked_not_before_the_invoice_nor_in_a_locked_period(people):
+    member = people["member"]
+    invoice = issued(member, issue_date=date(2026, 3, 2))
+
+    before = refused(member, "manageInvoice", {"invoiceId": invoice.pk, "action": "void", "on": "2026-03-01"})
+    assert "on: is before the issue date 2026-03-02" in before
+    ledger.books_update(actor=people["owner"], lock_date=date(2026, 3, 31))
+    locked = refused(member, "manageInvoice", {"invoiceId": invoice.pk, "action": "void", "on": "2026-03-31"})
+    assert "2026-03-31 is in a locked period" in locked
+    assert SalesDocument.objects.get(pk=invoice.pk).status == "approved"
+
+    voided = ok(member, "manageInvoice", {"invoiceId": invoice.pk, "action": "void", "on": "2026-04-01"})
+    assert voided["document"]["status"] == "void"
+    reversal = JournalEntry.objects.get(reverses_id=invoice.entry_id)
+    assert reversal.date == date(2026, 4, 1)
+    assert ledger.trial_balance().rows == []

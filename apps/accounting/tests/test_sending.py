@@ -15,7 +15,7 @@ from apps.accounting.tests.factories import draft, issued
 from apps.accounting.tests.samples import acc_ok as ok
 from apps.accounting.tests.samples import acc_refused as refused
 from apps.catalogue.dispatch import MemorySession, ToolNotFound
-from apps.catalogue.testing import call, person_without
+from apps.catalogue.testing import call, person_without, text_of
 
 pytestmark = pytest.mark.django_db
 
@@ -160,3 +160,21 @@ def test_a_statement_ages_what_the_customer_owes(people):
     assert mail.outbox[-1].attachments[0][0] == "statement.pdf"
     assert "no open invoices" in refused(owner, "sendContactStatement", {"customerName": "Nobody Ltd"})
     assert "contactId" in refused(owner, "sendContactStatement", {})
+
+
+def test_a_dry_run_asks_no_confirmation_and_a_real_run_does(people):
+    owner = people["owner"]
+    issued(owner, issue_date=date(2025, 1, 6), customer="Initech", email="late@example.org")
+    session = MemorySession()
+    call(owner, "getAccountingSummary", {}, session=session)
+
+    # Without a way to ask (no elicitation), a call that needs a confirmation is refused with its token.
+    dry = call(owner, "sendInvoiceReminders", {"dryRun": True}, session=session)
+    assert dry["isError"] is False and dry["structuredContent"]["due"] == 1 and not mail.outbox
+    statement = call(
+        owner, "sendContactStatement", {"customerName": "Initech", "dryRun": True}, session=session
+    )
+    assert statement["isError"] is False and statement["structuredContent"]["sentTo"] is None
+
+    real = call(owner, "sendInvoiceReminders", {}, session=session)
+    assert real["isError"] is True and "Confirmation required" in text_of(real) and not mail.outbox

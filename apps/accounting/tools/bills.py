@@ -11,7 +11,7 @@ from apps.accounting.models import PurchaseBill, PurchaseBillLine
 from apps.accounting.permissions import AccountingPerm
 from apps.accounting.services import bills
 from apps.accounting.shapes import Amount
-from apps.accounting.tools.common import Currency, Decimalish, line_amounts
+from apps.accounting.tools.common import Currency, Decimalish, Rounded, line_amounts, rounding_notes
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Changes, From, In, Limit, Offset, Out, Page, id_field, paginate
@@ -61,16 +61,18 @@ class BillOut(BillRef):
     stated_total: Annotated[Amount | None, From("extracted_total"), Field(description="As the document says")]
     origin_id: int | None = Field(description="A supplier credit: the bill it credits")
     lines: list[BillLineOut]
+    rounded: Rounded
 
     @classmethod
     def of(cls, bill: PurchaseBill) -> "BillOut":
         stated = (
             round_money(bill.extracted_total, bill.currency) if bill.extracted_total is not None else None
         )
-        lines = [
-            BillLineOut.of(line, bill.currency) for line in bill.lines.select_related("tax_type", "account")
-        ]
-        return cls.of_record(bill, stated_total=stated, lines=lines)
+        rows = list(bill.lines.select_related("tax_type", "account"))
+        lines = [BillLineOut.of(line, bill.currency) for line in rows]
+        return cls.of_record(
+            bill, stated_total=stated, lines=lines, rounded=rounding_notes(rows, bill.currency)
+        )
 
 
 class CheckedOut(Out):
@@ -248,6 +250,24 @@ def post_purchase_invoice(ctx: ToolContext, *, bill_id: BillId) -> PostedOut:
     """Post a validated bill to the ledger as a payable; refuses a duplicate bill."""
     found = bills.bill_get(actor=ctx.actor, bill_id=bill_id, action="change")
     return PostedOut.of_record(bills.bill_post(actor=ctx.actor, bill=found))
+
+
+class DiscardedOut(Out):
+    id: int
+    discarded: bool = True
+
+
+@tool(
+    "discardPurchaseInvoiceProposal",
+    permission=AccountingPerm.DELETE,
+    title="Discard a bill proposal",
+    markers=Marker.DESTRUCTIVE,
+)
+def discard_purchase_invoice_proposal(ctx: ToolContext, *, bill_id: BillId) -> DiscardedOut:
+    """Discard a bill not yet posted (read twice, a duplicate); postPurchaseInvoice posts one instead."""
+    found = bills.bill_get(actor=ctx.actor, bill_id=bill_id, action="delete")
+    bills.bill_discard(actor=ctx.actor, bill=found)
+    return DiscardedOut(id=bill_id)
 
 
 @tool("searchPurchaseInvoices", permission=AccountingPerm.VIEW, title="Search bills", read_only=True)

@@ -4,6 +4,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Annotated, Any
 
+from django.utils.translation import gettext as _
 from pydantic import Field, WithJsonSchema
 
 from apps.accounting.lib.money import round_money
@@ -42,6 +43,36 @@ def line_amounts(line: Any, currency: str) -> dict[str, Decimal]:
         "net": round_money(line.net, currency),
         "tax": round_money(line.tax, currency),
     }
+
+
+HUNDRED = Decimal(100)
+
+
+def rounding_notes(lines: Any, currency: str) -> list[str]:
+    """Where a line's amount (quantity x unit price, less its discount) has more decimals than the
+    currency's minor units, what it came to and what it was rounded to (half away from zero), in
+    words: every answer that shows lines says so, rather than rounding quietly."""
+    notes = []
+    for number, line in enumerate(lines, start=1):
+        discount = getattr(line, "discount_percent", Decimal(0)) or Decimal(0)
+        exact = line.quantity * line.unit_price * (HUNDRED - discount) / HUNDRED
+        rounded = round_money(exact, currency)
+        if exact != rounded:
+            notes.append(
+                _("line %(n)s: %(quantity)s x %(price)s is %(exact)s, rounded to %(rounded)s %(currency)s")
+                % {
+                    "n": number,
+                    "quantity": format(line.quantity.normalize(), "f"),
+                    "price": format(line.unit_price.normalize(), "f"),
+                    "exact": format(exact.normalize(), "f"),
+                    "rounded": rounded,
+                    "currency": currency,
+                }
+            )
+    return notes
+
+
+Rounded = Annotated[list[str], Field(description="Amounts rounded to the currency's minor units")]
 
 
 class LineOut(Out):
@@ -117,11 +148,16 @@ class DocumentOut(DocumentRef):
     snoozed_until: date | None
     origin_id: int | None = Field(description="Quote it came from, or invoice it credits")
     lines: list[LineOut]
+    rounded: Rounded
 
     @classmethod
     def of(cls, document: SalesDocument) -> "DocumentOut":
-        lines = document.lines.select_related("tax_type", "account")
-        return cls.of_record(document, lines=[LineOut.of(line, document.currency) for line in lines])
+        lines = list(document.lines.select_related("tax_type", "account"))
+        return cls.of_record(
+            document,
+            lines=[LineOut.of(line, document.currency) for line in lines],
+            rounded=rounding_notes(lines, document.currency),
+        )
 
 
 class InvoiceOut(DocumentOut):

@@ -10,7 +10,8 @@ from decimal import Decimal
 from typing import Annotated, Literal
 
 from django.utils import timezone
-from pydantic import Field
+from django.utils.translation import gettext_lazy as _
+from pydantic import Field, WithJsonSchema
 
 from apps.accounting.lib import ledger, rates, tax
 from apps.accounting.lib.money import currency_code, round_money
@@ -22,6 +23,8 @@ from apps.accounting.tools.common import Currency, Decimalish, TaxCode
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import In, Out
+from apps.core.actors import require
+from apps.core.errors import invalid
 
 ZERO = Decimal(0)
 RULES = [
@@ -222,4 +225,48 @@ def preview_currency_conversion(
         rate=used.value,
         day=used.day,
         provider=used.provider,
+    )
+
+
+# --- recordExchangeRate -----------------------------------------------------------------------------
+
+# A rate as a JSON number or a string of digits, to ten places (JournalEntry.rate).
+RateValue = Annotated[
+    Decimal,
+    Field(allow_inf_nan=False, max_digits=24, decimal_places=10),
+    WithJsonSchema({"type": ["string", "number"], "pattern": r"^\d+(\.\d+)?$"}),
+]
+
+
+class RecordedRateOut(RateOut):
+    source: str
+    target: str
+    replaced: Amount | None = Field(description="The rate recorded for that day before")
+
+
+@tool("recordExchangeRate", permission=AccountingPerm.POST, title="Record an exchange rate", idempotent=True)
+def record_exchange_rate(
+    ctx: ToolContext,
+    *,
+    source: Currency,
+    rate: Annotated[RateValue, Field(description="One source in the target currency")],
+    on: Annotated[date, Field(description="Day it is the rate of")],
+    target: Annotated[Currency | None, Field(description="Default: base currency")] = None,
+) -> RecordedRateOut:
+    """Record a day's exchange rate the provider lacks (KWD, BHD); previewCurrencyConversion reads one."""
+    source_code = currency_code(source, field="source")
+    target_code = currency_code(target, field="target") if target else ledger.books().base_currency
+    if source_code == target_code:
+        raise invalid("target", _("is the source currency; a currency's rate to itself is 1"))
+    if rate <= 0:
+        raise invalid("rate", _("must be more than zero"))
+    require(ctx.actor, AccountingPerm.POST)
+    row, replaced = rates.record(actor=ctx.actor, source=source_code, target=target_code, on=on, value=rate)
+    return RecordedRateOut(
+        source=source_code,
+        target=target_code,
+        rate=row.rate.normalize(),
+        day=row.day,
+        provider=rates.RECORDED,
+        replaced=replaced.normalize() if replaced is not None else None,
     )

@@ -22,6 +22,7 @@ from apps.accounting.tools.common import (
     InvoiceOut,
     LineIn,
     Lines,
+    Rounded,
 )
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
@@ -216,12 +217,16 @@ def manage_invoice(
         Literal["void", "dispute", "undispute", "credit"],
         Field(description="void reverses its posting; credit drafts a credit note for it"),
     ],
+    on: Annotated[
+        date | None,
+        Field(description="void: day of the reversal, default today; not locked, not before issue"),
+    ] = None,
 ) -> ManagedOut:
     """Void an unpaid issued invoice, mark it disputed (stops chasing), or draft its credit note."""
     found = sales.document_get(actor=ctx.actor, kind=Kind.INVOICE, document_id=invoice_id, action="change")
     created = None
     if action == "void":
-        sales.document_void(actor=ctx.actor, document=found)
+        sales.document_void(actor=ctx.actor, document=found, day=on)
     elif action in ("dispute", "undispute"):
         sales.document_dispute(actor=ctx.actor, document=found, disputed=action == "dispute")
     else:
@@ -237,6 +242,7 @@ class PaymentOut(Out):
     rate: Amount = Field(description="Of the payment's day")
     fx_gain: Amount = Field(description="Realised, base currency; negative: a loss")
     invoice: DocumentRef
+    rounded: Rounded
 
 
 @tool("recordPayment", permission=AccountingPerm.POST, title="Record a payment", markers=Marker.HIGH_RISK)
@@ -265,6 +271,18 @@ def record_payment(
         # Kept to four places like every ledger amount; answered in the base currency's minor units.
         fx_gain=round_money(payment.fx_gain, ledger.books().base_currency),
         invoice=DocumentRef.of_record(found),
+        rounded=(
+            []
+            if payment.amount == amount
+            else [
+                _("amount %(given)s rounded to %(amount)s %(currency)s")
+                % {
+                    "given": format(amount.normalize(), "f"),
+                    "amount": payment.amount,
+                    "currency": payment.currency,
+                }
+            ]
+        ),
     )
 
 

@@ -1,7 +1,7 @@
 """Credit control: sending invoices, reminders and statements, and snoozing the chase."""
 
 import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -54,11 +54,17 @@ class RemindersOut(Out):
     due: int = Field(description="Reminders due, sent or (dry run) not")
 
 
+def _sends(ctx: ToolContext, *, dry_run: bool = False, **_arguments: Any) -> bool:
+    """A dry run sends nothing: it is not confirmed (confirm_if of the sending tools)."""
+    return not dry_run
+
+
 @tool(
     "sendInvoiceReminders",
     permission=AccountingPerm.SEND,
     title="Send overdue reminders",
     markers=Marker.HIGH_RISK,
+    confirm_if=_sends,
 )
 def send_invoice_reminders(
     ctx: ToolContext,
@@ -130,7 +136,11 @@ class StatementOut(Out):
 
 
 @tool(
-    "sendContactStatement", permission=AccountingPerm.SEND, title="Send a statement", markers=Marker.HIGH_RISK
+    "sendContactStatement",
+    permission=AccountingPerm.SEND,
+    title="Send a statement",
+    markers=Marker.HIGH_RISK,
+    confirm_if=_sends,
 )
 def send_contact_statement(
     ctx: ToolContext,

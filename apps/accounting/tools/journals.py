@@ -1,0 +1,180 @@
+"""Period close: the lock date, manual journals (posted, reversed) and the journal entries."""
+
+from datetime import date
+from decimal import Decimal
+from typing import Annotated
+
+from django.utils import timezone
+from pydantic import Field
+
+from apps.accounting.lib import ledger
+from apps.accounting.lib.money import currency_code, round_money
+from apps.accounting.models import JournalEntry, JournalLine
+from apps.accounting.permissions import AccountingPerm
+from apps.accounting.selectors import journals as selectors
+from apps.accounting.services import journals
+from apps.accounting.shapes import Amount
+from apps.accounting.tools.common import Currency, Decimalish
+from apps.catalogue.dispatch import ToolContext
+from apps.catalogue.registry import Marker, tool
+from apps.catalogue.shapes import In, Limit, Offset, Out, Page, id_field, paginate
+
+ZERO = Decimal(0)
+EntryId = Annotated[int, id_field("listJournals")]
+Narration = Annotated[str, Field(min_length=1, max_length=300, description="Why: shown on the entry")]
+
+
+# --- setLockDate ------------------------------------------------------------------------------------
+
+
+class LockDateOut(Out):
+    lock_date: date | None = Field(description="Nothing posts on or before it")
+    previous: date | None
+
+
+@tool("setLockDate", permission=AccountingPerm.ADMIN, title="Set the lock date", idempotent=True)
+def set_lock_date(
+    ctx: ToolContext,
+    *,
+    lock_date: Annotated[date | None, Field(description="Close up to this day; null reopens all")],
+) -> LockDateOut:
+    """Close the books up to a day (nothing posts on or before it); getAccountingSummary shows it."""
+    previous = journals.lock_date_set(actor=ctx.actor, lock_date=lock_date)
+    return LockDateOut(lock_date=ledger.books().lock_date, previous=previous)
+
+
+# --- journal entries --------------------------------------------------------------------------------
+
+
+class JournalLineOut(Out):
+    account: str
+    account_name: str
+    debit: Amount
+    credit: Amount
+    base_amount: Amount = Field(description="Signed (debit positive), base currency")
+    description: str
+
+    @classmethod
+    def of(cls, line: JournalLine, currency: str, base: str) -> "JournalLineOut":
+        amount = round_money(line.amount, currency)
+        return cls(
+            account=line.account.code,
+            account_name=line.account.name,
+            debit=amount if amount > 0 else round_money(ZERO, currency),
+            credit=-amount if amount < 0 else round_money(ZERO, currency),
+            base_amount=round_money(line.base_amount, base),
+            description=line.description,
+        )
+
+
+class JournalOut(Out):
+    id: int
+    date: date
+    journal: str = Field(description="SAL, PUR, BNK or GEN")
+    narration: str
+    source: str = Field(description="manual, or what posted it (invoice:12, bill:3)")
+    currency: str
+    rate: Amount = Field(description="Base currency per unit")
+    reverses: int | None = Field(description="Entry it reverses")
+    reversed_by: int | None = Field(description="Entry reversing it")
+    lines: list[JournalLineOut]
+
+    @classmethod
+    def of(cls, entry: JournalEntry) -> "JournalOut":
+        base = ledger.books().base_currency
+        reversal = JournalEntry.objects.filter(reverses=entry).values_list("pk", flat=True).first()
+        return cls(
+            id=entry.pk,
+            date=entry.date,
+            journal=entry.journal.code,
+            narration=entry.memo,
+            source=entry.source,
+            currency=entry.currency,
+            rate=entry.rate.normalize(),
+            reverses=entry.reverses_id,
+            reversed_by=reversal,
+            lines=[
+                JournalLineOut.of(line, entry.currency, base)
+                for line in entry.lines.select_related("account")
+            ],
+        )
+
+
+class JournalLineIn(In):
+    account: Annotated[str, Field(min_length=1, max_length=10, description="Account code")]
+    debit: Decimalish = ZERO
+    credit: Decimalish = ZERO
+    description: Annotated[str, Field(max_length=300, description="Default: the narration")] = ""
+
+
+class PostedJournalOut(JournalOut):
+    reversal: JournalOut | None = Field(description="Posted for reverseOn")
+
+
+@tool("postJournal", permission=AccountingPerm.POST, title="Post a manual journal", markers=Marker.HIGH_RISK)
+def post_journal(
+    ctx: ToolContext,
+    *,
+    on: Annotated[date, Field(description="Its date; not in a locked period")],
+    narration: Narration,
+    lines: Annotated[
+        list[JournalLineIn], Field(min_length=2, max_length=100, description="Debits must equal credits")
+    ],
+    currency: Currency | None = None,
+    reverse_on: Annotated[
+        date | None, Field(description="Also post its reversal that day (accruals)")
+    ] = None,
+) -> PostedJournalOut:
+    """Post a balanced manual journal (accrual, prepayment, correction); reverseJournal undoes one."""
+    entry = journals.journal_post(
+        actor=ctx.actor,
+        day=on,
+        narration=narration,
+        lines=[
+            journals.JournalLineData(line.account, line.debit, line.credit, line.description.strip())
+            for line in lines
+        ],
+        currency=currency_code(currency) if currency else None,
+        reverse_on=reverse_on,
+    )
+    reversal = JournalEntry.objects.filter(reverses=entry).first()
+    return PostedJournalOut(
+        **JournalOut.of(entry).model_dump(), reversal=JournalOut.of(reversal) if reversal else None
+    )
+
+
+@tool("reverseJournal", permission=AccountingPerm.POST, title="Reverse a manual journal")
+def reverse_journal(
+    ctx: ToolContext,
+    *,
+    entry_id: EntryId,
+    on: Annotated[date | None, Field(description="Day of the reversal; default today")] = None,
+    narration: Annotated[str, Field(max_length=300, description="Default: Reversal of ...")] = "",
+) -> JournalOut:
+    """Post the reversing entry of a manual journal of postJournal; a document is voided instead."""
+    entry = journals.journal_get(entry_id=entry_id)
+    reversal = journals.journal_reverse(
+        actor=ctx.actor, entry=entry, day=on or timezone.localdate(), narration=narration
+    )
+    return JournalOut.of(reversal)
+
+
+@tool("listJournals", permission=AccountingPerm.VIEW, title="List journal entries", read_only=True)
+def list_journals(
+    ctx: ToolContext,
+    *,
+    entry_id: Annotated[int | None, Field(ge=1, description="Only this entry")] = None,
+    manual: Annotated[bool, Field(description="Only manual journals and their reversals")] = False,
+    account: Annotated[
+        str | None, Field(max_length=10, description="Only entries on this account code")
+    ] = None,
+    start: Annotated[date | None, Field(description="From this day")] = None,
+    end: Annotated[date | None, Field(description="Up to this day")] = None,
+    limit: Limit = 25,
+    offset: Offset = 0,
+) -> Page[JournalOut]:
+    """Journal entries with their lines, newest first: manual journals, or what documents posted."""
+    rows = selectors.entries(
+        actor=ctx.actor, entry_id=entry_id, manual=manual, account=account, start=start, end=end
+    )
+    return paginate(rows, limit=limit, offset=offset, item=JournalOut.of)
