@@ -114,17 +114,31 @@ area = areas.declare(
         "getAccountingSyncStatus": "is xero the outside external ledger connected, sync status, last push",
         "getAccountingSyncErrors": "why did invoices bills payments fail to sync push to xero, sync errors",
         "retryAccountingSyncs": "push the failed syncs again, retry resend to xero the external ledger",
+        # reports from the ledger
+        "getProfitAndLoss": (
+            "profit and loss p&l income statement, revenue costs expenses, gross net profit for a month "
+            "quarter year, compare with last year"
+        ),
+        "getBalanceSheet": "balance sheet, assets liabilities equity, net worth, retained earnings at a date",
+        "getAgedBalances": (
+            "aged debtors creditors, aged receivables payables, who owes us, what we owe suppliers, "
+            "30 60 90 days overdue"
+        ),
+        "getAccountTransactions": (
+            "general ledger, account transactions, journal lines behind a figure, what was posted to an "
+            "account, running balance"
+        ),
+        "getVatReturn": "vat return, mtd boxes 1 to 9, vat to pay hmrc for the quarter, making tax digital",
     },
     profiles={
         "sales": ("createQuote", "searchQuotes"),
+        # The reports are the bookkeeper's; getInvoice, recordPayment and previewTaxBreakdown, which
+        # serve billing customers, are in billing alone (a finance profile holds at most 40 tools).
         "finance": (
             "getAccountingSummary",
             "listTaxTypes",
-            "previewTaxBreakdown",
             "previewCurrencyConversion",
             "searchInvoices",
-            "getInvoice",
-            "recordPayment",
             "extractPurchaseBillDocument",
             "getSupplierDefaults",
             "validatePurchaseInvoiceProposal",
@@ -149,6 +163,11 @@ area = areas.declare(
             "getAccountingSyncStatus",
             "getAccountingSyncErrors",
             "retryAccountingSyncs",
+            "getProfitAndLoss",
+            "getBalanceSheet",
+            "getAgedBalances",
+            "getAccountTransactions",
+            "getVatReturn",
         ),
         "billing": (
             "getAccountingSummary",

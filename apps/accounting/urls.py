@@ -8,4 +8,7 @@ urlpatterns = [
     path("settings/accounting/", views.overview, name="overview"),
     path("settings/accounting/bank-accounts/", views.bank_account_add, name="bank-account-add"),
     path("settings/accounting/chasing/", views.chasing, name="chasing"),
+    path(
+        "settings/accounting/reports/<slug:report>.<slug:format>", views.report_export, name="report-export"
+    ),
 ]

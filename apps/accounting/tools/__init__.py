@@ -1,12 +1,27 @@
 """The Accounting area of the catalogue (SPEC 4.7), one module per group of tools."""
 
-from apps.accounting.tools import charges, overview, register, sales, sending
+from apps.accounting.tools import (
+    bank,
+    bills,
+    charges,
+    matching,
+    overview,
+    register,
+    reports,
+    sales,
+    sending,
+    sync,
+)
 
-__all__ = ["charges", "overview", "register", "sales", "sending"]
-from apps.accounting.tools import bills
-
-__all__ = ["bills", "charges", "overview", "sales", "sending"]
-from apps.accounting.tools import bank, matching, sync
-
-__all__ = ["charges", "overview", "sales", "sending"]
-__all__ += ["bank", "matching", "sync"]
+__all__ = [
+    "bank",
+    "bills",
+    "charges",
+    "matching",
+    "overview",
+    "register",
+    "reports",
+    "sales",
+    "sending",
+    "sync",
+]
