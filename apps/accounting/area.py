@@ -125,10 +125,10 @@ area = areas.declare(
             "30 60 90 days overdue"
         ),
         "getAccountTransactions": (
-            "general ledger, account transactions, journal lines behind a figure, what was posted to an "
-            "account, running balance"
+            "general ledger, account transactions, the postings behind a figure, what makes up an expense "
+            "or income total such as rent, journal lines of an account, running balance"
         ),
-        "getVatReturn": "vat return, mtd boxes 1 to 9, vat to pay hmrc for the quarter, making tax digital",
+        "getVatReturn": "vat return, mtd nine boxes, vat to pay hmrc for the quarter, making tax digital",
     },
     profiles={
         "sales": ("createQuote", "searchQuotes"),

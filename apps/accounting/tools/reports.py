@@ -358,9 +358,9 @@ def get_vat_return(
         Field(description="Only invoice is supported; cash and flatRate are refused"),
     ] = "invoice",
 ) -> VatReturnOut:
-    """UK VAT return (MTD boxes 1-9) for a period from the ledger's tax types; listTaxTypes has boxes.
+    """UK VAT return (MTD's nine boxes) for a period from the ledger's tax types; listTaxTypes has boxes.
 
-    Reverse charge counted in boxes 1, 4, 6 and 7. Writes and submits nothing."""
+    Reverse charge is counted as due and reclaimed. Writes and submits nothing."""
     found = reports.vat(start=from_date, end=to_date, scheme=scheme)
     return VatReturnOut(
         currency=found.currency,

@@ -33,6 +33,13 @@ DESIGNED_PLATFORM = {"deleteEvent"}
 # Tools beyond SPEC.md's catalogue, each counted in docs/catalogue.md: what an area's everyday work
 # needs that its named tools cannot carry.
 BEYOND_SPEC = {
+    "accounting": {
+        "getProfitAndLoss",
+        "getBalanceSheet",
+        "getAgedBalances",
+        "getAccountTransactions",
+        "getVatReturn",
+    },
     "customerservice": {"mergeTickets", "updateTicket"},
     "emailinbox": {"manageEmail", "sendEmail"},
     "events": {"cancelEvent", "updateEventSession", "removeEventSession"},
