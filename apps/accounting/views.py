@@ -1,6 +1,7 @@
 """The Accounting settings page: the books' settings, the latest quotes, invoices and credit notes,
 the bank accounts and their latest lines, the trial balance and the latest journal entries, read
-from the ledger (what agents' tools posted shows here). An accounting admin adds bank accounts."""
+from the ledger (what agents' tools posted shows here), and the Reports section (a period picker,
+each report as a table, and its CSV and PDF exports). An accounting admin adds bank accounts."""
 
 from datetime import date
 from typing import Any

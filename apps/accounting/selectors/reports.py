@@ -423,23 +423,23 @@ def opening_balances(*, start: date, accounts: set[int]) -> dict[int, Decimal]:
 
 def documents_of(sources: set[str]) -> dict[str, str]:
     """The number (or a bill's reference) of the documents that posted entries, by source."""
-    sales: dict[int, str] = {}
-    bills: dict[int, str] = {}
+    sales: dict[int, list[str]] = defaultdict(list)
+    bills: dict[int, list[str]] = defaultdict(list)
     for source in sources:
-        kind, number = _parse_source(source)
-        if number is None:
+        kind, pk = _parse_source(source)
+        if pk is None:
             continue
         if kind in SALES_SOURCES:
-            sales[number] = source
+            sales[pk].append(source)
         elif kind in BILL_SOURCES:
-            bills[number] = source
-    found = {}
+            bills[pk].append(source)
+    found: dict[str, str] = {}
     for pk, number in SalesDocument.objects.filter(pk__in=sales).values_list("pk", "number"):
-        found[sales[pk]] = number
+        found.update(dict.fromkeys(sales[pk], number))
     for pk, reference, supplier in PurchaseBill.objects.filter(pk__in=bills).values_list(
         "pk", "reference", "supplier_name"
     ):
-        found[bills[pk]] = " ".join(part for part in (supplier, reference) if part)
+        found.update(dict.fromkeys(bills[pk], " ".join(part for part in (supplier, reference) if part)))
     return found
 
 

@@ -153,6 +153,27 @@ def test_ageing_moves_with_the_date_and_before_the_payment(month, people):
     assert earlier.total == earlier.control_balance == D("1200.00") + D("800.00") + D("60.00")
 
 
+def test_a_manual_journal_on_the_control_account_is_a_row_of_its_own(month, people):
+    ledger.post(
+        journal="GEN",
+        day=date(2026, 3, 30),
+        currency="GBP",
+        actor=people["owner"],
+        memo="Opening balance brought forward",
+        source="manual",
+        legs=[
+            ledger.Leg(ledger.account(Account.Role.RECEIVABLE), D("45.00")),
+            ledger.Leg(ledger.account(Account.Role.EQUITY), D("-45.00")),
+        ],
+    )
+
+    found = reports.aged(actor=people["viewer"], side="receivables", as_of=date(2026, 3, 31))
+
+    assert found.contacts[-1].name == "Not tied to a document" and found.contacts[-1].total == D("45.00")
+    assert found.total == found.control_balance == D("1325.00")
+    assert reports.balance_sheet(as_of=date(2026, 3, 31)).balanced
+
+
 def test_aged_payables_total_the_control_account(month, people):
     found = reports.aged(actor=people["viewer"], side="payables", as_of=date(2026, 3, 31))
 
@@ -247,6 +268,16 @@ def test_account_transactions_are_paged_and_name_their_documents(month, people):
     assert [item["document"] for item in first["items"]] == ["INV-0003", "INV-0001"]
     assert first["items"][1]["balance"] == "1260.00" and first["items"][1]["debit"] == "1200.00"
     assert second["items"][-1]["balance"] == "1280.00"
+    whole = ok(people["viewer"], "getAccountTransactions", {**MARCH, "account": "1100"})
+    # An invoice and its payment name the same document: both are named.
+    assert [item["document"] for item in whole["items"]] == [
+        "INV-0003",
+        "INV-0001",
+        "INV-0002",
+        "CN-0001",
+        "INV-0001",
+        "INV-0003",
+    ]
     taxed = ok(people["viewer"], "getAccountTransactions", {**MARCH, "taxType": "UK-RC"})
     assert [item["account"] for item in taxed["items"]] == ["5000"]
 
@@ -319,6 +350,10 @@ def test_the_page_shows_the_reports_and_exports_csv_and_pdf(month, people, acme_
     assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
     words = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf.content)).pages)
     assert "VAT return" in words and "360.00" in words and "220.00" in words
+
+    for report in ("profit-and-loss", "trial-balance", "aged-receivables", "aged-payables", "general-ledger"):
+        for kind in ("csv", "pdf"):
+            assert acme_client.get(f"/settings/accounting/reports/{report}.{kind}{query}").status_code == 200
 
     ledger_csv = acme_client.get(f"/settings/accounting/reports/general-ledger.csv{query}").content.decode(
         "utf-8-sig"
