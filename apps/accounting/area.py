@@ -125,6 +125,21 @@ area = areas.declare(
         "getAccountingSyncStatus": "is xero the outside external ledger connected, sync status, last push",
         "getAccountingSyncErrors": "why did invoices bills payments fail to sync push to xero, sync errors",
         "retryAccountingSyncs": "push the failed syncs again, retry resend to xero the external ledger",
+        # reports from the ledger
+        "getProfitAndLoss": (
+            "profit and loss p&l income statement, revenue costs expenses, gross net profit for a month "
+            "quarter year, compare with last year"
+        ),
+        "getBalanceSheet": "balance sheet, assets liabilities equity, net worth, retained earnings at a date",
+        "getAgedBalances": (
+            "aged debtors creditors, aged receivables payables, who owes us, what we owe suppliers, "
+            "30 60 90 days overdue"
+        ),
+        "getAccountTransactions": (
+            "general ledger, account transactions, the postings behind a figure, what makes up an expense "
+            "or income total such as rent, journal lines of an account, running balance"
+        ),
+        "getVatReturn": "vat return, mtd nine boxes, vat to pay hmrc for the quarter, making tax digital",
     },
     profiles={
         "sales": ("createQuote", "searchQuotes"),
@@ -133,7 +148,6 @@ area = areas.declare(
         "finance": (
             "getAccountingSummary",
             "listTaxTypes",
-            "previewTaxBreakdown",
             "previewCurrencyConversion",
             "recordExchangeRate",
             "searchInvoices",
@@ -164,6 +178,7 @@ area = areas.declare(
             "getAccountingSyncStatus",
             "getAccountingSyncErrors",
             "retryAccountingSyncs",
+            "getAgedBalances",
         ),
         # Month and year end: the chart, tax types, recorded rates, the lock date, journals,
         # filings, and the reports and the VAT return.
@@ -185,6 +200,11 @@ area = areas.declare(
             "getCompanyFilings",
             "markFilingComplete",
             "setFilingReminders",
+            "getProfitAndLoss",
+            "getBalanceSheet",
+            "getAgedBalances",
+            "getAccountTransactions",
+            "getVatReturn",
         ),
         "billing": (
             "getAccountingSummary",

@@ -362,3 +362,27 @@ class PaymentReconciled(WrongStatus):
 
 class PaymentRemoved(WrongStatus):
     msg_format = _("Payment {id} was removed on {day}; there is nothing left to undo or reconcile.")
+
+
+# Reports (apps.accounting.selectors.reports) and the VAT return (apps.accounting.lib.vat_return).
+
+
+class VatReturnNotUk(AppError):
+    code = "VAT_RETURN_NOT_UK"
+    http_status = 409
+    msg_format = _(
+        "The VAT return here is the UK's (Making Tax Digital, boxes 1-9), and these books keep {regime} "
+        "in {currency}. Read the tax per tax type from getProfitAndLoss and getAccountTransactions "
+        "(taxType) instead."
+    )
+
+
+class VatSchemeNotSupported(AppError):
+    code = "VAT_SCHEME_NOT_SUPPORTED"
+    http_status = 422
+    field = "scheme"
+    msg_format = _(
+        "The {scheme} scheme is not supported: the ledger counts VAT when invoices and bills are posted "
+        "(the invoice basis) and keeps no VAT per payment, so its figures would be wrong. Prepare this "
+        "return outside the books, or ask for scheme invoice."
+    )

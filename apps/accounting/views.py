@@ -1,20 +1,30 @@
 """The Accounting settings page: the books' settings, the latest quotes, invoices and credit notes,
 the bank accounts and their latest lines, the trial balance and the latest journal entries, read
-from the ledger (what agents' tools posted shows here). An accounting admin adds bank accounts."""
+from the ledger (what agents' tools posted shows here), and the Reports section (a period picker,
+each report as a table, and its CSV and PDF exports). An accounting admin adds bank accounts."""
+
+from datetime import date
+from typing import Any
 
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from apps.accounting.forms import BankAccountForm, LockDateForm
 from apps.accounting.lib import ledger
+from apps.accounting.lib.exports import csv_bytes
+from apps.accounting.lib.pdf import report_pdf
 from apps.accounting.models import JournalEntry, SalesDocument, TaxType
 from apps.accounting.permissions import AccountingPerm
+from apps.accounting.selectors import report_tables, reports
 from apps.accounting.services import bank, journals, register, sending, sync
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core.actors import can
-from apps.core.pages import READ, page
+from apps.core.errors import invalid
+from apps.core.pages import READ, chosen, page, paged
 
 
 @page(AccountingPerm.VIEW, methods=READ)
@@ -41,8 +51,70 @@ def overview(request: AuthenticatedHttpRequest) -> HttpResponse:
                 else None
             ),
             "may_send": can(request.user, AccountingPerm.SEND),
+            **_reports_context(request),
         },
     )
+
+
+def period_of(
+    request: AuthenticatedHttpRequest, *, strict: bool = False
+) -> tuple[report_tables.Period, list[str]]:
+    """The period the Reports section's picker asks for (`from`, `to`, `compare`): by default this
+    month to today; a date that does not read, or a period that ends before it starts, is said (or,
+    `strict`, refused)."""
+    today = timezone.localdate()
+    problems = []
+    days = {}
+    for name, default in (("from", today.replace(day=1)), ("to", today)):
+        given = request.GET.get(name, "").strip()
+        try:
+            days[name] = date.fromisoformat(given) if given else default
+        except ValueError:
+            if strict:
+                raise invalid(name, gettext_lazy("is not a date (YYYY-MM-DD)")) from None
+            problems.append(_("“%(value)s” is not a date (YYYY-MM-DD).") % {"value": given[:20]})
+            days[name] = default
+    compare = chosen(request, "compare", ("period", "year")) or None
+    if days["to"] < days["from"]:
+        problems.append(_("The period ends before it starts."))
+    return report_tables.Period(days["from"], days["to"], compare), problems
+
+
+def _reports_context(request: AuthenticatedHttpRequest) -> dict[str, Any]:
+    period, problems = period_of(request)
+    if problems:
+        return {"period": period, "period_problems": problems, "reports": []}
+    lines = reports.ledger_lines(account=None, start=period.start, end=period.end)
+    pager = paged(request, lines, per_page=50)
+    window = list(pager["page"].object_list)
+    base = ledger.books().base_currency
+    opening = reports.opening_balances(start=period.start, accounts={line.account_id for line in window})
+    documents = reports.documents_of({line.entry.source for line in window})
+    return {
+        "period": period,
+        "reports": report_tables.section(request.user, period),
+        "ledger_rows": [report_tables.ledger_row(line, opening, documents, base) for line in window],
+        **pager,
+    }
+
+
+@page(AccountingPerm.VIEW, methods=READ)
+def report_export(request: AuthenticatedHttpRequest, report: str, format: str) -> HttpResponse:
+    """One report of the Reports section as CSV or PDF, for the period the section's picker gave
+    (a period that ends before it starts is refused, with the reason)."""
+    if report not in report_tables.REPORTS or format not in ("csv", "pdf"):
+        raise Http404(report)
+    period, _problems = period_of(request, strict=True)
+    reports.check_period(period.start, period.end)
+    title, heading, tables = report_tables.build(request.user, report, period)
+    name = f"{report}-{period.end.isoformat()}.{format}"
+    if format == "csv":
+        content, kind = csv_bytes(tables, heading=[title, *heading]), "text/csv; charset=utf-8"
+    else:
+        content, kind = report_pdf(title=title, heading=heading, tables=tables), "application/pdf"
+    response = HttpResponse(content, content_type=kind)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
 
 
 @page(AccountingPerm.ADMIN, methods=("POST",), back="accounting:overview")

@@ -144,3 +144,69 @@ def statement_pdf(
         ),
     ]
     return _render(f"Statement {customer}", story)
+
+
+def report_pdf(*, title: str, heading: Sequence[str], tables: Sequence[Any]) -> bytes:
+    """A report (apps.accounting.lib.exports.Table each), landscape when a table is wide: its
+    title and period, then each table with its totals in bold."""
+    from reportlab.lib.pagesizes import landscape
+
+    wide = any(len(table.columns) > 5 for table in tables)
+    size = landscape(A4) if wide else A4
+    usable = size[0] - 36 * mm
+    story: list[Any] = [Paragraph(escape(title), _style(14, bold=True))]
+    story += [Paragraph(escape(line), _style()) for line in heading]
+    for table in tables:
+        story += [Spacer(1, 5 * mm), Paragraph(escape(table.title), _style(11, bold=True)), Spacer(1, 2 * mm)]
+        if not table.rows and not table.foot:
+            story.append(Paragraph(escape("Nothing in this period."), _style(9)))
+            continue
+        count = len(table.columns)
+        first = usable * (0.34 if count > 2 else 0.6)
+        widths = [first] + [(usable - first) / (count - 1)] * (count - 1) if count > 1 else [usable]
+        rows = [table.columns, *table.rows, *table.foot]
+        shown = Table(
+            [
+                [
+                    Paragraph(
+                        escape("" if value is None else str(value)),
+                        ParagraphStyle(
+                            "cell",
+                            parent=_style(8, bold=index == 0 or index > len(table.rows)),
+                            alignment=2 if column in table.numeric else 0,
+                        ),
+                    )
+                    for column, value in enumerate(row)
+                ]
+                for index, row in enumerate(rows)
+            ],
+            colWidths=widths,
+            repeatRows=1,
+        )
+        shown.setStyle(
+            TableStyle(
+                [
+                    ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    *(
+                        [
+                            (
+                                "LINEABOVE",
+                                (0, len(table.rows) + 1),
+                                (-1, len(table.rows) + 1),
+                                0.6,
+                                colors.black,
+                            )
+                        ]
+                        if table.foot
+                        else []
+                    ),
+                ]
+            )
+        )
+        story.append(shown)
+    buffer = io.BytesIO()
+    _fonts()
+    document = SimpleDocTemplate(buffer, pagesize=size, title=title, leftMargin=18 * mm, rightMargin=18 * mm)
+    document.build(story)
+    return buffer.getvalue()

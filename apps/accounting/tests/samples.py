@@ -559,3 +559,38 @@ def manage_account(actor: Any) -> Sample:
 @sample("manageTaxType")
 def manage_tax_type(actor: Any) -> Sample:
     return Sample({"action": "add", "code": "UK-135", "taxType": {"name": "Reduced 13.5%", "rate": "13.5"}})
+
+
+# --- reports from the ledger ---------------------------------------------------------------------
+
+MARCH = {"fromDate": "2026-03-01", "toDate": "2026-03-31"}
+
+
+@sample("getProfitAndLoss")
+def get_profit_and_loss(actor: Any) -> Sample:
+    post_sale(actor, net="3917.23")
+    return Sample({**MARCH, "compareWith": "period"}, private=["3917.23"])
+
+
+@sample("getBalanceSheet")
+def get_balance_sheet(actor: Any) -> Sample:
+    post_sale(actor, net="2871.11")
+    return Sample({"asOf": "2026-03-31"}, private=["2871.11"])
+
+
+@sample("getAgedBalances")
+def get_aged_balances(actor: Any) -> Sample:
+    issued(actor, customer="Aged Customer 5531")
+    return Sample({"side": "receivables", "asOf": "2026-05-20"}, private=["Aged Customer 5531"])
+
+
+@sample("getAccountTransactions")
+def get_account_transactions(actor: Any) -> Sample:
+    issued(actor, customer="Ledger Customer 6142", lines=[("Ledger line 6142", "61.42", "UK-STD")])
+    return Sample({**MARCH, "account": "1100"}, private=["6142"])
+
+
+@sample("getVatReturn")
+def get_vat_return(actor: Any) -> Sample:
+    post_sale(actor, net="1234.56")
+    return Sample(MARCH, private=["1234.56", "246.91"])

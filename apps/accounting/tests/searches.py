@@ -335,9 +335,12 @@ REQUESTS += [
     ("what do we usually pay Amazon on, which account", "getSupplierDefaults"),
     (
         "who still owes money over 90 days",
-        ("searchInvoices", "getUnmatchedInvoiceLines", "sendContactStatement"),
+        ("searchInvoices", "getUnmatchedInvoiceLines", "sendContactStatement", "getAgedBalances"),
     ),
-    ("what did we sell last month, total invoiced", ("searchInvoices", "getAccountingSummary")),
+    (
+        "what did we sell last month, total invoiced",
+        ("searchInvoices", "getAccountingSummary", "getProfitAndLoss"),
+    ),
     ("change the price on the draft quote to 4,000", "updateQuote"),
     ("the quote for Elm Street was rejected", "manageQuote"),
     ("remove the bank line I added twice", "manageFinancial"),
@@ -390,4 +393,23 @@ REQUESTS += [
     ("add a new VAT rate of 13.5 percent", "manageTaxType"),
     ("the reduced VAT rate changed, set up the new rate and retire the old tax code", "manageTaxType"),
     ("change the report box of the zero-rated tax code", "manageTaxType"),
+]
+REQUESTS += [
+    ("profit and loss for March", "getProfitAndLoss"),
+    ("did we make a profit last quarter compared with the same quarter last year", "getProfitAndLoss"),
+    ("what were our total expenses and gross margin this year", "getProfitAndLoss"),
+    ("income statement for the year to date", "getProfitAndLoss"),
+    ("balance sheet at the end of March", "getBalanceSheet"),
+    ("what are our assets and liabilities today", "getBalanceSheet"),
+    ("how much equity and retained earnings do we have", "getBalanceSheet"),
+    ("aged receivables report as at month end", "getAgedBalances"),
+    ("aged creditors: which suppliers are we late paying", "getAgedBalances"),
+    ("which customers are more than 60 days overdue in total", "getAgedBalances"),
+    ("show the general ledger for the bank account in March", "getAccountTransactions"),
+    ("what makes up the 4,200 of rent expense, list the postings", "getAccountTransactions"),
+    ("account transactions for account 1100 with the running balance", "getAccountTransactions"),
+    ("prepare the VAT return for the quarter to June", "getVatReturn"),
+    ("how much VAT do we owe HMRC this quarter, MTD boxes", "getVatReturn"),
+    ("VAT return on the cash accounting scheme", "getVatReturn"),
+    ("trial balance at 31 December", "getAccountingSummary"),
 ]

@@ -59,11 +59,15 @@ class SummaryOut(Out):
     markers=Marker.MANDATORY_FIRST_CALL,
     read_only=True,
 )
-def get_accounting_summary(ctx: ToolContext) -> SummaryOut:
+def get_accounting_summary(
+    ctx: ToolContext,
+    *,
+    as_of: Annotated[date | None, Field(description="Trial balance and balances at this day")] = None,
+) -> SummaryOut:
     """Call first: base currency, tax regime, lock date, numbering, balances from the ledger."""
     books = ledger.books()
     base = books.base_currency
-    balance = ledger.trial_balance()
+    balance = ledger.trial_balance(as_of=as_of)
     attention = []
     if not balance.balanced:
         attention.append("The trial balance does not balance: tell an accounting admin.")
@@ -73,8 +77,8 @@ def get_accounting_summary(ctx: ToolContext) -> SummaryOut:
     return SummaryOut.of_record(
         books,
         numbering=[SeriesOut(key=s.key, next=s.format(s.next_number)) for s in NumberSeries.objects.all()],
-        receivable=round_money(ledger.balance_of(ledger.account(Account.Role.RECEIVABLE)), base),
-        payable=round_money(ZERO - ledger.balance_of(ledger.account(Account.Role.PAYABLE)), base),
+        receivable=round_money(ledger.balance_of(ledger.account(Account.Role.RECEIVABLE), as_of=as_of), base),
+        payable=round_money(-ledger.balance_of(ledger.account(Account.Role.PAYABLE), as_of=as_of), base),
         trial_balance=[TrialBalanceRowOut.of_record(row) for row in balance.rows],
         balanced=balance.balanced,
         attention=attention,
