@@ -514,11 +514,17 @@ class Load:
             if known is not None:
                 known.observe(body)
 
-    def settle(self, grace: float, every: float = 1.0, *, webhooks: bool = False) -> float:
+    def settle(
+        self, grace: float, every: float = 1.0, *, webhooks: bool = False, limit: float | None = None
+    ) -> float:
         """Once the load has stopped: polls the unfinished conversations (with `webhooks`, also
         those whose webhook is not settled yet: delivered or failed) until none is left or
-        `grace` seconds have passed. Returns how long it took."""
-        started = time.monotonic()
+        `grace` seconds have passed. With `limit`, `grace` counts from the last progress instead
+        (a conversation or webhook settled): a backlog the workers are still working through is
+        waited for, up to `limit` seconds in all; one that stopped moving is not. Returns how long
+        it took."""
+        started = moved = time.monotonic()
+        fewest: int | None = None
         with httpx.Client(base_url=self.url, timeout=self.timeout) as http:
             while True:
                 with self._lock:
@@ -528,7 +534,12 @@ class Load:
                         if item.status not in FINISHED
                         or (webhooks and item.webhook.get("status") not in WEBHOOK_SETTLED)
                     ]
-                if not waiting or time.monotonic() - started >= grace:
+                now = time.monotonic()
+                if fewest is None or len(waiting) < fewest:
+                    fewest = len(waiting)
+                    if limit is not None:
+                        moved = now
+                if not waiting or now - moved >= grace or (limit is not None and now - started >= limit):
                     return time.monotonic() - started
                 for uuid, workspace in waiting:
                     try:
@@ -650,9 +661,23 @@ class Fault:
         )
 
 
+# A tool's answer when its commit got no answer and its fate could not be told in time
+# (apps.catalogue.errors.OutcomeUnknown): neither a success nor a failure.
+OUTCOME_UNKNOWN_TEXT = "may or may not have been done"
+
+
+def told_unknown(outcome: Outcome) -> bool:
+    """Whether the client was told nothing certain: no answer (a timeout, a connection cut), a 5xx
+    that is not the service's own 503 UNAVAILABLE (the proxy's 502 for a web process killed
+    mid-request: the request may have run to its commit), or a tool's OUTCOME_UNKNOWN."""
+    return outcome.kind in {"timeout", "connection", "5xx"} or (
+        outcome.kind == "tool_error" and OUTCOME_UNKNOWN_TEXT in outcome.detail
+    )
+
+
 def ledger(outcomes: list[Outcome], attribute: str = "email") -> tuple[set[str], set[str], set[str]]:
-    """(answered success, answered failure, unknown: no answer) of the createContact calls (by
-    address), or with `attribute="tag"` of the gateway's posts (by tag)."""
+    """(answered success, answered failure, unknown: `told_unknown`) of the createContact calls
+    (by address), or with `attribute="tag"` of the gateway's posts (by tag)."""
     ok, failed, unknown = set(), set(), set()
     for outcome in outcomes:
         value = getattr(outcome, attribute)
@@ -660,7 +685,7 @@ def ledger(outcomes: list[Outcome], attribute: str = "email") -> tuple[set[str],
             continue
         if outcome.kind == "ok":
             ok.add(value)
-        elif outcome.kind in {"timeout", "connection"}:
+        elif told_unknown(outcome):
             unknown.add(value)
         else:
             failed.add(value)
