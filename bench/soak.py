@@ -121,7 +121,7 @@ DOCUMENTED = {
 DATABASE = {"ATRIUM_DATABASE_MAX_CONNECTIONS": "16", "ATRIUM_SERVE_ON_LOOP_CONNECTIONS": "4"}
 # However long the backlog of conversations takes to drain once the load stops, as long as it
 # keeps moving (Load.settle): at most this long.
-SETTLE_LIMIT = 1200.0
+SETTLE_LIMIT = 1800.0
 HOST_DOMAIN = "soak.test"
 LOCKED_TABLE = "contacts_contact"
 
