@@ -83,7 +83,7 @@ class Slot:
         self._owner.give_back(self._free)
 
 
-class DatabaseWrapper(base.DatabaseWrapper):  # type: ignore[misc,name-defined]
+class DatabaseWrapper(base.DatabaseWrapper):
     _slot: Slot | None = None
 
     def get_new_connection(self, conn_params: dict[str, Any]) -> Any:
