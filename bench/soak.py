@@ -59,28 +59,34 @@ from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
+from bench.faults import (
+    Fault,
+    hold_locks,
+    kill_worker,
+    restart_postgres,
+    restart_redis,
+    restart_web,
+)
+from bench.ledger import (
+    half_written,
+    half_written_posts,
+)
 from bench.load import (
     FINISHED,
     REVISIONS,
-    Fault,
     Load,
-    MemorySampler,
     Outcome,
     Tenant,
-    cluster_processes,
     describe,
     describe_conversations,
-    half_written,
-    half_written_posts,
-    hold_locks,
-    kill_worker,
     lost,
     model_env,
     model_server,
     percentile,
-    restart_postgres,
-    restart_redis,
-    restart_web,
+)
+from bench.sampler import (
+    MemorySampler,
+    cluster_processes,
 )
 
 # The gateway, fast (production: sweeps every 30 s, an open conversation queued again after

@@ -97,7 +97,7 @@ def test_no_conversation_lost_and_each_webhook_delivered_once(soak):
 
 # A client told "failed" finds nothing stored: a write whose COMMIT got no answer is answered as
 # PostgreSQL decided it, or OUTCOME_UNKNOWN (apps.catalogue.dispatch); a 502 of the proxy for a web
-# process killed mid-request says nothing either way (bench.load.told_unknown).
+# process killed mid-request says nothing either way (bench.ledger.told_unknown).
 def test_every_write_is_as_the_client_was_told(soak):
     assert soak.check()["writes"] == []
 
