@@ -23,7 +23,9 @@ receiver answering 500 for 10 minutes of 60 (a sixth of the run); a slow databas
 lock on a few workspaces' contacts table held 30 s, at least 10 s in shorter runs).
 
 Checked and reported (`Soak.check`: a list of problems per promise, empty when kept):
-- conversations: every accepted one ended (resolved or failed), none left open; webhooks: each
+- conversations: every accepted one ended (resolved or failed), none left open, once the backlog
+  the load left had drained (the settling waits while conversations keep ending, up to
+  SETTLE_LIMIT; one that stopped moving is what this names); webhooks: each
   conversation's webhook went out under one delivery id and was delivered once its receiver was
   back (or is in the delivery log with its attempts);
 - writes: every createContact and gateway post a client was told succeeded is stored, none it
@@ -33,7 +35,9 @@ Checked and reported (`Soak.check`: a list of problems per promise, empty when k
 - 5xx: none outside the fault windows (counts inside each), latency p50/p99 outside them;
 - processes: resident memory and database connections of every process, first quarter against
   last (since its last start), and the most connections held at once against PostgreSQL's
-  `max_connections`, and projected to the deployment docs/deploy.md sizes (300).
+  `max_connections`; each web process within its ceiling (ATRIUM_DATABASE_MAX_CONNECTIONS 16 and
+  the event loop's 4: the cluster runs with the documented settings), and docs/deploy.md's
+  deployment within its max_connections 300, at its worst case (`worst_case`) and as measured.
 
     make bench ARGS="soak"                     # 60 minutes
     make bench ARGS="soak --minutes 5"         # the same schedule, shrunk
