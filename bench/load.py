@@ -36,6 +36,10 @@ to run out). Reported: posted (202), resolved, failed, still open after the grac
 fault, the same for the conversations posted around it. "No conversation lost": every accepted
 conversation ends resolved or failed.
 
+Its parts used by other benchmarks and tests live beside it: the faults and what clients saw
+around each (bench/faults.py), what clients were told against what PostgreSQL has
+(bench/ledger.py), the processes' memory and connections (bench/sampler.py).
+
     make bench ARGS="load"                       # 5 minutes of load, then both faults
     make bench ARGS="load --seconds 60"          # a shorter run on a busy machine
     make bench ARGS="load --faults none"         # load only
@@ -49,7 +53,6 @@ import os
 import random
 import secrets
 import shutil
-import statistics
 import tempfile
 import threading
 import time
@@ -62,15 +65,17 @@ from typing import Any
 
 import httpx
 
+from bench.faults import Fault, fault_under_load, restart_postgres, restart_redis
+from bench.ledger import EMAIL_DOMAIN, TAG, half_written, half_written_posts, ledger
+from bench.sampler import MemorySampler, cluster_processes
+
 PAUSE_AFTER_FAILURE = 0.2
-EMAIL_DOMAIN = "load.test"
 # The gateway: conversation statuses of a poll (SPEC 3.1), the finished ones, the metadata key
 # carrying each post's tag, and the model the loopback server plays.
 STATUSES = frozenset({"open", "processing", "resolved", "failed"})
 FINISHED = frozenset({"resolved", "failed"})
 # A conversation's webhook once nothing more will happen to it (SPEC 2.1; "none": no webhook URL).
 WEBHOOK_SETTLED = frozenset({"delivered", "failed", "none"})
-TAG = "load"
 MODEL = "load-model"
 METRICS_TOKEN = "load-metrics"  # noqa: S105  (the loopback cluster's own, for one run)
 METRIC = "atrium_tool_calls_total"
@@ -514,11 +519,17 @@ class Load:
             if known is not None:
                 known.observe(body)
 
-    def settle(self, grace: float, every: float = 1.0, *, webhooks: bool = False) -> float:
+    def settle(
+        self, grace: float, every: float = 1.0, *, webhooks: bool = False, limit: float | None = None
+    ) -> float:
         """Once the load has stopped: polls the unfinished conversations (with `webhooks`, also
         those whose webhook is not settled yet: delivered or failed) until none is left or
-        `grace` seconds have passed. Returns how long it took."""
-        started = time.monotonic()
+        `grace` seconds have passed. With `limit`, `grace` counts from the last progress instead
+        (a conversation or webhook settled): a backlog the workers are still working through is
+        waited for, up to `limit` seconds in all; one that stopped moving is not. Returns how long
+        it took."""
+        started = moved = time.monotonic()
+        fewest: int | None = None
         with httpx.Client(base_url=self.url, timeout=self.timeout) as http:
             while True:
                 with self._lock:
@@ -528,7 +539,12 @@ class Load:
                         if item.status not in FINISHED
                         or (webhooks and item.webhook.get("status") not in WEBHOOK_SETTLED)
                     ]
-                if not waiting or time.monotonic() - started >= grace:
+                now = time.monotonic()
+                if fewest is None or len(waiting) < fewest:
+                    fewest = len(waiting)
+                    if limit is not None:
+                        moved = now
+                if not waiting or now - moved >= grace or (limit is not None and now - started >= limit):
                     return time.monotonic() - started
                 for uuid, workspace in waiting:
                     try:
@@ -541,11 +557,6 @@ class Load:
 
 
 # --- reading the outcomes -----------------------------------------------------------------------
-
-# What a client may see while a dependency is down and the request still fails cleanly: a 503 in
-# SPEC 7.1's format, or (a tool already running when PostgreSQL went) a tool error saying that
-# nothing was changed.
-CLEAN_FAILURES = frozenset({"unavailable", "tool_error"})
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -605,112 +616,6 @@ def describe_conversations(conversations: list[Conversation]) -> str:
 def lost(conversations: list[Conversation]) -> list[Conversation]:
     """Accepted conversations that did not end (resolved or failed)."""
     return [item for item in conversations if item.status not in FINISHED]
-
-
-@dataclass
-class Fault:
-    """What clients saw around one dependency restart (times are time.monotonic()), and the
-    conversations posted then (filled in once they had time to end: `Load.settle`)."""
-
-    name: str
-    down_at: float
-    up_at: float
-    outcomes: list[Outcome] = field(default_factory=list)
-    conversations: list[Conversation] = field(default_factory=list)
-
-    @property
-    def failures(self) -> list[Outcome]:
-        return [outcome for outcome in self.outcomes if outcome.kind != "ok"]
-
-    @property
-    def unclean(self) -> list[Outcome]:
-        """Failures that are not clean: another 5xx, a hang, a protocol error, a refused call."""
-        return [outcome for outcome in self.failures if outcome.kind not in CLEAN_FAILURES]
-
-    @property
-    def recovery_seconds(self) -> float:
-        """From the dependency being back to the end of the last failed request (0: none failed
-        once it was back)."""
-        late = [outcome.ended for outcome in self.failures if outcome.ended > self.up_at]
-        return max(late) - self.up_at if late else 0.0
-
-    @property
-    def outage_seen(self) -> float:
-        """From the first failure to the end of the last one, as clients saw it."""
-        if not self.failures:
-            return 0.0
-        return max(o.ended for o in self.failures) - min(o.at for o in self.failures)
-
-    def describe(self) -> str:
-        kinds = Counter(outcome.kind for outcome in self.failures)
-        return (
-            f"{self.name}: down for {self.up_at - self.down_at:.1f} s; clients saw failures for "
-            f"{self.outage_seen:.1f} s: {dict(sorted(kinds.items()))}; unclean {len(self.unclean)}; "
-            f"every request succeeded again {self.recovery_seconds:.1f} s after it was back"
-        )
-
-
-def ledger(outcomes: list[Outcome], attribute: str = "email") -> tuple[set[str], set[str], set[str]]:
-    """(answered success, answered failure, unknown: no answer) of the createContact calls (by
-    address), or with `attribute="tag"` of the gateway's posts (by tag)."""
-    ok, failed, unknown = set(), set(), set()
-    for outcome in outcomes:
-        value = getattr(outcome, attribute)
-        if value is None:
-            continue
-        if outcome.kind == "ok":
-            ok.add(value)
-        elif outcome.kind in {"timeout", "connection"}:
-            unknown.add(value)
-        else:
-            failed.add(value)
-    return ok, failed, unknown
-
-
-def stored_emails(database_url: str, schema_name: str) -> set[str]:
-    """The load's contacts as PostgreSQL has them (read directly: no cache, no process of ours)."""
-    import psycopg
-    from psycopg import sql
-
-    query = sql.SQL("SELECT email FROM {}.contacts_contact WHERE email LIKE %s").format(
-        sql.Identifier(schema_name)
-    )
-    with psycopg.connect(database_url, connect_timeout=10) as connection:
-        return {row[0] for row in connection.execute(query, [f"load-%@{EMAIL_DOMAIN}"])}
-
-
-def half_written(outcomes: list[Outcome], database_url: str, schema_name: str) -> tuple[set[str], set[str]]:
-    """(answered success but missing, answered failure but stored)."""
-    ok, failed, _unknown = ledger(outcomes)
-    stored = stored_emails(database_url, schema_name)
-    return ok - stored, failed & stored
-
-
-def stored_posts(database_url: str, schema_name: str) -> dict[str, bool]:
-    """The load's conversations as PostgreSQL has them: tag -> whether its first turn (the
-    message) is there too."""
-    import psycopg
-    from psycopg import sql
-
-    query = sql.SQL(
-        "SELECT c.metadata ->> %s, EXISTS (SELECT 1 FROM {turn} t WHERE t.conversation_id = c.id "
-        "AND t.position = 0) FROM {conversation} c WHERE c.metadata ? %s"
-    ).format(
-        turn=sql.Identifier(schema_name, "gateway_turn"),
-        conversation=sql.Identifier(schema_name, "gateway_conversation"),
-    )
-    with psycopg.connect(database_url, connect_timeout=10) as connection:
-        return {row[0]: row[1] for row in connection.execute(query, [TAG, TAG])}
-
-
-def half_written_posts(
-    outcomes: list[Outcome], database_url: str, schema_name: str
-) -> tuple[set[str], set[str], set[str]]:
-    """Of the gateway's posts: (answered 202 but missing, answered failure but stored, stored
-    without its first turn)."""
-    ok, failed, _unknown = ledger(outcomes, "tag")
-    stored = stored_posts(database_url, schema_name)
-    return ok - set(stored), failed & set(stored), {tag for tag, whole in stored.items() if not whole}
 
 
 # --- the gateway's side: the model API, a key with a budget, how long to wait ------------------
@@ -795,204 +700,6 @@ def recovery_grace() -> tuple[float, str]:
     requeue = settings.GATEWAY_REQUEUE_AFTER_SECONDS
     grace = max(requeue, lease) + 2 * sweep + 10
     return grace, f"queued again after {requeue:.0f} s, leases up to {lease:.0f} s, swept every {sweep:.0f} s"
-
-
-# --- memory of each process ---------------------------------------------------------------------
-
-
-class MemorySampler:
-    """The resident set size of named processes (with their children: a worker's pool), every
-    `every` seconds, in a thread; with `database_port`, also how many TCP connections each holds
-    to that port (PostgreSQL's). A process replaced meanwhile is followed by updating
-    `processes[name]` to its new pid."""
-
-    def __init__(
-        self, processes: dict[str, int], every: float = 5.0, database_port: int | None = None
-    ) -> None:
-        self.processes = processes
-        self.every = every
-        self.database_port = database_port
-        self.samples: dict[str, list[tuple[float, int]]] = defaultdict(list)
-        self.connections: dict[str, list[tuple[float, int]]] = defaultdict(list)
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="rss", daemon=True)
-
-    def start(self) -> MemorySampler:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(self.every + 5)
-
-    def _run(self) -> None:
-        import psutil
-
-        while not self._stop.is_set():
-            now = time.monotonic()
-            for name, pid in list(self.processes.items()):
-                try:
-                    process = psutil.Process(pid)
-                    family = [process, *process.children(recursive=True)]
-                    rss = sum(member.memory_info().rss for member in family)
-                    if self.database_port is not None:
-                        held = sum(
-                            1
-                            for member in family
-                            for link in member.net_connections(kind="tcp")
-                            if link.raddr and link.raddr.port == self.database_port
-                        )
-                except psutil.Error:
-                    continue
-                self.samples[name].append((now, rss))
-                if self.database_port is not None:
-                    self.connections[name].append((now, held))
-            self._stop.wait(self.every)
-
-    def connections_report(self, start: float, end: float) -> tuple[list[str], int]:
-        """Per process: database connections held at the start and the end (the most held in the
-        first and last quarter) and the peak; and the peak of their sum at one sample."""
-        window = (end - start) / 4
-        lines = []
-        totals: Counter = Counter()
-        for name, samples in self.connections.items():
-            inside = [(at, held) for at, held in samples if start <= at <= end]
-            if not inside:
-                continue
-            for at, held in inside:
-                totals[round(at, 3)] += held
-            first = max((held for at, held in inside if at <= start + window), default=0)
-            last = max((held for at, held in inside if at >= end - window), default=0)
-            peak = max(held for _at, held in inside)
-            lines.append(f"  {name:14} {first:3d} -> {last:3d} connections, peak {peak:3d}")
-        return lines, max(totals.values(), default=0)
-
-    def report(self, start: float, end: float) -> list[str]:
-        """Per process: MiB at the start and the end (mean of the first and last minute, or
-        quarter of a shorter run), the change, and the peak."""
-        window = min(60.0, (end - start) / 4)
-        lines = []
-        for name, samples in self.samples.items():
-            inside = [(at, rss) for at, rss in samples if start <= at <= end]
-            first = [rss for at, rss in inside if at <= start + window]
-            last = [rss for at, rss in inside if at >= end - window]
-            if not first or not last:
-                continue
-            head, tail = statistics.fmean(first) / 2**20, statistics.fmean(last) / 2**20
-            peak = max(rss for _at, rss in inside) / 2**20
-            lines.append(
-                f"  {name:14} {head:7.1f} MiB -> {tail:7.1f} MiB ({tail - head:+6.1f}, "
-                f"{(tail - head) / head * 100:+5.1f} %), peak {peak:7.1f} MiB, {len(inside)} samples"
-            )
-            lines.append(f"  {'':14} by {window:.0f} s: {' '.join(self._series(inside, start, window))}")
-        return lines
-
-    @staticmethod
-    def _series(samples: list[tuple[float, int]], start: float, window: float) -> list[str]:
-        slots: dict[int, list[int]] = defaultdict(list)
-        for at, rss in samples:
-            slots[int((at - start) // window)].append(rss)
-        return [f"{statistics.fmean(slots[slot]) / 2**20:.0f}" for slot in sorted(slots)]
-
-
-def cluster_processes(cluster: Any, redis: Any = None) -> dict[str, int]:
-    processes = {f"web{index + 1}": web.process.pid for index, web in enumerate(cluster.webs)}
-    processes.update({worker.name: worker.pid for worker in cluster.workers})
-    if cluster.beat is not None:
-        processes["beat"] = cluster.beat.pid
-    if redis is not None and redis.process is not None:
-        processes["redis"] = redis.process.pid
-    return processes
-
-
-# --- faults -------------------------------------------------------------------------------------
-
-
-def restart_redis(
-    redis: Any, down_for: float = 0.0, while_down: Callable[[], Any] | None = None
-) -> tuple[float, float]:
-    """SIGTERM (Redis saves its append-only file and closes every connection), `down_for`
-    seconds without Redis (`while_down` runs then), a start on the same port and data:
-    (down at, up at)."""
-    down = time.monotonic()
-    redis.stop()
-    _wait_out(down + down_for, while_down)
-    redis.start()
-    return down, time.monotonic()
-
-
-def restart_postgres(
-    postgres: Any, down_for: float, while_down: Callable[[], Any] | None = None
-) -> tuple[float, float]:
-    """A fast shutdown (sessions cut, open transactions rolled back), `down_for` seconds without
-    a database (`while_down` runs then), a start: (down at, up at)."""
-    down = time.monotonic()
-    postgres.stop("fast")
-    _wait_out(down + down_for, while_down)
-    postgres.start()
-    return down, time.monotonic()
-
-
-# How long a process started again may take to be ready: minutes on a shared 2-core machine.
-RESTART_TIMEOUT = 300.0
-
-
-def restart_web(cluster: Any, index: int) -> tuple[float, float]:
-    """SIGKILL to web process `index` (a crash: requests in flight are cut), and a new one on the
-    same port (nginx's upstream) once it is gone: (down at, up at: serving again)."""
-    from apps.core.testing import launch_web, wait_until_serving
-
-    old = cluster.webs[index]
-    down = time.monotonic()
-    old.process.kill()
-    old.process.wait(timeout=10)
-    cluster.webs[index] = wait_until_serving(
-        launch_web(cluster.env, port=old.port, log=old.log), timeout=RESTART_TIMEOUT
-    )
-    return down, time.monotonic()
-
-
-def kill_worker(cluster: Any, index: int) -> tuple[float, float]:
-    """SIGKILL to Celery worker `index` and its pool (what it was running is not handed back),
-    and a fresh one in its place: (down at, up at: ready again)."""
-    down = time.monotonic()
-    cluster.workers[index].kill()
-    cluster.replace_worker(index, timeout=RESTART_TIMEOUT)
-    return down, time.monotonic()
-
-
-def hold_locks(database_url: str, tables: list[tuple[str, str]], seconds: float) -> tuple[float, float]:
-    """A slow database: one transaction takes an exclusive lock on each (schema, table) and holds
-    them `seconds` (every query of those tables waits meanwhile): (taken at, released at)."""
-    import psycopg
-    from psycopg import sql
-
-    with psycopg.connect(database_url, connect_timeout=10) as connection:
-        taken = time.monotonic()
-        for schema_name, table in tables:
-            connection.execute(
-                sql.SQL("LOCK TABLE {} IN ACCESS EXCLUSIVE MODE").format(sql.Identifier(schema_name, table))
-            )
-        time.sleep(seconds)
-        connection.rollback()
-    return taken, time.monotonic()
-
-
-def _wait_out(until: float, while_down: Callable[[], Any] | None) -> None:
-    if while_down is not None:
-        while_down()
-    time.sleep(max(0.0, until - time.monotonic()))
-
-
-def fault_under_load(
-    load: Load, name: str, act: Callable[[], tuple[float, float]], *, before: float, after: float
-) -> Fault:
-    time.sleep(before)
-    down, up = act()
-    time.sleep(after)
-    fault = Fault(name, down, up)
-    fault.outcomes = load.between(down - 1.0, up + after)
-    return fault
 
 
 # --- the benchmark ------------------------------------------------------------------------------

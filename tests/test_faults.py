@@ -37,24 +37,28 @@ from django_tenants.utils import schema_context
 from apps.core.testing import PrivatePostgres, PrivateRedis, database_url, start_cluster
 from apps.gateway.agent.context import TOOL_LEASE_SECONDS
 from apps.mcp.testing import McpHttp, pat_and_key
-from bench.load import (
+from bench.faults import (
     CLEAN_FAILURES,
+    fault_under_load,
+    restart_postgres,
+    restart_redis,
+)
+from bench.ledger import (
+    half_written,
+    half_written_posts,
+    ledger,
+    stored_posts,
+)
+from bench.load import (
     DEFAULT_MIX,
     FINISHED,
     Conversation,
     Load,
     describe_conversations,
-    fault_under_load,
     gateway_credentials,
-    half_written,
-    half_written_posts,
-    ledger,
     lost,
     model_env,
     model_server,
-    restart_postgres,
-    restart_redis,
-    stored_posts,
 )
 
 pytestmark = pytest.mark.live

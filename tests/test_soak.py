@@ -27,14 +27,16 @@ from bench.soak import FlakyReceiver, Soak, cluster_env, schedule, seed_in, sett
 # `ATRIUM_SOAK_TEST=1 python3 bootstrap.py test tests/test_soak.py` runs it.
 pytestmark = [
     pytest.mark.live,
-    pytest.mark.timeout(1800),
+    pytest.mark.timeout(3600),
     pytest.mark.skipif(
         os.environ.get("ATRIUM_SOAK_TEST") != "1",
         reason="the soak runs on demand (ATRIUM_SOAK_TEST=1) for now",
     ),
 ]
 
-MINUTES = 2.5
+# ATRIUM_SOAK_MINUTES=5 for the longer run of bench/RESULTS.md (the benchmark's own, `make bench
+# ARGS="soak"`, migrates a fresh database first: minutes more on a loaded machine).
+MINUTES = float(os.environ.get("ATRIUM_SOAK_MINUTES") or 2.5)
 WORKSPACES = 50
 TIGHT = 3  # workspaces whose gateway key has a budget of a cent (the others: $1,000)
 
@@ -83,13 +85,9 @@ def test_the_load_covered_every_workspace_revision_operation_and_fault(soak):
     assert Counter(delivery.status for delivery in soak.receiver.deliveries).keys() == {200, 500}
 
 
-# Seen in the first runs on a shared, overloaded 2-core machine (load average 11-16), not yet
-# explained: the three marks below name what broke; each is a finding to look into, not a bound.
-@pytest.mark.xfail(
-    reason="first run: 158 accepted conversations still open after the settling (one worker on an "
-    "overloaded machine, or a fault left them behind): to investigate",
-    strict=False,
-)
+# Every accepted conversation ends: the settling waits for the backlog as long as it keeps
+# draining (one pool process takes ~1 conversation a second on a loaded machine, the load posts
+# ~3), and a conversation left behind by a fault stops the draining, which this test then names.
 def test_no_conversation_lost_and_each_webhook_delivered_once(soak):
     problems = soak.check()
     assert problems["conversations"] == [], describe_conversations(list(soak.load.conversations.values()))
@@ -97,11 +95,9 @@ def test_no_conversation_lost_and_each_webhook_delivered_once(soak):
     assert soak.load.conversations
 
 
-@pytest.mark.xfail(
-    reason="first run: one createContact in a workspace whose contacts table was locked answered a "
-    "failure, yet the contact is stored: to investigate",
-    strict=False,
-)
+# A client told "failed" finds nothing stored: a write whose COMMIT got no answer is answered as
+# PostgreSQL decided it, or OUTCOME_UNKNOWN (apps.catalogue.dispatch); a 502 of the proxy for a web
+# process killed mid-request says nothing either way (bench.ledger.told_unknown).
 def test_every_write_is_as_the_client_was_told(soak):
     assert soak.check()["writes"] == []
 
@@ -119,11 +115,8 @@ def test_5xx_only_inside_the_fault_windows(soak):
     assert soak.outside()
 
 
-@pytest.mark.xfail(
-    reason="first run: the most connections one web process held, times docs/deploy.md's 12 web "
-    "processes, is over 300 (952 projected): the sizing or the peak to look into",
-    strict=False,
-)
+# Each web process within its ceiling (DATABASE_MAX_CONNECTIONS 16 + the loop's 4), and
+# docs/deploy.md's deployment within max_connections 300, at its worst case and as measured.
 def test_database_connections_within_max_connections(soak):
     assert soak.check()["database connections"] == []
     assert soak.sampler.connections

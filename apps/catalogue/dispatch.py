@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DatabaseError, transaction
@@ -25,7 +26,7 @@ from pydantic.alias_generators import to_camel
 
 from apps.accounts.access import effective_permissions
 from apps.catalogue import audit, derived, inputs, policy, profiles, registry
-from apps.catalogue.errors import SecureInputUnavailable
+from apps.catalogue.errors import OutcomeUnknown, SecureInputUnavailable
 from apps.catalogue.registry import CONFIRMATION_ARGUMENT, ToolSpec
 from apps.catalogue.secure_input import SecureInputDeclined, SecureInputRequest, SecureInputRequired
 from apps.catalogue.shapes import RawResult
@@ -487,15 +488,78 @@ def _run(ctx: ToolContext, spec: ToolSpec, kwargs: dict[str, Any]) -> Any:
     if spec.read_only:
         return spec.function(ctx, **kwargs)
     try:
-        with transaction.atomic():
-            return spec.function(ctx, **kwargs)
+        return _committed(ctx, spec, kwargs)
     except DatabaseError as error:
         failure = database_failure(error)
         if failure is None or not failure.is_retryable:
             raise
         logger.info("tool %s lost a race (%s); running it once more", spec.name, failure)
-    with transaction.atomic():
-        return spec.function(ctx, **kwargs)
+    return _committed(ctx, spec, kwargs)
+
+
+def _committed(ctx: ToolContext, spec: ToolSpec, kwargs: dict[str, Any]) -> Any:
+    """The tool in a transaction, and its answer only once the commit's fate is known. A failure
+    after the tool returned (the COMMIT's answer lost with the connection, a PostgreSQL restart
+    at that moment; a hook run after the commit) does not say whether the change was saved: the
+    transaction's id, read before committing, is then looked up (`_fate`). Committed: the tool's
+    answer stands. Rolled back: the failure is answered, nothing was changed. Not known in time:
+    OUTCOME_UNKNOWN, never "failed, nothing was changed". Inside an outer transaction (a caller's,
+    a test's) nothing commits here: the outer one answers for it."""
+    outermost = not connection.in_atomic_block
+    ran, xid, result = False, None, None
+    try:
+        with transaction.atomic():
+            result = spec.function(ctx, **kwargs)
+            if outermost:
+                xid = _transaction_id()
+            ran = True
+    except Exception as error:
+        if not (ran and outermost):
+            raise
+        if xid is None:
+            raise  # it wrote nothing: there was nothing to save
+        fate = _fate(xid)
+        if fate == "committed":
+            logger.warning(
+                "tool %s: saved, though the commit answered %s; answering its result",
+                spec.name,
+                describe_error(error),
+            )
+            return result
+        if fate == "aborted":
+            raise
+        logger.error("tool %s: the commit's fate is unknown (%s)", spec.name, describe_error(error))
+        raise OutcomeUnknown(tool=spec.name) from error
+    return result
+
+
+def _transaction_id() -> str | None:
+    """This transaction's id, when it has written something (else None: nothing to commit)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_current_xact_id_if_assigned()::text")
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+def _fate(xid: str) -> str | None:
+    """'committed' or 'aborted' as PostgreSQL has transaction `xid` (pg_xact_status), asked on a
+    new connection, again until CATALOGUE_COMMIT_FATE_SECONDS have passed (a restart takes a few);
+    None when it could not be told in that time."""
+    deadline = time.monotonic() + settings.CATALOGUE_COMMIT_FATE_SECONDS
+    while True:
+        try:
+            connection.close()
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_xact_status(%s::xid8)", [xid])
+                row = cursor.fetchone()
+            status = row[0] if row else None
+            if status in {"committed", "aborted"}:
+                return str(status)
+        except DatabaseError:
+            pass
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(0.5)
 
 
 def _too_long(spec: ToolSpec, answer: dict[str, Any]) -> dict[str, Any] | None:

@@ -27,3 +27,18 @@ class CallToolItself(ValidationFailed):
         "callTool cannot run {name}: give the name of the tool to run, and its arguments in `arguments`. "
         "Nothing was done."
     )
+
+
+class OutcomeUnknown(AppError):
+    """A change whose commit went to PostgreSQL, and whose answer did not come back (the connection
+    was lost at that moment, the server restarting): whether it was saved cannot be told yet, and
+    saying "failed, nothing was changed" could be false (apps.catalogue.dispatch, `_run`)."""
+
+    code = "OUTCOME_UNKNOWN"
+    http_status = 503
+    msg_format = _(
+        "{tool} may or may not have been done: the connection to the database was lost while its "
+        "change was being saved, and whether it was saved cannot be told yet. Do not simply call it "
+        "again: read what it would have changed first (in a few seconds), and repeat it only if the "
+        "change is not there."
+    )

@@ -22,7 +22,11 @@ class CoreConfig(AppConfig):
         autodiscover_modules("errors")
 
         from django.conf import settings
+        from django.core.signals import request_finished
 
         from . import areas
+        from .dbbackend.base import close_after_asgi_request
+
+        request_finished.connect(close_after_asgi_request, dispatch_uid="atrium-close-after-asgi-request")
 
         areas.install_schedule(settings.CELERY_BEAT_SCHEDULE)

@@ -195,7 +195,8 @@ class McpConsumer(AsyncHttpConsumer):
             # Submitted to the pool itself, not through run_in_executor: the reply comes back
             # through the call's queue, and an asyncio future for the job would cost the loop a
             # second wake-up from the thread per request (`serve` never raises).
-            executor(quick=not may_wait(request)).submit(contextvars.copy_context().run, _job, request, call)
+            quick = not may_wait(request)
+            executor(quick=quick).submit(contextvars.copy_context().run, _job, request, call, quick)
         streaming = False
         # The response can still be written to (False once it ended early or the client left).
         writable = True
@@ -412,8 +413,23 @@ class _PostStream:
             await self.consumer.send_body(sse_event(payload, event_id), more_body=True)
 
 
-def _job(request: Request, call: RunningCall) -> None:
-    call.put(("reply", serve(request, call)))
+def _job(request: Request, call: RunningCall, quick: bool = True) -> None:
+    try:
+        call.put(("reply", serve(request, call)))
+    finally:
+        if not quick:
+            _close_connection()
+
+
+def _close_connection() -> None:
+    """A thread of the waiting pool gives its database connection back once its call is answered:
+    the pool has up to MCP_WORKER_THREADS + MCP_MAX_WAITING threads, and connections kept by its
+    idle threads would hold the process's slots (DATABASE_MAX_CONNECTIONS, apps/core/dbbackend)
+    that the busy ones need. The quick pool's few threads keep theirs (reads are most requests)."""
+    from django.db import connection
+
+    if connection.connection is not None and not connection.in_atomic_block:
+        connection.close()
 
 
 async def _served_on_loop(request: Request, call: RunningCall) -> bool:

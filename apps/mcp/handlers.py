@@ -723,6 +723,11 @@ def _elicit(
 
 
 def _ask(call: RunningCall, digest: str, params: dict[str, Any]) -> dict[str, Any]:
+    if connection.connection is not None and not connection.in_atomic_block:
+        # The person may take minutes to answer: the connection's slot is not kept meanwhile
+        # (DATABASE_MAX_CONNECTIONS, apps/core/dbbackend); a question asked inside a tool's
+        # transaction keeps it, with the transaction.
+        connection.close()
     # Its answer may be POSTed to another web process: be subscribed before asking.
     asyncio.run_coroutine_threadsafe(hub.listening(), call.loop).result(timeout=10)
     request_id = f"elicit-{secrets.token_urlsafe(12)}"

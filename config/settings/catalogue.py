@@ -15,3 +15,7 @@ ATRIUM_CONFIRMATION_TTL_SECONDS = env.int("ATRIUM_CONFIRMATION_TTL_SECONDS", 600
 # searchTools: put its first twenty in order through the service's model backend (the message
 # gateway's, metered to the caller's API key); off by default, never needed offline.
 ATRIUM_CATALOGUE_SEARCH_RERANK = env.bool("ATRIUM_CATALOGUE_SEARCH_RERANK", False)
+# A write tool whose COMMIT got no answer (the connection lost, PostgreSQL restarting): how long
+# the call keeps asking PostgreSQL whether its transaction was saved before answering
+# OUTCOME_UNKNOWN rather than a success or a failure (apps.catalogue.dispatch, `_committed`).
+CATALOGUE_COMMIT_FATE_SECONDS = env.float("ATRIUM_CATALOGUE_COMMIT_FATE_SECONDS", 10.0, min=0)

@@ -17,7 +17,7 @@ from .applications import BASE_DIR, DATA_DIR
 DATABASES = {
     "default": dj_database_url.parse(
         env.str("DATABASE_URL", "postgres://localhost/atrium"),
-        engine="django_tenants.postgresql_backend",
+        engine="apps.core.dbbackend",
         conn_max_age=env.int("ATRIUM_DATABASE_CONN_MAX_AGE", 60, min=0, formerly="DATABASE_CONN_MAX_AGE"),
         conn_health_checks=True,
     )
@@ -36,6 +36,12 @@ DATABASES["default"]["OPTIONS"].setdefault(
     "prepare_threshold",
     env.int("ATRIUM_DATABASE_PREPARE_THRESHOLD", 5, min=0, empty=None, formerly="DATABASE_PREPARE_THRESHOLD"),
 )
+# django-tenants' backend with a ceiling on the connections one process holds at once
+# (apps/core/dbbackend): a thread past it waits this long for one to be given back, then the request
+# is answered 503 UNAVAILABLE. The deployment's worst case is processes x ceiling (docs/deploy.md,
+# Sizing). 0: no ceiling.
+DATABASE_MAX_CONNECTIONS = env.int("ATRIUM_DATABASE_MAX_CONNECTIONS", 16, min=0)
+DATABASE_CONNECTION_WAIT_SECONDS = env.float("ATRIUM_DATABASE_CONNECTION_WAIT_SECONDS", 10.0, min=0)
 DATABASE_ROUTERS = ["django_tenants.routers.TenantSyncRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

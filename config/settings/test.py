@@ -40,6 +40,9 @@ _prefix = "-".join(filter(None, ("atrium-test", os.environ.get("ATRIUM_TEST_WORK
 CACHES["default"]["KEY_PREFIX"] = _prefix
 CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = _prefix
 LOGGING["root"]["level"] = env.str("ATRIUM_LOG_LEVEL", "WARNING")
+# No ceiling on a test process's database connections (tests run servers and threads of their
+# own in it); the servers a test starts get the variable when it is set (the soak sets it).
+DATABASE_MAX_CONNECTIONS = env.int("ATRIUM_DATABASE_MAX_CONNECTIONS", 0, min=0)
 # Tool calls are logged at once, inside the test's transaction (set the variable to try batching).
 ATRIUM_AUDIT_FLUSH_SECONDS = env.float("ATRIUM_AUDIT_FLUSH_SECONDS", 0.0, min=0)
 # The suite registers many OAuth clients from 127.0.0.1; the rate-limit test starts its own
