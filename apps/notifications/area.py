@@ -38,7 +38,7 @@ area = areas.declare(
         ),
         "operations": ("listNotifications", "createNotification", "createWatcher", "cancelWatcher"),
         "people": ("listNotifications", "createNotification"),
-        "support": ("createNotification", "listNotifications"),
+        "support": ("listNotifications",),
         "automation": ("createWatcher", "cancelWatcher", "listWatchers", "createNotification"),
         "admin": ("openNotifications",),
     },

@@ -36,10 +36,15 @@ area = areas.declare(
         "closeTicket": "close finish shut a solved ticket",
         "updateTicket": "priority assignee tags type, reassign, retag, raise or lower",
         "mergeTickets": "merge duplicates, combine two into one",
+        "listCannedReplies": "saved replies canned responses macros templates we have, find one",
+        "applyCannedReply": "send use a canned reply macro saved response template on a ticket",
+        "manageCannedReply": "save create edit rename delete a canned reply macro saved response template",
     },
     profiles={
         # The queue's everyday work (the profile holds at most 40 tools with the other areas': the
-        # settings' getSupportSummary is in admin, a requester's own addMyTicketComment in people).
+        # settings' getSupportSummary is in admin, a requester's own addMyTicketComment in people;
+        # for the canned replies, createNotification, getDepartment and examineContact left it,
+        # and stay in the profiles of the jobs that use them most).
         "support": (
             "getCustomerServiceOverview",
             "searchTickets",
@@ -50,6 +55,9 @@ area = areas.declare(
             "escalateTicket",
             "resolveEscalation",
             "closeTicket",
+            "listCannedReplies",
+            "applyCannedReply",
+            "manageCannedReply",
         ),
         "admin": ("getSupportSummary",),
         "people": ("addMyTicketComment",),
@@ -69,6 +77,7 @@ area = areas.declare(
         "support.SlaPolicy": "part of Customer Service's set-up, the response targets tickets are held to",
         "support.TicketComment": "a reply or a note on a ticket, reached through the ticket",
         "support.Escalation": "a step of a ticket's handling, reached through the ticket",
+        "support.CannedReply": "words an agent reuses on tickets (listCannedReplies), not named or followed",
     },
     periodic={
         # The support mailbox's new mail (as the mail app synchronised it) into tickets.

@@ -33,7 +33,13 @@ DESIGNED_PLATFORM = {"deleteEvent"}
 # Tools beyond SPEC.md's catalogue, each counted in docs/catalogue.md: what an area's everyday work
 # needs that its named tools cannot carry.
 BEYOND_SPEC = {
-    "customerservice": {"mergeTickets", "updateTicket"},
+    "customerservice": {
+        "mergeTickets",
+        "updateTicket",
+        "listCannedReplies",
+        "manageCannedReply",
+        "applyCannedReply",
+    },
     "emailinbox": {"manageEmail", "sendEmail"},
     "events": {"cancelEvent", "updateEventSession", "removeEventSession"},
     "hr": {"listLeaveTypes", "adjustLeaveBalance", "manageLeavePolicy", "manageCompanyHolidays"},
