@@ -21,11 +21,13 @@ area = areas.declare(
             "support queue dashboard open tickets breaches unassigned, how many open pending"
         ),
         "getSupportSummary": (
-            "support mailboxes address sla policies business hours statuses priorities auto close"
+            "support mailboxes address sla policies business hours statuses priorities auto close, "
+            "first response time targets"
         ),
         "createCustomerServiceTicket": "log open raise a new ticket case for a customer who called or wrote",
         "searchTickets": (
-            "find tickets from a customer overdue pending urgent assigned to me, read a ticket's conversation"
+            "find tickets from a customer overdue pending urgent assigned to me or nobody, read a ticket's "
+            "conversation"
         ),
         "respondToTicket": (
             "answer reply to a customer ticket email, update the customer, add an internal note"
@@ -36,9 +38,9 @@ area = areas.declare(
         "closeTicket": "close finish shut a solved ticket",
         "updateTicket": "priority assignee tags type, reassign, retag, raise or lower",
         "mergeTickets": "merge duplicates, combine two into one",
-        "listCannedReplies": "saved replies canned responses macros templates we have, find one",
-        "applyCannedReply": "send use a canned reply macro saved response template on a ticket",
-        "manageCannedReply": "save create edit rename delete a canned reply macro saved response template",
+        "listCannedReplies": "saved replies canned macros templates we have",
+        "applyCannedReply": "send use a canned reply macro saved template",
+        "manageCannedReply": "save create edit rename delete a canned reply macro saved template",
     },
     profiles={
         # The queue's everyday work (the profile holds at most 40 tools with the other areas': the

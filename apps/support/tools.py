@@ -442,7 +442,6 @@ def close_ticket(ctx: ToolContext, *, ticket_id: TicketId) -> TicketSummary:
 # --- canned replies ------------------------------------------------------------------------------
 
 CannedReplyId = Annotated[int, id_field("listCannedReplies")]
-SettableStatus = Literal["", "open", "pending", "on_hold", "solved"]
 
 
 class CannedReplyOut(Out):
@@ -490,8 +489,10 @@ def manage_canned_reply(
     title: Annotated[str | None, Field(max_length=120, description="A short name")] = None,
     body: Annotated[str | None, Field(max_length=20_000, description=PLACEHOLDERS_TOLD)] = None,
     shared: Annotated[bool | None, Field(description="Everyone's (administrators); default: yours")] = None,
-    set_status: Annotated[SettableStatus | None, Field(description='Applied, then; "": none')] = None,
-    set_priority: Annotated[PriorityName | Literal[""] | None, Field(description='"": none')] = None,
+    set_status: Annotated[
+        str | None, Field(max_length=10, description='Then; "": as a reply sets it')
+    ] = None,
+    set_priority: Annotated[str | None, Field(max_length=10, description='Then; "": unchanged')] = None,
     add_tags: Annotated[Tags | None, Field(description="Added to the ticket")] = None,
 ) -> CannedReplyOut:
     """Create, change or delete a canned reply (a macro) that listCannedReplies finds."""
