@@ -31,7 +31,6 @@ area = areas.declare(
     profiles={
         "essentials": (
             "listNotifications",
-            "createWatcher",
             "examineNotifications",
             "searchNotifications",
             "updateNotification",

@@ -40,7 +40,7 @@ BEYOND_SPEC = {
         "manageCannedReply",
         "applyCannedReply",
     },
-    "emailinbox": {"manageEmail", "sendEmail"},
+    "emailinbox": {"manageEmail", "sendEmail", "manageInboxFolder"},
     "events": {"cancelEvent", "updateEventSession", "removeEventSession"},
     "hr": {"listLeaveTypes", "adjustLeaveBalance", "manageLeavePolicy", "manageCompanyHolidays"},
 }

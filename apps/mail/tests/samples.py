@@ -64,6 +64,16 @@ def manage_email(actor: Any) -> Sample:
     return Sample({"messageIds": [message.pk], "action": "archive"}, around=using_local_server)
 
 
+@sample("manageInboxFolder")
+def manage_inbox_folder(actor: Any) -> Sample:
+    name = f"Sample {uuid.uuid4().hex[:10]}"
+    return Sample(
+        {"inboxId": _mailbox(actor).pk, "action": "create", "name": name},
+        private=[name],
+        around=using_local_server,
+    )
+
+
 @sample("forwardEmail")
 def forward_email(actor: Any) -> Sample:
     message = _message(actor)
