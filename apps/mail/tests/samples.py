@@ -66,11 +66,13 @@ def manage_email(actor: Any) -> Sample:
 
 @sample("manageInboxFolder")
 def manage_inbox_folder(actor: Any) -> Sample:
+    # A folder Acme's mailbox has already: never listed in another workspace.
+    mailbox, kept = _mailbox(actor), f"Kept {uuid.uuid4().hex[:10]}"
+    with using_local_server():
+        services.folder_create(actor=actor, mailbox=mailbox, name=kept)
     name = f"Sample {uuid.uuid4().hex[:10]}"
     return Sample(
-        {"inboxId": _mailbox(actor).pk, "action": "create", "name": name},
-        private=[name],
-        around=using_local_server,
+        {"inboxId": mailbox.pk, "action": "create", "name": name}, private=[kept], around=using_local_server
     )
 
 
