@@ -127,7 +127,6 @@ area = areas.declare(
             "getContact",
             "createContact",
             "updateContact",
-            "examineContact",
             "getContactHistory",
             "searchContactEmails",
         ),

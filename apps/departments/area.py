@@ -43,7 +43,7 @@ area = areas.declare(
             "removeMemberFromDepartment",
             "linkContactToDepartment",
         ),
-        "support": ("listDepartments", "getDepartment"),
+        "support": ("listDepartments",),
         "admin": (
             "createDepartment",
             "updateDepartment",

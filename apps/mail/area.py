@@ -33,6 +33,7 @@ area = areas.declare(
             "find open read an email message in my inbox by subject sender, what someone said in their email"
         ),
         "manageEmail": "archive trash move mark read unread flag star put in a folder",
+        "manageInboxFolder": "new mail folder label, rename or remove a folder or label",
         "forwardEmail": "forward pass on send on an email to a colleague accounting",
         "resendEmail": "resend send that email again never arrived did not get it",
         "sendEmail": "send off my draft reply now",
@@ -54,6 +55,7 @@ area = areas.declare(
             "updateDraft",
             "getInboxFolders",
             "manageEmail",
+            "manageInboxFolder",
         ),
         "sales": ("findAndReadEmail",),
         "people": ("getInboxMessages", "findAndReadEmail", "updateDraft"),

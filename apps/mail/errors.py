@@ -45,6 +45,13 @@ class MessageTooLarge(ValidationFailed):
     )
 
 
+class AttachmentsTooLarge(MessageTooLarge):
+    msg_format = _(
+        "The files come to {size} bytes; an e-mail carries at most {limit} bytes of files (they grow by a "
+        "third when encoded). Nothing was kept. Attach fewer, or share a link instead."
+    )
+
+
 class ServerDown(AppError):
     code = "MAIL_SERVER_UNREACHABLE"
     http_status = 503
@@ -82,4 +89,39 @@ class MessageGone(Conflict):
     msg_format = _(
         "Message {message} is no longer on the mail server (moved or deleted there). Find it again with "
         "getInboxMessages."
+    )
+
+
+class FolderExists(Conflict):
+    code = "FOLDER_EXISTS"
+    msg_format = _("Mailbox {mailbox} already has a folder {name!r} (getInboxFolders). Nothing was changed.")
+
+
+class FolderHasRole(Conflict):
+    code = "FOLDER_SPECIAL"
+    msg_format = _(
+        "{name!r} is mailbox {mailbox}'s {role} folder, which mail programs rely on: it is neither renamed "
+        "nor deleted. Nothing was changed."
+    )
+
+
+class FolderNotEmpty(Conflict):
+    code = "FOLDER_NOT_EMPTY"
+    msg_format = _(
+        "Folder {name!r} holds {count} messages on the mail server. Move them to another folder first "
+        "(manageEmail, action move); nothing was deleted."
+    )
+
+
+class FolderHasSubfolders(FolderNotEmpty):
+    msg_format = _(
+        "Folder {name!r} has subfolders ({names}); delete or rename them first. Nothing was deleted."
+    )
+
+
+class FolderRefused(Conflict):
+    code = "FOLDER_REFUSED"
+    msg_format = _(
+        "The mail server of mailbox {mailbox} refused to {action} the folder {name!r}; nothing was changed. "
+        "Check its folders with getInboxFolders and try another name."
     )

@@ -231,6 +231,8 @@ class Draft(Record):
     subject = models.CharField(max_length=998, blank=True)
     body = models.TextField(blank=True)  # plain text; the signature and any quote are added on sending
     reply_to = models.ForeignKey(Message, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    # Files of the Files area (ids), each read as the sender when it is sent: a MIME part apiece.
+    attachments = models.JSONField(default=list, blank=True)
     version = models.PositiveIntegerField(default=1)
     sent_at = models.DateTimeField(null=True, blank=True)
 

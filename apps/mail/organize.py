@@ -1,7 +1,8 @@
-"""Messages put in order on the server, the local copy kept in step: read or unread (\\Seen),
-flagged (\\Flagged), moved to another folder (IMAP MOVE, RFC 6851; the Trash and Archive folders
-by their role). The server is changed first and the copy after, per folder: a server that refuses
-leaves the copy as the server holds it. A moved message keeps its id here: the new UID comes from
+"""Messages and folders put in order on the server, the local copy kept in step: read or unread
+(\\Seen), flagged (\\Flagged), moved to another folder (IMAP MOVE, RFC 6851; the Trash and Archive
+folders by their role); folders created, renamed and deleted (an empty one only). The server is
+changed first and the copy after, per folder: a server that refuses leaves the copy as the server
+holds it. A moved message keeps its id here: the new UID comes from
 the server's COPYUID answer (UIDPLUS, RFC 4315); without one, the row is dropped and the next
 sync copies the message again under a new id.
 
@@ -17,7 +18,7 @@ from django.db import transaction
 
 from apps.mail import errors, servers
 from apps.mail.models import Folder, Mailbox, Message
-from apps.mail.sync import quoted
+from apps.mail.sync import quoted, untagged
 
 logger = logging.getLogger(__name__)
 
@@ -99,3 +100,53 @@ def _new_uids(client: imaplib.IMAP4) -> dict[int, int]:
         if match:
             return dict(zip(_uids(match[2]), _uids(match[3]), strict=False))
     return {}
+
+
+# --- folders -------------------------------------------------------------------------------------
+
+
+def _said_ok(status: str, mailbox: Mailbox, action: str, name: str) -> None:
+    if status != "OK":
+        raise errors.FolderRefused(mailbox=mailbox.pk, action=action, name=name)
+
+
+def create_folder(mailbox: Mailbox, name: str) -> tuple[int | None, int]:
+    """Creates the folder on the server (and subscribes to it, so mail programs show it); its
+    UIDVALIDITY and UIDNEXT, the copy's cursor (mail moved into it keeps its id here, and the next
+    sync does not take the new folder for a renumbered one)."""
+    with servers.imap(mailbox) as client:
+        status, _data = client.create(quoted(name))
+        _said_ok(status, mailbox, "create", name)
+        client.subscribe(quoted(name))
+        status, _data = client.select(quoted(name), readonly=True)
+        _said_ok(status, mailbox, "create", name)
+        cursor = untagged(client, "UIDVALIDITY"), untagged(client, "UIDNEXT") or 1
+        client.close()
+    logger.info("mailbox %s: a folder created", mailbox.pk)
+    return cursor
+
+
+def rename_folder(mailbox: Mailbox, old: str, new: str) -> None:
+    """Renames the folder on the server (its subfolders move with it, RFC 3501 6.3.5)."""
+    with servers.imap(mailbox) as client:
+        status, _data = client.rename(quoted(old), quoted(new))
+        _said_ok(status, mailbox, "rename", old)
+        client.unsubscribe(quoted(old))
+        client.subscribe(quoted(new))
+    logger.info("mailbox %s: a folder renamed", mailbox.pk)
+
+
+def delete_folder(mailbox: Mailbox, name: str) -> None:
+    """Deletes the folder on the server if it holds no message there (IMAP DELETE would take them
+    with it): FolderNotEmpty naming how many it holds otherwise."""
+    with servers.imap(mailbox) as client:
+        status, data = client.select(quoted(name), readonly=True)
+        _said_ok(status, mailbox, "delete", name)
+        count = int(data[0] or 0) if data and data[0] is not None else 0
+        client.close()
+        if count:
+            raise errors.FolderNotEmpty(name=name, count=count)
+        status, _data = client.delete(quoted(name))
+        _said_ok(status, mailbox, "delete", name)
+        client.unsubscribe(quoted(name))
+    logger.info("mailbox %s: a folder deleted", mailbox.pk)

@@ -84,3 +84,13 @@ def default_mailbox(*, actor: Actor) -> Mailbox:
     if len(usable) == 1:
         return usable[0]
     raise invalid("inbox_id", _("name the mailbox (listInboxes)") if usable else _("you may use no mailbox"))
+
+
+def folders_changeable(*, actor: Actor, mailbox: Mailbox) -> bool:
+    """Whether the actor changes the mailbox's folders: as its folders' declaration says (the rows
+    of the mailbox they change, its owner's; the area's administrators, who connect every mailbox,
+    are not among them: `admins=False`)."""
+    if not Folder.access.may(actor, "change"):
+        return False
+    rows = Mailbox.objects.filter(pk=mailbox.pk, deleted_at__isnull=True)
+    return rows.filter(Mailbox.access.rows(Mailbox, actor.pk, "change")).exists()

@@ -6,16 +6,17 @@ import logging
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
-from apps.core import encryption
+from apps.core import clean, encryption
 from apps.core.actors import Actor, require
 from apps.core.errors import AppError, invalid
 from apps.mail import addresses, errors, organize, selectors, sending, sync
-from apps.mail.models import Draft, Mailbox, MailboxMember, Message, Outgoing, Signature
+from apps.mail.models import Draft, Folder, Mailbox, MailboxMember, Message, Outgoing, Signature
 from apps.mail.permissions import MailPerm
 
 logger = logging.getLogger(__name__)
@@ -104,6 +105,7 @@ def draft_save(
     body: str | None = None,
     reply_to: Message | None = UNSET,
     from_address: str | None = None,
+    attachments: list[int] | None = None,
 ) -> Draft:
     """Writes a new draft (in `mailbox`) or changes `draft`: every given field replaces the
     stored one, all at once (one row, one version more), checked before anything is kept."""
@@ -137,6 +139,8 @@ def draft_save(
         if reply_to is not None and reply_to.mailbox_id != draft.mailbox_id:
             raise invalid("reply_to_message_id", _("the message is in another mailbox than the draft"))
         draft.reply_to = reply_to
+    if attachments is not None:
+        draft.attachments = [file.pk for file in _attachable(actor, attachments)]
     with transaction.atomic():
         if draft.pk:
             draft.version += 1
@@ -144,6 +148,35 @@ def draft_save(
             draft.outbox.filter(status=Outgoing.Status.FAILED).update(draft=None)
         draft.save()
     return draft
+
+
+MAX_ATTACHMENTS = 10
+
+
+def _attachable(actor: Actor, file_ids: list[int]) -> list[Any]:
+    """The files (of the Files area) the actor may read, by id, within the size an e-mail carries:
+    an id they may not read is "not found" as one that does not exist, its name never said."""
+    from apps.files import api as files
+
+    ids = list(dict.fromkeys(file_ids))
+    if len(ids) > MAX_ATTACHMENTS:
+        raise invalid("attachmentFileIds", _("at most {most} files"), most=MAX_ATTACHMENTS)
+    found = [files.file(actor=actor, file_id=pk) for pk in ids]
+    # Base64 makes a file a third larger in the message, which is held to ATRIUM_MAIL_MAX_BYTES.
+    limit = int(settings.ATRIUM_MAIL_MAX_BYTES) * 3 // 4
+    size = sum(int(file.size) for file in found)
+    if size > limit:
+        raise errors.AttachmentsTooLarge(size=size, limit=limit)
+    return found
+
+
+def _attached(actor: Actor, draft: Draft) -> list[tuple[str, str, bytes]]:
+    """The draft's files as its sender reads them now (one shared since, or trashed, is refused)."""
+    from apps.files import api as files
+
+    return [
+        (file.name, file.mime_type, files.file_bytes(file)) for file in _attachable(actor, draft.attachments)
+    ]
 
 
 def _reply_subject(subject: str) -> str:
@@ -211,6 +244,84 @@ def messages_organize(*, actor: Actor, messages: list[Message], action: str, fol
     return changed
 
 
+# --- folders -------------------------------------------------------------------------------------
+
+FOLDER_NAME_LIMIT = 200
+SEPARATOR = "/"  # the local server's hierarchy separator (bootstrap.py's Dovecot namespace)
+
+
+def _folder_name(value: str, *, field: str) -> str:
+    """A folder's name as people write it: levels separated by "/", each named, none of IMAP's
+    wildcards."""
+    name = clean.text(value, field=field, limit=FOLDER_NAME_LIMIT, required=True)
+    if "*" in name or "%" in name:
+        raise invalid(field, _("a folder's name holds no * or %"))
+    levels = [level.strip() for level in name.split(SEPARATOR)]
+    if not all(levels):
+        raise invalid(field, _("each level of a folder's name, between its slashes, needs a name"))
+    return SEPARATOR.join(levels)
+
+
+def _name_free(mailbox: Mailbox, name: str, *, but: Folder | None = None) -> None:
+    taken = Folder.objects.filter(mailbox=mailbox, name__iexact=name)
+    if but is not None:
+        taken = taken.exclude(pk=but.pk)
+    if taken.exists() or name.upper() == "INBOX":
+        raise errors.FolderExists(mailbox=mailbox.pk, name=name)
+
+
+def _ordinary(folder: Folder) -> None:
+    """A folder of a SPECIAL-USE role (the inbox, sent, drafts...) stays as it is."""
+    if folder.role:
+        raise errors.FolderHasRole(
+            mailbox=folder.mailbox_id, name=folder.name, role=folder.get_role_display()
+        )
+
+
+def folder_create(*, actor: Actor, mailbox: Mailbox, name: str) -> Folder:
+    """A new folder (a label) of the mailbox, on its server first."""
+    require(actor, MailPerm.EDIT)
+    name = _folder_name(name, field="name")
+    _name_free(mailbox, name)
+    uidvalidity, uidnext = organize.create_folder(mailbox, name)
+    folder, _created = Folder.objects.update_or_create(
+        mailbox=mailbox, name=name, defaults={"role": "", "uidvalidity": uidvalidity, "uidnext": uidnext}
+    )
+    return folder
+
+
+def folder_rename(*, actor: Actor, folder: Folder, new_name: str) -> Folder:
+    """Renames a folder and its subfolders, on the server first; their messages stay in them."""
+    require(actor, MailPerm.EDIT)
+    _ordinary(folder)
+    new = _folder_name(new_name, field="newName")
+    old = folder.name
+    if new == old:
+        raise invalid("newName", _("is the folder's name already"))
+    if new.lower().startswith(old.lower() + SEPARATOR):
+        raise invalid("newName", _("a folder cannot move into itself"))
+    _name_free(folder.mailbox, new, but=folder)
+    organize.rename_folder(folder.mailbox, old, new)
+    with transaction.atomic():
+        for child in Folder.objects.filter(mailbox=folder.mailbox_id, name__startswith=old + SEPARATOR):
+            Folder.objects.filter(pk=child.pk).update(name=new + child.name[len(old) :])
+        folder.name = new
+        folder.save(update_fields=["name"])
+    return folder
+
+
+def folder_delete(*, actor: Actor, folder: Folder) -> None:
+    """Deletes an empty folder without subfolders, on the server first."""
+    require(actor, MailPerm.EDIT)
+    _ordinary(folder)
+    children = Folder.objects.filter(mailbox=folder.mailbox_id, name__startswith=folder.name + SEPARATOR)
+    if children.exists():
+        names = ", ".join(children.order_by("name").values_list("name", flat=True)[:10])
+        raise errors.FolderHasSubfolders(name=folder.name, names=names)
+    organize.delete_folder(folder.mailbox, folder.name)
+    folder.delete()
+
+
 def message_opened(*, message: Message) -> None:
     """A message read through a tool is marked read, as a mail client does; a server out of
     reach leaves it unread (the reading itself never fails for it)."""
@@ -244,6 +355,7 @@ def draft_send(*, actor: Actor, draft: Draft) -> Outgoing:
             text=draft.body,
             signature=_signature_text(actor, draft.mailbox),
             reply_to=draft.reply_to,
+            files=_attached(actor, draft),
         )
         pending = sending.queue(
             mailbox=draft.mailbox,

@@ -6,6 +6,7 @@ each minute (apps.mail.tasks); the Mail page and the tests run it at once.
 Nothing about a message (addresses, subjects, bodies) is logged: mailbox ids and counts only.
 """
 
+import base64
 import email
 import email.policy
 import imaplib
@@ -42,7 +43,49 @@ BATCH = 50
 
 
 def quoted(name: str) -> str:
+    """A folder's name as an IMAP command writes it: in modified UTF-7, quoted."""
+    name = utf7_encode(name)
     return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+MUTF7_RUN = re.compile(r"&([A-Za-z0-9+,]*)-")
+
+
+def utf7_encode(name: str) -> str:
+    """A folder's name in IMAP's modified UTF-7 (RFC 3501 section 5.1.3): printable ASCII as it is
+    ("&" as "&-"), every other run of characters as "&" + its UTF-16 in base64 (',' for '/') + "-"."""
+    out: list[str] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        if run:
+            data = base64.b64encode("".join(run).encode("utf-16-be")).decode("ascii")
+            out.append("&" + data.rstrip("=").replace("/", ",") + "-")
+            run.clear()
+
+    for char in name:
+        if 0x20 <= ord(char) <= 0x7E:
+            flush()
+            out.append("&-" if char == "&" else char)
+        else:
+            run.append(char)
+    flush()
+    return "".join(out)
+
+
+def utf7_decode(name: str) -> str:
+    """A folder's name as the server lists it (modified UTF-7), as people read it."""
+
+    def one(match: re.Match[str]) -> str:
+        if not match[1]:
+            return "&"
+        data = match[1].replace(",", "/")
+        try:
+            return base64.b64decode(data + "=" * (-len(data) % 4)).decode("utf-16-be")
+        except (ValueError, UnicodeDecodeError):
+            return match[0]
+
+    return MUTF7_RUN.sub(one, name)
 
 
 def folders(client: imaplib.IMAP4) -> list[tuple[str, str]]:
@@ -61,6 +104,7 @@ def folders(client: imaplib.IMAP4) -> list[tuple[str, str]]:
         name = match["name"].decode("utf-8", "replace").strip()
         if name.startswith('"') and name.endswith('"'):
             name = name[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+        name = utf7_decode(name)
         role = next((ROLES[flag] for flag in flags if flag in ROLES), "")
         if name.upper() == "INBOX":
             name, role = "INBOX", Folder.Role.INBOX
@@ -97,7 +141,7 @@ def sync(mailbox: Mailbox) -> int:
     return added
 
 
-def _untagged(client: imaplib.IMAP4, name: str) -> int | None:
+def untagged(client: imaplib.IMAP4, name: str) -> int | None:
     _typ, data = client.response(name)
     try:
         return int(data[0]) if data and data[0] is not None else None
@@ -109,7 +153,7 @@ def _sync_folder(client: imaplib.IMAP4, mailbox: Mailbox, folder: Folder) -> int
     status, _data = client.select(quoted(folder.name), readonly=True)
     if status != "OK":
         return 0
-    uidvalidity = _untagged(client, "UIDVALIDITY")
+    uidvalidity = untagged(client, "UIDVALIDITY")
     if uidvalidity is not None and folder.uidvalidity != uidvalidity:
         # The server renumbered the folder: what we hold of it is no longer addressable.
         Message.objects.filter(folder=folder).delete()

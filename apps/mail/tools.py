@@ -94,6 +94,7 @@ class DraftOut(Out):
     subject: str
     body: str
     reply_to_message_id: Annotated[int | None, From("reply_to_id")]
+    attachment_file_ids: Annotated[list[int], From("attachments")] = Field(description="Files sent with it")
     version: int
     sent: bool
     updated_at: datetime
@@ -247,6 +248,40 @@ def manage_email(
     return ManagedOut(changed=changed, items=[_summary(row) for row in now.order_by("-date", "-id")])
 
 
+def _folders_changed_by(ctx: ToolContext, mailbox: Mailbox) -> None:
+    """Its folders are changed by whom its messages are (the mailbox's owner, not its members nor
+    the administrators who connect it): ReadOnly to anyone else who sees it."""
+    if not selectors.folders_changeable(actor=ctx.actor, mailbox=mailbox):
+        raise Mailbox.access.read_only(Mailbox, mailbox.pk)
+
+
+@tool("manageInboxFolder", permission=MailPerm.EDIT, title="Create, rename or delete a mail folder")
+def manage_inbox_folder(
+    ctx: ToolContext,
+    *,
+    inbox_id: InboxId,
+    action: Annotated[Literal["create", "rename", "delete"], Field(description="delete: an empty one")],
+    name: Annotated[
+        str, Field(min_length=1, max_length=200, description="The folder; to create, its name (a/b nests)")
+    ],
+    new_name: Annotated[str, Field(max_length=200, description="rename: to this")] = "",
+) -> FoldersOut:
+    """Create, rename or delete a mailbox folder (a label) on the mail server; manageEmail puts mail in."""
+    mailbox = _inbox(ctx, inbox_id)
+    _folders_changed_by(ctx, mailbox)
+    if action == "create":
+        services.folder_create(actor=ctx.actor, mailbox=mailbox, name=name)
+    else:
+        folder = selectors.folder_named(mailbox=mailbox, name=name)
+        folder.mailbox = mailbox
+        if action == "rename":
+            services.folder_rename(actor=ctx.actor, folder=folder, new_name=new_name)
+        else:
+            services.folder_delete(actor=ctx.actor, folder=folder)
+    folders = selectors.folders_counted(mailbox=mailbox)
+    return FoldersOut(inbox_id=mailbox.pk, items=[FolderOut.of_record(folder) for folder in folders])
+
+
 @tool(
     "forwardEmail",
     permission=MailPerm.SEND,
@@ -349,6 +384,10 @@ def update_draft(
     subject: Annotated[str | None, Field(max_length=998, description="Default for a reply: Re: ...")] = None,
     body: Annotated[str | None, Field(max_length=200_000, description="Plain text; signature added")] = None,
     sender: Annotated[str | None, Field(max_length=320, description="From: an alias of the mailbox")] = None,
+    attachment_file_ids: Annotated[
+        list[Annotated[int, Field(ge=1, le=2**63 - 1)]] | None,
+        Field(max_length=10, description="Files to attach, from listFiles; replaces them, [] for none"),
+    ] = None,
 ) -> DraftOut:
     """Write a new e-mail draft (or a reply) or change one; given fields replace the stored ones."""
     reply = None
@@ -376,6 +415,7 @@ def update_draft(
         body=body,
         reply_to=reply if reply_to_message_id is not None else services.UNSET,
         from_address=sender,
+        attachments=attachment_file_ids,
     )
     return _draft(saved)
 

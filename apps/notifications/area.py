@@ -31,14 +31,13 @@ area = areas.declare(
     profiles={
         "essentials": (
             "listNotifications",
-            "createWatcher",
             "examineNotifications",
             "searchNotifications",
             "updateNotification",
         ),
         "operations": ("listNotifications", "createNotification", "createWatcher", "cancelWatcher"),
         "people": ("listNotifications", "createNotification"),
-        "support": ("createNotification", "listNotifications"),
+        "support": ("listNotifications",),
         "automation": ("createWatcher", "cancelWatcher", "listWatchers", "createNotification"),
         "admin": ("openNotifications",),
     },

@@ -21,11 +21,13 @@ area = areas.declare(
             "support queue dashboard open tickets breaches unassigned, how many open pending"
         ),
         "getSupportSummary": (
-            "support mailboxes address sla policies business hours statuses priorities auto close"
+            "support mailboxes address sla policies business hours statuses priorities auto close, "
+            "first response time targets"
         ),
         "createCustomerServiceTicket": "log open raise a new ticket case for a customer who called or wrote",
         "searchTickets": (
-            "find tickets from a customer overdue pending urgent assigned to me, read a ticket's conversation"
+            "find tickets from a customer overdue pending urgent assigned to me or nobody, read a ticket's "
+            "conversation"
         ),
         "respondToTicket": (
             "answer reply to a customer ticket email, update the customer, add an internal note"
@@ -36,10 +38,15 @@ area = areas.declare(
         "closeTicket": "close finish shut a solved ticket",
         "updateTicket": "priority assignee tags type, reassign, retag, raise or lower",
         "mergeTickets": "merge duplicates, combine two into one",
+        "listCannedReplies": "saved replies canned macros templates we have",
+        "applyCannedReply": "send use a canned reply macro saved template",
+        "manageCannedReply": "save create edit rename delete a canned reply macro saved template",
     },
     profiles={
         # The queue's everyday work (the profile holds at most 40 tools with the other areas': the
-        # settings' getSupportSummary is in admin, a requester's own addMyTicketComment in people).
+        # settings' getSupportSummary is in admin, a requester's own addMyTicketComment in people;
+        # for the canned replies, createNotification, getDepartment and examineContact left it,
+        # and stay in the profiles of the jobs that use them most).
         "support": (
             "getCustomerServiceOverview",
             "searchTickets",
@@ -50,6 +57,9 @@ area = areas.declare(
             "escalateTicket",
             "resolveEscalation",
             "closeTicket",
+            "listCannedReplies",
+            "applyCannedReply",
+            "manageCannedReply",
         ),
         "admin": ("getSupportSummary",),
         "people": ("addMyTicketComment",),
@@ -69,6 +79,7 @@ area = areas.declare(
         "support.SlaPolicy": "part of Customer Service's set-up, the response targets tickets are held to",
         "support.TicketComment": "a reply or a note on a ticket, reached through the ticket",
         "support.Escalation": "a step of a ticket's handling, reached through the ticket",
+        "support.CannedReply": "words an agent reuses on tickets (listCannedReplies), not named or followed",
     },
     periodic={
         # The support mailbox's new mail (as the mail app synchronised it) into tickets.

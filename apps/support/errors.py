@@ -2,7 +2,7 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.errors import Conflict, ValidationFailed
+from apps.core.errors import Conflict, Forbidden, ValidationFailed
 
 
 class TicketClosed(Conflict):
@@ -53,3 +53,11 @@ class TicketsOfOtherCustomers(ValidationFailed):
 class TicketMerged(Conflict):
     code = "TICKET_MERGED"
     msg_format = _("Ticket {ticket} was merged into ticket {into}: work on ticket {into}.")
+
+
+class SharedCannedReply(Forbidden):
+    code = "CANNED_REPLY_SHARED"
+    msg_format = _(
+        "Only Customer Service administrators write shared canned replies, which everyone in support "
+        "uses. Nothing was saved; keep it personal (shared: false), or ask an administrator."
+    )

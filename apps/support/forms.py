@@ -5,6 +5,9 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.core.actors import Actor
 from apps.mail import api as mail
+from apps.support import placeholders
+from apps.support.models import Priority, Ticket
+from apps.support.services import SETTABLE
 
 
 class MailboxChoice(forms.ModelChoiceField):
@@ -33,3 +36,59 @@ class SupportMailboxForm(forms.Form):
         assert isinstance(field, forms.ModelChoiceField)
         # The shared mailboxes the person manages (every one for the mail area's administrators).
         field.queryset = mail.shared_mailboxes(actor).order_by("name", "id")
+
+
+class CannedReplyForm(forms.Form):
+    """A canned reply's words and what applying it does; `shared` only for those who may share."""
+
+    title = forms.CharField(label=_("Title"), max_length=120)
+    body = forms.CharField(
+        label=_("Body"),
+        max_length=20_000,
+        widget=forms.Textarea(attrs={"rows": 6}),
+        help_text=_("Placeholders filled in for the ticket: {names}."),
+    )
+    shared = forms.BooleanField(
+        label=_("Shared with everyone in support"), required=False, help_text=_("Otherwise yours alone.")
+    )
+    set_status = forms.ChoiceField(label=_("Then set the status to"), required=False)
+    set_priority = forms.ChoiceField(label=_("Then set the priority to"), required=False)
+    add_tags = forms.CharField(
+        label=_("Then add the tags"), required=False, help_text=_("Separated by commas.")
+    )
+
+    def __init__(self, *args: Any, may_share: bool, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        body = self.fields["body"]
+        body.help_text = str(body.help_text).format(names=placeholders.LISTED)
+        statuses = dict(Ticket.Status.choices)
+        status = self.fields["set_status"]
+        assert isinstance(status, forms.ChoiceField)
+        status.choices = [("", _("as a reply sets it")), *((s, statuses[s]) for s in SETTABLE)]
+        priority = self.fields["set_priority"]
+        assert isinstance(priority, forms.ChoiceField)
+        priority.choices = [("", _("unchanged")), *Priority.choices]
+        if not may_share:
+            del self.fields["shared"]
+
+    def service_fields(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        fields = {
+            "title": data["title"],
+            "body": data["body"],
+            "set_status": data["set_status"],
+            "set_priority": data["set_priority"],
+            "add_tags": [tag for tag in data["add_tags"].split(",") if tag.strip()],
+        }
+        if "shared" in self.fields:
+            fields["visibility"] = "workspace" if data["shared"] else "private"
+        return fields
+
+
+class ReplyForm(forms.Form):
+    """A reply to the requester (e-mailed) or an internal note; `canned`: the canned reply it was
+    filled from, whose actions are applied with it."""
+
+    text = forms.CharField(label=_("Reply"), max_length=20_000, widget=forms.Textarea(attrs={"rows": 8}))
+    internal = forms.BooleanField(label=_("Internal note (never e-mailed)"), required=False)
+    canned = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import history
-from apps.core.records import Access, Record, RecordQuerySet, live_once
+from apps.core.records import Access, OwnedRecord, Record, RecordQuerySet, live_once
 from apps.support.permissions import SupportPerm
 
 USER = settings.AUTH_USER_MODEL
@@ -313,3 +313,39 @@ class SatisfactionRating(models.Model):
 
     def __str__(self) -> str:
         return f"rating {self.pk}"
+
+
+class CannedReply(OwnedRecord):
+    """A reply written once and used on many tickets (a macro): its body with placeholders
+    (apps.support.placeholders), filled in for the ticket it is applied to, and what applying it
+    also does to the ticket (a status, a priority, tags added). A personal one (`private`) is its
+    owner's alone, whatever their role; a shared one (`workspace`) every person of the area sees,
+    and only the area's administrators write (the services say so)."""
+
+    access = Access(
+        SupportPerm,
+        # Nobody sees every row: another person's own canned replies are theirs alone.
+        admins=False,
+        label=_("Canned reply"),
+        find_with="listCannedReplies",
+    )
+
+    title = models.CharField(_("title"), max_length=120)
+    body = models.TextField(_("body"))
+    set_status = models.CharField(_("then set the status to"), max_length=10, blank=True)
+    set_priority = models.CharField(_("then set the priority to"), max_length=10, blank=True)
+    add_tags = models.JSONField(_("then add the tags"), default=list, blank=True)
+    uses = models.PositiveIntegerField(_("times used"), default=0)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["title", "id"]
+        verbose_name = _("canned reply")
+        verbose_name_plural = _("canned replies")
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def shared(self) -> bool:
+        return self.visibility == "workspace"

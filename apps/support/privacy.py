@@ -5,14 +5,17 @@ escalation and rating) are exported, soft-deleted in the first phase and erased.
 workspace who worked tickets (an agent) keeps nothing personal there but their name on rows: the
 tickets stay, without them as author, escalation owner or who-changed-it (assignee and the like
 are emptied when their user row goes); their own requester-side comments (addMyTicketComment) go
-with the tickets they asked for.
+with the tickets they asked for. Their canned replies are exported; their personal ones are
+erased, their shared ones (the team's words) stay without them as owner.
 """
 
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from apps.core import privacy
 from apps.core.privacy import Subject
 from apps.support.models import (
+    CannedReply,
     Escalation,
     SatisfactionRating,
     SlaPolicy,
@@ -41,6 +44,18 @@ def _erase_comments(rows: QuerySet[TicketComment]) -> int:
     return kept + erased
 
 
+def _set_aside_canned(rows: QuerySet[CannedReply]) -> int:
+    # The first phase: their personal ones to the trash; the shared ones stay in use.
+    return rows.filter(visibility="private", deleted_at__isnull=True).update(deleted_at=timezone.now())
+
+
+def _erase_canned(rows: QuerySet[CannedReply]) -> int:
+    kept = rows.filter(visibility="workspace").update(owner=None, created_by=None, deleted_by=None)
+    erased, _per_model = rows.exclude(visibility="workspace").delete()
+    return kept + erased
+
+
+privacy.register(CannedReply, user="owner", soft_delete=_set_aside_canned, erase=_erase_canned)
 privacy.register(TicketComment, find=_comments, erase=_erase_comments, order=10)
 privacy.register(StatusChange, user="actor", erase={"actor": None})
 privacy.register(TicketEvent, user="actor", erase={"actor": None})

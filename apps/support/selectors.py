@@ -1,5 +1,5 @@
 """Reads of Customer Service that are more than `restrict`: the queue's counts and breaches, the
-ticket search, a requester's own tickets."""
+ticket search, a requester's own tickets, the canned replies one may use."""
 
 from datetime import datetime
 from typing import Any
@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from apps.core.actors import Actor
 from apps.core.search import matching
-from apps.support.models import Escalation, SatisfactionRating, Ticket
+from apps.support.models import CannedReply, Escalation, SatisfactionRating, Ticket
 from apps.support.services import NEAR
 
 Status = Ticket.Status
@@ -111,3 +111,13 @@ def satisfaction(*, actor: Actor) -> dict[str, Any]:
         "bad": rated - good,
         "score": round(100 * good / rated, 1) if rated else None,
     }
+
+
+def canned_replies(*, actor: Actor, query: str = "", shared: bool | None = None) -> Any:
+    """The canned replies the actor may use: the shared ones and their own, most used first; by
+    words of their title and body, shared or personal only."""
+    rows = CannedReply.objects.restrict(actor).select_related("owner")
+    if shared is not None:
+        rows = rows.filter(visibility="workspace" if shared else "private")
+    rows = matching(rows, query, ("title", "body"))
+    return rows.order_by("-uses", "title", "id")

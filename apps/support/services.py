@@ -9,19 +9,21 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
-from apps.core import history
-from apps.core.actors import Actor, require
+from apps.core import clean, history, records
+from apps.core.actors import Actor, can, require
 from apps.core.errors import AppError, invalid
-from apps.core.records import ANYONE
+from apps.core.records import ANYONE, Visibility
 from apps.core.search import tags as clean_tags
 from apps.mail import api as mail
 from apps.mail.api import Mailbox, Message
-from apps.support import errors, hours
+from apps.support import errors, hours, placeholders
 from apps.support.models import (
+    CannedReply,
     Escalation,
     Priority,
     SatisfactionRating,
@@ -214,33 +216,40 @@ def ticket_respond(
     """An agent's public reply (e-mailed to the requester through the outbox, threaded) or an
     internal note (never e-mailed). `status` then; a public reply defaults to pending."""
     respond_check(actor=actor, ticket=ticket, text=text, internal=internal, status=status)
-    if internal:
-        with transaction.atomic():
-            comment = TicketComment.objects.create(
-                ticket=ticket, public=False, author_kind="agent", author=person(actor), body=text.strip()
-            )
-            if status:
-                set_status(ticket, status, actor)
-                ticket.save()
-        return comment
-    outgoing = _email(actor, ticket, text.strip())
-    now = timezone.now()
+    outgoing = None if internal else _email(actor, ticket, text.strip())
     with transaction.atomic():
+        return _reply_kept(actor=actor, ticket=ticket, text=text, status=status, outgoing=outgoing)
+
+
+def _reply_kept(
+    *, actor: Actor, ticket: Ticket, text: str, status: str | None, outgoing: Any
+) -> TicketComment:
+    """The comment of a reply e-mailed as `outgoing` (None: an internal note), and what it does to
+    the ticket (the caller's transaction)."""
+    if outgoing is None:
         comment = TicketComment.objects.create(
-            ticket=ticket,
-            public=True,
-            author_kind="agent",
-            author=person(actor),
-            body=text.strip(),
-            email_id=outgoing.message_id,
-            outgoing=outgoing,
+            ticket=ticket, public=False, author_kind="agent", author=person(actor), body=text.strip()
         )
-        if ticket.first_replied_at is None:
-            ticket.first_replied_at = now
-        if ticket.assignee_id is None:
-            ticket.assignee = person(actor)
-        set_status(ticket, status or Status.PENDING, actor, now)
-        ticket.save()
+        if status:
+            set_status(ticket, status, actor)
+            ticket.save()
+        return comment
+    now = timezone.now()
+    comment = TicketComment.objects.create(
+        ticket=ticket,
+        public=True,
+        author_kind="agent",
+        author=person(actor),
+        body=text.strip(),
+        email_id=outgoing.message_id,
+        outgoing=outgoing,
+    )
+    if ticket.first_replied_at is None:
+        ticket.first_replied_at = now
+    if ticket.assignee_id is None:
+        ticket.assignee = person(actor)
+    set_status(ticket, status or Status.PENDING, actor, now)
+    ticket.save()
     return comment
 
 
@@ -702,3 +711,115 @@ def _notify(recipient: Any, title: str, ticket: Ticket, actor: Actor | None) -> 
     from apps.notifications import api as notifications
 
     notifications.notify(recipient=recipient, title=title, body=ticket.subject[:200], actor=actor)
+
+
+# --- canned replies ----------------------------------------------------------------------------
+
+CANNED_FIELDS = ("title", "body", "visibility", "set_status", "set_priority", "add_tags")
+
+
+def _shared_by_admins(actor: Actor, *, shared: bool) -> None:
+    """A shared canned reply is every agent's words: only the area's administrators write one."""
+    if shared and not can(actor, SupportPerm.ADMIN):
+        raise errors.SharedCannedReply()
+
+
+def _canned_fields(actor: Actor, canned: CannedReply, fields: dict[str, Any], creating: bool) -> None:
+    if "title" in fields or creating:
+        canned.title = clean.text(fields.get("title"), field="title", limit=120, required=True)
+    if "body" in fields or creating:
+        body = clean.long_text(fields.get("body"), field="body", limit=20_000, required=True)
+        canned.body = placeholders.check(body)
+    if "visibility" in fields or creating:
+        visibility = fields.get("visibility") or Visibility.PRIVATE
+        if visibility not in Visibility.values:
+            raise invalid("shared", _("choose one of {allowed}"), allowed=", ".join(Visibility.values))
+        _shared_by_admins(actor, shared=visibility == Visibility.WORKSPACE)
+        canned.visibility = visibility
+    if "set_status" in fields:
+        status = fields["set_status"] or ""
+        if status and status not in SETTABLE:
+            raise invalid("setStatus", _("choose one of {allowed}"), allowed=", ".join(SETTABLE))
+        canned.set_status = status
+    if "set_priority" in fields:
+        priority = fields["set_priority"] or ""
+        if priority and priority not in Priority.values:
+            raise invalid("setPriority", _("choose one of {allowed}"), allowed=", ".join(Priority.values))
+        canned.set_priority = priority
+    if "add_tags" in fields:
+        canned.add_tags = clean_tags(fields["add_tags"] or [], field="addTags")
+
+
+def canned_create(*, actor: Actor, fields: dict[str, Any]) -> CannedReply:
+    """A canned reply of `actor`'s: personal unless `visibility` is "workspace" (administrators)."""
+    unknown = set(fields) - set(CANNED_FIELDS)
+    if unknown:
+        raise invalid(sorted(unknown)[0], _("not a field of a canned reply"))
+    return records.create(
+        CannedReply,
+        actor=actor,
+        permission=SupportPerm.EDIT,
+        fields=fields,
+        apply=_canned_fields,
+        owner=person(actor),
+    )
+
+
+def canned_update(*, actor: Actor, canned: CannedReply, fields: dict[str, Any]) -> list[str]:
+    """Changes a canned reply the actor may change (a shared one: administrators alone)."""
+    _shared_by_admins(actor, shared=canned.shared)
+    unknown = set(fields) - set(CANNED_FIELDS)
+    if unknown:
+        raise invalid(sorted(unknown)[0], _("not a field of a canned reply"))
+    return records.update(
+        canned,
+        actor=actor,
+        permission=SupportPerm.EDIT,
+        fields=fields,
+        apply=_canned_fields,
+        names=CANNED_FIELDS,
+    )
+
+
+def canned_delete(*, actor: Actor, canned: CannedReply) -> CannedReply:
+    """Puts a canned reply in the trash (a shared one: administrators alone)."""
+    require(actor, SupportPerm.EDIT)
+    _shared_by_admins(actor, shared=canned.shared)
+    canned.trash(actor)
+    return canned
+
+
+def canned_check(
+    *, actor: Actor, ticket: Ticket, canned: CannedReply, internal: bool, text: str | None = None
+) -> tuple[str, dict[str, Any]]:
+    """Everything `canned_use` would refuse, checked without writing: the reply's text (the body
+    filled in for the ticket, or `text`, the person's edit of it) and the ticket's changes."""
+    if text is None:
+        text = placeholders.render(canned.body, ticket=ticket, agent=person(actor))
+    respond_check(actor=actor, ticket=ticket, text=text, internal=internal, status=canned.set_status or None)
+    changes: dict[str, Any] = {}
+    if canned.set_priority:
+        changes["priority"] = canned.set_priority
+    if canned.add_tags:
+        changes["tags"] = clean_tags([*ticket.tags, *canned.add_tags])
+    return text, changes
+
+
+def canned_use(
+    *, actor: Actor, ticket: Ticket, canned: CannedReply, internal: bool, text: str | None = None
+) -> TicketComment:
+    """Applies a canned reply to a ticket: its body, filled in (or `text`), as a reply e-mailed to
+    the requester or an internal note, and its actions (status, priority, tags), in one
+    transaction with its count of uses; a reply that could not be sent keeps nothing."""
+    text, changes = canned_check(actor=actor, ticket=ticket, canned=canned, internal=internal, text=text)
+    outgoing = None if internal else _email(actor, ticket, text.strip())
+    with transaction.atomic():
+        if changes:
+            ticket_update(actor=actor, ticket=ticket, fields=changes)
+        comment = _reply_kept(
+            actor=actor, ticket=ticket, text=text, status=canned.set_status or None, outgoing=outgoing
+        )
+        CannedReply.objects.filter(pk=canned.pk).update(uses=F("uses") + 1, last_used_at=timezone.now())
+    canned.refresh_from_db(fields=["uses", "last_used_at"])
+    logger.info("canned reply %s used on ticket %s", canned.pk, ticket.pk)
+    return comment

@@ -5,6 +5,7 @@ from datetime import datetime
 from typing import Annotated, Literal
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
@@ -24,8 +25,9 @@ from apps.catalogue.shapes import (
     paginate,
 )
 from apps.core import clean
-from apps.support import selectors, services
-from apps.support.models import Escalation, SlaPolicy, Ticket, TicketComment
+from apps.core.errors import NothingToChange, invalid
+from apps.support import placeholders, selectors, services
+from apps.support.models import CannedReply, Escalation, SlaPolicy, Ticket, TicketComment
 from apps.support.permissions import SupportPerm
 
 TicketId = Annotated[int, id_field("searchTickets")]
@@ -435,3 +437,119 @@ def close_ticket(ctx: ToolContext, *, ticket_id: TicketId) -> TicketSummary:
     """Close a ticket for good; a later message from the customer opens a follow-up."""
     ticket = Ticket.objects.select_related("policy", "assignee").fetch(ctx.actor, ticket_id, "change")
     return _summary(services.ticket_close(actor=ctx.actor, ticket=ticket))
+
+
+# --- canned replies ------------------------------------------------------------------------------
+
+CannedReplyId = Annotated[int, id_field("listCannedReplies")]
+
+
+class CannedReplyOut(Out):
+    id: int
+    title: str
+    body: str = Field(description="With its {{placeholders}}")
+    shared: bool = Field(description="Everyone in support's; false: yours alone")
+    owner: PersonRef | None
+    set_status: str = Field(description="Applied: the ticket's status then; empty: as a reply sets it")
+    set_priority: str = Field(description="Empty: unchanged")
+    add_tags: list[str]
+    uses: int
+    last_used_at: datetime | None
+
+
+def _canned(canned: CannedReply) -> CannedReplyOut:
+    return CannedReplyOut.of_record(canned, owner=PersonRef.of(canned.owner))
+
+
+@tool("listCannedReplies", permission=SupportPerm.VIEW, title="List canned replies", read_only=True)
+def list_canned_replies(
+    ctx: ToolContext,
+    *,
+    query: Annotated[str, Field(max_length=200, description="Words of title or body")] = "",
+    shared: Annotated[bool | None, Field(description="Only shared (true) or your own (false)")] = None,
+    limit: Limit = 25,
+    offset: Offset = 0,
+) -> Page[CannedReplyOut]:
+    """Find the canned replies (macros) you may use, shared and your own; applyCannedReply uses one."""
+    rows = selectors.canned_replies(actor=ctx.actor, query=query, shared=shared)
+    return paginate(rows, limit=limit, offset=offset, item=_canned)
+
+
+PLACEHOLDERS_TOLD = "Placeholders: " + ", ".join("{{" + name + "}}" for name in placeholders.NAMES)
+
+
+@tool("manageCannedReply", permission=SupportPerm.EDIT, title="Create, change or delete a canned reply")
+def manage_canned_reply(
+    ctx: ToolContext,
+    *,
+    action: Annotated[Literal["create", "update", "delete"], Field(description="delete: to the trash")],
+    canned_reply_id: Annotated[
+        int | None, id_field("listCannedReplies", description="update, delete")
+    ] = None,
+    title: Annotated[str | None, Field(max_length=120, description="A short name")] = None,
+    body: Annotated[str | None, Field(max_length=20_000, description=PLACEHOLDERS_TOLD)] = None,
+    shared: Annotated[bool | None, Field(description="Everyone's (administrators); default: yours")] = None,
+    set_status: Annotated[
+        str | None, Field(max_length=10, description='Then; "": as a reply sets it')
+    ] = None,
+    set_priority: Annotated[str | None, Field(max_length=10, description='Then; "": unchanged')] = None,
+    add_tags: Annotated[Tags | None, Field(description="Added to the ticket")] = None,
+) -> CannedReplyOut:
+    """Create, change or delete a canned reply (a macro) that listCannedReplies finds."""
+    given = {
+        "title": title,
+        "body": body,
+        "visibility": None if shared is None else ("workspace" if shared else "private"),
+        "set_status": set_status,
+        "set_priority": set_priority,
+        "add_tags": add_tags,
+    }
+    fields = {name: value for name, value in given.items() if value is not None}
+    if action == "create":
+        return _canned(services.canned_create(actor=ctx.actor, fields=fields))
+    if canned_reply_id is None:
+        raise invalid("cannedReplyId", _("name the canned reply to {action}"), action=action)
+    canned = CannedReply.objects.select_related("owner").fetch(ctx.actor, canned_reply_id, "change")
+    if action == "delete":
+        return _canned(services.canned_delete(actor=ctx.actor, canned=canned))
+    if not fields:
+        raise NothingToChange()
+    services.canned_update(actor=ctx.actor, canned=canned, fields=fields)
+    return _canned(canned)
+
+
+def _canned_goes_out(ctx: ToolContext, *, ticket_id: int, canned_reply_id: int, internal: bool) -> bool:
+    """applyCannedReply's confirmation, as respondToTicket's: for a reply that is e-mailed, once it
+    is known that it can be."""
+    ticket, canned = _applying(ctx, ticket_id, canned_reply_id)
+    services.canned_check(actor=ctx.actor, ticket=ticket, canned=canned, internal=internal)
+    return not internal
+
+
+def _applying(ctx: ToolContext, ticket_id: int, canned_reply_id: int) -> tuple[Ticket, CannedReply]:
+    ticket = Ticket.objects.select_related("mailbox", "policy", "assignee").fetch(
+        ctx.actor, ticket_id, "change"
+    )
+    return ticket, CannedReply.objects.fetch(ctx.actor, canned_reply_id)
+
+
+@tool(
+    "applyCannedReply",
+    permission=SupportPerm.REPLY,
+    title="Apply a canned reply to a ticket",
+    markers=Marker.HIGH_RISK,
+    open_world=True,
+    confirm_if=_canned_goes_out,
+)
+def apply_canned_reply(
+    ctx: ToolContext,
+    *,
+    ticket_id: TicketId,
+    canned_reply_id: CannedReplyId,
+    internal: Annotated[bool, Field(description="As a note, never e-mailed")] = False,
+) -> TicketOut:
+    """Answer a ticket with a canned reply, filled in, and apply its actions; respondToTicket writes one.
+    As a note (internal), nothing is e-mailed."""
+    ticket, canned = _applying(ctx, ticket_id, canned_reply_id)
+    services.canned_use(actor=ctx.actor, ticket=ticket, canned=canned, internal=internal)
+    return _ticket(ticket, with_history=True)

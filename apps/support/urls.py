@@ -8,4 +8,9 @@ urlpatterns = [
     path("settings/support/", views.queue, name="queue"),
     path("settings/support/tickets/<int:ticket_id>/", views.ticket_detail, name="ticket"),
     path("settings/support/mailbox/", views.mailbox_choose, name="mailbox"),
+    path("settings/support/tickets/<int:ticket_id>/reply/", views.ticket_reply, name="reply"),
+    path("settings/support/replies/", views.canned_list, name="canned_replies"),
+    path("settings/support/replies/new/", views.canned_new, name="canned_new"),
+    path("settings/support/replies/<int:canned_id>/", views.canned_edit, name="canned_edit"),
+    path("settings/support/replies/<int:canned_id>/delete/", views.canned_delete, name="canned_delete"),
 ]

@@ -1,6 +1,7 @@
 """The Customer Service settings page: the ticket queue (by status, with SLA breaches) and each
 ticket's thread (public replies and internal notes, status changes, escalations); for the area's
-administrators, the support mailbox."""
+administrators, the support mailbox. A ticket's page answers it (a reply or a note, filled from a
+canned reply if one is chosen); the canned replies have a page of their own."""
 
 from django.contrib import messages
 from django.http import HttpResponse
@@ -10,9 +11,9 @@ from django.utils.translation import gettext as _
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core.actors import can
 from apps.core.pages import READ, chosen, page, paged
-from apps.support import selectors, services
-from apps.support.forms import SupportMailboxForm
-from apps.support.models import SupportMailboxChange, Ticket
+from apps.support import errors, placeholders, selectors, services
+from apps.support.forms import CannedReplyForm, ReplyForm, SupportMailboxForm
+from apps.support.models import CannedReply, SupportMailboxChange, Ticket
 from apps.support.permissions import SupportPerm
 
 SHOWS = ("live", "breached", *Ticket.Status.values)
@@ -54,6 +55,18 @@ def ticket_detail(request: AuthenticatedHttpRequest, ticket_id: int) -> HttpResp
     ticket = Ticket.objects.select_related("assignee", "department", "policy", "follow_up_of").fetch(
         request.user, ticket_id
     )
+    may_answer = can(request.user, SupportPerm.EDIT) and ticket.status != Ticket.Status.CLOSED
+    canned_replies = (
+        selectors.canned_replies(actor=request.user) if may_answer else CannedReply.objects.none()
+    )
+    chosen_reply = None
+    initial: dict[str, object] = {}
+    if may_answer and request.GET.get("canned", "").isdigit():
+        # Filled in here, editable before it is sent; its actions go with it (canned_use).
+        chosen_reply = canned_replies.filter(pk=int(request.GET["canned"])).first()
+        if chosen_reply is not None:
+            text = placeholders.render(chosen_reply.body, ticket=ticket, agent=request.user)
+            initial = {"text": text, "canned": chosen_reply.pk}
     return render(
         request,
         "support/ticket.html",
@@ -67,8 +80,93 @@ def ticket_detail(request: AuthenticatedHttpRequest, ticket_id: int) -> HttpResp
             "rating": selectors.rating_of(ticket),
             "first_breached": ticket.first_reply_breached(),
             "resolution_breached": ticket.resolution_breached(),
+            "reply_form": ReplyForm(initial=initial) if may_answer else None,
+            "canned_replies": canned_replies[:200],
+            "chosen_reply": chosen_reply,
         },
     )
+
+
+@page(SupportPerm.EDIT, methods=("POST",))
+def ticket_reply(request: AuthenticatedHttpRequest, ticket_id: int) -> HttpResponse:
+    ticket = Ticket.objects.select_related("mailbox", "policy", "assignee").fetch(
+        request.user, ticket_id, "change"
+    )
+    form = ReplyForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Write the reply or note."))
+        return redirect("support:ticket", ticket.pk)
+    text, internal = form.cleaned_data["text"], form.cleaned_data["internal"]
+    if form.cleaned_data["canned"]:
+        canned = CannedReply.objects.fetch(request.user, form.cleaned_data["canned"])
+        services.canned_use(actor=request.user, ticket=ticket, canned=canned, internal=internal, text=text)
+    else:
+        services.ticket_respond(actor=request.user, ticket=ticket, text=text, internal=internal, status=None)
+    messages.success(request, _("The note is added.") if internal else _("The reply is sent."))
+    return redirect("support:ticket", ticket.pk)
+
+
+@page(SupportPerm.VIEW, methods=READ)
+def canned_list(request: AuthenticatedHttpRequest) -> HttpResponse:
+    may_edit = can(request.user, SupportPerm.EDIT)
+    form = CannedReplyForm(may_share=can(request.user, SupportPerm.ADMIN)) if may_edit else None
+    return render(
+        request,
+        "support/canned_replies.html",
+        {
+            "nav": "support",
+            "form": form,
+            "may_edit": may_edit,
+            "may_share": can(request.user, SupportPerm.ADMIN),
+            **paged(request, selectors.canned_replies(actor=request.user, query=request.GET.get("q", ""))),
+        },
+    )
+
+
+@page(SupportPerm.EDIT, methods=("POST",), back="support:canned_replies")
+def canned_new(request: AuthenticatedHttpRequest) -> HttpResponse:
+    form = CannedReplyForm(request.POST, may_share=can(request.user, SupportPerm.ADMIN))
+    if not form.is_valid():
+        messages.error(request, _("Give the canned reply a title and a body."))
+        return redirect("support:canned_replies")
+    services.canned_create(actor=request.user, fields=form.service_fields())
+    messages.success(request, _("The canned reply is saved."))
+    return redirect("support:canned_replies")
+
+
+@page(SupportPerm.EDIT)
+def canned_edit(request: AuthenticatedHttpRequest, canned_id: int) -> HttpResponse:
+    canned = CannedReply.objects.fetch(request.user, canned_id, "change")
+    may_share = can(request.user, SupportPerm.ADMIN)
+    if canned.shared and not may_share:
+        raise errors.SharedCannedReply()
+    if request.method == "POST":
+        form = CannedReplyForm(request.POST, may_share=may_share)
+        if form.is_valid():
+            services.canned_update(actor=request.user, canned=canned, fields=form.service_fields())
+            messages.success(request, _("The canned reply is saved."))
+            return redirect("support:canned_replies")
+    else:
+        form = CannedReplyForm(
+            initial={
+                "title": canned.title,
+                "body": canned.body,
+                "shared": canned.shared,
+                "set_status": canned.set_status,
+                "set_priority": canned.set_priority,
+                "add_tags": ", ".join(canned.add_tags),
+            },
+            may_share=may_share,
+        )
+    return render(request, "support/canned_reply.html", {"nav": "support", "canned": canned, "form": form})
+
+
+@page(SupportPerm.EDIT, methods=("POST",), back="support:canned_replies")
+def canned_delete(request: AuthenticatedHttpRequest, canned_id: int) -> HttpResponse:
+    canned = CannedReply.objects.fetch(request.user, canned_id, "delete")
+    services.canned_delete(actor=request.user, canned=canned)
+    messages.success(request, _("The canned reply is deleted."))
+    return redirect("support:canned_replies")
 
 
 @page(SupportPerm.ADMIN, methods=("POST",), back="support:queue")

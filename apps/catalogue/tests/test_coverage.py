@@ -55,8 +55,14 @@ BEYOND_SPEC = {
         "getAccountTransactions",
         "getVatReturn",
     },
-    "customerservice": {"mergeTickets", "updateTicket"},
-    "emailinbox": {"manageEmail", "sendEmail"},
+    "customerservice": {
+        "mergeTickets",
+        "updateTicket",
+        "listCannedReplies",
+        "manageCannedReply",
+        "applyCannedReply",
+    },
+    "emailinbox": {"manageEmail", "sendEmail", "manageInboxFolder"},
     "events": {"cancelEvent", "updateEventSession", "removeEventSession"},
     "hr": {"listLeaveTypes", "adjustLeaveBalance", "manageLeavePolicy", "manageCompanyHolidays"},
 }

@@ -64,6 +64,18 @@ def manage_email(actor: Any) -> Sample:
     return Sample({"messageIds": [message.pk], "action": "archive"}, around=using_local_server)
 
 
+@sample("manageInboxFolder")
+def manage_inbox_folder(actor: Any) -> Sample:
+    # A folder Acme's mailbox has already: never listed in another workspace.
+    mailbox, kept = _mailbox(actor), f"Kept {uuid.uuid4().hex[:10]}"
+    with using_local_server():
+        services.folder_create(actor=actor, mailbox=mailbox, name=kept)
+    name = f"Sample {uuid.uuid4().hex[:10]}"
+    return Sample(
+        {"inboxId": mailbox.pk, "action": "create", "name": name}, private=[kept], around=using_local_server
+    )
+
+
 @sample("forwardEmail")
 def forward_email(actor: Any) -> Sample:
     message = _message(actor)

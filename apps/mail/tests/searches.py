@@ -63,3 +63,11 @@ REQUESTS += [
     ("send the reply draft to the landlord now", "sendEmail"),
     ("ok send that email", "sendEmail"),
 ]
+
+# manageInboxFolder (beyond SPEC.md's catalogue), written before its hints.
+REQUESTS += [
+    ("make a new folder called Invoices in my mailbox", "manageInboxFolder"),
+    ("create a label for the Hartley project emails", "manageInboxFolder"),
+    ("rename the Clients mail folder to Customers", "manageInboxFolder"),
+    ("delete the empty Old stuff folder from my inbox", "manageInboxFolder"),
+]

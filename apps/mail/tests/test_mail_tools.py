@@ -49,7 +49,7 @@ def arrives(mailbox: Mailbox, *, sender: str, subject: str, text: str) -> Messag
     return Message.objects.get(mailbox=mailbox, message_id=message["Message-ID"])
 
 
-def test_the_area_has_spec_s_twelve_tools_its_own_two_and_platform_s_deletedraft():
+def test_the_area_has_spec_s_twelve_tools_its_own_three_and_platform_s_deletedraft():
     assert sorted(spec.name for spec in MAIL_TOOLS) == [
         "deleteDraft",
         "findAndReadEmail",
@@ -61,6 +61,7 @@ def test_the_area_has_spec_s_twelve_tools_its_own_two_and_platform_s_deletedraft
         "listDrafts",
         "listInboxes",
         "manageEmail",
+        "manageInboxFolder",
         "openInboxSettings",
         "resendEmail",
         "sendEmail",

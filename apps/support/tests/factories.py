@@ -4,9 +4,10 @@
 from typing import Any
 
 from apps.catalogue.testing import listed
-from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered
+from apps.core import factories
+from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered, private_rows
 from apps.support import services
-from apps.support.models import SlaPolicy, Ticket
+from apps.support.models import CannedReply, SlaPolicy, Ticket
 
 
 def _ticket(*, actor: Any, fields: dict[str, Any]) -> Ticket:
@@ -22,6 +23,21 @@ class TicketFactory(ServiceFactory):
     requester_email = "sam.ortiz@example.net"
     requester_name = "Sam Ortiz"
     _service = staticmethod(_ticket)
+
+
+def _canned(*, actor: Any, fields: dict[str, Any]) -> CannedReply:
+    return services.canned_create(actor=actor, fields=fields)
+
+
+class CannedReplyFactory(ServiceFactory):
+    """A canned reply, personal unless `visibility="workspace"` (made by an administrator)."""
+
+    class Meta:
+        model = CannedReply
+
+    title = numbered(lambda: "Export fixed", " ")
+    body = "Hi {{customer.first_name}}, the export is fixed in today's release. {{agent.name}}"
+    _service = staticmethod(_canned)
 
 
 # --- the rows of each support record, for the access test (tests/test_access_per_model.py): every one
@@ -63,3 +79,30 @@ def _escalations(people: dict[str, Any]) -> AccessRows:
         actor=people["member"], ticket=ticket, reason="Needs engineering", owner=people["admin"]
     )
     return AccessRows(everyone=[escalated])
+
+
+@access_rows("support.CannedReply")
+def _canned_replies(people: dict[str, Any]) -> AccessRows:
+    # A shared canned reply is an administrator's to make, whoever private_rows names.
+    def make(actor: Any, visibility: str) -> CannedReply:
+        maker = people["admin"] if visibility == "workspace" else actor
+        return CannedReplyFactory(actor=maker, visibility=visibility)
+
+    rows = private_rows(people, make)
+    rows.listed = lambda person: listed(person, "listCannedReplies", {"limit": 100})
+    return rows
+
+
+@factories.privacy_rows("support")
+def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
+    """The owner's personal canned reply, and a shared one beside it."""
+    owner = people["owner"]
+    hidden = CannedReplyFactory(
+        actor=owner,
+        title=f"{marker} title",
+        body=f"{marker} body {{{{ticket.id}}}}",
+        add_tags=[f"{marker}-tag"],
+        visibility="private",
+    )
+    rows.add("cannedReplyId", record=hidden)
+    rows.add("cannedReplyId", record=CannedReplyFactory(actor=owner, visibility="workspace"))

@@ -9,7 +9,7 @@ from apps.mail.models import Mailbox
 from apps.mail.testing import using_local_server
 from apps.support import services
 from apps.support.models import SupportMailbox
-from apps.support.tests.factories import TicketFactory
+from apps.support.tests.factories import CannedReplyFactory, TicketFactory
 
 
 def _ticket(actor: Any, arguments: dict[str, Any] | None = None, **fields: Any) -> Sample:
@@ -46,8 +46,7 @@ def search_tickets(actor: Any) -> Sample:
     return Sample({"query": "Ottilie export", "status": ["new", "open"]}, private=["Ottilie cannot export"])
 
 
-@sample("respondToTicket")
-def respond_to_ticket(actor: Any) -> Sample:
+def _support_mailbox(actor: Any) -> None:
     if services.support_mailbox() is None:
         # The workspace's shared Support mailbox (the mail demo's): a person's own never serves.
         domain = actor.email.partition("@")[2]
@@ -56,6 +55,11 @@ def respond_to_ticket(actor: Any) -> Sample:
         )
         SupportMailbox.objects.all().delete()
         SupportMailbox.objects.create(mailbox=shared)
+
+
+@sample("respondToTicket")
+def respond_to_ticket(actor: Any) -> Sample:
+    _support_mailbox(actor)
     return Sample(
         {
             **_ticket(actor, requester_email="ottilie@example.org").arguments,
@@ -102,3 +106,36 @@ def resolve_escalation(actor: Any) -> Sample:
 @sample("closeTicket")
 def close_ticket(actor: Any) -> Sample:
     return _ticket(actor)
+
+
+@sample("listCannedReplies")
+def list_canned_replies(actor: Any) -> Sample:
+    CannedReplyFactory(actor=actor, title="Ottilie's export answer")
+    return Sample({"query": "export"}, private=["Ottilie's export answer"])
+
+
+@sample("manageCannedReply")
+def manage_canned_reply(actor: Any) -> Sample:
+    return Sample(
+        {
+            "action": "create",
+            "title": "Refund on its way",
+            "body": "Hi {{customer.first_name}}, your refund for ticket {{ticket.id}} is on its way.",
+            "setStatus": "solved",
+            "addTags": ["refund"],
+        }
+    )
+
+
+@sample("applyCannedReply")
+def apply_canned_reply(actor: Any) -> Sample:
+    _support_mailbox(actor)
+    canned = CannedReplyFactory(actor=actor, title="Ottilie's export answer", add_tags=["export"])
+    return Sample(
+        {
+            **_ticket(actor, requester_email="ottilie@example.org").arguments,
+            "cannedReplyId": canned.pk,
+        },
+        private=["Ottilie cannot export", "Ottilie's export answer"],
+        around=using_local_server,
+    )

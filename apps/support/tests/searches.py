@@ -61,3 +61,13 @@ REQUESTS += [
     ("ticket 51 is a duplicate of 50, merge them", "mergeTickets"),
     ("the customer wrote twice about the same order, combine the two tickets", "mergeTickets"),
 ]
+
+# The canned replies (beyond SPEC.md's catalogue), written before their hints.
+REQUESTS += [
+    ("send the refund-policy canned reply on ticket 12", "applyCannedReply"),
+    ("use our macro for password resets on this ticket", "applyCannedReply"),
+    ("which saved replies do we have for shipping questions", "listCannedReplies"),
+    ("show my canned responses", "listCannedReplies"),
+    ("save this answer as a canned reply for the team", "manageCannedReply"),
+    ("delete the old holiday-hours macro", "manageCannedReply"),
+]

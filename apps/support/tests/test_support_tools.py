@@ -68,14 +68,17 @@ def support(people, mail_server):
     return box
 
 
-def test_the_area_has_its_tools_and_only_the_reply_is_high_risk():
+def test_the_area_has_its_tools_and_only_the_replies_are_high_risk():
     assert sorted(spec.name for spec in SUPPORT_TOOLS) == [
         "addMyTicketComment",
+        "applyCannedReply",
         "closeTicket",
         "createCustomerServiceTicket",
         "escalateTicket",
         "getCustomerServiceOverview",
         "getSupportSummary",
+        "listCannedReplies",
+        "manageCannedReply",
         "mergeTickets",
         "resolveEscalation",
         "respondToTicket",
@@ -83,7 +86,7 @@ def test_the_area_has_its_tools_and_only_the_reply_is_high_risk():
         "updateTicket",
     ]
     high_risk = {spec.name for spec in SUPPORT_TOOLS if "HIGH RISK" in spec.definition["description"]}
-    assert high_risk == {"respondToTicket"}
+    assert high_risk == {"respondToTicket", "applyCannedReply"}
 
 
 @pytest.mark.parametrize("spec", SUPPORT_TOOLS, ids=lambda spec: spec.name)
