@@ -363,19 +363,11 @@ def document_void(*, actor: Actor, document: SalesDocument, day: date | None = N
     return document
 
 
-def record_payment(
-    *,
-    actor: Actor,
-    document: SalesDocument,
-    amount: Decimal,
-    day: date,
-    reference: str = "",
-    bank_account: str | None = None,
-) -> Payment:
-    """Records money received against an issued invoice, in its currency. The bank is debited at
-    the rate of the payment's day, the receivable credited at the invoice's rate; the difference
-    in base currency is the realised FX gain or loss, posted to the FX account in the same entry."""
-    require(actor, AccountingPerm.POST)
+def payment_check(
+    *, document: SalesDocument, amount: Decimal, day: date, bank_account: str | None
+) -> tuple[Decimal, Account]:
+    """What record_payment refuses, checked before anything is written (and before recordPayment's
+    confirmation is asked): the amount rounded to the currency and the bank account to debit."""
     if document.kind != Kind.INVOICE or document.status not in OPEN:
         raise wrong_status(document, _("an approved or sent invoice with an amount due"))
     amount = round_money(amount, document.currency)
@@ -391,7 +383,24 @@ def record_payment(
         )
     if day < document.issue_date:
         raise invalid("date", _("is before the invoice's issue date"))
-    bank = bank_account_of(bank_account)
+    ledger.check_open(day)
+    return amount, bank_account_of(bank_account)
+
+
+def record_payment(
+    *,
+    actor: Actor,
+    document: SalesDocument,
+    amount: Decimal,
+    day: date,
+    reference: str = "",
+    bank_account: str | None = None,
+) -> Payment:
+    """Records money received against an issued invoice, in its currency. The bank is debited at
+    the rate of the payment's day, the receivable credited at the invoice's rate; the difference
+    in base currency is the realised FX gain or loss, posted to the FX account in the same entry."""
+    require(actor, AccountingPerm.POST)
+    amount, bank = payment_check(document=document, amount=amount, day=day, bank_account=bank_account)
     base = ledger.books().base_currency
     assert document.rate is not None
     cleared = round_money(amount * document.rate, base)

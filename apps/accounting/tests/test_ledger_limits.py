@@ -9,9 +9,10 @@ import pytest
 from apps.accounting.models import Charge, JournalEntry, PurchaseBill, SalesDocument
 from apps.accounting.services import sales
 from apps.accounting.tests.factories import draft, issued
-from apps.accounting.tests.samples import INVOICE_FIELDS
+from apps.accounting.tests.samples import INVOICE_FIELDS, started
 from apps.accounting.tests.samples import acc_ok as ok
 from apps.accounting.tests.samples import acc_refused as refused
+from apps.catalogue.testing import call, text_of
 
 pytestmark = pytest.mark.django_db
 
@@ -145,3 +146,24 @@ def test_unmatched_lines_show_what_is_still_due_after_payments_and_credit_notes(
     sales.document_approve(actor=owner, document=note)  # 30 credited
     rows = ok(people["viewer"], "getUnmatchedInvoiceLines", {"invoiceId": credited.pk})["items"]
     assert [row["open"] for row in rows] == ["90.00"]
+
+
+def test_a_payment_that_cannot_be_recorded_is_refused_before_anyone_is_asked_to_confirm_it(people):
+    owner = people["owner"]
+    invoice = issued(owner, issue_date=date(2026, 3, 1), lines=[("Work", "100", "UK-STD")])
+    arguments = {"invoiceId": invoice.pk, "amount": "120", "on": "2026-03-02"}
+    session = started(owner)
+
+    asked = call(owner, "recordPayment", arguments, session=session)
+    too_much = call(owner, "recordPayment", {**arguments, "amount": "121"}, session=session)
+    too_early = call(owner, "recordPayment", {**arguments, "on": "2026-02-27"}, session=session)
+    not_a_bank = call(owner, "recordPayment", {**arguments, "bankAccount": "4000"}, session=session)
+
+    assert "Confirmation required" in text_of(asked)
+    assert "more than the 120.00 GBP due" in text_of(too_much)
+    assert "before the invoice's issue date" in text_of(too_early)
+    assert "not a bank account" in text_of(not_a_bank)
+    for answer in (too_much, too_early, not_a_bank):
+        assert answer["isError"] is True and "Confirmation required" not in text_of(answer)
+    invoice.refresh_from_db()
+    assert invoice.amount_paid == 0

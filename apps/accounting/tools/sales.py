@@ -245,7 +245,29 @@ class PaymentOut(Out):
     rounded: Rounded
 
 
-@tool("recordPayment", permission=AccountingPerm.POST, title="Record a payment", markers=Marker.HIGH_RISK)
+def _payment_checked(
+    ctx: ToolContext,
+    *,
+    invoice_id: int,
+    amount: Decimalish,
+    on: date | None,
+    reference: str,
+    bank_account: str | None,
+) -> bool:
+    """recordPayment's confirmation, asked once the payment is known to be possible."""
+    found = sales.document_get(actor=ctx.actor, kind=Kind.INVOICE, document_id=invoice_id)
+    day = on or timezone.localdate()
+    sales.payment_check(document=found, amount=amount, day=day, bank_account=bank_account)
+    return True
+
+
+@tool(
+    "recordPayment",
+    permission=AccountingPerm.POST,
+    title="Record a payment",
+    markers=Marker.HIGH_RISK,
+    confirm_if=_payment_checked,
+)
 def record_payment(
     ctx: ToolContext,
     *,
