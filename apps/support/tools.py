@@ -548,8 +548,8 @@ def apply_canned_reply(
     canned_reply_id: CannedReplyId,
     internal: Annotated[bool, Field(description="As a note, never e-mailed")] = False,
 ) -> TicketOut:
-    """Answer a ticket with a canned reply, filled in, and apply its actions; respondToTicket writes one.
-    As a note (internal), nothing is e-mailed."""
+    """Answer a ticket with a canned reply, filled in, and apply its actions.
+    respondToTicket writes a reply of one's own. As a note (internal), nothing is e-mailed."""
     ticket, canned = _applying(ctx, ticket_id, canned_reply_id)
     services.canned_use(actor=ctx.actor, ticket=ticket, canned=canned, internal=internal)
     return _ticket(ticket, with_history=True)

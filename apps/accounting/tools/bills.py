@@ -264,7 +264,7 @@ class DiscardedOut(Out):
     markers=Marker.DESTRUCTIVE,
 )
 def discard_purchase_invoice_proposal(ctx: ToolContext, *, bill_id: BillId) -> DiscardedOut:
-    """Discard a bill not yet posted (read twice, a duplicate); postPurchaseInvoice posts one instead."""
+    """Discard a bill proposal not yet posted, such as a duplicate."""
     found = bills.bill_get(actor=ctx.actor, bill_id=bill_id, action="delete")
     bills.bill_discard(actor=ctx.actor, bill=found)
     return DiscardedOut(id=bill_id)
