@@ -139,6 +139,12 @@ PROFILES = (
         "Keeping records in order: trash and restore, merges, links, sharing, folders, file copies.",
         _("I keep our records tidy"),
     ),
+    Profile(
+        "reference",
+        "Reference",
+        "Facts to look up and details to check: countries and regions, bank accounts, tax ids, holidays.",
+        _("I check details and look up facts"),
+    ),
 )
 
 
