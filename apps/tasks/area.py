@@ -115,6 +115,8 @@ area = areas.declare(
             "updateTask",
             "getTaskSteps",
             "addTaskStep",
+            "completeTask",
+            "archiveTask",
         ),
     },
     nav=[NavItem("tasks", _("Tasks"), "tasks:list", TasksPerm.VIEW, order=50)],
