@@ -21,4 +21,28 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("public holidays in Bavaria in 2027", "getPublicHolidays"),
     ("is the 3rd of October a holiday in Germany", "getPublicHolidays"),
     ("which days is the office in Spain closed for national holidays", "getPublicHolidays"),
+    # The workspace as any member reads it, written before their hints.
+    ("who am I logged in as and what's my role", "getMyProfile"),
+    ("what am I allowed to do in this workspace", "getMyProfile"),
+    ("which time zone is set on my account", "getMyProfile"),
+    (
+        "give me an overview of this workspace: which apps are installed and how much is in them",
+        "getWorkspaceSummary",
+    ),
+    ("what areas does our workspace have", "getWorkspaceSummary"),
+    ("how many contacts, deals and tasks do we have in total", "getWorkspaceSummary"),
+    ("list everyone in the workspace with their roles", "listWorkspaceUsers"),
+    ("who are the admins here", "listWorkspaceUsers"),
+    ("what is Priya's email address, she's a colleague", "listWorkspaceUsers"),
+    ("which users have been deactivated", "listWorkspaceUsers"),
+    ("what roles are there and what can each of them do", "listRoles"),
+    ("what permissions does the member role have", "listRoles"),
+    ("can viewers delete anything", "listRoles"),
+    # API keys, written before their hints.
+    ("show my API keys and how much of their budget is used", "listApiKeys"),
+    ("which gateway keys do we have and when were they last used", "listApiKeys"),
+    ("list every API key in the workspace, all owners", "listApiKeys"),
+    ("revoke the API key called old-zapier, it leaked", "revokeApiKey"),
+    ("kill the key we gave the contractor", "revokeApiKey"),
+    ("disable API key 12 right away", "revokeApiKey"),
 ]
