@@ -142,7 +142,7 @@ PROFILES = (
     Profile(
         "reference",
         "Reference",
-        "Facts to look up and details to check: countries and regions, bank accounts, tax ids, holidays.",
+        "You, the workspace, its people, roles and API keys; countries, banks, tax ids, holidays.",
         _("I check details and look up facts"),
     ),
 )

@@ -83,9 +83,9 @@ def countries() -> tuple[Country, ...]:
             code=entry.alpha_2,
             alpha3=entry.alpha_3,
             name=getattr(entry, "common_name", entry.name),
-            region=data["region"],
-            subregion=data.get("subregion") or "",
-            intermediate_region=data.get("intermediateregion") or "",
+            region=str(data["region"]),
+            subregion=str(data.get("subregion") or ""),
+            intermediate_region=str(data.get("intermediateregion") or ""),
             eu=entry.alpha_2 in members,
         )
     return tuple(sorted(found.values(), key=lambda place: place.name))

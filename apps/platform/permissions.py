@@ -8,5 +8,5 @@ class PlatformPerm(PermissionEnum):
     VIEW = (
         "platform.view",
         Level.READ,
-        _("Look up reference data: countries, bank formats, tax ids, holidays"),
+        _("Read the workspace, its people and roles, one's API keys; look up reference data"),
     )
