@@ -105,9 +105,9 @@ def complete_task(
         str, Field(max_length=500, description="Why, for the history and the skipped steps")
     ] = "",
 ) -> CompletedTaskOut:
-    """Mark a task completed now: steps not finished are skipped, never recorded as done.
+    """Mark a task completed now, whatever is left: its unfinished steps are skipped, not finished.
 
-    To finish one step: moveTaskStepColumn or skipTaskStep. A schedule goes on making new copies."""
+    One step only: skipTaskStep. A scheduled task's schedule goes on (disableScheduledTask)."""
     task = selectors.task_for_change(actor=ctx.actor, task_id=task_id)
     skipped = runner.task_complete(actor=ctx.actor, task=task, note=note)
     task.refresh_from_db()
