@@ -34,7 +34,13 @@ area = areas.declare(
             "regime, lock date, numbering, what is owed"
         ),
         "listTaxTypes": "which vat rates tax codes go on an invoice line, reverse charge exempt zero rated",
-        "previewTaxBreakdown": "how much vat is on these items, the tax on amounts prices net gross total",
+        "previewTaxBreakdown": (
+            "how much vat is on these items, the tax on amounts prices net gross total, vat at standard rate"
+        ),
+        "recordExchangeRate": (
+            "set our own exchange rate, the fx rate the bank gave us for a day, a currency without a rate"
+        ),
+        "setLockDate": "close the books, lock the period up to a date, month year end close, reopen a period",
         "previewCurrencyConversion": "convert dollars euros pounds exchange rate fx what is it worth in",
         "createInvoice": "bill a customer raise draft a new sales invoice for work done",
         "getInvoice": "show open details of invoice number lines amount due",
@@ -83,7 +89,9 @@ area = areas.declare(
         "manageCompanyDomain": "add remove the company's website email domain name",
         # Purchase bills and sync to an outside ledger.
         "extractPurchaseBillDocument": "read scan ocr a supplier bill pdf photo upload into a proposal",
-        "getSupplierDefaults": "which account tax code currency payment terms does this supplier vendor use",
+        "getSupplierDefaults": (
+            "which account tax code currency payment terms does this supplier vendor use, usually pay on"
+        ),
         "validatePurchaseInvoiceProposal": "check correct fix the supplier bill proposal before posting",
         "previewPurchaseInvoiceTotals": "what does the supplier bill add up to, vat net total of a bill",
         "reconcilePurchaseInvoiceTotal": (
@@ -99,7 +107,9 @@ area = areas.declare(
         ),
         "manageFinancial": "edit fix delete restore a bank transaction",
         "listFinancials": "bank transactions statement lines, unreconciled unmatched payments received paid",
-        "getFinancialsSummary": "bank reconciliation status, money in out, how many transactions not matched",
+        "getFinancialsSummary": (
+            "bank reconciliation status, money in out, how many transactions not matched, cash in the bank"
+        ),
         "getMatchedFinancialLines": (
             "what a bank transaction payment was matched reconciled to, which invoices it settled"
         ),

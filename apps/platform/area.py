@@ -16,16 +16,22 @@ area = areas.declare(
         "workspace people users roles permissions api keys reference country region bank iban vat tax holiday"
     ),
     hints={
-        "getMyProfile": "who am I, my account, my role, what am I allowed to do, my permissions, time zone",
+        "getMyProfile": (
+            "who am I, my profile, my account, my role, am I an admin, what am I allowed to do, my "
+            "permissions, which email am I signed in with, time zone"
+        ),
         "getWorkspaceSummary": (
             "overview of the workspace or account, which apps modules areas are installed, how many records "
             "contacts deals tasks do we have in total, counts, server time"
         ),
         "listWorkspaceUsers": (
-            "everyone in the workspace, colleagues, team members, users and their roles, who are the admins, "
-            "a colleague's email address, deactivated users"
+            "everyone in the workspace, my colleagues on here, team members, users and their roles, who are "
+            "the admins, how many people use it, a colleague's email address, deactivated users"
         ),
-        "listRoles": "roles and what each can do, permissions of a role, custom roles, can viewers, members",
+        "listRoles": (
+            "roles and what each can do, access levels, permissions of a role, custom roles, can viewers, "
+            "members"
+        ),
         "listApiKeys": "my API keys, gateway or integration keys, their budget, spend, usage, last used",
         "revokeApiKey": "revoke kill disable cancel a leaked or compromised API key",
         "getCountriesByRegion": (
@@ -46,7 +52,7 @@ area = areas.declare(
         ),
         "getPublicHolidays": (
             "bank holidays, national holidays, days off, office closed, public holiday calendar of a country "
-            "or state"
+            "or state, when is Easter Christmas"
         ),
     },
     profiles={
@@ -63,7 +69,6 @@ area = areas.declare(
             "validateTaxId",
             "getPublicHolidays",
         ),
-        "finance": ("validateBankDetails", "getCountryBankConfig"),
         "billing": ("validateBankDetails", "validateTaxId"),
     },
 )
