@@ -18,7 +18,7 @@ from apps.core import secrets
 from apps.core.actors import Actor
 from apps.core.errors import or_not_found
 from apps.core.recurrence import workspace_zone
-from apps.core.spending import KeyInfo, SpendSummary
+from apps.core.spending import KeyInfo, KeyListing, SpendSummary
 
 
 def api_key_list(*, user: User, status: str | None = None) -> QuerySet[ApiKey]:
@@ -228,3 +228,42 @@ class Ledger:
 
     def spend(self, *, user: Actor | None = None) -> SpendSummary:
         return spend_summary(user=user)
+
+    def listed(self, *, owner_id: int | None, active_only: bool = False) -> list[KeyListing]:
+        keys = ApiKey.objects.select_related("user").order_by("-created_at", "-id")
+        if owner_id is not None:
+            keys = keys.filter(user_id=owner_id)
+        if active_only:
+            keys = keys.filter(revoked_at__isnull=True)
+        rows = list(keys)
+        usage = key_usage_many(rows)
+        return [_listing(key, usage[key.pk]) for key in rows]
+
+    def revoke(self, *, actor: Actor, key_id: int, any_owner: bool = False) -> KeyListing | None:
+        from apps.apikeys import services
+
+        keys = ApiKey.objects.filter(pk=key_id)
+        key = (keys if any_owner else keys.filter(user_id=actor.pk)).first()
+        if key is None:
+            return None
+        services.api_key_revoke(actor=actor, key=key, any_owner=any_owner)
+        key = ApiKey.objects.select_related("user").get(pk=key.pk)
+        return _listing(key, key_usage(key=key))
+
+
+def _listing(key: ApiKey, usage: KeyUsage) -> KeyListing:
+    return KeyListing(
+        id=key.pk,
+        label=key.label,
+        owner_id=key.user_id,
+        owner_email=key.user.email,
+        last_four=key.last_four,
+        profile=key.profile,
+        budget_usd_cents=key.budget_usd_cents,
+        budget_period=key.budget_period,
+        spent_in_period_micro_usd=usage.budget.spent_micro_usd,
+        spent_total_micro_usd=usage.spent_total_micro_usd,
+        created_at=key.created_at,
+        last_used_at=key.last_used_at,
+        revoked_at=key.revoked_at,
+    )

@@ -158,9 +158,11 @@ def api_key_create(
     return CreatedKey(key=key, raw_key=raw, signing_secret=signing_secret)
 
 
-def _locked_own(*, key: ApiKey, actor: Actor) -> ApiKey:
-    """The key, row-locked, if `actor` owns it; another person's key is not found."""
-    return or_not_found(ApiKey.objects.select_for_update().filter(pk=key.pk, user=actor.pk).first())
+def _locked_own(*, key: ApiKey, actor: Actor, any_owner: bool = False) -> ApiKey:
+    """The key, row-locked, if `actor` owns it (or `any_owner`: an admin of the workspace's people
+    revoking anyone's); another person's key is not found."""
+    keys = ApiKey.objects.select_for_update().filter(pk=key.pk)
+    return or_not_found((keys if any_owner else keys.filter(user=actor.pk)).first())
 
 
 @transaction.atomic
@@ -181,10 +183,11 @@ def api_key_update(*, actor: Actor, key: ApiKey, **given: Unpack[KeyFields]) -> 
 
 
 @transaction.atomic
-def api_key_revoke(*, actor: Actor, key: ApiKey) -> ApiKey:
+def api_key_revoke(*, actor: Actor, key: ApiKey, any_owner: bool = False) -> ApiKey:
     """Revoking is for good; the key is kept (its usage is history) and refused with KEY_REVOKED.
-    Revoking a revoked key changes nothing."""
-    key = _locked_own(key=key, actor=actor)
+    Revoking a revoked key changes nothing. `any_owner`: the caller (who checked the actor's
+    right to) revokes another person's key."""
+    key = _locked_own(key=key, actor=actor, any_owner=any_owner)
     if key.revoked_at is None:
         key.revoked_at = timezone.now()
         key.save(update_fields=["revoked_at", "updated_at"])

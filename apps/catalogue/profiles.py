@@ -145,6 +145,12 @@ PROFILES = (
         "Keeping records in order: trash and restore, merges, links, sharing, folders, file copies.",
         _("I keep our records tidy"),
     ),
+    Profile(
+        "reference",
+        "Reference",
+        "You, the workspace, its people, roles and API keys; countries, banks, tax ids, holidays.",
+        _("I check details and look up facts"),
+    ),
 )
 
 

@@ -72,6 +72,9 @@ class Area:
     # Per profile of the catalogue (apps.catalogue.profiles: "essentials", "sales"...), the names
     # of the area's tools it lists.
     profiles: dict[str, Sequence[str]] = field(default_factory=dict)
+    # A core area is in every workspace (Platform: reference data, the workspace's own facts);
+    # the others are installed per workspace (Workspace.installed_areas).
+    core: bool = False
 
     @property
     def module(self) -> str:
@@ -118,7 +121,7 @@ def register(area: Area) -> Area:
     if existing is not None and existing is not area:
         raise ValueError(f"area {area.key!r} is declared twice")
     _areas[area.key] = area
-    permissions.register_area(area.key, area.title, area.description)
+    permissions.register_area(area.key, area.title, area.description, core=area.core)
     for kind in area.kinds:
         record_kinds.register(_with_area(kind, area.key))
     for item in area.nav:

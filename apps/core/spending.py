@@ -2,10 +2,12 @@
 the door that keeps them: the API-keys app fills this interface from its `AppConfig.ready()`.
 
 Tasks ask whether a key may pay for a task's agent steps (`key_of`); Group Accounts show the
-workspace's spend (`spend`).
+workspace's spend (`spend`); Platform lists keys with their budgets and use, and revokes one
+(`listed`, `revoke`).
 """
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Protocol
 
 from apps.core.actors import Actor
@@ -32,6 +34,25 @@ class SpendSummary:
     active_keys: int
 
 
+@dataclass(frozen=True)
+class KeyListing:
+    """A key as a list shows it: never its secret, only its last four characters."""
+
+    id: int
+    label: str
+    owner_id: int
+    owner_email: str
+    last_four: str
+    profile: str
+    budget_usd_cents: int | None
+    budget_period: str
+    spent_in_period_micro_usd: int
+    spent_total_micro_usd: int
+    created_at: datetime
+    last_used_at: datetime | None
+    revoked_at: datetime | None
+
+
 class Keys(Protocol):
     def key_of(self, *, key_id: int, owner_id: int | None = None) -> KeyInfo | None:
         """The key `key_id` (revoked or not), when it belongs to the person `owner_id` if given."""
@@ -39,6 +60,15 @@ class Keys(Protocol):
 
     def spend(self, *, user: Actor | None = None) -> SpendSummary:
         """What the workspace (or one person's keys) spent: today, this month, in total."""
+        ...
+
+    def listed(self, *, owner_id: int | None, active_only: bool = False) -> list[KeyListing]:
+        """The keys of the person `owner_id` (None: everyone's), newest first."""
+        ...
+
+    def revoke(self, *, actor: Actor, key_id: int, any_owner: bool = False) -> KeyListing | None:
+        """Revokes the key for good, at once for every door and process: `actor`'s own, or anyone's
+        with `any_owner`. None: no such key (of theirs). A revoked key stays as it was."""
         ...
 
 

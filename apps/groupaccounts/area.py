@@ -18,6 +18,7 @@ area = areas.declare(
         "createGroupAccount": "new company organisation customer supplier partner account, household",
         "getGroupAccount": "details industry website domains people of a company account, who is on it",
         "deleteGroupAccount": "remove delete archive a company organisation account",
+        "restoreGroupAccount": "bring back undelete unarchive a deleted or archived company account",
         "examineGroupAccount": (
             "company briefing: people, relationship health, recent mails, coming calls, everything about it"
         ),
@@ -46,7 +47,7 @@ area = areas.declare(
             "createGroupAccount",
             "examineGroupAccount",
         ),
-        "billing": ("searchGroupAccounts", "getGroupAccount"),
+        "billing": ("searchGroupAccounts", "getGroupAccount", "restoreGroupAccount"),
         "support": (
             "searchGroupAccounts",
             "getGroupAccount",

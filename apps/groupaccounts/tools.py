@@ -106,9 +106,21 @@ class DeletedGroupAccountOut(Out):
     markers=Marker.DESTRUCTIVE,
 )
 def delete_group_account(ctx: ToolContext, *, group_account_id: AccountId) -> DeletedGroupAccountOut:
-    """Archive a group account (soft delete); its contacts stay. It can be restored on its page."""
+    """Archive a group account (soft delete); its contacts stay. restoreGroupAccount brings it back."""
     account = services.account_delete(actor=ctx.actor, account=_account(ctx, group_account_id, "delete"))
     return DeletedGroupAccountOut.of_record(account, archived_at=account.deleted_at)
+
+
+@tool(
+    "restoreGroupAccount",
+    permission=GroupAccountsPerm.DELETE,
+    title="Restore a group account",
+    idempotent=True,
+)
+def restore_group_account(ctx: ToolContext, *, group_account_id: AccountId) -> GroupAccountOut:
+    """Bring an archived group account back with its contacts, unless a live one has taken its name."""
+    account = GroupAccount.objects.fetch(ctx.actor, group_account_id, "delete", trash=True)
+    return GroupAccountOut.of(services.account_restore(actor=ctx.actor, account=account), ctx.actor)
 
 
 @tool("getGroupAccount", permission=GroupAccountsPerm.VIEW, title="Get a group account", read_only=True)

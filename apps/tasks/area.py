@@ -15,6 +15,8 @@ area = areas.declare(
     description=_("Work written down as steps on a board, run step by step, on a schedule too"),
     words="task to-do todo job chore errand workflow step checklist card board column template run",
     hints={
+        "completeTask": "mark a task as complete, close it off, tick it off, finished with it",
+        "archiveTask": "archive, hide a task from the task list, put old tasks away, unarchive",
         "createTask": "new to-do job chore piece of work with steps for people the agent or a notification",
         "listTasks": (
             "my to-dos all tasks open jobs, templates drafts running waiting on me, what tasks do we have"
@@ -115,6 +117,8 @@ area = areas.declare(
             "updateTask",
             "getTaskSteps",
             "addTaskStep",
+            "completeTask",
+            "archiveTask",
         ),
     },
     nav=[NavItem("tasks", _("Tasks"), "tasks:list", TasksPerm.VIEW, order=50)],

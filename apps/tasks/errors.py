@@ -56,6 +56,36 @@ class NotRerunnable(WrongState):
     )
 
 
+class AlreadyCompleted(WrongState):
+    msg_format = _("Task {id} is completed already; rerunTask runs it again.")
+
+
+class TaskArchived(WrongState):
+    msg_format = _("Task {id} is archived: archiveTask with archived false brings it back first.")
+
+
+class AlreadyArchived(WrongState):
+    msg_format = _("Task {id} is archived already; archiveTask with archived false brings it back.")
+
+
+class NotArchived(WrongState):
+    msg_format = _("Task {id} is not archived.")
+
+
+class ArchiveActive(WrongState):
+    msg_format = _(
+        "Task {id} is {status}: complete it (completeTask) or revert it to a draft (revertTaskToDraft) "
+        "before archiving it."
+    )
+
+
+class ArchiveScheduled(WrongState):
+    msg_format = _(
+        "Task {id} runs on a schedule: disable it first (disableScheduledTask), so that an archived task "
+        "never runs."
+    )
+
+
 class TaskCompleted(WrongState):
     msg_format = _("Task {id} is completed, so its steps stay done; rerunTask runs it again from a step.")
 

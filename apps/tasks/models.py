@@ -48,7 +48,8 @@ class Task(models.Model):
         URGENT = "urgent", _("urgent")
 
     Visibility = Visibility
-    # Tasks are never deleted (templates neither): they are kept with their history.
+    # Tasks are never deleted (templates neither): they are kept with their history. An archived
+    # one (archiveTask) is put away: left out of listTasks unless asked for, never run.
     access = Access(TasksPerm, shares=True, label=_("Task"), find_with="listTasks")
     title = models.CharField(_("title"), max_length=200)
     description = models.TextField(_("description"), blank=True)
@@ -88,6 +89,7 @@ class Task(models.Model):
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    archived_at = models.DateTimeField(_("archived"), null=True, blank=True)
 
     objects = RecordQuerySet.as_manager()
 
@@ -272,6 +274,8 @@ class TaskEvent(history.Trail):
         REVERTED = "reverted", _("reverted to draft")
         SCHEDULE_CHANGED = "schedule_changed", _("schedule changed")
         FILE_WRITTEN = "file_written", _("file written")
+        ARCHIVED = "archived", _("archived")
+        UNARCHIVED = "unarchived", _("taken out of the archive")
 
     task = models.ForeignKey(Task, on_delete=models.CASCADE, related_name="events")
     run = models.ForeignKey(TaskRun, on_delete=models.SET_NULL, null=True, blank=True, related_name="events")

@@ -309,6 +309,12 @@ def _not_a_template(task: Task) -> None:
         raise errors.TemplateNotRun(id=task.pk)
 
 
+def not_archived(task: Task) -> None:
+    """An archived task never runs, nor is scheduled: archiveTask brings it back first."""
+    if task.archived_at is not None:
+        raise errors.TaskArchived(id=task.pk)
+
+
 def _new_run(task: Task, actor: Actor | None, trigger: str) -> TaskRun:
     number = (task.runs.aggregate(last=Max("number"))["last"] or 0) + 1
     run = TaskRun.objects.create(task=task, number=number, trigger=trigger, started_by=person(actor))
@@ -320,6 +326,7 @@ def _new_run(task: Task, actor: Actor | None, trigger: str) -> TaskRun:
 def task_start(*, actor: Actor | None, task: Task, trigger: str = TaskRun.Trigger.START) -> TaskRun:
     require(actor, TasksPerm.RUN)
     _not_a_template(task)
+    not_archived(task)
     if task.status != Status.DRAFT:
         hint = _("resumeTask continues it") if task.status == Status.PAUSED else _("rerunTask runs it again")
         if task.status in (Status.RUNNING, Status.WAITING):
@@ -389,6 +396,7 @@ def _reset_steps(task: Task, steps: list[TaskStep]) -> None:
 def task_rerun(*, actor: Actor, task: Task, from_step: TaskStep | None = None) -> TaskRun:
     require(actor, TasksPerm.RUN)
     _not_a_template(task)
+    not_archived(task)
     if task.status not in (Status.COMPLETED, Status.FAILED):
         raise errors.NotRerunnable(id=task.pk, status=task.status)
     steps = list(selectors.steps_of(task))
@@ -549,3 +557,35 @@ def agent_steps_sweep(*, limit: int = 200) -> int:
                 text=outcome.text,
             )
     return finished
+
+
+# --- done with it, or put away --------------------------------------------------------------------
+
+
+def task_complete(*, actor: Actor, task: Task, note: str = "") -> list[TaskStep]:
+    """Done with the task, whatever its steps: each step not finished is skipped (recorded so,
+    never as done: a person's or the agent's work not done is not said to be), and the task and its
+    run are completed. A step handed to the agent is left to its conversation, whose end no longer
+    finishes it. A draft completes without a run. Its schedule, if it has one, goes on: each
+    occurrence is a new copy (disableScheduledTask stops it). The skipped steps, in order."""
+    require(actor, TasksPerm.RUN)
+    _not_a_template(task)
+    if task.status == Status.COMPLETED:
+        raise errors.AlreadyCompleted(id=task.pk)
+    run = current_run(task)
+    reason = note or _("skipped: the task was completed")
+    skipped = [step for step in selectors.steps_of(task) if not step.is_finished]
+    last = done_column(task)
+    for step in skipped:
+        step.status, step.finished_at, step.waiting_on = StepStatus.SKIPPED, timezone.now(), ""
+        step.finished_by, step.column, step.result = person(actor), last, reason[:4000]
+        step.save(update_fields=["status", "finished_at", "finished_by", "column", "waiting_on", "result"])
+        record(task, actor, TaskEvent.Kind.STEP_SKIPPED, reason, step=step, run=run)
+    _set_task(task, run, Status.COMPLETED)
+    message = ngettext(
+        "Completed, %(n)s step not finished skipped.",
+        "Completed, %(n)s steps not finished skipped.",
+        len(skipped),
+    ) % {"n": len(skipped)}
+    record(task, actor, TaskEvent.Kind.COMPLETED, f"{message} {note}".strip(), run=run)
+    return skipped

@@ -80,6 +80,7 @@ def schedule_set(
     """Schedules `task` (or changes its schedule): each occurrence runs a copy of it."""
     require(actor, TasksPerm.SCHEDULE)
     task = selectors.task_for_change(actor=actor, task_id=task.pk)
+    runner.not_archived(task)
     zone = recurrence.zone_named(time_zone, field="schedule.time_zone")
     now = timezone.now()
     start = starts_at or now
@@ -109,6 +110,7 @@ def schedule_enable(*, actor: Actor, schedule: ScheduledTask, enabled: bool) -> 
     if schedule.enabled == enabled:
         return schedule
     if enabled:
+        runner.not_archived(task)
         # From now, and never an occurrence that already ran.
         following = occurrence_after(schedule, max(timezone.now(), schedule.last_run_at or timezone.now()))
         if following is None:

@@ -24,7 +24,15 @@ from apps.core.records import derived_visibility
 from apps.core.spending import KeyInfo
 from apps.notifications import api as notifications
 from apps.tasks import errors, runner, selectors
-from apps.tasks.models import ChecklistItem, Task, TaskColumn, TaskEvent, TaskStep, TaskStepLink
+from apps.tasks.models import (
+    ChecklistItem,
+    ScheduledTask,
+    Task,
+    TaskColumn,
+    TaskEvent,
+    TaskStep,
+    TaskStepLink,
+)
 from apps.tasks.permissions import TasksPerm
 from apps.tasks.runner import record, require
 
@@ -240,6 +248,26 @@ def task_set_instructions(*, actor: Actor, task: Task, instructions: str, append
         _("instructions appended") if append else _("instructions replaced"),
         data={"before": before[:2000]},
     )
+    return task
+
+
+def task_archive(*, actor: Actor, task: Task, archived: bool = True) -> Task:
+    """Puts a task away, kept with its history and readable, left out of listTasks unless asked
+    for (`archived`), or takes it back out. An archived task never runs: an active one is completed
+    or reverted first, and a scheduled one's schedule disabled."""
+    require(actor, TasksPerm.EDIT)
+    if archived and task.archived_at is not None:
+        raise errors.AlreadyArchived(id=task.pk)
+    if not archived and task.archived_at is None:
+        raise errors.NotArchived(id=task.pk)
+    if archived and task.is_active:
+        raise errors.ArchiveActive(id=task.pk, status=task.status)
+    if archived and ScheduledTask.objects.filter(task=task, enabled=True).exists():
+        raise errors.ArchiveScheduled(id=task.pk)
+    task.archived_at = timezone.now() if archived else None
+    task.save(update_fields=["archived_at", "updated_at"])
+    record(task, actor, TaskEvent.Kind.ARCHIVED if archived else TaskEvent.Kind.UNARCHIVED)
+    logger.info("task %s %s by %s", task.pk, "archived" if archived else "unarchived", actor.pk)
     return task
 
 

@@ -155,6 +155,7 @@ class TaskSummary(Out):
     owner: PersonRef | None
     visibility: str
     updated_at: datetime
+    archived_at: datetime | None
 
 
 class AgentKeyOut(Out):

@@ -11,6 +11,7 @@ from apps.contacts import related
 from apps.contacts.tests.factories import ContactFactory
 from apps.core.kinds.sources import Message
 from apps.core.kinds.testing import Mailbox, areas
+from apps.groupaccounts import services
 from apps.groupaccounts.models import GroupAccount
 from apps.groupaccounts.tests.factories import GroupAccountFactory
 
@@ -132,3 +133,10 @@ def get_group_account_attachments(actor: Any) -> Sample:
 @sample("deleteGroupAccount")
 def delete_group_account(actor: Any) -> Sample:
     return _one(actor)
+
+
+@sample("restoreGroupAccount")
+def restore_group_account(actor: Any) -> Sample:
+    account, contact = with_contact(actor)
+    services.account_delete(actor=actor, account=account)
+    return Sample({"groupAccountId": account.pk}, private=[account.name, contact.first_name])

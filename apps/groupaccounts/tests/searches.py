@@ -88,4 +88,8 @@ REQUESTS += [
     ("Bluewave is now a customer, not a prospect", "updateGroupAccount"),
     ("usage and AI spend for the workspace this month", "getMyBillingOverview"),
     ("everything about the Bluewave account: people, health, mails", "examineGroupAccount"),
+    # Platform's restoreGroupAccount, written before its hints.
+    ("restore the Polar group account we deleted by mistake", "restoreGroupAccount"),
+    ("bring back the archived Zenith company account", "restoreGroupAccount"),
+    ("undelete the Dunmore account", "restoreGroupAccount"),
 ]

@@ -238,3 +238,15 @@ def write_file(actor: Any) -> Sample:
 def combine_files(actor: Any) -> Sample:
     first, second = FileFactory(actor=actor), FileFactory(actor=actor)
     return Sample({"fileIds": [first.pk, second.pk], "name": "both.txt"}, private=[first.name, second.name])
+
+
+@sample("completeTask")
+def complete_task(actor: Any) -> Sample:
+    task = TaskFactory(actor=actor)
+    runner.task_start(actor=actor, task=task)
+    return Sample({"taskId": task.pk, "note": "Done another way"}, private=[task.title])
+
+
+@sample("archiveTask")
+def archive_task(actor: Any) -> Sample:
+    return _one(actor)

@@ -238,4 +238,13 @@ REQUESTS += [
     ("write the results to a csv in the Reports folder", "writeFile"),
     ("start over from scratch with the migration task", ("revertTaskToDraft", "rerunTask")),
     ("mark the design card as in review", "moveTaskStepColumn"),
+    # Platform's task helpers (archiveTask, completeTask), written before their hints.
+    ("mark the onboarding task as complete", "completeTask"),
+    ("we're done with the office move task, close it off even though two steps are left", "completeTask"),
+    ("finish the quarterly audit task now", "completeTask"),
+    ("the supplier review is finished, tick the whole task off", "completeTask"),
+    ("archive the old launch task so it stops cluttering the list", "archiveTask"),
+    ("put last year's finished tasks away", "archiveTask"),
+    ("unarchive the website redesign task", "archiveTask"),
+    ("hide the completed hiring task from my task list", "archiveTask"),
 ]

@@ -10,7 +10,7 @@ from apps.catalogue.registry import tool
 from apps.core.errors import invalid
 from apps.tasks import runner, selectors, services
 from apps.tasks.permissions import TasksPerm
-from apps.tasks.shapes import TaskOut
+from apps.tasks.shapes import TaskOut, TaskSummary
 from apps.tasks.tools.common import ScheduleIn, TaskId, set_schedule, task_of, task_out
 
 NewTitle = Annotated[str | None, Field(max_length=200, description="Default: the source's")]
@@ -60,3 +60,17 @@ def revert_task_to_draft(ctx: ToolContext, *, task_id: TaskId) -> TaskOut:
     task = selectors.task_for_change(actor=ctx.actor, task_id=task_id)
     runner.task_revert_to_draft(actor=ctx.actor, task=task)
     return task_out(ctx, task)
+
+
+@tool("archiveTask", permission=TasksPerm.EDIT, title="Archive a task")
+def archive_task(
+    ctx: ToolContext,
+    *,
+    task_id: TaskId,
+    archived: Annotated[bool, Field(description="false: take it back out of the archive")] = True,
+) -> TaskSummary:
+    """Put a task that is not running away, out of listTasks, kept with its history; or bring it back.
+
+    An archived task never runs; a scheduled one's schedule is disabled first (disableScheduledTask)."""
+    task = selectors.task_for_change(actor=ctx.actor, task_id=task_id)
+    return TaskSummary.of_record(services.task_archive(actor=ctx.actor, task=task, archived=archived))

@@ -6,9 +6,10 @@ from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
+from apps.catalogue.shapes import Out
 from apps.tasks import runner, selectors
 from apps.tasks.permissions import TasksPerm
-from apps.tasks.shapes import TaskOut
+from apps.tasks.shapes import TaskOut, TaskSummary
 from apps.tasks.tools.common import StepId, TaskId, task_out
 
 
@@ -83,3 +84,33 @@ def skip_task_step(
     step = selectors.step_get(task=task, step_id=step_id)
     runner.step_skip(actor=ctx.actor, task=task, step=step, reason=reason)
     return task_out(ctx, task)
+
+
+class SkippedStepOut(Out):
+    id: int
+    title: str
+
+
+class CompletedTaskOut(Out):
+    task: TaskSummary
+    skipped: list[SkippedStepOut]
+
+
+@tool("completeTask", permission=TasksPerm.RUN, title="Complete a task")
+def complete_task(
+    ctx: ToolContext,
+    *,
+    task_id: TaskId,
+    note: Annotated[
+        str, Field(max_length=500, description="Why, for the history and the skipped steps")
+    ] = "",
+) -> CompletedTaskOut:
+    """Mark a task completed now, whatever is left: its unfinished steps are skipped, not finished.
+
+    One step only: skipTaskStep. A scheduled task's schedule goes on (disableScheduledTask)."""
+    task = selectors.task_for_change(actor=ctx.actor, task_id=task_id)
+    skipped = runner.task_complete(actor=ctx.actor, task=task, note=note)
+    task.refresh_from_db()
+    return CompletedTaskOut(
+        task=TaskSummary.of_record(task), skipped=[SkippedStepOut.of_record(step) for step in skipped]
+    )

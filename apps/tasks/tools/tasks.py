@@ -104,11 +104,14 @@ def list_tasks(
     ] = None,
     query: Annotated[str, Field(max_length=200, description="Words in the title or description")] = "",
     mine: Annotated[bool, Field(description="Only those you own")] = False,
+    archived: Annotated[
+        bool, Field(description="Only archived ones (archiveTask); false: the others")
+    ] = False,
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[TaskSummary]:
     """List the tasks or templates you may see, last changed first, with filters."""
-    rows = Task.objects.restrict(ctx.actor).select_related("owner")
+    rows = Task.objects.restrict(ctx.actor).select_related("owner").filter(archived_at__isnull=not archived)
     if kind != "all":
         rows = rows.filter(is_template=kind == "templates")
     if status:

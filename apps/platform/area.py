@@ -1,0 +1,74 @@
+"""The Platform area, as the rest of the service knows it (apps.core.areas): in every workspace."""
+
+from django.utils.translation import gettext_lazy as _
+
+from apps.core import areas
+
+area = areas.declare(
+    title=_("Platform"),
+    group=areas.Group.ADMINISTRATION,
+    description=_(
+        "The workspace, its people, roles and API keys; reference data: countries, banks, tax ids, holidays"
+    ),
+    core=True,
+    urls=None,
+    words=(
+        "workspace people users roles permissions api keys reference country region bank iban vat tax holiday"
+    ),
+    hints={
+        "getMyProfile": (
+            "who am I, my profile, my account, my role, am I an admin, what am I allowed to do, my "
+            "permissions, which email am I signed in with, time zone"
+        ),
+        "getWorkspaceSummary": (
+            "overview of the workspace or account, which apps modules areas are installed, how many records "
+            "contacts deals tasks do we have in total, counts, server time"
+        ),
+        "listWorkspaceUsers": (
+            "everyone in the workspace, my colleagues on here, team members, users and their roles, who are "
+            "the admins, how many people use it, a colleague's email address, deactivated users"
+        ),
+        "listRoles": (
+            "roles and what each can do, access levels, permissions of a role, custom roles, can viewers, "
+            "members"
+        ),
+        "listApiKeys": "my API keys, gateway or integration keys, their budget, spend, usage, last used",
+        "revokeApiKey": "revoke kill disable cancel a leaked or compromised API key",
+        "getCountriesByRegion": (
+            "which countries are in a continent or world region, list of nations, EU member states, Latin "
+            "America, Southeast Asia, sales territory"
+        ),
+        "getCountryBankConfig": (
+            "IBAN length and format of a country, what a bank account number or sort code looks like, how "
+            "many digits, BIC format, SEPA, paying a supplier abroad"
+        ),
+        "validateBankDetails": (
+            "check verify an IBAN or BIC SWIFT code, which bank an IBAN belongs to, bank details someone "
+            "sent, turn a sort code and account number into an IBAN"
+        ),
+        "validateTaxId": (
+            "check verify a VAT ID, VAT registration, tax number, company number, SIREN, NIF, BSN, EIN, "
+            "national id of a customer or supplier before invoicing them, is it real genuine valid"
+        ),
+        "getPublicHolidays": (
+            "bank holidays, national holidays, days off, office closed, public holiday calendar of a country "
+            "or state, when is Easter Christmas"
+        ),
+    },
+    profiles={
+        "reference": (
+            "getMyProfile",
+            "getWorkspaceSummary",
+            "listWorkspaceUsers",
+            "listRoles",
+            "listApiKeys",
+            "revokeApiKey",
+            "getCountriesByRegion",
+            "getCountryBankConfig",
+            "validateBankDetails",
+            "validateTaxId",
+            "getPublicHolidays",
+        ),
+        "billing": ("validateBankDetails", "validateTaxId"),
+    },
+)

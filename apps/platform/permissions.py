@@ -1,0 +1,12 @@
+from django.utils.translation import gettext_lazy as _
+
+from apps.core.permissions import Level, PermissionEnum, register_permissions
+
+
+@register_permissions
+class PlatformPerm(PermissionEnum):
+    VIEW = (
+        "platform.view",
+        Level.READ,
+        _("Read the workspace, its people and roles, one's API keys; look up reference data"),
+    )
