@@ -112,7 +112,7 @@ area = areas.declare(
             "requestDealInfoEmail",
             "openDeal",
         ),
-        "billing": ("searchDeals", "getDeal"),
+        "billing": ("searchDeals",),
         "marketing": (
             "createReachoutCampaign",
             "controlReachoutCampaign",

@@ -69,6 +69,7 @@ area = areas.declare(
             "validateTaxId",
             "getPublicHolidays",
         ),
-        "billing": ("validateBankDetails", "validateTaxId"),
+        # A customer's VAT number on an invoice; bank details are checked from the reference profile.
+        "billing": ("validateTaxId",),
     },
 )
