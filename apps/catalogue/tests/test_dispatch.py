@@ -59,9 +59,11 @@ def test_a_viewer_lists_only_tools_their_role_allows(people):
     # startToolTask, which starts only long tools the viewer may use (apps/mcp/tests/test_tasks.py).
     # Any person may act on what is their own: file a grievance, tick their onboarding item,
     # comment on their own support ticket, request their own leave and, as a line manager, decide
-    # on their reports' and grant them time in lieu (the services check whose it is).
+    # on their reports' and grant them time in lieu, revoke their own API key (the services check
+    # whose it is).
     own = {"callTool", "startToolTask", "fileGrievance", "toggleOnboardingItem", "addMyTicketComment"}
     own |= {"submitLeaveRequest", "approveLeaveRequest", "denyLeaveRequest", "adjustLeaveBalance"}
+    own |= {"revokeApiKey"}
     assert all(registry.get(name).read_only for name in listed if name not in own)
 
 
