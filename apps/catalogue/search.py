@@ -65,6 +65,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
+from itertools import pairwise
 from typing import Annotated, Literal, get_args, get_origin, get_type_hints
 
 import snowballstemmer
@@ -130,7 +131,7 @@ _PHONE = re.compile(r"(?<![\w.,£$€])(?:\+\d|0\d)[\d ().-]{7,}\d\b")
 _DOMAIN = re.compile(r"\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|co|uk|de|fr|eu|info|biz|app|dev)\b", re.I)
 
 # BM25: how fast repeating a word stops adding (k1), and how much a tool's length counts (b).
-K1 = 2.0
+K1 = 1.5
 B = 0.75
 # How much a word counts in each part of a tool.
 WEIGHTS = {
@@ -144,6 +145,16 @@ WEIGHTS = {
     "argument fields": 0.25,
     "hints": 2.0,
 }
+# A tool that answers more of the request's words ranks higher: its score is multiplied by the
+# share of the request's words it answers raised to COORD_EXPONENT (Lucene's "coord" at 1; below
+# 1 a tool that answers one rare word of the request well is not buried under one that answers
+# more of its common ones).
+COORD_EXPONENT = 0.6
+# Two words of the request said one after the other ("email signature", "phone number") that a
+# tool says so too, in its name, title, hints or description: its score is multiplied by
+# 1 + PAIR_BONUS for each such pair.
+PAIR_BONUS = 0.2
+PAIRED = ("name", "title", "hints", "description")
 # How much more a tool counts when the request says its whole name.
 NAME_BONUS = 1.3
 # A question ("which invoices are overdue?") is answered by a tool that reads: one that changes
@@ -372,6 +383,9 @@ class _Index:
     known: tuple[str, ...]
     # The same words, as a set, with the vocabulary's (for negations).
     surface: frozenset[str]
+    # Two words one after the other in a tool's name, title, hints or description (their stems,
+    # the words that say nothing left out) -> the tools that say them so
+    pairs: dict[tuple[str, str], frozenset[str]]
     # What words the index does not know were read as (a name, a typo), as _typo found: people
     # write the same names and slips again, and each costs a pass over the known words.
     typos: dict[str, str | None] = field(default_factory=dict)
@@ -444,19 +458,26 @@ def _build(specs: Iterable[ToolSpec]) -> _Index:
     area: dict[str, str] = {}
     used: Counter[str] = Counter()
     nouns: dict[str, set[str]] = defaultdict(set)
+    paired: dict[tuple[str, str], set[str]] = defaultdict(set)
     for spec in specs:
         named[spec.name] = frozenset(stems(spec.name))
         area[spec.name] = spec.area
         for stem in stems(spec.name)[1:]:
             nouns[stem].add(spec.area)
         bag: dict[str, float] = defaultdict(float)
-        for part, text in _fields(spec).items():
+        fields = _fields(spec)
+        for part, text in fields.items():
             for word in words(text):
                 stem = _stem(word)
                 if stem not in _INDEX_STOP_STEMS:
                     bag[stem] += WEIGHTS[part]
                     used[word] += 1
         counts[spec.name] = dict(bag)
+        for part in PAIRED:
+            for piece in _CLAUSE_END.split(fields[part]) if part != "name" else [fields[part]]:
+                said = [stem for stem in stems(piece) if stem not in _INDEX_STOP_STEMS]
+                for pair in pairwise(said):
+                    paired[pair].add(spec.name)
         for stem in bag:
             postings[stem].add(spec.name)
     lengths = {name: sum(bag.values()) for name, bag in counts.items()}
@@ -496,6 +517,7 @@ def _build(specs: Iterable[ToolSpec]) -> _Index:
         area_stems=area_stems,
         known=known,
         surface=frozenset(used) | vocabulary,
+        pairs={pair: frozenset(names) for pair, names in paired.items()},
     )
 
 
@@ -720,7 +742,7 @@ def rank(specs: Sequence[ToolSpec], query: str) -> list[tuple[float, ToolSpec]]:
     index = _index()
     wanted = {spec.name: spec for spec in specs}
     asks = _asks(query)
-    ranked = _ranked(wanted, _groups(query, index), index, asks) or _ranked(
+    ranked = _ranked(wanted, _groups(query, index), index, asks, _pairs(query, index)) or _ranked(
         wanted, _near(query, index), index, asks
     )
     if ranked:
@@ -729,8 +751,24 @@ def rank(specs: Sequence[ToolSpec], query: str) -> list[tuple[float, ToolSpec]]:
     return [(0.0, spec) for spec in sorted(starts, key=lambda spec: spec.name)]
 
 
+def _pairs(query: str, index: _Index) -> Counter[str]:
+    """Per tool, how many pairs of the request's words (one after the other, in one clause) it says
+    in the same order."""
+    found: Counter[str] = Counter()
+    for clause in _clauses(query):
+        said = [_stem(word) for word, _weight in _phrased(words(clause), index.surface)]
+        said = [stem for stem in said if stem not in _STOP_STEMS]
+        for pair in dict.fromkeys(pairwise(said)):
+            found.update(index.pairs.get(pair, ()))
+    return found
+
+
 def _ranked(
-    wanted: dict[str, ToolSpec], groups: list[_Group], index: _Index, asks: bool
+    wanted: dict[str, ToolSpec],
+    groups: list[_Group],
+    index: _Index,
+    asks: bool,
+    pairs: Counter[str] | None = None,
 ) -> list[tuple[float, ToolSpec]]:
     if not groups:
         return []
@@ -762,11 +800,13 @@ def _ranked(
     top = max(about.values(), default=0.0)
     count = sum(group.weight for group in groups)
     for name in scores:
-        scores[name] *= matched[name] / count
+        scores[name] *= (matched[name] / count) ** COORD_EXPONENT
         if index.named[name] <= said:
             scores[name] *= NAME_BONUS
         if top:
             scores[name] *= 1 - AREA_WEIGHT + AREA_WEIGHT * about.get(index.area[name], 0.0) / top
+        if pairs and pairs[name]:
+            scores[name] *= 1 + PAIR_BONUS * pairs[name]
         if asks and not wanted[name].read_only:
             scores[name] *= QUESTION_WEIGHT
     ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
