@@ -39,8 +39,10 @@ steps that do not depend on any one request (apps.catalogue.vocabulary):
 7. a question (as its last sentence says) is answered by a tool that reads: one that changes
    things counts less.
 
-Then a tool that answers more of the request's words ranks higher (Lucene's "coord"), and one
-whose whole name the request says higher still. A request none of whose words finds a tool reads
+Then a tool that answers more of the request's words ranks higher (Lucene's "coord", softened so
+that one rare word answered well is not buried under several common ones), one that says two of
+the request's words in the request's order ("email signature") higher, and one whose whole name
+the request says higher still. A request none of whose words finds a tool reads
 each as the known words most like it, however far, and one that is like nothing gets the areas'
 summaries: only an empty request finds nothing. With a model backend configured, the first twenty
 may be put in order by it (apps.catalogue.rerank, off by default), never needed for the figures of
