@@ -477,8 +477,8 @@ def _build(specs: Iterable[ToolSpec]) -> _Index:
         counts[spec.name] = dict(bag)
         for part in PAIRED:
             for piece in _CLAUSE_END.split(fields[part]) if part != "name" else [fields[part]]:
-                said = [stem for stem in stems(piece) if stem not in _INDEX_STOP_STEMS]
-                for pair in pairwise(said):
+                told = [stem for stem in stems(piece) if stem not in _INDEX_STOP_STEMS]
+                for pair in pairwise(told):
                     paired[pair].add(spec.name)
         for stem in bag:
             postings[stem].add(spec.name)
