@@ -758,8 +758,19 @@ def _pairs(query: str, index: _Index) -> Counter[str]:
     in the same order."""
     found: Counter[str] = Counter()
     for clause in _clauses(query):
-        said = [_stem(word) for word, _weight in _phrased(words(clause), index.surface)]
-        said = [stem for stem in said if stem not in _STOP_STEMS]
+        said: list[str] = []
+        meant: list[set[str]] = []
+        for word, _weight in _phrased(words(clause), index.surface):
+            stem = _stem(word)
+            if word in STOP_WORDS or stem in _STOP_STEMS:
+                continue
+            # A word that says only what an earlier one said ("add a new client") is left out, as
+            # it is counted once: the pairs are those of "add a client".
+            alike = set(_group(word, 1.0, index))
+            if any(alike <= earlier for earlier in meant):
+                continue
+            meant.append(alike)
+            said.append(stem)
         for pair in dict.fromkeys(pairwise(said)):
             found.update(index.pairs.get(pair, ()))
     return found
