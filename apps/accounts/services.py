@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from apps.accounts import errors, throttle
 from apps.accounts.models import PersonalAccessToken, Role, User
 from apps.accounts.permissions import PeoplePerm, RolesPerm
-from apps.core import credentials, permissions, secrets, times
+from apps.core import credentials, permissions, secrets, times, workspaces
 from apps.core.actors import require
 from apps.core.db import UNIQUE_VIOLATION, connection, database_failure
 from apps.core.errors import FieldsInvalid, Forbidden
@@ -301,13 +301,6 @@ def _link(origin: str, name: str, user: User, tokens: PasswordResetTokenGenerato
     return f"{origin.rstrip('/')}{path}"
 
 
-def _brand() -> str:
-    from apps.core.workspaces import current_workspace
-
-    workspace = current_workspace()
-    return workspace.brand_name if workspace is not None else "Atrium"
-
-
 def _mail(user: User, *, brand: str, subject: str, paragraphs: list[list[str]]) -> None:
     """A plain-text message of the workspace, signed with its brand, to the person, through
     Django's e-mail backend (docs/area-kit.md: why not through the mail app)."""
@@ -364,7 +357,7 @@ def password_reset_send(*, user_id: int, origin: str) -> bool:
     user = _active_by_id(user_id)
     if user is None:
         return False
-    brand = _brand()
+    brand = workspaces.brand()
     _mail(
         user,
         brand=brand,
@@ -418,7 +411,7 @@ def sign_in_notice_send(*, user_id: int, origin: str, failures: int, clients: in
         return False
     window = 60 * int(settings.ATRIUM_ACCOUNTS_GUESSES_WINDOW_MINUTES)
     started = _when(user, datetime.fromisoformat(since))
-    brand = _brand()
+    brand = workspaces.brand()
     _mail(
         user,
         brand=brand,
@@ -478,7 +471,7 @@ def sign_in_link_send(*, user_id: int, origin: str) -> bool:
     user = _active_by_id(user_id)
     if user is None:
         return False
-    brand = _brand()
+    brand = workspaces.brand()
     _mail(
         user,
         brand=brand,

@@ -15,6 +15,7 @@ from apps.apikeys import charts, clients, errors, selectors, services
 from apps.apikeys.forms import AgentConnectionForm, ApiKeyForm, RenameKeyForm, RollSecretForm
 from apps.catalogue import profiles
 from apps.catalogue.permissions import CataloguePerm
+from apps.core import workspaces
 from apps.core.actors import can
 from apps.core.errors import AppError, ValidationFailed
 from apps.core.pages import chosen, keep_to_show, no_store, page, take_to_show
@@ -187,13 +188,12 @@ def _profile_choice(key: str) -> str:
 def agent_connection(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = AgentConnectionForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        workspace = getattr(request, "tenant", None)
         made = services.quick_setup(
             user=request.user,
             client=form.cleaned_data["client"],
             profile=form.chosen_profile(),
             base_url=request.build_absolute_uri("/").rstrip("/"),
-            server_name=workspace.brand_name if workspace else "Atrium",
+            server_name=workspaces.brand(),
         )
         keep_to_show(
             request,

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from apps.calendars.models import Attendee, Event, Invitation
-from apps.core import ical
+from apps.core import ical, workspaces
 from apps.mail import api as mail
 from apps.tenancy import links
 
@@ -130,10 +130,7 @@ def send(*, actor: Any, event: Event, attendees: list[Attendee], note: str = "")
     the mail app (apps.mail.api.send, which serves the workspace whether or not it has the Email
     Inbox area). Rows are written first, so a failure to send leaves nothing recorded (the
     caller's transaction rolls back)."""
-    from apps.core.workspaces import current_workspace
-
-    workspace = current_workspace()
-    brand = workspace.brand_name if workspace is not None else "Atrium"
+    brand = workspaces.brand()
     prefix = "Updated invitation" if any(a.invited_sequence is not None for a in attendees) else "Invitation"
     subject = f"{prefix}: {event.title} ({_when(event)})"[:300]
     if event.status == Event.Status.CANCELLED:

@@ -5,6 +5,8 @@ Call the functions, never the metric objects:
     from apps.core import metrics
 
     metrics.tool_call(door="mcp", tool="getContact", outcome="ok", seconds=0.012)
+    with metrics.ToolCall("mcp", name) as counted:  # the same, timed around the call
+        result = counted.answered(dispatch.call_tool(context, name, arguments))
     metrics.mcp_session("initialized")
     metrics.conversation("resolved", seconds=4.2)          # seconds: since acceptance
     metrics.webhook_delivery(outcome="delivered", seconds=0.3)
@@ -28,6 +30,8 @@ from __future__ import annotations
 
 import hmac
 import os
+import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from prometheus_client import (
@@ -187,6 +191,31 @@ def tool_call(*, door: str, tool: str, outcome: str, seconds: float) -> None:
     tool = "unknown" if outcome == "not_found" else _name(tool)
     _labelled(TOOL_CALLS, door, tool, outcome).inc()
     _labelled(TOOL_LATENCY, door, tool).observe(seconds)
+
+
+@dataclass
+class ToolCall:
+    """One tool call at a door, counted (`tool_call`) as its block ends: "exception" unless the
+    door says otherwise (`outcome = "not_found"`, "tool_error" for a refusal of its own), "ok"
+    or "tool_error" by the result it `answered`; nothing when the door sets "" (a call handed to
+    a thread, which counts it)."""
+
+    door: str
+    tool: str
+    outcome: str = "exception"
+    started: float = field(default_factory=time.perf_counter)
+
+    def answered(self, result: dict[str, Any]) -> dict[str, Any]:
+        self.outcome = "tool_error" if result.get("isError") else "ok"
+        return result
+
+    def __enter__(self) -> ToolCall:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.outcome:
+            seconds = time.perf_counter() - self.started
+            tool_call(door=self.door, tool=self.tool, outcome=self.outcome, seconds=seconds)
 
 
 def mcp_session(event: str) -> None:

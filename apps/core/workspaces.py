@@ -72,6 +72,13 @@ def workspace_for_schema(schema_name: str) -> Workspace | None:
     return workspace
 
 
+def brand(default: str = "Atrium") -> str:
+    """The name the service goes by in the current workspace (its brand name: in e-mails, the MCP
+    server's name, a webhook's body), or `default` outside a workspace."""
+    workspace = current_workspace()
+    return workspace.brand_name if workspace is not None else default
+
+
 def has_area(key: str) -> bool:
     """Whether the current workspace uses the area `key` (False outside a workspace)."""
     workspace = current_workspace()

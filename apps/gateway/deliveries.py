@@ -43,10 +43,9 @@ from apps.apikeys import services as apikeys_services
 from apps.apikeys import webhooks
 from apps.apikeys.errors import UnsafeWebhookUrl
 from apps.apikeys.models import ApiKey
-from apps.core import metrics
+from apps.core import metrics, workspaces
 from apps.core.db import connection
 from apps.core.tasks import mark_pending
-from apps.core.workspaces import current_workspace
 from apps.gateway.agent.deadline import DeadlineTransport, deadline
 from apps.gateway.errors import NoWebhookUrl, RevokedKeySendsNothing, TestEventUnderWay
 from apps.gateway.models import Conversation, WebhookAttempt, WebhookDelivery
@@ -159,7 +158,6 @@ def send_test_event(*, key: ApiKey, request_id: str = "", now: datetime | None =
             key=locked, is_test=True, status__in=[Status.PENDING, Status.SENDING]
         ).exists():
             raise TestEventUnderWay()
-        workspace = current_workspace()
         conversation_uuid = uuid.uuid4()
         delivery = WebhookDelivery.objects.create(
             key=locked,
@@ -167,9 +165,7 @@ def send_test_event(*, key: ApiKey, request_id: str = "", now: datetime | None =
             conversation_uuid=conversation_uuid,
             event="resolved",
             is_test=True,
-            body=body_of_test_event(
-                conversation_uuid=conversation_uuid, brand=workspace.brand_name if workspace else "Atrium"
-            ),
+            body=body_of_test_event(conversation_uuid=conversation_uuid, brand=workspaces.brand()),
             status=Status.PENDING,
             next_attempt_at=now,
             # Queued below, at commit: the sweeper leaves it to that for REQUEUE_SECONDS.

@@ -28,7 +28,7 @@ from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Changes, EntityId, Limit, Offset, Out, Page, Tags, id_field, paginate
 from apps.contacts import api as contacts_api
 from apps.contacts.api import ContactLinkResultOut, ContactSummary, health_status
-from apps.core import search
+from apps.core import search, workspaces
 from apps.core.errors import AreaNotAvailable, invalid
 from apps.core.kinds import attachments, sources
 from apps.core.records import Action
@@ -477,14 +477,11 @@ def _spend(summary: Any) -> SpendOut:
 )
 def get_my_billing_overview(ctx: ToolContext) -> BillingOut:
     """Get the workspace's metered usage: agent spend, tool calls, storage, records (not an invoice)."""
-    from apps.core.workspaces import current_workspace
-
-    workspace = current_workspace()
     now = timezone.now()
     use = billing.tool_use(now)
     stored = billing.storage_bytes()
     return BillingOut(
-        workspace=workspace.brand_name if workspace else "",
+        workspace=workspaces.brand(""),
         time_zone=workspace_zone().key,
         month_started_at=billing.month_start(now),
         ai_spend=_spend(billing.spend()),

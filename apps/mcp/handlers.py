@@ -606,33 +606,28 @@ def _tools_call(
         answers_as_json=True,
     )
     # Counted at this door, as the gateway counts its own (docs/architecture.md, "Metrics").
-    started, outcome = time.perf_counter(), "exception"
-    try:
-        result = dispatch.call_tool(context, name, arguments)
-        outcome = "tool_error" if result.get("isError") else "ok"
-        return result
-    except SecureInputRequired as required:
-        outcome = "tool_error"
-        raise ProtocolError(
-            protocol.URL_ELICITATION_REQUIRED,
-            "This request requires more information: the user must complete the URL elicitation, "
-            "then call the tool again.",
-            data={"elicitations": required.elicitations},
-        ) from None
-    except dispatch.ScopeTooNarrow as narrow:
-        outcome = "not_found"
-        if revision.scope_step_up:
-            raise StepUp(insufficient_scope(url, narrow.scope, name)) from None
-        raise ProtocolError(INVALID_PARAMS, f"Unknown tool: {name}") from None
-    except dispatch.ToolNotFound:
-        outcome = "not_found"
-        raise ProtocolError(INVALID_PARAMS, f"Unknown tool: {name}") from None
-    except onloop.ABORTS:
-        outcome = ""  # counted when a thread serves it
-        raise
-    finally:
-        if outcome:
-            metrics.tool_call(door="mcp", tool=name, outcome=outcome, seconds=time.perf_counter() - started)
+    with metrics.ToolCall("mcp", name) as counted:
+        try:
+            return counted.answered(dispatch.call_tool(context, name, arguments))
+        except SecureInputRequired as required:
+            counted.outcome = "tool_error"
+            raise ProtocolError(
+                protocol.URL_ELICITATION_REQUIRED,
+                "This request requires more information: the user must complete the URL elicitation, "
+                "then call the tool again.",
+                data={"elicitations": required.elicitations},
+            ) from None
+        except dispatch.ScopeTooNarrow as narrow:
+            counted.outcome = "not_found"
+            if revision.scope_step_up:
+                raise StepUp(insufficient_scope(url, narrow.scope, name)) from None
+            raise ProtocolError(INVALID_PARAMS, f"Unknown tool: {name}") from None
+        except dispatch.ToolNotFound:
+            counted.outcome = "not_found"
+            raise ProtocolError(INVALID_PARAMS, f"Unknown tool: {name}") from None
+        except onloop.ABORTS:
+            counted.outcome = ""  # counted when a thread serves it
+            raise
 
 
 def _task_call(

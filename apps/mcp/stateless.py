@@ -26,7 +26,6 @@ resources/subscribe), is HTTP 404 with -32601. What the catalogue keeps per sess
 caller (`apps.mcp.callers`).
 """
 
-import time
 from typing import Any
 
 from django.conf import settings
@@ -353,33 +352,30 @@ def _tools_call(
         spend_once=callers.spend_once,
         answers_as_json=True,
     )
-    started, outcome = time.perf_counter(), "exception"
-    try:
-        result = dispatch.call_tool(context, name, arguments)
-        outcome = "tool_error" if result.get("isError") else "ok"
-    except inputs.InvalidRequestState as invalid:
-        outcome = "tool_error"
-        raise ProtocolError(
-            INVALID_PARAMS, f"Invalid params: {invalid}. Call {name} again without it to start over."
-        ) from None
-    except inputs.MissingClientCapability as missing:
-        outcome = "tool_error"
-        raise ProtocolError(
-            protocol.MISSING_CLIENT_CAPABILITY,
-            f"Missing required client capability: {name} needs `{missing.capability}`, which this "
-            "request's _meta does not declare.",
-            status=400,
-            data={"requiredCapabilities": {missing.capability: {}}},
-        ) from None
-    except dispatch.ScopeTooNarrow as narrow:
-        outcome = "not_found"
-        url = base_url(request.scheme, request.host, request.headers)
-        raise handlers.StepUp(insufficient_scope(url, narrow.scope, name)) from None
-    except dispatch.ToolNotFound:
-        outcome = "not_found"
-        raise ProtocolError(INVALID_PARAMS, f"Unknown tool: {name}") from None
-    finally:
-        metrics.tool_call(door="mcp", tool=name, outcome=outcome, seconds=time.perf_counter() - started)
+    with metrics.ToolCall("mcp", name) as counted:
+        try:
+            result = counted.answered(dispatch.call_tool(context, name, arguments))
+        except inputs.InvalidRequestState as invalid:
+            counted.outcome = "tool_error"
+            raise ProtocolError(
+                INVALID_PARAMS, f"Invalid params: {invalid}. Call {name} again without it to start over."
+            ) from None
+        except inputs.MissingClientCapability as missing:
+            counted.outcome = "tool_error"
+            raise ProtocolError(
+                protocol.MISSING_CLIENT_CAPABILITY,
+                f"Missing required client capability: {name} needs `{missing.capability}`, which this "
+                "request's _meta does not declare.",
+                status=400,
+                data={"requiredCapabilities": {missing.capability: {}}},
+            ) from None
+        except dispatch.ScopeTooNarrow as narrow:
+            counted.outcome = "not_found"
+            url = base_url(request.scheme, request.host, request.headers)
+            raise handlers.StepUp(insufficient_scope(url, narrow.scope, name)) from None
+        except dispatch.ToolNotFound:
+            counted.outcome = "not_found"
+            raise ProtocolError(INVALID_PARAMS, f"Unknown tool: {name}") from None
     if "resultType" not in result:
         result["resultType"] = "complete"
     return result

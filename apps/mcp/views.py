@@ -11,8 +11,8 @@ from django.views.decorators.http import require_GET
 
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.catalogue import profiles
+from apps.core import workspaces
 from apps.core.pages import READ, page
-from apps.core.workspaces import current_workspace
 from apps.mcp.protocol import (
     HANDSHAKE_VERSION,
     PROTOCOL_VERSION,
@@ -27,8 +27,7 @@ CARD_MAX_AGE = 300
 
 @require_GET
 def server_card(request: HttpRequest) -> JsonResponse:
-    workspace = current_workspace()
-    brand = workspace.brand_name if workspace is not None else "Atrium"
+    brand = workspaces.brand()
     base = request.build_absolute_uri("/").rstrip("/")
     card = {
         "name": brand,

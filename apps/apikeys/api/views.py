@@ -20,8 +20,8 @@ from apps.accounts.requests import AuthenticatedRequest
 from apps.apikeys import errors, selectors, services
 from apps.apikeys.api import serializers as s
 from apps.apikeys.models import ApiKey
+from apps.core import workspaces
 from apps.core.api.schema import error_responses, operations
-from apps.core.workspaces import current_workspace
 
 
 def _record(key: ApiKey, *, detail: bool = False) -> dict[str, Any]:
@@ -192,14 +192,13 @@ class QuickSetupView(APIView):
             if not isinstance(client, str) or client not in s.clients.CLIENTS:
                 raise services.unknown_client_error(client)
         fields = _validated(s.QuickSetupRequestSerializer, request)
-        workspace = current_workspace()
         setup = services.quick_setup(
             user=request.user,
             client=fields.get("client", "generic"),
             label=fields.get("label", ""),
             profile=fields.get("profile"),
             base_url=request.build_absolute_uri("/").rstrip("/"),
-            server_name=workspace.brand_name if workspace else "Atrium",
+            server_name=workspaces.brand(),
         )
         return _shown_once(
             {

@@ -11,11 +11,11 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from apps.core import workspaces
 from apps.core.actors import Actor
-from apps.core.errors import NoCalendar, NoMailbox
+from apps.core.errors import AreaNotAvailable, NoCalendar, NoMailbox
 
 
 @dataclass(frozen=True)
@@ -81,20 +81,21 @@ def register_message_source(source: MessageSource) -> None:
         _message_sources.append(source)
 
 
-def event_sources() -> list[EventSource]:
-    return [source for source in _event_sources if workspaces.has_area(source.area)]
+S = TypeVar("S", EventSource, MessageSource)
 
 
-def message_sources() -> list[MessageSource]:
-    return [source for source in _message_sources if workspaces.has_area(source.area)]
+def _installed(sources: list[S], none: type[AreaNotAvailable]) -> list[S]:
+    """Those of `sources` whose area the current workspace has; `none` (AREA_NOT_AVAILABLE) when
+    there is none."""
+    installed = [source for source in sources if workspaces.has_area(source.area)]
+    if not installed:
+        raise none()
+    return installed
 
 
 def calendars() -> list[EventSource]:
     """The installed event sources; AREA_NOT_AVAILABLE when there is none."""
-    sources = event_sources()
-    if not sources:
-        raise NoCalendar()
-    return sources
+    return _installed(_event_sources, NoCalendar)
 
 
 def upcoming_events(
@@ -112,10 +113,7 @@ def upcoming_events(
 
 def mailboxes() -> list[MessageSource]:
     """The installed message sources; AREA_NOT_AVAILABLE when there is none."""
-    sources = message_sources()
-    if not sources:
-        raise NoMailbox()
-    return sources
+    return _installed(_message_sources, NoMailbox)
 
 
 def search_messages(

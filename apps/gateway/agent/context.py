@@ -4,7 +4,6 @@ each committed together with the record of having made it."""
 
 import logging
 import re
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -139,29 +138,16 @@ class Run:
             if isinstance(inner, dict):
                 inner = {key: value for key, value in inner.items() if key != CONFIRMATION_ARGUMENT}
                 arguments = {**arguments, "arguments": inner}
-        started = time.perf_counter()
-        try:
-            result = call_tool(self.context, name, arguments)
-        except ToolNotFound:
-            metrics.tool_call(
-                door="gateway", tool=name, outcome="not_found", seconds=time.perf_counter() - started
-            )
-            return ToolOutcome(
-                name,
-                f"There is no tool named {name} that you may use. Use searchTools to find the right one.",
-                True,
-            )
-        except Exception:
-            metrics.tool_call(
-                door="gateway", tool=name, outcome="exception", seconds=time.perf_counter() - started
-            )
-            raise
-        metrics.tool_call(
-            door="gateway",
-            tool=name,
-            outcome="tool_error" if result.get("isError") else "ok",
-            seconds=time.perf_counter() - started,
-        )
+        with metrics.ToolCall("gateway", name) as counted:
+            try:
+                result = counted.answered(call_tool(self.context, name, arguments))
+            except ToolNotFound:
+                counted.outcome = "not_found"
+                return ToolOutcome(
+                    name,
+                    f"There is no tool named {name} that you may use. Use searchTools to find the right one.",
+                    True,
+                )
         text = "\n".join(
             block.get("text", "") for block in result.get("content", []) if isinstance(block, dict)
         )

@@ -237,9 +237,14 @@ def _metadata_get(operation_id: str, summary: str, description: str, schema: str
     }
 
 
+def _form_body(required: list[str], properties: dict[str, Any]) -> dict[str, Any]:
+    """The body of an OAuth endpoint that takes a form (RFC 6749: application/x-www-form-urlencoded)."""
+    schema = {"type": "object", "required": required, "properties": properties}
+    return {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": schema}}}
+
+
 def paths() -> dict[str, Any]:
     oauth = _oauth_settings()
-    form = "application/x-www-form-urlencoded"
     resource_metadata = _metadata_get(
         "getProtectedResourceMetadata",
         "Protected-resource metadata (RFC 9728)",
@@ -318,34 +323,20 @@ def paths() -> dict[str, Any]:
                 "what it issued.",
                 "tags": [TAG],
                 "security": [],
-                "requestBody": {
-                    "required": True,
-                    "content": {
-                        form: {
-                            "schema": {
-                                "type": "object",
-                                "required": ["grant_type"],
-                                "properties": {
-                                    "grant_type": {
-                                        "type": "string",
-                                        "enum": oauth["OAUTH2_GRANT_TYPES_SUPPORTED"],
-                                    },
-                                    "code": {"type": "string"},
-                                    "redirect_uri": {"type": "string"},
-                                    "code_verifier": {"type": "string"},
-                                    "refresh_token": {"type": "string"},
-                                    "client_id": {"type": "string"},
-                                    "client_secret": {"type": "string"},
-                                    "scope": {
-                                        "type": "string",
-                                        "description": "On refresh: may narrow, never widen.",
-                                    },
-                                    "resource": {"type": "string"},
-                                },
-                            }
-                        }
+                "requestBody": _form_body(
+                    ["grant_type"],
+                    {
+                        "grant_type": {"type": "string", "enum": oauth["OAUTH2_GRANT_TYPES_SUPPORTED"]},
+                        "code": {"type": "string"},
+                        "redirect_uri": {"type": "string"},
+                        "code_verifier": {"type": "string"},
+                        "refresh_token": {"type": "string"},
+                        "client_id": {"type": "string"},
+                        "client_secret": {"type": "string"},
+                        "scope": {"type": "string", "description": "On refresh: may narrow, never widen."},
+                        "resource": {"type": "string"},
                     },
-                },
+                ),
                 "responses": {
                     "200": {
                         "description": "Tokens (Cache-Control: no-store).",
@@ -375,26 +366,15 @@ def paths() -> dict[str, Any]:
                 "An unknown token also answers 200.",
                 "tags": [TAG],
                 "security": [],
-                "requestBody": {
-                    "required": True,
-                    "content": {
-                        form: {
-                            "schema": {
-                                "type": "object",
-                                "required": ["token"],
-                                "properties": {
-                                    "token": {"type": "string"},
-                                    "token_type_hint": {
-                                        "type": "string",
-                                        "enum": ["access_token", "refresh_token"],
-                                    },
-                                    "client_id": {"type": "string"},
-                                    "client_secret": {"type": "string"},
-                                },
-                            }
-                        }
+                "requestBody": _form_body(
+                    ["token"],
+                    {
+                        "token": {"type": "string"},
+                        "token_type_hint": {"type": "string", "enum": ["access_token", "refresh_token"]},
+                        "client_id": {"type": "string"},
+                        "client_secret": {"type": "string"},
                     },
-                },
+                ),
                 "responses": {
                     "200": {"description": "Revoked (or unknown)."},
                     "400": _oauth_error(
