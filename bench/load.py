@@ -48,6 +48,8 @@ around each (bench/faults.py), what clients were told against what PostgreSQL ha
 from __future__ import annotations
 
 import argparse
+import base64
+import hashlib
 import json
 import os
 import random
@@ -95,6 +97,7 @@ class Outcome:
     detail: str = ""
     email: str | None = None  # createContact: the unique address it tried to create
     tag: str | None = None  # agent/post: the unique tag of its metadata
+    name: str | None = None  # files/upload: the unique name of the file it tried to store
     workspace: str = ""  # the schema of the workspace it went to
     revision: str = ""  # the MCP revision it spoke (an MCP request's)
 
@@ -225,6 +228,7 @@ class Seat:
         self.tenant = tenant
         self.mcp = mcp_client(load.url, tenant.credentials, revision, load.timeout)
         self.mine: list[int] = []
+        self.files: list[tuple[int, str]] = []  # the files it stored: (id, SHA-256 of the bytes)
         self.pending: deque[str] = deque()
         self.finished: deque[str] = deque(maxlen=20)
 
@@ -297,6 +301,23 @@ class Client:
         city = self.rng.choice(["London", "Paris", "Lagos", "Lima", "Osaka"])
         return self.mcp.call("updateContact", {"contactId": contact_id, "changes": {"city": city}})
 
+    def upload_file(self) -> httpx.Response:
+        unique = secrets.token_hex(8)
+        name = f"load-{unique}.bin"
+        content = self.rng.randbytes(self.rng.randint(1_024, 16_384))
+        self.attempt.update(op="files/upload", name=name, sha=hashlib.sha256(content).hexdigest())
+        return self.mcp.call(
+            "createFileEntity",
+            {"name": name, "contentBase64": base64.b64encode(content).decode(), "ifExists": "error"},
+        )
+
+    def download_file(self) -> httpx.Response:
+        if not self.seat.files:
+            return self.upload_file()
+        file_id, sha = self.rng.choice(self.seat.files)
+        self.attempt.update(op="files/download", sha=sha)
+        return self.mcp.call("downloadFileEntity", {"fileId": file_id, "mode": "inline"})
+
     def agent_post(self) -> httpx.Response:
         tag = f"{TAG}-{secrets.token_hex(8)}"
         self.attempt.update(op="agent/post", tag=tag)
@@ -330,6 +351,8 @@ OPERATIONS: dict[str, Callable[[Client], httpx.Response]] = {
     "updateContact": Client.update_contact,
     "agent/post": Client.agent_post,
     "agent/poll": Client.agent_poll,
+    "files/upload": Client.upload_file,
+    "files/download": Client.download_file,
 }
 DEFAULT_MIX = {
     "tools/list": 2,
@@ -482,10 +505,11 @@ class Load:
         except httpx.HTTPError as error:
             kind = "timeout" if isinstance(error, httpx.TimeoutException) else "connection"
             outcome = Outcome(attempt.get("op", op), started, time.monotonic() - started, kind)
-            outcome.detail, outcome.email, outcome.tag = (
+            outcome.detail, outcome.email, outcome.tag, outcome.name = (
                 repr(error)[:200],
                 attempt.get("email"),
                 attempt.get("tag"),
+                attempt.get("name"),
             )
             outcome.workspace, outcome.revision = workspace, revision
             return outcome
@@ -495,11 +519,22 @@ class Load:
         outcome = Outcome(
             op, started, seconds, kind, response.status_code, response.headers.get("x-upstream"), detail
         )
-        outcome.email, outcome.tag = attempt.get("email"), attempt.get("tag")
+        outcome.email, outcome.tag, outcome.name = (
+            attempt.get("email"),
+            attempt.get("tag"),
+            attempt.get("name"),
+        )
         outcome.workspace = workspace
         outcome.revision = "" if op.startswith("agent/") else revision
         if kind == "ok" and op == "createContact":
             client.mine.append(response.json()["result"]["structuredContent"]["contact"]["id"])
+        elif kind == "ok" and op == "files/upload":
+            client.seat.files.append((response.json()["result"]["structuredContent"]["id"], attempt["sha"]))
+        elif kind == "ok" and op == "files/download":
+            # The bytes stored are the bytes uploaded, whatever happened in between.
+            content = response.json()["result"]["structuredContent"].get("contentBase64") or ""
+            if hashlib.sha256(base64.b64decode(content)).hexdigest() != attempt["sha"]:
+                outcome.kind, outcome.detail = "bad_body", "the bytes differ from those uploaded"
         elif kind == "ok" and op == "agent/post":
             uuid = response.json()["conversation_uuid"]
             with self._lock:

@@ -12,9 +12,12 @@ Load (bench.load.Load, the `load` benchmark's clients): `--clients` closed-loop 
 `--workspaces` workspaces (each client holds a seat in several; every workspace has a seat), each
 seat speaking one of the three MCP revisions (2025-06-18 and 2025-11-25 with a session, 2026-07-28
 stateless), sending tools/list, getContact, listContacts (reads), createContact, updateContact
-(writes) and gateway posts and polls. The first `--tight` workspaces' keys have a budget of
+(writes), file uploads and downloads (createFileEntity, downloadFileEntity: random bytes, checked
+on the way back) and gateway posts and polls. The first `--tight` workspaces' keys have a budget of
 `--tight-cents` (spent within minutes: the budget is enforced under the faults), the others a large one.
-Not in the mix (yet): OAuth refreshes, file uploads and downloads, listener-style scheduled work.
+Scheduled work: every workspace has a scheduled task (apps.tasks.schedules) due every 15 minutes
+from a moment of its own in the run's first minutes, which the beat's sweeper runs.
+Not in the mix (yet): OAuth refreshes.
 
 Faults, at fixed fractions of the run (windows proportional to `--minutes`; `schedule`):
 a web process killed (SIGKILL) and started again on its port; a Celery worker killed with its
@@ -28,8 +31,11 @@ Checked and reported (`Soak.check`: a list of problems per promise, empty when k
   SETTLE_LIMIT; one that stopped moving is what this names); webhooks: each
   conversation's webhook went out under one delivery id and was delivered once its receiver was
   back (or is in the delivery log with its attempts);
-- writes: every createContact and gateway post a client was told succeeded is stored, none it
-  was told failed is (per workspace, read from PostgreSQL directly);
+- writes: every createContact, file upload and gateway post a client was told succeeded is
+  stored, none it was told failed is (per workspace, read from PostgreSQL directly), and every
+  file downloaded had the bytes uploaded;
+- scheduled work: each occurrence of a workspace's schedule that came due while the cluster ran
+  was run once: never skipped, never twice;
 - budgets: no key spent more than its budget, none still holds a reservation, and each key's
   spend is the sum of its conversations' costs (no usage lost);
 - 5xx: none outside the fault windows (counts inside each), latency p50/p99 outside them;
@@ -73,9 +79,11 @@ from bench.faults import (
 )
 from bench.ledger import (
     half_written,
+    half_written_files,
     half_written_posts,
 )
 from bench.load import (
+    DEFAULT_MIX,
     FINISHED,
     REVISIONS,
     Load,
@@ -132,6 +140,16 @@ DATABASE = {"ATRIUM_DATABASE_MAX_CONNECTIONS": "16", "ATRIUM_SERVE_ON_LOOP_CONNE
 # However long the backlog of conversations takes to drain once the load stops, as long as it
 # keeps moving (Load.settle): at most this long.
 SETTLE_LIMIT = 1800.0
+# The load's mix, with files stored and read back.
+SOAK_MIX = {**DEFAULT_MIX, "files/upload": 1, "files/download": 1}
+# Each workspace's scheduled task: first due this long after the workspace was made, then every
+# 15 minutes (the shortest rule apps.tasks.schedules takes); the workspaces made one after another
+# spread the first occurrences over the run's first minutes.
+SCHEDULE_RULE = "FREQ=MINUTELY;INTERVAL=15"
+SCHEDULE_FIRST = 120.0
+SCHEDULE_TITLE = "Soak schedule"
+# How long a due occurrence may wait for the beat's sweep (every minute) and its worker.
+SCHEDULE_LATENESS = 90.0
 HOST_DOMAIN = "soak.test"
 LOCKED_TABLE = "contacts_contact"
 
@@ -238,13 +256,18 @@ def seed(
     access token, an API key, and a gateway key whose webhooks go to `receiver_url` (budget:
     `tight_cents` for the first `tight`, `budget_cents` for the others). Runs in the process whose
     database is the cluster's (`seed_in`)."""
+    from datetime import timedelta
+
     from django.db import connection
+    from django.utils import timezone
     from django_tenants.utils import schema_context
 
     from apps.accounts.models import User
     from apps.accounts.services import access_token_create
     from apps.apikeys.services import api_key_create
     from apps.contacts import services as contact_services
+    from apps.tasks import schedules
+    from apps.tasks import services as task_services
     from apps.tenancy.services import workspace_create
 
     seeded = []
@@ -271,6 +294,13 @@ def seed(
                 budget_usd_cents=budget,
                 budget_period="total",
             )
+            task = task_services.task_create(
+                actor=owner, fields={"title": SCHEDULE_TITLE}, steps=[{"title": "Look at the inbox"}]
+            )
+            first = timezone.now() + timedelta(seconds=SCHEDULE_FIRST)
+            schedule = schedules.schedule_set(
+                actor=owner, task=task, rule=SCHEDULE_RULE, starts_at=first, time_zone="UTC"
+            )
         bearer = {"Authorization": f"Bearer {raw}", "Host": host}
         seeded.append(
             {
@@ -279,6 +309,7 @@ def seed(
                 "gateway": {**bearer, "X-Api-Key": gateway.raw_key},
                 "contact_ids": contact_ids,
                 "key_id": gateway.key.pk,
+                "schedule_id": schedule.pk,
             }
         )
     connection.close()
@@ -338,6 +369,7 @@ class Soak:
     database_url: str
     seeded: list[dict[str, Any]]
     clients: int = 8
+    mix: dict[str, int] = field(default_factory=lambda: dict(SOAK_MIX))
     timeout: float = 45.0
     sample_every: float = 5.0
     locked_workspaces: int = 3
@@ -365,6 +397,7 @@ class Soak:
             {},
             [],
             clients=self.clients,
+            mix=self.mix,
             timeout=self.timeout,
             tenants=self.tenants(),
             revisions=REVISIONS,
@@ -389,6 +422,7 @@ class Soak:
             if window.fault is not None:
                 window.fault.outcomes = self.load.between(window.start - 1.0, window.end + RECOVERY)
         self.settled_after = self.load.settle(grace, webhooks=True, limit=SETTLE_LIMIT)
+        self._await_schedules()
 
     def _inject(self, planned: Planned) -> Window:
         cluster, sampler = self.cluster, self.sampler
@@ -433,6 +467,7 @@ class Soak:
             "conversations": self._conversations(),
             "webhooks": self._webhooks(),
             "writes": self._writes(),
+            "scheduled work": self._schedules(),
             "budgets": self._budgets(),
             "5xx outside the fault windows": [
                 f"{o.op} {o.kind} {o.status} {o.detail[:120]}"
@@ -480,15 +515,84 @@ class Soak:
         for schema_name, outcomes in sorted(by_workspace.items()):
             missing, phantom = half_written(outcomes, self.database_url, schema_name)
             lacking, refused, partial = half_written_posts(outcomes, self.database_url, schema_name)
+            unsaved, unwanted = half_written_files(outcomes, self.database_url, schema_name)
             for what, found in (
                 ("contact answered success but missing", missing),
                 ("contact answered failure but stored", phantom),
+                ("file answered success but missing", unsaved),
+                ("file answered failure but stored", unwanted),
                 ("post answered 202 but missing", lacking),
                 ("post answered failure but stored", refused),
                 ("post stored without its message", partial),
             ):
                 problems += [f"{schema_name}: {what}: {value}" for value in sorted(found)]
+        problems += [
+            f"{o.workspace}: file {o.op} {o.detail}"
+            for o in self.outcomes
+            if o.op == "files/download" and o.kind == "bad_body"
+        ]
         return problems
+
+    def schedule_runs(self) -> list[tuple[str, str, list[tuple[float, str]]]]:
+        """(schema, the first due time (ISO), [(due time as a Unix time, status) of each run]) of
+        each workspace's scheduled task, read from PostgreSQL directly."""
+        import psycopg
+        from psycopg import sql
+
+        rows = []
+        with psycopg.connect(self.database_url, connect_timeout=10) as connection:
+            for item in self.seeded:
+                schema_name = item["schema_name"]
+                first = connection.execute(
+                    sql.SQL("SELECT starts_at FROM {} WHERE id = %s").format(
+                        sql.Identifier(schema_name, "tasks_scheduledtask")
+                    ),
+                    [item["schedule_id"]],
+                ).fetchone()[0]
+                runs = connection.execute(
+                    sql.SQL(
+                        "SELECT extract(epoch FROM due_at), status FROM {} WHERE schedule_id = %s"
+                    ).format(sql.Identifier(schema_name, "tasks_scheduledrun")),
+                    [item["schedule_id"]],
+                ).fetchall()
+                rows.append((schema_name, first.isoformat(), [(float(due), status) for due, status in runs]))
+        return rows
+
+    def _due(self, first_iso: str, until: float) -> list[float]:
+        """The occurrences (Unix times) of a schedule from its first, due by `until`."""
+        from datetime import datetime
+
+        first = datetime.fromisoformat(first_iso).timestamp()
+        return [first + n * 900 for n in range(int(max(0.0, until - first) // 900) + 1) if first <= until]
+
+    def _schedules(self) -> list[str]:
+        """Each occurrence due a sweep and a worker's time before now ran once; none twice."""
+        problems = []
+        until = time.time() - SCHEDULE_LATENESS
+        for schema_name, first, runs in self.schedule_runs():
+            ran = Counter(int(due) for due, _status in runs)
+            problems += [
+                f"{schema_name}: the run due at {due:.0f} ran {n} times" for due, n in ran.items() if n > 1
+            ]
+            problems += [
+                f"{schema_name}: the run due at {due:.0f} did not run"
+                for due in self._due(first, until)
+                if int(due) not in ran
+            ]
+        return problems
+
+    def _await_schedules(self, limit: float = 2 * SCHEDULE_LATENESS) -> None:
+        """Once the load has stopped: waits (up to `limit`) for the occurrences due by then to run."""
+        deadline, target = time.monotonic() + limit, time.time()
+        while time.monotonic() < deadline:
+            waiting = [
+                schema_name
+                for schema_name, first, runs in self.schedule_runs()
+                if any(int(due) not in {int(d) for d, _s in runs} for due in self._due(first, target))
+            ]
+            if not waiting:
+                return
+            time.sleep(5)
 
     def budgets(self) -> list[tuple[str, int, int, int, int]]:
         """(schema, spent, reserved, budget, the sum of its conversations' costs) per gateway key,
@@ -632,6 +736,17 @@ class Soak:
         lines.append(
             f"budgets: {spent} µUSD spent over {len(rows)} keys, {exhausted} with less than a cent left; the "
             f"model server answered {len(self.model.requests)} calls"
+        )
+        uploads = Counter(o.kind for o in self.outcomes if o.op == "files/upload")
+        downloads = Counter(o.kind for o in self.outcomes if o.op == "files/download")
+        lines.append(
+            f"files: uploads {dict(sorted(uploads.items()))}, downloads {dict(sorted(downloads.items()))}"
+        )
+        runs = [run for _schema, _first, found in self.schedule_runs() for run in found]
+        statuses = Counter(status for _due, status in runs)
+        lines.append(
+            f"scheduled work: {len(runs)} runs of {len(self.seeded)} schedules, "
+            f"{dict(sorted(statuses.items()))}"
         )
         lines.append("memory, since each process's last start (first quarter -> last quarter):")
         lines += self.flat()

@@ -83,7 +83,15 @@ def test_the_load_covered_every_workspace_revision_operation_and_fault(soak):
     ok = [o for o in soak.outcomes if o.kind == "ok"]
     assert {o.workspace for o in ok} == {item["schema_name"] for item in soak.seeded}
     assert {o.revision for o in ok if o.revision} == set(REVISIONS)
-    assert {o.op for o in ok} >= {"tools/list", "getContact", "listContacts", "createContact", "agent/post"}
+    assert {o.op for o in ok} >= {
+        "tools/list",
+        "getContact",
+        "listContacts",
+        "createContact",
+        "files/upload",
+        "files/download",
+        "agent/post",
+    }
     assert [window.name for window in soak.windows] == [planned.name for planned in schedule(MINUTES)]
     # The receiver did fail while its window was open, and got every webhook after it.
     assert Counter(delivery.status for delivery in soak.receiver.deliveries).keys() == {200, 500}
@@ -99,11 +107,19 @@ def test_no_conversation_lost_and_each_webhook_delivered_once(soak):
     assert soak.load.conversations
 
 
-# A client told "failed" finds nothing stored: a write whose COMMIT got no answer is answered as
+# A client told "failed" finds nothing stored (contacts, files, gateway posts), and a file reads
+# back as the bytes uploaded: a write whose COMMIT got no answer is answered as
 # PostgreSQL decided it, or OUTCOME_UNKNOWN (apps.catalogue.dispatch); a 502 of the proxy for a web
 # process killed mid-request says nothing either way (bench.ledger.told_unknown).
 def test_every_write_is_as_the_client_was_told(soak):
     assert soak.check()["writes"] == []
+
+
+# Each workspace's scheduled task came due in the run's first minutes, around the faults: the beat's
+# sweeper ran each occurrence once (a sweep a killed worker lost is the next minute's to do).
+def test_each_due_scheduled_run_ran_once(soak):
+    assert soak.check()["scheduled work"] == []
+    assert sum(len(runs) for _schema, _first, runs in soak.schedule_runs()) >= len(soak.seeded)
 
 
 def test_no_budget_overspent_and_no_usage_lost(soak):
