@@ -13,11 +13,11 @@ Load (bench.load.Load, the `load` benchmark's clients): `--clients` closed-loop 
 seat speaking one of the three MCP revisions (2025-06-18 and 2025-11-25 with a session, 2026-07-28
 stateless), sending tools/list, getContact, listContacts (reads), createContact, updateContact
 (writes), file uploads and downloads (createFileEntity, downloadFileEntity: random bytes, checked
-on the way back) and gateway posts and polls. The first `--tight` workspaces' keys have a budget of
+on the way back), OAuth refreshes (each workspace's public client, its refresh token rotated at
+each) and gateway posts and polls. The first `--tight` workspaces' keys have a budget of
 `--tight-cents` (spent within minutes: the budget is enforced under the faults), the others a large one.
 Scheduled work: every workspace has a scheduled task (apps.tasks.schedules) due every 15 minutes
 from a moment of its own in the run's first minutes, which the beat's sweeper runs.
-Not in the mix (yet): OAuth refreshes.
 
 Faults, at fixed fractions of the run (windows proportional to `--minutes`; `schedule`):
 a web process killed (SIGKILL) and started again on its port; a Celery worker killed with its
@@ -34,6 +34,9 @@ Checked and reported (`Soak.check`: a list of problems per promise, empty when k
 - writes: every createContact, file upload and gateway post a client was told succeeded is
   stored, none it was told failed is (per workspace, read from PostgreSQL directly), and every
   file downloaded had the bytes uploaded;
+- OAuth: no refresh token a client was told was good (or that a refused refresh left as it was)
+  is ever refused, and each still works once the run is over (a refresh whose answer was lost
+  leaves its client signing in again: counted, not a failure);
 - scheduled work: each occurrence of a workspace's schedule that came due while the cluster ran
   was run once: never skipped, never twice;
 - budgets: no key spent more than its budget, none still holds a reservation, and each key's
@@ -69,6 +72,8 @@ from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from bench.faults import (
     Fault,
     hold_locks,
@@ -87,14 +92,17 @@ from bench.load import (
     FINISHED,
     REVISIONS,
     Load,
+    OAuthGrant,
     Outcome,
     Tenant,
+    classify,
     describe,
     describe_conversations,
     lost,
     model_env,
     model_server,
     percentile,
+    refresh_grant,
 )
 from bench.sampler import (
     MemorySampler,
@@ -141,7 +149,7 @@ DATABASE = {"ATRIUM_DATABASE_MAX_CONNECTIONS": "16", "ATRIUM_SERVE_ON_LOOP_CONNE
 # keeps moving (Load.settle): at most this long.
 SETTLE_LIMIT = 1800.0
 # The load's mix, with files stored and read back.
-SOAK_MIX = {**DEFAULT_MIX, "files/upload": 1, "files/download": 1}
+SOAK_MIX = {**DEFAULT_MIX, "files/upload": 1, "files/download": 1, "oauth/refresh": 1}
 # Each workspace's scheduled task: first due this long after the workspace was made, then every
 # 15 minutes (the shortest rule apps.tasks.schedules takes); the workspaces made one after another
 # spread the first occurrences over the run's first minutes.
@@ -256,16 +264,26 @@ def seed(
     access token, an API key, and a gateway key whose webhooks go to `receiver_url` (budget:
     `tight_cents` for the first `tight`, `budget_cents` for the others). Runs in the process whose
     database is the cluster's (`seed_in`)."""
+    import secrets
+    import uuid
     from datetime import timedelta
 
     from django.db import connection
     from django.utils import timezone
     from django_tenants.utils import schema_context
+    from oauth2_provider.models import (
+        get_access_token_model,
+        get_application_model,
+        get_refresh_token_model,
+        set_token_value,
+    )
 
     from apps.accounts.models import User
     from apps.accounts.services import access_token_create
     from apps.apikeys.services import api_key_create
     from apps.contacts import services as contact_services
+    from apps.oauth import resource
+    from apps.oauth.models import Connection
     from apps.tasks import schedules
     from apps.tasks import services as task_services
     from apps.tenancy.services import workspace_create
@@ -301,6 +319,31 @@ def seed(
             schedule = schedules.schedule_set(
                 actor=owner, task=task, rule=SCHEDULE_RULE, starts_at=first, time_zone="UTC"
             )
+            # An OAuth client the owner allowed, as after the consent: a short-lived access token
+            # bound to the workspace's MCP endpoint, and a refresh token to rotate.
+            application = get_application_model().objects.create(
+                name="Soak client",
+                client_type="public",
+                authorization_grant_type="authorization-code",
+                redirect_uris="http://127.0.0.1:9/cb",
+                registration_source="dcr",
+            )
+            access = get_access_token_model()(
+                user=owner,
+                application=application,
+                scope="mcp offline_access",
+                resource=[resource.resource_for(f"http://{host}")],
+                expires=timezone.now() + timedelta(hours=1),
+            )
+            set_token_value(access, secrets.token_urlsafe(24))
+            access.save()
+            refresh_raw = secrets.token_urlsafe(24)
+            refresh = get_refresh_token_model()(
+                user=owner, application=application, access_token=access, token_family=uuid.uuid4()
+            )
+            set_token_value(refresh, refresh_raw)
+            refresh.save()
+            Connection.objects.create(user=owner, application=application, scope="mcp offline_access")
         bearer = {"Authorization": f"Bearer {raw}", "Host": host}
         seeded.append(
             {
@@ -310,6 +353,7 @@ def seed(
                 "contact_ids": contact_ids,
                 "key_id": gateway.key.pk,
                 "schedule_id": schedule.pk,
+                "oauth": {"client_id": application.client_id, "refresh_token": refresh_raw},
             }
         )
     connection.close()
@@ -380,11 +424,18 @@ class Soak:
     sampler: MemorySampler | None = None
     span: tuple[float, float] = (0.0, 0.0)
     settled_after: float = 0.0
+    final_refreshes: dict[str, str] = field(default_factory=dict)  # schema -> kind of its last refresh
     log: Callable[[str], None] = print
 
     def tenants(self) -> list[Tenant]:
         return [
-            Tenant(item["schema_name"], item["credentials"], item["contact_ids"], item["gateway"])
+            Tenant(
+                item["schema_name"],
+                item["credentials"],
+                item["contact_ids"],
+                item["gateway"],
+                OAuthGrant(**item["oauth"]) if item.get("oauth") else None,
+            )
             for item in self.seeded
         ]
 
@@ -423,6 +474,7 @@ class Soak:
                 window.fault.outcomes = self.load.between(window.start - 1.0, window.end + RECOVERY)
         self.settled_after = self.load.settle(grace, webhooks=True, limit=SETTLE_LIMIT)
         self._await_schedules()
+        self._refresh_once_more()
 
     def _inject(self, planned: Planned) -> Window:
         cluster, sampler = self.cluster, self.sampler
@@ -468,6 +520,7 @@ class Soak:
             "webhooks": self._webhooks(),
             "writes": self._writes(),
             "scheduled work": self._schedules(),
+            "oauth": self._oauth(),
             "budgets": self._budgets(),
             "5xx outside the fault windows": [
                 f"{o.op} {o.kind} {o.status} {o.detail[:120]}"
@@ -530,6 +583,40 @@ class Soak:
             f"{o.workspace}: file {o.op} {o.detail}"
             for o in self.outcomes
             if o.op == "files/download" and o.kind == "bad_body"
+        ]
+        return problems
+
+    def _refresh_once_more(self) -> None:
+        """Once the load has stopped: each grant whose client still holds a good refresh token
+        refreshes once more."""
+        assert self.load is not None
+        for schema_name, seat in sorted(self.load.seats.items()):
+            grant = seat.oauth
+            if grant is None or grant.broken:
+                continue
+            host = seat.tenant.credentials.get("Host")
+            try:
+                response = refresh_grant(self.load.url, grant, host, self.timeout)
+            except httpx.HTTPError as error:
+                self.final_refreshes[schema_name] = f"connection {error!r}"[:200]
+                continue
+            kind, detail = classify(response)
+            self.final_refreshes[schema_name] = kind if kind == "ok" else f"{kind} {detail}"
+            if kind == "ok":
+                grant.refresh_token = response.json()["refresh_token"]
+
+    def _oauth(self) -> list[str]:
+        """No refresh token the client had reason to hold as good was refused, during the run or
+        after it."""
+        problems = [
+            f"{o.workspace}: refresh refused during the run: {o.detail}"
+            for o in self.outcomes
+            if o.op == "oauth/refresh" and o.kind == "refused"
+        ]
+        problems += [
+            f"{schema}: the last refresh token refused after the run: {kind}"
+            for schema, kind in sorted(self.final_refreshes.items())
+            if kind != "ok"
         ]
         return problems
 
@@ -736,6 +823,13 @@ class Soak:
         lines.append(
             f"budgets: {spent} µUSD spent over {len(rows)} keys, {exhausted} with less than a cent left; the "
             f"model server answered {len(self.model.requests)} calls"
+        )
+        refreshes = Counter(o.kind for o in self.outcomes if o.op == "oauth/refresh")
+        broken = sum(1 for seat in self.load.seats.values() if seat.oauth is not None and seat.oauth.broken)
+        lines.append(
+            f"oauth: refreshes {dict(sorted(refreshes.items()))}; {broken} clients to sign in again (an "
+            f"answer lost to a fault), {sum(kind == 'ok' for kind in self.final_refreshes.values())} "
+            "refreshed again after the run"
         )
         uploads = Counter(o.kind for o in self.outcomes if o.op == "files/upload")
         downloads = Counter(o.kind for o in self.outcomes if o.op == "files/download")

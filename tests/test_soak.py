@@ -90,6 +90,7 @@ def test_the_load_covered_every_workspace_revision_operation_and_fault(soak):
         "createContact",
         "files/upload",
         "files/download",
+        "oauth/refresh",
         "agent/post",
     }
     assert [window.name for window in soak.windows] == [planned.name for planned in schedule(MINUTES)]
@@ -120,6 +121,13 @@ def test_every_write_is_as_the_client_was_told(soak):
 def test_each_due_scheduled_run_ran_once(soak):
     assert soak.check()["scheduled work"] == []
     assert sum(len(runs) for _schema, _first, runs in soak.schedule_runs()) >= len(soak.seeded)
+
+
+# A refresh token rotates at each refresh: the one a client holds (told good, or left as it was by
+# a refresh that failed) is never refused, and works once the run is over.
+def test_no_refresh_token_a_client_holds_is_refused(soak):
+    assert soak.check()["oauth"] == []
+    assert sum(kind == "ok" for kind in soak.final_refreshes.values()) > len(soak.seeded) // 2
 
 
 def test_no_budget_overspent_and_no_usage_lost(soak):
