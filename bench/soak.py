@@ -237,7 +237,7 @@ def seed(
     import uuid
     from datetime import timedelta
 
-    from django.db import connection
+    from django.db import connection, transaction
     from django.utils import timezone
     from django_tenants.utils import schema_context
     from oauth2_provider.models import (
@@ -281,13 +281,14 @@ def seed(
                 budget_usd_cents=budget,
                 budget_period="total",
             )
-            task = task_services.task_create(
-                actor=owner, fields={"title": SCHEDULE_TITLE}, steps=[{"title": "Look at the inbox"}]
-            )
-            first = timezone.now() + timedelta(seconds=SCHEDULE_FIRST)
-            schedule = schedules.schedule_set(
-                actor=owner, task=task, rule=SCHEDULE_RULE, starts_at=first, time_zone="UTC"
-            )
+            with transaction.atomic():
+                task = task_services.task_create(
+                    actor=owner, fields={"title": SCHEDULE_TITLE}, steps=[{"title": "Look at the inbox"}]
+                )
+                first = timezone.now() + timedelta(seconds=SCHEDULE_FIRST)
+                schedule = schedules.schedule_set(
+                    actor=owner, task=task, rule=SCHEDULE_RULE, starts_at=first, time_zone="UTC"
+                )
             # An OAuth client the owner allowed, as after the consent: a short-lived access token
             # bound to the workspace's MCP endpoint, and a refresh token to rotate.
             application = get_application_model().objects.create(
