@@ -124,11 +124,17 @@ SOAK_MIX = {**DEFAULT_MIX, "files/upload": 1, "files/download": 1, "oauth/refres
 # Each workspace's scheduled task: first due this long after the workspace was made, then every
 # 15 minutes (the shortest rule apps.tasks.schedules takes); the workspaces made one after another
 # spread the first occurrences over the run's first minutes.
-SCHEDULE_RULE = "FREQ=MINUTELY;INTERVAL=15"
 SCHEDULE_FIRST = 120.0
 SCHEDULE_TITLE = "Soak schedule"
 HOST_DOMAIN = "soak.test"
 LOCKED_TABLE = "contacts_contact"
+
+
+def schedule_rule(minute: int) -> str:
+    """Every 15 minutes from `minute` past the hour (at the first occurrence's second): the most
+    often apps.tasks.schedules runs a task (it takes no MINUTELY rule)."""
+    minutes = ",".join(str(m) for m in sorted((minute + 15 * k) % 60 for k in range(4)))
+    return f"FREQ=HOURLY;BYMINUTE={minutes}"
 
 
 def retries(window: float) -> str:
@@ -285,9 +291,9 @@ def seed(
                 task = task_services.task_create(
                     actor=owner, fields={"title": SCHEDULE_TITLE}, steps=[{"title": "Look at the inbox"}]
                 )
-                first = timezone.now() + timedelta(seconds=SCHEDULE_FIRST)
+                first = (timezone.now() + timedelta(seconds=SCHEDULE_FIRST)).replace(microsecond=0)
                 schedule = schedules.schedule_set(
-                    actor=owner, task=task, rule=SCHEDULE_RULE, starts_at=first, time_zone="UTC"
+                    actor=owner, task=task, rule=schedule_rule(first.minute), starts_at=first, time_zone="UTC"
                 )
             # An OAuth client the owner allowed, as after the consent: a short-lived access token
             # bound to the workspace's MCP endpoint, and a refresh token to rotate.
