@@ -304,18 +304,23 @@ def seed(
                 redirect_uris="http://127.0.0.1:9/cb",
                 registration_source="dcr",
             )
+            bound_to = [resource.resource_for(f"http://{host}")]
             access = get_access_token_model()(
                 user=owner,
                 application=application,
                 scope="mcp offline_access",
-                resource=[resource.resource_for(f"http://{host}")],
+                resource=bound_to,
                 expires=timezone.now() + timedelta(hours=1),
             )
             set_token_value(access, secrets.token_urlsafe(24))
             access.save()
             refresh_raw = secrets.token_urlsafe(24)
             refresh = get_refresh_token_model()(
-                user=owner, application=application, access_token=access, token_family=uuid.uuid4()
+                user=owner,
+                application=application,
+                access_token=access,
+                token_family=uuid.uuid4(),
+                resource=bound_to,
             )
             set_token_value(refresh, refresh_raw)
             refresh.save()
