@@ -1,5 +1,6 @@
 """What the clients of the load were told against what PostgreSQL has: each createContact by the
-unique address it tried, each gateway post by the unique tag of its metadata (bench/load.py's
+unique address it tried, each file upload by its unique name, each gateway post by the unique tag
+of its metadata (bench/load.py's
 clients write them; bench/soak.py and tests/test_faults.py check them)."""
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ def told_unknown(outcome: Outcome) -> bool:
 
 def ledger(outcomes: list[Outcome], attribute: str = "email") -> tuple[set[str], set[str], set[str]]:
     """(answered success, answered failure, unknown: `told_unknown`) of the createContact calls
-    (by address), or with `attribute="tag"` of the gateway's posts (by tag)."""
+    (by address), with `attribute="tag"` of the gateway's posts (by tag), with `attribute="name"`
+    of the file uploads (by name)."""
     ok, failed, unknown = set(), set(), set()
     for outcome in outcomes:
         value = getattr(outcome, attribute)
@@ -88,3 +90,26 @@ def half_written_posts(
     ok, failed, _unknown = ledger(outcomes, "tag")
     stored = stored_posts(database_url, schema_name)
     return ok - set(stored), failed & set(stored), {tag for tag, whole in stored.items() if not whole}
+
+
+def stored_files(database_url: str, schema_name: str) -> set[str]:
+    """The names of the load's files as PostgreSQL has them (in the trash or not)."""
+    import psycopg
+    from psycopg import sql
+
+    query = sql.SQL("SELECT name FROM {} WHERE name LIKE %s").format(
+        sql.Identifier(schema_name, "files_file")
+    )
+    with psycopg.connect(database_url, connect_timeout=10) as connection:
+        return {row[0] for row in connection.execute(query, ["load-%.bin"])}
+
+
+def half_written_files(
+    outcomes: list[Outcome], database_url: str, schema_name: str
+) -> tuple[set[str], set[str]]:
+    """Of the file uploads: (answered success but missing, answered failure but stored)."""
+    ok, failed, _unknown = ledger(outcomes, "name")
+    if not (ok or failed):
+        return set(), set()
+    stored = stored_files(database_url, schema_name)
+    return ok - stored, failed & stored

@@ -48,6 +48,8 @@ around each (bench/faults.py), what clients were told against what PostgreSQL ha
 from __future__ import annotations
 
 import argparse
+import base64
+import hashlib
 import json
 import os
 import random
@@ -66,7 +68,7 @@ from typing import Any
 import httpx
 
 from bench.faults import Fault, fault_under_load, restart_postgres, restart_redis
-from bench.ledger import EMAIL_DOMAIN, TAG, half_written, half_written_posts, ledger
+from bench.ledger import EMAIL_DOMAIN, TAG, half_written, half_written_posts, ledger, told_unknown
 from bench.sampler import MemorySampler, cluster_processes
 
 PAUSE_AFTER_FAILURE = 0.2
@@ -95,6 +97,7 @@ class Outcome:
     detail: str = ""
     email: str | None = None  # createContact: the unique address it tried to create
     tag: str | None = None  # agent/post: the unique tag of its metadata
+    name: str | None = None  # files/upload: the unique name of the file it tried to store
     workspace: str = ""  # the schema of the workspace it went to
     revision: str = ""  # the MCP revision it spoke (an MCP request's)
 
@@ -115,9 +118,12 @@ def _unavailable(status: int, body: Any) -> bool:
 
 
 def classify(response: httpx.Response) -> tuple[str, str]:
-    """(kind, detail) of one answer of /api/mcp, or of /api/agent (`classify_gateway`)."""
+    """(kind, detail) of one answer of /api/mcp, of /api/agent (`classify_gateway`) or of the
+    OAuth token endpoint (`classify_token`)."""
     if response.request.url.path.startswith("/api/agent"):
         return classify_gateway(response)
+    if response.request.url.path.startswith("/oauth/"):
+        return classify_token(response)
     status, body, failed = _answered(response)
     if failed is not None:
         return failed
@@ -166,6 +172,31 @@ def classify_gateway(response: httpx.Response) -> tuple[str, str]:
     return "ok", ""
 
 
+def classify_token(response: httpx.Response) -> tuple[str, str]:
+    """A refresh is ok with a new access and refresh token (RFC 6749 5.1); a refusal (400
+    `invalid_grant`: the refresh token is not, or no longer, good) is `refused`."""
+    status, body, failed = _answered(response)
+    if failed is not None:
+        return failed
+    if status == 400 and isinstance(body, dict) and body.get("error"):
+        return "refused", f"{body.get('error')}: {body.get('error_description', '')}"[:200]
+    if status != 200:
+        return "http_error", f"{status} {response.text[:200]}"
+    if not (isinstance(body, dict) and body.get("access_token") and body.get("refresh_token")):
+        return "bad_body", response.text[:200]
+    return "ok", ""
+
+
+@dataclass
+class OAuthGrant:
+    """A workspace's OAuth client and the refresh token its seat holds (rotated at each refresh:
+    `broken` once a refresh's answer was lost, when the client would sign in again)."""
+
+    client_id: str
+    refresh_token: str
+    broken: bool = False
+
+
 @dataclass
 class Tenant:
     """One workspace as the load sees it: its schema, the headers of its MCP calls (a personal
@@ -176,6 +207,7 @@ class Tenant:
     credentials: dict[str, str]
     contact_ids: list[int]
     gateway: dict[str, str] = field(default_factory=dict)
+    oauth: OAuthGrant | None = None
 
 
 # The MCP revisions a client may speak; 2026-07-28 is stateless (no session: `_meta` on each request).
@@ -225,8 +257,11 @@ class Seat:
         self.tenant = tenant
         self.mcp = mcp_client(load.url, tenant.credentials, revision, load.timeout)
         self.mine: list[int] = []
+        self.files: list[tuple[int, str]] = []  # the files it stored: (id, SHA-256 of the bytes)
         self.pending: deque[str] = deque()
         self.finished: deque[str] = deque(maxlen=20)
+        # Only one seat refreshes a workspace's grant (a refresh token is used by one client).
+        self.oauth = tenant.oauth if load.seats.setdefault(tenant.schema_name, self) is self else None
 
 
 class Client:
@@ -297,6 +332,32 @@ class Client:
         city = self.rng.choice(["London", "Paris", "Lagos", "Lima", "Osaka"])
         return self.mcp.call("updateContact", {"contactId": contact_id, "changes": {"city": city}})
 
+    def upload_file(self) -> httpx.Response:
+        unique = secrets.token_hex(8)
+        name = f"load-{unique}.bin"
+        content = self.rng.randbytes(self.rng.randint(1_024, 16_384))
+        self.attempt.update(op="files/upload", name=name, sha=hashlib.sha256(content).hexdigest())
+        return self.mcp.call(
+            "createFileEntity",
+            {"name": name, "contentBase64": base64.b64encode(content).decode(), "ifExists": "error"},
+        )
+
+    def download_file(self) -> httpx.Response:
+        if not self.seat.files:
+            return self.upload_file()
+        file_id, sha = self.rng.choice(self.seat.files)
+        self.attempt.update(op="files/download", sha=sha)
+        return self.mcp.call("downloadFileEntity", {"fileId": file_id, "mode": "inline"})
+
+    def oauth_refresh(self) -> httpx.Response:
+        grant = self.seat.oauth
+        if grant is None or grant.broken:
+            return self.tools_list()
+        self.attempt.update(op="oauth/refresh")
+        return refresh_grant(
+            self.load.url, grant, self.seat.tenant.credentials.get("Host"), self.load.timeout
+        )
+
     def agent_post(self) -> httpx.Response:
         tag = f"{TAG}-{secrets.token_hex(8)}"
         self.attempt.update(op="agent/post", tag=tag)
@@ -321,6 +382,21 @@ class Client:
         return self.mcp.http.get(f"/api/agent/{conversation}", headers=self.seat.tenant.gateway)
 
 
+def refresh_grant(url: str, grant: OAuthGrant, host: str | None, timeout: float) -> httpx.Response:
+    """One refresh of `grant` at the token endpoint of the workspace at `host` behind `url`: a
+    public client (its id, no secret), with none of the MCP calls' credentials."""
+    return httpx.post(
+        f"{url}/oauth/token",
+        data={
+            "grant_type": "refresh_token",
+            "refresh_token": grant.refresh_token,
+            "client_id": grant.client_id,
+        },
+        headers={"Host": host} if host else {},
+        timeout=timeout,
+    )
+
+
 # Name -> what a client does.
 OPERATIONS: dict[str, Callable[[Client], httpx.Response]] = {
     "tools/list": Client.tools_list,
@@ -330,6 +406,9 @@ OPERATIONS: dict[str, Callable[[Client], httpx.Response]] = {
     "updateContact": Client.update_contact,
     "agent/post": Client.agent_post,
     "agent/poll": Client.agent_poll,
+    "files/upload": Client.upload_file,
+    "files/download": Client.download_file,
+    "oauth/refresh": Client.oauth_refresh,
 }
 DEFAULT_MIX = {
     "tools/list": 2,
@@ -423,6 +502,7 @@ class Load:
         ):
             raise ValueError("the gateway's operations need `gateway` credentials (a key with a budget)")
         self._gateway = {tenant.schema_name: tenant.gateway for tenant in self.tenants}
+        self.seats: dict[str, Seat] = {}  # the seat that refreshes each workspace's OAuth grant
         self.timeout = timeout
         self.outcomes: list[Outcome] = []
         self.conversations: dict[str, Conversation] = {}
@@ -482,12 +562,15 @@ class Load:
         except httpx.HTTPError as error:
             kind = "timeout" if isinstance(error, httpx.TimeoutException) else "connection"
             outcome = Outcome(attempt.get("op", op), started, time.monotonic() - started, kind)
-            outcome.detail, outcome.email, outcome.tag = (
+            outcome.detail, outcome.email, outcome.tag, outcome.name = (
                 repr(error)[:200],
                 attempt.get("email"),
                 attempt.get("tag"),
+                attempt.get("name"),
             )
             outcome.workspace, outcome.revision = workspace, revision
+            if outcome.op == "oauth/refresh" and client.seat.oauth is not None:
+                client.seat.oauth.broken = True
             return outcome
         seconds = time.monotonic() - started
         kind, detail = classify(response)
@@ -495,11 +578,27 @@ class Load:
         outcome = Outcome(
             op, started, seconds, kind, response.status_code, response.headers.get("x-upstream"), detail
         )
-        outcome.email, outcome.tag = attempt.get("email"), attempt.get("tag")
+        outcome.email, outcome.tag, outcome.name = (
+            attempt.get("email"),
+            attempt.get("tag"),
+            attempt.get("name"),
+        )
         outcome.workspace = workspace
         outcome.revision = "" if op.startswith("agent/") else revision
         if kind == "ok" and op == "createContact":
             client.mine.append(response.json()["result"]["structuredContent"]["contact"]["id"])
+        elif kind == "ok" and op == "files/upload":
+            client.seat.files.append((response.json()["result"]["structuredContent"]["id"], attempt["sha"]))
+        elif kind == "ok" and op == "files/download":
+            # The bytes stored are the bytes uploaded, whatever happened in between.
+            content = response.json()["result"]["structuredContent"].get("contentBase64") or ""
+            if hashlib.sha256(base64.b64decode(content)).hexdigest() != attempt["sha"]:
+                outcome.kind, outcome.detail = "bad_body", "the bytes differ from those uploaded"
+        elif op == "oauth/refresh" and client.seat.oauth is not None:
+            if kind == "ok":
+                client.seat.oauth.refresh_token = response.json()["refresh_token"]
+            elif told_unknown(outcome):
+                client.seat.oauth.broken = True
         elif kind == "ok" and op == "agent/post":
             uuid = response.json()["conversation_uuid"]
             with self._lock:

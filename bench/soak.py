@@ -12,9 +12,12 @@ Load (bench.load.Load, the `load` benchmark's clients): `--clients` closed-loop 
 `--workspaces` workspaces (each client holds a seat in several; every workspace has a seat), each
 seat speaking one of the three MCP revisions (2025-06-18 and 2025-11-25 with a session, 2026-07-28
 stateless), sending tools/list, getContact, listContacts (reads), createContact, updateContact
-(writes) and gateway posts and polls. The first `--tight` workspaces' keys have a budget of
+(writes), file uploads and downloads (createFileEntity, downloadFileEntity: random bytes, checked
+on the way back), OAuth refreshes (each workspace's public client, its refresh token rotated at
+each) and gateway posts and polls. The first `--tight` workspaces' keys have a budget of
 `--tight-cents` (spent within minutes: the budget is enforced under the faults), the others a large one.
-Not in the mix (yet): OAuth refreshes, file uploads and downloads, listener-style scheduled work.
+Scheduled work: every workspace has a scheduled task (apps.tasks.schedules) due every 15 minutes
+from a moment of its own in the run's first minutes, which the beat's sweeper runs.
 
 Faults, at fixed fractions of the run (windows proportional to `--minutes`; `schedule`):
 a web process killed (SIGKILL) and started again on its port; a Celery worker killed with its
@@ -22,14 +25,20 @@ pool, mid-task, and replaced; Redis restarted; PostgreSQL restarted (fast shutdo
 receiver answering 500 for 10 minutes of 60 (a sixth of the run); a slow database (an exclusive
 lock on a few workspaces' contacts table held 30 s, at least 10 s in shorter runs).
 
-Checked and reported (`Soak.check`: a list of problems per promise, empty when kept):
+Checked and reported (`Soak.check`, bench/promises.py: a list of problems per promise, empty when kept):
 - conversations: every accepted one ended (resolved or failed), none left open, once the backlog
   the load left had drained (the settling waits while conversations keep ending, up to
   SETTLE_LIMIT; one that stopped moving is what this names); webhooks: each
   conversation's webhook went out under one delivery id and was delivered once its receiver was
   back (or is in the delivery log with its attempts);
-- writes: every createContact and gateway post a client was told succeeded is stored, none it
-  was told failed is (per workspace, read from PostgreSQL directly);
+- writes: every createContact, file upload and gateway post a client was told succeeded is
+  stored, none it was told failed is (per workspace, read from PostgreSQL directly), and every
+  file downloaded had the bytes uploaded;
+- OAuth: no refresh token a client was told was good (or that a refused refresh left as it was)
+  is ever refused, and each still works once the run is over (a refresh whose answer was lost
+  leaves its client signing in again: counted, not a failure);
+- scheduled work: each occurrence of a workspace's schedule that came due while the cluster ran
+  was run once: never skipped, never twice;
 - budgets: no key spent more than its budget, none still holds a reservation, and each key's
   spend is the sum of its conversations' costs (no usage lost);
 - 5xx: none outside the fault windows (counts inside each), latency p50/p99 outside them;
@@ -50,13 +59,12 @@ import json
 import math
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
@@ -71,23 +79,20 @@ from bench.faults import (
     restart_redis,
     restart_web,
 )
-from bench.ledger import (
-    half_written,
-    half_written_posts,
-)
 from bench.load import (
-    FINISHED,
+    DEFAULT_MIX,
     REVISIONS,
     Load,
+    OAuthGrant,
     Outcome,
     Tenant,
     describe,
     describe_conversations,
-    lost,
     model_env,
     model_server,
     percentile,
 )
+from bench.promises import RECOVERY, Promises, Window
 from bench.sampler import (
     MemorySampler,
     cluster_processes,
@@ -109,31 +114,27 @@ GATEWAY = {
     "ATRIUM_WEBHOOKS_ALLOW_LOOPBACK": "1",
 }
 RETRY_EVERY = 15  # seconds between webhook retries once the first few are spent
-# After a fault's end, requests may still fail for this long (a restarted web process's slot in
-# nginx, a worker's broker connection): its window, for the 5xx count and the latencies.
-RECOVERY = 15.0
-# The documented deployment (docs/deploy.md, Sizing): 3 web machines of 4 processes, 2 worker
-# machines of one worker of 8 pool processes, a beat, migrations (a main process and
-# ATRIUM_MIGRATION_PROCESSES 4) and a few operators' sessions, on a PostgreSQL with
-# max_connections 300. Each web process holds at most DATABASE_MAX_CONNECTIONS (16) Django
-# connections and SERVE_ON_LOOP_CONNECTIONS (4) of the event loop's; every other process one.
-DOCUMENTED = {
-    "web": 12,
-    "per_web": 16 + 4,
-    "pool": 16,
-    "worker": 2,
-    "beat": 1,
-    "migrations": 5,
-    "operators": 5,
-    "max_connections": 300,
-}
 # The cluster runs with the documented ceiling, so the soak checks what the arithmetic assumes.
 DATABASE = {"ATRIUM_DATABASE_MAX_CONNECTIONS": "16", "ATRIUM_SERVE_ON_LOOP_CONNECTIONS": "4"}
 # However long the backlog of conversations takes to drain once the load stops, as long as it
 # keeps moving (Load.settle): at most this long.
 SETTLE_LIMIT = 1800.0
+# The load's mix, with files stored and read back.
+SOAK_MIX = {**DEFAULT_MIX, "files/upload": 1, "files/download": 1, "oauth/refresh": 1}
+# Each workspace's scheduled task: first due this long after the workspace was made, then every
+# 15 minutes (the shortest rule apps.tasks.schedules takes); the workspaces made one after another
+# spread the first occurrences over the run's first minutes.
+SCHEDULE_FIRST = 120.0
+SCHEDULE_TITLE = "Soak schedule"
 HOST_DOMAIN = "soak.test"
 LOCKED_TABLE = "contacts_contact"
+
+
+def schedule_rule(minute: int) -> str:
+    """Every 15 minutes from `minute` past the hour (at the first occurrence's second): the most
+    often apps.tasks.schedules runs a task (it takes no MINUTELY rule)."""
+    minutes = ",".join(str(m) for m in sorted((minute + 15 * k) % 60 for k in range(4)))
+    return f"FREQ=HOURLY;BYMINUTE={minutes}"
 
 
 def retries(window: float) -> str:
@@ -238,13 +239,28 @@ def seed(
     access token, an API key, and a gateway key whose webhooks go to `receiver_url` (budget:
     `tight_cents` for the first `tight`, `budget_cents` for the others). Runs in the process whose
     database is the cluster's (`seed_in`)."""
-    from django.db import connection
+    import secrets
+    import uuid
+    from datetime import timedelta
+
+    from django.db import connection, transaction
+    from django.utils import timezone
     from django_tenants.utils import schema_context
+    from oauth2_provider.models import (
+        get_access_token_model,
+        get_application_model,
+        get_refresh_token_model,
+        set_token_value,
+    )
 
     from apps.accounts.models import User
     from apps.accounts.services import access_token_create
     from apps.apikeys.services import api_key_create
     from apps.contacts import services as contact_services
+    from apps.oauth import resource
+    from apps.oauth.models import Connection
+    from apps.tasks import schedules
+    from apps.tasks import services as task_services
     from apps.tenancy.services import workspace_create
 
     seeded = []
@@ -271,6 +287,44 @@ def seed(
                 budget_usd_cents=budget,
                 budget_period="total",
             )
+            with transaction.atomic():
+                task = task_services.task_create(
+                    actor=owner, fields={"title": SCHEDULE_TITLE}, steps=[{"title": "Look at the inbox"}]
+                )
+                first = (timezone.now() + timedelta(seconds=SCHEDULE_FIRST)).replace(microsecond=0)
+                schedule = schedules.schedule_set(
+                    actor=owner, task=task, rule=schedule_rule(first.minute), starts_at=first, time_zone="UTC"
+                )
+            # An OAuth client the owner allowed, as after the consent: a short-lived access token
+            # bound to the workspace's MCP endpoint, and a refresh token to rotate.
+            application = get_application_model().objects.create(
+                name="Soak client",
+                client_type="public",
+                authorization_grant_type="authorization-code",
+                redirect_uris="http://127.0.0.1:9/cb",
+                registration_source="dcr",
+            )
+            bound_to = [resource.resource_for(f"http://{host}")]
+            access = get_access_token_model()(
+                user=owner,
+                application=application,
+                scope="mcp offline_access",
+                resource=bound_to,
+                expires=timezone.now() + timedelta(hours=1),
+            )
+            set_token_value(access, secrets.token_urlsafe(24))
+            access.save()
+            refresh_raw = secrets.token_urlsafe(24)
+            refresh = get_refresh_token_model()(
+                user=owner,
+                application=application,
+                access_token=access,
+                token_family=uuid.uuid4(),
+                resource=bound_to,
+            )
+            set_token_value(refresh, refresh_raw)
+            refresh.save()
+            Connection.objects.create(user=owner, application=application, scope="mcp offline_access")
         bearer = {"Authorization": f"Bearer {raw}", "Host": host}
         seeded.append(
             {
@@ -279,6 +333,8 @@ def seed(
                 "gateway": {**bearer, "X-Api-Key": gateway.raw_key},
                 "contact_ids": contact_ids,
                 "key_id": gateway.key.pk,
+                "schedule_id": schedule.pk,
+                "oauth": {"client_id": application.client_id, "refresh_token": refresh_raw},
             }
         )
     connection.close()
@@ -311,23 +367,7 @@ def seed_in(
 
 
 @dataclass
-class Window:
-    """A fault as it happened (time.monotonic()), and what clients saw from its start to
-    RECOVERY seconds after its end."""
-
-    name: str
-    start: float
-    end: float
-    fault: Fault | None = None
-
-    def holds(self, outcome: Outcome) -> bool:
-        """Whether a request was in flight at some time of the window (a request sent before a
-        web process was killed may end in a 502 inside it)."""
-        return outcome.at <= self.end + RECOVERY and outcome.ended >= self.start - 1.0
-
-
-@dataclass
-class Soak:
+class Soak(Promises):
     """Everything a soak runs on; `run` drives the load and the faults, `check` reads the promises."""
 
     cluster: Any
@@ -338,6 +378,7 @@ class Soak:
     database_url: str
     seeded: list[dict[str, Any]]
     clients: int = 8
+    mix: dict[str, int] = field(default_factory=lambda: dict(SOAK_MIX))
     timeout: float = 45.0
     sample_every: float = 5.0
     locked_workspaces: int = 3
@@ -348,11 +389,18 @@ class Soak:
     sampler: MemorySampler | None = None
     span: tuple[float, float] = (0.0, 0.0)
     settled_after: float = 0.0
+    final_refreshes: dict[str, str] = field(default_factory=dict)  # schema -> kind of its last refresh
     log: Callable[[str], None] = print
 
     def tenants(self) -> list[Tenant]:
         return [
-            Tenant(item["schema_name"], item["credentials"], item["contact_ids"], item["gateway"])
+            Tenant(
+                item["schema_name"],
+                item["credentials"],
+                item["contact_ids"],
+                item["gateway"],
+                OAuthGrant(**item["oauth"]) if item.get("oauth") else None,
+            )
             for item in self.seeded
         ]
 
@@ -365,6 +413,7 @@ class Soak:
             {},
             [],
             clients=self.clients,
+            mix=self.mix,
             timeout=self.timeout,
             tenants=self.tenants(),
             revisions=REVISIONS,
@@ -389,6 +438,8 @@ class Soak:
             if window.fault is not None:
                 window.fault.outcomes = self.load.between(window.start - 1.0, window.end + RECOVERY)
         self.settled_after = self.load.settle(grace, webhooks=True, limit=SETTLE_LIMIT)
+        self._await_schedules()
+        self._refresh_once_more()
 
     def _inject(self, planned: Planned) -> Window:
         cluster, sampler = self.cluster, self.sampler
@@ -423,169 +474,6 @@ class Soak:
         self.started[name] = time.monotonic()
 
     # --- the promises ---------------------------------------------------------------------------
-
-    def outside(self) -> list[Outcome]:
-        return [o for o in self.outcomes if not any(window.holds(o) for window in self.windows)]
-
-    def check(self) -> dict[str, list[str]]:
-        """Per promise, what broke it (empty: kept)."""
-        return {
-            "conversations": self._conversations(),
-            "webhooks": self._webhooks(),
-            "writes": self._writes(),
-            "budgets": self._budgets(),
-            "5xx outside the fault windows": [
-                f"{o.op} {o.kind} {o.status} {o.detail[:120]}"
-                for o in self.outside()
-                if (o.status is not None and o.status >= 500) or o.kind in {"5xx", "connection", "timeout"}
-            ],
-            "database connections": self._connections()[1],
-        }
-
-    def _conversations(self) -> list[str]:
-        assert self.load is not None
-        conversations = list(self.load.conversations.values())
-        return [f"{item.uuid} still {item.status}" for item in lost(conversations)]
-
-    def _webhooks(self) -> list[str]:
-        """Each ended conversation's webhook: one delivery id; delivered (a 200 from the receiver)
-        or failed with its attempts in the delivery log; never two ids, never lost."""
-        assert self.load is not None
-        by_conversation: dict[str, list[Delivery]] = defaultdict(list)
-        for delivery in self.receiver.deliveries:
-            by_conversation[delivery.conversation].append(delivery)
-        problems = []
-        for item in self.load.conversations.values():
-            if item.status not in FINISHED:
-                continue
-            arrived = by_conversation.get(item.uuid, [])
-            ids = {delivery.webhook_id for delivery in arrived}
-            accepted = [delivery for delivery in arrived if delivery.status == 200]
-            state = item.webhook.get("status")
-            if len(ids) > 1:
-                problems.append(f"{item.uuid}: sent under {len(ids)} delivery ids")
-            elif state == "delivered" and not accepted:
-                problems.append(f"{item.uuid}: delivered, yet the receiver never answered 200")
-            elif state != "delivered" and accepted:
-                problems.append(f"{item.uuid}: the receiver took it, yet its webhook is {state}")
-            elif state not in {"delivered", "failed"}:
-                problems.append(f"{item.uuid}: webhook {state} after {item.webhook.get('attempts')} attempts")
-        return problems
-
-    def _writes(self) -> list[str]:
-        problems = []
-        by_workspace: dict[str, list[Outcome]] = defaultdict(list)
-        for outcome in self.outcomes:
-            by_workspace[outcome.workspace].append(outcome)
-        for schema_name, outcomes in sorted(by_workspace.items()):
-            missing, phantom = half_written(outcomes, self.database_url, schema_name)
-            lacking, refused, partial = half_written_posts(outcomes, self.database_url, schema_name)
-            for what, found in (
-                ("contact answered success but missing", missing),
-                ("contact answered failure but stored", phantom),
-                ("post answered 202 but missing", lacking),
-                ("post answered failure but stored", refused),
-                ("post stored without its message", partial),
-            ):
-                problems += [f"{schema_name}: {what}: {value}" for value in sorted(found)]
-        return problems
-
-    def budgets(self) -> list[tuple[str, int, int, int, int]]:
-        """(schema, spent, reserved, budget, the sum of its conversations' costs) per gateway key,
-        in micro-dollars, read from PostgreSQL directly."""
-        import psycopg
-        from psycopg import sql
-
-        rows = []
-        with psycopg.connect(self.database_url, connect_timeout=10) as connection:
-            for item in self.seeded:
-                schema_name = item["schema_name"]
-                query = sql.SQL(
-                    "SELECT k.spent_micro_usd, k.reserved_micro_usd, k.budget_usd_cents, "
-                    "(SELECT COALESCE(SUM(c.cost_micro_usd), 0) FROM {conversation} c WHERE c.key_id = k.id) "
-                    "FROM {key} k WHERE k.id = %s"
-                ).format(
-                    conversation=sql.Identifier(schema_name, "gateway_conversation"),
-                    key=sql.Identifier(schema_name, "apikeys_apikey"),
-                )
-                spent, reserved, cents, costs = connection.execute(query, [item["key_id"]]).fetchone()
-                rows.append((schema_name, spent, reserved, cents * 10_000, int(costs)))
-        return rows
-
-    def _budgets(self) -> list[str]:
-        problems = []
-        for schema_name, spent, reserved, budget, costs in self.budgets():
-            if spent > budget:
-                problems.append(f"{schema_name}: spent {spent} µUSD of a budget of {budget}")
-            if reserved:
-                problems.append(f"{schema_name}: {reserved} µUSD still reserved")
-            if spent != costs:
-                problems.append(f"{schema_name}: spent {spent} µUSD, its conversations cost {costs}")
-        return problems
-
-    def _connections(self) -> tuple[list[str], list[str]]:
-        """(report lines, problems): connections per process and at once, against max_connections,
-        and projected to the documented deployment."""
-        import psycopg
-
-        assert self.sampler is not None
-        start, end = self.span
-        lines, peak = self.sampler.connections_report(start, end)
-        with psycopg.connect(self.database_url, connect_timeout=10) as connection:
-            maximum = int(connection.execute("SHOW max_connections").fetchone()[0])
-        worst: dict[str, int] = {}
-        for name, samples in self.sampler.connections.items():
-            held = [count for at, count in samples if start <= at <= end]
-            if held:
-                worst[name] = max(held)
-        web = max((count for name, count in worst.items() if name.startswith("web")), default=0)
-        # A worker here is its main process and one pool process: the most either held.
-        pool = max((count for name, count in worst.items() if name.startswith("worker")), default=0)
-        beat = worst.get("beat", 0)
-        measured = DOCUMENTED["web"] * web + DOCUMENTED["pool"] * pool + DOCUMENTED["beat"] * beat
-        bound = worst_case()
-        lines.append(f"  at once, at most {peak} of this server's max_connections {maximum}")
-        lines.append(
-            f"  the most one web process held: {web}, of its ceiling {DOCUMENTED['per_web']} "
-            f"(DATABASE_MAX_CONNECTIONS 16 + the event loop's 4)"
-        )
-        lines.append(
-            f"  docs/deploy.md's deployment: worst case {bound} of max_connections "
-            f"{DOCUMENTED['max_connections']} (every process at its ceiling); as measured here "
-            f"({DOCUMENTED['web']} web processes x {web}, {DOCUMENTED['pool']} pool processes x {pool}, "
-            f"beat {beat}): {measured}"
-        )
-        problems = []
-        if peak > maximum:
-            problems.append(f"{peak} connections at once, max_connections {maximum}")
-        if web > DOCUMENTED["per_web"]:
-            problems.append(f"a web process held {web} connections, over its ceiling {DOCUMENTED['per_web']}")
-        if bound > DOCUMENTED["max_connections"] or measured > DOCUMENTED["max_connections"]:
-            problems.append(
-                f"worst case {bound}, measured projection {measured}: over the documented max_connections 300"
-            )
-        return lines, problems
-
-    def flat(self) -> list[str]:
-        """Per process, since its last start (+10 s): resident memory and connections, mean of the
-        first quarter against the last."""
-        assert self.sampler is not None
-        _start, end = self.span
-        lines = []
-        for name, samples in self.sampler.samples.items():
-            since = self.started.get(name, self.span[0]) + 10
-            inside = [(at, rss) for at, rss in samples if since <= at <= end]
-            if len(inside) < 4:
-                continue
-            quarter = max(1, len(inside) // 4)
-            head = statistics.fmean(rss for _at, rss in inside[:quarter]) / 2**20
-            tail = statistics.fmean(rss for _at, rss in inside[-quarter:]) / 2**20
-            peak = max(rss for _at, rss in inside) / 2**20
-            lines.append(
-                f"  {name:10} {head:7.1f} MiB -> {tail:7.1f} MiB ({(tail - head) / head * 100:+5.1f} %), "
-                f"peak {peak:7.1f} MiB, {len(inside)} samples over {inside[-1][0] - inside[0][0]:.0f} s"
-            )
-        return lines
 
     def report(self) -> str:
         assert self.load is not None
@@ -633,6 +521,24 @@ class Soak:
             f"budgets: {spent} µUSD spent over {len(rows)} keys, {exhausted} with less than a cent left; the "
             f"model server answered {len(self.model.requests)} calls"
         )
+        refreshes = Counter(o.kind for o in self.outcomes if o.op == "oauth/refresh")
+        broken = sum(1 for seat in self.load.seats.values() if seat.oauth is not None and seat.oauth.broken)
+        lines.append(
+            f"oauth: refreshes {dict(sorted(refreshes.items()))}; {broken} clients to sign in again (an "
+            f"answer lost to a fault), {sum(kind == 'ok' for kind in self.final_refreshes.values())} "
+            "refreshed again after the run"
+        )
+        uploads = Counter(o.kind for o in self.outcomes if o.op == "files/upload")
+        downloads = Counter(o.kind for o in self.outcomes if o.op == "files/download")
+        lines.append(
+            f"files: uploads {dict(sorted(uploads.items()))}, downloads {dict(sorted(downloads.items()))}"
+        )
+        runs = [run for _schema, _first, found in self.schedule_runs() for run in found]
+        statuses = Counter(status for _due, status in runs)
+        lines.append(
+            f"scheduled work: {len(runs)} runs of {len(self.seeded)} schedules, "
+            f"{dict(sorted(statuses.items()))}"
+        )
         lines.append("memory, since each process's last start (first quarter -> last quarter):")
         lines += self.flat()
         lines.append("database connections per process (most held, first quarter -> last quarter):")
@@ -641,13 +547,6 @@ class Soak:
             verdict = "kept" if not problems else f"BROKEN ({len(problems)}): " + "; ".join(problems[:5])
             lines.append(f"promise, {promise}: {verdict}")
         return "\n".join(lines)
-
-
-def worst_case() -> int:
-    """The most database connections docs/deploy.md's deployment can open (docs/deploy.md,
-    Sizing: the same sum)."""
-    d = DOCUMENTED
-    return d["web"] * d["per_web"] + d["pool"] + d["worker"] + d["beat"] + d["migrations"] + d["operators"]
 
 
 def cluster_env(

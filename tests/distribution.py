@@ -8,10 +8,12 @@ the contract test alone is some 40 % of the suite's tests, and as one unit it ke
 while the other ran out of modules. A new area's tools are a unit of their own once it is declared.
 
 Units are handed out largest first (by number of tests), as xdist does, except the modules
-pytest's `early_modules` setting names (pyproject.toml), handed out before any other: a module of
-a few tests that takes minutes (tests/test_readme_commands.py starts the whole service) would
-otherwise come last and end the run alone. One such module at most: two that started the whole
-service at once on the 2 cores ran past their time limits (bench/RESULTS.md, "Test suite").
+pytest's `early_modules` setting names (pyproject.toml), handed out before any other, in the
+order named, all to the process that took the first: a module of a few tests that takes minutes
+(tests/test_readme_commands.py starts the whole service, tests/test_soak.py a cluster under
+faults) would otherwise come last and end the run alone, and two that started the whole service
+at once on the 2 cores ran past their time limits (bench/RESULTS.md, "Test suite"). The other
+processes take the rest meanwhile.
 
 Units are told apart by the tests' ids alone, which is all xdist's scheduler sees: pytest-xdist's
 own `loadgroup` carries a test's `xdist_group` in its id, which pytest 9.2 no longer lets it change
@@ -45,13 +47,22 @@ class ByModuleAndArea(LoadFileScheduling):
     ) -> None:
         super().__init__(config, log)
         self.tool_areas = tool_areas
-        self.early = set(early)
+        self.early = list(early)
+        self.early_node: Any = None  # the process the early modules go to, one after another
 
     def _split_scope(self, nodeid: str) -> str:
         return unit_of(nodeid, self.tool_areas)
 
     def _assign_work_unit(self, node: Any) -> None:
-        early = next((unit for unit in self.workqueue if unit in self.early), None)
+        early = next((unit for unit in self.early if unit in self.workqueue), None)
         if early is not None:
-            self.workqueue.move_to_end(early, last=False)
+            if self.early_node is None:
+                self.early_node = node
+            if node is self.early_node:
+                self.workqueue.move_to_end(early, last=False)
+            else:
+                # Another process takes the largest unit that is not an early one, if any is left.
+                other = next((unit for unit in self.workqueue if unit not in self.early), None)
+                if other is not None:
+                    self.workqueue.move_to_end(other, last=False)
         super()._assign_work_unit(node)

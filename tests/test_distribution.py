@@ -1,7 +1,7 @@
 """How the suite spreads over pytest-xdist's processes (tests/distribution.py): a module is a
-unit, a test whose parameters name a tool goes with its module's tests of the tool's area, and an
-early module is handed out first. The scheduler runs here on a made-up collection, two workers
-standing in for xdist's."""
+unit, a test whose parameters name a tool goes with its module's tests of the tool's area, and the
+early modules are handed out first, one after another to one worker. The scheduler runs here on a
+made-up collection, two workers standing in for xdist's."""
 
 from types import SimpleNamespace
 
@@ -21,6 +21,8 @@ COLLECTION = [
     "apps/tasks/tests/test_pages.py::test_detail[createTask@example.org]",
     "tests/test_readme_commands.py::test_up",
     "tests/test_readme_commands.py::test_stop",
+    "tests/test_soak.py::test_writes",
+    "tests/test_soak.py::test_budgets",
 ]
 
 
@@ -79,7 +81,8 @@ def test_every_test_runs_once_and_a_unit_on_one_worker():
         "tasks": COLLECTION[3:5],
         "the contract module's other test": COLLECTION[5:6],
         "a module": COLLECTION[6:8],
-        "another module": COLLECTION[8:],
+        "another module": COLLECTION[8:10],
+        "a third module": COLLECTION[10:],
     }
     for name, nodeids in units.items():
         assert len({ran[nodeid] for nodeid in nodeids}) == 1, name
@@ -93,3 +96,16 @@ def test_an_early_module_is_handed_out_first_then_the_largest_units():
 
     assert first == [COLLECTION[8], COLLECTION[0]]
     assert by_size == [COLLECTION[0], COLLECTION[3]]
+
+
+# Two modules that each start a cluster of processes for minutes would run past their time limits
+# side by side on 2 cores: the second waits for the first, on the same worker.
+def test_early_modules_go_one_after_another_to_one_worker_while_the_other_takes_the_rest():
+    ran, first = run(early=["tests/test_readme_commands.py", "tests/test_soak.py"])
+
+    assert first == [COLLECTION[8], COLLECTION[0]]
+    early = [ran[nodeid] for nodeid in COLLECTION[8:]]
+    assert early == ["gw0"] * 4
+    order = list(ran)
+    assert max(order.index(nodeid) for nodeid in COLLECTION[8:10]) < order.index(COLLECTION[10])
+    assert {ran[nodeid] for nodeid in COLLECTION[:8]} == {"gw0", "gw1"}
