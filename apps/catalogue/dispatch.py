@@ -39,7 +39,7 @@ from apps.core.errors import AppError
 from apps.core.observability import describe_error
 from apps.core.origin import Origin, through
 from apps.core.permissions import area_title
-from apps.core.workspaces import current_workspace
+from apps.core.workspaces import brand, current_workspace
 
 logger = logging.getLogger(__name__)
 
@@ -842,13 +842,12 @@ def invalid_arguments_message(spec: ToolSpec, error: ValidationError) -> str:
 def server_instructions(principal: Principal) -> str:
     """What `initialize` tells an agent about this catalogue, for this principal."""
     specs = usable_tools(principal)
-    workspace = current_workspace()
-    brand = workspace.brand_name if workspace is not None else "this workspace"
+    name = brand("this workspace")
     areas: dict[str, int] = {}
     for spec in specs:
         areas[spec.area] = areas.get(spec.area, 0) + 1
     lines = [
-        f"You are connected to {brand}. Its tools are grouped in areas; you can use {len(specs)} tools "
+        f"You are connected to {name}. Its tools are grouped in areas; you can use {len(specs)} tools "
         "now, as your role, the workspace's installed areas and your token's scope allow.",
     ]
     if areas:

@@ -34,10 +34,9 @@ Status = SalesDocument.Status
 
 
 def _seller() -> str:
-    from apps.core.workspaces import current_workspace
+    from apps.core.workspaces import brand
 
-    workspace = current_workspace()
-    return workspace.brand_name if workspace is not None else "Atrium"
+    return brand()
 
 
 def _deliver(to: str, subject: str, body: str, actor: Actor | None, filename: str, content: bytes) -> None:
