@@ -15,7 +15,7 @@ from apps.accounts.models import person
 from apps.core import clean, encryption
 from apps.core.actors import Actor, require
 from apps.core.errors import AppError, invalid
-from apps.mail import addresses, errors, organize, selectors, sending, sync
+from apps.mail import addresses, drafts, errors, organize, selectors, sending, sync
 from apps.mail.models import Draft, Folder, Mailbox, MailboxMember, Message, Outgoing, Signature
 from apps.mail.permissions import MailPerm
 
@@ -147,6 +147,8 @@ def draft_save(
             # A try that failed was of the old text: the next send makes the message anew.
             draft.outbox.filter(status=Outgoing.Status.FAILED).update(draft=None)
         draft.save()
+    # Then its copy in the server's Drafts folder: a server failure keeps the draft, marked pending.
+    drafts.keep(draft)
     return draft
 
 
@@ -188,11 +190,18 @@ def draft_trash(*, actor: Actor, draft: Draft) -> None:
     if draft.sent_at is not None:
         raise errors.AlreadySent(draft=draft.pk)
     draft.trash(actor)
+    drafts.keep(draft)  # its copy removed from the server's Drafts folder (or pending)
 
 
 def draft_restore(*, actor: Actor, draft: Draft) -> None:
     require(actor, MailPerm.DELETE)
     draft.untrash()
+    drafts.keep(draft)
+
+
+def drafts_pending(*, mailbox: Mailbox) -> int:
+    """The mailbox's drafts whose server copy is behind, tried again (before each sync)."""
+    return drafts.keep_pending(mailbox)
 
 
 def signature_of(*, actor: Actor, mailbox: Mailbox) -> Signature | None:
@@ -369,6 +378,7 @@ def draft_send(*, actor: Actor, draft: Draft) -> Outgoing:
     if row.status == Outgoing.Status.SENT:
         Draft.objects.filter(pk=draft.pk).update(sent_at=row.sent_at)
         draft.sent_at = row.sent_at
+        drafts.keep(draft)  # a sent draft's copy leaves the server's Drafts folder
     return row
 
 
@@ -444,6 +454,7 @@ def outbox_sweep() -> int:
             sent += 1
             if done.draft_id:
                 Draft.objects.filter(pk=done.draft_id).update(sent_at=done.sent_at)
+                drafts.keep(Draft(pk=done.draft_id))
     return sent
 
 

@@ -97,6 +97,9 @@ class DraftOut(Out):
     attachment_file_ids: Annotated[list[int], From("attachments")] = Field(description="Files sent with it")
     version: int
     sent: bool
+    server_copy: Literal["saved", "pending", "none"] = Field(
+        description="In the mail server's Drafts folder; pending: tried again at the next sync"
+    )
     updated_at: datetime
 
 
@@ -144,8 +147,14 @@ def _read(ctx: ToolContext, message: Message) -> MessageOut:
     )
 
 
+def _server_copy(draft: Draft) -> str:
+    if draft.server_pending:
+        return "pending"
+    return "saved" if draft.server_uid is not None else "none"
+
+
 def _draft(draft: Draft) -> DraftOut:
-    return DraftOut.of_record(draft, sent=draft.sent_at is not None)
+    return DraftOut.of_record(draft, sent=draft.sent_at is not None, server_copy=_server_copy(draft))
 
 
 def _sent(row: Outgoing) -> SentOut:
@@ -361,6 +370,7 @@ class DeletedDraftOut(Out):
     id: int
     subject: str
     in_trash: bool = Field(description="Restorable on the Mail page")
+    server_copy: Literal["saved", "pending", "none"] = Field(description="As in getDraft")
 
 
 @tool("deleteDraft", permission=MailPerm.DELETE, title="Delete a draft", markers=Marker.DESTRUCTIVE)
@@ -368,7 +378,7 @@ def delete_draft(ctx: ToolContext, *, draft_id: DraftId) -> DeletedDraftOut:
     """Put an unsent draft in the trash; it can be restored on the Mail page."""
     draft = Draft.objects.fetch(ctx.actor, draft_id, "delete")
     services.draft_trash(actor=ctx.actor, draft=draft)
-    return DeletedDraftOut.of_record(draft)
+    return DeletedDraftOut.of_record(draft, server_copy=_server_copy(draft))
 
 
 @tool("updateDraft", permission=MailPerm.EDIT, title="Write or change a draft")
