@@ -172,13 +172,12 @@ def _attachable(actor: Actor, file_ids: list[int]) -> list[Any]:
     return found
 
 
-def _attached(actor: Actor, draft: Draft) -> list[tuple[str, str, bytes]]:
-    """The draft's files as its sender reads them now (one shared since, or trashed, is refused)."""
+def _attached(actor: Actor, file_ids: list[int]) -> list[tuple[str, str, bytes]]:
+    """The files (name, type, bytes) as the sender reads them now, each a MIME part of its own
+    when sent: a draft's (one shared since, or trashed, is refused then) or a reply's."""
     from apps.files import api as files
 
-    return [
-        (file.name, file.mime_type, files.file_bytes(file)) for file in _attachable(actor, draft.attachments)
-    ]
+    return [(file.name, file.mime_type, files.file_bytes(file)) for file in _attachable(actor, file_ids)]
 
 
 def _reply_subject(subject: str) -> str:
@@ -364,7 +363,7 @@ def draft_send(*, actor: Actor, draft: Draft) -> Outgoing:
             text=draft.body,
             signature=_signature_text(actor, draft.mailbox),
             reply_to=draft.reply_to,
-            files=_attached(actor, draft),
+            files=_attached(actor, draft.attachments),
         )
         pending = sending.queue(
             mailbox=draft.mailbox,
@@ -458,12 +457,21 @@ def outbox_sweep() -> int:
     return sent
 
 
-def message_reply(*, actor: Actor, message: Message, body: str, reply_all: bool = False) -> Outgoing:
+def message_reply(
+    *,
+    actor: Actor,
+    message: Message,
+    body: str,
+    reply_all: bool = False,
+    attachments: list[int] | None = None,
+) -> Outgoing:
     """Answers `message` at once (no draft kept): to its Reply-To or sender (a message the mailbox
     sent: to its recipients), with reply_all also to its other recipients but the mailbox's own
     addresses; from the address of the mailbox it was written to; In-Reply-To and References set,
-    the signature once above the quote; stored in Sent."""
+    the signature once above the quote; stored in Sent. `attachments`: files of the Files area by
+    id, as a draft's (`draft_save`): the same limits, the same "not found", a MIME part apiece."""
     require(actor, MailPerm.SEND)
+    files = _attached(actor, attachments) if attachments else []
     mailbox = message.mailbox
     own = {mailbox.address.lower(), *(a.lower() for a in mailbox.send_as)}
     written_to = addresses.of_header(", ".join([*message.to, *message.cc]))
@@ -484,6 +492,7 @@ def message_reply(*, actor: Actor, message: Message, body: str, reply_all: bool 
         text=body,
         signature=_signature_text(actor, mailbox),
         reply_to=message,
+        files=files,
     )
     return sending.send(mailbox, letter, actor=actor, kind="reply")
 
