@@ -4,16 +4,25 @@ else the folder named Drafts, made when there is none) flagged \\Draft and \\See
 is appended anew and the older copy deleted and expunged by its UID (UIDPLUS's UID EXPUNGE, so
 nothing else marked deleted goes with it); a sent, deleted or erased draft has its copy removed.
 
-The draft itself is kept whatever the server does: `keep` records how far it got (the new copy's
-UID and UIDVALIDITY, the older copies still to remove) and, on a failure, marks the draft
-`server_pending`; the mailbox's next sync (apps.mail.tasks) tries again. Every copy of one draft
-carries the draft's Message-ID, by which the sync knows the copies for its own and does not copy
-them back as messages (apps.mail.sync), and by which a copy is found when the folder's UIDVALIDITY
-changed.
+The server is written only after the change of the draft is committed, as an outbox works: the
+transaction that saves, sends or trashes a draft only records that its copy is due (`due`: the
+draft marked `server_pending`, its Message-ID fixed) and leaves the IMAP work to its commit
+(`transaction.on_commit`). A transaction that rolls back (a later error in the same call, the
+catalogue's second run after a deadlock) so leaves nothing on the server and appends nothing
+twice. After the commit `keep`, in a short transaction of its own, records how far it got (the
+new copy's UID and UIDVALIDITY, the older copies still to remove) and clears `server_pending`, or
+leaves it set on a failure: the mailbox's next sync (apps.mail.tasks, each minute) tries again.
+
+Every copy of one draft carries the draft's Message-ID, by which the sync knows the copies for its
+own and does not copy them back as messages (apps.mail.sync), and by which a copy is found when the
+folder's UIDVALIDITY changed; and the version it holds (`VERSION_HEADER`), by which a try whose
+APPEND reached the server but whose UID was not recorded (no APPENDUID, a process stopped) finds
+that copy instead of appending a second one.
 
 Nothing about a draft's content is logged: draft and mailbox ids and the error's code only.
 """
 
+import functools
 import imaplib
 import logging
 import re
@@ -32,6 +41,7 @@ logger = logging.getLogger(__name__)
 FLAGS = "(\\Draft \\Seen)"
 APPENDUID = re.compile(rb"APPENDUID (\d+) (\d+)")
 DRAFTS = "Drafts"
+VERSION_HEADER = "X-Atrium-Draft-Version"
 SERVER_FIELDS = (
     "message_id",
     "server_folder",
@@ -57,6 +67,44 @@ def in_step(draft: Draft) -> bool:
     return draft.server_uid is None
 
 
+def due(draft: Draft) -> None:
+    """In the transaction that changed `draft` (saved, sent, put in or taken out of the trash):
+    records that its server copy is due (`server_pending`, the copies' Message-ID fixed before any
+    is appended) and has `keep` write it once that transaction commits; nothing when the server
+    already holds what it should. `draft` gets the server fields as they are now."""
+    row = (
+        Draft.objects.filter(pk=draft.pk)
+        .values(*SERVER_FIELDS, "deleted_at", "sent_at", "version", "from_address")
+        .first()
+    )
+    if row is None:
+        return
+    for name, value in row.items():
+        setattr(draft, name, value)
+    if in_step(draft):
+        if draft.server_pending:
+            draft.server_pending = False
+            Draft.objects.filter(pk=draft.pk).update(server_pending=False)
+        return
+    if not draft.message_id:
+        draft.message_id = sending.new_message_id(draft.from_address)
+    draft.server_pending = True
+    Draft.objects.filter(pk=draft.pk).update(server_pending=True, message_id=draft.message_id)
+    transaction.on_commit(functools.partial(_after_commit, draft))
+
+
+def _after_commit(draft: Draft) -> None:
+    """`keep`, after the commit: whatever fails leaves the draft pending for the next sync."""
+    try:
+        keep(draft)
+    except Exception as error:  # the draft stays pending, tried again each minute
+        logger.warning(
+            "draft %s: its server copy is left to the next sync (%s)",
+            draft.pk,
+            getattr(error, "code", type(error).__name__),
+        )
+
+
 def keep(draft: Draft) -> bool:
     """Brings the server's Drafts folder in step with `draft` (its row locked meanwhile, so two
     saves never leave two copies); True when it is, False when the server failed (the draft is
@@ -76,7 +124,7 @@ def keep(draft: Draft) -> bool:
                 with servers.imap(row.mailbox) as client:
                     _bring_in_step(client, row)
                 done = True
-            except (AppError, imaplib.IMAP4.error) as error:
+            except (AppError, imaplib.IMAP4.error, OSError) as error:
                 logger.warning(
                     "draft %s of mailbox %s: the server copy is pending (%s)",
                     row.pk,
@@ -99,19 +147,24 @@ def keep_pending(mailbox: Any) -> int:
 
 
 def _bring_in_step(client: imaplib.IMAP4, draft: Draft) -> None:
-    """Appends the draft's version when the server lacks it, then removes the older copies. The
-    draft's fields follow each step as it is done, so a failure half-way loses track of nothing."""
+    """Appends the draft's version when the server lacks it (a copy of it an earlier try appended
+    without its UID being recorded is taken instead), then removes the older copies. The draft's
+    fields follow each step as it is done, so a failure half-way loses track of nothing."""
     if wanted(draft) and (draft.server_uid is None or draft.server_version != draft.version):
         folder = _drafts_folder(client, draft)
         if not draft.message_id:
             draft.message_id = sending.new_message_id(draft.from_address)
-        answer = client.append(quoted(folder), FLAGS, imaplib.Time2Internaldate(time.time()), _message(draft))
-        status, data = answer[0], answer[1]
-        if status != "OK":
-            raise _refused(draft, "store", folder)
+        uidvalidity, uid = _copy_of_version(client, folder, draft)
+        if uid is None:
+            answer = client.append(
+                quoted(folder), FLAGS, imaplib.Time2Internaldate(time.time()), _message(draft)
+            )
+            status, data = answer[0], answer[1]
+            if status != "OK":
+                raise _refused(draft, "store", folder)
+            uidvalidity, uid = _appended(client, data, folder, draft)
         if draft.server_uid is not None:
             draft.server_stale = [*draft.server_stale, _where(draft)]
-        uidvalidity, uid = _appended(client, data, folder, draft)
         draft.server_folder, draft.server_uidvalidity, draft.server_uid = folder, uidvalidity, uid
         draft.server_version = draft.version
     elif not wanted(draft) and draft.server_uid is not None:
@@ -160,21 +213,44 @@ def _message(draft: Draft) -> bytes:
     message["Message-ID"] = draft.message_id
     if draft.bcc:
         message["Bcc"] = ", ".join(draft.bcc)
+    message[VERSION_HEADER] = _version_mark(draft)
     return message.as_bytes(policy=message.policy.clone(linesep="\r\n"))
 
 
 def _appended(client: imaplib.IMAP4, data: Any, folder: str, draft: Draft) -> tuple[int | None, int | None]:
     """UIDVALIDITY and UID of the copy just appended: from the server's APPENDUID answer (UIDPLUS,
-    RFC 4315), else the newest message of the folder with the draft's Message-ID."""
+    RFC 4315), else found by the draft's Message-ID and version."""
     for line in data or []:
         match = APPENDUID.search(line if isinstance(line, bytes) else b"")
         if match:
             return int(match[1]), int(match[2])
+    return _copy_of_version(client, folder, draft)
+
+
+def _version_mark(draft: Draft) -> str:
+    # In angle brackets: IMAP's SEARCH HEADER matches a substring, and "<1>" is none of "<11>".
+    return f"<{draft.version}>"
+
+
+def _copy_of_version(client: imaplib.IMAP4, folder: str, draft: Draft) -> tuple[int | None, int | None]:
+    """UIDVALIDITY and UID of a copy of the draft's present version in `folder` (the newest), one
+    an earlier try appended without its UID being recorded; (UIDVALIDITY, None) when there is none."""
     status, _data = client.select(quoted(folder), readonly=True)
     if status != "OK":
         return None, None
-    uids = _with_message_id(client, draft)
-    return untagged(client, "UIDVALIDITY"), max(uids) if uids else None
+    uidvalidity = untagged(client, "UIDVALIDITY")
+    status, data = client.uid(
+        "SEARCH",
+        "HEADER",
+        "Message-ID",
+        f'"{draft.message_id}"',
+        "HEADER",
+        VERSION_HEADER,
+        f'"{_version_mark(draft)}"',
+    )
+    found = {int(uid) for uid in (data[0] or b"").split()} if status == "OK" and data else set()
+    found -= {int(entry[2]) for entry in draft.server_stale if entry[0] == folder and entry[1] == uidvalidity}
+    return uidvalidity, max(found) if found else None
 
 
 def _with_message_id(client: imaplib.IMAP4, draft: Draft) -> list[int]:

@@ -146,10 +146,20 @@ def draft_save(
             draft.version += 1
             # A try that failed was of the old text: the next send makes the message anew.
             draft.outbox.filter(status=Outgoing.Status.FAILED).update(draft=None)
-        draft.save()
-    # Then its copy in the server's Drafts folder: a server failure keeps the draft, marked pending.
-    drafts.keep(draft)
+            # Its server fields are apps.mail.drafts' own, kept as they are in the row.
+            draft.save(update_fields=DRAFT_FIELDS)
+        else:
+            draft.save()
+        # Its copy in the server's Drafts folder is written once this is committed (pending until).
+        drafts.due(draft)
     return draft
+
+
+DRAFT_FIELDS = [
+    field.name
+    for field in Draft._meta.concrete_fields
+    if not field.primary_key and field.name not in drafts.SERVER_FIELDS
+]
 
 
 MAX_ATTACHMENTS = 10
@@ -188,14 +198,16 @@ def draft_trash(*, actor: Actor, draft: Draft) -> None:
     require(actor, MailPerm.DELETE)
     if draft.sent_at is not None:
         raise errors.AlreadySent(draft=draft.pk)
-    draft.trash(actor)
-    drafts.keep(draft)  # its copy removed from the server's Drafts folder (or pending)
+    with transaction.atomic():
+        draft.trash(actor)
+        drafts.due(draft)  # its copy removed from the server's Drafts folder after the commit
 
 
 def draft_restore(*, actor: Actor, draft: Draft) -> None:
     require(actor, MailPerm.DELETE)
-    draft.untrash()
-    drafts.keep(draft)
+    with transaction.atomic():
+        draft.untrash()
+        drafts.due(draft)
 
 
 def drafts_pending(*, mailbox: Mailbox) -> int:
@@ -377,7 +389,7 @@ def draft_send(*, actor: Actor, draft: Draft) -> Outgoing:
     if row.status == Outgoing.Status.SENT:
         Draft.objects.filter(pk=draft.pk).update(sent_at=row.sent_at)
         draft.sent_at = row.sent_at
-        drafts.keep(draft)  # a sent draft's copy leaves the server's Drafts folder
+        drafts.due(draft)  # a sent draft's copy leaves the server's Drafts folder after the commit
     return row
 
 
@@ -452,8 +464,9 @@ def outbox_sweep() -> int:
         if done.status == Outgoing.Status.SENT:
             sent += 1
             if done.draft_id:
-                Draft.objects.filter(pk=done.draft_id).update(sent_at=done.sent_at)
-                drafts.keep(Draft(pk=done.draft_id))
+                with transaction.atomic():
+                    Draft.objects.filter(pk=done.draft_id).update(sent_at=done.sent_at)
+                    drafts.due(Draft(pk=done.draft_id))
     return sent
 
 

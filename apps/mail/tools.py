@@ -4,6 +4,7 @@ selectors. Agents get text (HTML as Markdown, quoted history trimmed), never raw
 from datetime import datetime
 from typing import Annotated, Literal
 
+from django.db import connection, transaction
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
@@ -98,7 +99,7 @@ class DraftOut(Out):
     version: int
     sent: bool
     server_copy: Literal["saved", "pending", "none"] = Field(
-        description="In the mail server's Drafts folder; pending: tried again at the next sync"
+        description="In the mail server's Drafts folder; pending: not written yet, tried again each minute"
     )
     updated_at: datetime
 
@@ -154,7 +155,17 @@ def _server_copy(draft: Draft) -> str:
 
 
 def _draft(draft: Draft) -> DraftOut:
-    return DraftOut.of_record(draft, sent=draft.sent_at is not None, server_copy=_server_copy(draft))
+    answer = DraftOut.of_record(draft, sent=draft.sent_at is not None, server_copy=_server_copy(draft))
+    _told_after_commit(answer, draft)
+    return answer
+
+
+def _told_after_commit(answer: "DraftOut | DeletedDraftOut", draft: Draft) -> None:
+    """A draft's server copy is written after the call's commit (apps.mail.drafts), which comes
+    before its answer is sent: "pending" until then, the answer then says how it went. A call
+    that rolls back drops this hook with the others, so it never says "saved" of nothing."""
+    if answer.server_copy == "pending" and connection.in_atomic_block:
+        transaction.on_commit(lambda: setattr(answer, "server_copy", _server_copy(draft)))
 
 
 def _sent(row: Outgoing) -> SentOut:
@@ -378,7 +389,9 @@ def delete_draft(ctx: ToolContext, *, draft_id: DraftId) -> DeletedDraftOut:
     """Put an unsent draft in the trash; it can be restored on the Mail page."""
     draft = Draft.objects.fetch(ctx.actor, draft_id, "delete")
     services.draft_trash(actor=ctx.actor, draft=draft)
-    return DeletedDraftOut.of_record(draft, server_copy=_server_copy(draft))
+    answer = DeletedDraftOut.of_record(draft, server_copy=_server_copy(draft))
+    _told_after_commit(answer, draft)
+    return answer
 
 
 @tool("updateDraft", permission=MailPerm.EDIT, title="Write or change a draft")
