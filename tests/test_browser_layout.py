@@ -93,7 +93,7 @@ def records(committed) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     from apps.documents.services import document_create
     from apps.events.services import attendee_add
     from apps.events.services import event_create as events_event_create
-    from apps.support.services import ticket_create as support_ticket_create
+    from apps.support.services.tickets import ticket_create as support_ticket_create
     from apps.tasks.services import task_create
 
     tag = uuid.uuid4().hex[:8]

@@ -20,7 +20,8 @@ The people's mailboxes, for areas whose tools are doors onto them (Deals, Custom
 - reading: `message_search`, `thread_messages`, `trim_quoted` (a text without its quoted history),
   `message_ids(header)` (the Message-IDs of References), `address(value, field=)` (one address,
   checked: BAD_ADDRESS otherwise);
-- sending through the outbox: `mail_new`, `message_reply`, `draft_send` (as a person, with the mail
+- sending through the outbox: `mail_new`, `message_reply` (its `attachments`: files of the Files
+  area by id, as a draft's, at most `MAX_ATTACHMENTS`), `draft_send` (as a person, with the mail
   app's permissions), `reply_send` and `letter_send` (as the service, for an area that checked its
   own), `outbox_send(row)` (an outbox row sent again: a failed one keeps its Message-ID),
   `mailbox_sync(mailbox=)`;
@@ -47,13 +48,22 @@ from apps.mail.models import Draft, Folder, Mailbox, Message, Outgoing
 from apps.mail.notices import Attachment, Notice, send
 from apps.mail.selectors import default_mailbox, message_search, thread_messages
 from apps.mail.sending import deliver as outbox_send
-from apps.mail.services import draft_send, letter_send, mail_new, mailbox_sync, message_reply, reply_send
+from apps.mail.services import (
+    MAX_ATTACHMENTS,
+    draft_send,
+    letter_send,
+    mail_new,
+    mailbox_sync,
+    message_reply,
+    reply_send,
+)
 from apps.mail.suppression import headers as unsubscribe_headers
 from apps.mail.suppression import is_suppressed as suppressed
 from apps.mail.suppression import suppress, suppressed_among
 from apps.mail.sync import message_ids
 
 __all__ = [
+    "MAX_ATTACHMENTS",
     "SERVER_PROBLEMS",
     "Attachment",
     "Draft",

@@ -61,6 +61,15 @@ class ServerDown(AppError):
     )
 
 
+class DraftNotStored(AppError):
+    code = "DRAFT_NOT_STORED"
+    http_status = 502
+    msg_format = _(
+        "The IMAP server of mailbox {mailbox} refused to {action} draft {draft} in its folder {folder!r}; "
+        "the draft is kept here and its copy there is tried again with the next sync."
+    )
+
+
 class LoginRefused(AppError):
     code = "MAIL_LOGIN_REFUSED"
     http_status = 502

@@ -235,9 +235,25 @@ class Draft(Record):
     attachments = models.JSONField(default=list, blank=True)
     version = models.PositiveIntegerField(default=1)
     sent_at = models.DateTimeField(null=True, blank=True)
+    # Its copy in the server's Drafts folder (apps.mail.drafts), as mail programs keep one: the
+    # copies' Message-ID, where the copy is (folder, UIDVALIDITY, UID) and of which version, the
+    # older copies still to remove ([folder, uidvalidity, uid], ...), and whether the server is
+    # behind (a failure, tried again with the mailbox's next sync).
+    message_id = models.CharField(max_length=998, blank=True)
+    server_folder = models.CharField(max_length=500, blank=True)
+    server_uidvalidity = models.BigIntegerField(null=True, blank=True)
+    server_uid = models.BigIntegerField(null=True, blank=True)
+    server_version = models.PositiveIntegerField(default=0)
+    server_stale = models.JSONField(default=list, blank=True)
+    server_pending = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-updated_at", "-id"]
+        indexes = [
+            models.Index(
+                fields=["mailbox"], condition=models.Q(server_pending=True), name="mail_draft_pending_idx"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"draft {self.pk}"

@@ -15,7 +15,7 @@ from apps.accounts.models import person
 from apps.core import clean, encryption
 from apps.core.actors import Actor, require
 from apps.core.errors import AppError, invalid
-from apps.mail import addresses, errors, organize, selectors, sending, sync
+from apps.mail import addresses, drafts, errors, organize, selectors, sending, sync
 from apps.mail.models import Draft, Folder, Mailbox, MailboxMember, Message, Outgoing, Signature
 from apps.mail.permissions import MailPerm
 
@@ -146,8 +146,20 @@ def draft_save(
             draft.version += 1
             # A try that failed was of the old text: the next send makes the message anew.
             draft.outbox.filter(status=Outgoing.Status.FAILED).update(draft=None)
-        draft.save()
+            # Its server fields are apps.mail.drafts' own, kept as they are in the row.
+            draft.save(update_fields=DRAFT_FIELDS)
+        else:
+            draft.save()
+        # Its copy in the server's Drafts folder is written once this is committed (pending until).
+        drafts.due(draft)
     return draft
+
+
+DRAFT_FIELDS = [
+    field.name
+    for field in Draft._meta.concrete_fields
+    if not field.primary_key and field.name not in drafts.SERVER_FIELDS
+]
 
 
 MAX_ATTACHMENTS = 10
@@ -170,13 +182,12 @@ def _attachable(actor: Actor, file_ids: list[int]) -> list[Any]:
     return found
 
 
-def _attached(actor: Actor, draft: Draft) -> list[tuple[str, str, bytes]]:
-    """The draft's files as its sender reads them now (one shared since, or trashed, is refused)."""
+def _attached(actor: Actor, file_ids: list[int]) -> list[tuple[str, str, bytes]]:
+    """The files (name, type, bytes) as the sender reads them now, each a MIME part of its own
+    when sent: a draft's (one shared since, or trashed, is refused then) or a reply's."""
     from apps.files import api as files
 
-    return [
-        (file.name, file.mime_type, files.file_bytes(file)) for file in _attachable(actor, draft.attachments)
-    ]
+    return [(file.name, file.mime_type, files.file_bytes(file)) for file in _attachable(actor, file_ids)]
 
 
 def _reply_subject(subject: str) -> str:
@@ -187,12 +198,21 @@ def draft_trash(*, actor: Actor, draft: Draft) -> None:
     require(actor, MailPerm.DELETE)
     if draft.sent_at is not None:
         raise errors.AlreadySent(draft=draft.pk)
-    draft.trash(actor)
+    with transaction.atomic():
+        draft.trash(actor)
+        drafts.due(draft)  # its copy removed from the server's Drafts folder after the commit
 
 
 def draft_restore(*, actor: Actor, draft: Draft) -> None:
     require(actor, MailPerm.DELETE)
-    draft.untrash()
+    with transaction.atomic():
+        draft.untrash()
+        drafts.due(draft)
+
+
+def drafts_pending(*, mailbox: Mailbox) -> int:
+    """The mailbox's drafts whose server copy is behind, tried again (before each sync)."""
+    return drafts.keep_pending(mailbox)
 
 
 def signature_of(*, actor: Actor, mailbox: Mailbox) -> Signature | None:
@@ -355,7 +375,7 @@ def draft_send(*, actor: Actor, draft: Draft) -> Outgoing:
             text=draft.body,
             signature=_signature_text(actor, draft.mailbox),
             reply_to=draft.reply_to,
-            files=_attached(actor, draft),
+            files=_attached(actor, draft.attachments),
         )
         pending = sending.queue(
             mailbox=draft.mailbox,
@@ -369,6 +389,7 @@ def draft_send(*, actor: Actor, draft: Draft) -> Outgoing:
     if row.status == Outgoing.Status.SENT:
         Draft.objects.filter(pk=draft.pk).update(sent_at=row.sent_at)
         draft.sent_at = row.sent_at
+        drafts.due(draft)  # a sent draft's copy leaves the server's Drafts folder after the commit
     return row
 
 
@@ -443,16 +464,27 @@ def outbox_sweep() -> int:
         if done.status == Outgoing.Status.SENT:
             sent += 1
             if done.draft_id:
-                Draft.objects.filter(pk=done.draft_id).update(sent_at=done.sent_at)
+                with transaction.atomic():
+                    Draft.objects.filter(pk=done.draft_id).update(sent_at=done.sent_at)
+                    drafts.due(Draft(pk=done.draft_id))
     return sent
 
 
-def message_reply(*, actor: Actor, message: Message, body: str, reply_all: bool = False) -> Outgoing:
+def message_reply(
+    *,
+    actor: Actor,
+    message: Message,
+    body: str,
+    reply_all: bool = False,
+    attachments: list[int] | None = None,
+) -> Outgoing:
     """Answers `message` at once (no draft kept): to its Reply-To or sender (a message the mailbox
     sent: to its recipients), with reply_all also to its other recipients but the mailbox's own
     addresses; from the address of the mailbox it was written to; In-Reply-To and References set,
-    the signature once above the quote; stored in Sent."""
+    the signature once above the quote; stored in Sent. `attachments`: files of the Files area by
+    id, as a draft's (`draft_save`): the same limits, the same "not found", a MIME part apiece."""
     require(actor, MailPerm.SEND)
+    files = _attached(actor, attachments) if attachments else []
     mailbox = message.mailbox
     own = {mailbox.address.lower(), *(a.lower() for a in mailbox.send_as)}
     written_to = addresses.of_header(", ".join([*message.to, *message.cc]))
@@ -473,6 +505,7 @@ def message_reply(*, actor: Actor, message: Message, body: str, reply_all: bool 
         text=body,
         signature=_signature_text(actor, mailbox),
         reply_to=message,
+        files=files,
     )
     return sending.send(mailbox, letter, actor=actor, kind="reply")
 

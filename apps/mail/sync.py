@@ -12,6 +12,7 @@ import email.policy
 import imaplib
 import logging
 import re
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import parsedate_to_datetime
@@ -23,7 +24,7 @@ from django.utils import timezone
 
 from apps.core.errors import AppError
 from apps.mail import addresses, content, servers
-from apps.mail.models import Folder, Mailbox, Message, Thread
+from apps.mail.models import Draft, Folder, Mailbox, Message, Thread
 
 logger = logging.getLogger(__name__)
 
@@ -168,19 +169,41 @@ def _sync_folder(client: imaplib.IMAP4, mailbox: Mailbox, folder: Folder) -> int
     new = [uid for uid in on_server if uid >= folder.uidnext and uid not in known]
     if folder.uidnext == 1:
         new = new[-int(settings.ATRIUM_MAIL_SYNC_FIRST) :]
+    drafts = _drafts_kept(mailbox, folder, uidvalidity)
     added = 0
     for start in range(0, len(new), BATCH):
-        batch = new[start : start + BATCH]
+        batch = [uid for uid in new[start : start + BATCH] if uid not in drafts.uids]
+        if not batch:
+            continue
         status, data = client.uid("FETCH", ",".join(map(str, batch)), "(UID FLAGS BODY.PEEK[])")
         if status != "OK":
             break
         for item in data:
             if isinstance(item, tuple) and len(item) == 2:
-                added += _store(mailbox, folder, item[0], item[1])
+                added += _store(mailbox, folder, item[0], item[1], drafts=drafts.message_ids)
     folder.uidnext = max([folder.uidnext, *(uid + 1 for uid in on_server)])
     folder.synced_at = timezone.now()
     folder.save(update_fields=["uidvalidity", "uidnext", "synced_at"])
     return added
+
+
+@dataclass(frozen=True)
+class _Kept:
+    uids: frozenset[int] = frozenset()
+    message_ids: frozenset[str] = frozenset()
+
+
+def _drafts_kept(mailbox: Mailbox, folder: Folder, uidvalidity: int | None) -> _Kept:
+    """The copies of the service's own drafts in a Drafts folder (apps.mail.drafts), by UID and
+    by Message-ID: they are drafts here already, never copied back as messages."""
+    if folder.role != Folder.Role.DRAFTS and folder.name.lower() != "drafts":
+        return _Kept()
+    rows = Draft.objects.filter(mailbox=mailbox).exclude(message_id="")
+    uids = rows.filter(server_folder=folder.name, server_uidvalidity=uidvalidity, server_uid__isnull=False)
+    return _Kept(
+        uids=frozenset(uid for uid in uids.values_list("server_uid", flat=True) if uid is not None),
+        message_ids=frozenset(rows.values_list("message_id", flat=True)),
+    )
 
 
 def _refresh_flags(client: imaplib.IMAP4, folder: Folder, uids: list[int]) -> None:
@@ -226,13 +249,17 @@ def message_ids(value: str) -> list[str]:
 
 
 @transaction.atomic
-def _store(mailbox: Mailbox, folder: Folder, head: Any, raw: Any) -> int:
+def _store(
+    mailbox: Mailbox, folder: Folder, head: Any, raw: Any, *, drafts: frozenset[str] = frozenset()
+) -> int:
     match = FETCH_HEAD.search(head) if isinstance(head, bytes) else None
     if not match or not isinstance(raw, bytes):
         return 0
     uid = int(match[1])
     flags = FLAGS.search(head)
     parsed = parse(raw)
+    if drafts and next(iter(message_ids(_header(parsed, "Message-ID"))), "") in drafts:
+        return 0  # a copy of one of the service's own drafts
     body = content.body_of(parsed)
     to, cc = addresses.of_header(_header(parsed, "To")), addresses.of_header(_header(parsed, "Cc"))
     sender = _header(parsed, "From")

@@ -16,6 +16,8 @@ logger = logging.getLogger(__name__)
 def _sync_all() -> None:
     for mailbox in Mailbox.objects.filter(deleted_at__isnull=True):
         try:
+            # Drafts whose server copy is behind (a failure when they were saved) go first.
+            services.drafts_pending(mailbox=mailbox)
             services.mailbox_sync(mailbox=mailbox)
         except AppError:
             continue  # recorded on the mailbox (status, problem) and logged by id

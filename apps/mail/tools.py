@@ -4,6 +4,7 @@ selectors. Agents get text (HTML as Markdown, quoted history trimmed), never raw
 from datetime import datetime
 from typing import Annotated, Literal
 
+from django.db import connection, transaction
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
@@ -97,6 +98,9 @@ class DraftOut(Out):
     attachment_file_ids: Annotated[list[int], From("attachments")] = Field(description="Files sent with it")
     version: int
     sent: bool
+    server_copy: Literal["saved", "pending", "none"] = Field(
+        description="In the mail server's Drafts folder; pending: not written yet, tried again each minute"
+    )
     updated_at: datetime
 
 
@@ -144,8 +148,24 @@ def _read(ctx: ToolContext, message: Message) -> MessageOut:
     )
 
 
+def _server_copy(draft: Draft) -> str:
+    if draft.server_pending:
+        return "pending"
+    return "saved" if draft.server_uid is not None else "none"
+
+
 def _draft(draft: Draft) -> DraftOut:
-    return DraftOut.of_record(draft, sent=draft.sent_at is not None)
+    answer = DraftOut.of_record(draft, sent=draft.sent_at is not None, server_copy=_server_copy(draft))
+    _told_after_commit(answer, draft)
+    return answer
+
+
+def _told_after_commit(answer: "DraftOut | DeletedDraftOut", draft: Draft) -> None:
+    """A draft's server copy is written after the call's commit (apps.mail.drafts), which comes
+    before its answer is sent: "pending" until then, the answer then says how it went. A call
+    that rolls back drops this hook with the others, so it never says "saved" of nothing."""
+    if answer.server_copy == "pending" and connection.in_atomic_block:
+        transaction.on_commit(lambda: setattr(answer, "server_copy", _server_copy(draft)))
 
 
 def _sent(row: Outgoing) -> SentOut:
@@ -361,6 +381,7 @@ class DeletedDraftOut(Out):
     id: int
     subject: str
     in_trash: bool = Field(description="Restorable on the Mail page")
+    server_copy: Literal["saved", "pending", "none"] = Field(description="As in getDraft")
 
 
 @tool("deleteDraft", permission=MailPerm.DELETE, title="Delete a draft", markers=Marker.DESTRUCTIVE)
@@ -368,7 +389,9 @@ def delete_draft(ctx: ToolContext, *, draft_id: DraftId) -> DeletedDraftOut:
     """Put an unsent draft in the trash; it can be restored on the Mail page."""
     draft = Draft.objects.fetch(ctx.actor, draft_id, "delete")
     services.draft_trash(actor=ctx.actor, draft=draft)
-    return DeletedDraftOut.of_record(draft)
+    answer = DeletedDraftOut.of_record(draft, server_copy=_server_copy(draft))
+    _told_after_commit(answer, draft)
+    return answer
 
 
 @tool("updateDraft", permission=MailPerm.EDIT, title="Write or change a draft")

@@ -10,8 +10,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.mail import api as mail
-from apps.support import services
 from apps.support.models import SlaPolicy, SupportMailbox, Ticket, TicketComment
+from apps.support.services import inbound, tickets
 
 POLICIES = (  # priority, first reply and resolution in business hours
     ("urgent", "1", "8"),
@@ -41,9 +41,9 @@ def seed(*, people: list[Any], domain: str) -> None:
     support = mail.demo_support_mailbox(people=people, domain=domain)
     if not SupportMailbox.objects.exists():
         SupportMailbox.objects.create(mailbox=support, since=timezone.now() - timedelta(days=30))
-    services.inbound_all()
+    inbound.inbound_all()
     if not Ticket.objects.filter(channel=Ticket.Channel.PHONE).exists():
-        ticket = services.ticket_create(
+        ticket = tickets.ticket_create(
             actor=owner,
             subject="Invoice shows the wrong VAT number",
             text="Called: the March invoice shows our old VAT number; they need it corrected for an audit.",

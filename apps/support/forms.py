@@ -7,7 +7,7 @@ from apps.core.actors import Actor
 from apps.mail import api as mail
 from apps.support import placeholders
 from apps.support.models import Priority, Ticket
-from apps.support.services import SETTABLE
+from apps.support.services.sla import SETTABLE
 
 
 class MailboxChoice(forms.ModelChoiceField):

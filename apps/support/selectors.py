@@ -10,7 +10,7 @@ from django.utils import timezone
 from apps.core.actors import Actor
 from apps.core.search import matching
 from apps.support.models import CannedReply, Escalation, SatisfactionRating, Ticket
-from apps.support.services import NEAR
+from apps.support.services.sla import NEAR
 
 Status = Ticket.Status
 LIVE = ~Q(status__in=[Status.SOLVED, Status.CLOSED])

@@ -26,9 +26,10 @@ from apps.catalogue.shapes import (
 )
 from apps.core import clean
 from apps.core.errors import NothingToChange, invalid
-from apps.support import placeholders, selectors, services
+from apps.support import placeholders, selectors
 from apps.support.models import CannedReply, Escalation, SlaPolicy, Ticket, TicketComment
 from apps.support.permissions import SupportPerm
+from apps.support.services import canned_replies, comments, tickets
 
 TicketId = Annotated[int, id_field("searchTickets")]
 StatusName = Literal["new", "open", "pending", "on_hold", "solved", "closed"]
@@ -111,14 +112,14 @@ def _comment(comment: TicketComment) -> CommentOut:
 
 
 def _ticket(ticket: Ticket, *, public_only: bool = False, with_history: bool = False) -> TicketOut:
-    comments = ticket.comments.select_related("author", "ticket").order_by("created_at", "id")
+    said = ticket.comments.select_related("author", "ticket").order_by("created_at", "id")
     if public_only:
-        comments = comments.filter(public=True)
+        said = said.filter(public=True)
     return TicketOut.of_record(
         ticket,
         assignee=PersonRef.of(ticket.assignee),
         breached=ticket.first_reply_breached() or ticket.resolution_breached(),
-        comments=[_comment(c) for c in comments[:100]],
+        comments=[_comment(c) for c in said[:100]],
         satisfaction=_rating(ticket),
         history=_history(ticket) if with_history else [],
     )
@@ -202,7 +203,7 @@ class SummaryOut(Out):
 @tool("getSupportSummary", permission=SupportPerm.VIEW, title="Customer service settings", read_only=True)
 def get_support_summary(ctx: ToolContext) -> SummaryOut:
     """The support address, SLA targets per priority in business hours, auto-close days, CSAT."""
-    mailbox = services.support_mailbox()
+    mailbox = tickets.support_mailbox()
     policies = SlaPolicy.objects.restrict(ctx.actor)
     return SummaryOut(
         mailbox=mailbox.address if mailbox else None,
@@ -231,7 +232,7 @@ def create_customer_service_ticket(
     tags: Annotated[Tags, Field(description="Labels")] = [],  # noqa: B006
 ) -> TicketOut:
     """Log a customer's request as a ticket, with its SLA targets."""
-    ticket = services.ticket_create(
+    ticket = tickets.ticket_create(
         actor=ctx.actor,
         subject=subject,
         text=text,
@@ -281,7 +282,7 @@ def _reply_goes_out(
     """respondToTicket's confirmation: for a reply that is e-mailed, once it is known that it can
     be (an internal note is never sent, so it is not asked about)."""
     ticket = Ticket.objects.select_related("mailbox").fetch(ctx.actor, ticket_id, "change")
-    services.respond_check(actor=ctx.actor, ticket=ticket, text=text, internal=internal, status=status)
+    comments.respond_check(actor=ctx.actor, ticket=ticket, text=text, internal=internal, status=status)
     return not internal
 
 
@@ -303,7 +304,7 @@ def respond_to_ticket(
 ) -> TicketOut:
     """E-mail the requester a reply in the ticket's thread (status then pending), or add a note."""
     ticket = Ticket.objects.select_related("mailbox", "policy").fetch(ctx.actor, ticket_id, "change")
-    services.ticket_respond(actor=ctx.actor, ticket=ticket, text=text, internal=internal, status=status)
+    comments.ticket_respond(actor=ctx.actor, ticket=ticket, text=text, internal=internal, status=status)
     return _ticket(ticket)
 
 
@@ -334,14 +335,14 @@ def update_ticket(
         fields["tags"] = given["tags"] or []
     if "type" in given:
         fields["ticket_type"] = given["type"] or ""
-    services.ticket_update(actor=ctx.actor, ticket=ticket, fields=fields)
+    tickets.ticket_update(actor=ctx.actor, ticket=ticket, fields=fields)
     return _ticket(ticket, with_history=True)
 
 
 def _merge_checked(ctx: ToolContext, *, ticket_id: int, into_ticket_id: int, across_customers: bool) -> bool:
     """mergeTickets' confirmation, asked once the merge is known to be possible."""
     ticket, into = _merging(ctx, ticket_id, into_ticket_id)
-    services.merge_check(actor=ctx.actor, ticket=ticket, into=into, across_customers=across_customers)
+    tickets.merge_check(actor=ctx.actor, ticket=ticket, into=into, across_customers=across_customers)
     return True
 
 
@@ -366,7 +367,7 @@ def merge_tickets(
 ) -> TicketOut:
     """Merge a duplicate ticket into another: its thread moves there and it closes, linked to it."""
     ticket, into = _merging(ctx, ticket_id, into_ticket_id)
-    kept = services.ticket_merge(actor=ctx.actor, ticket=ticket, into=into, across_customers=across_customers)
+    kept = tickets.ticket_merge(actor=ctx.actor, ticket=ticket, into=into, across_customers=across_customers)
     return _ticket(kept, with_history=True)
 
 
@@ -380,7 +381,7 @@ def add_my_ticket_comment(
 ) -> TicketOut:
     """As its requester, comment on a ticket you asked for, or rate it once solved."""
     ticket = selectors.my_ticket(actor=ctx.actor, ticket_id=ticket_id)
-    services.requester_comment(actor=ctx.actor, ticket=ticket, text=text, satisfied=satisfied)
+    comments.requester_comment(actor=ctx.actor, ticket=ticket, text=text, satisfied=satisfied)
     return _ticket(ticket, public_only=True)
 
 
@@ -407,7 +408,7 @@ def escalate_ticket(
         department = departments.visible_department(ctx.actor, department_id)
         if department is None:
             raise departments.not_found(department_id)
-    escalation = services.ticket_escalate(
+    escalation = tickets.ticket_escalate(
         actor=ctx.actor,
         ticket=ticket,
         reason=reason,
@@ -428,7 +429,7 @@ def resolve_escalation(
     """Record how an escalation was resolved; the ticket stays as it is."""
     escalation = Escalation.objects.select_related("owner").fetch(ctx.actor, escalation_id, "change")
     return _escalation(
-        services.escalation_resolve(actor=ctx.actor, escalation=escalation, resolution=resolution)
+        tickets.escalation_resolve(actor=ctx.actor, escalation=escalation, resolution=resolution)
     )
 
 
@@ -436,7 +437,7 @@ def resolve_escalation(
 def close_ticket(ctx: ToolContext, *, ticket_id: TicketId) -> TicketSummary:
     """Close a ticket for good; a later message from the customer opens a follow-up."""
     ticket = Ticket.objects.select_related("policy", "assignee").fetch(ctx.actor, ticket_id, "change")
-    return _summary(services.ticket_close(actor=ctx.actor, ticket=ticket))
+    return _summary(tickets.ticket_close(actor=ctx.actor, ticket=ticket))
 
 
 # --- canned replies ------------------------------------------------------------------------------
@@ -506,15 +507,15 @@ def manage_canned_reply(
     }
     fields = {name: value for name, value in given.items() if value is not None}
     if action == "create":
-        return _canned(services.canned_create(actor=ctx.actor, fields=fields))
+        return _canned(canned_replies.canned_create(actor=ctx.actor, fields=fields))
     if canned_reply_id is None:
         raise invalid("cannedReplyId", _("name the canned reply to {action}"), action=action)
     canned = CannedReply.objects.select_related("owner").fetch(ctx.actor, canned_reply_id, "change")
     if action == "delete":
-        return _canned(services.canned_delete(actor=ctx.actor, canned=canned))
+        return _canned(canned_replies.canned_delete(actor=ctx.actor, canned=canned))
     if not fields:
         raise NothingToChange()
-    services.canned_update(actor=ctx.actor, canned=canned, fields=fields)
+    canned_replies.canned_update(actor=ctx.actor, canned=canned, fields=fields)
     return _canned(canned)
 
 
@@ -522,7 +523,7 @@ def _canned_goes_out(ctx: ToolContext, *, ticket_id: int, canned_reply_id: int, 
     """applyCannedReply's confirmation, as respondToTicket's: for a reply that is e-mailed, once it
     is known that it can be."""
     ticket, canned = _applying(ctx, ticket_id, canned_reply_id)
-    services.canned_check(actor=ctx.actor, ticket=ticket, canned=canned, internal=internal)
+    canned_replies.canned_check(actor=ctx.actor, ticket=ticket, canned=canned, internal=internal)
     return not internal
 
 
@@ -551,5 +552,5 @@ def apply_canned_reply(
     """Answer a ticket with a canned reply, filled in, and apply its actions.
     respondToTicket writes a reply of one's own. As a note (internal), nothing is e-mailed."""
     ticket, canned = _applying(ctx, ticket_id, canned_reply_id)
-    services.canned_use(actor=ctx.actor, ticket=ticket, canned=canned, internal=internal)
+    canned_replies.canned_use(actor=ctx.actor, ticket=ticket, canned=canned, internal=internal)
     return _ticket(ticket, with_history=True)

@@ -6,15 +6,17 @@ canned reply if one is chosen); the canned replies have a page of their own."""
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core.actors import can
 from apps.core.pages import READ, chosen, page, paged
-from apps.support import errors, placeholders, selectors, services
+from apps.support import errors, placeholders, selectors
 from apps.support.forms import CannedReplyForm, ReplyForm, SupportMailboxForm
 from apps.support.models import CannedReply, SupportMailboxChange, Ticket
 from apps.support.permissions import SupportPerm
+from apps.support.services import canned_replies, comments, inbound, tickets
 
 SHOWS = ("live", "breached", *Ticket.Status.values)
 
@@ -26,11 +28,11 @@ def queue(request: AuthenticatedHttpRequest) -> HttpResponse:
     if show == "live":
         rows = rows.filter(selectors.LIVE)
     elif show == "breached":
-        rows = rows.filter(selectors.breached(services.timezone.now()))
+        rows = rows.filter(selectors.breached(timezone.now()))
     else:
         rows = rows.filter(status=show)
     rows = rows.order_by("-created_at", "-id")
-    mailbox = services.support_mailbox()
+    mailbox = tickets.support_mailbox()
     is_admin = can(request.user, SupportPerm.ADMIN)
     form = SupportMailboxForm(initial={"mailbox": mailbox}, actor=request.user) if is_admin else None
     return render(
@@ -56,14 +58,12 @@ def ticket_detail(request: AuthenticatedHttpRequest, ticket_id: int) -> HttpResp
         request.user, ticket_id
     )
     may_answer = can(request.user, SupportPerm.EDIT) and ticket.status != Ticket.Status.CLOSED
-    canned_replies = (
-        selectors.canned_replies(actor=request.user) if may_answer else CannedReply.objects.none()
-    )
+    replies = selectors.canned_replies(actor=request.user) if may_answer else CannedReply.objects.none()
     chosen_reply = None
     initial: dict[str, object] = {}
     if may_answer and request.GET.get("canned", "").isdigit():
         # Filled in here, editable before it is sent; its actions go with it (canned_use).
-        chosen_reply = canned_replies.filter(pk=int(request.GET["canned"])).first()
+        chosen_reply = replies.filter(pk=int(request.GET["canned"])).first()
         if chosen_reply is not None:
             text = placeholders.render(chosen_reply.body, ticket=ticket, agent=request.user)
             initial = {"text": text, "canned": chosen_reply.pk}
@@ -81,7 +81,7 @@ def ticket_detail(request: AuthenticatedHttpRequest, ticket_id: int) -> HttpResp
             "first_breached": ticket.first_reply_breached(),
             "resolution_breached": ticket.resolution_breached(),
             "reply_form": ReplyForm(initial=initial) if may_answer else None,
-            "canned_replies": canned_replies[:200],
+            "canned_replies": replies[:200],
             "chosen_reply": chosen_reply,
         },
     )
@@ -99,9 +99,11 @@ def ticket_reply(request: AuthenticatedHttpRequest, ticket_id: int) -> HttpRespo
     text, internal = form.cleaned_data["text"], form.cleaned_data["internal"]
     if form.cleaned_data["canned"]:
         canned = CannedReply.objects.fetch(request.user, form.cleaned_data["canned"])
-        services.canned_use(actor=request.user, ticket=ticket, canned=canned, internal=internal, text=text)
+        canned_replies.canned_use(
+            actor=request.user, ticket=ticket, canned=canned, internal=internal, text=text
+        )
     else:
-        services.ticket_respond(actor=request.user, ticket=ticket, text=text, internal=internal, status=None)
+        comments.ticket_respond(actor=request.user, ticket=ticket, text=text, internal=internal, status=None)
     messages.success(request, _("The note is added.") if internal else _("The reply is sent."))
     return redirect("support:ticket", ticket.pk)
 
@@ -129,7 +131,7 @@ def canned_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, _("Give the canned reply a title and a body."))
         return redirect("support:canned_replies")
-    services.canned_create(actor=request.user, fields=form.service_fields())
+    canned_replies.canned_create(actor=request.user, fields=form.service_fields())
     messages.success(request, _("The canned reply is saved."))
     return redirect("support:canned_replies")
 
@@ -143,7 +145,7 @@ def canned_edit(request: AuthenticatedHttpRequest, canned_id: int) -> HttpRespon
     if request.method == "POST":
         form = CannedReplyForm(request.POST, may_share=may_share)
         if form.is_valid():
-            services.canned_update(actor=request.user, canned=canned, fields=form.service_fields())
+            canned_replies.canned_update(actor=request.user, canned=canned, fields=form.service_fields())
             messages.success(request, _("The canned reply is saved."))
             return redirect("support:canned_replies")
     else:
@@ -164,7 +166,7 @@ def canned_edit(request: AuthenticatedHttpRequest, canned_id: int) -> HttpRespon
 @page(SupportPerm.EDIT, methods=("POST",), back="support:canned_replies")
 def canned_delete(request: AuthenticatedHttpRequest, canned_id: int) -> HttpResponse:
     canned = CannedReply.objects.fetch(request.user, canned_id, "delete")
-    services.canned_delete(actor=request.user, canned=canned)
+    canned_replies.canned_delete(actor=request.user, canned=canned)
     messages.success(request, _("The canned reply is deleted."))
     return redirect("support:canned_replies")
 
@@ -173,7 +175,7 @@ def canned_delete(request: AuthenticatedHttpRequest, canned_id: int) -> HttpResp
 def mailbox_choose(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = SupportMailboxForm(request.POST, actor=request.user)
     if form.is_valid():
-        services.support_mailbox_set(actor=request.user, mailbox=form.cleaned_data["mailbox"])
+        inbound.support_mailbox_set(actor=request.user, mailbox=form.cleaned_data["mailbox"])
         messages.success(request, _("The support mailbox is saved."))
     else:
         messages.error(request, _("Choose one of the shared mailboxes."))

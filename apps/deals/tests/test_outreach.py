@@ -12,14 +12,16 @@ from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 
 import pytest
+from django.test import override_settings
 from django.utils import timezone
 
 from apps.catalogue.testing import confirmed, ok, refused
 from apps.contacts.tests.factories import ContactFactory
 from apps.deals import reachout
 from apps.deals.models import CampaignMessage, CampaignRecipient, Deal, Pipeline, ReachoutCampaign, Stage
+from apps.files.tests.factories import FileFactory
 from apps.mail import demo, servers, services, suppression, sync
-from apps.mail.models import Mailbox, Message
+from apps.mail.models import Mailbox, Message, Outgoing
 from apps.mail.testing import using_local_server
 from apps.mail.tests import factories
 
@@ -307,3 +309,52 @@ def test_the_deal_mail_doors_search_read_reply_send_and_ask_a_deal_s_contact(acm
     assert "not found" in refused(
         owner, "requestDealInfoEmail", {"dealId": 10**9, "question": "?"}, **CONFIRM
     )
+
+
+def test_a_reply_carries_files_the_writer_may_read_within_the_limit(acme, people, mail_server):
+    owner, member = people["owner"], people["member"]
+    box = factories.mailbox(member)
+    customer = addresses("files")[0]
+    subject = f"Send the terms {uuid.uuid4().hex[:6]}"
+    arrives(box, demo._message(sender=customer, to=box.address, subject=subject, text="Terms?", days_ago=0))
+    sync.sync(box)
+    message = Message.objects.get(mailbox=box, subject=subject)
+    terms = FileFactory(actor=member, name="terms-2027.txt", text="Net 30, renewal yearly")
+    sent = ok(
+        member,
+        "replyEmail",
+        {"messageId": message.pk, "body": "The terms are attached.", "attachmentFileIds": [terms.pk]},
+        **CONFIRM,
+    )
+    assert sent["status"] == "sent"
+    answer = inbox_of(mail_server, customer)[-1]
+    assert answer["In-Reply-To"] == message.message_id
+    parts = [part for part in answer.iter_attachments() if part.get_filename() == "terms-2027.txt"]
+    assert len(parts) == 1 and "Net 30, renewal yearly" in parts[0].get_content()
+    assert "The terms are attached." in answer.get_body(preferencelist=("plain",)).get_content()
+
+    # Too large together: refused with their size, nothing sent.
+    outgoing, received = Outgoing.objects.count(), len(inbox_of(mail_server, customer))
+    big = FileFactory(actor=member, name="big-zq.txt", text="x" * 2000)
+    with override_settings(ATRIUM_MAIL_MAX_BYTES=1024):
+        large = refused(
+            member,
+            "replyEmail",
+            {"messageId": message.pk, "body": "x", "attachmentFileIds": [terms.pk, big.pk]},
+            **CONFIRM,
+        )
+    assert "The files come to" in large and "at most 768 bytes of files" in large
+    # A file the writer may not read is "not found" as one that does not exist, its name never said.
+    secret = FileFactory(actor=owner, name="payroll-zq.txt", text="secret", visibility="private")
+    hidden = refused(
+        member,
+        "replyEmail",
+        {"messageId": message.pk, "body": "x", "attachmentFileIds": [secret.pk]},
+        **CONFIRM,
+    )
+    assert "not found" in hidden and "payroll" not in hidden
+    missing = refused(
+        member, "replyEmail", {"messageId": message.pk, "body": "x", "attachmentFileIds": [2**62]}, **CONFIRM
+    )
+    assert missing.replace(str(2**62), str(secret.pk)) == hidden
+    assert Outgoing.objects.count() == outgoing and len(inbox_of(mail_server, customer)) == received

@@ -102,11 +102,18 @@ def reply_email(
     message_id: MessageId,
     body: Annotated[str, Field(min_length=1, max_length=20_000, description="Plain text; signature added")],
     reply_all: Annotated[bool, Field(description="Also its other recipients")] = False,
+    attachment_file_ids: Annotated[
+        list[Annotated[int, Field(ge=1, le=2**63 - 1)]],
+        Field(max_length=mail.MAX_ATTACHMENTS, description="Files to attach, from listFiles"),
+    ] = [],  # noqa: B006
 ) -> SentMailOut:
     """Reply to an e-mail in its thread at once, from the mailbox it came to."""
     sources.mailboxes()
     message = mail.message(actor=ctx.actor, message_id=message_id)
-    return _sent(mail.message_reply(actor=ctx.actor, message=message, body=body, reply_all=reply_all))
+    row = mail.message_reply(
+        actor=ctx.actor, message=message, body=body, reply_all=reply_all, attachments=attachment_file_ids
+    )
+    return _sent(row)
 
 
 @tool(

@@ -316,7 +316,7 @@ def test_delete_draft_puts_it_in_the_trash_the_mail_page_restores_it(people, acm
 
     answer = ok(owner, "deleteDraft", {"draftId": draft.pk}, **CONFIRM)
 
-    assert answer == {"id": draft.pk, "subject": "Not now", "inTrash": True}
+    assert answer == {"id": draft.pk, "subject": "Not now", "inTrash": True, "serverCopy": "none"}
     assert "trash" in refused(owner, "deleteDraft", {"draftId": draft.pk}, **CONFIRM)
     # The area's administrator may delete drafts, but sees none of another person's mailbox.
     assert "not found" in refused(people["admin"], "deleteDraft", {"draftId": draft.pk}, **CONFIRM)

@@ -6,12 +6,12 @@ from typing import Any
 from apps.catalogue.testing import listed
 from apps.core import factories
 from apps.core.factories import AccessRows, ServiceFactory, access_rows, fake, numbered, private_rows
-from apps.support import services
 from apps.support.models import CannedReply, SlaPolicy, Ticket
+from apps.support.services import canned_replies, comments, sla, tickets
 
 
 def _ticket(*, actor: Any, fields: dict[str, Any]) -> Ticket:
-    return services.ticket_create(actor=actor, **fields)
+    return tickets.ticket_create(actor=actor, **fields)
 
 
 class TicketFactory(ServiceFactory):
@@ -26,7 +26,7 @@ class TicketFactory(ServiceFactory):
 
 
 def _canned(*, actor: Any, fields: dict[str, Any]) -> CannedReply:
-    return services.canned_create(actor=actor, fields=fields)
+    return canned_replies.canned_create(actor=actor, fields=fields)
 
 
 class CannedReplyFactory(ServiceFactory):
@@ -47,7 +47,7 @@ class CannedReplyFactory(ServiceFactory):
 @access_rows("support.SlaPolicy")
 def _policies(people: dict[str, Any]) -> AccessRows:
     # One policy per priority: the demo's, when it made them.
-    policy = services.policy_for("urgent") or SlaPolicy.objects.create(
+    policy = sla.policy_for("urgent") or SlaPolicy.objects.create(
         name="Urgent tickets",
         priority="urgent",
         first_reply_hours=1,
@@ -68,14 +68,14 @@ def _tickets(people: dict[str, Any]) -> AccessRows:
 @access_rows("support.TicketComment")
 def _comments(people: dict[str, Any]) -> AccessRows:
     ticket = TicketFactory(actor=people["member"])
-    services.ticket_respond(actor=people["member"], ticket=ticket, text="Looking", internal=True, status=None)
+    comments.ticket_respond(actor=people["member"], ticket=ticket, text="Looking", internal=True, status=None)
     return AccessRows(everyone=list(ticket.comments.all()))
 
 
 @access_rows("support.Escalation")
 def _escalations(people: dict[str, Any]) -> AccessRows:
     ticket = TicketFactory(actor=people["member"])
-    escalated = services.ticket_escalate(
+    escalated = tickets.ticket_escalate(
         actor=people["member"], ticket=ticket, reason="Needs engineering", owner=people["admin"]
     )
     return AccessRows(everyone=[escalated])

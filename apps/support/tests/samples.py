@@ -7,8 +7,8 @@ from typing import Any
 from apps.catalogue.testing import Sample, sample
 from apps.mail.models import Mailbox
 from apps.mail.testing import using_local_server
-from apps.support import services
 from apps.support.models import SupportMailbox
+from apps.support.services import tickets
 from apps.support.tests.factories import CannedReplyFactory, TicketFactory
 
 
@@ -47,7 +47,7 @@ def search_tickets(actor: Any) -> Sample:
 
 
 def _support_mailbox(actor: Any) -> None:
-    if services.support_mailbox() is None:
+    if tickets.support_mailbox() is None:
         # The workspace's shared Support mailbox (the mail demo's): a person's own never serves.
         domain = actor.email.partition("@")[2]
         shared, _ = Mailbox.objects.get_or_create(
@@ -95,9 +95,7 @@ def escalate_ticket(actor: Any) -> Sample:
 @sample("resolveEscalation")
 def resolve_escalation(actor: Any) -> Sample:
     ticket = TicketFactory(actor=actor, subject="Ottilie cannot export")
-    escalation = services.ticket_escalate(
-        actor=actor, ticket=ticket, reason="Needs an engineer.", owner=actor
-    )
+    escalation = tickets.ticket_escalate(actor=actor, ticket=ticket, reason="Needs an engineer.", owner=actor)
     return Sample(
         {"escalationId": escalation.pk, "resolution": "Patched."}, private=["Ottilie cannot export"]
     )

@@ -11,9 +11,10 @@ from apps.catalogue.dispatch import ToolNotFound
 from apps.catalogue.testing import call, ok, refused
 from apps.core.errors import FieldInvalid
 from apps.mail.models import Mailbox
-from apps.support import placeholders, services
+from apps.support import placeholders
 from apps.support.errors import SharedCannedReply
 from apps.support.models import CannedReply, SupportMailbox, Ticket
+from apps.support.services import canned_replies, tickets
 from apps.support.tests.factories import CannedReplyFactory, TicketFactory
 
 
@@ -138,13 +139,15 @@ def test_unknown_placeholders_and_bad_actions_are_refused_and_nothing_is_saved(a
     )
     assert CannedReply.objects.count() == before + 1
     with pytest.raises(FieldInvalid):
-        services.canned_create(actor=member, fields={"title": "T", "body": "B", "set_status": "new"})
+        canned_replies.canned_create(actor=member, fields={"title": "T", "body": "B", "set_status": "new"})
     with pytest.raises(FieldInvalid):
-        services.canned_update(actor=member, canned=own, fields={"body": "{{ agent.password }}"})
+        canned_replies.canned_update(actor=member, canned=own, fields={"body": "{{ agent.password }}"})
     own.refresh_from_db()
     assert own.body.startswith("Hi {{customer.first_name}}")
     with pytest.raises(SharedCannedReply):
-        services.canned_create(actor=member, fields={"title": "T", "body": "B", "visibility": "workspace"})
+        canned_replies.canned_create(
+            actor=member, fields={"title": "T", "body": "B", "visibility": "workspace"}
+        )
 
 
 def test_values_are_put_in_as_they_are_never_read_as_placeholders(acme, people):
@@ -211,7 +214,7 @@ def test_a_refused_apply_changes_nothing_and_is_not_confirmed(acme, people):
     assert "No support mailbox" in refused(
         member, "applyCannedReply", {"ticketId": ticket.pk, "cannedReplyId": canned.pk}, **asker.context
     )
-    services.ticket_close(actor=member, ticket=ticket)
+    tickets.ticket_close(actor=member, ticket=ticket)
     assert "is closed" in refused(
         member,
         "applyCannedReply",

@@ -10,8 +10,8 @@ import pytest
 from apps.catalogue.testing import ok
 from apps.core.errors import AppError
 from apps.mail.models import Folder, Mailbox, Message
-from apps.support import services
 from apps.support.models import SupportMailbox, SupportMailboxChange, Ticket
+from apps.support.services import inbound, tickets
 
 
 def mailbox(owner, *, shared: bool) -> Mailbox:
@@ -50,7 +50,7 @@ def test_a_persons_private_mailbox_is_never_offered_nor_taken(people, acme_clien
     assert "The support mailbox is saved." not in answer.content.decode()
     assert not SupportMailbox.objects.filter(mailbox=private).exists()
     with pytest.raises(AppError) as refused:
-        services.support_mailbox_set(actor=people[chooser], mailbox=private)
+        inbound.support_mailbox_set(actor=people[chooser], mailbox=private)
     assert refused.value.code == "MAILBOX_NOT_SHARED"
     assert not SupportMailbox.objects.filter(mailbox=private).exists()
 
@@ -63,9 +63,9 @@ def test_mail_of_a_private_mailbox_chosen_before_never_becomes_a_ticket(people, 
     SupportMailbox.objects.create(mailbox=private, since=datetime.now(UTC) - timedelta(hours=1))
     delivered(private, "Your test results")
 
-    services.inbound_all()
+    inbound.inbound_all()
 
-    assert services.support_mailbox() is None
+    assert tickets.support_mailbox() is None
     assert not Ticket.objects.filter(subject="Your test results").exists()
     assert ok(people[reader], "searchTickets", {"query": "test results"})["total"] == 0
     assert ok(people[reader], "getSupportSummary", {})["mailbox"] is None
@@ -96,4 +96,4 @@ def test_the_demo_support_mailbox_is_the_shared_support_address(acme):
     # Seeded as `make up` seeds (Customer Service before the mail area's demo).
     chosen = SupportMailbox.objects.select_related("mailbox").get()
     assert chosen.mailbox.address == "support@acme.example" and chosen.mailbox.shared
-    assert services.support_mailbox() == chosen.mailbox
+    assert tickets.support_mailbox() == chosen.mailbox

@@ -7,8 +7,8 @@ import json
 
 from apps.accounts.models import Role, User
 from apps.datarights.personal_data import personal_data_erase, personal_data_export
-from apps.support import services
 from apps.support.models import Escalation, SatisfactionRating, StatusChange, Ticket, TicketComment
+from apps.support.services import comments, sla, tickets
 from apps.support.tests.factories import TicketFactory
 
 EMAIL = "erin.vale@acme.example"
@@ -20,17 +20,15 @@ def test_export_and_erasure_reach_every_support_model(acme, people):
     asked = TicketFactory(
         actor=owner, requester_email=EMAIL, requester_name="Erin Vale", subject="Erin's export"
     )
-    services.requester_comment(actor=erin, ticket=asked, text="Still broken on Monday")
-    services.set_status(asked, "solved", owner)
+    comments.requester_comment(actor=erin, ticket=asked, text="Still broken on Monday")
+    sla.set_status(asked, "solved", owner)
     asked.save()
-    services.requester_comment(actor=erin, ticket=asked, text="Works, thank you", satisfied=True)
+    comments.requester_comment(actor=erin, ticket=asked, text="Works, thank you", satisfied=True)
     worked = TicketFactory(actor=owner, requester_email="someone@example.org", subject="Someone's invoice")
-    services.ticket_respond(
+    comments.ticket_respond(
         actor=erin, ticket=worked, text="Waiting for accounting", internal=True, status="on_hold"
     )
-    escalation = services.ticket_escalate(
-        actor=owner, ticket=worked, reason="Needs a credit note", owner=erin
-    )
+    escalation = tickets.ticket_escalate(actor=owner, ticket=worked, reason="Needs a credit note", owner=erin)
 
     out = io.BytesIO()
     summary = personal_data_export(workspace=acme, email=EMAIL, out=out, performed_by="test")

@@ -11,8 +11,8 @@ from apps.catalogue.dispatch import ToolNotFound
 from apps.catalogue.testing import call, ok, refused
 from apps.core.errors import FieldInvalid
 from apps.mail.models import Mailbox
-from apps.support import services
 from apps.support.models import SupportMailbox, Ticket
+from apps.support.services import comments, sla, tickets
 from apps.support.tests.factories import TicketFactory
 
 
@@ -42,7 +42,7 @@ def test_new_is_refused_on_an_existing_ticket_naming_the_statuses_allowed(acme, 
     )
     assert message.startswith("status:") and "open, pending, on_hold, solved" in message
     with pytest.raises(FieldInvalid):
-        services.ticket_respond(actor=member, ticket=ticket, text="Again", internal=True, status="new")
+        comments.ticket_respond(actor=member, ticket=ticket, text="Again", internal=True, status="new")
     ticket.refresh_from_db()
     assert ticket.status == "open" and not ticket.comments.filter(author_kind="agent").exists()
 
@@ -79,7 +79,7 @@ def test_a_note_is_not_confirmed_and_a_reply_is_checked_before_it_is(acme, peopl
     assert "not found" in refused(
         owner, "respondToTicket", {"ticketId": 10**12, "text": "Hello"}, **asker.context
     )
-    services.ticket_close(actor=owner, ticket=phoned)
+    tickets.ticket_close(actor=owner, ticket=phoned)
     assert "is closed" in refused(
         owner, "respondToTicket", {"ticketId": phoned.pk, "text": "Note", "internal": True}, **asker.context
     )
@@ -117,13 +117,13 @@ def test_a_pause_without_business_time_leaves_the_due_times_where_they_were(acme
     # Due at Friday's close; paused on Saturday morning, answered on Saturday afternoon.
     friday_close = datetime(2026, 12, 11, 17, 0, tzinfo=UTC)
     ticket.first_reply_due = ticket.resolution_due = friday_close
-    services.set_status(ticket, "pending", people["member"], now=datetime(2026, 12, 12, 10, 0, tzinfo=UTC))
-    services.set_status(ticket, "open", people["member"], now=datetime(2026, 12, 12, 15, 0, tzinfo=UTC))
+    sla.set_status(ticket, "pending", people["member"], now=datetime(2026, 12, 12, 10, 0, tzinfo=UTC))
+    sla.set_status(ticket, "open", people["member"], now=datetime(2026, 12, 12, 15, 0, tzinfo=UTC))
     assert (ticket.first_reply_due, ticket.resolution_due) == (friday_close, friday_close)
     assert ticket.first_reply_breached(datetime(2026, 12, 12, 15, 0, tzinfo=UTC))
     # Paused an hour of a working day: the due times move on by that hour.
-    services.set_status(ticket, "on_hold", people["member"], now=datetime(2026, 12, 14, 9, 0, tzinfo=UTC))
-    services.set_status(ticket, "open", people["member"], now=datetime(2026, 12, 14, 10, 0, tzinfo=UTC))
+    sla.set_status(ticket, "on_hold", people["member"], now=datetime(2026, 12, 14, 9, 0, tzinfo=UTC))
+    sla.set_status(ticket, "open", people["member"], now=datetime(2026, 12, 14, 10, 0, tzinfo=UTC))
     assert ticket.resolution_due == datetime(2026, 12, 14, 10, 0, tzinfo=UTC)
 
 
@@ -183,7 +183,7 @@ def test_priority_assignee_tags_and_type_change_each_in_the_history(acme, people
     # A viewer reads tickets but does not change them; a closed ticket changes no more.
     with pytest.raises(ToolNotFound):
         call(viewer, "updateTicket", {"ticketId": ticket.pk, "changes": {"tags": ["x"]}})
-    services.ticket_close(actor=member, ticket=ticket)
+    tickets.ticket_close(actor=member, ticket=ticket)
     assert "is closed" in refused(member, "updateTicket", {"ticketId": ticket.pk, "changes": {"tags": ["x"]}})
     assert ticket.events.count() == 2
 
@@ -192,7 +192,7 @@ def test_satisfaction_is_shown_on_tickets_in_the_summary_and_on_the_page(acme, p
     member, viewer = people["member"], people["viewer"]
     ticket = TicketFactory(actor=member, requester_email=viewer.email)
     assert ok(member, "searchTickets", {"ticketId": ticket.pk})["items"][0]["satisfaction"] is None
-    services.set_status(ticket, "solved", member)
+    sla.set_status(ticket, "solved", member)
     ticket.save()
     before = ok(viewer, "getSupportSummary")["satisfaction"]
     ok(viewer, "addMyTicketComment", {"ticketId": ticket.pk, "text": "Quick and kind", "satisfied": True})
@@ -220,7 +220,7 @@ def test_a_duplicate_merges_into_the_ticket_kept_with_both_histories(acme, peopl
     asker = Asker()
     kept = TicketFactory(actor=member, requester_email="ana@example.org", tags=["orders"])
     duplicate = TicketFactory(actor=member, requester_email="ANA@example.org", tags=["late"])
-    services.ticket_respond(
+    comments.ticket_respond(
         actor=member, ticket=duplicate, text="Same as the other", internal=True, status=None
     )
     other = TicketFactory(actor=member, requester_email="ben@example.org")

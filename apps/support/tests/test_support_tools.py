@@ -19,8 +19,9 @@ from apps.mail import demo, servers, sync
 from apps.mail.models import Mailbox
 from apps.mcp.testing import Door, pat_and_key
 from apps.notifications.models import Notification
-from apps.support import hours, services
+from apps.support import hours
 from apps.support.models import SlaPolicy, SupportMailbox, Ticket, TicketComment
+from apps.support.services import inbound, sla
 from apps.support.tests.factories import TicketFactory
 
 SUPPORT_TOOLS = tools_of("customerservice")
@@ -51,7 +52,7 @@ def arrives(mailbox: Mailbox, message) -> int:
     with servers.imap(mailbox) as client:
         client.append("INBOX", "", imaplib.Time2Internaldate(time.time()), message.as_bytes())
     sync.sync(mailbox)
-    return services.inbound(support=SupportMailbox.objects.get(mailbox=mailbox))
+    return inbound.inbound(support=SupportMailbox.objects.get(mailbox=mailbox))
 
 
 @pytest.fixture
@@ -109,7 +110,7 @@ def test_an_email_becomes_a_ticket_the_reply_threads_and_the_answer_comes_back(s
     assert (ticket.status, ticket.channel, ticket.requester_name) == ("new", "email", "Sam Ortiz")
     assert ticket.policy.priority == "normal" and ticket.first_reply_due > ticket.created_at
     # Taken once: a second pass finds nothing new.
-    assert services.inbound(support=SupportMailbox.objects.get(mailbox=support)) == 0
+    assert inbound.inbound(support=SupportMailbox.objects.get(mailbox=support)) == 0
 
     # An internal note is never e-mailed; the reply is, once, in the customer's thread.
     ok(
@@ -294,9 +295,9 @@ def test_near_breaches_and_breaches_are_told_to_the_assignee_once(acme, people):
     owner = people["owner"]
     ticket = TicketFactory(actor=owner, assignee=owner, priority="urgent")
     now = ticket.first_reply_due - timedelta(minutes=30)
-    assert services.sla_warnings(now) >= 1
-    assert services.sla_warnings(now) == 0
-    services.sla_warnings(ticket.resolution_due + timedelta(minutes=1))
+    assert sla.sla_warnings(now) >= 1
+    assert sla.sla_warnings(now) == 0
+    sla.sla_warnings(ticket.resolution_due + timedelta(minutes=1))
     titles = list(
         Notification.objects.filter(recipient=owner, title__contains=f"[#{ticket.pk}]").values_list(
             "title", flat=True
@@ -344,7 +345,7 @@ def test_mail_arriving_the_moment_a_support_mailbox_is_chosen_becomes_a_ticket(p
         owner=owner,
         shared=True,
     )
-    services.support_mailbox_set(actor=owner, mailbox=box)
+    inbound.support_mailbox_set(actor=owner, mailbox=box)
     # Dated by the sender's clock, to the second: the same second the mailbox was chosen.
     customer = f"kai-{uuid.uuid4().hex[:8]}@example.net"
     first = demo._message(
