@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from apps.accounting.forms import BankAccountForm, LockDateForm
+from apps.accounting.forms import BankAccountForm, DutiesForm, LockDateForm
 from apps.accounting.lib import ledger
 from apps.accounting.lib.exports import csv_bytes
 from apps.accounting.lib.pdf import report_pdf
@@ -47,6 +47,11 @@ def overview(request: AuthenticatedHttpRequest) -> HttpResponse:
             "bank_form": BankAccountForm() if can(request.user, AccountingPerm.ADMIN) else None,
             "lock_form": (
                 LockDateForm(initial={"lock_date": books.lock_date})
+                if can(request.user, AccountingPerm.ADMIN)
+                else None
+            ),
+            "duties_form": (
+                DutiesForm(initial={"separate_duties": books.separate_duties})
                 if can(request.user, AccountingPerm.ADMIN)
                 else None
             ),
@@ -143,6 +148,20 @@ def lock_date(request: AuthenticatedHttpRequest) -> HttpResponse:
         messages.success(request, _("No period is locked now."))
     else:
         messages.success(request, _("The books are locked up to %(day)s.") % {"day": day.isoformat()})
+    return redirect("accounting:overview")
+
+
+@page(AccountingPerm.ADMIN, methods=("POST",), back="accounting:overview")
+def duties(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Separation of duties on or off (journals.duties_set's rules)."""
+    form = DutiesForm(request.POST)
+    form.is_valid()  # a checkbox: anything but "on" is off
+    on = bool(form.cleaned_data.get("separate_duties"))
+    journals.duties_set(actor=request.user, on=on)
+    if on:
+        messages.success(request, _("Whoever created a document may no longer approve it."))
+    else:
+        messages.success(request, _("Whoever created a document may approve it again."))
     return redirect("accounting:overview")
 
 

@@ -61,6 +61,9 @@ class Books(models.Model):
         related_name="+",
         verbose_name=_("reminders sent automatically as"),
     )
+    # Separation of duties: who created an invoice, credit note or bill may not approve or post
+    # it (another person must); nobody is exempt while it is on, accounting admins neither.
+    separate_duties = models.BooleanField(_("creator may not approve"), default=False)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

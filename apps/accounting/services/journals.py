@@ -42,6 +42,17 @@ def lock_date_set(*, actor: Actor, lock_date: date | None) -> date | None:
     return before
 
 
+def duties_set(*, actor: Actor, on: bool) -> bool:
+    """Turns the books' separation of duties on or off (an accounting admin's): while on, the
+    person who created an invoice, credit note or bill may not approve or post it, an admin
+    neither (ledger.check_duties). Answers the setting before."""
+    require(actor, AccountingPerm.ADMIN)
+    before = ledger.books().separate_duties
+    ledger.books_update(actor=actor, separate_duties=on)
+    logger.info("separation of duties %s", "on" if on else "off")
+    return before
+
+
 @dataclass(frozen=True)
 class JournalLineData:
     account: str  # an account code

@@ -506,6 +506,29 @@ def set_lock_date(actor: Any) -> Sample:
     return Sample({"lockDate": "2025-12-31"})
 
 
+@sample("setSeparationOfDuties")
+def set_separation_of_duties(actor: Any) -> Sample:
+    return Sample({"on": True})
+
+
+@sample("createBill")
+def create_bill(actor: Any) -> Sample:
+    ledger.books()
+    return Sample(
+        {
+            "bill": {
+                "supplierName": "Typed Supplier 3391",
+                "reference": "TS-3391",
+                "issueDate": "2026-03-04",
+            },
+            "lines": [
+                {"description": "Boiler repair", "unitPrice": "240", "taxType": "UK-STD", "account": "6000"}
+            ],
+        },
+        private=["Typed Supplier 3391"],
+    )
+
+
 ACCRUAL = [{"account": "6000", "debit": "1200"}, {"account": "2300", "credit": "1200"}]
 
 

@@ -43,6 +43,27 @@ def set_lock_date(
     return LockDateOut(lock_date=ledger.books().lock_date, previous=previous)
 
 
+class DutiesOut(Out):
+    separate_duties: bool = Field(description="On: a document's creator may not approve or post it")
+    previous: bool
+
+
+@tool(
+    "setSeparationOfDuties",
+    permission=AccountingPerm.ADMIN,
+    title="Separate creating from approving",
+    idempotent=True,
+)
+def set_separation_of_duties(
+    ctx: ToolContext,
+    *,
+    on: Annotated[bool, Field(description="True: another person must approve")],
+) -> DutiesOut:
+    """Require that who created an invoice, credit note or bill is not who approves or posts it."""
+    previous = journals.duties_set(actor=ctx.actor, on=on)
+    return DutiesOut(separate_duties=ledger.books().separate_duties, previous=previous)
+
+
 # --- journal entries --------------------------------------------------------------------------------
 
 

@@ -54,6 +54,8 @@ BEYOND_SPEC = {
         "getAgedBalances",
         "getAccountTransactions",
         "getVatReturn",
+        "createBill",
+        "setSeparationOfDuties",
     },
     "customerservice": {
         "mergeTickets",
