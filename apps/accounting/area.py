@@ -41,6 +41,10 @@ area = areas.declare(
             "set our own exchange rate, the fx rate the bank gave us for a day, a currency without a rate"
         ),
         "setLockDate": "close the books, lock the period up to a date, month year end close, reopen a period",
+        "revalueForeignCurrency": (
+            "fx revaluation, unrealised foreign exchange currency gains losses, month end revalue open "
+            "euro dollar invoices bills bank balances"
+        ),
         "setSeparationOfDuties": (
             "four eyes principle, segregation of duties, no one approves their own invoice or bill, "
             "approver different from creator"
@@ -206,6 +210,7 @@ area = areas.declare(
             "recordExchangeRate",
             "setLockDate",
             "setSeparationOfDuties",
+            "revalueForeignCurrency",
             "postJournal",
             "reverseJournal",
             "listJournals",

@@ -511,6 +511,12 @@ def set_separation_of_duties(actor: Any) -> Sample:
     return Sample({"on": True})
 
 
+@sample("revalueForeignCurrency")
+def revalue_foreign_currency(actor: Any) -> Sample:
+    issued(actor, currency="EUR", customer="Revalued Customer 5528")
+    return Sample({"on": "2026-03-31"})
+
+
 @sample("createBill")
 def create_bill(actor: Any) -> Sample:
     ledger.books()

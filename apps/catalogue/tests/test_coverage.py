@@ -56,6 +56,7 @@ BEYOND_SPEC = {
         "getVatReturn",
         "createBill",
         "setSeparationOfDuties",
+        "revalueForeignCurrency",
     },
     "customerservice": {
         "mergeTickets",
