@@ -8,7 +8,8 @@ what it adds up to; `bill_reconcile` compares the total the document states with
 (a difference of rounding may be booked as a rounding line; more is an error); `bill_post` posts
 the payable through `ledger.post` (purchases and input tax debited, the payable credited) after
 the duplicate check: another posted bill of the same supplier, reference, total and date is
-refused. A posted bill is never edited; posting teaches the supplier's defaults.
+refused. A posted bill is never edited; posting teaches the supplier's defaults. A bill with no
+file is typed in (`bill_create`): checked at once under the same rules, made validated.
 
 Every function runs inside the tool call's one transaction: nothing is half-posted.
 """

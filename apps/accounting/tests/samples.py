@@ -531,7 +531,6 @@ def create_bill(actor: Any) -> Sample:
                 {"description": "Boiler repair", "unitPrice": "240", "taxType": "UK-STD", "account": "6000"}
             ],
         },
-        private=["Typed Supplier 3391"],
     )
 
 
