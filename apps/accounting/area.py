@@ -212,6 +212,8 @@ area = areas.declare(
             "setSeparationOfDuties",
             "revalueForeignCurrency",
             "postJournal",
+            "approveJournal",
+            "discardJournal",
             "reverseJournal",
             "listJournals",
             "searchInvoices",

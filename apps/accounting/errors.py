@@ -85,6 +85,14 @@ class AlreadyReversed(Conflict):
     )
 
 
+class DraftJournalDecided(Conflict):
+    code = "DRAFT_JOURNAL_DECIDED"
+    msg_format = _(
+        "Draft journal {id} is {status} already: only a draft awaiting approval is approved or "
+        "discarded. listJournals with status awaiting_approval lists those."
+    )
+
+
 class CodeTaken(Conflict):
     code = "CODE_TAKEN"
     field = "code"

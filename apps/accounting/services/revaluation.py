@@ -1,7 +1,8 @@
 """Revaluation of open foreign-currency balances (Xero's "FX revaluation"), a write of period close.
 
 At a day's rate, every open invoice and bill in another currency than the books' (issued on or
-before the day, what is open on it when the revaluation runs) and every bank account kept in
+before the day, what was open on it on that day: payments, credit allocated and credit notes dated
+after it do not count, so a month revalued late sees the month's end) and every bank account kept in
 another currency (its balance in that currency up to the day) is worth another amount of base
 currency than the ledger carries it at (a document at its own rate, a bank account at the rates
 its postings had). The difference is an *unrealised* gain or loss: one entry on the general
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
 
-from django.db.models import Sum
+from django.db.models import QuerySet, Sum
 
 from apps.accounting.lib import ledger
 from apps.accounting.lib import rates as rates_
@@ -25,8 +26,10 @@ from apps.accounting.lib.money import round_money
 from apps.accounting.models import (
     Account,
     BankAccount,
+    CreditAllocation,
     JournalEntry,
     JournalLine,
+    Payment,
     PurchaseBill,
     SalesDocument,
 )
@@ -37,8 +40,47 @@ logger = logging.getLogger(__name__)
 ZERO = Decimal(0)
 SOURCE = "fx-revaluation"
 JOURNAL = "GEN"
-OPEN_INVOICES = (SalesDocument.Status.APPROVED, SalesDocument.Status.SENT, SalesDocument.Status.PART_PAID)
-OPEN_BILLS = (PurchaseBill.Status.POSTED, PurchaseBill.Status.PART_PAID)
+# Posted and not void: what may have been open on an earlier day, paid since or not.
+POSTED_INVOICES = (
+    SalesDocument.Status.APPROVED,
+    SalesDocument.Status.SENT,
+    SalesDocument.Status.PART_PAID,
+    SalesDocument.Status.PAID,
+)
+POSTED_BILLS = (PurchaseBill.Status.POSTED, PurchaseBill.Status.PART_PAID, PurchaseBill.Status.PAID)
+
+
+def _sum(rows: "QuerySet[Payment] | QuerySet[CreditAllocation]") -> Decimal:
+    return rows.aggregate(total=Sum("amount"))["total"] or ZERO
+
+
+def invoice_open_on(invoice: SalesDocument, day: date) -> Decimal:
+    """What was due on an invoice on `day`: what is due now, with what settled it after the day
+    added back (payments not removed, credit allocated from other notes, and the credit notes
+    dated after the day that settled it on their approval: what such a note counts as paid that
+    is neither allocated elsewhere nor refunded)."""
+    later = _sum(invoice.payments.filter(date__gt=day, removed_at__isnull=True))
+    later += _sum(invoice.credits_applied.filter(date__gt=day))
+    notes = SalesDocument.objects.filter(
+        kind=SalesDocument.Kind.CREDIT_NOTE, origin=invoice, issue_date__gt=day, status__in=POSTED_INVOICES
+    )
+    for note in notes:
+        elsewhere = _sum(note.allocations.all()) + _sum(note.payments.filter(removed_at__isnull=True))
+        later += max(note.amount_paid - elsewhere, ZERO)
+    return round_money(invoice.amount_due + later, invoice.currency)
+
+
+def bill_open_on(bill: PurchaseBill, day: date) -> Decimal:
+    """What was due on a bill on `day`: `invoice_open_on` for payables (payments not removed and
+    the supplier credits dated after the day that settled it, less what those refunded)."""
+    later = _sum(bill.payments.filter(date__gt=day, removed_at__isnull=True))
+    credits = PurchaseBill.objects.filter(
+        origin=bill, issue_date__gt=day, status__in=POSTED_BILLS, total__lt=0, deleted_at__isnull=True
+    )
+    for credit in credits:
+        refunded = _sum(credit.payments.filter(removed_at__isnull=True))
+        later += max(refunded - credit.amount_paid, ZERO)
+    return round_money(bill.amount_due + later, bill.currency)
 
 
 @dataclass(frozen=True)
@@ -91,7 +133,7 @@ def plan(*, day: date) -> Revaluation:
     invoices = (
         SalesDocument.objects.filter(
             kind=SalesDocument.Kind.INVOICE,
-            status__in=OPEN_INVOICES,
+            status__in=POSTED_INVOICES,
             issue_date__lte=day,
             deleted_at__isnull=True,
         )
@@ -99,7 +141,7 @@ def plan(*, day: date) -> Revaluation:
         .order_by("currency", "issue_date", "pk")
     )
     for invoice in invoices:
-        due = invoice.amount_due
+        due = invoice_open_on(invoice, day)
         if due <= 0 or invoice.rate is None:
             continue
         found.items.append(
@@ -116,13 +158,13 @@ def plan(*, day: date) -> Revaluation:
         )
     bills = (
         PurchaseBill.objects.filter(
-            status__in=OPEN_BILLS, issue_date__lte=day, total__gt=0, deleted_at__isnull=True
+            status__in=POSTED_BILLS, issue_date__lte=day, total__gt=0, deleted_at__isnull=True
         )
         .exclude(currency=base)
         .order_by("currency", "issue_date", "pk")
     )
     for bill in bills:
-        due = bill.amount_due
+        due = bill_open_on(bill, day)
         if due <= 0 or bill.rate is None:
             continue
         found.items.append(

@@ -565,6 +565,33 @@ def reverse_journal(actor: Any) -> Sample:
     return Sample({"entryId": manual_journal(actor).pk, "on": "2026-04-01"})
 
 
+def draft_journal(narration: str = "Accrued audit fee") -> Any:
+    """A manual journal of 1200 GBP awaiting approval on 31 March 2026, drafted by nobody recorded
+    (as when its creator's data was erased): anyone with accounting.post approves it."""
+    from apps.accounting.models import DraftJournal
+
+    ledger.books()
+    return DraftJournal.objects.create(
+        date=date(2026, 3, 31),
+        narration=narration,
+        currency="GBP",
+        lines=[
+            {"account": "6000", "debit": "1200", "credit": "0", "description": ""},
+            {"account": "2300", "debit": "0", "credit": "1200", "description": ""},
+        ],
+    )
+
+
+@sample("approveJournal")
+def approve_journal(actor: Any) -> Sample:
+    return Sample({"draftId": draft_journal().pk})
+
+
+@sample("discardJournal")
+def discard_journal(actor: Any) -> Sample:
+    return Sample({"draftId": draft_journal("Sample draft 5521").pk}, private=["Sample draft 5521"])
+
+
 @sample("listJournals")
 def list_journals(actor: Any) -> Sample:
     manual_journal(actor, narration="Sample accrual 4417")

@@ -423,4 +423,10 @@ REQUESTS += [
     ("revalue our open euro invoices and bills at the month end exchange rate", "revalueForeignCurrency"),
     ("book the unrealised currency gains and losses for March", "revalueForeignCurrency"),
     ("what would the fx revaluation at 31 March post, just a dry run", "revalueForeignCurrency"),
+    ("approve the accrual journal my colleague drafted so it posts", "approveJournal"),
+    ("sign off the manual journal waiting for my approval", "approveJournal"),
+    ("post the draft journal 12 that is awaiting approval", "approveJournal"),
+    ("throw away the draft journal nobody should approve", "discardJournal"),
+    ("cancel my manual journal that is still waiting for approval, it was wrong", "discardJournal"),
+    ("discard draft journal 7 without posting it", "discardJournal"),
 ]

@@ -8,9 +8,9 @@ from decimal import Decimal
 import pytest
 
 from apps.accounting.lib import ledger
-from apps.accounting.models import JournalEntry
+from apps.accounting.models import JournalEntry, PurchaseBill
 from apps.accounting.services import bank as bank_services
-from apps.accounting.services import sales
+from apps.accounting.services import payments, sales
 from apps.accounting.tests.factories import issued, posted_bill
 from apps.accounting.tests.samples import acc_ok as ok
 from apps.accounting.tests.samples import acc_refused as refused
@@ -164,3 +164,42 @@ def test_a_locked_day_is_refused_before_the_confirmation(people):
             {"on": "2026-03-31"},
             session=MemorySession(),
         )
+
+
+def test_what_is_open_is_read_as_of_the_day_payments_after_it_do_not_count(people):
+    """Revalued late (in April, for 31 March), the invoice and bill paid in full on 5 April are
+    still open on 31 March, as the books were at the month's end; a day after the payments, they
+    are not."""
+    owner = people["owner"]
+    books = euro_books(owner)
+    ok(owner, "recordExchangeRate", {"source": "EUR", "rate": "0.88", "on": "2026-04-05"})
+    invoice, bill = books["invoice"], books["bill"]
+    sales.record_payment(
+        actor=owner,
+        document=invoice,
+        amount=Decimal("1000"),
+        day=date(2026, 4, 5),
+        bank_account=books["bank"].account.code,
+    )
+    payments.pay_bill(
+        actor=owner, bill=PurchaseBill.objects.get(pk=bill.pk), amount=Decimal("600"), day=date(2026, 4, 5)
+    )
+    invoice.refresh_from_db()
+    assert (invoice.status, invoice.amount_due) == ("paid", Decimal("0.00"))
+    assert PurchaseBill.objects.get(pk=bill.pk).status == "paid"
+
+    answer = ok(owner, "revalueForeignCurrency", {"on": "2026-03-31", "dryRun": True})
+    rows = {(item["kind"], item["id"]): item for item in answer["items"]}
+    assert (rows[("invoice", invoice.pk)]["openAmount"], rows[("invoice", invoice.pk)]["difference"]) == (
+        "1000.00",
+        "20.00",
+    )
+    assert (rows[("bill", bill.pk)]["openAmount"], rows[("bill", bill.pk)]["difference"]) == (
+        "600.00",
+        "-12.00",
+    )
+    assert answer["gain"] == "10.00"  # as before the payments: the bank's 200 EUR too
+
+    later = ok(owner, "revalueForeignCurrency", {"on": "2026-04-06", "dryRun": True})
+    kinds = {item["kind"] for item in later["items"]}
+    assert kinds == {"bank"}  # paid on 5 April: nothing open on the 6th but the euro account

@@ -57,6 +57,8 @@ BEYOND_SPEC = {
         "createBill",
         "setSeparationOfDuties",
         "revalueForeignCurrency",
+        "approveJournal",
+        "discardJournal",
     },
     "customerservice": {
         "mergeTickets",
