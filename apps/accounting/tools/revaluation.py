@@ -62,7 +62,7 @@ def revalue_foreign_currency(
     on: Annotated[date, Field(description="Revalue at this day's rates, e.g. the month's last day")],
     dry_run: Annotated[bool, Field(description="List what it would post; posts nothing")] = False,
 ) -> RevaluationOut:
-    """Post unrealised FX gains and losses on open foreign-currency invoices, bills and bank accounts."""
+    """Post unrealised FX gains and losses on open foreign invoices, bills and bank accounts."""
     found = revaluation.revalue(actor=ctx.actor, day=on, dry_run=dry_run)
     base = found.base_currency
     return RevaluationOut(
