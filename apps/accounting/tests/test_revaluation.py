@@ -11,7 +11,7 @@ from apps.accounting.lib import ledger
 from apps.accounting.models import JournalEntry, PurchaseBill
 from apps.accounting.services import bank as bank_services
 from apps.accounting.services import payments, sales
-from apps.accounting.tests.factories import issued, posted_bill
+from apps.accounting.tests.factories import credited, issued, posted_bill
 from apps.accounting.tests.samples import acc_ok as ok
 from apps.accounting.tests.samples import acc_refused as refused
 from apps.accounting.tests.samples import started
@@ -203,3 +203,22 @@ def test_what_is_open_is_read_as_of_the_day_payments_after_it_do_not_count(peopl
     later = ok(owner, "revalueForeignCurrency", {"on": "2026-04-06", "dryRun": True})
     kinds = {item["kind"] for item in later["items"]}
     assert kinds == {"bank"}  # paid on 5 April: nothing open on the 6th but the euro account
+
+
+def test_a_credit_note_dated_after_the_day_does_not_count_on_it(people):
+    """A credit note of 300 EUR dated 2 April settles 300 of the invoice on its approval: on 31 March
+    the invoice was still open by 1000, on 2 April by 700."""
+    owner = people["owner"]
+    books = euro_books(owner)
+    ok(owner, "recordExchangeRate", {"source": "EUR", "rate": "0.88", "on": "2026-04-02"})
+    invoice = books["invoice"]
+    credited(owner, invoice, price="250", day=date(2026, 4, 2))
+    invoice.refresh_from_db()
+    assert invoice.amount_due == Decimal("700.00")
+
+    def open_invoice(on: str) -> str:
+        answer = ok(owner, "revalueForeignCurrency", {"on": on, "dryRun": True})
+        return next(item["openAmount"] for item in answer["items"] if item["kind"] == "invoice")
+
+    assert open_invoice("2026-03-31") == "1000.00"
+    assert open_invoice("2026-04-02") == "700.00"
