@@ -17,7 +17,7 @@ from apps.accounting.forms import BankAccountForm, DutiesForm, LockDateForm
 from apps.accounting.lib import ledger
 from apps.accounting.lib.exports import csv_bytes
 from apps.accounting.lib.pdf import report_pdf
-from apps.accounting.models import JournalEntry, SalesDocument, TaxType
+from apps.accounting.models import DraftJournal, JournalEntry, SalesDocument, TaxType
 from apps.accounting.permissions import AccountingPerm
 from apps.accounting.selectors import report_tables, reports
 from apps.accounting.services import bank, journals, register, sending, sync
@@ -38,6 +38,9 @@ def overview(request: AuthenticatedHttpRequest) -> HttpResponse:
             "books": books,
             "balance": ledger.trial_balance(),
             "entries": JournalEntry.objects.select_related("journal").order_by("-date", "-id")[:50],
+            "drafts": DraftJournal.objects.filter(status=DraftJournal.Status.AWAITING)
+            .select_related("created_by")
+            .order_by("-date", "-id")[:50],
             "tax_types": TaxType.objects.filter(archived=False),
             "documents": SalesDocument.objects.restrict(request.user).order_by("-issue_date", "-id")[:50],
             "register": register.page(actor=request.user),

@@ -28,7 +28,7 @@ def test_off_the_journal_posts_at_once_as_before(people):
     assert JournalEntry.objects.filter(source="manual").count() == 2
 
 
-def test_on_a_journal_waits_for_another_person_who_posts_it_and_its_reversal(people):
+def test_on_a_journal_waits_for_another_person_who_posts_it_and_its_reversal(people, acme_client):
     owner, member = people["owner"], people["member"]
     ok(owner, "setSeparationOfDuties", {"on": True})
 
@@ -50,6 +50,9 @@ def test_on_a_journal_waits_for_another_person_who_posts_it_and_its_reversal(peo
     assert ok(member, "listJournals", {"status": "awaiting_approval", "account": "6000"})["items"]
     assert ok(member, "listJournals", {"status": "awaiting_approval", "account": "4000"})["items"] == []
     assert ok(member, "listJournals", {"manual": True})["items"] == []
+    acme_client.force_login(owner)
+    page = acme_client.get("/settings/accounting/").content.decode()
+    assert "Journals awaiting approval" in page and "Accrued audit fee" in page
 
     message = refused(member, "approveJournal", {"draftId": draft_id})
     assert f"Draft journal {draft_id} {CREATED_BY_YOU}" in message
@@ -64,6 +67,7 @@ def test_on_a_journal_waits_for_another_person_who_posts_it_and_its_reversal(peo
     assert (draft.status, draft.entry_id, draft.decided_by_id) == ("posted", entry.pk, owner.pk)
     assert ok(member, "listJournals", {"status": "awaiting_approval"})["items"] == []
     assert len(ok(member, "listJournals", {"manual": True})["items"]) == 2
+    assert "Journals awaiting approval" not in acme_client.get("/settings/accounting/").content.decode()
 
     assert "is posted already" in refused(owner, "approveJournal", {"draftId": draft_id})
     assert "is posted already" in refused(member, "discardJournal", {"draftId": draft_id})
