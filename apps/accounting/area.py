@@ -41,6 +41,14 @@ area = areas.declare(
             "set our own exchange rate, the fx rate the bank gave us for a day, a currency without a rate"
         ),
         "setLockDate": "close the books, lock the period up to a date, month year end close, reopen a period",
+        "revalueForeignCurrency": (
+            "fx revaluation, unrealised foreign exchange currency gains losses, month end revalue open "
+            "euro dollar invoices bills bank balances"
+        ),
+        "setSeparationOfDuties": (
+            "four eyes principle, segregation of duties, no one approves their own invoice or bill, "
+            "approver different from creator"
+        ),
         "previewCurrencyConversion": "convert dollars euros pounds exchange rate fx what is it worth in",
         "createInvoice": "bill a customer raise draft a new sales invoice for work done",
         "getInvoice": "show open details of invoice number lines amount due",
@@ -131,6 +139,7 @@ area = areas.declare(
         "recordBillPayment": "we paid a supplier bill, mark bill as paid, paid by card or cheque",
         "createSupplierCreditNote": "supplier vendor credit note against a bill, refund from a supplier",
         "voidBill": "void cancel a posted supplier bill entered by mistake",
+        "createBill": "type enter key in a supplier bill purchase invoice by hand, paper bill, no upload",
         # sync to an outside ledger
         "getAccountingSyncStatus": "is xero the outside external ledger connected, sync status, last push",
         "getAccountingSyncErrors": "why did invoices bills payments fail to sync push to xero, sync errors",
@@ -164,6 +173,7 @@ area = areas.declare(
             "getInvoice",
             "recordPayment",
             "extractPurchaseBillDocument",
+            "createBill",
             "discardPurchaseInvoiceProposal",
             "getSupplierDefaults",
             "validatePurchaseInvoiceProposal",
@@ -188,7 +198,6 @@ area = areas.declare(
             "getAccountingSyncStatus",
             "getAccountingSyncErrors",
             "retryAccountingSyncs",
-            "getAgedBalances",
         ),
         # Month and year end: the chart, tax types, recorded rates, the lock date, journals,
         # filings, and the reports and the VAT return.
@@ -200,7 +209,11 @@ area = areas.declare(
             "manageTaxType",
             "recordExchangeRate",
             "setLockDate",
+            "setSeparationOfDuties",
+            "revalueForeignCurrency",
             "postJournal",
+            "approveJournal",
+            "discardJournal",
             "reverseJournal",
             "listJournals",
             "searchInvoices",

@@ -85,6 +85,14 @@ class AlreadyReversed(Conflict):
     )
 
 
+class DraftJournalDecided(Conflict):
+    code = "DRAFT_JOURNAL_DECIDED"
+    msg_format = _(
+        "Draft journal {id} is {status} already: only a draft awaiting approval is approved or "
+        "discarded. listJournals with status awaiting_approval lists those."
+    )
+
+
 class CodeTaken(Conflict):
     code = "CODE_TAKEN"
     field = "code"
@@ -228,6 +236,14 @@ class DuplicateBill(Conflict):
     )
 
 
+class DuplicateBillReference(DuplicateBill):
+    msg_format = _(
+        "Bill {other_id} from {supplier} already has the reference {reference}: a supplier's invoice "
+        "number is entered once. Find it with searchPurchaseInvoices; if this is another bill, give "
+        "the reference the supplier printed on it."
+    )
+
+
 class BillNotValid(AppError):
     code = "BILL_NOT_VALID"
     http_status = 422
@@ -304,6 +320,22 @@ class NegativeTotal(AppError):
     msg_format = _(
         "{label} {id} totals {total} {currency}, less than zero: it is not approved. To give a customer "
         "money back, draft a credit note on the invoice it corrects (manageInvoice, action credit)."
+    )
+
+
+class NegativeBill(NegativeTotal):
+    msg_format = _(
+        "The bill totals {total} {currency}, less than zero: it is not entered. Money a supplier "
+        "gives back is a supplier credit note on the bill it corrects (createSupplierCreditNote)."
+    )
+
+
+class SameCreator(AppError):
+    code = "SEPARATION_OF_DUTIES"
+    http_status = 403
+    msg_format = _(
+        "{label} {id} was created by you, and the books separate duties: the person who created a "
+        "document may not approve or post it. Ask another person with accounting.post to do it."
     )
 
 

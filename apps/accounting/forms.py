@@ -1,4 +1,5 @@
-"""Forms of the Accounting page: a bank account added and the lock date moved by an accounting admin."""
+"""Forms of the Accounting page: a bank account added, the lock date moved and duties separated by an
+accounting admin."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -16,4 +17,14 @@ class LockDateForm(forms.Form):
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}),
         help_text=_("Nothing posts on or before it; empty reopens every period"),
+    )
+
+
+class DutiesForm(forms.Form):
+    separate_duties = forms.BooleanField(
+        label=_("The person who created a document may not approve it"),
+        required=False,
+        help_text=_(
+            "Invoices, credit notes and bills: another person approves or posts them, admins included"
+        ),
     )

@@ -18,6 +18,7 @@ from apps.accounting.models import (
     CompanyPerson,
     CorporateEvent,
     CreditAllocation,
+    DraftJournal,
     ExchangeRate,
     Filing,
     Journal,
@@ -37,6 +38,7 @@ from apps.accounting.models import (
 from apps.core import privacy
 
 privacy.register(JournalEntry, user="posted_by", erase={"posted_by": None})
+privacy.register(DraftJournal, user="created_by", erase={"created_by": None})
 privacy.register(
     SalesDocument,
     email="customer_email",

@@ -9,6 +9,7 @@ urlpatterns = [
     path("settings/accounting/bank-accounts/", views.bank_account_add, name="bank-account-add"),
     path("settings/accounting/chasing/", views.chasing, name="chasing"),
     path("settings/accounting/lock-date/", views.lock_date, name="lock-date"),
+    path("settings/accounting/duties/", views.duties, name="duties"),
     path(
         "settings/accounting/reports/<slug:report>.<slug:format>", views.report_export, name="report-export"
     ),

@@ -13,11 +13,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from apps.accounting.forms import BankAccountForm, LockDateForm
+from apps.accounting.forms import BankAccountForm, DutiesForm, LockDateForm
 from apps.accounting.lib import ledger
 from apps.accounting.lib.exports import csv_bytes
 from apps.accounting.lib.pdf import report_pdf
-from apps.accounting.models import JournalEntry, SalesDocument, TaxType
+from apps.accounting.models import DraftJournal, JournalEntry, SalesDocument, TaxType
 from apps.accounting.permissions import AccountingPerm
 from apps.accounting.selectors import report_tables, reports
 from apps.accounting.services import bank, journals, register, sending, sync
@@ -38,6 +38,9 @@ def overview(request: AuthenticatedHttpRequest) -> HttpResponse:
             "books": books,
             "balance": ledger.trial_balance(),
             "entries": JournalEntry.objects.select_related("journal").order_by("-date", "-id")[:50],
+            "drafts": DraftJournal.objects.filter(status=DraftJournal.Status.AWAITING)
+            .select_related("created_by")
+            .order_by("-date", "-id")[:50],
             "tax_types": TaxType.objects.filter(archived=False),
             "documents": SalesDocument.objects.restrict(request.user).order_by("-issue_date", "-id")[:50],
             "register": register.page(actor=request.user),
@@ -47,6 +50,11 @@ def overview(request: AuthenticatedHttpRequest) -> HttpResponse:
             "bank_form": BankAccountForm() if can(request.user, AccountingPerm.ADMIN) else None,
             "lock_form": (
                 LockDateForm(initial={"lock_date": books.lock_date})
+                if can(request.user, AccountingPerm.ADMIN)
+                else None
+            ),
+            "duties_form": (
+                DutiesForm(initial={"separate_duties": books.separate_duties})
                 if can(request.user, AccountingPerm.ADMIN)
                 else None
             ),
@@ -143,6 +151,20 @@ def lock_date(request: AuthenticatedHttpRequest) -> HttpResponse:
         messages.success(request, _("No period is locked now."))
     else:
         messages.success(request, _("The books are locked up to %(day)s.") % {"day": day.isoformat()})
+    return redirect("accounting:overview")
+
+
+@page(AccountingPerm.ADMIN, methods=("POST",), back="accounting:overview")
+def duties(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Separation of duties on or off (journals.duties_set's rules)."""
+    form = DutiesForm(request.POST)
+    form.is_valid()  # a checkbox: anything but "on" is off
+    on = bool(form.cleaned_data.get("separate_duties"))
+    journals.duties_set(actor=request.user, on=on)
+    if on:
+        messages.success(request, _("Whoever created a document may no longer approve it."))
+    else:
+        messages.success(request, _("Whoever created a document may approve it again."))
     return redirect("accounting:overview")
 
 

@@ -27,6 +27,7 @@ from apps.accounting.errors import (
     ControlAccountOnLine,
     LinesDoNotSum,
     PeriodLocked,
+    SameCreator,
     Unbalanced,
 )
 from apps.accounting.lib import chart, rates
@@ -114,6 +115,14 @@ def line_accounts_by_code(codes: Iterable[str]) -> dict[str, Account]:
 def check_line_account(account: Account) -> None:
     if account.role in CONTROL_ROLES:
         raise ControlAccountOnLine(code=account.code, name=account.name)
+
+
+def check_duties(actor: Actor, created_by_id: int | None, *, label: Any, id: int) -> None:
+    """With the books' separation of duties on, the person who created a document (an invoice, a
+    credit note, a bill) may not approve or post it: SEPARATION_OF_DUTIES, whoever they are (an
+    accounting admin too). A document nobody is recorded as creating is anyone's to approve."""
+    if books().separate_duties and created_by_id is not None and created_by_id == actor_id(actor):
+        raise SameCreator(label=label, id=id)
 
 
 def check_open(day: date) -> None:

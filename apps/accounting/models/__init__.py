@@ -5,6 +5,7 @@ from apps.accounting.models.bills import PurchaseBill, PurchaseBillLine, Supplie
 from apps.accounting.models.ledger import (
     Account,
     Books,
+    DraftJournal,
     ExchangeRate,
     Journal,
     JournalEntry,
@@ -33,6 +34,7 @@ __all__ = [
     "CompanyPerson",
     "CorporateEvent",
     "CreditAllocation",
+    "DraftJournal",
     "ExchangeRate",
     "Filing",
     "Financial",

@@ -61,6 +61,9 @@ class Books(models.Model):
         related_name="+",
         verbose_name=_("reminders sent automatically as"),
     )
+    # Separation of duties: who created an invoice, credit note or bill may not approve or post
+    # it (another person must); nobody is exempt while it is on, accounting admins neither.
+    separate_duties = models.BooleanField(_("creator may not approve"), default=False)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -251,6 +254,41 @@ class JournalLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.account_id} {self.amount}"
+
+
+class DraftJournal(models.Model):
+    """A manual journal saved, not posted, while the books separate duties: it awaits the approval
+    of another person (apps.accounting.services.journals.journal_approve posts it then), or is
+    discarded. Its lines are kept as given: [{"account", "debit", "credit", "description"}] with
+    the amounts as strings; posting checks them again."""
+
+    class Status(models.TextChoices):
+        AWAITING = "awaiting_approval", _("awaiting approval")
+        POSTED = "posted", _("posted")
+        DISCARDED = "discarded", _("discarded")
+
+    date = models.DateField(_("date"))
+    narration = models.CharField(_("narration"), max_length=300)
+    currency = models.CharField(_("currency"), max_length=3)
+    reverse_on = models.DateField(_("reverse on"), null=True, blank=True)
+    lines = models.JSONField(default=list)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.AWAITING)
+    created_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    # Who approved (posted) or discarded it, and when.
+    decided_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    decided_at = models.DateTimeField(null=True, blank=True)
+    entry = models.OneToOneField(
+        JournalEntry, on_delete=models.PROTECT, null=True, blank=True, related_name="draft"
+    )
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        verbose_name = _("draft journal")
+        verbose_name_plural = _("draft journals")
+
+    def __str__(self) -> str:
+        return f"draft journal {self.pk} {self.date}"
 
 
 class Totalled(Record):

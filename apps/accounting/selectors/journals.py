@@ -4,7 +4,7 @@ from datetime import date
 
 from django.db.models import Q, QuerySet
 
-from apps.accounting.models import JournalEntry
+from apps.accounting.models import DraftJournal, JournalEntry
 from apps.accounting.permissions import AccountingPerm
 from apps.accounting.services.journals import MANUAL
 from apps.core.actors import Actor, require
@@ -30,6 +30,30 @@ def entries(
         rows = rows.filter(source=MANUAL)
     if account:
         rows = rows.filter(Q(lines__account__code=account)).distinct()
+    if start is not None:
+        rows = rows.filter(date__gte=start)
+    if end is not None:
+        rows = rows.filter(date__lte=end)
+    return rows
+
+
+def drafts(
+    *,
+    actor: Actor,
+    draft_id: int | None = None,
+    status: str = DraftJournal.Status.AWAITING,
+    account: str | None = None,
+    start: date | None = None,
+    end: date | None = None,
+) -> QuerySet[DraftJournal]:
+    """Draft journals of one status (awaiting approval, discarded; posted ones are their entries),
+    newest first: one by id, those with a line on an account code, within dates."""
+    require(actor, AccountingPerm.VIEW)
+    rows = DraftJournal.objects.filter(status=status).order_by("-date", "-id")
+    if draft_id is not None:
+        rows = rows.filter(pk=draft_id)
+    if account:
+        rows = rows.filter(lines__contains=[{"account": account}])
     if start is not None:
         rows = rows.filter(date__gte=start)
     if end is not None:

@@ -8,7 +8,8 @@ what it adds up to; `bill_reconcile` compares the total the document states with
 (a difference of rounding may be booked as a rounding line; more is an error); `bill_post` posts
 the payable through `ledger.post` (purchases and input tax debited, the payable credited) after
 the duplicate check: another posted bill of the same supplier, reference, total and date is
-refused. A posted bill is never edited; posting teaches the supplier's defaults.
+refused. A posted bill is never edited; posting teaches the supplier's defaults. A bill with no
+file is typed in (`bill_create`): checked at once under the same rules, made validated.
 
 Every function runs inside the tool call's one transaction: nothing is half-posted.
 """
@@ -21,11 +22,20 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
+from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounting.errors import BillNotTied, BillNotValid, DuplicateBill, NotABill, WrongStatus
+from apps.accounting.errors import (
+    BillNotTied,
+    BillNotValid,
+    DuplicateBill,
+    DuplicateBillReference,
+    NegativeBill,
+    NotABill,
+    WrongStatus,
+)
 from apps.accounting.lib import billtext, identifiers, ledger, rates, tax
 from apps.accounting.lib.money import currency_code, minor_units, round_money
 from apps.accounting.models import Account, PurchaseBill, SupplierDefaults, TaxType
@@ -425,6 +435,85 @@ def bill_validate(
     return problems
 
 
+def bill_create(*, actor: Actor, fields: dict[str, Any], lines: list[BillLineData]) -> PurchaseBill:
+    """A bill typed in by hand (no document): supplier, their reference, dates, currency and lines,
+    made under the rules of a bill read from a document and refused, writing nothing, when one
+    fails: a reference the supplier's other live bill has (DUPLICATE_BILL), a control or bank
+    account on a line (CONTROL_ACCOUNT_ON_LINE), a total not more than zero (NEGATIVE_TOTAL: a
+    supplier credit is createSupplierCreditNote's), an amount the ledger cannot keep
+    (AMOUNT_TOO_LARGE), a locked period (PERIOD_LOCKED), a currency without a rate. What is made
+    is validated: postPurchaseInvoice posts it."""
+    require(actor, AccountingPerm.EDIT)
+    books = ledger.books()
+    with transaction.atomic():
+        bill = PurchaseBill(
+            created_by_id=actor_id(actor),
+            source=PurchaseBill.Source.MANUAL,
+            status=Status.PROPOSAL,
+            currency=books.base_currency,
+            prices_include_tax=books.prices_include_tax,
+            tax_rounding=books.tax_rounding,
+        )
+        _apply(actor, bill, fields)
+        if not bill.supplier_name:
+            raise invalid("supplierName", _("name the supplier, or give a contactId"))
+        if not bill.reference:
+            raise invalid("reference", _("give the supplier's invoice number"))
+        if bill.issue_date is None:
+            raise invalid("issueDate", _("give the date on the bill"))
+        ledger.check_open(bill.issue_date)
+        rates.rate(source=bill.currency, target=books.base_currency, on=bill.issue_date)
+        if bill.due_date is None:
+            terms = supplier_defaults(actor=actor, name=bill.supplier_name).payment_terms_days
+            bill.due_date = bill.issue_date + timedelta(days=terms)
+        if bill.due_date < bill.issue_date:
+            raise invalid("dueDate", _("is before the issue date"))
+        other = same_reference(bill).first()
+        if other is not None:
+            raise DuplicateBillReference(
+                other_id=other.pk, supplier=other.supplier_name, reference=other.reference
+            )
+        bill.save()
+        _set_lines(bill, lines)
+        for line in bill.lines.select_related("account"):
+            if line.account is not None and line.account.type not in (
+                Account.Type.EXPENSE,
+                Account.Type.ASSET,
+            ):
+                raise invalid(
+                    "lines",
+                    _("line {n}: {code} is not an expense or asset account"),
+                    n=line.position + 1,
+                    code=line.account.code,
+                )
+        if bill.total <= 0:
+            raise NegativeBill(total=bill.total, currency=bill.currency)
+        problems = problems_of(bill)
+        if problems:
+            raise BillNotValid(id=bill.pk, problems="; ".join(problems))
+        bill.status = Status.VALIDATED
+        bill.validated_at = timezone.now()
+        bill.save()
+    logger.info("bill %s typed in", bill.pk)
+    return bill
+
+
+def same_reference(bill: PurchaseBill) -> QuerySet[PurchaseBill]:
+    """The supplier's other live bills (not void, not in the trash, not supplier credits) with this
+    reference: a supplier numbers each invoice once."""
+    same_supplier = Q(supplier_name__iexact=bill.supplier_name)
+    if bill.supplier_id:
+        same_supplier |= Q(supplier_id=bill.supplier_id)
+    return (
+        PurchaseBill.objects.filter(
+            same_supplier, reference__iexact=bill.reference, deleted_at__isnull=True, origin__isnull=True
+        )
+        .exclude(status=Status.VOID)
+        .exclude(pk=bill.pk)
+        .order_by("pk")
+    )
+
+
 def duplicates_of(bill: PurchaseBill) -> QuerySet[PurchaseBill]:
     """Posted bills that are this one again: same supplier (contact, or name compared loosely),
     reference, total and issue date."""
@@ -657,11 +746,19 @@ def bill_void(*, actor: Actor, bill: PurchaseBill, day: date | None = None) -> P
 # --- posting -----------------------------------------------------------------------------------------------
 
 
+def post_check(*, actor: Actor, bill: PurchaseBill) -> None:
+    """What bill_post refuses before anything else, and before postPurchaseInvoice's confirmation
+    is asked: the permission, a bill already posted, and its creator posting it while the books
+    separate duties."""
+    require(actor, AccountingPerm.POST)
+    _require_editable(bill)
+    ledger.check_duties(actor, bill.created_by_id, label=LABEL, id=bill.pk)
+
+
 def bill_post(*, actor: Actor, bill: PurchaseBill) -> PurchaseBill:
     """Posts a validated bill (see the module): purchases per account and tax type and input tax
     per tax type debited, the payable credited with the total, at the rate of the issue date."""
-    require(actor, AccountingPerm.POST)
-    _require_editable(bill)
+    post_check(actor=actor, bill=bill)
     problems = problems_of(bill)
     duplicate = duplicates_of(bill).first()
     if duplicate is not None:

@@ -263,6 +263,8 @@ def document_approve(*, actor: Actor, document: SalesDocument) -> SalesDocument:
     (per account and tax type) and tax (per tax type). A quote is numbered, not posted."""
     require(actor, AccountingPerm.POST)
     _require_draft(document)
+    if document.kind != Kind.QUOTE:
+        ledger.check_duties(actor, document.created_by_id, label=LABELS[document.kind], id=document.pk)
     ledger.check_open(document.issue_date)
     if document.kind != Kind.QUOTE and document.total < 0:
         raise NegativeTotal(

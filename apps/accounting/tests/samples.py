@@ -506,6 +506,34 @@ def set_lock_date(actor: Any) -> Sample:
     return Sample({"lockDate": "2025-12-31"})
 
 
+@sample("setSeparationOfDuties")
+def set_separation_of_duties(actor: Any) -> Sample:
+    return Sample({"on": True})
+
+
+@sample("revalueForeignCurrency")
+def revalue_foreign_currency(actor: Any) -> Sample:
+    issued(actor, currency="EUR", customer="Revalued Customer 5528")
+    return Sample({"on": "2026-03-31"})
+
+
+@sample("createBill")
+def create_bill(actor: Any) -> Sample:
+    ledger.books()
+    return Sample(
+        {
+            "bill": {
+                "supplierName": "Typed Supplier 3391",
+                "reference": "TS-3391",
+                "issueDate": "2026-03-04",
+            },
+            "lines": [
+                {"description": "Boiler repair", "unitPrice": "240", "taxType": "UK-STD", "account": "6000"}
+            ],
+        },
+    )
+
+
 ACCRUAL = [{"account": "6000", "debit": "1200"}, {"account": "2300", "credit": "1200"}]
 
 
@@ -535,6 +563,33 @@ def post_journal(actor: Any) -> Sample:
 @sample("reverseJournal")
 def reverse_journal(actor: Any) -> Sample:
     return Sample({"entryId": manual_journal(actor).pk, "on": "2026-04-01"})
+
+
+def draft_journal(narration: str = "Accrued audit fee") -> Any:
+    """A manual journal of 1200 GBP awaiting approval on 31 March 2026, drafted by nobody recorded
+    (as when its creator's data was erased): anyone with accounting.post approves it."""
+    from apps.accounting.models import DraftJournal
+
+    ledger.books()
+    return DraftJournal.objects.create(
+        date=date(2026, 3, 31),
+        narration=narration,
+        currency="GBP",
+        lines=[
+            {"account": "6000", "debit": "1200", "credit": "0", "description": ""},
+            {"account": "2300", "debit": "0", "credit": "1200", "description": ""},
+        ],
+    )
+
+
+@sample("approveJournal")
+def approve_journal(actor: Any) -> Sample:
+    return Sample({"draftId": draft_journal().pk})
+
+
+@sample("discardJournal")
+def discard_journal(actor: Any) -> Sample:
+    return Sample({"draftId": draft_journal("Sample draft 5521").pk}, private=["Sample draft 5521"])
 
 
 @sample("listJournals")

@@ -413,3 +413,20 @@ REQUESTS += [
     ("VAT return on the cash accounting scheme", "getVatReturn"),
     ("trial balance at 31 December", "getAccountingSummary"),
 ]
+REQUESTS += [
+    ("type in the plumber's invoice for 240 pounds plus VAT, we only have it on paper", "createBill"),
+    ("enter a supplier bill by hand: Acme Hosting, reference AH-311, due in 30 days", "createBill"),
+    ("add a purchase invoice from our landlord for the March rent without uploading a file", "createBill"),
+    ("the person who raises an invoice must not be the one who approves it", "setSeparationOfDuties"),
+    ("turn on four-eyes approval for bills and invoices", "setSeparationOfDuties"),
+    ("stop people approving their own invoices", "setSeparationOfDuties"),
+    ("revalue our open euro invoices and bills at the month end exchange rate", "revalueForeignCurrency"),
+    ("book the unrealised currency gains and losses for March", "revalueForeignCurrency"),
+    ("what would the fx revaluation at 31 March post, just a dry run", "revalueForeignCurrency"),
+    ("approve the accrual journal my colleague drafted so it posts", "approveJournal"),
+    ("sign off the manual journal waiting for my approval", "approveJournal"),
+    ("post the draft journal 12 that is awaiting approval", "approveJournal"),
+    ("throw away the draft journal nobody should approve", "discardJournal"),
+    ("cancel my manual journal that is still waiting for approval, it was wrong", "discardJournal"),
+    ("discard draft journal 7 without posting it", "discardJournal"),
+]

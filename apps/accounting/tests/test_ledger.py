@@ -347,6 +347,7 @@ OPERATIONS = [
     "supplier_credit",
     "pay_bill",
     "void_bill",
+    "revalue",
 ]
 step = st.tuples(
     st.sampled_from(OPERATIONS),
@@ -437,12 +438,48 @@ def _apply_step(owner, index: int, operation: str, pick: int, currency: str, per
             payments.pay_bill(
                 actor=owner, bill=bill, amount=_part(bill.amount_due, percent, currency), day=day
             )
+    elif operation == "revalue":
+        _revalue(owner, day)
     else:
         bill = _pick(
             [b for b in posted if b.status == "posted" and not b.amount_paid and not b.credits.exists()], pick
         )
         if bill is not None:
             bills.bill_void(actor=owner, bill=bill, day=day)
+
+
+def _revalue(owner, day: date) -> None:
+    """Revalues at `day` and checks the entry against the open euro documents valued by hand: the
+    receivable moves by what open invoices gained, the payable by what open bills did."""
+    from apps.accounting.models import PurchaseBill, SalesDocument
+    from apps.accounting.services import revaluation, sales
+
+    rate = rates.rate(source="EUR", target="GBP", on=day).value
+    invoices = SalesDocument.objects.filter(kind="invoice", status__in=sales.OPEN, currency="EUR")
+    open_bills = PurchaseBill.objects.filter(status__in=("posted", "part_paid"), currency="EUR", total__gt=0)
+    gained = sum(
+        (
+            round_money(d.amount_due * rate, "GBP") - round_money(d.amount_due * d.rate, "GBP")
+            for d in invoices
+        ),
+        Decimal(0),
+    )
+    owed = sum(
+        (
+            round_money(b.amount_due * rate, "GBP") - round_money(b.amount_due * b.rate, "GBP")
+            for b in open_bills
+        ),
+        Decimal(0),
+    )
+    found = revaluation.revalue(actor=owner, day=day)
+    if found.entry is None:
+        assert gained == owed == 0
+        return
+    lines = found.entry.lines.all()
+    assert sum(line.base_amount for line in lines if line.account.role == "receivable") == gained
+    assert sum(line.base_amount for line in lines if line.account.role == "payable") == -owed
+    assert all(line.amount == 0 for line in lines)
+    assert revaluation.revalue(actor=owner, day=day).already  # once per day
 
 
 def assert_control_accounts_are_the_amounts_due() -> None:
@@ -460,6 +497,9 @@ def assert_control_accounts_are_the_amounts_due() -> None:
         bills = PurchaseBill.objects.filter(currency=currency).exclude(status__in=("proposal", "validated"))
         assert receivable == owed - credit
         assert -payable == sum((b.amount_due for b in bills), Decimal(0))
+    # Every revaluation is reversed the next day: together they leave no account moved.
+    revalued = JournalLine.objects.filter(entry__source="fx-revaluation").values("account")
+    assert all(row["total"] == 0 for row in revalued.annotate(total=Sum("base_amount")))
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -235,9 +235,48 @@ def reconcile_purchase_invoice_total(
     return ReconciledOut(tied=tied, difference=difference, bill=BillRef.of_record(found))
 
 
+class BillIn(In):
+    supplier_name: Annotated[str | None, Field(max_length=200, description="Or contactId")] = None
+    contact_id: Annotated[int | None, Field(ge=1, description="From searchContacts")] = None
+    supplier_vat_number: Annotated[str | None, Field(max_length=30)] = None
+    reference: Annotated[str, Field(min_length=1, max_length=100, description="Their invoice number")]
+    issue_date: date
+    due_date: Annotated[date | None, Field(description="Default: the supplier's terms")] = None
+    currency: Currency | None = None
+    prices_include_tax: bool | None = None
+    notes: Annotated[str | None, Field(max_length=2000)] = None
+
+
+@tool("createBill", permission=AccountingPerm.EDIT, title="Type in a supplier bill")
+def create_bill(
+    ctx: ToolContext,
+    *,
+    bill: Annotated[BillIn, Field(description="Supplier, reference, dates, currency")],
+    lines: Annotated[
+        list[BillLineIn], Field(min_length=1, max_length=200, description="Account, tax type, amounts")
+    ],
+) -> CheckedOut:
+    """Enter a supplier bill by hand, without a file (extractPurchaseBillDocument reads one); checked."""
+    made = bills.bill_create(
+        actor=ctx.actor,
+        fields=bill.model_dump(),
+        lines=[
+            bills.BillLineData(line.description, line.unit_price, line.quantity, line.tax_type, line.account)
+            for line in lines
+        ],
+    )
+    return CheckedOut(bill=BillOut.of(made), problems=[])
+
+
 class PostedOut(BillRef):
     entry_id: Annotated[int | None, From("entry_id")]
     rate: Amount | None = Field(description="Base currency per unit")
+
+
+def _post_checked(ctx: ToolContext, *, bill_id: int) -> bool:
+    """postPurchaseInvoice's confirmation, asked once the bill may be posted by this person."""
+    bills.post_check(actor=ctx.actor, bill=bills.bill_get(actor=ctx.actor, bill_id=bill_id))
+    return True
 
 
 @tool(
@@ -245,6 +284,7 @@ class PostedOut(BillRef):
     permission=AccountingPerm.POST,
     title="Post a bill",
     markers=Marker.HIGH_RISK,
+    confirm_if=_post_checked,
 )
 def post_purchase_invoice(ctx: ToolContext, *, bill_id: BillId) -> PostedOut:
     """Post a validated bill to the ledger as a payable; refuses a duplicate bill."""

@@ -1,15 +1,15 @@
-"""Period close: the lock date, manual journals (posted, reversed) and the journal entries."""
+"""Period close: the lock date, manual journals (posted, approved, reversed) and the journal entries."""
 
 from datetime import date
 from decimal import Decimal
-from typing import Annotated
+from typing import Annotated, Literal
 
 from django.utils import timezone
 from pydantic import Field
 
 from apps.accounting.lib import ledger
 from apps.accounting.lib.money import currency_code, round_money
-from apps.accounting.models import JournalEntry, JournalLine
+from apps.accounting.models import Account, DraftJournal, JournalEntry, JournalLine
 from apps.accounting.permissions import AccountingPerm
 from apps.accounting.selectors import journals as selectors
 from apps.accounting.services import journals
@@ -21,6 +21,9 @@ from apps.catalogue.shapes import In, Limit, Offset, Out, Page, id_field, pagina
 
 ZERO = Decimal(0)
 EntryId = Annotated[int, id_field("listJournals")]
+DraftId = Annotated[
+    int, id_field("listJournals", description="A draft journal's id (status awaiting_approval)")
+]
 Narration = Annotated[str, Field(min_length=1, max_length=300, description="Why: shown on the entry")]
 
 
@@ -43,6 +46,27 @@ def set_lock_date(
     return LockDateOut(lock_date=ledger.books().lock_date, previous=previous)
 
 
+class DutiesOut(Out):
+    separate_duties: bool = Field(description="On: a document's creator may not approve or post it")
+    previous: bool
+
+
+@tool(
+    "setSeparationOfDuties",
+    permission=AccountingPerm.ADMIN,
+    title="Separate creating from approving",
+    idempotent=True,
+)
+def set_separation_of_duties(
+    ctx: ToolContext,
+    *,
+    on: Annotated[bool, Field(description="True: another person must approve")],
+) -> DutiesOut:
+    """Require that who created an invoice, credit note or bill is not who approves or posts it."""
+    previous = journals.duties_set(actor=ctx.actor, on=on)
+    return DutiesOut(separate_duties=ledger.books().separate_duties, previous=previous)
+
+
 # --- journal entries --------------------------------------------------------------------------------
 
 
@@ -51,7 +75,7 @@ class JournalLineOut(Out):
     account_name: str
     debit: Amount
     credit: Amount
-    base_amount: Amount = Field(description="Signed (debit positive), base currency")
+    base_amount: Amount | None = Field(description="Signed (debit positive), base currency; null on a draft")
     description: str
 
     @classmethod
@@ -68,13 +92,16 @@ class JournalLineOut(Out):
 
 
 class JournalOut(Out):
-    id: int
+    id: int = Field(description="The entry's id; a draft's own id (approveJournal, discardJournal)")
+    status: Literal["posted", "awaiting_approval", "discarded"] = Field(
+        description="posted; a draft journal awaiting another person's approval, or discarded"
+    )
     date: date
     journal: str = Field(description="SAL, PUR, BNK or GEN")
     narration: str
     source: str = Field(description="manual, or what posted it (invoice:12, bill:3)")
     currency: str
-    rate: Amount = Field(description="Base currency per unit")
+    rate: Amount | None = Field(description="Base currency per unit; null on a draft")
     reverses: int | None = Field(description="Entry it reverses")
     reversed_by: int | None = Field(description="Entry reversing it")
     lines: list[JournalLineOut]
@@ -85,6 +112,7 @@ class JournalOut(Out):
         reversal = JournalEntry.objects.filter(reverses=entry).values_list("pk", flat=True).first()
         return cls(
             id=entry.pk,
+            status="posted",
             date=entry.date,
             journal=entry.journal.code,
             narration=entry.memo,
@@ -99,6 +127,40 @@ class JournalOut(Out):
             ],
         )
 
+    @classmethod
+    def of_draft(cls, draft: DraftJournal) -> "JournalOut":
+        lines = journals.draft_lines(draft)
+        names = dict(
+            Account.objects.filter(code__in=[line.account for line in lines]).values_list("code", "name")
+        )
+        return cls(
+            id=draft.pk,
+            status=draft.status,  # type: ignore[arg-type]
+            date=draft.date,
+            journal=journals.JOURNAL,
+            narration=draft.narration,
+            source=journals.MANUAL,
+            currency=draft.currency,
+            rate=None,
+            reverses=None,
+            reversed_by=None,
+            lines=[
+                JournalLineOut(
+                    account=line.account,
+                    account_name=names.get(line.account, ""),
+                    debit=round_money(line.debit, draft.currency),
+                    credit=round_money(line.credit, draft.currency),
+                    base_amount=None,
+                    description=line.description or draft.narration,
+                )
+                for line in lines
+            ],
+        )
+
+    @classmethod
+    def of_any(cls, row: "JournalEntry | DraftJournal") -> "JournalOut":
+        return cls.of_draft(row) if isinstance(row, DraftJournal) else cls.of(row)
+
 
 class JournalLineIn(In):
     account: Annotated[str, Field(min_length=1, max_length=10, description="Account code")]
@@ -109,6 +171,27 @@ class JournalLineIn(In):
 
 class PostedJournalOut(JournalOut):
     reversal: JournalOut | None = Field(description="Posted for reverseOn")
+    reverse_on: date | None = Field(description="Its reversal's day, posted with it")
+    note: str = Field(description="What happened: posted, or saved as a draft awaiting approval")
+
+    @classmethod
+    def answer(cls, row: "JournalEntry | DraftJournal") -> "PostedJournalOut":
+        if isinstance(row, DraftJournal):
+            note = (
+                f"Not posted: the books separate duties, so it was saved as draft journal {row.pk}, "
+                "awaiting approval. Another person with accounting.post posts it with approveJournal "
+                "(or discards it with discardJournal)."
+            )
+            return cls(
+                **JournalOut.of_draft(row).model_dump(), reversal=None, reverse_on=row.reverse_on, note=note
+            )
+        reversal = JournalEntry.objects.filter(reverses=row).first()
+        return cls(
+            **JournalOut.of(row).model_dump(),
+            reversal=JournalOut.of(reversal) if reversal else None,
+            reverse_on=reversal.date if reversal else None,
+            note=f"Posted as entry {row.pk}.",
+        )
 
 
 @tool("postJournal", permission=AccountingPerm.POST, title="Post a manual journal", markers=Marker.HIGH_RISK)
@@ -126,7 +209,7 @@ def post_journal(
     ] = None,
 ) -> PostedJournalOut:
     """Post a balanced manual journal (accrual, prepayment, correction); reverseJournal undoes one."""
-    entry = journals.journal_post(
+    made = journals.journal_post(
         actor=ctx.actor,
         day=on,
         narration=narration,
@@ -137,10 +220,37 @@ def post_journal(
         currency=currency_code(currency) if currency else None,
         reverse_on=reverse_on,
     )
-    reversal = JournalEntry.objects.filter(reverses=entry).first()
-    return PostedJournalOut(
-        **JournalOut.of(entry).model_dump(), reversal=JournalOut.of(reversal) if reversal else None
-    )
+    return PostedJournalOut.answer(made)
+
+
+def _approve_checked(ctx: ToolContext, *, draft_id: int) -> bool:
+    """approveJournal's confirmation, asked once this person may post the draft: it balances, its
+    period is open, they did not create it."""
+    journals.approve_check(actor=ctx.actor, draft=journals.draft_get(draft_id=draft_id))
+    return True
+
+
+@tool(
+    "approveJournal",
+    permission=AccountingPerm.POST,
+    title="Approve a draft journal",
+    markers=Marker.HIGH_RISK,
+    confirm_if=_approve_checked,
+)
+def approve_journal(ctx: ToolContext, *, draft_id: DraftId) -> PostedJournalOut:
+    """Post a manual journal awaiting approval; its creator may not, while duties are separated."""
+    return PostedJournalOut.answer(journals.journal_approve(actor=ctx.actor, draft_id=draft_id))
+
+
+@tool(
+    "discardJournal",
+    permission=AccountingPerm.POST,
+    title="Discard a draft journal",
+    markers=Marker.DESTRUCTIVE,
+)
+def discard_journal(ctx: ToolContext, *, draft_id: DraftId) -> JournalOut:
+    """Discard a manual journal awaiting approval without posting it."""
+    return JournalOut.of_draft(journals.journal_discard(actor=ctx.actor, draft_id=draft_id))
 
 
 @tool("reverseJournal", permission=AccountingPerm.POST, title="Reverse a manual journal")
@@ -163,17 +273,26 @@ def reverse_journal(
 def list_journals(
     ctx: ToolContext,
     *,
-    entry_id: Annotated[int | None, Field(ge=1, description="Only this entry")] = None,
+    entry_id: Annotated[int | None, Field(ge=1, description="Only this entry (a draft, with status)")] = None,
     manual: Annotated[bool, Field(description="Only manual journals and their reversals")] = False,
     account: Annotated[
         str | None, Field(max_length=10, description="Only entries on this account code")
     ] = None,
     start: Annotated[date | None, Field(description="From this day")] = None,
     end: Annotated[date | None, Field(description="Up to this day")] = None,
+    status: Annotated[
+        Literal["posted", "awaiting_approval", "discarded"],
+        Field(description="Posted entries, or draft journals awaiting approval or discarded"),
+    ] = "posted",
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[JournalOut]:
     """Journal entries with their lines, newest first: manual journals, or what documents posted."""
+    if status != "posted":
+        drafts = selectors.drafts(
+            actor=ctx.actor, draft_id=entry_id, status=status, account=account, start=start, end=end
+        )
+        return paginate(drafts, limit=limit, offset=offset, item=JournalOut.of_draft)
     rows = selectors.entries(
         actor=ctx.actor, entry_id=entry_id, manual=manual, account=account, start=start, end=end
     )

@@ -43,6 +43,7 @@ class SummaryOut(Out):
     prices_include_tax: bool = Field(description="Default of new documents")
     tax_rounding: str = Field(description="line or document")
     lock_date: date | None = Field(description="Nothing posts on or before it")
+    separate_duties: bool = Field(description="A document's creator may not approve it")
     numbering: list[SeriesOut]
     receivable: Amount = Field(description="Owed to us, base currency")
     payable: Amount = Field(description="We owe, base currency")

@@ -58,6 +58,11 @@ BEYOND_SPEC = {
         "getAgedBalances",
         "getAccountTransactions",
         "getVatReturn",
+        "createBill",
+        "setSeparationOfDuties",
+        "revalueForeignCurrency",
+        "approveJournal",
+        "discardJournal",
     },
     "customerservice": {
         "mergeTickets",
