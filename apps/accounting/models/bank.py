@@ -138,3 +138,51 @@ class MatchLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id}: {self.amount}"
+
+
+class BankTransaction(Record):
+    """Money spent or received without a document (Xero's "spend money" and "receive money"), or
+    one side of a transfer between two bank accounts, with the entry it posted.
+
+    `amount` is signed in the bank account's currency (money in positive). A transfer is two rows,
+    its money out and its money in (`counterpart`), one entry when both accounts share a currency,
+    else one each, the FX difference realised in the second. A statement line reconciles a row by
+    a `BankMatch` with no document lines (`match`). A posted row is never edited: `void` posts the
+    reversing entries (`reversal`) and keeps the row (`voided_at`)."""
+
+    access = Access(
+        AccountingPerm, visibility="workspace", label=_("Bank transaction"), find_with="listBankTransactions"
+    )
+
+    class Kind(models.TextChoices):
+        SPEND = "spend", _("money spent")
+        RECEIVE = "receive", _("money received")
+        TRANSFER_OUT = "transfer_out", _("transfer out")
+        TRANSFER_IN = "transfer_in", _("transfer in")
+
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    bank_account = models.ForeignKey(BankAccount, on_delete=models.PROTECT, related_name="transactions")
+    date = models.DateField(_("date"))
+    amount = money_field()
+    contact_name = models.CharField(_("paid to or received from"), max_length=200, blank=True)
+    reference = models.CharField(_("reference"), max_length=140, blank=True)
+    entry = models.ForeignKey(JournalEntry, on_delete=models.PROTECT, related_name="+")
+    counterpart = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    match = models.ForeignKey(
+        BankMatch, on_delete=models.SET_NULL, null=True, blank=True, related_name="bank_transactions"
+    )
+    voided_at = models.DateTimeField(null=True, blank=True)
+    reversal = models.ForeignKey(
+        JournalEntry, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        verbose_name = _("bank transaction")
+        constraints = [models.CheckConstraint(condition=~Q(amount=0), name="accounting_banktx_not_zero")]
+        indexes = [models.Index(fields=["bank_account", "date"], name="accounting_banktx_date")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.date} {self.amount}"

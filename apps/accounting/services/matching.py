@@ -36,13 +36,14 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounting.errors import NotTied, PaymentRemoved
+from apps.accounting.errors import BankTransactionVoided, NotTied, PaymentRemoved
 from apps.accounting.lib import ledger
 from apps.accounting.lib.money import round_money
 from apps.accounting.models import (
     Account,
     BankAccount,
     BankMatch,
+    BankTransaction,
     Financial,
     JournalEntry,
     MatchLine,
@@ -222,14 +223,50 @@ def _recorded(actor: Actor, payment_ids: list[int], bank: BankAccount) -> list[P
     return found
 
 
+def _transactions(actor: Actor, transaction_ids: list[int], bank: BankAccount) -> list[BankTransaction]:
+    """The bank transactions (money spent, received, a transfer's side) the bank lines reconcile:
+    live, not voided, not reconciled yet, on the bank lines' bank account."""
+    found = []
+    for pk in dict.fromkeys(transaction_ids):
+        row = BankTransaction.objects.fetch(actor, pk, "change", lock=True)
+        if row.voided_at is not None:
+            raise BankTransactionVoided(id=row.pk, day=timezone.localdate(row.voided_at).isoformat())
+        if row.match_id is not None:
+            raise invalid(
+                "transactionIds",
+                _("bank transaction {id} is reconciled already (bank match {match})"),
+                id=row.pk,
+                match=row.match_id,
+            )
+        if row.bank_account_id != bank.pk:
+            raise invalid(
+                "transactionIds",
+                _("bank transaction {id} is on another bank account than {bank}"),
+                id=row.pk,
+                bank=bank.name,
+            )
+        found.append(row)
+    return found
+
+
 def match(
-    *, actor: Actor, financial_ids: list[int], items: list[Item], payment_ids: list[int] | None = None
+    *,
+    actor: Actor,
+    financial_ids: list[int],
+    items: list[Item],
+    payment_ids: list[int] | None = None,
+    transaction_ids: list[int] | None = None,
 ) -> BankMatch:
-    """Ties the financials to the items' lines and to payments already recorded (`payment_ids`:
-    reconciled, nothing posted again; see the module), or raises and changes nothing."""
+    """Ties the financials to the items' lines, to payments already recorded (`payment_ids`) and
+    to money spent, received or transferred without a document (`transaction_ids`, bank
+    transactions): those are reconciled, nothing is posted again (see the module). Or raises and
+    changes nothing."""
     require(actor, AccountingPerm.POST)
-    if not items and not payment_ids:
-        raise invalid("lines", _("name at least one invoice or bill line, or a recorded payment"))
+    if not items and not payment_ids and not transaction_ids:
+        raise invalid(
+            "lines",
+            _("name at least one invoice or bill line, a recorded payment or a bank transaction"),
+        )
     with transaction.atomic():
         rows = Financial.objects.select_related("bank_account__account")
         found = [rows.fetch(actor, pk, "change", lock=True) for pk in dict.fromkeys(financial_ids)]
@@ -266,10 +303,12 @@ def match(
                     raise invalid("lines", _("a line is named twice"))
                 taken[key].append((line, part))
         recorded = _recorded(actor, payment_ids or [], bank)
+        spent = _transactions(actor, transaction_ids or [], bank)
         in_bank = round_money(sum((financial.amount for financial in found), ZERO), bank.currency)
         on_lines = sum(
             (flow(documents[key]) * part for key, parts in taken.items() for _l, part in parts), ZERO
         ) + sum((payments.bank_flow(payment) for payment in recorded), ZERO)
+        on_lines += sum((round_money(row.amount, bank.currency) for row in spent), ZERO)
         if in_bank != on_lines:
             raise NotTied(financials=str(in_bank), lines=str(on_lines), currency=bank.currency)
         day = max(financial.date for financial in found)
@@ -310,6 +349,7 @@ def match(
                 )
         Financial.objects.filter(pk__in=[financial.pk for financial in found]).update(match=made)
         Payment.objects.filter(pk__in=[payment.pk for payment in recorded]).update(reconciled_by=made)
+        BankTransaction.objects.filter(pk__in=[row.pk for row in spent]).update(match=made)
     logger.info("bank match %s: %s bank line(s), %s document(s)", made.pk, len(found), len(taken))
     return made
 

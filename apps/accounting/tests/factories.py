@@ -247,6 +247,19 @@ def _financials(people: dict[str, Any]) -> AccessRows:
     return AccessRows(everyone=[bank_line(people["owner"], "-12.50", description="Stamps")])
 
 
+@access_rows("accounting.BankTransaction")
+def _bank_transactions(people: dict[str, Any]) -> AccessRows:
+    from apps.accounting.services import bank, banking
+
+    ledger.books()
+    account = bank.bank_account_get(actor=people["owner"], bank_account_id=None)
+    lines = [banking.LineData("6000", Decimal("7.50"), "NONE", "Stamps")]
+    made = banking.transaction_record(
+        actor=people["owner"], bank=account, direction="spend", day=date(2026, 3, 3), lines=lines
+    )
+    return AccessRows(everyone=[made])
+
+
 @access_rows("accounting.RegisteredCompany")
 def _companies(people: dict[str, Any]) -> AccessRows:
     return AccessRows(everyone=[registered_company(people["owner"])])

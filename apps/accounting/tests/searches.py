@@ -413,3 +413,21 @@ REQUESTS += [
     ("VAT return on the cash accounting scheme", "getVatReturn"),
     ("trial balance at 31 December", "getAccountingSummary"),
 ]
+REQUESTS += [
+    ("add our new Barclays savings account with an opening balance of 5000", "manageBankAccount"),
+    ("set up a euro bank account with its IBAN", "manageBankAccount"),
+    ("archive the old Lloyds account we closed", "manageBankAccount"),
+    ("rename the business current account to Main account", "manageBankAccount"),
+    ("we paid 45 pounds for parking with the company card, no receipt or bill", "recordBankTransaction"),
+    ("spend money: bank charges of 12.50 out of the current account", "recordBankTransaction"),
+    ("record interest received from the bank, no invoice", "recordBankTransaction"),
+    ("receive money: a grant of 2000 paid into our account", "recordBankTransaction"),
+    ("move 10000 from the current account to the savings account", "transferBetweenBankAccounts"),
+    ("we converted 5000 pounds into euros, 5850 arrived in the euro account", "transferBetweenBankAccounts"),
+    ("transfer money between our two bank accounts", "transferBetweenBankAccounts"),
+    ("void the spend money transaction I entered twice", "voidBankTransaction"),
+    ("undo the bank transfer recorded by mistake", "voidBankTransaction"),
+    ("list the money we spent and received without invoices this month", "listBankTransactions"),
+    ("show the transfers between our bank accounts", "listBankTransactions"),
+    ("what is the balance of each bank account", "listBankAccounts"),
+]

@@ -2,6 +2,7 @@
 
 from apps.accounting.tools import (
     bank,
+    banking,
     bills,
     charges,
     chart,
@@ -18,6 +19,7 @@ from apps.accounting.tools import (
 
 __all__ = [
     "bank",
+    "banking",
     "bills",
     "charges",
     "chart",

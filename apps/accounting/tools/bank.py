@@ -11,7 +11,7 @@ from apps.accounting.lib import statements
 from apps.accounting.lib.money import round_money
 from apps.accounting.models import BankAccount, Financial
 from apps.accounting.permissions import AccountingPerm
-from apps.accounting.services import bank
+from apps.accounting.services import bank, banking
 from apps.accounting.shapes import Amount
 from apps.accounting.tools.common import Decimalish
 from apps.catalogue.dispatch import ToolContext
@@ -27,12 +27,22 @@ class BankAccountOut(Out):
     id: int
     name: str
     currency: str
-    iban: str
+    iban: str = Field(description="Masked: first and last four")
+    number: str = Field(description="Account number, masked")
     ledger_account: str
+    balance: Amount = Field(description="Ledger balance, its currency")
+    archived: bool
 
     @classmethod
     def of(cls, account: BankAccount) -> "BankAccountOut":
-        return cls.of_record(account, ledger_account=account.account.code)
+        return cls.of_record(
+            account,
+            iban=banking.masked(account.iban),
+            number=banking.masked(account.number),
+            ledger_account=account.account.code,
+            balance=banking.ledger_balance(account),
+            archived=account.in_trash,
+        )
 
 
 class FinancialOut(Out):
@@ -58,9 +68,13 @@ class AccountsOut(Out):
 
 
 @tool("listBankAccounts", permission=AccountingPerm.VIEW, title="List bank accounts", read_only=True)
-def list_bank_accounts(ctx: ToolContext) -> AccountsOut:
-    """The workspace's bank accounts with currency, IBAN and ledger account; lines: listFinancials."""
-    rows = bank.bank_accounts(ctx.actor).order_by("account__code")
+def list_bank_accounts(
+    ctx: ToolContext,
+    *,
+    archived: Annotated[bool, Field(description="Also the archived ones")] = False,
+) -> AccountsOut:
+    """The workspace's bank accounts with currency, balance and ledger account; lines: listFinancials."""
+    rows = bank.bank_accounts(ctx.actor, archived=archived).order_by("account__code")
     return AccountsOut(accounts=[BankAccountOut.of(account) for account in rows])
 
 

@@ -54,6 +54,11 @@ BEYOND_SPEC = {
         "getAgedBalances",
         "getAccountTransactions",
         "getVatReturn",
+        "manageBankAccount",
+        "recordBankTransaction",
+        "transferBetweenBankAccounts",
+        "voidBankTransaction",
+        "listBankTransactions",
     },
     "customerservice": {
         "mergeTickets",
