@@ -137,6 +137,12 @@ area = areas.declare(
         ),
         "voidBankTransaction": "void undo delete a spend receive money or transfer entered by mistake",
         "listBankTransactions": "money spent received transferred without invoices, transfers list",
+        "manageBankRule": "bank rule, auto code categorise bank transactions containing a word to an account",
+        "listBankRules": "our bank rules, which account a bank transaction is coded to automatically",
+        "getBankReconciliation": (
+            "bank reconciliation report at the statement date, statement balance vs ledger balance, "
+            "difference, unreconciled items"
+        ),
         # credit, refunds, payments without a bank line, removing payments
         "allocateCreditNote": "use apply a customer's credit note credit against another unpaid invoice",
         "refundCreditNote": "refund pay back give the customer their money for a credit note",
@@ -221,6 +227,9 @@ area = areas.declare(
             "searchPurchaseInvoices",
             "listBankAccounts",
             "manageBankAccount",
+            "manageBankRule",
+            "listBankRules",
+            "getBankReconciliation",
             "getFinancialsSummary",
             "getAccountingSyncStatus",
             "getAccountingSyncErrors",
@@ -302,6 +311,7 @@ area = areas.declare(
         "accounting.Charge": "billable work waiting for an invoice (listUnclaimedCharges), then its line",
         "accounting.BankAccount": "part of the books' set-up (a ledger account), not a record of the work",
         "accounting.Financial": "a bank statement's line, found by amount and date (listFinancials), matched",
+        "accounting.BankRule": "a set-up row suggesting how to code bank lines (listBankRules)",
         "accounting.BankTransaction": (
             "money spent, received or transferred without a document (listBankTransactions): a posting"
         ),

@@ -1,6 +1,13 @@
 """The Accounting area's models, one module per group of entities."""
 
-from apps.accounting.models.bank import BankAccount, BankMatch, BankTransaction, Financial, MatchLine
+from apps.accounting.models.bank import (
+    BankAccount,
+    BankMatch,
+    BankRule,
+    BankTransaction,
+    Financial,
+    MatchLine,
+)
 from apps.accounting.models.bills import PurchaseBill, PurchaseBillLine, SupplierDefaults
 from apps.accounting.models.ledger import (
     Account,
@@ -27,6 +34,7 @@ __all__ = [
     "Account",
     "BankAccount",
     "BankMatch",
+    "BankRule",
     "BankTransaction",
     "Books",
     "Charge",

@@ -21,7 +21,7 @@ from apps.accounting.models.bills import PurchaseBillLine
 from apps.accounting.models.ledger import Account, JournalEntry, money_field
 from apps.accounting.models.sales import Payment, SalesLine
 from apps.accounting.permissions import AccountingPerm
-from apps.core.records import Access, Record
+from apps.core.records import Access, Record, name_once
 
 USER = settings.AUTH_USER_MODEL
 
@@ -186,3 +186,42 @@ class BankTransaction(Record):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.date} {self.amount}"
+
+
+class BankRule(Record):
+    """Conditions on a statement line (words in its text, an amount range, a direction, a bank
+    account) and what they suggest for it: a contact, an account and a tax type. A rule only
+    suggests (the unmatched lines' listing shows it); it never posts anything by itself."""
+
+    access = Access(AccountingPerm, visibility="workspace", label=_("Bank rule"), find_with="listBankRules")
+
+    class Direction(models.TextChoices):
+        ANY = "any", _("money in or out")
+        IN = "in", _("money in")
+        OUT = "out", _("money out")
+
+    name = models.CharField(_("name"), max_length=120)
+    # The first rule whose conditions hold wins: lower positions first.
+    position = models.PositiveIntegerField(_("position"), default=0)
+    bank_account = models.ForeignKey(
+        BankAccount, on_delete=models.CASCADE, null=True, blank=True, related_name="rules"
+    )
+    direction = models.CharField(
+        _("direction"), max_length=3, choices=Direction.choices, default=Direction.ANY
+    )
+    # Words that must all be in the line's description, counterparty or reference (case aside).
+    contains = models.CharField(_("text contains"), max_length=200, blank=True)
+    # Magnitudes, in the line's currency.
+    amount_min = money_field(null=True, blank=True)
+    amount_max = money_field(null=True, blank=True)
+    contact_name = models.CharField(_("contact"), max_length=200, blank=True)
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="+")
+    tax_type = models.ForeignKey("accounting.TaxType", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["position", "id"]
+        verbose_name = _("bank rule")
+        constraints = [name_once("accounting_bankrule_name_once")]
+
+    def __str__(self) -> str:
+        return self.name

@@ -212,6 +212,40 @@ def bank_account_restore(*, actor: Actor, bank: BankAccount) -> None:
         Account.objects.filter(pk=bank.account_id).update(archived=False)
 
 
+# --- a foreign-currency document paid into the home-currency account ----------------------------
+
+
+def received_check(
+    *, currency: str, amount: Decimal, bank: Account, received: Decimal | None
+) -> Decimal | None:
+    """What arrived in the bank account's own currency for `amount` of a document in `currency`
+    (an invoice in USD paid into the GBP account): the bank is then debited at that figure in base
+    currency instead of the day's rate, the difference to the document's rate realised as FX. Only
+    for a bank account in the base currency, another than the document's; None when not given."""
+    if received is None:
+        return None
+    base = ledger.books().base_currency
+    owned = BankAccount.objects.filter(account=bank).first()
+    own = owned.currency if owned is not None else base
+    if own == currency or own != base:
+        raise invalid(
+            "amountReceived",
+            _("only for a bank account in the base currency {base} paid in another currency"),
+            base=base,
+        )
+    if received <= 0 or amount <= 0:
+        raise invalid("amountReceived", _("must be more than zero"))
+    if round_money(received, own) != received:
+        raise invalid(
+            "amountReceived",
+            _("{amount} has more decimals than {currency} has"),
+            amount=received,
+            currency=own,
+        )
+    check_fits(received, own, what=str(_("the amount received")))
+    return received
+
+
 # --- money spent and received ---------------------------------------------------------------------
 
 

@@ -283,13 +283,15 @@ def match(
                 raise invalid("financialIds", _("all bank lines of a match are on one bank account"))
         documents: dict[tuple[str, int], Document] = {}
         taken: dict[tuple[str, int], list[tuple[Line, Decimal]]] = defaultdict(list)
+        base = ledger.books().base_currency
         for item in items:
-            amount = None if item.amount is None else round_money(item.amount, bank.currency)
-            item = Item(item.kind, item.document_id, item.line, amount)
             key = (item.kind, item.document_id)
             document = documents.get(key) or document_of(actor, item)
             documents[key] = document
-            if document.currency != bank.currency:
+            amount = None if item.amount is None else round_money(item.amount, document.currency)
+            item = Item(item.kind, item.document_id, item.line, amount)
+            # A document in another currency is paid into a base-currency account at what arrived.
+            if document.currency != bank.currency and bank.currency != base:
                 raise invalid(
                     "lines",
                     _("{number} is in {currency}, the bank account in {bank}"),
@@ -309,8 +311,12 @@ def match(
             (flow(documents[key]) * part for key, parts in taken.items() for _l, part in parts), ZERO
         ) + sum((payments.bank_flow(payment) for payment in recorded), ZERO)
         on_lines += sum((round_money(row.amount, bank.currency) for row in spent), ZERO)
-        if in_bank != on_lines:
+        foreign = [key for key, document in documents.items() if document.currency != bank.currency]
+        if foreign:
+            _foreign_check(documents, foreign, in_bank, bool(recorded or spent))
+        elif in_bank != on_lines:
             raise NotTied(financials=str(in_bank), lines=str(on_lines), currency=bank.currency)
+        received = in_bank if foreign else None
         day = max(financial.date for financial in found)
         made = BankMatch.objects.create(
             date=day, currency=bank.currency, total=in_bank, created_by_id=actor_id(actor)
@@ -322,7 +328,13 @@ def match(
             total = sum((part for _line, part in parts), ZERO)
             if isinstance(document, PurchaseBill):
                 entry = _pay_bill(
-                    actor=actor, bill=document, magnitude=total, day=day, bank=bank, memo=reference
+                    actor=actor,
+                    bill=document,
+                    magnitude=total,
+                    day=day,
+                    bank=bank,
+                    memo=reference,
+                    received=received,
                 )
                 MatchLine.objects.bulk_create(
                     MatchLine(match=made, bill_line=cast(PurchaseBillLine, line), amount=part, entry=entry)
@@ -336,6 +348,7 @@ def match(
                     day=day,
                     reference=reference,
                     bank_account=bank.account.code,
+                    received=received,
                 )
                 MatchLine.objects.bulk_create(
                     MatchLine(
@@ -354,11 +367,40 @@ def match(
     return made
 
 
+def _foreign_check(
+    documents: dict[tuple[str, int], Document], foreign: list[tuple[str, int]], in_bank: Decimal, others: bool
+) -> None:
+    """A document in another currency than the (base-currency) bank account is matched alone: the
+    bank lines are what arrived or left for it, in the direction it moves money."""
+    document = documents[foreign[0]]
+    if len(documents) > 1 or others:
+        raise invalid(
+            "lines",
+            _("{number} is in {currency}: match it alone, the bank lines being what arrived for it"),
+            number=label(document),
+            currency=document.currency,
+        )
+    if in_bank * flow(document) <= 0:
+        raise invalid(
+            "financialIds",
+            _("the bank lines move money the other way than {number}"),
+            number=label(document),
+        )
+
+
 def _pay_bill(
-    *, actor: Actor, bill: PurchaseBill, magnitude: Decimal, day: date, bank: BankAccount, memo: str
+    *,
+    actor: Actor,
+    bill: PurchaseBill,
+    magnitude: Decimal,
+    day: date,
+    bank: BankAccount,
+    memo: str,
+    received: Decimal | None = None,
 ) -> JournalEntry:
     """Posts what a match pays of a bill (or receives of a supplier's credit): the payable cleared
-    at the bill's rate against the bank at the day's, the difference to the FX account."""
+    at the bill's rate against the bank at the day's (or at `received`, what the base-currency
+    bank lines moved, signed), the difference to the FX account."""
     signed = -flow(bill) * magnitude  # what is paid towards the bill's total (a credit: negative)
     if abs(signed) > abs(bill.amount_due):
         raise invalid(
@@ -384,7 +426,7 @@ def _pay_bill(
                 label(bill),
                 base_amount=round_money(signed * bill.rate, base),
             ),
-            ledger.Leg(bank.account, -signed, f"Payment {label(bill)}"),
+            ledger.Leg(bank.account, -signed, f"Payment {label(bill)}", base_amount=received),
         ],
         actor=actor,
         memo=memo,

@@ -260,6 +260,15 @@ def _bank_transactions(people: dict[str, Any]) -> AccessRows:
     return AccessRows(everyone=[made])
 
 
+@access_rows("accounting.BankRule")
+def _bank_rules(people: dict[str, Any]) -> AccessRows:
+    from apps.accounting.services import bankrules
+
+    ledger.books()
+    fields = {"name": "Stamps", "contains": "post office", "account": "6000", "tax_type": "NONE"}
+    return AccessRows(everyone=[bankrules.rule_create(actor=people["owner"], fields=fields)])
+
+
 @access_rows("accounting.RegisteredCompany")
 def _companies(people: dict[str, Any]) -> AccessRows:
     return AccessRows(everyone=[registered_company(people["owner"])])

@@ -430,6 +430,27 @@ def list_bank_transactions(actor: Any) -> Sample:
     return Sample({"query": "Listed"}, private=["Listed Payee 8842"])
 
 
+@sample("manageBankRule")
+def manage_bank_rule(actor: Any) -> Sample:
+    rule = {"name": f"Taxis {actor.pk}", "contains": "uber", "account": "6200", "taxType": "NONE"}
+    return Sample({"action": "add", "rule": rule})
+
+
+@sample("listBankRules")
+def list_bank_rules(actor: Any) -> Sample:
+    from apps.accounting.services import bankrules
+
+    fields = {"name": "Ruled Payee 6613", "contains": "ruled", "account": "6000", "tax_type": "NONE"}
+    bankrules.rule_create(actor=actor, fields=fields)
+    return Sample({}, private=["Ruled Payee 6613"])
+
+
+@sample("getBankReconciliation")
+def get_bank_reconciliation(actor: Any) -> Sample:
+    bank_line(actor, "-31.40", description="Reconciled Payee 4471")
+    return Sample({"asOf": "2026-03-31"}, private=["Reconciled Payee 4471"])
+
+
 @sample("searchCandidateFinancials")
 def search_candidate_financials(actor: Any) -> Sample:
     invoice = issued(actor)

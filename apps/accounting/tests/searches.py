@@ -431,3 +431,15 @@ REQUESTS += [
     ("show the transfers between our bank accounts", "listBankTransactions"),
     ("what is the balance of each bank account", "listBankAccounts"),
 ]
+REQUESTS += [
+    ("create a bank rule: anything mentioning Uber is travel with no VAT", "manageBankRule"),
+    ("set up a rule so card payments to Adobe are coded to software subscriptions", "manageBankRule"),
+    ("delete the bank rule for parking", "manageBankRule"),
+    ("which bank rules do we have", "listBankRules"),
+    ("show the rules that suggest accounts for bank transactions", "listBankRules"),
+]
+REQUESTS += [
+    ("reconcile the current account to the bank statement dated 31 March", "getBankReconciliation"),
+    ("our statement says 10,245.18 at month end, does the ledger agree", "getBankReconciliation"),
+    ("what is still unreconciled on the bank account and what is the difference", "getBankReconciliation"),
+]

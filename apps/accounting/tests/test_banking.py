@@ -424,3 +424,307 @@ def test_a_void_in_a_locked_period_is_refused(people):
         owner, "voidBankTransaction", {"transactionId": spent["id"], "on": "2026-03-10"}
     )
     assert BankTransaction.objects.get(pk=spent["id"]).voided_at is None
+
+
+# --- a foreign-currency invoice paid into the home-currency account ------------------------------------
+
+
+def test_a_dollar_invoice_paid_into_the_pound_account_takes_what_arrived_and_realises_fx(people):
+    from apps.accounting.tests.factories import issued
+
+    owner = people["owner"]
+    invoice = issued(owner, currency="USD", issue_date=date(2026, 3, 2), lines=[("Work", "100", "NONE")])
+    before = balance_of("1200")
+    arguments = {"invoiceId": invoice.pk, "amount": "100", "on": "2026-03-12", "amountReceived": "78.00"}
+
+    paid = ok(owner, "recordPayment", arguments)
+
+    assert invoice.rate is not None
+    cleared = round_money(Decimal(100) * invoice.rate, "GBP")
+    assert balance_of("1200") - before == Decimal("78.00")
+    assert paid["fxGain"] == str(Decimal("78.00") - cleared)
+    assert paid["invoice"]["status"] == "paid"
+    assert_balanced()
+
+    # Only into a base-currency account, in another currency than the invoice's; checked first.
+    dollars = bank.bank_account_create(actor=owner, name="Dollar account", currency="USD")
+    other = issued(owner, currency="USD", issue_date=date(2026, 3, 2), lines=[("Work", "50", "NONE")])
+    result = call(
+        owner,
+        "recordPayment",
+        {"invoiceId": other.pk, "amount": "50", "amountReceived": "39", "bankAccount": dollars.account.code},
+        session=started(owner),
+    )
+    assert "only for a bank account in the base currency GBP" in text_of(result)
+    assert "Confirmation required" not in text_of(result)
+
+
+def test_a_dollar_invoice_is_matched_to_the_pound_statement_line_that_paid_it(people):
+    from apps.accounting.tests.factories import issued
+
+    owner = people["owner"]
+    invoice = issued(owner, currency="USD", issue_date=date(2026, 3, 2), lines=[("Work", "200", "NONE")])
+    second = issued(owner, currency="USD", issue_date=date(2026, 3, 2), lines=[("Work", "20", "NONE")])
+    line = bank_line(owner, "157.30", day=date(2026, 3, 14), description="WIRE USD 200")
+    before = balance_of("1200")
+
+    assert "match it alone" in refused(
+        owner,
+        "matchPurchaseInvoiceLineToFinancial",
+        {"financialIds": [line.pk], "lines": [{"invoiceId": invoice.pk}, {"invoiceId": second.pk}]},
+    )
+    made = ok(
+        owner,
+        "matchPurchaseInvoiceLineToFinancial",
+        {"financialIds": [line.pk], "lines": [{"invoiceId": invoice.pk}]},
+    )
+
+    assert made["total"] == "157.30" and made["currency"] == "GBP"
+    invoice.refresh_from_db()
+    assert invoice.status == "paid" and balance_of("1200") - before == Decimal("157.30")
+    assert invoice.rate is not None
+    assert -balance_of("7900") == Decimal("157.30") - round_money(Decimal(200) * invoice.rate, "GBP")
+    assert_balanced()
+    # Undone: the payment reversed, the invoice open again.
+    ok(owner, "unmatchPurchaseInvoiceLine", {"matchId": made["id"]})
+    invoice.refresh_from_db()
+    assert invoice.status in ("approved", "sent") and balance_of("1200") == before
+    assert_balanced()
+
+
+# --- bank rules ----------------------------------------------------------------------------------------
+
+
+def test_a_bank_rule_suggests_how_to_code_unmatched_lines_and_posts_nothing(people):
+    owner = people["owner"]
+    ledger.books()
+    entries = JournalEntry.objects.count()
+    rule = ok(
+        people["member"],
+        "manageBankRule",
+        {
+            "action": "add",
+            "rule": {
+                "name": "Taxis",
+                "contains": "uber trip",
+                "direction": "out",
+                "amountMax": "100",
+                "contactName": "Uber",
+                "account": "6200",
+                "taxType": "UK-STD",
+            },
+        },
+    )
+    assert (rule["account"], rule["taxType"], rule["amountMax"], rule["bankAccountId"]) == (
+        "6200",
+        "UK-STD",
+        "100.00",
+        None,
+    )
+    ok(
+        owner,
+        "manageBankRule",
+        {
+            "action": "add",
+            "rule": {
+                "name": "Refunds",
+                "direction": "in",
+                "account": "4900",
+                "taxType": "NONE",
+                "position": 5,
+            },
+        },
+    )
+    taxi = bank_line(owner, "-23.40", description="UBER *TRIP London")
+    dear = bank_line(owner, "-230.00", description="UBER *TRIP airport")
+    money_in = bank_line(owner, "15.00", description="Refund")
+    plain = bank_line(owner, "-5.00", description="Coffee")
+
+    listed = {line["id"]: line["suggestion"] for line in ok(people["viewer"], "listFinancials")["items"]}
+    assert listed[taxi.pk] == {
+        "ruleId": rule["id"],
+        "rule": "Taxis",
+        "direction": "spend",
+        "contactName": "Uber",
+        "account": "6200",
+        "taxType": "UK-STD",
+    }
+    assert listed[dear.pk] is None and listed[plain.pk] is None  # over the amount; no rule
+    assert listed[money_in.pk]["rule"] == "Refunds" and listed[money_in.pk]["direction"] == "receive"
+    assert JournalEntry.objects.count() == entries  # a rule posts nothing
+
+    # Recorded as suggested, the line is matched and no longer suggested.
+    ok(
+        owner,
+        "recordBankTransaction",
+        {
+            "direction": "spend",
+            "on": "2026-03-10",
+            "financialId": taxi.pk,
+            "lines": [{"account": "6200", "amount": "23.40", "taxType": "UK-STD"}],
+        },
+    )
+    again = {line["id"]: line["suggestion"] for line in ok(people["viewer"], "listFinancials")["items"]}
+    assert again[taxi.pk] is None
+
+    changed = ok(
+        owner, "manageBankRule", {"action": "update", "ruleId": rule["id"], "rule": {"amountMax": "500"}}
+    )
+    assert changed["amountMax"] == "500.00"
+    assert (
+        ok(people["viewer"], "listFinancials", {"query": "airport"})["items"][0]["suggestion"]["rule"]
+        == "Taxis"
+    )
+    assert [r["name"] for r in ok(people["viewer"], "listBankRules")["rules"]] == ["Taxis", "Refunds"]
+    ok(owner, "manageBankRule", {"action": "delete", "ruleId": rule["id"]})
+    assert [r["name"] for r in ok(people["viewer"], "listBankRules")["rules"]] == ["Refunds"]
+
+
+@pytest.mark.parametrize(
+    ("rule", "problem"),
+    [
+        ({"name": "R", "account": "6200", "taxType": "NONE"}, "at least one condition"),
+        ({"name": "R", "contains": "x", "taxType": "NONE"}, "suggests an account"),
+        ({"name": "R", "contains": "x", "account": "1100", "taxType": "NONE"}, "control or bank account"),
+        ({"name": "R", "contains": "x", "account": "6200", "taxType": "NOPE"}, "no tax type NOPE"),
+        (
+            {"name": "R", "contains": "x", "account": "6200", "taxType": "NONE", "amountMin": "-1"},
+            "magnitude",
+        ),
+        (
+            {"name": "R", "account": "6200", "taxType": "NONE", "amountMin": "9", "amountMax": "5"},
+            "at least amountMin",
+        ),
+        ({"name": "", "contains": "x", "account": "6200", "taxType": "NONE"}, "name the rule"),
+        (
+            {"name": "R", "contains": "x", "account": "6200", "taxType": "NONE", "bankAccountId": 999999},
+            "listBankAccounts",
+        ),
+    ],
+)
+def test_a_bad_bank_rule_is_named_and_adds_nothing(people, rule, problem):
+    ledger.books()
+    assert problem in refused(people["owner"], "manageBankRule", {"action": "add", "rule": rule})
+    from apps.accounting.models import BankRule
+
+    assert not BankRule.objects.exists()
+
+
+def test_a_rule_name_is_used_once_and_viewers_may_not_add_rules(people):
+    ledger.books()
+    rule = {"name": "Fees", "contains": "fee", "account": "6000", "taxType": "NONE"}
+    ok(people["owner"], "manageBankRule", {"action": "add", "rule": rule})
+    assert "already a rule named" in refused(
+        people["owner"], "manageBankRule", {"action": "add", "rule": rule}
+    )
+    with pytest.raises(ToolNotFound):
+        call(
+            people["viewer"],
+            "manageBankRule",
+            {"action": "add", "rule": rule},
+            session=started(people["viewer"]),
+        )
+
+
+# --- reconciliation ------------------------------------------------------------------------------------
+
+
+def test_the_reconciliation_gives_the_difference_until_everything_is_reconciled(people):
+    owner = people["owner"]
+    made = ok(
+        owner,
+        "manageBankAccount",
+        {
+            "action": "add",
+            "name": "Ops",
+            "currency": "GBP",
+            "openingBalance": "1000",
+            "openingDate": "2026-02-28",
+        },
+    )
+    account = BankAccount.objects.get(pk=made["id"])
+    fee = bank.financial_create(
+        actor=owner,
+        bank=account,
+        fields={"date": date(2026, 3, 3), "amount": Decimal("-12.00"), "description": "Fee"},
+    )
+    bank.financial_create(
+        actor=owner,
+        bank=account,
+        fields={"date": date(2026, 4, 3), "amount": Decimal("-99.00"), "description": "Later"},
+    )
+    spent = ok(owner, "recordBankTransaction", {**SPEND, "bankAccountId": account.pk, "on": "2026-03-04"})
+    arguments = {"bankAccountId": account.pk, "asOf": "2026-03-31"}
+
+    first = ok(people["viewer"], "getBankReconciliation", arguments)
+    assert (first["statementBalance"], first["ledgerBalance"], first["difference"]) == (
+        "988.00",
+        "880.00",
+        "108.00",
+    )
+    assert first["unmatchedLines"] == 1 and first["unmatched"][0]["id"] == fee.pk
+    assert [(p["kind"], p["id"], p["amount"]) for p in first["unreconciledPostings"]] == [
+        ("spend", spent["id"], "-120.00")
+    ]
+    assert first["statementGiven"] is False and first["reconciledLines"] == 0
+
+    # The fee recorded and reconciled, and the spend matched to its line: nothing stands between.
+    ok(
+        owner,
+        "recordBankTransaction",
+        {
+            "direction": "spend",
+            "bankAccountId": account.pk,
+            "on": "2026-03-03",
+            "financialId": fee.pk,
+            "lines": [{"account": "6000", "amount": "12", "taxType": "NONE"}],
+        },
+    )
+    parking = bank.financial_create(
+        actor=owner, bank=account, fields={"date": date(2026, 3, 5), "amount": Decimal("-120.00")}
+    )
+    ok(
+        owner,
+        "matchPurchaseInvoiceLineToFinancial",
+        {"financialIds": [parking.pk], "transactionIds": [spent["id"]]},
+    )
+    done = ok(people["viewer"], "getBankReconciliation", arguments)
+    assert (done["statementBalance"], done["ledgerBalance"], done["difference"]) == (
+        "868.00",
+        "868.00",
+        "0.00",
+    )
+    assert done["unmatched"] == [] and done["unreconciledPostings"] == [] and done["reconciledLines"] == 2
+
+    given = ok(people["viewer"], "getBankReconciliation", {**arguments, "statementBalance": "870.00"})
+    assert given["statementGiven"] is True and given["difference"] == "2.00"
+    assert "asOf" in refused(people["viewer"], "getBankReconciliation", {"asOf": "March"})
+    assert "listBankAccounts" in refused(people["viewer"], "getBankReconciliation", {"bankAccountId": 999999})
+
+
+def test_the_page_shows_the_reconciliation_and_only_posters_record_suggestions(people, acme_client):
+    from apps.accounting.services import bankrules
+
+    owner = people["owner"]
+    ledger.books()
+    bankrules.rule_create(
+        actor=owner,
+        fields={"name": "Fees", "contains": "fee", "direction": "out", "account": "6000", "tax_type": "NONE"},
+    )
+    line = bank_line(owner, "-7.00", description="Monthly fee")
+
+    acme_client.force_login(people["viewer"])
+    page = acme_client.get("/settings/accounting/").content.decode()
+    assert "Reconciliation of Bank current account" in page and "Monthly fee" in page
+    assert "6000, NONE" in page and "Record as suggested" not in page
+    assert acme_client.post(f"/settings/accounting/bank-lines/{line.pk}/record-suggested/").status_code == 403
+
+    acme_client.force_login(owner)
+    assert "Record as suggested" in acme_client.get("/settings/accounting/").content.decode()
+    acme_client.post(f"/settings/accounting/bank-lines/{line.pk}/record-suggested/")
+    line.refresh_from_db()
+    assert line.match_id is not None
+    row = BankTransaction.objects.get(match_id=line.match_id)
+    assert (row.kind, row.amount, row.date) == ("spend", Decimal("-7.0000"), line.date)
+    page = acme_client.get("/settings/accounting/").content.decode()
+    assert "Every statement line is matched." in page

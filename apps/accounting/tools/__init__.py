@@ -3,6 +3,7 @@
 from apps.accounting.tools import (
     bank,
     banking,
+    bankrules,
     bills,
     charges,
     chart,
@@ -10,6 +11,7 @@ from apps.accounting.tools import (
     matching,
     overview,
     payments,
+    reconciliation,
     register,
     reports,
     sales,
@@ -20,6 +22,7 @@ from apps.accounting.tools import (
 __all__ = [
     "bank",
     "banking",
+    "bankrules",
     "bills",
     "charges",
     "chart",
@@ -27,6 +30,7 @@ __all__ = [
     "matching",
     "overview",
     "payments",
+    "reconciliation",
     "register",
     "reports",
     "sales",

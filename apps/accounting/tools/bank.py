@@ -11,8 +11,9 @@ from apps.accounting.lib import statements
 from apps.accounting.lib.money import round_money
 from apps.accounting.models import BankAccount, Financial
 from apps.accounting.permissions import AccountingPerm
-from apps.accounting.services import bank, banking
+from apps.accounting.services import bank, banking, bankrules
 from apps.accounting.shapes import Amount
+from apps.accounting.tools.bankrules import SuggestionOut
 from apps.accounting.tools.common import Decimalish
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
@@ -56,11 +57,17 @@ class FinancialOut(Out):
     reference: str
     source: str
     match_id: int | None
+    suggestion: SuggestionOut | None = Field(None, description="A bank rule's, while unmatched")
 
     @classmethod
-    def of(cls, financial: Financial) -> "FinancialOut":
+    def of(cls, financial: Financial, suggestion: bankrules.Suggestion | None = None) -> "FinancialOut":
         currency = financial.bank_account.currency
-        return cls.of_record(financial, currency=currency, amount=round_money(financial.amount, currency))
+        return cls.of_record(
+            financial,
+            currency=currency,
+            amount=round_money(financial.amount, currency),
+            suggestion=SuggestionOut.of(suggestion) if suggestion else None,
+        )
 
 
 class AccountsOut(Out):
@@ -179,7 +186,13 @@ def list_financials(
         bank.bank_account_get(actor=ctx.actor, bank_account_id=bank_account_id) if bank_account_id else None
     )
     rows = bank.financials(actor=ctx.actor, bank=account, matched=matched, query=query, since=since)
-    return paginate(rows.order_by("-date", "-id"), limit=limit, offset=offset, item=FinancialOut.of)
+    every = list(bankrules.rules(actor=ctx.actor))
+    return paginate(
+        rows.order_by("-date", "-id"),
+        limit=limit,
+        offset=offset,
+        item=lambda line: FinancialOut.of(line, bankrules.suggest(every, line)),
+    )
 
 
 class AccountFiguresOut(Out):

@@ -59,6 +59,9 @@ BEYOND_SPEC = {
         "transferBetweenBankAccounts",
         "voidBankTransaction",
         "listBankTransactions",
+        "manageBankRule",
+        "listBankRules",
+        "getBankReconciliation",
     },
     "customerservice": {
         "mergeTickets",
