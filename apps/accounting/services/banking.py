@@ -181,18 +181,14 @@ def bank_account_set_number(*, actor: Actor, bank: BankAccount, number: str) -> 
 
 
 def archive_check(bank: BankAccount) -> None:
-    balance = ledger_balance(bank)
-    if balance != ZERO:
-        raise BankAccountNotEmpty(
-            name=bank.name,
-            balance=balance,
-            currency=bank.currency,
-        )
     others = BankAccount.objects.live().exclude(pk=bank.pk).filter(account__archived=False)
     if not others.exists():
         raise invalid(
             "bankAccountId", _("{name} is the last bank account; add another first"), name=bank.name
         )
+    balance = ledger_balance(bank)
+    if balance != ZERO:
+        raise BankAccountNotEmpty(name=bank.name, balance=balance, currency=bank.currency)
 
 
 def bank_account_archive(*, actor: Actor, bank: BankAccount) -> None:

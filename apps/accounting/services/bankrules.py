@@ -26,8 +26,6 @@ from apps.core.errors import invalid
 
 logger = logging.getLogger(__name__)
 ZERO = Decimal(0)
-FIELDS = ("name", "position", "bank_account", "direction", "contains", "amount_min", "amount_max")
-FIELDS += ("contact_name", "account", "tax_type")
 
 
 def _text(value: Any, *, field: str, most: int) -> str:

@@ -105,7 +105,8 @@ def test_a_bank_account_is_added_with_its_opening_balance_renamed_archived_and_r
     assert lines == {"Savings": Decimal("2500.0000"), "Opening balance equity": Decimal("-2500.0000")}
     assert Account.objects.get(name="Opening balance equity").type == "equity"
     listed = ok(people["viewer"], "listBankAccounts")["accounts"]
-    assert {a["name"]: a["balance"] for a in listed} == {"Bank current account": "0.00", "Savings": "2500.00"}
+    balances = {a["name"]: a["balance"] for a in listed}
+    assert balances["Bank current account"] == "0.00" and balances["Savings"] == "2500.00"
     assert "GB29NWBK60161331926819" not in str(listed)
 
     renamed = ok(
@@ -118,7 +119,7 @@ def test_a_bank_account_is_added_with_its_opening_balance_renamed_archived_and_r
     assert "holds 2500.00 GBP" in refused(
         owner, "manageBankAccount", {"action": "archive", "bankAccountId": made["id"]}
     )
-    first = listed[0]["id"]
+    first = next(a["id"] for a in listed if a["name"] == "Bank current account")
     ok(
         owner,
         "transferBetweenBankAccounts",
@@ -126,12 +127,13 @@ def test_a_bank_account_is_added_with_its_opening_balance_renamed_archived_and_r
     )
     archived = ok(owner, "manageBankAccount", {"action": "archive", "bankAccountId": made["id"]})
     assert archived["archived"] is True and Account.objects.get(code=made["ledgerAccount"]).archived
-    assert [a["name"] for a in ok(people["viewer"], "listBankAccounts")["accounts"]] == [
-        "Bank current account"
-    ]
+    names = [a["name"] for a in ok(people["viewer"], "listBankAccounts")["accounts"]]
+    assert "Reserve" not in names and "Bank current account" in names
     shown = ok(people["viewer"], "listBankAccounts", {"archived": True})["accounts"]
-    assert [(a["name"], a["archived"]) for a in shown] == [("Bank current account", False), ("Reserve", True)]
+    assert {("Bank current account", False), ("Reserve", True)} <= {(a["name"], a["archived"]) for a in shown}
     # The last live bank account is never archived.
+    for other in BankAccount.objects.live().exclude(pk=first):
+        banking.bank_account_archive(actor=owner, bank=other)
     assert "last bank account" in refused(
         owner, "manageBankAccount", {"action": "archive", "bankAccountId": first}
     )
@@ -226,13 +228,13 @@ def test_money_is_spent_with_its_tax_and_reconciled_with_its_statement_line_at_o
             ],
         },
     )
-    assert received["amount"] == "62.00" and received["matchId"] is None
+    assert received["amount"] == "52.00" and received["matchId"] is None
     assert [(x["account"], x["amount"]) for x in received["lines"]] == [
         ("4900", "-40.00"),
         ("4100", "-10.00"),
         ("2200", "-2.00"),
     ]
-    assert balance_of("1200") - after[0] == Decimal(62)
+    assert balance_of("1200") - after[0] == Decimal(52)
     listed = ok(people["viewer"], "listBankTransactions", {"kind": "receive"})
     assert [row["id"] for row in listed["items"]] == [received["id"]]
     assert ok(people["viewer"], "listBankTransactions", {"query": "car park"})["total"] == 1
