@@ -140,8 +140,8 @@ area = areas.declare(
         "manageBankRule": "bank rule, auto code categorise bank transactions containing a word to an account",
         "listBankRules": "our bank rules, which account a bank transaction is coded to automatically",
         "getBankReconciliation": (
-            "bank reconciliation report at the statement date, statement balance vs ledger balance, "
-            "difference, unreconciled items"
+            "reconcile a bank account to its statement at a date, statement closing balance against "
+            "the ledger balance, difference"
         ),
         # credit, refunds, payments without a bank line, removing payments
         "allocateCreditNote": "use apply a customer's credit note credit against another unpaid invoice",
