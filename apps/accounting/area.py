@@ -125,15 +125,13 @@ area = areas.declare(
         ),
         "applyPurchaseCreditToFinancial": "apply a supplier credit note to the refund received in the bank",
         # the bank without documents
-        "manageBankAccount": (
-            "add open set up a new bank savings card account, iban, opening balance, rename archive close"
-        ),
+        "manageBankAccount": "open a new bank savings or card account, iban, opening balance, rename, close",
         "recordBankTransaction": (
             "spend money receive money without an invoice or bill, bank charges fees interest, "
-            "card purchase no receipt, grant"
+            "card payment without a receipt, grant"
         ),
         "transferBetweenBankAccounts": (
-            "move transfer money between our own bank accounts, savings, currency conversion fx"
+            "transfer money to savings or another bank account, currency conversion fx"
         ),
         "voidBankTransaction": "void undo delete a spend receive money or transfer entered by mistake",
         "listBankTransactions": "money spent received transferred without invoices, transfers list",
@@ -141,7 +139,7 @@ area = areas.declare(
         "listBankRules": "our bank rules, which account a bank transaction is coded to automatically",
         "getBankReconciliation": (
             "reconcile a bank account to its statement at a date, statement closing balance against "
-            "the ledger balance, difference"
+            "the ledger balance"
         ),
         # credit, refunds, payments without a bank line, removing payments
         "allocateCreditNote": "use apply a customer's credit note credit against another unpaid invoice",

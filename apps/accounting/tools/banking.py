@@ -274,7 +274,7 @@ def transfer_between_bank_accounts(
     financial_out_id: LineId = None,
     financial_in_id: LineId = None,
 ) -> TransferOut:
-    """Move money between two bank accounts, across currencies too (FX realised); not for payments."""
+    """Move money from one bank account to another, across currencies too (FX realised); not payments."""
     out = banking.transfer(
         actor=ctx.actor,
         source=bank.bank_account_get(actor=ctx.actor, bank_account_id=from_bank_account_id, action="change"),

@@ -113,7 +113,7 @@ def manage_bank_rule(
     rule_id: RuleId = None,
     rule: Annotated[RuleFields | None, Field(description="add, update")] = None,
 ) -> BankRuleOut:
-    """Add, change or delete a bank rule suggesting contact, account and tax for lines; never posts."""
+    """Keep bank rules: a bank line's text, amount or direction suggests its account and tax; never posts."""
     if action == "add":
         if rule is None:
             raise invalid("rule", _("add needs the rule"))

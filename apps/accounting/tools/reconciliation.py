@@ -56,7 +56,7 @@ def get_bank_reconciliation(
         Decimalish | None, Field(description="The statement's closing figure")
     ] = None,
 ) -> ReconciliationOut:
-    """Statement balance beside the ledger's on a date, with what is unreconciled; getFinancialsSummary."""
+    """Compare a bank statement's closing balance with the ledger's at its date; getFinancialsSummary."""
     account = bank.bank_account_get(actor=ctx.actor, bank_account_id=bank_account_id)
     found = reconciliation.reconciliation(
         actor=ctx.actor,
