@@ -130,9 +130,7 @@ area = areas.declare(
             "spend money receive money without an invoice or bill, bank charges fees interest, "
             "card payment without a receipt, grant"
         ),
-        "transferBetweenBankAccounts": (
-            "transfer money to savings or another bank account, currency conversion fx"
-        ),
+        "transferBankFunds": ("transfer money to savings or another bank account, currency conversion fx"),
         "voidBankTransaction": "void undo delete a spend receive money or transfer entered by mistake",
         "listBankTransactions": "money spent received transferred without invoices, transfers list",
         "manageBankRule": "bank rule, auto code categorise bank transactions containing a word to an account",
@@ -203,7 +201,7 @@ area = areas.declare(
             "searchCandidateFinancials",
             "applyPurchaseCreditToFinancial",
             "recordBankTransaction",
-            "transferBetweenBankAccounts",
+            "transferBankFunds",
             "voidBankTransaction",
             "listBankTransactions",
         ),

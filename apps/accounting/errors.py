@@ -406,5 +406,5 @@ class BankTransactionVoided(WrongStatus):
 class BankAccountNotEmpty(WrongStatus):
     msg_format = _(
         "Bank account {name} holds {balance} {currency} in the ledger; transfer it out "
-        "(transferBetweenBankAccounts) before archiving the account."
+        "(transferBankFunds) before archiving the account."
     )

@@ -408,7 +408,7 @@ def record_bank_transaction(actor: Any) -> Sample:
     return Sample({"direction": "spend", "on": "2026-03-04", "lines": [line], "contactName": "Cabs"})
 
 
-@sample("transferBetweenBankAccounts")
+@sample("transferBankFunds")
 def transfer_between_bank_accounts(actor: Any) -> Sample:
     from apps.accounting.services import bank
 

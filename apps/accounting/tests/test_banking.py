@@ -28,7 +28,7 @@ PERMISSIONS = {
         "accounting.post",
         {"direction": "spend", "lines": [{"account": "6000", "amount": "1", "taxType": "NONE"}]},
     ),
-    "transferBetweenBankAccounts": (
+    "transferBankFunds": (
         "accounting.post",
         {"fromBankAccountId": 1, "toBankAccountId": 2, "amountOut": "1"},
     ),
@@ -64,7 +64,7 @@ def test_a_role_without_the_permission_cannot_call_it(acme, name):
 
 
 def test_viewers_and_members_are_refused_the_writes(people):
-    for name in ("manageBankAccount", "recordBankTransaction", "transferBetweenBankAccounts"):
+    for name in ("manageBankAccount", "recordBankTransaction", "transferBankFunds"):
         with pytest.raises(ToolNotFound):
             call(people["viewer"], name, PERMISSIONS[name][1], session=started(people["viewer"]))
     with pytest.raises(ToolNotFound):
@@ -122,7 +122,7 @@ def test_a_bank_account_is_added_with_its_opening_balance_renamed_archived_and_r
     first = next(a["id"] for a in listed if a["name"] == "Bank current account")
     ok(
         owner,
-        "transferBetweenBankAccounts",
+        "transferBankFunds",
         {"fromBankAccountId": made["id"], "toBankAccountId": first, "amountOut": "2500", "on": "2026-02-01"},
     )
     archived = ok(owner, "manageBankAccount", {"action": "archive", "bankAccountId": made["id"]})
@@ -307,7 +307,7 @@ def test_a_transfer_in_one_currency_is_one_entry_each_side_matched_to_its_line(p
 
     moved = ok(
         owner,
-        "transferBetweenBankAccounts",
+        "transferBankFunds",
         {
             "fromBankAccountId": first.pk,
             "toBankAccountId": savings.pk,
@@ -334,12 +334,12 @@ def test_a_transfer_in_one_currency_is_one_entry_each_side_matched_to_its_line(p
     assert not Financial.objects.filter(match__isnull=True, bank_account__in=[first, savings]).exists()
     assert "another bank account" in refused(
         owner,
-        "transferBetweenBankAccounts",
+        "transferBankFunds",
         {"fromBankAccountId": first.pk, "toBankAccountId": first.pk, "amountOut": "5"},
     )
     assert "the amount in is the amount out" in refused(
         owner,
-        "transferBetweenBankAccounts",
+        "transferBankFunds",
         {"fromBankAccountId": first.pk, "toBankAccountId": savings.pk, "amountOut": "5", "amountIn": "6"},
     )
     assert_balanced()
@@ -356,9 +356,9 @@ def test_a_transfer_across_currencies_realises_the_fx_difference(people):
         "amountOut": "1000",
         "on": "2026-03-10",
     }
-    assert "amountIn" in refused(owner, "transferBetweenBankAccounts", arguments)
+    assert "amountIn" in refused(owner, "transferBankFunds", arguments)
 
-    moved = ok(owner, "transferBetweenBankAccounts", {**arguments, "amountIn": "1150.00"})
+    moved = ok(owner, "transferBankFunds", {**arguments, "amountIn": "1150.00"})
 
     euro_rate = rates.rate(source="EUR", target="GBP", on=day).value
     gain = round_money(Decimal("1150.00") * euro_rate, "GBP") - Decimal(1000)

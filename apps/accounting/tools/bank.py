@@ -80,7 +80,7 @@ def list_bank_accounts(
     *,
     archived: Annotated[bool, Field(description="Also the archived ones")] = False,
 ) -> AccountsOut:
-    """The workspace's bank accounts with currency, balance and ledger account; lines: listFinancials."""
+    """The workspace's bank accounts with currency, IBAN and ledger account; lines: listFinancials."""
     rows = bank.bank_accounts(ctx.actor, archived=archived).order_by("account__code")
     return AccountsOut(accounts=[BankAccountOut.of(account) for account in rows])
 

@@ -38,7 +38,7 @@ def _account(ctx: ToolContext, bank_account_id: int | None, *, trash: bool = Fal
     return rows.fetch(ctx.actor, bank_account_id, "change", trash=trash)
 
 
-@tool("manageBankAccount", permission=AccountingPerm.ADMIN, title="Add or change a bank account")
+@tool("manageBankAccount", permission=AccountingPerm.ADMIN, title="Open or close a bank account")
 def manage_bank_account(
     ctx: ToolContext,
     *,
@@ -53,7 +53,7 @@ def manage_bank_account(
     opening_balance: Annotated[Decimalish | None, Field(description="add: against opening equity")] = None,
     opening_date: Annotated[datetime.date | None, Field(description="Of the opening balance")] = None,
 ) -> BankAccountOut:
-    """Add, rename, archive or restore a bank account with its ledger account; listBankAccounts lists."""
+    """Open, rename, archive or restore a bank account with its ledger account; listBankAccounts lists."""
     if action == "add":
         if not name or not currency:
             raise invalid("name", _("add needs a name and a currency"))
@@ -221,7 +221,7 @@ def record_bank_transaction(
     return BankTransactionOut.of(made)
 
 
-# --- transferBetweenBankAccounts ------------------------------------------------------------------
+# --- transferBankFunds ------------------------------------------------------------------
 
 
 class TransferOut(Out):
@@ -242,7 +242,7 @@ def _transfer_checked(
     financial_out_id: int | None,
     financial_in_id: int | None,
 ) -> bool:
-    """transferBetweenBankAccounts' confirmation, asked once the transfer is known to be possible."""
+    """transferBankFunds' confirmation, asked once the transfer is known to be possible."""
     banking.transfer_check(
         source=bank.bank_account_get(actor=ctx.actor, bank_account_id=from_bank_account_id),
         target=bank.bank_account_get(actor=ctx.actor, bank_account_id=to_bank_account_id),
@@ -256,9 +256,9 @@ def _transfer_checked(
 
 
 @tool(
-    "transferBetweenBankAccounts",
+    "transferBankFunds",
     permission=AccountingPerm.POST,
-    title="Transfer between bank accounts",
+    title="Transfer money to another bank account",
     markers=Marker.HIGH_RISK,
     confirm_if=_transfer_checked,
 )

@@ -56,7 +56,7 @@ BEYOND_SPEC = {
         "getVatReturn",
         "manageBankAccount",
         "recordBankTransaction",
-        "transferBetweenBankAccounts",
+        "transferBankFunds",
         "voidBankTransaction",
         "listBankTransactions",
         "manageBankRule",
