@@ -104,7 +104,7 @@ def match_lines(
     ] = [],  # noqa: B006
     transaction_ids: Annotated[
         list[int],
-        Field(max_length=50, description="Money spent, received, transferred: listBankTransactions"),
+        Field(max_length=50, description="From listBankTransactions"),
     ] = [],  # noqa: B006
 ) -> MatchOut:
     """Match bank lines to invoice or bill lines (amounts must tie) and post it; searchCandidateFinancials."""

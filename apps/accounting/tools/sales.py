@@ -279,7 +279,7 @@ def record_payment(
     reference: Annotated[str, Field(max_length=100, description="Bank reference")] = "",
     bank_account: Annotated[str | None, Field(max_length=10, description="Bank account code")] = None,
     amount_received: Annotated[
-        Decimalish | None, Field(description="What arrived in a base-currency account, its currency")
+        Decimalish | None, Field(description="What the base-currency bank got, if another")
     ] = None,
 ) -> PaymentOut:
     """Record money received against an approved invoice; posts it with any realised FX gain or loss."""
