@@ -132,6 +132,21 @@ area = areas.declare(
             "find which bank transaction paid an invoice or bill, possible matching candidates for an amount"
         ),
         "applyPurchaseCreditToFinancial": "apply a supplier credit note to the refund received in the bank",
+        # the bank without documents
+        "manageBankAccount": "open a new bank savings or card account, iban, opening balance, rename, close",
+        "recordBankTransaction": (
+            "spend money receive money without an invoice or bill, bank charges fees interest, "
+            "card payment without a receipt, grant"
+        ),
+        "transferBankFunds": ("transfer money to savings or another bank account, currency conversion fx"),
+        "voidBankTransaction": "void undo delete a spend receive money or transfer entered by mistake",
+        "listBankTransactions": "money spent received transferred without invoices, transfers list",
+        "manageBankRule": "bank rule, auto code categorise bank transactions containing a word to an account",
+        "listBankRules": "our bank rules, which account a bank transaction is coded to automatically",
+        "getBankReconciliation": (
+            "reconcile a bank account to its statement at a date, statement closing balance against "
+            "the ledger balance"
+        ),
         # credit, refunds, payments without a bank line, removing payments
         "allocateCreditNote": "use apply a customer's credit note credit against another unpaid invoice",
         "refundCreditNote": "refund pay back give the customer their money for a credit note",
@@ -162,8 +177,8 @@ area = areas.declare(
     },
     profiles={
         "sales": ("createQuote", "searchQuotes"),
-        # Day to day: supplier bills, the bank and its matching, what the bookkeeper reads of
-        # invoices, and the sync to the outside ledger.
+        # Day to day: supplier bills, the bank (its lines and matching, money spent, received and
+        # transferred without a document), what the bookkeeper reads of invoices.
         "finance": (
             "getAccountingSummary",
             "listTaxTypes",
@@ -195,12 +210,13 @@ area = areas.declare(
             "unmatchPurchaseInvoiceLine",
             "searchCandidateFinancials",
             "applyPurchaseCreditToFinancial",
-            "getAccountingSyncStatus",
-            "getAccountingSyncErrors",
-            "retryAccountingSyncs",
+            "recordBankTransaction",
+            "transferBankFunds",
+            "voidBankTransaction",
         ),
-        # Month and year end: the chart, tax types, recorded rates, the lock date, journals,
-        # filings, and the reports and the VAT return.
+        # Month and year end: the chart and the bank accounts, tax types, recorded rates, the lock
+        # date, journals, filings, the reports and the VAT return, and the sync to the outside
+        # ledger checked before the books close.
         "closing": (
             "getAccountingSummary",
             "listAccounts",
@@ -219,7 +235,14 @@ area = areas.declare(
             "searchInvoices",
             "searchPurchaseInvoices",
             "listBankAccounts",
+            "manageBankAccount",
+            "manageBankRule",
+            "listBankRules",
+            "getBankReconciliation",
             "getFinancialsSummary",
+            "getAccountingSyncStatus",
+            "getAccountingSyncErrors",
+            "retryAccountingSyncs",
             "getCompanyFilings",
             "markFilingComplete",
             "setFilingReminders",
@@ -228,6 +251,7 @@ area = areas.declare(
             "getAgedBalances",
             "getAccountTransactions",
             "getVatReturn",
+            "listBankTransactions",
         ),
         "billing": (
             "getAccountingSummary",
@@ -297,6 +321,10 @@ area = areas.declare(
         "accounting.Charge": "billable work waiting for an invoice (listUnclaimedCharges), then its line",
         "accounting.BankAccount": "part of the books' set-up (a ledger account), not a record of the work",
         "accounting.Financial": "a bank statement's line, found by amount and date (listFinancials), matched",
+        "accounting.BankRule": "a set-up row suggesting how to code bank lines (listBankRules)",
+        "accounting.BankTransaction": (
+            "money spent, received or transferred without a document (listBankTransactions): a posting"
+        ),
         "accounting.Filing": "a registered company's deadline, reached through it (getCompanyFilings)",
     },
     settings={

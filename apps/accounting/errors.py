@@ -418,3 +418,25 @@ class VatSchemeNotSupported(AppError):
         "(the invoice basis) and keeps no VAT per payment, so its figures would be wrong. Prepare this "
         "return outside the books, or ask for scheme invoice."
     )
+
+
+# Bank accounts, money spent and received without a document, transfers
+# (apps.accounting.services.banking).
+
+
+class BankTransactionReconciled(WrongStatus):
+    msg_format = _(
+        "Bank transaction {id} is reconciled with a bank line (bank match {match}); undo the match with "
+        "unmatchPurchaseInvoiceLine first, then void it."
+    )
+
+
+class BankTransactionVoided(WrongStatus):
+    msg_format = _("Bank transaction {id} was voided on {day}; there is nothing left to undo or reconcile.")
+
+
+class BankAccountNotEmpty(WrongStatus):
+    msg_format = _(
+        "Bank account {name} holds {balance} {currency} in the ledger; transfer it out "
+        "(transferBankFunds) before archiving the account."
+    )

@@ -109,6 +109,12 @@ privacy.register(
 privacy.register(BankMatch, user="created_by", erase={"created_by": None})
 privacy.not_personal(BankAccount, reason="the workspace's own bank accounts")
 privacy.not_personal(MatchLine, reason="amounts tying a bank line to an invoice line")
+# Money spent, received and transferred without a document (apps.accounting.services.banking): who
+# entered it is cleared; the amounts, payee and posting stay with the books.
+from apps.accounting.models import BankRule, BankTransaction  # noqa: E402
+
+privacy.register(BankTransaction, user="created_by", erase={"created_by": None})
+privacy.register(BankRule, user="created_by", erase={"created_by": None})
 
 
 # Purchase bills (apps.accounting.services.bills): a supplier may be a sole trader, so a bill from a contact

@@ -8,6 +8,11 @@ urlpatterns = [
     path("settings/accounting/", views.overview, name="overview"),
     path("settings/accounting/bank-accounts/", views.bank_account_add, name="bank-account-add"),
     path("settings/accounting/chasing/", views.chasing, name="chasing"),
+    path(
+        "settings/accounting/bank-lines/<int:pk>/record-suggested/",
+        views.reconcile_suggested,
+        name="reconcile-suggested",
+    ),
     path("settings/accounting/lock-date/", views.lock_date, name="lock-date"),
     path("settings/accounting/duties/", views.duties, name="duties"),
     path(

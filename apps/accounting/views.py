@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -17,10 +18,10 @@ from apps.accounting.forms import BankAccountForm, DutiesForm, LockDateForm
 from apps.accounting.lib import ledger
 from apps.accounting.lib.exports import csv_bytes
 from apps.accounting.lib.pdf import report_pdf
-from apps.accounting.models import DraftJournal, JournalEntry, SalesDocument, TaxType
+from apps.accounting.models import DraftJournal, Financial, JournalEntry, SalesDocument, TaxType
 from apps.accounting.permissions import AccountingPerm
-from apps.accounting.selectors import report_tables, reports
-from apps.accounting.services import bank, journals, register, sending, sync
+from apps.accounting.selectors import reconciliation, report_tables, reports
+from apps.accounting.services import bank, banking, bankrules, journals, register, sending, sync
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core.actors import can
 from apps.core.errors import invalid
@@ -59,9 +60,23 @@ def overview(request: AuthenticatedHttpRequest) -> HttpResponse:
                 else None
             ),
             "may_send": can(request.user, AccountingPerm.SEND),
+            "may_post": can(request.user, AccountingPerm.POST),
+            **_reconciliation_context(request),
             **_reports_context(request),
         },
     )
+
+
+def _reconciliation_context(request: AuthenticatedHttpRequest) -> dict[str, Any]:
+    """The Reconciliation section: the chosen bank account (`bank`, default the first) today."""
+    banks = list(bank.bank_accounts(request.user).order_by("account__code"))
+    if not banks:
+        return {"reconciliation": None}
+    wanted = request.GET.get("bank", "")
+    chosen_bank = next((account for account in banks if str(account.pk) == wanted), banks[0])
+    found = reconciliation.reconciliation(actor=request.user, bank=chosen_bank, as_of=timezone.localdate())
+    rows = [{"line": line, "suggestion": found.suggestions.get(line.pk)} for line in found.unmatched[:50]]
+    return {"reconciliation": found, "reconciliation_banks": banks, "reconciliation_rows": rows}
 
 
 def period_of(
@@ -135,6 +150,34 @@ def bank_account_add(request: AuthenticatedHttpRequest) -> HttpResponse:
     made = bank.bank_account_create(actor=request.user, **form.cleaned_data)
     messages.success(request, _("Bank account “%(name)s” added.") % {"name": made.name})
     return redirect("accounting:overview")
+
+
+@page(AccountingPerm.POST, methods=("POST",), back="accounting:overview")
+def reconcile_suggested(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """An unmatched statement line recorded as its bank rule suggests (money spent or received on
+    the rule's account and tax type, for the line's whole amount, on its day) and reconciled."""
+    line = Financial.objects.select_related("bank_account__account").fetch(request.user, pk, "change")
+    found = bankrules.suggestions(actor=request.user, lines=[line]).get(line.pk)
+    if found is None:
+        messages.error(request, _("No bank rule suggests how to record this line."))
+        return redirect("accounting:overview")
+    rule = found.rule
+    made = banking.transaction_record(
+        actor=request.user,
+        bank=line.bank_account,
+        direction=found.direction,
+        day=line.date,
+        lines=[banking.LineData(rule.account.code, abs(line.rounded_amount), rule.tax_type.code, rule.name)],
+        contact_name=rule.contact_name,
+        reference=line.reference,
+        financial=line,
+    )
+    messages.success(
+        request,
+        _("Bank line recorded as “%(rule)s” and reconciled (transaction %(id)s).")
+        % {"rule": rule.name, "id": made.pk},
+    )
+    return redirect(reverse("accounting:overview") + f"?bank={line.bank_account_id}#reconciliation")
 
 
 @page(AccountingPerm.ADMIN, methods=("POST",), back="accounting:overview")

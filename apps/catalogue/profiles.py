@@ -86,7 +86,7 @@ PROFILES = (
     Profile(
         "finance",
         "Finance",
-        "Supplier bills, bank lines and reconciliation, tax, currencies, recorded rates and sync.",
+        "Supplier bills, bank lines and reconciliation, money spent, received and transferred, tax.",
         _("I do the books"),
     ),
     Profile(
@@ -98,7 +98,7 @@ PROFILES = (
     Profile(
         "closing",
         "Closing",
-        "Month and year end: reports, the VAT return, journals, the lock date, the chart, filings.",
+        "Month and year end: reports, VAT return, journals, lock date, chart, bank accounts, sync.",
         _("I close the books and file returns"),
     ),
     Profile(

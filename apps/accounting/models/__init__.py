@@ -1,6 +1,13 @@
 """The Accounting area's models, one module per group of entities."""
 
-from apps.accounting.models.bank import BankAccount, BankMatch, Financial, MatchLine
+from apps.accounting.models.bank import (
+    BankAccount,
+    BankMatch,
+    BankRule,
+    BankTransaction,
+    Financial,
+    MatchLine,
+)
 from apps.accounting.models.bills import PurchaseBill, PurchaseBillLine, SupplierDefaults
 from apps.accounting.models.ledger import (
     Account,
@@ -28,6 +35,8 @@ __all__ = [
     "Account",
     "BankAccount",
     "BankMatch",
+    "BankRule",
+    "BankTransaction",
     "Books",
     "Charge",
     "CompanyDomain",

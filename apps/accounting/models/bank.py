@@ -21,7 +21,7 @@ from apps.accounting.models.bills import PurchaseBillLine
 from apps.accounting.models.ledger import Account, JournalEntry, money_field
 from apps.accounting.models.sales import Payment, SalesLine
 from apps.accounting.permissions import AccountingPerm
-from apps.core.records import Access, Record
+from apps.core.records import Access, Record, name_once
 
 USER = settings.AUTH_USER_MODEL
 
@@ -138,3 +138,90 @@ class MatchLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id}: {self.amount}"
+
+
+class BankTransaction(Record):
+    """Money spent or received without a document (Xero's "spend money" and "receive money"), or
+    one side of a transfer between two bank accounts, with the entry it posted.
+
+    `amount` is signed in the bank account's currency (money in positive). A transfer is two rows,
+    its money out and its money in (`counterpart`), one entry when both accounts share a currency,
+    else one each, the FX difference realised in the second. A statement line reconciles a row by
+    a `BankMatch` with no document lines (`match`). A posted row is never edited: `void` posts the
+    reversing entries (`reversal`) and keeps the row (`voided_at`)."""
+
+    access = Access(
+        AccountingPerm, visibility="workspace", label=_("Bank transaction"), find_with="listBankTransactions"
+    )
+
+    class Kind(models.TextChoices):
+        SPEND = "spend", _("money spent")
+        RECEIVE = "receive", _("money received")
+        TRANSFER_OUT = "transfer_out", _("transfer out")
+        TRANSFER_IN = "transfer_in", _("transfer in")
+
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    bank_account = models.ForeignKey(BankAccount, on_delete=models.PROTECT, related_name="transactions")
+    date = models.DateField(_("date"))
+    amount = money_field()
+    contact_name = models.CharField(_("paid to or received from"), max_length=200, blank=True)
+    reference = models.CharField(_("reference"), max_length=140, blank=True)
+    entry = models.ForeignKey(JournalEntry, on_delete=models.PROTECT, related_name="+")
+    counterpart = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    match = models.ForeignKey(
+        BankMatch, on_delete=models.SET_NULL, null=True, blank=True, related_name="bank_transactions"
+    )
+    voided_at = models.DateTimeField(null=True, blank=True)
+    reversal = models.ForeignKey(
+        JournalEntry, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        verbose_name = _("bank transaction")
+        constraints = [models.CheckConstraint(condition=~Q(amount=0), name="accounting_banktx_not_zero")]
+        indexes = [models.Index(fields=["bank_account", "date"], name="accounting_banktx_date")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.date} {self.amount}"
+
+
+class BankRule(Record):
+    """Conditions on a statement line (words in its text, an amount range, a direction, a bank
+    account) and what they suggest for it: a contact, an account and a tax type. A rule only
+    suggests (the unmatched lines' listing shows it); it never posts anything by itself."""
+
+    access = Access(AccountingPerm, visibility="workspace", label=_("Bank rule"), find_with="listBankRules")
+
+    class Direction(models.TextChoices):
+        ANY = "any", _("money in or out")
+        IN = "in", _("money in")
+        OUT = "out", _("money out")
+
+    name = models.CharField(_("name"), max_length=120)
+    # The first rule whose conditions hold wins: lower positions first.
+    position = models.PositiveIntegerField(_("position"), default=0)
+    bank_account = models.ForeignKey(
+        BankAccount, on_delete=models.CASCADE, null=True, blank=True, related_name="rules"
+    )
+    direction = models.CharField(
+        _("direction"), max_length=3, choices=Direction.choices, default=Direction.ANY
+    )
+    # Words that must all be in the line's description, counterparty or reference (case aside).
+    contains = models.CharField(_("text contains"), max_length=200, blank=True)
+    # Magnitudes, in the line's currency.
+    amount_min = money_field(null=True, blank=True)
+    amount_max = money_field(null=True, blank=True)
+    contact_name = models.CharField(_("contact"), max_length=200, blank=True)
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="+")
+    tax_type = models.ForeignKey("accounting.TaxType", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["position", "id"]
+        verbose_name = _("bank rule")
+        constraints = [name_once("accounting_bankrule_name_once")]
+
+    def __str__(self) -> str:
+        return self.name

@@ -31,13 +31,14 @@ BANK_CODES = range(1200, 1300)
 TEXT_LIMITS = {"description": 500, "counterparty": 200, "reference": 140}
 
 
-def bank_accounts(actor: Actor) -> Any:
-    """The bank accounts `actor` may see (none without accounting.view); the chart's bank accounts
-    without one get theirs first, in the base currency."""
+def bank_accounts(actor: Actor, *, archived: bool = False) -> Any:
+    """The bank accounts `actor` may see (none without accounting.view; `archived`: those archived
+    too); the chart's bank accounts without one get theirs first, in the base currency."""
     base = ledger.books().base_currency
     for account in Account.objects.filter(role=Account.Role.BANK, archived=False, bank_account__isnull=True):
         BankAccount.objects.get_or_create(account=account, defaults={"name": account.name, "currency": base})
-    return BankAccount.objects.restrict(actor).select_related("account")
+    rows = BankAccount.objects.restrict(actor, trash="include" if archived else "exclude")
+    return rows.select_related("account")
 
 
 def bank_account_get(*, actor: Actor, bank_account_id: int | None, action: Any = "view") -> BankAccount:

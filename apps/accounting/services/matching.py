@@ -36,13 +36,14 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounting.errors import NotTied, PaymentRemoved
+from apps.accounting.errors import BankTransactionVoided, NotTied, PaymentRemoved
 from apps.accounting.lib import ledger
 from apps.accounting.lib.money import round_money
 from apps.accounting.models import (
     Account,
     BankAccount,
     BankMatch,
+    BankTransaction,
     Financial,
     JournalEntry,
     MatchLine,
@@ -222,14 +223,50 @@ def _recorded(actor: Actor, payment_ids: list[int], bank: BankAccount) -> list[P
     return found
 
 
+def _transactions(actor: Actor, transaction_ids: list[int], bank: BankAccount) -> list[BankTransaction]:
+    """The bank transactions (money spent, received, a transfer's side) the bank lines reconcile:
+    live, not voided, not reconciled yet, on the bank lines' bank account."""
+    found = []
+    for pk in dict.fromkeys(transaction_ids):
+        row = BankTransaction.objects.fetch(actor, pk, "change", lock=True)
+        if row.voided_at is not None:
+            raise BankTransactionVoided(id=row.pk, day=timezone.localdate(row.voided_at).isoformat())
+        if row.match_id is not None:
+            raise invalid(
+                "transactionIds",
+                _("bank transaction {id} is reconciled already (bank match {match})"),
+                id=row.pk,
+                match=row.match_id,
+            )
+        if row.bank_account_id != bank.pk:
+            raise invalid(
+                "transactionIds",
+                _("bank transaction {id} is on another bank account than {bank}"),
+                id=row.pk,
+                bank=bank.name,
+            )
+        found.append(row)
+    return found
+
+
 def match(
-    *, actor: Actor, financial_ids: list[int], items: list[Item], payment_ids: list[int] | None = None
+    *,
+    actor: Actor,
+    financial_ids: list[int],
+    items: list[Item],
+    payment_ids: list[int] | None = None,
+    transaction_ids: list[int] | None = None,
 ) -> BankMatch:
-    """Ties the financials to the items' lines and to payments already recorded (`payment_ids`:
-    reconciled, nothing posted again; see the module), or raises and changes nothing."""
+    """Ties the financials to the items' lines, to payments already recorded (`payment_ids`) and
+    to money spent, received or transferred without a document (`transaction_ids`, bank
+    transactions): those are reconciled, nothing is posted again (see the module). Or raises and
+    changes nothing."""
     require(actor, AccountingPerm.POST)
-    if not items and not payment_ids:
-        raise invalid("lines", _("name at least one invoice or bill line, or a recorded payment"))
+    if not items and not payment_ids and not transaction_ids:
+        raise invalid(
+            "lines",
+            _("name at least one invoice or bill line, a recorded payment or a bank transaction"),
+        )
     with transaction.atomic():
         rows = Financial.objects.select_related("bank_account__account")
         found = [rows.fetch(actor, pk, "change", lock=True) for pk in dict.fromkeys(financial_ids)]
@@ -246,13 +283,15 @@ def match(
                 raise invalid("financialIds", _("all bank lines of a match are on one bank account"))
         documents: dict[tuple[str, int], Document] = {}
         taken: dict[tuple[str, int], list[tuple[Line, Decimal]]] = defaultdict(list)
+        base = ledger.books().base_currency
         for item in items:
-            amount = None if item.amount is None else round_money(item.amount, bank.currency)
-            item = Item(item.kind, item.document_id, item.line, amount)
             key = (item.kind, item.document_id)
             document = documents.get(key) or document_of(actor, item)
             documents[key] = document
-            if document.currency != bank.currency:
+            amount = None if item.amount is None else round_money(item.amount, document.currency)
+            item = Item(item.kind, item.document_id, item.line, amount)
+            # A document in another currency is paid into a base-currency account at what arrived.
+            if document.currency != bank.currency and bank.currency != base:
                 raise invalid(
                     "lines",
                     _("{number} is in {currency}, the bank account in {bank}"),
@@ -266,12 +305,18 @@ def match(
                     raise invalid("lines", _("a line is named twice"))
                 taken[key].append((line, part))
         recorded = _recorded(actor, payment_ids or [], bank)
+        spent = _transactions(actor, transaction_ids or [], bank)
         in_bank = round_money(sum((financial.amount for financial in found), ZERO), bank.currency)
         on_lines = sum(
             (flow(documents[key]) * part for key, parts in taken.items() for _l, part in parts), ZERO
         ) + sum((payments.bank_flow(payment) for payment in recorded), ZERO)
-        if in_bank != on_lines:
+        on_lines += sum((round_money(row.amount, bank.currency) for row in spent), ZERO)
+        foreign = [key for key, document in documents.items() if document.currency != bank.currency]
+        if foreign:
+            _foreign_check(documents, foreign, in_bank, bool(recorded or spent))
+        elif in_bank != on_lines:
             raise NotTied(financials=str(in_bank), lines=str(on_lines), currency=bank.currency)
+        received = in_bank if foreign else None
         day = max(financial.date for financial in found)
         made = BankMatch.objects.create(
             date=day, currency=bank.currency, total=in_bank, created_by_id=actor_id(actor)
@@ -283,7 +328,13 @@ def match(
             total = sum((part for _line, part in parts), ZERO)
             if isinstance(document, PurchaseBill):
                 entry = _pay_bill(
-                    actor=actor, bill=document, magnitude=total, day=day, bank=bank, memo=reference
+                    actor=actor,
+                    bill=document,
+                    magnitude=total,
+                    day=day,
+                    bank=bank,
+                    memo=reference,
+                    received=received,
                 )
                 MatchLine.objects.bulk_create(
                     MatchLine(match=made, bill_line=cast(PurchaseBillLine, line), amount=part, entry=entry)
@@ -297,6 +348,7 @@ def match(
                     day=day,
                     reference=reference,
                     bank_account=bank.account.code,
+                    received=received,
                 )
                 MatchLine.objects.bulk_create(
                     MatchLine(
@@ -310,15 +362,45 @@ def match(
                 )
         Financial.objects.filter(pk__in=[financial.pk for financial in found]).update(match=made)
         Payment.objects.filter(pk__in=[payment.pk for payment in recorded]).update(reconciled_by=made)
+        BankTransaction.objects.filter(pk__in=[row.pk for row in spent]).update(match=made)
     logger.info("bank match %s: %s bank line(s), %s document(s)", made.pk, len(found), len(taken))
     return made
 
 
+def _foreign_check(
+    documents: dict[tuple[str, int], Document], foreign: list[tuple[str, int]], in_bank: Decimal, others: bool
+) -> None:
+    """A document in another currency than the (base-currency) bank account is matched alone: the
+    bank lines are what arrived or left for it, in the direction it moves money."""
+    document = documents[foreign[0]]
+    if len(documents) > 1 or others:
+        raise invalid(
+            "lines",
+            _("{number} is in {currency}: match it alone, the bank lines being what arrived for it"),
+            number=label(document),
+            currency=document.currency,
+        )
+    if in_bank * flow(document) <= 0:
+        raise invalid(
+            "financialIds",
+            _("the bank lines move money the other way than {number}"),
+            number=label(document),
+        )
+
+
 def _pay_bill(
-    *, actor: Actor, bill: PurchaseBill, magnitude: Decimal, day: date, bank: BankAccount, memo: str
+    *,
+    actor: Actor,
+    bill: PurchaseBill,
+    magnitude: Decimal,
+    day: date,
+    bank: BankAccount,
+    memo: str,
+    received: Decimal | None = None,
 ) -> JournalEntry:
     """Posts what a match pays of a bill (or receives of a supplier's credit): the payable cleared
-    at the bill's rate against the bank at the day's, the difference to the FX account."""
+    at the bill's rate against the bank at the day's (or at `received`, what the base-currency
+    bank lines moved, signed), the difference to the FX account."""
     signed = -flow(bill) * magnitude  # what is paid towards the bill's total (a credit: negative)
     if abs(signed) > abs(bill.amount_due):
         raise invalid(
@@ -344,7 +426,7 @@ def _pay_bill(
                 label(bill),
                 base_amount=round_money(signed * bill.rate, base),
             ),
-            ledger.Leg(bank.account, -signed, f"Payment {label(bill)}"),
+            ledger.Leg(bank.account, -signed, f"Payment {label(bill)}", base_amount=received),
         ],
         actor=actor,
         memo=memo,

@@ -397,12 +397,18 @@ def record_payment(
     day: date,
     reference: str = "",
     bank_account: str | None = None,
+    received: Decimal | None = None,
 ) -> Payment:
     """Records money received against an issued invoice, in its currency. The bank is debited at
-    the rate of the payment's day, the receivable credited at the invoice's rate; the difference
-    in base currency is the realised FX gain or loss, posted to the FX account in the same entry."""
+    the rate of the payment's day (or, `received`, at what arrived in a base-currency account:
+    apps.accounting.services.banking.received_check), the receivable credited at the invoice's
+    rate; the difference in base currency is the realised FX gain or loss, posted to the FX
+    account in the same entry."""
+    from apps.accounting.services import banking
+
     require(actor, AccountingPerm.POST)
     amount, bank = payment_check(document=document, amount=amount, day=day, bank_account=bank_account)
+    received = banking.received_check(currency=document.currency, amount=amount, bank=bank, received=received)
     base = ledger.books().base_currency
     assert document.rate is not None
     cleared = round_money(amount * document.rate, base)
@@ -411,7 +417,7 @@ def record_payment(
         day=day,
         currency=document.currency,
         legs=[
-            ledger.Leg(bank, amount, f"Payment {document.number}"),
+            ledger.Leg(bank, amount, f"Payment {document.number}", base_amount=received),
             ledger.Leg(
                 ledger.account(Account.Role.RECEIVABLE), -amount, document.number, base_amount=-cleared
             ),

@@ -247,6 +247,28 @@ def _financials(people: dict[str, Any]) -> AccessRows:
     return AccessRows(everyone=[bank_line(people["owner"], "-12.50", description="Stamps")])
 
 
+@access_rows("accounting.BankTransaction")
+def _bank_transactions(people: dict[str, Any]) -> AccessRows:
+    from apps.accounting.services import bank, banking
+
+    ledger.books()
+    account = bank.bank_account_get(actor=people["owner"], bank_account_id=None)
+    lines = [banking.LineData("6000", Decimal("7.50"), "NONE", "Stamps")]
+    made = banking.transaction_record(
+        actor=people["owner"], bank=account, direction="spend", day=date(2026, 3, 3), lines=lines
+    )
+    return AccessRows(everyone=[made])
+
+
+@access_rows("accounting.BankRule")
+def _bank_rules(people: dict[str, Any]) -> AccessRows:
+    from apps.accounting.services import bankrules
+
+    ledger.books()
+    fields = {"name": "Stamps", "contains": "post office", "account": "6000", "tax_type": "NONE"}
+    return AccessRows(everyone=[bankrules.rule_create(actor=people["owner"], fields=fields)])
+
+
 @access_rows("accounting.RegisteredCompany")
 def _companies(people: dict[str, Any]) -> AccessRows:
     return AccessRows(everyone=[registered_company(people["owner"])])

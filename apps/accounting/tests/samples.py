@@ -383,6 +383,74 @@ def unmatch_purchase_invoice_line(actor: Any) -> Sample:
     return Sample({"matchId": made.pk})
 
 
+# --- the bank without documents -------------------------------------------------------------------
+
+
+def _spent(actor: Any, payee: str = "Sample Payee 7310") -> Any:
+    from apps.accounting.services import bank, banking
+
+    account = bank.bank_account_get(actor=actor, bank_account_id=None)
+    lines = [banking.LineData("6000", Decimal("18.00"), "NONE", "Stamps")]
+    return banking.transaction_record(
+        actor=actor, bank=account, direction="spend", day=date(2026, 3, 4), lines=lines, contact_name=payee
+    )
+
+
+@sample("manageBankAccount")
+def manage_bank_account(actor: Any) -> Sample:
+    arguments = {"action": "add", "name": f"Reserve {actor.pk}", "currency": "GBP", "openingBalance": "100"}
+    return Sample({**arguments, "openingDate": "2026-01-31"})
+
+
+@sample("recordBankTransaction")
+def record_bank_transaction(actor: Any) -> Sample:
+    line = {"account": "6200", "amount": "24.00", "taxType": "UK-STD", "description": "Taxi"}
+    return Sample({"direction": "spend", "on": "2026-03-04", "lines": [line], "contactName": "Cabs"})
+
+
+@sample("transferBankFunds")
+def transfer_between_bank_accounts(actor: Any) -> Sample:
+    from apps.accounting.services import bank
+
+    first = bank.bank_account_get(actor=actor, bank_account_id=None)
+    other = bank.bank_account_create(actor=actor, name=f"Savings {actor.pk}", currency="GBP")
+    return Sample(
+        {"fromBankAccountId": first.pk, "toBankAccountId": other.pk, "amountOut": "50", "on": "2026-03-04"}
+    )
+
+
+@sample("voidBankTransaction")
+def void_bank_transaction(actor: Any) -> Sample:
+    return Sample({"transactionId": _spent(actor).pk, "on": "2026-03-20"})
+
+
+@sample("listBankTransactions")
+def list_bank_transactions(actor: Any) -> Sample:
+    _spent(actor, payee="Listed Payee 8842")
+    return Sample({"query": "Listed"}, private=["Listed Payee 8842"])
+
+
+@sample("manageBankRule")
+def manage_bank_rule(actor: Any) -> Sample:
+    rule = {"name": f"Taxis {actor.pk}", "contains": "uber", "account": "6200", "taxType": "NONE"}
+    return Sample({"action": "add", "rule": rule})
+
+
+@sample("listBankRules")
+def list_bank_rules(actor: Any) -> Sample:
+    from apps.accounting.services import bankrules
+
+    fields = {"name": "Ruled Payee 6613", "contains": "ruled", "account": "6000", "tax_type": "NONE"}
+    bankrules.rule_create(actor=actor, fields=fields)
+    return Sample({}, private=["Ruled Payee 6613"])
+
+
+@sample("getBankReconciliation")
+def get_bank_reconciliation(actor: Any) -> Sample:
+    bank_line(actor, "-31.40", description="Reconciled Payee 4471")
+    return Sample({"asOf": "2026-03-31"}, private=["Reconciled Payee 4471"])
+
+
 @sample("searchCandidateFinancials")
 def search_candidate_financials(actor: Any) -> Sample:
     invoice = issued(actor)

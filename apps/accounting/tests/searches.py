@@ -429,4 +429,32 @@ REQUESTS += [
     ("throw away the draft journal nobody should approve", "discardJournal"),
     ("cancel my manual journal that is still waiting for approval, it was wrong", "discardJournal"),
     ("discard draft journal 7 without posting it", "discardJournal"),
+    ("add our new Barclays savings account with an opening balance of 5000", "manageBankAccount"),
+    ("set up a euro bank account with its IBAN", "manageBankAccount"),
+    ("archive the old Lloyds account we closed", "manageBankAccount"),
+    ("rename the business current account to Main account", "manageBankAccount"),
+    ("we paid 45 pounds for parking with the company card, no receipt or bill", "recordBankTransaction"),
+    ("spend money: bank charges of 12.50 out of the current account", "recordBankTransaction"),
+    ("record interest received from the bank, no invoice", "recordBankTransaction"),
+    ("receive money: a grant of 2000 paid into our account", "recordBankTransaction"),
+    ("move 10000 from the current account to the savings account", "transferBankFunds"),
+    ("we converted 5000 pounds into euros, 5850 arrived in the euro account", "transferBankFunds"),
+    ("transfer money between our two bank accounts", "transferBankFunds"),
+    ("void the spend money transaction I entered twice", "voidBankTransaction"),
+    ("undo the bank transfer recorded by mistake", "voidBankTransaction"),
+    ("list the money we spent and received without invoices this month", "listBankTransactions"),
+    ("show the transfers between our bank accounts", "listBankTransactions"),
+    ("what is the balance of each bank account", "listBankAccounts"),
+]
+REQUESTS += [
+    ("create a bank rule: anything mentioning Uber is travel with no VAT", "manageBankRule"),
+    ("set up a rule so card payments to Adobe are coded to software subscriptions", "manageBankRule"),
+    ("delete the bank rule for parking", "manageBankRule"),
+    ("which bank rules do we have", "listBankRules"),
+    ("show the rules that suggest accounts for bank transactions", "listBankRules"),
+]
+REQUESTS += [
+    ("reconcile the current account to the bank statement dated 31 March", "getBankReconciliation"),
+    ("our statement says 10,245.18 at month end, does the ledger agree", "getBankReconciliation"),
+    ("what is still unreconciled on the bank account and what is the difference", "getBankReconciliation"),
 ]

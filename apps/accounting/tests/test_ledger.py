@@ -348,6 +348,10 @@ OPERATIONS = [
     "pay_bill",
     "void_bill",
     "revalue",
+    "spend",
+    "receive",
+    "transfer",
+    "void_bank_transaction",
 ]
 step = st.tuples(
     st.sampled_from(OPERATIONS),
@@ -363,6 +367,57 @@ def _part(amount: Decimal, percent: int, currency: str) -> Decimal:
 
 def _pick(rows: list, pick: int):
     return rows[pick % len(rows)] if rows else None
+
+
+def _bank_in(owner, currency: str):
+    """The first live bank account in `currency`, added when there is none."""
+    from apps.accounting.models import BankAccount
+    from apps.accounting.services import bank
+
+    bank.bank_account_get(actor=owner, bank_account_id=None)
+    found = BankAccount.objects.live().filter(currency=currency).order_by("pk").first()
+    return found or bank.bank_account_create(actor=owner, name=f"{currency} account", currency=currency)
+
+
+def _bank_step(
+    owner, day: date, operation: str, pick: int, currency: str, percent: int, price: Decimal
+) -> None:
+    """Money spent, received and transferred without a document, and voided (services.banking)."""
+    from apps.accounting.models import BankTransaction
+    from apps.accounting.services import banking
+
+    if operation in ("spend", "receive"):
+        account = "6000" if operation == "spend" else "4900"
+        tax_code = ("UK-STD", "UK-RED", "NONE")[pick % 3]
+        banking.transaction_record(
+            actor=owner,
+            bank=_bank_in(owner, currency),
+            direction=operation,
+            day=day,
+            lines=[banking.LineData(account, price, tax_code, "Bank step")],
+            prices_include_tax=bool(percent % 2),
+        )
+    elif operation == "transfer":
+        source = _bank_in(owner, currency)
+        target = _bank_in(owner, "EUR" if currency == "GBP" else "GBP") if pick % 2 else None
+        if target is None:
+            from apps.accounting.models import BankAccount
+            from apps.accounting.services import bank
+
+            target = BankAccount.objects.live().filter(currency=currency).exclude(pk=source.pk).first()
+            target = target or bank.bank_account_create(
+                actor=owner, name=f"{currency} savings", currency=currency
+            )
+        arrived = None
+        if target.currency != source.currency:
+            arrived = round_money(price * (Decimal(percent) / 50 + Decimal("0.5")), target.currency)
+        banking.transfer(
+            actor=owner, source=source, target=target, amount_out=price, amount_in=arrived, day=day
+        )
+    else:
+        live = list(BankTransaction.objects.filter(voided_at__isnull=True, match__isnull=True).order_by("pk"))
+        if live:
+            banking.void(actor=owner, row=_pick(live, pick), day=day)
 
 
 def _apply_step(owner, index: int, operation: str, pick: int, currency: str, percent: int) -> None:
@@ -382,7 +437,9 @@ def _apply_step(owner, index: int, operation: str, pick: int, currency: str, per
     posted = list(
         PurchaseBill.objects.order_by("pk").filter(status__in=("posted", "part_paid"), currency=currency)
     )
-    if operation == "invoice":
+    if operation in ("spend", "receive", "transfer", "void_bank_transaction"):
+        _bank_step(owner, day, operation, pick, currency, percent, round_money(price, currency))
+    elif operation == "invoice":
         issued(owner, currency=currency, issue_date=day, lines=[("Work", str(price), "UK-STD")])
     elif operation == "credit":
         invoice = _pick(list(documents.filter(kind="invoice", status__in=(*sales.OPEN, "paid"))), pick)
@@ -500,6 +557,9 @@ def assert_control_accounts_are_the_amounts_due() -> None:
     # Every revaluation is reversed the next day: together they leave no account moved.
     revalued = JournalLine.objects.filter(entry__source="fx-revaluation").values("account")
     assert all(row["total"] == 0 for row in revalued.annotate(total=Sum("base_amount")))
+    # Transfers between currencies pass through the clearing account, which nets to zero.
+    clearing = JournalLine.objects.filter(account__name="Transfers between bank accounts")
+    assert (clearing.aggregate(total=Sum("base_amount"))["total"] or 0) == 0
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -2,6 +2,8 @@
 
 from apps.accounting.tools import (
     bank,
+    banking,
+    bankrules,
     bills,
     charges,
     chart,
@@ -9,6 +11,7 @@ from apps.accounting.tools import (
     matching,
     overview,
     payments,
+    reconciliation,
     register,
     reports,
     revaluation,
@@ -19,6 +22,8 @@ from apps.accounting.tools import (
 
 __all__ = [
     "bank",
+    "banking",
+    "bankrules",
     "bills",
     "charges",
     "chart",
@@ -26,6 +31,7 @@ __all__ = [
     "matching",
     "overview",
     "payments",
+    "reconciliation",
     "register",
     "reports",
     "revaluation",

@@ -11,8 +11,9 @@ from apps.accounting.lib import statements
 from apps.accounting.lib.money import round_money
 from apps.accounting.models import BankAccount, Financial
 from apps.accounting.permissions import AccountingPerm
-from apps.accounting.services import bank
+from apps.accounting.services import bank, banking, bankrules
 from apps.accounting.shapes import Amount
+from apps.accounting.tools.bankrules import SuggestionOut
 from apps.accounting.tools.common import Decimalish
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
@@ -27,12 +28,22 @@ class BankAccountOut(Out):
     id: int
     name: str
     currency: str
-    iban: str
+    iban: str = Field(description="Masked: first and last four")
+    number: str = Field(description="Account number, masked")
     ledger_account: str
+    balance: Amount = Field(description="Ledger balance, its currency")
+    archived: bool
 
     @classmethod
     def of(cls, account: BankAccount) -> "BankAccountOut":
-        return cls.of_record(account, ledger_account=account.account.code)
+        return cls.of_record(
+            account,
+            iban=banking.masked(account.iban),
+            number=banking.masked(account.number),
+            ledger_account=account.account.code,
+            balance=banking.ledger_balance(account),
+            archived=account.in_trash,
+        )
 
 
 class FinancialOut(Out):
@@ -46,11 +57,17 @@ class FinancialOut(Out):
     reference: str
     source: str
     match_id: int | None
+    suggestion: SuggestionOut | None = Field(None, description="A bank rule's, while unmatched")
 
     @classmethod
-    def of(cls, financial: Financial) -> "FinancialOut":
+    def of(cls, financial: Financial, suggestion: bankrules.Suggestion | None = None) -> "FinancialOut":
         currency = financial.bank_account.currency
-        return cls.of_record(financial, currency=currency, amount=round_money(financial.amount, currency))
+        return cls.of_record(
+            financial,
+            currency=currency,
+            amount=round_money(financial.amount, currency),
+            suggestion=SuggestionOut.of(suggestion) if suggestion else None,
+        )
 
 
 class AccountsOut(Out):
@@ -58,9 +75,13 @@ class AccountsOut(Out):
 
 
 @tool("listBankAccounts", permission=AccountingPerm.VIEW, title="List bank accounts", read_only=True)
-def list_bank_accounts(ctx: ToolContext) -> AccountsOut:
+def list_bank_accounts(
+    ctx: ToolContext,
+    *,
+    archived: Annotated[bool, Field(description="Also the archived ones")] = False,
+) -> AccountsOut:
     """The workspace's bank accounts with currency, IBAN and ledger account; lines: listFinancials."""
-    rows = bank.bank_accounts(ctx.actor).order_by("account__code")
+    rows = bank.bank_accounts(ctx.actor, archived=archived).order_by("account__code")
     return AccountsOut(accounts=[BankAccountOut.of(account) for account in rows])
 
 
@@ -165,7 +186,13 @@ def list_financials(
         bank.bank_account_get(actor=ctx.actor, bank_account_id=bank_account_id) if bank_account_id else None
     )
     rows = bank.financials(actor=ctx.actor, bank=account, matched=matched, query=query, since=since)
-    return paginate(rows.order_by("-date", "-id"), limit=limit, offset=offset, item=FinancialOut.of)
+    every = list(bankrules.rules(actor=ctx.actor))
+    return paginate(
+        rows.order_by("-date", "-id"),
+        limit=limit,
+        offset=offset,
+        item=lambda line: FinancialOut.of(line, bankrules.suggest(every, line)),
+    )
 
 
 class AccountFiguresOut(Out):

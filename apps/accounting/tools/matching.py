@@ -55,6 +55,7 @@ class MatchOut(Out):
     financials: list[FinancialOut]
     lines: list[MatchedLineOut]
     payments: list[PaymentRef]
+    transaction_ids: list[int] = Field(description="Bank transactions it reconciles")
 
     @classmethod
     def of(cls, made: BankMatch) -> "MatchOut":
@@ -63,7 +64,15 @@ class MatchOut(Out):
         financials = [FinancialOut.of(f) for f in made.financials.select_related("bank_account")]
         total = round_money(made.total, made.currency)
         recorded = [PaymentRef.of(p) for p in made.reconciled_payments.select_related("bank_account")]
-        return cls.of_record(made, financials=financials, lines=lines, total=total, payments=recorded)
+        transactions = list(made.bank_transactions.order_by("id").values_list("pk", flat=True))
+        return cls.of_record(
+            made,
+            financials=financials,
+            lines=lines,
+            total=total,
+            payments=recorded,
+            transaction_ids=transactions,
+        )
 
 
 class LineRef(In):
@@ -93,10 +102,20 @@ def match_lines(
     payment_ids: Annotated[
         list[int], Field(max_length=50, description="Payments recorded without a bank line, from getInvoice")
     ] = [],  # noqa: B006
+    transaction_ids: Annotated[
+        list[int],
+        Field(max_length=50, description="From listBankTransactions"),
+    ] = [],  # noqa: B006
 ) -> MatchOut:
     """Match bank lines to invoice or bill lines (amounts must tie) and post it; searchCandidateFinancials."""
     items = [_item(ref) for ref in lines]
-    made = matching.match(actor=ctx.actor, financial_ids=financial_ids, items=items, payment_ids=payment_ids)
+    made = matching.match(
+        actor=ctx.actor,
+        financial_ids=financial_ids,
+        items=items,
+        payment_ids=payment_ids,
+        transaction_ids=transaction_ids,
+    )
     return MatchOut.of(made)
 
 

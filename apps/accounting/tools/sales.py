@@ -12,7 +12,7 @@ from apps.accounting.lib import ledger
 from apps.accounting.lib.money import round_money
 from apps.accounting.models import SalesDocument
 from apps.accounting.permissions import AccountingPerm
-from apps.accounting.services import sales
+from apps.accounting.services import banking, sales
 from apps.accounting.shapes import Amount
 from apps.accounting.tools.common import (
     Currency,
@@ -253,11 +253,13 @@ def _payment_checked(
     on: date | None,
     reference: str,
     bank_account: str | None,
+    amount_received: Decimalish | None = None,
 ) -> bool:
     """recordPayment's confirmation, asked once the payment is known to be possible."""
     found = sales.document_get(actor=ctx.actor, kind=Kind.INVOICE, document_id=invoice_id)
     day = on or timezone.localdate()
-    sales.payment_check(document=found, amount=amount, day=day, bank_account=bank_account)
+    checked, bank = sales.payment_check(document=found, amount=amount, day=day, bank_account=bank_account)
+    banking.received_check(currency=found.currency, amount=checked, bank=bank, received=amount_received)
     return True
 
 
@@ -276,6 +278,9 @@ def record_payment(
     on: Annotated[date | None, Field(description="Day received; default today")] = None,
     reference: Annotated[str, Field(max_length=100, description="Bank reference")] = "",
     bank_account: Annotated[str | None, Field(max_length=10, description="Bank account code")] = None,
+    amount_received: Annotated[
+        Decimalish | None, Field(description="What the base-currency bank got, if another")
+    ] = None,
 ) -> PaymentOut:
     """Record money received against an approved invoice; posts it with any realised FX gain or loss."""
     found = sales.document_get(actor=ctx.actor, kind=Kind.INVOICE, document_id=invoice_id, action="change")
@@ -286,6 +291,7 @@ def record_payment(
         day=on or timezone.localdate(),
         reference=reference,
         bank_account=bank_account,
+        received=amount_received,
     )
     return PaymentOut.of_record(
         payment,
