@@ -68,8 +68,8 @@ area = areas.declare(
             "write off a bad debt"
         ),
         "recordPayment": (
-            "customer paid, mark invoice as paid, money received, payment came in, part payment, fx gain "
-            "or loss"
+            "customer paid, mark invoice as paid, money received for an invoice, payment came in, part "
+            "payment, paid in dollars or euros, what arrived in the account, fx gain or loss"
         ),
         "createQuote": "quote estimate proposal pricing for a customer",
         "getQuote": "show open details of a quote estimate",

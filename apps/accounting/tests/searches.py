@@ -261,6 +261,7 @@ REQUESTS += [
     (
         "do the bank rec for March",
         (
+            "getBankReconciliation",
             "listFinancials",
             "getFinancialsSummary",
             "matchPurchaseInvoiceLineToFinancial",
@@ -286,7 +287,9 @@ REQUESTS += [
     ("what do we owe our suppliers", "searchPurchaseInvoices"),
     ("import the OFX file from Barclays", "createFinancial"),
     ("change the reference on a bank transaction", "manageFinancial"),
-    ("how much is unreconciled on the current account", "getFinancialsSummary"),
+    # The statement's lines still to match (getFinancialsSummary), or the account's reconciliation
+    # at a date, which says the same with the difference (getBankReconciliation, added later).
+    ("how much is unreconciled on the current account", ("getFinancialsSummary", "getBankReconciliation")),
     ("which invoice did the 1,200 from Kestrel pay", "getMatchedFinancialLines"),
     ("possible matches for the 240 payment on the 4th", "searchCandidateFinancials"),
     ("unpick the reconciliation of the Kestrel payment", "unmatchPurchaseInvoiceLine"),
