@@ -56,7 +56,7 @@ def balances(as_of: date) -> dict[str, Decimal]:
     return {row.code: row.debit - row.credit for row in ledger.trial_balance(as_of=as_of).rows}
 
 
-def test_a_month_of_a_small_uk_business_closes_with_the_bank_and_vat_tied(people):
+def test_a_month_of_a_small_uk_business_closes_with_the_bank_and_vat_tied(people, acme_client):
     owner, bookkeeper = people["owner"], people["member"]
 
     # Sales: two invoices, one paid by a payment recorded first, one corrected by a credit note.
@@ -180,6 +180,11 @@ def test_a_month_of_a_small_uk_business_closes_with_the_bank_and_vat_tied(people
     [bank] = [row for row in accounts if row["bankAccount"]["ledgerAccount"] == "1200"]
     assert (bank["balance"], bank["ledgerBalance"], bank["unmatched"]) == (CLOSING, CLOSING, 0)
     assert (bank["unmatchedIn"], bank["unmatchedOut"]) == ("0.00", "0.00")
+    # The reconciliation at the statement's date: its closing balance is the ledger's, nothing between.
+    arguments = {"bankAccountId": bank["bankAccount"]["id"], "asOf": "2026-03-31"}
+    rec = ok(bookkeeper, "getBankReconciliation", {**arguments, "statementBalance": CLOSING})
+    assert (rec["statementBalance"], rec["ledgerBalance"], rec["difference"]) == (CLOSING, CLOSING, "0.00")
+    assert rec["unmatched"] == [] and rec["unreconciledPostings"] == [] and rec["reconciledLines"] == 4
     assert ok(bookkeeper, "getInvoice", {"invoiceId": initech["id"]})["status"] == "paid"
     assert ok(bookkeeper, "searchPurchaseInvoices", {"unpaid": True})["items"] == []
 
@@ -223,3 +228,13 @@ def test_a_month_of_a_small_uk_business_closes_with_the_bank_and_vat_tied(people
     assert Decimal(boxes[5]) == -balances(date(2026, 3, 31))["2200"]
     summary = ok(people["viewer"], "getAccountingSummary", {"asOf": "2026-03-31"})
     assert (summary["receivable"], summary["payable"], summary["balanced"]) == ("0.00", "0.00", True)
+
+    # The month as a person reads it on the Accounting page: the reports for March (sales, the VAT
+    # return's box 5) and the bank account reconciled.
+    acme_client.force_login(people["viewer"])
+    page = acme_client.get(
+        f"/settings/accounting/?from=2026-03-01&to=2026-03-31&bank={arguments['bankAccountId']}"
+    ).content.decode()
+    assert "1950.00" in page and "248.10" in page
+    assert f'data-testid="statement-balance">{CLOSING} GBP' in page
+    assert 'data-testid="difference">0.00 GBP' in page
