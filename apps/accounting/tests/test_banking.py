@@ -758,12 +758,15 @@ def test_the_page_matches_a_line_to_its_likely_invoice_and_undoes_it(people, acm
     page = acme_client.get("/settings/accounting/?closing=lots&on=March").content.decode()
     assert "“lots” is not an amount." in page and "“March” is not a date" in page
 
-    # A target that is not one, and a bill that is not there: said, nothing changes.
+    # A target that is not one is said; a bill that is not there is not found; nothing changes.
     answer = acme_client.post(match_url, {"target": "invoice:x"}, follow=True)
     assert answer.status_code == 200
     assert "name an invoice, bill, payment or bank transaction" in answer.content.decode()
-    answer = acme_client.post(match_url, {"target": "bill:99999999"}, follow=True)
-    assert answer.status_code == 200
+    assert acme_client.post(match_url, {"target": "bill:99999999"}).status_code == 404
+    # An amount that does not fit the invoice: the service's refusal is the page's message.
+    short = bank_line(owner, "50.00", description="MATCHPAGE short")
+    answer = acme_client.post(f"/settings/accounting/bank-lines/{short.pk}/match/", target, follow=True)
+    assert answer.status_code == 200 and "amounts must tie" in answer.content.decode()
     line.refresh_from_db()
     assert line.match_id is None and not BankMatch.objects.exists()
 

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from datetime import date
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django_tenants.utils import schema_context
 
 pytestmark = pytest.mark.live
@@ -53,7 +53,7 @@ def test_a_suggested_line_is_recorded_and_the_difference_reaches_zero(page, live
     page.goto(f"{server}/settings/accounting/?bank={bank_id}#reconciliation")
 
     section = page.locator("#reconciliation")
-    row = section.get_by_role("row").filter(has_text="BROWSERFEE5521")
+    row = section.get_by_test_id("unmatched-line").filter(has_text="BROWSERFEE5521")
     assert "6000, NONE" in row.inner_text() and "Browser fees 5521" in row.inner_text()
     before = section.get_by_test_id("difference").inner_text()
     assert before.startswith("-") and before != "0.00 GBP"
@@ -63,7 +63,7 @@ def test_a_suggested_line_is_recorded_and_the_difference_reaches_zero(page, live
 
     section = page.locator("#reconciliation")
     assert "recorded as" in page.content()
-    assert section.get_by_role("row").filter(has_text="BROWSERFEE5521").count() == 0
+    assert section.get_by_test_id("unmatched-line").filter(has_text="BROWSERFEE5521").count() == 0
     difference = section.get_by_test_id("difference").inner_text()
     assert difference.startswith("0.00 GBP")
     assert (
@@ -85,7 +85,8 @@ def test_a_line_is_matched_to_its_invoice_by_clicking_and_the_difference_reaches
     with in_globex():
         owner = User.objects.get(email="owner@globex.example")
         ledger.books()
-        invoice = issued(owner, customer="Clickmatch 6604 Ltd", lines=[("Design work", "66.04", "NONE")])
+        with transaction.atomic():
+            invoice = issued(owner, customer="Clickmatch 6604 Ltd", lines=[("Design work", "66.04", "NONE")])
         number = invoice.number
         line = bank_line(owner, "66.04", day=date(2026, 3, 12), description="CLICKMATCH6604 receipt")
         bank_id = line.bank_account_id
@@ -110,24 +111,26 @@ def test_a_line_is_matched_to_its_invoice_by_clicking_and_the_difference_reaches
     assert "as the bank gives it" in section.inner_text()
     assert section.get_by_test_id("difference").inner_text().startswith("66.04 GBP")
 
-    row = section.get_by_role("row").filter(has_text="CLICKMATCH6604")
+    row = section.get_by_test_id("unmatched-line").filter(has_text="CLICKMATCH6604")
     assert f"{number} Clickmatch 6604 Ltd (invoice" in row.inner_text()
     row.get_by_role("button", name=f"Match with {number} Clickmatch 6604 Ltd").click()
     page.wait_for_url("**/settings/accounting/**")
 
     section = page.locator("#reconciliation")
     assert "matched (bank match" in page.content()
-    assert section.get_by_role("row").filter(has_text="CLICKMATCH6604").count() == 1  # among the matched
+    assert section.get_by_test_id("unmatched-line").filter(has_text="CLICKMATCH6604").count() == 0
+    assert section.get_by_test_id("matched-line").filter(has_text="CLICKMATCH6604").count() == 1
     assert section.get_by_test_id("difference").inner_text().startswith("0.00 GBP")
     assert section.get_by_test_id("statement-balance").inner_text() == f"{closing} GBP"
 
     # Undone from the recently matched lines, and matched again.
-    section.get_by_role("row").filter(has_text="CLICKMATCH6604").get_by_role("button", name="Unmatch").click()
+    matched = section.get_by_test_id("matched-line").filter(has_text="CLICKMATCH6604")
+    matched.get_by_role("button", name="Unmatch").click()
     page.wait_for_url("**/settings/accounting/**")
     section = page.locator("#reconciliation")
     assert "undone" in page.content()
     assert section.get_by_test_id("difference").inner_text().startswith("66.04 GBP")
-    row = section.get_by_role("row").filter(has_text="CLICKMATCH6604")
+    row = section.get_by_test_id("unmatched-line").filter(has_text="CLICKMATCH6604")
     row.get_by_role("button", name=f"Match with {number} Clickmatch 6604 Ltd").click()
     page.wait_for_url("**/settings/accounting/**")
     assert page.locator("#reconciliation").get_by_test_id("difference").inner_text().startswith("0.00 GBP")
