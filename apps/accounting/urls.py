@@ -13,6 +13,12 @@ urlpatterns = [
         views.reconcile_suggested,
         name="reconcile-suggested",
     ),
+    path("settings/accounting/bank-lines/<int:pk>/match/", views.reconcile_match, name="reconcile-match"),
+    path(
+        "settings/accounting/bank-matches/<int:pk>/unmatch/",
+        views.reconcile_unmatch,
+        name="reconcile-unmatch",
+    ),
     path("settings/accounting/lock-date/", views.lock_date, name="lock-date"),
     path("settings/accounting/duties/", views.duties, name="duties"),
     path(

@@ -4,7 +4,9 @@ from the ledger (what agents' tools posted shows here), and the Reports section 
 each report as a table, and its CSV and PDF exports). An accounting admin adds bank accounts."""
 
 from datetime import date
+from decimal import Decimal, InvalidOperation
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.http import Http404, HttpResponse
@@ -21,7 +23,7 @@ from apps.accounting.lib.pdf import report_pdf
 from apps.accounting.models import DraftJournal, Financial, JournalEntry, SalesDocument, TaxType
 from apps.accounting.permissions import AccountingPerm
 from apps.accounting.selectors import reconciliation, report_tables, reports
-from apps.accounting.services import bank, banking, bankrules, journals, register, sending, sync
+from apps.accounting.services import bank, banking, bankrules, journals, matching, register, sending, sync
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core.actors import can
 from apps.core.errors import invalid
@@ -67,16 +69,71 @@ def overview(request: AuthenticatedHttpRequest) -> HttpResponse:
     )
 
 
+def _statement_figures(source: Any) -> tuple[date, Decimal | None, list[str]]:
+    """The statement's date (`on`, default today) and closing balance (`closing`, default none:
+    the lines' running balance) the Reconciliation section was given, and what did not read."""
+    today = timezone.localdate()
+    problems = []
+    on, closing = today, None
+    given_day = str(source.get("on", "")).strip()
+    if given_day:
+        try:
+            on = date.fromisoformat(given_day)
+        except ValueError:
+            problems.append(_("“%(value)s” is not a date (YYYY-MM-DD).") % {"value": given_day[:20]})
+    given_balance = str(source.get("closing", "")).strip().replace(",", "")
+    if given_balance:
+        try:
+            closing = Decimal(given_balance)
+            if not closing.is_finite():
+                raise InvalidOperation
+        except InvalidOperation:
+            closing = None
+            problems.append(_("“%(value)s” is not an amount.") % {"value": given_balance[:20]})
+    return on, closing, problems
+
+
 def _reconciliation_context(request: AuthenticatedHttpRequest) -> dict[str, Any]:
-    """The Reconciliation section: the chosen bank account (`bank`, default the first) today."""
+    """The Reconciliation section: the chosen bank account (`bank`, default the first) at the
+    statement's date (`on`, default today) against its closing balance (`closing`, if given)."""
     banks = list(bank.bank_accounts(request.user).order_by("account__code"))
     if not banks:
         return {"reconciliation": None}
     wanted = request.GET.get("bank", "")
     chosen_bank = next((account for account in banks if str(account.pk) == wanted), banks[0])
-    found = reconciliation.reconciliation(actor=request.user, bank=chosen_bank, as_of=timezone.localdate())
-    rows = [{"line": line, "suggestion": found.suggestions.get(line.pk)} for line in found.unmatched[:50]]
-    return {"reconciliation": found, "reconciliation_banks": banks, "reconciliation_rows": rows}
+    on, closing, problems = _statement_figures(request.GET)
+    found = reconciliation.reconciliation(
+        actor=request.user, bank=chosen_bank, as_of=on, statement_balance=closing
+    )
+    shown = found.unmatched[:50]
+    likely = reconciliation.likely_matches(
+        actor=request.user, bank=chosen_bank, lines=shown, postings=found.postings
+    )
+    rows = [
+        {"line": line, "suggestion": found.suggestions.get(line.pk), "likely": likely.get(line.pk, [])}
+        for line in shown
+    ]
+    recent = matching.matches(actor=request.user, financial_id=None, invoice_id=None, bank=chosen_bank)
+    return {
+        "reconciliation": found,
+        "reconciliation_banks": banks,
+        "reconciliation_rows": rows,
+        "reconciliation_recent": recent.prefetch_related("financials")[:10],
+        "reconciliation_on": request.GET.get("on", "").strip()[:10] or on.isoformat(),
+        "reconciliation_closing": request.GET.get("closing", "").strip()[:30],
+        "reconciliation_problems": problems,
+        "may_unmatch": can(request.user, AccountingPerm.DELETE),
+    }
+
+
+def _back_to_reconciliation(request: AuthenticatedHttpRequest, bank_id: int) -> HttpResponse:
+    """Back to the Reconciliation section, on the bank account and statement figures it showed."""
+    query: dict[str, Any] = {"bank": bank_id}
+    for name in ("on", "closing"):
+        value = request.POST.get(name, "").strip()
+        if value:
+            query[name] = value[:30]
+    return redirect(reverse("accounting:overview") + "?" + urlencode(query) + "#reconciliation")
 
 
 def period_of(
@@ -178,6 +235,47 @@ def reconcile_suggested(request: AuthenticatedHttpRequest, pk: int) -> HttpRespo
         % {"rule": rule.name, "id": made.pk},
     )
     return redirect(reverse("accounting:overview") + f"?bank={line.bank_account_id}#reconciliation")
+
+
+MATCH_KINDS = ("invoice", "bill", "payment", "transaction")
+
+
+@page(AccountingPerm.POST, methods=("POST",), back="accounting:overview")
+def reconcile_match(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """An unmatched statement line matched, through the matching service, to what the section
+    offered (`target`: `invoice:<id>`, `bill:<id>` whole, `payment:<id>` recorded first or
+    `transaction:<id>`, a bank transaction); the service's refusals are said and change nothing."""
+    line = Financial.objects.fetch(request.user, pk, "view")
+    kind, _sep, given = request.POST.get("target", "").partition(":")
+    if kind not in MATCH_KINDS or not given.isdigit():
+        raise invalid("target", gettext_lazy("name an invoice, bill, payment or bank transaction to match"))
+    target = int(given)
+    items = [matching.Item(kind, target)] if kind in ("invoice", "bill") else []
+    made = matching.match(
+        actor=request.user,
+        financial_ids=[line.pk],
+        items=items,
+        payment_ids=[target] if kind == "payment" else None,
+        transaction_ids=[target] if kind == "transaction" else None,
+    )
+    messages.success(
+        request,
+        _("Bank line of %(day)s matched (bank match %(id)s).")
+        % {"day": line.date.isoformat(), "id": made.pk},
+    )
+    return _back_to_reconciliation(request, line.bank_account_id)
+
+
+@page(AccountingPerm.DELETE, methods=("POST",), back="accounting:overview")
+def reconcile_unmatch(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """A match undone (the matching service's unmatch): its postings reversed, its lines freed."""
+    made = matching.match_get(actor=request.user, match_id=pk)
+    bank_id = made.financials.values_list("bank_account_id", flat=True).first()
+    freed = matching.unmatch(actor=request.user, made=made)
+    messages.success(
+        request, _("Bank match %(id)s undone; %(count)s line(s) unmatched.") % {"id": pk, "count": len(freed)}
+    )
+    return _back_to_reconciliation(request, bank_id or 0)
 
 
 @page(AccountingPerm.ADMIN, methods=("POST",), back="accounting:overview")

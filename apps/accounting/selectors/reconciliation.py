@@ -13,6 +13,10 @@ ledger's, and what stands between them.
 - The difference is the statement's balance less the ledger's: zero once every line is matched
   and every posting reconciled (with the lines' running balance, it is the unmatched lines less
   the unreconciled postings).
+- Likely matches (`likely_matches`), per unmatched line: what the matching service would tie it to
+  whole, of the same amount and direction: the open invoices and bills (`matching.unmatched_lines`,
+  their open lines' sum, in the bank account's currency) and the unreconciled postings above;
+  nearest in date first.
 """
 
 from dataclasses import dataclass
@@ -22,9 +26,17 @@ from decimal import Decimal
 from django.db.models import Exists, OuterRef, Sum
 
 from apps.accounting.lib.money import round_money
-from apps.accounting.models import BankAccount, BankTransaction, Financial, JournalLine, MatchLine, Payment
+from apps.accounting.models import (
+    BankAccount,
+    BankTransaction,
+    Financial,
+    JournalLine,
+    MatchLine,
+    Payment,
+    PurchaseBill,
+)
 from apps.accounting.services import bank as bank_service
-from apps.accounting.services import bankrules
+from apps.accounting.services import bankrules, matching
 from apps.core.actors import Actor
 
 ZERO = Decimal(0)
@@ -124,3 +136,60 @@ def reconciliation(
         postings=postings,
         postings_amount=round_money(sum((posting.amount for posting in postings), ZERO), bank.currency),
     )
+
+
+@dataclass(frozen=True)
+class Likely:
+    """What an unmatched line would be matched to whole (`target`, as the page's Match posts it)."""
+
+    kind: str  # invoice, bill, payment, spend, receive, transfer_out, transfer_in
+    id: int
+    date: date
+    amount: Decimal  # signed as the money it moves
+    text: str
+
+    @property
+    def target(self) -> str:
+        kind = self.kind if self.kind in ("invoice", "bill", "payment") else "transaction"
+        return f"{kind}:{self.id}"
+
+
+def line_day(lines: list[Financial]) -> date:
+    return max(line.date for line in lines)
+
+
+def likely_matches(
+    *, actor: Actor, bank: BankAccount, lines: list[Financial], postings: list[Posting], limit: int = 5
+) -> dict[int, list[Likely]]:
+    """Per line (by id), up to `limit` documents and postings of exactly its amount and direction."""
+    if not lines:
+        return {}
+    open_: dict[tuple[str, int], Decimal] = {}
+    documents: dict[tuple[str, int], matching.Document] = {}
+    for row in matching.unmatched_lines(actor=actor, invoice_id=None, customer=""):
+        if row.document.currency != bank.currency:
+            continue
+        key = ("bill" if matching.is_bill(row.document) else "invoice", row.document.pk)
+        documents[key] = row.document
+        open_[key] = open_.get(key, ZERO) + row.open
+    found = []
+    for (kind, pk), amount in open_.items():
+        document = documents[(kind, pk)]
+        party = document.supplier_name if isinstance(document, PurchaseBill) else document.customer_name
+        found.append(
+            Likely(
+                kind,
+                pk,
+                document.due_date or document.issue_date or line_day(lines),
+                round_money(matching.flow(document) * amount, bank.currency),
+                " ".join(part for part in (matching.label(document), party) if part),
+            )
+        )
+    found += [Likely(p.kind, p.id, p.date, p.amount, p.text) for p in postings]
+    answer = {}
+    for line in lines:
+        amount = round_money(line.amount, bank.currency)
+        fitting = [likely for likely in found if likely.amount == amount]
+        fitting.sort(key=lambda likely: (abs((likely.date - line.date).days), likely.kind, likely.id))
+        answer[line.pk] = fitting[:limit]
+    return answer

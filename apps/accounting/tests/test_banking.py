@@ -731,3 +731,62 @@ def test_the_page_shows_the_reconciliation_and_only_posters_record_suggestions(p
     assert (row.kind, row.amount, row.date) == ("spend", Decimal("-7.0000"), line.date)
     page = acme_client.get("/settings/accounting/").content.decode()
     assert "Every statement line is matched." in page
+
+
+def test_the_page_matches_a_line_to_its_likely_invoice_and_undoes_it(people, acme_client):
+    from apps.accounting.models import BankMatch, SalesDocument
+    from apps.accounting.tests.factories import issued
+
+    owner = people["owner"]
+    invoice = issued(owner, customer="Matchpage Ltd", lines=[("Work", "53.17", "NONE")])
+    line = bank_line(owner, "53.17", description="MATCHPAGE payment")
+    match_url = f"/settings/accounting/bank-lines/{line.pk}/match/"
+    target = {"target": f"invoice:{invoice.pk}", "closing": "1000.00", "on": "2026-03-31"}
+
+    # A viewer sees the likely match but no button, and is refused.
+    acme_client.force_login(people["viewer"])
+    page = acme_client.get("/settings/accounting/").content.decode()
+    assert f"{invoice.number} Matchpage Ltd (invoice" in page and match_url not in page
+    assert acme_client.post(match_url, target).status_code == 403
+    line.refresh_from_db()
+    assert line.match_id is None
+
+    # The closing balance the bank gives: the difference is against it; a figure that does not read is said.
+    acme_client.force_login(owner)
+    page = acme_client.get("/settings/accounting/?closing=1000.00&on=2026-03-31").content.decode()
+    assert match_url in page and "as the bank gives it" in page and "1000.00 GBP" in page
+    page = acme_client.get("/settings/accounting/?closing=lots&on=March").content.decode()
+    assert "“lots” is not an amount." in page and "“March” is not a date" in page
+
+    # A target that is not one is said; a bill that is not there is not found; nothing changes.
+    answer = acme_client.post(match_url, {"target": "invoice:x"}, follow=True)
+    assert answer.status_code == 200
+    assert "name an invoice, bill, payment or bank transaction" in answer.content.decode()
+    assert acme_client.post(match_url, {"target": "bill:99999999"}).status_code == 404
+    # An amount that does not fit the invoice: the service's refusal is the page's message.
+    short = bank_line(owner, "50.00", description="MATCHPAGE short")
+    answer = acme_client.post(f"/settings/accounting/bank-lines/{short.pk}/match/", target, follow=True)
+    assert answer.status_code == 200 and "amounts must tie" in answer.content.decode()
+    line.refresh_from_db()
+    assert line.match_id is None and not BankMatch.objects.exists()
+
+    answer = acme_client.post(match_url, target)
+    assert answer.status_code == 302
+    query = f"?bank={line.bank_account_id}&on=2026-03-31&closing=1000.00#reconciliation"
+    assert answer["Location"].endswith(query)
+    line.refresh_from_db()
+    invoice.refresh_from_db()
+    assert line.match_id is not None and invoice.status == SalesDocument.Status.PAID
+
+    # Matched already: the page says so and nothing more is posted.
+    entries = JournalEntry.objects.count()
+    answer = acme_client.post(match_url, target, follow=True)
+    assert answer.status_code == 200 and "matched" in answer.content.decode()
+    assert JournalEntry.objects.count() == entries and BankMatch.objects.count() == 1
+
+    page = acme_client.get("/settings/accounting/").content.decode()
+    assert "Recently matched" in page and "MATCHPAGE payment" in page and "Unmatch" in page
+    acme_client.post(f"/settings/accounting/bank-matches/{line.match_id}/unmatch/")
+    line.refresh_from_db()
+    invoice.refresh_from_db()
+    assert line.match_id is None and invoice.amount_paid == 0 and not BankMatch.objects.exists()
