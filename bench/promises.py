@@ -26,6 +26,14 @@ if TYPE_CHECKING:
 # After a fault's end, requests may still fail for this long (a restarted web process's slot in
 # nginx, a worker's broker connection): its window, for the 5xx count and the latencies.
 RECOVERY = 15.0
+# A leak: a process that ran at least LEAK_SPAN seconds since its last start and whose resident
+# memory grew from the second quarter of that time to the last by more than both LEAK_SHARE and
+# LEAK_MIB. The first quarter is warm-up (caches of routes, credentials, the catalogue, the
+# connection pool fill as workspaces are first seen) and left out; a shorter run is all warm-up,
+# so its figures are reported and not judged.
+LEAK_SPAN = 20 * 60.0
+LEAK_SHARE = 0.15
+LEAK_MIB = 48.0
 # The documented deployment (docs/deploy.md, Sizing): 3 web machines of 4 processes, 2 worker
 # machines of one worker of 8 pool processes, a beat, migrations (a main process and
 # ATRIUM_MIGRATION_PROCESSES 4) and a few operators' sessions, on a PostgreSQL with
@@ -102,6 +110,7 @@ class Promises:
                 if (o.status is not None and o.status >= 500) or o.kind in {"5xx", "connection", "timeout"}
             ],
             "database connections": self._connections()[1],
+            "memory flat": self._leaks(),
         }
 
     def _conversations(self) -> list[str]:
@@ -330,6 +339,17 @@ class Promises:
             )
         return lines, problems
 
+    def _leaks(self) -> list[str]:
+        assert self.sampler is not None
+        _start, end = self.span
+        problems = []
+        for name, samples in self.sampler.samples.items():
+            since = self.started.get(name, self.span[0]) + 10
+            problem = leaked(name, [(at, rss) for at, rss in samples if since <= at <= end])
+            if problem:
+                problems.append(problem)
+        return problems
+
     def flat(self) -> list[str]:
         """Per process, since its last start (+10 s): resident memory and connections, mean of the
         first quarter against the last."""
@@ -350,3 +370,19 @@ class Promises:
                 f"peak {peak:7.1f} MiB, {len(inside)} samples over {inside[-1][0] - inside[0][0]:.0f} s"
             )
         return lines
+
+
+def leaked(name: str, samples: list[tuple[float, int]]) -> str | None:
+    """What a process's samples (time, resident bytes) since its last start say of a leak, or None:
+    see LEAK_SPAN."""
+    if len(samples) < 8 or samples[-1][0] - samples[0][0] < LEAK_SPAN:
+        return None
+    quarter = len(samples) // 4
+    second = statistics.fmean(rss for _at, rss in samples[quarter : 2 * quarter]) / 2**20
+    last = statistics.fmean(rss for _at, rss in samples[-quarter:]) / 2**20
+    if last - second > LEAK_MIB and last > second * (1 + LEAK_SHARE):
+        return (
+            f"{name} grew from {second:.1f} MiB to {last:.1f} MiB between the second quarter of its "
+            f"{(samples[-1][0] - samples[0][0]) / 60:.0f} minutes and the last"
+        )
+    return None

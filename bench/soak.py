@@ -43,7 +43,9 @@ Checked and reported (`Soak.check`, bench/promises.py: a list of problems per pr
   spend is the sum of its conversations' costs (no usage lost);
 - 5xx: none outside the fault windows (counts inside each), latency p50/p99 outside them;
 - processes: resident memory and database connections of every process, first quarter against
-  last (since its last start), and the most connections held at once against PostgreSQL's
+  last (since its last start); a process that ran 20 minutes or more and grew by more than 15 % and
+  48 MiB from the second quarter to the last (the first is warm-up) is a leak (`promises.leaked`;
+  a shorter run is reported, not judged); and the most connections held at once against PostgreSQL's
   `max_connections`; each web process within its ceiling (ATRIUM_DATABASE_MAX_CONNECTIONS 16 and
   the event loop's 4: the cluster runs with the documented settings), and docs/deploy.md's
   deployment within its max_connections 300, at its worst case (`worst_case`) and as measured.
