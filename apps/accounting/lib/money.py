@@ -60,6 +60,25 @@ def round_money(amount: Decimal, currency: str) -> Decimal:
     return amount.quantize(Decimal(1).scaleb(-minor_units(currency)), rounding=ROUNDING)
 
 
+def check_places(amount: Decimal, currency: str, *, field: str, line: int | None = None) -> Decimal:
+    """`amount` at `currency`'s minor units, refused if it has more decimals than those, naming
+    `field` (and the `line` of it, counted from 1): what an agent wrote is never rounded."""
+    rounded = round_money(amount, currency)
+    if rounded == amount:
+        return rounded
+    if line is None:
+        raise invalid(
+            field, _("{amount} has more decimals than {currency} has"), amount=amount, currency=currency
+        )
+    raise invalid(
+        field,
+        _("line {n}: {amount} has more decimals than {currency} has"),
+        n=line,
+        amount=amount,
+        currency=currency,
+    )
+
+
 def check_fits(amount: Decimal, currency: str, *, what: str) -> None:
     """Refuses an amount the ledger's columns cannot keep (rounded as it would be kept), naming
     `what` it is: the one check of totals made from lines, before anything is written."""

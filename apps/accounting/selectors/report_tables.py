@@ -38,14 +38,23 @@ class Period:
     compare: str | None = None
 
 
-def _section_rows(section: reports.Section, compared: bool) -> list[list[Any]]:
+def _section_table(
+    section: reports.Section,
+    columns: list[str],
+    totals: list[list[Any]],
+    numeric: frozenset[int],
+    *,
+    compared: bool = False,
+) -> Table:
+    """A section of accounts as a table: a row an account (with its compared amount if
+    `compared`), then `totals`."""
     rows = []
     for row in section.rows:
         values: list[Any] = [f"{row.code} {row.name}".strip(), row.amount]
         if compared:
             values.append(row.previous)
         rows.append(values)
-    return rows
+    return Table(section.title, columns, rows, totals, numeric)
 
 
 def profit_and_loss(period: Period) -> tuple[str, list[str], list[Table]]:
@@ -60,7 +69,7 @@ def profit_and_loss(period: Period) -> tuple[str, list[str], list[Table]]:
         total: list[Any] = [_("Total %(section)s") % {"section": section.title.lower()}, section.total]
         if compared:
             total.append(section.previous_total)
-        tables.append(Table(section.title, columns, _section_rows(section, compared), [total], numeric))
+        tables.append(_section_table(section, columns, [total], numeric, compared=compared))
     results: list[list[Any]] = [[_("Gross profit"), found.gross_profit], [_("Net profit"), found.net_profit]]
     if compared:
         results[0].append(found.previous_gross_profit)
@@ -75,24 +84,13 @@ def balance_sheet(period: Period) -> tuple[str, list[str], list[Table]]:
     columns = [_("Account"), found.currency]
     numeric = frozenset({1})
     tables = [
-        Table(
-            found.assets.title,
-            columns,
-            _section_rows(found.assets, False),
-            [[_("Total assets"), found.assets.total]],
-            numeric,
+        _section_table(found.assets, columns, [[_("Total assets"), found.assets.total]], numeric),
+        _section_table(
+            found.liabilities, columns, [[_("Total liabilities"), found.liabilities.total]], numeric
         ),
-        Table(
-            found.liabilities.title,
+        _section_table(
+            found.equity,
             columns,
-            _section_rows(found.liabilities, False),
-            [[_("Total liabilities"), found.liabilities.total]],
-            numeric,
-        ),
-        Table(
-            found.equity.title,
-            columns,
-            _section_rows(found.equity, False),
             [
                 [_("Total equity"), found.equity.total],
                 [_("Total liabilities and equity"), found.liabilities_and_equity],

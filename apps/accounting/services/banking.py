@@ -44,7 +44,7 @@ from apps.accounting.errors import (
     BankTransactionVoided,
 )
 from apps.accounting.lib import ledger, tax
-from apps.accounting.lib.money import check_fits, round_money
+from apps.accounting.lib.money import check_fits, check_places, round_money
 from apps.accounting.models import Account, BankAccount, BankMatch, BankTransaction, Financial, JournalEntry
 from apps.accounting.permissions import AccountingPerm
 from apps.accounting.services import bank as bank_service
@@ -140,14 +140,7 @@ def bank_account_add(
 
 
 def _post_opening(*, actor: Actor, bank: BankAccount, amount: Decimal, day: date) -> JournalEntry | None:
-    rounded = round_money(amount, bank.currency)
-    if rounded != amount:
-        raise invalid(
-            "openingBalance",
-            _("{amount} has more decimals than {currency} has"),
-            amount=amount,
-            currency=bank.currency,
-        )
+    rounded = check_places(amount, bank.currency, field="openingBalance")
     if rounded == ZERO:
         return None
     check_fits(rounded, bank.currency, what=str(_("the opening balance")))
@@ -231,13 +224,7 @@ def received_check(
         )
     if received <= 0 or amount <= 0:
         raise invalid("amountReceived", _("must be more than zero"))
-    if round_money(received, own) != received:
-        raise invalid(
-            "amountReceived",
-            _("{amount} has more decimals than {currency} has"),
-            amount=received,
-            currency=own,
-        )
+    check_places(received, own, field="amountReceived")
     check_fits(received, own, what=str(_("the amount received")))
     return received
 
@@ -297,14 +284,7 @@ def transaction_check(
         amount = line.amount
         if amount == ZERO:
             raise invalid("lines", _("line {n}: the amount must not be zero"), n=number)
-        if round_money(amount, currency) != amount:
-            raise invalid(
-                "lines",
-                _("line {n}: {amount} has more decimals than {currency} has"),
-                n=number,
-                amount=amount,
-                currency=currency,
-            )
+        check_places(amount, currency, field="lines", line=number)
         check_fits(amount, currency, what=str(_("a line's amount")))
         tax_type = tax_types[line.tax_type]
         rate = tax_type.charged_rate
@@ -508,10 +488,7 @@ def transfer_check(
 def _amount(value: Decimal, currency: str, *, field: str) -> Decimal:
     if value <= 0:
         raise invalid(field, _("must be more than zero"))
-    if round_money(value, currency) != value:
-        raise invalid(
-            field, _("{amount} has more decimals than {currency} has"), amount=value, currency=currency
-        )
+    check_places(value, currency, field=field)
     check_fits(value, currency, what=str(_("the amount")))
     return value
 

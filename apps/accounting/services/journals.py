@@ -30,7 +30,7 @@ from apps.accounting.errors import (
     NotManualJournal,
 )
 from apps.accounting.lib import ledger
-from apps.accounting.lib.money import round_money
+from apps.accounting.lib.money import check_places
 from apps.accounting.models import DraftJournal, JournalEntry
 from apps.accounting.permissions import AccountingPerm
 from apps.core.actors import Actor, actor_id, require
@@ -85,14 +85,7 @@ def _legs(lines: list[JournalLineData], code: str, narration: str) -> list[ledge
         if (line.debit > 0) == (line.credit > 0) or line.debit < 0 or line.credit < 0:
             raise invalid("lines", _("line {n}: give a debit or a credit, more than zero"), n=number)
         amount = line.debit - line.credit
-        if round_money(amount, code) != amount:
-            raise invalid(
-                "lines",
-                _("line {n}: {amount} has more decimals than {currency} has"),
-                n=number,
-                amount=abs(amount),
-                currency=code,
-            )
+        check_places(abs(amount), code, field="lines", line=number)
         account = accounts[line.account]
         if account.role in ledger.CONTROL_ROLES:
             raise ControlAccountInJournal(code=account.code, name=account.name)

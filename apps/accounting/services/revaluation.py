@@ -124,6 +124,22 @@ def _rate(found: Revaluation, currency: str) -> Decimal:
     return found.rates[currency].value
 
 
+def _add_open(
+    found: Revaluation, document: SalesDocument | PurchaseBill, name: str, due: Decimal, account: Account
+) -> None:
+    """An invoice or bill still `due` at the day, carried at its own rate and revalued at the
+    day's; a bill is owed, so its balances are credits (negative)."""
+    if due <= 0 or document.rate is None:
+        return
+    base = found.base_currency
+    carried = round_money(due * document.rate, base)
+    revalued = round_money(due * _rate(found, document.currency), base)
+    kind = "invoice"
+    if isinstance(document, PurchaseBill):
+        kind, carried, revalued = "bill", -carried, -revalued
+    found.items.append(Item(kind, document.pk, name, document.currency, due, carried, revalued, account))
+
+
 def plan(*, day: date) -> Revaluation:
     """What revaluing at `day` moves (see the module): the open foreign-currency documents and bank
     accounts with what each is carried at and worth; a currency without a rate is NO_EXCHANGE_RATE."""
@@ -141,21 +157,7 @@ def plan(*, day: date) -> Revaluation:
         .order_by("currency", "issue_date", "pk")
     )
     for invoice in invoices:
-        due = invoice_open_on(invoice, day)
-        if due <= 0 or invoice.rate is None:
-            continue
-        found.items.append(
-            Item(
-                "invoice",
-                invoice.pk,
-                invoice.number,
-                invoice.currency,
-                due,
-                round_money(due * invoice.rate, base),
-                round_money(due * _rate(found, invoice.currency), base),
-                receivable,
-            )
-        )
+        _add_open(found, invoice, invoice.number, invoice_open_on(invoice, day), receivable)
     bills = (
         PurchaseBill.objects.filter(
             status__in=POSTED_BILLS, issue_date__lte=day, total__gt=0, deleted_at__isnull=True
@@ -164,20 +166,8 @@ def plan(*, day: date) -> Revaluation:
         .order_by("currency", "issue_date", "pk")
     )
     for bill in bills:
-        due = bill_open_on(bill, day)
-        if due <= 0 or bill.rate is None:
-            continue
-        found.items.append(
-            Item(
-                "bill",
-                bill.pk,
-                f"{bill.supplier_name} {bill.reference}".strip(),
-                bill.currency,
-                due,
-                -round_money(due * bill.rate, base),
-                -round_money(due * _rate(found, bill.currency), base),
-                payable,
-            )
+        _add_open(
+            found, bill, f"{bill.supplier_name} {bill.reference}".strip(), bill_open_on(bill, day), payable
         )
     banks = (
         BankAccount.objects.filter(deleted_at__isnull=True).exclude(currency=base).select_related("account")

@@ -138,6 +138,13 @@ class BillLineIn(In):
     account: Annotated[str | None, Field(max_length=10)] = None
 
 
+def _line_data(lines: list[BillLineIn]) -> list[bills.BillLineData]:
+    return [
+        bills.BillLineData(line.description, line.unit_price, line.quantity, line.tax_type, line.account)
+        for line in lines
+    ]
+
+
 @tool(
     "validatePurchaseInvoiceProposal",
     permission=AccountingPerm.EDIT,
@@ -153,14 +160,7 @@ def validate_purchase_invoice_proposal(
 ) -> CheckedOut:
     """Correct a bill proposal and check it is ready to post; lists what is wrong."""
     found = bills.bill_get(actor=ctx.actor, bill_id=bill_id, action="change")
-    data = (
-        None
-        if lines is None
-        else [
-            bills.BillLineData(line.description, line.unit_price, line.quantity, line.tax_type, line.account)
-            for line in lines
-        ]
-    )
+    data = None if lines is None else _line_data(lines)
     problems = bills.bill_validate(
         actor=ctx.actor, bill=found, fields=bill.given() if bill else {}, lines=data
     )
@@ -260,10 +260,7 @@ def create_bill(
     made = bills.bill_create(
         actor=ctx.actor,
         fields=bill.model_dump(),
-        lines=[
-            bills.BillLineData(line.description, line.unit_price, line.quantity, line.tax_type, line.account)
-            for line in lines
-        ],
+        lines=_line_data(lines),
     )
     return CheckedOut(bill=BillOut.of(made), problems=[])
 
@@ -346,14 +343,7 @@ def create_supplier_credit_note(
 ) -> CheckedOut:
     """Draft a supplier's credit note against a posted bill, checked; post it with postPurchaseInvoice."""
     found = bills.bill_get(actor=ctx.actor, bill_id=bill_id)
-    data = (
-        None
-        if lines is None
-        else [
-            bills.BillLineData(line.description, line.unit_price, line.quantity, line.tax_type, line.account)
-            for line in lines
-        ]
-    )
+    data = None if lines is None else _line_data(lines)
     credit, problems = bills.credit_create(
         actor=ctx.actor, bill=found, reference=reference, issue_date=issue_date, lines=data
     )

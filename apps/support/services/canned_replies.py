@@ -62,11 +62,15 @@ def _canned_fields(actor: Actor, canned: CannedReply, fields: dict[str, Any], cr
         canned.add_tags = clean_tags(fields["add_tags"] or [], field="addTags")
 
 
-def canned_create(*, actor: Actor, fields: dict[str, Any]) -> CannedReply:
-    """A canned reply of `actor`'s: personal unless `visibility` is "workspace" (administrators)."""
+def _known(fields: dict[str, Any]) -> None:
     unknown = set(fields) - set(CANNED_FIELDS)
     if unknown:
         raise invalid(sorted(unknown)[0], _("not a field of a canned reply"))
+
+
+def canned_create(*, actor: Actor, fields: dict[str, Any]) -> CannedReply:
+    """A canned reply of `actor`'s: personal unless `visibility` is "workspace" (administrators)."""
+    _known(fields)
     return records.create(
         CannedReply,
         actor=actor,
@@ -80,9 +84,7 @@ def canned_create(*, actor: Actor, fields: dict[str, Any]) -> CannedReply:
 def canned_update(*, actor: Actor, canned: CannedReply, fields: dict[str, Any]) -> list[str]:
     """Changes a canned reply the actor may change (a shared one: administrators alone)."""
     _shared_by_admins(actor, shared=canned.shared)
-    unknown = set(fields) - set(CANNED_FIELDS)
-    if unknown:
-        raise invalid(sorted(unknown)[0], _("not a field of a canned reply"))
+    _known(fields)
     return records.update(
         canned,
         actor=actor,

@@ -43,14 +43,9 @@ def start_clocks(ticket: Ticket, now: datetime) -> None:
 def restart_clocks(ticket: Ticket) -> None:
     """The targets of the ticket's new priority, from when it was opened (a pause before the
     change is not given back; one running now is, when it ends). Breach warnings start again."""
-    opened = ticket.created_at
-    policy = ticket.policy = policy_for(ticket.priority)
-    if policy is None:
-        ticket.first_reply_due = ticket.resolution_due = None
-        return
-    ticket.first_reply_due = hours.add(policy, opened, float(policy.first_reply_hours))
-    ticket.resolution_due = hours.add(policy, opened, float(policy.resolution_hours))
-    ticket.sla_notified = []
+    start_clocks(ticket, ticket.created_at)
+    if ticket.policy is not None:
+        ticket.sla_notified = []
 
 
 def set_status(ticket: Ticket, new: str, actor: Actor | None, now: datetime | None = None) -> None:
