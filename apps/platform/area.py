@@ -71,5 +71,13 @@ area = areas.declare(
         ),
         # A customer's VAT number on an invoice; bank details are checked from the reference profile.
         "billing": ("validateTaxId",),
+        "data": (
+            "validateDataImport",
+            "commitDataImport",
+            "bulkImportContacts",
+            "exportDataCsv",
+            "requestDataExport",
+            "getDataExportStatus",
+        ),
     },
 )
