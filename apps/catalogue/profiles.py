@@ -151,6 +151,12 @@ PROFILES = (
         "You, the workspace, its people, roles and API keys; countries, banks, tax ids, holidays.",
         _("I check details and look up facts"),
     ),
+    Profile(
+        "data",
+        "Data",
+        "Imports and exports of records: files checked and imported once, spreadsheets, personal data.",
+        _("I move data in and out"),
+    ),
 )
 
 

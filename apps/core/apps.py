@@ -18,6 +18,8 @@ class CoreConfig(AppConfig):
         autodiscover_modules("area")
         autodiscover_modules("credentials")
         autodiscover_modules("privacy")
+        # The kinds of records an area lets people import, in a `transfer` module (apps.core.transfer).
+        autodiscover_modules("transfer")
         # Every app declares its failures in an `errors` module: the registry of error codes.
         autodiscover_modules("errors")
 

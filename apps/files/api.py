@@ -9,16 +9,22 @@ areas call"). Nothing else of apps.files is theirs to import.
                            source=api.Source.TASK, origin="task 12")
     api.file_attach(actor=user, file=file, record=document)  # listed with the record
     api.erase([file.pk])                                  # the service's own erasure (privacy)
+    link, until = api.download_link(file, actor=user)     # a signed link, no sign-in needed
 
 Bytes that are not a file yet: `guess_type(name, data)` and `text_of(data, mime_type)`. Tools that
 take file content from an agent reuse `Name`, `Text`, `ContentBase64`, `content_of` and answer
 `FileOut`. `File` and `Folder` are here for foreign keys' and answers' types.
 """
 
+from datetime import datetime, timedelta
+
+from django.conf import settings
 from django.db.models import Sum
+from django.utils import timezone
 
 from apps.core import folders
 from apps.core.actors import Actor, can
+from apps.files import downloads
 from apps.files.errors import CannotExtract
 from apps.files.extract import PDF, guess_type, text_of
 from apps.files.models import File, Folder
@@ -37,6 +43,7 @@ __all__ = [
     "Source",
     "Text",
     "content_of",
+    "download_link",
     "erase",
     "file",
     "file_attach",
@@ -83,3 +90,10 @@ def erase(file_ids: list[int]) -> None:
 def storage_bytes() -> int:
     """The bytes the workspace's files take, the trash included."""
     return File.objects.aggregate(total=Sum("size"))["total"] or 0
+
+
+def download_link(file: File, *, actor: Actor) -> tuple[str, datetime]:
+    """A short-lived signed link to the file's bytes for `actor` (what downloadFileEntity gives),
+    and when it expires: it stops working sooner if the file is trashed or unshared."""
+    until = timezone.now() + timedelta(seconds=settings.ATRIUM_FILES_DOWNLOAD_TTL_SECONDS)
+    return downloads.url_for(file, actor), until

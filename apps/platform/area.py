@@ -13,7 +13,8 @@ area = areas.declare(
     core=True,
     urls=None,
     words=(
-        "workspace people users roles permissions api keys reference country region bank iban vat tax holiday"
+        "workspace people users roles permissions api keys reference country region bank iban vat tax "
+        "holiday import export csv xlsx spreadsheet"
     ),
     hints={
         "getMyProfile": (
@@ -50,6 +51,29 @@ area = areas.declare(
             "check verify a VAT ID, VAT registration, tax number, company number, SIREN, NIF, BSN, EIN, "
             "national id of a customer or supplier before invoicing them, is it real genuine valid"
         ),
+        "validateDataImport": (
+            "check validate dry run a spreadsheet csv xlsx excel upload file before importing, which rows "
+            "have errors or duplicates, import contacts tasks records"
+        ),
+        "commitDataImport": (
+            "go ahead apply commit import the checked validated file by its token, import it now, leave out "
+            "skip the bad rows"
+        ),
+        "bulkImportContacts": (
+            "import upload add contacts leads customers people from a csv spreadsheet excel file address "
+            "book list into contacts at once, bring in leads from a fair list"
+        ),
+        "exportDataCsv": (
+            "export download records contacts customers as a csv excel xlsx spreadsheet file, a list of "
+            "everyone tagged"
+        ),
+        "requestDataExport": (
+            "start a full large export in the background of all contacts, tell me when it is ready, "
+            "big export"
+        ),
+        "getDataExportStatus": (
+            "is my export finished ready done, progress of an export, where to download it"
+        ),
         "getPublicHolidays": (
             "bank holidays, national holidays, days off, office closed, public holiday calendar of a country "
             "or state, when is Easter Christmas"
@@ -71,5 +95,13 @@ area = areas.declare(
         ),
         # A customer's VAT number on an invoice; bank details are checked from the reference profile.
         "billing": ("validateTaxId",),
+        "data": (
+            "validateDataImport",
+            "commitDataImport",
+            "bulkImportContacts",
+            "exportDataCsv",
+            "requestDataExport",
+            "getDataExportStatus",
+        ),
     },
 )

@@ -2,7 +2,7 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.errors import ValidationFailed
+from apps.core.errors import Conflict, NotFound, ValidationFailed
 
 
 class UnknownCountry(ValidationFailed):
@@ -46,3 +46,107 @@ class HolidayYearOutOfRange(ValidationFailed):
 
 class NothingToValidate(ValidationFailed):
     message = _("Give an iban, a bic, or a country with bankCode and accountNumber.")
+
+
+# --- imports (apps.platform.imports) ---------------------------------------------------------------
+
+
+class UnknownImportKind(ValidationFailed):
+    field = "entityType"
+    msg_format = _("{kind!r} cannot be imported; the kinds that can are: {known}.")
+
+
+class NoImportSource(ValidationFailed):
+    message = _("Give the file to import: fileId (from listFiles) or csvText, one of them.")
+
+
+class ImportUnreadable(ValidationFailed):
+    msg_format = _("The file could not be read: {problem}.")
+
+
+class ImportNotUtf8(ImportUnreadable):
+    problem_format = _("it is not UTF-8 text (byte {byte}); save it as CSV UTF-8 or XLSX")
+
+
+class ImportNotXlsx(ImportUnreadable):
+    problem_format = _("it is not an XLSX workbook ({reason})")
+
+
+class ImportBinary(ImportUnreadable):
+    problem_format = _("it holds binary data, not CSV text; give a CSV or XLSX file")
+
+
+class ImportTooManyRows(ValidationFailed):
+    msg_format = _("The file has more than {most} rows; split it into files of at most {most} rows each.")
+
+
+class ImportFileTooLarge(ValidationFailed):
+    msg_format = _("The file is larger than {megabytes} MB; split it into smaller files.")
+
+
+class ImportHasNoHeader(ValidationFailed):
+    msg_format = _("The file's first row must name its columns; a {kind} import knows: {known}.")
+
+
+class ImportHasNoRows(ValidationFailed):
+    message = _("The file has a header row but no rows to import.")
+
+
+class UnknownImportColumns(ValidationFailed):
+    msg_format = _("Not columns of a {kind} import: {unknown}. Its columns are: {known}.")
+
+
+class ImportColumnTwice(ValidationFailed):
+    msg_format = _("The column {column!r} is named twice in the header.")
+
+
+class ImportNotFound(NotFound):
+    msg_format = _(
+        "Import {token!r} was not found: validateDataImport makes one, and only the person who "
+        "validated it commits it."
+    )
+
+
+class ImportExpired(Conflict):
+    msg_format = _("Import {token!r} expired at {expired}; validate the file again.")
+
+
+class ImportHasErrors(Conflict):
+    msg_format = _(
+        "{invalid} rows of import {token!r} have problems (the first: row {row}, {column}: {problem}); "
+        "fix the file and validate it again, or commit with skipInvalidRows to import the other rows."
+    )
+
+
+class ImportRowRefused(Conflict):
+    msg_format = _(
+        "Row {row} can no longer be imported ({column}: {problem}); nothing was imported. Validate "
+        "the file again."
+    )
+
+
+class ImportKeyReused(Conflict):
+    msg_format = _("The importKey {key!r} was used for another file on {at}; give a new key for this one.")
+
+
+class ValueWithoutColumn(ValidationFailed):
+    msg_format = _("the value {value!r} is in a column the header does not name")
+
+
+# --- exports (apps.platform.exports) ---------------------------------------------------------------
+
+
+class UnknownExportKind(ValidationFailed):
+    field = "entityType"
+    msg_format = _("{kind!r} cannot be exported; the kinds that can are: {known}.")
+
+
+class ExportNeedsFiles(ValidationFailed):
+    msg_format = _(
+        "An export of more than {most} rows is kept as a file, and your role may not add files; "
+        "narrow it with a query, or ask someone who may."
+    )
+
+
+class ExportNotFound(NotFound):
+    msg_format = _("Export {export} was not found: requestDataExport starts one, for its requester alone.")

@@ -93,6 +93,10 @@ BEYOND_SPEC = {
         "listRoles",
         "listApiKeys",
         "revokeApiKey",
+        "validateDataImport",
+        "commitDataImport",
+        "requestDataExport",
+        "getDataExportStatus",
     },
 }
 NOT_COUNTED = UNNAMED_PLATFORM | DESIGNED_PLATFORM | set().union(*BEYOND_SPEC.values())

@@ -62,3 +62,47 @@ def list_api_keys(actor: Any) -> Sample:
 def revoke_api_key(actor: Any) -> Sample:
     created = api_key_create(user=actor, label=f"Key to revoke {uuid.uuid4().hex[:8]}")
     return Sample({"keyId": created.key.pk}, private=[created.key.label])
+
+
+def _contacts_csv(marker: str) -> str:
+    return f"First name,Last name,Email\nAda,{marker},ada-{marker}@import.example\n"
+
+
+@sample("validateDataImport")
+def validate_data_import(actor: Any) -> Sample:
+    marker = f"Imported{uuid.uuid4().hex[:8]}"
+    return Sample({"entityType": "contact", "csvText": _contacts_csv(marker)}, private=[marker])
+
+
+@sample("commitDataImport")
+def commit_data_import(actor: Any) -> Sample:
+    from apps.platform import imports
+
+    marker = f"Imported{uuid.uuid4().hex[:8]}"
+    source = imports.Source(_contacts_csv(marker).encode(), imports.INLINE_SOURCE)
+    plan = imports.validate(actor, kind="contact", source=source)
+    return Sample({"token": plan.token}, private=[marker])
+
+
+@sample("bulkImportContacts")
+def bulk_import_contacts(actor: Any) -> Sample:
+    marker = f"Imported{uuid.uuid4().hex[:8]}"
+    return Sample({"csvText": _contacts_csv(marker)}, private=[marker])
+
+
+@sample("exportDataCsv")
+def export_data_csv(actor: Any) -> Sample:
+    return Sample({"entityType": "contact", "format": "csv"})
+
+
+@sample("requestDataExport")
+def request_data_export(actor: Any) -> Sample:
+    return Sample({"entityType": "contact", "format": "xlsx"})
+
+
+@sample("getDataExportStatus")
+def get_data_export_status(actor: Any) -> Sample:
+    from apps.platform.models import DataExport
+
+    export = DataExport.objects.create(kind="contact", format="csv", created_by=actor)
+    return Sample({"exportId": export.pk})

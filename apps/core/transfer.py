@@ -1,0 +1,146 @@
+"""Imports of records, declared by each area (docs/area-kit.md, "Imports").
+
+An area whose records people bring in from a spreadsheet declares, in its `transfer` module
+(autodiscovered at start-up, like `privacy`), which kinds can be imported, their columns, and how
+a row becomes a record: through the area's own create service, so that every rule, history and
+audit of a record made by hand applies to an imported one too.
+
+```python
+# apps/contacts/transfer.py
+transfer.importable(
+    transfer.Importable(
+        kind="contact",
+        label=_("Contact"),
+        permission=ContactsPerm.CREATE,
+        columns=(Column("firstName", "first_name"), Column("email", "email"), ...),
+        check=check,  # (actor, fields) -> None: refuses a row as the create would, writing nothing
+        create=create,  # (actor, fields) -> id: the record made by the area's create service
+        keys=keys,  # fields -> what makes two rows one record ("email:ada@example.org")
+        existing=existing,  # (actor, keys) -> {key: id} of the records the actor sees already
+    )
+)
+```
+
+A row's values reach `check` and `create` as the area's service fields (the column's `field`),
+each the cell's text (stripped) or what the column's `parse` made of it; a cell left empty is not
+given. The Platform area's tools (validateDataImport, commitDataImport, bulkImportContacts) read
+the file, check every row, find duplicates and keep the plan; committing it calls `create` for
+each row in one transaction.
+"""
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from apps.core.permissions import PermissionEnum
+
+
+@dataclass(frozen=True)
+class Column:
+    # As a file's header names it (camelCase); a header is matched without case, spaces,
+    # underscores or hyphens ("First name", "first_name" and "firstName" are one column).
+    name: str
+    # The area's service field its value goes to.
+    field: str
+    description: str = ""
+    # The cell's text made into the field's value; an AppError it raises (`invalid`) is the row's
+    # problem in this column.
+    parse: Callable[[str], Any] | None = None
+
+
+@dataclass(frozen=True)
+class Importable:
+    kind: str
+    label: Any
+    # Who may import these records: the area's permission to create one.
+    permission: PermissionEnum
+    columns: tuple[Column, ...]
+    check: Callable[[Any, dict[str, Any]], None]
+    create: Callable[[Any, dict[str, Any]], int]
+    keys: Callable[[dict[str, Any]], list[str]]
+    existing: Callable[[Any, set[str]], dict[str, int]]
+    # What a duplicate key's prefix means, for the answers ("email" -> the e-mail address).
+    description: str = ""
+
+    @property
+    def area(self) -> str:
+        return self.permission.value.split(".", 1)[0]
+
+    def column(self, header: str) -> Column | None:
+        wanted = squeeze(header)
+        return next((column for column in self.columns if squeeze(column.name) == wanted), None)
+
+    def column_of_field(self, field: str) -> str:
+        """The column a service field comes from (a problem named by its field), or the field."""
+        wanted = squeeze(field)
+        for column in self.columns:
+            if squeeze(column.field) == wanted or squeeze(column.name) == wanted:
+                return column.name
+        return field
+
+
+def squeeze(name: str) -> str:
+    return "".join(character for character in name.lower() if character.isalnum())
+
+
+_importables: dict[str, Importable] = {}
+
+
+def importable(declared: Importable) -> Importable:
+    """Registers a kind that can be imported (once per kind)."""
+    if declared.kind in _importables and _importables[declared.kind] is not declared:
+        raise ValueError(f"the import of {declared.kind!r} is declared twice")
+    if len({squeeze(column.name) for column in declared.columns}) != len(declared.columns):
+        raise ValueError(f"the import of {declared.kind!r} names a column twice")
+    _importables[declared.kind] = declared
+    return declared
+
+
+def importables() -> list[Importable]:
+    return sorted(_importables.values(), key=lambda declared: declared.kind)
+
+
+def get(kind: str) -> Importable | None:
+    return _importables.get(kind)
+
+
+def keys_of(declared: Importable, rows: Iterable[dict[str, Any]]) -> set[str]:
+    return {key for row in rows for key in declared.keys(row)}
+
+
+# --- exports ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Exportable:
+    """A kind whose records people export as a spreadsheet: the records the actor may read
+    (`rows`, through `restrict`), each as the cells of `columns` (a header and the value of a
+    record; written as text, dates in ISO 8601)."""
+
+    kind: str
+    label: Any
+    # Who may export them: the area's permission to view one.
+    permission: PermissionEnum
+    columns: tuple[tuple[str, Callable[[Any], Any]], ...]
+    rows: Callable[[Any], Any]
+    # The fields a query's words are looked for in (apps.core.search.matching).
+    search: tuple[str, ...] = ()
+
+
+_exportables: dict[str, Exportable] = {}
+
+
+def exportable(declared: Exportable) -> Exportable:
+    """Registers a kind that can be exported (once per kind)."""
+    if declared.kind in _exportables and _exportables[declared.kind] is not declared:
+        raise ValueError(f"the export of {declared.kind!r} is declared twice")
+    _exportables[declared.kind] = declared
+    return declared
+
+
+def exportables() -> list[Exportable]:
+    return sorted(_exportables.values(), key=lambda declared: declared.kind)
+
+
+def get_exportable(kind: str) -> Exportable | None:
+    return _exportables.get(kind)

@@ -1,0 +1,301 @@
+"""Data imports (docs/catalogue.md, "Imports"): a CSV or XLSX file's rows checked against what an
+area declares of its kind (apps.core.transfer), kept as a plan under a token, and committed by
+that token, once.
+
+- `validate` reads the file, matches its header to the kind's columns (an unknown column is
+  refused, nothing the file holds is dropped silently), checks every row as the area's create
+  service would (each problem named by row and column), and finds duplicates: rows repeating an
+  earlier row of the file, and rows naming a record the person already sees. It writes only the
+  plan: the rows to make, the problems and the duplicates.
+- `commit` makes the plan's rows through the area's create service in one transaction: a row
+  refused then (the world changed since the validation) rolls back every row, and says which.
+  Rows whose record was made since the validation are left out. A committed plan answers a second
+  commit with what the first made (`again`), making nothing.
+- `at_once` is both for one call (bulkImportContacts): under the caller's key, or the file's
+  digest, so the same file sent twice is imported once.
+"""
+
+import hashlib
+import logging
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from apps.core import transfer
+from apps.core.actors import Actor, require
+from apps.core.errors import AppError
+from apps.core.transfer import Column, Importable
+from apps.files import api as files
+from apps.platform import errors, tables
+from apps.platform.models import DataImport
+
+logger = logging.getLogger(__name__)
+
+LIFETIME = timedelta(hours=24)
+# Problems and duplicates an answer lists (the counts are of all of them).
+LISTED = 500
+INLINE_SOURCE = "inline CSV"
+
+
+@dataclass(frozen=True)
+class Source:
+    data: bytes
+    name: str
+
+
+def source_of(actor: Actor, *, file_id: int | None, csv_text: str | None) -> Source:
+    """The file to import: a file of the Files area the actor may see, or CSV text given inline."""
+    if (file_id is None) == (not csv_text):
+        raise errors.NoImportSource()
+    if file_id is not None:
+        found = files.file(actor=actor, file_id=file_id)
+        return Source(files.file_bytes(found), found.name)
+    return Source(str(csv_text).encode("utf-8"), INLINE_SOURCE)
+
+
+def importable_of(kind: str) -> Importable:
+    declared = transfer.get(kind)
+    if declared is None:
+        known = ", ".join(item.kind for item in transfer.importables())
+        raise errors.UnknownImportKind(kind=kind, known=known)
+    return declared
+
+
+def digest_of(kind: str, data: bytes) -> str:
+    return hashlib.sha256(kind.encode() + b"\x00" + data).hexdigest()
+
+
+def problems_of(error: AppError, declared: Importable, row: int, column: str = "") -> list[dict[str, Any]]:
+    """A row's refusal as problems by column: each field its details name, or the one field."""
+    if isinstance(error.details, dict) and error.details:
+        return [
+            {
+                "row": row,
+                "column": declared.column_of_field(str(field)),
+                "problem": " ".join(map(str, texts)) if isinstance(texts, list) else str(texts),
+            }
+            for field, texts in error.details.items()
+        ]
+    field = str(error.data.get("field", "")) if isinstance(error.data, dict) else ""
+    named = declared.column_of_field(field) if field else column
+    return [{"row": row, "column": named, "problem": str(error.message)}]
+
+
+def _columns(declared: Importable, header: list[str]) -> list[Column | None]:
+    known = ", ".join(column.name for column in declared.columns)
+    if not header:
+        raise errors.ImportHasNoHeader(kind=declared.kind, known=known)
+    columns: list[Column | None] = []
+    unknown: list[str] = []
+    seen: set[str] = set()
+    for title in header:
+        if not title:
+            columns.append(None)  # an unnamed column; a value under it is a row's problem
+            continue
+        column = declared.column(title)
+        if column is None:
+            unknown.append(repr(title))
+        elif column.name in seen:
+            raise errors.ImportColumnTwice(column=title)
+        else:
+            seen.add(column.name)
+        columns.append(column)
+    if unknown:
+        raise errors.UnknownImportColumns(kind=declared.kind, unknown=", ".join(unknown), known=known)
+    return columns
+
+
+def _cells(columns: list[Column | None], cells: list[str]) -> dict[str, str]:
+    """A row's non-empty cells by column name; "" for a value under no column."""
+    found: dict[str, str] = {}
+    for position, cell in enumerate(cells):
+        if not cell:
+            continue
+        column = columns[position] if position < len(columns) else None
+        found[column.name if column is not None else ""] = cell
+    return found
+
+
+def _values(
+    declared: Importable, cells: dict[str, str], row: int
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The service fields of a row's cells, or its problems."""
+    values: dict[str, Any] = {}
+    found: list[dict[str, Any]] = []
+    for name, cell in cells.items():
+        column = declared.column(name) if name else None
+        if column is None:
+            found.append(errors_row(row, "", str(errors.ValueWithoutColumn(value=cell[:50]).message)))
+            continue
+        if column.parse is None:
+            values[column.field] = cell
+            continue
+        try:
+            values[column.field] = column.parse(cell)
+        except AppError as error:
+            found.extend(problems_of(error, declared, row, column.name))
+    return values, found
+
+
+def errors_row(row: int, column: str, problem: str) -> dict[str, Any]:
+    return {"row": row, "column": column, "problem": problem}
+
+
+def validate(actor: Actor, *, kind: str, source: Source, key: str = "") -> DataImport:
+    """Checks the file's every row and keeps the plan (see the module's docstring)."""
+    declared = importable_of(kind)
+    require(actor, declared.permission)
+    header, table = tables.read(source.data, name=source.name)
+    columns = _columns(declared, header)
+    problems: list[dict[str, Any]] = []
+    invalid = 0
+    checked: list[tuple[int, dict[str, str], dict[str, Any]]] = []
+    for row, cells in enumerate(table, start=2):
+        given = _cells(columns, cells)
+        if not given:
+            continue
+        values, found = _values(declared, given, row)
+        if not found:
+            try:
+                declared.check(actor, values)
+            except AppError as error:
+                found = problems_of(error, declared, row)
+        if found:
+            invalid += 1
+            problems.extend(found)
+        else:
+            checked.append((row, given, values))
+    if not checked and not invalid:
+        raise errors.ImportHasNoRows()
+    duplicates: list[dict[str, Any]] = []
+    first_row: dict[str, int] = {}
+    unique: list[tuple[int, dict[str, str], dict[str, Any]]] = []
+    for row, given, values in checked:
+        keys = declared.keys(values)
+        again = next((one for one in keys if one in first_row), None)
+        if again is not None:
+            duplicates.append({"row": row, "key": again, "ofRow": first_row[again], "existingId": None})
+            continue
+        for found_key in keys:
+            first_row[found_key] = row
+        unique.append((row, given, values))
+    held = declared.existing(actor, transfer.keys_of(declared, (values for _r, _g, values in unique)))
+    rows: list[dict[str, Any]] = []
+    for row, given, values in unique:
+        hit = next((key for key in declared.keys(values) if key in held), None)
+        if hit is not None:
+            duplicates.append({"row": row, "key": hit, "ofRow": None, "existingId": held[hit]})
+        else:
+            rows.append({"row": row, "cells": given})
+    duplicates.sort(key=lambda duplicate: duplicate["row"])
+    now = timezone.now()
+    # The person's plans that expired uncommitted go as a new one comes.
+    DataImport.objects.filter(
+        created_by=actor.pk, status=DataImport.Status.VALIDATED, expires_at__lte=now
+    ).delete()
+    plan = DataImport.objects.create(
+        token=secrets.token_urlsafe(24),
+        kind=declared.kind,
+        created_by_id=actor.pk,
+        expires_at=now + LIFETIME,
+        key=key,
+        digest=digest_of(declared.kind, source.data),
+        source=source.name[:300],
+        total_rows=len(checked) + invalid,
+        rows=rows,
+        problems=problems,
+        duplicates=duplicates,
+        invalid_rows=invalid,
+    )
+    logger.info(
+        "import %s of %s validated by %s: %s rows, %s invalid, %s duplicates",
+        plan.pk,
+        plan.kind,
+        actor.pk,
+        plan.total_rows,
+        invalid,
+        len(duplicates),
+    )
+    return plan
+
+
+def commit(actor: Actor, *, token: str, skip_invalid: bool = False) -> tuple[DataImport, bool]:
+    """Makes the plan's rows (see the module's docstring); True when it was committed before."""
+    with transaction.atomic():
+        plan = DataImport.objects.select_for_update().filter(token=token, created_by=actor.pk).first()
+        if plan is None:
+            raise errors.ImportNotFound(token=token)
+        if plan.status == DataImport.Status.COMMITTED:
+            return plan, True
+        if plan.expires_at <= timezone.now():
+            raise errors.ImportExpired(token=token, expired=plan.expires_at.isoformat(timespec="seconds"))
+        if plan.invalid_rows and not skip_invalid:
+            first = plan.problems[0]
+            raise errors.ImportHasErrors(
+                invalid=plan.invalid_rows,
+                token=token,
+                row=first["row"],
+                column=first["column"],
+                problem=first["problem"],
+            )
+        declared = importable_of(plan.kind)
+        require(actor, declared.permission)
+        rows: list[tuple[int, dict[str, Any]]] = []
+        for entry in plan.rows:
+            values, found = _values(declared, entry["cells"], entry["row"])
+            if found:
+                raise errors.ImportRowRefused(**found[0])
+            rows.append((entry["row"], values))
+        held = declared.existing(actor, transfer.keys_of(declared, (values for _row, values in rows)))
+        made: list[int] = []
+        skipped: list[dict[str, Any]] = []
+        for row, values in rows:
+            hit = next((key for key in declared.keys(values) if key in held), None)
+            if hit is not None:
+                skipped.append({"row": row, "key": hit, "ofRow": None, "existingId": held[hit]})
+                continue
+            try:
+                made.append(declared.create(actor, values))
+            except AppError as error:
+                raise errors.ImportRowRefused(**problems_of(error, declared, row)[0]) from error
+        plan.status = DataImport.Status.COMMITTED
+        plan.committed_at = timezone.now()
+        plan.created_ids = made
+        plan.skipped = skipped
+        # What was imported is in the records now; the plan keeps only what the answer says.
+        plan.rows = []
+        plan.save()
+    logger.info("import %s of %s committed by %s: %s made", plan.pk, plan.kind, actor.pk, len(made))
+    return plan, False
+
+
+def at_once(
+    actor: Actor, *, kind: str, source: Source, key: str = "", skip_invalid: bool = False
+) -> tuple[DataImport, bool, bool]:
+    """Validates and commits in one call, once per key (the file's digest when none is given):
+    (the plan, whether it is committed, whether it was before). A file with problems is not
+    committed unless `skip_invalid`: its plan stays, and the same call with it commits it."""
+    digest = digest_of(kind, source.data)
+    key = key or f"sha256:{digest}"
+    importable_of(kind)
+    found = DataImport.objects.select_for_update().filter(created_by=actor.pk, kind=kind, key=key).first()
+    if (
+        found is not None
+        and found.status == DataImport.Status.VALIDATED
+        and found.expires_at <= timezone.now()
+    ):
+        found.delete()
+        found = None
+    if found is not None and found.digest != digest:
+        raise errors.ImportKeyReused(key=key, at=found.created_at.date().isoformat())
+    if found is not None and found.status == DataImport.Status.COMMITTED:
+        return found, True, True
+    plan = found or validate(actor, kind=kind, source=source, key=key)
+    if plan.invalid_rows and not skip_invalid:
+        return plan, False, False
+    committed, again = commit(actor, token=plan.token, skip_invalid=skip_invalid)
+    return committed, True, again

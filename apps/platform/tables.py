@@ -1,0 +1,128 @@
+"""Spreadsheets read and written: CSV (UTF-8, with or without a byte-order mark; comma, semicolon or
+tab) and XLSX (openpyxl). Knows no record and checks no permission.
+
+What is written is safe to open in a spreadsheet program: a cell that starts with `=`, `+`, `-`,
+`@`, a tab or a carriage return gets a leading apostrophe (OWASP's CSV injection advice), so that
+no cell is read as a formula; a CSV starts with a byte-order mark, so that Excel reads it as UTF-8.
+"""
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from apps.platform import errors
+
+# Rows a file may hold (its header aside).
+MAX_ROWS = 20_000
+MAX_BYTES = 20 * 1024 * 1024
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+XLSX_MAGIC = b"PK\x03\x04"
+
+
+def read(data: bytes, *, name: str = "") -> tuple[list[str], list[list[str]]]:
+    """The header and the rows of a CSV or XLSX file (XLSX: its first sheet), each cell as text
+    with its spaces at both ends removed; rows left wholly empty are kept (empty), so that row
+    numbers stay the file's. No header: ([], [])."""
+    if len(data) > MAX_BYTES:
+        raise errors.ImportFileTooLarge(megabytes=MAX_BYTES // (1024 * 1024))
+    xlsx = data.startswith(XLSX_MAGIC) or name.lower().endswith(".xlsx")
+    table = _xlsx(data) if xlsx else _csv(data)
+    if not table or not any(cell for cell in table[0]):
+        return [], []
+    header, rows = table[0], table[1:]
+    while rows and not any(rows[-1]):
+        rows.pop()
+    if len(rows) > MAX_ROWS:
+        raise errors.ImportTooManyRows(most=MAX_ROWS)
+    return header, rows
+
+
+def _csv(data: bytes) -> list[list[str]]:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise errors.ImportNotUtf8(byte=error.start) from None
+    if "\x00" in text:
+        raise errors.ImportBinary()
+    first = text.split("\n", 1)[0]
+    delimiter = max((",", ";", "\t"), key=first.count)
+    try:
+        return [[cell.strip() for cell in row] for row in csv.reader(io.StringIO(text), delimiter=delimiter)]
+    except csv.Error as error:
+        raise errors.ImportUnreadable(problem=str(error)) from None
+
+
+def _xlsx(data: bytes) -> list[list[str]]:
+    from openpyxl import load_workbook
+
+    try:
+        book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except Exception as error:  # openpyxl raises what its zip and XML readers raise
+        raise errors.ImportNotXlsx(reason=type(error).__name__) from None
+    try:
+        sheet = book.worksheets[0]
+        table = []
+        for count, row in enumerate(sheet.iter_rows(values_only=True)):
+            if count > MAX_ROWS + 1:
+                raise errors.ImportTooManyRows(most=MAX_ROWS)
+            table.append([_text(value) for value in row])
+        return table
+    finally:
+        book.close()
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if hasattr(value, "date") and hasattr(value, "hour") and not (value.hour or value.minute or value.second):
+        return value.date().isoformat()
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return str(value).strip()
+
+
+def safe(value: Any) -> str:
+    """A cell's text that no spreadsheet program reads as a formula."""
+    text = _text(value)
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+
+
+def csv_bytes(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> bytes:
+    """UTF-8 with a byte-order mark, every cell made safe."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow([safe(cell) for cell in header])
+    for row in rows:
+        writer.writerow([safe(cell) for cell in row])
+    return ("\ufeff" + out.getvalue()).encode("utf-8")
+
+
+def xlsx_bytes(header: Sequence[str], rows: Iterable[Sequence[Any]], *, title: str = "Export") -> bytes:
+    """A workbook of one sheet, every cell written as text (never a formula, whatever it starts
+    with: openpyxl would make `=...` one), characters XML cannot hold left out."""
+    from openpyxl import Workbook
+    from openpyxl.cell import WriteOnlyCell
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+    book = Workbook(write_only=True)
+    sheet = book.create_sheet(title=title[:31])
+
+    def line(values: Sequence[Any]) -> list[Any]:
+        cells = []
+        for value in values:
+            cell = WriteOnlyCell(sheet, value=ILLEGAL_CHARACTERS_RE.sub("", _text(value)))
+            cell.data_type = "s"
+            cells.append(cell)
+        return cells
+
+    sheet.append(line(header))
+    for row in rows:
+        sheet.append(line(row))
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
