@@ -4,6 +4,7 @@ import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.tokens import PasswordResetTokenGenerator, default_token_generator
 from django.core.exceptions import ValidationError
@@ -11,15 +12,16 @@ from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 from django.utils.encoding import force_bytes
-from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
+from django.utils.http import base36_to_int, urlsafe_base64_decode, urlsafe_base64_encode
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from apps.accounts import errors, throttle
 from apps.accounts.models import PersonalAccessToken, Role, User
 from apps.accounts.permissions import PeoplePerm, RolesPerm
-from apps.core import credentials, permissions, secrets, times, workspaces
+from apps.core import credentials, permissions, privacy, secrets, times, workspaces
 from apps.core.actors import require
 from apps.core.db import UNIQUE_VIOLATION, connection, database_failure
 from apps.core.errors import FieldsInvalid, Forbidden
@@ -104,6 +106,31 @@ def user_create(
     return user
 
 
+def user_invite(
+    *,
+    actor: User,
+    email: str,
+    role: Role,
+    origin: str,
+    full_name: str = "",
+    password: str | None = None,
+) -> User:
+    """Adds a person with a role (the settings page's "Add a person" and inviteWorkspaceUser):
+    with an initial password the actor shares with them, or without one, e-mailing them an
+    invitation (by a worker, once committed) whose link, on `origin`, lets them choose their
+    password and signs them in. Nobody hands out more than their own role allows."""
+    user = user_create(actor=actor, email=email, role=role, full_name=full_name, password=password or None)
+    if not password:
+        from apps.accounts.tasks import send_invitation
+
+        schema_name = connection.schema_name
+        inviter = actor.get_full_name()
+        transaction.on_commit(
+            lambda: send_invitation.delay(user.pk, origin, inviter, schema_name=schema_name)
+        )
+    return user
+
+
 def _already_in_workspace() -> errors.AlreadyInWorkspace:
     return errors.AlreadyInWorkspace(details={"email": [_("already in use")]})
 
@@ -128,10 +155,13 @@ def user_set_active(*, actor: User, user: User, active: bool) -> User:
     user.is_active = active
     user.save(update_fields=["is_active"])
     if not active:
-        # A deactivated person's tokens stop at once, not when they would have expired.
-        PersonalAccessToken.objects.filter(user=user, revoked_at__isnull=True).update(
-            revoked_at=timezone.now()
+        # A deactivated person's ways in stop at once, not when they would have expired: their
+        # browser sessions, access tokens, OAuth tokens and connected apps, API keys (each app
+        # marks its own in its privacy module), and every process that keeps one is told.
+        privacy.revoke_credentials(
+            privacy.Subject(email=user.email, user=user, workspace=workspaces.current_workspace())
         )
+        credentials.revoked(user_ids=[user.pk])
     logger.info("user %s %s by %s", user.pk, "activated" if active else "deactivated", actor.pk)
     return user
 
@@ -285,6 +315,37 @@ class SignInLinkTokens(PasswordResetTokenGenerator):
 sign_in_links = SignInLinkTokens()
 
 
+class InvitationTokens(PasswordResetTokenGenerator):
+    """The link of an invitation: it sets the invited person's first password and signs them in,
+    once (setting the password changes what it is made of), for ATRIUM_ACCOUNTS_INVITATION_DAYS;
+    neither a reset link nor a sign-in link is one."""
+
+    key_salt = "apps.accounts.services.InvitationTokens"
+
+    @property
+    def timeout(self) -> int:
+        return 24 * 3600 * int(settings.ATRIUM_ACCOUNTS_INVITATION_DAYS)
+
+    def check_token(self, user: AbstractBaseUser | None, token: str | None) -> bool:
+        """Django's check, with the invitation's lifetime for PASSWORD_RESET_TIMEOUT."""
+        if not (user and token):
+            return False
+        try:
+            stamp, _hash = token.split("-")
+            made = base36_to_int(stamp)
+        except ValueError:
+            return False
+        if not any(
+            constant_time_compare(self._make_token_with_timestamp(user, made, secret), token)
+            for secret in [self.secret, *self.secret_fallbacks]
+        ):
+            return False
+        return self._num_seconds(self._now()) - made <= self.timeout
+
+
+invitations = InvitationTokens()
+
+
 def _active_person(email: str) -> User | None:
     return User.objects.filter(email=email.strip().lower(), is_active=True, role__isnull=False).first()
 
@@ -378,6 +439,44 @@ def password_reset_send(*, user_id: int, origin: str) -> bool:
         ],
     )
     logger.info("password reset link e-mailed to user %s", user.pk)
+    return True
+
+
+# --- invitations ----------------------------------------------------------------------------------
+
+
+def invitation_send(*, user_id: int, origin: str, inviter: str) -> bool:
+    """E-mails an invited person the link (on `origin`, the workspace host) to choose their
+    password and sign in; nothing once they were deactivated or have chosen one."""
+    user = _active_by_id(user_id)
+    if user is None or user.has_usable_password():
+        return False
+    brand = workspaces.brand()
+    _mail(
+        user,
+        brand=brand,
+        subject=_("%(brand)s: you are invited") % {"brand": brand},
+        paragraphs=[
+            [
+                _("%(inviter)s invited you to %(brand)s, as %(email)s, with the role %(role)s.")
+                % {
+                    "inviter": inviter,
+                    "brand": brand,
+                    "email": user.email,
+                    "role": user.role.name if user.role else "",
+                }
+            ],
+            [
+                _("Choose your password and sign in here:"),
+                _link(origin, "accounts:invitation", user, invitations),
+            ],
+            [
+                _("The link works once, until %(until)s.") % {"until": _until(user, invitations.timeout)},
+                _("If you did not expect this, ignore this e-mail."),
+            ],
+        ],
+    )
+    logger.info("invitation e-mailed to user %s", user.pk)
     return True
 
 

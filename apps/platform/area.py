@@ -34,6 +34,15 @@ area = areas.declare(
         ),
         "listApiKeys": "my API keys, gateway or integration keys, their budget, spend, usage, last used",
         "revokeApiKey": "revoke kill disable cancel a leaked or compromised API key",
+        "inviteWorkspaceUser": (
+            "invite add a new user person colleague new hire to the workspace, give them access, send "
+            "a login invitation e-mail"
+        ),
+        "updateUserRole": "change a user's role, make someone an admin, promote demote, member viewer owner",
+        "deactivateWorkspaceUser": (
+            "remove a user's access, someone left the company, former employee, offboard, disable an "
+            "account, revoke all their logins sessions tokens"
+        ),
         "getCountriesByRegion": (
             "which countries are in a continent or world region, list of nations, EU member states, Latin "
             "America, Southeast Asia, sales territory"
@@ -68,6 +77,18 @@ area = areas.declare(
             "validateBankDetails",
             "validateTaxId",
             "getPublicHolidays",
+        ),
+        # Who may do what: people and their roles, the workspace's API keys.
+        "access": (
+            "getMyProfile",
+            "getWorkspaceSummary",
+            "listWorkspaceUsers",
+            "inviteWorkspaceUser",
+            "updateUserRole",
+            "deactivateWorkspaceUser",
+            "listRoles",
+            "listApiKeys",
+            "revokeApiKey",
         ),
         # A customer's VAT number on an invoice; bank details are checked from the reference profile.
         "billing": ("validateTaxId",),

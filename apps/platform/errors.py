@@ -46,3 +46,8 @@ class HolidayYearOutOfRange(ValidationFailed):
 
 class NothingToValidate(ValidationFailed):
     message = _("Give an iban, a bic, or a country with bankCode and accountNumber.")
+
+
+class UnknownRole(ValidationFailed):
+    field = "role"
+    msg_format = _("{role!r} is not a role of this workspace; listRoles gives their keys.")

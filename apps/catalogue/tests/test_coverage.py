@@ -93,6 +93,9 @@ BEYOND_SPEC = {
         "listRoles",
         "listApiKeys",
         "revokeApiKey",
+        "inviteWorkspaceUser",
+        "updateUserRole",
+        "deactivateWorkspaceUser",
     },
 }
 NOT_COUNTED = UNNAMED_PLATFORM | DESIGNED_PLATFORM | set().union(*BEYOND_SPEC.values())

@@ -62,3 +62,29 @@ def list_api_keys(actor: Any) -> Sample:
 def revoke_api_key(actor: Any) -> Sample:
     created = api_key_create(user=actor, label=f"Key to revoke {uuid.uuid4().hex[:8]}")
     return Sample({"keyId": created.key.pk}, private=[created.key.label])
+
+
+def _colleague(label: str) -> Any:
+    from apps.accounts.models import Role, User
+
+    return User.objects.create_user(
+        email=f"{label}-{uuid.uuid4().hex[:8]}@acme.example", role=Role.objects.get(key="member")
+    )
+
+
+@sample("inviteWorkspaceUser")
+def invite_workspace_user(actor: Any) -> Sample:
+    email = f"invited-{uuid.uuid4().hex[:8]}@example.com"
+    return Sample({"email": email, "role": "member", "fullName": "Sam Sample"})
+
+
+@sample("updateUserRole")
+def update_user_role(actor: Any) -> Sample:
+    person = _colleague("role")
+    return Sample({"userId": person.pk, "role": "viewer"}, private=[person.email])
+
+
+@sample("deactivateWorkspaceUser")
+def deactivate_workspace_user(actor: Any) -> Sample:
+    person = _colleague("leaving")
+    return Sample({"userId": person.pk}, private=[person.email])

@@ -64,4 +64,14 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("describe the access levels available", "listRoles"),
     ("how much budget is left on our webhook key", "listApiKeys"),
     ("our token was exposed on GitHub, revoke it", "revokeApiKey"),
+    # Administering people through tools, written before their hints.
+    ("invite sam@example.com to the workspace as a member", "inviteWorkspaceUser"),
+    ("add our new hire to Atrium and send them a login", "inviteWorkspaceUser"),
+    ("give a new colleague access to the workspace", "inviteWorkspaceUser"),
+    ("make Priya an admin", "updateUserRole"),
+    ("change Tom's role to viewer", "updateUserRole"),
+    ("promote the contractor from viewer to member", "updateUserRole"),
+    ("Dana left the company, remove her access", "deactivateWorkspaceUser"),
+    ("deactivate the account of a user who no longer works here", "deactivateWorkspaceUser"),
+    ("lock out a former employee and revoke all their logins", "deactivateWorkspaceUser"),
 ]
