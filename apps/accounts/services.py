@@ -2,6 +2,7 @@
 
 import logging
 from datetime import datetime, timedelta
+from typing import cast
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -20,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from apps.accounts import errors, throttle
 from apps.accounts.models import PersonalAccessToken, Role, User
-from apps.accounts.permissions import PeoplePerm, RolesPerm
+from apps.accounts.permissions import PeoplePerm, RolesPerm, WorkspacePerm
 from apps.core import credentials, permissions, privacy, secrets, times, workspaces
 from apps.core.actors import require
 from apps.core.db import UNIQUE_VIOLATION, connection, database_failure
@@ -152,16 +153,20 @@ def user_set_active(*, actor: User, user: User, active: bool) -> User:
     user = _person_to_manage(actor, user)
     if not active and _is_owner(user) and user.is_active and _active_owners() <= 1:
         raise errors.LastOwner()
+    was_active = user.is_active
     user.is_active = active
     user.save(update_fields=["is_active"])
     if not active:
         # A deactivated person's ways in stop at once, not when they would have expired: their
         # browser sessions, access tokens, OAuth tokens and connected apps, API keys (each app
-        # marks its own in its privacy module), and every process that keeps one is told.
-        privacy.revoke_credentials(
-            privacy.Subject(email=user.email, user=user, workspace=workspaces.current_workspace())
-        )
-        credentials.revoked(user_ids=[user.pk])
+        # marks its own in its privacy module). Every process that keeps one hears of the change
+        # of `is_active` once (apps.catalogue.signals, then the doors), not of each credential.
+        with credentials.quietly():
+            revoked = privacy.revoke_credentials(
+                privacy.Subject(email=user.email, user=user, workspace=workspaces.current_workspace())
+            )
+        if revoked and not was_active:
+            credentials.revoked(user_ids=[user.pk])
     logger.info("user %s %s by %s", user.pk, "activated" if active else "deactivated", actor.pk)
     return user
 
@@ -210,14 +215,68 @@ def role_update(*, actor: User, role: Role, name: str, permissions: list[str], d
     return role
 
 
-def role_delete(*, actor: User, role: Role) -> None:
+@transaction.atomic
+def role_delete(*, actor: User, role: Role, reassign_to: Role | None = None) -> int:
+    """Deletes a custom role; its people, if it has any, are given `reassign_to` first (which
+    needs people.manage too, and a role the actor may hand out), else it is refused. Returns how
+    many people were given the other role."""
     require(actor, RolesPerm.MANAGE)
     if role.is_system:
         raise errors.BuiltInRoleKept()
-    if role.users.exists():
+    role = Role.objects.select_for_update().get(pk=role.pk)
+    _check_may_hand_out(actor, role)
+    holders = list(User.objects.select_for_update().filter(role=role).order_by("pk"))
+    if holders and reassign_to is None:
         raise errors.RoleInUse()
+    if reassign_to is not None and reassign_to.pk == role.pk:
+        raise errors.ReassignToItself()
+    for holder in holders:
+        user_change_role(actor=actor, user=holder, role=cast(Role, reassign_to))
     role.delete()
-    logger.info("role %s deleted by %s", role.pk, actor.pk)
+    logger.info("role %s deleted by %s (%s people reassigned)", role.pk, actor.pk, len(holders))
+    return len(holders)
+
+
+# --- the workspace's areas ----------------------------------------------------------------------
+
+
+@transaction.atomic
+def workspace_set_areas(*, actor: User, install: list[str], uninstall: list[str]) -> list[str]:
+    """Installs and uninstalls optional areas of the current workspace: an uninstalled area's
+    tools, pages and menu links are gone for everyone at once (every permission check asks
+    whether its area is installed, apps.accounts.access), its records kept, back as they were
+    when it is installed again. Core areas are in every workspace. Returns the installed keys."""
+    require(actor, WorkspacePerm.MANAGE)
+    from apps.tenancy.models import Workspace
+
+    current = workspaces.current_workspace()
+    if current is None:
+        raise Forbidden()
+    known = permissions.optional_area_keys()
+    for field, keys in (("install", install), ("uninstall", uninstall)):
+        for key in keys:
+            area = permissions.get_area(key)
+            if area is not None and area.core:
+                raise errors.CoreAreaKept(area=key, details={field: [key]})
+            if area is None:
+                raise errors.UnknownArea(area=key, known=", ".join(known), details={field: [key]})
+    both = sorted(set(install) & set(uninstall))
+    if both:
+        raise errors.InstallAndUninstall(areas=", ".join(both), details={"uninstall": both})
+    workspace = Workspace.objects.select_for_update().get(pk=current.pk)
+    areas = sorted((set(workspace.installed_areas) | set(install)) - set(uninstall))
+    if areas != sorted(workspace.installed_areas):
+        workspace.installed_areas = areas
+        workspace.save(update_fields=["installed_areas"])
+
+        def refresh() -> None:
+            # This connection's workspace too, once committed: the rest of the request asks it
+            # (other processes refresh theirs when told, apps.mcp.signals).
+            current.installed_areas = list(areas)
+
+        transaction.on_commit(refresh)
+        logger.info("workspace %s areas set by %s: %s", workspace.schema_name, actor.pk, ", ".join(areas))
+    return areas
 
 
 # --- personal access tokens ---------------------------------------------------------------------

@@ -43,6 +43,15 @@ area = areas.declare(
             "remove a user's access, someone left the company, former employee, offboard, disable an "
             "account, revoke all their logins sessions tokens"
         ),
+        "manageRole": (
+            "create rename delete a custom role, set change its permissions access rights, move its people "
+            "to another role"
+        ),
+        "listInstalledApps": "which apps modules areas are installed enabled turned on, which could we add",
+        "manageInstalledApps": (
+            "install uninstall enable disable add remove an app module area for the workspace, switch it "
+            "on off"
+        ),
         "getCountriesByRegion": (
             "which countries are in a continent or world region, list of nations, EU member states, Latin "
             "America, Southeast Asia, sales territory"
@@ -87,6 +96,9 @@ area = areas.declare(
             "updateUserRole",
             "deactivateWorkspaceUser",
             "listRoles",
+            "manageRole",
+            "listInstalledApps",
+            "manageInstalledApps",
             "listApiKeys",
             "revokeApiKey",
         ),

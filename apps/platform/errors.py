@@ -51,3 +51,8 @@ class NothingToValidate(ValidationFailed):
 class UnknownRole(ValidationFailed):
     field = "role"
     msg_format = _("{role!r} is not a role of this workspace; listRoles gives their keys.")
+
+
+class RoleKeyRequired(ValidationFailed):
+    field = "role"
+    msg_format = _("Say which role to {action}: its key, from listRoles.")

@@ -96,6 +96,9 @@ BEYOND_SPEC = {
         "inviteWorkspaceUser",
         "updateUserRole",
         "deactivateWorkspaceUser",
+        "manageRole",
+        "listInstalledApps",
+        "manageInstalledApps",
     },
 }
 NOT_COUNTED = UNNAMED_PLATFORM | DESIGNED_PLATFORM | set().union(*BEYOND_SPEC.values())

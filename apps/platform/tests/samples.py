@@ -88,3 +88,20 @@ def update_user_role(actor: Any) -> Sample:
 def deactivate_workspace_user(actor: Any) -> Sample:
     person = _colleague("leaving")
     return Sample({"userId": person.pk}, private=[person.email])
+
+
+@sample("manageRole")
+def manage_role(actor: Any) -> Sample:
+    name = f"Contractors {uuid.uuid4().hex[:8]}"
+    return Sample({"action": "create", "name": name, "permissions": ["contacts.view"]}, private=[name])
+
+
+@sample("listInstalledApps")
+def list_installed_apps(actor: Any) -> Sample:
+    return Sample({})
+
+
+@sample("manageInstalledApps")
+def manage_installed_apps(actor: Any) -> Sample:
+    # Installing what is installed changes nothing: the answer is the list as it is.
+    return Sample({"install": ["contacts"]})

@@ -74,4 +74,14 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("Dana left the company, remove her access", "deactivateWorkspaceUser"),
     ("deactivate the account of a user who no longer works here", "deactivateWorkspaceUser"),
     ("lock out a former employee and revoke all their logins", "deactivateWorkspaceUser"),
+    # Custom roles and the installed areas, written before their hints.
+    ("create a custom role for contractors that can only read contacts", "manageRole"),
+    ("let the sales-assistant role also edit deals", "manageRole"),
+    ("delete the old interns role and move its people to viewer", "manageRole"),
+    ("rename the custom role bookkeeper to accountant", "manageRole"),
+    ("which apps are installed in our workspace and which could we add", "listInstalledApps"),
+    ("is the HR module turned on", "listInstalledApps"),
+    ("install the events app", "manageInstalledApps"),
+    ("we don't use marketing, switch that module off", "manageInstalledApps"),
+    ("enable accounting for the workspace", "manageInstalledApps"),
 ]

@@ -19,6 +19,7 @@ from apps.accounts.services import access_token_create
 from apps.apikeys.models import ApiKey
 from apps.apikeys.services import api_key_create
 from apps.catalogue.dispatch import ToolNotFound
+from apps.catalogue.signals import tool_list_changed
 from apps.catalogue.testing import call, confirmed, ok, person_with, person_without, refused
 from apps.core.credentials import credentials_revoked
 from config.celery import app as celery_app
@@ -57,6 +58,8 @@ def new_email() -> str:
         ("inviteWorkspaceUser", {"email": "x@example.com", "role": "member"}),
         ("updateUserRole", {"userId": 1, "role": "viewer"}),
         ("deactivateWorkspaceUser", {"userId": 1}),
+        ("manageRole", {"action": "create", "name": "x"}),
+        ("manageInstalledApps", {"install": ["contacts"]}),
     ],
 )
 def test_a_role_without_platform_admin_neither_lists_nor_calls_them(acme, people, name, arguments):
@@ -230,18 +233,25 @@ def test_a_role_change_that_would_escalate_or_leave_no_owner_is_refused_and_noth
 
 
 @pytest.fixture
-def revoked_for():  # type: ignore[no-untyped-def]
-    seen: list[list[int]] = []
+def told():  # type: ignore[no-untyped-def]
+    """What the doors were told: a change of people's access (every process drops what it keeps
+    of their credentials, apps.mcp.signals), and credentials revoked one by one."""
+    seen: list[tuple[str, list[int] | None]] = []
 
-    def receive(sender, *, schema_name, user_ids, **kwargs):  # type: ignore[no-untyped-def]
-        seen.append(user_ids)
+    def access(sender, *, schema_name, user_ids, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(("access", user_ids))
 
-    credentials_revoked.connect(receive, dispatch_uid="test-admin-tools")
+    def revoked(sender, *, schema_name, user_ids, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(("revoked", user_ids))
+
+    tool_list_changed.connect(access, dispatch_uid="test-admin-tools-access")
+    credentials_revoked.connect(revoked, dispatch_uid="test-admin-tools-revoked")
     yield seen
-    credentials_revoked.disconnect(dispatch_uid="test-admin-tools")
+    tool_list_changed.disconnect(dispatch_uid="test-admin-tools-access")
+    credentials_revoked.disconnect(dispatch_uid="test-admin-tools-revoked")
 
 
-def test_deactivating_revokes_every_way_in_at_once(people, revoked_for):
+def test_deactivating_revokes_every_way_in_at_once(people, told):
     person = colleague("member")
     token, _raw = access_token_create(user=person, name="laptop")
     key = api_key_create(user=person, label="script").key
@@ -265,6 +275,8 @@ def test_deactivating_revokes_every_way_in_at_once(people, revoked_for):
     session.create()
     others = PersonalAccessToken.objects.filter(user=people["member"], revoked_at__isnull=True).count()
 
+    told.clear()
+
     answer = ok(people["admin"], "deactivateWorkspaceUser", {"userId": person.pk}, **CONFIRM)
 
     assert answer["active"] is False
@@ -277,7 +289,8 @@ def test_deactivating_revokes_every_way_in_at_once(people, revoked_for):
     assert token.revoked_at is not None and key.revoked_at is not None
     assert oauth.is_expired() and refresh.revoked is not None
     assert not SessionStore().exists(session.session_key)
-    assert [person.pk] in revoked_for
+    # Told once, not once per credential.
+    assert told == [("access", [person.pk])]
     # Nobody else's.
     assert (
         PersonalAccessToken.objects.filter(user=people["member"], revoked_at__isnull=True).count() == others
@@ -302,3 +315,181 @@ def test_an_admin_cannot_deactivate_an_owner(people):
     assert "more than your own" in answer
     people["owner"].refresh_from_db()
     assert people["owner"].is_active
+
+
+# --- custom roles ---------------------------------------------------------------------------------
+
+
+def test_manage_role_creates_renames_sets_permissions_and_deletes(people):
+    created = ok(
+        people["admin"],
+        "manageRole",
+        {"action": "create", "name": "Contract readers", "permissions": ["contacts.view", "platform.view"]},
+        **CONFIRM,
+    )["role"]
+    assert created["key"] == "contract-readers" and created["permissions"] == [
+        "contacts.view",
+        "platform.view",
+    ]
+
+    renamed = ok(
+        people["admin"],
+        "manageRole",
+        {"action": "update", "role": "contract-readers", "name": "Readers"},
+        **CONFIRM,
+    )["role"]
+    assert (renamed["name"], renamed["permissions"]) == ("Readers", ["contacts.view", "platform.view"])
+    widened = ok(
+        people["admin"],
+        "manageRole",
+        {"action": "update", "role": "contract-readers", "permissions": ["contacts.view", "contacts.edit"]},
+        **CONFIRM,
+    )["role"]
+    assert widened["permissions"] == ["contacts.edit", "contacts.view"] and widened["name"] == "Readers"
+
+    deleted = ok(people["admin"], "manageRole", {"action": "delete", "role": "contract-readers"}, **CONFIRM)
+    assert deleted == {"action": "delete", "role": None, "reassigned": 0}
+    assert not Role.objects.filter(key="contract-readers").exists()
+
+
+def test_a_role_in_use_is_deleted_only_with_its_people_reassigned(people):
+    role = Role.objects.create(key="temps", name="Temps", permissions=["platform.view"])
+    holder = User.objects.create_user(email=f"temp-{secrets.token_hex(3)}@acme.example", role=role)
+
+    assert "People still have this role" in refused(
+        people["admin"], "manageRole", {"action": "delete", "role": "temps"}, **CONFIRM
+    )
+    assert Role.objects.filter(key="temps").exists()
+
+    answer = ok(
+        people["admin"],
+        "manageRole",
+        {"action": "delete", "role": "temps", "reassignTo": "viewer"},
+        **CONFIRM,
+    )
+
+    holder.refresh_from_db()
+    assert answer["reassigned"] == 1 and holder.role.key == "viewer"
+    assert not Role.objects.filter(key="temps").exists()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "says"),
+    [
+        # Never more than the caller holds: workspace.own is the owners'.
+        ({"action": "create", "name": "Crown", "permissions": ["workspace.own"]}, "more than your own"),
+        (
+            {"action": "create", "name": "Odd", "permissions": ["contacts.fly"]},
+            "Unknown permissions: contacts.fly",
+        ),
+        ({"action": "create", "name": "Admin", "permissions": []}, "already exists"),
+        ({"action": "update", "role": "member", "name": "Members"}, "Built-in roles cannot be changed"),
+        ({"action": "update", "role": "ghost", "name": "Boo"}, "'ghost' is not a role"),
+        ({"action": "update", "role": "", "name": "Boo"}, "Say which role to update"),
+        ({"action": "update", "role": "temps"}, "Say what to change"),
+        ({"action": "delete", "role": "viewer"}, "Built-in roles cannot be deleted"),
+        ({"action": "delete", "role": "temps", "reassignTo": "owner"}, "more than your own"),
+        (
+            {"action": "delete", "role": "temps", "reassignTo": "temps"},
+            "another role than the one being deleted",
+        ),
+    ],
+)
+def test_bad_role_changes_are_refused_and_nothing_changes(people, arguments, says):
+    role = Role.objects.create(key="temps", name="Temps", permissions=["platform.view"])
+    User.objects.create_user(email=f"temp-{secrets.token_hex(3)}@acme.example", role=role)
+    roles = list(Role.objects.order_by("pk").values_list("key", "name", "permissions"))
+    holders = dict(User.objects.values_list("pk", "role__key"))
+
+    assert says in refused(people["admin"], "manageRole", arguments, **CONFIRM)
+
+    assert list(Role.objects.order_by("pk").values_list("key", "name", "permissions")) == roles
+    assert dict(User.objects.values_list("pk", "role__key")) == holders
+
+
+def test_manage_role_needs_roles_manage(acme):
+    from apps.core.permissions import all_permissions
+
+    codes = {member.value for member in all_permissions()} - {"roles.manage"}
+    person = person_with(codes, email="tools-but-not-roles@acme.example")
+
+    assert "do not have permission" in refused(
+        person, "manageRole", {"action": "create", "name": "Nope", "permissions": []}, **CONFIRM
+    )
+    assert not Role.objects.filter(key="nope").exists()
+
+
+# --- installed areas ------------------------------------------------------------------------------
+
+
+def test_list_installed_apps_tells_core_installed_and_available(people):
+    apps = {app["key"]: app for app in ok(people["viewer"], "listInstalledApps")["apps"]}
+
+    assert apps["platform"]["core"] is True and apps["platform"]["installed"] is True
+    assert apps["contacts"]["core"] is False and apps["contacts"]["installed"] is True
+    assert apps["contacts"]["title"] == "Contacts"
+
+
+def test_uninstalling_hides_the_areas_tools_and_pages_and_keeps_its_data(
+    acme, people, django_capture_on_commit_callbacks
+):
+    from apps.catalogue.dispatch import list_tools
+    from apps.catalogue.testing import principal_for
+    from apps.departments.tests.factories import DepartmentFactory
+
+    department = DepartmentFactory(actor=people["owner"], name="Kept through uninstalling")
+    saved = list(acme.installed_areas)
+    browser = Client(HTTP_HOST="127.0.0.1")
+    browser.force_login(people["member"])
+    assert browser.get("/settings/departments/").status_code == 200
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            answer = ok(people["admin"], "manageInstalledApps", {"uninstall": ["Departments"]}, **CONFIRM)
+        assert {app["key"]: app["installed"] for app in answer["apps"]}["departments"] is False
+
+        names = [tool["name"] for tool in list_tools(principal=principal_for(people["member"]))]
+        assert "listDepartments" not in names and "listContacts" in names
+        with pytest.raises(ToolNotFound):
+            call(people["member"], "listDepartments", {})
+        assert browser.get("/settings/departments/").status_code in (403, 404)
+
+        with django_capture_on_commit_callbacks(execute=True):
+            ok(people["admin"], "manageInstalledApps", {"install": ["departments"]}, **CONFIRM)
+        # The data is as it was.
+        listed = ok(people["member"], "listDepartments", {})
+        assert department.pk in [row["id"] for row in listed["items"]]
+    finally:
+        acme.installed_areas = saved
+
+
+@pytest.mark.parametrize(
+    ("arguments", "says"),
+    [
+        ({"uninstall": ["platform"]}, "platform is a core area"),
+        ({"uninstall": ["people"]}, "people is a core area"),
+        ({"install": ["astrology"]}, "'astrology' is not an area"),
+        ({"install": ["contacts"], "uninstall": ["contacts"]}, "not both at once"),
+        ({}, "Say what to change"),
+    ],
+)
+def test_bad_area_changes_are_refused_and_nothing_changes(acme, people, arguments, says):
+    before = list(acme.installed_areas)
+
+    assert says in refused(people["admin"], "manageInstalledApps", arguments, **CONFIRM)
+
+    acme.refresh_from_db()
+    assert acme.installed_areas == before
+
+
+def test_manage_installed_apps_needs_workspace_manage(acme):
+    from apps.core.permissions import all_permissions
+
+    codes = {member.value for member in all_permissions()} - {"workspace.manage"}
+    person = person_with(codes, email="tools-but-not-workspace@acme.example")
+    before = list(acme.installed_areas)
+
+    assert "do not have permission" in refused(
+        person, "manageInstalledApps", {"uninstall": ["departments"]}, **CONFIRM
+    )
+    acme.refresh_from_db()
+    assert acme.installed_areas == before

@@ -4,7 +4,7 @@ shown to holders of platform.admin (the built-in admins and owners); each servic
 people.manage, that nobody hands out (or takes away) more than their own role allows, and that the
 workspace keeps an active owner."""
 
-from typing import Annotated, Any, cast
+from typing import Annotated, Any, Literal, cast
 
 from django.utils.translation import gettext_lazy as _
 from pydantic import Field
@@ -14,12 +14,14 @@ from apps.accounts import services
 from apps.accounts.models import Role, User
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
-from apps.catalogue.shapes import id_field
+from apps.catalogue.shapes import Out, id_field
 from apps.core import clean
-from apps.core.errors import NotFound, RecordNotFound
+from apps.core import permissions as registry
+from apps.core.errors import NotFound, NothingToChange, RecordNotFound
+from apps.core.workspaces import current_workspace
 from apps.platform import errors
 from apps.platform.permissions import PlatformPerm
-from apps.platform.tools.workspace import PersonOut, _role
+from apps.platform.tools.workspace import PersonOut, RoleOut, _role
 from apps.tenancy import links
 
 RoleKey = Annotated[str, Field(min_length=1, max_length=64, description="A role's key, from listRoles")]
@@ -71,7 +73,7 @@ def invite_workspace_user(
     *,
     email: Annotated[str, Field(min_length=3, max_length=254, description="Their e-mail address")],
     role: RoleKey,
-    full_name: Annotated[str, Field(max_length=150)] = "",
+    full_name: Annotated[str, Field(max_length=150, description="Else they go by their address")] = "",
 ) -> InvitedOut:
     """Invite a person to the workspace with a role; they get an e-mail to choose a password.
 
@@ -118,3 +120,139 @@ def deactivate_workspace_user(ctx: ToolContext, *, user_id: PersonId) -> PersonO
     Their records stay. The last active owner cannot be deactivated. Who is here: listWorkspaceUsers."""
     user = services.user_set_active(actor=cast(User, ctx.actor), user=_person(ctx, user_id), active=False)
     return _person_out(user)
+
+
+# --- custom roles ---------------------------------------------------------------------------------
+
+
+class ManagedRoleOut(Out):
+    action: str
+    role: RoleOut | None = Field(description="The role as it is now; null once deleted")
+    reassigned: int = Field(description="People given `reassignTo` before the role was deleted")
+
+
+def _role_out(role: Role) -> RoleOut:
+    return RoleOut(
+        key=role.key,
+        name=role.name,
+        description=role.description,
+        built_in=role.is_system,
+        people=role.users.filter(is_active=True).count(),
+        permissions=role.permission_list,
+    )
+
+
+@tool("manageRole", permission=PlatformPerm.ADMIN, title="Manage a custom role", markers=Marker.HIGH_RISK)
+def manage_role(
+    ctx: ToolContext,
+    *,
+    action: Annotated[Literal["create", "update", "delete"], Field(description="What to do")],
+    role: Annotated[
+        str, Field(max_length=64, description="update, delete: the role's key, from listRoles")
+    ] = "",
+    name: Annotated[str, Field(max_length=100, description="create: required; update: a new name")] = "",
+    description: Annotated[str | None, Field(max_length=300, description="What the role is for")] = None,
+    permissions: Annotated[
+        list[Annotated[str, Field(max_length=100)]] | None,
+        Field(max_length=500, description="<area>.<action> codes; update: the whole set"),
+    ] = None,
+    reassign_to: Annotated[
+        str, Field(max_length=64, description="delete: the role its people get instead (a key)")
+    ] = "",
+) -> ManagedRoleOut:
+    """Create, rename, set the permissions of, or delete a custom role; built-in roles stay.
+
+    Never more permissions than your own role's. A role people hold is deleted only with reassignTo.
+    The roles: listRoles."""
+    actor = cast(User, ctx.actor)
+    if action == "create":
+        created = services.role_create(
+            actor=actor, name=name, permissions=permissions or [], description=description or ""
+        )
+        return ManagedRoleOut(action=action, role=_role_out(created), reassigned=0)
+    if not role.strip():
+        raise errors.RoleKeyRequired(action=action)
+    target = _role_named(role)
+    if action == "update":
+        if not name.strip() and description is None and permissions is None:
+            raise NothingToChange()
+        updated = services.role_update(
+            actor=actor,
+            role=target,
+            name=name or target.name,
+            description=target.description if description is None else description,
+            permissions=list(target.permissions) if permissions is None else permissions,
+        )
+        return ManagedRoleOut(action=action, role=_role_out(updated), reassigned=0)
+    moved = services.role_delete(
+        actor=actor, role=target, reassign_to=_role_named(reassign_to) if reassign_to.strip() else None
+    )
+    return ManagedRoleOut(action=action, role=None, reassigned=moved)
+
+
+# --- installed areas ------------------------------------------------------------------------------
+
+
+class AppOut(Out):
+    key: str
+    title: str
+    description: str
+    core: bool = Field(description="In every workspace: never installed or uninstalled")
+    installed: bool
+
+
+class AppsOut(Out):
+    apps: list[AppOut]
+
+
+def _apps(installed: list[str] | None = None) -> AppsOut:
+    workspace = current_workspace()
+    if installed is None:
+        installed = list(workspace.installed_areas) if workspace is not None else []
+    return AppsOut(
+        apps=[
+            AppOut(
+                key=area.key,
+                title=str(area.title),
+                description=str(area.description),
+                core=area.core,
+                installed=workspace is not None and (area.core or area.key in installed),
+            )
+            for area in registry.areas()
+        ]
+    )
+
+
+@tool("listInstalledApps", permission=PlatformPerm.VIEW, title="Installed areas", read_only=True)
+def list_installed_apps(ctx: ToolContext) -> AppsOut:
+    """List the workspace's areas (apps): which are installed, which could be, which are core.
+
+    Installing or uninstalling one: manageInstalledApps."""
+    return _apps()
+
+
+AreaKeys = Annotated[
+    list[Annotated[str, Field(max_length=64)]],
+    Field(max_length=100, description="Area keys, from listInstalledApps"),
+]
+
+
+@tool(
+    "manageInstalledApps",
+    permission=PlatformPerm.ADMIN,
+    title="Install or uninstall areas",
+    markers=Marker.HIGH_RISK,
+    idempotent=True,
+)
+def manage_installed_apps(ctx: ToolContext, *, install: AreaKeys = [], uninstall: AreaKeys = []) -> AppsOut:  # noqa: B006
+    """Install or uninstall areas (apps) of the workspace for everyone; uninstalling keeps the data.
+
+    An uninstalled area's tools and pages are gone until it is installed again. Core areas stay."""
+    if not install and not uninstall:
+        raise NothingToChange()
+    installed = services.workspace_set_areas(
+        actor=cast(User, ctx.actor),
+        install=[key.strip().lower() for key in install],
+        uninstall=[key.strip().lower() for key in uninstall],
+    )
+    return _apps(installed)
