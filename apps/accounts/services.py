@@ -2,10 +2,9 @@
 
 import logging
 from datetime import datetime, timedelta
-from typing import cast
+from typing import Any, cast
 
 from django.conf import settings
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.tokens import PasswordResetTokenGenerator, default_token_generator
 from django.core.exceptions import ValidationError
@@ -263,7 +262,7 @@ def workspace_set_areas(*, actor: User, install: list[str], uninstall: list[str]
     both = sorted(set(install) & set(uninstall))
     if both:
         raise errors.InstallAndUninstall(areas=", ".join(both), details={"uninstall": both})
-    workspace = Workspace.objects.select_for_update().get(pk=current.pk)
+    workspace = Workspace.objects.select_for_update().get(schema_name=current.schema_name)
     areas = sorted((set(workspace.installed_areas) | set(install)) - set(uninstall))
     if areas != sorted(workspace.installed_areas):
         workspace.installed_areas = areas
@@ -385,7 +384,7 @@ class InvitationTokens(PasswordResetTokenGenerator):
     def timeout(self) -> int:
         return 24 * 3600 * int(settings.ATRIUM_ACCOUNTS_INVITATION_DAYS)
 
-    def check_token(self, user: AbstractBaseUser | None, token: str | None) -> bool:
+    def check_token(self, user: Any, token: str | None) -> bool:
         """Django's check, with the invitation's lifetime for PASSWORD_RESET_TIMEOUT."""
         if not (user and token):
             return False
