@@ -67,3 +67,20 @@ class TokenNameRequired(ValidationFailed):
 
 class TokenNameTooLong(ValidationFailed):
     message = _("Token names are at most 100 characters.")
+
+
+class ReassignToItself(ValidationFailed):
+    field = "reassignTo"
+    message = _("Give the role's people another role than the one being deleted.")
+
+
+class CoreAreaKept(ValidationFailed):
+    msg_format = _("{area} is a core area: it is in every workspace and cannot be installed or uninstalled.")
+
+
+class UnknownArea(ValidationFailed):
+    msg_format = _("{area!r} is not an area; the areas to install or uninstall are: {known}.")
+
+
+class InstallAndUninstall(ValidationFailed):
+    msg_format = _("Install or uninstall {areas}, not both at once.")

@@ -47,7 +47,11 @@ class PersonForm(forms.Form):
         label=_("Initial password"),
         widget=forms.PasswordInput,
         strip=False,
-        help_text=_("Share it with them safely; they can change it later."),
+        required=False,
+        help_text=_(
+            "Leave it empty to e-mail them an invitation to choose their own; or share it with them "
+            "safely, and they can change it later."
+        ),
     )
 
     def __init__(self, *args: Any, roles: list[Role], **kwargs: Any) -> None:

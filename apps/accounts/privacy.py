@@ -63,10 +63,13 @@ privacy.register(
     export=lambda session: {"expire_date": session.expire_date},
     # Signing the person out is part of disabling them, before anything is erased.
     soft_delete=lambda sessions: sessions.delete()[0],
+    credential=True,
 )
 privacy.register(AccessAttempt, email="username")
 privacy.register(AccessFailureLog, email="username")
 privacy.register(AccessLog, email="username")
-privacy.register(PersonalAccessToken, user="user", exclude=["digest"], soft_delete=credentials.revoke_all)
+privacy.register(
+    PersonalAccessToken, user="user", exclude=["digest"], soft_delete=credentials.revoke_all, credential=True
+)
 privacy.not_personal(Role, reason="a named set of permissions; people point at roles, not the reverse")
 privacy.register(User, email="email", export=user_export, soft_delete={"is_active": False}, veto=last_owner)

@@ -2,6 +2,7 @@
 
 import logging
 from datetime import datetime, timedelta
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
@@ -11,15 +12,16 @@ from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 from django.utils.encoding import force_bytes
-from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
+from django.utils.http import base36_to_int, urlsafe_base64_decode, urlsafe_base64_encode
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from apps.accounts import errors, throttle
 from apps.accounts.models import PersonalAccessToken, Role, User
-from apps.accounts.permissions import PeoplePerm, RolesPerm
-from apps.core import credentials, permissions, secrets, times, workspaces
+from apps.accounts.permissions import PeoplePerm, RolesPerm, WorkspacePerm
+from apps.core import credentials, permissions, privacy, secrets, times, workspaces
 from apps.core.actors import require
 from apps.core.db import UNIQUE_VIOLATION, connection, database_failure
 from apps.core.errors import FieldsInvalid, Forbidden
@@ -104,6 +106,31 @@ def user_create(
     return user
 
 
+def user_invite(
+    *,
+    actor: User,
+    email: str,
+    role: Role,
+    origin: str,
+    full_name: str = "",
+    password: str | None = None,
+) -> User:
+    """Adds a person with a role (the settings page's "Add a person" and inviteWorkspaceUser):
+    with an initial password the actor shares with them, or without one, e-mailing them an
+    invitation (by a worker, once committed) whose link, on `origin`, lets them choose their
+    password and signs them in. Nobody hands out more than their own role allows."""
+    user = user_create(actor=actor, email=email, role=role, full_name=full_name, password=password or None)
+    if not password:
+        from apps.accounts.tasks import send_invitation
+
+        schema_name = connection.schema_name
+        inviter = actor.get_full_name()
+        transaction.on_commit(
+            lambda: send_invitation.delay(user.pk, origin, inviter, schema_name=schema_name)
+        )
+    return user
+
+
 def _already_in_workspace() -> errors.AlreadyInWorkspace:
     return errors.AlreadyInWorkspace(details={"email": [_("already in use")]})
 
@@ -125,13 +152,20 @@ def user_set_active(*, actor: User, user: User, active: bool) -> User:
     user = _person_to_manage(actor, user)
     if not active and _is_owner(user) and user.is_active and _active_owners() <= 1:
         raise errors.LastOwner()
+    was_active = user.is_active
     user.is_active = active
     user.save(update_fields=["is_active"])
     if not active:
-        # A deactivated person's tokens stop at once, not when they would have expired.
-        PersonalAccessToken.objects.filter(user=user, revoked_at__isnull=True).update(
-            revoked_at=timezone.now()
-        )
+        # A deactivated person's ways in stop at once, not when they would have expired: their
+        # browser sessions, access tokens, OAuth tokens and connected apps, API keys (each app
+        # marks its own in its privacy module). Every process that keeps one hears of the change
+        # of `is_active` once (apps.catalogue.signals, then the doors), not of each credential.
+        with credentials.quietly():
+            revoked = privacy.revoke_credentials(
+                privacy.Subject(email=user.email, user=user, workspace=workspaces.current_workspace())
+            )
+        if revoked and not was_active:
+            credentials.revoked(user_ids=[user.pk])
     logger.info("user %s %s by %s", user.pk, "activated" if active else "deactivated", actor.pk)
     return user
 
@@ -180,14 +214,68 @@ def role_update(*, actor: User, role: Role, name: str, permissions: list[str], d
     return role
 
 
-def role_delete(*, actor: User, role: Role) -> None:
+@transaction.atomic
+def role_delete(*, actor: User, role: Role, reassign_to: Role | None = None) -> int:
+    """Deletes a custom role; its people, if it has any, are given `reassign_to` first (which
+    needs people.manage too, and a role the actor may hand out), else it is refused. Returns how
+    many people were given the other role."""
     require(actor, RolesPerm.MANAGE)
     if role.is_system:
         raise errors.BuiltInRoleKept()
-    if role.users.exists():
+    role = Role.objects.select_for_update().get(pk=role.pk)
+    _check_may_hand_out(actor, role)
+    holders = list(User.objects.select_for_update().filter(role=role).order_by("pk"))
+    if holders and reassign_to is None:
         raise errors.RoleInUse()
+    if reassign_to is not None and reassign_to.pk == role.pk:
+        raise errors.ReassignToItself()
+    for holder in holders:
+        user_change_role(actor=actor, user=holder, role=cast(Role, reassign_to))
     role.delete()
-    logger.info("role %s deleted by %s", role.pk, actor.pk)
+    logger.info("role %s deleted by %s (%s people reassigned)", role.pk, actor.pk, len(holders))
+    return len(holders)
+
+
+# --- the workspace's areas ----------------------------------------------------------------------
+
+
+@transaction.atomic
+def workspace_set_areas(*, actor: User, install: list[str], uninstall: list[str]) -> list[str]:
+    """Installs and uninstalls optional areas of the current workspace: an uninstalled area's
+    tools, pages and menu links are gone for everyone at once (every permission check asks
+    whether its area is installed, apps.accounts.access), its records kept, back as they were
+    when it is installed again. Core areas are in every workspace. Returns the installed keys."""
+    require(actor, WorkspacePerm.MANAGE)
+    from apps.tenancy.models import Workspace
+
+    current = workspaces.current_workspace()
+    if current is None:
+        raise Forbidden()
+    known = permissions.optional_area_keys()
+    for field, keys in (("install", install), ("uninstall", uninstall)):
+        for key in keys:
+            area = permissions.get_area(key)
+            if area is not None and area.core:
+                raise errors.CoreAreaKept(area=key, details={field: [key]})
+            if area is None:
+                raise errors.UnknownArea(area=key, known=", ".join(known), details={field: [key]})
+    both = sorted(set(install) & set(uninstall))
+    if both:
+        raise errors.InstallAndUninstall(areas=", ".join(both), details={"uninstall": both})
+    workspace = Workspace.objects.select_for_update().get(schema_name=current.schema_name)
+    areas = sorted((set(workspace.installed_areas) | set(install)) - set(uninstall))
+    if areas != sorted(workspace.installed_areas):
+        workspace.installed_areas = areas
+        workspace.save(update_fields=["installed_areas"])
+
+        def refresh() -> None:
+            # This connection's workspace too, once committed: the rest of the request asks it
+            # (other processes refresh theirs when told, apps.mcp.signals).
+            current.installed_areas = list(areas)
+
+        transaction.on_commit(refresh)
+        logger.info("workspace %s areas set by %s: %s", workspace.schema_name, actor.pk, ", ".join(areas))
+    return areas
 
 
 # --- personal access tokens ---------------------------------------------------------------------
@@ -285,6 +373,37 @@ class SignInLinkTokens(PasswordResetTokenGenerator):
 sign_in_links = SignInLinkTokens()
 
 
+class InvitationTokens(PasswordResetTokenGenerator):
+    """The link of an invitation: it sets the invited person's first password and signs them in,
+    once (setting the password changes what it is made of), for ATRIUM_ACCOUNTS_INVITATION_DAYS;
+    neither a reset link nor a sign-in link is one."""
+
+    key_salt = "apps.accounts.services.InvitationTokens"
+
+    @property
+    def timeout(self) -> int:
+        return 24 * 3600 * int(settings.ATRIUM_ACCOUNTS_INVITATION_DAYS)
+
+    def check_token(self, user: Any, token: str | None) -> bool:
+        """Django's check, with the invitation's lifetime for PASSWORD_RESET_TIMEOUT."""
+        if not (user and token):
+            return False
+        try:
+            stamp, _hash = token.split("-")
+            made = base36_to_int(stamp)
+        except ValueError:
+            return False
+        if not any(
+            constant_time_compare(self._make_token_with_timestamp(user, made, secret), token)
+            for secret in [self.secret, *self.secret_fallbacks]
+        ):
+            return False
+        return self._num_seconds(self._now()) - made <= self.timeout
+
+
+invitations = InvitationTokens()
+
+
 def _active_person(email: str) -> User | None:
     return User.objects.filter(email=email.strip().lower(), is_active=True, role__isnull=False).first()
 
@@ -378,6 +497,44 @@ def password_reset_send(*, user_id: int, origin: str) -> bool:
         ],
     )
     logger.info("password reset link e-mailed to user %s", user.pk)
+    return True
+
+
+# --- invitations ----------------------------------------------------------------------------------
+
+
+def invitation_send(*, user_id: int, origin: str, inviter: str) -> bool:
+    """E-mails an invited person the link (on `origin`, the workspace host) to choose their
+    password and sign in; nothing once they were deactivated or have chosen one."""
+    user = _active_by_id(user_id)
+    if user is None or user.has_usable_password():
+        return False
+    brand = workspaces.brand()
+    _mail(
+        user,
+        brand=brand,
+        subject=_("%(brand)s: you are invited") % {"brand": brand},
+        paragraphs=[
+            [
+                _("%(inviter)s invited you to %(brand)s, as %(email)s, with the role %(role)s.")
+                % {
+                    "inviter": inviter,
+                    "brand": brand,
+                    "email": user.email,
+                    "role": user.role.name if user.role else "",
+                }
+            ],
+            [
+                _("Choose your password and sign in here:"),
+                _link(origin, "accounts:invitation", user, invitations),
+            ],
+            [
+                _("The link works once, until %(until)s.") % {"until": _until(user, invitations.timeout)},
+                _("If you did not expect this, ignore this e-mail."),
+            ],
+        ],
+    )
+    logger.info("invitation e-mailed to user %s", user.pk)
     return True
 
 

@@ -30,3 +30,10 @@ def send_sign_in_notice(user_id: int, origin: str, failures: int, clients: int, 
 def send_sign_in_link(user_id: int, origin: str) -> bool:
     """E-mails a person a link that signs them in (apps.accounts.services.sign_in_link_send)."""
     return services.sign_in_link_send(user_id=user_id, origin=origin)
+
+
+@workspace_task(ignore_result=True, autoretry_for=(OSError,), retry_backoff=True, max_retries=3)
+def send_invitation(user_id: int, origin: str, inviter: str) -> bool:
+    """E-mails an invited person the link that sets their password and signs them in
+    (apps.accounts.services.invitation_send)."""
+    return services.invitation_send(user_id=user_id, origin=origin, inviter=inviter)

@@ -14,6 +14,7 @@ account_patterns = (
             views.PasswordResetConfirmView.as_view(),
             name="password-reset-confirm",
         ),
+        path("invitation/<str:uidb64>/<str:token>/", views.InvitationView.as_view(), name="invitation"),
         path("sign-in-link/", views.sign_in_link, name="sign-in-link"),
         path("sign-in-link/sent/", views.sign_in_link_sent, name="sign-in-link-sent"),
         path("sign-in-link/<str:uidb64>/<str:token>/", views.sign_in_link_use, name="sign-in-link-use"),

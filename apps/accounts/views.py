@@ -164,6 +164,22 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
         return HttpResponseRedirect(self.get_success_url())
 
 
+class InvitationView(PasswordResetConfirmView):
+    """An invitation's e-mailed link (apps.accounts.services.user_invite): the invited person
+    chooses their password and is signed in. It works once (the password it sets is part of its
+    token) and for ATRIUM_ACCOUNTS_INVITATION_DAYS."""
+
+    template_name = "accounts/invitation.html"
+    token_generator = services.invitations
+
+    def form_valid(self, form: Form) -> HttpResponse:
+        user = services.user_set_password(user=self.user, password=form.cleaned_data["new_password1"])
+        del self.request.session[auth_views.INTERNAL_RESET_SESSION_TOKEN]
+        auth_login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(self.request, _("Welcome: your password is set and you are signed in."))
+        return redirect(settings.LOGIN_REDIRECT_URL)
+
+
 def password_reset_done(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/password_reset_done.html", {"sign_in_url": reverse("accounts:sign-in")})
 
@@ -275,8 +291,11 @@ def people(request: AuthenticatedHttpRequest) -> HttpResponse:
         "people",
         may_manage=may_manage,
         form=PersonForm(request.POST or None, roles=roles),
-        create=services.user_create,
-        created=lambda person: _("%(email)s added.") % {"email": person.email},
+        create=lambda **given: services.user_invite(origin=request.build_absolute_uri("/"), **given),
+        created=lambda person: (
+            (_("%(email)s added.") if person.has_usable_password() else _("%(email)s invited by e-mail."))
+            % {"email": person.email}
+        ),
         context=lambda: {
             "people": selectors.user_list(actor=request.user),
             "roles": roles,

@@ -9,6 +9,7 @@ privacy.register(
     user="user",
     exclude=["digest", "signing_secret_encrypted", "previous_signing_secret_encrypted"],
     soft_delete=credentials.revoke_all,
+    credential=True,
     # After the usage rows, which its deletion takes along.
     order=50,
 )

@@ -140,6 +140,12 @@ PROFILES = (
         catalogue=("searchWorkspace",),
     ),
     Profile(
+        "access",
+        "Access",
+        "Who may do what: people, invitations, roles and custom roles, installed areas, API keys.",
+        _("I manage who has access"),
+    ),
+    Profile(
         "housekeeping",
         "Housekeeping",
         "Keeping records in order: trash and restore, merges, links, sharing, folders, file copies.",

@@ -32,7 +32,9 @@ The audit log identifies a credential without revealing it (`Principal.credentia
 `names(["pat:14", "oauth:7", ...])` then gives each one's kind and name, in one query per kind.
 """
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -170,10 +172,27 @@ def registered() -> list[str]:
     return [name for _order, name, _fn in _authenticators]
 
 
+# Set while a change that tells the doors itself revokes credentials (a person deactivated).
+_quiet: ContextVar[bool] = ContextVar("atrium_credentials_quiet", default=False)
+
+
+@contextmanager
+def quietly() -> Iterator[None]:
+    """Credentials revoked inside are not told to the doors one by one: the caller tells them
+    once (a person's deactivation, which the doors hear of as a change of their access)."""
+    token = _quiet.set(True)
+    try:
+        yield
+    finally:
+        _quiet.reset(token)
+
+
 def revoked(*, user_ids: Iterable[int | None]) -> None:
     """Tells the doors that credentials of these people in the current workspace are no longer
     good, or no longer what a door keeps of them (a key's profile or budget). Called inside the
     transaction that changes them."""
+    if _quiet.get():
+        return
     ids = sorted({user_id for user_id in user_ids if user_id is not None})
     schema_name = getattr(connection, "schema_name", "public")
     if ids and schema_name != "public":

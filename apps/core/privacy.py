@@ -28,6 +28,10 @@ Erasure runs in two phases, each in its own transaction (apps.datarights drives 
    anonymised in place; the files of their FileFields are removed once the transaction commits.
    The user's own row goes last, after every row that points at it.
 
+`credential=True` marks a registration whose soft delete disables a way in (a browser session, an
+access token, an OAuth token or connection, an API key): `revoke_credentials(subject)` runs those
+alone, which is what deactivating a person does (apps.accounts.services.user_set_active).
+
 `veto=` lets an app refuse an erasure with a reason (the workspace's last owner, a legal hold).
 For anything a registration cannot say, subclass `Handler` and `register_handler(...)` it.
 """
@@ -138,6 +142,7 @@ class ModelHandler(Handler):
         erase: Erase = "delete",
         veto: Callable[[Subject], str | None] | None = None,
         order: int | None = None,
+        credential: bool = False,
     ) -> None:
         self.model = model
         self.models = (model,)
@@ -151,6 +156,7 @@ class ModelHandler(Handler):
         self.soft_delete_rule = soft_delete
         self.erase_rule = erase
         self.veto_function = veto
+        self.credential = credential
         is_user_model = model._meta.label_lower == settings.AUTH_USER_MODEL.lower()
         self.order = order if order is not None else (100 if is_user_model else 0)
 
@@ -339,6 +345,17 @@ def not_personal(model_or_app: type[models.Model] | str, *, reason: str) -> None
 def handlers() -> list[Handler]:
     """Every registration, in erasure order (the user's own row last)."""
     return sorted(_handlers.values(), key=lambda handler: (handler.order, handler.label))
+
+
+def revoke_credentials(subject: Subject) -> int:
+    """Runs the soft delete of every registration marked `credential=True` (sessions, tokens,
+    keys, connected apps): what deactivating a person does, at once, without erasing anything.
+    Returns how many rows it disabled. The caller tells the doors (apps.core.credentials.revoked)."""
+    return sum(
+        handler.soft_delete(subject)
+        for handler in handlers()
+        if isinstance(handler, ModelHandler) and handler.credential
+    )
 
 
 def declared_not_personal() -> dict[str, str]:

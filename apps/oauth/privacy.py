@@ -16,18 +16,30 @@ from apps.oauth.models import Connection, SpentCode
 
 expire_now = {"expires": timezone.now}
 
-privacy.register(Connection, user="user", soft_delete="revoked_at")
+privacy.register(Connection, user="user", soft_delete="revoked_at", credential=True)
 privacy.not_personal(
     SpentCode, reason="digests of exchanged authorization codes, tied to a client, kept to detect replays"
 )
 privacy.register(
-    get_access_token_model(), user="user", exclude=["token", "token_checksum"], soft_delete=expire_now
+    get_access_token_model(),
+    user="user",
+    exclude=["token", "token_checksum"],
+    soft_delete=expire_now,
+    credential=True,
 )
 privacy.register(
-    get_refresh_token_model(), user="user", exclude=["token", "token_checksum"], soft_delete="revoked"
+    get_refresh_token_model(),
+    user="user",
+    exclude=["token", "token_checksum"],
+    soft_delete="revoked",
+    credential=True,
 )
 privacy.register(
-    get_grant_model(), user="user", exclude=["code", "code_challenge", "nonce"], soft_delete=expire_now
+    get_grant_model(),
+    user="user",
+    exclude=["code", "code_challenge", "nonce"],
+    soft_delete=expire_now,
+    credential=True,
 )
 privacy.register(get_id_token_model(), user="user", exclude=["jti"], soft_delete=expire_now)
 privacy.register(get_application_model(), user="user", exclude=["client_secret"])

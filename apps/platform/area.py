@@ -35,6 +35,24 @@ area = areas.declare(
         ),
         "listApiKeys": "my API keys, gateway or integration keys, their budget, spend, usage, last used",
         "revokeApiKey": "revoke kill disable cancel a leaked or compromised API key",
+        "inviteWorkspaceUser": (
+            "invite add a new user person colleague new hire to the workspace, give them access, send "
+            "a login invitation e-mail"
+        ),
+        "updateUserRole": "change a user's role, make someone an admin, promote demote, member viewer owner",
+        "deactivateWorkspaceUser": (
+            "remove a user's access, someone left the company, former employee, offboard, disable an "
+            "account, revoke all their logins sessions tokens"
+        ),
+        "manageRole": (
+            "create rename delete a custom role, set change its permissions access rights, move its people "
+            "to another role"
+        ),
+        "listInstalledApps": "which apps modules areas are installed enabled turned on, which could we add",
+        "manageInstalledApps": (
+            "install uninstall enable disable add remove an app module area for the workspace, switch it "
+            "on off"
+        ),
         "getCountriesByRegion": (
             "which countries are in a continent or world region, list of nations, EU member states, Latin "
             "America, Southeast Asia, sales territory"
@@ -92,6 +110,21 @@ area = areas.declare(
             "validateBankDetails",
             "validateTaxId",
             "getPublicHolidays",
+        ),
+        # Who may do what: people and their roles, the workspace's API keys.
+        "access": (
+            "getMyProfile",
+            "getWorkspaceSummary",
+            "listWorkspaceUsers",
+            "inviteWorkspaceUser",
+            "updateUserRole",
+            "deactivateWorkspaceUser",
+            "listRoles",
+            "manageRole",
+            "listInstalledApps",
+            "manageInstalledApps",
+            "listApiKeys",
+            "revokeApiKey",
         ),
         # A customer's VAT number on an invoice; bank details are checked from the reference profile.
         "billing": ("validateTaxId",),

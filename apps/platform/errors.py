@@ -150,3 +150,13 @@ class ExportNeedsFiles(ValidationFailed):
 
 class ExportNotFound(NotFound):
     msg_format = _("Export {export} was not found: requestDataExport starts one, for its requester alone.")
+
+
+class UnknownRole(ValidationFailed):
+    field = "role"
+    msg_format = _("{role!r} is not a role of this workspace; listRoles gives their keys.")
+
+
+class RoleKeyRequired(ValidationFailed):
+    field = "role"
+    msg_format = _("Say which role to {action}: its key, from listRoles.")

@@ -10,3 +10,11 @@ class PlatformPerm(PermissionEnum):
         Level.READ,
         _("Read the workspace, its people and roles, one's API keys; look up reference data"),
     )
+    ADMIN = (
+        "platform.admin",
+        Level.ADMIN,
+        _(
+            "Administer the workspace through tools: invite people, change roles, deactivate people "
+            "(each also needs people.manage or roles.manage)"
+        ),
+    )

@@ -96,6 +96,8 @@ ATRIUM_TRUSTED_PROXIES = env.networks("ATRIUM_TRUSTED_PROXIES", [])
 # How long an e-mailed link works, to set a new password or to sign in (Django's token generator
 # reads this); it works once in any case.
 PASSWORD_RESET_TIMEOUT = 60 * env.int("ATRIUM_ACCOUNTS_PASSWORD_RESET_MINUTES", 120, min=1)
+# How many days the link of an invitation (apps.accounts.services.user_invite) works; once in any case.
+ATRIUM_ACCOUNTS_INVITATION_DAYS = env.int("ATRIUM_ACCOUNTS_INVITATION_DAYS", 7, min=1)
 # The two forms together send at most this many links to one address, and answer at most this
 # many requests from one client address, per window (apps.accounts.throttle).
 ATRIUM_ACCOUNTS_PASSWORD_RESETS_PER_ADDRESS = env.int("ATRIUM_ACCOUNTS_PASSWORD_RESETS_PER_ADDRESS", 3, min=1)

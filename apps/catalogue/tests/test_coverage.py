@@ -97,6 +97,12 @@ BEYOND_SPEC = {
         "commitDataImport",
         "requestDataExport",
         "getDataExportStatus",
+        "inviteWorkspaceUser",
+        "updateUserRole",
+        "deactivateWorkspaceUser",
+        "manageRole",
+        "listInstalledApps",
+        "manageInstalledApps",
     },
 }
 NOT_COUNTED = UNNAMED_PLATFORM | DESIGNED_PLATFORM | set().union(*BEYOND_SPEC.values())

@@ -106,3 +106,48 @@ def get_data_export_status(actor: Any) -> Sample:
 
     export = DataExport.objects.create(kind="contact", format="csv", created_by=actor)
     return Sample({"exportId": export.pk})
+
+
+def _colleague(label: str) -> Any:
+    from apps.accounts.models import Role, User
+
+    return User.objects.create_user(
+        email=f"{label}-{uuid.uuid4().hex[:8]}@acme.example", role=Role.objects.get(key="member")
+    )
+
+
+@sample("inviteWorkspaceUser")
+def invite_workspace_user(actor: Any) -> Sample:
+    email = f"invited-{uuid.uuid4().hex[:8]}@example.com"
+    return Sample({"email": email, "role": "member", "fullName": "Sam Sample"})
+
+
+@sample("updateUserRole")
+def update_user_role(actor: Any) -> Sample:
+    person = _colleague("role")
+    return Sample({"userId": person.pk, "role": "viewer"}, private=[person.email])
+
+
+@sample("deactivateWorkspaceUser")
+def deactivate_workspace_user(actor: Any) -> Sample:
+    person = _colleague("leaving")
+    return Sample({"userId": person.pk}, private=[person.email])
+
+
+@sample("manageRole")
+def manage_role(actor: Any) -> Sample:
+    # The name is the call's own argument, so the other workspace's call answers it too.
+    return Sample(
+        {"action": "create", "name": f"Contractors {uuid.uuid4().hex[:8]}", "permissions": ["contacts.view"]}
+    )
+
+
+@sample("listInstalledApps")
+def list_installed_apps(actor: Any) -> Sample:
+    return Sample({})
+
+
+@sample("manageInstalledApps")
+def manage_installed_apps(actor: Any) -> Sample:
+    # Installing what is installed changes nothing: the answer is the list as it is.
+    return Sample({"install": ["contacts"]})
