@@ -95,7 +95,7 @@ class Migrator:
             if outcome.atomic:
                 outcome.applied = []  # rolled back with the transaction
         finally:
-            connection.set_schema_to_public()
+            connection.set_schema_to_public()  # type: ignore[attr-defined]
         outcome.seconds = time.perf_counter() - start
         return outcome
 
@@ -167,7 +167,7 @@ class Migrator:
             raise RuntimeError("the schema has migrations applied that this code does not have")
         state = None
         if plan:
-            state = executor._create_project_state(with_applied_migrations=True)
+            state = executor._create_project_state(with_applied_migrations=True)  # type: ignore[attr-defined]
             state.apps  # noqa: B018 - rendered once here, cloned for each schema
             # Django's own pre-migrate hooks (content types' renames join the plan): once per plan.
             for app_config in global_apps.get_app_configs():
