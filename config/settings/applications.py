@@ -83,9 +83,12 @@ ATRIUM_SPARE_SCHEMAS = env.int("ATRIUM_SPARE_SCHEMAS", 2, min=0)
 # forgets it on set_tenant, close, rollback and savepoint rollback, where PostgreSQL may undo it).
 # Measured on the MCP endpoint (bench/RESULTS.md): it halves the round trips of a tool call.
 TENANT_LIMIT_SET_CALLS = True
-# migrate_workspaces --executor=multiprocessing: processes, and schemas handed to each at a time.
+# migrate_workspaces (apps.tenancy.migrating): processes, and schemas handed to each at a time;
+# how long a schema's migration waits for a table a request holds before it gives up for this run
+# (PostgreSQL's lock_timeout syntax; the next run retries the schema).
 TENANT_MULTIPROCESSING_MAX_PROCESSES = env.int("ATRIUM_MIGRATION_PROCESSES", 4, min=1)
 TENANT_MULTIPROCESSING_CHUNKS = env.int("ATRIUM_MIGRATION_CHUNKS", 8, min=1)
+ATRIUM_MIGRATION_LOCK_TIMEOUT = env.str("ATRIUM_MIGRATION_LOCK_TIMEOUT", "5s")
 PUBLIC_SCHEMA_URLCONF = "config.urls_public"
 ROOT_URLCONF = "config.urls_tenant"
 # Hosts of the public site (operators' admin); `migrate_workspaces` keeps them in the domain table.

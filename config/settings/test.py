@@ -62,3 +62,8 @@ STATIC_ROOT = None  # type: ignore[assignment]
 # Links (files, calendars) point at the loopback test server; a small size limit keeps tests cheap.
 ATRIUM_SITE_SCHEME = "http"
 ATRIUM_FILES_MAX_BYTES = env.int("ATRIUM_FILES_MAX_BYTES", 2 * 1024 * 1024, min=0)
+
+# A typical release's migration added to the contacts app, for a `migrate_workspaces` that a test
+# runs in another process (apps/tenancy/tests/test_migrate_workspaces.py).
+if env.bool("ATRIUM_TEST_TYPICAL_MIGRATION", False):
+    MIGRATION_MODULES = {"contacts": "apps.tenancy.tests.typical_migration"}
