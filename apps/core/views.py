@@ -65,7 +65,10 @@ def in_request_workspace(view: Callable[..., HttpResponse]) -> Callable[..., Htt
     @functools.wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         workspace = getattr(request, "tenant", None)
-        if workspace is not None and connection.schema_name != workspace.schema_name:
+        if workspace is not None and (
+            connection.schema_name != workspace.schema_name
+            or getattr(connection, "server", "default") != getattr(workspace, "database", "default")
+        ):
             connection.set_tenant(workspace)
         urlconf = getattr(request, "urlconf", None)
         if urlconf:

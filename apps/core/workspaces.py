@@ -86,4 +86,7 @@ def has_area(key: str) -> bool:
 
 
 def forget() -> None:
+    from apps.core import servers
+
     _by_schema.forget()
+    servers.forget()

@@ -28,6 +28,7 @@ from apps.mcp.errors import NoWorkspaceHere
 from apps.mcp.protocol import INVALID_PARAMS, INVALID_REQUEST, Message, ProtocolError
 from apps.mcp.streams import CancelledByClient, RunningCall, hub
 from apps.tenancy import routing
+from apps.tenancy.errors import WorkspaceMoving
 from apps.tenancy.models import Workspace
 
 logger = logging.getLogger(__name__)
@@ -151,7 +152,11 @@ def _server_closed(raw: Any) -> bool:
 
 def _activate(workspace: Workspace) -> None:
     active = this_connection()
-    if active.schema_name != workspace.schema_name:
+    # (The same schema on another server: the workspace was moved since this thread's last request.)
+    if (
+        active.schema_name != workspace.schema_name
+        or getattr(active, "server", "default") != workspace.database
+    ):
         active.set_tenant(workspace)
     else:
         # Same schema as this thread's last request: keep the search path, refresh the row
@@ -163,6 +168,9 @@ def _serve(request: Request, call: RunningCall | None) -> Reply:
     workspace = routing.workspace_for_host(hostname_of(request.host))
     if workspace is None or workspace.is_public:
         return Reply(404, NoWorkspaceHere().as_body())
+    if workspace.is_moving:
+        moving = WorkspaceMoving()
+        return Reply(moving.http_status, moving.as_body(), dict(moving.headers))
     _activate(workspace)
     observability.set_workspace(workspace.schema_name)
 

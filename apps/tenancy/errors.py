@@ -2,7 +2,7 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.errors import ValidationFailed
+from apps.core.errors import RETRY_AFTER_SECONDS, NotFound, ServiceUnavailable, ValidationFailed
 
 
 class NotAHostName(ValidationFailed):
@@ -35,3 +35,26 @@ class SchemaTaken(ValidationFailed):
 
 class PublicSchemaKept(ValidationFailed):
     message = _("The public schema cannot be deleted.")
+
+
+class ServerUnknown(ValidationFailed):
+    msg_format = _("{server} is not a database server of this installation.")
+
+
+class NoSuchWorkspace(NotFound):
+    msg_format = _("There is no workspace with the schema {schema}.")
+
+
+class AlreadyOnServer(ValidationFailed):
+    msg_format = _("The workspace {schema} is on {server} already.")
+
+
+class MovingElsewhere(ValidationFailed):
+    msg_format = _("The workspace {schema} is being moved to {server}; finish that move first.")
+
+
+class WorkspaceMoving(ServiceUnavailable):
+    """Its doors' answer while a workspace is moved between database servers (apps.tenancy.moving)."""
+
+    message = _("This workspace is being moved; try again shortly.")
+    default_headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}

@@ -1,5 +1,7 @@
 """Workspaces (the tenants) and the host names that route to them. Public schema."""
 
+from typing import Any
+
 from django.contrib.postgres.fields import ArrayField
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -27,6 +29,10 @@ class Workspace(TenantMixin):
         _("time zone"), max_length=64, default="UTC", validators=[validate_time_zone]
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # The PostgreSQL server its schema lives on (apps.core.servers: "default" is the primary), and
+    # while it is being moved (apps.tenancy.moving), the one it goes to: its doors answer 503.
+    database = models.CharField(_("database server"), max_length=63, default="default")
+    moving_to = models.CharField(_("moving to"), max_length=63, blank=True, default="")
 
     auto_create_schema = True
     # Deleting the row never drops data by accident; `workspace_delete` drops the schema on purpose.
@@ -48,11 +54,27 @@ class Workspace(TenantMixin):
             return super().create_schema(check_if_exists, sync_schema, verbosity)
         if check_if_exists and schema_exists(self.schema_name):
             return False
+        from apps.core import servers
         from apps.tenancy import spares
 
-        if not spares.claim(self.schema_name):
+        # The spare copies are the primary's.
+        if servers.current() != servers.PRIMARY or not spares.claim(self.schema_name):
             clone_schema(base, self.schema_name)
         return True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        from apps.core import servers
+
+        if self.pk is None or self.database == servers.current():
+            super().save(*args, **kwargs)
+            return
+        # django-tenants makes the schema of an existing row when it finds none, and it looks on
+        # this connection's server: this workspace's schema is on another (or being moved).
+        self.auto_create_schema = False
+        try:
+            super().save(*args, **kwargs)
+        finally:
+            del self.auto_create_schema
 
     def __str__(self) -> str:
         return self.name
@@ -63,6 +85,10 @@ class Workspace(TenantMixin):
             raise ValidationError(
                 {"installed_areas": _("Unknown areas: %(areas)s") % {"areas": ", ".join(unknown)}}
             )
+
+    @property
+    def is_moving(self) -> bool:
+        return bool(self.moving_to)
 
     @property
     def is_public(self) -> bool:

@@ -1,8 +1,11 @@
 """Creating, migrating and removing workspaces."""
 
+import contextlib
 import logging
+import math
 import re
 import shutil
+from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
@@ -12,10 +15,11 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models import Count
 from django.utils.text import slugify
 from django_tenants.utils import get_tenant_base_schema, schema_context, schema_exists
 
-from apps.core import permissions
+from apps.core import permissions, servers
 from apps.core.db import connection
 from apps.core.errors import FieldsInvalid
 from apps.tenancy import cloning, errors, signals
@@ -68,10 +72,15 @@ def workspace_create(
     time_zone: str = "UTC",
     installed_areas: list[str] | None = None,
     owner_password: str | None = None,
+    database: str | None = None,
 ) -> Workspace:
-    """Creates a workspace by cloning the migrated base schema, with its domains and its owner.
+    """Creates a workspace by cloning the migrated base schema, with its domains and its owner,
+    on the database server `database` (default: the least loaded, `least_loaded_server`).
 
-    All of it happens in one transaction: a failure leaves neither a row nor a schema behind.
+    All of it happens in one transaction: a failure leaves neither a row nor a schema behind. (On
+    a server other than the primary, two: the schema's, committed first, then the row's in the
+    primary's public schema; a failure between them leaves an unused schema, never a row without
+    its schema.)
     """
     name = name.strip()
     if not name:
@@ -81,6 +90,10 @@ def workspace_create(
     except ValidationError as error:
         raise errors.OwnerEmailInvalid(details={"owner_email": error.messages}) from error
     domains = _normalise_domains(domains)
+    if database is None:
+        database = least_loaded_server()
+    elif database not in servers.known():
+        raise errors.ServerUnknown(server=database, details={"database": [database]})
     if schema_name is None:
         schema_name = schema_name_for(name)
     elif not SCHEMA_NAME.match(schema_name) or schema_name in RESERVED_SCHEMAS:
@@ -94,6 +107,7 @@ def workspace_create(
         brand_name=(brand_name or name).strip(),
         time_zone=time_zone,
         installed_areas=permissions.optional_area_keys() if installed_areas is None else installed_areas,
+        database=database,
     )
     try:
         workspace.full_clean(exclude=["schema_name"])
@@ -103,21 +117,80 @@ def workspace_create(
     # The owner's password is hashed (PBKDF2, a few hundred ms of C that releases the GIL) on the
     # other core while the schema is made.
     hashing: Future[str] | None = _hasher().submit(make_password, owner_password) if owner_password else None
-    ensure_base_schema()
-    cloning.fresh_backend()
-    with transaction.atomic():
-        workspace.save(verbosity=0)
-        for index, domain in enumerate(domains):
-            Domain.objects.create(domain=domain, tenant=workspace, is_primary=index == 0)
-        with schema_context(workspace.schema_name):
-            signals.workspace_created.send(
-                sender=Workspace,
-                workspace=workspace,
-                owner_email=owner_email,
-                owner_password_hash=hashing.result() if hashing else None,
-            )
-    logger.info("workspace %s created", workspace.schema_name)
+    with on_server(database):
+        if database != servers.PRIMARY and not schema_exists(get_tenant_base_schema()):
+            prepare_server(database)
+        ensure_base_schema()
+        cloning.fresh_backend()
+        with public_transaction(database), transaction.atomic():
+            workspace.save(verbosity=0)
+            for index, domain in enumerate(domains):
+                Domain.objects.create(domain=domain, tenant=workspace, is_primary=index == 0)
+            with schema_context(workspace.schema_name):
+                signals.workspace_created.send(
+                    sender=Workspace,
+                    workspace=workspace,
+                    owner_email=owner_email,
+                    owner_password_hash=hashing.result() if hashing else None,
+                )
+    logger.info("workspace %s created on %s", workspace.schema_name, database)
     return workspace
+
+
+def least_loaded_server() -> str:
+    """The server a new workspace goes to: the fewest workspaces for its weight
+    (settings.ATRIUM_DATABASE_SERVER_WEIGHTS), the primary first among equals."""
+    keys = servers.known()
+    if len(keys) == 1:
+        return keys[0]
+    counts = dict(
+        Workspace.objects.exclude(schema_name="public")
+        .values_list("database")
+        .annotate(workspaces=Count("id"))
+        .values_list("database", "workspaces")
+    )
+    weights = servers.weights()
+
+    def load(key: str) -> tuple[float, int]:
+        weight = weights[key]
+        return (counts.get(key, 0) / weight if weight > 0 else math.inf, keys.index(key))
+
+    return min(keys, key=load)
+
+
+@contextlib.contextmanager
+def on_server(database: str) -> Iterator[None]:
+    """The block's default connection on server `database`, whatever schema it sets."""
+    if database == servers.PRIMARY:
+        yield
+        return
+    with servers.pinned(database):
+        yield
+
+
+def public_transaction(database: str) -> "contextlib.AbstractContextManager[object]":
+    """A transaction on the primary's public schema, for the rows of a workspace whose schema is on
+    another server (on the primary, the schema's transaction holds them too)."""
+    if database == servers.PRIMARY:
+        return contextlib.nullcontext()
+    return transaction.atomic(using=servers.public_alias())
+
+
+def prepare_server(database: str, verbosity: int = 0) -> None:
+    """Makes a database server ready to hold workspaces: its public schema migrated (extensions,
+    and the tables workspace schemas are made against; the rows of the public-only ones stay on
+    the primary) and the template schema new workspaces are copied from. Run again after
+    migrations, as the primary is migrated."""
+    servers.check_key(database)
+    with servers.pinned(database):
+        call_command("migrate_schemas", shared=True, interactive=False, verbosity=verbosity)
+        migrate_base_schema(verbosity=verbosity)
+
+
+def server_ready(database: str) -> bool:
+    """Whether `prepare_server` has run on the server (its template schema exists)."""
+    with on_server(database):
+        return bool(schema_exists(get_tenant_base_schema()))
 
 
 _hashers: list[ThreadPoolExecutor] = []
@@ -134,7 +207,7 @@ def workspace_delete(*, workspace: Workspace) -> None:
     if workspace.is_public:
         raise errors.PublicSchemaKept()
     schema_name = workspace.schema_name
-    with transaction.atomic():
+    with on_server(workspace.database), public_transaction(workspace.database), transaction.atomic():
         with connection.cursor() as cursor:
             # Deferred foreign-key checks still pending in this transaction would block DROP.
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")

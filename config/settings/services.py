@@ -42,7 +42,26 @@ DATABASES["default"]["OPTIONS"].setdefault(
 # Sizing). 0: no ceiling.
 DATABASE_MAX_CONNECTIONS = env.int("ATRIUM_DATABASE_MAX_CONNECTIONS", 16, min=0)
 DATABASE_CONNECTION_WAIT_SECONDS = env.float("ATRIUM_DATABASE_CONNECTION_WAIT_SECONDS", 10.0, min=0)
-DATABASE_ROUTERS = ["django_tenants.routers.TenantSyncRouter"]
+# More than one PostgreSQL server (apps.core.servers, docs/deploy.md): the servers besides the
+# primary (DATABASES["default"], which holds the public schema of record) that workspace schemas
+# may be placed on, as `key=URL` pairs separated by spaces or commas; and optionally how much of
+# the workspaces each takes, `key=weight` (1 each by default; the primary's key is "default").
+ATRIUM_DATABASE_SERVERS: dict[str, str] = dict(
+    pair.split("=", 1)
+    for pair in env.str("ATRIUM_DATABASE_SERVERS", "").replace(",", " ").split()
+    if "=" in pair
+)
+ATRIUM_DATABASE_SERVER_WEIGHTS: dict[str, float] = {
+    key: float(weight)
+    for key, weight in (
+        pair.split("=", 1)
+        for pair in env.str("ATRIUM_DATABASE_SERVER_WEIGHTS", "").replace(",", " ").split()
+        if "=" in pair
+    )
+}
+# pg_dump and psql for moving a workspace between servers (empty: the embedded server's, else PATH).
+ATRIUM_DATABASE_CLIENT_BIN = env.str("ATRIUM_DATABASE_CLIENT_BIN", "")
+DATABASE_ROUTERS = ["apps.core.servers.PublicRouter", "django_tenants.routers.TenantSyncRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: the cache and the Channels layer (Celery's broker too: celery.py) ----------------------

@@ -85,6 +85,83 @@ class Slot:
 
 class DatabaseWrapper(base.DatabaseWrapper):
     _slot: Slot | None = None
+    # The server the default connection is on (apps.core.servers), and the one it is kept on.
+    server = "default"
+    pinned_server: str | None = None
+    _primary_settings: dict[str, Any] | None = None
+    # server -> its physical connection while another server's is in use (see `use_server`)
+    _parked: dict[str, tuple[Any, Slot | None, Any, bool, bool]] | None = None
+
+    def set_tenant(self, tenant: Any, include_public: bool = True) -> None:
+        # Another server only when some are configured, and only for the default alias (the
+        # primary's public alias stays where it is).
+        # (With none configured any more, back to the primary: settings changed under a test.)
+        if self.alias == "default":
+            configured = getattr(settings, "ATRIUM_DATABASE_SERVERS", None)
+            if configured:
+                from apps.core import servers
+
+                self.use_server(self.pinned_server or servers.server_of(tenant))
+            elif self.server != "default":
+                self.use_server("default")
+        super().set_tenant(tenant, include_public)
+
+    def primary_settings(self) -> dict[str, Any]:
+        wrapper: Any = self  # django-tenants' wrapper is untyped
+        return self._primary_settings if self._primary_settings is not None else wrapper.settings_dict
+
+    def use_server(self, key: str) -> None:
+        """Puts this connection on server `key` (apps.core.servers): the physical connection of the
+        server in use is kept aside and the one of `key` taken back if there is one (else the next
+        query connects). Refused inside a transaction, which is the server's."""
+        if key == self.server:
+            return
+        from apps.core import servers
+
+        wrapper: Any = self  # django-tenants' wrapper is untyped
+        if wrapper.in_atomic_block:
+            raise servers.ServerSwitchRefused(
+                f"this transaction is on the database server {self.server!r}; {key!r} is another"
+            )
+        target = servers.settings_for(key, self.primary_settings())
+        if self._primary_settings is None:
+            self._primary_settings = wrapper.settings_dict
+        parked = self._parked if self._parked is not None else {}
+        self._parked = parked
+        if wrapper.connection is not None:
+            parked[self.server] = (
+                wrapper.connection,
+                self._slot,
+                wrapper.close_at,
+                wrapper.errors_occurred,
+                wrapper.health_check_done,
+            )
+        wrapper.connection, self._slot = None, None
+        wrapper.close_at, wrapper.errors_occurred, wrapper.health_check_done = None, False, False
+        schema = wrapper.settings_dict.get("SCHEMA")
+        wrapper.settings_dict = target
+        if schema is not None:
+            target["SCHEMA"] = schema
+        if key in parked:
+            wrapper.connection, self._slot, wrapper.close_at, wrapper.errors_occurred, _checked = parked.pop(
+                key
+            )
+            # Checked again before its next use: it may have idled for a while.
+            wrapper.health_check_done = False
+        self.server = key
+        wrapper.search_path_set_schemas = None
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            parked, self._parked = self._parked, None
+            for raw, slot, *_rest in (parked or {}).values():
+                try:
+                    raw.close()
+                finally:
+                    if slot is not None:
+                        slot.release()
 
     def get_new_connection(self, conn_params: dict[str, Any]) -> Any:
         slot = slots.take()
@@ -121,3 +198,7 @@ def close_after_asgi_request(sender: Any, **kwargs: Any) -> None:
     wrapper = connections[DEFAULT_DB_ALIAS]
     if wrapper.connection is not None and not wrapper.in_atomic_block:
         wrapper.close()
+    # The primary's public schema's own connection (apps.core.servers), if the request used it.
+    for other in connections.all(initialized_only=True):
+        if other.alias != DEFAULT_DB_ALIAS and other.connection is not None and not other.in_atomic_block:
+            other.close()

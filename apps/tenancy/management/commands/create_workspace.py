@@ -29,6 +29,9 @@ class Command(BaseCommand):
         parser.add_argument("--brand", help="brand name shown to MCP clients (default: the name)")
         parser.add_argument("--time-zone", default="UTC")
         parser.add_argument(
+            "--database", help="the database server of its schema (default: the least loaded; docs/deploy.md)"
+        )
+        parser.add_argument(
             "--owner-password", help="initial password of the owner (default: a random one, printed once)"
         )
 
@@ -44,10 +47,13 @@ class Command(BaseCommand):
                 brand_name=options["brand"],
                 time_zone=options["time_zone"],
                 owner_password=password,
+                database=options["database"],
             )
         except AppError as error:
             raise CommandError(error.message) from error
         self.stdout.write(f"Created workspace {workspace.name} (schema {workspace.schema_name}).")
+        if workspace.database != "default":
+            self.stdout.write(f"Its schema is on the database server {workspace.database}.")
         for domain in domains:
             if domain == "localhost" or domain.endswith(".localhost"):
                 port = os.environ.get("ATRIUM_PORT") or os.environ.get("PORT") or "8000"

@@ -1,0 +1,253 @@
+"""Workspaces on two PostgreSQL servers (apps.core.servers, apps.tenancy.moving): the suite's own
+server and a second embedded one started for this module. A workspace made on each, requests
+over real HTTP (a web process on loopback, told of both servers) reaching each one's own data, a
+move from one server to the other with every row intact and requests served after it, and a
+request refused with 503 while the workspace is paused for its move."""
+
+import os
+import secrets
+import shutil
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from django.conf import settings
+from django.db import connection, connections
+from django.test import override_settings
+from django_tenants.utils import schema_context
+from psycopg import sql
+
+from apps.accounts.models import User
+from apps.contacts.models import Contact
+from apps.core import servers
+from apps.core.errors import RETRY_AFTER_SECONDS
+from apps.core.testing import LiveServer, PrivatePostgres, database_url, start_web, wait_for
+from apps.mcp.testing import McpHttp, pat_and_key
+from apps.tenancy import errors, moving, services
+from apps.tenancy.models import Workspace
+
+SECOND = "second"
+# The module's first test also starts the second server, copies the test database onto it and
+# starts the web process.
+pytestmark = pytest.mark.timeout(900)
+
+
+@pytest.fixture(scope="module")
+def second_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
+    """A second PostgreSQL server with a database prepared as `prepare_database_server` leaves one
+    (its public schema and the template schema, as the primary's), made here by copying the test
+    database (running every migration again would take minutes) and dropping what is not a
+    secondary's: the workspace schemas and the public-only rows."""
+    workdir = Path(tempfile.mkdtemp(prefix="atrium-second-"))
+    postgres = PrivatePostgres(workdir / "postgres").start()
+    try:
+        with django_db_blocker.unblock():
+            primary = database_url()
+        url = postgres.create_database("atrium_second", copy_of=primary)
+        with psycopg.connect(url, autocommit=True) as conn:
+            for (schema,) in conn.execute(
+                "SELECT nspname FROM pg_namespace WHERE nspname NOT IN ('public', %s, 'information_schema') "
+                "AND nspname NOT LIKE 'pg\\_%%'",
+                [settings.TENANT_BASE_SCHEMA],
+            ).fetchall():
+                conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
+            conn.execute("TRUNCATE tenancy_workspace, tenancy_spareschema CASCADE")
+        yield url
+    finally:
+        postgres.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def two_servers(second_url: str, django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
+    """The second server known to this process."""
+    with override_settings(ATRIUM_DATABASE_SERVERS={SECOND: second_url}), django_db_blocker.unblock():
+        assert services.server_ready(SECOND)
+        yield second_url
+        connection.set_schema_to_public()
+        connection.close()
+        if servers.PUBLIC in connections.settings:
+            connections[servers.PUBLIC].close()
+
+
+@pytest.fixture(scope="module")
+def web(two_servers: str, django_db_blocker: Any) -> Iterator[LiveServer]:
+    """A web process told of both servers."""
+    with django_db_blocker.unblock():
+        url = database_url()
+    server = start_web(
+        {
+            **os.environ,
+            "DATABASE_URL": url,
+            "DJANGO_SETTINGS_MODULE": "config.settings.test",
+            "ATRIUM_DATABASE_SERVERS": f"{SECOND}={two_servers}",
+        }
+    )
+    yield server
+    server.stop()
+
+
+def _schemas(url: str) -> set[str]:
+    with psycopg.connect(url) as conn:
+        return {row[0] for row in conn.execute("SELECT nspname FROM pg_namespace").fetchall()}
+
+
+def _workspace(database: str) -> Workspace:
+    tag = secrets.token_hex(3)
+    return services.workspace_create(
+        name=f"Placed {tag}",
+        domains=[f"placed-{tag}.test"],
+        owner_email=f"owner@{tag}.test",
+        database=database,
+    )
+
+
+def _host(workspace: Workspace) -> str:
+    return workspace.domains.get().domain
+
+
+def _owner(workspace: Workspace) -> str:
+    return f"owner@{_host(workspace).removeprefix('placed-').removesuffix('.test')}.test"
+
+
+def _mcp(web: LiveServer, workspace: Workspace) -> McpHttp:
+    client = McpHttp(web.url(), pat_and_key(_owner(workspace), workspace.schema_name))
+    client.http.headers["Host"] = _host(workspace)
+    client.initialize()
+    return client
+
+
+def _contacts(workspace: Workspace) -> list[str]:
+    with schema_context(workspace.schema_name):
+        return sorted(Contact.objects.values_list("first_name", flat=True))
+
+
+def test_each_workspace_lives_and_is_served_on_its_own_server_and_moves_with_nothing_lost(
+    committed: None, two_servers: str, web: LiveServer
+) -> None:
+    primary_url = database_url()
+    on_primary, on_second = _workspace(servers.PRIMARY), _workspace(SECOND)
+    assert (on_primary.database, on_second.database) == (servers.PRIMARY, SECOND)
+    assert on_primary.schema_name in _schemas(primary_url) and on_primary.schema_name not in _schemas(
+        two_servers
+    )
+    assert on_second.schema_name in _schemas(two_servers) and on_second.schema_name not in _schemas(
+        primary_url
+    )
+    # The second server holds no workspace row: the placement of record is the primary's.
+    with psycopg.connect(two_servers) as conn:
+        assert conn.execute("SELECT count(*) FROM tenancy_workspace").fetchone()[0] == 0
+
+    # Each door reaches its own workspace's data, on its own server.
+    first, second = _mcp(web, on_primary), _mcp(web, on_second)
+    for client, name in ((first, "Ada"), (second, "Grace"), (second, "Barbara")):
+        assert not client.result("createContact", {"contact": {"firstName": name}}).get("isError")
+    assert _contacts(on_primary) == ["Ada"]
+    assert _contacts(on_second) == ["Barbara", "Grace"]
+
+    # Moved to the primary: every row there, none left behind, and served from there.
+    moved = moving.move_workspace(on_second.schema_name, servers.PRIMARY)
+    assert (moved.source, moved.target) == (SECOND, servers.PRIMARY) and moved.rows > 2
+    on_second.refresh_from_db()
+    assert (on_second.database, on_second.moving_to) == (servers.PRIMARY, "")
+    assert on_second.schema_name in _schemas(primary_url) and on_second.schema_name not in _schemas(
+        two_servers
+    )
+    assert _contacts(on_second) == ["Barbara", "Grace"]
+    answer = wait_for(
+        lambda: (
+            (r := second.call("createContact", {"contact": {"firstName": "Hedy"}})).status_code == 200 and r
+        ),
+        what="the moved workspace served again",
+    )
+    assert not answer.json()["result"].get("isError")
+    assert _contacts(on_second) == ["Barbara", "Grace", "Hedy"]
+
+    # And back to the second server, with what was written meanwhile.
+    moving.move_workspace(on_second.schema_name, SECOND)
+    assert _contacts(on_second) == ["Barbara", "Grace", "Hedy"]
+    assert on_second.schema_name in _schemas(two_servers) and on_second.schema_name not in _schemas(
+        primary_url
+    )
+    assert wait_for(lambda: second.call("listContacts", {}).status_code == 200)
+    for client in (first, second):
+        client.close()
+
+
+def test_a_paused_workspace_answers_503_with_retry_after_until_it_has_moved(
+    committed: None, two_servers: str, web: LiveServer
+) -> None:
+    workspace = _workspace(servers.PRIMARY)
+    client = _mcp(web, workspace)
+    done: list[Any] = []
+
+    def move() -> None:
+        try:
+            done.append(moving.move_workspace(workspace.schema_name, SECOND, pause_seconds=6))
+        except BaseException as error:  # reported below
+            done.append(error)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=move)
+    thread.start()
+    refused = wait_for(
+        lambda: (r := client.call("listContacts", {})).status_code == 503 and r, timeout=6, what="a 503"
+    )
+    assert refused.headers["retry-after"] == str(RETRY_AFTER_SECONDS)
+    assert refused.json()["error"]["code"] == "UNAVAILABLE"
+    pages = client.http.get("/")
+    assert pages.status_code == 503 and pages.json()["error"]["code"] == "UNAVAILABLE"
+    thread.join(60)
+    assert len(done) == 1 and isinstance(done[0], moving.Moved), done
+    assert wait_for(lambda: client.call("listContacts", {}).status_code == 200, what="served after the move")
+    client.close()
+
+
+def test_bad_moves_are_refused_and_change_nothing(committed: None, two_servers: str) -> None:
+    workspace = _workspace(SECOND)
+    with pytest.raises(errors.AlreadyOnServer):
+        moving.move_workspace(workspace.schema_name, SECOND)
+    with pytest.raises(errors.ServerUnknown):
+        moving.move_workspace(workspace.schema_name, "nowhere")
+    with pytest.raises(errors.NoSuchWorkspace):
+        moving.move_workspace("no_such_schema", SECOND)
+    with pytest.raises(errors.ServerUnknown):
+        _workspace("nowhere")
+    workspace.refresh_from_db()
+    assert (workspace.database, workspace.moving_to) == (SECOND, "")
+
+
+def test_a_failed_copy_is_undone(committed: None, two_servers: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The copy failing (here: made to fail) leaves the workspace where it was, served, with no
+    copy on the other server."""
+    workspace = _workspace(SECOND)
+
+    def broken(*args: Any) -> None:
+        raise RuntimeError("the copy broke")
+
+    monkeypatch.setattr(moving, "_pipe", broken)
+    with pytest.raises(RuntimeError, match="the copy broke"):
+        moving.move_workspace(workspace.schema_name, servers.PRIMARY)
+    workspace.refresh_from_db()
+    assert (workspace.database, workspace.moving_to) == (SECOND, "")
+    assert workspace.schema_name not in _schemas(database_url())
+    with schema_context(workspace.schema_name):
+        assert User.objects.filter(email=_owner(workspace)).exists()
+
+
+def test_new_workspaces_go_to_the_least_loaded_server(committed: None, two_servers: str) -> None:
+    counts = {
+        key: Workspace.objects.exclude(schema_name="public").filter(database=key).count()
+        for key in servers.known()
+    }
+    fewest = min(servers.known(), key=lambda key: (counts[key], servers.known().index(key)))
+    assert services.least_loaded_server() == fewest
+    with override_settings(ATRIUM_DATABASE_SERVER_WEIGHTS={SECOND: 0}):
+        assert services.least_loaded_server() == servers.PRIMARY
+    with override_settings(ATRIUM_DATABASE_SERVER_WEIGHTS={servers.PRIMARY: 0}):
+        assert services.least_loaded_server() == SECOND
