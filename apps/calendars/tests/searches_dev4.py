@@ -9,7 +9,6 @@ DEV = [
     ("archive the old 'Project Falcon' calendar", "manageCalendar"),
     ("book a 1:1 with Ruth on Thursday at 2pm for half an hour", "createCalendarEvent"),
     ("put a weekly stand-up in the diary, Mondays 9:30, for 8 weeks", "createCalendarEvent"),
-    ("block out Friday afternoon for focus time", "createCalendarEvent"),
     ("push the board meeting back an hour", "updateCalendarEvent"),
     ("cancel tomorrow's catch-up with Leo", "updateCalendarEvent"),
     ("add Omar to the quarterly planning meeting", "updateCalendarEvent"),

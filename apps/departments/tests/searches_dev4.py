@@ -9,7 +9,6 @@ DEV = [
     ("we've scrapped the Innovation Lab team, delete it", "deleteDepartment"),
     ("who's in the Sales department and who runs it?", "getDepartment"),
     ("show me the Legal team", "getDepartment"),
-    ("list all our departments", "listDepartments"),
     ("how many people in each team?", "listDepartments"),
     ("which team is Joe Park in?", "searchDepartments"),
     ("find the department that handles payroll", "searchDepartments"),

@@ -10,7 +10,6 @@ DEV = [
     ("move the launch event to the Barbican and make capacity 250", "updateEvent"),
     ("the roadshow's off, cancel it and let everyone know", "cancelEvent"),
     ("remove the test event we set up", "deleteEvent"),
-    ("what events have we got coming up?", "listEvents"),
     ("list last year's events", "listEvents"),
     ("find the event at the Hilton", "searchEvents"),
     ("add a keynote by Dr Patel at 10am in the main hall", "addEventSession"),

@@ -33,7 +33,6 @@ DEV = [
     ("un-pause the invoice chasing task and let it carry on", "resumeTask"),
     ("tell the agent working on the task to focus on UK customers only from now on", "steerTask"),
     ("nudge the running task: skip the competitors, they're not relevant", "steerTask"),
-    ("the report task failed, run it again from step 3", "rerunTask"),
     ("skip the legal review step, we don't need it this time", "skipTaskStep"),
     ("just mark the whole task as done, whatever's left", "completeTask"),
     ("what's scheduled to run next?", "listScheduledTasks"),
