@@ -85,15 +85,19 @@ from apps.catalogue.vocabulary import (
     LAST_PARTICLES,
     NAME_MARKERS,
     NEGATIONS,
+    NOT_PROHIBITING,
     PARTICLES,
     PERSON_ADDED,
     PHRASE_FILLERS,
     PHRASES,
+    PROHIBITIONS,
+    PURPOSE_AFTER,
     REQUESTING,
     SPEAKER,
     SPLIT_VERBS,
     STOP_WORDS,
     SYNONYMS,
+    TELLING,
     TIMED_PHRASES,
     TOPIC_MARKERS,
     VERB_SENSES,
@@ -107,6 +111,7 @@ _STEMMER = snowballstemmer.stemmer("english")
 _WORD = re.compile(r"[a-z0-9]+")
 _CAPITAL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _HYPHEN = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")
+_HYPHENATED = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
 _APOSTROPHE = re.compile(r"(?<=[A-Za-z])['\u2019](?=[A-Za-z])")
 _CLOCK = re.compile(r"\b\d{1,2}[:.]\d{2}\b")
 _TIME = re.compile(r"\d{1,2}(am|pm)|noon|midday|oclock")
@@ -192,16 +197,25 @@ COMMON_WORD = 10_000_000
 _LONGEST_PHRASE = max(len(phrase.split()) for phrase in PHRASES)
 
 
-def words(text: str) -> list[str]:
+def words(text: str, known: frozenset[str] | None = None) -> list[str]:
     """The lowercase words of a text, a camelCase name split at its capitals, accents and
     apostrophes dropped ("résumé" is "resume", "hasn't" is "hasnt"); a time of day ("10am",
-    "9:30") is the word "time", and a hyphenated word is one word ("to-do" is "todo")."""
+    "9:30") is the word "time", and a hyphenated word is one word ("to-do" is "todo"), or, given
+    the words the search `known`s and it is none of them, its parts ("lead-gen" is "lead gen",
+    "part-time" "part time")."""
     text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    if known is not None:
+        text = _HYPHENATED.sub(lambda found: _hyphenated(found.group(), known), text)
     text = _APOSTROPHE.sub("", _HYPHEN.sub("", text))
     return [
         "time" if _TIME.fullmatch(word) else word
         for word in _WORD.findall(_CAPITAL.sub(" ", _CLOCK.sub(" time ", text)).lower())
     ]
+
+
+def _hyphenated(word: str, known: frozenset[str]) -> str:
+    joined = word.replace("-", "")
+    return joined if joined.lower() in known or spelling(joined.lower()) in known else word.replace("-", " ")
 
 
 @lru_cache(maxsize=65536)
@@ -270,11 +284,16 @@ def _phrased(said: list[str], known: frozenset[str]) -> list[tuple[str, float]]:
         phrased = {at + len(sense) - 1 for at in phrased} | set(range(len(sense)))
         out = [*sense, *out[1:]]
     weighted: list[tuple[str, float]] = []
-    weight = 1.0
+    # A clause that says what not to do ("..., don't post it") names no tool as much as the rest.
+    weight = TOPIC_WEIGHT if _prohibits(out) else 1.0
     modifiers = _modifiers(out, known, phrased)
     for position, word in enumerate(out):
         named = word in NAME_MARKERS and position > 0 and out[position - 1] in known
-        if word in TOPIC_MARKERS or (named and out[position - 1] not in STOP_WORDS):
+        # What someone is told ("notify Dev that the deal changed owner") and why a request is made
+        # ("follow the task so I get updates") are no more than what it is about.
+        told = word == "that" and any(other in TELLING for other in out[max(0, position - 4) : position - 1])
+        purpose = word == "so" and out[position + 1 : position + 2] and out[position + 1] in PURPOSE_AFTER
+        if word in TOPIC_MARKERS or (named and out[position - 1] not in STOP_WORDS) or told or purpose:
             # The marker itself says what follows is a topic (or a record's name: "the file
             # called brand guidelines"), not which tool is meant.
             weight = TOPIC_WEIGHT
@@ -285,6 +304,14 @@ def _phrased(said: list[str], known: frozenset[str]) -> list[tuple[str, float]]:
         if word in NEGATIONS:
             weighted += [(f"un{other}", weight) for other in after if f"un{other}" in known]
     return weighted
+
+
+def _prohibits(out: list[str]) -> bool:
+    """Whether a clause says what not to do: "don't post it", "do not send it", "never email
+    them", not "don't forget to invoice them"."""
+    if out[:2] == ["do", "not"]:
+        out = ["dont", *out[2:]]
+    return bool(out) and out[0] in PROHIBITIONS and not (out[1:2] and out[1] in NOT_PROHIBITING)
 
 
 def _phrase_at(said: list[str], start: int) -> tuple[int, str] | None:
@@ -643,10 +670,13 @@ def _groups(query: str, index: _Index) -> list[_Group]:
     groups: list[_Group] = []
     seen: set[str] = set()
     names = _names(query)
-    said = [pair for clause in _clauses(query) for pair in _phrased(words(clause), index.surface)]
+    said = [
+        pair for clause in _clauses(query) for pair in _phrased(words(clause, index.surface), index.surface)
+    ]
     for word, weight in said:
         stem = _stem(word)
-        if word in STOP_WORDS or stem in _STOP_STEMS or stem in seen:
+        # A negation has said what it negates ("hasn't paid" is unpaid), and is no mistyping.
+        if word in STOP_WORDS or word in NEGATIONS or stem in _STOP_STEMS or stem in seen:
             continue
         seen.add(stem)
         if stem in index.postings or stem in index.synonyms:
@@ -760,9 +790,9 @@ def _pairs(query: str, index: _Index) -> Counter[str]:
     for clause in _clauses(query):
         said: list[str] = []
         meant: list[set[str]] = []
-        for word, _weight in _phrased(words(clause), index.surface):
+        for word, _weight in _phrased(words(clause, index.surface), index.surface):
             stem = _stem(word)
-            if word in STOP_WORDS or stem in _STOP_STEMS:
+            if word in STOP_WORDS or word in NEGATIONS or stem in _STOP_STEMS:
                 continue
             # A word that says only what an earlier one said ("add a new client") is left out, as
             # it is counted once: the pairs are those of "add a client".
