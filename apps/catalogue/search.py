@@ -187,6 +187,8 @@ TYPO_LONG = 8
 # this much of those of what it asks for.
 TOPIC_WEIGHT = 0.4
 MODIFIER_WEIGHT = 0.8
+# The words after a colon, the details of what the words before it ask for, count this much.
+COLON_WEIGHT = 0.8
 # How many words that say something may stand inside a phrasal verb ("push the 1:1 with Jamal
 # back", "hand every customer he owns over").
 SPLIT_GAP = 3
@@ -239,6 +241,18 @@ def _clauses(text: str) -> list[str]:
     text = _FILE_NAME.sub(lambda found: f"{found.group()} file", text)
     text = _DOMAIN.sub(" domain ", text)
     return [part for part in _CLAUSE_END.split(text) if part.strip()]
+
+
+def _detailed(text: str) -> list[tuple[str, float]]:
+    """The clauses of a request, each with how much its words count: after a colon come the
+    details of what the words before it ask for ("set a follow-up on the deal: send the revised
+    quote", "new task: prepare the board pack"), which count COLON_WEIGHT of them."""
+    asked, colon, details = text.partition(": ")
+    if not colon or not any(word not in STOP_WORDS for word in words(asked)):
+        return [(clause, 1.0) for clause in _clauses(text)]
+    return [(clause, 1.0) for clause in _clauses(asked)] + [
+        (clause, COLON_WEIGHT) for clause in _clauses(details)
+    ]
 
 
 def _is_path(text: str) -> bool:
@@ -671,7 +685,9 @@ def _groups(query: str, index: _Index) -> list[_Group]:
     seen: set[str] = set()
     names = _names(query)
     said = [
-        pair for clause in _clauses(query) for pair in _phrased(words(clause, index.surface), index.surface)
+        (word, weight * told)
+        for clause, told in _detailed(query)
+        for word, weight in _phrased(words(clause, index.surface), index.surface)
     ]
     for word, weight in said:
         stem = _stem(word)

@@ -161,6 +161,7 @@ VERB_SENSES: dict[str, str] = {
     "bill": "create invoice",
     "invoice": "create invoice",
     "quote": "create quote",
+    "draft": "create draft",
 }
 
 # What "add" or "put" means before a person and "to" or "on" ("add Marta to the planning meeting",
@@ -655,6 +656,30 @@ PHRASES: dict[str, str] = {
     "lead gen": "prospecting",
     "lead generation": "prospecting",
     "owned by": "owner",
+    # Working somewhere is being employed there ("who works in the Leeds office").
+    "who works in": "find employee",
+    "who works at": "find employee",
+    "who works for": "find employee",
+    "who work in": "find employee",
+    # The kinds of a chart of accounts' accounts.
+    "expense account": "chart account",
+    "expenses account": "chart account",
+    "income account": "chart account",
+    "revenue account": "chart account",
+    "asset account": "chart account",
+    "liability account": "chart account",
+    "nominal account": "chart account",
+    "nominal code": "chart account",
+    # How overdue: how long it has been owed.
+    "how late": "aged overdue",
+    "how overdue": "aged overdue",
+    "how long overdue": "aged overdue",
+    # Each of the organisation's teams.
+    "each team": "list department",
+    "every team": "list department",
+    "per team": "list department",
+    "each department": "list department",
+    "per department": "list department",
 }
 
 # The words people use, and the words the catalogue uses for the same thing. Keys and values are
