@@ -166,7 +166,7 @@ PAIRED = ("name", "title", "hints", "description")
 NAME_BONUS = 1.3
 # A question ("which invoices are overdue?") is answered by a tool that reads: one that changes
 # things keeps this much of its score.
-QUESTION_WEIGHT = 0.75
+QUESTION_WEIGHT = 0.5
 # A synonym counts a little less than the word the person used, and a word read through a typo
 # less again.
 SYNONYM_WEIGHT = 0.7
@@ -775,6 +775,9 @@ def _asks(query: str) -> bool:
     last = _SENTENCE_END.split(query.strip())[-1]
     said = words(last)
     if not said or said[0] in REQUESTING:
+        return False
+    # "we're organising a conference" says what is done, as "were the invoices sent" does not.
+    if said[0] == "were" and _APOSTROPHE.search(last.split()[0]) and not last.rstrip().endswith("?"):
         return False
     if said[0] == "how" and said[1:2] in (["do"], ["can"], ["should"]):
         return False
