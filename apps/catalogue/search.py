@@ -692,7 +692,7 @@ def _groups(query: str, index: _Index) -> list[_Group]:
     for word, weight in said:
         stem = _stem(word)
         # A negation has said what it negates ("hasn't paid" is unpaid), and is no mistyping.
-        if word in STOP_WORDS or word in NEGATIONS or stem in _STOP_STEMS or stem in seen:
+        if word in STOP_WORDS or word in NEGATIONS or stem in _STOP_STEMS or stem in seen or word.isdigit():
             continue
         seen.add(stem)
         if stem in index.postings or stem in index.synonyms:

@@ -452,6 +452,10 @@ PHRASES: dict[str, str] = {
     "folded into": "merge",
     "work out": "calculate",
     "add up": "total",
+    # What a document's lines come to: "the lines add to 980.38".
+    "lines add to": "lines total",
+    "lines add up to": "lines total",
+    "lines come to": "lines total",
     "adds up": "total",
     "knock off": "update",
     "go off": "run",
