@@ -13,7 +13,9 @@ A request is read the same way, without the words that say nothing ("my", "the",
 steps that do not depend on any one request (apps.catalogue.vocabulary):
 
 1. its form: clauses cut at their punctuation; an e-mail address dropped (it says who, not what),
-   a path read as "path", a file's name as a file, a web address as a domain;
+   a path read as "path", a file's name as a file, a web address as a domain; what follows a
+   colon as the details of what precedes it; a number dropped (it says which record or how much);
+   a hyphenated word the search does not know read as its parts ("lead-gen");
 2. people's phrases become the catalogue's words ("get rid of" is delete, "time off" is leave,
    "clock me out" is clock and end), a phrasal verb too around its object ("push the 1:1 back",
    "let Noor edit it"), or around a time ("take the 4th off"), "what's on" only where no record
@@ -22,8 +24,9 @@ steps that do not depend on any one request (apps.catalogue.vocabulary):
    catalogue has one ("hasn't paid" is unpaid);
 3. what a request only mentions counts less than what it asks for: the words after a topic marker
    ("about the invoice", "saying Friday works") or a record's name ("the file called brand
-   guidelines"), and in a run of nouns all but the last ("the budget review meeting" is a
-   meeting);
+   guidelines"), of what not to do ("don't post it"), of what someone is told ("notify Dev that
+   ..."), of why ("so I get updates"), and in a run of nouns all but the last ("the budget review
+   meeting" is a meeting);
 4. each word also looks for the catalogue's words for the same thing (`SYNONYMS`: a diary is a
    calendar, a CV a candidate's, to scrap is to delete); a word and its synonyms count once, by
    the best of them, so saying the same thing twice does not outrank a request that says two;
