@@ -234,6 +234,13 @@ def stems(text: str) -> list[str]:
     return [_stem(word) for word in words(text)]
 
 
+@lru_cache(maxsize=16384)
+def _told(text: str) -> tuple[tuple[str, str], ...]:
+    """A tool's text as its words and their stems, read once: an area's words stand in each of its
+    tools, and arguments such as "limit" in most tools, and the pairs read the same text again."""
+    return tuple((word, _stem(word)) for word in words(text))
+
+
 def _clauses(text: str) -> list[str]:
     """A request cut where its punctuation ends a clause ("..., don't send it yet"), not inside a
     number or a name ("1,204.50", "notes.md"), with what it names by its form read as words."""
@@ -513,17 +520,17 @@ def _build(specs: Iterable[ToolSpec]) -> _Index:
         bag: dict[str, float] = defaultdict(float)
         fields = _fields(spec)
         for part, text in fields.items():
-            for word in words(text):
-                stem = _stem(word)
-                if stem not in _INDEX_STOP_STEMS:
+            # Read once, clause by clause where its pairs are read too.
+            pieces = _CLAUSE_END.split(text) if part in PAIRED and part != "name" else [text]
+            for piece in pieces:
+                told = [(word, stem) for word, stem in _told(piece) if stem not in _INDEX_STOP_STEMS]
+                for word, stem in told:
                     bag[stem] += WEIGHTS[part]
                     used[word] += 1
+                if part in PAIRED:
+                    for pair in pairwise(stem for _word, stem in told):
+                        paired[pair].add(spec.name)
         counts[spec.name] = dict(bag)
-        for part in PAIRED:
-            for piece in _CLAUSE_END.split(fields[part]) if part != "name" else [fields[part]]:
-                told = [stem for stem in stems(piece) if stem not in _INDEX_STOP_STEMS]
-                for pair in pairwise(told):
-                    paired[pair].add(spec.name)
         for stem in bag:
             postings[stem].add(spec.name)
     lengths = {name: sum(bag.values()) for name, bag in counts.items()}
