@@ -13,7 +13,9 @@ A request is read the same way, without the words that say nothing ("my", "the",
 steps that do not depend on any one request (apps.catalogue.vocabulary):
 
 1. its form: clauses cut at their punctuation; an e-mail address dropped (it says who, not what),
-   a path read as "path", a file's name as a file, a web address as a domain;
+   a path read as "path", a file's name as a file, a web address as a domain; what follows a
+   colon as the details of what precedes it; a number dropped (it says which record or how much);
+   a hyphenated word the search does not know read as its parts ("lead-gen");
 2. people's phrases become the catalogue's words ("get rid of" is delete, "time off" is leave,
    "clock me out" is clock and end), a phrasal verb too around its object ("push the 1:1 back",
    "let Noor edit it"), or around a time ("take the 4th off"), "what's on" only where no record
@@ -22,8 +24,9 @@ steps that do not depend on any one request (apps.catalogue.vocabulary):
    catalogue has one ("hasn't paid" is unpaid);
 3. what a request only mentions counts less than what it asks for: the words after a topic marker
    ("about the invoice", "saying Friday works") or a record's name ("the file called brand
-   guidelines"), and in a run of nouns all but the last ("the budget review meeting" is a
-   meeting);
+   guidelines"), of what not to do ("don't post it"), of what someone is told ("notify Dev that
+   ..."), of why ("so I get updates"), and in a run of nouns all but the last ("the budget review
+   meeting" is a meeting);
 4. each word also looks for the catalogue's words for the same thing (`SYNONYMS`: a diary is a
    calendar, a CV a candidate's, to scrap is to delete); a word and its synonyms count once, by
    the best of them, so saying the same thing twice does not outrank a request that says two;
@@ -85,15 +88,19 @@ from apps.catalogue.vocabulary import (
     LAST_PARTICLES,
     NAME_MARKERS,
     NEGATIONS,
+    NOT_PROHIBITING,
     PARTICLES,
     PERSON_ADDED,
     PHRASE_FILLERS,
     PHRASES,
+    PROHIBITIONS,
+    PURPOSE_AFTER,
     REQUESTING,
     SPEAKER,
     SPLIT_VERBS,
     STOP_WORDS,
     SYNONYMS,
+    TELLING,
     TIMED_PHRASES,
     TOPIC_MARKERS,
     VERB_SENSES,
@@ -107,6 +114,7 @@ _STEMMER = snowballstemmer.stemmer("english")
 _WORD = re.compile(r"[a-z0-9]+")
 _CAPITAL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _HYPHEN = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")
+_HYPHENATED = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
 _APOSTROPHE = re.compile(r"(?<=[A-Za-z])['\u2019](?=[A-Za-z])")
 _CLOCK = re.compile(r"\b\d{1,2}[:.]\d{2}\b")
 _TIME = re.compile(r"\d{1,2}(am|pm)|noon|midday|oclock")
@@ -161,7 +169,7 @@ PAIRED = ("name", "title", "hints", "description")
 NAME_BONUS = 1.3
 # A question ("which invoices are overdue?") is answered by a tool that reads: one that changes
 # things keeps this much of its score.
-QUESTION_WEIGHT = 0.75
+QUESTION_WEIGHT = 0.5
 # A synonym counts a little less than the word the person used, and a word read through a typo
 # less again.
 SYNONYM_WEIGHT = 0.7
@@ -182,6 +190,8 @@ TYPO_LONG = 8
 # this much of those of what it asks for.
 TOPIC_WEIGHT = 0.4
 MODIFIER_WEIGHT = 0.8
+# The words after a colon, the details of what the words before it ask for, count this much.
+COLON_WEIGHT = 0.8
 # How many words that say something may stand inside a phrasal verb ("push the 1:1 with Jamal
 # back", "hand every customer he owns over").
 SPLIT_GAP = 3
@@ -192,16 +202,25 @@ COMMON_WORD = 10_000_000
 _LONGEST_PHRASE = max(len(phrase.split()) for phrase in PHRASES)
 
 
-def words(text: str) -> list[str]:
+def words(text: str, known: frozenset[str] | None = None) -> list[str]:
     """The lowercase words of a text, a camelCase name split at its capitals, accents and
     apostrophes dropped ("résumé" is "resume", "hasn't" is "hasnt"); a time of day ("10am",
-    "9:30") is the word "time", and a hyphenated word is one word ("to-do" is "todo")."""
+    "9:30") is the word "time", and a hyphenated word is one word ("to-do" is "todo"), or, given
+    the words the search `known`s and it is none of them, its parts ("lead-gen" is "lead gen",
+    "part-time" "part time")."""
     text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    if known is not None:
+        text = _HYPHENATED.sub(lambda found: _hyphenated(found.group(), known), text)
     text = _APOSTROPHE.sub("", _HYPHEN.sub("", text))
     return [
         "time" if _TIME.fullmatch(word) else word
         for word in _WORD.findall(_CAPITAL.sub(" ", _CLOCK.sub(" time ", text)).lower())
     ]
+
+
+def _hyphenated(word: str, known: frozenset[str]) -> str:
+    joined = word.replace("-", "")
+    return joined if joined.lower() in known or spelling(joined.lower()) in known else word.replace("-", " ")
 
 
 @lru_cache(maxsize=65536)
@@ -215,6 +234,13 @@ def stems(text: str) -> list[str]:
     return [_stem(word) for word in words(text)]
 
 
+@lru_cache(maxsize=16384)
+def _told(text: str) -> tuple[tuple[str, str], ...]:
+    """A tool's text as its words and their stems, read once: an area's words stand in each of its
+    tools, and arguments such as "limit" in most tools, and the pairs read the same text again."""
+    return tuple((word, _stem(word)) for word in words(text))
+
+
 def _clauses(text: str) -> list[str]:
     """A request cut where its punctuation ends a clause ("..., don't send it yet"), not inside a
     number or a name ("1,204.50", "notes.md"), with what it names by its form read as words."""
@@ -225,6 +251,18 @@ def _clauses(text: str) -> list[str]:
     text = _FILE_NAME.sub(lambda found: f"{found.group()} file", text)
     text = _DOMAIN.sub(" domain ", text)
     return [part for part in _CLAUSE_END.split(text) if part.strip()]
+
+
+def _detailed(text: str) -> list[tuple[str, float]]:
+    """The clauses of a request, each with how much its words count: after a colon come the
+    details of what the words before it ask for ("set a follow-up on the deal: send the revised
+    quote", "new task: prepare the board pack"), which count COLON_WEIGHT of them."""
+    asked, colon, details = text.partition(": ")
+    if not colon or not any(word not in STOP_WORDS for word in words(asked)):
+        return [(clause, 1.0) for clause in _clauses(text)]
+    return [(clause, 1.0) for clause in _clauses(asked)] + [
+        (clause, COLON_WEIGHT) for clause in _clauses(details)
+    ]
 
 
 def _is_path(text: str) -> bool:
@@ -270,11 +308,16 @@ def _phrased(said: list[str], known: frozenset[str]) -> list[tuple[str, float]]:
         phrased = {at + len(sense) - 1 for at in phrased} | set(range(len(sense)))
         out = [*sense, *out[1:]]
     weighted: list[tuple[str, float]] = []
-    weight = 1.0
+    # A clause that says what not to do ("..., don't post it") names no tool as much as the rest.
+    weight = TOPIC_WEIGHT if _prohibits(out) else 1.0
     modifiers = _modifiers(out, known, phrased)
     for position, word in enumerate(out):
         named = word in NAME_MARKERS and position > 0 and out[position - 1] in known
-        if word in TOPIC_MARKERS or (named and out[position - 1] not in STOP_WORDS):
+        # What someone is told ("notify Dev that the deal changed owner") and why a request is made
+        # ("follow the task so I get updates") are no more than what it is about.
+        told = word == "that" and any(other in TELLING for other in out[max(0, position - 4) : position - 1])
+        purpose = word == "so" and out[position + 1 : position + 2] and out[position + 1] in PURPOSE_AFTER
+        if word in TOPIC_MARKERS or (named and out[position - 1] not in STOP_WORDS) or told or purpose:
             # The marker itself says what follows is a topic (or a record's name: "the file
             # called brand guidelines"), not which tool is meant.
             weight = TOPIC_WEIGHT
@@ -285,6 +328,14 @@ def _phrased(said: list[str], known: frozenset[str]) -> list[tuple[str, float]]:
         if word in NEGATIONS:
             weighted += [(f"un{other}", weight) for other in after if f"un{other}" in known]
     return weighted
+
+
+def _prohibits(out: list[str]) -> bool:
+    """Whether a clause says what not to do: "don't post it", "do not send it", "never email
+    them", not "don't forget to invoice them"."""
+    if out[:2] == ["do", "not"]:
+        out = ["dont", *out[2:]]
+    return bool(out) and out[0] in PROHIBITIONS and not (out[1:2] and out[1] in NOT_PROHIBITING)
 
 
 def _phrase_at(said: list[str], start: int) -> tuple[int, str] | None:
@@ -469,17 +520,17 @@ def _build(specs: Iterable[ToolSpec]) -> _Index:
         bag: dict[str, float] = defaultdict(float)
         fields = _fields(spec)
         for part, text in fields.items():
-            for word in words(text):
-                stem = _stem(word)
-                if stem not in _INDEX_STOP_STEMS:
+            # Read once, clause by clause where its pairs are read too.
+            pieces = _CLAUSE_END.split(text) if part in PAIRED and part != "name" else [text]
+            for piece in pieces:
+                told = [(word, stem) for word, stem in _told(piece) if stem not in _INDEX_STOP_STEMS]
+                for word, stem in told:
                     bag[stem] += WEIGHTS[part]
                     used[word] += 1
+                if part in PAIRED:
+                    for pair in pairwise(stem for _word, stem in told):
+                        paired[pair].add(spec.name)
         counts[spec.name] = dict(bag)
-        for part in PAIRED:
-            for piece in _CLAUSE_END.split(fields[part]) if part != "name" else [fields[part]]:
-                told = [stem for stem in stems(piece) if stem not in _INDEX_STOP_STEMS]
-                for pair in pairwise(told):
-                    paired[pair].add(spec.name)
         for stem in bag:
             postings[stem].add(spec.name)
     lengths = {name: sum(bag.values()) for name, bag in counts.items()}
@@ -643,10 +694,15 @@ def _groups(query: str, index: _Index) -> list[_Group]:
     groups: list[_Group] = []
     seen: set[str] = set()
     names = _names(query)
-    said = [pair for clause in _clauses(query) for pair in _phrased(words(clause), index.surface)]
+    said = [
+        (word, weight * told)
+        for clause, told in _detailed(query)
+        for word, weight in _phrased(words(clause, index.surface), index.surface)
+    ]
     for word, weight in said:
         stem = _stem(word)
-        if word in STOP_WORDS or stem in _STOP_STEMS or stem in seen:
+        # A negation has said what it negates ("hasn't paid" is unpaid), and is no mistyping.
+        if word in STOP_WORDS or word in NEGATIONS or stem in _STOP_STEMS or stem in seen or word.isdigit():
             continue
         seen.add(stem)
         if stem in index.postings or stem in index.synonyms:
@@ -730,6 +786,9 @@ def _asks(query: str) -> bool:
     said = words(last)
     if not said or said[0] in REQUESTING:
         return False
+    # "we're organising a conference" says what is done, as "were the invoices sent" does not.
+    if said[0] == "were" and _APOSTROPHE.search(last.split()[0]) and not last.rstrip().endswith("?"):
+        return False
     if said[0] == "how" and said[1:2] in (["do"], ["can"], ["should"]):
         return False
     return said[0] in ASKING or last.rstrip().endswith("?")
@@ -760,9 +819,9 @@ def _pairs(query: str, index: _Index) -> Counter[str]:
     for clause in _clauses(query):
         said: list[str] = []
         meant: list[set[str]] = []
-        for word, _weight in _phrased(words(clause), index.surface):
+        for word, _weight in _phrased(words(clause, index.surface), index.surface):
             stem = _stem(word)
-            if word in STOP_WORDS or stem in _STOP_STEMS:
+            if word in STOP_WORDS or word in NEGATIONS or stem in _STOP_STEMS:
                 continue
             # A word that says only what an earlier one said ("add a new client") is left out, as
             # it is counted once: the pairs are those of "add a client".

@@ -83,6 +83,20 @@ couldnt nobody unable
 """
 NEGATIONS = frozenset(_NEGATING.split())
 
+# A clause that starts with one of these says what not to do ("..., don't post it", "never email
+# them"): its words name no tool to look for as much as the others; "don't forget to ..." is no
+# such clause.
+PROHIBITIONS = frozenset(["dont", "never"])
+NOT_PROHIBITING = frozenset(["forget", "miss"])
+
+# Verbs of telling: a clause of what someone is told ("notify Dev that the deal changed owner",
+# "tell the team that the office is shut") is what the message says, as after "saying".
+TELLING = frozenset(["notify", "tell", "inform", "remind", "warn", "alert", "ping", "message", "text"])
+
+# Words after which comes why a request is made ("follow the task so I get updates"): "so" before
+# one of these.
+PURPOSE_AFTER = frozenset(["that", "i", "we", "they", "you", "he", "she", "everyone", "nobody"])
+
 # Words a phrase may have inside it and still be the phrase ("clock me out" is "clock out").
 PHRASE_FILLERS = frozenset(["me", "us", "it", "them", "him", "her", "this", "that", "these", "those"])
 
@@ -103,7 +117,7 @@ SPEAKER = frozenset(["me", "us"])
 # verb and one of them is read so with its object inside ("push the 1:1 with Jamal back", "hand
 # every customer he owns over"). "on" and "in" only as the request's last word ("switch it back
 # on"), since "put a standup every weekday at 9:15 in the team calendar" is no "put in".
-PARTICLES = frozenset(["up", "out", "off", "back", "over", "down", "away", "forward", "through"])
+PARTICLES = frozenset(["up", "out", "off", "back", "over", "down", "away", "forward", "through", "together"])
 LAST_PARTICLES = frozenset(["on", "in"])
 
 # A verb and a word that mean something together with the verb's object between them: "let Noor
@@ -118,6 +132,8 @@ SPLIT_VERBS: dict[str, dict[str, str]] = {
     "how": {"looking": "overview", "doing": "overview", "going": "overview"},
     "hows": {"looking": "overview", "doing": "overview", "going": "overview"},
     "whats": {"looking": "overview"},
+    # "put the minutes files together" makes one of them ("put together a plan" makes one anew).
+    "put": {"together": "combine"},
 }
 
 # Words that say when: "take the 4th off" names a time, "take Josh off" a person.
@@ -145,6 +161,7 @@ VERB_SENSES: dict[str, str] = {
     "bill": "create invoice",
     "invoice": "create invoice",
     "quote": "create quote",
+    "draft": "create draft",
 }
 
 # What "add" or "put" means before a person and "to" or "on" ("add Marta to the planning meeting",
@@ -289,10 +306,10 @@ PHRASES: dict[str, str] = {
     # removing
     "get rid": "delete",
     "get rid of": "delete",
-    "throw away": "delete",
-    "throw out": "delete",
-    "chuck out": "delete",
-    "chuck away": "delete",
+    "throw away": "discard",
+    "throw out": "discard",
+    "chuck out": "discard",
+    "chuck away": "discard",
     "rip up": "delete",
     "take out": "remove",
     "take off": "remove",
@@ -435,6 +452,10 @@ PHRASES: dict[str, str] = {
     "folded into": "merge",
     "work out": "calculate",
     "add up": "total",
+    # What a document's lines come to: "the lines add to 980.38".
+    "lines add to": "lines total",
+    "lines add up to": "lines total",
+    "lines come to": "lines total",
     "adds up": "total",
     "knock off": "update",
     "go off": "run",
@@ -615,6 +636,54 @@ PHRASES: dict[str, str] = {
     "need my attention": "attention",
     "needs attention": "attention",
     "need attention": "attention",
+    # Putting things into one ("stitch the notes together"), the object inside too.
+    "stitch together": "combine",
+    "join together": "combine",
+    "merge together": "combine",
+    "glue together": "combine",
+    "bundle together": "combine",
+    "roll together": "combine",
+    # Who the person is to the service.
+    "who am i": "profile",
+    "logged in as": "profile",
+    "signed in as": "profile",
+    # The people of an organisation ("the emails with people at Pinewood").
+    "people at": "company",
+    "folks at": "company",
+    "360 view": "examine",
+    # Not coming: "can't make the review".
+    "cant make": "decline",
+    "cannot make": "decline",
+    "cant attend": "decline",
+    "cannot attend": "decline",
+    "360 degree view": "examine",
+    "lead gen": "prospecting",
+    "lead generation": "prospecting",
+    "owned by": "owner",
+    # Working somewhere is being employed there ("who works in the Leeds office").
+    "who works in": "find employee",
+    "who works at": "find employee",
+    "who works for": "find employee",
+    "who work in": "find employee",
+    # The kinds of a chart of accounts' accounts.
+    "expense account": "chart account",
+    "expenses account": "chart account",
+    "income account": "chart account",
+    "revenue account": "chart account",
+    "asset account": "chart account",
+    "liability account": "chart account",
+    "nominal account": "chart account",
+    "nominal code": "chart account",
+    # How overdue: how long it has been owed.
+    "how late": "aged overdue",
+    "how overdue": "aged overdue",
+    "how long overdue": "aged overdue",
+    # Each of the organisation's teams.
+    "each team": "list department",
+    "every team": "list department",
+    "per team": "list department",
+    "each department": "list department",
+    "per department": "list department",
 }
 
 # The words people use, and the words the catalogue uses for the same thing. Keys and values are
@@ -670,8 +739,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "erase": ("delete",),
     "drop": ("delete", "remove"),
     "cancel": ("delete", "cancel"),
-    "bin": ("delete", "trash"),
-    "scrap": ("delete",),
+    "bin": ("delete", "trash", "discard"),
+    "scrap": ("delete", "discard"),
+    "pending": ("pending", "awaiting"),
     "discard": ("delete",),
     "trash": ("delete", "trash"),
     "recycle": ("trash",),

@@ -44,7 +44,7 @@ def create_notification(
     entity_id: OptionalId = None,
     priority: Annotated[Priority, Field(description="How urgent")] = "normal",
 ) -> NotificationOut:
-    """Send a notification to a person of the workspace, or a reminder to yourself, maybe about a record."""
+    """Notify a person of the workspace (a notification), or remind yourself, maybe about a record."""
     recipient = clean.person_by_email(recipient_email) if recipient_email else ctx.actor
     entity = kinds.resolve_optional(actor=ctx.actor, entity_type=entity_type, entity_id=entity_id)
     notification = services.notification_send(

@@ -2,8 +2,8 @@
 
 - The tuning part: every area keeps, in `apps/<area>/tests/searches.py`, the requests people make
   with the tool that should answer each (`REQUESTS`), and in `searches_dev.py`,
-  `searches_dev2.py` and `searches_dev3.py` (`DEV`) those written from the area's docs without
-  having seen the search (a second, third and fourth round), which were used to find what the
+  `searches_dev2.py`, `searches_dev3.py` and `searches_dev4.py` (`DEV`) those written from the
+  area's docs without having seen the search (a second to a fifth round), which were used to find what the
   search did not generalise to and so are tuning requests now. Hints, vocabulary and weights are
   set against all of them, so they
   measure memory as much as search: the right tool must be in the first five for at least 97 % of
@@ -27,10 +27,10 @@ from apps.core import areas
 
 TOP = 5
 TUNING_TARGET = 0.97
-# The goal for the held-out part is 95 %; until the search reaches it, the test holds the figure it
-# has reached (a floor that only ever rises), so that nothing makes the search worse meanwhile.
+# The goal for the held-out part is 95 %; the test holds the figure the search has reached (a floor
+# that only ever rises, 95 % since the fifth round), so that nothing makes the search worse.
 HELD_OUT_GOAL = 0.95
-HELD_OUT_FLOOR = 0.94
+HELD_OUT_FLOOR = 0.95
 HELD_OUT_AT_LEAST = 200
 EVERY_AREA_HAS_HELD_OUT = True
 
@@ -57,7 +57,9 @@ def _read(part: str, name: str) -> list[Request]:
 
 
 TUNING = _read("searches", "REQUESTS") + [
-    request for part in ("searches_dev", "searches_dev2", "searches_dev3") for request in _read(part, "DEV")
+    request
+    for part in ("searches_dev", "searches_dev2", "searches_dev3", "searches_dev4")
+    for request in _read(part, "DEV")
 ]
 HELD_OUT = _read("searches_heldout", "HELD_OUT")
 AREA_TOOLS = [spec for spec in registry.all_tools() if spec.area != "catalogue" and not spec.fixture]

@@ -1,0 +1,25 @@
+"""Requests for searchTools written blind (fifth round), from the docs and the tools' descriptions."""
+
+DEV = [
+    ("save this text as notes.txt in the shared folder", "createFileEntity"),
+    ("create a CSV file with these figures", "createFileEntity"),
+    ("keep the spreadsheet I just uploaded in our files", "saveChatUploadToFiles"),
+    ("store the PDF I sent you in the chat", "saveChatUploadToFiles"),
+    ("save this contract file against Tom Baxter's contact", "saveFileToContact"),
+    ("make a copy of the price list in the Archive folder", "copyFile"),
+    ("who is the logo file shared with and how big is it?", "getFileEntity"),
+    ("what's in the Invoices 2026 folder?", "listFiles"),
+    ("find the file called budget-final", "listFiles"),
+    ("what does the attached Excel sheet say?", "readFileContent"),
+    ("read out the text of the terms PDF", "readFileContent"),
+    ("give me a download link for the brochure", "downloadFileEntity"),
+    ("where is that file stored, what's its folder path?", "getFileWorkingPath"),
+    ("move the receipt scan into Expenses", "moveFile"),
+    ("move the whole 2024 folder into Archive", "moveFileEntity"),
+    ("rename the file to 'Q1 report final.pdf'", "renameFileEntity"),
+    ("attach the floor plan to the office move task", "attachEntityFile"),
+    ("email the brochure PDF to anna@example.com", "emailFileAsAttachment"),
+    ("trash logo_v1.png", "deleteFileEntity"),
+    ("I deleted the price list by accident, get it back", "restoreFile"),
+    ("what's in the recycle bin?", "listFileTrash"),
+]

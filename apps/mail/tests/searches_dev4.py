@@ -1,0 +1,25 @@
+"""Requests for searchTools written blind (fifth round), from the docs and the tools' descriptions."""
+
+DEV = [
+    ("which mailboxes can I use and how many unread in each?", "listInboxes"),
+    ("what folders are in the sales@ inbox?", "getInboxFolders"),
+    ("show me the latest emails in my inbox", "getInboxMessages"),
+    ("what's in the Sent folder from today", "getInboxMessages"),
+    ("read the email from HMRC about the VAT return", "findAndReadEmail"),
+    ("did Anna reply about the invoice? open it", "findAndReadEmail"),
+    ("mark all those newsletters as read", "manageEmail"),
+    ("archive the email from the courier", "manageEmail"),
+    ("flag Tom's email so I don't forget it", "manageEmail"),
+    ("bin that spam message", "manageEmail"),
+    ("create a folder called Receipts in my mailbox", "manageInboxFolder"),
+    ("foward the supplier's quote email to Priya", "forwardEmail"),
+    ("the client says they never got my email, send it again", "resendEmail"),
+    ("send the draft to the landlord now", "sendEmail"),
+    ("what drafts have I got unsent?", "listDrafts"),
+    ("show me the draft reply to Orion", "getDraft"),
+    ("delete that draft, I won't send it", "deleteDraft"),
+    ("write an email to Jane cc Tom asking for the signed contract", "updateDraft"),
+    ("draft a reply to Leo saying thanks and we'll confirm by Friday", "updateDraft"),
+    ("what's my email signature?", "getEmailSignature"),
+    ("change my signature to include my new mobile number", "updateEmailSignature"),
+]

@@ -1,0 +1,26 @@
+"""Requests for searchTools written blind (fifth round), from the docs and the tools' descriptions."""
+
+DEV = [
+    ("which API keys have I got and how much has each spent?", "listApiKeys"),
+    ("revoke the API key we gave the contractor", "revokeApiKey"),
+    ("kill that leaked key right now", "revokeApiKey"),
+    ("which countries are in the EU?", "getCountriesByRegion"),
+    ("list the countries in South East Asia with their codes", "getCountriesByRegion"),
+    ("how long is a German IBAN and what's in it?", "getCountryBankConfig"),
+    ("what bank details do I need to pay someone in Australia?", "getCountryBankConfig"),
+    ("is this IBAN valid: GB29 NWBK 6016 1331 9268 19", "validateBankDetails"),
+    ("check the BIC DEUTDEFF is real and which bank it is", "validateBankDetails"),
+    ("turn sort code 60-16-13 and account 31926819 into an IBAN", "validateBankDetails"),
+    ("is the VAT number DE123456789 valid?", "validateTaxId"),
+    ("check this French SIRET number", "validateTaxId"),
+    ("what are the bank holidays in England in 2027?", "getPublicHolidays"),
+    ("public holidays in Bavaria next year", "getPublicHolidays"),
+    ("who am I logged in as and what can I do?", "getMyProfile"),
+    ("what's my role and time zone?", "getMyProfile"),
+    ("give me an overview of this workspace", "getWorkspaceSummary"),
+    ("how many contacts and deals are in the workspace?", "getWorkspaceSummary"),
+    ("who are the users in this workspace?", "listWorkspaceUsers"),
+    ("list everyone with admin access", "listWorkspaceUsers"),
+    ("what roles exist and what permissions does each have?", "listRoles"),
+    ("what can the Viewer role do?", "listRoles"),
+]
