@@ -8,7 +8,8 @@ Celery task it enqueued (and the tasks those enqueue), into every log line writt
   otherwise makes one, and returns it in the response's `X-Request-ID` header. It also counts
   the request (`apps.core.metrics.http_request`) and, with `ATRIUM_ACCESS_LOG`, writes one
   access line: method, path without its query, route, status, duration. No address, no query
-  string, no header: they can carry personal data or credentials.
+  string, no header: they can carry personal data or credentials. A path whose matched pattern
+  has a secret argument (`SECRET_URL_ARGUMENTS`: a link's token) shows the argument's name there.
 - `RequestRouteMiddleware` (Django, right after the workspace middleware) records the URL
   pattern that matched (the metrics label) and the workspace's schema name (the log field).
   Code answering before Django (an ASGI consumer) calls `set_route("api/mcp")` itself.
@@ -56,6 +57,9 @@ class RequestContext:
     request_id: str
     workspace: str | None = None
     route: str | None = None
+    # The path as logs show it when it carries a secret (`redact_path`), and the path it replaces.
+    path: str | None = None
+    shown_path: str | None = None
 
 
 _current: ContextVar[RequestContext | None] = ContextVar("atrium_request_context", default=None)
@@ -105,6 +109,29 @@ def set_workspace(schema_name: str | None) -> None:
     context = _current.get()
     if context is not None:
         context.workspace = schema_name
+
+
+# URL pattern arguments that are credentials or lead to one: the token of an invitation,
+# password-reset or sign-in link, of an unsubscribe, RSVP, download or secure-input link, and the
+# person's id that goes with the accounts links. Logs show the argument's name in their place.
+SECRET_URL_ARGUMENTS = frozenset({"token", "uidb64"})
+
+
+def redact_path(path: str, kwargs: dict[str, Any]) -> str:
+    """`path` with each segment that is the value of a secret URL argument replaced by the
+    argument's name: `/accounts/invitation/MQ/c5x-abc/` -> `/accounts/invitation/<uidb64>/<token>/`."""
+    secret = {str(value): name for name, value in kwargs.items() if name in SECRET_URL_ARGUMENTS and value}
+    if not secret:
+        return path
+    return "/".join(f"<{secret[segment]}>" if segment in secret else segment for segment in path.split("/"))
+
+
+def shown_path(path: str) -> str:
+    """The path as a log line may show it (for the current request: redacted once its route matched)."""
+    context = _current.get()
+    if context is not None and context.path == path and context.shown_path is not None:
+        return context.shown_path
+    return path
 
 
 # --- HTTP ---------------------------------------------------------------------------------------
@@ -164,14 +191,15 @@ class RequestObservabilityMiddleware:
             raise
         finally:
             if getattr(settings, "ATRIUM_ACCESS_LOG", False):
+                path = shown_path(scope.get("path", ""))
                 access_logger.info(
                     "%s %s %s",
                     scope.get("method", ""),
-                    scope.get("path", ""),
+                    path,
                     status,
                     extra={
                         "http_method": scope.get("method", ""),
-                        "path": scope.get("path", ""),
+                        "path": path,
                         "route": context.route or UNMATCHED,
                         "status": status,
                         "duration_ms": round((time.perf_counter() - started) * 1000, 2),
@@ -197,6 +225,13 @@ class RequestRouteMiddleware:
         match = getattr(request, "resolver_match", None)
         if match is not None:
             set_route(match.route or match.view_name or UNMATCHED)
+        context = _current.get()
+        if context is not None and view_kwargs:
+            redacted = redact_path(request.path, view_kwargs)
+            if redacted != request.path:
+                # The access line (scope["path"]) and Django's own request lines (request.path).
+                context.shown_path = redacted
+                context.path = request.path
 
 
 # --- logs ---------------------------------------------------------------------------------------
@@ -209,6 +244,12 @@ class RequestContextFilter(logging.Filter):
         context = _current.get()
         record.request_id = context.request_id if context else None
         record.workspace = context.workspace if context else None
+        if context is not None and context.path and context.shown_path and isinstance(record.args, tuple):
+            # Django's "Not Found: <path>" and its kin name the path: not a secret in it.
+            record.args = tuple(
+                value.replace(context.path, context.shown_path) if isinstance(value, str) else value
+                for value in record.args
+            )
         return True
 
 

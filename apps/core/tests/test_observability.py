@@ -285,3 +285,46 @@ def test_celerys_task_failure_line_carries_neither_the_exceptions_text_nor_its_t
     assert ADDRESS not in json_line
     assert "traceback" not in line["data"] and line["data"]["exc"] == "ValueError (its text is not logged)"
     assert record.data is context and context["exc"] == repr(error)  # the record is left as it was
+
+
+@pytest.mark.live
+@pytest.mark.parametrize(
+    ("path", "shown"),
+    [
+        ("/accounts/invitation/MQ/secret-invite-4f1a/", "/accounts/invitation/<uidb64>/<token>/"),
+        ("/accounts/password-reset/MQ/secret-reset-4f1a/", "/accounts/password-reset/<uidb64>/<token>/"),
+        ("/accounts/sign-in-link/MQ/secret-signin-4f1a/", "/accounts/sign-in-link/<uidb64>/<token>/"),
+        ("/files/download/secret-download-4f1a", "/files/download/<token>"),
+        ("/calendars/rsvp/secret-rsvp-4f1a", "/calendars/rsvp/<token>"),
+        ("/mail/unsubscribe/secret-unsubscribe-4f1a", "/mail/unsubscribe/<token>"),
+    ],
+)
+def test_a_links_token_is_not_in_the_log(server, path, shown):
+    request_id = f"token-redaction-{abs(hash(path)):x}"
+    server.client().get(path, headers={"X-Request-ID": request_id})
+
+    def access_lines() -> list[dict]:
+        return [
+            line
+            for line in log_lines(server)
+            if line.get("request_id") == request_id and line["logger"] == "atrium.access"
+        ]
+
+    deadline = time.monotonic() + 5
+    while not access_lines() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    access = access_lines()
+    assert len(access) == 1
+    assert access[0]["path"] == shown
+    assert "secret-" not in json.dumps(
+        [line for line in log_lines(server) if line.get("request_id") == request_id]
+    )
+
+
+def test_redact_path_replaces_only_the_secret_segments():
+    from apps.core.observability import redact_path
+
+    assert redact_path("/accounts/invitation/MQ/abc-123/", {"uidb64": "MQ", "token": "abc-123"}) == (
+        "/accounts/invitation/<uidb64>/<token>/"
+    )
+    assert redact_path("/settings/people/12/", {"user_id": 12}) == "/settings/people/12/"
