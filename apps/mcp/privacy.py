@@ -6,7 +6,9 @@ from apps.core import privacy
 from apps.mcp.models import McpSession, McpTask, SecureInput
 from apps.mcp.sessions import sessions_end
 
-privacy.register(McpSession, user="user", exclude=["digest", "state"], soft_delete=sessions_end)
+privacy.register(
+    McpSession, user="user", exclude=["digest", "state"], soft_delete=sessions_end, credential=True
+)
 # A secure input is the person's own secret for a moment (it is never exported; erased with the
 # person); a task holds the arguments and the result of a tool call the person made.
 privacy.register(SecureInput, user="user", exclude=["value_encrypted"])
