@@ -29,6 +29,10 @@ class LastOwner(Conflict):
     message = _("A workspace keeps at least one active owner.")
 
 
+class CannotDeactivateYourself(Conflict):
+    message = _("You cannot deactivate yourself; someone else who manages people can.")
+
+
 class RoleInUse(Conflict):
     message = _("People still have this role; give them another one first.")
 

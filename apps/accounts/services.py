@@ -41,7 +41,16 @@ def _check_may_hand_out(actor: User, role: Role) -> None:
 
 
 def _active_owners() -> int:
-    return User.objects.filter(role__key="owner", is_active=True).count()
+    """How many active owners there are, their rows locked (in id order, so two changes never
+    wait on each other crosswise) until the transaction ends: two owners demoting or deactivating
+    each other at once are taken one after the other, and the second sees the first's change."""
+    owners = (
+        User.objects.select_for_update(of=("self",))
+        .filter(role__key="owner", is_active=True)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    return len(list(owners))
 
 
 def _person_to_manage(actor: User, user: User) -> User:
@@ -137,9 +146,10 @@ def _already_in_workspace() -> errors.AlreadyInWorkspace:
 
 @transaction.atomic
 def user_change_role(*, actor: User, user: User, role: Role) -> User:
+    owners = _active_owners()  # locked first, before the person: always the same order
     user = _person_to_manage(actor, user)
     _check_may_hand_out(actor, role)
-    if _is_owner(user) and role.key != "owner" and _active_owners() <= 1:
+    if _is_owner(user) and role.key != "owner" and owners <= 1:
         raise errors.LastOwner()
     user.role = role
     user.save(update_fields=["role"])
@@ -149,9 +159,14 @@ def user_change_role(*, actor: User, user: User, role: Role) -> User:
 
 @transaction.atomic
 def user_set_active(*, actor: User, user: User, active: bool) -> User:
+    owners = _active_owners()  # locked first, before the person: always the same order
     user = _person_to_manage(actor, user)
-    if not active and _is_owner(user) and user.is_active and _active_owners() <= 1:
+    if not active and _is_owner(user) and user.is_active and owners <= 1:
         raise errors.LastOwner()
+    if not active and user.pk == actor.pk:
+        # The settings page offers no button for it; an agent acting for the person would cut
+        # off its own caller. Someone else who manages people does it.
+        raise errors.CannotDeactivateYourself()
     was_active = user.is_active
     user.is_active = active
     user.save(update_fields=["is_active"])

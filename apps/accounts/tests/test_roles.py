@@ -247,3 +247,39 @@ def test_the_people_and_roles_forms_say_what_is_wrong_the_way_every_page_does(pe
     html = admin.get("/settings/roles/").content.decode()
     assert re.search(r"<fieldset>\s*<legend>Permissions</legend>", html)
     assert "errorlist" not in html and "Name:</label>" not in html
+
+
+def test_the_active_owners_are_locked_before_they_are_counted(people):
+    """Two owners demoting or deactivating each other at once: the second waits on the first's
+    locks and counts after its change, so one of them stays an owner."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    owner_role = Role.objects.get(key="owner")
+    second, third = (
+        User.objects.create_user(email=f"{name}-owner@acme.example", password="atrium-demo", role=owner_role)
+        for name in ("second", "third")
+    )
+    for change in (
+        lambda: services.user_change_role(actor=second, user=third, role=Role.objects.get(key="admin")),
+        lambda: services.user_set_active(actor=people["owner"], user=second, active=False),
+    ):
+        with CaptureQueriesContext(connection) as queries:
+            change()
+        sql = [query["sql"] for query in queries.captured_queries]
+        # The owners' rows alone (not their roles'), in id order; then the person's row.
+        owners = [index for index, text in enumerate(sql) if 'FOR UPDATE OF "accounts_user"' in text]
+        person = [index for index, text in enumerate(sql) if text.endswith("FOR UPDATE")]
+        assert owners, f"the active owners are counted without a lock: {sql}"
+        assert "ORDER BY" in sql[owners[0]]
+        # Locked before the person changed is (always the same order: no crosswise waits).
+        assert person and owners[0] < person[0], sql
+
+
+def test_a_person_cannot_deactivate_themselves_on_the_people_page(people):
+    from apps.accounts.errors import CannotDeactivateYourself
+
+    with pytest.raises(CannotDeactivateYourself):
+        services.user_set_active(actor=people["admin"], user=people["admin"], active=False)
+    people["admin"].refresh_from_db()
+    assert people["admin"].is_active

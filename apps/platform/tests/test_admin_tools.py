@@ -493,3 +493,35 @@ def test_manage_installed_apps_needs_workspace_manage(acme):
     )
     acme.refresh_from_db()
     assert acme.installed_areas == before
+
+
+def test_nobody_deactivates_themselves_and_nothing_changes(people):
+    admin = people["admin"]
+
+    answer = refused(admin, "deactivateWorkspaceUser", {"userId": admin.pk}, **CONFIRM)
+
+    assert "cannot deactivate yourself" in answer
+    admin.refresh_from_db()
+    assert admin.is_active
+
+
+def test_deactivating_ends_the_persons_mcp_sessions(people):
+    from apps.mcp.models import McpSession
+
+    person = colleague("member")
+    mine = McpSession.objects.create(
+        digest=secrets.token_hex(32), user=person, protocol_version="2025-06-18", last_seen_at=timezone.now()
+    )
+    others = McpSession.objects.create(
+        digest=secrets.token_hex(32),
+        user=people["member"],
+        protocol_version="2025-06-18",
+        last_seen_at=timezone.now(),
+    )
+
+    ok(people["admin"], "deactivateWorkspaceUser", {"userId": person.pk}, **CONFIRM)
+
+    mine.refresh_from_db()
+    others.refresh_from_db()
+    assert mine.ended_at is not None
+    assert others.ended_at is None
