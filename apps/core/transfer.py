@@ -126,6 +126,10 @@ class Exportable:
     # The fields a query's words are looked for in (apps.core.search.matching).
     search: tuple[str, ...] = ()
 
+    @property
+    def area(self) -> str:
+        return self.permission.value.split(".", 1)[0]
+
 
 _exportables: dict[str, Exportable] = {}
 

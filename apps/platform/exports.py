@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from apps.core import search, transfer
+from apps.core import search, transfer, workspaces
 from apps.core.actors import Actor, require
 from apps.core.errors import AppError
 from apps.core.transfer import Exportable
@@ -32,9 +32,11 @@ FORMATS = ("csv", "xlsx")
 
 
 def exportable_of(kind: str) -> Exportable:
+    """The kind declared by an area the workspace has installed; the kinds listed follow them."""
+    installed = [item for item in transfer.exportables() if workspaces.has_area(item.area)]
     declared = transfer.get_exportable(kind)
-    if declared is None:
-        known = ", ".join(item.kind for item in transfer.exportables())
+    if declared is None or declared not in installed:
+        known = ", ".join(item.kind for item in installed) or "none"
         raise errors.UnknownExportKind(kind=kind, known=known)
     return declared
 

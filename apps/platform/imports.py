@@ -25,7 +25,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from apps.core import transfer
+from apps.core import transfer, workspaces
 from apps.core.actors import Actor, require
 from apps.core.errors import AppError
 from apps.core.transfer import Column, Importable
@@ -58,9 +58,11 @@ def source_of(actor: Actor, *, file_id: int | None, csv_text: str | None) -> Sou
 
 
 def importable_of(kind: str) -> Importable:
+    """The kind declared by an area the workspace has installed; the kinds listed follow them."""
+    installed = [item for item in transfer.importables() if workspaces.has_area(item.area)]
     declared = transfer.get(kind)
-    if declared is None:
-        known = ", ".join(item.kind for item in transfer.importables())
+    if declared is None or declared not in installed:
+        known = ", ".join(item.kind for item in installed) or "none"
         raise errors.UnknownImportKind(kind=kind, known=known)
     return declared
 
