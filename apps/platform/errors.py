@@ -84,6 +84,16 @@ class ImportFileTooLarge(ValidationFailed):
     msg_format = _("The file is larger than {megabytes} MB; split it into smaller files.")
 
 
+class ImportXlsxTooLarge(ValidationFailed):
+    msg_format = _(
+        "The workbook unpacks to more than {megabytes} MB; save its first sheet as CSV, or split it."
+    )
+
+
+class ImportTooManyColumns(ValidationFailed):
+    msg_format = _("A row of the file has more than {most} columns; keep only the columns to import.")
+
+
 class ImportHasNoHeader(ValidationFailed):
     msg_format = _("The file's first row must name its columns; a {kind} import knows: {known}.")
 

@@ -3,11 +3,18 @@ tab) and XLSX (openpyxl). Knows no record and checks no permission.
 
 What is written is safe to open in a spreadsheet program: a cell that starts with `=`, `+`, `-`,
 `@`, a tab or a carriage return gets a leading apostrophe (OWASP's CSV injection advice), so that
-no cell is read as a formula; a CSV starts with a byte-order mark, so that Excel reads it as UTF-8.
+no cell is read as a formula; every CSV cell is quoted, so that a program splitting on another
+delimiter (`;` in many locales) does not make a cell of `=...` from the middle of one; a CSV
+starts with a byte-order mark, so that Excel reads it as UTF-8. A CSV read back loses the one
+apostrophe an export put before `=`, `+`, `-` or `@`: an export re-imports as it was.
+
+An XLSX file is a zip: one that unpacks to more than MAX_XLSX_UNPACKED bytes, or whose rows have
+more than MAX_COLUMNS columns, is refused before (or while) it is read, row by row.
 """
 
 import csv
 import io
+import zipfile
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -18,6 +25,9 @@ MAX_ROWS = 20_000
 MAX_BYTES = 20 * 1024 * 1024
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 XLSX_MAGIC = b"PK\x03\x04"
+# What the parts of an XLSX file may unpack to, together, and the columns a row may have.
+MAX_XLSX_UNPACKED = 100 * 1024 * 1024
+MAX_COLUMNS = 200
 
 
 def read(data: bytes, *, name: str = "") -> tuple[list[str], list[list[str]]]:
@@ -48,14 +58,36 @@ def _csv(data: bytes) -> list[list[str]]:
     first = text.split("\n", 1)[0]
     delimiter = max((",", ";", "\t"), key=first.count)
     try:
-        return [[cell.strip() for cell in row] for row in csv.reader(io.StringIO(text), delimiter=delimiter)]
+        return [
+            [_unguarded(cell.strip()) for cell in row]
+            for row in csv.reader(io.StringIO(text), delimiter=delimiter)
+        ]
     except csv.Error as error:
         raise errors.ImportUnreadable(problem=str(error)) from None
+
+
+def _unguarded(cell: str) -> str:
+    """A cell without the apostrophe `safe` put before a formula-like start."""
+    if cell.startswith("'") and cell[1:2] in ("=", "+", "-", "@"):
+        return cell[1:]
+    return cell
+
+
+def _unpacked_size(data: bytes) -> int:
+    """What the parts of a zip unpack to, as its directory says (a part that unpacks to more than
+    it says fails its check while read)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return sum(part.file_size for part in archive.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError) as error:
+        raise errors.ImportNotXlsx(reason=type(error).__name__) from None
 
 
 def _xlsx(data: bytes) -> list[list[str]]:
     from openpyxl import load_workbook
 
+    if _unpacked_size(data) > MAX_XLSX_UNPACKED:
+        raise errors.ImportXlsxTooLarge(megabytes=MAX_XLSX_UNPACKED // (1024 * 1024))
     try:
         book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as error:  # openpyxl raises what its zip and XML readers raise
@@ -63,11 +95,19 @@ def _xlsx(data: bytes) -> list[list[str]]:
     try:
         sheet = book.worksheets[0]
         table = []
-        for count, row in enumerate(sheet.iter_rows(values_only=True)):
+        # One column more than allowed is read, to tell a row that has too many.
+        for count, row in enumerate(sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS + 1)):
             if count > MAX_ROWS + 1:
                 raise errors.ImportTooManyRows(most=MAX_ROWS)
-            table.append([_text(value) for value in row])
+            if len(row) > MAX_COLUMNS and row[MAX_COLUMNS] is not None:
+                raise errors.ImportTooManyColumns(most=MAX_COLUMNS)
+            cells = [_text(value) for value in row[:MAX_COLUMNS]]
+            while cells and not cells[-1]:
+                cells.pop()  # the empty cells up to the column asked for
+            table.append(cells)
         return table
+    except zipfile.BadZipFile as error:
+        raise errors.ImportNotXlsx(reason=type(error).__name__) from None
     finally:
         book.close()
 
@@ -93,9 +133,9 @@ def safe(value: Any) -> str:
 
 
 def csv_bytes(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> bytes:
-    """UTF-8 with a byte-order mark, every cell made safe."""
+    """UTF-8 with a byte-order mark, every cell made safe and quoted."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_ALL)
     writer.writerow([safe(cell) for cell in header])
     for row in rows:
         writer.writerow([safe(cell) for cell in row])

@@ -4,6 +4,7 @@ bulkImportContacts (both in one call, once per file or key). Per tool a normal c
 and a refusal."""
 
 import io
+import re
 
 import pytest
 from openpyxl import Workbook
@@ -284,3 +285,49 @@ def test_a_file_committed_twice_has_one_effect(people):
 
     assert (first["created"], again["created"], again["alreadyCommitted"]) == (300, 300, True)
     assert _live(email__endswith="@twice.example").count() == 300
+
+
+def test_the_kinds_of_an_uninstalled_area_are_neither_imported_nor_exported_nor_listed(acme, people):
+    acme.installed_areas = [area for area in acme.installed_areas if area != "contacts"]
+    acme.save()
+    text = "firstName,email\nAda,ada@uninstalled.example\n"
+
+    said = refused(people["owner"], "validateDataImport", {"entityType": "contact", "csvText": text})
+    assert "'contact' cannot be imported" in said
+    listed = re.findall(r"the kinds that can are: ([^.]*)\.", said)
+    assert listed and all("contact" not in known for known in listed)
+    said = refused(people["owner"], "exportDataCsv", {"entityType": "contact"})
+    assert "'contact' cannot be exported" in said
+    listed = re.findall(r"the kinds that can are: ([^.]*)\.", said)
+    assert listed and all("contact" not in known for known in listed)
+    assert not _live(email="ada@uninstalled.example").exists()
+    assert not DataImport.objects.filter(created_by=people["owner"]).exists()
+
+
+def test_a_zip_bomb_is_refused_clearly_and_keeps_no_plan(people):
+    from apps.platform.tests.test_tables import zip_bomb
+
+    stored = file_services.file_create(actor=people["member"], name="bomb.xlsx", content=zip_bomb())
+
+    said = refused(people["member"], "validateDataImport", {"entityType": "contact", "fileId": stored.pk})
+
+    assert "unpacks to more than 100 MB" in said
+    assert not DataImport.objects.filter(created_by=people["member"]).exists()
+
+
+def test_an_export_imports_back_as_it_was(people):
+    import csv
+
+    text = 'firstName,lastName,email\n"=1+2",Roundtripmarker,roundtrip@csv.example\n'
+    _commit(people["member"], _validate(people["member"], text)["token"])
+    exported = ok(people["member"], "exportDataCsv", {"entityType": "contact", "query": "Roundtripmarker"})
+    assert '"\'=1+2"' in exported["csvText"]
+
+    out = io.StringIO()
+    writer = csv.writer(out, quoting=csv.QUOTE_ALL)
+    writer.writerow(["firstName", "lastName", "email"])
+    for row in csv.DictReader(io.StringIO(exported["csvText"])):
+        writer.writerow([row["firstName"], row["lastName"], "roundtrip-back@csv.example"])
+    _commit(people["member"], _validate(people["member"], out.getvalue())["token"])
+
+    assert _live(email="roundtrip-back@csv.example").get().first_name == "=1+2"
