@@ -10,6 +10,11 @@ class PlatformPerm(PermissionEnum):
         Level.READ,
         _("Read the workspace, its people and roles, one's API keys; look up reference data"),
     )
+    IMPORT = (
+        "platform.import",
+        Level.WRITE,
+        _("Import records from files (each row also needs the area's own permission to create it)"),
+    )
     ADMIN = (
         "platform.admin",
         Level.ADMIN,

@@ -64,6 +64,8 @@ def test_a_viewer_lists_only_tools_their_role_allows(people):
     own = {"callTool", "startToolTask", "fileGrievance", "toggleOnboardingItem", "addMyTicketComment"}
     own |= {"submitLeaveRequest", "approveLeaveRequest", "denyLeaveRequest", "adjustLeaveBalance"}
     own |= {"revokeApiKey"}
+    # ...and export what they may read: the export's file and its record are their own.
+    own |= {"exportDataCsv", "requestDataExport"}
     assert all(registry.get(name).read_only for name in listed if name not in own)
 
 

@@ -32,22 +32,34 @@ def _live(**filters):
 
 
 @pytest.mark.parametrize("name", ["validateDataImport", "commitDataImport", "bulkImportContacts"])
-def test_a_role_without_the_platform_permission_cannot_call_it(acme, name):
-    person = person_without("platform.view", email=f"no-{name.lower()}@acme.example")
+def test_a_role_without_the_import_permission_cannot_call_it(acme, name):
+    person = person_without("platform.import", email=f"no-{name.lower()}@acme.example")
 
     with pytest.raises(ToolNotFound):
         call(person, name, {"entityType": "contact", "csvText": "email\na@b.example\n", "token": "x"})
 
 
-def test_a_role_that_may_not_add_contacts_may_not_import_them(people):
+def test_a_viewer_is_not_offered_the_import_tools(people):
     text = "firstName,email\nAda,ada@viewer.example\n"
 
-    assert "permission" in refused(
-        people["viewer"], "validateDataImport", {"entityType": "contact", "csvText": text}
-    )
-    assert "permission" in refused(people["viewer"], "bulkImportContacts", {"csvText": text}, **CONFIRM)
-    assert not _live(email="ada@viewer.example").exists()
+    for name, arguments in (
+        ("validateDataImport", {"entityType": "contact", "csvText": text}),
+        ("commitDataImport", {"token": "x"}),
+        ("bulkImportContacts", {"csvText": text}),
+    ):
+        with pytest.raises(ToolNotFound):
+            call(people["viewer"], name, arguments)
     assert not DataImport.objects.filter(created_by=people["viewer"]).exists()
+
+
+def test_a_role_that_may_not_add_contacts_may_not_import_them(acme):
+    person = person_without("contacts.create", email="no-contacts-create@acme.example")
+    text = "firstName,email\nAda,ada@no-create.example\n"
+
+    assert "permission" in refused(person, "validateDataImport", {"entityType": "contact", "csvText": text})
+    assert "permission" in refused(person, "bulkImportContacts", {"csvText": text}, **CONFIRM)
+    assert not _live(email="ada@no-create.example").exists()
+    assert not DataImport.objects.filter(created_by=person).exists()
 
 
 def test_validate_names_each_problem_by_row_and_column_finds_duplicates_and_makes_nothing(people):

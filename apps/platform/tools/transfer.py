@@ -119,7 +119,7 @@ def _result(plan: DataImport, again: bool) -> ImportResultOut:
 
 @tool(
     "validateDataImport",
-    permission=PlatformPerm.VIEW,
+    permission=PlatformPerm.IMPORT,
     title="Check a data import file",
     long_running=True,
 )
@@ -144,7 +144,7 @@ def validate_data_import(
 
 @tool(
     "commitDataImport",
-    permission=PlatformPerm.VIEW,
+    permission=PlatformPerm.IMPORT,
     title="Import a checked file",
     markers=Marker.HIGH_RISK,
     idempotent=True,
@@ -172,7 +172,7 @@ class BulkImportOut(Out):
 
 @tool(
     "bulkImportContacts",
-    permission=PlatformPerm.VIEW,
+    permission=PlatformPerm.IMPORT,
     title="Import contacts from a file",
     markers=Marker.HIGH_RISK,
     idempotent=True,
