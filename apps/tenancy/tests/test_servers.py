@@ -16,8 +16,8 @@ from typing import Any
 import psycopg
 import pytest
 from django.conf import settings
-from django.db import connection, connections
-from django.test import override_settings
+from django.db import connection, connections, transaction
+from django.test import Client, override_settings
 from django_tenants.utils import schema_context
 from psycopg import sql
 
@@ -251,3 +251,35 @@ def test_new_workspaces_go_to_the_least_loaded_server(committed: None, two_serve
         assert services.least_loaded_server() == servers.PRIMARY
     with override_settings(ATRIUM_DATABASE_SERVER_WEIGHTS={servers.PRIMARY: 0}):
         assert services.least_loaded_server() == SECOND
+
+
+def test_a_refused_pin_leaves_the_thread_free(committed: None, two_servers: str) -> None:
+    """`pinned` refused inside a transaction leaves the thread on no server in particular: the
+    next workspace made on the primary is made there."""
+    with transaction.atomic(), pytest.raises(servers.ServerSwitchRefused), servers.pinned(SECOND):
+        pass
+    assert connection.pinned_server is None  # type: ignore[attr-defined]
+    assert _workspace(servers.PRIMARY).database == servers.PRIMARY
+
+
+def test_operators_create_a_workspace_on_another_server_from_the_admin(
+    committed: None, two_servers: str, public_client: Client
+) -> None:
+    public_client.force_login(User.objects.get(email="operator@atrium.example"))
+    tag = secrets.token_hex(3)
+    with override_settings(ATRIUM_DATABASE_SERVER_WEIGHTS={servers.PRIMARY: 0}):
+        response = public_client.post(
+            "/admin/tenancy/workspace/add/",
+            {
+                "name": f"Admin {tag}",
+                "schema_name": f"admin_{tag}",
+                "domain": f"admin-{tag}.test",
+                "owner_email": f"owner@admin-{tag}.test",
+                "time_zone": "UTC",
+            },
+        )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    workspace = Workspace.objects.get(schema_name=f"admin_{tag}")
+    assert workspace.database == SECOND and workspace.schema_name in _schemas(two_servers)
+    with schema_context(workspace.schema_name):
+        assert User.objects.get().email == f"owner@admin-{tag}.test"
