@@ -23,12 +23,12 @@ from psycopg import sql
 
 from apps.accounts.models import User
 from apps.contacts.models import Contact
-from apps.core import servers
+from apps.core import servers, tasks
 from apps.core.errors import RETRY_AFTER_SECONDS
 from apps.core.testing import LiveServer, PrivatePostgres, database_url, start_web, wait_for
 from apps.mcp.testing import McpHttp, pat_and_key
 from apps.tenancy import errors, moving, services
-from apps.tenancy.models import Workspace
+from apps.tenancy.models import PendingWork, Workspace
 
 SECOND = "second"
 # The module's first test also starts the second server, copies the test database onto it and
@@ -283,3 +283,18 @@ def test_operators_create_a_workspace_on_another_server_from_the_admin(
     assert workspace.database == SECOND and workspace.schema_name in _schemas(two_servers)
     with schema_context(workspace.schema_name):
         assert User.objects.get().email == f"owner@admin-{tag}.test"
+
+
+def test_work_marked_in_a_workspace_on_another_server_is_swept(committed: None, two_servers: str) -> None:
+    workspace = _workspace(SECOND)
+    with schema_context(workspace.schema_name), transaction.atomic():
+        tasks.mark_pending("servers-test")
+    swept: list[str] = []
+
+    def sweep() -> bool:
+        swept.append(connection.schema_name)
+        return False
+
+    assert tasks.for_each_marked("servers-test", sweep) == 0
+    assert swept == [workspace.schema_name]
+    assert not PendingWork.objects.filter(kind="servers-test").exists()
