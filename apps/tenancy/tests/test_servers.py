@@ -18,10 +18,13 @@ import pytest
 from django.conf import settings
 from django.db import connection, connections, transaction
 from django.test import Client, override_settings
+from django.utils import timezone
 from django_tenants.utils import schema_context
 from psycopg import sql
 
 from apps.accounts.models import User
+from apps.catalogue import audit
+from apps.catalogue.models import ToolCall
 from apps.contacts.models import Contact
 from apps.core import servers, tasks
 from apps.core.errors import RETRY_AFTER_SECONDS
@@ -298,3 +301,32 @@ def test_work_marked_in_a_workspace_on_another_server_is_swept(committed: None, 
     assert tasks.for_each_marked("servers-test", sweep) == 0
     assert swept == [workspace.schema_name]
     assert not PendingWork.objects.filter(kind="servers-test").exists()
+
+
+def test_the_writer_thread_logs_tool_calls_of_workspaces_on_each_server(
+    committed: None, two_servers: str
+) -> None:
+    on_primary, on_second = _workspace(servers.PRIMARY), _workspace(SECOND)
+    writer = audit.AuditBuffer()
+    with override_settings(ATRIUM_AUDIT_FLUSH_SECONDS=3600):
+        for workspace in (on_primary, on_second, on_second):
+            writer.record(
+                audit.Entry(
+                    schema_name=workspace.schema_name,
+                    at=timezone.now(),
+                    user_id=None,
+                    scheme="pat",
+                    credential="",
+                    client="test",
+                    tool="listContacts",
+                    outcome="ok",
+                    error_code="",
+                    duration_ms=1.0,
+                )
+            )
+        writer.close()  # the writer thread writes what waits, on its own connection
+    assert writer.pending() == 0
+    for workspace, url, count in ((on_primary, database_url(), 1), (on_second, two_servers, 2)):
+        with psycopg.connect(url) as conn:
+            table = sql.Identifier(workspace.schema_name, ToolCall._meta.db_table)
+            assert conn.execute(sql.SQL("SELECT count(*) FROM {}").format(table)).fetchone()[0] == count
