@@ -330,3 +330,32 @@ def test_the_writer_thread_logs_tool_calls_of_workspaces_on_each_server(
         with psycopg.connect(url) as conn:
             table = sql.Identifier(workspace.schema_name, ToolCall._meta.db_table)
             assert conn.execute(sql.SQL("SELECT count(*) FROM {}").format(table)).fetchone()[0] == count
+
+
+def test_a_move_whose_last_drop_fails_leaves_no_writable_old_schema(
+    committed: None, two_servers: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The old schema is renamed under the locks before the switch: the drop after it failing
+    (here: made to fail) leaves nothing of the workspace's name on the source, and running the
+    move again drops the renamed one, never the workspace's."""
+    workspace = _workspace(SECOND)
+
+    def broken(*args: Any) -> bool:
+        raise psycopg.errors.LockNotAvailable("the drop broke")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(moving, "_drop_tombstone", broken)
+        moving.move_workspace(workspace.schema_name, servers.PRIMARY)
+    workspace.refresh_from_db()
+    assert (workspace.database, workspace.moving_to) == (servers.PRIMARY, "")
+    left = _schemas(two_servers)
+    assert workspace.schema_name not in left and moving.tombstone(workspace.schema_name) in left
+    assert workspace.schema_name in _schemas(database_url())
+
+    again = moving.move_workspace(workspace.schema_name, servers.PRIMARY)
+    assert again.leftovers_dropped == [SECOND]
+    assert moving.tombstone(workspace.schema_name) not in _schemas(two_servers)
+    with schema_context(workspace.schema_name):
+        assert User.objects.filter(email=_owner(workspace)).exists()
+    with pytest.raises(errors.AlreadyOnServer):
+        moving.move_workspace(workspace.schema_name, servers.PRIMARY)
