@@ -4,6 +4,7 @@ over real HTTP (a web process on loopback, told of both servers) reaching each o
 move from one server to the other with every row intact and requests served after it, and a
 request refused with 503 while the workspace is paused for its move."""
 
+import io
 import os
 import secrets
 import shutil
@@ -16,6 +17,8 @@ from typing import Any
 import psycopg
 import pytest
 from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db import connection, connections, transaction
 from django.test import Client, override_settings
 from django.utils import timezone
@@ -359,3 +362,24 @@ def test_a_move_whose_last_drop_fails_leaves_no_writable_old_schema(
         assert User.objects.filter(email=_owner(workspace)).exists()
     with pytest.raises(errors.AlreadyOnServer):
         moving.move_workspace(workspace.schema_name, servers.PRIMARY)
+
+
+def test_migrate_workspaces_names_the_schemas_of_other_servers_it_leaves(
+    committed: None, two_servers: str
+) -> None:
+    on_primary, on_second = _workspace(servers.PRIMARY), _workspace(SECOND)
+    out = io.StringIO()
+    with pytest.raises(
+        CommandError,
+        match=rf"1 workspace schema\(s\) on other database servers were NOT migrated"
+        rf".*{on_second.schema_name} \({SECOND}\)",
+    ):
+        call_command(
+            "migrate_workspaces",
+            "--schema",
+            on_primary.schema_name,
+            "--schema",
+            on_second.schema_name,
+            stdout=out,
+        )
+    assert "1/1 schemas" in out.getvalue() and "0 failed" in out.getvalue()
