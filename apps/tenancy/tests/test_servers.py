@@ -10,6 +10,7 @@ import secrets
 import shutil
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -383,3 +384,17 @@ def test_migrate_workspaces_names_the_schemas_of_other_servers_it_leaves(
             stdout=out,
         )
     assert "1/1 schemas" in out.getvalue() and "0 failed" in out.getvalue()
+
+
+def test_a_kept_aside_connection_past_its_age_is_closed(committed: None, two_servers: str) -> None:
+    """The physical connection to another server, kept aside while the connection is on the
+    primary, is closed (and its slot given back) once it has outlived CONN_MAX_AGE, as the one in
+    use would be."""
+    wrapper: Any = connection
+    wrapper.close()
+    with servers.pinned(SECOND):
+        wrapper.ensure_connection()
+    raw, slot, _close_at, *rest = wrapper._parked[SECOND]
+    wrapper._parked[SECOND] = (raw, slot, time.monotonic() - 1, *rest)
+    wrapper.close_if_unusable_or_obsolete()
+    assert SECOND not in wrapper._parked and raw.closed
