@@ -10,18 +10,18 @@ docs/deploy.md): a short pause, a copy, a switch, a drop, and nothing lost.
    the schema arrives whole or not at all.
 4. Compare: every table's row count and a digest of its rows, on both sides; any difference undoes
    the move.
-5. Switch: the row's `database` becomes the target and `moving_to` is cleared (told to every
-   process: the doors route to the target from then on).
-6. Put out of reach: in the session that holds the locks, the source schema is renamed (its
+5. Put out of reach: in the session that holds the locks, the source schema is renamed (its
    `tombstone` name) and that committed, before the switch: nothing can have written to it since
    the copy, and nothing can from then on (the switch failing renames it back).
+6. Switch: the row's `database` becomes the target and `moving_to` is cleared (told to every
+   process: the doors route to the target from then on).
 7. Drop: the renamed schema is dropped.
 
 A failure before the switch drops the copy and clears the pause: the workspace is where it was.
 Interrupted (the process killed), the row still says `moving_to`: running the move again to the
-same server finishes it; `cancel_move` undoes it. Interrupted after the switch, the renamed old schema may
-remain on the source: running the move again to the server it is on drops it (never a schema
-of the workspace's own name).
+same server finishes it; `cancel_move` undoes it. Interrupted after the switch, the renamed old
+schema may remain on the source: running the move again to the server it is on drops it (never a
+schema of the workspace's own name, and only while the workspace's schema is where it is placed).
 """
 
 import hashlib
@@ -133,6 +133,7 @@ def _copy_and_switch(workspace: Workspace, source: str, target: str, moved: Move
     name = sql.Identifier(schema)
     with psycopg.connect(servers.url_for(source)) as frozen:  # one transaction, until the rename
         frozen.execute(SESSION)
+        _must_hold(frozen, source, schema)
         frozen.execute(sql.SQL("SET LOCAL lock_timeout = {}").format(sql.Literal(f"{LOCK_TIMEOUT_SECONDS}s")))
         tables = [row[0] for row in frozen.execute(TABLES, [schema]).fetchall()]
         if tables:
@@ -173,6 +174,20 @@ def _copy_and_switch(workspace: Workspace, source: str, target: str, moved: Move
         _drop_tombstone(source, schema)
     except Exception:
         logger.exception("dropping the old schema of %s on %s failed: run the move again", schema, source)
+
+
+class SchemaMissing(RuntimeError):
+    pass
+
+
+def _must_hold(conn: Any, key: str, schema: str) -> None:
+    """Refuses to go on when server `key` lacks the workspace's schema (a switch failed and its
+    schema could not be renamed back): the renamed one is then its only copy, never dropped."""
+    if not conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", [schema]).fetchone():
+        raise SchemaMissing(
+            f"server {key} has no schema {schema}, where the workspace is placed; its data may be in "
+            f"the schema {tombstone(schema)} there: rename that back to {schema} first"
+        )
 
 
 def tombstone(schema: str) -> str:
@@ -266,6 +281,8 @@ def _drop_leftovers(schema_name: str, keep: str) -> list[str]:
     """The servers that still hold the old, renamed schema of a move interrupted after its switch
     (`tombstone`), the old schema dropped. A schema of the workspace's own name is never dropped
     here; one on a server other than `keep` is only reported."""
+    with psycopg.connect(servers.url_for(keep), autocommit=True) as placed:
+        _must_hold(placed, keep, schema_name)
     dropped = []
     for key in servers.known():
         if _drop_tombstone(key, schema_name):

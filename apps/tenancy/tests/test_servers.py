@@ -365,6 +365,27 @@ def test_a_move_whose_last_drop_fails_leaves_no_writable_old_schema(
         moving.move_workspace(workspace.schema_name, servers.PRIMARY)
 
 
+def test_a_workspace_whose_schema_was_left_renamed_is_never_dropped(
+    committed: None, two_servers: str
+) -> None:
+    """A switch that failed and whose rename back failed too leaves the workspace's data only in
+    the renamed schema: neither a move nor a rerun drops it; both say what to do."""
+    workspace = _workspace(SECOND)
+    renamed = moving.tombstone(workspace.schema_name)
+    with psycopg.connect(two_servers, autocommit=True) as conn:
+        conn.execute(
+            sql.SQL("ALTER SCHEMA {} RENAME TO {}").format(
+                sql.Identifier(workspace.schema_name), sql.Identifier(renamed)
+            )
+        )
+    for target in (servers.PRIMARY, SECOND):
+        with pytest.raises(moving.SchemaMissing, match=f"rename that back to {workspace.schema_name}"):
+            moving.move_workspace(workspace.schema_name, target)
+    assert renamed in _schemas(two_servers)
+    workspace.refresh_from_db()
+    assert (workspace.database, workspace.moving_to) == (SECOND, "")
+
+
 def test_migrate_workspaces_names_the_schemas_of_other_servers_it_leaves(
     committed: None, two_servers: str
 ) -> None:
