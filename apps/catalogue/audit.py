@@ -43,7 +43,7 @@ from django.db.models import Field
 from django.utils import timezone
 from psycopg import sql
 
-from apps.core import onloop
+from apps.core import onloop, servers
 
 logger = logging.getLogger(__name__)
 
@@ -198,10 +198,34 @@ def _text(value: str, length: int) -> str:
 
 
 def _write(batch: list[Entry]) -> tuple[int, list[Entry], Exception | None]:
-    """Writes `batch`, one COPY per workspace schema. Returns how many entries were written, the
-    entries to try again, and the first error. A workspace whose rows are refused does not hold
-    back the others; once the database is out of reach, the rest is kept without trying. The
-    entries of a schema that no longer exists (a deleted workspace) are dropped."""
+    """Writes `batch` (`_write_here`), each workspace's entries on its database server
+    (apps.core.servers: with one server, all here)."""
+    if not servers.configured():
+        return _write_here(batch)
+    by_server: dict[str, list[Entry]] = defaultdict(list)
+    for entry in batch:
+        by_server[servers.placement(entry.schema_name)[0]].append(entry)
+    if list(by_server) == [servers.current()]:
+        return _write_here(batch)
+    written, kept, first_error = 0, [], None
+    for key, entries in by_server.items():
+        try:
+            with servers.pinned(key):
+                done, again, error = _write_here(entries)
+        except Exception as failure:  # the server out of reach, or a transaction open here
+            done, again, error = 0, entries, failure
+        written += done
+        kept.extend(again)
+        first_error = first_error or error
+    return written, kept, first_error
+
+
+def _write_here(batch: list[Entry]) -> tuple[int, list[Entry], Exception | None]:
+    """Writes `batch` on the default connection's server, one COPY per workspace schema. Returns
+    how many entries were written, the entries to try again, and the first error. A workspace
+    whose rows are refused does not hold back the others; once the database is out of reach, the
+    rest is kept without trying. The entries of a schema that no longer exists (a deleted
+    workspace) are dropped."""
     by_schema: dict[str, list[Entry]] = defaultdict(list)
     for entry in batch:
         by_schema[entry.schema_name].append(entry)

@@ -198,7 +198,7 @@ def fetch(statement: str, params: Sequence[Any], search_path: Sequence[str]) -> 
     """The rows of one statement (bound on the server, as `apps.core.prepared` binds it), run with
     `search_path` on one of this loop's connections."""
     try:
-        return wait(_fetch(statement, params, tuple(search_path)))
+        return wait(_fetch(statement, params, tuple(search_path), _server()))
     except psycopg.Error as error:
         # Whatever it is (a statement refused, the server gone), the thread's path answers it as
         # it answers every database error: the same words, the same status.
@@ -208,16 +208,22 @@ def fetch(statement: str, params: Sequence[Any], search_path: Sequence[str]) -> 
 def copy(statement: sql.Composed, rows: Sequence[Sequence[Any]]) -> None:
     """One COPY ... FROM STDIN of `rows` on one of this loop's connections."""
     try:
-        wait(_copy(statement, rows))
+        wait(_copy(statement, rows, _server()))
     except psycopg.Error as error:
         raise NeedsThread(f"the COPY failed on the loop: {type(error).__name__}") from error
 
 
+def _server() -> str:
+    """The database server (apps.core.servers) the default connection is on: the loop's connection
+    used must be one of that server's."""
+    return str(getattr(connections["default"], "server", DEFAULT_DB_ALIAS))
+
+
 async def _fetch(
-    statement: str, params: Sequence[Any], search_path: tuple[str, ...]
+    statement: str, params: Sequence[Any], search_path: tuple[str, ...], server: str = DEFAULT_DB_ALIAS
 ) -> list[tuple[Any, ...]]:
     pool = _pool()
-    pooled = await pool.take(search_path)
+    pooled = await pool.take(search_path, server)
     try:
         await pooled.cursor.execute(statement, params)
         rows = await pooled.cursor.fetchall()
@@ -228,9 +234,11 @@ async def _fetch(
     return rows
 
 
-async def _copy(statement: sql.Composed, rows: Sequence[Sequence[Any]]) -> None:
+async def _copy(
+    statement: sql.Composed, rows: Sequence[Sequence[Any]], server: str = DEFAULT_DB_ALIAS
+) -> None:
     pool = _pool()
-    pooled = await pool.take(())
+    pooled = await pool.take((), server)
     try:
         async with pooled.conn.cursor() as cursor, cursor.copy(statement) as copying:
             for row in rows:
@@ -242,15 +250,16 @@ async def _copy(statement: sql.Composed, rows: Sequence[Sequence[Any]]) -> None:
 
 
 class _Pooled:
-    """One of a loop's connections, with the cursor its statements run on and the search path it
-    was last set to."""
+    """One of a loop's connections, with the cursor its statements run on, the search path it
+    was last set to and the database server it is connected to."""
 
-    __slots__ = ("conn", "cursor", "search_path")
+    __slots__ = ("conn", "cursor", "search_path", "server")
 
-    def __init__(self, conn: psycopg.AsyncConnection) -> None:
+    def __init__(self, conn: psycopg.AsyncConnection, server: str) -> None:
         self.conn = conn
         self.cursor = conn.cursor()
         self.search_path: tuple[str, ...] = ()
+        self.server = server
 
 
 class _Pool:
@@ -268,7 +277,7 @@ class _Pool:
         self._idle: list[_Pooled] = []
         self._waiting: deque[asyncio.Future[None]] = deque()
 
-    async def take(self, search_path: tuple[str, ...]) -> _Pooled:
+    async def take(self, search_path: tuple[str, ...], server: str = DEFAULT_DB_ALIAS) -> _Pooled:
         while not self._idle and self._opened >= self._size:
             waiter = asyncio.get_running_loop().create_future()
             self._waiting.append(waiter)
@@ -281,11 +290,23 @@ class _Pool:
                     self._wake()  # woken, then cancelled: the next one in line takes its turn
                 raise
         pooled = self._idle.pop() if self._idle else None
-        if pooled is None or pooled.conn.closed or pooled.conn.broken:
+        other_server = pooled is not None and pooled.server != server
+        if other_server:
+            # Another database server's (apps.core.servers; never with one server): an idle one of
+            # `server` instead if there is one, else this one closed and one of `server` opened.
+            assert pooled is not None
+            for index in range(len(self._idle) - 1, -1, -1):
+                if self._idle[index].server == server:
+                    self._idle[index], pooled = pooled, self._idle[index]
+                    other_server = False
+                    break
+            else:
+                await _close(pooled.conn)
+        if pooled is None or other_server or pooled.conn.closed or pooled.conn.broken:
             if pooled is None:
                 self._opened += 1
             try:
-                pooled = _Pooled(await _connect())
+                pooled = _Pooled(await _connect(server), server)
             except BaseException:
                 self._lost()
                 raise
@@ -325,8 +346,16 @@ class _Pool:
             await _close(pooled.conn)
 
 
-async def _connect() -> psycopg.AsyncConnection:
+async def _connect(server: str = DEFAULT_DB_ALIAS) -> psycopg.AsyncConnection:
     wrapper = connections["default"]
+    if getattr(wrapper, "server", DEFAULT_DB_ALIAS) != server:
+        # The loop's own wrapper is on another database server (apps.core.servers): that server's
+        # parameters, as a wrapper on it would give them.
+        from apps.core import servers
+
+        tenant_wrapper: Any = wrapper  # the backend's, with its servers
+        on = dict(servers.settings_for(server, tenant_wrapper.primary_settings()))
+        wrapper = type(wrapper)(on, DEFAULT_DB_ALIAS)
     params = dict(wrapper.get_connection_params())
     params.pop("cursor_factory", None)  # Django's synchronous cursor classes
     conn = await psycopg.AsyncConnection.connect(**params, autocommit=True)

@@ -164,9 +164,10 @@ def pinned(key: str) -> Iterator[None]:
     check_key(key)
     wrapper: Any = connections[DEFAULT_DB_ALIAS]
     before = wrapper.pinned_server
-    wrapper.pinned_server = key
-    wrapper.use_server(key)
     try:
+        # Switched first: refused (inside a transaction), the thread is not left pinned.
+        wrapper.use_server(key)
+        wrapper.pinned_server = key
         yield
     finally:
         wrapper.pinned_server = before

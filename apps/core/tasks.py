@@ -13,8 +13,10 @@ from typing import Any
 
 from celery import shared_task
 from django.apps import apps
+from django.db import connections, transaction
 from django_tenants.utils import get_public_schema_name, get_tenant_model, schema_context
 
+from apps.core import servers
 from apps.core.db import connection
 
 logger = logging.getLogger(__name__)
@@ -61,15 +63,31 @@ def _pending_table() -> str:
 
 def mark_pending(kind: str) -> None:
     """Says that the current workspace has work of `kind` waiting for its sweep (`for_each_marked`).
-    One statement, on the shared table, whichever schema is active."""
-    public = connection.ops.quote_name(get_public_schema_name())
-    workspaces = connection.ops.quote_name(get_tenant_model()._meta.db_table)
-    with connection.cursor() as cursor:
+    One statement, on the shared table, whichever schema is active.
+
+    A workspace on another database server than the primary (apps.core.servers) is marked on the
+    primary, whose table the sweep reads: at once, and again once the transaction in progress (on
+    the workspace's server) commits, so that a sweep run in between and finding nothing yet does
+    not take the mark for good."""
+    schema_name = connection.schema_name
+    if getattr(connection, "server", servers.PRIMARY) == servers.PRIMARY:
+        _mark(connection, kind, schema_name)
+        return
+    primary = connections[servers.public_alias()]
+    _mark(primary, kind, schema_name)
+    if connection.in_atomic_block:
+        transaction.on_commit(lambda: _mark(primary, kind, schema_name))
+
+
+def _mark(on: Any, kind: str, schema_name: str) -> None:
+    public = on.ops.quote_name(get_public_schema_name())
+    workspaces = on.ops.quote_name(get_tenant_model()._meta.db_table)
+    with on.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {public}.{_pending_table()} (workspace_id, kind, since) "  # noqa: S608  (names from the models)
             f"SELECT id, %s, clock_timestamp() FROM {public}.{workspaces} WHERE schema_name = %s "
             "ON CONFLICT (workspace_id, kind) DO UPDATE SET since = EXCLUDED.since",
-            [kind, connection.schema_name],
+            [kind, schema_name],
         )
 
 

@@ -125,7 +125,11 @@ def _unavailable(outage: errors.ServiceUnavailable, error: BaseException) -> Rep
 def _fresh_connection() -> None:
     """What Django does between requests, without its per-request health check query: drop a
     connection that failed, outlived CONN_MAX_AGE, or was closed by the server (PostgreSQL
-    restarted since this thread's last request: it says so on the socket, see `_server_closed`)."""
+    restarted since this thread's last request: it says so on the socket, see `_server_closed`).
+    Also the physical connections to other database servers kept aside (apps.core.servers) that
+    outlived CONN_MAX_AGE."""
+    if getattr(connection, "_parked", None):
+        connection.close_obsolete_parked()  # type: ignore[attr-defined]
     if connection.connection is None or connection.in_atomic_block:
         # In a transaction (a caller serving in-process, as tests do): not ours to close.
         return

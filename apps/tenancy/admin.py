@@ -8,7 +8,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from apps.core import permissions
+from apps.core import permissions, servers
 from apps.core.errors import AppError
 from apps.tenancy.models import Domain, Workspace
 from apps.tenancy.services import workspace_create, workspace_delete
@@ -107,6 +107,21 @@ class WorkspaceAdmin(admin.ModelAdmin):
 
     def get_readonly_fields(self, request: HttpRequest, obj: Workspace | None = None) -> list[str]:
         return ["schema_name", "created_at"] if obj else []
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> Any:
+        if object_id is None and request.method == "POST" and servers.configured():
+            # Adding: the form's clean() creates the workspace (`workspace_create`, transactions of
+            # its own, perhaps on another database server, where it cannot be inside the
+            # transaction Django's view would open on the default connection's server).
+            view: Any = self._changeform_view  # type: ignore[attr-defined]  # Django's, untyped
+            return view(request, object_id, form_url, extra_context)
+        return super().changeform_view(request, object_id, form_url, extra_context)
 
     def get_inlines(self, request: HttpRequest, obj: Workspace | None = None) -> list[Any]:
         return [DomainInline] if obj else []

@@ -10,17 +10,21 @@ docs/deploy.md): a short pause, a copy, a switch, a drop, and nothing lost.
    the schema arrives whole or not at all.
 4. Compare: every table's row count and a digest of its rows, on both sides; any difference undoes
    the move.
-5. Switch: the row's `database` becomes the target and `moving_to` is cleared (told to every
+5. Put out of reach: in the session that holds the locks, the source schema is renamed (its
+   `tombstone` name) and that committed, before the switch: nothing can have written to it since
+   the copy, and nothing can from then on (the switch failing renames it back).
+6. Switch: the row's `database` becomes the target and `moving_to` is cleared (told to every
    process: the doors route to the target from then on).
-6. Drop: the source schema is dropped in the session that holds the locks, so nothing can have
-   written to it since the copy.
+7. Drop: the renamed schema is dropped.
 
 A failure before the switch drops the copy and clears the pause: the workspace is where it was.
 Interrupted (the process killed), the row still says `moving_to`: running the move again to the
-same server finishes it; `cancel_move` undoes it. Interrupted after the switch, the old schema may
-remain on the source: running the move again to the server it is on drops such leftovers.
+same server finishes it; `cancel_move` undoes it. Interrupted after the switch, the renamed old
+schema may remain on the source: running the move again to the server it is on drops it (never a
+schema of the workspace's own name, and only while the workspace's schema is where it is placed).
 """
 
+import hashlib
 import logging
 import shutil
 import subprocess
@@ -127,8 +131,9 @@ def _workspace(schema_name: str) -> Workspace:
 def _copy_and_switch(workspace: Workspace, source: str, target: str, moved: Moved) -> None:
     schema = workspace.schema_name
     name = sql.Identifier(schema)
-    with psycopg.connect(servers.url_for(source)) as frozen:  # one transaction, until the drop
+    with psycopg.connect(servers.url_for(source)) as frozen:  # one transaction, until the rename
         frozen.execute(SESSION)
+        _must_hold(frozen, source, schema)
         frozen.execute(sql.SQL("SET LOCAL lock_timeout = {}").format(sql.Literal(f"{LOCK_TIMEOUT_SECONDS}s")))
         tables = [row[0] for row in frozen.execute(TABLES, [schema]).fetchall()]
         if tables:
@@ -149,10 +154,59 @@ def _copy_and_switch(workspace: Workspace, source: str, target: str, moved: Move
                 raise CopyDiffers(f"the copy of {schema} on {target} differs in: {', '.join(differing)}")
         moved.tables = len(tables)
         moved.rows = sum(count for count, _digest in before.values())
-        # The switch, told to every process; then the old schema goes, with the locks.
-        workspace.database, workspace.moving_to = target, ""
-        workspace.save(update_fields=["database", "moving_to"])
-        frozen.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(name))
+        # The source schema put out of reach with the locks, before the switch: renamed (a writer
+        # held back by the locks, or still sent here, finds no such schema), committed.
+        tomb = sql.Identifier(tombstone(schema))
+        frozen.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(tomb))  # an earlier try's
+        frozen.execute(sql.SQL("ALTER SCHEMA {} RENAME TO {}").format(name, tomb))
+        frozen.commit()
+    try:
+        # The switch, told to every process.
+        _switch(workspace, target)
+    except BaseException:
+        workspace.refresh_from_db()
+        if workspace.database == source:
+            with psycopg.connect(servers.url_for(source), autocommit=True) as back:
+                back.execute(sql.SQL("ALTER SCHEMA {} RENAME TO {}").format(tomb, name))
+        raise
+    # Then the old schema goes; failing, it stays renamed, for the move run again to drop.
+    try:
+        _drop_tombstone(source, schema)
+    except Exception:
+        logger.exception("dropping the old schema of %s on %s failed: run the move again", schema, source)
+
+
+class SchemaMissing(RuntimeError):
+    pass
+
+
+def _must_hold(conn: Any, key: str, schema: str) -> None:
+    """Refuses to go on when server `key` lacks the workspace's schema (a switch failed and its
+    schema could not be renamed back): the renamed one is then its only copy, never dropped."""
+    if not conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", [schema]).fetchone():
+        raise SchemaMissing(
+            f"server {key} has no schema {schema}, where the workspace is placed; its data may be in "
+            f"the schema {tombstone(schema)} there: rename that back to {schema} first"
+        )
+
+
+def tombstone(schema: str) -> str:
+    """The name a moved workspace's old schema has on its source until it is dropped."""
+    return f"moved_{hashlib.md5(schema.encode(), usedforsecurity=False).hexdigest()[:8]}_{schema}"[:63]
+
+
+def _switch(workspace: Workspace, target: str) -> None:
+    workspace.database, workspace.moving_to = target, ""
+    workspace.save(update_fields=["database", "moving_to"])
+
+
+def _drop_tombstone(key: str, schema: str) -> bool:
+    """Drops the old schema of `schema` on server `key` if it is there; answers whether it was."""
+    with psycopg.connect(servers.url_for(key), autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", [tombstone(schema)]).fetchone():
+            return False
+        conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(tombstone(schema))))
+        return True
 
 
 def _digests(conn: Any, schema: str, tables: list[str]) -> dict[str, tuple[int, str]]:
@@ -224,14 +278,21 @@ def _undo(workspace: Workspace, target: str) -> None:
 
 
 def _drop_leftovers(schema_name: str, keep: str) -> list[str]:
-    """The servers other than `keep` that still hold a copy of the schema (a move interrupted after
-    its switch), the copy dropped."""
+    """The servers that still hold the old, renamed schema of a move interrupted after its switch
+    (`tombstone`), the old schema dropped. A schema of the workspace's own name is never dropped
+    here; one on a server other than `keep` is only reported."""
+    with psycopg.connect(servers.url_for(keep), autocommit=True) as placed:
+        _must_hold(placed, keep, schema_name)
     dropped = []
     for key in servers.known():
+        if _drop_tombstone(key, schema_name):
+            dropped.append(key)
         if key == keep:
             continue
         with psycopg.connect(servers.url_for(key), autocommit=True) as other:
             if other.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", [schema_name]).fetchone():
-                other.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema_name)))
-                dropped.append(key)
+                logger.warning(
+                    "server %s also holds a schema %s (the workspace is on %s): left as it is",
+                    key, schema_name, keep,
+                )  # fmt: skip
     return dropped

@@ -14,13 +14,17 @@ when the connection object is collected. 0: no ceiling.
 """
 
 import contextlib
+import logging
 import threading
+import time
 import weakref
 from typing import Any
 
 from django.conf import settings
 from django.db.utils import OperationalError
 from django_tenants.postgresql_backend import base
+
+logger = logging.getLogger(__name__)
 
 
 class Slots:
@@ -150,6 +154,30 @@ class DatabaseWrapper(base.DatabaseWrapper):
             wrapper.health_check_done = False
         self.server = key
         wrapper.search_path_set_schemas = None
+
+    def close_if_unusable_or_obsolete(self) -> None:
+        super().close_if_unusable_or_obsolete()
+        if self._parked:
+            self.close_obsolete_parked()
+
+    def close_obsolete_parked(self) -> None:
+        """Closes the physical connections kept aside for other servers (`use_server`) that
+        outlived CONN_MAX_AGE, giving back their slots."""
+        parked = self._parked
+        if not parked:
+            return
+        now = time.monotonic()
+        for key, (raw, slot, close_at, *_rest) in list(parked.items()):
+            if close_at is None or now < close_at:
+                continue
+            del parked[key]
+            try:
+                raw.close()
+            except Exception:  # already gone: nothing more to release than the slot
+                logger.debug("closing a parked connection failed", exc_info=True)
+            finally:
+                if slot is not None:
+                    slot.release()
 
     def close(self) -> None:
         try:

@@ -4,11 +4,13 @@ over real HTTP (a web process on loopback, told of both servers) reaching each o
 move from one server to the other with every row intact and requests served after it, and a
 request refused with 503 while the workspace is paused for its move."""
 
+import io
 import os
 import secrets
 import shutil
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,19 +18,24 @@ from typing import Any
 import psycopg
 import pytest
 from django.conf import settings
-from django.db import connection, connections
-from django.test import override_settings
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import connection, connections, transaction
+from django.test import Client, override_settings
+from django.utils import timezone
 from django_tenants.utils import schema_context
 from psycopg import sql
 
 from apps.accounts.models import User
+from apps.catalogue import audit
+from apps.catalogue.models import ToolCall
 from apps.contacts.models import Contact
-from apps.core import servers
+from apps.core import servers, tasks
 from apps.core.errors import RETRY_AFTER_SECONDS
 from apps.core.testing import LiveServer, PrivatePostgres, database_url, start_web, wait_for
 from apps.mcp.testing import McpHttp, pat_and_key
 from apps.tenancy import errors, moving, services
-from apps.tenancy.models import Workspace
+from apps.tenancy.models import PendingWork, Workspace
 
 SECOND = "second"
 # The module's first test also starts the second server, copies the test database onto it and
@@ -251,3 +258,164 @@ def test_new_workspaces_go_to_the_least_loaded_server(committed: None, two_serve
         assert services.least_loaded_server() == servers.PRIMARY
     with override_settings(ATRIUM_DATABASE_SERVER_WEIGHTS={servers.PRIMARY: 0}):
         assert services.least_loaded_server() == SECOND
+
+
+def test_a_refused_pin_leaves_the_thread_free(committed: None, two_servers: str) -> None:
+    """`pinned` refused inside a transaction leaves the thread on no server in particular: the
+    next workspace made on the primary is made there."""
+    with transaction.atomic(), pytest.raises(servers.ServerSwitchRefused), servers.pinned(SECOND):
+        pass
+    assert connection.pinned_server is None  # type: ignore[attr-defined]
+    assert _workspace(servers.PRIMARY).database == servers.PRIMARY
+
+
+def test_operators_create_a_workspace_on_another_server_from_the_admin(
+    committed: None, two_servers: str, public_client: Client
+) -> None:
+    public_client.force_login(User.objects.get(email="operator@atrium.example"))
+    tag = secrets.token_hex(3)
+    with override_settings(ATRIUM_DATABASE_SERVER_WEIGHTS={servers.PRIMARY: 0}):
+        response = public_client.post(
+            "/admin/tenancy/workspace/add/",
+            {
+                "name": f"Admin {tag}",
+                "schema_name": f"admin_{tag}",
+                "domain": f"admin-{tag}.test",
+                "owner_email": f"owner@admin-{tag}.test",
+                "time_zone": "UTC",
+            },
+        )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    workspace = Workspace.objects.get(schema_name=f"admin_{tag}")
+    assert workspace.database == SECOND and workspace.schema_name in _schemas(two_servers)
+    with schema_context(workspace.schema_name):
+        assert User.objects.get().email == f"owner@admin-{tag}.test"
+
+
+def test_work_marked_in_a_workspace_on_another_server_is_swept(committed: None, two_servers: str) -> None:
+    workspace = _workspace(SECOND)
+    with schema_context(workspace.schema_name), transaction.atomic():
+        tasks.mark_pending("servers-test")
+    swept: list[str] = []
+
+    def sweep() -> bool:
+        swept.append(connection.schema_name)
+        return False
+
+    assert tasks.for_each_marked("servers-test", sweep) == 0
+    assert swept == [workspace.schema_name]
+    assert not PendingWork.objects.filter(kind="servers-test").exists()
+
+
+def test_the_writer_thread_logs_tool_calls_of_workspaces_on_each_server(
+    committed: None, two_servers: str
+) -> None:
+    on_primary, on_second = _workspace(servers.PRIMARY), _workspace(SECOND)
+    writer = audit.AuditBuffer()
+    with override_settings(ATRIUM_AUDIT_FLUSH_SECONDS=3600):
+        for workspace in (on_primary, on_second, on_second):
+            writer.record(
+                audit.Entry(
+                    schema_name=workspace.schema_name,
+                    at=timezone.now(),
+                    user_id=None,
+                    scheme="pat",
+                    credential="",
+                    client="test",
+                    tool="listContacts",
+                    outcome="ok",
+                    error_code="",
+                    duration_ms=1.0,
+                )
+            )
+        writer.close()  # the writer thread writes what waits, on its own connection
+    assert writer.pending() == 0
+    for workspace, url, count in ((on_primary, database_url(), 1), (on_second, two_servers, 2)):
+        with psycopg.connect(url) as conn:
+            table = sql.Identifier(workspace.schema_name, ToolCall._meta.db_table)
+            assert conn.execute(sql.SQL("SELECT count(*) FROM {}").format(table)).fetchone()[0] == count
+
+
+def test_a_move_whose_last_drop_fails_leaves_no_writable_old_schema(
+    committed: None, two_servers: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The old schema is renamed under the locks before the switch: the drop after it failing
+    (here: made to fail) leaves nothing of the workspace's name on the source, and running the
+    move again drops the renamed one, never the workspace's."""
+    workspace = _workspace(SECOND)
+
+    def broken(*args: Any) -> bool:
+        raise psycopg.errors.LockNotAvailable("the drop broke")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(moving, "_drop_tombstone", broken)
+        moving.move_workspace(workspace.schema_name, servers.PRIMARY)
+    workspace.refresh_from_db()
+    assert (workspace.database, workspace.moving_to) == (servers.PRIMARY, "")
+    left = _schemas(two_servers)
+    assert workspace.schema_name not in left and moving.tombstone(workspace.schema_name) in left
+    assert workspace.schema_name in _schemas(database_url())
+
+    again = moving.move_workspace(workspace.schema_name, servers.PRIMARY)
+    assert again.leftovers_dropped == [SECOND]
+    assert moving.tombstone(workspace.schema_name) not in _schemas(two_servers)
+    with schema_context(workspace.schema_name):
+        assert User.objects.filter(email=_owner(workspace)).exists()
+    with pytest.raises(errors.AlreadyOnServer):
+        moving.move_workspace(workspace.schema_name, servers.PRIMARY)
+
+
+def test_a_workspace_whose_schema_was_left_renamed_is_never_dropped(
+    committed: None, two_servers: str
+) -> None:
+    """A switch that failed and whose rename back failed too leaves the workspace's data only in
+    the renamed schema: neither a move nor a rerun drops it; both say what to do."""
+    workspace = _workspace(SECOND)
+    renamed = moving.tombstone(workspace.schema_name)
+    with psycopg.connect(two_servers, autocommit=True) as conn:
+        conn.execute(
+            sql.SQL("ALTER SCHEMA {} RENAME TO {}").format(
+                sql.Identifier(workspace.schema_name), sql.Identifier(renamed)
+            )
+        )
+    for target in (servers.PRIMARY, SECOND):
+        with pytest.raises(moving.SchemaMissing, match=f"rename that back to {workspace.schema_name}"):
+            moving.move_workspace(workspace.schema_name, target)
+    assert renamed in _schemas(two_servers)
+    workspace.refresh_from_db()
+    assert (workspace.database, workspace.moving_to) == (SECOND, "")
+
+
+def test_migrate_workspaces_names_the_schemas_of_other_servers_it_leaves(
+    committed: None, two_servers: str
+) -> None:
+    on_primary, on_second = _workspace(servers.PRIMARY), _workspace(SECOND)
+    out = io.StringIO()
+    with pytest.raises(
+        CommandError,
+        match=rf"1 workspace schema\(s\) on other database servers were NOT migrated"
+        rf".*{on_second.schema_name} \({SECOND}\)",
+    ):
+        call_command(
+            "migrate_workspaces",
+            "--schema",
+            on_primary.schema_name,
+            "--schema",
+            on_second.schema_name,
+            stdout=out,
+        )
+    assert "1/1 schemas" in out.getvalue() and "0 failed" in out.getvalue()
+
+
+def test_a_kept_aside_connection_past_its_age_is_closed(committed: None, two_servers: str) -> None:
+    """The physical connection to another server, kept aside while the connection is on the
+    primary, is closed (and its slot given back) once it has outlived CONN_MAX_AGE, as the one in
+    use would be."""
+    wrapper: Any = connection
+    wrapper.close()
+    with servers.pinned(SECOND):
+        wrapper.ensure_connection()
+    raw, slot, _close_at, *rest = wrapper._parked[SECOND]
+    wrapper._parked[SECOND] = (raw, slot, time.monotonic() - 1, *rest)
+    wrapper.close_if_unusable_or_obsolete()
+    assert SECOND not in wrapper._parked and raw.closed
