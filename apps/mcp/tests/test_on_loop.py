@@ -177,8 +177,8 @@ def test_requests_of_two_workspaces_at_once_each_keep_their_own_workspace(
     paths_set: list[tuple[str, ...]] = []
     take = onloop._Pool.take
 
-    async def taken(pool: Any, search_path: tuple[str, ...]) -> Any:
-        pooled = await take(pool, search_path)
+    async def taken(pool: Any, search_path: tuple[str, ...], *server: Any) -> Any:
+        pooled = await take(pool, search_path, *server)
         paths_set.append(pooled.search_path)
         return pooled
 
