@@ -1,4 +1,4 @@
-"""The Platform area's records: the plans of data imports (validated, then committed by token)."""
+"""The Platform area's imports and exports: validated import plans, committed by token; exports."""
 
 from django.conf import settings
 from django.db import models

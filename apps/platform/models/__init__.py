@@ -1,0 +1,5 @@
+"""The Platform area's models, one module per group of entities."""
+
+from apps.platform.models.transfer import DataExport, DataImport
+
+__all__ = ["DataExport", "DataImport"]
