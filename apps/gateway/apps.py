@@ -20,3 +20,7 @@ class GatewayConfig(AppConfig):
         from .agent.rerank import rerank as model_rerank
 
         rerank.provide(model_rerank)
+        # Platform's media tools (transcribeAudio, analyzeImage) call this door's model backend.
+        from .agent import media
+
+        media.install()

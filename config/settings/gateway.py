@@ -30,6 +30,12 @@ GATEWAY_MODEL_TIMEOUT_SECONDS = env.float("ATRIUM_GATEWAY_MODEL_TIMEOUT_SECONDS"
 # The time-out bounds each network operation of a model call; the deadline the whole call (connect,
 # send, the entire answer, however slowly it comes). 0 (or empty): the same as the time-out.
 GATEWAY_MODEL_DEADLINE_SECONDS = env.float("ATRIUM_GATEWAY_MODEL_DEADLINE_SECONDS", 0.0, min=0, empty=0.0)
+# The models of Platform's media tools, on the same backend and priced in GATEWAY_MODEL_PRICES:
+# analyzeImage asks the vision model ("": GATEWAY_MODEL_NAME, which must see images);
+# transcribeAudio the transcription model of an "openai" backend (`POST {url}/audio/transcriptions`,
+# e.g. whisper-1 or gpt-4o-transcribe; "": transcribeAudio says none is configured).
+GATEWAY_MODEL_VISION_NAME = env.str("ATRIUM_GATEWAY_MODEL_VISION_NAME", "")
+GATEWAY_MODEL_TRANSCRIPTION_NAME = env.str("ATRIUM_GATEWAY_MODEL_TRANSCRIPTION_NAME", "")
 # A model call that fails transiently (429, 5xx, time-out) is tried again this many times.
 GATEWAY_MODEL_RETRIES = env.int("ATRIUM_GATEWAY_MODEL_RETRIES", 2, min=0)
 GATEWAY_MODEL_RETRY_BASE_SECONDS = env.float("ATRIUM_GATEWAY_MODEL_RETRY_BASE_SECONDS", 1.0, min=0)

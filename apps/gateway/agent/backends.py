@@ -22,11 +22,13 @@ protocol's own framing; the output no more than `max_tokens`) and `cost` prices 
 
 from __future__ import annotations
 
+import base64
 import json
 import math
 import os
 import re
 import time
+import uuid
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -91,6 +93,15 @@ class ModelReply:
     usage: Usage
     # "end", "tool_calls" or "max_tokens"
     stop: str
+
+
+@dataclass(frozen=True)
+class Transcription:
+    text: str
+    language: str
+    seconds: float | None
+    # None when the API reported no tokens (whisper-1 reports the audio's duration instead).
+    usage: Usage | None
 
 
 @dataclass(frozen=True)
@@ -252,6 +263,24 @@ class Backend:
         """One call. `within`: seconds it must end in, when less than the deadline."""
         raise NotImplementedError
 
+    def vision_request(self, *, question: str, image: bytes, mime_type: str, max_tokens: int) -> bytes:
+        """The request body of a question about one image (answered by `complete`)."""
+        raise NotImplementedError
+
+    def transcription_request(
+        self, *, audio: bytes, filename: str, mime_type: str, language: str, prompt: str
+    ) -> tuple[bytes, str]:
+        """The multipart body of a transcription and its Content-Type (answered by `transcribe`);
+        ModelError when the protocol has none."""
+        raise ModelError(
+            f"the {self.name or 'configured'} model API does not transcribe audio", transient=False
+        )
+
+    def transcribe(self, body: bytes, content_type: str, *, within: float | None = None) -> Transcription:
+        raise ModelError(
+            f"the {self.name or 'configured'} model API does not transcribe audio", transient=False
+        )
+
 
 def _retry_after(value: str | None) -> float | None:
     try:
@@ -362,6 +391,55 @@ class ChatCompletionsBackend(Backend):
             stop="tool_calls" if calls else ("max_tokens" if finish == "length" else "end"),
         )
 
+    def vision_request(self, *, question: str, image: bytes, mime_type: str, max_tokens: int) -> bytes:
+        data_uri = f"data:{mime_type};base64,{base64.b64encode(image).decode()}"
+        content = [
+            {"type": "text", "text": question},
+            {"type": "image_url", "image_url": {"url": data_uri}},
+        ]
+        return _json(
+            {
+                "model": self.model,
+                "messages": [{"role": "user", "content": content}],
+                "max_tokens": max_tokens,
+            }
+        )
+
+    def transcription_request(
+        self, *, audio: bytes, filename: str, mime_type: str, language: str, prompt: str
+    ) -> tuple[bytes, str]:
+        fields = {"model": self.model, "response_format": "json"}
+        if language:
+            fields["language"] = language
+        if prompt:
+            fields["prompt"] = prompt
+        return _multipart(fields, file=("file", filename, mime_type, audio))
+
+    def transcribe(self, body: bytes, content_type: str, *, within: float | None = None) -> Transcription:
+        headers = {"Content-Type": content_type}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        answer = self._post("/audio/transcriptions", body, headers, within)
+        text = answer.get("text")
+        if not isinstance(text, str):
+            raise ModelError("the model API's transcription has no text", transient=True)
+        reported = answer.get("usage")
+        usage: dict[str, Any] = reported if isinstance(reported, dict) else {}
+        tokens = None
+        if usage.get("type") == "tokens" or "input_tokens" in usage:
+            tokens = Usage(
+                input_tokens=_int(usage.get("input_tokens")), output_tokens=_int(usage.get("output_tokens"))
+            )
+        duration = answer.get("duration", usage.get("seconds"))
+        seconds = float(duration) if isinstance(duration, int | float) and math.isfinite(duration) else None
+        language = answer.get("language")
+        return Transcription(
+            text=text.strip(),
+            language=language[:40] if isinstance(language, str) else "",
+            seconds=seconds,
+            usage=tokens,
+        )
+
 
 class MessagesBackend(Backend):
     """The Anthropic Messages API."""
@@ -423,6 +501,17 @@ class MessagesBackend(Backend):
             body["tool_choice"] = {"type": "none"} if final else {"type": "auto"}
         return _json(body)
 
+    def vision_request(self, *, question: str, image: bytes, mime_type: str, max_tokens: int) -> bytes:
+        source = {"type": "base64", "media_type": mime_type, "data": base64.b64encode(image).decode()}
+        content = [{"type": "image", "source": source}, {"type": "text", "text": question}]
+        return _json(
+            {
+                "model": self.model,
+                "max_tokens": max_tokens,
+                "messages": [{"role": "user", "content": content}],
+            }
+        )
+
     def complete(self, body: bytes, *, within: float | None = None) -> ModelReply:
         headers = {"anthropic-version": self.VERSION}
         if self.api_key:
@@ -461,6 +550,29 @@ class MessagesBackend(Backend):
             ),
             stop="tool_calls" if calls else ("max_tokens" if stop == "max_tokens" else "end"),
         )
+
+
+def _multipart(fields: dict[str, str], *, file: tuple[str, str, str, bytes]) -> tuple[bytes, str]:
+    """A multipart/form-data body (RFC 7578) of text fields and one file, and its Content-Type."""
+    boundary = f"atrium-{uuid.uuid4().hex}"
+    parts: list[bytes] = []
+    for name, value in fields.items():
+        parts.append(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
+        )
+    field_name, filename, mime_type, data = file
+    # The name as a header parameter: quotes, line breaks and non-ASCII left out.
+    safe = "".join(c for c in filename if c.isascii() and c.isprintable() and c not in '"\\') or "upload"
+    parts.append(
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{field_name}"; filename="{safe}"\r\n'
+            f"Content-Type: {mime_type}\r\n\r\n"
+        ).encode()
+        + data
+        + b"\r\n"
+    )
+    parts.append(f"--{boundary}--\r\n".encode())
+    return b"".join(parts), f"multipart/form-data; boundary={boundary}"
 
 
 BACKENDS: dict[str, type[Backend]] = {"anthropic": MessagesBackend, "openai": ChatCompletionsBackend}
@@ -581,6 +693,12 @@ def configuration_problems() -> list[str]:
             Price.parse(prices[settings.GATEWAY_MODEL_NAME])
         except (PriceMissing, ArithmeticError, ValueError) as error:
             problems.append(f"GATEWAY_MODEL_PRICES[{settings.GATEWAY_MODEL_NAME!r}]: {error}")
+    for setting in ("GATEWAY_MODEL_VISION_NAME", "GATEWAY_MODEL_TRANSCRIPTION_NAME"):
+        other = getattr(settings, setting, "")
+        if other and isinstance(prices, dict) and other not in prices:
+            problems.append(
+                f"GATEWAY_MODEL_PRICES has no price for {other!r} ({setting}): its calls are metered too"
+            )
     if settings.GATEWAY_MODEL_MAX_TOKENS < 16:
         problems.append("GATEWAY_MODEL_MAX_TOKENS must be at least 16")
     problems.extend(timing_problems())

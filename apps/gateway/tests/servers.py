@@ -1,9 +1,13 @@
 """Real HTTP servers on loopback for the gateway's tests: a model API speaking either protocol
-(OpenAI-compatible chat completions, Anthropic Messages), answering from a script and checking
+(OpenAI-compatible chat completions, with image parts, and audio transcriptions as multipart form
+data; Anthropic Messages), answering from a script and checking
 each request the way the real API would (and, on demand, sending its answer a byte at a time);
 a webhook receiver; and a TCP link to the database that a test can cut."""
 
+import base64
 import contextlib
+import email.parser
+import email.policy
 import json
 import socket
 import threading
@@ -81,6 +85,64 @@ def _check_openai(body: dict[str, Any]) -> None:
                 pending.add(call["id"])
         elif role not in ("system", "user"):
             raise ProtocolError(f"unknown role {role!r}")
+        if role == "user" and isinstance(message.get("content"), list):
+            _check_openai_parts(message["content"])
+
+
+def _check_openai_parts(parts: list[Any]) -> None:
+    """A user message's content parts (vision): text, and images as URLs or base64 data URIs."""
+    for part in parts:
+        kind = part.get("type") if isinstance(part, dict) else None
+        if kind == "text":
+            if not isinstance(part.get("text"), str):
+                raise ProtocolError("a text part needs its text")
+        elif kind == "image_url":
+            url = (part.get("image_url") or {}).get("url")
+            if not isinstance(url, str):
+                raise ProtocolError("an image_url part needs image_url.url")
+            if url.startswith("data:"):
+                head, _comma, data = url.partition(",")
+                if not head.startswith("data:image/") or not head.endswith(";base64"):
+                    raise ProtocolError(f"an image data URI must be data:image/...;base64 ({head[:40]})")
+                base64.b64decode(data, validate=True)
+            elif not url.startswith("https://"):
+                raise ProtocolError("an image URL must be https or a data URI")
+        else:
+            raise ProtocolError(f"unknown content part {kind!r}")
+
+
+def _form_data(content_type: str, raw: bytes) -> dict[str, Any]:
+    """A multipart/form-data body read as the transcription API reads it: its text fields, and
+    `file` as {filename, content_type, data}."""
+    if not content_type.startswith("multipart/form-data") or "boundary=" not in content_type:
+        raise ProtocolError("a transcription is sent as multipart/form-data")
+    message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+        b"Content-Type: " + content_type.encode() + b"\r\n\r\n" + raw
+    )
+    if not message.is_multipart():
+        raise ProtocolError("the multipart body could not be read")
+    form: dict[str, Any] = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        if not name:
+            raise ProtocolError("a form part without a name")
+        payload = part.get_payload(decode=True) or b""
+        filename = part.get_filename()
+        if filename is not None:
+            form[name] = {"filename": filename, "content_type": part.get_content_type(), "data": payload}
+        else:
+            form[name] = payload.decode()
+    return form
+
+
+def _check_transcription(form: dict[str, Any]) -> None:
+    if not isinstance(form.get("model"), str) or not form["model"]:
+        raise ProtocolError("model is required")
+    file = form.get("file")
+    if not isinstance(file, dict) or not file["data"]:
+        raise ProtocolError("file is required")
+    if form.get("response_format", "json") not in ("json", "text", "verbose_json", "srt", "vtt"):
+        raise ProtocolError("unknown response_format")
 
 
 def _check_anthropic(body: dict[str, Any], headers: Any) -> None:
@@ -190,8 +252,17 @@ class ModelServer(_Server):
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length)
                 try:
-                    body = json.loads(raw)
-                    if server.protocol == "openai":
+                    if server.protocol == "openai" and self.path == "/v1/audio/transcriptions":
+                        if self.headers.get("Authorization") != f"Bearer {server.api_key}":
+                            self._send(Reply(401, {"error": {"message": "bad key"}}))
+                            return
+                        body = _form_data(self.headers.get("Content-Type") or "", raw)
+                        _check_transcription(body)
+                    else:
+                        body = json.loads(raw)
+                    if server.protocol == "openai" and self.path == "/v1/audio/transcriptions":
+                        pass
+                    elif server.protocol == "openai":
                         if self.path != "/v1/chat/completions":
                             raise ProtocolError(f"unexpected path {self.path}")
                         if self.headers.get("Authorization") != f"Bearer {server.api_key}":

@@ -1,0 +1,98 @@
+"""What an area may ask of the service's model backends (speech to text, a look at an image)
+without importing the door that configures them: the message gateway fills this interface from
+its `AppConfig.ready()` (apps.gateway.agent.media), like the API keys fill `apps.core.spending`.
+
+    from apps.core import modelcalls
+    heard = modelcalls.provider().transcribe(api_key_id=..., data=..., filename=..., mime_type=...)
+    seen = modelcalls.provider().look_at(api_key_id=..., data=..., mime_type=..., question=...)
+
+Every call is metered like the gateway's own: the most it can cost is reserved against the API
+key's budget before it is made, and what the API reported it used is settled after (a call that
+failed is released). The budget's refusals are the API keys' own errors (BUDGET_EXCEEDED,
+KEY_REVOKED). The failures the area words itself are the exceptions below.
+"""
+
+from dataclasses import dataclass
+from typing import Protocol
+
+
+class ModelCallError(Exception):
+    """A model call the provider could not make (the area answers it in its own words)."""
+
+
+class NotConfigured(ModelCallError):
+    """No model for this capability is configured; `problem` says what is missing."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+
+
+class NoApiKey(ModelCallError):
+    """The caller has no API key to meter the call to (an OAuth connection, a page)."""
+
+
+class CallFailed(ModelCallError):
+    """The model API gave no answer; `problem` is our wording of why (a status, a time-out)."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class Transcript:
+    text: str
+    # What the API said the language was ("" when it did not say).
+    language: str
+    # The audio's length in seconds, when the API said.
+    seconds: float | None
+    model: str
+    cost_micro_usd: int
+
+
+@dataclass(frozen=True)
+class Look:
+    """The model's answer about an image."""
+
+    text: str
+    model: str
+    cost_micro_usd: int
+    # The answer was cut at the most tokens it was allowed.
+    cut: bool
+
+
+class Models(Protocol):
+    def transcribe(
+        self,
+        *,
+        api_key_id: int | None,
+        data: bytes,
+        filename: str,
+        mime_type: str,
+        language: str = "",
+        prompt: str = "",
+    ) -> Transcript:
+        """The speech in the audio as text (an OpenAI-compatible `/audio/transcriptions`)."""
+        ...
+
+    def look_at(
+        self, *, api_key_id: int | None, data: bytes, mime_type: str, question: str, max_tokens: int
+    ) -> Look:
+        """The model's answer to `question` about the image (a vision chat call)."""
+        ...
+
+
+_provider: Models | None = None
+
+
+def register(models: Models | None) -> None:
+    global _provider
+    _provider = models
+
+
+def provider() -> Models:
+    """The registered provider; NotConfigured when none is (the door is not installed)."""
+    if _provider is None:
+        raise NotConfigured("no model backend is installed in this service")
+    return _provider

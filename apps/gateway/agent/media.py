@@ -1,0 +1,129 @@
+"""The model calls of Platform's media tools (apps.core.modelcalls): speech to text through an
+OpenAI-compatible `POST {url}/audio/transcriptions` (multipart), and a question about an image
+through the configured chat API (an `image_url` data URI in an OpenAI-compatible chat message, an
+`image` block for the Messages API).
+
+Each is metered like the agent's calls (apps.gateway.agent.model): the most the call can cost is
+reserved against the caller's API key before it is made (the request's bytes taken for input
+tokens, plus the most output tokens), and the cost of the usage the API reported is settled after;
+a call that failed is released. A transcription whose API reports no tokens (whisper-1 reports the
+audio's duration) is charged what was reserved: never less than it may have cost.
+"""
+
+import dataclasses
+import logging
+
+from django.conf import settings
+
+from apps.apikeys import services as apikeys_services
+from apps.core import modelcalls
+from apps.gateway.agent.backends import Backend, ModelError, Price, PriceMissing, configured_backend
+
+logger = logging.getLogger(__name__)
+
+# The most tokens a transcript is taken to have, for the reservation (about three hours of speech).
+TRANSCRIPT_MAX_TOKENS = 32_000
+# A media call waits this long at most (the backend's deadline, when that is shorter).
+SECONDS = 300.0
+
+
+def _backend(model: str) -> Backend:
+    try:
+        base = configured_backend()
+    except ValueError as error:
+        raise modelcalls.NotConfigured(f"the model backend's settings are wrong ({error})") from None
+    if base is None:
+        raise modelcalls.NotConfigured("no model backend is configured (ATRIUM_GATEWAY_MODEL_BACKEND)")
+    if not model or model == base.model:
+        return base
+    prices = settings.GATEWAY_MODEL_PRICES or {}
+    try:
+        price = Price.parse(prices.get(model))
+    except (PriceMissing, ArithmeticError, ValueError):
+        raise modelcalls.NotConfigured(
+            f"the model {model!r} has no price in ATRIUM_GATEWAY_MODEL_PRICES, and every call is metered"
+        ) from None
+    return dataclasses.replace(base, model=model, price=price)
+
+
+def _key(api_key_id: int | None) -> int:
+    if api_key_id is None:
+        raise modelcalls.NoApiKey()
+    return api_key_id
+
+
+class GatewayModels:
+    def transcribe(
+        self,
+        *,
+        api_key_id: int | None,
+        data: bytes,
+        filename: str,
+        mime_type: str,
+        language: str = "",
+        prompt: str = "",
+    ) -> modelcalls.Transcript:
+        model = settings.GATEWAY_MODEL_TRANSCRIPTION_NAME
+        if not model:
+            _backend("")  # no backend at all is what is said first
+            raise modelcalls.NotConfigured(
+                "no transcription model is configured (ATRIUM_GATEWAY_MODEL_TRANSCRIPTION_NAME)"
+            )
+        backend = _backend(model)
+        key = _key(api_key_id)
+        try:
+            body, content_type = backend.transcription_request(
+                audio=data, filename=filename, mime_type=mime_type, language=language, prompt=prompt
+            )
+        except ModelError as error:
+            raise modelcalls.NotConfigured(str(error)) from None
+        most = backend.max_cost(len(body), TRANSCRIPT_MAX_TOKENS)
+        reservation = apikeys_services.budget_reserve(key=key, micro_usd=most, purpose="transcribeAudio")
+        try:
+            heard = backend.transcribe(body, content_type, within=SECONDS)
+        except ModelError as error:
+            apikeys_services.budget_release(reservation=reservation)
+            logger.warning("transcribeAudio: the model call failed (%s)", error)
+            raise modelcalls.CallFailed(str(error)) from None
+        except BaseException:
+            apikeys_services.budget_release(reservation=reservation)
+            raise
+        cost = backend.cost(heard.usage) if heard.usage is not None else most
+        apikeys_services.budget_settle(reservation=reservation, micro_usd=cost)
+        return modelcalls.Transcript(
+            text=heard.text,
+            language=heard.language,
+            seconds=heard.seconds,
+            model=backend.model,
+            cost_micro_usd=cost,
+        )
+
+    def look_at(
+        self, *, api_key_id: int | None, data: bytes, mime_type: str, question: str, max_tokens: int
+    ) -> modelcalls.Look:
+        backend = _backend(settings.GATEWAY_MODEL_VISION_NAME)
+        key = _key(api_key_id)
+        body = backend.vision_request(
+            question=question, image=data, mime_type=mime_type, max_tokens=max_tokens
+        )
+        reservation = apikeys_services.budget_reserve(
+            key=key, micro_usd=backend.max_cost(len(body), max_tokens), purpose="analyzeImage"
+        )
+        try:
+            reply = backend.complete(body, within=SECONDS)
+        except ModelError as error:
+            apikeys_services.budget_release(reservation=reservation)
+            logger.warning("analyzeImage: the model call failed (%s)", error)
+            raise modelcalls.CallFailed(str(error)) from None
+        except BaseException:
+            apikeys_services.budget_release(reservation=reservation)
+            raise
+        cost = backend.cost(reply.usage)
+        apikeys_services.budget_settle(reservation=reservation, micro_usd=cost)
+        return modelcalls.Look(
+            text=reply.text, model=backend.model, cost_micro_usd=cost, cut=reply.stop == "max_tokens"
+        )
+
+
+def install() -> None:
+    modelcalls.register(GatewayModels())
