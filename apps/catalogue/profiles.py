@@ -163,6 +163,12 @@ PROFILES = (
         "Imports and exports of records: files checked and imported once, spreadsheets, personal data.",
         _("I move data in and out"),
     ),
+    Profile(
+        "media",
+        "Media",
+        "Files' and documents' contents: text and OCR of scans, speech to text, questions about images.",
+        _("I work with files' contents"),
+    ),
 )
 
 

@@ -58,6 +58,7 @@ area = areas.declare(
         ),
         "people": ("listDocuments", "getDocument", "createDocument", "updateDocument"),
         "support": ("listDocuments", "getDocument"),
+        "media": ("listDocuments", "getDocument"),
         "events": ("createDocument", "getDocument"),
         "marketing": ("createDocument", "getDocument", "listDocuments"),
         "housekeeping": ("createDocumentFolder", "deleteDocument", "exportDocumentToPdf", "moveDocument"),

@@ -74,6 +74,7 @@ area = areas.declare(
             "shareFile",
         ),
         "people": ("listFiles", "readFileContent"),
+        "media": ("listFiles", "getFileEntity", "readFileContent", "saveChatUploadToFiles"),
         "finance": ("readFileContent", "saveChatUploadToFiles"),
         "support": ("listFiles", "readFileContent"),
         "events": ("listFiles", "readFileContent", "saveChatUploadToFiles"),

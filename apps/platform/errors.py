@@ -2,7 +2,7 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.errors import Conflict, NotFound, ValidationFailed
+from apps.core.errors import AppError, Conflict, NotFound, ValidationFailed
 
 
 class UnknownCountry(ValidationFailed):
@@ -170,3 +170,74 @@ class UnknownRole(ValidationFailed):
 class RoleKeyRequired(ValidationFailed):
     field = "role"
     msg_format = _("Say which role to {action}: its key, from listRoles.")
+
+
+# --- documents and media (apps.platform.media) ----------------------------------------------------
+
+
+class NoMediaSource(ValidationFailed):
+    message = _("Give what to read: fileId (from listFiles) or documentId (from listDocuments), one of them.")
+
+
+class MediaTooLarge(ValidationFailed):
+    field = "fileId"
+    msg_format = _("{name!r} is {megabytes} MB; {tool} reads files of at most {most} MB.")
+
+
+class NotAudio(ValidationFailed):
+    field = "fileId"
+    msg_format = _("{name!r} is {mime_type}, not audio or video; transcribeAudio reads {known}.")
+
+
+class NotAnImage(ValidationFailed):
+    field = "fileId"
+    msg_format = _("{name!r} is {mime_type}, not an image; analyzeImage reads {known}.")
+
+
+class ImageUnreadable(ValidationFailed):
+    field = "fileId"
+    msg_format = _("{name!r} could not be read as an image ({kind}); it may be damaged or mislabelled.")
+
+
+class ImageTooManyPixels(ValidationFailed):
+    field = "fileId"
+    msg_format = _(
+        "{name!r} is {width} x {height} pixels; analyzeImage reads images of at most {most} megapixels."
+    )
+
+
+class TextNeedsOcr(ValidationFailed):
+    field = "ocr"
+    msg_format = _(
+        "{name!r} is a scan ({mime_type}) with no text layer: only OCR reads it. Call again with ocr "
+        '"auto" or "always".'
+    )
+
+
+class NothingForOcr(ValidationFailed):
+    field = "ocr"
+    msg_format = _('{name!r} is {mime_type}: OCR reads only images and PDFs. Call again with ocr "auto".')
+
+
+class ModelNotConfigured(AppError):
+    code = "MODEL_NOT_CONFIGURED"
+    http_status = 503
+    msg_format = _(
+        "{tool} needs a model, and this service has none for it: {problem}. Ask the service's operators "
+        "to configure one; nothing was charged."
+    )
+
+
+class ModelNeedsApiKey(AppError):
+    code = "MODEL_NEEDS_API_KEY"
+    http_status = 403
+    msg_format = _(
+        "{tool} calls a model that is paid from an API key's budget, and this connection has no API "
+        "key (an OAuth connection has none): connect with a personal access token and an API key."
+    )
+
+
+class ModelCallFailed(AppError):
+    code = "MODEL_CALL_FAILED"
+    http_status = 502
+    msg_format = _("The model gave no answer ({problem}); nothing was charged. Try again later.")

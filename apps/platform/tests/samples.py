@@ -151,3 +151,34 @@ def list_installed_apps(actor: Any) -> Sample:
 def manage_installed_apps(actor: Any) -> Sample:
     # Installing what is installed changes nothing: the answer is the list as it is.
     return Sample({"install": ["contacts"]})
+
+
+def _stored(actor: Any, name: str, content: bytes) -> Any:
+    from apps.files import services as files
+
+    return files.file_create(actor=actor, name=name, content=content, visibility="private")
+
+
+@sample("extractDocumentText")
+def extract_document_text(actor: Any) -> Sample:
+    marker = f"Minutes{uuid.uuid4().hex[:8]}"
+    made = _stored(actor, f"{marker}.txt", f"{marker}: the board met on Monday.".encode())
+    return Sample({"fileId": made.pk}, private=[marker])
+
+
+@sample("transcribeAudio")
+def transcribe_audio(actor: Any) -> Sample:
+    from apps.platform.tests.media_models import SAID, metered, wav
+
+    marker = f"Memo{uuid.uuid4().hex[:8]}"
+    made = _stored(actor, f"{marker}.wav", wav())
+    return Sample({"fileId": made.pk}, private=[marker, SAID], around=metered)
+
+
+@sample("analyzeImage")
+def analyze_image(actor: Any) -> Sample:
+    from apps.platform.tests.media_models import SEEN, metered, png
+
+    marker = f"Photo{uuid.uuid4().hex[:8]}"
+    made = _stored(actor, f"{marker}.png", png())
+    return Sample({"fileId": made.pk}, private=[marker, SEEN], around=metered)

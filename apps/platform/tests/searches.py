@@ -104,7 +104,7 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("install the events app", "manageInstalledApps"),
     ("we don't use marketing, switch that module off", "manageInstalledApps"),
     ("enable accounting for the workspace", "manageInstalledApps"),
-    # Files' contents and custom fields (issue 43), written before their hints.
+    # Files' contents (issue 43), written before their hints.
     ("get the text out of this scanned contract PDF", "extractDocumentText"),
     ("OCR the photo of the receipt I uploaded", "extractDocumentText"),
     ("copy the words from the scanned letter in our files", "extractDocumentText"),
@@ -116,11 +116,4 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("describe what is in this photo", "analyzeImage"),
     ("look at the screenshot and tell me what error it shows", "analyzeImage"),
     ("is there any damage visible in the picture of the delivered parcel", "analyzeImage"),
-    ("what custom fields do deals have", "listCustomFields"),
-    ("list the extra fields we added to contacts", "listCustomFields"),
-    ("which custom properties can I fill in on a task", "listCustomFields"),
-    ("add a custom field 'Contract end' as a date to deals", "manageCustomFields"),
-    ("create a dropdown field for contacts with the choices gold, silver, bronze", "manageCustomFields"),
-    ("remove the custom field 'Fax' from contacts", "manageCustomFields"),
-    ("make the custom field 'Budget code' required on tasks", "manageCustomFields"),
 ]
