@@ -14,7 +14,7 @@ area = areas.declare(
     urls=None,
     words=(
         "workspace people users roles permissions api keys reference country region bank iban vat tax "
-        "holiday import export csv xlsx spreadsheet"
+        "holiday import export csv xlsx spreadsheet ocr scan transcribe audio image photo"
     ),
     hints={
         "getMyProfile": (
@@ -96,6 +96,18 @@ area = areas.declare(
             "bank holidays, national holidays, days off, office closed, public holiday calendar of a country "
             "or state, when is Easter Christmas"
         ),
+        "extractDocumentText": (
+            "read get pull the text out of a scanned pdf, photo of a page, picture of a receipt or letter, "
+            "ocr, tesseract, copy the words from a scan"
+        ),
+        "transcribeAudio": (
+            "transcribe a recording, voice memo, voicemail, podcast, meeting audio or video to text, speech "
+            "to text, what was said in the mp3"
+        ),
+        "analyzeImage": (
+            "look at describe a photo picture image screenshot, what is in this image, ask about a photo, "
+            "vision, identify objects in a picture"
+        ),
     },
     profiles={
         "reference": (
@@ -136,5 +148,7 @@ area = areas.declare(
             "requestDataExport",
             "getDataExportStatus",
         ),
+        # Files' and documents' contents (the files and documents to read are their areas' tools).
+        "media": ("extractDocumentText", "transcribeAudio", "analyzeImage"),
     },
 )
