@@ -163,6 +163,12 @@ PROFILES = (
         "Imports and exports of records: files checked and imported once, spreadsheets, personal data.",
         _("I move data in and out"),
     ),
+    Profile(
+        "portal",
+        "Client portal",
+        "Clients as portal users: invite, approve, revoke; share documents and files with them.",
+        _("I share work with clients"),
+    ),
 )
 
 

@@ -11,7 +11,7 @@ area = areas.declare(
         "The workspace, its people, roles and API keys; reference data: countries, banks, tax ids, holidays"
     ),
     core=True,
-    urls=None,
+    urls="urls",
     words=(
         "workspace people users roles permissions api keys reference country region bank iban vat tax "
         "holiday import export csv xlsx spreadsheet"
@@ -96,6 +96,11 @@ area = areas.declare(
             "bank holidays, national holidays, days off, office closed, public holiday calendar of a country "
             "or state, when is Easter Christmas"
         ),
+        "listPortalUsers": "client portal users, external customer portal logins and their status",
+        "invitePortalUser": "invite a client customer contact to the client portal, portal login",
+        "approvePortalUser": "approve a pending client portal access request",
+        "revokePortalUser": "revoke end a client's portal access, sign a portal user out",
+        "getPortalSummary": "client portal overview, portal users active invited pending, portal sign-ins",
     },
     profiles={
         "reference": (
@@ -135,6 +140,14 @@ area = areas.declare(
             "exportDataCsv",
             "requestDataExport",
             "getDataExportStatus",
+        ),
+        # The client portal: its users, and what is shared with them (the areas' share tools).
+        "portal": (
+            "listPortalUsers",
+            "invitePortalUser",
+            "approvePortalUser",
+            "revokePortalUser",
+            "getPortalSummary",
         ),
     },
 )

@@ -170,3 +170,21 @@ class UnknownRole(ValidationFailed):
 class RoleKeyRequired(ValidationFailed):
     field = "role"
     msg_format = _("Say which role to {action}: its key, from listRoles.")
+
+
+# --- the client portal (apps.platform.portal) ------------------------------------------------------
+
+
+class PortalNeedsEmail(ValidationFailed):
+    field = "email"
+    msg_format = _("Contact {contact} has no e-mail address: give the address to invite in `email`.")
+
+
+class ContactHasPortalUser(Conflict):
+    msg_format = _(
+        "Contact {contact} already has portal user {portal_user_id} ({state}); see it with listPortalUsers."
+    )
+
+
+class PortalUserRevoked(Conflict):
+    msg_format = _("Portal user {portal_user_id} was revoked; a revoked portal user is not approved again.")

@@ -103,6 +103,9 @@ BEYOND_SPEC = {
         "manageRole",
         "listInstalledApps",
         "manageInstalledApps",
+        "listPortalUsers",
+        "invitePortalUser",
+        "revokePortalUser",
     },
 }
 NOT_COUNTED = UNNAMED_PLATFORM | DESIGNED_PLATFORM | set().union(*BEYOND_SPEC.values())
