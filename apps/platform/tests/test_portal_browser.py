@@ -42,8 +42,9 @@ def portal_records(committed) -> dict[str, Any]:  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
 def test_the_portal_page_shows_what_is_shared_fits_the_window_and_passes_axe(
-    page, live_http, portal_records, viewport
+    portal_records, page, live_http, viewport
 ):
+    # The records first: made before Playwright's event loop exists in this thread.
     base = live_http.url("127.0.0.1")
     page.set_viewport_size(viewport)
     page.goto(f"{base}/")

@@ -120,7 +120,7 @@ def test_every_other_url_family_is_not_found_to_a_portal_user(people):
         for method in ("get", "post"):
             answer = getattr(client, method)(path)
             body = answer.content.decode(errors="replace")
-            if path in ("/", "/settings/") and method == "get":
+            if path in ("/", "/settings/"):
                 assert answer.status_code == 302 and answer["Location"] == "/portal/", path
                 continue
             assert answer.status_code in (403, 404), f"{method} {path}: {answer.status_code}"
