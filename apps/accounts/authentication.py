@@ -30,7 +30,7 @@ def authenticate_access_token(raw: str) -> PersonalAccessToken:
         .filter(digest=secrets.digest(raw))
         .first()
     )
-    if token is None or not token.user.is_active:
+    if token is None or not token.user.is_active or token.user.is_portal:
         raise errors.InvalidAccessToken()
     if token.revoked_at is not None:
         raise errors.AccessTokenRevoked()

@@ -29,6 +29,13 @@ class LastOwner(Conflict):
     message = _("A workspace keeps at least one active owner.")
 
 
+class PortalPersonElsewhere(Conflict):
+    message = _(
+        "This is a client portal user: their access is invited, approved and revoked with the "
+        "portal's tools (invitePortalUser, approvePortalUser, revokePortalUser), not as a role."
+    )
+
+
 class CannotDeactivateYourself(Conflict):
     message = _("You cannot deactivate yourself; someone else who manages people can.")
 

@@ -18,12 +18,16 @@ from apps.core.permissions import Level
 from apps.core.times import validate_time_zone
 from apps.core.workspaces import current_workspace
 
+# The built-in role of the client portal's external people (apps.platform.portal): it grants no
+# permission, so no tool, page or API is theirs; they see what is shared with them on the portal.
+PORTAL_ROLE = "portal"
+
 
 class Role(models.Model):
     """A named set of permissions "<area>.<action>".
 
     The four system roles grant every permission up to their level (so areas added later extend
-    them); custom roles, made by admins, list theirs.
+    them); custom roles, made by admins, list theirs. The built-in portal role grants none.
     """
 
     SYSTEM_LEVELS = {"owner": Level.OWNER, "admin": Level.ADMIN, "member": Level.WRITE, "viewer": Level.READ}
@@ -46,6 +50,8 @@ class Role(models.Model):
         return self.name
 
     def granted_permissions(self) -> frozenset[str]:
+        if self.key == PORTAL_ROLE:
+            return frozenset()
         if self.is_system:
             return permissions.permissions_up_to(self.SYSTEM_LEVELS[self.key])
         return frozenset(code for code in self.permissions if permissions.get_permission(code))
@@ -143,6 +149,12 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     def get_full_name(self) -> str:
         return self.full_name or self.email
+
+    @property
+    def is_portal(self) -> bool:
+        """An external person of the client portal: signs in here, sees only what is shared with
+        them on the portal's pages (apps.accounts.portal keeps them there)."""
+        return self.role is not None and self.role.key == PORTAL_ROLE
 
     def get_short_name(self) -> str:
         return self.full_name.split(" ")[0] if self.full_name else self.email

@@ -5,7 +5,7 @@ Something the actor may not see is "not found", never "forbidden".
 
 from django.db.models import Count, QuerySet
 
-from apps.accounts.models import PersonalAccessToken, Role, User
+from apps.accounts.models import PORTAL_ROLE, PersonalAccessToken, Role, User
 from apps.accounts.permissions import PeoplePerm, RolesPerm
 from apps.core.actors import can
 from apps.core.errors import or_not_found
@@ -32,9 +32,10 @@ def role_get(*, actor: User, role_id: int) -> Role:
 
 
 def assignable_roles(*, actor: User) -> list[Role]:
-    """The roles `actor` may hand out: none that allows more than their own."""
+    """The roles `actor` may hand out: none that allows more than their own, and not the portal's
+    (its people are invited to the portal, apps.platform.portal)."""
     own = actor.role.granted_permissions() if actor.role else frozenset()
-    return [role for role in Role.objects.all() if role.granted_permissions() <= own]
+    return [role for role in Role.objects.exclude(key=PORTAL_ROLE) if role.granted_permissions() <= own]
 
 
 def access_token_list(*, user: User) -> QuerySet[PersonalAccessToken]:

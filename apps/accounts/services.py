@@ -19,7 +19,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from apps.accounts import errors, throttle
-from apps.accounts.models import PersonalAccessToken, Role, User
+from apps.accounts.models import PORTAL_ROLE, PersonalAccessToken, Role, User
 from apps.accounts.permissions import PeoplePerm, RolesPerm, WorkspacePerm
 from apps.core import credentials, permissions, privacy, secrets, times, workspaces
 from apps.core.actors import require
@@ -148,6 +148,8 @@ def _already_in_workspace() -> errors.AlreadyInWorkspace:
 def user_change_role(*, actor: User, user: User, role: Role) -> User:
     owners = _active_owners()  # locked first, before the person: always the same order
     user = _person_to_manage(actor, user)
+    if user.is_portal or role.key == PORTAL_ROLE:
+        raise errors.PortalPersonElsewhere()
     _check_may_hand_out(actor, role)
     if _is_owner(user) and role.key != "owner" and owners <= 1:
         raise errors.LastOwner()
@@ -161,6 +163,8 @@ def user_change_role(*, actor: User, user: User, role: Role) -> User:
 def user_set_active(*, actor: User, user: User, active: bool) -> User:
     owners = _active_owners()  # locked first, before the person: always the same order
     user = _person_to_manage(actor, user)
+    if user.is_portal:
+        raise errors.PortalPersonElsewhere()
     if not active and _is_owner(user) and user.is_active and owners <= 1:
         raise errors.LastOwner()
     if not active and user.pk == actor.pk:
@@ -171,17 +175,73 @@ def user_set_active(*, actor: User, user: User, active: bool) -> User:
     user.is_active = active
     user.save(update_fields=["is_active"])
     if not active:
-        # A deactivated person's ways in stop at once, not when they would have expired: their
-        # browser sessions, access tokens, OAuth tokens and connected apps, API keys (each app
-        # marks its own in its privacy module). Every process that keeps one hears of the change
-        # of `is_active` once (apps.catalogue.signals, then the doors), not of each credential.
-        with credentials.quietly():
-            revoked = privacy.revoke_credentials(
-                privacy.Subject(email=user.email, user=user, workspace=workspaces.current_workspace())
-            )
-        if revoked and not was_active:
-            credentials.revoked(user_ids=[user.pk])
+        _end_credentials(user, was_active=was_active)
     logger.info("user %s %s by %s", user.pk, "activated" if active else "deactivated", actor.pk)
+    return user
+
+
+def _end_credentials(user: User, *, was_active: bool) -> None:
+    """A deactivated person's ways in stop at once, not when they would have expired: their
+    browser sessions, access tokens, OAuth tokens and connected apps, API keys (each app marks
+    its own in its privacy module). Every process that keeps one hears of the change of
+    `is_active` once (apps.catalogue.signals, then the doors), not of each credential."""
+    with credentials.quietly():
+        revoked = privacy.revoke_credentials(
+            privacy.Subject(email=user.email, user=user, workspace=workspaces.current_workspace())
+        )
+    if revoked and not was_active:
+        credentials.revoked(user_ids=[user.pk])
+
+
+# --- the client portal's people (apps.platform.portal decides who may) ---------------------------
+
+
+def portal_person_create(*, email: str, full_name: str = "", active: bool) -> User:
+    """An external person of the client portal, with the portal role (no permission) and no
+    password yet: `active` when invited at once, inactive while their invitation waits for an
+    approval. The caller (apps.platform.portal) has checked who may."""
+    email = email.strip().lower()
+    if User.objects.filter(email=email).exists():
+        raise _already_in_workspace()
+    try:
+        with transaction.atomic():
+            user = User.objects.create_user(
+                email=email,
+                password=None,
+                full_name=full_name.strip(),
+                role=Role.objects.get(key=PORTAL_ROLE),
+                is_active=active,
+            )
+    except IntegrityError as error:
+        failure = database_failure(error)
+        if failure is None or failure.sqlstate != UNIQUE_VIOLATION:
+            raise
+        raise _already_in_workspace() from None
+    logger.info("portal user %s added", user.pk)
+    return user
+
+
+def portal_person_invite(*, user: User, origin: str, inviter: str) -> User:
+    """Makes the portal person active and e-mails them the workspace's invitation (the same link,
+    token and page as a person's: it sets their password, works once and expires), once committed."""
+    from apps.accounts.tasks import send_invitation
+
+    if not user.is_active:
+        user.is_active = True
+        user.save(update_fields=["is_active"])
+    schema_name = connection.schema_name
+    transaction.on_commit(lambda: send_invitation.delay(user.pk, origin, inviter, schema_name=schema_name))
+    return user
+
+
+def portal_person_end(*, user: User) -> User:
+    """The portal person's access ends at once: deactivated, their sessions ended."""
+    was_active = user.is_active
+    if was_active:
+        user.is_active = False
+        user.save(update_fields=["is_active"])
+    _end_credentials(user, was_active=was_active)
+    logger.info("portal user %s revoked", user.pk)
     return user
 
 

@@ -169,6 +169,12 @@ PROFILES = (
         "Files' and documents' contents: text and OCR of scans, speech to text, questions about images.",
         _("I work with files' contents"),
     ),
+    Profile(
+        "portal",
+        "Client portal",
+        "Clients as portal users: invite, approve, revoke; share documents and files with them.",
+        _("I share work with clients"),
+    ),
 )
 
 

@@ -102,6 +102,8 @@ area = areas.declare(
     },
     profiles={
         "essentials": ("searchContacts", "getContact", "createContact", "updateContact", "listContacts"),
+        # The clients a portal user is made for (apps.platform.portal).
+        "portal": ("searchContacts", "getContact"),
         "sales": (
             "searchContacts",
             "queryContacts",

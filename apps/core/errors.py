@@ -447,6 +447,13 @@ class MayNotUseArea(ValidationFailed):
     msg_format = _("{email} may not use this area (their role does not allow it), so sharing would not help.")
 
 
+class PortalSharesView(ValidationFailed):
+    msg_format = _(
+        '{email} is a client portal user: they may be given access "view" (or "none") to '
+        "documents and files, nothing more."
+    )
+
+
 # --- failures of the services several areas share ---------------------------------------------
 
 

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from apps.core import clean
 from apps.core.actors import Actor, can
-from apps.core.errors import MayNotUseArea, NotOwner, OwnsItAlready, ShareNeedsChange
+from apps.core.errors import MayNotUseArea, NotOwner, OwnsItAlready, PortalSharesView, ShareNeedsChange
 from apps.core.records import ADMIN, OWNER, ShareAccess, Visibility
 
 USER = settings.AUTH_USER_MODEL
@@ -71,9 +71,22 @@ def change(
             person=person,
             access=access,
             actor=actor,
-            person_may_see=can(person, rule.permission("view") or ""),
+            person_may_see=can(person, rule.permission("view") or "")
+            or _portal_may_see(person, item, access),
         )
     return item
+
+
+def _portal_may_see(person: Any, item: Any, access: str) -> bool:
+    """A client portal person (no permission of any area) may be given "view" of the records
+    settings.ATRIUM_PORTAL_ITEMS names, which the portal's pages show them; nothing else."""
+    if not getattr(person, "is_portal", False):
+        return False
+    if type(item)._meta.label not in settings.ATRIUM_PORTAL_ITEMS:
+        return False
+    if access not in ("view", "none"):
+        raise PortalSharesView(email=person.email, details={"access": ["view or none"]})
+    return True
 
 
 def share_set(item: Any, *, person: Any, access: str, actor: Actor, person_may_see: bool) -> tuple[str, str]:

@@ -48,6 +48,8 @@ area = areas.declare(
     },
     profiles={
         "essentials": ("listDocuments", "getDocument", "createDocument", "updateDocument"),
+        # What is shared with the client portal's users (apps.platform.portal).
+        "portal": ("listDocuments", "getDocument", "shareDocument"),
         "operations": (
             "listDocuments",
             "getDocument",

@@ -10,6 +10,7 @@ areas call"). Nothing else of apps.files is theirs to import.
     api.file_attach(actor=user, file=file, record=document)  # listed with the record
     api.erase([file.pk])                                  # the service's own erasure (privacy)
     link, until = api.download_link(file, actor=user)     # a signed link, no sign-in needed
+    api.shared_with(user)                                 # the live files shared with a person
 
 Bytes that are not a file yet: `guess_type(name, data)` and `text_of(data, mime_type)`. Tools that
 take file content from an agent reuse `Name`, `Text`, `ContentBase64`, `content_of` and answer
@@ -17,9 +18,10 @@ take file content from an agent reuse `Name`, `Text`, `ContentBase64`, `content_
 """
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
-from django.db.models import Sum
+from django.db.models import QuerySet, Sum
 from django.utils import timezone
 
 from apps.core import folders
@@ -54,6 +56,8 @@ __all__ = [
     "folder_ensure",
     "guess_type",
     "may_add",
+    "shared_with",
+    "shared_with_any",
     "storage_bytes",
     "text_of",
 ]
@@ -67,6 +71,17 @@ def file(*, actor: Actor | None, file_id: int) -> File:
     trash" otherwise."""
     found: File = File.objects.select_related("folder").fetch(actor, file_id)
     return found
+
+
+def shared_with(user: Any) -> QuerySet[File]:
+    """The files, not in the trash, shared with `user` by a share of their own (whatever their
+    role would let them see otherwise): what the client portal shows its people."""
+    return File.objects.filter(shares__user=user, deleted_at__isnull=True).order_by("name", "pk")
+
+
+def shared_with_any(users: Any) -> QuerySet[File]:
+    """The live files shared with any of `users` (a queryset of people), each once."""
+    return File.objects.filter(shares__user__in=users, deleted_at__isnull=True).distinct()
 
 
 def folder(*, actor: Actor, folder_id: int | None) -> Folder | None:

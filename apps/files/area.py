@@ -64,6 +64,8 @@ area = areas.declare(
     },
     profiles={
         "essentials": ("listFiles", "readFileContent", "createFileEntity", "saveChatUploadToFiles"),
+        # What is shared with the client portal's users (apps.platform.portal).
+        "portal": ("listFiles", "getFileEntity", "shareFile"),
         "operations": (
             "listFiles",
             "getFileEntity",

@@ -11,7 +11,7 @@ area = areas.declare(
         "The workspace, its people, roles and API keys; reference data: countries, banks, tax ids, holidays"
     ),
     core=True,
-    urls=None,
+    urls="urls",
     words=(
         "workspace people users roles permissions api keys reference country region bank iban vat tax "
         "holiday import export csv xlsx spreadsheet ocr scan transcribe audio image photo"
@@ -108,6 +108,11 @@ area = areas.declare(
             "look at describe a photo picture image screenshot, what is in this image, ask about a photo, "
             "vision, identify objects in a picture"
         ),
+        "listPortalUsers": "client portal users, external customer portal logins and their status",
+        "invitePortalUser": "invite a client customer contact to the client portal, portal login",
+        "approvePortalUser": "approve a pending client portal access request",
+        "revokePortalUser": "revoke end a client's portal access, sign a portal user out",
+        "getPortalSummary": "client portal overview, portal users active invited pending, portal sign-ins",
     },
     profiles={
         "reference": (
@@ -150,5 +155,13 @@ area = areas.declare(
         ),
         # Files' and documents' contents (the files and documents to read are their areas' tools).
         "media": ("extractDocumentText", "transcribeAudio", "analyzeImage"),
+        # The client portal: its users, and what is shared with them (the areas' share tools).
+        "portal": (
+            "listPortalUsers",
+            "invitePortalUser",
+            "approvePortalUser",
+            "revokePortalUser",
+            "getPortalSummary",
+        ),
     },
 )

@@ -241,3 +241,21 @@ class ModelCallFailed(AppError):
     code = "MODEL_CALL_FAILED"
     http_status = 502
     msg_format = _("The model gave no answer ({problem}); nothing was charged. Try again later.")
+
+
+# --- the client portal (apps.platform.portal) ------------------------------------------------------
+
+
+class PortalNeedsEmail(ValidationFailed):
+    field = "email"
+    msg_format = _("Contact {contact} has no e-mail address: give the address to invite in `email`.")
+
+
+class ContactHasPortalUser(Conflict):
+    msg_format = _(
+        "Contact {contact} already has portal user {portal_user_id} ({state}); see it with listPortalUsers."
+    )
+
+
+class PortalUserRevoked(Conflict):
+    msg_format = _("Portal user {portal_user_id} was revoked; a revoked portal user is not approved again.")

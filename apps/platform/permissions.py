@@ -23,3 +23,13 @@ class PlatformPerm(PermissionEnum):
             "(each also needs people.manage or roles.manage)"
         ),
     )
+    PORTAL_REQUEST = (
+        "platform.portal_request",
+        Level.WRITE,
+        _("See the client portal's users; ask for a contact to be invited (an admin approves)"),
+    )
+    PORTAL = (
+        "platform.portal",
+        Level.ADMIN,
+        _("Invite contacts to the client portal, approve requests, revoke portal users"),
+    )

@@ -6,7 +6,7 @@ plans (what a committed plan made stays: the records are their areas', erased by
 from django.db.models import Q, QuerySet
 
 from apps.core import privacy
-from apps.platform.models import DataExport, DataImport
+from apps.platform.models import DataExport, DataImport, PortalUser
 
 
 def imports_of(subject: privacy.Subject) -> QuerySet:
@@ -19,3 +19,31 @@ def imports_of(subject: privacy.Subject) -> QuerySet:
 privacy.register(DataImport, find=imports_of)
 # Who asked for an export, how far it got and the file it made (the file is the Files area's).
 privacy.register(DataExport, user="created_by")
+
+
+# --- the client portal (apps.platform.portal) ----------------------------------------------------
+
+
+def portal_users_of(subject: privacy.Subject) -> QuerySet:
+    """A portal user is the person's when it is their sign-in, or when it is for their contact
+    (found by the contact's address)."""
+    about = Q(contact__email__iexact=subject.email) if subject.email else Q(pk__in=[])
+    if subject.user is not None:
+        about |= Q(user=subject.user)
+    return PortalUser.objects.filter(about)
+
+
+def portal_users_end(rows: QuerySet) -> int:
+    """The soft delete: their access ends at once (sign-in deactivated, sessions ended), whether
+    the person asking is the sign-in's or only the contact's."""
+    from apps.platform import portal
+
+    return portal.end_for_erasure(rows)
+
+
+privacy.register(
+    PortalUser,
+    find=portal_users_of,
+    exclude=["requested_by", "approved_by", "revoked_by"],
+    soft_delete=portal_users_end,
+)

@@ -98,6 +98,12 @@ ATRIUM_PUBLIC_DOMAINS = env.list("ATRIUM_PUBLIC_DOMAINS", ["admin.localhost"])
 ATRIUM_SITE_SCHEME = env.str("ATRIUM_SITE_SCHEME", "https")
 ATRIUM_SITE_PORT = env.str("ATRIUM_SITE_PORT", "")
 
+# The client portal (apps.accounts.portal, apps.platform.portal): where its people land once signed
+# in, the paths they may reach, and the records that may be shared with them (by their share tools).
+ATRIUM_PORTAL_HOME = "/portal/"
+ATRIUM_PORTAL_PATHS = ("/portal/", "/accounts/sign-out/", "/static/")
+ATRIUM_PORTAL_ITEMS = ("documents.Document", "files.File")
+
 # --- the request path ---------------------------------------------------------------------------
 
 MIDDLEWARE = [
@@ -118,6 +124,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Once the person is known: their time zone (else the workspace's) for the page's times.
     "apps.core.times.TimeZoneMiddleware",
+    # A client portal person reaches the portal's pages and signing out, nothing else.
+    "apps.accounts.portal.PortalConfinementMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a sign-in refused for too many failures into the

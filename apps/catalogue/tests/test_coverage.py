@@ -105,6 +105,9 @@ BEYOND_SPEC = {
         "manageInstalledApps",
         "extractDocumentText",
         "transcribeAudio",
+        "listPortalUsers",
+        "invitePortalUser",
+        "revokePortalUser",
     },
 }
 NOT_COUNTED = UNNAMED_PLATFORM | DESIGNED_PLATFORM | set().union(*BEYOND_SPEC.values())

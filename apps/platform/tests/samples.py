@@ -182,3 +182,61 @@ def analyze_image(actor: Any) -> Sample:
     marker = f"Photo{uuid.uuid4().hex[:8]}"
     made = _stored(actor, f"{marker}.png", png())
     return Sample({"fileId": made.pk}, private=[marker, SEEN], around=metered)
+
+
+# --- the client portal ------------------------------------------------------------------------------
+
+
+def _portal_user(actor: Any, *, approved: bool) -> Any:
+    from apps.contacts.tests.factories import ContactFactory
+    from apps.platform import portal
+
+    tag = uuid.uuid4().hex[:8]
+    contact = ContactFactory(actor=actor, first_name=f"Client {tag}", email=f"client-{tag}@example.com")
+    row = portal.invite(
+        actor=actor, contact_id=contact.pk, email=None, full_name="", origin="https://acme.example"
+    )
+    if approved and row.approved_at is None:
+        portal.approve(actor=actor, portal_user_id=row.pk, origin="https://acme.example")
+    return row
+
+
+@sample("listPortalUsers")
+def list_portal_users(actor: Any) -> Sample:
+    row = _portal_user(actor, approved=True)
+    return Sample({}, private=[row.user.email])
+
+
+@sample("invitePortalUser")
+def invite_portal_user(actor: Any) -> Sample:
+    from apps.contacts.tests.factories import ContactFactory
+
+    tag = uuid.uuid4().hex[:8]
+    contact = ContactFactory(actor=actor, first_name=f"Client {tag}", email=f"client-{tag}@example.com")
+    return Sample({"contactId": contact.pk}, private=[contact.email])
+
+
+@sample("approvePortalUser")
+def approve_portal_user(actor: Any) -> Sample:
+    from apps.accounts.models import Role, User
+    from apps.platform import portal
+
+    # A member's request, which an admin approves.
+    member = User.objects.create_user(
+        email=f"asker-{uuid.uuid4().hex[:8]}@acme.example", role=Role.objects.get(key="member")
+    )
+    row = _portal_user(member, approved=False)
+    assert row.approved_at is None and row.state == portal.State.REQUESTED
+    return Sample({"portalUserId": row.pk}, private=[row.user.email])
+
+
+@sample("revokePortalUser")
+def revoke_portal_user(actor: Any) -> Sample:
+    row = _portal_user(actor, approved=True)
+    return Sample({"portalUserId": row.pk}, private=[row.user.email])
+
+
+@sample("getPortalSummary")
+def get_portal_summary(actor: Any) -> Sample:
+    _portal_user(actor, approved=True)
+    return Sample({})

@@ -116,4 +116,17 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("describe what is in this photo", "analyzeImage"),
     ("look at the screenshot and tell me what error it shows", "analyzeImage"),
     ("is there any damage visible in the picture of the delivered parcel", "analyzeImage"),
+    # The client portal, written before its hints.
+    ("which clients have access to our client portal", "listPortalUsers"),
+    ("show the portal users who haven't accepted their invitation yet", "listPortalUsers"),
+    ("list external portal accounts and their status", "listPortalUsers"),
+    ("invite the contact Acme Ltd's finance lead to the client portal", "invitePortalUser"),
+    ("give our customer a login to the portal so they can see the documents we share", "invitePortalUser"),
+    ("set up portal access for this client contact", "invitePortalUser"),
+    ("approve the pending client portal request for Maria", "approvePortalUser"),
+    ("a colleague asked for portal access for a customer, approve it", "approvePortalUser"),
+    ("remove the client's access to the portal, the project is over", "revokePortalUser"),
+    ("revoke portal access for the former customer and sign them out", "revokePortalUser"),
+    ("how many clients use the portal and when did they last sign in", "getPortalSummary"),
+    ("portal overview: active, invited and pending users and what is shared with them", "getPortalSummary"),
 ]

@@ -32,7 +32,14 @@ def test_it_clones_the_template_schema_with_the_built_in_roles_and_the_owner():
     assert workspace.installed_areas == permissions.optional_area_keys()
     assert list(workspace.domains.values_list("domain", "is_primary")) == [("initech.test", True)]
     with schema_context("initech"):
-        assert set(Role.objects.values_list("key", flat=True)) == {"owner", "admin", "member", "viewer"}
+        # The four roles of people, and the client portal's (which grants nothing).
+        assert set(Role.objects.values_list("key", flat=True)) == {
+            "owner",
+            "admin",
+            "member",
+            "viewer",
+            "portal",
+        }
         owner = User.objects.get()
         assert (owner.email, owner.role.key) == ("boss@initech.test", "owner")
         assert not owner.has_usable_password()
