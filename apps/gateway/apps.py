@@ -20,3 +20,9 @@ class GatewayConfig(AppConfig):
         from .agent.rerank import rerank as model_rerank
 
         rerank.provide(model_rerank)
+        # What the meter charges, for the areas that say it (Platform's checkRates, getBillingSummary).
+        from apps.core import spending
+
+        from .agent.backends import model_rates
+
+        spending.register_rates(model_rates)

@@ -128,6 +128,19 @@ area = areas.declare(
         ),
         # A customer's VAT number on an invoice; bank details are checked from the reference profile.
         "billing": ("validateTaxId",),
+        # The service itself: what we use and pay, its help, its operators, its mobile app.
+        "account": (
+            "getBillingSummary",
+            "checkRates",
+            "searchHelpArticles",
+            "createSupportTicket",
+            "assessFeasibility",
+            "gatherMobileBuildConfig",
+            "getMobileAppInfra",
+            "getMobileBrandingToolkit",
+            "listApiKeys",
+            "getWorkspaceSummary",
+        ),
         "data": (
             "validateDataImport",
             "commitDataImport",

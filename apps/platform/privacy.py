@@ -6,7 +6,7 @@ plans (what a committed plan made stays: the records are their areas', erased by
 from django.db.models import Q, QuerySet
 
 from apps.core import privacy
-from apps.platform.models import DataExport, DataImport
+from apps.platform.models import DataExport, DataImport, SupportTicket
 
 
 def imports_of(subject: privacy.Subject) -> QuerySet:
@@ -19,3 +19,5 @@ def imports_of(subject: privacy.Subject) -> QuerySet:
 privacy.register(DataImport, find=imports_of)
 # Who asked for an export, how far it got and the file it made (the file is the Files area's).
 privacy.register(DataExport, user="created_by")
+# The tickets a person sent the service's operators (subject, message, the operators' reply).
+privacy.register(SupportTicket, user="requested_by")
