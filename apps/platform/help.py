@@ -32,7 +32,7 @@ SERVED: dict[str, str] = {}
 # BM25's constants, and how much a word of the article's headings counts beside its text.
 K1 = 1.2
 B = 0.75
-TITLE_WEIGHT = 3.0
+TITLE_WEIGHT = 3
 SNIPPET_CHARACTERS = 240
 
 _HEADING = re.compile(r"^(#{1,4})\s+(.+?)\s*#*\s*$")

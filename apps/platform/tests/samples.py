@@ -151,3 +151,47 @@ def list_installed_apps(actor: Any) -> Sample:
 def manage_installed_apps(actor: Any) -> Sample:
     # Installing what is installed changes nothing: the answer is the list as it is.
     return Sample({"install": ["contacts"]})
+
+
+@sample("getBillingSummary")
+def get_billing_summary(actor: Any) -> Sample:
+    created = api_key_create(user=actor, label=f"Billing sample {uuid.uuid4().hex[:8]}")
+    return Sample({}, private=[created.key.label])
+
+
+@sample("checkRates")
+def check_rates(actor: Any) -> Sample:
+    return Sample({"inputTokens": 1000, "outputTokens": 100})
+
+
+@sample("searchHelpArticles")
+def search_help_articles(actor: Any) -> Sample:
+    return Sample({"query": "API key budgets"})
+
+
+@sample("createSupportTicket")
+def create_support_ticket(actor: Any) -> Sample:
+    subject = f"Sample ticket {uuid.uuid4().hex[:8]}"
+    return Sample(
+        {"subject": subject, "body": "The export page is slow.", "category": "problem"}, private=[subject]
+    )
+
+
+@sample("assessFeasibility")
+def assess_feasibility(actor: Any) -> Sample:
+    return Sample({"task": "send an invoice to a customer"})
+
+
+@sample("gatherMobileBuildConfig")
+def gather_mobile_build_config(actor: Any) -> Sample:
+    return Sample({"appId": "com.example.atrium"})
+
+
+@sample("getMobileAppInfra")
+def get_mobile_app_infra(actor: Any) -> Sample:
+    return Sample({})
+
+
+@sample("getMobileBrandingToolkit")
+def get_mobile_branding_toolkit(actor: Any) -> Sample:
+    return Sample({"platform": "android"})

@@ -12,7 +12,7 @@ import smtplib
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from pathlib import Path
-from typing import Annotated, Literal, cast
+from typing import Annotated, Any, Literal, cast
 
 from django.conf import settings
 from django.db.models import Count, Q
@@ -109,10 +109,12 @@ def check_rates(
     ctx: ToolContext,
     *,
     model: Annotated[str | None, Field(max_length=200, description="Only this model")] = None,
-    input_tokens: Annotated[int, Field(ge=0, le=100_000_000, description="Estimate a call of so many")] = 0,
+    input_tokens: Annotated[
+        int, Field(ge=0, le=100_000_000, description="Tokens in, to estimate a cost")
+    ] = 0,
     output_tokens: Annotated[int, Field(ge=0, le=100_000_000, description="and so many out")] = 0,
 ) -> RatesOut:
-    """Show the model and tool rates the service meters AI use with, and estimate a call's cost.
+    """Show the model and tool rates the service meters AI use with, and estimate what tokens cost.
 
     What the workspace spent: getBillingSummary."""
     rates = spending.rates()
@@ -173,7 +175,7 @@ def get_billing_summary(
     start: Annotated[date | None, Field(description="First day; default: the 1st of this month")] = None,
     end: Annotated[date | None, Field(description="Last day, included; default: today")] = None,
 ) -> BillingSummaryOut:
-    """Summarise the workspace's metered use over a period: AI spend per API key, model calls, tool calls.
+    """Summarise the workspace's metered use over a period: AI spend per API key, model and tool usage.
 
     The rates: checkRates. One person's keys: listApiKeys."""
     zone = workspace_zone()
@@ -489,7 +491,8 @@ class MobileBuildConfigOut(Out):
 
 def _oauth(redirect_uri: str, scheme: str) -> OAuthClientOut:
     origin = site_origin()
-    scopes = list(settings.OAUTH2_PROVIDER.get("SCOPES", {}))
+    provider: dict[str, Any] = settings.OAUTH2_PROVIDER
+    scopes = list(provider.get("SCOPES", {}))
     return OAuthClientOut(
         issuer=origin,
         metadata_url=origin + reverse("oauth2_provider:oauth-server-metadata"),
@@ -564,7 +567,7 @@ def get_mobile_app_infra(ctx: ToolContext) -> MobileInfraOut:
     The settings to build it with: gatherMobileBuildConfig."""
     origin = site_origin()
     workspace = current_workspace()
-    provider = settings.OAUTH2_PROVIDER
+    provider: dict[str, Any] = settings.OAUTH2_PROVIDER
     return MobileInfraOut(
         host=_host(),
         tls=origin.startswith("https://"),
