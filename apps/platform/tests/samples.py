@@ -5,6 +5,7 @@ from typing import Any
 
 from apps.apikeys.services import api_key_create
 from apps.catalogue.testing import Sample, sample
+from apps.platform.models import SupportTicket
 
 
 @sample("getCountriesByRegion")
@@ -171,10 +172,11 @@ def search_help_articles(actor: Any) -> Sample:
 
 @sample("createSupportTicket")
 def create_support_ticket(actor: Any) -> Sample:
-    subject = f"Sample ticket {uuid.uuid4().hex[:8]}"
-    return Sample(
-        {"subject": subject, "body": "The export page is slow.", "category": "problem"}, private=[subject]
-    )
+    # An earlier ticket of Acme's, which the answer lists in Acme alone.
+    earlier = f"Sample ticket {uuid.uuid4().hex[:8]}"
+    SupportTicket.objects.create(requested_by=actor, category="question", subject=earlier, body="How?")
+    arguments = {"subject": "Exports are slow", "body": "The export page is slow.", "category": "problem"}
+    return Sample(arguments, private=[earlier])
 
 
 @sample("assessFeasibility")
