@@ -18,7 +18,7 @@ from apps.core import secrets
 from apps.core.actors import Actor
 from apps.core.errors import or_not_found
 from apps.core.recurrence import workspace_zone
-from apps.core.spending import KeyInfo, KeyListing, SpendSummary
+from apps.core.spending import KeyInfo, KeyListing, KeyUse, SpendSummary
 
 
 def api_key_list(*, user: User, status: str | None = None) -> QuerySet[ApiKey]:
@@ -249,6 +249,35 @@ class Ledger:
         services.api_key_revoke(actor=actor, key=key, any_owner=any_owner)
         key = ApiKey.objects.select_related("user").get(pk=key.pk)
         return _listing(key, key_usage(key=key))
+
+    def used_between(self, *, start: date, end: date, owner_id: int | None = None) -> list[KeyUse]:
+        keys = ApiKey.objects.select_related("user").order_by("-created_at", "-id")
+        if owner_id is not None:
+            keys = keys.filter(user_id=owner_id)
+        rows = list(keys)
+        days = {
+            row["key_id"]: row
+            for row in UsageDay.objects.filter(key__in=rows, day__gte=start, day__lte=end)
+            .values("key_id")
+            .annotate(spent=Sum("spent_micro_usd"), calls=Sum("calls"), conversations=Sum("conversations"))
+        }
+        usage = key_usage_many(rows)
+        used = [
+            KeyUse(
+                id=key.pk,
+                label=key.label,
+                owner_email=key.user.email,
+                active=key.is_active,
+                budget_usd_cents=key.budget_usd_cents,
+                budget_period=key.budget_period,
+                spent_in_period_micro_usd=usage[key.pk].budget.spent_micro_usd,
+                spent_micro_usd=days.get(key.pk, {}).get("spent") or 0,
+                model_calls=days.get(key.pk, {}).get("calls") or 0,
+                conversations=days.get(key.pk, {}).get("conversations") or 0,
+            )
+            for key in rows
+        ]
+        return sorted(used, key=lambda use: (-use.spent_micro_usd, -use.model_calls))
 
 
 def _listing(key: ApiKey, usage: KeyUsage) -> KeyListing:

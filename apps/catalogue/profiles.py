@@ -140,6 +140,12 @@ PROFILES = (
         catalogue=("searchWorkspace",),
     ),
     Profile(
+        "account",
+        "Account",
+        "The service itself: usage and billing, rates, help pages, tickets to its operators, the mobile app.",
+        _("I look after our Atrium account"),
+    ),
+    Profile(
         "access",
         "Access",
         "Who may do what: people, invitations, roles and custom roles, installed areas, API keys.",

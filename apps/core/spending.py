@@ -3,11 +3,17 @@ the door that keeps them: the API-keys app fills this interface from its `AppCon
 
 Tasks ask whether a key may pay for a task's agent steps (`key_of`); Group Accounts show the
 workspace's spend (`spend`); Platform lists keys with their budgets and use, and revokes one
-(`listed`, `revoke`).
+(`listed`, `revoke`), and sums their use between two days (`used_between`).
+
+The rates the meter prices model calls with are the gateway's (its configured prices, USD per
+million tokens): it fills `rates()` from its `AppConfig.ready()`, so that what a tool says a call
+costs is what the meter charges, read from the one place the meter reads.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
+from decimal import Decimal
 from typing import Protocol
 
 from apps.core.actors import Actor
@@ -53,6 +59,22 @@ class KeyListing:
     revoked_at: datetime | None
 
 
+@dataclass(frozen=True)
+class KeyUse:
+    """What one key spent between two days (the workspace's calendar, both included)."""
+
+    id: int
+    label: str
+    owner_email: str
+    active: bool
+    budget_usd_cents: int | None
+    budget_period: str
+    spent_in_period_micro_usd: int
+    spent_micro_usd: int
+    model_calls: int
+    conversations: int
+
+
 class Keys(Protocol):
     def key_of(self, *, key_id: int, owner_id: int | None = None) -> KeyInfo | None:
         """The key `key_id` (revoked or not), when it belongs to the person `owner_id` if given."""
@@ -71,6 +93,11 @@ class Keys(Protocol):
         with `any_owner`. None: no such key (of theirs). A revoked key stays as it was."""
         ...
 
+    def used_between(self, *, start: date, end: date, owner_id: int | None = None) -> list[KeyUse]:
+        """Every key's use from `start` to `end` (the person `owner_id`'s only, if given), those
+        used first; keys unused then are listed too, with zeros."""
+        ...
+
 
 _keys: Keys | None = None
 
@@ -84,3 +111,29 @@ def keys() -> Keys:
     if _keys is None:
         raise LookupError("no API keys are installed (apps.apikeys registers them)")
     return _keys
+
+
+@dataclass(frozen=True)
+class ModelRate:
+    """What the meter charges for one model's tokens: USD per million (micro-dollars per token)."""
+
+    model: str
+    input: Decimal
+    output: Decimal
+    cache_read: Decimal
+    cache_write: Decimal
+    # The model the gateway's agent calls now (the others are priced, not called).
+    in_use: bool
+
+
+_rates: Callable[[], list[ModelRate]] | None = None
+
+
+def register_rates(rates: Callable[[], list[ModelRate]]) -> None:
+    global _rates
+    _rates = rates
+
+
+def rates() -> list[ModelRate]:
+    """The model rates the meter prices with, the one in use first; empty: no door meters models."""
+    return _rates() if _rates is not None else []

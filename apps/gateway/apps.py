@@ -24,3 +24,9 @@ class GatewayConfig(AppConfig):
         from .agent import media
 
         media.install()
+        # What the meter charges, for the areas that say it (Platform's checkRates, getBillingSummary).
+        from apps.core import spending
+
+        from .agent.backends import model_rates
+
+        spending.register_rates(model_rates)

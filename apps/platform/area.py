@@ -92,6 +92,25 @@ area = areas.declare(
         "getDataExportStatus": (
             "is my export finished ready done, progress of an export, where to download it"
         ),
+        "getBillingSummary": (
+            "AI usage and spend of the service, what we were charged, API key budgets used up, model and "
+            "tool usage per area over a month or quarter"
+        ),
+        "checkRates": (
+            "price per token of the AI model, AI credit rates, estimate the cost of input output tokens, "
+            "price list of the service's metering"
+        ),
+        "searchHelpArticles": (
+            "help docs, documentation, user guide, manual, how does the service work, read the help pages"
+        ),
+        "createSupportTicket": (
+            "contact the vendor, support of the service itself, report a bug or outage to its operators, "
+            "help desk of the platform provider"
+        ),
+        "assessFeasibility": (
+            "can this be done here, would this workspace let me, is it possible feasible with what we have "
+            "installed, do I have the rights, what is missing, which apps or permissions would I need"
+        ),
         "getPublicHolidays": (
             "bank holidays, national holidays, days off, office closed, public holiday calendar of a country "
             "or state, when is Easter Christmas"
@@ -145,6 +164,19 @@ area = areas.declare(
         ),
         # A customer's VAT number on an invoice; bank details are checked from the reference profile.
         "billing": ("validateTaxId",),
+        # The service itself: what we use and pay, its help, its operators, its mobile app.
+        "account": (
+            "getBillingSummary",
+            "checkRates",
+            "searchHelpArticles",
+            "createSupportTicket",
+            "assessFeasibility",
+            "gatherMobileBuildConfig",
+            "getMobileAppInfra",
+            "getMobileBrandingToolkit",
+            "listApiKeys",
+            "getWorkspaceSummary",
+        ),
         "data": (
             "validateDataImport",
             "commitDataImport",

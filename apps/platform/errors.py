@@ -2,7 +2,7 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.errors import AppError, Conflict, NotFound, ValidationFailed
+from apps.core.errors import AppError, Conflict, NotFound, RateLimited, ServiceUnavailable, ValidationFailed
 
 
 class UnknownCountry(ValidationFailed):
@@ -259,3 +259,42 @@ class ContactHasPortalUser(Conflict):
 
 class PortalUserRevoked(Conflict):
     msg_format = _("Portal user {portal_user_id} was revoked; a revoked portal user is not approved again.")
+
+
+# --- the service itself (apps.platform.tools.service) ----------------------------------------------
+
+
+class BillingPeriodTooLong(ValidationFailed):
+    field = "start"
+    msg_format = _("The period is at most {days} days; ask for {start} to {end} in parts.")
+
+
+class UnknownModel(ValidationFailed):
+    field = "model"
+    msg_format = _("{model!r} is not a model the gateway prices; the priced ones are: {known}.")
+
+
+class HelpUnavailable(ServiceUnavailable):
+    message = _("The help pages are not installed where the service runs; ask its operators.")
+
+
+class SupportTicketsTooMany(RateLimited):
+    msg_format = _(
+        "You sent {count} tickets to the service's operators in the last hour, the most there may be; "
+        "add to one of them by replying to its e-mail, or try again later."
+    )
+
+
+class SupportTicketsTooManyToday(RateLimited):
+    msg_format = _(
+        "This workspace sent {count} tickets to the service's operators today, the most there may be; "
+        "try again tomorrow."
+    )
+
+
+class BadAppId(ValidationFailed):
+    field = "appId"
+    msg_format = _(
+        "{app_id!r} is not an app id: give a reverse domain name, such as com.example.atrium (letters, "
+        "digits and underscores, parts separated by dots, at least two)."
+    )

@@ -6,7 +6,7 @@ plans (what a committed plan made stays: the records are their areas', erased by
 from django.db.models import Q, QuerySet
 
 from apps.core import privacy
-from apps.platform.models import DataExport, DataImport, PortalUser
+from apps.platform.models import DataExport, DataImport, PortalUser, SupportTicket
 
 
 def imports_of(subject: privacy.Subject) -> QuerySet:
@@ -47,3 +47,7 @@ privacy.register(
     exclude=["requested_by", "approved_by", "revoked_by"],
     soft_delete=portal_users_end,
 )
+
+
+# The tickets a person sent the service's operators (subject, message, the operators' reply).
+privacy.register(SupportTicket, user="requested_by")

@@ -100,6 +100,12 @@ STORAGES = {
 # --- e-mail -------------------------------------------------------------------------------------
 
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", "Atrium <no-reply@atrium.invalid>")
+# The service's operators (Platform's createSupportTicket): this address is told of each ticket.
+# Empty: tickets are only kept, for the operators to read in the workspace's admin.
+PLATFORM_SUPPORT_EMAIL = env.str("ATRIUM_PLATFORM_SUPPORT_EMAIL", "")
+# Tickets one person may send the operators per hour, and a workspace per day.
+PLATFORM_SUPPORT_TICKETS_PER_HOUR = env.int("ATRIUM_PLATFORM_SUPPORT_TICKETS_PER_HOUR", 5, min=1)
+PLATFORM_SUPPORT_TICKETS_PER_DAY = env.int("ATRIUM_PLATFORM_SUPPORT_TICKETS_PER_DAY", 30, min=1)
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
 EMAIL_HOST = env.str("EMAIL_HOST", "localhost")
 EMAIL_PORT = env.int("EMAIL_PORT", 25, min=0, max=65535)

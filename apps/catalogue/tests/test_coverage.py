@@ -108,6 +108,7 @@ BEYOND_SPEC = {
         "listPortalUsers",
         "invitePortalUser",
         "revokePortalUser",
+        "searchHelpArticles",
     },
 }
 NOT_COUNTED = UNNAMED_PLATFORM | DESIGNED_PLATFORM | set().union(*BEYOND_SPEC.values())

@@ -37,6 +37,7 @@ import httpx
 from django.conf import settings
 
 from apps.core import json_input, metrics
+from apps.core.spending import ModelRate
 from apps.gateway.agent.deadline import deadline as call_deadline
 from apps.gateway.agent.deadline import deadline_client
 
@@ -619,6 +620,33 @@ def configured_backend() -> Backend | None:
     _configured.clear()
     _configured[signature] = backend
     return backend
+
+
+def model_rates() -> list[ModelRate]:
+    """The prices the meter charges model calls with (GATEWAY_MODEL_PRICES, read as `configured_backend`
+    reads them), the model in use first; a price that does not parse is left out (no call is made
+    at it: the start-up check reports the one in use)."""
+    prices = settings.GATEWAY_MODEL_PRICES or {}
+    if not isinstance(prices, dict):
+        return []
+    in_use = settings.GATEWAY_MODEL_NAME if (settings.GATEWAY_MODEL_BACKEND or "").strip() else None
+    rates = []
+    for model, raw in prices.items():
+        try:
+            price = Price.parse(raw)
+        except (PriceMissing, ArithmeticError, ValueError):
+            continue
+        rates.append(
+            ModelRate(
+                model=str(model),
+                input=price.input,
+                output=price.output,
+                cache_read=price.cache_read,
+                cache_write=price.cache_write,
+                in_use=model == in_use,
+            )
+        )
+    return sorted(rates, key=lambda rate: (not rate.in_use, rate.model))
 
 
 def model_deadline() -> float:

@@ -5,6 +5,7 @@ from typing import Any
 
 from apps.apikeys.services import api_key_create
 from apps.catalogue.testing import Sample, sample
+from apps.platform.models import SupportTicket
 
 
 @sample("getCountriesByRegion")
@@ -240,3 +241,48 @@ def revoke_portal_user(actor: Any) -> Sample:
 def get_portal_summary(actor: Any) -> Sample:
     _portal_user(actor, approved=True)
     return Sample({})
+
+
+@sample("getBillingSummary")
+def get_billing_summary(actor: Any) -> Sample:
+    created = api_key_create(user=actor, label=f"Billing sample {uuid.uuid4().hex[:8]}")
+    return Sample({}, private=[created.key.label])
+
+
+@sample("checkRates")
+def check_rates(actor: Any) -> Sample:
+    return Sample({"inputTokens": 1000, "outputTokens": 100})
+
+
+@sample("searchHelpArticles")
+def search_help_articles(actor: Any) -> Sample:
+    return Sample({"query": "API key budgets"})
+
+
+@sample("createSupportTicket")
+def create_support_ticket(actor: Any) -> Sample:
+    # An earlier ticket of Acme's, which the answer lists in Acme alone.
+    earlier = f"Sample ticket {uuid.uuid4().hex[:8]}"
+    SupportTicket.objects.create(requested_by=actor, category="question", subject=earlier, body="How?")
+    arguments = {"subject": "Exports are slow", "body": "The export page is slow.", "category": "problem"}
+    return Sample(arguments, private=[earlier])
+
+
+@sample("assessFeasibility")
+def assess_feasibility(actor: Any) -> Sample:
+    return Sample({"task": "send an invoice to a customer"})
+
+
+@sample("gatherMobileBuildConfig")
+def gather_mobile_build_config(actor: Any) -> Sample:
+    return Sample({"appId": "com.example.atrium"})
+
+
+@sample("getMobileAppInfra")
+def get_mobile_app_infra(actor: Any) -> Sample:
+    return Sample({})
+
+
+@sample("getMobileBrandingToolkit")
+def get_mobile_branding_toolkit(actor: Any) -> Sample:
+    return Sample({"platform": "android"})
