@@ -14,7 +14,7 @@ area = areas.declare(
     urls=None,
     words=(
         "workspace people users roles permissions api keys reference country region bank iban vat tax "
-        "holiday import export csv xlsx spreadsheet"
+        "holiday import export csv xlsx spreadsheet audit activity log"
     ),
     hints={
         "getMyProfile": (
@@ -92,6 +92,18 @@ area = areas.declare(
         "getDataExportStatus": (
             "is my export finished ready done, progress of an export, where to download it"
         ),
+        "searchActivityLog": (
+            "audit log, activity log, who did what and when, what did the agent do, everything a "
+            "colleague did, history of changes by a person, failed tool calls, API calls made"
+        ),
+        "getActivityDetail": (
+            "details of one audit log activity entry, what exactly changed in it, why did a tool call "
+            "end in an error, which client, how long it took"
+        ),
+        "listRecentlyDeleted": (
+            "recently deleted records in the trash bin of every area, what was removed, undo a delete, "
+            "which restore tool brings it back"
+        ),
         "getPublicHolidays": (
             "bank holidays, national holidays, days off, office closed, public holiday calendar of a country "
             "or state, when is Easter Christmas"
@@ -125,6 +137,9 @@ area = areas.declare(
             "manageInstalledApps",
             "listApiKeys",
             "revokeApiKey",
+            "searchActivityLog",
+            "getActivityDetail",
+            "listRecentlyDeleted",
         ),
         # A customer's VAT number on an invoice; bank details are checked from the reference profile.
         "billing": ("validateTaxId",),

@@ -23,3 +23,8 @@ class PlatformPerm(PermissionEnum):
             "(each also needs people.manage or roles.manage)"
         ),
     )
+    AUDIT = (
+        "platform.audit",
+        Level.ADMIN,
+        _("Read everyone's activity: the tool calls and record changes of every person (searchActivityLog)"),
+    )

@@ -151,3 +151,30 @@ def list_installed_apps(actor: Any) -> Sample:
 def manage_installed_apps(actor: Any) -> Sample:
     # Installing what is installed changes nothing: the answer is the list as it is.
     return Sample({"install": ["contacts"]})
+
+
+@sample("searchActivityLog")
+def search_activity_log(actor: Any) -> Sample:
+    return Sample({"source": "calls", "limit": 5})
+
+
+@sample("getActivityDetail")
+def get_activity_detail(actor: Any) -> Sample:
+    from django.utils import timezone
+
+    from apps.catalogue.models import ToolCall
+
+    call = ToolCall.objects.create(
+        at=timezone.now(),
+        user=actor,
+        tool="getMyProfile",
+        outcome="ok",
+        client="sample client",
+        duration_ms=3.5,
+    )
+    return Sample({"entryId": f"call:{call.pk}"})
+
+
+@sample("listRecentlyDeleted")
+def list_recently_deleted(actor: Any) -> Sample:
+    return Sample({"limit": 10})
