@@ -497,12 +497,19 @@ class Access:
     def not_found(self, model: type[models.Model], record_id: Any) -> RecordNotFound:
         return RecordNotFound(label=self.label_of(model), id=record_id, find_with=self.find_with)
 
-    def in_trash(self, model: type[models.Model], record_id: Any) -> AppError:
-        hint = self.trash_hint or (
-            _("Restore it with {tool} first if it is still needed.").format(tool=self.restore_with)
-            if self.restore_with
-            else ""
+    def how_to_restore(self) -> str:
+        """How a record in the trash comes back: its restore tool, or the declaration's words."""
+        return str(
+            self.trash_hint
+            or (
+                _("Restore it with {tool} first if it is still needed.").format(tool=self.restore_with)
+                if self.restore_with
+                else ""
+            )
         )
+
+    def in_trash(self, model: type[models.Model], record_id: Any) -> AppError:
+        hint = self.how_to_restore()
         return self.trash_error(
             label=self.label_of(model),
             id=record_id,

@@ -67,6 +67,7 @@ TALENT_HINTS: dict[str, str] = {
     "searchHiringCandidates": "find applicants candidates with a skill in their cv resume",
     "moveHiringCandidateStage": "advance applicant to interview offer hired rejected",
     "openHiringCandidate": "link to open the applicant candidate page",
+    "deleteHiringCandidate": "delete erase remove an applicant candidate and their CV personal data for good",
 }
 # How long a candidate without consent is kept after their last activity (then anonymised).
 TALENT_SETTINGS = {
@@ -139,6 +140,9 @@ area = areas.declare(
             "updateGrievance",
             "updateHiringCandidate",
         ),
+        # Deleting a candidate for good is an erasure (retention, a request): with the personal data
+        # tools, as "hr" holds its 40.
+        "data": ("deleteHiringCandidate",),
         # Leave set-up (types, policies, company holidays) is the workspace's, beside the pages.
         "admin": (
             "inviteEmployeeToTeam",

@@ -84,3 +84,18 @@ class DecisionNeedsBasis(ValidationFailed):
         "basis: {stage!r} is a hiring decision; a person makes it: give their reason in `basis` (any "
         "ranking is advice only)."
     )
+
+
+class CandidateInOffer(Conflict):
+    code = "CANDIDATE_IN_OFFER"
+    msg_format = _(
+        "Candidate {candidate} has an open offer (stage {stage!r}); move them on (hired, or another "
+        "stage with moveHiringCandidateStage) before deleting them."
+    )
+
+
+class CandidateOnboarding(CandidateInOffer):
+    msg_format = _(
+        "Candidate {candidate} is being onboarded as an employee (an open onboarding checklist); "
+        "delete the candidate once onboarding is complete."
+    )

@@ -14,7 +14,7 @@ area = areas.declare(
     urls="urls",
     words=(
         "workspace people users roles permissions api keys reference country region bank iban vat tax "
-        "holiday import export csv xlsx spreadsheet ocr scan transcribe audio image photo"
+        "holiday import export csv xlsx spreadsheet ocr scan transcribe audio image photo audit activity log"
     ),
     hints={
         "getMyProfile": (
@@ -111,6 +111,18 @@ area = areas.declare(
             "can this be done here, would this workspace let me, is it possible feasible with what we have "
             "installed, do I have the rights, what is missing, which apps or permissions would I need"
         ),
+        "searchActivityLog": (
+            "audit log, activity log, who did what and when, what did the agent do, everything a "
+            "colleague did, history of changes by a person, failed tool calls, API calls made"
+        ),
+        "getActivityDetail": (
+            "details of one audit log activity entry, what exactly changed in it, why did a tool call "
+            "end in an error, which client, how long it took"
+        ),
+        "listRecentlyDeleted": (
+            "recently deleted records in the trash bin of every area, what was removed, undo a delete, "
+            "which restore tool brings it back"
+        ),
         "getPublicHolidays": (
             "bank holidays, national holidays, days off, office closed, public holiday calendar of a country "
             "or state, when is Easter Christmas"
@@ -161,6 +173,9 @@ area = areas.declare(
             "manageInstalledApps",
             "listApiKeys",
             "revokeApiKey",
+            "searchActivityLog",
+            "getActivityDetail",
+            "listRecentlyDeleted",
         ),
         # A customer's VAT number on an invoice; bank details are checked from the reference profile.
         "billing": ("validateTaxId",),

@@ -2,7 +2,15 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.errors import AppError, Conflict, NotFound, RateLimited, ServiceUnavailable, ValidationFailed
+from apps.core.errors import (
+    AppError,
+    Conflict,
+    Forbidden,
+    NotFound,
+    RateLimited,
+    ServiceUnavailable,
+    ValidationFailed,
+)
 
 
 class UnknownCountry(ValidationFailed):
@@ -298,3 +306,44 @@ class BadAppId(ValidationFailed):
         "{app_id!r} is not an app id: give a reverse domain name, such as com.example.atrium (letters, "
         "digits and underscores, parts separated by dots, at least two)."
     )
+
+
+# --- activity (apps.platform.activity) --------------------------------------------------------------
+
+
+class UnknownActivityArea(ValidationFailed):
+    field = "area"
+    msg_format = _("{area!r} is not an area with activity; the areas are: {known}.")
+
+
+class BadActivityCursor(ValidationFailed):
+    field = "cursor"
+    message = _("cursor: give the nextCursor of the previous page of searchActivityLog, as it was.")
+
+
+class ActivityTimesReversed(ValidationFailed):
+    field = "since"
+    message = _("since: must be before until.")
+
+
+class ActivityOfOthers(Forbidden):
+    message = _(
+        "You may read only your own activity: leave personId out, or ask an admin (platform.audit) "
+        "for someone else's."
+    )
+
+
+class ActivityNeedsRecordId(ValidationFailed):
+    message = _("Give recordKind and recordId together, or neither.")
+
+
+class ActivityNotFound(NotFound):
+    msg_format = _(
+        "Activity entry {entry!r} was not found, or you may not read it. Find the entries with "
+        "searchActivityLog."
+    )
+
+
+class KindNotTrashed(ValidationFailed):
+    field = "entityType"
+    msg_format = _("{kind!r} records do not go to a trash; the kinds that do: {known}.")

@@ -33,3 +33,8 @@ class PlatformPerm(PermissionEnum):
         Level.ADMIN,
         _("Invite contacts to the client portal, approve requests, revoke portal users"),
     )
+    AUDIT = (
+        "platform.audit",
+        Level.ADMIN,
+        _("Read everyone's activity: the tool calls and record changes of every person (searchActivityLog)"),
+    )

@@ -33,7 +33,7 @@ PLATFORM = "Platform"
 UNNAMED_PLATFORM = {"restoreDeal"}
 # Platform tools the catalogue's design names beyond SPEC.md (the proposed catalogue's Platform),
 # built in the area whose records they act on.
-DESIGNED_PLATFORM = {"deleteEvent", "restoreGroupAccount"}
+DESIGNED_PLATFORM = {"deleteEvent", "restoreGroupAccount", "deleteHiringCandidate"}
 # Tools beyond SPEC.md's catalogue, each counted in docs/catalogue.md: what an area's everyday work
 # needs that its named tools cannot carry.
 BEYOND_SPEC = {
@@ -109,6 +109,8 @@ BEYOND_SPEC = {
         "invitePortalUser",
         "revokePortalUser",
         "searchHelpArticles",
+        "searchActivityLog",
+        "listRecentlyDeleted",
     },
 }
 NOT_COUNTED = UNNAMED_PLATFORM | DESIGNED_PLATFORM | set().union(*BEYOND_SPEC.values())

@@ -25,10 +25,19 @@ from apps.core.origin import current
 from apps.hr.errors import (
     AddressOfAnotherCandidate,
     CandidateAnonymised,
+    CandidateInOffer,
+    CandidateOnboarding,
     DecisionNeedsBasis,
     DuplicateCandidate,
 )
-from apps.hr.models import Candidate, HiringAdvice, HiringPipeline, HiringStage, StageChange
+from apps.hr.models import (
+    Candidate,
+    HiringAdvice,
+    HiringPipeline,
+    HiringStage,
+    OnboardingChecklist,
+    StageChange,
+)
 from apps.hr.permissions import HrPerm
 
 logger = logging.getLogger(__name__)
@@ -313,6 +322,49 @@ def candidates_ranked(
         method=RANKING_METHOD[:200],
     )
     return scored, advice
+
+
+# --- deleting --------------------------------------------------------------------------------------
+
+
+def delete_check(candidate: Candidate) -> None:
+    """Refuses to delete a candidate with an open offer (at a decision stage before the pipeline's
+    last: offered, not yet concluded) or being onboarded (an employee with their address and an
+    onboarding checklist not completed)."""
+    stage = candidate.stage
+    last = candidate.pipeline.stages.order_by("-position").values_list("pk", flat=True).first()
+    if stage.decision and stage.pk != last:
+        raise CandidateInOffer(candidate=candidate.pk, stage=stage.name)
+    address = candidate.email.strip()
+    if address and (
+        OnboardingChecklist.objects.filter(completed_at__isnull=True, deleted_at__isnull=True)
+        .filter(Q(employee__email__iexact=address) | Q(employee__user__email__iexact=address))
+        .exists()
+    ):
+        raise CandidateOnboarding(candidate=candidate.pk)
+
+
+@transaction.atomic
+def candidate_delete(*, actor: Actor, candidate: Candidate) -> dict[str, int]:
+    """Deletes a candidate for good with their personal data: their CV file (erased from the Files
+    area), notes and CV text, and their stage history. The rankings that listed them keep only
+    their id. Returns what went: {"stageChanges": n, "cvFiles": n}."""
+    from apps.files import api as files
+
+    require(actor, HrPerm.HIRING)
+    candidate = (
+        Candidate.objects.select_for_update(of=("self",))
+        .select_related("stage", "pipeline")
+        .get(pk=candidate.pk)
+    )
+    delete_check(candidate)
+    cv, pk = candidate.cv_file_id, candidate.pk
+    moves = StageChange.objects.filter(candidate=candidate).count()
+    candidate.delete()  # its stage changes go with it (CASCADE); duplicates of it are unmarked
+    if cv:
+        files.erase([cv])
+    logger.info("candidate %s deleted by %s", pk, actor_id(actor))
+    return {"stage_changes": moves, "cv_files": 1 if cv else 0}
 
 
 # --- retention ------------------------------------------------------------------------------------

@@ -393,3 +393,8 @@ def move_hiring_candidate_stage(actor: Any) -> Sample:
 @sample("openHiringCandidate")
 def open_hiring_candidate(actor: Any) -> Sample:
     return _candidate(actor)
+
+
+@sample("deleteHiringCandidate")
+def delete_hiring_candidate(actor: Any) -> Sample:
+    return _candidate(actor)

@@ -178,4 +178,8 @@ REQUESTS += [
     ("the office is closed on 24 December, add a company holiday", "manageCompanyHolidays"),
     ("list our company holidays this year", "manageCompanyHolidays"),
     ("remove the company day off on 2 January", "manageCompanyHolidays"),
+    # Deleting a candidate for good, written before its hint.
+    ("delete the candidate Ola and her CV, she asked us to remove her data", "deleteHiringCandidate"),
+    ("remove an applicant we will never hire from the hiring pipeline for good", "deleteHiringCandidate"),
+    ("erase a rejected candidate's personal data now", "deleteHiringCandidate"),
 ]

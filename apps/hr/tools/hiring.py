@@ -8,7 +8,7 @@ from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.kit import open_tool
-from apps.catalogue.registry import tool
+from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import (
     Changes,
     From,
@@ -30,8 +30,12 @@ CandidateId = Annotated[int, id_field("searchHiringCandidates")]
 StageId = Annotated[int, id_field("getHiringPipelineOverview")]
 
 
-def _candidate(ctx: ToolContext, candidate_id: int, action: Any = "view") -> Candidate:
-    return Candidate.objects.select_related("pipeline", "stage").fetch(ctx.actor, candidate_id, action)
+def _candidate(
+    ctx: ToolContext, candidate_id: int, action: Any = "view", *, trash: bool = False
+) -> Candidate:
+    return Candidate.objects.select_related("pipeline", "stage").fetch(
+        ctx.actor, candidate_id, action, trash=trash
+    )
 
 
 class StageOut(Out):
@@ -309,6 +313,37 @@ def move_hiring_candidate_stage(
         candidate,
         history=_history(candidate),
         cv_text=None,
+    )
+
+
+class DeletedCandidateOut(Out):
+    candidate_id: int
+    deleted: bool = True
+    stage_changes: int = Field(description="Stage history entries deleted with them")
+    cv_files: int = Field(description="CV files erased from Files")
+
+
+def _deletable(ctx: ToolContext, *, candidate_id: int) -> bool:
+    """deleteHiringCandidate's confirmation, asked once the candidate is known to be deletable."""
+    services.delete_check(_candidate(ctx, candidate_id, "delete", trash=True))
+    return True
+
+
+@tool(
+    "deleteHiringCandidate",
+    permission=HrPerm.HIRING,
+    title="Delete a hiring candidate",
+    markers=Marker.DESTRUCTIVE,
+    confirm_if=_deletable,
+)
+def delete_hiring_candidate(ctx: ToolContext, *, candidate_id: CandidateId) -> DeletedCandidateOut:
+    """Delete a candidate for good with their CV file, notes and stage history (erasure, retention).
+
+    Refused during an open offer or onboarding. To change a candidate instead: updateHiringCandidate."""
+    candidate = _candidate(ctx, candidate_id, "delete", trash=True)
+    gone = services.candidate_delete(actor=ctx.actor, candidate=candidate)
+    return DeletedCandidateOut(
+        candidate_id=candidate_id, stage_changes=gone["stage_changes"], cv_files=gone["cv_files"]
     )
 
 

@@ -286,3 +286,30 @@ def get_mobile_app_infra(actor: Any) -> Sample:
 @sample("getMobileBrandingToolkit")
 def get_mobile_branding_toolkit(actor: Any) -> Sample:
     return Sample({"platform": "android"})
+
+
+@sample("searchActivityLog")
+def search_activity_log(actor: Any) -> Sample:
+    return Sample({"source": "calls", "limit": 5})
+
+
+@sample("getActivityDetail")
+def get_activity_detail(actor: Any) -> Sample:
+    from django.utils import timezone
+
+    from apps.catalogue.models import ToolCall
+
+    call = ToolCall.objects.create(
+        at=timezone.now(),
+        user=actor,
+        tool="getMyProfile",
+        outcome="ok",
+        client="sample client",
+        duration_ms=3.5,
+    )
+    return Sample({"entryId": f"call:{call.pk}"})
+
+
+@sample("listRecentlyDeleted")
+def list_recently_deleted(actor: Any) -> Sample:
+    return Sample({"limit": 10})

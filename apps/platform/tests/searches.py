@@ -151,4 +151,18 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("how long do the mobile app's access tokens last", "getMobileAppInfra"),
     ("brand colours, logo and icon sizes for our mobile app", "getMobileBrandingToolkit"),
     ("what app icon sizes do the App Store and Play Store need", "getMobileBrandingToolkit"),
+    # The activity log, written before its hints.
+    ("what did the agent do in our workspace yesterday", "searchActivityLog"),
+    ("show me the audit log of who changed things this week", "searchActivityLog"),
+    ("which tool calls failed today", "searchActivityLog"),
+    ("who edited deal 42 and when", ("searchActivityLog", "getDealHistory")),
+    ("show everything Tom did through the API last month", "searchActivityLog"),
+    ("show the full details of activity entry call:381", "getActivityDetail"),
+    ("what exactly changed in that audit log entry", "getActivityDetail"),
+    ("why did that tool call end in an error, how long did it take", "getActivityDetail"),
+    # The trash across the areas, written before its hint.
+    ("what was deleted recently across the workspace", "listRecentlyDeleted"),
+    ("show me everything in the trash bin I could still restore", "listRecentlyDeleted"),
+    ("someone deleted a record yesterday, which one was it", "listRecentlyDeleted"),
+    ("list recently removed deals and contacts and how to get them back", "listRecentlyDeleted"),
 ]

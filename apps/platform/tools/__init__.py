@@ -1,3 +1,13 @@
 """The Platform area's tools, one module per subject (importing them registers them)."""
 
-from apps.platform.tools import admin, keys, media, portal, reference, service, transfer, workspace  # noqa: F401
+from apps.platform.tools import (  # noqa: F401
+    activity,
+    admin,
+    keys,
+    media,
+    portal,
+    reference,
+    service,
+    transfer,
+    workspace,
+)
