@@ -395,6 +395,13 @@ def test_a_workspace_whose_schema_was_left_renamed_is_never_dropped(
     assert renamed in _schemas(two_servers)
     workspace.refresh_from_db()
     assert (workspace.database, workspace.moving_to) == (SECOND, "")
+    # What the message says to do, so that the workspace is whole again for the tests after.
+    with psycopg.connect(two_servers, autocommit=True) as conn:
+        conn.execute(
+            sql.SQL("ALTER SCHEMA {} RENAME TO {}").format(
+                sql.Identifier(renamed), sql.Identifier(workspace.schema_name)
+            )
+        )
 
 
 def test_a_kept_aside_connection_past_its_age_is_closed(committed: None, two_servers: str) -> None:
@@ -433,7 +440,9 @@ def test_migrate_workspaces_goes_over_each_server_and_reports_the_one_it_cannot_
     on_primary, on_second = _workspace(servers.PRIMARY), _workspace(SECOND)
     # A workspace placed on a third server that is down (its row alone: nothing can be made there).
     lost_name = f"lost_{secrets.token_hex(3)}"
-    Workspace.objects.bulk_create([Workspace(schema_name=lost_name, name=lost_name, brand_name=lost_name, database="gone")])
+    Workspace.objects.bulk_create(
+        [Workspace(schema_name=lost_name, name=lost_name, brand_name=lost_name, database="gone")]
+    )
     gone = f"postgres://atrium:unused@127.0.0.1:{_closed_port()}/atrium"
     out = io.StringIO()
     try:
