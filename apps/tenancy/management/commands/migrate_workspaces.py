@@ -94,6 +94,10 @@ class Command(BaseCommand):
             )
         chosen = [key for key in servers.known() if key in chosen]
         only: list[str] = options["schemas"]
+        if not only and servers.PRIMARY in chosen:
+            # The primary's public schema first: it holds the workspace rows read next (on a new
+            # installation, it is made here).
+            call_command("migrate_schemas", shared=True, interactive=False, verbosity=verbosity)
         rows = Workspace.objects.exclude(schema_name="public")
         if only:
             rows = rows.filter(schema_name__in=only)
@@ -139,12 +143,11 @@ class Command(BaseCommand):
             raise ServerStepFailed(f"unreachable: {_short(error)}") from error
 
     def prepare(self, key: str, migrator: migrating.Migrator, verbosity: int) -> None:
-        """The server's public schema, (on the primary) the public site and the spares, its
-        template."""
+        """The server's public schema (the primary's is done first, in `handle`), on the primary the
+        public site and the spares, then its template."""
         common = {"interactive": False, "verbosity": verbosity}
         try:
-            if key == servers.PRIMARY:
-                call_command("migrate_schemas", shared=True, **common)
+            if key == servers.PRIMARY:  # its public schema migrated above
                 ensure_public_workspace(settings.ATRIUM_PUBLIC_DOMAINS)
                 spares.drop()
             else:
