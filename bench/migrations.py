@@ -9,7 +9,8 @@ enabled for this run only). Goal: 10,000 workspaces in 10 minutes or less on thi
    schemas one after the other (the whole `migrate` command per schema), and its parts measured
    apart on one schema: the migration graph loaded, the applied migrations' state rendered;
 3. the command itself, `migrate_workspaces` (public, template, every workspace, spares), with
-   `--processes` processes, its progress lines as it goes;
+   `--processes` processes, its progress lines as it goes (the template's own line: it goes
+   through the same runner, and its starting point is the one the pool's processes inherit);
 4. the same command again, with nothing left to do (what a rerun costs per schema);
 5. every workspace schema checked: the column and the migration's row are there.
 

@@ -31,4 +31,10 @@ class CoreConfig(AppConfig):
 
         request_finished.connect(close_after_asgi_request, dispatch_uid="atrium-close-after-asgi-request")
 
+        from django.core.signals import setting_changed
+
+        from .servers import routers_follow_the_servers
+
+        setting_changed.connect(routers_follow_the_servers, dispatch_uid="atrium-routers-follow-the-servers")
+
         areas.install_schedule(settings.CELERY_BEAT_SCHEDULE)

@@ -19,7 +19,9 @@ Reads and writes of the public-only models (tenancy, datarights, core) made whil
 connection is on a secondary server go to the primary through the `PUBLIC` alias
 (`PublicRouter`): the secondary's copy of those tables is never read.
 
-With no secondary server configured, none of this runs: one server, as before.
+With no secondary server configured, none of this runs: one server, as before, and `PublicRouter`
+is not even registered (config/settings/services.py; `routers_follow_the_servers` registers or
+removes it when the setting changes at run time, which only tests do).
 """
 
 import threading
@@ -218,3 +220,20 @@ class PublicRouter:
 
     def allow_migrate(self, db: str, app_label: str, **hints: Any) -> bool | None:
         return False if db == PUBLIC else None
+
+
+def routers_follow_the_servers(*, setting: str, **kwargs: Any) -> None:
+    """`setting_changed`: ATRIUM_DATABASE_SERVERS changed while running (a test's override; a
+    deployment reads its settings once) registers `PublicRouter` first among the routers, or
+    removes it, as the settings would have at start."""
+    if setting != "ATRIUM_DATABASE_SERVERS":
+        return
+    from django.db import router
+
+    routers: list[Any] = router.routers
+    present = [each for each in routers if isinstance(each, PublicRouter)]
+    if configured() and not present:
+        routers.insert(0, PublicRouter())
+    elif not configured():
+        for each in present:
+            routers.remove(each)

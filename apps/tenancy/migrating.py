@@ -19,14 +19,18 @@ it; the next run retries it.
 A plan with a non-atomic migration (`atomic = False`, e.g. `AddIndexConcurrently`) cannot run in
 one transaction: that schema is migrated as Django does, one migration at a time.
 
-`migrate_schema` takes a connection alias, so the same runner serves any database server that
-holds workspace schemas.
+A `Migrator` made for a database server (`server`, a key of apps.core.servers) keeps the default
+connection on that server while it migrates (`servers.pinned`), so the same runner serves each
+server's template and workspace schemas. The template itself goes through it too
+(`migrate_template`): it is the first schema of its starting point, so the plan prepared there is
+the one its copies take, in the parent process before the pool is forked (the children inherit it
+and prepare nothing when every workspace is at the template's starting point).
 """
 
 import multiprocessing
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, ExitStack, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +41,8 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.migration import Migration
 from django.db.migrations.state import ProjectState
 from django.db.models.signals import post_migrate, pre_migrate
+
+from apps.core import servers
 
 # The first key of the per-schema advisory lock (the second is the schema name's hash).
 LOCK_CLASS = 0x5A7E
@@ -75,12 +81,26 @@ class _NotAtomic(Exception):
 class Migrator:
     """Migrates workspace schemas on one connection, preparing each distinct starting point once."""
 
-    def __init__(self, using: str = DEFAULT_DB_ALIAS, lock_timeout: str | None = None) -> None:
+    def __init__(
+        self, using: str = DEFAULT_DB_ALIAS, lock_timeout: str | None = None, server: str | None = None
+    ) -> None:
         self.using = using
         self.lock_timeout = lock_timeout or settings.ATRIUM_MIGRATION_LOCK_TIMEOUT
+        # The database server whose schemas this migrates (None: wherever the connection goes).
+        self.server = server
         self._prepared: dict[frozenset[tuple[str, str]], _Prepared] = {}
 
+    def on_server(self) -> AbstractContextManager[object]:
+        """The block on this migrator's server (the default connection kept there)."""
+        if self.server is None or self.using != DEFAULT_DB_ALIAS:
+            return nullcontext()
+        return servers.pinned(self.server)
+
     def migrate_schema(self, schema: str) -> Outcome:
+        with self.on_server():
+            return self._migrate_schema(schema)
+
+    def _migrate_schema(self, schema: str) -> Outcome:
         connection = connections[self.using]
         start = time.perf_counter()
         outcome = Outcome(schema)
@@ -215,11 +235,18 @@ class Migrator:
 # --- many schemas, in several processes ---------------------------------------------------------
 
 _migrator: Migrator | None = None
+# A pool child's default connection, kept on its migrator's server for the child's life.
+_kept_on_server = ExitStack()
+
+
+def _start_worker() -> None:
+    assert _migrator is not None
+    _kept_on_server.enter_context(_migrator.on_server())
 
 
 def _in_worker(schema: str) -> Outcome:
     assert _migrator is not None
-    return _migrator.migrate_schema(schema)
+    return _migrator._migrate_schema(schema)
 
 
 def migrate_schemas(
@@ -228,25 +255,59 @@ def migrate_schemas(
     processes: int = 1,
     chunk: int = 8,
     using: str = DEFAULT_DB_ALIAS,
+    server: str | None = None,
+    migrator: Migrator | None = None,
 ) -> Iterator[Outcome]:
-    """Migrates each schema, yielding each one's outcome as it ends (in the order they end).
+    """Migrates each schema, yielding each one's outcome as it ends (in the order they end), on
+    database server `server` (None: each schema where the connection's routing puts it).
 
     With more than one process, the schemas are handed out `chunk` at a time to a pool of
-    forked processes, each with its own connection and its own `Migrator`."""
+    forked processes, each with its own connection and a copy of `migrator` (default: a new one),
+    with the starting points it has prepared already."""
     global _migrator
     schemas = list(schemas)
+    if migrator is None:
+        migrator = Migrator(using, server=server)
     if processes <= 1 or len(schemas) <= 1:
-        migrator = Migrator(using)
-        for schema in schemas:
-            yield migrator.migrate_schema(schema)
+        with migrator.on_server():
+            for schema in schemas:
+                yield migrator._migrate_schema(schema)
         return
     # The children must not share this process's connections (fork copies the sockets).
     connections.close_all()
-    _migrator = Migrator(using)
+    _migrator = migrator
     context = multiprocessing.get_context("fork")
-    with context.Pool(processes=min(processes, len(schemas))) as pool:
-        yield from pool.imap_unordered(_in_worker, schemas, chunksize=max(1, chunk))
-    _migrator = None
+    try:
+        with context.Pool(processes=min(processes, len(schemas)), initializer=_start_worker) as pool:
+            yield from pool.imap_unordered(_in_worker, schemas, chunksize=max(1, chunk))
+    finally:
+        _migrator = None
+
+
+def migrate_template(migrator: Migrator, verbosity: int = 0) -> Outcome | None:
+    """Migrates the template schema of the migrator's server (the primary's by default) as the
+    workspace schemas are: in one transaction, preparing the starting point its copies share.
+
+    A template not made yet (no schema, or no `django_migrations` in it: a new installation or a
+    new server) is made by Django's `migrate` from the first migration, and None returned: that is
+    every migration with its data ones, once per server, not a starting point any copy has."""
+    from django.core.management import call_command
+    from django_tenants.utils import get_tenant_base_schema
+
+    base = get_tenant_base_schema()
+    connection = connections[migrator.using]
+    quote = connection.ops.quote_name
+    with migrator.on_server():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT to_regclass(%s) IS NOT NULL", [f"{quote(base)}.django_migrations"])
+            made = cursor.fetchone()[0]
+        if made:
+            return migrator._migrate_schema(base)
+        with connection.cursor() as cursor:
+            cursor.execute(f"CREATE SCHEMA IF NOT EXISTS {quote(base)}")
+        call_command("migrate_schemas", tenant=True, schema_name=base, interactive=False, verbosity=verbosity)
+        connection.set_schema_to_public()  # type: ignore[attr-defined]
+    return None
 
 
 class Progress:

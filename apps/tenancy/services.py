@@ -226,11 +226,13 @@ def ensure_base_schema(verbosity: int = 0) -> None:
 
 
 def migrate_base_schema(verbosity: int = 0) -> None:
-    base = get_tenant_base_schema()
-    with connection.cursor() as cursor:
-        cursor.execute(f'CREATE SCHEMA IF NOT EXISTS "{base}"')
-    call_command("migrate_schemas", tenant=True, schema_name=base, interactive=False, verbosity=verbosity)
-    connection.set_schema_to_public()
+    """Migrates the template schema on the server the connection is on (made if missing), as
+    `migrate_workspaces` does (apps.tenancy.migrating.migrate_template)."""
+    from apps.tenancy import migrating
+
+    outcome = migrating.migrate_template(migrating.Migrator(server=servers.current()), verbosity=verbosity)
+    if outcome is not None and outcome.error:
+        raise RuntimeError(f"the template schema {outcome.schema} was not migrated: {outcome.error}")
 
 
 def ensure_public_workspace(domains: list[str]) -> Workspace:

@@ -61,7 +61,12 @@ ATRIUM_DATABASE_SERVER_WEIGHTS: dict[str, float] = {
 }
 # pg_dump and psql for moving a workspace between servers (empty: the embedded server's, else PATH).
 ATRIUM_DATABASE_CLIENT_BIN = env.str("ATRIUM_DATABASE_CLIENT_BIN", "")
-DATABASE_ROUTERS = ["apps.core.servers.PublicRouter", "django_tenants.routers.TenantSyncRouter"]
+# The public-only models' routing to the primary (apps.core.servers.PublicRouter) is needed only
+# with servers besides the primary: with one, no query asks it.
+DATABASE_ROUTERS = [
+    *(["apps.core.servers.PublicRouter"] if ATRIUM_DATABASE_SERVERS else []),
+    "django_tenants.routers.TenantSyncRouter",
+]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: the cache and the Channels layer (Celery's broker too: celery.py) ----------------------

@@ -8,6 +8,7 @@ import io
 import os
 import secrets
 import shutil
+import socket
 import tempfile
 import threading
 import time
@@ -22,7 +23,7 @@ from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import connection, connections, transaction
+from django.db import connection, connections, router, transaction
 from django.test import Client, override_settings
 from django.utils import timezone
 from django_tenants.utils import schema_context
@@ -394,27 +395,13 @@ def test_a_workspace_whose_schema_was_left_renamed_is_never_dropped(
     assert renamed in _schemas(two_servers)
     workspace.refresh_from_db()
     assert (workspace.database, workspace.moving_to) == (SECOND, "")
-
-
-def test_migrate_workspaces_names_the_schemas_of_other_servers_it_leaves(
-    committed: None, two_servers: str
-) -> None:
-    on_primary, on_second = _workspace(servers.PRIMARY), _workspace(SECOND)
-    out = io.StringIO()
-    with pytest.raises(
-        CommandError,
-        match=rf"1 workspace schema\(s\) on other database servers were NOT migrated"
-        rf".*{on_second.schema_name} \({SECOND}\)",
-    ):
-        call_command(
-            "migrate_workspaces",
-            "--schema",
-            on_primary.schema_name,
-            "--schema",
-            on_second.schema_name,
-            stdout=out,
+    # What the message says to do, so that the workspace is whole again for the tests after.
+    with psycopg.connect(two_servers, autocommit=True) as conn:
+        conn.execute(
+            sql.SQL("ALTER SCHEMA {} RENAME TO {}").format(
+                sql.Identifier(renamed), sql.Identifier(workspace.schema_name)
+            )
         )
-    assert "1/1 schemas" in out.getvalue() and "0 failed" in out.getvalue()
 
 
 def test_a_kept_aside_connection_past_its_age_is_closed(committed: None, two_servers: str) -> None:
@@ -429,3 +416,108 @@ def test_a_kept_aside_connection_past_its_age_is_closed(committed: None, two_ser
     wrapper._parked[SECOND] = (raw, slot, time.monotonic() - 1, *rest)
     wrapper.close_if_unusable_or_obsolete()
     assert SECOND not in wrapper._parked and raw.closed
+
+
+def test_the_public_router_is_registered_only_while_several_servers_are(two_servers: str) -> None:
+    def registered() -> int:
+        return sum(isinstance(each, servers.PublicRouter) for each in router.routers)
+
+    assert registered() == 1
+    with override_settings(ATRIUM_DATABASE_SERVERS={}):
+        assert registered() == 0
+    assert registered() == 1
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_migrate_workspaces_goes_over_each_server_and_reports_the_one_it_cannot_reach(
+    committed: None, two_servers: str
+) -> None:
+    on_primary, on_second = _workspace(servers.PRIMARY), _workspace(SECOND)
+    # A workspace placed on a third server that is down (its row alone: nothing can be made there).
+    lost_name = f"lost_{secrets.token_hex(3)}"
+    Workspace.objects.bulk_create(
+        [Workspace(schema_name=lost_name, name=lost_name, brand_name=lost_name, database="gone")]
+    )
+    gone = f"postgres://atrium:unused@127.0.0.1:{_closed_port()}/atrium"
+    out = io.StringIO()
+    try:
+        with (
+            override_settings(ATRIUM_DATABASE_SERVERS={SECOND: two_servers, "gone": gone}),
+            pytest.raises(CommandError) as raised,
+        ):
+            call_command("migrate_workspaces", processes=2, verbosity=2, stdout=out)
+    finally:
+        Workspace.objects.filter(schema_name=lost_name).delete()
+    message, lines = str(raised.value), out.getvalue().splitlines()
+    assert (
+        "database server gone (unreachable: OperationalError: " in message
+        and f"its 1 workspace schema(s) were NOT migrated: {lost_name}" in message
+    ), message
+    # The primary first, then the others by key: the one down is reported, the next one is done.
+    headers = [line for line in lines if line.startswith("Database server ")]
+    assert [header.split(":")[0] for header in headers] == [
+        "Database server default",
+        "Database server gone",
+        "Database server gone FAILED",
+        f"Database server {SECOND}",
+    ], headers
+    after_second = lines[lines.index(headers[-1]) :]
+    assert "Template schema workspace_template: up to date" in after_second, after_second
+    assert any(line.endswith(f"] {on_second.schema_name}: up to date") for line in after_second)
+    assert any(line.endswith(f"] {on_primary.schema_name}: up to date") for line in lines)
+    assert not any(on_primary.schema_name in line for line in after_second)
+
+
+def _typical(url: str, schema: str) -> tuple[bool, bool]:
+    """(the typical migration's column is there, its row is recorded) in `schema` on server `url`."""
+    with psycopg.connect(url) as conn:
+        column = conn.execute(
+            "SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = %s "
+            "AND table_name = 'contacts_contact' AND column_name = 'upgrade_level')",
+            [schema],
+        ).fetchone()
+        recorded = conn.execute(
+            sql.SQL(
+                "SELECT EXISTS (SELECT 1 FROM {}.django_migrations "
+                "WHERE app = 'contacts' AND name = '9001_typical')"
+            ).format(sql.Identifier(schema))
+        ).fetchone()
+    assert column is not None and recorded is not None
+    return bool(column[0]), bool(recorded[0])
+
+
+def test_migrate_workspaces_migrates_a_servers_template_and_workspaces_there(
+    committed: None, two_servers: str, settings: Any
+) -> None:
+    """The module's last test: the second server's template keeps the typical migration after it."""
+    on_primary, on_second = _workspace(servers.PRIMARY), _workspace(SECOND)
+    with pytest.raises(CommandError, match="nowhere: not a database server of this installation"):
+        call_command("migrate_workspaces", "--server", "nowhere")
+    settings.MIGRATION_MODULES = {"contacts": "apps.tenancy.tests.typical_migration"}
+    out = io.StringIO()
+    call_command("migrate_workspaces", "--server", SECOND, processes=2, verbosity=2, stdout=out)
+    lines = out.getvalue().splitlines()
+    base = settings.TENANT_BASE_SCHEMA
+    assert any(line.startswith(f"Template schema {base}: 1 migration(s) in ") for line in lines), lines
+    assert any(f"] {on_second.schema_name}: 1 migration(s) in " in line for line in lines), lines
+    assert _typical(two_servers, base) == (True, True)
+    assert _typical(two_servers, on_second.schema_name) == (True, True)
+    # The primary was not asked: its template and workspaces are as they were.
+    assert not any(on_primary.schema_name in line for line in lines)
+    assert _typical(database_url(), base) == (False, False)
+    assert _typical(database_url(), on_primary.schema_name) == (False, False)
+    # A workspace copied from the second server's template now is made up to date.
+    later = _workspace(SECOND)
+    assert _typical(two_servers, later.schema_name) == (True, True)
+
+    # Again: nothing left to do on that server.
+    out = io.StringIO()
+    call_command("migrate_workspaces", "--server", SECOND, processes=1, verbosity=2, stdout=out)
+    lines = out.getvalue().splitlines()
+    assert f"Template schema {base}: up to date" in lines, lines
+    assert any(line.endswith(f"] {on_second.schema_name}: up to date") for line in lines), lines
