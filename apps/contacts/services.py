@@ -259,13 +259,13 @@ def find_duplicates_many(contacts: list[Contact]) -> list[list[tuple[Contact, st
     ]
     by_email: dict[str, list[Contact]] = {}
     if emails:
-        for other in live.annotate(upper_email=Upper("email")).filter(upper_email__in=emails):
-            by_email.setdefault(other.upper_email, []).append(other)
+        for mailed in live.annotate(upper_email=Upper("email")).filter(upper_email__in=emails):
+            by_email.setdefault(mailed.upper_email, []).append(mailed)
     by_number: dict[str, list[Contact]] = {}
     if numbers:
-        for other in live.filter(Q(phone__in=numbers) | Q(mobile__in=numbers)):
-            for number in {other.phone, other.mobile} & numbers:
-                by_number.setdefault(number, []).append(other)
+        for dialled in live.filter(Q(phone__in=numbers) | Q(mobile__in=numbers)):
+            for number in {dialled.phone, dialled.mobile} & numbers:
+                by_number.setdefault(number, []).append(dialled)
     by_name: dict[tuple[Any, ...], list[Contact]] = {}
     named = Q()
     if organisations:
@@ -281,9 +281,9 @@ def find_duplicates_many(contacts: list[Contact]) -> list[list[tuple[Contact, st
             upper_first=Upper("first_name"),
             upper_last=Upper("last_name"),
         ).filter(named)
-        for other in rows:
-            by_name.setdefault(_name_key(other), []).append(other)
-    order = Contact._meta.ordering
+        for alike in rows:
+            by_name.setdefault(_name_key(alike), []).append(alike)
+    order = [str(name) for name in Contact._meta.ordering or ()]
 
     def first_ten(candidates: list[Contact], contact: Contact) -> list[Contact]:
         kept = [

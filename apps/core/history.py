@@ -73,13 +73,13 @@ def record(model: type[T], *, actor: Actor | None, **fields: Any) -> T:
     """Keeps an entry of `model`'s history: `fields` (the record it is about, its kind, summary and
     changes...), who did it, and the tool call running now if any. A summary longer than the model
     keeps is cut; the changes' values are made JSON (dates, amounts, records by their id)."""
-    return model.objects.create(**_entry(model, actor, fields))  # type: ignore[attr-defined,no-any-return]
+    return model.objects.create(**_entry(model, actor, fields))  # type: ignore[attr-defined]
 
 
 def record_many(model: type[T], *, actor: Actor | None, entries: list[dict[str, Any]]) -> list[T]:
     """`record` for many entries at once (a batch of imported records), in one INSERT: each
     entry's fields as `record` takes them, the same actor and tool call for all."""
-    return model.objects.bulk_create(  # type: ignore[attr-defined,no-any-return]
+    return model.objects.bulk_create(  # type: ignore[attr-defined]
         [model(**_entry(model, actor, dict(fields))) for fields in entries]
     )
 
