@@ -116,6 +116,9 @@ def problems_of(spec: ToolSpec) -> list[str]:
         problems.append(f"its permission {spec.permission.value!r} is not registered")
     if permissions.get_area(spec.area) is None:
         problems.append(f"its area {spec.area!r} is not registered")
+    for other in spec.areas:
+        if permissions.get_area(other) is None or other == spec.area:
+            problems.append(f"the area it acts on, {other!r}, is not another registered area")
     if not spec.title.strip():
         problems.append("it has no title")
     body = description_body(spec)

@@ -230,11 +230,13 @@ def _allowed(principal: Principal) -> tuple[tuple[Any, ...] | None, _Allowed]:
         granted = effective_permissions(principal.user)
         mode = key[5]
         # callTool is usable under the read scope too: the tool it runs is checked again.
+        workspace = current_workspace()
         specs = tuple(
             spec
             for spec in registry.all_tools()
             if spec.permission.value in granted
             and (mode == "full" or (mode == "read" and (spec.read_only or spec.runs_tools)))
+            and (not spec.areas or (workspace is not None and all(map(workspace.has_area, spec.areas))))
         )
         cached = _Allowed(specs, frozenset(spec.name for spec in specs))
         if len(_allowed_cache) >= _CACHE_LIMIT:
@@ -257,7 +259,7 @@ def refusal_of(principal: Principal, spec: ToolSpec | None) -> str:
         or getattr(user, "role", None) is None
     ):
         return "no_role"
-    if not workspace.has_area(spec.permission.value.split(".", 1)[0]):
+    if not all(workspace.has_area(area) for area in spec.installed_in):
         return "area_not_installed"
     if spec.permission.value not in effective_permissions(user):
         return "role"
@@ -485,7 +487,8 @@ def _run(ctx: ToolContext, spec: ToolSpec, kwargs: dict[str, Any]) -> Any:
     the second run sees what the winner wrote); lost twice, it is a conflict (`_call`). A
     read-only one runs without: at READ COMMITTED each statement sees its own snapshot anyway, so
     BEGIN and COMMIT would only add two round trips to the database."""
-    if spec.read_only:
+    if spec.read_only or spec.commits_itself:
+        # A tool that commits itself answers for its own transactions (registry: commits_itself).
         return spec.function(ctx, **kwargs)
     try:
         return _committed(ctx, spec, kwargs)

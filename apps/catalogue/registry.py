@@ -20,6 +20,11 @@ Each area app declares its tools in its `tools` module (autodiscovered by `Catal
 - `long_running=True` declares a tool that takes long (an export, an import, an extraction): the
   MCP door lets a 2025-11-25 client run it as a task (`execution.taskSupport`, apps.mcp.jobs);
   every other call of it runs as before.
+- `commits_itself=True` declares an idempotent tool that commits its work in transactions of its
+  own (an import in batches): the dispatcher runs it outside the one it gives every other write;
+- `areas=("contacts",)` ties a tool of one area to others it acts on (Platform's
+  bulkImportContacts): like the area's own tools, it is listed, found and run only where they are
+  installed.
 
 The declaration is checked at import (a tool that cannot work never reaches a client); what costs
 (the input model, a pydantic class; the schemas and the `tools/list` entry) is built on first use
@@ -296,6 +301,18 @@ class ToolSpec:
     # marked tool's harmless use, such as an internal note of respondToTicket, does not); an
     # AppError it raises is the call's answer, so nobody confirms what would be refused.
     confirm_if: Callable[..., bool] | None = None
+    # Commits its work in transactions of its own (an import's batches), so the dispatcher runs it
+    # outside one: what it committed stays when a later part fails, and the same call again
+    # finishes it (it must be idempotent).
+    commits_itself: bool = False
+    # The other areas it acts on, besides its permission's (bulkImportContacts: Platform's tool
+    # about contacts): it is offered, found and run only where each of them is installed too.
+    areas: tuple[str, ...] = ()
+
+    @property
+    def installed_in(self) -> tuple[str, ...]:
+        """Every area that must be installed for the tool to be offered: its own and `areas`."""
+        return (self.area, *self.areas)
 
     @property
     def needs_confirmation(self) -> bool:
@@ -417,6 +434,8 @@ class Declaration(TypedDict, total=False):
     long_running: bool
     on_loop: bool
     confirm_if: Callable[..., bool] | None
+    commits_itself: bool
+    areas: tuple[str, ...]
 
 
 def tool(
@@ -449,8 +468,15 @@ def build_spec(
     long_running: bool = False,
     on_loop: bool = False,
     confirm_if: Callable[..., bool] | None = None,
+    commits_itself: bool = False,
+    areas: tuple[str, ...] = (),
 ) -> ToolSpec:
     where = f"{function.__module__}.{function.__qualname__}"
+    if commits_itself and (read_only or not idempotent or runs_tools):
+        raise RegistryError(
+            f"{where}: a tool that commits in transactions of its own (commits_itself) writes, and "
+            "is idempotent: a call cut short is finished by the same call again"
+        )
     if confirm_if is not None and not markers & CONFIRMATION_MARKERS:
         raise RegistryError(f"{where}: confirm_if is for a tool whose markers ask for a confirmation")
     if on_loop and (not read_only or open_world or runs_tools or markers & CONFIRMATION_MARKERS):
@@ -510,6 +536,8 @@ def build_spec(
         long_running=long_running,
         on_loop=on_loop,
         confirm_if=confirm_if,
+        commits_itself=commits_itself,
+        areas=tuple(areas),
     )
 
 

@@ -1,5 +1,6 @@
-"""Contacts as people import them from a spreadsheet (apps.core.transfer): each row made by
-`contact_create`, as a contact made by hand, its history and possible duplicates included.
+"""Contacts as people import them from a spreadsheet (apps.core.transfer): each row made as
+`contact_create` makes a contact by hand, its history and possible duplicates included, a batch
+of rows at once by `contacts_create_many`.
 
 A row is checked with the service's own cleaning (`clean_fields`, `_check_complete`) without
 writing; two rows are one contact when they share an e-mail address, or, for organisations, a
@@ -68,6 +69,10 @@ def create(actor: Any, fields: dict[str, Any]) -> int:
     return contact.pk
 
 
+def create_many(actor: Any, rows: list[dict[str, Any]]) -> list[int]:
+    return [contact.pk for contact in services.contacts_create_many(actor=actor, rows=rows)]
+
+
 def keys(fields: dict[str, Any]) -> list[str]:
     found = []
     if fields.get("email"):
@@ -107,6 +112,7 @@ transfer.importable(
         create=create,
         keys=keys,
         existing=existing,
+        create_many=create_many,
         description="email: the same e-mail address; organisation: an organisation of the same name",
     )
 )

@@ -143,6 +143,13 @@ class ImportRowRefused(Conflict):
     )
 
 
+class ImportRowRefusedPartway(ImportRowRefused):
+    msg_format = _(
+        "Row {row} can no longer be imported ({column}: {problem}); the {done} rows before its batch "
+        "were imported, the rest not. Validate the file again: what was imported is found as duplicates."
+    )
+
+
 class ImportKeyReused(Conflict):
     msg_format = _("The importKey {key!r} was used for another file on {at}; give a new key for this one.")
 

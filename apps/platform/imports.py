@@ -7,10 +7,16 @@ that token, once.
   service would (each problem named by row and column), and finds duplicates: rows repeating an
   earlier row of the file, and rows naming a record the person already sees. It writes only the
   plan: the rows to make, the problems and the duplicates.
-- `commit` makes the plan's rows through the area's create service in one transaction: a row
-  refused then (the world changed since the validation) rolls back every row, and says which.
-  Rows whose record was made since the validation are left out. A committed plan answers a second
-  commit with what the first made (`again`), making nothing.
+- `commit` checks the plan's rows again as the area's create would (the world may have changed
+  since the validation: a row refused then stops the commit before it writes any, and says
+  which), then makes them in batches of `transfer.BATCH` through the area's `create_many` (or
+  its create service row by row), each batch in its own transaction that also advances the
+  plan's `done_rows`. A commit cut short (a crash, a lost connection, a row refused by a race
+  within a batch) leaves the batches before it made and the plan saying so: the same commit
+  again makes the rest, never a row twice, even after the plan's 24 hours. Two commits at once
+  take the batches in turn (the plan is locked for each). Rows whose record was made since the
+  validation are left out. A committed plan answers a second commit with what the first made
+  (`again`), making nothing.
 - `at_once` is both for one call (bulkImportContacts): under the caller's key, or the file's
   digest, so the same file sent twice is imported once.
 """
@@ -197,7 +203,7 @@ def validate(actor: Actor, *, kind: str, source: Source, key: str = "") -> DataI
     now = timezone.now()
     # The person's plans that expired uncommitted go as a new one comes.
     DataImport.objects.filter(
-        created_by=actor.pk, status=DataImport.Status.VALIDATED, expires_at__lte=now
+        created_by=actor.pk, status=DataImport.Status.VALIDATED, done_rows=0, expires_at__lte=now
     ).delete()
     plan = DataImport.objects.create(
         token=secrets.token_urlsafe(24),
@@ -225,54 +231,113 @@ def validate(actor: Actor, *, kind: str, source: Source, key: str = "") -> DataI
     return plan
 
 
-def commit(actor: Actor, *, token: str, skip_invalid: bool = False) -> tuple[DataImport, bool]:
+def commit(
+    actor: Actor, *, token: str, skip_invalid: bool = False, batch: int = transfer.BATCH
+) -> tuple[DataImport, bool]:
     """Makes the plan's rows (see the module's docstring); True when it was committed before."""
-    with transaction.atomic():
-        plan = DataImport.objects.select_for_update().filter(token=token, created_by=actor.pk).first()
-        if plan is None:
-            raise errors.ImportNotFound(token=token)
+    plan = DataImport.objects.filter(token=token, created_by=actor.pk).first()
+    if plan is None:
+        raise errors.ImportNotFound(token=token)
+    if plan.status == DataImport.Status.COMMITTED:
+        return plan, True
+    # A commit cut short finishes whenever it is asked to: half an import must not stay so.
+    if not plan.done_rows and plan.expires_at <= timezone.now():
+        raise errors.ImportExpired(token=token, expired=plan.expires_at.isoformat(timespec="seconds"))
+    if plan.invalid_rows and not skip_invalid:
+        first = plan.problems[0]
+        raise errors.ImportHasErrors(
+            invalid=plan.invalid_rows,
+            token=token,
+            row=first["row"],
+            column=first["column"],
+            problem=first["problem"],
+        )
+    declared = importable_of(plan.kind)
+    require(actor, declared.permission)
+    first = plan.done_rows
+    rows = _rows_to_make(actor, declared, plan)
+    made_here = False
+    while True:
+        with transaction.atomic():
+            # The plan locked for the batch: a second commit running at once waits, then goes on
+            # after it. Its rows are read once, above; they do not change.
+            plan = DataImport.objects.select_for_update().defer("rows").get(pk=plan.pk)
+            if plan.status == DataImport.Status.COMMITTED:
+                return plan, not made_here
+            done = plan.done_rows
+            chunk = rows[done - first : done - first + batch]
+            _make(actor, declared, plan, chunk)
+            plan.done_rows = done + len(chunk)
+            saved = ["created_ids", "skipped", "done_rows"]
+            if plan.done_rows - first >= len(rows):
+                plan.status = DataImport.Status.COMMITTED
+                plan.committed_at = timezone.now()
+                # What was imported is in the records now; the plan keeps only what the answer says.
+                plan.rows = []
+                saved += ["status", "committed_at", "rows"]
+            plan.save(update_fields=saved)
+            made_here = True
         if plan.status == DataImport.Status.COMMITTED:
-            return plan, True
-        if plan.expires_at <= timezone.now():
-            raise errors.ImportExpired(token=token, expired=plan.expires_at.isoformat(timespec="seconds"))
-        if plan.invalid_rows and not skip_invalid:
-            first = plan.problems[0]
-            raise errors.ImportHasErrors(
-                invalid=plan.invalid_rows,
-                token=token,
-                row=first["row"],
-                column=first["column"],
-                problem=first["problem"],
-            )
-        declared = importable_of(plan.kind)
-        require(actor, declared.permission)
-        rows: list[tuple[int, dict[str, Any]]] = []
-        for entry in plan.rows:
-            values, found = _values(declared, entry["cells"], entry["row"])
-            if found:
-                raise errors.ImportRowRefused(**found[0])
-            rows.append((entry["row"], values))
-        held = declared.existing(actor, transfer.keys_of(declared, (values for _row, values in rows)))
-        made: list[int] = []
-        skipped: list[dict[str, Any]] = []
-        for row, values in rows:
-            hit = next((key for key in declared.keys(values) if key in held), None)
-            if hit is not None:
-                skipped.append({"row": row, "key": hit, "ofRow": None, "existingId": held[hit]})
-                continue
+            break
+    logger.info(
+        "import %s of %s committed by %s: %s made", plan.pk, plan.kind, actor.pk, len(plan.created_ids)
+    )
+    return plan, False
+
+
+def _rows_to_make(actor: Actor, declared: Importable, plan: DataImport) -> list[tuple[int, dict[str, Any]]]:
+    """The plan's rows not made yet, each read and checked again as the area's create would (the
+    world may have changed since the validation): a row refused now stops the commit before it
+    writes anything of them."""
+    rows: list[tuple[int, dict[str, Any]]] = []
+    for entry in plan.rows[plan.done_rows :]:
+        values, found = _values(declared, entry["cells"], entry["row"])
+        if not found:
+            try:
+                declared.check(actor, values)
+            except AppError as error:
+                found = problems_of(error, declared, entry["row"])
+        if found:
+            if plan.done_rows:
+                raise errors.ImportRowRefusedPartway(**found[0], done=plan.done_rows)
+            raise errors.ImportRowRefused(**found[0])
+        rows.append((entry["row"], values))
+    return rows
+
+
+def _make(
+    actor: Actor, declared: Importable, plan: DataImport, chunk: list[tuple[int, dict[str, Any]]]
+) -> None:
+    """One batch of the plan's rows made (in the caller's transaction), those whose record was
+    made since the validation left out; the plan's lists follow."""
+    held = declared.existing(actor, transfer.keys_of(declared, (values for _row, values in chunk)))
+    making: list[tuple[int, dict[str, Any]]] = []
+    for row, values in chunk:
+        hit = next((key for key in declared.keys(values) if key in held), None)
+        if hit is not None:
+            plan.skipped.append({"row": row, "key": hit, "ofRow": None, "existingId": held[hit]})
+        else:
+            making.append((row, values))
+    if declared.create_many is not None:
+        try:
+            made = declared.create_many(actor, [values for _row, values in making])
+        except transfer.RowRefused as refused:
+            raise _refused(refused.error, declared, making[refused.index][0], plan) from refused
+    else:
+        made = []
+        for row, values in making:
             try:
                 made.append(declared.create(actor, values))
             except AppError as error:
-                raise errors.ImportRowRefused(**problems_of(error, declared, row)[0]) from error
-        plan.status = DataImport.Status.COMMITTED
-        plan.committed_at = timezone.now()
-        plan.created_ids = made
-        plan.skipped = skipped
-        # What was imported is in the records now; the plan keeps only what the answer says.
-        plan.rows = []
-        plan.save()
-    logger.info("import %s of %s committed by %s: %s made", plan.pk, plan.kind, actor.pk, len(made))
-    return plan, False
+                raise _refused(error, declared, row, plan) from error
+    plan.created_ids.extend(made)
+
+
+def _refused(error: AppError, declared: Importable, row: int, plan: DataImport) -> AppError:
+    found = problems_of(error, declared, row)[0]
+    if plan.done_rows:
+        return errors.ImportRowRefusedPartway(**found, done=plan.done_rows)
+    return errors.ImportRowRefused(**found)
 
 
 def at_once(
@@ -284,19 +349,22 @@ def at_once(
     digest = digest_of(kind, source.data)
     key = key or f"sha256:{digest}"
     importable_of(kind)
-    found = DataImport.objects.select_for_update().filter(created_by=actor.pk, kind=kind, key=key).first()
-    if (
-        found is not None
-        and found.status == DataImport.Status.VALIDATED
-        and found.expires_at <= timezone.now()
-    ):
-        found.delete()
-        found = None
-    if found is not None and found.digest != digest:
-        raise errors.ImportKeyReused(key=key, at=found.created_at.date().isoformat())
-    if found is not None and found.status == DataImport.Status.COMMITTED:
-        return found, True, True
-    plan = found or validate(actor, kind=kind, source=source, key=key)
+    with transaction.atomic():
+        found = DataImport.objects.select_for_update().filter(created_by=actor.pk, kind=kind, key=key).first()
+        if (
+            found is not None
+            and found.status == DataImport.Status.VALIDATED
+            and not found.done_rows
+            and found.expires_at <= timezone.now()
+        ):
+            found.delete()
+            found = None
+        if found is not None and found.digest != digest:
+            raise errors.ImportKeyReused(key=key, at=found.created_at.date().isoformat())
+        if found is not None and found.status == DataImport.Status.COMMITTED:
+            return found, True, True
+        plan = found or validate(actor, kind=kind, source=source, key=key)
+    # Committed in batches, each in its own transaction (`commit`).
     if plan.invalid_rows and not skip_invalid:
         return plan, False, False
     committed, again = commit(actor, token=plan.token, skip_invalid=skip_invalid)

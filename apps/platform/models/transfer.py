@@ -38,6 +38,9 @@ class DataImport(models.Model):
     created_ids = models.JSONField(default=list)
     # Rows left out at the commit: a record with the same key was made since the validation.
     skipped = models.JSONField(default=list)
+    # How many of `rows` the committed batches took (made or left out): a commit cut short
+    # (a crash, a lost connection) is finished by the next from here, never made twice.
+    done_rows = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [

@@ -259,46 +259,6 @@ def test_bulk_import_with_problems_imports_nothing_until_told_to_skip_them(peopl
     assert not _live(email="z@z.example").exists()
 
 
-def test_ten_thousand_rows_thirty_seven_bad_each_named_and_nothing_made_until_the_commit(people):
-    # 37 bad rows: every other one a broken e-mail address, the others an unknown country.
-    bad = {n: "email" if i % 2 else "country" for i, n in enumerate(range(50, 10_000, 270))}
-    assert len(bad) == 37
-    lines = ["firstName,lastName,email,country"]
-    for n in range(10_000):
-        if n in bad:
-            broken = bad[n] == "email"
-            lines.append(
-                f"Bad{n},Row,bad{n}-at-example,GB" if broken else f"Bad{n},Row,bad{n}@big.example,Atlantis"
-            )
-        else:
-            lines.append(f"Person{n},Number{n},p{n}@big.example,GB")
-
-    plan = _validate(people["member"], "\n".join(lines) + "\n")
-
-    assert (plan["rows"], plan["invalidRows"], plan["toImport"]) == (10_000, 37, 9_963)
-    assert {(p["row"], p["column"]) for p in plan["problems"]} == {
-        (n + 2, column) for n, column in bad.items()
-    }
-    assert not _live(email__endswith="@big.example").exists()
-    assert "37 rows of import" in refused(
-        people["member"], "commitDataImport", {"token": plan["token"]}, **CONFIRM
-    )
-    assert not _live(email__endswith="@big.example").exists()
-
-
-def test_a_file_committed_twice_has_one_effect(people):
-    # Committing makes each contact through contact_create (about 20-40 ms each here): 300 rows
-    # stand in for the 10,000 above, whose commit takes minutes.
-    lines = ["firstName,email"] + [f"Twice{n},t{n}@twice.example" for n in range(300)]
-    token = _validate(people["member"], "\n".join(lines) + "\n")["token"]
-
-    first = _commit(people["member"], token)
-    again = _commit(people["member"], token)
-
-    assert (first["created"], again["created"], again["alreadyCommitted"]) == (300, 300, True)
-    assert _live(email__endswith="@twice.example").count() == 300
-
-
 def test_the_kinds_of_an_uninstalled_area_are_neither_imported_nor_exported_nor_listed(acme, people):
     acme.installed_areas = [area for area in acme.installed_areas if area != "contacts"]
     acme.save()

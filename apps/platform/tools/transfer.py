@@ -149,6 +149,7 @@ def validate_data_import(
     markers=Marker.HIGH_RISK,
     idempotent=True,
     long_running=True,
+    commits_itself=True,
 )
 def commit_data_import(
     ctx: ToolContext,
@@ -156,10 +157,11 @@ def commit_data_import(
     token: Annotated[str, Field(min_length=1, max_length=64, description="From validateDataImport")],
     skip_invalid_rows: SkipInvalid = False,
 ) -> ImportResultOut:
-    """Import the rows a validateDataImport token names, all or none; the same token again makes nothing.
+    """Import the rows a validateDataImport token names; the same token again makes nothing more.
 
-    Each record is made as by hand (its area's rules, history, duplicates check). Rows with
-    problems stop the commit unless skipInvalidRows; duplicates are left out."""
+    Each record is made as by hand (its area's rules, history, duplicates check), in batches of
+    500; a commit cut short is finished by the same call again. Rows with problems stop the
+    commit unless skipInvalidRows; duplicates are left out."""
     plan, again = imports.commit(ctx.actor, token=token, skip_invalid=skip_invalid_rows)
     return _result(plan, again)
 
@@ -177,6 +179,8 @@ class BulkImportOut(Out):
     markers=Marker.HIGH_RISK,
     idempotent=True,
     long_running=True,
+    commits_itself=True,
+    areas=("contacts",),
 )
 def bulk_import_contacts(
     ctx: ToolContext,
