@@ -163,6 +163,12 @@ PROFILES = (
         "Imports and exports of records: files checked and imported once, spreadsheets, personal data.",
         _("I move data in and out"),
     ),
+    Profile(
+        "integrations",
+        "Integrations",
+        "Other services: stored HTTP APIs called with kept credentials, accounts connected by OAuth.",
+        _("I connect other services"),
+    ),
 )
 
 

@@ -103,6 +103,11 @@ BEYOND_SPEC = {
         "manageRole",
         "listInstalledApps",
         "manageInstalledApps",
+        "listStoredApis",
+        "saveStoredApi",
+        "listConnectedIntegrations",
+        "connectIntegration",
+        "disconnectIntegration",
     },
 }
 NOT_COUNTED = UNNAMED_PLATFORM | DESIGNED_PLATFORM | set().union(*BEYOND_SPEC.values())

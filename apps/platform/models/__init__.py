@@ -1,5 +1,14 @@
 """The Platform area's models, one module per group of entities."""
 
+from apps.platform.models.apis import StoredApi, StoredApiCall
+from apps.platform.models.integrations import IntegrationConnection, IntegrationGrant
 from apps.platform.models.transfer import DataExport, DataImport
 
-__all__ = ["DataExport", "DataImport"]
+__all__ = [
+    "DataExport",
+    "DataImport",
+    "IntegrationConnection",
+    "IntegrationGrant",
+    "StoredApi",
+    "StoredApiCall",
+]
