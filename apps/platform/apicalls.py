@@ -137,10 +137,10 @@ def _methods(values: list[str]) -> list[str]:
 
 def _auth_name(kind: str, name: str) -> str:
     name = name.strip()
-    needs = {
-        StoredApi.Auth.HEADER: _("the header's name, such as X-Api-Key"),
-        StoredApi.Auth.QUERY: _("the query parameter's name, such as api_key"),
-        StoredApi.Auth.BASIC: _("the user name"),
+    needs: dict[str, str] = {
+        StoredApi.Auth.HEADER.value: _("the header's name, such as X-Api-Key"),
+        StoredApi.Auth.QUERY.value: _("the query parameter's name, such as api_key"),
+        StoredApi.Auth.BASIC.value: _("the user name"),
     }
     if kind not in needs:
         if name:

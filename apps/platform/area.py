@@ -1,5 +1,6 @@
 """The Platform area, as the rest of the service knows it (apps.core.areas): in every workspace."""
 
+from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import areas, env
@@ -170,6 +171,12 @@ area = areas.declare(
             "listConnectedIntegrations",
             "connectIntegration",
             "disconnectIntegration",
+        ),
+    },
+    periodic={
+        # Connection links (connectIntegration) nobody completed, a day after they expired.
+        "forget-integration-grants": areas.Periodic(
+            "apps.platform.tasks.forget_old_integration_grants", crontab(hour=3, minute=41)
         ),
     },
     settings={

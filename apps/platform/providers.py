@@ -112,12 +112,22 @@ PROVIDERS = (
     ),
 )
 KEYS = tuple(provider.key for provider in PROVIDERS)
-_CONFIGURABLE = ("client_id", "client_secret", "authorize_url", "token_url", "revoke_url")
 
 
 def _with_settings(provider: Provider) -> Provider:
     given: dict[str, Any] = (settings.ATRIUM_INTEGRATIONS or {}).get(provider.key) or {}
-    return replace(provider, **{name: str(given[name]) for name in _CONFIGURABLE if given.get(name)})
+
+    def value(name: str) -> str:
+        return str(given.get(name) or getattr(provider, name))
+
+    return replace(
+        provider,
+        client_id=value("client_id"),
+        client_secret=value("client_secret"),
+        authorize_url=value("authorize_url"),
+        token_url=value("token_url"),
+        revoke_url=value("revoke_url"),
+    )
 
 
 def all_providers() -> list[Provider]:
