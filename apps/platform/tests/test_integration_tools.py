@@ -185,3 +185,37 @@ def test_a_viewer_finds_integrations_but_connects_none(people):
     for name in ("connectIntegration", "disconnectIntegration", "listConnectedIntegrations"):
         with pytest.raises(ToolNotFound):
             dispatch.call_tool(context_for(people["viewer"]), name, {"provider": "google"})
+
+
+def test_grants_expired_for_a_day_are_forgotten_by_the_nightly_sweep(people, oauth):
+    from apps.platform import tasks
+
+    _connect(people["member"])
+    _connect(people["member"])
+    old, recent = IntegrationGrant.objects.order_by("id")
+    IntegrationGrant.objects.filter(pk=old.pk).update(expires_at=timezone.now() - timedelta(days=2))
+
+    assert tasks.forget_old_integration_grants() == 0
+
+    assert list(IntegrationGrant.objects.values_list("pk", flat=True)) == [recent.pk]
+
+
+def test_a_persons_export_holds_their_connections_without_the_tokens(people, oauth, acme, acme_client):
+    from apps.core import privacy
+
+    member = people["member"]
+    acme_client.force_login(member)
+    _back(acme_client, oauth.authorize(_connect(member)["url"]))
+    (access,) = oauth.access_tokens
+    subject = privacy.Subject(email=member.email, user=member, workspace=acme)
+
+    exported = {
+        handler.label: handler.export(subject)
+        for handler in privacy.handlers()
+        if handler.label.startswith("platform.integration")
+    }
+
+    (connection,) = exported["platform.integrationconnection"]
+    assert connection["provider"] == "google" and len(exported["platform.integrationgrant"]) == 1
+    text = json.dumps(exported, default=str)
+    assert access not in text and "token_encrypted" not in text and "verifier_encrypted" not in text
