@@ -181,6 +181,12 @@ PROFILES = (
         "Clients as portal users: invite, approve, revoke; share documents and files with them.",
         _("I share work with clients"),
     ),
+    Profile(
+        "integrations",
+        "Integrations",
+        "Other services: stored HTTP APIs called with kept credentials, accounts connected by OAuth.",
+        _("I connect other services"),
+    ),
 )
 
 

@@ -1,8 +1,9 @@
 """The Platform area, as the rest of the service knows it (apps.core.areas): in every workspace."""
 
+from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
-from apps.core import areas
+from apps.core import areas, env
 
 area = areas.declare(
     title=_("Platform"),
@@ -11,10 +12,13 @@ area = areas.declare(
         "The workspace, its people, roles and API keys; reference data: countries, banks, tax ids, holidays"
     ),
     core=True,
+    # The client portal's pages, and the page an outside service sends a person back to after they
+    # allowed a connection.
     urls="urls",
     words=(
         "workspace people users roles permissions api keys reference country region bank iban vat tax "
-        "holiday import export csv xlsx spreadsheet ocr scan transcribe audio image photo audit activity log"
+        "holiday import export csv xlsx spreadsheet ocr scan transcribe audio image photo audit activity log "
+        "stored api http request endpoint integration oauth connect"
     ),
     hints={
         "getMyProfile": (
@@ -144,6 +148,28 @@ area = areas.declare(
         "approvePortalUser": "approve a pending client portal access request",
         "revokePortalUser": "revoke end a client's portal access, sign a portal user out",
         "getPortalSummary": "client portal overview, portal users active invited pending, portal sign-ins",
+        "listStoredApis": "stored saved external outside APIs, HTTP API connections and credentials to call",
+        "saveStoredApi": (
+            "save add store an external REST HTTP API with its base URL, bearer token api key credentials, "
+            "allowed hosts methods"
+        ),
+        "deleteStoredApi": "delete remove a stored saved API connection and its credentials",
+        "executeApiCall": (
+            "call an external stored API, make send an HTTP request GET POST to an endpoint, REST API "
+            "request with the saved credentials"
+        ),
+        "findIntegrationsByTag": (
+            "which integrations services apps can be connected for calendar accounting chat crm, find an "
+            "integration"
+        ),
+        "listConnectedIntegrations": (
+            "my connected integrations, outside accounts linked with OAuth, is a connection token working "
+            "expired"
+        ),
+        "connectIntegration": (
+            "connect link sign in my Google Microsoft Xero Slack account with OAuth, authorize an integration"
+        ),
+        "disconnectIntegration": "disconnect unlink revoke an OAuth integration connected account",
     },
     profiles={
         "reference": (
@@ -210,5 +236,41 @@ area = areas.declare(
             "revokePortalUser",
             "getPortalSummary",
         ),
+        # Other services: stored HTTP APIs and OAuth integrations.
+        "integrations": (
+            "listStoredApis",
+            "saveStoredApi",
+            "deleteStoredApi",
+            "executeApiCall",
+            "findIntegrationsByTag",
+            "listConnectedIntegrations",
+            "connectIntegration",
+            "disconnectIntegration",
+        ),
+    },
+    periodic={
+        # Connection links (connectIntegration) nobody completed, a day after they expired.
+        "forget-integration-grants": areas.Periodic(
+            "apps.platform.tasks.forget_old_integration_grants", crontab(hour=3, minute=41)
+        ),
+    },
+    settings={
+        # executeApiCall: the time limits of a call (the whole answer read within the first), the
+        # most bytes of an answer read, and the most redirects followed.
+        "ATRIUM_STORED_API_TIMEOUT_SECONDS": env.float("ATRIUM_STORED_API_TIMEOUT_SECONDS", 20.0, min=0.1),
+        "ATRIUM_STORED_API_CONNECT_TIMEOUT_SECONDS": env.float(
+            "ATRIUM_STORED_API_CONNECT_TIMEOUT_SECONDS", 5.0, min=0.1
+        ),
+        "ATRIUM_STORED_API_MAX_RESPONSE_BYTES": env.int(
+            "ATRIUM_STORED_API_MAX_RESPONSE_BYTES", 1_000_000, min=1
+        ),
+        "ATRIUM_STORED_API_MAX_REDIRECTS": env.int("ATRIUM_STORED_API_MAX_REDIRECTS", 5, min=0),
+        # Integrations (apps.platform.providers): the OAuth client of each provider offered, as a
+        # JSON object {"google": {"client_id": ..., "client_secret": ...}}; a provider's URLs may
+        # be replaced there too.
+        "ATRIUM_INTEGRATIONS": env.json("ATRIUM_INTEGRATIONS", {}, expect=dict),
+        # How long a connection link works, and the time limit of each call to a provider.
+        "ATRIUM_INTEGRATION_GRANT_SECONDS": env.int("ATRIUM_INTEGRATION_GRANT_SECONDS", 900, min=60),
+        "ATRIUM_INTEGRATION_TIMEOUT_SECONDS": env.float("ATRIUM_INTEGRATION_TIMEOUT_SECONDS", 15.0, min=0.1),
     },
 )

@@ -354,3 +354,163 @@ class ActivityNotFound(NotFound):
 class KindNotTrashed(ValidationFailed):
     field = "entityType"
     msg_format = _("{kind!r} records do not go to a trash; the kinds that do: {known}.")
+
+
+# --- stored APIs (apps.platform.apicalls) ----------------------------------------------------------
+
+
+class StoredApiNotFound(NotFound):
+    msg_format = _("No stored API is named {api!r}; listStoredApis gives their names.")
+
+
+class AuthNameRequired(ValidationFailed):
+    field = "authName"
+    msg_format = _("A {kind} credential needs authName: {what}.")
+
+
+class AuthNameNotUsed(ValidationFailed):
+    field = "authName"
+    msg_format = _("authName is only for the header, query and basic kinds of credential, not {kind}.")
+
+
+class BadHostName(ValidationFailed):
+    field = "allowedHosts"
+    msg_format = _("{host!r} is not a host name (give names such as api.example.com, or host:port).")
+
+
+class ApiHostNotAllowed(ValidationFailed):
+    field = "path"
+    msg_format = _(
+        "{host!r} is not a host of the stored API {api!r} (its hosts: {hosts}); nothing was sent. "
+        "An admin adds hosts with saveStoredApi."
+    )
+
+
+class ApiSchemeChanged(ValidationFailed):
+    field = "path"
+    msg_format = _("The address must keep the stored API's scheme, {scheme}; nothing was sent.")
+
+
+class ApiUserInfo(ValidationFailed):
+    field = "path"
+    message = _(
+        "An address with a user name or password in it (user@host) is refused; the stored API's own "
+        "credential is added by the service. Nothing was sent."
+    )
+
+
+class ApiPathUnsafe(ValidationFailed):
+    field = "path"
+    message = _(
+        "The path must be relative to the stored API's base URL (or a full URL on one of its hosts), "
+        "without spaces, backslashes or control characters, and not start with //. Nothing was sent."
+    )
+
+
+class ApiMethodNotAllowed(ValidationFailed):
+    field = "method"
+    msg_format = _(
+        "{method} is not allowed on the stored API {api!r}; it allows {allowed}. Nothing was sent."
+    )
+
+
+class ApiHeaderRefused(ValidationFailed):
+    field = "headers"
+    msg_format = _(
+        "The header {header!r} cannot be given: credentials and the connection's own headers are set "
+        "by the service. Nothing was sent."
+    )
+
+
+class ApiHeaderValue(ValidationFailed):
+    field = "headers"
+    msg_format = _("The value of the header {header!r} must be one line of text. Nothing was sent.")
+
+
+class ApiBodyNotTaken(ValidationFailed):
+    field = "body"
+    msg_format = _("A {method} request takes no body. Nothing was sent.")
+
+
+class ApiAddressRefused(ValidationFailed):
+    msg_format = _("The call to {api!r} was refused: {problem}")
+
+
+class ApiRedirectRefused(ApiAddressRefused):
+    problem_format = _("it redirected to {location}, which is not reached ({reason}).")
+
+
+class ApiUnreachable(ServiceUnavailable):
+    msg_format = _("The stored API {api!r} did not answer usefully: {problem}.")
+
+
+class ApiTooManyRedirects(ApiUnreachable):
+    problem_format = _("more than {most} redirects")
+
+
+class ApiNoAnswer(ApiUnreachable):
+    problem_format = _("no answer ({kind})")
+
+
+class ApiAnswerBroke(ApiUnreachable):
+    problem_format = _("the answer broke off ({kind})")
+
+
+class ApiSecretUnreadable(Conflict):
+    msg_format = _(
+        "The credential of the stored API {api!r} cannot be read with the service's keys; an admin "
+        "enters it again with saveStoredApi (replaceSecret)."
+    )
+
+
+class ApiQueryKeyGiven(ValidationFailed):
+    field = "query"
+    msg_format = _(
+        "{name!r} is the stored API's credential parameter, added by the service. Nothing was sent."
+    )
+
+
+# --- integrations (apps.platform.connections) ------------------------------------------------------
+
+
+class UnknownIntegration(ValidationFailed):
+    field = "provider"
+    msg_format = _("{provider!r} is not an integration here; they are: {known}.")
+
+
+class IntegrationNotConfigured(Conflict):
+    msg_format = _(
+        "{provider} cannot be connected yet: this service has no OAuth client id for it. The "
+        "service's operators register one with {provider} and set it in ATRIUM_INTEGRATIONS."
+    )
+
+
+class IntegrationNotConnected(NotFound):
+    msg_format = _("You have not connected {provider}; connectIntegration connects it.")
+
+
+class IntegrationGrantInvalid(Conflict):
+    message = _(
+        "This connection link is not good: it was used already, it expired, or someone else started "
+        "it. Start again with connectIntegration."
+    )
+
+
+class IntegrationRefused(Conflict):
+    msg_format = _("{provider} did not complete the connection: {problem}.")
+
+
+class IntegrationNoAnswer(IntegrationRefused):
+    problem_format = _("no answer ({kind})")
+
+
+class IntegrationNoCode(IntegrationRefused):
+    problem_format = _("the answer held no authorization code")
+
+
+class IntegrationNoToken(IntegrationRefused):
+    problem_format = _("the token endpoint gave no access token")
+
+
+class IntegrationExpired(IntegrationRefused):
+    problem_format = _("the access expired and cannot be renewed; connect it again")

@@ -15,6 +15,11 @@ class PlatformPerm(PermissionEnum):
         Level.WRITE,
         _("Import records from files (each row also needs the area's own permission to create it)"),
     )
+    INTEGRATE = (
+        "platform.integrate",
+        Level.WRITE,
+        _("Call the workspace's stored APIs, and connect one's own accounts at other services"),
+    )
     ADMIN = (
         "platform.admin",
         Level.ADMIN,

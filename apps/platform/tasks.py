@@ -1,6 +1,9 @@
-"""The Platform area's background work: exports too large to make while someone waits."""
+"""The Platform area's background work: exports too large to make while someone waits, and the
+connection links (integrations) nobody completed."""
 
-from apps.core.tasks import workspace_task
+from celery import shared_task
+
+from apps.core.tasks import for_each_workspace, workspace_task
 
 
 @workspace_task(ignore_result=True)
@@ -8,3 +11,12 @@ def build_data_export(export_id: int) -> None:
     from apps.platform import exports
 
     exports.build(export_id)
+
+
+@shared_task(ignore_result=True)
+def forget_old_integration_grants() -> int:
+    """Daily (Celery beat): in every workspace, deletes the integration grants (connectIntegration's
+    links) expired for more than a day. Returns how many workspaces failed."""
+    from apps.platform import connections
+
+    return for_each_workspace(connections.forget_old_grants)

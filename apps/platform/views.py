@@ -1,16 +1,26 @@
-"""The client portal's pages (apps.platform.portal): what is shared with the portal person
-signed in, and nothing else. Anyone else, signed in or not as a portal person, gets "not found"
-(not signed in: the sign-in page first)."""
+"""The Platform area's pages. The client portal's (apps.platform.portal): what is shared with the
+portal person signed in, and nothing else; anyone else, signed in or not as a portal person, gets
+"not found" (not signed in: the sign-in page first). And where an outside service sends the person
+back after they allowed a connection (connectIntegration; apps.platform.connections)."""
 
+from typing import cast
+
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from apps.accounts.models import User
+from apps.core.actors import Actor
+from apps.core.pages import page
 from apps.documents import api as documents
 from apps.files import api as files
-from apps.platform import portal
+from apps.platform import connections, portal, providers
+from apps.platform.permissions import PlatformPerm
 
 
 def _portal_person(request: HttpRequest) -> User:
@@ -60,3 +70,21 @@ def _attachment(name: str) -> str:
     from django.utils.http import content_disposition_header
 
     return content_disposition_header(True, name) or "attachment"
+
+
+@never_cache
+@page(PlatformPerm.INTEGRATE, methods=("GET",))
+def integration_callback(request: HttpRequest) -> HttpResponse:
+    """The OAuth 2.0 redirection endpoint (RFC 6749 3.1.2): completes the grant of `state`, for the
+    person signed in, then shows the settings' home with what happened."""
+    connection = connections.complete(
+        actor=cast(Actor, request.user),
+        state=request.GET.get("state", "")[:100],
+        code=request.GET.get("code", "")[:2000],
+        error=request.GET.get("error", "")[:100],
+    )
+    name = providers.get(connection.provider).name
+    messages.success(
+        request, _("%(name)s is connected. You can go back to your conversation.") % {"name": name}
+    )
+    return HttpResponseRedirect(reverse("settings:home"))

@@ -111,6 +111,11 @@ BEYOND_SPEC = {
         "searchHelpArticles",
         "searchActivityLog",
         "listRecentlyDeleted",
+        "listStoredApis",
+        "saveStoredApi",
+        "listConnectedIntegrations",
+        "connectIntegration",
+        "disconnectIntegration",
     },
 }
 NOT_COUNTED = UNNAMED_PLATFORM | DESIGNED_PLATFORM | set().union(*BEYOND_SPEC.values())

@@ -313,3 +313,81 @@ def get_activity_detail(actor: Any) -> Sample:
 @sample("listRecentlyDeleted")
 def list_recently_deleted(actor: Any) -> Sample:
     return Sample({"limit": 10})
+
+
+# --- stored APIs and integrations ------------------------------------------------------------------
+
+
+def _stored_api(base_url: str = "https://api.example.com/v1") -> Any:
+    from apps.platform.models import StoredApi
+
+    return StoredApi.objects.create(
+        name=f"Sample API {uuid.uuid4().hex[:8]}",
+        base_url=base_url,
+        allowed_hosts=["api.example.com"],
+        allowed_methods=["GET"],
+    )
+
+
+@sample("listStoredApis")
+def list_stored_apis(actor: Any) -> Sample:
+    return Sample({}, private=[_stored_api().name])
+
+
+@sample("saveStoredApi")
+def save_stored_api(actor: Any) -> Sample:
+    # The name is the call's own argument, so the other workspace's call answers it too.
+    return Sample({"name": f"Sample API {uuid.uuid4().hex[:8]}", "baseUrl": "https://api.example.com/v1"})
+
+
+@sample("deleteStoredApi")
+def delete_stored_api(actor: Any) -> Sample:
+    return Sample({"name": _stored_api().name})
+
+
+@sample("executeApiCall")
+def execute_api_call(actor: Any) -> Sample:
+    from apps.platform.apicalls import host_key
+    from apps.platform.tests.servers import Api, as_json
+
+    marker = f"Answer{uuid.uuid4().hex[:8]}"
+    server = Api({"/v1/status": as_json({"status": marker})})
+    api = _stored_api(f"{server.url}/v1")
+    api.allowed_hosts = [host_key("http", "127.0.0.1", server.port)]
+    api.save()
+    return Sample({"api": api.name, "path": "/status"}, private=[marker], around=lambda: server)
+
+
+@sample("findIntegrationsByTag")
+def find_integrations_by_tag(actor: Any) -> Sample:
+    return Sample({"tag": "calendar"})
+
+
+def _connection(actor: Any, provider: str) -> Any:
+    from apps.core import encryption
+    from apps.platform.models import IntegrationConnection
+
+    return IntegrationConnection.objects.create(
+        user=actor, provider=provider, access_token_encrypted=encryption.encrypt("sample-token")
+    )
+
+
+@sample("listConnectedIntegrations")
+def list_connected_integrations(actor: Any) -> Sample:
+    _connection(actor, "slack")
+    return Sample({})
+
+
+@sample("connectIntegration")
+def connect_integration(actor: Any) -> Sample:
+    from django.test import override_settings
+
+    configured = {"hubspot": {"client_id": "sample-client", "client_secret": "sample-secret"}}
+    return Sample({"provider": "hubspot"}, around=lambda: override_settings(ATRIUM_INTEGRATIONS=configured))
+
+
+@sample("disconnectIntegration")
+def disconnect_integration(actor: Any) -> Sample:
+    # GitHub has no revocation endpoint: nothing leaves the machine.
+    _connection(actor, "github")
+    return Sample({"provider": "github"})

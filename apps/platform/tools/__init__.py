@@ -3,6 +3,8 @@
 from apps.platform.tools import (  # noqa: F401
     activity,
     admin,
+    apis,
+    integrations,
     keys,
     media,
     portal,
