@@ -96,6 +96,14 @@ area = areas.declare(
             "bank holidays, national holidays, days off, office closed, public holiday calendar of a country "
             "or state, when is Easter Christmas"
         ),
+        "sendOtpCode": (
+            "send e-mail me a one-time step-up verification security code, OTP, resend the code, "
+            "authenticator app not at hand"
+        ),
+        "checkOtpCode": (
+            "check verify my one-time step-up code OTP 2FA two-factor, six-digit code from the "
+            "authenticator app or e-mail, step-up required"
+        ),
     },
     profiles={
         "reference": (
@@ -125,6 +133,8 @@ area = areas.declare(
             "manageInstalledApps",
             "listApiKeys",
             "revokeApiKey",
+            "sendOtpCode",
+            "checkOtpCode",
         ),
         # A customer's VAT number on an invoice; bank details are checked from the reference profile.
         "billing": ("validateTaxId",),

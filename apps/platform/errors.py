@@ -2,7 +2,7 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.errors import Conflict, NotFound, ValidationFailed
+from apps.core.errors import AppError, Conflict, NotFound, ValidationFailed
 
 
 class UnknownCountry(ValidationFailed):
@@ -170,3 +170,16 @@ class UnknownRole(ValidationFailed):
 class RoleKeyRequired(ValidationFailed):
     field = "role"
     msg_format = _("Say which role to {action}: its key, from listRoles.")
+
+
+# --- step-up codes (apps/platform/tools/otp.py) -----------------------------------------------------
+
+
+class OtpNotOnGateway(AppError):
+    code = "OTP_NOT_ON_GATEWAY"
+    http_status = 409
+    message = _(
+        "Step-up codes are not taken through the message gateway: a code typed into a message would "
+        "be kept in the conversation. Nothing was done; the person gives their code over an MCP "
+        "connection (checkOtpCode) or acts in the workspace."
+    )

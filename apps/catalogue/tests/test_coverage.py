@@ -103,6 +103,7 @@ BEYOND_SPEC = {
         "manageRole",
         "listInstalledApps",
         "manageInstalledApps",
+        "sendOtpCode",
     },
 }
 NOT_COUNTED = UNNAMED_PLATFORM | DESIGNED_PLATFORM | set().union(*BEYOND_SPEC.values())

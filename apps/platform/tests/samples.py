@@ -151,3 +151,25 @@ def list_installed_apps(actor: Any) -> Sample:
 def manage_installed_apps(actor: Any) -> Sample:
     # Installing what is installed changes nothing: the answer is the list as it is.
     return Sample({"install": ["contacts"]})
+
+
+@sample("sendOtpCode")
+def send_otp_code(actor: Any) -> Sample:
+    return Sample({"byEmail": True})
+
+
+@sample("checkOtpCode")
+def check_otp_code(actor: Any) -> Sample:
+    # A code as sendOtpCode would have e-mailed it (the e-mail's code is random; this one is known).
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from apps.accounts import otp
+    from apps.accounts.models import OtpEmailCode
+
+    code = "482913"
+    OtpEmailCode.objects.create(
+        user=actor, digest=otp._digest(actor.pk, code), expires_at=timezone.now() + timedelta(minutes=10)
+    )
+    return Sample({"code": code})

@@ -104,4 +104,11 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("install the events app", "manageInstalledApps"),
     ("we don't use marketing, switch that module off", "manageInstalledApps"),
     ("enable accounting for the workspace", "manageInstalledApps"),
+    # Step-up codes (apps/platform/tools/otp.py), written before their hints.
+    ("email me a one-time code so I can confirm this payment", "sendOtpCode"),
+    ("send me a verification code by e-mail, my authenticator app is on my other phone", "sendOtpCode"),
+    ("I didn't get the security code, send it again", "sendOtpCode"),
+    ("here is my 2FA code 482913, verify it", "checkOtpCode"),
+    ("check the six-digit code from my authenticator app", "checkOtpCode"),
+    ("the tool says step-up required, my OTP is 120 554", "checkOtpCode"),
 ]
