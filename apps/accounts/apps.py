@@ -12,7 +12,7 @@ class AccountsConfig(AppConfig):
 
         from . import signals  # noqa: F401  (a new workspace's owner, wrong passwords counted)
         from .api import schema  # noqa: F401  (the OpenAPI extensions of /api/me and its tokens)
-        from .permissions import PeoplePerm, RolesPerm
+        from .permissions import PeoplePerm, RolesPerm, WorkspacePerm
 
         navigation.register(NavItem("profile", _("Profile"), "settings:home", group=Group.YOU, order=0))
         navigation.register(NavItem("password", _("Password"), "settings:password", group=Group.YOU, order=1))
@@ -32,5 +32,15 @@ class AccountsConfig(AppConfig):
         navigation.register(
             NavItem(
                 "roles", _("Roles"), "settings:roles", RolesPerm.VIEW, group=Group.ADMINISTRATION, order=90
+            )
+        )
+        navigation.register(
+            NavItem(
+                "security",
+                _("Security"),
+                "settings:security",
+                WorkspacePerm.MANAGE,
+                group=Group.ADMINISTRATION,
+                order=95,
             )
         )

@@ -1,5 +1,7 @@
 """Failures of people, roles and personal access tokens (apps.core.errors)."""
 
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
 
 from apps.core.errors import AppError, Conflict, Forbidden, NotFound, Unauthenticated, ValidationFailed
@@ -95,3 +97,85 @@ class UnknownArea(ValidationFailed):
 
 class InstallAndUninstall(ValidationFailed):
     msg_format = _("Install or uninstall {areas}, not both at once.")
+
+
+# --- step-up codes (apps.accounts.otp) --------------------------------------------------------------
+
+
+class OtpCodeMalformed(ValidationFailed):
+    field = "code"
+    message = _("A code is 6 digits, from the authenticator app or the e-mail sendOtpCode sent.")
+
+
+class OtpCodeWrong(AppError):
+    """A wrong code: counted towards the lockout even though the call that gave it fails. The
+    count is `stands`, run by whoever undid the failed call's own writes (the dispatcher, or a
+    page through `apps.accounts.otp.failures_counted`)."""
+
+    code = "OTP_INVALID"
+    http_status = 400
+    msg_format = _(
+        "That code is not right (or it has expired, or was used already); nothing was changed. "
+        "{left} more wrong codes in a row lock step-up codes for {minutes} minutes."
+    )
+    stands: Any = None
+
+
+class OtpLocked(AppError):
+    code = "OTP_LOCKED"
+    http_status = 429
+    msg_format = _(
+        "Too many wrong codes in a row: step-up codes are locked until {until} UTC. No code was "
+        "checked; try again after that time."
+    )
+    # The wrong code that locked them, counted (OtpLockedNow).
+    stands: Any = None
+
+
+class OtpLockedNow(OtpLocked):
+    msg_format = _(
+        "That code is not right either: after {most} wrong codes in a row, step-up codes are locked "
+        "until {until} UTC ({minutes} minutes). Nothing was changed; try again after that time."
+    )
+
+
+class NoOtpCodeWaiting(Conflict):
+    code = "OTP_NOT_SENT"
+    message = _(
+        "No code is waiting to be checked: call sendOtpCode to e-mail one first, or enrol an "
+        "authenticator app on your profile page."
+    )
+
+
+class OtpResendTooSoon(AppError):
+    code = "OTP_RESEND_LIMIT"
+    http_status = 429
+    msg_format = _(
+        "A code was e-mailed less than {seconds} seconds ago; use that one, or ask for another after "
+        "{after} UTC."
+    )
+
+
+class OtpResendTooMany(OtpResendTooSoon):
+    msg_format = _(
+        "{most} codes were e-mailed within the last hour; use the latest one, or ask for another "
+        "after {after} UTC."
+    )
+
+
+class TotpAlreadyEnrolled(Conflict):
+    message = _("An authenticator app is already set up; remove it first to set up another.")
+
+
+class TotpNotEnrolled(Conflict):
+    code = "TOTP_NOT_ENROLLED"
+    message = _("No authenticator app is set up; set one up on your profile page first.")
+
+
+class TotpNotStarted(Conflict):
+    message = _("Start setting up an authenticator app first (the button on your profile page).")
+
+
+class StepUpMinutesOutOfRange(ValidationFailed):
+    field = "step_up_minutes"
+    msg_format = _("A step-up lasts from {least} to {most} minutes.")

@@ -159,3 +159,30 @@ class TimeZoneForm(forms.Form):
         cast(forms.ChoiceField, self.fields["time_zone"]).choices = [
             ("", _("The workspace's (%(zone)s)") % {"zone": workspace_zone})
         ] + [(name, name) for name in times.zone_choices()]
+
+
+class OtpCodeForm(forms.Form):
+    """One code of the person's authenticator app (apps.accounts.otp checks it)."""
+
+    code = forms.CharField(
+        label=_("Code from the app"),
+        max_length=20,
+        widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric"}),
+    )
+
+
+class StepUpForm(forms.Form):
+    """The workspace's step-up setting (apps.accounts.services.workspace_set_step_up)."""
+
+    step_up_required = forms.BooleanField(
+        label=_("Require a fresh step-up code before HIGH RISK tools"),
+        required=False,
+        help_text=_(
+            "Agents then ask the person for a code of their authenticator app, or one e-mailed to them, "
+            "before sending, inviting, changing roles and the like. The message gateway's agent cannot "
+            "take codes, so it cannot run HIGH RISK tools at all."
+        ),
+    )
+    step_up_minutes = forms.IntegerField(
+        label=_("A code stays good for (minutes)"), min_value=1, max_value=240, initial=15
+    )

@@ -197,3 +197,69 @@ def person(actor: Actor | None) -> User | None:
     """The actor as a row of the user model, for a foreign key that keeps who did something
     (`created_by`, `finished_by`); None when nobody did (the service itself)."""
     return actor if isinstance(actor, User) and actor.pk else None
+
+
+# --- step-up codes (apps.accounts.otp) --------------------------------------------------------------
+
+
+class OtpFactor(models.Model):
+    """A person's step-up codes: their authenticator app (TOTP, RFC 6238), counted once confirmed
+    by a first code, and the wrong codes given in a row, which lock the codes a while."""
+
+    user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="otp_factor")
+    # The TOTP secret (base32), Fernet-encrypted (apps.core.encryption); empty: none enrolled.
+    totp_secret = models.TextField(blank=True, default="")
+    totp_confirmed_at = models.DateTimeField(null=True, blank=True)
+    # The last 30-second step a code was accepted for: no code is taken twice within its window.
+    totp_last_step = models.BigIntegerField(null=True, blank=True)
+    failures = models.PositiveSmallIntegerField(default=0)
+    locked_until = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("step-up factor")
+
+    def __str__(self) -> str:
+        return f"step-up codes of {self.user_id}"
+
+    @property
+    def has_totp(self) -> bool:
+        return bool(self.totp_secret) and self.totp_confirmed_at is not None
+
+
+class OtpEmailCode(models.Model):
+    """A six-digit code e-mailed for a step-up: only its keyed digest is kept; used once."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="otp_email_codes")
+    digest = models.CharField(max_length=64)
+    sent_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("e-mailed step-up code")
+        indexes = [models.Index(fields=["user", "-sent_at"], name="accounts_otp_code_user_sent")]
+
+    def __str__(self) -> str:
+        return f"code for {self.user_id} sent {self.sent_at:%Y-%m-%d %H:%M}"
+
+
+class StepUp(models.Model):
+    """A fresh step-up: a right code given by a person through one credential in one session,
+    which lets them run HIGH RISK tools there until it expires (the workspace's setting)."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="step_ups")
+    # The credential (Principal.credential: "pat:14") and the session (Mcp-Session-Id) it is for.
+    credential = models.CharField(max_length=200)
+    session_key = models.CharField(max_length=200)
+    method = models.CharField(max_length=8)  # "totp" or "email"
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("step-up")
+        indexes = [
+            models.Index(fields=["user", "credential", "session_key"], name="accounts_stepup_lookup"),
+        ]
+
+    def __str__(self) -> str:
+        return f"step-up of {self.user_id} until {self.expires_at:%Y-%m-%d %H:%M}"

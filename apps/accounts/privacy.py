@@ -8,7 +8,7 @@ from django.contrib.sessions.models import Session
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from apps.accounts.models import PersonalAccessToken, Role, User
+from apps.accounts.models import OtpEmailCode, OtpFactor, PersonalAccessToken, Role, StepUp, User
 from apps.core import credentials, privacy
 
 
@@ -71,5 +71,16 @@ privacy.register(AccessLog, email="username")
 privacy.register(
     PersonalAccessToken, user="user", exclude=["digest"], soft_delete=credentials.revoke_all, credential=True
 )
+# Step-up codes (apps.accounts.otp): never the secret or a code's digest; the app and the step-ups
+# are ways in, revoked with the rest.
+privacy.register(OtpEmailCode, user="user", exclude=["digest"])
+privacy.register(
+    OtpFactor,
+    user="user",
+    exclude=["totp_secret"],
+    soft_delete=lambda rows: rows.update(totp_secret="", totp_confirmed_at=None),
+    credential=True,
+)
+privacy.register(StepUp, user="user", soft_delete=lambda rows: rows.delete()[0], credential=True)
 privacy.not_personal(Role, reason="a named set of permissions; people point at roles, not the reverse")
 privacy.register(User, email="email", export=user_export, soft_delete={"is_active": False}, veto=last_owner)

@@ -353,6 +353,39 @@ def workspace_set_areas(*, actor: User, install: list[str], uninstall: list[str]
     return areas
 
 
+@transaction.atomic
+def workspace_set_step_up(*, actor: User, required: bool, minutes: int) -> None:
+    """Whether HIGH RISK tools need a fresh step-up code (apps.accounts.otp) in the current
+    workspace, and how long one lasts. Seen at once in this process, and by the others as they are
+    told of the workspace's change (apps.tenancy.routing)."""
+    require(actor, WorkspacePerm.MANAGE)
+    from apps.accounts import otp
+    from apps.tenancy.models import Workspace
+
+    current = workspaces.current_workspace()
+    if current is None:
+        raise Forbidden()
+    if not otp.LEAST_MINUTES <= minutes <= otp.MOST_MINUTES:
+        raise errors.StepUpMinutesOutOfRange(least=otp.LEAST_MINUTES, most=otp.MOST_MINUTES)
+    workspace = Workspace.objects.select_for_update().get(schema_name=current.schema_name)
+    workspace.step_up_required = required
+    workspace.step_up_minutes = minutes
+    workspace.save(update_fields=["step_up_required", "step_up_minutes"])
+
+    def refresh() -> None:
+        current.step_up_required = required  # type: ignore[attr-defined]
+        current.step_up_minutes = minutes  # type: ignore[attr-defined]
+
+    transaction.on_commit(refresh)
+    logger.info(
+        "workspace %s step-up %s (%s minutes) set by %s",
+        workspace.schema_name,
+        "required" if required else "off",
+        minutes,
+        actor.pk,
+    )
+
+
 # --- personal access tokens ---------------------------------------------------------------------
 
 

@@ -26,6 +26,10 @@ settings_patterns = (
     [
         path("", views.profile, name="home"),
         path("password/", views.password_change, name="password"),
+        path("authenticator/start/", views.otp_start, name="otp-start"),
+        path("authenticator/confirm/", views.otp_confirm, name="otp-confirm"),
+        path("authenticator/remove/", views.otp_remove, name="otp-remove"),
+        path("security/", views.security, name="security"),
         path("tokens/", views.tokens, name="tokens"),
         path("tokens/<int:token_id>/revoke/", views.token_revoke, name="token-revoke"),
         path("people/", views.people, name="people"),

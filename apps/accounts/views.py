@@ -18,24 +18,27 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
-from apps.accounts import selectors, services, throttle
+from apps.accounts import otp, selectors, services, throttle
 from apps.accounts.forms import (
     AccessTokenForm,
     ChangePasswordForm,
     LinkRequestForm,
     NewPasswordForm,
+    OtpCodeForm,
     PersonForm,
     PersonRoleForm,
     RoleForm,
     SignInForm,
+    StepUpForm,
     TimeZoneForm,
 )
 from apps.accounts.models import User
-from apps.accounts.permissions import PeoplePerm, RolesPerm
+from apps.accounts.permissions import PeoplePerm, RolesPerm, WorkspacePerm
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core.actors import can
 from apps.core.errors import Forbidden
 from apps.core.pages import keep_to_show, no_store, page, take_to_show
+from apps.core.workspaces import current_workspace
 
 
 class SignInView(auth_views.LoginView):
@@ -86,7 +89,71 @@ def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
         services.user_set_time_zone(user=request.user, time_zone=form.cleaned_data["time_zone"])
         messages.success(request, _("Time zone saved."))
         return redirect("settings:home")
-    return render(request, "accounts/profile.html", {"nav": "profile", "form": form})
+    factor = otp.factor_if_any(request.user)
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "nav": "profile",
+            "form": form,
+            "factor": factor,
+            "enrolment": otp.enrolment_of(request.user),
+            "code_form": OtpCodeForm(),
+        },
+    )
+
+
+# --- the authenticator app of step-up codes (apps.accounts.otp) --------------------------------------
+
+
+@page(methods=("POST",), back="settings:home")
+def otp_start(request: AuthenticatedHttpRequest) -> HttpResponse:
+    otp.totp_start(user=request.user)
+    return redirect(f"{reverse('settings:home')}#authenticator")
+
+
+def _code_of(request: AuthenticatedHttpRequest) -> str:
+    return str(request.POST.get("code", ""))
+
+
+@sensitive_post_parameters("code")
+@page(methods=("POST",), back="settings:home")
+def otp_confirm(request: AuthenticatedHttpRequest) -> HttpResponse:
+    with otp.failures_counted():
+        otp.totp_confirm(user=request.user, code=_code_of(request))
+    messages.success(request, _("Your authenticator app is set up: its codes now count as step-up codes."))
+    return redirect("settings:home")
+
+
+@sensitive_post_parameters("code")
+@page(methods=("POST",), back="settings:home")
+def otp_remove(request: AuthenticatedHttpRequest) -> HttpResponse:
+    with otp.failures_counted():
+        otp.totp_remove(user=request.user, code=_code_of(request))
+    messages.success(request, _("Your authenticator app is removed; step-up codes now come by e-mail."))
+    return redirect("settings:home")
+
+
+@page(WorkspacePerm.MANAGE)
+def security(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The workspace's step-up setting: a fresh code before HIGH RISK tools."""
+    workspace = current_workspace()
+    form = StepUpForm(
+        request.POST or None,
+        initial={
+            "step_up_required": getattr(workspace, "step_up_required", False),
+            "step_up_minutes": getattr(workspace, "step_up_minutes", 15),
+        },
+    )
+    if request.method == "POST" and form.is_valid():
+        services.workspace_set_step_up(
+            actor=request.user,
+            required=form.cleaned_data["step_up_required"],
+            minutes=form.cleaned_data["step_up_minutes"],
+        )
+        messages.success(request, _("Security settings saved."))
+        return redirect("settings:security")
+    return render(request, "accounts/security.html", {"nav": "security", "form": form})
 
 
 @sensitive_post_parameters("old_password", "new_password1", "new_password2")

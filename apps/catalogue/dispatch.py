@@ -24,10 +24,11 @@ from django.db import DatabaseError, transaction
 from pydantic import BaseModel, ValidationError
 from pydantic.alias_generators import to_camel
 
+from apps.accounts import otp
 from apps.accounts.access import effective_permissions
 from apps.catalogue import audit, derived, inputs, policy, profiles, registry
-from apps.catalogue.errors import OutcomeUnknown, SecureInputUnavailable
-from apps.catalogue.registry import CONFIRMATION_ARGUMENT, ToolSpec
+from apps.catalogue.errors import OutcomeUnknown, SecureInputUnavailable, StepUpNotOnGateway, StepUpRequired
+from apps.catalogue.registry import CONFIRMATION_ARGUMENT, Marker, ToolSpec
 from apps.catalogue.secure_input import SecureInputDeclined, SecureInputRequest, SecureInputRequired
 from apps.catalogue.shapes import RawResult
 from apps.core import onloop
@@ -412,6 +413,10 @@ def _call(ctx: ToolContext, spec: ToolSpec, arguments: Any) -> tuple[str, str, d
             return asks
     else:
         asks = spec.needs_confirmation
+    if asks and Marker.HIGH_RISK in spec.markers:
+        missing = _step_up_missing(ctx, spec)
+        if missing is not None:
+            return "error", missing.code, error_result(_app_error_message(missing))
     if asks:
         try:
             refusal = _confirm(ctx, spec, validated, token)
@@ -445,6 +450,9 @@ def _call(ctx: ToolContext, spec: ToolSpec, arguments: Any) -> tuple[str, str, d
     except SecureInputDeclined:
         return "declined", "", error_result(policy.declined_message(spec, "decline"))
     except AppError as error:
+        # What must stand although the call failed (a wrong step-up code counted), now that the
+        # call's own writes are undone.
+        otp.keep_standing(error)
         return "error", error.code, error_result(_app_error_message(error))
     except DjangoValidationError as error:
         return "error", "VALIDATION_ERROR", error_result(" ".join(error.messages) + " Nothing was changed.")
@@ -479,6 +487,19 @@ def _call(ctx: ToolContext, spec: ToolSpec, arguments: Any) -> tuple[str, str, d
     if too_long is not None:
         return ("error" if spec.read_only else "ok"), "RESULT_TOO_LONG", too_long
     return "ok", "", answer
+
+
+def _step_up_missing(ctx: ToolContext, spec: ToolSpec) -> StepUpRequired | None:
+    """Why a HIGH RISK call may not run yet: the workspace asks a fresh step-up code first
+    (apps.accounts.otp) and this person, credential and session have none. The message gateway's
+    agent cannot take a code from anyone, so it is always refused there."""
+    if not otp.step_up_required():
+        return None
+    if ctx.door == "gateway":
+        return StepUpNotOnGateway(tool=spec.name)
+    if otp.is_fresh(user=ctx.actor, credential=ctx.principal.credential, session_key=ctx.session.session_id):
+        return None
+    return StepUpRequired(tool=spec.name, minutes=otp.step_up_minutes())
 
 
 def _run(ctx: ToolContext, spec: ToolSpec, kwargs: dict[str, Any]) -> Any:

@@ -42,3 +42,26 @@ class OutcomeUnknown(AppError):
         "again: read what it would have changed first (in a few seconds), and repeat it only if the "
         "change is not there."
     )
+
+
+class StepUpRequired(AppError):
+    """The workspace asks a fresh step-up code before HIGH RISK tools (apps.accounts.otp), and
+    this person, credential and session have none."""
+
+    code = "STEP_UP_REQUIRED"
+    http_status = 403
+    msg_format = _(
+        "{tool} is HIGH RISK, and this workspace requires a fresh step-up code before it runs. Nothing "
+        "was done. Ask the user for the 6-digit code of their authenticator app and call checkOtpCode "
+        "with it (or call sendOtpCode to e-mail them a code first), then call {tool} again; a code "
+        "stays good for {minutes} minutes on this connection."
+    )
+
+
+class StepUpNotOnGateway(StepUpRequired):
+    msg_format = _(
+        "{tool} is HIGH RISK, and this workspace requires a fresh step-up code before it runs, which "
+        "the message gateway cannot take: checkOtpCode and sendOtpCode work over an MCP connection, "
+        "where the person gives the code. Nothing was done; tell the user to do this through an MCP "
+        "client or in the workspace."
+    )

@@ -170,6 +170,14 @@ area = areas.declare(
             "connect link sign in my Google Microsoft Xero Slack account with OAuth, authorize an integration"
         ),
         "disconnectIntegration": "disconnect unlink revoke an OAuth integration connected account",
+        "sendOtpCode": (
+            "send e-mail me a one-time step-up verification security code, OTP, resend the code, "
+            "authenticator app not at hand"
+        ),
+        "checkOtpCode": (
+            "check verify my one-time step-up code OTP 2FA two-factor, six-digit code from the "
+            "authenticator app or e-mail, step-up required"
+        ),
     },
     profiles={
         "reference": (
@@ -202,6 +210,8 @@ area = areas.declare(
             "searchActivityLog",
             "getActivityDetail",
             "listRecentlyDeleted",
+            "sendOtpCode",
+            "checkOtpCode",
         ),
         # A customer's VAT number on an invoice; bank details are checked from the reference profile.
         "billing": ("validateTaxId",),

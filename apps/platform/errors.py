@@ -514,3 +514,16 @@ class IntegrationNoToken(IntegrationRefused):
 
 class IntegrationExpired(IntegrationRefused):
     problem_format = _("the access expired and cannot be renewed; connect it again")
+
+
+# --- step-up codes (apps/platform/tools/otp.py) -----------------------------------------------------
+
+
+class OtpNotOnGateway(AppError):
+    code = "OTP_NOT_ON_GATEWAY"
+    http_status = 409
+    message = _(
+        "Step-up codes are not taken through the message gateway: a code typed into a message would "
+        "be kept in the conversation. Nothing was done; the person gives their code over an MCP "
+        "connection (checkOtpCode) or acts in the workspace."
+    )

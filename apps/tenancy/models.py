@@ -28,6 +28,10 @@ class Workspace(TenantMixin):
     time_zone = models.CharField(
         _("time zone"), max_length=64, default="UTC", validators=[validate_time_zone]
     )
+    # A fresh step-up code (apps.accounts.otp: checkOtpCode) before every HIGH RISK tool, and how
+    # long one stays fresh for the person, credential and session that gave it.
+    step_up_required = models.BooleanField(_("step-up before HIGH RISK tools"), default=False)
+    step_up_minutes = models.PositiveSmallIntegerField(_("step-up lasts (minutes)"), default=15)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     # The PostgreSQL server its schema lives on (apps.core.servers: "default" is the primary), and
     # while it is being moved (apps.tenancy.moving), the one it goes to: its doors answer 503.

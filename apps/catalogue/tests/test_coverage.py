@@ -116,6 +116,7 @@ BEYOND_SPEC = {
         "listConnectedIntegrations",
         "connectIntegration",
         "disconnectIntegration",
+        "sendOtpCode",
     },
 }
 NOT_COUNTED = UNNAMED_PLATFORM | DESIGNED_PLATFORM | set().union(*BEYOND_SPEC.values())

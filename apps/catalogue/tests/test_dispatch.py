@@ -66,6 +66,8 @@ def test_a_viewer_lists_only_tools_their_role_allows(people):
     own |= {"revokeApiKey"}
     # ...and export what they may read: the export's file and its record are their own.
     own |= {"exportDataCsv", "requestDataExport"}
+    # ...and prove it is them before a HIGH RISK tool: the step-up codes are their own.
+    own |= {"sendOtpCode", "checkOtpCode"}
     assert all(registry.get(name).read_only for name in listed if name not in own)
 
 

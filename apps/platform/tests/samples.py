@@ -391,3 +391,25 @@ def disconnect_integration(actor: Any) -> Sample:
     # GitHub has no revocation endpoint: nothing leaves the machine.
     _connection(actor, "github")
     return Sample({"provider": "github"})
+
+
+@sample("sendOtpCode")
+def send_otp_code(actor: Any) -> Sample:
+    return Sample({"byEmail": True})
+
+
+@sample("checkOtpCode")
+def check_otp_code(actor: Any) -> Sample:
+    # A code as sendOtpCode would have e-mailed it (the e-mail's code is random; this one is known).
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from apps.accounts import otp
+    from apps.accounts.models import OtpEmailCode
+
+    code = "482913"
+    OtpEmailCode.objects.create(
+        user=actor, digest=otp._digest(actor.pk, code), expires_at=timezone.now() + timedelta(minutes=10)
+    )
+    return Sample({"code": code})

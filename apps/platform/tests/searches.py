@@ -184,4 +184,11 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("link our Xero organisation with OAuth sign in", "connectIntegration"),
     ("disconnect Slack and revoke its access", "disconnectIntegration"),
     ("unlink my Microsoft account from the workspace", "disconnectIntegration"),
+    # Step-up codes (apps/platform/tools/otp.py), written before their hints.
+    ("email me a one-time code so I can confirm this payment", "sendOtpCode"),
+    ("send me a verification code by e-mail, my authenticator app is on my other phone", "sendOtpCode"),
+    ("I didn't get the security code, send it again", "sendOtpCode"),
+    ("here is my 2FA code 482913, verify it", "checkOtpCode"),
+    ("check the six-digit code from my authenticator app", "checkOtpCode"),
+    ("the tool says step-up required, my OTP is 120 554", "checkOtpCode"),
 ]

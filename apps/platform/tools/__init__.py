@@ -7,6 +7,7 @@ from apps.platform.tools import (  # noqa: F401
     integrations,
     keys,
     media,
+    otp,
     portal,
     reference,
     service,

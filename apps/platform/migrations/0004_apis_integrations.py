@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("platform", "0001_data_transfer"),
+        ("platform", "0003_support_tickets"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

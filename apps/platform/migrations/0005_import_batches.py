@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("platform", "0001_data_transfer"),
+        ("platform", "0004_apis_integrations"),
     ]
 
     operations = [
