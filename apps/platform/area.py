@@ -96,6 +96,17 @@ area = areas.declare(
             "bank holidays, national holidays, days off, office closed, public holiday calendar of a country "
             "or state, when is Easter Christmas"
         ),
+        "listCustomFields": (
+            "custom fields extra fields user-defined attributes of contacts deals tasks, which are defined, "
+            "their types choices dropdown, a record's custom field values"
+        ),
+        "manageCustomFields": (
+            "add create rename archive restore delete a custom field extra attribute of contacts deals "
+            "tasks, dropdown choices, make a custom field required"
+        ),
+        "setCustomFieldValues": (
+            "set fill in change clear a custom field extra field value on a contact deal task record"
+        ),
     },
     profiles={
         "reference": (
@@ -135,6 +146,11 @@ area = areas.declare(
             "exportDataCsv",
             "requestDataExport",
             "getDataExportStatus",
+            # The fields a workspace adds to its contacts, deals and tasks, and their values (the
+            # admin profile is full: E106).
+            "listCustomFields",
+            "manageCustomFields",
+            "setCustomFieldValues",
         ),
     },
 )

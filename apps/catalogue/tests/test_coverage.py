@@ -103,6 +103,9 @@ BEYOND_SPEC = {
         "manageRole",
         "listInstalledApps",
         "manageInstalledApps",
+        "listCustomFields",
+        "manageCustomFields",
+        "setCustomFieldValues",
     },
 }
 NOT_COUNTED = UNNAMED_PLATFORM | DESIGNED_PLATFORM | set().union(*BEYOND_SPEC.values())

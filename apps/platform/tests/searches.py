@@ -104,4 +104,12 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("install the events app", "manageInstalledApps"),
     ("we don't use marketing, switch that module off", "manageInstalledApps"),
     ("enable accounting for the workspace", "manageInstalledApps"),
+    # Custom fields, written before their hints.
+    ("which custom fields do our contacts have", "listCustomFields"),
+    ("what extra fields are defined on deals and what type is each", "listCustomFields"),
+    ("add a custom field 'industry' to contacts as a dropdown with choices", "manageCustomFields"),
+    ("archive the old lead source custom field on deals", "manageCustomFields"),
+    ("make the contract end date field required for tasks", "manageCustomFields"),
+    ("set the custom field industry of contact 12 to retail", "setCustomFieldValues"),
+    ("fill in the extra field renewal date on this deal", "setCustomFieldValues"),
 ]
