@@ -77,7 +77,7 @@ def field_named(kind: Kind, key: str, *, action: str, lock: bool = False) -> Cus
 def record(actor: Actor, kind: Kind, record_id: int, action: str = "view") -> models.Model:
     """The record, if the actor may see it (and `action` it): the area's own rule."""
     model = apps.get_model(kind.model)
-    return model.objects.fetch(actor, record_id, action)  # type: ignore[attr-defined,no-any-return]
+    return model.objects.fetch(actor, record_id, action)
 
 
 def values_of(kind: Kind, record_id: int) -> dict[str, Any]:
