@@ -9,7 +9,9 @@ from apps.catalogue.dispatch import ToolNotFound
 from apps.catalogue.testing import call, confirmed, ok, person_with, refused
 from apps.contacts.tests.factories import ContactFactory
 from apps.core import privacy
+from apps.deals.tests.factories import DealFactory
 from apps.platform.models import CustomField, CustomFieldValue
+from apps.tasks.tests.factories import TaskFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -252,3 +254,24 @@ def test_the_values_of_a_persons_contact_go_with_their_data(acme, people):
     assert [row["record_id"] for row in handler.export(subject)] == [contact.pk]
     handler.erase(subject)
     assert list(CustomFieldValue.objects.values_list("record_id", flat=True)) == [kept.pk]
+
+
+@pytest.mark.parametrize(("kind", "make"), [("deals", DealFactory), ("tasks", TaskFactory)])
+def test_deals_and_tasks_hold_values_too_and_keep_their_private_ones(acme, people, kind, make):
+    ok(
+        people["admin"],
+        "manageCustomFields",
+        {"action": "create", "kind": kind, "key": "budget", "label": "Budget", "type": "number"},
+        **CONFIRM,
+    )
+    mine = make(actor=people["member"], visibility="private")
+    args = {"kind": kind, "recordId": mine.pk}
+
+    assert ok(people["member"], "setCustomFieldValues", {**args, "values": {"budget": 2500.5}})["values"] == {
+        "budget": 2500.5
+    }
+    assert ok(people["member"], "listCustomFields", args)["values"] == {"budget": 2500.5}
+    other = person_with({"platform.view", f"{kind}.view", f"{kind}.edit"}, email=f"other-{kind}@acme.example")
+    message = refused(other, "listCustomFields", args)
+    assert "not found" in message and "2500" not in message
+    assert CustomFieldValue.objects.get().value == 2500.5
