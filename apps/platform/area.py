@@ -178,6 +178,17 @@ area = areas.declare(
             "check verify my one-time step-up code OTP 2FA two-factor, six-digit code from the "
             "authenticator app or e-mail, step-up required"
         ),
+        "listCustomFields": (
+            "custom fields extra fields user-defined attributes of contacts deals tasks, which are defined, "
+            "their types choices dropdown, a record's custom field values"
+        ),
+        "manageCustomFields": (
+            "add create rename archive restore delete a custom field extra attribute of contacts deals "
+            "tasks, dropdown choices, make a custom field required"
+        ),
+        "setCustomFieldValues": (
+            "set fill in change clear a custom field extra field value on a contact deal task record"
+        ),
     },
     profiles={
         "reference": (
@@ -235,6 +246,11 @@ area = areas.declare(
             "exportDataCsv",
             "requestDataExport",
             "getDataExportStatus",
+            # The fields a workspace adds to its contacts, deals and tasks, and their values (the
+            # admin profile is full: E106).
+            "listCustomFields",
+            "manageCustomFields",
+            "setCustomFieldValues",
         ),
         # Files' and documents' contents (the files and documents to read are their areas' tools).
         "media": ("extractDocumentText", "transcribeAudio", "analyzeImage"),

@@ -527,3 +527,93 @@ class OtpNotOnGateway(AppError):
         "be kept in the conversation. Nothing was done; the person gives their code over an MCP "
         "connection (checkOtpCode) or acts in the workspace."
     )
+
+
+# --- custom fields (apps.platform.fields) ----------------------------------------------------------
+
+
+class UnknownFieldKind(ValidationFailed):
+    field = "kind"
+    msg_format = _("{kind!r} has no custom fields; the kinds that have are: {known}.")
+
+
+class FieldKindNotVisible(ValidationFailed):
+    field = "kind"
+    msg_format = _("Your role may not see {kind}, so not their custom fields either.")
+
+
+class FieldKeyRequired(ValidationFailed):
+    field = "key"
+    msg_format = _("Say which field to {action}: its key, from listCustomFields.")
+
+
+class FieldKeyInvalid(ValidationFailed):
+    field = "key"
+    msg_format = _(
+        "{key!r} cannot be a field's key: use lower-case letters, digits, - and _, starting with a "
+        "letter, at most 50 characters."
+    )
+
+
+class FieldKeyTaken(Conflict):
+    msg_format = _("The {kind} already have a field {key!r}; give another key, or update that one.")
+
+
+class UnknownCustomField(NotFound):
+    msg_format = _("The {kind} have no custom field {key!r}; listCustomFields gives their keys.")
+
+
+class FieldTypeRequired(ValidationFailed):
+    field = "type"
+    msg_format = _("Give the new field's type: {known}.")
+
+
+class FieldLabelRequired(ValidationFailed):
+    field = "label"
+    message = _("Give the new field's label: the name people see.")
+
+
+class FieldChoicesRequired(ValidationFailed):
+    field = "choices"
+    message = _("A choice field needs its choices: at least one, each at most 100 characters, none twice.")
+
+
+class FieldChoicesNotAllowed(ValidationFailed):
+    field = "choices"
+    msg_format = _("Only a choice field has choices; {key!r} is a {type} field.")
+
+
+class FieldChoicesInUse(Conflict):
+    msg_format = _(
+        "Records hold the choices {used} of {key!r}; keep them among its choices, or change those "
+        "records first."
+    )
+
+
+class FieldTypeFixed(Conflict):
+    msg_format = _(
+        "{key!r} is a {type} field and records hold values of it; its type stays. Archive it and add "
+        "a new field instead."
+    )
+
+
+class FieldArchived(Conflict):
+    msg_format = _("The field {key!r} is archived; restore it (manageCustomFields) to set its values.")
+
+
+class FieldValueInvalid(ValidationFailed):
+    msg_format = _("{value!r} is not a value of {key!r}: {expected}.")
+
+
+class FieldValueRequired(ValidationFailed):
+    msg_format = _("{key!r} is a required field; it cannot be cleared.")
+
+
+class NoFieldValues(ValidationFailed):
+    field = "values"
+    message = _("Give the values to set: {fieldKey: value}, null to clear one.")
+
+
+class RecordKindRequired(ValidationFailed):
+    field = "kind"
+    message = _("Say the record's kind (contacts, deals or tasks) with its recordId.")

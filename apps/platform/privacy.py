@@ -7,10 +7,13 @@ Stored APIs are the workspace's: an erasure forgets who made one, and deletes th
 to them. A person's integrations (their connected accounts, and the connections they started) are
 theirs: exported without their tokens, deleted on erasure."""
 
+from django.apps import apps
 from django.db.models import Q, QuerySet
 
 from apps.core import privacy
 from apps.platform.models import (
+    CustomField,
+    CustomFieldValue,
     DataExport,
     DataImport,
     IntegrationConnection,
@@ -72,3 +75,19 @@ privacy.register(
     IntegrationConnection, user="user", exclude=("access_token_encrypted", "refresh_token_encrypted")
 )
 privacy.register(IntegrationGrant, user="user", exclude=("verifier_encrypted",))
+
+
+def field_values_of(subject: privacy.Subject) -> QuerySet:
+    """The custom field values of the contacts about the person (their address): exported with
+    them and erased before them (the contacts' own registration erases at order 50). Deals' and
+    tasks' values stay with those records, which their areas keep or erase as records."""
+    if not subject.email:
+        return CustomFieldValue.objects.none()
+    contacts = apps.get_model("contacts", "Contact")._base_manager.filter(email__iexact=subject.email)
+    return CustomFieldValue.objects.filter(field__kind="contacts", record_id__in=contacts.values("pk"))
+
+
+privacy.register(CustomFieldValue, find=field_values_of, order=45)
+privacy.not_personal(
+    CustomField, reason="the definitions of a workspace's custom fields: keys, labels, types"
+)

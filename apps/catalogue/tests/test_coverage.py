@@ -117,6 +117,9 @@ BEYOND_SPEC = {
         "connectIntegration",
         "disconnectIntegration",
         "sendOtpCode",
+        "listCustomFields",
+        "manageCustomFields",
+        "setCustomFieldValues",
     },
 }
 NOT_COUNTED = UNNAMED_PLATFORM | DESIGNED_PLATFORM | set().union(*BEYOND_SPEC.values())

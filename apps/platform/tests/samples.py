@@ -413,3 +413,44 @@ def check_otp_code(actor: Any) -> Sample:
         user=actor, digest=otp._digest(actor.pk, code), expires_at=timezone.now() + timedelta(minutes=10)
     )
     return Sample({"code": code})
+
+
+def _custom_field(kind: str, type: str = "text") -> Any:
+    from apps.platform.models import CustomField
+
+    return CustomField.objects.create(
+        kind=kind, key=f"f-{uuid.uuid4().hex[:8]}", label="Sample field", type=type
+    )
+
+
+@sample("listCustomFields")
+def list_custom_fields(actor: Any) -> Sample:
+    field = _custom_field("contacts")
+    return Sample({"kind": "contacts"}, private=[field.key])
+
+
+@sample("manageCustomFields")
+def manage_custom_fields(actor: Any) -> Sample:
+    # A new key of the call's own, so the other workspace's call creates it too.
+    return Sample(
+        {
+            "action": "create",
+            "kind": "deals",
+            "key": f"f-{uuid.uuid4().hex[:8]}",
+            "label": "Region",
+            "type": "text",
+        }
+    )
+
+
+@sample("setCustomFieldValues")
+def set_custom_field_values(actor: Any) -> Sample:
+    from apps.contacts import services
+
+    field = _custom_field("contacts")
+    contact, _conflicts = services.contact_create(
+        actor=actor, fields={"first_name": f"Ada {uuid.uuid4().hex[:6]}"}
+    )
+    return Sample(
+        {"kind": "contacts", "recordId": contact.pk, "values": {field.key: "retail"}}, private=[field.key]
+    )

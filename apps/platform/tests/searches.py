@@ -191,4 +191,12 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("here is my 2FA code 482913, verify it", "checkOtpCode"),
     ("check the six-digit code from my authenticator app", "checkOtpCode"),
     ("the tool says step-up required, my OTP is 120 554", "checkOtpCode"),
+    # Custom fields, written before their hints.
+    ("which custom fields do our contacts have", "listCustomFields"),
+    ("what extra fields are defined on deals and what type is each", "listCustomFields"),
+    ("add a custom field 'industry' to contacts as a dropdown with choices", "manageCustomFields"),
+    ("archive the old lead source custom field on deals", "manageCustomFields"),
+    ("make the contract end date field required for tasks", "manageCustomFields"),
+    ("set the custom field industry of contact 12 to retail", "setCustomFieldValues"),
+    ("fill in the extra field renewal date on this deal", "setCustomFieldValues"),
 ]

@@ -4,6 +4,7 @@ from apps.platform.tools import (  # noqa: F401
     activity,
     admin,
     apis,
+    fields,
     integrations,
     keys,
     media,

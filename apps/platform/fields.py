@@ -1,0 +1,242 @@
+"""Custom fields (apps.platform.models.fields): the fields an administrator adds to a kind of record
+and the values records hold of them.
+
+The kinds are the areas' records by model label (read through Django's app registry, so this module
+depends on no area): a record is reached through its own queryset's `fetch`, which says "not found"
+alike for a record that does not exist and for one the actor may not see, so a value is never read,
+set or quoted about a record its reader may not see."""
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from django.apps import apps
+from django.db import models, transaction
+from django.utils import timezone
+
+from apps.core.actors import Actor, can
+from apps.core.errors import NothingToChange
+from apps.platform import errors
+from apps.platform.models import CustomField, CustomFieldValue
+
+
+@dataclass(frozen=True)
+class Kind:
+    key: str
+    model: str
+    view: str
+    edit: str
+    find_with: str
+
+
+KINDS = {
+    kind.key: kind
+    for kind in (
+        Kind("contacts", "contacts.Contact", "contacts.view", "contacts.edit", "searchContacts"),
+        Kind("deals", "deals.Deal", "deals.view", "deals.edit", "searchDeals"),
+        Kind("tasks", "tasks.Task", "tasks.view", "tasks.edit", "searchTasks"),
+    )
+}
+KEY = re.compile(r"^[a-z][a-z0-9_-]{0,49}$")
+
+
+def kind_of(key: str) -> Kind:
+    kind = KINDS.get(key.strip().lower())
+    if kind is None:
+        raise errors.UnknownFieldKind(kind=key, known=", ".join(KINDS))
+    return kind
+
+
+def visible_kinds(actor: Actor) -> list[Kind]:
+    return [kind for kind in KINDS.values() if can(actor, kind.view)]
+
+
+def readable_kind(actor: Actor, key: str) -> Kind:
+    kind = kind_of(key)
+    if not can(actor, kind.view):
+        raise errors.FieldKindNotVisible(kind=kind.key)
+    return kind
+
+
+def fields_of(kind: Kind, *, archived: bool = False) -> models.QuerySet[CustomField]:
+    rows = CustomField.objects.filter(kind=kind.key)
+    return rows if archived else rows.filter(archived_at__isnull=True)
+
+
+def field_named(kind: Kind, key: str, *, action: str, lock: bool = False) -> CustomField:
+    if not key.strip():
+        raise errors.FieldKeyRequired(action=action)
+    rows = CustomField.objects.filter(kind=kind.key, key=key.strip().lower())
+    found = (rows.select_for_update() if lock else rows).first()
+    if found is None:
+        raise errors.UnknownCustomField(kind=kind.key, key=key)
+    return found
+
+
+def record(actor: Actor, kind: Kind, record_id: int, action: str = "view") -> models.Model:
+    """The record, if the actor may see it (and `action` it): the area's own rule."""
+    model = apps.get_model(kind.model)
+    return model.objects.fetch(actor, record_id, action)
+
+
+def values_of(kind: Kind, record_id: int) -> dict[str, Any]:
+    rows = CustomFieldValue.objects.filter(
+        field__kind=kind.key, field__archived_at__isnull=True, record_id=record_id
+    ).select_related("field")
+    return {row.field.key: row.value for row in rows.order_by("field__order", "field__key")}
+
+
+# --- definitions ----------------------------------------------------------------------------------
+
+
+def _choices(given: list[str] | None) -> list[str]:
+    cleaned = [str(choice).strip() for choice in given or []]
+    if not cleaned or any(not c or len(c) > 100 for c in cleaned) or len(set(cleaned)) != len(cleaned):
+        raise errors.FieldChoicesRequired()
+    return cleaned
+
+
+def field_create(
+    *,
+    kind: Kind,
+    key: str,
+    label: str,
+    type: str | None,
+    choices: list[str] | None,
+    required: bool,
+    order: int | None,
+) -> CustomField:
+    key = key.strip().lower()
+    if not key:
+        raise errors.FieldKeyRequired(action="create")
+    if not KEY.match(key):
+        raise errors.FieldKeyInvalid(key=key)
+    if not label.strip():
+        raise errors.FieldLabelRequired()
+    if type is None:
+        raise errors.FieldTypeRequired(known=", ".join(CustomField.Type.values))
+    if type == CustomField.Type.CHOICE:
+        choices = _choices(choices)
+    elif choices:
+        raise errors.FieldChoicesNotAllowed(key=key, type=type)
+    with transaction.atomic():
+        if CustomField.objects.filter(kind=kind.key, key=key).exists():
+            raise errors.FieldKeyTaken(kind=kind.key, key=key)
+        if order is None:
+            last = CustomField.objects.filter(kind=kind.key).aggregate(last=models.Max("order"))["last"]
+            order = 0 if last is None else last + 1
+        return CustomField.objects.create(
+            kind=kind.key,
+            key=key,
+            label=label.strip(),
+            type=type,
+            choices=choices or [],
+            required=required,
+            order=order,
+        )
+
+
+def field_update(field: CustomField, *, changes: dict[str, Any]) -> CustomField:
+    if not changes:
+        raise NothingToChange()
+    has_values = field.values.exists()
+    new_type = changes.get("type") or field.type
+    if new_type != field.type and has_values:
+        raise errors.FieldTypeFixed(key=field.key, type=field.type)
+    if new_type == CustomField.Type.CHOICE:
+        choices = _choices(changes["choices"]) if "choices" in changes else field.choices
+        if new_type == field.type and has_values:
+            used = sorted({str(v) for v in field.values.values_list("value", flat=True)} - set(choices))
+            if used:
+                raise errors.FieldChoicesInUse(used=", ".join(used), key=field.key)
+        if not choices:
+            raise errors.FieldChoicesRequired()
+        field.choices = choices
+    elif changes.get("choices"):
+        raise errors.FieldChoicesNotAllowed(key=field.key, type=new_type)
+    else:
+        field.choices = []
+    field.type = new_type
+    if changes.get("label") is not None:
+        if not changes["label"].strip():
+            raise errors.FieldLabelRequired()
+        field.label = changes["label"].strip()
+    if changes.get("required") is not None:
+        field.required = changes["required"]
+    if changes.get("order") is not None:
+        field.order = changes["order"]
+    field.save()
+    return field
+
+
+def field_archive(field: CustomField, *, archived: bool) -> CustomField:
+    field.archived_at = (field.archived_at or timezone.now()) if archived else None
+    field.save(update_fields=["archived_at"])
+    return field
+
+
+def field_delete(field: CustomField) -> int:
+    """Deletes the field with its values (the tool asks first when there are values)."""
+    held = field.values.count()
+    field.delete()
+    return held
+
+
+# --- values ---------------------------------------------------------------------------------------
+
+
+def _value(field: CustomField, value: Any) -> Any:
+    def wrong(expected: str) -> errors.FieldValueInvalid:
+        return errors.FieldValueInvalid(
+            value=value, key=field.key, expected=expected, details={field.key: [expected]}
+        )
+
+    if field.type == CustomField.Type.TEXT:
+        if not isinstance(value, str) or len(value) > 1000:
+            raise wrong("text of at most 1000 characters")
+        return value.strip()
+    if field.type == CustomField.Type.NUMBER:
+        if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+            raise wrong("a number")
+        return value
+    if field.type == CustomField.Type.BOOLEAN:
+        if not isinstance(value, bool):
+            raise wrong("true or false")
+        return value
+    if field.type == CustomField.Type.DATE:
+        try:
+            return date.fromisoformat(value).isoformat()
+        except (TypeError, ValueError):
+            raise wrong("a date, YYYY-MM-DD") from None
+    if value not in field.choices:
+        raise wrong("one of " + ", ".join(field.choices))
+    return value
+
+
+def values_set(*, actor: Actor, kind: Kind, record_id: int, values: dict[str, Any]) -> dict[str, Any]:
+    """Sets (or, with null, clears) a record's values, all or none; the record is fetched as the
+    actor may change it first, so nothing about a record they may not see is checked or said."""
+    if not values:
+        raise errors.NoFieldValues()
+    record(actor, kind, record_id, "change")
+    with transaction.atomic():
+        fields = {f.key: f for f in CustomField.objects.filter(kind=kind.key, key__in=list(values))}
+        cleaned: dict[CustomField, Any] = {}
+        for key, value in values.items():
+            field = fields.get(key)
+            if field is None:
+                raise errors.UnknownCustomField(kind=kind.key, key=key)
+            if field.archived_at is not None:
+                raise errors.FieldArchived(key=key)
+            if value is None and field.required:
+                raise errors.FieldValueRequired(key=key, details={key: ["required"]})
+            cleaned[field] = None if value is None else _value(field, value)
+        for field, value in cleaned.items():
+            if value is None:
+                CustomFieldValue.objects.filter(field=field, record_id=record_id).delete()
+            else:
+                CustomFieldValue.objects.update_or_create(
+                    field=field, record_id=record_id, defaults={"value": value}
+                )
+    return values_of(kind, record_id)
