@@ -1,6 +1,9 @@
-"""The Platform area's background work: exports too large to make while someone waits."""
+"""The Platform area's background work: exports too large to make while someone waits, and the
+nightly purge of old import plans."""
 
-from apps.core.tasks import workspace_task
+from celery import shared_task
+
+from apps.core.tasks import for_each_workspace, workspace_task
 
 
 @workspace_task(ignore_result=True)
@@ -8,3 +11,12 @@ def build_data_export(export_id: int) -> None:
     from apps.platform import exports
 
     exports.build(export_id)
+
+
+@shared_task(ignore_result=True)
+def purge_import_plans() -> int:
+    """Nightly (Celery beat): in every workspace, deletes the import plans committed or expired
+    more than ATRIUM_PLATFORM_IMPORT_PLAN_DAYS days ago. Returns how many workspaces failed."""
+    from apps.platform import imports
+
+    return for_each_workspace(imports.plans_purge)
