@@ -1,8 +1,9 @@
 """The Platform area, as the rest of the service knows it (apps.core.areas): in every workspace."""
 
+from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
-from apps.core import areas
+from apps.core import areas, env
 
 area = areas.declare(
     title=_("Platform"),
@@ -92,6 +93,14 @@ area = areas.declare(
         "getDataExportStatus": (
             "is my export finished ready done, progress of an export, where to download it"
         ),
+        "examinePersonalData": (
+            "GDPR DSGVO data subject access request, what personal data information do we hold store keep "
+            "about a person, everything on someone, privacy export"
+        ),
+        "erasePersonalData": (
+            "GDPR DSGVO right to be forgotten, erasure deletion request, erase anonymise all personal data "
+            "of a person across the workspace"
+        ),
         "getPublicHolidays": (
             "bank holidays, national holidays, days off, office closed, public holiday calendar of a country "
             "or state, when is Easter Christmas"
@@ -135,6 +144,19 @@ area = areas.declare(
             "exportDataCsv",
             "requestDataExport",
             "getDataExportStatus",
+            "examinePersonalData",
+            "erasePersonalData",
         ),
+    },
+    periodic={
+        # Import plans hold the rows of the files people imported: gone some days after their use.
+        "purge-import-plans": areas.Periodic(
+            "apps.platform.tasks.purge_import_plans", crontab(hour=3, minute=53)
+        ),
+    },
+    settings={
+        # Days a committed or expired import plan is kept (its rows, problems and duplicates quote
+        # the file's people) before the nightly purge deletes it.
+        "ATRIUM_PLATFORM_IMPORT_PLAN_DAYS": env.int("ATRIUM_PLATFORM_IMPORT_PLAN_DAYS", 14, min=0),
     },
 )

@@ -103,6 +103,8 @@ BEYOND_SPEC = {
         "manageRole",
         "listInstalledApps",
         "manageInstalledApps",
+        "examinePersonalData",
+        "erasePersonalData",
     },
 }
 NOT_COUNTED = UNNAMED_PLATFORM | DESIGNED_PLATFORM | set().union(*BEYOND_SPEC.values())

@@ -1,3 +1,3 @@
 """The Platform area's tools, one module per subject (importing them registers them)."""
 
-from apps.platform.tools import admin, keys, reference, transfer, workspace  # noqa: F401
+from apps.platform.tools import admin, keys, privacy, reference, transfer, workspace  # noqa: F401
