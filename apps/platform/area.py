@@ -148,6 +148,10 @@ area = areas.declare(
             "erasePersonalData",
         ),
     },
+    not_kinds={
+        "platform.DataImport": "a file's rows checked for an import, its maker's until committed (by token)",
+        "platform.DataExport": "a background export's progress, its requester's (getDataExportStatus)",
+    },
     periodic={
         # Import plans hold the rows of the files people imported: gone some days after their use.
         "purge-import-plans": areas.Periodic(
