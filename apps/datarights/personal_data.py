@@ -6,6 +6,7 @@ personal-data page are thin doors onto `personal_data_export` and `personal_data
 Each run is recorded as a PersonalDataOperation (counts, never whose data).
 """
 
+import io
 import json
 import logging
 import shutil
@@ -21,6 +22,7 @@ from django.utils import timezone
 from django_tenants.utils import schema_context
 
 from apps.core import privacy
+from apps.core.personaldata import PersonalExport
 from apps.datarights.errors import EmailInvalid, ErasureRefused, NoSuchWorkspace
 from apps.datarights.models import DataRequest, PersonalDataOperation
 from apps.tenancy.models import Domain, Workspace
@@ -98,6 +100,33 @@ def _record(
 # --- export -------------------------------------------------------------------------------------
 
 
+def _held(subject: privacy.Subject) -> tuple[dict[str, list[dict[str, Any]]], list[privacy.ExportFile]]:
+    """Every registered kind's records of the person (in the active schema), and their files."""
+    records: dict[str, list[dict[str, Any]]] = {}
+    files: list[privacy.ExportFile] = []
+    for handler in sorted(privacy.handlers(), key=lambda handler: handler.label):
+        records[handler.label] = handler.export(subject)
+        files += handler.files(subject)
+    return records, files
+
+
+def personal_data_records(*, workspace: Workspace, email: str) -> dict[str, list[dict[str, Any]]]:
+    """What the workspace holds about the person, per kind, as the export would write it; kinds
+    holding nothing are left out. Nothing is recorded: this is a look, not a data-rights export."""
+    email = clean_email(email)
+    with schema_context(workspace.schema_name):
+        records, _files = _held(subject_for(workspace=workspace, email=email))
+    return {label: rows for label, rows in records.items() if rows}
+
+
+def personal_data_vetoes(*, workspace: Workspace, email: str) -> list[str]:
+    """Why the person may not be erased, in the words of the areas that refuse; empty: they may."""
+    email = clean_email(email)
+    with schema_context(workspace.schema_name):
+        subject = subject_for(workspace=workspace, email=email)
+        return [str(reason) for handler in privacy.handlers() if (reason := handler.veto(subject))]
+
+
 def personal_data_export(
     *,
     workspace: Workspace,
@@ -112,11 +141,7 @@ def personal_data_export(
     generated_at = timezone.now()
     with schema_context(workspace.schema_name):
         subject = subject_for(workspace=workspace, email=email)
-        records: dict[str, list[dict[str, Any]]] = {}
-        files: list[privacy.ExportFile] = []
-        for handler in sorted(privacy.handlers(), key=lambda handler: handler.label):
-            records[handler.label] = handler.export(subject)
-            files += handler.files(subject)
+        records, files = _held(subject)
         document = {
             "format": FORMAT,
             "generated_at": generated_at,
@@ -222,3 +247,48 @@ def personal_data_erase(
         operation.pk,
     )
     return counts
+
+
+# --- for the areas (apps.core.personaldata) -----------------------------------------------------
+
+
+class InWorkspace:
+    """`apps.core.personaldata.PersonalData` for the active workspace: the functions above."""
+
+    @staticmethod
+    def _workspace() -> Workspace:
+        from apps.core.workspaces import current_workspace
+
+        workspace = current_workspace()
+        if not isinstance(workspace, Workspace):
+            raise NoSuchWorkspace()
+        return workspace
+
+    def records(self, *, email: str) -> dict[str, list[dict[str, Any]]]:
+        return personal_data_records(workspace=self._workspace(), email=email)
+
+    def vetoes(self, *, email: str) -> list[str]:
+        return personal_data_vetoes(workspace=self._workspace(), email=email)
+
+    def export(self, *, email: str, performed_by: str) -> PersonalExport:
+        out = io.BytesIO()
+        summary = personal_data_export(
+            workspace=self._workspace(), email=email, out=out, performed_by=performed_by
+        )
+        content = out.getvalue()
+        if summary.format == "zip":
+            with zipfile.ZipFile(io.BytesIO(content)) as archive:
+                document = json.loads(archive.read(DOCUMENT_NAME))
+        else:
+            document = json.loads(content)
+        records = {label: rows for label, rows in document["records"].items() if rows}
+        return PersonalExport(
+            filename=summary.filename,
+            content_type=summary.content_type,
+            content=content,
+            records=records,
+            files=summary.files,
+        )
+
+    def erase(self, *, email: str, performed_by: str) -> dict[str, int]:
+        return personal_data_erase(workspace=self._workspace(), email=email, performed_by=performed_by)

@@ -127,6 +127,14 @@ area = areas.declare(
             "recently deleted records in the trash bin of every area, what was removed, undo a delete, "
             "which restore tool brings it back"
         ),
+        "examinePersonalData": (
+            "GDPR DSGVO data subject access request, what personal data information do we hold store keep "
+            "about a person, everything on someone, privacy export"
+        ),
+        "erasePersonalData": (
+            "GDPR DSGVO right to be forgotten, erasure deletion request, erase anonymise all personal data "
+            "of a person across the workspace"
+        ),
         "getPublicHolidays": (
             "bank holidays, national holidays, days off, office closed, public holiday calendar of a country "
             "or state, when is Easter Christmas"
@@ -251,6 +259,9 @@ area = areas.declare(
             "listCustomFields",
             "manageCustomFields",
             "setCustomFieldValues",
+            # A person's data across the workspace (apps.core.personaldata, filled by data rights).
+            "examinePersonalData",
+            "erasePersonalData",
         ),
         # Files' and documents' contents (the files and documents to read are their areas' tools).
         "media": ("extractDocumentText", "transcribeAudio", "analyzeImage"),
@@ -274,13 +285,24 @@ area = areas.declare(
             "disconnectIntegration",
         ),
     },
+    not_kinds={
+        "platform.DataImport": "a file's rows checked for an import, its maker's until committed (by token)",
+        "platform.DataExport": "a background export's progress, its requester's (getDataExportStatus)",
+    },
     periodic={
+        # Import plans hold the rows of the files people imported: gone some days after their use.
+        "purge-import-plans": areas.Periodic(
+            "apps.platform.tasks.purge_import_plans", crontab(hour=3, minute=53)
+        ),
         # Connection links (connectIntegration) nobody completed, a day after they expired.
         "forget-integration-grants": areas.Periodic(
             "apps.platform.tasks.forget_old_integration_grants", crontab(hour=3, minute=41)
         ),
     },
     settings={
+        # Days a committed or expired import plan is kept (its rows, problems and duplicates quote
+        # the file's people) before the nightly purge deletes it.
+        "ATRIUM_PLATFORM_IMPORT_PLAN_DAYS": env.int("ATRIUM_PLATFORM_IMPORT_PLAN_DAYS", 14, min=0),
         # executeApiCall: the time limits of a call (the whole answer read within the first), the
         # most bytes of an answer read, and the most redirects followed.
         "ATRIUM_STORED_API_TIMEOUT_SECONDS": env.float("ATRIUM_STORED_API_TIMEOUT_SECONDS", 20.0, min=0.1),

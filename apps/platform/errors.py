@@ -617,3 +617,32 @@ class NoFieldValues(ValidationFailed):
 class RecordKindRequired(ValidationFailed):
     field = "kind"
     message = _("Say the record's kind (contacts, deals or tasks) with its recordId.")
+
+
+# --- personal data (apps.platform.tools.privacy) ---------------------------------------------------
+
+
+class SubjectRequired(ValidationFailed):
+    message = _("Name the person: email (their address) or userId (from listWorkspaceUsers), one of them.")
+
+
+class NothingHeldAbout(NotFound):
+    msg_format = _(
+        "The workspace holds nothing about {email}: no person, no record names the address. Check "
+        "the address (examinePersonalData shows what is held)."
+    )
+
+
+class ErasureOfSelf(Conflict):
+    message = _("You cannot erase your own data here: another admin or owner erases it.")
+
+
+class ErasureVetoed(Conflict):
+    msg_format = _("The data of {email} cannot be erased: {reasons}")
+
+
+class PersonalExportNeedsFiles(Conflict):
+    message = _(
+        "The full export is saved as a file of the Files area, which your role may not add to; "
+        "call again without asFile to see what is held."
+    )

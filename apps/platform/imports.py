@@ -28,7 +28,9 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from apps.core import transfer, workspaces
@@ -369,3 +371,18 @@ def at_once(
         return plan, False, False
     committed, again = commit(actor, token=plan.token, skip_invalid=skip_invalid)
     return committed, True, again
+
+
+def plans_purge() -> int:
+    """Deletes the plans (in the active workspace) committed, or expired uncommitted, more than
+    ATRIUM_PLATFORM_IMPORT_PLAN_DAYS days ago: their rows, problems and duplicates quote the
+    people of the files imported. What a committed plan made stays (its area's records). Returns
+    how many went."""
+    before = timezone.now() - timedelta(days=settings.ATRIUM_PLATFORM_IMPORT_PLAN_DAYS)
+    old = Q(status=DataImport.Status.COMMITTED, committed_at__lt=before) | Q(
+        status=DataImport.Status.VALIDATED, expires_at__lt=before
+    )
+    deleted, _kinds = DataImport.objects.filter(old).delete()
+    if deleted:
+        logger.info("%s import plans purged", deleted)
+    return deleted

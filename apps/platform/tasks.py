@@ -1,5 +1,5 @@
-"""The Platform area's background work: exports too large to make while someone waits, and the
-connection links (integrations) nobody completed."""
+"""The Platform area's background work: exports too large to make while someone waits, the
+connection links (integrations) nobody completed, and the nightly purge of old import plans."""
 
 from celery import shared_task
 
@@ -20,3 +20,11 @@ def forget_old_integration_grants() -> int:
     from apps.platform import connections
 
     return for_each_workspace(connections.forget_old_grants)
+
+
+def purge_import_plans() -> int:
+    """Nightly (Celery beat): in every workspace, deletes the import plans committed or expired
+    more than ATRIUM_PLATFORM_IMPORT_PLAN_DAYS days ago. Returns how many workspaces failed."""
+    from apps.platform import imports
+
+    return for_each_workspace(imports.plans_purge)

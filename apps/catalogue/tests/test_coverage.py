@@ -120,6 +120,8 @@ BEYOND_SPEC = {
         "listCustomFields",
         "manageCustomFields",
         "setCustomFieldValues",
+        "examinePersonalData",
+        "erasePersonalData",
     },
 }
 NOT_COUNTED = UNNAMED_PLATFORM | DESIGNED_PLATFORM | set().union(*BEYOND_SPEC.values())

@@ -4,11 +4,25 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from apps.core.records import Access, RecordQuerySet
+from apps.platform.permissions import PlatformPerm
+
 
 class DataImport(models.Model):
     """A file's rows as validateDataImport (or bulkImportContacts) checked them, kept under a
     token until its maker commits it (commitDataImport) or it expires. Committed, it keeps what the
     commit made, so that committing again answers the same and makes nothing."""
+
+    # Its maker's alone, admins' too: only they commit it (its rows quote the file's people).
+    access = Access(
+        PlatformPerm,
+        visibility="owner",
+        owner="created_by",
+        admins=False,
+        manage=PlatformPerm.IMPORT,
+        label=_("Import"),
+        find_with="validateDataImport",
+    )
 
     class Status(models.TextChoices):
         VALIDATED = "validated", _("validated")
@@ -42,6 +56,8 @@ class DataImport(models.Model):
     # (a crash, a lost connection) is finished by the next from here, never made twice.
     done_rows = models.PositiveIntegerField(default=0)
 
+    objects = RecordQuerySet.as_manager()
+
     class Meta:
         constraints = [
             models.UniqueConstraint(
@@ -59,6 +75,17 @@ class DataImport(models.Model):
 class DataExport(models.Model):
     """An export run in the background (requestDataExport, or exportDataCsv when large): its
     progress, and the Files file it made, which getDataExportStatus links to."""
+
+    # Its requester's alone, admins' too: it holds what they may read.
+    access = Access(
+        PlatformPerm,
+        visibility="owner",
+        owner="created_by",
+        admins=False,
+        manage=PlatformPerm.VIEW,
+        label=_("Export"),
+        find_with="getDataExportStatus",
+    )
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("queued")
@@ -79,6 +106,8 @@ class DataExport(models.Model):
     file = models.ForeignKey("files.File", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     # Why it failed: an error's code and message (never a record's data).
     error = models.CharField(max_length=500, blank=True)
+
+    objects = RecordQuerySet.as_manager()
 
     def __str__(self) -> str:
         return f"export {self.pk} of {self.kind}"

@@ -199,4 +199,17 @@ REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
     ("make the contract end date field required for tasks", "manageCustomFields"),
     ("set the custom field industry of contact 12 to retail", "setCustomFieldValues"),
     ("fill in the extra field renewal date on this deal", "setCustomFieldValues"),
+    # A person's data for a data-subject request, written before their hints.
+    ("what personal data do we hold about jane@example.com", "examinePersonalData"),
+    (
+        "a customer made a GDPR subject access request, show everything we store on them",
+        "examinePersonalData",
+    ),
+    (
+        "give me a file with all the data we have on this person for their access request",
+        "examinePersonalData",
+    ),
+    ("erase all personal data of a former customer under the right to be forgotten", "erasePersonalData"),
+    ("GDPR deletion request: delete everything about mark@example.org", "erasePersonalData"),
+    ("anonymise this person's records across the whole workspace", "erasePersonalData"),
 ]

@@ -10,6 +10,7 @@ from apps.platform.tools import (  # noqa: F401
     media,
     otp,
     portal,
+    privacy,
     reference,
     service,
     transfer,
