@@ -20,6 +20,11 @@ class PlatformPerm(PermissionEnum):
         Level.WRITE,
         _("Call the workspace's stored APIs, and connect one's own accounts at other services"),
     )
+    FIELDS = (
+        "platform.fields",
+        Level.WRITE,
+        _("Set custom field values on the records one may change (setCustomFieldValues)"),
+    )
     ADMIN = (
         "platform.admin",
         Level.ADMIN,

@@ -68,6 +68,9 @@ def test_a_viewer_lists_only_tools_their_role_allows(people):
     own |= {"exportDataCsv", "requestDataExport"}
     # ...and prove it is them before a HIGH RISK tool: the step-up codes are their own.
     own |= {"sendOtpCode", "checkOtpCode"}
+    # ...and ask the service's operators for help, and a model about a file they may read, at their
+    # own API key's cost (the ticket and the charge are theirs).
+    own |= {"createSupportTicket", "analyzeImage", "transcribeAudio"}
     assert all(registry.get(name).read_only for name in listed if name not in own)
 
 

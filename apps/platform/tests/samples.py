@@ -454,3 +454,30 @@ def set_custom_field_values(actor: Any) -> Sample:
     return Sample(
         {"kind": "contacts", "recordId": contact.pk, "values": {field.key: "retail"}}, private=[field.key]
     )
+
+
+# --- a person's data across the workspace -----------------------------------------------------------
+
+
+def _person_held(actor: Any) -> tuple[str, str]:
+    """A contact about someone, by their address: what examine finds and erase removes."""
+    from apps.contacts.tests.factories import ContactFactory
+
+    tag = uuid.uuid4().hex[:8]
+    email = f"subject-{tag}@example.com"
+    ContactFactory(actor=actor, first_name=f"Subject{tag}", last_name="Held", email=email)
+    return email, f"Subject{tag}"
+
+
+@sample("examinePersonalData")
+def examine_personal_data(actor: Any) -> Sample:
+    email, name = _person_held(actor)
+    # The address is the call's own argument (echoed back anywhere); the name is what Acme holds.
+    return Sample({"email": email}, private=[name])
+
+
+@sample("erasePersonalData")
+def erase_personal_data(actor: Any) -> Sample:
+    email, name = _person_held(actor)
+    # The address is the call's own argument (echoed back anywhere); the name is what Acme holds.
+    return Sample({"email": email}, private=[name])

@@ -138,6 +138,21 @@ def test_who_sees_and_who_manages_the_portal(people):
             call(people["member"], name, {"portalUserId": row_id}, **CONFIRM)
 
 
+def test_the_words_of_a_search_each_narrow_it_however_many_there_are(people):
+    contact = client_contact(people["owner"])
+    row_id = ok(people["owner"], "invitePortalUser", {"contactId": contact.pk}, **CONFIRM)["portalUser"]["id"]
+    first, *_ = contact.email.split("@")
+
+    # A word of the address and one of nobody's: nothing; the address's alone: the one user.
+    assert ok(people["member"], "listPortalUsers", {"query": f"{first} zzqx"})["items"] == []
+    assert [item["id"] for item in ok(people["member"], "listPortalUsers", {"query": first})["items"]] == [
+        row_id
+    ]
+    # A hundred words make a query of ten conditions (a query that doubled with each word never ended).
+    answer = ok(people["member"], "listPortalUsers", {"query": " ".join([first] * 100)[:200]})
+    assert [item["id"] for item in answer["items"]] == [row_id]
+
+
 def test_bad_input_is_refused_and_writes_nothing(people):
     nameless = ContactFactory(actor=people["owner"], first_name="No Address", email="")
     before = (PortalUser.objects.count(), User.objects.count())

@@ -8,7 +8,7 @@ from apps.catalogue.dispatch import ToolNotFound
 from apps.catalogue.testing import call, ok, person_without, refused
 from apps.contacts.tests.factories import ContactFactory
 from apps.core import kinds
-from apps.deals.tests.factories import DealFactory
+from apps.deals.tests.factories import DealFactory, PipelineFactory
 from apps.platform import trash
 
 pytestmark = pytest.mark.django_db
@@ -19,7 +19,8 @@ MARKER = "Oberwald-Tinnisfeld"
 def test_the_trash_of_every_area_last_deleted_first_with_its_restore_tool(people):
     member = people["member"]
     contact = ContactFactory(actor=member, first_name="Ada", last_name="Binned")
-    deal = DealFactory(actor=member, title="Binned deal")
+    # A pipeline of its own: the workspace may hold several (a deal then names one).
+    deal = DealFactory(actor=member, pipeline=PipelineFactory(actor=people["owner"]), title="Binned deal")
     kept = ContactFactory(actor=member, first_name="Still here")
     contact.trash(member)
     deal.trash(member)

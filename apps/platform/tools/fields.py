@@ -184,7 +184,9 @@ def manage_custom_fields(
     return ManagedFieldOut(action=action, field=None, values_deleted=service.field_delete(field))
 
 
-@tool("setCustomFieldValues", permission=PlatformPerm.VIEW, title="Set custom field values", idempotent=True)
+@tool(
+    "setCustomFieldValues", permission=PlatformPerm.FIELDS, title="Set custom field values", idempotent=True
+)
 def set_custom_field_values(
     ctx: ToolContext,
     *,

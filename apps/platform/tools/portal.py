@@ -6,6 +6,7 @@ to be invited, which an admin approves."""
 from datetime import datetime
 from typing import Annotated, Literal, cast
 
+from django.db.models import Q
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
@@ -70,8 +71,9 @@ def list_portal_users(
 
     Invite a contact: invitePortalUser. Share a document with one: shareDocument with their e-mail."""
     rows = portal.portal_users(actor=ctx.actor, state=state)
-    for word in query.split():
-        rows = rows.filter(user__full_name__icontains=word) | rows.filter(user__email__icontains=word)
+    # Each word in the name or the address: one condition per word (at most ten words).
+    for word in query.split()[:10]:
+        rows = rows.filter(Q(user__full_name__icontains=word) | Q(user__email__icontains=word))
     return paginate(rows.order_by("-created_at", "-pk"), limit=limit, offset=offset, item=_out)
 
 

@@ -95,7 +95,7 @@ def test_a_new_workspace_schema_is_the_template_again():
     # Triggers and their functions too (the accounting ledger's balance check).
     assert any(row[1] == "accounting_journalline_balanced" for row in expected["triggers"])
     copied, original = rows(workspace.schema_name), rows(template)
-    assert original["django_migrations"] > 0 and original["accounts_role"] == 4
+    assert original["django_migrations"] > 0 and original["accounts_role"] == 5
     # The same rows, and the owner the creation added.
     assert {table: count for table, count in copied.items() if table != "accounts_user"} == {
         table: count for table, count in original.items() if table != "accounts_user"
