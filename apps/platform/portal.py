@@ -127,17 +127,18 @@ def invite(*, actor: Actor, contact_id: int, email: str | None, full_name: str, 
     return row
 
 
+def _locked(actor: Actor, portal_user_id: int) -> PortalUser:
+    """The portal user `actor` may see, locked for a change in the caller's transaction."""
+    row = portal_user(actor=actor, portal_user_id=portal_user_id)
+    return PortalUser.objects.select_for_update(of=("self",)).select_related("user", "contact").get(pk=row.pk)
+
+
 def approve(*, actor: Actor, portal_user_id: int, origin: str) -> tuple[PortalUser, bool]:
     """Approves a request: the invitation is e-mailed. Returns the row and whether it changed
     (one already approved is left as it is)."""
     require(actor, PlatformPerm.PORTAL)
     with transaction.atomic():
-        row = portal_user(actor=actor, portal_user_id=portal_user_id)
-        row = (
-            PortalUser.objects.select_for_update(of=("self",))
-            .select_related("user", "contact")
-            .get(pk=row.pk)
-        )
+        row = _locked(actor, portal_user_id)
         if row.revoked_at is not None:
             raise errors.PortalUserRevoked(portal_user_id=row.pk)
         if row.approved_at is not None:
@@ -159,12 +160,7 @@ def revoke(*, actor: Actor, portal_user_id: int) -> tuple[PortalUser, bool]:
     them stay (and show nothing to anyone). Returns the row and whether it changed."""
     require(actor, PlatformPerm.PORTAL)
     with transaction.atomic():
-        row = portal_user(actor=actor, portal_user_id=portal_user_id)
-        row = (
-            PortalUser.objects.select_for_update(of=("self",))
-            .select_related("user", "contact")
-            .get(pk=row.pk)
-        )
+        row = _locked(actor, portal_user_id)
         if row.revoked_at is not None:
             return row, False
         row.revoked_at = timezone.now()
