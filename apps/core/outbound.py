@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import urllib3
 from django.conf import settings
@@ -73,6 +73,21 @@ class Target:
     port: int
     # The addresses the host resolved to; empty when it did not resolve (accepted only on save).
     addresses: tuple[str, ...]
+
+
+def pinned(target: Target, url: str) -> tuple[str, str, dict[str, str]]:
+    """How to send `url` (the checked `target`'s, or one with more query) to the address the check
+    resolved, so DNS cannot answer differently in between: the URL with that address for its host,
+    the Host header, and the request's extensions (the TLS server name of an https URL, so the
+    certificate is still the host name's)."""
+    parts = urlsplit(url)
+    address = target.addresses[0]
+    host = f"[{address}]" if ":" in address else address
+    name = parts.hostname or ""
+    name = f"[{name}]" if ":" in name else name
+    host_header = name if parts.port is None else f"{name}:{parts.port}"
+    sent = urlunsplit((parts.scheme, f"{host}:{target.port}", parts.path or "/", parts.query, ""))
+    return sent, host_header, ({"sni_hostname": target.host} if target.scheme == "https" else {})
 
 
 def _resolve(host: str, port: int) -> list[IPAddress]:

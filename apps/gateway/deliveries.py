@@ -30,7 +30,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import httpx
 from django.conf import settings
@@ -43,7 +43,7 @@ from apps.apikeys import services as apikeys_services
 from apps.apikeys import webhooks
 from apps.apikeys.errors import UnsafeWebhookUrl
 from apps.apikeys.models import ApiKey
-from apps.core import metrics, workspaces
+from apps.core import metrics, outbound, workspaces
 from apps.core.db import connection
 from apps.core.tasks import mark_pending
 from apps.gateway.agent.deadline import DeadlineTransport, deadline
@@ -259,18 +259,10 @@ def _client() -> httpx.Client:
     return client
 
 
-def _pinned(url: str, address: str, port: int) -> tuple[str, str, Any]:
-    """The URL with its host replaced by the checked address, the Host header, and basic auth
-    from the URL's user info, if any."""
+def _basic_auth(url: str) -> httpx.BasicAuth | None:
+    """Basic auth from the URL's user info, if any."""
     parts = urlsplit(url)
-    host = f"[{address}]" if ":" in address else address
-    netloc_host = parts.hostname or ""
-    if ":" in netloc_host:
-        netloc_host = f"[{netloc_host}]"
-    host_header = netloc_host if parts.port is None else f"{netloc_host}:{parts.port}"
-    auth = (parts.username or "", parts.password or "") if parts.username else None
-    pinned = urlunsplit((parts.scheme, f"{host}:{port}", parts.path or "/", parts.query, ""))
-    return pinned, host_header, auth
+    return httpx.BasicAuth(parts.username, parts.password or "") if parts.username else None
 
 
 def _excerpt(raw: bytes) -> str:
@@ -299,10 +291,8 @@ def _send(delivery: WebhookDelivery, *, now: datetime) -> Result:
         return Result(Outcome.REFUSED, url=url, error=str(error.message)[:300])
     body = delivery.body.encode()
     headers = signed_headers(delivery, body, now=now)
-    address = target.addresses[0]
-    pinned, host_header, auth = _pinned(target.url, address, target.port)
+    pinned, host_header, extensions = outbound.pinned(target, target.url)
     headers["Host"] = host_header
-    extensions = {"sni_hostname": target.host} if target.scheme == "https" else {}
     timeout = httpx.Timeout(
         settings.GATEWAY_WEBHOOK_TIMEOUT_SECONDS, connect=settings.GATEWAY_WEBHOOK_CONNECT_TIMEOUT_SECONDS
     )
@@ -313,7 +303,7 @@ def _send(delivery: WebhookDelivery, *, now: datetime) -> Result:
     started = time.perf_counter()
     with deadline(total):
         try:
-            response = _client().send(request, stream=True, auth=httpx.BasicAuth(*auth) if auth else None)
+            response = _client().send(request, stream=True, auth=_basic_auth(target.url))
         except httpx.HTTPError as error:
             outcome = Outcome.TIMEOUT if isinstance(error, httpx.TimeoutException) else Outcome.NETWORK_ERROR
             return Result(

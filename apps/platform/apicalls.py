@@ -30,7 +30,7 @@ import re
 import time
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import urljoin, urlsplit
 
 import httpx
 from django.conf import settings
@@ -331,18 +331,6 @@ def _client() -> httpx.Client:
     return client
 
 
-def _pinned(target: outbound.Target, url: str) -> tuple[str, str]:
-    """`url` with its host replaced by the checked address, and the Host header."""
-    parts = urlsplit(url)
-    address = target.addresses[0]
-    host = f"[{address}]" if ":" in address else address
-    name = parts.hostname or ""
-    name = f"[{name}]" if ":" in name else name
-    host_header = name if parts.port is None else f"{name}:{parts.port}"
-    pinned = urlunsplit((parts.scheme, f"{host}:{target.port}", parts.path or "/", parts.query, ""))
-    return pinned, host_header
-
-
 def _is_binary(content_type: str, raw: bytes) -> bool:
     kind = content_type.split(";", 1)[0].strip().lower()
     if b"\0" in raw[:4096]:
@@ -446,13 +434,13 @@ def call(
                 ) from None
             raise errors.ApiAddressRefused(api=api.name, problem=unsafe.message) from None
         signed = str(httpx.URL(url).copy_merge_params(own_params)) if own_params else url
-        pinned, host_header = _pinned(target, signed)
+        pinned, host_header, extensions = outbound.pinned(target, signed)
         request = _client().build_request(
             method,
             pinned,
             headers={**sent_headers, **own_headers, "Host": host_header},
             content=content,
-            extensions={"sni_hostname": target.host} if target.scheme == "https" else {},
+            extensions=extensions,
             timeout=httpx.Timeout(
                 settings.ATRIUM_STORED_API_TIMEOUT_SECONDS,
                 connect=settings.ATRIUM_STORED_API_CONNECT_TIMEOUT_SECONDS,
