@@ -27,11 +27,17 @@ from pydantic.alias_generators import to_camel
 from apps.accounts import otp
 from apps.accounts.access import effective_permissions
 from apps.catalogue import audit, derived, inputs, policy, profiles, registry
-from apps.catalogue.errors import OutcomeUnknown, SecureInputUnavailable, StepUpNotOnGateway, StepUpRequired
+from apps.catalogue.errors import (
+    OutcomeUnknown,
+    SecureInputUnavailable,
+    SentButNotSaved,
+    StepUpNotOnGateway,
+    StepUpRequired,
+)
 from apps.catalogue.registry import CONFIRMATION_ARGUMENT, Marker, ToolSpec
 from apps.catalogue.secure_input import SecureInputDeclined, SecureInputRequest, SecureInputRequired
 from apps.catalogue.shapes import RawResult
-from apps.core import onloop
+from apps.core import onloop, outbound
 from apps.core.actors import Actor
 from apps.core.credentials import Principal
 from apps.core.db import connection, database_failure
@@ -505,19 +511,26 @@ def _step_up_missing(ctx: ToolContext, spec: ToolSpec) -> StepUpRequired | None:
 def _run(ctx: ToolContext, spec: ToolSpec, kwargs: dict[str, Any]) -> Any:
     """The tool itself. One that changes things runs in one transaction, run once more when
     PostgreSQL gives it up as a deadlock's victim or for serialization (nothing of it is left, and
-    the second run sees what the winner wrote); lost twice, it is a conflict (`_call`). A
+    the second run sees what the winner wrote), unless it already sent something out of the
+    service (apps.core.outbound.reached): that is SentButNotSaved, never sent twice. Lost twice,
+    it is a conflict (`_call`). A
     read-only one runs without: at READ COMMITTED each statement sees its own snapshot anyway, so
     BEGIN and COMMIT would only add two round trips to the database."""
     if spec.read_only or spec.commits_itself:
         # A tool that commits itself answers for its own transactions (registry: commits_itself).
         return spec.function(ctx, **kwargs)
-    try:
-        return _committed(ctx, spec, kwargs)
-    except DatabaseError as error:
-        failure = database_failure(error)
-        if failure is None or not failure.is_retryable:
-            raise
-        logger.info("tool %s lost a race (%s); running it once more", spec.name, failure)
+    with outbound.watched() as sent:
+        try:
+            return _committed(ctx, spec, kwargs)
+        except DatabaseError as error:
+            failure = database_failure(error)
+            if failure is None or not failure.is_retryable:
+                raise
+            if sent:
+                # Its rows are undone, but not what left the service: once more would send it again.
+                logger.warning("tool %s lost a race (%s) after reaching %s", spec.name, failure, sent)
+                raise SentButNotSaved(tool=spec.name, sent=", ".join(dict.fromkeys(sent))) from error
+            logger.info("tool %s lost a race (%s); running it once more", spec.name, failure)
     return _committed(ctx, spec, kwargs)
 
 

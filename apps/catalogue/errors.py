@@ -44,6 +44,20 @@ class OutcomeUnknown(AppError):
     )
 
 
+class SentButNotSaved(AppError):
+    """A tool that sent something out of the service (an e-mail, a request to another service) and
+    then lost its transaction to a concurrent one: running it again, as a tool that only writes is,
+    would send it twice (apps.catalogue.dispatch, `_run`)."""
+
+    code = "SENT_BUT_NOT_SAVED"
+    http_status = 409
+    msg_format = _(
+        "{tool} reached outside the service ({sent}), then its record could not be saved because "
+        "another change was saved at the same moment; it was not run again, so that nothing is sent "
+        "twice. What was sent may have arrived: check with its recipient before calling {tool} again."
+    )
+
+
 class StepUpRequired(AppError):
     """The workspace asks a fresh step-up code before HIGH RISK tools (apps.accounts.otp), and
     this person, credential and session have none."""

@@ -33,6 +33,7 @@ from django.utils.translation import gettext as _
 
 from apps.contacts import errors
 from apps.contacts.models import Contact
+from apps.core import outbound
 
 PURPOSES = ("credit_application", "account_opening", "contract", "debt_collection")
 
@@ -103,6 +104,7 @@ class HttpCreditBureau:
         self.timeout = timeout
 
     def check(self, subject: CreditSubject, *, purpose: str) -> CreditReport:
+        outbound.reached("credit bureau")
         try:
             response = httpx.post(
                 f"{self.url}/v1/checks",

@@ -10,15 +10,22 @@ come later) and again, with `require_resolution=True`, right before it is used; 
 `get_first`, for a caller that reads the answer itself) connects only to the addresses that check
 resolved (a name re-pointed at a private address in between, DNS rebinding, gets nowhere),
 follows no redirect, and reads at most `max_bytes`.
+
+`reached(what)` is said by every place that sends something out of the service that cannot be
+taken back (an e-mail, a stored API's request, a paid lookup, a model's answer); `watched()`
+tells a caller that may run a piece of work again whether that work already reached out (the
+catalogue's dispatcher runs a tool once more after losing a deadlock only when it did not).
 """
 
 import ipaddress
 import socket
 import ssl
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TypeVar
 from urllib.parse import urlsplit, urlunsplit
@@ -38,6 +45,29 @@ _resolver = ThreadPoolExecutor(max_workers=4, thread_name_prefix="outbound-dns")
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 T = TypeVar("T")
+
+# What the watched piece of work of this thread or task sent outside so far (None: nobody watches).
+_reached: ContextVar[list[str] | None] = ContextVar("outbound_reached", default=None)
+
+
+@contextmanager
+def watched() -> Iterator[list[str]]:
+    """The list of what the block sends outside the service (see `reached`), filled as it goes."""
+    sent: list[str] = []
+    token = _reached.set(sent)
+    try:
+        yield sent
+    finally:
+        _reached.reset(token)
+
+
+def reached(what: str) -> None:
+    """Something that cannot be taken back is about to leave the service (`what` names it for a
+    log: "SMTP", "stored API"); said before sending, since a send that fails halfway may still
+    have arrived."""
+    sent = _reached.get()
+    if sent is not None:
+        sent.append(what)
 
 
 class UnsafeUrl(Exception):

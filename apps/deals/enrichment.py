@@ -18,6 +18,7 @@ import httpx
 from django.conf import settings
 from django.utils.translation import gettext as _
 
+from apps.core import outbound
 from apps.deals.errors import ProviderAnswered, ProviderFailed
 
 logger = logging.getLogger(__name__)
@@ -49,6 +50,7 @@ def search(criteria: dict[str, list[str]], *, size: int) -> tuple[list[Person], 
         raise ProviderFailed(problem=_("no enrichment provider is configured (ATRIUM_DEALS_ENRICHMENT_URL)"))
     url = settings.ATRIUM_DEALS_ENRICHMENT_URL.rstrip("/") + "/v1/people/search"
     body = {key: criteria.get(key, []) for key in ("keywords", "industries", "countries", "titles")}
+    outbound.reached("enrichment provider")
     try:
         answer = httpx.post(
             url,

@@ -23,6 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.accounts.models import person
+from apps.core import outbound
 from apps.core.actors import Actor
 from apps.core.errors import AppError, EmailNotSent
 from apps.mail import addresses, errors, servers, sync
@@ -217,6 +218,7 @@ def deliver(outgoing: Outgoing) -> Outgoing:
         # Rows kept before envelopes were written in IDNA form may still name a Unicode domain.
         recipients = envelope(list(row.recipients))
         with servers.smtp(mailbox) as client:
+            outbound.reached("SMTP")
             refused = client.sendmail(addresses.ascii(row.sender), recipients, bytes(row.raw))
     except AppError as error:
         _failed(row, str(error.message))

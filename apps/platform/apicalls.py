@@ -446,6 +446,7 @@ def call(
                 connect=settings.ATRIUM_STORED_API_CONNECT_TIMEOUT_SECONDS,
             ),
         )
+        outbound.reached("stored API")
         try:
             response = _client().send(request, stream=True)
         except httpx.HTTPError as error:

@@ -36,7 +36,7 @@ from typing import Any
 import httpx
 from django.conf import settings
 
-from apps.core import json_input, metrics
+from apps.core import json_input, metrics, outbound
 from apps.core.spending import ModelRate
 from apps.gateway.agent.deadline import deadline as call_deadline
 from apps.gateway.agent.deadline import deadline_client
@@ -210,6 +210,7 @@ class Backend:
     def _post_once(self, path: str, body: bytes, headers: dict[str, str], seconds: float) -> dict[str, Any]:
         url = self.url.rstrip("/") + path
         with call_deadline(seconds) as call:
+            outbound.reached("model API")
             try:
                 response = self._client().post(
                     url, content=body, headers={"Content-Type": "application/json", **headers}
