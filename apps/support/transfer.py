@@ -15,7 +15,6 @@ from typing import Any
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounts.models import person
 from apps.core import search, transfer
 from apps.core.errors import invalid
 from apps.core.records import Visibility
@@ -93,8 +92,7 @@ CANNED_COLUMNS = (
 
 
 def _canned_check(actor: Any, fields: dict[str, Any]) -> None:
-    canned_replies._known(fields)
-    canned_replies._canned_fields(actor, CannedReply(owner=person(actor)), fields, True)
+    canned_replies.canned_create_check(actor=actor, fields=fields)
 
 
 def _canned_create(actor: Any, fields: dict[str, Any]) -> int:

@@ -7,11 +7,14 @@ import io
 from datetime import date
 from decimal import Decimal
 
+from openpyxl import load_workbook
+
 from apps.accounting.lib import ledger, statements
 from apps.accounting.models import Account
 from apps.accounting.services import bank, banking
 from apps.accounting.tests.factories import issued, posted_bill
 from apps.catalogue.testing import confirmed, ok, person_with, refused
+from apps.files import api as files
 
 CONFIRM = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
 
@@ -165,3 +168,16 @@ def test_only_an_administrator_of_the_books_imports_accounts(people):
     )
 
     assert "permission" in said and not Account.objects.filter(code="7720").exists()
+
+
+def test_an_xlsx_export_of_invoices_holds_amounts_as_decimal_text(people):
+    issued(people["owner"], customer="Xlsxmarker Ltd")
+
+    answer = ok(
+        people["member"], "exportDataCsv", {"entityType": "invoice", "format": "xlsx", "query": "Xlsxmarker"}
+    )
+
+    stored = files.file(actor=people["member"], file_id=answer["file"]["fileId"])
+    sheet = load_workbook(io.BytesIO(files.file_bytes(stored))).worksheets[0]
+    header, row = ([cell.value for cell in line] for line in sheet.iter_rows())
+    assert (row[header.index("total")], row[header.index("issueDate")]) == ("120.00", "2026-03-02")
