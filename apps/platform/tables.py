@@ -6,7 +6,9 @@ What is written is safe to open in a spreadsheet program: a cell that starts wit
 no cell is read as a formula; every CSV cell is quoted, so that a program splitting on another
 delimiter (`;` in many locales) does not make a cell of `=...` from the middle of one; a CSV
 starts with a byte-order mark, so that Excel reads it as UTF-8. A CSV read back loses the one
-apostrophe an export put before `=`, `+`, `-` or `@`: an export re-imports as it was.
+apostrophe an export put before `=`, `+`, `-` or `@`: an export re-imports as it was. A number
+given as one (a Decimal amount, an int) is written plainly ("-35.50"): a spreadsheet reads it as
+the number it is, never as a formula.
 
 An XLSX file is a zip: one that unpacks to more than MAX_XLSX_UNPACKED bytes, or whose rows have
 more than MAX_COLUMNS columns, is refused before (or while) it is read, row by row.
@@ -16,6 +18,7 @@ import csv
 import io
 import zipfile
 from collections.abc import Iterable, Sequence
+from decimal import Decimal
 from typing import Any
 
 from apps.platform import errors
@@ -119,6 +122,8 @@ def _text(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
+    if isinstance(value, Decimal):
+        return format(value, "f")
     if hasattr(value, "date") and hasattr(value, "hour") and not (value.hour or value.minute or value.second):
         return value.date().isoformat()
     if hasattr(value, "isoformat"):
@@ -127,8 +132,11 @@ def _text(value: Any) -> str:
 
 
 def safe(value: Any) -> str:
-    """A cell's text that no spreadsheet program reads as a formula."""
+    """A cell's text that no spreadsheet program reads as a formula. A number (an amount as a
+    Decimal, a count) is written plainly, "-35.50" too: a spreadsheet reads it as the number."""
     text = _text(value)
+    if isinstance(value, Decimal | int) and not isinstance(value, bool):
+        return text
     return f"'{text}" if text.startswith(FORMULA_STARTS) else text
 
 

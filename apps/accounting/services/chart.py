@@ -60,13 +60,21 @@ def _used(account: Account) -> bool:
     )
 
 
-def account_add(*, actor: Actor, code: str, name: str, type: str) -> Account:
+def account_check(*, actor: Actor, code: str, name: str, type: str) -> tuple[str, str, str]:
+    """The code, name and type of a new account cleaned as `account_add` cleans them, without
+    writing (a code already taken is `account_add`'s to refuse)."""
     require(actor, AccountingPerm.ADMIN)
-    ledger.books()
     code = _code(code)
     name = clean.text(name, field="name", limit=120, required=True)
     if type not in TYPES:
         raise invalid("type", _("one of {types}"), types=", ".join(TYPES))
+    return code, name, type
+
+
+def account_add(*, actor: Actor, code: str, name: str, type: str) -> Account:
+    require(actor, AccountingPerm.ADMIN)
+    ledger.books()
+    code, name, type = account_check(actor=actor, code=code, name=name, type=type)
     taken = Account.objects.filter(code=code).first()
     if taken is not None:
         raise CodeTaken(what=_("Account"), code=code, name=taken.name)

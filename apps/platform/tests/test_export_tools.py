@@ -140,7 +140,7 @@ def test_a_large_export_runs_in_the_background_with_progress(
     [
         ("exportDataCsv", {"entityType": "spaceship"}, "'spaceship' cannot be exported"),
         ("exportDataCsv", {"entityType": "contact", "format": "pdf"}, "`format`"),
-        ("requestDataExport", {"entityType": "invoice"}, "'invoice' cannot be exported"),
+        ("requestDataExport", {"entityType": "starship"}, "'starship' cannot be exported"),
         ("getDataExportStatus", {"exportId": 999999}, "Export 999999 was not found"),
         ("getDataExportStatus", {"exportId": "latest"}, "`exportId`"),
     ],
@@ -148,5 +148,5 @@ def test_a_large_export_runs_in_the_background_with_progress(
 def test_bad_input_is_a_clear_error(people, name, arguments, said):
     assert said in refused(people["member"], name, arguments)
     assert not DataExport.objects.filter(
-        created_by=people["member"], kind__in=["spaceship", "invoice"]
+        created_by=people["member"], kind__in=["spaceship", "starship"]
     ).exists()

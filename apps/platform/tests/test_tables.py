@@ -3,6 +3,7 @@
 import csv
 import io
 import zipfile
+from decimal import Decimal
 
 import pytest
 from openpyxl import Workbook
@@ -28,6 +29,17 @@ def test_an_export_reads_back_as_it_was():
 
     assert header == ["value"]
     assert [row[0] for row in rows] == values
+
+
+def test_a_number_is_written_plainly_and_text_that_looks_like_one_is_neutralised():
+    data = tables.csv_bytes(
+        ["amount", "count", "text"], [[Decimal("-35.50"), -2, "-35.50"], [Decimal("1E+2"), 0, ""]]
+    )
+
+    lines = data.decode("utf-8-sig").splitlines()
+
+    # An amount read as the number it is; the same characters given as text, still neutralised.
+    assert lines[1:] == ['"-35.50","-2","\'-35.50"', '"100","0",""']
 
 
 def _xlsx(rows):

@@ -68,6 +68,13 @@ def _known(fields: dict[str, Any]) -> None:
         raise invalid(sorted(unknown)[0], _("not a field of a canned reply"))
 
 
+def canned_create_check(*, actor: Actor, fields: dict[str, Any]) -> None:
+    """Everything `canned_create` would refuse, checked without writing (an import's rows)."""
+    require(actor, SupportPerm.EDIT)
+    _known(fields)
+    _canned_fields(actor, CannedReply(owner=person(actor)), fields, True)
+
+
 def canned_create(*, actor: Actor, fields: dict[str, Any]) -> CannedReply:
     """A canned reply of `actor`'s: personal unless `visibility` is "workspace" (administrators)."""
     _known(fields)
