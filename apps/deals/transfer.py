@@ -25,7 +25,7 @@ from apps.core import clean, sharing, transfer
 from apps.core.errors import invalid
 from apps.core.transfer import Column
 from apps.deals import services
-from apps.deals.models import Deal, Pipeline, Stage
+from apps.deals.models import Activity, Deal, Pipeline, Stage
 from apps.deals.permissions import DealsPerm
 from apps.groupaccounts import api as groupaccounts_api
 
@@ -215,5 +215,38 @@ transfer.exportable(
         ),
         rows=_rows,
         search=("title", "notes"),
+    )
+)
+
+
+# What happened on the deals: contacts logged and follow-ups. Export only: each is made on a deal
+# as it happens (logDealContact, scheduleDealFollowUp), not brought in from a file.
+transfer.exportable(
+    transfer.Exportable(
+        kind="deal_activity",
+        label=_("Deal activity"),
+        permission=DealsPerm.VIEW,
+        columns=(
+            ("id", lambda activity: activity.pk),
+            ("dealId", lambda activity: activity.deal_id),
+            ("deal", lambda activity: activity.deal.title),
+            ("kind", lambda activity: activity.kind),
+            ("channel", lambda activity: activity.channel),
+            ("summary", lambda activity: activity.summary),
+            ("outcome", lambda activity: activity.outcome),
+            ("happenedAt", lambda activity: activity.happened_at),
+            ("dueAt", lambda activity: activity.due_at),
+            ("timeZone", lambda activity: activity.time_zone),
+            ("doneAt", lambda activity: activity.done_at),
+            ("ownerEmail", lambda activity: activity.owner.email if activity.owner else ""),
+            ("createdAt", lambda activity: activity.created_at),
+        ),
+        rows=lambda actor: (
+            Activity.objects.restrict(actor, "view")
+            .filter(deal__deleted_at__isnull=True)
+            .select_related("deal", "owner")
+            .order_by("id")
+        ),
+        search=("summary", "outcome", "deal__title"),
     )
 )

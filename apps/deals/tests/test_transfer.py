@@ -10,6 +10,7 @@ from datetime import date
 
 from apps.catalogue.testing import ok, person_without, refused
 from apps.contacts.tests.factories import ContactFactory
+from apps.deals import services
 from apps.deals.models import Deal, DealEvent, StageVisit
 from apps.deals.tests.factories import DealFactory, PipelineFactory
 from apps.groupaccounts.tests.factories import GroupAccountFactory
@@ -17,8 +18,8 @@ from apps.platform.models import DataImport
 from apps.platform.tests.test_transfer_tools import _commit, _validate
 
 
-def _export(user, query):
-    answer = ok(user, "exportDataCsv", {"entityType": "deal", "query": query})
+def _export(user, query, kind="deal"):
+    answer = ok(user, "exportDataCsv", {"entityType": kind, "query": query})
     return list(csv.DictReader(io.StringIO(answer["csvText"])))
 
 
@@ -158,3 +159,41 @@ def test_a_role_that_may_not_read_deals_may_not_export_them(people):
     person = person_without("deals.view", email="no-deals-view@acme.example")
 
     assert "permission" in refused(person, "exportDataCsv", {"entityType": "deal"})
+
+
+def test_the_activities_of_the_deals_one_may_read_are_exported_and_not_imported(people):
+    pipeline = PipelineFactory(actor=people["admin"], name="Activity pipeline")
+    open_deal = DealFactory(actor=people["member"], pipeline=pipeline, title="Activitymarker open")
+    secret = DealFactory(
+        actor=people["admin"], pipeline=pipeline, title="Activitymarker secret", visibility="private"
+    )
+    for deal in (open_deal, secret):
+        services.contact_log(
+            actor=deal.owner,
+            deal_id=deal.pk,
+            channel="meeting",
+            summary=f"Met about {deal.title}",
+            outcome="+1",
+        )
+    services.follow_up_schedule(
+        actor=people["member"], deal_id=open_deal.pk, due=date(2027, 2, 3), summary="Activitymarker call back"
+    )
+
+    rows = _export(people["member"], "Activitymarker", kind="deal_activity")
+
+    assert sorted((row["kind"], row["summary"]) for row in rows) == [
+        ("contact", "Met about Activitymarker open"),
+        ("follow_up", "Activitymarker call back"),
+    ]
+    logged = next(row for row in rows if row["kind"] == "contact")
+    assert (logged["deal"], logged["dealId"], logged["channel"], logged["outcome"]) == (
+        "Activitymarker open",
+        str(open_deal.pk),
+        "meeting",
+        "'+1",
+    )
+    assert len(_export(people["admin"], "Activitymarker", kind="deal_activity")) == 3
+    said = refused(
+        people["member"], "validateDataImport", {"entityType": "deal_activity", "csvText": "summary\nx\n"}
+    )
+    assert "'deal_activity' cannot be imported" in said
