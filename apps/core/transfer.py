@@ -40,9 +40,12 @@ and the caller's transaction is undone.
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Any
 
-from apps.core.errors import AppError
+from django.utils.translation import gettext_lazy as _
+
+from apps.core.errors import AppError, invalid
 from apps.core.permissions import PermissionEnum
 
 # The rows a commit makes in one transaction (and one `create_many`).
@@ -173,3 +176,68 @@ def exportables() -> list[Exportable]:
 
 def get_exportable(kind: str) -> Exportable | None:
     return _exportables.get(kind)
+
+
+# --- cells as an area's tools take them ---------------------------------------------------------
+# A tool's arguments are checked by their types before its service sees them (a priority is one of
+# four words, a title at most 200 characters); an imported row reaches the service without them,
+# so its columns parse their cells to the same bounds. Each refusal is the row's problem in the
+# column (`invalid` naming the field).
+
+
+def limited(field: str, limit: int) -> Callable[[str], str]:
+    """Text of at most `limit` characters (the tool's `max_length`)."""
+
+    def parse(text: str) -> str:
+        if len(text) > limit:
+            raise invalid(field, _("at most {limit} characters"), limit=limit)
+        return text
+
+    return parse
+
+
+def choice(field: str, choices: Iterable[str]) -> Callable[[str], str]:
+    """One of `choices`, in any case."""
+    allowed = tuple(choices)
+
+    def parse(text: str) -> str:
+        value = text.strip().lower()
+        if value not in allowed:
+            raise invalid(
+                field, _("{text!r} is not one of: {allowed}"), text=text, allowed=", ".join(allowed)
+            )
+        return value
+
+    return parse
+
+
+def day(field: str) -> Callable[[str], date]:
+    """A date, YYYY-MM-DD (what an export writes)."""
+
+    def parse(text: str) -> date:
+        try:
+            return date.fromisoformat(text.strip())
+        except ValueError:
+            raise invalid(field, _("{text!r} is not a date (YYYY-MM-DD)"), text=text) from None
+
+    return parse
+
+
+def moment(field: str) -> Callable[[str], datetime]:
+    """A date and time in ISO 8601 (what an export writes), or a date alone (its midnight); one
+    without a zone is read in the workspace's."""
+
+    def parse(text: str) -> datetime:
+        try:
+            return datetime.fromisoformat(text.strip())
+        except ValueError:
+            raise invalid(
+                field, _("{text!r} is not a date and time (YYYY-MM-DD or YYYY-MM-DDTHH:MM)"), text=text
+            ) from None
+
+    return parse
+
+
+def listed(text: str) -> list[str]:
+    """Several values in one cell, separated by commas or semicolons (an export's "; ")."""
+    return [part.strip() for part in text.replace(";", ",").split(",") if part.strip()]

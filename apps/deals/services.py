@@ -205,11 +205,8 @@ def _apply(actor: Actor, deal: Deal, fields: dict[str, Any], creating: bool) -> 
         deal.visibility = fields["visibility"]
 
 
-@transaction.atomic
-def deal_create(
-    *, actor: Actor, pipeline_id: int | None, stage_id: int | None, fields: dict[str, Any]
-) -> Deal:
-    require(actor, DealsPerm.MANAGE)
+def _placed(actor: Actor, pipeline_id: int | None, stage_id: int | None) -> tuple[Pipeline, Stage]:
+    """Where a new deal goes: the stage given (of the pipeline given), else the pipeline's first."""
     pipeline = (
         stage_of(actor=actor, stage_id=stage_id).pipeline if stage_id else _pipeline_for(actor, pipeline_id)
     )
@@ -227,6 +224,25 @@ def deal_create(
             _("pipeline {pipeline} has no stages; add one with managePipeline"),
             pipeline=pipeline.pk,
         )
+    return pipeline, stage
+
+
+def deal_check(
+    *, actor: Actor, pipeline_id: int | None, stage_id: int | None, fields: dict[str, Any]
+) -> None:
+    """Refuses what `deal_create` would refuse, writing nothing (an imported row's check)."""
+    require(actor, DealsPerm.MANAGE)
+    pipeline, stage = _placed(actor, pipeline_id, stage_id)
+    deal = Deal(pipeline=pipeline, stage=stage, owner_id=actor_id(actor), created_by_id=actor_id(actor))
+    _apply(actor, deal, fields, True)
+
+
+@transaction.atomic
+def deal_create(
+    *, actor: Actor, pipeline_id: int | None, stage_id: int | None, fields: dict[str, Any]
+) -> Deal:
+    require(actor, DealsPerm.MANAGE)
+    pipeline, stage = _placed(actor, pipeline_id, stage_id)
     now = timezone.now()
     deal = records.create(
         Deal,

@@ -129,17 +129,10 @@ def _clean_columns(names: list[str]) -> list[str]:
     return cleaned
 
 
-def task_create(
-    *,
-    actor: Actor,
-    fields: dict[str, Any],
-    steps: list[dict[str, Any]] | None = None,
-    columns: list[str] | None = None,
-    is_template: bool = False,
-) -> Task:
-    require(actor, TasksPerm.CREATE)
+def _new_task(actor: Actor, fields: dict[str, Any], is_template: bool) -> Task:
+    """The task `fields` make, cleaned and checked, not saved yet."""
     agent_key = _agent_key(actor, actor, fields.get("agent_key_id"))
-    task = Task(
+    return Task(
         title=clean.long_text(fields.get("title"), field="title", limit=200, required=True),
         description=clean.long_text(fields.get("description"), field="description", limit=10_000),
         instructions=clean.long_text(fields.get("instructions"), field="instructions", limit=20_000),
@@ -151,6 +144,24 @@ def task_create(
         created_by=person(actor),
         agent_key_id=agent_key.id if agent_key else None,
     )
+
+
+def task_check(*, actor: Actor, fields: dict[str, Any]) -> None:
+    """Refuses the fields `task_create` would refuse, writing nothing (an imported row's check)."""
+    require(actor, TasksPerm.CREATE)
+    _new_task(actor, fields, False)
+
+
+def task_create(
+    *,
+    actor: Actor,
+    fields: dict[str, Any],
+    steps: list[dict[str, Any]] | None = None,
+    columns: list[str] | None = None,
+    is_template: bool = False,
+) -> Task:
+    require(actor, TasksPerm.CREATE)
+    task = _new_task(actor, fields, is_template)
     task.save()
     TaskColumn.objects.bulk_create(
         [

@@ -136,8 +136,8 @@ def validate_data_import(
 
     commitDataImport imports it by the token. The header names the columns (any case; "First
     name" is firstName); an unknown column is refused with the known ones. Duplicates: rows that
-    repeat an earlier row, or a record you already see (contacts: the e-mail address, an
-    organisation's name). bulkImportContacts does both steps for contacts."""
+    repeat an earlier row, or a record you already see (by the kind's key, e.g. a contact's
+    e-mail address). bulkImportContacts does both steps for contacts."""
     source = imports.source_of(ctx.actor, file_id=file_id, csv_text=csv_text)
     return _plan(imports.validate(ctx.actor, kind=entity_type, source=source))
 
