@@ -11,7 +11,7 @@ from typing import Any
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
-from apps.core import transfer
+from apps.core import clean, transfer
 from apps.core.actors import actor_id
 from apps.core.errors import invalid
 from apps.core.transfer import Column
@@ -45,6 +45,9 @@ def _fields(actor: Any, fields: dict[str, Any]) -> dict[str, Any]:
                 name=parent_name,
             )
         given["parent_id"] = parent.pk
+    if given.get("head_email"):
+        # The service's own lookup, naming the column when nobody has the address.
+        clean.person_by_email(given["head_email"], field="head_email")
     return given
 
 

@@ -6,9 +6,10 @@
   for "the same event"; two events of one name at one moment are a file read twice). Exported
   with its times in its own zone.
 - `event_attendee`: export only, the people on the lists of the events the person may see. An
-  event's attendees are imported into that event by its own import (importEventAttendees: one
-  event, the capacity and waitlist, needs for who may record them). Dietary and accessibility
-  needs are in no export: special-category data, read one attendee at a time with events.needs.
+  event's attendees are imported into that event by its own import (validateAttendeeImport and
+  commitAttendeeImport: one event, its capacity and waitlist, needs for who may record them).
+  Dietary and accessibility needs are in no export: special-category data, read one attendee at
+  a time with events.needs.
 """
 
 from datetime import UTC, datetime
