@@ -50,9 +50,19 @@ def _minutes(text: str) -> int:
 
 def _status(text: str) -> str:
     value = text.strip().lower()
-    if value not in (Event.Status.CONFIRMED, Event.Status.TENTATIVE):
-        raise invalid("status", _("confirmed or tentative, not {text!r}"), text=text)
+    if value not in Event.Status.values:
+        raise invalid("status", _("confirmed, tentative or cancelled, not {text!r}"), text=text)
     return value
+
+
+# createCalendarEvent's bound of a rule (the column's width).
+RULE_LENGTH = 500
+
+
+def _rule(text: str) -> str:
+    if len(text) > RULE_LENGTH:
+        raise invalid("recurrence", _("at most {limit} characters"), limit=RULE_LENGTH)
+    return text
 
 
 def _attendees(text: str) -> list[dict[str, str]]:
@@ -69,10 +79,10 @@ COLUMNS = (
     Column("durationMinutes", "duration_minutes", "instead of end (default 60)", parse=_minutes),
     Column("allDay", "all_day", "true: start and end are dates", parse=_flag("all_day")),
     Column("timeZone", "time_zone", "IANA, e.g. Europe/Berlin; the calendar's by default"),
-    Column("recurrence", "recurrence", "an RRULE, e.g. FREQ=WEEKLY;COUNT=5; empty: once"),
+    Column("recurrence", "recurrence", "an RRULE, e.g. FREQ=WEEKLY;COUNT=5; empty: once", parse=_rule),
     Column("location", "location"),
     Column("description", "description"),
-    Column("status", "status", "confirmed (the default) or tentative", parse=_status),
+    Column("status", "status", "confirmed (the default), tentative or cancelled", parse=_status),
     Column("busy", "busy", "false: it does not make its people busy", parse=_flag("busy")),
     Column("calendarName", "calendar_name", "a calendar you may add events to; your own by default"),
     Column("attendees", "attendees", "e-mail addresses separated by commas or semicolons", parse=_attendees),

@@ -42,11 +42,18 @@ def _when(field: str) -> Any:
     return parse
 
 
+# createEvent's bound of a capacity.
+MOST_PLACES = 1_000_000
+
+
 def _capacity(text: str) -> int:
     try:
-        return int(text.strip())
+        places = int(text.strip())
     except ValueError:
         raise invalid("capacity", _("{text!r} is not a whole number"), text=text) from None
+    if places > MOST_PLACES:
+        raise invalid("capacity", _("at most {most} places"), most=MOST_PLACES)
+    return places
 
 
 def _visibility(text: str) -> str:

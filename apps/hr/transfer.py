@@ -19,7 +19,7 @@ from typing import Any
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
-from apps.core import transfer
+from apps.core import clean, transfer
 from apps.core.actors import actor_id
 from apps.core.errors import invalid
 from apps.core.transfer import Column
@@ -37,13 +37,25 @@ def _weekdays(text: str) -> list[int]:
     return [int(part) for part in parts]
 
 
+def _employment_type(text: str) -> str:
+    value = text.strip().lower()
+    if value not in Employee.Type.values:
+        raise invalid("employment_type", _("one of {choices}"), choices=", ".join(Employee.Type.values))
+    return value
+
+
 COLUMNS = (
     Column("fullName", "full_name", "as colleagues know them"),
     Column("email", "email", "work e-mail, unique"),
     Column("startDate", "start_date", "YYYY-MM-DD"),
     Column("endDate", "end_date", "YYYY-MM-DD, the last day of work"),
     Column("jobTitle", "job_title"),
-    Column("employmentType", "employment_type", "employee (the default), contractor or intern"),
+    Column(
+        "employmentType",
+        "employment_type",
+        "employee (the default), contractor or intern",
+        parse=_employment_type,
+    ),
     Column("departmentName", "department_name", "a department's name"),
     Column("managerEmail", "manager_email", "the work e-mail of another employee"),
     Column("personEmail", "person_email", "a person of the workspace the record is theirs"),
@@ -89,6 +101,9 @@ def _fields(actor: Any, fields: dict[str, Any]) -> dict[str, Any]:
                 email=manager_email,
             )
         given["manager_id"] = manager.pk
+    if given.get("person_email"):
+        # The service's own lookup, naming the column when nobody has the address.
+        clean.person_by_email(given["person_email"], field="person_email")
     return given
 
 

@@ -10,12 +10,16 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from django.utils import timezone
+from openpyxl import load_workbook
 
 from apps.calendars.models import Event
 from apps.calendars.tests.factories import CalendarFactory, EventFactory
 from apps.catalogue.testing import ok, person_without, refused
 from apps.core.records import Visibility
+from apps.files import api as files
+from apps.files.models import File
 from apps.platform.models import DataImport
+from apps.platform.tests.test_export_tools import eager_tasks  # noqa: F401 (a fixture)
 from apps.platform.tests.test_transfer_tools import _commit, _validate
 
 
@@ -131,3 +135,29 @@ def test_a_role_that_may_not_add_events_may_not_import_them_nor_one_that_may_not
     )
     assert not Event.objects.filter(title="Xfercal No").exists()
     assert not DataImport.objects.filter(created_by=person).exists()
+
+
+def test_an_xlsx_export_in_the_background_reads_the_events_as_its_requester_sees_them(
+    people,
+    eager_tasks,  # noqa: F811
+    django_capture_on_commit_callbacks,
+):
+    owner = people["owner"]
+    secret = CalendarFactory(owner=owner, name="Xferbg Secret", visibility=Visibility.PRIVATE)
+    EventFactory(organizer=owner, calendar=CalendarFactory(owner=owner), title="Xferbg Open")
+    EventFactory(
+        organizer=owner, calendar=secret, title="Xferbg Closed", attendees=[{"email": "x@xferbg.example"}]
+    )
+
+    with django_capture_on_commit_callbacks(execute=True):
+        started = ok(
+            people["member"],
+            "requestDataExport",
+            {"entityType": "calendar_event", "format": "xlsx", "query": "Xferbg"},
+        )
+    done = ok(people["member"], "getDataExportStatus", {"exportId": started["exportId"]})
+
+    assert (done["status"], done["totalRows"]) == ("done", 1)
+    sheet = load_workbook(io.BytesIO(files.file_bytes(File.objects.get(pk=done["file"]["fileId"])))).active
+    header, *body = [[cell.value for cell in row] for row in sheet.iter_rows()]
+    assert [row[header.index("title")] for row in body] == ["Xferbg Open"]

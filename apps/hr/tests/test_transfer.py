@@ -82,24 +82,29 @@ def test_an_employee_import_is_checked_by_row_and_column_then_committed_once(peo
     held = EmployeeFactory(actor=admin, full_name="Xferhr Held", email="held@xferhr.example")
     before = Employee.objects.count()
     text = (
-        "Full name,email,startDate,departmentName,managerEmail,fte,workingDays\n"
-        "Ada Xfer,ada@xferhr.example,2031-02-01,Xferhr Engineering,held@xferhr.example,0.8,0;1;2;3\n"  # 2
-        "Bob Xfer,bob@xferhr.example,someday,,,,\n"  # 3: start date
-        "Cy Xfer,cy@xferhr.example,2031-02-01,Nowhere,,,\n"  # 4: department
-        "Dee Xfer,dee@xferhr.example,2031-02-01,,nobody@xferhr.example,,\n"  # 5: manager
-        "Eve Xfer,ADA@xferhr.example,2031-02-01,,,,\n"  # 6: repeats row 2
-        "Held Again,held@xferhr.example,2031-02-01,,,,\n"  # 7: an employee we have
-        "Fay Xfer,fay@xferhr.example,2031-02-01,,,2,\n"  # 8: fte
+        "Full name,email,startDate,departmentName,managerEmail,fte,workingDays,employmentType,personEmail\n"
+        "Ada Xfer,ada@xferhr.example,2031-02-01,Xferhr Engineering,held@xferhr.example,0.8,0;1;2;3,"
+        "Contractor,\n"  # 2: fine
+        "Bob Xfer,bob@xferhr.example,someday,,,,,,\n"  # 3: start date
+        "Cy Xfer,cy@xferhr.example,2031-02-01,Nowhere,,,,,\n"  # 4: department
+        "Dee Xfer,dee@xferhr.example,2031-02-01,,nobody@xferhr.example,,,,\n"  # 5: manager
+        "Eve Xfer,ADA@xferhr.example,2031-02-01,,,,,,\n"  # 6: repeats row 2
+        "Held Again,held@xferhr.example,2031-02-01,,,,,,\n"  # 7: an employee we have
+        "Fay Xfer,fay@xferhr.example,2031-02-01,,,2,,,\n"  # 8: fte
+        "Gus Xfer,gus@xferhr.example,2031-02-01,,,,,wizard,\n"  # 9: type
+        "Hal Xfer,hal@xferhr.example,2031-02-01,,,,,,nobody@acme.example\n"  # 10: person
     )
 
     plan = _validate(admin, text, kind="employee")
 
-    assert (plan["rows"], plan["toImport"], plan["invalidRows"], plan["duplicateRows"]) == (7, 1, 4, 2)
+    assert (plan["rows"], plan["toImport"], plan["invalidRows"], plan["duplicateRows"]) == (9, 1, 6, 2)
     assert {(p["row"], p["column"]) for p in plan["problems"]} == {
         (3, "startDate"),
         (4, "departmentName"),
         (5, "managerEmail"),
         (8, "fte"),
+        (9, "employmentType"),
+        (10, "personEmail"),
     }
     assert [(d["row"], d["ofRow"], d["existingId"]) for d in plan["duplicates"]] == [
         (6, 2, None),
@@ -119,6 +124,7 @@ def test_an_employee_import_is_checked_by_row_and_column_then_committed_once(peo
         [0, 1, 2, 3],
         date(2031, 2, 1),
     )
+    assert (ada.employment_type, ada.created_by) == ("contractor", admin)
     assert Employee.objects.count() == before + 1
 
 
