@@ -113,9 +113,7 @@ transfer.exportable(
             ("headEmail", lambda department: department.head.email if department.head else ""),
             (
                 "memberEmails",
-                lambda department: "; ".join(
-                    member.user.email for member in department.members.select_related("user").order_by("id")
-                ),
+                lambda department: "; ".join(member.user.email for member in department.members.all()),
             ),
             ("createdAt", lambda department: department.created_at),
         ),

@@ -7,6 +7,7 @@ import csv
 import io
 
 from apps.catalogue.testing import ok, person_without, refused
+from apps.departments import services
 from apps.departments.models import Department
 from apps.departments.tests.factories import DepartmentFactory
 from apps.platform.models import DataImport
@@ -22,10 +23,17 @@ def test_an_export_names_the_parent_and_the_head_and_neutralises_formulas(people
     top = DepartmentFactory(actor=people["admin"], name="Xferdept Top", head_email=people["member"].email)
     DepartmentFactory(actor=people["admin"], name="Xferdept Sales", parent_id=top.pk)
     DepartmentFactory(actor=people["admin"], name="Xferdept Ops", description="=SUM(A1:A2)")
+    gone = DepartmentFactory(actor=people["admin"], name="Xferdept Gone")
+    services.department_delete(actor=people["admin"], department=gone)
+    for person in (people["admin"], people["member"]):
+        services.member_add(actor=people["admin"], department=top, person=person)
 
+    # Departments are the workspace's (no private ones): every role that sees them exports them
+    # all, those in the trash aside.
     for role in ("member", "viewer"):
         rows = {row["name"]: row for row in _exported(people[role], "department", "Xferdept")}
         assert set(rows) == {"Xferdept Top", "Xferdept Sales", "Xferdept Ops"}
+        assert rows["Xferdept Top"]["memberEmails"] == f"{people['admin'].email}; {people['member'].email}"
         assert rows["Xferdept Sales"]["parentName"] == "Xferdept Top"
         assert rows["Xferdept Top"]["headEmail"] == people["member"].email
         assert rows["Xferdept Ops"]["description"] == "'=SUM(A1:A2)"
