@@ -2,7 +2,8 @@
 "Cross-area services"). Nothing else of apps.departments is theirs to import.
 
 `visible_department(actor, department_id)`: one the actor may see, or None; `not_found(
-department_id)`: the error for an id the actor may not see.
+department_id)`: the error for an id the actor may not see; `department_named(actor, name)`:
+the one of that name the actor may see, or None.
 `Department` is here for foreign keys' and answers' types.
 """
 
@@ -10,7 +11,7 @@ from apps.core.actors import Actor
 from apps.core.errors import AppError
 from apps.departments.models import Department
 
-__all__ = ["Department", "not_found", "visible_department"]
+__all__ = ["Department", "department_named", "not_found", "visible_department"]
 
 
 def visible_department(actor: Actor, department_id: int) -> Department | None:
@@ -19,3 +20,10 @@ def visible_department(actor: Actor, department_id: int) -> Department | None:
 
 def not_found(department_id: int) -> AppError:
     return Department.access.not_found(Department, department_id)
+
+
+def department_named(actor: Actor, name: str) -> Department | None:
+    """The live department the actor may see called `name` (without case; names are unique), or
+    None: a department given by its name, as a spreadsheet gives it."""
+    wanted = " ".join((name or "").split())
+    return Department.objects.restrict(actor).filter(name__iexact=wanted).first() if wanted else None
