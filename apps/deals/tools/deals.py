@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from django.utils.translation import gettext as _
 from pydantic import Field
 
+from apps.catalogue.customfields import FieldsOf
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.kit import open_tool, share_tool
 from apps.catalogue.registry import Marker, tool
@@ -33,7 +34,12 @@ def _deal(ctx: ToolContext, deal_id: int) -> DealOut:
     return DealOut.of(deal, url=links.page("deals:detail", deal_id=deal.pk), reader=ctx.actor)
 
 
-@tool("createDeal", permission=DealsPerm.MANAGE, title="Create a deal")
+@tool(
+    "createDeal",
+    permission=DealsPerm.MANAGE,
+    title="Create a deal",
+    custom_fields=FieldsOf("deals", "create"),
+)
 def create_deal(
     ctx: ToolContext,
     *,
@@ -64,7 +70,13 @@ def create_deal(
     return _deal(ctx, deal.pk)
 
 
-@tool("getDeal", permission=DealsPerm.VIEW, title="Get a deal", read_only=True)
+@tool(
+    "getDeal",
+    permission=DealsPerm.VIEW,
+    title="Get a deal",
+    read_only=True,
+    custom_fields=FieldsOf("deals", "get"),
+)
 def get_deal(ctx: ToolContext, *, deal_id: DealId) -> DealOut:
     """Read a deal: value, weighted value, stage history, contact, open follow-ups."""
     return _deal(ctx, deal_id)
@@ -89,7 +101,12 @@ class UpdatedOut(Out):
     changed: list[str]
 
 
-@tool("updateDeal", permission=DealsPerm.MANAGE, title="Update a deal")
+@tool(
+    "updateDeal",
+    permission=DealsPerm.MANAGE,
+    title="Update a deal",
+    custom_fields=FieldsOf("deals", "update", answer="deal"),
+)
 def update_deal(
     ctx: ToolContext,
     *,
