@@ -23,7 +23,7 @@ Platform area's (apps.platform.fields), reached through `apps.core.customfields`
 import functools
 import inspect
 from collections.abc import Callable
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from contextvars import ContextVar
 from copy import copy
 from dataclasses import dataclass
@@ -80,17 +80,21 @@ def wrapped(function: Callable[..., Any], fields_of: FieldsOf) -> Callable[..., 
         )
         token = values_given.set(bool(given))
         try:
-            with customfields.reading() if not takes else nullcontext({}) as noted:
+            reads: AbstractContextManager[dict[tuple[str, int], dict[str, Any]]] = nullcontext({})
+            if not takes:
+                reads = customfields.reading()
+            with reads as noted:
                 result = function(ctx, **kwargs)
         finally:
             values_given.reset(token)
         record_id = _at(result, fields_of.path).id
         if takes:
+            before = provider.read(fields_of.kind, record_id) if cleaned and not creating else {}
             if cleaned:
                 provider.write(fields_of.kind, record_id, cleaned)
-                if fields_of.role == "update" and isinstance(getattr(result, "changed", None), list):
-                    result.changed.append("customFields")
             values = provider.read(fields_of.kind, record_id)
+            if values != before and isinstance(getattr(result, "changed", None), list):
+                result.changed.append("customFields")
         else:
             read = noted.get((fields_of.kind, record_id))
             values = read if read is not None else provider.read(fields_of.kind, record_id)
@@ -104,7 +108,7 @@ def wrapped(function: Callable[..., Any], fields_of: FieldsOf) -> Callable[..., 
         annotations[ARGUMENT] = CustomFieldValues
     tool.__signature__ = signature.replace(parameters=parameters, return_annotation=answer)  # type: ignore[attr-defined]
     tool.__annotations__ = {**annotations, "return": answer}
-    del tool.__wrapped__  # type: ignore[attr-defined]  # its signature and hints are its own
+    del tool.__wrapped__  # its signature and hints are its own
     return tool
 
 

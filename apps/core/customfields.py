@@ -13,7 +13,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Protocol, TypeVar
 
-from django.db.models import Expression, Model, QuerySet
+from django.db.models import Model, QuerySet
+from django.db.models.expressions import BaseExpression
 
 
 class CustomFields(Protocol):
@@ -31,7 +32,7 @@ class CustomFields(Protocol):
         """The record's values of the kind's live (not archived) fields, by key."""
         ...
 
-    def values(self, kind: str) -> Expression:
+    def values(self, kind: str) -> BaseExpression:
         """The same, as an expression of a query of the kind's records (their `pk`): a JSON object,
         or null when the record holds none."""
         ...

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.apps import apps
 from django.db import models, transaction
+from django.db.models.expressions import BaseExpression
 from django.db.models.signals import post_delete
 from django.utils import timezone
 
@@ -282,7 +283,7 @@ class _Fields:
     def read(self, kind: str, record_id: int) -> dict[str, Any]:
         return values_of(kind_of(kind), record_id)
 
-    def values(self, kind: str) -> models.Expression:
+    def values(self, kind: str) -> BaseExpression:
         held = (
             CustomFieldValue.objects.filter(
                 record_id=models.OuterRef("pk"), field__kind=kind, field__archived_at__isnull=True

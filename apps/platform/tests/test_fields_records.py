@@ -82,6 +82,10 @@ def test_values_are_given_on_create_and_update_and_shown_by_the_get_tool(acme, p
         {spec["id"]: record_id, "changes": {}, "customFields": {"budget": 20.5, "tier": None}},
     )
     assert changed["changed"] == ["customFields"]
+    again = ok(
+        member, spec["update"], {spec["id"]: record_id, "changes": {}, "customFields": {"budget": 20.5}}
+    )
+    assert again["changed"] == []  # the same value again changes nothing
     # Both who may change it and who only reads it see the values.
     for who in ("member", "viewer"):
         assert ok(people[who], spec["get"], {spec["id"]: record_id})["customFields"] == {"budget": 20.5}
