@@ -6,6 +6,7 @@ depends on no area): a record is reached through its own queryset's `fetch`, whi
 alike for a record that does not exist and for one the actor may not see, so a value is never read,
 set or quoted about a record its reader may not see."""
 
+import math
 import re
 from dataclasses import dataclass
 from datetime import date
@@ -200,7 +201,7 @@ def _value(field: CustomField, value: Any) -> Any:
             raise wrong("text of at most 1000 characters")
         return value.strip()
     if field.type == CustomField.Type.NUMBER:
-        if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
             raise wrong("a number")
         return value
     if field.type == CustomField.Type.BOOLEAN:
@@ -217,11 +218,19 @@ def _value(field: CustomField, value: Any) -> Any:
     return value
 
 
-def values_clean(kind: Kind, values: dict[str, Any], *, creating: bool = False) -> dict[CustomField, Any]:
-    """The values checked against the kind's fields, before anything is written (null clears a
-    value); `creating`: a record being made, so a required field must be given a value, and a null
-    is nothing to clear. Each failure names the field's key."""
-    fields = {f.key: f for f in CustomField.objects.filter(kind=kind.key)}
+def values_clean(
+    kind: Kind,
+    values: dict[str, Any],
+    *,
+    creating: bool = False,
+    fields: dict[str, CustomField] | None = None,
+) -> dict[CustomField, Any]:
+    """The values checked against the kind's fields (`fields`: read once for many records, by
+    key), before anything is written (null clears a value); `creating`: a record being made, so a
+    required field must be given a value, and a null is nothing to clear. Each failure names the
+    field's key."""
+    if fields is None:
+        fields = fields_by_key(kind)
     cleaned: dict[CustomField, Any] = {}
     for key, value in values.items():
         field = fields.get(key)
@@ -238,6 +247,45 @@ def values_clean(kind: Kind, values: dict[str, Any], *, creating: bool = False) 
             if field.required and field.archived_at is None and field not in cleaned:
                 raise errors.FieldValueMissing(key=field.key, details={field.key: ["required"]})
     return cleaned
+
+
+def fields_by_key(kind: Kind) -> dict[str, CustomField]:
+    return {field.key: field for field in CustomField.objects.filter(kind=kind.key)}
+
+
+TRUE, FALSE = frozenset({"true", "yes", "1"}), frozenset({"false", "no", "0"})
+
+
+def values_of_text(fields: dict[str, CustomField], texts: dict[str, str]) -> dict[str, Any]:
+    """A file's cells as the values of their fields (a number, true or false); text that is none
+    stays text, for `values_clean` to refuse in its words."""
+    values: dict[str, Any] = {}
+    for key, text in texts.items():
+        field = fields.get(key)
+        value: Any = text
+        if field is not None and field.type == CustomField.Type.NUMBER:
+            for number in (int, float):
+                try:
+                    value = number(text)
+                    break
+                except ValueError:
+                    continue
+        elif field is not None and field.type == CustomField.Type.BOOLEAN and text.lower() in TRUE | FALSE:
+            value = text.lower() in TRUE
+        values[key] = value
+    return values
+
+
+def values_write_many(cleaned: list[tuple[int, dict[CustomField, Any]]]) -> None:
+    """The values of records just made (none held yet), in one statement."""
+    CustomFieldValue.objects.bulk_create(
+        [
+            CustomFieldValue(field=field, record_id=record_id, value=value)
+            for record_id, values in cleaned
+            for field, value in values.items()
+            if value is not None
+        ]
+    )
 
 
 def values_write(record_id: int, cleaned: dict[CustomField, Any]) -> None:

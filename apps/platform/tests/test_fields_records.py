@@ -241,3 +241,55 @@ def test_get_contact_reads_its_values_in_its_one_statement(acme, people):
     )
     answer, with_fields = statements(people["viewer"], {"contactId": contact.pk})
     assert answer["customFields"] == {"tier": "a"} and len(with_fields) == 1
+
+
+def _validate(user: Any, text: str) -> dict[str, Any]:
+    return ok(user, "validateDataImport", {"entityType": "contact", "csvText": text})
+
+
+def test_an_import_gives_values_in_cf_columns_checked_as_the_create_tools_check_them(acme, people):
+    define(people["admin"], "contacts", "tier", "choice", choices=["gold", "silver"])
+    define(people["admin"], "contacts", "budget", "number")
+    define(people["admin"], "contacts", "vip", "boolean")
+    member = people["member"]
+    text = (
+        "firstName,email,CF:Tier,cf:budget,cf:vip\n"
+        "Ada,ada@fields.example,gold,12.5,yes\n"
+        "Bad,bad@fields.example,bronze,3,no\n"
+        "Worse,worse@fields.example,silver,a lot,\n"
+        "Plain,plain@fields.example,,,\n"
+    )
+
+    plan = _validate(member, text)
+    assert {(p["row"], p["column"]) for p in plan["problems"]} == {(3, "cf:tier"), (4, "cf:budget")}
+    assert "'bronze' is not a value of 'tier'" in plan["problems"][0]["problem"]
+    assert not CustomFieldValue.objects.exists()
+
+    made = ok(member, "commitDataImport", {"token": plan["token"], "skipInvalidRows": True}, **CONFIRM)[
+        "createdIds"
+    ]
+    ada, plain = (Contact.objects.get(pk=pk) for pk in made)
+    assert ok(member, "getContact", {"contactId": ada.pk})["customFields"] == {
+        "tier": "gold",
+        "budget": 12.5,
+        "vip": True,
+    }
+    assert ok(member, "getContact", {"contactId": plain.pk})["customFields"] == {}
+
+
+def test_an_import_refuses_an_unknown_field_and_rows_without_a_required_one(acme, people):
+    define(people["admin"], "contacts", "region", "text", required=True)
+    member = people["member"]
+
+    plan = _validate(member, "firstName,email,cf:nope\nAda,ada@fields.example,x\n")
+    assert (
+        plan["problems"][0]["column"] == "cf:nope"
+        and "no custom field 'nope'" in plan["problems"][0]["problem"]
+    )
+
+    plan = _validate(member, "firstName,email\nAda,ada@fields.example\n")
+    assert plan["problems"][0]["column"] == "cf:region" and "required" in plan["problems"][0]["problem"]
+    # A kind without custom fields (or an unknown column) is refused with the known columns.
+    assert "cf:<key>" in refused(
+        member, "validateDataImport", {"entityType": "contact", "csvText": "nope\nx\n"}
+    )
