@@ -38,7 +38,7 @@ class CustomFields(Protocol):
         ...
 
 
-M = TypeVar("M", bound=Model)
+Q = TypeVar("Q", bound=QuerySet[Any])
 _fields: CustomFields | None = None
 # The values reads made with their records (`seen`), by kind and record id, while a tool's answer
 # is made (`reading`).
@@ -59,7 +59,7 @@ def fields() -> CustomFields:
     return _fields
 
 
-def annotate(rows: QuerySet[M], kind: str) -> QuerySet[M]:
+def annotate(rows: Q, kind: str) -> Q:
     """The records with their values (`ANNOTATION`), in the same statement."""
     return rows.annotate(**{ANNOTATION: fields().values(kind)})
 

@@ -12,7 +12,7 @@ from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.kit import open_tool, share_tool
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Changes, HistoryOut, Limit, Offset, Out, Page, paginate
-from apps.core import search
+from apps.core import customfields, search
 from apps.core.errors import invalid
 from apps.deals import services
 from apps.deals.models import Deal, DealEvent
@@ -28,9 +28,10 @@ Currency = Annotated[str, Field(min_length=3, max_length=3, description="ISO 421
 
 
 def _deal(ctx: ToolContext, deal_id: int) -> DealOut:
-    deal = Deal.objects.select_related("pipeline", "stage", "owner", "contact", "group_account").fetch(
-        ctx.actor, deal_id, trash=True
-    )
+    rows = Deal.objects.select_related("pipeline", "stage", "owner", "contact", "group_account")
+    # With its custom field values, in the same statement (apps.core.customfields).
+    deal = customfields.annotate(rows, "deals").fetch(ctx.actor, deal_id, trash=True)
+    customfields.seen("deals", deal)
     return DealOut.of(deal, url=links.page("deals:detail", deal_id=deal.pk), reader=ctx.actor)
 
 

@@ -221,16 +221,17 @@ def test_a_record_deleted_for_good_takes_its_values(acme, people, kind, make):
     assert list(CustomFieldValue.objects.values_list("record_id", flat=True)) == [kept.pk]
 
 
-def statements(user: Any, arguments: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def statements(user: Any, name: str, arguments: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The tool's answer and the SQL statements it ran (the tool-call log's row aside)."""
     with CaptureQueriesContext(connection) as captured:
-        answer = ok(user, "getContact", arguments)
+        answer = ok(user, name, arguments)
     return answer, [q["sql"] for q in captured.captured_queries if "catalogue_toolcall" not in q["sql"]]
 
 
 def test_get_contact_reads_its_values_in_its_one_statement(acme, people):
     contact = ContactFactory(actor=people["member"])
 
-    answer, without_fields = statements(people["viewer"], {"contactId": contact.pk})
+    answer, without_fields = statements(people["viewer"], "getContact", {"contactId": contact.pk})
     assert answer["customFields"] == {} and len(without_fields) == 1
 
     define(people["admin"], "contacts", "tier", "text")
@@ -239,8 +240,29 @@ def test_get_contact_reads_its_values_in_its_one_statement(acme, people):
         "setCustomFieldValues",
         {"kind": "contacts", "recordId": contact.pk, "values": {"tier": "a"}},
     )
-    answer, with_fields = statements(people["viewer"], {"contactId": contact.pk})
+    answer, with_fields = statements(people["viewer"], "getContact", {"contactId": contact.pk})
     assert answer["customFields"] == {"tier": "a"} and len(with_fields) == 1
+
+
+@pytest.mark.parametrize(("kind", "make"), [("deals", DealFactory), ("tasks", TaskFactory)])
+def test_get_deal_and_get_task_read_the_values_with_the_record(acme, people, kind, make):
+    spec = KINDS[kind]
+    record = make(actor=people["member"])
+    arguments = {spec["id"]: record.pk}
+
+    answer, without_fields = statements(people["viewer"], spec["get"], arguments)
+    assert answer["customFields"] == {}
+
+    define(people["admin"], kind, "tier", "text")
+    ok(
+        people["member"],
+        "setCustomFieldValues",
+        {"kind": kind, "recordId": record.pk, "values": {"tier": "a"}},
+    )
+    answer, with_fields = statements(people["viewer"], spec["get"], arguments)
+    # No statement more than before, with fields or without: the values come with the record.
+    assert answer["customFields"] == {"tier": "a"} and len(with_fields) == len(without_fields)
+    assert any("JSONB_OBJECT_AGG" in sql for sql in with_fields)
 
 
 def _validate(user: Any, text: str) -> dict[str, Any]:

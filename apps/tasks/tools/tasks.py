@@ -17,7 +17,7 @@ from apps.catalogue.shapes import (
     Page,
     paginate,
 )
-from apps.core import search
+from apps.core import customfields, search
 from apps.tasks import runner, services
 from apps.tasks.models import Task
 from apps.tasks.permissions import TasksPerm
@@ -97,7 +97,10 @@ def create_task(
 )
 def get_task(ctx: ToolContext, *, task_id: TaskId) -> TaskOut:
     """Get a task or template in full: status, what it waits for, board and steps, run, schedule."""
-    return TaskOut.of(task_of(ctx, task_id), ctx.actor)
+    # With its custom field values, in the same statement (apps.core.customfields).
+    task = customfields.annotate(Task.objects.select_related("owner"), "tasks").fetch(ctx.actor, task_id)
+    customfields.seen("tasks", task)
+    return TaskOut.of(task, ctx.actor)
 
 
 @tool("listTasks", permission=TasksPerm.VIEW, title="List tasks", read_only=True)
