@@ -22,6 +22,9 @@ Each area app declares its tools in its `tools` module (autodiscovered by `Catal
   every other call of it runs as before.
 - `commits_itself=True` declares an idempotent tool that commits its work in transactions of its
   own (an import in batches): the dispatcher runs it outside the one it gives every other write;
+- `custom_fields=FieldsOf("contacts", "create", answer="contact")` gives a kind's create and
+  update tools a `customFields` argument and its get tool the values in its answer
+  (apps.catalogue.customfields);
 - `areas=("contacts",)` ties a tool of one area to others it acts on (Platform's
   bulkImportContacts): like the area's own tools, it is listed, found and run only where they are
   installed.
@@ -48,7 +51,8 @@ from pydantic.alias_generators import to_camel
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import core_schema
 
-from apps.catalogue import derived
+from apps.catalogue import customfields, derived
+from apps.catalogue.customfields import FieldsOf
 from apps.catalogue.shapes import TextChecked
 from apps.core.permissions import PermissionEnum
 
@@ -436,6 +440,7 @@ class Declaration(TypedDict, total=False):
     confirm_if: Callable[..., bool] | None
     commits_itself: bool
     areas: tuple[str, ...]
+    custom_fields: FieldsOf | None
 
 
 def tool(
@@ -470,8 +475,12 @@ def build_spec(
     confirm_if: Callable[..., bool] | None = None,
     commits_itself: bool = False,
     areas: tuple[str, ...] = (),
+    custom_fields: FieldsOf | None = None,
 ) -> ToolSpec:
     where = f"{function.__module__}.{function.__qualname__}"
+    if custom_fields is not None:
+        # The kind's custom fields: its `customFields` argument, or its values in the answer.
+        function = customfields.wrapped(function, custom_fields)
     if commits_itself and (read_only or not idempotent or runs_tools):
         raise RegistryError(
             f"{where}: a tool that commits in transactions of its own (commits_itself) writes, and "

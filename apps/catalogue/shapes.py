@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
 
+from apps.catalogue import customfields
 from apps.core import json_input, recurrence
 from apps.core.actors import Actor
 from apps.core.errors import NothingToChange
@@ -144,9 +145,10 @@ class Changes(In):
 
     def given(self, *, required: bool = False) -> dict[str, Any]:
         """The fields sent. `required`: an update that names no field at all is refused, so the
-        caller hears of it instead of being told that nothing changed."""
+        caller hears of it instead of being told that nothing changed (unless it sends custom
+        field values: apps.catalogue.customfields)."""
         found = {name: getattr(self, name) for name in self.model_fields_set}
-        if required and not found:
+        if required and not found and not customfields.values_given.get():
             raise NothingToChange(details={"changes": ["empty"]})
         return found
 

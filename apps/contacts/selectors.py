@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from apps.contacts.errors import DuplicateNotFound
 from apps.contacts.models import Contact, ContactConflict, ContactEvent, ContactShare, KeyContact
-from apps.core import search
+from apps.core import customfields, search
 from apps.core.actors import Actor
 from apps.core.prepared import Prepared
 
@@ -63,7 +63,8 @@ def _contact_by_id(every: bool, *, contact_id: int, actor_id: int) -> QuerySet[C
     rows = Contact.objects.filter(pk=contact_id)
     if not every:
         rows = rows.filter(Contact.access.visible_to(Contact, actor_id))
-    return annotate_answer_parts(rows).select_related("owner").order_by()
+    # With its custom field values, in the same statement (apps.core.customfields).
+    return customfields.annotate(annotate_answer_parts(rows), "contacts").select_related("owner").order_by()
 
 
 # The read behind getContact, the hottest tool: compiled once (apps.core.prepared).
@@ -113,6 +114,7 @@ def contact_answer(*, actor: Actor, contact_id: int, trash: bool = False) -> Con
     contact: Contact = found[0]  # type: ignore[assignment]  # the prepared query's rows are contacts
     if contact.in_trash and not trash:
         raise Contact.access.in_trash(Contact, contact_id)
+    customfields.seen("contacts", contact)
     return contact
 
 

@@ -113,6 +113,7 @@ transfer.importable(
         keys=keys,
         existing=existing,
         create_many=create_many,
+        custom_fields="contacts",
         description="email: the same e-mail address; organisation: an organisation of the same name",
     )
 )

@@ -89,6 +89,9 @@ class Importable:
     description: str = ""
     # A batch of rows made at once (see the module's docstring); None: `create` for each row.
     create_many: Callable[[Any, list[dict[str, Any]]], list[int]] | None = None
+    # The kind of custom fields its records hold (apps.core.customfields: "contacts"): a file may
+    # then give their values in `cf:<key>` columns, checked and written as the create tools do.
+    custom_fields: str = ""
 
     @property
     def area(self) -> str:

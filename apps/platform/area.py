@@ -4,6 +4,7 @@ from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import areas, env
+from apps.platform import fields
 
 area = areas.declare(
     title=_("Platform"),
@@ -322,3 +323,7 @@ area = areas.declare(
         "ATRIUM_INTEGRATION_TIMEOUT_SECONDS": env.float("ATRIUM_INTEGRATION_TIMEOUT_SECONDS", 15.0, min=0.1),
     },
 )
+
+# Custom fields: the kit's interface (the areas' tools give and read values) and the receivers
+# that delete a record's values with it.
+fields.install()

@@ -609,6 +609,10 @@ class FieldValueRequired(ValidationFailed):
     msg_format = _("{key!r} is a required field; it cannot be cleared.")
 
 
+class FieldValueMissing(FieldValueRequired):
+    msg_format = _("{key!r} is a required field: give it a value in customFields.")
+
+
 class NoFieldValues(ValidationFailed):
     field = "values"
     message = _("Give the values to set: {fieldKey: value}, null to clear one.")

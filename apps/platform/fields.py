@@ -6,6 +6,7 @@ depends on no area): a record is reached through its own queryset's `fetch`, whi
 alike for a record that does not exist and for one the actor may not see, so a value is never read,
 set or quoted about a record its reader may not see."""
 
+import math
 import re
 from dataclasses import dataclass
 from datetime import date
@@ -13,8 +14,11 @@ from typing import Any
 
 from django.apps import apps
 from django.db import models, transaction
+from django.db.models.expressions import BaseExpression
+from django.db.models.signals import post_delete
 from django.utils import timezone
 
+from apps.core import customfields
 from apps.core.actors import Actor, can
 from apps.core.errors import NothingToChange
 from apps.platform import errors
@@ -197,7 +201,7 @@ def _value(field: CustomField, value: Any) -> Any:
             raise wrong("text of at most 1000 characters")
         return value.strip()
     if field.type == CustomField.Type.NUMBER:
-        if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
             raise wrong("a number")
         return value
     if field.type == CustomField.Type.BOOLEAN:
@@ -214,6 +218,86 @@ def _value(field: CustomField, value: Any) -> Any:
     return value
 
 
+def values_clean(
+    kind: Kind,
+    values: dict[str, Any],
+    *,
+    creating: bool = False,
+    fields: dict[str, CustomField] | None = None,
+) -> dict[CustomField, Any]:
+    """The values checked against the kind's fields (`fields`: read once for many records, by
+    key), before anything is written (null clears a value); `creating`: a record being made, so a
+    required field must be given a value, and a null is nothing to clear. Each failure names the
+    field's key."""
+    if fields is None:
+        fields = fields_by_key(kind)
+    cleaned: dict[CustomField, Any] = {}
+    for key, value in values.items():
+        field = fields.get(key)
+        if field is None:
+            raise errors.UnknownCustomField(kind=kind.key, key=key)
+        if field.archived_at is not None:
+            raise errors.FieldArchived(key=key)
+        if value is None and field.required:
+            raise errors.FieldValueRequired(key=key, details={key: ["required"]})
+        if value is not None or not creating:
+            cleaned[field] = None if value is None else _value(field, value)
+    if creating:
+        for field in fields.values():
+            if field.required and field.archived_at is None and field not in cleaned:
+                raise errors.FieldValueMissing(key=field.key, details={field.key: ["required"]})
+    return cleaned
+
+
+def fields_by_key(kind: Kind) -> dict[str, CustomField]:
+    return {field.key: field for field in CustomField.objects.filter(kind=kind.key)}
+
+
+TRUE, FALSE = frozenset({"true", "yes", "1"}), frozenset({"false", "no", "0"})
+
+
+def values_of_text(fields: dict[str, CustomField], texts: dict[str, str]) -> dict[str, Any]:
+    """A file's cells as the values of their fields (a number, true or false); text that is none
+    stays text, for `values_clean` to refuse in its words."""
+    values: dict[str, Any] = {}
+    for key, text in texts.items():
+        field = fields.get(key)
+        value: Any = text
+        if field is not None and field.type == CustomField.Type.NUMBER:
+            for number in (int, float):
+                try:
+                    value = number(text)
+                    break
+                except ValueError:
+                    continue
+        elif field is not None and field.type == CustomField.Type.BOOLEAN and text.lower() in TRUE | FALSE:
+            value = text.lower() in TRUE
+        values[key] = value
+    return values
+
+
+def values_write_many(cleaned: list[tuple[int, dict[CustomField, Any]]]) -> None:
+    """The values of records just made (none held yet), in one statement."""
+    CustomFieldValue.objects.bulk_create(
+        [
+            CustomFieldValue(field=field, record_id=record_id, value=value)
+            for record_id, values in cleaned
+            for field, value in values.items()
+            if value is not None
+        ]
+    )
+
+
+def values_write(record_id: int, cleaned: dict[CustomField, Any]) -> None:
+    for field, value in cleaned.items():
+        if value is None:
+            CustomFieldValue.objects.filter(field=field, record_id=record_id).delete()
+        else:
+            CustomFieldValue.objects.update_or_create(
+                field=field, record_id=record_id, defaults={"value": value}
+            )
+
+
 def values_set(*, actor: Actor, kind: Kind, record_id: int, values: dict[str, Any]) -> dict[str, Any]:
     """Sets (or, with null, clears) a record's values, all or none; the record is fetched as the
     actor may change it first, so nothing about a record they may not see is checked or said."""
@@ -221,22 +305,61 @@ def values_set(*, actor: Actor, kind: Kind, record_id: int, values: dict[str, An
         raise errors.NoFieldValues()
     record(actor, kind, record_id, "change")
     with transaction.atomic():
-        fields = {f.key: f for f in CustomField.objects.filter(kind=kind.key, key__in=list(values))}
-        cleaned: dict[CustomField, Any] = {}
-        for key, value in values.items():
-            field = fields.get(key)
-            if field is None:
-                raise errors.UnknownCustomField(kind=kind.key, key=key)
-            if field.archived_at is not None:
-                raise errors.FieldArchived(key=key)
-            if value is None and field.required:
-                raise errors.FieldValueRequired(key=key, details={key: ["required"]})
-            cleaned[field] = None if value is None else _value(field, value)
-        for field, value in cleaned.items():
-            if value is None:
-                CustomFieldValue.objects.filter(field=field, record_id=record_id).delete()
-            else:
-                CustomFieldValue.objects.update_or_create(
-                    field=field, record_id=record_id, defaults={"value": value}
-                )
+        values_write(record_id, values_clean(kind, values))
     return values_of(kind, record_id)
+
+
+# --- through the areas' own tools (apps.core.customfields) -----------------------------------------
+
+
+class JSONObjectAgg(models.Aggregate):
+    function = "JSONB_OBJECT_AGG"
+    output_field = models.JSONField()
+
+
+class _Fields:
+    """The kit's interface (apps.core.customfields): the values given to and read by the tools of
+    the kinds (createContact's `customFields`, getContact's answer), as setCustomFieldValues and
+    listCustomFields give and read them."""
+
+    def clean(self, kind: str, values: dict[str, Any], *, creating: bool) -> Any:
+        return values_clean(kind_of(kind), values, creating=creating)
+
+    def write(self, kind: str, record_id: int, cleaned: Any) -> None:
+        values_write(record_id, cleaned)
+
+    def read(self, kind: str, record_id: int) -> dict[str, Any]:
+        return values_of(kind_of(kind), record_id)
+
+    def values(self, kind: str) -> BaseExpression:
+        held = (
+            CustomFieldValue.objects.filter(
+                record_id=models.OuterRef("pk"), field__kind=kind, field__archived_at__isnull=True
+            )
+            .order_by()
+            .values("record_id")
+            .annotate(held=JSONObjectAgg("field__key", "value"))
+            .values("held")
+        )
+        return models.Subquery(held, output_field=models.JSONField())
+
+
+def _forget(kind: Kind) -> Any:
+    def forget(sender: type[models.Model], instance: models.Model, **kwargs: Any) -> None:
+        """A record deleted for good takes its values with it."""
+        CustomFieldValue.objects.filter(field__kind=kind.key, record_id=instance.pk).delete()
+
+    return forget
+
+
+def install() -> None:
+    """At start-up (the area's declaration): the kit's interface, and the receivers that delete a
+    record's values with the record."""
+    customfields.register(_Fields())
+    for kind in KINDS.values():
+        post_delete.connect(
+            _forget(kind),
+            sender=apps.get_model(kind.model),
+            weak=False,
+            dispatch_uid=f"custom-values-{kind.key}",
+        )

@@ -38,8 +38,8 @@ from apps.core.actors import Actor, require
 from apps.core.errors import AppError
 from apps.core.transfer import Column, Importable
 from apps.files import api as files
-from apps.platform import errors, tables
-from apps.platform.models import DataImport
+from apps.platform import errors, fields, tables
+from apps.platform.models import CustomField, DataImport
 
 logger = logging.getLogger(__name__)
 
@@ -95,8 +95,66 @@ def problems_of(error: AppError, declared: Importable, row: int, column: str = "
     return [{"row": row, "column": named, "problem": str(error.message)}]
 
 
+# A custom field's column (`cf:<key>`), for a kind that declares its custom fields.
+CUSTOM = "cf:"
+
+
+def _column(declared: Importable, name: str) -> Column | None:
+    """The column a header names: the kind's own, or a custom field's."""
+    if declared.custom_fields and name[: len(CUSTOM)].lower() == CUSTOM and name[len(CUSTOM) :].strip():
+        named = CUSTOM + name[len(CUSTOM) :].strip().lower()
+        return Column(named, named)
+    return declared.column(name)
+
+
+@dataclass
+class _Custom:
+    """The kind's custom fields, read once for a file: a row's `cf:<key>` cells are checked and
+    written as the create tools check and write `customFields` (apps.platform.fields)."""
+
+    kind: fields.Kind | None
+    by_key: dict[str, CustomField]
+
+    @classmethod
+    def of(cls, declared: Importable) -> "_Custom":
+        if not declared.custom_fields:
+            return cls(None, {})
+        kind = fields.kind_of(declared.custom_fields)
+        return cls(kind, fields.fields_by_key(kind))
+
+    def split(self, values: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+        """The area's own fields, and the custom fields' cells by key."""
+        own = {name: value for name, value in values.items() if not name.startswith(CUSTOM)}
+        return own, {name[len(CUSTOM) :]: value for name, value in values.items() if name.startswith(CUSTOM)}
+
+    def clean(self, texts: dict[str, str]) -> dict[CustomField, Any]:
+        if self.kind is None or not (texts or self.by_key):
+            return {}
+        values = fields.values_of_text(self.by_key, texts)
+        return fields.values_clean(self.kind, values, creating=True, fields=self.by_key)
+
+
+def _checked(
+    actor: Actor, declared: Importable, custom: _Custom, values: dict[str, Any], row: int
+) -> list[Any]:
+    """A row's problems as the area's create (and the custom fields' checks) would find them."""
+    own, texts = custom.split(values)
+    try:
+        declared.check(actor, own)
+    except AppError as error:
+        return problems_of(error, declared, row)
+    try:
+        custom.clean(texts)
+    except AppError as error:
+        key = error.data.get("key", "") if isinstance(error.data, dict) else ""
+        return [errors_row(row, f"{CUSTOM}{key}" if key else "", str(error.message))]
+    return []
+
+
 def _columns(declared: Importable, header: list[str]) -> list[Column | None]:
     known = ", ".join(column.name for column in declared.columns)
+    if declared.custom_fields:
+        known += f", {CUSTOM}<key> (a custom field: listCustomFields)"
     if not header:
         raise errors.ImportHasNoHeader(kind=declared.kind, known=known)
     columns: list[Column | None] = []
@@ -106,7 +164,7 @@ def _columns(declared: Importable, header: list[str]) -> list[Column | None]:
         if not title:
             columns.append(None)  # an unnamed column; a value under it is a row's problem
             continue
-        column = declared.column(title)
+        column = _column(declared, title)
         if column is None:
             unknown.append(repr(title))
         elif column.name in seen:
@@ -137,7 +195,7 @@ def _values(
     values: dict[str, Any] = {}
     found: list[dict[str, Any]] = []
     for name, cell in cells.items():
-        column = declared.column(name) if name else None
+        column = _column(declared, name) if name else None
         if column is None:
             found.append(errors_row(row, "", str(errors.ValueWithoutColumn(value=cell[:50]).message)))
             continue
@@ -161,6 +219,7 @@ def validate(actor: Actor, *, kind: str, source: Source, key: str = "") -> DataI
     require(actor, declared.permission)
     header, table = tables.read(source.data, name=source.name)
     columns = _columns(declared, header)
+    custom = _Custom.of(declared)
     problems: list[dict[str, Any]] = []
     invalid = 0
     checked: list[tuple[int, dict[str, str], dict[str, Any]]] = []
@@ -170,10 +229,7 @@ def validate(actor: Actor, *, kind: str, source: Source, key: str = "") -> DataI
             continue
         values, found = _values(declared, given, row)
         if not found:
-            try:
-                declared.check(actor, values)
-            except AppError as error:
-                found = problems_of(error, declared, row)
+            found = _checked(actor, declared, custom, values, row)
         if found:
             invalid += 1
             problems.extend(found)
@@ -257,7 +313,8 @@ def commit(
     declared = importable_of(plan.kind)
     require(actor, declared.permission)
     first = plan.done_rows
-    rows = _rows_to_make(actor, declared, plan)
+    custom = _Custom.of(declared)
+    rows = _rows_to_make(actor, declared, plan, custom)
     made_here = False
     while True:
         with transaction.atomic():
@@ -268,7 +325,7 @@ def commit(
                 return plan, not made_here
             done = plan.done_rows
             chunk = rows[done - first : done - first + batch]
-            _make(actor, declared, plan, chunk)
+            _make(actor, declared, plan, chunk, custom)
             plan.done_rows = done + len(chunk)
             saved = ["created_ids", "skipped", "done_rows"]
             if plan.done_rows - first >= len(rows):
@@ -287,7 +344,9 @@ def commit(
     return plan, False
 
 
-def _rows_to_make(actor: Actor, declared: Importable, plan: DataImport) -> list[tuple[int, dict[str, Any]]]:
+def _rows_to_make(
+    actor: Actor, declared: Importable, plan: DataImport, custom: _Custom
+) -> list[tuple[int, dict[str, Any]]]:
     """The plan's rows not made yet, each read and checked again as the area's create would (the
     world may have changed since the validation): a row refused now stops the commit before it
     writes anything of them."""
@@ -295,10 +354,7 @@ def _rows_to_make(actor: Actor, declared: Importable, plan: DataImport) -> list[
     for entry in plan.rows[plan.done_rows :]:
         values, found = _values(declared, entry["cells"], entry["row"])
         if not found:
-            try:
-                declared.check(actor, values)
-            except AppError as error:
-                found = problems_of(error, declared, entry["row"])
+            found = _checked(actor, declared, custom, values, entry["row"])
         if found:
             if plan.done_rows:
                 raise errors.ImportRowRefusedPartway(**found[0], done=plan.done_rows)
@@ -308,10 +364,17 @@ def _rows_to_make(actor: Actor, declared: Importable, plan: DataImport) -> list[
 
 
 def _make(
-    actor: Actor, declared: Importable, plan: DataImport, chunk: list[tuple[int, dict[str, Any]]]
+    actor: Actor,
+    declared: Importable,
+    plan: DataImport,
+    chunk: list[tuple[int, dict[str, Any]]],
+    custom: _Custom,
 ) -> None:
     """One batch of the plan's rows made (in the caller's transaction), those whose record was
-    made since the validation left out; the plan's lists follow."""
+    made since the validation left out, with their custom field values; the plan's lists follow."""
+    texts = [custom.split(values)[1] for _row, values in chunk]
+    chunk = [(row, custom.split(values)[0]) for row, values in chunk]
+    by_row = {row: text for (row, _given), text in zip(chunk, texts, strict=True)}
     held = declared.existing(actor, transfer.keys_of(declared, (values for _row, values in chunk)))
     making: list[tuple[int, dict[str, Any]]] = []
     for row, values in chunk:
@@ -332,6 +395,12 @@ def _make(
                 made.append(declared.create(actor, values))
             except AppError as error:
                 raise _refused(error, declared, row, plan) from error
+    fields.values_write_many(
+        [
+            (record_id, custom.clean(by_row[row]))
+            for (row, _given), record_id in zip(making, made, strict=True)
+        ]
+    )
     plan.created_ids.extend(made)
 
 

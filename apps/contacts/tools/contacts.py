@@ -5,6 +5,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from apps.catalogue.customfields import FieldsOf
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Changes, EntityId, Out, Tags
@@ -60,7 +61,12 @@ class UpdatedContactOut(Out):
     changed: list[str]
 
 
-@tool("createContact", permission=ContactsPerm.CREATE, title="Create a contact")
+@tool(
+    "createContact",
+    permission=ContactsPerm.CREATE,
+    title="Create a contact",
+    custom_fields=FieldsOf("contacts", "create", answer="contact"),
+)
 def create_contact(
     ctx: ToolContext,
     *,
@@ -75,7 +81,14 @@ def create_contact(
     )
 
 
-@tool("getContact", permission=ContactsPerm.VIEW, title="Get a contact", read_only=True, on_loop=True)
+@tool(
+    "getContact",
+    permission=ContactsPerm.VIEW,
+    title="Get a contact",
+    read_only=True,
+    on_loop=True,
+    custom_fields=FieldsOf("contacts", "get"),
+)
 def get_contact(
     ctx: ToolContext,
     *,
@@ -87,7 +100,13 @@ def get_contact(
     return ContactOut.of(contact, ctx.actor)
 
 
-@tool("updateContact", permission=ContactsPerm.EDIT, title="Update a contact", idempotent=True)
+@tool(
+    "updateContact",
+    permission=ContactsPerm.EDIT,
+    title="Update a contact",
+    idempotent=True,
+    custom_fields=FieldsOf("contacts", "update", answer="contact"),
+)
 def update_contact(
     ctx: ToolContext,
     *,

@@ -7,11 +7,12 @@ from typing import Annotated, Literal
 from django.utils.translation import gettext as _
 from pydantic import Field
 
+from apps.catalogue.customfields import FieldsOf
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.kit import open_tool, share_tool
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Changes, HistoryOut, Limit, Offset, Out, Page, paginate
-from apps.core import search
+from apps.core import customfields, search
 from apps.core.errors import invalid
 from apps.deals import services
 from apps.deals.models import Deal, DealEvent
@@ -27,13 +28,19 @@ Currency = Annotated[str, Field(min_length=3, max_length=3, description="ISO 421
 
 
 def _deal(ctx: ToolContext, deal_id: int) -> DealOut:
-    deal = Deal.objects.select_related("pipeline", "stage", "owner", "contact", "group_account").fetch(
-        ctx.actor, deal_id, trash=True
-    )
+    rows = Deal.objects.select_related("pipeline", "stage", "owner", "contact", "group_account")
+    # With its custom field values, in the same statement (apps.core.customfields).
+    deal = customfields.annotate(rows, "deals").fetch(ctx.actor, deal_id, trash=True)
+    customfields.seen("deals", deal)
     return DealOut.of(deal, url=links.page("deals:detail", deal_id=deal.pk), reader=ctx.actor)
 
 
-@tool("createDeal", permission=DealsPerm.MANAGE, title="Create a deal")
+@tool(
+    "createDeal",
+    permission=DealsPerm.MANAGE,
+    title="Create a deal",
+    custom_fields=FieldsOf("deals", "create"),
+)
 def create_deal(
     ctx: ToolContext,
     *,
@@ -64,7 +71,13 @@ def create_deal(
     return _deal(ctx, deal.pk)
 
 
-@tool("getDeal", permission=DealsPerm.VIEW, title="Get a deal", read_only=True)
+@tool(
+    "getDeal",
+    permission=DealsPerm.VIEW,
+    title="Get a deal",
+    read_only=True,
+    custom_fields=FieldsOf("deals", "get"),
+)
 def get_deal(ctx: ToolContext, *, deal_id: DealId) -> DealOut:
     """Read a deal: value, weighted value, stage history, contact, open follow-ups."""
     return _deal(ctx, deal_id)
@@ -89,7 +102,12 @@ class UpdatedOut(Out):
     changed: list[str]
 
 
-@tool("updateDeal", permission=DealsPerm.MANAGE, title="Update a deal")
+@tool(
+    "updateDeal",
+    permission=DealsPerm.MANAGE,
+    title="Update a deal",
+    custom_fields=FieldsOf("deals", "update", answer="deal"),
+)
 def update_deal(
     ctx: ToolContext,
     *,

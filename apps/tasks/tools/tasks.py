@@ -5,6 +5,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from apps.catalogue.customfields import FieldsOf
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.kit import share_tool
 from apps.catalogue.registry import tool
@@ -16,7 +17,7 @@ from apps.catalogue.shapes import (
     Page,
     paginate,
 )
-from apps.core import search
+from apps.core import customfields, search
 from apps.tasks import runner, services
 from apps.tasks.models import Task
 from apps.tasks.permissions import TasksPerm
@@ -36,7 +37,12 @@ from apps.tasks.tools.common import (
 )
 
 
-@tool("createTask", permission=TasksPerm.CREATE, title="Create a task")
+@tool(
+    "createTask",
+    permission=TasksPerm.CREATE,
+    title="Create a task",
+    custom_fields=FieldsOf("tasks", "create"),
+)
 def create_task(
     ctx: ToolContext,
     *,
@@ -82,10 +88,19 @@ def create_task(
     return task_out(ctx, task)
 
 
-@tool("getTask", permission=TasksPerm.VIEW, title="Get a task", read_only=True)
+@tool(
+    "getTask",
+    permission=TasksPerm.VIEW,
+    title="Get a task",
+    read_only=True,
+    custom_fields=FieldsOf("tasks", "get"),
+)
 def get_task(ctx: ToolContext, *, task_id: TaskId) -> TaskOut:
     """Get a task or template in full: status, what it waits for, board and steps, run, schedule."""
-    return TaskOut.of(task_of(ctx, task_id), ctx.actor)
+    # With its custom field values, in the same statement (apps.core.customfields).
+    task = customfields.annotate(Task.objects.select_related("owner"), "tasks").fetch(ctx.actor, task_id)
+    customfields.seen("tasks", task)
+    return TaskOut.of(task, ctx.actor)
 
 
 @tool("listTasks", permission=TasksPerm.VIEW, title="List tasks", read_only=True)
@@ -144,7 +159,13 @@ class UpdatedTaskOut(Out):
     changed: list[str]
 
 
-@tool("updateTask", permission=TasksPerm.EDIT, title="Update a task", idempotent=True)
+@tool(
+    "updateTask",
+    permission=TasksPerm.EDIT,
+    title="Update a task",
+    idempotent=True,
+    custom_fields=FieldsOf("tasks", "update", answer="task"),
+)
 def update_task(
     ctx: ToolContext,
     *,
