@@ -219,7 +219,10 @@ def ask_for_access(*, email: str, full_name: str) -> PortalUser | None:
     which waits for approvePortalUser before anything is e-mailed. Anything else (an unknown
     address, a person of the workspace, a portal user asked for, invited, active or revoked)
     changes nothing. The page answers the same either way: nothing says which it was."""
-    address = clean.email(email, field="email")
+    try:
+        address = clean.email(email, field="email")
+    except AppError:
+        return None  # the page's form checked it already
     if not address or User.objects.filter(email__iexact=address).exists():
         return None
     contact = contacts.contact_by_email(ANYONE, address)
