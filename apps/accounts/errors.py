@@ -104,7 +104,10 @@ class InstallAndUninstall(ValidationFailed):
 
 class OtpCodeMalformed(ValidationFailed):
     field = "code"
-    message = _("A code is 6 digits, from the authenticator app or the e-mail sendOtpCode sent.")
+    message = _(
+        "A code is 6 digits, from the authenticator app or the e-mail sendOtpCode sent, or one of "
+        "the person's recovery codes (10 letters and digits)."
+    )
 
 
 class OtpCodeWrong(AppError):

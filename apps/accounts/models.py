@@ -243,6 +243,22 @@ class OtpEmailCode(models.Model):
         return f"code for {self.user_id} sent {self.sent_at:%Y-%m-%d %H:%M}"
 
 
+class OtpRecoveryCode(models.Model):
+    """One of the ten single-use codes of a person who lost their authenticator app: shown once
+    (when the app is set up, or made anew on the profile page); only its keyed digest is kept."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="otp_recovery_codes")
+    digest = models.CharField(max_length=64)
+    created_at = models.DateTimeField(default=timezone.now)
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("step-up recovery code")
+
+    def __str__(self) -> str:
+        return f"recovery code of {self.user_id}"
+
+
 class StepUp(models.Model):
     """A fresh step-up: a right code given by a person through one credential in one session,
     which lets them run HIGH RISK tools there until it expires (the workspace's setting)."""

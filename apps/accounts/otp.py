@@ -9,6 +9,10 @@ Two kinds of code, six digits each:
   it expires after CODE_MINUTES, is used once, and at most one is sent a minute, MOST_PER_HOUR an
   hour; the newest one is the one that counts.
 
+And RECOVERY_CODES recovery codes, for a person who lost their app: ten letters and digits each,
+made when the app is set up (and anew on the profile page, given a code of the app), shown once,
+kept as keyed digests, each taken once; one of them removes the app, or is a step-up like a code.
+
 MOST_FAILURES wrong codes in a row lock both kinds for LOCK_MINUTES. A wrong code is counted even
 though the call that gave it fails: the error carries the count as `stands` (errors.OtpCodeWrong),
 run by the dispatcher after the call's own writes are undone, or by `failures_counted` on a page.
@@ -34,7 +38,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from apps.accounts import errors
-from apps.accounts.models import OtpEmailCode, OtpFactor, StepUp, User
+from apps.accounts.models import OtpEmailCode, OtpFactor, OtpRecoveryCode, StepUp, User
 from apps.core import encryption
 from apps.core.errors import AppError
 from apps.core.workspaces import brand, current_workspace
@@ -50,9 +54,25 @@ LOCK_MINUTES = 15
 LEAST_MINUTES, MOST_MINUTES = 1, 240
 
 
+RECOVERY_CODES = 10
+RECOVERY_LENGTH = 10
+# Letters and digits nobody mistakes for one another (no 0/o, 1/l/i).
+RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+
+
+def _typed(code: str) -> str:
+    return "".join(char for char in str(code) if char not in " -\t").lower()
+
+
+def is_recovery_code(code: str) -> bool:
+    """Whether `code` is shaped as a recovery code (as printed, "abcde-fghjk", any case)."""
+    typed = _typed(code)
+    return len(typed) == RECOVERY_LENGTH and all(char in RECOVERY_ALPHABET for char in typed)
+
+
 def normalised(code: str) -> str:
     """The six digits of a code as people type them ("123 456", "123-456"), or OtpCodeMalformed."""
-    digits = "".join(char for char in str(code) if char not in " -\t")
+    digits = _typed(code)
     if len(digits) != DIGITS or not digits.isascii() or not digits.isdigit():
         raise errors.OtpCodeMalformed()
     return digits
@@ -190,8 +210,9 @@ def enrolment_of(user: User) -> Enrolment | None:
     return _enrolment(user, encryption.decrypt(factor.totp_secret))
 
 
-def totp_confirm(*, user: User, code: str) -> None:
-    """The first code of the app set up: from now on the app counts."""
+def totp_confirm(*, user: User, code: str) -> list[str]:
+    """The first code of the app set up: from now on the app counts. Returns the person's new
+    recovery codes, to show them once."""
     digits = normalised(code)
     with transaction.atomic():
         factor = factor_of(user, lock=True)
@@ -207,23 +228,88 @@ def totp_confirm(*, user: User, code: str) -> None:
         factor.totp_last_step = step
         factor.failures = 0
         factor.save(update_fields=["totp_confirmed_at", "totp_last_step", "failures"])
+        return _recovery_codes_make(user)
 
 
 def totp_remove(*, user: User, code: str) -> None:
-    """Removes the person's authenticator app, given one of its codes."""
+    """Removes the person's authenticator app, given one of its codes or one of their recovery
+    codes (who lost the app); its recovery codes go with it."""
+    recovery = is_recovery_code(code)
+    digits = "" if recovery else normalised(code)
+    with transaction.atomic():
+        factor = factor_of(user, lock=True)
+        _refuse_if_locked(factor)
+        if not factor.has_totp:
+            raise errors.TotpNotEnrolled()
+        if recovery:
+            if not _recovery_code_taken(user, code):
+                raise _wrong(factor)
+        elif _matching_step(encryption.decrypt(factor.totp_secret), digits, factor.totp_last_step) is None:
+            raise _wrong(factor)
+        OtpRecoveryCode.objects.filter(user=user).delete()
+        factor.totp_secret = ""
+        factor.totp_confirmed_at = None
+        factor.totp_last_step = None
+        factor.failures = 0
+        factor.save(update_fields=["totp_secret", "totp_confirmed_at", "totp_last_step", "failures"])
+
+
+# --- recovery codes ---------------------------------------------------------------------------------
+
+
+def _recovery_digest(user_id: int, code: str) -> str:
+    return salted_hmac(
+        "atrium.accounts.otp.recovery", f"{user_id}:{_typed(code)}", algorithm="sha256"
+    ).hexdigest()
+
+
+def _recovery_codes_make(user: User) -> list[str]:
+    """RECOVERY_CODES new codes for the person (the earlier ones no longer work), as printed."""
+    OtpRecoveryCode.objects.filter(user=user).delete()
+    codes = []
+    for _n in range(RECOVERY_CODES):
+        raw = "".join(secrets.choice(RECOVERY_ALPHABET) for _i in range(RECOVERY_LENGTH))
+        codes.append(f"{raw[:5]}-{raw[5:]}")
+    OtpRecoveryCode.objects.bulk_create(
+        [OtpRecoveryCode(user=user, digest=_recovery_digest(user.pk, code)) for code in codes]
+    )
+    return codes
+
+
+def _recovery_code_taken(user: User, code: str) -> bool:
+    """Whether `code` is one of the person's unused recovery codes; if so it is used now."""
+    digest = _recovery_digest(user.pk, code)
+    found = (
+        OtpRecoveryCode.objects.select_for_update()
+        .filter(user=user, used_at__isnull=True)
+        .values_list("pk", "digest")
+    )
+    for pk, kept in found:
+        if constant_time_compare(kept, digest):
+            OtpRecoveryCode.objects.filter(pk=pk).update(used_at=timezone.now())
+            return True
+    return False
+
+
+def recovery_codes_left(user: User) -> int:
+    return OtpRecoveryCode.objects.filter(user=user, used_at__isnull=True).count()
+
+
+def recovery_codes_renew(*, user: User, code: str) -> list[str]:
+    """New recovery codes (the earlier ones stop working), given a code of the person's app."""
     digits = normalised(code)
     with transaction.atomic():
         factor = factor_of(user, lock=True)
         _refuse_if_locked(factor)
         if not factor.has_totp:
             raise errors.TotpNotEnrolled()
-        if _matching_step(encryption.decrypt(factor.totp_secret), digits, factor.totp_last_step) is None:
+        step = _matching_step(encryption.decrypt(factor.totp_secret), digits, factor.totp_last_step)
+        if step is None:
             raise _wrong(factor)
-        factor.totp_secret = ""
-        factor.totp_confirmed_at = None
-        factor.totp_last_step = None
+        factor.totp_last_step = step
         factor.failures = 0
-        factor.save(update_fields=["totp_secret", "totp_confirmed_at", "totp_last_step", "failures"])
+        factor.save(update_fields=["totp_last_step", "failures"])
+        return _recovery_codes_make(user)
 
 
 # --- codes by e-mail ---------------------------------------------------------------------------------
@@ -284,13 +370,19 @@ def step_up_minutes() -> int:
 
 def check(*, user: User, code: str, credential: str, session_key: str) -> Verified:
     """Checks a code of the person's app or the e-mailed one; a right one is a fresh step-up for
-    this credential and session. A wrong one is OtpCodeWrong (or OtpLockedNow), counted."""
-    digits = normalised(code)
+    this credential and session; so is one of the person's recovery codes, used up. A wrong one
+    is OtpCodeWrong (or OtpLockedNow), counted."""
+    recovery = is_recovery_code(code)
+    digits = "" if recovery else normalised(code)
     factor = factor_of(user, lock=True)
     _refuse_if_locked(factor)
     now = timezone.now()
     method = ""
-    if factor.has_totp:
+    if recovery:
+        if not _recovery_code_taken(user, code):
+            raise _wrong(factor)
+        method = "recovery"
+    elif factor.has_totp:
         step = _matching_step(encryption.decrypt(factor.totp_secret), digits, factor.totp_last_step)
         if step is not None:
             factor.totp_last_step = step
@@ -301,7 +393,7 @@ def check(*, user: User, code: str, credential: str, session_key: str) -> Verifi
         .order_by("-sent_at")
         .first()
     )
-    if not method and emailed is not None:
+    if not method and not recovery and emailed is not None:
         newest = (
             OtpEmailCode.objects.filter(user=user).order_by("-sent_at").values_list("pk", flat=True).first()
         )
@@ -346,3 +438,27 @@ def is_fresh(*, user: Any, credential: str, session_key: str) -> bool:
         session_key=session_key[:200],
         expires_at__gt=timezone.now(),
     ).exists()
+
+
+# --- the sweep -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Swept:
+    codes: int
+    step_ups: int
+    locks: int
+
+
+def sweep(*, now: datetime | None = None) -> Swept:
+    """Hourly (apps.accounts.tasks.sweep_step_up_codes): deletes the e-mailed codes sent more than
+    an hour ago (expired after CODE_MINUTES, and no longer counted against MOST_PER_HOUR), the
+    step-ups that have expired, and the lockouts that have ended (their factor's wrong codes in
+    a row start again from none). Nothing that still counts for anything is touched."""
+    now = now or timezone.now()
+    codes, _kinds = OtpEmailCode.objects.filter(
+        sent_at__lte=now - timedelta(hours=1), expires_at__lte=now
+    ).delete()
+    step_ups, _kinds = StepUp.objects.filter(expires_at__lte=now).delete()
+    locks = OtpFactor.objects.filter(locked_until__lte=now).update(locked_until=None, failures=0)
+    return Swept(codes=codes, step_ups=step_ups, locks=locks)

@@ -8,7 +8,15 @@ from django.contrib.sessions.models import Session
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from apps.accounts.models import OtpEmailCode, OtpFactor, PersonalAccessToken, Role, StepUp, User
+from apps.accounts.models import (
+    OtpEmailCode,
+    OtpFactor,
+    OtpRecoveryCode,
+    PersonalAccessToken,
+    Role,
+    StepUp,
+    User,
+)
 from apps.core import credentials, privacy
 
 
@@ -74,6 +82,13 @@ privacy.register(
 # Step-up codes (apps.accounts.otp): never the secret or a code's digest; the app and the step-ups
 # are ways in, revoked with the rest.
 privacy.register(OtpEmailCode, user="user", exclude=["digest"])
+privacy.register(
+    OtpRecoveryCode,
+    user="user",
+    exclude=["digest"],
+    soft_delete=lambda rows: rows.delete()[0],
+    credential=True,
+)
 privacy.register(
     OtpFactor,
     user="user",

@@ -11,14 +11,27 @@ from apps.core.actors import can
 from apps.core.errors import or_not_found
 
 
-def user_list(*, actor: User) -> QuerySet[User]:
+def _people(actor: User) -> QuerySet[User]:
     if not can(actor, PeoplePerm.VIEW):
         return User.objects.none()
     return User.objects.select_related("role").order_by("email")
 
 
+def user_list(*, actor: User) -> QuerySet[User]:
+    """The people of the workspace: not the client portal's users (apps.platform.portal lists
+    those: listPortalUsers)."""
+    return _people(actor).exclude(role__key=PORTAL_ROLE)
+
+
 def user_get(*, actor: User, user_id: int) -> User:
-    return or_not_found(user_list(actor=actor).filter(pk=user_id).first())
+    """One person, a portal user too, so that a change the portal's tools make says so
+    (PortalPersonElsewhere) rather than "not found"."""
+    return or_not_found(_people(actor).filter(pk=user_id).first())
+
+
+def workspace_people() -> QuerySet[User]:
+    """Everyone who counts as a person of the workspace: active, not a portal user."""
+    return User.objects.filter(is_active=True).exclude(role__key=PORTAL_ROLE)
 
 
 def role_list(*, actor: User) -> QuerySet[Role]:

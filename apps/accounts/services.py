@@ -234,6 +234,17 @@ def portal_person_invite(*, user: User, origin: str, inviter: str) -> User:
     return user
 
 
+def portal_person_reopen(*, user: User, full_name: str) -> User:
+    """A revoked portal person asked for again (apps.platform.portal): inactive, with no password
+    until the new invitation's link sets one, so nothing of their old access works again."""
+    user.full_name = full_name.strip()[:150] or user.full_name
+    user.is_active = False
+    user.set_unusable_password()
+    user.save(update_fields=["full_name", "is_active", "password"])
+    logger.info("portal user %s asked for again", user.pk)
+    return user
+
+
 def portal_person_end(*, user: User) -> User:
     """The portal person's access ends at once: deactivated, their sessions ended."""
     was_active = user.is_active

@@ -4,6 +4,15 @@ from apps.accounts import services
 from apps.core.tasks import for_each_workspace, workspace_task
 
 
+@shared_task(ignore_result=True)
+def sweep_step_up_codes() -> int:
+    """Hourly: in every workspace, deletes the e-mailed step-up codes and the step-ups that no
+    longer count for anything (apps.accounts.otp.sweep). Returns how many workspaces failed."""
+    from apps.accounts import otp
+
+    return for_each_workspace(otp.sweep)
+
+
 @shared_task
 def purge_expired_access_tokens() -> int:
     """Daily: drops tokens that expired or were revoked more than 30 days ago, in every workspace."""

@@ -308,7 +308,8 @@ def reset_keys(request: HttpRequest, email: str) -> tuple[str, str]:
 
 def mail_request_counted(request: HttpRequest, email: str) -> tuple[bool, bool]:
     """Counts a request of a form that e-mails a link ("Forgot your password?", "E-mail me a
-    sign-in link"; one count for both): (the client may ask, a mail may go to the address).
+    sign-in link") or asks for the client portal (apps.platform.views.ask_for_access); one count
+    for all three: (the client may ask, a mail or a request may go to the address).
 
     A client asking more than ATRIUM_ACCOUNTS_PASSWORD_RESETS_PER_CLIENT times in the window is
     refused (the form says so: that tells nothing about any address). An address asked for more

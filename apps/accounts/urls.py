@@ -29,6 +29,7 @@ settings_patterns = (
         path("authenticator/start/", views.otp_start, name="otp-start"),
         path("authenticator/confirm/", views.otp_confirm, name="otp-confirm"),
         path("authenticator/remove/", views.otp_remove, name="otp-remove"),
+        path("authenticator/recovery-codes/", views.otp_recovery_codes, name="otp-recovery-codes"),
         path("security/", views.security, name="security"),
         path("tokens/", views.tokens, name="tokens"),
         path("tokens/<int:token_id>/revoke/", views.token_revoke, name="token-revoke"),

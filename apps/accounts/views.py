@@ -98,6 +98,7 @@ def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
             "form": form,
             "factor": factor,
             "enrolment": otp.enrolment_of(request.user),
+            "recovery_left": otp.recovery_codes_left(request.user),
             "code_form": OtpCodeForm(),
         },
     )
@@ -116,13 +117,29 @@ def _code_of(request: AuthenticatedHttpRequest) -> str:
     return str(request.POST.get("code", ""))
 
 
+def _recovery_codes_page(request: AuthenticatedHttpRequest, codes: list[str], said: str) -> HttpResponse:
+    """The recovery codes, shown this once (the page is never cached; only digests are kept)."""
+    return no_store(
+        render(request, "accounts/recovery_codes.html", {"nav": "profile", "codes": codes, "said": said})
+    )
+
+
 @sensitive_post_parameters("code")
 @page(methods=("POST",), back="settings:home")
 def otp_confirm(request: AuthenticatedHttpRequest) -> HttpResponse:
     with otp.failures_counted():
-        otp.totp_confirm(user=request.user, code=_code_of(request))
-    messages.success(request, _("Your authenticator app is set up: its codes now count as step-up codes."))
-    return redirect("settings:home")
+        codes = otp.totp_confirm(user=request.user, code=_code_of(request))
+    return _recovery_codes_page(
+        request, codes, _("Your authenticator app is set up: its codes now count as step-up codes.")
+    )
+
+
+@sensitive_post_parameters("code")
+@page(methods=("POST",), back="settings:home")
+def otp_recovery_codes(request: AuthenticatedHttpRequest) -> HttpResponse:
+    with otp.failures_counted():
+        codes = otp.recovery_codes_renew(user=request.user, code=_code_of(request))
+    return _recovery_codes_page(request, codes, _("New recovery codes: the earlier ones no longer work."))
 
 
 @sensitive_post_parameters("code")

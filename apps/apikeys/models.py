@@ -162,6 +162,10 @@ class UsageDay(models.Model):
     # Settled model calls, and conversations opened through the gateway.
     calls = models.PositiveIntegerField(default=0)
     conversations = models.PositiveIntegerField(default=0)
+    # The tokens of those calls as the model's API reported them: what it read (cache reads and
+    # writes included) and what it wrote.
+    input_tokens = models.BigIntegerField(default=0)
+    output_tokens = models.BigIntegerField(default=0)
 
     class Meta:
         ordering = ["-day"]

@@ -259,7 +259,13 @@ class Ledger:
             row["key_id"]: row
             for row in UsageDay.objects.filter(key__in=rows, day__gte=start, day__lte=end)
             .values("key_id")
-            .annotate(spent=Sum("spent_micro_usd"), calls=Sum("calls"), conversations=Sum("conversations"))
+            .annotate(
+                spent=Sum("spent_micro_usd"),
+                calls=Sum("calls"),
+                conversations=Sum("conversations"),
+                input_tokens=Sum("input_tokens"),
+                output_tokens=Sum("output_tokens"),
+            )
         }
         usage = key_usage_many(rows)
         used = [
@@ -274,6 +280,8 @@ class Ledger:
                 spent_micro_usd=days.get(key.pk, {}).get("spent") or 0,
                 model_calls=days.get(key.pk, {}).get("calls") or 0,
                 conversations=days.get(key.pk, {}).get("conversations") or 0,
+                input_tokens=days.get(key.pk, {}).get("input_tokens") or 0,
+                output_tokens=days.get(key.pk, {}).get("output_tokens") or 0,
             )
             for key in rows
         ]

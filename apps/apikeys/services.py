@@ -300,21 +300,31 @@ def budget_exceeded_error(
 
 
 def _usage_add(
-    *, key_id: int, day: Any, spent_micro_usd: int = 0, calls: int = 0, conversations: int = 0
+    *,
+    key_id: int,
+    day: Any,
+    spent_micro_usd: int = 0,
+    calls: int = 0,
+    conversations: int = 0,
+    input_tokens: int = 0,
+    output_tokens: int = 0,
 ) -> None:
     """Adds to one key's row of one day, creating it if needed, in one statement."""
     table = connection.ops.quote_name(UsageDay._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(
             f"""
-            INSERT INTO {table} (key_id, day, spent_micro_usd, calls, conversations)
-            VALUES (%s, %s, %s, %s, %s)
+            INSERT INTO {table}
+                (key_id, day, spent_micro_usd, calls, conversations, input_tokens, output_tokens)
+            VALUES (%s, %s, %s, %s, %s, %s, %s)
             ON CONFLICT (key_id, day) DO UPDATE SET
                 spent_micro_usd = {table}.spent_micro_usd + EXCLUDED.spent_micro_usd,
                 calls = {table}.calls + EXCLUDED.calls,
-                conversations = {table}.conversations + EXCLUDED.conversations
+                conversations = {table}.conversations + EXCLUDED.conversations,
+                input_tokens = {table}.input_tokens + EXCLUDED.input_tokens,
+                output_tokens = {table}.output_tokens + EXCLUDED.output_tokens
             """,  # noqa: S608  (the table name is ours; values are parameters)
-            [key_id, day, spent_micro_usd, calls, conversations],
+            [key_id, day, spent_micro_usd, calls, conversations, input_tokens, output_tokens],
         )
 
 
@@ -358,9 +368,15 @@ def budget_reserve(
 
 @transaction.atomic
 def budget_settle(
-    *, reservation: Reservation | int, micro_usd: int, now: datetime | None = None
+    *,
+    reservation: Reservation | int,
+    micro_usd: int,
+    now: datetime | None = None,
+    input_tokens: int = 0,
+    output_tokens: int = 0,
 ) -> Reservation:
-    """Records the real cost of the call a reservation was for and frees the reservation.
+    """Records the real cost of the call a reservation was for and frees the reservation, with
+    the tokens the model's API reported for it (the key's day counts them: getBillingSummary).
 
     The cost is recorded even when it exceeds the reservation (money spent is spent: the budget
     then shows it, and further calls are refused) or when the sweeper already released the
@@ -381,7 +397,14 @@ def budget_settle(
         spent_micro_usd=F("spent_micro_usd") + micro_usd,
         last_used_at=now,
     )
-    _usage_add(key_id=key_id, day=current.day, spent_micro_usd=micro_usd, calls=1)
+    _usage_add(
+        key_id=key_id,
+        day=current.day,
+        spent_micro_usd=micro_usd,
+        calls=1,
+        input_tokens=max(0, int(input_tokens)),
+        output_tokens=max(0, int(output_tokens)),
+    )
     # What was held is either charged (settled) or given back (released): reserved = settled + released.
     charged = min(micro_usd, held) if held else 0
     transaction.on_commit(lambda: metrics.budget_event("settled", microdollars=micro_usd))

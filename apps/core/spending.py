@@ -73,6 +73,8 @@ class KeyUse:
     spent_micro_usd: int
     model_calls: int
     conversations: int
+    input_tokens: int = 0
+    output_tokens: int = 0
 
 
 class Keys(Protocol):

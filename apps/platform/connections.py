@@ -15,7 +15,9 @@ listConnectedIntegrations, disconnectIntegration), with authlib.
    provider answers is reported, never a reason to keep the connection), then the row deleted.
 """
 
+import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -26,6 +28,7 @@ from authlib.integrations.base_client import OAuthError
 from authlib.integrations.httpx_client import OAuth2Client
 from django.conf import settings
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from apps.core import encryption
@@ -35,6 +38,8 @@ from apps.platform.models import IntegrationConnection, IntegrationGrant
 from apps.platform.permissions import PlatformPerm
 from apps.platform.providers import Provider
 from apps.tenancy import links
+
+logger = logging.getLogger(__name__)
 
 # An access token this close to its expiry is refreshed before use.
 REFRESH_MARGIN = timedelta(seconds=60)
@@ -217,23 +222,58 @@ def disconnect(*, actor: Actor, connection: IntegrationConnection) -> bool | Non
     """Revokes (when the provider can) and deletes; whether the provider confirmed the revocation
     (None: it has no revocation endpoint)."""
     require(actor, PlatformPerm.INTEGRATE)
-    provider = providers.get(connection.provider)
-    revoked: bool | None = None
-    if provider.revoke_url and provider.configured:
-        refresh = connection.refresh_token_encrypted
+    revoke = _revocation(connection)
+    connection.delete()
+    return revoke() if revoke is not None else None
+
+
+def _revocation(connection: IntegrationConnection) -> Callable[[], bool] | None:
+    """What revokes the connection's token at its provider (RFC 7009: the refresh token when
+    there is one), called later: whether the provider confirmed. None when the provider has no
+    revocation endpoint, or is no longer offered here."""
+    try:
+        provider = providers.get(connection.provider)
+    except errors.UnknownIntegration:
+        return None
+    if not (provider.revoke_url and provider.configured):
+        return None
+    refresh = connection.refresh_token_encrypted
+    kept = refresh or connection.access_token_encrypted
+
+    def revoke() -> bool:
         try:
-            token = encryption.decrypt(refresh or connection.access_token_encrypted)
             with _client(provider) as client:
                 answer = client.revoke_token(
                     provider.revoke_url,
-                    token=token,
+                    token=encryption.decrypt(kept),
                     token_type_hint="refresh_token" if refresh else "access_token",
                 )
-            revoked = answer.status_code == 200
         except (OAuthError, httpx2.HTTPError, ValueError, encryption.DecryptionFailed):
-            revoked = False
-    connection.delete()
-    return revoked
+            return False
+        return answer.status_code == 200
+
+    return revoke
+
+
+def end_all(rows: QuerySet[IntegrationConnection]) -> int:
+    """A person deactivated (apps.accounts.services.user_set_active, through
+    apps.core.privacy.revoke_credentials) or erased: their connections are deleted at once, in the
+    caller's transaction, and each token is revoked at its provider once that commits (a provider
+    that does not answer changes nothing: the service keeps no token to use). Their unfinished
+    grants go too. Returns how many connections were deleted."""
+    found = list(rows)
+    revocations = [revoke for connection in found if (revoke := _revocation(connection)) is not None]
+    IntegrationGrant.objects.filter(user_id__in={connection.user_id for connection in found}).delete()
+    deleted, _kinds = IntegrationConnection.objects.filter(pk__in=[c.pk for c in found]).delete()
+
+    def revoke_all() -> None:
+        for revoke in revocations:
+            if not revoke():
+                logger.info("an integration token of an ended connection was not confirmed revoked")
+
+    if revocations:
+        transaction.on_commit(revoke_all)
+    return deleted
 
 
 def forget_old_grants(*, older_than: timedelta = timedelta(days=1)) -> int:

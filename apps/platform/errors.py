@@ -273,7 +273,10 @@ class ContactHasPortalUser(Conflict):
 
 
 class PortalUserRevoked(Conflict):
-    msg_format = _("Portal user {portal_user_id} was revoked; a revoked portal user is not approved again.")
+    msg_format = _(
+        "Portal user {portal_user_id} was revoked; a revoked portal user is not approved again: "
+        "invite them again with invitePortalUser."
+    )
 
 
 # --- the service itself (apps.platform.tools.service) ----------------------------------------------

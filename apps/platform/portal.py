@@ -28,7 +28,8 @@ from apps.accounts.models import User
 from apps.contacts import api as contacts
 from apps.core import clean
 from apps.core.actors import Actor, can, require
-from apps.core.errors import RecordNotFound
+from apps.core.errors import AppError, RecordNotFound
+from apps.core.records import ANYONE
 from apps.documents import api as documents
 from apps.files import api as files
 from apps.platform import errors
@@ -116,14 +117,39 @@ def invite(*, actor: Actor, contact_id: int, email: str | None, full_name: str, 
     address = clean.email(email or contact.email, field="email")
     if not address:
         raise errors.PortalNeedsEmail(contact=contact.pk)
+    name = full_name.strip() or contact.display_name
     with transaction.atomic():
-        user = accounts.portal_person_create(
-            email=address, full_name=full_name.strip() or contact.display_name, active=False
-        )
-        row = PortalUser.objects.create(user=user, contact=contact, requested_by=_person(actor))
+        row = _reopened(actor, address=address, contact=contact, full_name=name)
+        if row is None:
+            user = accounts.portal_person_create(email=address, full_name=name, active=False)
+            row = PortalUser.objects.create(user=user, contact=contact, requested_by=_person(actor))
         if can(actor, PlatformPerm.PORTAL):
             _approve(actor, row, origin)
     logger.info("portal user %s %s by %s", row.pk, "invited" if row.approved_at else "asked for", actor.pk)
+    return row
+
+
+def _reopened(actor: Actor, *, address: str, contact: Any, full_name: str) -> PortalUser | None:
+    """The revoked portal user of `address`, asked for again (for `contact`, by `actor`): the same
+    person and row, back to "requested" with no password (the old one never signs in again: the
+    invitation sets a new one), locked for the caller's transaction. None when there is none."""
+    row = (
+        PortalUser.objects.select_for_update(of=("self",))
+        .select_related("user")
+        .filter(user__email=address, revoked_at__isnull=False)
+        .first()
+    )
+    if row is None:
+        return None
+    accounts.portal_person_reopen(user=row.user, full_name=full_name)
+    row.contact = contact
+    row.requested_by = _person(actor)
+    row.asked_by_themselves = False
+    row.created_at = timezone.now()
+    row.approved_at = row.revoked_at = None
+    row.approved_by = row.revoked_by = None
+    row.save()
+    logger.info("portal user %s asked for again by %s", row.pk, actor.pk)
     return row
 
 
@@ -181,6 +207,38 @@ def end_for_erasure(rows: QuerySet[Any]) -> int:
             ended += 1
         accounts.portal_person_end(user=row.user)
     return ended
+
+
+# --- asking for access (the portal's sign-up page) -----------------------------------------------
+
+
+def ask_for_access(*, email: str, full_name: str) -> PortalUser | None:
+    """Someone asked on the portal's sign-up page for access with `email`. Only a contact of the
+    workspace (a contact every person of the Contacts area sees, with that address) whose address
+    is nobody's sign-in yet becomes a request (an inactive portal person, like a member's request),
+    which waits for approvePortalUser before anything is e-mailed. Anything else (an unknown
+    address, a person of the workspace, a portal user asked for, invited, active or revoked)
+    changes nothing. The page answers the same either way: nothing says which it was."""
+    try:
+        address = clean.email(email, field="email")
+    except AppError:
+        return None  # the page's form checked it already
+    if not address or User.objects.filter(email__iexact=address).exists():
+        return None
+    contact = contacts.contact_by_email(ANYONE, address)
+    if contact is None or PortalUser.objects.filter(contact=contact, revoked_at__isnull=True).exists():
+        return None
+    try:
+        with transaction.atomic():
+            user = accounts.portal_person_create(
+                email=address, full_name=full_name.strip()[:150] or contact.display_name, active=False
+            )
+            row = PortalUser.objects.create(user=user, contact=contact, asked_by_themselves=True)
+    except AppError:
+        # The same address asked for twice at once: the second finds the first's row.
+        return None
+    logger.info("portal user %s asked for on the sign-up page", row.pk)
+    return row
 
 
 # --- the portal's own pages ----------------------------------------------------------------------

@@ -90,8 +90,22 @@ privacy.register(SupportTicket, user="requested_by")
 
 privacy.register(StoredApi, user="created_by", exclude=("secret_encrypted",), erase={"created_by": None})
 privacy.register(StoredApiCall, user="user")
+
+
+def connections_end(rows: QuerySet) -> int:
+    """Deactivating or erasing a person ends their connections to outside services at once
+    (deleted, their tokens revoked at the providers once committed), as it ends their sessions."""
+    from apps.platform import connections
+
+    return connections.end_all(rows)
+
+
 privacy.register(
-    IntegrationConnection, user="user", exclude=("access_token_encrypted", "refresh_token_encrypted")
+    IntegrationConnection,
+    user="user",
+    exclude=("access_token_encrypted", "refresh_token_encrypted"),
+    soft_delete=connections_end,
+    credential=True,
 )
 privacy.register(IntegrationGrant, user="user", exclude=("verifier_encrypted",))
 

@@ -9,6 +9,8 @@ app_name = "platform"
 
 urlpatterns = [
     path("portal/", views.home, name="portal-home"),
+    path("portal/ask/", views.ask_for_access, name="portal-ask"),
+    path("portal/ask/sent/", views.asked, name="portal-asked"),
     path("portal/documents/<int:document_id>/", views.document, name="portal-document"),
     path("portal/files/<int:file_id>/", views.file, name="portal-file"),
     path("settings/integrations/callback/", views.integration_callback, name="integration-callback"),

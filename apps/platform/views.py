@@ -5,15 +5,18 @@ back after they allowed a connection (connectIntegration; apps.platform.connecti
 
 from typing import cast
 
+from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_http_methods, require_safe
 
+from apps.accounts import throttle
 from apps.accounts.models import User
 from apps.core.actors import Actor
 from apps.core.pages import page
@@ -28,6 +31,49 @@ def _portal_person(request: HttpRequest) -> User:
     if not isinstance(user, User) or not user.is_portal:
         raise Http404()
     return user
+
+
+class AskForAccessForm(forms.Form):
+    """The portal's sign-up page: the address a contact is known by, and their name."""
+
+    email = forms.EmailField(
+        label=_("Email"),
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autofocus": True, "autocomplete": "email"}),
+    )
+    full_name = forms.CharField(
+        label=_("Your name"),
+        max_length=150,
+        required=False,
+        widget=forms.TextInput(attrs={"autocomplete": "name"}),
+    )
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def ask_for_access(request: HttpRequest) -> HttpResponse:
+    """A client asks for access to the portal (apps.platform.portal.ask_for_access). Counted per
+    client and per address with the sign-in page's other forms (apps.accounts.throttle), and
+    answered the same whether or not anything was asked for: the page tells nobody which addresses
+    are known here."""
+    form = AskForAccessForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        email = form.cleaned_data["email"]
+        client_may, address_may = throttle.mail_request_counted(request, email)
+        if not client_may:
+            form.add_error(None, _("Too many requests from here. Try again in an hour."))
+            response = render(request, "platform/portal/ask.html", {"form": form}, status=429)
+            response["Retry-After"] = str(settings.ATRIUM_ACCOUNTS_PASSWORD_RESET_WINDOW_SECONDS)
+            return response
+        if address_may:
+            portal.ask_for_access(email=email, full_name=form.cleaned_data["full_name"])
+        return redirect("platform:portal-asked")
+    return render(request, "platform/portal/ask.html", {"form": form})
+
+
+@require_safe
+def asked(request: HttpRequest) -> HttpResponse:
+    return render(request, "platform/portal/asked.html")
 
 
 @require_safe

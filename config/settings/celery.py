@@ -46,6 +46,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "apps.accounts.tasks.purge_expired_access_tokens",
         "schedule": crontab(minute=17, hour=3),
     },
+    "sweep-step-up-codes": {
+        "task": "apps.accounts.tasks.sweep_step_up_codes",
+        "schedule": crontab(minute=29),
+    },
     # apps.mcp
     "purge-mcp-sessions": {
         "task": "apps.mcp.tasks.purge_mcp_sessions",

@@ -75,6 +75,12 @@ class Usage:
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
 
+    @property
+    def read_tokens(self) -> int:
+        """What the model read, cache reads and writes included: the input tokens the API-keys
+        ledger counts for the call (`budget_settle`), with `output_tokens`."""
+        return self.input_tokens + self.cache_read_tokens + self.cache_write_tokens
+
 
 @dataclass(frozen=True)
 class ToolCall:

@@ -89,7 +89,12 @@ class GatewayModels:
             apikeys_services.budget_release(reservation=reservation)
             raise
         cost = backend.cost(heard.usage) if heard.usage is not None else most
-        apikeys_services.budget_settle(reservation=reservation, micro_usd=cost)
+        apikeys_services.budget_settle(
+            reservation=reservation,
+            micro_usd=cost,
+            input_tokens=heard.usage.read_tokens if heard.usage is not None else 0,
+            output_tokens=heard.usage.output_tokens if heard.usage is not None else 0,
+        )
         return modelcalls.Transcript(
             text=heard.text,
             language=heard.language,
@@ -119,7 +124,12 @@ class GatewayModels:
             apikeys_services.budget_release(reservation=reservation)
             raise
         cost = backend.cost(reply.usage)
-        apikeys_services.budget_settle(reservation=reservation, micro_usd=cost)
+        apikeys_services.budget_settle(
+            reservation=reservation,
+            micro_usd=cost,
+            input_tokens=reply.usage.read_tokens,
+            output_tokens=reply.usage.output_tokens,
+        )
         return modelcalls.Look(
             text=reply.text, model=backend.model, cost_micro_usd=cost, cut=reply.stop == "max_tokens"
         )

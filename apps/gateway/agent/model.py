@@ -297,7 +297,12 @@ class ModelAgent:
                     ),
                 )
             cost = self.backend.cost(reply.usage)
-            apikeys_services.budget_settle(reservation=reservation, micro_usd=cost)
+            apikeys_services.budget_settle(
+                reservation=reservation,
+                micro_usd=cost,
+                input_tokens=reply.usage.read_tokens,
+                output_tokens=reply.usage.output_tokens,
+            )
             services.record_cost(conversation_id=conversation.pk, micro_usd=cost)
             logger.info(
                 "conversation %s: model call %d took %.0f ms, cost %d µUSD, %d tool call(s)",

@@ -61,6 +61,11 @@ def rerank(principal: Principal, query: str, tools: Sequence[ToolSpec]) -> list[
     except BaseException:
         apikeys_services.budget_release(reservation=reservation)
         raise
-    apikeys_services.budget_settle(reservation=reservation, micro_usd=backend.cost(reply.usage))
+    apikeys_services.budget_settle(
+        reservation=reservation,
+        micro_usd=backend.cost(reply.usage),
+        input_tokens=reply.usage.read_tokens,
+        output_tokens=reply.usage.output_tokens,
+    )
     known = {spec.name for spec in tools}
     return [name for name in _NAME.findall(reply.text) if name in known]

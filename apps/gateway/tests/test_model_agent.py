@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import SystemCheckError
 
-from apps.apikeys.models import ApiKey, Reservation
+from apps.apikeys.models import ApiKey, Reservation, UsageDay
 from apps.catalogue.models import ToolCall
 from apps.contacts.models import Contact
 from apps.contacts.tests.factories import ContactFactory
@@ -88,6 +88,8 @@ def test_chat_completions_tool_call_runs_in_the_workspace_and_the_reply_is_settl
     assert conversation.agent == f"openai:{MODEL}"
     key = ApiKey.objects.get(pk=mine.key.pk)
     assert key.spent_micro_usd == 1450 and key.reserved_micro_usd == 0
+    # The key's day counts the tokens the model reported: 200 + 300 read, 30 + 15 written.
+    assert UsageDay.objects.filter(key=key).values_list("input_tokens", "output_tokens").get() == (500, 45)
     assert sorted(Reservation.objects.filter(key=key).values_list("state", "cost_micro_usd")) == [
         ("settled", 700),
         ("settled", 750),

@@ -30,6 +30,9 @@ class PortalUser(models.Model):
     requested_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     approved_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     revoked_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    asked_by_themselves = models.BooleanField(
+        _("asked by themselves"), default=False, help_text=_("On the portal's sign-up page")
+    )
     created_at = models.DateTimeField(_("asked for"), default=timezone.now)
     approved_at = models.DateTimeField(_("approved"), null=True, blank=True)
     revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)

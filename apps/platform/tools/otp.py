@@ -34,7 +34,9 @@ class SentOut(Out):
 
 class CheckedOut(Out):
     verified: bool
-    method: Literal["email", "totp"]
+    method: Literal["email", "totp", "recovery"] = Field(
+        description="recovery: one of their recovery codes, used up"
+    )
     step_up_until: datetime = Field(description="HIGH RISK tools run on this connection until then")
     minutes: int
 
@@ -114,7 +116,12 @@ def check_otp_code(
     ctx: ToolContext,
     *,
     code: Annotated[
-        str, Field(min_length=1, max_length=20, description="The 6 digits from the app or the e-mail")
+        str,
+        Field(
+            min_length=1,
+            max_length=20,
+            description="The 6 digits from the app or the e-mail, or one of the user's recovery codes",
+        ),
     ],
 ) -> CheckedOut:
     """Check the user's 6-digit step-up code (authenticator app, or e-mailed by sendOtpCode).
@@ -130,7 +137,7 @@ def check_otp_code(
     )
     return CheckedOut(
         verified=True,
-        method=cast(Literal["email", "totp"], verified.method),
+        method=cast(Literal["email", "totp", "recovery"], verified.method),
         step_up_until=verified.until,
         minutes=verified.minutes,
     )

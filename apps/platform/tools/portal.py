@@ -36,6 +36,7 @@ class PortalUserOut(Out):
     )
     contact: PortalContactOut | None = Field(description="The contact it was made for; null once deleted")
     shared_items: int = Field(description="Documents and files shared with them (shareDocument, shareFile)")
+    asked_by_themselves: bool = Field(description="Asked for on the portal's sign-up page")
     asked_at: datetime
     approved_at: datetime | None
     revoked_at: datetime | None
@@ -51,6 +52,7 @@ def _out(row: PortalUser) -> PortalUserOut:
         state=cast(StateName, str(row.state)),
         contact=PortalContactOut(id=row.contact.pk, name=row.contact.display_name) if row.contact else None,
         shared_items=portal.shared_count(user),
+        asked_by_themselves=row.asked_by_themselves,
         asked_at=row.created_at,
         approved_at=row.approved_at,
         revoked_at=row.revoked_at,

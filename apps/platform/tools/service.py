@@ -143,6 +143,8 @@ class KeyUseOut(Out):
     spent_usd: Decimal = Field(description="In the period asked about")
     model_calls: int
     conversations: int
+    input_tokens: int = Field(description="Read by the model in the period, cached included")
+    output_tokens: int = Field(description="Written by the model in the period")
 
 
 class AreaCallsOut(Out):
@@ -159,6 +161,8 @@ class BillingSummaryOut(Out):
     spent_usd: Decimal = Field(description="Model use charged to the workspace's API keys in the period")
     model_calls: int
     conversations: int
+    input_tokens: int = Field(description="The tokens the model read for the workspace in the period")
+    output_tokens: int = Field(description="The tokens the model wrote for it")
     spent_this_month_usd: Decimal
     spent_all_time_usd: Decimal
     reserved_usd: Decimal = Field(description="Held for model calls under way")
@@ -210,6 +214,8 @@ def get_billing_summary(
         spent_usd=_usd(sum(key.spent_micro_usd for key in keys)),
         model_calls=sum(key.model_calls for key in keys),
         conversations=sum(key.conversations for key in keys),
+        input_tokens=sum(key.input_tokens for key in keys),
+        output_tokens=sum(key.output_tokens for key in keys),
         spent_this_month_usd=_usd(totals.this_month_micro_usd),
         spent_all_time_usd=_usd(totals.total_micro_usd),
         reserved_usd=_usd(totals.reserved_micro_usd),
@@ -225,6 +231,8 @@ def get_billing_summary(
                 spent_usd=_usd(key.spent_micro_usd),
                 model_calls=key.model_calls,
                 conversations=key.conversations,
+                input_tokens=key.input_tokens,
+                output_tokens=key.output_tokens,
             )
             for key in keys
         ],

@@ -134,7 +134,7 @@ def get_workspace_summary(ctx: ToolContext) -> WorkspaceSummaryOut:
         time_zone=workspace.time_zone if workspace else "UTC",
         server_time=timezone.now(),
         your_role=_role(user),
-        people=User.objects.filter(is_active=True).count() if can(ctx.actor, PeoplePerm.VIEW) else None,
+        people=people.workspace_people().count() if can(ctx.actor, PeoplePerm.VIEW) else None,
         areas=areas,
     )
 
