@@ -1,0 +1,67 @@
+"""The Blog area, as the rest of the service knows it (apps.core.areas): the workspace's posts,
+published on its own host (/blog/), with their translations, categories and comments."""
+
+from celery.schedules import crontab
+from django.utils.translation import gettext_lazy as _
+
+from apps.blog.permissions import BlogPerm
+from apps.core import areas, env
+from apps.core.kinds import Kind, page
+from apps.core.navigation import NavItem
+
+area = areas.declare(
+    title=_("Blog"),
+    group=areas.Group.CONTENT,
+    description=_("The workspace's public blog: posts, translations, scheduling, comments, feeds"),
+    words="blog post article publish draft slug rss feed comment category translation",
+    hints={},
+    profiles={
+        "blog": (
+            "getBlogSummary",
+            "createBlogPost",
+            "updateBlogPost",
+            "deleteBlogPost",
+            "searchBlogPosts",
+            "publishBlogPost",
+            "unpublishBlogPost",
+            "polishBlogPost",
+            "translateBlogPost",
+            "getPostTranslations",
+            "generateBlogImage",
+            "generateBlogContentImage",
+            "listBlogCategories",
+            "createBlogComment",
+            "listBlogComments",
+            "deleteBlogComment",
+            "shareBlogPost",
+            "clearBlogCache",
+        ),
+    },
+    nav=[NavItem("blog", _("Blog"), "blog:posts", BlogPerm.VIEW, order=40)],
+    kinds=[
+        Kind(
+            "blog_post",
+            "blog.Post",
+            title="title",
+            url=page("blog:posts", anchor="post-"),
+            search=("title", "excerpt", "body"),
+            named=_("Blog post"),
+        )
+    ],
+    not_kinds={
+        "blog.Category": "a label posts carry (listBlogCategories), not named or followed",
+        "blog.Comment": "a reader's words under a post, reached through the post",
+    },
+    periodic={
+        # Scheduled posts whose time has come, published (a row's publish_at: none lost across restarts).
+        "blog-publish-due": areas.Periodic("apps.blog.tasks.publish_due", crontab(minute="*")),
+    },
+    settings={
+        # The blog's main language: its posts are at /blog/<slug>/, the others at /blog/<language>/<slug>/.
+        "ATRIUM_BLOG_LANGUAGE": env.str("ATRIUM_BLOG_LANGUAGE", "en"),
+        # Public comments from one address per hour at most.
+        "ATRIUM_BLOG_COMMENTS_PER_HOUR": env.int("ATRIUM_BLOG_COMMENTS_PER_HOUR", 5, min=1),
+        # Seconds browsers and proxies may keep the public pages before asking again (ETag).
+        "ATRIUM_BLOG_CACHE_SECONDS": env.int("ATRIUM_BLOG_CACHE_SECONDS", 300, min=0),
+    },
+)
