@@ -106,8 +106,6 @@ class Post(OwnedRecord):
             self.status == self.Status.PUBLISHED
             and self.visibility == "workspace"
             and self.deleted_at is None
-            and self.published_at is not None
-            and self.published_at <= timezone.now()
         )
 
 

@@ -169,7 +169,7 @@ def image(request: HttpRequest, image_id: int) -> HttpResponse:
     return response
 
 
-def _feed(request: HttpRequest) -> Any:
+def _feed(request: HttpRequest, itself: str) -> Any:
     from feedgen.feed import FeedGenerator
 
     feed = FeedGenerator()
@@ -177,6 +177,7 @@ def _feed(request: HttpRequest) -> Any:
     feed.id(home)
     feed.title(_brand())
     feed.subtitle(f"{_brand()}: blog")
+    feed.link(href=_absolute(request, reverse(itself)), rel="self")
     feed.link(href=home, rel="alternate")
     feed.language(default_language())
     posts = list(selectors.public_posts()[:50])
@@ -184,12 +185,13 @@ def _feed(request: HttpRequest) -> Any:
         url = _absolute(request, _path(post))
         entry = feed.add_entry()
         entry.id(url)
+        entry.guid(url, permalink=True)
         entry.title(post.title)
         entry.link(href=url)
         entry.published(post.published_at)
         entry.updated(post.updated_at)
         entry.description(html.text_of(post.excerpt or post.body)[:500] or post.title)
-        entry.content(post.body, type="CDATA")
+        entry.content(post.body, type="html")
         if post.owner is not None:
             entry.author({"name": post.owner.get_full_name() or post.owner.email.split("@")[0]})
         for category in post.categories.all():
@@ -202,8 +204,7 @@ def _feed(request: HttpRequest) -> Any:
 @require_GET
 def rss(request: HttpRequest) -> HttpResponse:
     _installed()
-    feed, posts = _feed(request)
-    feed.link(href=_absolute(request, reverse("blog:rss")), rel="self")
+    feed, posts = _feed(request, "blog:rss")
     return _cached(
         request,
         _etag("rss", *(post.pk for post in posts)),
@@ -214,8 +215,7 @@ def rss(request: HttpRequest) -> HttpResponse:
 @require_GET
 def atom(request: HttpRequest) -> HttpResponse:
     _installed()
-    feed, posts = _feed(request)
-    feed.link(href=_absolute(request, reverse("blog:atom")), rel="self")
+    feed, posts = _feed(request, "blog:atom")
     return _cached(
         request,
         _etag("atom", *(post.pk for post in posts)),
@@ -268,7 +268,7 @@ def comment(request: HttpRequest, post_id: int) -> HttpResponse:
     back = _path(post)
     if request.POST.get("website"):  # the honeypot: people leave it empty, robots fill it
         return HttpResponseRedirect(back + "?comment=pending#comments")
-    key = f"blog-comments:{connection.schema_name}:{_client(request)}"
+    key = f"blog-comments:{getattr(connection, 'schema_name', '')}:{_client(request)}"
     cache.add(key, 0, timeout=3600)
     if cache.incr(key) > settings.ATRIUM_BLOG_COMMENTS_PER_HOUR:
         return HttpResponse(

@@ -4,7 +4,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.blog.models import Category, Comment, Post
@@ -112,10 +111,10 @@ def untranslated(actor: Any, original: Post, language: str) -> None:
 
 
 def public_posts() -> QuerySet[Post]:
-    """What the public sees: published, the workspace's, live, due."""
+    """What the public sees: published, the workspace's, live."""
     return (
         Post.objects.live()
-        .filter(status=Post.Status.PUBLISHED, visibility="workspace", published_at__lte=timezone.now())
+        .filter(status=Post.Status.PUBLISHED, visibility="workspace")
         .select_related("owner", "featured_image")
         .prefetch_related("categories")
         .order_by("-published_at", "-id")

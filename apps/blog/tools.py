@@ -157,7 +157,7 @@ def publish_blog_post(
     found = _post(ctx, post_id, "change")
     services.post_publish(actor=ctx.actor, post=found, at=at)
     post = _post(ctx, post_id)
-    if post.status == Post.Status.SCHEDULED:
+    if post.status == Post.Status.SCHEDULED and post.publish_at is not None:
         message = _("Scheduled: it goes out on its own at {at}.").format(at=post.publish_at.isoformat())
     else:
         message = _("Published at {url}.").format(url=public_url(post))

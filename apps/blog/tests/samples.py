@@ -22,10 +22,7 @@ def _post(actor: Any, **fields: Any) -> tuple[Any, str]:
 @sample("createBlogPost")
 def create_blog_post(actor: Any) -> Sample:
     marker = _marker()
-    return Sample(
-        {"post": {"title": f"{marker} launch", "body": "<p>Hello</p>", "categories": ["News"]}},
-        private=[marker],
-    )
+    return Sample({"post": {"title": f"{marker} launch", "body": "<p>Hello</p>", "categories": ["News"]}})
 
 
 @sample("updateBlogPost")
