@@ -27,7 +27,9 @@ area = areas.declare(
         "listBlogComments": "blog comments readers left under an article, pending moderation",
         "deleteBlogComment": "delete a spam abusive reader comment on a blog article",
         "getPostTranslations": "blog post article in other languages, its language versions, out of date",
-        "translateBlogPost": "translate a blog article into another language, make a version in french spanish german",
+        "translateBlogPost": (
+            "translate a blog article into another language, make a version in french spanish german"
+        ),
         "polishBlogPost": "improve proofread the wording grammar of a blog post article, read better",
         "generateBlogImage": "AI header cover featured image picture for a blog post article",
         "generateBlogContentImage": "AI illustration picture inside a blog article's text body",

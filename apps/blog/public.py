@@ -258,6 +258,11 @@ def _client(request: HttpRequest) -> str:
     return request.META.get("REMOTE_ADDR", "") or "unknown"
 
 
+def comments_key(schema: str, address: str) -> str:
+    """The cache key counting the public's comments from one address in one workspace."""
+    return f"blog-comments:{schema}:{address}"
+
+
 @csrf_exempt  # the public's comment, no session to protect; a honeypot and a rate limit instead
 @require_POST
 def comment(request: HttpRequest, post_id: int) -> HttpResponse:
@@ -268,7 +273,7 @@ def comment(request: HttpRequest, post_id: int) -> HttpResponse:
     back = _path(post)
     if request.POST.get("website"):  # the honeypot: people leave it empty, robots fill it
         return HttpResponseRedirect(back + "?comment=pending#comments")
-    key = f"blog-comments:{getattr(connection, 'schema_name', '')}:{_client(request)}"
+    key = comments_key(getattr(connection, "schema_name", ""), _client(request))
     cache.add(key, 0, timeout=3600)
     if cache.incr(key) > settings.ATRIUM_BLOG_COMMENTS_PER_HOUR:
         return HttpResponse(

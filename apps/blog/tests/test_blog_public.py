@@ -7,10 +7,12 @@ from datetime import timedelta
 from xml.etree import ElementTree  # our own sitemap, parsed in a test
 
 import pytest
+from django.core.cache import cache
 from django.utils import timezone
 
 from apps.blog import services
 from apps.blog.models import Comment
+from apps.blog.public import comments_key
 from apps.blog.tests.blog_models import keyed_calls, model_api
 from apps.blog.tests.factories import PostFactory, published
 from apps.catalogue.testing import confirmed, ok
@@ -118,6 +120,7 @@ def test_the_public_comments_pending_with_a_honeypot_and_a_cap(people, acme_clie
     post = published(admin, title="Talk to us")
     url = f"/blog/comments/{post.pk}/"
     settings.ATRIUM_BLOG_COMMENTS_PER_HOUR = 2
+    cache.delete(comments_key("acme", "127.0.0.1"))
 
     sent = acme_client.post(
         url, {"name": "Ann", "email": "ann@example.org", "body": "Great <script>x</script>"}
