@@ -54,8 +54,8 @@ def test_a_reader_comments_on_a_post_and_an_editor_sees_it_to_moderate(page, liv
         assert page.get_by_role("heading", level=1).inner_text() == f"Browser {tag}"
         assert problems(page) == []
 
-        page.get_by_label("Name").fill(f"Reader {tag}")
-        page.get_by_label("Comment").fill("A thoughtful remark")
+        page.get_by_label("Name", exact=True).fill(f"Reader {tag}")
+        page.get_by_label("Comment", exact=True).fill("A thoughtful remark")
         page.get_by_role("button", name="Send").click()
         page.wait_for_url("**?comment=pending#comments")
         assert "appears once it is approved" in page.get_by_role("status").inner_text()
