@@ -187,6 +187,12 @@ PROFILES = (
         "Other services: stored HTTP APIs called with kept credentials, accounts connected by OAuth.",
         _("I connect other services"),
     ),
+    Profile(
+        "blog",
+        "Blog",
+        "The public blog: posts written, polished, translated, scheduled and published; images, comments.",
+        _("I write and publish posts"),
+    ),
 )
 
 

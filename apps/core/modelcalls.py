@@ -1,10 +1,13 @@
-"""What an area may ask of the service's model backends (speech to text, a look at an image)
+"""What an area may ask of the service's model backends (speech to text, a look at an image, text
+written or rewritten, an image made from words)
 without importing the door that configures them: the message gateway fills this interface from
 its `AppConfig.ready()` (apps.gateway.agent.media), like the API keys fill `apps.core.spending`.
 
     from apps.core import modelcalls
     heard = modelcalls.provider().transcribe(api_key_id=..., data=..., filename=..., mime_type=...)
     seen = modelcalls.provider().look_at(api_key_id=..., data=..., mime_type=..., question=...)
+    written = modelcalls.provider().write(api_key_id=..., system=..., text=..., max_tokens=..., purpose=...)
+    drawn = modelcalls.provider().draw(api_key_id=..., prompt=..., size=..., purpose=...)
 
 Every call is metered like the gateway's own: the most it can cost is reserved against the API
 key's budget before it is made, and what the API reported it used is settled after (a call that
@@ -62,6 +65,27 @@ class Look:
     cut: bool
 
 
+@dataclass(frozen=True)
+class Writing:
+    """The model's text for an instruction (a translation, a polished draft)."""
+
+    text: str
+    model: str
+    cost_micro_usd: int
+    cut: bool
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """An image the model made: its bytes as the API sent them (PNG unless it said otherwise)."""
+
+    data: bytes
+    model: str
+    cost_micro_usd: int
+    # The prompt as the model rewrote it, when it said ("" otherwise).
+    revised_prompt: str
+
+
 class Models(Protocol):
     def transcribe(
         self,
@@ -80,6 +104,16 @@ class Models(Protocol):
         self, *, api_key_id: int | None, data: bytes, mime_type: str, question: str, max_tokens: int
     ) -> Look:
         """The model's answer to `question` about the image (a vision chat call)."""
+        ...
+
+    def write(
+        self, *, api_key_id: int | None, system: str, text: str, max_tokens: int, purpose: str
+    ) -> Writing:
+        """The model's answer to `text` under the instructions `system` (one chat call, no tools)."""
+        ...
+
+    def draw(self, *, api_key_id: int | None, prompt: str, size: str, purpose: str) -> Drawing:
+        """An image made from `prompt` (an OpenAI-compatible `/images/generations`), `size` "WxH"."""
         ...
 
 

@@ -36,6 +36,9 @@ GATEWAY_MODEL_DEADLINE_SECONDS = env.float("ATRIUM_GATEWAY_MODEL_DEADLINE_SECOND
 # e.g. whisper-1 or gpt-4o-transcribe; "": transcribeAudio says none is configured).
 GATEWAY_MODEL_VISION_NAME = env.str("ATRIUM_GATEWAY_MODEL_VISION_NAME", "")
 GATEWAY_MODEL_TRANSCRIPTION_NAME = env.str("ATRIUM_GATEWAY_MODEL_TRANSCRIPTION_NAME", "")
+# The image model of an "openai" backend (`POST {url}/images/generations`, e.g. gpt-image-1), priced in
+# GATEWAY_MODEL_PRICES per token like the others ("": the Blog's image tools say none is configured).
+GATEWAY_MODEL_IMAGE_NAME = env.str("ATRIUM_GATEWAY_MODEL_IMAGE_NAME", "")
 # A model call that fails transiently (429, 5xx, time-out) is tried again this many times.
 GATEWAY_MODEL_RETRIES = env.int("ATRIUM_GATEWAY_MODEL_RETRIES", 2, min=0)
 GATEWAY_MODEL_RETRY_BASE_SECONDS = env.float("ATRIUM_GATEWAY_MODEL_RETRY_BASE_SECONDS", 1.0, min=0)

@@ -112,6 +112,14 @@ class Transcription:
 
 
 @dataclass(frozen=True)
+class Drawn:
+    data: bytes
+    revised_prompt: str
+    # None when the API reported no tokens.
+    usage: Usage | None
+
+
+@dataclass(frozen=True)
 class ToolDef:
     name: str
     description: str
@@ -289,6 +297,14 @@ class Backend:
             f"the {self.name or 'configured'} model API does not transcribe audio", transient=False
         )
 
+    def image_request(self, *, prompt: str, size: str) -> bytes:
+        """The request body of an image made from words (answered by `draw`); ModelError when the
+        protocol has none."""
+        raise ModelError(f"the {self.name or 'configured'} model API does not make images", transient=False)
+
+    def draw(self, body: bytes, *, within: float | None = None) -> Drawn:
+        raise ModelError(f"the {self.name or 'configured'} model API does not make images", transient=False)
+
 
 def _retry_after(value: str | None) -> float | None:
     try:
@@ -446,6 +462,37 @@ class ChatCompletionsBackend(Backend):
             language=language[:40] if isinstance(language, str) else "",
             seconds=seconds,
             usage=tokens,
+        )
+
+    def image_request(self, *, prompt: str, size: str) -> bytes:
+        return _json(
+            {"model": self.model, "prompt": prompt, "n": 1, "size": size, "response_format": "b64_json"}
+        )
+
+    def draw(self, body: bytes, *, within: float | None = None) -> Drawn:
+        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        answer = self._post("/images/generations", body, headers, within)
+        data = answer.get("data")
+        first = data[0] if isinstance(data, list) and data and isinstance(data[0], dict) else {}
+        encoded = first.get("b64_json")
+        if not isinstance(encoded, str) or not encoded:
+            raise ModelError("the model API's answer has no image", transient=True)
+        try:
+            image = base64.b64decode(encoded, validate=True)
+        except ValueError:
+            raise ModelError("the model API's image is not base64", transient=True) from None
+        reported = answer.get("usage")
+        usage = (
+            Usage(
+                input_tokens=_int(reported.get("input_tokens")),
+                output_tokens=_int(reported.get("output_tokens")),
+            )
+            if isinstance(reported, dict) and ("input_tokens" in reported or "output_tokens" in reported)
+            else None
+        )
+        revised = first.get("revised_prompt")
+        return Drawn(
+            data=image, revised_prompt=revised[:2000] if isinstance(revised, str) else "", usage=usage
         )
 
 

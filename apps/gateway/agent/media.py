@@ -23,6 +23,8 @@ logger = logging.getLogger(__name__)
 
 # The most tokens a transcript is taken to have, for the reservation (about three hours of speech).
 TRANSCRIPT_MAX_TOKENS = 32_000
+# The most tokens an image is taken to cost, for the reservation (gpt-image-1's largest, high quality).
+IMAGE_MAX_TOKENS = 8_000
 # A media call waits this long at most (the backend's deadline, when that is shorter).
 SECONDS = 300.0
 
@@ -132,6 +134,64 @@ class GatewayModels:
         )
         return modelcalls.Look(
             text=reply.text, model=backend.model, cost_micro_usd=cost, cut=reply.stop == "max_tokens"
+        )
+
+    def write(
+        self, *, api_key_id: int | None, system: str, text: str, max_tokens: int, purpose: str
+    ) -> modelcalls.Writing:
+        backend = _backend("")
+        key = _key(api_key_id)
+        body = backend.request(
+            system=system,
+            messages=[{"role": "user", "content": text}],
+            tools=[],
+            max_tokens=max_tokens,
+            final=True,
+        )
+        reservation = apikeys_services.budget_reserve(
+            key=key, micro_usd=backend.max_cost(len(body), max_tokens), purpose=purpose
+        )
+        try:
+            reply = backend.complete(body, within=SECONDS)
+        except ModelError as error:
+            apikeys_services.budget_release(reservation=reservation)
+            logger.warning("%s: the model call failed (%s)", purpose, error)
+            raise modelcalls.CallFailed(str(error)) from None
+        except BaseException:
+            apikeys_services.budget_release(reservation=reservation)
+            raise
+        cost = backend.cost(reply.usage)
+        apikeys_services.budget_settle(reservation=reservation, micro_usd=cost)
+        return modelcalls.Writing(
+            text=reply.text, model=backend.model, cost_micro_usd=cost, cut=reply.stop == "max_tokens"
+        )
+
+    def draw(self, *, api_key_id: int | None, prompt: str, size: str, purpose: str) -> modelcalls.Drawing:
+        model = settings.GATEWAY_MODEL_IMAGE_NAME
+        if not model:
+            _backend("")  # no backend at all is what is said first
+            raise modelcalls.NotConfigured("no image model is configured (ATRIUM_GATEWAY_MODEL_IMAGE_NAME)")
+        backend = _backend(model)
+        key = _key(api_key_id)
+        try:
+            body = backend.image_request(prompt=prompt, size=size)
+        except ModelError as error:
+            raise modelcalls.NotConfigured(str(error)) from None
+        most = backend.max_cost(len(body), IMAGE_MAX_TOKENS)
+        reservation = apikeys_services.budget_reserve(key=key, micro_usd=most, purpose=purpose)
+        try:
+            drawn = backend.draw(body, within=SECONDS)
+        except ModelError as error:
+            apikeys_services.budget_release(reservation=reservation)
+            logger.warning("%s: the model call failed (%s)", purpose, error)
+            raise modelcalls.CallFailed(str(error)) from None
+        except BaseException:
+            apikeys_services.budget_release(reservation=reservation)
+            raise
+        cost = backend.cost(drawn.usage) if drawn.usage is not None else most
+        apikeys_services.budget_settle(reservation=reservation, micro_usd=cost)
+        return modelcalls.Drawing(
+            data=drawn.data, model=backend.model, cost_micro_usd=cost, revised_prompt=drawn.revised_prompt
         )
 
 

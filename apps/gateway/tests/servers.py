@@ -262,6 +262,12 @@ class ModelServer(_Server):
                         body = json.loads(raw)
                     if server.protocol == "openai" and self.path == "/v1/audio/transcriptions":
                         pass
+                    elif server.protocol == "openai" and self.path == "/v1/images/generations":
+                        if self.headers.get("Authorization") != f"Bearer {server.api_key}":
+                            self._send(Reply(401, {"error": {"message": "bad key"}}))
+                            return
+                        if not isinstance(body.get("model"), str) or not isinstance(body.get("prompt"), str):
+                            raise ProtocolError("an image request needs a model and a prompt")
                     elif server.protocol == "openai":
                         if self.path != "/v1/chat/completions":
                             raise ProtocolError(f"unexpected path {self.path}")
