@@ -26,6 +26,7 @@ processes until the 2 cores are spent; the cost of a request flat from 1 to 1,00
     make bench ARGS="scale --processes 2 --workspaces 0"     # one topology, no workspace phase
     make bench ARGS="scale --processes 1 --workspaces 1000 --compare ATRIUM_SERVE_ON_LOOP_LANES=false"
     make bench ARGS="scale --processes 1 --workspaces 1000 --compare code=/tmp/main-checkout"
+    make bench ARGS="scale --processes 1 --workspaces 1000 --workspaces-only"   # no SDK rounds
 """
 
 import argparse
@@ -214,6 +215,11 @@ def run(argv: list[str]) -> None:
         "(repeatable); their rounds alternate with the first's",
     )
     parser.add_argument(
+        "--workspaces-only",
+        action="store_true",
+        help="no rounds against the SDK's server: the workspace phase alone",
+    )
+    parser.add_argument(
         "--database", default="atrium_bench", help="the database made for the run (and dropped)"
     )
     args, _ = parser.parse_known_args(argv)
@@ -248,10 +254,11 @@ def run(argv: list[str]) -> None:
             try:
                 # Opened again for each topology: the SDK closes a session idle for 30 minutes
                 # (its default), and making 1,000 workspaces takes about that long.
-                sdk_sessions = mcp.open_sessions(sdk.url, {}, args.connections)
                 with httpx.Client(timeout=30) as http:
                     sessions = [open_session(http, topology.url, first) for _ in range(args.connections)]
-                measure_processes(args, count, topology, first, sessions, sdk, sdk_sessions)
+                if not args.workspaces_only:
+                    sdk_sessions = mcp.open_sessions(sdk.url, {}, args.connections)
+                    measure_processes(args, count, topology, first, sessions, sdk, sdk_sessions)
                 if index == 0 and args.workspaces > 1:
                     measure_workspaces(args, count, topology, first, sessions, env, workdir)
             finally:
