@@ -17,8 +17,16 @@ processes until the 2 cores are spent; the cost of a request flat from 1 to 1,00
    workspace's host, credential and session (every request switches workspace in the process and
    on its database connection: the cost of a switch, which should not grow with the workspaces).
 
+   With `--compare NAME=VALUE[,NAME=VALUE...]` (repeatable) the same workspaces are also served
+   by the same topology started again with those settings in its environment (each alongside
+   the first, so their rounds alternate on the same occasion): before and after a change that a
+   setting turns off, or (`code=DIR`) the code of another checkout: the workspaces made once.
+
     make bench ARGS="scale"                                  # 1, 2, 3 processes, then 1,000 workspaces
     make bench ARGS="scale --processes 2 --workspaces 0"     # one topology, no workspace phase
+    make bench ARGS="scale --processes 1 --workspaces 1000 --compare ATRIUM_SERVE_ON_LOOP_LANES=false"
+    make bench ARGS="scale --processes 1 --workspaces 1000 --compare code=/tmp/main-checkout"
+    make bench ARGS="scale --processes 1 --workspaces 1000 --workspaces-only"   # no SDK rounds
 """
 
 import argparse
@@ -161,11 +169,11 @@ def fixed_script(tenant: Tenant, sessions: list[str], body: dict[str, Any]) -> s
 class Topology:
     """`count` web processes behind nginx."""
 
-    def __init__(self, env: dict[str, str], count: int, workdir: Path) -> None:
+    def __init__(self, env: dict[str, str], count: int, workdir: Path, code: Path | None = None) -> None:
         from apps.core.testing import launch_web, start_nginx, wait_until_serving
 
         workdir.mkdir(parents=True, exist_ok=True)
-        self.webs = [launch_web(env, log=workdir / f"web{index}.log") for index in range(count)]
+        self.webs = [launch_web(env, log=workdir / f"web{index}.log", code=code) for index in range(count)]
         self.proxy = None
         try:
             for web in self.webs:
@@ -198,10 +206,26 @@ def run(argv: list[str]) -> None:
         help="after the workspaces' measured rounds, sample the first web process with py-spy during one "
         "more round of each, writing the folded stacks to PROFILE-<n>.txt and printing where the time went",
     )
+    parser.add_argument(
+        "--compare",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE[,NAME=VALUE]",
+        help="the workspace phase also on a topology started with these environment settings "
+        "(repeatable); their rounds alternate with the first's",
+    )
+    parser.add_argument(
+        "--workspaces-only",
+        action="store_true",
+        help="no rounds against the SDK's server: the workspace phase alone",
+    )
+    parser.add_argument(
+        "--database", default="atrium_bench", help="the database made for the run (and dropped)"
+    )
     args, _ = parser.parse_known_args(argv)
     counts = [int(part) for part in args.processes.split(",") if part.strip()]
 
-    database_url = common.use_fresh_database()
+    database_url = common.use_fresh_database(args.database)
     import logging
 
     from django.conf import settings
@@ -230,17 +254,18 @@ def run(argv: list[str]) -> None:
             try:
                 # Opened again for each topology: the SDK closes a session idle for 30 minutes
                 # (its default), and making 1,000 workspaces takes about that long.
-                sdk_sessions = mcp.open_sessions(sdk.url, {}, args.connections)
                 with httpx.Client(timeout=30) as http:
                     sessions = [open_session(http, topology.url, first) for _ in range(args.connections)]
-                measure_processes(args, count, topology, first, sessions, sdk, sdk_sessions)
+                if not args.workspaces_only:
+                    sdk_sessions = mcp.open_sessions(sdk.url, {}, args.connections)
+                    measure_processes(args, count, topology, first, sessions, sdk, sdk_sessions)
                 if index == 0 and args.workspaces > 1:
-                    measure_workspaces(args, count, topology, first, sessions)
+                    measure_workspaces(args, count, topology, first, sessions, env, workdir)
             finally:
                 topology.stop()
     finally:
         sdk.stop()
-    common.drop_database()
+    common.drop_database(args.database)
 
 
 def measure_processes(args, count, topology, first, sessions, sdk, sdk_sessions) -> None:  # type: ignore[no-untyped-def]
@@ -273,7 +298,19 @@ def measure_processes(args, count, topology, first, sessions, sdk, sdk_sessions)
         )
 
 
-def measure_workspaces(args, count, topology, first, sessions) -> None:  # type: ignore[no-untyped-def]
+def variants_of(args: argparse.Namespace) -> list[tuple[str, dict[str, str], Path | None]]:
+    """(label, environment settings, code) of each `--compare`: `code=DIR` serves the code of
+    another checkout (another commit's, on the same database: the same migrations)."""
+    found = []
+    for spec in args.compare:
+        pairs = (part.split("=", 1) for part in spec.split(",") if part.strip())
+        settings = {name.strip(): value.strip() for name, value in pairs}
+        code = settings.pop("code", None)
+        found.append((spec, settings, Path(code) if code else None))
+    return found
+
+
+def measure_workspaces(args, count, topology, first, sessions, env, workdir) -> None:  # type: ignore[no-untyped-def]
     from django.db import connection
 
     tenants = [first]
@@ -283,49 +320,92 @@ def measure_workspaces(args, count, topology, first, sessions) -> None:  # type:
         if index % 100 == 0:
             print(f"  {index} workspaces ({time.perf_counter() - started:.0f} s)", flush=True)
     connection.close()
-    with httpx.Client(timeout=30) as http:
-        for tenant in tenants[1:]:
-            tenant.session = open_session(http, topology.url, tenant)
-    first.session = sessions[0]
-    same = fixed_script(first, sessions, call_body("getContact", first))
-    entries = [
-        (
-            {**HEADERS, **tenant.headers, "Host": tenant.host, "Mcp-Session-Id": tenant.session},
-            json.dumps(call_body("getContact", tenant)),
-        )
-        for tenant in tenants
-    ]
-    few = min(len(tenants), args.connections)
-    scripts = {
-        "the first workspace": same,
-        f"rotating over the first {few}": rotating_script(entries[:few]),
-        f"rotating over all {len(tenants)}": rotating_script(entries),
-    }
-    webs = {f"web{index}": web.process.pid for index, web in enumerate(topology.webs)}
-    for label, script in scripts.items():
+    served = [("as configured", topology)]
+    try:
+        for number, (label, settings, code) in enumerate(variants_of(args), start=1):
+            served.append((label, Topology({**env, **settings}, count, workdir / f"variant{number}", code)))
+        sessions_of: list[dict[str, str]] = [{} for _ in served]  # host -> session, per topology
+        # Every topology's sessions opened now, the first's too (those opened before the
+        # workspaces were made are minutes old: what its process kept of them has expired, and a
+        # burst of cold requests can have onloop.tally stop trying the loop for good).
+        firsts_sessions: list[list[str]] = []
+        with httpx.Client(timeout=30) as http:
+            for place, (label, serving) in enumerate(served):
+                print(f"  topology {place}: {label}", flush=True)
+                for tenant in tenants:
+                    sessions_of[place][tenant.host] = open_session(http, serving.url, tenant)
+                firsts_sessions.append([open_session(http, serving.url, first) for _ in sessions])
+        measure_rotation(args, count, tenants, served, sessions_of, firsts_sessions)
+    finally:
+        for _label, serving in served[1:]:
+            serving.stop()
+
+
+def measure_rotation(args, count, tenants, served, sessions_of, firsts_sessions) -> None:  # type: ignore[no-untyped-def]
+    first = tenants[0]
+
+    def scripts_for(place: int) -> dict[str, str]:
+        sessions = sessions_of[place]
+        entries = [
+            (
+                {**HEADERS, **tenant.headers, "Host": tenant.host, "Mcp-Session-Id": sessions[tenant.host]},
+                json.dumps(call_body("getContact", tenant)),
+            )
+            for tenant in tenants
+        ]
+        few = min(len(tenants), args.connections)
+        return {
+            "the first workspace": fixed_script(
+                first, firsts_sessions[place], call_body("getContact", first)
+            ),
+            f"rotating over the first {few}": rotating_script(entries[:few]),
+            f"rotating over all {len(tenants)}": rotating_script(entries),
+        }
+
+    scripts = [scripts_for(place) for place in range(len(served))]
+    webs = [{f"web{index}": web.process.pid for index, web in enumerate(one.webs)} for _, one in served]
+    firsts: list[float] = [0.0] * len(served)
+    for number, label in enumerate(scripts[0]):
         # Warm, right before its rounds (what a process keeps lives at most TOLD_CACHE_SECONDS):
         # each workspace's route, credential, session and statements in every process, and each
         # database connection's catalogue entries for their tables (PostgreSQL keeps them per
         # connection): rounds until the rate stops growing.
-        warming: list[float] = []
-        while len(warming) < 10 and (len(warming) < 2 or warming[-1] > 1.1 * warming[-2]):
-            warming.append(wrk(topology.url, script, args.connections, args.seconds).rate)
-        print(f"  warming {label}: {', '.join(f'{r:.0f}' for r in warming)} calls/s", flush=True)
-        rates, p50s = [], []
-        with common.CpuMeter(webs) as cpu:
-            for _round in range(args.rounds):
-                figures = wrk(topology.url, script, args.connections, args.seconds)
-                rates.append(figures.rate)
-                p50s.append(figures.p50)
-        print(
-            f"{len(tenants)} workspaces, {count} process(es), getContact on {label}: "
-            f"median {statistics.median(rates):.0f} calls/s (rounds {', '.join(f'{r:.0f}' for r in rates)}), "
-            f"p50 {', '.join(p50s)}; load {os.getloadavg()[0]:.1f}\n"
-            f"    CPU per call: {cpu.per_request(sum(rates) * args.seconds)}",
-            flush=True,
-        )
+        for place, (_name, serving) in enumerate(served):
+            warming: list[float] = []
+            while len(warming) < 10 and (len(warming) < 2 or warming[-1] > 1.1 * warming[-2]):
+                warming.append(wrk(serving.url, scripts[place][label], args.connections, args.seconds).rate)
+            rounds = ", ".join(f"{rate:.0f}" for rate in warming)
+            print(f"  warming {label} ({place}): {rounds} calls/s", flush=True)
+        rates: list[list[float]] = [[] for _ in served]
+        p50s: list[list[str]] = [[] for _ in served]
+        spent: list[dict[str, float]] = [{} for _ in served]
+        for _round in range(args.rounds):
+            for place, (_name, serving) in enumerate(served):
+                with common.CpuMeter(webs[place]) as cpu:
+                    figures = wrk(serving.url, scripts[place][label], args.connections, args.seconds)
+                rates[place].append(figures.rate)
+                p50s[place].append(figures.p50)
+                for part, seconds in cpu.seconds.items():
+                    spent[place][part] = spent[place].get(part, 0.0) + seconds
+        for place, (name, _serving) in enumerate(served):
+            median = statistics.median(rates[place])
+            if number == 0:
+                firsts[place] = median
+            calls = sum(rates[place]) * args.seconds
+            parts = sorted(spent[place].items(), key=lambda item: -item[1])
+            per_call = ", ".join(f"{part} {cpu_s / calls * 1e6:.0f} µs" for part, cpu_s in parts if cpu_s > 0)
+            of_first = f" = {median / firsts[place]:.2f} of the first workspace's" if number else ""
+            print(
+                f"{len(tenants)} workspaces, {count} process(es), {name}, getContact on {label}: "
+                f"median {median:.0f} calls/s{of_first} "
+                f"(rounds {', '.join(f'{rate:.0f}' for rate in rates[place])}), "
+                f"p50 {', '.join(p50s[place])}; load {os.getloadavg()[0]:.1f}\n"
+                f"    CPU per call: {per_call}",
+                flush=True,
+            )
         if args.profile:
-            output = args.profile.with_name(f"{args.profile.name}-{list(scripts).index(label)}.txt")
-            print(f"  py-spy on web0, getContact on {label}:", flush=True)
-            with common.profiled(webs["web0"], output, args.seconds):
-                wrk(topology.url, script, args.connections, args.seconds)
+            for place, (_name, serving) in enumerate(served):
+                output = args.profile.with_name(f"{args.profile.name}-{place}-{number}.txt")
+                print(f"  py-spy on web0 of topology {place}, getContact on {label}:", flush=True)
+                with common.profiled(webs[place]["web0"], output, args.seconds):
+                    wrk(serving.url, scripts[place][label], args.connections, args.seconds)

@@ -31,6 +31,7 @@ import logging
 import os
 import sys
 import weakref
+import zlib
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
@@ -194,11 +195,15 @@ tally = Tally()
 # --- PostgreSQL ---------------------------------------------------------------------------------
 
 
-def fetch(statement: str, params: Sequence[Any], search_path: Sequence[str]) -> list[tuple[Any, ...]]:
-    """The rows of one statement (bound on the server, as `apps.core.prepared` binds it), run with
-    `search_path` on one of this loop's connections."""
+def fetch(
+    statement: str, params: Sequence[Any], search_path: Sequence[str], workspace: str = ""
+) -> list[tuple[Any, ...]]:
+    """The rows of one statement (numbered placeholders: $1, ...; bound on the server, as
+    `apps.core.prepared` binds it), run with
+    `search_path` on one of this loop's connections: the lane of `workspace` (its schema) when it
+    is free (`_Pool`)."""
     try:
-        return wait(_fetch(statement, params, tuple(search_path), _server()))
+        return wait(_fetch(statement, params, tuple(search_path), _server(), workspace))
     except psycopg.Error as error:
         # Whatever it is (a statement refused, the server gone), the thread's path answers it as
         # it answers every database error: the same words, the same status.
@@ -220,10 +225,14 @@ def _server() -> str:
 
 
 async def _fetch(
-    statement: str, params: Sequence[Any], search_path: tuple[str, ...], server: str = DEFAULT_DB_ALIAS
+    statement: str,
+    params: Sequence[Any],
+    search_path: tuple[str, ...],
+    server: str = DEFAULT_DB_ALIAS,
+    workspace: str = "",
 ) -> list[tuple[Any, ...]]:
     pool = _pool()
-    pooled = await pool.take(search_path, server)
+    pooled = await pool.take(search_path, server, workspace)
     try:
         await pooled.cursor.execute(statement, params)
         rows = await pooled.cursor.fetchall()
@@ -251,15 +260,24 @@ async def _copy(
 
 class _Pooled:
     """One of a loop's connections, with the cursor its statements run on, the search path it
-    was last set to and the database server it is connected to."""
+    was last set to, the database server it is connected to and its lane (`_Pool`)."""
 
-    __slots__ = ("conn", "cursor", "search_path", "server")
+    __slots__ = ("conn", "cursor", "lane", "search_path", "server")
 
-    def __init__(self, conn: psycopg.AsyncConnection, server: str) -> None:
+    def __init__(self, conn: psycopg.AsyncConnection, server: str, lane: int) -> None:
         self.conn = conn
-        self.cursor = conn.cursor()
+        # Raw: its statements come with PostgreSQL's numbered placeholders and are sent as they
+        # are, never parsed for psycopg's (apps.core.prepared).
+        self.cursor = psycopg.AsyncRawCursor(conn)
         self.search_path: tuple[str, ...] = ()
         self.server = server
+        self.lane = lane
+
+
+def lane_of(workspace: str, lanes: int) -> int:
+    """The lane (`_Pool`) of a workspace's statements: the same in every process and every run
+    (CRC-32 of the schema's name, not Python's salted hash), spread evenly over `lanes`."""
+    return zlib.crc32(workspace.encode()) % lanes
 
 
 class _Pool:
@@ -268,17 +286,51 @@ class _Pool:
     own (the same parameters, type adapters and time zone). A connection is set to a workspace's
     search path only when it had another one. One that failed in any way is closed, not reused.
 
+    Each connection is a lane, and each workspace has one (`lane_of` its schema): a workspace's
+    statement goes to its lane's connection whenever that one is free, so each PostgreSQL backend
+    sees about 1/lanes of the workspaces. It keeps their tables in its catalogue caches and their
+    statements prepared (psycopg prepares a statement after `prepare_threshold` runs on one
+    connection, and keeps `SERVE_ON_LOOP_PREPARED_MAX` of them), where a pool handing out any
+    free connection had each backend see every workspace and prepare none of them past ~100
+    (bench/RESULTS.md, "Scale-out"). When the lane is busy the statement takes another free
+    connection rather than wait (a stray, counted in `strays`): one busy workspace still has the
+    whole pool, and a stray costs that backend a plan, never a wrong answer, since every statement
+    names its workspace's schema (or sets its search path). What belongs to no workspace (the call
+    log's COPY) takes any free connection, its lane's first.
+
     `take` and `give_back` rather than a context manager and a semaphore: they are on every
-    request's path, and a free connection is a list pop (bench/RESULTS.md)."""
+    request's path, and a free connection is a list look-up (bench/RESULTS.md)."""
 
     def __init__(self, size: int) -> None:
         self._size = size
         self._opened = 0  # idle or in use
-        self._idle: list[_Pooled] = []
+        self._slots: list[_Pooled | None] = [None] * size  # by lane: its connection, when opened
+        self._busy = [False] * size
+        self._free = size  # lanes not busy
         self._waiting: deque[asyncio.Future[None]] = deque()
+        self.strays = 0  # statements of a workspace taken by another lane's connection
 
-    async def take(self, search_path: tuple[str, ...], server: str = DEFAULT_DB_ALIAS) -> _Pooled:
-        while not self._idle and self._opened >= self._size:
+    def _lane_for(self, workspace: str) -> int:
+        busy = self._busy
+        if workspace and settings.SERVE_ON_LOOP_LANES:
+            lane = lane_of(workspace, self._size)
+            if not busy[lane]:
+                return lane
+            self.strays += 1
+        # Another free one: opened before a closed one, so a stray opens nothing.
+        closed = -1
+        for lane, pooled in enumerate(self._slots):
+            if not busy[lane]:
+                if pooled is not None:
+                    return lane
+                if closed < 0:
+                    closed = lane
+        return closed
+
+    async def take(
+        self, search_path: tuple[str, ...], server: str = DEFAULT_DB_ALIAS, workspace: str = ""
+    ) -> _Pooled:
+        while not self._free:
             waiter = asyncio.get_running_loop().create_future()
             self._waiting.append(waiter)
             try:
@@ -289,27 +341,25 @@ class _Pool:
                 elif waiter.done() and not waiter.cancelled():
                     self._wake()  # woken, then cancelled: the next one in line takes its turn
                 raise
-        pooled = self._idle.pop() if self._idle else None
-        other_server = pooled is not None and pooled.server != server
-        if other_server:
-            # Another database server's (apps.core.servers; never with one server): an idle one of
-            # `server` instead if there is one, else this one closed and one of `server` opened.
-            assert pooled is not None
-            for index in range(len(self._idle) - 1, -1, -1):
-                if self._idle[index].server == server:
-                    self._idle[index], pooled = pooled, self._idle[index]
-                    other_server = False
-                    break
-            else:
-                await _close(pooled.conn)
-        if pooled is None or other_server or pooled.conn.closed or pooled.conn.broken:
-            if pooled is None:
-                self._opened += 1
+        lane = self._lane_for(workspace)
+        self._busy[lane] = True
+        self._free -= 1
+        pooled = self._slots[lane]
+        if pooled is not None and (pooled.server != server or pooled.conn.closed or pooled.conn.broken):
+            # Another database server's (apps.core.servers; never with one server), or gone: closed,
+            # and one of `server` opened in its place.
+            self._slots[lane] = None
+            self._opened -= 1
+            await _close(pooled.conn)
+            pooled = None
+        if pooled is None:
+            self._opened += 1
             try:
-                pooled = _Pooled(await _connect(server), server)
+                pooled = _Pooled(await _connect(server), server, lane)
             except BaseException:
-                self._lost()
+                self._lost(lane)
                 raise
+            self._slots[lane] = pooled
         if search_path and pooled.search_path != search_path:
             try:
                 names = sql.SQL(", ").join(sql.Identifier(name) for name in search_path)
@@ -321,15 +371,20 @@ class _Pool:
         return pooled
 
     def give_back(self, pooled: _Pooled) -> None:
-        self._idle.append(pooled)
+        self._busy[pooled.lane] = False
+        self._free += 1
         self._wake()
 
     async def discard(self, pooled: _Pooled) -> None:
-        self._lost()
+        if self._slots[pooled.lane] is pooled:
+            self._slots[pooled.lane] = None
+        self._lost(pooled.lane)
         await _close(pooled.conn)
 
-    def _lost(self) -> None:
+    def _lost(self, lane: int) -> None:
         self._opened -= 1
+        self._busy[lane] = False
+        self._free += 1
         self._wake()
 
     def _wake(self) -> None:
@@ -340,10 +395,11 @@ class _Pool:
                 return
 
     async def close(self) -> None:
-        idle, self._idle = self._idle, []
-        self._opened -= len(idle)
-        for pooled in idle:
-            await _close(pooled.conn)
+        for lane, pooled in enumerate(self._slots):
+            if pooled is not None and not self._busy[lane]:
+                self._slots[lane] = None
+                self._opened -= 1
+                await _close(pooled.conn)
 
 
 async def _connect(server: str = DEFAULT_DB_ALIAS) -> psycopg.AsyncConnection:
@@ -359,6 +415,9 @@ async def _connect(server: str = DEFAULT_DB_ALIAS) -> psycopg.AsyncConnection:
     params = dict(wrapper.get_connection_params())
     params.pop("cursor_factory", None)  # Django's synchronous cursor classes
     conn = await psycopg.AsyncConnection.connect(**params, autocommit=True)
+    # Its lane's workspaces' statements prepared, not only the last ~100 (psycopg's default): each
+    # workspace's statement is its own text, its schema written in (apps.core.prepared).
+    conn.prepared_max = settings.SERVE_ON_LOOP_PREPARED_MAX
     zone = wrapper.timezone_name
     if conn.info.parameter_status("TimeZone") != zone:
         await conn.execute("SELECT set_config('TimeZone', %s, false)", [zone])

@@ -110,9 +110,11 @@ class LiveServer:
             self.process.kill()
 
 
-def launch_web(env: dict[str, str], port: int | None = None, log: Path | None = None) -> LiveServer:
+def launch_web(
+    env: dict[str, str], port: int | None = None, log: Path | None = None, code: Path | None = None
+) -> LiveServer:
     """Starts a web process (config.serve) on 127.0.0.1 and 127.0.0.2 without waiting for it (see
-    `wait_until_serving`).
+    `wait_until_serving`); this checkout's code, or the one at `code` (a benchmark's "before").
     Its stderr (the logs) goes to `log`, or to a temporary file: never to a pipe, which nobody
     reads and which, once full (64 KiB of logs), blocks the server in the middle of a request."""
     port = port or free_port()
@@ -136,7 +138,7 @@ def launch_web(env: dict[str, str], port: int | None = None, log: Path | None = 
     # serves reads on its event loop only while Django's check is on (apps.core.onloop).
     env = {name: value for name, value in env.items() if name != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     process = subprocess.Popen(  # noqa: S603  (our own fixed command line)
-        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=stderr
+        command, cwd=code or ROOT, env=env, stdout=subprocess.DEVNULL, stderr=stderr
     )
     server = LiveServer(port, process)
     server.log = log

@@ -250,6 +250,7 @@ def test_the_builders_constants_are_written_into_the_sql_and_only_the_calls_valu
     (compiled,) = prepared._compiled.values()
     assert len(compiled.params) == 1 and compiled.slots == ((0, "owner_id"),)
     assert "'50%% o''clock" in compiled.sql  # a literal, its percent signs kept from psycopg
+    assert "'50% o''clock \\\\ %s'" in compiled.loop_sql  # for the loop's raw cursor: as it is
 
 
 def test_for_the_loop_its_workspace_tables_are_where_the_schema_goes_and_nothing_else(people):
@@ -271,7 +272,9 @@ def test_for_the_loop_its_workspace_tables_are_where_the_schema_goes_and_nothing
     assert statement.count('JOIN "acme"."accounts_user"') == 1
     assert 'EXTRACT(YEAR FROM "contacts_contact"."created_at"' in statement  # a column: left alone
     assert "'FROM \"contacts_contact\"'" in statement  # a constant: left alone
-    assert "".join(compiled.qualified) == compiled.sql  # the statement the thread runs
+    assert "".join(compiled.qualified) == compiled.loop_sql  # the loop's, unqualified
+    # The thread's, but for PostgreSQL's placeholders: the one value is $1.
+    assert compiled.sql.count("%s") == 1 and compiled.loop_sql == compiled.sql.replace("%s", "$1")
 
 
 def test_a_table_of_no_model_is_never_qualified(acme):

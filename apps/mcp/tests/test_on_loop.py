@@ -13,6 +13,7 @@ import pytest
 from django.conf import settings
 from django.db import connection, connections
 from django_tenants.utils import schema_context
+from psycopg import sql
 
 from apps.accounts.models import User
 from apps.catalogue.models import ToolCall
@@ -110,9 +111,9 @@ def statements_on_loop(monkeypatch) -> list[str]:  # type: ignore[no-untyped-def
     seen: list[str] = []
     fetch = onloop.fetch
 
-    def counted(statement: str, params: Any, search_path: Any) -> Any:
+    def counted(statement: str, params: Any, search_path: Any, *workspace: str) -> Any:
         seen.append(statement)
-        return fetch(statement, params, search_path)
+        return fetch(statement, params, search_path, *workspace)
 
     monkeypatch.setattr(onloop, "fetch", counted)
     return seen
@@ -145,7 +146,7 @@ def test_a_time_read_on_the_loop_is_the_very_value_django_reads(door, contacts):
     async def by_loop() -> Any:
         try:
             rows = await onloop._fetch(
-                'SELECT created_at FROM "acme"."contacts_contact" WHERE id = %s', [contact.pk], ("public",)
+                'SELECT created_at FROM "acme"."contacts_contact" WHERE id = $1', [contact.pk], ("public",)
             )
         finally:
             await onloop.close()
@@ -166,9 +167,9 @@ def test_requests_of_two_workspaces_at_once_each_keep_their_own_workspace(
     schemas: list[tuple[str, str]] = []
     fetch = onloop.fetch
 
-    def watched(statement: str, params: Any, search_path: Any) -> Any:
+    def watched(statement: str, params: Any, search_path: Any, *workspace: str) -> Any:
         before = connection.schema_name
-        rows = fetch(statement, params, search_path)  # the other request runs meanwhile
+        rows = fetch(statement, params, search_path, *workspace)  # the other request runs meanwhile
         schemas.append((before, connection.schema_name))
         named.append((statement.count(f'"{before}"."contacts_contact"'), tuple(search_path)))
         return rows
@@ -310,11 +311,12 @@ def test_more_requests_than_connections_wait_their_turn_and_a_failed_one_frees_i
     fetch = onloop.fetch
     runs = {"count": 0}
 
-    def second_fails(statement: str, params: Any, search_path: Any) -> Any:
+    def second_fails(statement: str, params: Any, search_path: Any, *workspace: str) -> Any:
         runs["count"] += 1
         # The second statement is refused by PostgreSQL (a missing table): its connection is
         # closed, and its place goes to the next request in line.
-        return fetch("SELECT * FROM no_such_table" if runs["count"] == 2 else statement, params, search_path)
+        failing = "SELECT * FROM no_such_table" if runs["count"] == 2 else statement
+        return fetch(failing, params, search_path, *workspace)
 
     monkeypatch.setattr(onloop, "fetch", second_fails)
     replies = at_once([request_of(door, message) for _ in range(6)], return_exceptions=True)
@@ -324,3 +326,132 @@ def test_more_requests_than_connections_wait_their_turn_and_a_failed_one_frees_i
     assert len(given_up) == 1 and "failed on the loop" in str(given_up[0])
     assert len(answered) == 5
     assert {reply.body["result"]["structuredContent"]["address"]["city"] for reply in answered} == {"Leeds"}
+
+
+# --- Lanes: each workspace's statements on one connection of the pool ---------------------------
+
+
+def test_a_workspaces_lane_is_the_same_everywhere_and_the_lanes_share_the_workspaces():
+    # CRC-32 of the schema's name, not Python's hash (salted per process): every process and
+    # every run sends a workspace to the same lane.
+    assert onloop.lane_of("acme", 4) == onloop.lane_of("globex", 4) == 2
+    assert onloop.lane_of("acme", 1) == 0
+    counts = [0] * 4
+    for index in range(1, 1001):
+        counts[onloop.lane_of(f"w{index:04d}", 4)] += 1
+    assert all(200 <= count <= 300 for count in counts), counts
+
+
+def backends(schemas: list[str], *, size: int, together: bool = False) -> list[tuple[str, int, int]]:
+    """(schema, the lane of the connection each schema's statement ran on, its backend's pid), for
+    each statement run through the pool of a new loop: one after another, or all at once."""
+
+    async def run_all() -> list[tuple[str, int, int]]:
+        pool = onloop._Pool(size)
+        seen: list[tuple[str, int, int]] = []
+
+        async def one(schema: str) -> None:
+            pooled = await pool.take(("public",), "default", schema)
+            try:
+                table = sql.SQL("SELECT 1 FROM {}.contacts_contact LIMIT 1").format(sql.Identifier(schema))
+                await pooled.cursor.execute(table)
+                await pooled.cursor.fetchall()
+                await pooled.cursor.execute("SELECT pg_backend_pid()")
+                (pid,) = await pooled.cursor.fetchone()  # type: ignore[misc]
+                await asyncio.sleep(0.001 if together else 0)
+                seen.append((schema, pooled.lane, pid))
+            finally:
+                pool.give_back(pooled)
+
+        try:
+            if together:
+                await asyncio.gather(*(one(schema) for schema in schemas))
+            else:
+                for schema in schemas:
+                    await one(schema)
+            assert pool._opened <= size and not pool._waiting
+            if not together:
+                assert pool.strays == 0
+        finally:
+            await pool.close()
+        return seen
+
+    return asyncio.run(run_all())
+
+
+def test_a_workspaces_statements_run_on_its_lanes_backend_whichever_came_before(committed):
+    # 8 connections: acme's lane 6, globex's 2.
+    seen = backends(["acme", "globex", "acme", "acme", "globex", "globex", "acme"] * 3, size=8)
+
+    by_schema: dict[str, set[tuple[int, int]]] = {}
+    for schema, lane, pid in seen:
+        by_schema.setdefault(schema, set()).add((lane, pid))
+    # Every statement of a workspace on the one backend of its lane; two lanes, two backends.
+    ((acme_lane, acme_pid),) = by_schema["acme"]
+    ((globex_lane, globex_pid),) = by_schema["globex"]
+    assert (acme_lane, globex_lane) == (onloop.lane_of("acme", 8), onloop.lane_of("globex", 8)) == (6, 2)
+    assert acme_pid != globex_pid
+
+
+def test_a_busy_lane_lends_the_statement_another_connection_and_every_one_is_answered(committed):
+    seen = backends(["acme"] * 12 + ["globex"] * 4, size=4, together=True)
+
+    assert len(seen) == 16
+    assert {lane for schema, lane, _pid in seen if schema == "acme"} != {onloop.lane_of("acme", 4)}
+    assert len({pid for _schema, _lane, pid in seen}) <= 4
+
+
+def test_a_lane_holds_several_workspaces_prepared_each_its_own(door, contacts, monkeypatch):
+    # One connection for every workspace: both workspaces' statements prepared on the same
+    # backend, each naming its own schema, and every answer its own workspace's.
+    monkeypatch.setattr(settings, "SERVE_ON_LOOP_CONNECTIONS", 1)
+    globex = Door(pat_and_key("member@globex.example", "globex"), host="127.0.0.2")
+    globex.initialize()
+    with schema_context("globex"):
+        theirs = ContactFactory(actor=User.objects.get(email="member@globex.example"), city="Lyon")
+    ours = request_of(door, call_message("getContact", {"contactId": contacts["plain"].pk}))
+    other = request_of(globex, call_message("getContact", {"contactId": theirs.pk}))
+    runs = connection.settings_dict["OPTIONS"]["prepare_threshold"] + 2
+
+    def in_thread(request: Request) -> None:
+        try:
+            assert serve(request).status == 200
+        finally:
+            connections.close_all()
+
+    def served_in_turn() -> tuple[list[Reply], list[str], int]:
+        async def served() -> tuple[list[Reply], list[str], int]:
+            assert await sessions.watch.started()
+            try:
+                for request in (ours, other):  # the route, credential and session kept
+                    await asyncio.get_running_loop().run_in_executor(None, in_thread, request)
+                replies = []
+                for _ in range(runs):
+                    for request in (ours, other):
+                        replies.append(await onloop.run(serve, request, None))
+                (pooled,) = [slot for slot in onloop._pool()._slots if slot is not None]
+                await pooled.cursor.execute("SELECT statement FROM pg_prepared_statements")
+                prepared = [row[0] for row in await pooled.cursor.fetchall()]
+                return replies, prepared, pooled.conn.prepared_max
+            finally:
+                await onloop.close()
+                await sessions.watch.stop()
+
+        return asyncio.run(served())
+
+    try:
+        replies, prepared, prepared_max = served_in_turn()
+    finally:
+        globex.send("DELETE")
+        with schema_context("globex"):
+            Contact.objects.filter(pk=theirs.pk).delete()
+
+    cities = [reply.body["result"]["structuredContent"]["address"]["city"] for reply in replies]
+    assert cities == ["Leeds", "Lyon"] * runs
+    contact_reads = [text for text in prepared if "contacts_contact" in text]
+    assert len(contact_reads) == 2
+    assert sorted(('"acme"."' in text, '"globex"."' in text) for text in contact_reads) == [
+        (False, True),
+        (True, False),
+    ]
+    assert prepared_max == settings.SERVE_ON_LOOP_PREPARED_MAX
