@@ -379,7 +379,8 @@ def backends(schemas: list[str], *, size: int, together: bool = False) -> list[t
     return asyncio.run(run_all())
 
 
-def test_a_workspaces_statements_run_on_its_lanes_backend_whichever_came_before(committed):
+def test_a_workspaces_statements_run_on_its_lanes_backend_whichever_came_before(committed, settings):
+    settings.SERVE_ON_LOOP_LANES = True
     # 8 connections: acme's lane 6, globex's 2.
     seen = backends(["acme", "globex", "acme", "acme", "globex", "globex", "acme"] * 3, size=8)
 
@@ -393,7 +394,8 @@ def test_a_workspaces_statements_run_on_its_lanes_backend_whichever_came_before(
     assert acme_pid != globex_pid
 
 
-def test_a_busy_lane_lends_the_statement_another_connection_and_every_one_is_answered(committed):
+def test_a_busy_lane_lends_the_statement_another_connection_and_every_one_is_answered(committed, settings):
+    settings.SERVE_ON_LOOP_LANES = True
     seen = backends(["acme"] * 12 + ["globex"] * 4, size=4, together=True)
 
     assert len(seen) == 16
