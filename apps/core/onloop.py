@@ -173,16 +173,24 @@ def wait(awaitable: Awaitable[T]) -> T:
 class Tally:
     """How often each kind of request was served on the loop and how often it gave up there: one
     that mostly gives up (a tool whose answers mostly read a lazy relation) stops being tried,
-    since it then costs its Python twice."""
+    since it then costs its Python twice. Stopped, it is still tried once in `PROBE` requests: a
+    burst of cold requests (each giving up because nothing was kept yet) must not turn the loop
+    off for the life of the process, and a probe served there counts it back."""
 
     GRACE = 16
+    PROBE = 64
 
     def __init__(self) -> None:
         self.served: dict[str, int] = {}
         self.gave_up: dict[str, int] = {}
+        self.skipped: dict[str, int] = {}
 
     def worth(self, what: str) -> bool:
-        return self.gave_up.get(what, 0) <= 4 * self.served.get(what, 0) + self.GRACE
+        if self.gave_up.get(what, 0) <= 4 * self.served.get(what, 0) + self.GRACE:
+            return True
+        skipped = self.skipped.get(what, 0) + 1
+        self.skipped[what] = 0 if skipped >= self.PROBE else skipped
+        return skipped >= self.PROBE
 
     def count(self, what: str, *, served: bool) -> None:
         counts = self.served if served else self.gave_up

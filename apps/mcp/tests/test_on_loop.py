@@ -284,6 +284,18 @@ def test_a_kind_of_request_that_keeps_giving_up_stops_being_tried():
     assert tally.worth("getThing")
 
 
+def test_a_kind_that_stopped_being_tried_is_probed_and_comes_back_when_served():
+    tally = onloop.Tally()
+    for _ in range(tally.GRACE + 1):
+        tally.count("getThing", served=False)
+
+    tried = [tally.worth("getThing") for _ in range(tally.PROBE * 2)]
+
+    assert tried.count(True) == 2 and tried[tally.PROBE - 1] and tried[-1]
+    tally.count("getThing", served=True)  # the probe was served on the loop
+    assert all(tally.worth("getThing") for _ in range(10))
+
+
 def test_nothing_runs_on_the_loop_with_djangos_async_check_off(monkeypatch):
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     assert not onloop.available()
