@@ -18,6 +18,7 @@ What a message cannot tell, an entry must not outlive: `put(..., until=)` bounds
 time (an access token's expiry).
 """
 
+import itertools
 import threading
 import time
 from collections.abc import Callable, Hashable
@@ -70,7 +71,9 @@ class Kept(Generic[K, V]):
     """A per-process cache of one kind of change (`kind`: the channel that tells of them). An
     entry lives `short()` seconds, and up to TOLD_CACHE_SECONDS while trusted (see the module).
     Safe from several threads; never more than `limit` entries (a flood of made-up host names
-    or credentials must not grow memory)."""
+    or credentials must not grow memory): when full, the expired entries go, then the oldest (a
+    tenth of the limit at once), never all of them, so a process serving more workspaces than the
+    limit keeps the most recent ones."""
 
     def __init__(self, kind: str, short: Callable[[], float], *, limit: int = 10_000) -> None:
         self.kind = kind
@@ -108,9 +111,21 @@ class Kept(Generic[K, V]):
         if until is not None:
             long_until = min(long_until, now + (until - time.time()))
         with self._lock:
+            # Put again, an entry moves to the end: the dict's order is the entries' age.
+            self._entries.pop(key, None)
             if len(self._entries) >= self._limit:
-                self._entries.clear()
+                self._make_room(now)
             self._entries[key] = (min(now + short, long_until), long_until, stamp, value)
+
+    def _make_room(self, now: float) -> None:
+        """The expired entries dropped, then the oldest down to nine tenths of the limit (under
+        the lock)."""
+        for key in [key for key, entry in self._entries.items() if entry[1] <= now]:
+            del self._entries[key]
+        over = len(self._entries) - (self._limit - max(1, self._limit // 10))
+        if over > 0:
+            for key in list(itertools.islice(self._entries, over)):
+                del self._entries[key]
 
     def forget(self) -> None:
         """Drops every entry."""

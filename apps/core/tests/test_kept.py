@@ -143,5 +143,20 @@ def test_entries_are_dropped_by_what_they_hold_and_never_grow_past_the_limit(clo
     assert sorted(cache.items()) == [("k0", 0), ("k2", 2)]
 
     cache.put("k3", 3, cache.stamp())
-    cache.put("k4", 4, cache.stamp())  # the limit reached: what was kept goes
-    assert cache.items() == [("k4", 4)]
+    cache.put("k4", 4, cache.stamp())  # the limit reached: the oldest goes, not all
+    assert cache.items() == [("k2", 2), ("k3", 3), ("k4", 4)]
+
+
+def test_a_full_cache_drops_the_expired_then_the_oldest_and_keeps_the_recent(clock, listener, told_seconds):
+    cache: Kept[str, int] = Kept(REVOKED, lambda: 5.0, limit=20)
+    for number in range(20):
+        cache.put(f"k{number}", number, cache.stamp())
+        clock.now += 1 if number < 5 else 0
+    cache.put("k0", 0, cache.stamp())  # put again: the newest now
+    clock.now += told_seconds - 1  # k1 to k4 (put 1-4 s before k5) have expired by now
+
+    cache.put("new", 99, cache.stamp())
+
+    kept_keys = [key for key, _value in cache.items()]
+    assert "k1" not in kept_keys and "k4" not in kept_keys
+    assert kept_keys[-2:] == ["k0", "new"] and len(kept_keys) == 17
