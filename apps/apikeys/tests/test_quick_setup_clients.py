@@ -146,8 +146,8 @@ async def connect(url: str, headers: dict[str, str]):  # type: ignore[no-untyped
         # Every page of the list (a page holds MCP_TOOLS_PAGE_SIZE tools), as a client reads it.
         page = await client.list_tools()
         tools = list(page.tools)
-        while page.nextCursor:
-            page = await client.list_tools(cursor=page.nextCursor)
+        while page.next_cursor:
+            page = await client.list_tools(cursor=page.next_cursor)
             tools.extend(page.tools)
         return client.server_info, client.protocol_version, tools
 
