@@ -43,6 +43,8 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+from django.db.models import F, Func, Value
+from django.db.models.functions import Lower, Trim
 from django.utils.translation import gettext_lazy as _
 
 from apps.core.errors import AppError, invalid
@@ -244,3 +246,39 @@ def moment(field: str) -> Callable[[str], datetime]:
 def listed(text: str) -> list[str]:
     """Several values in one cell, separated by commas or semicolons (an export's "; ")."""
     return [part.strip() for part in text.replace(";", ",").split(",") if part.strip()]
+
+
+def squeezed(text: Any) -> str:
+    """A name as two rows are compared by: case and runs of spaces aside."""
+    return " ".join(str(text or "").lower().split())
+
+
+@dataclass(frozen=True)
+class SameName:
+    """Two rows are one record when they give the same `field` (case and runs of spaces aside),
+    and a row repeats a record among `rows(actor)` (what the importer sees and the area calls the
+    same: open deals, tasks still to do) with that name: an Importable's `keys` and `existing`.
+    The database's side is squeezed as the row's is, so "Acme  Ltd" is "acme ltd"."""
+
+    field: str
+    rows: Callable[[Any], Any]
+
+    def key(self, value: Any) -> str:
+        return f"{self.field}:{squeezed(value)}"
+
+    def keys(self, fields: dict[str, Any]) -> list[str]:
+        return [self.key(fields[self.field])] if squeezed(fields.get(self.field)) else []
+
+    def existing(self, actor: Any, wanted: set[str]) -> dict[str, int]:
+        prefix = f"{self.field}:"
+        names = [key.removeprefix(prefix) for key in wanted if key.startswith(prefix)]
+        if not names:
+            return {}
+        spaced = Func(
+            Trim(Lower(F(self.field))), Value(r"\s+"), Value(" "), Value("g"), function="REGEXP_REPLACE"
+        )
+        rows = self.rows(actor).annotate(squeezed_name=spaced).filter(squeezed_name__in=names)
+        found: dict[str, int] = {}
+        for pk, value in rows.order_by("id").values_list("pk", self.field):
+            found.setdefault(self.key(value), pk)
+        return found

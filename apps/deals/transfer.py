@@ -17,7 +17,6 @@ contact and group account named only to whom may see it, as getDeal names them."
 from typing import Any
 
 from django.db.models import Case, CharField, F, Value, When
-from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from apps.contacts import api as contacts_api
@@ -126,28 +125,9 @@ def create(actor: Any, fields: dict[str, Any]) -> int:
     return deal.pk
 
 
-def _title_key(title: Any) -> str:
-    return " ".join(str(title).lower().split())
-
-
-def keys(fields: dict[str, Any]) -> list[str]:
-    return [f"title:{_title_key(fields['title'])}"] if fields.get("title") else []
-
-
-def existing(actor: Any, wanted: set[str]) -> dict[str, int]:
-    titles = [key.partition(":")[2] for key in wanted if key.startswith("title:")]
-    if not titles:
-        return {}
-    rows = (
-        Deal.objects.restrict(actor, "view")
-        .filter(status=Deal.Status.OPEN)
-        .annotate(lower_title=Lower("title"))
-        .filter(lower_title__in=titles)
-    )
-    found: dict[str, int] = {}
-    for pk, title in rows.order_by("id").values_list("pk", "title"):
-        found.setdefault(f"title:{_title_key(title)}", pk)
-    return found
+SAME = transfer.SameName(
+    "title", lambda actor: Deal.objects.restrict(actor, "view").filter(status=Deal.Status.OPEN)
+)
 
 
 transfer.importable(
@@ -158,8 +138,8 @@ transfer.importable(
         columns=COLUMNS,
         check=check,
         create=create,
-        keys=keys,
-        existing=existing,
+        keys=SAME.keys,
+        existing=SAME.existing,
         description="title: an open deal of the same title, case and spaces aside",
     )
 )

@@ -8,7 +8,6 @@ before the import (import parents first)."""
 
 from typing import Any
 
-from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import clean, transfer
@@ -26,10 +25,6 @@ COLUMNS = (
     Column("parentName", "parent_name", "the name of the department it is part of"),
     Column("headEmail", "head_email", "a person of the workspace who heads it"),
 )
-
-
-def _name(text: Any) -> str:
-    return " ".join(str(text or "").lower().split())
 
 
 def _fields(actor: Any, fields: dict[str, Any]) -> dict[str, Any]:
@@ -51,8 +46,11 @@ def _fields(actor: Any, fields: dict[str, Any]) -> dict[str, Any]:
     return given
 
 
+SAME = transfer.SameName("name", lambda actor: Department.objects.restrict(actor, "view"))
+
+
 def check(actor: Any, fields: dict[str, Any]) -> None:
-    if existing(actor, set(keys(fields))):
+    if SAME.existing(actor, set(SAME.keys(fields))):
         return  # the import leaves it out as a duplicate
     given = _fields(actor, fields)
     services._apply(actor, Department(created_by_id=actor_id(actor)), given, True)
@@ -60,27 +58,6 @@ def check(actor: Any, fields: dict[str, Any]) -> None:
 
 def create(actor: Any, fields: dict[str, Any]) -> int:
     return services.department_create(actor=actor, fields=_fields(actor, fields)).pk
-
-
-def keys(fields: dict[str, Any]) -> list[str]:
-    name = _name(fields.get("name"))
-    return [f"name:{name}"] if name else []
-
-
-def existing(actor: Any, wanted: set[str]) -> dict[str, int]:
-    names = [key.partition(":")[2] for key in wanted if key.startswith("name:")]
-    if not names:
-        return {}
-    rows = (
-        Department.objects.restrict(actor, "view")
-        .annotate(lower_name=Lower("name"))
-        .filter(lower_name__in=names)
-        .order_by("id")
-    )
-    found: dict[str, int] = {}
-    for pk, name in rows.values_list("pk", "name"):
-        found.setdefault(f"name:{_name(name)}", pk)
-    return found
 
 
 transfer.importable(
@@ -91,8 +68,8 @@ transfer.importable(
         columns=COLUMNS,
         check=check,
         create=create,
-        keys=keys,
-        existing=existing,
+        keys=SAME.keys,
+        existing=SAME.existing,
         description="name: a department of the same name",
     )
 )

@@ -11,7 +11,6 @@ it), so an export holds them all; archived ones are left out, as searchGroupAcco
 
 from typing import Any
 
-from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import person
@@ -47,30 +46,14 @@ COLUMNS = (
 )
 
 
-def _name_key(name: Any) -> str:
-    return " ".join(str(name).lower().split())
-
-
-def keys(fields: dict[str, Any]) -> list[str]:
-    return [f"name:{_name_key(fields['name'])}"] if fields.get("name") else []
-
-
-def existing(actor: Any, wanted: set[str]) -> dict[str, int]:
-    names = [key.partition(":")[2] for key in wanted if key.startswith("name:")]
-    if not names:
-        return {}
-    rows = GroupAccount.objects.restrict(actor, "view").annotate(lower_name=Lower("name"))
-    found: dict[str, int] = {}
-    for pk, name in rows.filter(lower_name__in=names).order_by("id").values_list("pk", "name"):
-        found.setdefault(f"name:{_name_key(name)}", pk)
-    return found
+SAME = transfer.SameName("name", lambda actor: GroupAccount.objects.restrict(actor, "view"))
 
 
 def check(actor: Any, fields: dict[str, Any]) -> None:
     if fields.get("owner_email"):
         clean.person_by_email(fields["owner_email"], field="owner_email")
     account = GroupAccount(owner=person(actor))
-    if existing(actor, set(keys(fields))):
+    if SAME.existing(actor, set(SAME.keys(fields))):
         # An account the importer has: the row is a duplicate, left out; its other cells are
         # still checked.
         services._apply(
@@ -92,8 +75,8 @@ transfer.importable(
         columns=COLUMNS,
         check=check,
         create=create,
-        keys=keys,
-        existing=existing,
+        keys=SAME.keys,
+        existing=SAME.existing,
         description="name: an account of the same name, case and spaces aside",
     )
 )

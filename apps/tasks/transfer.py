@@ -13,7 +13,6 @@ is shared with them), templates aside, archived ones with the day they were arch
 
 from typing import Any
 
-from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import transfer
@@ -55,29 +54,14 @@ def create(actor: Any, fields: dict[str, Any]) -> int:
     return services.task_create(actor=actor, fields=fields).pk
 
 
-def _title_key(title: Any) -> str:
-    return " ".join(str(title).lower().split())
-
-
-def keys(fields: dict[str, Any]) -> list[str]:
-    return [f"title:{_title_key(fields['title'])}"] if fields.get("title") else []
-
-
-def existing(actor: Any, wanted: set[str]) -> dict[str, int]:
-    titles = [key.partition(":")[2] for key in wanted if key.startswith("title:")]
-    if not titles:
-        return {}
-    rows = (
+SAME = transfer.SameName(
+    "title",
+    lambda actor: (
         Task.objects.restrict(actor, "view")
         .filter(is_template=False, archived_at__isnull=True)
         .exclude(status__in=(Task.Status.COMPLETED, Task.Status.FAILED))
-        .annotate(lower_title=Lower("title"))
-        .filter(lower_title__in=titles)
-    )
-    found: dict[str, int] = {}
-    for pk, title in rows.order_by("id").values_list("pk", "title"):
-        found.setdefault(f"title:{_title_key(title)}", pk)
-    return found
+    ),
+)
 
 
 transfer.importable(
@@ -88,8 +72,8 @@ transfer.importable(
         columns=COLUMNS,
         check=check,
         create=create,
-        keys=keys,
-        existing=existing,
+        keys=SAME.keys,
+        existing=SAME.existing,
         description="title: a task of the same title still to be done, case and spaces aside",
     )
 )

@@ -197,3 +197,13 @@ def test_the_activities_of_the_deals_one_may_read_are_exported_and_not_imported(
         people["member"], "validateDataImport", {"entityType": "deal_activity", "csvText": "summary\nx\n"}
     )
     assert "'deal_activity' cannot be imported" in said
+
+
+def test_a_deal_whose_title_has_runs_of_spaces_is_found_as_the_same(people):
+    held = DealFactory(actor=people["member"], title="Spacemarker   Big  Renewal")
+
+    plan = _validate(people["member"], "title\nspacemarker big renewal\n", kind="deal")
+
+    assert [(d["key"], d["existingId"]) for d in plan["duplicates"]] == [
+        ("title:spacemarker big renewal", held.pk)
+    ]
