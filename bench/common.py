@@ -36,6 +36,19 @@ def benchmarks() -> dict[str, Callable[[list[str]], None]]:
 def use_fresh_database(name: str = "atrium_bench") -> str:
     """Points DATABASE_URL at an empty database `name` (dropped and re-created), migrated, and
     sets Django up on it. Returns the URL, for server processes."""
+    url = empty_database(name)
+
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate_workspaces", verbosity=0)
+    return url
+
+
+def empty_database(name: str) -> str:
+    """Points DATABASE_URL (and the bench settings) at an empty database `name`, dropped and
+    re-created; nothing migrated, Django not set up. Returns the URL."""
     import psycopg
 
     parts = urlsplit(os.environ["DATABASE_URL"])
@@ -46,12 +59,6 @@ def use_fresh_database(name: str = "atrium_bench") -> str:
     url = urlunsplit(parts._replace(path=f"/{name}"))
     os.environ["DATABASE_URL"] = url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.bench")
-
-    import django
-    from django.core.management import call_command
-
-    django.setup()
-    call_command("migrate_workspaces", verbosity=0)
     return url
 
 

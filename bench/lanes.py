@@ -23,25 +23,13 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from bench.common import empty_database
+
 STATEMENT = (
     "SELECT c.id, c.first_name, c.last_name, c.email, c.city, c.created_at, c.data, "
     '(SELECT count(*) FROM "{schema}"."shares" s WHERE s.contact_id = c.id) '
     'FROM "{schema}"."contacts" c WHERE c.id = $1 AND c.city <> \'\''
 )
-
-
-def fresh_database(name: str) -> str:
-    import psycopg
-
-    parts = urlsplit(os.environ["DATABASE_URL"])
-    admin_url = urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin_url, autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        connection.execute(f'CREATE DATABASE "{name}"')
-    url = urlunsplit(parts._replace(path=f"/{name}"))
-    os.environ["DATABASE_URL"] = url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.bench")
-    return url
 
 
 SCHEMA = """
@@ -122,7 +110,7 @@ def run(argv: list[str]) -> None:
     parser.add_argument("--rounds", type=int, default=3)
     args, _ = parser.parse_known_args(argv)
 
-    url = fresh_database("atrium_lanes_bench")
+    url = empty_database("atrium_lanes_bench")
     import django
 
     django.setup()
