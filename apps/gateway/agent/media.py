@@ -12,12 +12,14 @@ audio's duration) is charged what was reserved: never less than it may have cost
 
 import dataclasses
 import logging
+from collections.abc import Callable
+from typing import TypeVar
 
 from django.conf import settings
 
 from apps.apikeys import services as apikeys_services
 from apps.core import modelcalls
-from apps.gateway.agent.backends import Backend, ModelError, Price, PriceMissing, configured_backend
+from apps.gateway.agent.backends import Backend, ModelError, Price, PriceMissing, Usage, configured_backend
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +56,42 @@ def _key(api_key_id: int | None) -> int:
     return api_key_id
 
 
+T = TypeVar("T")
+
+
+def _metered(
+    backend: Backend,
+    *,
+    key: int,
+    most: int,
+    purpose: str,
+    call: Callable[[], T],
+    usage: Callable[[T], Usage | None],
+) -> tuple[T, int]:
+    """`call()` with `most` reserved against the key first, released if it fails, and the cost of
+    the usage it reports settled after (what was reserved when it reports none); its answer and
+    that cost."""
+    reservation = apikeys_services.budget_reserve(key=key, micro_usd=most, purpose=purpose)
+    try:
+        answer = call()
+    except ModelError as error:
+        apikeys_services.budget_release(reservation=reservation)
+        logger.warning("%s: the model call failed (%s)", purpose, error)
+        raise modelcalls.CallFailed(str(error)) from None
+    except BaseException:
+        apikeys_services.budget_release(reservation=reservation)
+        raise
+    used = usage(answer)
+    cost = backend.cost(used) if used is not None else most
+    apikeys_services.budget_settle(
+        reservation=reservation,
+        micro_usd=cost,
+        input_tokens=used.read_tokens if used is not None else 0,
+        output_tokens=used.output_tokens if used is not None else 0,
+    )
+    return answer, cost
+
+
 class GatewayModels:
     def transcribe(
         self,
@@ -79,23 +117,13 @@ class GatewayModels:
             )
         except ModelError as error:
             raise modelcalls.NotConfigured(str(error)) from None
-        most = backend.max_cost(len(body), TRANSCRIPT_MAX_TOKENS)
-        reservation = apikeys_services.budget_reserve(key=key, micro_usd=most, purpose="transcribeAudio")
-        try:
-            heard = backend.transcribe(body, content_type, within=SECONDS)
-        except ModelError as error:
-            apikeys_services.budget_release(reservation=reservation)
-            logger.warning("transcribeAudio: the model call failed (%s)", error)
-            raise modelcalls.CallFailed(str(error)) from None
-        except BaseException:
-            apikeys_services.budget_release(reservation=reservation)
-            raise
-        cost = backend.cost(heard.usage) if heard.usage is not None else most
-        apikeys_services.budget_settle(
-            reservation=reservation,
-            micro_usd=cost,
-            input_tokens=heard.usage.read_tokens if heard.usage is not None else 0,
-            output_tokens=heard.usage.output_tokens if heard.usage is not None else 0,
+        heard, cost = _metered(
+            backend,
+            key=key,
+            most=backend.max_cost(len(body), TRANSCRIPT_MAX_TOKENS),
+            purpose="transcribeAudio",
+            call=lambda: backend.transcribe(body, content_type, within=SECONDS),
+            usage=lambda heard: heard.usage,
         )
         return modelcalls.Transcript(
             text=heard.text,
@@ -113,24 +141,13 @@ class GatewayModels:
         body = backend.vision_request(
             question=question, image=data, mime_type=mime_type, max_tokens=max_tokens
         )
-        reservation = apikeys_services.budget_reserve(
-            key=key, micro_usd=backend.max_cost(len(body), max_tokens), purpose="analyzeImage"
-        )
-        try:
-            reply = backend.complete(body, within=SECONDS)
-        except ModelError as error:
-            apikeys_services.budget_release(reservation=reservation)
-            logger.warning("analyzeImage: the model call failed (%s)", error)
-            raise modelcalls.CallFailed(str(error)) from None
-        except BaseException:
-            apikeys_services.budget_release(reservation=reservation)
-            raise
-        cost = backend.cost(reply.usage)
-        apikeys_services.budget_settle(
-            reservation=reservation,
-            micro_usd=cost,
-            input_tokens=reply.usage.read_tokens,
-            output_tokens=reply.usage.output_tokens,
+        reply, cost = _metered(
+            backend,
+            key=key,
+            most=backend.max_cost(len(body), max_tokens),
+            purpose="analyzeImage",
+            call=lambda: backend.complete(body, within=SECONDS),
+            usage=lambda reply: reply.usage,
         )
         return modelcalls.Look(
             text=reply.text, model=backend.model, cost_micro_usd=cost, cut=reply.stop == "max_tokens"
@@ -148,20 +165,14 @@ class GatewayModels:
             max_tokens=max_tokens,
             final=True,
         )
-        reservation = apikeys_services.budget_reserve(
-            key=key, micro_usd=backend.max_cost(len(body), max_tokens), purpose=purpose
+        reply, cost = _metered(
+            backend,
+            key=key,
+            most=backend.max_cost(len(body), max_tokens),
+            purpose=purpose,
+            call=lambda: backend.complete(body, within=SECONDS),
+            usage=lambda reply: reply.usage,
         )
-        try:
-            reply = backend.complete(body, within=SECONDS)
-        except ModelError as error:
-            apikeys_services.budget_release(reservation=reservation)
-            logger.warning("%s: the model call failed (%s)", purpose, error)
-            raise modelcalls.CallFailed(str(error)) from None
-        except BaseException:
-            apikeys_services.budget_release(reservation=reservation)
-            raise
-        cost = backend.cost(reply.usage)
-        apikeys_services.budget_settle(reservation=reservation, micro_usd=cost)
         return modelcalls.Writing(
             text=reply.text, model=backend.model, cost_micro_usd=cost, cut=reply.stop == "max_tokens"
         )
@@ -177,19 +188,14 @@ class GatewayModels:
             body = backend.image_request(prompt=prompt, size=size)
         except ModelError as error:
             raise modelcalls.NotConfigured(str(error)) from None
-        most = backend.max_cost(len(body), IMAGE_MAX_TOKENS)
-        reservation = apikeys_services.budget_reserve(key=key, micro_usd=most, purpose=purpose)
-        try:
-            drawn = backend.draw(body, within=SECONDS)
-        except ModelError as error:
-            apikeys_services.budget_release(reservation=reservation)
-            logger.warning("%s: the model call failed (%s)", purpose, error)
-            raise modelcalls.CallFailed(str(error)) from None
-        except BaseException:
-            apikeys_services.budget_release(reservation=reservation)
-            raise
-        cost = backend.cost(drawn.usage) if drawn.usage is not None else most
-        apikeys_services.budget_settle(reservation=reservation, micro_usd=cost)
+        drawn, cost = _metered(
+            backend,
+            key=key,
+            most=backend.max_cost(len(body), IMAGE_MAX_TOKENS),
+            purpose=purpose,
+            call=lambda: backend.draw(body, within=SECONDS),
+            usage=lambda drawn: drawn.usage,
+        )
         return modelcalls.Drawing(
             data=drawn.data, model=backend.model, cost_micro_usd=cost, revised_prompt=drawn.revised_prompt
         )
