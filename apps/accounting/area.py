@@ -141,7 +141,10 @@ area = areas.declare(
         "transferBankFunds": ("transfer money to savings or another bank account, currency conversion fx"),
         "voidBankTransaction": "void undo delete a spend receive money or transfer entered by mistake",
         "listBankTransactions": "money spent received transferred without invoices, transfers list",
-        "manageBankRule": "bank rule, auto code categorise bank transactions containing a word to an account",
+        "manageBankRule": (
+            "bank rule, always auto code categorise bank transactions lines from a payee or containing a "
+            "word to an account"
+        ),
         "listBankRules": "our bank rules, which account a bank transaction is coded to automatically",
         "getBankReconciliation": (
             "reconcile a bank account to its statement at a date, statement closing balance against "
@@ -167,13 +170,28 @@ area = areas.declare(
         "getBalanceSheet": "balance sheet, assets liabilities equity, net worth, retained earnings at a date",
         "getAgedBalances": (
             "aged debtors creditors, aged receivables payables, who owes us, what we owe suppliers, "
-            "30 60 90 days overdue"
+            "unpaid money owed by age, 30 60 90 days overdue"
         ),
         "getAccountTransactions": (
             "general ledger, account transactions, the postings behind a figure, what makes up an expense "
             "or income total such as rent, journal lines of an account, running balance"
         ),
         "getVatReturn": "vat return, mtd nine boxes, vat to pay hmrc for the quarter, making tax digital",
+        # the chart of accounts, tax rates and manual journals
+        "listAccounts": "chart of accounts, nominal ledger, which account to use for an expense or income",
+        "manageAccount": "new nominal ledger account in the chart of accounts, income expense asset liability",
+        "manageTaxType": "new vat tax rate, change a rate, retire a tax code",
+        "listJournals": "manual journal entries, what a document posted to the ledger, double entry debits credits",
+        "postJournal": (
+            "post book a manual journal entry, accrual prepayment depreciation correction, move an amount "
+            "between accounts, debit credit adjustment"
+        ),
+        "reverseJournal": "undo reverse cancel a posted manual journal with a reversing entry, back out an accrual",
+        "approveJournal": "approve sign off authorise a manual journal awaiting approval so it posts",
+        "discardJournal": "throw away cancel delete a draft manual journal awaiting approval without posting it",
+        "discardPurchaseInvoiceProposal": (
+            "throw away discard delete a duplicate supplier bill proposal uploaded twice before it is posted"
+        ),
     },
     profiles={
         "sales": ("createQuote", "searchQuotes"),

@@ -196,8 +196,9 @@ COLON_WEIGHT = 0.8
 # back", "hand every customer he owns over").
 SPLIT_GAP = 3
 # A word written this often in English is a word of its own, never two run together ("wholesale"
-# is no "whole sale"; "timesheet" and "selfassessment" are read as two).
-COMMON_WORD = 10_000_000
+# is no "whole sale", "whiteboard" no "white board", "copywriting" no "copy writing"); a rarer one
+# may be ("payslip", and "timesheet" and "selfassessment", which are no words of the dictionary).
+COMMON_WORD = 100_000
 # Longest phrase of PHRASES, in words.
 _LONGEST_PHRASE = max(len(phrase.split()) for phrase in PHRASES)
 

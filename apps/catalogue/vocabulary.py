@@ -98,7 +98,9 @@ TELLING = frozenset(["notify", "tell", "inform", "remind", "warn", "alert", "pin
 PURPOSE_AFTER = frozenset(["that", "i", "we", "they", "you", "he", "she", "everyone", "nobody"])
 
 # Words a phrase may have inside it and still be the phrase ("clock me out" is "clock out").
-PHRASE_FILLERS = frozenset(["me", "us", "it", "them", "him", "her", "this", "that", "these", "those"])
+PHRASE_FILLERS = frozenset(
+    ["me", "us", "it", "them", "him", "her", "this", "that", "these", "those", "their", "his", "its", "your"]
+)
 
 # The first words of a question ("which invoices are overdue?"), and of a request to do something
 # put as one ("can you add ...?").
@@ -221,8 +223,12 @@ PHRASES: dict[str, str] = {
     "catch up": "summary",
     "fill me in": "summary",
     "at a glance": "overview",
+    "who did what": "activity",
+    "coming up": "upcoming",
+    "about me": "profile",
     "big picture": "overview",
     "how many": "count",
+    "how far along": "progress",
     "how many people": "headcount",
     "how many staff": "headcount",
     "how many employees": "headcount",
@@ -446,6 +452,10 @@ PHRASES: dict[str, str] = {
     "hold on to": "save",
     "keep hold of": "save",
     "shut down": "delete",
+    "shut off": "deactivate",
+    "cut off": "deactivate",
+    "key people": "key contacts",
+    "key person": "key contact",
     "close down": "delete",
     "wind down": "close",
     "fold into": "merge",
@@ -905,8 +915,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "attachments": ("attach", "file"),
     "spreadsheet": ("file",),
     "image": ("file",),
-    "photo": ("file",),
-    "picture": ("file",),
+    "photo": ("file", "image"),
+    "picture": ("file", "image"),
     "scan": ("file",),
     "pdfs": ("file",),
     "directory": ("folder",),
@@ -1085,7 +1095,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "rolodex": ("contact",),
     "presentation": ("file",),
     "deck": ("file",),
-    "screenshot": ("file",),
+    "screenshot": ("file", "image"),
     "recording": ("file",),
     "agreement": ("file", "document"),
     "nda": ("file", "document"),
@@ -1258,6 +1268,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "opportunities": ("deal",),
     "opp": ("deal",),
     "sale": ("deal",),
+    "sell": ("invoice", "revenue"),
+    "sold": ("invoice", "revenue"),
     "sales": ("deal", "pipeline"),
     "funnel": ("pipeline",),
     "forecast": ("pipeline", "forecast"),
