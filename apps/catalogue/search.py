@@ -134,6 +134,12 @@ _FILE_NAME = re.compile(
 _PERSON_ADDED = re.compile(
     r"\b(?:[Aa]dd|[Pp]ut)\s+(?=(?:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?|\S+@\S+\.\w+)\s+(?:to|on|onto|into)\b)"
 )
+# "decline the 4pm", "move my 10:30 to 11": a time of day named as a thing is the meeting at it.
+_TIMED_EVENT = re.compile(
+    r"\b(the|my|our|your|his|her|their|this)\s+(?:\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)|\d{1,2}[:.]\d{2})"
+    r"(?=\s*(?:$|[,;.!?]|(?:with|for|to|on|in|from|and|today|tomorrow)\b))",
+    re.I,
+)
 # A word with a capital that does not start a sentence: a name.
 _NAME = re.compile(r"(?<![.!?:]\s)(?<=\s)[A-Z][a-z]+\b")
 # A telephone number ("+34 612 555 010", "07700 900123"): a person's details are being given.
@@ -246,6 +252,7 @@ def _clauses(text: str) -> list[str]:
     """A request cut where its punctuation ends a clause ("..., don't send it yet"), not inside a
     number or a name ("1,204.50", "notes.md"), with what it names by its form read as words."""
     text = _PERSON_ADDED.sub(f"{PERSON_ADDED} ", text)
+    text = _TIMED_EVENT.sub(lambda found: f"{found.group(1)} meeting", text)
     text = _ADDRESS.sub(" ", text)
     text = _PHONE.sub(" phone ", text)
     text = _PATH.sub(lambda found: " path " if _is_path(found.group()) else found.group(), text)
