@@ -22,7 +22,8 @@ area = areas.declare(
             "my to-dos all tasks open jobs, templates drafts running waiting on me, what tasks do we have"
         ),
         "getTask": (
-            "status progress of a task, who it is shared with, what it is waiting on, its run and schedule"
+            "status progress of a task, is it finished done yet, what the agent is doing on it now, who it "
+            "is shared with, what it is waiting on, its run and schedule"
         ),
         "updateTask": (
             "change a task's title due date priority, rename it, schedule it to repeat run every day week "
@@ -32,7 +33,7 @@ area = areas.declare(
             "insert add a new step card to a task, a step for a person the agent or that writes a file"
         ),
         "removeTaskStep": "take out drop delete a step",
-        "reorderTaskSteps": "change the order of steps before after first last",
+        "reorderTaskSteps": "change the order of steps, put a step before after another, first last one",
         "skipTaskStep": "pass over skip a step go to the next",
         "rerunTask": "run again redo retry a finished or failed task from a step",
         "startTask": "run kick off begin launch a task",
@@ -47,17 +48,19 @@ area = areas.declare(
             "recurring repeating jobs on a schedule, what runs automatically and when next"
         ),
         "getScheduledTask": "when a recurring job runs next, its repeat rule and time zone, is it on",
-        "getScheduledTaskHistory": "past runs of a recurring job history, did it run, why it failed",
+        "getScheduledTaskHistory": (
+            "past runs of a recurring job history, did it run, why it failed, what the last run produced"
+        ),
         "enableScheduledTask": "turn a schedule back on reactivate switch on",
         "disableScheduledTask": "turn off switch off pause a schedule stop it repeating",
         "deleteScheduledTask": "remove a schedule for good",
         "getTaskSteps": "board columns cards checklist progress of every step, which column each step is in",
         "getTaskStepDetail": (
-            "one step card in detail, its instructions result checklist linked records, what it is "
-            "waiting for"
+            "one step card in detail, its instructions result checklist linked records, what the agent "
+            "wrote replied produced in the step, its output, what it is waiting for"
         ),
         "moveTaskStepColumn": (
-            "move a card to another column on the board, finish a step mark it done, reopen it"
+            "move a card to another column on the board, in progress, finish a step mark it done, reopen it"
         ),
         "updateTaskStepCard": "notes labels due date assignee of a step card, assign a step to someone",
         "updateTaskStepChecklist": "tick check off add checklist items of a step",
