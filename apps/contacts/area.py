@@ -68,8 +68,8 @@ area = areas.declare(
         ),
         "listContacts": "all people everyone in the address book page through, the contacts I own, newest",
         "queryContacts": (
-            "filter by city, tag, stage, health, owner, last in touch, date added, custom fields, "
-            "country, revenue, industry, size"
+            "filter by city, tag, stage, health, owner, last in touch, no activity, not contacted since, "
+            "date added after, custom fields, based in a country, revenue, industry, size"
         ),
         "updateContact": "change edit correct a person's details phone email address job title tag stage",
         "getContactHistory": (
