@@ -228,6 +228,13 @@ PHRASES: dict[str, str] = {
     "about me": "profile",
     "big picture": "overview",
     "how many": "count",
+    # whether something can be done here at all
+    "is it possible": "feasible",
+    "would it be possible": "feasible",
+    "is there a way": "feasible",
+    "workspace let me": "feasible workspace",
+    "workspace let us": "feasible workspace",
+    "what we have installed": "feasible installed",
     "how far along": "progress",
     "how many people": "headcount",
     "how many staff": "headcount",
