@@ -75,10 +75,14 @@ area = areas.declare(
         "getQuote": "show open details of a quote estimate",
         "updateQuote": "change edit the lines or price of a draft quote estimate",
         "deleteQuote": "remove throw away a draft quote estimate",
-        "searchQuotes": "find list quotes estimates proposals sent accepted",
+        "searchQuotes": (
+            "find list quotes estimates proposals sent awaiting the customer's answer, accepted declined"
+        ),
         "manageQuote": "customer accepted declined the quote, turn convert the estimate into an invoice",
         "createCharge": "log billable hours time expense to bill rebill a client later",
-        "manageCharge": "put billable items on an invoice, bill the logged time, write off a charge",
+        "manageCharge": (
+            "put billable items hours on an invoice, turn the logged time into an invoice, write off a charge"
+        ),
         "listUnclaimedCharges": "unbilled work time expenses not yet invoiced to a client",
         "sendInvoice": "email send the invoice pdf to the customer",
         "sendInvoiceReminders": "chase overdue unpaid invoices, send payment reminders, credit control",
@@ -179,16 +183,24 @@ area = areas.declare(
         "getVatReturn": "vat return, mtd nine boxes, vat to pay hmrc for the quarter, making tax digital",
         # the chart of accounts, tax rates and manual journals
         "listAccounts": "chart of accounts, nominal ledger, which account to use for an expense or income",
-        "manageAccount": "new nominal ledger account in the chart of accounts, income expense asset liability",
+        "manageAccount": (
+            "new nominal ledger account in the chart of accounts, income expense asset liability"
+        ),
         "manageTaxType": "new vat tax rate, change a rate, retire a tax code",
-        "listJournals": "manual journal entries, what a document posted to the ledger, double entry debits credits",
+        "listJournals": (
+            "manual journal entries, what a document posted to the ledger, double entry debits credits"
+        ),
         "postJournal": (
             "post book a manual journal entry, accrual prepayment depreciation correction, move an amount "
             "between accounts, debit credit adjustment"
         ),
-        "reverseJournal": "undo reverse cancel a posted manual journal with a reversing entry, back out an accrual",
+        "reverseJournal": (
+            "undo reverse cancel a posted manual journal with a reversing entry, back out an accrual"
+        ),
         "approveJournal": "approve sign off authorise a manual journal awaiting approval so it posts",
-        "discardJournal": "throw away cancel delete a draft manual journal awaiting approval without posting it",
+        "discardJournal": (
+            "throw away cancel delete a draft manual journal awaiting approval without posting it"
+        ),
         "discardPurchaseInvoiceProposal": (
             "throw away discard delete a duplicate supplier bill proposal uploaded twice before it is posted"
         ),
