@@ -196,6 +196,9 @@ TYPO_LONG = 8
 # this much of those of what it asks for.
 TOPIC_WEIGHT = 0.4
 MODIFIER_WEIGHT = 0.8
+# The verb of a question about what was done to records it names ("which quotes did we send")
+# counts this much.
+DONE_WEIGHT = 0.5
 # The words after a colon, the details of what the words before it ask for, count this much.
 COLON_WEIGHT = 0.8
 # How many words that say something may stand inside a phrasal verb ("push the 1:1 with Jamal
@@ -319,6 +322,7 @@ def _phrased(said: list[str], known: frozenset[str]) -> list[tuple[str, float]]:
     # A clause that says what not to do ("..., don't post it") names no tool as much as the rest.
     weight = TOPIC_WEIGHT if _prohibits(out) else 1.0
     modifiers = _modifiers(out, known, phrased)
+    done_verbs = _done_verbs(out, known)
     for position, word in enumerate(out):
         named = word in NAME_MARKERS and position > 0 and out[position - 1] in known
         # What someone is told ("notify Dev that the deal changed owner") and why a request is made
@@ -330,12 +334,35 @@ def _phrased(said: list[str], known: frozenset[str]) -> list[tuple[str, float]]:
             # called brand guidelines"), not which tool is meant.
             weight = TOPIC_WEIGHT
             continue
-        weighted.append((word, weight * (MODIFIER_WEIGHT if position in modifiers else 1.0)))
+        done = position in done_verbs
+        weighted.append(
+            (
+                word,
+                weight * (MODIFIER_WEIGHT if position in modifiers else 1.0) * (DONE_WEIGHT if done else 1.0),
+            )
+        )
         # The negated word is one of the next two that say something ("hasn't been paid").
         after = [other for other in out[position + 1 : position + 4] if other not in STOP_WORDS][:2]
         if word in NEGATIONS:
             weighted += [(f"un{other}", weight) for other in after if f"un{other}" in known]
     return weighted
+
+
+def _done_verbs(out: list[str], known: frozenset[str]) -> set[int]:
+    """The position of the verb of a question about what was done to records it has named ("which
+    quotes did we send", "which invoices have we approved"): it says which of them, not what to do."""
+    for position in range(2, len(out)):
+        if (
+            out[position - 2] in _DONE_AUXILIARIES
+            and out[position - 1] in _DOERS
+            and any(word in known and word not in STOP_WORDS for word in out[: position - 2])
+        ):
+            return {position}
+    return set()
+
+
+_DONE_AUXILIARIES = frozenset(["did", "have", "has", "had"])
+_DOERS = frozenset(["we", "i", "you", "they", "he", "she"])
 
 
 def _prohibits(out: list[str]) -> bool:
@@ -363,8 +390,30 @@ def _phrase_at(said: list[str], start: int) -> tuple[int, str] | None:
             continue
         if key in CLAUSE_END_PHRASES and any(word not in STOP_WORDS for word in said[start + length :]):
             continue
+        if (
+            taken[-1] in _TIME_PREPOSITIONS
+            and key not in CLAUSE_END_PHRASES
+            and _starts_a_time(said[start + length :])
+        ):
+            continue
         return length, phrase
     return None
+
+
+# A phrase that ends in one of these is none where a time follows: "which quotes did we send in
+# June" sent them, "send in the return" submits it.
+_TIME_PREPOSITIONS = frozenset(["in", "on", "at", "by", "over", "through"])
+_BEFORE_A_TIME = frozenset(["the", "this", "next", "last", "early", "late", "mid", "end", "of", "a"])
+
+
+def _starts_a_time(rest: list[str]) -> bool:
+    """Whether the words `rest` start with a time ("June", "the 4th", "early next week", "2024")."""
+    for word in rest[:4]:
+        if _is_when(word):
+            return True
+        if word not in _BEFORE_A_TIME:
+            return False
+    return False
 
 
 def _modifiers(out: list[str], known: frozenset[str], phrased: set[int]) -> set[int]:
