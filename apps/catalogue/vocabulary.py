@@ -1275,6 +1275,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "opportunities": ("deal",),
     "opp": ("deal",),
     "sale": ("deal",),
+    "turnover": ("revenue", "income"),
     "sell": ("invoice", "revenue"),
     "sold": ("invoice", "revenue"),
     "sales": ("deal", "pipeline"),
