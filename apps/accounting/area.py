@@ -81,7 +81,7 @@ area = areas.declare(
         "manageQuote": "customer accepted declined the quote, turn convert the estimate into an invoice",
         "createCharge": "log billable hours time expense to bill rebill a client later",
         "manageCharge": (
-            "put billable items hours on an invoice, turn the logged time into an invoice, write off a charge"
+            "put billable items on an invoice, turn the logged time into an invoice, write off a charge"
         ),
         "listUnclaimedCharges": "unbilled work time expenses not yet invoiced to a client",
         "sendInvoice": "email send the invoice pdf to the customer",

@@ -101,4 +101,16 @@ REQUESTS += [
     ("has Tom replied to the invite", "checkEventRsvpStatus"),
     ("decline the 4pm for me", "updateCalendarEvent"),
     ("import the school holidays ical feed", "manageCalendar"),
+    # Written from the docs by someone who knew the search, to look for kinds of request it missed.
+    ("schedule a meeting with Paul next Tuesday at 10", "createCalendarEvent"),
+    ("what's on my calendar this afternoon", ("getCalendarSummary", "searchCalendarEvents")),
+    ("move my 2pm with Anya to 4pm", "updateCalendarEvent"),
+    ("is everyone free on Thursday at 3 for the review", "checkAvailability"),
+    ("send the invite for the planning meeting to the team", "sendCalendarInvite"),
+    ("when am I meeting the auditors", "searchCalendarEvents"),
+    ("who's free on Wednesday afternoon for an hour, me, Ana and Joe", "checkAvailability"),
+    ("who has accepted the invite to the board dinner", "checkEventRsvpStatus"),
+    ("set up a weekly one-to-one with Kim on Mondays at 10", "createCalendarEvent"),
+    ("cancel the 3pm with the recruiters", "updateCalendarEvent"),
+    ("create a shared calendar for the field team", "manageCalendar"),
 ]

@@ -77,4 +77,14 @@ REQUESTS += [
     ("what does the facilities team do", "getDepartment"),
     ("merge the two marketing teams", ("updateDepartment", "deleteDepartment")),
     ("we're shutting the Bristol office", "deleteDepartment"),
+    # Written from the docs by someone who knew the search, to look for kinds of request it missed.
+    ("set up a new team called Partnerships under Sales", "createDepartment"),
+    ("who heads the finance department", ("getDepartment", "searchDepartments")),
+    ("show all our departments and how many people are in each", "listDepartments"),
+    ("put Elena in the support team as team lead", "addMemberToDepartment"),
+    ("take Marcus out of the design team", "removeMemberFromDepartment"),
+    ("make Priya the head of Operations", "updateDepartment"),
+    ("close down the old events team", "deleteDepartment"),
+    ("which team is Jamal in", "searchDepartments"),
+    ("our lawyer at Pinsent works with the legal team, add them", "linkContactToDepartment"),
 ]

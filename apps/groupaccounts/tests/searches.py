@@ -92,4 +92,13 @@ REQUESTS += [
     ("restore the Polar group account we deleted by mistake", "restoreGroupAccount"),
     ("bring back the archived Zenith company account", "restoreGroupAccount"),
     ("undelete the Dunmore account", "restoreGroupAccount"),
+    # Written from the docs by someone who knew the search, to look for kinds of request it missed.
+    ("create a group account for Harlow Holdings", "createGroupAccount"),
+    ("which of our accounts is Ivy Chen at", "searchGroupAccounts"),
+    ("give me the full picture on the Northgate account", "examineGroupAccount"),
+    ("add Sophie Long to the Meridian account as procurement lead", "linkContactToGroupAccount"),
+    ("what meetings do we have with the Vale account next month", "getGroupAccountUpcomingEvents"),
+    ("emails with anyone at the Tidewater account this quarter", "searchGroupAccountEmails"),
+    ("rename the Orbit account to Orbit Group", "updateGroupAccount"),
+    ("restore the Kepler account I archived", "restoreGroupAccount"),
 ]

@@ -70,4 +70,13 @@ REQUESTS += [
     ("create a label for the Hartley project emails", "manageInboxFolder"),
     ("rename the Clients mail folder to Customers", "manageInboxFolder"),
     ("delete the empty Old stuff folder from my inbox", "manageInboxFolder"),
+    # Written from the docs by someone who knew the search, to look for kinds of request it missed.
+    ("find the email from the bank about the overdraft", "findAndReadEmail"),
+    ("what's in my inbox", "getInboxMessages"),
+    ("write a reply to Tom saying we accept the offer", "updateDraft"),
+    ("send the draft to Lena now", "sendEmail"),
+    ("mark all the emails from the newsletter as read", "manageEmail"),
+    ("make a folder called Receipts in my mailbox", "manageInboxFolder"),
+    ("delete the draft to the landlord", "deleteDraft"),
+    ("send that message to the client again, they didn't get it", "resendEmail"),
 ]

@@ -70,4 +70,16 @@ REQUESTS += [
     ("show my canned responses", "listCannedReplies"),
     ("save this answer as a canned reply for the team", "manageCannedReply"),
     ("delete the old holiday-hours macro", "manageCannedReply"),
+    # Written from the docs by someone who knew the search, to look for kinds of request it missed.
+    ("a customer emailed that their order never arrived, open a ticket", "createCustomerServiceTicket"),
+    ("what tickets are breaching their SLA", ("searchTickets", "getCustomerServiceOverview")),
+    ("reply to ticket 88 saying the refund is on its way", "respondToTicket"),
+    ("this ticket needs to go to the billing team urgently", "escalateTicket"),
+    ("tickets 41 and 42 are the same issue, combine them", "mergeTickets"),
+    ("set ticket 19 to high priority and give it to Sam", "updateTicket"),
+    ("we've fixed the problem on ticket 12, close it", "closeTicket"),
+    ("use the password reset macro on ticket 77", "applyCannedReply"),
+    ("create a saved reply for shipping delays", "manageCannedReply"),
+    ("how is the support queue looking today", "getCustomerServiceOverview"),
+    ("the escalation on ticket 30 is sorted, record how", "resolveEscalation"),
 ]
