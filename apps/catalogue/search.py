@@ -14,28 +14,31 @@ steps that do not depend on any one request (apps.catalogue.vocabulary):
 
 1. its form: clauses cut at their punctuation; an e-mail address dropped (it says who, not what),
    a path read as "path", a file's name as a file, a web address as a domain; what follows a
-   colon as the details of what precedes it; a number dropped (it says which record or how much);
-   a hyphenated word the search does not know read as its parts ("lead-gen");
+   colon as the details of what precedes it; a time of day named as a thing as the meeting at it
+   ("decline the 4pm"); a number dropped (it says which record or how much); a hyphenated word
+   the search does not know read as its parts ("lead-gen");
 2. people's phrases become the catalogue's words ("get rid of" is delete, "time off" is leave,
    "clock me out" is clock and end), a phrasal verb too around its object ("push the 1:1 back",
    "let Noor edit it"), or around a time ("take the 4th off"), "what's on" only where no record
-   follows it, a record's kind as a clause's verb makes one ("bill Northwind"), a person added
+   follows it, and none that ends in a preposition before a time ("which quotes did we send in
+   June" sent them), a record's kind as a clause's verb makes one ("bill Northwind"), a person added
    to a record joins it ("add Marta to the meeting"), and a negated word its opposite where the
    catalogue has one ("hasn't paid" is unpaid);
 3. what a request only mentions counts less than what it asks for: the words after a topic marker
    ("about the invoice", "saying Friday works") or a record's name ("the file called brand
    guidelines"), of what not to do ("don't post it"), of what someone is told ("notify Dev that
-   ..."), of why ("so I get updates"), and in a run of nouns all but the last ("the budget review
-   meeting" is a meeting);
+   ..."), of why ("so I get updates"), in a run of nouns all but the last ("the budget review
+   meeting" is a meeting), and the verb of a question about what was done to records it names
+   ("which quotes did we send");
 4. each word also looks for the catalogue's words for the same thing (`SYNONYMS`: a diary is a
    calendar, a CV a candidate's, to scrap is to delete); a word and its synonyms count once, by
    the best of them, so saying the same thing twice does not outrank a request that says two;
 5. a word the catalogue and the vocabulary do not know is read as two known words run together
-   ("selfassessment"), or else as the nearest known word one or two typing mistakes away
-   (rapidfuzz's optimal string alignment distance over the index's words; of those as near, one
-   the word is with letters left out), or the one its stem is a mistake from, for a little less,
-   and only if it is no English word or one far rarer than the known word ("calender", not
-   "lease");
+   ("selfassessment", "payslip"; never a common English word: "whiteboard"), or else as the
+   nearest known word one or two typing mistakes away (rapidfuzz's optimal string alignment
+   distance over the index's words; of those as near, one the word is with letters left out), or
+   the one its stem is a mistake from, for a little less, and only if it is no English word or one
+   far rarer than the known word ("calender", not "lease");
 6. the area step: the areas whose nouns the request names (their keys, titles, `words` and their
    tools' names), each noun by how few areas it names, say which areas it is about, and a tool of
    an area it names less counts less;

@@ -97,7 +97,8 @@ TELLING = frozenset(["notify", "tell", "inform", "remind", "warn", "alert", "pin
 # one of these.
 PURPOSE_AFTER = frozenset(["that", "i", "we", "they", "you", "he", "she", "everyone", "nobody"])
 
-# Words a phrase may have inside it and still be the phrase ("clock me out" is "clock out").
+# Words a phrase may have inside it and still be the phrase ("clock me out" is "clock out", "past
+# their due date" is "past due").
 PHRASE_FILLERS = frozenset(
     ["me", "us", "it", "them", "him", "her", "this", "that", "these", "those", "their", "his", "its", "your"]
 )

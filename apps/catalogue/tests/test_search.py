@@ -221,3 +221,37 @@ def test_a_person_added_to_a_record_joins_it():
 
 def test_a_phrase_is_read_in_either_spelling():
     assert stems_read("the organisation chart") == stems_read("the organization chart")
+
+
+def test_a_time_of_day_named_as_a_thing_is_the_meeting_at_it():
+    assert search._stem("meet") in stems_read("decline the 4pm for me")
+    assert search._stem("meet") in stems_read("move my 10:30 with Anya to 11")
+    # A time that says when ("book a call at 3pm") or that a noun follows ("my 3pm meeting") is none.
+    assert search._stem("meet") not in stems_read("book a call at 3pm")
+    assert "updateCalendarEvent" in names("decline the 4pm for me")
+
+
+def test_a_phrase_ending_in_a_preposition_is_none_before_a_time():
+    # "send in" submits, "send in June" sends.
+    assert search._stem("submit") in stems_read("send in the confirmation statement")
+    assert search._stem("submit") not in stems_read("which quotes did we send in June")
+    assert search._stem("agenda") in stems_read("what have I got on next week")
+
+
+def test_the_verb_of_a_question_about_what_was_done_to_named_records_counts_less():
+    weights = weights_read("which quotes did we send")
+    assert weights[search._stem("send")] == search.DONE_WEIGHT
+    assert weights[search._stem("quote")] == 1.0
+    # Nothing named before it: the verb is what is asked for.
+    assert weights_read("did we send the invoice to Acme")[search._stem("send")] == 1.0
+    assert "searchQuotes" in names("which quotes did we send in June")
+
+
+def test_a_possessive_inside_a_phrase_is_still_the_phrase():
+    assert search._stem("overdue") in stems_read("invoices that are past their due date")
+
+
+def test_a_common_english_word_is_never_read_as_two():
+    assert search._stem("board") not in stems_read("the photo of the whiteboard")
+    assert search._stem("copi") not in stems_read("the copywriting card")
+    assert search._stem("slip") in stems_read("where is my payslip")
