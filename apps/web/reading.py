@@ -6,9 +6,9 @@ charset-normalizer finds."""
 from dataclasses import dataclass, field
 
 import charset_normalizer
-import lxml.html
+import lxml.html  # type: ignore[import-untyped]
 import trafilatura
-from lxml.etree import ParserError
+from lxml.etree import ParserError  # type: ignore[import-untyped]
 
 from apps.files import api as files
 from apps.web.fetching import Fetched
