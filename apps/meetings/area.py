@@ -12,8 +12,10 @@ area = areas.declare(
     catalogue_title="Video Meeting",
     group=areas.Group.WORK,
     description=_("Video meetings made at Jitsi Meet or Zoom, with join links, on calendar events"),
-    words="",
-    hints={},
+    words="video conference zoom jitsi",
+    hints={
+        "createProviderMeeting": "set up a video call conference, zoom jitsi join link for an online meeting",
+    },
     profiles={"online": ("createProviderMeeting",)},
     nav=[NavItem("meetings", _("Video meetings"), "meetings:meetings", MeetingsPerm.VIEW, order=25)],
     not_kinds={

@@ -13,8 +13,11 @@ area = areas.declare(
     catalogue_title="Agent Web Browser",
     group=areas.Group.AUTOMATION,
     description=_("Web searches and web pages read by the service for agents, with their sources"),
-    words="web internet online website page url link site search engine google browse",
-    hints={},
+    words="web internet online website webpage page url link site browse",
+    hints={
+        "webSearch": "search the web internet online, google it, websites pages news articles results",
+        "webExtract": "read open fetch a web page url link website article, its text content, scrape",
+    },
     profiles={"reference": ("webSearch", "webExtract"), "online": ("webSearch", "webExtract")},
     nav=[NavItem("web", _("Web browser"), "web:calls", WebPerm.VIEW, order=60)],
     not_kinds={
