@@ -4,15 +4,15 @@
 
 import contextlib
 import io
-import json
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from django.test import override_settings
+
+from apps.core.testing import answer_json, loopback
 
 BRAVE_KEY = "test-brave-token"
 
@@ -82,19 +82,6 @@ class Site:
 
 
 @contextlib.contextmanager
-def _serve(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-@contextlib.contextmanager
 def site() -> Iterator[Site]:
     served = Site()
 
@@ -123,7 +110,7 @@ def site() -> Iterator[Site]:
             self.end_headers()
             self.wfile.write(body)
 
-    with _serve(Handler) as url:
+    with loopback(Handler) as url:
         served.url = url
         yield served
 
@@ -135,15 +122,6 @@ class Engine:
         self.results, self.status = results, status
         self.queries: list[dict[str, list[str]]] = []
         self.url = ""
-
-
-def _json(handler: BaseHTTPRequestHandler, status: int, body: Any) -> None:
-    data = json.dumps(body).encode()
-    handler.send_response(status)
-    handler.send_header("Content-Type", "application/json")
-    handler.send_header("Content-Length", str(len(data)))
-    handler.end_headers()
-    handler.wfile.write(data)
 
 
 @contextlib.contextmanager
@@ -158,11 +136,11 @@ def searxng(engine: Engine) -> Iterator[Engine]:
             parts = urlsplit(self.path)
             asked = parse_qs(parts.query)
             if parts.path != "/search" or asked.get("format") != ["json"]:
-                _json(self, 403, {"error": "format not allowed"})
+                answer_json(self, 403, {"error": "format not allowed"})
                 return
             engine.queries.append(asked)
             query = asked.get("q", [""])[0]
-            _json(
+            answer_json(
                 self,
                 engine.status,
                 {
@@ -174,7 +152,7 @@ def searxng(engine: Engine) -> Iterator[Engine]:
                 },
             )
 
-    with _serve(Handler) as url:
+    with loopback(Handler) as url:
         engine.url = url
         with override_settings(ATRIUM_WEB_SEARCH_PROVIDER="searxng", ATRIUM_WEB_SEARXNG_URL=url):
             yield engine
@@ -192,10 +170,12 @@ def brave(engine: Engine) -> Iterator[Engine]:
         def do_GET(self) -> None:
             parts = urlsplit(self.path)
             if parts.path != "/res/v1/web/search":
-                _json(self, 404, {"error": "not found"})
+                answer_json(self, 404, {"error": "not found"})
                 return
             if self.headers.get("X-Subscription-Token") != BRAVE_KEY:
-                _json(self, 401, {"type": "ErrorResponse", "error": {"code": "SUBSCRIPTION_TOKEN_INVALID"}})
+                answer_json(
+                    self, 401, {"type": "ErrorResponse", "error": {"code": "SUBSCRIPTION_TOKEN_INVALID"}}
+                )
                 return
             engine.queries.append(parse_qs(parts.query))
             rows = [
@@ -207,9 +187,9 @@ def brave(engine: Engine) -> Iterator[Engine]:
                 }
                 for row in engine.results
             ]
-            _json(self, engine.status, {"type": "search", "web": {"type": "search", "results": rows}})
+            answer_json(self, engine.status, {"type": "search", "web": {"type": "search", "results": rows}})
 
-    with _serve(Handler) as url:
+    with loopback(Handler) as url:
         engine.url = url
         with override_settings(
             ATRIUM_WEB_SEARCH_PROVIDER="brave", ATRIUM_WEB_BRAVE_URL=url, ATRIUM_WEB_BRAVE_KEY=BRAVE_KEY
