@@ -18,7 +18,7 @@ class MeetingsNotConfigured(AppError):
     )
 
 
-class ProviderFailed(AppError):
+class MeetingProviderFailed(AppError):
     """`problem`: in the service's words, never the provider's."""
 
     code = "MEETINGS_PROVIDER_FAILED"
@@ -26,17 +26,17 @@ class ProviderFailed(AppError):
     msg_format = _("The video meeting provider ({provider}) made no meeting: {problem}. Nothing was changed.")
 
 
-class ProviderUnreachable(ProviderFailed):
+class MeetingProviderUnreachable(MeetingProviderFailed):
     problem_format = _("it could not be reached ({kind})")
 
 
-class ProviderHttpError(ProviderFailed):
+class MeetingProviderHttpError(MeetingProviderFailed):
     problem_format = _("it answered HTTP {status}")
 
 
-class ProviderKeyRefused(ProviderFailed):
+class MeetingProviderKeyRefused(MeetingProviderFailed):
     problem_format = _("it refused the service's credentials (HTTP {status})")
 
 
-class ProviderNotJson(ProviderFailed):
+class MeetingProviderNotJson(MeetingProviderFailed):
     problem_format = _("its answer is not the expected JSON")

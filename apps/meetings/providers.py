@@ -133,21 +133,21 @@ class Zoom:
             )
         except httpx.HTTPError as error:
             logger.warning("zoom unreachable (%s)", type(error).__name__)
-            raise errors.ProviderUnreachable(provider=self.name, kind=type(error).__name__) from None
+            raise errors.MeetingProviderUnreachable(provider=self.name, kind=type(error).__name__) from None
         if answer.status_code in (400, 401, 403) and "oauth" in url:
-            raise errors.ProviderKeyRefused(provider=self.name, status=answer.status_code)
+            raise errors.MeetingProviderKeyRefused(provider=self.name, status=answer.status_code)
         if answer.status_code in (401, 403):
             cache.delete(self._token_key())
-            raise errors.ProviderKeyRefused(provider=self.name, status=answer.status_code)
+            raise errors.MeetingProviderKeyRefused(provider=self.name, status=answer.status_code)
         if answer.status_code not in (200, 201):
             logger.warning("zoom answered %s", answer.status_code)
-            raise errors.ProviderHttpError(provider=self.name, status=answer.status_code)
+            raise errors.MeetingProviderHttpError(provider=self.name, status=answer.status_code)
         try:
             data = answer.json()
         except ValueError:
-            raise errors.ProviderNotJson(provider=self.name) from None
+            raise errors.MeetingProviderNotJson(provider=self.name) from None
         if not isinstance(data, dict):
-            raise errors.ProviderNotJson(provider=self.name)
+            raise errors.MeetingProviderNotJson(provider=self.name)
         return data
 
     def _token_key(self) -> str:
@@ -164,7 +164,7 @@ class Zoom:
         )
         token, lasts = data.get("access_token"), data.get("expires_in", 3600)
         if not isinstance(token, str) or not token:
-            raise errors.ProviderNotJson(provider=self.name)
+            raise errors.MeetingProviderNotJson(provider=self.name)
         cache.set(
             self._token_key(), token, timeout=max(int(lasts) - 60, 30) if isinstance(lasts, int) else 600
         )
@@ -193,7 +193,7 @@ class Zoom:
         )
         join_url, start_url = data.get("join_url"), data.get("start_url")
         if not isinstance(join_url, str) or not join_url.startswith("https://"):
-            raise errors.ProviderNotJson(provider=self.name)
+            raise errors.MeetingProviderNotJson(provider=self.name)
         made = Made(
             provider=self.name,
             room=str(data.get("id", ""))[:200],

@@ -41,21 +41,21 @@ class FetchTimedOut(AppError):
     msg_format = _("{url} did not answer within {seconds} seconds; nothing was kept. Try again later.")
 
 
-class FetchFailed(AppError):
+class PageUnreadable(AppError):
     code = "WEB_FETCH_FAILED"
     http_status = 502
     msg_format = _("{url} could not be read: {problem}.")
 
 
-class FetchUnreachable(FetchFailed):
+class FetchUnreachable(PageUnreadable):
     problem_format = _("it could not be reached ({kind})")
 
 
-class FetchHttpError(FetchFailed):
+class FetchHttpError(PageUnreadable):
     problem_format = _("the server answered HTTP {status}")
 
 
-class RedirectNowhere(FetchFailed):
+class RedirectNowhere(PageUnreadable):
     problem_format = _("a redirect names no address")
 
 

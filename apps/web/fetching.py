@@ -121,7 +121,7 @@ def _robots_allow(client: httpx.Client, target: outbound.Target, *, deadline: fl
         robots = _checked(f"{origin}/robots.txt", asked)
         try:
             response, body = _get(client, robots, deadline=deadline, asked=asked, limit=ROBOTS_BYTES)
-        except (errors.FetchFailed, errors.PageTooLarge, errors.FetchTimedOut):
+        except (errors.PageUnreadable, errors.PageTooLarge, errors.FetchTimedOut):
             response, body = None, b""
         if response is None or response.status_code >= 500:
             text = "User-agent: *\nDisallow: /\n"
