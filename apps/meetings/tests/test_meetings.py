@@ -61,7 +61,7 @@ def test_a_jitsi_meeting_gives_each_person_a_signed_link_of_their_own(people, ji
     with pytest.raises(jwt.InvalidSignatureError):
         jwt.decode(
             links["ana@harbour.example"]["joinUrl"].split("?jwt=")[1],
-            "guess",
+            "a-guessed-secret-long-enough-for-hs256-keys",
             algorithms=["HS256"],
             audience="jitsi",
         )
