@@ -6,15 +6,21 @@ Another area shows its own dates in the workspace's calendars (HR: approved leav
 missing), with its guests; `cancel_event(...)` takes it back. No permission of the actor is asked:
 the caller's area decided (a leave approver), and the caller checks that the Calendars area is
 installed. `Guest` is one attendee.
+
+A video meeting is attached to an event the actor may change (Video Meeting's
+createProviderMeeting): `event_for_meeting(...)` reads it with its guests (or the kit's error),
+`link_meeting(...)` puts the join address in its location and description through the same update
+as any change of the event (the actor's permission checked, a new SEQUENCE for the guests).
 """
 
 from dataclasses import dataclass
 from datetime import datetime
 
+from apps.calendars import services
 from apps.calendars.models import Attendee, Calendar, Event
 from apps.core.actors import Actor, actor_id
 
-__all__ = ["Guest", "cancel_event", "put_event"]
+__all__ = ["Guest", "MeetingEvent", "cancel_event", "event_for_meeting", "link_meeting", "put_event"]
 
 
 @dataclass(frozen=True)
@@ -82,3 +88,35 @@ def cancel_event(*, actor: Actor | None, event_id: int) -> None:
         event.sequence += 1
         event.save(update_fields=["status", "sequence", "updated_at"])
         event.trash(actor)
+
+
+@dataclass(frozen=True)
+class MeetingEvent:
+    id: int
+    title: str
+    starts_at: datetime
+    ends_at: datetime
+    guests: tuple[Guest, ...]
+
+
+def event_for_meeting(*, actor: Actor, event_id: int) -> MeetingEvent:
+    """The event `event_id` if the actor may change it ("not found", in the trash or read-only
+    otherwise), with its guests."""
+    event = Event.objects.prefetch_related("attendees").fetch(actor, event_id, "change")
+    guests = tuple(
+        Guest(email=attendee.email, name=attendee.name, user_id=attendee.user_id)
+        for attendee in event.attendees.all()
+    )
+    return MeetingEvent(
+        id=event.pk, title=event.title, starts_at=event.starts_at, ends_at=event.ends_at, guests=guests
+    )
+
+
+def link_meeting(*, actor: Actor, event_id: int, url: str, note: str) -> None:
+    """The meeting at `url` on the event: its location, and `note` (which names the address) at
+    the end of its description unless there already."""
+    event = Event.objects.fetch(actor, event_id, "change")
+    description = event.description if note in event.description else f"{event.description}\n\n{note}".strip()
+    services.event_update(
+        actor=actor, event=event, fields={"location": url[:300], "description": description[:10_000]}
+    )

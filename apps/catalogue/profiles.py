@@ -188,6 +188,12 @@ PROFILES = (
         _("I connect other services"),
     ),
     Profile(
+        "online",
+        "Online",
+        "The world outside the workspace: web searches, pages and PDFs read, video meetings with links.",
+        _("I research and meet people online"),
+    ),
+    Profile(
         "blog",
         "Blog",
         "The public blog: posts written, polished, translated, scheduled and published; images, comments.",

@@ -1,6 +1,7 @@
 """Helpers for tests: starting real servers on loopback and reaching the test database."""
 
 import contextlib
+import json
 import os
 import pwd
 import shutil
@@ -9,8 +10,10 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +21,31 @@ import httpx
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@contextlib.contextmanager
+def loopback(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
+    """A provider a test stands in for: `handler` served on 127.0.0.1 in a thread, its base URL
+    yielded, the server shut down after."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def answer_json(handler: BaseHTTPRequestHandler, status: int, body: Any) -> None:
+    """A loopback provider's JSON answer."""
+    data = json.dumps(body).encode()
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(data)))
+    handler.end_headers()
+    handler.wfile.write(data)
 
 
 def free_port() -> int:
