@@ -17,19 +17,30 @@ area = areas.declare(
     description=_("E-mail campaigns to segments of contacts, with consent, unsubscribe and their figures"),
     words="marketing newsletter segment audience blast mailing subscriber",
     hints={
-        "createMarketingSegment": "new marketing segment: group subscribers or contacts into an audience list by rules",
+        "createMarketingSegment": (
+            "new marketing segment: group subscribers or contacts into an audience list by rules"
+        ),
         "updateMarketingSegment": "change the rules or conditions of a marketing segment audience",
         "deleteMarketingSegment": "delete an old marketing segment audience",
         "listMarketingSegments": "marketing segments audiences we have with their rules",
-        "previewSegmentContacts": "preview check the recipients a newsletter mailing blast reaches before it goes out, who is skipped",
-        "createMarketingCampaign": "new newsletter mailing or bulk email campaign to subscribers in a segment, draft an offer",
+        "previewSegmentContacts": (
+            "preview check the recipients a newsletter mailing blast reaches before it goes out, "
+            "who is skipped"
+        ),
+        "createMarketingCampaign": (
+            "new newsletter mailing or bulk email campaign to subscribers in a segment, draft an offer"
+        ),
         "updateMarketingCampaign": "change a newsletter mailing campaign's subject line, text or segment",
         "getMarketingCampaign": "open show one newsletter mailing campaign with its text and figures",
-        "searchMarketingCampaigns": "find list the newsletter mailing campaigns sent or drafts, by words or status",
+        "searchMarketingCampaigns": (
+            "find list the newsletter mailing campaigns sent or drafts, by words or status"
+        ),
         "deleteMarketingCampaign": "delete a newsletter mailing campaign",
         "launchMarketingCampaign": "send launch a newsletter mailing blast campaign to its segment now",
         "pauseMarketingCampaign": "pause hold a newsletter mailing campaign that is sending",
-        "setCampaignAutonomy": "whether the agent may launch a newsletter campaign alone or needs my approval",
+        "setCampaignAutonomy": (
+            "whether the agent may launch a newsletter campaign alone or needs my approval"
+        ),
         "getCampaignPerformance": "newsletter campaign results, click rate, bounces, unsubscribes",
         "getMarketingDashboard": "marketing overview, newsletter campaigns and their results, segments",
     },

@@ -196,7 +196,11 @@ def campaign_launch(*, actor: Actor, campaign: Campaign) -> Campaign:
     itself is a Celery run (apps.marketing.tasks) that starts once this commits."""
     require(actor, MarketingPerm.LAUNCH)
     with transaction.atomic():
-        locked = Campaign.objects.select_for_update(of=("self",)).select_related("segment", "mailbox").get(pk=campaign.pk)
+        locked = (
+            Campaign.objects.select_for_update(of=("self",))
+            .select_related("segment", "mailbox")
+            .get(pk=campaign.pk)
+        )
         launch_check(locked)
         now = timezone.now()
         if locked.status == Status.DRAFT:

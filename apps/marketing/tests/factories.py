@@ -87,7 +87,9 @@ def _sends(people: dict[str, Any]) -> AccessRows:
 def _clicks(people: dict[str, Any]) -> AccessRows:
     return private_rows(
         people,
-        lambda actor, visibility: Click.objects.create(send=sent_row(actor, visibility), url="https://example.org/"),
+        lambda actor, visibility: Click.objects.create(
+            send=sent_row(actor, visibility), url="https://example.org/"
+        ),
     )
 
 

@@ -156,7 +156,9 @@ def test_a_run_cut_short_reports_who_got_it_and_resumes_without_sending_twice(pe
 def test_quiet_hours_are_the_recipients_own():
     settings = MarketingSettings(quiet_start=21, quiet_end=8, time_zone="UTC")
     late_in_tokyo = datetime(2026, 5, 4, 13, 30, tzinfo=UTC)  # 22:30 in Tokyo
-    assert sending.out_of_quiet(late_in_tokyo, "Asia/Tokyo", settings) == datetime(2026, 5, 4, 23, 0, tzinfo=UTC)
+    assert sending.out_of_quiet(late_in_tokyo, "Asia/Tokyo", settings) == datetime(
+        2026, 5, 4, 23, 0, tzinfo=UTC
+    )
     assert sending.out_of_quiet(late_in_tokyo, "Europe/London", settings) == late_in_tokyo  # 14:30 there
     early = datetime(2026, 5, 4, 5, 0, tzinfo=UTC)
     assert sending.out_of_quiet(early, "UTC", settings) == datetime(2026, 5, 4, 8, 0, tzinfo=UTC)
@@ -170,7 +172,9 @@ def test_a_recipient_in_quiet_hours_waits(people):
     settings.quiet_start, settings.quiet_end = 0, 23  # nearly always quiet, in Tokyo
     settings.save()
     label = f"q{tag()}"
-    contact = ContactFactory(actor=admin, email=f"{label}@example.org", tags=[label], data={"timeZone": "Asia/Tokyo"})
+    contact = ContactFactory(
+        actor=admin, email=f"{label}@example.org", tags=[label], data={"timeZone": "Asia/Tokyo"}
+    )
     Consent.objects.create(contact=contact, status=Consent.Status.GRANTED)
     draft = campaign(
         admin,

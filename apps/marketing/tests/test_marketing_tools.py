@@ -123,7 +123,9 @@ def test_preview_shows_who_is_reached_and_who_is_skipped_and_why(people):
     settings = MarketingSettings.current()
     earlier = campaign(owner)
     for _n in range(settings.frequency_cap):
-        Send.objects.create(campaign=earlier, email=capped.email, state=Send.State.SENT, sent_at=timezone.now())
+        Send.objects.create(
+            campaign=earlier, email=capped.email, state=Send.State.SENT, sent_at=timezone.now()
+        )
         earlier = campaign(owner)
     audience = segment(owner, rules=[{"field": "tags", "op": "has", "value": label}])
     # The owner's private contact is no member in the member's preview (nor in their launch).
@@ -157,19 +159,34 @@ def test_a_campaign_is_written_found_and_changed_while_a_draft(people):
     made = ok(
         member,
         "createMarketingCampaign",
-        {"campaign": {"name": name, "subject": "Spring is here", "body": "Hi {first_name}", "segmentId": audience.pk}},
+        {
+            "campaign": {
+                "name": name,
+                "subject": "Spring is here",
+                "body": "Hi {first_name}",
+                "segmentId": audience.pk,
+            }
+        },
     )
-    assert made["status"] == "draft" and made["autonomy"] == "approve" and made["segment"]["id"] == audience.pk
+    assert (
+        made["status"] == "draft" and made["autonomy"] == "approve" and made["segment"]["id"] == audience.pk
+    )
     found = ok(member, "searchMarketingCampaigns", {"query": name})["items"]
     assert [row["id"] for row in found] == [made["id"]]
-    changed = ok(member, "updateMarketingCampaign", {"campaignId": made["id"], "changes": {"subject": "Spring!"}})
+    changed = ok(
+        member, "updateMarketingCampaign", {"campaignId": made["id"], "changes": {"subject": "Spring!"}}
+    )
     assert changed["subject"] == "Spring!"
     got = ok(member, "getMarketingCampaign", {"campaignId": made["id"]})
     assert got["campaign"]["body"] == "Hi {first_name}" and got["figures"]["sent"] == 0
     Campaign.objects.filter(pk=made["id"]).update(status=Campaign.Status.SENT)
-    text = refused(member, "updateMarketingCampaign", {"campaignId": made["id"], "changes": {"body": "Other"}})
+    text = refused(
+        member, "updateMarketingCampaign", {"campaignId": made["id"], "changes": {"body": "Other"}}
+    )
     assert "is sent" in text
-    assert ok(member, "updateMarketingCampaign", {"campaignId": made["id"], "changes": {"name": f"{name} done"}})
+    assert ok(
+        member, "updateMarketingCampaign", {"campaignId": made["id"], "changes": {"name": f"{name} done"}}
+    )
 
 
 def test_a_subject_with_a_line_break_is_refused_and_nothing_is_written(people):
@@ -186,7 +203,9 @@ def test_a_subject_with_a_line_break_is_refused_and_nothing_is_written(people):
 def test_another_persons_private_campaign_is_never_listed_found_or_quoted(people):
     owner, member = people["owner"], people["member"]
     secret = campaign(owner, name=f"Secret {tag()}", visibility="private")
-    assert secret.pk not in [row["id"] for row in ok(member, "searchMarketingCampaigns", {"limit": 100})["items"]]
+    assert secret.pk not in [
+        row["id"] for row in ok(member, "searchMarketingCampaigns", {"limit": 100})["items"]
+    ]
     text = refused(member, "getMarketingCampaign", {"campaignId": secret.pk})
     assert "Secret" not in text and "not found" in text.lower()
     assert secret.name not in str(ok(member, "getMarketingDashboard"))
@@ -268,7 +287,9 @@ def test_pause_and_resume_keep_the_snapshot(people, ready):
     assert paused["campaign"]["status"] == "paused" and paused["figures"]["recipients"] == 3
     assert "pausing is for" in refused(admin, "pauseMarketingCampaign", {"campaignId": ready.pk})
     # A contact joining the segment later is not in the launched campaign.
-    late = ContactFactory(actor=admin, email=f"late-{tag()}@example.org", tags=[ready.segment.rules[0]["value"]])
+    late = ContactFactory(
+        actor=admin, email=f"late-{tag()}@example.org", tags=[ready.segment.rules[0]["value"]]
+    )
     Consent.objects.create(contact=late, status=Consent.Status.GRANTED)
     ok(admin, "launchMarketingCampaign", {"campaignId": ready.pk}, **ELICIT)
     assert Send.objects.filter(campaign=ready).count() == 3
@@ -279,12 +300,18 @@ def test_performance_and_dashboard(people, ready):
     postal_address()
     services.campaign_launch(actor=admin, campaign=ready)
     row = Send.objects.filter(campaign=ready).first()
-    Send.objects.filter(pk=row.pk).update(state=Send.State.SENT, sent_at=timezone.now() - timedelta(minutes=1))
+    Send.objects.filter(pk=row.pk).update(
+        state=Send.State.SENT, sent_at=timezone.now() - timedelta(minutes=1)
+    )
     row.clicks.create(url="https://example.org/a")
     Send.objects.filter(pk=row.pk).update(clicked_at=timezone.now())
     suppression.suppress(row.email, reason="unsubscribed", source=sending.source_of(ready.pk))
     found = ok(admin, "getCampaignPerformance", {"campaignId": ready.pk})
-    assert found["figures"]["sent"] == 1 and found["figures"]["clicks"] == 1 and found["figures"]["unsubscribes"] == 1
+    assert (
+        found["figures"]["sent"] == 1
+        and found["figures"]["clicks"] == 1
+        and found["figures"]["unsubscribes"] == 1
+    )
     assert found["links"] == [{"url": "https://example.org/a", "clicks": 1}]
     board = ok(admin, "getMarketingDashboard")
     assert board["postalAddressSet"] is True and board["campaigns"]["sending"] >= 1
