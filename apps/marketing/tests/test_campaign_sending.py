@@ -4,7 +4,6 @@ RFC 8058 headers, the postal address and tracked links; one-click unsubscribe fr
 message's header; a click and an open counted; a run cut short by the server resumed without
 sending anyone twice; quiet hours in the recipient's time zone; the public endpoints' refusals."""
 
-import imaplib
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
@@ -14,9 +13,9 @@ from django.test import override_settings
 
 from apps.catalogue.testing import confirmed, ok
 from apps.contacts.tests.factories import ContactFactory
-from apps.mail import suppression, sync
+from apps.mail import suppression
 from apps.mail.models import Outgoing
-from apps.mail.testing import using_local_server
+from apps.mail.testing import inbox_of, using_local_server
 from apps.mail.tests.factories import mailbox
 from apps.marketing import sending, tracking
 from apps.marketing.models import Campaign, Click, Consent, MarketingSettings, Send
@@ -29,20 +28,6 @@ ELICIT = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
 def mail_server() -> Iterator[dict[str, str]]:
     with using_local_server() as env:
         yield env
-
-
-def inbox_of(mail_server: dict[str, str], address: str) -> list:
-    host, _, port = mail_server["ATRIUM_MAIL_LOCAL_IMAP"].rpartition(":")
-    client = imaplib.IMAP4(host, int(port))
-    client.login(address, mail_server["ATRIUM_MAIL_LOCAL_PASSWORD"])
-    client.select("INBOX", readonly=True)
-    _status, data = client.uid("SEARCH", "ALL")
-    found = []
-    for uid in (data[0] or b"").split():
-        _status, fetched = client.uid("FETCH", uid.decode(), "(BODY.PEEK[])")
-        found.append(sync.parse(fetched[0][1]))
-    client.logout()
-    return found
 
 
 def no_quiet_hours() -> None:
