@@ -54,9 +54,9 @@ class Profile:
         return f"{self.job} ({self.title}: {self.description})"
 
 
-# "marketing" and "automation" have no area of their own yet: they hold what serves that work
-# today (Deals' reach-out campaigns and deal finders; Tasks' scheduled and running tasks, watchers
-# and notifications) and grow with the areas to come.
+# "automation" has no area of its own yet: it holds what serves that work today (Tasks' scheduled
+# and running tasks, watchers and notifications) and grows with the areas to come. "marketing" is
+# the Marketing area's, with Deals' reach-out campaigns and deal finders beside it.
 PROFILES = (
     Profile(
         "essentials",
@@ -122,7 +122,7 @@ PROFILES = (
     Profile(
         "marketing",
         "Marketing",
-        "Reach-out campaigns, deal finders and their leads, e-mail drafts, contacts and events.",
+        "E-mail campaigns to segments of contacts, reach-out campaigns, deal finders and their leads.",
         _("I find and reach new customers"),
     ),
     Profile(

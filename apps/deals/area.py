@@ -58,7 +58,7 @@ area = areas.declare(
         "getDealFinder": "leads prospects a deal finder found, what a prospecting search has turned up",
         "listDealFinders": "my prospecting searches deal finders",
         "createReachoutCampaign": "cold outreach sequence to prospects drip follow-ups",
-        "controlReachoutCampaign": "start pause stop an outreach sequence",
+        "controlReachoutCampaign": "start launch pause resume stop an outreach sequence",
         "getReachoutCampaign": "how is the outreach sequence doing replies bounces unsubscribes",
         "listReachoutCampaigns": "outbound email sequences cold outreach campaigns",
         "previewReachoutRecipients": "who will the outreach sequence email next skipped recipients",

@@ -62,7 +62,6 @@ area = areas.declare(
         "support": ("listDocuments", "getDocument"),
         "media": ("listDocuments", "getDocument"),
         "events": ("createDocument", "getDocument"),
-        "marketing": ("createDocument", "getDocument", "listDocuments"),
         "housekeeping": ("createDocumentFolder", "deleteDocument", "exportDocumentToPdf", "moveDocument"),
     },
     nav=[NavItem("documents", _("Documents"), "documents:list", DocumentsPerm.VIEW, order=32)],

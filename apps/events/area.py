@@ -72,14 +72,6 @@ area = areas.declare(
             "updateEventSession",
             "validateAttendeeImport",
         ),
-        "marketing": (
-            "listEvents",
-            "searchEvents",
-            "createEvent",
-            "getEvent",
-            "listEventAttendees",
-            "addEventAttendee",
-        ),
         # Setting up pipelines and removing events are the workspace organiser's, seldom done.
         "admin": ("createEventPipeline", "deleteEvent"),
     },

@@ -80,7 +80,7 @@ area = areas.declare(
         "finance": ("readFileContent", "saveChatUploadToFiles"),
         "support": ("listFiles", "readFileContent"),
         "events": ("listFiles", "readFileContent", "saveChatUploadToFiles"),
-        "marketing": ("listFiles", "readFileContent", "emailFileAsAttachment"),
+        "marketing": ("emailFileAsAttachment",),
         "housekeeping": (
             "getFileEntity",
             "copyFile",

@@ -26,6 +26,8 @@ The people's mailboxes, for areas whose tools are doors onto them (Deals, Custom
   own), `outbox_send(row)` (an outbox row sent again: a failed one keeps its Message-ID),
   `mailbox_sync(mailbox=)`;
 - the suppression list (campaign mail): `suppressed(address)`, `suppressed_among([...])`,
+  `suppression_reasons([...])` (those on it, each with its reason), `suppression_counts(source=)`
+  (by reason), `suppression_list()` (newest first),
   `suppress(address, reason=, source=)`, `unsubscribe_headers(address, source=)` (RFC 8058);
 - the errors a caller tells apart: `apps.core.errors.EmailNotSent` (the server refused the
   message), `SERVER_PROBLEMS` (the server down, the login refused, the mailbox not connected).
@@ -57,8 +59,11 @@ from apps.mail.services import (
     message_reply,
     reply_send,
 )
+from apps.mail.suppression import counts as suppression_counts
 from apps.mail.suppression import headers as unsubscribe_headers
 from apps.mail.suppression import is_suppressed as suppressed
+from apps.mail.suppression import listed as suppression_list
+from apps.mail.suppression import reasons_among as suppression_reasons
 from apps.mail.suppression import suppress, suppressed_among
 from apps.mail.sync import message_ids
 
@@ -96,6 +101,9 @@ __all__ = [
     "suppress",
     "suppressed",
     "suppressed_among",
+    "suppression_counts",
+    "suppression_list",
+    "suppression_reasons",
     "thread_messages",
     "trim_quoted",
     "unsubscribe_headers",

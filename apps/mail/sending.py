@@ -42,6 +42,8 @@ class Letter:
     bcc: list[str] = field(default_factory=list)
     subject: str = ""
     text: str = ""
+    # An HTML alternative of the text (a marketing campaign's, with its open pixel); empty: none.
+    html: str = ""
     signature: str = ""
     reply_to: Message | None = None
     forward: Message | None = None
@@ -109,6 +111,8 @@ def compose(mailbox: Mailbox, letter: Letter) -> EmailMessage:
     if letter.forward is not None and letter.forward_raw is None:
         text = f"{text}\n\n{forwarded_inline(letter.forward)}"
     message.set_content(text.strip() + "\n")
+    if letter.html:
+        message.add_alternative(letter.html, subtype="html")
     if letter.forward_raw is not None:
         # Attached as a parsed message: its lines are written out again, folded and with one
         # line ending (the server's CRLF copy as bytes would reach SMTP with CR CR LF).

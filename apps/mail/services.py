@@ -518,13 +518,15 @@ def letter_send(
     text: str,
     headers: dict[str, str],
     on_queued: Any = None,
+    html: str = "",
 ) -> Outgoing:
     """A message the service sends by itself from `mailbox` (a reachout campaign's step: no
-    person acts, so no permission is asked; the caller checked the campaign's). `on_queued(row)`
+    person acts, so no permission is asked; the caller checked the campaign's), with an HTML
+    alternative when `html` is given (a marketing campaign's). `on_queued(row)`
     runs in the transaction that keeps the outbox row, before anything is sent: the caller's
     record of the message is kept with it, so it is never sent twice."""
     letter = sending.Letter(
-        sender=mailbox.address, to=[addresses.one(to)], subject=subject, text=text, headers=headers
+        sender=mailbox.address, to=[addresses.one(to)], subject=subject, text=text, html=html, headers=headers
     )
     return sending.send(mailbox, letter, actor=None, kind="campaign", on_queued=on_queued)
 

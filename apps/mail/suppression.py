@@ -18,6 +18,7 @@ import logging
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Count, QuerySet
 
 from apps.mail import addresses
 from apps.mail.models import Suppression
@@ -41,6 +42,26 @@ def suppressed_among(values: list[str]) -> set[str]:
     wanted = {digest(value): value.strip().lower() for value in values}
     found = Suppression.objects.filter(digest__in=list(wanted)).values_list("digest", flat=True)
     return {wanted[value] for value in found}
+
+
+def reasons_among(values: list[str]) -> dict[str, str]:
+    """The ones of `values` (lower case) on the list, each with its reason, in one query."""
+    wanted = {digest(value): value.strip().lower() for value in values}
+    found = Suppression.objects.filter(digest__in=list(wanted)).values_list("digest", "reason")
+    return {wanted[value]: reason for value, reason in found}
+
+
+def counts(*, source: str | None = None) -> dict[str, int]:
+    """How many addresses are on the list by reason; given `source`, those that came from it."""
+    rows = Suppression.objects.all() if source is None else Suppression.objects.filter(source=source)
+    found = {reason.value: 0 for reason in Suppression.Reason}
+    found.update(dict(rows.values_list("reason").annotate(n=Count("id")).values_list("reason", "n")))
+    return found
+
+
+def listed() -> QuerySet[Suppression]:
+    """The list, newest first (a settings page shows it)."""
+    return Suppression.objects.order_by("-created_at", "-id")
 
 
 def suppress(address: str, *, reason: str, source: str = "") -> Suppression:

@@ -5,9 +5,11 @@ stopped when the process ends."""
 
 import atexit
 import contextlib
+import imaplib
 import os
 import shutil
 from collections.abc import Iterator
+from email.message import EmailMessage
 
 from django.test.utils import override_settings
 
@@ -37,3 +39,20 @@ def using_local_server() -> Iterator[dict[str, str]]:
     env = local_server()
     with override_settings(**env):
         yield env
+
+
+def inbox_of(env: dict[str, str], address: str) -> list[EmailMessage]:
+    """The messages the local server holds in the INBOX of `address`, parsed, oldest first."""
+    from apps.mail import sync
+
+    host, _, port = env["ATRIUM_MAIL_LOCAL_IMAP"].rpartition(":")
+    client = imaplib.IMAP4(host, int(port))
+    client.login(address, env["ATRIUM_MAIL_LOCAL_PASSWORD"])
+    client.select("INBOX", readonly=True)
+    _status, data = client.uid("SEARCH", "ALL")
+    found = []
+    for uid in (data[0] or b"").split():
+        _status, fetched = client.uid("FETCH", uid.decode(), "(BODY.PEEK[])")
+        found.append(sync.parse(fetched[0][1]))
+    client.logout()
+    return found

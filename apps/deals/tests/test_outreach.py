@@ -22,7 +22,7 @@ from apps.deals.models import CampaignMessage, CampaignRecipient, Deal, Pipeline
 from apps.files.tests.factories import FileFactory
 from apps.mail import demo, servers, services, suppression, sync
 from apps.mail.models import Mailbox, Message, Outgoing
-from apps.mail.testing import using_local_server
+from apps.mail.testing import inbox_of, using_local_server
 from apps.mail.tests import factories
 
 CONFIRM = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
@@ -33,21 +33,6 @@ EVERY_DAY = [1, 2, 3, 4, 5, 6, 7]
 def mail_server() -> Iterator[dict[str, str]]:
     with using_local_server() as env:
         yield env
-
-
-def inbox_of(mail_server: dict[str, str], address: str) -> list:
-    """The messages the local server holds in the INBOX of `address`, parsed, oldest first."""
-    host, _, port = mail_server["ATRIUM_MAIL_LOCAL_IMAP"].rpartition(":")
-    client = imaplib.IMAP4(host, int(port))
-    client.login(address, mail_server["ATRIUM_MAIL_LOCAL_PASSWORD"])
-    client.select("INBOX", readonly=True)
-    _status, data = client.uid("SEARCH", "ALL")
-    found = []
-    for uid in (data[0] or b"").split():
-        _status, fetched = client.uid("FETCH", uid.decode(), "(BODY.PEEK[])")
-        found.append(sync.parse(fetched[0][1]))
-    client.logout()
-    return found
 
 
 def arrives(mailbox: Mailbox, message) -> None:

@@ -1,0 +1,87 @@
+"""The Marketing area, as the rest of the service knows it (apps.core.areas): segments of the
+workspace's contacts, e-mail campaigns sent through the mail app with consent, one-click
+unsubscribe and the shared suppression list, and their figures. Built in steps: docs/marketing.md
+says which of SPEC.md's 48 tools exist yet."""
+
+from celery.schedules import crontab
+from django.utils.translation import gettext_lazy as _
+
+from apps.core import areas
+from apps.core.kinds import Kind, page
+from apps.core.navigation import NavItem
+from apps.marketing.permissions import MarketingPerm
+
+area = areas.declare(
+    title=_("Marketing"),
+    group=areas.Group.CONTENT,
+    description=_("E-mail campaigns to segments of contacts, with consent, unsubscribe and their figures"),
+    words="marketing newsletter segment audience blast mailing subscriber",
+    hints={
+        "createMarketingSegment": (
+            "new marketing segment: group subscribers or contacts into an audience list by rules"
+        ),
+        "updateMarketingSegment": "change the rules or conditions of a marketing segment audience",
+        "deleteMarketingSegment": "delete an old marketing segment audience",
+        "listMarketingSegments": "marketing segments audiences we have with their rules",
+        "previewSegmentContacts": (
+            "preview check the recipients a newsletter mailing blast reaches before it goes out, "
+            "who is skipped"
+        ),
+        "createMarketingCampaign": (
+            "new newsletter mailing or bulk email campaign to subscribers in a segment, draft an offer"
+        ),
+        "updateMarketingCampaign": "change a newsletter mailing campaign's subject line, text or segment",
+        "getMarketingCampaign": "open show one newsletter mailing campaign with its text and figures",
+        "searchMarketingCampaigns": (
+            "find list the newsletter mailing campaigns sent or drafts, by words or status"
+        ),
+        "deleteMarketingCampaign": "delete a newsletter mailing campaign",
+        "launchMarketingCampaign": "send launch a newsletter mailing blast campaign to its segment now",
+        "pauseMarketingCampaign": "pause hold a newsletter mailing campaign that is sending",
+        "setCampaignAutonomy": (
+            "whether the agent may launch a newsletter campaign alone or needs my approval"
+        ),
+        "getCampaignPerformance": "newsletter campaign results, click rate, bounces, unsubscribes",
+        "getMarketingDashboard": "marketing overview, newsletter campaigns and their results, segments",
+    },
+    profiles={
+        "marketing": (
+            "getMarketingDashboard",
+            "createMarketingSegment",
+            "updateMarketingSegment",
+            "deleteMarketingSegment",
+            "listMarketingSegments",
+            "previewSegmentContacts",
+            "createMarketingCampaign",
+            "updateMarketingCampaign",
+            "getMarketingCampaign",
+            "searchMarketingCampaigns",
+            "deleteMarketingCampaign",
+            "launchMarketingCampaign",
+            "pauseMarketingCampaign",
+            "setCampaignAutonomy",
+            "getCampaignPerformance",
+        ),
+    },
+    nav=[NavItem("marketing", _("Marketing"), "marketing:home", MarketingPerm.VIEW, order=42)],
+    kinds=[
+        Kind(
+            "marketing_campaign",
+            "marketing.Campaign",
+            title="name",
+            url=page("marketing:home", anchor="campaign-"),
+            search=("name", "subject"),
+            named=_("Marketing campaign"),
+        )
+    ],
+    not_kinds={
+        "marketing.Segment": "an audience of contacts by rules (listMarketingSegments)",
+        "marketing.Send": "one recipient of a launched campaign, reached through the campaign",
+        "marketing.Click": "a click on a campaign's link, counted in its figures",
+        "marketing.Consent": "a contact's consent to marketing mail, reached through the contact",
+    },
+    periodic={
+        # The sending campaigns' due messages (quiet hours over, a run cut short resumed).
+        "marketing-send": areas.Periodic("apps.marketing.tasks.send_campaigns", crontab(minute="*")),
+    },
+)

@@ -1,0 +1,55 @@
+"""The Marketing area's failures (apps.core.errors): each names the problem and what to do next."""
+
+from django.utils.translation import gettext_lazy as _
+
+from apps.core.errors import Conflict, Forbidden, ValidationFailed
+
+
+class CampaignState(Conflict):
+    code = "MARKETING_CAMPAIGN_STATE"
+    msg_format = _("Campaign {id} is {status}: {what} only a campaign that is {allowed}.")
+
+
+class NoPostalAddress(ValidationFailed):
+    code = "MARKETING_NO_POSTAL_ADDRESS"
+    message = _(
+        "Every marketing e-mail carries the sender's postal address, and the workspace has none: an "
+        "administrator sets it in Settings → Marketing first. Nothing was sent."
+    )
+
+
+class NoRecipients(ValidationFailed):
+    code = "MARKETING_NO_RECIPIENTS"
+    msg_format = _(
+        "Campaign {id} would reach nobody: of {members} contacts in its segment, none may get it "
+        "({skipped}). See who and why with previewSegmentContacts. Nothing was sent."
+    )
+
+
+class NoSegment(ValidationFailed):
+    code = "MARKETING_NO_SEGMENT"
+    msg_format = _("Campaign {id} has no segment to send to: give it one with updateMarketingCampaign.")
+
+
+class NoSenderMailbox(ValidationFailed):
+    code = "MARKETING_NO_MAILBOX"
+    msg_format = _(
+        "Campaign {id} has no mailbox to send from: connect one in the Email Inbox area, then give its "
+        "id as mailboxId with updateMarketingCampaign."
+    )
+
+
+class AgentMayNotLaunch(Forbidden):
+    code = "MARKETING_AGENT_MAY_NOT_LAUNCH"
+    msg_format = _(
+        "Campaign {id}'s autonomy is manual: a person launches it in Settings → Marketing, not an agent. "
+        "A person may allow agents with setCampaignAutonomy."
+    )
+
+
+class SegmentInUse(Conflict):
+    code = "MARKETING_SEGMENT_IN_USE"
+    msg_format = _(
+        "Segment {id} is the audience of campaign {campaign} ({status}); give that campaign another "
+        "segment or delete it first."
+    )

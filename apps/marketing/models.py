@@ -1,0 +1,229 @@
+"""Marketing: the workspace's settings for marketing mail, consent per contact, segments (rules on
+contact fields), e-mail campaigns with their autonomy level, and per recipient the row of what was
+sent (a snapshot of the segment made at launch) with its clicks. Workspace schema.
+
+The suppression list (unsubscribed, bounced, complained) is the mail app's, shared with Deals'
+reachout: apps.mail.api. apps.marketing.sending runs the campaigns."""
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from apps.core.records import Access, OwnedRecord, Record, RecordQuerySet, name_once
+from apps.marketing.permissions import MarketingPerm
+
+USER = settings.AUTH_USER_MODEL
+
+
+class MarketingSettings(models.Model):
+    """The workspace's one row (pk 1): what every campaign obeys."""
+
+    # Printed in every footer (CAN-SPAM): no launch without it.
+    postal_address = models.TextField(_("postal address"), blank=True)
+    # Consent recorded for a contact waits for their click on a confirmation e-mail.
+    double_opt_in = models.BooleanField(_("double opt-in"), default=False)
+    # At most `frequency_cap` marketing e-mails per address in `frequency_days` days.
+    frequency_cap = models.PositiveSmallIntegerField(_("frequency cap"), default=4)
+    frequency_days = models.PositiveSmallIntegerField(_("over days"), default=7)
+    # No marketing e-mail between these hours of the recipient's local time ([start, end) wrapping
+    # past midnight; equal: no quiet hours).
+    quiet_start = models.PositiveSmallIntegerField(_("quiet hours start"), default=21)
+    quiet_end = models.PositiveSmallIntegerField(_("quiet hours end"), default=8)
+    # A recipient whose contact names none (`data.timeZone`) is in this one.
+    time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("marketing settings")
+        constraints = [models.CheckConstraint(condition=models.Q(pk=1), name="marketing_settings_one")]
+
+    def __str__(self) -> str:
+        return "marketing settings"
+
+    @classmethod
+    def current(cls) -> "MarketingSettings":
+        found, _made = cls.objects.get_or_create(pk=1)
+        return found
+
+
+class Consent(models.Model):
+    """A contact's consent to marketing e-mail: granted, pending (double opt-in: their confirming
+    click awaited) or withdrawn."""
+
+    class Status(models.TextChoices):
+        GRANTED = "granted", _("granted")
+        PENDING = "pending", _("awaiting confirmation")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    access = Access(MarketingPerm, visibility="workspace", manage=MarketingPerm.LAUNCH, label=_("Consent"))
+
+    contact = models.OneToOneField("contacts.Contact", on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices)
+    # Where it was given ("signup form", "trade fair 2026"): never a person's name.
+    source = models.CharField(_("source"), max_length=100, blank=True)
+    recorded_at = models.DateTimeField(default=timezone.now)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    recorded_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+
+    objects = RecordQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-recorded_at", "-id"]
+        verbose_name = _("marketing consent")
+
+    def __str__(self) -> str:
+        return f"consent {self.pk}"
+
+
+class Segment(Record):
+    class Match(models.TextChoices):
+        ALL = "all", _("every rule")
+        ANY = "any", _("any rule")
+
+    access = Access(
+        MarketingPerm,
+        visibility="workspace",
+        label=_("Segment"),
+        find_with="listMarketingSegments",
+        trash_hint=_("Create it again with createMarketingSegment."),
+    )
+
+    name = models.CharField(_("name"), max_length=120)
+    description = models.CharField(_("description"), max_length=500, blank=True)
+    match = models.CharField(_("match"), max_length=3, choices=Match.choices, default=Match.ALL)
+    # [{"field": "country", "op": "equals", "value": "DE"}, ...] (apps.marketing.segments).
+    rules = models.JSONField(_("rules"), default=list)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name = _("segment")
+        constraints = [name_once("marketing_segment_name_once")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Campaign(OwnedRecord):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        SENDING = "sending", _("sending")
+        PAUSED = "paused", _("paused")
+        SENT = "sent", _("sent")
+
+    class Autonomy(models.TextChoices):
+        # A person launches it on the Settings page; an agent's launch is refused.
+        MANUAL = "manual", _("a person launches it")
+        # An agent launches it once the person confirms (the default).
+        APPROVE = "approve", _("an agent launches it with the person's confirmation")
+        # An agent launches it without asking.
+        AUTONOMOUS = "autonomous", _("an agent launches it alone")
+
+    access = Access(
+        MarketingPerm,
+        label=_("Campaign"),
+        find_with="searchMarketingCampaigns",
+        trash_hint=_("Create it again with createMarketingCampaign."),
+    )
+
+    name = models.CharField(_("name"), max_length=120)
+    subject = models.CharField(_("subject"), max_length=200)
+    # Plain text; links in it are tracked (apps.marketing.tracking). {first_name} and {name} fill in.
+    body = models.TextField(_("body"))
+    segment = models.ForeignKey(
+        Segment, on_delete=models.PROTECT, null=True, blank=True, related_name="campaigns"
+    )
+    # The mail app's mailbox it is sent from; null once the mailbox is gone.
+    mailbox = models.ForeignKey(
+        "mail.Mailbox", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.DRAFT)
+    autonomy = models.CharField(
+        _("autonomy"), max_length=10, choices=Autonomy.choices, default=Autonomy.APPROVE
+    )
+    launched_at = models.DateTimeField(null=True, blank=True)
+    launched_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("campaign")
+        constraints = [name_once("marketing_campaign_name_once")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Send(models.Model):
+    """One recipient of a launched campaign: the segment's member as it was at launch. A queued
+    row gets its outbox row (apps.mail) in the transaction that queues the message, so it is never
+    sent twice; a skipped row says why."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        SENT = "sent", _("sent")
+        FAILED = "failed", _("refused by the mail server")
+        SKIPPED = "skipped", _("skipped")
+
+    class Reason(models.TextChoices):
+        UNSUBSCRIBED = "unsubscribed", _("unsubscribed")
+        BOUNCED = "bounced", _("bounced before")
+        COMPLAINED = "complained", _("complained")
+        SUPPRESSED = "suppressed", _("on the suppression list")
+        NO_CONSENT = "no_consent", _("no consent")
+        CAP = "cap", _("frequency cap reached")
+
+    access = Access(
+        MarketingPerm, through="campaign", label=_("Campaign recipient"), find_with="getMarketingCampaign"
+    )
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="sends")
+    contact = models.ForeignKey(
+        "contacts.Contact", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    email = models.CharField(max_length=254)  # lower case
+    name = models.CharField(max_length=200, blank=True)
+    time_zone = models.CharField(max_length=64, blank=True)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.QUEUED)
+    reason = models.CharField(max_length=15, choices=Reason.choices, blank=True)
+    due_at = models.DateTimeField(null=True, blank=True)  # quiet hours move it
+    outgoing = models.ForeignKey(
+        "mail.Outgoing", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    message_id = models.CharField(max_length=998, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    opened_at = models.DateTimeField(null=True, blank=True)
+    clicked_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = RecordQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["campaign", "id"]
+        constraints = [models.UniqueConstraint(fields=["campaign", "email"], name="marketing_send_once")]
+        indexes = [
+            models.Index(fields=["state", "due_at"], name="marketing_send_due"),
+            models.Index(fields=["email", "sent_at"], name="marketing_send_cap"),
+        ]
+
+    def __str__(self) -> str:
+        return f"send {self.pk}"
+
+
+class Click(models.Model):
+    """A click on a tracked link of a sent campaign message (apps.marketing.tracking)."""
+
+    access = Access(MarketingPerm, through="send", label=_("Click"))
+
+    send = models.ForeignKey(Send, on_delete=models.CASCADE, related_name="clicks")
+    url = models.URLField(max_length=2000)
+    at = models.DateTimeField(default=timezone.now)
+
+    objects = RecordQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["send", "at"], name="marketing_click_send")]
+
+    def __str__(self) -> str:
+        return f"click {self.pk}"

@@ -1,0 +1,107 @@
+"""Marketing records for tests, made through the services as a person makes them:
+`segment(actor, rules=[...])`, `campaign(actor, segment=..., mailbox=...)`, `consenting(actor, n)`
+(contacts with an address and consent granted), `launched(actor, campaign)`."""
+
+import uuid
+from typing import Any
+
+from django.utils import timezone
+
+from apps.catalogue.testing import listed
+from apps.contacts.tests.factories import ContactFactory
+from apps.core import factories
+from apps.core.factories import AccessRows, access_rows, private_rows
+from apps.marketing import services
+from apps.marketing.models import Campaign, Click, Consent, MarketingSettings, Segment, Send
+
+
+def tag() -> str:
+    return uuid.uuid4().hex[:8]
+
+
+def segment(actor: Any, *, rules: list[dict[str, Any]] | None = None, **fields: Any) -> Segment:
+    fields.setdefault("name", f"Segment {tag()}")
+    return services.segment_create(actor=actor, fields={"rules": rules or [], **fields})
+
+
+def campaign(actor: Any, **fields: Any) -> Campaign:
+    fields.setdefault("name", f"Campaign {tag()}")
+    fields.setdefault("subject", "Spring news, {first_name}")
+    fields.setdefault("body", "Hello {first_name}, see https://example.org/spring.")
+    return services.campaign_create(actor=actor, fields=fields)
+
+
+def postal_address(text: str = "Acme Ltd, 1 Market Street, Leeds LS1 1AA, UK") -> MarketingSettings:
+    settings = MarketingSettings.current()
+    settings.postal_address = text
+    settings.save()
+    return settings
+
+
+def consenting(actor: Any, count: int, *, label: str, **fields: Any) -> list[Any]:
+    """`count` contacts tagged `label` with an address each and consent granted."""
+    made = [
+        ContactFactory(actor=actor, email=f"{label}-{index}@example.org", tags=[label], **fields)
+        for index in range(count)
+    ]
+    Consent.objects.bulk_create(
+        [Consent(contact=contact, status=Consent.Status.GRANTED, source="test") for contact in made]
+    )
+    return made
+
+
+def sent_row(actor: Any, visibility: str = "workspace") -> Send:
+    """A campaign of `actor`'s (as launched, without sending) with one recipient's row."""
+    made = campaign(actor, visibility=visibility)
+    Campaign.objects.filter(pk=made.pk).update(status=Campaign.Status.SENT, launched_at=timezone.now())
+    return Send.objects.create(campaign=made, email=f"r-{tag()}@example.org", state=Send.State.SENT)
+
+
+@access_rows("marketing.Campaign")
+def _campaigns(people: dict[str, Any]) -> AccessRows:
+    rows = private_rows(people, lambda actor, visibility: campaign(actor, visibility=visibility))
+    rows.listed = lambda person: listed(person, "searchMarketingCampaigns", {"limit": 100})
+    return rows
+
+
+@access_rows("marketing.Segment")
+def _segments(people: dict[str, Any]) -> AccessRows:
+    return AccessRows(
+        everyone=[segment(people["member"])],
+        listed=lambda person: listed(person, "listMarketingSegments", {"limit": 100}),
+    )
+
+
+@access_rows("marketing.Consent")
+def _consents(people: dict[str, Any]) -> AccessRows:
+    contact = ContactFactory(actor=people["member"], email=f"c-{tag()}@example.org")
+    return AccessRows(everyone=[Consent.objects.create(contact=contact, status=Consent.Status.GRANTED)])
+
+
+@access_rows("marketing.Send")
+def _sends(people: dict[str, Any]) -> AccessRows:
+    return private_rows(people, lambda actor, visibility: sent_row(actor, visibility))
+
+
+@access_rows("marketing.Click")
+def _clicks(people: dict[str, Any]) -> AccessRows:
+    return private_rows(
+        people,
+        lambda actor, visibility: Click.objects.create(
+            send=sent_row(actor, visibility), url="https://example.org/"
+        ),
+    )
+
+
+@factories.privacy_rows("marketing")
+def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
+    """The owner's private campaign, with the marker in its name, subject and text."""
+    owner = people["owner"]
+    made = campaign(
+        owner,
+        name=f"{marker} launch",
+        subject=f"{marker} subject",
+        body=f"{marker} body https://example.org/{marker}",
+        visibility="private",
+    )
+    rows.add("campaignId", record=made)

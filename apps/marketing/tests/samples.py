@@ -1,0 +1,129 @@
+"""A normal call of every Marketing tool, for the catalogue's contract test."""
+
+from typing import Any
+
+from apps.catalogue.testing import Sample, sample
+from apps.mail.tests.factories import mailbox
+from apps.marketing import services
+from apps.marketing.tests.factories import campaign, consenting, postal_address, segment, tag
+
+
+def _marker() -> str:
+    return f"Mkt{tag()}"
+
+
+def _campaign(actor: Any) -> tuple[Any, str]:
+    marker = _marker()
+    return campaign(actor, name=f"{marker} spring", subject=f"{marker} news"), marker
+
+
+def _ready(actor: Any) -> tuple[Any, str]:
+    """A draft to a segment of two consenting contacts, from the actor's mailbox, launchable."""
+    marker = _marker()
+    postal_address()
+    label = marker.lower()
+    consenting(actor, 2, label=label)
+    audience = segment(actor, rules=[{"field": "tags", "op": "has", "value": label}])
+    made = campaign(actor, name=f"{marker} ready", segment_id=audience.pk, mailbox_id=mailbox(actor).pk)
+    return made, marker
+
+
+@sample("createMarketingSegment")
+def create_marketing_segment(actor: Any) -> Sample:
+    return Sample(
+        {
+            "segment": {
+                "name": f"{_marker()} UK",
+                "rules": [{"field": "country", "op": "equals", "value": "GB"}],
+            }
+        }
+    )
+
+
+@sample("updateMarketingSegment")
+def update_marketing_segment(actor: Any) -> Sample:
+    marker = _marker()
+    made = segment(actor, name=f"{marker} leads")
+    return Sample({"segmentId": made.pk, "changes": {"match": "any"}}, private=[marker])
+
+
+@sample("deleteMarketingSegment")
+def delete_marketing_segment(actor: Any) -> Sample:
+    marker = _marker()
+    return Sample({"segmentId": segment(actor, name=f"{marker} old").pk}, private=[marker])
+
+
+@sample("listMarketingSegments")
+def list_marketing_segments(actor: Any) -> Sample:
+    marker = _marker()
+    segment(actor, name=f"{marker} list")
+    return Sample({"query": marker}, private=[marker])
+
+
+@sample("previewSegmentContacts")
+def preview_segment_contacts(actor: Any) -> Sample:
+    made, marker = _ready(actor)
+    return Sample({"segmentId": made.segment_id}, private=[marker.lower()])
+
+
+@sample("createMarketingCampaign")
+def create_marketing_campaign(actor: Any) -> Sample:
+    return Sample(
+        {"campaign": {"name": f"{_marker()} launch", "subject": "News", "body": "Hello {first_name}"}}
+    )
+
+
+@sample("updateMarketingCampaign")
+def update_marketing_campaign(actor: Any) -> Sample:
+    made, marker = _campaign(actor)
+    return Sample({"campaignId": made.pk, "changes": {"body": "Changed"}}, private=[marker])
+
+
+@sample("getMarketingCampaign")
+def get_marketing_campaign(actor: Any) -> Sample:
+    made, marker = _campaign(actor)
+    return Sample({"campaignId": made.pk}, private=[marker])
+
+
+@sample("searchMarketingCampaigns")
+def search_marketing_campaigns(actor: Any) -> Sample:
+    _made, marker = _campaign(actor)
+    return Sample({"query": marker}, private=[marker])
+
+
+@sample("deleteMarketingCampaign")
+def delete_marketing_campaign(actor: Any) -> Sample:
+    made, marker = _campaign(actor)
+    return Sample({"campaignId": made.pk}, private=[marker])
+
+
+@sample("launchMarketingCampaign")
+def launch_marketing_campaign(actor: Any) -> Sample:
+    made, marker = _ready(actor)
+    return Sample({"campaignId": made.pk}, private=[marker])
+
+
+@sample("pauseMarketingCampaign")
+def pause_marketing_campaign(actor: Any) -> Sample:
+    made, marker = _ready(actor)
+    services.campaign_launch(actor=actor, campaign=made)
+    return Sample({"campaignId": made.pk}, private=[marker])
+
+
+@sample("setCampaignAutonomy")
+def set_campaign_autonomy(actor: Any) -> Sample:
+    made, marker = _campaign(actor)
+    return Sample({"campaignId": made.pk, "autonomy": "autonomous"}, private=[marker])
+
+
+@sample("getCampaignPerformance")
+def get_campaign_performance(actor: Any) -> Sample:
+    made, marker = _ready(actor)
+    services.campaign_launch(actor=actor, campaign=made)
+    return Sample({"campaignId": made.pk}, private=[marker])
+
+
+@sample("getMarketingDashboard")
+def get_marketing_dashboard(actor: Any) -> Sample:
+    _campaign(actor)
+    return Sample({})
