@@ -13,6 +13,12 @@ sessions, each calling `getContact` on the same contact.
 
 Rounds alternate (SDK, Atrium, SDK, Atrium, ...) so that other load on the machine hits both alike;
 printed: the ratio of the medians, and the median of each round's ratio to the SDK round before it.
+
+With `--compare code=DIR` a second Atrium process serves the code of another checkout (another
+commit's, on the same database: the same migrations) in the same rounds, after this checkout's:
+the A/B of a change on a machine whose speed drifts, e.g.
+
+    make bench ARGS="mcp --only describeTool --rounds 6 --compare code=/tmp/main-checkout"
 """
 
 import argparse
@@ -240,6 +246,16 @@ def on_loop(base: str) -> str:
     return ", ".join(f"{outcome} {count:.0f}" for outcome, count in sorted(counts.items())) or "none"
 
 
+def compared_code(spec: str | None) -> Path | None:
+    """The checkout of `--compare code=DIR`."""
+    if spec is None:
+        return None
+    name, _, value = spec.partition("=")
+    if name.strip() != "code" or not value.strip() or not Path(value.strip()).is_dir():
+        sys.exit(f"--compare takes code=DIR, the directory of another checkout, not {spec!r}")
+    return Path(value.strip())
+
+
 def run(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="bench mcp")
     parser.add_argument("--connections", type=int, default=16)
@@ -253,6 +269,11 @@ def run(argv: list[str]) -> None:
         "each tool call, writing the folded stacks to PROFILE-<tool>.txt and printing where the time went",
     )
     parser.add_argument("--only", choices=["getContact", "describeTool"], help="measure one tool call only")
+    parser.add_argument(
+        "--compare",
+        metavar="code=DIR",
+        help="also serve the code of the checkout DIR (same migrations) in the same rounds",
+    )
     args, _ = parser.parse_known_args(argv)
     from bench.common import ensure_wrk
 
@@ -270,7 +291,7 @@ def run(argv: list[str]) -> None:
     from apps.apikeys.services import api_key_create
     from apps.contacts import services as contact_services
     from apps.core import permissions
-    from apps.core.testing import start_web
+    from apps.core.testing import launch_web, start_web, wait_until_serving
     from apps.tenancy.services import workspace_create
 
     logging.disable(logging.INFO)
@@ -315,11 +336,17 @@ def run(argv: list[str]) -> None:
         "DJANGO_SETTINGS_MODULE": "config.settings.bench",
         "ATRIUM_METRICS_TOKEN": METRICS_TOKEN,
     }
+    other_code = compared_code(args.compare)
     atrium = start_web(env)
+    other = None
     try:
+        if other_code is not None:
+            other = wait_until_serving(launch_web(env, code=other_code))
         sdk = SdkServer(env, database_url, workspace.schema_name, statements, description)
     except BaseException:
         atrium.stop()
+        if other is not None:
+            other.stop()
         raise
     try:
         freeze_setup_heap()
@@ -327,6 +354,8 @@ def run(argv: list[str]) -> None:
             "sdk": (sdk.url, {}),
             "atrium": (f"{atrium.url()}/api/mcp", atrium_headers),
         }
+        if other is not None:
+            servers["compared"] = (f"{other.url()}/api/mcp", atrium_headers)
         describe_body = {
             "jsonrpc": "2.0",
             "id": 1,
@@ -347,7 +376,7 @@ def run(argv: list[str]) -> None:
             for name, (url, headers) in servers.items():
                 wrk_run(wrk, url, sessions[name], headers, body, 2)
             load_before = os.getloadavg()
-            results: dict[str, list[dict]] = {"sdk": [], "atrium": []}
+            results: dict[str, list[dict]] = {name: [] for name in servers}
             for _round in range(args.rounds):
                 for name, (url, headers) in servers.items():
                     outcome = wrk_run(wrk, url, sessions[name], headers, body, args.seconds)
@@ -372,6 +401,18 @@ def run(argv: list[str]) -> None:
                 flush=True,
             )
             print(f"  served on the event loop: {on_loop(atrium.url())}", flush=True)
+            if other is not None:
+                compared_rate = statistics.median(r["rate"] for r in results["compared"])
+                against = sorted(
+                    a["rate"] / b["rate"] for a, b in zip(results["atrium"], results["compared"], strict=True)
+                )
+                print(
+                    f"{tool}: compared ({other_code}) median {compared_rate:.0f} calls/s, ratio to the "
+                    f"sdk {compared_rate / sdk_rate:.2f}; this checkout / compared: ratio of the medians "
+                    f"{atrium_rate / compared_rate:.2f}, of the rounds {statistics.median(against):.2f} "
+                    f"(rounds {', '.join(f'{r:.2f}' for r in against)})",
+                    flush=True,
+                )
             if args.profile:
                 output = args.profile.with_name(f"{args.profile.name}-{tool}.txt")
                 url, headers = servers["atrium"]
@@ -398,3 +439,5 @@ def run(argv: list[str]) -> None:
     finally:
         sdk.stop()
         atrium.stop()
+        if other is not None:
+            other.stop()

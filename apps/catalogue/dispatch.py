@@ -782,6 +782,22 @@ def _confirm_by_answer(
 # --- results ------------------------------------------------------------------------------------
 
 
+# Answers a tool gives again and again, the very same object each time (describeTool's, per
+# registry version): their JSON and text made once (`kept_answer`), by the object's id, the object
+# kept with them so that its id is never another's.
+_kept_answers: dict[int, tuple[BaseModel, bytes, str]] = {}
+
+
+def kept_answer(model: BaseModel) -> BaseModel:
+    """`model`, which its tool will answer again as it is (it must never be changed after this):
+    its JSON is made here, once, and `success_result` sends that JSON every time."""
+    json = type(model).__pydantic_serializer__.to_json(model, by_alias=True)
+    if len(_kept_answers) >= _CACHE_LIMIT:
+        _kept_answers.clear()
+    _kept_answers[id(model)] = (model, json, json.decode())
+    return model
+
+
 def success_result(result: Any, *, as_json: bool = False) -> dict[str, Any]:
     """The CallToolResult of what a tool returned; with `as_json` its structured content is only
     its JSON (`ToolContext.answers_as_json`)."""
@@ -795,9 +811,14 @@ def success_result(result: Any, *, as_json: bool = False) -> dict[str, Any]:
     if not isinstance(result, BaseModel):
         raise TypeError(f"a tool returned {type(result).__name__}, not its output model")
     serializer = type(result).__pydantic_serializer__
-    json = serializer.to_json(result, by_alias=True)
+    kept = _kept_answers.get(id(result))
+    if kept is not None and kept[0] is result:
+        json, text = kept[1], kept[2]
+    else:
+        json = serializer.to_json(result, by_alias=True)
+        text = json.decode()
     # The text is the structured content's JSON: the transport sends that JSON as it is.
-    answer = PartlyEncoded({"content": [{"type": "text", "text": json.decode()}]})
+    answer = PartlyEncoded({"content": [{"type": "text", "text": text}]})
     if as_json:
         answer["structuredContent"] = Json(json)
     else:

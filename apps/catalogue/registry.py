@@ -318,11 +318,13 @@ class ToolSpec:
         """Every area that must be installed for the tool to be offered: its own and `areas`."""
         return (self.area, *self.areas)
 
-    @property
+    # Asked several times by every call: an enum flag's `&` each time cost more than the rest of
+    # the check. Kept once read (a spec's markers never change; `replace` makes a new spec).
+    @cached_property
     def needs_confirmation(self) -> bool:
         return bool(self.markers & CONFIRMATION_MARKERS)
 
-    @property
+    @cached_property
     def is_first_call(self) -> bool:
         return Marker.MANDATORY_FIRST_CALL in self.markers
 

@@ -114,13 +114,36 @@ def describe_tool(
 ) -> ToolDescriptionOut:
     """Get one tool's full definition: schemas, annotations, confirmation and first call. Only
     tools you may use are described; callTool runs any of them."""
+    spec = registry.get(name)
+    if spec is None or not dispatch.may_use(ctx.principal, name):
+        raise NoSuchTool(name=name)
+    return description_of(spec)
+
+
+# A tool's description is the same for everyone who may read it, until the registry changes: made
+# once per registry version (its model and its JSON, dispatch.kept_answer).
+_descriptions: dict[str, ToolDescriptionOut] = {}
+_descriptions_version = -1
+
+
+def description_of(spec: ToolSpec) -> ToolDescriptionOut:
+    """describeTool's answer about `spec`, made once per registry version."""
+    global _descriptions_version
+    version = registry.version()
+    if _descriptions_version != version:
+        _descriptions.clear()
+        _descriptions_version = version
+    described = _descriptions.get(spec.name)
+    if described is None:
+        described = _descriptions[spec.name] = _describe(spec)
+    return described
+
+
+def _describe(spec: ToolSpec) -> ToolDescriptionOut:
     from apps.catalogue.policy import first_call_tool
 
-    spec = registry.get(name)
-    if spec is None or spec not in usable_tools(ctx.principal):
-        raise NoSuchTool(name=name)
     first = first_call_tool(spec.area)
-    return ToolDescriptionOut.of_record(
+    described = ToolDescriptionOut.of_record(
         spec,
         markers=spec.markers.labels,
         permission=spec.permission.value,
@@ -129,6 +152,8 @@ def describe_tool(
         requires_confirmation=spec.needs_confirmation,
         first_call=first.name if first is not None and first.name != spec.name else None,
     )
+    dispatch.kept_answer(described)
+    return described
 
 
 Arguments = Annotated[dict[str, Any], Field(description="Its arguments, as describeTool shows them")]
