@@ -16,13 +16,14 @@ from django.db import connection, transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from apps.core.errors import AppError
 from apps.core.workspaces import current_workspace, has_area
 from apps.files import api as files
 from apps.forms import services
-from apps.forms.errors import SubmissionInvalid, UploadRefused
+from apps.forms.errors import FormNotOpen, SubmissionInvalid, UploadRefused
 from apps.forms.lib import fields as lib
 from apps.forms.lib import uploads
 from apps.forms.models import FormTemplate
@@ -69,8 +70,12 @@ def _answers(form: FormTemplate, request: HttpRequest) -> tuple[dict[str, Any], 
                     problem=error.problem,
                     details={key: [error.problem]},
                 ) from None
-            answers[key] = {"fileId": 1, "name": checked[key].name, "mimeType": checked[key].mime_type,
-                            "size": len(checked[key].data)}  # fmt: skip
+            answers[key] = {
+                "fileId": 1,
+                "name": checked[key].name,
+                "mimeType": checked[key].mime_type,
+                "size": len(checked[key].data),
+            }
         elif kind == "checkbox":
             if request.POST.get(key):
                 answers[key] = True
@@ -96,13 +101,20 @@ def _store(form: FormTemplate, answers: dict[str, Any], checked: dict[str, uploa
     if not checked:
         return []
     owner = form.owner
+    if owner is None:
+        raise FormNotOpen(id=form.pk, status=_("without an owner to keep its uploads"))
     folder = files.folder_ensure(actor=owner, path=f"/Forms/{form.slug}")
     ids = []
     for key, upload in checked.items():
         made = files.file_create(
-            actor=owner, name=upload.name, content=upload.data, folder=folder, mime_type=upload.mime_type,
-            origin=f"form {form.pk}", visibility="private",
-        )  # fmt: skip
+            actor=owner,
+            name=upload.name,
+            content=upload.data,
+            folder=folder,
+            mime_type=upload.mime_type,
+            origin=f"form {form.pk}",
+            visibility="private",
+        )
         answers[key] = {**answers[key], "fileId": made.pk}
         ids.append(made.pk)
     return ids
@@ -167,8 +179,14 @@ def page(request: HttpRequest, slug: str) -> HttpResponse:
     values = {name: request.POST.getlist(name) for name in request.POST}
     try:
         answers, checked = _answers(form, request)
-        email = next((answers[field["key"]] for field in lib.answered(form.current_version.definition)  # type: ignore[union-attr]
-                      if field["type"] == "email" and field["key"] in answers), "")  # fmt: skip
+        email = next(
+            (
+                answers[field["key"]]
+                for field in lib.answered(form.current_version.definition)  # type: ignore[union-attr]
+                if field["type"] == "email" and field["key"] in answers
+            ),
+            "",
+        )
         version = form.current_version
         assert version is not None
         _kept, problems = lib.validate(version.definition, version.json_schema, answers)
@@ -182,8 +200,9 @@ def page(request: HttpRequest, slug: str) -> HttpResponse:
     except SubmissionInvalid as error:
         return _page(request, form, status=400, values=values, problems=error.details or {})
     except UploadRefused as error:
-        return _page(request, form, status=400, values=values, problems=error.details or {},
-                     message=str(error.message))  # fmt: skip
+        return _page(
+            request, form, status=400, values=values, problems=error.details or {}, message=str(error.message)
+        )
     except AppError as error:
         return _page(request, form, status=400, values=values, message=str(error.message))
     return HttpResponseRedirect(sent)

@@ -23,9 +23,14 @@ def forms(actor: Any, *, query: str = "", status: str | None = None) -> QuerySet
 
 
 def submissions(
-    actor: Any, *, form: FormTemplate | None = None, query: str = "", status: str | None = None,
-    email: str = "", since: datetime | None = None,
-) -> QuerySet[Submission]:  # fmt: skip
+    actor: Any,
+    *,
+    form: FormTemplate | None = None,
+    query: str = "",
+    status: str | None = None,
+    email: str = "",
+    since: datetime | None = None,
+) -> QuerySet[Submission]:
     rows = Submission.objects.restrict(actor).select_related("form", "version", "submitted_by")
     if form is not None:
         rows = rows.filter(form=form)

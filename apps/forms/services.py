@@ -40,8 +40,13 @@ def form_create(*, actor: Any, fields: dict[str, Any]) -> FormTemplate:
             FormTemplate, actor=actor, permission=FormsPerm.EDIT, fields=fields, apply=_apply, owner=actor
         )
         for group in fields.get("groups") or []:
-            group_add(actor=actor, form=form, title=group.get("title", ""), key=group.get("key") or "",
-                      description=group.get("description") or "")  # fmt: skip
+            group_add(
+                actor=actor,
+                form=form,
+                title=group.get("title", ""),
+                key=group.get("key") or "",
+                description=group.get("description") or "",
+            )
         if fields.get("fields"):
             fields_add(actor=actor, form=form, raws=fields["fields"])
     return form
@@ -120,9 +125,14 @@ def _taken(form: FormTemplate, draft: dict[str, Any]) -> set[str]:
 
 
 def group_add(
-    *, actor: Any, form: FormTemplate, title: str, key: str = "", description: str = "",
+    *,
+    actor: Any,
+    form: FormTemplate,
+    title: str,
+    key: str = "",
+    description: str = "",
     raws: list[dict[str, Any]] | None = None,
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:  # fmt: skip
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A new group (a page or section of the form) at the end, with its fields if given."""
     draft = _editable(actor, form)
     name = clean.text(title, field="title", limit=200, required=True)
@@ -147,9 +157,14 @@ def group_add(
 
 
 def fields_add(
-    *, actor: Any, form: FormTemplate, raws: list[dict[str, Any]], group: str = "", ai: bool = False,
+    *,
+    actor: Any,
+    form: FormTemplate,
+    raws: list[dict[str, Any]],
+    group: str = "",
+    ai: bool = False,
     types: tuple[str, ...] = lib.TYPES,
-) -> list[dict[str, Any]]:  # fmt: skip
+) -> list[dict[str, Any]]:
     """Fields added at the end of the draft (of `group`'s, when given), each checked."""
     draft = _editable(actor, form)
     groups = {item["key"] for item in draft["groups"]}
@@ -334,9 +349,13 @@ def version_publish(*, actor: Any, form: FormTemplate) -> FormVersion:
 
 
 def submission_create(
-    *, form: FormTemplate, answers: dict[str, Any], respondent_email: str = "", actor: Any = None,
+    *,
+    form: FormTemplate,
+    answers: dict[str, Any],
+    respondent_email: str = "",
+    actor: Any = None,
     file_ids: list[int] | None = None,
-) -> Submission:  # fmt: skip
+) -> Submission:
     """A submission to the form's current version, checked against it (each failing field named):
     from a person of the workspace (`actor`, who needs forms.edit) or from the public page."""
     if actor is not None:

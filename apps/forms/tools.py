@@ -36,9 +36,19 @@ def _submission(ctx: ToolContext, submission_id: int, action: Action = "view") -
 
 class FieldIn(In):
     type: Literal[
-        "text", "textarea", "number", "date", "email", "phone", "choice", "checkbox", "file", "signature",
-        "heading", "paragraph",
-    ]  # fmt: skip
+        "text",
+        "textarea",
+        "number",
+        "date",
+        "email",
+        "phone",
+        "choice",
+        "checkbox",
+        "file",
+        "signature",
+        "heading",
+        "paragraph",
+    ]
     label: Annotated[str, Field(max_length=300)] = ""
     key: Annotated[str, Field(max_length=40, description="Default: from the label; never changes")] = ""
     required: bool = False
@@ -59,11 +69,21 @@ class FieldIn(In):
 
     def raw(self) -> dict[str, Any]:
         return {
-            "type": self.type, "label": self.label, "key": self.key, "required": self.required,
-            "help": self.help, "options": self.options, "multiple": self.multiple, "min": self.min,
-            "max": self.max, "consentText": self.consent_text, "accept": self.accept,
-            "maxSizeMb": self.max_size_mb, "text": self.text, "showIf": self.show_if,
-        }  # fmt: skip
+            "type": self.type,
+            "label": self.label,
+            "key": self.key,
+            "required": self.required,
+            "help": self.help,
+            "options": self.options,
+            "multiple": self.multiple,
+            "min": self.min,
+            "max": self.max,
+            "consentText": self.consent_text,
+            "accept": self.accept,
+            "maxSizeMb": self.max_size_mb,
+            "text": self.text,
+            "showIf": self.show_if,
+        }
 
 
 FieldList = Annotated[list[FieldIn], Field(max_length=100, description="Questions, in order")]
@@ -278,9 +298,13 @@ def add_field_group(
     generateTextFields."""
     found = _form(ctx, form_id, "change")
     group, added = services.group_add(
-        actor=ctx.actor, form=found, title=title, key=key, description=description,
+        actor=ctx.actor,
+        form=found,
+        title=title,
+        key=key,
+        description=description,
         raws=[field.raw() for field in fields],
-    )  # fmt: skip
+    )
     return FieldsAddedOut(form_id=found.pk, group=group, added=added)
 
 
@@ -315,8 +339,9 @@ def _generate(
             "fields": [field.get("label") for field in draft.get("fields", [])],
         },
     )
-    added = services.fields_add(actor=ctx.actor, form=found, raws=proposed.fields, group=group, ai=True,
-                                types=KINDS[kind])  # fmt: skip
+    added = services.fields_add(
+        actor=ctx.actor, form=found, raws=proposed.fields, group=group, ai=True, types=KINDS[kind]
+    )
     return GeneratedOut(
         form_id=found.pk,
         group=None,
@@ -476,8 +501,8 @@ def search_form_submissions(
     form_id: Annotated[int | None, Field(ge=1, description="One form's (searchFormTemplates)")] = None,
     query: Annotated[str, Field(max_length=200, description="Words in the answers")] = "",
     respondent_email: Annotated[str, Field(max_length=254, description="Exactly this address")] = "",
-    status: Literal["received", "locked"] | None = Field(None, description="Default: any"),
-    since: datetime | None = Field(None, description="Received from this time"),
+    status: Annotated[Literal["received", "locked"] | None, Field(description="Default: any")] = None,
+    since: Annotated[datetime | None, Field(description="Received from this time")] = None,
     limit: Limit = 25,
     offset: Offset = 0,
 ) -> Page[SubmissionOut]:

@@ -41,11 +41,18 @@ def export(request: AuthenticatedHttpRequest, form_id: int) -> HttpResponse:
         ["id", "version", "respondentEmail", "status", "lockedAt", "contentHash", "answers", "createdAt"]
     )
     for row in selectors.submissions(request.user, form=form).order_by("id"):
-        writer.writerow([
-            row.pk, row.version.number, row.respondent_email, row.status,
-            row.locked_at.isoformat() if row.locked_at else "", row.content_hash,
-            json.dumps(row.answers, ensure_ascii=False, sort_keys=True), row.created_at.isoformat(),
-        ])  # fmt: skip
+        writer.writerow(
+            [
+                row.pk,
+                row.version.number,
+                row.respondent_email,
+                row.status,
+                row.locked_at.isoformat() if row.locked_at else "",
+                row.content_hash,
+                json.dumps(row.answers, ensure_ascii=False, sort_keys=True),
+                row.created_at.isoformat(),
+            ]
+        )
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{form.slug}-submissions.csv"'
     return response

@@ -69,8 +69,22 @@ def propose(
     ]
     if not wanted:
         raise errors.FormModelCallFailed(tool=tool, problem="it proposed no field of the kind asked for")
-    allowed = {"type", "label", "required", "help", "options", "multiple", "min", "max", "consentText",
-               "accept", "maxSizeMb", "text", "minLength", "maxLength"}  # fmt: skip
+    allowed = {
+        "type",
+        "label",
+        "required",
+        "help",
+        "options",
+        "multiple",
+        "min",
+        "max",
+        "consentText",
+        "accept",
+        "maxSizeMb",
+        "text",
+        "minLength",
+        "maxLength",
+    }
     cleaned = [{name: value for name, value in field.items() if name in allowed} for field in wanted]
     return Proposed(cleaned, answer.model, answer.cost_micro_usd)
 

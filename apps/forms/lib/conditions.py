@@ -9,6 +9,7 @@ Comparisons: eq, ne, in, notIn (value a list), gt, gte, lt, lte (numbers or ISO 
 contains (a multiple choice holds the value, or a text contains it), filled, empty (no value).
 """
 
+import operator
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -88,21 +89,18 @@ def holds(condition: Any, answers: dict[str, Any]) -> bool:
     return _compare(answer, op, value)
 
 
+ORDER = {"gt": operator.gt, "gte": operator.ge, "lt": operator.lt, "lte": operator.le}
+
+
 def _compare(answer: Any, op: str, value: Any) -> bool:
-    numbers = (int, float)
+    """Numbers with numbers, texts (ISO dates) with texts; anything else does not compare."""
     if isinstance(answer, bool) or isinstance(value, bool):
         return False
-    if not (isinstance(answer, numbers) and isinstance(value, numbers)) and not (
-        isinstance(answer, str) and isinstance(value, str)
-    ):
-        return False
-    if op == "gt":
-        return bool(answer > value)
-    if op == "gte":
-        return bool(answer >= value)
-    if op == "lt":
-        return bool(answer < value)
-    return bool(answer <= value)
+    if isinstance(answer, (int, float)) and isinstance(value, (int, float)):
+        return bool(ORDER[op](float(answer), float(value)))
+    if isinstance(answer, str) and isinstance(value, str):
+        return bool(ORDER[op](answer, value))
+    return False
 
 
 def blank(answer: Any) -> bool:

@@ -52,15 +52,23 @@ def render(*, title: str, lines: list[tuple[str, str]], facts: list[tuple[str, s
     small = ParagraphStyle("small", parent=base, fontSize=8, leading=10, textColor=colors.grey)
     out = io.BytesIO()
     document = SimpleDocTemplate(
-        out, pagesize=A4, leftMargin=18 * mm, rightMargin=18 * mm, topMargin=18 * mm, bottomMargin=18 * mm,
-        title=title, author="Form submission",
-    )  # fmt: skip
+        out,
+        pagesize=A4,
+        leftMargin=18 * mm,
+        rightMargin=18 * mm,
+        topMargin=18 * mm,
+        bottomMargin=18 * mm,
+        title=title,
+        author="Form submission",
+    )
     story: list[Any] = [Paragraph(escape(title), heading)]
     for name, value in facts:
         story.append(Paragraph(f"<b>{escape(name)}:</b> {escape(value)}", base))
     story.append(Spacer(1, 6 * mm))
-    rows = [[Paragraph(escape(question), bold), Paragraph(escape(answer).replace("\n", "<br/>"), base)]
-            for question, answer in lines]  # fmt: skip
+    rows = [
+        [Paragraph(escape(question), bold), Paragraph(escape(answer).replace("\n", "<br/>"), base)]
+        for question, answer in lines
+    ]
     if rows:
         table = Table(rows, colWidths=[60 * mm, None])
         table.setStyle(

@@ -4,7 +4,7 @@ name or the browser's word, and its size held to the field's cap before anything
 from dataclasses import dataclass
 from typing import Any
 
-import filetype
+import filetype  # type: ignore[import-untyped]
 from django.utils.translation import gettext as _
 
 
