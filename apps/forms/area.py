@@ -10,6 +10,7 @@ from apps.forms.permissions import FormsPerm
 
 area = areas.declare(
     title=_("Forms"),
+    catalogue_title="Form Builder",
     group=areas.Group.CONTENT,
     description=_("Forms and surveys on public pages: versions, validated submissions, uploads, PDFs"),
     words="form survey questionnaire field question submission response respondent",
