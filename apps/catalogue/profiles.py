@@ -199,6 +199,12 @@ PROFILES = (
         "The public blog: posts written, polished, translated, scheduled and published; images, comments.",
         _("I write and publish posts"),
     ),
+    Profile(
+        "forms",
+        "Forms",
+        "Forms and surveys: fields written or generated, versions published, submissions locked, PDFs.",
+        _("I collect answers with forms"),
+    ),
 )
 
 

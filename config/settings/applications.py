@@ -67,6 +67,7 @@ TENANT_APPS = [
     "apps.web",
     "apps.meetings",
     "apps.marketing",
+    "apps.forms",
     # Sign-in throttling: a workspace's failed sign-ins are counted in its own schema, so the same
     # e-mail address locked out in one workspace still signs in to another.
     "axes",
