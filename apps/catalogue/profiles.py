@@ -193,6 +193,18 @@ PROFILES = (
         "The public blog: posts written, polished, translated, scheduled and published; images, comments.",
         _("I write and publish posts"),
     ),
+    Profile(
+        "mcpgateway",
+        "MCP Gateway",
+        "Outside MCP servers the workspace connects to: their tools listed and called, their resources read.",
+        _("I use tools of outside MCP servers"),
+    ),
+    Profile(
+        "vaults",
+        "Credential Vaults",
+        "The vault's credentials: listed and looked up by reference for tools, their secrets never shown.",
+        _("I look up credentials for tools"),
+    ),
 )
 
 
