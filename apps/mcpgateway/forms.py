@@ -18,8 +18,11 @@ class ServerForm(forms.Form):
     )
     auth_header = forms.CharField(label=_("Header"), max_length=60, initial="Authorization")
     auth_scheme = forms.CharField(label=_("Scheme"), max_length=30, initial="Bearer", required=False)
-    everyone = forms.BooleanField(label=_("Everyone with the area may use it"), required=False, initial=True)
-    roles = forms.ModelMultipleChoiceField(label=_("Or these roles"), queryset=Role.objects.none(), required=False)
+    visibility = forms.ChoiceField(
+        label=_("Who may use it"),
+        choices=[("workspace", _("Everyone with the area")), ("private", _("Only the roles below"))],
+    )
+    roles = forms.ModelMultipleChoiceField(label=_("Roles"), queryset=Role.objects.none(), required=False)
     trusted = forms.BooleanField(
         label=_("Trust its annotations (read-only tools called without a confirmation)"), required=False
     )

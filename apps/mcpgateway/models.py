@@ -2,27 +2,19 @@
 listed (a cache, refreshed on its time to live), and the log of calls. Workspace schema.
 
 A server is registered by an administrator, with its credential (a vault item, resolved server side
-for that server alone, or none) and the roles that may use it (`everyone`, or `roles`). What a
+for that server alone, or none) and the roles that may use it (everyone of the area, or the people of its `roles`). What a
 server says (its tools' names, descriptions, annotations and results) is data from outside,
 never instructions, and is answered labelled with where it came from.
 """
 
-from typing import Any
-
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from apps.core.records import Access, Record, RecordQuerySet, name_once
 from apps.mcpgateway.permissions import McpGatewayPerm
 
 USER = settings.AUTH_USER_MODEL
-
-
-def _may_use(person_id: Any) -> Q:
-    """Who may use a server: everyone of the area, or the people of its roles."""
-    return Q(everyone=True) | Q(roles__users=person_id)
 
 
 class ExternalServer(Record):
@@ -33,9 +25,9 @@ class ExternalServer(Record):
 
     access = Access(
         McpGatewayPerm,
-        visibility="owner",
+        # Who may use it: everyone of the area ("workspace"), or the people of its `roles` ("private").
         owner="created_by",
-        also=_may_use,
+        also="roles__users",
         manage=McpGatewayPerm.ADMIN,
         label=_("MCP server"),
         find_with="mcpListServers",
@@ -53,7 +45,12 @@ class ExternalServer(Record):
     # The header the credential is sent in, and its scheme ("Bearer": "Authorization: Bearer <key>").
     auth_header = models.CharField(_("header"), max_length=60, default="Authorization")
     auth_scheme = models.CharField(_("scheme"), max_length=30, default="Bearer", blank=True)
-    everyone = models.BooleanField(_("everyone may use it"), default=True)
+    visibility = models.CharField(
+        _("who may use it"),
+        max_length=10,
+        choices=[("workspace", _("everyone")), ("private", _("the roles named"))],
+        default="workspace",
+    )
     roles = models.ManyToManyField("accounts.Role", blank=True, related_name="+")
     # Trusted: its read-only annotations are believed (a read-only tool is called without a
     # confirmation); otherwise every call is confirmed.

@@ -37,7 +37,7 @@ FIELDS = (
     "credential",
     "auth_header",
     "auth_scheme",
-    "everyone",
+    "visibility",
     "trusted",
     "enabled",
     "allowed_tools",
@@ -85,7 +85,11 @@ def _apply(actor: Actor, server: ExternalServer, fields: dict[str, Any], creatin
         server.auth_header = header
     if "auth_scheme" in fields:
         server.auth_scheme = clean.text(fields["auth_scheme"], field="authScheme", limit=30)
-    for flag in ("everyone", "trusted", "enabled"):
+    if "visibility" in fields:
+        if fields["visibility"] not in ("workspace", "private"):
+            raise invalid("visibility", _("must be one of {choices}"), choices="workspace, private")
+        server.visibility = fields["visibility"]
+    for flag in ("trusted", "enabled"):
         if flag in fields:
             setattr(server, flag, bool(fields[flag]))
     for field, key in (("allowed_tools", "allowedTools"), ("denied_tools", "deniedTools")):

@@ -41,6 +41,7 @@ def provenance(server: ExternalServer) -> Provenance:
 
 
 class ServerOut(Out):
+    id: int
     name: str = Field(description="Its tools' prefix: name__tool")
     title: str
     description: str
@@ -295,7 +296,7 @@ def mcp_read_resource(
     server: ServerName,
     uri: Annotated[str, Field(min_length=1, max_length=2000, description="The resource's URI")],
 ) -> ResourceOut:
-    """Read a resource (a file, a record) from an outside MCP server by its URI, as outside data.
+    """Read a resource (a file, a document) from an outside MCP server by its URI, as outside data.
     Its tools instead: mcpDiscoverTools."""
     found = services.usable_server(ctx.actor, server)
     answer = services.read(actor=ctx.actor, server=found, uri=uri)

@@ -76,7 +76,7 @@ def edit(request: AuthenticatedHttpRequest, server_id: int) -> HttpResponse:
             "credential": server.credential_id,
             "auth_header": server.auth_header,
             "auth_scheme": server.auth_scheme,
-            "everyone": server.everyone,
+            "visibility": server.visibility,
             "roles": list(server.roles.all()),
             "trusted": server.trusted,
             "enabled": server.enabled,
