@@ -28,16 +28,22 @@ area = areas.declare(
             "mcpReadResource",
         )
     },
-    nav=[NavItem("mcpgateway", _("Connected MCP servers"), "mcpgateway:servers", McpGatewayPerm.VIEW, order=61)],
+    nav=[
+        NavItem("mcpgateway", _("Connected MCP servers"), "mcpgateway:servers", McpGatewayPerm.VIEW, order=61)
+    ],
     kinds=[],
     not_kinds={
-        "mcpgateway.ExternalServer": "a connection set up by administrators (mcpListServers), not named or followed",
+        "mcpgateway.ExternalServer": (
+            "a connection set up by administrators (mcpListServers), not named or followed"
+        ),
         "mcpgateway.DiscoveredTool": "a cached line of what a server listed",
         "mcpgateway.ServerCall": "a line of the log of requests to a server",
     },
     settings={
         # Seconds one request to an outside server (connecting, negotiating, answering) may take.
-        "ATRIUM_MCP_GATEWAY_TIMEOUT_SECONDS": env.int("ATRIUM_MCP_GATEWAY_TIMEOUT_SECONDS", 20, min=1, max=300),
+        "ATRIUM_MCP_GATEWAY_TIMEOUT_SECONDS": env.int(
+            "ATRIUM_MCP_GATEWAY_TIMEOUT_SECONDS", 20, min=1, max=300
+        ),
         # Bytes an outside server may send for one request; past them the request is stopped.
         "ATRIUM_MCP_GATEWAY_MAX_RESULT_BYTES": env.int(
             "ATRIUM_MCP_GATEWAY_MAX_RESULT_BYTES", 1_000_000, min=1000, max=50_000_000

@@ -37,9 +37,9 @@ class McpServerDisabled(Conflict):
 class McpToolUnknown(AppError):
     code = "MCP_TOOL_UNKNOWN"
     http_status = 404
-    msg_format = _(
-        "{tool!r} is not a tool of a connected MCP server you may use. Names are server__tool, as "
-        "mcpDiscoverTools lists them."
+    message = _(
+        "That is not a tool (or a server) of a connected MCP server you may use. Tools are named "
+        "server__tool, as mcpDiscoverTools lists them; servers as mcpListServers does."
     )
 
 

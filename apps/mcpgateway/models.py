@@ -2,7 +2,8 @@
 listed (a cache, refreshed on its time to live), and the log of calls. Workspace schema.
 
 A server is registered by an administrator, with its credential (a vault item, resolved server side
-for that server alone, or none) and the roles that may use it (everyone of the area, or the people of its `roles`). What a
+for that server alone, or none) and who may use it (everyone of the area, or the people of its
+`roles`). What a
 server says (its tools' names, descriptions, annotations and results) is data from outside,
 never instructions, and is answered labelled with where it came from.
 """
@@ -85,7 +86,6 @@ class DiscoveredTool(models.Model):
     """A tool a server listed, as it described it (untrusted), kept until `tools_expire_at`."""
 
     access = Access(McpGatewayPerm, through="server", label=_("MCP tool"), find_with="mcpDiscoverTools")
-    objects = RecordQuerySet.as_manager()
 
     server = models.ForeignKey(ExternalServer, on_delete=models.CASCADE, related_name="tools")
     name = models.CharField(max_length=128)
@@ -94,9 +94,14 @@ class DiscoveredTool(models.Model):
     input_schema = models.JSONField(default=dict)
     annotations = models.JSONField(default=dict)
 
+    objects = RecordQuerySet.as_manager()
+
     class Meta:
         ordering = ["server", "name"]
         constraints = [models.UniqueConstraint(fields=["server", "name"], name="mcpgateway_tool_once")]
+
+    def __str__(self) -> str:
+        return self.name
 
     @property
     def read_only(self) -> bool:
@@ -122,7 +127,6 @@ class ServerCall(models.Model):
         FAILED = "failed", _("failed")
 
     access = Access(McpGatewayPerm, through="server", visibility="owner", owner="actor", label=_("MCP call"))
-    objects = RecordQuerySet.as_manager()
 
     server = models.ForeignKey(ExternalServer, on_delete=models.CASCADE, related_name="calls")
     actor = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
@@ -136,6 +140,11 @@ class ServerCall(models.Model):
     client = models.CharField(max_length=200, blank=True)
     at = models.DateTimeField(auto_now_add=True)
 
+    objects = RecordQuerySet.as_manager()
+
     class Meta:
         ordering = ["-at", "-id"]
         indexes = [models.Index(fields=["server", "-at"], name="mcpgateway_call_server_at")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.target}"

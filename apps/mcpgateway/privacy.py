@@ -6,5 +6,7 @@ from apps.core import privacy
 from apps.mcpgateway.models import DiscoveredTool, ExternalServer, ServerCall
 
 privacy.register(ServerCall, user="actor", erase={"actor": None})
-privacy.not_personal(ExternalServer, reason="the workspace's connections to outside servers, set up by administrators")
+privacy.not_personal(
+    ExternalServer, reason="the workspace's connections to outside servers, set up by administrators"
+)
 privacy.not_personal(DiscoveredTool, reason="what an outside server listed of its tools")

@@ -114,7 +114,9 @@ def server_update(*, actor: Actor, server: ExternalServer, fields: dict[str, Any
     ExternalServer.objects.fetch(actor, server.pk, "change")
     before = server.url
     names = [name for name in FIELDS if name in fields]
-    changed = update(server, actor=actor, permission=McpGatewayPerm.ADMIN, fields=fields, apply=_apply, names=names)
+    changed = update(
+        server, actor=actor, permission=McpGatewayPerm.ADMIN, fields=fields, apply=_apply, names=names
+    )
     _roles(server, fields)
     if server.url != before:
         # Another server at that address: what the old one listed says nothing of it.
@@ -162,7 +164,11 @@ def _endpoint(server: ExternalServer, actor: Actor) -> client.Endpoint:
 
 
 def _reach(
-    server: ExternalServer, actor: Actor, kind: str, target: str, work: Callable[[client.Endpoint], tuple[Any, int]]
+    server: ExternalServer,
+    actor: Actor,
+    kind: str,
+    target: str,
+    work: Callable[[client.Endpoint], tuple[Any, int]],
 ) -> Any:
     """`work` against the server, logged, the server's status kept; the failure in our words."""
     endpoint = _endpoint(server, actor)
@@ -190,7 +196,9 @@ def _reach(
             raise errors.McpServerTimeout(server=server.name, seconds=int(endpoint.timeout)) from None
         if failure.kind == "too_large":
             raise errors.McpResultTooLarge(server=server.name, limit=endpoint.max_bytes) from None
-        raise errors.McpServerUnavailable(server=server.name, problem=failure.problem or failure.kind) from None
+        raise errors.McpServerUnavailable(
+            server=server.name, problem=failure.problem or failure.kind
+        ) from None
     log.duration_ms = int((time.monotonic() - started) * 1000)
     log.size = size
     is_error = isinstance(answer, dict) and answer.get("isError")
@@ -206,8 +214,14 @@ def discover(*, actor: Actor, server: ExternalServer, refresh: bool = False) -> 
     """The server's tools (those its registration allows), from the cache while it lasts."""
     now = timezone.now()
     if refresh or server.tools_expire_at is None or server.tools_expire_at <= now:
-        listing: client.Listing = _reach(server, actor, ServerCall.Kind.TOOLS, "tools/list", client.list_tools)
-        ttl = listing.ttl_ms if listing.ttl_ms is not None else settings.ATRIUM_MCP_GATEWAY_TOOLS_TTL_SECONDS * 1000
+        listing: client.Listing = _reach(
+            server, actor, ServerCall.Kind.TOOLS, "tools/list", client.list_tools
+        )
+        ttl = (
+            listing.ttl_ms
+            if listing.ttl_ms is not None
+            else settings.ATRIUM_MCP_GATEWAY_TOOLS_TTL_SECONDS * 1000
+        )
         with transaction.atomic():
             server.tools.all().delete()
             DiscoveredTool.objects.bulk_create(
@@ -219,33 +233,34 @@ def discover(*, actor: Actor, server: ExternalServer, refresh: bool = False) -> 
                     input_schema=tool.get("inputSchema") or {},
                     annotations=tool.get("annotations") or {},
                 )
-                for tool in {str(tool.get("name", "")): tool for tool in listing.tools if tool.get("name")}.values()
+                for tool in {
+                    str(tool.get("name", "")): tool for tool in listing.tools if tool.get("name")
+                }.values()
             )
             server.protocol_version = listing.protocol_version[:20]
             server.server_name = listing.server_name[:200]
             server.tools_fetched_at = now
             server.tools_expire_at = now + timedelta(milliseconds=max(int(ttl), 0))
-            server.save(update_fields=["protocol_version", "server_name", "tools_fetched_at", "tools_expire_at"])
+            server.save(
+                update_fields=["protocol_version", "server_name", "tools_fetched_at", "tools_expire_at"]
+            )
     return [tool for tool in server.tools.order_by("name") if server.allows(tool.name)]
 
 
 def split(full_name: str) -> tuple[str, str]:
     server, sep, tool = full_name.partition(SEPARATOR)
     if not sep or not server or not tool:
-        raise errors.McpToolUnknown(tool=full_name[:200])
+        raise errors.McpToolUnknown()
     return server, tool
 
 
 def usable_server(actor: Actor, name: str) -> ExternalServer:
     """A live server of that name the person may use (or the unknown-tool answer, naming nothing)."""
     found = (
-        ExternalServer.objects.restrict(actor)
-        .select_related("credential")
-        .filter(name=name.lower())
-        .first()
+        ExternalServer.objects.restrict(actor).select_related("credential").filter(name=name.lower()).first()
     )
     if found is None:
-        raise errors.McpToolUnknown(tool=name[:200])
+        raise errors.McpToolUnknown()
     return found
 
 
@@ -256,7 +271,7 @@ def tool_named(actor: Actor, full_name: str) -> tuple[ExternalServer, Discovered
         raise errors.McpToolBlocked(tool=tool_name, server=server.name)
     tools = {tool.name: tool for tool in discover(actor=actor, server=server)}
     if tool_name not in tools:
-        raise errors.McpToolUnknown(tool=full_name[:200])
+        raise errors.McpToolUnknown()
     return server, tools[tool_name]
 
 
@@ -266,7 +281,9 @@ def needs_confirmation(server: ExternalServer, tool: DiscoveredTool) -> bool:
     return not (server.trusted and tool.read_only)
 
 
-def call(*, actor: Actor, server: ExternalServer, tool: DiscoveredTool, arguments: dict[str, Any]) -> dict[str, Any]:
+def call(
+    *, actor: Actor, server: ExternalServer, tool: DiscoveredTool, arguments: dict[str, Any]
+) -> dict[str, Any]:
     return _reach(
         server,
         actor,

@@ -21,7 +21,9 @@ from apps.mcpgateway.models import DiscoveredTool, ExternalServer, ServerCall
 from apps.mcpgateway.permissions import McpGatewayPerm
 
 ServerName = Annotated[str, Field(min_length=1, max_length=40, description="From mcpListServers")]
-ToolName = Annotated[str, Field(min_length=4, max_length=200, description="server__tool, from mcpDiscoverTools")]
+ToolName = Annotated[
+    str, Field(min_length=4, max_length=200, description="server__tool, from mcpDiscoverTools")
+]
 MAX_TEXT = 100_000
 
 
@@ -104,7 +106,8 @@ def get_mcp_gateway_overview(ctx: ToolContext) -> OverviewOut:
         by_status=by_status,
         tools_cached=sum(server.tools_cached for server in servers),
         recent_calls=[
-            CallOut(server=call.server.name, target=call.target, outcome=call.outcome, at=call.at) for call in calls
+            CallOut(server=call.server.name, target=call.target, outcome=call.outcome, at=call.at)
+            for call in calls
         ],
         limits=LimitsOut(
             timeout_seconds=settings.ATRIUM_MCP_GATEWAY_TIMEOUT_SECONDS,
@@ -302,4 +305,6 @@ def mcp_read_resource(
     answer = services.read(actor=ctx.actor, server=found, uri=uri)
     blocks = [{"type": "resource", **block} for block in answer.get("contents") or []]
     contents, truncated = _content(blocks)
-    return ResourceOut(server=found.name, uri=uri, contents=contents, truncated=truncated, provenance=provenance(found))
+    return ResourceOut(
+        server=found.name, uri=uri, contents=contents, truncated=truncated, provenance=provenance(found)
+    )

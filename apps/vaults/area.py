@@ -13,8 +13,12 @@ area = areas.declare(
     description=_("Secrets kept encrypted for the workspace's tools, referred to, never shown"),
     words="vault secret credential password api key token",
     hints={
-        "vaultList": "vault credentials secrets api keys tokens logins passwords stored kept shared expiring",
-        "vaultLookup": "look up find one vault credential secret api key token password login by name, its reference",
+        "vaultList": (
+            "vault credentials secrets api keys tokens logins passwords stored kept shared expiring"
+        ),
+        "vaultLookup": (
+            "look up find one vault credential secret api key token password login by name, its reference"
+        ),
     },
     profiles={"vaults": ("vaultList", "vaultLookup")},
     nav=[NavItem("vaults", _("Vault"), "vaults:items", VaultsPerm.VIEW, order=60)],

@@ -37,3 +37,9 @@ class VaultUnreadable(AppError):
         "Vault item {id} cannot be decrypted with the service's keys; an administrator checks "
         "ATRIUM_ENCRYPTION_KEYS (the key it was written with must stay in the list)."
     )
+
+
+class VaultItemNotFound(AppError):
+    code = "VAULT_ITEM_NOT_FOUND"
+    http_status = 404
+    message = _("No vault item of that name that you may see. Find the names with vaultList.")

@@ -29,7 +29,8 @@ class ItemForm(forms.Form):
         help_text=_("Hosts the secret may be sent to, separated by spaces; empty: any configured."),
     )
     visibility = forms.ChoiceField(
-        label=_("Who sees it"), choices=[("private", _("Me, and the roles below")), ("workspace", _("Everyone"))]
+        label=_("Who sees it"),
+        choices=[("private", _("Me, and the roles below")), ("workspace", _("Everyone"))],
     )
     shared_roles = forms.ModelMultipleChoiceField(
         label=_("Shared with roles"), queryset=Role.objects.none(), required=False

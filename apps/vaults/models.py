@@ -69,9 +69,13 @@ class VaultUse(models.Model):
         CHANGED = "changed", _("value changed")
 
     access = Access(
-        VaultsPerm, through="item", visibility="owner", owner="actor", also="item__owner", label=_("Vault use")
+        VaultsPerm,
+        through="item",
+        visibility="owner",
+        owner="actor",
+        also="item__owner",
+        label=_("Vault use"),
     )
-    objects = RecordQuerySet.as_manager()
 
     item = models.ForeignKey(VaultItem, on_delete=models.CASCADE, related_name="uses")
     actor = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
@@ -82,6 +86,11 @@ class VaultUse(models.Model):
     tool = models.CharField(max_length=100, blank=True)
     at = models.DateTimeField(auto_now_add=True)
 
+    objects = RecordQuerySet.as_manager()
+
     class Meta:
         ordering = ["-at", "-id"]
         indexes = [models.Index(fields=["item", "-at"], name="vaults_use_item_at")]
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.purpose}"

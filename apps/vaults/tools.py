@@ -13,9 +13,10 @@ from pydantic import Field
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Limit, Offset, Out, Page, PersonRef, paginate
-from apps.core.errors import RecordNotFound, invalid
+from apps.core.errors import invalid
 from apps.core.search import matching
 from apps.vaults import services
+from apps.vaults.errors import VaultItemNotFound
 from apps.vaults.models import VaultItem
 from apps.vaults.permissions import VaultsPerm
 
@@ -92,7 +93,7 @@ def vault_lookup(
     elif name.strip():
         found = rows.filter(Q(name__iexact=" ".join(name.split()))).first()  # type: ignore[attr-defined]
         if found is None:
-            raise RecordNotFound(label=_("Vault item"), id=" ".join(name.split()), find_with="vaultList")
+            raise VaultItemNotFound()
     else:
         raise invalid("name", _("give the item's name or its itemId"))
     services.looked_up(actor=ctx.actor, item=found, purpose=purpose)

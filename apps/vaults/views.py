@@ -40,14 +40,11 @@ def items(request: AuthenticatedHttpRequest) -> HttpResponse:
     )
     context = paged(request, rows)
     changeable = set(
-        VaultItem.objects.restrict(request.user, "change").filter(pk__in=[item.pk for item in context["page"]])
+        VaultItem.objects.restrict(request.user, "change")
+        .filter(pk__in=[item.pk for item in context["page"]])
         .values_list("pk", flat=True)
     )
-    uses = (
-        VaultUse.objects.restrict(request.user)
-        .select_related("item", "actor")
-        .order_by("-at", "-id")[:50]
-    )
+    uses = VaultUse.objects.restrict(request.user).select_related("item", "actor").order_by("-at", "-id")[:50]
     return render(
         request,
         "vaults/items.html",

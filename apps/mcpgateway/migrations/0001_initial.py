@@ -8,97 +8,209 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('accounts', '0007_step_up_recovery_codes'),
-        ('vaults', '0001_initial'),
+        ("accounts", "0007_step_up_recovery_codes"),
+        ("vaults", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ExternalServer',
+            name="ExternalServer",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='created')),
-                ('updated_at', models.DateTimeField(auto_now=True, verbose_name='updated')),
-                ('deleted_at', models.DateTimeField(blank=True, null=True, verbose_name='deleted')),
-                ('name', models.CharField(max_length=40, verbose_name='name')),
-                ('title', models.CharField(blank=True, max_length=120, verbose_name='title')),
-                ('url', models.URLField(max_length=2000, verbose_name='URL')),
-                ('description', models.CharField(blank=True, max_length=500, verbose_name='description')),
-                ('auth_header', models.CharField(default='Authorization', max_length=60, verbose_name='header')),
-                ('auth_scheme', models.CharField(blank=True, default='Bearer', max_length=30, verbose_name='scheme')),
-                ('visibility', models.CharField(choices=[('workspace', 'everyone'), ('private', 'the roles named')], default='workspace', max_length=10, verbose_name='who may use it')),
-                ('trusted', models.BooleanField(default=False, verbose_name='trusted annotations')),
-                ('enabled', models.BooleanField(default=True, verbose_name='on')),
-                ('allowed_tools', models.JSONField(blank=True, default=list, verbose_name='allowed tools')),
-                ('denied_tools', models.JSONField(blank=True, default=list, verbose_name='denied tools')),
-                ('status', models.CharField(choices=[('unknown', 'not reached yet'), ('ok', 'answering'), ('failing', 'failing')], default='unknown', max_length=10)),
-                ('protocol_version', models.CharField(blank=True, max_length=20)),
-                ('server_name', models.CharField(blank=True, max_length=200)),
-                ('last_error', models.CharField(blank=True, max_length=500)),
-                ('last_checked_at', models.DateTimeField(blank=True, null=True)),
-                ('tools_fetched_at', models.DateTimeField(blank=True, null=True)),
-                ('tools_expire_at', models.DateTimeField(blank=True, null=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('credential', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='vaults.vaultitem')),
-                ('deleted_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('roles', models.ManyToManyField(blank=True, related_name='+', to='accounts.role')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "created_at",
+                    models.DateTimeField(default=django.utils.timezone.now, verbose_name="created"),
+                ),
+                ("updated_at", models.DateTimeField(auto_now=True, verbose_name="updated")),
+                ("deleted_at", models.DateTimeField(blank=True, null=True, verbose_name="deleted")),
+                ("name", models.CharField(max_length=40, verbose_name="name")),
+                ("title", models.CharField(blank=True, max_length=120, verbose_name="title")),
+                ("url", models.URLField(max_length=2000, verbose_name="URL")),
+                ("description", models.CharField(blank=True, max_length=500, verbose_name="description")),
+                (
+                    "auth_header",
+                    models.CharField(default="Authorization", max_length=60, verbose_name="header"),
+                ),
+                (
+                    "auth_scheme",
+                    models.CharField(blank=True, default="Bearer", max_length=30, verbose_name="scheme"),
+                ),
+                (
+                    "visibility",
+                    models.CharField(
+                        choices=[("workspace", "everyone"), ("private", "the roles named")],
+                        default="workspace",
+                        max_length=10,
+                        verbose_name="who may use it",
+                    ),
+                ),
+                ("trusted", models.BooleanField(default=False, verbose_name="trusted annotations")),
+                ("enabled", models.BooleanField(default=True, verbose_name="on")),
+                ("allowed_tools", models.JSONField(blank=True, default=list, verbose_name="allowed tools")),
+                ("denied_tools", models.JSONField(blank=True, default=list, verbose_name="denied tools")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("unknown", "not reached yet"), ("ok", "answering"), ("failing", "failing")],
+                        default="unknown",
+                        max_length=10,
+                    ),
+                ),
+                ("protocol_version", models.CharField(blank=True, max_length=20)),
+                ("server_name", models.CharField(blank=True, max_length=200)),
+                ("last_error", models.CharField(blank=True, max_length=500)),
+                ("last_checked_at", models.DateTimeField(blank=True, null=True)),
+                ("tools_fetched_at", models.DateTimeField(blank=True, null=True)),
+                ("tools_expire_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "credential",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="vaults.vaultitem",
+                    ),
+                ),
+                (
+                    "deleted_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                ("roles", models.ManyToManyField(blank=True, related_name="+", to="accounts.role")),
             ],
             options={
-                'verbose_name': 'MCP server',
-                'verbose_name_plural': 'MCP servers',
-                'ordering': ['name', 'id'],
+                "verbose_name": "MCP server",
+                "verbose_name_plural": "MCP servers",
+                "ordering": ["name", "id"],
             },
         ),
         migrations.CreateModel(
-            name='DiscoveredTool',
+            name="DiscoveredTool",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=128)),
-                ('title', models.CharField(blank=True, max_length=200)),
-                ('description', models.TextField(blank=True)),
-                ('input_schema', models.JSONField(default=dict)),
-                ('annotations', models.JSONField(default=dict)),
-                ('server', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tools', to='mcpgateway.externalserver')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=128)),
+                ("title", models.CharField(blank=True, max_length=200)),
+                ("description", models.TextField(blank=True)),
+                ("input_schema", models.JSONField(default=dict)),
+                ("annotations", models.JSONField(default=dict)),
+                (
+                    "server",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tools",
+                        to="mcpgateway.externalserver",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['server', 'name'],
+                "ordering": ["server", "name"],
             },
         ),
         migrations.CreateModel(
-            name='ServerCall',
+            name="ServerCall",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('tools', 'listed tools'), ('call', 'called a tool'), ('resource', 'read a resource')], max_length=10)),
-                ('target', models.CharField(blank=True, max_length=300)),
-                ('outcome', models.CharField(choices=[('ok', 'done'), ('tool_error', 'the tool reported an error'), ('failed', 'failed')], max_length=12)),
-                ('detail', models.CharField(blank=True, max_length=300)),
-                ('duration_ms', models.PositiveIntegerField(default=0)),
-                ('size', models.PositiveIntegerField(default=0)),
-                ('door', models.CharField(blank=True, max_length=20)),
-                ('client', models.CharField(blank=True, max_length=200)),
-                ('at', models.DateTimeField(auto_now_add=True)),
-                ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('server', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='calls', to='mcpgateway.externalserver')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("tools", "listed tools"),
+                            ("call", "called a tool"),
+                            ("resource", "read a resource"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("target", models.CharField(blank=True, max_length=300)),
+                (
+                    "outcome",
+                    models.CharField(
+                        choices=[
+                            ("ok", "done"),
+                            ("tool_error", "the tool reported an error"),
+                            ("failed", "failed"),
+                        ],
+                        max_length=12,
+                    ),
+                ),
+                ("detail", models.CharField(blank=True, max_length=300)),
+                ("duration_ms", models.PositiveIntegerField(default=0)),
+                ("size", models.PositiveIntegerField(default=0)),
+                ("door", models.CharField(blank=True, max_length=20)),
+                ("client", models.CharField(blank=True, max_length=200)),
+                ("at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "server",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="calls",
+                        to="mcpgateway.externalserver",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-at', '-id'],
+                "ordering": ["-at", "-id"],
             },
         ),
         migrations.AddConstraint(
-            model_name='externalserver',
-            constraint=models.UniqueConstraint(django.db.models.functions.text.Lower('name'), condition=models.Q(('deleted_at__isnull', True)), name='mcpgateway_server_name_once'),
+            model_name="externalserver",
+            constraint=models.UniqueConstraint(
+                django.db.models.functions.text.Lower("name"),
+                condition=models.Q(("deleted_at__isnull", True)),
+                name="mcpgateway_server_name_once",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='discoveredtool',
-            constraint=models.UniqueConstraint(fields=('server', 'name'), name='mcpgateway_tool_once'),
+            model_name="discoveredtool",
+            constraint=models.UniqueConstraint(fields=("server", "name"), name="mcpgateway_tool_once"),
         ),
         migrations.AddIndex(
-            model_name='servercall',
-            index=models.Index(fields=['server', '-at'], name='mcpgateway_call_server_at'),
+            model_name="servercall",
+            index=models.Index(fields=["server", "-at"], name="mcpgateway_call_server_at"),
         ),
     ]

@@ -114,8 +114,12 @@ async def _session(endpoint: Endpoint, meter: _Meter, work: Callable[[Client], A
         trust_env=False,
     )
     async with http:
-        transport = streamable_http_client(endpoint.url, http_client=http, max_sse_event_size=endpoint.max_bytes)
-        async with Client(transport, read_timeout_seconds=endpoint.timeout, mode="auto", cache=None) as client:
+        transport = streamable_http_client(
+            endpoint.url, http_client=http, max_sse_event_size=endpoint.max_bytes
+        )
+        async with Client(
+            transport, read_timeout_seconds=endpoint.timeout, mode="auto", cache=None
+        ) as client:
             return await work(client)
 
 

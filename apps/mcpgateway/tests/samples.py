@@ -10,8 +10,8 @@ from apps.mcpgateway.tests.servers import shared
 
 
 def _server(actor: Any) -> tuple[str, str]:
-    marker = f"srv{uuid.uuid4().hex[:8]}"
-    made = server(actor, name=marker, title=f"{marker} weather", url=shared().url)
+    marker = f"Weather{uuid.uuid4().hex[:8]}"
+    made = server(actor, name=f"srv-{uuid.uuid4().hex[:8]}", title=f"{marker} station", url=shared().url)
     return made.name, marker
 
 
@@ -24,7 +24,7 @@ def get_mcp_gateway_overview(actor: Any) -> Sample:
 @sample("mcpListServers")
 def mcp_list_servers(actor: Any) -> Sample:
     _name, marker = _server(actor)
-    return Sample({"query": marker}, private=[marker])
+    return Sample({"query": marker.lower()}, private=[marker])
 
 
 @sample("mcpDiscoverTools")

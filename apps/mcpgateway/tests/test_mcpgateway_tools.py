@@ -4,9 +4,11 @@ vault and never the person's token; confirmations; outside text labelled; the SS
 that hangs, or answers 2 MB, or lies in its annotations."""
 
 import json
+from datetime import timedelta
 
 import pytest
 from django.test import override_settings
+from django.utils import timezone
 
 from apps.catalogue.dispatch import ToolNotFound
 from apps.catalogue.testing import call, confirmed, ok, person_with, person_without, refused
@@ -61,7 +63,9 @@ def test_viewers_read_but_do_not_call_outside_tools(people, weather):
     assert [row["name"] for row in ok(people["viewer"], "mcpListServers")["items"]] == ["weather"]
 
 
-def test_tools_are_discovered_prefixed_with_the_servers_key_and_never_the_persons_token(people, weather, loopback):
+def test_tools_are_discovered_prefixed_with_the_servers_key_and_never_the_persons_token(
+    people, weather, loopback
+):
     member = people["member"]
 
     answer = ok(member, "mcpDiscoverTools", {"server": "weather"})
@@ -81,9 +85,14 @@ def test_tools_are_discovered_prefixed_with_the_servers_key_and_never_the_person
     assert VaultUse.objects.filter(item=weather.credential, action="used", actor=member).exists()
     assert ServerCall.objects.filter(server=weather, kind="tools", outcome="ok", actor=member).count() == 1
 
-    # The list is kept for its time to live: asked again, the server is not.
+    # The list is kept for the server's time to live: this server says 0 (ttlMs), so it is asked
+    # again; a list still alive is answered from the cache.
     loopback.headers.clear()
     ok(member, "mcpDiscoverTools", {"server": "weather"})
+    assert loopback.headers != []
+    ExternalServer.objects.filter(pk=weather.pk).update(tools_expire_at=timezone.now() + timedelta(minutes=5))
+    loopback.headers.clear()
+    assert len(ok(member, "mcpDiscoverTools", {"server": "weather"})["tools"]) == len(answer["tools"])
     assert loopback.headers == []
 
 
@@ -129,11 +138,12 @@ def test_text_that_gives_orders_comes_back_as_outside_data(people, weather):
 def test_bad_calls_are_refused_before_anything_is_sent(people, weather, loopback):
     member = people["member"]
     ok(member, "mcpDiscoverTools", {"server": "weather"})
+    ExternalServer.objects.filter(pk=weather.pk).update(tools_expire_at=timezone.now() + timedelta(minutes=5))
     loopback.headers.clear()
 
-    assert "is not a tool" in refused(member, "mcpCallTool", {"tool": "forecast"}, **ELICIT)
-    assert "is not a tool" in refused(member, "mcpCallTool", {"tool": "weather__nope"}, **ELICIT)
-    assert "is not a tool" in refused(member, "mcpCallTool", {"tool": "nowhere__forecast"}, **ELICIT)
+    assert "not a tool" in refused(member, "mcpCallTool", {"tool": "forecast"}, **ELICIT)
+    assert "not a tool" in refused(member, "mcpCallTool", {"tool": "weather__nope"}, **ELICIT)
+    assert "not a tool" in refused(member, "mcpCallTool", {"tool": "nowhere__forecast"}, **ELICIT)
     missing = refused(member, "mcpCallTool", {"tool": "weather__forecast", "arguments": {}}, **ELICIT)
     assert "arguments" in missing and "city" in missing
     wrong = refused(member, "mcpCallTool", {"tool": "weather__forecast", "arguments": {"city": 3}}, **ELICIT)
@@ -188,7 +198,8 @@ def test_a_server_for_some_roles_is_nobody_elses(people, weather, loopback):
     assert "finance-tools" in [row["name"] for row in ok(member, "mcpListServers")["items"]]
     assert "finance-tools" not in [row["name"] for row in ok(viewer, "mcpListServers")["items"]]
     unknown = refused(viewer, "mcpDiscoverTools", {"server": "finance-tools"})
-    assert unknown == refused(viewer, "mcpDiscoverTools", {"server": "finance-toolz"}).replace("toolz", "tools")
+    assert unknown == refused(viewer, "mcpDiscoverTools", {"server": "finance-toolz"})
+    assert "finance" not in unknown
     assert ok(viewer, "getMcpGatewayOverview")["servers"] == 1
     assert hidden.pk not in {row["id"] for row in ok(viewer, "mcpListServers")["items"]}
 
@@ -207,7 +218,12 @@ def test_the_overview_counts_servers_and_my_calls(people, weather):
 
 @pytest.mark.parametrize(
     "url",
-    ["http://10.0.0.5/mcp", "http://169.254.169.254/latest", "https://metadata.google.internal/", "ftp://x.example/"],
+    [
+        "http://10.0.0.5/mcp",
+        "http://169.254.169.254/latest",
+        "https://metadata.google.internal/",
+        "ftp://x.example/",
+    ],
 )
 def test_private_addresses_are_refused_on_registration(people, url):
     before = ExternalServer.objects.count()

@@ -8,65 +8,158 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('accounts', '0007_step_up_recovery_codes'),
+        ("accounts", "0007_step_up_recovery_codes"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='VaultItem',
+            name="VaultItem",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='created')),
-                ('updated_at', models.DateTimeField(auto_now=True, verbose_name='updated')),
-                ('deleted_at', models.DateTimeField(blank=True, null=True, verbose_name='deleted')),
-                ('visibility', models.CharField(choices=[('workspace', 'everyone in the workspace who may see the area'), ('private', 'the owner and the people it is shared with')], default='workspace', max_length=20, verbose_name='visible to')),
-                ('name', models.CharField(max_length=120, verbose_name='name')),
-                ('kind', models.CharField(choices=[('api_key', 'API key'), ('token', 'token'), ('login', 'login'), ('note', 'secure note')], default='api_key', max_length=12, verbose_name='kind')),
-                ('description', models.CharField(blank=True, max_length=500, verbose_name='description')),
-                ('username', models.CharField(blank=True, max_length=200, verbose_name='user name')),
-                ('value_encrypted', models.TextField()),
-                ('allowed_hosts', models.JSONField(blank=True, default=list, verbose_name='allowed hosts')),
-                ('expires_at', models.DateTimeField(blank=True, null=True, verbose_name='expires')),
-                ('value_changed_at', models.DateTimeField(blank=True, null=True, verbose_name='value changed')),
-                ('last_used_at', models.DateTimeField(blank=True, null=True, verbose_name='last used')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('deleted_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('owner', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='owner')),
-                ('shared_roles', models.ManyToManyField(blank=True, related_name='+', to='accounts.role')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "created_at",
+                    models.DateTimeField(default=django.utils.timezone.now, verbose_name="created"),
+                ),
+                ("updated_at", models.DateTimeField(auto_now=True, verbose_name="updated")),
+                ("deleted_at", models.DateTimeField(blank=True, null=True, verbose_name="deleted")),
+                (
+                    "visibility",
+                    models.CharField(
+                        choices=[
+                            ("workspace", "everyone in the workspace who may see the area"),
+                            ("private", "the owner and the people it is shared with"),
+                        ],
+                        default="workspace",
+                        max_length=20,
+                        verbose_name="visible to",
+                    ),
+                ),
+                ("name", models.CharField(max_length=120, verbose_name="name")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("api_key", "API key"),
+                            ("token", "token"),
+                            ("login", "login"),
+                            ("note", "secure note"),
+                        ],
+                        default="api_key",
+                        max_length=12,
+                        verbose_name="kind",
+                    ),
+                ),
+                ("description", models.CharField(blank=True, max_length=500, verbose_name="description")),
+                ("username", models.CharField(blank=True, max_length=200, verbose_name="user name")),
+                ("value_encrypted", models.TextField()),
+                ("allowed_hosts", models.JSONField(blank=True, default=list, verbose_name="allowed hosts")),
+                ("expires_at", models.DateTimeField(blank=True, null=True, verbose_name="expires")),
+                (
+                    "value_changed_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="value changed"),
+                ),
+                ("last_used_at", models.DateTimeField(blank=True, null=True, verbose_name="last used")),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "deleted_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "owner",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="owner",
+                    ),
+                ),
+                ("shared_roles", models.ManyToManyField(blank=True, related_name="+", to="accounts.role")),
             ],
             options={
-                'verbose_name': 'vault item',
-                'verbose_name_plural': 'vault items',
-                'ordering': ['name', 'id'],
+                "verbose_name": "vault item",
+                "verbose_name_plural": "vault items",
+                "ordering": ["name", "id"],
             },
         ),
         migrations.CreateModel(
-            name='VaultUse',
+            name="VaultUse",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('action', models.CharField(choices=[('lookup', 'looked up'), ('used', 'used'), ('changed', 'value changed')], max_length=10)),
-                ('purpose', models.CharField(max_length=200)),
-                ('door', models.CharField(blank=True, max_length=20)),
-                ('tool', models.CharField(blank=True, max_length=100)),
-                ('at', models.DateTimeField(auto_now_add=True)),
-                ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('item', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='uses', to='vaults.vaultitem')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "action",
+                    models.CharField(
+                        choices=[("lookup", "looked up"), ("used", "used"), ("changed", "value changed")],
+                        max_length=10,
+                    ),
+                ),
+                ("purpose", models.CharField(max_length=200)),
+                ("door", models.CharField(blank=True, max_length=20)),
+                ("tool", models.CharField(blank=True, max_length=100)),
+                ("at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "item",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="uses",
+                        to="vaults.vaultitem",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-at', '-id'],
+                "ordering": ["-at", "-id"],
             },
         ),
         migrations.AddConstraint(
-            model_name='vaultitem',
-            constraint=models.UniqueConstraint(django.db.models.functions.text.Lower('name'), condition=models.Q(('deleted_at__isnull', True)), name='vaults_item_name_once'),
+            model_name="vaultitem",
+            constraint=models.UniqueConstraint(
+                django.db.models.functions.text.Lower("name"),
+                condition=models.Q(("deleted_at__isnull", True)),
+                name="vaults_item_name_once",
+            ),
         ),
         migrations.AddIndex(
-            model_name='vaultuse',
-            index=models.Index(fields=['item', '-at'], name='vaults_use_item_at'),
+            model_name="vaultuse",
+            index=models.Index(fields=["item", "-at"], name="vaults_use_item_at"),
         ),
     ]

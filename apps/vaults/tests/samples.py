@@ -17,5 +17,5 @@ def vault_list(actor: Any) -> Sample:
 @sample("vaultLookup")
 def vault_lookup(actor: Any) -> Sample:
     marker = f"Key{uuid.uuid4().hex[:8]}"
-    item(actor, name=f"{marker} stripe")
-    return Sample({"name": f"{marker} stripe", "purpose": "a test"}, private=[marker])
+    made = item(actor, name=f"{marker} stripe")
+    return Sample({"itemId": made.pk, "purpose": "a test"}, private=[marker])

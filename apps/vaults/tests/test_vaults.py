@@ -64,7 +64,12 @@ def test_a_lookup_answers_a_reference_and_is_logged(people):
     assert answer["reference"] == f"vault:item/{made.pk}" and answer["item"]["name"] == "Stripe key"
     assert SECRET not in json.dumps(answer)
     use = VaultUse.objects.get(item=made)
-    assert (use.action, use.purpose, use.actor, use.tool) == ("lookup", "charge a card", member, "vaultLookup")
+    assert (use.action, use.purpose, use.actor, use.tool) == (
+        "lookup",
+        "charge a card",
+        member,
+        "vaultLookup",
+    )
     assert ok(member, "vaultLookup", {"itemId": made.pk})["reference"] == answer["reference"]
 
 
@@ -74,7 +79,8 @@ def test_bad_lookups_are_refused_and_another_persons_item_is_never_named(people)
 
     assert "`name`" in refused(member, "vaultLookup", {})
     missing = refused(member, "vaultLookup", {"name": "Payroll bank login"})
-    assert missing == refused(member, "vaultLookup", {"name": "Payroll bank logon"}).replace("logon", "login")
+    assert missing == refused(member, "vaultLookup", {"name": "Payroll bank logon"})
+    assert "Payroll" not in missing
     assert "was not found" in refused(member, "vaultLookup", {"itemId": theirs.pk})
     assert "bank-secret" not in missing
     assert "`limit`" in refused(member, "vaultList", {"limit": 1000})
@@ -119,7 +125,13 @@ def test_the_page_writes_a_value_and_never_shows_it(people, acme_client):
 
     added = acme_client.post(
         "/settings/vault/add/",
-        {"name": "Page key", "kind": "api_key", "value": SECRET, "visibility": "private", "allowed_hosts": ""},
+        {
+            "name": "Page key",
+            "kind": "api_key",
+            "value": SECRET,
+            "visibility": "private",
+            "allowed_hosts": "",
+        },
     )
     assert added.status_code == 302
     made = VaultItem.objects.get(name="Page key")
