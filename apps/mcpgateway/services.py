@@ -59,7 +59,7 @@ def _refused(problem: str) -> Exception:
 
 def _apply(actor: Actor, server: ExternalServer, fields: dict[str, Any], creating: bool) -> None:
     if "name" in fields or creating:
-        name = unique_name(server, fields.get("name"), what=_("an MCP server"), limit=40).lower()
+        name = unique_name(server, fields.get("name"), what="an MCP server", limit=40).lower()
         if not NAME.match(name) or SEPARATOR in name:
             raise invalid("name", _("lower-case letters, digits and single hyphens (it prefixes tool names)"))
         server.name = name

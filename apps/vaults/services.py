@@ -50,7 +50,7 @@ def hosts(value: Any) -> list[str]:
 
 def _apply(actor: Actor, item: VaultItem, fields: dict[str, Any], creating: bool) -> None:
     if "name" in fields or creating:
-        item.name = unique_name(item, fields.get("name"), what=_("a vault item"), limit=120)
+        item.name = unique_name(item, fields.get("name"), what="a vault item", limit=120)
     if "kind" in fields:
         if fields["kind"] not in VaultItem.Kind.values:
             raise invalid("kind", _("must be one of {choices}"), choices=", ".join(VaultItem.Kind.values))

@@ -65,7 +65,7 @@ def vault_list(
     name, logged: vaultLookup."""
     rows = _items(ctx)
     if query:
-        rows = matching(rows, query, ("name", "description"))  # type: ignore[arg-type]
+        rows = matching(rows, query, ("name", "description"))
     if kind:
         rows = rows.filter(kind=kind)  # type: ignore[attr-defined]
     return paginate(rows.order_by("name", "id"), limit=limit, offset=offset, item=ItemOut.of)  # type: ignore[attr-defined]
