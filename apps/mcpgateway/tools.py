@@ -22,7 +22,7 @@ from apps.mcpgateway.permissions import McpGatewayPerm
 
 ServerName = Annotated[str, Field(min_length=1, max_length=40, description="From mcpListServers")]
 ToolName = Annotated[
-    str, Field(min_length=4, max_length=200, description="server__tool, from mcpDiscoverTools")
+    str, Field(min_length=1, max_length=200, description="server__tool, from mcpDiscoverTools")
 ]
 MAX_TEXT = 100_000
 
