@@ -12,13 +12,7 @@ area = areas.declare(
     group=areas.Group.AUTOMATION,
     description=_("Outside MCP servers the workspace connects to: their tools and resources"),
     words="mcp server outside external connector gateway",
-    hints={
-        "getMcpGatewayOverview": "mcp gateway overview summary connected servers failing status",
-        "mcpListServers": "list connected external outside remote mcp servers available answering",
-        "mcpDiscoverTools": "discover list refresh the tools an external outside mcp server offers",
-        "mcpCallTool": "call run use invoke a tool on an external outside third-party mcp server",
-        "mcpReadResource": "read fetch a resource uri contents from an external outside mcp server",
-    },
+    hints={},
     profiles={
         "mcpgateway": (
             "getMcpGatewayOverview",
