@@ -205,6 +205,18 @@ PROFILES = (
         "Forms and surveys: fields written or generated, versions published, submissions locked, PDFs.",
         _("I collect answers with forms"),
     ),
+    Profile(
+        "mcpgateway",
+        "MCP Gateway",
+        "Outside MCP servers the workspace connects to: their tools listed and called, their resources read.",
+        _("I use tools of outside MCP servers"),
+    ),
+    Profile(
+        "vaults",
+        "Credential Vaults",
+        "The vault's credentials: listed and looked up by reference for tools, their secrets never shown.",
+        _("I look up credentials for tools"),
+    ),
 )
 
 

@@ -68,6 +68,8 @@ TENANT_APPS = [
     "apps.meetings",
     "apps.marketing",
     "apps.forms",
+    "apps.vaults",
+    "apps.mcpgateway",
     # Sign-in throttling: a workspace's failed sign-ins are counted in its own schema, so the same
     # e-mail address locked out in one workspace still signs in to another.
     "axes",
