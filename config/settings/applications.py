@@ -63,6 +63,7 @@ TENANT_APPS = [
     "apps.support",
     "apps.hr",
     "apps.platform",
+    "apps.social",
     "apps.blog",
     # Sign-in throttling: a workspace's failed sign-ins are counted in its own schema, so the same
     # e-mail address locked out in one workspace still signs in to another.
