@@ -10,6 +10,7 @@ or back to scheduled with a later try on a 5xx, a 429 or no answer (1, 2, 4... m
 
 import logging
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -52,7 +53,7 @@ def adapter(account: SocialAccount) -> Adapter:
 # --- accounts ----------------------------------------------------------------------------------
 
 
-def account_connect(*, actor: Actor, network: str, server: str, handle: str, secret: str) -> SocialAccount:
+def account_connect(*, actor: Any, network: str, server: str, handle: str, secret: str) -> SocialAccount:
     """Checks the credential with the network, then keeps the account (its credential encrypted)."""
     require(actor, WorkspacePerm.MANAGE)
     if network not in NETWORKS:
@@ -112,7 +113,7 @@ def post_check(*, account: SocialAccount, text: str, links: list[str], at: datet
 
 def post_create(
     *,
-    actor: Actor | None,
+    actor: Any,
     account: SocialAccount,
     text: str,
     links: list[str] | None = None,

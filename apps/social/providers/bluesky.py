@@ -5,6 +5,8 @@ made from the post's own key and time, so a retried post meets its first copy (t
 second record under one key) instead of posting twice. 300 graphemes at most, checked before."""
 
 import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 
 from atproto import Client, models
@@ -104,16 +106,13 @@ def _existing(client: Client, did: str, rkey: str) -> str | None:
     return str(found.uri)
 
 
-class _answered:
+@contextmanager
+def _answered() -> Iterator[None]:
     """The SDK's failures in the app's errors: 429, 5xx and the network's are worth a retry, any
     other answer is a refusal."""
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: object, error: BaseException | None, trace: object) -> bool:
-        if error is None:
-            return False
+    try:
+        yield
+    except Exception as error:
         if isinstance(error, RequestErrorBase) and error.response is not None:
             status = error.response.status_code
             problem = str(error)[:300]
@@ -124,4 +123,4 @@ class _answered:
             raise SocialProviderUnavailable(network="Bluesky", problem=_("not reachable")) from error
         if isinstance(error, AtProtocolError):
             raise SocialProviderRefused(network="Bluesky", problem=type(error).__name__) from error
-        return False
+        raise

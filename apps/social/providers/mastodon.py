@@ -3,7 +3,8 @@
 (POST /api/v1/statuses) with an Idempotency-Key header, which Mastodon keeps for an hour so a
 retried post is not posted twice."""
 
-from typing import Any
+from collections.abc import Iterator
+from contextlib import contextmanager
 from urllib.parse import urlsplit
 
 from django.utils.translation import gettext as _
@@ -61,16 +62,13 @@ class MastodonNetwork:
         return Published(remote_id=str(status["id"]), url=str(status.get("url") or status.get("uri") or ""))
 
 
-class _answered:
+@contextmanager
+def _answered() -> Iterator[None]:
     """Mastodon.py's failures in the app's errors: 429, 5xx and the network's are worth a retry, any
     other answer is a refusal."""
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: Any, error: Any, trace: Any) -> bool:
-        if error is None:
-            return False
+    try:
+        yield
+    except Exception as error:
         if isinstance(error, MastodonRatelimitError):
             raise SocialProviderUnavailable(network="Mastodon", problem=_("rate limited (429)")) from error
         if isinstance(error, MastodonNetworkError):
@@ -79,7 +77,7 @@ class _answered:
             raise SocialProviderUnavailable(network="Mastodon", problem=_status(error)) from error
         if isinstance(error, MastodonAPIError):
             raise SocialProviderRefused(network="Mastodon", problem=_status(error)) from error
-        return False
+        raise
 
 
 def _handle(acct: str, server: str) -> str:
