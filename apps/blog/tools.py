@@ -425,8 +425,8 @@ def share_blog_post(
         datetime | None, Field(description="With accountId: post at this time; default: now")
     ] = None,
 ) -> ShareOut:
-    """A published post's link, a snippet and share links for social networks and e-mail; with
-    accountId, posted to that connected Mastodon or Bluesky account now or at a time."""
+    """A published post's link and share links; with accountId, posted to Mastodon or Bluesky.
+    Now, or at a time."""
     found = _post(ctx, post_id)
     url = public_url(found)
     if url is None:
