@@ -11,5 +11,13 @@ class SocialConfig(AppConfig):
         from apps.core.navigation import Group, NavItem
 
         navigation.register(
-            NavItem("social", _("Social accounts"), "social:accounts", group=Group.CONTENT, order=45)
+            # In the menu of those who connect accounts; the page itself is every member's.
+            NavItem(
+                "social",
+                _("Social accounts"),
+                "social:accounts",
+                permission="workspace.manage",
+                group=Group.CONTENT,
+                order=45,
+            )
         )

@@ -100,10 +100,10 @@ def account_disconnect(*, actor: Actor, account: SocialAccount) -> int:
 def post_check(*, account: SocialAccount, text: str, links: list[str], at: datetime | None) -> str:
     """The text as it would be posted, once it fits the network and the time is to come."""
     if len(links) > MAX_LINKS:
-        raise invalid("links", _("At most %(count)d links.") % {"count": MAX_LINKS})
+        raise invalid("links", _("At most {count} links."), count=MAX_LINKS)
     for link in links:
         if not lib.URL.fullmatch(link.strip()):
-            raise invalid("links", _("“%(link)s” is not an http(s) link.") % {"link": link[:200]})
+            raise invalid("links", _("“{link}” is not an http(s) link."), link=link[:200])
     posted = lib.compose(text, [link.strip() for link in links])
     check_length(adapter(account), posted)
     if at is not None and at < timezone.now() - PAST_GRACE:
