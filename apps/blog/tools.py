@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 from urllib.parse import quote
 
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from pydantic import Field
 
@@ -26,7 +27,9 @@ from apps.blog.shapes import (
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Changes, Limit, Offset, Out, Page, Tags, paginate
+from apps.core.actors import require
 from apps.core.records import Action
+from apps.social import api as social
 
 Language = Annotated[str, Field(min_length=2, max_length=12, description="e.g. en, de, pt-br")]
 Html = Annotated[str, Field(max_length=200_000, description="HTML (sanitised) or Markdown: bodyFormat")]
@@ -372,17 +375,58 @@ class ShareOut(Out):
     snippet: str
     links: dict[str, str] = Field(description="Share pages of networks, to open in a browser")
     posted: bool = Field(description="Whether it was posted anywhere")
+    accounts: list[social.AccountOut] = Field(description="Connected social accounts, for accountId")
+    social_post: social.PostOut | None = Field(description="The post to accountId: its state and URL")
     message: str
 
 
-@tool("shareBlogPost", permission=BlogPerm.VIEW, title="Share a blog post", read_only=True)
+def _share_text(found: Post, url: str, message: str) -> tuple[str, list[str]]:
+    return message.strip() or found.title, [url]
+
+
+def _posts_for_real(
+    ctx: ToolContext,
+    *,
+    post_id: int,
+    message: str = "",
+    account_id: int | None = None,
+    at: datetime | None = None,
+) -> bool:
+    """Posting to a connected account is confirmed first, once everything about it is right."""
+    if account_id is None or not social.accounts():
+        return False
+    require(ctx.actor, BlogPerm.PUBLISH)
+    found = _post(ctx, post_id)
+    url = public_url(found)
+    if url is None:
+        raise PostNotPublished(id=found.pk, status=found.status, what=_("shareBlogPost shares"))
+    text, links = _share_text(found, url, message)
+    social.check(account_id=account_id, text=text, links=links, at=at)
+    return True
+
+
+@tool(
+    "shareBlogPost",
+    permission=BlogPerm.VIEW,
+    title="Share a blog post",
+    markers=Marker.HIGH_RISK,
+    confirm_if=_posts_for_real,
+    open_world=True,
+)
 def share_blog_post(
     ctx: ToolContext,
     *,
     post_id: PostId,
     message: Annotated[str, Field(max_length=280, description="Your words before the link")] = "",
+    account_id: Annotated[
+        int | None, Field(description="Post there (one of `accounts`); editors only")
+    ] = None,
+    at: Annotated[
+        datetime | None, Field(description="With accountId: post at this time; default: now")
+    ] = None,
 ) -> ShareOut:
-    """A published post's link, a snippet and share links for social networks and e-mail."""
+    """A published post's link and share links; with accountId, posted to Mastodon or Bluesky.
+    Now, or at a time."""
     found = _post(ctx, post_id)
     url = public_url(found)
     if url is None:
@@ -399,16 +443,52 @@ def share_blog_post(
         "x": f"https://x.com/intent/post?text={text}",
         "email": f"mailto:?subject={quote(found.title)}&body={quote(summary + chr(10) + chr(10) + url)}",
     }
-    return ShareOut(
+    accounts = social.accounts()
+    shared = ShareOut(
         url=url,
         title=found.title,
         snippet=snippet,
         links=links,
         posted=False,
+        accounts=[social.AccountOut.model_validate(account) for account in accounts],
+        social_post=None,
         message=_(
-            "No social account is connected to this workspace, so nothing was posted: open a share link, "
-            "or paste the snippet."
+            "No social account is connected to this workspace, so nothing was posted: open a share link, or "
+            "paste the snippet. An administrator connects Mastodon or Bluesky in Settings → Social accounts."
         ),
+    )
+    if not accounts:
+        return shared
+    if account_id is None:
+        shared.message = _(
+            "Nothing was posted: name one of `accounts` as accountId to post there, now or at a time."
+        )
+        return shared
+    require(ctx.actor, BlogPerm.PUBLISH)
+    words, urls = _share_text(found, url, message)
+    if at is not None and timezone.is_naive(at):
+        at = timezone.make_aware(at)
+    made = social.post(
+        actor=ctx.actor, account_id=account_id, text=words, links=urls, at=at, source=f"blog:{found.pk}"
+    )
+    shared.social_post = social.PostOut.of(made)
+    shared.posted = made.state == social.SocialPost.State.SENT
+    shared.message = _share_message(made)
+    return shared
+
+
+def _share_message(made: social.SocialPost) -> str:
+    where = str(made.account)
+    if made.state == social.SocialPost.State.SENT:
+        return _("Posted to {account}: {url}").format(account=where, url=made.remote_url)
+    if made.state == social.SocialPost.State.FAILED:
+        return _("Not posted to {account}: {reason}").format(account=where, reason=made.reason)
+    if made.attempts:
+        return _("Not posted yet: {reason} The service tries again at {at} on its own.").format(
+            reason=made.reason, at=made.next_try_at.isoformat()
+        )
+    return _("Scheduled for {account} at {at}: the service posts it then.").format(
+        account=where, at=made.scheduled_at.isoformat()
     )
 
 

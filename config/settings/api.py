@@ -31,6 +31,9 @@ BUDGET_RESERVATION_TTL_SECONDS = env.int("ATRIUM_BUDGET_RESERVATION_TTL_SECONDS"
 # Webhook targets (an API key's response_url) must be https to a public address. Development may
 # allow http to loopback (local.py and test.py turn it on; production leaves it off).
 WEBHOOKS_ALLOW_LOOPBACK = env.bool("ATRIUM_WEBHOOKS_ALLOW_LOOPBACK", False)
+# Social accounts (apps.social) are reached over https at public addresses; test settings alone
+# allow http on loopback, where the tests' Mastodon and Bluesky servers listen.
+ATRIUM_SOCIAL_ALLOW_LOOPBACK = False
 
 # --- the OpenAPI schema (drf-spectacular) -------------------------------------------------------
 

@@ -63,6 +63,7 @@ TENANT_APPS = [
     "apps.support",
     "apps.hr",
     "apps.platform",
+    "apps.social",
     "apps.blog",
     "apps.web",
     "apps.meetings",

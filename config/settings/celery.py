@@ -64,6 +64,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "apps.datarights.tasks.retry_data_team_notifications",
         "schedule": crontab(minute="*/5"),
     },
+    # apps.social: scheduled posts whose time has come (or whose retry is due), delivered
+    "social-deliver-due": {
+        "task": "apps.social.tasks.deliver_due",
+        "schedule": crontab(minute="*"),
+    },
     # apps.catalogue
     "purge-old-tool-calls": {
         "task": "apps.catalogue.tasks.purge_old_tool_calls",

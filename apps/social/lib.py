@@ -1,0 +1,45 @@
+"""What a post's text is on each network: the text with its links after it, its length as the
+network counts it (Mastodon: characters, any URL as 23; Bluesky: graphemes), and the places of its
+links (Bluesky's facets: UTF-8 byte ranges)."""
+
+import re
+from dataclasses import dataclass
+
+from wcwidth import iter_graphemes
+
+# What Mastodon counts a URL as, whatever its length (its URL shortener's length).
+MASTODON_URL_LENGTH = 23
+# A URL in text, without the punctuation that ends a sentence after it (curly quotes too).
+URL = re.compile(r"https?://[^\s<>\"]+[^\s<>\".,;:!?)\]'\u2019\u201d]")
+
+
+def compose(text: str, links: list[str]) -> str:
+    """The text as posted: the links not already in it follow it, each on a line of its own."""
+    text = text.strip()
+    extra = [link for link in links if link not in text]
+    return "\n\n".join(part for part in (text, "\n".join(extra)) if part)
+
+
+def graphemes(text: str) -> int:
+    """User-perceived characters (Unicode extended grapheme clusters), as Bluesky counts them."""
+    return sum(1 for _ in iter_graphemes(text))
+
+
+def mastodon_length(text: str) -> int:
+    return len(URL.sub("x" * MASTODON_URL_LENGTH, text))
+
+
+@dataclass(frozen=True)
+class Span:
+    start: int  # UTF-8 bytes
+    end: int
+    url: str
+
+
+def link_spans(text: str) -> list[Span]:
+    """Every URL of the text with its UTF-8 byte range (Bluesky's richtext facets)."""
+    spans = []
+    for match in URL.finditer(text):
+        start = len(text[: match.start()].encode())
+        spans.append(Span(start, start + len(match.group().encode()), match.group()))
+    return spans
