@@ -42,7 +42,5 @@ area = areas.declare(
         "ATRIUM_WEB_PER_DOMAIN_PER_MINUTE": env.int("ATRIUM_WEB_PER_DOMAIN_PER_MINUTE", 20, min=1),
         # How long a page read is answered from the cache.
         "ATRIUM_WEB_CACHE_SECONDS": env.int("ATRIUM_WEB_CACHE_SECONDS", 3600, min=0),
-        # Pages on loopback: the test settings alone set it (the SSRF guard refuses them otherwise).
-        "ATRIUM_WEB_ALLOW_LOOPBACK": False,
     },
 )

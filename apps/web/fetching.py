@@ -3,7 +3,7 @@ private, link-local and metadata addresses refused) and reached at the address t
 each redirect checked again, at most `MAX_REDIRECTS` of them; the site's robots.txt honoured; at
 most ATRIUM_WEB_PER_DOMAIN_PER_MINUTE requests to one host a minute; at most
 ATRIUM_WEB_MAX_BYTES read within ATRIUM_WEB_FETCH_SECONDS; HTML, plain text and PDF only.
-Loopback is reached only where ATRIUM_WEB_ALLOW_LOOPBACK is set (the test settings)."""
+Loopback is reached only where WEBHOOKS_ALLOW_LOOPBACK is set (the local and test settings)."""
 
 import logging
 import time
@@ -42,7 +42,7 @@ def _checked(url: str, asked: str) -> outbound.Target:
         return outbound.check_url(
             url,
             noun=_("The address"),
-            allow_loopback=settings.ATRIUM_WEB_ALLOW_LOOPBACK,
+            allow_loopback=settings.WEBHOOKS_ALLOW_LOOPBACK,
             require_resolution=True,
         )
     except outbound.UnsafeUrl as unsafe:

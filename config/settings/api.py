@@ -28,12 +28,10 @@ SIGNING_SECRET_ROLL_OVERLAP_HOURS = env.int("ATRIUM_SIGNING_SECRET_ROLL_OVERLAP_
 # A budget reservation not settled within this time belongs to a worker that died: the sweeper
 # releases it. Longer than any model call.
 BUDGET_RESERVATION_TTL_SECONDS = env.int("ATRIUM_BUDGET_RESERVATION_TTL_SECONDS", 900, min=1)
-# Webhook targets (an API key's response_url) must be https to a public address. Development may
-# allow http to loopback (local.py and test.py turn it on; production leaves it off).
+# Every address the service reaches on someone's behalf (webhook targets, stored APIs, calendar
+# feeds, outside MCP servers, web pages, social networks) must be https to a public address.
+# Development may allow http to loopback (local.py and test.py turn it on; production leaves it off).
 WEBHOOKS_ALLOW_LOOPBACK = env.bool("ATRIUM_WEBHOOKS_ALLOW_LOOPBACK", False)
-# Social accounts (apps.social) are reached over https at public addresses; test settings alone
-# allow http on loopback, where the tests' Mastodon and Bluesky servers listen.
-ATRIUM_SOCIAL_ALLOW_LOOPBACK = False
 
 # --- the OpenAPI schema (drf-spectacular) -------------------------------------------------------
 

@@ -51,10 +51,6 @@ OAUTH_REGISTRATIONS_PER_HOUR = env.int("ATRIUM_OAUTH_REGISTRATIONS_PER_HOUR", 10
 
 # API keys (tests): webhooks may go to http on loopback; a fixed encryption key that is not secret.
 WEBHOOKS_ALLOW_LOOPBACK = env.bool("ATRIUM_WEBHOOKS_ALLOW_LOOPBACK", True)
-# The Agent Web Browser reads pages the tests serve on loopback (its SSRF guard refuses them elsewhere).
-ATRIUM_WEB_ALLOW_LOOPBACK = True
-# The social adapters (apps.social) reach the tests' Mastodon and Bluesky servers on loopback.
-ATRIUM_SOCIAL_ALLOW_LOOPBACK = True
 ATRIUM_ENCRYPTION_KEYS = env.list("ATRIUM_ENCRYPTION_KEYS", ["ZGV2ZWxvcG1lbnQta2V5LW5vdC1hLXNlY3JldC0wMDA="])
 # Serve static files from the source folders: a fresh clone has no collectstatic output, and pages
 # whose script 404s would not behave as they do in a real deployment.

@@ -53,9 +53,7 @@ class Network(Protocol):
 def checked_server(url: str) -> str:
     """The server's base URL once it is one the service may reach, or SocialServerRefused."""
     try:
-        outbound.check_url(
-            url, noun=_("The server address"), allow_loopback=settings.ATRIUM_SOCIAL_ALLOW_LOOPBACK
-        )
+        outbound.check_url(url, noun=_("The server address"), allow_loopback=settings.WEBHOOKS_ALLOW_LOOPBACK)
     except outbound.UnsafeUrl as refused:
         raise SocialServerRefused(why=refused.message) from refused
     return url.strip().rstrip("/")

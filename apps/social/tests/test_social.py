@@ -92,10 +92,10 @@ def test_connecting_is_refused_to_a_member_a_bad_token_and_a_public_http_server(
     assert not SocialAccount.objects.exists()
 
 
-def test_loopback_servers_are_reached_only_under_test_settings(people, mastodon):
-    assert settings.ATRIUM_SOCIAL_ALLOW_LOOPBACK is True
+def test_loopback_servers_are_reached_only_where_the_settings_allow_it(people, mastodon):
+    assert settings.WEBHOOKS_ALLOW_LOOPBACK is True
     with (
-        override_settings(ATRIUM_SOCIAL_ALLOW_LOOPBACK=False),
+        override_settings(WEBHOOKS_ALLOW_LOOPBACK=False),
         pytest.raises(SocialServerRefused, match="loopback"),
     ):
         connect_mastodon(people, mastodon)

@@ -106,7 +106,7 @@ def test_private_and_metadata_addresses_are_refused_with_the_reason(people, url,
 
 
 def test_loopback_is_refused_outside_the_test_settings(people, pages):
-    with override_settings(ATRIUM_WEB_ALLOW_LOOPBACK=False):
+    with override_settings(WEBHOOKS_ALLOW_LOOPBACK=False):
         message = refused(people["member"], "webExtract", {"url": f"{pages.url}/article"})
     assert "loopback" in message and pages.asked == []
 
