@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from apps.accounts.permissions import WorkspacePerm
@@ -72,8 +72,8 @@ def accounts(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 @page(WorkspacePerm.MANAGE, methods=("POST",))
 def disconnect(request: AuthenticatedHttpRequest, account_id: int) -> HttpResponse:
-    account = SocialAccount.objects.filter(pk=account_id, disconnected_at__isnull=True).first()
-    if account is None:
+    account = get_object_or_404(SocialAccount, pk=account_id)
+    if account.disconnected_at is not None:
         messages.error(request, _("That account is not connected."))
         return redirect("social:accounts")
     failed = services.account_disconnect(actor=request.user, account=account)

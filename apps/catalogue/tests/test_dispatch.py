@@ -71,6 +71,9 @@ def test_a_viewer_lists_only_tools_their_role_allows(people):
     # ...and ask the service's operators for help, and a model about a file they may read, at their
     # own API key's cost (the ticket and the charge are theirs).
     own |= {"createSupportTicket", "analyzeImage", "transcribeAudio"}
+    # ...and get the share links of a published post; posting it to a social account needs
+    # blog.publish, which the tool checks (apps/blog/tests/test_blog_share.py).
+    own |= {"shareBlogPost"}
     assert all(registry.get(name).read_only for name in listed if name not in own)
 
 
