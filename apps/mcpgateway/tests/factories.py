@@ -4,6 +4,7 @@
 from typing import Any
 
 from apps.catalogue.testing import listed
+from apps.core import factories
 from apps.core.factories import AccessRows, ServiceFactory, access_rows
 from apps.mcpgateway import services
 from apps.mcpgateway.models import DiscoveredTool, ExternalServer, ServerCall
@@ -57,3 +58,29 @@ def _calls(people: dict[str, Any]) -> AccessRows:
         return ServerCall.objects.create(server=shared, actor=actor, kind="tools", outcome="ok")
 
     return AccessRows(own={"member": [logged(member)], "owner": [logged(owner)]})
+
+
+@factories.privacy_rows("mcpgateway")
+def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
+    """A server the owner registered for no role (administrators alone use it) with a cached tool,
+    and the owner's own call on a server everyone uses: the marker in every text field."""
+    owner = people["owner"]
+    hidden = server(
+        owner,
+        name=f"{marker}-server",
+        title=f"{marker} title",
+        description=f"{marker} description",
+        url=f"http://127.0.0.1:9/{marker}",
+        visibility="private",
+    )
+    DiscoveredTool.objects.create(
+        server=hidden, name=f"{marker}_tool", title=f"{marker} tool", description=f"{marker} does"
+    )
+    ServerCall.objects.create(
+        server=server(owner),
+        actor=owner,
+        kind="call",
+        target=f"{marker}_tool",
+        outcome="ok",
+        detail=f"{marker} detail",
+    )
