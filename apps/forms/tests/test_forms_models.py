@@ -2,11 +2,6 @@
 the gateway's OpenAI-compatible backend (its scripted model server on loopback), metered against
 the caller's API key; without a backend or a key, a clear error and nothing changed."""
 
-import json
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
-
 from django.test import override_settings
 
 from apps.apikeys.services import api_key_create
@@ -14,42 +9,8 @@ from apps.catalogue import dispatch
 from apps.catalogue.testing import context_for, principal_for, structured, text_of
 from apps.forms.models import FormTemplate
 from apps.forms.tests.factories import FormFactory
-from apps.gateway.tests.servers import ModelServer, openai_text
-
-PRICES = {"chat-test": {"input": 1, "output": 2}}
-PROPOSALS = {
-    "text (one line)": [
-        {"type": "phone", "label": "Phone number"},
-        {"type": "date", "label": "Birth date"},
-        {"type": "choice", "label": "Not asked for", "options": ["x"]},
-    ],
-    "choice (": [{"type": "choice", "label": "How happy are you?", "options": ["Very", "Somewhat", "Not"]}],
-    "file (": [{"type": "file", "label": "Your CV", "accept": ["application/pdf"], "required": True}],
-    "heading (": [{"type": "heading", "label": "Your details"}, {"type": "paragraph", "text": "Answer all."}],
-}
-
-
-def answers(body: dict[str, Any], index: int) -> dict[str, Any]:
-    system = body["messages"][0]["content"]
-    fields = next(value for marker, value in PROPOSALS.items() if marker in system)
-    return openai_text(json.dumps({"fields": fields}), usage=(200, 80))
-
-
-@contextmanager
-def model_api(responder: Any = answers) -> Iterator[ModelServer]:
-    server = ModelServer("openai", responder).start()
-    try:
-        with override_settings(
-            GATEWAY_MODEL_BACKEND="openai",
-            GATEWAY_MODEL_URL=server.url,
-            GATEWAY_MODEL_NAME="chat-test",
-            GATEWAY_MODEL_API_KEY=server.api_key,
-            GATEWAY_MODEL_PRICES=PRICES,
-            GATEWAY_MODEL_RETRY_BASE_SECONDS=0.01,
-        ):
-            yield server
-    finally:
-        server.stop()
+from apps.forms.tests.forms_models import model_api
+from apps.gateway.tests.servers import openai_text
 
 
 def _call(user, name, arguments, key=None):
