@@ -9,20 +9,16 @@ symbols come out as written.
 
 import html
 import io
-import os
 from dataclasses import dataclass, field
 from datetime import datetime
 from html.parser import HTMLParser
 from typing import Any
 
-import reportlab
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_LEFT
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import (
     HRFlowable,
     ListFlowable,
@@ -35,28 +31,9 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-FONT = "AtriumVera"
+from apps.core.pdf import FONT, vera
+
 MONO = "Courier"
-_FONT_FILES = {
-    FONT: "Vera.ttf",
-    f"{FONT}-Bold": "VeraBd.ttf",
-    f"{FONT}-Italic": "VeraIt.ttf",
-    f"{FONT}-BoldItalic": "VeraBI.ttf",
-}
-_registered = False
-
-
-def _register_fonts() -> None:
-    global _registered
-    if _registered:
-        return
-    folder = os.path.join(os.path.dirname(reportlab.__file__), "fonts")
-    for name, filename in _FONT_FILES.items():
-        pdfmetrics.registerFont(TTFont(name, os.path.join(folder, filename)))
-    pdfmetrics.registerFontFamily(
-        FONT, normal=FONT, bold=f"{FONT}-Bold", italic=f"{FONT}-Italic", boldItalic=f"{FONT}-BoldItalic"
-    )
-    _registered = True
 
 
 def _styles() -> dict[str, ParagraphStyle]:
@@ -257,7 +234,7 @@ class _Renderer:
 
 def render(*, title: str, body_html: str, version: int, updated_at: datetime, author: str = "") -> bytes:
     """The PDF of a document: its title, a line with version and date, then its body."""
-    _register_fonts()
+    vera()
     renderer = _Renderer()
     tree = _Tree()
     tree.feed(body_html)

@@ -2,37 +2,22 @@
 Documents' export uses it), in Bitstream Vera (shipped with ReportLab) so accented names print."""
 
 import io
-import os
 from collections.abc import Sequence
 from datetime import date
-from functools import cache
 from typing import Any
 from xml.sax.saxutils import escape
 
-import reportlab
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-FONT = "AccountingVera"
-
-
-@cache
-def _fonts() -> None:
-    folder = os.path.join(os.path.dirname(reportlab.__file__), "fonts")
-    pdfmetrics.registerFont(TTFont(FONT, os.path.join(folder, "Vera.ttf")))
-    pdfmetrics.registerFont(TTFont(f"{FONT}-Bold", os.path.join(folder, "VeraBd.ttf")))
-    pdfmetrics.registerFontFamily(
-        FONT, normal=FONT, bold=f"{FONT}-Bold", italic=FONT, boldItalic=f"{FONT}-Bold"
-    )
+from apps.core.pdf import FONT, vera
 
 
 def _style(size: float = 10, bold: bool = False) -> ParagraphStyle:
-    _fonts()
+    vera()
     return ParagraphStyle("p", fontName=f"{FONT}-Bold" if bold else FONT, fontSize=size, leading=size * 1.35)
 
 
@@ -53,7 +38,7 @@ def _table(rows: Sequence[Sequence[Any]], widths: Sequence[float]) -> Table:
 
 
 def _render(title: str, story: list[Any]) -> bytes:
-    _fonts()
+    vera()
     buffer = io.BytesIO()
     document = SimpleDocTemplate(buffer, pagesize=A4, title=title, leftMargin=18 * mm, rightMargin=18 * mm)
     document.build(story)
@@ -206,7 +191,7 @@ def report_pdf(*, title: str, heading: Sequence[str], tables: Sequence[Any]) -> 
         )
         story.append(shown)
     buffer = io.BytesIO()
-    _fonts()
+    vera()
     document = SimpleDocTemplate(buffer, pagesize=size, title=title, leftMargin=18 * mm, rightMargin=18 * mm)
     document.build(story)
     return buffer.getvalue()

@@ -4,31 +4,16 @@ with the submission's content hash when it is locked. Text set in Bitstream Vera
 TrueType family), so accented text comes out as written."""
 
 import io
-import os
 from typing import Any
 from xml.sax.saxutils import escape
 
-import reportlab
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-FONT = "FormsVera"
-_registered = False
-
-
-def _fonts() -> None:
-    global _registered
-    if _registered:
-        return
-    folder = os.path.join(os.path.dirname(reportlab.__file__), "fonts")
-    pdfmetrics.registerFont(TTFont(FONT, os.path.join(folder, "Vera.ttf")))
-    pdfmetrics.registerFont(TTFont(f"{FONT}-Bold", os.path.join(folder, "VeraBd.ttf")))
-    _registered = True
+from apps.core.pdf import FONT, vera
 
 
 def answer_text(field: dict[str, Any], value: Any) -> str:
@@ -45,7 +30,7 @@ def answer_text(field: dict[str, Any], value: Any) -> str:
 
 def render(*, title: str, lines: list[tuple[str, str]], facts: list[tuple[str, str]], footer: str) -> bytes:
     """The PDF's bytes: a title, facts (submitted, version, respondent), the answers, a footer."""
-    _fonts()
+    vera()
     base = ParagraphStyle("base", fontName=FONT, fontSize=10, leading=13)
     bold = ParagraphStyle("bold", parent=base, fontName=f"{FONT}-Bold")
     heading = ParagraphStyle("heading", parent=bold, fontSize=16, leading=20, spaceAfter=6)
