@@ -1,5 +1,5 @@
-"""The Marketing area of the catalogue (SPEC 4.7), its first part: segments, e-mail campaigns
-(their launch, pause and autonomy) and their figures. Thin doors onto services and selectors."""
+"""Marketing's segments and e-mail campaigns (their launch, pause and autonomy) and their figures.
+Thin doors onto services and selectors."""
 
 from typing import Annotated, Any, Literal
 
