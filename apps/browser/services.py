@@ -1,0 +1,306 @@
+"""The Agent Browser Tab's work: sessions opened, driven and ended, each call logged as a
+BrowserAction of the session's owner (the page Settings → Browser sessions shows). A session is
+driven only by its owner (the handle is checked against the caller), on the server whose Chromium
+holds it, one call at a time (its row is locked for the call)."""
+
+import secrets
+import socket
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from apps.browser import engine, errors, snapshot
+from apps.browser.models import BrowserAction, BrowserSession
+from apps.core.actors import Actor
+
+DOWNLOADS_FOLDER = "/Browser downloads"
+ACTIONS = ("click", "fill", "select", "check", "uncheck", "press")
+
+
+def _host() -> str:
+    return socket.gethostname()
+
+
+def _log(session: BrowserSession, kind: str, detail: str = "", *, url: str = "", ok: bool = True) -> None:
+    BrowserAction.objects.create(
+        session=session, kind=kind, detail=detail[:500], url=url[:2000], ok=ok, created_by=session.owner
+    )
+
+
+# --- opening and ending -------------------------------------------------------------------------
+
+
+def start(*, actor: Any) -> BrowserSession:
+    """A new session for `actor`, within the workspace's limit of open ones."""
+    engine.chromium()
+    reap()
+    most = settings.ATRIUM_BROWSER_MAX_SESSIONS
+    if BrowserSession.objects.filter(status=BrowserSession.Status.OPEN).count() >= most:
+        raise errors.TooManySessions(most=most, idle=settings.ATRIUM_BROWSER_IDLE_SECONDS)
+    handle = f"bs_{secrets.token_urlsafe(24)}"
+    process = engine.launch(handle)
+    try:
+        now = timezone.now()
+        session = BrowserSession.objects.create(
+            handle=handle,
+            owner=actor,
+            host=_host(),
+            pid=process.pid,
+            port=process.port,
+            profile=process.profile,
+            url="about:blank",
+            started_at=now,
+            last_used_at=now,
+            expires_at=now + timedelta(seconds=settings.ATRIUM_BROWSER_LIFETIME_SECONDS),
+        )
+        _log(session, BrowserAction.Kind.START)
+    except BaseException:
+        engine.stop(process.pid, process.profile)
+        raise
+    return session
+
+
+def end(session: BrowserSession, why: str) -> None:
+    """The session ended: its Chromium stopped (where it runs here), its row kept as a record."""
+    if session.host == _host():
+        engine.stop(session.pid, session.profile)
+    session.status = BrowserSession.Status.ENDED
+    session.ended_at = timezone.now()
+    session.ended_why = why[:200]
+    session.refs = {}
+    session.save(update_fields=["status", "ended_at", "ended_why", "refs"])
+    _log(session, BrowserAction.Kind.END, why)
+
+
+def _overdue(session: BrowserSession) -> str:
+    now = timezone.now()
+    if session.expires_at <= now:
+        return _("reached its lifetime of {seconds} seconds").format(
+            seconds=settings.ATRIUM_BROWSER_LIFETIME_SECONDS
+        )
+    if session.last_used_at + timedelta(seconds=settings.ATRIUM_BROWSER_IDLE_SECONDS) <= now:
+        return _("idle for {seconds} seconds").format(seconds=settings.ATRIUM_BROWSER_IDLE_SECONDS)
+    return ""
+
+
+def reap() -> int:
+    """Ends this workspace's sessions that are idle or past their lifetime, or whose browser is
+    gone (Celery beat each minute, and before a session is opened)."""
+    ended = 0
+    for session in BrowserSession.objects.filter(status=BrowserSession.Status.OPEN):
+        why = _overdue(session)
+        if not why and session.host == _host() and not engine.alive(session.pid, session.profile):
+            why = _("its browser stopped")
+        if why:
+            end(session, why)
+            ended += 1
+    return ended
+
+
+def session_of(*, actor: Any, handle: str, lock: bool = True) -> BrowserSession:
+    """The caller's own open session with this handle, locked for the call (`lock`)."""
+    rows = BrowserSession.objects.select_for_update() if lock else BrowserSession.objects.all()
+    session = (
+        rows.select_related("owner")
+        .filter(handle=handle, owner=actor, status=BrowserSession.Status.OPEN)
+        .first()
+    )
+    missing = errors.SessionNotFound(idle=settings.ATRIUM_BROWSER_IDLE_SECONDS)
+    if session is None:
+        raise missing
+    why = _overdue(session)
+    if why:
+        end(session, why)
+        raise missing
+    if session.host != _host():
+        raise errors.SessionElsewhere(host=session.host)
+    if not engine.alive(session.pid, session.profile):
+        end(session, _("its browser stopped"))
+        raise missing
+    return session
+
+
+def _process(session: BrowserSession) -> engine.Process:
+    return engine.Process(pid=session.pid, port=session.port, profile=session.profile)
+
+
+def _touch(session: BrowserSession, page: Any, **more: Any) -> None:
+    session.url = page.url[:2000]
+    session.title = (page.title() or "")[:300]
+    session.last_used_at = timezone.now()
+    for name, value in more.items():
+        setattr(session, name, value)
+    session.save(update_fields=["url", "title", "last_used_at", *more])
+
+
+# --- driving ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Where:
+    url: str
+    title: str
+    status: int | None = None
+    downloads: list[dict[str, Any]] = field(default_factory=list)
+
+
+def navigate(*, actor: Actor, handle: str, url: str) -> Where:
+    session = session_of(actor=actor, handle=handle)
+    why = engine.refusal(url)
+    if why is not None:
+        _log(session, BrowserAction.Kind.NAVIGATE, _("refused: {why}").format(why=why), url=url, ok=False)
+        raise errors.UrlRefused(url=url, reason=why)
+    with engine.page_of(_process(session)) as page:
+        response = page.goto(url, wait_until="load")
+        _touch(session, page, refs={})
+        status = response.status if response is not None else None
+        title = session.title
+    _log(session, BrowserAction.Kind.NAVIGATE, title, url=session.url)
+    return Where(url=session.url, title=title, status=status)
+
+
+def examine(*, actor: Actor, handle: str) -> tuple[BrowserSession, dict[str, Any]]:
+    session = session_of(actor=actor, handle=handle)
+    number = session.snapshot + 1
+    with engine.page_of(_process(session)) as page:
+        found = page.evaluate(snapshot.ELEMENTS, number)
+        refs = {
+            item["ref"]: {
+                "role": item["role"],
+                "name": item["name"],
+                "submits": item["submits"],
+                "inForm": item["inForm"],
+            }
+            for item in found["elements"]
+        }
+        _touch(session, page, snapshot=number, refs=refs)
+    _log(session, BrowserAction.Kind.EXAMINE, _("{count} elements").format(count=len(refs)), url=session.url)
+    return session, found
+
+
+def extract(*, actor: Actor, handle: str) -> tuple[BrowserSession, dict[str, Any]]:
+    session = session_of(actor=actor, handle=handle)
+    with engine.page_of(_process(session)) as page:
+        content = page.evaluate(snapshot.CONTENT)
+        _touch(session, page)
+    _log(
+        session,
+        BrowserAction.Kind.EXTRACT,
+        _("{count} characters").format(count=len(content["text"])),
+        url=session.url,
+    )
+    return session, content
+
+
+def element(session: BrowserSession, ref: str) -> dict[str, Any]:
+    """The element `ref` names in the session's last snapshot (StaleRef otherwise)."""
+    found = session.refs.get(ref)
+    if found is None:
+        raise errors.StaleRef(ref=ref, snapshot=session.snapshot)
+    return dict(found)
+
+
+def submits(session: BrowserSession, *, ref: str, action: str, key: str) -> bool:
+    """Acting so would submit a form (what browserInteract asks a person to confirm)."""
+    found = element(session, ref)
+    if action == "click":
+        return bool(found["submits"])
+    return action == "press" and key.lower() == "enter" and bool(found.get("inForm"))
+
+
+def check_interaction(
+    session: BrowserSession, *, ref: str, action: str, value: str, key: str
+) -> dict[str, Any]:
+    """The interaction's arguments checked against the snapshot, before anything is asked or done."""
+    found = element(session, ref)
+    if action in ("fill", "select") and not value:
+        raise errors.ValueNeeded(action=action)
+    if action == "press" and not key:
+        raise errors.ValueNeeded(action=action)
+    if action == "fill" and found["role"] not in ("textbox", "combobox", "searchbox"):
+        raise errors.NotFillable(ref=ref, role=found["role"])
+    return found
+
+
+def interact(
+    *,
+    actor: Actor,
+    handle: str,
+    ref: str,
+    action: str,
+    value: str = "",
+    key: str = "",
+    secret: str | None = None,
+) -> Where:
+    """One action on an element; `secret` (a vault item's value, resolved by the caller for this
+    page's host) is typed instead of `value` and never logged."""
+    session = session_of(actor=actor, handle=handle)
+    found = check_interaction(session, ref=ref, action=action, value=value or (secret or ""), key=key)
+    selector = f'[data-atrium-ref="{ref}"]'
+    downloads: list[Any] = []
+    with engine.page_of(_process(session)) as page:
+        page.on("download", downloads.append)
+        target = page.locator(selector)
+        if target.count() == 0:
+            raise errors.StaleRef(ref=ref, snapshot=session.snapshot)
+        if action == "click":
+            target.click()
+        elif action == "fill":
+            target.fill(secret if secret is not None else value)
+        elif action == "select":
+            target.select_option(label=value)
+        elif action == "check":
+            target.check()
+        elif action == "uncheck":
+            target.uncheck()
+        else:
+            target.press(key)
+        page.wait_for_load_state("load")
+        page.wait_for_timeout(300)
+        saved = [_keep(session, download) for download in downloads]
+        _touch(session, page, refs={} if page.url != session.url else session.refs)
+    typed = _(" (a vault secret)") if secret is not None else ""
+    _log(
+        session,
+        BrowserAction.Kind.INTERACT,
+        f"{action} {ref} {found['role']} “{found['name']}”{typed}",
+        url=session.url,
+    )
+    return Where(url=session.url, title=session.title, downloads=saved)
+
+
+def _keep(session: BrowserSession, download: Any) -> dict[str, Any]:
+    """A file the page downloaded, into the owner's Files (checked like any address first)."""
+    from apps.files import api as files
+
+    name = download.suggested_filename or "download"
+    why = engine.refusal(download.url)
+    if why is not None:
+        download.cancel()
+        return {"name": name, "saved": False, "reason": why}
+    path = download.path()
+    size = path.stat().st_size if path is not None else 0
+    if path is None or size > settings.ATRIUM_BROWSER_MAX_DOWNLOAD_BYTES:
+        return {
+            "name": name,
+            "saved": False,
+            "reason": _("larger than {most} bytes").format(most=settings.ATRIUM_BROWSER_MAX_DOWNLOAD_BYTES),
+        }
+    if not files.may_add(session.owner):
+        return {"name": name, "saved": False, "reason": _("you may not add files")}
+    kept = files.file_create(
+        actor=session.owner,
+        name=name[:255],
+        content=path.read_bytes(),
+        folder=files.folder_ensure(actor=session.owner, path=DOWNLOADS_FOLDER),
+        origin=_("downloaded in a browser session from {host}").format(
+            host=urlsplit(download.url).hostname or ""
+        ),
+        visibility="private",
+    )
+    return {"name": kept.name, "saved": True, "fileId": kept.pk}
