@@ -34,7 +34,31 @@ area = areas.declare(
     group=areas.Group.AUTOMATION,
     description=_("Extensions for the workspace: briefs, bundles uploaded in chunks, validated builds"),
     words="extension app plugin add-on bundle manifest zip",
-    hints={},
+    hints={
+        "getExtensionBuilderOverview": (
+            "extension add-on projects overview, builds approved rejected, what we build"
+        ),
+        "proposeBrief": "propose a new extension add-on plugin idea, write its brief",
+        "createExtensionProject": "deprecated old way to start an extension add-on, now proposeBrief",
+        "setExtensionMeta": "extension's name description category declared data scopes locales",
+        "uploadExtensionLogo": "extension add-on logo icon image PNG SVG upload",
+        "getExtensionFrameSpec": (
+            "extension iframe sandbox content security policy CSP, frame bridge contract"
+        ),
+        "getExtensionRules": "extension bundle rules manifest JSON schema size limits caps zip",
+        "getPlatformDataShapes": (
+            "data shapes record types entities an extension add-on may read write scopes"
+        ),
+        "getSupportedLocales": "locales languages BCP 47 tags for extension translations",
+        "beginBundleUpload": "start a resumable chunked upload session of an extension zip bundle sha256",
+        "pushBundleChunks": "send next chunk of the extension bundle upload at an offset, resume",
+        "finalizeChunkedUpload": "finish finalize the chunked bundle upload into a build, check size hash",
+        "validateExtensionBundle": "validate check an extension build bundle manifest code zip slip locales",
+        "getExtensionStatus": "status of one extension project, its latest build version, approved or not",
+        "listExtensionBuilds": "extension builds versions uploaded with validation reports, rejected",
+        "composeExtensionBuildPrompt": "prompt instructions for a coding agent AI to build the extension",
+        "getMyExtensionBrief": "the brief I proposed wrote for my extension add-on",
+    },
     profiles={"extensions": TOOLS},
     nav=[NavItem("extensions", _("Extensions"), "extensions:projects", ExtensionsPerm.VIEW, order=60)],
     kinds=[],

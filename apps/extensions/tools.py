@@ -225,7 +225,7 @@ class FrameSpecOut(Out):
     read_only=True,
 )
 def get_extension_frame_spec(ctx: ToolContext) -> FrameSpecOut:
-    """How an extension's frame runs: iframe sandbox, CSP and postMessage contract. Bundle rules:
+    """How an extension's frame runs: iframe sandbox, CSP and the bridge's contract. Bundle rules:
     getExtensionRules."""
     return FrameSpecOut(
         protocol=frame.PROTOCOL,
@@ -436,7 +436,7 @@ def _build(ctx: ToolContext, build_id: int, action: Action = "view") -> Build:
 
 @tool("validateExtensionBundle", permission=ExtensionsPerm.EDIT, title="Validate an extension bundle")
 def validate_extension_bundle(ctx: ToolContext, *, build_id: BuildId) -> BuildOut:
-    """Check a finalized build's archive, manifest, version, scopes, locales, code: approved or rejected."""
+    """Check a finalized build's zip, manifest, version, scopes, locales and code: approved or rejected."""
     build = services.build_validate(actor=ctx.actor, build=_build(ctx, build_id, "change"))
     return BuildOut.of(build)
 
