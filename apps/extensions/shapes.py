@@ -64,7 +64,7 @@ class BuildOut(Out):
         report: Any = ReportOut.model_validate(_report(build.report)) if build.report else None
         frame = None
         if build.status in (Build.Status.APPROVED, Build.Status.PUBLISHED) and build.manifest.get("entry"):
-            frame = links.page("extensions:frame", build_id=build.pk, name=build.manifest["entry"])
+            frame = links.page("extensions:frame", build_id=build.pk, file=build.manifest["entry"])
         return cls.of_record(build, report=report, frame_url=frame)
 
 

@@ -28,7 +28,8 @@ def _project(ctx: ToolContext, project_id: int, action: Action = "view") -> Proj
 
 
 def _upload(ctx: ToolContext, session_id: str) -> Upload:
-    found = Upload.objects.restrict(ctx.actor, "change").filter(token=_token(session_id)).first()
+    token = _token(session_id)
+    found = Upload.objects.restrict(ctx.actor, "change").filter(token=token).first() if token else None
     if found is None:
         # Not found, in the kit's words, whether it does not exist or is another person's.
         Upload.objects.fetch(ctx.actor, 0, "change")

@@ -9,5 +9,5 @@ urlpatterns = [
     path("settings/extensions/builds/<int:build_id>/", views.build, name="build"),
     path("settings/extensions/builds/<int:build_id>/publish/", views.publish, name="publish"),
     # A built extension's files, served in its sandboxed frame under the strict policy.
-    path("extensions/builds/<int:build_id>/frame/<path:name>", views.frame_file, name="frame"),
+    path("extensions/builds/<int:build_id>/frame/<path:file>", views.frame_file, name="frame"),
 ]

@@ -58,14 +58,14 @@ def publish(request: AuthenticatedHttpRequest, build_id: int) -> HttpResponse:
 
 @xframe_options_sameorigin
 @page(ExtensionsPerm.VIEW, methods=READ)
-def frame_file(request: AuthenticatedHttpRequest, build_id: int, name: str) -> HttpResponse:
+def frame_file(request: AuthenticatedHttpRequest, build_id: int, file: str) -> HttpResponse:
     found = Build.objects.fetch(request.user, build_id)
     if found.status not in (Build.Status.APPROVED, Build.Status.PUBLISHED):
         raise Http404
-    content = bundle.entry_of(services.bundle_bytes(found), name)
+    content = bundle.entry_of(services.bundle_bytes(found), file)
     if content is None:
         raise Http404
-    kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
+    kind = mimetypes.guess_type(file)[0] or "application/octet-stream"
     response = HttpResponse(content, content_type=kind)
     for header, value in frame.HEADERS.items():
         response[header] = value

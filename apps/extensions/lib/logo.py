@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
-from lxml import etree
+from lxml import etree  # type: ignore[import-untyped]
 from PIL import Image, UnidentifiedImageError
 
 MAX_BYTES = 256 * 1024
