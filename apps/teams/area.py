@@ -13,7 +13,11 @@ area = areas.declare(
     group=areas.Group.AUTOMATION,
     description=_("AI agent teams: members with kits of tools, projects of cards, a budget and a log"),
     words="agent team crew ai member worker hire fire kit toolkit",
-    hints={},
+    hints={
+        "getAgentTeamStatus": "list my agent teams with their members, kits, spend, how the team is doing",
+        "reassignMemberKits": "give an agent member different toolkits, change or take away its tools",
+        "addTeamCardComment": "leave a note comment for the agents on their team card",
+    },
     profiles={
         "teams": (
             "createAgentTeam",

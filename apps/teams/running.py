@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from apps.catalogue import audit, registry
@@ -31,6 +31,7 @@ from apps.catalogue.dispatch import MemorySession, ToolContext, ToolNotFound, ca
 from apps.catalogue.registry import CONFIRMATION_ARGUMENT
 from apps.core import modelcalls
 from apps.core.credentials import Principal
+from apps.core.db import connection
 from apps.teams import kits, services
 from apps.teams.errors import TeamBudgetSpent
 from apps.teams.models import AgentTeam, CardComment, ProjectMessage, TeamCard, TeamMember

@@ -8,7 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import F, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from apps.core import clean, modelcalls
 from apps.core.actors import Actor, require
 from apps.core.credentials import Principal
+from apps.core.db import connection
 from apps.core.errors import invalid
 from apps.teams import errors, kits
 from apps.teams.models import (
@@ -40,7 +41,10 @@ def member_principal(member: TeamMember) -> Principal | None:
     in the audit log by the member (credential `team-member:<id>`, the client its team and name)."""
     from django.contrib.auth import get_user_model
 
-    creator = get_user_model().objects.select_related("role").filter(pk=member.team.created_by_id).first()
+    creator_id = member.team.created_by_id
+    creator = (
+        get_user_model().objects.select_related("role").filter(pk=creator_id).first() if creator_id else None
+    )
     if creator is None:
         return None
     return Principal(
