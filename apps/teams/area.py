@@ -12,7 +12,7 @@ area = areas.declare(
     title=_("Teams"),
     group=areas.Group.AUTOMATION,
     description=_("AI agent teams: members with kits of tools, projects of cards, a budget and a log"),
-    words="agent team crew ai member worker hire fire kit toolkit",
+    words="agent agents crew ai toolkit kit",
     hints={
         "getAgentTeamStatus": "list my agent teams with their members, kits, spend, how the team is doing",
         "reassignMemberKits": "give an agent member different toolkits, change or take away its tools",
