@@ -15,7 +15,7 @@ area = areas.declare(
     words="agent agents crew ai toolkit kit",
     hints={
         "getAgentTeamStatus": "list my agent teams with their members, kits, spend, how the team is doing",
-        "reassignMemberKits": "give an agent member different toolkits, change or take away its tools",
+        "reassignMemberKits": "an agent member's toolkits: different kits, its tools taken away",
         "addTeamCardComment": "leave a note comment for the agents on their team card",
     },
     profiles={
