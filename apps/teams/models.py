@@ -31,6 +31,7 @@ class AgentTeam(Record):
         visibility="owner",
         owner="created_by",
         admins=False,
+        manage=TeamsPerm.RUN,
         label=_("Agent team"),
         find_with="getAgentTeamStatus",
         trash_state=_("disbanded"),

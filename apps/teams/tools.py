@@ -8,7 +8,7 @@ from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
-from apps.catalogue.shapes import Changes, Limit, Offset, Out, Page, paginate
+from apps.catalogue.shapes import Changes, In, Limit, Offset, Out, Page, paginate
 from apps.teams import kits, services
 from apps.teams.errors import MemberFired
 from apps.teams.models import AgentTeam, CardComment, ProjectMessage, TeamCard, TeamMember, TeamProject
@@ -40,7 +40,7 @@ def _member(ctx: ToolContext, member_id: int) -> TeamMember:
     return TeamMember.objects.select_related("team").fetch(ctx.actor, member_id, "change")
 
 
-class NewTeam(Out):
+class NewTeam(In):
     name: Annotated[str, Field(min_length=1, max_length=120)]
     goal: Annotated[str, Field(max_length=4000)] = ""
     budget_micro_usd: Budget
