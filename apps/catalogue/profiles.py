@@ -223,6 +223,12 @@ PROFILES = (
         "The vault's credentials: listed and looked up by reference for tools, their secrets never shown.",
         _("I look up credentials for tools"),
     ),
+    Profile(
+        "teams",
+        "Agent teams",
+        "AI agent teams: members hired with kits of tools, prompts sent, their projects and log read.",
+        _("I run teams of AI agents"),
+    ),
 )
 
 

@@ -73,6 +73,7 @@ TENANT_APPS = [
     "apps.vaults",
     "apps.mcpgateway",
     "apps.extensions",
+    "apps.teams",
     # Sign-in throttling: a workspace's failed sign-ins are counted in its own schema, so the same
     # e-mail address locked out in one workspace still signs in to another.
     "axes",
