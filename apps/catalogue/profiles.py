@@ -217,6 +217,12 @@ PROFILES = (
         "The vault's credentials: listed and looked up by reference for tools, their secrets never shown.",
         _("I look up credentials for tools"),
     ),
+    Profile(
+        "listeners",
+        "Listeners",
+        "Automations: a record event, a schedule or a webhook runs a flow of tools as its owner; their runs.",
+        _("I automate work with listeners"),
+    ),
 )
 
 
