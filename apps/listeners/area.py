@@ -15,7 +15,7 @@ area = areas.declare(
     description=_("Automations: when a record changes, on a schedule or a webhook, run tools as their owner"),
     words="automation automate listener trigger workflow zap when then flow run webhook schedule cron",
     hints={
-        "createListener": "automate: when a record event, schedule or webhook happens then do a flow of steps",
+        "createListener": "automate: when a record event, schedule or webhook happens do a flow of steps",
         "getListener": "show one automation listener: its trigger, flow steps, approvals, webhook",
         "updateListener": "change an automation listener's name trigger filter schedule",
         "updateListenerFlow": "change the steps actions of an automation listener's flow workflow",

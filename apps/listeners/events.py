@@ -56,12 +56,13 @@ def forget(**kwargs: Any) -> None:
 
 
 def _kind(sender: Any) -> Kind | None:
-    if not isinstance(sender, type) or sender in OWN_MODELS or not has_area("listeners"):
+    if not isinstance(sender, type) or sender in OWN_MODELS:
         return None
     kind = kinds.kind_of_model(sender)
-    if kind is None or kind.key not in watched():
+    # A migration's historical model is another class than the kind's: nothing fires in migrations.
+    if kind is None or sender is not kind.model_class or not has_area("listeners"):
         return None
-    return kind
+    return kind if kind.key in watched() else None
 
 
 def _value(value: Any) -> Any:

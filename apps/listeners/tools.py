@@ -260,7 +260,7 @@ class DisabledOut(Out):
 
 @tool("disableListener", permission=ListenersPerm.DELETE, title="Disable a listener", idempotent=True)
 def disable_listener(ctx: ToolContext, *, listener_id: ListenerId) -> DisabledOut:
-    """Turn a listener off for good: approvals withdrawn, queued runs cancelled. For a while: pauseListener."""
+    """Turn a listener off for good: approvals withdrawn, queued runs cancelled. Briefly: pauseListener."""
     listener = _listener(ctx, listener_id, "delete")
     cancelled = services.listener_disable(actor=ctx.actor, listener=listener)
     return DisabledOut(listener=ListenerSummary.of(listener), cancelled_runs=cancelled)

@@ -22,9 +22,13 @@ def check(expression: str) -> str:
 
 def next_after(expression: str, zone: str, moment: datetime) -> datetime:
     """The first time after `moment` (aware) that `expression` names in `zone`, in UTC."""
-    local = moment.astimezone(ZoneInfo(zone))
+    place = ZoneInfo(zone)
     try:
-        found = croniter(expression, local).get_next(datetime)
+        found = croniter(expression, moment.astimezone(place)).get_next(datetime)
     except (CroniterBadCronError, CroniterBadDateError) as error:
         raise BadSchedule(expression) from error
+    wall = found.astimezone(place).replace(tzinfo=None)
+    first, second = wall.replace(tzinfo=place, fold=0), wall.replace(tzinfo=place, fold=1)
+    if first.utcoffset() != second.utcoffset() and found.timestamp() == second.timestamp():
+        return next_after(expression, zone, found)  # the second time of a wall time: it ran at the first
     return found.astimezone(ZoneInfo("UTC"))
