@@ -1,6 +1,7 @@
 """Listeners' reads: the listeners a person may see, and their runs."""
 
 from django.db.models import Count, QuerySet
+from django.utils.translation import gettext_lazy as _
 
 from apps.core.actors import Actor
 from apps.core.errors import RecordNotFound
