@@ -33,7 +33,5 @@ def run_of(actor: Actor, run_id: int, action: Action = "view") -> Run:
     seen = Listener.objects.restrict(actor, action)
     run = Run.objects.filter(pk=run_id, listener__in=seen).select_related("listener").first()
     if run is None:
-        raise RecordNotFound(
-            label=Run._meta.verbose_name.capitalize(), id=run_id, find_with="getListenerRuns"
-        )
+        raise RecordNotFound(label=_("Run"), id=run_id, find_with="getListenerRuns")
     return run
