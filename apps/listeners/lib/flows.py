@@ -28,7 +28,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 from pydantic import BaseModel, ValidationError
-from simpleeval import EvalWithCompoundTypes, InvalidExpression
+from simpleeval import EvalWithCompoundTypes, InvalidExpression  # type: ignore[import-untyped]
 
 MAX_STEPS = 30
 MAX_DELAY_SECONDS = 7 * 24 * 3600

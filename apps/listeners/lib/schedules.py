@@ -6,7 +6,7 @@ does; a time that happens twice the day they go back runs once."""
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from croniter import CroniterBadCronError, CroniterBadDateError, croniter
+from croniter import CroniterBadCronError, CroniterBadDateError, croniter  # type: ignore[import-untyped]
 
 
 class BadSchedule(Exception):
