@@ -228,6 +228,10 @@ PROFILES = (
         "Agent teams",
         "AI agent teams: members hired with kits of tools, prompts sent, their projects and log read.",
         _("I run teams of AI agents"),
+        "listeners",
+        "Listeners",
+        "Automations: a record event, a schedule or a webhook runs a flow of tools as its owner; their runs.",
+        _("I automate work with listeners"),
     ),
 )
 
