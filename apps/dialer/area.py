@@ -14,11 +14,17 @@ area = areas.declare(
     description=_("Phone calls and text messages placed by agents, with the do-not-call list"),
     words="phone telephone call dial sms text twilio voicemail",
     hints={
-        "makeCall": "phone ring dial someone customer supplier tell remind them by telephone outbound voice",
+        "makeCall": (
+            "phone ring dial someone customer supplier tell remind them by telephone outbound voice"
+        ),
         "endCall": "hang up cancel cut off an outgoing phone call ringing or in progress",
         "getCallDetail": "how long call lasted duration cost price answered by person machine",
-        "searchCallLogs": "call history log list past calls texts sms by number status failed busy unanswered date",
-        "manageDoNotCall": "do not call list dnc opt out blocked phone number is it on the list check whether listed",
+        "searchCallLogs": (
+            "call history log list past calls texts sms by number status failed busy unanswered date"
+        ),
+        "manageDoNotCall": (
+            "do not call list dnc opt out blocked phone number is it on the list check whether listed"
+        ),
         "sendSms": "sms text message mobile cell phone",
     },
     profiles={

@@ -64,6 +64,8 @@ class Provider(Protocol):
 
     def send_message(self, *, to: str, caller_id: str, body: str, status_url: str) -> Placed: ...
 
+    def fetch_message(self, sid: str) -> Priced: ...
+
 
 def signature(token: str, url: str, params: dict[str, str]) -> str:
     """X-Twilio-Signature of a callback to `url` with form `params`."""
@@ -76,7 +78,8 @@ def say(text: str, *, voice: str = "", hangup: bool = True) -> str:
     """TwiML that says `text` (escaped) and hangs up."""
     attribute = f' voice="{escape(voice)}"' if voice else ""
     end = "<Hangup/>" if hangup else ""
-    return f'<?xml version="1.0" encoding="UTF-8"?><Response><Say{attribute}>{escape(text)}</Say>{end}</Response>'
+    spoken = f"<Say{attribute}>{escape(text)}</Say>{end}"
+    return f'<?xml version="1.0" encoding="UTF-8"?><Response>{spoken}</Response>'
 
 
 def price_of(value: Any) -> Decimal | None:
@@ -184,6 +187,15 @@ class Twilio:
             price=price_of(body.get("price")),
             price_unit=str(body.get("price_unit") or "")[:3],
             duration=int(duration) if isinstance(duration, str | int) and str(duration).isdigit() else None,
+        )
+
+    def fetch_message(self, sid: str) -> Priced:
+        body = self._request("GET", f"/Messages/{sid}.json", "read the text message")
+        return Priced(
+            status=str(body.get("status") or "")[:12],
+            price=price_of(body.get("price")),
+            price_unit=str(body.get("price_unit") or "")[:3],
+            duration=None,
         )
 
     def send_message(self, *, to: str, caller_id: str, body: str, status_url: str) -> Placed:

@@ -396,9 +396,13 @@ def _message_status(params: dict[str, str]) -> None:
     if message is None or status not in MESSAGE_STATUSES:
         return
     message.status = status[:12]
-    price = providers.price_of(params.get("Price"))
-    if price is not None:
-        message.price, message.price_unit = price, params.get("PriceUnit", "")[:3]
+    if status in ("delivered", "undelivered", "failed"):
+        try:
+            priced = providers.provider("the status callback").fetch_message(message.sid)
+        except errors.DialerProviderFailed as error:
+            logger.warning("text message price not read: %s", error)
+        else:
+            message.price, message.price_unit = priced.price, priced.price_unit
     message.save(update_fields=["status", "price", "price_unit", "updated_at"])
 
 

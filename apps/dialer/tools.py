@@ -128,7 +128,8 @@ def get_dialer_summary(ctx: ToolContext) -> CallerIdsOut:
         default_region=settings.ATRIUM_DIALER_DEFAULT_REGION,
         consent_rule=_(
             "Calls speak with a generated voice: makeCall needs `consent`, how and when the callee gave "
-            "prior express consent. Numbers on the do-not-call list, emergency and premium numbers are refused."
+            "prior express consent. Numbers on the do-not-call list, emergency and premium numbers are "
+            "refused."
         ),
         calls_this_month=calls.count(),
         spent_this_month=spent,
