@@ -194,6 +194,12 @@ PROFILES = (
         _("I research and meet people online"),
     ),
     Profile(
+        "phone",
+        "Phone",
+        "Phone calls and text messages placed by agents, the do-not-call list, call logs and cost.",
+        _("I call and text people"),
+    ),
+    Profile(
         "blog",
         "Blog",
         "The public blog: posts written, polished, translated, scheduled and published; images, comments.",

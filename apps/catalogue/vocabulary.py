@@ -675,6 +675,9 @@ PHRASES: dict[str, str] = {
     "cant attend": "decline",
     "cannot attend": "decline",
     "360 degree view": "examine",
+    # The list of numbers never to call (the Agent Dialer's), not a prohibition.
+    "do not call": "dnc",
+    "dont call": "dnc",
     "lead gen": "prospecting",
     "lead generation": "prospecting",
     "owned by": "owner",

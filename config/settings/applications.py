@@ -69,6 +69,7 @@ TENANT_APPS = [
     "apps.web",
     "apps.meetings",
     "apps.browser",
+    "apps.dialer",
     "apps.marketing",
     "apps.forms",
     "apps.vaults",

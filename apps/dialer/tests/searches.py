@@ -1,0 +1,25 @@
+"""Requests people make, with the tool searchTools should find (see test_search_quality.py)."""
+
+REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
+    ("which phone provider and caller ids can the dialer use", "getDialerSummary"),
+    ("dialer overview: calling hours, consent rules and this month's call costs", "getDialerSummary"),
+    ("call the customer at +1 415 555 0123 and remind them of the appointment", "makeCall"),
+    ("phone the supplier and tell them the delivery is late", "makeCall"),
+    ("place an outbound call to the lead with an AI voice", "makeCall"),
+    ("hang up the call that is still ringing", "endCall"),
+    ("end the phone call in progress now", "endCall"),
+    ("leave a voicemail message on the answering machine", "leaveVoicemail"),
+    ("drop a voicemail if nobody picks up the call", "leaveVoicemail"),
+    ("send a text message to the driver's mobile number", "sendSms"),
+    ("text the client an SMS that the parcel has shipped", "sendSms"),
+    ("how long did the call last and what did it cost", "getCallDetail"),
+    ("did a person or a machine answer the call I placed", "getCallDetail"),
+    ("show the call log for last week", "searchCallLogs"),
+    ("find calls and text messages to this phone number", "searchCallLogs"),
+    ("which calls went unanswered yesterday", "searchCallLogs"),
+    ("add this number to the do-not-call list", "manageDoNotCall"),
+    ("is +44 20 7183 8750 on our do not call list", "manageDoNotCall"),
+    ("take a number off the do-not-call list so we can phone them again", "manageDoNotCall"),
+    ("teach the call voice how to pronounce our company name", "savePronunciation"),
+    ("the voice says the customer's surname wrong on calls, fix its pronunciation", "savePronunciation"),
+]
