@@ -217,6 +217,12 @@ PROFILES = (
         "The vault's credentials: listed and looked up by reference for tools, their secrets never shown.",
         _("I look up credentials for tools"),
     ),
+    Profile(
+        "assistant",
+        "Personal Assistant",
+        "A person's goals briefed, researched, broken into tasks, planned into free time and scheduled.",
+        _("I plan my goals into my calendar"),
+    ),
 )
 
 
