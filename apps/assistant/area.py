@@ -26,8 +26,33 @@ area = areas.declare(
     title=_("Personal Assistant"),
     group=areas.Group.AUTOMATION,
     description=_("Goals briefed, researched, planned into your free time and scheduled once approved"),
-    words="assistant goal plan schedule brief time block",
-    hints={},
+    words="assistant goal plan brief time block",
+    hints={
+        "paStartBrief": (
+            "personal assistant brief intake interview questions about a new goal objective I want to achieve"
+        ),
+        "paAnswerBrief": (
+            "answers reply to the personal assistant's brief intake questions, make the goal and its tasks"
+        ),
+        "paListGoals": "my personal assistant goals objectives okrs with deadlines status, all of them",
+        "paGetGoal": "one personal assistant goal in detail: objective success criteria deadline proposal",
+        "paResearchGoal": (
+            "research a goal: web search articles sources background reading, workspace records"
+        ),
+        "paListGoalTasks": "tasks steps of a personal assistant goal, estimates priorities, which belong",
+        "paAdjustSchedule": (
+            "plan replan a goal's tasks into free time blocks around meetings, rearrange, "
+            "slipped behind, moved block, motion reclaim"
+        ),
+        "paApproveAndSchedule": (
+            "approve accept a proposed plan schedule, book write its time blocks onto my calendar, invite"
+        ),
+        "paGovernanceCheck": (
+            "governance policy rules check of an assistant plan: outside sends, spend approval, budget cap"
+        ),
+        "paRunTest": "run start an acceptance test dry run of a goal's plan: deadlines, overlaps, verify",
+        "paWatchTest": "poll a running plan test until it finishes: its status and log, passed or failed",
+    },
     profiles={"assistant": TOOLS},
     nav=[NavItem("assistant", _("Personal assistant"), "assistant:home", AssistantPerm.VIEW, order=62)],
     kinds=[],

@@ -22,7 +22,7 @@ from apps.tasks import api as tasks_api
 
 GoalId = Annotated[int, id_field("paListGoals")]
 Priority = Literal["low", "normal", "high", "urgent"]
-When = Annotated[str, Field(max_length=40, description="ISO 8601; no offset: the goal's zone")]
+When = Annotated[str, Field(max_length=40, description="ISO 8601, in the goal's zone unless offset")]
 Emails = Annotated[
     list[Annotated[str, Field(min_length=3, max_length=254)]],
     Field(max_length=20, description="People to invite to each block"),
@@ -462,7 +462,7 @@ class MoveIn(In):
     start: When
 
 
-@tool("paAdjustSchedule", permission=AssistantPerm.EDIT, title="Propose a goal's schedule")
+@tool("paAdjustSchedule", permission=AssistantPerm.EDIT, title="Plan a goal's time blocks")
 def pa_adjust_schedule(
     ctx: ToolContext,
     *,
@@ -475,7 +475,7 @@ def pa_adjust_schedule(
     reason: Annotated[str, Field(max_length=300, description="Why it is re-planned")] = "",
 ) -> ProposalOut:
     """Propose or re-plan a goal's time blocks in free time; writes nothing (paApproveAndSchedule
-    does). Around your calendar, working hours, deadlines and priorities; slipped tasks and moved
+    does). Fits tasks around your meetings, working hours and priorities; slipped tasks and moved
     blocks re-planned."""
     goal = Goal.objects.fetch(ctx.actor, goal_id, "change")
     proposal = services.propose(
@@ -576,7 +576,7 @@ def pa_run_test(
     return StartedTest(**TestOut.of(test).model_dump(), new=new)
 
 
-@tool("paWatchTest", permission=AssistantPerm.VIEW, title="Watch a plan test", read_only=True)
+@tool("paWatchTest", permission=AssistantPerm.VIEW, title="Poll a plan test", read_only=True)
 def pa_watch_test(
     ctx: ToolContext,
     *,
