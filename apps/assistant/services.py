@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from itertools import pairwise
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -20,7 +20,8 @@ from apps.assistant.models import Brief, Goal, GoalTask, GovernanceCheck, PlanTe
 from apps.assistant.permissions import AssistantPerm
 from apps.calendars import api as calendars_api
 from apps.core import clean, recurrence
-from apps.core.actors import Actor, require
+from apps.core.actors import Actor, actor_id, require
+from apps.core.db import connection
 from apps.core.errors import invalid
 from apps.tasks import api as tasks_api
 
@@ -36,8 +37,8 @@ def brief_start(*, actor: Actor, topic: str, api_key_id: int | None) -> tuple[Br
     topic = clean.text(topic, field="topic", limit=300, required=True)
     asked = questions.ask(api_key_id=api_key_id, topic=topic)
     brief = Brief.objects.create(
-        owner=actor,
-        created_by=actor,
+        owner_id=actor.pk,
+        created_by_id=actor_id(actor),
         topic=topic,
         source=asked.source,
         rounds=[{"question": question, "answer": ""} for question in asked.questions],
@@ -164,8 +165,8 @@ def _goal_create(actor: Actor, brief: Brief, fields: dict[str, Any]) -> Goal:
     tasks = _tasks_given(list(fields.get("tasks") or []), zone, deadline)
     buffer = fields.get("buffer_minutes", 10)
     goal = Goal.objects.create(
-        owner=actor,
-        created_by=actor,
+        owner_id=actor.pk,
+        created_by_id=actor_id(actor),
         brief=brief,
         objective=clean.text(fields.get("objective"), field="objective", limit=300, required=True),
         success_criteria=[c for c in criteria if c],

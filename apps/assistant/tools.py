@@ -252,7 +252,7 @@ def _goal_out(ctx: ToolContext, goal: Goal) -> GoalOut:
 
 
 def _proposal(
-    ctx: ToolContext, goal_id: int, proposal_id: int | None, action: str = "view"
+    ctx: ToolContext, goal_id: int, proposal_id: int | None, action: Literal["view", "change"] = "view"
 ) -> ScheduleProposal:
     goal = Goal.objects.fetch(ctx.actor, goal_id, action)
     if proposal_id is None:

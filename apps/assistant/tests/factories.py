@@ -19,7 +19,9 @@ def brief(actor: Any, topic: str = "Ship the annual report") -> Brief:
     return made
 
 
-def goal(actor: Any, *, objective: str = "Ship the annual report", tasks: int = 2, days: int = 7, **fields: Any) -> Goal:
+def goal(
+    actor: Any, *, objective: str = "Ship the annual report", tasks: int = 2, days: int = 7, **fields: Any
+) -> Goal:
     started = brief(actor, objective)
     answers = [(number, f"answer {number}") for number in range(1, len(started.rounds) + 1)]
     given = {

@@ -21,16 +21,20 @@ def test_blocks_keep_wall_clock_working_hours_across_the_dst_change():
     assert not plan.conflicts
     for block in plan.blocks:
         local = block.start.astimezone(BERLIN)
-        assert 9 <= local.hour and block.end.astimezone(BERLIN).hour <= 17 and local.weekday() < 5
+        assert local.hour >= 9 and block.end.astimezone(BERLIN).hour <= 17 and local.weekday() < 5
     monday = [b for b in plan.blocks if b.start.astimezone(BERLIN).date().isoformat() == "2026-03-30"]
     assert monday and monday[0].start.astimezone(BERLIN).hour == 9
-    assert monday[0].start.utcoffset() is not None and monday[0].start.astimezone(BERLIN).utcoffset() == timedelta(hours=2)
+    assert monday[0].start.utcoffset() is not None and monday[0].start.astimezone(
+        BERLIN
+    ).utcoffset() == timedelta(hours=2)
 
 
 def test_busy_times_are_avoided_with_the_buffer_and_priority_goes_first():
     rules = _rules()
     meeting = (datetime(2026, 3, 27, 9, tzinfo=BERLIN), datetime(2026, 3, 27, 10, tzinfo=BERLIN))
-    plan = pack([Item(1, "low", 30, priority="low"), Item(2, "urgent", 30, priority="urgent")], [meeting], rules)
+    plan = pack(
+        [Item(1, "low", 30, priority="low"), Item(2, "urgent", 30, priority="urgent")], [meeting], rules
+    )
     first, second = plan.blocks
     assert first.key == 2 and first.start == datetime(2026, 3, 27, 10, 15, tzinfo=BERLIN)
     assert second.start >= first.end + rules.buffer
