@@ -27,7 +27,12 @@ Emails = Annotated[
     list[Annotated[str, Field(min_length=3, max_length=254)]],
     Field(max_length=20, description="People to invite to each block"),
 ]
+LatestProposal = Annotated[int | None, id_field("paAdjustSchedule", description="Default: the latest")]
 UNTRUSTED = "untrusted"
+
+
+def _emails(given: list[str]) -> list[str]:
+    return list(dict.fromkeys(email.strip().lower() for email in given))
 
 
 # --- answers --------------------------------------------------------------------------------------
@@ -518,7 +523,7 @@ def pa_approve_and_schedule(
     """Approve a schedule proposal and write its blocks into your calendar (paAdjustSchedule makes
     it). Exactly as proposed, people invited if asked; a stale proposal is refused."""
     proposal = _proposal(ctx, goal_id, proposal_id, "change")
-    emails = list(dict.fromkeys(e.strip().lower() for e in invite))
+    emails = _emails(invite)
     with transaction.atomic():
         done = services.approve(actor=ctx.actor, proposal=proposal, invite=emails)
     return ApprovedOut(proposal=ProposalOut.of(done), events_written=len(done.event_ids), invited=emails)
@@ -529,9 +534,7 @@ def pa_governance_check(
     ctx: ToolContext,
     *,
     goal_id: GoalId,
-    proposal_id: Annotated[
-        int | None, id_field("paAdjustSchedule", description="Default: the latest")
-    ] = None,
+    proposal_id: LatestProposal = None,
     invite: Emails = [],  # noqa: B006
     external_approved: Annotated[bool, Field(description="A person approved outside invites")] = False,
     spend_approved: Annotated[bool, Field(description="A person approved the spend")] = False,
@@ -542,7 +545,7 @@ def pa_governance_check(
     check = services.governance_check(
         actor=ctx.actor,
         proposal=proposal,
-        invite=list(dict.fromkeys(e.strip().lower() for e in invite)),
+        invite=_emails(invite),
         external_approved=external_approved,
         spend_approved=spend_approved,
         rules=governance.RULES,
@@ -565,9 +568,7 @@ def pa_run_test(
     ctx: ToolContext,
     *,
     goal_id: GoalId,
-    proposal_id: Annotated[
-        int | None, id_field("paAdjustSchedule", description="Default: the latest")
-    ] = None,
+    proposal_id: LatestProposal = None,
 ) -> StartedTest:
     """Run a goal plan's acceptance test in the background; poll it with paWatchTest. Checks every
     task is scheduled before its deadline, no overlaps, clear of the calendar."""

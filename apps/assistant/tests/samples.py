@@ -64,20 +64,15 @@ def pa_approve_and_schedule(actor: Any) -> Sample:
     return Sample({"goalId": made.pk, "proposalId": planned.pk}, private=[marker])
 
 
-@sample("paGovernanceCheck")
-def pa_governance_check(actor: Any) -> Sample:
+def _planned(actor: Any) -> Sample:
     marker = _marker()
     made = goal(actor, objective=f"{marker} move", tasks=1)
     proposal(actor, made)
     return Sample({"goalId": made.pk}, private=[marker])
 
 
-@sample("paRunTest")
-def pa_run_test(actor: Any) -> Sample:
-    marker = _marker()
-    made = goal(actor, objective=f"{marker} move", tasks=1)
-    proposal(actor, made)
-    return Sample({"goalId": made.pk}, private=[marker])
+sample("paGovernanceCheck")(_planned)
+sample("paRunTest")(_planned)
 
 
 @sample("paWatchTest")
