@@ -11,16 +11,31 @@ A video meeting is attached to an event the actor may change (Video Meeting's
 createProviderMeeting): `event_for_meeting(...)` reads it with its guests (or the kit's error),
 `link_meeting(...)` puts the join address in its location and description through the same update
 as any change of the event (the actor's permission checked, a new SEQUENCE for the guests).
+
+An area that plans a person's time (the Personal Assistant) reads when they are busy with
+`busy_times(...)` (checkAvailability's reading: every event that makes the person busy, series
+expanded, declined and free ones left out) and writes the blocks a person approved into their own
+calendar with `put_own_event(...)` (the Calendars area's create service, the actor's permission
+checked; guests invited by the same e-mail as createEvent's, when asked).
 """
 
 from dataclasses import dataclass
 from datetime import datetime
 
-from apps.calendars import services
+from apps.calendars import invitations, selectors, services
 from apps.calendars.models import Attendee, Calendar, Event
 from apps.core.actors import Actor, actor_id
 
-__all__ = ["Guest", "MeetingEvent", "cancel_event", "event_for_meeting", "link_meeting", "put_event"]
+__all__ = [
+    "Guest",
+    "MeetingEvent",
+    "busy_times",
+    "cancel_event",
+    "event_for_meeting",
+    "link_meeting",
+    "put_event",
+    "put_own_event",
+]
 
 
 @dataclass(frozen=True)
@@ -120,3 +135,42 @@ def link_meeting(*, actor: Actor, event_id: int, url: str, note: str) -> None:
     services.event_update(
         actor=actor, event=event, fields={"location": url[:300], "description": description[:10_000]}
     )
+
+
+def busy_times(
+    *, email: str, user: Actor | None, start: datetime, end: datetime
+) -> list[tuple[datetime, datetime]]:
+    """When the person of `email` (and `user`, a person of the workspace) is busy in [start, end),
+    soonest first: times only, as free/busy shows them to anyone who may see calendars."""
+    found = selectors.occurrences(selectors.busy_events_of(email, user), start=start, end=end)
+    return [(occurrence.starts_at, occurrence.ends_at) for occurrence in found]
+
+
+def put_own_event(
+    *,
+    actor: Actor,
+    title: str,
+    description: str,
+    starts_at: datetime,
+    ends_at: datetime,
+    time_zone: str,
+    guests: list[str] | None = None,
+    invite: bool = False,
+) -> int:
+    """A new event on the actor's own calendar (made the first time), organised by them, with
+    `guests` as attendees, invited by e-mail when `invite`; its id."""
+    event = services.event_create(
+        actor=actor,
+        calendar=services.default_calendar(actor=actor),
+        fields={
+            "title": title[:300],
+            "description": description,
+            "start": starts_at.isoformat(),
+            "end": ends_at.isoformat(),
+            "time_zone": time_zone,
+        },
+        attendees=[{"email": email} for email in guests or []],
+    )
+    if invite and guests:
+        invitations.send(actor=actor, event=event, attendees=list(event.attendees.all()))
+    return event.pk

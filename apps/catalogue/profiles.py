@@ -238,6 +238,10 @@ PROFILES = (
         "Listeners",
         "Automations: a record event, a schedule or a webhook runs a flow of tools as its owner; their runs.",
         _("I automate work with listeners"),
+        "assistant",
+        "Personal Assistant",
+        "A person's goals briefed, researched, broken into tasks, planned into free time and scheduled.",
+        _("I plan my goals into my calendar"),
     ),
 )
 

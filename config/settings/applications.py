@@ -76,6 +76,7 @@ TENANT_APPS = [
     "apps.mcpgateway",
     "apps.extensions",
     "apps.teams",
+    "apps.assistant",
     # Sign-in throttling: a workspace's failed sign-ins are counted in its own schema, so the same
     # e-mail address locked out in one workspace still signs in to another.
     "axes",
