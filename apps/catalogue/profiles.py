@@ -217,6 +217,12 @@ PROFILES = (
         "The vault's credentials: listed and looked up by reference for tools, their secrets never shown.",
         _("I look up credentials for tools"),
     ),
+    Profile(
+        "travel",
+        "Travel",
+        "Trips: flight and hotel offers found, bookmarked, re-priced and held or quoted, paid by a person.",
+        _("I plan and book trips"),
+    ),
 )
 
 

@@ -67,6 +67,7 @@ TENANT_APPS = [
     "apps.blog",
     "apps.web",
     "apps.meetings",
+    "apps.travel",
     "apps.marketing",
     "apps.forms",
     "apps.vaults",
