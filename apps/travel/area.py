@@ -14,7 +14,16 @@ area = areas.declare(
     group=areas.Group.WORK,
     description=_("Flight and hotel offers found at Duffel, bookmarked, held or quoted, paid by a person"),
     words="travel trip flight flights airline plane fare hotel stay stays room accommodation booking",
-    hints={},
+    hints={
+        "getTravelOverview": "my trips itinerary, travel bookings to pay, payment deadline, provider set",
+        "findFlightOffers": "flight search airfare plane tickets between airports, one way or return",
+        "findStayOffers": "hotel accommodation options, lodging rooms to stay close to a place or office, nights",
+        "bookmarkFlightOffer": "shortlist save a flight airfare to compare",
+        "bookmarkStayOffer": "shortlist save a hotel room rate to compare",
+        "prepareFlightBooking": "book reserve a flight fare ticket, put on hold for a passenger",
+        "prepareStayBooking": "book reserve a hotel room found or bookmarked, quote the stay for guests",
+        "updateTravelBooking": "cancel a flight or hotel reservation, refund, note on a trip",
+    },
     profiles={
         "travel": (
             "getTravelOverview",

@@ -50,5 +50,5 @@ class BookingOut(Out):
     conditions: dict[str, Any] = Field(description="Change, refund and cancellation terms")
     refund: Decimal | None
     note: str
-    payment_url: str = Field(description="The page a person opens to pay; agents never pay")
+    payment_url: str = Field(description="Where a person pays; agents never pay")
     passengers: list[PassengerOut] = Field(description="Identity data for the traveller and admins only")

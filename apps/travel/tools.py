@@ -190,7 +190,7 @@ def prepare_flight_booking(
     expected_total: Money = None,
     traveller_email: Traveller = "",
 ) -> BookingOut:
-    """Re-price a flight offer and hold it as an order; a person pays by the link before its deadline."""
+    """Re-price a flight offer and hold it as an order; a person pays before its deadline, never agents."""
     booking = services.flight_prepare(
         actor=ctx.actor,
         offer_id=offer_id,
@@ -248,7 +248,7 @@ def prepare_stay_booking(
     expected_total: Money = None,
     traveller_email: Traveller = "",
 ) -> BookingOut:
-    """Re-price a hotel rate as a quote, kept for a person to pay and book by the link."""
+    """Re-price a hotel rate as a quote, kept for a person to pay and book; flights: prepareFlightBooking."""
     booking = services.stay_prepare(
         actor=ctx.actor,
         offer_id=offer_id,
