@@ -17,7 +17,9 @@ area = areas.declare(
     hints={
         "getTravelOverview": "my trips itinerary, travel bookings to pay, payment deadline, provider set",
         "findFlightOffers": "flight search airfare plane tickets between airports, one way or return",
-        "findStayOffers": "hotel accommodation options, lodging rooms to stay close to a place or office, nights",
+        "findStayOffers": (
+            "hotel accommodation options, lodging rooms to stay close to a place or office, nights"
+        ),
         "bookmarkFlightOffer": "shortlist save a flight airfare to compare",
         "bookmarkStayOffer": "shortlist save a hotel room rate to compare",
         "prepareFlightBooking": "book reserve a flight fare ticket, put on hold for a passenger",
