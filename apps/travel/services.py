@@ -29,10 +29,36 @@ logger = logging.getLogger(__name__)
 IATA = re.compile(r"^[A-Z]{3}$")
 CABINS = ("economy", "premium_economy", "business", "first")
 MAX_PASSENGERS = 9
-_airports: dict[str, dict[str, Any]] = {}
+# IATA's metropolitan codes (several airports of one city), which airportsdata does not list.
+CITY_CODES = frozenset(
+    [
+        "BER",
+        "BJS",
+        "BUE",
+        "CHI",
+        "LON",
+        "MIL",
+        "MOW",
+        "NYC",
+        "OSA",
+        "PAR",
+        "RIO",
+        "ROM",
+        "SAO",
+        "SEL",
+        "SHA",
+        "STO",
+        "TYO",
+        "WAS",
+        "YMQ",
+        "YTO",
+    ]
+)
+_airports: dict[str, Any] = {}
 
 
-def airports() -> dict[str, dict[str, Any]]:
+def airports() -> dict[str, Any]:
+    """Every IATA airport (airportsdata), read once."""
     if not _airports:
         _airports.update(airportsdata.load("IATA"))
     return _airports
@@ -43,8 +69,7 @@ def airport(value: str, *, field: str) -> str:
     code = (value or "").strip().upper()
     if not IATA.match(code):
         raise invalid(field, _("{value!r} is not a three-letter IATA airport code"), value=value)
-    cities = {entry["city"] for entry in airports().values()}
-    if code not in airports() and not any(city and city[:3].upper() == code for city in cities):
+    if code not in airports() and code not in CITY_CODES:
         raise invalid(field, _("{code} is no airport or city code known"), code=code)
     return code
 
