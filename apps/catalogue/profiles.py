@@ -242,6 +242,10 @@ PROFILES = (
         "Personal Assistant",
         "A person's goals briefed, researched, broken into tasks, planned into free time and scheduled.",
         _("I plan my goals into my calendar"),
+        "travel",
+        "Travel",
+        "Trips: flight and hotel offers found, bookmarked, re-priced and held or quoted, paid by a person.",
+        _("I plan and book trips"),
     ),
 )
 

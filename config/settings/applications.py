@@ -70,6 +70,7 @@ TENANT_APPS = [
     "apps.meetings",
     "apps.browser",
     "apps.dialer",
+    "apps.travel",
     "apps.marketing",
     "apps.forms",
     "apps.vaults",

@@ -1,0 +1,26 @@
+"""Requests people make, with the tool searchTools should find (see test_search_quality.py)."""
+
+REQUESTS: list[tuple[str, str | tuple[str, ...]]] = [
+    ("what trips do I have booked and which are still unpaid", "getTravelOverview"),
+    ("show my travel bookings and bookmarked flights", "getTravelOverview"),
+    ("is a flight provider configured for booking travel", "getTravelOverview"),
+    ("find flights from London to Madrid next Tuesday", "findFlightOffers"),
+    ("search airline fares for a return trip to New York", "findFlightOffers"),
+    ("cheapest plane tickets from LHR to JFK in business class", "findFlightOffers"),
+    ("find a hotel near the conference venue for three nights", "findStayOffers"),
+    ("search hotel rooms in Lisbon for next week", "findStayOffers"),
+    ("accommodation options close to the client's office", "findStayOffers"),
+    ("save this flight offer so I can compare it later", "bookmarkFlightOffer"),
+    ("bookmark the second flight with a note for my manager", "bookmarkFlightOffer"),
+    ("keep that hotel rate on my shortlist", "bookmarkStayOffer"),
+    ("bookmark the hotel room offer", "bookmarkStayOffer"),
+    ("book this flight for me and hold it until I pay", "prepareFlightBooking"),
+    ("reserve the flight with my passport name and date of birth", "prepareFlightBooking"),
+    ("put the cheapest fare on hold for Ana", "prepareFlightBooking"),
+    ("book the hotel room I bookmarked", "prepareStayBooking"),
+    ("reserve the stay at that hotel for two guests", "prepareStayBooking"),
+    ("get a price quote to book this hotel", "prepareStayBooking"),
+    ("cancel my flight booking", "updateTravelBooking"),
+    ("cancel the hotel reservation and tell me the refund", "updateTravelBooking"),
+    ("add a note to the travel booking", "updateTravelBooking"),
+]
