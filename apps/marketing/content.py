@@ -297,7 +297,7 @@ def free_name(name: str, model: Any = ContentItem) -> str:
 
 # --- made by a model (generateMarketingContent) ---------------------------------------------------
 
-SHAPES = {
+SHAPES: dict[str, str] = {
     Type.EMAIL: "a marketing e-mail: title its subject line (one line), body simple HTML (<p>, <a>, <ul>)",
     Type.SOCIAL: "a social media post: title a short internal label, body plain text under 280 characters",
     Type.BLOG: "a blog article: title its headline, body HTML with <h2> sections and <p> paragraphs",

@@ -275,3 +275,12 @@ def test_without_a_model_a_key_or_a_usable_answer_nothing_is_made(people):
             _generate(member, {"type": "ad", "brief": "sale"}, key)
         )
     assert ContentItem.objects.count() == before
+
+
+def test_the_settings_page_lists_content_labelled_and_hides_others_private_copy(acme_client, people):
+    shown = made(people["member"], name=f"Shown {tag()}", ai_generated=True)
+    hidden = made(people["owner"], name=f"Hidden {tag()}", visibility="private")
+    acme_client.force_login(people["member"])
+    body = acme_client.get("/settings/marketing/").content.decode()
+    assert f'id="content-{shown.pk}"' in body and shown.name in body and "written with AI" in body
+    assert hidden.name not in body
