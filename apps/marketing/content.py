@@ -64,7 +64,8 @@ def safe_body(kind: str, value: Any, *, field: str = "body") -> Safe:
 
 
 def _squeezed(value: str) -> str:
-    return re.sub(r"\s+", "", html.unescape(value)).replace('rel="noopener"', "").replace("/>", ">")
+    squeezed = re.sub(r"\s+", "", html.unescape(value)).replace("'", '"')
+    return squeezed.replace('rel="noopener"', "").replace("/>", ">")
 
 
 def plain(value: str) -> str:

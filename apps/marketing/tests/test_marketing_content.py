@@ -206,8 +206,9 @@ def test_bad_publishing_is_refused_before_confirmation_with_nothing_written(peop
     assert "no public module" in refused(admin, "publishMarketingContent", {"contentId": blog.pk})
     assert "no ad network" in refused(admin, "publishMarketingContent", {"contentId": ad.pk})
     assert "needs a title" in refused(admin, "publishMarketingContent", {"contentId": untitled.pk})
+    titled = made(admin)
     assert "not one of its variants" in refused(
-        admin, "publishMarketingContent", {"contentId": untitled.pk, "variant": "Z"}
+        admin, "publishMarketingContent", {"contentId": titled.pk, "variant": "Z"}
     )
     social = made(admin, type="social", body="Hello")
     assert "No social account is connected" in refused(
