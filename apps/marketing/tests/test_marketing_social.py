@@ -48,7 +48,7 @@ def test_a_post_now_is_confirmed_first_then_delivered_to_mastodon(people, mastod
 
     assert posted["post"]["state"] == "sent" and posted["post"]["url"] in posted["message"]
     [status] = mastodon.posts()
-    assert status["text"] == "Spring sale\nhttps://example.org/s"
+    assert status["text"] == "Spring sale\n\nhttps://example.org/s"
     assert SocialPost.objects.get().source == "marketing:post"
     listed = ok(people["viewer"], "listSocialAccounts")
     assert [account["handle"] for account in listed["accounts"]] == ["@acme@127.0.0.1"] and not listed[
