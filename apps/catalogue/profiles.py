@@ -126,6 +126,12 @@ PROFILES = (
         _("I find and reach new customers"),
     ),
     Profile(
+        "content",
+        "Marketing content",
+        "Marketing copy written or generated and published, social posts, landing pages, designs, brand kit.",
+        _("I make marketing content and post it"),
+    ),
+    Profile(
         "automation",
         "Automation",
         "Tasks that run themselves: schedules, runs, steps, watchers, notifications, background tools.",

@@ -43,6 +43,21 @@ area = areas.declare(
         ),
         "getCampaignPerformance": "newsletter campaign results, click rate, bounces, unsubscribes",
         "getMarketingDashboard": "marketing overview, newsletter campaigns and their results, segments",
+        # Content and social posting.
+        "listSocialAccounts": "which Mastodon Bluesky social media accounts are connected, scheduled posts",
+        "scheduleSocialPost": "post or schedule a toot skeet on Mastodon Bluesky social media at a time",
+        "manageSocialPost": "reschedule edit cancel a scheduled social media post, did it go out, its status",
+        "createMarketingContent": (
+            "write marketing copy: email social post blog article ad text with variants"
+        ),
+        "getMarketingContent": "open show marketing copy content item text and variants",
+        "updateMarketingContent": "edit change marketing copy content text, headline, A/B variants",
+        "deleteMarketingContent": "delete remove marketing copy content item",
+        "searchMarketingContent": "find list marketing copy content we wrote, ad texts, social post drafts",
+        "publishMarketingContent": (
+            "publish marketing copy: email content into a campaign, social to Mastodon"
+        ),
+        "generateMarketingContent": "AI write generate marketing copy, ad text, social post in brand voice",
     },
     profiles={
         "marketing": (
@@ -62,6 +77,18 @@ area = areas.declare(
             "setCampaignAutonomy",
             "getCampaignPerformance",
         ),
+        "content": (
+            "listSocialAccounts",
+            "scheduleSocialPost",
+            "manageSocialPost",
+            "createMarketingContent",
+            "getMarketingContent",
+            "updateMarketingContent",
+            "deleteMarketingContent",
+            "searchMarketingContent",
+            "publishMarketingContent",
+            "generateMarketingContent",
+        ),
     },
     nav=[NavItem("marketing", _("Marketing"), "marketing:home", MarketingPerm.VIEW, order=42)],
     kinds=[
@@ -72,7 +99,15 @@ area = areas.declare(
             url=page("marketing:home", anchor="campaign-"),
             search=("name", "subject"),
             named=_("Marketing campaign"),
-        )
+        ),
+        Kind(
+            "marketing_content",
+            "marketing.ContentItem",
+            title="name",
+            url=page("marketing:home", anchor="content-"),
+            search=("name", "title"),
+            named=_("Marketing content"),
+        ),
     ],
     not_kinds={
         "marketing.Segment": "an audience of contacts by rules (listMarketingSegments)",

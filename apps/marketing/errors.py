@@ -2,7 +2,7 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.errors import Conflict, Forbidden, ValidationFailed
+from apps.core.errors import AppError, Conflict, Forbidden, ValidationFailed
 
 
 class CampaignState(Conflict):
@@ -52,4 +52,44 @@ class SegmentInUse(Conflict):
     msg_format = _(
         "Segment {id} is the audience of campaign {campaign} ({status}); give that campaign another "
         "segment or delete it first."
+    )
+
+
+# --- content, social posting, landing pages and designs --------------------------------------------
+
+
+class ContentState(Conflict):
+    code = "MARKETING_CONTENT_STATE"
+    msg_format = _("Content {id} is {status}: {what}")
+
+
+class ContentNowhereToPublish(ValidationFailed):
+    code = "MARKETING_CONTENT_NOWHERE"
+    msg_format = _("Content {id} ({type}) is not published: {why} Nothing was published.")
+
+
+class MarketingModelNotConfigured(AppError):
+    code = "MARKETING_MODEL_NOT_CONFIGURED"
+    http_status = 503
+    msg_format = _(
+        "{tool}: no model is configured ({problem}); an administrator sets one in the service's "
+        "environment (ATRIUM_GATEWAY_MODEL_BACKEND, ATRIUM_GATEWAY_MODEL_URL, ATRIUM_GATEWAY_MODEL_NAME). "
+        "Nothing was charged or changed."
+    )
+
+
+class MarketingModelNeedsApiKey(AppError):
+    code = "MARKETING_MODEL_NEEDS_API_KEY"
+    http_status = 403
+    msg_format = _(
+        "{tool} calls a model paid from an API key's budget, and this connection has no API key: connect "
+        "with a personal access token and an API key. Nothing was changed."
+    )
+
+
+class MarketingModelCallFailed(AppError):
+    code = "MARKETING_MODEL_CALL_FAILED"
+    http_status = 502
+    msg_format = _(
+        "{tool}: the model gave no usable answer ({problem}); nothing was changed. Try again later."
     )

@@ -227,3 +227,79 @@ class Click(models.Model):
 
     def __str__(self) -> str:
         return f"click {self.pk}"
+
+
+# --- content (createMarketingContent ... publishMarketingContent) --------------------------------
+
+
+class ContentItem(OwnedRecord):
+    """A piece of marketing content: an e-mail's body, a social post, a blog article or an ad, with
+    variants to try (A/B) and where it went when published. Its HTML is sanitised on save (nh3)."""
+
+    class Type(models.TextChoices):
+        EMAIL = "email", _("e-mail")
+        SOCIAL = "social", _("social post")
+        BLOG = "blog", _("blog article")
+        AD = "ad", _("ad")
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        SCHEDULED = "scheduled", _("scheduled")
+        PUBLISHED = "published", _("published")
+
+    access = Access(
+        MarketingPerm,
+        label=_("Marketing content"),
+        find_with="searchMarketingContent",
+        trash_hint=_("Create it again with createMarketingContent."),
+    )
+
+    name = models.CharField(_("name"), max_length=120)
+    type = models.CharField(_("type"), max_length=10, choices=Type.choices)
+    # E-mail: the subject; social and ads: the headline (not posted); blog: the title.
+    title = models.CharField(_("title"), max_length=200, blank=True)
+    # Sanitised HTML (apps.marketing.content.safe_html); social content is plain text.
+    body = models.TextField(_("body"), blank=True)
+    # Other versions of the body to try: [{"label": "B", "body": "..."}].
+    variants = models.JSONField(_("variants"), default=list)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.DRAFT)
+    # Written by a model (generateMarketingContent): labelled as such where it is shown.
+    ai_generated = models.BooleanField(_("made by a model"), default=False)
+    # Where it went: "campaign:12", "social:34".
+    published_to = models.CharField(_("published to"), max_length=60, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+        verbose_name = _("marketing content")
+        constraints = [name_once("marketing_content_name_once")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class BrandKit(models.Model):
+    """The workspace's one brand kit (pk 1): what designs and generated copy follow. Edited on
+    Settings → Marketing; read by getBrandKit."""
+
+    # "#RRGGBB" each: primary first.
+    colours = models.JSONField(_("colours"), default=list)
+    heading_font = models.CharField(_("heading font"), max_length=80, default="DejaVu Sans")
+    body_font = models.CharField(_("body font"), max_length=80, default="DejaVu Sans")
+    # Files ids of the logos (apps.files), first the main one.
+    logo_file_ids = models.JSONField(_("logos"), default=list)
+    # How the brand speaks ("warm, plain, no jargon"): given to the model that writes copy.
+    voice = models.TextField(_("voice"), blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("brand kit")
+        constraints = [models.CheckConstraint(condition=models.Q(pk=1), name="marketing_brand_kit_one")]
+
+    def __str__(self) -> str:
+        return "brand kit"
+
+    @classmethod
+    def current(cls) -> "BrandKit":
+        found, _made = cls.objects.get_or_create(pk=1)
+        return found

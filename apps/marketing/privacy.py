@@ -6,7 +6,16 @@ contact and goes with the contact."""
 from django.db.models import QuerySet
 
 from apps.core import privacy
-from apps.marketing.models import Campaign, Click, Consent, MarketingSettings, Segment, Send
+from apps.marketing.models import (
+    BrandKit,
+    Campaign,
+    Click,
+    Consent,
+    ContentItem,
+    MarketingSettings,
+    Segment,
+    Send,
+)
 
 
 def _clicks(subject: privacy.Subject) -> QuerySet[Click]:
@@ -21,3 +30,5 @@ privacy.register(Send, email="email", order=20)
 privacy.not_personal(Consent, reason="about a contact: erased with the contact")
 privacy.not_personal(Segment, reason="rules on contact fields")
 privacy.not_personal(MarketingSettings, reason="the workspace's postal address and rules for marketing mail")
+privacy.register(ContentItem, user="owner", erase={"owner": None}, order=40)
+privacy.not_personal(BrandKit, reason="the workspace's colours, fonts, logos and voice")

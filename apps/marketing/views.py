@@ -15,7 +15,7 @@ from apps.core.pages import READ, page, paged
 from apps.mail import api as mail
 from apps.marketing import selectors, services
 from apps.marketing.forms import ConsentForm, SettingsForm
-from apps.marketing.models import Campaign, Consent, MarketingSettings
+from apps.marketing.models import Campaign, Consent, ContentItem, MarketingSettings
 from apps.marketing.permissions import MarketingPerm
 
 
@@ -33,6 +33,7 @@ def home(request: AuthenticatedHttpRequest) -> HttpResponse:
             **context,
             "shown": [(campaign, selectors.figures(campaign)) for campaign in context["page"]],
             "segments": list(selectors.segments(user)[:100]),
+            "contents": list(ContentItem.objects.restrict(user, "view").select_related("owner")[:100]),
             "consents": list(Consent.objects.filter(contact__in=seen).select_related("contact")[:100]),
             "suppressed": list(mail.suppression_list()[:100]) if can(user, MarketingPerm.ADMIN) else None,
             "settings": settings,

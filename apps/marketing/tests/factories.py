@@ -12,7 +12,7 @@ from apps.contacts.tests.factories import ContactFactory
 from apps.core import factories
 from apps.core.factories import AccessRows, access_rows, private_rows
 from apps.marketing import services
-from apps.marketing.models import Campaign, Click, Consent, MarketingSettings, Segment, Send
+from apps.marketing.models import Campaign, Click, Consent, ContentItem, MarketingSettings, Segment, Send
 
 
 def tag() -> str:
@@ -64,6 +64,22 @@ def _campaigns(people: dict[str, Any]) -> AccessRows:
     return rows
 
 
+def content_item(actor: Any, **fields: Any) -> ContentItem:
+    from apps.marketing import content
+
+    fields.setdefault("name", f"Copy {tag()}")
+    fields.setdefault("type", "email")
+    fields.setdefault("body", "<p>Hello</p>")
+    return content.create(actor=actor, fields=fields)
+
+
+@access_rows("marketing.ContentItem")
+def _content_items(people: dict[str, Any]) -> AccessRows:
+    rows = private_rows(people, lambda actor, visibility: content_item(actor, visibility=visibility))
+    rows.listed = lambda person: listed(person, "searchMarketingContent", {"limit": 100})
+    return rows
+
+
 @access_rows("marketing.Segment")
 def _segments(people: dict[str, Any]) -> AccessRows:
     return AccessRows(
@@ -105,3 +121,11 @@ def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -
         visibility="private",
     )
     rows.add("campaignId", record=made)
+    copy = content_item(
+        owner,
+        name=f"{marker} copy",
+        title=f"{marker} title",
+        body=f"<p>{marker} body</p>",
+        visibility="private",
+    )
+    rows.add("contentId", record=copy)

@@ -127,3 +127,113 @@ def get_campaign_performance(actor: Any) -> Sample:
 def get_marketing_dashboard(actor: Any) -> Sample:
     _campaign(actor)
     return Sample({})
+
+
+# --- content and social posting -------------------------------------------------------------------
+
+
+def _content(actor: Any, **fields: Any) -> tuple[Any, str]:
+    from apps.marketing import content
+
+    marker = _marker()
+    fields.setdefault("type", "email")
+    made = content.create(
+        actor=actor,
+        fields={
+            "name": f"{marker} copy",
+            "title": f"{marker} subject",
+            "body": f"<p>{marker} body</p>",
+            **fields,
+        },
+    )
+    return made, marker
+
+
+def _scheduled(actor: Any) -> tuple[Any, str]:
+    """A Marketing post scheduled an hour on to a Mastodon account connected on loopback."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from apps.social import api as social_api
+    from apps.social import services as social_services
+    from apps.social.tests import servers
+
+    marker = _marker()
+    with servers.mastodon() as served:
+        account = social_services.account_connect(
+            actor=actor, network="mastodon", server=served.url, handle="", secret=servers.MASTODON_TOKEN
+        )
+    made = social_api.post(
+        actor=actor,
+        account_id=account.pk,
+        text=f"{marker} soon",
+        at=timezone.now() + timedelta(hours=1),
+        source="marketing:post",
+    )
+    return made, marker
+
+
+@sample("createMarketingContent")
+def create_marketing_content(actor: Any) -> Sample:
+    return Sample({"contentItem": {"name": f"{_marker()} ad", "type": "ad", "body": "<p>Summer sale</p>"}})
+
+
+@sample("getMarketingContent")
+def get_marketing_content(actor: Any) -> Sample:
+    made, marker = _content(actor)
+    return Sample({"contentId": made.pk}, private=[marker])
+
+
+@sample("updateMarketingContent")
+def update_marketing_content(actor: Any) -> Sample:
+    made, marker = _content(actor)
+    return Sample({"contentId": made.pk, "changes": {"title": "Changed"}}, private=[marker])
+
+
+@sample("deleteMarketingContent")
+def delete_marketing_content(actor: Any) -> Sample:
+    made, marker = _content(actor)
+    return Sample({"contentId": made.pk}, private=[marker])
+
+
+@sample("searchMarketingContent")
+def search_marketing_content(actor: Any) -> Sample:
+    _made, marker = _content(actor)
+    return Sample({"query": marker}, private=[marker])
+
+
+@sample("publishMarketingContent")
+def publish_marketing_content(actor: Any) -> Sample:
+    made, marker = _content(actor)
+    return Sample({"contentId": made.pk}, private=[marker])
+
+
+@sample("generateMarketingContent")
+def generate_marketing_content(actor: Any) -> Sample:
+    from apps.marketing.tests.marketing_models import metered
+
+    return Sample({"type": "social", "brief": "our summer sale", "variants": 1}, around=metered)
+
+
+@sample("listSocialAccounts")
+def list_social_accounts(actor: Any) -> Sample:
+    _made, marker = _scheduled(actor)
+    return Sample({}, private=[marker])
+
+
+@sample("scheduleSocialPost")
+def schedule_social_post(actor: Any) -> Sample:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    made, marker = _scheduled(actor)
+    at = (timezone.now() + timedelta(hours=2)).isoformat()
+    return Sample({"accountId": made.account_id, "text": "Later today", "at": at}, private=[marker])
+
+
+@sample("manageSocialPost")
+def manage_social_post(actor: Any) -> Sample:
+    made, marker = _scheduled(actor)
+    return Sample({"postId": made.pk, "action": "status"}, private=[marker])

@@ -17,4 +17,15 @@ HELD_OUT: list[tuple[str, str | tuple[str, ...]]] = [
     ("how much may the AI send campaigns on its own", "setCampaignAutonomy"),
     ("results of last week's mailing", "getCampaignPerformance"),
     ("marketing at a glance", "getMarketingDashboard"),
+    # Content and social posting, written before their hints.
+    ("what social profiles can we post from", "listSocialAccounts"),
+    ("queue a toot for next week", "scheduleSocialPost"),
+    ("reschedule a planned social media post", "manageSocialPost"),
+    ("draft copy for a LinkedIn style ad", "createMarketingContent"),
+    ("read the copy of a marketing content item", "getMarketingContent"),
+    ("edit the wording of the newsletter copy", "updateMarketingContent"),
+    ("remove a piece of marketing content", "deleteMarketingContent"),
+    ("search marketing copy by keyword", "searchMarketingContent"),
+    ("publish a content item", "publishMarketingContent"),
+    ("AI writes a promotional email in our brand voice", "generateMarketingContent"),
 ]
