@@ -126,6 +126,12 @@ PROFILES = (
         _("I find and reach new customers"),
     ),
     Profile(
+        "growth",
+        "Marketing automation",
+        "E-mail sequences, marketing plans and strategy, marketing analytics and recommendations.",
+        _("I plan and automate our marketing"),
+    ),
+    Profile(
         "automation",
         "Automation",
         "Tasks that run themselves: schedules, runs, steps, watchers, notifications, background tools.",

@@ -2,7 +2,7 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.errors import Conflict, Forbidden, ValidationFailed
+from apps.core.errors import AppError, Conflict, Forbidden, ValidationFailed
 
 
 class CampaignState(Conflict):
@@ -52,4 +52,52 @@ class SegmentInUse(Conflict):
     msg_format = _(
         "Segment {id} is the audience of campaign {campaign} ({status}); give that campaign another "
         "segment or delete it first."
+    )
+
+
+# --- e-mail sequences, plans and the model calls (apps.marketing.sequences, plans, proposals) ----
+
+
+class SequenceState(Conflict):
+    code = "MARKETING_SEQUENCE_STATE"
+    msg_format = _("E-mail sequence {id} is {status}: {what} only a sequence that is {allowed}.")
+
+
+class SequenceNotReady(ValidationFailed):
+    code = "MARKETING_SEQUENCE_NOT_READY"
+    msg_format = _("E-mail sequence {id} cannot be activated: {problem}. Nothing was changed.")
+
+
+class NobodyToEnroll(ValidationFailed):
+    code = "MARKETING_NOBODY_TO_ENROLL"
+    msg_format = _(
+        "Nobody was enrolled in e-mail sequence {id}: of {members} contacts, none may be ({skipped}). "
+        "Nothing was changed."
+    )
+
+
+class MarketingModelNotConfigured(AppError):
+    code = "MARKETING_MODEL_NOT_CONFIGURED"
+    http_status = 503
+    msg_format = _(
+        "{tool}: no model is configured ({problem}); an administrator sets one in the service's "
+        "environment (ATRIUM_GATEWAY_MODEL_BACKEND, ATRIUM_GATEWAY_MODEL_URL, ATRIUM_GATEWAY_MODEL_NAME). "
+        "Nothing was charged or changed."
+    )
+
+
+class MarketingModelNeedsApiKey(AppError):
+    code = "MARKETING_MODEL_NEEDS_API_KEY"
+    http_status = 403
+    msg_format = _(
+        "{tool} calls a model paid from an API key's budget, and this connection has no API key: connect "
+        "with a personal access token and an API key. Nothing was changed."
+    )
+
+
+class MarketingModelCallFailed(AppError):
+    code = "MARKETING_MODEL_CALL_FAILED"
+    http_status = 502
+    msg_format = _(
+        "{tool}: the model gave no usable answer ({problem}); nothing was changed. Try again later."
     )

@@ -1,5 +1,5 @@
 """The Marketing area of the catalogue (SPEC 4.7), one module per group of tools."""
 
-from apps.marketing.tools import campaigns
+from apps.marketing.tools import analytics, campaigns, plans, sequences
 
-__all__ = ["campaigns"]
+__all__ = ["analytics", "campaigns", "plans", "sequences"]
