@@ -43,6 +43,25 @@ area = areas.declare(
         ),
         "getCampaignPerformance": "newsletter campaign results, click rate, bounces, unsubscribes",
         "getMarketingDashboard": "marketing overview, newsletter campaigns and their results, segments",
+        # E-mail sequences, plans and analytics.
+        "createEmailSequence": (
+            "new drip email sequence, automated welcome onboarding nurture series of emails, autoresponder"
+        ),
+        "getEmailSequence": "show one drip email sequence nurture flow, its steps, who is enrolled or left",
+        "updateEmailSequence": "change edit a drip email sequence series: its steps, delays, goal",
+        "deleteEmailSequence": "delete remove a drip email sequence",
+        "activateEmailSequence": "activate turn on start a drip email sequence automation, or pause it",
+        "enrollInEmailSequence": "enroll add put contacts leads or a segment into a drip email sequence",
+        "generateSequenceStep": "AI write generate the next follow up email step of a drip sequence series",
+        "createMarketingPlan": "new marketing plan: goals, channels, budget and period for the quarter year",
+        "getMarketingPlan": "show our marketing plan, its goals, channels and budget",
+        "updateMarketingPlan": "change a marketing plan's budget, goals or channels, link campaigns to it",
+        "generateMarketingStrategy": "AI propose suggest a marketing strategy or go-to-market plan",
+        "getMarketingAnalytics": (
+            "marketing analytics report per campaign and sequence over a period, conversions, unsubscribes"
+        ),
+        "getMarketingRecommendations": "recommendations what to improve in our marketing, from the numbers",
+        "listCampaignSuggestions": "ideas suggestions for the next email campaign mailing to run",
     },
     profiles={
         "marketing": (
