@@ -8,127 +8,329 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('contacts', '0005_event_door'),
-        ('mail', '0004_draft_server_copy'),
-        ('marketing', '0001_initial'),
+        ("contacts", "0005_event_door"),
+        ("mail", "0004_draft_server_copy"),
+        ("marketing", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='EmailSequence',
+            name="EmailSequence",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='created')),
-                ('updated_at', models.DateTimeField(auto_now=True, verbose_name='updated')),
-                ('deleted_at', models.DateTimeField(blank=True, null=True, verbose_name='deleted')),
-                ('visibility', models.CharField(choices=[('workspace', 'everyone in the workspace who may see the area'), ('private', 'the owner and the people it is shared with')], default='workspace', max_length=20, verbose_name='visible to')),
-                ('name', models.CharField(max_length=120, verbose_name='name')),
-                ('steps', models.JSONField(default=list, verbose_name='steps')),
-                ('goal_stage', models.CharField(blank=True, max_length=20, verbose_name='goal: lifecycle stage')),
-                ('status', models.CharField(choices=[('draft', 'draft'), ('active', 'active'), ('paused', 'paused')], default='draft', max_length=10, verbose_name='status')),
-                ('activated_at', models.DateTimeField(blank=True, null=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('deleted_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('mailbox', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='mail.mailbox')),
-                ('owner', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='owner')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "created_at",
+                    models.DateTimeField(default=django.utils.timezone.now, verbose_name="created"),
+                ),
+                ("updated_at", models.DateTimeField(auto_now=True, verbose_name="updated")),
+                ("deleted_at", models.DateTimeField(blank=True, null=True, verbose_name="deleted")),
+                (
+                    "visibility",
+                    models.CharField(
+                        choices=[
+                            ("workspace", "everyone in the workspace who may see the area"),
+                            ("private", "the owner and the people it is shared with"),
+                        ],
+                        default="workspace",
+                        max_length=20,
+                        verbose_name="visible to",
+                    ),
+                ),
+                ("name", models.CharField(max_length=120, verbose_name="name")),
+                ("steps", models.JSONField(default=list, verbose_name="steps")),
+                (
+                    "goal_stage",
+                    models.CharField(blank=True, max_length=20, verbose_name="goal: lifecycle stage"),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("draft", "draft"), ("active", "active"), ("paused", "paused")],
+                        default="draft",
+                        max_length=10,
+                        verbose_name="status",
+                    ),
+                ),
+                ("activated_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "deleted_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "mailbox",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="mail.mailbox",
+                    ),
+                ),
+                (
+                    "owner",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="owner",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'e-mail sequence',
-                'ordering': ['name', 'id'],
+                "verbose_name": "e-mail sequence",
+                "ordering": ["name", "id"],
             },
         ),
         migrations.CreateModel(
-            name='Enrollment',
+            name="Enrollment",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('email', models.CharField(max_length=254)),
-                ('name', models.CharField(blank=True, max_length=200)),
-                ('time_zone', models.CharField(blank=True, max_length=64)),
-                ('state', models.CharField(choices=[('active', 'active'), ('completed', 'every step sent'), ('replied', 'replied'), ('unsubscribed', 'unsubscribed or suppressed'), ('goal', 'reached the goal'), ('no_consent', 'consent withdrawn'), ('removed', 'removed')], default='active', max_length=12)),
-                ('round', models.PositiveSmallIntegerField(default=1)),
-                ('next_step', models.PositiveSmallIntegerField(default=0)),
-                ('next_due_at', models.DateTimeField(blank=True, null=True)),
-                ('enrolled_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('exited_at', models.DateTimeField(blank=True, null=True)),
-                ('contact', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='contacts.contact')),
-                ('sequence', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='enrollments', to='marketing.emailsequence')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("email", models.CharField(max_length=254)),
+                ("name", models.CharField(blank=True, max_length=200)),
+                ("time_zone", models.CharField(blank=True, max_length=64)),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("active", "active"),
+                            ("completed", "every step sent"),
+                            ("replied", "replied"),
+                            ("unsubscribed", "unsubscribed or suppressed"),
+                            ("goal", "reached the goal"),
+                            ("no_consent", "consent withdrawn"),
+                            ("removed", "removed"),
+                        ],
+                        default="active",
+                        max_length=12,
+                    ),
+                ),
+                ("round", models.PositiveSmallIntegerField(default=1)),
+                ("next_step", models.PositiveSmallIntegerField(default=0)),
+                ("next_due_at", models.DateTimeField(blank=True, null=True)),
+                ("enrolled_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("exited_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "contact",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="contacts.contact",
+                    ),
+                ),
+                (
+                    "sequence",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="enrollments",
+                        to="marketing.emailsequence",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['sequence', 'id'],
+                "ordering": ["sequence", "id"],
             },
         ),
         migrations.CreateModel(
-            name='MarketingPlan',
+            name="MarketingPlan",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='created')),
-                ('updated_at', models.DateTimeField(auto_now=True, verbose_name='updated')),
-                ('deleted_at', models.DateTimeField(blank=True, null=True, verbose_name='deleted')),
-                ('visibility', models.CharField(choices=[('workspace', 'everyone in the workspace who may see the area'), ('private', 'the owner and the people it is shared with')], default='workspace', max_length=20, verbose_name='visible to')),
-                ('name', models.CharField(max_length=120, verbose_name='name')),
-                ('summary', models.TextField(blank=True, verbose_name='summary')),
-                ('goals', models.JSONField(default=list, verbose_name='goals')),
-                ('channels', models.JSONField(default=list, verbose_name='channels')),
-                ('budget', models.DecimalField(blank=True, decimal_places=2, max_digits=14, null=True, verbose_name='budget')),
-                ('currency', models.CharField(blank=True, max_length=3, verbose_name='currency')),
-                ('starts_on', models.DateField(blank=True, null=True, verbose_name='starts')),
-                ('ends_on', models.DateField(blank=True, null=True, verbose_name='ends')),
-                ('ai_generated', models.BooleanField(default=False)),
-                ('campaigns', models.ManyToManyField(blank=True, related_name='plans', to='marketing.campaign')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('deleted_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('owner', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='owner')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "created_at",
+                    models.DateTimeField(default=django.utils.timezone.now, verbose_name="created"),
+                ),
+                ("updated_at", models.DateTimeField(auto_now=True, verbose_name="updated")),
+                ("deleted_at", models.DateTimeField(blank=True, null=True, verbose_name="deleted")),
+                (
+                    "visibility",
+                    models.CharField(
+                        choices=[
+                            ("workspace", "everyone in the workspace who may see the area"),
+                            ("private", "the owner and the people it is shared with"),
+                        ],
+                        default="workspace",
+                        max_length=20,
+                        verbose_name="visible to",
+                    ),
+                ),
+                ("name", models.CharField(max_length=120, verbose_name="name")),
+                ("summary", models.TextField(blank=True, verbose_name="summary")),
+                ("goals", models.JSONField(default=list, verbose_name="goals")),
+                ("channels", models.JSONField(default=list, verbose_name="channels")),
+                (
+                    "budget",
+                    models.DecimalField(
+                        blank=True, decimal_places=2, max_digits=14, null=True, verbose_name="budget"
+                    ),
+                ),
+                ("currency", models.CharField(blank=True, max_length=3, verbose_name="currency")),
+                ("starts_on", models.DateField(blank=True, null=True, verbose_name="starts")),
+                ("ends_on", models.DateField(blank=True, null=True, verbose_name="ends")),
+                ("ai_generated", models.BooleanField(default=False)),
+                (
+                    "campaigns",
+                    models.ManyToManyField(blank=True, related_name="plans", to="marketing.campaign"),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "deleted_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "owner",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="owner",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'marketing plan',
-                'ordering': ['-starts_on', 'name', 'id'],
+                "verbose_name": "marketing plan",
+                "ordering": ["-starts_on", "name", "id"],
             },
         ),
         migrations.CreateModel(
-            name='StepSend',
+            name="StepSend",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('round', models.PositiveSmallIntegerField(default=1)),
-                ('step', models.PositiveSmallIntegerField()),
-                ('email', models.CharField(max_length=254)),
-                ('state', models.CharField(choices=[('queued', 'queued'), ('sent', 'sent'), ('failed', 'refused by the mail server'), ('skipped', 'skipped: its condition was not met')], default='queued', max_length=10)),
-                ('message_id', models.CharField(blank=True, max_length=998)),
-                ('sent_at', models.DateTimeField(blank=True, null=True)),
-                ('opened_at', models.DateTimeField(blank=True, null=True)),
-                ('clicked_at', models.DateTimeField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('enrollment', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sends', to='marketing.enrollment')),
-                ('outgoing', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='mail.outgoing')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("round", models.PositiveSmallIntegerField(default=1)),
+                ("step", models.PositiveSmallIntegerField()),
+                ("email", models.CharField(max_length=254)),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("queued", "queued"),
+                            ("sent", "sent"),
+                            ("failed", "refused by the mail server"),
+                            ("skipped", "skipped: its condition was not met"),
+                        ],
+                        default="queued",
+                        max_length=10,
+                    ),
+                ),
+                ("message_id", models.CharField(blank=True, max_length=998)),
+                ("sent_at", models.DateTimeField(blank=True, null=True)),
+                ("opened_at", models.DateTimeField(blank=True, null=True)),
+                ("clicked_at", models.DateTimeField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "enrollment",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="sends",
+                        to="marketing.enrollment",
+                    ),
+                ),
+                (
+                    "outgoing",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="mail.outgoing",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['enrollment', 'round', 'step'],
+                "ordering": ["enrollment", "round", "step"],
             },
         ),
         migrations.AddConstraint(
-            model_name='emailsequence',
-            constraint=models.UniqueConstraint(django.db.models.functions.text.Lower('name'), condition=models.Q(('deleted_at__isnull', True)), name='marketing_sequence_name_once'),
+            model_name="emailsequence",
+            constraint=models.UniqueConstraint(
+                django.db.models.functions.text.Lower("name"),
+                condition=models.Q(("deleted_at__isnull", True)),
+                name="marketing_sequence_name_once",
+            ),
         ),
         migrations.AddIndex(
-            model_name='enrollment',
-            index=models.Index(fields=['state', 'next_due_at'], name='marketing_enrollment_due'),
+            model_name="enrollment",
+            index=models.Index(fields=["state", "next_due_at"], name="marketing_enrollment_due"),
         ),
         migrations.AddConstraint(
-            model_name='enrollment',
-            constraint=models.UniqueConstraint(fields=('sequence', 'email'), name='marketing_enrollment_once'),
+            model_name="enrollment",
+            constraint=models.UniqueConstraint(
+                fields=("sequence", "email"), name="marketing_enrollment_once"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='marketingplan',
-            constraint=models.UniqueConstraint(django.db.models.functions.text.Lower('name'), condition=models.Q(('deleted_at__isnull', True)), name='marketing_plan_name_once'),
+            model_name="marketingplan",
+            constraint=models.UniqueConstraint(
+                django.db.models.functions.text.Lower("name"),
+                condition=models.Q(("deleted_at__isnull", True)),
+                name="marketing_plan_name_once",
+            ),
         ),
         migrations.AddIndex(
-            model_name='stepsend',
-            index=models.Index(fields=['email', 'sent_at'], name='marketing_step_send_cap'),
+            model_name="stepsend",
+            index=models.Index(fields=["email", "sent_at"], name="marketing_step_send_cap"),
         ),
         migrations.AddConstraint(
-            model_name='stepsend',
-            constraint=models.UniqueConstraint(fields=('enrollment', 'round', 'step'), name='marketing_step_send_once'),
+            model_name="stepsend",
+            constraint=models.UniqueConstraint(
+                fields=("enrollment", "round", "step"), name="marketing_step_send_once"
+            ),
         ),
     ]
