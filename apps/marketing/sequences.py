@@ -33,7 +33,7 @@ from apps.core.actors import Actor, require
 from apps.core.errors import AppError, EmailNotSent, invalid
 from apps.mail import api as mail
 from apps.mail.api import Outgoing
-from apps.marketing import sending, tracking
+from apps.marketing import sending, services, tracking
 from apps.marketing.errors import NobodyToEnroll, NoPostalAddress, SequenceNotReady, SequenceState
 from apps.marketing.models import (
     Consent,
@@ -104,17 +104,6 @@ def checked_steps(raw: Any) -> list[dict[str, Any]]:
 # --- writes -------------------------------------------------------------------------------------
 
 
-def _mailbox(actor: Actor, mailbox_id: Any) -> Any:
-    if mailbox_id is None:
-        return None
-    found = mail.mailboxes(actor, "change").filter(pk=int(mailbox_id), deleted_at__isnull=True).first()
-    if found is None:
-        raise invalid(
-            "mailboxId", _("no mailbox {id} you may send from; find one with listInboxes"), id=mailbox_id
-        )
-    return found
-
-
 def _apply(actor: Actor, sequence: EmailSequence, fields: dict[str, Any], creating: bool) -> None:
     if "steps" in fields and not creating and sequence.status == Status.ACTIVE:
         raise SequenceState(
@@ -133,7 +122,7 @@ def _apply(actor: Actor, sequence: EmailSequence, fields: dict[str, Any], creati
             raise invalid("goalStage", _("must be a lifecycle stage: {stages}"), stages=", ".join(STAGES))
         sequence.goal_stage = stage
     if "mailbox_id" in fields:
-        sequence.mailbox = _mailbox(actor, fields["mailbox_id"])
+        sequence.mailbox = services.sender_mailbox(actor, fields["mailbox_id"])
     elif creating:
         sequence.mailbox = (
             mail.mailboxes(actor, "change").filter(owner=actor.pk, deleted_at__isnull=True).first()
