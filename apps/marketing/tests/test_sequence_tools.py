@@ -120,7 +120,7 @@ def test_bad_steps_are_named_and_nothing_is_written(people):
     assert "steps[0].condition" in said
     assert not EmailSequence.objects.filter(name=name).exists()
     made = _sequence(member)
-    said = refused(member, "updateEmailSequence", {"sequenceId": made.pk, "changes": {"mailboxId": 2**40}})
+    said = refused(member, "updateEmailSequence", {"sequenceId": made.pk, "changes": {"mailboxId": 999_999}})
     assert "mailboxId" in said
     EmailSequence.objects.filter(pk=made.pk).update(status="active")
     said = refused(member, "updateEmailSequence", {"sequenceId": made.pk, "changes": {"steps": [STEP, STEP]}})
