@@ -27,7 +27,7 @@ from apps.marketing.tests.factories import consenting, postal_address, segment, 
 ELICIT = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
 STEPS = [
     {
-        "subject": "Welcome, {first_name}",
+        "subject": "Welcome",
         "body": "Hello {first_name}, start here: https://shop.example.org/start",
     },
     {"subject": "Tips", "body": "Two tips for your first week.", "delayHours": 48},
