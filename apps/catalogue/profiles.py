@@ -132,6 +132,12 @@ PROFILES = (
         _("I make marketing content and post it"),
     ),
     Profile(
+        "growth",
+        "Marketing automation",
+        "E-mail sequences, marketing plans and strategy, marketing analytics and recommendations.",
+        _("I plan and automate our marketing"),
+    ),
+    Profile(
         "automation",
         "Automation",
         "Tasks that run themselves: schedules, runs, steps, watchers, notifications, background tools.",
@@ -240,14 +246,20 @@ PROFILES = (
         "Agent teams",
         "AI agent teams: members hired with kits of tools, prompts sent, their projects and log read.",
         _("I run teams of AI agents"),
+    ),
+    Profile(
         "listeners",
         "Listeners",
         "Automations: a record event, a schedule or a webhook runs a flow of tools as its owner; their runs.",
         _("I automate work with listeners"),
+    ),
+    Profile(
         "assistant",
         "Personal Assistant",
         "A person's goals briefed, researched, broken into tasks, planned into free time and scheduled.",
         _("I plan my goals into my calendar"),
+    ),
+    Profile(
         "travel",
         "Travel",
         "Trips: flight and hotel offers found, bookmarked, re-priced and held or quoted, paid by a person.",

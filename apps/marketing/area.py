@@ -58,6 +58,25 @@ area = areas.declare(
             "publish marketing copy: email content into a campaign, social to Mastodon"
         ),
         "generateMarketingContent": "AI write generate marketing copy, ad text, social post in brand voice",
+        # E-mail sequences, plans and analytics.
+        "createEmailSequence": (
+            "new drip email sequence, automated welcome onboarding nurture series of emails, autoresponder"
+        ),
+        "getEmailSequence": "show one drip email sequence nurture flow, its steps, who is enrolled or left",
+        "updateEmailSequence": "change edit a drip email sequence series: its steps, delays, goal",
+        "deleteEmailSequence": "delete remove a drip email sequence",
+        "activateEmailSequence": "activate turn on start a drip email sequence automation, or pause it",
+        "enrollInEmailSequence": "enroll add put contacts leads or a segment into a drip email sequence",
+        "generateSequenceStep": "AI write generate the next follow up email step of a drip sequence series",
+        "createMarketingPlan": "new marketing plan: goals, channels, budget and period for the quarter year",
+        "getMarketingPlan": "show our marketing plan, its goals, channels and budget",
+        "updateMarketingPlan": "change a marketing plan's budget, goals or channels, link campaigns to it",
+        "generateMarketingStrategy": "AI propose suggest a marketing strategy or go-to-market plan",
+        "getMarketingAnalytics": (
+            "marketing analytics report per campaign and sequence over a period, conversions, unsubscribes"
+        ),
+        "getMarketingRecommendations": "recommendations what to improve in our marketing, from the numbers",
+        "listCampaignSuggestions": "ideas suggestions for the next email campaign mailing to run",
     },
     profiles={
         "marketing": (
@@ -89,6 +108,26 @@ area = areas.declare(
             "publishMarketingContent",
             "generateMarketingContent",
         ),
+        "growth": (
+            "getMarketingDashboard",
+            "listMarketingSegments",
+            "previewSegmentContacts",
+            "getCampaignPerformance",
+            "createEmailSequence",
+            "getEmailSequence",
+            "updateEmailSequence",
+            "deleteEmailSequence",
+            "activateEmailSequence",
+            "enrollInEmailSequence",
+            "generateSequenceStep",
+            "createMarketingPlan",
+            "getMarketingPlan",
+            "updateMarketingPlan",
+            "generateMarketingStrategy",
+            "getMarketingAnalytics",
+            "getMarketingRecommendations",
+            "listCampaignSuggestions",
+        ),
     },
     nav=[NavItem("marketing", _("Marketing"), "marketing:home", MarketingPerm.VIEW, order=42)],
     kinds=[
@@ -108,15 +147,35 @@ area = areas.declare(
             search=("name", "title"),
             named=_("Marketing content"),
         ),
+        Kind(
+            "marketing_sequence",
+            "marketing.EmailSequence",
+            title="name",
+            url=page("marketing:home", anchor="sequence-"),
+            search=("name",),
+            named=_("E-mail sequence"),
+        ),
+        Kind(
+            "marketing_plan",
+            "marketing.MarketingPlan",
+            title="name",
+            url=page("marketing:home", anchor="plan-"),
+            search=("name", "summary"),
+            named=_("Marketing plan"),
+        ),
     ],
     not_kinds={
         "marketing.Segment": "an audience of contacts by rules (listMarketingSegments)",
         "marketing.Send": "one recipient of a launched campaign, reached through the campaign",
         "marketing.Click": "a click on a campaign's link, counted in its figures",
         "marketing.Consent": "a contact's consent to marketing mail, reached through the contact",
+        "marketing.Enrollment": "a contact's way through an e-mail sequence, reached through the sequence",
+        "marketing.StepSend": "one step's message to an enrolled contact, counted in the sequence's figures",
     },
     periodic={
         # The sending campaigns' due messages (quiet hours over, a run cut short resumed).
         "marketing-send": areas.Periodic("apps.marketing.tasks.send_campaigns", crontab(minute="*")),
+        # The active e-mail sequences: who left (replied, unsubscribed, goal), then the due steps.
+        "marketing-sequences": areas.Periodic("apps.marketing.tasks.send_sequences", crontab(minute="*")),
     },
 )

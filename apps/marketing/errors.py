@@ -68,6 +68,27 @@ class ContentNowhereToPublish(ValidationFailed):
     msg_format = _("Content {id} ({type}) is not published: {why} Nothing was published.")
 
 
+# --- e-mail sequences, plans and the model calls (apps.marketing.sequences, plans, proposals) ----
+
+
+class SequenceState(Conflict):
+    code = "MARKETING_SEQUENCE_STATE"
+    msg_format = _("E-mail sequence {id} is {status}: {what} only a sequence that is {allowed}.")
+
+
+class SequenceNotReady(ValidationFailed):
+    code = "MARKETING_SEQUENCE_NOT_READY"
+    msg_format = _("E-mail sequence {id} cannot be activated: {problem}. Nothing was changed.")
+
+
+class NobodyToEnroll(ValidationFailed):
+    code = "MARKETING_NOBODY_TO_ENROLL"
+    msg_format = _(
+        "Nobody was enrolled in e-mail sequence {id}: of {members} contacts, none may be ({skipped}). "
+        "Nothing was changed."
+    )
+
+
 class MarketingModelNotConfigured(AppError):
     code = "MARKETING_MODEL_NOT_CONFIGURED"
     http_status = 503

@@ -274,6 +274,42 @@ class ContentItem(OwnedRecord):
         verbose_name = _("marketing content")
         constraints = [name_once("marketing_content_name_once")]
 
+
+# --- e-mail sequences and marketing plans (apps.marketing.sequences, apps.marketing.plans) -------
+
+
+class EmailSequence(OwnedRecord):
+    """Steps of e-mail sent to each enrolled contact after its delay, through the same sending
+    path as campaigns; a contact leaves on reply, unsubscribe or the goal."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        ACTIVE = "active", _("active")
+        PAUSED = "paused", _("paused")
+
+    access = Access(
+        MarketingPerm,
+        label=_("E-mail sequence"),
+        find_with="getMarketingAnalytics",
+        trash_hint=_("Create it again with createEmailSequence."),
+    )
+
+    name = models.CharField(_("name"), max_length=120)
+    # [{"subject", "body", "delayHours", "condition", "aiGenerated"}, ...] (apps.marketing.sequences).
+    steps = models.JSONField(_("steps"), default=list)
+    # A contact reaching this lifecycle stage has reached the goal and leaves ("" : no goal).
+    goal_stage = models.CharField(_("goal: lifecycle stage"), max_length=20, blank=True)
+    mailbox = models.ForeignKey(
+        "mail.Mailbox", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.DRAFT)
+    activated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name = _("e-mail sequence")
+        constraints = [name_once("marketing_sequence_name_once")]
+
     def __str__(self) -> str:
         return self.name
 
@@ -303,3 +339,115 @@ class BrandKit(models.Model):
     def current(cls) -> "BrandKit":
         found, _made = cls.objects.get_or_create(pk=1)
         return found
+
+
+class Enrollment(models.Model):
+    """One contact's way through a sequence: the step due next, or why they left. Enrolling again
+    (explicit) starts a new `round`."""
+
+    class State(models.TextChoices):
+        ACTIVE = "active", _("active")
+        COMPLETED = "completed", _("every step sent")
+        REPLIED = "replied", _("replied")
+        UNSUBSCRIBED = "unsubscribed", _("unsubscribed or suppressed")
+        GOAL = "goal", _("reached the goal")
+        NO_CONSENT = "no_consent", _("consent withdrawn")
+        REMOVED = "removed", _("removed")
+
+    access = Access(MarketingPerm, through="sequence", label=_("Enrollment"), find_with="getEmailSequence")
+
+    sequence = models.ForeignKey(EmailSequence, on_delete=models.CASCADE, related_name="enrollments")
+    contact = models.ForeignKey(
+        "contacts.Contact", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    email = models.CharField(max_length=254)  # lower case
+    name = models.CharField(max_length=200, blank=True)
+    time_zone = models.CharField(max_length=64, blank=True)
+    state = models.CharField(max_length=12, choices=State.choices, default=State.ACTIVE)
+    round = models.PositiveSmallIntegerField(default=1)
+    next_step = models.PositiveSmallIntegerField(default=0)  # index into the sequence's steps
+    next_due_at = models.DateTimeField(null=True, blank=True)
+    enrolled_at = models.DateTimeField(default=timezone.now)
+    exited_at = models.DateTimeField(null=True, blank=True)
+
+    objects = RecordQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["sequence", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["sequence", "email"], name="marketing_enrollment_once")
+        ]
+        indexes = [models.Index(fields=["state", "next_due_at"], name="marketing_enrollment_due")]
+
+    def __str__(self) -> str:
+        return f"enrollment {self.pk}"
+
+
+class StepSend(models.Model):
+    """One step's message to one enrolled contact: made with its outbox row in one transaction
+    before anything is sent, unique per (enrollment, round, step), so no step goes twice."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        SENT = "sent", _("sent")
+        FAILED = "failed", _("refused by the mail server")
+        SKIPPED = "skipped", _("skipped: its condition was not met")
+
+    access = Access(MarketingPerm, through="enrollment", label=_("Sequence message"))
+
+    enrollment = models.ForeignKey(Enrollment, on_delete=models.CASCADE, related_name="sends")
+    round = models.PositiveSmallIntegerField(default=1)
+    step = models.PositiveSmallIntegerField()
+    email = models.CharField(max_length=254)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.QUEUED)
+    outgoing = models.ForeignKey(
+        "mail.Outgoing", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    message_id = models.CharField(max_length=998, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    opened_at = models.DateTimeField(null=True, blank=True)
+    clicked_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = RecordQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["enrollment", "round", "step"]
+        constraints = [
+            models.UniqueConstraint(fields=["enrollment", "round", "step"], name="marketing_step_send_once")
+        ]
+        indexes = [models.Index(fields=["email", "sent_at"], name="marketing_step_send_cap")]
+
+    def __str__(self) -> str:
+        return f"step send {self.pk}"
+
+
+class MarketingPlan(OwnedRecord):
+    """Goals, channels, budget and period of the workspace's marketing, with its campaigns."""
+
+    access = Access(
+        MarketingPerm,
+        label=_("Marketing plan"),
+        find_with="getMarketingAnalytics",
+        trash_hint=_("Create it again with createMarketingPlan."),
+    )
+
+    name = models.CharField(_("name"), max_length=120)
+    summary = models.TextField(_("summary"), blank=True)
+    # [{"text": "200 sign-ups", "metric": "clicks", "target": 200}, ...]
+    goals = models.JSONField(_("goals"), default=list)
+    channels = models.JSONField(_("channels"), default=list)
+    budget = models.DecimalField(_("budget"), max_digits=14, decimal_places=2, null=True, blank=True)
+    currency = models.CharField(_("currency"), max_length=3, blank=True)
+    starts_on = models.DateField(_("starts"), null=True, blank=True)
+    ends_on = models.DateField(_("ends"), null=True, blank=True)
+    campaigns = models.ManyToManyField(Campaign, blank=True, related_name="plans")
+    ai_generated = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-starts_on", "name", "id"]
+        verbose_name = _("marketing plan")
+        constraints = [name_once("marketing_plan_name_once")]
+
+    def __str__(self) -> str:
+        return self.name

@@ -1,6 +1,7 @@
-"""Personal data in marketing (docs/privacy.md): a campaign is its owner's like a deal (kept
-without them on erasure); a recipient's row and their clicks are found by their address and erased
-with them (the mail app's suppression list keeps their objection, by digest). Consent is about a
+"""Personal data in marketing (docs/privacy.md): a campaign, an e-mail sequence and a plan are
+their owner's like a deal (kept without them on erasure); a recipient's row and their clicks, and a
+contact's enrolment in a sequence with its messages, are found by their address and erased with
+them (the mail app's suppression list keeps their objection, by digest). Consent is about a
 contact and goes with the contact."""
 
 from django.db.models import QuerySet
@@ -12,9 +13,13 @@ from apps.marketing.models import (
     Click,
     Consent,
     ContentItem,
+    EmailSequence,
+    Enrollment,
+    MarketingPlan,
     MarketingSettings,
     Segment,
     Send,
+    StepSend,
 )
 
 
@@ -32,3 +37,10 @@ privacy.not_personal(Segment, reason="rules on contact fields")
 privacy.not_personal(MarketingSettings, reason="the workspace's postal address and rules for marketing mail")
 privacy.register(ContentItem, user="owner", erase={"owner": None}, order=40)
 privacy.not_personal(BrandKit, reason="the workspace's colours, fonts, logos and voice")
+
+# E-mail sequences and plans: their owner's, kept without them on erasure; a contact's enrolment and
+# its messages are found by their address and erased with them.
+privacy.register(EmailSequence, user="owner", erase={"owner": None}, order=40)
+privacy.register(MarketingPlan, user="owner", erase={"owner": None}, order=40)
+privacy.register(StepSend, email="email", order=10)
+privacy.register(Enrollment, email="email", order=20)

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from apps.core.workspaces import brand, has_area
 from apps.mail import api as mail
 from apps.marketing import services, tracking
-from apps.marketing.models import Click, Consent, Send
+from apps.marketing.models import Click, Consent, Send, StepSend
 from apps.tenancy import links
 
 logger = logging.getLogger(__name__)
@@ -36,7 +36,11 @@ def click(request: HttpRequest, token: str) -> HttpResponse:
     _installed()
     found = tracking.read_click(token)
     if found is None:
-        raise Http404
+        step = tracking.read_click(token, step=True)
+        if step is None:
+            raise Http404
+        StepSend.objects.filter(pk=step[0], clicked_at__isnull=True).update(clicked_at=timezone.now())
+        return HttpResponseRedirect(step[1])
     send_id, url = found
     send = Send.objects.filter(pk=send_id).first()
     if send is not None:
@@ -54,6 +58,9 @@ def opened(request: HttpRequest, token: str) -> HttpResponse:
     send_id = tracking.read_open(token)
     if send_id is not None:
         Send.objects.filter(pk=send_id, opened_at__isnull=True).update(opened_at=timezone.now())
+    step_id = tracking.read_open(token, step=True)
+    if step_id is not None:
+        StepSend.objects.filter(pk=step_id, opened_at__isnull=True).update(opened_at=timezone.now())
     return HttpResponse(PIXEL, content_type="image/gif")
 
 

@@ -36,7 +36,15 @@ from apps.core.errors import AppError, EmailNotSent
 from apps.mail import api as mail
 from apps.mail.api import Outgoing
 from apps.marketing import segments, tracking
-from apps.marketing.models import Campaign, Consent, MarketingSettings, Segment, Send
+from apps.marketing.models import (
+    Campaign,
+    Consent,
+    Enrollment,
+    MarketingSettings,
+    Segment,
+    Send,
+    StepSend,
+)
 
 logger = logging.getLogger(__name__)
 State, Reason = Send.State, Send.Reason
@@ -92,13 +100,19 @@ def members(actor: Any, segment: Segment, settings: MarketingSettings) -> list[M
 
 
 def capped(emails: list[str], settings: MarketingSettings, *, besides: int | None = None) -> set[str]:
-    """The addresses that got `frequency_cap` marketing e-mails in the last `frequency_days` days."""
+    """The addresses that got `frequency_cap` marketing e-mails (campaigns' and sequences') in the
+    last `frequency_days` days."""
     since = timezone.now() - timedelta(days=settings.frequency_days)
     rows = Send.objects.filter(email__in=emails, state=State.SENT, sent_at__gte=since)
     if besides is not None:
         rows = rows.exclude(campaign_id=besides)
-    counted = rows.values("email").annotate(n=Count("id")).filter(n__gte=settings.frequency_cap)
-    return {row["email"] for row in counted}
+    counted: dict[str, int] = dict(
+        rows.values_list("email").annotate(n=Count("id")).values_list("email", "n")
+    )
+    steps = StepSend.objects.filter(email__in=emails, state=StepSend.State.SENT, sent_at__gte=since)
+    for email, n in steps.values_list("email").annotate(n=Count("id")).values_list("email", "n"):
+        counted[email] = counted.get(email, 0) + n
+    return {email for email, n in counted.items() if n >= settings.frequency_cap}
 
 
 def audience(actor: Any, segment: Segment, *, campaign: Campaign | None = None) -> Audience:
@@ -189,7 +203,7 @@ def out_of_quiet(moment: datetime, zone_name: str, settings: MarketingSettings) 
 # --- the message --------------------------------------------------------------------------------
 
 
-def personal(text: str, send: Send) -> str:
+def personal(text: str, send: Send | Enrollment) -> str:
     first = send.name.split(" ")[0] if send.name else ""
     return text.replace("{first_name}", first or _("there")).replace("{name}", send.name or _("there"))
 
@@ -202,14 +216,14 @@ def footer(settings: MarketingSettings, unsubscribe: str) -> str:
     )
 
 
-def html_of(text: str, send_id: int) -> str:
+def html_of(text: str, send_id: int, *, step: bool = False) -> str:
     """The text as HTML paragraphs (links kept as links) with the open pixel."""
     paragraphs = []
     for block in text.split("\n\n"):
         escaped = html.escape(block)
         escaped = tracking.LINK.sub(lambda m: f'<a href="{m.group(0)}">{m.group(0)}</a>', escaped)
         paragraphs.append("<p>" + escaped.replace("\n", "<br>") + "</p>")
-    pixel = f'<img src="{html.escape(tracking.open_url(send_id))}" width="1" height="1" alt="">'
+    pixel = f'<img src="{html.escape(tracking.open_url(send_id, step=step))}" width="1" height="1" alt="">'
     return "<!doctype html><html><body>" + "".join(paragraphs) + pixel + "</body></html>"
 
 

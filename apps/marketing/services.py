@@ -98,7 +98,8 @@ def _segment(actor: Actor, segment_id: Any) -> Segment | None:
     return found
 
 
-def _mailbox(actor: Actor, mailbox_id: Any) -> Any:
+def sender_mailbox(actor: Actor, mailbox_id: Any) -> Any:
+    """A mailbox the actor may send from (a campaign's, a sequence's), or the error naming mailboxId."""
     if mailbox_id is None:
         return None
     found = mail.mailboxes(actor, "change").filter(pk=int(mailbox_id), deleted_at__isnull=True).first()
@@ -127,7 +128,7 @@ def _apply_campaign(actor: Actor, campaign: Campaign, fields: dict[str, Any], cr
     if "segment_id" in fields:
         campaign.segment = _segment(actor, fields["segment_id"])
     if "mailbox_id" in fields:
-        campaign.mailbox = _mailbox(actor, fields["mailbox_id"])
+        campaign.mailbox = sender_mailbox(actor, fields["mailbox_id"])
     elif creating:
         campaign.mailbox = (
             mail.mailboxes(actor, "change").filter(owner=actor.pk, deleted_at__isnull=True).first()

@@ -19,3 +19,11 @@ def run_campaign(*, campaign_id: int) -> int:
         Campaign.objects.filter(pk=campaign_id, deleted_at__isnull=True).select_related("mailbox").first()
     )
     return sending.run(campaign) if campaign is not None else 0
+
+
+@shared_task
+def send_sequences() -> int:
+    """Every minute: who left each active e-mail sequence, then its due steps."""
+    from apps.marketing import sequences
+
+    return for_each_workspace(sequences.run_sequences)

@@ -16,31 +16,35 @@ MAX_AGE = 400 * 86400  # a message's links keep working for more than a year
 LINK = re.compile(r"https?://[^\s<>\"'()\[\]]+")
 
 
-def click_url(send_id: int, url: str) -> str:
-    return links.page("marketing:click", token=links.sign({"r": send_id, "u": url}, salt=CLICK_SALT))
+def click_url(send_id: int, url: str, *, step: bool = False) -> str:
+    """`step`: the row is a sequence step's message (a StepSend), not a campaign's (a Send)."""
+    payload: dict[str, Any] = {"r": send_id, "u": url, **({"k": "s"} if step else {})}
+    return links.page("marketing:click", token=links.sign(payload, salt=CLICK_SALT))
 
 
-def open_url(send_id: int) -> str:
-    return links.page("marketing:open", token=links.sign({"r": send_id}, salt=OPEN_SALT))
+def open_url(send_id: int, *, step: bool = False) -> str:
+    payload: dict[str, Any] = {"r": send_id, **({"k": "s"} if step else {})}
+    return links.page("marketing:open", token=links.sign(payload, salt=OPEN_SALT))
 
 
-def read_click(token: str) -> tuple[int, str] | None:
+def read_click(token: str, *, step: bool = False) -> tuple[int, str] | None:
+    """The row and link a click token carries, if it is one of `step`'s kind."""
     payload: dict[str, Any] | None = links.unsign(token, salt=CLICK_SALT, max_age=MAX_AGE)
     if payload is None or not isinstance(payload.get("r"), int) or not isinstance(payload.get("u"), str):
         return None
-    if not payload["u"].startswith(("https://", "http://")):
+    if not payload["u"].startswith(("https://", "http://")) or (payload.get("k") == "s") != step:
         return None
     return payload["r"], payload["u"]
 
 
-def read_open(token: str) -> int | None:
+def read_open(token: str, *, step: bool = False) -> int | None:
     payload = links.unsign(token, salt=OPEN_SALT, max_age=MAX_AGE)
-    if payload is None or not isinstance(payload.get("r"), int):
+    if payload is None or not isinstance(payload.get("r"), int) or (payload.get("k") == "s") != step:
         return None
     return int(payload["r"])
 
 
-def tracked(text: str, send_id: int) -> str:
+def tracked(text: str, send_id: int, *, step: bool = False) -> str:
     """`text` with each http(s) link made a tracked one (a trailing full stop or comma stays text)."""
 
     def swap(found: re.Match[str]) -> str:
@@ -48,6 +52,6 @@ def tracked(text: str, send_id: int) -> str:
         tail = ""
         while url and url[-1] in ".,;:!?":
             url, tail = url[:-1], url[-1] + tail
-        return click_url(send_id, url) + tail
+        return click_url(send_id, url, step=step) + tail
 
     return LINK.sub(swap, text)

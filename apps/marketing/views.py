@@ -1,6 +1,9 @@
 """The Marketing settings page: the campaigns people and agents made with their figures (launched,
-paused, resumed here by a person too), the segments, the consent recorded, the suppression list,
+paused, resumed here by a person too), the segments, the e-mail sequences with their enrolments,
+the marketing plans, the consent recorded, the suppression list,
 and the workspace's rules for marketing mail (postal address, double opt-in, cap, quiet hours)."""
+
+from typing import Any
 
 from django.contrib import messages
 from django.http import HttpResponse
@@ -13,10 +16,17 @@ from apps.core.actors import can
 from apps.core.errors import invalid
 from apps.core.pages import READ, page, paged
 from apps.mail import api as mail
-from apps.marketing import selectors, services
+from apps.marketing import selectors, sequences, services
 from apps.marketing.forms import ConsentForm, SettingsForm
-from apps.marketing.models import Campaign, Consent, ContentItem, MarketingSettings
+from apps.marketing.models import Campaign, Consent, ContentItem, MarketingPlan, MarketingSettings
 from apps.marketing.permissions import MarketingPerm
+
+
+def _plans(user: Any) -> list[tuple[MarketingPlan, list[Campaign]]]:
+    """The plans the person sees, each with the linked campaigns they see (never another's private one)."""
+    found = list(MarketingPlan.objects.restrict(user).prefetch_related("campaigns")[:50])
+    seen = set(selectors.campaigns(user).values_list("pk", flat=True))
+    return [(plan, [c for c in plan.campaigns.all() if c.pk in seen]) for plan in found]
 
 
 @page(MarketingPerm.VIEW, methods=READ)
@@ -34,6 +44,8 @@ def home(request: AuthenticatedHttpRequest) -> HttpResponse:
             "shown": [(campaign, selectors.figures(campaign)) for campaign in context["page"]],
             "segments": list(selectors.segments(user)[:100]),
             "contents": list(ContentItem.objects.restrict(user, "view").select_related("owner")[:100]),
+            "sequences": [(found, sequences.figures(found)) for found in sequences.sequences(user)[:50]],
+            "plans": _plans(user),
             "consents": list(Consent.objects.filter(contact__in=seen).select_related("contact")[:100]),
             "suppressed": list(mail.suppression_list()[:100]) if can(user, MarketingPerm.ADMIN) else None,
             "settings": settings,

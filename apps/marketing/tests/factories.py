@@ -11,8 +11,20 @@ from apps.catalogue.testing import listed
 from apps.contacts.tests.factories import ContactFactory
 from apps.core import factories
 from apps.core.factories import AccessRows, access_rows, private_rows
-from apps.marketing import services
-from apps.marketing.models import Campaign, Click, Consent, ContentItem, MarketingSettings, Segment, Send
+from apps.marketing import plans, sequences, services
+from apps.marketing.models import (
+    Campaign,
+    Click,
+    Consent,
+    ContentItem,
+    EmailSequence,
+    Enrollment,
+    MarketingPlan,
+    MarketingSettings,
+    Segment,
+    Send,
+    StepSend,
+)
 
 
 def tag() -> str:
@@ -111,7 +123,7 @@ def _clicks(people: dict[str, Any]) -> AccessRows:
 
 @factories.privacy_rows("marketing")
 def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
-    """The owner's private campaign, with the marker in its name, subject and text."""
+    """The owner's private campaign, e-mail sequence and plan, with the marker in their text."""
     owner = people["owner"]
     made = campaign(
         owner,
@@ -129,3 +141,58 @@ def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -
         visibility="private",
     )
     rows.add("contentId", record=copy)
+    drip = sequence(
+        owner,
+        name=f"{marker} drip",
+        steps=[{"subject": f"{marker} subject", "body": f"{marker} body"}],
+        visibility="private",
+    )
+    rows.add("sequenceId", record=drip)
+    rows.add(
+        "planId", record=plan(owner, name=f"{marker} plan", summary=f"{marker} summary", visibility="private")
+    )
+
+
+# --- e-mail sequences and plans -------------------------------------------------------------------
+
+
+def sequence(actor: Any, **fields: Any) -> EmailSequence:
+    fields.setdefault("name", f"Sequence {tag()}")
+    fields.setdefault("steps", [{"subject": "Hello {first_name}", "body": "Welcome: https://example.org/"}])
+    return sequences.sequence_create(actor=actor, fields=fields)
+
+
+def plan(actor: Any, **fields: Any) -> MarketingPlan:
+    fields.setdefault("name", f"Plan {tag()}")
+    return plans.plan_create(actor=actor, fields=fields)
+
+
+def enrolled(actor: Any, visibility: str = "workspace") -> Enrollment:
+    """A sequence of `actor`'s with one contact enrolled (without sending)."""
+    made = sequence(actor, visibility=visibility)
+    return Enrollment.objects.create(sequence=made, email=f"e-{tag()}@example.org")
+
+
+@access_rows("marketing.EmailSequence")
+def _sequences(people: dict[str, Any]) -> AccessRows:
+    return private_rows(people, lambda actor, visibility: sequence(actor, visibility=visibility))
+
+
+@access_rows("marketing.MarketingPlan")
+def _plans(people: dict[str, Any]) -> AccessRows:
+    return private_rows(people, lambda actor, visibility: plan(actor, visibility=visibility))
+
+
+@access_rows("marketing.Enrollment")
+def _enrollments(people: dict[str, Any]) -> AccessRows:
+    return private_rows(people, enrolled)
+
+
+@access_rows("marketing.StepSend")
+def _step_sends(people: dict[str, Any]) -> AccessRows:
+    return private_rows(
+        people,
+        lambda actor, visibility: StepSend.objects.create(
+            enrollment=(row := enrolled(actor, visibility)), step=0, email=row.email, state="sent"
+        ),
+    )

@@ -1,34 +1,40 @@
-"""The model API generateMarketingContent calls, for its tests: the gateway's scripted model server
-on loopback (OpenAI-compatible chat completions, set up as the Form Builder's tests do) answering
-copy as JSON."""
+"""The model API the marketing generators call, for their tests: the gateway's scripted model server
+on loopback (OpenAI-compatible chat completions) answering a sequence step or a plan."""
 
 import json
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from typing import Any
 
-from apps.forms.tests import forms_models
+from apps.blog.tests.blog_models import keyed_calls
+from apps.forms.tests.forms_models import model_api
 from apps.gateway.tests.servers import ModelServer, openai_text
 
-COPY = {
-    "title": "Summer sale: 20% off",
-    "body": "<p>Our summer sale starts today.</p><script>alert(1)</script>",
-    "variants": ["<p>Twenty percent off, all summer.</p>", "<p>Save big this summer.</p>"],
+PLAN = {
+    "name": "Spring push",
+    "summary": "Grow sign-ups by e-mail.",
+    "goals": [{"text": "200 sign-ups", "metric": "signups", "target": 200}],
+    "channels": ["email", "sequences", "tv"],
+    "budgetSplit": {"email": 0.6, "sequences": 0.4},
 }
 
 
 def answers(body: dict[str, Any], index: int) -> dict[str, Any]:
-    return openai_text(json.dumps(COPY), usage=(150, 60))
+    if "drip sequence" in body["messages"][0]["content"]:
+        return openai_text(
+            json.dumps({"subject": "Still there?", "body": "Hello {first_name}"}), usage=(100, 50)
+        )
+    return openai_text(json.dumps(PLAN), usage=(100, 50))
 
 
-def model_api(responder: Any = answers) -> AbstractContextManager[ModelServer]:
-    return forms_models.model_api(responder)
+@contextmanager
+def marketing_api(responder: Any = answers) -> Iterator[ModelServer]:
+    with model_api(responder) as server:
+        yield server
 
 
 @contextmanager
 def metered() -> Iterator[None]:
     """The model server, and every call of apps.catalogue.testing made with an API key to meter."""
-    from apps.blog.tests.blog_models import keyed_calls
-
-    with model_api(), keyed_calls():
+    with marketing_api(), keyed_calls():
         yield

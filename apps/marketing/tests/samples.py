@@ -5,7 +5,16 @@ from typing import Any
 from apps.catalogue.testing import Sample, sample
 from apps.mail.tests.factories import mailbox
 from apps.marketing import services
-from apps.marketing.tests.factories import campaign, consenting, postal_address, segment, tag
+from apps.marketing.tests.factories import (
+    campaign,
+    consenting,
+    plan,
+    postal_address,
+    segment,
+    sequence,
+    tag,
+)
+from apps.marketing.tests.marketing_models import metered
 
 
 def _marker() -> str:
@@ -211,7 +220,7 @@ def publish_marketing_content(actor: Any) -> Sample:
 
 @sample("generateMarketingContent")
 def generate_marketing_content(actor: Any) -> Sample:
-    from apps.marketing.tests.marketing_models import metered
+    from apps.marketing.tests.content_models import metered
 
     return Sample({"type": "social", "brief": "our summer sale", "variants": 1}, around=metered)
 
@@ -237,3 +246,98 @@ def schedule_social_post(actor: Any) -> Sample:
 def manage_social_post(actor: Any) -> Sample:
     made, marker = _scheduled(actor)
     return Sample({"postId": made.pk, "action": "status"}, private=[marker])
+
+
+# --- e-mail sequences, plans and analytics --------------------------------------------------------
+
+
+def _sequence(actor: Any, **fields: Any) -> tuple[Any, str]:
+    marker = _marker()
+    return sequence(actor, name=f"{marker} drip", **fields), marker
+
+
+@sample("createEmailSequence")
+def create_email_sequence(actor: Any) -> Sample:
+    return Sample(
+        {"sequence": {"name": f"{_marker()} welcome", "steps": [{"subject": "Hello", "body": "Welcome"}]}}
+    )
+
+
+@sample("getEmailSequence")
+def get_email_sequence(actor: Any) -> Sample:
+    made, marker = _sequence(actor)
+    return Sample({"sequenceId": made.pk}, private=[marker])
+
+
+@sample("updateEmailSequence")
+def update_email_sequence(actor: Any) -> Sample:
+    made, marker = _sequence(actor)
+    return Sample({"sequenceId": made.pk, "changes": {"goalStage": "customer"}}, private=[marker])
+
+
+@sample("deleteEmailSequence")
+def delete_email_sequence(actor: Any) -> Sample:
+    made, marker = _sequence(actor)
+    return Sample({"sequenceId": made.pk}, private=[marker])
+
+
+@sample("activateEmailSequence")
+def activate_email_sequence(actor: Any) -> Sample:
+    postal_address()
+    made, marker = _sequence(actor, mailbox_id=mailbox(actor).pk)
+    return Sample({"sequenceId": made.pk}, private=[marker])
+
+
+@sample("enrollInEmailSequence")
+def enroll_in_email_sequence(actor: Any) -> Sample:
+    made, marker = _sequence(actor)
+    contacts = consenting(actor, 1, label=marker.lower())
+    return Sample({"sequenceId": made.pk, "contactIds": [contacts[0].pk]}, private=[marker, marker.lower()])
+
+
+@sample("generateSequenceStep")
+def generate_sequence_step(actor: Any) -> Sample:
+    made, marker = _sequence(actor)
+    return Sample({"sequenceId": made.pk, "brief": "a friendly nudge"}, private=[marker], around=metered)
+
+
+@sample("createMarketingPlan")
+def create_marketing_plan(actor: Any) -> Sample:
+    return Sample({"plan": {"name": f"{_marker()} plan", "channels": ["email"]}})
+
+
+@sample("getMarketingPlan")
+def get_marketing_plan(actor: Any) -> Sample:
+    marker = _marker()
+    return Sample({"planId": plan(actor, name=f"{marker} plan").pk}, private=[marker])
+
+
+@sample("updateMarketingPlan")
+def update_marketing_plan(actor: Any) -> Sample:
+    marker = _marker()
+    return Sample(
+        {"planId": plan(actor, name=f"{marker} plan").pk, "changes": {"summary": "More"}}, private=[marker]
+    )
+
+
+@sample("generateMarketingStrategy")
+def generate_marketing_strategy(actor: Any) -> Sample:
+    return Sample({"brief": "a bakery in Leeds"}, around=metered)
+
+
+@sample("getMarketingAnalytics")
+def get_marketing_analytics(actor: Any) -> Sample:
+    _made, marker = _sequence(actor)
+    return Sample({}, private=[marker])
+
+
+@sample("getMarketingRecommendations")
+def get_marketing_recommendations(actor: Any) -> Sample:
+    return Sample({})
+
+
+@sample("listCampaignSuggestions")
+def list_campaign_suggestions(actor: Any) -> Sample:
+    marker = _marker()
+    segment(actor, name=f"{marker} never mailed")
+    return Sample({}, private=[marker])

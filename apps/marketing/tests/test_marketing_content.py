@@ -22,8 +22,8 @@ from apps.catalogue.testing import (
 )
 from apps.marketing import content
 from apps.marketing.models import BrandKit, Campaign, ContentItem
+from apps.marketing.tests.content_models import model_api
 from apps.marketing.tests.factories import campaign, tag
-from apps.marketing.tests.marketing_models import model_api
 from apps.social import services as social_services
 from apps.social.models import SocialPost
 from apps.social.tests import servers

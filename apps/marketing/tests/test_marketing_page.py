@@ -50,3 +50,22 @@ def test_a_viewer_sees_the_page_but_changes_nothing(acme_client, people):
     acme_client.force_login(people["viewer"])
     assert acme_client.get("/settings/marketing/").status_code == 200
     assert acme_client.post("/settings/marketing/settings/", {"postal_address": "x"}).status_code == 403
+
+
+def test_the_page_shows_sequences_with_enrolments_and_plans_without_another_s_private_campaign(
+    acme_client, people
+):
+    from apps.marketing.models import Enrollment
+    from apps.marketing.tests.factories import plan, sequence
+
+    member, owner = people["member"], people["owner"]
+    drip = sequence(member, name=f"Drip {tag()}")
+    Enrollment.objects.create(sequence=drip, email=f"a-{tag()}@example.org", state="replied")
+    secret = campaign(owner, name=f"Secret {tag()}", visibility="private")
+    shown = campaign(member, name=f"Shown {tag()}")
+    made = plan(member, name=f"Plan {tag()}", campaign_ids=[shown.pk])
+    made.campaigns.add(secret)
+    acme_client.force_login(member)
+    page = acme_client.get("/settings/marketing/").content.decode()
+    assert f'id="sequence-{drip.pk}"' in page and drip.name in page and "replied 1" in page
+    assert f'id="plan-{made.pk}"' in page and shown.name in page and secret.name not in page
