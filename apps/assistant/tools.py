@@ -520,8 +520,8 @@ def pa_approve_and_schedule(
     proposal_id: Annotated[int, id_field("paAdjustSchedule")],
     invite: Emails = [],  # noqa: B006
 ) -> ApprovedOut:
-    """Approve a schedule proposal and write its blocks into your calendar (paAdjustSchedule makes
-    it). Exactly as proposed, people invited if asked; a stale proposal is refused."""
+    """Approve a proposal: its blocks written to your calendar (from paAdjustSchedule). Exactly as
+    proposed, people invited if asked; a stale proposal is refused."""
     proposal = _proposal(ctx, goal_id, proposal_id, "change")
     emails = _emails(invite)
     with transaction.atomic():

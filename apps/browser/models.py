@@ -59,8 +59,8 @@ class BrowserSession(models.Model):
 
 
 class BrowserAction(models.Model):
-    """One call in a session: where it went, what it did, how it ended (the values typed are never
-    kept: a vault item is named by its id)."""
+    """One call in a session that answered: where it went, what it did (the values typed are never
+    kept; a refused call is in the log of tool calls)."""
 
     access = Access(
         BrowserPerm,
@@ -82,7 +82,6 @@ class BrowserAction(models.Model):
     kind = models.CharField(max_length=10, choices=Kind.choices)
     detail = models.CharField(_("what"), max_length=500, blank=True)
     url = models.CharField(_("address"), max_length=2000, blank=True)
-    ok = models.BooleanField(default=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(default=timezone.now)
 

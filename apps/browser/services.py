@@ -26,9 +26,9 @@ def _host() -> str:
     return socket.gethostname()
 
 
-def _log(session: BrowserSession, kind: str, detail: str = "", *, url: str = "", ok: bool = True) -> None:
+def _log(session: BrowserSession, kind: str, detail: str = "", *, url: str = "") -> None:
     BrowserAction.objects.create(
-        session=session, kind=kind, detail=detail[:500], url=url[:2000], ok=ok, created_by=session.owner
+        session=session, kind=kind, detail=detail[:500], url=url[:2000], created_by=session.owner
     )
 
 
@@ -153,7 +153,7 @@ def navigate(*, actor: Actor, handle: str, url: str) -> Where:
     session = session_of(actor=actor, handle=handle)
     why = engine.refusal(url)
     if why is not None:
-        _log(session, BrowserAction.Kind.NAVIGATE, _("refused: {why}").format(why=why), url=url, ok=False)
+        # The refusal is in the log of tool calls (the call's own rows are rolled back with it).
         raise errors.UrlRefused(url=url, reason=why)
     with engine.page_of(_process(session)) as page:
         response = page.goto(url, wait_until="load")
@@ -244,7 +244,7 @@ def interact(
     selector = f'[data-atrium-ref="{ref}"]'
     downloads: list[Any] = []
     with engine.page_of(_process(session)) as page:
-        page.on("download", downloads.append)
+        page.on("download", lambda download: downloads.append(download))
         target = page.locator(selector)
         if target.count() == 0:
             raise errors.StaleRef(ref=ref, snapshot=session.snapshot)

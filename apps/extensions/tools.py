@@ -134,7 +134,7 @@ def create_extension_project(
     name: Annotated[str, Field(max_length=80, description="Carried into the proposeBrief example")] = "",
     description: Annotated[str, Field(max_length=5000, description="Becomes the example's brief")] = "",
 ) -> DeprecatedOut:
-    """Deprecated, makes nothing: answers how to start with proposeBrief instead, with the call to make."""
+    """Deprecated, makes nothing: answers how to start with proposeBrief, and the call to make."""
     return DeprecatedOut(
         deprecated=True,
         created=False,

@@ -78,7 +78,6 @@ class Migration(migrations.Migration):
                 ),
                 ("detail", models.CharField(blank=True, max_length=500, verbose_name="what")),
                 ("url", models.CharField(blank=True, max_length=2000, verbose_name="address")),
-                ("ok", models.BooleanField(default=True)),
                 ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
                 (
                     "created_by",

@@ -136,7 +136,7 @@ def test_what_is_refused_before_anything_is_asked_or_done(people, site):
             member, "browserNavigate", {"sessionId": session, "url": f"{site.url}/help"}
         )
     assert BrowserSession.objects.get(handle=session).url == f"{site.url}/login"
-    assert BrowserAction.objects.filter(session__handle=session, ok=False).count() == 4
+    assert BrowserAction.objects.filter(session__handle=session, kind="navigate").count() == 1
 
 
 def test_the_limit_idle_sessions_and_no_browser(people, site):
