@@ -129,9 +129,11 @@ def _process(session: BrowserSession) -> engine.Process:
     return engine.Process(pid=session.pid, port=session.port, profile=session.profile)
 
 
-def _touch(session: BrowserSession, page: Any, **more: Any) -> None:
-    session.url = page.url[:2000]
-    session.title = (page.title() or "")[:300]
+def _touch(session: BrowserSession, url: str, title: str, **more: Any) -> None:
+    """The session's page as the call left it (saved after the call lets go of the browser: the
+    Playwright connection runs an event loop, in which the database is not used)."""
+    session.url = url[:2000]
+    session.title = (title or "")[:300]
     session.last_used_at = timezone.now()
     for name, value in more.items():
         setattr(session, name, value)
@@ -157,11 +159,11 @@ def navigate(*, actor: Actor, handle: str, url: str) -> Where:
         raise errors.UrlRefused(url=url, reason=why)
     with engine.page_of(_process(session)) as page:
         response = page.goto(url, wait_until="load")
-        _touch(session, page, refs={})
         status = response.status if response is not None else None
-        title = session.title
-    _log(session, BrowserAction.Kind.NAVIGATE, title, url=session.url)
-    return Where(url=session.url, title=title, status=status)
+        now_at, title = page.url, page.title()
+    _touch(session, now_at, title, refs={})
+    _log(session, BrowserAction.Kind.NAVIGATE, session.title, url=session.url)
+    return Where(url=session.url, title=session.title, status=status)
 
 
 def examine(*, actor: Actor, handle: str) -> tuple[BrowserSession, dict[str, Any]]:
@@ -169,16 +171,17 @@ def examine(*, actor: Actor, handle: str) -> tuple[BrowserSession, dict[str, Any
     number = session.snapshot + 1
     with engine.page_of(_process(session)) as page:
         found = page.evaluate(snapshot.ELEMENTS, number)
-        refs = {
-            item["ref"]: {
-                "role": item["role"],
-                "name": item["name"],
-                "submits": item["submits"],
-                "inForm": item["inForm"],
-            }
-            for item in found["elements"]
+        now_at, title = page.url, page.title()
+    refs = {
+        item["ref"]: {
+            "role": item["role"],
+            "name": item["name"],
+            "submits": item["submits"],
+            "inForm": item["inForm"],
         }
-        _touch(session, page, snapshot=number, refs=refs)
+        for item in found["elements"]
+    }
+    _touch(session, now_at, title, snapshot=number, refs=refs)
     _log(session, BrowserAction.Kind.EXAMINE, _("{count} elements").format(count=len(refs)), url=session.url)
     return session, found
 
@@ -187,7 +190,8 @@ def extract(*, actor: Actor, handle: str) -> tuple[BrowserSession, dict[str, Any
     session = session_of(actor=actor, handle=handle)
     with engine.page_of(_process(session)) as page:
         content = page.evaluate(snapshot.CONTENT)
-        _touch(session, page)
+        now_at, title = page.url, page.title()
+    _touch(session, now_at, title)
     _log(
         session,
         BrowserAction.Kind.EXTRACT,
@@ -262,8 +266,10 @@ def interact(
             target.press(key)
         page.wait_for_load_state("load")
         page.wait_for_timeout(300)
-        saved = [_keep(session, download) for download in downloads]
-        _touch(session, page, refs={} if page.url != session.url else session.refs)
+        fetched = [_fetched(download) for download in downloads]
+        now_at, title = page.url, page.title()
+    saved = [_keep(session, download) for download in fetched]
+    _touch(session, now_at, title, refs={} if now_at != session.url else session.refs)
     typed = _(" (a vault secret)") if secret is not None else ""
     _log(
         session,
@@ -274,29 +280,42 @@ def interact(
     return Where(url=session.url, title=session.title, downloads=saved)
 
 
-def _keep(session: BrowserSession, download: Any) -> dict[str, Any]:
-    """A file the page downloaded, into the owner's Files (checked like any address first)."""
-    from apps.files import api as files
+@dataclass(frozen=True)
+class Fetched:
+    """A download the page made: its name, its address, and its bytes or why they are not kept."""
 
+    name: str
+    url: str
+    content: bytes | None
+    refused: str = ""
+
+
+def _fetched(download: Any) -> Fetched:
+    """A download's bytes, read while the call holds the browser (checked like any address)."""
     name = download.suggested_filename or "download"
     why = engine.refusal(download.url)
     if why is not None:
         download.cancel()
-        return {"name": name, "saved": False, "reason": why}
+        return Fetched(name, download.url, None, why)
     path = download.path()
-    size = path.stat().st_size if path is not None else 0
-    if path is None or size > settings.ATRIUM_BROWSER_MAX_DOWNLOAD_BYTES:
-        return {
-            "name": name,
-            "saved": False,
-            "reason": _("larger than {most} bytes").format(most=settings.ATRIUM_BROWSER_MAX_DOWNLOAD_BYTES),
-        }
+    most = settings.ATRIUM_BROWSER_MAX_DOWNLOAD_BYTES
+    if path is None or path.stat().st_size > most:
+        return Fetched(name, download.url, None, _("larger than {most} bytes").format(most=most))
+    return Fetched(name, download.url, path.read_bytes())
+
+
+def _keep(session: BrowserSession, download: Fetched) -> dict[str, Any]:
+    """A download, into its session owner's Files (private, in DOWNLOADS_FOLDER)."""
+    from apps.files import api as files
+
+    if download.content is None:
+        return {"name": download.name, "saved": False, "reason": download.refused}
     if not files.may_add(session.owner):
-        return {"name": name, "saved": False, "reason": _("you may not add files")}
+        return {"name": download.name, "saved": False, "reason": _("you may not add files")}
     kept = files.file_create(
         actor=session.owner,
-        name=name[:255],
-        content=path.read_bytes(),
+        name=download.name[:255],
+        content=download.content,
         folder=files.folder_ensure(actor=session.owner, path=DOWNLOADS_FOLDER),
         origin=_("downloaded in a browser session from {host}").format(
             host=urlsplit(download.url).hostname or ""
