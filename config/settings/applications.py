@@ -65,7 +65,6 @@ TENANT_APPS = [
     "apps.platform",
     "apps.social",
     "apps.blog",
-    "apps.listeners",
     "apps.web",
     "apps.meetings",
     "apps.browser",
