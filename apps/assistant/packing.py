@@ -48,7 +48,7 @@ class Block:
 
 
 @dataclass(frozen=True)
-class Conflict:
+class Clash:
     key: int
     title: str
     problem: str
@@ -71,7 +71,7 @@ class Rules:
 @dataclass
 class Plan:
     blocks: list[Block] = field(default_factory=list)
-    conflicts: list[Conflict] = field(default_factory=list)
+    conflicts: list[Clash] = field(default_factory=list)
 
 
 def digest(busy: list[Interval]) -> str:
@@ -156,10 +156,10 @@ def pack(items: list[Item], busy: list[Interval], rules: Rules, pins: list[Pin] 
             item.key, item.title, pin.start, pin.start + timedelta(minutes=item.minutes), pinned=True
         )
         if any(_overlaps((block.start, block.end), (a, b)) for a, b in busy):
-            plan.conflicts.append(Conflict(item.key, item.title, "the moved block overlaps a busy time"))
+            plan.conflicts.append(Clash(item.key, item.title, "the moved block overlaps a busy time"))
         due = min(item.due or rules.end, rules.end)
         if block.end > due:
-            plan.conflicts.append(Conflict(item.key, item.title, "the moved block ends after the deadline"))
+            plan.conflicts.append(Clash(item.key, item.title, "the moved block ends after the deadline"))
         plan.blocks.append(block)
         taken.append((block.start - rules.buffer, block.end + rules.buffer))
         pinned.add(item.key)
@@ -187,7 +187,7 @@ def pack(items: list[Item], busy: list[Interval], rules: Rules, pins: list[Pin] 
             for block in placed:
                 taken.remove((block.start - rules.buffer, block.end + rules.buffer))
             plan.conflicts.append(
-                Conflict(item.key, item.title, "no free working time for it before its deadline")
+                Clash(item.key, item.title, "no free working time for it before its deadline")
             )
             continue
         plan.blocks.extend(placed)

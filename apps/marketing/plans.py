@@ -178,7 +178,7 @@ def strategy(
         }
     except AppError as error:  # the model's answer is not a person's input: its fault, said so
         raise MarketingModelCallFailed(
-            tool="generateMarketingStrategy", problem=f"its plan did not hold up ({error})"
+            tool="generateMarketingStrategy", problem=error.message
         ) from None
     split = data.get("budgetSplit")
     fields["budget_split"] = (

@@ -7,7 +7,7 @@ from decimal import Decimal
 from typing import Annotated, Any, Literal
 
 from django.utils.translation import gettext as _
-from pydantic import Field
+from pydantic import Field, WithJsonSchema
 
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
@@ -19,7 +19,8 @@ from apps.travel.shapes import BookingOut, OfferOut
 OfferId = Annotated[int, id_field("findFlightOffers")]
 StayOfferId = Annotated[int, id_field("findStayOffers")]
 Money = Annotated[
-    Decimal | None,
+    Annotated[Decimal, WithJsonSchema({"type": ["string", "number"], "pattern": r"^\d+(\.\d{1,2})?$"})]
+    | None,
     Field(ge=0, max_digits=12, decimal_places=2, description="The new total, after a price change"),
 ]
 Traveller = Annotated[str, Field(max_length=254, description="A workspace person's e-mail; default you")]

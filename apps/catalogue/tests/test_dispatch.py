@@ -74,6 +74,10 @@ def test_a_viewer_lists_only_tools_their_role_allows(people):
     # ...and get the share links of a published post; posting it to a social account needs
     # blog.publish, which the tool checks (apps/blog/tests/test_blog_share.py).
     own |= {"shareBlogPost"}
+    # ...and read a social post's status (changing one needs marketing.launch, which the tool
+    # checks), and put a number on the do-not-call list or check it (anyone may honour an opt-out;
+    # taking one off needs dialer.manage and a confirmation).
+    own |= {"manageSocialPost", "manageDoNotCall"}
     assert all(registry.get(name).read_only for name in listed if name not in own)
 
 

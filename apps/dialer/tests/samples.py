@@ -1,6 +1,7 @@
 """A normal call of every Agent Dialer tool, for the catalogue's contract test: the provider is a
 loopback server speaking Twilio's REST API."""
 
+from collections.abc import Callable
 from typing import Any
 
 from apps.catalogue.testing import Sample, sample
@@ -32,10 +33,21 @@ def make_call(actor: Any) -> Sample:
     )
 
 
+def _knowing(sid: str) -> Callable[[], Any]:
+    """The provider, with a call it placed in progress (its sid known)."""
+
+    def around() -> Any:
+        served = Twilio()
+        served.calls[sid] = {"sid": sid, "status": "ringing", "events": []}
+        return twilio(served)
+
+    return around
+
+
 @sample("endCall")
 def end_call(actor: Any) -> Sample:
     call = placed_call(actor, status="ringing", contact_name="Harbour 7713")
-    return Sample({"callId": call.pk}, private=["Harbour 7713"], around=_provider)
+    return Sample({"callId": call.pk}, private=["Harbour 7713"], around=_knowing(call.sid))
 
 
 @sample("leaveVoicemail")

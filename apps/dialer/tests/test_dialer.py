@@ -163,7 +163,7 @@ def test_refusals_come_before_anything_is_placed_or_charged(people, served):
         ({"to": "911"}, "emergency number"),
         ({"to": "112"}, "emergency number"),
         ({"to": "+19005551234"}, "premium-rate"),
-        ({"to": "555-not-a-number"}, "to: not a phone number"),
+        ({"to": "555-not-a-number"}, "to: not a valid phone number"),
         ({"to": "+1 202 555"}, "to: not a valid phone number"),
         ({"callerId": "+14155550199"}, "is not a verified number"),
         ({"consent": ""}, "prior express consent"),
