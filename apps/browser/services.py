@@ -11,6 +11,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -151,6 +152,7 @@ class Where:
     downloads: list[dict[str, Any]] = field(default_factory=list)
 
 
+@transaction.atomic
 def navigate(*, actor: Actor, handle: str, url: str) -> Where:
     session = session_of(actor=actor, handle=handle)
     why = engine.refusal(url)
@@ -166,6 +168,7 @@ def navigate(*, actor: Actor, handle: str, url: str) -> Where:
     return Where(url=session.url, title=session.title, status=status)
 
 
+@transaction.atomic
 def examine(*, actor: Actor, handle: str) -> tuple[BrowserSession, dict[str, Any]]:
     session = session_of(actor=actor, handle=handle)
     number = session.snapshot + 1
@@ -186,6 +189,7 @@ def examine(*, actor: Actor, handle: str) -> tuple[BrowserSession, dict[str, Any
     return session, found
 
 
+@transaction.atomic
 def extract(*, actor: Actor, handle: str) -> tuple[BrowserSession, dict[str, Any]]:
     session = session_of(actor=actor, handle=handle)
     with engine.page_of(_process(session)) as page:
@@ -231,6 +235,7 @@ def check_interaction(
     return found
 
 
+@transaction.atomic
 def interact(
     *,
     actor: Actor,

@@ -177,9 +177,7 @@ def strategy(
             "ends_on": ends_on,
         }
     except AppError as error:  # the model's answer is not a person's input: its fault, said so
-        raise MarketingModelCallFailed(
-            tool="generateMarketingStrategy", problem=error.message
-        ) from None
+        raise MarketingModelCallFailed(tool="generateMarketingStrategy", problem=error.message) from None
     split = data.get("budgetSplit")
     fields["budget_split"] = (
         {
