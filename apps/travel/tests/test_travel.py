@@ -278,7 +278,7 @@ def test_without_a_provider_the_overview_says_so_and_the_rest_is_not_configured(
         message = refused(
             member, "findFlightOffers", {"origin": "LHR", "destination": "MAD", "departureDate": _day(3)}
         )
-        assert "findFlightOffers is not configured" in message and "an administrator sets" in message
+        assert "findFlightOffers is not configured" in message and "An administrator sets" in message
         found = offer(member)
         message = refused(member, "prepareFlightBooking", {"offerId": found.pk, "passengers": [PASSENGER]})
         assert "prepareFlightBooking is not configured" in message
