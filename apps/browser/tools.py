@@ -17,7 +17,7 @@ from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Out
 from apps.vaults import api as vaults
 
-SessionId = Annotated[str, Field(min_length=4, max_length=64, description="From startBrowserSession")]
+SessionId = Annotated[str, Field(min_length=1, max_length=64, description="From startBrowserSession")]
 Ref = Annotated[str, Field(pattern=r"^s\d+e\d+$", description="An element's ref from browserExamine")]
 Action = Annotated[
     Literal["click", "fill", "select", "check", "uncheck", "press"],

@@ -95,7 +95,9 @@ class FlightsAndStays(Protocol):
         most: int,
     ) -> list[StayRate]: ...
     def quote_stay(self, rate_id: str) -> Quote: ...
-    def book_stay(self, *, quote_id: str, guests: list[dict[str, str]], email: str, phone: str) -> str: ...
+    def book_stay(
+        self, *, quote_id: str, guests: list[dict[str, str]], email: str, phone: str
+    ) -> tuple[str, str]: ...
     def cancel_stay(self, booking_id: str) -> Cancellation: ...
 
 
@@ -342,7 +344,10 @@ class Duffel:
             due_at_property=_money(due) if due not in (None, "") else None,
         )
 
-    def book_stay(self, *, quote_id: str, guests: list[dict[str, str]], email: str, phone: str) -> str:
+    def book_stay(
+        self, *, quote_id: str, guests: list[dict[str, str]], email: str, phone: str
+    ) -> tuple[str, str]:
+        """The booking's id (what a cancellation names) and its reference (what the hotel knows)."""
         data = self._call(
             "POST",
             "/stays/bookings",
@@ -350,7 +355,7 @@ class Duffel:
         )
         if not isinstance(data, dict) or not data.get("id"):
             raise errors.TravelProviderNotJson(provider=self.name)
-        return str(data.get("reference") or data["id"])[:50]
+        return str(data["id"]), str(data.get("reference") or data["id"])[:50]
 
     def cancel_stay(self, booking_id: str) -> Cancellation:
         self._call("POST", f"/stays/bookings/{booking_id}/actions/cancel")

@@ -492,7 +492,7 @@ def booking_pay(*, actor: Any, booking_id: int) -> Booking:
         lead = booking.passengers.order_by("pk").first()
         if lead is None:
             raise invalid("guests", _("name at least the lead guest"))
-        reference = provider.book_stay(
+        booked, reference = provider.book_stay(
             quote_id=booking.provider_id,
             guests=[
                 {"given_name": p.given_name, "family_name": p.family_name}
@@ -501,10 +501,13 @@ def booking_pay(*, actor: Any, booking_id: int) -> Booking:
             email=lead.email,
             phone=lead.phone,
         )
-        booking.booking_reference = reference
+        # From now on the stay is the booking, not its quote: a cancellation names the booking.
+        booking.provider_id, booking.booking_reference = booked, reference
     booking.status = Booking.Status.CONFIRMED
     booking.paid_by, booking.paid_at = actor, timezone.now()
-    booking.save(update_fields=["status", "paid_by", "paid_at", "booking_reference", "updated_at"])
+    booking.save(
+        update_fields=["status", "paid_by", "paid_at", "provider_id", "booking_reference", "updated_at"]
+    )
     return booking
 
 

@@ -10,7 +10,7 @@ from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from apps.browser import engine
+from apps.browser import engine, services
 from apps.browser.models import BrowserAction, BrowserSession
 from apps.browser.tests.sites import ended_after, portal
 from apps.catalogue.dispatch import ToolNotFound, list_tools
@@ -147,6 +147,9 @@ def test_the_limit_idle_sessions_and_no_browser(people, site):
         session = BrowserSession.objects.get(handle=first)
         BrowserSession.objects.filter(pk=session.pk).update(last_used_at=timezone.now() - timedelta(hours=1))
         assert "No open browser session of yours" in refused(member, "browserExamine", {"sessionId": first})
+        # Its browser is stopped at once; the row is marked by the reaper (beat, each minute).
+        assert not engine.alive(session.pid, session.profile)
+        services.reap()
         session.refresh_from_db()
         assert session.status == "ended" and "idle" in session.ended_why
         assert not engine.alive(session.pid, session.profile)
