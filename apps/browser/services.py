@@ -38,7 +38,7 @@ def _log(session: BrowserSession, kind: str, detail: str = "", *, url: str = "")
 
 def start(*, actor: Any) -> BrowserSession:
     """A new session for `actor`, within the workspace's limit of open ones."""
-    engine.chromium()
+    engine.chromium()  # before anything is reaped or counted: no browser, nothing done
     reap()
     most = settings.ATRIUM_BROWSER_MAX_SESSIONS
     if BrowserSession.objects.filter(status=BrowserSession.Status.OPEN).count() >= most:
@@ -114,14 +114,14 @@ def session_of(*, actor: Any, handle: str, lock: bool = True) -> BrowserSession:
     missing = errors.SessionNotFound(idle=settings.ATRIUM_BROWSER_IDLE_SECONDS)
     if session is None:
         raise missing
-    why = _overdue(session)
-    if why:
-        end(session, why)
+    if _overdue(session):
+        # The refusal rolls the call back: its browser is stopped now, its row marked by `reap`.
+        if session.host == _host():
+            engine.stop(session.pid, session.profile)
         raise missing
     if session.host != _host():
         raise errors.SessionElsewhere(host=session.host)
     if not engine.alive(session.pid, session.profile):
-        end(session, _("its browser stopped"))
         raise missing
     return session
 
