@@ -230,6 +230,12 @@ PROFILES = (
         _("I use tools of outside MCP servers"),
     ),
     Profile(
+        "extensions",
+        "Extensions",
+        "Extensions for the workspace: briefs, details, logos, bundles uploaded in chunks, validated builds.",
+        _("I build extensions for our workspace"),
+    ),
+    Profile(
         "vaults",
         "Credential Vaults",
         "The vault's credentials: listed and looked up by reference for tools, their secrets never shown.",

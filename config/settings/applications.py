@@ -74,6 +74,7 @@ TENANT_APPS = [
     "apps.forms",
     "apps.vaults",
     "apps.mcpgateway",
+    "apps.extensions",
     "apps.assistant",
     # Sign-in throttling: a workspace's failed sign-ins are counted in its own schema, so the same
     # e-mail address locked out in one workspace still signs in to another.
