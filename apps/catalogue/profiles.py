@@ -242,6 +242,12 @@ PROFILES = (
         _("I look up credentials for tools"),
     ),
     Profile(
+        "teams",
+        "Agent teams",
+        "AI agent teams: members hired with kits of tools, prompts sent, their projects and log read.",
+        _("I run teams of AI agents"),
+    ),
+    Profile(
         "assistant",
         "Personal Assistant",
         "A person's goals briefed, researched, broken into tasks, planned into free time and scheduled.",

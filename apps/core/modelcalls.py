@@ -16,7 +16,7 @@ KEY_REVOKED). The failures the area words itself are the exceptions below.
 """
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class ModelCallError(Exception):
@@ -130,3 +130,69 @@ def provider() -> Models:
     if _provider is None:
         raise NotConfigured("no model backend is installed in this service")
     return _provider
+
+
+# --- an agent's turns, metered by the area that runs them ----------------------------------------
+#
+# Agents an area runs (Teams' members) call the same model backends through `turns()`: the area
+# asks what a call may cost at most (`prepare`), reserves that against a budget of its own, makes
+# the call (`answer`) and settles what it cost (reserve-then-settle, as the gateway meters keys).
+# The tools offered are catalogue tools by name; the door shows them to the model as its own
+# agent does. Messages are the gateway's neutral form: {"role": "user"|"assistant"|"tool", ...},
+# an assistant's `tool_calls` as [{"id", "name", "arguments"}], a tool's result as
+# {"role": "tool", "tool_call_id", "name", "content"}.
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A model call ready to be made: its request, the model and the most it may cost."""
+
+    body: bytes
+    model: str
+    max_cost_micro_usd: int
+
+
+@dataclass(frozen=True)
+class Called:
+    """A tool the model asked for; `arguments` None when they were not a JSON object."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any] | None
+    refused: str = ""
+
+
+@dataclass(frozen=True)
+class Answered:
+    text: str
+    calls: list[Called]
+    cost_micro_usd: int
+    input_tokens: int
+    output_tokens: int
+
+
+class Turns(Protocol):
+    def prepare(
+        self, *, model: str, system: str, messages: list[dict[str, Any]], tools: list[str], max_tokens: int
+    ) -> Prepared:
+        """The request of one call; NotConfigured when no backend (or no price for `model`) is set."""
+        ...
+
+    def answer(self, prepared: Prepared) -> Answered:
+        """Makes the call (with the door's retries); CallFailed when no answer came."""
+        ...
+
+
+_turns: Turns | None = None
+
+
+def register_turns(turns: Turns | None) -> None:
+    global _turns
+    _turns = turns
+
+
+def turns() -> Turns:
+    """The registered agent turns; NotConfigured when none is (the door is not installed)."""
+    if _turns is None:
+        raise NotConfigured("no model backend is installed in this service")
+    return _turns

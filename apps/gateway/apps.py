@@ -24,6 +24,10 @@ class GatewayConfig(AppConfig):
         from .agent import media
 
         media.install()
+        # The turns of agents other areas run (Teams' members), metered by those areas.
+        from .agent import turns
+
+        turns.install()
         # What the meter charges, for the areas that say it (Platform's checkRates, getBillingSummary).
         from apps.core import spending
 

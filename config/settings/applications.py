@@ -75,6 +75,7 @@ TENANT_APPS = [
     "apps.vaults",
     "apps.mcpgateway",
     "apps.extensions",
+    "apps.teams",
     "apps.assistant",
     # Sign-in throttling: a workspace's failed sign-ins are counted in its own schema, so the same
     # e-mail address locked out in one workspace still signs in to another.
