@@ -248,6 +248,12 @@ PROFILES = (
         _("I run teams of AI agents"),
     ),
     Profile(
+        "listeners",
+        "Listeners",
+        "Automations: a record event, a schedule or a webhook runs a flow of tools as its owner; their runs.",
+        _("I automate work with listeners"),
+    ),
+    Profile(
         "assistant",
         "Personal Assistant",
         "A person's goals briefed, researched, broken into tasks, planned into free time and scheduled.",

@@ -2,11 +2,11 @@
 
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import Field
 
-from apps.catalogue.shapes import Out
+from apps.catalogue.shapes import From, Out
 
 
 class OfferOut(Out):
@@ -20,9 +20,9 @@ class OfferOut(Out):
     starts_on: date
     ends_on: date | None
     expires_at: datetime = Field(description="Re-priced when prepared; past it, search again")
-    bookmarked: bool
+    bookmarked: Annotated[bool, From("is_bookmarked")]
     note: str
-    details: dict[str, Any]
+    details: Annotated[dict[str, Any], From("details")]
 
 
 class PassengerOut(Out):

@@ -65,6 +65,7 @@ TENANT_APPS = [
     "apps.platform",
     "apps.social",
     "apps.blog",
+    "apps.listeners",
     "apps.web",
     "apps.meetings",
     "apps.browser",
