@@ -54,6 +54,17 @@ def django_db_setup(request, django_test_environment, django_db_modify_db_settin
         database.drop(name)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _no_browser_left() -> Iterator[None]:
+    """The Chromiums this process started and no ended session stopped (a session made by a test
+    whose rows were rolled back), stopped when the process ends: its folder is its own
+    (config/settings/test.py)."""
+    yield
+    from apps.browser import engine
+
+    engine.sweep(0)
+
+
 # The database set-up (the template database built, or waited for, then copied) runs once per
 # worker, inside whichever test comes first: it is not that test's time. It has its own limit.
 SET_UP_LIMIT = 1800

@@ -47,7 +47,7 @@ BUILDER = ("requirements", "tests/database.py")
 # sets for each process and the servers' addresses (another port each run, same contents).
 VARIABLE_PREFIXES = ("ATRIUM_", "DJANGO_", "DATA_REQUEST_", "EMAIL_")
 VARIABLE_NAMES = {"DATA_TEAM_EMAIL", "DEFAULT_FROM_EMAIL"}
-PER_PROCESS = {"ATRIUM_TEST_WORKER", "ATRIUM_MEDIA_ROOT", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+PER_PROCESS = {"ATRIUM_TEST_WORKER", "ATRIUM_MEDIA_ROOT", "ATRIUM_BROWSER_DIR", "DJANGO_ALLOW_ASYNC_UNSAFE"}
 # Held by the process that builds or copies a template (on the server's maintenance database,
 # where every process of every run takes it).
 LOCK = 0x7E57_DB5E

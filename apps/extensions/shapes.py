@@ -11,7 +11,7 @@ from apps.tenancy import links
 
 ProjectId = Annotated[int, id_field("getExtensionBuilderOverview")]
 BuildId = Annotated[int, id_field("listExtensionBuilds")]
-SessionId = Annotated[str, Field(min_length=36, max_length=36, description="From beginBundleUpload")]
+SessionId = Annotated[str, Field(min_length=1, max_length=36, description="From beginBundleUpload")]
 Sha256 = Annotated[str, Field(pattern=r"^[0-9a-fA-F]{64}$", description="Hex SHA-256")]
 
 

@@ -192,7 +192,7 @@ def upload_extension_logo(
     ctx: ToolContext,
     *,
     project_id: ProjectId,
-    content_base64: Annotated[str, Field(min_length=4, max_length=360_000, description="PNG or SVG")],
+    content_base64: Annotated[str, Field(min_length=1, max_length=360_000, description="PNG or SVG")],
 ) -> LogoOut:
     """Set a project's logo, a PNG or an SVG (scripts, handlers and outside links removed). Its text:
     setExtensionMeta."""
@@ -388,7 +388,7 @@ def begin_bundle_upload(
 
 class ChunkIn(Out):
     offset: Annotated[int, Field(ge=0, le=2**40)]
-    data: Annotated[str, Field(min_length=4, max_length=2_800_000, description="Base64")]
+    data: Annotated[str, Field(min_length=1, max_length=2_800_000, description="Base64")]
     sha256: Sha256
 
 

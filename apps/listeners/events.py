@@ -19,7 +19,7 @@ from django.core.cache import cache
 from django.db import models
 from django.db.models.signals import post_delete, post_save, pre_save
 
-from apps.core import kinds
+from apps.core import errors, kinds
 from apps.core.db import connection
 from apps.core.kinds import Kind
 from apps.core.workspaces import has_area
@@ -36,9 +36,12 @@ def _cache_key() -> str:
 
 
 def watched() -> dict[str, list[str]]:
-    """The kinds active record listeners wait on, each with the fields whose changes they need."""
+    """The kinds active record listeners wait on, each with the fields whose changes they need.
+    Read from the cache; with Redis out of reach, from the database (a save still fires)."""
     key = _cache_key()
-    found = cache.get(key)
+    found = None
+    with errors.unless_unavailable(logger, "the watched kinds read without the cache: %s"):
+        found = cache.get(key)
     if found is None:
         found = {}
         rows = Listener.objects.filter(
@@ -47,12 +50,16 @@ def watched() -> dict[str, list[str]]:
         for trigger in rows:
             fields = found.setdefault(trigger.get("entityType", ""), [])
             fields.extend(field for field in trigger.get("fields", []) if field not in fields)
-        cache.set(key, found, CACHE_SECONDS)
+        with errors.unless_unavailable(logger, "the watched kinds not kept in the cache: %s"):
+            cache.set(key, found, CACHE_SECONDS)
     return found
 
 
 def forget(**kwargs: Any) -> None:
-    cache.delete(_cache_key())
+    # With Redis out of reach the deletion is lost: the kept list is stale for CACHE_SECONDS at
+    # most (a listener activated then waits that long for its first record event).
+    with errors.unless_unavailable(logger, "the watched kinds not forgotten: %s"):
+        cache.delete(_cache_key())
 
 
 def _kind(sender: Any) -> Kind | None:

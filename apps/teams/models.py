@@ -68,7 +68,13 @@ class TeamMember(models.Model):
         ACTIVE = "active", _("active")
         FIRED = "fired", _("fired")
 
-    access = Access(TeamsPerm, through="team", label=_("Team member"), find_with="getAgentTeamStatus")
+    access = Access(
+        TeamsPerm,
+        manage=TeamsPerm.RUN,
+        through="team",
+        label=_("Team member"),
+        find_with="getAgentTeamStatus",
+    )
 
     team = models.ForeignKey(AgentTeam, on_delete=models.CASCADE, related_name="members")
     name = models.CharField(_("name"), max_length=80)
@@ -102,7 +108,9 @@ class TeamMember(models.Model):
 class TeamProject(models.Model):
     """A board the team works on: a card per prompt."""
 
-    access = Access(TeamsPerm, through="team", label=_("Team project"), find_with="getTeamProjects")
+    access = Access(
+        TeamsPerm, manage=TeamsPerm.RUN, through="team", label=_("Team project"), find_with="getTeamProjects"
+    )
 
     team = models.ForeignKey(AgentTeam, on_delete=models.CASCADE, related_name="projects")
     title = models.CharField(_("title"), max_length=200)
@@ -127,7 +135,9 @@ class TeamCard(models.Model):
 
     OPEN = (Status.QUEUED, Status.RUNNING)
 
-    access = Access(TeamsPerm, through="project", label=_("Team card"), find_with="getTeamProjects")
+    access = Access(
+        TeamsPerm, manage=TeamsPerm.RUN, through="project", label=_("Team card"), find_with="getTeamProjects"
+    )
 
     project = models.ForeignKey(TeamProject, on_delete=models.CASCADE, related_name="cards")
     title = models.CharField(_("title"), max_length=200)
@@ -153,7 +163,7 @@ class TeamCard(models.Model):
 class CardComment(models.Model):
     """A person's comment on a card: the team reads it on its next turn."""
 
-    access = Access(TeamsPerm, through="card", label=_("Card comment"))
+    access = Access(TeamsPerm, manage=TeamsPerm.RUN, through="card", label=_("Card comment"))
 
     card = models.ForeignKey(TeamCard, on_delete=models.CASCADE, related_name="comments")
     author = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, related_name="+")
@@ -189,7 +199,13 @@ class ProjectMessage(models.Model):
         APPROVED = "approved", _("approved")
         DENIED = "denied", _("denied")
 
-    access = Access(TeamsPerm, through="project", label=_("Project message"), find_with="getProjectMessages")
+    access = Access(
+        TeamsPerm,
+        manage=TeamsPerm.RUN,
+        through="project",
+        label=_("Project message"),
+        find_with="getProjectMessages",
+    )
 
     project = models.ForeignKey(TeamProject, on_delete=models.CASCADE, related_name="messages")
     card = models.ForeignKey(

@@ -156,8 +156,9 @@ def member_hire(
     if team.members.filter(status=TeamMember.Status.ACTIVE, name__iexact=member.name).exists():
         raise invalid("name", _("the team already has a member named {name!r}"), name=member.name)
     member.save()
-    if team.lead_id is None:
-        AgentTeam.objects.filter(pk=team.pk).update(lead=member)
+    # The first member hired leads (read from the row: the caller's team may be an older copy).
+    if AgentTeam.objects.filter(pk=team.pk, lead__isnull=True).update(lead=member):
+        team.lead = member
     return member
 
 

@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 from django.utils.translation import gettext as _
 from pydantic import Field
 
+from apps.catalogue import registry
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Changes, In, Limit, Offset, Out, Page, paginate
@@ -308,7 +309,7 @@ def get_available_agent_toolkits(ctx: ToolContext) -> ToolkitsOut:
                     key=kit.key,
                     title=kit.title,
                     description=kit.description,
-                    writes=kits.writes([kit.key]),
+                    writes=any(not spec.read_only for spec in map(registry.get, usable) if spec),
                     tools=list(usable),
                 )
             )

@@ -1,6 +1,7 @@
 """The test suite (pytest-django creates its own database next to DATABASE_URL's)."""
 
 import os
+import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -16,6 +17,11 @@ if _worker and not os.environ.get("ATRIUM_TEST_WORKER"):
     os.environ["REDIS_URL"] = urlunsplit(_redis._replace(path=f"/{1 + int(_worker.removeprefix('gw'))}"))
     _data = Path(os.environ.get("ATRIUM_DATA_DIR", Path(__file__).resolve().parents[2] / ".data"))
     os.environ.setdefault("ATRIUM_MEDIA_ROOT", str(_data / f"test-media-{_worker}"))
+# Each test process's browsers (apps.browser) in a folder of its own, which it sweeps when it ends
+# (conftest.py): a session whose row a test rolled back leaves its Chromium to nobody else.
+os.environ.setdefault(
+    "ATRIUM_BROWSER_DIR", str(Path(tempfile.gettempdir()) / f"atrium-browser-test-{_worker or 'main'}")
+)
 
 from apps.core import env  # noqa: E402
 

@@ -74,7 +74,9 @@ def _begin(person, project, data):
     ]["sessionId"]
 
 
-def test_three_chunks_one_resent_one_out_of_order_finalized_validated_approved(people):
+def test_three_chunks_one_resent_one_out_of_order_finalized_validated_approved(
+    people, django_capture_on_commit_callbacks
+):
     member = people["member"]
     project = declared(member, name="Ticket board")
     data = bundle_zip(version="1.2.0")
@@ -109,7 +111,8 @@ def test_three_chunks_one_resent_one_out_of_order_finalized_validated_approved(p
     )
     assert third_call["complete"] is True
 
-    finalized = ok(member, "finalizeChunkedUpload", {"sessionId": session})["build"]
+    with django_capture_on_commit_callbacks(execute=True):  # the chunks are deleted once it commits
+        finalized = ok(member, "finalizeChunkedUpload", {"sessionId": session})["build"]
     assert (finalized["status"], finalized["size"], finalized["sha256"]) == (
         "validating",
         len(data),
@@ -357,7 +360,7 @@ def test_the_logo_svg_is_sanitised_and_bad_logos_refused(people):
         assert gone not in stored
     assert 'fill="#123456"' in stored and "<circle" in stored
 
-    png = base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"\0" * 300_000).decode()
+    png = base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"\0" * 262_200).decode()  # over 256 KiB, within the schema
     assert "too large" in refused(
         member, "uploadExtensionLogo", {"projectId": project.pk, "contentBase64": png}
     )

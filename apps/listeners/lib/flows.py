@@ -22,6 +22,7 @@ a value of the wrong type, or an expression that does not parse is refused namin
 field. What a template gives is checked when the run calls the tool (the dispatcher validates it).
 """
 
+import ast
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -70,9 +71,13 @@ def kind_of(step: dict[str, Any]) -> str:
 def parse(expression: str) -> Any:
     """The parsed expression, or ExpressionFailed saying why it does not parse."""
     try:
-        return EvalWithCompoundTypes(functions=FUNCTIONS).parse(expression.strip())
+        parsed = EvalWithCompoundTypes(functions=FUNCTIONS).parse(expression.strip())
     except (SyntaxError, InvalidExpression, ValueError) as error:
         raise ExpressionFailed(str(error)) from error
+    # simpleeval parses a statement too (`import os`, `a = 1`); only an expression is evaluated.
+    if not isinstance(parsed, ast.Expr):
+        raise ExpressionFailed(f"{type(parsed).__name__.lower()} is a statement, not an expression")
+    return parsed
 
 
 def evaluate(expression: str, names: dict[str, Any]) -> Any:
@@ -127,12 +132,14 @@ def _templated_paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, 
 
 def check_arguments(input_model: type[BaseModel], arguments: dict[str, Any]) -> tuple[str, str] | None:
     """The first argument refused by the tool's input model (its field path and the reason), or
-    None. A value given by a whole template is checked to be an argument of the tool, not its type."""
+    None: an unknown argument first (a misspelt name is also the missing one). A value given by a
+    whole template is checked to be an argument of the tool, not its type."""
     templated = _templated_paths(arguments)
     try:
         input_model.model_validate(arguments)
     except ValidationError as error:
-        for problem in error.errors():
+        problems = sorted(error.errors(), key=lambda problem: problem["type"] != "extra_forbidden")
+        for problem in problems:
             location = tuple(problem["loc"])
             if problem["type"] != "extra_forbidden" and any(
                 location[: len(path)] == path for path in templated
