@@ -10,7 +10,7 @@ from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
-from apps.catalogue.shapes import Changes, Limit, Offset, Out, Page, paginate
+from apps.catalogue.shapes import Changes, In, Limit, Offset, Out, Page, paginate
 from apps.core.records import Action
 from apps.extensions import selectors, services
 from apps.extensions.lib import bundle, frame, logo
@@ -386,7 +386,7 @@ def begin_bundle_upload(
     )
 
 
-class ChunkIn(Out):
+class ChunkIn(In):
     offset: Annotated[int, Field(ge=0, le=2**40)]
     data: Annotated[str, Field(min_length=1, max_length=2_800_000, description="Base64")]
     sha256: Sha256
