@@ -13,4 +13,5 @@ urlpatterns = [
     path("m/c/<str:token>/", public.click, name="click"),
     path("m/o/<str:token>.gif", public.opened, name="open"),
     path("m/confirm/<str:token>/", public.confirm, name="confirm"),
+    path("p/<slug:slug>/", public.landing_page, name="landing"),
 ]
