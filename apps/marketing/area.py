@@ -65,7 +65,9 @@ area = areas.declare(
         "getEmailSequence": "show one drip email sequence nurture flow, its steps, who is enrolled or left",
         "updateEmailSequence": "change edit a drip email sequence series: its steps, delays, goal",
         "deleteEmailSequence": "delete remove a drip email sequence",
-        "activateEmailSequence": "activate turn on start a drip email sequence automation (onboarding, welcome), or pause it",
+        "activateEmailSequence": (
+            "activate turn on start a drip email sequence automation (onboarding, welcome), or pause it"
+        ),
         "enrollInEmailSequence": "enroll add put contacts leads or a segment into a drip email sequence",
         "generateSequenceStep": "AI write generate the next follow up email step of a drip sequence series",
         "createMarketingPlan": "new marketing plan: goals, channels, budget and period for the quarter year",
@@ -82,7 +84,9 @@ area = areas.declare(
         "updateLandingPage": "edit publish a landing page: headline, text, button, signup form",
         "deleteLandingPage": "delete take down a landing page",
         "getBrandKit": "our brand kit: brand colours, fonts, logo, tone of voice",
-        "createDesign": "design a social media graphic, instagram post, story, poster, banner in brand colours",
+        "createDesign": (
+            "design a social media graphic, instagram post, story, poster, banner in brand colours"
+        ),
         "refineDesign": "change a design graphic poster: its colours, headline text, layout",
         "generateDesignImage": "AI generate draw an image picture illustration for an ad, banner or design",
         "listDesignAssets": "list our marketing designs, graphics, posters and AI images",

@@ -93,7 +93,9 @@ def landing_figures(campaign: Campaign) -> dict[str, int]:
 
 def landing_pages(actor: Actor) -> list[LandingPage]:
     return list(
-        LandingPage.objects.restrict(actor).select_related("owner").order_by("-updated_at", "-id")[:100]
+        LandingPage.objects.restrict(actor)
+        .select_related("owner", "campaign")
+        .order_by("-updated_at", "-id")[:100]
     )
 
 

@@ -8,6 +8,7 @@ urlpatterns = [
     path("settings/marketing/", views.home, name="home"),
     path("settings/marketing/settings/", views.save_settings, name="settings"),
     path("settings/marketing/consent/", views.consent, name="consent"),
+    path("settings/marketing/brand/", views.save_brand, name="brand"),
     path("settings/marketing/campaigns/<int:campaign_id>/", views.campaign_action, name="campaign"),
     # Public, signed (apps.marketing.public): no sign-in.
     path("m/c/<str:token>/", public.click, name="click"),

@@ -357,7 +357,7 @@ def _landing(actor: Any) -> tuple[Any, str]:
 def create_landing_page(actor: Any) -> Sample:
     marker = _marker()
     blocks = [{"type": "heading", "text": f"{marker} offer"}, {"type": "cta", "label": "Go", "url": "#form"}]
-    return Sample({"landingPage": {"name": f"{marker} page", "blocks": blocks}}, private=[marker])
+    return Sample({"landingPage": {"name": f"{marker} page", "blocks": blocks}})
 
 
 @sample("updateLandingPage")
@@ -387,7 +387,7 @@ def _design(actor: Any) -> tuple[Any, str]:
 @sample("createDesign")
 def create_design(actor: Any) -> Sample:
     marker = _marker()
-    return Sample({"preset": "og-image", "design": {"headline": f"{marker} sale"}}, private=[marker])
+    return Sample({"preset": "og-image", "design": {"headline": f"{marker} sale"}})
 
 
 @sample("refineDesign")
