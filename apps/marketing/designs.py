@@ -20,8 +20,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from apps.core import clean, modelcalls, records
-from apps.core.actors import Actor, require
-from apps.core.errors import invalid
+from apps.core.actors import Actor, actor_id, require
+from apps.core.errors import AppError, invalid
 from apps.files import api as files
 from apps.marketing import brand, errors
 from apps.marketing.content import model_failure
@@ -115,7 +115,7 @@ def _logo(actor: Actor) -> bytes | None:
                 return out.getvalue()
         except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError):
             return None
-        except Exception:  # not found, or not the actor's to see: no logo
+        except AppError:  # not found, or not the actor's to see: no logo
             logger.info("design: logo file %s not readable", file_id)
             return None
     return None
@@ -223,9 +223,15 @@ def create(*, actor: Actor, name: str, preset: str, fields: dict[str, Any], visi
     spec = check_design(preset=preset, fields=fields)
     width, height = PRESETS[preset]
     asset = DesignAsset(
-        created_by=actor, owner=actor, kind=Kind.DESIGN, preset=preset, width=width, height=height,
-        spec=spec, visibility=visibility or "workspace",
-    )  # fmt: skip
+        created_by_id=actor_id(actor),
+        owner_id=actor_id(actor),
+        kind=Kind.DESIGN,
+        preset=preset,
+        width=width,
+        height=height,
+        spec=spec,
+        visibility=visibility or "workspace",
+    )
     asset.name = records.unique_name(asset, name or spec["headline"][:60], what=_("design"), limit=120)
     rendered = render(spec, width, height, logo=_logo(actor))
     with transaction.atomic():
@@ -280,8 +286,14 @@ def generate(
     tool = "generateDesignImage"
     if size not in IMAGE_SIZES:
         raise invalid("size", _("one of {sizes}"), sizes=", ".join(IMAGE_SIZES))
-    asset = DesignAsset(created_by=actor, owner=actor, kind=Kind.IMAGE, prompt=prompt, ai_generated=True,
-                        visibility=visibility or "workspace")  # fmt: skip
+    asset = DesignAsset(
+        created_by_id=actor_id(actor),
+        owner_id=actor_id(actor),
+        kind=Kind.IMAGE,
+        prompt=prompt,
+        ai_generated=True,
+        visibility=visibility or "workspace",
+    )
     asset.name = records.unique_name(asset, name or prompt[:60], what=_("design"), limit=120)
     try:
         drawing = modelcalls.provider().draw(api_key_id=api_key_id, prompt=prompt, size=size, purpose=tool)

@@ -2,7 +2,7 @@
 apps.marketing.brand and apps.marketing.designs."""
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from django.db.models import Q
 from pydantic import Field
@@ -16,7 +16,8 @@ from apps.marketing.models import DesignAsset
 from apps.marketing.permissions import MarketingPerm
 
 AssetId = Annotated[int, id_field("listDesignAssets")]
-Preset = Literal[tuple(designs.PRESETS)]  # type: ignore[valid-type]
+Preset = Literal["instagram-square", "instagram-portrait", "story", "og-image", "facebook-cover", "a4-poster"]
+assert set(get_args(Preset)) == set(designs.PRESETS), "the presets offered are the ones drawn"
 Layout = Literal["center", "left", "top"]
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$", description="#RRGGBB; default: the kit's")]
 
