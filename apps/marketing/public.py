@@ -106,7 +106,10 @@ def confirm(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _etag(page: LandingPage) -> str:
-    seed = f"{page.pk}|{page.updated_at.isoformat()}|{page.published_at}"
+    """The page's version: its last change and its form's (a form closed since is no longer shown)."""
+    form = forms.public_form(landing.form_id(page) or 0)
+    shown = form.updated_at.isoformat() if form is not None else "-"
+    seed = f"{page.pk}|{page.updated_at.isoformat()}|{page.published_at}|{shown}"
     return '"' + hashlib.sha256(seed.encode()).hexdigest()[:32] + '"'
 
 

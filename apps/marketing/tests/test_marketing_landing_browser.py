@@ -5,25 +5,13 @@ UTM parameters the visitor came with. In Globex, so that what it commits touches
 area's other tests (they run in Acme)."""
 
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
-from django.db import connection
-from django_tenants.utils import schema_context
 
+from apps.forms.tests.test_forms_pages_browser import in_globex
 from tests.test_browser_layout import LAPTOP, PHONE, problems
 
 pytestmark = pytest.mark.live
-
-
-@contextmanager
-def in_globex() -> Iterator[None]:
-    try:
-        with schema_context("globex"):
-            yield
-    finally:
-        connection.close()
 
 
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
