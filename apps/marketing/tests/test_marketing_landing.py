@@ -180,9 +180,20 @@ def test_the_public_page_counts_visits_and_conversions_with_utm(people, form, ac
         and changed["ETag"] != got["ETag"]
         and "Spring, longer" in changed.content.decode()
     )
+    # The form closed since: the page stays, without it, and its ETag changes.
+    from apps.forms import services as form_services
+
+    form_services.form_manage(actor=admin, form=form, action="close")
+    closed = acme_client.get(f"/p/{slug}/", HTTP_IF_NONE_MATCH=changed["ETag"])
+    assert closed.status_code == 200 and 'name="email"' not in closed.content.decode()
+    assert acme_client.post(f"/p/{slug}/", {"name": "Late"}).status_code == 404
     ok(admin, "updateLandingPage", {"pageId": page.pk, "changes": {"status": "draft"}})
     assert acme_client.get(f"/p/{slug}/").status_code == 404
-    ok(admin, "updateLandingPage", {"pageId": page.pk, "changes": {"status": "published"}}, **ELICIT)
+    assert "is not published for the public" in refused(
+        admin, "updateLandingPage", {"pageId": page.pk, "changes": {"status": "published"}}, **ELICIT
+    )
+    again = {"status": "published", "blocks": blocks()}
+    ok(admin, "updateLandingPage", {"pageId": page.pk, "changes": again}, **ELICIT)
     assert acme_client.get(f"/p/{slug}/").status_code == 200
     asked = call(admin, "deleteLandingPage", {"pageId": page.pk})
     assert "confirmationToken" in str(asked) and acme_client.get(f"/p/{slug}/").status_code == 200
