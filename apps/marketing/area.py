@@ -87,7 +87,7 @@ area = areas.declare(
         "createDesign": (
             "design a social media graphic, instagram post, story, poster, banner in brand colours"
         ),
-        "refineDesign": "change a design graphic poster: its colours, headline text, layout",
+        "refineDesign": "refine edit a design graphic poster: its colours, headline text, layout, size",
         "generateDesignImage": "AI generate draw an image picture illustration for an ad, banner or design",
         "listDesignAssets": "list our marketing designs, graphics, posters and AI images",
         "deleteDesignAsset": "delete remove a marketing design graphic, poster or AI image",
