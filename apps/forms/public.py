@@ -8,6 +8,8 @@ Only an open form visible to the workspace is served (published, not private, no
 anything else is a 404.
 """
 
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Any
 
 from django.conf import settings
@@ -26,7 +28,7 @@ from apps.forms import services
 from apps.forms.errors import FormNotOpen, SubmissionInvalid, UploadRefused
 from apps.forms.lib import fields as lib
 from apps.forms.lib import uploads
-from apps.forms.models import FormTemplate
+from apps.forms.models import FormTemplate, Submission
 
 
 def submissions_key(schema: str, form_id: int, address: str) -> str:
@@ -129,23 +131,28 @@ def _brand() -> str:
     return str(getattr(workspace, "brand_name", "") or getattr(workspace, "name", "") or "")
 
 
-def _page(request: HttpRequest, form: FormTemplate, *, status: int = 200, **context: Any) -> HttpResponse:
+def sections(form: FormTemplate) -> list[tuple[dict[str, Any] | None, list[dict[str, Any]]]]:
+    """The current version's fields in their groups, in order, as the page shows them."""
     version = form.current_version
     assert version is not None
     groups = {group["key"]: group for group in version.definition.get("groups", [])}
-    sections: list[tuple[dict[str, Any] | None, list[dict[str, Any]]]] = []
+    found: list[tuple[dict[str, Any] | None, list[dict[str, Any]]]] = []
     for field in version.definition.get("fields", []):
         group = groups.get(field.get("group") or "")
-        if not sections or sections[-1][0] is not group:
-            sections.append((group, []))
-        sections[-1][1].append(field)
+        if not found or found[-1][0] is not group:
+            found.append((group, []))
+        found[-1][1].append(field)
+    return found
+
+
+def _page(request: HttpRequest, form: FormTemplate, *, status: int = 200, **context: Any) -> HttpResponse:
     response = render(
         request,
         "forms/public_form.html",
         {
             "form": form,
             "brand": _brand(),
-            "sections": sections,
+            "sections": sections(form),
             "values": context.get("values", {}),
             "problems": context.get("problems", {}),
             "message": context.get("message", ""),
@@ -158,23 +165,28 @@ def _page(request: HttpRequest, form: FormTemplate, *, status: int = 200, **cont
     return response
 
 
-@csrf_exempt  # the public's form, no session to protect; a honeypot and a rate limit instead
-def page(request: HttpRequest, slug: str) -> HttpResponse:
-    form = _form(slug)
-    if request.method not in ("GET", "HEAD", "POST"):
-        return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
-    if request.method != "POST":
-        return _page(request, form)
-    sent = reverse("forms:public", kwargs={"slug": form.slug}) + "?sent=1"
+@dataclass
+class Received:
+    """What became of a public submission: `submission` made (None: refused, or the honeypot
+    caught a robot and nothing was kept), else the `status` to answer with and why."""
+
+    status: int = 200
+    submission: Submission | None = None
+    values: dict[str, list[str]] = dataclass_field(default_factory=dict)
+    problems: dict[str, Any] = dataclass_field(default_factory=dict)
+    message: str = ""
+
+
+def receive(request: HttpRequest, form: FormTemplate) -> Received:
+    """The public's answers to `form` posted in `request`, checked and stored: by its own page and
+    by pages that embed it (apps.forms.api)."""
     if request.POST.get("website"):  # the honeypot: people leave it empty, robots fill it
-        return HttpResponseRedirect(sent)
+        return Received()
     key = submissions_key(getattr(connection, "schema_name", ""), form.pk, _client(request))
     cache.add(key, 0, timeout=3600)
     if cache.incr(key) > settings.ATRIUM_FORMS_SUBMISSIONS_PER_HOUR:
-        return HttpResponse(
-            "Too many submissions from this address; try again in an hour.",
-            status=429,
-            content_type="text/plain",
+        return Received(
+            status=429, message=_("Too many submissions from this address; try again in an hour.")
         )
     values = {name: request.POST.getlist(name) for name in request.POST}
     try:
@@ -194,15 +206,30 @@ def page(request: HttpRequest, slug: str) -> HttpResponse:
             raise SubmissionInvalid(id=form.pk, version=version.number, problems="", details=problems)
         with transaction.atomic():
             file_ids = _store(form, answers, checked)
-            services.submission_create(
+            made = services.submission_create(
                 form=form, answers=answers, respondent_email=str(email), file_ids=file_ids
             )
     except SubmissionInvalid as error:
-        return _page(request, form, status=400, values=values, problems=error.details or {})
+        return Received(status=400, values=values, problems=error.details or {})
     except UploadRefused as error:
-        return _page(
-            request, form, status=400, values=values, problems=error.details or {}, message=str(error.message)
-        )
+        return Received(status=400, values=values, problems=error.details or {}, message=str(error.message))
     except AppError as error:
-        return _page(request, form, status=400, values=values, message=str(error.message))
-    return HttpResponseRedirect(sent)
+        return Received(status=400, values=values, message=str(error.message))
+    return Received(submission=made)
+
+
+@csrf_exempt  # the public's form, no session to protect; a honeypot and a rate limit instead
+def page(request: HttpRequest, slug: str) -> HttpResponse:
+    form = _form(slug)
+    if request.method not in ("GET", "HEAD", "POST"):
+        return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
+    if request.method != "POST":
+        return _page(request, form)
+    got = receive(request, form)
+    if got.status == 429:
+        return HttpResponse(got.message, status=429, content_type="text/plain")
+    if got.status != 200:
+        return _page(
+            request, form, status=got.status, values=got.values, problems=got.problems, message=got.message
+        )
+    return HttpResponseRedirect(reverse("forms:public", kwargs={"slug": form.slug}) + "?sent=1")

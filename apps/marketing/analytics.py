@@ -18,6 +18,7 @@ from apps.marketing.models import (
     Campaign,
     Click,
     Consent,
+    Conversion,
     EmailSequence,
     Enrollment,
     MarketingSettings,
@@ -94,6 +95,9 @@ def analytics(actor: Actor, *, since: datetime | None = None, until: datetime | 
                 clicks=figures.clicks,
                 unique_clicks=figures.clickers,
                 unsubscribes=figures.unsubscribes,
+                conversions=Conversion.objects.filter(
+                    page__campaign=campaign, page__deleted_at__isnull=True, at__gte=start, at__lt=end
+                ).count(),
                 opens=figures.opens,
             )
         )

@@ -65,7 +65,9 @@ area = areas.declare(
         "getEmailSequence": "show one drip email sequence nurture flow, its steps, who is enrolled or left",
         "updateEmailSequence": "change edit a drip email sequence series: its steps, delays, goal",
         "deleteEmailSequence": "delete remove a drip email sequence",
-        "activateEmailSequence": "activate turn on start a drip email sequence automation, or pause it",
+        "activateEmailSequence": (
+            "activate turn on start a drip email sequence automation (onboarding, welcome), or pause it"
+        ),
         "enrollInEmailSequence": "enroll add put contacts leads or a segment into a drip email sequence",
         "generateSequenceStep": "AI write generate the next follow up email step of a drip sequence series",
         "createMarketingPlan": "new marketing plan: goals, channels, budget and period for the quarter year",
@@ -77,6 +79,18 @@ area = areas.declare(
         ),
         "getMarketingRecommendations": "recommendations what to improve in our marketing, from the numbers",
         "listCampaignSuggestions": "ideas suggestions for the next email campaign mailing to run",
+        # Landing pages, the brand kit and designs.
+        "createLandingPage": "new landing page for a campaign or offer with a signup form, web page",
+        "updateLandingPage": "edit publish a landing page: headline, text, button, signup form",
+        "deleteLandingPage": "delete take down a landing page",
+        "getBrandKit": "our brand kit: brand colours, fonts, logo, tone of voice",
+        "createDesign": (
+            "design a social media graphic, instagram post, story, poster, banner in brand colours"
+        ),
+        "refineDesign": "refine edit a design graphic poster: its colours, headline text, layout, size",
+        "generateDesignImage": "AI generate draw an image picture illustration for an ad, banner or design",
+        "listDesignAssets": "list our marketing designs, graphics, posters and AI images",
+        "deleteDesignAsset": "delete remove a marketing design graphic, poster or AI image",
     },
     profiles={
         "marketing": (
@@ -107,6 +121,15 @@ area = areas.declare(
             "searchMarketingContent",
             "publishMarketingContent",
             "generateMarketingContent",
+            "createLandingPage",
+            "updateLandingPage",
+            "deleteLandingPage",
+            "getBrandKit",
+            "createDesign",
+            "refineDesign",
+            "generateDesignImage",
+            "listDesignAssets",
+            "deleteDesignAsset",
         ),
         "growth": (
             "getMarketingDashboard",
@@ -162,6 +185,22 @@ area = areas.declare(
             url=page("marketing:home", anchor="plan-"),
             search=("name", "summary"),
             named=_("Marketing plan"),
+        ),
+        Kind(
+            "marketing_landing_page",
+            "marketing.LandingPage",
+            title="name",
+            url=page("marketing:home", anchor="landing-"),
+            search=("name", "title", "slug"),
+            named=_("Landing page"),
+        ),
+        Kind(
+            "marketing_design",
+            "marketing.DesignAsset",
+            title="name",
+            url=page("marketing:home", anchor="design-"),
+            search=("name",),
+            named=_("Design"),
         ),
     ],
     not_kinds={

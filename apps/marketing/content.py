@@ -315,7 +315,7 @@ class Written:
     cost_micro_usd: int
 
 
-def _failure(error: modelcalls.ModelCallError, tool: str) -> Exception:
+def model_failure(error: modelcalls.ModelCallError, tool: str) -> Exception:
     if isinstance(error, modelcalls.NotConfigured):
         return errors.MarketingModelNotConfigured(tool=tool, problem=error.problem)
     if isinstance(error, modelcalls.NoApiKey):
@@ -338,7 +338,7 @@ def write(*, api_key_id: int | None, tool: str, kind: str, brief: str, voice: st
             api_key_id=api_key_id, system=system, text=brief, max_tokens=3000, purpose=tool
         )
     except modelcalls.ModelCallError as error:
-        raise _failure(error, tool) from None
+        raise model_failure(error, tool) from None
     if answer.cut:
         raise errors.MarketingModelCallFailed(
             tool=tool, problem="its answer was cut at the most tokens allowed"

@@ -38,3 +38,36 @@ class ConsentForm(forms.Form):
         label=_("Consent"), choices=[("granted", _("granted")), ("withdrawn", _("withdrawn"))]
     )
     source = forms.CharField(label=_("Where it was given"), max_length=100, required=False)
+
+
+class BrandKitForm(forms.Form):
+    colours = forms.CharField(
+        label=_("Colours"),
+        max_length=100,
+        required=False,
+        help_text=_("Up to 8, comma-separated, primary first: #1F4E79, #F2A900, #FFFFFF, #222222"),
+    )
+    heading_font = forms.CharField(label=_("Heading font"), max_length=80, required=False)
+    body_font = forms.CharField(label=_("Body font"), max_length=80, required=False)
+    logo_file_ids = forms.CharField(
+        label=_("Logos"),
+        max_length=100,
+        required=False,
+        help_text=_("Files ids of image files, comma-separated, the main logo first"),
+    )
+    voice = forms.CharField(
+        label=_("Voice"),
+        widget=forms.Textarea(attrs={"rows": 2}),
+        max_length=1000,
+        required=False,
+        help_text=_("How the brand speaks, for the copy a model writes"),
+    )
+
+    def clean_logo_file_ids(self) -> list[int]:
+        given = [part.strip() for part in self.cleaned_data["logo_file_ids"].split(",") if part.strip()]
+        if not all(part.isdigit() for part in given):
+            raise forms.ValidationError(_("Files ids are numbers, comma-separated"))
+        return [int(part) for part in given]
+
+    def clean_colours(self) -> list[str]:
+        return [part.strip() for part in self.cleaned_data["colours"].split(",") if part.strip()]

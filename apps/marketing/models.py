@@ -451,3 +451,108 @@ class MarketingPlan(OwnedRecord):
 
     def __str__(self) -> str:
         return self.name
+
+
+# --- landing pages and designs (apps.marketing.landing, apps.marketing.designs) -----------------
+
+
+class LandingPage(OwnedRecord):
+    """A page on the workspace's host (`/p/<slug>/`) for people not signed in: blocks (heading,
+    text, image, call to action, a Form Builder form), served while published and the workspace's.
+    Its visits and conversions (the form sent from it, with the visit's UTM parameters) are
+    counted; a campaign it belongs to shows them in its figures."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        PUBLISHED = "published", _("published")
+
+    access = Access(
+        MarketingPerm,
+        label=_("Landing page"),
+        find_with="getMarketingDashboard",
+        trash_hint=_("Create it again with createLandingPage."),
+    )
+
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("address"), max_length=80)
+    title = models.CharField(_("title"), max_length=200)
+    # The Open Graph description and the search engines' summary.
+    description = models.CharField(_("description"), max_length=300, blank=True)
+    # [{"type": "heading"|"text"|"image"|"cta"|"form", ...}] (apps.marketing.landing.BLOCKS).
+    blocks = models.JSONField(_("blocks"), default=list)
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.SET_NULL, null=True, blank=True, related_name="landing_pages"
+    )
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.DRAFT)
+    published_at = models.DateTimeField(null=True, blank=True)
+    visits = models.PositiveIntegerField(_("visits"), default=0)
+    conversions = models.PositiveIntegerField(_("conversions"), default=0)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+        verbose_name = _("landing page")
+        constraints = [
+            name_once("marketing_landing_name_once"),
+            models.UniqueConstraint(
+                "slug", condition=models.Q(deleted_at__isnull=True), name="marketing_landing_slug_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Conversion(models.Model):
+    """A form sent from a landing page: the submission (apps.forms) and the UTM parameters the
+    visitor came with."""
+
+    page = models.ForeignKey(LandingPage, on_delete=models.CASCADE, related_name="conversion_rows")
+    submission_id = models.PositiveBigIntegerField()
+    utm = models.JSONField(default=dict)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("landing page conversion")
+
+    def __str__(self) -> str:
+        return f"conversion {self.pk}"
+
+
+class DesignAsset(OwnedRecord):
+    """A design (an SVG and a PNG rendered from a size preset and the brand kit, refined in
+    versions) or an image a model made; their files are in Files."""
+
+    class Kind(models.TextChoices):
+        DESIGN = "design", _("design")
+        IMAGE = "image", _("generated image")
+
+    access = Access(
+        MarketingPerm,
+        label=_("Design asset"),
+        find_with="listDesignAssets",
+        trash_hint=_("Make it again with createDesign or generateDesignImage."),
+    )
+
+    name = models.CharField(_("name"), max_length=120)
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    preset = models.CharField(_("size preset"), max_length=30, blank=True)
+    width = models.PositiveIntegerField(default=0)
+    height = models.PositiveIntegerField(default=0)
+    # A design's headline, body, colours, layout and logo (apps.marketing.designs.render).
+    spec = models.JSONField(default=dict)
+    version = models.PositiveIntegerField(default=1)
+    # The earlier versions: [{"version", "spec", "pngFileId", "svgFileId"}].
+    history = models.JSONField(default=list)
+    png_file_id = models.PositiveBigIntegerField(null=True, blank=True)
+    svg_file_id = models.PositiveBigIntegerField(null=True, blank=True)
+    prompt = models.TextField(_("prompt"), blank=True)
+    ai_generated = models.BooleanField(_("made by a model"), default=False)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+        verbose_name = _("design asset")
+        constraints = [name_once("marketing_design_name_once")]
+
+    def __str__(self) -> str:
+        return self.name

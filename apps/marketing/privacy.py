@@ -13,8 +13,11 @@ from apps.marketing.models import (
     Click,
     Consent,
     ContentItem,
+    Conversion,
+    DesignAsset,
     EmailSequence,
     Enrollment,
+    LandingPage,
     MarketingPlan,
     MarketingSettings,
     Segment,
@@ -44,3 +47,10 @@ privacy.register(EmailSequence, user="owner", erase={"owner": None}, order=40)
 privacy.register(MarketingPlan, user="owner", erase={"owner": None}, order=40)
 privacy.register(StepSend, email="email", order=10)
 privacy.register(Enrollment, email="email", order=20)
+
+# Landing pages and designs: their owner's, kept without them on erasure (a published page stays
+# up). A conversion names a Form Builder submission and UTM parameters: the submission is the
+# Form Builder's to export and erase.
+privacy.register(LandingPage, user="owner", erase={"owner": None}, order=40)
+privacy.register(DesignAsset, user="owner", erase={"owner": None}, order=40)
+privacy.not_personal(Conversion, reason="a form submission's id and the UTM parameters of the visit")

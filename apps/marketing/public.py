@@ -1,13 +1,16 @@
 """The public endpoints of marketing mail on the workspace's host, for people not signed in: the
 signed click redirect (`/m/c/<token>/`), the open pixel (`/m/o/<token>.gif`), and the double
 opt-in confirmation (`/m/confirm/<token>/`, GET asks, POST confirms: a link scanner confirms
-nobody). Unsubscribing is the mail app's one-click page (apps.mail.suppression)."""
+nobody), and the published landing pages (`/p/<slug>/`). Unsubscribing is the mail app's
+one-click page (apps.mail.suppression)."""
 
 import base64
+import hashlib
 import logging
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -15,9 +18,10 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 
 from apps.core.workspaces import brand, has_area
+from apps.forms import api as forms
 from apps.mail import api as mail
-from apps.marketing import services, tracking
-from apps.marketing.models import Click, Consent, Send, StepSend
+from apps.marketing import landing, services, tracking
+from apps.marketing.models import Click, Consent, LandingPage, Send, StepSend
 from apps.tenancy import links
 
 logger = logging.getLogger(__name__)
@@ -96,3 +100,89 @@ def confirm(request: HttpRequest, token: str) -> HttpResponse:
             return render(request, "marketing/confirm.html", {"state": "invalid"}, status=404)
         return render(request, "marketing/confirm.html", {"state": "done"})
     return render(request, "marketing/confirm.html", {"state": "ask"})
+
+
+# --- landing pages (/p/<slug>/) -------------------------------------------------------------------
+
+
+def _etag(page: LandingPage) -> str:
+    """The page's version: its last change and its form's (a form closed since is no longer shown)."""
+    form = forms.public_form(landing.form_id(page) or 0)
+    shown = form.updated_at.isoformat() if form is not None else "-"
+    seed = f"{page.pk}|{page.updated_at.isoformat()}|{page.published_at}|{shown}"
+    return '"' + hashlib.sha256(seed.encode()).hexdigest()[:32] + '"'
+
+
+def _landing_page(
+    request: HttpRequest, page: LandingPage, *, status: int = 200, got: forms.Received | None = None
+) -> HttpResponse:
+    action = reverse("marketing:landing", kwargs={"slug": page.slug})
+    source = request.POST if request.method == "POST" else request.GET
+    hidden = list(landing.utm_of(source).items())
+    blocks = []
+    for block in page.blocks:
+        if block["type"] == "form":
+            found = forms.public_form(block["formId"])
+            if found is None:
+                continue  # unpublished since: the rest of the page stays
+            html = forms.render_fields(
+                request,
+                found,
+                action=action + "#form",
+                hidden=hidden,
+                values=got.values if got else None,
+                problems=got.problems if got else None,
+                message=got.message if got else "",
+            )
+            block = {**block, "form": found, "html": html}
+        blocks.append(block)
+    return render(
+        request,
+        "marketing/landing.html",
+        {
+            "page": page,
+            "blocks": blocks,
+            "brand": brand(),
+            "canonical": request.build_absolute_uri(action),
+            "image": next((block for block in blocks if block["type"] == "image"), None),
+            "starts_with_h1": bool(blocks) and blocks[0]["type"] == "heading" and blocks[0]["level"] == 1,
+            "sent": request.GET.get("sent") == "1",
+        },
+        status=status,
+    )
+
+
+@csrf_exempt  # the public's form, no session to protect: the form's honeypot and rate limit
+@require_http_methods(["GET", "HEAD", "POST"])
+def landing_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """A published landing page: each GET a visit, revalidated every time (`no-cache` with an ETag
+    changed by every update, so a change is seen at once); a form sent from it a conversion with
+    the visit's UTM parameters."""
+    _installed()
+    page = landing.live(slug)
+    if page is None:
+        raise Http404
+    if request.method == "POST":
+        found = forms.public_form(landing.form_id(page) or 0)
+        if found is None:
+            raise Http404
+        got = forms.receive(request, found)
+        if got.status == 429:
+            return HttpResponse(got.message, status=429, content_type="text/plain")
+        if got.status != 200:
+            response = _landing_page(request, page, status=got.status, got=got)
+            response["Cache-Control"] = "no-store"
+            return response
+        if got.submission is not None:
+            landing.converted(page, submission_id=got.submission.pk, utm=landing.utm_of(request.POST))
+        return HttpResponseRedirect(reverse("marketing:landing", kwargs={"slug": page.slug}) + "?sent=1#form")
+    if request.method == "GET":
+        landing.visited(page)
+    etag = _etag(page)
+    if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
+        response = HttpResponse(status=304)
+    else:
+        response = _landing_page(request, page)
+    response["ETag"] = etag
+    response["Cache-Control"] = "public, no-cache"
+    return response

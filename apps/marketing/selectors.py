@@ -4,12 +4,12 @@
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Q, QuerySet, Sum
 
 from apps.core.actors import Actor
 from apps.core.search import matching
 from apps.mail import api as mail
-from apps.marketing.models import Campaign, Click, Consent, Segment, Send
+from apps.marketing.models import Campaign, Click, Consent, LandingPage, Segment, Send
 from apps.marketing.sending import source_of
 
 
@@ -42,6 +42,9 @@ class Figures:
     unsubscribes: int = 0
     complaints: int = 0
     bounced: int = 0
+    # Of the campaign's landing pages (apps.marketing.landing): visits, and forms sent from them.
+    visits: int = 0
+    conversions: int = 0
 
     @property
     def click_rate(self) -> float:
@@ -76,6 +79,23 @@ def figures(campaign: Campaign) -> Figures:
         unsubscribes=gone.get("unsubscribed", 0),
         complaints=gone.get("complained", 0),
         bounced=gone.get("bounced", 0),
+        **landing_figures(campaign),
+    )
+
+
+def landing_figures(campaign: Campaign) -> dict[str, int]:
+    """A campaign's live landing pages' visits and conversions, together."""
+    counted = (
+        LandingPage.objects.live().filter(campaign=campaign).aggregate(v=Sum("visits"), c=Sum("conversions"))
+    )
+    return {"visits": counted["v"] or 0, "conversions": counted["c"] or 0}
+
+
+def landing_pages(actor: Actor) -> list[LandingPage]:
+    return list(
+        LandingPage.objects.restrict(actor)
+        .select_related("owner", "campaign")
+        .order_by("-updated_at", "-id")[:100]
     )
 
 

@@ -46,6 +46,8 @@ class FiguresOut(Out):
     failed: int
     skipped: dict[str, int] = Field(description="By reason")
     opens: int = Field(description="Unreliable (Apple Mail Privacy Protection): clicks first")
+    landing_visits: int = Field(0, description="Of its landing pages")
+    conversions: int = Field(0, description="Forms sent from its landing pages")
 
     @classmethod
     def of(cls, found: Figures) -> "FiguresOut":
@@ -63,6 +65,8 @@ class FiguresOut(Out):
             failed=found.failed,
             skipped=found.skipped,
             opens=found.opens,
+            landing_visits=found.visits,
+            conversions=found.conversions,
         )
 
 

@@ -1,6 +1,7 @@
 """The Marketing settings page: the campaigns people and agents made with their figures (launched,
 paused, resumed here by a person too), the segments, the e-mail sequences with their enrolments,
-the marketing plans, the consent recorded, the suppression list,
+the marketing plans, the landing pages with their visits and conversions, the designs and images,
+the brand kit (edited here by the area's admins), the consent recorded, the suppression list,
 and the workspace's rules for marketing mail (postal address, double opt-in, cap, quiet hours)."""
 
 from typing import Any
@@ -16,9 +17,16 @@ from apps.core.actors import can
 from apps.core.errors import invalid
 from apps.core.pages import READ, page, paged
 from apps.mail import api as mail
-from apps.marketing import selectors, sequences, services
-from apps.marketing.forms import ConsentForm, SettingsForm
-from apps.marketing.models import Campaign, Consent, ContentItem, MarketingPlan, MarketingSettings
+from apps.marketing import brand, selectors, sequences, services
+from apps.marketing.forms import BrandKitForm, ConsentForm, SettingsForm
+from apps.marketing.models import (
+    Campaign,
+    Consent,
+    ContentItem,
+    DesignAsset,
+    MarketingPlan,
+    MarketingSettings,
+)
 from apps.marketing.permissions import MarketingPerm
 
 
@@ -67,11 +75,42 @@ def home(request: AuthenticatedHttpRequest) -> HttpResponse:
             else None,
             "consent_form": ConsentForm() if can(user, MarketingPerm.LAUNCH) else None,
             "may_launch": can(user, MarketingPerm.LAUNCH),
+            "landing_pages": selectors.landing_pages(user),
+            "seen_campaigns": set(selectors.campaigns(user).values_list("pk", flat=True)),
+            "designs": list(DesignAsset.objects.restrict(user, "view").select_related("owner")[:100]),
+            "kit": brand.kit(),
+            "kit_colours": brand.colours(),
+            "brand_form": _brand_form() if can(user, MarketingPerm.ADMIN) else None,
         },
     )
 
 
-def _refused(request: AuthenticatedHttpRequest, form: SettingsForm | ConsentForm) -> HttpResponse:
+def _brand_form() -> BrandKitForm:
+    kit = brand.kit()
+    return BrandKitForm(
+        initial={
+            "colours": ", ".join(kit.colours),
+            "heading_font": kit.heading_font,
+            "body_font": kit.body_font,
+            "logo_file_ids": ", ".join(str(value) for value in kit.logo_file_ids),
+            "voice": kit.voice,
+        }
+    )
+
+
+@page(MarketingPerm.ADMIN, methods=("POST",), back="marketing:home")
+def save_brand(request: AuthenticatedHttpRequest) -> HttpResponse:
+    form = BrandKitForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, form)
+    brand.update(actor=request.user, fields=form.cleaned_data)
+    messages.success(request, _("The brand kit is saved."))
+    return redirect("marketing:home")
+
+
+def _refused(
+    request: AuthenticatedHttpRequest, form: SettingsForm | ConsentForm | BrandKitForm
+) -> HttpResponse:
     messages.error(
         request, "; ".join(f"{name}: {error}" for name, errors in form.errors.items() for error in errors)
     )

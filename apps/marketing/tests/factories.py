@@ -17,8 +17,10 @@ from apps.marketing.models import (
     Click,
     Consent,
     ContentItem,
+    DesignAsset,
     EmailSequence,
     Enrollment,
+    LandingPage,
     MarketingPlan,
     MarketingSettings,
     Segment,
@@ -151,6 +153,12 @@ def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -
     rows.add(
         "planId", record=plan(owner, name=f"{marker} plan", summary=f"{marker} summary", visibility="private")
     )
+    page = landing_page(owner, name=f"{marker} page", title=f"{marker} title", visibility="private")
+    rows.add("pageId", record=page)
+    rows.add(
+        "designId",
+        record=design(owner, name=f"{marker} design", headline=f"{marker} sale", visibility="private"),
+    )
 
 
 # --- e-mail sequences and plans -------------------------------------------------------------------
@@ -196,3 +204,46 @@ def _step_sends(people: dict[str, Any]) -> AccessRows:
             enrollment=(row := enrolled(actor, visibility)), step=0, email=row.email, state="sent"
         ),
     )
+
+
+# --- landing pages and designs --------------------------------------------------------------------
+
+
+def landing_page(actor: Any, **fields: Any) -> LandingPage:
+    from apps.marketing import landing
+
+    fields.setdefault("name", f"Page {tag()}")
+    fields.setdefault("blocks", [{"type": "heading", "text": "Hello", "level": 1}])
+    return landing.create(actor=actor, fields=fields)
+
+
+def design(
+    actor: Any, *, name: str = "", headline: str = "Spring sale", visibility: str = "workspace"
+) -> DesignAsset:
+    from apps.marketing import designs
+
+    return designs.create(
+        actor=actor,
+        name=name or f"Design {tag()}",
+        preset="og-image",
+        fields={"headline": headline},
+        visibility=visibility,
+    )
+
+
+def _dashboard_pages(person: Any) -> set[int] | None:
+    return listed(person, "getMarketingDashboard", items=lambda answer: answer["landingPages"])
+
+
+@access_rows("marketing.LandingPage")
+def _landing_pages(people: dict[str, Any]) -> AccessRows:
+    rows = private_rows(people, lambda actor, visibility: landing_page(actor, visibility=visibility))
+    rows.listed = _dashboard_pages
+    return rows
+
+
+@access_rows("marketing.DesignAsset")
+def _designs(people: dict[str, Any]) -> AccessRows:
+    rows = private_rows(people, lambda actor, visibility: design(actor, visibility=visibility))
+    rows.listed = lambda person: listed(person, "listDesignAssets", {"limit": 100})
+    return rows

@@ -341,3 +341,75 @@ def list_campaign_suggestions(actor: Any) -> Sample:
     marker = _marker()
     segment(actor, name=f"{marker} never mailed")
     return Sample({}, private=[marker])
+
+
+# --- landing pages, the brand kit and designs -----------------------------------------------------
+
+
+def _landing(actor: Any) -> tuple[Any, str]:
+    from apps.marketing.tests.factories import landing_page
+
+    marker = _marker()
+    return landing_page(actor, name=f"{marker} offer", title=f"{marker} title"), marker
+
+
+@sample("createLandingPage")
+def create_landing_page(actor: Any) -> Sample:
+    marker = _marker()
+    blocks = [{"type": "heading", "text": f"{marker} offer"}, {"type": "cta", "label": "Go", "url": "#form"}]
+    return Sample({"landingPage": {"name": f"{marker} page", "blocks": blocks}})
+
+
+@sample("updateLandingPage")
+def update_landing_page(actor: Any) -> Sample:
+    made, marker = _landing(actor)
+    return Sample({"pageId": made.pk, "changes": {"description": "Spring"}}, private=[marker])
+
+
+@sample("deleteLandingPage")
+def delete_landing_page(actor: Any) -> Sample:
+    made, marker = _landing(actor)
+    return Sample({"pageId": made.pk}, private=[marker])
+
+
+@sample("getBrandKit")
+def get_brand_kit(actor: Any) -> Sample:
+    return Sample({})
+
+
+def _design(actor: Any) -> tuple[Any, str]:
+    from apps.marketing.tests.factories import design
+
+    marker = _marker()
+    return design(actor, name=f"{marker} design", headline=f"{marker} sale"), marker
+
+
+@sample("createDesign")
+def create_design(actor: Any) -> Sample:
+    marker = _marker()
+    return Sample({"preset": "og-image", "design": {"headline": f"{marker} sale"}})
+
+
+@sample("refineDesign")
+def refine_design(actor: Any) -> Sample:
+    made, marker = _design(actor)
+    return Sample({"designId": made.pk, "changes": {"layout": "left"}}, private=[marker])
+
+
+@sample("generateDesignImage")
+def generate_design_image(actor: Any) -> Sample:
+    from apps.blog.tests.blog_models import metered as drawn
+
+    return Sample({"prompt": "a lighthouse at dawn"}, around=drawn)
+
+
+@sample("listDesignAssets")
+def list_design_assets(actor: Any) -> Sample:
+    _made, marker = _design(actor)
+    return Sample({}, private=[marker])
+
+
+@sample("deleteDesignAsset")
+def delete_design_asset(actor: Any) -> Sample:
+    made, marker = _design(actor)
+    return Sample({"assetId": made.pk}, private=[marker])

@@ -43,4 +43,14 @@ HELD_OUT: list[tuple[str, str | tuple[str, ...]]] = [
     ("marketing report for the quarter", "getMarketingAnalytics"),
     ("tips to improve our marketing results", "getMarketingRecommendations"),
     ("what mailing should we do next", "listCampaignSuggestions"),
+    # Landing pages, the brand kit and designs.
+    ("set up a landing page for the product launch", "createLandingPage"),
+    ("edit the text of the landing page", "updateLandingPage"),
+    ("remove the landing page for last year's event", "deleteLandingPage"),
+    ("which fonts and logo does our brand use", "getBrandKit"),
+    ("make a story graphic for instagram about the sale", "createDesign"),
+    ("tweak the poster design: darker background", "refineDesign"),
+    ("create an AI illustration for the newsletter header", "generateDesignImage"),
+    ("show the marketing graphics we have", "listDesignAssets"),
+    ("throw away the unused banner design", "deleteDesignAsset"),
 ]

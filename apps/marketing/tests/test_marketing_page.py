@@ -69,3 +69,28 @@ def test_the_page_shows_sequences_with_enrolments_and_plans_without_another_s_pr
     page = acme_client.get("/settings/marketing/").content.decode()
     assert f'id="sequence-{drip.pk}"' in page and drip.name in page and "replied 1" in page
     assert f'id="plan-{made.pk}"' in page and shown.name in page and secret.name not in page
+
+
+def test_the_page_shows_landing_pages_designs_and_the_brand_kit_an_admin_edits(acme_client, people):
+    from apps.marketing import brand
+    from apps.marketing.tests.factories import design, landing_page
+
+    admin, member, owner = people["admin"], people["member"], people["owner"]
+    shown = landing_page(member, name=f"Offer {tag()}", slug=f"offer-{tag()}")
+    hidden = landing_page(owner, name=f"Secret page {tag()}", visibility="private")
+    drawn = design(member, name=f"Poster {tag()}")
+    acme_client.force_login(member)
+    body = acme_client.get("/settings/marketing/").content.decode()
+    assert shown.name in body and f"/p/{shown.slug}/" in body and hidden.name not in body
+    assert drawn.name in body and "Brand kit" in body and "Change the brand kit" not in body
+    assert acme_client.post("/settings/marketing/brand/", {"voice": "x"}).status_code == 403
+
+    acme_client.force_login(admin)
+    saved = acme_client.post(
+        "/settings/marketing/brand/",
+        {"colours": "#112233, #445566", "heading_font": "DejaVu Serif", "voice": "warm, plain"},
+    )
+    assert saved.status_code == 302
+    assert brand.colours()[:2] == ["#112233", "#445566"] and brand.voice() == "warm, plain"
+    refused = acme_client.post("/settings/marketing/brand/", {"colours": "red", "voice": "changed"})
+    assert refused.status_code in (302, 400) and brand.voice() == "warm, plain"

@@ -28,7 +28,9 @@ class RowOut(Out):
     unique_clicks: int
     click_rate: float
     unsubscribes: int
-    conversions: int | None = Field(description="Sequences: contacts who reached the goal")
+    conversions: int | None = Field(
+        description="Campaigns: forms sent from landing pages; sequences: goal reached"
+    )
     opens: int = Field(description="Unreliable: Apple Mail Privacy Protection opens every message")
 
 

@@ -13,9 +13,10 @@ from apps.catalogue.shapes import Changes, In, Limit, Offset, Out, Page, paginat
 from apps.core.records import Action
 from apps.marketing import selectors, sending, services
 from apps.marketing.errors import AgentMayNotLaunch, NoRecipients
-from apps.marketing.models import Campaign, Click, MarketingSettings, Segment
+from apps.marketing.models import Campaign, Click, LandingPage, MarketingSettings, Segment
 from apps.marketing.permissions import MarketingPerm
 from apps.marketing.shapes import CampaignId, CampaignOut, CampaignSummary, FiguresOut, SegmentId, SegmentOut
+from apps.tenancy import links
 
 
 def _segment(ctx: ToolContext, segment_id: int, action: Action = "view") -> Segment:
@@ -403,6 +404,20 @@ def get_campaign_performance(ctx: ToolContext, *, campaign_id: CampaignId) -> Pe
     )
 
 
+class LandingSummary(Out):
+    id: int
+    name: str
+    url: str = Field(description="Its public address, once published")
+    status: str
+    visibility: str
+    visits: int
+    conversions: int
+
+    @classmethod
+    def of(cls, page: LandingPage) -> "LandingSummary":
+        return cls.of_record(page, url=links.page("marketing:landing", slug=page.slug))
+
+
 class RecentOut(Out):
     campaign: CampaignSummary
     figures: FiguresOut
@@ -418,6 +433,7 @@ class DashboardOut(Out):
     frequency_cap: str
     quiet_hours: str
     recent: list[RecentOut]
+    landing_pages: list[LandingSummary] = Field(description="With visits and conversions")
 
 
 @tool(
@@ -449,4 +465,5 @@ def get_marketing_dashboard(ctx: ToolContext) -> DashboardOut:
             )
             for campaign in found["recent"]
         ],
+        landing_pages=[LandingSummary.of(page) for page in selectors.landing_pages(ctx.actor)],
     )
