@@ -295,9 +295,16 @@ def properties_search(
     return Results(offers, found.next_page)
 
 
-def _result(actor: Any, result_id: int, kind: str, tool: str) -> Offer:
+# The tool that reads a found result further, for each kind that has one.
+READS = {Kind.PROPERTY: "getProviderPropertyDetails", Kind.ACTIVITY: "getProviderActivityOffers"}
+
+
+def _result(actor: Any, result_id: int, kind: str, tools: dict[str, str]) -> Offer:
+    """The actor's result `result_id`, of `kind`; of another kind, WrongKind naming the tool of
+    its own kind in `tools`."""
     offer = Offer.objects.fetch(actor, result_id)
     if offer.kind != kind:
+        tool = tools.get(offer.kind) or SAVES[Kind(offer.kind)]
         raise errors.WrongKind(offer=offer.pk, kind=offer.get_kind_display(), tool=tool)
     return offer
 
@@ -305,7 +312,7 @@ def _result(actor: Any, result_id: int, kind: str, tool: str) -> Offer:
 def property_details(*, actor: Any, result_id: int) -> tuple[Offer, dict[str, Any], list[Offer]]:
     """A property found by a search: its details and its rooms' prices for the same stay, each
     room kept as a result of its own (to save)."""
-    found = _result(actor, result_id, Kind.PROPERTY, "getProviderPropertyDetails")
+    found = _result(actor, result_id, Kind.PROPERTY, READS)
     property_id = found.parent_id or found.provider_id
     criteria = found.snapshot.get("criteria") or {}
     if found.starts_on < timezone.localdate():
@@ -412,7 +419,7 @@ def activity_offers(
     *, actor: Any, result_id: int, start: date | None, end: date | None
 ) -> tuple[Offer, dict[str, Any], list[Offer]]:
     """An activity found by a search: its dated offers (date, times, price) between two days."""
-    found = _result(actor, result_id, Kind.ACTIVITY, "getProviderActivityOffers")
+    found = _result(actor, result_id, Kind.ACTIVITY, READS)
     criteria = found.snapshot.get("criteria") or {}
     start = start or max(found.starts_on, timezone.localdate())
     end = end or (found.ends_on if found.ends_on and found.ends_on >= start else start)
@@ -435,7 +442,7 @@ def activity_offers(
 
 def saved_checked(*, actor: Any, offer_id: int, kind: str) -> Offer:
     """The result to save, as kept: the caller's, of the kind, not past its expiry."""
-    offer = _result(actor, offer_id, kind, SAVES.get(kind, ""))
+    offer = _result(actor, offer_id, kind, SAVES)
     if offer.expires_at <= timezone.now():
         raise errors.OfferExpired(
             offer=offer.pk,
@@ -485,6 +492,7 @@ def _recheck(offer: Offer) -> Found | None:
             activity_id=offer.parent_id, start=offer.starts_on, end=offer.starts_on, currency=offer.currency
         )
         return next((item for item in dated if item.id == offer.provider_id), None) if about else None
+    _inventory(SAVES[Kind(offer.kind)])  # set up, though a car offer is not read again
     return Found(id=offer.provider_id, title=offer.title, total=offer.total, currency=offer.currency)
 
 
