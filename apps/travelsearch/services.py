@@ -65,10 +65,12 @@ def currency(value: str) -> str:
 
 
 def country(value: str, *, field: str = "country") -> str:
-    code = (value or "").strip().upper()
-    if len(code) != 2 or pycountry.countries.get(alpha_2=code) is None:
-        raise invalid(field, _("{value!r} is not a two-letter ISO country code (PT, GB)"), value=value)
-    return code.lower()
+    """A country's two-letter code (lower case, as the Demand API takes it), from its code or name."""
+    try:
+        found = pycountry.countries.lookup((value or "").strip())
+    except LookupError:
+        raise invalid(field, _("{value!r} is no country (PT or Portugal)"), value=value) from None
+    return str(found.alpha_2).lower()
 
 
 def _ahead(day: date, *, field: str) -> None:

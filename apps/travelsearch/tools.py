@@ -18,7 +18,7 @@ from apps.travelsearch.permissions import TravelSearchPerm
 from apps.travelsearch.shapes import ResultOut, ResultsOut, SavedOut
 
 City = Annotated[str, Field(max_length=100, description="City name, with country")]
-Country = Annotated[str, Field(max_length=2, description="Two letters, e.g. PT")]
+Country = Annotated[str, Field(max_length=60, description="The city's, e.g. PT or Portugal")]
 Airport = Annotated[str, Field(max_length=3, description="IATA code, e.g. LIS")]
 Lat = Annotated[float | None, Field(ge=-90, le=90, description="Degrees, with longitude")]
 Lon = Annotated[float | None, Field(ge=-180, le=180, description="Degrees, east positive")]

@@ -45,7 +45,7 @@ def _day(days: int) -> str:
     return (timezone.localdate() + timedelta(days=days)).isoformat()
 
 
-STAY = {"city": "Lisbon", "country": "pt", "checkInDate": _day(30), "checkOutDate": _day(32), "adults": 2}
+STAY = {"city": "Lisbon", "country": "Portugal", "checkInDate": _day(30), "checkOutDate": _day(32), "adults": 2}
 CAR = {"pickupAirport": "lis", "pickupAt": f"{_day(30)}T10:00:00", "dropoffAt": f"{_day(33)}T09:00:00"}
 TOUR = {"city": "Lisbon", "country": "PT", "startDate": _day(30), "endDate": _day(31)}
 
@@ -179,7 +179,7 @@ def test_an_expired_or_vanished_option_is_refused_and_nothing_is_saved(people, s
         ("searchProviderProperties", {**STAY, "adults": 31}, "adults"),
         ("searchProviderProperties", {**STAY, "childrenAges": [19]}, "aged 0 to 17"),
         ("searchProviderProperties", {**STAY, "city": "Atlantis"}, "no city named 'Atlantis'"),
-        ("searchProviderProperties", {**STAY, "country": "XX"}, "two-letter ISO country"),
+        ("searchProviderProperties", {**STAY, "country": "Narnia"}, "'Narnia' is no country"),
         ("searchProviderProperties", {**STAY, "currency": "ZZZ"}, "ISO 4217"),
         ("searchProviderProperties", {**STAY, "airport": "LIS"}, "give one of"),
         ("searchProviderCars", {**CAR, "pickupAirport": "QQQ"}, "QQQ is no airport"),
