@@ -4,7 +4,7 @@ and options saved to a person's shortlist (re-checked with the provider first).
 Everything a call can refuse is checked before the provider is asked; what the provider says is
 kept in one transaction after it answered, so nothing is half-written."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -32,13 +32,13 @@ MAX_ACTIVITY_DAYS = 31
 MAX_DAYS_AHEAD = 500
 FLIGHT_SETTINGS = "ATRIUM_TRAVEL_PROVIDER (duffel) and ATRIUM_TRAVEL_DUFFEL_TOKEN (a Duffel access token)"
 # Which tool finds (and which saves) each kind, for the errors that name them.
-FINDS = {
+FINDS: dict[str, str] = {
     Kind.FLIGHT: "searchProviderFlights",
     Kind.PROPERTY: "searchProviderProperties",
     Kind.CAR: "searchProviderCars",
     Kind.ACTIVITY: "searchProviderActivities",
 }
-SAVES = {
+SAVES: dict[str, str] = {
     Kind.FLIGHT: "saveProviderFlight",
     Kind.PROPERTY: "saveProviderProperty",
     Kind.CAR: "saveProviderCar",
@@ -298,10 +298,10 @@ def properties_search(
 
 
 # The tool that reads a found result further, for each kind that has one.
-READS = {Kind.PROPERTY: "getProviderPropertyDetails", Kind.ACTIVITY: "getProviderActivityOffers"}
+READS: dict[str, str] = {Kind.PROPERTY: "getProviderPropertyDetails", Kind.ACTIVITY: "getProviderActivityOffers"}
 
 
-def _result(actor: Any, result_id: int, kind: str, tools: dict[str, str]) -> Offer:
+def _result(actor: Any, result_id: int, kind: str, tools: Mapping[str, str]) -> Offer:
     """The actor's result `result_id`, of `kind`; of another kind, WrongKind naming the tool of
     its own kind in `tools`."""
     offer = Offer.objects.fetch(actor, result_id)
