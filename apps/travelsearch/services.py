@@ -298,7 +298,10 @@ def properties_search(
 
 
 # The tool that reads a found result further, for each kind that has one.
-READS: dict[str, str] = {Kind.PROPERTY: "getProviderPropertyDetails", Kind.ACTIVITY: "getProviderActivityOffers"}
+READS: dict[str, str] = {
+    Kind.PROPERTY: "getProviderPropertyDetails",
+    Kind.ACTIVITY: "getProviderActivityOffers",
+}
 
 
 def _result(actor: Any, result_id: int, kind: str, tools: Mapping[str, str]) -> Offer:

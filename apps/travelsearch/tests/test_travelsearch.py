@@ -45,7 +45,13 @@ def _day(days: int) -> str:
     return (timezone.localdate() + timedelta(days=days)).isoformat()
 
 
-STAY = {"city": "Lisbon", "country": "Portugal", "checkInDate": _day(30), "checkOutDate": _day(32), "adults": 2}
+STAY = {
+    "city": "Lisbon",
+    "country": "Portugal",
+    "checkInDate": _day(30),
+    "checkOutDate": _day(32),
+    "adults": 2,
+}
 CAR = {"pickupAirport": "lis", "pickupAt": f"{_day(30)}T10:00:00", "dropoffAt": f"{_day(33)}T09:00:00"}
 TOUR = {"city": "Lisbon", "country": "PT", "startDate": _day(30), "endDate": _day(31)}
 
