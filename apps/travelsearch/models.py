@@ -16,7 +16,32 @@ class Kind(models.TextChoices):
     ACTIVITY = "activity", _("activity")
 
 
-class Offer(Record):
+class Option(models.Model):
+    """What a result and a saved option both hold: the provider's id, what a person compares, the
+    total with taxes and mandatory fees, how long the price holds, the provider's page."""
+
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    provider = models.CharField(_("provider"), max_length=20)
+    # The provider's id: a Duffel offer (off_...), a Booking.com property, product, car offer or
+    # attraction offer.
+    provider_id = models.CharField(_("provider's id"), max_length=200)
+    title = models.CharField(_("title"), max_length=300)
+    # Taxes and the provider's mandatory fees included (what a person pays in all); a saved
+    # option's as the provider gave it when saved.
+    total = models.DecimalField(_("total"), max_digits=12, decimal_places=2)
+    currency = models.CharField(_("currency"), max_length=3)
+    starts_on = models.DateField(_("starts"))
+    ends_on = models.DateField(_("ends"), null=True, blank=True)
+    expires_at = models.DateTimeField(_("price held until"))
+    deep_link = models.URLField(_("provider's page"), max_length=2000, blank=True)
+    # What the provider said, trimmed to what a person compares, and the criteria searched.
+    snapshot = models.JSONField(default=dict)
+
+    class Meta:
+        abstract = True
+
+
+class Offer(Option, Record):
     """One result as the provider gave it: never bookable as kept, only until `expires_at`."""
 
     # Its finder's (what someone looks for says where they go); the area's admins see every one.
@@ -29,23 +54,8 @@ class Offer(Record):
         find_with="searchProviderProperties",
     )
 
-    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
-    provider = models.CharField(_("provider"), max_length=20)
-    # The provider's id: a Duffel offer (off_...), a Booking.com property, product, car offer or
-    # attraction offer.
-    provider_id = models.CharField(_("provider's id"), max_length=200)
     # The property or attraction a product or dated offer belongs to (details and availability).
     parent_id = models.CharField(_("provider's parent id"), max_length=200, blank=True)
-    title = models.CharField(_("title"), max_length=300)
-    # Taxes and the provider's mandatory fees included (what a person pays in all).
-    total = models.DecimalField(_("total"), max_digits=12, decimal_places=2)
-    currency = models.CharField(_("currency"), max_length=3)
-    starts_on = models.DateField(_("starts"))
-    ends_on = models.DateField(_("ends"), null=True, blank=True)
-    expires_at = models.DateTimeField(_("price held until"))
-    deep_link = models.URLField(_("provider's page"), max_length=2000, blank=True)
-    # What the provider said, trimmed to what a person compares, and the criteria searched.
-    snapshot = models.JSONField(default=dict)
 
     class Meta:
         indexes = [models.Index(fields=["created_by", "-created_at"], name="travelsearch_offer_by")]
@@ -54,7 +64,7 @@ class Offer(Record):
         return self.title
 
 
-class SavedItem(OwnedRecord):
+class SavedItem(Option, OwnedRecord):
     """An option saved to its owner's shortlist: the snapshot and price as they were when saved."""
 
     access = Access(
@@ -64,19 +74,8 @@ class SavedItem(OwnedRecord):
         find_with="getProviderSummary",
     )
 
-    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     # The result it was saved from (gone when its finder's data is erased: the item keeps its copy).
     offer = models.ForeignKey(Offer, on_delete=models.SET_NULL, null=True, blank=True, related_name="saved")
-    provider = models.CharField(_("provider"), max_length=20)
-    provider_id = models.CharField(_("provider's id"), max_length=200)
-    title = models.CharField(_("title"), max_length=300)
-    total = models.DecimalField(_("price when saved"), max_digits=12, decimal_places=2)
-    currency = models.CharField(_("currency"), max_length=3)
-    starts_on = models.DateField(_("starts"))
-    ends_on = models.DateField(_("ends"), null=True, blank=True)
-    expires_at = models.DateTimeField(_("price held until"))
-    deep_link = models.URLField(_("provider's page"), max_length=2000, blank=True)
-    snapshot = models.JSONField(default=dict)
     note = models.CharField(_("note"), max_length=500, blank=True)
 
     class Meta:

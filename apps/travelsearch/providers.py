@@ -135,6 +135,13 @@ def _text(value: Any, most: int = 300) -> str:
     return str(value or "")[:most]
 
 
+def _guests(adults: int, children: list[int], rooms: int) -> dict[str, Any]:
+    guests: dict[str, Any] = {"number_of_adults": adults, "number_of_rooms": rooms}
+    if children:
+        guests["children"] = children
+    return guests
+
+
 def _link(item: dict[str, Any]) -> str:
     link = str(item.get("url") or item.get("deep_link_url") or "")
     return link[:2000] if link.startswith(("https://", "http://")) else ""
@@ -250,14 +257,11 @@ class Demand:
         most: int,
         page: str,
     ) -> Page:
-        guests: dict[str, Any] = {"number_of_adults": adults, "number_of_rooms": rooms}
-        if children:
-            guests["children"] = children
         body = {
             "booker": self._booker(),
             "checkin": checkin.isoformat(),
             "checkout": checkout.isoformat(),
-            "guests": guests,
+            "guests": _guests(adults, children, rooms),
             "currency": currency,
             "extras": ["extra_charges"],
             **place.demand(),
@@ -322,9 +326,6 @@ class Demand:
         rooms: int,
         currency: str,
     ) -> list[Found]:
-        guests: dict[str, Any] = {"number_of_adults": adults, "number_of_rooms": rooms}
-        if children:
-            guests["children"] = children
         data = self._call(
             "/accommodations/availability",
             {
@@ -332,7 +333,7 @@ class Demand:
                 "booker": self._booker(),
                 "checkin": checkin.isoformat(),
                 "checkout": checkout.isoformat(),
-                "guests": guests,
+                "guests": _guests(adults, children, rooms),
                 "currency": currency,
                 "extras": ["extra_charges"],
             },
