@@ -262,7 +262,10 @@ PROFILES = (
     Profile(
         "travel",
         "Travel",
-        "Trips: flight and hotel offers found, bookmarked, re-priced and held or quoted, paid by a person.",
+        (
+            "Trips: flight and hotel offers found, bookmarked, re-priced and held or quoted, paid by a "
+            "person; flights, properties, cars and activities compared and shortlisted."
+        ),
         _("I plan and book trips"),
     ),
 )

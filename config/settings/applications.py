@@ -71,6 +71,7 @@ TENANT_APPS = [
     "apps.browser",
     "apps.dialer",
     "apps.travel",
+    "apps.travelsearch",
     "apps.marketing",
     "apps.forms",
     "apps.vaults",
