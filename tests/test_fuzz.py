@@ -488,7 +488,10 @@ class Session:
         # library escapes it (`\\ud800`), as a client in another language would send it. A number
         # beyond a double's range is written as no encoder writes it.
         body = json.dumps(request).encode().replace(repr(BEYOND_DOUBLE).encode(), b"1e400")
-        response = self.client.http.post("/api/mcp", content=body, headers=headers)
+        try:
+            response = self.client.http.post("/api/mcp", content=body, headers=headers)
+        except httpx.TimeoutException as error:
+            raise AssertionError(f"{tool} ({what}): no answer in time ({error})") from error
         self.calls += 1
         message = _answer(response)
         error = message.get("error") or {}

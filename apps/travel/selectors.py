@@ -28,7 +28,7 @@ def upcoming(actor: Any, *, most: int = 10) -> RecordQuerySet[Booking]:
 
 
 def offer_out(offer: Offer) -> OfferOut:
-    return OfferOut.of_record(offer, is_bookmarked=offer.bookmarked_at is not None, details=offer.snapshot)
+    return OfferOut.of_record(offer, bookmarked=offer.bookmarked_at is not None, details=offer.snapshot)
 
 
 def booking_out(actor: Any, booking: Booking) -> BookingOut:

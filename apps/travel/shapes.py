@@ -2,11 +2,11 @@
 
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Annotated, Any
+from typing import Any
 
 from pydantic import Field
 
-from apps.catalogue.shapes import From, Out
+from apps.catalogue.shapes import Out
 
 
 class OfferOut(Out):
@@ -20,9 +20,9 @@ class OfferOut(Out):
     starts_on: date
     ends_on: date | None
     expires_at: datetime = Field(description="Re-priced when prepared; past it, search again")
-    bookmarked: Annotated[bool, From("is_bookmarked")]
+    bookmarked: bool
     note: str
-    details: Annotated[dict[str, Any], From("details")]
+    details: dict[str, Any]
 
 
 class PassengerOut(Out):
