@@ -5,6 +5,7 @@ finalizeChunkedUpload, validateExtensionBundle."""
 
 from typing import Annotated, Any, Literal
 
+from django.db.models import Q
 from django.utils.translation import gettext as _
 from pydantic import Field
 
@@ -46,6 +47,10 @@ def _token(session_id: str) -> str | None:
         return None
 
 
+# The words of a query that are searched for (each one more condition on the rows).
+MOST_WORDS = 10
+
+
 class OverviewOut(Out):
     projects: list[ProjectOut]
     total_projects: int
@@ -68,8 +73,8 @@ def get_extension_builder_overview(
     """Extension projects you may see, builds by status and the next steps. One project:
     getExtensionStatus."""
     rows = selectors.projects(ctx.actor)
-    for word in query.split():
-        rows = rows.filter(name__icontains=word) | rows.filter(brief__icontains=word)
+    for word in query.split()[:MOST_WORDS]:
+        rows = rows.filter(Q(name__icontains=word) | Q(brief__icontains=word))
     counts = selectors.overview(ctx.actor)
     return OverviewOut(
         projects=[ProjectOut.of(project) for project in rows.order_by("-updated_at", "-id")[:limit]],

@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 from apps.core.errors import AppError, Conflict, ValidationFailed
 
 
-class NotConfigured(AppError):
+class TravelSearchNotConfigured(AppError):
     code = "TRAVELSEARCH_NOT_CONFIGURED"
     http_status = 503
     msg_format = _(

@@ -500,14 +500,14 @@ def inventory(tool: str) -> Inventory:
     """The provider the settings pick, or NotConfigured naming the tool asked for."""
     chosen = settings.ATRIUM_TRAVELSEARCH_PROVIDER
     if chosen != "booking":
-        raise errors.NotConfigured(
+        raise errors.TravelSearchNotConfigured(
             tool=tool, what=f"the provider chosen ({chosen!r}) is none the service speaks", settings=SETTINGS
         )
     if (
         not settings.ATRIUM_TRAVELSEARCH_BOOKING_TOKEN
         or not settings.ATRIUM_TRAVELSEARCH_BOOKING_AFFILIATE_ID
     ):
-        raise errors.NotConfigured(
+        raise errors.TravelSearchNotConfigured(
             tool=tool, what="no Booking.com Demand API credentials are set", settings=SETTINGS
         )
     return Demand(
@@ -524,5 +524,5 @@ def configured() -> str:
     """The inventory provider's name when it is set up, else ""."""
     try:
         return inventory("getProviderSummary").name
-    except errors.NotConfigured:
+    except errors.TravelSearchNotConfigured:
         return ""
