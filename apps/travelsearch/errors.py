@@ -9,9 +9,21 @@ class TravelSearchNotConfigured(AppError):
     code = "TRAVELSEARCH_NOT_CONFIGURED"
     http_status = 503
     msg_format = _(
-        "{tool} is not configured: {what}. An administrator sets {settings} in the service's "
+        "{tool} is not configured: {problem}. An administrator sets {settings} in the service's "
         "environment. Nothing was searched or saved."
     )
+
+
+class NoCredentials(TravelSearchNotConfigured):
+    problem_format = _("no Booking.com Demand API credentials are set")
+
+
+class UnknownProvider(TravelSearchNotConfigured):
+    problem_format = _("the provider chosen ({chosen}) is none the service speaks")
+
+
+class NoFlightProvider(TravelSearchNotConfigured):
+    problem_format = _("no flight provider is set")
 
 
 class ProviderFailed(AppError):

@@ -500,16 +500,12 @@ def inventory(tool: str) -> Inventory:
     """The provider the settings pick, or NotConfigured naming the tool asked for."""
     chosen = settings.ATRIUM_TRAVELSEARCH_PROVIDER
     if chosen != "booking":
-        raise errors.TravelSearchNotConfigured(
-            tool=tool, what=f"the provider chosen ({chosen!r}) is none the service speaks", settings=SETTINGS
-        )
+        raise errors.UnknownProvider(tool=tool, chosen=repr(chosen), settings=SETTINGS)
     if (
         not settings.ATRIUM_TRAVELSEARCH_BOOKING_TOKEN
         or not settings.ATRIUM_TRAVELSEARCH_BOOKING_AFFILIATE_ID
     ):
-        raise errors.TravelSearchNotConfigured(
-            tool=tool, what="no Booking.com Demand API credentials are set", settings=SETTINGS
-        )
+        raise errors.NoCredentials(tool=tool, settings=SETTINGS)
     return Demand(
         token=settings.ATRIUM_TRAVELSEARCH_BOOKING_TOKEN,
         affiliate_id=settings.ATRIUM_TRAVELSEARCH_BOOKING_AFFILIATE_ID,

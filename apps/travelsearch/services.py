@@ -216,9 +216,7 @@ def flights_search(
     try:
         provider = flights.provider("searchProviderFlights")
     except flights.TravelNotConfigured:
-        raise errors.TravelSearchNotConfigured(
-            tool="searchProviderFlights", what=_("no flight provider is set"), settings=FLIGHT_SETTINGS
-        ) from None
+        raise errors.NoFlightProvider(tool="searchProviderFlights", settings=FLIGHT_SETTINGS) from None
     slices = [{"origin": origin, "destination": destination, "departure_date": departs_on.isoformat()}]
     if returns_on is not None:
         slices.append(
@@ -467,9 +465,7 @@ def _recheck(offer: Offer) -> Found | None:
         except flights.TravelProviderRefused:
             return None
         except flights.TravelNotConfigured:
-            raise errors.TravelSearchNotConfigured(
-                tool=SAVES[Kind.FLIGHT], what=_("no flight provider is set"), settings=FLIGHT_SETTINGS
-            ) from None
+            raise errors.NoFlightProvider(tool=SAVES[Kind.FLIGHT], settings=FLIGHT_SETTINGS) from None
         if now.expires_at <= timezone.now():
             raise errors.OfferExpired(
                 offer=offer.pk,
