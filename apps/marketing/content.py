@@ -28,6 +28,7 @@ from apps.marketing import errors, services
 from apps.marketing.errors import ContentNowhereToPublish, ContentState
 from apps.marketing.models import Campaign, ContentItem
 from apps.marketing.permissions import MarketingPerm
+from apps.marketing.proposals import model_failure
 from apps.social import api as social
 
 logger = logging.getLogger(__name__)
@@ -313,15 +314,6 @@ class Written:
     variants: list[dict[str, str]]
     model: str
     cost_micro_usd: int
-
-
-def model_failure(error: modelcalls.ModelCallError, tool: str) -> Exception:
-    if isinstance(error, modelcalls.NotConfigured):
-        return errors.MarketingModelNotConfigured(tool=tool, problem=error.problem)
-    if isinstance(error, modelcalls.NoApiKey):
-        return errors.MarketingModelNeedsApiKey(tool=tool)
-    assert isinstance(error, modelcalls.CallFailed)
-    return errors.MarketingModelCallFailed(tool=tool, problem=error.problem)
 
 
 def write(*, api_key_id: int | None, tool: str, kind: str, brief: str, voice: str, variants: int) -> Written:

@@ -24,9 +24,9 @@ from apps.core.actors import Actor, actor_id, require
 from apps.core.errors import AppError, invalid
 from apps.files import api as files
 from apps.marketing import brand, errors
-from apps.marketing.content import model_failure
 from apps.marketing.models import DesignAsset
 from apps.marketing.permissions import MarketingPerm
+from apps.marketing.proposals import model_failure
 
 logger = logging.getLogger(__name__)
 Kind = DesignAsset.Kind

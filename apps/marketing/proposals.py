@@ -18,7 +18,8 @@ class Proposed:
     cost_micro_usd: int
 
 
-def _failure(error: modelcalls.ModelCallError, tool: str) -> Exception:
+def model_failure(error: modelcalls.ModelCallError, tool: str) -> Exception:
+    """The area's failure for a model call that failed (every Marketing tool that asks a model)."""
     if isinstance(error, modelcalls.NotConfigured):
         return errors.MarketingModelNotConfigured(tool=tool, problem=error.problem)
     if isinstance(error, modelcalls.NoApiKey):
@@ -38,7 +39,7 @@ def ask(*, api_key_id: int | None, tool: str, system: str, given: dict[str, Any]
             purpose=tool,
         )
     except modelcalls.ModelCallError as error:
-        raise _failure(error, tool) from None
+        raise model_failure(error, tool) from None
     if answer.cut:
         raise errors.MarketingModelCallFailed(
             tool=tool, problem="its answer was cut at the most tokens allowed"
