@@ -11,6 +11,7 @@ serialisation of the result, and an audit entry appended to an in-memory buffer.
 """
 
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -832,19 +833,54 @@ def error_result(message: str) -> dict[str, Any]:
 
 
 def _app_error_message(error: AppError) -> str:
+    """The error's message, each field it names written once as the caller wrote it ("schedule.time_zone"
+    is `schedule.timeZone`): a field the message states with its problem ("end: must be after
+    start.") is named there; a field whose problems the message says otherwise is added after it by
+    its name alone; any other, with its problems."""
     message = str(error.message)
-    if isinstance(error.details, dict) and error.details:
-        # Fields as the caller wrote them: "schedule.time_zone" is `schedule.timeZone`.
-        fields = "; ".join(
-            f"`{'.'.join(to_camel(part) for part in str(key).split('.'))}`: {_listed(value)}"
-            for key, value in error.details.items()
-        )
-        message = f"{message} ({fields})"
-    return message
+    field = error.data.get("field") if isinstance(getattr(error, "data", None), dict) else None
+    if isinstance(field, str) and field and message.startswith(f"{field}: "):
+        message = f"{_as_written(field)}: {message[len(field) + 2 :]}"
+    if not isinstance(error.details, dict):
+        return message
+    added = []
+    for key, value in error.details.items():
+        name = _as_written(str(key))
+        problems = [
+            _unprefixed(str(problem), str(key))
+            for problem in (value if isinstance(value, list | tuple) else [value])
+        ]
+        stated = _stated(message, str(key), problems)
+        if stated:
+            message = f"{message[: stated.start()]}{name}: {message[stated.end() :]}"
+        elif problems and all(_is_message(problem, message, name) for problem in problems):
+            if not message.startswith(f"{name}: "):
+                added.append(name)
+        else:
+            added.append(f"{name}: {', '.join(problems)}")
+    return f"{message} ({'; '.join(added)})" if added else message
 
 
-def _listed(value: Any) -> str:
-    return ", ".join(map(str, value)) if isinstance(value, list | tuple) else str(value)
+def _as_written(field: str) -> str:
+    """A field as the caller wrote it, in backticks: "schedule.time_zone" is `schedule.timeZone`."""
+    return f"`{'.'.join(to_camel(part) for part in field.split('.'))}`"
+
+
+def _unprefixed(problem: str, field: str) -> str:
+    """A field's problem without the field's name it may begin with ("since: must be before until.")."""
+    return problem[len(field) + 2 :] if problem.startswith(f"{field}: ") else problem
+
+
+def _is_message(problem: str, message: str, name: str) -> bool:
+    """Whether `problem` is the whole message (after the field's name it may begin with)."""
+    return problem.rstrip(".") in {message.rstrip("."), message.removeprefix(f"{name}: ").rstrip(".")}
+
+
+def _stated(message: str, field: str, problems: list[str]) -> re.Match[str] | None:
+    """Where `message` says "field: " followed by its first problem, when it says all its problems."""
+    if not problems or not all(problem in message for problem in problems):
+        return None
+    return re.search(rf"(?<![\w.`]){re.escape(field)}: (?={re.escape(problems[0])})", message)
 
 
 def _conflict_message(spec: ToolSpec) -> str:

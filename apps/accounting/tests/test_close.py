@@ -49,7 +49,7 @@ def test_the_lock_date_is_set_moved_and_cleared_by_an_admin(people):
     assert (moved["lockDate"], moved["previous"]) == ("2026-04-30", "2026-03-31")
 
     tomorrow = (timezone.localdate() + timedelta(days=1)).isoformat()
-    assert "lockDate: is after today" in refused(owner, "setLockDate", {"lockDate": tomorrow})
+    assert "`lockDate`: is after today" in refused(owner, "setLockDate", {"lockDate": tomorrow})
     assert ledger.books().lock_date == date(2026, 4, 30)
     assert ok(owner, "setLockDate", {"lockDate": None})["lockDate"] is None
 
@@ -117,7 +117,7 @@ def test_a_manual_journal_in_another_currency_is_posted_at_its_rate(people):
             {"lines": [{"account": "6000", "debit": "100"}, {"account": "2300", "credit": "90"}]},
             "does not balance",
         ),
-        ({"narration": "   "}, "narration: say why"),
+        ({"narration": "   "}, "`narration`: say why"),
         (
             {"lines": [{"account": "6000", "debit": "10", "credit": "10"}, ACCRUAL[1]]},
             "give a debit or a credit",
@@ -129,7 +129,7 @@ def test_a_manual_journal_in_another_currency_is_posted_at_its_rate(people):
         ({"lines": [{"account": "9999", "debit": "1"}, ACCRUAL[1]]}, "there is no account 9999"),
         ({"lines": [{"account": "1200", "debit": "1200"}, ACCRUAL[1]]}, "control or bank account"),
         ({"lines": [{"account": "1100", "debit": "1200"}, ACCRUAL[1]]}, "control or bank account"),
-        ({"reverseOn": "2026-03-31"}, "reverseOn: must be after"),
+        ({"reverseOn": "2026-03-31"}, "`reverseOn`: must be after"),
         ({"currency": "XXX"}, "currency"),
     ],
 )

@@ -127,8 +127,8 @@ def test_a_recorded_rate_comes_before_the_provider_and_is_replaced_by_the_next(p
 @pytest.mark.parametrize(
     ("arguments", "expected"),
     [
-        ({"source": "GBP", "rate": "1.1", "on": "2026-03-02"}, "target: is the source currency"),
-        ({"source": "KWD", "rate": "0", "on": "2026-03-02"}, "rate: must be more than zero"),
+        ({"source": "GBP", "rate": "1.1", "on": "2026-03-02"}, "`target`: is the source currency"),
+        ({"source": "KWD", "rate": "0", "on": "2026-03-02"}, "`rate`: must be more than zero"),
         ({"source": "ZZZ", "rate": "1", "on": "2026-03-02"}, "source"),
         ({"source": "KWD", "rate": "-2", "on": "2026-03-02"}, "rate"),
     ],

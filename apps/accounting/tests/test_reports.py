@@ -328,7 +328,7 @@ def test_account_transactions_are_paged_and_name_their_documents(month, people):
         (
             "getProfitAndLoss",
             {"fromDate": "2026-03-31", "toDate": "2026-03-01"},
-            "toDate: must be on or after 2026-03-31",
+            "`toDate`: must be on or after 2026-03-31",
         ),
         ("getAccountTransactions", {"fromDate": "2026-03-31", "toDate": "2026-03-01"}, "toDate"),
         ("getAccountTransactions", {**MARCH, "account": "9999"}, "there is no account 9999"),

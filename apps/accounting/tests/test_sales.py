@@ -300,7 +300,7 @@ def test_a_void_is_dated_as_asked_not_before_the_invoice_nor_in_a_locked_period(
     invoice = issued(member, issue_date=date(2026, 3, 2))
 
     before = refused(member, "manageInvoice", {"invoiceId": invoice.pk, "action": "void", "on": "2026-03-01"})
-    assert "on: is before the issue date 2026-03-02" in before
+    assert "`on`: is before the issue date 2026-03-02" in before
     ledger.books_update(actor=people["owner"], lock_date=date(2026, 3, 31))
     locked = refused(member, "manageInvoice", {"invoiceId": invoice.pk, "action": "void", "on": "2026-03-31"})
     assert "2026-03-31 is in a locked period" in locked

@@ -114,7 +114,7 @@ def test_what_a_bill_may_not_be_is_refused_and_writes_nothing(people):
         "createBill",
         {"bill": {**PLUMBER, "reference": "HP-315", "dueDate": "2026-03-01"}, "lines": REPAIR},
     )
-    assert "dueDate: is before the issue date" in due_before
+    assert "`dueDate`: is before the issue date" in due_before
     unknown_tax = refused(
         owner,
         "createBill",

@@ -12,7 +12,13 @@ from pydantic import Field
 from apps.accounts.models import Role
 from apps.accounts.services import user_change_role
 from apps.catalogue import registry
-from apps.catalogue.dispatch import ToolNotFound, call_tool, list_tools, server_instructions
+from apps.catalogue.dispatch import (
+    ToolNotFound,
+    _app_error_message,
+    call_tool,
+    list_tools,
+    server_instructions,
+)
 from apps.catalogue.models import ToolCall
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Done
@@ -28,7 +34,7 @@ from apps.catalogue.testing import (
 )
 from apps.contacts.models import Contact
 from apps.contacts.permissions import ContactsPerm
-from apps.core.errors import ValidationFailed
+from apps.core.errors import FieldRequired, FieldsInvalid, ValidationFailed, invalid
 
 # The catalogue's own tools, first in every list, by name.
 CATALOGUE_TOOLS = [
@@ -299,6 +305,11 @@ class RefusedAfterWriting(ValidationFailed):
     message = "The tool refused after writing."
 
 
+class ControlAccount(ValidationFailed):
+    field = "account"
+    msg_format = "Account {code} is a control account: the ledger posts to it."
+
+
 @tool("writeThenRefuse", permission=ContactsPerm.CREATE, title="Write then refuse", register_it=False)
 def write_then_refuse(ctx, *, name: Annotated[str, Field(description="The name to write")]) -> Done:
     """Writes a contact, then refuses, to prove nothing of it stays."""
@@ -320,6 +331,33 @@ def test_a_refusal_inside_a_tool_is_a_tool_error_and_nothing_is_written(people):
     assert result["isError"] is True
     assert text_of(result) == "The tool refused after writing. (`name`: refused)"
     assert not Contact.objects.filter(first_name="Half").exists()
+
+
+@pytest.mark.parametrize(
+    ("error", "said"),
+    [
+        # The field its message states is named there, once, as the caller wrote it.
+        (invalid("schedule.time_zone", "not a time zone"), "`schedule.timeZone`: not a time zone."),
+        (FieldRequired(field="dueAt"), "`dueAt`: is required and cannot be empty."),
+        (
+            FieldsInvalid.of({"start": ["is a Sunday."], "end_date": ["is before start."]}),
+            "`start`: is a Sunday. `endDate`: is before start.",
+        ),
+        # A field its message does not state is added after it.
+        (
+            RefusedAfterWriting(details={"name": ["refused"]}),
+            "The tool refused after writing. (`name`: refused)",
+        ),
+        # A message that is its field's problem in other words names the field after it; a word
+        # of the message that is also the field's name is left as it is.
+        (
+            ControlAccount(code="1100"),
+            "Account 1100 is a control account: the ledger posts to it. (`account`)",
+        ),
+    ],
+)
+def test_an_error_names_each_field_once_as_the_caller_wrote_it(error, said):
+    assert _app_error_message(error) == said
 
 
 def test_a_crash_inside_a_tool_is_a_tool_error_without_a_stack_trace(people, caplog):

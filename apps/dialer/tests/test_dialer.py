@@ -163,11 +163,11 @@ def test_refusals_come_before_anything_is_placed_or_charged(people, served):
         ({"to": "911"}, "emergency number"),
         ({"to": "112"}, "emergency number"),
         ({"to": "+19005551234"}, "premium-rate"),
-        ({"to": "555-not-a-number"}, "to: not a valid phone number"),
-        ({"to": "+1 202 555"}, "to: not a valid phone number"),
+        ({"to": "555-not-a-number"}, "`to`: not a valid phone number"),
+        ({"to": "+1 202 555"}, "`to`: not a valid phone number"),
         ({"callerId": "+14155550199"}, "is not a verified number"),
         ({"consent": ""}, "prior express consent"),
-        ({"calleeTimeZone": "Mars/Olympus"}, "calleeTimeZone: not a time zone"),
+        ({"calleeTimeZone": "Mars/Olympus"}, "`calleeTimeZone`: not a time zone"),
     ]
     for given, said in cases:
         message = refused(member, "makeCall", _call_args(**given))
@@ -209,7 +209,7 @@ def test_ending_and_voicemail_on_calls_in_their_states(people, served):
     assert served.updates[-1][1]["Twiml"].endswith("<Say>Hello &amp; bye</Say><Hangup/></Response>")
     human = placed_call(member, status="in-progress", answered_by="human")
     assert "answered by a person" in refused(member, "leaveVoicemail", {"callId": human.pk, "message": "Hi"})
-    assert "message: is required" in refused(
+    assert "`message`: is required" in refused(
         member, "leaveVoicemail", {"callId": machine.pk, "message": "  "}
     )
 
@@ -242,7 +242,7 @@ def test_the_do_not_call_list_is_read_by_all_changed_by_managers_and_removal_is_
     with pytest.raises(ToolNotFound):
         dial(viewer, "makeCall", _call_args())
     assert "permission" in refused(viewer, "manageDoNotCall", {"action": "add", "number": CALLEE}).lower()
-    assert "number: is required" in refused(admin, "manageDoNotCall", {"action": "add"})
+    assert "`number`: is required" in refused(admin, "manageDoNotCall", {"action": "add"})
     assert "not on the do-not-call list" in refused(
         admin, "manageDoNotCall", {"action": "remove", "number": CALLEE}
     )

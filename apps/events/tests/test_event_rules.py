@@ -189,7 +189,7 @@ def test_dates_that_cannot_be_meant_are_refused_saying_why(people):
         member, "updateEvent", {"eventId": event.pk, "changes": {"startsAt": "2021-01-01T09:00:00"}}
     )
 
-    assert "startsAt: 2020-03-01T08:00:00+00:00 is in the past" in past
+    assert "`startsAt`: 2020-03-01T08:00:00+00:00 is in the past" in past
     assert "an event lasts at most 366 days" in decade
     assert "2031-03-30T02:30 does not exist in Europe/Berlin" in gap
     assert "is in the past" in moved_back

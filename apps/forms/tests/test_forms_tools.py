@@ -149,12 +149,12 @@ def test_a_form_built_published_answered_locked_and_exported(people):
         },
     )
     for problem in (
-        "email: is not a valid e-mail address",
-        "company: is required",
-        "full_name: is required",
-        "seats: must be at most 50",
-        "consent: must be ticked",
-        "nope: is not a field of this form",
+        "`email`: is not a valid e-mail address",
+        "`company`: is required",
+        "`fullName`: is required",
+        "`seats`: must be at most 50",
+        "`consent`: must be ticked",
+        "`nope`: is not a field of this form",
     ):
         assert problem in said, said
     assert Submission.objects.count() == 0
@@ -360,4 +360,4 @@ def test_a_file_answer_is_a_file_the_caller_may_see(people):
     assert sent["answers"]["receipt"]["mimeType"] == "application/pdf" and sent["fileIds"] == [pdf.pk]
     text = FileFactory(actor=member, name="notes.txt", text="hello")
     said = refused(member, "submitForm", {"formId": form.pk, "answers": {"receipt": {"fileId": text.pk}}})
-    assert "receipt: the file's type is not one of application/pdf" in said
+    assert "`receipt`: the file's type is not one of application/pdf" in said

@@ -239,7 +239,7 @@ def test_the_key_must_be_an_active_key_of_the_tasks_owner(people, make_credentia
     task = agent_task(mine, key=False)
 
     message = refused(mine.user, "updateTask", {"taskId": task.pk, "changes": {"agentKeyId": theirs.key.pk}})
-    assert f"agent_key_id: API key {theirs.key.pk} is not one of the task owner's keys" in message
+    assert f"`agentKeyId`: API key {theirs.key.pk} is not one of the task owner's keys" in message
     message = refused(
         mine.user,
         "createTask",

@@ -134,7 +134,7 @@ def test_bad_input_is_refused_with_what_to_do(people):
 
     assert "cursor" in refused(member, "searchActivityLog", {"cursor": "not-a-cursor"})
     now = timezone.now()
-    assert "since: must be before until" in refused(
+    assert "`since`: must be before until" in refused(
         member,
         "searchActivityLog",
         {"since": now.isoformat(), "until": (now - timedelta(hours=1)).isoformat()},

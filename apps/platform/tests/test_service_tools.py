@@ -167,7 +167,7 @@ def test_the_billing_summary_defaults_to_this_month(people):
 @pytest.mark.parametrize(
     ("arguments", "said"),
     [
-        ({"start": "2026-03-10", "end": "2026-03-01"}, "end: must be on or after 2026-03-10."),
+        ({"start": "2026-03-10", "end": "2026-03-01"}, "`end`: must be on or after 2026-03-10."),
         ({"start": "2024-01-01", "end": "2026-01-01"}, "The period is at most 366 days"),
         ({"start": "last month"}, "`start`"),
     ],
