@@ -110,7 +110,7 @@ class DealOut(DealSummary):
         return cls.of_record(
             deal,
             value=str(deal.value),
-            exchange_rate=str(deal.exchange_rate.normalize()),
+            exchange_rate=format(deal.exchange_rate.normalize(), "f"),
             weighted_value=None if weighted is None else str(weighted),
             owner=PersonRef.of(deal.owner),
             contact=party(deal.contact, "display_name", reader),

@@ -190,7 +190,7 @@ def tax_type_update(*, actor: Actor, tax_type: TaxType, fields: dict[str, Any]) 
     changed = [name for name in names if getattr(tax_type, name) != before[name]]
     fixed = [name for name in changed if name in ("rate", "kind", "exemption_reason")]
     if fixed and _tax_used(tax_type):
-        raise TaxTypeInUse(code=tax_type.code, rate=before["rate"].normalize())
+        raise TaxTypeInUse(code=tax_type.code, rate=format(before["rate"].normalize(), "f"))
     if changed:
         tax_type.save(update_fields=changed)
     return changed

@@ -113,6 +113,12 @@ def test_a_tax_rate_in_use_is_not_changed_in_place_but_replaced(people):
     )
     assert "TAX_TYPE_IN_USE" in message or "stay as they were" in message
     assert TaxType.objects.get(code="UK-RED").rate == Decimal(5)
+    # A round rate is said as written ("20 %", not a decimal's "2E+1 %").
+    issued(owner, lines=[("Consulting", "100.00", "UK-STD")])
+    standard = refused(
+        owner, "manageTaxType", {"action": "update", "code": "UK-STD", "taxType": {"rate": "21"}}
+    )
+    assert "at 20 %" in standard
     renamed = ok(
         owner, "manageTaxType", {"action": "update", "code": "UK-RED", "taxType": {"reportBox": "1a"}}
     )

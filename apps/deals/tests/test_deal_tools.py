@@ -232,6 +232,10 @@ def test_a_deal_in_another_currency_is_weighted_at_its_rate(world):
         "updateDeal",
         {"dealId": deal["id"], "changes": {"currency": "EUR", "value": 1150, "rate": 1.08}},
     )
+    # A round rate reads as written, not in a decimal's exponent form ("1E+1").
+    ten = ok(member, "updateDeal", {"dealId": deal["id"], "changes": {"currency": "SEK", "rate": 10}})
+    assert ten["deal"]["exchangeRate"] == "10"
+    ok(member, "updateDeal", {"dealId": deal["id"], "changes": {"currency": "EUR", "rate": 1.08}})
     moved = ok(member, "moveDealStage", elsewhere)["deal"]
     assert (moved["pipelineId"], moved["currency"]) == (world["pipeline"].pk, "EUR")
     assert ok(member, "getDeal", {"dealId": deal["id"]})["exchangeRate"] == "1"
