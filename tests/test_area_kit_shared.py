@@ -55,6 +55,21 @@ def test_a_time_zone_is_an_iana_name():
     assert list(refused.value.details) == ["schedule.timeZone"]
 
 
+@pytest.mark.parametrize(
+    ("kept", "said"),
+    [
+        ("10.00", "10"),
+        ("20", "20"),
+        ("0.50", "0.5"),
+        ("1250.000", "1250"),
+        ("0", "0"),
+        ("1E+30", "1" + "0" * 30),
+    ],
+)
+def test_a_number_is_said_as_people_write_it(kept, said):
+    assert str(clean.plain(Decimal(kept))) == said
+
+
 def test_text_is_one_tidied_line_and_long_text_keeps_its_lines():
     assert clean.text("  Quarterly \n  review ", field="title", limit=20) == "Quarterly review"
     assert clean.long_text("  First line\n\nSecond\x00 ", field="notes", limit=50) == "First line\n\nSecond"

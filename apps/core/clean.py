@@ -12,8 +12,11 @@ refused with the same words, whichever area it is given to:
     zone = clean.zone(fields["time_zone"])                                       # an IANA name
     email = clean.email(fields["email"])                                         # "" stays ""
     person = clean.person_by_email(fields["owner_email"], field="ownerEmail")
+
+and a number a record keeps is said as people write it: `clean.plain(Decimal("10.00"))` is 10.
 """
 
+from decimal import Decimal
 from typing import Any
 
 import iso4217
@@ -95,3 +98,11 @@ def person_by_email(email: str, *, field: str | None = None) -> Any:
         if field is None:
             raise
         raise invalid(field, _("{email!r} is no active person of this workspace"), email=email) from None
+
+
+def plain(number: Decimal) -> Decimal:
+    """`number` without trailing zeros and never in exponent form: 10.00 is 10, not `normalize()`'s
+    1E+1 (which a JSON answer or a sentence would say as "1E+1"); 0.50 is 0.5."""
+    reduced = number.normalize()
+    exponent = reduced.as_tuple().exponent
+    return Decimal(int(reduced)) if isinstance(exponent, int) and exponent > 0 else reduced

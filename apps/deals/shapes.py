@@ -8,6 +8,7 @@ from pydantic import Field
 
 from apps.catalogue.shapes import From, Out, PersonRef, RefOut, id_field
 from apps.core.actors import Actor
+from apps.core.clean import plain
 from apps.core.records import seen_by
 from apps.deals import selectors
 from apps.deals.models import Deal
@@ -110,7 +111,7 @@ class DealOut(DealSummary):
         return cls.of_record(
             deal,
             value=str(deal.value),
-            exchange_rate=format(deal.exchange_rate.normalize(), "f"),
+            exchange_rate=str(plain(deal.exchange_rate)),
             weighted_value=None if weighted is None else str(weighted),
             owner=PersonRef.of(deal.owner),
             contact=party(deal.contact, "display_name", reader),

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.contacts import api as contacts_api
 from apps.core import clean, sharing, transfer
+from apps.core.clean import plain
 from apps.core.errors import invalid
 from apps.core.transfer import Column
 from apps.deals import services
@@ -179,7 +180,7 @@ transfer.exportable(
             ("title", lambda deal: deal.title),
             ("value", lambda deal: deal.value),
             ("currency", lambda deal: deal.currency),
-            ("rate", lambda deal: format(deal.exchange_rate.normalize(), "f")),
+            ("rate", lambda deal: str(plain(deal.exchange_rate))),
             ("pipeline", lambda deal: deal.pipeline.name),
             ("stage", lambda deal: deal.stage.name),
             ("contactEmail", lambda deal: deal.seen_contact_email),

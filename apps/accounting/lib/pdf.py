@@ -13,6 +13,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from apps.core.clean import plain
 from apps.core.pdf import FONT, vera
 
 
@@ -74,8 +75,8 @@ def document_pdf(document: Any, *, seller: str) -> bytes:
             + [
                 [
                     line.description,
-                    line.quantity.normalize(),
-                    line.unit_price.normalize(),
+                    plain(line.quantity),
+                    plain(line.unit_price),
                     line.tax_type.code,
                     line.net,
                 ]

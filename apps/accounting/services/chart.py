@@ -28,6 +28,7 @@ from apps.accounting.models import Account, Charge, JournalLine, PurchaseBillLin
 from apps.accounting.permissions import AccountingPerm
 from apps.core import clean
 from apps.core.actors import Actor, require
+from apps.core.clean import plain
 from apps.core.errors import RecordNotFound, invalid
 
 logger = logging.getLogger(__name__)
@@ -190,7 +191,7 @@ def tax_type_update(*, actor: Actor, tax_type: TaxType, fields: dict[str, Any]) 
     changed = [name for name in names if getattr(tax_type, name) != before[name]]
     fixed = [name for name in changed if name in ("rate", "kind", "exemption_reason")]
     if fixed and _tax_used(tax_type):
-        raise TaxTypeInUse(code=tax_type.code, rate=format(before["rate"].normalize(), "f"))
+        raise TaxTypeInUse(code=tax_type.code, rate=str(plain(before["rate"])))
     if changed:
         tax_type.save(update_fields=changed)
     return changed

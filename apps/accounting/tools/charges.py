@@ -14,6 +14,7 @@ from apps.accounting.tools.common import Currency, Decimalish, DocumentRef, TaxC
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Changes, Limit, Offset, Out, Page, id_field, paginate
+from apps.core.clean import plain
 from apps.core.errors import invalid
 
 ChargeId = Annotated[int, id_field("listUnclaimedCharges")]
@@ -45,9 +46,7 @@ class ChargeOut(Out):
 
     @classmethod
     def of(cls, charge: Charge) -> "ChargeOut":
-        return cls.of_record(
-            charge, quantity=charge.quantity.normalize(), unit_price=charge.unit_price.normalize()
-        )
+        return cls.of_record(charge, quantity=plain(charge.quantity), unit_price=plain(charge.unit_price))
 
 
 @tool("createCharge", permission=AccountingPerm.EDIT, title="Create a billable charge")

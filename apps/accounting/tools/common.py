@@ -11,6 +11,7 @@ from apps.accounting.lib.money import round_money
 from apps.accounting.models import MatchLine, Payment, SalesDocument, SalesLine
 from apps.accounting.shapes import Amount
 from apps.catalogue.shapes import In, Out
+from apps.core.clean import plain
 
 Currency = Annotated[str, Field(min_length=3, max_length=3, description="ISO 4217, e.g. EUR")]
 # A decimal as a JSON number or a string of digits ("12.50"): the string is money, not free text.
@@ -38,8 +39,8 @@ def line_amounts(line: Any, currency: str) -> dict[str, Decimal]:
     """The amounts of a sales or purchase line as every line's answer gives them: its quantity and
     price without trailing zeros, its net and tax rounded to the currency."""
     return {
-        "quantity": line.quantity.normalize(),
-        "unit_price": line.unit_price.normalize(),
+        "quantity": plain(line.quantity),
+        "unit_price": plain(line.unit_price),
         "net": round_money(line.net, currency),
         "tax": round_money(line.tax, currency),
     }
@@ -62,9 +63,9 @@ def rounding_notes(lines: Any, currency: str) -> list[str]:
                 _("line %(n)s: %(quantity)s x %(price)s is %(exact)s, rounded to %(rounded)s %(currency)s")
                 % {
                     "n": number,
-                    "quantity": format(line.quantity.normalize(), "f"),
-                    "price": format(line.unit_price.normalize(), "f"),
-                    "exact": format(exact.normalize(), "f"),
+                    "quantity": str(plain(line.quantity)),
+                    "price": str(plain(line.unit_price)),
+                    "exact": str(plain(exact)),
                     "rounded": rounded,
                     "currency": currency,
                 }
@@ -90,7 +91,7 @@ class LineOut(Out):
         return cls.of_record(
             line,
             **line_amounts(line, currency),
-            discount_percent=line.discount_percent.normalize(),
+            discount_percent=plain(line.discount_percent),
             tax_type=line.tax_type.code,
             account=line.account.code,
         )

@@ -18,6 +18,7 @@ from apps.accounting.tools.common import Currency, Decimalish
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import In, Limit, Offset, Out, Page, id_field, paginate
+from apps.core.clean import plain
 
 ZERO = Decimal(0)
 EntryId = Annotated[int, id_field("listJournals")]
@@ -118,7 +119,7 @@ class JournalOut(Out):
             narration=entry.memo,
             source=entry.source,
             currency=entry.currency,
-            rate=entry.rate.normalize(),
+            rate=plain(entry.rate),
             reverses=entry.reverses_id,
             reversed_by=reversal,
             lines=[

@@ -24,6 +24,7 @@ from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import In, Out
 from apps.core.actors import require
+from apps.core.clean import plain
 from apps.core.errors import invalid
 
 ZERO = Decimal(0)
@@ -270,8 +271,8 @@ def record_exchange_rate(
     return RecordedRateOut(
         source=source_code,
         target=target_code,
-        rate=row.rate.normalize(),
+        rate=plain(row.rate),
         day=row.day,
         provider=rates.RECORDED,
-        replaced=replaced.normalize() if replaced is not None else None,
+        replaced=plain(replaced) if replaced is not None else None,
     )

@@ -12,6 +12,7 @@ from apps.accounting.shapes import Amount
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Out
+from apps.core.clean import plain
 
 
 class RevaluedOut(Out):
@@ -71,7 +72,7 @@ def revalue_foreign_currency(
         dry_run=dry_run,
         already_posted=found.already,
         rates=[
-            RateOut(currency=currency, rate=used.value.normalize(), day=used.day)
+            RateOut(currency=currency, rate=plain(used.value), day=used.day)
             for currency, used in sorted(found.rates.items())
         ],
         items=[

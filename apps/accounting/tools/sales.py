@@ -27,6 +27,7 @@ from apps.accounting.tools.common import (
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Changes, Limit, Offset, Out, Page, id_field, paginate
+from apps.core.clean import plain
 from apps.core.errors import invalid
 
 Kind = SalesDocument.Kind
@@ -305,7 +306,7 @@ def record_payment(
             else [
                 _("amount %(given)s rounded to %(amount)s %(currency)s")
                 % {
-                    "given": format(amount.normalize(), "f"),
+                    "given": str(plain(amount)),
                     "amount": payment.amount,
                     "currency": payment.currency,
                 }

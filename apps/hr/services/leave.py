@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
 from apps.core.actors import Actor, require
+from apps.core.clean import plain
 from apps.core.errors import invalid
 from apps.hr.errors import ApproverIsRequester, NotTheirApprover, NotYourAdjustment, NotYourLeave
 from apps.hr.lib import leave
@@ -313,10 +314,10 @@ def balance_adjust(
             raise invalid(
                 "days",
                 _("only {available} days of {name} are available in {year}; {days} leaves less than none"),
-                available=available.normalize(),
+                available=plain(available),
                 name=policy.name,
                 year=effective.year,
-                days=days.normalize(),
+                days=plain(days),
             )
     _reopen(employee, policy, effective)
     entry = LeaveEntry.objects.create(
@@ -465,7 +466,7 @@ def request_submit(
                 "counted)"
             ),
             days=days,
-            available=balance.available.normalize(),
+            available=plain(balance.available),
             name=policy.name,
             year=start.year,
         )
@@ -532,7 +533,7 @@ def request_approve(*, actor: Actor, request: LeaveRequest, note: str = "") -> L
             "requestId",
             _("needs {days} days but {left} are left in {year}"),
             days=request.days,
-            left=balance.year_end_balance.normalize(),
+            left=plain(balance.year_end_balance),
             year=request.start_date.year,
         )
     _take(actor, request, employee, note)
@@ -706,7 +707,7 @@ def holiday_changed(*, actor: Actor, holiday: CompanyHoliday, added: bool) -> li
                 created_by=person(actor),
             )
         text = _("leave {span} now counts {days} days (was {was}): {why}").format(
-            span=span, days=days.normalize(), was=request.days.normalize(), why=why
+            span=span, days=plain(days), was=plain(request.days), why=why
         )
         effects.append(Effect("leave_recounted", request.pk, text))
         request.days = days
@@ -722,7 +723,7 @@ def balances_at_end(*, employee: Employee) -> list[Effect]:
     for policy in LeavePolicy.objects.filter(entries__employee=employee).distinct().order_by("name"):
         left = balance_of(employee=employee, policy=policy, year=end.year).year_end_balance
         text = _("{name}: {left} days left on {end}, accruals prorated to the end date").format(
-            name=policy.name, left=left.normalize(), end=end.isoformat()
+            name=policy.name, left=plain(left), end=end.isoformat()
         )
         effects.append(Effect("balance_prorated", None, text))
     return effects

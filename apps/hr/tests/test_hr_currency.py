@@ -19,6 +19,6 @@ def test_pay_in_a_code_iso_4217_does_not_list_is_refused(people):
         {"employeeId": employee.pk, "changes": {"payAmount": 1, "payCurrency": "ZZZ"}},
     )
 
-    assert "payCurrency: 'ZZZ' is not a three-letter ISO 4217 code" in message
+    assert "`payCurrency`: 'ZZZ' is not a three-letter ISO 4217 code" in message
     kept = ok(owner, "getEmployee", {"employeeId": employee.pk})["restricted"]
     assert (kept["payCurrency"], float(kept["payAmount"])) == ("CHF", 50000)
