@@ -31,6 +31,7 @@ from django.core.cache import cache
 
 from apps.core import outbound
 from apps.dialer import errors
+from apps.integrations.api import setting
 
 logger = logging.getLogger(__name__)
 
@@ -210,11 +211,7 @@ class Twilio:
 
 
 def missing() -> list[str]:
-    return [
-        name
-        for name in ("ATRIUM_DIALER_ACCOUNT_SID", "ATRIUM_DIALER_AUTH_TOKEN")
-        if not getattr(settings, name)
-    ]
+    return [name for name in ("ATRIUM_DIALER_ACCOUNT_SID", "ATRIUM_DIALER_AUTH_TOKEN") if not setting(name)]
 
 
 def provider(tool: str) -> Provider:
@@ -223,9 +220,9 @@ def provider(tool: str) -> Provider:
     if absent:
         raise errors.DialerNotConfigured(tool=tool, missing=", ".join(absent))
     return Twilio(
-        account_sid=settings.ATRIUM_DIALER_ACCOUNT_SID,
-        token=settings.ATRIUM_DIALER_AUTH_TOKEN,
-        api_url=settings.ATRIUM_DIALER_API_URL,
+        account_sid=setting("ATRIUM_DIALER_ACCOUNT_SID"),
+        token=setting("ATRIUM_DIALER_AUTH_TOKEN"),
+        api_url=setting("ATRIUM_DIALER_API_URL"),
         timeout=settings.ATRIUM_DIALER_TIMEOUT_SECONDS,
     )
 
@@ -234,4 +231,4 @@ def provider_name() -> str:
     """twilio or signalwire (by the API's address), or "" when none is configured."""
     if missing():
         return ""
-    return "signalwire" if "signalwire" in settings.ATRIUM_DIALER_API_URL else "twilio"
+    return "signalwire" if "signalwire" in setting("ATRIUM_DIALER_API_URL") else "twilio"

@@ -30,6 +30,7 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from apps.core import outbound
+from apps.integrations.api import setting
 from apps.meetings import errors
 
 logger = logging.getLogger(__name__)
@@ -209,19 +210,19 @@ class Zoom:
 
 def provider() -> Provider:
     """The provider the settings pick, or MeetingsNotConfigured."""
-    chosen = settings.ATRIUM_MEETINGS_PROVIDER
+    chosen = setting("ATRIUM_MEETINGS_PROVIDER")
     if chosen == "jitsi":
-        if not settings.ATRIUM_MEETINGS_JITSI_DOMAIN:
+        if not setting("ATRIUM_MEETINGS_JITSI_DOMAIN"):
             raise errors.MeetingsNotConfigured(provider=chosen, setting="ATRIUM_MEETINGS_JITSI_DOMAIN")
-        if bool(settings.ATRIUM_MEETINGS_JITSI_APP_ID) != bool(settings.ATRIUM_MEETINGS_JITSI_APP_SECRET):
+        if bool(setting("ATRIUM_MEETINGS_JITSI_APP_ID")) != bool(setting("ATRIUM_MEETINGS_JITSI_APP_SECRET")):
             raise errors.MeetingsNotConfigured(
                 provider=chosen,
                 setting="ATRIUM_MEETINGS_JITSI_APP_ID and ATRIUM_MEETINGS_JITSI_APP_SECRET together",
             )
         return Jitsi(
-            settings.ATRIUM_MEETINGS_JITSI_DOMAIN,
-            settings.ATRIUM_MEETINGS_JITSI_APP_ID,
-            settings.ATRIUM_MEETINGS_JITSI_APP_SECRET,
+            setting("ATRIUM_MEETINGS_JITSI_DOMAIN"),
+            setting("ATRIUM_MEETINGS_JITSI_APP_ID"),
+            setting("ATRIUM_MEETINGS_JITSI_APP_SECRET"),
             settings.ATRIUM_MEETINGS_TOKEN_HOURS,
         )
     if chosen == "zoom":
@@ -230,15 +231,15 @@ def provider() -> Provider:
             "ATRIUM_MEETINGS_ZOOM_CLIENT_ID",
             "ATRIUM_MEETINGS_ZOOM_CLIENT_SECRET",
         )
-        missing = [name for name in needed if not getattr(settings, name)]
+        missing = [name for name in needed if not setting(name)]
         if missing:
             raise errors.MeetingsNotConfigured(provider=chosen, setting=", ".join(missing))
         return Zoom(
-            account_id=settings.ATRIUM_MEETINGS_ZOOM_ACCOUNT_ID,
-            client_id=settings.ATRIUM_MEETINGS_ZOOM_CLIENT_ID,
-            secret=settings.ATRIUM_MEETINGS_ZOOM_CLIENT_SECRET,
-            api_url=settings.ATRIUM_MEETINGS_ZOOM_API_URL,
-            oauth_url=settings.ATRIUM_MEETINGS_ZOOM_OAUTH_URL,
+            account_id=setting("ATRIUM_MEETINGS_ZOOM_ACCOUNT_ID"),
+            client_id=setting("ATRIUM_MEETINGS_ZOOM_CLIENT_ID"),
+            secret=setting("ATRIUM_MEETINGS_ZOOM_CLIENT_SECRET"),
+            api_url=setting("ATRIUM_MEETINGS_ZOOM_API_URL"),
+            oauth_url=setting("ATRIUM_MEETINGS_ZOOM_OAUTH_URL"),
         )
     raise errors.MeetingsNotConfigured(
         provider=chosen, setting="ATRIUM_MEETINGS_PROVIDER to be jitsi or zoom"

@@ -1,5 +1,5 @@
 """Zoom as the Video Meeting tests reach it: a real HTTP server on loopback speaking Zoom's
-Server-to-Server OAuth token endpoint and POST /v2/users/me/meetings."""
+Server-to-Server OAuth token endpoint, GET /v2/users/me and POST /v2/users/me/meetings."""
 
 import base64
 import contextlib
@@ -32,6 +32,14 @@ def zoom(served: Zoom) -> Iterator[Zoom]:
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args: Any) -> None:
             pass
+
+        def do_GET(self) -> None:
+            if urlsplit(self.path).path != "/v2/users/me":
+                answer_json(self, 404, {"code": 404, "message": "Not found"})
+            elif not (self.headers.get("Authorization") or "").startswith("Bearer token-"):
+                answer_json(self, 401, {"code": 124, "message": "Invalid access token."})
+            else:
+                answer_json(self, 200, {"id": "KDcuGIm1QgePTO8WbOqwIQ", "type": 2, "status": "active"})
 
         def do_POST(self) -> None:
             parts = urlsplit(self.path)

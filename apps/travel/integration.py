@@ -1,0 +1,59 @@
+"""Flights and Stays on Settings → Integrations (apps.integrations.api): Duffel's access token and
+address, and a test that lists one airline (a read that books nothing)."""
+
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+
+from apps.integrations.api import (
+    Field,
+    Integration,
+    Outcome,
+    Provider,
+    http_check,
+    not_configured,
+    register,
+    setting,
+)
+from apps.travel import providers
+from apps.travel.permissions import TravelPerm
+
+
+def test_duffel() -> Outcome:
+    token = setting("ATRIUM_TRAVEL_DUFFEL_TOKEN")
+    if not token:
+        return not_configured("ATRIUM_TRAVEL_DUFFEL_TOKEN")
+    return http_check(
+        "GET",
+        f"{setting('ATRIUM_TRAVEL_DUFFEL_URL').rstrip('/')}/air/airlines",
+        params={"limit": "1"},
+        headers={
+            "Authorization": f"Bearer {token}",
+            "Duffel-Version": settings.ATRIUM_TRAVEL_DUFFEL_VERSION,
+            "Accept": "application/json",
+        },
+        timeout=settings.ATRIUM_TRAVEL_TIMEOUT_SECONDS,
+    )
+
+
+register(
+    Integration(
+        area="travel",
+        title=_("Flights and stays"),
+        permission=TravelPerm.VIEW,
+        activity="travel:travel",
+        activity_label=_("Saved offers, holds and bookings"),
+        configured=providers.configured,
+        providers=(
+            Provider(
+                key="duffel",
+                name="Duffel",
+                fields=(
+                    Field("ATRIUM_TRAVEL_DUFFEL_TOKEN", _("Access token"), secret=True),
+                    Field("ATRIUM_TRAVEL_DUFFEL_URL", _("API address"), url=True),
+                ),
+                test=test_duffel,
+            ),
+        ),
+        order=30,
+    )
+)
