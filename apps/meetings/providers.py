@@ -16,6 +16,7 @@ setting that picks one (ATRIUM_MEETINGS_PROVIDER, Jitsi Meet by default).
 Without the chosen provider's settings, MeetingsNotConfigured names what an administrator sets."""
 
 import base64
+import hashlib
 import logging
 import secrets
 from dataclasses import dataclass, field
@@ -119,6 +120,14 @@ class Jitsi:
         return Made(provider=self.name, room=room, join_url=join_url, host_url=host, links=links)
 
 
+def token_key(account_id: str, client_id: str, secret: str) -> str:
+    """Where an access token is kept a while: named by the whole credential, secret included, so
+    that a workspace that gives another's account and client ids (not secret) without its client
+    secret never gets the token that secret earned."""
+    digest = hashlib.sha256(f"{account_id}\n{client_id}\n{secret}".encode()).hexdigest()
+    return f"meetings:zoom-token:{digest}"
+
+
 class Zoom:
     name = "zoom"
 
@@ -152,7 +161,7 @@ class Zoom:
         return data
 
     def _token_key(self) -> str:
-        return f"meetings:zoom-token:{self.account_id}:{self.client_id}"
+        return token_key(self.account_id, self.client_id, self.secret)
 
     def access_token(self) -> str:
         kept = cache.get(self._token_key())

@@ -121,7 +121,7 @@ def test_a_saved_token_is_what_the_next_tool_call_uses_and_reset_gives_the_serve
     with demand() as served, override_settings(ATRIUM_TRAVELSEARCH_BOOKING_TOKEN=""):
         structured(call(member, "getProviderSummary", {}, session=session))
         answer = call(member, "searchProviderProperties", STAY, session=session)
-        assert answer["isError"] and "TRAVELSEARCH_NOT_CONFIGURED" in text_of(answer)
+        assert answer["isError"] and "is not configured" in text_of(answer)
         assert "Settings → Integrations" in text_of(answer)
 
         assert _save(admin_client, BOOKING_TOKEN, TOKEN).status_code == 302

@@ -13,6 +13,7 @@ from django.core.cache import cache
 from django.test import override_settings
 
 from apps.core.testing import answer_json, loopback
+from apps.meetings.providers import token_key
 
 ACCOUNT, CLIENT, SECRET = "acct-1", "client-1", "secret-1"
 
@@ -91,7 +92,7 @@ def zoom(served: Zoom) -> Iterator[Zoom]:
 
     with loopback(Handler) as url:
         served.url = url
-        cache.delete(f"meetings:zoom-token:{ACCOUNT}:{CLIENT}")
+        cache.delete(token_key(ACCOUNT, CLIENT, SECRET))
         try:
             with override_settings(
                 ATRIUM_MEETINGS_PROVIDER="zoom",
@@ -103,4 +104,4 @@ def zoom(served: Zoom) -> Iterator[Zoom]:
             ):
                 yield served
         finally:
-            cache.delete(f"meetings:zoom-token:{ACCOUNT}:{CLIENT}")
+            cache.delete(token_key(ACCOUNT, CLIENT, SECRET))
