@@ -140,7 +140,9 @@ class Twilio:
         return Placed(sid=sid[:64], status=status[:12])
 
     def caller_ids(self) -> list[str]:
-        key = f"dialer:caller-ids:{self.base}"
+        # Named by the whole credential: another workspace's account SID (not secret) given with
+        # another token never reads this account's numbers from the cache.
+        key = "dialer:caller-ids:" + hashlib.sha256(f"{self.base}\n{self.token}".encode()).hexdigest()
         kept = cache.get(key)
         if isinstance(kept, list):
             return kept

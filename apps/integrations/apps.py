@@ -15,12 +15,14 @@ class IntegrationsConfig(AppConfig):
         # Each provider area says what it is set with and how it is tested, in its `integration`
         # module (apps.integrations.api.register).
         autodiscover_modules("integration")
-        # Every member sees which providers are set (and what their agents reach); admins edit.
+        # In the menu of those who set the providers up; the page itself is every member's (the
+        # areas' own pages link to it), as Social accounts' is.
         navigation.register(
             NavItem(
                 "integrations",
                 _("Integrations"),
                 "integrations:integrations",
+                permission="workspace.manage",
                 group=Group.ADMINISTRATION,
                 order=40,
             )

@@ -58,6 +58,8 @@ def admin_client(people, acme_client):
 def test_a_member_sees_each_area_and_its_state_but_no_secret_and_cannot_change_or_test(people, acme_client):
     with demand():
         acme_client.force_login(people["member"])
+        # Not in a member's menu (as Social accounts' page): the areas' own pages lead to it.
+        assert reverse(PAGE) in acme_client.get(reverse("travelsearch:travelsearch")).content.decode()
         shown = acme_client.get(reverse(PAGE)).content.decode()
         for title in AREAS:
             assert title in shown
