@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy
 
 from apps.browser import engine, errors
 from apps.browser.permissions import BrowserPerm
-from apps.integrations.api import Integration, Outcome, Provider, register
+from apps.integrations import api as integrations
 
 
 def configured() -> str:
@@ -18,21 +18,21 @@ def configured() -> str:
     return "Chromium"
 
 
-def test_chromium() -> Outcome:
+def test_chromium() -> integrations.Outcome:
     if not configured():
-        return Outcome(False, _("no browser on this server: an administrator installs Chromium"))
-    return Outcome(True, _("ok: Chromium is installed on this server"))
+        return integrations.Outcome(False, _("no browser on this server: an administrator installs Chromium"))
+    return integrations.Outcome(True, _("ok: Chromium is installed on this server"))
 
 
-register(
-    Integration(
+integrations.register(
+    integrations.Integration(
         area="browser",
         title=gettext_lazy("Browser tab"),
         permission=BrowserPerm.VIEW,
         activity="browser:sessions",
         activity_label=gettext_lazy("Browser sessions and what was done in them"),
         configured=configured,
-        providers=(Provider(key="chromium", name="Chromium", fields=(), test=test_chromium),),
+        providers=(integrations.Provider(key="chromium", name="Chromium", fields=(), test=test_chromium),),
         order=20,
     )
 )

@@ -6,27 +6,17 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.dialer import providers
 from apps.dialer.permissions import DialerPerm
-from apps.integrations.api import (
-    Field,
-    Integration,
-    Outcome,
-    Provider,
-    http_check,
-    not_configured,
-    register,
-    setting,
-)
+from apps.integrations import api as integrations
 
 
-def test_twilio() -> Outcome:
-    absent = providers.missing()
-    if absent:
-        return not_configured(", ".join(absent))
-    sid = setting("ATRIUM_DIALER_ACCOUNT_SID")
-    return http_check(
+def test_twilio() -> integrations.Outcome:
+    if absent := integrations.unset("ATRIUM_DIALER_ACCOUNT_SID", "ATRIUM_DIALER_AUTH_TOKEN"):
+        return absent
+    sid = integrations.setting("ATRIUM_DIALER_ACCOUNT_SID")
+    return integrations.http_check(
         "GET",
-        f"{setting('ATRIUM_DIALER_API_URL').rstrip('/')}/{providers.API_VERSION}/Accounts/{sid}.json",
-        auth=(sid, setting("ATRIUM_DIALER_AUTH_TOKEN")),
+        f"{integrations.setting('ATRIUM_DIALER_API_URL').rstrip('/')}/{providers.API_VERSION}/Accounts/{sid}.json",
+        auth=(sid, integrations.setting("ATRIUM_DIALER_AUTH_TOKEN")),
         timeout=settings.ATRIUM_DIALER_TIMEOUT_SECONDS,
     )
 
@@ -35,8 +25,8 @@ def configured() -> str:
     return providers.provider_name()
 
 
-register(
-    Integration(
+integrations.register(
+    integrations.Integration(
         area="dialer",
         title=_("Dialer"),
         permission=DialerPerm.VIEW,
@@ -44,13 +34,15 @@ register(
         activity_label=_("Calls and text messages, with their status and cost"),
         configured=configured,
         providers=(
-            Provider(
+            integrations.Provider(
                 key="twilio",
                 name="Twilio / SignalWire",
                 fields=(
-                    Field("ATRIUM_DIALER_ACCOUNT_SID", _("Account SID (or project id)"), secret=True),
-                    Field("ATRIUM_DIALER_AUTH_TOKEN", _("Auth token"), secret=True),
-                    Field("ATRIUM_DIALER_API_URL", _("API address"), url=True),
+                    integrations.Field(
+                        "ATRIUM_DIALER_ACCOUNT_SID", _("Account SID (or project id)"), secret=True
+                    ),
+                    integrations.Field("ATRIUM_DIALER_AUTH_TOKEN", _("Auth token"), secret=True),
+                    integrations.Field("ATRIUM_DIALER_API_URL", _("API address"), url=True),
                 ),
                 test=test_twilio,
             ),

@@ -31,6 +31,7 @@ from django.core.cache import cache
 
 from apps.core import outbound
 from apps.dialer import errors
+from apps.integrations import api as integrations
 from apps.integrations.api import setting
 
 logger = logging.getLogger(__name__)
@@ -213,7 +214,7 @@ class Twilio:
 
 
 def missing() -> list[str]:
-    return [name for name in ("ATRIUM_DIALER_ACCOUNT_SID", "ATRIUM_DIALER_AUTH_TOKEN") if not setting(name)]
+    return integrations.missing("ATRIUM_DIALER_ACCOUNT_SID", "ATRIUM_DIALER_AUTH_TOKEN")
 
 
 def provider(tool: str) -> Provider:

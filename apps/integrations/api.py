@@ -31,9 +31,11 @@ __all__ = [
     "Provider",
     "http_check",
     "integrations",
+    "missing",
     "not_configured",
     "register",
     "setting",
+    "unset",
 ]
 
 
@@ -149,3 +151,14 @@ def http_check(
 
 def not_configured(missing: str) -> Outcome:
     return Outcome(False, _("not configured: %(missing)s is not set") % {"missing": missing})
+
+
+def missing(*names: str) -> list[str]:
+    """The settings among `names` without an effective value."""
+    return [name for name in names if not setting(name)]
+
+
+def unset(*names: str) -> Outcome | None:
+    """A test's "not configured" naming the settings among `names` without a value, or None."""
+    absent = missing(*names)
+    return not_configured(", ".join(absent)) if absent else None

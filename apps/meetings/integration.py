@@ -11,16 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from apps.integrations.api import (
-    Field,
-    Integration,
-    Outcome,
-    Provider,
-    http_check,
-    not_configured,
-    register,
-    setting,
-)
+from apps.integrations import api as integrations
 from apps.meetings import providers
 from apps.meetings.permissions import MeetingsPerm
 
@@ -28,19 +19,24 @@ from apps.meetings.permissions import MeetingsPerm
 SECRET_MINIMUM = 32
 
 
-def test_jitsi() -> Outcome:
-    domain = str(setting("ATRIUM_MEETINGS_JITSI_DOMAIN"))
-    app_id, secret = setting("ATRIUM_MEETINGS_JITSI_APP_ID"), setting("ATRIUM_MEETINGS_JITSI_APP_SECRET")
-    if not domain:
-        return not_configured("ATRIUM_MEETINGS_JITSI_DOMAIN")
+def test_jitsi() -> integrations.Outcome:
+    domain = str(integrations.setting("ATRIUM_MEETINGS_JITSI_DOMAIN"))
+    app_id, secret = (
+        integrations.setting("ATRIUM_MEETINGS_JITSI_APP_ID"),
+        integrations.setting("ATRIUM_MEETINGS_JITSI_APP_SECRET"),
+    )
+    if absent := integrations.unset("ATRIUM_MEETINGS_JITSI_DOMAIN"):
+        return absent
     if "/" in domain or any(char.isspace() for char in domain):
-        return Outcome(False, _("the domain is a host name (meet.example.org), not an address"))
+        return integrations.Outcome(False, _("the domain is a host name (meet.example.org), not an address"))
     if bool(app_id) != bool(secret):
-        return Outcome(False, _("the app id and the app secret are set together, or neither"))
+        return integrations.Outcome(False, _("the app id and the app secret are set together, or neither"))
     if not secret:
-        return Outcome(True, _("ok: open rooms on %(domain)s (links are not signed)") % {"domain": domain})
+        return integrations.Outcome(
+            True, _("ok: open rooms on %(domain)s (links are not signed)") % {"domain": domain}
+        )
     if len(secret) < SECRET_MINIMUM:
-        return Outcome(
+        return integrations.Outcome(
             False, _("the app secret is shorter than %(least)d characters") % {"least": SECRET_MINIMUM}
         )
     jitsi = providers.Jitsi(domain, app_id, secret, settings.ATRIUM_MEETINGS_TOKEN_HOURS)
@@ -54,79 +50,90 @@ def test_jitsi() -> Outcome:
     try:
         jwt.decode(token, secret, algorithms=["HS256"], audience="jitsi", issuer=app_id)
     except jwt.PyJWTError:
-        return Outcome(False, _("a signed link's token could not be checked with the app secret"))
-    return Outcome(
+        return integrations.Outcome(
+            False, _("a signed link's token could not be checked with the app secret")
+        )
+    return integrations.Outcome(
         True, _("ok: rooms on %(domain)s, links signed for app %(app)s") % {"domain": domain, "app": app_id}
     )
 
 
-def test_zoom() -> Outcome:
-    needed = (
-        "ATRIUM_MEETINGS_ZOOM_ACCOUNT_ID",
-        "ATRIUM_MEETINGS_ZOOM_CLIENT_ID",
-        "ATRIUM_MEETINGS_ZOOM_CLIENT_SECRET",
-    )
-    missing = [name for name in needed if not setting(name)]
-    if missing:
-        return not_configured(", ".join(missing))
+def test_zoom() -> integrations.Outcome:
+    if absent := integrations.unset(*providers.ZOOM_NEEDED):
+        return absent
     timeout = settings.ATRIUM_MEETINGS_TIMEOUT_SECONDS
 
-    def me(answer: httpx.Response) -> Outcome:
+    def me(answer: httpx.Response) -> integrations.Outcome:
         try:
             token = answer.json().get("access_token")
         except (ValueError, AttributeError):
             token = None
         if not isinstance(token, str) or not token:
-            return Outcome(False, _("the token endpoint gave no access token"))
-        return http_check(
+            return integrations.Outcome(False, _("the token endpoint gave no access token"))
+        return integrations.http_check(
             "GET",
-            f"{setting('ATRIUM_MEETINGS_ZOOM_API_URL').rstrip('/')}/users/me",
+            f"{integrations.setting('ATRIUM_MEETINGS_ZOOM_API_URL').rstrip('/')}/users/me",
             headers={"Authorization": f"Bearer {token}", "Accept": "application/json"},
             timeout=timeout,
         )
 
-    return http_check(
+    return integrations.http_check(
         "POST",
-        setting("ATRIUM_MEETINGS_ZOOM_OAUTH_URL"),
+        integrations.setting("ATRIUM_MEETINGS_ZOOM_OAUTH_URL"),
         params={
             "grant_type": "account_credentials",
-            "account_id": setting("ATRIUM_MEETINGS_ZOOM_ACCOUNT_ID"),
+            "account_id": integrations.setting("ATRIUM_MEETINGS_ZOOM_ACCOUNT_ID"),
         },
-        auth=(setting("ATRIUM_MEETINGS_ZOOM_CLIENT_ID"), setting("ATRIUM_MEETINGS_ZOOM_CLIENT_SECRET")),
+        auth=(
+            integrations.setting("ATRIUM_MEETINGS_ZOOM_CLIENT_ID"),
+            integrations.setting("ATRIUM_MEETINGS_ZOOM_CLIENT_SECRET"),
+        ),
         timeout=timeout,
         then=me,
     )
 
 
-register(
-    Integration(
+integrations.register(
+    integrations.Integration(
         area="meetings",
         title=gettext_lazy("Video meetings"),
         permission=MeetingsPerm.VIEW,
         activity="meetings:meetings",
         activity_label=gettext_lazy("Meetings made for calendar events"),
         configured=providers.configured,
-        choice=Field("ATRIUM_MEETINGS_PROVIDER", gettext_lazy("Meeting provider"), choices=("jitsi", "zoom")),
+        choice=integrations.Field(
+            "ATRIUM_MEETINGS_PROVIDER", gettext_lazy("Meeting provider"), choices=("jitsi", "zoom")
+        ),
         providers=(
-            Provider(
+            integrations.Provider(
                 key="jitsi",
                 name="Jitsi Meet",
                 fields=(
-                    Field("ATRIUM_MEETINGS_JITSI_DOMAIN", gettext_lazy("Jitsi domain")),
-                    Field("ATRIUM_MEETINGS_JITSI_APP_ID", gettext_lazy("App id")),
-                    Field("ATRIUM_MEETINGS_JITSI_APP_SECRET", gettext_lazy("App secret"), secret=True),
+                    integrations.Field("ATRIUM_MEETINGS_JITSI_DOMAIN", gettext_lazy("Jitsi domain")),
+                    integrations.Field("ATRIUM_MEETINGS_JITSI_APP_ID", gettext_lazy("App id")),
+                    integrations.Field(
+                        "ATRIUM_MEETINGS_JITSI_APP_SECRET", gettext_lazy("App secret"), secret=True
+                    ),
                 ),
                 test=test_jitsi,
             ),
-            Provider(
+            integrations.Provider(
                 key="zoom",
                 name="Zoom",
                 fields=(
-                    Field("ATRIUM_MEETINGS_ZOOM_ACCOUNT_ID", gettext_lazy("Account id"), secret=True),
-                    Field("ATRIUM_MEETINGS_ZOOM_CLIENT_ID", gettext_lazy("Client id"), secret=True),
-                    Field("ATRIUM_MEETINGS_ZOOM_CLIENT_SECRET", gettext_lazy("Client secret"), secret=True),
-                    Field("ATRIUM_MEETINGS_ZOOM_API_URL", gettext_lazy("API address"), url=True),
-                    Field("ATRIUM_MEETINGS_ZOOM_OAUTH_URL", gettext_lazy("OAuth token address"), url=True),
+                    integrations.Field(
+                        "ATRIUM_MEETINGS_ZOOM_ACCOUNT_ID", gettext_lazy("Account id"), secret=True
+                    ),
+                    integrations.Field(
+                        "ATRIUM_MEETINGS_ZOOM_CLIENT_ID", gettext_lazy("Client id"), secret=True
+                    ),
+                    integrations.Field(
+                        "ATRIUM_MEETINGS_ZOOM_CLIENT_SECRET", gettext_lazy("Client secret"), secret=True
+                    ),
+                    integrations.Field("ATRIUM_MEETINGS_ZOOM_API_URL", gettext_lazy("API address"), url=True),
+                    integrations.Field(
+                        "ATRIUM_MEETINGS_ZOOM_OAUTH_URL", gettext_lazy("OAuth token address"), url=True
+                    ),
                 ),
                 test=test_zoom,
             ),

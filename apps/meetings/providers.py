@@ -31,12 +31,18 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from apps.core import outbound
-from apps.integrations.api import setting
+from apps.integrations.api import missing, setting
 from apps.meetings import errors
 
 logger = logging.getLogger(__name__)
 
 ROOM_BITS = 160
+# What Zoom's Server-to-Server OAuth needs (its addresses have defaults).
+ZOOM_NEEDED = (
+    "ATRIUM_MEETINGS_ZOOM_ACCOUNT_ID",
+    "ATRIUM_MEETINGS_ZOOM_CLIENT_ID",
+    "ATRIUM_MEETINGS_ZOOM_CLIENT_SECRET",
+)
 
 
 @dataclass(frozen=True)
@@ -235,14 +241,9 @@ def provider() -> Provider:
             settings.ATRIUM_MEETINGS_TOKEN_HOURS,
         )
     if chosen == "zoom":
-        needed = (
-            "ATRIUM_MEETINGS_ZOOM_ACCOUNT_ID",
-            "ATRIUM_MEETINGS_ZOOM_CLIENT_ID",
-            "ATRIUM_MEETINGS_ZOOM_CLIENT_SECRET",
-        )
-        missing = [name for name in needed if not setting(name)]
-        if missing:
-            raise errors.MeetingsNotConfigured(provider=chosen, setting=", ".join(missing))
+        absent = missing(*ZOOM_NEEDED)
+        if absent:
+            raise errors.MeetingsNotConfigured(provider=chosen, setting=", ".join(absent))
         return Zoom(
             account_id=setting("ATRIUM_MEETINGS_ZOOM_ACCOUNT_ID"),
             client_id=setting("ATRIUM_MEETINGS_ZOOM_CLIENT_ID"),

@@ -4,30 +4,20 @@ address, and a test that lists one airline (a read that books nothing)."""
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from apps.integrations.api import (
-    Field,
-    Integration,
-    Outcome,
-    Provider,
-    http_check,
-    not_configured,
-    register,
-    setting,
-)
+from apps.integrations import api as integrations
 from apps.travel import providers
 from apps.travel.permissions import TravelPerm
 
 
-def test_duffel() -> Outcome:
-    token = setting("ATRIUM_TRAVEL_DUFFEL_TOKEN")
-    if not token:
-        return not_configured("ATRIUM_TRAVEL_DUFFEL_TOKEN")
-    return http_check(
+def test_duffel() -> integrations.Outcome:
+    if absent := integrations.unset("ATRIUM_TRAVEL_DUFFEL_TOKEN"):
+        return absent
+    return integrations.http_check(
         "GET",
-        f"{setting('ATRIUM_TRAVEL_DUFFEL_URL').rstrip('/')}/air/airlines",
+        f"{integrations.setting('ATRIUM_TRAVEL_DUFFEL_URL').rstrip('/')}/air/airlines",
         params={"limit": "1"},
         headers={
-            "Authorization": f"Bearer {token}",
+            "Authorization": f"Bearer {integrations.setting('ATRIUM_TRAVEL_DUFFEL_TOKEN')}",
             "Duffel-Version": settings.ATRIUM_TRAVEL_DUFFEL_VERSION,
             "Accept": "application/json",
         },
@@ -35,8 +25,8 @@ def test_duffel() -> Outcome:
     )
 
 
-register(
-    Integration(
+integrations.register(
+    integrations.Integration(
         area="travel",
         title=_("Flights and stays"),
         permission=TravelPerm.VIEW,
@@ -44,12 +34,12 @@ register(
         activity_label=_("Saved offers, holds and bookings"),
         configured=providers.configured,
         providers=(
-            Provider(
+            integrations.Provider(
                 key="duffel",
                 name="Duffel",
                 fields=(
-                    Field("ATRIUM_TRAVEL_DUFFEL_TOKEN", _("Access token"), secret=True),
-                    Field("ATRIUM_TRAVEL_DUFFEL_URL", _("API address"), url=True),
+                    integrations.Field("ATRIUM_TRAVEL_DUFFEL_TOKEN", _("Access token"), secret=True),
+                    integrations.Field("ATRIUM_TRAVEL_DUFFEL_URL", _("API address"), url=True),
                 ),
                 test=test_duffel,
             ),

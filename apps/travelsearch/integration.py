@@ -4,16 +4,7 @@ credentials, and a test that lists the countries (the API's cheapest call)."""
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from apps.integrations.api import (
-    Field,
-    Integration,
-    Outcome,
-    Provider,
-    http_check,
-    not_configured,
-    register,
-    setting,
-)
+from apps.integrations import api as integrations
 from apps.travelsearch import providers
 from apps.travelsearch.permissions import TravelSearchPerm
 
@@ -22,25 +13,24 @@ AFFILIATE = "ATRIUM_TRAVELSEARCH_BOOKING_AFFILIATE_ID"
 URL = "ATRIUM_TRAVELSEARCH_BOOKING_URL"
 
 
-def test_booking() -> Outcome:
-    token, affiliate = setting(TOKEN), setting(AFFILIATE)
-    if not token or not affiliate:
-        return not_configured(f"{TOKEN} or {AFFILIATE}")
-    return http_check(
+def test_booking() -> integrations.Outcome:
+    if absent := integrations.unset(TOKEN, AFFILIATE):
+        return absent
+    return integrations.http_check(
         "POST",
-        f"{setting(URL).rstrip('/')}/common/locations/countries",
+        f"{integrations.setting(URL).rstrip('/')}/common/locations/countries",
         json={"languages": [settings.ATRIUM_TRAVELSEARCH_LANGUAGE]},
         headers={
-            "Authorization": f"Bearer {token}",
-            "X-Affiliate-Id": affiliate,
+            "Authorization": f"Bearer {integrations.setting(TOKEN)}",
+            "X-Affiliate-Id": integrations.setting(AFFILIATE),
             "Accept": "application/json",
         },
         timeout=settings.ATRIUM_TRAVELSEARCH_TIMEOUT_SECONDS,
     )
 
 
-register(
-    Integration(
+integrations.register(
+    integrations.Integration(
         area="travelsearch",
         title=_("Travel search"),
         permission=TravelSearchPerm.VIEW,
@@ -48,13 +38,13 @@ register(
         activity_label=_("Saved travel options"),
         configured=providers.configured,
         providers=(
-            Provider(
+            integrations.Provider(
                 key="booking",
                 name="Booking.com Demand API",
                 fields=(
-                    Field(TOKEN, _("API token"), secret=True),
-                    Field(AFFILIATE, _("Affiliate id")),
-                    Field(URL, _("API address"), url=True),
+                    integrations.Field(TOKEN, _("API token"), secret=True),
+                    integrations.Field(AFFILIATE, _("Affiliate id")),
+                    integrations.Field(URL, _("API address"), url=True),
                 ),
                 test=test_booking,
             ),
