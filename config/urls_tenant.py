@@ -19,6 +19,7 @@ urlpatterns = [
     path("", include("apps.gateway.urls")),
     path("", include("apps.core.kinds.urls")),
     path("", include("apps.social.urls")),
+    path("", include("apps.integrations.urls")),
     *areas.urlpatterns(),
     # Anything else under /api/ answers in the JSON error format, never an HTML page.
     re_path(r"^api/", core_views.api_not_found),

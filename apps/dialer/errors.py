@@ -11,8 +11,8 @@ class DialerNotConfigured(AppError):
     msg_format = _(
         "{tool} is not configured: no telephony provider is set ({missing} missing). An administrator "
         "sets ATRIUM_DIALER_ACCOUNT_SID and ATRIUM_DIALER_AUTH_TOKEN (a Twilio account, or a "
-        "SignalWire project with ATRIUM_DIALER_API_URL) in the service's environment. Nothing was "
-        "called or sent."
+        "SignalWire project with ATRIUM_DIALER_API_URL) on Settings → Integrations or in the "
+        "service's environment. Nothing was called or sent."
     )
 
 

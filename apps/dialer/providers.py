@@ -31,6 +31,8 @@ from django.core.cache import cache
 
 from apps.core import outbound
 from apps.dialer import errors
+from apps.integrations import api as integrations
+from apps.integrations.api import setting
 
 logger = logging.getLogger(__name__)
 
@@ -139,7 +141,9 @@ class Twilio:
         return Placed(sid=sid[:64], status=status[:12])
 
     def caller_ids(self) -> list[str]:
-        key = f"dialer:caller-ids:{self.base}"
+        # Named by the whole credential: another workspace's account SID (not secret) given with
+        # another token never reads this account's numbers from the cache.
+        key = "dialer:caller-ids:" + hashlib.sha256(f"{self.base}\n{self.token}".encode()).hexdigest()
         kept = cache.get(key)
         if isinstance(kept, list):
             return kept
@@ -210,11 +214,7 @@ class Twilio:
 
 
 def missing() -> list[str]:
-    return [
-        name
-        for name in ("ATRIUM_DIALER_ACCOUNT_SID", "ATRIUM_DIALER_AUTH_TOKEN")
-        if not getattr(settings, name)
-    ]
+    return integrations.missing("ATRIUM_DIALER_ACCOUNT_SID", "ATRIUM_DIALER_AUTH_TOKEN")
 
 
 def provider(tool: str) -> Provider:
@@ -223,9 +223,9 @@ def provider(tool: str) -> Provider:
     if absent:
         raise errors.DialerNotConfigured(tool=tool, missing=", ".join(absent))
     return Twilio(
-        account_sid=settings.ATRIUM_DIALER_ACCOUNT_SID,
-        token=settings.ATRIUM_DIALER_AUTH_TOKEN,
-        api_url=settings.ATRIUM_DIALER_API_URL,
+        account_sid=setting("ATRIUM_DIALER_ACCOUNT_SID"),
+        token=setting("ATRIUM_DIALER_AUTH_TOKEN"),
+        api_url=setting("ATRIUM_DIALER_API_URL"),
         timeout=settings.ATRIUM_DIALER_TIMEOUT_SECONDS,
     )
 
@@ -234,4 +234,4 @@ def provider_name() -> str:
     """twilio or signalwire (by the API's address), or "" when none is configured."""
     if missing():
         return ""
-    return "signalwire" if "signalwire" in settings.ATRIUM_DIALER_API_URL else "twilio"
+    return "signalwire" if "signalwire" in setting("ATRIUM_DIALER_API_URL") else "twilio"

@@ -25,6 +25,7 @@ from apps.core.errors import AppError, invalid
 from apps.dialer import errors, providers, rules
 from apps.dialer.models import Call, Callback, DoNotCall, Message, Pronunciation
 from apps.dialer.permissions import DialerPerm
+from apps.integrations.api import setting
 from apps.tenancy import links
 
 logger = logging.getLogger(__name__)
@@ -311,7 +312,7 @@ def _voice() -> str:
 
 def verified(url: str, params: dict[str, str], signature: str) -> bool:
     """The callback was signed by the provider with the configured auth token."""
-    token = settings.ATRIUM_DIALER_AUTH_TOKEN
+    token = setting("ATRIUM_DIALER_AUTH_TOKEN")
     if not token or not signature:
         return False
     return hmac.compare_digest(providers.signature(token, url, params), signature)

@@ -5,7 +5,6 @@ X-Twilio-Signature against the address the provider was given (forged: 403, noth
 
 from collections.abc import Callable
 
-from django.conf import settings
 from django.db.models import Count, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -17,6 +16,7 @@ from apps.core.pages import READ, page, paged
 from apps.dialer import providers, services
 from apps.dialer.models import Call, DoNotCall, Message, Pronunciation
 from apps.dialer.permissions import DialerPerm
+from apps.integrations.api import setting
 from apps.tenancy import links
 
 TWIML = "application/xml"
@@ -42,7 +42,7 @@ def dialer(request: AuthenticatedHttpRequest) -> HttpResponse:
             "do_not_call": DoNotCall.objects.restrict(request.user).order_by("number")[:500],
             "pronunciations": Pronunciation.objects.restrict(request.user).order_by("term")[:500],
             "provider": providers.provider_name(),
-            "api_url": settings.ATRIUM_DIALER_API_URL,
+            "api_url": setting("ATRIUM_DIALER_API_URL"),
         },
     )
 

@@ -13,8 +13,8 @@ class MeetingsNotConfigured(AppError):
         "administrator sets ATRIUM_MEETINGS_PROVIDER (jitsi or zoom) and, for Jitsi Meet, "
         "ATRIUM_MEETINGS_JITSI_DOMAIN (with ATRIUM_MEETINGS_JITSI_APP_ID and "
         "ATRIUM_MEETINGS_JITSI_APP_SECRET for signed links), for Zoom ATRIUM_MEETINGS_ZOOM_ACCOUNT_ID, "
-        "ATRIUM_MEETINGS_ZOOM_CLIENT_ID and ATRIUM_MEETINGS_ZOOM_CLIENT_SECRET, in the service's "
-        "environment. No meeting was made."
+        "ATRIUM_MEETINGS_ZOOM_CLIENT_ID and ATRIUM_MEETINGS_ZOOM_CLIENT_SECRET, on Settings → "
+        "Integrations or in the service's environment. No meeting was made."
     )
 
 

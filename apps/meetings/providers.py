@@ -16,6 +16,7 @@ setting that picks one (ATRIUM_MEETINGS_PROVIDER, Jitsi Meet by default).
 Without the chosen provider's settings, MeetingsNotConfigured names what an administrator sets."""
 
 import base64
+import hashlib
 import logging
 import secrets
 from dataclasses import dataclass, field
@@ -30,11 +31,18 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from apps.core import outbound
+from apps.integrations.api import missing, setting
 from apps.meetings import errors
 
 logger = logging.getLogger(__name__)
 
 ROOM_BITS = 160
+# What Zoom's Server-to-Server OAuth needs (its addresses have defaults).
+ZOOM_NEEDED = (
+    "ATRIUM_MEETINGS_ZOOM_ACCOUNT_ID",
+    "ATRIUM_MEETINGS_ZOOM_CLIENT_ID",
+    "ATRIUM_MEETINGS_ZOOM_CLIENT_SECRET",
+)
 
 
 @dataclass(frozen=True)
@@ -118,6 +126,14 @@ class Jitsi:
         return Made(provider=self.name, room=room, join_url=join_url, host_url=host, links=links)
 
 
+def token_key(account_id: str, client_id: str, secret: str) -> str:
+    """Where an access token is kept a while: named by the whole credential, secret included, so
+    that a workspace that gives another's account and client ids (not secret) without its client
+    secret never gets the token that secret earned."""
+    digest = hashlib.sha256(f"{account_id}\n{client_id}\n{secret}".encode()).hexdigest()
+    return f"meetings:zoom-token:{digest}"
+
+
 class Zoom:
     name = "zoom"
 
@@ -151,7 +167,7 @@ class Zoom:
         return data
 
     def _token_key(self) -> str:
-        return f"meetings:zoom-token:{self.account_id}:{self.client_id}"
+        return token_key(self.account_id, self.client_id, self.secret)
 
     def access_token(self) -> str:
         kept = cache.get(self._token_key())
@@ -209,36 +225,31 @@ class Zoom:
 
 def provider() -> Provider:
     """The provider the settings pick, or MeetingsNotConfigured."""
-    chosen = settings.ATRIUM_MEETINGS_PROVIDER
+    chosen = setting("ATRIUM_MEETINGS_PROVIDER")
     if chosen == "jitsi":
-        if not settings.ATRIUM_MEETINGS_JITSI_DOMAIN:
+        if not setting("ATRIUM_MEETINGS_JITSI_DOMAIN"):
             raise errors.MeetingsNotConfigured(provider=chosen, setting="ATRIUM_MEETINGS_JITSI_DOMAIN")
-        if bool(settings.ATRIUM_MEETINGS_JITSI_APP_ID) != bool(settings.ATRIUM_MEETINGS_JITSI_APP_SECRET):
+        if bool(setting("ATRIUM_MEETINGS_JITSI_APP_ID")) != bool(setting("ATRIUM_MEETINGS_JITSI_APP_SECRET")):
             raise errors.MeetingsNotConfigured(
                 provider=chosen,
                 setting="ATRIUM_MEETINGS_JITSI_APP_ID and ATRIUM_MEETINGS_JITSI_APP_SECRET together",
             )
         return Jitsi(
-            settings.ATRIUM_MEETINGS_JITSI_DOMAIN,
-            settings.ATRIUM_MEETINGS_JITSI_APP_ID,
-            settings.ATRIUM_MEETINGS_JITSI_APP_SECRET,
+            setting("ATRIUM_MEETINGS_JITSI_DOMAIN"),
+            setting("ATRIUM_MEETINGS_JITSI_APP_ID"),
+            setting("ATRIUM_MEETINGS_JITSI_APP_SECRET"),
             settings.ATRIUM_MEETINGS_TOKEN_HOURS,
         )
     if chosen == "zoom":
-        needed = (
-            "ATRIUM_MEETINGS_ZOOM_ACCOUNT_ID",
-            "ATRIUM_MEETINGS_ZOOM_CLIENT_ID",
-            "ATRIUM_MEETINGS_ZOOM_CLIENT_SECRET",
-        )
-        missing = [name for name in needed if not getattr(settings, name)]
-        if missing:
-            raise errors.MeetingsNotConfigured(provider=chosen, setting=", ".join(missing))
+        absent = missing(*ZOOM_NEEDED)
+        if absent:
+            raise errors.MeetingsNotConfigured(provider=chosen, setting=", ".join(absent))
         return Zoom(
-            account_id=settings.ATRIUM_MEETINGS_ZOOM_ACCOUNT_ID,
-            client_id=settings.ATRIUM_MEETINGS_ZOOM_CLIENT_ID,
-            secret=settings.ATRIUM_MEETINGS_ZOOM_CLIENT_SECRET,
-            api_url=settings.ATRIUM_MEETINGS_ZOOM_API_URL,
-            oauth_url=settings.ATRIUM_MEETINGS_ZOOM_OAUTH_URL,
+            account_id=setting("ATRIUM_MEETINGS_ZOOM_ACCOUNT_ID"),
+            client_id=setting("ATRIUM_MEETINGS_ZOOM_CLIENT_ID"),
+            secret=setting("ATRIUM_MEETINGS_ZOOM_CLIENT_SECRET"),
+            api_url=setting("ATRIUM_MEETINGS_ZOOM_API_URL"),
+            oauth_url=setting("ATRIUM_MEETINGS_ZOOM_OAUTH_URL"),
         )
     raise errors.MeetingsNotConfigured(
         provider=chosen, setting="ATRIUM_MEETINGS_PROVIDER to be jitsi or zoom"

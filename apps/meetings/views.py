@@ -1,12 +1,12 @@
 """The Video meetings settings page: the meetings a person's agents made (every one, to the area's
 admins), who was given a link, and which provider is set."""
 
-from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import render
 
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core.pages import READ, page, paged
+from apps.integrations.api import setting
 from apps.meetings import providers
 from apps.meetings.models import Meeting
 from apps.meetings.permissions import MeetingsPerm
@@ -24,6 +24,6 @@ def meetings(request: AuthenticatedHttpRequest) -> HttpResponse:
             "nav": "meetings",
             **paged(request, rows.order_by("-starts_at", "-id")),
             "provider": providers.configured(),
-            "chosen_provider": settings.ATRIUM_MEETINGS_PROVIDER,
+            "chosen_provider": setting("ATRIUM_MEETINGS_PROVIDER"),
         },
     )

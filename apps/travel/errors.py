@@ -11,7 +11,8 @@ class TravelNotConfigured(AppError):
     msg_format = _(
         "{tool} is not configured: the travel provider chosen ({provider!r}) needs {setting}. An "
         "administrator sets ATRIUM_TRAVEL_PROVIDER (duffel) and ATRIUM_TRAVEL_DUFFEL_TOKEN (a Duffel "
-        "access token) in the service's environment. Nothing was searched or booked."
+        "access token) on Settings → Integrations or in the service's environment. Nothing was "
+        "searched or booked."
     )
 
 

@@ -14,6 +14,7 @@ import httpx
 from django.conf import settings
 
 from apps.core import outbound
+from apps.integrations.api import setting
 from apps.travel import errors
 
 logger = logging.getLogger(__name__)
@@ -367,13 +368,13 @@ PROVIDERS = ("duffel",)
 
 def provider(tool: str) -> FlightsAndStays:
     """The provider the settings pick, or TravelNotConfigured naming the tool asked for."""
-    chosen = settings.ATRIUM_TRAVEL_PROVIDER
+    chosen = setting("ATRIUM_TRAVEL_PROVIDER")
     if chosen == "duffel":
-        if not settings.ATRIUM_TRAVEL_DUFFEL_TOKEN:
+        if not setting("ATRIUM_TRAVEL_DUFFEL_TOKEN"):
             raise errors.TravelNotConfigured(tool=tool, provider=chosen, setting="ATRIUM_TRAVEL_DUFFEL_TOKEN")
         return Duffel(
-            token=settings.ATRIUM_TRAVEL_DUFFEL_TOKEN,
-            url=settings.ATRIUM_TRAVEL_DUFFEL_URL,
+            token=setting("ATRIUM_TRAVEL_DUFFEL_TOKEN"),
+            url=setting("ATRIUM_TRAVEL_DUFFEL_URL"),
             version=settings.ATRIUM_TRAVEL_DUFFEL_VERSION,
             timeout=settings.ATRIUM_TRAVEL_TIMEOUT_SECONDS,
         )

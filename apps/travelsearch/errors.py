@@ -9,8 +9,8 @@ class TravelSearchNotConfigured(AppError):
     code = "TRAVELSEARCH_NOT_CONFIGURED"
     http_status = 503
     msg_format = _(
-        "{tool} is not configured: {problem}. An administrator sets {settings} in the service's "
-        "environment. Nothing was searched or saved."
+        "{tool} is not configured: {problem}. An administrator sets {settings} on Settings → Integrations "
+        "or in the service's environment. Nothing was searched or saved."
     )
 
 

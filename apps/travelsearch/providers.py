@@ -17,6 +17,7 @@ import httpx
 from django.conf import settings
 
 from apps.core import outbound
+from apps.integrations.api import setting
 from apps.travelsearch import errors
 
 logger = logging.getLogger(__name__)
@@ -497,19 +498,19 @@ PROVIDERS = ("booking",)
 
 
 def inventory(tool: str) -> Inventory:
-    """The provider the settings pick, or NotConfigured naming the tool asked for."""
+    """The provider the settings pick (the workspace's own on Settings → Integrations, else the
+    server's), or NotConfigured naming the tool asked for."""
     chosen = settings.ATRIUM_TRAVELSEARCH_PROVIDER
     if chosen != "booking":
         raise errors.UnknownProvider(tool=tool, chosen=repr(chosen), settings=SETTINGS)
-    if (
-        not settings.ATRIUM_TRAVELSEARCH_BOOKING_TOKEN
-        or not settings.ATRIUM_TRAVELSEARCH_BOOKING_AFFILIATE_ID
-    ):
+    token = setting("ATRIUM_TRAVELSEARCH_BOOKING_TOKEN")
+    affiliate_id = setting("ATRIUM_TRAVELSEARCH_BOOKING_AFFILIATE_ID")
+    if not token or not affiliate_id:
         raise errors.NoCredentials(tool=tool, settings=SETTINGS)
     return Demand(
-        token=settings.ATRIUM_TRAVELSEARCH_BOOKING_TOKEN,
-        affiliate_id=settings.ATRIUM_TRAVELSEARCH_BOOKING_AFFILIATE_ID,
-        url=settings.ATRIUM_TRAVELSEARCH_BOOKING_URL,
+        token=token,
+        affiliate_id=affiliate_id,
+        url=setting("ATRIUM_TRAVELSEARCH_BOOKING_URL"),
         timeout=settings.ATRIUM_TRAVELSEARCH_TIMEOUT_SECONDS,
         booker_country=settings.ATRIUM_TRAVELSEARCH_BOOKER_COUNTRY,
         language=settings.ATRIUM_TRAVELSEARCH_LANGUAGE,

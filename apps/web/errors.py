@@ -77,7 +77,8 @@ class SearchNotConfigured(AppError):
     msg_format = _(
         "webSearch is not configured: the provider chosen ({provider!r}) needs {setting}. An "
         "administrator sets ATRIUM_WEB_SEARCH_PROVIDER (searxng or brave) and ATRIUM_WEB_SEARXNG_URL or "
-        "ATRIUM_WEB_BRAVE_KEY in the service's environment. Nothing was searched."
+        "ATRIUM_WEB_BRAVE_KEY on Settings → Integrations or in the service's environment. Nothing "
+        "was searched."
     )
 
 

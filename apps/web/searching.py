@@ -19,6 +19,7 @@ import httpx
 from django.conf import settings
 
 from apps.core import outbound
+from apps.integrations.api import setting
 from apps.web import errors
 
 logger = logging.getLogger(__name__)
@@ -136,15 +137,15 @@ class Brave:
 
 def provider() -> Provider:
     """The provider the settings pick, or SearchNotConfigured."""
-    chosen = settings.ATRIUM_WEB_SEARCH_PROVIDER
+    chosen = setting("ATRIUM_WEB_SEARCH_PROVIDER")
     if chosen == "searxng":
-        if not settings.ATRIUM_WEB_SEARXNG_URL:
+        if not setting("ATRIUM_WEB_SEARXNG_URL"):
             raise errors.SearchNotConfigured(provider=chosen, setting="ATRIUM_WEB_SEARXNG_URL")
-        return Searxng(settings.ATRIUM_WEB_SEARXNG_URL)
+        return Searxng(setting("ATRIUM_WEB_SEARXNG_URL"))
     if chosen == "brave":
-        if not settings.ATRIUM_WEB_BRAVE_KEY:
+        if not setting("ATRIUM_WEB_BRAVE_KEY"):
             raise errors.SearchNotConfigured(provider=chosen, setting="ATRIUM_WEB_BRAVE_KEY")
-        return Brave(settings.ATRIUM_WEB_BRAVE_URL, settings.ATRIUM_WEB_BRAVE_KEY)
+        return Brave(setting("ATRIUM_WEB_BRAVE_URL"), setting("ATRIUM_WEB_BRAVE_KEY"))
     raise errors.SearchNotConfigured(
         provider=chosen, setting="ATRIUM_WEB_SEARCH_PROVIDER to be searxng or brave"
     )

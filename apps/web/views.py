@@ -1,12 +1,12 @@
 """The Web browser settings page: the web searches and pages read by a person's agents (every
 person's, to the area's admins), and which search provider is set."""
 
-from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import render
 
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core.pages import READ, chosen, page, paged
+from apps.integrations.api import setting
 from apps.web import searching
 from apps.web.models import WebCall
 from apps.web.permissions import WebPerm
@@ -27,6 +27,6 @@ def calls(request: AuthenticatedHttpRequest) -> HttpResponse:
             "kinds": list(WebCall.Kind.choices),
             "kind": kind,
             "provider": searching.configured(),
-            "chosen_provider": settings.ATRIUM_WEB_SEARCH_PROVIDER,
+            "chosen_provider": setting("ATRIUM_WEB_SEARCH_PROVIDER"),
         },
     )

@@ -72,6 +72,7 @@ TENANT_APPS = [
     "apps.dialer",
     "apps.travel",
     "apps.travelsearch",
+    "apps.integrations",
     "apps.marketing",
     "apps.forms",
     "apps.vaults",

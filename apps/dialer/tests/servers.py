@@ -145,7 +145,9 @@ def twilio(served: Twilio) -> Iterator[Twilio]:
             if not self._authorised():
                 return
             path = urlsplit(self.path).path
-            if path == f"{base}/IncomingPhoneNumbers.json":
+            if path == f"{base}.json":
+                answer_json(self, 200, {"sid": ACCOUNT, "status": "active", "type": "Full"})
+            elif path == f"{base}/IncomingPhoneNumbers.json":
                 answer_json(self, 200, {"incoming_phone_numbers": [{"sid": "PN1", "phone_number": OWNED}]})
             elif path == f"{base}/OutgoingCallerIds.json":
                 answer_json(self, 200, {"outgoing_caller_ids": [{"sid": "PN2", "phone_number": VERIFIED}]})

@@ -270,6 +270,17 @@ def test_pronunciations_are_saved_changed_and_removed(people):
         dial(people["viewer"], "savePronunciation", {"term": "X", "sayAs": "Y"})
 
 
+def test_kept_caller_ids_serve_only_the_credential_that_read_them(people, served):
+    # A workspace may give its own account (Settings → Integrations): another that names the same
+    # account SID (not secret) with another token never reads this account's numbers.
+    member = people["member"]
+    ok(member, "makeCall", _call_args())
+    with override_settings(ATRIUM_DIALER_AUTH_TOKEN="not-the-token"):
+        message = refused(member, "makeCall", _call_args(callerId="+14155550199"))
+    assert "refused the service's credentials" in message
+    assert OWNED not in message and VERIFIED not in message
+
+
 def test_the_provider_refusing_is_a_clear_error_and_nothing_is_kept(people):
     with twilio(Twilio(status=400)):
         assert "answered HTTP 400 (provider code 21211)" in refused(

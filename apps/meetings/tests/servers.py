@@ -1,5 +1,5 @@
 """Zoom as the Video Meeting tests reach it: a real HTTP server on loopback speaking Zoom's
-Server-to-Server OAuth token endpoint and POST /v2/users/me/meetings."""
+Server-to-Server OAuth token endpoint, GET /v2/users/me and POST /v2/users/me/meetings."""
 
 import base64
 import contextlib
@@ -13,6 +13,7 @@ from django.core.cache import cache
 from django.test import override_settings
 
 from apps.core.testing import answer_json, loopback
+from apps.meetings.providers import token_key
 
 ACCOUNT, CLIENT, SECRET = "acct-1", "client-1", "secret-1"
 
@@ -32,6 +33,14 @@ def zoom(served: Zoom) -> Iterator[Zoom]:
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args: Any) -> None:
             pass
+
+        def do_GET(self) -> None:
+            if urlsplit(self.path).path != "/v2/users/me":
+                answer_json(self, 404, {"code": 404, "message": "Not found"})
+            elif not (self.headers.get("Authorization") or "").startswith("Bearer token-"):
+                answer_json(self, 401, {"code": 124, "message": "Invalid access token."})
+            else:
+                answer_json(self, 200, {"id": "KDcuGIm1QgePTO8WbOqwIQ", "type": 2, "status": "active"})
 
         def do_POST(self) -> None:
             parts = urlsplit(self.path)
@@ -83,7 +92,7 @@ def zoom(served: Zoom) -> Iterator[Zoom]:
 
     with loopback(Handler) as url:
         served.url = url
-        cache.delete(f"meetings:zoom-token:{ACCOUNT}:{CLIENT}")
+        cache.delete(token_key(ACCOUNT, CLIENT, SECRET))
         try:
             with override_settings(
                 ATRIUM_MEETINGS_PROVIDER="zoom",
@@ -95,4 +104,4 @@ def zoom(served: Zoom) -> Iterator[Zoom]:
             ):
                 yield served
         finally:
-            cache.delete(f"meetings:zoom-token:{ACCOUNT}:{CLIENT}")
+            cache.delete(token_key(ACCOUNT, CLIENT, SECRET))

@@ -165,6 +165,19 @@ def test_zoom_makes_the_meeting_through_its_rest_api_with_one_token(people):
     assert "host-secret" not in kept.join_url and kept.room == str(85000000001)
 
 
+def test_a_kept_zoom_token_serves_only_the_credential_that_earned_it(people):
+    # A workspace may give its own Zoom credentials (Settings → Integrations): another that names
+    # the same account and client ids (not secret) without the client secret gets no kept token.
+    member = people["member"]
+    with zoom(Zoom()) as served:
+        ok(member, "createProviderMeeting", {"title": "Ours", "startsAt": _tomorrow()})
+        with override_settings(ATRIUM_MEETINGS_ZOOM_CLIENT_SECRET="not-the-secret"):
+            assert "refused the service's credentials" in refused(
+                member, "createProviderMeeting", {"title": "Theirs", "startsAt": _tomorrow()}
+            )
+    assert served.tokens == 1 and [sent["topic"] for sent in served.meetings] == ["Ours"]
+
+
 def test_zoom_refusing_is_a_clear_error_and_nothing_is_kept(people):
     with zoom(Zoom(status=400)):
         message = refused(people["member"], "createProviderMeeting", {"title": "X", "startsAt": _tomorrow()})

@@ -86,6 +86,8 @@ class Duffel:
 
 def _answer(served: Duffel, method: str, path: str, body: Any) -> tuple[int, Any]:
     data = (body or {}).get("data") if isinstance(body, dict) else None
+    if method == "GET" and path == "/air/airlines":
+        return 200, {"data": [{"id": "arl_0001", "name": "British Airways", "iata_code": "BA"}], "meta": {}}
     if method == "POST" and path == "/air/offer_requests":
         first = data["slices"][0]
         adults = len(data["passengers"])

@@ -1,6 +1,6 @@
 """The Booking.com Demand API as the Provider Travel Search tests reach it: a real HTTP server on
 loopback speaking its v3 JSON (POST for every endpoint; a Bearer token and the X-Affiliate-Id
-header on each; results paged by a `page` token): cities, accommodation search, details and
+header on each; results paged by a `page` token): countries, cities, accommodation search, details and
 availability, car search, attraction search, details and availability. Flights are the loopback
 Duffel of apps/travel/tests/servers.py."""
 
@@ -62,6 +62,8 @@ def _property(key: str) -> dict[str, Any]:
 
 
 def _answer(served: Demand, path: str, body: dict[str, Any]) -> tuple[int, Any]:
+    if path == "/common/locations/countries":
+        return 200, {"request_id": "r0", "data": [{"id": code, "name": {"en-gb": code}} for code in CITIES]}
     if path == "/common/locations/cities":
         cities = CITIES.get(body.get("country", ""), [])
         return 200, {"data": [{"id": i, "name": {"en-gb": n}, "country": body["country"]} for i, n in cities]}
