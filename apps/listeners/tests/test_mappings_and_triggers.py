@@ -63,6 +63,12 @@ def test_a_mapping_naming_a_missing_field_fails_its_run_naming_the_step_and_fiel
     assert "Step task (createTask)" in run.error and "arguments.title" in run.error
     assert "has no field who" in run.error and "someone" in run.error
     assert "AttributeDoesNotExist" not in run.error and "KeyError" not in run.error
+    # Retried, the run starts again at the step that failed, never past it.
+    services.run_retry(actor=member, run=run)
+    assert runner.run(run.pk) == "failed"
+    run.refresh_from_db()
+    assert run.next_step == 0 and [entry["step"] for entry in run.results] == ["task", "task"]
+    assert not Task.objects.filter(title__startswith="Call ").exists()
 
 
 @pytest.fixture
