@@ -181,3 +181,10 @@ def test_a_listener_activated_while_redis_is_away_fires_once_it_is_back(people, 
     ContactFactory(actor=member, first_name="Grace")
     assert Run.objects.filter(listener=listener).count() == 1
     assert events._unforgotten == set() and "contact" in cache.get(events._cache_key())
+
+
+def test_a_run_by_hand_runs_whatever_the_filter_says(people):
+    member = people["member"]
+    listener = active(member, filter="trigger.body.total > 100")
+    ran = ok(member, "triggerListener", {"listenerId": listener.pk, "payload": {"note": "try"}}, **ELICIT)
+    assert runner.run(ran["run"]["id"]) == "succeeded"
