@@ -2,20 +2,24 @@
 by hand on a record, activation without steps, retries decided by the error's code, and the kept
 list of watched kinds when Redis is away while a listener is activated."""
 
+import time
+
 import pytest
-import redis
 from django.core.cache import cache
+from redis import exceptions as redis_errors
 
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Done
 from apps.catalogue.testing import confirmed, ok, refused, temporary_tools
 from apps.contacts.tests.factories import ContactFactory
 from apps.core.errors import Conflict, NotFound, ServiceUnavailable
+from apps.core.testing import PrivateRedis
 from apps.listeners import events, runner, services
 from apps.listeners.models import Listener, Run
 from apps.listeners.permissions import ListenersPerm
 from apps.listeners.tests.factories import HELP_STEP, ListenerFactory, active
 from apps.tasks.models import Task
+from bench.faults import restart_redis
 
 ELICIT = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
 
@@ -150,20 +154,30 @@ def test_a_run_is_retried_by_its_error_code_not_its_words(people, settings):
         assert runner.run(run.pk) == "queued"  # retried with backoff
 
 
-class RedisAway:
-    """The cache while Redis is out of reach: every call fails as redis-py fails."""
+@pytest.fixture
+def own_redis(tmp_path, settings):  # type: ignore[no-untyped-def]
+    """The cache on a Redis of the test's own (the faults tests' PrivateRedis), to restart."""
+    redis = PrivateRedis(tmp_path / "redis").start()
+    settings.CACHES = {"default": {**settings.CACHES["default"], "LOCATION": redis.url()}}
+    try:
+        yield redis
+    finally:
+        redis.stop()
 
-    def __getattr__(self, name):  # type: ignore[no-untyped-def]
-        def refused(*args, **kwargs):  # type: ignore[no-untyped-def]
-            raise redis.ConnectionError("Error 111 connecting to 127.0.0.1:1. Connection refused.")
 
-        return refused
+def _answering() -> dict:  # type: ignore[type-arg]
+    """The kept list once Redis answers again (its pooled connections to the old process fail once)."""
+    for _attempt in range(50):
+        try:
+            return cache.get(events._cache_key())  # type: ignore[no-any-return]
+        except redis_errors.ConnectionError:
+            time.sleep(0.1)
+    raise AssertionError("Redis did not answer again")
 
 
-def test_a_listener_activated_while_redis_is_away_fires_once_it_is_back(people, monkeypatch):
+def test_a_listener_activated_while_redis_restarts_fires_once_it_is_back(people, own_redis):
     member = people["member"]
     events._unforgotten.clear()
-    assert "contact" not in events.watched()  # kept in the cache: nobody listens to contacts
     steps = [{"id": "task", "tool": "createTask", "arguments": {"title": "Hello {{ record.first_name }}"}}]
     listener = ListenerFactory(
         actor=member,
@@ -171,13 +185,15 @@ def test_a_listener_activated_while_redis_is_away_fires_once_it_is_back(people, 
         trigger={"entityType": "contact", "events": ["created"]},
         steps=steps,
     )
-    stale = cache.get(events._cache_key())
-    with monkeypatch.context() as away:
-        away.setattr(events, "cache", RedisAway())
+    assert "contact" not in events.watched()  # kept in the cache: a draft listens to nothing
+
+    def activate() -> None:
         services.listener_activate(actor=member, listener=listener, approve=[])
         assert "contact" in events.watched()  # read from the database meanwhile
-    # Redis is back, still holding the list kept before the activation (the deletion was lost).
-    cache.set(events._cache_key(), stale)
+
+    restart_redis(own_redis, while_down=activate)
+    # Redis is back with its data: the list kept before the activation (its deletion was lost).
+    assert "contact" not in _answering()
     ContactFactory(actor=member, first_name="Grace")
     assert Run.objects.filter(listener=listener).count() == 1
     assert events._unforgotten == set() and "contact" in cache.get(events._cache_key())
