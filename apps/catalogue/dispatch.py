@@ -138,6 +138,9 @@ class ToolContext:
     # The door only sends the answer on (MCP): the structured content is kept as its JSON
     # (apps.core.encoded.Json) and never made into objects.
     answers_as_json: bool = False
+    # Set by `call_tool` when it answers: the failed call's error code ("" when it succeeded), for
+    # a caller that decides by it (a listener's run retries a failure of the server, not of the call).
+    error_code: str = ""
 
     @property
     def actor(self) -> Actor:
@@ -386,6 +389,7 @@ def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | None) -> 
         outcome = ""  # not served here: the call runs again in a thread, and is logged there
         raise
     finally:
+        ctx.error_code = error_code
         if outcome:
             audit.record(
                 schema_name=schema_name,
@@ -686,6 +690,7 @@ def _call_through(
             outcome, error_code, result = "error", error.code, error_result(_app_error_message(error))
     else:
         outcome, error_code, result = validated
+    ctx.error_code = error_code
     audit.record(
         schema_name=schema_name,
         principal=ctx.principal,

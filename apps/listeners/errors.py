@@ -31,6 +31,11 @@ class RunNotCancellable(Conflict):
     msg_format = _("Run {id} is {status}: only a queued or running run is cancelled.")
 
 
+class RunNotRetryable(Conflict):
+    code = "LISTENER_RUN_NOT_RETRYABLE"
+    msg_format = _("Run {id} is {status}: {why}.")
+
+
 class WebhookRefused(AppError):
     code = "LISTENER_WEBHOOK_REFUSED"
     http_status = 401

@@ -7,7 +7,10 @@ models are it.
 Only what the listener's owner may see fires their listener (the kind's `restrict`), and the
 payload holds the record's own fields but those its access restricts (`Access.fields`). Which
 kinds have active listeners is kept in the cache (`watched`), forgotten whenever a listener is
-saved, so a save of a kind nobody listens to costs no query.
+saved, so a save of a kind nobody listens to costs no query. A listener saved while Redis is out
+of reach cannot have the kept list forgotten: the process that saved it then reads the database
+instead of the cache and forgets the list again at its next look, until Redis answers (the list
+kept before the outage is never trusted over a change the process made).
 """
 
 import logging
@@ -29,6 +32,9 @@ from apps.listeners.models import FlowVersion, Listener, Run, TriggerEvent
 logger = logging.getLogger(__name__)
 OWN_MODELS = (Listener, FlowVersion, Run, TriggerEvent)
 CACHE_SECONDS = 300
+# The schemas whose kept list this process could not forget (Redis out of reach): forgotten again
+# at the next look, the database read meanwhile.
+_unforgotten: set[str] = set()
 
 
 def _cache_key() -> str:
@@ -37,11 +43,13 @@ def _cache_key() -> str:
 
 def watched() -> dict[str, list[str]]:
     """The kinds active record listeners wait on, each with the fields whose changes they need.
-    Read from the cache; with Redis out of reach, from the database (a save still fires)."""
+    Read from the cache; with Redis out of reach, or a change not yet forgotten in it, from the
+    database (a save still fires)."""
     key = _cache_key()
     found = None
-    with errors.unless_unavailable(logger, "the watched kinds read without the cache: %s"):
-        found = cache.get(key)
+    if connection.schema_name not in _unforgotten or _forgotten(key):
+        with errors.unless_unavailable(logger, "the watched kinds read without the cache: %s"):
+            found = cache.get(key)
     if found is None:
         found = {}
         rows = Listener.objects.filter(
@@ -50,16 +58,26 @@ def watched() -> dict[str, list[str]]:
         for trigger in rows:
             fields = found.setdefault(trigger.get("entityType", ""), [])
             fields.extend(field for field in trigger.get("fields", []) if field not in fields)
-        with errors.unless_unavailable(logger, "the watched kinds not kept in the cache: %s"):
-            cache.set(key, found, CACHE_SECONDS)
+        if connection.schema_name not in _unforgotten:
+            with errors.unless_unavailable(logger, "the watched kinds not kept in the cache: %s"):
+                cache.set(key, found, CACHE_SECONDS)
     return found
 
 
+def _forgotten(key: str) -> bool:
+    """Whether the kept list is forgotten now (Redis answered the deletion)."""
+    with errors.unless_unavailable(logger, "the watched kinds still not forgotten: %s"):
+        cache.delete(key)
+        _unforgotten.discard(connection.schema_name)
+        return True
+    return False
+
+
 def forget(**kwargs: Any) -> None:
-    # With Redis out of reach the deletion is lost: the kept list is stale for CACHE_SECONDS at
-    # most (a listener activated then waits that long for its first record event).
-    with errors.unless_unavailable(logger, "the watched kinds not forgotten: %s"):
-        cache.delete(_cache_key())
+    """Forgets the kept list (a listener was saved). With Redis out of reach, this process reads
+    the database until it has forgotten it (`watched`)."""
+    _unforgotten.add(connection.schema_name)
+    _forgotten(_cache_key())
 
 
 def _kind(sender: Any) -> Kind | None:
@@ -177,6 +195,12 @@ def deliver(
         if run is not None:
             made.append(run)
     return made
+
+
+def payload_of(kind_key: str, instance: models.Model, event: str) -> dict[str, Any]:
+    """The payload an event of `instance` carries (no changes): what a run by hand on a record gets."""
+    record = _fields(instance)
+    return {"event": event, "entityType": kind_key, "id": int(instance.pk), "record": record, "changes": {}}
 
 
 def _sees(kind: Kind, owner: Any, record_id: int, event: str) -> bool:

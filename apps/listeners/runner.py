@@ -32,6 +32,7 @@ from django.utils.translation import gettext as _
 from apps.catalogue import policy, registry
 from apps.catalogue.dispatch import MemorySession, ToolContext, ToolNotFound, call_tool
 from apps.catalogue.registry import CONFIRMATION_ARGUMENT
+from apps.core import errors
 from apps.core.credentials import Principal
 from apps.listeners import services
 from apps.listeners.lib import flows
@@ -39,8 +40,21 @@ from apps.listeners.models import Listener, Run
 
 logger = logging.getLogger(__name__)
 Status = Run.Status
-# What the dispatcher answers when the server, not the call, failed: worth another attempt.
-TRANSIENT = ("because of an error on the server", "did not answer", "try again later")
+# The dispatcher's own codes for a failure of the server (a bug, the database): worth another
+# attempt. Any other code is retried when its error class answers with a status of the server's
+# side or of waiting (`RETRY_STATUSES`): a dependency unavailable, timing out, asking to slow down.
+SERVER_CODES = frozenset({"INTERNAL", "DATABASE"})
+RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
+
+
+def retryable(code: str) -> bool:
+    """Whether a failed call with this error code may succeed when made again unchanged: decided
+    by the code and its class (apps.core.errors' registry), never by the message's words."""
+    if code in SERVER_CODES:
+        return True
+    declared = errors.codes().get(code)
+    return declared is not None and declared.http_status in RETRY_STATUSES
+
 
 _acting: ContextVar[list[dict[str, int]] | None] = ContextVar("listener_acting", default=None)
 
@@ -202,13 +216,13 @@ def _steps(run: Run, listener: Listener) -> None:
             "kind": flows.kind_of(step),
             "at": timezone.now().isoformat(),
         }
-        if "when" in step and not _true(step["when"], names, step):
+        if "when" in step and not _true("when", names, step):
             entry["outcome"] = "skipped"
             _progress(run, entry)
             continue
         kind = flows.kind_of(step)
         if kind == "if":
-            if not _true(step["if"], names, step):
+            if not _true("if", names, step):
                 entry["outcome"] = "stopped"
                 _progress(run, entry)
                 raise _Stop(
@@ -243,18 +257,32 @@ def _check_still_wanted(run: Run, listener: Listener) -> None:
         raise _Stop(Status.CANCELLED, _("The listener was disabled or deleted; the run stopped."))
 
 
-def _true(expression: str, names: dict[str, Any], step: dict[str, Any]) -> bool:
+def _true(field: str, names: dict[str, Any], step: dict[str, Any]) -> bool:
     try:
-        return bool(flows.evaluate(expression, names))
+        return bool(flows.evaluate(step[field], names))
     except flows.ExpressionFailed as error:
         raise _Stop(
-            Status.FAILED, _("Step {step}: {problem}").format(step=step["id"], problem=error)
+            Status.FAILED,
+            _("Step {step}: {field}: {problem}").format(step=step["id"], field=field, problem=error),
         ) from error
 
 
 def _progress(run: Run, entry: dict[str, Any], *, status: str | None = None) -> None:
     run.results = [*run.results, entry]
     run.next_step += 1
+    _record(run, status)
+
+
+def _failed_step(run: Run, entry: dict[str, Any], outcome: str, reason: str) -> _Stop:
+    """The step's failure in the run's results, the run still at that step (a retry runs it
+    again, never the step after it): the _Stop to raise."""
+    entry.update(outcome=outcome, error=reason[:2000])
+    run.results = [*run.results, entry]
+    _record(run, None)
+    return _Stop(Status.FAILED, reason)
+
+
+def _record(run: Run, status: str | None) -> None:
     run.heartbeat_at = timezone.now()
     fields: dict[str, Any] = {
         "results": run.results,
@@ -288,14 +316,10 @@ def _tool(
     name = step["tool"]
     entry["tool"] = name
     try:
-        arguments = flows.render(step.get("arguments", {}), names)
+        arguments = flows.render(step.get("arguments", {}), names, "arguments")
     except flows.ExpressionFailed as error:
-        entry.update(outcome="failed", error=str(error))
-        _progress(run, entry)
-        raise _Stop(
-            Status.FAILED,
-            _("Step {step} ({tool}): {problem}").format(step=step["id"], tool=name, problem=error),
-        ) from error
+        reason = _("Step {step} ({tool}): {problem}").format(step=step["id"], tool=name, problem=error)
+        raise _failed_step(run, entry, "failed", reason) from error
     spec = registry.get(name)
     session = MemorySession(f"listener-run:{run.pk}")
     if spec is not None and spec.needs_confirmation:
@@ -307,9 +331,7 @@ def _tool(
                 "Step {step} calls {tool} ({markers}), which was not approved when the listener was "
                 "activated; nothing ran. Activate it again approving that step."
             ).format(step=step["id"], tool=name, markers=", ".join(spec.markers.labels))
-            entry.update(outcome="refused", error=reason)
-            _progress(run, entry)
-            raise _Stop(Status.FAILED, reason)
+            raise _failed_step(run, entry, "refused", reason)
         validated = spec.input_model.model_validate(arguments) if isinstance(arguments, dict) else None
         if validated is not None:
             digest = policy.arguments_digest(spec, owner.pk, validated.model_dump(mode="json"))
@@ -321,6 +343,7 @@ def _tool(
         request_id=f"listener-run:{run.pk}:{step['id']}",
     )
     ctx.is_cancelled = lambda: Run.objects.filter(pk=run.pk, cancel_requested=True).exists()
+    failure: tuple[str, str] | None = None
     with transaction.atomic():
         try:
             result = call_tool(ctx, name, arguments)
@@ -328,25 +351,25 @@ def _tool(
             reason = _(
                 "Step {step}: the owner may not use {tool} now (their role, the areas); nothing ran."
             ).format(step=step["id"], tool=name)
-            entry.update(outcome="refused", error=reason)
-            _progress(run, entry)
-            raise _Stop(Status.FAILED, reason) from None
-        text = "\n".join(
-            block.get("text", "") for block in result.get("content", []) if isinstance(block, dict)
-        )
-        if result.get("isError"):
-            if any(marker in text.lower() for marker in TRANSIENT):
-                raise _Retry(text)
-            entry.update(outcome="failed", error=text[:2000])
-            _progress(run, entry)
-            raise _Stop(
-                Status.FAILED,
-                _("Step {step} ({tool}) failed: {problem}").format(
-                    step=step["id"], tool=name, problem=text[:1000]
-                ),
+            failure = ("refused", reason)
+        else:
+            text = "\n".join(
+                block.get("text", "") for block in result.get("content", []) if isinstance(block, dict)
             )
-        entry.update(outcome="ok", result=result.get("structuredContent"))
-        _progress(run, entry)
+            if result.get("isError") and retryable(ctx.error_code):
+                raise _Retry(text)
+            if result.get("isError"):
+                failure = (
+                    "failed",
+                    _("Step {step} ({tool}) failed: {problem}").format(
+                        step=step["id"], tool=name, problem=text[:1000]
+                    ),
+                )
+            else:
+                entry.update(outcome="ok", result=result.get("structuredContent"))
+                _progress(run, entry)
+    if failure is not None:
+        raise _failed_step(run, entry, *failure)
 
 
 class _Retry(Exception):
@@ -364,14 +387,11 @@ def _email_owner(
     from apps.mail import api as mail
 
     try:
-        subject = str(flows.render(step["emailOwner"]["subject"], names))[:200]
-        text = str(flows.render(step["emailOwner"]["text"], names))
+        subject = str(flows.render(step["emailOwner"]["subject"], names, "emailOwner.subject"))[:200]
+        text = str(flows.render(step["emailOwner"]["text"], names, "emailOwner.text"))
     except flows.ExpressionFailed as error:
-        entry.update(outcome="failed", error=str(error))
-        _progress(run, entry)
-        raise _Stop(
-            Status.FAILED, _("Step {step}: {problem}").format(step=step["id"], problem=error)
-        ) from error
+        reason = _("Step {step}: {problem}").format(step=step["id"], problem=error)
+        raise _failed_step(run, entry, "failed", reason) from error
     footer = _("Sent by the listener “{name}” of your workspace.").format(name=listener.name)
     mail.send([mail.Notice(to=[owner.email], subject=subject, text=f"{text}\n\n-- \n{footer}")])
     entry.update(outcome="ok", result={"to": owner.email, "subject": subject})

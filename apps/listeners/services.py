@@ -19,7 +19,13 @@ from apps.core import clean, encryption, kinds
 from apps.core.actors import Actor, actor_id, require
 from apps.core.errors import invalid
 from apps.core.workspaces import current_workspace
-from apps.listeners.errors import FlowStepInvalid, ListenerStatus, RunNotCancellable, StepsNotApproved
+from apps.listeners.errors import (
+    FlowStepInvalid,
+    ListenerStatus,
+    RunNotCancellable,
+    RunNotRetryable,
+    StepsNotApproved,
+)
 from apps.listeners.lib import flows, schedules
 from apps.listeners.models import FlowVersion, Listener, Run, TriggerEvent
 from apps.listeners.permissions import ListenersPerm
@@ -47,7 +53,9 @@ def _trigger(kind: str, given: Any) -> dict[str, Any]:
         try:
             kind_ = kinds.kind_named(str(entity_type or ""))
         except Exception as error:
-            raise invalid("trigger.entityType", _("a record kind, as searchEntities names them")) from error
+            raise invalid(
+                "trigger.entityType", _("a record kind, one of getListenerHelp's entityTypes")
+            ) from error
         events = given.get("events") or ["created", "updated"]
         if not isinstance(events, list) or not events or any(event not in RECORD_EVENTS for event in events):
             raise invalid("trigger.events", _("a list of created, updated, deleted"))
@@ -94,7 +102,7 @@ def _apply(actor: Actor, listener: Listener, fields: dict[str, Any], creating: b
             try:
                 flows.parse(condition)
             except flows.ExpressionFailed as error:
-                raise invalid("filter", _("does not parse: {problem}"), problem=str(error)) from error
+                raise invalid("filter", str(error)) from error
         listener.filter = condition
     if "visibility" in fields:
         listener.visibility = fields["visibility"]
@@ -142,8 +150,13 @@ def flow_save(*, actor: Actor, listener: Listener, steps: list[Any]) -> FlowVers
     try:
         kept = flows.check(steps, registry.get)
     except flows.StepProblem as problem:
+        path = f"steps.{problem.step - 1}.{problem.field}" if problem.step else problem.field
         raise FlowStepInvalid(
-            step=problem.step, tool=problem.tool or "-", field=problem.field, problem=str(problem.problem)
+            step=problem.step,
+            tool=problem.tool or "-",
+            field=problem.field,
+            problem=str(problem.problem),
+            details={path: [str(problem.problem)]},
         ) from None
     listener.version += 1
     Listener.objects.filter(pk=listener.pk).update(version=listener.version)
@@ -176,7 +189,9 @@ def activation_check(*, actor: Actor, listener: Listener, approve: list[str]) ->
     steps = current_steps(listener)
     if not steps:
         raise ListenerStatus(
-            id=listener.pk, status=listener.status, what=_("it has no steps; updateListenerFlow first")
+            id=listener.pk,
+            status=listener.status,
+            what=_("it has no steps: add at least one step with updateListenerFlow before activating"),
         )
     risky = risky_steps(steps)
     ids = {step["id"] for step in steps}
@@ -271,7 +286,8 @@ def fire(
             )
             logger.info("listener %s: event %s delivered again, nothing run", listener.pk, key)
             return None
-        if listener.filter and not _passes(listener, payload):
+        # A run by hand runs whatever the filter says: the person asked for it.
+        if listener.filter and source != "manual" and not _passes(listener, payload):
             return None
         run = Run(
             listener=listener,
@@ -322,9 +338,10 @@ def flows_names(listener: Listener, payload: dict[str, Any], steps: dict[str, An
     }
 
 
-def listener_trigger(*, actor: Actor, listener: Listener, payload: dict[str, Any]) -> Run | None:
-    """A run by hand (triggerListener, the page): active or paused listeners and drafts alike,
-    never a disabled one."""
+def trigger_check(*, actor: Actor, listener: Listener, record_id: int | None) -> Any:
+    """What a run by hand needs, checked before anyone is asked to confirm: a listener not disabled,
+    with steps, and for a record listener a record of its kind that the caller and the listener's
+    owner may both see (answered: the record; None for other triggers)."""
     require(actor, ListenersPerm.EDIT)
     if listener.status == Status.DISABLED:
         raise ListenerStatus(
@@ -334,8 +351,44 @@ def listener_trigger(*, actor: Actor, listener: Listener, payload: dict[str, Any
         raise ListenerStatus(
             id=listener.pk, status=listener.status, what=_("it has no steps; updateListenerFlow first")
         )
+    if listener.trigger_kind != Trigger.RECORD:
+        if record_id is not None:
+            raise invalid("recordId", _("only a record listener runs on a record; leave it out"))
+        return None
+    kind = kinds.kind_named(listener.trigger["entityType"])
+    if record_id is None:
+        raise invalid(
+            "recordId",
+            _("a record listener runs on a record: give the id of a {kind} (searchEntities finds one)"),
+            kind=kind.key,
+        )
+    rows = kind.model_class.objects.restrict(actor, "view")  # type: ignore[attr-defined]
+    record = rows.filter(pk=record_id).first()
+    if record is None:
+        raise invalid("recordId", _("no {kind} {id} that you may see"), kind=kind.key, id=record_id)
+    owner = listener.owner
+    if owner is None or not kind.model_class.objects.restrict(owner, "view").filter(pk=record_id).exists():  # type: ignore[attr-defined]
+        raise invalid(
+            "recordId", _("the listener's owner may not see {kind} {id}"), kind=kind.key, id=record_id
+        )
+    return record
+
+
+def listener_trigger(
+    *, actor: Actor, listener: Listener, payload: dict[str, Any], record_id: int | None = None
+) -> Run | None:
+    """A run by hand (triggerListener, the page): active or paused listeners and drafts alike,
+    never a disabled one. A record listener runs on a record given by id, with the payload its
+    event would carry (its first event), the caller's payload beside it as `manual`."""
+    record = trigger_check(actor=actor, listener=listener, record_id=record_id)
     key = f"manual:{secrets.token_hex(8)}"
-    return fire(listener, key=key, source="manual", payload={"manual": payload}, started_by=actor)
+    given: dict[str, Any] = {"manual": payload}
+    if record is not None:
+        from apps.listeners import events
+
+        event = next((name for name in listener.trigger.get("events", []) if name != "deleted"), "created")
+        given = {**events.payload_of(listener.trigger["entityType"], record, event), "manual": payload}
+    return fire(listener, key=key, source="manual", payload=given, started_by=actor)
 
 
 def scheduled_due(now: datetime | None = None) -> int:
@@ -384,8 +437,14 @@ def run_cancel(*, actor: Actor, run: Run) -> Run:
 def run_retry(*, actor: Actor, run: Run) -> Run:
     """A failed or dead run queued again from the step that failed."""
     require(actor, ListenersPerm.EDIT)
-    if run.status not in (Run.Status.FAILED, Run.Status.DEAD) or run.depth >= max_depth():
-        raise RunNotCancellable(id=run.pk, status=run.status)
+    if run.status not in (Run.Status.FAILED, Run.Status.DEAD):
+        raise RunNotRetryable(id=run.pk, status=run.status, why=_("only a failed or dead run is retried"))
+    if run.depth >= max_depth():
+        raise RunNotRetryable(
+            id=run.pk,
+            status=run.status,
+            why=_("it was stopped at the depth bound, and would stop there again"),
+        )
     Run.objects.filter(pk=run.pk).update(
         status=Run.Status.QUEUED, attempts=0, error="", due_at=timezone.now(), finished_at=None
     )

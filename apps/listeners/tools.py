@@ -39,7 +39,7 @@ Steps = Annotated[
 class TriggerIn(Changes):
     kind: TriggerKind
     entity_type: Annotated[
-        str | None, Field(max_length=60, description="record: a kind from searchEntities")
+        str | None, Field(max_length=60, description="record: a kind of getListenerHelp's entityTypes")
     ] = None
     events: list[Literal["created", "updated", "deleted"]] | None = Field(
         None, description="record; default: created, updated"
@@ -247,7 +247,7 @@ class PausedOut(Out):
 
 @tool("pauseListener", permission=ListenersPerm.EDIT, title="Pause a listener", idempotent=True)
 def pause_listener(ctx: ToolContext, *, listener_id: ListenerId) -> PausedOut:
-    """Pause a listener: its triggers wait, queued runs hold; activateListener resumes it."""
+    """Pause a listener: its triggers are not taken, queued runs hold; activateListener resumes it."""
     listener = _listener(ctx, listener_id, "change")
     was = services.listener_pause(actor=ctx.actor, listener=listener)
     return PausedOut(listener=ListenerSummary.of(listener), was=was)
@@ -266,10 +266,21 @@ def disable_listener(ctx: ToolContext, *, listener_id: ListenerId) -> DisabledOu
     return DisabledOut(listener=ListenerSummary.of(listener), cancelled_runs=cancelled)
 
 
-def _triggerable(ctx: ToolContext, *, listener_id: int, payload: dict[str, Any] = {}) -> bool:  # noqa: B006
-    listener = _listener(ctx, listener_id, "change")
-    if listener.status == Listener.Status.DISABLED or not services.current_steps(listener):
-        services.listener_trigger(actor=ctx.actor, listener=listener, payload=payload)  # raises its error
+RecordId = Annotated[
+    int | None, Field(ge=1, description="record listener: the record to run on, as its event would")
+]
+
+
+def _triggerable(
+    ctx: ToolContext,
+    *,
+    listener_id: int,
+    payload: dict[str, Any] = {},  # noqa: B006
+    record_id: int | None = None,
+) -> bool:
+    services.trigger_check(
+        actor=ctx.actor, listener=_listener(ctx, listener_id, "change"), record_id=record_id
+    )
     return True
 
 
@@ -290,10 +301,11 @@ def trigger_listener(
     *,
     listener_id: ListenerId,
     payload: Annotated[dict[str, Any], Field(description="Given to the flow as trigger.manual")] = {},  # noqa: B006
+    record_id: RecordId = None,
 ) -> TriggeredOut:
     """Run a listener's flow once now, whatever its trigger; follow it with getListenerRuns."""
     listener = _listener(ctx, listener_id, "change")
-    run = services.listener_trigger(actor=ctx.actor, listener=listener, payload=payload)
+    run = services.listener_trigger(actor=ctx.actor, listener=listener, payload=payload, record_id=record_id)
     assert run is not None  # a manual key is new each time, and a manual run has no filter
     return TriggeredOut(run=RunOut.of(run), message=_("Queued: the worker runs it as the listener's owner."))
 
@@ -333,27 +345,32 @@ class HelpOut(Out):
 
 HELP = {
     "triggers": (
-        "trigger.kind: record (entityType from searchEntities; events created/updated/deleted; fields: "
-        "fire on changes of these only; payload: event, entityType, id, record, changes), schedule (cron "
-        "'0 2 * * *' in zone, default the workspace's, DST-safe), webhook (POST JSON to webhookUrl signed "
-        f"{signing.SIGNATURE_HEADER}: sha256=HMAC(secret, '<{signing.TIMESTAMP_HEADER}>.<body>'), 5 min "
-        "window; payload: body, deliveryId from X-Atrium-Delivery), manual (triggerListener). The filter is "
-        "a condition on the payload. Inbound e-mail is not a trigger yet."
+        "trigger.kind: record (entityType: one of this help's entityTypes; events created/updated/deleted, "
+        "default created and updated; fields: an update fires only when one of these changed; payload: "
+        "event, entityType, id, record (its fields), changes), schedule (cron '0 2 * * *' in zone, default "
+        "the workspace's, DST-safe; payload: scheduledAt, localTime), webhook (POST JSON to webhookUrl "
+        f"signed {signing.SIGNATURE_HEADER}: sha256=HMAC(secret, '<{signing.TIMESTAMP_HEADER}>.<body>'), 5 "
+        "min window; payload: body, deliveryId from X-Atrium-Delivery; an active listener only), manual. "
+        "triggerListener runs any listener now: a record listener on the record recordId names, with its "
+        "event's payload; the payload given is trigger.manual. The filter is a condition on the payload "
+        "(a run by hand skips it). Inbound e-mail is not a trigger yet."
     ),
     "steps": (
         "Steps: {id, tool, arguments} calls a catalogue tool (arguments as its schema; checked on save); "
         "{id, if: 'record.total > 100'} stops the run when false; {id, delay: seconds}; {id, emailOwner: "
-        "{subject, text}} mails the owner only. Any step may have when: a condition to skip it."
+        "{subject, text}} mails the owner only. Any step may have when: a condition to skip it. A listener "
+        "is activated with at least one step."
     ),
     "mapping": (
         "Templates: '{{ record.number }}' alone keeps the value's type; inside text it is written in. "
         "Names: trigger, record, steps.<id> (an earlier step's result), listener, now. Expressions: "
-        "comparisons, and/or/not, arithmetic, len str int float round lower; no other code runs."
+        "comparisons, and/or/not, arithmetic, len str int float round abs min max lower; no other code runs."
     ),
     "safety": (
         "Runs act as the owner with their permissions at run time, one audit row per call naming the "
         "listener. DESTRUCTIVE, HIGH RISK or GATED steps run only if approved in activateListener. Failures "
-        "of the server are retried with backoff, then the run is dead; a run caused by runs 3 deep stops."
+        "of the server are retried with backoff, then the run is dead (retried from the Automations page); a "
+        "run caused by runs 3 deep stops."
     ),
 }
 

@@ -23,6 +23,7 @@ from apps.listeners.permissions import ListenersPerm
 
 logger = logging.getLogger(__name__)
 MAX_WEBHOOK_BYTES = 256 * 1024
+PAUSED_RETRY_SECONDS = 300
 
 
 @page(ListenersPerm.VIEW, methods=READ)
@@ -82,14 +83,15 @@ def retry(request: AuthenticatedHttpRequest, run_id: int) -> HttpResponse:
 @require_POST
 def webhook(request: HttpRequest, token: str) -> HttpResponse:
     """An inbound webhook: 401 and nothing run unless signed with the listener's secret within the
-    replay window; 404 for no active webhook listener at this address; 202 once queued (200 for a
+    replay window; 404 for no active or paused webhook listener at this address; 503 with
+    Retry-After while it is paused (the sender delivers again); 202 once queued (200 for a
     delivery id seen before: nothing runs twice)."""
     if not has_area("listeners"):
         return JsonResponse({"error": "not found"}, status=404)
     listener = Listener.objects.filter(
         webhook_token=token, trigger_kind=Listener.Trigger.WEBHOOK, deleted_at__isnull=True
     ).first()
-    if listener is None or listener.status != Listener.Status.ACTIVE:
+    if listener is None or listener.status not in (Listener.Status.ACTIVE, Listener.Status.PAUSED):
         return JsonResponse({"error": "not found"}, status=404)
     body = request.body[: MAX_WEBHOOK_BYTES + 1]
     problem = signing.problem(
@@ -101,6 +103,13 @@ def webhook(request: HttpRequest, token: str) -> HttpResponse:
     if problem:
         logger.info("listener %s: webhook refused (%s)", listener.pk, problem)
         return JsonResponse({"error": "unauthorized", "detail": problem}, status=401)
+    if listener.status == Listener.Status.PAUSED:
+        # A sender delivers again on a 5xx (as Stripe and GitHub do): nothing is lost while paused.
+        paused = JsonResponse(
+            {"error": "unavailable", "detail": "the listener is paused; deliver again later"}, status=503
+        )
+        paused["Retry-After"] = str(PAUSED_RETRY_SECONDS)
+        return paused
     if len(body) > MAX_WEBHOOK_BYTES:
         return JsonResponse({"error": "payload too large"}, status=413)
     try:

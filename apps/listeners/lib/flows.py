@@ -29,7 +29,12 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 from pydantic import BaseModel, ValidationError
-from simpleeval import EvalWithCompoundTypes, InvalidExpression  # type: ignore[import-untyped]
+from simpleeval import (  # type: ignore[import-untyped]
+    AttributeDoesNotExist,
+    EvalWithCompoundTypes,
+    InvalidExpression,
+    NameNotDefined,
+)
 
 MAX_STEPS = 30
 MAX_DELAY_SECONDS = 7 * 24 * 3600
@@ -68,16 +73,97 @@ def kind_of(step: dict[str, Any]) -> str:
     return next((kind for kind in STEP_KINDS if kind in step), "")
 
 
-def parse(expression: str) -> Any:
-    """The parsed expression, or ExpressionFailed saying why it does not parse."""
+NAMES = ("trigger", "record", "steps", "listener", "now")
+
+
+def _shown(expression: str, braces: bool) -> str:
+    text = " ".join(expression.split())
+    text = text if len(text) <= 60 else f"{text[:57]}..."
+    if not text:
+        return "`{{ }}`" if braces else "``"
+    return f"`{{{{ {text} }}}}`" if braces else f"`{text}`"
+
+
+def parse(expression: str, *, braces: bool = False) -> Any:
+    """The parsed expression, or ExpressionFailed saying in plain words why it is refused: it does
+    not parse, is empty, is a statement, or reads a name a flow does not have (`NAMES`).
+    `braces`: the expression stood in a template (`{{ ... }}`), and is shown so."""
+    shown = _shown(expression, braces)
+    if not expression.strip():
+        raise ExpressionFailed(
+            _("{shown} is empty: write a value in it, e.g. {{{{ record.id }}}}").format(shown=shown)
+        )
     try:
         parsed = EvalWithCompoundTypes(functions=FUNCTIONS).parse(expression.strip())
     except (SyntaxError, InvalidExpression, ValueError) as error:
-        raise ExpressionFailed(str(error)) from error
+        raise ExpressionFailed(
+            _("{shown} is not an expression (look at its brackets, quotes and operators)").format(shown=shown)
+        ) from error
     # simpleeval parses a statement too (`import os`, `a = 1`); only an expression is evaluated.
     if not isinstance(parsed, ast.Expr):
-        raise ExpressionFailed(f"{type(parsed).__name__.lower()} is a statement, not an expression")
+        raise ExpressionFailed(_("{shown} is a statement, not an expression").format(shown=shown))
+    bound = {
+        node.id for node in ast.walk(parsed) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+    }
+    for node in ast.walk(parsed):
+        if isinstance(node, ast.Name) and node.id not in (
+            *NAMES,
+            *FUNCTIONS,
+            *bound,
+            "True",
+            "False",
+            "None",
+        ):
+            raise ExpressionFailed(
+                _("{shown} reads {name}, which a flow does not have (its names: {names})").format(
+                    shown=shown, name=node.id, names=", ".join(NAMES)
+                )
+            )
     return parsed
+
+
+def _missing(error: Exception, expression: str, names: dict[str, Any], evaluator: Any) -> str:
+    """What a failed evaluation misses, in plain words: the field, key or name, and where."""
+    shown = _shown(expression, False)
+    if isinstance(error, NameNotDefined):
+        return str(_("{shown}: there is no {name} in this run").format(shown=shown, name=error.name))
+    if isinstance(error, AttributeDoesNotExist | KeyError):
+        field = (
+            error.attr if isinstance(error, AttributeDoesNotExist) else (error.args[0] if error.args else "")
+        )
+        owner = ""
+        for node in ast.walk(ast.parse(expression.strip())):
+            if (isinstance(node, ast.Attribute) and node.attr == field) or (
+                isinstance(node, ast.Subscript)
+                and isinstance(node.slice, ast.Constant)
+                and node.slice.value == field
+            ):
+                owner = ast.unparse(node.value)
+        if owner:
+            try:
+                value = evaluator.eval(owner)
+            except Exception:
+                value = None
+            has = (
+                _("; it has {fields}").format(fields=", ".join(map(str, list(value)[:15])) or _("nothing"))
+                if isinstance(value, dict)
+                else ""
+            )
+            return str(
+                _("{shown}: {owner} has no field {field}{has}").format(
+                    shown=shown, owner=owner, field=field, has=has
+                )
+            )
+        return str(_("{shown}: there is no {field} in this run").format(shown=shown, field=field))
+    if isinstance(error, ZeroDivisionError):
+        return str(_("{shown} divides by zero").format(shown=shown))
+    if isinstance(error, TypeError | ValueError):
+        return str(
+            _(
+                "{shown} mixes values that do not go together (a number and a text, or a missing value)"
+            ).format(shown=shown)
+        )
+    return str(_("{shown} could not be evaluated: {problem}").format(shown=shown, problem=error))
 
 
 def evaluate(expression: str, names: dict[str, Any]) -> Any:
@@ -85,23 +171,29 @@ def evaluate(expression: str, names: dict[str, Any]) -> Any:
     try:
         return evaluator.eval(expression.strip())
     except (InvalidExpression, KeyError, AttributeError, TypeError, ValueError, ZeroDivisionError) as error:
-        raise ExpressionFailed(f"{expression.strip()}: {type(error).__name__} {error}") from error
+        raise ExpressionFailed(_missing(error, expression, names, evaluator)) from error
     except SyntaxError as error:
-        raise ExpressionFailed(str(error)) from error
+        raise ExpressionFailed(
+            str(_("{shown} is not an expression").format(shown=_shown(expression, False)))
+        ) from error
 
 
-def render(value: Any, names: dict[str, Any]) -> Any:
+def render(value: Any, names: dict[str, Any], path: str = "") -> Any:
     """`value` with its templates evaluated: a whole template gives its value, templates in text
-    are written into it; lists and objects are rendered throughout."""
+    are written into it; lists and objects are rendered throughout. A template that fails is
+    ExpressionFailed naming the path of its value (`path`, then `title`, `items.0`)."""
     if isinstance(value, str):
-        whole = WHOLE.match(value)
-        if whole:
-            return evaluate(whole.group(1), names)
-        return TEMPLATE.sub(lambda found: _text(evaluate(found.group(1), names)), value)
+        try:
+            whole = WHOLE.match(value)
+            if whole:
+                return evaluate(whole.group(1), names)
+            return TEMPLATE.sub(lambda found: _text(evaluate(found.group(1), names)), value)
+        except ExpressionFailed as error:
+            raise ExpressionFailed(f"{path}: {error}" if path else str(error)) from error
     if isinstance(value, list):
-        return [render(item, names) for item in value]
+        return [render(item, names, _at(path, index)) for index, item in enumerate(value)]
     if isinstance(value, dict):
-        return {key: render(item, names) for key, item in value.items()}
+        return {key: render(item, names, _at(path, key)) for key, item in value.items()}
     return value
 
 
@@ -109,14 +201,36 @@ def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def templates_in(value: Any) -> list[str]:
+def templates_in(value: Any, path: str = "") -> list[tuple[str, str]]:
+    """Each template in `value` with the path of the value it stands in (`title`, `items.0`)."""
     if isinstance(value, str):
-        return [found.group(1) for found in TEMPLATE.finditer(value)]
+        return [(path, found.group(1)) for found in TEMPLATE.finditer(value)]
     if isinstance(value, list):
-        return [expression for item in value for expression in templates_in(item)]
+        return [found for index, item in enumerate(value) for found in templates_in(item, _at(path, index))]
     if isinstance(value, dict):
-        return [expression for item in value.values() for expression in templates_in(item)]
+        return [found for key, item in value.items() for found in templates_in(item, _at(path, key))]
     return []
+
+
+def _at(path: str, part: Any) -> str:
+    return f"{path}.{part}" if path else str(part)
+
+
+def unclosed_in(value: Any, path: str = "") -> tuple[str, str] | None:
+    """The first `{{` in `value` that no `}}` closes: the path of its value and the template's start."""
+    if isinstance(value, str):
+        rest = TEMPLATE.sub("", value)
+        start = rest.find("{{")
+        if start < 0:
+            return None
+        opened = " ".join(rest[start:].split())
+        return path, opened if len(opened) <= 40 else f"{opened[:37]}..."
+    items = enumerate(value) if isinstance(value, list) else value.items() if isinstance(value, dict) else []
+    for key, item in items:
+        found = unclosed_in(item, _at(path, key))
+        if found is not None:
+            return found
+    return None
 
 
 def _templated_paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -225,11 +339,20 @@ def _tool_step(index: int, step: dict[str, Any], tool_of: Any) -> dict[str, Any]
 
 
 def _templates(index: int, name: str, field: str, value: Any) -> None:
-    for expression in templates_in(value):
+    """Every template of `value` parses; the first that does not is refused at its own path."""
+    unclosed = unclosed_in(value)
+    if unclosed is not None:
+        raise StepProblem(
+            index,
+            name,
+            _at(field, unclosed[0]) if isinstance(value, dict | list) else field,
+            _("the template `{opened}` is not closed: end it with }}}}").format(opened=unclosed[1]),
+        )
+    for path, expression in templates_in(value):
         try:
-            parse(expression)
+            parse(expression, braces=True)
         except ExpressionFailed as error:
-            raise StepProblem(index, name, field, str(error)) from error
+            raise StepProblem(index, name, _at(field, path) if path else field, str(error)) from error
 
 
 def _expression(index: int, name: str, field: str, value: Any) -> str:
