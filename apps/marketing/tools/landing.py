@@ -106,7 +106,8 @@ def update_landing_page(
     page_id: PageId,
     changes: Annotated[PageFields, Field(description="Only these; status published: public")],
 ) -> PageOut:
-    """Change a landing page's blocks, address or form, publish it or take it down (draft)."""
+    """Change a landing page's blocks, address or form, publish it or take it down (draft); a
+    person confirms publishing and every change of a published page (the public sees it at once)."""
     found = _page(ctx, page_id, "change")
     landing.update(actor=ctx.actor, page=found, fields=changes.given(required=True))
     return PageOut.of(found)
