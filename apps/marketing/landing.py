@@ -195,6 +195,27 @@ def delete(*, actor: Actor, page: LandingPage) -> None:
     logger.info("marketing landing page %s deleted", page.pk)
 
 
+def check_restore(*, page: LandingPage) -> None:
+    """Refused (nothing written) unless the page is in the trash and its address is free."""
+    if page.deleted_at is None:
+        raise invalid("restore", _("landing page {id} is not in the trash"), id=page.pk)
+    if LandingPage.objects.live().filter(slug=page.slug).exclude(pk=page.pk).exists():
+        raise invalid(
+            "restore",
+            _("another live page has the address /p/{slug}/ now: change that page's slug first"),
+            slug=page.slug,
+        )
+
+
+def restore(*, actor: Actor, page: LandingPage) -> None:
+    """Back from the trash as a draft (publishing it again is a person's choice, HIGH RISK)."""
+    require(actor, MarketingPerm.DELETE)
+    check_restore(page=page)
+    page.status = Status.DRAFT
+    page.untrash(also=["status"])
+    logger.info("marketing landing page %s restored", page.pk)
+
+
 # --- the public side (apps.marketing.public) -----------------------------------------------------
 
 

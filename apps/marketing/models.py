@@ -484,7 +484,7 @@ class LandingPage(OwnedRecord):
         MarketingPerm,
         label=_("Landing page"),
         find_with="getMarketingDashboard",
-        trash_hint=_("Create it again with createLandingPage."),
+        trash_hint=_("Restore it with deleteLandingPage (restore: true) first if it is still needed."),
     )
 
     name = models.CharField(_("name"), max_length=120)
@@ -564,7 +564,7 @@ class DesignAsset(OwnedRecord):
         MarketingPerm,
         label=_("Design asset"),
         find_with="listDesignAssets",
-        trash_hint=_("Make it again with createDesign or generateDesignImage."),
+        trash_hint=_("Restore it with deleteDesignAsset (restore: true) first if it is still needed."),
     )
 
     name = models.CharField(_("name"), max_length=120)

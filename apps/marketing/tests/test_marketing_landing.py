@@ -227,6 +227,21 @@ def test_the_public_page_counts_visits_and_conversions_with_utm(people, form, ac
     assert "confirmationToken" in str(asked) and acme_client.get(f"/p/{slug}/").status_code == 200
     assert ok(admin, "deleteLandingPage", {"pageId": page.pk}, **ELICIT)["slug"] == slug
     assert acme_client.get(f"/p/{slug}/").status_code == 404
+    assert "restore: true" in refused(
+        admin, "updateLandingPage", {"pageId": page.pk, "changes": {"name": "Z"}}
+    )
+
+    # Restored from the trash: a draft again (publishing it is a person's choice), its figures kept.
+    back = ok(admin, "deleteLandingPage", {"pageId": page.pk, "restore": True})
+    assert (back["restored"], back["status"]) == (True, "draft")
+    assert acme_client.get(f"/p/{slug}/").status_code == 404
+    assert LandingPage.objects.get(pk=page.pk).conversions == 1
+    assert "not in the trash" in refused(admin, "deleteLandingPage", {"pageId": page.pk, "restore": True})
+    # Its address taken meanwhile by another live page: refused, nothing written.
+    ok(admin, "deleteLandingPage", {"pageId": page.pk}, **ELICIT)
+    ok(admin, "createLandingPage", {"landingPage": {"name": f"Other {tag()}", "slug": slug}})
+    assert f"/p/{slug}/" in refused(admin, "deleteLandingPage", {"pageId": page.pk, "restore": True})
+    assert LandingPage.objects.get(pk=page.pk).deleted_at is not None
 
 
 def test_a_private_page_is_never_listed_named_or_changed_by_another(people):
