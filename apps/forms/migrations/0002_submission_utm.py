@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('forms', '0001_initial'),
+        ("forms", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='submission',
-            name='utm',
-            field=models.JSONField(blank=True, default=dict, verbose_name='campaign parameters'),
+            model_name="submission",
+            name="utm",
+            field=models.JSONField(blank=True, default=dict, verbose_name="campaign parameters"),
         ),
     ]
