@@ -203,9 +203,9 @@ def delete_design_asset(
     ctx: ToolContext,
     *,
     asset_id: AssetId,
-    restore: Annotated[bool, Field(description="true: bring it back from the trash instead")] = False,
+    restore: Annotated[bool, Field(description="true: undo a deletion, its files too")] = False,
 ) -> DeletedAssetOut:
-    """Move a design or generated image to the trash with its files in Files, or restore both."""
+    """Move a design or generated image to the trash, its files in Files with it."""
     found: DesignAsset = DesignAsset.objects.fetch(ctx.actor, asset_id, "delete", trash=restore)
     if restore:
         moved = designs.restore(actor=ctx.actor, asset=found)

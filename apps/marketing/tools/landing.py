@@ -139,9 +139,9 @@ def delete_landing_page(
     ctx: ToolContext,
     *,
     page_id: PageId,
-    restore: Annotated[bool, Field(description="true: bring it back from the trash, as a draft")] = False,
+    restore: bool = False,
 ) -> DeletedPageOut:
-    """Move a landing page to the trash (its address then answers 404), or restore it as a draft."""
+    """Move a landing page to the trash: its address answers 404 at once; its figures stay."""
     found: LandingPage = LandingPage.objects.fetch(ctx.actor, page_id, "delete", trash=restore)
     if restore:
         landing.restore(actor=ctx.actor, page=found)
