@@ -139,7 +139,7 @@ def delete_landing_page(
     ctx: ToolContext,
     *,
     page_id: PageId,
-    restore: bool = False,
+    restore: Annotated[bool, Field(description="true: undo a deletion")] = False,
 ) -> DeletedPageOut:
     """Move a landing page to the trash: its address answers 404 at once; its figures stay."""
     found: LandingPage = LandingPage.objects.fetch(ctx.actor, page_id, "delete", trash=restore)
