@@ -91,6 +91,24 @@ def post_update(*, actor: Any, post: Post, fields: dict[str, Any]) -> tuple[list
     return changed, any(sanitised)
 
 
+class _DryRun(Exception):
+    """Rolls back a check's savepoint."""
+
+
+def post_check(*, actor: Any, post: Post, fields: dict[str, Any]) -> list[str]:
+    """The fields these changes would change, every check of `post_update` made, nothing kept (its
+    savepoint rolled back): a published post's change is confirmed first, and only what would be
+    done is asked."""
+    changed: list[str] = []
+    try:
+        with transaction.atomic():
+            changed, _sanitised = post_update(actor=actor, post=Post.objects.get(pk=post.pk), fields=fields)
+            raise _DryRun
+    except _DryRun:
+        pass
+    return changed
+
+
 def _apply(actor: Any, post: Post, fields: dict[str, Any], creating: bool) -> bool:
     sanitised = False
     if "title" in fields or creating:

@@ -84,14 +84,29 @@ def create_blog_post(
     return _saved(_post(ctx, created.pk), list(post.given()), sanitised)
 
 
-@tool("updateBlogPost", permission=BlogPerm.EDIT, title="Update a blog post", idempotent=True)
+def _updatable(ctx: ToolContext, *, post_id: int, changes: PostFields) -> bool:
+    """A published post's change is seen at once: a person confirms it, after every check."""
+    found = _post(ctx, post_id, "change")
+    changed = services.post_check(actor=ctx.actor, post=found, fields=changes.given(required=True))
+    return found.status == Post.Status.PUBLISHED and bool(changed)
+
+
+@tool(
+    "updateBlogPost",
+    permission=BlogPerm.EDIT,
+    title="Update a blog post",
+    markers=Marker.HIGH_RISK,
+    confirm_if=_updatable,
+    idempotent=True,
+)
 def update_blog_post(
     ctx: ToolContext,
     *,
     post_id: PostId,
     changes: Annotated[PostFields, Field(description="Only the fields to change")],
 ) -> SavedPostOut:
-    """Change a post's text, slug, categories, tags, SEO fields or visibility; the rest stay."""
+    """Change a post's text, slug, categories, tags, SEO fields or visibility; the rest stay. A person
+    confirms a published post's change."""
     found = _post(ctx, post_id, "change")
     changed, sanitised = services.post_update(
         actor=ctx.actor, post=found, fields=changes.given(required=True)

@@ -9,6 +9,8 @@ areas call"). Nothing else of apps.files is theirs to import.
                            source=api.Source.TASK, origin="task 12")
     api.file_attach(actor=user, file=file, record=document)  # listed with the record
     api.erase([file.pk])                                  # the service's own erasure (privacy)
+    api.trash_with([file.pk], actor=user)                 # to the trash with another area's record
+    api.restore_with([file.pk])                           # and back with it
     link, until = api.download_link(file, actor=user)     # a signed link, no sign-in needed
     api.shared_with(user)                                 # the live files shared with a person
 
@@ -31,7 +33,15 @@ from apps.files.errors import CannotExtract
 from apps.files.extract import PDF, guess_type, text_of
 from apps.files.models import File, Folder
 from apps.files.permissions import FilesPerm
-from apps.files.services import erase_rows, file_attach, file_bytes, file_create, file_text, folder_ensure
+from apps.files.services import (
+    erase_rows,
+    file_attach,
+    file_bytes,
+    file_create,
+    file_text,
+    folder_ensure,
+    free_name,
+)
 from apps.files.shapes import ContentBase64, FileOut, Name, Text, content_of
 
 __all__ = [
@@ -56,10 +66,12 @@ __all__ = [
     "folder_ensure",
     "guess_type",
     "may_add",
+    "restore_with",
     "shared_with",
     "shared_with_any",
     "storage_bytes",
     "text_of",
+    "trash_with",
 ]
 
 # Where a file came from (`file_create(source=...)`).
@@ -100,6 +112,29 @@ def erase(file_ids: list[int]) -> None:
     found = list(File.objects.filter(pk__in=file_ids))
     if found:
         erase_rows(found)
+
+
+def trash_with(file_ids: list[int], *, actor: Actor) -> list[int]:
+    """Puts these live files in the trash whoever's they are, for another area whose record they
+    belong to went to its trash (a design's renderings), its own rights checked; the ids trashed.
+    Files' trash shows them; emptying it erases them."""
+    found = list(File.objects.filter(pk__in=file_ids, deleted_at__isnull=True))
+    folders.trash(found, actor=actor)
+    return [file.pk for file in found]
+
+
+def restore_with(file_ids: list[int]) -> list[int]:
+    """Brings these files back from the trash with the record they belong to: where they were
+    (the root, if their folder is in the trash too), renamed if their name is taken. The ids
+    restored: one erased since (the trash emptied) is not among them."""
+    restored = []
+    for file in File.objects.filter(pk__in=file_ids, deleted_at__isnull=False).select_related("folder"):
+        if file.folder is not None and file.folder.deleted_at is not None:
+            file.folder = None
+        file.name = free_name(file.folder, file.name, exclude_pk=file.pk)
+        folders.untrash(file, also=("folder", "name"))
+        restored.append(file.pk)
+    return restored
 
 
 def storage_bytes() -> int:

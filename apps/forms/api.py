@@ -5,10 +5,12 @@ is theirs to import.
     api.is_public(form)                           # published and the workspace's: on public pages
     form = api.public_form(12)                    # that form if it is public, else None
     html = api.render_fields(request, form, action="/p/offer/", hidden=[("utm_source", "x")])
-    got = api.receive(request, form)              # a posted submission, checked and stored
+    got = api.receive(request, form, utm=api.utm_of(request.GET))  # checked and stored
+    api.utm_of(request.GET)                       # {"utm_source": ..., "utm_campaign": ...}
 
 `receive` keeps the form's own rules (its honeypot, the per-address hourly cap, the version's
-schema and conditions, uploads in Files) whichever page the form is on.
+schema and conditions, uploads in Files) whichever page the form is on; the submission keeps the
+`utm_*` parameters the respondent came with (shown with the form's responses).
 """
 
 from collections.abc import Iterable
@@ -21,7 +23,7 @@ from django.utils.safestring import SafeString
 from apps.core.actors import Actor
 from apps.core.workspaces import has_area
 from apps.forms.models import FormTemplate, Submission
-from apps.forms.public import Received, receive, sections
+from apps.forms.public import Received, receive, sections, utm_of
 
 __all__ = [
     "FormTemplate",
@@ -32,6 +34,7 @@ __all__ = [
     "public_form",
     "receive",
     "render_fields",
+    "utm_of",
 ]
 
 

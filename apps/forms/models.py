@@ -120,6 +120,9 @@ class Submission(Record):
     content_hash = models.CharField(max_length=64, blank=True)
     # Files (apps.files) the answers uploaded, by id.
     file_ids = models.JSONField(default=list, blank=True)
+    # Where a public respondent came from: the `utm_*` parameters of the page they filled it in on
+    # (apps.forms.public.utm_of), e.g. {"utm_source": "newsletter", "utm_campaign": "spring"}.
+    utm = models.JSONField(_("campaign parameters"), default=dict, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -158,6 +158,8 @@ def _page(request: HttpRequest, form: FormTemplate, *, status: int = 200, **cont
             "message": context.get("message", ""),
             "sent": request.GET.get("sent") == "1",
             "action": reverse("forms:public", kwargs={"slug": form.slug}),
+            # Where the respondent came from rides along with their answers.
+            "hidden": list(utm_of(request.POST if request.method == "POST" else request.GET).items()),
         },
         status=status,
     )
@@ -177,9 +179,19 @@ class Received:
     message: str = ""
 
 
-def receive(request: HttpRequest, form: FormTemplate) -> Received:
+UTM = ("utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content")
+
+
+def utm_of(values: Any) -> dict[str, str]:
+    """The `utm_*` parameters among `values` (a query or a posted form), each one line, shortened."""
+    found = {name: " ".join(str(values.get(name) or "").split())[:200] for name in UTM}
+    return {name: value for name, value in found.items() if value}
+
+
+def receive(request: HttpRequest, form: FormTemplate, *, utm: dict[str, str] | None = None) -> Received:
     """The public's answers to `form` posted in `request`, checked and stored: by its own page and
-    by pages that embed it (apps.forms.api)."""
+    by pages that embed it (apps.forms.api). The submission keeps where the respondent came from:
+    `utm`, else the `utm_*` parameters posted with it (the page's hidden fields)."""
     if request.POST.get("website"):  # the honeypot: people leave it empty, robots fill it
         return Received()
     key = submissions_key(getattr(connection, "schema_name", ""), form.pk, _client(request))
@@ -207,7 +219,11 @@ def receive(request: HttpRequest, form: FormTemplate) -> Received:
         with transaction.atomic():
             file_ids = _store(form, answers, checked)
             made = services.submission_create(
-                form=form, answers=answers, respondent_email=str(email), file_ids=file_ids
+                form=form,
+                answers=answers,
+                respondent_email=str(email),
+                file_ids=file_ids,
+                utm=utm_of(utm if utm is not None else request.POST),
             )
     except SubmissionInvalid as error:
         return Received(status=400, values=values, problems=error.details or {})

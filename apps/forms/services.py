@@ -355,6 +355,7 @@ def submission_create(
     respondent_email: str = "",
     actor: Any = None,
     file_ids: list[int] | None = None,
+    utm: dict[str, str] | None = None,
 ) -> Submission:
     """A submission to the form's current version, checked against it (each failing field named):
     from a person of the workspace (`actor`, who needs forms.edit) or from the public page."""
@@ -382,6 +383,7 @@ def submission_create(
         created_by=actor,
         source=Submission.Source.WORKSPACE if actor is not None else Submission.Source.PUBLIC,
         file_ids=file_ids or [],
+        utm=utm or {},
     )
     logger.info("form %s: submission %s", form.pk, submission.pk)
     return submission

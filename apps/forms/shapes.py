@@ -77,6 +77,7 @@ class SubmissionOut(Out):
     locked_at: datetime | None
     content_hash: str = Field(description="SHA-256 kept when it was locked")
     file_ids: list[int] = Field(description="Its uploads in Files")
+    utm: dict[str, str] = Field(description="Where a public respondent came from: utm_source, utm_medium...")
     created_at: datetime
 
     @classmethod

@@ -28,6 +28,7 @@ transfer.exportable(
             ("version", lambda row: row.version.number),
             ("respondentEmail", lambda row: row.respondent_email),
             ("source", lambda row: row.source),
+            ("utm", lambda row: json.dumps(row.utm, ensure_ascii=False, sort_keys=True) if row.utm else ""),
             ("status", lambda row: row.status),
             ("lockedAt", lambda row: row.locked_at),
             ("contentHash", lambda row: row.content_hash),

@@ -38,7 +38,19 @@ def export(request: AuthenticatedHttpRequest, form_id: int) -> HttpResponse:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(
-        ["id", "version", "respondentEmail", "status", "lockedAt", "contentHash", "answers", "createdAt"]
+        [
+            "id",
+            "version",
+            "respondentEmail",
+            "status",
+            "lockedAt",
+            "contentHash",
+            "answers",
+            "utmSource",
+            "utmMedium",
+            "utmCampaign",
+            "createdAt",
+        ]
     )
     for row in selectors.submissions(request.user, form=form).order_by("id"):
         writer.writerow(
@@ -50,6 +62,9 @@ def export(request: AuthenticatedHttpRequest, form_id: int) -> HttpResponse:
                 row.locked_at.isoformat() if row.locked_at else "",
                 row.content_hash,
                 json.dumps(row.answers, ensure_ascii=False, sort_keys=True),
+                row.utm.get("utm_source", ""),
+                row.utm.get("utm_medium", ""),
+                row.utm.get("utm_campaign", ""),
                 row.created_at.isoformat(),
             ]
         )

@@ -29,6 +29,8 @@ The people's mailboxes, for areas whose tools are doors onto them (Deals, Custom
   `suppression_reasons([...])` (those on it, each with its reason), `suppression_counts(source=)`
   (by reason), `suppression_list()` (newest first),
   `suppress(address, reason=, source=)`, `unsubscribe_headers(address, source=)` (RFC 8058);
+- delivery reports (bounces, complaints) the sync reads: `on_delivery_report(handler)` registers
+  a handler of each `DeliveryReport` (apps.mail.reports says what it holds);
 - the errors a caller tells apart: `apps.core.errors.EmailNotSent` (the server refused the
   message), `SERVER_PROBLEMS` (the server down, the login refused, the mailbox not connected).
 
@@ -48,6 +50,7 @@ from apps.mail.content import trim_quoted
 from apps.mail.errors import LoginRefused, NotConnected, ServerDown
 from apps.mail.models import Draft, Folder, Mailbox, Message, Outgoing
 from apps.mail.notices import Attachment, Notice, send
+from apps.mail.reports import DeliveryReport, Failure, on_delivery_report
 from apps.mail.selectors import default_mailbox, message_search, thread_messages
 from apps.mail.sending import deliver as outbox_send
 from apps.mail.services import (
@@ -71,7 +74,9 @@ __all__ = [
     "MAX_ATTACHMENTS",
     "SERVER_PROBLEMS",
     "Attachment",
+    "DeliveryReport",
     "Draft",
+    "Failure",
     "Mailbox",
     "Message",
     "Notice",
@@ -94,6 +99,7 @@ __all__ = [
     "message_ids",
     "message_reply",
     "message_search",
+    "on_delivery_report",
     "outbox_send",
     "reply_send",
     "send",

@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.core.errors import AppError
-from apps.mail import addresses, content, servers
+from apps.mail import addresses, content, reports, servers
 from apps.mail.models import Draft, Folder, Mailbox, Message, Thread
 
 logger = logging.getLogger(__name__)
@@ -41,6 +41,8 @@ FETCH_HEAD = re.compile(rb"UID (\d+)")
 FLAGS = re.compile(rb"FLAGS \(([^)]*)\)")
 MESSAGE_IDS = re.compile(r"<[^<>\s]+>")
 BATCH = 50
+# Folders of the mailbox's own messages: a delivery report found there is not one it received.
+NOT_RECEIVED = (Folder.Role.SENT, Folder.Role.DRAFTS)
 
 
 def quoted(name: str) -> str:
@@ -290,6 +292,8 @@ def _store(
     message.save()
     if message.thread.last_message_at < message.date:
         Thread.objects.filter(pk=message.thread.pk).update(last_message_at=message.date)
+    if folder.role not in NOT_RECEIVED:
+        reports.received(parsed, mailbox_id=mailbox.pk)  # a bounce or a complaint, to its handlers
     return 1
 
 

@@ -3,12 +3,15 @@ workspace's contacts, e-mail campaigns sent through the mail app with consent, o
 unsubscribe and the shared suppression list, and their figures. Built in steps: docs/marketing.md
 says which of SPEC.md's 48 tools exist yet."""
 
+from typing import Any
+
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from apps.core import areas
 from apps.core.kinds import Kind, page
 from apps.core.navigation import NavItem
+from apps.mail import api as mail
 from apps.marketing.permissions import MarketingPerm
 
 area = areas.declare(
@@ -211,6 +214,11 @@ area = areas.declare(
         "marketing.Enrollment": "a contact's way through an e-mail sequence, reached through the sequence",
         "marketing.StepSend": "one step's message to an enrolled contact, counted in the sequence's figures",
     },
+    settings={
+        # A contact's marketing messages that bounced for now (4.x.x) before their address is
+        # suppressed as bounced (apps.marketing.bounces).
+        "ATRIUM_MARKETING_SOFT_BOUNCES": 3,
+    },
     periodic={
         # The sending campaigns' due messages (quiet hours over, a run cut short resumed).
         "marketing-send": areas.Periodic("apps.marketing.tasks.send_campaigns", crontab(minute="*")),
@@ -218,3 +226,13 @@ area = areas.declare(
         "marketing-sequences": areas.Periodic("apps.marketing.tasks.send_sequences", crontab(minute="*")),
     },
 )
+
+
+def _delivery_report(report: Any) -> None:
+    """A bounce or a complaint the mail app read on a mailbox's IMAP side (apps.marketing.bounces)."""
+    from apps.marketing import bounces
+
+    bounces.received(report)
+
+
+mail.on_delivery_report(_delivery_report)

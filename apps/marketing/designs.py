@@ -328,8 +328,35 @@ def generate(
     return Generated(asset, drawing.model, drawing.cost_micro_usd)
 
 
-def delete(*, actor: Actor, asset: DesignAsset) -> None:
-    """To the trash; its files stay in Files (a person may have used them elsewhere)."""
+def file_ids(asset: DesignAsset) -> list[int]:
+    """Every file of the asset in Files: this version's and the earlier ones'."""
+    found = [asset.png_file_id, asset.svg_file_id]
+    for version in asset.history:
+        found += [version.get("pngFileId"), version.get("svgFileId")]
+    return sorted({int(value) for value in found if value})
+
+
+def delete(*, actor: Actor, asset: DesignAsset) -> list[int]:
+    """To the trash, with its files (every version's) to Files' trash; the files' ids."""
     require(actor, MarketingPerm.DELETE)
-    asset.trash(actor)
-    logger.info("marketing design asset %s deleted", asset.pk)
+    with transaction.atomic():
+        asset.trash(actor)
+        trashed = files.trash_with(file_ids(asset), actor=actor)
+    logger.info("marketing design asset %s deleted with %s files", asset.pk, len(trashed))
+    return trashed
+
+
+def check_restore(asset: DesignAsset) -> None:
+    if asset.deleted_at is None:
+        raise invalid("restore", _("design asset {id} is not in the trash"), id=asset.pk)
+
+
+def restore(*, actor: Actor, asset: DesignAsset) -> list[int]:
+    """Back from the trash with its files (those still in Files' trash); the files' ids restored."""
+    require(actor, MarketingPerm.DELETE)
+    check_restore(asset)
+    with transaction.atomic():
+        asset.untrash()
+        restored = files.restore_with(file_ids(asset))
+    logger.info("marketing design asset %s restored with %s files", asset.pk, len(restored))
+    return restored

@@ -29,9 +29,10 @@ logger = logging.getLogger(__name__)
 Status = LandingPage.Status
 FIELDS = ("name", "slug", "title", "description", "blocks", "campaign_id", "status", "visibility")
 BLOCKS = ("heading", "text", "image", "cta", "form")
+# What the public sees of a published page: a change of any asks a person first.
+PUBLIC = ("slug", "title", "description", "blocks", "status", "visibility")
 MOST_BLOCKS = 40
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-UTM = ("utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content")
 
 
 def _url(value: Any, field: str, *, form_anchor: bool = False) -> str:
@@ -157,15 +158,22 @@ def _publishable(page: LandingPage) -> None:
         )
 
 
+def _public(page: LandingPage) -> tuple[Any, ...]:
+    return tuple(getattr(page, name) for name in PUBLIC)
+
+
 def check(*, actor: Actor, page: LandingPage | None, fields: dict[str, Any]) -> bool:
-    """Whether these changes publish the page (HIGH RISK), having checked them all: the
-    confirmation is asked only for what would be done. Nothing is written."""
+    """Whether these changes are HIGH RISK, having checked them all (the confirmation is asked
+    only for what would be done): they publish the page, or change what the public sees of a
+    published one (its content, address, or taking it down). Nothing is written."""
     probe = LandingPage(created_by_id=getattr(actor, "pk", None), owner_id=getattr(actor, "pk", None))
     if page is not None:
         probe = LandingPage.objects.get(pk=page.pk)
-    was = probe.status
+    was, seen = probe.status, _public(probe)
     _apply(actor, probe, fields, page is None)
-    return probe.status == Status.PUBLISHED and was != Status.PUBLISHED
+    if was == Status.PUBLISHED and page is not None and page.visibility == "workspace":
+        return _public(probe) != seen
+    return probe.status == Status.PUBLISHED
 
 
 def create(*, actor: Actor, fields: dict[str, Any]) -> LandingPage:
@@ -187,6 +195,27 @@ def delete(*, actor: Actor, page: LandingPage) -> None:
     logger.info("marketing landing page %s deleted", page.pk)
 
 
+def check_restore(*, page: LandingPage) -> None:
+    """Refused (nothing written) unless the page is in the trash and its address is free."""
+    if page.deleted_at is None:
+        raise invalid("restore", _("landing page {id} is not in the trash"), id=page.pk)
+    if LandingPage.objects.live().filter(slug=page.slug).exclude(pk=page.pk).exists():
+        raise invalid(
+            "restore",
+            _("another live page has the address /p/{slug}/ now: change that page's slug first"),
+            slug=page.slug,
+        )
+
+
+def restore(*, actor: Actor, page: LandingPage) -> None:
+    """Back from the trash as a draft (publishing it again is a person's choice, HIGH RISK)."""
+    require(actor, MarketingPerm.DELETE)
+    check_restore(page=page)
+    page.status = Status.DRAFT
+    page.untrash(also=["status"])
+    logger.info("marketing landing page %s restored", page.pk)
+
+
 # --- the public side (apps.marketing.public) -----------------------------------------------------
 
 
@@ -198,14 +227,6 @@ def live(slug: str) -> LandingPage | None:
         .select_related("campaign")
         .first()
     )
-
-
-def utm_of(values: Any) -> dict[str, str]:
-    return {name: str(values.get(name))[:200] for name in UTM if values.get(name)}
-
-
-def visited(page: LandingPage) -> None:
-    LandingPage.objects.filter(pk=page.pk).update(visits=F("visits") + 1)
 
 
 def converted(page: LandingPage, *, submission_id: int, utm: dict[str, str]) -> Conversion:

@@ -154,6 +154,14 @@ class Campaign(OwnedRecord):
         return self.name
 
 
+class Reported(models.TextChoices):
+    """What came back about a sent message later (apps.marketing.bounces: a delivery report)."""
+
+    SOFT_BOUNCE = "soft_bounce", _("bounced for now")
+    HARD_BOUNCE = "hard_bounce", _("bounced")
+    COMPLAINT = "complaint", _("marked as spam")
+
+
 class Send(models.Model):
     """One recipient of a launched campaign: the segment's member as it was at launch. A queued
     row gets its outbox row (apps.mail) in the transaction that queues the message, so it is never
@@ -194,6 +202,7 @@ class Send(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
     opened_at = models.DateTimeField(null=True, blank=True)
     clicked_at = models.DateTimeField(null=True, blank=True)
+    reported = models.CharField(max_length=12, choices=Reported.choices, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     objects = RecordQuerySet.as_manager()
@@ -204,6 +213,7 @@ class Send(models.Model):
         indexes = [
             models.Index(fields=["state", "due_at"], name="marketing_send_due"),
             models.Index(fields=["email", "sent_at"], name="marketing_send_cap"),
+            models.Index(fields=["message_id"], name="marketing_send_message"),  # a report's
         ]
 
     def __str__(self) -> str:
@@ -407,6 +417,7 @@ class StepSend(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
     opened_at = models.DateTimeField(null=True, blank=True)
     clicked_at = models.DateTimeField(null=True, blank=True)
+    reported = models.CharField(max_length=12, choices=Reported.choices, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     objects = RecordQuerySet.as_manager()
@@ -416,7 +427,10 @@ class StepSend(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["enrollment", "round", "step"], name="marketing_step_send_once")
         ]
-        indexes = [models.Index(fields=["email", "sent_at"], name="marketing_step_send_cap")]
+        indexes = [
+            models.Index(fields=["email", "sent_at"], name="marketing_step_send_cap"),
+            models.Index(fields=["message_id"], name="marketing_step_send_message"),  # a report's
+        ]
 
     def __str__(self) -> str:
         return f"step send {self.pk}"
@@ -470,7 +484,7 @@ class LandingPage(OwnedRecord):
         MarketingPerm,
         label=_("Landing page"),
         find_with="getMarketingDashboard",
-        trash_hint=_("Create it again with createLandingPage."),
+        trash_hint=_("Restore it with deleteLandingPage (restore: true) first if it is still needed."),
     )
 
     name = models.CharField(_("name"), max_length=120)
@@ -502,6 +516,25 @@ class LandingPage(OwnedRecord):
         return self.name
 
 
+class Visit(models.Model):
+    """A counted visit of a published landing page (apps.marketing.visits.visited): the visitor as
+    a keyed digest of their address, browser and the day (neither kept; a new digest each day), so
+    that one visitor's reloads within 30 minutes count once, and the UTM parameters they came with."""
+
+    page = models.ForeignKey(LandingPage, on_delete=models.CASCADE, related_name="visit_rows")
+    visitor = models.CharField(max_length=64)
+    utm = models.JSONField(default=dict, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("landing page visit")
+        indexes = [models.Index(fields=["page", "visitor", "at"], name="marketing_visit_visitor")]
+
+    def __str__(self) -> str:
+        return f"visit {self.pk}"
+
+
 class Conversion(models.Model):
     """A form sent from a landing page: the submission (apps.forms) and the UTM parameters the
     visitor came with."""
@@ -531,7 +564,7 @@ class DesignAsset(OwnedRecord):
         MarketingPerm,
         label=_("Design asset"),
         find_with="listDesignAssets",
-        trash_hint=_("Make it again with createDesign or generateDesignImage."),
+        trash_hint=_("Restore it with deleteDesignAsset (restore: true) first if it is still needed."),
     )
 
     name = models.CharField(_("name"), max_length=120)

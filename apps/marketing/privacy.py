@@ -23,6 +23,7 @@ from apps.marketing.models import (
     Segment,
     Send,
     StepSend,
+    Visit,
 )
 
 
@@ -54,3 +55,7 @@ privacy.register(Enrollment, email="email", order=20)
 privacy.register(LandingPage, user="owner", erase={"owner": None}, order=40)
 privacy.register(DesignAsset, user="owner", erase={"owner": None}, order=40)
 privacy.not_personal(Conversion, reason="a form submission's id and the UTM parameters of the visit")
+privacy.not_personal(
+    Visit,
+    reason="a keyed digest of a visitor's address, browser and day (none of them kept) and UTM parameters",
+)

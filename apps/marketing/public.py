@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from apps.core.workspaces import brand, has_area
 from apps.forms import api as forms
 from apps.mail import api as mail
-from apps.marketing import landing, services, tracking
+from apps.marketing import landing, services, tracking, visits
 from apps.marketing.models import Click, Consent, LandingPage, Send, StepSend
 from apps.tenancy import links
 
@@ -43,11 +43,13 @@ def click(request: HttpRequest, token: str) -> HttpResponse:
         step = tracking.read_click(token, step=True)
         if step is None:
             raise Http404
-        StepSend.objects.filter(pk=step[0], clicked_at__isnull=True).update(clicked_at=timezone.now())
+        if not visits.by_robot(request):
+            StepSend.objects.filter(pk=step[0], clicked_at__isnull=True).update(clicked_at=timezone.now())
         return HttpResponseRedirect(step[1])
     send_id, url = found
     send = Send.objects.filter(pk=send_id).first()
-    if send is not None:
+    # A link scanner or a chat's preview that says what it is follows the link uncounted.
+    if send is not None and not visits.by_robot(request):
         now = timezone.now()
         Click.objects.create(send=send, url=url, at=now)
         Send.objects.filter(pk=send.pk, clicked_at__isnull=True).update(clicked_at=now)
@@ -118,7 +120,7 @@ def _landing_page(
 ) -> HttpResponse:
     action = reverse("marketing:landing", kwargs={"slug": page.slug})
     source = request.POST if request.method == "POST" else request.GET
-    hidden = list(landing.utm_of(source).items())
+    hidden = list(forms.utm_of(source).items())
     blocks = []
     for block in page.blocks:
         if block["type"] == "form":
@@ -155,7 +157,8 @@ def _landing_page(
 @csrf_exempt  # the public's form, no session to protect: the form's honeypot and rate limit
 @require_http_methods(["GET", "HEAD", "POST"])
 def landing_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """A published landing page: each GET a visit, revalidated every time (`no-cache` with an ETag
+    """A published landing page: a person's GET a visit (apps.marketing.visits: not a robot's, not the
+    same visitor's again within 30 minutes), revalidated every time (`no-cache` with an ETag
     changed by every update, so a change is seen at once); a form sent from it a conversion with
     the visit's UTM parameters."""
     _installed()
@@ -166,7 +169,7 @@ def landing_page(request: HttpRequest, slug: str) -> HttpResponse:
         found = forms.public_form(landing.form_id(page) or 0)
         if found is None:
             raise Http404
-        got = forms.receive(request, found)
+        got = forms.receive(request, found, utm=forms.utm_of(request.POST))
         if got.status == 429:
             return HttpResponse(got.message, status=429, content_type="text/plain")
         if got.status != 200:
@@ -174,10 +177,10 @@ def landing_page(request: HttpRequest, slug: str) -> HttpResponse:
             response["Cache-Control"] = "no-store"
             return response
         if got.submission is not None:
-            landing.converted(page, submission_id=got.submission.pk, utm=landing.utm_of(request.POST))
+            landing.converted(page, submission_id=got.submission.pk, utm=forms.utm_of(request.POST))
         return HttpResponseRedirect(reverse("marketing:landing", kwargs={"slug": page.slug}) + "?sent=1#form")
     if request.method == "GET":
-        landing.visited(page)
+        visits.visited(page, request, utm=forms.utm_of(request.GET))
     etag = _etag(page)
     if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
         response = HttpResponse(status=304)

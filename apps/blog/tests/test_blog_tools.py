@@ -302,5 +302,13 @@ def test_comment_counts_and_featured_fields_in_a_post(people):
     admin = people["admin"]
     post = published(admin, title="Counted")
     comment(admin, post)
-    answer = ok(admin, "updateBlogPost", {"postId": post.pk, "changes": {"seoTitle": "Counted: SEO"}})
+    # The public sees a published post's change at once: checked first, then a person confirms it.
+    changes = {"postId": post.pk, "changes": {"seoTitle": "Counted: SEO"}}
+    assert "confirmationToken" in str(call(admin, "updateBlogPost", changes))
+    assert "seoTitle" in refused(
+        admin, "updateBlogPost", {"postId": post.pk, "changes": {"seoTitle": "x" * 201}}
+    )
+    post.refresh_from_db()
+    assert post.seo_title != "Counted: SEO"
+    answer = ok(admin, "updateBlogPost", changes, **ELICIT)
     assert answer["changed"] == ["seo_title"] and answer["post"]["commentsApproved"] == 1

@@ -28,6 +28,9 @@ from apps.marketing.models import (
     StepSend,
 )
 
+# A person's browser: the public endpoints count no request without one (apps.marketing.visits).
+BROWSER = {"HTTP_USER_AGENT": "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0"}
+
 
 def tag() -> str:
     return uuid.uuid4().hex[:8]

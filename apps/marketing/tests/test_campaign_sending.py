@@ -19,7 +19,7 @@ from apps.mail.testing import inbox_of, using_local_server
 from apps.mail.tests.factories import mailbox
 from apps.marketing import sending, tracking
 from apps.marketing.models import Campaign, Click, Consent, MarketingSettings, Send
-from apps.marketing.tests.factories import campaign, consenting, postal_address, segment, tag
+from apps.marketing.tests.factories import BROWSER, campaign, consenting, postal_address, segment, tag
 
 ELICIT = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
 
@@ -92,7 +92,7 @@ def test_a_campaign_to_200_contacts_skips_the_suppressed_and_counts_unsubscribes
     assert suppression.is_suppressed(contacts[7].email)
     # A click on the tracked link: counted, and sent on to the shop.
     tracked = next(word for word in text.split() if "/m/c/" in word).rstrip(".")
-    answer = acme_client.get(urlsplit(tracked).path)
+    answer = acme_client.get(urlsplit(tracked).path, **BROWSER)
     assert answer.status_code == 302 and answer["Location"] == "https://shop.example.org/spring"
     pixel = next(part for part in html.split('"') if "/m/o/" in part)
     assert acme_client.get(urlsplit(pixel).path)["Content-Type"] == "image/gif"
@@ -184,5 +184,10 @@ def test_the_public_endpoints_refuse_forged_tokens(acme_client, people):
     token = urlsplit(tracking.click_url(made.pk, "https://example.org/a")).path.split("/")[3]
     assert acme_client.get(f"/m/c/{token[:-2]}xx/").status_code == 404
     assert Click.objects.filter(send=made).count() == 0
-    assert acme_client.get(f"/m/c/{token}/").status_code == 302
+    assert acme_client.get(f"/m/c/{token}/", **BROWSER).status_code == 302
     assert Click.objects.filter(send=made).count() == 1
+    # A link scanner or a chat's preview that says what it is: redirected, not counted.
+    preview = acme_client.get(
+        f"/m/c/{token}/", HTTP_USER_AGENT="Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)"
+    )
+    assert preview.status_code == 302 and Click.objects.filter(send=made).count() == 1

@@ -25,6 +25,7 @@ from apps.catalogue.testing import (
     text_of,
 )
 from apps.files import api as files
+from apps.files.api import File
 from apps.marketing import brand, designs
 from apps.marketing.models import DesignAsset
 from apps.marketing.tests.factories import tag
@@ -99,6 +100,23 @@ def test_a_design_is_rendered_from_the_kit_and_refined_in_versions(people):
     with _png_of(refined["pngFileId"], member) as picture:
         assert picture.size == (1080, 1920) and picture.getpixel((5, 5))[:3] == (255, 255, 255)
     assert refined["pngFileId"] != made["pngFileId"]
+
+    # Deleted, its files (every version's) go to Files' trash with it; restored, they come back.
+    admin, ids = (
+        people["admin"],
+        sorted({made["pngFileId"], made["svgFileId"], refined["pngFileId"], refined["svgFileId"]}),
+    )
+    gone = ok(admin, "deleteDesignAsset", {"assetId": made["id"]}, **ELICIT)
+    assert (gone["restored"], sorted(gone["fileIds"])) == (False, ids)
+    assert File.objects.filter(pk__in=ids, deleted_at__isnull=False).count() == 4
+    assert "restore: true" in refused(
+        member, "refineDesign", {"designId": made["id"], "changes": {"layout": "top"}}
+    )
+    back = ok(admin, "deleteDesignAsset", {"assetId": made["id"], "restore": True})
+    assert (back["restored"], sorted(back["fileIds"])) == (True, ids)
+    assert not File.objects.filter(pk__in=ids, deleted_at__isnull=False).exists()
+    assert made["id"] in {row["id"] for row in ok(member, "listDesignAssets", {"limit": 100})["items"]}
+    assert "not in the trash" in refused(admin, "deleteDesignAsset", {"assetId": made["id"], "restore": True})
 
 
 @pytest.mark.parametrize(

@@ -13,8 +13,8 @@ from apps.forms.models import Submission
 from apps.forms.public import submissions_key
 from apps.forms.tests.factories import FormFactory, published
 from apps.marketing import landing
-from apps.marketing.models import Conversion, LandingPage
-from apps.marketing.tests.factories import campaign, tag
+from apps.marketing.models import Conversion, LandingPage, Visit
+from apps.marketing.tests.factories import BROWSER, campaign, tag
 
 ELICIT = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
 TOOLS = {
@@ -136,7 +136,7 @@ def test_the_public_page_counts_visits_and_conversions_with_utm(people, form, ac
             "campaign_id": linked.pk,
         },
     )
-    got = acme_client.get(f"/p/{slug}/?utm_source=newsletter&utm_campaign=spring")
+    got = acme_client.get(f"/p/{slug}/?utm_source=newsletter&utm_campaign=spring", **BROWSER)
     html = got.content.decode()
     assert got.status_code == 200 and got["Cache-Control"] == "public, no-cache" and got["ETag"]
     assert '<meta property="og:title" content="Spring offer">' not in html  # the page's title, not a block's
@@ -146,8 +146,23 @@ def test_the_public_page_counts_visits_and_conversions_with_utm(people, form, ac
     assert "<script>alert" not in html and "onclick" not in html
     assert 'name="utm_source" value="newsletter"' in html and '<label for="f-name">' in html
 
-    again = acme_client.get(f"/p/{slug}/", HTTP_IF_NONE_MATCH=got["ETag"])
+    again = acme_client.get(f"/p/{slug}/", HTTP_IF_NONE_MATCH=got["ETag"], **BROWSER)
     assert again.status_code == 304
+    # Not counted: the same visitor again within 30 minutes (above), a crawler, a HEAD, a prefetch.
+    bot = {"HTTP_USER_AGENT": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"}
+    assert acme_client.get(f"/p/{slug}/?utm_source=bot", **bot).status_code == 200
+    assert acme_client.head(f"/p/{slug}/", **BROWSER).status_code == 200
+    assert acme_client.get(f"/p/{slug}/", HTTP_SEC_PURPOSE="prefetch", REMOTE_ADDR="10.0.0.9", **BROWSER)
+    # Another visitor (another address) is counted, with the parameters they came with.
+    acme_client.get(f"/p/{slug}/?utm_source=mastodon&utm_medium=social", REMOTE_ADDR="10.0.0.7", **BROWSER)
+    came = sorted(
+        Visit.objects.filter(page=page).values_list("utm", flat=True), key=lambda utm: utm["utm_source"]
+    )
+    assert came == [
+        {"utm_source": "mastodon", "utm_medium": "social"},
+        {"utm_source": "newsletter", "utm_campaign": "spring"},
+    ]
+    assert all(len(visitor) == 64 for visitor in Visit.objects.values_list("visitor", flat=True))
 
     bad = acme_client.post(f"/p/{slug}/", {"email": "nope", "utm_source": "newsletter"})
     assert (
@@ -163,7 +178,12 @@ def test_the_public_page_counts_visits_and_conversions_with_utm(people, form, ac
     assert sent.status_code == 302 and sent["Location"] == f"/p/{slug}/?sent=1#form"
     conversion = Conversion.objects.get(page=page)
     assert conversion.utm == {"utm_source": "newsletter", "utm_campaign": "spring"}
-    assert Submission.objects.get(pk=conversion.submission_id).answers["email"] == "ada@example.org"
+    submission = Submission.objects.get(pk=conversion.submission_id)
+    assert submission.answers["email"] == "ada@example.org"
+    # The form's responses show where the respondent came from too.
+    assert submission.utm == {"utm_source": "newsletter", "utm_campaign": "spring"}
+    answers = ok(admin, "searchFormSubmissions", {"formId": form.pk})
+    assert "newsletter" in str(answers) and "spring" in str(answers)
     page.refresh_from_db()
     assert (page.visits, page.conversions) == (2, 1)
 
@@ -173,7 +193,15 @@ def test_the_public_page_counts_visits_and_conversions_with_utm(people, form, ac
     assert (listed[page.pk]["visits"], listed[page.pk]["conversions"]) == (2, 1)
 
     # An update changes the ETag at once; taking it down or deleting it answers 404.
-    ok(admin, "updateLandingPage", {"pageId": page.pk, "changes": {"title": "Spring, longer"}})
+    # A published page's change is seen by the public: a person confirms it, after it is checked.
+    longer = {"pageId": page.pk, "changes": {"title": "Spring, longer"}}
+    assert "confirmationToken" in str(call(admin, "updateLandingPage", longer))
+    assert "Spring, longer" not in acme_client.get(f"/p/{slug}/").content.decode()
+    assert "blocks[0].type" in refused(
+        admin, "updateLandingPage", {"pageId": page.pk, "changes": {"blocks": [{"type": "video"}]}}
+    )
+    assert ok(admin, "updateLandingPage", {"pageId": page.pk, "changes": {"name": f"Spring {tag()}"}})
+    ok(admin, "updateLandingPage", longer, **ELICIT)
     changed = acme_client.get(f"/p/{slug}/", HTTP_IF_NONE_MATCH=got["ETag"])
     assert (
         changed.status_code == 200
@@ -187,7 +215,7 @@ def test_the_public_page_counts_visits_and_conversions_with_utm(people, form, ac
     closed = acme_client.get(f"/p/{slug}/", HTTP_IF_NONE_MATCH=changed["ETag"])
     assert closed.status_code == 200 and 'name="email"' not in closed.content.decode()
     assert acme_client.post(f"/p/{slug}/", {"name": "Late"}).status_code == 404
-    ok(admin, "updateLandingPage", {"pageId": page.pk, "changes": {"status": "draft"}})
+    ok(admin, "updateLandingPage", {"pageId": page.pk, "changes": {"status": "draft"}}, **ELICIT)
     assert acme_client.get(f"/p/{slug}/").status_code == 404
     assert "is not published for the public" in refused(
         admin, "updateLandingPage", {"pageId": page.pk, "changes": {"status": "published"}}, **ELICIT
@@ -199,6 +227,21 @@ def test_the_public_page_counts_visits_and_conversions_with_utm(people, form, ac
     assert "confirmationToken" in str(asked) and acme_client.get(f"/p/{slug}/").status_code == 200
     assert ok(admin, "deleteLandingPage", {"pageId": page.pk}, **ELICIT)["slug"] == slug
     assert acme_client.get(f"/p/{slug}/").status_code == 404
+    assert "restore: true" in refused(
+        admin, "updateLandingPage", {"pageId": page.pk, "changes": {"name": "Z"}}
+    )
+
+    # Restored from the trash: a draft again (publishing it is a person's choice), its figures kept.
+    back = ok(admin, "deleteLandingPage", {"pageId": page.pk, "restore": True})
+    assert (back["restored"], back["status"]) == (True, "draft")
+    assert acme_client.get(f"/p/{slug}/").status_code == 404
+    assert LandingPage.objects.get(pk=page.pk).conversions == 1
+    assert "not in the trash" in refused(admin, "deleteLandingPage", {"pageId": page.pk, "restore": True})
+    # Its address taken meanwhile by another live page: refused, nothing written.
+    ok(admin, "deleteLandingPage", {"pageId": page.pk}, **ELICIT)
+    ok(admin, "createLandingPage", {"landingPage": {"name": f"Other {tag()}", "slug": slug}})
+    assert f"/p/{slug}/" in refused(admin, "deleteLandingPage", {"pageId": page.pk, "restore": True})
+    assert LandingPage.objects.get(pk=page.pk).deleted_at is not None
 
 
 def test_a_private_page_is_never_listed_named_or_changed_by_another(people):

@@ -22,7 +22,7 @@ from apps.mail.testing import inbox_of, using_local_server
 from apps.mail.tests.factories import mailbox
 from apps.marketing import sequences
 from apps.marketing.models import EmailSequence, Enrollment, MarketingSettings, StepSend
-from apps.marketing.tests.factories import consenting, postal_address, segment, tag
+from apps.marketing.tests.factories import BROWSER, consenting, postal_address, segment, tag
 
 ELICIT = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
 STEPS = [
@@ -102,7 +102,7 @@ def test_a_three_step_sequence_to_20_contacts_exits_on_reply_and_unsubscribe_and
     assert suppression.is_suppressed(contacts[1].email)
     # A click on the first step's tracked link is the step's.
     tracked = next(word for word in text.split() if "/m/c/" in word)
-    answer = acme_client.get(urlsplit(tracked).path)
+    answer = acme_client.get(urlsplit(tracked).path, **BROWSER)
     assert answer.status_code == 302 and answer["Location"] == "https://shop.example.org/start"
 
     assert sequences.tick(live(made["id"]), now=start + timedelta(hours=49)) == 18

@@ -181,11 +181,15 @@ def list_design_assets(
 class DeletedAssetOut(Out):
     id: int
     name: str
+    restored: bool
+    file_ids: list[int] = Field(description="Its files, to Files' trash or back with it")
 
 
-def _deletable(ctx: ToolContext, *, asset_id: int) -> bool:
-    _asset(ctx, asset_id, "delete")
-    return True
+def _deletable(ctx: ToolContext, *, asset_id: int, restore: bool = False) -> bool:
+    found = DesignAsset.objects.fetch(ctx.actor, asset_id, "delete", trash=restore)
+    if restore:
+        designs.check_restore(found)
+    return not restore
 
 
 @tool(
@@ -195,8 +199,16 @@ def _deletable(ctx: ToolContext, *, asset_id: int) -> bool:
     markers=Marker.DESTRUCTIVE,
     confirm_if=_deletable,
 )
-def delete_design_asset(ctx: ToolContext, *, asset_id: AssetId) -> DeletedAssetOut:
-    """Move a design or generated image to the trash; its files stay in Files."""
-    found = _asset(ctx, asset_id, "delete")
-    designs.delete(actor=ctx.actor, asset=found)
-    return DeletedAssetOut(id=found.pk, name=found.name)
+def delete_design_asset(
+    ctx: ToolContext,
+    *,
+    asset_id: AssetId,
+    restore: Annotated[bool, Field(description="true: undo a deletion, its files too")] = False,
+) -> DeletedAssetOut:
+    """Move a design or generated image to the trash, its files in Files with it."""
+    found: DesignAsset = DesignAsset.objects.fetch(ctx.actor, asset_id, "delete", trash=restore)
+    if restore:
+        moved = designs.restore(actor=ctx.actor, asset=found)
+    else:
+        moved = designs.delete(actor=ctx.actor, asset=found)
+    return DeletedAssetOut(id=found.pk, name=found.name, restored=restore, file_ids=moved)

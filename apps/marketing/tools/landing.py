@@ -106,7 +106,8 @@ def update_landing_page(
     page_id: PageId,
     changes: Annotated[PageFields, Field(description="Only these; status published: public")],
 ) -> PageOut:
-    """Change a landing page's blocks, address or form, publish it or take it down (draft)."""
+    """Change a landing page's blocks, address or form, publish it or take it down (draft). A person
+    confirms publishing and every change of a published page."""
     found = _page(ctx, page_id, "change")
     landing.update(actor=ctx.actor, page=found, fields=changes.given(required=True))
     return PageOut.of(found)
@@ -116,11 +117,15 @@ class DeletedPageOut(Out):
     id: int
     name: str
     slug: str
+    status: str = Field(description="A restored page is a draft")
+    restored: bool
 
 
-def _deletable(ctx: ToolContext, *, page_id: int) -> bool:
-    _page(ctx, page_id, "delete")
-    return True
+def _deletable(ctx: ToolContext, *, page_id: int, restore: bool = False) -> bool:
+    found = LandingPage.objects.fetch(ctx.actor, page_id, "delete", trash=restore)
+    if restore:
+        landing.check_restore(page=found)
+    return not restore
 
 
 @tool(
@@ -130,8 +135,18 @@ def _deletable(ctx: ToolContext, *, page_id: int) -> bool:
     markers=Marker.DESTRUCTIVE,
     confirm_if=_deletable,
 )
-def delete_landing_page(ctx: ToolContext, *, page_id: PageId) -> DeletedPageOut:
+def delete_landing_page(
+    ctx: ToolContext,
+    *,
+    page_id: PageId,
+    restore: Annotated[bool, Field(description="true: undo a deletion")] = False,
+) -> DeletedPageOut:
     """Move a landing page to the trash: its address answers 404 at once; its figures stay."""
-    found = _page(ctx, page_id, "delete")
-    landing.delete(actor=ctx.actor, page=found)
-    return DeletedPageOut(id=found.pk, name=found.name, slug=found.slug)
+    found: LandingPage = LandingPage.objects.fetch(ctx.actor, page_id, "delete", trash=restore)
+    if restore:
+        landing.restore(actor=ctx.actor, page=found)
+    else:
+        landing.delete(actor=ctx.actor, page=found)
+    return DeletedPageOut(
+        id=found.pk, name=found.name, slug=found.slug, status=found.status, restored=restore
+    )

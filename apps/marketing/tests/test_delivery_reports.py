@@ -1,0 +1,141 @@
+"""Bounces and complaints that come back later: real delivery reports (an RFC 3464 DSN, an RFC 5965
+abuse report) put in the campaign mailbox's INBOX on the local mail server, read by the mail app's
+sync and handed to Marketing through apps.mail.api.on_delivery_report."""
+
+import imaplib
+import time
+from collections.abc import Iterator
+from email.message import EmailMessage
+
+import pytest
+from django.test import override_settings
+
+from apps.catalogue.testing import confirmed, ok
+from apps.mail import servers, suppression, sync
+from apps.mail.models import Mailbox, Message
+from apps.mail.testing import inbox_of, using_local_server
+from apps.mail.tests.factories import mailbox
+from apps.marketing import sending
+from apps.marketing.models import Campaign, MarketingSettings, Send
+from apps.marketing.tests.factories import campaign, consenting, postal_address, segment, tag
+
+ELICIT = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
+
+
+@pytest.fixture(scope="module")
+def mail_server() -> Iterator[dict[str, str]]:
+    with using_local_server() as env:
+        yield env
+
+
+def dsn(to: str, recipient: str, *, status: str, original: str, action: str = "failed") -> bytes:
+    """A delivery status notification as Postfix writes one, quoting the original's headers."""
+    return (
+        f"From: Mail Delivery System <MAILER-DAEMON@mx.example.org>\r\n"
+        f"To: {to}\r\nSubject: Undelivered Mail Returned to Sender\r\n"
+        f"Message-ID: <dsn-{tag()}@mx.example.org>\r\nMIME-Version: 1.0\r\n"
+        'Content-Type: multipart/report; report-type=delivery-status; boundary="b1"\r\n\r\n'
+        "--b1\r\nContent-Type: text/plain\r\n\r\nI'm sorry to have to inform you that your message "
+        "could not be delivered.\r\n\r\n"
+        "--b1\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.example.org\r\n\r\n"
+        f"Final-Recipient: rfc822; {recipient.upper()}\r\nOriginal-Recipient: rfc822;{recipient}\r\n"
+        f"Action: {action}\r\nStatus: {status}\r\nDiagnostic-Code: smtp; 550 {status} no such user\r\n\r\n"
+        f"--b1\r\nContent-Type: text/rfc822-headers\r\n\r\n{original}\r\n--b1--\r\n"
+    ).encode()
+
+
+def complaint(to: str, original: EmailMessage, *, recipient: str = "") -> bytes:
+    """An abuse report (ARF) as a mailbox provider's feedback loop sends one, with the message."""
+    rcpt = f"Original-Rcpt-To: {recipient}\r\n" if recipient else ""
+    return (
+        (
+            f"From: feedback@isp.example.net\r\nTo: {to}\r\nSubject: Abuse report\r\n"
+            f"Message-ID: <arf-{tag()}@isp.example.net>\r\nMIME-Version: 1.0\r\n"
+            'Content-Type: multipart/report; report-type=feedback-report; boundary="b2"\r\n\r\n'
+            "--b2\r\nContent-Type: text/plain\r\n\r\nThis is an abuse report.\r\n\r\n"
+            "--b2\r\nContent-Type: message/feedback-report\r\n\r\nFeedback-Type: abuse\r\n"
+            f"User-Agent: ExampleFBL/1.0\r\nVersion: 1\r\n{rcpt}\r\n"
+            "--b2\r\nContent-Type: message/rfc822\r\n\r\n"
+        ).encode()
+        + original.as_bytes()
+        + b"\r\n--b2--\r\n"
+    )
+
+
+def deliver(box: Mailbox, *raw: bytes) -> int:
+    """The reports put in the mailbox's INBOX on the server, and the mailbox synced."""
+    with using_local_server(), servers.imap(box) as client:
+        for message in raw:
+            client.append("INBOX", "", imaplib.Time2Internaldate(time.time()), message)
+    with using_local_server():
+        return sync.sync(box)
+
+
+def sent_campaign(admin: object, box: Mailbox, label: str, count: int) -> tuple[Campaign, list[object]]:
+    contacts = consenting(admin, count, label=label)
+    draft = campaign(
+        admin,
+        segment_id=segment(admin, rules=[{"field": "tags", "op": "has", "value": label}]).pk,
+        mailbox_id=box.pk,
+    )
+    ok(admin, "launchMarketingCampaign", {"campaignId": draft.pk}, **ELICIT)
+    assert sending.run(Campaign.objects.select_related("mailbox").get(pk=draft.pk)) == count
+    return draft, contacts
+
+
+def test_bounces_and_complaints_read_from_the_mailbox_reach_the_suppression_list(people, mail_server):
+    admin = people["admin"]
+    postal_address()
+    settings = MarketingSettings.current()
+    settings.quiet_start = settings.quiet_end = 0
+    settings.save()
+    box = mailbox(admin)
+    draft, contacts = sent_campaign(admin, box, f"d{tag()}", 5)
+    hard, complainer, soft, scanned, bystander = (contact.email.lower() for contact in contacts)
+    row = Send.objects.get(campaign=draft, email=hard)
+    softly = Send.objects.get(campaign=draft, email=soft)
+    received = inbox_of(mail_server, complainer)[0]
+    del received["Message-ID"]  # found by its signed List-Unsubscribe link instead
+    other = "<personal-1@acme.example>"
+    added = deliver(
+        box,
+        dsn(box.address, hard, status="5.1.1", original=f"Message-ID: {row.message_id}\r\nSubject: x\r\n"),
+        complaint(box.address, received),
+        dsn(box.address, soft, status="4.2.2", original=f"Message-ID: {softly.message_id}"),
+        dsn(box.address, scanned, status="2.0.0", action="delivered", original="Subject: y"),
+        # A bounce of a person's own mail is none of Marketing's business.
+        dsn(box.address, bystander, status="5.1.1", original=f"Message-ID: {other}\r\n"),
+    )
+    assert added >= 5  # stored as mail all the same (with the campaign's copies in Sent)
+    assert Message.objects.filter(mailbox=box, folder__role="inbox").count() == 5
+
+    assert suppression.reasons_among([hard, complainer, soft, scanned, bystander]) == {
+        hard: "bounced",
+        complainer: "complained",
+    }
+    assert dict(Send.objects.filter(campaign=draft).values_list("email", "reported")) == {
+        hard: "hard_bounce",
+        complainer: "complaint",
+        soft: "soft_bounce",
+        scanned: "",
+        bystander: "",
+    }
+    figures = ok(admin, "getCampaignPerformance", {"campaignId": draft.pk})["figures"]
+    assert (figures["bounced"], figures["complaints"], figures["delivered"]) == (1, 1, 4)
+
+    # The same reports read again (a second sync, a copy in another folder) count nothing twice.
+    assert deliver(box) == 0
+    # A second soft bounce of another campaign's message: at the limit, the address is suppressed.
+    with override_settings(ATRIUM_MARKETING_SOFT_BOUNCES=2):
+        later = campaign(
+            admin,
+            segment_id=segment(admin, rules=[{"field": "email", "op": "equals", "value": soft}]).pk,
+            mailbox_id=box.pk,
+        )
+        ok(admin, "launchMarketingCampaign", {"campaignId": later.pk}, **ELICIT)
+        assert sending.run(Campaign.objects.select_related("mailbox").get(pk=later.pk)) == 1
+        again = Send.objects.get(campaign=later).message_id
+        deliver(box, dsn(box.address, soft, status="4.4.7", original=f"Message-ID: {again}"))
+    assert suppression.reasons_among([soft]) == {soft: "bounced"}
+    preview = ok(admin, "previewSegmentContacts", {"segmentId": draft.segment_id})
+    assert preview["skippedByReason"] == {"bounced": 2, "complained": 1}

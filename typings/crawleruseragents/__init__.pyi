@@ -1,0 +1,3 @@
+# The parts of crawler-user-agents (no types of its own) the service uses.
+
+def is_crawler(user_agent: str, case_sensitive: bool = ...) -> bool: ...
