@@ -63,12 +63,13 @@ def test_a_forms_life(people, acme_client):
 
     # Published: version 1, still private, so the public page is not there yet.
     live = ok(admin, "manageFormTemplate", {"formId": form_id, "action": "publish"}, **ELICIT)
-    assert live["form"]["version"] == 1 and live["form"]["publicUrl"].endswith("/f/beta-sign-up/")
+    assert live["form"]["version"] == 1 and live["form"]["publicUrl"] is None
     assert acme_client.get("/f/beta-sign-up/").status_code == 404
 
     # Shared with the workspace: colleagues find it, and the public answers it.
     shared = ok(admin, "updateFormTemplate", {"formId": form_id, "changes": {"visibility": "workspace"}})
     assert shared["changed"] == ["visibility"] and shared["form"]["visibility"] == "workspace"
+    assert shared["form"]["publicUrl"].endswith("/f/beta-sign-up/")
     assert [item["id"] for item in ok(member, "searchFormTemplates", {"query": "beta"})["items"]] == [form_id]
     cache.delete(submissions_key("acme", form_id, "127.0.0.1"))
 
@@ -127,7 +128,7 @@ def test_a_forms_life(people, acme_client):
     assert ada["answers"]["plan"] == "Team" and ada["answers"]["consent"] is True
     assert ada["answers"]["logo"]["fileId"] == ada["fileIds"][0] and ada["source"] == "public"
     examined = ok(member, "examineForms", {"formId": form_id})
-    assert examined["submissions"] == {"received": 2}
+    assert examined["submissions"]["received"] == 2 and examined["versions"][0]["submissions"] == 2
 
     acme_client.force_login(member)
     exported = acme_client.get(f"/settings/forms/{form_id}/submissions.csv")
@@ -189,7 +190,8 @@ def test_a_forms_life(people, acme_client):
     assert Submission.objects.count() == 3
 
     # The other private form stays its maker's: never listed, found, nor quoted.
-    assert ok(member, "searchFormTemplates", {"limit": 100})["total"] == 1
+    listed = [item["id"] for item in ok(member, "searchFormTemplates", {"limit": 100})["items"]]
+    assert form_id in listed and secret["id"] not in listed
     said = refused(member, "searchFormSubmissions", {"formId": secret["id"]})
     assert "was not found" in said and "Salary" not in said
     assert refused(colleague, "examineForms", {"formId": secret["id"]}).count("Salary") == 0
