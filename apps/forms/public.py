@@ -4,8 +4,9 @@ against that version (apps.forms.services.submission_create; the browser's own c
 convenience, never trusted), uploads type-sniffed and size-capped, then stored in Files as the
 form's owner's. A honeypot field and a per-address hourly cap keep robots out.
 
-Only an open form visible to the workspace is served (published, not private, not deleted);
-anything else is a 404.
+Only a form visible to the workspace is served (not private, not deleted): an open one with its
+fields; a closed one (it was published) with a page saying it takes no more answers, and a post to
+it refused (403) with nothing kept. Anything else is a 404.
 """
 
 from dataclasses import dataclass
@@ -44,9 +45,18 @@ def _form(slug: str) -> FormTemplate:
         .filter(slug=slug, deleted_at__isnull=True)
         .first()
     )
-    if form is None or not form.is_public:
+    if form is None or not (form.is_public or _closed(form)):
         raise Http404
     return form
+
+
+def _closed(form: FormTemplate) -> bool:
+    """A form of the workspace's that was published and is closed: its page says so."""
+    return (
+        form.status == FormTemplate.Status.CLOSED
+        and form.current_version_id is not None
+        and form.visibility == "workspace"
+    )
 
 
 def _answers(form: FormTemplate, request: HttpRequest) -> tuple[dict[str, Any], dict[str, uploads.Checked]]:
@@ -157,6 +167,7 @@ def _page(request: HttpRequest, form: FormTemplate, *, status: int = 200, **cont
             "problems": context.get("problems", {}),
             "message": context.get("message", ""),
             "sent": request.GET.get("sent") == "1",
+            "closed": context.get("closed", False),
             "action": reverse("forms:public", kwargs={"slug": form.slug}),
             # Where the respondent came from rides along with their answers.
             "hidden": list(utm_of(request.POST if request.method == "POST" else request.GET).items()),
@@ -239,6 +250,8 @@ def page(request: HttpRequest, slug: str) -> HttpResponse:
     form = _form(slug)
     if request.method not in ("GET", "HEAD", "POST"):
         return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
+    if _closed(form):
+        return _page(request, form, status=403 if request.method == "POST" else 200, closed=True)
     if request.method != "POST":
         return _page(request, form)
     got = receive(request, form)

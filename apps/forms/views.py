@@ -1,6 +1,6 @@
 """The Forms settings page: the forms a person may see (status, version, public address, what
 agents and people changed last), the latest submissions with their lock, and each form's
-submissions as a CSV file."""
+submissions as a CSV file, in which no cell a respondent wrote is taken for a formula."""
 
 import csv
 import io
@@ -32,6 +32,15 @@ def home(request: AuthenticatedHttpRequest) -> HttpResponse:
     )
 
 
+# A cell starting so is run as a formula by spreadsheet programs: it is written after a '.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: object) -> str:
+    text = str(value)
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+
+
 @page(FormsPerm.VIEW, methods=READ)
 def export(request: AuthenticatedHttpRequest, form_id: int) -> HttpResponse:
     form = FormTemplate.objects.fetch(request.user, form_id)
@@ -57,14 +66,14 @@ def export(request: AuthenticatedHttpRequest, form_id: int) -> HttpResponse:
             [
                 row.pk,
                 row.version.number,
-                row.respondent_email,
+                _cell(row.respondent_email),
                 row.status,
                 row.locked_at.isoformat() if row.locked_at else "",
                 row.content_hash,
                 json.dumps(row.answers, ensure_ascii=False, sort_keys=True),
-                row.utm.get("utm_source", ""),
-                row.utm.get("utm_medium", ""),
-                row.utm.get("utm_campaign", ""),
+                _cell(row.utm.get("utm_source", "")),
+                _cell(row.utm.get("utm_medium", "")),
+                _cell(row.utm.get("utm_campaign", "")),
                 row.created_at.isoformat(),
             ]
         )
