@@ -13,3 +13,8 @@ class UnknownIntegration(NotFound):
 class SettingInvalid(ValidationFailed):
     code = "INTEGRATION_SETTING_INVALID"
     msg_format = _("{label} ({name}): {problem} Nothing was saved.")
+
+
+class UnknownProvider(NotFound):
+    code = "INTEGRATION_PROVIDER_NOT_FOUND"
+    msg_format = _("{area}/{provider} is not a provider this page tests.")

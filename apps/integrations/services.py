@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.core import encryption, outbound
 from apps.integrations import api
-from apps.integrations.errors import SettingInvalid, UnknownIntegration
+from apps.integrations.errors import SettingInvalid, UnknownIntegration, UnknownProvider
 from apps.integrations.models import ProviderSetting
 
 logger = logging.getLogger(__name__)
@@ -77,4 +77,4 @@ def provider_test(*, area: str, provider: str) -> api.Outcome:
                         "integration test of %s/%s: %s", area, provider, "ok" if outcome.ok else "failed"
                     )
                     return outcome
-    raise UnknownIntegration(name=f"{area[:40]}/{provider[:40]}")
+    raise UnknownProvider(area=area[:40], provider=provider[:40])

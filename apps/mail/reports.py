@@ -3,7 +3,8 @@ notification: `multipart/report; report-type=delivery-status`, a recipient's `Ac
 its `Status`, 5.x.x permanent and 4.x.x transient) or a complaint (an RFC 5965 abuse report:
 `report-type=feedback-report`). Read with the standard library's email package.
 
-The sync (apps.mail.sync) hands each new one, once, to the handlers other areas registered with
+The sync (apps.mail.sync) hands each new one, once (and apps.mail.esp each an ESP's webhook
+reports), to the handlers other areas registered with
 `apps.mail.api.on_delivery_report(handler)`: a handler gets a `DeliveryReport` (who, how, and the
 original message's Message-ID and headers, among them its signed List-Unsubscribe link, read back
 here) and decides what it means for its own mail (Marketing: the suppression list). A handler that
@@ -45,7 +46,8 @@ class Failure:
 @dataclass(frozen=True)
 class DeliveryReport:
     kind: str  # BOUNCE or COMPLAINT
-    mailbox_id: int
+    # The mailbox it was read from; None for an ESP's webhook (apps.mail.esp).
+    mailbox_id: int | None
     failures: tuple[Failure, ...]
     # The original message's Message-IDs (its own, and the report's pointers to it).
     message_ids: tuple[str, ...] = ()
@@ -54,6 +56,8 @@ class DeliveryReport:
     # {"a": address, "src": what it was sent for} from the original's signed List-Unsubscribe
     # link (apps.mail.suppression), when it carried one of this workspace's.
     unsubscribe: dict[str, str] | None = None
+    # Where it came from: "mailbox", or the ESP whose webhook told it ("esp:mailgun").
+    source: str = "mailbox"
 
 
 Handler = Callable[[DeliveryReport], Any]
@@ -167,13 +171,18 @@ def _unsubscribe(value: str) -> dict[str, str] | None:
 def received(message: EmailMessage, *, mailbox_id: int) -> DeliveryReport | None:
     """Hands the report `message` is (if it is one) to every handler; the report, or None."""
     report = read(message, mailbox_id=mailbox_id)
-    if report is None:
-        return None
-    logger.info("mailbox %s: a %s report received", mailbox_id, report.kind)
+    if report is not None:
+        hand_over(report)
+    return report
+
+
+def hand_over(report: DeliveryReport) -> None:
+    """Gives `report` to every handler, each in its own savepoint (one that fails is logged)."""
+    where = f"mailbox {report.mailbox_id}" if report.mailbox_id is not None else report.source
+    logger.info("%s: a %s report received", where, report.kind)
     for handler in list(_handlers):
         try:
             with transaction.atomic():
                 handler(report)
         except (AppError, DatabaseError, ValueError, LookupError):
-            logger.exception("mailbox %s: a delivery report handler failed", mailbox_id)
-    return report
+            logger.exception("%s: a delivery report handler failed", where)

@@ -1,6 +1,6 @@
-from django.urls import path
+from django.urls import include, path
 
-from apps.mail import views
+from apps.mail import esp, views
 
 app_name = "mail"
 
@@ -13,4 +13,6 @@ urlpatterns = [
     path("settings/mail/drafts/<int:draft_id>/restore", views.draft_restore, name="restore-draft"),
     # Public: the one-click unsubscribe link of campaign and marketing mail (RFC 8058).
     path("mail/unsubscribe/<str:token>", views.unsubscribe, name="unsubscribe"),
+    # Public, signed: an ESP's tracking webhook (bounces, complaints), when one is set up.
+    path("mail/esp/", include((esp.urlpatterns(), "anymail"))),
 ]

@@ -112,5 +112,10 @@ PLATFORM_SUPPORT_EMAIL = env.str("ATRIUM_PLATFORM_SUPPORT_EMAIL", "")
 PLATFORM_SUPPORT_TICKETS_PER_HOUR = env.int("ATRIUM_PLATFORM_SUPPORT_TICKETS_PER_HOUR", 5, min=1)
 PLATFORM_SUPPORT_TICKETS_PER_DAY = env.int("ATRIUM_PLATFORM_SUPPORT_TICKETS_PER_DAY", 30, min=1)
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
+# Bounces and complaints from an e-mail service provider's signed tracking webhooks (django-anymail),
+# when mail goes out through one: anymail's settings as a JSON object, for example
+# {"WEBHOOK_SECRET": "user:long-random-password", "MAILGUN_WEBHOOK_SIGNING_KEY": "..."}. Without a
+# WEBHOOK_SECRET no webhook is served (apps.mail.esp).
+ANYMAIL = env.json("ATRIUM_ANYMAIL", {}, expect=dict, empty={})
 EMAIL_HOST = env.str("EMAIL_HOST", "localhost")
 EMAIL_PORT = env.int("EMAIL_PORT", 25, min=0, max=65535)

@@ -26,7 +26,7 @@ os.environ.setdefault(
 from apps.core import env  # noqa: E402
 
 from .base import *  # noqa: E402, F403
-from .base import CACHES, CHANNEL_LAYERS, DATA_DIR, LOGGING  # noqa: E402
+from .base import ANYMAIL, CACHES, CHANNEL_LAYERS, DATA_DIR, LOGGING  # noqa: E402
 
 DEBUG = False
 SECRET_KEY = "test-secret-key"  # noqa: S105
@@ -57,6 +57,12 @@ OAUTH_REGISTRATIONS_PER_HOUR = env.int("ATRIUM_OAUTH_REGISTRATIONS_PER_HOUR", 10
 
 # API keys (tests): webhooks may go to http on loopback; a fixed encryption key that is not secret.
 WEBHOOKS_ALLOW_LOOPBACK = env.bool("ATRIUM_WEBHOOKS_ALLOW_LOOPBACK", True)
+# The ESP webhooks the tests sign (apps/mail/tests/test_esp_webhooks.py).
+ANYMAIL = {
+    "WEBHOOK_SECRET": "esp-test:webhook-secret-for-tests",
+    "MAILGUN_WEBHOOK_SIGNING_KEY": "mailgun-signing-key-for-tests",
+    **ANYMAIL,
+}
 ATRIUM_ENCRYPTION_KEYS = env.list("ATRIUM_ENCRYPTION_KEYS", ["ZGV2ZWxvcG1lbnQta2V5LW5vdC1hLXNlY3JldC0wMDA="])
 # Serve static files from the source folders: a fresh clone has no collectstatic output, and pages
 # whose script 404s would not behave as they do in a real deployment.

@@ -2,7 +2,12 @@
 abuse report) put in the campaign mailbox's INBOX on the local mail server, read by the mail app's
 sync and handed to Marketing through apps.mail.api.on_delivery_report."""
 
+import base64
+import hashlib
+import hmac
 import imaplib
+import json
+import secrets
 import time
 from collections.abc import Iterator
 from email.message import EmailMessage
@@ -139,3 +144,70 @@ def test_bounces_and_complaints_read_from_the_mailbox_reach_the_suppression_list
     assert suppression.reasons_among([soft]) == {soft: "bounced"}
     preview = ok(admin, "previewSegmentContacts", {"segmentId": draft.segment_id})
     assert preview["skippedByReason"] == {"bounced": 2, "complained": 1}
+
+
+def mailgun(
+    event: str, recipient: str, message_id: str, *, key: str = "mailgun-signing-key-for-tests", **more: object
+):
+    """A Mailgun tracking webhook's body (its JSON webhooks), signed as Mailgun signs it."""
+    timestamp, token = str(int(time.time())), secrets.token_hex(25)
+    signature = hmac.new(key.encode(), f"{timestamp}{token}".encode(), hashlib.sha256).hexdigest()
+    return {
+        "signature": {"timestamp": timestamp, "token": token, "signature": signature},
+        "event-data": {
+            "event": event,
+            "id": secrets.token_hex(8),
+            "timestamp": time.time(),
+            "recipient": recipient,
+            "message": {"headers": {"message-id": message_id.strip("<>")}},
+            **more,
+        },
+    }
+
+
+def test_bounces_and_complaints_an_esp_reports_by_its_signed_webhook_reach_the_suppression_list(
+    people, mail_server, acme_client
+):
+    admin = people["admin"]
+    postal_address()
+    settings = MarketingSettings.current()
+    settings.quiet_start = settings.quiet_end = 0
+    settings.save()
+    box = mailbox(admin)
+    draft, contacts = sent_campaign(admin, box, f"e{tag()}", 4)
+    hard, complainer, soft, leaver = (contact.email.lower() for contact in contacts)
+    sent = dict(Send.objects.filter(campaign=draft).values_list("email", "message_id"))
+    url = "/mail/esp/mailgun/tracking/"
+    auth = {"HTTP_AUTHORIZATION": "Basic " + base64.b64encode(b"esp-test:webhook-secret-for-tests").decode()}
+
+    def post(body: dict, **headers: str) -> int:
+        return acme_client.post(url, json.dumps(body), content_type="application/json", **headers).status_code
+
+    # Refused, and nothing changes: no credentials, a wrong signature.
+    bounce = mailgun("failed", hard, sent[hard], severity="permanent", reason="bounce")
+    assert post(bounce) in (400, 401, 403)
+    assert post(mailgun("failed", hard, sent[hard], key="not-the-key", severity="permanent"), **auth) == 400
+    assert suppression.reasons_among([hard]) == {}
+
+    assert post(bounce, **auth) == 200
+    assert post(mailgun("complained", complainer, sent[complainer]), **auth) == 200
+    assert post(mailgun("failed", soft, sent[soft], severity="temporary", reason="generic"), **auth) == 200
+    assert post(mailgun("unsubscribed", leaver, sent[leaver]), **auth) == 200
+    # An open is none of the suppression list's business.
+    assert post(mailgun("opened", soft, sent[soft]), **auth) == 200
+
+    assert suppression.reasons_among([hard, complainer, soft, leaver]) == {
+        hard: "bounced",
+        complainer: "complained",
+        leaver: "unsubscribed",
+    }
+    assert dict(Send.objects.filter(campaign=draft).values_list("email", "reported")) == {
+        hard: "hard_bounce",
+        complainer: "complaint",
+        soft: "soft_bounce",
+        leaver: "",
+    }
+    # The same event delivered again (an ESP retries) counts once.
+    assert post(mailgun("failed", hard, sent[hard], severity="permanent", reason="bounce"), **auth) == 200
+    figures = ok(admin, "getCampaignPerformance", {"campaignId": draft.pk})["figures"]
+    assert (figures["bounced"], figures["complaints"]) == (1, 1)
