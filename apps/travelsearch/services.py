@@ -423,7 +423,8 @@ def activities_search(
 def activity_offers(
     *, actor: Any, result_id: int, start: date | None, end: date | None
 ) -> tuple[Offer, dict[str, Any], list[Offer]]:
-    """An activity found by a search: its dated offers (date, times, price) between two days."""
+    """An activity found by a search: its details and its offer (price from) for two days and
+    those between."""
     found = _result(actor, result_id, Kind.ACTIVITY, READS)
     criteria = found.snapshot.get("criteria") or {}
     start = start or max(found.starts_on, timezone.localdate())
