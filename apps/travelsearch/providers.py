@@ -48,6 +48,8 @@ class Found:
 class Page:
     items: list[Found]
     next_page: str = ""
+    # The Demand API's `search_token` of a car search: what reads one of its offers again.
+    token: str = ""
 
 
 @dataclass
@@ -61,10 +63,33 @@ class Place:
     radius_km: int = 5
 
     def demand(self) -> dict[str, Any]:
+        """For /accommodations/search: `city`, `airport` or `coordinates` with a `radius` (km)."""
         if self.city is not None:
             return {"city": self.city}
         if self.airport:
             return {"airport": self.airport}
+        return {
+            "coordinates": {"latitude": self.latitude, "longitude": self.longitude, "radius": self.radius_km}
+        }
+
+    def car(self) -> dict[str, Any]:
+        """A /cars/search route point's `location`: exactly one of `airport`, `city` or
+        `coordinates` (latitude and longitude, no radius)."""
+        if self.city is not None:
+            return {"city": self.city}
+        if self.airport:
+            return {"airport": self.airport}
+        return {"coordinates": {"latitude": self.latitude, "longitude": self.longitude}}
+
+    def attractions(self, provider: str) -> dict[str, Any]:
+        """For /attractions/search: `cities` (a list) or `coordinates` with a `radius` (km); the
+        Demand API has no airport search for attractions."""
+        if self.city is not None:
+            return {"cities": [self.city]}
+        if self.airport:
+            raise errors.ProviderRefused(
+                provider=provider, reason="attractions are searched by city or coordinates"
+            )
         return {
             "coordinates": {"latitude": self.latitude, "longitude": self.longitude, "radius": self.radius_km}
         }
@@ -111,6 +136,7 @@ class Inventory(Protocol):
         most: int,
         page: str,
     ) -> Page: ...
+    def car_offer(self, *, offer_id: str, search_token: str, currency: str) -> Found | None: ...
     def activities(
         self, *, place: Place, start: date, end: date, currency: str, most: int, page: str
     ) -> Page: ...
@@ -143,13 +169,29 @@ def _guests(adults: int, children: list[int], rooms: int) -> dict[str, Any]:
     return guests
 
 
-def _link(item: dict[str, Any]) -> str:
-    link = str(item.get("url") or item.get("deep_link_url") or "")
+def _link(value: Any) -> str:
+    """A web address the Demand API gives: a string (`url` of a search result), a `{web, app}`
+    object (`url` of details and cars) or `{web: {detail}}` (`urls` of attractions)."""
+    if isinstance(value, dict):
+        value = value.get("web") or ""
+        if isinstance(value, dict):
+            value = value.get("detail") or ""
+    link = str(value or "")
     return link[:2000] if link.startswith(("https://", "http://")) else ""
 
 
+def _rows(most: int, cap: int) -> int:
+    """`rows` / `maximum_results`: the Demand API takes a multiple of 10, from 10 to `cap`."""
+    return min(cap, max(10, -(-most // 10) * 10))
+
+
+def _id(value: str) -> int | str:
+    return int(value) if value.lstrip("-").isdigit() else value
+
+
 class Demand:
-    """The Booking.com Demand API (properties, cars, attractions)."""
+    """The Booking.com Demand API 3.2 (properties, cars) and 3.2-Beta (attractions, car
+    availability)."""
 
     name = BOOKING
 
@@ -199,11 +241,14 @@ class Demand:
             raise errors.ProviderNotJson(provider=self.name)
         return data
 
-    def _paged(self, body: dict[str, Any], most: int, page: str) -> dict[str, Any]:
-        body["rows"] = most
+    def _paged(
+        self, body: dict[str, Any], most: int, page: str, *, key: str = "rows", cap: int = 100
+    ) -> dict[str, Any]:
+        # A next page is asked with the same criteria and the `page` token of `metadata.next_page`
+        # (the criteria the specification marks required stay required).
+        body[key] = _rows(most, cap)
         if page:
-            # A next page is asked with its token alone (the criteria are the token's).
-            return {"page": page}
+            body["page"] = page
         return body
 
     def _list(self, data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -211,6 +256,11 @@ class Demand:
         if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
             raise errors.ProviderNotJson(provider=self.name)
         return items
+
+    @staticmethod
+    def _next(data: dict[str, Any]) -> str:
+        metadata = data.get("metadata")
+        return str((metadata.get("next_page") if isinstance(metadata, dict) else "") or "")
 
     def city(self, *, name: str, country: str) -> int | None:
         data = self._call("/common/locations/cities", {"country": country, "languages": [self.language]})
@@ -223,27 +273,48 @@ class Demand:
                     raise errors.ProviderNotJson(provider=self.name) from None
         return None
 
-    def _details(self, path: str, key: str, ids: list[str]) -> dict[str, dict[str, Any]]:
+    def _city_names(self, ids: set[Any]) -> dict[Any, str]:
+        """The names of Booking.com city ids (details give a city as its id), one call per city:
+        `/common/locations/cities` takes one `city`."""
+        names: dict[Any, str] = {}
+        for city in sorted(i for i in ids if isinstance(i, int)):
+            data = self._call("/common/locations/cities", {"city": city, "languages": [self.language]})
+            for item in self._list(data):
+                names[item.get("id")] = _text(item.get("name"), 100)
+        return names
+
+    def _accommodations(self, ids: list[str], extras: list[str]) -> dict[str, dict[str, Any]]:
         if not ids:
             return {}
         data = self._call(
-            path,
-            {
-                key: [int(i) if i.isdigit() else i for i in ids],
-                "extras": ["description", "facilities", "photos", "policies"],
-                "languages": [self.language],
-            },
+            "/accommodations/details",
+            {"accommodations": [_id(i) for i in ids], "extras": extras, "languages": [self.language]},
         )
         return {str(item.get("id")): item for item in self._list(data)}
 
-    def _price(self, item: dict[str, Any], currency: str) -> tuple[Decimal, str]:
-        price = item.get("price")
-        if not isinstance(price, dict):
+    def _amount(self, price: Any, part: str) -> tuple[Decimal, bool] | None:
+        """An accommodation price part (`total`, `base`): {accommodation_currency, booker_currency};
+        the booker's when there (the currency asked), else the property's. None: not given."""
+        amounts = price.get(part) if isinstance(price, dict) else None
+        if not isinstance(amounts, dict):
+            return None
+        booker = amounts.get("booker_currency")
+        value = booker if booker is not None else amounts.get("accommodation_currency")
+        if value is None:
+            return None
+        return money(value, self.name), booker is not None
+
+    def _stay_price(self, item: dict[str, Any], currencies: Any, asked: str) -> tuple[Decimal, str, str]:
+        """What a stay costs in all (`price.total`: taxes and mandatory charges included; `base`
+        leaves them out), its currency, and the base as text."""
+        total = self._amount(item.get("price"), "total")
+        if total is None:
             raise errors.ProviderNotJson(provider=self.name)
-        # `total` is what the traveller pays in all: taxes and mandatory charges included
-        # (`book` leaves out what is paid at the property).
-        total = price.get("total", price.get("book"))
-        return money(total, self.name), str(item.get("currency") or price.get("currency") or currency)[:3]
+        amount, in_booker = total
+        currencies = currencies if isinstance(currencies, dict) else {}
+        paid_in = str(currencies.get("booker" if in_booker else "accommodation") or asked)[:3]
+        base = self._amount(item.get("price"), "base")
+        return amount, paid_in, str(base[0]) if base else ""
 
     def properties(
         self,
@@ -269,10 +340,11 @@ class Demand:
         }
         data = self._call("/accommodations/search", self._paged(body, most, page))
         items = self._list(data)[:most]
-        named = self._details("/accommodations/details", "accommodations", [str(i.get("id")) for i in items])
+        named = self._accommodations([str(i.get("id")) for i in items], [])
+        cities = self._city_names({(about.get("location") or {}).get("city") for about in named.values()})
         found = []
         for item in items:
-            total, paid_in = self._price(item, currency)
+            total, paid_in, base = self._stay_price(item, item.get("currency"), currency)
             about = named.get(str(item.get("id")), {})
             found.append(
                 Found(
@@ -280,40 +352,55 @@ class Demand:
                     title=_text(about.get("name")) or f"Property {item.get('id')}",
                     total=total,
                     currency=paid_in,
-                    deep_link=_link(item) or _link(about),
+                    deep_link=_link(item.get("url")) or _link(about.get("url")),
                     details={
-                        "city": _text((about.get("location") or {}).get("city"), 100),
+                        "city": cities.get((about.get("location") or {}).get("city"), ""),
                         "stars": (about.get("rating") or {}).get("stars"),
                         "reviewScore": (about.get("rating") or {}).get("review_score"),
-                        "priceBeforeCharges": str((item.get("price") or {}).get("book", "")),
+                        "priceBeforeCharges": base,
                     },
                 )
             )
-        return Page(found, str(data.get("next_page") or ""))
+        return Page(found, self._next(data))
+
+    def _facility_names(self) -> dict[Any, str]:
+        data = self._call(
+            "/accommodations/constants",
+            {"constants": ["accommodation_facilities"], "languages": [self.language]},
+        )
+        constants = data.get("data")
+        facilities = constants.get("accommodation_facilities") if isinstance(constants, dict) else None
+        if not isinstance(facilities, list):
+            raise errors.ProviderNotJson(provider=self.name)
+        return {f.get("id"): _text(f.get("name"), 80) for f in facilities if isinstance(f, dict)}
 
     def property_details(self, property_id: str) -> dict[str, Any] | None:
-        about = self._details("/accommodations/details", "accommodations", [property_id]).get(property_id)
+        about = self._accommodations([property_id], ["description", "facilities", "photos", "policies"]).get(
+            property_id
+        )
         if about is None:
             return None
         location = about.get("location") or {}
+        facilities = [f for f in about.get("facilities") or [] if isinstance(f, dict)]
+        names = self._facility_names() if facilities else {}
+        description = about.get("description")
+        description = description if isinstance(description, dict) else {}
         return {
             "name": _text(about.get("name")),
-            "description": _text(about.get("description"), 2000),
+            "description": _text(description.get("text"), 2000),
             "address": _text(location.get("address"), 300),
-            "city": _text(location.get("city"), 100),
+            "city": self._city_names({location.get("city")}).get(location.get("city"), ""),
             "coordinates": location.get("coordinates") or {},
             "stars": (about.get("rating") or {}).get("stars"),
             "reviewScore": (about.get("rating") or {}).get("review_score"),
-            "facilities": [_text(f.get("name") or f.get("id"), 80) for f in about.get("facilities") or []][
-                :30
-            ],
+            "facilities": [names.get(f.get("id")) or str(f.get("id")) for f in facilities][:30],
             "photos": [
                 str((photo.get("url") or {}).get("large") or "")
                 for photo in about.get("photos") or []
                 if isinstance(photo, dict)
             ][:10],
             "policies": about.get("policies") or {},
-            "url": _link(about),
+            "url": _link(about.get("url")),
         }
 
     def property_products(
@@ -330,7 +417,7 @@ class Demand:
         data = self._call(
             "/accommodations/availability",
             {
-                "accommodation": int(property_id) if property_id.isdigit() else property_id,
+                "accommodations": [_id(property_id)],
                 "booker": self._booker(),
                 "checkin": checkin.isoformat(),
                 "checkout": checkout.isoformat(),
@@ -339,33 +426,55 @@ class Demand:
                 "extras": ["extra_charges"],
             },
         )
-        place = data.get("data")
-        if not isinstance(place, dict):
+        place = next((item for item in self._list(data) if str(item.get("id")) == property_id), None)
+        if place is None:  # no product left for the stay
+            return []
+        products = place.get("products") or []
+        if not isinstance(products, list) or not all(isinstance(p, dict) and p.get("id") for p in products):
             raise errors.ProviderNotJson(provider=self.name)
+        # A product names its room by id; the room's name is in the property's details.
+        about = self._accommodations([property_id], ["rooms"]).get(property_id, {}) if products else {}
+        room_names = {
+            str(r.get("id")): _text(r.get("name"), 150)
+            for r in about.get("rooms") or []
+            if isinstance(r, dict)
+        }
         found = []
-        for product in place.get("products") or []:
-            if not isinstance(product, dict) or not product.get("id"):
-                raise errors.ProviderNotJson(provider=self.name)
-            total, paid_in = self._price(product, str(place.get("currency") or currency))
+        for product in products:
+            total, paid_in, base = self._stay_price(product, place.get("currency"), currency)
             policies = product.get("policies") or {}
             found.append(
                 Found(
                     id=str(product["id"]),
-                    title=_text(product.get("room_name") or product.get("room"), 150) or "Room",
+                    title=room_names.get(str(product.get("room"))) or "Room",
                     total=total,
                     currency=paid_in,
-                    deep_link=_link(place),
+                    deep_link=_link(place.get("url")),
                     parent_id=property_id,
                     starts_on=checkin,
                     ends_on=checkout,
                     details={
                         "cancellation": (policies.get("cancellation") or {}).get("type", ""),
                         "meals": (policies.get("meal_plan") or {}).get("meals", []),
-                        "priceBeforeCharges": str((product.get("price") or {}).get("book", "")),
+                        "priceBeforeCharges": base,
                     },
                 )
             )
         return found
+
+    def _car_price(self, price: Any, currency: str) -> tuple[Decimal, str]:
+        """A car's `price.total` (a number: taxes and the mandatory charges included) and its
+        `price.currency` (search) or the answer's `currency` (availability)."""
+        if not isinstance(price, dict) or price.get("total") is None:
+            raise errors.ProviderNotJson(provider=self.name)
+        return money(price["total"], self.name), str(price.get("currency") or currency)[:3]
+
+    def _supplier_names(self, ids: set[Any]) -> dict[Any, str]:
+        wanted = sorted(i for i in ids if isinstance(i, int))
+        if not wanted:
+            return {}
+        data = self._call("/cars/suppliers", {"suppliers": wanted})
+        return {item.get("id"): _text(item.get("name"), 100) for item in self._list(data)}
 
     def cars(
         self,
@@ -380,116 +489,150 @@ class Demand:
         page: str,
     ) -> Page:
         body = {
-            "booker": self._booker(),
+            "booker": {"country": self.booker_country},
             "currency": currency,
             "driver": {"age": driver_age},
             "route": {
-                "pickup": {"datetime": pickup_at, "location": pickup.demand()},
-                "dropoff": {"datetime": dropoff_at, "location": dropoff.demand()},
+                "pickup": {"datetime": pickup_at, "location": pickup.car()},
+                "dropoff": {"datetime": dropoff_at, "location": dropoff.car()},
             },
         }
-        data = self._call("/cars/search", self._paged(body, most, page))
+        data = self._call("/cars/search", self._paged(body, most, page, key="maximum_results", cap=500))
+        items = self._list(data)[:most]
+        suppliers = self._supplier_names({item.get("supplier") for item in items})
         found = []
-        for item in self._list(data)[:most]:
-            offer_id = item.get("offer") or item.get("id")
-            if not offer_id:
+        for item in items:
+            if not item.get("offer"):
                 raise errors.ProviderNotJson(provider=self.name)
-            total, paid_in = self._price(item, currency)
-            vehicle, supplier = item.get("vehicle") or {}, item.get("supplier") or {}
+            total, paid_in = self._car_price(item.get("price"), currency)
+            supplier = suppliers.get(item.get("supplier"), "")
+            # A search names no car model (that is /cars/details' catalogue, kept by `car` id):
+            # a result is said by its category and supplier.
+            category = next(iter(item.get("categories") or []), "")
+            kind = str(category).replace("_", " ").capitalize() or "Rental"
+            mileage = (item.get("policies") or {}).get("mileage") or {}
             found.append(
                 Found(
-                    id=str(offer_id),
-                    title=f"{_text(vehicle.get('name'), 100)} ({_text(supplier.get('name'), 100)})",
+                    id=str(item["offer"]),
+                    title=f"{kind} car ({supplier})" if supplier else f"{kind} car",
                     total=total,
                     currency=paid_in,
-                    deep_link=_link(item),
+                    deep_link=_link(item.get("url")),
                     details={
-                        "supplier": _text(supplier.get("name"), 100),
-                        "category": _text(vehicle.get("category"), 50),
-                        "transmission": _text(vehicle.get("transmission"), 20),
-                        "seats": vehicle.get("seats"),
-                        "mileage": _text((item.get("policies") or {}).get("mileage"), 50),
+                        "supplier": supplier,
+                        "category": _text(category, 50),
+                        "mileage": _text(mileage.get("type") if isinstance(mileage, dict) else "", 50),
+                        "cancellation": _text(
+                            ((item.get("policies") or {}).get("cancellation") or {}).get("type"), 50
+                        ),
                     },
                 )
             )
-        return Page(found, str(data.get("next_page") or ""))
+        return Page(found, self._next(data), str(data.get("search_token") or ""))
+
+    def car_offer(self, *, offer_id: str, search_token: str, currency: str) -> Found | None:
+        """One car offer as `/cars/availability` gives it now (its `offer` and the search's
+        `search_token`); None when the API refuses it (an offer or token it no longer knows)."""
+        try:
+            data = self._call(
+                "/cars/availability",
+                {"offer": _id(offer_id), "search_token": search_token, "currency": currency},
+            )
+        except errors.ProviderRefused:
+            return None
+        offer = data.get("data")
+        if not isinstance(offer, dict):
+            raise errors.ProviderNotJson(provider=self.name)
+        total, paid_in = self._car_price(offer.get("price"), str(offer.get("currency") or currency))
+        return Found(id=str(offer.get("offer") or offer_id), title="", total=total, currency=paid_in)
+
+    def _attractions(self, ids: list[str]) -> dict[str, dict[str, Any]]:
+        if not ids:
+            return {}
+        data = self._call("/attractions/details", {"attractions": ids, "languages": [self.language]})
+        return {str(item.get("id")): item for item in self._list(data)}
+
+    def _attraction_price(self, item: dict[str, Any], currency: str) -> tuple[Decimal, str]:
+        price = item.get("price")
+        if not isinstance(price, dict) or price.get("total") is None:
+            raise errors.ProviderNotJson(provider=self.name)
+        return money(price["total"], self.name), str(price.get("currency") or currency)[:3]
 
     def activities(
         self, *, place: Place, start: date, end: date, currency: str, most: int, page: str
     ) -> Page:
         body = {
-            "booker": self._booker(),
             "currency": currency,
-            "start": start.isoformat(),
-            "end": end.isoformat(),
-            **place.demand(),
+            "dates": {"start_date": start.isoformat(), "end_date": end.isoformat()},
+            **place.attractions(self.name),
         }
         data = self._call("/attractions/search", self._paged(body, most, page))
+        items = self._list(data)[:most]
+        if not all(item.get("id") for item in items):
+            raise errors.ProviderNotJson(provider=self.name)
+        named = self._attractions([str(item["id"]) for item in items])
         found = []
-        for item in self._list(data)[:most]:
-            if not item.get("id"):
-                raise errors.ProviderNotJson(provider=self.name)
-            total, paid_in = self._price(item, currency)
+        for item in items:
+            total, paid_in = self._attraction_price(item, currency)
+            about = named.get(str(item["id"]), {})
             found.append(
                 Found(
                     id=str(item["id"]),
-                    title=_text(item.get("name")) or f"Activity {item['id']}",
+                    title=_text(about.get("name")) or f"Activity {item['id']}",
                     total=total,
                     currency=paid_in,
-                    deep_link=_link(item),
+                    deep_link=_link(item.get("urls")) or _link(about.get("urls")),
                     details={
                         "priceFrom": True,
-                        "duration": _text(item.get("duration"), 50),
-                        "reviewScore": (item.get("rating") or {}).get("review_score"),
+                        "freeCancellation": bool(item.get("free_cancellation")),
+                        "duration": _text(about.get("duration"), 50),
+                        "reviewScore": (about.get("ratings") or {}).get("score"),
                     },
                 )
             )
-        return Page(found, str(data.get("next_page") or ""))
+        return Page(found, self._next(data))
 
     def activity_offers(
         self, *, activity_id: str, start: date, end: date, currency: str
     ) -> tuple[dict[str, Any] | None, list[Found]]:
-        about = self._details("/attractions/details", "attractions", [activity_id]).get(activity_id)
+        """The attraction's details and its offer for the dates: `/attractions/search` for that
+        attraction alone, whose price is the cheapest adult ticket on those dates (the Demand API
+        has no per-day availability or time slots for attractions)."""
+        about = self._attractions([activity_id]).get(activity_id)
         if about is None:
             return None, []
         data = self._call(
-            "/attractions/availability",
+            "/attractions/search",
             {
-                "attraction": activity_id,
-                "start": start.isoformat(),
-                "end": end.isoformat(),
+                "attractions": [activity_id],
                 "currency": currency,
+                "dates": {"start_date": start.isoformat(), "end_date": end.isoformat()},
             },
         )
         offers = []
         for item in self._list(data):
-            if not item.get("id") or not item.get("date"):
-                raise errors.ProviderNotJson(provider=self.name)
-            try:
-                day = date.fromisoformat(str(item["date"]))
-            except ValueError:
-                raise errors.ProviderNotJson(provider=self.name) from None
-            total, paid_in = self._price(item, currency)
+            if str(item.get("id")) != activity_id:
+                continue
+            total, paid_in = self._attraction_price(item, currency)
             offers.append(
                 Found(
-                    id=str(item["id"]),
-                    title=f"{_text(about.get('name'), 200)}: {_text(item.get('title'), 90)}",
+                    id=f"{activity_id}:{start.isoformat()}:{end.isoformat()}",
+                    title=f"{_text(about.get('name'), 200)}: {start.isoformat()}"
+                    + (f" to {end.isoformat()}" if end != start else ""),
                     total=total,
                     currency=paid_in,
-                    deep_link=_link(item) or _link(about),
+                    deep_link=_link(item.get("urls")) or _link(about.get("urls")),
                     parent_id=activity_id,
-                    starts_on=day,
-                    ends_on=day,
-                    details={
-                        "times": [str(t)[:5] for t in item.get("times") or []][:24],
-                        "cancellation": _text(item.get("cancellation"), 100),
-                    },
+                    starts_on=start,
+                    ends_on=end,
+                    details={"priceFrom": True, "freeCancellation": bool(item.get("free_cancellation"))},
                 )
             )
         summary = {
             "name": _text(about.get("name")),
-            "description": _text(about.get("description"), 2000),
-            "url": _link(about),
+            "description": _text(about.get("long_description"), 2000),
+            "duration": _text(about.get("duration"), 50),
+            "url": _link(about.get("urls")),
         }
         return summary, offers
 

@@ -391,6 +391,8 @@ def cars_search(
         "driverAge": driver_age,
         "currency": paid_in,
     }
+    if found.token:  # what reads one of its offers again (/cars/availability)
+        criteria["searchToken"] = found.token
     offers = _keep(
         actor,
         Kind.CAR,
@@ -421,7 +423,8 @@ def activities_search(
 def activity_offers(
     *, actor: Any, result_id: int, start: date | None, end: date | None
 ) -> tuple[Offer, dict[str, Any], list[Offer]]:
-    """An activity found by a search: its dated offers (date, times, price) between two days."""
+    """An activity found by a search: its details and its offer (price from) for two days and
+    those between."""
     found = _result(actor, result_id, Kind.ACTIVITY, READS)
     criteria = found.snapshot.get("criteria") or {}
     start = start or max(found.starts_on, timezone.localdate())
@@ -458,7 +461,8 @@ def saved_checked(*, actor: Any, offer_id: int, kind: str) -> Offer:
 
 def _recheck(offer: Offer) -> Found | None:
     """The result as the provider offers it now (None: the provider no longer has it). A car
-    offer is held to its kept expiry alone (the Demand API reads a car offer only by a new search)."""
+    offer is read again with its search's `search_token`; one kept without it (found before the
+    token was kept) is held to its kept expiry alone."""
     if offer.kind == Kind.FLIGHT:
         try:
             now = flights.provider(SAVES[Kind.FLIGHT]).flight_offer(offer.provider_id)
@@ -490,10 +494,17 @@ def _recheck(offer: Offer) -> Found | None:
         return next((item for item in products if item.id == offer.provider_id), None)
     if offer.kind == Kind.ACTIVITY and offer.parent_id:
         about, dated = _inventory(SAVES[Kind.ACTIVITY]).activity_offers(
-            activity_id=offer.parent_id, start=offer.starts_on, end=offer.starts_on, currency=offer.currency
+            activity_id=offer.parent_id,
+            start=offer.starts_on,
+            end=offer.ends_on or offer.starts_on,
+            currency=offer.currency,
         )
         return next((item for item in dated if item.id == offer.provider_id), None) if about else None
-    _inventory(SAVES[Kind(offer.kind)])  # set up, though a car offer is not read again
+    provider = _inventory(SAVES[Kind(offer.kind)])
+    if offer.kind == Kind.CAR and criteria.get("searchToken"):
+        return provider.car_offer(
+            offer_id=offer.provider_id, search_token=str(criteria["searchToken"]), currency=offer.currency
+        )
     return Found(id=offer.provider_id, title=offer.title, total=offer.total, currency=offer.currency)
 
 

@@ -244,7 +244,7 @@ def search_provider_activities(
 class ActivityOut(Out):
     activity: ResultOut
     details: dict[str, Any]
-    offers: list[ResultOut] = Field(description="Each date's offer: times, price")
+    offers: list[ResultOut] = Field(description="The offer for the dates: the price from")
 
 
 @tool(
@@ -260,7 +260,7 @@ def get_provider_activity_offers(
     start_date: Annotated[date | None, Field(description="Default: the search's")] = None,
     end_date: Annotated[date | None, Field(description="Last day")] = None,
 ) -> ActivityOut:
-    """A found activity's dated offers: days, time slots and prices, each to save."""
+    """A found activity's details and its offer for chosen days: dates and ticket price from, to save."""
     found, about, offers = services.activity_offers(
         actor=ctx.actor, result_id=result_id, start=start_date, end=end_date
     )

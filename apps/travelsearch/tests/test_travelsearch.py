@@ -80,13 +80,16 @@ def test_a_property_searched_detailed_saved_and_listed_in_the_summary(people, se
     assert asked["city"] == -2167973 and asked["checkin"] == STAY["checkInDate"]
     assert asked["booker"] == {"country": "gb", "platform": "desktop"}
     assert asked["guests"] == {"number_of_adults": 2, "number_of_rooms": 1, "children": [7]}
+    assert asked["rows"] == 10 and first["details"]["city"] == "Lisbon"  # rows: a multiple of 10
+    assert served.body("/accommodations/details")["accommodations"] == [10004, 10005]
     headers = served.asked[-1][2]
     assert headers["Authorization"] == f"Bearer {TOKEN}" and headers["X-Affiliate-Id"] == AFFILIATE
 
     more = ok(
         member, "searchProviderProperties", {**STAY, "pageToken": found["nextPageToken"]}, session=session
     )
-    assert served.body("/accommodations/search") == {"page": "page-2"}
+    asked = served.body("/accommodations/search")  # the next page: the criteria and its token
+    assert asked["page"] == "page-2" and asked["checkin"] == STAY["checkInDate"] and "booker" in asked
     assert [item["title"] for item in more["results"]] == ["Tagus Lodge"] and more["nextPageToken"] == ""
 
     details = ok(member, "getProviderPropertyDetails", {"resultId": first["id"]}, session=session)
@@ -94,7 +97,10 @@ def test_a_property_searched_detailed_saved_and_listed_in_the_summary(people, se
     rooms = details["rooms"]
     assert [room["total"] for room in rooms] == ["246.30", "224.10"]
     assert rooms[1]["title"] == "Harbour View Hotel: Twin room"
-    assert served.body("/accommodations/availability")["guests"]["children"] == [7]
+    availability = served.body("/accommodations/availability")
+    assert availability["guests"]["children"] == [7] and availability["accommodations"] == [10004]
+    assert details["details"]["description"].startswith("Rooms over the river")
+    assert details["details"]["url"] == "https://www.booking.com/hotel/pt/10004.html"
 
     kept = ok(
         member, "saveProviderProperty", {"resultId": rooms[1]["id"], "note": "Cheapest twin"}, session=session
@@ -111,22 +117,49 @@ def test_a_property_searched_detailed_saved_and_listed_in_the_summary(people, se
 def test_cars_and_activities_searched_and_saved(people, served):
     member = people["member"]
     cars = ok(member, "searchProviderCars", {**CAR, "driverAge": 24})["results"]
-    assert cars[0]["title"] == "VW Golf (Sixt)" and cars[0]["total"] == "180.00"
-    route = served.body("/cars/search")["route"]
-    assert route["pickup"] == {"datetime": f"{_day(30)}T10:00:00", "location": {"airport": "LIS"}}
-    assert route["dropoff"]["location"] == {"airport": "LIS"} and served.body("/cars/search")["driver"] == {
-        "age": 24
-    }
+    assert cars[0]["title"] == "Small car (Sixt)" and cars[0]["total"] == "180.00"
+    assert cars[0]["details"]["mileage"] == "unlimited"
+    assert cars[0]["providerPage"] == "https://cars.booking.com/offer/803765581"
+    asked = served.body("/cars/search")
+    assert asked["route"]["pickup"] == {"datetime": f"{_day(30)}T10:00:00", "location": {"airport": "LIS"}}
+    assert asked["route"]["dropoff"]["location"] == {"airport": "LIS"} and asked["driver"] == {"age": 24}
+    assert asked["booker"] == {"country": "gb"} and asked["maximum_results"] == 10
+    assert served.body("/cars/suppliers") == {"suppliers": [7455]}
     car = ok(member, "saveProviderCar", {"resultId": cars[0]["id"], "shared": True})
     assert car["shared"] is True and car["kind"] == "car"
+    # Re-checked through /cars/availability with the search's token: the price now.
+    assert served.body("/cars/availability") == {
+        "offer": 803765581,
+        "search_token": "car_search_token",
+        "currency": "EUR",
+    }
+    assert car["total"] == "185.50"
 
     tours = ok(member, "searchProviderActivities", TOUR)["results"]
-    assert tours[0]["title"] == "Tram 28 walking tour"
+    assert tours[0]["title"] == "Tram 28 walking tour" and tours[0]["total"] == "25.00"
+    asked = served.body("/attractions/search")
+    assert asked["cities"] == [-2167973] and asked["rows"] == 10 and "booker" not in asked
+    assert asked["dates"] == {"start_date": _day(30), "end_date": _day(31)}
     offers = ok(member, "getProviderActivityOffers", {"resultId": tours[0]["id"]})["offers"]
-    assert [item["startsOn"] for item in offers] == [_day(30), _day(31)]
-    assert offers[0]["details"]["times"] == ["09:00", "14:00"]
-    tour = ok(member, "saveProviderActivity", {"resultId": offers[1]["id"], "note": "Saturday"})
-    assert tour["startsOn"] == _day(31) and tour["total"] == "25.00"
+    assert [(item["startsOn"], item["endsOn"]) for item in offers] == [(_day(30), _day(31))]
+    assert served.body("/attractions/search")["attractions"] == ["PRcTx1"]
+    assert offers[0]["details"]["freeCancellation"] is True
+    tour = ok(member, "saveProviderActivity", {"resultId": offers[0]["id"], "note": "Saturday"})
+    assert tour["startsOn"] == _day(30) and tour["total"] == "25.00"
+
+
+def test_a_car_or_activity_the_provider_no_longer_offers_is_not_saved(people, served):
+    member = people["member"]
+    car = ok(member, "searchProviderCars", CAR)["results"][0]
+    served.sold_out.add("803765581")
+    message = refused(member, "saveProviderCar", {"resultId": car["id"]})
+    assert "no longer offers" in message and "Nothing was saved" in message
+
+    tour = ok(member, "searchProviderActivities", TOUR)["results"][0]
+    dated = ok(member, "getProviderActivityOffers", {"resultId": tour["id"], "endDate": _day(30)})["offers"]
+    served.sold_out.add(f"PRcTx1@{_day(30)}")
+    assert "no longer offers" in refused(member, "saveProviderActivity", {"resultId": dated[0]["id"]})
+    assert not SavedItem.objects.exists()
 
 
 def test_a_flight_compared_through_duffel_saved_and_an_expired_or_vanished_one_refused(people):
