@@ -50,6 +50,19 @@ def e164(value: str, *, field: str) -> str:
     return formatted
 
 
+def searched_number(text: str) -> str:
+    """`text` as an E.164 number when it reads as a whole valid one (read in the default region
+    when it has no country code, as calls are), else "": a number searched as people write it
+    ("020 7183 8750") finds the calls kept as +442071838750."""
+    try:
+        number = phonenumbers.parse((text or "").strip(), settings.ATRIUM_DIALER_DEFAULT_REGION)
+    except phonenumbers.NumberParseException:
+        return ""
+    if not phonenumbers.is_valid_number(number):
+        return ""
+    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+
+
 def zones_of(number: str, given: str = "") -> list[str]:
     """The callee's possible time zones: the one given (their address's), or every zone of the
     number's country (the calling hours must then hold in all of them)."""

@@ -16,7 +16,7 @@ from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Limit, Offset, Out, Page, id_field, page_of
 from apps.core.actors import require
 from apps.core.errors import FieldRequired
-from apps.dialer import errors, providers, services
+from apps.dialer import errors, providers, rules, services
 from apps.dialer.models import Call, DoNotCall, Message, Pronunciation
 from apps.dialer.permissions import DialerPerm
 
@@ -339,9 +339,10 @@ def search_call_logs(
     if words:
         said = Q(contact_name__icontains=words) | Q(script__icontains=words)
         written = Q(body__icontains=words)
-        if len(digits) >= 3:
-            said |= Q(to_number__contains=digits)
-            written |= Q(to_number__contains=digits) | Q(from_number__contains=digits)
+        numbers = {digits, rules.searched_number(words)} - {""} if len(digits) >= 3 else set()
+        for number in numbers:
+            said |= Q(to_number__contains=number)
+            written |= Q(to_number__contains=number) | Q(from_number__contains=number)
         calls, messages = calls.filter(said), messages.filter(written)
     if status:
         calls, messages = calls.filter(status=status), messages.filter(status=status)
