@@ -4,6 +4,7 @@ and options saved to a person's shortlist (re-checked with the provider first).
 Everything a call can refuse is checked before the provider is asked; what the provider says is
 kept in one transaction after it answered, so nothing is half-written."""
 
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -21,6 +22,8 @@ from apps.travel import api as flights
 from apps.travelsearch import errors, providers
 from apps.travelsearch.models import Kind, Offer, SavedItem
 from apps.travelsearch.providers import Found, Place
+
+logger = logging.getLogger(__name__)
 
 # The Demand API's search limits: guests and rooms per search, nights per stay, how far ahead.
 MAX_ADULTS = 30
@@ -502,9 +505,16 @@ def _recheck(offer: Offer) -> Found | None:
         return next((item for item in dated if item.id == offer.provider_id), None) if about else None
     provider = _inventory(SAVES[Kind(offer.kind)])
     if offer.kind == Kind.CAR and criteria.get("searchToken"):
-        return provider.car_offer(
-            offer_id=offer.provider_id, search_token=str(criteria["searchToken"]), currency=offer.currency
-        )
+        try:
+            return provider.car_offer(
+                offer_id=offer.provider_id, search_token=str(criteria["searchToken"]), currency=offer.currency
+            )
+        except (errors.ProviderKeyRefused, errors.ProviderHttpError) as closed:
+            # /cars/availability is open only to some accounts (3.2's car pilot): where it is
+            # forbidden or absent, the offer is held to its kept expiry, as before it existed.
+            if closed.data.get("status") not in (403, 404):
+                raise
+            logger.info("car offers cannot be re-checked on this account (%s)", closed.data["status"])
     return Found(id=offer.provider_id, title=offer.title, total=offer.total, currency=offer.currency)
 
 

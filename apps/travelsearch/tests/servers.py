@@ -62,6 +62,8 @@ class Demand:
         self.sold_out: set[str] = set()
         self.hang = 0.0
         self.status = 0
+        # Paths this account may not call (a Beta endpoint outside its pilot): 403.
+        self.forbidden: set[str] = set()
         self.url = ""
 
     def paths(self) -> list[str]:
@@ -344,6 +346,9 @@ def serving(served: Demand) -> Iterator[Demand]:
                 return
             if served.status:
                 answer_json(self, served.status, {"errors": [{"id": "internal", "message": "Oops"}]})
+                return
+            if path in served.forbidden:
+                answer_json(self, 403, {"errors": [{"id": "forbidden", "message": "Not allowed"}]})
                 return
             status, answer = _answer(served, path, body)
             answer_json(self, status, answer)

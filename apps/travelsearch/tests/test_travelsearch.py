@@ -148,6 +148,17 @@ def test_cars_and_activities_searched_and_saved(people, served):
     assert tour["startsOn"] == _day(30) and tour["total"] == "25.00"
 
 
+def test_a_car_is_held_to_its_kept_expiry_where_the_account_cannot_re_check_it(people, served):
+    """/cars/availability is open only to some accounts: where it is forbidden, a car is saved at
+    the price its search found, as long as that has not expired."""
+    member = people["member"]
+    car = ok(member, "searchProviderCars", CAR)["results"][0]
+    served.forbidden.add("/cars/availability")
+    saved = ok(member, "saveProviderCar", {"resultId": car["id"]})
+    assert saved["total"] == car["total"] == "180.00"
+    assert "/cars/availability" in served.paths()
+
+
 def test_a_car_or_activity_the_provider_no_longer_offers_is_not_saved(people, served):
     member = people["member"]
     car = ok(member, "searchProviderCars", CAR)["results"][0]
