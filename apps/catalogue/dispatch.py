@@ -882,10 +882,11 @@ def _is_message(problem: str, message: str, name: str) -> bool:
 
 
 def _stated(message: str, field: str, problems: list[str]) -> re.Match[str] | None:
-    """Where `message` says "field: " followed by its first problem, when it says all its problems."""
+    """Where `message` says "field: " followed by its first problem, at its start or a sentence's or
+    clause's ("Unknown permissions: x" names no field), when it says all its problems."""
     if not problems or not all(problem in message for problem in problems):
         return None
-    return re.search(rf"(?<![\w.`]){re.escape(field)}: (?={re.escape(problems[0])})", message)
+    return re.search(rf"(?:^|(?<=[.:;] )){re.escape(field)}: (?={re.escape(problems[0])})", message)
 
 
 def _conflict_message(spec: ToolSpec) -> str:

@@ -305,6 +305,10 @@ class RefusedAfterWriting(ValidationFailed):
     message = "The tool refused after writing."
 
 
+class Unknown(ValidationFailed):
+    message = "Unknown permissions: contacts.fly"
+
+
 class ControlAccount(ValidationFailed):
     field = "account"
     msg_format = "Account {code} is a control account: the ledger posts to it."
@@ -353,6 +357,11 @@ def test_a_refusal_inside_a_tool_is_a_tool_error_and_nothing_is_written(people):
         (
             ControlAccount(code="1100"),
             "Account 1100 is a control account: the ledger posts to it. (`account`)",
+        ),
+        # A field's name inside a sentence is not where the message names it.
+        (
+            Unknown(details={"permissions": ["contacts.fly"]}),
+            "Unknown permissions: contacts.fly (`permissions`: contacts.fly)",
         ),
     ],
 )

@@ -123,7 +123,7 @@ def test_unknown_placeholders_and_bad_actions_are_refused_and_nothing_is_saved(a
     message = refused(
         member, "manageCannedReply", {"action": "create", "title": "Age", "body": "You are {{customer.age}}."}
     )
-    assert message.startswith("body:") and "{{customer.age}} is not a placeholder" in message
+    assert message.startswith("`body`:") and "{{customer.age}} is not a placeholder" in message
     assert "{{customer.first_name}}" in message
     assert "braces closed" in refused(
         member, "manageCannedReply", {"action": "create", "title": "Open", "body": "Ticket {{ticket.id"}

@@ -40,7 +40,7 @@ def test_new_is_refused_on_an_existing_ticket_naming_the_statuses_allowed(acme, 
         "respondToTicket",
         {"ticketId": ticket.pk, "text": "Back to the queue", "internal": True, "status": "new"},
     )
-    assert message.startswith("status:") and "open, pending, on_hold, solved" in message
+    assert message.startswith("`status`:") and "open, pending, on_hold, solved" in message
     with pytest.raises(FieldInvalid):
         comments.ticket_respond(actor=member, ticket=ticket, text="Again", internal=True, status="new")
     ticket.refresh_from_db()
@@ -73,7 +73,7 @@ def test_a_note_is_not_confirmed_and_a_reply_is_checked_before_it_is(acme, peopl
     assert "no requester e-mail" in refused(
         owner, "respondToTicket", {"ticketId": phoned.pk, "text": "Hello"}, **asker.context
     )
-    assert "status:" in refused(
+    assert "`status`:" in refused(
         owner, "respondToTicket", {"ticketId": ticket.pk, "text": "Hello", "status": "new"}, **asker.context
     )
     assert "not found" in refused(

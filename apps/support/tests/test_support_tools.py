@@ -193,7 +193,7 @@ def test_the_tools_answer_and_bad_input_is_a_clear_error(acme, people):
         },
     )
     assert made["priority"] == "urgent" and made["firstReplyDue"] is not None
-    assert "requester_email" in refused(
+    assert "`requesterEmail`" in refused(
         member,
         "createCustomerServiceTicket",
         {"subject": "x", "text": "y", "requesterEmail": "not an address"},
@@ -222,11 +222,11 @@ def test_the_tools_answer_and_bad_input_is_a_clear_error(acme, people):
 
     # Escalation to a department and a person, with a due time; resolved once.
     department = Department.objects.create(name=f"Billing {uuid.uuid4().hex[:6]}")
-    assert "owner_email" in refused(member, "escalateTicket", {"ticketId": other.pk, "reason": "Stuck"})
+    assert "`ownerEmail`" in refused(member, "escalateTicket", {"ticketId": other.pk, "reason": "Stuck"})
     assert "not found" in refused(
         member, "escalateTicket", {"ticketId": other.pk, "reason": "Stuck", "departmentId": 10**12}
     )
-    assert "due_at" in refused(
+    assert "`dueAt`" in refused(
         member,
         "escalateTicket",
         {"ticketId": other.pk, "reason": "Stuck", "ownerEmail": owner.email, "dueAt": "2001-01-01T00:00:00Z"},
