@@ -46,6 +46,19 @@ def use_fresh_database(name: str = "atrium_bench") -> str:
     return url
 
 
+def existing_database(name: str) -> str:
+    """Points DATABASE_URL at database `name`, kept by an earlier run, and sets Django up on it.
+    Returns the URL, for server processes."""
+    parts = urlsplit(os.environ["DATABASE_URL"])
+    url = urlunsplit(parts._replace(path=f"/{name}"))
+    os.environ["DATABASE_URL"] = url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.bench")
+    import django
+
+    django.setup()
+    return url
+
+
 def empty_database(name: str) -> str:
     """Points DATABASE_URL (and the bench settings) at an empty database `name`, dropped and
     re-created; nothing migrated, Django not set up. Returns the URL."""
@@ -205,14 +218,16 @@ class CpuMeter:
     """CPU time spent meanwhile by each part of the machine under load: the processes in `named`
     (label -> pid), every PostgreSQL, nginx and Redis process, and this process's children that
     ended meanwhile (wrk: each run is waited for). From /proc (Linux), so it adds nothing to the
-    processes it measures; a process that ended meanwhile counts only through its parent."""
+    processes it measures. Counted process by process: one that started meanwhile counts whole,
+    one that ended meanwhile (an autovacuum worker, a backend closed) counts for nothing, rather
+    than taking its earlier time off the others'."""
 
     COMMANDS = {"postgres": "postgres", "nginx": "nginx", "redis-server": "redis"}
 
     def __init__(self, named: dict[str, int]) -> None:
         self._named = named
         self._tick = os.sysconf("SC_CLK_TCK")
-        self._start: dict[str, float] = {}
+        self._start: dict[int, tuple[str, float]] = {}
 
     def __enter__(self) -> "CpuMeter":
         self._start = self._sample()
@@ -220,16 +235,20 @@ class CpuMeter:
 
     def __exit__(self, *exc: object) -> None:
         end = self._sample()
-        self.seconds = {label: end.get(label, 0.0) - spent for label, spent in self._start.items()}
+        self.seconds = dict.fromkeys([*self._named, *self.COMMANDS.values(), "wrk"], 0.0)
+        for pid, (label, spent) in end.items():
+            began = self._start.get(pid)
+            self.seconds[label] += spent - (began[1] if began and began[0] == label else 0.0)
 
     def per_request(self, requests: float) -> str:
         """`label µs` for each part, per request, the busiest first."""
         parts = sorted(self.seconds.items(), key=lambda item: -item[1])
         return ", ".join(f"{label} {spent / requests * 1e6:.0f} µs" for label, spent in parts if spent > 0)
 
-    def _sample(self) -> dict[str, float]:
+    def _sample(self) -> dict[int, tuple[str, float]]:
+        """pid -> (label, CPU seconds so far); this process's ended children under the pid -1."""
         named = {pid: label for label, pid in self._named.items()}
-        totals = dict.fromkeys([*self._named, *self.COMMANDS.values()], 0.0)
+        found: dict[int, tuple[str, float]] = {}
         for entry in Path("/proc").iterdir():
             if not entry.name.isdigit():
                 continue
@@ -241,10 +260,11 @@ class CpuMeter:
             label = named.get(int(entry.name)) or self.COMMANDS.get(command)
             if label is not None:
                 fields = stat[stat.rindex(")") + 2 :].split()
-                totals[label] += (int(fields[11]) + int(fields[12])) / self._tick  # utime, stime
+                utime, stime = int(fields[11]), int(fields[12])
+                found[int(entry.name)] = (label, (utime + stime) / self._tick)
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
-        totals["wrk"] = children.ru_utime + children.ru_stime
-        return totals
+        found[-1] = ("wrk", children.ru_utime + children.ru_stime)
+        return found
 
 
 @contextmanager

@@ -143,7 +143,7 @@ def run(argv: list[str]) -> None:
                     f"{what}, {label}: median {rate:.0f} statements/s "
                     f"(rounds {', '.join(f'{row[0]:.0f}' for row in rows)}); per statement: client "
                     f"{statistics.median(row[1] for row in rows):.0f} µs, PostgreSQL "
-                    f"{statistics.median(row[2] for row in rows):.0f} µs; strays {pools[label].strays}; "
+                    f"{statistics.median(row[2] for row in rows):.0f} µs; "
                     f"load {os.getloadavg()[0]:.1f}",
                     flush=True,
                 )

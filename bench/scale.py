@@ -27,6 +27,12 @@ processes until the 2 cores are spent; the cost of a request flat from 1 to 1,00
     make bench ARGS="scale --processes 1 --workspaces 1000 --compare ATRIUM_SERVE_ON_LOOP_LANES=false"
     make bench ARGS="scale --processes 1 --workspaces 1000 --compare code=/tmp/main-checkout"
     make bench ARGS="scale --processes 1 --workspaces 1000 --workspaces-only"   # no SDK rounds
+
+With `--keep FILE` the database is kept after the run and the workspaces' hosts, credentials and
+contacts are written to FILE; a later run with the same `--keep FILE` and `--database` serves
+those workspaces again (making only the ones `--workspaces` adds) instead of a fresh database:
+
+    make bench ARGS="scale --processes 1 --workspaces 1000 --database atrium_rot --keep /tmp/rot.json"
 """
 
 import argparse
@@ -222,10 +228,19 @@ def run(argv: list[str]) -> None:
     parser.add_argument(
         "--database", default="atrium_bench", help="the database made for the run (and dropped)"
     )
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="keep the database, with the workspaces' credentials in this file; reuse both if it exists",
+    )
     args, _ = parser.parse_known_args(argv)
     counts = [int(part) for part in args.processes.split(",") if part.strip()]
 
-    database_url = common.use_fresh_database(args.database)
+    kept = load_tenants(args.keep)
+    if kept:
+        database_url = common.existing_database(args.database)
+    else:
+        database_url = common.use_fresh_database(args.database)
     import logging
 
     from django.conf import settings
@@ -237,7 +252,8 @@ def run(argv: list[str]) -> None:
 
     logging.disable(logging.INFO)
     settings.ATRIUM_SPARE_SCHEMAS = 0  # every workspace copied here: no worker needed
-    first = make_tenant(1)
+    first = kept[0] if kept else make_tenant(1)
+    args.kept = kept or [first]
     workspace = Workspace.objects.get(domains__domain=first.host)
     with schema_context(workspace.schema_name):
         owner = User.objects.get(email=f"owner@{first.host}")
@@ -265,7 +281,19 @@ def run(argv: list[str]) -> None:
                 topology.stop()
     finally:
         sdk.stop()
-    common.drop_database(args.database)
+    if args.keep is None:
+        common.drop_database(args.database)
+
+
+def load_tenants(path: Path | None) -> list[Tenant]:
+    if path is None or not path.exists():
+        return []
+    return [Tenant(**row) for row in json.loads(path.read_text())]
+
+
+def save_tenants(path: Path | None, tenants: list[Tenant]) -> None:
+    if path is not None:
+        path.write_text(json.dumps([{**vars(tenant), "session": ""} for tenant in tenants]))
 
 
 def measure_processes(args, count, topology, first, sessions, sdk, sdk_sessions) -> None:  # type: ignore[no-untyped-def]
@@ -313,12 +341,14 @@ def variants_of(args: argparse.Namespace) -> list[tuple[str, dict[str, str], Pat
 def measure_workspaces(args, count, topology, first, sessions, env, workdir) -> None:  # type: ignore[no-untyped-def]
     from django.db import connection
 
-    tenants = [first]
+    tenants = list(args.kept[: args.workspaces])
     started = time.perf_counter()
-    for index in range(2, args.workspaces + 1):
+    for index in range(len(tenants) + 1, args.workspaces + 1):
         tenants.append(make_tenant(index))
         if index % 100 == 0:
             print(f"  {index} workspaces ({time.perf_counter() - started:.0f} s)", flush=True)
+            save_tenants(args.keep, tenants)
+    save_tenants(args.keep, tenants)
     connection.close()
     served = [("as configured", topology)]
     try:
