@@ -295,16 +295,20 @@ class _Pool:
     search path only when it had another one. One that failed in any way is closed, not reused.
 
     Each connection is a lane, and each workspace has one (`lane_of` its schema): a workspace's
-    statement goes to its lane's connection whenever that one is free, so each PostgreSQL backend
-    sees about 1/lanes of the workspaces. It keeps their tables in its catalogue caches and their
-    statements prepared (psycopg prepares a statement after `prepare_threshold` runs on one
-    connection, and keeps `SERVE_ON_LOOP_PREPARED_MAX` of them), where a pool handing out any
-    free connection had each backend see every workspace and prepare none of them past ~100
-    (bench/RESULTS.md, "Scale-out"). When the lane is busy the statement takes another free
-    connection rather than wait (a stray, counted in `strays`): one busy workspace still has the
-    whole pool, and a stray costs that backend a plan, never a wrong answer, since every statement
-    names its workspace's schema (or sets its search path). What belongs to no workspace (the call
-    log's COPY) takes any free connection, its lane's first.
+    statements run on its lane's connection only, waiting for it when it is busy, so each
+    PostgreSQL backend sees 1/lanes of the workspaces. It keeps their tables in its catalogue
+    caches and their statements prepared (psycopg prepares a statement after `prepare_threshold`
+    runs on one connection, and keeps `SERVE_ON_LOOP_PREPARED_MAX` of them), where a pool handing
+    out any free connection had each backend see every workspace: past ~1,000 workspaces nothing
+    stayed prepared, and each backend held every workspace's catalogue entries (~650 kB a
+    workspace with getContact's plan, measured: bench/RESULTS.md, "Scale-out"). A statement
+    lent to another lane's connection when its own was busy (a *stray*, as lanes first were)
+    spread every workspace over every backend again within minutes of rotating, so a lane is
+    lent only to its own workspace: a statement whose lane is busy with another workspace's
+    waits for it (a fraction of a millisecond), and one whose lane is busy with a statement of
+    the same workspace takes an idle lane if there is one (no statement on it or waiting for it),
+    so that a workspace alone with many calls at once still has the whole pool. What belongs to no
+    workspace (the call log's COPY) takes any free connection.
 
     `take` and `give_back` rather than a context manager and a semaphore: they are on every
     request's path, and a free connection is a list look-up (bench/RESULTS.md)."""
@@ -315,42 +319,75 @@ class _Pool:
         self._slots: list[_Pooled | None] = [None] * size  # by lane: its connection, when opened
         self._busy = [False] * size
         self._free = size  # lanes not busy
-        self._waiting: deque[asyncio.Future[None]] = deque()
-        self.strays = 0  # statements of a workspace taken by another lane's connection
+        self._waiting: deque[asyncio.Future[None]] = deque()  # for any lane
+        self._lane_waiting: list[deque[asyncio.Future[None]]] = [deque() for _ in range(size)]
+        self._holders = [""] * size  # by lane: the workspace of the statement holding it
 
-    def _lane_for(self, workspace: str) -> int:
-        busy = self._busy
-        if workspace and settings.SERVE_ON_LOOP_LANES:
-            lane = lane_of(workspace, self._size)
-            if not busy[lane]:
-                return lane
-            self.strays += 1
-        # Another free one: opened before a closed one, so a stray opens nothing.
+    def _any_lane(self) -> int:
+        """A free lane, one whose connection is open before a closed one (a statement of no
+        workspace then opens nothing)."""
         closed = -1
         for lane, pooled in enumerate(self._slots):
-            if not busy[lane]:
+            if not self._busy[lane]:
                 if pooled is not None:
                     return lane
                 if closed < 0:
                     closed = lane
         return closed
 
+    def _idle_lane(self) -> int:
+        """A lane no statement holds or waits for (an open one first), else -1."""
+        closed = -1
+        for lane, pooled in enumerate(self._slots):
+            if not self._busy[lane] and not self._lane_waiting[lane]:
+                if pooled is not None:
+                    return lane
+                if closed < 0:
+                    closed = lane
+        return closed
+
+    async def _wait(self, line: deque[asyncio.Future[None]]) -> None:
+        waiter = asyncio.get_running_loop().create_future()
+        line.append(waiter)
+        try:
+            await waiter
+        except BaseException:
+            if waiter in line:
+                line.remove(waiter)
+            elif waiter.done() and not waiter.cancelled():
+                self._wake(self._lane_of_line(line))  # woken, then cancelled: the next one's turn
+            raise
+
+    def _lane_of_line(self, line: deque[asyncio.Future[None]]) -> int:
+        for lane, waiting in enumerate(self._lane_waiting):
+            if waiting is line:
+                return lane
+        return -1
+
     async def take(
         self, search_path: tuple[str, ...], server: str = DEFAULT_DB_ALIAS, workspace: str = ""
     ) -> _Pooled:
-        while not self._free:
-            waiter = asyncio.get_running_loop().create_future()
-            self._waiting.append(waiter)
-            try:
-                await waiter
-            except BaseException:
-                if waiter in self._waiting:
-                    self._waiting.remove(waiter)
-                elif waiter.done() and not waiter.cancelled():
-                    self._wake()  # woken, then cancelled: the next one in line takes its turn
-                raise
-        lane = self._lane_for(workspace)
+        if workspace and settings.SERVE_ON_LOOP_LANES:
+            home = lane_of(workspace, self._size)
+            while True:
+                if not self._busy[home]:
+                    lane = home
+                    break
+                if self._holders[home] != workspace:
+                    await self._wait(self._lane_waiting[home])
+                    continue
+                # Busy with this workspace's own statement: one busy workspace takes idle lanes,
+                # and waits for whichever frees first.
+                lane = self._idle_lane()
+                if lane >= 0:
+                    break
+                await self._wait(self._waiting)
+        else:
+            while not self._free:
+                await self._wait(self._waiting)
+            lane = self._any_lane()
         self._busy[lane] = True
+        self._holders[lane] = workspace
         self._free -= 1
         pooled = self._slots[lane]
         if pooled is not None and (pooled.server != server or pooled.conn.closed or pooled.conn.broken):
@@ -381,7 +418,7 @@ class _Pool:
     def give_back(self, pooled: _Pooled) -> None:
         self._busy[pooled.lane] = False
         self._free += 1
-        self._wake()
+        self._wake(pooled.lane)
 
     async def discard(self, pooled: _Pooled) -> None:
         if self._slots[pooled.lane] is pooled:
@@ -393,14 +430,16 @@ class _Pool:
         self._opened -= 1
         self._busy[lane] = False
         self._free += 1
-        self._wake()
+        self._wake(lane)
 
-    def _wake(self) -> None:
-        while self._waiting:
-            waiter = self._waiting.popleft()
-            if not waiter.done():
-                waiter.set_result(None)
-                return
+    def _wake(self, lane: int) -> None:
+        """Lane `lane` is free: the first statement waiting for it, else the first waiting for any."""
+        for line in (self._lane_waiting[lane] if lane >= 0 else deque(), self._waiting):
+            while line:
+                waiter = line.popleft()
+                if not waiter.done():
+                    waiter.set_result(None)
+                    return
 
     async def close(self) -> None:
         for lane, pooled in enumerate(self._slots):

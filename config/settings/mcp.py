@@ -43,7 +43,7 @@ SERVE_ON_LOOP_CONNECTIONS = env.int("ATRIUM_SERVE_ON_LOOP_CONNECTIONS", 4, min=1
 # (one for getContact). Each costs the backend its plan (a few kB).
 SERVE_ON_LOOP_PREPARED_MAX = env.int("ATRIUM_SERVE_ON_LOOP_PREPARED_MAX", 1000, min=1)
 # false: any free connection, whatever the workspace (as before lanes; for comparing them).
-SERVE_ON_LOOP_LANES = env.bool("ATRIUM_SERVE_ON_LOOP_LANES", False)
+SERVE_ON_LOOP_LANES = env.bool("ATRIUM_SERVE_ON_LOOP_LANES", True)
 # Calls waiting for their person's answer, per web process (apps/mcp/waiting.py): the waiting pool
 # has this many threads more, and a call past a limit gets a confirmation token instead of a
 # question, so unanswered questions never take the threads other people's calls run on.
