@@ -37,10 +37,10 @@ MCP_WORKER_THREADS = env.int("ATRIUM_MCP_WORKER_THREADS", 16, min=1)
 # of in a quick thread (apps/core/onloop.py); whatever would block there goes to a thread.
 SERVE_ON_LOOP = env.bool("ATRIUM_SERVE_ON_LOOP", True)
 SERVE_ON_LOOP_CONNECTIONS = env.int("ATRIUM_SERVE_ON_LOOP_CONNECTIONS", 4, min=1)
-# Each of those connections is a lane that a workspace's statements go to when it is free (a hash
-# of its schema), and keeps up to this many statements prepared on its PostgreSQL backend: the
-# workspaces of its lane (1/SERVE_ON_LOOP_CONNECTIONS of them) times the loop's statements of each
-# (one for getContact). Each costs the backend its plan (a few kB).
+# Each of those connections is a lane that a workspace's statements go to (a hash of its schema;
+# apps/core/onloop.py), and keeps up to this many statements prepared on its PostgreSQL backend:
+# the workspaces of its lane (1/SERVE_ON_LOOP_CONNECTIONS of them) times the loop's statements of
+# each (one for getContact). Each costs the backend its plan (~200 kB for getContact's, measured).
 SERVE_ON_LOOP_PREPARED_MAX = env.int("ATRIUM_SERVE_ON_LOOP_PREPARED_MAX", 1000, min=1)
 # false: any free connection, whatever the workspace (as before lanes; for comparing them).
 SERVE_ON_LOOP_LANES = env.bool("ATRIUM_SERVE_ON_LOOP_LANES", True)
