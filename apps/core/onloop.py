@@ -433,13 +433,15 @@ class _Pool:
         self._wake(lane)
 
     def _wake(self, lane: int) -> None:
-        """Lane `lane` is free: the first statement waiting for it, else the first waiting for any."""
+        """Lane `lane` is free: the first statement waiting for it, and the first waiting for any
+        lane (which looks again, and waits again if the other took it: a statement of no
+        workspace is never held back for as long as every lane has a queue of its own)."""
         for line in (self._lane_waiting[lane] if lane >= 0 else deque(), self._waiting):
             while line:
                 waiter = line.popleft()
                 if not waiter.done():
                     waiter.set_result(None)
-                    return
+                    break
 
     async def close(self) -> None:
         for lane, pooled in enumerate(self._slots):

@@ -15,7 +15,8 @@ from django.db import connection, connections
 from django_tenants.utils import schema_context
 from psycopg import sql
 
-from apps.accounts.models import User
+from apps.accounts.models import PersonalAccessToken, User
+from apps.apikeys.models import ApiKey
 from apps.catalogue.models import ToolCall
 from apps.catalogue.registry import RegistryError, tool
 from apps.contacts.models import Contact
@@ -30,10 +31,17 @@ from apps.tenancy import routing
 
 @pytest.fixture
 def door(django_db_setup, committed) -> Iterator[Door]:  # type: ignore[no-untyped-def]
+    with schema_context("acme"):
+        keys_before = ApiKey.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+        tokens_before = PersonalAccessToken.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
     door = Door(pat_and_key("member@acme.example"))
     door.initialize()
     yield door
     door.send("DELETE")
+    # The credentials made for the test go with it: the API keys page's tests list the member's.
+    with schema_context("acme"):
+        ApiKey.objects.filter(pk__gt=keys_before).delete()
+        PersonalAccessToken.objects.filter(pk__gt=tokens_before).delete()
 
 
 @pytest.fixture
