@@ -11,6 +11,7 @@ from django.shortcuts import render
 
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core.pages import READ, chosen, page, paged
+from apps.core.spreadsheets import guarded
 from apps.forms import selectors
 from apps.forms.models import FormTemplate
 from apps.forms.permissions import FormsPerm
@@ -30,15 +31,6 @@ def home(request: AuthenticatedHttpRequest) -> HttpResponse:
         "forms/home.html",
         {"nav": "forms", **context, "statuses": statuses, "status": status, "latest": list(latest)},
     )
-
-
-# A cell starting so is run as a formula by spreadsheet programs: it is written after a '.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _cell(value: object) -> str:
-    text = str(value)
-    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
 
 
 @page(FormsPerm.VIEW, methods=READ)
@@ -66,14 +58,14 @@ def export(request: AuthenticatedHttpRequest, form_id: int) -> HttpResponse:
             [
                 row.pk,
                 row.version.number,
-                _cell(row.respondent_email),
+                guarded(str(row.respondent_email)),
                 row.status,
                 row.locked_at.isoformat() if row.locked_at else "",
                 row.content_hash,
                 json.dumps(row.answers, ensure_ascii=False, sort_keys=True),
-                _cell(row.utm.get("utm_source", "")),
-                _cell(row.utm.get("utm_medium", "")),
-                _cell(row.utm.get("utm_campaign", "")),
+                guarded(str(row.utm.get("utm_source", ""))),
+                guarded(str(row.utm.get("utm_medium", ""))),
+                guarded(str(row.utm.get("utm_campaign", ""))),
                 row.created_at.isoformat(),
             ]
         )

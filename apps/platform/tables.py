@@ -21,12 +21,12 @@ from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import Any
 
+from apps.core.spreadsheets import guarded, unguarded
 from apps.platform import errors
 
 # Rows a file may hold (its header aside).
 MAX_ROWS = 20_000
 MAX_BYTES = 20 * 1024 * 1024
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 XLSX_MAGIC = b"PK\x03\x04"
 # What the parts of an XLSX file may unpack to, together, and the columns a row may have.
 MAX_XLSX_UNPACKED = 100 * 1024 * 1024
@@ -62,18 +62,11 @@ def _csv(data: bytes) -> list[list[str]]:
     delimiter = max((",", ";", "\t"), key=first.count)
     try:
         return [
-            [_unguarded(cell.strip()) for cell in row]
+            [unguarded(cell.strip()) for cell in row]
             for row in csv.reader(io.StringIO(text), delimiter=delimiter)
         ]
     except csv.Error as error:
         raise errors.ImportUnreadable(problem=str(error)) from None
-
-
-def _unguarded(cell: str) -> str:
-    """A cell without the apostrophe `safe` put before a formula-like start."""
-    if cell.startswith("'") and cell[1:2] in ("=", "+", "-", "@"):
-        return cell[1:]
-    return cell
 
 
 def _unpacked_size(data: bytes) -> int:
@@ -137,7 +130,7 @@ def safe(value: Any) -> str:
     text = _text(value)
     if isinstance(value, Decimal | int) and not isinstance(value, bool):
         return text
-    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+    return guarded(text)
 
 
 def csv_bytes(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> bytes:

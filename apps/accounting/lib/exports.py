@@ -16,7 +16,8 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+from apps.core.spreadsheets import guarded
+
 BOM = "\ufeff"
 
 
@@ -42,8 +43,7 @@ def cell(value: Any) -> str:
         return "yes" if value else "no"
     if isinstance(value, int | date):
         return value.isoformat() if isinstance(value, date) else str(value)
-    text = str(value)
-    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+    return guarded(str(value))
 
 
 def csv_bytes(tables: Sequence[Table], *, heading: Sequence[str] = ()) -> bytes:

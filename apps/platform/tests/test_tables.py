@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 from openpyxl import Workbook
 
+from apps.core import spreadsheets
 from apps.platform import errors, tables
 
 
@@ -18,7 +19,7 @@ def test_every_csv_cell_is_quoted_so_no_other_delimiter_cuts_a_formula_out_of_a_
     assert text.splitlines()[1] == '"x;=cmd|\' /C calc\'!A0","\'=1+2"'
     # A program splitting on semicolons keeps the quoted cell whole: no cell starts a formula.
     for row in csv.reader(io.StringIO(text), delimiter=";"):
-        assert not any(cell.startswith(tables.FORMULA_STARTS) for cell in row)
+        assert not any(cell.startswith(spreadsheets.FORMULA_STARTS) for cell in row)
 
 
 def test_an_export_reads_back_as_it_was():
