@@ -349,8 +349,9 @@ HELP = {
         "default created and updated; fields: an update fires only when one of these changed; payload: "
         "event, entityType, id, record (its fields), changes), schedule (cron '0 2 * * *' in zone, default "
         "the workspace's, DST-safe; payload: scheduledAt, localTime), webhook (POST JSON to webhookUrl "
-        f"signed {signing.SIGNATURE_HEADER}: sha256=HMAC(secret, '<{signing.TIMESTAMP_HEADER}>.<body>'), 5 "
-        "min window; payload: body, deliveryId from X-Atrium-Delivery; an active listener only), manual. "
+        f"signed {signing.SIGNATURE_HEADER}: sha256=HMAC(secret, '<{signing.TIMESTAMP_HEADER}>.<body>'), "
+        f"{signing.REPLAY_WINDOW_SECONDS // 60} min window; payload: body, deliveryId from "
+        "X-Atrium-Delivery; an active listener only), manual. "
         "triggerListener runs any listener now: a record listener on the record recordId names, with its "
         "event's payload; the payload given is trigger.manual. The filter is a condition on the payload "
         "(a run by hand skips it). Inbound e-mail is not a trigger yet."
@@ -370,7 +371,7 @@ HELP = {
         "Runs act as the owner with their permissions at run time, one audit row per call naming the "
         "listener. DESTRUCTIVE, HIGH RISK or GATED steps run only if approved in activateListener. Failures "
         "of the server are retried with backoff, then the run is dead (retried from the Automations page); a "
-        "run caused by runs 3 deep stops."
+        "run caused by runs {depth} deep stops."
     ),
 }
 
@@ -384,7 +385,10 @@ def get_listener_help(
     ] = "all",
 ) -> HelpOut:
     """How listeners work: triggers, steps, templates and conditions, approvals and safety."""
-    text = "\n\n".join(HELP.values()) if topic == "all" else HELP[topic]
+    # What a setting decides is read when asked, not when the module was loaded.
+    depth = services.max_depth()
+    chosen = HELP.values() if topic == "all" else [HELP[topic]]
+    text = "\n\n".join(part.replace("{depth}", str(depth)) for part in chosen)
     return HelpOut(topic=topic, text=text, entity_types=[kind.key for kind in kinds.kinds()])
 
 

@@ -279,6 +279,12 @@ def test_get_runs_and_help(people):
     assert refused(member, "getListenerHelp", {"topic": "nope"})
 
 
+def test_the_help_says_how_deep_runs_may_cause_runs_as_this_server_is_set(people, settings):
+    settings.ATRIUM_LISTENERS_MAX_DEPTH = 5
+    helped = ok(people["member"], "getListenerHelp", {"topic": "safety"})
+    assert "runs 5 deep stops" in helped["text"] and "{depth}" not in helped["text"]
+
+
 # --- retries, dead letters, a worker lost ----------------------------------------------------------
 
 
