@@ -4,6 +4,7 @@ is theirs to import.
     form = api.form(actor=user, form_id=12)       # one the actor may see, or the kit's error
     api.is_public(form)                           # published and the workspace's: on public pages
     form = api.public_form(12)                    # that form if it is public, else None
+    form = api.shown_form(12)                     # or closed since (form.is_closed_to_public)
     html = api.render_fields(request, form, action="/p/offer/", hidden=[("utm_source", "x")])
     got = api.receive(request, form, utm=api.utm_of(request.GET))  # checked and stored
     api.utm_of(request.GET)                       # {"utm_source": ..., "utm_campaign": ...}
@@ -34,6 +35,7 @@ __all__ = [
     "public_form",
     "receive",
     "render_fields",
+    "shown_form",
     "utm_of",
 ]
 
@@ -50,6 +52,13 @@ def is_public(found: FormTemplate) -> bool:
 def public_form(form_id: int) -> FormTemplate | None:
     """The form if the public may fill it in here (the area installed, published, the
     workspace's, not deleted), else None."""
+    found = shown_form(form_id)
+    return found if found is not None and found.is_public else None
+
+
+def shown_form(form_id: int) -> FormTemplate | None:
+    """The form if a public page shows it: one the public may fill in, or one that was published
+    and is closed (`is_closed_to_public`: the page says it takes no more answers), else None."""
     if not has_area("forms"):
         return None
     found = (
@@ -57,7 +66,7 @@ def public_form(form_id: int) -> FormTemplate | None:
         .filter(pk=form_id, deleted_at__isnull=True)
         .first()
     )
-    return found if found is not None and found.is_public else None
+    return found if found is not None and (found.is_public or found.is_closed_to_public) else None
 
 
 def render_fields(

@@ -67,6 +67,16 @@ class FormTemplate(OwnedRecord):
     def is_public(self) -> bool:
         return self.is_open and self.visibility == "workspace"
 
+    @property
+    def is_closed_to_public(self) -> bool:
+        """Published to the public once, and closed since: where it was shown, it says so."""
+        return (
+            self.status == self.Status.CLOSED
+            and self.current_version_id is not None
+            and self.deleted_at is None
+            and self.visibility == "workspace"
+        )
+
 
 class FormVersion(models.Model):
     """A published version: the draft's groups and fields as they were, and their JSON Schema.

@@ -45,18 +45,9 @@ def _form(slug: str) -> FormTemplate:
         .filter(slug=slug, deleted_at__isnull=True)
         .first()
     )
-    if form is None or not (form.is_public or _closed(form)):
+    if form is None or not (form.is_public or form.is_closed_to_public):
         raise Http404
     return form
-
-
-def _closed(form: FormTemplate) -> bool:
-    """A form of the workspace's that was published and is closed: its page says so."""
-    return (
-        form.status == FormTemplate.Status.CLOSED
-        and form.current_version_id is not None
-        and form.visibility == "workspace"
-    )
 
 
 def _answers(form: FormTemplate, request: HttpRequest) -> tuple[dict[str, Any], dict[str, uploads.Checked]]:
@@ -250,7 +241,7 @@ def page(request: HttpRequest, slug: str) -> HttpResponse:
     form = _form(slug)
     if request.method not in ("GET", "HEAD", "POST"):
         return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
-    if _closed(form):
+    if form.is_closed_to_public:
         return _page(request, form, status=403 if request.method == "POST" else 200, closed=True)
     if request.method != "POST":
         return _page(request, form)

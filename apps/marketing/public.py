@@ -108,8 +108,8 @@ def confirm(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _etag(page: LandingPage) -> str:
-    """The page's version: its last change and its form's (a form closed since is no longer shown)."""
-    form = forms.public_form(landing.form_id(page) or 0)
+    """The page's version: its last change and its form's (a form closed since says so)."""
+    form = forms.shown_form(landing.form_id(page) or 0)
     shown = form.updated_at.isoformat() if form is not None else "-"
     seed = f"{page.pk}|{page.updated_at.isoformat()}|{page.published_at}|{shown}"
     return '"' + hashlib.sha256(seed.encode()).hexdigest()[:32] + '"'
@@ -124,9 +124,12 @@ def _landing_page(
     blocks = []
     for block in page.blocks:
         if block["type"] == "form":
-            found = forms.public_form(block["formId"])
+            found = forms.shown_form(block["formId"])
             if found is None:
                 continue  # unpublished since: the rest of the page stays
+            if not found.is_public:
+                blocks.append({**block, "form": found, "closed": True})
+                continue
             html = forms.render_fields(
                 request,
                 found,
@@ -166,9 +169,14 @@ def landing_page(request: HttpRequest, slug: str) -> HttpResponse:
     if page is None:
         raise Http404
     if request.method == "POST":
-        found = forms.public_form(landing.form_id(page) or 0)
+        found = forms.shown_form(landing.form_id(page) or 0)
         if found is None:
             raise Http404
+        if not found.is_public:
+            # Closed since the page was loaded: the page says so, and nothing is kept.
+            response = _landing_page(request, page, status=403)
+            response["Cache-Control"] = "no-store"
+            return response
         got = forms.receive(request, found, utm=forms.utm_of(request.POST))
         if got.status == 429:
             return HttpResponse(got.message, status=429, content_type="text/plain")

@@ -208,13 +208,18 @@ def test_the_public_page_counts_visits_and_conversions_with_utm(people, form, ac
         and changed["ETag"] != got["ETag"]
         and "Spring, longer" in changed.content.decode()
     )
-    # The form closed since: the page stays, without it, and its ETag changes.
+    # The form closed since: the page stays and says so in its place, its ETag changes, and a
+    # late answer is refused with the same words, nothing kept.
     from apps.forms import services as form_services
 
     form_services.form_manage(actor=admin, form=form, action="close")
     closed = acme_client.get(f"/p/{slug}/", HTTP_IF_NONE_MATCH=changed["ETag"])
-    assert closed.status_code == 200 and 'name="email"' not in closed.content.decode()
-    assert acme_client.post(f"/p/{slug}/", {"name": "Late"}).status_code == 404
+    shown = closed.content.decode()
+    assert closed.status_code == 200 and 'name="email"' not in shown and "This form is closed" in shown
+    answers = Submission.objects.count()
+    late = acme_client.post(f"/p/{slug}/", {"name": "Late", "email": "late@example.com"})
+    assert late.status_code == 403 and "This form is closed" in late.content.decode()
+    assert Submission.objects.count() == answers
     ok(admin, "updateLandingPage", {"pageId": page.pk, "changes": {"status": "draft"}}, **ELICIT)
     assert acme_client.get(f"/p/{slug}/").status_code == 404
     assert "is not published for the public" in refused(
