@@ -1,5 +1,7 @@
 """The Deals Pipeline area, as the rest of the service knows it (apps.core.areas)."""
 
+from typing import Any
+
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
@@ -7,6 +9,7 @@ from apps.core import areas, env
 from apps.core.kinds import Kind, page
 from apps.core.navigation import NavItem
 from apps.deals.permissions import DealsPerm
+from apps.mail import api as mail
 
 area = areas.declare(
     title=_("Deals Pipeline"),
@@ -151,3 +154,13 @@ area = areas.declare(
         ),
     },
 )
+
+
+def _delivery_report(report: Any) -> None:
+    """A bounce or a complaint about a reachout campaign's message (apps.deals.reachout)."""
+    from apps.deals import reachout
+
+    reachout.report_received(report)
+
+
+mail.on_delivery_report(_delivery_report)

@@ -276,6 +276,43 @@ def _stop(recipient: CampaignRecipient, state: str) -> None:
     logger.info("campaign recipient %s stopped: %s", recipient.pk, state)
 
 
+def _reported(report: mail.DeliveryReport, address: str) -> CampaignRecipient | None:
+    """The recipient a delivery report is about: by the original's Message-ID, else by its signed
+    List-Unsubscribe link (the address and the campaign it was sent for)."""
+    found = (
+        CampaignRecipient.objects.filter(messages__message_id__in=report.message_ids, email=address).first()
+        if report.message_ids
+        else None
+    )
+    link = report.unsubscribe
+    if found is None and link is not None and link["a"] == address:
+        kind, _sep, number = link["src"].partition(":")
+        if kind == "deals.campaign" and number.isdigit():
+            found = CampaignRecipient.objects.filter(campaign_id=int(number), email=address).first()
+    return found
+
+
+def report_received(report: mail.DeliveryReport) -> None:
+    """A bounce or a complaint about a campaign's message (the mail app's delivery reports: read on
+    the mailbox or told by an ESP's webhook): a complaint, or a permanent bounce, stops that
+    recipient's sequence and puts the address on the suppression list with the campaign as its
+    source; a transient bounce changes nothing (the next step tries again). A report about mail
+    that is not a campaign's changes nothing; a second about the same message, nothing more."""
+    for failure in report.failures:
+        if not failure.permanent:
+            continue
+        recipient = _reported(report, failure.address)
+        if recipient is None:
+            continue
+        complaint = report.kind == mail.COMPLAINT
+        _stop(recipient, State.UNSUBSCRIBED if complaint else State.BOUNCED)
+        mail.suppress(
+            failure.address,
+            reason="complained" if complaint else "bounced",
+            source=f"deals.campaign:{recipient.campaign_id}",
+        )
+
+
 def check_answers(campaign: ReachoutCampaign) -> None:
     """Stops the sequences of the recipients who replied, bounced or are suppressed."""
     active = list(campaign.recipients.filter(state=State.ACTIVE))

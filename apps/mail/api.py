@@ -30,7 +30,8 @@ The people's mailboxes, for areas whose tools are doors onto them (Deals, Custom
   (by reason), `suppression_list()` (newest first),
   `suppress(address, reason=, source=)`, `unsubscribe_headers(address, source=)` (RFC 8058);
 - delivery reports (bounces, complaints) the sync reads: `on_delivery_report(handler)` registers
-  a handler of each `DeliveryReport` (apps.mail.reports says what it holds);
+  a handler of each `DeliveryReport` (apps.mail.reports says what it holds), whose `kind` is
+  `BOUNCE` or `COMPLAINT`;
 - the errors a caller tells apart: `apps.core.errors.EmailNotSent` (the server refused the
   message), `SERVER_PROBLEMS` (the server down, the login refused, the mailbox not connected).
 
@@ -50,7 +51,7 @@ from apps.mail.content import trim_quoted
 from apps.mail.errors import LoginRefused, NotConnected, ServerDown
 from apps.mail.models import Draft, Folder, Mailbox, Message, Outgoing
 from apps.mail.notices import Attachment, Notice, send
-from apps.mail.reports import DeliveryReport, Failure, on_delivery_report
+from apps.mail.reports import BOUNCE, COMPLAINT, DeliveryReport, Failure, on_delivery_report
 from apps.mail.selectors import default_mailbox, message_search, thread_messages
 from apps.mail.sending import deliver as outbox_send
 from apps.mail.services import (
@@ -71,6 +72,8 @@ from apps.mail.suppression import suppress, suppressed_among
 from apps.mail.sync import message_ids
 
 __all__ = [
+    "BOUNCE",
+    "COMPLAINT",
     "MAX_ATTACHMENTS",
     "SERVER_PROBLEMS",
     "Attachment",

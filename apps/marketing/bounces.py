@@ -77,7 +77,7 @@ def received(report: mail.DeliveryReport) -> None:
         if found is None:
             continue
         row, source = found
-        if report.kind == "complaint":
+        if report.kind == mail.COMPLAINT:
             reported, reason = Reported.COMPLAINT, "complained"
         elif failure.permanent:
             reported, reason = Reported.HARD_BOUNCE, "bounced"

@@ -22,7 +22,7 @@ from apps.deals.models import CampaignMessage, CampaignRecipient, Deal, Pipeline
 from apps.files.tests.factories import FileFactory
 from apps.mail import demo, servers, services, suppression, sync
 from apps.mail.models import Mailbox, Message, Outgoing
-from apps.mail.testing import inbox_of, using_local_server
+from apps.mail.testing import complaint, dsn, inbox_of, using_local_server
 from apps.mail.tests import factories
 
 CONFIRM = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
@@ -160,6 +160,46 @@ def test_the_daily_cap_bounces_and_the_suppression_list_in_the_preview(acme, peo
     assert "cannot pause" in refused(
         owner, "controlReachoutCampaign", {"campaignId": campaign.pk, "action": "pause"}, **CONFIRM
     )
+
+
+def test_a_complaint_or_a_hard_bounce_reported_later_stops_the_recipient_and_suppresses_the_address(
+    acme, people, mail_server
+):
+    """Delivery reports in the standard formats (an RFC 5965 abuse report, an RFC 3464 DSN) reach
+    the campaign through the mail app's handlers, whatever their sender and subject say."""
+    owner = people["owner"]
+    box = factories.mailbox(owner)
+    gia, hal, ivy = addresses("gia", "hal", "ivy")
+    campaign = reachout.campaign_create(
+        actor=owner,
+        name=f"Reported {uuid.uuid4().hex[:6]}",
+        mailbox=box,
+        steps=[reachout.Step("Hello", "Hi"), reachout.Step("Again", "Hi again", 1)],
+        emails=[gia, hal, ivy],
+        window=(0, 24),
+        weekdays=EVERY_DAY,
+    )
+    ok(owner, "controlReachoutCampaign", {"campaignId": campaign.pk, "action": "start"}, **CONFIRM)
+    campaign.refresh_from_db()
+    assert reachout.campaign_tick(campaign) == 3
+    to_gia = inbox_of(mail_server, gia)[0]
+    del to_gia["Message-ID"]  # found by its signed List-Unsubscribe link instead
+    to_hal = CampaignMessage.objects.get(recipient__email=hal).message_id
+    to_ivy = CampaignMessage.objects.get(recipient__email=ivy).message_id
+    for raw in (
+        complaint(box.address, to_gia),
+        dsn(box.address, hal, status="5.1.1", original=f"Message-ID: {to_hal}\r\nSubject: Hello\r\n"),
+        # A transient failure: the next step tries again.
+        dsn(box.address, ivy, status="4.2.2", action="delayed", original=f"Message-ID: {to_ivy}"),
+    ):
+        with servers.imap(box) as client:
+            client.append("INBOX", "", imaplib.Time2Internaldate(time.time()), raw)
+    sync.sync(box)
+
+    states = dict(campaign.recipients.values_list("email", "state"))
+    assert states == {gia: "unsubscribed", hal: "bounced", ivy: "active"}
+    assert suppression.reasons_among([gia, hal, ivy]) == {gia: "complained", hal: "bounced"}
+    assert ok(owner, "getReachoutCampaign", {"campaignId": campaign.pk})["counts"]["bounced"] == 1
 
 
 def test_steps_wait_for_the_send_window_in_the_recipient_s_time_zone(acme, people):

@@ -10,7 +10,6 @@ import json
 import secrets
 import time
 from collections.abc import Iterator
-from email.message import EmailMessage
 
 import pytest
 from django.test import override_settings
@@ -18,7 +17,7 @@ from django.test import override_settings
 from apps.catalogue.testing import confirmed, ok
 from apps.mail import servers, suppression, sync
 from apps.mail.models import Mailbox, Message
-from apps.mail.testing import inbox_of, using_local_server
+from apps.mail.testing import complaint, dsn, inbox_of, using_local_server
 from apps.mail.tests.factories import mailbox
 from apps.marketing import sending
 from apps.marketing.models import Campaign, MarketingSettings, Send
@@ -31,40 +30,6 @@ ELICIT = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
 def mail_server() -> Iterator[dict[str, str]]:
     with using_local_server() as env:
         yield env
-
-
-def dsn(to: str, recipient: str, *, status: str, original: str, action: str = "failed") -> bytes:
-    """A delivery status notification as Postfix writes one, quoting the original's headers."""
-    return (
-        f"From: Mail Delivery System <MAILER-DAEMON@mx.example.org>\r\n"
-        f"To: {to}\r\nSubject: Undelivered Mail Returned to Sender\r\n"
-        f"Message-ID: <dsn-{tag()}@mx.example.org>\r\nMIME-Version: 1.0\r\n"
-        'Content-Type: multipart/report; report-type=delivery-status; boundary="b1"\r\n\r\n'
-        "--b1\r\nContent-Type: text/plain\r\n\r\nI'm sorry to have to inform you that your message "
-        "could not be delivered.\r\n\r\n"
-        "--b1\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.example.org\r\n\r\n"
-        f"Final-Recipient: rfc822; {recipient.upper()}\r\nOriginal-Recipient: rfc822;{recipient}\r\n"
-        f"Action: {action}\r\nStatus: {status}\r\nDiagnostic-Code: smtp; 550 {status} no such user\r\n\r\n"
-        f"--b1\r\nContent-Type: text/rfc822-headers\r\n\r\n{original}\r\n--b1--\r\n"
-    ).encode()
-
-
-def complaint(to: str, original: EmailMessage, *, recipient: str = "") -> bytes:
-    """An abuse report (ARF) as a mailbox provider's feedback loop sends one, with the message."""
-    rcpt = f"Original-Rcpt-To: {recipient}\r\n" if recipient else ""
-    return (
-        (
-            f"From: feedback@isp.example.net\r\nTo: {to}\r\nSubject: Abuse report\r\n"
-            f"Message-ID: <arf-{tag()}@isp.example.net>\r\nMIME-Version: 1.0\r\n"
-            'Content-Type: multipart/report; report-type=feedback-report; boundary="b2"\r\n\r\n'
-            "--b2\r\nContent-Type: text/plain\r\n\r\nThis is an abuse report.\r\n\r\n"
-            "--b2\r\nContent-Type: message/feedback-report\r\n\r\nFeedback-Type: abuse\r\n"
-            f"User-Agent: ExampleFBL/1.0\r\nVersion: 1\r\n{rcpt}\r\n"
-            "--b2\r\nContent-Type: message/rfc822\r\n\r\n"
-        ).encode()
-        + original.as_bytes()
-        + b"\r\n--b2--\r\n"
-    )
 
 
 def deliver(box: Mailbox, *raw: bytes) -> int:
