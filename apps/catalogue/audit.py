@@ -4,6 +4,14 @@
 `ATRIUM_AUDIT_FLUSH_SECONDS` (or sooner once `ATRIUM_AUDIT_BATCH_SIZE` entries wait): one
 statement for the whole batch when it spans several workspaces (below), one `COPY` when it is one
 workspace's, on its own database connection, kept between batches (CONN_MAX_AGE) and closed when it stops.
+
+Entries spread thin (fewer than two a workspace, over `SPREAD_WORKSPACES` or more, as when calls
+rotate over many workspaces) wait
+longer: each workspace in a batch costs PostgreSQL about as much as a hundred rows of one
+workspace (its table opened, locked and planned: bench/audit.py), so a second's calls over 1,000
+workspaces cost more to log than to serve. The writer then waits until they are no longer thin,
+`SPREAD_FACTOR` times the batch size wait, or the oldest has waited
+`ATRIUM_AUDIT_SPREAD_SECONDS` (5 s by default), whichever comes first.
 With `ATRIUM_AUDIT_FLUSH_SECONDS = 0` (the tests' default) each entry is written at once, the
 same way, on the caller's connection, inside the caller's transaction.
 
@@ -20,7 +28,8 @@ which.
 The columns are those `_fields` fills, mapped to the model's columns; a column it does not fill
 gets its database default (only the id may be left out: apps/catalogue/tests/test_audit.py).
 
-What a crash can lose: the entries of the last interval (one second by default). A process that
+What a crash can lose: the entries of the last interval (one second by default; up to
+`ATRIUM_AUDIT_SPREAD_SECONDS` of entries spread thin). A process that
 exits normally writes what is left (atexit). If the database is unreachable, entries are kept up
 to `MAX_PENDING` and the oldest are dropped beyond that, with a warning in the log. A workspace
 whose rows are refused keeps its entries without holding back the others' (they are written
@@ -30,12 +39,13 @@ once); the entries of a workspace deleted in between are dropped, with a warning
 import atexit
 import logging
 import threading
+import time
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cache
-from typing import Any
+from functools import cache, lru_cache
 
+import psycopg
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, connections, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -48,6 +58,13 @@ from apps.core import onloop, servers
 logger = logging.getLogger(__name__)
 
 MAX_PENDING = 50_000
+# Entries spread thin wait until this many times ATRIUM_AUDIT_BATCH_SIZE do, at the most; and only
+# when they are of this many workspaces at least (a few workspaces' statement costs little).
+SPREAD_FACTOR = 10
+SPREAD_WORKSPACES = 50
+# The workspaces one statement writes into (each holds locks on its table and its indexes to the
+# end of the transaction: PostgreSQL's lock table is max_locks_per_transaction a connection).
+WORKSPACES_A_STATEMENT = 250
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +86,9 @@ class Entry:
 class AuditBuffer:
     def __init__(self) -> None:
         self._pending: list[Entry] = []
+        # How many of the pending entries each workspace has, and when the oldest came (monotonic).
+        self._schemas: dict[str, int] = {}
+        self._since = 0.0
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
@@ -83,17 +103,28 @@ class AuditBuffer:
     def batch_size(self) -> int:
         return int(getattr(settings, "ATRIUM_AUDIT_BATCH_SIZE", 500))
 
+    @property
+    def spread_seconds(self) -> float:
+        return float(getattr(settings, "ATRIUM_AUDIT_SPREAD_SECONDS", 5.0))
+
     def record(self, entry: Entry) -> None:
         if self.interval <= 0:
             self._write_inline(entry)
             return
         with self._lock:
+            if not self._pending:
+                self._since = time.monotonic()
             self._pending.append(entry)
+            self._schemas[entry.schema_name] = self._schemas.get(entry.schema_name, 0) + 1
             if len(self._pending) > MAX_PENDING:
                 dropped = len(self._pending) - MAX_PENDING
                 del self._pending[:dropped]
+                self._counted()
                 logger.warning("audit buffer full: %d tool-call records dropped", dropped)
-            full = len(self._pending) >= self.batch_size
+            waiting = len(self._pending)
+            # The writer is woken as the batch fills, and again when thin entries have waited for
+            # as many as they may (not at every entry in between: it would only wait again).
+            full = waiting == self.batch_size or waiting >= self.batch_size * SPREAD_FACTOR
         if self._thread is None or not self._thread.is_alive():
             self._start()
         if full:
@@ -108,6 +139,7 @@ class AuditBuffer:
         with self._flush_lock:
             with self._lock:
                 batch, self._pending = self._pending, []
+                self._schemas = {}
             if not batch:
                 return 0
             written, kept, error = _write(batch)
@@ -115,9 +147,29 @@ class AuditBuffer:
                 with self._lock:
                     # Put them back in front, to try again with the next batch.
                     self._pending[:0] = kept
+                    self._since = time.monotonic()
+                    self._counted()
             if error is not None:
                 raise error
             return written
+
+    def _counted(self) -> None:
+        """The pending entries counted by workspace again (under the lock)."""
+        self._schemas = {}
+        for entry in self._pending:
+            self._schemas[entry.schema_name] = self._schemas.get(entry.schema_name, 0) + 1
+
+    def thin(self) -> bool:
+        """Whether the pending entries are spread thin enough, and young enough, to wait for more."""
+        with self._lock:
+            waiting = len(self._pending)
+            return (
+                self.interval > 0
+                and 0 < waiting < self.batch_size * SPREAD_FACTOR
+                and len(self._schemas) >= SPREAD_WORKSPACES
+                and 2 * len(self._schemas) > waiting
+                and time.monotonic() - self._since < self.spread_seconds
+            )
 
     def _write_inline(self, entry: Entry) -> None:
         try:
@@ -156,6 +208,9 @@ class AuditBuffer:
             if interval > 0 and not self._closed.is_set():
                 self._wake.wait(interval)
                 self._wake.clear()
+                while not self._closed.is_set() and self.thin():
+                    self._wake.wait(interval)
+                    self._wake.clear()
             try:
                 self.flush()
             except Exception:
@@ -275,35 +330,50 @@ def _copy(db: BaseDatabaseWrapper, schema_name: str, entries: list[Entry]) -> No
 
 
 def _insert_all(db: BaseDatabaseWrapper, batch: list[Entry]) -> None:
-    """Every entry of `batch` into its workspace's ToolCall table, in one statement."""
-    rows = [_fields(entry) for entry in batch]
-    names = tuple(rows[0])
-    columns, casts = _typed_columns(names)
-    aliases = [sql.Identifier(f"c{index}") for index in range(len(names))]
-    inserts = [
-        sql.SQL("{} AS (INSERT INTO {} ({}) SELECT {} FROM batch WHERE s = {})").format(
-            sql.Identifier(f"w{index}"),
-            sql.Identifier(schema_name, _table()),
-            columns,
-            sql.SQL(", ").join(aliases),
-            sql.Literal(schema_name),
-        )
-        for index, schema_name in enumerate(dict.fromkeys(entry.schema_name for entry in batch))
-    ]
-    statement = sql.SQL(
-        "WITH batch AS (SELECT * FROM unnest(%s::text[], {}) AS b(s, {})), {} SELECT 1"
-    ).format(
-        sql.SQL(", ").join(sql.SQL("%s::{}[]").format(sql.SQL(cast)) for cast in casts),
-        sql.SQL(", ").join(aliases),
-        sql.SQL(", ").join(inserts),
-    )
-    # One array per column (psycopg adapts a list as a PostgreSQL array).
-    params: list[Any] = [
-        [entry.schema_name for entry in batch],
-        *([row[name] for row in rows] for name in names),
-    ]
-    with db.cursor() as cursor:
-        cursor.execute(statement.as_string(cursor.cursor), params)
+    """Every entry of `batch` into its workspace's ToolCall table: one statement for up to
+    `WORKSPACES_A_STATEMENT` workspaces (each INSERT holds locks on its table and indexes until
+    the end), all in one transaction. The rows go in as one array a column, unnested once; each
+    workspace's INSERT takes its own rows by number. The text is written with PostgreSQL's numbered
+    placeholders and sent as it is (a raw cursor: psycopg would otherwise parse each batch's long
+    text again), each workspace's table named once per process (`_target`).
+
+    bench/audit.py measured what a statement over many workspaces costs: PostgreSQL's part is
+    about 150 µs a workspace whatever its rows (its table opened, locked and planned), which a
+    shape slicing the arrays for each workspace did not lower (it doubled it); the ways down are
+    fewer workspaces a batch for the same rows (`AuditBuffer._spread`)."""
+    by_schema: dict[str, list[Entry]] = defaultdict(list)
+    for entry in batch:
+        by_schema[entry.schema_name].append(entry)
+    schemas = list(by_schema)
+    db.ensure_connection()
+    with db.wrap_database_errors, transaction.atomic(using=db.alias):
+        for start in range(0, len(schemas), WORKSPACES_A_STATEMENT):
+            chosen = schemas[start : start + WORKSPACES_A_STATEMENT]
+            entries = [entry for schema_name in chosen for entry in by_schema[schema_name]]
+            numbers = [number for number, schema_name in enumerate(chosen) for _ in by_schema[schema_name]]
+            rows = [_fields(entry) for entry in entries]
+            names = tuple(rows[0])
+            columns, unnested, aliases = _plain_columns(names)
+            inserts = [
+                # Quoted names and numbers only: every value is a parameter.
+                f"w{number} AS (INSERT INTO {_target(schema_name)} ({columns}) "  # noqa: S608
+                f"SELECT {aliases} FROM batch WHERE s = {number})"
+                for number, schema_name in enumerate(chosen)
+            ]
+            # One array per column (psycopg adapts a list as a PostgreSQL array).
+            params = [numbers, *([row[name] for row in rows] for name in names)]
+            with psycopg.RawCursor(db.connection) as cursor:
+                cursor.execute(f"WITH {unnested}, {', '.join(inserts)} SELECT 1", params, prepare=False)
+
+
+@lru_cache(maxsize=100_000)
+def _target(schema_name: str) -> str:
+    """The workspace's ToolCall table, its schema and name quoted as PostgreSQL quotes them."""
+    return f"{_quoted(schema_name)}.{_quoted(_table())}"
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _copy_of(schema_name: str, entries: list[Entry]) -> tuple[sql.Composed, list[tuple[object, ...]]]:
@@ -323,17 +393,22 @@ def _table() -> str:
 
 
 @cache
-def _typed_columns(names: tuple[str, ...]) -> tuple[sql.Composed, tuple[str, ...]]:
-    """The column list for these fields, and each column's type (for the arrays they arrive in)."""
+def _plain_columns(names: tuple[str, ...]) -> tuple[str, str, str]:
+    """For these fields: the column list, quoted; the `batch` CTE that unnests the workspace's
+    number ($1) and one array a column ($2, ...), typed; and its columns' aliases, listed."""
     from apps.catalogue.models import ToolCall
 
     opts = ToolCall._meta
-    types = []
-    for name in names:
+    columns, typed, aliases = [], ["$1::int[]"], []
+    for number, name in enumerate(names, 2):
         field = opts.get_field(name)
-        assert isinstance(field, Field)
-        types.append(field.db_type(connection))
-    return _columns(names), tuple(str(kind) for kind in types)
+        assert isinstance(field, Field) and field.column  # `_fields` fills columns only
+        columns.append(_quoted(field.column))
+        typed.append(f"${number}::{field.db_type(connection)}[]")
+        aliases.append(f"c{number}")
+    listed = ", ".join(aliases)
+    unnested = f"batch AS (SELECT * FROM unnest({', '.join(typed)}) AS b(s, {listed}))"  # noqa: S608
+    return ", ".join(columns), unnested, ", ".join(aliases)
 
 
 @cache

@@ -9,6 +9,9 @@ ATRIUM_EXTRA_TOOL_MODULES: list[str] = []
 # sooner once ATRIUM_AUDIT_BATCH_SIZE calls wait. 0 writes each call at once (tests).
 ATRIUM_AUDIT_FLUSH_SECONDS = env.float("ATRIUM_AUDIT_FLUSH_SECONDS", 1.0, min=0)
 ATRIUM_AUDIT_BATCH_SIZE = env.int("ATRIUM_AUDIT_BATCH_SIZE", 500, min=1)
+# Calls spread thin over many workspaces (fewer than two a workspace) wait longer, up to this many
+# seconds, so that each workspace's rows go in together (apps.catalogue.audit).
+ATRIUM_AUDIT_SPREAD_SECONDS = env.float("ATRIUM_AUDIT_SPREAD_SECONDS", 5.0, min=0)
 ATRIUM_AUDIT_RETENTION_DAYS = env.int("ATRIUM_AUDIT_RETENTION_DAYS", 180, min=0)
 # How long a confirmation token of a GATED / HIGH RISK / DESTRUCTIVE tool stays valid.
 ATRIUM_CONFIRMATION_TTL_SECONDS = env.int("ATRIUM_CONFIRMATION_TTL_SECONDS", 600, min=1)

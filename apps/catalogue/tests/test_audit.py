@@ -6,6 +6,7 @@ import time
 import uuid
 from datetime import UTC, datetime, timedelta
 
+import psycopg
 import pytest
 from django.db import IntegrityError, OperationalError, connection
 from django.db.models import NOT_PROVIDED
@@ -190,9 +191,28 @@ def test_a_batch_over_two_workspaces_lands_in_each_with_its_exact_values(committ
                 ToolCall.objects.filter(tool__startswith=marker).delete()
 
 
-def test_a_batch_over_several_workspaces_is_one_statement(committed, settings, buffer):
+@pytest.fixture
+def statements(monkeypatch):  # type: ignore[no-untyped-def]
+    """The texts the writer sends through its raw cursor (Django's query log does not see them)."""
+    sent: list[str] = []
+    execute = psycopg.RawCursor.execute
+
+    def spied(self, query, params=None, **options):  # type: ignore[no-untyped-def]
+        sent.append(str(query))
+        return execute(self, query, params, **options)
+
+    monkeypatch.setattr(psycopg.RawCursor, "execute", spied)
+    return sent
+
+
+@pytest.mark.parametrize("most", [audit.WORKSPACES_A_STATEMENT, 1])
+def test_a_batch_over_several_workspaces_is_one_statement(
+    committed, settings, buffer, statements, monkeypatch, most
+):
     """A COPY per workspace would cost a round trip each: calls spread over many workspaces go in
-    together, each row in its own workspace."""
+    together, each row in its own workspace; one statement for as many workspaces as a statement
+    may lock, the rest in the next ones."""
+    monkeypatch.setattr(audit, "WORKSPACES_A_STATEMENT", most)
     settings.ATRIUM_AUDIT_FLUSH_SECONDS = 30
     marker = f"one{uuid.uuid4().hex[:8]}"
     try:
@@ -200,14 +220,44 @@ def test_a_batch_over_several_workspaces_is_one_statement(committed, settings, b
             buffer.record(entry(f"{marker}-{index}", None, schema_name=("acme", "globex")[index % 2]))
         with CaptureQueriesContext(connection) as queries:
             assert buffer.flush() == 6
-        statements = [query["sql"] for query in queries.captured_queries]
-        assert [text[:4] for text in statements if not text.startswith("SET search_path")] == ["WITH"]
+        assert not [query["sql"] for query in queries.captured_queries if "COPY" in query["sql"]]
+        assert [text[:4] for text in statements] == ["WITH"] * (1 if most > 1 else 2)
         assert [row[5] for row in stored(marker, "acme")] == [f"{marker}-{index}" for index in (0, 2, 4)]
         assert [row[5] for row in stored(marker, "globex")] == [f"{marker}-{index}" for index in (1, 3, 5)]
     finally:
         for schema_name in ("acme", "globex"):
             with schema_context(schema_name):
                 ToolCall.objects.filter(tool__startswith=marker).delete()
+
+
+def test_entries_spread_thin_over_workspaces_wait_for_more_up_to_a_limit(settings, buffer, monkeypatch):
+    """Calls rotating over many workspaces (fewer than two a workspace, over SPREAD_WORKSPACES)
+    wait past the interval, while they are young and fewer than SPREAD_FACTOR batches; a few
+    workspaces' never do."""
+    settings.ATRIUM_AUDIT_FLUSH_SECONDS = 30
+    settings.ATRIUM_AUDIT_BATCH_SIZE = 4
+    settings.ATRIUM_AUDIT_SPREAD_SECONDS = 5
+    monkeypatch.setattr(audit, "SPREAD_WORKSPACES", 2)
+    monkeypatch.setattr(buffer, "_start", lambda: None)  # no writer: only the decision is tried
+    assert not buffer.thin()  # nothing waits
+    buffer.record(entry("spread", None, schema_name="w0"))
+    assert not buffer.thin()  # one workspace's entry: its COPY costs little
+    for index in range(1, 3):
+        buffer.record(entry("spread", None, schema_name=f"w{index}"))
+    assert buffer.thin()
+    for _ in range(3):
+        buffer.record(entry("spread", None, schema_name="w0"))
+    assert not buffer.thin()  # 6 entries over 3 workspaces: two a workspace
+    for index in range(3, 40):
+        buffer.record(entry("spread", None, schema_name=f"w{index}"))
+    assert not buffer.thin()  # 43 entries wait: more than SPREAD_FACTOR (10) batches of 4
+    buffer._pending, buffer._schemas = [], {}
+    buffer.record(entry("spread", None, schema_name="w1"))
+    buffer.record(entry("spread", None, schema_name="w2"))
+    assert buffer.thin()
+    buffer._since -= 5  # the oldest has waited ATRIUM_AUDIT_SPREAD_SECONDS
+    assert not buffer.thin()
+    buffer._pending, buffer._schemas = [], {}
 
 
 CREDENTIAL = "oauth:Zoë\t東京 \\N 'q' \"dq\"\n"
