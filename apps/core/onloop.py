@@ -175,15 +175,26 @@ class Tally:
     that mostly gives up (a tool whose answers mostly read a lazy relation) stops being tried,
     since it then costs its Python twice. Stopped, it is still tried once in `PROBE` requests: a
     burst of cold requests (each giving up because nothing was kept yet) must not turn the loop
-    off for the life of the process, and a probe served there counts it back."""
+    off for the life of the process, and a probe served there counts it back.
+
+    A kind's first give-up at a host (`where`), or its first since it was last served there, is
+    not counted: that is the process's caches warming for that workspace (its route, credential or
+    session not kept yet, or expired), which the thread that serves it fills. Uncounted, a process
+    that starts serving 1,000 workspaces at once keeps the loop on; counted, their first calls
+    turned it off for every workspace until probes brought it back, a minute later
+    (bench/RESULTS.md, "Scale-out"). A kind that gives up by its nature gives up again at the same
+    host, and that counts."""
 
     GRACE = 16
     PROBE = 64
+    # The (kind, host) pairs remembered as having given up once, at the most (the oldest go).
+    REMEMBERED = 20_000
 
     def __init__(self) -> None:
         self.served: dict[str, int] = {}
         self.gave_up: dict[str, int] = {}
         self.skipped: dict[str, int] = {}
+        self._warming: dict[tuple[str, str], None] = {}
 
     def worth(self, what: str) -> bool:
         if self.gave_up.get(what, 0) <= 4 * self.served.get(what, 0) + self.GRACE:
@@ -192,7 +203,16 @@ class Tally:
         self.skipped[what] = 0 if skipped >= self.PROBE else skipped
         return skipped >= self.PROBE
 
-    def count(self, what: str, *, served: bool) -> None:
+    def count(self, what: str, *, served: bool, where: str = "") -> None:
+        if where:
+            key = (what, where)
+            if served:
+                self._warming.pop(key, None)
+            elif key not in self._warming:
+                if len(self._warming) >= self.REMEMBERED:
+                    del self._warming[next(iter(self._warming))]
+                self._warming[key] = None
+                return
         counts = self.served if served else self.gave_up
         counts[what] = counts.get(what, 0) + 1
 

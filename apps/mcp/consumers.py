@@ -442,10 +442,10 @@ async def _served_on_loop(request: Request, call: RunningCall) -> bool:
     try:
         reply = await onloop.run(serve, request, call)
     except onloop.NeedsThread:
-        onloop.tally.count(what, served=False)
+        onloop.tally.count(what, served=False, where=request.host)
         metrics.mcp_on_loop(served=False)
         return False
-    onloop.tally.count(what, served=True)
+    onloop.tally.count(what, served=True, where=request.host)
     metrics.mcp_on_loop(served=True)
     call.queue.put_nowait(("reply", reply))
     return True

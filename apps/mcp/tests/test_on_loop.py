@@ -292,6 +292,24 @@ def test_a_kind_of_request_that_keeps_giving_up_stops_being_tried():
     assert tally.worth("getThing")
 
 
+def test_a_first_give_up_at_each_host_is_the_cache_warming_and_does_not_count():
+    """A process that starts serving many workspaces at once gives up once at each (nothing kept
+    yet): that must not stop the loop for every workspace. A kind that gives up again at the same
+    host, with no success there in between, gives up by its nature, and that counts."""
+    tally = onloop.Tally()
+    for number in range(tally.GRACE * 10):
+        assert tally.worth("getThing")
+        tally.count("getThing", served=False, where=f"w{number}.example")
+    assert tally.worth("getThing") and not tally.gave_up
+    # Served there since, its next give-up (an entry expired) is the cache warming again.
+    tally.count("getThing", served=True, where="w1.example")
+    tally.count("getThing", served=False, where="w1.example")
+    assert not tally.gave_up
+    for number in range(tally.GRACE + 1):
+        tally.count("getThing", served=False, where=f"w{number}.example")
+    assert tally.gave_up == {"getThing": tally.GRACE + 1}
+
+
 def test_a_kind_that_stopped_being_tried_is_probed_and_comes_back_when_served():
     tally = onloop.Tally()
     for _ in range(tally.GRACE + 1):
