@@ -197,6 +197,11 @@ class Topology:
             web.stop()
 
 
+def _growing(rates: list[float]) -> bool:
+    """Whether one of the last two rounds was 10 % above the best round before them."""
+    return max(rates[-2:]) > 1.1 * max(rates[:-2])
+
+
 def run(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="bench scale")
     parser.add_argument("--processes", default="1,2,3", help="counts of web processes, comma-separated")
@@ -399,10 +404,11 @@ def measure_rotation(args, count, tenants, served, sessions_of, firsts_sessions)
         # Warm, right before its rounds (what a process keeps lives at most TOLD_CACHE_SECONDS):
         # each workspace's route, credential, session and statements in every process, and each
         # database connection's catalogue entries for their tables (PostgreSQL keeps them per
-        # connection): rounds until the rate stops growing.
+        # connection): rounds until the rate stops growing, two rounds in a row under 10 % above
+        # the best before them (over 1,000 workspaces it may stall a round, then grow again).
         for place, (_name, serving) in enumerate(served):
             warming: list[float] = []
-            while len(warming) < 10 and (len(warming) < 2 or warming[-1] > 1.1 * warming[-2]):
+            while len(warming) < 12 and (len(warming) < 3 or _growing(warming)):
                 warming.append(wrk(serving.url, scripts[place][label], args.connections, args.seconds).rate)
             rounds = ", ".join(f"{rate:.0f}" for rate in warming)
             print(f"  warming {label} ({place}): {rounds} calls/s", flush=True)
