@@ -16,9 +16,16 @@ management command, Redis down) nothing is trusted, and the short while is all t
 
 What a message cannot tell, an entry must not outlive: `put(..., until=)` bounds it by a wall
 time (an access token's expiry).
+
+The longer while of each entry is drawn between (1 - JITTER) and all of TOLD_CACHE_SECONDS, so
+that the entries of many workspaces, kept in the same few seconds (a process starting to serve
+1,000 workspaces), do not all run out in the same second a minute later: each one that has run out
+sends its next request through a thread to be read again, and a thousand at once stalled the
+process for seconds (bench/RESULTS.md, "Scale-out").
 """
 
 import itertools
+import random
 import threading
 import time
 from collections.abc import Callable, Hashable
@@ -65,6 +72,8 @@ def trusts(stamp: Stamp, kind: str) -> bool:
 
 
 MISSING: Any = object()
+# What share of TOLD_CACHE_SECONDS an entry's longer while may be short of it, drawn per entry.
+JITTER = 0.25
 
 
 class Kept(Generic[K, V]):
@@ -107,7 +116,8 @@ class Kept(Generic[K, V]):
         short = self._short()
         if short <= 0:
             return
-        long_until = now + max(short, float(settings.TOLD_CACHE_SECONDS))
+        told = float(settings.TOLD_CACHE_SECONDS)
+        long_until = now + max(short, told * (1 - JITTER * random.random()))  # noqa: S311 (not a secret)
         if until is not None:
             long_until = min(long_until, now + (until - time.time()))
         with self._lock:

@@ -51,9 +51,26 @@ def listener(monkeypatch):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def told_seconds(settings):  # type: ignore[no-untyped-def]
+def told_seconds(settings, monkeypatch):  # type: ignore[no-untyped-def]
     settings.TOLD_CACHE_SECONDS = 60.0
+    monkeypatch.setattr(kept, "JITTER", 0)  # the whole told while, for exact times
     return 60.0
+
+
+def test_entries_kept_together_run_out_spread_over_the_last_quarter_of_the_told_while(
+    clock, listener, settings
+):
+    settings.TOLD_CACHE_SECONDS = 60.0
+    cache: Kept[str, str] = Kept(WORKSPACES, lambda: 1.0, limit=1_000)
+    for number in range(400):
+        cache.put(f"w{number}.example", "kept", cache.stamp())
+    clock.now += 44.9
+    assert all(cache.get(f"w{number}.example") == "kept" for number in range(400))
+    clock.now += 7.5
+    halfway = sum(cache.get(f"w{number}.example") is MISSING for number in range(400))
+    assert 100 < halfway < 300  # about half of them by the middle of the last quarter
+    clock.now += 7.6
+    assert all(cache.get(f"w{number}.example") is MISSING for number in range(400))
 
 
 def routes() -> Kept[str, str | None]:
