@@ -19,9 +19,9 @@ time (an access token's expiry).
 
 The longer while of each entry is drawn between (1 - JITTER) and all of TOLD_CACHE_SECONDS, so
 that the entries of many workspaces, kept in the same few seconds (a process starting to serve
-1,000 workspaces), do not all run out in the same second a minute later: each one that has run out
-sends its next request through a thread to be read again, and a thousand at once stalled the
-process for seconds (bench/RESULTS.md, "Scale-out").
+1,000 workspaces), do not all run out in the same second a minute later: each one that has run
+out sends its next request through a thread to be read again, and those are better spread over
+a quarter of a minute than queued for the threads at once.
 """
 
 import itertools

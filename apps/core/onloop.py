@@ -179,11 +179,10 @@ class Tally:
 
     A kind's first give-up at a host (`where`), or its first since it was last served there, is
     not counted: that is the process's caches warming for that workspace (its route, credential or
-    session not kept yet, or expired), which the thread that serves it fills. Uncounted, a process
-    that starts serving 1,000 workspaces at once keeps the loop on; counted, their first calls
-    turned it off for every workspace until probes brought it back, a minute later
-    (bench/RESULTS.md, "Scale-out"). A kind that gives up by its nature gives up again at the same
-    host, and that counts."""
+    session not kept yet, or expired), which the thread that serves it fills. Counted, a process
+    that starts serving 1,000 workspaces at once would turn the loop off for every workspace after
+    the first GRACE of them, until probes brought it back. A kind that gives up by its nature gives
+    up again at the same host, and that counts."""
 
     GRACE = 16
     PROBE = 64
