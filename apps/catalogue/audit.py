@@ -6,12 +6,11 @@ statement for the whole batch when it spans several workspaces (below), one `COP
 workspace's, on its own database connection, kept between batches (CONN_MAX_AGE) and closed when it stops.
 
 Entries spread thin (fewer than two a workspace, over `SPREAD_WORKSPACES` or more, as when calls
-rotate over many workspaces) wait
-longer: each workspace in a batch costs PostgreSQL about as much as a hundred rows of one
-workspace (its table opened, locked and planned: bench/audit.py), so a second's calls over 1,000
-workspaces cost more to log than to serve. The writer then waits until they are no longer thin,
-`SPREAD_FACTOR` times the batch size wait, or the oldest has waited
-`ATRIUM_AUDIT_SPREAD_SECONDS` (5 s by default), whichever comes first.
+rotate over many workspaces) wait longer: each workspace in a batch costs PostgreSQL about as
+much as a hundred rows of one workspace (its table opened, locked and planned: bench/audit.py).
+The writer then waits until they are no longer thin, `SPREAD_FACTOR` times the batch size wait,
+or the oldest has waited `ATRIUM_AUDIT_SPREAD_SECONDS` (5 s by default), whichever comes first
+(`AuditBuffer.thin`).
 With `ATRIUM_AUDIT_FLUSH_SECONDS = 0` (the tests' default) each entry is written at once, the
 same way, on the caller's connection, inside the caller's transaction.
 
@@ -339,8 +338,8 @@ def _insert_all(db: BaseDatabaseWrapper, batch: list[Entry]) -> None:
 
     bench/audit.py measured what a statement over many workspaces costs: PostgreSQL's part is
     about 150 µs a workspace whatever its rows (its table opened, locked and planned), which a
-    shape slicing the arrays for each workspace did not lower (it doubled it); the ways down are
-    fewer workspaces a batch for the same rows (`AuditBuffer._spread`)."""
+    shape slicing the arrays for each workspace did not lower (it doubled it); the way down is
+    fewer workspaces a batch for the same rows (`AuditBuffer.thin`)."""
     by_schema: dict[str, list[Entry]] = defaultdict(list)
     for entry in batch:
         by_schema[entry.schema_name].append(entry)
