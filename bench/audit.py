@@ -69,7 +69,7 @@ def batch_of(schemas: list[str], size: int, draw: random.Random) -> list:
             user_id=None,
             scheme="oauth",
             credential="a1b2c3d4",
-            client="Claude",
+            client="Bench client",
             tool="getContact",
             outcome="ok",
             error_code="",
