@@ -286,7 +286,7 @@ def _write_here(batch: list[Entry]) -> tuple[int, list[Entry], Exception | None]
     if len(by_schema) > 1 and not connection.in_atomic_block:
         # Outside a transaction: a failed statement leaves nothing to roll back.
         try:
-            _insert_all(connection, batch)
+            _insert_all(connection, by_schema)
         except (OperationalError, InterfaceError) as error:
             return 0, batch, error
         except Exception:
@@ -328,21 +328,19 @@ def _copy(db: BaseDatabaseWrapper, schema_name: str, entries: list[Entry]) -> No
             copy.write_row(row)
 
 
-def _insert_all(db: BaseDatabaseWrapper, batch: list[Entry]) -> None:
-    """Every entry of `batch` into its workspace's ToolCall table: one statement for up to
-    `WORKSPACES_A_STATEMENT` workspaces (each INSERT holds locks on its table and indexes until
-    the end), all in one transaction. The rows go in as one array a column, unnested once; each
-    workspace's INSERT takes its own rows by number. The text is written with PostgreSQL's numbered
-    placeholders and sent as it is (a raw cursor: psycopg would otherwise parse each batch's long
-    text again), each workspace's table named once per process (`_target`).
+def _insert_all(db: BaseDatabaseWrapper, by_schema: dict[str, list[Entry]]) -> None:
+    """Every entry of `by_schema` (a batch's, by workspace) into its workspace's ToolCall table:
+    one statement for up to `WORKSPACES_A_STATEMENT` workspaces (each INSERT holds locks on its
+    table and indexes until the end), all in one transaction. The rows go in as one array a
+    column, unnested once; each workspace's INSERT takes its own rows by number. The text is
+    written with PostgreSQL's numbered placeholders and sent as it is (a raw cursor: psycopg would
+    otherwise parse each batch's long text again), each workspace's table named once per process
+    (`_target`), its columns as COPY names them (`_plain_columns`).
 
     bench/audit.py measured what a statement over many workspaces costs: PostgreSQL's part is
     about 150 µs a workspace whatever its rows (its table opened, locked and planned), which a
     shape slicing the arrays for each workspace did not lower (it doubled it); the way down is
     fewer workspaces a batch for the same rows (`AuditBuffer.thin`)."""
-    by_schema: dict[str, list[Entry]] = defaultdict(list)
-    for entry in batch:
-        by_schema[entry.schema_name].append(entry)
     schemas = list(by_schema)
     db.ensure_connection()
     with db.wrap_database_errors, transaction.atomic(using=db.alias):
@@ -375,12 +373,12 @@ def _quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _copy_of(schema_name: str, entries: list[Entry]) -> tuple[sql.Composed, list[tuple[object, ...]]]:
+def _copy_of(schema_name: str, entries: list[Entry]) -> tuple[sql.SQL, list[tuple[object, ...]]]:
     """The COPY statement for `entries` and their rows."""
     fields = [_fields(entry) for entry in entries]
-    statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
-        sql.Identifier(schema_name, _table()), _columns(tuple(fields[0]))
-    )
+    columns, _unnested, _aliases = _plain_columns(tuple(fields[0]))
+    # Quoted names only.
+    statement = sql.SQL(f"COPY {_target(schema_name)} ({columns}) FROM STDIN")
     return statement, [tuple(row.values()) for row in fields]
 
 
@@ -408,20 +406,6 @@ def _plain_columns(names: tuple[str, ...]) -> tuple[str, str, str]:
     listed = ", ".join(aliases)
     unnested = f"batch AS (SELECT * FROM unnest({', '.join(typed)}) AS b(s, {listed}))"  # noqa: S608
     return ", ".join(columns), unnested, ", ".join(aliases)
-
-
-@cache
-def _columns(names: tuple[str, ...]) -> sql.Composed:
-    """The column list for the fields `_fields` fills (by name or attname: `user_id`)."""
-    from apps.catalogue.models import ToolCall
-
-    opts = ToolCall._meta
-    columns = []
-    for name in names:
-        field = opts.get_field(name)
-        assert isinstance(field, Field) and field.column  # `_fields` fills columns only
-        columns.append(sql.Identifier(field.column))
-    return sql.SQL(", ").join(columns)
 
 
 buffer = AuditBuffer()

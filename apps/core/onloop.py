@@ -237,7 +237,7 @@ def fetch(
         raise NeedsThread(f"the statement failed on the loop: {type(error).__name__}") from error
 
 
-def copy(statement: sql.Composed, rows: Sequence[Sequence[Any]]) -> None:
+def copy(statement: sql.SQL | sql.Composed, rows: Sequence[Sequence[Any]]) -> None:
     """One COPY ... FROM STDIN of `rows` on one of this loop's connections."""
     try:
         wait(_copy(statement, rows, _server()))
@@ -271,7 +271,7 @@ async def _fetch(
 
 
 async def _copy(
-    statement: sql.Composed, rows: Sequence[Sequence[Any]], server: str = DEFAULT_DB_ALIAS
+    statement: sql.SQL | sql.Composed, rows: Sequence[Sequence[Any]], server: str = DEFAULT_DB_ALIAS
 ) -> None:
     pool = _pool()
     pooled = await pool.take((), server)
@@ -342,30 +342,21 @@ class _Pool:
         self._lane_waiting: list[deque[asyncio.Future[None]]] = [deque() for _ in range(size)]
         self._holders = [""] * size  # by lane: the workspace of the statement holding it
 
-    def _any_lane(self) -> int:
+    def _free_lane(self, *, idle: bool = False) -> int:
         """A free lane, one whose connection is open before a closed one (a statement of no
-        workspace then opens nothing)."""
+        workspace then opens nothing); `idle`: one no statement waits for either. -1: none."""
         closed = -1
         for lane, pooled in enumerate(self._slots):
-            if not self._busy[lane]:
+            if not self._busy[lane] and not (idle and self._lane_waiting[lane]):
                 if pooled is not None:
                     return lane
                 if closed < 0:
                     closed = lane
         return closed
 
-    def _idle_lane(self) -> int:
-        """A lane no statement holds or waits for (an open one first), else -1."""
-        closed = -1
-        for lane, pooled in enumerate(self._slots):
-            if not self._busy[lane] and not self._lane_waiting[lane]:
-                if pooled is not None:
-                    return lane
-                if closed < 0:
-                    closed = lane
-        return closed
-
-    async def _wait(self, line: deque[asyncio.Future[None]]) -> None:
+    async def _wait(self, lane: int = -1) -> None:
+        """Waits in lane `lane`'s line (-1: the line for any lane) until `_wake` says to look again."""
+        line = self._lane_waiting[lane] if lane >= 0 else self._waiting
         waiter = asyncio.get_running_loop().create_future()
         line.append(waiter)
         try:
@@ -374,14 +365,8 @@ class _Pool:
             if waiter in line:
                 line.remove(waiter)
             elif waiter.done() and not waiter.cancelled():
-                self._wake(self._lane_of_line(line))  # woken, then cancelled: the next one's turn
+                self._wake(lane)  # woken, then cancelled: the next one's turn
             raise
-
-    def _lane_of_line(self, line: deque[asyncio.Future[None]]) -> int:
-        for lane, waiting in enumerate(self._lane_waiting):
-            if waiting is line:
-                return lane
-        return -1
 
     async def take(
         self, search_path: tuple[str, ...], server: str = DEFAULT_DB_ALIAS, workspace: str = ""
@@ -393,18 +378,18 @@ class _Pool:
                     lane = home
                     break
                 if self._holders[home] != workspace:
-                    await self._wait(self._lane_waiting[home])
+                    await self._wait(home)
                     continue
                 # Busy with this workspace's own statement: one busy workspace takes idle lanes,
                 # and waits for whichever frees first.
-                lane = self._idle_lane()
+                lane = self._free_lane(idle=True)
                 if lane >= 0:
                     break
-                await self._wait(self._waiting)
+                await self._wait()
         else:
             while not self._free:
-                await self._wait(self._waiting)
-            lane = self._any_lane()
+                await self._wait()
+            lane = self._free_lane()
         self._busy[lane] = True
         self._holders[lane] = workspace
         self._free -= 1
@@ -455,7 +440,7 @@ class _Pool:
         """Lane `lane` is free: the first statement waiting for it, and the first waiting for any
         lane (which looks again, and waits again if the other took it: a statement of no
         workspace is never held back for as long as every lane has a queue of its own)."""
-        for line in (self._lane_waiting[lane] if lane >= 0 else deque(), self._waiting):
+        for line in (self._lane_waiting[lane], self._waiting) if lane >= 0 else (self._waiting,):
             while line:
                 waiter = line.popleft()
                 if not waiter.done():
