@@ -49,6 +49,9 @@ def django_db_setup(request, django_test_environment, django_db_modify_db_settin
         )
         database.use(name)
     yield
+    from apps.core import kept
+
+    kept.later_stop()  # its connection to the database about to go
     with django_db_blocker.unblock():
         database.use(original)
         database.drop(name)

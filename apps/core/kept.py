@@ -19,19 +19,33 @@ time (an access token's expiry).
 
 The longer while of each entry is drawn between (1 - JITTER) and all of TOLD_CACHE_SECONDS, so
 that the entries of many workspaces, kept in the same few seconds (a process starting to serve
-1,000 workspaces), do not all run out in the same second a minute later: each one that has run
-out sends its next request through a thread to be read again, and those are better spread over
-a quarter of a minute than queued for the threads at once.
+1,000 workspaces), do not all run out in the same second a minute later.
+
+An entry in use is read again before it runs out (`get(..., renew=)`): its first use once
+RENEW_AFTER of its longer while has passed, still trusted, answers with what is kept and leaves the
+reading to the process's background thread (`later`), which keeps what it reads under a new stamp.
+A request served on the event loop cannot read the database through the ORM: without this, every
+workspace's entries running out once a minute would send one of its requests through a worker
+thread, on a connection cold for that workspace, and over 1,000 workspaces those requests held
+the door's connections for longer than the rest of the minute's calls took (bench/RESULTS.md,
+"Scale-out"). What is read again is bounded as before: never older than TOLD_CACHE_SECONDS plus
+the read's own time, and a change told meanwhile voids it as it voids any read.
 """
 
 import itertools
+import logging
+import math
+import queue
 import random
 import threading
 import time
 from collections.abc import Callable, Hashable
 from typing import Any, Generic, Protocol, TypeVar
 
+from django import db
 from django.conf import settings
+
+logger = logging.getLogger(__name__)
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -72,8 +86,12 @@ def trusts(stamp: Stamp, kind: str) -> bool:
 
 
 MISSING: Any = object()
+# An entry: (short until, long until, renew from, stamp, value); monotonic times.
+_Entry = tuple[float, float, float, Stamp, Any]
 # What share of TOLD_CACHE_SECONDS an entry's longer while may be short of it, drawn per entry.
 JITTER = 0.25
+# The share of an entry's longer while after which its next use has it read again (`Kept.get`).
+RENEW_AFTER = 0.75
 
 
 class Kept(Generic[K, V]):
@@ -88,22 +106,26 @@ class Kept(Generic[K, V]):
         self.kind = kind
         self._short = short
         self._limit = limit
-        # key -> (short until, long until, stamp, value); monotonic times
-        self._entries: dict[K, tuple[float, float, Stamp, V]] = {}
+        self._entries: dict[K, _Entry] = {}
         self._lock = threading.Lock()
 
     def stamp(self) -> Stamp:
         return stamp(self.kind)
 
-    def get(self, key: K, default: Any = MISSING) -> V | Any:
+    def get(self, key: K, default: Any = MISSING, *, renew: Callable[[], object] | None = None) -> V | Any:
+        """What is kept of `key`, or `default`. `renew`, when given, reads it again and puts it
+        (or drops it): it runs in the background thread (`later`) at the first use past the
+        entry's renewal time, while it is still trusted."""
         entry = self._entries.get(key)
         if entry is None:
             return default
-        short_until, long_until, entry_stamp, value = entry
+        short_until, long_until, renew_from, entry_stamp, value = entry
         now = time.monotonic()
         if now < short_until:
             return value
         if now < long_until and trusts(entry_stamp, self.kind):
+            if renew is not None and now >= renew_from:
+                self._renew(key, entry, renew)
             return value
         with self._lock:
             if self._entries.get(key) is entry:
@@ -120,12 +142,22 @@ class Kept(Generic[K, V]):
         long_until = now + max(short, told * (1 - JITTER * random.random()))  # noqa: S311 (not a secret)
         if until is not None:
             long_until = min(long_until, now + (until - time.time()))
+        renew_from = now + (long_until - now) * RENEW_AFTER
         with self._lock:
             # Put again, an entry moves to the end: the dict's order is the entries' age.
             self._entries.pop(key, None)
             if len(self._entries) >= self._limit:
                 self._make_room(now)
-            self._entries[key] = (min(now + short, long_until), long_until, stamp, value)
+            self._entries[key] = (min(now + short, long_until), long_until, renew_from, stamp, value)
+
+    def _renew(self, key: K, entry: _Entry, renew: Callable[[], object]) -> None:
+        """Has `renew` run in the background, once for this entry: the entry is marked so that
+        later uses do not ask again (the put of what is read replaces it)."""
+        with self._lock:
+            if self._entries.get(key) is not entry:
+                return
+            self._entries[key] = (*entry[:2], math.inf, *entry[3:])
+        later(renew)
 
     def _make_room(self, now: float) -> None:
         """The expired entries dropped, then the oldest down to nine tenths of the limit (under
@@ -137,6 +169,11 @@ class Kept(Generic[K, V]):
             for key in list(itertools.islice(self._entries, over)):
                 del self._entries[key]
 
+    def discard(self, key: K) -> None:
+        """Drops the entry of `key`, if any."""
+        with self._lock:
+            self._entries.pop(key, None)
+
     def forget(self) -> None:
         """Drops every entry."""
         with self._lock:
@@ -146,15 +183,104 @@ class Kept(Generic[K, V]):
         """Drops the entries for which `wanted(key, value)` is true."""
         with self._lock:
             for key, entry in list(self._entries.items()):
-                if wanted(key, entry[3]):
+                if wanted(key, entry[4]):
                     del self._entries[key]
 
     def items(self) -> list[tuple[K, V]]:
         """What is kept now, expired or not (tests, diagnostics)."""
-        return [(key, entry[3]) for key, entry in list(self._entries.items())]
+        return [(key, entry[4]) for key, entry in list(self._entries.items())]
 
     def __contains__(self, key: K) -> bool:
         return key in self._entries
 
     def __len__(self) -> int:
         return len(self._entries)
+
+
+class _Later:
+    """One daemon thread of the process, started at its first job, doing in order what requests
+    leave for later (`later`): reading again a kept entry about to run out, writing a session's
+    last use. A job that fails is logged and changes nothing else (the entry runs out as it
+    would have). Past LATER_LIMIT jobs waiting, more are dropped: the entries they were for run
+    out, and their next requests read them as before."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[Callable[[], object]] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._idle = threading.Condition(self._lock)
+        self._waiting = 0  # jobs put and not yet done
+        self._thread: threading.Thread | None = None
+
+    def put(self, job: Callable[[], object]) -> bool:
+        with self._lock:
+            if self._waiting >= LATER_LIMIT:
+                return False
+            self._waiting += 1
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="atrium-later", daemon=True)
+                self._thread.start()
+        self._jobs.put(job)
+        return True
+
+    def _run(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is _stop:
+                db.connections.close_all()
+                with self._idle:
+                    self._thread = None
+                    self._waiting -= 1
+                    self._idle.notify_all()
+                return
+            try:
+                job()
+            except Exception:
+                # What it was for runs out as it would have.
+                logger.warning("A job left for later failed", exc_info=True)
+            finally:
+                # What Django does between requests: a connection that failed or is too old goes.
+                db.close_old_connections()
+                with self._idle:
+                    self._waiting -= 1
+                    if not self._waiting:
+                        self._idle.notify_all()
+
+    def done(self, timeout: float = 10.0) -> bool:
+        """Waits until no job is waiting (tests); False when `timeout` ran out first."""
+        with self._idle:
+            return self._idle.wait_for(lambda: not self._waiting, timeout)
+
+    def stop(self, timeout: float = 10.0) -> bool:
+        """Ends the thread once the jobs before are done, with its database connections closed
+        (a test run dropping its database); a later job starts another."""
+        with self._lock:
+            if self._thread is None:
+                return True
+            self._waiting += 1
+        self._jobs.put(_stop)
+        return self.done(timeout)
+
+
+def _stop() -> None:
+    """The job that ends the background thread (`_Later.stop`)."""
+
+
+# How many jobs may wait for the background thread before more are dropped.
+LATER_LIMIT = 10_000
+_later = _Later()
+
+
+def later(job: Callable[[], object]) -> bool:
+    """Runs `job` in the process's background thread, after those put before it (see `_Later`);
+    False when it was dropped. For what a request served on the event loop must not wait for."""
+    return _later.put(job)
+
+
+def later_done(timeout: float = 10.0) -> bool:
+    """Whether every job left for later is done, waiting up to `timeout` (tests)."""
+    return _later.done(timeout)
+
+
+def later_stop(timeout: float = 10.0) -> bool:
+    """Ends the background thread after its jobs, its database connections closed (tests)."""
+    return _later.stop(timeout)

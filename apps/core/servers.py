@@ -125,12 +125,17 @@ def placement(schema_name: str) -> tuple[str, str]:
     schema, the template and any schema that is no workspace's."""
     if schema_name == PUBLIC_SCHEMA or schema_name == settings.TENANT_BASE_SCHEMA:
         return PRIMARY, ""
-    found = _placements.get("all")
+    found = _placements.get("all", renew=_keep_placements)
     if found is MISSING:
-        stamp = _placements.stamp()
-        found = _read_placements()
-        _placements.put("all", found, stamp)
+        found = _keep_placements()
     return found.get(schema_name, (PRIMARY, ""))
+
+
+def _keep_placements() -> dict[str, tuple[str, str]]:
+    stamp = _placements.stamp()  # before reading: a change told meanwhile voids it
+    found = _read_placements()
+    _placements.put("all", found, stamp)
+    return found
 
 
 def _read_placements() -> dict[str, tuple[str, str]]:

@@ -6,7 +6,7 @@ is django-tenants' TENANT_MODEL, looked up through the library, so that core sta
 app that declares it (apps.tenancy).
 """
 
-from functools import cache
+from functools import cache, partial
 from typing import Any, Protocol
 
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -64,11 +64,16 @@ def _public_schema() -> str:
 
 def workspace_for_schema(schema_name: str) -> Workspace | None:
     """The workspace of a schema name, kept a while (see SCHEMA_TTL)."""
-    workspace = _by_schema.get(schema_name)
+    workspace = _by_schema.get(schema_name, renew=partial(_read, schema_name))
     if workspace is MISSING:
-        stamp = _by_schema.stamp()  # before reading: a change told meanwhile voids it
-        workspace = get_tenant_model().objects.filter(schema_name=schema_name).first()
-        _by_schema.put(schema_name, workspace, stamp)
+        workspace = _read(schema_name)
+    return workspace
+
+
+def _read(schema_name: str) -> Workspace | None:
+    stamp = _by_schema.stamp()  # before reading: a change told meanwhile voids it
+    workspace: Workspace | None = get_tenant_model().objects.filter(schema_name=schema_name).first()
+    _by_schema.put(schema_name, workspace, stamp)
     return workspace
 
 

@@ -5,10 +5,12 @@ consumer calls these from its worker threads, or on its loop once they are kept.
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django_tenants.utils import tenant_context
 
 from apps.core import credentials
 from apps.core.credentials import CredentialRequest, Principal
@@ -45,11 +47,16 @@ _hosts: Kept[str, frozenset[str]] = Kept(WORKSPACES, lambda: _HOSTS_TTL)
 
 
 def workspace_hosts(workspace: Workspace) -> frozenset[str]:
-    names = _hosts.get(workspace.schema_name)
+    names = _hosts.get(workspace.schema_name, renew=partial(_read_hosts, workspace))
     if names is MISSING:
-        stamp = _hosts.stamp()  # before reading: a change told meanwhile voids it
-        names = frozenset(Domain.objects.filter(tenant=workspace).values_list("domain", flat=True))
-        _hosts.put(workspace.schema_name, names, stamp)
+        names = _read_hosts(workspace)
+    return names
+
+
+def _read_hosts(workspace: Workspace) -> frozenset[str]:
+    stamp = _hosts.stamp()  # before reading: a change told meanwhile voids it
+    names = frozenset(Domain.objects.filter(tenant=workspace).values_list("domain", flat=True))
+    _hosts.put(workspace.schema_name, names, stamp)
     return names
 
 
@@ -110,9 +117,15 @@ def authenticate(*, workspace: Workspace, headers: Mapping[str, str], url: str) 
     caching = settings.MCP_CREDENTIAL_CACHE_SECONDS > 0
     key = _cache_key(workspace.schema_name, headers, url) if caching else ""
     if key:
-        kept = _principals.get(key)
+        kept = _principals.get(key, renew=partial(_renew, workspace, headers, url, key))
         if kept is not MISSING:
             return kept[1]
+    return _read(workspace, headers, url, key)
+
+
+def _read(workspace: Workspace, headers: Mapping[str, str], url: str, key: str) -> Principal | Refusal:
+    """The credential checked against the database (the connection set to `workspace`), and kept
+    under `key` when one is given and it is good."""
     stamp = _principals.stamp()  # before reading: a revocation told meanwhile voids it
     try:
         principal = credentials.authenticate(CredentialRequest(headers=headers, base_url=url, door="mcp"))
@@ -137,6 +150,14 @@ def authenticate(*, workspace: Workspace, headers: Mapping[str, str], url: str) 
             until=principal.good_until,
         )
     return principal
+
+
+def _renew(workspace: Workspace, headers: Mapping[str, str], url: str, key: str) -> None:
+    """A kept credential checked again in the background before it runs out (apps.core.kept):
+    one refused now is dropped, so that the next request is refused as well."""
+    with tenant_context(workspace):
+        if isinstance(_read(workspace, headers, url, key), Refusal):
+            _principals.discard(key)
 
 
 def insufficient_scope(url: str, scope: str, tool: str) -> Refusal:

@@ -22,17 +22,20 @@ comes back to is counted when the daily purge removes it.
 import hashlib
 import json
 import logging
+import math
 import secrets
 import time
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
+from django_tenants.utils import schema_context
 
-from apps.core import errors, kept, metrics
+from apps.core import errors, kept, metrics, onloop
 from apps.core.db import connection
 from apps.core.kept import Stamp
 from apps.mcp import access, endings, streams
@@ -90,8 +93,8 @@ class LiveSession:
 
 # (schema, digest) -> (monotonic time it is kept until untrusted, and at most, the session without
 # its state, the stamp of `watch` it was verified in: None when it must be checked in Redis
-# before use)
-_kept: dict[tuple[str, str], tuple[float, float, LiveSession, Stamp]] = {}
+# before use, and the time from which a use has it read again: `_renew`)
+_kept: dict[tuple[str, str], tuple[float, float, LiveSession, Stamp, float]] = {}
 _KEPT_LIMIT = 10_000
 # After Redis failed, kept sessions are read from the database for this long before it is tried again.
 REDIS_RETRY_SECONDS = 5.0
@@ -141,9 +144,22 @@ def session_find(*, digest: str, user: Any) -> LiveSession | None:
         _expire(digest, now)
         return None
     if now - row.last_seen_at > TOUCH_EVERY:
-        McpSession.objects.filter(digest=digest).update(last_seen_at=now)
         row.last_seen_at = now
+        if onloop.active():
+            # The loop cannot write through the ORM: the background thread writes it shortly.
+            kept.later(partial(_touch_in, connection.schema_name, digest, now))
+        else:
+            _touch(digest, now)
     return row
+
+
+def _touch(digest: str, now: datetime) -> None:
+    McpSession.objects.filter(digest=digest, last_seen_at__lt=now).update(last_seen_at=now)
+
+
+def _touch_in(schema_name: str, digest: str, now: datetime) -> None:
+    with schema_context(schema_name):
+        _touch(digest, now)
 
 
 def _kept_session(digest: str) -> LiveSession | None:
@@ -151,13 +167,18 @@ def _kept_session(digest: str) -> LiveSession | None:
     entry = _kept.get(key)
     if entry is None:
         return None
-    short_until, long_until, row, verified = entry
+    short_until, long_until, row, verified, renew_from = entry
     now = time.monotonic()
     if now >= long_until:
         _kept.pop(key, None)
         return None
     if watch.trusts(verified):
-        return row  # had it ended, this process would have been told
+        # Had it ended, this process would have been told. Read again before it runs out, in the
+        # background (as apps.core.kept does), so that a request on the loop never waits for it.
+        if now >= renew_from and _kept.get(key) is entry:
+            _kept[key] = (short_until, long_until, row, verified, math.inf)
+            kept.later(partial(_renew, key))
+        return row
     if now >= short_until:
         _kept.pop(key, None)
         return None
@@ -178,8 +199,25 @@ def _kept_session(digest: str) -> LiveSession | None:
         _kept.pop(key, None)
         return None
     if stamp is not None and key in _kept:
-        _kept[key] = (short_until, long_until, row, stamp)
+        _kept[key] = (short_until, long_until, row, stamp, renew_from)
     return row
+
+
+def _renew(key: tuple[str, str]) -> None:
+    """A kept session read again (the background thread): kept anew while live, forgotten once
+    ended or gone. Its last use is this process's when later than the stored one (a touch not
+    written yet)."""
+    schema_name, digest = key
+    with schema_context(schema_name):
+        stamp = watch.stamp()
+        row = _load(digest)
+        if row is None or row.ended_at is not None:
+            _kept.pop(key, None)
+            return
+        entry = _kept.get(key)
+        if entry is not None:
+            row.last_seen_at = max(row.last_seen_at, entry[2].last_seen_at)
+        _keep(row, stamp)
 
 
 def _keep(row: LiveSession, stamp: Stamp) -> None:
@@ -193,7 +231,8 @@ def _keep(row: LiveSession, stamp: Stamp) -> None:
     # move its last use on, and this copy's would make it look idle too soon.
     longest = max(short, min(settings.TOLD_CACHE_SECONDS, settings.MCP_SESSION_IDLE_SECONDS / 4))
     kept_row = replace(row, state=None)
-    _kept[(connection.schema_name, row.digest)] = (now + short, now + longest, kept_row, stamp)
+    renew_from = now + longest * kept.RENEW_AFTER
+    _kept[(connection.schema_name, row.digest)] = (now + short, now + longest, kept_row, stamp, renew_from)
 
 
 def _ended_key(digest: str) -> str:

@@ -6,6 +6,8 @@ processes as soon as they are told (the WORKSPACES channel, apps.mcp.endings), a
 telling within ROUTE_TTL.
 """
 
+from functools import partial
+
 from django.db.models.base import ModelState
 
 from apps.core import workspaces
@@ -17,14 +19,21 @@ _routes: Kept[str, Workspace | None] = Kept(WORKSPACES, lambda: ROUTE_TTL)
 
 
 def workspace_for_host(hostname: str) -> Workspace | None:
-    workspace = _routes.get(hostname)
+    workspace = _routes.get(hostname, renew=partial(_read, hostname))
     if workspace is MISSING:
-        stamp = _routes.stamp()  # before reading: a change told meanwhile voids it
-        domain = Domain.objects.select_related("tenant").filter(domain=hostname).first()
-        workspace = domain.tenant if domain else None
-        _routes.put(hostname, workspace, stamp)
+        workspace = _read(hostname)
     # A copy per request: the middleware annotates it, and requests must not share that.
     return _copy(workspace) if workspace is not None else None
+
+
+def _read(hostname: str) -> Workspace | None:
+    """The host's workspace from the database, kept (also the background's renewal: the public
+    schema, whatever the connection is set to)."""
+    stamp = _routes.stamp()  # before reading: a change told meanwhile voids it
+    domain = Domain.objects.select_related("tenant").filter(domain=hostname).first()
+    workspace = domain.tenant if domain else None
+    _routes.put(hostname, workspace, stamp)
+    return workspace
 
 
 def _copy(workspace: Workspace) -> Workspace:

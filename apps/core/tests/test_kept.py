@@ -1,6 +1,7 @@
 """What a process keeps (apps.core.kept): a short while untold, longer under the stamp it was read
 in, never past what it says of itself."""
 
+import threading
 import time
 
 import pytest
@@ -177,3 +178,99 @@ def test_a_full_cache_drops_the_expired_then_the_oldest_and_keeps_the_recent(clo
     kept_keys = [key for key, _value in cache.items()]
     assert "k1" not in kept_keys and "k4" not in kept_keys
     assert kept_keys[-2:] == ["k0", "new"] and len(kept_keys) == 17
+
+
+@pytest.fixture
+def later_jobs(monkeypatch):  # type: ignore[no-untyped-def]
+    """The jobs left for later, run when the test says (`run`), not in the background."""
+    jobs: list = []
+    monkeypatch.setattr(kept, "later", lambda job: jobs.append(job) or True)
+    return jobs
+
+
+def read_again(cache: Kept[str, str], key: str, value: str, reads: list[str]):  # type: ignore[no-untyped-def]
+    def renew() -> None:
+        reads.append(key)
+        cache.put(key, value, cache.stamp())
+
+    return renew
+
+
+def test_a_trusted_entry_in_use_is_read_again_in_the_background_before_it_runs_out(
+    clock, listener, told_seconds, later_jobs
+):
+    cache = routes()
+    reads: list[str] = []
+    cache.put("acme.example", "acme", cache.stamp())
+
+    clock.now += 44.9  # three quarters of the told while not yet passed: nothing to do
+    assert cache.get("acme.example", renew=read_again(cache, "acme.example", "acme 2", reads)) == "acme"
+    assert later_jobs == []
+
+    clock.now += 0.2
+    for _ in range(3):  # answered from what is kept; read again once, however many uses meanwhile
+        assert cache.get("acme.example", renew=read_again(cache, "acme.example", "acme 2", reads)) == "acme"
+    assert len(later_jobs) == 1 and reads == []
+
+    later_jobs.pop()()
+    assert reads == ["acme.example"]
+    clock.now += 59.9  # what was read is kept its own told while from when it was read
+    assert cache.get("acme.example") == "acme 2"
+
+
+def test_what_is_kept_untold_or_past_its_while_is_not_read_again_in_the_background(
+    clock, listener, told_seconds, later_jobs, monkeypatch
+):
+    cache = routes()
+    reads: list[str] = []
+    cache.put("acme.example", "acme", cache.stamp())
+    listener.told[WORKSPACES] += 1  # a change told: only its short while is left, then it is gone
+    clock.now += 50
+    assert cache.get("acme.example", renew=read_again(cache, "acme.example", "x", reads)) is MISSING
+
+    monkeypatch.setattr(kept, "_watch", None)
+    cache.put("acme.example", "acme", cache.stamp())  # no listener: nothing is trusted
+    clock.now += 8
+    assert cache.get("acme.example", renew=read_again(cache, "acme.example", "x", reads)) == "acme"
+    assert later_jobs == [] and reads == []
+
+
+def test_a_renewal_that_drops_its_entry_leaves_the_next_use_to_read_it(
+    clock, listener, told_seconds, later_jobs
+):
+    cache: Kept[str, str] = Kept(REVOKED, lambda: 5.0)
+    cache.put("token", "principal", cache.stamp())
+    clock.now += 46
+    assert cache.get("token", renew=lambda: cache.discard("token")) == "principal"
+
+    later_jobs.pop()()  # the token was revoked without a word: read again, it is refused
+    assert cache.get("token") is MISSING
+
+
+def test_jobs_left_for_later_run_in_order_in_one_thread_and_a_failed_one_stops_nothing(caplog):
+    ran: list[tuple[int, str]] = []
+
+    def job(number: int) -> None:
+        ran.append((number, threading.current_thread().name))
+        if number == 1:
+            raise RuntimeError("the database went away")
+
+    for number in range(4):
+        assert kept.later(lambda number=number: job(number))
+    assert kept.later_done(10)
+
+    assert [number for number, _thread in ran] == [0, 1, 2, 3]
+    assert {thread for _number, thread in ran} == {"atrium-later"}
+    assert "A job left for later failed" in caplog.text
+
+
+def test_past_the_limit_jobs_left_for_later_are_dropped(monkeypatch):
+    monkeypatch.setattr(kept, "LATER_LIMIT", 2)
+    gate = threading.Event()
+    ran: list[int] = []
+    assert kept.later(gate.wait)
+    assert kept.later(lambda: ran.append(1))
+    assert not kept.later(lambda: ran.append(2))  # two waiting already
+    gate.set()
+    assert kept.later_done(10)
+    assert ran == [1]

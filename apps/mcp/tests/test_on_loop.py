@@ -7,11 +7,13 @@ test's), with the real credential scheme; the live tests serve through it too.""
 import asyncio
 import json
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.conf import settings
 from django.db import connection, connections
+from django.utils import timezone
 from django_tenants.utils import schema_context
 from psycopg import sql
 
@@ -22,9 +24,10 @@ from apps.catalogue.registry import RegistryError, tool
 from apps.contacts.models import Contact
 from apps.contacts.permissions import ContactsPerm
 from apps.contacts.tests.factories import ContactFactory, OrganisationFactory
-from apps.core import onloop
+from apps.core import kept, onloop
 from apps.mcp import access, sessions
 from apps.mcp.handlers import Reply, Request, may_serve_on_loop, serve
+from apps.mcp.models import McpSession
 from apps.mcp.testing import Door, pat_and_key
 from apps.tenancy import routing
 
@@ -249,6 +252,72 @@ def test_a_cold_request_gives_up_before_doing_anything_and_a_thread_serves_it(do
         assert calls_logged("getContact") == logged  # nothing logged for what was not served
         assert serve(request).status == 200  # a thread serves it, and warms the cache again
         logged += 1
+
+
+def test_what_is_kept_is_read_again_in_the_background_while_the_loop_serves_and_a_silent_revocation_is_seen(
+    door, contacts, settings, monkeypatch
+):
+    # Every entry due for reading again as soon as its short while is over (TOLD_CACHE_SECONDS
+    # away otherwise): the route, the credential, the session; and the session's last use old.
+    settings.MCP_CREDENTIAL_CACHE_SECONDS = settings.MCP_SESSION_CACHE_SECONDS = 0.05
+    monkeypatch.setattr(routing, "ROUTE_TTL", 0.05)
+    monkeypatch.setattr(kept, "RENEW_AFTER", 0.0)
+    routing.forget()
+    access.forget_principals()
+    sessions._kept.clear()
+    request = request_of(door, call_message("getContact", {"contactId": contacts["plain"].pk}))
+    digest = sessions.digest_of(door.headers["mcp-session-id"])
+    with schema_context("acme"):
+        token = PersonalAccessToken.objects.order_by("-pk").first()
+    long_ago = timezone.now() - timedelta(minutes=5)
+
+    def in_thread() -> Reply:
+        try:
+            return serve(request)
+        finally:
+            connections.close_all()
+
+    async def served() -> tuple[list[Any], Reply]:
+        assert await sessions.watch.started()
+        loop = asyncio.get_running_loop()
+        try:
+            assert (await loop.run_in_executor(None, in_thread)).status == 200  # kept, trusted
+            row = sessions._kept[("acme", digest)][2]
+            row.last_seen_at = long_ago  # its last use written a while ago (as kept)
+            await asyncio.sleep(0.1)  # past every short while
+            outcomes: list[Any] = []
+            outcomes.append(await onloop.run(serve, request, None))  # served; read again meanwhile
+            assert await loop.run_in_executor(None, kept.later_done, 10)
+            # Revoked without a word to this process (a restore, a script in psql).
+            await loop.run_in_executor(None, revoke_silently, token.pk)
+            await asyncio.sleep(0.1)
+            outcomes.append(await onloop.run(serve, request, None))  # from what is kept...
+            assert await loop.run_in_executor(None, kept.later_done, 10)  # ...read again: refused
+            try:
+                outcomes.append(await onloop.run(serve, request, None))
+            except onloop.NeedsThread as gave_up:
+                outcomes.append(gave_up)
+            return outcomes, await loop.run_in_executor(None, in_thread)
+        finally:
+            await onloop.close()
+            await sessions.watch.stop()
+
+    outcomes, by_thread = asyncio.run(served())
+
+    assert [getattr(outcome, "status", None) for outcome in outcomes[:2]] == [200, 200]
+    assert isinstance(outcomes[2], onloop.NeedsThread)  # the credential is no longer kept
+    assert by_thread.status == 401
+    with schema_context("acme"):
+        stored = McpSession.objects.get(digest=digest).last_seen_at
+    assert stored > long_ago + timedelta(minutes=4)  # the loop's touch, written in the background
+
+
+def revoke_silently(token_pk: int) -> None:
+    try:
+        with schema_context("acme"):
+            PersonalAccessToken.objects.filter(pk=token_pk).update(revoked_at=timezone.now())
+    finally:
+        connections.close_all()
 
 
 def test_a_tool_that_reads_a_lazy_relation_gives_up_the_loop(door, contacts):
