@@ -202,7 +202,13 @@ class _Later:
     leave for later (`later`): reading again a kept entry about to run out, writing a session's
     last use. A job that fails is logged and changes nothing else (the entry runs out as it
     would have). Past LATER_LIMIT jobs waiting, more are dropped: the entries they were for run
-    out, and their next requests read them as before."""
+    out, and their next requests read them as before.
+
+    The thread keeps its database connection past CONN_MAX_AGE, with no health check between
+    jobs, until a job fails: it reads a few rows of every workspace the process serves, and a new
+    connection is a backend that has every one of those workspaces' tables to look up again in
+    PostgreSQL's catalogue (over 1,000 workspaces, a connection opened again each minute cost
+    PostgreSQL more than the reads: bench/RESULTS.md, "Scale-out")."""
 
     def __init__(self) -> None:
         self._jobs: queue.SimpleQueue[Callable[[], object]] = queue.SimpleQueue()
@@ -235,11 +241,11 @@ class _Later:
             try:
                 job()
             except Exception:
-                # What it was for runs out as it would have.
+                # What it was for runs out as it would have; the connection, which may be what
+                # failed, is opened again by the next job.
                 logger.warning("A job left for later failed", exc_info=True)
+                db.connections.close_all()
             finally:
-                # What Django does between requests: a connection that failed or is too old goes.
-                db.close_old_connections()
                 with self._idle:
                     self._waiting -= 1
                     if not self._waiting:

@@ -44,8 +44,10 @@ from apps.tenancy import routing
 
 logger = logging.getLogger(__name__)
 
-# last_seen_at is written at most this often per session (it only drives idle expiry).
-TOUCH_EVERY = timedelta(seconds=60)
+# last_seen_at is written at most this often per session, and at most every eighth of the idle
+# time: it only drives idle expiry (24 h by default), and over many workspaces each write is a
+# statement in the background for every session in use (bench/RESULTS.md, "Scale-out").
+TOUCH_EVERY = timedelta(minutes=5)
 
 
 def digest_of(session_id: str) -> str:
@@ -143,7 +145,7 @@ def session_find(*, digest: str, user: Any) -> LiveSession | None:
     if row.last_seen_at < now - timedelta(seconds=settings.MCP_SESSION_IDLE_SECONDS):
         _expire(digest, now)
         return None
-    if now - row.last_seen_at > TOUCH_EVERY:
+    if now - row.last_seen_at > min(TOUCH_EVERY, timedelta(seconds=settings.MCP_SESSION_IDLE_SECONDS / 8)):
         row.last_seen_at = now
         if onloop.active():
             # The loop cannot write through the ORM: the background thread writes it shortly.

@@ -14,10 +14,11 @@ MCP_SESSION_CACHE_SECONDS = env.float("ATRIUM_MCP_SESSION_CACHE_SECONDS", 10.0, 
 MCP_CREDENTIAL_CACHE_SECONDS = env.float("ATRIUM_MCP_CREDENTIAL_CACHE_SECONDS", 5.0, min=0)
 # While a web process is told of every change as it happens (apps.mcp.endings), what it keeps of
 # the rows each request reads (host -> workspace, a workspace's host names, a credential, a live
-# session) lives up to this long instead of the short whiles above (apps.core.kept). A change is
-# seen at once everywhere either way; this bounds what a message lost by Redis while the
-# listener stayed subscribed could cost.
-TOLD_CACHE_SECONDS = env.float("ATRIUM_TOLD_CACHE_SECONDS", 60.0, min=0)
+# session) lives up to this long instead of the short whiles above (apps.core.kept), and is read
+# again in the background while in use. A change made through the service is seen at once
+# everywhere either way; this bounds what a change made around it (by hand in the database)
+# could take to be seen. Each workspace in use costs its process a few reads per this while.
+TOLD_CACHE_SECONDS = env.float("ATRIUM_TOLD_CACHE_SECONDS", 600.0, min=0)
 MCP_KEEPALIVE_SECONDS = env.float("ATRIUM_MCP_KEEPALIVE_SECONDS", 15.0, min=0)
 # Server-to-client messages kept per session for Last-Event-ID, and for how long.
 MCP_EVENT_BUFFER = 100
