@@ -19,17 +19,18 @@ time (an access token's expiry).
 
 The longer while of each entry is drawn between (1 - JITTER) and all of TOLD_CACHE_SECONDS, so
 that the entries of many workspaces, kept in the same few seconds (a process starting to serve
-1,000 workspaces), do not all run out in the same second a minute later.
+1,000 workspaces), do not all run out, or come due to be read again, in the same second.
 
 An entry in use is read again before it runs out (`get(..., renew=)`): its first use once
 RENEW_AFTER of its longer while has passed, still trusted, answers with what is kept and leaves the
 reading to the process's background thread (`later`), which keeps what it reads under a new stamp.
 A request served on the event loop cannot read the database through the ORM: without this, every
-workspace's entries running out once a minute would send one of its requests through a worker
-thread, on a connection cold for that workspace, and over 1,000 workspaces those requests held
-the door's connections for longer than the rest of the minute's calls took (bench/RESULTS.md,
-"Scale-out"). What is read again is bounded as before: never older than TOLD_CACHE_SECONDS plus
-the read's own time, and a change told meanwhile voids it as it voids any read.
+workspace's entries running out sent one of its requests through a worker thread, on a
+connection cold for that workspace, and over 1,000 workspaces (entries kept 60 s then) those
+requests cut the rate by half or more (bench/RESULTS.md, "Scale-out"). What is kept is still
+never older than TOLD_CACHE_SECONDS plus the read's own time. What is read again while a change
+of its kind is told is not kept at all (`put`): it may predate the change, and unlike a
+request's own read it is not needed at once.
 """
 
 import itertools
@@ -40,6 +41,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Hashable
+from functools import partial
 from typing import Any, Generic, Protocol, TypeVar
 
 from django import db
@@ -146,6 +148,11 @@ class Kept(Generic[K, V]):
         with self._lock:
             # Put again, an entry moves to the end: the dict's order is the entries' age.
             self._entries.pop(key, None)
+            if getattr(_renewing, "now", False) and not trusts(stamp, self.kind):
+                # Read again in the background while a change of its kind was told: what was read
+                # may predate the change, and no request waits for it. (Checked under the lock
+                # that the message's own drop takes, after the stamp it changed.)
+                return
             if len(self._entries) >= self._limit:
                 self._make_room(now)
             self._entries[key] = (min(now + short, long_until), long_until, renew_from, stamp, value)
@@ -157,7 +164,7 @@ class Kept(Generic[K, V]):
             if self._entries.get(key) is not entry:
                 return
             self._entries[key] = (*entry[:2], math.inf, *entry[3:])
-        later(renew)
+        later(partial(_renewal, renew))
 
     def _make_room(self, now: float) -> None:
         """The expired entries dropped, then the oldest down to nine tenths of the limit (under
@@ -195,6 +202,18 @@ class Kept(Generic[K, V]):
 
     def __len__(self) -> int:
         return len(self._entries)
+
+
+# Set on the background thread while it reads an entry again (`Kept.put` keeps it only trusted).
+_renewing = threading.local()
+
+
+def _renewal(renew: Callable[[], object]) -> None:
+    _renewing.now = True
+    try:
+        renew()
+    finally:
+        _renewing.now = False
 
 
 class _Later:

@@ -113,7 +113,7 @@ def tell_revoked(schema_name: str, user_ids: list[int]) -> None:
     with errors.unless_unavailable(
         logger,
         "revoked credentials may still be accepted by other web processes for %s s (Redis: %s)",
-        settings.MCP_CREDENTIAL_CACHE_SECONDS,
+        settings.TOLD_CACHE_SECONDS,
     ):
         streams.redis_client().publish(revoked_channel(), encode_people(schema_name, user_ids))
 

@@ -24,6 +24,7 @@ import json
 import logging
 import math
 import secrets
+import threading
 import time
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -97,6 +98,9 @@ class LiveSession:
 # its state, the stamp of `watch` it was verified in: None when it must be checked in Redis
 # before use, and the time from which a use has it read again: `_renew`)
 _kept: dict[tuple[str, str], tuple[float, float, LiveSession, Stamp, float]] = {}
+# Held where an entry is checked and then replaced, which the background thread's reading again
+# (`_renew`) and the listener's forgetting (`_forget`) may do at the same moment.
+_kept_lock = threading.Lock()
 _KEPT_LIMIT = 10_000
 # After Redis failed, kept sessions are read from the database for this long before it is tried again.
 REDIS_RETRY_SECONDS = 5.0
@@ -104,8 +108,9 @@ _redis_out_until = 0.0
 
 
 def _forget(keys: list[tuple[str, str]]) -> None:
-    for key in keys:
-        _kept.pop(key, None)
+    with _kept_lock:
+        for key in keys:
+            _kept.pop(key, None)
 
 
 def _ended(payload: bytes | str) -> None:
@@ -146,12 +151,14 @@ def session_find(*, digest: str, user: Any) -> LiveSession | None:
         _expire(digest, now)
         return None
     if now - row.last_seen_at > min(TOUCH_EVERY, timedelta(seconds=settings.MCP_SESSION_IDLE_SECONDS / 8)):
-        row.last_seen_at = now
         if onloop.active():
-            # The loop cannot write through the ORM: the background thread writes it shortly.
-            kept.later(partial(_touch_in, connection.schema_name, digest, now))
+            # The loop cannot write through the ORM: the background thread writes it shortly (or,
+            # with too many jobs waiting there, a later request asks again).
+            if kept.later(partial(_touch_in, connection.schema_name, digest, now)):
+                row.last_seen_at = now
         else:
             _touch(digest, now)
+            row.last_seen_at = now
     return row
 
 
@@ -177,9 +184,13 @@ def _kept_session(digest: str) -> LiveSession | None:
     if watch.trusts(verified):
         # Had it ended, this process would have been told. Read again before it runs out, in the
         # background (as apps.core.kept does), so that a request on the loop never waits for it.
-        if now >= renew_from and _kept.get(key) is entry:
-            _kept[key] = (short_until, long_until, row, verified, math.inf)
-            kept.later(partial(_renew, key))
+        if now >= renew_from:
+            with _kept_lock:
+                due = _kept.get(key) is entry
+                if due:
+                    _kept[key] = (short_until, long_until, row, verified, math.inf)
+            if due:
+                kept.later(partial(_renew, key))
         return row
     if now >= short_until:
         _kept.pop(key, None)
@@ -200,8 +211,10 @@ def _kept_session(digest: str) -> LiveSession | None:
     if ended:
         _kept.pop(key, None)
         return None
-    if stamp is not None and key in _kept:
-        _kept[key] = (short_until, long_until, row, stamp, renew_from)
+    if stamp is not None:
+        with _kept_lock:
+            if _kept.get(key) is entry:
+                _kept[key] = (short_until, long_until, row, stamp, renew_from)
     return row
 
 
@@ -213,13 +226,15 @@ def _renew(key: tuple[str, str]) -> None:
     with schema_context(schema_name):
         stamp = watch.stamp()
         row = _load(digest)
-        if row is None or row.ended_at is not None:
-            _kept.pop(key, None)
-            return
-        entry = _kept.get(key)
-        if entry is not None:
-            row.last_seen_at = max(row.last_seen_at, entry[2].last_seen_at)
-        _keep(row, stamp)
+        with _kept_lock:
+            # An end told while it was read (the stamp moved) may postdate the read: not kept.
+            if row is None or row.ended_at is not None or not watch.trusts(stamp):
+                _kept.pop(key, None)
+                return
+            entry = _kept.get(key)
+            if entry is not None:
+                row.last_seen_at = max(row.last_seen_at, entry[2].last_seen_at)
+            _keep(row, stamp)
 
 
 def _keep(row: LiveSession, stamp: Stamp) -> None:
@@ -251,7 +266,7 @@ def _mark_ended(digests: list[str]) -> None:
     with errors.unless_unavailable(
         logger,
         "ended MCP sessions may still be served by other web processes for %s s (Redis: %s)",
-        settings.MCP_SESSION_CACHE_SECONDS,
+        min(settings.TOLD_CACHE_SECONDS, settings.MCP_SESSION_IDLE_SECONDS / 4),
     ):
         pipe = streams.redis_client().pipeline()
         for digest in digests:

@@ -16,9 +16,10 @@ MCP_CREDENTIAL_CACHE_SECONDS = env.float("ATRIUM_MCP_CREDENTIAL_CACHE_SECONDS", 
 # the rows each request reads (host -> workspace, a workspace's host names, a credential, a live
 # session) lives up to this long instead of the short whiles above (apps.core.kept), and is read
 # again in the background while in use. A change made through the service is seen at once
-# everywhere either way; this bounds what a change made around it (by hand in the database)
-# could take to be seen. Each workspace in use costs its process a few reads per this while.
-TOLD_CACHE_SECONDS = env.float("ATRIUM_TOLD_CACHE_SECONDS", 600.0, min=0)
+# everywhere; this bounds what a change the processes were not told of (made by hand in the
+# database, or told while Redis refused the message, which is logged) takes to be seen. Each
+# workspace in use costs its process a few background reads per this while.
+TOLD_CACHE_SECONDS = env.float("ATRIUM_TOLD_CACHE_SECONDS", 300.0, min=0)
 MCP_KEEPALIVE_SECONDS = env.float("ATRIUM_MCP_KEEPALIVE_SECONDS", 15.0, min=0)
 # Server-to-client messages kept per session for Last-Event-ID, and for how long.
 MCP_EVENT_BUFFER = 100

@@ -247,6 +247,29 @@ def test_a_renewal_that_drops_its_entry_leaves_the_next_use_to_read_it(
     assert cache.get("token") is MISSING
 
 
+def test_what_is_read_again_while_a_change_of_its_kind_is_told_is_not_kept(
+    clock, listener, told_seconds, later_jobs
+):
+    cache: Kept[str, str] = Kept(REVOKED, lambda: 5.0)
+    cache.put("token", "principal", cache.stamp())
+    clock.now += 46
+
+    def renew() -> None:
+        stamp = cache.stamp()
+        listener.told[REVOKED] += 1  # a revocation told (and its entries dropped) during the read
+        cache.put("token", "principal as read before it", stamp)
+
+    assert cache.get("token", renew=renew) == "principal"
+    later_jobs.pop()()
+    assert "token" not in cache  # not even for its short while: no request is waiting for it
+
+    # A request's own read in the same moment keeps it its short while, as before.
+    stamp = cache.stamp()
+    listener.told[REVOKED] += 1
+    cache.put("token", "principal as read before it", stamp)
+    assert cache.get("token") == "principal as read before it"
+
+
 def test_jobs_left_for_later_run_in_order_in_one_thread_and_a_failed_one_stops_nothing(caplog):
     ran: list[tuple[int, str]] = []
 

@@ -12,6 +12,7 @@ import pytest
 import redis
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
@@ -19,6 +20,7 @@ from apps.catalogue.permissions import CataloguePerm
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import Done
 from apps.catalogue.testing import temporary_tools
+from apps.core import kept
 from apps.mcp import endings, sessions, streams
 from apps.mcp.models import McpSession
 from apps.mcp.sessions import StoredSessionState, digest_of
@@ -227,3 +229,37 @@ def test_when_the_listener_loses_redis_nothing_kept_is_trusted_until_it_is_back(
     checks = counting.checks
     assert door.send("POST", PING).status == 200
     assert counting.checks == checks  # trusted again
+
+
+def test_a_kept_session_read_again_is_kept_anew_while_live_and_forgotten_once_ended(door, told):
+    digest = digest_of(door.headers["mcp-session-id"])
+    assert door.send("POST", PING).status == 200
+    key = (connection.schema_name, digest)
+    before = sessions._kept[key]
+
+    sessions._renew(key)
+    after = sessions._kept[key]
+    assert after is not before and after[3] == told.stamp()  # kept anew, trusted
+    assert after[2].last_seen_at >= before[2].last_seen_at
+
+    # Ended without a word to this process (its mark and message lost).
+    McpSession.objects.filter(digest=digest).update(ended_at=timezone.now())
+    sessions._renew(key)
+    assert key not in sessions._kept
+    assert door.send("POST", PING).status == 404
+
+
+def test_a_session_read_again_while_an_end_is_told_is_not_kept(door, told, monkeypatch):
+    digest = digest_of(door.headers["mcp-session-id"])
+    assert door.send("POST", PING).status == 200
+    key = (connection.schema_name, digest)
+    load = sessions._load
+
+    def read_as_an_end_is_told(digest: str):  # type: ignore[no-untyped-def]
+        row = load(digest)
+        told._told[kept.ENDED] += 1  # the end of some session told while this one was read
+        return row
+
+    monkeypatch.setattr(sessions, "_load", read_as_an_end_is_told)
+    sessions._renew(key)
+    assert key not in sessions._kept  # the next request reads it itself
