@@ -147,10 +147,11 @@ def session_find(*, digest: str, user: Any) -> LiveSession | None:
     now = timezone.now()
     if row is None or row.user_id != user.pk or row.ended_at is not None:
         return None
-    if row.last_seen_at < now - timedelta(seconds=settings.MCP_SESSION_IDLE_SECONDS):
+    idle = timedelta(seconds=settings.MCP_SESSION_IDLE_SECONDS)
+    if row.last_seen_at < now - idle:
         _expire(digest, now)
         return None
-    if now - row.last_seen_at > min(TOUCH_EVERY, timedelta(seconds=settings.MCP_SESSION_IDLE_SECONDS / 8)):
+    if now - row.last_seen_at > min(TOUCH_EVERY, idle / 8):
         if onloop.active():
             # The loop cannot write through the ORM: the background thread writes it shortly (or,
             # with too many jobs waiting there, a later request asks again).
