@@ -46,6 +46,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from django import db
 from django.conf import settings
+from django.db.backends.signals import connection_created
 
 logger = logging.getLogger(__name__)
 
@@ -223,11 +224,16 @@ class _Later:
     would have). Past LATER_LIMIT jobs waiting, more are dropped: the entries they were for run
     out, and their next requests read them as before.
 
-    The thread keeps its database connection past CONN_MAX_AGE, with no health check between
-    jobs, until a job fails: it reads a few rows of every workspace the process serves, and a new
-    connection is a backend that has every one of those workspaces' tables to look up again in
-    PostgreSQL's catalogue (over 1,000 workspaces, a connection opened again each minute cost
-    PostgreSQL more than the reads: bench/RESULTS.md, "Scale-out")."""
+    The thread keeps its database connections past CONN_MAX_AGE, with no health check between
+    jobs: it reads a few rows of every workspace the process serves, and a new connection is a
+    backend that has every one of those workspaces' tables to look up again in PostgreSQL's
+    catalogue (over 1,000 workspaces, a connection opened again each minute cost PostgreSQL more
+    than the reads: bench/RESULTS.md, "Scale-out"). After a job fails, only a connection that no
+    longer answers is closed (the next job opens it again).
+
+    Every job waits behind the one before, so none may wait long: the thread's connections give
+    up a lock after LATER_LOCK_TIMEOUT_MS (a session's touch while its workspace is frozen for a
+    move between servers) and a statement after LATER_STATEMENT_TIMEOUT_MS."""
 
     def __init__(self) -> None:
         self._jobs: queue.SimpleQueue[Callable[[], object]] = queue.SimpleQueue()
@@ -235,6 +241,10 @@ class _Later:
         self._idle = threading.Condition(self._lock)
         self._waiting = 0  # jobs put and not yet done
         self._thread: threading.Thread | None = None
+
+    @property
+    def thread(self) -> threading.Thread | None:
+        return self._thread
 
     def put(self, job: Callable[[], object]) -> bool:
         with self._lock:
@@ -260,10 +270,10 @@ class _Later:
             try:
                 job()
             except Exception:
-                # What it was for runs out as it would have; the connection, which may be what
-                # failed, is opened again by the next job.
+                # What it was for runs out as it would have; a connection that failed is opened
+                # again by the next job, and the others are kept warm.
                 logger.warning("A job left for later failed", exc_info=True)
-                db.connections.close_all()
+                _close_the_broken()
             finally:
                 with self._idle:
                     self._waiting -= 1
@@ -290,9 +300,31 @@ def _stop() -> None:
     """The job that ends the background thread (`_Later.stop`)."""
 
 
+def _close_the_broken() -> None:
+    for connection in db.connections.all(initialized_only=True):
+        if connection.connection is not None and not connection.is_usable():
+            connection.close()
+
+
+def _bound_the_waits(sender: object, connection: Any, **kwargs: Any) -> None:
+    """A connection opened by the background thread gives up a lock or a statement soon
+    (`_Later`); those of requests and tasks keep the server's settings."""
+    if threading.current_thread() is not _later.thread:
+        return
+    with connection.connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT set_config('lock_timeout', %s, false), set_config('statement_timeout', %s, false)",
+            [f"{LATER_LOCK_TIMEOUT_MS}ms", f"{LATER_STATEMENT_TIMEOUT_MS}ms"],
+        )
+
+
 # How many jobs may wait for the background thread before more are dropped.
 LATER_LIMIT = 10_000
+# How long a statement of the background thread may wait for a lock, and run, before it fails.
+LATER_LOCK_TIMEOUT_MS = 1_000
+LATER_STATEMENT_TIMEOUT_MS = 5_000
 _later = _Later()
+connection_created.connect(_bound_the_waits, dispatch_uid="atrium-later")
 
 
 def later(job: Callable[[], object]) -> bool:

@@ -5,6 +5,7 @@ import threading
 import time
 
 import pytest
+from django.db import connection, transaction
 
 from apps.core import kept
 from apps.core.kept import MISSING, REVOKED, WORKSPACES, Kept
@@ -297,3 +298,40 @@ def test_past_the_limit_jobs_left_for_later_are_dropped(monkeypatch):
     gate.set()
     assert kept.later_done(10)
     assert ran == [1]
+
+
+@pytest.mark.django_db
+def test_the_background_thread_gives_up_a_lock_soon_and_a_failure_keeps_its_connection_warm(caplog):
+    seen: list[tuple[int, str, str]] = []
+
+    def settings_of_the_thread() -> None:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_backend_pid(), current_setting('lock_timeout'),"
+                " current_setting('statement_timeout')"
+            )
+            seen.append(cursor.fetchone())
+
+    def write_to_the_locked_table() -> None:
+        with connection.cursor() as cursor:
+            cursor.execute("UPDATE django_migrations SET app = app WHERE false")
+
+    assert kept.later(settings_of_the_thread)
+    assert kept.later_done(10)
+    with transaction.atomic():  # what a move between servers holds while it copies a workspace
+        with connection.cursor() as cursor:
+            cursor.execute("LOCK TABLE django_migrations IN EXCLUSIVE MODE")
+        started = time.monotonic()
+        assert kept.later(write_to_the_locked_table)
+        assert kept.later(settings_of_the_thread)
+        assert kept.later_done(10)
+        waited = time.monotonic() - started
+
+    assert waited < 5  # the lock is still held: the write gave up, the job after it ran
+    assert "lock timeout" in caplog.text
+    (pid, lock_timeout, statement_timeout), (pid_after, _lock, _statement) = seen
+    assert (lock_timeout, statement_timeout) == ("1s", "5s")
+    assert pid_after == pid  # a failed job does not close a connection that still answers
+    with connection.cursor() as cursor:  # a request's connection keeps the server's settings
+        cursor.execute("SELECT current_setting('lock_timeout')")
+        assert cursor.fetchone() == ("0",)
