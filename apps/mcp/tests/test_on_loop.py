@@ -175,6 +175,11 @@ def test_requests_of_two_workspaces_at_once_each_keep_their_own_workspace(
     globex.initialize()
     with schema_context("globex"):
         theirs = ContactFactory(actor=User.objects.get(email="member@globex.example"), city="Lyon")
+    # Warm, as a serving process is: the statements compiled (which asks the server's version of
+    # a connection), the routes and credentials kept. Run alone, the test otherwise sent them to a
+    # thread.
+    door.send("POST", call_message("getContact", {"contactId": contacts["plain"].pk}))
+    globex.send("POST", call_message("getContact", {"contactId": theirs.pk}))
     schemas: list[tuple[str, str]] = []
     fetch = onloop.fetch
 
