@@ -4,7 +4,6 @@
 (DRF APIs here, the MCP endpoint and the gateway later) calls it.
 """
 
-from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -14,10 +13,10 @@ from rest_framework.request import Request
 
 from apps.accounts import errors
 from apps.accounts.models import PersonalAccessToken
-from apps.core import secrets
+from apps.core import credentials, secrets
 
-# last_used_at is for people, not for auditing: refreshing it once a minute is plenty.
-TOUCH_INTERVAL = timedelta(minutes=1)
+# last_used_at is for people, not for auditing (apps.core.credentials.LAST_USED_EVERY).
+TOUCH_INTERVAL = credentials.LAST_USED_EVERY
 
 
 def authenticate_access_token(raw: str) -> PersonalAccessToken:

@@ -39,8 +39,8 @@ logger = logging.getLogger(__name__)
 DEFAULT_LABEL = "API key"
 LABEL_MAX_LENGTH = 100
 MAX_ROLL_OVERLAP = timedelta(days=7)
-# last_used_at is for people: refreshing it once a minute is plenty.
-TOUCH_INTERVAL = timedelta(minutes=1)
+# last_used_at is for people, not for auditing (apps.core.credentials.LAST_USED_EVERY).
+TOUCH_INTERVAL = credentials.LAST_USED_EVERY
 
 
 def _clean_label(label: Any) -> str:

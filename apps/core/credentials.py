@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from django.db import connection
@@ -47,6 +48,12 @@ from apps.core.actors import Actor
 
 # Sent with `schema_name` and `user_ids` (sorted, at least one), in the process that made the change.
 credentials_revoked = Signal()
+
+# How often a credential's last use is written (a token's or key's `last_used_at`, a connected
+# app's): it is for people reading the keys and tokens pages, not for auditing (the tool-call log
+# is), and each write is a statement more in the credential's check, which every process reads
+# again in the background for each credential in use (apps.core.kept).
+LAST_USED_EVERY = timedelta(minutes=5)
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,8 @@ from apps.core.credentials import CredentialRequest, Principal
 from apps.core.db import connection as db_connection
 from apps.oauth import errors, resource, scopes, selectors, services
 
-# "Last used" on the Connected apps page is for people: once a minute per token is plenty.
-TOUCH_INTERVAL = 60.0
+# "Last used" on the Connected apps page is for people (apps.core.credentials.LAST_USED_EVERY).
+TOUCH_INTERVAL = credentials.LAST_USED_EVERY.total_seconds()
 _touched: dict[tuple[str, int], float] = {}
 _touched_lock = threading.Lock()
 

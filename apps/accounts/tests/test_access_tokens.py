@@ -111,6 +111,24 @@ def test_use_is_recorded(acme_client, people):
     assert token.last_used_at is not None
 
 
+def test_use_is_written_again_only_once_the_last_written_is_five_minutes_old(acme_client, people):
+    token, raw = access_token_create(user=people["member"], name="script")
+    me(acme_client, raw)
+    token.refresh_from_db()
+    first = token.last_used_at
+    assert first is not None
+
+    PersonalAccessToken.objects.filter(pk=token.pk).update(last_used_at=first - timedelta(minutes=4))
+    me(acme_client, raw)
+    token.refresh_from_db()
+    assert token.last_used_at == first - timedelta(minutes=4)  # not written: used within 5 minutes
+
+    PersonalAccessToken.objects.filter(pk=token.pk).update(last_used_at=first - timedelta(minutes=6))
+    me(acme_client, raw)
+    token.refresh_from_db()
+    assert token.last_used_at > first - timedelta(seconds=1)
+
+
 def test_the_command_prints_the_token_alone(capsys):
     call_command("create_access_token", "--workspace", "acme", "--email", "admin@acme.example")
 
