@@ -15,9 +15,6 @@ from apps.accounts import errors
 from apps.accounts.models import PersonalAccessToken
 from apps.core import credentials, secrets
 
-# last_used_at is for people, not for auditing (apps.core.credentials.LAST_USED_EVERY).
-TOUCH_INTERVAL = credentials.LAST_USED_EVERY
-
 
 def authenticate_access_token(raw: str) -> PersonalAccessToken:
     """The active token `raw` stands for, in the current workspace, or an Unauthenticated error."""
@@ -36,7 +33,7 @@ def authenticate_access_token(raw: str) -> PersonalAccessToken:
     now = timezone.now()
     if token.expires_at <= now:
         raise errors.AccessTokenExpired()
-    if token.last_used_at is None or now - token.last_used_at > TOUCH_INTERVAL:
+    if token.last_used_at is None or now - token.last_used_at > credentials.LAST_USED_EVERY:
         PersonalAccessToken.objects.filter(pk=token.pk).update(last_used_at=now)
         token.last_used_at = now
     return token

@@ -39,8 +39,6 @@ logger = logging.getLogger(__name__)
 DEFAULT_LABEL = "API key"
 LABEL_MAX_LENGTH = 100
 MAX_ROLL_OVERLAP = timedelta(days=7)
-# last_used_at is for people, not for auditing (apps.core.credentials.LAST_USED_EVERY).
-TOUCH_INTERVAL = credentials.LAST_USED_EVERY
 
 
 def _clean_label(label: Any) -> str:
@@ -254,7 +252,7 @@ def webhook_signature_headers(*, key: ApiKey, body: bytes, now: datetime | None 
 
 def api_key_touch(*, key: ApiKey, now: datetime | None = None) -> None:
     now = now or timezone.now()
-    if key.last_used_at is None or now - key.last_used_at > TOUCH_INTERVAL:
+    if key.last_used_at is None or now - key.last_used_at > credentials.LAST_USED_EVERY:
         ApiKey.objects.filter(pk=key.pk).update(last_used_at=now)
         key.last_used_at = now
 

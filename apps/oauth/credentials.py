@@ -18,8 +18,6 @@ from apps.core.credentials import CredentialRequest, Principal
 from apps.core.db import connection as db_connection
 from apps.oauth import errors, resource, scopes, selectors, services
 
-# "Last used" on the Connected apps page is for people (apps.core.credentials.LAST_USED_EVERY).
-TOUCH_INTERVAL = credentials.LAST_USED_EVERY.total_seconds()
 _touched: dict[tuple[str, int], float] = {}
 _touched_lock = threading.Lock()
 
@@ -71,7 +69,8 @@ def _touch(user_id: int, application_id: int | None, token_id: int) -> None:
     key = (db_connection.schema_name, token_id)
     now = time.monotonic()
     with _touched_lock:
-        if now - _touched.get(key, -TOUCH_INTERVAL) < TOUCH_INTERVAL:
+        every = credentials.LAST_USED_EVERY.total_seconds()
+        if now - _touched.get(key, -every) < every:
             return
         if len(_touched) > 10_000:
             _touched.clear()
