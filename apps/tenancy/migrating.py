@@ -36,7 +36,8 @@ from typing import Any
 
 from django.apps import apps as global_apps
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.core.management.commands import migrate
+from django.db import DEFAULT_DB_ALIAS, connections, router, transaction
 from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.migration import Migration
 from django.db.migrations.state import ProjectState
@@ -64,7 +65,7 @@ class Outcome:
 
 @dataclass
 class _Prepared:
-    executor: MigrationExecutor
+    executor: "SchemaExecutor"
     plan: Plan
     state: ProjectState | None
     atomic: bool
@@ -76,6 +77,76 @@ class _Prepared:
 
 class _NotAtomic(Exception):
     pass
+
+
+class SchemaExecutor(MigrationExecutor):
+    """Django's executor, rendering the migration state only for the migrations that run in the
+    schema the connection is on.
+
+    Django renders the state's models again after every operation (each model related to the one
+    changed, and theirs: nearly every model of this project, through the user model), also for the
+    migrations the routers keep out of the schema, whose operations then do nothing. The public
+    schema runs the migrations of a dozen apps and was rendered through those of all 40: 171 s of
+    a new installation's 337 s of migrating (bench/RESULTS.md, "Migrations"). Here a migration
+    of an app the routers keep out of this database (`router.allow_migrate` False for its app, the
+    only thing this project's routers decide by) only moves the state on, unrendered, and is
+    recorded; the state is rendered again before the next migration that runs here. Faked plans
+    are left to Django."""
+
+    def _migrate_all_forwards(
+        self, state: ProjectState, plan: Plan, full_plan: Plan, fake: bool, fake_initial: bool
+    ) -> ProjectState:
+        left = {migration for migration, _backwards in plan}
+        for migration, _backwards in full_plan:
+            if not left:
+                break
+            if migration not in left:
+                continue
+            left.remove(migration)
+            if not fake and not self.runs_here(migration):
+                state = self._record_only(state, migration)
+                continue
+            if "apps" not in state.__dict__:
+                if self.progress_callback:
+                    self.progress_callback("render_start")
+                state.apps  # noqa: B018 - rendered before the migration, as Django does
+                if self.progress_callback:
+                    self.progress_callback("render_success")
+            state = self.apply_migration(state, migration, fake=fake, fake_initial=fake_initial)
+        return state
+
+    def runs_here(self, migration: Migration) -> bool:
+        return router.allow_migrate(self.connection.alias, migration.app_label) is not False
+
+    @staticmethod
+    def moved_on(state: ProjectState, migration: Migration) -> ProjectState:
+        """`state` with `migration`'s changes, not rendered (rendered again when next asked)."""
+        state.__dict__.pop("apps", None)
+        migration.mutate_state(state, preserve=False)
+        return state
+
+    def _record_only(self, state: ProjectState, migration: Migration) -> ProjectState:
+        if self.progress_callback:
+            self.progress_callback("apply_start", migration, False)
+        state = self.moved_on(state, migration)
+        self.record_migration(migration)
+        if self.progress_callback:
+            self.progress_callback("apply_success", migration, False)
+        return state
+
+
+class MigrateCommand(migrate.Command):
+    """Django's `migrate` on `SchemaExecutor`: the command django-tenants runs for each schema
+    (settings TENANT_BASE_MIGRATE_COMMAND). Django's command makes its executor itself, from its
+    module's name for the class, which is pointed at `SchemaExecutor` while it runs."""
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        kept = migrate.MigrationExecutor  # type: ignore[attr-defined]
+        migrate.MigrationExecutor = SchemaExecutor  # type: ignore[attr-defined]
+        try:
+            super().handle(*args, **options)
+        finally:
+            migrate.MigrationExecutor = kept  # type: ignore[attr-defined]
 
 
 class Migrator:
@@ -180,7 +251,7 @@ class Migrator:
         if prepared is not None:
             return prepared
         connection = connections[self.using]
-        executor = MigrationExecutor(connection)
+        executor = SchemaExecutor(connection)
         executor.loader.check_consistent_history(connection)
         plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
         if any(backwards for _migration, backwards in plan):
@@ -223,9 +294,14 @@ class Migrator:
         under the template's names, so schemas with the same migrations applied take the same
         statements; the statements name tables unqualified (the schema's search path picks them)."""
         connection = connections[self.using]
+        executor = SchemaExecutor(connection)
         state = state.clone()
         statements: list[str] = []
         for migration, _backwards in plan:
+            if not executor.runs_here(migration):
+                state = executor.moved_on(state, migration)
+                continue
+            state.apps  # noqa: B018 - rendered before the migration (after one that was not)
             with connection.schema_editor(collect_sql=True, atomic=migration.atomic) as editor:
                 state = migration.apply(state, editor, collect_sql=True)
             statements.extend(editor.collected_sql)

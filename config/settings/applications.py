@@ -93,6 +93,8 @@ TENANT_DOMAIN_MODEL = "tenancy.Domain"
 # New workspaces are cloned from this migrated schema instead of running every migration.
 TENANT_BASE_SCHEMA = "workspace_template"
 TENANT_CREATION_FAKES_MIGRATIONS = True
+# Django's `migrate`, rendering the migration state only for the migrations a schema runs.
+TENANT_BASE_MIGRATE_COMMAND = "apps.tenancy.migrating.MigrateCommand"
 # Copies of that schema a worker keeps ready, so creating a workspace renames one instead of copying
 # while someone waits (apps.tenancy.spares; 0: no pool, each workspace copied when created).
 ATRIUM_SPARE_SCHEMAS = env.int("ATRIUM_SPARE_SCHEMAS", 2, min=0)
