@@ -19,7 +19,9 @@ One process at a time builds or copies, under a PostgreSQL advisory lock: the ot
 the run wait for the build, then copy. A build is made under another name and renamed when it is
 complete, so a build that stopped half-way is never copied (the next build drops it). The public
 schema and the workspace template schema are migrated at the same time, the template's in a child
-process: neither reads the other, and the time is the migration state's Python, one core each.
+process: neither reads the other, and the time is the migration state's Python, one core each (the
+template's is most of it: the public schema renders the state only for its own apps' migrations,
+apps.tenancy.migrating.SchemaExecutor).
 """
 
 import hashlib
