@@ -23,12 +23,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 import httpx2
-from mcp import Client
-from mcp.client.streamable_http import streamable_http_client
+
+if TYPE_CHECKING:
+    from mcp import Client
 
 T = TypeVar("T")
 MAX_PAGES = 10
@@ -113,6 +114,10 @@ async def _session(endpoint: Endpoint, meter: _Meter, work: Callable[[Client], A
         follow_redirects=False,
         trust_env=False,
     )
+    # The SDK is imported on first use: it costs a second of every process's start otherwise.
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
     async with http:
         transport = streamable_http_client(
             endpoint.url, http_client=http, max_sse_event_size=endpoint.max_bytes

@@ -8,16 +8,19 @@ import hashlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-from atproto import Client, models
-from atproto.exceptions import AtProtocolError, NetworkError, RequestErrorBase
-from atproto_client.request import Request
 from django.utils.translation import gettext as _
 
 from apps.core import outbound
 from apps.social import lib
 from apps.social.errors import SocialProviderRefused, SocialProviderUnavailable
 from apps.social.providers.base import Identity, Login, Published, checked_server
+
+# The SDK (atproto) is imported where it is used: its hundreds of models would cost a second of
+# every process's start.
+if TYPE_CHECKING:
+    from atproto import Client
 
 POST = "app.bsky.feed.post"
 TIMEOUT_SECONDS = 15
@@ -34,8 +37,11 @@ class BlueskyNetwork:
     def length(self, text: str) -> int:
         return lib.graphemes(text)
 
-    def _session(self, login: Login) -> tuple[Client, str, str]:
+    def _session(self, login: Login) -> tuple["Client", str, str]:
         """A signed-in client, the account's DID and handle."""
+        from atproto import Client
+        from atproto_client.request import Request
+
         request = Request(timeout=TIMEOUT_SECONDS)
         # Redirects are not followed: a server reached is one checked (checked_server).
         request._client.follow_redirects = False
@@ -56,6 +62,8 @@ class BlueskyNetwork:
         return Identity(handle=handle, remote_id=did, profile_url=f"https://bsky.app/profile/{handle}")
 
     def publish(self, login: Login, *, text: str, key: str, created_at: float) -> Published:
+        from atproto import models
+
         client, did, handle = self._session(login)
         facets = [
             models.AppBskyRichtextFacet.Main(
@@ -96,7 +104,10 @@ def record_key(key: str, created_at: float) -> str:
     return "".join(_TID_ALPHABET[(value >> (5 * (12 - i))) & 31] for i in range(13))
 
 
-def _existing(client: Client, did: str, rkey: str) -> str | None:
+def _existing(client: "Client", did: str, rkey: str) -> str | None:
+    from atproto import models
+    from atproto.exceptions import AtProtocolError
+
     try:
         found = client.com.atproto.repo.get_record(
             models.ComAtprotoRepoGetRecord.Params(repo=did, collection=POST, rkey=rkey)
@@ -110,6 +121,8 @@ def _existing(client: Client, did: str, rkey: str) -> str | None:
 def _answered() -> Iterator[None]:
     """The SDK's failures in the app's errors: 429, 5xx and the network's are worth a retry, any
     other answer is a refusal."""
+    from atproto.exceptions import AtProtocolError, NetworkError, RequestErrorBase
+
     try:
         yield
     except Exception as error:
