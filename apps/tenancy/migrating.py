@@ -278,7 +278,7 @@ class Migrator:
             and prepared.atomic
             and all(operation.reduces_to_sql for migration, _ in plan for operation in migration.operations)
         ):
-            prepared.script = self._collect_sql(plan, state)
+            prepared.script = self._collect_sql(executor, plan, state)
             prepared.records = [
                 key
                 for migration, _ in plan
@@ -287,14 +287,13 @@ class Migrator:
         self._prepared[applied] = prepared
         return prepared
 
-    def _collect_sql(self, plan: Plan, state: ProjectState) -> str:
+    def _collect_sql(self, executor: SchemaExecutor, plan: Plan, state: ProjectState) -> str:
         """The SQL of the plan from this starting point, as `sqlmigrate` writes it (nothing run).
 
         Every workspace schema is a copy of the template with its tables, constraints and indexes
         under the template's names, so schemas with the same migrations applied take the same
         statements; the statements name tables unqualified (the schema's search path picks them)."""
         connection = connections[self.using]
-        executor = SchemaExecutor(connection)
         state = state.clone()
         statements: list[str] = []
         for migration, _backwards in plan:
