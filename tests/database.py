@@ -1,9 +1,9 @@
 """The test databases: built once, then copied for each test process.
 
 What a test database holds before the first test (the public schema and the workspace template
-schema, each migrated, then the demo workspaces of `seed_demo`) takes minutes to make, nearly all of
-it Django rendering the models of every migration's state, once for each schema. So it is made
-once, into a template database, and each process's own database (`test_atrium_gw0`...) is a copy of
+schema, each migrated, then the demo workspaces of `seed_demo`) takes about a minute to make: the
+migrations' data steps and the demo data, the migration state rendered lean
+(apps.tenancy.rendering). So it is made once, into a template database, and each process's own database (`test_atrium_gw0`...) is a copy of
 it: `CREATE DATABASE ... TEMPLATE`, a file-level copy of about a second (bench/RESULTS.md, "Test
 suite").
 
@@ -19,9 +19,8 @@ One process at a time builds or copies, under a PostgreSQL advisory lock: the ot
 the run wait for the build, then copy. A build is made under another name and renamed when it is
 complete, so a build that stopped half-way is never copied (the next build drops it). The public
 schema and the workspace template schema are migrated at the same time, the template's in a child
-process: neither reads the other, and the time is the migration state's Python, one core each (the
-template's is most of it: the public schema renders the state only for its own apps' migrations,
-apps.tenancy.migrating.SchemaExecutor).
+process: neither reads the other, and each is mostly Python, one core each (the public schema
+renders the state only for its own apps' migrations, apps.tenancy.migrating.SchemaExecutor).
 """
 
 import hashlib

@@ -44,6 +44,7 @@ from django.db.migrations.state import ProjectState
 from django.db.models.signals import post_migrate, pre_migrate
 
 from apps.core import servers
+from apps.tenancy.rendering import LeanState
 
 # The first key of the per-schema advisory lock (the second is the schema name's hash).
 LOCK_CLASS = 0x5A7E
@@ -91,11 +92,15 @@ class SchemaExecutor(MigrationExecutor):
     of an app the routers keep out of this database (`router.allow_migrate` False for its app, the
     only thing this project's routers decide by) only moves the state on, unrendered, and is
     recorded; the state is rendered again before the next migration that runs here. Faked plans
-    are left to Django."""
+    are left to Django.
+
+    Within the migrations that run, an operation renders the state again as `LeanState` does:
+    the changed model alone where no other model's SQL can read the change (apps.tenancy.rendering)."""
 
     def _migrate_all_forwards(
         self, state: ProjectState, plan: Plan, full_plan: Plan, fake: bool, fake_initial: bool
     ) -> ProjectState:
+        state = LeanState.adopt(state)
         left = {migration for migration, _backwards in plan}
         for migration, _backwards in full_plan:
             if not left:
@@ -294,7 +299,7 @@ class Migrator:
         under the template's names, so schemas with the same migrations applied take the same
         statements; the statements name tables unqualified (the schema's search path picks them)."""
         connection = connections[self.using]
-        state = state.clone()
+        state = LeanState.adopt(state.clone())
         statements: list[str] = []
         for migration, _backwards in plan:
             if not executor.runs_here(migration):
