@@ -18,6 +18,7 @@ List-Unsubscribe headers and a visible unsubscribe link (the mail app's suppress
 
 import functools
 import logging
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from importlib import resources
@@ -58,6 +59,16 @@ Status = ReachoutCampaign.Status
 MAX_RECIPIENTS = 1000
 BOUNCE_SENDERS = ("mailer-daemon@", "postmaster@")
 BOUNCE_SUBJECTS = ("undeliver", "delivery status", "delivery failure", "returned mail", "failure notice")
+# A delivery notice that is only a warning: Gmail's "Delivery Status Notification (Delay)",
+# Postfix's "Delayed Mail (still being retried)", Exim's "Warning: message ... delayed 24 hours".
+DELAY_WORDS = ("delay", "warning")
+STILL_TRYING = re.compile(
+    r"^\s*action:\s*delayed\b|\bwill (?:retry|keep trying)\b|\bstill being retried\b|\btemporary problem\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+FAILED_FOR_GOOD = re.compile(r"^\s*action:\s*failed\b", re.IGNORECASE | re.MULTILINE)
+# The parts a standard delivery report carries (apps.mail.reports reads them).
+STANDARD_REPORTS = ("message/delivery-status", "message/feedback-report")
 
 
 @functools.cache
@@ -264,9 +275,25 @@ def sent_today(mailbox_id: int) -> int:
 # --- stopping on replies, bounces and unsubscribes ------------------------------------------------
 
 
-def _is_bounce(message: Message) -> bool:
+def _failure_notice(message: Message) -> str | None:
+    """What a received message says of a campaign's delivery: "bounced" (it failed for good),
+    "not_a_reply" (nothing for the sequence to do here), or None (not a delivery notice).
+
+    Not a reply: a report in the standard formats (an RFC 3464 DSN, an RFC 5965 complaint), which
+    the mail app reads by its Action and Status and hands to `report_received`; and a warning that
+    the sending server is still trying (a delay). Other notices are read by their sender and words."""
+    if any(part.get("type") in STANDARD_REPORTS for part in message.attachments):
+        return "not_a_reply"
     subject = message.subject.lower()
-    return message.from_address.startswith(BOUNCE_SENDERS) or any(word in subject for word in BOUNCE_SUBJECTS)
+    if not (
+        message.from_address.startswith(BOUNCE_SENDERS) or any(word in subject for word in BOUNCE_SUBJECTS)
+    ):
+        return None
+    if FAILED_FOR_GOOD.search(message.text):
+        return "bounced"
+    if any(word in subject for word in DELAY_WORDS) or STILL_TRYING.search(message.text):
+        return "not_a_reply"
+    return "bounced"
 
 
 def _stop(recipient: CampaignRecipient, state: str) -> None:
@@ -332,7 +359,10 @@ def check_answers(campaign: ReachoutCampaign) -> None:
         for message in incoming.order_by("date", "id")[:2000]:
             refs = [message.in_reply_to, *mail.message_ids(message.references)]
             recipient_id = next((by_message[ref] for ref in refs if ref in by_message), None)
-            if _is_bounce(message):
+            notice = _failure_notice(message)
+            if notice == "not_a_reply":
+                continue
+            if notice == "bounced":
                 if recipient_id is None:
                     recipient_id = next((rid for mid, rid in by_message.items() if mid in message.text), None)
                 if recipient_id is None:

@@ -199,7 +199,73 @@ def test_a_complaint_or_a_hard_bounce_reported_later_stops_the_recipient_and_sup
     states = dict(campaign.recipients.values_list("email", "state"))
     assert states == {gia: "unsubscribed", hal: "bounced", ivy: "active"}
     assert suppression.reasons_among([gia, hal, ivy]) == {gia: "complained", hal: "bounced"}
+    # The campaign's own reading of its mailbox takes none of the three reports for a reply.
+    reachout.check_answers(campaign)
+    assert dict(campaign.recipients.values_list("email", "state")) == states
     assert ok(owner, "getReachoutCampaign", {"campaignId": campaign.pk})["counts"]["bounced"] == 1
+
+
+def test_a_delay_warning_is_neither_a_bounce_nor_a_reply_and_a_later_failure_is_a_bounce(
+    acme, people, mail_server
+):
+    """A sending server's warning that it is still trying (Gmail's "Delivery Status Notification
+    (Delay)", naming the address) stops nothing and suppresses nothing; its later notice that the
+    message failed does. A person's reply that mentions a delay is a reply."""
+    owner = people["owner"]
+    box = factories.mailbox(owner)
+    jo, kim = addresses("jo", "kim")
+    campaign = reachout.campaign_create(
+        actor=owner,
+        name=f"Delayed {uuid.uuid4().hex[:6]}",
+        mailbox=box,
+        steps=[reachout.Step("Hello", "Hi"), reachout.Step("Again", "Hi again", 1)],
+        emails=[jo, kim],
+        window=(0, 24),
+        weekdays=EVERY_DAY,
+    )
+    ok(owner, "controlReachoutCampaign", {"campaignId": campaign.pk, "action": "start"}, **CONFIRM)
+    campaign.refresh_from_db()
+    assert reachout.campaign_tick(campaign) == 2
+    to_kim = inbox_of(mail_server, kim)[0]
+    daemon = "Mail Delivery Subsystem <mailer-daemon@googlemail.com>"
+    warning = demo._message(
+        sender=daemon,
+        to=box.address,
+        subject="Delivery Status Notification (Delay)",
+        text=f"There was a temporary problem delivering your message to {jo}. Gmail will retry for 47 "
+        "more hours. You'll be notified if the delivery fails permanently.",
+        days_ago=0,
+    )
+    arrives(box, warning)
+    arrives(
+        box,
+        demo._message(
+            sender=kim,
+            to=box.address,
+            subject="Re: Hello (sorry for the delay)",
+            text="Happy to talk next week.",
+            days_ago=0,
+            replying=to_kim,
+        ),
+    )
+    sync.sync(box)
+    reachout.check_answers(campaign)
+    assert dict(campaign.recipients.values_list("email", "state")) == {jo: "active", kim: "replied"}
+    assert not suppression.is_suppressed(jo)
+
+    failed = demo._message(
+        sender=daemon,
+        to=box.address,
+        subject="Delivery Status Notification (Failure)",
+        text=f"Your message wasn't delivered to {jo} because the address couldn't be found.\n"
+        f"Final-Recipient: rfc822; {jo}\nAction: failed\nStatus: 5.1.1",
+        days_ago=0,
+    )
+    arrives(box, failed)
+    sync.sync(box)
+    reachout.check_answers(campaign)
+    assert campaign.recipients.get(email=jo).state == "bounced"
+    assert suppression.reasons_among([jo]) == {jo: "bounced"}
 
 
 def test_steps_wait_for_the_send_window_in_the_recipient_s_time_zone(acme, people):
