@@ -27,6 +27,7 @@ the one its copies take, in the parent process before the pool is forked (the ch
 and prepare nothing when every workspace is at the template's starting point).
 """
 
+import functools
 import multiprocessing
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -44,7 +45,7 @@ from django.db.migrations.state import ProjectState
 from django.db.models.signals import post_migrate, pre_migrate
 
 from apps.core import servers
-from apps.tenancy.rendering import LeanState
+from apps.tenancy import rendering
 
 # The first key of the per-schema advisory lock (the second is the schema name's hash).
 LOCK_CLASS = 0x5A7E
@@ -94,13 +95,12 @@ class SchemaExecutor(MigrationExecutor):
     recorded; the state is rendered again before the next migration that runs here. Faked plans
     are left to Django.
 
-    Within the migrations that run, an operation renders the state again as `LeanState` does:
-    the changed model alone where no other model's SQL can read the change (apps.tenancy.rendering)."""
+    The migrations that run are applied by `rendering.apply`: an operation renders the changed
+    model alone where no other model's SQL can read the change (apps.tenancy.rendering)."""
 
     def _migrate_all_forwards(
         self, state: ProjectState, plan: Plan, full_plan: Plan, fake: bool, fake_initial: bool
     ) -> ProjectState:
-        state = LeanState.adopt(state)
         left = {migration for migration, _backwards in plan}
         for migration, _backwards in full_plan:
             if not left:
@@ -119,6 +119,17 @@ class SchemaExecutor(MigrationExecutor):
                     self.progress_callback("render_success")
             state = self.apply_migration(state, migration, fake=fake, fake_initial=fake_initial)
         return state
+
+    def apply_migration(
+        self, state: ProjectState, migration: Migration, fake: bool = False, fake_initial: bool = False
+    ) -> ProjectState:
+        # Django's, with the migration applied by `rendering.apply` (its own `apply` shadowed on
+        # the instance while it runs: Django's executor calls it in the middle of its own steps).
+        migration.apply = functools.partial(rendering.apply, migration)  # type: ignore[method-assign]
+        try:
+            return super().apply_migration(state, migration, fake=fake, fake_initial=fake_initial)
+        finally:
+            del migration.apply
 
     def runs_here(self, migration: Migration) -> bool:
         return router.allow_migrate(self.connection.alias, migration.app_label) is not False
@@ -299,7 +310,7 @@ class Migrator:
         under the template's names, so schemas with the same migrations applied take the same
         statements; the statements name tables unqualified (the schema's search path picks them)."""
         connection = connections[self.using]
-        state = LeanState.adopt(state.clone())
+        state = state.clone()
         statements: list[str] = []
         for migration, _backwards in plan:
             if not executor.runs_here(migration):
@@ -307,7 +318,7 @@ class Migrator:
                 continue
             state.apps  # noqa: B018 - rendered before the migration (after one that was not)
             with connection.schema_editor(collect_sql=True, atomic=migration.atomic) as editor:
-                state = migration.apply(state, editor, collect_sql=True)
+                state = rendering.apply(migration, state, editor, collect_sql=True)
             statements.extend(editor.collected_sql)
         return "\n".join(statements)
 
