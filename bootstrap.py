@@ -108,9 +108,21 @@ def shared_buffers() -> str:
     return f"{min(max(memory // 4 // 2**20, 128), 2048)}MB"
 
 
+# A workspace's schema is ~1,800 relations, and dropping or copying one locks each of its objects
+# in one transaction: ~8,700 locks. The lock table holds max_locks_per_transaction x
+# max_connections (64 x 300 by default): two such transactions at once, with the rest of the
+# load, ran it out ("out of shared memory"). 256 holds eight at once (docs/deploy.md, "Sizing").
+MAX_LOCKS_PER_TRANSACTION = 256
+
+
 def postgres_options(port: int) -> str:
-    """The server options of `pg_ctl start -o`: the port, the page cache and POSTGRES_LOG_SETTINGS."""
-    settings = {"shared_buffers": shared_buffers(), **POSTGRES_LOG_SETTINGS}
+    """The server options of `pg_ctl start -o`: the port, the page cache, the lock table and
+    POSTGRES_LOG_SETTINGS."""
+    settings = {
+        "shared_buffers": shared_buffers(),
+        "max_locks_per_transaction": MAX_LOCKS_PER_TRANSACTION,
+        **POSTGRES_LOG_SETTINGS,
+    }
     return " ".join([f"-p {port}", *(f"-c {name}={value}" for name, value in settings.items())])
 
 

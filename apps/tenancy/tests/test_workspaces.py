@@ -161,3 +161,27 @@ def test_each_workspace_stores_files_under_its_own_prefix(acme):
         default_storage.delete(globex_name)
         connection.set_tenant(acme)
         default_storage.delete(acme_name)
+
+
+def test_the_database_server_holds_the_locks_of_several_workspace_drops_at_once():
+    """Dropping (or copying) a workspace's schema locks each of its objects in one transaction.
+    The lock table (max_locks_per_transaction x max_connections) holds six such transactions at
+    once, with room for the rest of the load (bootstrap.MAX_LOCKS_PER_TRANSACTION; docs/deploy.md,
+    "Sizing"): with PostgreSQL's default of 64, two ran it out. A catalogue that grows past it
+    fails here first."""
+    from django.db import transaction
+    from django_tenants.utils import get_tenant_base_schema
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT current_setting('max_locks_per_transaction')::int "
+            "* current_setting('max_connections')::int"
+        )
+        capacity = cursor.fetchone()[0]
+        with transaction.atomic():
+            cursor.execute(f"DROP SCHEMA {connection.ops.quote_name(get_tenant_base_schema())} CASCADE")
+            cursor.execute("SELECT count(*) FROM pg_locks WHERE pid = pg_backend_pid()")
+            locks = cursor.fetchone()[0]
+            transaction.set_rollback(True)
+    assert locks > 1_000  # one per object of the ~1,800 relations, and more
+    assert capacity >= 6 * locks, f"a workspace's drop takes {locks} locks; the lock table holds {capacity}"
