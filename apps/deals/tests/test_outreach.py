@@ -45,6 +45,23 @@ def addresses(*names: str) -> list[str]:
     return [f"{name}-{tag}@example.org" for name in names]
 
 
+def sent_a_first_step(owner, box: Mailbox, name: str, emails: list[str]) -> ReachoutCampaign:
+    """A two-step campaign to `emails`, started, its first step sent to each of them."""
+    campaign = reachout.campaign_create(
+        actor=owner,
+        name=f"{name} {uuid.uuid4().hex[:6]}",
+        mailbox=box,
+        steps=[reachout.Step("Hello", "Hi"), reachout.Step("Again", "Hi again", 1)],
+        emails=emails,
+        window=(0, 24),
+        weekdays=EVERY_DAY,
+    )
+    ok(owner, "controlReachoutCampaign", {"campaignId": campaign.pk, "action": "start"}, **CONFIRM)
+    campaign.refresh_from_db()
+    assert reachout.campaign_tick(campaign) == len(emails)
+    return campaign
+
+
 def make_due(campaign: ReachoutCampaign) -> None:
     campaign.recipients.filter(state="active").update(next_due_at=timezone.now() - timedelta(minutes=1))
 
@@ -170,18 +187,7 @@ def test_a_complaint_or_a_hard_bounce_reported_later_stops_the_recipient_and_sup
     owner = people["owner"]
     box = factories.mailbox(owner)
     gia, hal, ivy = addresses("gia", "hal", "ivy")
-    campaign = reachout.campaign_create(
-        actor=owner,
-        name=f"Reported {uuid.uuid4().hex[:6]}",
-        mailbox=box,
-        steps=[reachout.Step("Hello", "Hi"), reachout.Step("Again", "Hi again", 1)],
-        emails=[gia, hal, ivy],
-        window=(0, 24),
-        weekdays=EVERY_DAY,
-    )
-    ok(owner, "controlReachoutCampaign", {"campaignId": campaign.pk, "action": "start"}, **CONFIRM)
-    campaign.refresh_from_db()
-    assert reachout.campaign_tick(campaign) == 3
+    campaign = sent_a_first_step(owner, box, "Reported", [gia, hal, ivy])
     to_gia = inbox_of(mail_server, gia)[0]
     del to_gia["Message-ID"]  # found by its signed List-Unsubscribe link instead
     to_hal = CampaignMessage.objects.get(recipient__email=hal).message_id
@@ -214,18 +220,7 @@ def test_a_delay_warning_is_neither_a_bounce_nor_a_reply_and_a_later_failure_is_
     owner = people["owner"]
     box = factories.mailbox(owner)
     jo, kim = addresses("jo", "kim")
-    campaign = reachout.campaign_create(
-        actor=owner,
-        name=f"Delayed {uuid.uuid4().hex[:6]}",
-        mailbox=box,
-        steps=[reachout.Step("Hello", "Hi"), reachout.Step("Again", "Hi again", 1)],
-        emails=[jo, kim],
-        window=(0, 24),
-        weekdays=EVERY_DAY,
-    )
-    ok(owner, "controlReachoutCampaign", {"campaignId": campaign.pk, "action": "start"}, **CONFIRM)
-    campaign.refresh_from_db()
-    assert reachout.campaign_tick(campaign) == 2
+    campaign = sent_a_first_step(owner, box, "Delayed", [jo, kim])
     to_kim = inbox_of(mail_server, kim)[0]
     daemon = "Mail Delivery Subsystem <mailer-daemon@googlemail.com>"
     warning = demo._message(
