@@ -3,9 +3,9 @@
 What a test database holds before the first test (the public schema and the workspace template
 schema, each migrated, then the demo workspaces of `seed_demo`) takes about a minute to make: the
 migrations' data steps and the demo data, the migration state rendered lean
-(apps.tenancy.rendering). So it is made once, into a template database, and each process's own database (`test_atrium_gw0`...) is a copy of
-it: `CREATE DATABASE ... TEMPLATE`, a file-level copy of about a second (bench/RESULTS.md, "Test
-suite").
+(apps.tenancy.rendering). So it is made once, into a template database, and each process's own
+database (`test_atrium_gw0`...) is a copy of it: `CREATE DATABASE ... TEMPLATE`, a file-level copy
+of about a second (bench/RESULTS.md, "Test suite").
 
 The template is named after a digest of everything that decides what the build makes
 (`build_key`): the code and migrations under apps/, config/ and templates/ (tests left out), the
