@@ -150,9 +150,24 @@ def fresh_backend() -> None:
         connection.close()
 
 
+def hold_template(source: str) -> None:
+    """Keeps the template schema `source` from being migrated until this transaction ends, after
+    waiting for a migration of it that is running: what this transaction reads of it (its copy,
+    its version) is of one version, and a migration of it waits for the copies being made. The
+    runner holds the same key exclusively while it migrates the schema
+    (apps.tenancy.migrating.LOCK_CLASS); `migrate_workspaces` lists the workspaces again once the
+    template is migrated, so a workspace copied just before is migrated too."""
+    from apps.tenancy.migrating import LOCK_CLASS
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock_shared(%s, hashtext(%s))", [LOCK_CLASS, source])
+
+
 def clone_schema(source: str, target: str) -> None:
     """Creates schema `target` as a copy of `source` (structure and rows), in one round trip for
-    its statements. The script of a template with migrations is kept (see the module)."""
+    its statements, never while `source` is being migrated (`hold_template`). The script of a
+    template with migrations is kept (see the module)."""
+    hold_template(source)
     version = fingerprint(source)
     script = _scripts.get((source, version)) if version else None
     if script is None:

@@ -36,6 +36,8 @@ def claim(target: str) -> bool:
     rollback gives the spare back). False when none is ready."""
     if not settings.ATRIUM_SPARE_SCHEMAS or not schema_exists(get_tenant_base_schema()):
         return False
+    # The template's version read once its migration, if one is running, has committed.
+    cloning.hold_template(get_tenant_base_schema())
     spare = (
         SpareSchema.objects.select_for_update(skip_locked=True)
         .filter(fingerprint=fingerprint())

@@ -98,3 +98,41 @@ def test_without_a_pool_nothing_is_made_or_claimed(settings):
     assert spares.fill() == 0
     assert spares.claim("nobody") is False
     assert not SpareSchema.objects.exists()
+
+
+def test_a_copy_waits_while_the_template_is_migrated():
+    """The runner migrates the template holding its lock exclusively (migrating.LOCK_CLASS): a
+    copy of it (a creation, a spare; a spare's claim too, `spares.claim`) waits for the
+    migration's commit, so a workspace is never made of the template a release is changing and
+    then left out of it."""
+    import psycopg
+    from django.db import OperationalError, connection, transaction
+
+    from apps.core.testing import database_url
+    from apps.tenancy import cloning
+    from apps.tenancy.migrating import LOCK_CLASS
+
+    base = get_tenant_base_schema()
+    with psycopg.connect(database_url()) as migrating_it:
+        migrating_it.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [LOCK_CLASS, base])
+        with pytest.raises(OperationalError, match="lock timeout"), transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '300ms'")
+            cloning.clone_schema(base, "copy_probe")
+        migrating_it.rollback()  # the migration is over
+    with transaction.atomic():
+        cloning.clone_schema(base, "copy_probe")
+    assert schema_exists("copy_probe")
+
+
+def test_migrate_workspaces_takes_the_workspaces_made_after_its_first_list():
+    """A workspace whose row committed after the command listed the workspaces (its copy of the
+    template was made just before the template's migration) is migrated in the same run."""
+    from apps.core import servers
+    from apps.tenancy.management.commands.migrate_workspaces import Command
+    from apps.tenancy.models import Workspace
+
+    everyone = list(Workspace.objects.exclude(schema_name="public").values_list("schema_name", flat=True))
+    late = everyone[-1]
+    listed = Command().with_late(servers.PRIMARY, [schema for schema in everyone if schema != late])
+    assert listed[-1] == late and sorted(listed) == sorted(everyone)

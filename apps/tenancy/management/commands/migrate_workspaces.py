@@ -126,6 +126,8 @@ class Command(BaseCommand):
                 self.write(f"Database server {key} FAILED: {error}; its workspaces are left as they were")
                 left[key] = (str(error), schemas)
                 continue
+            if not only:
+                schemas = self.with_late(key, schemas)
             failed.update(self.migrate_workspaces(schemas, processes, verbosity, migrator, several))
             if not only and key == servers.PRIMARY:
                 spares.fill()
@@ -134,6 +136,15 @@ class Command(BaseCommand):
             for key, schemas in placed.items():
                 left[key] = ("not a database server of this installation", schemas)
         self.report(failed, left)
+
+    def with_late(self, key: str, schemas: list[str]) -> list[str]:
+        """`schemas` and the workspaces of server `key` made since they were listed. A workspace
+        copied from the template before its migration committed has the old schema; its copy
+        held the template (`cloning.hold_template`), so the migration waited for its commit, and
+        it is listed now."""
+        now = Workspace.objects.exclude(schema_name="public").filter(database=key)
+        late = sorted(set(now.values_list("schema_name", flat=True)) - set(schemas))
+        return [*schemas, *late]
 
     def reach(self, key: str) -> None:
         try:
