@@ -3,12 +3,14 @@
 Each creation is what `create_workspace` does: take a spare copy of the template schema (or copy
 it then and there when none is ready), add the domain, and create the owner (with a password,
 hashed with Argon2id, the first of PASSWORD_HASHERS, unless --no-password). With spares (--spares
-N, default the setting ATRIUM_SPARE_SCHEMAS), one Celery worker refills the pool the way the
-deployed workers do, on the same two cores; the figures say how many creations found a spare
-ready, what those with a spare and those that copied the template took, and the mean of each
-tenth of the run (flat: no growth with the number of workspaces). The database is dropped at
-the end: on ext4, files are slow to create for a few minutes after such a drop (common.
-drop_database), so a second run started right after this one copies the template 2-3 times slower.
+N, default the setting ATRIUM_SPARE_SCHEMAS; all N made before the run), one Celery worker refills
+the pool the way the deployed workers do, on the same two cores (while creations go on, only once
+fewer than a quarter of the pool, or two, are left: apps.tenancy.spares); the figures say how
+many creations found a spare ready, what those with a spare and those that copied the template
+took, and the mean of each tenth of the run (flat: no growth with the number of workspaces). The
+database is dropped at the end: on ext4, files are slow to create for a few minutes after such a
+drop (common.drop_database), so a second run started right after this one copies the template
+2-3 times slower.
 
 With `--compare code=DIR` the creations of each round are made twice, by this checkout and then
 by the checkout DIR (another commit's, with the same migrations), each in a process of its own

@@ -22,7 +22,7 @@ from django_tenants.utils import get_tenant_base_schema, schema_context, schema_
 from apps.core import permissions, servers
 from apps.core.db import connection
 from apps.core.errors import FieldsInvalid
-from apps.tenancy import cloning, errors, signals
+from apps.tenancy import cloning, errors, signals, spares
 from apps.tenancy.models import Domain, Workspace
 
 logger = logging.getLogger(__name__)
@@ -121,7 +121,8 @@ def workspace_create(
         if database != servers.PRIMARY and not schema_exists(get_tenant_base_schema()):
             prepare_server(database)
         ensure_base_schema()
-        cloning.fresh_backend()
+        if database != servers.PRIMARY or not spares.ready():
+            cloning.fresh_backend()  # a copy's; a claim's rename is one catalogue change
         with public_transaction(database), transaction.atomic():
             workspace.save(verbosity=0)
             for index, domain in enumerate(domains):

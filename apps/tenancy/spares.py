@@ -6,18 +6,28 @@ A spare records the fingerprint of the template's applied migrations it was copi
 whose fingerprint is no longer the template's (a migration ran since) is never claimed, and the
 next fill drops it. `settings.ATRIUM_SPARE_SCHEMAS` spares are kept (0 turns the pool off:
 workspaces are then copied on demand, as `Workspace.create_schema` does when none is left).
+
+A copy costs the database server a second or so of CPU, and a creation that claims a spare costs
+a fifth of that, most of it the owner's password hash, which wants every core. So while
+workspaces are being created (one in the last `settings.ATRIUM_SPARE_FILL_QUIET_SECONDS`), the
+pool is topped up only when fewer than a quarter of it (or two) are ready (`low_water`): a burst
+of sign-ups takes spares at a claim's cost, and the copies follow in the quiet after it (the fill
+asked for after each claim runs once that much time has passed; beat's, every 10 minutes, too).
 """
 
 import logging
+import math
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import models, transaction
+from django.utils import timezone
 from django_tenants.utils import get_tenant_base_schema, schema_exists
 
 from apps.core.db import connection
 from apps.tenancy import cloning
-from apps.tenancy.models import SpareSchema
+from apps.tenancy.models import SpareSchema, Workspace
 
 logger = logging.getLogger(__name__)
 
@@ -55,22 +65,55 @@ def claim(target: str) -> bool:
 
 
 def request_fill() -> None:
-    """Asks a worker to top the pool up (after a claim, outside any transaction)."""
+    """Asks a worker to top the pool up (after a claim, outside any transaction): now, which copies
+    only if the pool runs low, and once the quiet time has passed, which fills it."""
     from apps.tenancy.tasks import fill_spare_schemas
 
+    quiet = settings.ATRIUM_SPARE_FILL_QUIET_SECONDS
     try:
         fill_spare_schemas.delay()
+        if quiet:
+            # A second more: the creation's own row, saved before its commit, is that much older.
+            fill_spare_schemas.apply_async(countdown=quiet + 1)
     except Exception:  # the broker down costs a slower next creation, nothing more
         logger.warning("could not ask a worker to refill the spare schemas", exc_info=True)
 
 
+def ready() -> bool:
+    """Whether a spare is there to claim (of whichever template: a cheap guess, not a promise)."""
+    return bool(settings.ATRIUM_SPARE_SCHEMAS) and SpareSchema.objects.exists()
+
+
+def low_water(wanted: int) -> int:
+    """Below this many spares the pool is topped up even while workspaces are being created: a
+    quarter of it, and never fewer than two (a small pool yielding would only leave creations to
+    copy the template themselves, one core idle)."""
+    return max(2, math.ceil(wanted / 4))
+
+
+def creating() -> bool:
+    """Whether a workspace was created in the last ATRIUM_SPARE_FILL_QUIET_SECONDS."""
+    quiet = settings.ATRIUM_SPARE_FILL_QUIET_SECONDS
+    since = timezone.now() - timedelta(seconds=quiet)
+    return bool(quiet) and Workspace.objects.filter(created_at__gt=since).exists()
+
+
+def wants_copy(ready_now: int, wanted: int) -> bool:
+    """Whether the filler makes another copy: the pool is short, and either quiet or low."""
+    return ready_now < wanted and (ready_now < low_water(wanted) or not creating())
+
+
 def fill(count: int | None = None) -> int:
     """Drops spares of an older template and copies the template until `count` spares (default
-    ATRIUM_SPARE_SCHEMAS) are ready. Returns how many it made; 0 if another filler holds the lock."""
+    ATRIUM_SPARE_SCHEMAS) are ready, yielding to creations while `low_water` of them are
+    (`wants_copy`). Returns how many it made; 0 if another filler holds the lock."""
     wanted = settings.ATRIUM_SPARE_SCHEMAS if count is None else count
     base = get_tenant_base_schema()
     if not schema_exists(base):
         return 0
+    stale = SpareSchema.objects.exclude(fingerprint=fingerprint())
+    if not stale.exists() and not wants_copy(SpareSchema.objects.count(), wanted):
+        return 0  # before the new connection below, which a creation would wait for
     # Before the lock, which is the session's: the copies below keep no plans of their own.
     cloning.fresh_backend()
     with connection.cursor() as cursor:
@@ -81,7 +124,7 @@ def fill(count: int | None = None) -> int:
     try:
         current = fingerprint()
         drop(SpareSchema.objects.exclude(fingerprint=current))
-        while SpareSchema.objects.count() < wanted:
+        while wants_copy(SpareSchema.objects.count(), wanted):
             name = PREFIX + secrets.token_hex(8)
             with transaction.atomic():
                 # A spare lost in a crash is only a copy to make again: its commit need not wait
@@ -99,10 +142,10 @@ def fill(count: int | None = None) -> int:
     return made
 
 
-def drop(spares: "models.QuerySet[SpareSchema] | None" = None) -> int:
-    """Drops spares (every one by default: before the template is migrated)."""
+def drop(spares: "models.QuerySet[SpareSchema]") -> int:
+    """Drops `spares` (those of an older template), but any being claimed right now."""
     dropped = 0
-    for spare in SpareSchema.objects.all() if spares is None else spares:
+    for spare in spares:
         with transaction.atomic():
             locked = SpareSchema.objects.select_for_update(skip_locked=True).filter(pk=spare.pk).first()
             if locked is None:  # being claimed right now

@@ -98,6 +98,9 @@ TENANT_BASE_MIGRATE_COMMAND = "apps.tenancy.migrating.MigrateCommand"
 # Copies of that schema a worker keeps ready, so creating a workspace renames one instead of copying
 # while someone waits (apps.tenancy.spares; 0: no pool, each workspace copied when created).
 ATRIUM_SPARE_SCHEMAS = env.int("ATRIUM_SPARE_SCHEMAS", 2, min=0)
+# The pool is topped up once no workspace was created for this long (at once below a quarter of it,
+# or two): copies would slow a burst of creations down, on the database server's CPU.
+ATRIUM_SPARE_FILL_QUIET_SECONDS = env.int("ATRIUM_SPARE_FILL_QUIET_SECONDS", 10, min=0)
 # `SET search_path` once per connection and schema, not before every query (django-tenants
 # forgets it on set_tenant, close, rollback and savepoint rollback, where PostgreSQL may undo it).
 # Measured on the MCP endpoint (bench/RESULTS.md): it halves the round trips of a tool call.

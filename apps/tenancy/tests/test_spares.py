@@ -2,14 +2,19 @@
 and it is then exactly a copy of the template; a spare of an older template is never claimed; a
 failed creation gives its spare back."""
 
+import json
+from datetime import datetime, timedelta
+
 import pytest
+import redis
 from django.contrib.auth.hashers import check_password
 from django.db import connections
+from django.utils import timezone
 from django_tenants.utils import get_tenant_base_schema, schema_context, schema_exists
 
 from apps.accounts.models import User
 from apps.tenancy import spares
-from apps.tenancy.models import SpareSchema
+from apps.tenancy.models import SpareSchema, Workspace
 from apps.tenancy.services import workspace_create
 from apps.tenancy.tests.test_cloning import CATALOGUE, catalogue
 
@@ -19,6 +24,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def pool(settings):
     settings.ATRIUM_SPARE_SCHEMAS = 2
+    settings.ATRIUM_SPARE_FILL_QUIET_SECONDS = 0  # topped up at once, as between bursts
     assert spares.fill() == 2
     return list(SpareSchema.objects.values_list("name", flat=True))
 
@@ -48,6 +54,44 @@ def test_filling_again_tops_the_pool_up_and_no_more(pool, settings):
     assert spares.fill() == 1
     assert spares.fill() == 0
     assert SpareSchema.objects.count() == 2
+
+
+def test_while_workspaces_are_created_the_pool_is_topped_up_only_when_low(pool, settings):
+    """Copies would slow a burst of creations down: they wait for a quiet moment, unless fewer
+    than a quarter of the pool, or two, are ready (here two of three)."""
+    settings.ATRIUM_SPARE_SCHEMAS = 3
+    assert spares.fill() == 1
+    settings.ATRIUM_SPARE_FILL_QUIET_SECONDS = 60
+    workspace_create(name="One", domains=["one.test"], owner_email="owner@one.test")
+
+    assert spares.fill() == 0
+    assert SpareSchema.objects.count() == 2
+
+    workspace_create(name="Two", domains=["two.test"], owner_email="owner@two.test")
+
+    assert spares.fill() == 1
+    assert SpareSchema.objects.count() == 2
+
+    Workspace.objects.update(created_at=timezone.now() - timedelta(seconds=61))  # a quiet minute
+
+    assert spares.fill() == 1
+    assert SpareSchema.objects.count() == 3
+
+
+def test_a_claim_asks_for_a_fill_now_and_another_after_the_quiet_time(settings):
+    settings.ATRIUM_SPARE_FILL_QUIET_SECONDS = 30
+    broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    broker.delete("celery")
+
+    spares.request_fill()
+
+    queued = [json.loads(message)["headers"] for message in broker.lrange("celery", 0, -1)]
+    broker.delete("celery")
+    assert [headers["task"] for headers in queued] == ["apps.tenancy.tasks.fill_spare_schemas"] * 2
+    etas = sorted(headers["eta"] or "" for headers in queued)
+    assert etas[0] == ""  # now
+    later = datetime.fromisoformat(etas[1]) - timezone.now()
+    assert timedelta(seconds=29) < later <= timedelta(seconds=31)
 
 
 def test_a_spare_of_an_older_template_is_never_claimed_and_the_next_fill_drops_it(pool):
@@ -130,7 +174,6 @@ def test_migrate_workspaces_takes_the_workspaces_made_after_its_first_list():
     template was made just before the template's migration) is migrated in the same run."""
     from apps.core import servers
     from apps.tenancy.management.commands.migrate_workspaces import Command
-    from apps.tenancy.models import Workspace
 
     everyone = list(Workspace.objects.exclude(schema_name="public").values_list("schema_name", flat=True))
     late = everyone[-1]

@@ -3,14 +3,15 @@ primary first, then the others of ATRIUM_DATABASE_SERVERS by key; docs/deploy.md
 
 1. the server's public schema (shared apps; on a secondary the tables workspace schemas are made
    against, and the extensions),
-2. on the primary, the public site's tenant row and host names, and the spare copies of the old
-   template dropped (spares are the primary's only),
+2. on the primary, the public site's tenant row and host names,
 3. the server's template schema new workspaces are cloned from, in one transaction, by the same
    runner as the workspaces (apps.tenancy.migrating.migrate_template),
 4. every workspace schema placed on the server, each in one transaction, on `--processes`
    processes (default ATRIUM_MIGRATION_PROCESSES), with progress as it goes; a schema that fails
    is reported and the others go on, and the command then ends with an error,
-5. on the primary, the pool of spare copies filled again.
+5. on the primary (spares are the primary's only), the pool of spare copies filled again: the
+   spares of the old template dropped (none is claimed once the template's migration has
+   committed: `spares.claim` reads its version holding the template's lock) and new ones copied.
 
 A server that cannot be reached (or whose public schema or template fails) is reported with the
 workspaces placed on it, which are left as they were; the other servers go on, and the command
@@ -155,12 +156,11 @@ class Command(BaseCommand):
 
     def prepare(self, key: str, migrator: migrating.Migrator, verbosity: int) -> None:
         """The server's public schema (the primary's is done first, in `handle`), on the primary the
-        public site and the spares, then its template."""
+        public site, then its template."""
         common = {"interactive": False, "verbosity": verbosity}
         try:
             if key == servers.PRIMARY:  # its public schema migrated above
                 ensure_public_workspace(settings.ATRIUM_PUBLIC_DOMAINS)
-                spares.drop()
             else:
                 self.reach(key)
                 with servers.pinned(key):
