@@ -2,9 +2,10 @@
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.core.exceptions import ValidationError
-from django.db import models
+from django.db import models, transaction
 from django.utils.translation import gettext_lazy as _
 from django_tenants.models import DomainMixin, TenantMixin
 from django_tenants.utils import get_creation_fakes_migrations, get_tenant_base_schema, schema_exists
@@ -61,9 +62,14 @@ class Workspace(TenantMixin):
         from apps.core import servers
         from apps.tenancy import spares
 
-        # The spare copies are the primary's.
-        if servers.current() != servers.PRIMARY or not spares.claim(self.schema_name):
+        # The spare copies are the primary's, and a creation there is what a fill waits for.
+        if servers.current() != servers.PRIMARY:
             clone_schema(base, self.schema_name)
+            return True
+        if not spares.claim(self.schema_name):
+            clone_schema(base, self.schema_name)
+        if settings.ATRIUM_SPARE_SCHEMAS:
+            transaction.on_commit(spares.request_fill)
         return True
 
     def save(self, *args: Any, **kwargs: Any) -> None:

@@ -1,5 +1,5 @@
 """Spare workspace schemas: copies of the template made ahead of time by a worker, so creating a
-workspace renames one (`ALTER SCHEMA ... RENAME`, a catalogue update) instead of copying ~70
+workspace renames one (`ALTER SCHEMA ... RENAME`, a catalogue update) instead of copying ~270
 tables, their constraints and indexes while someone waits.
 
 A spare records the fingerprint of the template's applied migrations it was copied from; a spare
@@ -12,7 +12,7 @@ a fifth of that, most of it the owner's password hash, which wants every core. S
 workspaces are being created (one in the last `settings.ATRIUM_SPARE_FILL_QUIET_SECONDS`), the
 pool is topped up only when fewer than a quarter of it (or two) are ready (`low_water`): a burst
 of sign-ups takes spares at a claim's cost, and the copies follow in the quiet after it (the fill
-asked for after each claim runs once that much time has passed; beat's, every 10 minutes, too).
+asked for after each creation runs once that much time has passed; beat's, every 10 minutes, too).
 """
 
 import logging
@@ -25,6 +25,7 @@ from django.db import models, transaction
 from django.utils import timezone
 from django_tenants.utils import get_tenant_base_schema, schema_exists
 
+from apps.core import servers
 from apps.core.db import connection
 from apps.tenancy import cloning
 from apps.tenancy.models import SpareSchema, Workspace
@@ -60,13 +61,13 @@ def claim(target: str) -> bool:
     with connection.cursor() as cursor:
         cursor.execute(f"ALTER SCHEMA {quote(spare.name)} RENAME TO {quote(target)}")
     spare.delete()
-    transaction.on_commit(request_fill)
     return True
 
 
 def request_fill() -> None:
-    """Asks a worker to top the pool up (after a claim, outside any transaction): now, which copies
-    only if the pool runs low, and once the quiet time has passed, which fills it."""
+    """Asks a worker to top the pool up (after each creation on the primary, outside any
+    transaction): now, which copies only if the pool runs low, and once the quiet time has
+    passed, which fills it."""
     from apps.tenancy.tasks import fill_spare_schemas
 
     quiet = settings.ATRIUM_SPARE_FILL_QUIET_SECONDS
@@ -80,8 +81,13 @@ def request_fill() -> None:
 
 
 def ready() -> bool:
-    """Whether a spare is there to claim (of whichever template: a cheap guess, not a promise)."""
-    return bool(settings.ATRIUM_SPARE_SCHEMAS) and SpareSchema.objects.exists()
+    """Whether a spare of the current template is there to claim: a guess (another creation may
+    claim it first), not a promise."""
+    return (
+        bool(settings.ATRIUM_SPARE_SCHEMAS)
+        and schema_exists(get_tenant_base_schema())
+        and SpareSchema.objects.filter(fingerprint=fingerprint()).exists()
+    )
 
 
 def low_water(wanted: int) -> int:
@@ -92,10 +98,12 @@ def low_water(wanted: int) -> int:
 
 
 def creating() -> bool:
-    """Whether a workspace was created in the last ATRIUM_SPARE_FILL_QUIET_SECONDS."""
+    """Whether a workspace was created on the primary (the spares' server) in the last
+    ATRIUM_SPARE_FILL_QUIET_SECONDS."""
     quiet = settings.ATRIUM_SPARE_FILL_QUIET_SECONDS
     since = timezone.now() - timedelta(seconds=quiet)
-    return bool(quiet) and Workspace.objects.filter(created_at__gt=since).exists()
+    recent = Workspace.objects.filter(database=servers.PRIMARY, created_at__gt=since)
+    return bool(quiet) and recent.exists()
 
 
 def wants_copy(ready_now: int, wanted: int) -> bool:
@@ -104,15 +112,16 @@ def wants_copy(ready_now: int, wanted: int) -> bool:
 
 
 def fill(count: int | None = None) -> int:
-    """Drops spares of an older template and copies the template until `count` spares (default
+    """Drops spares of an older template, then copies the template until `count` spares (default
     ATRIUM_SPARE_SCHEMAS) are ready, yielding to creations while `low_water` of them are
     (`wants_copy`). Returns how many it made; 0 if another filler holds the lock."""
     wanted = settings.ATRIUM_SPARE_SCHEMAS if count is None else count
     base = get_tenant_base_schema()
     if not schema_exists(base):
         return 0
-    stale = SpareSchema.objects.exclude(fingerprint=fingerprint())
-    if not stale.exists() and not wants_copy(SpareSchema.objects.count(), wanted):
+    # Row by row, by any filler: another's lock held across its copies does not keep these.
+    drop(SpareSchema.objects.exclude(fingerprint=fingerprint()))
+    if not wants_copy(SpareSchema.objects.count(), wanted):
         return 0  # before the new connection below, which a creation would wait for
     # Before the lock, which is the session's: the copies below keep no plans of their own.
     cloning.fresh_backend()
@@ -122,8 +131,6 @@ def fill(count: int | None = None) -> int:
             return 0
     made = 0
     try:
-        current = fingerprint()
-        drop(SpareSchema.objects.exclude(fingerprint=current))
         while wants_copy(SpareSchema.objects.count(), wanted):
             name = PREFIX + secrets.token_hex(8)
             with transaction.atomic():
@@ -132,7 +139,9 @@ def fill(count: int | None = None) -> int:
                 with connection.cursor() as cursor:
                     cursor.execute("SET LOCAL synchronous_commit TO off")
                 cloning.clone_schema(base, name)
-                SpareSchema.objects.create(name=name, fingerprint=current)
+                # Read after the copy, which holds the template's version (`hold_template`), so
+                # a migration committed while this filler ran names what was copied.
+                SpareSchema.objects.create(name=name, fingerprint=fingerprint())
             made += 1
     finally:
         with connection.cursor() as cursor:
