@@ -6,7 +6,7 @@ tests. Each `(*, actor, ...)`, the actor's permission checked, all or nothing.""
 import hashlib
 import json
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 from typing import Any
 
@@ -27,6 +27,11 @@ from apps.tasks import api as tasks_api
 
 MOST_TASKS = 20
 LONGEST_DAYS = 90
+# A proposal's blocks start on the quarter hours (every zone's offset is a multiple of one), the
+# first at least this far from now: time to read it and approve it.
+LEAD = timedelta(minutes=5)
+QUARTER = timedelta(minutes=15)
+EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
 
 
 # --- briefs and goals ---------------------------------------------------------------------------
@@ -206,9 +211,11 @@ def _open_tasks(actor: Actor, goal: Goal) -> list[GoalTask]:
 
 
 def _window(goal: Goal, start: datetime | None = None) -> tuple[datetime, datetime]:
-    now = timezone.now()
-    begin = max(start or now, now).replace(second=0, microsecond=0)
-    return begin, goal.deadline
+    """From the first quarter hour at least LEAD from now (a proposal's first block is never in
+    the past by the time its person approves it) to the goal's deadline."""
+    earliest = max(start or timezone.now(), timezone.now() + LEAD)
+    quarters = -(-(earliest - EPOCH) // QUARTER)  # rounded up
+    return EPOCH + quarters * QUARTER, goal.deadline
 
 
 def _busy(actor: Actor, start: datetime, end: datetime) -> list[tuple[datetime, datetime]]:

@@ -183,6 +183,33 @@ def test_a_proposal_made_stale_by_a_new_event_is_refused_before_the_confirmation
     assert ScheduleProposal.objects.get(pk=planned.pk).status == "proposed"
 
 
+@pytest.mark.parametrize(
+    ("at", "first"),
+    [
+        ((9, 4, 30), (9, 15)),  # 10:04:30 in Berlin: the next quarter hour
+        ((9, 12, 0), (9, 30)),  # 10:12: the next one is under five minutes away
+        ((9, 0, 0), (9, 15)),
+    ],
+)
+def test_a_plan_made_during_working_hours_starts_ahead_on_a_quarter_hour_and_can_be_approved(
+    people, monkeypatch, at, first
+):
+    """A block starting at the minute the plan was made would be in the past by the approval."""
+    moment = datetime(2026, 12, 9, *at, tzinfo=ZoneInfo("UTC"))  # a Wednesday
+    monkeypatch.setattr(timezone, "now", lambda: moment)
+    member = people["member"]
+    made = goal(member, tasks=1, time_zone="Europe/Berlin")
+
+    planned = ok(member, "paAdjustSchedule", {"goalId": made.pk})
+
+    assert min(start for start, _end in _blocks(planned)) == moment.replace(
+        hour=first[0], minute=first[1], second=0
+    )
+    monkeypatch.setattr(timezone, "now", lambda: moment + timedelta(minutes=5))  # read, then approved
+    approved = ok(member, "paApproveAndSchedule", {"goalId": made.pk, "proposalId": planned["id"]}, **ELICIT)
+    assert approved["eventsWritten"] == len(planned["blocks"])
+
+
 def test_bad_input_is_a_clear_error_and_writes_nothing(people):
     member = people["member"]
     started = ok(member, "paStartBrief", {"topic": "Move the office"})["brief"]
