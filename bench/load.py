@@ -596,7 +596,10 @@ class Load:
                 outcome.kind, outcome.detail = "bad_body", "the bytes differ from those uploaded"
         elif op == "oauth/refresh" and client.seat.oauth is not None:
             if kind == "ok":
-                client.seat.oauth.refresh_token = response.json()["refresh_token"]
+                # A new refresh token replaces the old one; none given, the old one stays
+                # (RFC 6749, section 6).
+                given = response.json().get("refresh_token")
+                client.seat.oauth.refresh_token = given or client.seat.oauth.refresh_token
             elif told_unknown(outcome):
                 client.seat.oauth.broken = True
         elif kind == "ok" and op == "agent/post":
