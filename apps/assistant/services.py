@@ -213,7 +213,8 @@ def _open_tasks(actor: Actor, goal: Goal) -> list[GoalTask]:
 def _window(goal: Goal, start: datetime | None = None) -> tuple[datetime, datetime]:
     """From the first quarter hour at least LEAD from now (a proposal's first block is never in
     the past by the time its person approves it) to the goal's deadline."""
-    earliest = max(start or timezone.now(), timezone.now() + LEAD)
+    now = timezone.now()
+    earliest = max(start or now, now + LEAD)
     quarters = -(-(earliest - EPOCH) // QUARTER)  # rounded up
     return EPOCH + quarters * QUARTER, goal.deadline
 

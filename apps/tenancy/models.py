@@ -63,12 +63,10 @@ class Workspace(TenantMixin):
         from apps.tenancy import spares
 
         # The spare copies are the primary's, and a creation there is what a fill waits for.
-        if servers.current() != servers.PRIMARY:
+        primary = servers.current() == servers.PRIMARY
+        if not (primary and spares.claim(self.schema_name)):
             clone_schema(base, self.schema_name)
-            return True
-        if not spares.claim(self.schema_name):
-            clone_schema(base, self.schema_name)
-        if settings.ATRIUM_SPARE_SCHEMAS:
+        if primary and settings.ATRIUM_SPARE_SCHEMAS:
             transaction.on_commit(spares.request_fill)
         return True
 

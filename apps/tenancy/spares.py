@@ -83,11 +83,10 @@ def request_fill() -> None:
 def ready() -> bool:
     """Whether a spare of the current template is there to claim: a guess (another creation may
     claim it first), not a promise."""
-    return (
-        bool(settings.ATRIUM_SPARE_SCHEMAS)
-        and schema_exists(get_tenant_base_schema())
-        and SpareSchema.objects.filter(fingerprint=fingerprint()).exists()
-    )
+    # Without a template its fingerprint is "", which no spare has.
+    if not settings.ATRIUM_SPARE_SCHEMAS:
+        return False
+    return SpareSchema.objects.filter(fingerprint=fingerprint()).exists()
 
 
 def low_water(wanted: int) -> int:
@@ -101,9 +100,10 @@ def creating() -> bool:
     """Whether a workspace was created on the primary (the spares' server) in the last
     ATRIUM_SPARE_FILL_QUIET_SECONDS."""
     quiet = settings.ATRIUM_SPARE_FILL_QUIET_SECONDS
+    if not quiet:
+        return False
     since = timezone.now() - timedelta(seconds=quiet)
-    recent = Workspace.objects.filter(database=servers.PRIMARY, created_at__gt=since)
-    return bool(quiet) and recent.exists()
+    return Workspace.objects.filter(database=servers.PRIMARY, created_at__gt=since).exists()
 
 
 def wants_copy(ready_now: int, wanted: int) -> bool:
