@@ -39,7 +39,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.models import User
 from apps.apikeys import services as apikeys_services
 from apps.apikeys.authentication import KeyCredential
-from apps.apikeys.models import ApiKey
+from apps.apikeys.models import ApiKey, Reservation
 from apps.core import metrics, observability
 from apps.core.db import connection
 from apps.core.tasks import mark_pending
@@ -334,8 +334,17 @@ def lease_release(*, conversation_id: int, token: str, countdown: float | None =
     return True
 
 
-def record_cost(*, conversation_id: int, micro_usd: int) -> None:
-    """Adds a settled model call to the conversation (whoever holds it now: money spent is spent)."""
+@transaction.atomic
+def call_settle(
+    *, conversation_id: int, reservation: Reservation, micro_usd: int, input_tokens: int, output_tokens: int
+) -> None:
+    """Charges a model call's cost to the key (settling its reservation) and adds it to the
+    conversation, whoever holds the conversation now (money spent is spent). One transaction: a
+    worker that died between the two would leave the key charged for a call its conversation does
+    not show, and the run resumed after it would make that call again."""
+    apikeys_services.budget_settle(
+        reservation=reservation, micro_usd=micro_usd, input_tokens=input_tokens, output_tokens=output_tokens
+    )
     Conversation.objects.filter(pk=conversation_id).update(
         cost_micro_usd=F("cost_micro_usd") + micro_usd,
         model_calls=F("model_calls") + 1,

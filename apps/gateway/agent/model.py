@@ -4,7 +4,9 @@ the same dispatcher as MCP (as the key's owner), and writes the reply.
 Metering: before each model call, that call's most possible cost is reserved against the API
 key's budget (`budget_reserve`, atomic under the key's row lock: concurrent conversations never
 spend past the budget together); after it, the cost of the usage the API reported is settled
-(`budget_settle`), or the reservation released if the call failed. When what is left of the budget
+and added to the conversation in one transaction (`services.call_settle`: a worker killed between
+the two would leave the key paying for a call its conversation does not show), or the reservation
+released if the call failed. When what is left of the budget
 cannot pay for a call even with a smaller `max_tokens`, the conversation fails with
 BUDGET_EXCEEDED and says so.
 
@@ -297,13 +299,13 @@ class ModelAgent:
                     ),
                 )
             cost = self.backend.cost(reply.usage)
-            apikeys_services.budget_settle(
+            services.call_settle(
+                conversation_id=conversation.pk,
                 reservation=reservation,
                 micro_usd=cost,
                 input_tokens=reply.usage.read_tokens,
                 output_tokens=reply.usage.output_tokens,
             )
-            services.record_cost(conversation_id=conversation.pk, micro_usd=cost)
             logger.info(
                 "conversation %s: model call %d took %.0f ms, cost %d µUSD, %d tool call(s)",
                 conversation.uuid,

@@ -496,6 +496,45 @@ def test_a_run_handed_back_after_an_error_frees_the_reservation_of_the_call_it_c
     assert key.reserved_micro_usd == 0 and key.spent_micro_usd == finished.cost_micro_usd == 400
 
 
+def test_a_worker_that_dies_as_it_bills_a_call_leaves_the_key_and_the_conversation_agreeing(
+    model, make_credentials, conversation_of, monkeypatch
+):
+    # The key's charge and the conversation's cost are one write: a worker killed between them
+    # would leave the key charged for a call its conversation does not show, and the resumed run
+    # asks the model again (the reply was not recorded), so the key would pay it twice.
+    from apps.apikeys import services as apikeys_services
+
+    mine = make_credentials(budget_usd_cents=100)
+    server = model("openai", script(openai_text("Billed once.", usage=(100, 20))))
+    real_settle = apikeys_services.budget_settle
+    killed = []
+
+    def dies_once_the_key_is_charged(**kwargs):
+        real_settle(**kwargs)
+        killed.append(kwargs["micro_usd"])
+        raise SystemExit("the worker process is gone")
+
+    monkeypatch.setattr(apikeys_services, "budget_settle", dies_once_the_key_is_charged)
+    conversation = conversation_of(mine, "Say it once")
+    with pytest.raises(SystemExit):
+        runner.run_conversation(conversation.pk)
+    monkeypatch.setattr(apikeys_services, "budget_settle", real_settle)
+
+    assert killed and len(server.requests) == 1
+    assert ApiKey.objects.get(pk=mine.key.pk).spent_micro_usd == 0
+    stuck = Conversation.objects.get(pk=conversation.pk)
+    Conversation.objects.filter(pk=conversation.pk).update(lease_expires_at=stuck.created_at)
+    assert services.conversations_recover() == 1
+
+    finished = run(conversation)
+
+    assert finished.status == "resolved" and reply_of(finished) == "Billed once."
+    assert len(server.requests) == 2 and finished.model_calls == 1
+    key = ApiKey.objects.get(pk=mine.key.pk)
+    assert (key.spent_micro_usd, key.reserved_micro_usd) == (finished.cost_micro_usd, 0)
+    assert finished.cost_micro_usd == 400
+
+
 def test_a_run_resumed_after_its_reply_was_recorded_ends_with_that_reply_without_asking_again(
     model, make_credentials, conversation_of, monkeypatch
 ):
