@@ -115,12 +115,13 @@ def free_slots(
     within working hours (local hours day_starts..day_ends in `zone`) when given."""
     blocks = merged(busy)
     slots: list[tuple[datetime, datetime]] = []
-    # Round the first candidate up to the step.
+    # Round the first candidate up to the whole minute, then to the step: never before `start`.
     local = start.astimezone(zone)
-    minutes = local.hour * 60 + local.minute
+    whole = local.replace(second=0, microsecond=0)
+    if whole < local:
+        whole += timedelta(minutes=1)
     step_minutes = int(step.total_seconds() // 60)
-    rounded = (-minutes) % step_minutes
-    moment = (local + timedelta(minutes=rounded)).replace(second=0, microsecond=0)
+    moment = whole + timedelta(minutes=(-(whole.hour * 60 + whole.minute)) % step_minutes)
     index = 0
     while moment + length <= end and len(slots) < limit:
         finish = moment + length

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core import mail
 from django.utils import timezone
 
+from apps.calendars import selectors
 from apps.calendars.errors import EventReadOnly
 from apps.calendars.models import Attendee, Calendar, Event, Invitation
 from apps.calendars.tests.factories import AttendeeFactory, CalendarFactory, EventFactory, soon
@@ -598,6 +599,32 @@ def test_availability_merges_busy_times_and_offers_common_free_slots(people):
     assert slots[0] == ("12:00", "13:00")
     assert ("14:00", "15:00") in slots
     assert all(not ("09:00" <= start < "12:00") for start, _end in slots)
+
+
+@pytest.mark.parametrize(
+    ("asked", "first"),
+    [
+        ("10:15:30", "10:30"),  # half a minute past a boundary: the next one, never one in the past
+        ("10:15:00", "10:15"),
+        ("10:14:59.5", "10:15"),
+        ("10:59:01", "11:00"),
+    ],
+)
+def test_free_slots_never_start_before_the_window(asked, first):
+    berlin = ZoneInfo("Europe/Berlin")
+    start = datetime.fromisoformat(f"2026-03-11T{asked}").replace(tzinfo=berlin)
+
+    slots = selectors.free_slots(
+        [],
+        start=start,
+        end=start + timedelta(hours=3),
+        length=timedelta(minutes=30),
+        zone=berlin,
+        day_starts=None,
+        day_ends=None,
+    )
+
+    assert slots[0][0] >= start and slots[0][0].astimezone(berlin).strftime("%H:%M") == first
 
 
 def test_availability_hides_what_the_asker_may_not_see(people):
