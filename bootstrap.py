@@ -280,6 +280,25 @@ def postgres_running_port() -> int | None:
     return port if pid_alive(pid) and port_open(port) else None
 
 
+def wait_postgres_stopped(seconds: float = 120.0) -> None:
+    """Waits while the embedded PostgreSQL is shutting down (an earlier run stopping it, or one
+    killed as it stopped it): a run that took that server for a running one would fail at once
+    ("the database system is shutting down"). postmaster.pid's eighth line is its status."""
+    try:
+        lines = (PGDATA / "postmaster.pid").read_text().splitlines()
+        pid, status = int(lines[0]), lines[7].strip()
+    except (FileNotFoundError, PermissionError, IndexError, ValueError):
+        return
+    if status != "stopping":
+        return
+    say("waiting for the embedded PostgreSQL to finish stopping (an earlier run is stopping it)")
+    ends = time.monotonic() + seconds
+    while pid_alive(pid):
+        if time.monotonic() > ends:
+            fail(f"the embedded PostgreSQL (pid {pid}) is still stopping after {seconds:.0f} s")
+        time.sleep(0.2)
+
+
 def postgres_url(port: int, name: str = DB_NAME) -> str:
     password = PG_PASSWORD.read_text().strip()
     return f"postgres://{DB_USER}:{password}@127.0.0.1:{port}/{name}"
@@ -400,6 +419,7 @@ class Postgres:
 
     def start(self) -> int:
         self.init()
+        wait_postgres_stopped()
         port = self.running_port()
         if port:
             return port
