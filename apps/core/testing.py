@@ -1,5 +1,6 @@
 """Helpers for tests: starting real servers on loopback and reaching the test database."""
 
+import atexit
 import contextlib
 import json
 import os
@@ -13,14 +14,30 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+T = TypeVar("T")
+
+# What is kept for the whole test process (`for_the_process`), closed at its exit.
+_process = contextlib.ExitStack()
+atexit.register(_process.close)
+
+
+def for_the_process(manager: AbstractContextManager[T]) -> T:
+    """Enters `manager` until the process exits (a provider served on loopback for every test of
+    a process that needs it). It is closed by atexit, while its threads still run: left to the
+    interpreter's finalization, a server's shutdown would wait for a thread that no longer runs,
+    and the process would never end."""
+    return _process.enter_context(manager)
 
 
 @contextlib.contextmanager
@@ -34,7 +51,8 @@ def loopback(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
-        server.shutdown()
+        if thread.is_alive():
+            server.shutdown()
         server.server_close()
 
 

@@ -8,14 +8,14 @@ from typing import Any
 from apps.browser import services
 from apps.browser.tests.sites import ended_after, portal
 from apps.catalogue.testing import Sample, sample
+from apps.core.testing import for_the_process
 
-_pages = contextlib.ExitStack()
 _served: list[Any] = []
 
 
 def _site() -> Any:
     if not _served:
-        _served.append(_pages.enter_context(portal()))
+        _served.append(for_the_process(portal()))
     return _served[0]
 
 

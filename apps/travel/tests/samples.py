@@ -1,25 +1,24 @@
 """A normal call of each Flights and Stays tool, for the catalogue's contract test: against a
 Duffel served on loopback for the process (its offers are found through the service first)."""
 
-import contextlib
 from datetime import timedelta
 from typing import Any
 
 from django.utils import timezone
 
 from apps.catalogue.testing import Sample, sample
+from apps.core.testing import for_the_process
 from apps.travel import services
 from apps.travel.tests.factories import booking
 from apps.travel.tests.servers import Duffel, configured, serving
 
-_process = contextlib.ExitStack()
 _served: list[Duffel] = []
 
 
 def _duffel() -> Any:
     """The settings pointing at the process's loopback Duffel (started on first use)."""
     if not _served:
-        _served.append(_process.enter_context(serving(Duffel())))
+        _served.append(for_the_process(serving(Duffel())))
     return configured(_served[0])
 
 

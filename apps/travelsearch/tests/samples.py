@@ -10,12 +10,12 @@ from typing import Any
 from django.utils import timezone
 
 from apps.catalogue.testing import Sample, sample
+from apps.core.testing import for_the_process
 from apps.travel.tests import servers as duffel_servers
 from apps.travelsearch import services
 from apps.travelsearch.tests import servers
 from apps.travelsearch.tests.factories import saved
 
-_process = contextlib.ExitStack()
 _served: dict[str, Any] = {}
 
 
@@ -23,8 +23,8 @@ _served: dict[str, Any] = {}
 def providers() -> Iterator[None]:
     """The settings pointing at the process's loopback providers (started on first use)."""
     if not _served:
-        _served["demand"] = _process.enter_context(servers.serving(servers.Demand()))
-        _served["duffel"] = _process.enter_context(duffel_servers.serving(duffel_servers.Duffel()))
+        _served["demand"] = for_the_process(servers.serving(servers.Demand()))
+        _served["duffel"] = for_the_process(duffel_servers.serving(duffel_servers.Duffel()))
     with servers.configured(_served["demand"]), duffel_servers.configured(_served["duffel"]):
         yield
 

@@ -1,20 +1,19 @@
 """A normal call of each Agent Web Browser tool, for the catalogue's contract test: against a page
 and a SearXNG instance served on loopback."""
 
-import contextlib
 from typing import Any
 
 from apps.catalogue.testing import Sample, sample
+from apps.core.testing import for_the_process
 from apps.web.tests.servers import Engine, Site, searxng, site
 
 # The page's server, started once for the process (its address is in the sample's arguments).
-_pages = contextlib.ExitStack()
 _served: list[Site] = []
 
 
 def _site() -> Site:
     if not _served:
-        _served.append(_pages.enter_context(site()))
+        _served.append(for_the_process(site()))
     return _served[0]
 
 
