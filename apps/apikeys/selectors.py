@@ -18,7 +18,7 @@ from apps.core import secrets
 from apps.core.actors import Actor
 from apps.core.errors import or_not_found
 from apps.core.recurrence import workspace_zone
-from apps.core.spending import KeyInfo, KeyListing, KeyUse, SpendSummary
+from apps.core.spending import Charge, KeyInfo, KeyListing, KeyUse, SpendSummary
 
 
 def api_key_list(*, user: User, status: str | None = None) -> QuerySet[ApiKey]:
@@ -249,6 +249,11 @@ class Ledger:
         services.api_key_revoke(actor=actor, key=key, any_owner=any_owner)
         key = ApiKey.objects.select_related("user").get(pk=key.pk)
         return _listing(key, key_usage(key=key))
+
+    def charge_again(self, charge: Charge) -> None:
+        from apps.apikeys import services
+
+        services.budget_charge_again(charge=charge)
 
     def used_between(self, *, start: date, end: date, owner_id: int | None = None) -> list[KeyUse]:
         keys = ApiKey.objects.select_related("user").order_by("-created_at", "-id")

@@ -29,7 +29,7 @@ from apps.apikeys.models import (
 )
 from apps.apikeys.periods import local_day
 from apps.catalogue import profiles
-from apps.core import credentials, encryption, metrics, secrets
+from apps.core import credentials, encryption, metrics, secrets, spending
 from apps.core.actors import Actor
 from apps.core.errors import or_not_found
 from apps.core.recurrence import workspace_zone
@@ -412,7 +412,54 @@ def budget_settle(
     current.cost_micro_usd = micro_usd
     current.finished_at = now
     current.save(update_fields=["state", "cost_micro_usd", "finished_at"])
+    # Kept by the dispatcher around a tool's transaction: if the tool fails after this, its
+    # rollback takes this settling with it, and the call is charged again (budget_charge_again).
+    spending.charged(
+        spending.Charge(
+            key_id=key_id,
+            micro_usd=micro_usd,
+            input_tokens=max(0, int(input_tokens)),
+            output_tokens=max(0, int(output_tokens)),
+            day=current.day,
+            purpose=current.purpose,
+        )
+    )
     return current
+
+
+@transaction.atomic
+def budget_charge_again(*, charge: spending.Charge, now: datetime | None = None) -> Reservation | None:
+    """A settled call whose transaction rolled back (the tool that made it failed after the call)
+    charged to its key again: the model was called, so the key pays, on the day the call was
+    allowed, with a settled reservation of nothing held for the trail. None when the key has been
+    deleted since. Noted like a settling (`spending.charged`): a rollback further out charges it
+    again in turn."""
+    now = now or timezone.now()
+    if not ApiKey.objects.select_for_update().filter(pk=charge.key_id).exists():
+        return None
+    ApiKey.objects.filter(pk=charge.key_id).update(
+        spent_micro_usd=F("spent_micro_usd") + charge.micro_usd, last_used_at=now
+    )
+    _usage_add(
+        key_id=charge.key_id,
+        day=charge.day,
+        spent_micro_usd=charge.micro_usd,
+        calls=1,
+        input_tokens=charge.input_tokens,
+        output_tokens=charge.output_tokens,
+    )
+    transaction.on_commit(lambda: metrics.budget_event("settled", microdollars=charge.micro_usd))
+    spending.charged(charge)
+    return Reservation.objects.create(
+        key_id=charge.key_id,
+        amount_micro_usd=0,
+        cost_micro_usd=charge.micro_usd,
+        state=Reservation.State.SETTLED,
+        day=charge.day,
+        purpose=charge.purpose,
+        expires_at=now,
+        finished_at=now,
+    )
 
 
 def _release(reservation_id: int, now: datetime) -> tuple[Reservation, bool]:

@@ -38,7 +38,7 @@ from apps.catalogue.errors import (
 from apps.catalogue.registry import CONFIRMATION_ARGUMENT, Marker, ToolSpec
 from apps.catalogue.secure_input import SecureInputDeclined, SecureInputRequest, SecureInputRequired
 from apps.catalogue.shapes import RawResult
-from apps.core import onloop, outbound
+from apps.core import onloop, outbound, spending
 from apps.core.actors import Actor
 from apps.core.credentials import Principal
 from apps.core.db import connection, database_failure
@@ -546,17 +546,23 @@ def _committed(ctx: ToolContext, spec: ToolSpec, kwargs: dict[str, Any]) -> Any:
     transaction's id, read before committing, is then looked up (`_fate`). Committed: the tool's
     answer stands. Rolled back: the failure is answered, nothing was changed. Not known in time:
     OUTCOME_UNKNOWN, never "failed, nothing was changed". Inside an outer transaction (a caller's,
-    a test's) nothing commits here: the outer one answers for it."""
+    a test's) nothing commits here: the outer one answers for it.
+
+    Model calls the tool paid for stay paid when its transaction rolls back (apps.core.spending):
+    the call was made all the same. When the fate is not known, they are not charged again (they
+    may have been saved with the rest)."""
     outermost = not connection.in_atomic_block
     ran, xid, result = False, None, None
+    charges: list[spending.Charge] = []
     try:
-        with transaction.atomic():
+        with spending.collected() as charges, transaction.atomic():
             result = spec.function(ctx, **kwargs)
             if outermost:
                 xid = _transaction_id()
             ran = True
     except Exception as error:
         if not (ran and outermost):
+            spending.charge_again(charges)
             raise
         if xid is None:
             raise  # it wrote nothing: there was nothing to save
@@ -569,6 +575,7 @@ def _committed(ctx: ToolContext, spec: ToolSpec, kwargs: dict[str, Any]) -> Any:
             )
             return result
         if fate == "aborted":
+            spending.charge_again(charges)
             raise
         logger.error("tool %s: the commit's fate is unknown (%s)", spec.name, describe_error(error))
         raise OutcomeUnknown(tool=spec.name) from error

@@ -5,18 +5,30 @@ Tasks ask whether a key may pay for a task's agent steps (`key_of`); Group Accou
 workspace's spend (`spend`); Platform lists keys with their budgets and use, and revokes one
 (`listed`, `revoke`), and sums their use between two days (`used_between`).
 
+A model call made inside a tool is paid for even when the tool then fails: the meter notes each
+cost it settles (`charged`), the dispatcher collects them around the tool's transaction
+(`collected`), and when that transaction rolled back it has the keys charged again
+(`charge_again`), since the call was made all the same (a refused answer is no way round a budget).
+
 The rates the meter prices model calls with are the gateway's (its configured prices, USD per
 million tokens): it fills `rates()` from its `AppConfig.ready()`, so that what a tool says a call
 costs is what the meter charges, read from the one place the meter reads.
 """
 
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Protocol
 
+from django.db import DatabaseError
+
 from apps.core.actors import Actor
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -77,6 +89,20 @@ class KeyUse:
     output_tokens: int = 0
 
 
+@dataclass(frozen=True)
+class Charge:
+    """A model call's cost as the meter settled it against a key, in a transaction that may yet
+    roll back (no content: what the trail of reservations keeps)."""
+
+    key_id: int
+    micro_usd: int
+    input_tokens: int
+    output_tokens: int
+    # The workspace-local day the spend counts on (the day the call was allowed).
+    day: date
+    purpose: str
+
+
 class Keys(Protocol):
     def key_of(self, *, key_id: int, owner_id: int | None = None) -> KeyInfo | None:
         """The key `key_id` (revoked or not), when it belongs to the person `owner_id` if given."""
@@ -100,6 +126,11 @@ class Keys(Protocol):
         used first; keys unused then are listed too, with zeros."""
         ...
 
+    def charge_again(self, charge: Charge) -> None:
+        """Charges `charge` to its key once more, its settling having been rolled back (a key
+        deleted since: nothing). Noted in turn (`charged`): a rollback further out charges it again."""
+        ...
+
 
 _keys: Keys | None = None
 
@@ -113,6 +144,52 @@ def keys() -> Keys:
     if _keys is None:
         raise LookupError("no API keys are installed (apps.apikeys registers them)")
     return _keys
+
+
+# The charges settled inside the innermost `collected` block of this thread or task.
+_collecting: ContextVar[list[Charge] | None] = ContextVar("spending_collecting", default=None)
+
+
+def charged(charge: Charge) -> None:
+    """Noted by the meter as it settles a call: kept by the `collected` block around it, if any."""
+    collecting = _collecting.get()
+    if collecting is not None:
+        collecting.append(charge)
+
+
+@contextmanager
+def collected() -> Iterator[list[Charge]]:
+    """The charges settled inside the block. Put it around a transaction: when the block ends
+    with an error, that transaction rolled back and took them with it (`charge_again` them);
+    otherwise they stand, and a `collected` block further out keeps them too."""
+    outer = _collecting.get()
+    mine: list[Charge] = []
+    token = _collecting.set(mine)
+    failed = True
+    try:
+        yield mine
+        failed = False
+    finally:
+        _collecting.reset(token)
+        if outer is not None and not failed:
+            outer.extend(mine)
+
+
+def charge_again(charges: list[Charge]) -> None:
+    """Each of `charges`, whose transaction rolled back, charged to its key once more. Called while
+    another error is being answered: a failure here is logged (with the money it concerns), never
+    raised over that error."""
+    for charge in charges:
+        try:
+            keys().charge_again(charge)
+        except (DatabaseError, LookupError):
+            logger.exception(
+                "a model call's cost of %d µUSD could not be charged to API key %s again after its "
+                "tool failed (%s)",
+                charge.micro_usd,
+                charge.key_id,
+                charge.purpose,
+            )
 
 
 @dataclass(frozen=True)

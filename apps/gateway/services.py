@@ -352,6 +352,16 @@ def call_settle(
     )
 
 
+def tool_costs_record(*, conversation: Conversation, micro_usd: list[int]) -> None:
+    """Adds the model calls a tool made with the conversation's key (charged to the key as they
+    were settled, apps.core.spending) to the conversation, in the tool call's transaction."""
+    if micro_usd:
+        Conversation.objects.filter(pk=conversation.pk).update(
+            cost_micro_usd=F("cost_micro_usd") + sum(micro_usd),
+            model_calls=F("model_calls") + len(micro_usd),
+        )
+
+
 def step_append(*, conversation: Conversation, message: dict[str, Any]) -> AgentStep:
     position = AgentStep.objects.filter(conversation=conversation).count()
     if message.get("role") == "tool":

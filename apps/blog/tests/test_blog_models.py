@@ -7,6 +7,7 @@ import io
 import pytest
 from PIL import Image as PilImage
 
+from apps.apikeys.models import Reservation, UsageDay
 from apps.apikeys.services import api_key_create
 from apps.blog.models import Image, Post
 from apps.blog.tests.blog_models import POLISHED, PRICES, TRANSLATED, model_api
@@ -149,17 +150,26 @@ def test_without_a_model_or_a_key_nothing_is_charged_or_changed(people, settings
     )
 
 
-def test_an_answer_that_is_not_the_json_asked_for_changes_nothing(people):
+def test_an_answer_that_is_not_the_json_asked_for_changes_nothing_but_is_paid_for(people):
     from apps.gateway.tests.servers import openai_text
 
     member = people["member"]
     post = PostFactory(actor=member, title="Kept", body="<p>Kept</p>")
     key = _key(member)
-    with model_api(lambda body, index: openai_text("Sure! Here is your text.")):
+    with model_api(lambda body, index: openai_text("Sure! Here is your text.", usage=(300, 40))):
         said = _refused(member, "polishBlogPost", {"postId": post.pk}, key)
     assert "not the JSON object asked for" in said
     post.refresh_from_db()
     assert post.body == "<p>Kept</p>"
+    # The tool's rows are undone, but the model call was made: the key pays for it (a refused
+    # answer is no way round a budget), on its day's usage and in its trail of reservations.
+    price = PRICES["chat-test"]
+    cost = 300 * price["input"] + 40 * price["output"]
+    assert _spent(key) == (cost, 0)
+    [day] = UsageDay.objects.filter(key=key)
+    assert (day.spent_micro_usd, day.calls, day.input_tokens, day.output_tokens) == (cost, 1, 300, 40)
+    [paid] = Reservation.objects.filter(key=key)
+    assert (paid.state, paid.cost_micro_usd, paid.purpose) == ("settled", cost, "polishBlogPost")
 
 
 @pytest.mark.parametrize("name", ["translateBlogPost", "polishBlogPost", "generateBlogImage"])

@@ -13,7 +13,7 @@ from django.db.models import F
 from apps.catalogue import registry
 from apps.catalogue.dispatch import ToolContext, ToolNotFound, call_tool
 from apps.catalogue.registry import CONFIRMATION_ARGUMENT
-from apps.core import metrics
+from apps.core import metrics, spending
 from apps.core.credentials import Principal
 from apps.gateway import services
 from apps.gateway.models import Conversation
@@ -105,14 +105,24 @@ class Run:
         never passed (this agent cannot get a person's confirmation), not even inside callTool's
         `arguments`, so a GATED, HIGH RISK or DESTRUCTIVE tool is refused, called directly or
         through callTool. `record` (the transcript message of the result, without its
-        content) is appended in the same transaction as the tool's own writes."""
+        content) is appended in the same transaction as the tool's own writes, with the cost of
+        the model calls the tool made with the conversation's key."""
         services.lease_extend(
             conversation_id=self.conversation.pk,
             token=self.token,
             seconds=TOOL_LEASE_SECONDS + settings.GATEWAY_LEASE_MARGIN_SECONDS,
         )
-        with services.locked(self.conversation.pk, self.token) as conversation:
+        with (
+            services.locked(self.conversation.pk, self.token) as conversation,
+            spending.collected() as charges,
+        ):
             outcome = self._dispatch(name, arguments)
+            # Model calls the tool made with the key (a text written, an image described, a
+            # search put in order) are this conversation's cost too, paid even if the tool failed.
+            services.tool_costs_record(
+                conversation=conversation,
+                micro_usd=[charge.micro_usd for charge in charges if charge.key_id == conversation.key_id],
+            )
             if record is not None:
                 services.step_append(
                     conversation=conversation,

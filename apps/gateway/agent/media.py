@@ -7,7 +7,9 @@ Each is metered like the agent's calls (apps.gateway.agent.model): the most the 
 reserved against the caller's API key before it is made (the request's bytes taken for input
 tokens, plus the most output tokens), and the cost of the usage the API reported is settled after;
 a call that failed is released. A transcription whose API reports no tokens (whisper-1 reports the
-audio's duration) is charged what was reserved: never less than it may have cost.
+audio's duration) is charged what was reserved: never less than it may have cost. The settling is
+part of the tool's transaction; a tool that fails after the call has it charged again by the
+dispatcher (apps.core.spending), and a gateway conversation counts it in its cost.
 """
 
 import dataclasses

@@ -535,6 +535,39 @@ def test_a_worker_that_dies_as_it_bills_a_call_leaves_the_key_and_the_conversati
     assert finished.cost_micro_usd == 400
 
 
+def test_the_model_calls_a_tool_makes_are_the_conversations_cost_even_when_the_tool_fails(
+    model, make_credentials, conversation_of
+):
+    from apps.blog.tests.factories import PostFactory
+
+    mine = make_credentials(budget_usd_cents=100)
+    post = PostFactory(actor=mine.user, title="Draft", body="<p>Draft</p>")
+    polished = json.dumps({"title": "Draft", "body": "<p>Better</p>"})
+    server = model(
+        "openai",
+        script(
+            openai_tool_calls(("polishBlogPost", {"postId": post.pk}), usage=(100, 10)),
+            openai_text("Sure! Here is your text.", usage=(200, 20)),  # the tool's call: refused
+            openai_tool_calls(("polishBlogPost", {"postId": post.pk}), usage=(300, 10)),
+            openai_text(polished, usage=(200, 30)),  # the tool's call again: used
+            openai_text("Polished.", usage=(400, 5)),
+        ),
+    )
+
+    finished = run(conversation_of(mine, "Polish my draft"))
+
+    assert finished.status == "resolved" and len(server.requests) == 5
+    post.refresh_from_db()
+    assert post.body == "<p>Better</p>"
+    # µUSD: 2 a token read, 10 a token written; three calls of the agent and two of the tool.
+    calls = [(100, 10), (200, 20), (300, 10), (200, 30), (400, 5)]
+    assert finished.cost_micro_usd == sum(2 * read + 10 * written for read, written in calls) == 3_150
+    assert finished.model_calls == 5
+    key = ApiKey.objects.get(pk=mine.key.pk)
+    assert (key.spent_micro_usd, key.reserved_micro_usd) == (finished.cost_micro_usd, 0)
+    assert UsageDay.objects.get(key=mine.key).calls == 5
+
+
 def test_a_run_resumed_after_its_reply_was_recorded_ends_with_that_reply_without_asking_again(
     model, make_credentials, conversation_of, monkeypatch
 ):
